@@ -1,0 +1,32 @@
+# Two entry points for a fresh machine: `make run` and `make test` (see README.md).
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup run test test-slow bench golden clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+run: setup
+	$(BIN)/simulate --games 1e6
+
+test: setup
+	$(BIN)/python -m pytest -q
+
+test-slow: setup
+	$(BIN)/python -m pytest -q -m slow
+
+bench: setup
+	$(BIN)/python benchmarks/bench_middle_ages.py
+
+golden: setup
+	$(BIN)/python -m simcore.games.middle_ages.golden --write
+
+clean:
+	rm -rf $(VENV) build *.egg-info

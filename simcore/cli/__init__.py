@@ -1,0 +1,84 @@
+"""The ``balance`` command line (Typer): a thin shell over functions callable from Python.
+
+One module per command group registers its commands on :data:`app` through ``register(app)``.
+:func:`main` turns known errors (:class:`simcore.errors.UsageError`) into one line on stderr and
+exit code 2; set ``BALANCE_DEBUG=1`` for the full traceback. ``simulate`` is also a console script
+of its own (:func:`simulate_main`).
+
+May import every package of the project, lazily inside commands where the import is heavy.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import typer
+
+from simcore.errors import UsageError
+
+app = typer.Typer(
+    name="balance",
+    help="Monte Carlo balance analysis for tabletop games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+_COMMAND_MODULES = ("simulate", "report", "export", "check", "fief", "strategies", "ladder")
+
+
+def _register_all() -> None:
+    import importlib
+
+    for name in _COMMAND_MODULES:
+        try:
+            mod = importlib.import_module(f"simcore.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"simcore.cli.{name}":
+                continue  # that command group is not part of this build
+            raise
+        mod.register(app)
+
+
+_register_all()
+
+
+def _run(argv: list[str] | None, prog: str | None = None) -> int:
+    try:
+        app(args=argv, prog_name=prog, standalone_mode=False)
+    except UsageError as exc:
+        if os.environ.get("BALANCE_DEBUG"):
+            raise
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted: nothing was written under the final name", file=sys.stderr)
+        return 130
+    except SystemExit as exc:  # typer.Exit inside commands
+        return int(exc.code or 0)
+    except Exception as exc:  # click usage errors come through here in non-standalone mode
+        import click
+
+        if isinstance(exc, click.exceptions.Exit):
+            return exc.exit_code
+        if isinstance(exc, click.ClickException):
+            if os.environ.get("BALANCE_DEBUG"):
+                raise
+            msg = exc.format_message().replace("\n", " ")
+            print(f"error: {msg}", file=sys.stderr)
+            return 2
+        if isinstance(exc, click.exceptions.Abort):
+            print("aborted", file=sys.stderr)
+            return 1
+        raise
+    return 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    sys.exit(_run(argv if argv is not None else sys.argv[1:]))
+
+
+def simulate_main(argv: list[str] | None = None) -> None:
+    args = argv if argv is not None else sys.argv[1:]
+    sys.exit(_run(["simulate", *args], prog="simulate"))

@@ -1,0 +1,23 @@
+"""Errors a user can fix. The CLI prints them as one line and exits with code 2.
+
+May import nothing from the project.
+"""
+
+
+class UsageError(Exception):
+    """Bad input from the user: a config key or value, an option, an output path.
+
+    The message must be one line that names what is wrong (file, key, value) and, where it helps,
+    what would be accepted.
+    """
+
+    exit_code = 2
+
+
+class ConfigError(UsageError):
+    """A rules or strategies file that does not validate."""
+
+    def __init__(self, source: str, key: str, problem: str) -> None:
+        self.source, self.key, self.problem = source, key, problem
+        where = f"{source}: {key}" if key else source
+        super().__init__(f"{where}: {problem}")

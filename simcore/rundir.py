@@ -1,0 +1,124 @@
+"""Run directories: the unit every later step (analysis, reports, export, check) reads.
+
+A run directory holds ``players.parquet`` (one row per player per game), ``games.parquet`` (one row
+per game), ``run.json`` (what was run and how to reproduce it) and ``summary.parquet`` (per-seat
+sufficient statistics, written always; the only per-player data of very large runs without
+``--raw``). Writing is atomic: everything goes to a hidden temporary directory beside the target,
+which is renamed into place only when complete, so an interrupted run never leaves a half-written
+file under the final name. A non-empty existing directory is refused unless ``force``.
+
+May import pyarrow, the standard library and :mod:`simcore.errors`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import uuid
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from simcore.errors import UsageError
+
+RUN_JSON = "run.json"
+PLAYERS = "players.parquet"
+GAMES = "games.parquet"
+SUMMARY = "summary.parquet"
+
+
+def default_run_dir(game: str, root: str | Path = "runs") -> Path:
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    return Path(root) / f"{game}-{stamp}"
+
+
+def check_output_dir(path: str | Path, force: bool) -> Path:
+    """Refuse a non-empty directory without ``force``, a file in the way, or an unwritable parent.
+
+    Called before any game is played so bad paths fail in a second, not after an hour.
+    """
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: exists and is not a directory")
+    if out.is_dir() and any(out.iterdir()) and not force:
+        raise UsageError(f"--out {out}: directory exists and is not empty (use --force to replace it)")
+    parent = out.resolve().parent
+    probe_from = parent
+    while not probe_from.exists():
+        probe_from = probe_from.parent
+    if not probe_from.is_dir() or not os.access(probe_from, os.W_OK | os.X_OK):
+        raise UsageError(f"--out {out}: cannot write in {probe_from}")
+    return out
+
+
+class RunWriter:
+    """Streams record batches into a temporary run directory and publishes it atomically.
+
+    Use as a context manager: on an exception the temporary directory is removed and the target
+    is left exactly as it was.
+    """
+
+    def __init__(self, out: str | Path, force: bool = False, *, players_schema: pa.Schema | None,
+                 games_schema: pa.Schema | None) -> None:
+        self.out = check_output_dir(out, force)
+        self.force = force
+        self.tmp = self.out.parent / f".{self.out.name}.tmp-{uuid.uuid4().hex[:8]}"
+        self._schemas = {PLAYERS: players_schema, GAMES: games_schema}
+        self._writers: dict[str, pq.ParquetWriter] = {}
+
+    def __enter__(self) -> "RunWriter":
+        try:
+            self.tmp.mkdir(parents=True)
+        except OSError as exc:
+            raise UsageError(f"--out {self.out}: cannot create {self.tmp.parent}: {exc.strerror}") from None
+        for name, schema in self._schemas.items():
+            if schema is not None:
+                self._writers[name] = pq.ParquetWriter(self.tmp / name, schema, compression="zstd")
+        return self
+
+    def write(self, name: str, table: pa.Table) -> None:
+        self._writers[name].write_table(table)
+
+    def write_table(self, name: str, table: pa.Table) -> None:
+        pq.write_table(table, self.tmp / name, compression="zstd")
+
+    def finish(self, meta: dict[str, Any]) -> Path:
+        for w in self._writers.values():
+            w.close()
+        self._writers.clear()
+        (self.tmp / RUN_JSON).write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
+                                         encoding="utf-8")
+        if self.out.exists():
+            # --force: move the old directory aside first so a failure cannot lose both.
+            old = self.out.parent / f".{self.out.name}.old-{uuid.uuid4().hex[:8]}"
+            self.out.rename(old)
+            self.tmp.rename(self.out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            self.tmp.rename(self.out)
+        return self.out
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        for w in self._writers.values():
+            try:
+                w.close()
+            except Exception:
+                pass
+        if self.tmp.exists():
+            shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def read_meta(run: str | Path) -> dict[str, Any]:
+    """run.json of a run directory, with a clear error if ``run`` is not one."""
+    p = Path(run)
+    meta_path = p / RUN_JSON
+    if not meta_path.is_file():
+        raise UsageError(f"{p}: not a run directory (no {RUN_JSON})")
+    try:
+        return json.loads(meta_path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{meta_path}: invalid JSON ({exc})") from None
