@@ -36,14 +36,14 @@ def stream_state(seed, game):
     return mix64(np.uint64(seed) ^ mix64(np.uint64(game) + GOLDEN))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def next_u64(state):
     """Advance ``state`` (a 1-element uint64 array) and return the next 64-bit output."""
     state[0] = state[0] + GOLDEN
     return mix64(state[0])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def below(state, n):
     """Uniform integer in [0, n) for 1 <= n < 2**31 (high 32 bits times n; bias below n / 2**32)."""
     return np.int64(((next_u64(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
@@ -52,11 +52,17 @@ def below(state, n):
 @njit(cache=True)
 def shuffle(state, arr, n):
     """Fisher-Yates shuffle of ``arr[:n]`` in place: for i = n-1 … 1, swap arr[i] with arr[below(i+1)]."""
+    shuffle_range(state, arr, 0, n)
+
+
+@njit(cache=True, _nrt=False)
+def shuffle_range(state, arr, start, n):
+    """:func:`shuffle` of ``arr[start:start + n]`` (for workspaces packed in one array)."""
     for i in range(n - 1, 0, -1):
         j = below(state, i + 1)
-        t = arr[i]
-        arr[i] = arr[j]
-        arr[j] = t
+        t = arr[start + i]
+        arr[start + i] = arr[start + j]
+        arr[start + j] = t
 
 
 def _mix64_py(z: int) -> int:

@@ -1,15 +1,22 @@
 """Middle-Ages Numba kernel: plays many games in parallel, one RNG stream per game.
 
 Implements MA-1 … MA-10 of ``shared/rules/middle_ages.md`` for 2-5 players, following the draw and
-option order of ``docs/middle_ages_engine.md`` so that the pure-Python reference engine can replay
-any game exactly. Everything here is jit-compiled by Numba (``cache=True``): functions take arrays
-and scalars only, the rules arrive as :class:`~simcore.games.middle_ages.rules.RulesArrays` fields,
-and results are written into preallocated output arrays. Games are split into blocks over a
-``prange``; each block allocates its workspace once and plays its games one after the other. A
-game's stream depends only on (seed, game index), so results are identical whatever the thread
-count, the block split or the chunk size.
+option order of ``docs/middle_ages_engine.md`` so that the pure-Python reference engine
+(:mod:`simcore.games.middle_ages.reference`) replays any game exactly. Everything here is
+jit-compiled by Numba with ``cache=True``.
 
-May import numpy, numba, :mod:`simcore.rng` and the integer constants of the rules module.
+Why the state is one flat array: Numba increments and decrements (atomically) the reference count of
+every array passed to a jitted call, so helpers taking twenty arrays cost more than the game logic
+they run (measured: ~120 ns per call). The whole state of a game therefore lives in one int64
+workspace ``ws`` and the rules in one int64 vector ``rk``, both laid out at the fixed offsets below
+(sized for the maxima: 5 players, 128 tiles, 32 event cards). Helpers take ``(st, ws, rk, strat)``.
+Helpers that never allocate are compiled with ``_nrt=False`` (no reference counting at all;
+measured 14 → 9 µs per game). Games are split into blocks over a ``prange``; each block allocates
+its workspace once. A game's
+stream depends only on (seed, game index), so results are identical whatever the thread count or
+chunk size.
+
+May import numpy, numba, :mod:`simcore.rng` and the constants of the rules module.
 """
 
 from __future__ import annotations
@@ -18,28 +25,78 @@ import numpy as np
 from numba import njit, prange
 
 from simcore.games.middle_ages.rules import (
-    CASERNE, CHAMPS, EGLISE, MARCHE, MOULIN, N_EVENTS, N_ROWS, N_TURNS, N_TYPES, PALAIS, REMPART,
-    VILLAGE, P_ALLOW_NEGATIVE, P_CASERNE_PAYMENT, P_CHAMPS_PER_PEASANT, P_EMPTY_PENALTY,
-    P_EXTRA_BONUS, P_EXTRA_TOKENS, P_MARCHE_PER_CHEST, P_MOULIN_PAYMENT, P_START_COINS, BLUE, ORANGE,
+    BLUE, CASERNE, CHAMPS, EGLISE, MARCHE, MOULIN, N_EVENTS, N_PARAMS, N_ROWS, N_TURNS, N_TYPES,
+    ORANGE, PALAIS, P_ALLOW_NEGATIVE, P_CASERNE_PAYMENT, P_CHAMPS_PER_PEASANT, P_EMPTY_PENALTY,
+    P_EXTRA_BONUS, P_EXTRA_TOKENS, P_MARCHE_PER_CHEST, P_MOULIN_PAYMENT, P_START_COINS, REMPART,
+    VILLAGE,
 )
-from simcore.rng import below, shuffle, stream_state
+from simcore.rng import below, shuffle_range, stream_state
 
-MAX_COLS = 6            # players + 1 <= 6 (MA-3)
-MAX_OPTIONS = 64        # Palais pairs <= 8 x 8; every other decision lists fewer options
+MAXP = 5            # players (MA-1)
+MAXT = 128          # tiles in a table (rules.py allows 127)
+MAXE = 32           # event cards in a deck
+COLS = 8            # row stride on the board (players + 1 <= 6 columns used)
+MAX_OPTIONS = 64    # Palais pairs <= 8 x 8; every other decision lists fewer
+MAX_TRACE = 512     # decisions recorded per game for replay (a game makes at most ~400)
 
-# Player scalar slots (pl[p, X]).
-PL_COINS, PL_LORD_ROW, PL_LORD_COL, PL_SCOUT_ROW, PL_SCOUT_COL, PL_PEASANTS, PL_CHESTS, \
-    PL_GRAVE_N, PL_TAKEN = range(9)
-N_PL = 9
-# Game scalar slots (gs[X]).
-GS_PILE_POS, GS_PILE_LEN, GS_ORANGE_LEFT, GS_DISCARD_LEN, GS_RESHUFFLES, GS_EXTRA_SUPPLY, \
-    GS_LEDGER, GS_ERROR, GS_TRACE_N = range(9)
-N_GS = 9
+# ---- rules vector rk -------------------------------------------------------------------------
+R_NTILES = 0
+R_NEVENTS = 1
+R_PARAMS = 8                      # params[P_*] at R_PARAMS + P_*
+R_TTYPE = R_PARAMS + 24
+R_TNUM = R_TTYPE + MAXT
+R_TSTACK = R_TNUM + MAXT
+R_TPEAS = R_TSTACK + MAXT
+R_TCHEST = R_TPEAS + MAXT
+R_IBASE = R_TCHEST + MAXT         # [8]
+R_ICOUNT = R_IBASE + 8            # [8 x 8] Domain d counts type t at d * 8 + t
+R_PLOTSUP = R_ICOUNT + 64         # [8]
+R_TIE = R_PLOTSUP + 8             # [8]
+R_EID = R_TIE + 8                 # [MAXE]
+R_EPT = R_EID + MAXE              # [MAXE x 8]
+R_EPP = R_EPT + MAXE * 8
+R_EPC = R_EPP + MAXE
+R_EPG = R_EPC + MAXE
+R_EPD = R_EPG + MAXE
+R_ELOSE = R_EPD + MAXE            # [MAXE x 8]
+R_EREST = R_ELOSE + MAXE * 8
+R_SIZE = R_EREST + MAXE
 
-# Decision kinds (MA-11); the reference engine uses the same names as strings.
+# ---- workspace ws ------------------------------------------------------------------------------
+G_PILE_POS, G_PILE_LEN, G_ORANGE_LEFT, G_DISCARD_LEN, G_RESHUFFLES, G_EXTRA_SUPPLY, G_LEDGER, \
+    G_ERROR, G_TRACE_N = range(9)
+PLS = 16                          # player record stride
+X_COINS, X_LORD_ROW, X_LORD_COL, X_SCOUT_ROW, X_SCOUT_COL, X_PEAS, X_CHESTS, X_GRAVE_N, \
+    X_TAKEN, X_PENALTY = range(10)
+W_PL = 16                         # [MAXP x PLS]
+W_FN = W_PL + MAXP * PLS          # fief_n [MAXP x 8]
+W_EXTRA = W_FN + MAXP * 8         # Extra-coin token under Domain [MAXP x 8]
+W_PLOT = W_EXTRA + MAXP * 8       # Plot token type under Domain, -1 none [MAXP x 8]
+W_PLOTSUP = W_PLOT + MAXP * 8     # Plot tokens left in the supply [8]
+W_BOARD = W_PLOTSUP + 8           # tile id or -1 [4 x COLS]
+W_LORD = W_BOARD + N_ROWS * COLS  # player or -1 [4 x COLS]
+W_SCOUT = W_LORD + N_ROWS * COLS  # player or -1 [4 x COLS]
+W_CB = W_SCOUT + N_ROWS * COLS    # coins before event k [MAXP x 4]
+W_EG = W_CB + MAXP * N_EVENTS     # event gain [MAXP x 4]
+W_RESET_END = W_EG + MAXP * N_EVENTS   # everything before here is cleared per game
+W_ORDER = W_RESET_END             # [8]
+W_OPTS = W_ORDER + 8              # [MAX_OPTIONS]
+W_EVORD = W_OPTS + MAX_OPTIONS    # shuffled deck (indices into the rules' deck) [MAXE]
+W_PILE = W_EVORD + MAXE           # [MAXT]
+W_ORANGE = W_PILE + MAXT          # [MAXT]
+W_DISCARD = W_ORANGE + MAXT       # [MAXT]
+W_GRAVE = W_DISCARD + MAXT        # [MAXP x MAXT]
+W_FIEF = W_GRAVE + MAXP * MAXT    # Domain stacks [MAXP x 8 x MAXT]
+W_TRACE = W_FIEF + MAXP * 8 * MAXT   # (n_options, choice) pairs [2 x MAX_TRACE]
+W_COUNT = W_TRACE + 2 * MAX_TRACE    # scratch for the debug invariants [MAXT]
+WS_SIZE = W_COUNT + MAXT
+
+# Decision kinds (MA-11); the reference engine names them "place", "move", "scout", "restore",
+# "extra", "plot".
 D_PLACE, D_MOVE, D_SCOUT, D_RESTORE, D_EXTRA, D_PLOT = range(6)
+DECISION_NAMES = ("place", "move", "scout", "restore", "extra", "plot")
 
-# Error codes written to out_error (0 = fine). Debug-mode invariants use 10+.
+# Error codes written to out_error (0 = fine); debug-mode invariants use 10+.
 E_TILES_RAN_OUT = 1
 E_NO_LEGAL_MOVE = 2
 E_COIN_OVERFLOW = 3
@@ -47,605 +104,619 @@ E_TILES_NOT_CONSERVED = 10
 E_TAKEN_NOT_16 = 11
 E_LEDGER = 12
 E_SCOUT_LEFT_ON_ROW = 13
+ERROR_TEXT = {
+    E_TILES_RAN_OUT: "the tiles ran out (MA-7)",
+    E_NO_LEGAL_MOVE: "a player had no legal Lord move (MA-4)",
+    E_COIN_OVERFLOW: "coins outside the int16 range of the records",
+    E_TILES_NOT_CONSERVED: "invariant broken: tiles not conserved",
+    E_TAKEN_NOT_16: "invariant broken: a player did not take 16 tiles",
+    E_LEDGER: "invariant broken: transfers between players were not zero-sum",
+    E_SCOUT_LEFT_ON_ROW: "invariant broken: a Scout stayed on a row being refilled",
+}
 
 STRAT_RANDOM = 0
+N_STRAT_COLS = 64   # strategy parameter row per seat: column 0 = kind, the rest = weights
+
+
+def pack_rules(rules) -> np.ndarray:
+    """RulesArrays → the flat int64 rules vector ``rk`` the kernel reads."""
+    rk = np.zeros(R_SIZE, np.int64)
+    n, e = rules.n_tiles, int(rules.event_ids.shape[0])
+    if n > MAXT - 1 or e > MAXE:
+        raise ValueError(f"kernel limits: at most {MAXT - 1} tiles and {MAXE} event cards")
+    rk[R_NTILES], rk[R_NEVENTS] = n, e
+    rk[R_PARAMS:R_PARAMS + N_PARAMS] = rules.params
+    for off, arr in ((R_TTYPE, rules.tile_type), (R_TNUM, rules.tile_number),
+                     (R_TSTACK, rules.tile_stack), (R_TPEAS, rules.tile_peasants),
+                     (R_TCHEST, rules.tile_chests), (R_IBASE, rules.income_base),
+                     (R_ICOUNT, rules.income_counts.ravel()), (R_PLOTSUP, rules.plot_supply),
+                     (R_TIE, rules.tie_break), (R_EID, rules.event_ids),
+                     (R_EPT, rules.event_per_tile.ravel()), (R_EPP, rules.event_per_peasant),
+                     (R_EPC, rules.event_per_chest), (R_EPG, rules.event_per_graveyard),
+                     (R_EPD, rules.event_per_domain), (R_ELOSE, rules.event_lose.ravel()),
+                     (R_EREST, rules.event_restore)):
+        rk[off:off + arr.size] = arr
+    return rk
 
 
 # ---------------------------------------------------------------------------------------------
 # Coins (MA-10)
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def change_coins(pl, p, amount, allow_negative):
-    """Add ``amount`` to player p's coins; a loss takes at most what p has unless negatives are
-    allowed (MA-10). Returns the change actually made."""
-    if amount >= 0 or allow_negative:
-        pl[p, PL_COINS] += amount
+@njit(cache=True, inline="always", _nrt=False)
+def change_coins(ws, rk, p, amount):
+    """Add ``amount`` to p's coins; a loss takes at most what p has unless negatives are allowed
+    (MA-10). Returns the change actually made."""
+    i = W_PL + p * PLS + X_COINS
+    if amount >= 0 or rk[R_PARAMS + P_ALLOW_NEGATIVE] != 0:
+        ws[i] += amount
         return amount
-    have = pl[p, PL_COINS]
     loss = -amount
+    have = ws[i] if ws[i] > 0 else 0
     if loss > have:
-        loss = have if have > 0 else 0
-    pl[p, PL_COINS] -= loss
+        loss = have
+    ws[i] -= loss
     return -loss
 
 
-@njit(cache=True, inline="always")
-def pay(pl, payer, payee, amount, allow_negative):
+@njit(cache=True, inline="always", _nrt=False)
+def pay(ws, rk, payer, payee, amount):
     """MA-10: the payee receives what the payer actually paid."""
-    paid = -change_coins(pl, payer, -amount, allow_negative)
-    pl[payee, PL_COINS] += paid
+    paid = -change_coins(ws, rk, payer, -amount)
+    ws[W_PL + payee * PLS + X_COINS] += paid
 
 
-@njit(cache=True, inline="always")
-def mint(pl, gs, p, amount, allow_negative):
-    """Coins from the bank (Effects, Income, Events, penalty), kept in the debug ledger."""
-    got = change_coins(pl, p, amount, allow_negative)
-    gs[GS_LEDGER] += got
+@njit(cache=True, inline="always", _nrt=False)
+def mint(ws, rk, p, amount):
+    """Coins from or to the bank (Effects, Income, Events, penalty), kept in the debug ledger."""
+    got = change_coins(ws, rk, p, amount)
+    ws[G_LEDGER] += got
     return got
 
 
 # ---------------------------------------------------------------------------------------------
 # Fief and Graveyard
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def add_to_fief(pl, fief, fief_n, p, tile, tile_type, tile_peasants, tile_chests):
-    t = tile_type[tile]
-    fief[p, t, fief_n[p, t]] = tile
-    fief_n[p, t] += 1
-    pl[p, PL_PEASANTS] += tile_peasants[tile]
-    pl[p, PL_CHESTS] += tile_chests[tile]
+@njit(cache=True, inline="always", _nrt=False)
+def add_to_fief(ws, rk, p, tile):
+    """Put ``tile`` on top of its Domain stack in p's Fief."""
+    t = rk[R_TTYPE + tile]
+    n = ws[W_FN + p * 8 + t]
+    ws[W_FIEF + (p * 8 + t) * MAXT + n] = tile
+    ws[W_FN + p * 8 + t] = n + 1
+    ws[W_PL + p * PLS + X_PEAS] += rk[R_TPEAS + tile]
+    ws[W_PL + p * PLS + X_CHESTS] += rk[R_TCHEST + tile]
 
 
-@njit(cache=True, inline="always")
-def bury_top(pl, fief, fief_n, grave, p, t, tile_peasants, tile_chests):
-    """Move the most recently added tile of Domain t to the end of p's Graveyard."""
-    fief_n[p, t] -= 1
-    tile = fief[p, t, fief_n[p, t]]
-    grave[p, pl[p, PL_GRAVE_N]] = tile
-    pl[p, PL_GRAVE_N] += 1
-    pl[p, PL_PEASANTS] -= tile_peasants[tile]
-    pl[p, PL_CHESTS] -= tile_chests[tile]
+@njit(cache=True, inline="always", _nrt=False)
+def bury_top(ws, rk, p, t):
+    """Move the most recently added tile of p's Domain t to the end of p's Graveyard."""
+    n = ws[W_FN + p * 8 + t] - 1
+    ws[W_FN + p * 8 + t] = n
+    tile = ws[W_FIEF + (p * 8 + t) * MAXT + n]
+    g = ws[W_PL + p * PLS + X_GRAVE_N]
+    ws[W_GRAVE + p * MAXT + g] = tile
+    ws[W_PL + p * PLS + X_GRAVE_N] = g + 1
+    ws[W_PL + p * PLS + X_PEAS] -= rk[R_TPEAS + tile]
+    ws[W_PL + p * PLS + X_CHESTS] -= rk[R_TCHEST + tile]
 
 
-@njit(cache=True, inline="always")
-def unbury(pl, fief, fief_n, grave, p, idx, tile_type, tile_peasants, tile_chests):
+@njit(cache=True, inline="always", _nrt=False)
+def unbury(ws, rk, p, idx):
     """MA-5 Village / MA-8 Restauration: Graveyard tile idx back to its Domain (order kept)."""
-    tile = grave[p, idx]
-    n = pl[p, PL_GRAVE_N]
+    base = W_GRAVE + p * MAXT
+    tile = ws[base + idx]
+    n = ws[W_PL + p * PLS + X_GRAVE_N]
     for i in range(idx, n - 1):
-        grave[p, i] = grave[p, i + 1]
-    pl[p, PL_GRAVE_N] = n - 1
-    add_to_fief(pl, fief, fief_n, p, tile, tile_type, tile_peasants, tile_chests)
+        ws[base + i] = ws[base + i + 1]
+    ws[W_PL + p * PLS + X_GRAVE_N] = n - 1
+    add_to_fief(ws, rk, p, tile)
 
 
 # ---------------------------------------------------------------------------------------------
 # Decisions (MA-11)
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
-def decide(st, gs, trace, g_row, kind, p, n_options, strat_kind):
-    """Index of the chosen option among ``n_options`` (> 0) for seat p.
-
-    ``random`` (MA-11) draws below(n) even when n == 1, as the protocol says. When ``trace`` has
-    room, (n_options, choice) is appended so the reference engine can replay the game.
-    """
+@njit(cache=True, inline="always", _nrt=False)
+def decide(st, ws, strat, kind, p, n_options):
+    """Index of the chosen option among ``n_options`` (> 0) for seat p; options are listed in
+    ``ws[W_OPTS:]`` in the protocol's order. ``random`` (MA-11) draws below(n) even when n == 1.
+    Every decision is appended to the game's trace for exact replay by the reference engine."""
     choice = below(st, n_options)
-    k = gs[GS_TRACE_N]
-    if 2 * k + 1 < trace.shape[1]:
-        trace[g_row, 2 * k] = n_options
-        trace[g_row, 2 * k + 1] = choice
-        gs[GS_TRACE_N] = k + 1
+    k = ws[G_TRACE_N]
+    if k < MAX_TRACE:
+        ws[W_TRACE + 2 * k] = n_options
+        ws[W_TRACE + 2 * k + 1] = choice
+        ws[G_TRACE_N] = k + 1
     return choice
 
 
 # ---------------------------------------------------------------------------------------------
 # Tiles: drawing (MA-7) and dealing rows (MA-3)
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
-def draw_tile(st, gs, n_players, pile, orange, discard):
+@njit(cache=True, _nrt=False)
+def draw_tile(st, ws, P):
     """Next tile of the draw pile, switching source when it runs out (MA-7); -1 if none left."""
-    while gs[GS_PILE_POS] == gs[GS_PILE_LEN]:
-        if n_players >= 4 and gs[GS_ORANGE_LEFT] >= 0:
-            n = gs[GS_ORANGE_LEFT]
+    while ws[G_PILE_POS] == ws[G_PILE_LEN]:
+        if P >= 4 and ws[G_ORANGE_LEFT] >= 0:
+            n = ws[G_ORANGE_LEFT]
             for i in range(n):
-                pile[i] = orange[i]
-            gs[GS_PILE_LEN] = n
-            gs[GS_PILE_POS] = 0
-            gs[GS_ORANGE_LEFT] = -1  # the orange stack is used up (or in the pile now)
-        elif n_players != 4 and gs[GS_DISCARD_LEN] > 0:
-            n = gs[GS_DISCARD_LEN]
-            shuffle(st, discard, n)
+                ws[W_PILE + i] = ws[W_ORANGE + i]
+            ws[G_PILE_LEN] = n
+            ws[G_PILE_POS] = 0
+            ws[G_ORANGE_LEFT] = -1   # the orange stack is in the pile now
+        elif P != 4 and ws[G_DISCARD_LEN] > 0:
+            n = ws[G_DISCARD_LEN]
+            shuffle_range(st, ws, W_DISCARD, n)
             for i in range(n):
-                pile[i] = discard[i]
-            gs[GS_PILE_LEN] = n
-            gs[GS_PILE_POS] = 0
-            gs[GS_DISCARD_LEN] = 0
-            gs[GS_RESHUFFLES] += 1
+                ws[W_PILE + i] = ws[W_DISCARD + i]
+            ws[G_PILE_LEN] = n
+            ws[G_PILE_POS] = 0
+            ws[G_DISCARD_LEN] = 0
+            ws[G_RESHUFFLES] += 1
         else:
             return -1
-    tile = pile[gs[GS_PILE_POS]]
-    gs[GS_PILE_POS] += 1
+    tile = ws[W_PILE + ws[G_PILE_POS]]
+    ws[G_PILE_POS] += 1
     return tile
 
 
-@njit(cache=True)
-def deal_row(st, gs, n_players, pile, orange, discard, board, r, tile_number):
-    """Draw players + 1 tiles into row r and stable-sort them by back number (MA-3)."""
-    width = n_players + 1
-    for c in range(width):
-        tile = draw_tile(st, gs, n_players, pile, orange, discard)
+@njit(cache=True, _nrt=False)
+def deal_row(st, ws, rk, P, r):
+    """Draw players + 1 tiles into row r, stable-sorted by back number (MA-3)."""
+    row = W_BOARD + r * COLS
+    for c in range(P + 1):
+        tile = draw_tile(st, ws, P)
         if tile < 0:
-            gs[GS_ERROR] = E_TILES_RAN_OUT
+            ws[G_ERROR] = E_TILES_RAN_OUT
             return
-        # insertion sort: a new tile goes after every tile with an equal or smaller number
-        j = c
-        while j > 0 and tile_number[board[r, j - 1]] > tile_number[tile]:
-            board[r, j] = board[r, j - 1]
+        num = rk[R_TNUM + tile]
+        j = c          # insertion sort: after every tile with an equal or smaller number
+        while j > 0 and rk[R_TNUM + ws[row + j - 1]] > num:
+            ws[row + j] = ws[row + j - 1]
             j -= 1
-        board[r, j] = tile
+        ws[row + j] = tile
 
 
 # ---------------------------------------------------------------------------------------------
 # Effects (MA-5) and Income (MA-6)
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
-def domain_income(p, d, fief_n, extra, plot, income_base, income_counts, params):
+@njit(cache=True, _nrt=False)
+def domain_income(ws, rk, p, d):
     """MA-6: (base + Extra-coin bonus) x tiles counted by Domain d (plus its Plot token's type)."""
     count = 0
     for t in range(N_TYPES):
-        if income_counts[d, t] != 0:
-            count += fief_n[p, t]
-    if plot[p, d] >= 0:
-        count += fief_n[p, plot[p, d]]
-    per_tile = income_base[d]
-    if extra[p, d] != 0:
-        per_tile += params[P_EXTRA_BONUS]
+        if rk[R_ICOUNT + d * 8 + t] != 0:
+            count += ws[W_FN + p * 8 + t]
+    tok = ws[W_PLOT + p * 8 + d]
+    if tok >= 0:
+        count += ws[W_FN + p * 8 + tok]
+    per_tile = rk[R_IBASE + d]
+    if ws[W_EXTRA + p * 8 + d] != 0:
+        per_tile += rk[R_PARAMS + P_EXTRA_BONUS]
     return per_tile * count
 
 
-@njit(cache=True)
-def apply_effect(st, gs, trace, g_row, p, t, r, d, n_players, strat_kind, pl, fief, fief_n, grave,
-                 extra, plot, plot_sup, board, row_lord, row_scout, opts,
-                 tile_type, tile_peasants, tile_chests, income_counts, params):
-    """MA-5: the Effect of the Domain t where player p just placed a tile."""
-    allow_neg = params[P_ALLOW_NEGATIVE] != 0
+@njit(cache=True, _nrt=False)
+def apply_effect(st, ws, rk, strat, P, p, t, r, d):
+    """MA-5: the Effect of Domain t for player p, who just placed a tile there."""
     if t == CHAMPS:
-        mint(pl, gs, p, params[P_CHAMPS_PER_PEASANT] * pl[p, PL_PEASANTS], allow_neg)
+        mint(ws, rk, p, rk[R_PARAMS + P_CHAMPS_PER_PEASANT] * ws[W_PL + p * PLS + X_PEAS])
     elif t == MOULIN:
-        mine = fief_n[p, MOULIN]
-        for q in range(n_players):
-            if q != p and fief_n[q, MOULIN] < mine:
-                pay(pl, q, p, params[P_MOULIN_PAYMENT], allow_neg)
+        mine = ws[W_FN + p * 8 + MOULIN]
+        for q in range(P):
+            if q != p and ws[W_FN + q * 8 + MOULIN] < mine:
+                pay(ws, rk, q, p, rk[R_PARAMS + P_MOULIN_PAYMENT])
     elif t == VILLAGE:
-        n = pl[p, PL_GRAVE_N]
+        n = ws[W_PL + p * PLS + X_GRAVE_N]
         if n > 0:
-            idx = decide(st, gs, trace, g_row, D_RESTORE, p, n, strat_kind[p])
-            unbury(pl, fief, fief_n, grave, p, idx, tile_type, tile_peasants, tile_chests)
+            unbury(ws, rk, p, decide(st, ws, strat, D_RESTORE, p, n))
     elif t == REMPART:
         n = 0
         for row in range(N_ROWS):
             if row == r or row == d:
                 continue
-            for c in range(n_players + 1):
-                if board[row, c] >= 0 and row_lord[row, c] < 0 and row_scout[row, c] < 0:
-                    opts[n] = row * MAX_COLS + c
+            for c in range(P + 1):
+                cell = row * COLS + c
+                if ws[W_BOARD + cell] >= 0 and ws[W_LORD + cell] < 0 and ws[W_SCOUT + cell] < 0:
+                    ws[W_OPTS + n] = cell
                     n += 1
         if n > 0:
-            k = decide(st, gs, trace, g_row, D_SCOUT, p, n, strat_kind[p])
-            if pl[p, PL_SCOUT_ROW] >= 0:
-                row_scout[pl[p, PL_SCOUT_ROW], pl[p, PL_SCOUT_COL]] = -1
-            row = opts[k] // MAX_COLS
-            c = opts[k] % MAX_COLS
-            row_scout[row, c] = p
-            pl[p, PL_SCOUT_ROW] = row
-            pl[p, PL_SCOUT_COL] = c
+            cell = ws[W_OPTS + decide(st, ws, strat, D_SCOUT, p, n)]
+            me = W_PL + p * PLS
+            if ws[me + X_SCOUT_ROW] >= 0:
+                ws[W_SCOUT + ws[me + X_SCOUT_ROW] * COLS + ws[me + X_SCOUT_COL]] = -1
+            ws[W_SCOUT + cell] = p
+            ws[me + X_SCOUT_ROW] = cell // COLS
+            ws[me + X_SCOUT_COL] = cell % COLS
     elif t == MARCHE:
-        mint(pl, gs, p, params[P_MARCHE_PER_CHEST] * pl[p, PL_CHESTS], allow_neg)
+        mint(ws, rk, p, rk[R_PARAMS + P_MARCHE_PER_CHEST] * ws[W_PL + p * PLS + X_CHESTS])
     elif t == CASERNE:
-        mine = fief_n[p, CASERNE]
-        for q in range(n_players):
-            if q != p and fief_n[q, REMPART] < mine:
-                for dom in range(N_TYPES):
-                    if fief_n[q, dom] > 0:
-                        bury_top(pl, fief, fief_n, grave, q, dom, tile_peasants, tile_chests)
+        mine = ws[W_FN + p * 8 + CASERNE]
+        for q in range(P):
+            if q != p and ws[W_FN + q * 8 + REMPART] < mine:
+                for dom in range(N_TYPES):      # leftmost non-empty Domain
+                    if ws[W_FN + q * 8 + dom] > 0:
+                        bury_top(ws, rk, q, dom)
                         break
-                pay(pl, q, p, params[P_CASERNE_PAYMENT], allow_neg)
+                pay(ws, rk, q, p, rk[R_PARAMS + P_CASERNE_PAYMENT])
     elif t == EGLISE:
-        if gs[GS_EXTRA_SUPPLY] > 0:
+        if ws[G_EXTRA_SUPPLY] > 0:
             n = 0
             for dom in range(N_TYPES):
-                if extra[p, dom] == 0:
-                    opts[n] = dom
+                if ws[W_EXTRA + p * 8 + dom] == 0:
+                    ws[W_OPTS + n] = dom
                     n += 1
             if n > 0:
-                k = decide(st, gs, trace, g_row, D_EXTRA, p, n, strat_kind[p])
-                extra[p, opts[k]] = 1
-                gs[GS_EXTRA_SUPPLY] -= 1
+                dom = ws[W_OPTS + decide(st, ws, strat, D_EXTRA, p, n)]
+                ws[W_EXTRA + p * 8 + dom] = 1
+                ws[G_EXTRA_SUPPLY] -= 1
     elif t == PALAIS:
         n = 0
         for tok in range(N_TYPES):
-            if plot_sup[tok] <= 0:
+            if ws[W_PLOTSUP + tok] <= 0:
                 continue
             for dom in range(N_TYPES):
-                if plot[p, dom] < 0 and income_counts[dom, tok] == 0:
-                    opts[n] = tok * N_TYPES + dom
+                if ws[W_PLOT + p * 8 + dom] < 0 and rk[R_ICOUNT + dom * 8 + tok] == 0:
+                    ws[W_OPTS + n] = tok * 8 + dom
                     n += 1
         if n > 0:
-            k = decide(st, gs, trace, g_row, D_PLOT, p, n, strat_kind[p])
-            tok = opts[k] // N_TYPES
-            plot[p, opts[k] % N_TYPES] = tok
-            plot_sup[tok] -= 1
+            pair = ws[W_OPTS + decide(st, ws, strat, D_PLOT, p, n)]
+            ws[W_PLOT + p * 8 + pair % 8] = pair // 8
+            ws[W_PLOTSUP + pair // 8] -= 1
 
 
 # ---------------------------------------------------------------------------------------------
 # Events (MA-8)
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
-def resolve_event(st, gs, trace, g_row, e, k, n_players, strat_kind, pl, fief, fief_n, grave,
-                  tile_type, tile_peasants, tile_chests, ev_per_tile, ev_per_peasant, ev_per_chest,
-                  ev_per_graveyard, ev_per_domain, ev_lose, ev_restore, params,
-                  coins_before, event_gain):
-    """MA-8: Event card e (index into the rules' deck) fires as the k-th event of the game."""
-    allow_neg = params[P_ALLOW_NEGATIVE] != 0
-    for p in range(n_players):
-        before = pl[p, PL_COINS]
-        coins_before[p, k] = before
-        gain = ev_per_peasant[e] * pl[p, PL_PEASANTS] + ev_per_chest[e] * pl[p, PL_CHESTS] \
-            + ev_per_graveyard[e] * pl[p, PL_GRAVE_N]
+@njit(cache=True, _nrt=False)
+def resolve_event(st, ws, rk, strat, P, e, k):
+    """MA-8: card e of the rules' deck fires as the k-th event; players in seat order."""
+    for p in range(P):
+        me = W_PL + p * PLS
+        before = ws[me + X_COINS]
+        ws[W_CB + p * N_EVENTS + k] = before
+        gain = rk[R_EPP + e] * ws[me + X_PEAS] + rk[R_EPC + e] * ws[me + X_CHESTS] \
+            + rk[R_EPG + e] * ws[me + X_GRAVE_N]
         for t in range(N_TYPES):
-            gain += ev_per_tile[e, t] * fief_n[p, t]
-            if fief_n[p, t] > 0:
-                gain += ev_per_domain[e]
-        mint(pl, gs, p, gain, allow_neg)
+            n_t = ws[W_FN + p * 8 + t]
+            gain += rk[R_EPT + e * 8 + t] * n_t
+            if n_t > 0:
+                gain += rk[R_EPD + e]
+        mint(ws, rk, p, gain)
         for t in range(N_TYPES):
-            for _ in range(ev_lose[e, t]):
-                if fief_n[p, t] > 0:
-                    bury_top(pl, fief, fief_n, grave, p, t, tile_peasants, tile_chests)
-        for _ in range(ev_restore[e]):
-            n = pl[p, PL_GRAVE_N]
+            for _ in range(rk[R_ELOSE + e * 8 + t]):
+                if ws[W_FN + p * 8 + t] > 0:
+                    bury_top(ws, rk, p, t)
+        for _ in range(rk[R_EREST + e]):
+            n = ws[me + X_GRAVE_N]
             if n > 0:
-                idx = decide(st, gs, trace, g_row, D_RESTORE, p, n, strat_kind[p])
-                unbury(pl, fief, fief_n, grave, p, idx, tile_type, tile_peasants, tile_chests)
-        event_gain[p, k] = pl[p, PL_COINS] - before
-
-
-# ---------------------------------------------------------------------------------------------
-# Scoring (MA-9)
-# ---------------------------------------------------------------------------------------------
-@njit(cache=True)
-def beats(p, q, pl, fief_n, tie_break):
-    """1 if p ranks above q, -1 if below, 0 if fully tied (coins, then tie_break tile counts)."""
-    if pl[p, PL_COINS] != pl[q, PL_COINS]:
-        return 1 if pl[p, PL_COINS] > pl[q, PL_COINS] else -1
-    for i in range(N_TYPES):
-        t = tie_break[i]
-        if fief_n[p, t] != fief_n[q, t]:
-            return 1 if fief_n[p, t] > fief_n[q, t] else -1
-    return 0
+                unbury(ws, rk, p, decide(st, ws, strat, D_RESTORE, p, n))
+        ws[W_EG + p * N_EVENTS + k] = ws[me + X_COINS] - before
 
 
 # ---------------------------------------------------------------------------------------------
 # One game
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True)
-def play_game(st, gs, trace, g_row, n_players, strat_kind, debug,
-              pl, fief, fief_n, grave, extra, plot, plot_sup, board, row_lord, row_scout,
-              pile, orange, discard, opts, order, seen, coins_before, event_gain,
-              tile_type, tile_number, tile_stack, tile_peasants, tile_chests,
-              income_base, income_counts, plot_supply, tie_break, event_ids, ev_per_tile,
-              ev_per_peasant, ev_per_chest, ev_per_graveyard, ev_per_domain, ev_lose, ev_restore,
-              params, event_order):
-    """Play one game on a cleared workspace (see :func:`reset`); results stay in the workspace."""
-    n_tiles = tile_type.shape[0]
-    allow_neg = params[P_ALLOW_NEGATIVE] != 0
-    width = n_players + 1
+@njit(cache=True, _nrt=False)
+def reset(ws, rk):
+    """Clear the per-game part of the workspace."""
+    for i in range(W_RESET_END):
+        ws[i] = 0
+    ws[G_EXTRA_SUPPLY] = rk[R_PARAMS + P_EXTRA_TOKENS]
+    for p in range(MAXP):
+        me = W_PL + p * PLS
+        ws[me + X_COINS] = rk[R_PARAMS + P_START_COINS]
+        ws[me + X_LORD_ROW] = -1
+        ws[me + X_LORD_COL] = -1
+        ws[me + X_SCOUT_ROW] = -1
+        ws[me + X_SCOUT_COL] = -1
+    for i in range(MAXP * 8):
+        ws[W_PLOT + i] = -1
+    for t in range(8):
+        ws[W_PLOTSUP + t] = rk[R_PLOTSUP + t]
+    for i in range(N_ROWS * COLS):
+        ws[W_BOARD + i] = -1
+        ws[W_LORD + i] = -1
+        ws[W_SCOUT + i] = -1
 
-    # MA-3.1 / protocol 1-2: the stacks, shuffled.
+
+@njit(cache=True, _nrt=False)
+def play_game(st, ws, rk, strat, P, debug):
+    """Play one game on a reset workspace (MA-3 setup, 16 turns of MA-4, MA-9 penalty)."""
+    n_tiles = rk[R_NTILES]
+    width = P + 1
+    # MA-3.1 / protocol steps 1-3: the stacks and the event deck, shuffled.
     nb = 0
     for i in range(n_tiles):
-        if tile_stack[i] == BLUE:
-            pile[nb] = i
+        if rk[R_TSTACK + i] == BLUE:
+            ws[W_PILE + nb] = i
             nb += 1
-    shuffle(st, pile, nb)
-    gs[GS_PILE_LEN] = nb
-    gs[GS_ORANGE_LEFT] = -1
-    if n_players >= 4:
+    shuffle_range(st, ws, W_PILE, nb)
+    ws[G_PILE_LEN] = nb
+    ws[G_ORANGE_LEFT] = -1
+    if P >= 4:
         no = 0
         for i in range(n_tiles):
-            if tile_stack[i] == ORANGE:
-                orange[no] = i
+            if rk[R_TSTACK + i] == ORANGE:
+                ws[W_ORANGE + no] = i
                 no += 1
-        shuffle(st, orange, no)
-        gs[GS_ORANGE_LEFT] = no
-    # MA-3.3: the event cards.
-    n_deck = event_ids.shape[0]
+        shuffle_range(st, ws, W_ORANGE, no)
+        ws[G_ORANGE_LEFT] = no
+    n_deck = rk[R_NEVENTS]
     for i in range(n_deck):
-        event_order[i] = i
-    shuffle(st, event_order, n_deck)
+        ws[W_EVORD + i] = i
+    shuffle_range(st, ws, W_EVORD, n_deck)
     # MA-3.2: four rows.
     for r in range(N_ROWS):
-        deal_row(st, gs, n_players, pile, orange, discard, board, r, tile_number)
-    if gs[GS_ERROR] != 0:
+        deal_row(st, ws, rk, P, r)
+    if ws[G_ERROR] != 0:
         return
-    # MA-3.4: initial Lord placement on row 0, in seat order.
-    for p in range(n_players):
+    # MA-3.4: Lords on row 0, in seat order.
+    for p in range(P):
         n = 0
         for c in range(width):
-            if board[0, c] >= 0 and row_lord[0, c] < 0:
-                opts[n] = c
+            if ws[W_BOARD + c] >= 0 and ws[W_LORD + c] < 0:
+                ws[W_OPTS + n] = c
                 n += 1
-        c = opts[decide(st, gs, trace, g_row, D_PLACE, p, n, strat_kind[p])]
-        row_lord[0, c] = p
-        pl[p, PL_LORD_ROW] = 0
-        pl[p, PL_LORD_COL] = c
+        c = ws[W_OPTS + decide(st, ws, strat, D_PLACE, p, n)]
+        ws[W_LORD + c] = p
+        ws[W_PL + p * PLS + X_LORD_ROW] = 0
+        ws[W_PL + p * PLS + X_LORD_COL] = c
 
     for t in range(1, N_TURNS + 1):
         r = (t - 1) % N_ROWS
         d = t % N_ROWS
-        # MA-4.1: discard the tile of row r with no Lord.
+        rrow = r * COLS
+        drow = d * COLS
+        # MA-4.1: discard the tile of row r that holds no Lord.
         for c in range(width):
-            if board[r, c] >= 0 and row_lord[r, c] < 0:
-                discard[gs[GS_DISCARD_LEN]] = board[r, c]
-                gs[GS_DISCARD_LEN] += 1
-                board[r, c] = -1
-        # MA-4.2: the order of play is the left-to-right order of the Lords on row r.
+            if ws[W_BOARD + rrow + c] >= 0 and ws[W_LORD + rrow + c] < 0:
+                ws[W_DISCARD + ws[G_DISCARD_LEN]] = ws[W_BOARD + rrow + c]
+                ws[G_DISCARD_LEN] += 1
+                ws[W_BOARD + rrow + c] = -1
+        # MA-4.2: players act in the left-to-right order of their Lords on row r.
         n_order = 0
         for c in range(width):
-            if row_lord[r, c] >= 0:
-                order[n_order] = row_lord[r, c]
+            if ws[W_LORD + rrow + c] >= 0:
+                ws[W_ORDER + n_order] = ws[W_LORD + rrow + c]
                 n_order += 1
         for i in range(n_order):
-            p = order[i]
-            c_from = pl[p, PL_LORD_COL]
+            p = ws[W_ORDER + i]
+            me = W_PL + p * PLS
+            c_from = ws[me + X_LORD_COL]
             if t < N_TURNS:
-                # MA-4.3a: a free tile of row d not reserved by another player's Scout.
+                # MA-4.3a: a free tile of row d that no other player's Scout reserves.
                 n = 0
                 for c in range(width):
-                    if board[d, c] >= 0 and row_lord[d, c] < 0 and \
-                            (row_scout[d, c] < 0 or row_scout[d, c] == p):
-                        opts[n] = c
+                    cell = drow + c
+                    if ws[W_BOARD + cell] >= 0 and ws[W_LORD + cell] < 0 and \
+                            (ws[W_SCOUT + cell] < 0 or ws[W_SCOUT + cell] == p):
+                        ws[W_OPTS + n] = c
                         n += 1
                 if n == 0:
-                    gs[GS_ERROR] = E_NO_LEGAL_MOVE
+                    ws[G_ERROR] = E_NO_LEGAL_MOVE
                     return
-                c_to = opts[decide(st, gs, trace, g_row, D_MOVE, p, n, strat_kind[p])]
-                row_lord[r, c_from] = -1
-                row_lord[d, c_to] = p
-                pl[p, PL_LORD_ROW] = d
-                pl[p, PL_LORD_COL] = c_to
-                if pl[p, PL_SCOUT_ROW] == d:  # the Scout comes home when the Lord lands on its row
-                    row_scout[d, pl[p, PL_SCOUT_COL]] = -1
-                    pl[p, PL_SCOUT_ROW] = -1
-                    pl[p, PL_SCOUT_COL] = -1
+                c_to = ws[W_OPTS + decide(st, ws, strat, D_MOVE, p, n)]
+                ws[W_LORD + rrow + c_from] = -1
+                ws[W_LORD + drow + c_to] = p
+                ws[me + X_LORD_ROW] = d
+                ws[me + X_LORD_COL] = c_to
+                if ws[me + X_SCOUT_ROW] == d:   # the Scout comes home
+                    ws[W_SCOUT + drow + ws[me + X_SCOUT_COL]] = -1
+                    ws[me + X_SCOUT_ROW] = -1
+                    ws[me + X_SCOUT_COL] = -1
             # MA-4.3b: take the tile the Lord left (turn 16: the one it stands on).
-            tile = board[r, c_from]
-            board[r, c_from] = -1
-            add_to_fief(pl, fief, fief_n, p, tile, tile_type, tile_peasants, tile_chests)
-            pl[p, PL_TAKEN] += 1
-            ttype = tile_type[tile]
-            # MA-4.3c and d: Effect, then Income.
-            apply_effect(st, gs, trace, g_row, p, ttype, r, d, n_players, strat_kind, pl, fief,
-                         fief_n, grave, extra, plot, plot_sup, board, row_lord, row_scout, opts,
-                         tile_type, tile_peasants, tile_chests, income_counts, params)
-            mint(pl, gs, p, domain_income(p, ttype, fief_n, extra, plot, income_base,
-                                          income_counts, params), allow_neg)
+            tile = ws[W_BOARD + rrow + c_from]
+            ws[W_BOARD + rrow + c_from] = -1
+            add_to_fief(ws, rk, p, tile)
+            ws[me + X_TAKEN] += 1
+            ttype = rk[R_TTYPE + tile]
+            # MA-4.3c-d: the Effect in full, then the Income.
+            apply_effect(st, ws, rk, strat, P, p, ttype, r, d)
+            mint(ws, rk, p, domain_income(ws, rk, p, ttype))
         if t == N_TURNS:
-            for p in range(n_players):  # the Lords leave the board at the end
-                row_lord[r, pl[p, PL_LORD_COL]] = -1
+            for c in range(width):          # the Lords leave the board
+                ws[W_LORD + rrow + c] = -1
         # MA-4.4: refill row r up to turn 12.
         if t <= 12:
             if debug:
                 for c in range(width):
-                    if row_scout[r, c] >= 0:
-                        gs[GS_ERROR] = E_SCOUT_LEFT_ON_ROW
-            deal_row(st, gs, n_players, pile, orange, discard, board, r, tile_number)
-            if gs[GS_ERROR] != 0:
+                    if ws[W_SCOUT + rrow + c] >= 0:
+                        ws[G_ERROR] = E_SCOUT_LEFT_ON_ROW
+            deal_row(st, ws, rk, P, r)
+            if ws[G_ERROR] != 0:
                 return
-        # MA-4.5: events at the end of turns 4, 8, 12, 16.
+        # MA-4.5: an Event at the end of turns 4, 8, 12 and 16.
         if t % 4 == 0:
             k = t // 4 - 1
-            resolve_event(st, gs, trace, g_row, event_order[k], k, n_players, strat_kind, pl, fief,
-                          fief_n, grave, tile_type, tile_peasants, tile_chests, ev_per_tile,
-                          ev_per_peasant, ev_per_chest, ev_per_graveyard, ev_per_domain, ev_lose,
-                          ev_restore, params, coins_before, event_gain)
+            resolve_event(st, ws, rk, strat, P, ws[W_EVORD + k], k)
 
     # MA-9: the empty-Domain penalty.
-    for p in range(n_players):
+    for p in range(P):
         empty = 0
         for t in range(N_TYPES):
-            if fief_n[p, t] == 0:
+            if ws[W_FN + p * 8 + t] == 0:
                 empty += 1
-        got = mint(pl, gs, p, -params[P_EMPTY_PENALTY] * empty, allow_neg)
-        seen[p] = -got  # penalty actually paid, stashed in `seen` until written out
-
+        ws[W_PL + p * PLS + X_PENALTY] = -mint(ws, rk, p, -rk[R_PARAMS + P_EMPTY_PENALTY] * empty)
     if debug:
-        check_invariants(gs, n_players, pl, fief, fief_n, grave, board, pile, orange, discard,
-                         tile_stack, params)
+        check_invariants(ws, rk, P)
 
 
-@njit(cache=True)
-def check_invariants(gs, n_players, pl, fief, fief_n, grave, board, pile, orange, discard,
-                     tile_stack, params):
+@njit(cache=True, _nrt=False)
+def check_invariants(ws, rk, P):
     """Debug mode: every tile in exactly one place, 16 tiles taken each, coins = start + minted."""
-    n_tiles = tile_stack.shape[0]
-    count = np.zeros(n_tiles, np.int64)
-    for r in range(N_ROWS):
-        for c in range(MAX_COLS):
-            if board[r, c] >= 0:
-                count[board[r, c]] += 1
-    for i in range(gs[GS_PILE_POS], gs[GS_PILE_LEN]):
-        count[pile[i]] += 1
-    if gs[GS_ORANGE_LEFT] > 0:
-        for i in range(gs[GS_ORANGE_LEFT]):
-            count[orange[i]] += 1
-    for i in range(gs[GS_DISCARD_LEN]):
-        count[discard[i]] += 1
-    for p in range(n_players):
-        for t in range(N_TYPES):
-            for i in range(fief_n[p, t]):
-                count[fief[p, t, i]] += 1
-        for i in range(pl[p, PL_GRAVE_N]):
-            count[grave[p, i]] += 1
-        if pl[p, PL_TAKEN] != N_TURNS:
-            gs[GS_ERROR] = E_TAKEN_NOT_16
+    n_tiles = rk[R_NTILES]
+    for i in range(n_tiles):
+        ws[W_COUNT + i] = 0
+    for i in range(N_ROWS * COLS):
+        if ws[W_BOARD + i] >= 0:
+            ws[W_COUNT + ws[W_BOARD + i]] += 1
+    for i in range(ws[G_PILE_POS], ws[G_PILE_LEN]):
+        ws[W_COUNT + ws[W_PILE + i]] += 1
+    for i in range(max(ws[G_ORANGE_LEFT], 0)):
+        ws[W_COUNT + ws[W_ORANGE + i]] += 1
+    for i in range(ws[G_DISCARD_LEN]):
+        ws[W_COUNT + ws[W_DISCARD + i]] += 1
     total = 0
-    for p in range(n_players):
-        total += pl[p, PL_COINS]
-    if total != n_players * params[P_START_COINS] + gs[GS_LEDGER]:
-        gs[GS_ERROR] = E_LEDGER
+    for p in range(P):
+        for t in range(N_TYPES):
+            for i in range(ws[W_FN + p * 8 + t]):
+                ws[W_COUNT + ws[W_FIEF + (p * 8 + t) * MAXT + i]] += 1
+        for i in range(ws[W_PL + p * PLS + X_GRAVE_N]):
+            ws[W_COUNT + ws[W_GRAVE + p * MAXT + i]] += 1
+        if ws[W_PL + p * PLS + X_TAKEN] != N_TURNS:
+            ws[G_ERROR] = E_TAKEN_NOT_16
+        total += ws[W_PL + p * PLS + X_COINS]
+    if total != P * rk[R_PARAMS + P_START_COINS] + ws[G_LEDGER]:
+        ws[G_ERROR] = E_LEDGER
     for i in range(n_tiles):
         # with 2-3 players the orange stack stays in the box (MA-3.1)
-        expected = 1 if (n_players >= 4 or tile_stack[i] == BLUE) else 0
-        if count[i] != expected:
-            gs[GS_ERROR] = E_TILES_NOT_CONSERVED
+        expected = 1 if (P >= 4 or rk[R_TSTACK + i] == BLUE) else 0
+        if ws[W_COUNT + i] != expected:
+            ws[G_ERROR] = E_TILES_NOT_CONSERVED
 
 
-@njit(cache=True)
-def reset(gs, pl, fief_n, extra, plot, plot_sup, plot_supply, board, row_lord, row_scout,
-          coins_before, event_gain, params):
-    gs[:] = 0
-    gs[GS_EXTRA_SUPPLY] = params[P_EXTRA_TOKENS]
-    pl[:, :] = 0
-    pl[:, PL_COINS] = params[P_START_COINS]
-    pl[:, PL_LORD_ROW] = -1
-    pl[:, PL_LORD_COL] = -1
-    pl[:, PL_SCOUT_ROW] = -1
-    pl[:, PL_SCOUT_COL] = -1
-    fief_n[:, :] = 0
-    extra[:, :] = 0
-    plot[:, :] = -1
-    plot_sup[:] = plot_supply
-    board[:, :] = -1
-    row_lord[:, :] = -1
-    row_scout[:, :] = -1
-    coins_before[:, :] = 0
-    event_gain[:, :] = 0
+@njit(cache=True, _nrt=False)
+def beats(ws, rk, p, q):
+    """1 if p ranks above q, -1 if below, 0 if fully tied (MA-9: coins, then tie-break types)."""
+    cp = ws[W_PL + p * PLS + X_COINS]
+    cq = ws[W_PL + q * PLS + X_COINS]
+    if cp != cq:
+        return 1 if cp > cq else -1
+    for i in range(N_TYPES):
+        t = rk[R_TIE + i]
+        a = ws[W_FN + p * 8 + t]
+        b = ws[W_FN + q * 8 + t]
+        if a != b:
+            return 1 if a > b else -1
+    return 0
 
 
-@njit(cache=True, parallel=True)
-def play_chunk(first_game, n_games, seed, n_players, strat_kind, debug,
-               tile_type, tile_number, tile_stack, tile_peasants, tile_chests,
-               income_base, income_counts, plot_supply, tie_break, event_ids, ev_per_tile,
-               ev_per_peasant, ev_per_chest, ev_per_graveyard, ev_per_domain, ev_lose, ev_restore,
-               params,
-               out_score, out_win, out_rank, out_tiles, out_grave, out_penalty, out_event_gain,
-               out_coins_before, out_events, out_reshuffles, out_error, trace):
-    """Play games ``first_game … first_game + n_games - 1`` (jit-compiled by Numba, parallel).
+@njit(cache=True, _nrt=False)
+def write_outputs(ws, rk, P, g, out_i16, out_win, out_events, out_game):
+    """MA-9 ranks and win shares and the MA-12 records of game row g.
 
-    Player outputs have ``n_games * n_players`` rows (game-major, then seat); game outputs have
-    ``n_games`` rows. ``trace`` is (n_games, 2 * max_decisions) int16 to record every decision as
-    (n_options, choice) for exact replay, or shape (1, 0) to record nothing. ``out_error[g]`` is 0
-    for a clean game (see the ``E_*`` codes; debug=True adds the invariant checks).
+    ``out_i16`` rows (g * P + seat) hold, by column: score, rank, 8 tile counts, graveyard,
+    penalty, 4 event gains, 4 coins-before-event (see :data:`PLAYER_COLS`).
+    ``out_game`` row g holds the 4 event ids, reshuffles and the error code.
     """
-    P = n_players
-    n_tiles = tile_type.shape[0]
-    n_blocks = min(n_games, 256)
-    record_trace = trace.shape[1] > 0
-    for b in prange(n_blocks):
-        g0 = b * n_games // n_blocks
-        g1 = (b + 1) * n_games // n_blocks
-        # Workspace, allocated once per block.
-        st = np.zeros(1, np.uint64)
-        gs = np.zeros(N_GS, np.int64)
-        pl = np.zeros((P, N_PL), np.int64)
-        fief = np.zeros((P, N_TYPES, n_tiles), np.int16)
-        fief_n = np.zeros((P, N_TYPES), np.int64)
-        grave = np.zeros((P, n_tiles), np.int16)
-        extra = np.zeros((P, N_TYPES), np.int8)
-        plot = np.zeros((P, N_TYPES), np.int8)
-        plot_sup = np.zeros(N_TYPES, np.int8)
-        board = np.zeros((N_ROWS, MAX_COLS), np.int16)
-        row_lord = np.zeros((N_ROWS, MAX_COLS), np.int8)
-        row_scout = np.zeros((N_ROWS, MAX_COLS), np.int8)
-        pile = np.zeros(n_tiles, np.int16)
-        orange = np.zeros(n_tiles, np.int16)
-        discard = np.zeros(n_tiles, np.int16)
-        opts = np.zeros(MAX_OPTIONS, np.int64)
-        order = np.zeros(P, np.int64)
-        seen = np.zeros(P, np.int64)
-        coins_before = np.zeros((P, N_EVENTS), np.int64)
-        event_gain = np.zeros((P, N_EVENTS), np.int64)
-        event_order = np.zeros(event_ids.shape[0], np.int64)
-        dummy_trace = np.zeros((1, 0), np.int16)
-        for g in range(g0, g1):
-            reset(gs, pl, fief_n, extra, plot, plot_sup, plot_supply, board, row_lord, row_scout,
-                  coins_before, event_gain, params)
-            st[0] = stream_state(seed, first_game + g)
-            tr = trace if record_trace else dummy_trace
-            play_game(st, gs, tr, g, P, strat_kind, debug, pl, fief, fief_n, grave, extra, plot,
-                      plot_sup, board, row_lord, row_scout, pile, orange, discard, opts, order,
-                      seen, coins_before, event_gain, tile_type, tile_number, tile_stack,
-                      tile_peasants, tile_chests, income_base, income_counts, plot_supply,
-                      tie_break, event_ids, ev_per_tile, ev_per_peasant, ev_per_chest,
-                      ev_per_graveyard, ev_per_domain, ev_lose, ev_restore, params, event_order)
-            write_outputs(g, P, gs, pl, fief_n, seen, coins_before, event_gain, event_ids,
-                          event_order, tie_break, out_score, out_win, out_rank, out_tiles,
-                          out_grave, out_penalty, out_event_gain, out_coins_before, out_events,
-                          out_reshuffles, out_error)
-
-
-@njit(cache=True)
-def write_outputs(g, P, gs, pl, fief_n, penalty, coins_before, event_gain, event_ids, event_order,
-                  tie_break, out_score, out_win, out_rank, out_tiles, out_grave, out_penalty,
-                  out_event_gain, out_coins_before, out_events, out_reshuffles, out_error):
-    """MA-9 ranks and win shares, MA-12 records, into row g of the outputs."""
-    base = g * P
     n_winners = 0
     for p in range(P):
         better = 0
         for q in range(P):
-            if q != p and beats(q, p, pl, fief_n, tie_break) > 0:
+            if q != p and beats(ws, rk, q, p) > 0:
                 better += 1
-        out_rank[base + p] = better + 1
+        out_i16[g * P + p, 1] = better + 1
         if better == 0:
             n_winners += 1
     for p in range(P):
-        row = base + p
-        coins = pl[p, PL_COINS]
-        out_score[row] = coins
-        out_win[row] = (1.0 / n_winners) if out_rank[row] == 1 else 0.0
+        row = g * P + p
+        me = W_PL + p * PLS
+        coins = ws[me + X_COINS]
+        if coins > 32767 or coins < -32768:
+            ws[G_ERROR] = E_COIN_OVERFLOW
+        out_i16[row, 0] = coins
+        out_win[row] = (1.0 / n_winners) if out_i16[row, 1] == 1 else 0.0
         for t in range(N_TYPES):
-            out_tiles[row, t] = fief_n[p, t]
-        out_grave[row] = pl[p, PL_GRAVE_N]
-        out_penalty[row] = penalty[p]
+            out_i16[row, 2 + t] = ws[W_FN + p * 8 + t]
+        out_i16[row, 10] = ws[me + X_GRAVE_N]
+        out_i16[row, 11] = ws[me + X_PENALTY]
         for k in range(N_EVENTS):
-            out_event_gain[row, k] = event_gain[p, k]
-            out_coins_before[row, k] = coins_before[p, k]
-            if coins_before[p, k] > 32767 or coins_before[p, k] < -32768 or \
-                    event_gain[p, k] > 32767 or event_gain[p, k] < -32768:
-                gs[GS_ERROR] = E_COIN_OVERFLOW
+            a = ws[W_EG + p * N_EVENTS + k]
+            b = ws[W_CB + p * N_EVENTS + k]
+            if a > 32767 or a < -32768 or b > 32767 or b < -32768:
+                ws[G_ERROR] = E_COIN_OVERFLOW
+            out_i16[row, 12 + k] = a
+            out_i16[row, 16 + k] = b
     for k in range(N_EVENTS):
-        out_events[g, k] = event_ids[event_order[k]]
-    out_reshuffles[g] = gs[GS_RESHUFFLES]
-    out_error[g] = gs[GS_ERROR]
+        out_events[g, k] = rk[R_EID + ws[W_EVORD + k]]
+    out_game[g, 0] = ws[G_RESHUFFLES]
+    out_game[g, 1] = ws[G_ERROR]
 
 
-def run_chunk(rules, n_players: int, first_game: int, n_games: int, seed: int,
-              strat_kind=None, *, debug: bool = False, trace_decisions: int = 0) -> dict:
-    """Allocate outputs, call :func:`play_chunk`, return the raw arrays (Python entry point).
+PLAYER_COLS = ("score", "rank", "tiles_champs", "tiles_moulin", "tiles_village", "tiles_rempart",
+               "tiles_marche", "tiles_caserne", "tiles_eglise", "tiles_palais", "graveyard",
+               "penalty", "event_gain_1", "event_gain_2", "event_gain_3", "event_gain_4",
+               "coins_before_event_1", "coins_before_event_2", "coins_before_event_3",
+               "coins_before_event_4")
 
-    Returns a dict with player arrays (``score``, ``win_share``, ``rank``, ``tiles`` (rows x 8),
-    ``graveyard``, ``penalty``, ``event_gain`` and ``coins_before_event`` (rows x 4)) and game arrays
-    (``events`` (games x 4), ``reshuffles``, ``error``, and ``trace`` when asked for).
+
+@njit(cache=True, parallel=True)
+def play_chunk(first_game, n_games, seed, P, rk, strat, debug, out_i16, out_win, out_events,
+               out_game, trace):
+    """Play games ``first_game … first_game + n_games - 1`` (jit-compiled by Numba, parallel).
+
+    Parameters
+    ----------
+    first_game, n_games, seed : int
+        Game g of this chunk uses the stream ``stream_state(seed, first_game + g)``.
+    P : int
+        Players, 2-5.
+    rk : int64[R_SIZE]
+        Rules vector from :func:`pack_rules`.
+    strat : float64[P, N_STRAT_COLS]
+        One strategy row per seat (column 0 = kind).
+    debug : bool
+        Check the invariants after every game (error codes 10+).
+    out_i16 : int16[n_games * P, 20]; out_win : float32[n_games * P];
+    out_events : int8[n_games, 4]; out_game : int16[n_games, 2]
+        Outputs (see :func:`write_outputs`).
+    trace : int16[n_games, 2 * MAX_TRACE] or int16[1, 0]
+        Decision trace (n_options, choice pairs) per game, or nothing when the width is 0.
+    """
+    n_blocks = min(n_games, 256)
+    record = trace.shape[1] > 0
+    for b in prange(n_blocks):
+        g0 = b * n_games // n_blocks
+        g1 = (b + 1) * n_games // n_blocks
+        st = np.zeros(1, np.uint64)
+        ws = np.zeros(WS_SIZE, np.int64)
+        for g in range(g0, g1):
+            reset(ws, rk)
+            st[0] = stream_state(seed, first_game + g)
+            play_game(st, ws, rk, strat, P, debug)
+            write_outputs(ws, rk, P, g, out_i16, out_win, out_events, out_game)
+            if record:
+                for i in range(min(2 * ws[G_TRACE_N], trace.shape[1])):
+                    trace[g, i] = ws[W_TRACE + i]
+
+
+def random_strategies(n_players: int) -> np.ndarray:
+    """Strategy rows for ``random`` at every seat."""
+    return np.zeros((n_players, N_STRAT_COLS), np.float64)
+
+
+def run_chunk(rules, n_players: int, first_game: int, n_games: int, seed: int, strat=None, *,
+              debug: bool = False, trace_decisions: bool = False, rk=None) -> dict:
+    """Allocate outputs, call :func:`play_chunk`, return named arrays (the Python entry point).
+
+    Player arrays (``n_games * n_players`` rows, game-major then seat): ``score`` int32,
+    ``win_share`` float32, ``rank`` int8, ``tiles`` int8 (rows x 8), ``graveyard`` int8,
+    ``penalty`` int16, ``event_gain`` and ``coins_before_event`` int16 (rows x 4). Game arrays:
+    ``events`` int8 (games x 4), ``reshuffles`` int8, ``error`` int16, and with
+    ``trace_decisions`` a list of (n_options, choice) pairs per game in ``trace``.
     """
     P = int(n_players)
+    if strat is None:
+        strat = random_strategies(P)
+    if rk is None:
+        rk = pack_rules(rules)
     rows = n_games * P
-    if strat_kind is None:
-        strat_kind = np.zeros(P, np.int8)
+    out_i16 = np.empty((rows, len(PLAYER_COLS)), np.int16)
+    out_win = np.empty(rows, np.float32)
+    out_events = np.empty((n_games, N_EVENTS), np.int8)
+    out_game = np.empty((n_games, 2), np.int16)
+    trace = np.full((n_games, 2 * MAX_TRACE) if trace_decisions else (1, 0), -1, np.int16)
+    play_chunk(np.int64(first_game), np.int64(n_games), np.uint64(seed), np.int64(P), rk,
+               np.ascontiguousarray(strat, np.float64), bool(debug), out_i16, out_win,
+               out_events, out_game, trace)
     out = dict(
-        score=np.empty(rows, np.int32), win_share=np.empty(rows, np.float32),
-        rank=np.empty(rows, np.int8), tiles=np.empty((rows, N_TYPES), np.int8),
-        graveyard=np.empty(rows, np.int8), penalty=np.empty(rows, np.int16),
-        event_gain=np.empty((rows, N_EVENTS), np.int16),
-        coins_before_event=np.empty((rows, N_EVENTS), np.int16),
-        events=np.empty((n_games, N_EVENTS), np.int8), reshuffles=np.empty(n_games, np.int8),
-        error=np.empty(n_games, np.int8),
+        score=out_i16[:, 0].astype(np.int32), win_share=out_win, rank=out_i16[:, 1].astype(np.int8),
+        tiles=out_i16[:, 2:10].astype(np.int8), graveyard=out_i16[:, 10].astype(np.int8),
+        penalty=out_i16[:, 11].copy(), event_gain=out_i16[:, 12:16].copy(),
+        coins_before_event=out_i16[:, 16:20].copy(), events=out_events,
+        reshuffles=out_game[:, 0].astype(np.int8), error=out_game[:, 1].copy(),
     )
-    trace = np.zeros((n_games, 2 * trace_decisions) if trace_decisions else (1, 0), np.int16)
-    play_chunk(np.int64(first_game), np.int64(n_games), np.uint64(seed), np.int64(P),
-               np.asarray(strat_kind, np.int8), bool(debug), *rules.kernel_args(),
-               out["score"], out["win_share"], out["rank"], out["tiles"], out["graveyard"],
-               out["penalty"], out["event_gain"], out["coins_before_event"], out["events"],
-               out["reshuffles"], out["error"], trace)
     if trace_decisions:
-        out["trace"] = trace
+        out["trace"] = [[(int(row[2 * i]), int(row[2 * i + 1])) for i in range(MAX_TRACE)
+                         if row[2 * i] >= 0] for row in trace]
     return out
