@@ -44,9 +44,17 @@ def _register_all() -> None:
 _register_all()
 
 
-def _run(argv: list[str] | None, prog: str | None = None) -> int:
+def _simulate_app() -> typer.Typer:
+    from simcore.cli.simulate import register
+
+    single = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    register(single)  # one command: typer makes it the root, so `simulate --games 1e6` works
+    return single
+
+
+def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | None = None) -> int:
     try:
-        app(args=argv, prog_name=prog, standalone_mode=False)
+        (target or app)(args=argv, prog_name=prog, standalone_mode=False)
     except UsageError as exc:
         if os.environ.get("BALANCE_DEBUG"):
             raise
@@ -55,23 +63,22 @@ def _run(argv: list[str] | None, prog: str | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted: nothing was written under the final name", file=sys.stderr)
         return 130
-    except SystemExit as exc:  # typer.Exit inside commands
+    except SystemExit as exc:
         return int(exc.code or 0)
-    except Exception as exc:  # click usage errors come through here in non-standalone mode
-        import click
-
-        if isinstance(exc, click.exceptions.Exit):
-            return exc.exit_code
-        if isinstance(exc, click.ClickException):
-            if os.environ.get("BALANCE_DEBUG"):
-                raise
-            msg = exc.format_message().replace("\n", " ")
-            print(f"error: {msg}", file=sys.stderr)
-            return 2
-        if isinstance(exc, click.exceptions.Abort):
-            print("aborted", file=sys.stderr)
-            return 1
-        raise
+    except typer.Exit as exc:
+        return int(getattr(exc, "exit_code", 0) or 0)
+    except typer.Abort:
+        print("aborted", file=sys.stderr)
+        return 1
+    except typer.TyperException as exc:  # option parsing: bad value, unknown option, missing argument
+        if os.environ.get("BALANCE_DEBUG"):
+            raise
+        text = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        param = getattr(exc, "param", None)
+        name = getattr(param, "opts", None)
+        prefix = f"{name[0]}: " if name and name[0] not in text else ""
+        print(f"error: {prefix}{' '.join(text.split())}", file=sys.stderr)
+        return int(getattr(exc, "exit_code", 2) or 2)
     return 0
 
 
@@ -81,4 +88,4 @@ def main(argv: list[str] | None = None) -> None:
 
 def simulate_main(argv: list[str] | None = None) -> None:
     args = argv if argv is not None else sys.argv[1:]
-    sys.exit(_run(["simulate", *args], prog="simulate"))
+    sys.exit(_run(args, prog="simulate", target=_simulate_app()))

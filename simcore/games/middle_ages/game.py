@@ -1,0 +1,142 @@
+"""Middle-Ages adapter for the runner: options → :class:`simcore.runner.PreparedRun`.
+
+Declares the exact Arrow schemas of ``players.parquet`` and ``games.parquet`` (MA-12), validates
+the player count and the tile supply (MA-7) before any game is played, and provides the per-chunk
+play function for either engine: the Numba kernel (default) or the pure-Python reference
+(``engine="reference"``, slow, for small runs and cross-checks).
+
+May import numpy, pyarrow and :mod:`simcore`, :mod:`strategies`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from simcore.errors import UsageError
+from simcore.games.middle_ages import kernel, rules as rules_mod
+from simcore.games.middle_ages.rules import DOMAINS, MAX_PLAYERS, MIN_PLAYERS, N_EVENTS
+from simcore.runner import ChunkResult, PreparedRun
+
+GAME = "middle-ages"
+TILE_COLS = tuple(f"tiles_{d}" for d in DOMAINS)
+GAIN_COLS = tuple(f"event_gain_{k}" for k in range(1, N_EVENTS + 1))
+BEFORE_COLS = tuple(f"coins_before_event_{k}" for k in range(1, N_EVENTS + 1))
+
+PLAYERS_SCHEMA = pa.schema(
+    [("game", pa.int64()), ("seat", pa.int8()), ("strategy", pa.string()), ("score", pa.int32()),
+     ("win_share", pa.float32()), ("rank", pa.int8())]
+    + [(c, pa.int8()) for c in TILE_COLS]
+    + [("graveyard", pa.int8()), ("penalty", pa.int16())]
+    + [(c, pa.int16()) for c in GAIN_COLS] + [(c, pa.int16()) for c in BEFORE_COLS])
+GAMES_SCHEMA = pa.schema(
+    [("game", pa.int64()), ("n_players", pa.int8())]
+    + [(f"event_{k}", pa.int8()) for k in range(1, N_EVENTS + 1)] + [("reshuffles", pa.int8())])
+DEFAULT_STRATEGY = "random"
+SUMMARY_COLUMNS = ("score", *TILE_COLS, "graveyard", "penalty", *GAIN_COLS)
+
+
+def check_players(n_players: int) -> None:
+    if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+        raise UsageError(f"--players {n_players}: Middle-Ages is played by {MIN_PLAYERS} to "
+                         f"{MAX_PLAYERS} players (MA-1)")
+
+
+def prepare(*, players: int = 4, strategies: str | list[str] = "random",
+            rules_path: str | Path | None = None, engine: str = "kernel",
+            debug: bool = False, rotate_seats: bool = False) -> PreparedRun:
+    """Validate the options and build the run (rules and strategies loaded once)."""
+    from strategies import middle_ages as strat_mod
+
+    if rotate_seats:
+        raise UsageError("--rotate-seats is not available yet")
+
+    check_players(players)
+    rules = rules_mod.load(rules_path)
+    rules_mod.check_tile_supply(rules, players)
+    names, strat_rows = strat_mod.resolve(strategies, players)
+    rk = kernel.pack_rules(rules)
+    name_index = {n: i for i, n in enumerate(dict.fromkeys(names))}
+    dictionary = pa.array(list(name_index), pa.string())
+    seat_codes = np.array([name_index[n] for n in names], np.int32)
+
+    if engine == "kernel":
+        def play_raw(first, n, seed):
+            return kernel.run_chunk(rules, players, first, n, seed, strat_rows, debug=debug, rk=rk)
+    elif engine == "reference":
+        def play_raw(first, n, seed):
+            return _reference_chunk(rules, players, first, n, seed, names)
+    else:
+        raise UsageError(f"--engine {engine}: must be kernel or reference")
+
+    def play(first: int, n: int, seed: int) -> ChunkResult:
+        o = play_raw(first, n, seed)
+        bad = np.flatnonzero(o["error"])
+        if bad.size:
+            code = int(o["error"][bad[0]])
+            raise RuntimeError(f"game {first + int(bad[0])}: "
+                               f"{kernel.ERROR_TEXT.get(code, f'kernel error {code}')}")
+        return ChunkResult(players=player_columns(o, first, n, players, seat_codes, dictionary),
+                           games=game_columns(o, first, n, players))
+
+    src = rules.source
+    return PreparedRun(
+        game=GAME, n_players=players, strategy_names=names, players_schema=PLAYERS_SCHEMA,
+        games_schema=GAMES_SCHEMA, play=play,
+        warmup=(lambda: kernel.run_chunk(rules, players, 0, 1, 0, strat_rows, rk=rk))
+        if engine == "kernel" else (lambda: None),
+        rules_name=src.name, rules_text=src.text, rules_sha256=src.sha256,
+        meta={"engine": engine, "debug": debug,
+              "event_names": {int(i): n for i, n in zip(rules.event_ids, rules.event_names)}},
+        summary_columns=SUMMARY_COLUMNS,
+        compile_message="Compiling the Middle-Ages kernel (first run only; cached afterwards)")
+
+
+def player_columns(o: dict, first: int, n: int, P: int, seat_codes: np.ndarray,
+                   dictionary: pa.Array) -> dict:
+    cols = {
+        "game": np.repeat(np.arange(first, first + n, dtype=np.int64), P),
+        "seat": np.tile(np.arange(P, dtype=np.int8), n),
+        "strategy": pa.DictionaryArray.from_arrays(pa.array(np.tile(seat_codes, n)),
+                                                   dictionary).cast(pa.string()),
+        "score": o["score"], "win_share": o["win_share"], "rank": o["rank"],
+        "graveyard": o["graveyard"], "penalty": o["penalty"],
+    }
+    for i, c in enumerate(TILE_COLS):
+        cols[c] = np.ascontiguousarray(o["tiles"][:, i])
+    for k in range(N_EVENTS):
+        cols[GAIN_COLS[k]] = np.ascontiguousarray(o["event_gain"][:, k])
+        cols[BEFORE_COLS[k]] = np.ascontiguousarray(o["coins_before_event"][:, k])
+    return cols
+
+
+def game_columns(o: dict, first: int, n: int, P: int) -> dict:
+    cols = {"game": np.arange(first, first + n, dtype=np.int64),
+            "n_players": np.full(n, P, np.int8), "reshuffles": o["reshuffles"]}
+    for k in range(N_EVENTS):
+        cols[f"event_{k + 1}"] = np.ascontiguousarray(o["events"][:, k])
+    return cols
+
+
+def _reference_chunk(rules, P: int, first: int, n: int, seed: int, names: list[str]) -> dict:
+    """The same outputs as :func:`kernel.run_chunk`, from the pure-Python reference engine."""
+    from simcore.games.middle_ages import reference
+
+    if any(nm != "random" for nm in names):
+        raise UsageError("--engine reference plays the random strategy only")
+    recs = [reference.play_game(rules, P, seed, first + g) for g in range(n)]
+    return dict(
+        score=np.concatenate([r.score for r in recs]).astype(np.int32),
+        win_share=np.concatenate([r.win_share for r in recs]).astype(np.float32),
+        rank=np.concatenate([r.rank for r in recs]).astype(np.int8),
+        tiles=np.concatenate([r.tiles for r in recs]).astype(np.int8),
+        graveyard=np.concatenate([r.graveyard for r in recs]).astype(np.int8),
+        penalty=np.concatenate([r.penalty for r in recs]).astype(np.int16),
+        event_gain=np.concatenate([r.event_gain for r in recs]).astype(np.int16),
+        coins_before_event=np.concatenate([r.coins_before_event for r in recs]).astype(np.int16),
+        events=np.stack([r.events for r in recs]).astype(np.int8),
+        reshuffles=np.array([r.reshuffles for r in recs], np.int8),
+        error=np.zeros(n, np.int16),
+    )

@@ -1,0 +1,175 @@
+"""The runner, the run directory and the `simulate` command (issue: Middle-Ages end to end).
+
+Reproducibility (same seed → identical parquet whatever the threads and chunk size), the exact
+column names and dtypes of MA-12's records, atomic writing, refusal to overwrite, and one clear
+error line with exit code 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numba
+import polars as pl
+import pyarrow.parquet as pq
+import pytest
+
+from simcore import runner
+from simcore.cli import _run, simulate_main
+from simcore.errors import UsageError
+from simcore.games.middle_ages import game as ma
+
+PLAYER_COLUMNS = {
+    "game": pl.Int64, "seat": pl.Int8, "strategy": pl.String, "score": pl.Int32,
+    "win_share": pl.Float32, "rank": pl.Int8,
+    **{f"tiles_{t}": pl.Int8 for t in ("champs", "moulin", "village", "rempart", "marche",
+                                       "caserne", "eglise", "palais")},
+    "graveyard": pl.Int8, "penalty": pl.Int16,
+    **{f"event_gain_{k}": pl.Int16 for k in range(1, 5)},
+    **{f"coins_before_event_{k}": pl.Int16 for k in range(1, 5)},
+}
+GAME_COLUMNS = {"game": pl.Int64, "n_players": pl.Int8, "event_1": pl.Int8, "event_2": pl.Int8,
+                "event_3": pl.Int8, "event_4": pl.Int8, "reshuffles": pl.Int8}
+
+
+def simulate(out, *args):
+    return _run(["simulate", "--out", str(out), "--quiet", *args])
+
+
+def test_run_directory_has_the_documented_columns_and_metadata(tmp_path):
+    assert simulate(tmp_path / "run", "--games", "500", "--players", "3", "--seed", "5") == 0
+    players = pl.read_parquet(tmp_path / "run" / "players.parquet")
+    games = pl.read_parquet(tmp_path / "run" / "games.parquet")
+    assert dict(players.schema) == PLAYER_COLUMNS
+    assert dict(games.schema) == GAME_COLUMNS
+    assert players.height == 1500 and games.height == 500
+    meta = json.loads((tmp_path / "run" / "run.json").read_text())
+    for key in ("game", "rules_text", "rules_sha256", "strategies", "seed", "games", "players",
+                "version", "wall_time_s", "games_per_s"):
+        assert key in meta
+    assert meta["game"] == "middle-ages" and meta["players"] == 3 and meta["seed"] == 5
+    assert meta["strategies"] == ["random"] * 3
+    assert "[tile_table]" in meta["rules_text"] and len(meta["rules_sha256"]) == 64
+    # win shares of a game add up to 1; ranks start at 1 (MA-9)
+    per_game = players.group_by("game").agg(pl.col("win_share").sum(), pl.col("rank").min())
+    assert per_game["win_share"].min() > 0.999 and per_game["win_share"].max() < 1.001
+    assert (per_game["rank"] == 1).all()
+    summary = pl.read_parquet(tmp_path / "run" / "summary.parquet")
+    assert summary["games"].to_list() == [500] * 3
+    assert summary["win_share_sum"].sum() == pytest.approx(500, abs=1e-3)
+
+
+@pytest.mark.parametrize("threads,chunk", [(1, 97), (2, 1000), (2, 33)])
+def test_same_seed_gives_identical_parquet_whatever_threads_and_chunks(tmp_path, threads, chunk):
+    if threads > numba.config.NUMBA_NUM_THREADS:
+        pytest.skip("needs 2 threads")
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert simulate(a, "--games", "1000", "--seed", "11", "--threads", "1",
+                    "--chunk-size", "1000") == 0
+    assert simulate(b, "--games", "1000", "--seed", "11", "--threads", str(threads),
+                    "--chunk-size", str(chunk)) == 0
+    for name in ("players.parquet", "games.parquet"):
+        assert pq.read_table(a / name).equals(pq.read_table(b / name)), name
+
+
+def test_different_seeds_give_different_games(tmp_path):
+    simulate(tmp_path / "a", "--games", "200", "--seed", "1")
+    simulate(tmp_path / "b", "--games", "200", "--seed", "2")
+    a = pq.read_table(tmp_path / "a" / "players.parquet")
+    b = pq.read_table(tmp_path / "b" / "players.parquet")
+    assert not a.equals(b)
+
+
+def test_reference_engine_writes_the_same_run_as_the_kernel(tmp_path):
+    assert simulate(tmp_path / "k", "--games", "40", "--seed", "3", "--players", "5") == 0
+    assert simulate(tmp_path / "r", "--games", "40", "--seed", "3", "--players", "5",
+                    "--engine", "reference") == 0
+    for name in ("players.parquet", "games.parquet"):
+        assert pq.read_table(tmp_path / "k" / name).equals(pq.read_table(tmp_path / "r" / name))
+
+
+def test_existing_results_are_kept_without_force_and_replaced_with_it(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert simulate(out, "--games", "100", "--seed", "1") == 0
+    before = (out / "players.parquet").read_bytes()
+    assert simulate(out, "--games", "100", "--seed", "2") == 2
+    assert "not empty" in capsys.readouterr().err
+    assert (out / "players.parquet").read_bytes() == before
+    assert simulate(out, "--games", "100", "--seed", "2", "--force") == 0
+    assert (out / "players.parquet").read_bytes() != before
+    assert [p.name for p in tmp_path.iterdir()] == ["run"]  # no temporary leftovers
+
+
+def test_a_failing_run_leaves_nothing_under_the_final_name(tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    prep = ma.prepare(players=4)
+    calls = {"n": 0}
+    real = prep.play
+
+    def play(first, n, seed):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        return real(first, n, seed)
+
+    prep.play = play
+    with pytest.raises(KeyboardInterrupt):
+        runner.run(prep, games=300, seed=0, out=out, chunk_size=100, quiet=True)
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_large_runs_without_raw_keep_only_sufficient_statistics(tmp_path):
+    out = tmp_path / "run"
+    assert simulate(out, "--games", "300", "--no-raw") == 0
+    assert not (out / "players.parquet").exists()
+    summary = pl.read_parquet(out / "summary.parquet")
+    assert summary.height == 4 and summary["games"].to_list() == [300] * 4
+    assert json.loads((out / "run.json").read_text())["raw_players"] is False
+
+
+@pytest.mark.parametrize("text,ok", [("1e6", 1_000_000), ("1_000_000", 1_000_000),
+                                     ("250000", 250_000), ("2.5e5", 250_000)])
+def test_game_counts_are_parsed_in_the_forms_designers_type(text, ok):
+    assert runner.parse_games(text) == ok
+
+
+@pytest.mark.parametrize("text", ["0", "-5", "1.5", "abc", "", "1e-3", "nan"])
+def test_bad_game_counts_are_refused(text):
+    with pytest.raises(UsageError, match="--games"):
+        runner.parse_games(text)
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--games", "abc"], "--games abc"),
+    (["--games", "0"], "--games 0"),
+    (["--players", "7"], "--players 7"),
+    (["--players", "1"], "--players 1"),
+    (["--strategies", "nobody"], "unknown strategy"),
+    (["--strategies", "random,random"], "2 names for 4 players"),
+    (["--game", "chess"], "--game chess"),
+    (["--threads", "0"], "--threads 0"),
+    (["--rules", "/nonexistent/rules.toml"], "not found"),
+    (["--engine", "gpu"], "--engine gpu"),
+])
+def test_bad_input_gets_one_line_and_exit_code_2(tmp_path, capsys, args, needle):
+    code = simulate(tmp_path / "run", "--games", "10", *args)
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert needle in err and len(err.splitlines()) == 1, err
+    assert not (tmp_path / "run").exists()
+
+
+def test_unwritable_output_path_is_refused_before_any_game(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("keep me")
+    assert simulate(blocker / "run", "--games", "10") == 2
+    assert blocker.read_text() == "keep me"
+    assert "--out" in capsys.readouterr().err
+
+
+def test_simulate_console_script_takes_options_directly(tmp_path):
+    with pytest.raises(SystemExit) as exc:
+        simulate_main(["--games", "50", "--out", str(tmp_path / "r"), "--quiet"])
+    assert exc.value.code == 0
+    assert (tmp_path / "r" / "run.json").exists()
