@@ -58,7 +58,6 @@ class PreparedRun:
     meta: dict[str, Any] = field(default_factory=dict)
     summary_columns: tuple[str, ...] = ()        # numeric player columns summed per seat
     games_per_deal: int = 1                      # seat rotation plays each deal several times
-    seat_strategy: Callable[[np.ndarray], np.ndarray] | None = None  # game row -> strategy index
     compile_message: str = "Compiling the kernel (first run only; cached afterwards)"
 
 
@@ -96,39 +95,45 @@ def set_threads(threads: int | None) -> int:
     return threads
 
 
-class SeatSummary:
-    """Per-seat (and per strategy) running sums: the sufficient statistics of a run."""
+class GroupSummary:
+    """Running sums per group (seat, or strategy): the sufficient statistics of a run.
 
-    def __init__(self, n_players: int, strategy_names: list[str], columns: tuple[str, ...]):
-        self.P = n_players
-        self.names = strategy_names
-        self.columns = columns
-        self.n = np.zeros(n_players, np.int64)
-        self.sums: dict[str, np.ndarray] = {c: np.zeros(n_players) for c in ("win_share", *columns)}
-        self.sq: dict[str, np.ndarray] = {c: np.zeros(n_players) for c in ("win_share", *columns)}
-        self.outright = np.zeros(n_players, np.int64)
-        self.shared = np.zeros(n_players, np.int64)
+    Rows of a chunk are assigned to groups by an integer key per row; for every numeric column
+    the sum and the sum of squares are kept, plus outright and shared wins.
+    """
 
-    def add(self, players: dict[str, np.ndarray]) -> None:
-        P = self.P
-        self.n += players["win_share"].shape[0] // P
-        for c in self.sums:
-            v = players[c].reshape(-1, P).astype(np.float64)
-            self.sums[c] += v.sum(axis=0)
-            self.sq[c] += (v * v).sum(axis=0)
-        w = players["win_share"].reshape(-1, P)
-        self.outright += (w == 1.0).sum(axis=0)
-        self.shared += ((w > 0) & (w < 1.0)).sum(axis=0)
+    def __init__(self, kind: str, labels: list[str], columns: tuple[str, ...]):
+        self.kind, self.labels, self.columns = kind, labels, ("win_share", *columns)
+        g = len(labels)
+        self.n = np.zeros(g, np.int64)
+        self.sums = {c: np.zeros(g) for c in self.columns}
+        self.sq = {c: np.zeros(g) for c in self.columns}
+        self.outright = np.zeros(g, np.int64)
+        self.shared = np.zeros(g, np.int64)
+
+    def add(self, players: dict[str, np.ndarray], key: np.ndarray) -> None:
+        g = len(self.labels)
+        self.n += np.bincount(key, minlength=g)
+        for c in self.columns:
+            v = np.asarray(players[c], np.float64)
+            self.sums[c] += np.bincount(key, weights=v, minlength=g)
+            self.sq[c] += np.bincount(key, weights=v * v, minlength=g)
+        w = np.asarray(players["win_share"])
+        self.outright += np.bincount(key, weights=(w == 1.0), minlength=g).astype(np.int64)
+        self.shared += np.bincount(key, weights=(w > 0) & (w < 1.0), minlength=g).astype(np.int64)
 
     def table(self) -> pa.Table:
+        g = len(self.labels)
         cols: dict[str, Any] = {
-            "seat": pa.array(np.arange(self.P, dtype=np.int8)),
-            "strategy": pa.array(self.names, pa.string()),
+            "group": pa.array([self.kind] * g, pa.string()),
+            "seat": pa.array(np.arange(g, dtype=np.int8) if self.kind == "seat"
+                             else np.full(g, -1, np.int8)),
+            "strategy": pa.array(self.labels, pa.string()),
             "games": pa.array(self.n),
             "outright_wins": pa.array(self.outright),
             "shared_wins": pa.array(self.shared),
         }
-        for c in self.sums:
+        for c in self.columns:
             cols[f"{c}_sum"] = pa.array(self.sums[c])
             cols[f"{c}_sq_sum"] = pa.array(self.sq[c])
         return pa.table(cols)
@@ -158,8 +163,14 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
         prep.warmup()
     t_compile = time.perf_counter() - t_compile
 
-    summary = SeatSummary(prep.n_players, prep.strategy_names, prep.summary_columns) \
-        if prep.seat_strategy is None else None
+    if games % prep.games_per_deal:
+        raise UsageError(f"--games {games}: with --rotate-seats the count must be a multiple of "
+                         f"{prep.games_per_deal} (one game per rotation of every deal)")
+    rotating = prep.games_per_deal > 1
+    strategy_labels = list(dict.fromkeys(prep.strategy_names))
+    seat_labels = ["(rotating)" if rotating else nm for nm in prep.strategy_names]
+    by_seat = GroupSummary("seat", seat_labels, prep.summary_columns)
+    by_strategy = GroupSummary("strategy", strategy_labels, prep.summary_columns)
     t0 = time.perf_counter()
     kernel_s = 0.0
     done = 0
@@ -172,8 +183,10 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
                 tk = time.perf_counter()
                 chunk = prep.play(done, n, seed)
                 kernel_s += time.perf_counter() - tk
-                if summary is not None:
-                    summary.add(chunk.players)
+                seat_key = np.tile(np.arange(prep.n_players), n)
+                by_seat.add(chunk.players, seat_key)
+                by_strategy.add(chunk.players, _strategy_key(chunk.players["strategy"],
+                                                             strategy_labels))
                 if write_raw:
                     writer.write(rundir.PLAYERS, _table(chunk.players, prep.players_schema))
                 writer.write(rundir.GAMES, _table(chunk.games, prep.games_schema))
@@ -182,8 +195,7 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
         finally:
             progress.stop()
         wall = time.perf_counter() - t0
-        if summary is not None:
-            writer.write_table(rundir.SUMMARY, summary.table())
+        writer.write_table(rundir.SUMMARY, pa.concat_tables([by_seat.table(), by_strategy.table()]))
         meta = {
             "game": prep.game,
             "players": prep.n_players,
@@ -205,9 +217,17 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
             **prep.meta,
         }
         path = writer.finish(meta)
-    if not quiet and summary is not None:
-        print_summary(console, meta, summary, path)
+    if not quiet:
+        print_summary(console, meta, by_seat, by_strategy if len(strategy_labels) > 1 else None, path)
     return path
+
+
+def _strategy_key(strategy: pa.Array, labels: list[str]) -> np.ndarray:
+    """Row → index of its strategy name in ``labels``."""
+    import pyarrow.compute as pc
+
+    return np.asarray(pc.index_in(strategy, value_set=pa.array(labels, pa.string())),
+                      dtype=np.int64)
 
 
 def _table(cols: dict[str, np.ndarray], schema: pa.Schema) -> pa.Table:
@@ -248,25 +268,31 @@ class _Progress:
             self.bar.stop()
 
 
-def print_summary(console, meta: dict, summary: SeatSummary, path: Path) -> None:
+def print_summary(console, meta: dict, by_seat: GroupSummary, by_strategy: GroupSummary | None,
+                  path: Path) -> None:
     from rich.table import Table
 
-    n = int(summary.n[0])
-    t = Table(title=f"{meta['game']}: {n:,} games, {meta['players']} players, seed {meta['seed']}"
-                    f" — {meta['games_per_s']:,.0f} games/s", title_justify="left")
-    t.add_column("seat", justify="right")
-    t.add_column("strategy")
-    t.add_column("win rate", justify="right")
-    t.add_column("95% interval (Wilson)", justify="right")
-    t.add_column("vs fair share", justify="right")
-    t.add_column("mean score", justify="right")
-    fair = 1.0 / summary.P
-    for p in range(summary.P):
-        w = summary.sums["win_share"][p] / n
-        lo, hi = wilson_interval(w, n)
-        mean_score = summary.sums["score"][p] / n if "score" in summary.sums else float("nan")
-        t.add_row(str(p + 1), summary.names[p], f"{100 * w:.2f}%", f"{100 * lo:.2f}–{100 * hi:.2f}%",
-                  f"{100 * (w - fair):+.2f} pts", f"{mean_score:.2f}")
-    console.print(t)
+    P = meta["players"]
+    fair = 1.0 / P
+    title = (f"{meta['game']}: {meta['games']:,} games, {P} players, seed {meta['seed']}"
+             f" — {meta['games_per_s']:,.0f} games/s")
+    for summary, head in ((by_seat, "seat"), (by_strategy, "strategy")):
+        if summary is None:
+            continue
+        t = Table(title=title if head == "seat" else "per strategy (all seats)", title_justify="left")
+        if head == "seat":
+            t.add_column("seat", justify="right")
+        t.add_column("strategy")
+        for c in ("win rate", "95% interval (Wilson)", "vs fair share", "mean score"):
+            t.add_column(c, justify="right")
+        for i, label in enumerate(summary.labels):
+            n = int(summary.n[i])
+            w = summary.sums["win_share"][i] / n
+            lo, hi = wilson_interval(w, n)
+            score = summary.sums["score"][i] / n if "score" in summary.sums else float("nan")
+            cells = [label, f"{100 * w:.2f}%", f"{100 * lo:.2f}–{100 * hi:.2f}%",
+                     f"{100 * (w - fair):+.2f} pts", f"{score:.2f}"]
+            t.add_row(*([str(i + 1)] if head == "seat" else []), *cells)
+        console.print(t)
     console.print(f"run directory: {path}  (wall {meta['wall_time_s']:.2f} s, kernel "
                   f"{meta['kernel_time_s']:.2f} s)")

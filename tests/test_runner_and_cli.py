@@ -48,15 +48,17 @@ def test_run_directory_has_the_documented_columns_and_metadata(tmp_path):
                 "version", "wall_time_s", "games_per_s"):
         assert key in meta
     assert meta["game"] == "middle-ages" and meta["players"] == 3 and meta["seed"] == 5
-    assert meta["strategies"] == ["random"] * 3
+    assert meta["strategies"] == ["balanced"] * 3   # the default: symmetric heuristic bots
     assert "[tile_table]" in meta["rules_text"] and len(meta["rules_sha256"]) == 64
     # win shares of a game add up to 1; ranks start at 1 (MA-9)
     per_game = players.group_by("game").agg(pl.col("win_share").sum(), pl.col("rank").min())
     assert per_game["win_share"].min() > 0.999 and per_game["win_share"].max() < 1.001
     assert (per_game["rank"] == 1).all()
-    summary = pl.read_parquet(tmp_path / "run" / "summary.parquet")
+    summary = pl.read_parquet(tmp_path / "run" / "summary.parquet").filter(pl.col("group") == "seat")
     assert summary["games"].to_list() == [500] * 3
     assert summary["win_share_sum"].sum() == pytest.approx(500, abs=1e-3)
+    by_seat = players.group_by("seat").agg(pl.col("win_share").sum()).sort("seat")
+    assert summary["win_share_sum"].to_list() == pytest.approx(by_seat["win_share"].to_list())
 
 
 @pytest.mark.parametrize("threads,chunk", [(1, 97), (2, 1000), (2, 33)])
@@ -81,9 +83,10 @@ def test_different_seeds_give_different_games(tmp_path):
 
 
 def test_reference_engine_writes_the_same_run_as_the_kernel(tmp_path):
-    assert simulate(tmp_path / "k", "--games", "40", "--seed", "3", "--players", "5") == 0
+    assert simulate(tmp_path / "k", "--games", "40", "--seed", "3", "--players", "5",
+                    "--strategies", "random") == 0
     assert simulate(tmp_path / "r", "--games", "40", "--seed", "3", "--players", "5",
-                    "--engine", "reference") == 0
+                    "--strategies", "random", "--engine", "reference") == 0
     for name in ("players.parquet", "games.parquet"):
         assert pq.read_table(tmp_path / "k" / name).equals(pq.read_table(tmp_path / "r" / name))
 
@@ -123,7 +126,7 @@ def test_large_runs_without_raw_keep_only_sufficient_statistics(tmp_path):
     out = tmp_path / "run"
     assert simulate(out, "--games", "300", "--no-raw") == 0
     assert not (out / "players.parquet").exists()
-    summary = pl.read_parquet(out / "summary.parquet")
+    summary = pl.read_parquet(out / "summary.parquet").filter(pl.col("group") == "seat")
     assert summary.height == 4 and summary["games"].to_list() == [300] * 4
     assert json.loads((out / "run.json").read_text())["raw_players"] is False
 
@@ -146,6 +149,7 @@ def test_bad_game_counts_are_refused(text):
     (["--players", "7"], "--players 7"),
     (["--players", "1"], "--players 1"),
     (["--strategies", "nobody"], "unknown strategy"),
+    (["--rotate-seats", "--games", "10"], "multiple of 4"),
     (["--strategies", "random,random"], "2 names for 4 players"),
     (["--game", "chess"], "--game chess"),
     (["--threads", "0"], "--threads 0"),

@@ -34,7 +34,8 @@ PLAYERS_SCHEMA = pa.schema(
 GAMES_SCHEMA = pa.schema(
     [("game", pa.int64()), ("n_players", pa.int8())]
     + [(f"event_{k}", pa.int8()) for k in range(1, N_EVENTS + 1)] + [("reshuffles", pa.int8())])
-DEFAULT_STRATEGY = "random"
+DEFAULT_STRATEGY = "balanced"  # symmetric bots: the standard setting for seat advantage
+ROTATED_SCHEMA = pa.schema(list(PLAYERS_SCHEMA) + [("deal", pa.int64()), ("rotation", pa.int8())])
 SUMMARY_COLUMNS = ("score", *TILE_COLS, "graveyard", "penalty", *GAIN_COLS)
 
 
@@ -50,13 +51,12 @@ def prepare(*, players: int = 4, strategies: str | list[str] = "random",
     """Validate the options and build the run (rules and strategies loaded once)."""
     from strategies import middle_ages as strat_mod
 
-    if rotate_seats:
-        raise UsageError("--rotate-seats is not available yet")
 
     check_players(players)
     rules = rules_mod.load(rules_path)
     rules_mod.check_tile_supply(rules, players)
     names, strat_rows = strat_mod.resolve(strategies, players)
+    n_rot = players if rotate_seats else 1
     rk = kernel.pack_rules(rules)
     name_index = {n: i for i, n in enumerate(dict.fromkeys(names))}
     dictionary = pa.array(list(name_index), pa.string())
@@ -64,7 +64,8 @@ def prepare(*, players: int = 4, strategies: str | list[str] = "random",
 
     if engine == "kernel":
         def play_raw(first, n, seed):
-            return kernel.run_chunk(rules, players, first, n, seed, strat_rows, debug=debug, rk=rk)
+            return kernel.run_chunk(rules, players, first, n, seed, strat_rows, debug=debug, rk=rk,
+                                    rotate=rotate_seats)
     elif engine == "reference":
         def play_raw(first, n, seed):
             return _reference_chunk(rules, players, first, n, seed, names)
@@ -78,29 +79,36 @@ def prepare(*, players: int = 4, strategies: str | list[str] = "random",
             code = int(o["error"][bad[0]])
             raise RuntimeError(f"game {first + int(bad[0])}: "
                                f"{kernel.ERROR_TEXT.get(code, f'kernel error {code}')}")
-        return ChunkResult(players=player_columns(o, first, n, players, seat_codes, dictionary),
-                           games=game_columns(o, first, n, players))
+        return ChunkResult(
+            players=player_columns(o, first, n, players, seat_codes, dictionary, n_rot),
+            games=game_columns(o, first, n, players))
 
     src = rules.source
     return PreparedRun(
-        game=GAME, n_players=players, strategy_names=names, players_schema=PLAYERS_SCHEMA,
+        game=GAME, n_players=players, strategy_names=names,
+        players_schema=ROTATED_SCHEMA if rotate_seats else PLAYERS_SCHEMA, games_per_deal=n_rot,
         games_schema=GAMES_SCHEMA, play=play,
         warmup=(lambda: kernel.run_chunk(rules, players, 0, 1, 0, strat_rows, rk=rk))
         if engine == "kernel" else (lambda: None),
         rules_name=src.name, rules_text=src.text, rules_sha256=src.sha256,
-        meta={"engine": engine, "debug": debug,
+        meta={"engine": engine, "debug": debug, "rotate_seats": rotate_seats,
               "event_names": {int(i): n for i, n in zip(rules.event_ids, rules.event_names)}},
         summary_columns=SUMMARY_COLUMNS,
         compile_message="Compiling the Middle-Ages kernel (first run only; cached afterwards)")
 
 
 def player_columns(o: dict, first: int, n: int, P: int, seat_codes: np.ndarray,
-                   dictionary: pa.Array) -> dict:
+                   dictionary: pa.Array, n_rot: int = 1) -> dict:
+    games = np.arange(first, first + n, dtype=np.int64)
+    seats = np.tile(np.arange(P, dtype=np.int64), n)
+    rot = np.repeat(games % n_rot, P)
+    codes = seat_codes[(seats + rot) % P]   # in rotation k, seat s is played by strategy (s + k) % P
     cols = {
-        "game": np.repeat(np.arange(first, first + n, dtype=np.int64), P),
-        "seat": np.tile(np.arange(P, dtype=np.int8), n),
-        "strategy": pa.DictionaryArray.from_arrays(pa.array(np.tile(seat_codes, n)),
-                                                   dictionary).cast(pa.string()),
+        "game": np.repeat(games, P),
+        "seat": seats.astype(np.int8),
+        "strategy": pa.DictionaryArray.from_arrays(pa.array(codes), dictionary).cast(pa.string()),
+        "deal": np.repeat(games // n_rot, P),
+        "rotation": rot.astype(np.int8),
         "score": o["score"], "win_share": o["win_share"], "rank": o["rank"],
         "graveyard": o["graveyard"], "penalty": o["penalty"],
     }
@@ -125,7 +133,8 @@ def _reference_chunk(rules, P: int, first: int, n: int, seed: int, names: list[s
     from simcore.games.middle_ages import reference
 
     if any(nm != "random" for nm in names):
-        raise UsageError("--engine reference plays the random strategy only")
+        raise UsageError("--engine reference plays the random strategy only "
+                         "(other bots are checked by replaying the kernel's decisions)")
     recs = [reference.play_game(rules, P, seed, first + g) for g in range(n)]
     return dict(
         score=np.concatenate([r.score for r in recs]).astype(np.int32),

@@ -30,7 +30,7 @@ from simcore.games.middle_ages.rules import (
     P_EXTRA_BONUS, P_EXTRA_TOKENS, P_MARCHE_PER_CHEST, P_MOULIN_PAYMENT, P_START_COINS, REMPART,
     VILLAGE,
 )
-from simcore.rng import below, shuffle_range, stream_state
+from simcore.rng import below, next_u64, shuffle_range, stream_state
 
 MAXP = 5            # players (MA-1)
 MAXT = 128          # tiles in a table (rules.py allows 127)
@@ -64,7 +64,7 @@ R_SIZE = R_EREST + MAXE
 
 # ---- workspace ws ------------------------------------------------------------------------------
 G_PILE_POS, G_PILE_LEN, G_ORANGE_LEFT, G_DISCARD_LEN, G_RESHUFFLES, G_EXTRA_SUPPLY, G_LEDGER, \
-    G_ERROR, G_TRACE_N = range(9)
+    G_ERROR, G_TRACE_N, G_TURN, G_INDEX, G_PHASE, G_ROT, G_NOPT, G_NORDER = range(15)
 PLS = 16                          # player record stride
 X_COINS, X_LORD_ROW, X_LORD_COL, X_SCOUT_ROW, X_SCOUT_COL, X_PEAS, X_CHESTS, X_GRAVE_N, \
     X_TAKEN, X_PENALTY = range(10)
@@ -76,7 +76,8 @@ W_PLOTSUP = W_PLOT + MAXP * 8     # Plot tokens left in the supply [8]
 W_BOARD = W_PLOTSUP + 8           # tile id or -1 [4 x COLS]
 W_LORD = W_BOARD + N_ROWS * COLS  # player or -1 [4 x COLS]
 W_SCOUT = W_LORD + N_ROWS * COLS  # player or -1 [4 x COLS]
-W_CB = W_SCOUT + N_ROWS * COLS    # coins before event k [MAXP x 4]
+W_CNT = W_SCOUT + N_ROWS * COLS   # tiles counted by each Domain's Income, kept current [MAXP x 8]
+W_CB = W_CNT + MAXP * 8           # coins before event k [MAXP x 4]
 W_EG = W_CB + MAXP * N_EVENTS     # event gain [MAXP x 4]
 W_RESET_END = W_EG + MAXP * N_EVENTS   # everything before here is cleared per game
 W_ORDER = W_RESET_END             # [8]
@@ -104,6 +105,7 @@ E_TILES_NOT_CONSERVED = 10
 E_TAKEN_NOT_16 = 11
 E_LEDGER = 12
 E_SCOUT_LEFT_ON_ROW = 13
+E_INCOME_CACHE = 14
 ERROR_TEXT = {
     E_TILES_RAN_OUT: "the tiles ran out (MA-7)",
     E_NO_LEGAL_MOVE: "a player had no legal Lord move (MA-4)",
@@ -112,10 +114,18 @@ ERROR_TEXT = {
     E_TAKEN_NOT_16: "invariant broken: a player did not take 16 tiles",
     E_LEDGER: "invariant broken: transfers between players were not zero-sum",
     E_SCOUT_LEFT_ON_ROW: "invariant broken: a Scout stayed on a row being refilled",
+    E_INCOME_CACHE: "invariant broken: the Income count cache disagrees with the Fief",
 }
 
-STRAT_RANDOM = 0
-N_STRAT_COLS = 64   # strategy parameter row per seat: column 0 = kind, the rest = weights
+# Strategy rows (float64[P, N_STRAT_COLS]), one per seat; MA-11 decisions are scored from them.
+STRAT_RANDOM, STRAT_HEURISTIC, STRAT_ROLLOUT = 0, 1, 2
+S_KIND = 0
+S_VALUE, S_ORDER, S_FILL, S_COMBO, S_EVENTS, S_DEFENSE, S_DENIAL = range(1, 8)
+FEATURES = ("value", "order", "fill", "combo", "events", "defense", "denial")
+S_BIAS = 8               # [8] per-type bias, board order
+S_PLAYOUTS = 16          # rollout: playouts per legal Lord move
+N_STRAT_COLS = 32
+W_BEST = W_COUNT         # scratch for tied best options (decisions never overlap the debug check)
 
 
 def pack_rules(rules) -> np.ndarray:
@@ -177,6 +187,14 @@ def mint(ws, rk, p, amount):
 # Fief and Graveyard
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, inline="always", _nrt=False)
+def count_change(ws, rk, p, t, delta):
+    """Keep W_CNT current: every Domain whose Income counts type t (or whose Plot token is t)."""
+    for d in range(N_TYPES):
+        if rk[R_ICOUNT + d * 8 + t] != 0 or ws[W_PLOT + p * 8 + d] == t:
+            ws[W_CNT + p * 8 + d] += delta
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def add_to_fief(ws, rk, p, tile):
     """Put ``tile`` on top of its Domain stack in p's Fief."""
     t = rk[R_TTYPE + tile]
@@ -185,6 +203,7 @@ def add_to_fief(ws, rk, p, tile):
     ws[W_FN + p * 8 + t] = n + 1
     ws[W_PL + p * PLS + X_PEAS] += rk[R_TPEAS + tile]
     ws[W_PL + p * PLS + X_CHESTS] += rk[R_TCHEST + tile]
+    count_change(ws, rk, p, t, 1)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -198,6 +217,7 @@ def bury_top(ws, rk, p, t):
     ws[W_PL + p * PLS + X_GRAVE_N] = g + 1
     ws[W_PL + p * PLS + X_PEAS] -= rk[R_TPEAS + tile]
     ws[W_PL + p * PLS + X_CHESTS] -= rk[R_TCHEST + tile]
+    count_change(ws, rk, p, t, -1)
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -215,17 +235,218 @@ def unbury(ws, rk, p, idx):
 # ---------------------------------------------------------------------------------------------
 # Decisions (MA-11)
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True, inline="always", _nrt=False)
-def decide(st, ws, strat, kind, p, n_options):
-    """Index of the chosen option among ``n_options`` (> 0) for seat p; options are listed in
-    ``ws[W_OPTS:]`` in the protocol's order. ``random`` (MA-11) draws below(n) even when n == 1.
-    Every decision is appended to the game's trace for exact replay by the reference engine."""
-    choice = below(st, n_options)
+@njit(cache=True, _nrt=False)
+def strat_row(ws, p, P):
+    """Row of the strategy table that plays seat p in this game (seat rotation shifts it)."""
+    row = p + ws[G_ROT]
+    return row - P if row >= P else row
+
+
+@njit(cache=True, _nrt=False)
+def coins_of(ws, p):
+    return ws[W_PL + p * PLS + X_COINS]
+
+
+@njit(cache=True, _nrt=False)
+def takeable(ws, rk, q, amount):
+    """What q can actually pay of ``amount`` (MA-10)."""
+    if rk[R_PARAMS + P_ALLOW_NEGATIVE] != 0:
+        return amount
+    have = coins_of(ws, q)
+    return amount if have >= amount else (have if have > 0 else 0)
+
+
+@njit(cache=True, _nrt=False)
+def counted_tiles(ws, rk, p, d, extra_type):
+    """Tiles counted by Domain d's Income (MA-6), with one more tile of ``extra_type`` (or -1)."""
+    count = ws[W_CNT + p * 8 + d]
+    if extra_type >= 0 and (rk[R_ICOUNT + d * 8 + extra_type] != 0
+                            or ws[W_PLOT + p * 8 + d] == extra_type):
+        count += 1
+    return count
+
+
+@njit(cache=True, _nrt=False)
+def per_tile_income(ws, rk, p, d):
+    per = rk[R_IBASE + d]
+    if ws[W_EXTRA + p * 8 + d] != 0:
+        per += rk[R_PARAMS + P_EXTRA_BONUS]
+    return per
+
+
+@njit(cache=True, _nrt=False)
+def tile_value(ws, rk, p, tile, P):
+    """MA-11 feature `value`: the Effect + Income p would get by placing ``tile`` now (MA-5, MA-6)."""
+    x = rk[R_TTYPE + tile]
+    v = per_tile_income(ws, rk, p, x) * counted_tiles(ws, rk, p, x, x)
+    me = W_PL + p * PLS
+    if x == CHAMPS:
+        v += rk[R_PARAMS + P_CHAMPS_PER_PEASANT] * (ws[me + X_PEAS] + rk[R_TPEAS + tile])
+    elif x == MARCHE:
+        v += rk[R_PARAMS + P_MARCHE_PER_CHEST] * (ws[me + X_CHESTS] + rk[R_TCHEST + tile])
+    elif x == MOULIN:
+        mine = ws[W_FN + p * 8 + MOULIN] + 1
+        for q in range(P):
+            if q != p and ws[W_FN + q * 8 + MOULIN] < mine:
+                v += takeable(ws, rk, q, rk[R_PARAMS + P_MOULIN_PAYMENT])
+    elif x == CASERNE:
+        mine = ws[W_FN + p * 8 + CASERNE] + 1
+        for q in range(P):
+            if q != p and ws[W_FN + q * 8 + REMPART] < mine:
+                v += takeable(ws, rk, q, rk[R_PARAMS + P_CASERNE_PAYMENT])
+    elif x == VILLAGE:
+        if ws[me + X_GRAVE_N] > 0:
+            v += 2 * rk[R_IBASE + VILLAGE]   # a tile back in the Fief: about one Income's worth
+    elif x == EGLISE:
+        if ws[G_EXTRA_SUPPLY] > 0:
+            best = 0
+            for d in range(N_TYPES):
+                if ws[W_EXTRA + p * 8 + d] == 0:
+                    c = counted_tiles(ws, rk, p, d, -1)
+                    if c > best:
+                        best = c
+            v += best * rk[R_PARAMS + P_EXTRA_BONUS]
+    elif x == PALAIS:
+        # the best Plot token: most tiles of an available type, under the richest free Domain
+        # (ignoring which Domains already count that type: a cheap upper estimate)
+        most = 0
+        for tok in range(N_TYPES):
+            if ws[W_PLOTSUP + tok] > 0 and ws[W_FN + p * 8 + tok] > most:
+                most = ws[W_FN + p * 8 + tok]
+        richest = 0
+        if most > 0:
+            for d in range(N_TYPES):
+                if ws[W_PLOT + p * 8 + d] < 0:
+                    per = per_tile_income(ws, rk, p, d)
+                    if per > richest:
+                        richest = per
+        best = most * richest
+        v += best
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def tile_score(ws, rk, strat, row, p, tile, P, taken_turn, order_feature):
+    """Weighted MA-11 features of p getting ``tile`` at turn ``taken_turn``."""
+    x = rk[R_TTYPE + tile]
+    s = strat[row, S_BIAS + x] + strat[row, S_ORDER] * order_feature
+    w = strat[row, S_VALUE]
+    if w != 0.0:
+        s += w * tile_value(ws, rk, p, tile, P)
+    w = strat[row, S_FILL]
+    if w != 0.0 and ws[W_FN + p * 8 + x] == 0:
+        # MA-9: an empty Domain costs the penalty; the fewer picks left, the likelier it stays empty
+        empty = 0
+        for t in range(N_TYPES):
+            if ws[W_FN + p * 8 + t] == 0:
+                empty += 1
+        left = N_TURNS - taken_turn + 1
+        s += w * rk[R_PARAMS + P_EMPTY_PENALTY] * min(1.0, empty / max(1, left))
+    w = strat[row, S_COMBO]
+    if w != 0.0:
+        c = 0
+        for d in range(N_TYPES):
+            if d != x and (rk[R_ICOUNT + d * 8 + x] != 0 or ws[W_PLOT + p * 8 + d] == x):
+                c += per_tile_income(ws, rk, p, d)
+        if ws[W_EXTRA + p * 8 + x] != 0:
+            c += rk[R_PARAMS + P_EXTRA_BONUS]
+        s += w * c
+    w = strat[row, S_EVENTS]
+    if w != 0.0:
+        # MA-3: the four cards are public; those firing after the tile arrives still matter
+        first = (taken_turn + 3) // 4 - 1
+        ev = 0
+        for k in range(max(first, 0), N_EVENTS):
+            e = ws[W_EVORD + k]
+            ev += rk[R_EPT + e * 8 + x] + rk[R_EPP + e] * rk[R_TPEAS + tile] \
+                + rk[R_EPC + e] * rk[R_TCHEST + tile] - 3 * rk[R_ELOSE + e * 8 + x]
+            if ws[W_FN + p * 8 + x] == 0:
+                ev += rk[R_EPD + e]
+        s += w * ev
+    w = strat[row, S_DEFENSE]
+    if w != 0.0 and x == REMPART:
+        # opponents whose Casernes would attack us now and no longer after one more Rempart
+        mine = ws[W_FN + p * 8 + REMPART]
+        n = 0
+        for q in range(P):
+            if q != p and ws[W_FN + q * 8 + CASERNE] == mine + 1:
+                n += 1
+        s += w * n * (rk[R_PARAMS + P_CASERNE_PAYMENT] + 2)
+    w = strat[row, S_DENIAL]
+    if w != 0.0:
+        best = 0
+        for q in range(P):
+            if q != p:
+                v = tile_value(ws, rk, q, tile, P)
+                if v > best:
+                    best = v
+        s += w * best
+    return s
+
+
+@njit(cache=True, _nrt=False)
+def option_score(ws, rk, strat, row, kind, p, j, P):
+    """Score of option j (listed in W_OPTS) of a decision of the given kind (MA-11)."""
+    o = ws[W_OPTS + j]
+    t = ws[G_TURN]
+    width = P + 1
+    if kind == D_PLACE or kind == D_MOVE:
+        r_next = (t % N_ROWS) if kind == D_MOVE else 0
+        tile = ws[W_BOARD + r_next * COLS + o]
+        return tile_score(ws, rk, strat, row, p, tile, P, t + 1,
+                          (width - 1 - o) / (width - 1))
+    if kind == D_SCOUT:
+        tile = ws[W_BOARD + o]
+        soon = (o // COLS) == ((t + 1) % N_ROWS)   # reachable with the next Lord move
+        return tile_score(ws, rk, strat, row, p, tile, P, t + 2, 0.0) * (1.0 if soon else 0.5)
+    if kind == D_RESTORE:   # options are the Graveyard indices themselves
+        tile = ws[W_GRAVE + p * MAXT + j]
+        return tile_score(ws, rk, strat, row, p, tile, P, t, 0.0)
+    if kind == D_EXTRA:
+        return strat[row, S_VALUE] * counted_tiles(ws, rk, p, o, -1) \
+            * rk[R_PARAMS + P_EXTRA_BONUS] + strat[row, S_BIAS + o]
+    # D_PLOT: token type o // 8 under Domain o % 8
+    tok = o // 8
+    d = o % 8
+    return strat[row, S_VALUE] * ws[W_FN + p * 8 + tok] * per_tile_income(ws, rk, p, d) \
+        + 0.5 * (strat[row, S_BIAS + tok] + strat[row, S_BIAS + d])
+
+
+@njit(cache=True, _nrt=False)
+def record_decision(ws, n_options, choice):
     k = ws[G_TRACE_N]
     if k < MAX_TRACE:
         ws[W_TRACE + 2 * k] = n_options
         ws[W_TRACE + 2 * k + 1] = choice
         ws[G_TRACE_N] = k + 1
+
+
+@njit(cache=True, _nrt=False)
+def decide(st, ws, rk, strat, kind, p, n_options, P):
+    """Index of the chosen option among ``n_options`` (> 0) for seat p (MA-11).
+
+    Options are listed in ``ws[W_OPTS:]`` in the protocol's order. Every decision consumes exactly
+    one draw of the game's stream, whatever the strategy: ``random`` draws below(n) (also when
+    n == 1); a heuristic draws below(number of best-scored options) to break ties. (Rollout seats
+    decide Lord moves in :func:`rollout_choice`; their other decisions are heuristic.) The decision
+    is appended to the game's trace so the reference engine can replay the game exactly.
+    """
+    row = strat_row(ws, p, P)
+    if strat[row, S_KIND] == STRAT_RANDOM:
+        choice = below(st, n_options)
+    else:
+        best = -1e300
+        n_best = 0
+        for j in range(n_options):
+            sc = option_score(ws, rk, strat, row, kind, p, j, P)
+            if sc > best + 1e-9:
+                best = sc
+                n_best = 0
+            if sc >= best - 1e-9:
+                ws[W_BEST + n_best] = j
+                n_best += 1
+        choice = ws[W_BEST + below(st, n_best)]
+    record_decision(ws, n_options, choice)
     return choice
 
 
@@ -282,13 +503,7 @@ def deal_row(st, ws, rk, P, r):
 @njit(cache=True, _nrt=False)
 def domain_income(ws, rk, p, d):
     """MA-6: (base + Extra-coin bonus) x tiles counted by Domain d (plus its Plot token's type)."""
-    count = 0
-    for t in range(N_TYPES):
-        if rk[R_ICOUNT + d * 8 + t] != 0:
-            count += ws[W_FN + p * 8 + t]
-    tok = ws[W_PLOT + p * 8 + d]
-    if tok >= 0:
-        count += ws[W_FN + p * 8 + tok]
+    count = ws[W_CNT + p * 8 + d]
     per_tile = rk[R_IBASE + d]
     if ws[W_EXTRA + p * 8 + d] != 0:
         per_tile += rk[R_PARAMS + P_EXTRA_BONUS]
@@ -308,7 +523,7 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
     elif t == VILLAGE:
         n = ws[W_PL + p * PLS + X_GRAVE_N]
         if n > 0:
-            unbury(ws, rk, p, decide(st, ws, strat, D_RESTORE, p, n))
+            unbury(ws, rk, p, decide(st, ws, rk, strat, D_RESTORE, p, n, P))
     elif t == REMPART:
         n = 0
         for row in range(N_ROWS):
@@ -320,7 +535,7 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
                     ws[W_OPTS + n] = cell
                     n += 1
         if n > 0:
-            cell = ws[W_OPTS + decide(st, ws, strat, D_SCOUT, p, n)]
+            cell = ws[W_OPTS + decide(st, ws, rk, strat, D_SCOUT, p, n, P)]
             me = W_PL + p * PLS
             if ws[me + X_SCOUT_ROW] >= 0:
                 ws[W_SCOUT + ws[me + X_SCOUT_ROW] * COLS + ws[me + X_SCOUT_COL]] = -1
@@ -346,7 +561,7 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
                     ws[W_OPTS + n] = dom
                     n += 1
             if n > 0:
-                dom = ws[W_OPTS + decide(st, ws, strat, D_EXTRA, p, n)]
+                dom = ws[W_OPTS + decide(st, ws, rk, strat, D_EXTRA, p, n, P)]
                 ws[W_EXTRA + p * 8 + dom] = 1
                 ws[G_EXTRA_SUPPLY] -= 1
     elif t == PALAIS:
@@ -359,9 +574,10 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
                     ws[W_OPTS + n] = tok * 8 + dom
                     n += 1
         if n > 0:
-            pair = ws[W_OPTS + decide(st, ws, strat, D_PLOT, p, n)]
+            pair = ws[W_OPTS + decide(st, ws, rk, strat, D_PLOT, p, n, P)]
             ws[W_PLOT + p * 8 + pair % 8] = pair // 8
             ws[W_PLOTSUP + pair // 8] -= 1
+            ws[W_CNT + p * 8 + pair % 8] += ws[W_FN + p * 8 + pair // 8]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -389,7 +605,7 @@ def resolve_event(st, ws, rk, strat, P, e, k):
         for _ in range(rk[R_EREST + e]):
             n = ws[me + X_GRAVE_N]
             if n > 0:
-                unbury(ws, rk, p, decide(st, ws, strat, D_RESTORE, p, n))
+                unbury(ws, rk, p, decide(st, ws, rk, strat, D_RESTORE, p, n, P))
         ws[W_EG + p * N_EVENTS + k] = ws[me + X_COINS] - before
 
 
@@ -420,11 +636,11 @@ def reset(ws, rk):
 
 
 @njit(cache=True, _nrt=False)
-def play_game(st, ws, rk, strat, P, debug):
-    """Play one game on a reset workspace (MA-3 setup, 16 turns of MA-4, MA-9 penalty)."""
+def setup_game(st, ws, rk, strat, P):
+    """MA-3 on a reset workspace: shuffle the stacks and the event deck, deal 4 rows, place Lords."""
     n_tiles = rk[R_NTILES]
     width = P + 1
-    # MA-3.1 / protocol steps 1-3: the stacks and the event deck, shuffled.
+    # protocol steps 1-3: the stacks and the event deck, shuffled.
     nb = 0
     for i in range(n_tiles):
         if rk[R_TSTACK + i] == BLUE:
@@ -451,51 +667,86 @@ def play_game(st, ws, rk, strat, P, debug):
     if ws[G_ERROR] != 0:
         return
     # MA-3.4: Lords on row 0, in seat order.
+    ws[G_TURN] = 0
     for p in range(P):
         n = 0
         for c in range(width):
             if ws[W_BOARD + c] >= 0 and ws[W_LORD + c] < 0:
                 ws[W_OPTS + n] = c
                 n += 1
-        c = ws[W_OPTS + decide(st, ws, strat, D_PLACE, p, n)]
+        c = ws[W_OPTS + decide(st, ws, rk, strat, D_PLACE, p, n, P)]
         ws[W_LORD + c] = p
         ws[W_PL + p * PLS + X_LORD_ROW] = 0
         ws[W_PL + p * PLS + X_LORD_COL] = c
+    ws[G_TURN] = 1
+    ws[G_PHASE] = 0
 
-    for t in range(1, N_TURNS + 1):
+
+@njit(cache=True, _nrt=False)
+def list_moves(ws, P, p, d):
+    """MA-4.3a: columns of row d with a tile, no Lord, and no Scout of another player."""
+    n = 0
+    for c in range(P + 1):
+        cell = d * COLS + c
+        if ws[W_BOARD + cell] >= 0 and ws[W_LORD + cell] < 0 and \
+                (ws[W_SCOUT + cell] < 0 or ws[W_SCOUT + cell] == p):
+            ws[W_OPTS + n] = c
+            n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def advance(st, ws, rk, strat, P, stop_for_rollout, forced):
+    """Play MA-4 turns from the position saved in ``ws`` to the end of the game (MA-9 penalty).
+
+    Returns 0 when the game is over. With ``stop_for_rollout``, returns 1 instead when a seat
+    played by the ``rollout`` strategy must choose a Lord move: the position is saved and the
+    legal moves are listed in W_OPTS (count in G_NOPT). Calling again with ``forced = j`` plays
+    option j for that move and goes on. Playouts call it with ``stop_for_rollout = False``.
+    """
+    width = P + 1
+    t = ws[G_TURN]
+    while t <= N_TURNS:
         r = (t - 1) % N_ROWS
         d = t % N_ROWS
         rrow = r * COLS
         drow = d * COLS
-        # MA-4.1: discard the tile of row r that holds no Lord.
-        for c in range(width):
-            if ws[W_BOARD + rrow + c] >= 0 and ws[W_LORD + rrow + c] < 0:
-                ws[W_DISCARD + ws[G_DISCARD_LEN]] = ws[W_BOARD + rrow + c]
-                ws[G_DISCARD_LEN] += 1
-                ws[W_BOARD + rrow + c] = -1
-        # MA-4.2: players act in the left-to-right order of their Lords on row r.
-        n_order = 0
-        for c in range(width):
-            if ws[W_LORD + rrow + c] >= 0:
-                ws[W_ORDER + n_order] = ws[W_LORD + rrow + c]
-                n_order += 1
-        for i in range(n_order):
-            p = ws[W_ORDER + i]
+        if ws[G_PHASE] == 0:
+            # MA-4.1: discard the tile of row r that holds no Lord.
+            for c in range(width):
+                if ws[W_BOARD + rrow + c] >= 0 and ws[W_LORD + rrow + c] < 0:
+                    ws[W_DISCARD + ws[G_DISCARD_LEN]] = ws[W_BOARD + rrow + c]
+                    ws[G_DISCARD_LEN] += 1
+                    ws[W_BOARD + rrow + c] = -1
+            # MA-4.2: players act in the left-to-right order of their Lords on row r.
+            n_order = 0
+            for c in range(width):
+                if ws[W_LORD + rrow + c] >= 0:
+                    ws[W_ORDER + n_order] = ws[W_LORD + rrow + c]
+                    n_order += 1
+            ws[G_NORDER] = n_order
+            ws[G_INDEX] = 0
+            ws[G_PHASE] = 1
+        while ws[G_INDEX] < ws[G_NORDER]:
+            p = ws[W_ORDER + ws[G_INDEX]]
             me = W_PL + p * PLS
             c_from = ws[me + X_LORD_COL]
             if t < N_TURNS:
                 # MA-4.3a: a free tile of row d that no other player's Scout reserves.
-                n = 0
-                for c in range(width):
-                    cell = drow + c
-                    if ws[W_BOARD + cell] >= 0 and ws[W_LORD + cell] < 0 and \
-                            (ws[W_SCOUT + cell] < 0 or ws[W_SCOUT + cell] == p):
-                        ws[W_OPTS + n] = c
-                        n += 1
+                n = list_moves(ws, P, p, d)
                 if n == 0:
                     ws[G_ERROR] = E_NO_LEGAL_MOVE
-                    return
-                c_to = ws[W_OPTS + decide(st, ws, strat, D_MOVE, p, n)]
+                    return 0
+                if forced >= 0:
+                    j = forced
+                    forced = -1
+                    record_decision(ws, n, j)
+                elif stop_for_rollout and strat[strat_row(ws, p, P), S_KIND] == STRAT_ROLLOUT:
+                    ws[G_NOPT] = n
+                    return 1
+                else:
+                    j = decide(st, ws, rk, strat, D_MOVE, p, n, P)
+                c_to = ws[W_OPTS + j]
                 ws[W_LORD + rrow + c_from] = -1
                 ws[W_LORD + drow + c_to] = p
                 ws[me + X_LORD_ROW] = d
@@ -513,30 +764,83 @@ def play_game(st, ws, rk, strat, P, debug):
             # MA-4.3c-d: the Effect in full, then the Income.
             apply_effect(st, ws, rk, strat, P, p, ttype, r, d)
             mint(ws, rk, p, domain_income(ws, rk, p, ttype))
+            ws[G_INDEX] += 1
         if t == N_TURNS:
             for c in range(width):          # the Lords leave the board
                 ws[W_LORD + rrow + c] = -1
         # MA-4.4: refill row r up to turn 12.
         if t <= 12:
-            if debug:
-                for c in range(width):
-                    if ws[W_SCOUT + rrow + c] >= 0:
-                        ws[G_ERROR] = E_SCOUT_LEFT_ON_ROW
+            for c in range(width):
+                if ws[W_SCOUT + rrow + c] >= 0:
+                    ws[G_ERROR] = E_SCOUT_LEFT_ON_ROW
             deal_row(st, ws, rk, P, r)
             if ws[G_ERROR] != 0:
-                return
+                return 0
         # MA-4.5: an Event at the end of turns 4, 8, 12 and 16.
         if t % 4 == 0:
             k = t // 4 - 1
             resolve_event(st, ws, rk, strat, P, ws[W_EVORD + k], k)
+        t += 1
+        ws[G_TURN] = t
+        ws[G_PHASE] = 0
 
     # MA-9: the empty-Domain penalty.
     for p in range(P):
         empty = 0
-        for t in range(N_TYPES):
-            if ws[W_FN + p * 8 + t] == 0:
+        for tt in range(N_TYPES):
+            if ws[W_FN + p * 8 + tt] == 0:
                 empty += 1
         ws[W_PL + p * PLS + X_PENALTY] = -mint(ws, rk, p, -rk[R_PARAMS + P_EMPTY_PENALTY] * empty)
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def rollout_choice(st, ws, scratch, st2, rk, strat, P):
+    """The ``rollout`` bot's Lord move: for each legal move, k playouts to the end of the game
+    with every seat playing its heuristic; the move with the best mean final margin (own coins
+    minus the best opponent's) wins, ties to the earliest option.
+
+    One draw of the game's stream seeds the playouts (so the main stream advances by exactly one
+    draw per decision, as for every strategy); playout j, k uses stream_state(that draw, j*256+k).
+    """
+    p = ws[W_ORDER + ws[G_INDEX]]
+    row = strat_row(ws, p, P)
+    n = ws[G_NOPT]
+    k = int(strat[row, S_PLAYOUTS])
+    if k < 1:
+        k = 1
+    base_seed = next_u64(st)
+    best = -1e300
+    best_j = 0
+    for j in range(n):
+        total = 0.0
+        for rep in range(k):
+            for i in range(W_TRACE):       # the trace region is not needed by a playout
+                scratch[i] = ws[i]
+            scratch[G_TRACE_N] = MAX_TRACE   # playouts record nothing
+            st2[0] = stream_state(base_seed, j * 256 + rep)
+            advance(st2, scratch, rk, strat, P, False, j)
+            mine = scratch[W_PL + p * PLS + X_COINS]
+            other = -(1 << 40)
+            for q in range(P):
+                if q != p and scratch[W_PL + q * PLS + X_COINS] > other:
+                    other = scratch[W_PL + q * PLS + X_COINS]
+            total += mine - other
+        if total / k > best + 1e-9:
+            best = total / k
+            best_j = j
+    return best_j
+
+
+@njit(cache=True, _nrt=False)
+def play_one(st, ws, scratch, st2, rk, strat, P, debug):
+    """One whole game on a reset workspace."""
+    setup_game(st, ws, rk, strat, P)
+    if ws[G_ERROR] != 0:
+        return
+    forced = -1
+    while advance(st, ws, rk, strat, P, True, forced) == 1:
+        forced = rollout_choice(st, ws, scratch, st2, rk, strat, P)
     if debug:
         check_invariants(ws, rk, P)
 
@@ -565,6 +869,13 @@ def check_invariants(ws, rk, P):
             ws[W_COUNT + ws[W_GRAVE + p * MAXT + i]] += 1
         if ws[W_PL + p * PLS + X_TAKEN] != N_TURNS:
             ws[G_ERROR] = E_TAKEN_NOT_16
+        for d in range(N_TYPES):
+            c = 0
+            for t in range(N_TYPES):
+                if rk[R_ICOUNT + d * 8 + t] != 0 or ws[W_PLOT + p * 8 + d] == t:
+                    c += ws[W_FN + p * 8 + t]
+            if c != ws[W_CNT + p * 8 + d]:
+                ws[G_ERROR] = E_INCOME_CACHE
         total += ws[W_PL + p * PLS + X_COINS]
     if total != P * rk[R_PARAMS + P_START_COINS] + ws[G_LEDGER]:
         ws[G_ERROR] = E_LEDGER
@@ -641,20 +952,23 @@ PLAYER_COLS = ("score", "rank", "tiles_champs", "tiles_moulin", "tiles_village",
 
 
 @njit(cache=True, parallel=True)
-def play_chunk(first_game, n_games, seed, P, rk, strat, debug, out_i16, out_win, out_events,
-               out_game, trace):
+def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, out_win,
+               out_events, out_game, trace):
     """Play games ``first_game … first_game + n_games - 1`` (jit-compiled by Numba, parallel).
 
     Parameters
     ----------
     first_game, n_games, seed : int
-        Game g of this chunk uses the stream ``stream_state(seed, first_game + g)``.
+        Game number ``i = first_game + g`` is deal ``i // n_rot`` played in rotation ``i % n_rot``;
+        its stream is ``stream_state(seed, deal)``, so the rotations of a deal share every shuffle.
     P : int
         Players, 2-5.
     rk : int64[R_SIZE]
         Rules vector from :func:`pack_rules`.
     strat : float64[P, N_STRAT_COLS]
         One strategy row per seat (column 0 = kind).
+    n_rot : int
+        1, or P for seat rotation: in rotation k, seat s is played by strategy row (s + k) % P.
     debug : bool
         Check the invariants after every game (error codes 10+).
     out_i16 : int16[n_games * P, 20]; out_win : float32[n_games * P];
@@ -669,11 +983,15 @@ def play_chunk(first_game, n_games, seed, P, rk, strat, debug, out_i16, out_win,
         g0 = b * n_games // n_blocks
         g1 = (b + 1) * n_games // n_blocks
         st = np.zeros(1, np.uint64)
+        st2 = np.zeros(1, np.uint64)
         ws = np.zeros(WS_SIZE, np.int64)
+        scratch = np.zeros(WS_SIZE, np.int64)
         for g in range(g0, g1):
             reset(ws, rk)
-            st[0] = stream_state(seed, first_game + g)
-            play_game(st, ws, rk, strat, P, debug)
+            game = first_game + g
+            ws[G_ROT] = game % n_rot
+            st[0] = stream_state(seed, game // n_rot)
+            play_one(st, ws, scratch, st2, rk, strat, P, debug)
             write_outputs(ws, rk, P, g, out_i16, out_win, out_events, out_game)
             if record:
                 for i in range(min(2 * ws[G_TRACE_N], trace.shape[1])):
@@ -686,7 +1004,8 @@ def random_strategies(n_players: int) -> np.ndarray:
 
 
 def run_chunk(rules, n_players: int, first_game: int, n_games: int, seed: int, strat=None, *,
-              debug: bool = False, trace_decisions: bool = False, rk=None) -> dict:
+              debug: bool = False, trace_decisions: bool = False, rk=None,
+              rotate: bool = False) -> dict:
     """Allocate outputs, call :func:`play_chunk`, return named arrays (the Python entry point).
 
     Player arrays (``n_games * n_players`` rows, game-major then seat): ``score`` int32,
@@ -707,8 +1026,8 @@ def run_chunk(rules, n_players: int, first_game: int, n_games: int, seed: int, s
     out_game = np.empty((n_games, 2), np.int16)
     trace = np.full((n_games, 2 * MAX_TRACE) if trace_decisions else (1, 0), -1, np.int16)
     play_chunk(np.int64(first_game), np.int64(n_games), np.uint64(seed), np.int64(P), rk,
-               np.ascontiguousarray(strat, np.float64), bool(debug), out_i16, out_win,
-               out_events, out_game, trace)
+               np.ascontiguousarray(strat, np.float64), np.int64(P if rotate else 1), bool(debug),
+               out_i16, out_win, out_events, out_game, trace)
     out = dict(
         score=out_i16[:, 0].astype(np.int32), win_share=out_win, rank=out_i16[:, 1].astype(np.int8),
         tiles=out_i16[:, 2:10].astype(np.int8), graveyard=out_i16[:, 10].astype(np.int8),

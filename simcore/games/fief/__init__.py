@@ -1,0 +1,7 @@
+"""Fief 2 combat and calamity systems (shared/rules/fief.md, FF-1 … FF-7).
+
+Modules: ``rules`` (rules.toml → arrays), ``kernel`` (Numba combats, plague, revolt), ``exact``
+(dynamic-programming odds), ``reference`` (slow readable Python used by the tests), ``odds``
+(grids, break-even tables, heat maps), ``calamity`` (plague and revolt tables), ``run``
+(``simulate_combats``: one matchup into a run directory).
+"""

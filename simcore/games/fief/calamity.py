@@ -1,0 +1,222 @@
+"""Plague (FF-5) and the bishop's intervention in a peasant revolt (FF-6): exact tables, and Monte
+Carlo from the kernel as a check.
+
+Both are exact in closed form: plague removes a fixed number of soldiers (half, rounded as the
+rules say) and each Lord survives independently with probability P(die >= threshold), so the
+Lords left are binomial; the bishop succeeds when die + conviction points >= target.
+:func:`fief_calamity` (the ``balance fief-calamity`` command) writes ``plague.csv/.parquet`` (the
+distribution of survivors), ``plague_summary.csv/.parquet``, ``revolt.csv/.parquet`` and
+``run.json`` atomically, and prints the tables.
+
+May import numpy, polars, rich, the standard library and the simcore packages.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from simcore.errors import UsageError
+from simcore.games.fief import kernel as K
+from simcore.games.fief.odds import METHODS, parse_points
+from simcore.games.fief.rules import (
+    DIE_SIDES, P_PLAGUE_LORD_SURVIVES, P_PLAGUE_ROUND_UP, P_REVOLT_ECUS, P_REVOLT_SUCCESS,
+    FiefRules, load,
+)
+from simcore.games.fief.run import as_count, numba_threads, wilson
+from simcore.rng import stream_state
+from simcore.rundir import RunWriter
+
+PLAGUE_KEY = 1 << 50     # cell keys, so plague and revolt streams never share a key with combats
+REVOLT_KEY = 2 << 50
+
+
+def die_at_least(target: int) -> float:
+    """P(one six-sided die >= target)."""
+    return min(max(DIE_SIDES + 1 - target, 0), DIE_SIDES) / DIE_SIDES
+
+
+def soldiers_removed(rules: FiefRules, soldiers: int) -> int:
+    """FF-5: half the soldiers die, the half rounded down by default ([plague] removed_rounding)."""
+    return (soldiers + 1) // 2 if rules.param(P_PLAGUE_ROUND_UP) else soldiers // 2
+
+
+def plague_exact(rules: FiefRules, soldiers, lords) -> pl.DataFrame:
+    """FF-5 survivor distribution: one row per (soldiers, lords, lords_left) with its probability."""
+    q = die_at_least(rules.param(P_PLAGUE_LORD_SURVIVES))
+    rows = []
+    for s in soldiers:
+        left = s - soldiers_removed(rules, s)
+        for n in lords:
+            for k in range(n + 1):
+                p = math.comb(n, k) * q ** k * (1 - q) ** (n - k)
+                rows.append((s, n, left, k, left + k, p))
+    return _plague_frame(rows, "exact", 0)
+
+
+def _plague_frame(rows, method: str, games: int) -> pl.DataFrame:
+    df = pl.DataFrame(rows, schema=[("soldiers", pl.Int32), ("lords", pl.Int32),
+                                    ("soldiers_left", pl.Int32), ("lords_left", pl.Int32),
+                                    ("points_left", pl.Int32), ("probability", pl.Float64)],
+                      orient="row")
+    return df.with_columns(method=pl.lit(method), games=pl.lit(games, pl.Int64))
+
+
+def plague_mc(rules: FiefRules, soldiers, lords, games: int, seed: int) -> pl.DataFrame:
+    """FF-5 by Monte Carlo (kernel.plague_grid); same layout as :func:`plague_exact`."""
+    S = np.array([s for s in soldiers for _ in lords], np.int64)
+    L = np.array([n for _ in soldiers for n in lords], np.int64)
+    seeds = np.array([stream_state(np.uint64(seed), np.uint64(PLAGUE_KEY | (int(s) << 20) | int(n)))
+                      for s, n in zip(S, L)], np.uint64)
+    left = np.zeros(S.shape[0], np.int64)
+    hist = np.zeros((S.shape[0], int(L.max()) + 1), np.int64)
+    K.plague_grid(seeds, S, L, np.int64(games), rules.params, left, hist)
+    rows = [(int(S[c]), int(L[c]), int(left[c]), k, int(left[c]) + k, hist[c, k] / games)
+            for c in range(S.shape[0]) for k in range(int(L[c]) + 1)]
+    return _plague_frame(rows, "mc", games)
+
+
+def plague_summary(dist: pl.DataFrame) -> pl.DataFrame:
+    """Per (method, soldiers, lords): soldiers removed and left, expected Lords and points left,
+    P(no Lord survives), P(every Lord survives)."""
+    return (dist.group_by(["method", "soldiers", "lords"], maintain_order=True).agg(
+        pl.col("soldiers_left").first(),
+        (pl.col("soldiers") - pl.col("soldiers_left")).first().alias("soldiers_removed"),
+        (pl.col("lords_left") * pl.col("probability")).sum().alias("expected_lords_left"),
+        (pl.col("points_left") * pl.col("probability")).sum().alias("expected_points_left"),
+        pl.col("probability").filter(pl.col("lords_left") == 0).sum().alias("p_no_lord_survives"),
+        pl.col("probability").filter(pl.col("lords_left") == pl.col("lords")).sum()
+        .alias("p_all_lords_survive"),
+        pl.col("games").first(),
+    ))
+
+
+def revolt_table(rules: FiefRules, max_ecus: int, method: str = "exact", games: int = 0,
+                 seed: int = 0) -> pl.DataFrame:
+    """FF-6: P(the bishop ends the revolt) against écus spent on conviction points (multiples of
+    the point price from 0 to ``max_ecus``); the bishop is stoned otherwise."""
+    price = rules.param(P_REVOLT_ECUS)
+    target = rules.param(P_REVOLT_SUCCESS)
+    points = np.arange(max_ecus // price + 1, dtype=np.int64)
+    exact = np.array([die_at_least(target - int(c)) for c in points])
+    frames = []
+    if method in ("exact", "both"):
+        frames.append(pl.DataFrame({"method": "exact", "ecus": points * price,
+                                    "conviction_points": points, "p_success": exact,
+                                    "p_bishop_stoned": 1 - exact, "p_success_lo": exact,
+                                    "p_success_hi": exact, "games": np.zeros_like(points)}))
+    if method in ("mc", "both"):
+        seeds = np.array([stream_state(np.uint64(seed), np.uint64(REVOLT_KEY | int(c))) for c in points],
+                         np.uint64)
+        wins = np.zeros(points.shape[0], np.int64)
+        K.revolt_grid(seeds, points, np.int64(games), rules.params, wins)
+        ci = np.array([wilson(w, games) for w in wins])
+        p = wins / games
+        frames.append(pl.DataFrame({"method": "mc", "ecus": points * price,
+                                    "conviction_points": points, "p_success": p,
+                                    "p_bishop_stoned": 1 - p, "p_success_lo": ci[:, 0],
+                                    "p_success_hi": ci[:, 1], "games": np.full_like(points, games)}))
+    return pl.concat(frames)
+
+
+def fief_calamity(*, soldiers: str = "0-30", lords: str = "1-4", max_ecus: int = 2000,
+                  method: str = "exact", games: int = 100000, seed: int = 0,
+                  rules_path: str | Path | None = None, out: Path, force: bool = False,
+                  threads: int | None = None, quiet: bool = False) -> Path:
+    """``balance fief-calamity``: plague survivor tables (FF-5) and revolt odds (FF-6)."""
+    t0 = time.perf_counter()
+    s_list = parse_points(soldiers, "--soldiers", max_points=9999, min_points=0)
+    l_list = parse_points(lords, "--lords", max_points=16, min_points=0)
+    if method not in METHODS:
+        raise UsageError(f"--method {method!r}: use {', '.join(METHODS)}")
+    max_ecus = as_count(max_ecus, "--max-ecus", lo=0, hi=10**9)
+    games = as_count(games, "--games", hi=10**9)
+    seed = as_count(seed, "--seed", lo=0, hi=2**63 - 1)
+    rules = load(rules_path)
+    if max_ecus // rules.param(P_REVOLT_ECUS) > 1000:
+        raise UsageError(f"--max-ecus {max_ecus}: at most 1000 conviction points")
+    with numba_threads(threads), RunWriter(out, force, players_schema=None, games_schema=None) as w:
+        parts = []
+        if method in ("exact", "both"):
+            parts.append(plague_exact(rules, s_list, l_list))
+        if method in ("mc", "both"):
+            parts.append(plague_mc(rules, s_list, l_list, games, seed))
+        dist = pl.concat(parts)
+        summary = plague_summary(dist)
+        revolt = revolt_table(rules, max_ecus, method, games, seed)
+        for name, df in (("plague", dist), ("plague_summary", summary), ("revolt", revolt)):
+            df.write_csv(w.tmp / f"{name}.csv")
+            df.write_parquet(w.tmp / f"{name}.parquet")
+        meta = {
+            "game": "fief-calamity",
+            "created_utc": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "soldiers": soldiers, "lords": lords, "max_ecus": max_ecus, "method": method,
+            "games_per_cell": games if method != "exact" else 0, "seed": seed,
+            "rules_name": str(rules.source.name), "rules_sha256": rules.source.sha256,
+            "rules_text": rules.source.text, "rules_settings": rules.settings,
+            "files": [f"{n}.{e}" for n in ("plague", "plague_summary", "revolt") for e in ("csv", "parquet")],
+            "wall_time_s": round(time.perf_counter() - t0, 4),
+        }
+        path = w.finish(meta)
+    if not quiet:
+        print_calamity(rules, summary, dist, revolt, path)
+    return path
+
+
+def print_calamity(rules: FiefRules, summary: pl.DataFrame, dist: pl.DataFrame,
+                   revolt: pl.DataFrame, path: Path) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    method = "exact" if "exact" in dist["method"].to_list() else "mc"
+    d = dist.filter(pl.col("method") == method)
+    lords = sorted(d["lords"].unique().to_list())
+    max_l = max(lords) if lords else 0
+    t = Table(title=f"Plague (FF-5): Lords surviving, each on a die >= "
+                    f"{rules.param(P_PLAGUE_LORD_SURVIVES)} ({method})")
+    t.add_column("Lords", justify="right")
+    for k in range(max_l + 1):
+        t.add_column(f"P({k} survive)", justify="right")
+    t.add_column("mean survivors", justify="right")
+    s0 = d["soldiers"].min()
+    for n in lords:
+        sub = d.filter((pl.col("lords") == n) & (pl.col("soldiers") == s0)).sort("lords_left")
+        probs = dict(zip(sub["lords_left"].to_list(), sub["probability"].to_list()))
+        exp = sum(k * p for k, p in probs.items())
+        t.add_row(str(n), *(f"{probs[k]:.4f}" if k in probs else "" for k in range(max_l + 1)),
+                  f"{exp:.3f}")
+    console.print(t)
+    soldiers = (summary.filter(pl.col("method") == method).group_by("soldiers", maintain_order=True)
+                .agg(pl.col("soldiers_left").first()).sort("soldiers"))
+    rounding = "down" if not rules.param(P_PLAGUE_ROUND_UP) else "up"
+    st = Table(title=f"Plague (FF-5): soldiers left (half removed, rounded {rounding})")
+    st.add_column("soldiers", justify="right")
+    st.add_column("left", justify="right")
+    pairs = list(soldiers.iter_rows())
+    half = (len(pairs) + 1) // 2
+    if len(pairs) > 12:
+        st.add_column("soldiers", justify="right")
+        st.add_column("left", justify="right")
+        for i in range(half):
+            right = pairs[i + half] if i + half < len(pairs) else ("", "")
+            st.add_row(str(pairs[i][0]), str(pairs[i][1]), str(right[0]), str(right[1]))
+    else:
+        for s, left in pairs:
+            st.add_row(str(s), str(left))
+    console.print(st)
+    rt = Table(title=f"Bishop's intervention (FF-6): die + conviction points >= "
+                     f"{rules.param(P_REVOLT_SUCCESS)} ends the revolt")
+    for c in ("method", "écus spent", "points", "P(success)", "95% interval", "P(stoned)"):
+        rt.add_column(c, justify="right")
+    for row in revolt.iter_rows(named=True):
+        rt.add_row(row["method"], f"{row['ecus']:,}", str(row["conviction_points"]),
+                   f"{row['p_success']:.4f}", f"{row['p_success_lo']:.4f} – {row['p_success_hi']:.4f}",
+                   f"{row['p_bishop_stoned']:.4f}")
+    console.print(rt)
+    console.print(f"wrote {path}")

@@ -1,0 +1,200 @@
+"""Exact Fief combat odds (FF-7) by dynamic programming over (attacker points, defender points).
+
+A combat is a Markov chain on (a, d): in a round each side inflicts a loss whose distribution
+depends only on its own current points (FF-1 dice count, FF-4 d'Arc while she stands) and the
+loser's terrain (FF-2), and both losses are removed at once (FF-3). Every transition leaves (a, d)
+or lowers a or d, so the expected value of any terminal quantity is solved in increasing (a, d)
+order; the only cycle is the round where nobody loses, a self-loop divided out exactly:
+
+    V_fight(a, d) = (e_round + sum_{(x, y) != (0, 0)} P_a(x) P_d(y) V_enter(a - y, d - x)
+                     + P_a(0) P_d(0) m) / (1 - P_a(0) P_d(0) q_fight)
+    V_enter(a, d) = m + q_fight V_fight(a, d)
+
+where ``m`` is the mercy part (FF-3: the asking side surrenders with probability ``q``) and
+``q_fight`` the probability nobody surrenders at the start of the round. Dice-sum distributions
+are exact convolutions; arithmetic is float64. With soldiers removed before Lords and d'Arc
+falling last (the defaults), one solve covers every starting cell of a grid; otherwise each cell
+is solved on its own.
+
+May import numpy, numba and the rules / kernel constants of this package.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcore.games.fief.kernel import (
+    NQ, Q_ATT_CAPTURED, Q_ATT_LORDS, Q_ATT_PTS, Q_ATT_WINS, Q_ATT_WINS_MERCY, Q_BOTH_WIPED,
+    Q_DEF_CAPTURED, Q_DEF_HOLDS, Q_DEF_HOLDS_MERCY, Q_DEF_LORDS, Q_DEF_PTS, Q_ROUNDS,
+)
+from simcore.games.fief.rules import (
+    DARC_ATTACKER, DARC_DEFENDER, DIE_SIDES, GRANT_ONE, OPEN, P_DARC_BONUS, P_DARC_FIRST,
+    P_GRANT_THRESHOLD, P_LORDS_FIRST, P_MERCY_BEFORE_FIRST, P_MERCY_DEFENDER_FIRST,
+    P_MERCY_NEEDS_LORD, FiefRules,
+)
+
+
+def dice_sum_pmf(n: int) -> np.ndarray:
+    """Exact distribution of the sum of n six-sided dice: ``pmf[s]`` for s = 0 … 6n."""
+    pmf = np.zeros(1)
+    pmf[0] = 1.0
+    face = np.zeros(DIE_SIDES + 1)
+    face[1:] = 1.0 / DIE_SIDES
+    for _ in range(n):
+        pmf = np.convolve(pmf, face)
+    return pmf
+
+
+def _lords_left(points: np.ndarray, p0: int, lords0: int, lords_first: bool) -> np.ndarray:
+    if lords_first:
+        return np.maximum(0, lords0 - (p0 - points))
+    return np.minimum(lords0, points)
+
+
+def side_arrays(rules: FiefRules, p0: int, lords0: int, row: int, darc: bool, k: int):
+    """Per current points p = 0 … p0 of one side: loss pmf it inflicts (read in ``row``, the other
+    side's terrain), Lords left, and whether it asks for mercy (FF-1 … FF-4)."""
+    par = rules.params
+    lords_first = bool(par[P_LORDS_FIRST])
+    pts = np.arange(p0 + 1)
+    ll = _lords_left(pts, p0, lords0, lords_first)
+    if par[P_DARC_FIRST]:
+        darc_on = darc & (ll == lords0) & (ll >= 1)
+    else:
+        darc_on = darc & (ll >= 1)
+    loss = rules.loss
+    max_loss = int(loss[row].max())
+    pmf = np.zeros((p0 + 1, max_loss + 1))
+    bonus = int(par[P_DARC_BONUS])
+    cache: dict[int, np.ndarray] = {}
+    for p in range(1, p0 + 1):
+        n = rules.dice_for(p)
+        if n not in cache:
+            cache[n] = dice_sum_pmf(n)
+        sums = cache[n]
+        shift = bonus if darc_on[p] else 0
+        for s in range(n, len(sums)):
+            pmf[p, loss[row, s + shift]] += sums[s]
+    asks = (k >= 0) & (pts <= k) & (pts >= 1)
+    if par[P_MERCY_NEEDS_LORD]:
+        asks &= ll >= 1
+    return pmf, ll.astype(np.int64), asks
+
+
+@njit(cache=True)
+def solve(pa, pd, lla, lld, ask_a, ask_d, grant, defender_first, v_enter, v_fight):
+    """Fill ``v_enter[a, d, Q_*]`` and ``v_fight[a, d, Q_*]`` for every a <= A, d <= D (jit-compiled by Numba).
+
+    pa[a, x]: P(attacker with a points inflicts x); pd[d, y]: P(defender with d inflicts y);
+    lla/lld: Lords left by points; ask_a/ask_d: the side asks for mercy at these points.
+    """
+    A = pa.shape[0] - 1
+    D = pd.shape[0] - 1
+    nx = pa.shape[1]
+    ny = pd.shape[1]
+    m = np.zeros(NQ)
+    acc = np.zeros(NQ)
+    for a in range(A + 1):
+        for d in range(D + 1):
+            if a == 0 or d == 0:
+                if a > 0:
+                    v_enter[a, d, Q_ATT_WINS] = 1.0
+                    v_enter[a, d, Q_ATT_PTS] = a
+                    v_enter[a, d, Q_ATT_LORDS] = lla[a]
+                elif d > 0:
+                    v_enter[a, d, Q_DEF_HOLDS] = 1.0
+                    v_enter[a, d, Q_DEF_PTS] = d
+                    v_enter[a, d, Q_DEF_LORDS] = lld[d]
+                else:
+                    v_enter[a, d, Q_BOTH_WIPED] = 1.0
+                continue
+            # FF-3 mercy at the start of a round: first asker, then the other.
+            qa1 = grant if ask_a[a] else 0.0
+            qd1 = grant if ask_d[d] else 0.0
+            if defender_first:
+                qd = qd1
+                qa = (1.0 - qd1) * qa1
+            else:
+                qa = qa1
+                qd = (1.0 - qa1) * qd1
+            qfight = 1.0 - qa - qd
+            m[:] = 0.0
+            # attacker surrenders: defender holds, attacker's Lords captured
+            m[Q_DEF_HOLDS] += qa
+            m[Q_DEF_HOLDS_MERCY] += qa
+            m[Q_DEF_PTS] += qa * d
+            m[Q_DEF_LORDS] += qa * lld[d]
+            m[Q_ATT_CAPTURED] += qa * lla[a]
+            # defender surrenders
+            m[Q_ATT_WINS] += qd
+            m[Q_ATT_WINS_MERCY] += qd
+            m[Q_ATT_PTS] += qd * a
+            m[Q_ATT_LORDS] += qd * lla[a]
+            m[Q_DEF_CAPTURED] += qd * lld[d]
+            acc[:] = 0.0
+            for x in range(nx):
+                px = pa[a, x]
+                if px == 0.0:
+                    continue
+                d2 = d - x if x < d else 0
+                for y in range(ny):
+                    if x == 0 and y == 0:
+                        continue
+                    p = px * pd[d, y]
+                    if p == 0.0:
+                        continue
+                    a2 = a - y if y < a else 0
+                    for j in range(NQ):
+                        acc[j] += p * v_enter[a2, d2, j]
+            p0 = pa[a, 0] * pd[d, 0]
+            denom = 1.0 - p0 * qfight
+            for j in range(NQ):
+                v_fight[a, d, j] = (acc[j] + p0 * m[j]) / denom
+            v_fight[a, d, Q_ROUNDS] += 1.0 / denom
+            for j in range(NQ):
+                v_enter[a, d, j] = m[j] + qfight * v_fight[a, d, j]
+
+
+def _solve_side_pair(rules, a0, d0, la, ld, terrain, darc, mercy):
+    pa, lla, ask_a = side_arrays(rules, a0, la, terrain, darc == DARC_ATTACKER, mercy[0])
+    pd, lld, ask_d = side_arrays(rules, d0, ld, OPEN, darc == DARC_DEFENDER, mercy[1])
+    v_enter = np.zeros((a0 + 1, d0 + 1, NQ))
+    v_fight = np.zeros((a0 + 1, d0 + 1, NQ))
+    grant = rules.param(P_GRANT_THRESHOLD) / GRANT_ONE
+    solve(pa, pd, lla, lld, ask_a, ask_d, grant, bool(rules.param(P_MERCY_DEFENDER_FIRST)),
+          v_enter, v_fight)
+    return v_fight if not rules.param(P_MERCY_BEFORE_FIRST) else v_enter
+
+
+def exact_grid(rules: FiefRules, attackers, defenders, terrain: int, darc: int, lords_attacker: int,
+               lords_defender: int, mercy: tuple[int, int]) -> np.ndarray:
+    """Exact expected quantities ``[i, j, Q_*]`` for attacker ``attackers[i]`` vs ``defenders[j]``.
+
+    Each cell's armies have ``min(lords, points)`` Lords. FF-1 … FF-4 with the given mercy policy.
+    """
+    attackers = [int(a) for a in attackers]
+    defenders = [int(d) for d in defenders]
+    out = np.zeros((len(attackers), len(defenders), NQ))
+    shared = not rules.param(P_LORDS_FIRST) and not rules.param(P_DARC_FIRST)
+    if shared:
+        v = _solve_side_pair(rules, max(attackers), max(defenders), lords_attacker, lords_defender,
+                             terrain, darc, mercy)
+        for i, a in enumerate(attackers):
+            for j, d in enumerate(defenders):
+                out[i, j] = v[a, d]
+        return out
+    for i, a in enumerate(attackers):
+        for j, d in enumerate(defenders):
+            v = _solve_side_pair(rules, a, d, min(lords_attacker, a), min(lords_defender, d),
+                                 terrain, darc, mercy)
+            out[i, j] = v[a, d]
+    return out
+
+
+def exact_combat(rules: FiefRules, attacker: int, defender: int, terrain: int, darc: int = 0,
+                 lords_attacker: int = 1, lords_defender: int = 1,
+                 mercy: tuple[int, int] = (-1, -1)) -> np.ndarray:
+    """Exact expected quantities ``[Q_*]`` of one matchup."""
+    return exact_grid(rules, [attacker], [defender], terrain, darc, lords_attacker, lords_defender,
+                      mercy)[0, 0]

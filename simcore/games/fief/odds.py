@@ -1,0 +1,335 @@
+"""Fief combat odds over a grid of (attacker points, defender points) (FF-7).
+
+:func:`odds_frame` computes, for each terrain, the odds of every cell exactly (``exact.py``), by
+Monte Carlo (``kernel.combat_grid``) or both; :func:`break_even` finds the smallest attacker
+reaching given probabilities; :func:`heatmap` draws P(attacker wins); :func:`fief_odds` (the
+``balance fief-odds`` command) writes all of it atomically into one output directory.
+
+Monte Carlo streams: combat i of a cell uses ``stream_state(cell_seed, i)`` with
+``cell_seed = stream_state(seed, key(terrain, darc, a, d))``, so a cell's estimate does not depend
+on the rest of the grid, the thread count or the mercy / Lords settings (common random numbers).
+
+May import numpy, polars, matplotlib, rich, the standard library and the simcore packages.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from simcore.errors import UsageError
+from simcore.games.fief import kernel as K
+from simcore.games.fief.exact import exact_grid
+from simcore.games.fief.rules import (
+    DARC_SIDES, TERRAINS, FiefRules, check_army, darc_index, load, mercy_text, parse_mercy,
+    terrain_index,
+)
+from simcore.games.fief.run import as_count, numba_threads, wilson
+from simcore.rng import stream_state
+from simcore.rundir import RunWriter
+
+METHODS = ("exact", "mc", "both")
+MAX_POINTS = 999
+ODDS_COLUMNS = [
+    "attacker", "defender", "terrain", "darc", "method", "p_attacker_wins", "p_defender_holds",
+    "p_both_wiped", "expected_rounds", "attacker_points_left", "defender_points_left",
+    "attacker_points_left_if_wins", "defender_points_left_if_holds",
+    "p_attacker_wins_lo", "p_attacker_wins_hi", "p_attacker_wins_by_mercy",
+    "p_defender_holds_by_mercy", "attacker_lords", "defender_lords", "attacker_lords_lost",
+    "defender_lords_lost", "attacker_lords_captured", "defender_lords_captured", "mercy", "games",
+    "se_p_attacker_wins", "se_expected_rounds",
+]
+
+
+def parse_points(text: str, what: str, max_points: int = MAX_POINTS, min_points: int = 1) -> list[int]:
+    """``"1-30"``, ``"7"`` or ``"1-5,8,10-12"`` → sorted distinct points; UsageError otherwise."""
+    values: set[int] = set()
+    for part in str(text).replace(" ", "").split(","):
+        lo_s, sep, hi_s = part.partition("-")
+        if not lo_s.isdigit() or (sep and not hi_s.isdigit()):
+            raise UsageError(f"{what} {text!r}: write a range like 1-30, a number, or a list like 1-5,8")
+        lo, hi = int(lo_s), int(hi_s) if sep else int(lo_s)
+        if hi < lo:
+            raise UsageError(f"{what} {text}: the range {part} goes down (write low-high, low <= high)")
+        if lo < min_points or hi > max_points:
+            raise UsageError(f"{what} {text}: values must be from {min_points} to {max_points}")
+        values.update(range(lo, hi + 1))
+    return sorted(values)
+
+
+def parse_terrains(text: str) -> list[str]:
+    if text.strip().lower() == "all":
+        return list(TERRAINS)
+    return [TERRAINS[terrain_index(t)] for t in text.split(",")]
+
+
+def cell_seeds(seed: int, terrain: int, darc: int, attackers, defenders) -> np.ndarray:
+    keys = [(((terrain * 4 + darc) << 40) | (a << 20) | d) for a in attackers for d in defenders]
+    return np.array([stream_state(np.uint64(seed), np.uint64(k)) for k in keys], np.uint64)
+
+
+def mc_grid(rules: FiefRules, attackers, defenders, terrain: int, darc: int, lords_attacker: int,
+            lords_defender: int, mercy: tuple[int, int], games: int, seed: int):
+    """Monte Carlo sums and sums of squares ``[i, j, Q_*]`` over ``games`` combats per cell."""
+    A = np.array([a for a in attackers for _ in defenders], np.int64)
+    D = np.array([d for _ in attackers for d in defenders], np.int64)
+    LA = np.minimum(A, lords_attacker)
+    LD = np.minimum(D, lords_defender)
+    sums = np.zeros((A.shape[0], K.NQ))
+    sumsq = np.zeros((A.shape[0], K.NQ))
+    # Cells run longest-first so the parallel loop ends evenly; results are per cell, unaffected.
+    order = np.argsort(-(A * 64 + D), kind="stable")
+    seeds = cell_seeds(seed, terrain, darc, attackers, defenders)
+    K.combat_grid(seeds[order], A[order], D[order], LA[order], LD[order], np.int64(terrain),
+                  np.int64(darc), np.int64(mercy[0]), np.int64(mercy[1]), np.int64(games),
+                  *rules.kernel_args(), sums, sumsq)
+    back = np.empty_like(order)
+    back[order] = np.arange(order.shape[0])
+    shape = (len(attackers), len(defenders), K.NQ)
+    return sums[back].reshape(shape), sumsq[back].reshape(shape)
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """Conditional mean E[X | event] = E[X 1_event] / P(event); NaN when the event never happens."""
+    out = np.full(num.shape, np.nan)
+    np.divide(num, den, out=out, where=den > 0)
+    return out
+
+
+def _frame(attackers, defenders, terrain: str, darc: str, method: str, mean: np.ndarray,
+           lords_attacker: int, lords_defender: int, mercy: str, games: int,
+           se_win: np.ndarray | None, se_rounds: np.ndarray | None, n_wins: np.ndarray | None):
+    A = np.repeat(np.array(attackers), len(defenders))
+    D = np.tile(np.array(defenders), len(attackers))
+    m = mean.reshape(-1, K.NQ)
+    la = np.minimum(A, lords_attacker)
+    ld = np.minimum(D, lords_defender)
+    p_win = m[:, K.Q_ATT_WINS]
+    if n_wins is None:
+        lo = hi = p_win
+        se_w = se_r = np.zeros_like(p_win)
+    else:
+        ci = np.array([wilson(k, games) for k in n_wins.reshape(-1)])
+        lo, hi = ci[:, 0], ci[:, 1]
+        se_w, se_r = se_win.reshape(-1), se_rounds.reshape(-1)
+    n = A.shape[0]
+    return pl.DataFrame({
+        "attacker": A.astype(np.int32), "defender": D.astype(np.int32),
+        "terrain": [terrain] * n, "darc": [darc] * n, "method": [method] * n,
+        "p_attacker_wins": p_win, "p_defender_holds": m[:, K.Q_DEF_HOLDS],
+        "p_both_wiped": m[:, K.Q_BOTH_WIPED], "expected_rounds": m[:, K.Q_ROUNDS],
+        "attacker_points_left": m[:, K.Q_ATT_PTS], "defender_points_left": m[:, K.Q_DEF_PTS],
+        "attacker_points_left_if_wins": _ratio(m[:, K.Q_ATT_PTS], p_win),
+        "defender_points_left_if_holds": _ratio(m[:, K.Q_DEF_PTS], m[:, K.Q_DEF_HOLDS]),
+        "p_attacker_wins_lo": lo, "p_attacker_wins_hi": hi,
+        "p_attacker_wins_by_mercy": m[:, K.Q_ATT_WINS_MERCY],
+        "p_defender_holds_by_mercy": m[:, K.Q_DEF_HOLDS_MERCY],
+        "attacker_lords": la.astype(np.int32), "defender_lords": ld.astype(np.int32),
+        "attacker_lords_lost": la - m[:, K.Q_ATT_LORDS],
+        "defender_lords_lost": ld - m[:, K.Q_DEF_LORDS],
+        "attacker_lords_captured": m[:, K.Q_ATT_CAPTURED],
+        "defender_lords_captured": m[:, K.Q_DEF_CAPTURED],
+        "mercy": [mercy] * n, "games": np.full(n, games, np.int64),
+        "se_p_attacker_wins": se_w, "se_expected_rounds": se_r,
+    }).select(ODDS_COLUMNS)
+
+
+def odds_frame(rules: FiefRules, attackers, defenders, terrains, *, darc: str = "none",
+               method: str = "exact", games: int = 20000, seed: int = 0, lords_attacker: int = 1,
+               lords_defender: int = 1, mercy: tuple[int, int] = (-1, -1)) -> pl.DataFrame:
+    """One row per (terrain, method, attacker, defender) with the ODDS_COLUMNS (FF-7).
+
+    Expected points / Lords left are unconditional means (0 for a side that lost).
+    """
+    if method not in METHODS:
+        raise UsageError(f"--method {method!r}: use {', '.join(METHODS)}")
+    di = darc_index(darc)
+    mtext = mercy_text(*mercy)
+    frames = []
+    for terrain in terrains:
+        ti = terrain_index(terrain)
+        if method in ("exact", "both"):
+            ex = exact_grid(rules, attackers, defenders, ti, di, lords_attacker, lords_defender, mercy)
+            frames.append(_frame(attackers, defenders, TERRAINS[ti], DARC_SIDES[di], "exact", ex,
+                                 lords_attacker, lords_defender, mtext, 0, None, None, None))
+        if method in ("mc", "both"):
+            s, sq = mc_grid(rules, attackers, defenders, ti, di, lords_attacker, lords_defender,
+                            mercy, games, seed)
+            mean = s / games
+            var = np.maximum(sq / games - mean * mean, 0.0) * games / max(games - 1, 1)
+            se = np.sqrt(var / games)
+            frames.append(_frame(attackers, defenders, TERRAINS[ti], DARC_SIDES[di], "mc", mean,
+                                 lords_attacker, lords_defender, mtext, games,
+                                 se[..., K.Q_ATT_WINS], se[..., K.Q_ROUNDS], s[..., K.Q_ATT_WINS]))
+    return pl.concat(frames)
+
+
+def break_even(odds: pl.DataFrame, levels=(0.5, 0.75, 0.9)) -> pl.DataFrame:
+    """FF-7: smallest attacker points with P(attacker wins) >= each level, per defence and terrain.
+
+    Uses the exact rows when present. Null = not reached within the grid's attackers.
+    """
+    methods = odds["method"].unique().to_list()
+    src = odds.filter(pl.col("method") == ("exact" if "exact" in methods else "mc"))
+    aggs = [pl.col("attacker").filter(pl.col("p_attacker_wins") >= lv).min()
+            .alias(f"min_attacker_p{round(lv * 100):d}") for lv in levels]
+    return (src.group_by(["terrain", "darc", "method", "defender"], maintain_order=True).agg(aggs)
+            .sort(["terrain", "defender"], maintain_order=True))
+
+
+def heatmap(odds: pl.DataFrame, terrain: str, path: Path, levels=(0.5, 0.75, 0.9)) -> None:
+    """PNG heat map of P(attacker wins) over (defender, attacker) for one terrain (cividis)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    methods = odds["method"].unique().to_list()
+    method = "exact" if "exact" in methods else "mc"
+    sub = odds.filter((pl.col("terrain") == terrain) & (pl.col("method") == method))
+    atts = sorted(sub["attacker"].unique().to_list())
+    defs = sorted(sub["defender"].unique().to_list())
+    grid = np.full((len(atts), len(defs)), np.nan)
+    ai = {a: i for i, a in enumerate(atts)}
+    di = {d: j for j, d in enumerate(defs)}
+    for a, d, p in sub.select("attacker", "defender", "p_attacker_wins").iter_rows():
+        grid[ai[a], di[d]] = p
+    fig, ax = plt.subplots(figsize=(1.2 + 0.32 * len(defs), 1.2 + 0.26 * len(atts)), dpi=110)
+    ext = (defs[0] - 0.5, defs[-1] + 0.5, atts[0] - 0.5, atts[-1] + 0.5)
+    im = ax.imshow(grid, origin="lower", aspect="auto", cmap="cividis", vmin=0, vmax=1, extent=ext,
+                   interpolation="nearest")
+    if len(atts) > 1 and len(defs) > 1:
+        # Black lines: the break-even levels sit in the mid and bright part of cividis.
+        cs = ax.contour(defs, atts, grid, levels=list(levels), colors="black", linewidths=1.0,
+                        linestyles=["solid", "dashed", "dotted", "dashdot"][: len(levels)])
+        ax.clabel(cs, fmt=lambda v: f"{v:.0%}", fontsize=7)
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    darc = sub["darc"][0]
+    mercy = sub["mercy"][0]
+    ax.set_title(f"P(attacker wins) — defender in {terrain}"
+                 + (f", d'Arc with {darc}" if darc != "none" else "")
+                 + (f", mercy {mercy}" if mercy != "never" else "") + f" ({method})", fontsize=9)
+    ax.set_xlabel("defender points")
+    ax.set_ylabel("attacker points")
+    fig.colorbar(im, ax=ax, label="P(attacker wins)")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def fief_odds(*, attackers: str = "1-30", defenders: str = "1-20", terrain: str = "all",
+              darc: str = "none", method: str = "exact", games: int = 20000, seed: int = 0,
+              rules_path: str | Path | None = None, out: Path, force: bool = False,
+              lords_attacker: int | None = None, lords_defender: int | None = None,
+              mercy: str | None = None, levels: str = "0.5,0.75,0.9", threads: int | None = None,
+              quiet: bool = False) -> Path:
+    """``balance fief-odds``: odds.csv/.parquet, break_even.csv, heatmap_<terrain>.png, run.json."""
+    t0 = time.perf_counter()
+    atts = parse_points(attackers, "--attackers")
+    defs = parse_points(defenders, "--defenders")
+    terrains = parse_terrains(terrain)
+    di = darc_index(darc)
+    if method not in METHODS:
+        raise UsageError(f"--method {method!r}: use {', '.join(METHODS)}")
+    games = as_count(games, "--games", hi=10**9)
+    seed = as_count(seed, "--seed", lo=0, hi=2**63 - 1)
+    lv = _parse_levels(levels)
+    rules = load(rules_path)
+    la = rules.default_lords[0] if lords_attacker is None else int(lords_attacker)
+    ld = rules.default_lords[1] if lords_defender is None else int(lords_defender)
+    # Lords are capped at each cell's points; check the largest army of each side.
+    check_army(rules, "attacker", max(atts), min(la, max(atts)) if lords_attacker is None else la,
+               DARC_SIDES[di] == "attacker", MAX_POINTS)
+    check_army(rules, "defender", max(defs), min(ld, max(defs)) if lords_defender is None else ld,
+               DARC_SIDES[di] == "defender", MAX_POINTS)
+    k = rules.default_mercy if mercy is None else parse_mercy(mercy)
+    with numba_threads(threads), RunWriter(out, force, players_schema=None, games_schema=None) as w:
+        odds = odds_frame(rules, atts, defs, terrains, darc=DARC_SIDES[di], method=method,
+                          games=games, seed=seed, lords_attacker=la, lords_defender=ld, mercy=k)
+        be = break_even(odds, lv)
+        odds.write_csv(w.tmp / "odds.csv")
+        odds.write_parquet(w.tmp / "odds.parquet")
+        be.write_csv(w.tmp / "break_even.csv")
+        for t in terrains:
+            heatmap(odds, t, w.tmp / f"heatmap_{t}.png", lv)
+        agreement = _agreement(odds) if method == "both" else None
+        meta = {
+            "game": "fief-odds",
+            "created_utc": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "attackers": attackers, "defenders": defenders, "terrains": terrains,
+            "darc": DARC_SIDES[di], "method": method, "games_per_cell": games if method != "exact" else 0,
+            "seed": seed, "lords_attacker": la, "lords_defender": ld, "mercy": mercy_text(*k),
+            "levels": lv, "rules_name": str(rules.source.name), "rules_sha256": rules.source.sha256,
+            "rules_text": rules.source.text, "rules_settings": rules.settings,
+            "files": ["odds.csv", "odds.parquet", "break_even.csv"]
+            + [f"heatmap_{t}.png" for t in terrains],
+            "mc_vs_exact": agreement,
+            "wall_time_s": round(time.perf_counter() - t0, 4),
+        }
+        path = w.finish(meta)
+    if not quiet:
+        _print_odds_summary(be, lv, path, agreement)
+    return path
+
+
+def _parse_levels(text: str) -> list[float]:
+    try:
+        lv = [float(x) for x in str(text).split(",") if x.strip()]
+    except ValueError:
+        raise UsageError(f"--levels {text!r}: write probabilities like 0.5,0.75,0.9") from None
+    if not lv or not all(0 < x <= 1 for x in lv):
+        raise UsageError(f"--levels {text!r}: each level must be in (0, 1]")
+    return lv
+
+
+def _agreement(odds: pl.DataFrame) -> dict:
+    """Largest |z| between MC and exact over the grid, for P(attacker wins) and rounds."""
+    keys = ["terrain", "attacker", "defender"]
+    ex = odds.filter(pl.col("method") == "exact").select(
+        *keys, pl.col("p_attacker_wins").alias("p_ex"), pl.col("expected_rounds").alias("r_ex"))
+    mc = odds.filter(pl.col("method") == "mc").select(
+        *keys, "p_attacker_wins", "expected_rounds", "se_expected_rounds", "games")
+    j = mc.join(ex, on=keys)
+    # z of the win count under the exact p, with Yates' half-count continuity correction
+    # (cells with p near 0 or 1 are far from normal; a single unlikely win is a rare event).
+    p = j["p_ex"].to_numpy()
+    n = j["games"].to_numpy()
+    sd = np.sqrt(np.maximum(n * p * (1 - p), 1e-300))
+    dev = np.maximum(np.abs(j["p_attacker_wins"].to_numpy() * n - n * p) - 0.5, 0.0)
+    z_p = dev / sd
+    se_r = j["se_expected_rounds"].to_numpy()
+    diff_r = np.abs(j["expected_rounds"].to_numpy() - j["r_ex"].to_numpy())
+    z_r = np.where(se_r > 0, diff_r / np.where(se_r > 0, se_r, 1), 0.0)
+    return {"cells": j.height, "max_abs_z_p_attacker_wins": float(z_p.max()),
+            "max_abs_z_expected_rounds": float(z_r.max())}
+
+
+def _print_odds_summary(be: pl.DataFrame, levels, path: Path, agreement) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    for terrain in be["terrain"].unique(maintain_order=True).to_list():
+        sub = be.filter(pl.col("terrain") == terrain)
+        where = {"open": "in open ground", "castle": "in a castle", "city": "in a city"}[terrain]
+        t = Table(title=f"Break-even: smallest attacker (points) beating a defender {where} "
+                        f"({sub['method'][0]}; '-' = not within the grid)")
+        t.add_column("defender", justify="right")
+        cols = [c for c in sub.columns if c.startswith("min_attacker_p")]
+        for c in cols:
+            t.add_column(f"P >= {c.removeprefix('min_attacker_p')}%", justify="right")
+        for row in sub.select("defender", *cols).iter_rows():
+            t.add_row(str(row[0]), *("-" if v is None else str(v) for v in row[1:]))
+        console.print(t)
+    if agreement:
+        console.print(f"MC vs exact over {agreement['cells']} cells: max |z| P(attacker wins) "
+                      f"{agreement['max_abs_z_p_attacker_wins']:.2f}, rounds "
+                      f"{agreement['max_abs_z_expected_rounds']:.2f}")
+    console.print(f"wrote {path}")

@@ -1,0 +1,103 @@
+"""balance fief-odds / fief-calamity from the command line (FF-5, FF-6, FF-7)."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from simcore.cli import _run
+
+ODDS_HEAD = ["attacker", "defender", "terrain", "darc", "method", "p_attacker_wins",
+             "p_defender_holds", "p_both_wiped", "expected_rounds", "attacker_points_left",
+             "defender_points_left"]
+
+
+def test_fief_odds_writes_tables_heat_maps_and_break_even(tmp_path, capsys):
+    """FF-7: odds.csv/.parquet with the documented columns, one PNG heat map per terrain, and the
+    smallest attacker reaching 50 / 75 / 90 % against each defence."""
+    out = tmp_path / "odds"
+    assert _run(["fief-odds", "--attackers", "1-30", "--defenders", "1-20", "--terrain", "all",
+                 "--out", str(out)]) == 0
+    assert "Break-even" in capsys.readouterr().out
+    odds = pl.read_parquet(out / "odds.parquet")
+    assert odds.columns[:11] == ODDS_HEAD
+    assert odds.height == 30 * 20 * 3
+    assert pl.read_csv(out / "odds.csv").height == odds.height
+    for t in ("open", "castle", "city"):
+        assert (out / f"heatmap_{t}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    be = pl.read_csv(out / "break_even.csv")
+    assert be.columns == ["terrain", "darc", "method", "defender", "min_attacker_p50",
+                          "min_attacker_p75", "min_attacker_p90"]
+    row = be.filter((pl.col("terrain") == "castle") & (pl.col("defender") == 6)).row(0, named=True)
+    assert row["min_attacker_p50"] <= row["min_attacker_p75"] <= row["min_attacker_p90"]
+    # the smallest attacker at 50 % really is the first to reach it
+    cas = odds.filter((pl.col("terrain") == "castle") & (pl.col("defender") == 6)).sort("attacker")
+    p = cas["p_attacker_wins"].to_list()
+    a50 = row["min_attacker_p50"]
+    assert p[a50 - 1] >= 0.5 and all(x < 0.5 for x in p[: a50 - 1])
+
+
+def test_fief_odds_both_methods_with_darc_and_mercy(tmp_path):
+    """FF-4/FF-3/FF-7: --method both writes exact and Monte Carlo rows side by side."""
+    out = tmp_path / "both"
+    assert _run(["fief-odds", "--attackers", "3-6", "--defenders", "2,4", "--terrain", "castle",
+                 "--darc", "defender", "--mercy", "attacker:2", "--method", "both", "--games", "2000",
+                 "--out", str(out), "-q"]) == 0
+    odds = pl.read_parquet(out / "odds.parquet")
+    assert sorted(odds["method"].unique().to_list()) == ["exact", "mc"]
+    assert odds.height == 2 * 4 * 2 and set(odds["darc"]) == {"defender"}
+    assert set(odds["mercy"]) == {"attacker:2"}
+
+
+def test_fief_calamity_writes_plague_and_revolt_tables(tmp_path, capsys):
+    """FF-5: 0-30 soldiers lose half rounded down, Lords 1-4 survive on 4+ (binomial);
+    FF-6: P(bishop succeeds) = 1/2, 2/3, 5/6, 1 for 0, 500, 1000, 1500 écus."""
+    out = tmp_path / "cal"
+    assert _run(["fief-calamity", "--out", str(out)]) == 0
+    assert "Plague" in capsys.readouterr().out
+    summary = pl.read_parquet(out / "plague_summary.parquet")
+    assert summary.height == 31 * 4
+    five = summary.filter((pl.col("soldiers") == 5) & (pl.col("lords") == 2)).row(0, named=True)
+    assert (five["soldiers_removed"], five["soldiers_left"]) == (2, 3)
+    assert five["p_no_lord_survives"] == pytest.approx(0.25)
+    dist = pl.read_parquet(out / "plague.parquet")
+    totals = dist.group_by(["soldiers", "lords"]).agg(pl.col("probability").sum())
+    assert all(abs(x - 1) < 1e-12 for x in totals["probability"])
+    revolt = pl.read_csv(out / "revolt.csv")
+    assert revolt["p_success"].to_list()[:4] == pytest.approx([1 / 2, 2 / 3, 5 / 6, 1.0])
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["fief-odds", "--attackers", "5-1"], "--attackers 5-1: the range 5-1 goes down"),
+    (["fief-odds", "--terrain", "swamp"], "--terrain 'swamp': unknown terrain"),
+    (["fief-odds", "--darc", "nobody"], "--darc 'nobody': unknown side"),
+    (["fief-odds", "--method", "guess"], "--method 'guess'"),
+    (["fief-odds", "--defenders", "0-3"], "--defenders 0-3: values must be from 1"),
+    (["fief-odds", "--levels", "1.5"], "--levels"),
+    (["fief-calamity", "--soldiers", "a-b"], "--soldiers"),
+    (["fief-calamity", "--max-ecus", "-5"], "--max-ecus"),
+])
+def test_bad_input_is_one_line_and_exit_code_2(tmp_path, capsys, argv, message):
+    """FF-1/FF-2/FF-4/FF-7 options: bad ones give one clear line on stderr, exit code 2, nothing written."""
+    out = tmp_path / "never"
+    assert _run([*argv, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+    assert not out.exists()
+
+
+def test_output_directory_problems_are_usage_errors(tmp_path, capsys):
+    """FF-7 outputs: a non-empty --out needs --force; a path under a file cannot be written."""
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "keep.txt").write_text("mine")
+    assert _run(["fief-odds", "--attackers", "1-2", "--defenders", "1", "--out", str(full)]) == 2
+    assert "not empty (use --force" in capsys.readouterr().err
+    assert (full / "keep.txt").read_text() == "mine"
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert _run(["fief-calamity", "--out", str(blocker / "sub")]) == 2
+    assert "cannot write" in capsys.readouterr().err
+    assert _run(["fief-odds", "--attackers", "1-2", "--defenders", "1", "--out", str(full),
+                 "--force", "-q"]) == 0
+    assert (full / "odds.csv").exists() and not (full / "keep.txt").exists()
