@@ -25,7 +25,7 @@ def register(app: typer.Typer) -> None:
 def simulate(
     games: str = typer.Option("1e6", "--games", "-n", help="How many games: 1e6, 1_000_000, 250000."),
     game: str = typer.Option("middle-ages", "--game", "-g", help=f"Which game: {', '.join(GAMES)}."),
-    players: int = typer.Option(4, "--players", "-p", help="Players per game (Middle-Ages: 2-5)."),
+    players: int = typer.Option(4, "--players", "-p", help="Players per game (2-5)."),
     strategies: str = typer.Option(
         "", "--strategies", "-s",
         help="Comma list: one strategy for every seat or one per seat (names or TOML files). "
@@ -58,10 +58,11 @@ def simulate(
                          games=n_games, seed=seed, rules_path=rules, out=out, force=force,
                          threads=threads, quiet=quiet)
         return
-    from simcore.games.middle_ages import game as ma
+    from simcore.games import adapter
 
-    prep = ma.prepare(players=players, strategies=strategies or ma.DEFAULT_STRATEGY,
-                      rules_path=rules, engine=engine, debug=debug, rotate_seats=rotate_seats)
+    game_mod = adapter(game)
+    prep = game_mod.prepare(players=players, strategies=strategies or game_mod.DEFAULT_STRATEGY,
+                            rules_path=rules, engine=engine, debug=debug, rotate_seats=rotate_seats)
     path = runner.run(prep, games=n_games, seed=seed, out=out, force=force, threads=threads,
                       chunk_size=chunk_size, raw=raw, quiet=quiet)
     if quiet:
