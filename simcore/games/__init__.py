@@ -31,6 +31,6 @@ def adapter(name: str):
     try:
         return importlib.import_module(ADAPTERS[name])
     except ModuleNotFoundError as exc:
-        if exc.name == ADAPTERS[name]:
+        if exc.name and ADAPTERS[name].startswith(exc.name):
             raise UsageError(f"--game {name}: not available in this build") from None
         raise
