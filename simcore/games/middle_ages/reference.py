@@ -46,23 +46,33 @@ class RandomStrategy:
 class ReplayStrategy:
     """Plays back pre-recorded option indices in order, drawing no randomness.
 
-    ``choices`` holds ints, or ``(kind, n_options, index)`` triples (as in ``GameRecord.decisions``),
-    in which case kind and option count are checked too. To replay a whole game's sequence (as the
+    ``choices`` holds ints, ``(n_options, index)`` pairs (the kernel's trace) or
+    ``(kind, n_options, index)`` triples (as in ``GameRecord.decisions``); the recorded option count
+    (and kind) are checked against the game. To replay a whole game's sequence (as the
     kernel exports it), give the *same* instance to every seat; to replay per seat, give each seat its
     own instance holding that seat's choices.
     """
 
     name = "replay"
 
-    def __init__(self, choices) -> None:
+    def __init__(self, choices, consume_draw: bool = False) -> None:
         self.choices = list(choices)
         self.pos = 0
+        # Every kernel strategy spends exactly one draw of the game's stream per decision (random:
+        # the choice; heuristics: the tie-break; rollout: the playout seed). Replaying a non-random
+        # bot must spend it too, or the later discard reshuffles (3 and 5 players) diverge.
+        self.consume_draw = consume_draw
 
     def choose(self, kind: str, options: list, state: "GameState", seat: int, rng: PyStream) -> int:
         if self.pos >= len(self.choices):
             raise ValueError(f"replay ran out of choices at decision {self.pos} ({kind}, seat {seat})")
         c = self.choices[self.pos]
-        if isinstance(c, (tuple, list)):
+        if isinstance(c, (tuple, list)) and len(c) == 2:   # the kernel's (n_options, index)
+            want_n, c = c
+            if want_n != len(options):
+                raise ValueError(f"replay decision {self.pos}: recorded {want_n} options but the "
+                                 f"game asks ({kind}, {len(options)} options)")
+        elif isinstance(c, (tuple, list)):
             want_kind, want_n, c = c
             if want_kind != kind or want_n != len(options):
                 raise ValueError(f"replay decision {self.pos}: recorded ({want_kind}, {want_n} options)"
@@ -71,6 +81,8 @@ class ReplayStrategy:
         if not 0 <= c < len(options):
             raise ValueError(f"replay decision {self.pos}: index {c} not in 0..{len(options) - 1}")
         self.pos += 1
+        if self.consume_draw:
+            rng.next_u64()
         return c
 
 
