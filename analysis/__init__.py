@@ -1,0 +1,64 @@
+"""analysis: balance metrics over run directories (polars lazy scans → metric tables with intervals).
+
+:func:`analyse` computes every metric that the columns of a :class:`~analysis.load.RunSet` allow, in
+one chunked pass over the games plus a few streaming polars queries, and returns them as a dict of
+polars DataFrames with stable names and columns (documented in docs/analysis.md), so the report,
+an export command or a check command can share them. Modules: :mod:`analysis.load` (opening runs,
+chunked passes), :mod:`analysis.stats` (intervals and tests), :mod:`analysis.seats`,
+:mod:`analysis.events`, :mod:`analysis.tiles`, :mod:`analysis.matchups`, :mod:`analysis.compare`.
+
+May import polars, numpy, the standard library and :mod:`simcore.rundir` / :mod:`simcore.errors`;
+never imports :mod:`reports` or matplotlib.
+"""
+
+from __future__ import annotations
+
+from analysis.load import RunSet, group_runs, open_runs
+
+TABLES = ("seats", "seat_tests", "outcomes", "spread_counts", "lead_changes", "flow", "scores_by_seat",
+          "scores_by_strategy", "events", "event_seats", "tiles", "tile_summary", "domain_pairs",
+          "strategies", "matchups")
+
+
+def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
+    """Every applicable metric table of ``rs`` (keys from :data:`TABLES`; absent when not applicable).
+
+    ``flow`` needs coins_before_event_k; ``events``/``event_seats`` need event_gain_k and games'
+    event_k; ``tiles``/``tile_summary``/``domain_pairs`` need tiles_* columns; ``matchups`` needs at
+    least two strategies.
+    """
+    from analysis import events, load, matchups, seats, tiles
+
+    seat_acc = seats.SeatAccumulator(rs.n_players)
+    out_acc = seats.OutcomeAccumulator(seats.checkpoint_columns(rs))
+    accs: list = [seat_acc, out_acc]
+    ev_acc = events.EventAccumulator(rs) if events.has_events(rs) else None
+    mu_acc = matchups.MatchupAccumulator(rs) if matchups.has_matchups(rs) else None
+    accs += [a for a in (ev_acc, mu_acc) if a is not None]
+    load.run_pass(rs, accs, rows_per_chunk or load.ROWS_PER_CHUNK)
+
+    t: dict = {
+        "seats": seats.seat_table(rs),
+        "seat_tests": seats.seat_tests(rs, seat_acc),
+        "outcomes": seats.outcome_table(rs, out_acc),
+        "spread_counts": seats.spread_counts(rs, out_acc),
+        "scores_by_seat": seats.score_distribution(rs, "seat"),
+        "scores_by_strategy": seats.score_distribution(rs, "strategy"),
+    }
+    if out_acc.checkpoints:
+        t["lead_changes"] = seats.lead_change_counts(rs, out_acc)
+        t["flow"] = seats.flow_table(rs)
+    if ev_acc is not None:
+        t["events"] = events.event_impact(rs, ev_acc)
+        t["event_seats"] = events.event_seat_table(rs, ev_acc)
+    if tiles.has_tiles(rs):
+        t["tiles"] = tiles.tile_impact(rs)
+        t["tile_summary"] = tiles.tile_summary(rs)
+        t["domain_pairs"] = tiles.domain_pairs(rs)
+    if mu_acc is not None:
+        t["strategies"] = matchups.strategy_table(rs, mu_acc)
+        t["matchups"] = matchups.matchup_table(rs, mu_acc)
+    return t
+
+
+__all__ = ["RunSet", "TABLES", "analyse", "group_runs", "open_runs"]

@@ -1,0 +1,215 @@
+"""Event-card impact (Middle-Ages MA-8), per event id and per firing slot.
+
+Needs ``event_gain_k`` in players.parquet and ``event_k`` in games.parquet (k = 1…4; event k fires
+at the end of turn 4k); ``coins_before_event_k`` adds the leader-change metric. :func:`event_impact`
+gives, per event and slot (slot 0 = every slot pooled): the mean coin gain per player, the spread of
+the gain between the players of a game, how often the card changes the sole leader, and the win share
+of the player it helped most. :func:`event_seat_table` gives each seat's win share in games with the
+card against games without it. Both are filled by one :class:`EventAccumulator` pass.
+
+May import polars, numpy, :mod:`analysis.load`, :mod:`analysis.seats` and :mod:`analysis.stats`.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import polars as pl
+
+from analysis import stats
+from analysis.load import Block, RunSet, run_pass, seat_label
+from analysis.seats import row_max, row_min, sole_leader, top_seat
+
+N_IDS = 256  # event ids are int8; shifted by 128 so negative ids cannot break bincount
+
+
+def event_slots(rs: RunSet) -> list[int]:
+    """Slots k with both ``event_gain_k`` (players) and ``event_k`` (games)."""
+    ks = []
+    for c in rs.player_columns:
+        m = re.fullmatch(r"event_gain_(\d+)", c)
+        if m and rs.has_games(f"event_{m.group(1)}"):
+            ks.append(int(m.group(1)))
+    return sorted(ks)
+
+
+def has_events(rs: RunSet) -> bool:
+    return bool(event_slots(rs))
+
+
+class EventAccumulator:
+    """Per (slot, event id) sums over games, and per (event id, seat) win shares with the card."""
+
+    def __init__(self, rs: RunSet) -> None:
+        self.slots = event_slots(rs)
+        self.n = rs.n_players
+        self.with_coins = all(rs.has(f"coins_before_event_{k}") for k in self.slots)
+        self.player_columns = ("win_share", *[f"event_gain_{k}" for k in self.slots],
+                               *([f"coins_before_event_{k}" for k in self.slots] if self.with_coins else []))
+        self.game_columns = tuple(f"event_{k}" for k in self.slots)
+        shape = (len(self.slots), N_IDS)
+        self.games = np.zeros(shape)
+        self.gain = np.zeros(shape)
+        self.gain_sq = np.zeros(shape)
+        self.spread = np.zeros(shape)
+        self.spread_sq = np.zeros(shape)
+        self.changes = np.zeros(shape)
+        self.top_games = np.zeros(shape)
+        self.top_wins = np.zeros(shape)
+        self.seat_with = np.zeros((N_IDS, self.n))
+        self.games_with = np.zeros(N_IDS)
+        self.seat_total = np.zeros(self.n)
+        self.games_total = 0
+
+    def add(self, block: Block) -> None:
+        w = block.p["win_share"]
+        rows = np.arange(block.n_games)
+        # Games without a games.parquet row (nan event ids) count neither with nor without a card.
+        known = np.ones(block.n_games, bool)
+        for k in self.slots:
+            ev = np.asarray(block.g[f"event_{k}"])
+            if ev.dtype.kind == "f":
+                known &= np.isfinite(ev)
+        self.seat_total += w[known].sum(axis=0, dtype=np.float64)
+        self.games_total += int(known.sum())
+        for i, k in enumerate(self.slots):
+            ev_raw = np.asarray(block.g[f"event_{k}"])
+            valid = np.isfinite(ev_raw) if ev_raw.dtype.kind == "f" else None
+            ev = (np.where(valid, ev_raw, 0) if valid is not None else ev_raw).astype(np.int64) + 128
+            if valid is not None:
+                ev = ev[valid]
+            pick = (lambda a: a[valid]) if valid is not None else (lambda a: a)
+            gain = block.p[f"event_gain_{k}"]
+            best = row_max(gain)
+            mean_gain = pick(gain.sum(axis=1, dtype=np.float64) / gain.shape[1])
+            spread = pick(best.astype(np.float64) - row_min(gain))
+            count, seat = top_seat(gain, best)
+            sole = count == 1
+            top_ws = np.where(sole, w[rows, np.maximum(seat, 0)], 0.0)
+            stats_ = [(self.games, None), (self.gain, mean_gain), (self.gain_sq, mean_gain * mean_gain),
+                      (self.spread, spread), (self.spread_sq, spread * spread),
+                      (self.top_games, pick(sole)), (self.top_wins, pick(top_ws))]
+            if self.with_coins:
+                before = block.p[f"coins_before_event_{k}"]
+                after = np.add(before, gain, dtype=np.int32)
+                changed = sole_leader(before) != sole_leader(after)
+                stats_.append((self.changes, pick(changed)))
+            for target, weights in stats_:
+                target[i] += np.bincount(ev, weights=weights, minlength=N_IDS)
+            self.games_with += np.bincount(ev, minlength=N_IDS)
+            for s in range(self.n):
+                self.seat_with[:, s] += np.bincount(ev, weights=pick(w[:, s]), minlength=N_IDS)
+
+
+def _acc(rs: RunSet, acc: EventAccumulator | None) -> EventAccumulator:
+    if acc is None:
+        acc = EventAccumulator(rs)
+        if acc.slots:
+            run_pass(rs, [acc])
+    return acc
+
+
+_IMPACT_SCHEMA = {
+    "event": pl.Int16, "event_name": pl.String, "slot": pl.Int8, "turn": pl.Int16, "games": pl.Int64,
+    "mean_gain": pl.Float64, "gain_sd": pl.Float64, "gain_ci_low": pl.Float64, "gain_ci_high": pl.Float64,
+    "mean_spread": pl.Float64, "spread_ci_low": pl.Float64, "spread_ci_high": pl.Float64,
+    "leader_change": pl.Float64, "leader_change_ci_low": pl.Float64, "leader_change_ci_high": pl.Float64,
+    "top_gainer_games": pl.Int64, "top_gainer_win_share": pl.Float64, "top_gainer_ci_low": pl.Float64,
+    "top_gainer_ci_high": pl.Float64, "fair_share": pl.Float64,
+}
+
+
+def event_impact(rs: RunSet, acc: EventAccumulator | None = None) -> pl.DataFrame:
+    """Impact of each event card, pooled over slots (slot 0) and per slot (1…4, turn 4k).
+
+    Columns: event, event_name, slot, turn, games, mean_gain (coins per player, averaged over the
+    players of a game, then over games), gain_sd (sd of that per-game mean), gain_ci_low/high
+    (t interval), mean_spread (largest − smallest gain in a game) with spread_ci_low/high,
+    leader_change (share of games whose sole leader differs before and after the card, counting a
+    lead that becomes or stops being shared; null without coins_before_event_k) with Wilson
+    interval, top_gainer_games (games with a single biggest gainer), top_gainer_win_share (that
+    player's win share) with Wilson interval, fair_share (1/n). Sorted by slot then event.
+    """
+    acc = _acc(rs, acc)
+    if not acc.slots:
+        return pl.DataFrame(schema=_IMPACT_SCHEMA)
+    frames = []
+    pooled = [acc.games.sum(0), acc.gain.sum(0), acc.gain_sq.sum(0), acc.spread.sum(0), acc.spread_sq.sum(0),
+              acc.changes.sum(0), acc.top_games.sum(0), acc.top_wins.sum(0)]
+    per_slot = [[a[i] for a in (acc.games, acc.gain, acc.gain_sq, acc.spread, acc.spread_sq, acc.changes,
+                                acc.top_games, acc.top_wins)] for i in range(len(acc.slots))]
+    for slot, arrays in [(0, pooled)] + list(zip(acc.slots, per_slot)):
+        games, gain, gain_sq, spread, spread_sq, changes, top_games, top_wins = arrays
+        ids = np.flatnonzero(games > 0)
+        if ids.size == 0:
+            continue
+        n = games[ids]
+        mg, sd = stats.moments(n, gain[ids], gain_sq[ids])
+        glo, ghi = stats.t_interval(mg, sd, n)
+        ms, ssd = stats.moments(n, spread[ids], spread_sq[ids])
+        slo, shi = stats.t_interval(ms, ssd, n)
+        if acc.with_coins:
+            lc = changes[ids] / n
+            llo, lhi = stats.wilson(changes[ids], n)
+        else:
+            lc = llo = lhi = np.full(ids.size, np.nan)
+        tn = top_games[ids]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tw = np.where(tn > 0, top_wins[ids] / tn, np.nan)
+        tlo, thi = stats.wilson(top_wins[ids], tn)
+        event = ids - 128
+        frames.append(pl.DataFrame({
+            "event": event, "event_name": [rs.event_name(e) for e in event], "slot": np.full(ids.size, slot),
+            "turn": [4 * slot if slot else None] * ids.size, "games": n.astype(np.int64),
+            "mean_gain": mg, "gain_sd": sd, "gain_ci_low": glo, "gain_ci_high": ghi,
+            "mean_spread": ms, "spread_ci_low": slo, "spread_ci_high": shi,
+            "leader_change": lc, "leader_change_ci_low": llo, "leader_change_ci_high": lhi,
+            "top_gainer_games": tn.astype(np.int64), "top_gainer_win_share": tw,
+            "top_gainer_ci_low": tlo, "top_gainer_ci_high": thi,
+            "fair_share": np.full(ids.size, 1.0 / rs.n_players),
+        }, schema=_IMPACT_SCHEMA))
+    return pl.concat(frames).sort(["slot", "event"])
+
+
+def event_seat_table(rs: RunSet, acc: EventAccumulator | None = None) -> pl.DataFrame:
+    """Each seat's win share in games where the card fired (any slot) against games without it.
+
+    Columns: event, event_name, seat, seat_label, games_with, win_share_with, with_ci_low,
+    with_ci_high, games_without, win_share_without, without_ci_low, without_ci_high, diff (with −
+    without), diff_low, diff_high (Newcombe), p_value (two-proportion z test, unpooled),
+    p_adjusted (Holm over the whole table), significant (p_adjusted < 0.05).
+    """
+    acc = _acc(rs, acc)
+    cols = ["event", "event_name", "seat", "seat_label", "games_with", "win_share_with", "with_ci_low",
+            "with_ci_high", "games_without", "win_share_without", "without_ci_low", "without_ci_high",
+            "diff", "diff_low", "diff_high", "p_value", "p_adjusted", "significant"]
+    if not acc.slots:
+        return pl.DataFrame(schema={c: (pl.String if c in ("event_name", "seat_label") else
+                                        pl.Boolean if c == "significant" else pl.Float64) for c in cols})
+    ids = np.flatnonzero(acc.games_with > 0)
+    ev = np.repeat(ids, acc.n)
+    seat = np.tile(np.arange(acc.n), ids.size)
+    n1 = acc.games_with[ev]
+    s1 = acc.seat_with[ev, seat]
+    n2 = acc.games_total - n1
+    s2 = acc.seat_total[seat] - s1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p1 = s1 / n1
+        p2 = np.where(n2 > 0, s2 / n2, np.nan)
+        lo1, hi1 = stats.wilson(s1, n1)
+        lo2, hi2 = stats.wilson(s2, n2)
+        dlo, dhi = stats.newcombe(p1, lo1, hi1, p2, lo2, hi2)
+        se = np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
+        z = np.where(se > 0, (p1 - p2) / se, np.where(p1 == p2, 0.0, np.inf))
+    pv = stats.two_sided_p(z)
+    adj = stats.holm(pv)
+    return pl.DataFrame({
+        "event": (ev - 128).astype(np.int16), "event_name": [rs.event_name(e - 128) for e in ev],
+        "seat": seat.astype(np.int8), "seat_label": [seat_label(s) for s in seat],
+        "games_with": n1.astype(np.int64), "win_share_with": p1, "with_ci_low": lo1, "with_ci_high": hi1,
+        "games_without": n2.astype(np.int64), "win_share_without": p2,
+        "without_ci_low": lo2, "without_ci_high": hi2,
+        "diff": p1 - p2, "diff_low": dlo, "diff_high": dhi, "p_value": pv, "p_adjusted": adj,
+        "significant": np.nan_to_num(adj, nan=1.0) < 0.05,
+    })

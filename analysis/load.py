@@ -1,0 +1,355 @@
+"""Open run directories for analysis: polars lazy scans, column detection, chunked per-game passes.
+
+:func:`open_runs` pools one or several run directories of the same game and player count into a
+:class:`RunSet` (a ``run`` column, 0, 1, …, tells the directories apart; games are keyed by
+``(run, game)``). Nothing is read until a metric asks for columns: per-player metrics are polars
+lazy queries (projection and predicate pushdown, streaming engine), and per-game metrics go through
+:func:`run_pass`, which reads a range of games at a time (about :data:`ROWS_PER_CHUNK` player rows,
+so a 1e7-game run stays within a few hundred MB) and hands each chunk to accumulators as a
+:class:`Block` of ``(games × seats)`` numpy matrices. Only the common columns (:data:`COMMON_COLUMNS`)
+are required; game-specific metrics ask :meth:`RunSet.has` first. :func:`group_runs` splits a list of
+directories into configurations (same game, players, rules and strategies) for comparisons.
+
+May import polars, numpy, the standard library, :mod:`simcore.rundir` and :mod:`simcore.errors`.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Protocol, Sequence
+
+import numpy as np
+import polars as pl
+
+from simcore.errors import UsageError
+from simcore.rundir import GAMES, PLAYERS, read_meta
+
+COMMON_COLUMNS = ("game", "seat", "strategy", "score", "win_share", "rank")
+ROWS_PER_CHUNK = 4_000_000
+KEY = ("run", "game")
+
+# Display names of the Middle-Ages Domains (MA-1); other games fall back to the capitalised suffix.
+_TILE_NAMES = {"champs": "Champs", "moulin": "Moulin", "village": "Village", "rempart": "Rempart",
+               "marche": "Marché", "caserne": "Caserne", "eglise": "Église", "palais": "Palais"}
+
+
+def tile_name(column_or_key: str) -> str:
+    """Human name of a tile type from ``tiles_<key>`` or ``<key>`` (``tiles_marche`` → ``Marché``)."""
+    key = column_or_key.removeprefix("tiles_")
+    return _TILE_NAMES.get(key, key.replace("_", " ").capitalize())
+
+
+def seat_label(seat: int) -> str:
+    """Seats are 0-based in the data and shown to people as Seat 1…n."""
+    return f"Seat {int(seat) + 1}"
+
+
+def collect(lf: pl.LazyFrame) -> pl.DataFrame:
+    """Collect with the streaming engine (bounded memory on large scans)."""
+    return lf.collect(engine="streaming")
+
+
+def _event_names(meta: dict) -> dict[int, str]:
+    names = meta.get("event_names")
+    if isinstance(names, dict):
+        out = {}
+        for k, v in names.items():
+            try:
+                out[int(k)] = str(v)
+            except (TypeError, ValueError):
+                continue
+        return out
+    if isinstance(names, list):
+        return {i: str(v) for i, v in enumerate(names)}
+    text = meta.get("rules_text")
+    if isinstance(text, str) and text:
+        try:
+            events = tomllib.loads(text).get("events", [])
+            return {int(e["id"]): str(e["name"]) for e in events if "id" in e and "name" in e}
+        except (tomllib.TOMLDecodeError, TypeError, ValueError, KeyError):
+            return {}
+    return {}
+
+
+@dataclass
+class RunSet:
+    """One or several run directories of one game and player count, read lazily.
+
+    Attributes
+    ----------
+    paths, metas : the run directories and their run.json contents.
+    label : a short name for reports (directory name, ``+k runs`` when pooled).
+    game, n_players : from run.json (all pooled runs agree).
+    player_columns, game_columns : column names present in every pooled players / games file.
+    event_names : event id → name (run.json ``event_names``, else the ``[[events]]`` of
+        ``rules_text``, else empty: callers show the id).
+    """
+
+    paths: tuple[Path, ...]
+    metas: tuple[dict, ...]
+    label: str
+    game: str
+    n_players: int
+    player_columns: tuple[str, ...]
+    game_columns: tuple[str, ...]
+    event_names: dict[int, str]
+    n_rows: int
+    _strategies: tuple[str, ...] | None = field(default=None, repr=False)
+
+    # -- columns -------------------------------------------------------------------------------
+    def has(self, *columns: str) -> bool:
+        return all(c in self.player_columns for c in columns)
+
+    def has_games(self, *columns: str) -> bool:
+        return all(c in self.game_columns for c in columns)
+
+    @property
+    def cluster(self) -> str:
+        """Independent unit of the run: ``deal`` for rotated-seat runs (paired analysis), else ``game``."""
+        return "deal" if self.has("deal", "rotation") else "game"
+
+    @property
+    def tile_columns(self) -> tuple[str, ...]:
+        return tuple(c for c in self.player_columns if c.startswith("tiles_"))
+
+    @property
+    def n_games(self) -> int:
+        return self.n_rows // max(self.n_players, 1)
+
+    def event_name(self, event_id: int) -> str:
+        return self.event_names.get(int(event_id), f"Event {int(event_id)}")
+
+    # -- lazy frames ---------------------------------------------------------------------------
+    def players(self, columns: Sequence[str] | None = None) -> pl.LazyFrame:
+        """Lazy scan of players.parquet of every pooled run, with a ``run`` column (Int32)."""
+        frames = []
+        for i, p in enumerate(self.paths):
+            lf = pl.scan_parquet(p / PLAYERS)
+            if columns is not None:
+                lf = lf.select([c for c in columns if c != "run"])
+            frames.append(lf.with_columns(pl.lit(i, pl.Int32).alias("run")))
+        return frames[0] if len(frames) == 1 else pl.concat(frames, how="vertical_relaxed")
+
+    def games(self, columns: Sequence[str] | None = None) -> pl.LazyFrame | None:
+        """Lazy scan of games.parquet (``None`` when a pooled run has none)."""
+        if not self.game_columns:
+            return None
+        frames = []
+        for i, p in enumerate(self.paths):
+            lf = pl.scan_parquet(p / GAMES)
+            if columns is not None:
+                lf = lf.select([c for c in columns if c != "run"])
+            frames.append(lf.with_columns(pl.lit(i, pl.Int32).alias("run")))
+        return frames[0] if len(frames) == 1 else pl.concat(frames, how="vertical_relaxed")
+
+    @property
+    def strategies(self) -> tuple[str, ...]:
+        """Strategy names present, in run.json seat order first (used as category codes)."""
+        if self._strategies is None:
+            listed: list[str] = []
+            for m in self.metas:
+                for s in m.get("strategies") or []:
+                    if isinstance(s, str) and s not in listed:
+                        listed.append(s)
+            present = collect(self.players(["strategy"]).select(pl.col("strategy").unique()))
+            found = {s for s in present["strategy"].to_list() if s is not None}
+            self._strategies = tuple([s for s in listed if s in found] + sorted(found - set(listed)))
+        return self._strategies
+
+
+def open_runs(paths: Iterable[str | Path], label: str | None = None) -> RunSet:
+    """Pool run directories of one game and player count into a :class:`RunSet`.
+
+    Raises :class:`UsageError` (one line) for a directory that is not a run, a run without
+    players.parquet, missing common columns, or runs that cannot be pooled.
+    """
+    paths = tuple(Path(p) for p in paths)
+    if not paths:
+        raise UsageError("no run directory given")
+    metas, pcols, gcols, n_rows = [], None, None, 0
+    for p in paths:
+        meta = read_meta(p)
+        if not (p / PLAYERS).is_file():
+            raise UsageError(f"{p}: no {PLAYERS} (analysis needs the per-player rows; rerun with --raw)")
+        try:
+            names = pl.scan_parquet(p / PLAYERS).collect_schema().names()
+            rows = pl.scan_parquet(p / PLAYERS).select(pl.len()).collect().item()
+        except (pl.exceptions.PolarsError, OSError) as exc:
+            raise UsageError(f"{p / PLAYERS}: cannot read ({str(exc).splitlines()[0]})") from None
+        missing = [c for c in COMMON_COLUMNS if c not in names]
+        if missing:
+            raise UsageError(f"{p / PLAYERS}: missing column(s) {', '.join(missing)}")
+        gnames: list[str] = []
+        if (p / GAMES).is_file():
+            try:
+                gnames = pl.scan_parquet(p / GAMES).collect_schema().names()
+            except (pl.exceptions.PolarsError, OSError) as exc:
+                raise UsageError(f"{p / GAMES}: cannot read ({str(exc).splitlines()[0]})") from None
+            if "game" not in gnames:
+                gnames = []
+        pcols = names if pcols is None else [c for c in pcols if c in names]
+        gcols = gnames if gcols is None else [c for c in gcols if c in gnames]
+        metas.append(meta)
+        n_rows += int(rows)
+    games_played = {str(m.get("game")) for m in metas}
+    if len(games_played) > 1:
+        raise UsageError(f"cannot pool runs of different games: {', '.join(sorted(games_played))}")
+    players = {m.get("players") for m in metas}
+    if len(players) > 1:
+        raise UsageError(f"cannot pool runs with different player counts: {sorted(map(str, players))}")
+    n_players = next(iter(players))
+    if not isinstance(n_players, int):
+        n_players = int(collect(pl.concat([pl.scan_parquet(p / PLAYERS).select("seat") for p in paths])
+                                .select(pl.col("seat").max())).item()) + 1
+    if label is None:
+        label = paths[0].name if len(paths) == 1 else f"{paths[0].name} (+{len(paths) - 1} runs)"
+    return RunSet(paths=paths, metas=tuple(metas), label=label, game=games_played.pop(),
+                  n_players=int(n_players), player_columns=tuple(pcols), game_columns=tuple(gcols),
+                  event_names=_event_names(metas[0]), n_rows=n_rows)
+
+
+def config_key(meta: dict) -> tuple:
+    """What makes two runs the same configuration: game, players, rules and strategies."""
+    return (meta.get("game"), meta.get("players"), meta.get("rules_sha256"),
+            tuple(meta.get("strategies") or ()))
+
+
+def group_runs(paths: Iterable[str | Path]) -> list[RunSet]:
+    """Split directories into configurations (order of first appearance), each pooled."""
+    groups: dict[tuple, list[Path]] = {}
+    for p in map(Path, paths):
+        groups.setdefault(config_key(read_meta(p)), []).append(p)
+    return [open_runs(ps) for ps in groups.values()]
+
+
+# ---------------------------------------------------------------------------------------------
+# Chunked per-game passes
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class Block:
+    """A range of whole games as matrices.
+
+    ``p[col]`` is ``(games, seats)`` (row = game, column = seat 0…n−1); ``g[col]`` is ``(games,)``
+    from games.parquet; ``cluster`` is ``(games,)``: an id of the independent unit (the deal in
+    rotated-seat runs, else the game), unique across pooled runs. ``strategy`` is given as integer
+    codes into :attr:`RunSet.strategies`.
+    """
+
+    n: int
+    run: np.ndarray
+    game: np.ndarray
+    cluster: np.ndarray
+    p: dict[str, np.ndarray]
+    g: dict[str, np.ndarray]
+
+    @property
+    def n_games(self) -> int:
+        return int(self.game.shape[0])
+
+
+class Accumulator(Protocol):
+    player_columns: tuple[str, ...]
+    game_columns: tuple[str, ...]
+
+    def add(self, block: Block) -> None: ...
+
+
+def _chunk_ranges(rs: RunSet, rows_per_chunk: int) -> list[tuple[int, int] | None]:
+    if rs.n_rows <= rows_per_chunk:
+        return [None]
+    c = rs.cluster
+    lim = collect(rs.players([c]).select(pl.col(c).min().alias("lo"), pl.col(c).max().alias("hi")))
+    lo, hi = int(lim["lo"][0]), int(lim["hi"][0])
+    width = max(1, math.ceil((hi - lo + 1) * rows_per_chunk / rs.n_rows))
+    return [(a, min(a + width, hi + 1)) for a in range(lo, hi + 1, width)]
+
+
+def _regular(df: pl.DataFrame, n: int) -> bool:
+    rows = df.height
+    if rows % n:
+        return False
+    g = df["game"].to_numpy().reshape(-1, n)
+    r = df["run"].to_numpy().reshape(-1, n)
+    s = df["seat"].to_numpy().reshape(-1, n)
+    if not ((g == g[:, :1]).all() and (r == r[:, :1]).all() and (s == np.arange(n)).all()):
+        return False
+    key = r[:, 0].astype(np.int64) * (1 << 40) + g[:, 0]
+    return bool(np.all(np.diff(key) > 0))
+
+
+def _irregular_error(rs: RunSet, df: pl.DataFrame) -> UsageError:
+    counts = df.group_by(["run", "game"]).agg(pl.len().alias("rows"),
+                                              pl.col("seat").n_unique().alias("seats"))
+    bad = counts.filter((pl.col("rows") != rs.n_players) | (pl.col("seats") != rs.n_players)).head(1)
+    if bad.height:
+        run, game, rows = bad["run"][0], bad["game"][0], bad["rows"][0]
+        return UsageError(f"{rs.paths[run] / PLAYERS}: game {game} has {rows} player rows with seats "
+                          f"not 0…{rs.n_players - 1} (run.json players = {rs.n_players})")
+    return UsageError(f"{rs.paths[0] / PLAYERS}: seats are not 0…{rs.n_players - 1} in every game")
+
+
+def run_pass(rs: RunSet, accumulators: Sequence[Accumulator], rows_per_chunk: int = ROWS_PER_CHUNK) -> None:
+    """Feed every game of ``rs`` to each accumulator, one :class:`Block` per chunk of games."""
+    if not accumulators:
+        return
+    n = rs.n_players
+    pcols = ["game", "seat"]
+    for acc in accumulators:
+        pcols += [c for c in acc.player_columns if c not in pcols]
+    if rs.cluster == "deal" and "deal" not in pcols:
+        pcols.append("deal")
+    gcols: list[str] = []
+    for acc in accumulators:
+        gcols += [c for c in acc.game_columns if c not in gcols and c != "game"]
+    cat = pl.Enum(list(rs.strategies)) if "strategy" in pcols else None
+    c = rs.cluster
+    for rng in _chunk_ranges(rs, rows_per_chunk):
+        lf = rs.players(pcols)
+        if rng is not None:
+            lf = lf.filter((pl.col(c) >= rng[0]) & (pl.col(c) < rng[1]))
+        if cat is not None:
+            lf = lf.with_columns(pl.col("strategy").cast(pl.String).cast(cat).to_physical())
+        df = collect(lf)
+        if df.height == 0:
+            continue
+        if not _regular(df, n):
+            df = df.sort(["run", "game", "seat"])
+            if not _regular(df, n):
+                raise _irregular_error(rs, df)
+        G = df.height // n
+        run = df["run"].to_numpy()[::n].astype(np.int64)
+        game = df["game"].to_numpy()[::n].astype(np.int64)
+        unit = df["deal"].to_numpy()[::n].astype(np.int64) if c == "deal" else game
+        cluster = run * (1 << 40) + unit
+        # Fortran order: reductions over the seats of a game run along contiguous seat columns.
+        p = {col: np.asfortranarray(df[col].to_numpy().reshape(G, n)) for col in pcols if col != "game"}
+        g = _game_rows(rs, gcols, run, game) if gcols else {}
+        block = Block(n=n, run=run, game=game, cluster=cluster, p=p, g=g)
+        for acc in accumulators:
+            acc.add(block)
+
+
+def _game_rows(rs: RunSet, gcols: list[str], run: np.ndarray, game: np.ndarray) -> dict[str, np.ndarray]:
+    """games.parquet columns aligned with the block's games (``nan`` where a game has no row)."""
+    glf = rs.games(["game", *gcols])
+    lo, hi = int(game.min()), int(game.max())
+    gdf = collect(glf.filter((pl.col("game") >= lo) & (pl.col("game") <= hi)))
+    gkey = gdf["run"].to_numpy().astype(np.int64) * (1 << 40) + gdf["game"].to_numpy()
+    order = np.argsort(gkey, kind="stable") if not np.all(np.diff(gkey) > 0) else None
+    if order is not None:
+        gkey = gkey[order]
+    want = run * (1 << 40) + game
+    idx = np.clip(np.searchsorted(gkey, want), 0, max(len(gkey) - 1, 0))
+    found = (gkey[idx] == want) if len(gkey) else np.zeros(len(want), bool)
+    out = {}
+    for col in gcols:
+        vals = gdf[col].to_numpy()
+        if order is not None:
+            vals = vals[order]
+        vals = vals[idx] if len(vals) else np.zeros(len(want))
+        out[col] = vals if found.all() else np.where(found, vals.astype(float), np.nan)
+    return out

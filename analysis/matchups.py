@@ -1,0 +1,216 @@
+"""Strategy strength and head-to-head matchups from mixed or rotated-seat runs (common columns).
+
+:func:`strategy_table`: the win share of each strategy against the fair 1/n. :func:`matchup_table`:
+for every ordered pair of different strategies A, B meeting in a game, how often A finishes ahead
+of B (``ahead_share``: rank better = 1, equal = ½, averaged over the A–B player pairs of a game) and
+A's win share in games where B also plays. The independent unit is the game, or the deal when the
+run has ``deal``/``rotation`` columns (rotated seats): values are averaged over the rotations of a
+deal first, which cancels seat advantage and deal luck (paired analysis), and intervals are t
+intervals over deals. Without deals, intervals are Wilson intervals with the number of games (or
+player rows for :func:`strategy_table`) as n; when strategies are tied to seats the seat advantage is
+part of the matchup (``confounded`` column).
+
+May import polars, numpy, :mod:`analysis.load` and :mod:`analysis.stats`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from analysis import stats
+from analysis.load import Block, RunSet, run_pass
+
+_SUB = 250_000  # games per sub-block: bounds the (games × strategies²) work arrays
+
+
+def has_matchups(rs: RunSet) -> bool:
+    return len(rs.strategies) >= 2
+
+
+def _cluster_means(cluster: np.ndarray, sums: np.ndarray, counts: np.ndarray, same_unit: bool):
+    """Per-unit means of per-game sums (units = games or deals); returns (means, present) per unit."""
+    if not same_unit:
+        uniq, inv = np.unique(cluster, return_inverse=True)
+        s = np.zeros((uniq.size, sums.shape[1]))
+        c = np.zeros((uniq.size, sums.shape[1]))
+        for j in range(sums.shape[1]):
+            s[:, j] = np.bincount(inv, weights=sums[:, j], minlength=uniq.size)
+            c[:, j] = np.bincount(inv, weights=counts[:, j], minlength=uniq.size)
+        sums, counts = s, c
+    present = counts > 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = np.where(present, sums / np.where(present, counts, 1), 0.0)
+    return means, present
+
+
+class MatchupAccumulator:
+    """Per strategy and per ordered strategy pair: unit counts, sums and sums of squares."""
+
+    player_columns = ("strategy", "rank", "win_share")
+    game_columns: tuple[str, ...] = ()
+
+    def __init__(self, rs: RunSet) -> None:
+        self.k = len(rs.strategies)
+        self.n = rs.n_players
+        self.paired = rs.cluster == "deal"
+        k = self.k
+        self.games = 0
+        self.rows = np.zeros(k)
+        self.row_wins = np.zeros(k)
+        self.seats = np.zeros((k, self.n))
+        self.s_n = np.zeros(k)
+        self.s_sum = np.zeros(k)
+        self.s_sq = np.zeros(k)
+        self.m_n = np.zeros(k * k)
+        self.m_sum = np.zeros(k * k)
+        self.m_sq = np.zeros(k * k)
+        self.w_sum = np.zeros(k * k)
+        self.w_sq = np.zeros(k * k)
+
+    def add(self, block: Block) -> None:
+        # Deals must not be split: with rotated seats, sub-blocks are cut between deals.
+        G = block.n_games
+        self.games += G
+        if not self.paired:
+            for start in range(0, G, _SUB):
+                self._add(block, slice(start, min(start + _SUB, G)))
+            return
+        order = np.argsort(block.cluster, kind="stable")
+        unit = block.cluster[order]
+        start = 0
+        while start < G:
+            stop = min(start + _SUB, G)
+            while stop < G and unit[stop] == unit[stop - 1]:
+                stop += 1
+            self._add(block, order[start:stop])
+            start = stop
+
+    def _add(self, block: Block, sl) -> None:
+        k, n = self.k, self.n
+        # Column-major copies: every per-seat column below is contiguous.
+        S = np.asfortranarray(block.p["strategy"][sl], dtype=np.int64)
+        R = np.asfortranarray(block.p["rank"][sl])
+        W = np.asfortranarray(block.p["win_share"][sl], dtype=np.float64)
+        G = S.shape[0]
+        for s in range(n):
+            self.seats[:, s] += np.bincount(S[:, s], minlength=k)[:k]
+            self.rows += np.bincount(S[:, s], minlength=k)[:k]
+            self.row_wins += np.bincount(S[:, s], weights=W[:, s], minlength=k)[:k]
+        # Per-game sums in flat (game, strategy) and (game, strategy pair) cells. Within one seat
+        # (pair) every game hits one cell, so plain fancy-index += never meets a duplicate index.
+        base = np.arange(G, dtype=np.int64)
+        ssum = np.zeros(G * k)
+        scnt = np.zeros(G * k)
+        for s in range(n):
+            idx = base * k + S[:, s]
+            ssum[idx] += W[:, s]
+            scnt[idx] += 1.0
+        means, present = _cluster_means(block.cluster[sl], ssum.reshape(G, k), scnt.reshape(G, k),
+                                        not self.paired)
+        self.s_n += present.sum(0)
+        self.s_sum += means.sum(0)
+        self.s_sq += (means * means).sum(0)
+        kk = k * k
+        asum = np.zeros(G * kk)
+        wsum = np.zeros(G * kk)
+        cnt = np.zeros(G * kk)
+        for i in range(n):
+            si, ri, wi = S[:, i], R[:, i], W[:, i]
+            cell_i = base * kk + si * k
+            for j in range(n):
+                if i == j:
+                    continue
+                sj, rj = S[:, j], R[:, j]
+                differ = si != sj
+                idx = (cell_i + sj)[differ]
+                ahead = (ri < rj) + 0.5 * (ri == rj)
+                asum[idx] += ahead[differ]
+                wsum[idx] += wi[differ]
+                cnt[idx] += 1.0
+        asum, wsum, cnt = asum.reshape(G, kk), wsum.reshape(G, kk), cnt.reshape(G, kk)
+        am, present = _cluster_means(block.cluster[sl], asum, cnt, not self.paired)
+        wm, _ = _cluster_means(block.cluster[sl], wsum, cnt, not self.paired)
+        self.m_n += present.sum(0)
+        self.m_sum += am.sum(0)
+        self.m_sq += (am * am).sum(0)
+        self.w_sum += wm.sum(0)
+        self.w_sq += (wm * wm).sum(0)
+
+
+def _interval(total, total_sq, n, paired: bool):
+    if paired:
+        mean, sd = stats.moments(n, total, total_sq)
+        lo, hi = stats.t_interval(mean, sd, n)
+        return mean, lo, hi
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(n > 0, total / np.where(n > 0, n, 1), np.nan)
+    lo, hi = stats.wilson(total, n)
+    return mean, lo, hi
+
+
+def _seat_bound(acc: MatchupAccumulator) -> np.ndarray:
+    """Strategies that, in every seat they use, sit there in every game."""
+    return ((acc.seats == 0) | (acc.seats == acc.games)).all(axis=1)
+
+
+def _acc(rs: RunSet, acc: MatchupAccumulator | None) -> MatchupAccumulator:
+    if acc is None:
+        acc = MatchupAccumulator(rs)
+        run_pass(rs, [acc])
+    return acc
+
+
+def strategy_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataFrame:
+    """Win share of each strategy.
+
+    Columns: strategy, players (player rows), units (games or deals the interval is over),
+    win_share, ci_low, ci_high, fair_share (1/n), diff, significant (fair share outside the
+    interval), paired (deal-level analysis), confounded (the strategy always sits in the same seats,
+    so its win share includes their seat advantage).
+    """
+    acc = _acc(rs, acc)
+    if acc.paired:
+        p, lo, hi = _interval(acc.s_sum, acc.s_sq, acc.s_n, True)
+        units = acc.s_n
+    else:
+        p, lo, hi = _interval(acc.row_wins, None, acc.rows, False)
+        units = acc.rows
+    fair = 1.0 / rs.n_players
+    fixed = _seat_bound(acc)
+    keep = acc.rows > 0
+    return pl.DataFrame({
+        "strategy": list(rs.strategies), "players": acc.rows.astype(np.int64),
+        "units": units.astype(np.int64),
+        "win_share": p, "ci_low": lo, "ci_high": hi, "fair_share": np.full(acc.k, fair), "diff": p - fair,
+        "significant": (lo > fair) | (hi < fair), "paired": np.full(acc.k, acc.paired),
+        "confounded": fixed & (acc.k > 1) & (not acc.paired),
+    }).filter(pl.Series(keep))
+
+
+def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataFrame:
+    """Head-to-head results of every ordered pair of different strategies that met.
+
+    Columns: strategy, opponent, meetings (games or deals where both played), ahead_share (A finishes
+    ahead of B; ties ½), ci_low, ci_high, significant (interval excludes ½), win_share (A's win
+    share in those games) with win_ci_low, win_ci_high, fair_share (1/n), paired, confounded.
+    """
+    acc = _acc(rs, acc)
+    k = acc.k
+    names = list(rs.strategies)
+    a, lo, hi = _interval(acc.m_sum, acc.m_sq, acc.m_n, acc.paired)
+    w, wlo, whi = _interval(acc.w_sum, acc.w_sq, acc.m_n, acc.paired)
+    fixed = _seat_bound(acc)
+    keys = [key for key in range(k * k) if acc.m_n[key] > 0]
+    return pl.DataFrame({
+        "strategy": [names[key // k] for key in keys], "opponent": [names[key % k] for key in keys],
+        "meetings": acc.m_n[keys].astype(np.int64), "ahead_share": a[keys],
+        "ci_low": lo[keys], "ci_high": hi[keys],
+        "significant": (lo[keys] > 0.5) | (hi[keys] < 0.5),
+        "win_share": w[keys], "win_ci_low": wlo[keys], "win_ci_high": whi[keys],
+        "fair_share": np.full(len(keys), 1.0 / rs.n_players), "paired": np.full(len(keys), acc.paired),
+        "confounded": [bool(fixed[key // k] and fixed[key % k] and not acc.paired) for key in keys],
+    }, schema_overrides={"meetings": pl.Int64, "ahead_share": pl.Float64, "ci_low": pl.Float64,
+                         "ci_high": pl.Float64, "significant": pl.Boolean, "win_share": pl.Float64,
+                         "win_ci_low": pl.Float64, "win_ci_high": pl.Float64, "fair_share": pl.Float64,
+                         "paired": pl.Boolean, "confounded": pl.Boolean})

@@ -1,0 +1,267 @@
+"""Small, dependency-free statistics: intervals, tests and the distributions they need.
+
+Every interval here is two-sided at 95 % unless a ``level`` says otherwise. Proportions get the Wilson
+score interval (also for fractional successes such as shared wins, where it is slightly
+conservative); means get the Student t interval from the sample mean, standard deviation and count;
+differences of proportions get Newcombe's hybrid score interval (built from the two Wilson
+intervals); differences of means get Welch's interval. Tail probabilities come from the regularised
+incomplete gamma function (chi-square) and the regularised incomplete beta function (Student t),
+both by the classic series / continued-fraction expansions, accurate to ~1e-12 — so the package
+does not depend on scipy, which the tests use to check these numbers. Functions taking arrays are
+vectorised with numpy and return ``nan`` where a count is zero.
+
+May import numpy and the standard library only.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from statistics import NormalDist
+
+import numpy as np
+
+LEVEL = 0.95
+_EPS = 1e-15
+_TINY = 1e-300
+
+
+def z_quantile(level: float = LEVEL) -> float:
+    """Two-sided standard normal critical value (1.959964 at 95 %)."""
+    return NormalDist().inv_cdf(0.5 + level / 2)
+
+
+def normal_sf(z: float) -> float:
+    """Upper tail P(Z > z) of the standard normal."""
+    return 0.5 * math.erfc(z / math.sqrt(2.0))
+
+
+# ---------------------------------------------------------------------------------------------
+# Special functions
+# ---------------------------------------------------------------------------------------------
+
+def gammaincc(a: float, x: float) -> float:
+    """Regularised upper incomplete gamma Q(a, x) = Γ(a, x) / Γ(a)."""
+    if a <= 0:
+        raise ValueError("a must be positive")
+    if x <= 0:
+        return 1.0
+    log_front = -x + a * math.log(x) - math.lgamma(a)
+    if x < a + 1.0:
+        # Series for P(a, x), converges fast below the mode.
+        term = total = 1.0 / a
+        ap = a
+        for _ in range(100_000):
+            ap += 1.0
+            term *= x / ap
+            total += term
+            if abs(term) < abs(total) * _EPS:
+                break
+        return max(0.0, 1.0 - total * math.exp(log_front))
+    # Continued fraction for Q(a, x) (modified Lentz).
+    b = x + 1.0 - a
+    c = 1.0 / _TINY
+    d = 1.0 / b
+    h = d
+    for i in range(1, 100_000):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        d = d if abs(d) > _TINY else _TINY
+        c = b + an / c
+        c = c if abs(c) > _TINY else _TINY
+        d = 1.0 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < _EPS:
+            break
+    return math.exp(log_front) * h
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    qab, qap, qam = a + b, a + 1.0, a - 1.0
+    c = 1.0
+    d = 1.0 - qab * x / qap
+    d = d if abs(d) > _TINY else _TINY
+    d = 1.0 / d
+    h = d
+    for m in range(1, 100_000):
+        m2 = 2 * m
+        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
+        d = 1.0 + aa * d
+        d = d if abs(d) > _TINY else _TINY
+        c = 1.0 + aa / c
+        c = c if abs(c) > _TINY else _TINY
+        d = 1.0 / d
+        h *= d * c
+        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
+        d = 1.0 + aa * d
+        d = d if abs(d) > _TINY else _TINY
+        c = 1.0 + aa / c
+        c = c if abs(c) > _TINY else _TINY
+        d = 1.0 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < _EPS:
+            break
+    return h
+
+
+def betainc(a: float, b: float, x: float) -> float:
+    """Regularised incomplete beta I_x(a, b)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+def chi2_sf(x: float, dof: float) -> float:
+    """P(X > x) for X ~ chi-square with ``dof`` degrees of freedom."""
+    return gammaincc(dof / 2.0, x / 2.0) if x > 0 else 1.0
+
+
+def t_sf(t: float, dof: float) -> float:
+    """P(T > t) for Student's t with ``dof`` degrees of freedom (normal when dof is infinite)."""
+    if math.isinf(dof):
+        return normal_sf(t)
+    tail = 0.5 * betainc(dof / 2.0, 0.5, dof / (dof + t * t))
+    return tail if t >= 0 else 1.0 - tail
+
+
+@lru_cache(maxsize=4096)
+def t_quantile(dof: float, level: float = LEVEL) -> float:
+    """Two-sided critical value of Student's t: P(|T| < q) = level. Bisection on :func:`t_sf`."""
+    tail = (1.0 - level) / 2.0
+    if math.isinf(dof):
+        return z_quantile(level)
+    if dof > 1000:
+        # Cornish–Fisher expansion in 1/dof (Abramowitz & Stegun 26.7.5), error < 1e-9 here.
+        z = z_quantile(level)
+        z3, z5 = z ** 3, z ** 5
+        return z + (z3 + z) / (4 * dof) + (5 * z5 + 16 * z3 + 3 * z) / (96 * dof ** 2)
+    lo, hi = 0.0, 1.0
+    while t_sf(hi, dof) > tail:
+        hi *= 2.0
+    for _ in range(200):
+        mid = (lo + hi) / 2.0
+        if t_sf(mid, dof) > tail:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-12 * hi:
+            break
+    return (lo + hi) / 2.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Intervals (vectorised)
+# ---------------------------------------------------------------------------------------------
+
+def wilson(successes, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for a proportion ``successes / n`` (successes may be fractional).
+
+    low, high = (p + z²/2n ± z √(p(1−p)/n + z²/4n²)) / (1 + z²/n).
+    """
+    s = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    z = z_quantile(level)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.clip(s / n, 0.0, 1.0)
+        denom = 1.0 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+        low = np.where(n > 0, np.maximum(centre - half, 0.0), np.nan)
+        high = np.where(n > 0, np.minimum(centre + half, 1.0), np.nan)
+    return low, high
+
+
+def moments(n, total, total_sq) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and sample standard deviation from a count, a sum and a sum of squares."""
+    n = np.asarray(n, dtype=float)
+    total = np.asarray(total, dtype=float)
+    total_sq = np.asarray(total_sq, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(n > 0, total / n, np.nan)
+        var = np.where(n > 1, (total_sq - n * mean * mean) / (n - 1), np.nan)
+    return mean, np.sqrt(np.maximum(var, 0.0))
+
+
+def t_interval(mean, sd, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """Student t interval ``mean ± t(n−1) · sd / √n`` (``nan`` below two observations)."""
+    mean = np.asarray(mean, dtype=float)
+    sd = np.asarray(sd, dtype=float)
+    n = np.asarray(n, dtype=float)
+    flat_n = np.atleast_1d(n)
+    q = np.array([t_quantile(float(k - 1), level) if k > 1 else np.nan for k in flat_n]).reshape(n.shape)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        half = q * sd / np.sqrt(n)
+    return mean - half, mean + half
+
+
+def newcombe(p1, low1, high1, p2, low2, high2) -> tuple[np.ndarray, np.ndarray]:
+    """Newcombe's hybrid score interval for ``p1 − p2`` from the two Wilson intervals."""
+    p1, low1, high1, p2, low2, high2 = (np.asarray(v, dtype=float)
+                                        for v in (p1, low1, high1, p2, low2, high2))
+    d = p1 - p2
+    return (d - np.sqrt((p1 - low1) ** 2 + (high2 - p2) ** 2),
+            d + np.sqrt((high1 - p1) ** 2 + (p2 - low2) ** 2))
+
+
+def two_sided_p(z) -> np.ndarray:
+    """Two-sided normal p-value of a z statistic (vectorised)."""
+    z = np.abs(np.asarray(z, dtype=float))
+    out = np.array([2 * normal_sf(v) if np.isfinite(v) else np.nan for v in np.atleast_1d(z)])
+    return out.reshape(z.shape)
+
+
+def welch(mean1, sd1, n1, mean2, sd2, n2, level: float = LEVEL):
+    """Welch's interval and two-sided p-value for ``mean1 − mean2``.
+
+    Returns (diff, low, high, p_value); degrees of freedom by Welch–Satterthwaite.
+    """
+    v1, v2 = sd1 * sd1 / n1, sd2 * sd2 / n2
+    se = math.sqrt(v1 + v2)
+    diff = mean1 - mean2
+    if se == 0:
+        return diff, diff, diff, (1.0 if diff == 0 else 0.0)
+    denom = (v1 * v1 / (n1 - 1) if n1 > 1 else 0.0) + (v2 * v2 / (n2 - 1) if n2 > 1 else 0.0)
+    dof = (v1 + v2) ** 2 / denom if denom > 0 else math.inf
+    q = t_quantile(dof, level)
+    t = diff / se
+    return diff, diff - q * se, diff + q * se, 2 * t_sf(abs(t), dof)
+
+
+def chi_square_equal(observed) -> tuple[float, int, float]:
+    """Goodness-of-fit test of "every category has the same expected count".
+
+    ``observed`` are per-category totals (may be fractional, e.g. win shares summed per seat).
+    Returns (statistic, degrees of freedom, p-value) with statistic Σ (O − E)² / E, E = ΣO / k.
+    """
+    obs = np.asarray(observed, dtype=float)
+    k = obs.size
+    expected = obs.sum() / k
+    if k < 2 or expected <= 0:
+        return float("nan"), max(k - 1, 0), float("nan")
+    stat = float(((obs - expected) ** 2 / expected).sum())
+    return stat, k - 1, chi2_sf(stat, k - 1)
+
+
+def holm(p_values) -> np.ndarray:
+    """Holm–Bonferroni adjusted p-values (family-wise error control; ``nan`` stays ``nan``)."""
+    p = np.asarray(p_values, dtype=float)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(np.isfinite(p))
+    m = ok.size
+    if m == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    running = 0.0
+    for i, idx in enumerate(order):
+        running = max(running, min(1.0, (m - i) * p[idx]))
+        out[idx] = running
+    return out

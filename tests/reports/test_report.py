@@ -1,0 +1,161 @@
+"""The report: every section, valid embedded and written images, sentences equal to the tables."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import xml.etree.ElementTree as ET
+
+import matplotlib.image as mpimg
+import polars as pl
+import pytest
+import analysis_runs as runs
+
+from analysis import analyse, open_runs
+from reports.html import build_report, comparison_headlines, headlines
+from simcore.errors import UsageError
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("report")
+    base = runs.synthetic_run(root / "base", 3000, 4, seed=1, seat_edge=0.5)
+    variant = runs.synthetic_run(root / "variant", 3000, 4, seed=2, seat_edge=3.0)
+    meta = json.loads((variant / "run.json").read_text())
+    meta["rules_sha256"] = "variant-rules"
+    (variant / "run.json").write_text(json.dumps(meta))
+    out = root / "out"
+    html_path = build_report([base, variant], out, pdf=True)
+    return {"base": base, "variant": variant, "out": out, "html": html_path.read_text(encoding="utf-8")}
+
+
+def test_report_has_every_section(built):
+    page = built["html"]
+    for sid in ("headlines", "seats", "events", "tiles", "matchups", "scores", "flow", "comparison"):
+        assert f"<section id='{sid}'>" in page, sid
+    assert "Seat 1" in page and "Seat 4" in page and "Seat 0" not in page
+
+
+def test_report_is_self_contained_with_valid_embedded_images(built):
+    page = built["html"]
+    assert not re.search(r"(src|href)=['\"](https?:|//|file:)", page)
+    images = re.findall(r"src='data:image/png;base64,([A-Za-z0-9+/=]+)'", page)
+    assert len(images) >= 8
+    for data in images:
+        raw = base64.b64decode(data)
+        assert raw.startswith(PNG)
+
+
+def test_figures_are_written_as_png_and_svg(built):
+    figs = built["out"] / "figures"
+    names = {p.stem for p in figs.glob("*.png")}
+    assert {"seat_advantage", "event_impact", "event_slots", "tile_impact", "domain_pairs", "matchups",
+            "scores", "game_flow", "comparison"} <= names
+    for name in names:
+        img = mpimg.imread(figs / f"{name}.png")
+        assert img.shape[0] > 300 and img.shape[1] > 500
+        root = ET.parse(figs / f"{name}.svg").getroot()
+        assert root.tag.endswith("svg")
+
+
+def test_pdf_has_a_page_per_figure(built):
+    pdf = (built["out"] / "report.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF")
+    assert len(re.findall(rb"/Type\s*/Page\b", pdf)) >= 10
+
+
+def test_headline_numbers_equal_the_metric_tables(built):
+    t = analyse(open_runs([built["base"]]))
+    lines = headlines(t)
+    page = built["html"]
+    seats = t["seats"]
+    for r in seats.iter_rows(named=True):
+        line = next(x for x in lines if x.startswith(f"{r['seat_label']} wins"))
+        m = re.match(r"Seat (\d) wins ([\d.]+)% \(([\d.]+)–([\d.]+)\) against a fair ([\d.]+)%: "
+                     r"([+−][\d.]+) points, (significant|not significant)\.", line)
+        assert m, line
+        assert float(m.group(2)) == round(100 * r["win_share"], 1)
+        assert float(m.group(3)) == round(100 * r["ci_low"], 1)
+        assert float(m.group(4)) == round(100 * r["ci_high"], 1)
+        assert float(m.group(5)) == round(100 * r["fair_share"], 1)
+        assert float(m.group(6).replace("−", "-")) == round(100 * r["diff"], 1)
+        assert (m.group(7) == "significant") == r["significant"]
+        assert line in page.replace("&#x27;", "'")
+    o = {r["metric"]: r for r in t["outcomes"].iter_rows(named=True)}
+    line = next(x for x in lines if "ahead of the runner-up" in x)
+    m = re.search(r"finishes ([\d.]+) coins \(([\d.]+)–([\d.]+)\)", line)
+    keys = ("estimate", "ci_low", "ci_high")
+    assert [float(g) for g in m.groups()] == [round(o["score_spread"][k], 2) for k in keys]
+    line = next(x for x in lines if "shared win" in x)
+    m = re.match(r"([\d.]+)% \(([\d.]+)–([\d.]+)\)", line)
+    assert [float(g) for g in m.groups()] == [round(100 * o["shared_wins"][k], 1) for k in keys]
+    line = next(x for x in lines if x.startswith("The leader just before the last event"))
+    m = re.search(r"wins ([\d.]+)% \(([\d.]+)–([\d.]+)\)", line)
+    last = o["leader_wins_event_4"]
+    assert [float(g) for g in m.groups()] == [round(100 * last[k], 1) for k in keys]
+    line = next(x for x in lines if x.startswith("The most generous event card"))
+    best = t["events"].filter(pl.col("slot") == 0).sort("mean_gain", descending=True).row(0, named=True)
+    assert best["event_name"] in line
+    assert f"{best['mean_gain']:+.2f}".replace("-", "−") in line
+    st = t["seat_tests"].row(0, named=True)
+    line = next(x for x in lines if x.startswith("Balance is"))
+    assert f"{st['balance']:.3f}" in line
+
+
+def test_comparison_sentences_name_the_planted_seat_difference(built):
+    base = analyse(open_runs([built["base"]]))
+    variant = analyse(open_runs([built["variant"]]))
+    from analysis.compare import compare_tables
+
+    cmp = compare_tables(base, variant)
+    lines = comparison_headlines(cmp, "base", "variant")
+    n_sig = int(cmp["significant"].sum())
+    assert lines[0].startswith(f"variant against base: {n_sig} of {cmp.height} metrics differ significantly")
+    assert any(x.startswith("Seat 1 win share:") for x in lines[1:])
+    assert lines[0] in built["html"]
+
+
+def test_non_empty_out_is_refused_without_force(built, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("x")
+    with pytest.raises(UsageError, match="not empty"):
+        build_report([built["base"]], out)
+    assert (out / "keep.txt").exists()
+
+
+def test_game_specific_sections_appear_only_with_their_columns(tmp_path):
+    common = {k: runs.HAND[k] for k in ("game", "seat", "strategy", "score", "win_share", "rank")}
+    run = runs.write_run(tmp_path / "generic", common, None, game="medievallons")
+    out = tmp_path / "out"
+    page = build_report([run], out).read_text(encoding="utf-8")
+    for sid in ("headlines", "seats", "matchups", "scores", "flow"):
+        assert f"<section id='{sid}'>" in page
+    for sid in ("events", "tiles", "comparison"):
+        assert f"<section id='{sid}'>" not in page
+    assert {p.stem for p in (out / "figures").glob("*.png")} == {"seat_advantage", "matchups", "scores"}
+
+
+def test_cli_report_bad_run_dir_is_one_line_exit_2(tmp_path, capsys):
+    from simcore.cli import _run
+
+    code = _run(["report", str(tmp_path / "nope"), "--out", str(tmp_path / "rep")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert err.startswith("error:") and "\n" not in err and "not a run directory" in err
+    assert not (tmp_path / "rep").exists()
+
+
+def test_cli_report_writes_and_forces(built, tmp_path, capsys):
+    from simcore.cli import _run
+
+    out = tmp_path / "rep"
+    small = runs.write_run(tmp_path / "hand", runs.HAND, runs.HAND_GAMES, strategies=["A", "B"])
+    assert _run(["report", str(small), "--out", str(out)]) == 0
+    assert (out / "report.html").is_file()
+    assert _run(["report", str(small), "--out", str(out)]) == 2
+    assert "--force" in capsys.readouterr().err
+    assert _run(["report", str(small), "--out", str(out), "--force"]) == 0
