@@ -60,14 +60,15 @@ R_EPG = R_EPC + MAXE
 R_EPD = R_EPG + MAXE
 R_ELOSE = R_EPD + MAXE            # [MAXE x 8]
 R_EREST = R_ELOSE + MAXE * 8
-R_SIZE = R_EREST + MAXE
+R_FEED0 = R_EREST + MAXE          # `combo` per type before any token is placed [8]
+R_SIZE = R_FEED0 + 8
 
 # ---- workspace ws ------------------------------------------------------------------------------
 G_PILE_POS, G_PILE_LEN, G_ORANGE_LEFT, G_DISCARD_LEN, G_RESHUFFLES, G_EXTRA_SUPPLY, G_LEDGER, \
     G_ERROR, G_TRACE_N, G_TURN, G_INDEX, G_PHASE, G_ROT, G_NOPT, G_NORDER = range(15)
 PLS = 16                          # player record stride
 X_COINS, X_LORD_ROW, X_LORD_COL, X_SCOUT_ROW, X_SCOUT_COL, X_PEAS, X_CHESTS, X_GRAVE_N, \
-    X_TAKEN, X_PENALTY = range(10)
+    X_TAKEN, X_PENALTY, X_EMPTY = range(11)
 W_PL = 16                         # [MAXP x PLS]
 W_FN = W_PL + MAXP * PLS          # fief_n [MAXP x 8]
 W_EXTRA = W_FN + MAXP * 8         # Extra-coin token under Domain [MAXP x 8]
@@ -77,7 +78,8 @@ W_BOARD = W_PLOTSUP + 8           # tile id or -1 [4 x COLS]
 W_LORD = W_BOARD + N_ROWS * COLS  # player or -1 [4 x COLS]
 W_SCOUT = W_LORD + N_ROWS * COLS  # player or -1 [4 x COLS]
 W_CNT = W_SCOUT + N_ROWS * COLS   # tiles counted by each Domain's Income, kept current [MAXP x 8]
-W_CB = W_CNT + MAXP * 8           # coins before event k [MAXP x 4]
+W_FEED = W_CNT + MAXP * 8         # `combo` value of one more tile of each type [MAXP x 8]
+W_CB = W_FEED + MAXP * 8          # coins before event k [MAXP x 4]
 W_EG = W_CB + MAXP * N_EVENTS     # event gain [MAXP x 4]
 W_RESET_END = W_EG + MAXP * N_EVENTS   # everything before here is cleared per game
 W_ORDER = W_RESET_END             # [8]
@@ -146,6 +148,9 @@ def pack_rules(rules) -> np.ndarray:
                      (R_EPD, rules.event_per_domain), (R_ELOSE, rules.event_lose.ravel()),
                      (R_EREST, rules.event_restore)):
         rk[off:off + arr.size] = arr
+    for x in range(N_TYPES):   # the token-free part of refresh_feed, computed once
+        rk[R_FEED0 + x] = sum(int(rules.income_base[d]) for d in range(N_TYPES)
+                              if d != x and rules.income_counts[d, x])
     return rk
 
 
@@ -188,7 +193,13 @@ def mint(ws, rk, p, amount):
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, inline="always", _nrt=False)
 def count_change(ws, rk, p, t, delta):
-    """Keep W_CNT current: every Domain whose Income counts type t (or whose Plot token is t)."""
+    """Keep W_CNT current: every Domain whose Income counts type t (or whose Plot token is t);
+    and the number of empty Domains (MA-9) in X_EMPTY."""
+    n = ws[W_FN + p * 8 + t]          # already updated by the caller
+    if delta > 0 and n == 1:
+        ws[W_PL + p * PLS + X_EMPTY] -= 1
+    elif delta < 0 and n == 0:
+        ws[W_PL + p * PLS + X_EMPTY] += 1
     for d in range(N_TYPES):
         if rk[R_ICOUNT + d * 8 + t] != 0 or ws[W_PLOT + p * 8 + d] == t:
             ws[W_CNT + p * 8 + d] += delta
@@ -248,167 +259,186 @@ def coins_of(ws, p):
 
 
 @njit(cache=True, _nrt=False)
-def takeable(ws, rk, q, amount):
-    """What q can actually pay of ``amount`` (MA-10)."""
-    if rk[R_PARAMS + P_ALLOW_NEGATIVE] != 0:
-        return amount
-    have = coins_of(ws, q)
-    return amount if have >= amount else (have if have > 0 else 0)
-
-
-@njit(cache=True, _nrt=False)
-def counted_tiles(ws, rk, p, d, extra_type):
-    """Tiles counted by Domain d's Income (MA-6), with one more tile of ``extra_type`` (or -1)."""
-    count = ws[W_CNT + p * 8 + d]
-    if extra_type >= 0 and (rk[R_ICOUNT + d * 8 + extra_type] != 0
-                            or ws[W_PLOT + p * 8 + d] == extra_type):
-        count += 1
-    return count
-
-
-@njit(cache=True, _nrt=False)
-def per_tile_income(ws, rk, p, d):
-    per = rk[R_IBASE + d]
-    if ws[W_EXTRA + p * 8 + d] != 0:
-        per += rk[R_PARAMS + P_EXTRA_BONUS]
-    return per
-
-
-@njit(cache=True, _nrt=False)
-def tile_value(ws, rk, p, tile, P):
-    """MA-11 feature `value`: the Effect + Income p would get by placing ``tile`` now (MA-5, MA-6)."""
-    x = rk[R_TTYPE + tile]
-    v = per_tile_income(ws, rk, p, x) * counted_tiles(ws, rk, p, x, x)
-    me = W_PL + p * PLS
-    if x == CHAMPS:
-        v += rk[R_PARAMS + P_CHAMPS_PER_PEASANT] * (ws[me + X_PEAS] + rk[R_TPEAS + tile])
-    elif x == MARCHE:
-        v += rk[R_PARAMS + P_MARCHE_PER_CHEST] * (ws[me + X_CHESTS] + rk[R_TCHEST + tile])
-    elif x == MOULIN:
-        mine = ws[W_FN + p * 8 + MOULIN] + 1
-        for q in range(P):
-            if q != p and ws[W_FN + q * 8 + MOULIN] < mine:
-                v += takeable(ws, rk, q, rk[R_PARAMS + P_MOULIN_PAYMENT])
-    elif x == CASERNE:
-        mine = ws[W_FN + p * 8 + CASERNE] + 1
-        for q in range(P):
-            if q != p and ws[W_FN + q * 8 + REMPART] < mine:
-                v += takeable(ws, rk, q, rk[R_PARAMS + P_CASERNE_PAYMENT])
-    elif x == VILLAGE:
-        if ws[me + X_GRAVE_N] > 0:
-            v += 2 * rk[R_IBASE + VILLAGE]   # a tile back in the Fief: about one Income's worth
-    elif x == EGLISE:
-        if ws[G_EXTRA_SUPPLY] > 0:
-            best = 0
-            for d in range(N_TYPES):
-                if ws[W_EXTRA + p * 8 + d] == 0:
-                    c = counted_tiles(ws, rk, p, d, -1)
-                    if c > best:
-                        best = c
-            v += best * rk[R_PARAMS + P_EXTRA_BONUS]
-    elif x == PALAIS:
-        # the best Plot token: most tiles of an available type, under the richest free Domain
-        # (ignoring which Domains already count that type: a cheap upper estimate)
-        most = 0
-        for tok in range(N_TYPES):
-            if ws[W_PLOTSUP + tok] > 0 and ws[W_FN + p * 8 + tok] > most:
-                most = ws[W_FN + p * 8 + tok]
-        richest = 0
-        if most > 0:
-            for d in range(N_TYPES):
-                if ws[W_PLOT + p * 8 + d] < 0:
-                    per = per_tile_income(ws, rk, p, d)
-                    if per > richest:
-                        richest = per
-        best = most * richest
-        v += best
-    return v
-
-
-@njit(cache=True, _nrt=False)
-def tile_score(ws, rk, strat, row, p, tile, P, taken_turn, order_feature):
-    """Weighted MA-11 features of p getting ``tile`` at turn ``taken_turn``."""
-    x = rk[R_TTYPE + tile]
-    s = strat[row, S_BIAS + x] + strat[row, S_ORDER] * order_feature
-    w = strat[row, S_VALUE]
-    if w != 0.0:
-        s += w * tile_value(ws, rk, p, tile, P)
-    w = strat[row, S_FILL]
-    if w != 0.0 and ws[W_FN + p * 8 + x] == 0:
-        # MA-9: an empty Domain costs the penalty; the fewer picks left, the likelier it stays empty
-        empty = 0
-        for t in range(N_TYPES):
-            if ws[W_FN + p * 8 + t] == 0:
-                empty += 1
-        left = N_TURNS - taken_turn + 1
-        s += w * rk[R_PARAMS + P_EMPTY_PENALTY] * min(1.0, empty / max(1, left))
-    w = strat[row, S_COMBO]
-    if w != 0.0:
+def refresh_feed(ws, rk, p):
+    """MA-11 feature `combo` per tile type x: the Income per tile of every other Domain that
+    counts x (by the income table or its Plot token), plus the Extra-coin bonus on x's own Domain.
+    Changes only when p gains a token, so it is recomputed then, not per option."""
+    bonus = rk[R_PARAMS + P_EXTRA_BONUS]
+    for x in range(N_TYPES):
         c = 0
         for d in range(N_TYPES):
             if d != x and (rk[R_ICOUNT + d * 8 + x] != 0 or ws[W_PLOT + p * 8 + d] == x):
-                c += per_tile_income(ws, rk, p, d)
+                c += rk[R_IBASE + d] + (bonus if ws[W_EXTRA + p * 8 + d] != 0 else 0)
         if ws[W_EXTRA + p * 8 + x] != 0:
-            c += rk[R_PARAMS + P_EXTRA_BONUS]
-        s += w * c
-    w = strat[row, S_EVENTS]
-    if w != 0.0:
-        # MA-3: the four cards are public; those firing after the tile arrives still matter
-        first = (taken_turn + 3) // 4 - 1
-        ev = 0
-        for k in range(max(first, 0), N_EVENTS):
-            e = ws[W_EVORD + k]
-            ev += rk[R_EPT + e * 8 + x] + rk[R_EPP + e] * rk[R_TPEAS + tile] \
-                + rk[R_EPC + e] * rk[R_TCHEST + tile] - 3 * rk[R_ELOSE + e * 8 + x]
-            if ws[W_FN + p * 8 + x] == 0:
-                ev += rk[R_EPD + e]
-        s += w * ev
-    w = strat[row, S_DEFENSE]
-    if w != 0.0 and x == REMPART:
-        # opponents whose Casernes would attack us now and no longer after one more Rempart
-        mine = ws[W_FN + p * 8 + REMPART]
-        n = 0
-        for q in range(P):
-            if q != p and ws[W_FN + q * 8 + CASERNE] == mine + 1:
-                n += 1
-        s += w * n * (rk[R_PARAMS + P_CASERNE_PAYMENT] + 2)
-    w = strat[row, S_DENIAL]
-    if w != 0.0:
-        best = 0
-        for q in range(P):
-            if q != p:
-                v = tile_value(ws, rk, q, tile, P)
-                if v > best:
-                    best = v
-        s += w * best
-    return s
+            c += bonus
+        ws[W_FEED + p * 8 + x] = c
 
 
 @njit(cache=True, _nrt=False)
-def option_score(ws, rk, strat, row, kind, p, j, P):
-    """Score of option j (listed in W_OPTS) of a decision of the given kind (MA-11)."""
-    o = ws[W_OPTS + j]
+def choose_tile_option(st, ws, rk, strat, row, kind, p, n_options, P):
+    """Heuristic choice for the decisions that bring a tile (MA-11.1-3: Lord placement and moves,
+    the Rempart Scout, Village/Restauration), all options scored in one flat loop.
+
+    Score of an option = bias[type] + order x (leftmost = 1) + value x (Effect + Income now, MA-5,
+    MA-6) + fill x (MA-9 penalty saved, scaled by picks left) + combo x (other Incomes fed) +
+    events x (coins from the public cards still to fire) + defense x (Caserne attacks a Rempart
+    stops) + denial x (the tile's value to the opponent who values it most). A Scout option in the
+    row the Lord cannot reach next turn counts half. Ties are broken by one draw of the stream.
+    (Kept free of calls per option: a jitted call costs about as much as the scoring itself.)
+    """
     t = ws[G_TURN]
     width = P + 1
-    if kind == D_PLACE or kind == D_MOVE:
-        r_next = (t % N_ROWS) if kind == D_MOVE else 0
-        tile = ws[W_BOARD + r_next * COLS + o]
-        return tile_score(ws, rk, strat, row, p, tile, P, t + 1,
-                          (width - 1 - o) / (width - 1))
-    if kind == D_SCOUT:
-        tile = ws[W_BOARD + o]
-        soon = (o // COLS) == ((t + 1) % N_ROWS)   # reachable with the next Lord move
-        return tile_score(ws, rk, strat, row, p, tile, P, t + 2, 0.0) * (1.0 if soon else 0.5)
-    if kind == D_RESTORE:   # options are the Graveyard indices themselves
-        tile = ws[W_GRAVE + p * MAXT + j]
-        return tile_score(ws, rk, strat, row, p, tile, P, t, 0.0)
+    if kind == D_PLACE:
+        tiles_row = 0
+        taken = 1
+    elif kind == D_MOVE:
+        tiles_row = t % N_ROWS
+        taken = t + 1
+    elif kind == D_SCOUT:
+        tiles_row = (t + 1) % N_ROWS    # the row the next Lord move reaches
+        taken = t + 2
+    else:
+        tiles_row = -1
+        taken = t
+    w_value = strat[row, S_VALUE]
+    w_order = strat[row, S_ORDER]
+    w_fill = strat[row, S_FILL]
+    w_combo = strat[row, S_COMBO]
+    w_events = strat[row, S_EVENTS]
+    w_defense = strat[row, S_DEFENSE]
+    w_denial = strat[row, S_DENIAL]
+    bonus = rk[R_PARAMS + P_EXTRA_BONUS]
+    left = N_TURNS - taken + 1
+    fill_coins = rk[R_PARAMS + P_EMPTY_PENALTY] * min(
+        1.0, ws[W_PL + p * PLS + X_EMPTY] / (left if left > 1 else 1))
+    first_event = (taken + 3) // 4 - 1
+    if first_event < 0:
+        first_event = 0
+    n_valuers = P if w_denial != 0.0 else 1
+    best = -1e300
+    n_best = 0
+    for j in range(n_options):
+        scale = 1.0
+        order = 0.0
+        if kind == D_PLACE or kind == D_MOVE:
+            c = ws[W_OPTS + j]
+            tile = ws[W_BOARD + tiles_row * COLS + c]
+            order = (width - 1 - c) / (width - 1)
+        elif kind == D_SCOUT:
+            cell = ws[W_OPTS + j]
+            tile = ws[W_BOARD + cell]
+            if cell // COLS != tiles_row:
+                scale = 0.5
+        else:
+            tile = ws[W_GRAVE + p * MAXT + j]    # restore: options are Graveyard indices
+        x = rk[R_TTYPE + tile]
+        sc = strat[row, S_BIAS + x] + w_order * order
+        own = 0
+        opp = 0
+        if w_value != 0.0 or n_valuers > 1:
+            for k in range(n_valuers):
+                q = p + k
+                if q >= P:
+                    q -= P
+                # value: Income of Domain x with this tile (MA-6), then its Effect (MA-5)
+                cnt = ws[W_CNT + q * 8 + x]
+                if rk[R_ICOUNT + x * 8 + x] != 0 or ws[W_PLOT + q * 8 + x] == x:
+                    cnt += 1
+                per = rk[R_IBASE + x] + (bonus if ws[W_EXTRA + q * 8 + x] != 0 else 0)
+                v = per * cnt
+                mq = W_PL + q * PLS
+                if x == CHAMPS:
+                    v += rk[R_PARAMS + P_CHAMPS_PER_PEASANT] * (ws[mq + X_PEAS] + rk[R_TPEAS + tile])
+                elif x == MARCHE:
+                    v += rk[R_PARAMS + P_MARCHE_PER_CHEST] * (ws[mq + X_CHESTS] + rk[R_TCHEST + tile])
+                elif x == MOULIN or x == CASERNE:
+                    # opponents with fewer Moulins pay; opponents with fewer Remparts than our
+                    # Casernes pay (what they can, MA-10)
+                    mine = ws[W_FN + q * 8 + x] + 1
+                    vs = MOULIN if x == MOULIN else REMPART
+                    amount = rk[R_PARAMS + (P_MOULIN_PAYMENT if x == MOULIN else P_CASERNE_PAYMENT)]
+                    for o in range(P):
+                        if o != q and ws[W_FN + o * 8 + vs] < mine:
+                            have = ws[W_PL + o * PLS + X_COINS]
+                            if rk[R_PARAMS + P_ALLOW_NEGATIVE] != 0 or have >= amount:
+                                v += amount
+                            elif have > 0:
+                                v += have
+                elif x == VILLAGE:
+                    if ws[mq + X_GRAVE_N] > 0:
+                        v += 2 * rk[R_IBASE + VILLAGE]   # a tile back: about one Income's worth
+                elif x == EGLISE:
+                    if ws[G_EXTRA_SUPPLY] > 0:
+                        top = 0
+                        for d in range(N_TYPES):
+                            if ws[W_EXTRA + q * 8 + d] == 0 and ws[W_CNT + q * 8 + d] > top:
+                                top = ws[W_CNT + q * 8 + d]
+                        v += top * bonus
+                elif x == PALAIS:
+                    # best Plot token: most tiles of an available type, under the richest free
+                    # Domain (ignoring which Domains already count it: a cheap upper estimate)
+                    most = 0
+                    for tok in range(N_TYPES):
+                        if ws[W_PLOTSUP + tok] > 0 and ws[W_FN + q * 8 + tok] > most:
+                            most = ws[W_FN + q * 8 + tok]
+                    richest = 0
+                    if most > 0:
+                        for d in range(N_TYPES):
+                            if ws[W_PLOT + q * 8 + d] < 0:
+                                r_per = rk[R_IBASE + d] + (bonus if ws[W_EXTRA + q * 8 + d] != 0 else 0)
+                                if r_per > richest:
+                                    richest = r_per
+                    v += most * richest
+                if k == 0:
+                    own = v
+                elif v > opp:
+                    opp = v
+            sc += w_value * own + w_denial * opp
+        if w_fill != 0.0 and ws[W_FN + p * 8 + x] == 0:
+            sc += w_fill * fill_coins
+        if w_combo != 0.0:
+            sc += w_combo * ws[W_FEED + p * 8 + x]
+        if w_events != 0.0:
+            # MA-3: the four cards are public; those firing after the tile arrives still matter
+            ev = 0
+            for kk in range(first_event, N_EVENTS):
+                e = ws[W_EVORD + kk]
+                ev += rk[R_EPT + e * 8 + x] + rk[R_EPP + e] * rk[R_TPEAS + tile] \
+                    + rk[R_EPC + e] * rk[R_TCHEST + tile] - 3 * rk[R_ELOSE + e * 8 + x]
+                if ws[W_FN + p * 8 + x] == 0:
+                    ev += rk[R_EPD + e]
+            sc += w_events * ev
+        if w_defense != 0.0 and x == REMPART:
+            # opponents whose Casernes would attack us now and no longer after one more Rempart
+            mine = ws[W_FN + p * 8 + REMPART]
+            n_stop = 0
+            for o in range(P):
+                if o != p and ws[W_FN + o * 8 + CASERNE] == mine + 1:
+                    n_stop += 1
+            sc += w_defense * n_stop * (rk[R_PARAMS + P_CASERNE_PAYMENT] + 2)
+        sc *= scale
+        if sc > best + 1e-9:
+            best = sc
+            n_best = 0
+        if sc >= best - 1e-9:
+            ws[W_BEST + n_best] = j
+            n_best += 1
+    return ws[W_BEST + below(st, n_best)]
+
+
+@njit(cache=True, _nrt=False)
+def token_score(ws, rk, strat, row, kind, p, o):
+    """Heuristic score of an Église Domain (MA-11.4) or a Palais (token, Domain) pair (MA-11.5):
+    value x the Income the token adds per future Income of that Domain, plus the types' bias."""
     if kind == D_EXTRA:
-        return strat[row, S_VALUE] * counted_tiles(ws, rk, p, o, -1) \
-            * rk[R_PARAMS + P_EXTRA_BONUS] + strat[row, S_BIAS + o]
-    # D_PLOT: token type o // 8 under Domain o % 8
+        return strat[row, S_VALUE] * ws[W_CNT + p * 8 + o] * rk[R_PARAMS + P_EXTRA_BONUS] \
+            + strat[row, S_BIAS + o]
     tok = o // 8
     d = o % 8
-    return strat[row, S_VALUE] * ws[W_FN + p * 8 + tok] * per_tile_income(ws, rk, p, d) \
+    per = rk[R_IBASE + d]
+    if ws[W_EXTRA + p * 8 + d] != 0:
+        per += rk[R_PARAMS + P_EXTRA_BONUS]
+    return strat[row, S_VALUE] * ws[W_FN + p * 8 + tok] * per \
         + 0.5 * (strat[row, S_BIAS + tok] + strat[row, S_BIAS + d])
 
 
@@ -425,20 +455,21 @@ def record_decision(ws, n_options, choice):
 def decide(st, ws, rk, strat, kind, p, n_options, P):
     """Index of the chosen option among ``n_options`` (> 0) for seat p (MA-11).
 
-    Options are listed in ``ws[W_OPTS:]`` in the protocol's order. Every decision consumes exactly
-    one draw of the game's stream, whatever the strategy: ``random`` draws below(n) (also when
-    n == 1); a heuristic draws below(number of best-scored options) to break ties. (Rollout seats
-    decide Lord moves in :func:`rollout_choice`; their other decisions are heuristic.) The decision
-    is appended to the game's trace so the reference engine can replay the game exactly.
+    Options are listed in ``ws[W_OPTS:]`` in the protocol's order (restore: Graveyard indices).
+    Every decision consumes exactly one draw of the game's stream, whatever the strategy:
+    ``random`` draws below(n) (also when n == 1); a heuristic draws below(number of best-scored
+    options) to break ties. (Rollout seats decide Lord moves in :func:`rollout_choice`; their
+    other decisions are heuristic.) The decision is appended to the game's trace so the reference
+    engine can replay the game exactly.
     """
     row = strat_row(ws, p, P)
     if strat[row, S_KIND] == STRAT_RANDOM:
         choice = below(st, n_options)
-    else:
+    elif kind == D_EXTRA or kind == D_PLOT:
         best = -1e300
         n_best = 0
         for j in range(n_options):
-            sc = option_score(ws, rk, strat, row, kind, p, j, P)
+            sc = token_score(ws, rk, strat, row, kind, p, ws[W_OPTS + j])
             if sc > best + 1e-9:
                 best = sc
                 n_best = 0
@@ -446,6 +477,8 @@ def decide(st, ws, rk, strat, kind, p, n_options, P):
                 ws[W_BEST + n_best] = j
                 n_best += 1
         choice = ws[W_BEST + below(st, n_best)]
+    else:
+        choice = choose_tile_option(st, ws, rk, strat, row, kind, p, n_options, P)
     record_decision(ws, n_options, choice)
     return choice
 
@@ -564,6 +597,7 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
                 dom = ws[W_OPTS + decide(st, ws, rk, strat, D_EXTRA, p, n, P)]
                 ws[W_EXTRA + p * 8 + dom] = 1
                 ws[G_EXTRA_SUPPLY] -= 1
+                refresh_feed(ws, rk, p)
     elif t == PALAIS:
         n = 0
         for tok in range(N_TYPES):
@@ -578,6 +612,7 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
             ws[W_PLOT + p * 8 + pair % 8] = pair // 8
             ws[W_PLOTSUP + pair // 8] -= 1
             ws[W_CNT + p * 8 + pair % 8] += ws[W_FN + p * 8 + pair // 8]
+            refresh_feed(ws, rk, p)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -627,6 +662,10 @@ def reset(ws, rk):
         ws[me + X_SCOUT_COL] = -1
     for i in range(MAXP * 8):
         ws[W_PLOT + i] = -1
+    for p in range(MAXP):
+        ws[W_PL + p * PLS + X_EMPTY] = N_TYPES
+        for x in range(N_TYPES):
+            ws[W_FEED + p * 8 + x] = rk[R_FEED0 + x]
     for t in range(8):
         ws[W_PLOTSUP + t] = rk[R_PLOTSUP + t]
     for i in range(N_ROWS * COLS):
@@ -876,6 +915,12 @@ def check_invariants(ws, rk, P):
                     c += ws[W_FN + p * 8 + t]
             if c != ws[W_CNT + p * 8 + d]:
                 ws[G_ERROR] = E_INCOME_CACHE
+        empty = 0
+        for t in range(N_TYPES):
+            if ws[W_FN + p * 8 + t] == 0:
+                empty += 1
+        if empty != ws[W_PL + p * PLS + X_EMPTY]:
+            ws[G_ERROR] = E_INCOME_CACHE
         total += ws[W_PL + p * PLS + X_COINS]
     if total != P * rk[R_PARAMS + P_START_COINS] + ws[G_LEDGER]:
         ws[G_ERROR] = E_LEDGER
