@@ -59,6 +59,9 @@ class PreparedRun:
     summary_columns: tuple[str, ...] = ()        # numeric player columns summed per seat
     games_per_deal: int = 1                      # seat rotation plays each deal several times
     compile_message: str = "Compiling the kernel (first run only; cached afterwards)"
+    # game-specific sufficient statistics: name -> factory of an object with
+    # .add(ChunkResult) and .table() -> pa.Table, written as <name>.parquet
+    extra_summaries: dict[str, Callable[[], Any]] = field(default_factory=dict)
 
 
 def parse_games(text: str | int | float, option: str = "--games") -> int:
@@ -171,6 +174,7 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
     seat_labels = ["(rotating)" if rotating else nm for nm in prep.strategy_names]
     by_seat = GroupSummary("seat", seat_labels, prep.summary_columns)
     by_strategy = GroupSummary("strategy", strategy_labels, prep.summary_columns)
+    extras = {name: make() for name, make in prep.extra_summaries.items()}
     t0 = time.perf_counter()
     kernel_s = 0.0
     done = 0
@@ -187,6 +191,8 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
                 by_seat.add(chunk.players, seat_key)
                 by_strategy.add(chunk.players, _strategy_key(chunk.players["strategy"],
                                                              strategy_labels))
+                for acc in extras.values():
+                    acc.add(chunk)
                 if write_raw:
                     writer.write(rundir.PLAYERS, _table(chunk.players, prep.players_schema))
                 writer.write(rundir.GAMES, _table(chunk.games, prep.games_schema))
@@ -196,6 +202,8 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
             progress.stop()
         wall = time.perf_counter() - t0
         writer.write_table(rundir.SUMMARY, pa.concat_tables([by_seat.table(), by_strategy.table()]))
+        for name, acc in extras.items():
+            writer.write_table(f"{name}.parquet", acc.table())
         meta = {
             "game": prep.game,
             "players": prep.n_players,

@@ -177,3 +177,20 @@ def test_simulate_console_script_takes_options_directly(tmp_path):
         simulate_main(["--games", "50", "--out", str(tmp_path / "r"), "--quiet"])
     assert exc.value.code == 0
     assert (tmp_path / "r" / "run.json").exists()
+
+
+def test_event_summary_carries_the_per_event_statistics_of_the_raw_rows(tmp_path):
+    """The compact events_summary.parquet (for runs without raw rows) equals what the raw rows say."""
+    out = tmp_path / "run"
+    assert simulate(out, "--games", "3000", "--seed", "4") == 0
+    players = pl.read_parquet(out / "players.parquet")
+    games = pl.read_parquet(out / "games.parquet")
+    summary = pl.read_parquet(out / "events_summary.parquet")
+    joined = players.join(games, on="game")
+    for k in (1, 3):
+        want = (joined.group_by(pl.col(f"event_{k}").alias("event"), "seat")
+                .agg(pl.len().alias("players"), pl.col(f"event_gain_{k}").cast(pl.Float64).sum().alias("gain_sum"))
+                .sort("event", "seat"))
+        got = summary.filter(pl.col("slot") == k).sort("event", "seat")
+        assert got["players"].to_list() == want["players"].to_list()
+        assert got["gain_sum"].to_list() == pytest.approx(want["gain_sum"].to_list())

@@ -94,6 +94,7 @@ def prepare(*, players: int = 4, strategies: str | list[str] = "random",
         meta={"engine": engine, "debug": debug, "rotate_seats": rotate_seats,
               "event_names": {int(i): n for i, n in zip(rules.event_ids, rules.event_names)}},
         summary_columns=SUMMARY_COLUMNS,
+        extra_summaries={"events_summary": lambda: EventSummary(players, int(rules.event_ids.max()) + 1)},
         compile_message="Compiling the Middle-Ages kernel (first run only; cached afterwards)")
 
 
@@ -149,3 +150,42 @@ def _reference_chunk(rules, P: int, first: int, n: int, seed: int, names: list[s
         reshuffles=np.array([r.reshuffles for r in recs], np.int8),
         error=np.zeros(n, np.int16),
     )
+
+
+class EventSummary:
+    """Sufficient statistics of MA-8 event impact, kept for runs too large for raw rows.
+
+    One row per (slot k = 1…4, event id, seat): ``players`` (player-games), ``gain_sum`` and
+    ``gain_sq_sum`` (coins the event gave or took, MA-12), ``win_share_sum``. Mean gain and its
+    standard error per event follow directly; ``events_summary.parquet`` in the run directory.
+    """
+
+    def __init__(self, n_players: int, n_ids: int) -> None:
+        self.P, self.E = n_players, n_ids
+        shape = (N_EVENTS, n_ids, n_players)
+        self.n = np.zeros(shape, np.int64)
+        self.gain = np.zeros(shape)
+        self.gain_sq = np.zeros(shape)
+        self.win = np.zeros(shape)
+
+    def add(self, chunk: ChunkResult) -> None:
+        P, E = self.P, self.E
+        seat = np.asarray(chunk.players["seat"], np.int64)
+        win = np.asarray(chunk.players["win_share"], np.float64)
+        for k in range(N_EVENTS):
+            ev = np.repeat(np.asarray(chunk.games[f"event_{k + 1}"], np.int64), P)
+            key = ev * P + seat
+            g = np.asarray(chunk.players[GAIN_COLS[k]], np.float64)
+            self.n[k] += np.bincount(key, minlength=E * P).reshape(E, P)
+            self.gain[k] += np.bincount(key, weights=g, minlength=E * P).reshape(E, P)
+            self.gain_sq[k] += np.bincount(key, weights=g * g, minlength=E * P).reshape(E, P)
+            self.win[k] += np.bincount(key, weights=win, minlength=E * P).reshape(E, P)
+
+    def table(self) -> pa.Table:
+        k, e, s = np.nonzero(self.n)
+        return pa.table({
+            "slot": pa.array((k + 1).astype(np.int8)), "event": pa.array(e.astype(np.int8)),
+            "seat": pa.array(s.astype(np.int8)), "players": pa.array(self.n[k, e, s]),
+            "gain_sum": pa.array(self.gain[k, e, s]), "gain_sq_sum": pa.array(self.gain_sq[k, e, s]),
+            "win_share_sum": pa.array(self.win[k, e, s]),
+        })
