@@ -877,8 +877,12 @@ def play_one(st, ws, scratch, st2, rk, strat, P, debug):
     setup_game(st, ws, rk, strat, P)
     if ws[G_ERROR] != 0:
         return
+    any_rollout = False
+    for q in range(P):
+        if strat[q, S_KIND] == STRAT_ROLLOUT:
+            any_rollout = True
     forced = -1
-    while advance(st, ws, rk, strat, P, True, forced) == 1:
+    while advance(st, ws, rk, strat, P, any_rollout, forced) == 1:
         forced = rollout_choice(st, ws, scratch, st2, rk, strat, P)
     if debug:
         check_invariants(ws, rk, P)
