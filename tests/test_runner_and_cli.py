@@ -194,3 +194,16 @@ def test_event_summary_carries_the_per_event_statistics_of_the_raw_rows(tmp_path
         got = summary.filter(pl.col("slot") == k).sort("event", "seat")
         assert got["players"].to_list() == want["players"].to_list()
         assert got["gain_sum"].to_list() == pytest.approx(want["gain_sum"].to_list())
+
+
+def test_a_command_exit_code_reaches_the_shell():
+    """typer.Exit(n) inside a command must become exit code n (click returns it, not raises)."""
+    import typer
+
+    from simcore.cli import app
+
+    @app.command("exit-three-for-test", hidden=True)
+    def _exit_three():
+        raise typer.Exit(3)
+
+    assert _run(["exit-three-for-test"]) == 3

@@ -54,7 +54,9 @@ def _simulate_app() -> typer.Typer:
 
 def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | None = None) -> int:
     try:
-        (target or app)(args=argv, prog_name=prog, standalone_mode=False)
+        rv = (target or app)(args=argv, prog_name=prog, standalone_mode=False)
+        if isinstance(rv, int):   # click returns typer.Exit's code in non-standalone mode
+            return rv
     except UsageError as exc:
         if os.environ.get("BALANCE_DEBUG"):
             raise

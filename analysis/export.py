@@ -1,0 +1,203 @@
+"""Export a run's raw rows or its analysis tables to CSV or Parquet (``balance export``).
+
+:func:`export` writes one table of one run directory: the raw rows (``players``, ``games``: exactly
+the run's own columns, streamed batch by batch with pyarrow (:func:`stream_raw`) so a 1e7-row
+file is never held in memory) or an analysis table (``seats`` = :func:`analysis.seats.seat_table`, ``events`` =
+:func:`analysis.events.event_impact`, ``matchups`` = :func:`analysis.matchups.matchup_table`,
+``summary`` = :func:`analysis.compare.metric_vector` of :func:`analysis.analyse`). Column names are
+those documented in docs/export.md (the analysis ones in docs/analysis.md) and are stable. CSV has a
+header row, plain numbers (no thousands separators, no scientific notation in analysis tables, empty
+cells for missing values) and is UTF-8 (optionally with a byte-order mark for Excel).
+
+Nothing is lost: an existing file is refused unless ``force``; output goes to a hidden temporary file
+beside the target and is renamed into place only when complete (:func:`atomic_output`, also used by
+:mod:`analysis.check` for baselines and reports).
+
+May import polars, pyarrow, the standard library, :mod:`analysis` and its modules, :mod:`simcore.errors` and
+:mod:`simcore.rundir`.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+import polars as pl
+
+from simcore.errors import UsageError
+from simcore.rundir import GAMES, PLAYERS, read_meta
+
+WHAT = ("players", "games", "seats", "events", "matchups", "summary")
+FORMATS = ("csv", "parquet")
+RAW = {"players": PLAYERS, "games": GAMES}
+BATCH_ROWS = 1 << 18          # rows per batch of a raw export
+
+
+# ---------------------------------------------------------------------------------------------
+# Atomic output files
+# ---------------------------------------------------------------------------------------------
+
+def check_output_file(out: str | Path, force: bool, option: str = "--out") -> Path:
+    """Refuse a directory in the way, an existing file without ``force`` or an unwritable place.
+
+    Called before any work so that a bad path fails at once.
+    """
+    out = Path(out)
+    if out.is_dir():
+        raise UsageError(f"{option} {out}: is a directory (give a file name)")
+    if out.exists() and not force:
+        raise UsageError(f"{option} {out}: file exists (use --force to replace it)")
+    probe = out.resolve().parent
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        raise UsageError(f"{option} {out}: cannot write in {probe}")
+    return out
+
+
+@contextmanager
+def atomic_output(out: str | Path, force: bool = False, option: str = "--out") -> Iterator[Path]:
+    """Yield a temporary path beside ``out``; on success rename it to ``out`` (atomic on one file system).
+
+    On an exception the temporary file is removed and ``out`` is left exactly as it was.
+    """
+    out = check_output_file(out, force, option)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{option} {out}: cannot create {out.parent}: {exc.strerror}") from None
+    tmp = out.parent / f".{out.name}.tmp-{uuid.uuid4().hex[:8]}"
+    try:
+        yield tmp
+        if not tmp.exists():
+            raise RuntimeError(f"nothing was written for {out}")
+        if out.exists() and not force:  # appeared while we were writing
+            raise UsageError(f"{option} {out}: file exists (use --force to replace it)")
+        os.replace(tmp, out)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def write_text_atomic(out: str | Path, text: str, force: bool = False, option: str = "--out") -> Path:
+    """Write UTF-8 text to ``out`` atomically (refusing an existing file unless ``force``)."""
+    with atomic_output(out, force, option) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return Path(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables
+# ---------------------------------------------------------------------------------------------
+
+def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
+    """The analysis table ``what`` (seats, events, matchups, summary) of one run directory."""
+    from analysis import analyse, open_runs
+    from analysis.compare import metric_vector
+    from analysis.events import event_impact, has_events
+    from analysis.matchups import has_matchups, matchup_table
+    from analysis.seats import seat_table
+
+    rs = open_runs([run])
+    if what == "seats":
+        return seat_table(rs)
+    if what == "events":
+        if not has_events(rs):
+            raise UsageError(f"{run}: --what events needs event_gain_k columns in {PLAYERS} and "
+                             f"event_k in {GAMES} (this game or run has no event cards)")
+        return event_impact(rs)
+    if what == "matchups":
+        if not has_matchups(rs):
+            raise UsageError(f"{run}: --what matchups needs at least two strategies in the run "
+                             "(simulate with --strategies a,b,… and ideally --rotate-seats)")
+        return matchup_table(rs)
+    if what == "summary":
+        return metric_vector(analyse(rs))
+    raise UsageError(f"--what {what}: must be one of {', '.join(WHAT)}")
+
+
+def _csv_ready(df: pl.DataFrame) -> pl.DataFrame:
+    """NaN → empty cell: spreadsheets read "NaN" as text, an empty cell as missing."""
+    floats = [c for c, t in df.schema.items() if t in (pl.Float32, pl.Float64)]
+    return df.with_columns([pl.col(c).fill_nan(None) for c in floats]) if floats else df
+
+
+def stream_raw(src: Path, dest: Path, fmt: str, *, bom: bool = False,
+               batch_rows: int | None = None) -> int:
+    """Copy a parquet file to CSV or Parquet batch by batch; return the number of rows.
+
+    Memory stays bounded by one batch (and one row group of the source) whatever the file size:
+    measured flat at ~0.35-0.4 GB of peak RSS for 1e7 and 3e7 player rows, where polars'
+    ``sink_csv`` grew with the file (docs/export.md).
+    """
+    import pyarrow.parquet as pq
+
+    batch_rows = batch_rows or BATCH_ROWS
+    try:
+        source = pq.ParquetFile(src)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{src}: cannot read ({str(exc).splitlines()[0]})") from None
+    rows = 0
+    if fmt == "parquet":
+        with pq.ParquetWriter(dest, source.schema_arrow, compression="zstd") as writer:
+            for batch in source.iter_batches(batch_size=batch_rows):
+                writer.write_batch(batch)
+                rows += batch.num_rows
+        return rows
+    with open(dest, "wb") as fh:
+        for batch in source.iter_batches(batch_size=batch_rows):
+            pl.from_arrow(batch).write_csv(fh, include_header=rows == 0, include_bom=bom and rows == 0,
+                                           float_scientific=False)
+            rows += batch.num_rows
+        if rows == 0:  # an empty table still gets its header
+            pl.from_arrow(source.schema_arrow.empty_table()).write_csv(fh, include_bom=bom)
+    return rows
+
+
+def format_from(out: str | Path, fmt: str | None) -> str:
+    """``fmt`` if given, else from the suffix of ``out`` (.csv / .parquet / .pq), else csv."""
+    if fmt is not None:
+        fmt = fmt.lower()
+        if fmt not in FORMATS:
+            raise UsageError(f"--format {fmt}: must be csv or parquet")
+        return fmt
+    suffix = Path(out).suffix.lower()
+    return "parquet" if suffix in (".parquet", ".pq") else "csv"
+
+
+def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, *,
+           force: bool = False, bom: bool = False) -> Path:
+    """Write table ``what`` of run directory ``run`` to ``out`` as CSV or Parquet; return ``out``.
+
+    Raw tables (players, games) stream from the run's parquet files in batches of
+    :data:`BATCH_ROWS` rows; analysis tables are
+    computed (they are small) and written at once. Both go through :func:`atomic_output`.
+    """
+    if what not in WHAT:
+        raise UsageError(f"--what {what}: must be one of {', '.join(WHAT)}")
+    fmt = format_from(out, fmt)
+    run = Path(run)
+    read_meta(run)  # one clear error line for a directory that is not a run
+    check_output_file(out, force)
+    if what in RAW:
+        src = run / RAW[what]
+        if not src.is_file():
+            hint = " (the run was written without --raw)" if what == "players" else ""
+            raise UsageError(f"{run}: no {RAW[what]}{hint}")
+        with atomic_output(out, force) as tmp:
+            stream_raw(src, tmp, fmt, bom=bom)
+        return Path(out)
+    df = analysis_table(run, what)
+    with atomic_output(out, force) as tmp:
+        if fmt == "csv":
+            _csv_ready(df).write_csv(tmp, include_bom=bom, float_scientific=False)
+        else:
+            df.write_parquet(tmp, compression="zstd")
+    return Path(out)
+
+
+__all__ = ["BATCH_ROWS", "FORMATS", "WHAT", "analysis_table", "atomic_output", "check_output_file",
+           "export", "format_from", "stream_raw", "write_text_atomic"]

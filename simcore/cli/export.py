@@ -1,0 +1,38 @@
+"""``balance export RUN --what … --format csv|parquet --out PATH``: raw rows or analysis tables.
+
+Thin shell over :func:`analysis.export.export` (column names in docs/export.md). An existing
+``--out`` is refused unless ``--force``; the file appears under its final name only when complete.
+
+May import typer, the standard library and, lazily inside the command, :mod:`analysis`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+_WHAT_HELP = ("players (one row per player per game), games (one row per game), seats (win share and "
+              "score per seat), events (event-card impact), matchups (strategy pairs), summary (every "
+              "scalar metric with its interval)")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("export")
+    def export(
+        run: Path = typer.Argument(..., help="Run directory.", show_default=False),
+        what: str = typer.Option(..., "--what", "-w", help=_WHAT_HELP, show_default=False),
+        fmt: Optional[str] = typer.Option(
+            None, "--format", "-f",
+            help="csv or parquet (default: from the --out suffix, .parquet/.pq → parquet, else csv)."),
+        out: Path = typer.Option(..., "--out", "-o", help="File to write.", show_default=False),
+        force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
+        bom: bool = typer.Option(False, "--bom",
+                                 help="CSV: start with a UTF-8 byte-order mark (Excel on Windows)."),
+    ) -> None:
+        """Write raw rows or an analysis table of RUN as CSV or Parquet (columns: docs/export.md)."""
+        from analysis.export import export as do_export
+
+        path = do_export(run, what, out, fmt, force=force, bom=bom)
+        typer.echo(str(path))
