@@ -69,17 +69,44 @@ def end_to_end(games: str, extra_env: dict | None = None, args: tuple = ()) -> t
     return wall, max(peak, before) / 1024
 
 
+def rollout_speed(repeats: int) -> None:
+    """games/s of the rollout preset: one rollout seat against three balanced, and four."""
+    from simcore.games.middle_ages import kernel as K
+    from simcore.games.middle_ages import rules as R
+    from strategies import middle_ages as S
+
+    rules = R.load()
+    k = S.presets()["rollout"].playouts
+    for lineup in (["rollout", "balanced", "balanced", "balanced"], ["rollout"] * 4):
+        _, rows = S.resolve(lineup, 4)
+        K.run_chunk(rules, 4, 0, 4, 0, rows)
+        n = 2000 if lineup.count("rollout") == 1 else 500
+        times = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            K.run_chunk(rules, 4, 0, n, 0, rows)
+            times.append(time.perf_counter() - t)
+        med = statistics.median(times)
+        print(f"rollout (k={k}) with {lineup.count('rollout')} rollout seat(s): {n / med:,.0f} games/s "
+              f"(median of {repeats}; 1e5 games ≈ {1e5 / (n / med) / 60:.1f} min)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default="1e6")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--strategy", default="random")
     ap.add_argument("--skip-cold", action="store_true")
+    ap.add_argument("--rollout", action="store_true",
+                    help="measure the rollout bot (default playouts) instead of the main figures")
     a = ap.parse_args()
     games = int(float(a.games))
     import numba
 
     print(f"machine: {os.cpu_count()} cores, numba threads {numba.config.NUMBA_NUM_THREADS}")
+    if a.rollout:
+        rollout_speed(a.repeats)
+        return
     ks = kernel_seconds(games, 4, a.strategy, a.repeats)
     med = statistics.median(ks)
     print(f"kernel, {games:,} 4-player games ({a.strategy}): median {med:.2f} s "
