@@ -61,14 +61,16 @@ R_EPD = R_EPG + MAXE
 R_ELOSE = R_EPD + MAXE            # [MAXE x 8]
 R_EREST = R_ELOSE + MAXE * 8
 R_FEED0 = R_EREST + MAXE          # `combo` per type before any token is placed [8]
-R_SIZE = R_FEED0 + 8
+R_NCOUNTERS = R_FEED0 + 8         # how many Domains' Incomes count type t [8]
+R_COUNTERS = R_NCOUNTERS + 8      # those Domains [8 x 8]
+R_SIZE = R_COUNTERS + 64
 
 # ---- workspace ws ------------------------------------------------------------------------------
 G_PILE_POS, G_PILE_LEN, G_ORANGE_LEFT, G_DISCARD_LEN, G_RESHUFFLES, G_EXTRA_SUPPLY, G_LEDGER, \
     G_ERROR, G_TRACE_N, G_TURN, G_INDEX, G_PHASE, G_ROT, G_NOPT, G_NORDER = range(15)
 PLS = 16                          # player record stride
 X_COINS, X_LORD_ROW, X_LORD_COL, X_SCOUT_ROW, X_SCOUT_COL, X_PEAS, X_CHESTS, X_GRAVE_N, \
-    X_TAKEN, X_PENALTY, X_EMPTY = range(11)
+    X_TAKEN, X_PENALTY, X_EMPTY, X_NPLOT = range(12)
 W_PL = 16                         # [MAXP x PLS]
 W_FN = W_PL + MAXP * PLS          # fief_n [MAXP x 8]
 W_EXTRA = W_FN + MAXP * 8         # Extra-coin token under Domain [MAXP x 8]
@@ -148,6 +150,10 @@ def pack_rules(rules) -> np.ndarray:
                      (R_EPD, rules.event_per_domain), (R_ELOSE, rules.event_lose.ravel()),
                      (R_EREST, rules.event_restore)):
         rk[off:off + arr.size] = arr
+    for t in range(N_TYPES):
+        counters = [d for d in range(N_TYPES) if rules.income_counts[d, t]]
+        rk[R_NCOUNTERS + t] = len(counters)
+        rk[R_COUNTERS + t * 8:R_COUNTERS + t * 8 + len(counters)] = counters
     for x in range(N_TYPES):   # the token-free part of refresh_feed, computed once
         rk[R_FEED0 + x] = sum(int(rules.income_base[d]) for d in range(N_TYPES)
                               if d != x and rules.income_counts[d, x])
@@ -200,9 +206,12 @@ def count_change(ws, rk, p, t, delta):
         ws[W_PL + p * PLS + X_EMPTY] -= 1
     elif delta < 0 and n == 0:
         ws[W_PL + p * PLS + X_EMPTY] += 1
-    for d in range(N_TYPES):
-        if rk[R_ICOUNT + d * 8 + t] != 0 or ws[W_PLOT + p * 8 + d] == t:
-            ws[W_CNT + p * 8 + d] += delta
+    for i in range(rk[R_NCOUNTERS + t]):
+        ws[W_CNT + p * 8 + rk[R_COUNTERS + t * 8 + i]] += delta
+    if ws[W_PL + p * PLS + X_NPLOT] > 0:
+        for d in range(N_TYPES):
+            if ws[W_PLOT + p * 8 + d] == t:   # a Plot token of type t (never on a Domain counting t)
+                ws[W_CNT + p * 8 + d] += delta
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -462,7 +471,9 @@ def decide(st, ws, rk, strat, kind, p, n_options, P):
     other decisions are heuristic.) The decision is appended to the game's trace so the reference
     engine can replay the game exactly.
     """
-    row = strat_row(ws, p, P)
+    row = p + ws[G_ROT]            # (strat_row, written out: this runs ~90 times a game)
+    if row >= P:
+        row -= P
     if strat[row, S_KIND] == STRAT_RANDOM:
         choice = below(st, n_options)
     elif kind == D_EXTRA or kind == D_PLOT:
@@ -479,7 +490,11 @@ def decide(st, ws, rk, strat, kind, p, n_options, P):
         choice = ws[W_BEST + below(st, n_best)]
     else:
         choice = choose_tile_option(st, ws, rk, strat, row, kind, p, n_options, P)
-    record_decision(ws, n_options, choice)
+    k = ws[G_TRACE_N]              # (record_decision, written out)
+    if k < MAX_TRACE:
+        ws[W_TRACE + 2 * k] = n_options
+        ws[W_TRACE + 2 * k + 1] = choice
+        ws[G_TRACE_N] = k + 1
     return choice
 
 
@@ -612,6 +627,7 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
             ws[W_PLOT + p * 8 + pair % 8] = pair // 8
             ws[W_PLOTSUP + pair // 8] -= 1
             ws[W_CNT + p * 8 + pair % 8] += ws[W_FN + p * 8 + pair // 8]
+            ws[W_PL + p * PLS + X_NPLOT] += 1
             refresh_feed(ws, rk, p)
 
 
