@@ -19,7 +19,7 @@ import numpy as np
 
 from simcore.config import Table, read_toml
 from simcore.errors import ConfigError, UsageError
-from simcore.games.middle_ages.kernel import (
+from simcore.games.middle_ages.strategy_layout import (
     FEATURES, N_STRAT_COLS, S_BIAS, S_KIND, S_PLAYOUTS, STRAT_HEURISTIC, STRAT_RANDOM,
     STRAT_ROLLOUT,
 )

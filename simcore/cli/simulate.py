@@ -58,9 +58,13 @@ def simulate(
                          games=n_games, seed=seed, rules_path=rules, out=out, force=force,
                          threads=threads, quiet=quiet)
         return
+    from rich.console import Console
+
     from simcore.games import adapter
 
-    game_mod = adapter(game)
+    with Console(stderr=True, quiet=quiet).status(
+            f"Loading the {game} kernels (compiled on first use, cached afterwards)"):
+        game_mod = adapter(game)
     prep = game_mod.prepare(players=players, strategies=strategies or game_mod.DEFAULT_STRATEGY,
                             rules_path=rules, engine=engine, debug=debug, rotate_seats=rotate_seats)
     path = runner.run(prep, games=n_games, seed=seed, out=out, force=force, threads=threads,

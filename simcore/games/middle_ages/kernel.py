@@ -30,6 +30,10 @@ from simcore.games.middle_ages.rules import (
     P_EXTRA_BONUS, P_EXTRA_TOKENS, P_MARCHE_PER_CHEST, P_MOULIN_PAYMENT, P_START_COINS, REMPART,
     VILLAGE,
 )
+from simcore.games.middle_ages.strategy_layout import (  # noqa: F401 (re-exported)
+    FEATURES, N_STRAT_COLS, S_BIAS, S_COMBO, S_DEFENSE, S_DENIAL, S_EVENTS, S_FILL, S_KIND,
+    S_ORDER, S_PLAYOUTS, S_VALUE, STRAT_HEURISTIC, STRAT_RANDOM, STRAT_ROLLOUT,
+)
 from simcore.rng import below, next_u64, shuffle_range, stream_state
 
 MAXP = 5            # players (MA-1)
@@ -121,14 +125,17 @@ ERROR_TEXT = {
     E_INCOME_CACHE: "invariant broken: the Income count cache disagrees with the Fief",
 }
 
-# Strategy rows (float64[P, N_STRAT_COLS]), one per seat; MA-11 decisions are scored from them.
-STRAT_RANDOM, STRAT_HEURISTIC, STRAT_ROLLOUT = 0, 1, 2
-S_KIND = 0
-S_VALUE, S_ORDER, S_FILL, S_COMBO, S_EVENTS, S_DEFENSE, S_DENIAL = range(1, 8)
-FEATURES = ("value", "order", "fill", "combo", "events", "defense", "denial")
-S_BIAS = 8               # [8] per-type bias, board order
-S_PLAYOUTS = 16          # rollout: playouts per legal Lord move
-N_STRAT_COLS = 32
+# Strategy rows (float64[P, N_STRAT_COLS]), one per seat: layout in strategy_layout.py.
+
+# Explicit signatures for the helpers that call sites reach with constants (a decision kind,
+# ``False``, ``-1``): Numba would otherwise compile one specialization per literal value (measured:
+# decide x10, choose_tile_option x5, advance x4, more than half of a cold compile).
+_ST = "uint64[::1]"
+_WS = "int64[::1]"
+_STRAT = "float64[:, ::1]"
+SIG_DECIDE = f"int64({_ST}, {_WS}, {_WS}, {_STRAT}, int64, int64, int64, int64)"
+SIG_CHOOSE = f"int64({_ST}, {_WS}, {_WS}, {_STRAT}, int64, int64, int64, int64, int64)"
+SIG_ADVANCE = f"int64({_ST}, {_WS}, {_WS}, {_STRAT}, int64, boolean, int64)"
 W_BEST = W_COUNT         # scratch for tied best options (decisions never overlap the debug check)
 
 
@@ -283,7 +290,7 @@ def refresh_feed(ws, rk, p):
         ws[W_FEED + p * 8 + x] = c
 
 
-@njit(cache=True, _nrt=False)
+@njit(SIG_CHOOSE, cache=True, _nrt=False)
 def choose_tile_option(st, ws, rk, strat, row, kind, p, n_options, P):
     """Heuristic choice for the decisions that bring a tile (MA-11.1-3: Lord placement and moves,
     the Rempart Scout, Village/Restauration), all options scored in one flat loop.
@@ -460,7 +467,7 @@ def record_decision(ws, n_options, choice):
         ws[G_TRACE_N] = k + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(SIG_DECIDE, cache=True, _nrt=False)
 def decide(st, ws, rk, strat, kind, p, n_options, P):
     """Index of the chosen option among ``n_options`` (> 0) for seat p (MA-11).
 
@@ -750,7 +757,7 @@ def list_moves(ws, P, p, d):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(SIG_ADVANCE, cache=True, _nrt=False)
 def advance(st, ws, rk, strat, P, stop_for_rollout, forced):
     """Play MA-4 turns from the position saved in ``ws`` to the end of the game (MA-9 penalty).
 
