@@ -556,16 +556,6 @@ def deal_row(st, ws, rk, P, r):
 # Effects (MA-5) and Income (MA-6)
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
-def domain_income(ws, rk, p, d):
-    """MA-6: (base + Extra-coin bonus) x tiles counted by Domain d (plus its Plot token's type)."""
-    count = ws[W_CNT + p * 8 + d]
-    per_tile = rk[R_IBASE + d]
-    if ws[W_EXTRA + p * 8 + d] != 0:
-        per_tile += rk[R_PARAMS + P_EXTRA_BONUS]
-    return per_tile * count
-
-
-@njit(cache=True, _nrt=False)
 def apply_effect(st, ws, rk, strat, P, p, t, r, d):
     """MA-5: the Effect of Domain t for player p, who just placed a tile there."""
     if t == CHAMPS:
@@ -744,19 +734,6 @@ def setup_game(st, ws, rk, strat, P):
     ws[G_PHASE] = 0
 
 
-@njit(cache=True, _nrt=False)
-def list_moves(ws, P, p, d):
-    """MA-4.3a: columns of row d with a tile, no Lord, and no Scout of another player."""
-    n = 0
-    for c in range(P + 1):
-        cell = d * COLS + c
-        if ws[W_BOARD + cell] >= 0 and ws[W_LORD + cell] < 0 and \
-                (ws[W_SCOUT + cell] < 0 or ws[W_SCOUT + cell] == p):
-            ws[W_OPTS + n] = c
-            n += 1
-    return n
-
-
 @njit(SIG_ADVANCE, cache=True, _nrt=False)
 def advance(st, ws, rk, strat, P, stop_for_rollout, forced):
     """Play MA-4 turns from the position saved in ``ws`` to the end of the game (MA-9 penalty).
@@ -795,7 +772,13 @@ def advance(st, ws, rk, strat, P, stop_for_rollout, forced):
             c_from = ws[me + X_LORD_COL]
             if t < N_TURNS:
                 # MA-4.3a: a free tile of row d that no other player's Scout reserves.
-                n = list_moves(ws, P, p, d)
+                n = 0       # MA-4.3a legal moves (written out: a jitted call per action costs ~15 ns)
+                for c in range(width):
+                    cell = drow + c
+                    if ws[W_BOARD + cell] >= 0 and ws[W_LORD + cell] < 0 and \
+                            (ws[W_SCOUT + cell] < 0 or ws[W_SCOUT + cell] == p):
+                        ws[W_OPTS + n] = c
+                        n += 1
                 if n == 0:
                     ws[G_ERROR] = E_NO_LEGAL_MOVE
                     return 0
@@ -825,7 +808,11 @@ def advance(st, ws, rk, strat, P, stop_for_rollout, forced):
             ttype = rk[R_TTYPE + tile]
             # MA-4.3c-d: the Effect in full, then the Income.
             apply_effect(st, ws, rk, strat, P, p, ttype, r, d)
-            mint(ws, rk, p, domain_income(ws, rk, p, ttype))
+            # MA-6: (base + Extra-coin bonus) x tiles counted by the Domain (cached in W_CNT)
+            per = rk[R_IBASE + ttype]
+            if ws[W_EXTRA + p * 8 + ttype] != 0:
+                per += rk[R_PARAMS + P_EXTRA_BONUS]
+            mint(ws, rk, p, per * ws[W_CNT + p * 8 + ttype])
             ws[G_INDEX] += 1
         if t == N_TURNS:
             for c in range(width):          # the Lords leave the board
