@@ -443,22 +443,6 @@ def choose_tile_option(st, ws, rk, strat, row, kind, p, n_options, P):
 
 
 @njit(cache=True, _nrt=False)
-def token_score(ws, rk, strat, row, kind, p, o):
-    """Heuristic score of an Église Domain (MA-11.4) or a Palais (token, Domain) pair (MA-11.5):
-    value x the Income the token adds per future Income of that Domain, plus the types' bias."""
-    if kind == D_EXTRA:
-        return strat[row, S_VALUE] * ws[W_CNT + p * 8 + o] * rk[R_PARAMS + P_EXTRA_BONUS] \
-            + strat[row, S_BIAS + o]
-    tok = o // 8
-    d = o % 8
-    per = rk[R_IBASE + d]
-    if ws[W_EXTRA + p * 8 + d] != 0:
-        per += rk[R_PARAMS + P_EXTRA_BONUS]
-    return strat[row, S_VALUE] * ws[W_FN + p * 8 + tok] * per \
-        + 0.5 * (strat[row, S_BIAS + tok] + strat[row, S_BIAS + d])
-
-
-@njit(cache=True, _nrt=False)
 def record_decision(ws, n_options, choice):
     k = ws[G_TRACE_N]
     if k < MAX_TRACE:
@@ -484,10 +468,22 @@ def decide(st, ws, rk, strat, kind, p, n_options, P):
     if strat[row, S_KIND] == STRAT_RANDOM:
         choice = below(st, n_options)
     elif kind == D_EXTRA or kind == D_PLOT:
+        # MA-11.4-5: value x the Income a token adds per future Income of its Domain, plus bias
+        # (written out: a jitted call per option would cost as much as the score)
         best = -1e300
         n_best = 0
+        w_value = strat[row, S_VALUE]
+        bonus = rk[R_PARAMS + P_EXTRA_BONUS]
         for j in range(n_options):
-            sc = token_score(ws, rk, strat, row, kind, p, ws[W_OPTS + j])
+            o = ws[W_OPTS + j]
+            if kind == D_EXTRA:
+                sc = w_value * ws[W_CNT + p * 8 + o] * bonus + strat[row, S_BIAS + o]
+            else:
+                tok = o // 8
+                dom = o % 8
+                per = rk[R_IBASE + dom] + (bonus if ws[W_EXTRA + p * 8 + dom] != 0 else 0)
+                sc = w_value * ws[W_FN + p * 8 + tok] * per \
+                    + 0.5 * (strat[row, S_BIAS + tok] + strat[row, S_BIAS + dom])
             if sc > best + 1e-9:
                 best = sc
                 n_best = 0
