@@ -25,7 +25,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-_COMMAND_MODULES = ("simulate", "report", "export", "check", "fief", "strategies", "ladder")
+_COMMAND_MODULES = ("simulate", "report", "export", "check", "fief", "medievallons", "strategies",
+                    "ladder")
 
 
 def _register_all() -> None:

@@ -1,0 +1,218 @@
+"""Médiévallons rules as data: load and validate ``rules.toml`` into a frozen, fixed-dtype form.
+
+:func:`load` reads the designer-editable TOML (the default ships in ``configs/medievallons/``),
+checks every key (unknown keys, wrong types, values out of range, a deck too small to deal) and
+returns :class:`RulesArrays`, the only form of the rules the kernel and the reference engine see.
+:func:`with_copies` builds a variant with other copy counts *through the same loader* (the card
+ablation of :mod:`simcore.games.medievallons.questions`): the TOML text is edited, then validated.
+
+May import numpy, the standard library and :mod:`simcore.config` / :mod:`simcore.errors`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from simcore.config import Table, TomlSource, parse_toml, read_toml
+from simcore.errors import ConfigError, UsageError
+
+# MV-1: card types, with their ids (the order of the spec's table).
+CARD_TYPES = ("artisan", "assassin", "bouffon", "chevalier", "etoile", "magicien", "marchand",
+              "mendiant", "moine", "noble", "pretre", "rodeur", "sorciere")
+CARD_NAMES = ("Artisan", "Assassin", "Bouffon", "Chevalier", "Étoile", "Magicien", "Marchand",
+              "Mendiant", "Moine", "Noble", "Prêtre", "Rôdeur", "Sorcière")
+(ARTISAN, ASSASSIN, BOUFFON, CHEVALIER, ETOILE, MAGICIEN, MARCHAND, MENDIANT, MOINE, NOBLE,
+ PRETRE, RODEUR, SORCIERE) = range(13)
+N_TYPES = 13
+POWER_TYPES = tuple(t for t in range(N_TYPES) if t != BOUFFON)   # MV-5: the Bouffon has no power
+MIN_PLAYERS, MAX_PLAYERS = 2, 5            # what the engines support (MV-1 [assumption])
+MAX_COPIES = 16                            # per type: keeps every option list small and bounded
+MAX_TO_WIN = 6
+
+# Indices into RulesArrays.params (an int64 vector: the kernel takes one array of scalars).
+P_HAND_SIZE = 0
+P_MIN_GUILD = 1
+P_TO_WIN = 2
+P_MAX_TURNS = 3
+P_ARTISAN_TAKES_PLAYED = 4
+P_MENDIANT_DRAWS_ON_TIE = 5
+P_SORCIERE_FLIP_AGAIN = 6
+P_RED_2 = 7                                # P_RED_2 + (players - 2): 1 = End card red side up
+N_PARAMS = P_RED_2 + 4
+
+
+def default_rules_path() -> Path:
+    return Path(str(resources.files("configs").joinpath("medievallons", "rules.toml")))
+
+
+@dataclass(frozen=True)
+class RulesArrays:
+    """The rules of one Médiévallons variant as read-only numpy arrays (no Python objects).
+
+    Attributes
+    ----------
+    copies : int64[13]
+        MV-1 copies of each card type, by type id.
+    allowed_players : tuple[int, ...]
+        MV-1 player counts a run may use.
+    params : int64[N_PARAMS]
+        Scalar settings, indexed by the ``P_*`` constants of this module.
+    source : TomlSource
+        The file as read (name, text, sha256).
+    """
+
+    copies: np.ndarray
+    allowed_players: tuple
+    params: np.ndarray
+    source: TomlSource
+
+    def __post_init__(self) -> None:
+        self.copies.setflags(write=False)
+        self.params.setflags(write=False)
+
+    @property
+    def n_cards(self) -> int:
+        return int(self.copies.sum())
+
+    def param(self, index: int) -> int:
+        return int(self.params[index])
+
+    @property
+    def hand_size(self) -> int:
+        return self.param(P_HAND_SIZE)
+
+    @property
+    def min_guild(self) -> int:
+        return self.param(P_MIN_GUILD)
+
+    @property
+    def to_win(self) -> int:
+        return self.param(P_TO_WIN)
+
+    @property
+    def max_turns(self) -> int:
+        return self.param(P_MAX_TURNS)
+
+    def end_card_red(self, n_players: int) -> bool:
+        """MV-2: is the End card red side up at the start (one reshuffle allowed, MV-6)?"""
+        return bool(self.params[P_RED_2 + n_players - MIN_PLAYERS])
+
+
+def load(path: str | Path | None = None) -> RulesArrays:
+    """Load and validate a rules file (the shipped default when ``path`` is None)."""
+    return from_source(read_toml(path or default_rules_path(), what="rules"))
+
+
+def loads(text: str, name: str = "<rules>") -> RulesArrays:
+    """Load rules from TOML text (tests, programmatic variants)."""
+    return from_source(parse_toml(text, name=name))
+
+
+def from_source(src: TomlSource) -> RulesArrays:
+    top = Table(src.data, src.name)
+    pl = top.table("players", {})
+    allowed = pl.get("allowed", list, [2, 3, 4, 5])
+    for v in allowed:
+        if isinstance(v, bool) or not isinstance(v, int) or not MIN_PLAYERS <= v <= MAX_PLAYERS:
+            raise pl.error("allowed", f"player counts must be whole numbers from {MIN_PLAYERS} to "
+                                      f"{MAX_PLAYERS}, got {v!r}")
+    if not allowed:
+        raise pl.error("allowed", "must list at least one player count")
+    if len(set(allowed)) != len(allowed):
+        raise pl.error("allowed", "lists a player count twice")
+    pl.done()
+
+    deck = top.table("deck")
+    cp = deck.table("copies")
+    for k in list(cp.data):
+        if k not in CARD_TYPES:
+            raise cp.error(k, f"unknown card type (known: {', '.join(CARD_TYPES)})")
+    copies = np.array([cp.get(t, int, lo=0, hi=MAX_COPIES) for t in CARD_TYPES], np.int64)
+    cp.done()
+    deck.done()
+
+    setup = top.table("setup", {})
+    hand_size = setup.get("hand_size", int, 6, lo=0, hi=20)
+    sides = setup.table("end_card", {})
+    red = []
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        default = "yellow" if n == 2 else "red"
+        red.append(sides.get(str(n), str, default, choices=["red", "yellow"]) == "red")
+    sides.done()
+    setup.done()
+
+    guilds = top.table("guilds", {})
+    min_guild = guilds.get("min_cards", int, 3, lo=2, hi=8)
+    to_win = guilds.get("to_win", int, 3, lo=1, hi=MAX_TO_WIN)
+    guilds.done()
+
+    powers = top.table("powers", {})
+    artisan = powers.get("artisan_takes_played_card", bool, False)
+    mendiant = powers.get("mendiant_draws_on_tie", bool, True)
+    sorciere = powers.get("sorciere_flip_again", bool, False)
+    powers.done()
+
+    end = top.table("end", {})
+    max_turns = end.get("max_turns", int, 1000, lo=1, hi=30000)
+    end.done()
+    top.done()
+
+    n_cards = int(copies.sum())
+    for n in allowed:
+        need = n * hand_size + 1
+        if n_cards < need:
+            raise ConfigError(src.name, "deck.copies",
+                              f"{n_cards} cards cannot deal {hand_size} to {n} players and turn "
+                              f"one face up (MV-2 needs {need})")
+    params = np.zeros(N_PARAMS, np.int64)
+    params[P_HAND_SIZE] = hand_size
+    params[P_MIN_GUILD] = min_guild
+    params[P_TO_WIN] = to_win
+    params[P_MAX_TURNS] = max_turns
+    params[P_ARTISAN_TAKES_PLAYED] = int(artisan)
+    params[P_MENDIANT_DRAWS_ON_TIE] = int(mendiant)
+    params[P_SORCIERE_FLIP_AGAIN] = int(sorciere)
+    params[P_RED_2:P_RED_2 + 4] = np.array(red, np.int64)
+    return RulesArrays(copies=copies, allowed_players=tuple(sorted(allowed)), params=params,
+                       source=src)
+
+
+def check_players(rules: RulesArrays, n_players: int) -> None:
+    """MV-1: refuse a player count the engines or the rules file do not allow (UsageError)."""
+    if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+        raise UsageError(f"--players {n_players}: Médiévallons is simulated for {MIN_PLAYERS} to "
+                         f"{MAX_PLAYERS} players (MV-1)")
+    if n_players not in rules.allowed_players:
+        raise UsageError(f"--players {n_players}: {rules.source.name} allows "
+                         f"{', '.join(map(str, rules.allowed_players))} players (players.allowed)")
+
+
+def with_copies(rules: RulesArrays, changes: dict[str, int]) -> RulesArrays:
+    """A variant of ``rules`` whose ``[deck.copies]`` counts are changed, loaded and validated
+    by :func:`from_source` like any file: ``with_copies(r, {"moine": 7})`` removes one Moine.
+
+    The new text is the old one with the numbers edited, so a run's ``rules_text`` is the exact
+    variant played (and can be saved and loaded again).
+    """
+    text = rules.source.text
+    head = re.search(r"(?m)^\[deck\.copies\][^\n]*\n", text)
+    if head is None:
+        raise ConfigError(rules.source.name, "deck.copies",
+                          "variants need copies written as a [deck.copies] table")
+    body_end = re.search(r"(?m)^\[", text[head.end():])
+    stop = head.end() + (body_end.start() if body_end else len(text) - head.end())
+    body = text[head.end():stop]
+    for name, n in changes.items():
+        if name not in CARD_TYPES:
+            raise UsageError(f"unknown card type {name!r} (known: {', '.join(CARD_TYPES)})")
+        body, k = re.subn(rf"(?m)^(\s*{name}\s*=\s*)-?\d+", rf"\g<1>{int(n)}", body)
+        if k != 1:
+            raise ConfigError(rules.source.name, f"deck.copies.{name}", "not found as one line")
+    label = ", ".join(f"{k}={v}" for k, v in changes.items())
+    new = text[:head.end()] + body + text[stop:]
+    return loads(new, name=f"{rules.source.name} [{label}]")

@@ -1,0 +1,146 @@
+"""Médiévallons strategies as data: TOML → the parameter rows the kernel interprets (MV-8).
+
+A strategy is a named table (``configs/medievallons/strategies.toml`` holds the presets): a kind
+(random, heuristic, playout), weights on the MV-8 features and a per-card-type bias.
+:func:`resolve` turns what a user typed — preset names and paths to TOML files (``bot.toml`` holding
+one strategy, or ``bots.toml:name``) — into one float64 row per seat, validating every key: a wrong
+feature name or value is one clear error line.
+
+May import numpy, the standard library and :mod:`simcore`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from simcore.config import Table, read_toml
+from simcore.errors import ConfigError, UsageError
+from simcore.games.medievallons.kernel import (
+    FEATURES, N_STRAT_COLS, S_BIAS, S_CANDIDATES, S_HORIZON, S_KIND, S_PLAYOUTS, S_PRIOR,
+    STRAT_HEURISTIC, STRAT_PLAYOUT, STRAT_RANDOM,
+)
+from simcore.games.medievallons.rules import CARD_TYPES
+
+KINDS = {"random": STRAT_RANDOM, "heuristic": STRAT_HEURISTIC, "playout": STRAT_PLAYOUT}
+MAX_PLAYOUTS = 256
+
+
+@dataclass(frozen=True)
+class Strategy:
+    name: str
+    description: str
+    kind: str
+    weights: dict
+    bias: dict
+    playouts: int
+    horizon: int
+    candidates: int
+    prior: float
+    row: np.ndarray   # float64[N_STRAT_COLS], what the kernel reads
+
+
+def presets_path() -> Path:
+    return Path(str(resources.files("configs").joinpath("medievallons", "strategies.toml")))
+
+
+def parse_strategy(t: Table, name: str) -> Strategy:
+    description = t.get("description", str, "")
+    kind = t.get("kind", str, choices=list(KINDS))
+    weights = {}
+    w = t.table("weights", {})
+    for k in list(w.data):
+        if k not in FEATURES:
+            raise w.error(k, f"unknown feature (known: {', '.join(FEATURES)})")
+        weights[k] = w.get(k, float, lo=-1000, hi=1000)
+    w.done()
+    bias = {}
+    b = t.table("bias", {})
+    for k in list(b.data):
+        if k not in CARD_TYPES:
+            raise b.error(k, f"unknown card type (known: {', '.join(CARD_TYPES)})")
+        bias[k] = b.get(k, float, lo=-1000, hi=1000)
+    b.done()
+    playouts = t.get("playouts", int, 8, lo=1, hi=MAX_PLAYOUTS)
+    horizon = t.get("horizon", int, 8, lo=0, hi=10000)
+    candidates = t.get("candidates", int, 4, lo=1, hi=64)
+    prior = t.get("prior", float, 0.0, lo=0.0, hi=1000.0)
+    t.done()
+    if kind == "random" and (weights or bias):
+        raise t.error("weights", "a random strategy takes no weights or bias")
+    if kind != "random" and not weights and not bias:
+        raise t.error("weights", f"a {kind} strategy needs weights (features: {', '.join(FEATURES)})")
+    row = np.zeros(N_STRAT_COLS, np.float64)
+    row[S_KIND] = KINDS[kind]
+    for k, v in weights.items():
+        row[1 + FEATURES.index(k)] = v
+    for k, v in bias.items():
+        row[S_BIAS + CARD_TYPES.index(k)] = v
+    row[S_PLAYOUTS] = playouts
+    row[S_HORIZON] = horizon
+    row[S_CANDIDATES] = candidates
+    row[S_PRIOR] = prior
+    return Strategy(name, description, kind, weights, bias, playouts, horizon, candidates, prior,
+                    row)
+
+
+def load_file(path: str | Path) -> dict[str, Strategy]:
+    src = read_toml(path, what="strategies")
+    top = Table(src.data, src.name)
+    out = {}
+    for name in list(src.data):
+        out[name] = parse_strategy(top.table(name), name)
+    top.done()
+    if not out:
+        raise ConfigError(src.name, "", "defines no strategy")
+    return out
+
+
+def presets() -> dict[str, Strategy]:
+    return load_file(presets_path())
+
+
+def lookup(spec: str) -> Strategy:
+    """A preset name, ``file.toml`` (one strategy) or ``file.toml:name``."""
+    spec = spec.strip()
+    known = presets()
+    if spec in known:
+        return known[spec]
+    path, _, name = (spec.partition(":") if spec.count(":") == 1 and not Path(spec).exists()
+                     else (spec, "", ""))
+    if path.endswith(".toml") or Path(path).is_file():
+        found = load_file(path)
+        if name:
+            if name not in found:
+                raise UsageError(f"--strategies {spec}: no strategy {name!r} in {path} "
+                                 f"(it has: {', '.join(found)})")
+            return found[name]
+        if len(found) != 1:
+            raise UsageError(f"--strategies {spec}: {path} holds {len(found)} strategies; "
+                             f"pick one as {path}:NAME ({', '.join(found)})")
+        return next(iter(found.values()))
+    raise UsageError(f"--strategies: unknown strategy {spec!r} (presets: {', '.join(known)}; "
+                     "or a path to a .toml file)")
+
+
+def resolve(spec: list[str] | str, n_players: int) -> tuple[list[str], np.ndarray]:
+    """One strategy for every seat or one per seat → (names per seat, strategy rows)."""
+    items = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else list(spec)
+    if len(items) == 1:
+        items = items * n_players
+    if len(items) != n_players:
+        raise UsageError(f"--strategies: {len(items)} names for {n_players} players "
+                         "(give one name for every seat or one per seat)")
+    known = presets()
+    rows = np.zeros((n_players, N_STRAT_COLS), np.float64)
+    names = []
+    cache: dict[str, Strategy] = {}
+    for seat, item in enumerate(items):
+        if item not in cache:
+            cache[item] = known[item] if item in known else lookup(item)
+        rows[seat] = cache[item].row
+        names.append(item)
+    return names, rows

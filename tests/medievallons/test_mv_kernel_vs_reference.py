@@ -1,0 +1,148 @@
+"""The Médiévallons Numba kernel against the independent pure-Python reference engine (MV-1 … MV-9).
+
+Two checks, as ARCHITECTURE.md asks: (1) exact agreement game by game -- records and the whole
+decision trace -- because both engines follow docs/medievallons_engine.md; (2) agreement in
+distribution of every recorded figure on *independent* seeds, which would catch a shared misreading
+of the protocol that the exact check cannot see (it compares the engines with each other, not with
+the rules: those are tested per rule id in test_mv_reference_rules.py). Plus the debug invariants.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simcore.games.medievallons import kernel as K
+from simcore.games.medievallons import reference as REF
+from simcore.games.medievallons import rules as R
+
+RULES = R.load()
+TEXT = R.default_rules_path().read_text(encoding="utf-8")
+PLAYER_FIELDS = ("score", "win_share", "rank", "guilds", "hand", "founded", "powers")
+
+
+def assert_same_game(out, g, rec, P, trace=True):
+    rows = slice(g * P, (g + 1) * P)
+    for f in PLAYER_FIELDS:
+        np.testing.assert_array_equal(out[f][rows], getattr(rec, f), err_msg=f"game {g} {f}")
+    assert (out["turns"][g], out["end_reason"][g], out["reshuffles"][g]) == \
+        (rec.turns, rec.end_reason, rec.reshuffles), f"game {g}"
+    if trace:
+        assert out["trace"][g] == [(n, c) for _, n, c in rec.decisions], f"game {g} trace"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_kernel_replays_reference_games_exactly(players):
+    n = 60
+    out = K.run_chunk(RULES, players, 1000, n, 12345, debug=True, trace_decisions=True)
+    assert not out["error"].any()
+    for g in range(n):
+        rec = REF.play_game(RULES, players, 12345, 1000 + g, debug=True)
+        assert_same_game(out, g, rec, players)
+
+
+@pytest.mark.parametrize("old,new", [
+    ("artisan_takes_played_card = false", "artisan_takes_played_card = true"),
+    ("mendiant_draws_on_tie = true", "mendiant_draws_on_tie = false"),
+    ("sorciere_flip_again = false", "sorciere_flip_again = true"),
+    ("to_win = 3", "to_win = 2"),
+    ("min_cards = 3", "min_cards = 4"),
+    ("max_turns = 1000", "max_turns = 25"),
+    ('end_card = { 2 = "yellow", 3 = "red"', 'end_card = { 2 = "red", 3 = "yellow"'),
+    ("hand_size = 6", "hand_size = 1"),
+    ("bouffon = 8", "bouffon = 16"),
+])
+def test_kernel_replays_reference_under_every_setting(old, new):
+    """Each [assumption] setting and rules number takes its other branch in both engines alike."""
+    assert old in TEXT
+    rules = R.loads(TEXT.replace(old, new))
+    for players in (2, 3, 5):
+        out = K.run_chunk(rules, players, 0, 25, 3, debug=True, trace_decisions=True)
+        assert not out["error"].any()
+        for g in range(25):
+            assert_same_game(out, g, REF.play_game(rules, players, 3, g, debug=True), players)
+
+
+def _figures(o, P):
+    """Every recorded figure as named samples (one value per game or per player-game)."""
+    figs = {}
+    for s in range(P):
+        figs[f"win share seat {s}"] = o["win_share"].reshape(-1, P)[:, s].astype(float)
+    for f in ("score", "guilds", "hand"):
+        figs[f] = o[f].astype(float)
+    for t, name in enumerate(R.CARD_TYPES):
+        figs[f"founded {name}"] = o["founded"][:, t].astype(float)
+        if t != R.BOUFFON:
+            figs[f"powers {name}"] = o["powers"][:, t].astype(float)
+    figs["turns"] = o["turns"].astype(float)
+    figs["reshuffles"] = o["reshuffles"].astype(float)
+    for code, name in enumerate(REF.END_REASONS):
+        figs[f"end {name}"] = (o["end_reason"] == code).astype(float)
+    return figs
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_kernel_and_reference_agree_in_distribution(players):
+    """Independent seeds: kernel 20,000 games, reference 200 games; every figure's mean agrees
+    within 4.5 standard errors of the difference (about 45 figures per player count, so a false
+    alarm has probability below 1e-3), and the game lengths agree by a KS test."""
+    nk, nr = 20_000, 200
+    k = K.run_chunk(RULES, players, 0, nk, 2024)
+    recs = [REF.play_game(RULES, players, 777, g) for g in range(nr)]
+    ref = {f: np.concatenate([getattr(r, f) for r in recs]) for f in PLAYER_FIELDS}
+    for f in ("turns", "end_reason", "reshuffles"):
+        ref[f] = np.array([getattr(r, f) for r in recs])
+    fk, fr = _figures(k, players), _figures(ref, players)
+    checked = 0
+    for name, a in fk.items():
+        b = fr[name]
+        se = np.sqrt(a.var(ddof=1) / len(a) + b.var(ddof=1) / len(b))
+        if se == 0:
+            assert a.mean() == b.mean(), name
+            continue
+        z = (a.mean() - b.mean()) / se
+        assert abs(z) < 4.5, f"{players} players, {name}: kernel {a.mean():.3f} vs reference {b.mean():.3f} (z={z:.1f})"
+        checked += 1
+    assert checked >= 30    # zero-variance figures (no reshuffle at 2 players) are compared exactly
+    from scipy.stats import ks_2samp
+
+    assert ks_2samp(fk["turns"], fr["turns"]).pvalue > 1e-4
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_invariants_hold_in_every_game_with_debug_on(players):
+    """104 cards conserved over draw pile, discard pile, hands and guilds; guilds never below 3
+    cards (checked after every turn and at the end); win shares add up to 1."""
+    out = K.run_chunk(RULES, players, 0, 3000, 99, debug=True)
+    assert not out["error"].any(), np.unique(out["error"])
+    assert np.allclose(out["win_share"].reshape(-1, players).sum(axis=1), 1.0)
+    assert (out["score"] >= 3 * out["guilds"]).all()
+    assert (out["reshuffles"] <= (0 if players == 2 else 1)).all()
+
+
+def test_invariant_checker_catches_a_lost_card_and_a_small_guild():
+    """The debug invariants must be able to fail: after a clean setup, a card dropped from the draw
+    pile is flagged, and so is a guild of 2 cards made from draw-pile cards."""
+    from simcore.rng import stream_state
+
+    def fresh():
+        ws, _ = K.new_workspace(RULES)
+        st = np.array([stream_state(np.uint64(1), np.uint64(2))], np.uint64)
+        K.setup_game(st, ws, 4)
+        K.check_invariants(ws, 4)
+        assert ws[K.G_ERROR] == 0
+        return ws
+
+    ws = fresh()
+    ws[K.G_PILE_N] -= 1
+    K.check_invariants(ws, 4)
+    assert ws[K.G_ERROR] == K.E_CARDS_NOT_CONSERVED
+    ws = fresh()
+    n = ws[K.G_PILE_N]
+    top = ws[K.W_PILE + n - 1]
+    ws[K.W_PILE + n - 1], ws[K.G_PILE_N] = -1, n - 1       # one card of type `top` leaves the pile
+    s = K.gslot(0, 0)
+    ws[s], ws[s + 1], ws[s + 2] = top, 1, 0                 # ... into a 1-card guild
+    ws[K.W_PL + K.X_NG] = 1
+    K.check_invariants(ws, 4)
+    assert ws[K.G_ERROR] == K.E_GUILD_TOO_SMALL
