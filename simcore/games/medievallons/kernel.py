@@ -56,7 +56,7 @@ R_SIZE = R_NCARDS + 1
 # ---- workspace ws -------------------------------------------------------------------------------
 (G_PILE_N, G_DISC_N, G_END_RED, G_OVER, G_WINNER, G_TURNS, G_CUR, G_RESHUF, G_ERROR, G_TRACE_N,
  G_ROT, G_NOPT, G_PLAYED, G_LOOK_N, G_SELF_ROW, G_CTX_T, G_CTX_Q, G_CTX_G, G_CTX_PLAYED, G_KIND,
- G_PV_PLAYED, G_STOP, G_FORCED, G_LIMIT) = range(24)
+ G_PV_PLAYED, G_STOP, G_FORCED, G_LIMIT, G_PREP_STAMP, G_PREP_LEAD) = range(26)
 # Values that vary between calls are passed through these fields rather than as constant
 # arguments: Numba compiles one specialization per *literal* argument value (measured: `decide`
 # once per decision kind, the turn loop three times), which tripled compile time and code size.
@@ -553,9 +553,13 @@ def cached_value(ws, fs, sb, p, P, t, played):
     return fs[F_PV + i]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit("float64(int64[::1], float64[::1], int64, int64, int64, int64, int64)", cache=True,
+      _nrt=False)
 def power_value(ws, fs, sb, p, P, t, played):
-    """Worth of power t now (Sorcière: the best power it can copy, else a flip's average)."""
+    """Worth of power t now (Sorcière: the best power it can copy, else a flip's average).
+
+    One compiled copy (explicit signature: the call sites pass constant ``played`` flags, and an
+    inlined copy per site made `decide` take 35 s to compile)."""
     if t == BOUFFON:
         return 0.0
     if t != SORCIERE:
@@ -681,7 +685,7 @@ def option_score(ws, fs, sb, kind, p, P, o):
         q = ws[G_CTX_Q]
         return fs[F_GAIN + o] + 0.3 * fs[sb + S_HURT] * ws[W_HAND + q * TS + o]
     # D_SORCIERE
-    return cached_value(ws, fs, sb, p, P, o, ws[G_CTX_PLAYED])
+    return power_value(ws, fs, sb, p, P, o, ws[G_CTX_PLAYED])
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -723,9 +727,17 @@ def decide(st, ws, fs, p, n, P):
         choice = below(st, n)       # a lone option: the heuristic's tie-break draw, below(1)
     else:
         # give / size / keep decisions price the cards in hand only: no leader needed
-        prepare_values(ws, fs, sb, p, P, not (kind == D_FOUND_SIZE or kind == D_REINFORCE_SIZE
-                                              or kind == D_MAGICIEN or kind == D_GIVE_TWO
-                                              or kind == D_GIVE_ONE or kind == D_PRETRE_TAKE))
+        lead = not (kind == D_FOUND_SIZE or kind == D_REINFORCE_SIZE or kind == D_MAGICIEN
+                    or kind == D_GIVE_TWO or kind == D_GIVE_ONE or kind == D_PRETRE_TAKE)
+        # A player's follow-up decisions in its own turn (sizes, targets, keeps) reuse the values
+        # of its action decision (measured ~10% of the kernel time); give decisions always
+        # re-price, as the hand has just changed (a Prêtre must not hand back what it took).
+        stamp = (ws[G_TURNS] + (kind == D_ACTION)) * MAXP + p + 1   # the action precedes turns += 1
+        if (stamp != ws[G_PREP_STAMP] or (lead and ws[G_PREP_LEAD] == 0)
+                or kind == D_GIVE_ONE or kind == D_GIVE_TWO):
+            prepare_values(ws, fs, sb, p, P, lead)
+            ws[G_PREP_STAMP] = stamp
+            ws[G_PREP_LEAD] = 1 if lead else 0
         # the best score, then the options within 1e-9 of it (two branch-free passes)
         best = -1e300
         for j in range(n):

@@ -152,43 +152,59 @@ def card_types(games: int, *, players: int = 4, strategy: str = "balanced", seed
     return pl.DataFrame(out)
 
 
+def compose_matches(a_first: np.ndarray, b_first: np.ndarray, max_rounds: int = 5
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Best-of-3 matches (MV-7 2-player variant) from independent rounds, in order.
+
+    ``a_first`` / ``b_first``: bot A's win share in rounds started by A / by B (1, 0 or 0.5 for a
+    shared round). Match m starts with A if m is even, with B otherwise, then the first player
+    alternates. A shared round gives no round win; the match ends at 2 round wins or after
+    ``max_rounds`` rounds (more round wins takes it, else shared: 0.5). Rounds are consumed from
+    the front of each pool; matches are composed while both pools last. Returns (A's match
+    results, rounds per match).
+    """
+    used = [0, 0]
+    pools = (a_first, b_first)
+    results, rounds = [], []
+    m = 0
+    while True:
+        wins_a = wins_b = r = 0
+        while r < max_rounds and wins_a < 2 and wins_b < 2:
+            starter = (m + r) % 2
+            if used[starter] >= len(pools[starter]):
+                return np.array(results, np.float64), np.array(rounds, np.int64)
+            share = float(pools[starter][used[starter]])
+            used[starter] += 1
+            wins_a += share == 1.0
+            wins_b += share == 0.0
+            r += 1
+        results.append(1.0 if wins_a > wins_b else (0.0 if wins_b > wins_a else 0.5))
+        rounds.append(r)
+        m += 1
+
+
 def best_of_three(games: int, *, pairs=(("balanced", "collector"), ("saboteur", "balanced"),
                                         ("balanced", "random")),
                   seed: int = 0, rules=None, max_rounds: int = 5) -> pl.DataFrame:
     """2 players: bot A against bot B, one round versus a best-of-3 match (MV-7 variant).
 
-    Rounds are independent games. Round 1 is started by A in even-numbered matches and by B in
-    odd ones, then the first player alternates. A shared round (MV-7 tie) gives no round win; the
-    match ends when a bot has 2 round wins, or after ``max_rounds`` rounds (then the bot with more
-    round wins takes it, else the match is shared). ``games`` is the number of matches; the single-
-    round rate is A's mean win share over the rounds played from both seats equally."""
+    ``games`` matches per pair (:func:`compose_matches`: the first player alternates, A starts
+    half of the matches). The single-round rate is A's mean win share over as many rounds started
+    by A as by B; ``as_first_player`` / ``as_second_player`` split it by seat."""
     rules = _rules(rules)
     R.check_players(rules, 2)
     out = []
     for k, (a, b) in enumerate(pairs):
-        pool_a = play(rules, 2, games * 2, seed + 2 * k, [a, b])["win_share"].reshape(-1, 2)[:, 0]
-        pool_b = play(rules, 2, games * 2, seed + 2 * k + 1, [b, a])["win_share"].reshape(-1, 2)[:, 1]
-        pools, used = (pool_a, pool_b), [0, 0]
-        match = np.zeros(games)
-        rounds = np.zeros(games)
-        for m in range(games):
-            wins_a = wins_b = 0
-            r = 0
-            while r < max_rounds and wins_a < 2 and wins_b < 2:
-                starter = (m + r) % 2          # 0: A starts, 1: B starts
-                if used[starter] >= len(pools[starter]):
-                    extra = play(rules, 2, games, seed + 1000 + 2 * k + starter + used[starter],
-                                 [a, b] if starter == 0 else [b, a])["win_share"].reshape(-1, 2)
-                    pools = tuple(np.concatenate([pools[i], extra[:, starter]]) if i == starter
-                                  else pools[i] for i in (0, 1))
-                share = float(pools[starter][used[starter]])
-                used[starter] += 1
-                wins_a += share == 1.0
-                wins_b += share == 0.0
-                r += 1
-            rounds[m] = r
-            match[m] = 1.0 if wins_a > wins_b else (0.0 if wins_b > wins_a else 0.5)
-        single = np.concatenate([pool_a, pool_b])
+        size = games * 3 // 2 + 64          # ~1.25 rounds per match from each pool on average
+        while True:
+            pool_a = play(rules, 2, size, seed + 2 * k, [a, b])["win_share"].reshape(-1, 2)[:, 0]
+            pool_b = play(rules, 2, size, seed + 2 * k + 1, [b, a])["win_share"].reshape(-1, 2)[:, 1]
+            match, rounds = compose_matches(pool_a, pool_b, max_rounds)
+            if len(match) >= games:
+                break
+            size *= 2                       # same seeds: the first rounds are the same games
+        match, rounds = match[:games], rounds[:games]
+        single = np.concatenate([pool_a, pool_b]).astype(np.float64)
         out.append(dict(bot=a, opponent=b, matches=games,
                         single_round_win_rate=float(single.mean()), single_std_error=_se(single),
                         as_first_player=float(pool_a.mean()), as_second_player=float(pool_b.mean()),
