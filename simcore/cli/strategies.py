@@ -22,9 +22,12 @@ def list_strategies(
     from rich.console import Console
     from rich.table import Table
 
-    if game != "middle-ages":
-        raise UsageError(f"--game {game}: strategies exist for middle-ages only")
-    from strategies import middle_ages as S
+    import importlib
+
+    modules = {"middle-ages": "strategies.middle_ages", "medievallons": "strategies.medievallons"}
+    if game not in modules:
+        raise UsageError(f"--game {game}: bots exist for {', '.join(modules)}")
+    S = importlib.import_module(modules[game])
 
     found = S.load_file(file) if file else S.presets()
     t = Table(title=f"{game} strategies" + (f" in {file}" if file else " (presets)"),

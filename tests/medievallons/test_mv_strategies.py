@@ -183,3 +183,12 @@ def test_strategy_file_mistakes_are_named(tmp_path, body, needle):
     f.write_text(f"[b]\n{body}\n")
     with pytest.raises((ConfigError, UsageError), match=needle):
         S.resolve(str(f), 4)
+
+
+def test_strategies_command_lists_the_medievallons_bots(capsys):
+    from simcore.cli import _run
+
+    assert _run(["strategies", "--game", "medievallons"]) == 0
+    out = capsys.readouterr().out
+    for name in ("random", "collector", "saboteur", "balanced", "planner"):
+        assert name in out

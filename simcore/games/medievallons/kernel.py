@@ -14,7 +14,11 @@ below, bot values in one float64 vector ``fs``. Each block copies the rules vect
 three measurably cheapened every call. Helpers never allocate and are compiled with
 ``_nrt=False``; small ones are inlined by Numba (``inline="always"``). Values that vary between
 calls of a big helper travel through ``ws`` fields (G_KIND, G_CTX_PLAYED, …), never as constant
-arguments: Numba compiles one specialization per literal argument value.
+arguments: Numba compiles one specialization per literal argument value (measured: the turn loop
+three times, ``decide`` once per decision kind); :func:`power_value`, which call sites feed
+constants, has an explicit signature instead. Option lists are written branch-free (random play
+20 -> 11 µs per game). Per-decision bot caches are stamped with a serial rather than cleared, and a
+player's follow-up decisions in its own turn reuse the values priced for its action.
 Games are split into blocks over a ``prange``; each block allocates its workspaces once. A game's
 stream depends only on (seed, deal index), so results are identical whatever the thread count or
 chunk size.
