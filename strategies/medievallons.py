@@ -17,13 +17,13 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore.config import Table, read_toml
-from simcore.errors import ConfigError, UsageError
+from simcore.config import Table
 from simcore.games.medievallons.kernel import (
     FEATURES, N_STRAT_COLS, S_BIAS, S_CANDIDATES, S_HORIZON, S_KIND, S_PLAYOUTS, S_PRIOR,
     STRAT_HEURISTIC, STRAT_PLAYOUT, STRAT_RANDOM,
 )
 from simcore.games.medievallons.rules import CARD_TYPES
+from strategies.common import load_strategy_file, lookup_strategy, seat_items
 
 KINDS = {"random": STRAT_RANDOM, "heuristic": STRAT_HEURISTIC, "playout": STRAT_PLAYOUT}
 MAX_PLAYOUTS = 256
@@ -88,15 +88,7 @@ def parse_strategy(t: Table, name: str) -> Strategy:
 
 
 def load_file(path: str | Path) -> dict[str, Strategy]:
-    src = read_toml(path, what="strategies")
-    top = Table(src.data, src.name)
-    out = {}
-    for name in list(src.data):
-        out[name] = parse_strategy(top.table(name), name)
-    top.done()
-    if not out:
-        raise ConfigError(src.name, "", "defines no strategy")
-    return out
+    return load_strategy_file(path, parse_strategy)
 
 
 def presets() -> dict[str, Strategy]:
@@ -105,35 +97,12 @@ def presets() -> dict[str, Strategy]:
 
 def lookup(spec: str) -> Strategy:
     """A preset name, ``file.toml`` (one strategy) or ``file.toml:name``."""
-    spec = spec.strip()
-    known = presets()
-    if spec in known:
-        return known[spec]
-    path, _, name = (spec.partition(":") if spec.count(":") == 1 and not Path(spec).exists()
-                     else (spec, "", ""))
-    if path.endswith(".toml") or Path(path).is_file():
-        found = load_file(path)
-        if name:
-            if name not in found:
-                raise UsageError(f"--strategies {spec}: no strategy {name!r} in {path} "
-                                 f"(it has: {', '.join(found)})")
-            return found[name]
-        if len(found) != 1:
-            raise UsageError(f"--strategies {spec}: {path} holds {len(found)} strategies; "
-                             f"pick one as {path}:NAME ({', '.join(found)})")
-        return next(iter(found.values()))
-    raise UsageError(f"--strategies: unknown strategy {spec!r} (presets: {', '.join(known)}; "
-                     "or a path to a .toml file)")
+    return lookup_strategy(spec, presets(), load_file)
 
 
 def resolve(spec: list[str] | str, n_players: int) -> tuple[list[str], np.ndarray]:
     """One strategy for every seat or one per seat → (names per seat, strategy rows)."""
-    items = [s.strip() for s in spec.split(",")] if isinstance(spec, str) else list(spec)
-    if len(items) == 1:
-        items = items * n_players
-    if len(items) != n_players:
-        raise UsageError(f"--strategies: {len(items)} names for {n_players} players "
-                         "(give one name for every seat or one per seat)")
+    items = seat_items(spec, n_players)
     known = presets()
     rows = np.zeros((n_players, N_STRAT_COLS), np.float64)
     names = []
