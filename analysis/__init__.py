@@ -5,7 +5,8 @@ one chunked pass over the games plus a few streaming polars queries, and returns
 polars DataFrames with stable names and columns (documented in docs/analysis.md), so the report,
 an export command or a check command can share them. Modules: :mod:`analysis.load` (opening runs,
 chunked passes), :mod:`analysis.stats` (intervals and tests), :mod:`analysis.seats`,
-:mod:`analysis.events`, :mod:`analysis.tiles`, :mod:`analysis.matchups`, :mod:`analysis.compare`.
+:mod:`analysis.events`, :mod:`analysis.tiles`, :mod:`analysis.matchups`, :mod:`analysis.length`
+(game length, end reasons), :mod:`analysis.guilds` (guild types), :mod:`analysis.compare`.
 
 May import polars, numpy, the standard library and :mod:`simcore.rundir` / :mod:`simcore.errors`;
 never imports :mod:`reports` or matplotlib.
@@ -17,7 +18,7 @@ from analysis.load import RunSet, group_runs, open_runs
 
 TABLES = ("seats", "seat_tests", "outcomes", "spread_counts", "lead_changes", "flow", "scores_by_seat",
           "scores_by_strategy", "events", "event_seats", "tiles", "tile_summary", "domain_pairs",
-          "strategies", "matchups")
+          "strategies", "matchups", "length", "length_distribution", "end_reasons", "guild_types")
 
 
 def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
@@ -25,9 +26,10 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
 
     ``flow`` needs coins_before_event_k; ``events``/``event_seats`` need event_gain_k and games'
     event_k; ``tiles``/``tile_summary``/``domain_pairs`` need tiles_* columns; ``matchups`` needs at
-    least two strategies.
+    least two strategies; ``length``/``length_distribution`` need games' turns, ``end_reasons``
+    also games' end_reason; ``guild_types`` needs founded_* columns.
     """
-    from analysis import events, load, matchups, seats, tiles
+    from analysis import events, guilds, length, load, matchups, seats, tiles
 
     seat_acc = seats.SeatAccumulator(rs.n_players)
     out_acc = seats.OutcomeAccumulator(seats.checkpoint_columns(rs))
@@ -58,6 +60,13 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
     if mu_acc is not None:
         t["strategies"] = matchups.strategy_table(rs, mu_acc)
         t["matchups"] = matchups.matchup_table(rs, mu_acc)
+    if length.has_length(rs):
+        t["length"] = length.length_summary(rs)
+        t["length_distribution"] = length.length_distribution(rs)
+        if length.has_end_reasons(rs):
+            t["end_reasons"] = length.end_reason_table(rs)
+    if guilds.has_guilds(rs):
+        t["guild_types"] = guilds.guild_table(rs)
     return t
 
 

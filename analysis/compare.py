@@ -2,7 +2,8 @@
 
 :func:`metric_vector` flattens the tables of :func:`analysis.analyse` into one row per scalar metric
 (seat win shares and mean scores, Balance, outcome metrics, pooled event metrics, tile slopes,
-strategy win shares and matchups), each with its estimate, 95 % interval and a standard error
+strategy win shares and matchups, mean game length and end-reason shares, guild types' founded
+share and founders' win share), each with its estimate, 95 % interval and a standard error
 read off that interval (half-width / 1.96). :func:`compare_tables` joins two such vectors: the
 difference variant − baseline, its 95 % interval (Newcombe's for proportions, normal with
 √(se₁² + se₂²) otherwise), a two-sided z-test p-value, and a Holm-adjusted p-value over all
@@ -85,6 +86,22 @@ def metric_vector(tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
         rows += _rows(t, "matchup_ahead_share", lambda r: f"{r['strategy']} vs {r['opponent']}",
                       lambda r: f"{r['strategy']} finishes ahead of {r['opponent']}", "proportion",
                       "ahead_share", "ci_low", "ci_high", "meetings")
+    if "length" in tables:
+        rows += _rows(tables["length"], "mean_turns", "all", "Mean game length (turns)", "mean",
+                      "mean_turns", "ci_low", "ci_high", "games")
+    if "end_reasons" in tables:
+        rows += _rows(tables["end_reasons"], "end_reason_share", lambda r: r["end_reason_name"],
+                      lambda r: f"Games ending: {r['label']}", "proportion", "share", "ci_low", "ci_high",
+                      "total")
+    if "guild_types" in tables:
+        t = tables["guild_types"]
+        rows += _rows(t, "guild_founded_share", lambda r: r["card"],
+                      lambda r: f"{r['card_name']}: players founding a guild", "proportion",
+                      "founded_share", "founded_ci_low", "founded_ci_high", "players")
+        rows += _rows(t.filter(pl.col("founders") > 0), "guild_founders_win_share", lambda r: r["card"],
+                      lambda r: f"{r['card_name']}: founders' win share", "proportion",
+                      "founders_win_share", "founders_ci_low", "founders_ci_high", "founders")
+
     def num(x) -> float:
         return float(x) if x is not None else float("nan")
 

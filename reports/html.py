@@ -4,13 +4,16 @@
 pooled; each further configuration is compared with the first, the baseline), renders the figures of
 :mod:`reports.figures`, and writes into ``out``: ``report.html`` (figures embedded as base64 PNG,
 readable offline), ``figures/<name>.png`` and ``.svg``, and with ``pdf=True`` ``report.pdf`` (the
-same sections through matplotlib's PdfPages). Output goes to a temporary directory renamed into
-place when complete; a non-empty ``out`` is refused unless ``force``. :func:`headlines` and
+same sections through matplotlib's PdfPages), and for a Médiévallons baseline the balance questions
+played for the report as ``questions/*.csv`` (:mod:`reports.medievallons`). Output goes to a
+temporary directory renamed into place when complete; a non-empty ``out`` is refused unless
+``force``. :func:`headlines` and
 :func:`comparison_headlines` build the plain sentences from the metric tables, with the numbers
 formatted by :func:`pct` / :func:`num` so tests can check them against the tables.
 
 May import matplotlib (through :mod:`reports.figures`), polars, numpy, the standard library,
-:mod:`analysis`, :mod:`simcore.rundir` and :mod:`simcore.errors`.
+:mod:`analysis`, :mod:`simcore.rundir`, :mod:`simcore.errors` and, lazily, :mod:`reports.medievallons`
+(the game-specific hook that plays the Médiévallons questions).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 import polars as pl
 
@@ -143,6 +146,7 @@ def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
             out.append(f"The best Domain mix is {r['pair']}: its players win {_p(r, 'win_share')}, "
                        f"{num(r['lift'])}× their share of players ({pct(r['share_of_wins'])}% of wins, "
                        f"{pct(r['share_of_players'])}% of players).")
+    out += length_headlines(t) + guild_headlines(t)
     if "strategies" in t and t["strategies"].height > 1:
         r = t["strategies"].sort("win_share", descending=True).row(0, named=True)
         note = " (strategies keep their seats in this run, so this includes seat advantage)" \
@@ -157,6 +161,56 @@ def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
             how = "paired by deal over rotated seats" if r["paired"] else "over the games where they meet"
             out.append(f"{r['strategy']} finishes ahead of {r['opponent']} in {_p(r, 'ahead_share')} "
                        f"of their meetings ({how}).")
+    return out
+
+
+def turns(x: float) -> str:
+    """A number of turns: ``52`` when whole (quantiles of whole turns usually are), else ``52.5``."""
+    return f"{x:.0f}" if float(x).is_integer() else num(x, 1)
+
+
+def length_headlines(t: dict) -> list[str]:
+    """Mean game length and quantiles; the most common end reason (tables ``length``, ``end_reasons``)."""
+    out = []
+    if "length" in t:
+        r = t["length"].row(0, named=True)
+        out.append(f"A game lasts {num(r['mean_turns'], 1)} turns on average "
+                   f"({num_ci(r['ci_low'], r['ci_high'], 1)}); half of the games end within "
+                   f"{turns(r['median'])} turns, 90% last {turns(r['p05'])} to {turns(r['p95'])} turns "
+                   f"(longest {turns(r['max'])}).")
+    if "end_reasons" in t and t["end_reasons"]["games"].sum() > 0:
+        er = t["end_reasons"].sort(["share", "end_reason"], descending=[True, False])
+        top = er.row(0, named=True)
+        rest = [f"{r['label'].lower()} {pct(r['share'])}%" for r in er.iter_rows(named=True)][1:]
+        out.append(f"The most common end is “{top['label']}”: {_p(top, 'share')} of games"
+                   + (f" (then {', '.join(rest)})" if rest else "") + ".")
+    return out
+
+
+def guild_rows_for_headlines(t: dict) -> pl.DataFrame:
+    """Guild types founded often enough to rank (≥ 0.5% of player-games and ≥ 30 founders)."""
+    g = t["guild_types"]
+    return g.filter(pl.col("founders_win_share").is_not_null() & (pl.col("founders") >= 30)
+                    & (pl.col("founded_share") >= 0.005))
+
+
+def guild_headlines(t: dict) -> list[str]:
+    """Best and worst guild type for its founders (table ``guild_types``)."""
+    if "guild_types" not in t:
+        return []
+    g = guild_rows_for_headlines(t)
+    if g.height == 0:
+        return []
+    out = []
+    best = g.sort("founders_win_share", descending=True).row(0, named=True)
+    worst = g.sort("founders_win_share").row(0, named=True)
+    for r, what in ((best, "do best"), (worst, "do worst")):
+        if r is worst and worst["card"] == best["card"]:
+            break
+        out.append(f"Founders of {r['card_name']} guilds {what}: they win "
+                   f"{_p(r, 'founders_win_share', 'founders_ci_low', 'founders_ci_high')} against a fair "
+                   f"{pct(r['fair_share'])}% ({pct(r['others_win_share'])}% for the other players; "
+                   f"{pct(r['founded_share'])}% of players found one).")
     return out
 
 
@@ -251,6 +305,45 @@ def _pct_column(df: pl.DataFrame, est: str, low: str | None = None, high: str | 
     return ["" if v is None or v != v else pct_ci(v, lo, hi) for v, lo, hi in zip(df[est], df[low], df[high])]
 
 
+def _length_rows(t: dict) -> pl.DataFrame:
+    r = t["length"].row(0, named=True)
+    row = {"Games": [r["games"]],
+           "Mean turns": [f"{num(r['mean_turns'], 1)} ({num_ci(r['ci_low'], r['ci_high'], 1)})"],
+           "SD": [num(r["turns_sd"], 1)]}
+    for k in ("min", "p05", "p25", "median", "p75", "p95", "max"):
+        row[k.capitalize() if k in ("min", "median", "max") else k] = [turns(r[k])]
+    if r["mean_reshuffles"] is not None:
+        row["Mean reshuffles"] = [f"{num(r['mean_reshuffles'], 3)} "
+                                  f"({num_ci(r['reshuffles_ci_low'], r['reshuffles_ci_high'], 3)})"]
+    return pl.DataFrame(row)
+
+
+def _end_rows(t: dict) -> pl.DataFrame:
+    e = t["end_reasons"]
+    return pl.DataFrame({
+        "End": e["label"], "Code": e["end_reason"], "Games": e["games"],
+        "Share": [pct_ci(p, lo, hi) for p, lo, hi in zip(e["share"], e["ci_low"], e["ci_high"])],
+        "Mean turns": ["" if m is None else num(m, 1) if lo is None else f"{num(m, 1)} ({num_ci(lo, hi, 1)})"
+                       for m, lo, hi in zip(e["mean_turns"], e["turns_ci_low"], e["turns_ci_high"])]})
+
+
+def _guild_rows(t: dict) -> pl.DataFrame:
+    g = t["guild_types"]
+    return pl.DataFrame({
+        "Card type": g["card_name"],
+        "Founded by": [pct_ci(p, lo, hi) for p, lo, hi in
+                       zip(g["founded_share"], g["founded_ci_low"], g["founded_ci_high"])],
+        "Guilds per player": [num(x) for x in g["mean_guilds"]],
+        "Founders' win share": _pct_column(g, "founders_win_share", "founders_ci_low", "founders_ci_high"),
+        "Others' win share": _pct_column(g, "others_win_share", "others_ci_low", "others_ci_high"),
+        "Founders − others (points)": ["" if d is None else f"{signed(100 * d)} ({signed(100 * lo)} to "
+                                       f"{signed(100 * hi)})"
+                                       for d, lo, hi in zip(g["diff"], g["diff_low"], g["diff_high"])],
+        "Holm p": ["" if p is None else pvalue(p) for p in g["p_adjusted"]],
+        "Significant": g["significant"],
+        "Powers used per player": ["" if x is None else num(x) for x in g["mean_powers"]]})
+
+
 def _sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict]]) -> tuple[list[Section], dict]:
     figs: dict = {}
 
@@ -300,6 +393,27 @@ def _sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict]]) -
             "How often the row strategy finishes ahead of the column strategy when they meet (ties "
             "count ½), with 95% intervals; paired by deal when the run rotates seats.",
             add("matchups", F.matchups(t)), [("Strategies", t["strategies"]), ("Matchups", t["matchups"])]))
+    if "length" in t:
+        secs.append(Section(
+            "length", "Game length and end reasons",
+            "Turns per game (mean with a t interval over games, quantiles), stacked by how the game ended, "
+            "and the share of games ending each way with 95% Wilson intervals"
+            + (" (names from run.json end_reason_names)." if "end_reasons" in t else "."),
+            add("game_length", F.game_length(t)),
+            [("Game length (turns)", _length_rows(t))]
+            + ([("End reasons", _end_rows(t))] if "end_reasons" in t else []),
+            length_headlines(t)))
+    if "guild_types" in t:
+        secs.append(Section(
+            "guilds", "Guild types",
+            "For each card type: the share of player-games that founded at least one guild of it, and the "
+            "win share of those founders against everyone else and against the fair 1/n (Wilson intervals; "
+            "the difference has Newcombe's interval and a two-proportion test, Holm-adjusted over the "
+            "types). "
+            "Founding any type goes with winning (a winner founds several guilds), so compare the types with "
+            "each other rather than with the fair share alone; to test a type, remove a copy in a rules "
+            "file and compare the two runs.",
+            add("guild_types", F.guild_types(t)), [("Guild types", _guild_rows(t))], guild_headlines(t)))
     secs.append(Section("scores", "Score distributions", "Final coins per seat and per strategy.",
                         add("scores", F.scores(t))))
     flow_figs = add("game_flow", F.game_flow(t))
@@ -314,7 +428,8 @@ def _sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict]]) -
             "Every metric's difference (variant − baseline) with a 95% interval; a difference is flagged "
             "significant when its Holm-adjusted p-value is below 5%, so two runs of one configuration flag "
             "anything in at most ~5% of comparisons.",
-            add(name, F.comparison(cmp, t, vt, rs.label, vlabel)),
+            add(name, F.comparison(cmp, t, vt, rs.label, vlabel))
+            + add(f"{name}_guilds", F.guild_comparison(t, vt, rs.label, vlabel)),
             [("All compared metrics (strongest evidence first)",
               cmp.select("label", "base", "variant", "diff", "diff_low", "diff_high", "p_value", "p_adjusted",
                          "significant"))],
@@ -387,26 +502,45 @@ def _text_page(title: str, lines: Iterable[str]):
 
 
 def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = False, pdf: bool = False,
-                 pool: bool = True) -> Path:
+                 pool: bool = True, questions_games: int | None = None,
+                 progress: Callable[[str], None] | None = None) -> Path:
     """Analyse ``runs`` and write the report into ``out``; returns the path of report.html.
 
     Runs of one configuration are pooled (``pool=False`` keeps every directory separate); the first
-    configuration is the baseline and every other one gets a before/after section.
+    configuration is the baseline and every other one gets a before/after section. For a
+    Médiévallons baseline the balance questions the run cannot answer are played
+    (:mod:`reports.medievallons`): ``questions_games`` games per question and rules variant
+    (``None``: its default, 0: skip), tables written under ``questions/``. ``progress`` receives a
+    short text whenever a long step starts (the CLI shows it as a spinner on stderr).
     """
+    from reports import medievallons as MV
+
+    say = progress or (lambda _msg: None)
     runs = [Path(r) for r in runs]
     if not runs:
         raise UsageError("give at least one run directory")
+    questions_games = MV.QUESTIONS_GAMES if questions_games is None else MV.check_games(questions_games)
     target = check_output_dir(out, force)
     groups = group_runs(runs) if pool else [open_runs([r]) for r in runs]
     for g in groups[1:]:
         if g.game != groups[0].game:
             raise UsageError(f"cannot compare {groups[0].game} with {g.game}: runs of different games")
+    say("Analysing " + (f"{len(groups)} configurations" if len(groups) > 1 else groups[0].label))
     tables = [analyse(g) for g in groups]
     base, base_rs = tables[0], groups[0]
     labels = _unique_labels([g.label for g in groups])
     base_rs.label = labels[0]
     cmps = [(labels[i], compare_tables(base, tables[i]), tables[i]) for i in range(1, len(groups))]
+    say("Drawing the figures")
     secs, figs = _sections(base, base_rs, cmps)
+    files: dict = {}
+    if questions_games > 0 and MV.applies(base_rs):
+        played = MV.played_questions(base_rs, questions_games, say)
+        at = next((i for i, s in enumerate(secs) if s.id == "scores"), len(secs))
+        secs[at:at] = played.sections
+        figs.update(played.figures)
+        files.update(played.files)
+    say("Writing the report")
     game = base_rs.game.replace("_", " ").title()
     title = f"Balance report: {game}, {base_rs.n_players} players, {labels[0]}"
 
@@ -423,6 +557,13 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
             fig.set_layout_engine("none")
             (tmp / "figures" / f"{name}.png").write_bytes(png[name])
             (tmp / "figures" / f"{name}.svg").write_bytes(F.render(fig, "svg"))
+        for rel, content in files.items():
+            path = tmp / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, pl.DataFrame):
+                content.write_csv(path)
+            else:
+                path.write_text(content, encoding="utf-8")
         (tmp / "report.html").write_text(_html(title, groups, secs, png), encoding="utf-8")
         if pdf:
             _write_pdf(tmp / "report.pdf", title, secs, figs)
@@ -460,6 +601,9 @@ def _write_pdf(path: Path, title: str, secs: list[Section], figs: dict) -> None:
             if s.id == "headlines":
                 continue
             if s.sentences:
-                pages.savefig(_text_page(s.title, s.sentences))
+                lead = [s.intro] if s.id == "questions" and s.intro else []
+                pages.savefig(_text_page(s.title, lead + s.sentences))
+            elif s.id == "questions" and s.intro:
+                pages.savefig(_text_page(s.title, [s.intro]))
             for name in s.figures:
                 pages.savefig(figs[name])

@@ -95,3 +95,17 @@ def load_bench():
 def synthetic_run(path: Path, games: int, players: int = 4, seed: int = 1, **kw) -> Path:
     """A random Middle-Ages-schema run (see benchmarks/bench_report.write_synthetic_run)."""
     return load_bench().write_synthetic_run(Path(path), games, players, seed=seed, **kw)
+
+
+def medievallons_run(path: Path, games: int, players: int = 4, seed: int = 0,
+                     copies: dict[str, int] | None = None, strategies: str = "balanced") -> Path:
+    """A real Médiévallons run through the simulator (Numba kernel): ``copies`` edits the shipped
+    rules' ``[deck.copies]`` (e.g. ``{"chevalier": 7}``, the card ablation as a rules variant)."""
+    from simcore import runner
+    from simcore.games.medievallons import game, rules
+
+    r = rules.load()
+    if copies:
+        r = rules.with_copies(r, copies)
+    prep = game.prepare(players=players, strategies=strategies, rules=r)
+    return runner.run(prep, games=games, seed=seed, out=Path(path), quiet=True)

@@ -37,6 +37,13 @@ def test_report_has_every_section(built):
     for sid in ("headlines", "seats", "events", "tiles", "matchups", "scores", "flow", "comparison"):
         assert f"<section id='{sid}'>" in page, sid
     assert "Seat 1" in page and "Seat 4" in page and "Seat 0" not in page
+    # Médiévallons-only sections (game length, guild types, played questions) stay out of a
+    # Middle-Ages report, and nothing is played for it.
+    for sid in ("length", "guilds", "questions"):
+        assert f"<section id='{sid}'>" not in page, sid
+    assert not (built["out"] / "questions").exists()
+    assert not {"game_length", "guild_types", "comparison_guilds"} & {p.stem for p in
+                                                                       (built["out"] / "figures").glob("*.png")}
 
 
 def test_report_is_self_contained_with_valid_embedded_images(built):

@@ -1,0 +1,105 @@
+"""Guild types: who founds a guild of each card type, and how founders fare (``founded_<type>`` columns).
+
+:func:`guild_table` gives one row per ``founded_<type>`` column (Médiévallons records how many guilds
+of each type a player founded during the game, MV-9): the share of player-games that founded at
+least one guild of the type, the founders' win share against everyone else's and against the fair
+1/n, the difference with Newcombe's interval and a two-proportion z test (Holm-adjusted over the
+types), the mean number of guilds of the type founded, and the mean number of powers of the type
+used (``powers_<type>``, when recorded). One polars pass of conditional sums over the player rows.
+Player rows are treated as independent (within a game they are slightly negatively correlated,
+which makes these intervals a little conservative), as for tile metrics.
+
+May import polars, numpy, :mod:`analysis.load` and :mod:`analysis.stats`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from analysis import stats
+from analysis.load import RunSet, collect
+
+# Display names of the Médiévallons card types (MV-1); others fall back to the capitalised key.
+_CARD_NAMES = {"etoile": "Étoile", "pretre": "Prêtre", "rodeur": "Rôdeur", "sorciere": "Sorcière"}
+
+SCHEMA = {"card": pl.String, "card_name": pl.String, "players": pl.Int64, "founders": pl.Int64,
+          "founded_share": pl.Float64, "founded_ci_low": pl.Float64, "founded_ci_high": pl.Float64,
+          "mean_guilds": pl.Float64, "founders_win_share": pl.Float64, "founders_ci_low": pl.Float64,
+          "founders_ci_high": pl.Float64, "others_win_share": pl.Float64, "others_ci_low": pl.Float64,
+          "others_ci_high": pl.Float64, "fair_share": pl.Float64, "diff": pl.Float64,
+          "diff_low": pl.Float64, "diff_high": pl.Float64, "p_value": pl.Float64,
+          "p_adjusted": pl.Float64, "significant": pl.Boolean, "mean_powers": pl.Float64}
+
+
+def card_name(column_or_key: str) -> str:
+    """``founded_pretre`` or ``pretre`` → ``Prêtre``."""
+    key = column_or_key.removeprefix("founded_").removeprefix("powers_")
+    return _CARD_NAMES.get(key, key.replace("_", " ").capitalize())
+
+
+def guild_columns(rs: RunSet) -> tuple[str, ...]:
+    return tuple(c for c in rs.player_columns if c.startswith("founded_"))
+
+
+def has_guilds(rs: RunSet) -> bool:
+    return bool(guild_columns(rs))
+
+
+def guild_table(rs: RunSet) -> pl.DataFrame:
+    """One row per card type, in column (deck) order.
+
+    Columns: card (column suffix), card_name, players (player-games), founders (player-games that
+    founded ≥ 1 guild of the type), founded_share, founded_ci_low, founded_ci_high (Wilson),
+    mean_guilds (guilds of the type founded per player-game), founders_win_share, founders_ci_low,
+    founders_ci_high (Wilson; null without founders), others_win_share, others_ci_low,
+    others_ci_high (the other player-games), fair_share (1/n), diff (founders − others), diff_low,
+    diff_high (Newcombe), p_value (two-proportion z test, unpooled), p_adjusted (Holm over the
+    types), significant (p_adjusted < 0.05), mean_powers (``powers_<type>`` per player-game; null
+    when the type has no such column, e.g. the Bouffon).
+    """
+    cols = list(guild_columns(rs))
+    if not cols:
+        return pl.DataFrame(schema=SCHEMA)
+    powers = {c: f"powers_{c.removeprefix('founded_')}" for c in cols}
+    pcols = [p for p in powers.values() if rs.has(p)]
+    w = pl.col("win_share").cast(pl.Float64)
+    exprs = [pl.len().alias("n"), w.sum().alias("w")]
+    for i, c in enumerate(cols):
+        hit = pl.col(c) > 0
+        exprs += [hit.sum().alias(f"f{i}"), pl.when(hit).then(w).otherwise(0.0).sum().alias(f"fw{i}"),
+                  pl.col(c).cast(pl.Float64).sum().alias(f"g{i}")]
+        if powers[c] in pcols:
+            exprs.append(pl.col(powers[c]).cast(pl.Float64).sum().alias(f"p{i}"))
+    s = collect(rs.players(["win_share", *cols, *pcols]).select(exprs)).row(0, named=True)
+    n, total_w = float(s["n"]), float(s["w"])
+    f = np.array([s[f"f{i}"] for i in range(len(cols))], float)
+    fw = np.array([s[f"fw{i}"] for i in range(len(cols))], float)
+    g = np.array([s[f"g{i}"] for i in range(len(cols))], float)
+    o, ow = n - f, total_w - fw
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p1 = np.where(f > 0, fw / f, np.nan)
+        p2 = np.where(o > 0, ow / o, np.nan)
+        lo1, hi1 = stats.wilson(fw, f)
+        lo2, hi2 = stats.wilson(ow, o)
+        dlo, dhi = stats.newcombe(p1, lo1, hi1, p2, lo2, hi2)
+        se = np.sqrt(p1 * (1 - p1) / f + p2 * (1 - p2) / o)
+        z = np.where(se > 0, (p1 - p2) / se, np.where(p1 == p2, 0.0, np.nan))
+    pv = stats.two_sided_p(z)
+    adj = stats.holm(pv)
+    flo, fhi = stats.wilson(f, np.full(len(cols), n))
+
+    def clean(x):
+        return [float(v) if np.isfinite(v) else None for v in np.asarray(x, float)]
+
+    return pl.DataFrame({
+        "card": [c.removeprefix("founded_") for c in cols], "card_name": [card_name(c) for c in cols],
+        "players": np.full(len(cols), int(n), np.int64), "founders": f.astype(np.int64),
+        "founded_share": f / n, "founded_ci_low": flo, "founded_ci_high": fhi, "mean_guilds": g / n,
+        "founders_win_share": clean(p1), "founders_ci_low": clean(lo1), "founders_ci_high": clean(hi1),
+        "others_win_share": clean(p2), "others_ci_low": clean(lo2), "others_ci_high": clean(hi2),
+        "fair_share": np.full(len(cols), 1.0 / rs.n_players), "diff": clean(p1 - p2),
+        "diff_low": clean(dlo), "diff_high": clean(dhi), "p_value": clean(pv), "p_adjusted": clean(adj),
+        "significant": np.nan_to_num(adj, nan=1.0) < 0.05,
+        "mean_powers": [s[f"p{i}"] / n if powers[c] in pcols else None for i, c in enumerate(cols)],
+    }, schema=SCHEMA)

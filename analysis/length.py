@@ -1,0 +1,176 @@
+"""Game length and how games end (games.parquet ``turns``, optionally ``end_reason`` and ``reshuffles``).
+
+:func:`length_summary` gives one row: the mean number of turns with a t interval, quantiles, and the
+mean number of reshuffles; :func:`length_distribution` the share of games per bin of turns, split by
+end reason (bins of a round width, at most :data:`MAX_BINS` of them); :func:`end_reason_table` the
+share of games ending each way with Wilson intervals and the mean length of those games. End reason
+codes are named by run.json's ``end_reason_names`` (``{"0": "third_guild", …}``); unnamed codes show
+as "End reason *k*". Games are independent, so every interval is over games. All are polars lazy
+queries over games.parquet; a game without a ``turns`` column (Middle-Ages) has none of these tables.
+
+May import polars, numpy, :mod:`analysis.load` and :mod:`analysis.stats`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from analysis import stats
+from analysis.load import RunSet, collect
+
+QUANTILES = (("p05", 0.05), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p95", 0.95))
+MAX_BINS = 40
+_WIDTHS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000)
+
+# Display names of the Médiévallons end reasons (MV-6, MV-7); other names fall back to the
+# capitalised name with spaces.
+_END_LABELS = {"third_guild": "Third guild founded", "empty_pile": "Draw pile ran out",
+               "truncated": "Turn limit reached"}
+
+
+def has_length(rs: RunSet) -> bool:
+    return rs.has_games("turns")
+
+
+def has_end_reasons(rs: RunSet) -> bool:
+    return rs.has_games("turns", "end_reason")
+
+
+def end_reason_names(rs: RunSet) -> dict[int, str]:
+    """End reason code → name from run.json ``end_reason_names`` (dict or list), else empty."""
+    names = rs.metas[0].get("end_reason_names")
+    if isinstance(names, list):
+        return {i: str(v) for i, v in enumerate(names)}
+    out: dict[int, str] = {}
+    if isinstance(names, dict):
+        for k, v in names.items():
+            try:
+                out[int(k)] = str(v)
+            except (TypeError, ValueError):
+                continue
+    return out
+
+
+def end_reason_label(name: str) -> str:
+    """``third_guild`` → ``Third guild founded``; unknown names are capitalised with spaces."""
+    return _END_LABELS.get(name, name.replace("_", " ").capitalize())
+
+
+def _name(names: dict[int, str], code) -> str:
+    return names.get(int(code), f"end_reason_{int(code)}")
+
+
+def bin_width(lo: int, hi: int, max_bins: int = MAX_BINS) -> int:
+    """The smallest round width (1, 2, 5, 10, 20, 25, 50, …) giving at most ``max_bins`` bins
+    aligned on multiples of the width between ``lo`` and ``hi``."""
+    for w in _WIDTHS:
+        if hi // w - lo // w + 1 <= max_bins:
+            return w
+    return _WIDTHS[-1]
+
+
+def length_summary(rs: RunSet) -> pl.DataFrame:
+    """One row: games, mean_turns, turns_sd, ci_low, ci_high (t interval over games), p05, p25,
+    median, p75, p95 (linear interpolation, as numpy's default), min, max, and with a
+    ``reshuffles`` column mean_reshuffles, reshuffles_ci_low, reshuffles_ci_high (t); else null."""
+    resh = rs.has_games("reshuffles")
+    lf = rs.games(["turns", *(["reshuffles"] if resh else [])])
+    t = pl.col("turns").cast(pl.Float64)
+    exprs = [pl.len().alias("games"), t.sum().alias("_s"), (t * t).sum().alias("_ss"),
+             t.min().alias("min"), t.max().alias("max")]
+    exprs += [t.quantile(q, interpolation="linear").alias(name) for name, q in QUANTILES]
+    if resh:
+        r = pl.col("reshuffles").cast(pl.Float64)
+        exprs += [r.sum().alias("_r"), (r * r).sum().alias("_rr")]
+    s = collect(lf.select(exprs)).row(0, named=True)
+    n = s["games"]
+    mean, sd = stats.moments(n, s["_s"], s["_ss"])
+    lo, hi = stats.t_interval(mean, sd, n)
+    row = {"games": n, "mean_turns": float(mean), "turns_sd": float(sd), "ci_low": float(lo),
+           "ci_high": float(hi)}
+    row.update({name: s[name] for name, _ in QUANTILES})
+    row.update({"min": s["min"], "max": s["max"]})
+    if resh:
+        rm, rsd = stats.moments(n, s["_r"], s["_rr"])
+        rlo, rhi = stats.t_interval(rm, rsd, n)
+        row.update({"mean_reshuffles": float(rm), "reshuffles_ci_low": float(rlo),
+                    "reshuffles_ci_high": float(rhi)})
+    else:
+        row.update({"mean_reshuffles": None, "reshuffles_ci_low": None, "reshuffles_ci_high": None})
+    schema = {"games": pl.Int64, "mean_turns": pl.Float64, "turns_sd": pl.Float64, "ci_low": pl.Float64,
+              "ci_high": pl.Float64, **{name: pl.Float64 for name, _ in QUANTILES}, "min": pl.Float64,
+              "max": pl.Float64, "mean_reshuffles": pl.Float64, "reshuffles_ci_low": pl.Float64,
+              "reshuffles_ci_high": pl.Float64}
+    return pl.DataFrame([row], schema=schema)
+
+
+def length_distribution(rs: RunSet) -> pl.DataFrame:
+    """Share of games per bin of turns and end reason.
+
+    Columns: turns_from, turns_to (inclusive; bins of :func:`bin_width`, aligned on its multiples),
+    end_reason (code; null without an ``end_reason`` column), end_reason_name, label, games, share
+    (of all games, so the shares of every bin and reason add up to 1). Bins × reasons with no game
+    are left out.
+    """
+    reasons = has_end_reasons(rs)
+    keys = ["turns", *(["end_reason"] if reasons else [])]
+    agg = collect(rs.games(keys).group_by(keys).agg(pl.len().alias("games")))
+    schema = {"turns_from": pl.Int64, "turns_to": pl.Int64, "end_reason": pl.Int64,
+              "end_reason_name": pl.String, "label": pl.String, "games": pl.Int64, "share": pl.Float64}
+    if agg.height == 0:
+        return pl.DataFrame(schema=schema)
+    turns = agg["turns"].cast(pl.Int64).to_numpy()
+    w = bin_width(int(turns.min()), int(turns.max()))
+    agg = agg.with_columns((pl.col("turns").cast(pl.Int64) // w * w).alias("turns_from"))
+    if not reasons:
+        agg = agg.with_columns(pl.lit(None, pl.Int64).alias("end_reason"))
+    out = agg.group_by(["turns_from", "end_reason"]).agg(pl.col("games").sum()).sort(
+        ["turns_from", "end_reason"])
+    total = float(out["games"].sum())
+    names = end_reason_names(rs)
+    codes = out["end_reason"].to_list()
+    nm = ["all" if c is None else _name(names, c) for c in codes]
+    return pl.DataFrame({
+        "turns_from": out["turns_from"], "turns_to": out["turns_from"] + (w - 1),
+        "end_reason": out["end_reason"].cast(pl.Int64), "end_reason_name": nm,
+        "label": ["All games" if c is None else end_reason_label(n) for c, n in zip(codes, nm)],
+        "games": out["games"].cast(pl.Int64), "share": out["games"].cast(pl.Float64) / total,
+    }, schema=schema)
+
+
+def end_reason_table(rs: RunSet) -> pl.DataFrame:
+    """Share of games ending each way.
+
+    One row per code named in run.json (even when no game ended that way) or seen in the data,
+    by code. Columns: end_reason, end_reason_name, label, games (ending that way), total (all
+    games), share, ci_low, ci_high (Wilson), mean_turns, turns_ci_low, turns_ci_high (t interval
+    over those games; null below two games).
+    """
+    t = pl.col("turns").cast(pl.Float64)
+    agg = collect(rs.games(["turns", "end_reason"]).group_by("end_reason").agg(
+        pl.len().alias("games"), t.sum().alias("_s"), (t * t).sum().alias("_ss")))
+    names = end_reason_names(rs)
+    codes = sorted(set(int(c) for c in agg["end_reason"].to_list() if c is not None) | set(names))
+    found = {int(c): (g, s, ss) for c, g, s, ss in agg.iter_rows() if c is not None}
+    total = float(agg["games"].sum())
+    n = np.array([found.get(c, (0, 0.0, 0.0))[0] for c in codes], float)
+    s = np.array([found.get(c, (0, 0.0, 0.0))[1] for c in codes], float)
+    ss = np.array([found.get(c, (0, 0.0, 0.0))[2] for c in codes], float)
+    lo, hi = stats.wilson(n, np.full(len(codes), total))
+    mean, sd = stats.moments(n, s, ss)
+    tlo, thi = stats.t_interval(mean, sd, n)
+    nm = [_name(names, c) for c in codes]
+
+    def clean(x):
+        return [float(v) if np.isfinite(v) else None for v in x]
+
+    return pl.DataFrame({
+        "end_reason": codes, "end_reason_name": nm, "label": [end_reason_label(x) for x in nm],
+        "games": n.astype(np.int64), "total": np.full(len(codes), int(total), np.int64),
+        "share": n / total if total else np.full(len(codes), np.nan), "ci_low": lo, "ci_high": hi,
+        "mean_turns": clean(mean), "turns_ci_low": clean(tlo), "turns_ci_high": clean(thi),
+    }, schema={"end_reason": pl.Int64, "end_reason_name": pl.String, "label": pl.String,
+               "games": pl.Int64, "total": pl.Int64, "share": pl.Float64, "ci_low": pl.Float64,
+               "ci_high": pl.Float64, "mean_turns": pl.Float64, "turns_ci_low": pl.Float64,
+               "turns_ci_high": pl.Float64})

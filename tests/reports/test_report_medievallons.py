@@ -1,0 +1,232 @@
+"""The report of a Médiévallons run answers the balance questions of issue #7: game length and end
+reasons, guild types, and the questions played for the report (first player per player count, card
+ablation, best of 3) with their CSV tables (tests/reports/test_report.py checks that none of it appears
+for a Middle-Ages run). Expected numbers
+are recomputed here from the parquet files with numpy, not taken from the tables under test."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import numpy as np
+import polars as pl
+import pytest
+import analysis_runs as runs
+
+from reports import medievallons as MV
+from reports.html import build_report, num, pct
+from simcore.cli import _run
+from simcore.cli import report as report_cli
+
+QGAMES = 300
+NEW_SECTIONS = ("length", "guilds", "questions")
+NEW_FIGURES = {"game_length", "guild_types", "questions_first_player", "questions_ablation",
+               "questions_best_of_three"}
+
+
+def text(page: str) -> str:
+    return html.unescape(page)
+
+
+@pytest.fixture(scope="module")
+def mv(tmp_path_factory):
+    root = tmp_path_factory.mktemp("mvreport")
+    base = runs.medievallons_run(root / "base", 3000, 4, seed=5)
+    variant = runs.medievallons_run(root / "chevalier7", 3000, 4, seed=6, copies={"chevalier": 7})
+    out = root / "out"
+    said: list[str] = []
+    page = build_report([base], out, pdf=True, questions_games=QGAMES, progress=said.append)
+    return {"root": root, "base": base, "variant": variant, "out": out, "said": said,
+            "html": text(page.read_text(encoding="utf-8")),
+            "players": pl.read_parquet(base / "players.parquet"),
+            "games": pl.read_parquet(base / "games.parquet")}
+
+
+def test_sections_figures_and_csv_tables_are_written(mv):
+    page = mv["html"]
+    for sid in ("headlines", "seats", *NEW_SECTIONS, "scores"):
+        assert f"<section id='{sid}'>" in page, sid
+    assert "Game length and end reasons" in page and "Guild types" in page
+    assert "Balance questions (played for this report)" in page
+    figs = {p.stem for p in (mv["out"] / "figures").glob("*.png")}
+    assert NEW_FIGURES <= figs
+    assert {p.stem for p in (mv["out"] / "figures").glob("*.svg")} == figs
+    q = mv["out"] / "questions"
+    assert {p.name for p in q.iterdir()} == {"first_player.csv", "card_types.csv", "best_of_three.csv",
+                                             "settings.json"}
+    for name in ("first_player.csv", "card_types.csv", "best_of_three.csv"):
+        assert f"questions/{name}" in page
+    settings = json.loads((q / "settings.json").read_text())
+    assert settings["games"] == QGAMES and settings["strategy"] == "balanced" and settings["seed"] == 5
+    assert settings["player_counts"] == [2, 3, 4, 5] and settings["card_players"] == 4
+
+
+def test_played_tables_cover_the_questions(mv):
+    q = mv["out"] / "questions"
+    fp = pl.read_csv(q / "first_player.csv")
+    assert sorted(set(fp["players"])) == [2, 3, 4, 5]
+    assert fp.height == 2 + 3 + 4 + 5 and (fp["games"] == QGAMES).all()
+    ct = pl.read_csv(q / "card_types.csv")
+    assert ct.height == 13 and (ct["players"] == 4).all()
+    assert (ct["copies_after"] == 7).all()                       # one copy removed from each type
+    b3 = pl.read_csv(q / "best_of_three.csv")
+    assert b3.height == 3 and (b3["matches"] == QGAMES).all()
+    assert ((b3["match_win_rate"] >= 0) & (b3["match_win_rate"] <= 1)).all()
+
+
+def test_first_player_at_the_runs_count_replays_the_run(mv):
+    """Same rules, seed and bots: the played 4-player table is the run's first games again."""
+    fp = pl.read_csv(mv["out"] / "questions" / "first_player.csv").filter(pl.col("players") == 4)
+    p = mv["players"].filter(pl.col("game") < QGAMES)
+    for s in range(4):
+        w = p.filter(pl.col("seat") == s)["win_share"].to_numpy().astype(float)
+        assert fp.filter(pl.col("seat") == s)["win_share"][0] == pytest.approx(w.mean(), abs=1e-6)
+    assert f"replay the run's first {QGAMES:,} games" in mv["html"]
+
+
+def test_played_sentences_equal_the_csv_tables(mv):
+    page = mv["html"]
+    fp = pl.read_csv(mv["out"] / "questions" / "first_player.csv")
+    for P in (2, 3, 4, 5):
+        r = fp.filter((pl.col("players") == P) & (pl.col("seat") == 0)).row(0, named=True)
+        lo, hi = r["win_share"] - 1.959964 * r["std_error"], r["win_share"] + 1.959964 * r["std_error"]
+        line = (f"{P} players: Seat 1 (plays first) wins {100 * r['win_share']:.1f}% "
+                f"({100 * lo:.1f}–{100 * hi:.1f}) against a fair {100 / P:.1f}%")
+        assert line in page, line
+    b3 = pl.read_csv(mv["out"] / "questions" / "best_of_three.csv")
+    for r in b3.iter_rows(named=True):
+        assert (f"2 players, {r['bot']} vs {r['opponent']}: {100 * r['single_round_win_rate']:.1f}%"
+                in page)
+        assert f"→ {100 * r['match_win_rate']:.1f}%" in page
+    ct = pl.read_csv(mv["out"] / "questions" / "card_types.csv")
+    d = ct.filter(pl.col("founded_share") >= 0.005)
+    top = d.with_columns(pl.col("z").abs().alias("a")).sort("a", descending=True).row(0, named=True)
+    assert f"z = {num(top['z'])}." in page
+
+
+def test_progress_is_reported_while_playing(mv):
+    said = " | ".join(mv["said"])
+    for needle in ("first player at 2 players", "first player at 5 players", "card ablation at 4 players",
+                   "best of 3"):
+        assert needle in said, needle
+
+
+def test_length_headlines_equal_numpy(mv):
+    page = mv["html"]
+    turns = mv["games"]["turns"].to_numpy().astype(float)
+    m = re.search(r"A game lasts ([\d.]+) turns on average \(([\d.]+)–([\d.]+)\); half of the games end "
+                  r"within ([\d.]+) turns, 90% last ([\d.]+) to ([\d.]+) turns \(longest (\d+)\)\.", page)
+    assert m, "length headline"
+    half = 1.9607 * turns.std(ddof=1) / np.sqrt(len(turns))    # t(2999) quantile ≈ 1.96075
+    assert float(m.group(1)) == round(turns.mean(), 1)
+    assert float(m.group(2)) == pytest.approx(round(turns.mean() - half, 1), abs=0.051)
+    assert float(m.group(3)) == pytest.approx(round(turns.mean() + half, 1), abs=0.051)
+    assert float(m.group(4)) == pytest.approx(np.quantile(turns, 0.5), abs=0.051)
+    assert float(m.group(5)) == pytest.approx(np.quantile(turns, 0.05), abs=0.051)
+    assert float(m.group(6)) == pytest.approx(np.quantile(turns, 0.95), abs=0.051)
+    assert int(m.group(7)) == turns.max()
+    reason = mv["games"]["end_reason"].to_numpy()
+    names = json.loads((mv["base"] / "run.json").read_text())["end_reason_names"]
+    top = int(np.bincount(reason).argmax())
+    share = (reason == top).mean()
+    label = {"third_guild": "Third guild founded", "empty_pile": "Draw pile ran out"}[names[str(top)]]
+    assert f"The most common end is “{label}”: {pct(share)}% (" in page
+
+
+def test_guild_headlines_name_the_best_and_worst_type_for_founders(mv):
+    p = mv["players"]
+    w = p["win_share"].to_numpy().astype(float)
+    rates = {}
+    for c in [c for c in p.columns if c.startswith("founded_")]:
+        f = p[c].to_numpy() > 0
+        if f.sum() >= 30 and f.mean() >= 0.005:
+            rates[c.removeprefix("founded_")] = (w[f].mean(), w[~f].mean(), f.mean())
+    names = {"pretre": "Prêtre", "etoile": "Étoile", "rodeur": "Rôdeur", "sorciere": "Sorcière"}
+    best = max(rates, key=lambda k: rates[k][0])
+    worst = min(rates, key=lambda k: rates[k][0])
+    for key, what in ((best, "do best"), (worst, "do worst")):
+        name = names.get(key, key.capitalize())
+        m = re.search(rf"Founders of {name} guilds {what}: they win ([\d.]+)% \(([\d.]+)–([\d.]+)\) "
+                      rf"against a fair 25\.0% \(([\d.]+)% for the other players; "
+                      rf"([\d.]+)% of players found one\)",
+                      mv["html"])
+        assert m, (name, what)
+        assert float(m.group(1)) == round(100 * rates[key][0], 1)
+        assert float(m.group(4)) == round(100 * rates[key][1], 1)
+        assert float(m.group(5)) == round(100 * rates[key][2], 1)
+
+
+def test_pdf_includes_the_new_sections(mv):
+    pdf = (mv["out"] / "report.pdf").read_bytes()
+    pages = len(re.findall(rb"/Type\s*/Page\b", pdf))
+    figs = len(list((mv["out"] / "figures").glob("*.png")))
+    # headline page + one page per figure + sentence pages of length, guilds and questions
+    assert pages >= figs + 4
+
+
+def test_ablation_comparison_of_two_runs(mv):
+    """Card ablation as a comparison: base rules vs a rules file with one Chevalier fewer."""
+    out = mv["root"] / "cmp"
+    page = text(build_report([mv["base"], mv["variant"]], out, questions_games=0).read_text(encoding="utf-8"))
+    assert "<section id='comparison'>" in page
+    for label in ("Chevalier: players founding a guild", "Chevalier: founders&#x27;",
+                  "Mean game length (turns)", "Games ending: Third guild founded"):
+        assert label.replace("&#x27;", "'") in page, label
+    assert "comparison_guilds" in {p.stem for p in (out / "figures").glob("*.png")}
+    base = (mv["players"]["founded_chevalier"].to_numpy() > 0).mean()
+    var = (pl.read_parquet(mv["variant"] / "players.parquet")["founded_chevalier"].to_numpy() > 0).mean()
+    assert f"Chevalier: players founding a guild: {pct(base)}% → {pct(var)}%" in page
+    assert "<section id='questions'>" not in page and not (out / "questions").exists()
+
+
+def test_cli_questions_games_zero_skips(mv, tmp_path):
+    out = tmp_path / "rep"
+    assert _run(["report", str(mv["base"]), "--out", str(out), "--questions-games", "0"]) == 0
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "<section id='guilds'>" in page and "<section id='questions'>" not in page
+    assert not (out / "questions").exists()
+
+
+@pytest.mark.parametrize("value", ["abc", "-5", "1.5", ""])
+def test_cli_bad_questions_games_is_one_line_exit_2(mv, tmp_path, capsys, value):
+    out = tmp_path / "rep"
+    code = _run(["report", str(mv["base"]), "--out", str(out), f"--questions-games={value}"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert err.startswith("error: --questions-games") and "\n" not in err
+    assert not out.exists()
+
+
+def test_cli_plays_the_questions_and_writes_csv(mv, tmp_path):
+    out = tmp_path / "rep"
+    assert _run(["report", str(mv["base"]), "--out", str(out), "--questions-games", "50"]) == 0
+    fp = pl.read_csv(out / "questions" / "first_player.csv")
+    assert (fp["games"] == 50).all()
+    assert "<section id='questions'>" in (out / "report.html").read_text(encoding="utf-8")
+
+
+def test_cli_default_is_the_reports_default():
+    assert int(report_cli.QUESTIONS_GAMES) == MV.QUESTIONS_GAMES
+    assert report_cli.parse_questions_games("0") == 0
+    assert report_cli.parse_questions_games("2e3") == 2000
+
+
+def test_strategy_choice_for_the_played_questions(tmp_path):
+    assert MV.choose_strategy({"strategies": ["collector"] * 4})[0] == "collector"
+    strategy, why = MV.choose_strategy({"strategies": ["balanced", "collector", "balanced", "saboteur"]})
+    assert strategy == "balanced" and "mixes" in why
+    strategy, why = MV.choose_strategy({"strategies": ["planner"] * 4})
+    assert strategy == "balanced" and "playout" in why
+    strategy, why = MV.choose_strategy({"strategies": [str(tmp_path / "gone.toml")] * 4})
+    assert strategy == "balanced" and "cannot be loaded" in why
+
+
+def test_run_without_rules_text_gets_a_note_not_a_guess(tmp_path):
+    common = {k: runs.HAND[k] for k in ("game", "seat", "strategy", "score", "win_share", "rank")}
+    run = runs.write_run(tmp_path / "generic", common, None, game="medievallons")
+    out = tmp_path / "out"
+    page = build_report([run], out, questions_games=100).read_text(encoding="utf-8")
+    assert "<section id='questions'>" in page and "no rules_text" in page
+    assert not (out / "questions").exists()
