@@ -98,7 +98,7 @@ W_GRAVE = W_DISCARD + MAXT        # [MAXP x MAXT]
 W_FIEF = W_GRAVE + MAXP * MAXT    # Domain stacks [MAXP x 8 x MAXT]
 W_TRACE = W_FIEF + MAXP * 8 * MAXT   # (n_options, choice) pairs [2 x MAX_TRACE]
 W_COUNT = W_TRACE + 2 * MAX_TRACE    # scratch for the debug invariants [MAXT]
-WS_SIZE = W_COUNT + MAXT
+WS_SIZE = W_COUNT + 2 * MAX_OPTIONS + 32   # W_COUNT [MAXT] and the decision scratch after it
 
 # Decision kinds (MA-11); the reference engine names them "place", "move", "scout", "restore",
 # "extra", "plot".
@@ -133,10 +133,14 @@ ERROR_TEXT = {
 _ST = "uint64[::1]"
 _WS = "int64[::1]"
 _STRAT = "float64[:, ::1]"
-SIG_DECIDE = f"int64({_ST}, {_WS}, {_WS}, {_STRAT}, int64, int64, int64, int64)"
-SIG_CHOOSE = f"int64({_ST}, {_WS}, {_WS}, {_STRAT}, int64, int64, int64, int64, int64)"
+SIG_HEURISTIC = f"int64({_ST}, {_WS}, {_WS}, {_STRAT}, int64, int64, int64, int64, int64)"
 SIG_ADVANCE = f"int64({_ST}, {_WS}, {_WS}, {_STRAT}, int64, boolean, int64)"
 W_BEST = W_COUNT         # scratch for tied best options (decisions never overlap the debug check)
+W_TVAL = W_BEST + MAX_OPTIONS    # decide_heuristic scratch: type_values of one player [8]
+W_TSCORE = W_TVAL + 8            # ... the tile-independent score of each type (float64) [8]
+W_TOPP = W_TSCORE + 8            # ... the best opponent's value of each type (denial) [8]
+W_SC = W_TOPP + 8                # ... each option's score (float64) [MAX_OPTIONS]
+assert W_SC + MAX_OPTIONS <= WS_SIZE and W_COUNT + MAXT <= WS_SIZE
 
 
 def pack_rules(rules) -> np.ndarray:
@@ -161,7 +165,7 @@ def pack_rules(rules) -> np.ndarray:
         counters = [d for d in range(N_TYPES) if rules.income_counts[d, t]]
         rk[R_NCOUNTERS + t] = len(counters)
         rk[R_COUNTERS + t * 8:R_COUNTERS + t * 8 + len(counters)] = counters
-    for x in range(N_TYPES):   # the token-free part of refresh_feed, computed once
+    for x in range(N_TYPES):   # the token-free part of feed_value, the start of W_FEED
         rk[R_FEED0 + x] = sum(int(rules.income_base[d]) for d in range(N_TYPES)
                               if d != x and rules.income_counts[d, x])
     return rk
@@ -275,33 +279,136 @@ def coins_of(ws, p):
 
 
 @njit(cache=True, _nrt=False)
-def refresh_feed(ws, rk, p):
-    """MA-11 feature `combo` per tile type x: the Income per tile of every other Domain that
+def feed_value(ws, rk, p, x):
+    """MA-11 feature `combo` of tile type x for p: the Income per tile of every other Domain that
     counts x (by the income table or its Plot token), plus the Extra-coin bonus on x's own Domain.
-    Changes only when p gains a token, so it is recomputed then, not per option."""
+    The kernel keeps it in W_FEED, updated when a token is placed (:func:`feed_extra`, the Palais
+    branch of :func:`apply_effect`); this full sum is the debug check of that cache."""
     bonus = rk[R_PARAMS + P_EXTRA_BONUS]
+    c = 0
+    for d in range(N_TYPES):
+        if d != x and (rk[R_ICOUNT + d * 8 + x] != 0 or ws[W_PLOT + p * 8 + d] == x):
+            c += rk[R_IBASE + d] + (bonus if ws[W_EXTRA + p * 8 + d] != 0 else 0)
+    if ws[W_EXTRA + p * 8 + x] != 0:
+        c += bonus
+    return c
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def feed_extra(ws, rk, p, d):
+    """W_FEED after an Extra-coin token lands on p's Domain d: d itself and every other type
+    that d's Income counts (by the table or its Plot token) gain the bonus."""
+    bonus = rk[R_PARAMS + P_EXTRA_BONUS]
+    plot = ws[W_PLOT + p * 8 + d]
     for x in range(N_TYPES):
-        c = 0
+        if x == d or rk[R_ICOUNT + d * 8 + x] != 0 or plot == x:
+            ws[W_FEED + p * 8 + x] += bonus
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def type_values(ws, rk, q, P, out):
+    """MA-11 `value` of one more tile of each type for q, without the tile's own peasants and
+    chests (added per option): the Income of its Domain with it (MA-6) plus its Effect (MA-5).
+    Written to ``ws[out + x]`` for all eight types at once, each type's formula written out (no
+    branch on the type: options come in any order, and a mispredicted branch costs more than
+    the arithmetic)."""
+    bonus = rk[R_PARAMS + P_EXTRA_BONUS]
+    qb = q * 8
+    for x in range(N_TYPES):
+        cnt = ws[W_CNT + qb + x]
+        if rk[R_ICOUNT + x * 8 + x] != 0 or ws[W_PLOT + qb + x] == x:
+            cnt += 1
+        ws[out + x] = (rk[R_IBASE + x] + (bonus if ws[W_EXTRA + qb + x] != 0 else 0)) * cnt
+    mq = W_PL + q * PLS
+    ws[out + CHAMPS] += rk[R_PARAMS + P_CHAMPS_PER_PEASANT] * ws[mq + X_PEAS]
+    ws[out + MARCHE] += rk[R_PARAMS + P_MARCHE_PER_CHEST] * ws[mq + X_CHESTS]
+    # Moulin / Caserne: opponents with fewer Moulins pay; opponents with fewer Remparts than our
+    # Casernes pay (what they can, MA-10)
+    negative_ok = rk[R_PARAMS + P_ALLOW_NEGATIVE] != 0
+    pay_m = rk[R_PARAMS + P_MOULIN_PAYMENT]
+    pay_c = rk[R_PARAMS + P_CASERNE_PAYMENT]
+    mills = ws[W_FN + qb + MOULIN] + 1
+    barracks = ws[W_FN + qb + CASERNE] + 1
+    vm = 0
+    vc = 0
+    for o in range(P):
+        have = max(ws[W_PL + o * PLS + X_COINS], 0)
+        paid_m = pay_m if negative_ok else min(pay_m, have)
+        paid_c = pay_c if negative_ok else min(pay_c, have)
+        vm += paid_m if (o != q and ws[W_FN + o * 8 + MOULIN] < mills) else 0
+        vc += paid_c if (o != q and ws[W_FN + o * 8 + REMPART] < barracks) else 0
+    ws[out + MOULIN] += vm
+    ws[out + CASERNE] += vc
+    if ws[mq + X_GRAVE_N] > 0:
+        ws[out + VILLAGE] += 2 * rk[R_IBASE + VILLAGE]   # a tile back: about one Income's worth
+    if ws[G_EXTRA_SUPPLY] > 0:
+        # Église: the Extra-coin token on the free Domain whose Income counts the most tiles
+        top = 0
         for d in range(N_TYPES):
-            if d != x and (rk[R_ICOUNT + d * 8 + x] != 0 or ws[W_PLOT + p * 8 + d] == x):
-                c += rk[R_IBASE + d] + (bonus if ws[W_EXTRA + p * 8 + d] != 0 else 0)
-        if ws[W_EXTRA + p * 8 + x] != 0:
-            c += bonus
-        ws[W_FEED + p * 8 + x] = c
+            top = max(top, ws[W_CNT + qb + d] if ws[W_EXTRA + qb + d] == 0 else 0)
+        ws[out + EGLISE] += top * bonus
+    # Palais: best Plot token: most tiles of an available type, under the richest free Domain
+    # (ignoring which Domains already count it: a cheap upper estimate)
+    most = 0
+    richest = 0
+    for d in range(N_TYPES):
+        most = max(most, ws[W_FN + qb + d] if ws[W_PLOTSUP + d] > 0 else 0)
+        r_per = rk[R_IBASE + d] + (bonus if ws[W_EXTRA + qb + d] != 0 else 0)
+        richest = max(richest, r_per if ws[W_PLOT + qb + d] < 0 else 0)
+    ws[out + PALAIS] += most * richest
 
 
-@njit(SIG_CHOOSE, cache=True, _nrt=False)
-def choose_tile_option(st, ws, rk, strat, row, kind, p, n_options, P):
-    """Heuristic choice for the decisions that bring a tile (MA-11.1-3: Lord placement and moves,
-    the Rempart Scout, Village/Restauration), all options scored in one flat loop.
+@njit(cache=True, inline="always", _nrt=False)
+def pick_best(st, ws, wf, n_options, best):
+    """One option among those scored within 1e-9 of ``best`` (scores in ``wf[W_SC:]``), by one
+    draw of the game's stream."""
+    n_best = 0
+    for j in range(n_options):
+        if wf[W_SC + j] >= best - 1e-9:
+            ws[W_BEST + n_best] = j
+            n_best += 1
+    return ws[W_BEST + below(st, n_best)]
+
+
+@njit(SIG_HEURISTIC, cache=True, _nrt=False, error_model="numpy")
+def decide_heuristic(st, ws, rk, strat, row, kind, p, n_options, P):
+    """Option chosen by the heuristic strategy of row ``row`` (MA-11), ties broken by one draw.
+
+    Tokens (MA-11.4-5, Église Domain and Palais token/Domain): value x the Income the token adds
+    per future Income of its Domain, plus bias. Decisions that bring a tile (MA-11.1-3: Lord
+    placement and moves, the Rempart Scout, Village/Restauration) are all scored in one flat loop:
 
     Score of an option = bias[type] + order x (leftmost = 1) + value x (Effect + Income now, MA-5,
     MA-6) + fill x (MA-9 penalty saved, scaled by picks left) + combo x (other Incomes fed) +
     events x (coins from the public cards still to fire) + defense x (Caserne attacks a Rempart
     stops) + denial x (the tile's value to the opponent who values it most). A Scout option in the
     row the Lord cannot reach next turn counts half. Ties are broken by one draw of the stream.
-    (Kept free of calls per option: a jitted call costs about as much as the scoring itself.)
+
+    Speed: this is most of a heuristic bot's time. Everything that depends only on the tile type
+    (value without the tile's own peasants/chests, fill, combo, defense, bias) is computed for all
+    eight types once per decision (:func:`type_values`, no branch on the type) into the scratch row
+    W_TSCORE; each option then adds its order, its peasant/chest term and events.
     """
+    if p < 0 or row < 0 or P < 2 or n_options < 1 or kind < 0:
+        return 0     # (never: tells LLVM every index below is non-negative, dropping wraparound)
+    wf = ws.view(np.float64)        # (the same memory: W_TSCORE and W_SC hold floats)
+    w_value = strat[row, S_VALUE]
+    if kind == D_EXTRA or kind == D_PLOT:
+        bonus = rk[R_PARAMS + P_EXTRA_BONUS]
+        best = -1e300
+        for j in range(n_options):      # scores first, then the ties (no branch per option)
+            o = ws[W_OPTS + j]
+            if kind == D_EXTRA:
+                sc = w_value * ws[W_CNT + p * 8 + o] * bonus + strat[row, S_BIAS + o]
+            else:
+                tok = o >> 3
+                dom = o & 7
+                per = rk[R_IBASE + dom] + (bonus if ws[W_EXTRA + p * 8 + dom] != 0 else 0)
+                sc = w_value * ws[W_FN + p * 8 + tok] * per \
+                    + 0.5 * (strat[row, S_BIAS + tok] + strat[row, S_BIAS + dom])
+            wf[W_SC + j] = sc
+            best = max(best, sc)
+        return pick_best(st, ws, wf, n_options, best)
     t = ws[G_TURN]
     width = P + 1
     if kind == D_PLACE:
@@ -316,7 +423,6 @@ def choose_tile_option(st, ws, rk, strat, row, kind, p, n_options, P):
     else:
         tiles_row = -1
         taken = t
-    w_value = strat[row, S_VALUE]
     w_order = strat[row, S_ORDER]
     w_fill = strat[row, S_FILL]
     w_combo = strat[row, S_COMBO]
@@ -324,22 +430,52 @@ def choose_tile_option(st, ws, rk, strat, row, kind, p, n_options, P):
     w_defense = strat[row, S_DEFENSE]
     w_denial = strat[row, S_DENIAL]
     bonus = rk[R_PARAMS + P_EXTRA_BONUS]
+    per_peasant = rk[R_PARAMS + P_CHAMPS_PER_PEASANT]
+    per_chest = rk[R_PARAMS + P_MARCHE_PER_CHEST]
     left = N_TURNS - taken + 1
     fill_coins = rk[R_PARAMS + P_EMPTY_PENALTY] * min(
         1.0, ws[W_PL + p * PLS + X_EMPTY] / (left if left > 1 else 1))
     first_event = (taken + 3) // 4 - 1
     if first_event < 0:
         first_event = 0
-    n_valuers = P if w_denial != 0.0 else 1
+    # Once per decision, every term that depends only on the tile type.
+    type_values(ws, rk, p, P, W_TVAL)
+    pb = p * 8
+    fill_add = w_fill * fill_coins
+    for x in range(N_TYPES):
+        sx = strat[row, S_BIAS + x] + w_value * ws[W_TVAL + x] + w_combo * ws[W_FEED + pb + x]
+        if ws[W_FN + pb + x] == 0:
+            sx += fill_add
+        wf[W_TSCORE + x] = sx
+    if w_defense != 0.0:
+        # Rempart: opponents whose Casernes would attack us now and no longer after one more
+        mine = ws[W_FN + pb + REMPART]
+        n_stop = 0
+        for o in range(P):
+            if o != p and ws[W_FN + o * 8 + CASERNE] == mine + 1:
+                n_stop += 1
+        wf[W_TSCORE + REMPART] += w_defense * n_stop * (rk[R_PARAMS + P_CASERNE_PAYMENT] + 2)
+    if w_denial != 0.0:
+        # the opponent who values each type most (their own peasants/chests included)
+        for x in range(N_TYPES):
+            ws[W_TOPP + x] = -(1 << 40)
+        for k in range(1, P):
+            q = p + k
+            if q >= P:
+                q -= P
+            type_values(ws, rk, q, P, W_TVAL)
+            for x in range(N_TYPES):
+                ws[W_TOPP + x] = max(ws[W_TOPP + x], ws[W_TVAL + x])
+    # Per option: its order, the tile's own peasants or chests, events; the best score.
+    order_step = w_order / (width - 1) if width > 1 else 0.0
     best = -1e300
-    n_best = 0
     for j in range(n_options):
         scale = 1.0
-        order = 0.0
+        order = 0
         if kind == D_PLACE or kind == D_MOVE:
             c = ws[W_OPTS + j]
             tile = ws[W_BOARD + tiles_row * COLS + c]
-            order = (width - 1 - c) / (width - 1)
+            order = width - 1 - c
         elif kind == D_SCOUT:
             cell = ws[W_OPTS + j]
             tile = ws[W_BOARD + cell]
@@ -348,72 +484,12 @@ def choose_tile_option(st, ws, rk, strat, row, kind, p, n_options, P):
         else:
             tile = ws[W_GRAVE + p * MAXT + j]    # restore: options are Graveyard indices
         x = rk[R_TTYPE + tile]
-        sc = strat[row, S_BIAS + x] + w_order * order
-        own = 0
-        opp = 0
-        if w_value != 0.0 or n_valuers > 1:
-            for k in range(n_valuers):
-                q = p + k
-                if q >= P:
-                    q -= P
-                # value: Income of Domain x with this tile (MA-6), then its Effect (MA-5)
-                cnt = ws[W_CNT + q * 8 + x]
-                if rk[R_ICOUNT + x * 8 + x] != 0 or ws[W_PLOT + q * 8 + x] == x:
-                    cnt += 1
-                per = rk[R_IBASE + x] + (bonus if ws[W_EXTRA + q * 8 + x] != 0 else 0)
-                v = per * cnt
-                mq = W_PL + q * PLS
-                if x == CHAMPS:
-                    v += rk[R_PARAMS + P_CHAMPS_PER_PEASANT] * (ws[mq + X_PEAS] + rk[R_TPEAS + tile])
-                elif x == MARCHE:
-                    v += rk[R_PARAMS + P_MARCHE_PER_CHEST] * (ws[mq + X_CHESTS] + rk[R_TCHEST + tile])
-                elif x == MOULIN or x == CASERNE:
-                    # opponents with fewer Moulins pay; opponents with fewer Remparts than our
-                    # Casernes pay (what they can, MA-10)
-                    mine = ws[W_FN + q * 8 + x] + 1
-                    vs = MOULIN if x == MOULIN else REMPART
-                    amount = rk[R_PARAMS + (P_MOULIN_PAYMENT if x == MOULIN else P_CASERNE_PAYMENT)]
-                    for o in range(P):
-                        if o != q and ws[W_FN + o * 8 + vs] < mine:
-                            have = ws[W_PL + o * PLS + X_COINS]
-                            if rk[R_PARAMS + P_ALLOW_NEGATIVE] != 0 or have >= amount:
-                                v += amount
-                            elif have > 0:
-                                v += have
-                elif x == VILLAGE:
-                    if ws[mq + X_GRAVE_N] > 0:
-                        v += 2 * rk[R_IBASE + VILLAGE]   # a tile back: about one Income's worth
-                elif x == EGLISE:
-                    if ws[G_EXTRA_SUPPLY] > 0:
-                        top = 0
-                        for d in range(N_TYPES):
-                            if ws[W_EXTRA + q * 8 + d] == 0 and ws[W_CNT + q * 8 + d] > top:
-                                top = ws[W_CNT + q * 8 + d]
-                        v += top * bonus
-                elif x == PALAIS:
-                    # best Plot token: most tiles of an available type, under the richest free
-                    # Domain (ignoring which Domains already count it: a cheap upper estimate)
-                    most = 0
-                    for tok in range(N_TYPES):
-                        if ws[W_PLOTSUP + tok] > 0 and ws[W_FN + q * 8 + tok] > most:
-                            most = ws[W_FN + q * 8 + tok]
-                    richest = 0
-                    if most > 0:
-                        for d in range(N_TYPES):
-                            if ws[W_PLOT + q * 8 + d] < 0:
-                                r_per = rk[R_IBASE + d] + (bonus if ws[W_EXTRA + q * 8 + d] != 0 else 0)
-                                if r_per > richest:
-                                    richest = r_per
-                    v += most * richest
-                if k == 0:
-                    own = v
-                elif v > opp:
-                    opp = v
-            sc += w_value * own + w_denial * opp
-        if w_fill != 0.0 and ws[W_FN + p * 8 + x] == 0:
-            sc += w_fill * fill_coins
-        if w_combo != 0.0:
-            sc += w_combo * ws[W_FEED + p * 8 + x]
+        # the tile's own peasants (Champs) or chests (Marche): the same for every player
+        tt = (per_peasant * rk[R_TPEAS + tile] if x == CHAMPS else 0) + \
+            (per_chest * rk[R_TCHEST + tile] if x == MARCHE else 0)
+        sc = wf[W_TSCORE + x] + order_step * order + w_value * tt
+        if w_denial != 0.0:
+            sc += w_denial * max(ws[W_TOPP + x] + tt, 0)
         if w_events != 0.0:
             # MA-3: the four cards are public; those firing after the tile arrives still matter
             ev = 0
@@ -421,25 +497,13 @@ def choose_tile_option(st, ws, rk, strat, row, kind, p, n_options, P):
                 e = ws[W_EVORD + kk]
                 ev += rk[R_EPT + e * 8 + x] + rk[R_EPP + e] * rk[R_TPEAS + tile] \
                     + rk[R_EPC + e] * rk[R_TCHEST + tile] - 3 * rk[R_ELOSE + e * 8 + x]
-                if ws[W_FN + p * 8 + x] == 0:
+                if ws[W_FN + pb + x] == 0:
                     ev += rk[R_EPD + e]
             sc += w_events * ev
-        if w_defense != 0.0 and x == REMPART:
-            # opponents whose Casernes would attack us now and no longer after one more Rempart
-            mine = ws[W_FN + p * 8 + REMPART]
-            n_stop = 0
-            for o in range(P):
-                if o != p and ws[W_FN + o * 8 + CASERNE] == mine + 1:
-                    n_stop += 1
-            sc += w_defense * n_stop * (rk[R_PARAMS + P_CASERNE_PAYMENT] + 2)
         sc *= scale
-        if sc > best + 1e-9:
-            best = sc
-            n_best = 0
-        if sc >= best - 1e-9:
-            ws[W_BEST + n_best] = j
-            n_best += 1
-    return ws[W_BEST + below(st, n_best)]
+        wf[W_SC + j] = sc
+        best = max(best, sc)
+    return pick_best(st, ws, wf, n_options, best)
 
 
 @njit(cache=True, _nrt=False)
@@ -451,48 +515,25 @@ def record_decision(ws, n_options, choice):
         ws[G_TRACE_N] = k + 1
 
 
-@njit(SIG_DECIDE, cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def decide(st, ws, rk, strat, kind, p, n_options, P):
     """Index of the chosen option among ``n_options`` (> 0) for seat p (MA-11).
 
     Options are listed in ``ws[W_OPTS:]`` in the protocol's order (restore: Graveyard indices).
     Every decision consumes exactly one draw of the game's stream, whatever the strategy:
     ``random`` draws below(n) (also when n == 1); a heuristic draws below(number of best-scored
-    options) to break ties. (Rollout seats decide Lord moves in :func:`rollout_choice`; their
-    other decisions are heuristic.) The decision is appended to the game's trace so the reference
-    engine can replay the game exactly.
+    options) to break ties (:func:`decide_heuristic`). (Rollout seats decide Lord moves in
+    :func:`rollout_choice`; their other decisions are heuristic.) The decision is appended to the
+    game's trace so the reference engine can replay the game exactly. Inlined where it is called,
+    so a random decision costs no call.
     """
-    row = p + ws[G_ROT]            # (strat_row, written out: this runs ~90 times a game)
+    row = p + ws[G_ROT]            # (strat_row, written out)
     if row >= P:
         row -= P
     if strat[row, S_KIND] == STRAT_RANDOM:
         choice = below(st, n_options)
-    elif kind == D_EXTRA or kind == D_PLOT:
-        # MA-11.4-5: value x the Income a token adds per future Income of its Domain, plus bias
-        # (written out: a jitted call per option would cost as much as the score)
-        best = -1e300
-        n_best = 0
-        w_value = strat[row, S_VALUE]
-        bonus = rk[R_PARAMS + P_EXTRA_BONUS]
-        for j in range(n_options):
-            o = ws[W_OPTS + j]
-            if kind == D_EXTRA:
-                sc = w_value * ws[W_CNT + p * 8 + o] * bonus + strat[row, S_BIAS + o]
-            else:
-                tok = o // 8
-                dom = o % 8
-                per = rk[R_IBASE + dom] + (bonus if ws[W_EXTRA + p * 8 + dom] != 0 else 0)
-                sc = w_value * ws[W_FN + p * 8 + tok] * per \
-                    + 0.5 * (strat[row, S_BIAS + tok] + strat[row, S_BIAS + dom])
-            if sc > best + 1e-9:
-                best = sc
-                n_best = 0
-            if sc >= best - 1e-9:
-                ws[W_BEST + n_best] = j
-                n_best += 1
-        choice = ws[W_BEST + below(st, n_best)]
     else:
-        choice = choose_tile_option(st, ws, rk, strat, row, kind, p, n_options, P)
+        choice = decide_heuristic(st, ws, rk, strat, row, kind, p, n_options, P)
     k = ws[G_TRACE_N]              # (record_decision, written out)
     if k < MAX_TRACE:
         ws[W_TRACE + 2 * k] = n_options
@@ -504,7 +545,7 @@ def decide(st, ws, rk, strat, kind, p, n_options, P):
 # ---------------------------------------------------------------------------------------------
 # Tiles: drawing (MA-7) and dealing rows (MA-3)
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def draw_tile(st, ws, P):
     """Next tile of the draw pile, switching source when it runs out (MA-7); -1 if none left."""
     while ws[G_PILE_POS] == ws[G_PILE_LEN]:
@@ -605,7 +646,7 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
                 dom = ws[W_OPTS + decide(st, ws, rk, strat, D_EXTRA, p, n, P)]
                 ws[W_EXTRA + p * 8 + dom] = 1
                 ws[G_EXTRA_SUPPLY] -= 1
-                refresh_feed(ws, rk, p)
+                feed_extra(ws, rk, p, dom)
     elif t == PALAIS:
         n = 0
         for tok in range(N_TYPES):
@@ -617,11 +658,15 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
                     n += 1
         if n > 0:
             pair = ws[W_OPTS + decide(st, ws, rk, strat, D_PLOT, p, n, P)]
-            ws[W_PLOT + p * 8 + pair % 8] = pair // 8
-            ws[W_PLOTSUP + pair // 8] -= 1
-            ws[W_CNT + p * 8 + pair % 8] += ws[W_FN + p * 8 + pair // 8]
+            tok = pair >> 3
+            dom = pair & 7
+            ws[W_PLOT + p * 8 + dom] = tok
+            ws[W_PLOTSUP + tok] -= 1
+            ws[W_CNT + p * 8 + dom] += ws[W_FN + p * 8 + tok]
             ws[W_PL + p * PLS + X_NPLOT] += 1
-            refresh_feed(ws, rk, p)
+            if tok != dom:      # W_FEED: Domain dom's Income now counts tok as well
+                ws[W_FEED + p * 8 + tok] += rk[R_IBASE + dom] + (
+                    rk[R_PARAMS + P_EXTRA_BONUS] if ws[W_EXTRA + p * 8 + dom] != 0 else 0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -931,6 +976,9 @@ def check_invariants(ws, rk, P):
                 empty += 1
         if empty != ws[W_PL + p * PLS + X_EMPTY]:
             ws[G_ERROR] = E_INCOME_CACHE
+        for x in range(N_TYPES):
+            if feed_value(ws, rk, p, x) != ws[W_FEED + p * 8 + x]:
+                ws[G_ERROR] = E_INCOME_CACHE
         total += ws[W_PL + p * PLS + X_COINS]
     if total != P * rk[R_PARAMS + P_START_COINS] + ws[G_LEDGER]:
         ws[G_ERROR] = E_LEDGER
