@@ -83,7 +83,7 @@ def _err(low, mid, high) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 
 @_styled
-def seat_advantage(t: dict, title: str = "") -> Figure:
+def seat_advantage(t: dict, title: str = "", unit: str = "coins") -> Figure:
     """Win share per seat with 95 % intervals and the fair share line; mean score per seat."""
     seats = t["seats"]
     fig = _figure(10, 4.6)
@@ -107,7 +107,7 @@ def seat_advantage(t: dict, title: str = "") -> Figure:
     ax2.bar(x, m, color=[OKABE_ITO[i % 8] for i in range(len(x))], width=0.65,
             yerr=_err(seats["score_ci_low"], m, seats["score_ci_high"]), capsize=5, ecolor="black")
     ax2.set_xticks(x, seats["seat_label"].to_list())
-    ax2.set_ylabel("Mean final coins")
+    ax2.set_ylabel(f"Mean final {unit}")
     ax2.set_xlabel("Seat")
     ax2.set_title("Mean final score by seat")
     if title:
@@ -293,7 +293,7 @@ def _step_hist(ax, d: pl.DataFrame, groups: list[str]) -> int:
 
 
 @_styled
-def scores(t: dict) -> Figure:
+def scores(t: dict, unit: str = "coins") -> Figure:
     """Distributions of final scores per seat and per strategy."""
     per_strategy = "scores_by_strategy" in t and t["scores_by_strategy"]["group"].n_unique() > 1
     fig = _figure(12 if per_strategy else 8, 4.5)
@@ -307,10 +307,10 @@ def scores(t: dict) -> Figure:
         _step_hist(axes[1], d2, [g for g in order if g in set(d2["group"])])
         axes[1].set_title("Final score by strategy")
     for ax in axes:
-        ax.set_xlabel("Final coins (after end-of-game penalties)")
+        ax.set_xlabel(f"Final {unit}" + (" (after end-of-game penalties)" if unit == "coins" else ""))
         ax.legend()
         _pct(ax)
-    axes[0].set_ylabel("Share of players" + (f" per {width} coins" if width > 1 else ""))
+    axes[0].set_ylabel("Share of players" + (f" per {width} {unit}" if width > 1 else ""))
     return fig
 
 

@@ -86,6 +86,15 @@ def _slope(r: dict) -> str:
             f"{signed(100 * r['slope_ci_high'])})")
 
 
+SCORE_UNITS = {"middle_ages": "coins", "medievallons": "guild cards"}
+
+
+def score_unit(rs: RunSet | None) -> str:
+    """What a score counts in this game (coins for Middle-Ages, the default; guild cards for
+    Médiévallons; points for a game without an entry)."""
+    return SCORE_UNITS.get(rs.game, "points") if rs is not None else "coins"
+
+
 def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
     """Plain-language findings built from the metric tables (numbers rounded as shown)."""
     out: list[str] = []
@@ -105,7 +114,7 @@ def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
     o = {r["metric"]: r for r in t["outcomes"].iter_rows(named=True)}
     out.append(f"{_p(o['shared_wins'])} of games end in a shared win.")
     r = o["score_spread"]
-    out.append(f"The winner finishes {num(r['estimate'])} coins ({num_ci(r['ci_low'], r['ci_high'])}) "
+    out.append(f"The winner finishes {num(r['estimate'])} {score_unit(rs)} ({num_ci(r['ci_low'], r['ci_high'])}) "
                f"ahead of the runner-up on average.")
     if "lead_changes" in o:
         r = o["lead_changes"]
@@ -361,7 +370,7 @@ def _sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict]]) -
         f"seats win equally often: {num(st['chi2'], 1)} on {st['dof']} degrees of freedom, "
         f"{pvalue(st['p_value'])}. "
         f"Balance {num(st['balance'], 3)}, AdvantageP1 {pct(st['advantage_p1'])}%.",
-        add("seat_advantage", F.seat_advantage(t)), [("Seats", _seat_rows(t))]))
+        add("seat_advantage", F.seat_advantage(t, unit=score_unit(rs))), [("Seats", _seat_rows(t))]))
     if "events" in t:
         es = t["event_seats"].filter(pl.col("significant")).select(
             "event_name", "seat_label", "win_share_with", "win_share_without", "diff", "diff_low",
@@ -414,12 +423,13 @@ def _sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict]]) -
             "each other rather than with the fair share alone; to test a type, remove a copy in a rules "
             "file and compare the two runs.",
             add("guild_types", F.guild_types(t)), [("Guild types", _guild_rows(t))], guild_headlines(t)))
-    secs.append(Section("scores", "Score distributions", "Final coins per seat and per strategy.",
-                        add("scores", F.scores(t))))
+    secs.append(Section("scores", "Score distributions", f"Final {score_unit(rs)} per seat and per strategy.",
+                        add("scores", F.scores(t, unit=score_unit(rs)))))
     flow_figs = add("game_flow", F.game_flow(t))
     secs.append(Section(
-        "flow", "Game flow", "Coins just before each event by final rank, lead changes between checkpoints, "
-        "how often the leader at each checkpoint wins, shared wins and the winner's margin.",
+        "flow", "Game flow", ("Coins just before each event by final rank, lead changes between checkpoints, "
+                              "how often the leader at each checkpoint wins, shared wins and the winner's margin."
+                              if "flow" in t else "Shared wins and the winner's margin."),
         flow_figs, [("Outcome metrics", t["outcomes"])]))
     for i, (vlabel, cmp, vt) in enumerate(cmps):
         name = "comparison" if len(cmps) == 1 else f"comparison_{i + 1}"
