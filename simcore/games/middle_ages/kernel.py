@@ -22,6 +22,7 @@ May import numpy, numba, :mod:`simcore.rng` and the constants of the rules modul
 from __future__ import annotations
 
 import numpy as np
+from numpy import uint64 as U
 from numba import njit, prange
 
 from simcore.games.middle_ages.rules import (
@@ -179,14 +180,14 @@ def change_coins(ws, rk, p, amount):
     """Add ``amount`` to p's coins; a loss takes at most what p has unless negatives are allowed
     (MA-10). Returns the change actually made."""
     i = W_PL + p * PLS + X_COINS
-    if amount >= 0 or rk[R_PARAMS + P_ALLOW_NEGATIVE] != 0:
-        ws[i] += amount
+    if amount >= 0 or rk[U(R_PARAMS + P_ALLOW_NEGATIVE)] != 0:
+        ws[U(i)] += amount
         return amount
     loss = -amount
-    have = ws[i] if ws[i] > 0 else 0
+    have = ws[U(i)] if ws[U(i)] > 0 else 0
     if loss > have:
         loss = have
-    ws[i] -= loss
+    ws[U(i)] -= loss
     return -loss
 
 
@@ -194,14 +195,14 @@ def change_coins(ws, rk, p, amount):
 def pay(ws, rk, payer, payee, amount):
     """MA-10: the payee receives what the payer actually paid."""
     paid = -change_coins(ws, rk, payer, -amount)
-    ws[W_PL + payee * PLS + X_COINS] += paid
+    ws[U(W_PL + payee * PLS + X_COINS)] += paid
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def mint(ws, rk, p, amount):
     """Coins from or to the bank (Effects, Income, Events, penalty), kept in the debug ledger."""
     got = change_coins(ws, rk, p, amount)
-    ws[G_LEDGER] += got
+    ws[U(G_LEDGER)] += got
     return got
 
 
@@ -212,42 +213,42 @@ def mint(ws, rk, p, amount):
 def count_change(ws, rk, p, t, delta):
     """Keep W_CNT current: every Domain whose Income counts type t (or whose Plot token is t);
     and the number of empty Domains (MA-9) in X_EMPTY."""
-    n = ws[W_FN + p * 8 + t]          # already updated by the caller
+    n = ws[U(W_FN + p * 8 + t)]          # already updated by the caller
     if delta > 0 and n == 1:
-        ws[W_PL + p * PLS + X_EMPTY] -= 1
+        ws[U(W_PL + p * PLS + X_EMPTY)] -= 1
     elif delta < 0 and n == 0:
-        ws[W_PL + p * PLS + X_EMPTY] += 1
-    for i in range(rk[R_NCOUNTERS + t]):
-        ws[W_CNT + p * 8 + rk[R_COUNTERS + t * 8 + i]] += delta
-    if ws[W_PL + p * PLS + X_NPLOT] > 0:
+        ws[U(W_PL + p * PLS + X_EMPTY)] += 1
+    for i in range(rk[U(R_NCOUNTERS + t)]):
+        ws[U(W_CNT + p * 8 + rk[U(R_COUNTERS + t * 8 + i)])] += delta
+    if ws[U(W_PL + p * PLS + X_NPLOT)] > 0:
         for d in range(N_TYPES):
-            if ws[W_PLOT + p * 8 + d] == t:   # a Plot token of type t (never on a Domain counting t)
-                ws[W_CNT + p * 8 + d] += delta
+            if ws[U(W_PLOT + p * 8 + d)] == t:   # a Plot token of type t (never on a Domain counting t)
+                ws[U(W_CNT + p * 8 + d)] += delta
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def add_to_fief(ws, rk, p, tile):
     """Put ``tile`` on top of its Domain stack in p's Fief."""
-    t = rk[R_TTYPE + tile]
-    n = ws[W_FN + p * 8 + t]
-    ws[W_FIEF + (p * 8 + t) * MAXT + n] = tile
-    ws[W_FN + p * 8 + t] = n + 1
-    ws[W_PL + p * PLS + X_PEAS] += rk[R_TPEAS + tile]
-    ws[W_PL + p * PLS + X_CHESTS] += rk[R_TCHEST + tile]
+    t = rk[U(R_TTYPE + tile)]
+    n = ws[U(W_FN + p * 8 + t)]
+    ws[U(W_FIEF + (p * 8 + t) * MAXT + n)] = tile
+    ws[U(W_FN + p * 8 + t)] = n + 1
+    ws[U(W_PL + p * PLS + X_PEAS)] += rk[U(R_TPEAS + tile)]
+    ws[U(W_PL + p * PLS + X_CHESTS)] += rk[U(R_TCHEST + tile)]
     count_change(ws, rk, p, t, 1)
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def bury_top(ws, rk, p, t):
     """Move the most recently added tile of p's Domain t to the end of p's Graveyard."""
-    n = ws[W_FN + p * 8 + t] - 1
-    ws[W_FN + p * 8 + t] = n
-    tile = ws[W_FIEF + (p * 8 + t) * MAXT + n]
-    g = ws[W_PL + p * PLS + X_GRAVE_N]
-    ws[W_GRAVE + p * MAXT + g] = tile
-    ws[W_PL + p * PLS + X_GRAVE_N] = g + 1
-    ws[W_PL + p * PLS + X_PEAS] -= rk[R_TPEAS + tile]
-    ws[W_PL + p * PLS + X_CHESTS] -= rk[R_TCHEST + tile]
+    n = ws[U(W_FN + p * 8 + t)] - 1
+    ws[U(W_FN + p * 8 + t)] = n
+    tile = ws[U(W_FIEF + (p * 8 + t) * MAXT + n)]
+    g = ws[U(W_PL + p * PLS + X_GRAVE_N)]
+    ws[U(W_GRAVE + p * MAXT + g)] = tile
+    ws[U(W_PL + p * PLS + X_GRAVE_N)] = g + 1
+    ws[U(W_PL + p * PLS + X_PEAS)] -= rk[U(R_TPEAS + tile)]
+    ws[U(W_PL + p * PLS + X_CHESTS)] -= rk[U(R_TCHEST + tile)]
     count_change(ws, rk, p, t, -1)
 
 
@@ -255,11 +256,11 @@ def bury_top(ws, rk, p, t):
 def unbury(ws, rk, p, idx):
     """MA-5 Village / MA-8 Restauration: Graveyard tile idx back to its Domain (order kept)."""
     base = W_GRAVE + p * MAXT
-    tile = ws[base + idx]
-    n = ws[W_PL + p * PLS + X_GRAVE_N]
+    tile = ws[U(base + idx)]
+    n = ws[U(W_PL + p * PLS + X_GRAVE_N)]
     for i in range(idx, n - 1):
-        ws[base + i] = ws[base + i + 1]
-    ws[W_PL + p * PLS + X_GRAVE_N] = n - 1
+        ws[U(base + i)] = ws[U(base + i + 1)]
+    ws[U(W_PL + p * PLS + X_GRAVE_N)] = n - 1
     add_to_fief(ws, rk, p, tile)
 
 
@@ -269,13 +270,13 @@ def unbury(ws, rk, p, idx):
 @njit(cache=True, _nrt=False)
 def strat_row(ws, p, P):
     """Row of the strategy table that plays seat p in this game (seat rotation shifts it)."""
-    row = p + ws[G_ROT]
+    row = p + ws[U(G_ROT)]
     return row - P if row >= P else row
 
 
 @njit(cache=True, _nrt=False)
 def coins_of(ws, p):
-    return ws[W_PL + p * PLS + X_COINS]
+    return ws[U(W_PL + p * PLS + X_COINS)]
 
 
 @njit(cache=True, _nrt=False)
@@ -284,12 +285,12 @@ def feed_value(ws, rk, p, x):
     counts x (by the income table or its Plot token), plus the Extra-coin bonus on x's own Domain.
     The kernel keeps it in W_FEED, updated when a token is placed (:func:`feed_extra`, the Palais
     branch of :func:`apply_effect`); this full sum is the debug check of that cache."""
-    bonus = rk[R_PARAMS + P_EXTRA_BONUS]
+    bonus = rk[U(R_PARAMS + P_EXTRA_BONUS)]
     c = 0
     for d in range(N_TYPES):
-        if d != x and (rk[R_ICOUNT + d * 8 + x] != 0 or ws[W_PLOT + p * 8 + d] == x):
-            c += rk[R_IBASE + d] + (bonus if ws[W_EXTRA + p * 8 + d] != 0 else 0)
-    if ws[W_EXTRA + p * 8 + x] != 0:
+        if d != x and (rk[U(R_ICOUNT + d * 8 + x)] != 0 or ws[U(W_PLOT + p * 8 + d)] == x):
+            c += rk[U(R_IBASE + d)] + (bonus if ws[U(W_EXTRA + p * 8 + d)] != 0 else 0)
+    if ws[U(W_EXTRA + p * 8 + x)] != 0:
         c += bonus
     return c
 
@@ -298,76 +299,76 @@ def feed_value(ws, rk, p, x):
 def feed_extra(ws, rk, p, d):
     """W_FEED after an Extra-coin token lands on p's Domain d: d itself and every other type
     that d's Income counts (by the table or its Plot token) gain the bonus."""
-    bonus = rk[R_PARAMS + P_EXTRA_BONUS]
-    plot = ws[W_PLOT + p * 8 + d]
+    bonus = rk[U(R_PARAMS + P_EXTRA_BONUS)]
+    plot = ws[U(W_PLOT + p * 8 + d)]
     for x in range(N_TYPES):
-        if x == d or rk[R_ICOUNT + d * 8 + x] != 0 or plot == x:
-            ws[W_FEED + p * 8 + x] += bonus
+        if x == d or rk[U(R_ICOUNT + d * 8 + x)] != 0 or plot == x:
+            ws[U(W_FEED + p * 8 + x)] += bonus
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def type_values(ws, rk, q, P, out):
     """MA-11 `value` of one more tile of each type for q, without the tile's own peasants and
     chests (added per option): the Income of its Domain with it (MA-6) plus its Effect (MA-5).
-    Written to ``ws[out + x]`` for all eight types at once, each type's formula written out (no
+    Written to ``ws[U(out + x)]`` for all eight types at once, each type's formula written out (no
     branch on the type: options come in any order, and a mispredicted branch costs more than
     the arithmetic)."""
-    bonus = rk[R_PARAMS + P_EXTRA_BONUS]
+    bonus = rk[U(R_PARAMS + P_EXTRA_BONUS)]
     qb = q * 8
     for x in range(N_TYPES):
-        cnt = ws[W_CNT + qb + x]
-        if rk[R_ICOUNT + x * 8 + x] != 0 or ws[W_PLOT + qb + x] == x:
+        cnt = ws[U(W_CNT + qb + x)]
+        if rk[U(R_ICOUNT + x * 8 + x)] != 0 or ws[U(W_PLOT + qb + x)] == x:
             cnt += 1
-        ws[out + x] = (rk[R_IBASE + x] + (bonus if ws[W_EXTRA + qb + x] != 0 else 0)) * cnt
+        ws[U(out + x)] = (rk[U(R_IBASE + x)] + (bonus if ws[U(W_EXTRA + qb + x)] != 0 else 0)) * cnt
     mq = W_PL + q * PLS
-    ws[out + CHAMPS] += rk[R_PARAMS + P_CHAMPS_PER_PEASANT] * ws[mq + X_PEAS]
-    ws[out + MARCHE] += rk[R_PARAMS + P_MARCHE_PER_CHEST] * ws[mq + X_CHESTS]
+    ws[U(out + CHAMPS)] += rk[U(R_PARAMS + P_CHAMPS_PER_PEASANT)] * ws[U(mq + X_PEAS)]
+    ws[U(out + MARCHE)] += rk[U(R_PARAMS + P_MARCHE_PER_CHEST)] * ws[U(mq + X_CHESTS)]
     # Moulin / Caserne: opponents with fewer Moulins pay; opponents with fewer Remparts than our
     # Casernes pay (what they can, MA-10)
-    negative_ok = rk[R_PARAMS + P_ALLOW_NEGATIVE] != 0
-    pay_m = rk[R_PARAMS + P_MOULIN_PAYMENT]
-    pay_c = rk[R_PARAMS + P_CASERNE_PAYMENT]
-    mills = ws[W_FN + qb + MOULIN] + 1
-    barracks = ws[W_FN + qb + CASERNE] + 1
+    negative_ok = rk[U(R_PARAMS + P_ALLOW_NEGATIVE)] != 0
+    pay_m = rk[U(R_PARAMS + P_MOULIN_PAYMENT)]
+    pay_c = rk[U(R_PARAMS + P_CASERNE_PAYMENT)]
+    mills = ws[U(W_FN + qb + MOULIN)] + 1
+    barracks = ws[U(W_FN + qb + CASERNE)] + 1
     vm = 0
     vc = 0
     for o in range(P):
-        have = max(ws[W_PL + o * PLS + X_COINS], 0)
+        have = max(ws[U(W_PL + o * PLS + X_COINS)], 0)
         paid_m = pay_m if negative_ok else min(pay_m, have)
         paid_c = pay_c if negative_ok else min(pay_c, have)
-        vm += paid_m if (o != q and ws[W_FN + o * 8 + MOULIN] < mills) else 0
-        vc += paid_c if (o != q and ws[W_FN + o * 8 + REMPART] < barracks) else 0
-    ws[out + MOULIN] += vm
-    ws[out + CASERNE] += vc
-    if ws[mq + X_GRAVE_N] > 0:
-        ws[out + VILLAGE] += 2 * rk[R_IBASE + VILLAGE]   # a tile back: about one Income's worth
-    if ws[G_EXTRA_SUPPLY] > 0:
+        vm += paid_m if (o != q and ws[U(W_FN + o * 8 + MOULIN)] < mills) else 0
+        vc += paid_c if (o != q and ws[U(W_FN + o * 8 + REMPART)] < barracks) else 0
+    ws[U(out + MOULIN)] += vm
+    ws[U(out + CASERNE)] += vc
+    if ws[U(mq + X_GRAVE_N)] > 0:
+        ws[U(out + VILLAGE)] += 2 * rk[U(R_IBASE + VILLAGE)]   # a tile back: about one Income's worth
+    if ws[U(G_EXTRA_SUPPLY)] > 0:
         # Église: the Extra-coin token on the free Domain whose Income counts the most tiles
         top = 0
         for d in range(N_TYPES):
-            top = max(top, ws[W_CNT + qb + d] if ws[W_EXTRA + qb + d] == 0 else 0)
-        ws[out + EGLISE] += top * bonus
+            top = max(top, ws[U(W_CNT + qb + d)] if ws[U(W_EXTRA + qb + d)] == 0 else 0)
+        ws[U(out + EGLISE)] += top * bonus
     # Palais: best Plot token: most tiles of an available type, under the richest free Domain
     # (ignoring which Domains already count it: a cheap upper estimate)
     most = 0
     richest = 0
     for d in range(N_TYPES):
-        most = max(most, ws[W_FN + qb + d] if ws[W_PLOTSUP + d] > 0 else 0)
-        r_per = rk[R_IBASE + d] + (bonus if ws[W_EXTRA + qb + d] != 0 else 0)
-        richest = max(richest, r_per if ws[W_PLOT + qb + d] < 0 else 0)
-    ws[out + PALAIS] += most * richest
+        most = max(most, ws[U(W_FN + qb + d)] if ws[U(W_PLOTSUP + d)] > 0 else 0)
+        r_per = rk[U(R_IBASE + d)] + (bonus if ws[U(W_EXTRA + qb + d)] != 0 else 0)
+        richest = max(richest, r_per if ws[U(W_PLOT + qb + d)] < 0 else 0)
+    ws[U(out + PALAIS)] += most * richest
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def pick_best(st, ws, wf, n_options, best):
-    """One option among those scored within 1e-9 of ``best`` (scores in ``wf[W_SC:]``), by one
+    """One option among those scored within 1e-9 of ``best`` (scores in ``wf[U(W_SC:)]``), by one
     draw of the game's stream."""
     n_best = 0
     for j in range(n_options):
-        if wf[W_SC + j] >= best - 1e-9:
-            ws[W_BEST + n_best] = j
+        if wf[U(W_SC + j)] >= best - 1e-9:
+            ws[U(W_BEST + n_best)] = j
             n_best += 1
-    return ws[W_BEST + below(st, n_best)]
+    return ws[U(W_BEST + below(st, n_best))]
 
 
 @njit(SIG_HEURISTIC, cache=True, _nrt=False, error_model="numpy")
@@ -394,22 +395,22 @@ def decide_heuristic(st, ws, rk, strat, row, kind, p, n_options, P):
     wf = ws.view(np.float64)        # (the same memory: W_TSCORE and W_SC hold floats)
     w_value = strat[row, S_VALUE]
     if kind == D_EXTRA or kind == D_PLOT:
-        bonus = rk[R_PARAMS + P_EXTRA_BONUS]
+        bonus = rk[U(R_PARAMS + P_EXTRA_BONUS)]
         best = -1e300
         for j in range(n_options):      # scores first, then the ties (no branch per option)
-            o = ws[W_OPTS + j]
+            o = ws[U(W_OPTS + j)]
             if kind == D_EXTRA:
-                sc = w_value * ws[W_CNT + p * 8 + o] * bonus + strat[row, S_BIAS + o]
+                sc = w_value * ws[U(W_CNT + p * 8 + o)] * bonus + strat[row, S_BIAS + o]
             else:
                 tok = o >> 3
                 dom = o & 7
-                per = rk[R_IBASE + dom] + (bonus if ws[W_EXTRA + p * 8 + dom] != 0 else 0)
-                sc = w_value * ws[W_FN + p * 8 + tok] * per \
+                per = rk[U(R_IBASE + dom)] + (bonus if ws[U(W_EXTRA + p * 8 + dom)] != 0 else 0)
+                sc = w_value * ws[U(W_FN + p * 8 + tok)] * per \
                     + 0.5 * (strat[row, S_BIAS + tok] + strat[row, S_BIAS + dom])
-            wf[W_SC + j] = sc
+            wf[U(W_SC + j)] = sc
             best = max(best, sc)
         return pick_best(st, ws, wf, n_options, best)
-    t = ws[G_TURN]
+    t = ws[U(G_TURN)]
     width = P + 1
     if kind == D_PLACE:
         tiles_row = 0
@@ -429,12 +430,12 @@ def decide_heuristic(st, ws, rk, strat, row, kind, p, n_options, P):
     w_events = strat[row, S_EVENTS]
     w_defense = strat[row, S_DEFENSE]
     w_denial = strat[row, S_DENIAL]
-    bonus = rk[R_PARAMS + P_EXTRA_BONUS]
-    per_peasant = rk[R_PARAMS + P_CHAMPS_PER_PEASANT]
-    per_chest = rk[R_PARAMS + P_MARCHE_PER_CHEST]
+    bonus = rk[U(R_PARAMS + P_EXTRA_BONUS)]
+    per_peasant = rk[U(R_PARAMS + P_CHAMPS_PER_PEASANT)]
+    per_chest = rk[U(R_PARAMS + P_MARCHE_PER_CHEST)]
     left = N_TURNS - taken + 1
-    fill_coins = rk[R_PARAMS + P_EMPTY_PENALTY] * min(
-        1.0, ws[W_PL + p * PLS + X_EMPTY] / (left if left > 1 else 1))
+    fill_coins = rk[U(R_PARAMS + P_EMPTY_PENALTY)] * min(
+        1.0, ws[U(W_PL + p * PLS + X_EMPTY)] / (left if left > 1 else 1))
     first_event = (taken + 3) // 4 - 1
     if first_event < 0:
         first_event = 0
@@ -443,29 +444,29 @@ def decide_heuristic(st, ws, rk, strat, row, kind, p, n_options, P):
     pb = p * 8
     fill_add = w_fill * fill_coins
     for x in range(N_TYPES):
-        sx = strat[row, S_BIAS + x] + w_value * ws[W_TVAL + x] + w_combo * ws[W_FEED + pb + x]
-        if ws[W_FN + pb + x] == 0:
+        sx = strat[row, S_BIAS + x] + w_value * ws[U(W_TVAL + x)] + w_combo * ws[U(W_FEED + pb + x)]
+        if ws[U(W_FN + pb + x)] == 0:
             sx += fill_add
-        wf[W_TSCORE + x] = sx
+        wf[U(W_TSCORE + x)] = sx
     if w_defense != 0.0:
         # Rempart: opponents whose Casernes would attack us now and no longer after one more
-        mine = ws[W_FN + pb + REMPART]
+        mine = ws[U(W_FN + pb + REMPART)]
         n_stop = 0
         for o in range(P):
-            if o != p and ws[W_FN + o * 8 + CASERNE] == mine + 1:
+            if o != p and ws[U(W_FN + o * 8 + CASERNE)] == mine + 1:
                 n_stop += 1
-        wf[W_TSCORE + REMPART] += w_defense * n_stop * (rk[R_PARAMS + P_CASERNE_PAYMENT] + 2)
+        wf[U(W_TSCORE + REMPART)] += w_defense * n_stop * (rk[U(R_PARAMS + P_CASERNE_PAYMENT)] + 2)
     if w_denial != 0.0:
         # the opponent who values each type most (their own peasants/chests included)
         for x in range(N_TYPES):
-            ws[W_TOPP + x] = -(1 << 40)
+            ws[U(W_TOPP + x)] = -(1 << 40)
         for k in range(1, P):
             q = p + k
             if q >= P:
                 q -= P
             type_values(ws, rk, q, P, W_TVAL)
             for x in range(N_TYPES):
-                ws[W_TOPP + x] = max(ws[W_TOPP + x], ws[W_TVAL + x])
+                ws[U(W_TOPP + x)] = max(ws[U(W_TOPP + x)], ws[U(W_TVAL + x)])
     # Per option: its order, the tile's own peasants or chests, events; the best score.
     order_step = w_order / (width - 1) if width > 1 else 0.0
     best = -1e300
@@ -473,53 +474,53 @@ def decide_heuristic(st, ws, rk, strat, row, kind, p, n_options, P):
         scale = 1.0
         order = 0
         if kind == D_PLACE or kind == D_MOVE:
-            c = ws[W_OPTS + j]
-            tile = ws[W_BOARD + tiles_row * COLS + c]
+            c = ws[U(W_OPTS + j)]
+            tile = ws[U(W_BOARD + tiles_row * COLS + c)]
             order = width - 1 - c
         elif kind == D_SCOUT:
-            cell = ws[W_OPTS + j]
-            tile = ws[W_BOARD + cell]
+            cell = ws[U(W_OPTS + j)]
+            tile = ws[U(W_BOARD + cell)]
             if cell // COLS != tiles_row:
                 scale = 0.5
         else:
-            tile = ws[W_GRAVE + p * MAXT + j]    # restore: options are Graveyard indices
-        x = rk[R_TTYPE + tile]
+            tile = ws[U(W_GRAVE + p * MAXT + j)]    # restore: options are Graveyard indices
+        x = rk[U(R_TTYPE + tile)]
         # the tile's own peasants (Champs) or chests (Marche): the same for every player
-        tt = (per_peasant * rk[R_TPEAS + tile] if x == CHAMPS else 0) + \
-            (per_chest * rk[R_TCHEST + tile] if x == MARCHE else 0)
-        sc = wf[W_TSCORE + x] + order_step * order + w_value * tt
+        tt = (per_peasant * rk[U(R_TPEAS + tile)] if x == CHAMPS else 0) + \
+            (per_chest * rk[U(R_TCHEST + tile)] if x == MARCHE else 0)
+        sc = wf[U(W_TSCORE + x)] + order_step * order + w_value * tt
         if w_denial != 0.0:
-            sc += w_denial * max(ws[W_TOPP + x] + tt, 0)
+            sc += w_denial * max(ws[U(W_TOPP + x)] + tt, 0)
         if w_events != 0.0:
             # MA-3: the four cards are public; those firing after the tile arrives still matter
             ev = 0
             for kk in range(first_event, N_EVENTS):
-                e = ws[W_EVORD + kk]
-                ev += rk[R_EPT + e * 8 + x] + rk[R_EPP + e] * rk[R_TPEAS + tile] \
-                    + rk[R_EPC + e] * rk[R_TCHEST + tile] - 3 * rk[R_ELOSE + e * 8 + x]
-                if ws[W_FN + pb + x] == 0:
-                    ev += rk[R_EPD + e]
+                e = ws[U(W_EVORD + kk)]
+                ev += rk[U(R_EPT + e * 8 + x)] + rk[U(R_EPP + e)] * rk[U(R_TPEAS + tile)] \
+                    + rk[U(R_EPC + e)] * rk[U(R_TCHEST + tile)] - 3 * rk[U(R_ELOSE + e * 8 + x)]
+                if ws[U(W_FN + pb + x)] == 0:
+                    ev += rk[U(R_EPD + e)]
             sc += w_events * ev
         sc *= scale
-        wf[W_SC + j] = sc
+        wf[U(W_SC + j)] = sc
         best = max(best, sc)
     return pick_best(st, ws, wf, n_options, best)
 
 
 @njit(cache=True, _nrt=False)
 def record_decision(ws, n_options, choice):
-    k = ws[G_TRACE_N]
+    k = ws[U(G_TRACE_N)]
     if k < MAX_TRACE:
-        ws[W_TRACE + 2 * k] = n_options
-        ws[W_TRACE + 2 * k + 1] = choice
-        ws[G_TRACE_N] = k + 1
+        ws[U(W_TRACE + 2 * k)] = n_options
+        ws[U(W_TRACE + 2 * k + 1)] = choice
+        ws[U(G_TRACE_N)] = k + 1
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def decide(st, ws, rk, strat, kind, p, n_options, P):
     """Index of the chosen option among ``n_options`` (> 0) for seat p (MA-11).
 
-    Options are listed in ``ws[W_OPTS:]`` in the protocol's order (restore: Graveyard indices).
+    Options are listed in ``ws[U(W_OPTS:)]`` in the protocol's order (restore: Graveyard indices).
     Every decision consumes exactly one draw of the game's stream, whatever the strategy:
     ``random`` draws below(n) (also when n == 1); a heuristic draws below(number of best-scored
     options) to break ties (:func:`decide_heuristic`). (Rollout seats decide Lord moves in
@@ -527,18 +528,18 @@ def decide(st, ws, rk, strat, kind, p, n_options, P):
     game's trace so the reference engine can replay the game exactly. Inlined where it is called,
     so a random decision costs no call.
     """
-    row = p + ws[G_ROT]            # (strat_row, written out)
+    row = p + ws[U(G_ROT)]            # (strat_row, written out)
     if row >= P:
         row -= P
     if strat[row, S_KIND] == STRAT_RANDOM:
         choice = below(st, n_options)
     else:
         choice = decide_heuristic(st, ws, rk, strat, row, kind, p, n_options, P)
-    k = ws[G_TRACE_N]              # (record_decision, written out)
+    k = ws[U(G_TRACE_N)]              # (record_decision, written out)
     if k < MAX_TRACE:
-        ws[W_TRACE + 2 * k] = n_options
-        ws[W_TRACE + 2 * k + 1] = choice
-        ws[G_TRACE_N] = k + 1
+        ws[U(W_TRACE + 2 * k)] = n_options
+        ws[U(W_TRACE + 2 * k + 1)] = choice
+        ws[U(G_TRACE_N)] = k + 1
     return choice
 
 
@@ -548,27 +549,27 @@ def decide(st, ws, rk, strat, kind, p, n_options, P):
 @njit(cache=True, inline="always", _nrt=False)
 def draw_tile(st, ws, P):
     """Next tile of the draw pile, switching source when it runs out (MA-7); -1 if none left."""
-    while ws[G_PILE_POS] == ws[G_PILE_LEN]:
-        if P >= 4 and ws[G_ORANGE_LEFT] >= 0:
-            n = ws[G_ORANGE_LEFT]
+    while ws[U(G_PILE_POS)] == ws[U(G_PILE_LEN)]:
+        if P >= 4 and ws[U(G_ORANGE_LEFT)] >= 0:
+            n = ws[U(G_ORANGE_LEFT)]
             for i in range(n):
-                ws[W_PILE + i] = ws[W_ORANGE + i]
-            ws[G_PILE_LEN] = n
-            ws[G_PILE_POS] = 0
-            ws[G_ORANGE_LEFT] = -1   # the orange stack is in the pile now
-        elif P != 4 and ws[G_DISCARD_LEN] > 0:
-            n = ws[G_DISCARD_LEN]
+                ws[U(W_PILE + i)] = ws[U(W_ORANGE + i)]
+            ws[U(G_PILE_LEN)] = n
+            ws[U(G_PILE_POS)] = 0
+            ws[U(G_ORANGE_LEFT)] = -1   # the orange stack is in the pile now
+        elif P != 4 and ws[U(G_DISCARD_LEN)] > 0:
+            n = ws[U(G_DISCARD_LEN)]
             shuffle_range(st, ws, W_DISCARD, n)
             for i in range(n):
-                ws[W_PILE + i] = ws[W_DISCARD + i]
-            ws[G_PILE_LEN] = n
-            ws[G_PILE_POS] = 0
-            ws[G_DISCARD_LEN] = 0
-            ws[G_RESHUFFLES] += 1
+                ws[U(W_PILE + i)] = ws[U(W_DISCARD + i)]
+            ws[U(G_PILE_LEN)] = n
+            ws[U(G_PILE_POS)] = 0
+            ws[U(G_DISCARD_LEN)] = 0
+            ws[U(G_RESHUFFLES)] += 1
         else:
             return -1
-    tile = ws[W_PILE + ws[G_PILE_POS]]
-    ws[G_PILE_POS] += 1
+    tile = ws[U(W_PILE + ws[U(G_PILE_POS)])]
+    ws[U(G_PILE_POS)] += 1
     return tile
 
 
@@ -579,14 +580,14 @@ def deal_row(st, ws, rk, P, r):
     for c in range(P + 1):
         tile = draw_tile(st, ws, P)
         if tile < 0:
-            ws[G_ERROR] = E_TILES_RAN_OUT
+            ws[U(G_ERROR)] = E_TILES_RAN_OUT
             return
-        num = rk[R_TNUM + tile]
+        num = rk[U(R_TNUM + tile)]
         j = c          # insertion sort: after every tile with an equal or smaller number
-        while j > 0 and rk[R_TNUM + ws[row + j - 1]] > num:
-            ws[row + j] = ws[row + j - 1]
+        while j > 0 and rk[U(R_TNUM + ws[U(row + j - 1)])] > num:
+            ws[U(row + j)] = ws[U(row + j - 1)]
             j -= 1
-        ws[row + j] = tile
+        ws[U(row + j)] = tile
 
 
 # ---------------------------------------------------------------------------------------------
@@ -596,14 +597,14 @@ def deal_row(st, ws, rk, P, r):
 def apply_effect(st, ws, rk, strat, P, p, t, r, d):
     """MA-5: the Effect of Domain t for player p, who just placed a tile there."""
     if t == CHAMPS:
-        mint(ws, rk, p, rk[R_PARAMS + P_CHAMPS_PER_PEASANT] * ws[W_PL + p * PLS + X_PEAS])
+        mint(ws, rk, p, rk[U(R_PARAMS + P_CHAMPS_PER_PEASANT)] * ws[U(W_PL + p * PLS + X_PEAS)])
     elif t == MOULIN:
-        mine = ws[W_FN + p * 8 + MOULIN]
+        mine = ws[U(W_FN + p * 8 + MOULIN)]
         for q in range(P):
-            if q != p and ws[W_FN + q * 8 + MOULIN] < mine:
-                pay(ws, rk, q, p, rk[R_PARAMS + P_MOULIN_PAYMENT])
+            if q != p and ws[U(W_FN + q * 8 + MOULIN)] < mine:
+                pay(ws, rk, q, p, rk[U(R_PARAMS + P_MOULIN_PAYMENT)])
     elif t == VILLAGE:
-        n = ws[W_PL + p * PLS + X_GRAVE_N]
+        n = ws[U(W_PL + p * PLS + X_GRAVE_N)]
         if n > 0:
             unbury(ws, rk, p, decide(st, ws, rk, strat, D_RESTORE, p, n, P))
     elif t == REMPART:
@@ -613,60 +614,60 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
                 continue
             for c in range(P + 1):
                 cell = row * COLS + c
-                if ws[W_BOARD + cell] >= 0 and ws[W_LORD + cell] < 0 and ws[W_SCOUT + cell] < 0:
-                    ws[W_OPTS + n] = cell
+                if ws[U(W_BOARD + cell)] >= 0 and ws[U(W_LORD + cell)] < 0 and ws[U(W_SCOUT + cell)] < 0:
+                    ws[U(W_OPTS + n)] = cell
                     n += 1
         if n > 0:
-            cell = ws[W_OPTS + decide(st, ws, rk, strat, D_SCOUT, p, n, P)]
+            cell = ws[U(W_OPTS + decide(st, ws, rk, strat, D_SCOUT, p, n, P))]
             me = W_PL + p * PLS
-            if ws[me + X_SCOUT_ROW] >= 0:
-                ws[W_SCOUT + ws[me + X_SCOUT_ROW] * COLS + ws[me + X_SCOUT_COL]] = -1
-            ws[W_SCOUT + cell] = p
-            ws[me + X_SCOUT_ROW] = cell // COLS
-            ws[me + X_SCOUT_COL] = cell % COLS
+            if ws[U(me + X_SCOUT_ROW)] >= 0:
+                ws[U(W_SCOUT + ws[U(me + X_SCOUT_ROW)] * COLS + ws[U(me + X_SCOUT_COL)])] = -1
+            ws[U(W_SCOUT + cell)] = p
+            ws[U(me + X_SCOUT_ROW)] = cell // COLS
+            ws[U(me + X_SCOUT_COL)] = cell % COLS
     elif t == MARCHE:
-        mint(ws, rk, p, rk[R_PARAMS + P_MARCHE_PER_CHEST] * ws[W_PL + p * PLS + X_CHESTS])
+        mint(ws, rk, p, rk[U(R_PARAMS + P_MARCHE_PER_CHEST)] * ws[U(W_PL + p * PLS + X_CHESTS)])
     elif t == CASERNE:
-        mine = ws[W_FN + p * 8 + CASERNE]
+        mine = ws[U(W_FN + p * 8 + CASERNE)]
         for q in range(P):
-            if q != p and ws[W_FN + q * 8 + REMPART] < mine:
+            if q != p and ws[U(W_FN + q * 8 + REMPART)] < mine:
                 for dom in range(N_TYPES):      # leftmost non-empty Domain
-                    if ws[W_FN + q * 8 + dom] > 0:
+                    if ws[U(W_FN + q * 8 + dom)] > 0:
                         bury_top(ws, rk, q, dom)
                         break
-                pay(ws, rk, q, p, rk[R_PARAMS + P_CASERNE_PAYMENT])
+                pay(ws, rk, q, p, rk[U(R_PARAMS + P_CASERNE_PAYMENT)])
     elif t == EGLISE:
-        if ws[G_EXTRA_SUPPLY] > 0:
+        if ws[U(G_EXTRA_SUPPLY)] > 0:
             n = 0
             for dom in range(N_TYPES):
-                if ws[W_EXTRA + p * 8 + dom] == 0:
-                    ws[W_OPTS + n] = dom
+                if ws[U(W_EXTRA + p * 8 + dom)] == 0:
+                    ws[U(W_OPTS + n)] = dom
                     n += 1
             if n > 0:
-                dom = ws[W_OPTS + decide(st, ws, rk, strat, D_EXTRA, p, n, P)]
-                ws[W_EXTRA + p * 8 + dom] = 1
-                ws[G_EXTRA_SUPPLY] -= 1
+                dom = ws[U(W_OPTS + decide(st, ws, rk, strat, D_EXTRA, p, n, P))]
+                ws[U(W_EXTRA + p * 8 + dom)] = 1
+                ws[U(G_EXTRA_SUPPLY)] -= 1
                 feed_extra(ws, rk, p, dom)
     elif t == PALAIS:
         n = 0
         for tok in range(N_TYPES):
-            if ws[W_PLOTSUP + tok] <= 0:
+            if ws[U(W_PLOTSUP + tok)] <= 0:
                 continue
             for dom in range(N_TYPES):
-                if ws[W_PLOT + p * 8 + dom] < 0 and rk[R_ICOUNT + dom * 8 + tok] == 0:
-                    ws[W_OPTS + n] = tok * 8 + dom
+                if ws[U(W_PLOT + p * 8 + dom)] < 0 and rk[U(R_ICOUNT + dom * 8 + tok)] == 0:
+                    ws[U(W_OPTS + n)] = tok * 8 + dom
                     n += 1
         if n > 0:
-            pair = ws[W_OPTS + decide(st, ws, rk, strat, D_PLOT, p, n, P)]
+            pair = ws[U(W_OPTS + decide(st, ws, rk, strat, D_PLOT, p, n, P))]
             tok = pair >> 3
             dom = pair & 7
-            ws[W_PLOT + p * 8 + dom] = tok
-            ws[W_PLOTSUP + tok] -= 1
-            ws[W_CNT + p * 8 + dom] += ws[W_FN + p * 8 + tok]
-            ws[W_PL + p * PLS + X_NPLOT] += 1
+            ws[U(W_PLOT + p * 8 + dom)] = tok
+            ws[U(W_PLOTSUP + tok)] -= 1
+            ws[U(W_CNT + p * 8 + dom)] += ws[U(W_FN + p * 8 + tok)]
+            ws[U(W_PL + p * PLS + X_NPLOT)] += 1
             if tok != dom:      # W_FEED: Domain dom's Income now counts tok as well
-                ws[W_FEED + p * 8 + tok] += rk[R_IBASE + dom] + (
-                    rk[R_PARAMS + P_EXTRA_BONUS] if ws[W_EXTRA + p * 8 + dom] != 0 else 0)
+                ws[U(W_FEED + p * 8 + tok)] += rk[U(R_IBASE + dom)] + (
+                    rk[U(R_PARAMS + P_EXTRA_BONUS)] if ws[U(W_EXTRA + p * 8 + dom)] != 0 else 0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -677,25 +678,25 @@ def resolve_event(st, ws, rk, strat, P, e, k):
     """MA-8: card e of the rules' deck fires as the k-th event; players in seat order."""
     for p in range(P):
         me = W_PL + p * PLS
-        before = ws[me + X_COINS]
-        ws[W_CB + p * N_EVENTS + k] = before
-        gain = rk[R_EPP + e] * ws[me + X_PEAS] + rk[R_EPC + e] * ws[me + X_CHESTS] \
-            + rk[R_EPG + e] * ws[me + X_GRAVE_N]
+        before = ws[U(me + X_COINS)]
+        ws[U(W_CB + p * N_EVENTS + k)] = before
+        gain = rk[U(R_EPP + e)] * ws[U(me + X_PEAS)] + rk[U(R_EPC + e)] * ws[U(me + X_CHESTS)] \
+            + rk[U(R_EPG + e)] * ws[U(me + X_GRAVE_N)]
         for t in range(N_TYPES):
-            n_t = ws[W_FN + p * 8 + t]
-            gain += rk[R_EPT + e * 8 + t] * n_t
+            n_t = ws[U(W_FN + p * 8 + t)]
+            gain += rk[U(R_EPT + e * 8 + t)] * n_t
             if n_t > 0:
-                gain += rk[R_EPD + e]
+                gain += rk[U(R_EPD + e)]
         mint(ws, rk, p, gain)
         for t in range(N_TYPES):
-            for _ in range(rk[R_ELOSE + e * 8 + t]):
-                if ws[W_FN + p * 8 + t] > 0:
+            for _ in range(rk[U(R_ELOSE + e * 8 + t)]):
+                if ws[U(W_FN + p * 8 + t)] > 0:
                     bury_top(ws, rk, p, t)
-        for _ in range(rk[R_EREST + e]):
-            n = ws[me + X_GRAVE_N]
+        for _ in range(rk[U(R_EREST + e)]):
+            n = ws[U(me + X_GRAVE_N)]
             if n > 0:
                 unbury(ws, rk, p, decide(st, ws, rk, strat, D_RESTORE, p, n, P))
-        ws[W_EG + p * N_EVENTS + k] = ws[me + X_COINS] - before
+        ws[U(W_EG + p * N_EVENTS + k)] = ws[U(me + X_COINS)] - before
 
 
 # ---------------------------------------------------------------------------------------------
@@ -705,74 +706,74 @@ def resolve_event(st, ws, rk, strat, P, e, k):
 def reset(ws, rk):
     """Clear the per-game part of the workspace."""
     for i in range(W_RESET_END):
-        ws[i] = 0
-    ws[G_EXTRA_SUPPLY] = rk[R_PARAMS + P_EXTRA_TOKENS]
+        ws[U(i)] = 0
+    ws[U(G_EXTRA_SUPPLY)] = rk[U(R_PARAMS + P_EXTRA_TOKENS)]
     for p in range(MAXP):
         me = W_PL + p * PLS
-        ws[me + X_COINS] = rk[R_PARAMS + P_START_COINS]
-        ws[me + X_LORD_ROW] = -1
-        ws[me + X_LORD_COL] = -1
-        ws[me + X_SCOUT_ROW] = -1
-        ws[me + X_SCOUT_COL] = -1
+        ws[U(me + X_COINS)] = rk[U(R_PARAMS + P_START_COINS)]
+        ws[U(me + X_LORD_ROW)] = -1
+        ws[U(me + X_LORD_COL)] = -1
+        ws[U(me + X_SCOUT_ROW)] = -1
+        ws[U(me + X_SCOUT_COL)] = -1
     for i in range(MAXP * 8):
-        ws[W_PLOT + i] = -1
+        ws[U(W_PLOT + i)] = -1
     for p in range(MAXP):
-        ws[W_PL + p * PLS + X_EMPTY] = N_TYPES
+        ws[U(W_PL + p * PLS + X_EMPTY)] = N_TYPES
         for x in range(N_TYPES):
-            ws[W_FEED + p * 8 + x] = rk[R_FEED0 + x]
+            ws[U(W_FEED + p * 8 + x)] = rk[U(R_FEED0 + x)]
     for t in range(8):
-        ws[W_PLOTSUP + t] = rk[R_PLOTSUP + t]
+        ws[U(W_PLOTSUP + t)] = rk[U(R_PLOTSUP + t)]
     for i in range(N_ROWS * COLS):
-        ws[W_BOARD + i] = -1
-        ws[W_LORD + i] = -1
-        ws[W_SCOUT + i] = -1
+        ws[U(W_BOARD + i)] = -1
+        ws[U(W_LORD + i)] = -1
+        ws[U(W_SCOUT + i)] = -1
 
 
 @njit(cache=True, _nrt=False)
 def setup_game(st, ws, rk, strat, P):
     """MA-3 on a reset workspace: shuffle the stacks and the event deck, deal 4 rows, place Lords."""
-    n_tiles = rk[R_NTILES]
+    n_tiles = rk[U(R_NTILES)]
     width = P + 1
     # protocol steps 1-3: the stacks and the event deck, shuffled.
     nb = 0
     for i in range(n_tiles):
-        if rk[R_TSTACK + i] == BLUE:
-            ws[W_PILE + nb] = i
+        if rk[U(R_TSTACK + i)] == BLUE:
+            ws[U(W_PILE + nb)] = i
             nb += 1
     shuffle_range(st, ws, W_PILE, nb)
-    ws[G_PILE_LEN] = nb
-    ws[G_ORANGE_LEFT] = -1
+    ws[U(G_PILE_LEN)] = nb
+    ws[U(G_ORANGE_LEFT)] = -1
     if P >= 4:
         no = 0
         for i in range(n_tiles):
-            if rk[R_TSTACK + i] == ORANGE:
-                ws[W_ORANGE + no] = i
+            if rk[U(R_TSTACK + i)] == ORANGE:
+                ws[U(W_ORANGE + no)] = i
                 no += 1
         shuffle_range(st, ws, W_ORANGE, no)
-        ws[G_ORANGE_LEFT] = no
-    n_deck = rk[R_NEVENTS]
+        ws[U(G_ORANGE_LEFT)] = no
+    n_deck = rk[U(R_NEVENTS)]
     for i in range(n_deck):
-        ws[W_EVORD + i] = i
+        ws[U(W_EVORD + i)] = i
     shuffle_range(st, ws, W_EVORD, n_deck)
     # MA-3.2: four rows.
     for r in range(N_ROWS):
         deal_row(st, ws, rk, P, r)
-    if ws[G_ERROR] != 0:
+    if ws[U(G_ERROR)] != 0:
         return
     # MA-3.4: Lords on row 0, in seat order.
-    ws[G_TURN] = 0
+    ws[U(G_TURN)] = 0
     for p in range(P):
         n = 0
         for c in range(width):
-            if ws[W_BOARD + c] >= 0 and ws[W_LORD + c] < 0:
-                ws[W_OPTS + n] = c
+            if ws[U(W_BOARD + c)] >= 0 and ws[U(W_LORD + c)] < 0:
+                ws[U(W_OPTS + n)] = c
                 n += 1
-        c = ws[W_OPTS + decide(st, ws, rk, strat, D_PLACE, p, n, P)]
-        ws[W_LORD + c] = p
-        ws[W_PL + p * PLS + X_LORD_ROW] = 0
-        ws[W_PL + p * PLS + X_LORD_COL] = c
-    ws[G_TURN] = 1
-    ws[G_PHASE] = 0
+        c = ws[U(W_OPTS + decide(st, ws, rk, strat, D_PLACE, p, n, P))]
+        ws[U(W_LORD + c)] = p
+        ws[U(W_PL + p * PLS + X_LORD_ROW)] = 0
+        ws[U(W_PL + p * PLS + X_LORD_COL)] = c
+    ws[U(G_TURN)] = 1
+    ws[U(G_PHASE)] = 0
 
 
 @njit(SIG_ADVANCE, cache=True, _nrt=False)
@@ -785,102 +786,102 @@ def advance(st, ws, rk, strat, P, stop_for_rollout, forced):
     option j for that move and goes on. Playouts call it with ``stop_for_rollout = False``.
     """
     width = P + 1
-    t = ws[G_TURN]
+    t = ws[U(G_TURN)]
     while t <= N_TURNS:
         r = (t - 1) % N_ROWS
         d = t % N_ROWS
         rrow = r * COLS
         drow = d * COLS
-        if ws[G_PHASE] == 0:
+        if ws[U(G_PHASE)] == 0:
             # MA-4.1: discard the tile of row r that holds no Lord.
             for c in range(width):
-                if ws[W_BOARD + rrow + c] >= 0 and ws[W_LORD + rrow + c] < 0:
-                    ws[W_DISCARD + ws[G_DISCARD_LEN]] = ws[W_BOARD + rrow + c]
-                    ws[G_DISCARD_LEN] += 1
-                    ws[W_BOARD + rrow + c] = -1
+                if ws[U(W_BOARD + rrow + c)] >= 0 and ws[U(W_LORD + rrow + c)] < 0:
+                    ws[U(W_DISCARD + ws[U(G_DISCARD_LEN)])] = ws[U(W_BOARD + rrow + c)]
+                    ws[U(G_DISCARD_LEN)] += 1
+                    ws[U(W_BOARD + rrow + c)] = -1
             # MA-4.2: players act in the left-to-right order of their Lords on row r.
             n_order = 0
             for c in range(width):
-                if ws[W_LORD + rrow + c] >= 0:
-                    ws[W_ORDER + n_order] = ws[W_LORD + rrow + c]
+                if ws[U(W_LORD + rrow + c)] >= 0:
+                    ws[U(W_ORDER + n_order)] = ws[U(W_LORD + rrow + c)]
                     n_order += 1
-            ws[G_NORDER] = n_order
-            ws[G_INDEX] = 0
-            ws[G_PHASE] = 1
-        while ws[G_INDEX] < ws[G_NORDER]:
-            p = ws[W_ORDER + ws[G_INDEX]]
+            ws[U(G_NORDER)] = n_order
+            ws[U(G_INDEX)] = 0
+            ws[U(G_PHASE)] = 1
+        while ws[U(G_INDEX)] < ws[U(G_NORDER)]:
+            p = ws[U(W_ORDER + ws[U(G_INDEX)])]
             me = W_PL + p * PLS
-            c_from = ws[me + X_LORD_COL]
+            c_from = ws[U(me + X_LORD_COL)]
             if t < N_TURNS:
                 # MA-4.3a: a free tile of row d that no other player's Scout reserves.
                 n = 0       # MA-4.3a legal moves (written out: a jitted call per action costs ~15 ns)
                 for c in range(width):
                     cell = drow + c
-                    if ws[W_BOARD + cell] >= 0 and ws[W_LORD + cell] < 0 and \
-                            (ws[W_SCOUT + cell] < 0 or ws[W_SCOUT + cell] == p):
-                        ws[W_OPTS + n] = c
+                    if ws[U(W_BOARD + cell)] >= 0 and ws[U(W_LORD + cell)] < 0 and \
+                            (ws[U(W_SCOUT + cell)] < 0 or ws[U(W_SCOUT + cell)] == p):
+                        ws[U(W_OPTS + n)] = c
                         n += 1
                 if n == 0:
-                    ws[G_ERROR] = E_NO_LEGAL_MOVE
+                    ws[U(G_ERROR)] = E_NO_LEGAL_MOVE
                     return 0
                 if forced >= 0:
                     j = forced
                     forced = -1
                     record_decision(ws, n, j)
                 elif stop_for_rollout and strat[strat_row(ws, p, P), S_KIND] == STRAT_ROLLOUT:
-                    ws[G_NOPT] = n
+                    ws[U(G_NOPT)] = n
                     return 1
                 else:
                     j = decide(st, ws, rk, strat, D_MOVE, p, n, P)
-                c_to = ws[W_OPTS + j]
-                ws[W_LORD + rrow + c_from] = -1
-                ws[W_LORD + drow + c_to] = p
-                ws[me + X_LORD_ROW] = d
-                ws[me + X_LORD_COL] = c_to
-                if ws[me + X_SCOUT_ROW] == d:   # the Scout comes home
-                    ws[W_SCOUT + drow + ws[me + X_SCOUT_COL]] = -1
-                    ws[me + X_SCOUT_ROW] = -1
-                    ws[me + X_SCOUT_COL] = -1
+                c_to = ws[U(W_OPTS + j)]
+                ws[U(W_LORD + rrow + c_from)] = -1
+                ws[U(W_LORD + drow + c_to)] = p
+                ws[U(me + X_LORD_ROW)] = d
+                ws[U(me + X_LORD_COL)] = c_to
+                if ws[U(me + X_SCOUT_ROW)] == d:   # the Scout comes home
+                    ws[U(W_SCOUT + drow + ws[U(me + X_SCOUT_COL)])] = -1
+                    ws[U(me + X_SCOUT_ROW)] = -1
+                    ws[U(me + X_SCOUT_COL)] = -1
             # MA-4.3b: take the tile the Lord left (turn 16: the one it stands on).
-            tile = ws[W_BOARD + rrow + c_from]
-            ws[W_BOARD + rrow + c_from] = -1
+            tile = ws[U(W_BOARD + rrow + c_from)]
+            ws[U(W_BOARD + rrow + c_from)] = -1
             add_to_fief(ws, rk, p, tile)
-            ws[me + X_TAKEN] += 1
-            ttype = rk[R_TTYPE + tile]
+            ws[U(me + X_TAKEN)] += 1
+            ttype = rk[U(R_TTYPE + tile)]
             # MA-4.3c-d: the Effect in full, then the Income.
             apply_effect(st, ws, rk, strat, P, p, ttype, r, d)
             # MA-6: (base + Extra-coin bonus) x tiles counted by the Domain (cached in W_CNT)
-            per = rk[R_IBASE + ttype]
-            if ws[W_EXTRA + p * 8 + ttype] != 0:
-                per += rk[R_PARAMS + P_EXTRA_BONUS]
-            mint(ws, rk, p, per * ws[W_CNT + p * 8 + ttype])
-            ws[G_INDEX] += 1
+            per = rk[U(R_IBASE + ttype)]
+            if ws[U(W_EXTRA + p * 8 + ttype)] != 0:
+                per += rk[U(R_PARAMS + P_EXTRA_BONUS)]
+            mint(ws, rk, p, per * ws[U(W_CNT + p * 8 + ttype)])
+            ws[U(G_INDEX)] += 1
         if t == N_TURNS:
             for c in range(width):          # the Lords leave the board
-                ws[W_LORD + rrow + c] = -1
+                ws[U(W_LORD + rrow + c)] = -1
         # MA-4.4: refill row r up to turn 12.
         if t <= 12:
             for c in range(width):
-                if ws[W_SCOUT + rrow + c] >= 0:
-                    ws[G_ERROR] = E_SCOUT_LEFT_ON_ROW
+                if ws[U(W_SCOUT + rrow + c)] >= 0:
+                    ws[U(G_ERROR)] = E_SCOUT_LEFT_ON_ROW
             deal_row(st, ws, rk, P, r)
-            if ws[G_ERROR] != 0:
+            if ws[U(G_ERROR)] != 0:
                 return 0
         # MA-4.5: an Event at the end of turns 4, 8, 12 and 16.
         if t % 4 == 0:
             k = t // 4 - 1
-            resolve_event(st, ws, rk, strat, P, ws[W_EVORD + k], k)
+            resolve_event(st, ws, rk, strat, P, ws[U(W_EVORD + k)], k)
         t += 1
-        ws[G_TURN] = t
-        ws[G_PHASE] = 0
+        ws[U(G_TURN)] = t
+        ws[U(G_PHASE)] = 0
 
     # MA-9: the empty-Domain penalty.
     for p in range(P):
         empty = 0
         for tt in range(N_TYPES):
-            if ws[W_FN + p * 8 + tt] == 0:
+            if ws[U(W_FN + p * 8 + tt)] == 0:
                 empty += 1
-        ws[W_PL + p * PLS + X_PENALTY] = -mint(ws, rk, p, -rk[R_PARAMS + P_EMPTY_PENALTY] * empty)
+        ws[U(W_PL + p * PLS + X_PENALTY)] = -mint(ws, rk, p, -rk[U(R_PARAMS + P_EMPTY_PENALTY)] * empty)
     return 0
 
 
@@ -893,9 +894,9 @@ def rollout_choice(st, ws, scratch, st2, rk, strat, P):
     One draw of the game's stream seeds the playouts (so the main stream advances by exactly one
     draw per decision, as for every strategy); playout j, k uses stream_state(that draw, j*256+k).
     """
-    p = ws[W_ORDER + ws[G_INDEX]]
+    p = ws[U(W_ORDER + ws[U(G_INDEX)])]
     row = strat_row(ws, p, P)
-    n = ws[G_NOPT]
+    n = ws[U(G_NOPT)]
     k = int(strat[row, S_PLAYOUTS])
     if k < 1:
         k = 1
@@ -906,7 +907,7 @@ def rollout_choice(st, ws, scratch, st2, rk, strat, P):
         total = 0.0
         for rep in range(k):
             for i in range(W_TRACE):       # the trace region is not needed by a playout
-                scratch[i] = ws[i]
+                scratch[i] = ws[U(i)]
             scratch[G_TRACE_N] = MAX_TRACE   # playouts record nothing
             st2[0] = stream_state(base_seed, j * 256 + rep)
             advance(st2, scratch, rk, strat, P, False, j)
@@ -942,64 +943,64 @@ def play_one(st, ws, scratch, st2, rk, strat, P, debug):
 @njit(cache=True, _nrt=False)
 def check_invariants(ws, rk, P):
     """Debug mode: every tile in exactly one place, 16 tiles taken each, coins = start + minted."""
-    n_tiles = rk[R_NTILES]
+    n_tiles = rk[U(R_NTILES)]
     for i in range(n_tiles):
-        ws[W_COUNT + i] = 0
+        ws[U(W_COUNT + i)] = 0
     for i in range(N_ROWS * COLS):
-        if ws[W_BOARD + i] >= 0:
-            ws[W_COUNT + ws[W_BOARD + i]] += 1
-    for i in range(ws[G_PILE_POS], ws[G_PILE_LEN]):
-        ws[W_COUNT + ws[W_PILE + i]] += 1
-    for i in range(max(ws[G_ORANGE_LEFT], 0)):
-        ws[W_COUNT + ws[W_ORANGE + i]] += 1
-    for i in range(ws[G_DISCARD_LEN]):
-        ws[W_COUNT + ws[W_DISCARD + i]] += 1
+        if ws[U(W_BOARD + i)] >= 0:
+            ws[U(W_COUNT + ws[U(W_BOARD + i)])] += 1
+    for i in range(ws[U(G_PILE_POS)], ws[U(G_PILE_LEN)]):
+        ws[U(W_COUNT + ws[U(W_PILE + i)])] += 1
+    for i in range(max(ws[U(G_ORANGE_LEFT)], 0)):
+        ws[U(W_COUNT + ws[U(W_ORANGE + i)])] += 1
+    for i in range(ws[U(G_DISCARD_LEN)]):
+        ws[U(W_COUNT + ws[U(W_DISCARD + i)])] += 1
     total = 0
     for p in range(P):
         for t in range(N_TYPES):
-            for i in range(ws[W_FN + p * 8 + t]):
-                ws[W_COUNT + ws[W_FIEF + (p * 8 + t) * MAXT + i]] += 1
-        for i in range(ws[W_PL + p * PLS + X_GRAVE_N]):
-            ws[W_COUNT + ws[W_GRAVE + p * MAXT + i]] += 1
-        if ws[W_PL + p * PLS + X_TAKEN] != N_TURNS:
-            ws[G_ERROR] = E_TAKEN_NOT_16
+            for i in range(ws[U(W_FN + p * 8 + t)]):
+                ws[U(W_COUNT + ws[U(W_FIEF + (p * 8 + t) * MAXT + i)])] += 1
+        for i in range(ws[U(W_PL + p * PLS + X_GRAVE_N)]):
+            ws[U(W_COUNT + ws[U(W_GRAVE + p * MAXT + i)])] += 1
+        if ws[U(W_PL + p * PLS + X_TAKEN)] != N_TURNS:
+            ws[U(G_ERROR)] = E_TAKEN_NOT_16
         for d in range(N_TYPES):
             c = 0
             for t in range(N_TYPES):
-                if rk[R_ICOUNT + d * 8 + t] != 0 or ws[W_PLOT + p * 8 + d] == t:
-                    c += ws[W_FN + p * 8 + t]
-            if c != ws[W_CNT + p * 8 + d]:
-                ws[G_ERROR] = E_INCOME_CACHE
+                if rk[U(R_ICOUNT + d * 8 + t)] != 0 or ws[U(W_PLOT + p * 8 + d)] == t:
+                    c += ws[U(W_FN + p * 8 + t)]
+            if c != ws[U(W_CNT + p * 8 + d)]:
+                ws[U(G_ERROR)] = E_INCOME_CACHE
         empty = 0
         for t in range(N_TYPES):
-            if ws[W_FN + p * 8 + t] == 0:
+            if ws[U(W_FN + p * 8 + t)] == 0:
                 empty += 1
-        if empty != ws[W_PL + p * PLS + X_EMPTY]:
-            ws[G_ERROR] = E_INCOME_CACHE
+        if empty != ws[U(W_PL + p * PLS + X_EMPTY)]:
+            ws[U(G_ERROR)] = E_INCOME_CACHE
         for x in range(N_TYPES):
-            if feed_value(ws, rk, p, x) != ws[W_FEED + p * 8 + x]:
-                ws[G_ERROR] = E_INCOME_CACHE
-        total += ws[W_PL + p * PLS + X_COINS]
-    if total != P * rk[R_PARAMS + P_START_COINS] + ws[G_LEDGER]:
-        ws[G_ERROR] = E_LEDGER
+            if feed_value(ws, rk, p, x) != ws[U(W_FEED + p * 8 + x)]:
+                ws[U(G_ERROR)] = E_INCOME_CACHE
+        total += ws[U(W_PL + p * PLS + X_COINS)]
+    if total != P * rk[U(R_PARAMS + P_START_COINS)] + ws[U(G_LEDGER)]:
+        ws[U(G_ERROR)] = E_LEDGER
     for i in range(n_tiles):
         # with 2-3 players the orange stack stays in the box (MA-3.1)
-        expected = 1 if (P >= 4 or rk[R_TSTACK + i] == BLUE) else 0
-        if ws[W_COUNT + i] != expected:
-            ws[G_ERROR] = E_TILES_NOT_CONSERVED
+        expected = 1 if (P >= 4 or rk[U(R_TSTACK + i)] == BLUE) else 0
+        if ws[U(W_COUNT + i)] != expected:
+            ws[U(G_ERROR)] = E_TILES_NOT_CONSERVED
 
 
 @njit(cache=True, _nrt=False)
 def beats(ws, rk, p, q):
     """1 if p ranks above q, -1 if below, 0 if fully tied (MA-9: coins, then tie-break types)."""
-    cp = ws[W_PL + p * PLS + X_COINS]
-    cq = ws[W_PL + q * PLS + X_COINS]
+    cp = ws[U(W_PL + p * PLS + X_COINS)]
+    cq = ws[U(W_PL + q * PLS + X_COINS)]
     if cp != cq:
         return 1 if cp > cq else -1
     for i in range(N_TYPES):
-        t = rk[R_TIE + i]
-        a = ws[W_FN + p * 8 + t]
-        b = ws[W_FN + q * 8 + t]
+        t = rk[U(R_TIE + i)]
+        a = ws[U(W_FN + p * 8 + t)]
+        b = ws[U(W_FN + q * 8 + t)]
         if a != b:
             return 1 if a > b else -1
     return 0
@@ -1025,26 +1026,26 @@ def write_outputs(ws, rk, P, g, out_i16, out_win, out_events, out_game):
     for p in range(P):
         row = g * P + p
         me = W_PL + p * PLS
-        coins = ws[me + X_COINS]
+        coins = ws[U(me + X_COINS)]
         if coins > 32767 or coins < -32768:
-            ws[G_ERROR] = E_COIN_OVERFLOW
+            ws[U(G_ERROR)] = E_COIN_OVERFLOW
         out_i16[row, 0] = coins
         out_win[row] = (1.0 / n_winners) if out_i16[row, 1] == 1 else 0.0
         for t in range(N_TYPES):
-            out_i16[row, 2 + t] = ws[W_FN + p * 8 + t]
-        out_i16[row, 10] = ws[me + X_GRAVE_N]
-        out_i16[row, 11] = ws[me + X_PENALTY]
+            out_i16[row, 2 + t] = ws[U(W_FN + p * 8 + t)]
+        out_i16[row, 10] = ws[U(me + X_GRAVE_N)]
+        out_i16[row, 11] = ws[U(me + X_PENALTY)]
         for k in range(N_EVENTS):
-            a = ws[W_EG + p * N_EVENTS + k]
-            b = ws[W_CB + p * N_EVENTS + k]
+            a = ws[U(W_EG + p * N_EVENTS + k)]
+            b = ws[U(W_CB + p * N_EVENTS + k)]
             if a > 32767 or a < -32768 or b > 32767 or b < -32768:
-                ws[G_ERROR] = E_COIN_OVERFLOW
+                ws[U(G_ERROR)] = E_COIN_OVERFLOW
             out_i16[row, 12 + k] = a
             out_i16[row, 16 + k] = b
     for k in range(N_EVENTS):
-        out_events[g, k] = rk[R_EID + ws[W_EVORD + k]]
-    out_game[g, 0] = ws[G_RESHUFFLES]
-    out_game[g, 1] = ws[G_ERROR]
+        out_events[g, k] = rk[U(R_EID + ws[U(W_EVORD + k)])]
+    out_game[g, 0] = ws[U(G_RESHUFFLES)]
+    out_game[g, 1] = ws[U(G_ERROR)]
 
 
 PLAYER_COLS = ("score", "rank", "tiles_champs", "tiles_moulin", "tiles_village", "tiles_rempart",
