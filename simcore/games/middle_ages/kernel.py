@@ -596,7 +596,7 @@ def deal_row(st, ws, rk, P, r):
 # ---------------------------------------------------------------------------------------------
 # Effects (MA-5) and Income (MA-6)
 # ---------------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def apply_effect(st, ws, rk, strat, P, p, t, r, d):
     """MA-5: the Effect of Domain t for player p, who just placed a tile there."""
     if t == CHAMPS:
