@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.load import RunSet, collect
+from analysis.load import RunSet, code_names, collect
 
 QUANTILES = (("p05", 0.05), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p95", 0.95))
 MAX_BINS = 40
@@ -39,17 +39,7 @@ def has_end_reasons(rs: RunSet) -> bool:
 
 def end_reason_names(rs: RunSet) -> dict[int, str]:
     """End reason code → name from run.json ``end_reason_names`` (dict or list), else empty."""
-    names = rs.metas[0].get("end_reason_names")
-    if isinstance(names, list):
-        return {i: str(v) for i, v in enumerate(names)}
-    out: dict[int, str] = {}
-    if isinstance(names, dict):
-        for k, v in names.items():
-            try:
-                out[int(k)] = str(v)
-            except (TypeError, ValueError):
-                continue
-    return out
+    return code_names(rs.metas[0].get("end_reason_names"))
 
 
 def end_reason_label(name: str) -> str:

@@ -52,18 +52,25 @@ def collect(lf: pl.LazyFrame) -> pl.DataFrame:
     return lf.collect(engine="streaming")
 
 
-def _event_names(meta: dict) -> dict[int, str]:
-    names = meta.get("event_names")
+def code_names(names) -> dict[int, str]:
+    """A run.json table of names by integer code (a dict with string keys, or a list) as
+    ``{code: name}``; keys that are not integers are skipped, anything else gives ``{}``."""
+    if isinstance(names, list):
+        return {i: str(v) for i, v in enumerate(names)}
+    out: dict[int, str] = {}
     if isinstance(names, dict):
-        out = {}
         for k, v in names.items():
             try:
                 out[int(k)] = str(v)
             except (TypeError, ValueError):
                 continue
-        return out
-    if isinstance(names, list):
-        return {i: str(v) for i, v in enumerate(names)}
+    return out
+
+
+def _event_names(meta: dict) -> dict[int, str]:
+    names = meta.get("event_names")
+    if isinstance(names, (dict, list)):
+        return code_names(names)
     text = meta.get("rules_text")
     if isinstance(text, str) and text:
         try:
