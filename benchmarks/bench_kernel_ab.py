@@ -1,0 +1,80 @@
+"""Middle-Ages kernel A/B: this working tree's kernel against the kernel of a git revision.
+
+Run: `.venv/bin/python benchmarks/bench_kernel_ab.py --rev HEAD~1 [--strategies random,balanced]`.
+
+Why: this machine's speed drifts by a quarter within minutes (a shared VM), so two benchmark runs
+minutes apart cannot show a 5-10% change. Here both kernels are loaded in one process (the old one
+from ``git show REV:simcore/games/middle_ages/kernel.py`` as a separate module) and run alternately on
+one thread, ``--runs`` times each, ``--games`` games per run, timed in CPU seconds; the figure to
+quote is the median of the per-pair ratios new/old. The old kernel must be compatible with today's
+rules and strategy modules (it imports their constants). Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+KERNEL = "simcore/games/middle_ages/kernel.py"
+
+
+def load_kernel_at(rev: str, directory: Path):
+    """The kernel module as it was at git revision ``rev`` (its own Numba cache in ``directory``)."""
+    src = subprocess.run(["git", "show", f"{rev}:{KERNEL}"], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    path = directory / "kernel_at_rev.py"
+    path.write_text(src, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("kernel_at_rev", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["kernel_at_rev"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rev", default="HEAD~1", help="git revision of the kernel to compare with")
+    ap.add_argument("--strategies", default="random,balanced")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--games", type=int, default=3000, help="games per run")
+    ap.add_argument("--runs", type=int, default=25, help="runs of each kernel, alternating")
+    a = ap.parse_args()
+
+    import numba
+
+    numba.set_num_threads(1)
+    from simcore.games.middle_ages import kernel as new
+    from simcore.games.middle_ages import rules as R
+    from strategies import middle_ages as S
+
+    rules = R.load()
+    with tempfile.TemporaryDirectory() as tmp:
+        old = load_kernel_at(a.rev, Path(tmp))
+        print(f"kernel at {a.rev} (old) vs working tree (new): {a.players} players, one thread, "
+              f"{a.runs} alternating runs of {a.games:,} games, CPU time")
+        for strategy in a.strategies.split(","):
+            _, rows = S.resolve(strategy, a.players)
+            times: dict[str, list[float]] = {"old": [], "new": []}
+            for K in (old, new):           # compile or load both first
+                K.run_chunk(rules, a.players, 0, 20, 0, rows)
+            for i in range(a.runs):
+                order = (("old", old), ("new", new)) if i % 2 == 0 else (("new", new), ("old", old))
+                for name, K in order:
+                    t = time.process_time()
+                    K.run_chunk(rules, a.players, 0, a.games, 0, rows)
+                    times[name].append(time.process_time() - t)
+            ratio = statistics.median(n / o for o, n in zip(times["old"], times["new"]))
+            us = {k: statistics.median(v) / a.games * 1e6 for k, v in times.items()}
+            print(f"{strategy}: old {us['old']:.2f} µs/game, new {us['new']:.2f} µs/game; "
+                  f"median ratio new/old {ratio:.3f}")
+
+
+if __name__ == "__main__":
+    main()
