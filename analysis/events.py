@@ -194,14 +194,7 @@ def event_seat_table(rs: RunSet, acc: EventAccumulator | None = None) -> pl.Data
     s1 = acc.seat_with[ev, seat]
     n2 = acc.games_total - n1
     s2 = acc.seat_total[seat] - s1
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p1 = s1 / n1
-        p2 = np.where(n2 > 0, s2 / n2, np.nan)
-        lo1, hi1 = stats.wilson(s1, n1)
-        lo2, hi2 = stats.wilson(s2, n2)
-        dlo, dhi = stats.newcombe(p1, lo1, hi1, p2, lo2, hi2)
-        se = np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
-        z = np.where(se > 0, (p1 - p2) / se, np.where(p1 == p2, 0.0, np.inf))
+    p1, lo1, hi1, p2, lo2, hi2, dlo, dhi, z = stats.two_proportions(s1, n1, s2, n2, np.inf)
     pv = stats.two_sided_p(z)
     adj = stats.holm(pv)
     return pl.DataFrame({

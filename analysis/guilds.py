@@ -77,14 +77,7 @@ def guild_table(rs: RunSet) -> pl.DataFrame:
     fw = np.array([s[f"fw{i}"] for i in range(len(cols))], float)
     g = np.array([s[f"g{i}"] for i in range(len(cols))], float)
     o, ow = n - f, total_w - fw
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p1 = np.where(f > 0, fw / f, np.nan)
-        p2 = np.where(o > 0, ow / o, np.nan)
-        lo1, hi1 = stats.wilson(fw, f)
-        lo2, hi2 = stats.wilson(ow, o)
-        dlo, dhi = stats.newcombe(p1, lo1, hi1, p2, lo2, hi2)
-        se = np.sqrt(p1 * (1 - p1) / f + p2 * (1 - p2) / o)
-        z = np.where(se > 0, (p1 - p2) / se, np.where(p1 == p2, 0.0, np.nan))
+    p1, lo1, hi1, p2, lo2, hi2, dlo, dhi, z = stats.two_proportions(fw, f, ow, o)
     pv = stats.two_sided_p(z)
     adj = stats.holm(pv)
     flo, fhi = stats.wilson(f, np.full(len(cols), n))

@@ -212,6 +212,23 @@ def newcombe(p1, low1, high1, p2, low2, high2) -> tuple[np.ndarray, np.ndarray]:
             d + np.sqrt((high1 - p1) ** 2 + (p2 - low2) ** 2))
 
 
+def two_proportions(x1, n1, x2, n2, degenerate_z: float = np.nan) -> tuple[np.ndarray, ...]:
+    """Two proportions ``x1/n1`` and ``x2/n2`` (nan where n is 0) compared: returns
+    ``(p1, low1, high1, p2, low2, high2, diff_low, diff_high, z)`` with Wilson intervals, Newcombe's
+    interval for ``p1 − p2`` and the z statistic with the unpooled standard error. When that error
+    is 0, z is 0 for equal proportions and ``degenerate_z`` otherwise."""
+    x1, n1, x2, n2 = (np.asarray(v, dtype=float) for v in (x1, n1, x2, n2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p1 = np.where(n1 > 0, x1 / n1, np.nan)
+        p2 = np.where(n2 > 0, x2 / n2, np.nan)
+        lo1, hi1 = wilson(x1, n1)
+        lo2, hi2 = wilson(x2, n2)
+        dlo, dhi = newcombe(p1, lo1, hi1, p2, lo2, hi2)
+        se = np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
+        z = np.where(se > 0, (p1 - p2) / se, np.where(p1 == p2, 0.0, degenerate_z))
+    return p1, lo1, hi1, p2, lo2, hi2, dlo, dhi, z
+
+
 def two_sided_p(z) -> np.ndarray:
     """Two-sided normal p-value of a z statistic (vectorised)."""
     z = np.abs(np.asarray(z, dtype=float))
