@@ -5,7 +5,7 @@ Its job is to be obviously right, not fast: every rule MV-2 â€¦ MV-7 is a small 
 draws randomness and lists legal options exactly as ``docs/medievallons_engine.md`` prescribes, so
 for the same (seed, game) and the same decisions it plays the very game the Numba kernel plays; it
 replays any kernel bot with :class:`ReplayStrategy`. It may import only the standard library, numpy,
-:mod:`simcore.rng` and :mod:`simcore.games.medievallons.rules`.
+:mod:`simcore.rng`, :mod:`simcore.reference_strategies` and :mod:`simcore.games.medievallons.rules`.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from simcore.games.medievallons.rules import (
     MENDIANT, MIN_PLAYERS, MOINE, N_TYPES, NOBLE, P_ARTISAN_TAKES_PLAYED, P_MENDIANT_DRAWS_ON_TIE,
     P_SORCIERE_FLIP_AGAIN, POWER_TYPES, PRETRE, RODEUR, SORCIERE, RulesArrays,
 )
+from simcore.reference_strategies import RandomStrategy, ReplayStrategy  # noqa: F401 (re-exported)
 from simcore.rng import PyStream
 
 # MV-9 end reasons: the int8 code of games.parquet and its name (run.json meta).
@@ -35,60 +36,6 @@ PLAYED, GUILD = "played", "guild"        # where a power comes from (Assassin/RÃ
 
 class GameOver(Exception):
     """Raised the moment the game ends (MV-6 empty pile, MV-7 third guild); unwinds every power."""
-
-
-# --------------------------------------------------------------------------------------------
-# Strategies (MV-8)
-# --------------------------------------------------------------------------------------------
-
-class RandomStrategy:
-    """MV-8 `random`: uniform over the legal options of every decision, one ``below(n)`` draw each."""
-
-    name = "random"
-
-    def choose(self, kind: str, options: list, state: "GameState", seat: int, rng: PyStream) -> int:
-        return rng.below(len(options))
-
-
-class ReplayStrategy:
-    """Plays back recorded option indices in order (the kernel's trace or ``GameRecord.decisions``).
-
-    ``choices`` holds ints, ``(n_options, index)`` pairs (the kernel's trace) or
-    ``(kind, n_options, index)`` triples; recorded counts (and kinds) are checked against the game.
-    Give the *same* instance to every seat to replay a whole game. Every kernel strategy spends
-    exactly one draw per decision (random: the choice; heuristics: the tie-break; playouts: the
-    seed), so replaying a non-random bot needs ``consume_draw=True`` to keep the stream in step
-    (later reshuffles and Mendiant picks depend on it).
-    """
-
-    name = "replay"
-
-    def __init__(self, choices, consume_draw: bool = False) -> None:
-        self.choices = list(choices)
-        self.pos = 0
-        self.consume_draw = consume_draw
-
-    def choose(self, kind: str, options: list, state: "GameState", seat: int, rng: PyStream) -> int:
-        if self.pos >= len(self.choices):
-            raise ValueError(f"replay ran out of choices at decision {self.pos} ({kind}, seat {seat})")
-        c = self.choices[self.pos]
-        if isinstance(c, (tuple, list)) and len(c) == 2:
-            want_n, c = c
-            if want_n != len(options):
-                raise ValueError(f"replay decision {self.pos}: recorded {want_n} options but the "
-                                 f"game asks ({kind}, {len(options)} options)")
-        elif isinstance(c, (tuple, list)):
-            want_kind, want_n, c = c
-            if want_kind != kind or want_n != len(options):
-                raise ValueError(f"replay decision {self.pos}: recorded ({want_kind}, {want_n} options)"
-                                 f" but the game asks ({kind}, {len(options)} options)")
-        c = int(c)
-        if not 0 <= c < len(options):
-            raise ValueError(f"replay decision {self.pos}: index {c} not in 0..{len(options) - 1}")
-        if self.consume_draw:
-            rng.next_u64()
-        self.pos += 1
-        return c
 
 
 # --------------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ Its job is to be obviously right, not fast: every rule MA-1 … MA-12 is a small
 randomness and lists legal options exactly as ``docs/middle_ages_engine.md`` prescribes, so for the
 same (seed, game) and the same strategies it plays the very game the Numba kernel plays, and it can
 replay a kernel's decision sequence with :class:`ReplayStrategy`. It may import only the standard
-library, numpy, :mod:`simcore.rng`, :mod:`simcore.errors` and :mod:`simcore.games.middle_ages.rules`.
+library, numpy, :mod:`simcore.rng`, :mod:`simcore.errors`, :mod:`simcore.reference_strategies` and
+:mod:`simcore.games.middle_ages.rules`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from simcore.games.middle_ages.rules import (
     P_ALLOW_NEGATIVE, P_CASERNE_PAYMENT, P_CHAMPS_PER_PEASANT, P_EMPTY_PENALTY, P_EXTRA_BONUS,
     P_EXTRA_TOKENS, P_MARCHE_PER_CHEST, P_MOULIN_PAYMENT, P_START_COINS, REMPART, RulesArrays,
 )
+from simcore.reference_strategies import RandomStrategy, ReplayStrategy  # noqa: F401 (re-exported)
 from simcore.rng import PyStream
 
 DOMAIN_NAMES = ("Champs", "Moulin", "Village", "Rempart", "Marché", "Caserne", "Église", "Palais")
@@ -28,62 +30,6 @@ EVENT_TURNS = (4, 8, 12, 16)  # MA-3 step 3, MA-4 step 5
 # Decision kinds (MA-11), the ``kind`` argument of ``Strategy.choose``.
 PLACE, MOVE, SCOUT, RESTORE, EXTRA, PLOT = "place", "move", "scout", "restore", "extra", "plot"
 DECISION_KINDS = (PLACE, MOVE, SCOUT, RESTORE, EXTRA, PLOT)
-
-
-# --------------------------------------------------------------------------------------------
-# Strategies (MA-11)
-# --------------------------------------------------------------------------------------------
-
-class RandomStrategy:
-    """MA-11 `random`: uniform over the legal options, one ``below(n)`` draw per decision."""
-
-    name = "random"
-
-    def choose(self, kind: str, options: list, state: "GameState", seat: int, rng: PyStream) -> int:
-        return rng.below(len(options))
-
-
-class ReplayStrategy:
-    """Plays back pre-recorded option indices in order, drawing no randomness.
-
-    ``choices`` holds ints, ``(n_options, index)`` pairs (the kernel's trace) or
-    ``(kind, n_options, index)`` triples (as in ``GameRecord.decisions``); the recorded option count
-    (and kind) are checked against the game. To replay a whole game's sequence (as the
-    kernel exports it), give the *same* instance to every seat; to replay per seat, give each seat its
-    own instance holding that seat's choices.
-    """
-
-    name = "replay"
-
-    def __init__(self, choices, consume_draw: bool = False) -> None:
-        self.choices = list(choices)
-        self.pos = 0
-        # Every kernel strategy spends exactly one draw of the game's stream per decision (random:
-        # the choice; heuristics: the tie-break; rollout: the playout seed). Replaying a non-random
-        # bot must spend it too, or the later discard reshuffles (3 and 5 players) diverge.
-        self.consume_draw = consume_draw
-
-    def choose(self, kind: str, options: list, state: "GameState", seat: int, rng: PyStream) -> int:
-        if self.pos >= len(self.choices):
-            raise ValueError(f"replay ran out of choices at decision {self.pos} ({kind}, seat {seat})")
-        c = self.choices[self.pos]
-        if isinstance(c, (tuple, list)) and len(c) == 2:   # the kernel's (n_options, index)
-            want_n, c = c
-            if want_n != len(options):
-                raise ValueError(f"replay decision {self.pos}: recorded {want_n} options but the "
-                                 f"game asks ({kind}, {len(options)} options)")
-        elif isinstance(c, (tuple, list)):
-            want_kind, want_n, c = c
-            if want_kind != kind or want_n != len(options):
-                raise ValueError(f"replay decision {self.pos}: recorded ({want_kind}, {want_n} options)"
-                                 f" but the game asks ({kind}, {len(options)} options)")
-        c = int(c)
-        if not 0 <= c < len(options):
-            raise ValueError(f"replay decision {self.pos}: index {c} not in 0..{len(options) - 1}")
-        self.pos += 1
-        if self.consume_draw:
-            rng.next_u64()
-        return c
 
 
 # --------------------------------------------------------------------------------------------
