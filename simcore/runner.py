@@ -64,6 +64,44 @@ class PreparedRun:
     extra_summaries: dict[str, Callable[[], Any]] = field(default_factory=dict)
 
 
+class SeatStrategies:
+    """The strategy of every seat as the player rows need it, for any game's adapter.
+
+    ``names`` has one strategy name per seat (strategy row order). :meth:`columns` builds the
+    columns every game's players table starts with: ``game``, ``seat``, ``strategy`` (a string
+    column built from a dictionary of the distinct names), ``deal`` and ``rotation``. With seat
+    rotation (``n_rot`` = players), game ``i`` is deal ``i // n_rot`` in rotation ``i % n_rot``,
+    and in rotation k seat s is played by strategy row ``(s + k) % players``.
+    """
+
+    def __init__(self, names: list[str]) -> None:
+        index = {n: i for i, n in enumerate(dict.fromkeys(names))}
+        self.dictionary = pa.array(list(index), pa.string())
+        self.codes = np.array([index[n] for n in names], np.int32)
+
+    def columns(self, first: int, n: int, n_rot: int = 1) -> dict:
+        P = len(self.codes)
+        games = np.arange(first, first + n, dtype=np.int64)
+        seats = np.tile(np.arange(P, dtype=np.int64), n)
+        rot = np.repeat(games % n_rot, P)
+        codes = self.codes[(seats + rot) % P]
+        return {
+            "game": np.repeat(games, P),
+            "seat": seats.astype(np.int8),
+            "strategy": pa.DictionaryArray.from_arrays(pa.array(codes), self.dictionary).cast(pa.string()),
+            "deal": np.repeat(games // n_rot, P),
+            "rotation": rot.astype(np.int8),
+        }
+
+
+def raise_game_error(errors: np.ndarray, first: int, error_text: dict[int, str]) -> None:
+    """RuntimeError naming the first game of a chunk whose kernel error code is not 0."""
+    bad = np.flatnonzero(errors)
+    if bad.size:
+        code = int(errors[bad[0]])
+        raise RuntimeError(f"game {first + int(bad[0])}: {error_text.get(code, f'kernel error {code}')}")
+
+
 def parse_games(text: str | int | float, option: str = "--games") -> int:
     """Parse a game count: ``1e6``, ``1_000_000``, ``250000``; refuse 0, negatives, fractions."""
     s = str(text).strip().replace("_", "")

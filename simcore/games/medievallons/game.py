@@ -23,7 +23,7 @@ from simcore.errors import UsageError
 from simcore.games.medievallons import kernel
 from simcore.games.medievallons import rules as rules_mod
 from simcore.games.medievallons.rules import BOUFFON, CARD_TYPES, N_TYPES
-from simcore.runner import ChunkResult, PreparedRun
+from simcore.runner import ChunkResult, PreparedRun, SeatStrategies, raise_game_error
 
 GAME = "medievallons"
 FOUNDED_COLS = tuple(f"founded_{t}" for t in CARD_TYPES)
@@ -58,9 +58,7 @@ def prepare(*, players: int = 4, strategies: str | list[str] = DEFAULT_STRATEGY,
     names, strat_rows = strat_mod.resolve(strategies, players)
     n_rot = players if rotate_seats else 1
     rk = kernel.pack_rules(rules)
-    name_index = {n: i for i, n in enumerate(dict.fromkeys(names))}
-    dictionary = pa.array(list(name_index), pa.string())
-    seat_codes = np.array([name_index[n] for n in names], np.int32)
+    seat_strategies = SeatStrategies(names)
 
     if engine == "kernel":
         def play_raw(first, n, seed):
@@ -78,13 +76,9 @@ def prepare(*, players: int = 4, strategies: str | list[str] = DEFAULT_STRATEGY,
 
     def play(first: int, n: int, seed: int) -> ChunkResult:
         o = play_raw(first, n, seed)
-        bad = np.flatnonzero(o["error"])
-        if bad.size:
-            code = int(o["error"][bad[0]])
-            raise RuntimeError(f"game {first + int(bad[0])}: "
-                               f"{kernel.ERROR_TEXT.get(code, f'kernel error {code}')}")
+        raise_game_error(o["error"], first, kernel.ERROR_TEXT)
         return ChunkResult(
-            players=player_columns(o, first, n, players, seat_codes, dictionary, n_rot),
+            players=player_columns(o, first, n, seat_strategies, n_rot),
             games=game_columns(o, first, n, players))
 
     src = rules.source
@@ -101,21 +95,12 @@ def prepare(*, players: int = 4, strategies: str | list[str] = DEFAULT_STRATEGY,
         compile_message="Compiling the Médiévallons kernel (first run only; cached afterwards)")
 
 
-def player_columns(o: dict, first: int, n: int, P: int, seat_codes: np.ndarray,
-                   dictionary: pa.Array, n_rot: int = 1) -> dict:
-    games = np.arange(first, first + n, dtype=np.int64)
-    seats = np.tile(np.arange(P, dtype=np.int64), n)
-    rot = np.repeat(games % n_rot, P)
-    codes = seat_codes[(seats + rot) % P]   # in rotation k, seat s is played by strategy (s + k) % P
-    cols = {
-        "game": np.repeat(games, P),
-        "seat": seats.astype(np.int8),
-        "strategy": pa.DictionaryArray.from_arrays(pa.array(codes), dictionary).cast(pa.string()),
-        "deal": np.repeat(games // n_rot, P),
-        "rotation": rot.astype(np.int8),
+def player_columns(o: dict, first: int, n: int, seats: SeatStrategies, n_rot: int = 1) -> dict:
+    cols = seats.columns(first, n, n_rot)
+    cols.update({
         "score": o["score"], "win_share": o["win_share"], "rank": o["rank"],
         "guilds": o["guilds"], "hand": o["hand"],
-    }
+    })
     for t, c in enumerate(FOUNDED_COLS):
         cols[c] = np.ascontiguousarray(o["founded"][:, t])
     for t, c in zip(POWER_TYPES, POWER_COLS):

@@ -18,7 +18,7 @@ import pyarrow as pa
 from simcore.errors import UsageError
 from simcore.games.middle_ages import kernel, rules as rules_mod
 from simcore.games.middle_ages.rules import DOMAINS, MAX_PLAYERS, MIN_PLAYERS, N_EVENTS
-from simcore.runner import ChunkResult, PreparedRun
+from simcore.runner import ChunkResult, PreparedRun, SeatStrategies, raise_game_error
 
 GAME = "middle-ages"
 TILE_COLS = tuple(f"tiles_{d}" for d in DOMAINS)
@@ -58,9 +58,7 @@ def prepare(*, players: int = 4, strategies: str | list[str] = "random",
     names, strat_rows = strat_mod.resolve(strategies, players)
     n_rot = players if rotate_seats else 1
     rk = kernel.pack_rules(rules)
-    name_index = {n: i for i, n in enumerate(dict.fromkeys(names))}
-    dictionary = pa.array(list(name_index), pa.string())
-    seat_codes = np.array([name_index[n] for n in names], np.int32)
+    seat_strategies = SeatStrategies(names)
 
     if engine == "kernel":
         def play_raw(first, n, seed):
@@ -74,13 +72,9 @@ def prepare(*, players: int = 4, strategies: str | list[str] = "random",
 
     def play(first: int, n: int, seed: int) -> ChunkResult:
         o = play_raw(first, n, seed)
-        bad = np.flatnonzero(o["error"])
-        if bad.size:
-            code = int(o["error"][bad[0]])
-            raise RuntimeError(f"game {first + int(bad[0])}: "
-                               f"{kernel.ERROR_TEXT.get(code, f'kernel error {code}')}")
+        raise_game_error(o["error"], first, kernel.ERROR_TEXT)
         return ChunkResult(
-            players=player_columns(o, first, n, players, seat_codes, dictionary, n_rot),
+            players=player_columns(o, first, n, seat_strategies, n_rot),
             games=game_columns(o, first, n, players))
 
     src = rules.source
@@ -98,21 +92,12 @@ def prepare(*, players: int = 4, strategies: str | list[str] = "random",
         compile_message="Compiling the Middle-Ages kernel (first run only; cached afterwards)")
 
 
-def player_columns(o: dict, first: int, n: int, P: int, seat_codes: np.ndarray,
-                   dictionary: pa.Array, n_rot: int = 1) -> dict:
-    games = np.arange(first, first + n, dtype=np.int64)
-    seats = np.tile(np.arange(P, dtype=np.int64), n)
-    rot = np.repeat(games % n_rot, P)
-    codes = seat_codes[(seats + rot) % P]   # in rotation k, seat s is played by strategy (s + k) % P
-    cols = {
-        "game": np.repeat(games, P),
-        "seat": seats.astype(np.int8),
-        "strategy": pa.DictionaryArray.from_arrays(pa.array(codes), dictionary).cast(pa.string()),
-        "deal": np.repeat(games // n_rot, P),
-        "rotation": rot.astype(np.int8),
+def player_columns(o: dict, first: int, n: int, seats: SeatStrategies, n_rot: int = 1) -> dict:
+    cols = seats.columns(first, n, n_rot)
+    cols.update({
         "score": o["score"], "win_share": o["win_share"], "rank": o["rank"],
         "graveyard": o["graveyard"], "penalty": o["penalty"],
-    }
+    })
     for i, c in enumerate(TILE_COLS):
         cols[c] = np.ascontiguousarray(o["tiles"][:, i])
     for k in range(N_EVENTS):
