@@ -4,16 +4,16 @@
 strategies, default rules: turn by turn, every decision and power, then the final MV-9 table);
 ``--write`` regenerates ``tests/golden/medievallons_4p_seed7.txt``; ``--check`` exits 1 and prints a
 unified diff when the committed file differs, so a rules or engine change shows up as a readable
-diff. May import the standard library and :mod:`simcore.games.medievallons` (rules, reference).
+diff. May import the standard library, :mod:`simcore.golden` (the shared command line) and
+:mod:`simcore.games.medievallons` (rules, reference).
 """
 
 from __future__ import annotations
 
-import argparse
-import difflib
 import sys
 from pathlib import Path
 
+from simcore import golden as shared_golden
 from simcore.games.medievallons import reference, rules
 
 N_PLAYERS, SEED, GAME = 4, 7, 0
@@ -47,35 +47,12 @@ def render() -> str:
 
 def diff(path: Path = GOLDEN_PATH) -> str:
     """Unified diff from the committed file to a fresh rendering ('' when identical)."""
-    fresh = render()
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
-    return "".join(difflib.unified_diff(old.splitlines(keepends=True), fresh.splitlines(keepends=True),
-                                        fromfile=str(path), tofile="regenerated"))
+    return shared_golden.diff(render, path)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m simcore.games.medievallons.golden",
-                                 description=__doc__.splitlines()[0])
-    group = ap.add_mutually_exclusive_group()
-    group.add_argument("--write", action="store_true", help=f"regenerate {GOLDEN_PATH.name}")
-    group.add_argument("--check", action="store_true", help="exit 1 (with a diff) if the file differs")
-    args = ap.parse_args(argv)
-    if args.write:
-        GOLDEN_PATH.parent.mkdir(parents=True, exist_ok=True)
-        tmp = GOLDEN_PATH.with_suffix(".tmp")
-        tmp.write_text(render(), encoding="utf-8")
-        tmp.replace(GOLDEN_PATH)
-        print(f"wrote {GOLDEN_PATH}")
-        return 0
-    if args.check:
-        d = diff()
-        if d:
-            sys.stdout.write(d)
-            return 1
-        print(f"{GOLDEN_PATH.name} is up to date")
-        return 0
-    sys.stdout.write(render())
-    return 0
+    return shared_golden.main(argv, render, GOLDEN_PATH, "python -m simcore.games.medievallons.golden",
+                              __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":
