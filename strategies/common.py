@@ -1,8 +1,9 @@
-"""What every game's strategy files share: reading a file of named strategies, finding the
-strategy a user named (preset, ``file.toml`` or ``file.toml:name``), and spreading a
-``--strategies`` value over the seats. Each game supplies its own parser of one strategy table.
+"""What every game's strategy files share: reading a file of named strategies, the ``weights`` and
+``bias`` tables of one strategy, finding the strategy a user named (preset, ``file.toml`` or
+``file.toml:name``), and spreading a ``--strategies`` value over the seats as kernel rows. Each game
+supplies its own parser of one strategy table (its kinds, features, types and extra settings).
 
-May import the standard library and :mod:`simcore`.
+May import the standard library, numpy and :mod:`simcore`.
 """
 
 from __future__ import annotations
@@ -10,10 +11,38 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, TypeVar
 
+import numpy as np
+
 from simcore.config import Table, read_toml
 from simcore.errors import ConfigError, UsageError
 
 S = TypeVar("S")
+
+
+def weights_and_bias(t: Table, features: tuple[str, ...] | list[str], types: tuple[str, ...] | list[str],
+                     type_word: str) -> tuple[dict[str, float], dict[str, float]]:
+    """The ``weights`` table (one number per decision feature) and the ``bias`` table (one number
+    per type, a ``type_word`` such as "tile type") of one strategy; an unknown name or a number
+    outside ±1000 is an error naming the key."""
+    out = []
+    for key, known, what in (("weights", features, "feature"), ("bias", types, type_word)):
+        sub = t.table(key, {})
+        values = {}
+        for k in list(sub.data):
+            if k not in known:
+                raise sub.error(k, f"unknown {what} (known: {', '.join(known)})")
+            values[k] = sub.get(k, float, lo=-1000, hi=1000)
+        sub.done()
+        out.append(values)
+    return out[0], out[1]
+
+
+def check_weights(t: Table, kind: str, weights: dict, bias: dict, features) -> None:
+    """A random strategy takes no weights or bias; any other kind needs some."""
+    if kind == "random" and (weights or bias):
+        raise t.error("weights", "a random strategy takes no weights or bias")
+    if kind != "random" and not weights and not bias:
+        raise t.error("weights", f"a {kind} strategy needs weights (features: {', '.join(features)})")
 
 
 def load_strategy_file(path: str | Path, parse: Callable[[Table, str], S]) -> dict[str, S]:
@@ -59,3 +88,18 @@ def seat_items(spec: list[str] | str, n_players: int) -> list[str]:
         raise UsageError(f"--strategies: {len(items)} names for {n_players} players "
                          "(give one name for every seat or one per seat)")
     return items
+
+
+def resolve_rows(spec: list[str] | str, n_players: int, lookup: Callable[[str], S],
+                 n_cols: int) -> tuple[list[str], np.ndarray]:
+    """One strategy for every seat or one per seat → (names per seat, the kernel's strategy rows:
+    float64[n_players, n_cols], each strategy's ``row``). A preset's name is its key; a file spec
+    is kept as typed."""
+    items = seat_items(spec, n_players)
+    rows = np.zeros((n_players, n_cols), np.float64)
+    cache: dict[str, S] = {}
+    for seat, item in enumerate(items):
+        if item not in cache:
+            cache[item] = lookup(item)
+        rows[seat] = cache[item].row
+    return items, rows

@@ -23,7 +23,9 @@ from simcore.games.middle_ages.strategy_layout import (
     STRAT_ROLLOUT,
 )
 from simcore.games.middle_ages.rules import DOMAINS
-from strategies.common import load_strategy_file, lookup_strategy, seat_items
+from strategies.common import (
+    check_weights, load_strategy_file, lookup_strategy, resolve_rows, weights_and_bias,
+)
 
 KINDS = {"random": STRAT_RANDOM, "heuristic": STRAT_HEURISTIC, "rollout": STRAT_ROLLOUT}
 MAX_PLAYOUTS = 1000
@@ -47,26 +49,10 @@ def presets_path() -> Path:
 def parse_strategy(t: Table, name: str) -> Strategy:
     description = t.get("description", str, "")
     kind = t.get("kind", str, choices=list(KINDS))
-    weights = {}
-    w = t.table("weights", {})
-    for k in list(w.data):
-        if k not in FEATURES:
-            raise w.error(k, f"unknown feature (known: {', '.join(FEATURES)})")
-        weights[k] = w.get(k, float, lo=-1000, hi=1000)
-    w.done()
-    bias = {}
-    b = t.table("bias", {})
-    for k in list(b.data):
-        if k not in DOMAINS:
-            raise b.error(k, f"unknown tile type (known: {', '.join(DOMAINS)})")
-        bias[k] = b.get(k, float, lo=-1000, hi=1000)
-    b.done()
+    weights, bias = weights_and_bias(t, FEATURES, DOMAINS, "tile type")
     playouts = t.get("playouts", int, 4, lo=1, hi=MAX_PLAYOUTS)
     t.done()
-    if kind == "random" and (weights or bias):
-        raise t.error("weights", "a random strategy takes no weights or bias")
-    if kind != "random" and not weights and not bias:
-        raise t.error("weights", f"a {kind} strategy needs weights (features: {', '.join(FEATURES)})")
+    check_weights(t, kind, weights, bias, FEATURES)
     row = np.zeros(N_STRAT_COLS, np.float64)
     row[S_KIND] = KINDS[kind]
     for k, v in weights.items():
@@ -92,14 +78,4 @@ def lookup(spec: str) -> Strategy:
 
 def resolve(spec: list[str] | str, n_players: int) -> tuple[list[str], np.ndarray]:
     """One strategy for every seat or one per seat → (names per seat, strategy rows)."""
-    items = seat_items(spec, n_players)
-    rows = np.zeros((n_players, N_STRAT_COLS), np.float64)
-    names = []
-    cache: dict[str, Strategy] = {}
-    for seat, item in enumerate(items):
-        if item not in cache:
-            cache[item] = lookup(item)
-        rows[seat] = cache[item].row
-        names.append(item)   # a preset's name is its key; a file spec is kept as typed
-    return names, rows
-
+    return resolve_rows(spec, n_players, lookup, N_STRAT_COLS)
