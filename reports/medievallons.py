@@ -2,10 +2,10 @@
 
 The run directory answers what its own games can answer (seat advantage at its player count, game
 length, end reasons, guild types: see :mod:`analysis.length`, :mod:`analysis.guilds`). The other
-questions of issue #7 need games the run did not play: first-player advantage at every player count
-the rules allow, the card ablation (the same games with one copy of a type removed, a rules variant
-built by :func:`simcore.games.medievallons.rules.with_copies`), and the 2-player best-of-3 match next
-to the single round. :func:`played_questions` plays them through
+questions of issue #7 need games the run did not play: first-player advantage (MV-2: seat 0 plays
+first) at every player count the rules allow (MV-1), the card ablation (MV-1 deck: the same games with
+one copy of a type removed, a rules variant built by :func:`simcore.games.medievallons.rules.with_copies`),
+and the 2-player best-of-3 match (MV-7) next to the single round. :func:`played_questions` plays them through
 :mod:`simcore.games.medievallons.questions` with the baseline run's rules (rebuilt from run.json
 ``rules_text``), its seed and its strategy (the run's own when every seat uses the same non-playout
 bot, else ``balanced``), and returns a :class:`Played`: one report section, its figures and the

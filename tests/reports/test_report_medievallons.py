@@ -1,6 +1,6 @@
 """The report of a Médiévallons run answers the balance questions of issue #7: game length and end
-reasons, guild types, and the questions played for the report (first player per player count, card
-ablation, best of 3) with their CSV tables (tests/reports/test_report.py checks that none of it appears
+reasons (MV-6, MV-7), guild types (MV-4), and the questions played for the report (first player per
+player count (MV-2), card ablation (MV-1 deck), best of 3 (MV-7)) with their CSV tables (tests/reports/test_report.py checks that none of it appears
 for a Middle-Ages run). Expected numbers
 are recomputed here from the parquet files with numpy, not taken from the tables under test."""
 
