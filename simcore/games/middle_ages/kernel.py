@@ -71,7 +71,8 @@ R_EREST = R_ELOSE + MAXE * 8
 R_FEED0 = R_EREST + MAXE          # `combo` per type before any token is placed [8]
 R_NCOUNTERS = R_FEED0 + 8         # how many Domains' Incomes count type t [8]
 R_COUNTERS = R_NCOUNTERS + 8      # those Domains [8 x 8]
-R_SIZE = R_COUNTERS + 64
+R_TOWN = R_COUNTERS + 64          # a tile's own Effect coins: its peasants (Champs) or chests (Marché) [MAXT]
+R_SIZE = R_TOWN + MAXT
 
 # ---- workspace ws ------------------------------------------------------------------------------
 G_PILE_POS, G_PILE_LEN, G_ORANGE_LEFT, G_DISCARD_LEN, G_RESHUFFLES, G_EXTRA_SUPPLY, G_LEDGER, \
@@ -169,6 +170,12 @@ def pack_rules(rules) -> np.ndarray:
         counters = [d for d in range(N_TYPES) if rules.income_counts[d, t]]
         rk[R_NCOUNTERS + t] = len(counters)
         rk[R_COUNTERS + t * 8:R_COUNTERS + t * 8 + len(counters)] = counters
+    per_peasant = int(rules.params[P_CHAMPS_PER_PEASANT])
+    per_chest = int(rules.params[P_MARCHE_PER_CHEST])
+    for i in range(n):
+        t = int(rules.tile_type[i])
+        rk[R_TOWN + i] = (per_peasant * int(rules.tile_peasants[i]) if t == CHAMPS else 0) + \
+            (per_chest * int(rules.tile_chests[i]) if t == MARCHE else 0)
     for x in range(N_TYPES):   # the token-free part of feed_value, the start of W_FEED
         rk[R_FEED0 + x] = sum(int(rules.income_base[d]) for d in range(N_TYPES)
                               if d != x and rules.income_counts[d, x])
@@ -374,6 +381,24 @@ def pick_best(st, ws, wf, n_options, best):
     return ws[U(W_BEST + below(st, n_best))]
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def option_extras(ws, rk, sc, w_denial, w_events, x, tile, tt, first_event, pb):
+    """``sc`` plus an option's denial and events terms (MA-11), for the strategies that weigh them."""
+    if w_denial != 0.0:
+        sc += w_denial * max(ws[U(W_TOPP + x)] + tt, 0)
+    if w_events != 0.0:
+        # MA-3: the four cards are public; those firing after the tile arrives still matter
+        ev = 0
+        for kk in range(first_event, N_EVENTS):
+            e = ws[U(W_EVORD + kk)]
+            ev += rk[U(R_EPT + e * 8 + x)] + rk[U(R_EPP + e)] * rk[U(R_TPEAS + tile)] \
+                + rk[U(R_EPC + e)] * rk[U(R_TCHEST + tile)] - 3 * rk[U(R_ELOSE + e * 8 + x)]
+            if ws[U(W_FN + pb + x)] == 0:
+                ev += rk[U(R_EPD + e)]
+        sc += w_events * ev
+    return sc
+
+
 @njit(SIG_HEURISTIC, cache=True, _nrt=False, error_model="numpy")
 def decide_heuristic(st, ws, rk, strat, row, kind, p, n_options, P):
     """Option chosen by the heuristic strategy of row ``row`` (MA-11), ties broken by one draw.
@@ -433,9 +458,6 @@ def decide_heuristic(st, ws, rk, strat, row, kind, p, n_options, P):
     w_events = strat[row, S_EVENTS]
     w_defense = strat[row, S_DEFENSE]
     w_denial = strat[row, S_DENIAL]
-    bonus = rk[U(R_PARAMS + P_EXTRA_BONUS)]
-    per_peasant = rk[U(R_PARAMS + P_CHAMPS_PER_PEASANT)]
-    per_chest = rk[U(R_PARAMS + P_MARCHE_PER_CHEST)]
     left = N_TURNS - taken + 1
     fill_coins = rk[U(R_PARAMS + P_EMPTY_PENALTY)] * min(
         1.0, ws[U(W_PL + p * PLS + X_EMPTY)] / (left if left > 1 else 1))
@@ -470,43 +492,47 @@ def decide_heuristic(st, ws, rk, strat, row, kind, p, n_options, P):
             type_values(ws, rk, q, P, W_TVAL)
             for x in range(N_TYPES):
                 ws[U(W_TOPP + x)] = max(ws[U(W_TOPP + x)], ws[U(W_TVAL + x)])
-    # Per option: its order, the tile's own peasants or chests, events; the best score.
-    order_step = w_order / (width - 1) if width > 1 else 0.0
+    # Per option: its order, the tile's own peasants or chests (R_TOWN), denial, events; one loop
+    # per kind of option list (no branch on the kind inside).
     best = -1e300
-    for j in range(n_options):
-        scale = 1.0
-        order = 0
-        if kind == D_PLACE or kind == D_MOVE:
+    extras = w_denial != 0.0 or w_events != 0.0
+    if kind == D_PLACE or kind == D_MOVE:
+        order_step = w_order / (width - 1)
+        base = W_BOARD + tiles_row * COLS
+        for j in range(n_options):
             c = ws[U(W_OPTS + j)]
-            tile = ws[U(W_BOARD + tiles_row * COLS + c)]
-            order = width - 1 - c
-        elif kind == D_SCOUT:
+            tile = ws[U(base + c)]
+            x = rk[U(R_TTYPE + tile)]
+            tt = rk[U(R_TOWN + tile)]
+            sc = wf[U(W_TSCORE + x)] + order_step * (width - 1 - c) + w_value * tt
+            if extras:
+                sc = option_extras(ws, rk, sc, w_denial, w_events, x, tile, tt, first_event, pb)
+            wf[U(W_SC + j)] = sc
+            best = max(best, sc)
+    elif kind == D_SCOUT:
+        for j in range(n_options):
             cell = ws[U(W_OPTS + j)]
             tile = ws[U(W_BOARD + cell)]
+            x = rk[U(R_TTYPE + tile)]
+            tt = rk[U(R_TOWN + tile)]
+            sc = wf[U(W_TSCORE + x)] + w_value * tt
+            if extras:
+                sc = option_extras(ws, rk, sc, w_denial, w_events, x, tile, tt, first_event, pb)
             if cell // COLS != tiles_row:
-                scale = 0.5
-        else:
-            tile = ws[U(W_GRAVE + p * MAXT + j)]    # restore: options are Graveyard indices
-        x = rk[U(R_TTYPE + tile)]
-        # the tile's own peasants (Champs) or chests (Marche): the same for every player
-        tt = (per_peasant * rk[U(R_TPEAS + tile)] if x == CHAMPS else 0) + \
-            (per_chest * rk[U(R_TCHEST + tile)] if x == MARCHE else 0)
-        sc = wf[U(W_TSCORE + x)] + order_step * order + w_value * tt
-        if w_denial != 0.0:
-            sc += w_denial * max(ws[U(W_TOPP + x)] + tt, 0)
-        if w_events != 0.0:
-            # MA-3: the four cards are public; those firing after the tile arrives still matter
-            ev = 0
-            for kk in range(first_event, N_EVENTS):
-                e = ws[U(W_EVORD + kk)]
-                ev += rk[U(R_EPT + e * 8 + x)] + rk[U(R_EPP + e)] * rk[U(R_TPEAS + tile)] \
-                    + rk[U(R_EPC + e)] * rk[U(R_TCHEST + tile)] - 3 * rk[U(R_ELOSE + e * 8 + x)]
-                if ws[U(W_FN + pb + x)] == 0:
-                    ev += rk[U(R_EPD + e)]
-            sc += w_events * ev
-        sc *= scale
-        wf[U(W_SC + j)] = sc
-        best = max(best, sc)
+                sc *= 0.5       # a Scout out of the next move's reach counts half
+            wf[U(W_SC + j)] = sc
+            best = max(best, sc)
+    else:
+        base = W_GRAVE + p * MAXT       # restore: options are Graveyard indices
+        for j in range(n_options):
+            tile = ws[U(base + j)]
+            x = rk[U(R_TTYPE + tile)]
+            tt = rk[U(R_TOWN + tile)]
+            sc = wf[U(W_TSCORE + x)] + w_value * tt
+            if extras:
+                sc = option_extras(ws, rk, sc, w_denial, w_events, x, tile, tt, first_event, pb)
+            wf[U(W_SC + j)] = sc
+            best = max(best, sc)
     return pick_best(st, ws, wf, n_options, best)
 
 
@@ -819,11 +845,12 @@ def advance(st, ws, rk, strat, P, stop_for_rollout, forced):
                 # MA-4.3a: a free tile of row d that no other player's Scout reserves.
                 n = 0       # MA-4.3a legal moves (written out: a jitted call per action costs ~15 ns)
                 for c in range(width):
+                    # without a branch (which tiles are free is a coin toss to the CPU's predictor)
                     cell = drow + c
-                    if ws[U(W_BOARD + cell)] >= 0 and ws[U(W_LORD + cell)] < 0 and \
-                            (ws[U(W_SCOUT + cell)] < 0 or ws[U(W_SCOUT + cell)] == p):
-                        ws[U(W_OPTS + n)] = c
-                        n += 1
+                    scout = ws[U(W_SCOUT + cell)]
+                    ws[U(W_OPTS + n)] = c
+                    n += (ws[U(W_BOARD + cell)] >= 0) & (ws[U(W_LORD + cell)] < 0) & \
+                        ((scout < 0) | (scout == p))
                 if n == 0:
                     ws[U(G_ERROR)] = E_NO_LEGAL_MOVE
                     return 0
