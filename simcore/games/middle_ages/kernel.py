@@ -326,10 +326,8 @@ def type_values(ws, rk, q, P, out):
     bonus = rk[U(R_PARAMS + P_EXTRA_BONUS)]
     qb = q * 8
     for x in range(N_TYPES):
-        cnt = ws[U(W_CNT + qb + x)]
-        if rk[U(R_ICOUNT + x * 8 + x)] != 0 or ws[U(W_PLOT + qb + x)] == x:
-            cnt += 1
-        ws[U(out + x)] = (rk[U(R_IBASE + x)] + (bonus if ws[U(W_EXTRA + qb + x)] != 0 else 0)) * cnt
+        cnt = ws[U(W_CNT + qb + x)] + ((rk[U(R_ICOUNT + x * 8 + x)] != 0) | (ws[U(W_PLOT + qb + x)] == x))
+        ws[U(out + x)] = (rk[U(R_IBASE + x)] + bonus * (ws[U(W_EXTRA + qb + x)] != 0)) * cnt
     mq = W_PL + q * PLS
     ws[U(out + CHAMPS)] += rk[U(R_PARAMS + P_CHAMPS_PER_PEASANT)] * ws[U(mq + X_PEAS)]
     ws[U(out + MARCHE)] += rk[U(R_PARAMS + P_MARCHE_PER_CHEST)] * ws[U(mq + X_CHESTS)]
@@ -346,26 +344,25 @@ def type_values(ws, rk, q, P, out):
         have = max(ws[U(W_PL + o * PLS + X_COINS)], 0)
         paid_m = pay_m if negative_ok else min(pay_m, have)
         paid_c = pay_c if negative_ok else min(pay_c, have)
-        vm += paid_m if (o != q and ws[U(W_FN + o * 8 + MOULIN)] < mills) else 0
-        vc += paid_c if (o != q and ws[U(W_FN + o * 8 + REMPART)] < barracks) else 0
+        other = o != q
+        vm += paid_m * (other & (ws[U(W_FN + o * 8 + MOULIN)] < mills))
+        vc += paid_c * (other & (ws[U(W_FN + o * 8 + REMPART)] < barracks))
     ws[U(out + MOULIN)] += vm
     ws[U(out + CASERNE)] += vc
-    if ws[U(mq + X_GRAVE_N)] > 0:
-        ws[U(out + VILLAGE)] += 2 * rk[U(R_IBASE + VILLAGE)]   # a tile back: about one Income's worth
-    if ws[U(G_EXTRA_SUPPLY)] > 0:
-        # Église: the Extra-coin token on the free Domain whose Income counts the most tiles
-        top = 0
-        for d in range(N_TYPES):
-            top = max(top, ws[U(W_CNT + qb + d)] if ws[U(W_EXTRA + qb + d)] == 0 else 0)
-        ws[U(out + EGLISE)] += top * bonus
+    # Village: a tile back is about one Income's worth
+    ws[U(out + VILLAGE)] += 2 * rk[U(R_IBASE + VILLAGE)] * (ws[U(mq + X_GRAVE_N)] > 0)
+    # Église: the Extra-coin token on the free Domain whose Income counts the most tiles.
     # Palais: best Plot token: most tiles of an available type, under the richest free Domain
     # (ignoring which Domains already count it: a cheap upper estimate)
+    top = 0
     most = 0
     richest = 0
     for d in range(N_TYPES):
-        most = max(most, ws[U(W_FN + qb + d)] if ws[U(W_PLOTSUP + d)] > 0 else 0)
-        r_per = rk[U(R_IBASE + d)] + (bonus if ws[U(W_EXTRA + qb + d)] != 0 else 0)
-        richest = max(richest, r_per if ws[U(W_PLOT + qb + d)] < 0 else 0)
+        free = ws[U(W_EXTRA + qb + d)] == 0
+        top = max(top, ws[U(W_CNT + qb + d)] * free)
+        most = max(most, ws[U(W_FN + qb + d)] * (ws[U(W_PLOTSUP + d)] > 0))
+        richest = max(richest, (rk[U(R_IBASE + d)] + bonus * (1 - free)) * (ws[U(W_PLOT + qb + d)] < 0))
+    ws[U(out + EGLISE)] += top * bonus * (ws[U(G_EXTRA_SUPPLY)] > 0)
     ws[U(out + PALAIS)] += most * richest
 
 
@@ -470,9 +467,7 @@ def decide_heuristic(st, ws, rk, strat, row, kind, p, n_options, P):
     fill_add = w_fill * fill_coins
     for x in range(N_TYPES):
         sx = strat[row, S_BIAS + x] + w_value * ws[U(W_TVAL + x)] + w_combo * ws[U(W_FEED + pb + x)]
-        if ws[U(W_FN + pb + x)] == 0:
-            sx += fill_add
-        wf[U(W_TSCORE + x)] = sx
+        wf[U(W_TSCORE + x)] = sx + (fill_add if ws[U(W_FN + pb + x)] == 0 else 0.0)
     if w_defense != 0.0:
         # Rempart: opponents whose Casernes would attack us now and no longer after one more
         mine = ws[U(W_FN + pb + REMPART)]
