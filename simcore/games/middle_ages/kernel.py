@@ -90,7 +90,9 @@ W_LORD = W_BOARD + N_ROWS * COLS  # player or -1 [4 x COLS]
 W_SCOUT = W_LORD + N_ROWS * COLS  # player or -1 [4 x COLS]
 W_CNT = W_SCOUT + N_ROWS * COLS   # tiles counted by each Domain's Income, kept current [MAXP x 8]
 W_FEED = W_CNT + MAXP * 8         # `combo` value of one more tile of each type [MAXP x 8]
-W_CB = W_FEED + MAXP * 8          # coins before event k [MAXP x 4]
+W_PER = W_FEED + MAXP * 8         # coins per counted tile of each Domain's Income (base + Extra-coin) [MAXP x 8]
+W_SELF = W_PER + MAXP * 8         # 1 if Domain x's Income counts its own tiles (table or Plot token) [MAXP x 8]
+W_CB = W_SELF + MAXP * 8          # coins before event k [MAXP x 4]
 W_EG = W_CB + MAXP * N_EVENTS     # event gain [MAXP x 4]
 W_RESET_END = W_EG + MAXP * N_EVENTS   # everything before here is cleared per game
 W_ORDER = W_RESET_END             # [8]
@@ -314,6 +316,7 @@ def feed_extra(ws, rk, p, d):
     for x in range(N_TYPES):
         if x == d or rk[U(R_ICOUNT + d * 8 + x)] != 0 or plot == x:
             ws[U(W_FEED + p * 8 + x)] += bonus
+    ws[U(W_PER + p * 8 + d)] += bonus
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -326,8 +329,7 @@ def type_values(ws, rk, q, P, out):
     bonus = rk[U(R_PARAMS + P_EXTRA_BONUS)]
     qb = q * 8
     for x in range(N_TYPES):
-        cnt = ws[U(W_CNT + qb + x)] + ((rk[U(R_ICOUNT + x * 8 + x)] != 0) | (ws[U(W_PLOT + qb + x)] == x))
-        ws[U(out + x)] = (rk[U(R_IBASE + x)] + bonus * (ws[U(W_EXTRA + qb + x)] != 0)) * cnt
+        ws[U(out + x)] = ws[U(W_PER + qb + x)] * (ws[U(W_CNT + qb + x)] + ws[U(W_SELF + qb + x)])
     mq = W_PL + q * PLS
     ws[U(out + CHAMPS)] += rk[U(R_PARAMS + P_CHAMPS_PER_PEASANT)] * ws[U(mq + X_PEAS)]
     ws[U(out + MARCHE)] += rk[U(R_PARAMS + P_MARCHE_PER_CHEST)] * ws[U(mq + X_CHESTS)]
@@ -361,7 +363,7 @@ def type_values(ws, rk, q, P, out):
         free = ws[U(W_EXTRA + qb + d)] == 0
         top = max(top, ws[U(W_CNT + qb + d)] * free)
         most = max(most, ws[U(W_FN + qb + d)] * (ws[U(W_PLOTSUP + d)] > 0))
-        richest = max(richest, (rk[U(R_IBASE + d)] + bonus * (1 - free)) * (ws[U(W_PLOT + qb + d)] < 0))
+        richest = max(richest, ws[U(W_PER + qb + d)] * (ws[U(W_PLOT + qb + d)] < 0))
     ws[U(out + EGLISE)] += top * bonus * (ws[U(G_EXTRA_SUPPLY)] > 0)
     ws[U(out + PALAIS)] += most * richest
 
@@ -429,7 +431,7 @@ def decide_heuristic(st, ws, rk, strat, row, kind, p, n_options, P):
             else:
                 tok = o >> 3
                 dom = o & 7
-                per = rk[U(R_IBASE + dom)] + (bonus if ws[U(W_EXTRA + p * 8 + dom)] != 0 else 0)
+                per = ws[U(W_PER + p * 8 + dom)]
                 sc = w_value * ws[U(W_FN + p * 8 + tok)] * per \
                     + 0.5 * (strat[row, S_BIAS + tok] + strat[row, S_BIAS + dom])
             wf[U(W_SC + j)] = sc
@@ -690,8 +692,9 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
             ws[U(W_CNT + p * 8 + dom)] += ws[U(W_FN + p * 8 + tok)]
             ws[U(W_PL + p * PLS + X_NPLOT)] += 1
             if tok != dom:      # W_FEED: Domain dom's Income now counts tok as well
-                ws[U(W_FEED + p * 8 + tok)] += rk[U(R_IBASE + dom)] + (
-                    rk[U(R_PARAMS + P_EXTRA_BONUS)] if ws[U(W_EXTRA + p * 8 + dom)] != 0 else 0)
+                ws[U(W_FEED + p * 8 + tok)] += ws[U(W_PER + p * 8 + dom)]
+            else:
+                ws[U(W_SELF + p * 8 + dom)] = 1
 
 
 # ---------------------------------------------------------------------------------------------
@@ -745,6 +748,8 @@ def reset(ws, rk):
         ws[U(W_PL + p * PLS + X_EMPTY)] = N_TYPES
         for x in range(N_TYPES):
             ws[U(W_FEED + p * 8 + x)] = rk[U(R_FEED0 + x)]
+            ws[U(W_PER + p * 8 + x)] = rk[U(R_IBASE + x)]
+            ws[U(W_SELF + p * 8 + x)] = rk[U(R_ICOUNT + x * 8 + x)] != 0
     for t in range(8):
         ws[U(W_PLOTSUP + t)] = rk[U(R_PLOTSUP + t)]
     for i in range(N_ROWS * COLS):
@@ -875,11 +880,8 @@ def advance(st, ws, rk, strat, P, stop_for_rollout, forced):
             ttype = rk[U(R_TTYPE + tile)]
             # MA-4.3c-d: the Effect in full, then the Income.
             apply_effect(st, ws, rk, strat, P, p, ttype, r, d)
-            # MA-6: (base + Extra-coin bonus) x tiles counted by the Domain (cached in W_CNT)
-            per = rk[U(R_IBASE + ttype)]
-            if ws[U(W_EXTRA + p * 8 + ttype)] != 0:
-                per += rk[U(R_PARAMS + P_EXTRA_BONUS)]
-            mint(ws, rk, p, per * ws[U(W_CNT + p * 8 + ttype)])
+            # MA-6: (base + Extra-coin bonus, W_PER) x tiles counted by the Domain (W_CNT)
+            mint(ws, rk, p, ws[U(W_PER + p * 8 + ttype)] * ws[U(W_CNT + p * 8 + ttype)])
             ws[U(G_INDEX)] += 1
         if t == N_TURNS:
             for c in range(width):          # the Lords leave the board
@@ -1004,6 +1006,10 @@ def check_invariants(ws, rk, P):
             ws[U(G_ERROR)] = E_INCOME_CACHE
         for x in range(N_TYPES):
             if feed_value(ws, rk, p, x) != ws[U(W_FEED + p * 8 + x)]:
+                ws[U(G_ERROR)] = E_INCOME_CACHE
+            per = rk[U(R_IBASE + x)] + (rk[U(R_PARAMS + P_EXTRA_BONUS)] if ws[U(W_EXTRA + p * 8 + x)] else 0)
+            counts_self = rk[U(R_ICOUNT + x * 8 + x)] != 0 or ws[U(W_PLOT + p * 8 + x)] == x
+            if per != ws[U(W_PER + p * 8 + x)] or counts_self != (ws[U(W_SELF + p * 8 + x)] != 0):
                 ws[U(G_ERROR)] = E_INCOME_CACHE
         total += ws[U(W_PL + p * PLS + X_COINS)]
     if total != P * rk[U(R_PARAMS + P_START_COINS)] + ws[U(G_LEDGER)]:
