@@ -373,10 +373,9 @@ def pick_best(st, ws, wf, n_options, best):
     """One option among those scored within 1e-9 of ``best`` (scores in ``wf[U(W_SC:)]``), by one
     draw of the game's stream."""
     n_best = 0
-    for j in range(n_options):
-        if wf[U(W_SC + j)] >= best - 1e-9:
-            ws[U(W_BEST + n_best)] = j
-            n_best += 1
+    for j in range(n_options):      # (without a branch: which options tie is unpredictable)
+        ws[U(W_BEST + n_best)] = j
+        n_best += wf[U(W_SC + j)] >= best - 1e-9
     return ws[U(W_BEST + below(st, n_best))]
 
 
