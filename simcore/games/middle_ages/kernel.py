@@ -822,17 +822,21 @@ def advance(st, ws, rk, strat, P, stop_for_rollout, forced):
         drow = d * COLS
         if ws[U(G_PHASE)] == 0:
             # MA-4.1: discard the tile of row r that holds no Lord.
+            # (These two loops run without branches: which cells hold what is unpredictable.)
+            n_discard = ws[U(G_DISCARD_LEN)]
             for c in range(width):
-                if ws[U(W_BOARD + rrow + c)] >= 0 and ws[U(W_LORD + rrow + c)] < 0:
-                    ws[U(W_DISCARD + ws[U(G_DISCARD_LEN)])] = ws[U(W_BOARD + rrow + c)]
-                    ws[U(G_DISCARD_LEN)] += 1
-                    ws[U(W_BOARD + rrow + c)] = -1
+                tile = ws[U(W_BOARD + rrow + c)]
+                free = (tile >= 0) & (ws[U(W_LORD + rrow + c)] < 0)
+                ws[U(W_DISCARD + n_discard)] = tile
+                n_discard += free
+                ws[U(W_BOARD + rrow + c)] = tile - free * (tile + 1)    # -1 if discarded
+            ws[U(G_DISCARD_LEN)] = n_discard
             # MA-4.2: players act in the left-to-right order of their Lords on row r.
             n_order = 0
             for c in range(width):
-                if ws[U(W_LORD + rrow + c)] >= 0:
-                    ws[U(W_ORDER + n_order)] = ws[U(W_LORD + rrow + c)]
-                    n_order += 1
+                lord = ws[U(W_LORD + rrow + c)]
+                ws[U(W_ORDER + n_order)] = lord
+                n_order += lord >= 0
             ws[U(G_NORDER)] = n_order
             ws[U(G_INDEX)] = 0
             ws[U(G_PHASE)] = 1
