@@ -8,8 +8,10 @@ jit-compiled by Numba with ``cache=True``.
 Why the state is one flat array: Numba increments and decrements (atomically) the reference count of
 every array passed to a jitted call, so helpers taking twenty arrays cost more than the game logic
 they run (measured: ~120 ns per call). The whole state of a game therefore lives in one int64
-workspace ``ws`` and the rules in one int64 vector ``rk``, both laid out at the fixed offsets below
-(sized for the maxima: 5 players, 128 tiles, 32 event cards). Helpers take ``(st, ws, rk, strat)``.
+workspace ``ws`` laid out at the fixed offsets below (sized for the maxima: 5 players, 128 tiles,
+32 event cards). The rules vector ``rk``, the strategy rows and the RNG state are copied into it
+too, so a jitted call passes one array; inside, :func:`views` gives them back as ``st, rk, strat``
+(measured: 5% per game against passing four arrays).
 Helpers that never allocate are compiled with ``_nrt=False`` (no reference counting at all;
 measured 14 → 9 µs per game). Every index into ``ws`` and ``rk`` is cast with ``U(...)``
 (uint64): Numba wraps negative signed indices around (a compare and a select on every access) but
@@ -76,7 +78,7 @@ R_SIZE = R_TOWN + MAXT
 
 # ---- workspace ws ------------------------------------------------------------------------------
 G_PILE_POS, G_PILE_LEN, G_ORANGE_LEFT, G_DISCARD_LEN, G_RESHUFFLES, G_EXTRA_SUPPLY, G_LEDGER, \
-    G_ERROR, G_TRACE_N, G_TURN, G_INDEX, G_PHASE, G_ROT, G_NOPT, G_NORDER = range(15)
+    G_ERROR, G_TRACE_N, G_TURN, G_INDEX, G_PHASE, G_ROT, G_NOPT, G_NORDER, G_RNG = range(16)
 PLS = 16                          # player record stride
 X_COINS, X_LORD_ROW, X_LORD_COL, X_SCOUT_ROW, X_SCOUT_COL, X_PEAS, X_CHESTS, X_GRAVE_N, \
     X_TAKEN, X_PENALTY, X_EMPTY, X_NPLOT = range(12)
@@ -105,7 +107,9 @@ W_GRAVE = W_DISCARD + MAXT        # [MAXP x MAXT]
 W_FIEF = W_GRAVE + MAXP * MAXT    # Domain stacks [MAXP x 8 x MAXT]
 W_TRACE = W_FIEF + MAXP * 8 * MAXT   # (n_options, choice) pairs [2 x MAX_TRACE]
 W_COUNT = W_TRACE + 2 * MAX_TRACE    # scratch for the debug invariants [MAXT]
-WS_SIZE = W_COUNT + 2 * MAX_OPTIONS + 32   # W_COUNT [MAXT] and the decision scratch after it
+W_RK = W_COUNT + 2 * MAX_OPTIONS + 32      # W_COUNT [MAXT] and the decision scratch after it
+W_STRAT = W_RK + R_SIZE           # a copy of the rules vector rk, then of the strategy rows (float64)
+WS_SIZE = W_STRAT + MAXP * N_STRAT_COLS
 
 # Decision kinds (MA-11); the reference engine names them "place", "move", "scout", "restore",
 # "extra", "plot".
@@ -137,17 +141,26 @@ ERROR_TEXT = {
 # Explicit signatures for the helpers that call sites reach with constants (a decision kind,
 # ``False``, ``-1``): Numba would otherwise compile one specialization per literal value (measured:
 # decide x10, choose_tile_option x5, advance x4, more than half of a cold compile).
-_ST = "uint64[::1]"
 _WS = "int64[::1]"
-_STRAT = "float64[:, ::1]"
-SIG_HEURISTIC = f"int64({_ST}, {_WS}, {_WS}, {_STRAT}, int64, int64, int64, int64, int64)"
-SIG_ADVANCE = f"int64({_ST}, {_WS}, {_WS}, {_STRAT}, int64, boolean, int64)"
+SIG_HEURISTIC = f"int64({_WS}, int64, int64, int64, int64, int64)"
+SIG_ADVANCE = f"int64({_WS}, int64, boolean, int64)"
 W_BEST = W_COUNT         # scratch for tied best options (decisions never overlap the debug check)
 W_TVAL = W_BEST + MAX_OPTIONS    # decide_heuristic scratch: type_values of one player [8]
 W_TSCORE = W_TVAL + 8            # ... the tile-independent score of each type (float64) [8]
 W_TOPP = W_TSCORE + 8            # ... the best opponent's value of each type (denial) [8]
 W_SC = W_TOPP + 8                # ... each option's score (float64) [MAX_OPTIONS]
 assert W_SC + MAX_OPTIONS <= WS_SIZE and W_COUNT + MAXT <= WS_SIZE
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def views(ws):
+    """The game's RNG state (``st``, uint64[1]), the rules vector (``rk``) and the strategy rows
+    (``strat``, float64, row r at ``r * N_STRAT_COLS``): views into the workspace, so that jitted
+    calls pass one array (Numba passes every array as 7-9 machine words)."""
+    st = ws.view(np.uint64)[G_RNG:G_RNG + 1]
+    rk = ws[W_RK:W_RK + R_SIZE]
+    strat = ws.view(np.float64)[W_STRAT:W_STRAT + MAXP * N_STRAT_COLS]
+    return st, rk, strat
 
 
 def pack_rules(rules) -> np.ndarray:
@@ -398,7 +411,7 @@ def option_extras(ws, rk, sc, w_denial, w_events, x, tile, tt, first_event, pb):
 
 
 @njit(SIG_HEURISTIC, cache=True, _nrt=False, error_model="numpy")
-def decide_heuristic(st, ws, rk, strat, row, kind, p, n_options, P):
+def decide_heuristic(ws, row, kind, p, n_options, P):
     """Option chosen by the heuristic strategy of row ``row`` (MA-11), ties broken by one draw.
 
     Tokens (MA-11.4-5, Église Domain and Palais token/Domain): value x the Income the token adds
@@ -418,21 +431,23 @@ def decide_heuristic(st, ws, rk, strat, row, kind, p, n_options, P):
     """
     if p < 0 or row < 0 or P < 2 or n_options < 1 or kind < 0:
         return 0     # (never: tells LLVM every index below is non-negative, dropping wraparound)
+    st, rk, strat = views(ws)
     wf = ws.view(np.float64)        # (the same memory: W_TSCORE and W_SC hold floats)
-    w_value = strat[row, S_VALUE]
+    sr = row * N_STRAT_COLS
+    w_value = strat[U(sr + S_VALUE)]
     if kind == D_EXTRA or kind == D_PLOT:
         bonus = rk[U(R_PARAMS + P_EXTRA_BONUS)]
         best = -1e300
         for j in range(n_options):      # scores first, then the ties (no branch per option)
             o = ws[U(W_OPTS + j)]
             if kind == D_EXTRA:
-                sc = w_value * ws[U(W_CNT + p * 8 + o)] * bonus + strat[row, S_BIAS + o]
+                sc = w_value * ws[U(W_CNT + p * 8 + o)] * bonus + strat[U(sr + S_BIAS + o)]
             else:
                 tok = o >> 3
                 dom = o & 7
                 per = ws[U(W_PER + p * 8 + dom)]
                 sc = w_value * ws[U(W_FN + p * 8 + tok)] * per \
-                    + 0.5 * (strat[row, S_BIAS + tok] + strat[row, S_BIAS + dom])
+                    + 0.5 * (strat[U(sr + S_BIAS + tok)] + strat[U(sr + S_BIAS + dom)])
             wf[U(W_SC + j)] = sc
             best = max(best, sc)
         return pick_best(st, ws, wf, n_options, best)
@@ -450,12 +465,12 @@ def decide_heuristic(st, ws, rk, strat, row, kind, p, n_options, P):
     else:
         tiles_row = -1
         taken = t
-    w_order = strat[row, S_ORDER]
-    w_fill = strat[row, S_FILL]
-    w_combo = strat[row, S_COMBO]
-    w_events = strat[row, S_EVENTS]
-    w_defense = strat[row, S_DEFENSE]
-    w_denial = strat[row, S_DENIAL]
+    w_order = strat[U(sr + S_ORDER)]
+    w_fill = strat[U(sr + S_FILL)]
+    w_combo = strat[U(sr + S_COMBO)]
+    w_events = strat[U(sr + S_EVENTS)]
+    w_defense = strat[U(sr + S_DEFENSE)]
+    w_denial = strat[U(sr + S_DENIAL)]
     left = N_TURNS - taken + 1
     fill_coins = rk[U(R_PARAMS + P_EMPTY_PENALTY)] * min(
         1.0, ws[U(W_PL + p * PLS + X_EMPTY)] / (left if left > 1 else 1))
@@ -467,7 +482,7 @@ def decide_heuristic(st, ws, rk, strat, row, kind, p, n_options, P):
     pb = p * 8
     fill_add = w_fill * fill_coins
     for x in range(N_TYPES):
-        sx = strat[row, S_BIAS + x] + w_value * ws[U(W_TVAL + x)] + w_combo * ws[U(W_FEED + pb + x)]
+        sx = strat[U(sr + S_BIAS + x)] + w_value * ws[U(W_TVAL + x)] + w_combo * ws[U(W_FEED + pb + x)]
         wf[U(W_TSCORE + x)] = sx + (fill_add if ws[U(W_FN + pb + x)] == 0 else 0.0)
     if w_defense != 0.0:
         # Rempart: opponents whose Casernes would attack us now and no longer after one more
@@ -556,10 +571,10 @@ def decide(st, ws, rk, strat, kind, p, n_options, P):
     row = p + ws[U(G_ROT)]            # (strat_row, written out)
     if row >= P:
         row -= P
-    if strat[row, S_KIND] == STRAT_RANDOM:
+    if strat[U(row * N_STRAT_COLS + S_KIND)] == STRAT_RANDOM:
         choice = below(st, n_options)
     else:
-        choice = decide_heuristic(st, ws, rk, strat, row, kind, p, n_options, P)
+        choice = decide_heuristic(ws, row, kind, p, n_options, P)
     k = ws[U(G_TRACE_N)]              # (record_decision, written out)
     if k < MAX_TRACE:
         ws[U(W_TRACE + 2 * k)] = n_options
@@ -599,8 +614,9 @@ def draw_tile(st, ws, P):
 
 
 @njit(cache=True, _nrt=False)
-def deal_row(st, ws, rk, P, r):
+def deal_row(ws, P, r):
     """Draw players + 1 tiles into row r, stable-sorted by back number (MA-3)."""
+    st, rk, _ = views(ws)
     row = W_BOARD + r * COLS
     for c in range(P + 1):
         tile = draw_tile(st, ws, P)
@@ -700,8 +716,9 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
 # Events (MA-8)
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
-def resolve_event(st, ws, rk, strat, P, e, k):
+def resolve_event(ws, P, e, k):
     """MA-8: card e of the rules' deck fires as the k-th event; players in seat order."""
+    st, rk, strat = views(ws)
     for p in range(P):
         me = W_PL + p * PLS
         before = ws[U(me + X_COINS)]
@@ -729,8 +746,9 @@ def resolve_event(st, ws, rk, strat, P, e, k):
 # One game
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
-def reset(ws, rk):
+def reset(ws):
     """Clear the per-game part of the workspace."""
+    _, rk, _ = views(ws)
     for i in range(W_RESET_END):
         ws[U(i)] = 0
     ws[U(G_EXTRA_SUPPLY)] = rk[U(R_PARAMS + P_EXTRA_TOKENS)]
@@ -758,8 +776,9 @@ def reset(ws, rk):
 
 
 @njit(cache=True, _nrt=False)
-def setup_game(st, ws, rk, strat, P):
+def setup_game(ws, P):
     """MA-3 on a reset workspace: shuffle the stacks and the event deck, deal 4 rows, place Lords."""
+    st, rk, strat = views(ws)
     n_tiles = rk[U(R_NTILES)]
     width = P + 1
     # protocol steps 1-3: the stacks and the event deck, shuffled.
@@ -785,7 +804,7 @@ def setup_game(st, ws, rk, strat, P):
     shuffle_range(st, ws, W_EVORD, n_deck)
     # MA-3.2: four rows.
     for r in range(N_ROWS):
-        deal_row(st, ws, rk, P, r)
+        deal_row(ws, P, r)
     if ws[U(G_ERROR)] != 0:
         return
     # MA-3.4: Lords on row 0, in seat order.
@@ -805,7 +824,7 @@ def setup_game(st, ws, rk, strat, P):
 
 
 @njit(SIG_ADVANCE, cache=True, _nrt=False)
-def advance(st, ws, rk, strat, P, stop_for_rollout, forced):
+def advance(ws, P, stop_for_rollout, forced):
     """Play MA-4 turns from the position saved in ``ws`` to the end of the game (MA-9 penalty).
 
     Returns 0 when the game is over. With ``stop_for_rollout``, returns 1 instead when a seat
@@ -813,6 +832,7 @@ def advance(st, ws, rk, strat, P, stop_for_rollout, forced):
     legal moves are listed in W_OPTS (count in G_NOPT). Calling again with ``forced = j`` plays
     option j for that move and goes on. Playouts call it with ``stop_for_rollout = False``.
     """
+    st, rk, strat = views(ws)
     width = P + 1
     t = ws[U(G_TURN)]
     while t <= N_TURNS:
@@ -861,7 +881,7 @@ def advance(st, ws, rk, strat, P, stop_for_rollout, forced):
                     j = forced
                     forced = -1
                     record_decision(ws, n, j)
-                elif stop_for_rollout and strat[strat_row(ws, p, P), S_KIND] == STRAT_ROLLOUT:
+                elif stop_for_rollout and strat[U(strat_row(ws, p, P) * N_STRAT_COLS + S_KIND)] == STRAT_ROLLOUT:
                     ws[U(G_NOPT)] = n
                     return 1
                 else:
@@ -894,13 +914,13 @@ def advance(st, ws, rk, strat, P, stop_for_rollout, forced):
             for c in range(width):
                 if ws[U(W_SCOUT + rrow + c)] >= 0:
                     ws[U(G_ERROR)] = E_SCOUT_LEFT_ON_ROW
-            deal_row(st, ws, rk, P, r)
+            deal_row(ws, P, r)
             if ws[U(G_ERROR)] != 0:
                 return 0
         # MA-4.5: an Event at the end of turns 4, 8, 12 and 16.
         if t % 4 == 0:
             k = t // 4 - 1
-            resolve_event(st, ws, rk, strat, P, ws[U(W_EVORD + k)], k)
+            resolve_event(ws, P, ws[U(W_EVORD + k)], k)
         t += 1
         ws[U(G_TURN)] = t
         ws[U(G_PHASE)] = 0
@@ -916,7 +936,7 @@ def advance(st, ws, rk, strat, P, stop_for_rollout, forced):
 
 
 @njit(cache=True, _nrt=False)
-def rollout_choice(st, ws, scratch, st2, rk, strat, P):
+def rollout_choice(ws, scratch, P):
     """The ``rollout`` bot's Lord move: for each legal move, k playouts to the end of the game
     with every seat playing its heuristic; the move with the best mean final margin (own coins
     minus the best opponent's) wins, ties to the earliest option.
@@ -924,10 +944,12 @@ def rollout_choice(st, ws, scratch, st2, rk, strat, P):
     One draw of the game's stream seeds the playouts (so the main stream advances by exactly one
     draw per decision, as for every strategy); playout j, k uses stream_state(that draw, j*256+k).
     """
+    st, _, strat = views(ws)
+    st2 = scratch.view(np.uint64)
     p = ws[U(W_ORDER + ws[U(G_INDEX)])]
     row = strat_row(ws, p, P)
     n = ws[U(G_NOPT)]
-    k = int(strat[row, S_PLAYOUTS])
+    k = int(strat[U(row * N_STRAT_COLS + S_PLAYOUTS)])
     if k < 1:
         k = 1
     base_seed = next_u64(st)
@@ -936,11 +958,12 @@ def rollout_choice(st, ws, scratch, st2, rk, strat, P):
     for j in range(n):
         total = 0.0
         for rep in range(k):
-            for i in range(W_TRACE):       # the trace region is not needed by a playout
+            for i in range(W_TRACE):       # (the trace is not needed by a playout; the rules and
+                # strategy rows at the end of the workspace were copied once per block)
                 scratch[i] = ws[U(i)]
             scratch[G_TRACE_N] = MAX_TRACE   # playouts record nothing
-            st2[0] = stream_state(base_seed, j * 256 + rep)
-            advance(st2, scratch, rk, strat, P, False, j)
+            st2[G_RNG] = stream_state(base_seed, j * 256 + rep)
+            advance(scratch, P, False, j)
             mine = scratch[W_PL + p * PLS + X_COINS]
             other = -(1 << 40)
             for q in range(P):
@@ -954,25 +977,27 @@ def rollout_choice(st, ws, scratch, st2, rk, strat, P):
 
 
 @njit(cache=True, _nrt=False)
-def play_one(st, ws, scratch, st2, rk, strat, P, debug):
+def play_one(ws, scratch, P, debug):
     """One whole game on a reset workspace."""
-    setup_game(st, ws, rk, strat, P)
+    _, _, strat = views(ws)
+    setup_game(ws, P)
     if ws[G_ERROR] != 0:
         return
     any_rollout = False
     for q in range(P):
-        if strat[q, S_KIND] == STRAT_ROLLOUT:
+        if strat[U(q * N_STRAT_COLS + S_KIND)] == STRAT_ROLLOUT:
             any_rollout = True
     forced = -1
-    while advance(st, ws, rk, strat, P, any_rollout, forced) == 1:
-        forced = rollout_choice(st, ws, scratch, st2, rk, strat, P)
+    while advance(ws, P, any_rollout, forced) == 1:
+        forced = rollout_choice(ws, scratch, P)
     if debug:
-        check_invariants(ws, rk, P)
+        check_invariants(ws, P)
 
 
 @njit(cache=True, _nrt=False)
-def check_invariants(ws, rk, P):
+def check_invariants(ws, P):
     """Debug mode: every tile in exactly one place, 16 tiles taken each, coins = start + minted."""
+    _, rk, _ = views(ws)
     n_tiles = rk[U(R_NTILES)]
     for i in range(n_tiles):
         ws[U(W_COUNT + i)] = 0
@@ -1041,13 +1066,14 @@ def beats(ws, rk, p, q):
 
 
 @njit(cache=True, _nrt=False)
-def write_outputs(ws, rk, P, g, out_i16, out_win, out_events, out_game):
+def write_outputs(ws, P, g, out_i16, out_win, out_events, out_game):
     """MA-9 ranks and win shares and the MA-12 records of game row g.
 
     ``out_i16`` rows (g * P + seat) hold, by column: score, rank, 8 tile counts, graveyard,
     penalty, 4 event gains, 4 coins-before-event (see :data:`PLAYER_COLS`).
     ``out_game`` row g holds the 4 event ids, reshuffles and the error code.
     """
+    _, rk, _ = views(ws)
     n_winners = 0
     for p in range(P):
         better = 0
@@ -1120,17 +1146,25 @@ def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, o
     for b in prange(n_blocks):
         g0 = b * n_games // n_blocks
         g1 = (b + 1) * n_games // n_blocks
-        st = np.zeros(1, np.uint64)
-        st2 = np.zeros(1, np.uint64)
         ws = np.zeros(WS_SIZE, np.int64)
         scratch = np.zeros(WS_SIZE, np.int64)
+        for i in range(R_SIZE):         # the rules and strategy rows live in the workspace (views)
+            ws[W_RK + i] = rk[i]
+            scratch[W_RK + i] = rk[i]
+        wf = ws.view(np.float64)
+        sf = scratch.view(np.float64)
+        for r in range(P):
+            for c in range(N_STRAT_COLS):
+                wf[W_STRAT + r * N_STRAT_COLS + c] = strat[r, c]
+                sf[W_STRAT + r * N_STRAT_COLS + c] = strat[r, c]
+        wu = ws.view(np.uint64)
         for g in range(g0, g1):
-            reset(ws, rk)
+            reset(ws)
             game = first_game + g
             ws[G_ROT] = game % n_rot
-            st[0] = stream_state(seed, game // n_rot)
-            play_one(st, ws, scratch, st2, rk, strat, P, debug)
-            write_outputs(ws, rk, P, g, out_i16, out_win, out_events, out_game)
+            wu[G_RNG] = stream_state(seed, game // n_rot)
+            play_one(ws, scratch, P, debug)
+            write_outputs(ws, P, g, out_i16, out_win, out_events, out_game)
             if record:
                 for i in range(min(2 * ws[G_TRACE_N], trace.shape[1])):
                     trace[g, i] = ws[W_TRACE + i]
