@@ -71,10 +71,9 @@ R_EPD = R_EPG + MAXE
 R_ELOSE = R_EPD + MAXE            # [MAXE x 8]
 R_EREST = R_ELOSE + MAXE * 8
 R_FEED0 = R_EREST + MAXE          # `combo` per type before any token is placed [8]
-R_NCOUNTERS = R_FEED0 + 8         # how many Domains' Incomes count type t [8]
-R_COUNTERS = R_NCOUNTERS + 8      # those Domains [8 x 8]
-R_TOWN = R_COUNTERS + 64          # a tile's own Effect coins: its peasants (Champs) or chests (Marché) [MAXT]
-R_SIZE = R_TOWN + MAXT
+R_TOWN = R_FEED0 + 8             # a tile's own Effect coins: its peasants (Champs) or chests (Marché) [MAXT]
+R_COUNTED = R_TOWN + MAXT         # 1 if Domain d's Income counts type t, at t * 8 + d [8 x 8]
+R_SIZE = R_COUNTED + 64
 
 # ---- workspace ws ------------------------------------------------------------------------------
 G_PILE_POS, G_PILE_LEN, G_ORANGE_LEFT, G_DISCARD_LEN, G_RESHUFFLES, G_EXTRA_SUPPLY, G_LEDGER, \
@@ -181,10 +180,7 @@ def pack_rules(rules) -> np.ndarray:
                      (R_EPD, rules.event_per_domain), (R_ELOSE, rules.event_lose.ravel()),
                      (R_EREST, rules.event_restore)):
         rk[off:off + arr.size] = arr
-    for t in range(N_TYPES):
-        counters = [d for d in range(N_TYPES) if rules.income_counts[d, t]]
-        rk[R_NCOUNTERS + t] = len(counters)
-        rk[R_COUNTERS + t * 8:R_COUNTERS + t * 8 + len(counters)] = counters
+    rk[R_COUNTED:R_COUNTED + 64] = (rules.income_counts.T != 0).ravel()
     per_peasant = int(rules.params[P_CHAMPS_PER_PEASANT])
     per_chest = int(rules.params[P_MARCHE_PER_CHEST])
     for i in range(n):
@@ -243,12 +239,11 @@ def count_change(ws, rk, p, t, delta):
         ws[U(W_PL + p * PLS + X_EMPTY)] -= 1
     elif delta < 0 and n == 0:
         ws[U(W_PL + p * PLS + X_EMPTY)] += 1
-    for i in range(rk[U(R_NCOUNTERS + t)]):
-        ws[U(W_CNT + p * 8 + rk[U(R_COUNTERS + t * 8 + i)])] += delta
-    if ws[U(W_PL + p * PLS + X_NPLOT)] > 0:
-        for d in range(N_TYPES):
-            if ws[U(W_PLOT + p * 8 + d)] == t:   # a Plot token of type t (never on a Domain counting t)
-                ws[U(W_CNT + p * 8 + d)] += delta
+    # the Domains whose Income counts t by the table or by a Plot token of type t (never both);
+    # all eight without a branch
+    for d in range(N_TYPES):
+        ws[U(W_CNT + p * 8 + d)] += delta * (
+            (rk[U(R_COUNTED + t * 8 + d)] != 0) | (ws[U(W_PLOT + p * 8 + d)] == t))
 
 
 @njit(cache=True, inline="always", _nrt=False)
