@@ -73,7 +73,8 @@ R_EREST = R_ELOSE + MAXE * 8
 R_FEED0 = R_EREST + MAXE          # `combo` per type before any token is placed [8]
 R_TOWN = R_FEED0 + 8             # a tile's own Effect coins: its peasants (Champs) or chests (Marché) [MAXT]
 R_COUNTED = R_TOWN + MAXT         # 1 if Domain d's Income counts type t, at t * 8 + d [8 x 8]
-R_SIZE = R_COUNTED + 64
+R_ELOSES = R_COUNTED + 64         # 1 if event card e makes players lose tiles [MAXE]
+R_SIZE = R_ELOSES + MAXE
 
 # ---- workspace ws ------------------------------------------------------------------------------
 G_PILE_POS, G_PILE_LEN, G_ORANGE_LEFT, G_DISCARD_LEN, G_RESHUFFLES, G_EXTRA_SUPPLY, G_LEDGER, \
@@ -108,7 +109,8 @@ W_TRACE = W_FIEF + MAXP * 8 * MAXT   # (n_options, choice) pairs [2 x MAX_TRACE]
 W_COUNT = W_TRACE + 2 * MAX_TRACE    # scratch for the debug invariants [MAXT]
 W_RK = W_COUNT + 2 * MAX_OPTIONS + 32      # W_COUNT [MAXT] and the decision scratch after it
 W_STRAT = W_RK + R_SIZE           # a copy of the rules vector rk, then of the strategy rows (float64)
-WS_SIZE = W_STRAT + MAXP * N_STRAT_COLS
+W_INIT = W_STRAT + MAXP * N_STRAT_COLS     # the state every game starts from [W_RESET_END]
+WS_SIZE = W_INIT + W_RESET_END
 
 # Decision kinds (MA-11); the reference engine names them "place", "move", "scout", "restore",
 # "extra", "plot".
@@ -181,6 +183,7 @@ def pack_rules(rules) -> np.ndarray:
                      (R_EREST, rules.event_restore)):
         rk[off:off + arr.size] = arr
     rk[R_COUNTED:R_COUNTED + 64] = (rules.income_counts.T != 0).ravel()
+    rk[R_ELOSES:R_ELOSES + e] = rules.event_lose.reshape(e, -1).sum(axis=1) > 0
     per_peasant = int(rules.params[P_CHAMPS_PER_PEASANT])
     per_chest = int(rules.params[P_MARCHE_PER_CHEST])
     for i in range(n):
@@ -722,14 +725,13 @@ def resolve_event(ws, P, e, k):
             + rk[U(R_EPG + e)] * ws[U(me + X_GRAVE_N)]
         for t in range(N_TYPES):
             n_t = ws[U(W_FN + p * 8 + t)]
-            gain += rk[U(R_EPT + e * 8 + t)] * n_t
-            if n_t > 0:
-                gain += rk[U(R_EPD + e)]
+            gain += rk[U(R_EPT + e * 8 + t)] * n_t + rk[U(R_EPD + e)] * (n_t > 0)
         mint(ws, rk, p, gain)
-        for t in range(N_TYPES):
-            for _ in range(rk[U(R_ELOSE + e * 8 + t)]):
-                if ws[U(W_FN + p * 8 + t)] > 0:
-                    bury_top(ws, rk, p, t)
+        if rk[U(R_ELOSES + e)] != 0:
+            for t in range(N_TYPES):
+                for _ in range(rk[U(R_ELOSE + e * 8 + t)]):
+                    if ws[U(W_FN + p * 8 + t)] > 0:
+                        bury_top(ws, rk, p, t)
         for _ in range(rk[U(R_EREST + e)]):
             n = ws[U(me + X_GRAVE_N)]
             if n > 0:
@@ -742,7 +744,16 @@ def resolve_event(ws, P, e, k):
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
 def reset(ws):
-    """Clear the per-game part of the workspace."""
+    """Start a game: the per-game part of the workspace from the copy :func:`prepare_reset` keeps
+    (one block copy)."""
+    for i in range(W_RESET_END):
+        ws[U(i)] = ws[U(W_INIT + i)]
+
+
+@njit(cache=True, _nrt=False)
+def prepare_reset(ws):
+    """Write the state every game starts from (before MA-3's set-up), and keep a copy of it at
+    W_INIT for :func:`reset`."""
     _, rk, _ = views(ws)
     for i in range(W_RESET_END):
         ws[U(i)] = 0
@@ -768,6 +779,8 @@ def reset(ws):
         ws[U(W_BOARD + i)] = -1
         ws[U(W_LORD + i)] = -1
         ws[U(W_SCOUT + i)] = -1
+    for i in range(W_RESET_END):
+        ws[U(W_INIT + i)] = ws[U(i)]
 
 
 @njit(cache=True, _nrt=False)
@@ -1152,6 +1165,7 @@ def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, o
             for c in range(N_STRAT_COLS):
                 wf[W_STRAT + r * N_STRAT_COLS + c] = strat[r, c]
                 sf[W_STRAT + r * N_STRAT_COLS + c] = strat[r, c]
+        prepare_reset(ws)
         wu = ws.view(np.uint64)
         for g in range(g0, g1):
             reset(ws)
