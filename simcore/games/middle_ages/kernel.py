@@ -430,6 +430,8 @@ def decide_heuristic(ws, row, kind, p, n_options, P):
     if p < 0 or row < 0 or P < 2 or n_options < 1 or kind < 0:
         return 0     # (never: tells LLVM every index below is non-negative, dropping wraparound)
     st, rk, strat = views(ws)
+    if n_options == 1:
+        return below(st, 1)     # nothing to score (the decision still takes its one draw)
     wf = ws.view(np.float64)        # (the same memory: W_TSCORE and W_SC hold floats)
     sr = row * N_STRAT_COLS
     w_value = strat[U(sr + S_VALUE)]
