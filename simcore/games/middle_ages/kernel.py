@@ -1079,9 +1079,10 @@ def beats(ws, rk, p, q):
 def write_outputs(ws, P, g, out_i16, out_win, out_events, out_game):
     """MA-9 ranks and win shares and the MA-12 records of game row g.
 
-    ``out_i16`` rows (g * P + seat) hold, by column: score, rank, 8 tile counts, graveyard,
-    penalty, 4 event gains, 4 coins-before-event (see :data:`PLAYER_COLS`).
-    ``out_game`` row g holds the 4 event ids, reshuffles and the error code.
+    Column-major records (one contiguous row per record, so the columns need no strided copy):
+    ``out_i16[c, g * P + seat]`` holds, for c in order, score, rank, 8 tile counts, graveyard,
+    penalty, 4 event gains, 4 coins-before-event (see :data:`PLAYER_COLS`);
+    ``out_events[k, g]`` the 4 event ids, ``out_game[:, g]`` reshuffles and the error code.
     """
     _, rk, _ = views(ws)
     n_winners = 0
@@ -1090,7 +1091,7 @@ def write_outputs(ws, P, g, out_i16, out_win, out_events, out_game):
         for q in range(P):
             if q != p and beats(ws, rk, q, p) > 0:
                 better += 1
-        out_i16[g * P + p, 1] = better + 1
+        out_i16[1, g * P + p] = better + 1
         if better == 0:
             n_winners += 1
     for p in range(P):
@@ -1099,23 +1100,23 @@ def write_outputs(ws, P, g, out_i16, out_win, out_events, out_game):
         coins = ws[U(me + X_COINS)]
         if coins > 32767 or coins < -32768:
             ws[U(G_ERROR)] = E_COIN_OVERFLOW
-        out_i16[row, 0] = coins
-        out_win[row] = (1.0 / n_winners) if out_i16[row, 1] == 1 else 0.0
+        out_i16[0, row] = coins
+        out_win[row] = (1.0 / n_winners) if out_i16[1, row] == 1 else 0.0
         for t in range(N_TYPES):
-            out_i16[row, 2 + t] = ws[U(W_FN + p * 8 + t)]
-        out_i16[row, 10] = ws[U(me + X_GRAVE_N)]
-        out_i16[row, 11] = ws[U(me + X_PENALTY)]
+            out_i16[2 + t, row] = ws[U(W_FN + p * 8 + t)]
+        out_i16[10, row] = ws[U(me + X_GRAVE_N)]
+        out_i16[11, row] = ws[U(me + X_PENALTY)]
         for k in range(N_EVENTS):
             a = ws[U(W_EG + p * N_EVENTS + k)]
             b = ws[U(W_CB + p * N_EVENTS + k)]
             if a > 32767 or a < -32768 or b > 32767 or b < -32768:
                 ws[U(G_ERROR)] = E_COIN_OVERFLOW
-            out_i16[row, 12 + k] = a
-            out_i16[row, 16 + k] = b
+            out_i16[12 + k, row] = a
+            out_i16[16 + k, row] = b
     for k in range(N_EVENTS):
-        out_events[g, k] = rk[U(R_EID + ws[U(W_EVORD + k)])]
-    out_game[g, 0] = ws[U(G_RESHUFFLES)]
-    out_game[g, 1] = ws[U(G_ERROR)]
+        out_events[k, g] = rk[U(R_EID + ws[U(W_EVORD + k)])]
+    out_game[0, g] = ws[U(G_RESHUFFLES)]
+    out_game[1, g] = ws[U(G_ERROR)]
 
 
 PLAYER_COLS = ("score", "rank", "tiles_champs", "tiles_moulin", "tiles_village", "tiles_rempart",
@@ -1145,8 +1146,8 @@ def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, o
         1, or P for seat rotation: in rotation k, seat s is played by strategy row (s + k) % P.
     debug : bool
         Check the invariants after every game (error codes 10+).
-    out_i16 : int16[n_games * P, 20]; out_win : float32[n_games * P];
-    out_events : int8[n_games, 4]; out_game : int16[n_games, 2]
+    out_i16 : int16[20, n_games * P]; out_win : float32[n_games * P];
+    out_events : int8[4, n_games]; out_game : int16[2, n_games]
         Outputs (see :func:`write_outputs`).
     trace : int16[n_games, 2 * MAX_TRACE] or int16[1, 0]
         Decision trace (n_options, choice pairs) per game, or nothing when the width is 0.
@@ -1195,7 +1196,8 @@ def run_chunk(rules, n_players: int, first_game: int, n_games: int, seed: int, s
     ``win_share`` float32, ``rank`` int8, ``tiles`` int8 (rows x 8), ``graveyard`` int8,
     ``penalty`` int16, ``event_gain`` and ``coins_before_event`` int16 (rows x 4). Game arrays:
     ``events`` int8 (games x 4), ``reshuffles`` int8, ``error`` int16, and with
-    ``trace_decisions`` a list of (n_options, choice) pairs per game in ``trace``.
+    ``trace_decisions`` a list of (n_options, choice) pairs per game in ``trace``. The 2-D arrays
+    are transposed views of column-major records: each column (``tiles[:, i]``) is contiguous.
     """
     P = int(n_players)
     if strat is None:
@@ -1203,20 +1205,20 @@ def run_chunk(rules, n_players: int, first_game: int, n_games: int, seed: int, s
     if rk is None:
         rk = pack_rules(rules)
     rows = n_games * P
-    out_i16 = np.empty((rows, len(PLAYER_COLS)), np.int16)
+    out_i16 = np.empty((len(PLAYER_COLS), rows), np.int16)
     out_win = np.empty(rows, np.float32)
-    out_events = np.empty((n_games, N_EVENTS), np.int8)
-    out_game = np.empty((n_games, 2), np.int16)
+    out_events = np.empty((N_EVENTS, n_games), np.int8)
+    out_game = np.empty((2, n_games), np.int16)
     trace = np.full((n_games, 2 * MAX_TRACE) if trace_decisions else (1, 0), -1, np.int16)
     play_chunk(np.int64(first_game), np.int64(n_games), np.uint64(seed), np.int64(P), rk,
                np.ascontiguousarray(strat, np.float64), np.int64(P if rotate else 1), bool(debug),
                out_i16, out_win, out_events, out_game, trace)
     out = dict(
-        score=out_i16[:, 0].astype(np.int32), win_share=out_win, rank=out_i16[:, 1].astype(np.int8),
-        tiles=out_i16[:, 2:10].astype(np.int8), graveyard=out_i16[:, 10].astype(np.int8),
-        penalty=out_i16[:, 11].copy(), event_gain=out_i16[:, 12:16].copy(),
-        coins_before_event=out_i16[:, 16:20].copy(), events=out_events,
-        reshuffles=out_game[:, 0].astype(np.int8), error=out_game[:, 1].copy(),
+        score=out_i16[0].astype(np.int32), win_share=out_win, rank=out_i16[1].astype(np.int8),
+        tiles=out_i16[2:10].astype(np.int8).T, graveyard=out_i16[10].astype(np.int8),
+        penalty=out_i16[11], event_gain=out_i16[12:16].T,
+        coins_before_event=out_i16[16:20].T, events=out_events.T,
+        reshuffles=out_game[0].astype(np.int8), error=out_game[1],
     )
     if trace_decisions:
         out["trace"] = [[(int(row[2 * i]), int(row[2 * i + 1])) for i in range(MAX_TRACE)
