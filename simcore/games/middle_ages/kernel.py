@@ -103,9 +103,14 @@ W_EVORD = W_OPTS + MAX_OPTIONS    # shuffled deck (indices into the rules' deck)
 W_PILE = W_EVORD + MAXE           # [MAXT]
 W_ORANGE = W_PILE + MAXT          # [MAXT]
 W_DISCARD = W_ORANGE + MAXT       # [MAXT]
-W_GRAVE = W_DISCARD + MAXT        # [MAXP x MAXT]
-W_FIEF = W_GRAVE + MAXP * MAXT    # Domain stacks [MAXP x 8 x MAXT]
-W_TRACE = W_FIEF + MAXP * 8 * MAXT   # (n_options, choice) pairs [2 x MAX_TRACE]
+# A player's tiles only move between their own Fief and Graveyard, and a player takes N_TURNS tiles
+# in a game: a Domain stack or a Graveyard never holds more than STACK tiles, whatever the rules.
+# (A small stride keeps these arrays in a few kilobytes: strides of 1 KB, as with MAXT, made them
+# collide in the same cache sets.)
+STACK = N_TURNS
+W_GRAVE = W_DISCARD + MAXT        # [MAXP x STACK]
+W_FIEF = W_GRAVE + MAXP * STACK   # Domain stacks [MAXP x 8 x STACK]
+W_TRACE = W_FIEF + MAXP * 8 * STACK  # (n_options, choice) pairs [2 x MAX_TRACE]
 W_COUNT = W_TRACE + 2 * MAX_TRACE    # scratch for the debug invariants [MAXT]
 W_RK = W_COUNT + 2 * MAX_OPTIONS + 32      # W_COUNT [MAXT] and the decision scratch after it
 W_STRAT = W_RK + R_SIZE           # a copy of the rules vector rk, then of the strategy rows (float64)
@@ -254,7 +259,7 @@ def add_to_fief(ws, rk, p, tile):
     """Put ``tile`` on top of its Domain stack in p's Fief."""
     t = rk[U(R_TTYPE + tile)]
     n = ws[U(W_FN + p * 8 + t)]
-    ws[U(W_FIEF + (p * 8 + t) * MAXT + n)] = tile
+    ws[U(W_FIEF + (p * 8 + t) * STACK + n)] = tile
     ws[U(W_FN + p * 8 + t)] = n + 1
     ws[U(W_PL + p * PLS + X_PEAS)] += rk[U(R_TPEAS + tile)]
     ws[U(W_PL + p * PLS + X_CHESTS)] += rk[U(R_TCHEST + tile)]
@@ -266,9 +271,9 @@ def bury_top(ws, rk, p, t):
     """Move the most recently added tile of p's Domain t to the end of p's Graveyard."""
     n = ws[U(W_FN + p * 8 + t)] - 1
     ws[U(W_FN + p * 8 + t)] = n
-    tile = ws[U(W_FIEF + (p * 8 + t) * MAXT + n)]
+    tile = ws[U(W_FIEF + (p * 8 + t) * STACK + n)]
     g = ws[U(W_PL + p * PLS + X_GRAVE_N)]
-    ws[U(W_GRAVE + p * MAXT + g)] = tile
+    ws[U(W_GRAVE + p * STACK + g)] = tile
     ws[U(W_PL + p * PLS + X_GRAVE_N)] = g + 1
     ws[U(W_PL + p * PLS + X_PEAS)] -= rk[U(R_TPEAS + tile)]
     ws[U(W_PL + p * PLS + X_CHESTS)] -= rk[U(R_TCHEST + tile)]
@@ -278,7 +283,7 @@ def bury_top(ws, rk, p, t):
 @njit(cache=True, inline="always", _nrt=False)
 def unbury(ws, rk, p, idx):
     """MA-5 Village / MA-8 Restauration: Graveyard tile idx back to its Domain (order kept)."""
-    base = W_GRAVE + p * MAXT
+    base = W_GRAVE + p * STACK
     tile = ws[U(base + idx)]
     n = ws[U(W_PL + p * PLS + X_GRAVE_N)]
     for i in range(idx, n - 1):
@@ -534,7 +539,7 @@ def decide_heuristic(ws, row, kind, p, n_options, P):
             wf[U(W_SC + j)] = sc
             best = max(best, sc)
     else:
-        base = W_GRAVE + p * MAXT       # restore: options are Graveyard indices
+        base = W_GRAVE + p * STACK       # restore: options are Graveyard indices
         for j in range(n_options):
             tile = ws[U(base + j)]
             x = rk[U(R_TTYPE + tile)]
@@ -1024,9 +1029,9 @@ def check_invariants(ws, P):
     for p in range(P):
         for t in range(N_TYPES):
             for i in range(ws[U(W_FN + p * 8 + t)]):
-                ws[U(W_COUNT + ws[U(W_FIEF + (p * 8 + t) * MAXT + i)])] += 1
+                ws[U(W_COUNT + ws[U(W_FIEF + (p * 8 + t) * STACK + i)])] += 1
         for i in range(ws[U(W_PL + p * PLS + X_GRAVE_N)]):
-            ws[U(W_COUNT + ws[U(W_GRAVE + p * MAXT + i)])] += 1
+            ws[U(W_COUNT + ws[U(W_GRAVE + p * STACK + i)])] += 1
         if ws[U(W_PL + p * PLS + X_TAKEN)] != N_TURNS:
             ws[U(G_ERROR)] = E_TAKEN_NOT_16
         for d in range(N_TYPES):
