@@ -8,6 +8,11 @@ from ``git show REV:simcore/games/middle_ages/kernel.py`` as a separate module) 
 one thread, ``--runs`` times each, ``--games`` games per run, timed in CPU seconds; the figure to
 quote is the median of the per-pair ratios new/old. The old kernel must be compatible with today's
 rules and strategy modules (it imports their constants). Nothing is asserted.
+
+`--check-traces` first checks that a speed change left the bots' play unchanged: both kernels
+play the same games (greedy, balanced and a mixed line-up of presets, plus balanced with denial
+and events weights, at 2-5 players, `--trace-games` games each) and their decision traces (options
+offered and option chosen, for every decision) must be identical. Exits with status 1 otherwise.
 """
 
 from __future__ import annotations
@@ -38,6 +43,28 @@ def load_kernel_at(rev: str, directory: Path):
     return module
 
 
+def compare_traces(old, new, rules, S, games: int) -> list[str]:
+    """Line-ups whose decision traces differ between the two kernel modules."""
+    from simcore.games.middle_ages.strategy_layout import S_DENIAL, S_EVENTS
+
+    differ = []
+    presets = ["eventwise", "farmer", "pious", "warlord", "balanced"]
+    for P in (2, 3, 4, 5):
+        lineups = {f"{P}p greedy": ["greedy"] * P, f"{P}p balanced": ["balanced"] * P,
+                   f"{P}p mixed presets": presets[:P], f"{P}p denial+events": ["balanced"] * P}
+        for label, lineup in lineups.items():
+            _, rows = S.resolve(lineup, P)
+            if "denial" in label:
+                rows = rows.copy()
+                rows[:, S_DENIAL] = 0.7
+                rows[:, S_EVENTS] = 0.3
+            a = old.run_chunk(rules, P, 0, games, 3, rows, trace_decisions=True)["trace"]
+            b = new.run_chunk(rules, P, 0, games, 3, rows, trace_decisions=True)["trace"]
+            if a != b:
+                differ.append(label)
+    return differ
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rev", default="HEAD~1", help="git revision of the kernel to compare with")
@@ -45,6 +72,9 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=3000, help="games per run")
     ap.add_argument("--runs", type=int, default=25, help="runs of each kernel, alternating")
+    ap.add_argument("--check-traces", action="store_true",
+                    help="first check that both kernels make exactly the same decisions")
+    ap.add_argument("--trace-games", type=int, default=400)
     a = ap.parse_args()
 
     import numba
@@ -57,6 +87,13 @@ def main() -> None:
     rules = R.load()
     with tempfile.TemporaryDirectory() as tmp:
         old = load_kernel_at(a.rev, Path(tmp))
+        if a.check_traces:
+            differ = compare_traces(old, new, rules, S, a.trace_games)
+            if differ:
+                print(f"decisions differ from {a.rev} for: {', '.join(differ)}")
+                sys.exit(1)
+            print(f"decisions identical to {a.rev} (decision traces of 16 line-ups x "
+                  f"{a.trace_games} games, 2-5 players)")
         print(f"kernel at {a.rev} (old) vs working tree (new): {a.players} players, one thread, "
               f"{a.runs} alternating runs of {a.games:,} games, CPU time")
         for strategy in a.strategies.split(","):
