@@ -81,6 +81,14 @@ def _p(r: dict, est: str = "estimate", low: str = "ci_low", high: str = "ci_high
     return pct_ci(r[est], r[low], r[high])
 
 
+def best_and_worst(df: pl.DataFrame, col: str, key: str) -> list[dict]:
+    """The row with the highest ``col`` and the one with the lowest, or only the first when both
+    are the same ``key`` (one row, or all tied)."""
+    best = df.sort(col, descending=True).row(0, named=True)
+    worst = df.sort(col).row(0, named=True)
+    return [best] if worst[key] == best[key] else [best, worst]
+
+
 def _slope(r: dict) -> str:
     return (f"{signed(100 * r['slope'])} points of win share ({signed(100 * r['slope_ci_low'])} to "
             f"{signed(100 * r['slope_ci_high'])})")
@@ -126,11 +134,8 @@ def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
             out.append(f"The leader just before the last event (turn {4 * k}) wins {_p(last)} of the time.")
     if "events" in t and t["events"].height:
         ev = t["events"].filter(pl.col("slot") == 0)
-        best = ev.sort("mean_gain", descending=True).row(0, named=True)
-        worst = ev.sort("mean_gain").row(0, named=True)
-        for r, what in ((best, "The most generous event card is"), (worst, "The least generous is")):
-            if r is worst and worst["event"] == best["event"]:
-                break
+        for r, what in zip(best_and_worst(ev, "mean_gain", "event"),
+                           ("The most generous event card is", "The least generous is")):
             out.append(f"{what} {r['event_name']} (event {r['event']}): {signed(r['mean_gain'], 2)} coins "
                        f"per player ({num_ci(r['gain_ci_low'], r['gain_ci_high'])}).")
         lc = ev.filter(pl.col("leader_change").is_not_nan() & pl.col("leader_change").is_not_null())
@@ -211,11 +216,7 @@ def guild_headlines(t: dict) -> list[str]:
     if g.height == 0:
         return []
     out = []
-    best = g.sort("founders_win_share", descending=True).row(0, named=True)
-    worst = g.sort("founders_win_share").row(0, named=True)
-    for r, what in ((best, "do best"), (worst, "do worst")):
-        if r is worst and worst["card"] == best["card"]:
-            break
+    for r, what in zip(best_and_worst(g, "founders_win_share", "card"), ("do best", "do worst")):
         out.append(f"Founders of {r['card_name']} guilds {what}: they win "
                    f"{_p(r, 'founders_win_share', 'founders_ci_low', 'founders_ci_high')} against a fair "
                    f"{pct(r['fair_share'])}% ({pct(r['others_win_share'])}% for the other players; "
