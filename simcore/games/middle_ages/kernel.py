@@ -401,21 +401,13 @@ def pick_best(st, ws, wf, n_options, best):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def tile_option(ws, rk, wf, tile, add, w_value, extras, w_denial, w_events, first_event, pb):
-    """Score of an option bringing ``tile``: its type's score (W_TSCORE) + ``add`` (the order
-    term of a Lord move, else 0.0) + value x its own Effect coins (R_TOWN), then denial and
+def tile_option(ws, rk, wf, tile, add, w_value, w_denial, w_events, first_event, pb):
+    """Score of an option bringing ``tile`` (MA-11): its type's score (W_TSCORE) + ``add`` (the
+    order term of a Lord move, else 0.0) + value x its own Effect coins (R_TOWN), then denial and
     events for the bots that weigh them. (Added in this order, as the decision traces expect.)"""
     x = rk[U(R_TTYPE + tile)]
     tt = rk[U(R_TOWN + tile)]
     sc = wf[U(W_TSCORE + x)] + add + w_value * tt
-    if extras:
-        sc = option_extras(ws, rk, sc, w_denial, w_events, x, tile, tt, first_event, pb)
-    return sc
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def option_extras(ws, rk, sc, w_denial, w_events, x, tile, tt, first_event, pb):
-    """``sc`` plus an option's denial and events terms (MA-11), for the strategies that weigh them."""
     if w_denial != 0.0:
         sc += w_denial * max(ws[U(W_TOPP + x)] + tt, 0)
     if w_events != 0.0:
@@ -529,21 +521,20 @@ def decide_heuristic(ws, row, kind, p, n_options, P):
     # Per option: its order, the tile's own peasants or chests (R_TOWN), denial, events; one loop
     # per kind of option list (no branch on the kind inside).
     best = -1e300
-    extras = w_denial != 0.0 or w_events != 0.0
     if kind == D_PLACE or kind == D_MOVE:
         order_step = w_order / (width - 1)
         base = W_BOARD + tiles_row * COLS
         for j in range(n_options):
             c = ws[U(W_OPTS + j)]
             sc = tile_option(ws, rk, wf, ws[U(base + c)], order_step * (width - 1 - c), w_value,
-                             extras, w_denial, w_events, first_event, pb)
+                             w_denial, w_events, first_event, pb)
             wf[U(W_SC + j)] = sc
             best = max(best, sc)
     elif kind == D_SCOUT:
         for j in range(n_options):
             cell = ws[U(W_OPTS + j)]
             sc = tile_option(ws, rk, wf, ws[U(W_BOARD + cell)], 0.0, w_value,
-                             extras, w_denial, w_events, first_event, pb)
+                             w_denial, w_events, first_event, pb)
             if cell // COLS != tiles_row:
                 sc *= 0.5       # a Scout out of the next move's reach counts half
             wf[U(W_SC + j)] = sc
@@ -552,7 +543,7 @@ def decide_heuristic(ws, row, kind, p, n_options, P):
         base = W_GRAVE + p * STACK       # restore: options are Graveyard indices
         for j in range(n_options):
             sc = tile_option(ws, rk, wf, ws[U(base + j)], 0.0, w_value,
-                             extras, w_denial, w_events, first_event, pb)
+                             w_denial, w_events, first_event, pb)
             wf[U(W_SC + j)] = sc
             best = max(best, sc)
     return pick_best(st, ws, wf, n_options, best)
