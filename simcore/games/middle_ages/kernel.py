@@ -155,7 +155,6 @@ ERROR_TEXT = {
 _WS = "int64[::1]"
 SIG_HEURISTIC = f"int64({_WS}, int64, int64, int64, int64, int64)"
 SIG_ADVANCE = f"int64({_WS}, int64, boolean, int64)"
-SIG_EVENTS = f"int64({_WS}, int64, int64, int64)"
 W_BEST = W_COUNT         # scratch for tied best options (decisions never overlap the debug check)
 W_TVAL = W_BEST + MAX_OPTIONS    # decide_heuristic scratch: type_values of one player [8]
 W_TSCORE = W_TVAL + 8            # ... the tile-independent score of each type (float64) [8]
@@ -401,23 +400,6 @@ def pick_best(st, ws, wf, n_options, best):
     return ws[U(W_BEST + below(st, n_best))]
 
 
-@njit(SIG_EVENTS, cache=True, _nrt=False)
-def event_coins(ws, tile, first_event, pb):
-    """MA-11 feature `events` of ``tile`` for the player whose Domains start at ``pb``: coins from
-    the public Event cards (MA-3) still to fire from ``first_event`` on. (A call, not inlined:
-    only the bots that weigh events need it, and its loop would grow every decision's code.)"""
-    _, rk, _ = views(ws)
-    x = rk[U(R_TTYPE + tile)]
-    ev = 0
-    for kk in range(first_event, N_EVENTS):
-        e = ws[U(W_EVORD + kk)]
-        ev += rk[U(R_EPT + e * 8 + x)] + rk[U(R_EPP + e)] * rk[U(R_TPEAS + tile)] \
-            + rk[U(R_EPC + e)] * rk[U(R_TCHEST + tile)] - 3 * rk[U(R_ELOSE + e * 8 + x)]
-        if ws[U(W_FN + pb + x)] == 0:
-            ev += rk[U(R_EPD + e)]
-    return ev
-
-
 @njit(cache=True, inline="always", _nrt=False)
 def tile_option(ws, rk, wf, tile, add, w_value, w_denial, w_events, first_event, pb):
     """Score of an option bringing ``tile`` (MA-11): its type's score (W_TSCORE) + ``add`` (the
@@ -429,44 +411,25 @@ def tile_option(ws, rk, wf, tile, add, w_value, w_denial, w_events, first_event,
     if w_denial != 0.0:
         sc += w_denial * max(ws[U(W_TOPP + x)] + tt, 0)
     if w_events != 0.0:
-        sc += w_events * event_coins(ws, tile, first_event, pb)
+        # MA-3: the four cards are public; those firing after the tile arrives still matter
+        ev = 0
+        for kk in range(first_event, N_EVENTS):
+            e = ws[U(W_EVORD + kk)]
+            ev += rk[U(R_EPT + e * 8 + x)] + rk[U(R_EPP + e)] * rk[U(R_TPEAS + tile)] \
+                + rk[U(R_EPC + e)] * rk[U(R_TCHEST + tile)] - 3 * rk[U(R_ELOSE + e * 8 + x)]
+            if ws[U(W_FN + pb + x)] == 0:
+                ev += rk[U(R_EPD + e)]
+        sc += w_events * ev
     return sc
-
-
-@njit(SIG_HEURISTIC, cache=True, _nrt=False, error_model="numpy")
-def decide_token(ws, row, kind, p, n_options, P):
-    """:func:`decide_heuristic` for the token decisions (MA-11.4-5: Église Domain, Palais token and
-    Domain): value x the Income the token adds per future Income of its Domain, plus bias. (Its
-    own function: it keeps the tile decisions' code small.)"""
-    if p < 0 or row < 0 or P < 2 or n_options < 1 or kind < 0:
-        return 0     # (never: tells LLVM every index below is non-negative)
-    st, rk, strat = views(ws)
-    wf = ws.view(np.float64)
-    sr = row * N_STRAT_COLS
-    w_value = strat[U(sr + S_VALUE)]
-    bonus = rk[U(R_PARAMS + P_EXTRA_BONUS)]
-    best = -1e300
-    for j in range(n_options):      # scores first, then the ties (no branch per option)
-        o = ws[U(W_OPTS + j)]
-        if kind == D_EXTRA:
-            sc = w_value * ws[U(W_CNT + p * 8 + o)] * bonus + strat[U(sr + S_BIAS + o)]
-        else:
-            tok = o >> 3
-            dom = o & 7
-            per = ws[U(W_PER + p * 8 + dom)]
-            sc = w_value * ws[U(W_FN + p * 8 + tok)] * per \
-                + 0.5 * (strat[U(sr + S_BIAS + tok)] + strat[U(sr + S_BIAS + dom)])
-        wf[U(W_SC + j)] = sc
-        best = max(best, sc)
-    return pick_best(st, ws, wf, n_options, best)
 
 
 @njit(SIG_HEURISTIC, cache=True, _nrt=False, error_model="numpy")
 def decide_heuristic(ws, row, kind, p, n_options, P):
     """Option chosen by the heuristic strategy of row ``row`` (MA-11), ties broken by one draw.
 
-    Tokens (MA-11.4-5) are decided by :func:`decide_token`. Decisions that bring a tile (MA-11.1-3:
-    Lord placement and moves, the Rempart Scout, Village/Restauration) are scored here:
+    Tokens (MA-11.4-5, Église Domain and Palais token/Domain): value x the Income the token adds
+    per future Income of its Domain, plus bias. Decisions that bring a tile (MA-11.1-3: Lord
+    placement and moves, the Rempart Scout, Village/Restauration) are all scored in one flat loop:
 
     Score of an option = bias[type] + order x (leftmost = 1) + value x (Effect + Income now, MA-5,
     MA-6) + fill x (MA-9 penalty saved, scaled by picks left) + combo x (other Incomes fed) +
@@ -477,10 +440,7 @@ def decide_heuristic(ws, row, kind, p, n_options, P):
     Speed: this is most of a heuristic bot's time. Everything that depends only on the tile type
     (value without the tile's own peasants/chests, fill, combo, defense, bias) is computed for all
     eight types once per decision (:func:`type_values`, no branch on the type) into the scratch row
-    W_TSCORE; each option then adds its order, its peasant/chest term and events. What only some
-    bots need (token decisions, events) is in called functions, not inlined here: a smaller
-    function runs faster (measured: 4% per balanced game; presumably the instruction cache, as
-    the work done is the same).
+    W_TSCORE; each option then adds its order, its peasant/chest term and events.
     """
     if p < 0 or row < 0 or P < 2 or n_options < 1 or kind < 0:
         return 0     # (never: tells LLVM every index below is non-negative, dropping wraparound)
@@ -490,8 +450,22 @@ def decide_heuristic(ws, row, kind, p, n_options, P):
     wf = ws.view(np.float64)        # (the same memory: W_TSCORE and W_SC hold floats)
     sr = row * N_STRAT_COLS
     w_value = strat[U(sr + S_VALUE)]
-    if kind >= D_EXTRA:
-        return decide_token(ws, row, kind, p, n_options, P)
+    if kind == D_EXTRA or kind == D_PLOT:
+        bonus = rk[U(R_PARAMS + P_EXTRA_BONUS)]
+        best = -1e300
+        for j in range(n_options):      # scores first, then the ties (no branch per option)
+            o = ws[U(W_OPTS + j)]
+            if kind == D_EXTRA:
+                sc = w_value * ws[U(W_CNT + p * 8 + o)] * bonus + strat[U(sr + S_BIAS + o)]
+            else:
+                tok = o >> 3
+                dom = o & 7
+                per = ws[U(W_PER + p * 8 + dom)]
+                sc = w_value * ws[U(W_FN + p * 8 + tok)] * per \
+                    + 0.5 * (strat[U(sr + S_BIAS + tok)] + strat[U(sr + S_BIAS + dom)])
+            wf[U(W_SC + j)] = sc
+            best = max(best, sc)
+        return pick_best(st, ws, wf, n_options, best)
     t = ws[U(G_TURN)]
     width = P + 1
     if kind == D_PLACE:
