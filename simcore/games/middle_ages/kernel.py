@@ -556,7 +556,8 @@ def heuristic_choice(ws, row, kind, p, n_options, P, full):
 def decide_heuristic(ws, row, kind, p, n_options, P):
     """:func:`heuristic_choice` for a strategy that weighs neither events nor denial (such as
     ``balanced``): compiled without those two features' code, which is most of the function's
-    size (measured 2% per balanced game; the decisions are the same)."""
+    size. The decisions are the same. Measured: 0.5-2% per balanced game (removing that code
+    outright gained 2%; with the branch-free defence loop, 3.5% in all)."""
     return heuristic_choice(ws, row, kind, p, n_options, P, False)
 
 
