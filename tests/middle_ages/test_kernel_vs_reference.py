@@ -38,9 +38,7 @@ def test_kernel_replays_reference_games_exactly(players):
 
 def test_kernel_replays_reference_with_negative_coins_allowed():
     """MA-10 setting allow_negative_coins = true takes the other branch of every payment."""
-    text = R.default_rules_path().read_text(encoding="utf-8").replace(
-        "allow_negative_coins = false", "allow_negative_coins = true")
-    rules = R.loads(text)
+    rules = R.variant(("allow_negative_coins = false", "allow_negative_coins = true"))
     out = K.run_chunk(rules, 4, 0, 40, 3, debug=True)
     for g in range(40):
         rec = REF.play_game(rules, 4, 3, g)

@@ -27,15 +27,6 @@ CH, MO, VI, RE, MA, CA, EG, PA = range(8)
 # helpers
 # ------------------------------------------------------------------------------------------------
 
-def variant(*pairs: tuple[str, str]) -> R.RulesArrays:
-    """The default rules with exact text replacements (each must occur)."""
-    text = DEFAULT_TEXT
-    for old, new in pairs:
-        assert old in text, old
-        text = text.replace(old, new)
-    return R.loads(text, name="variant.toml")
-
-
 class Pool:
     """Hands out unused tile ids of a type from the default table (lowest id first)."""
 
@@ -323,7 +314,7 @@ def test_MA5_MA10_moulin_payments_in_seat_order_with_coin_floor():
 
 def test_MA10_moulin_with_allow_negative_coins_true():
     """MA-10: with allow_negative_coins = true the full payment is taken and received."""
-    rules = variant(("allow_negative_coins = false", "allow_negative_coins = true"))
+    rules = R.variant(("allow_negative_coins = false", "allow_negative_coins = true"))
     pool = Pool(rules)
     s = make_state(3, rules=rules)
     give(s, 0, pool, MO, MO)
@@ -578,7 +569,7 @@ def test_MA8_each_event_on_a_hand_made_fief(event_id):
 def test_MA8_MA10_ceremonies_with_allow_negative_and_graveyard_income_for_empty_fief():
     """MA-8 / MA-10: Cérémonies dispendieuses goes below zero when allowed; Aide à la reconstruction
     pays 3 per Graveyard tile even with an empty Fief."""
-    rules = variant(("allow_negative_coins = false", "allow_negative_coins = true"))
+    rules = R.variant(("allow_negative_coins = false", "allow_negative_coins = true"))
     pool = Pool(rules)
     s = make_state(2, rules=rules)
     give(s, 0, pool, EG, PA, PA)
@@ -662,7 +653,7 @@ def test_MA9_fully_tied_players_share_win_and_rank():
 
 def test_MA9_tie_break_order_is_a_rules_setting():
     """MA-9: the tie_break list of the rules config decides; with Champs first, Champs wins ties."""
-    rules = variant(('tie_break = ["palais", "eglise", "caserne", "marche", "rempart", "village", "moulin", "champs"]',
+    rules = R.variant(('tie_break = ["palais", "eglise", "caserne", "marche", "rempart", "village", "moulin", "champs"]',
                      'tie_break = ["champs", "moulin", "village", "rempart", "marche", "caserne", "eglise", "palais"]'))
     pool = Pool(rules)
     s = make_state(2, rules=rules)

@@ -133,6 +133,18 @@ def loads(text: str, name: str = "<rules>") -> RulesArrays:
     return from_source(parse_toml(text, name=name))
 
 
+def variant(*pairs: tuple[str, str], name: str = "variant.toml") -> RulesArrays:
+    """The shipped default rules with exact text replacements ``(old, new)`` (tests, benchmarks).
+    Each ``old`` must occur in the default file: a ValueError otherwise, so that a variant never
+    silently equals the default after the file changes."""
+    text = default_rules_path().read_text(encoding="utf-8")
+    for old, new in pairs:
+        if old not in text:
+            raise ValueError(f"not in the default rules file: {old!r}")
+        text = text.replace(old, new)
+    return loads(text, name=name)
+
+
 def from_source(src: TomlSource) -> RulesArrays:
     top = Table(src.data, src.name)
     setup = top.table("setup")
