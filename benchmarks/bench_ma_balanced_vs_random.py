@@ -5,7 +5,7 @@ Run: `.venv/bin/python benchmarks/bench_ma_balanced_vs_random.py [--threads 2] [
 Why a separate script: the machine's speed drifts by a quarter within minutes, so the two figures
 must come from one process, alternating. Each pair plays ``--games`` 4-player games with `random` at
 every seat and then with `balanced` (the order alternates from pair to pair), in the runner's
-chunks of 131,072 games, and the figure is the median over pairs of
+chunks (DEFAULT_CHUNK games), and the figure is the median over pairs of
 (random seconds / balanced seconds), i.e. balanced games/s as a share of random games/s.
 Nothing is asserted.
 """
@@ -29,6 +29,7 @@ def main() -> None:
     numba.set_num_threads(a.threads)
     from simcore.games.middle_ages import kernel as K
     from simcore.games.middle_ages import rules as R
+    from simcore.runner import DEFAULT_CHUNK
     from strategies import middle_ages as S
 
     rules = R.load()
@@ -43,7 +44,7 @@ def main() -> None:
             t = time.perf_counter()
             done = 0
             while done < n:
-                m = min(1 << 17, n - done)
+                m = min(DEFAULT_CHUNK, n - done)
                 K.run_chunk(rules, 4, done, m, 0, rows[name], rk=rk)
                 done += m
             seconds[name].append(time.perf_counter() - t)
