@@ -43,7 +43,7 @@ from simcore.games.middle_ages.rules import (
 )
 from simcore.games.middle_ages.strategy_layout import (  # noqa: F401 (re-exported)
     FEATURES, N_STRAT_COLS, S_BIAS, S_COMBO, S_DEFENSE, S_DENIAL, S_EVENTS, S_FILL, S_KIND,
-    S_ORDER, S_PLAYOUTS, S_VALUE, STRAT_HEURISTIC, STRAT_RANDOM, STRAT_ROLLOUT,
+    S_ORDER, S_ORDER_STEP, S_PLAYOUTS, S_VALUE, STRAT_HEURISTIC, STRAT_RANDOM, STRAT_ROLLOUT,
 )
 from simcore.rng import below, next_u64, shuffle_range, stream_state
 
@@ -57,6 +57,7 @@ MAX_TRACE = 512     # decisions recorded per game for replay (a game makes at mo
 # ---- rules vector rk -------------------------------------------------------------------------
 R_NTILES = 0
 R_NEVENTS = 1
+R_NTYPES = 2                      # N_TYPES, read at run time (see the decisions' loops over types)
 R_PARAMS = 8                      # params[P_*] at R_PARAMS + P_*
 R_TTYPE = R_PARAMS + 24
 R_TNUM = R_TTYPE + MAXT
@@ -96,7 +97,7 @@ W_BOARD = W_PLOTSUP + 8           # tile id or -1 [4 x COLS]
 W_LORD = W_BOARD + N_ROWS * COLS  # player or -1 [4 x COLS]
 W_SCOUT = W_LORD + N_ROWS * COLS  # player or -1 [4 x COLS]
 W_CNT = W_SCOUT + N_ROWS * COLS   # tiles counted by each Domain's Income, kept current [MAXP x 8]
-W_FEED = W_CNT + MAXP * 8         # `combo` value of one more tile of each type [MAXP x 8]
+W_FEED = W_CNT + MAXP * 8         # `combo` value of one more tile of each type (float64) [MAXP x 8]
 W_PER = W_FEED + MAXP * 8         # coins per counted tile of each Domain's Income (base + Extra-coin) [MAXP x 8]
 W_SELF = W_PER + MAXP * 8         # 1 if Domain x's Income counts its own tiles (table or Plot token) [MAXP x 8]
 W_CB = W_SELF + MAXP * 8          # coins before event k [MAXP x 4]
@@ -155,6 +156,9 @@ ERROR_TEXT = {
 _WS = "int64[::1]"
 SIG_HEURISTIC = f"int64({_WS}, int64, int64, int64, int64, int64)"
 SIG_ADVANCE = f"int64({_WS}, int64, boolean, int64)"
+# MA-11 `fill`: min(1, empty Domains / picks left) for 0-8 empty Domains and 1-31 picks left, at
+# [empty * 32 + left] (a table, not a division per decision: measured 1.7% of a balanced game)
+FILL_SHARE = np.array([min(1.0, e / max(left, 1)) for e in range(N_TYPES + 1) for left in range(32)])
 W_BEST = W_COUNT         # scratch for tied best options (decisions never overlap the debug check)
 W_TVAL = W_BEST + MAX_OPTIONS    # decide_heuristic scratch: type_values of one player [8]
 W_TSCORE = W_TVAL + 8            # ... the tile-independent score of each type (float64) [8]
@@ -180,7 +184,7 @@ def pack_rules(rules) -> np.ndarray:
     n, e = rules.n_tiles, int(rules.event_ids.shape[0])
     if n > MAXT - 1 or e > MAXE:
         raise ValueError(f"kernel limits: at most {MAXT - 1} tiles and {MAXE} event cards")
-    rk[R_NTILES], rk[R_NEVENTS] = n, e
+    rk[R_NTILES], rk[R_NEVENTS], rk[R_NTYPES] = n, e, N_TYPES
     rk[R_PARAMS:R_PARAMS + N_PARAMS] = rules.params
     for off, arr in ((R_TTYPE, rules.tile_type), (R_TNUM, rules.tile_number),
                      (R_TSTACK, rules.tile_stack), (R_TPEAS, rules.tile_peasants),
@@ -336,7 +340,7 @@ def feed_extra(ws, rk, p, d):
     plot = ws[U(W_PLOT + p * 8 + d)]
     for x in range(N_TYPES):
         if x == d or rk[U(R_ICOUNT + d * 8 + x)] != 0 or plot == x:
-            ws[U(W_FEED + p * 8 + x)] += bonus
+            ws.view(np.float64)[U(W_FEED + p * 8 + x)] += bonus
     ws[U(W_PER + p * 8 + d)] += bonus
 
 
@@ -349,7 +353,7 @@ def type_values(ws, rk, q, P, out):
     the arithmetic)."""
     bonus = rk[U(R_PARAMS + P_EXTRA_BONUS)]
     qb = q * 8
-    for x in range(N_TYPES):
+    for x in range(rk[U(R_NTYPES)]):     # (loops over types run to R_NTYPES: see heuristic_choice)
         ws[U(out + x)] = ws[U(W_PER + qb + x)] * (ws[U(W_CNT + qb + x)] + ws[U(W_SELF + qb + x)])
     mq = W_PL + q * PLS
     ws[U(out + CHAMPS)] += rk[U(R_PARAMS + P_CHAMPS_PER_PEASANT)] * ws[U(mq + X_PEAS)]
@@ -380,7 +384,7 @@ def type_values(ws, rk, q, P, out):
     top = 0
     most = 0
     richest = 0
-    for d in range(N_TYPES):
+    for d in range(rk[U(R_NTYPES)]):
         free = ws[U(W_EXTRA + qb + d)] == 0
         top = max(top, ws[U(W_CNT + qb + d)] * free)
         most = max(most, ws[U(W_FN + qb + d)] * (ws[U(W_PLOTSUP + d)] > 0))
@@ -390,9 +394,23 @@ def type_values(ws, rk, q, P, out):
 
 
 @njit(cache=True, inline="always", _nrt=False)
-def pick_best(st, ws, wf, n_options, best):
+def track_best(j, sc, best, second, argj):
+    """After option j scored ``sc``: the best score so far, the best of the other options, and
+    the first option that scored the best (no branch)."""
+    second = max(second, min(best, sc))
+    argj = j if sc > best else argj
+    return max(best, sc), second, argj
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def pick_best(st, ws, wf, n_options, best, second, argj):
     """One option among those scored within 1e-9 of ``best`` (scores in ``wf[U(W_SC:)]``), by one
-    draw of the game's stream."""
+    draw of the game's stream. ``second`` is the highest score of the options other than
+    ``argj``, the first that scored ``best`` (:func:`track_best`): when it is more than 1e-9 below,
+    ``argj`` is the only one, and the list of tied options is not built (the draw is still taken)."""
+    if second < best - 1e-9:
+        below(st, 1)
+        return argj
     n_best = 0
     for j in range(n_options):      # (without a branch: which options tie is unpredictable)
         ws[U(W_BEST + n_best)] = j
@@ -442,6 +460,14 @@ def heuristic_choice(ws, row, kind, p, n_options, P, full):
     eight types once per decision (:func:`type_values`, no branch on the type) into the scratch row
     W_TSCORE; each option then adds its order, its peasant/chest term and events.
 
+    The loops over the eight types run to ``rk[R_NTYPES]`` (= N_TYPES), not to the constant: LLVM
+    unrolls a loop of constant length 8 into scalar code (Numba leaves the SLP vectorizer off),
+    whereas a loop of unknown length goes through the loop vectorizer, four types per AVX2
+    instruction. For the loops over types in this function and :func:`type_values` that made a
+    balanced game 13% faster (bench_kernel_ab.py). W_FEED is float64 for the same reason: AVX2
+    has no int64 → float64 conversion. The best option and the runner-up are tracked while
+    scoring (:func:`track_best`), so the list of tied options is built only when there is a tie.
+
     ``full`` is a compile-time constant (this function is inlined into :func:`decide_heuristic`,
     where it is False and the events and denial code is compiled out, and into
     :func:`decide_heuristic_full`).
@@ -457,19 +483,25 @@ def heuristic_choice(ws, row, kind, p, n_options, P, full):
     if kind == D_EXTRA or kind == D_PLOT:
         bonus = rk[U(R_PARAMS + P_EXTRA_BONUS)]
         best = -1e300
-        for j in range(n_options):      # scores first, then the ties (no branch per option)
-            o = ws[U(W_OPTS + j)]
-            if kind == D_EXTRA:
+        second = -1e300
+        argj = 0
+        if kind == D_EXTRA:     # (one loop per kind: no test of the kind per option)
+            for j in range(n_options):
+                o = ws[U(W_OPTS + j)]
                 sc = w_value * ws[U(W_CNT + p * 8 + o)] * bonus + strat[U(sr + S_BIAS + o)]
-            else:
+                wf[U(W_SC + j)] = sc
+                best, second, argj = track_best(j, sc, best, second, argj)
+        else:
+            for j in range(n_options):
+                o = ws[U(W_OPTS + j)]
                 tok = o >> 3
                 dom = o & 7
                 per = ws[U(W_PER + p * 8 + dom)]
                 sc = w_value * ws[U(W_FN + p * 8 + tok)] * per \
                     + 0.5 * (strat[U(sr + S_BIAS + tok)] + strat[U(sr + S_BIAS + dom)])
-            wf[U(W_SC + j)] = sc
-            best = max(best, sc)
-        return pick_best(st, ws, wf, n_options, best)
+                wf[U(W_SC + j)] = sc
+                best, second, argj = track_best(j, sc, best, second, argj)
+        return pick_best(st, ws, wf, n_options, best, second, argj)
     t = ws[U(G_TURN)]
     width = P + 1
     if kind == D_PLACE:
@@ -484,15 +516,14 @@ def heuristic_choice(ws, row, kind, p, n_options, P, full):
     else:
         tiles_row = -1
         taken = t
-    w_order = strat[U(sr + S_ORDER)]
     w_fill = strat[U(sr + S_FILL)]
     w_combo = strat[U(sr + S_COMBO)]
     w_events = strat[U(sr + S_EVENTS)] if full else 0.0
     w_defense = strat[U(sr + S_DEFENSE)]
     w_denial = strat[U(sr + S_DENIAL)] if full else 0.0
     left = N_TURNS - taken + 1
-    fill_coins = rk[U(R_PARAMS + P_EMPTY_PENALTY)] * min(
-        1.0, ws[U(W_PL + p * PLS + X_EMPTY)] / (left if left > 1 else 1))
+    fill_coins = rk[U(R_PARAMS + P_EMPTY_PENALTY)] * FILL_SHARE[
+        U(ws[U(W_PL + p * PLS + X_EMPTY)] * 32 + (left if left > 1 else 1))]
     first_event = (taken + 3) // 4 - 1
     if first_event < 0:
         first_event = 0
@@ -500,8 +531,8 @@ def heuristic_choice(ws, row, kind, p, n_options, P, full):
     type_values(ws, rk, p, P, W_TVAL)
     pb = p * 8
     fill_add = w_fill * fill_coins
-    for x in range(N_TYPES):
-        sx = strat[U(sr + S_BIAS + x)] + w_value * ws[U(W_TVAL + x)] + w_combo * ws[U(W_FEED + pb + x)]
+    for x in range(rk[U(R_NTYPES)]):
+        sx = strat[U(sr + S_BIAS + x)] + w_value * ws[U(W_TVAL + x)] + w_combo * wf[U(W_FEED + pb + x)]
         wf[U(W_TSCORE + x)] = sx + (fill_add if ws[U(W_FN + pb + x)] == 0 else 0.0)
     if w_defense != 0.0:
         # Rempart: opponents whose Casernes would attack us now and no longer after one more
@@ -524,15 +555,17 @@ def heuristic_choice(ws, row, kind, p, n_options, P, full):
     # Per option: its order, the tile's own peasants or chests (R_TOWN), denial, events; one loop
     # per kind of option list (no branch on the kind inside).
     best = -1e300
+    second = -1e300
+    argj = 0
     if kind == D_PLACE or kind == D_MOVE:
-        order_step = w_order / (width - 1)
+        order_step = strat[U(sr + S_ORDER_STEP)]     # w_order / P, written once per block
         base = W_BOARD + tiles_row * COLS
         for j in range(n_options):
             c = ws[U(W_OPTS + j)]
             sc = tile_option(ws, rk, wf, ws[U(base + c)], order_step * (width - 1 - c), w_value,
                              w_denial, w_events, first_event, pb)
             wf[U(W_SC + j)] = sc
-            best = max(best, sc)
+            best, second, argj = track_best(j, sc, best, second, argj)
     elif kind == D_SCOUT:
         for j in range(n_options):
             cell = ws[U(W_OPTS + j)]
@@ -541,15 +574,15 @@ def heuristic_choice(ws, row, kind, p, n_options, P, full):
             if cell // COLS != tiles_row:
                 sc *= 0.5       # a Scout out of the next move's reach counts half
             wf[U(W_SC + j)] = sc
-            best = max(best, sc)
+            best, second, argj = track_best(j, sc, best, second, argj)
     else:
         base = W_GRAVE + p * STACK       # restore: options are Graveyard indices
         for j in range(n_options):
             sc = tile_option(ws, rk, wf, ws[U(base + j)], 0.0, w_value,
                              w_denial, w_events, first_event, pb)
             wf[U(W_SC + j)] = sc
-            best = max(best, sc)
-    return pick_best(st, ws, wf, n_options, best)
+            best, second, argj = track_best(j, sc, best, second, argj)
+    return pick_best(st, ws, wf, n_options, best, second, argj)
 
 
 @njit(SIG_HEURISTIC, cache=True, _nrt=False, error_model="numpy")
@@ -730,7 +763,7 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
             ws[U(W_CNT + p * 8 + dom)] += ws[U(W_FN + p * 8 + tok)]
             ws[U(W_PL + p * PLS + X_NPLOT)] += 1
             if tok != dom:      # W_FEED: Domain dom's Income now counts tok as well
-                ws[U(W_FEED + p * 8 + tok)] += ws[U(W_PER + p * 8 + dom)]
+                ws.view(np.float64)[U(W_FEED + p * 8 + tok)] += ws[U(W_PER + p * 8 + dom)]
             else:
                 ws[U(W_SELF + p * 8 + dom)] = 1
 
@@ -795,7 +828,7 @@ def prepare_reset(ws):
     for p in range(MAXP):
         ws[U(W_PL + p * PLS + X_EMPTY)] = N_TYPES
         for x in range(N_TYPES):
-            ws[U(W_FEED + p * 8 + x)] = rk[U(R_FEED0 + x)]
+            ws.view(np.float64)[U(W_FEED + p * 8 + x)] = rk[U(R_FEED0 + x)]
             ws[U(W_PER + p * 8 + x)] = rk[U(R_IBASE + x)]
             ws[U(W_SELF + p * 8 + x)] = rk[U(R_ICOUNT + x * 8 + x)] != 0
     for t in range(8):
@@ -1066,7 +1099,7 @@ def check_invariants(ws, P):
         if empty != ws[U(W_PL + p * PLS + X_EMPTY)]:
             ws[U(G_ERROR)] = E_INCOME_CACHE
         for x in range(N_TYPES):
-            if feed_value(ws, rk, p, x) != ws[U(W_FEED + p * 8 + x)]:
+            if feed_value(ws, rk, p, x) != ws.view(np.float64)[U(W_FEED + p * 8 + x)]:
                 ws[U(G_ERROR)] = E_INCOME_CACHE
             per = rk[U(R_IBASE + x)] + (rk[U(R_PARAMS + P_EXTRA_BONUS)] if ws[U(W_EXTRA + p * 8 + x)] else 0)
             counts_self = rk[U(R_ICOUNT + x * 8 + x)] != 0 or ws[U(W_PLOT + p * 8 + x)] == x
@@ -1191,6 +1224,9 @@ def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, o
             for c in range(N_STRAT_COLS):
                 wf[W_STRAT + r * N_STRAT_COLS + c] = strat[r, c]
                 sf[W_STRAT + r * N_STRAT_COLS + c] = strat[r, c]
+            # the order feature's step between neighbouring columns (MA-11), not divided per decision
+            wf[W_STRAT + r * N_STRAT_COLS + S_ORDER_STEP] = strat[r, S_ORDER] / P
+            sf[W_STRAT + r * N_STRAT_COLS + S_ORDER_STEP] = strat[r, S_ORDER] / P
         prepare_reset(ws)
         wu = ws.view(np.uint64)
         for g in range(g0, g1):
