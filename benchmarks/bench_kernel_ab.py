@@ -15,8 +15,9 @@ imports their constants). Nothing is asserted.
 `--check-traces` first checks that a speed change left the bots' play unchanged: both kernels
 play the same games (greedy, balanced and a mixed line-up of presets, plus balanced with denial
 and events weights, and balanced under the rule allow_negative_coins = true, at 2-5 players,
-`--trace-games` games each) and their decision traces (options offered and option chosen, for
-every decision) must be identical. Exits with status 1 otherwise.
+`--trace-games` games each; and one rollout seat against balanced bots with seat rotation, a tenth
+of the games) and their decision traces (options offered and option chosen, for every decision)
+must be identical. Exits with status 1 otherwise.
 """
 
 from __future__ import annotations
@@ -59,7 +60,8 @@ def compare_traces(old, new, rules, S, games: int) -> list[str]:
     for P in (2, 3, 4, 5):
         lineups = {f"{P}p greedy": ["greedy"] * P, f"{P}p balanced": ["balanced"] * P,
                    f"{P}p mixed presets": presets[:P], f"{P}p denial+events": ["balanced"] * P,
-                   f"{P}p balanced, negative coins": ["balanced"] * P}
+                   f"{P}p balanced, negative coins": ["balanced"] * P,
+                   f"{P}p rollout seat, rotated": ["rollout"] + ["balanced"] * (P - 1)}
         for label, lineup in lineups.items():
             _, rows = S.resolve(lineup, P)
             if "denial" in label:
@@ -67,8 +69,10 @@ def compare_traces(old, new, rules, S, games: int) -> list[str]:
                 rows[:, S_DENIAL] = 0.7
                 rows[:, S_EVENTS] = 0.3
             table = negative if "negative" in label else rules
-            a = old.run_chunk(table, P, 0, games, 3, rows, trace_decisions=True)["trace"]
-            b = new.run_chunk(table, P, 0, games, 3, rows, trace_decisions=True)["trace"]
+            # the rollout bot plays ~2,000 games/s: a tenth of the games, every seat in turn
+            n, rotate = (max(games // 10, P), True) if "rollout" in label else (games, False)
+            a = old.run_chunk(table, P, 0, n, 3, rows, trace_decisions=True, rotate=rotate)["trace"]
+            b = new.run_chunk(table, P, 0, n, 3, rows, trace_decisions=True, rotate=rotate)["trace"]
             if a != b:
                 differ.append(label)
     return differ
@@ -101,8 +105,8 @@ def main() -> None:
             if differ:
                 print(f"decisions differ from {a.rev} for: {', '.join(differ)}")
                 sys.exit(1)
-            print(f"decisions identical to {a.rev} (decision traces of 20 line-ups x "
-                  f"{a.trace_games} games, 2-5 players)")
+            print(f"decisions identical to {a.rev} (decision traces of 24 line-ups x "
+                  f"{a.trace_games} games (rollout: a tenth), 2-5 players)")
         print(f"kernel at {a.rev} (old) vs working tree (new): {a.players} players, one thread, "
               f"{a.runs} runs each of {a.games:,} games (pairs in random order), CPU time")
         for strategy in a.strategies.split(","):
