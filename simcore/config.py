@@ -10,6 +10,7 @@ May import only the standard library and :mod:`simcore.errors`.
 from __future__ import annotations
 
 import hashlib
+import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,6 +88,8 @@ class Table:
             value, ok = float(value), True
         if not ok:
             raise self.error(name, f"must be {_TYPE_NAMES.get(kind, kind.__name__)}, got {value!r}")
+        if kind is float and not math.isfinite(value):     # (nan passes every bound check)
+            raise self.error(name, f"must be a finite number, got {value!r}")
         if lo is not None and value < lo:
             raise self.error(name, f"must be >= {lo}, got {value!r}")
         if hi is not None and value > hi:

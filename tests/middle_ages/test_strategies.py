@@ -145,6 +145,8 @@ def test_a_designer_bot_in_toml_plays_and_a_bad_one_is_one_line(tmp_path, capsys
 @pytest.mark.parametrize("body,needle", [
     ('kind = "clever"', "must be one of"),
     ('kind = "heuristic"\nweights = { value = "high" }', "must be a number"),
+    ('kind = "heuristic"\nweights = { value = nan }', "must be a finite number"),
+    ('kind = "heuristic"\nweights = { fill = -inf }', "must be a finite number"),
     ('kind = "heuristic"\nbias = { chateau = 1 }', "unknown tile type"),
     ('kind = "heuristic"', "needs weights"),
     ('kind = "rollout"\nplayouts = 0\nweights = { value = 1 }', "must be >= 1"),
