@@ -74,7 +74,8 @@ class RunWriter:
         try:
             self.tmp.mkdir(parents=True)
         except OSError as exc:
-            raise UsageError(f"--out {self.out}: cannot create {self.tmp.parent}: {exc.strerror}") from None
+            raise UsageError(f"--out {self.out}: cannot create a directory in {self.tmp.parent}: "
+                             f"{exc.strerror}") from None
         for name, schema in self._schemas.items():
             if schema is not None:
                 self._writers[name] = pq.ParquetWriter(self.tmp / name, schema, compression="zstd")

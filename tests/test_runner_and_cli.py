@@ -172,6 +172,22 @@ def test_unwritable_output_path_is_refused_before_any_game(tmp_path, capsys):
     assert "--out" in capsys.readouterr().err
 
 
+def test_output_directory_the_system_refuses_to_create_is_one_line(tmp_path, capsys, monkeypatch):
+    """A directory that passes the checks but cannot be made (a read-only or special file system,
+    such as /proc) stops the run with one line naming where, exit code 2, and nothing written."""
+    import pathlib
+
+    def refuse(self, *args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(pathlib.Path, "mkdir", refuse)
+    assert simulate(tmp_path / "run", "--games", "10") == 2
+    err = capsys.readouterr().err.strip()
+    assert f"cannot create a directory in {tmp_path}: Permission denied" in err, err
+    assert len(err.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_simulate_console_script_takes_options_directly(tmp_path):
     with pytest.raises(SystemExit) as exc:
         simulate_main(["--games", "50", "--out", str(tmp_path / "r"), "--quiet"])
