@@ -1,6 +1,6 @@
 """``balance ladder``: the skill matrix of bots, each against copies of each other, seats rotated.
 
-May import typer, rich and :mod:`strategies`.
+May import typer, rich, :mod:`simcore.errors` and :mod:`strategies`.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ def ladder(
     from rich.console import Console
     from rich.table import Table
 
+    from simcore.errors import UsageError
     from simcore.games.middle_ages.game import check_players
     from simcore.runner import parse_games, set_threads
     from strategies import ladder as L
@@ -32,8 +33,13 @@ def ladder(
     check_players(players)
     set_threads(threads)
     names = [b.strip() for b in bots.split(",") if b.strip()]
+    if not names:
+        raise UsageError(f"--bots {bots!r}: name at least one strategy")
     for b in names:
-        S.lookup(b)  # validate every name before the long part
+        try:
+            S.lookup(b)  # validate every name before the long part
+        except UsageError as exc:   # (the strategies module names --strategies, its usual option)
+            raise UsageError(str(exc).replace("--strategies", "--bots", 1)) from None
     console = Console()
     cells = {}
     with console.status("playing the ladder…"):

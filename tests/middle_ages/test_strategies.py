@@ -159,6 +159,16 @@ def test_strategy_file_mistakes_are_named(tmp_path, body, needle):
         S.resolve(str(f), 4)
 
 
+@pytest.mark.parametrize("bots,needle", [
+    ("balanced,foo", "--bots: unknown strategy 'foo'"),
+    (",", "--bots ',': name at least one strategy"),
+])
+def test_ladder_names_its_own_option_in_errors(capsys, bots, needle):
+    assert _run(["ladder", "--bots", bots, "--games", "10"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert needle in err and len(err.splitlines()) == 1, err
+
+
 def test_strategies_command_lists_presets(capsys):
     assert _run(["strategies"]) == 0
     out = capsys.readouterr().out
