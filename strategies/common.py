@@ -45,6 +45,17 @@ def check_weights(t: Table, kind: str, weights: dict, bias: dict, features) -> N
         raise t.error("weights", f"a {kind} strategy needs weights (features: {', '.join(features)})")
 
 
+def check_search_settings(t: Table, kind: str, search_kind: str, keys) -> None:
+    """Settings that only a strategy of kind ``search_kind`` reads (playouts …) are an error on
+    any other kind: a designer who writes them expects them to change something."""
+    if kind == search_kind:
+        return
+    for k in keys:
+        if t.has(k):
+            raise t.error(k, f'only a {search_kind} strategy reads it (kind = "{search_kind}"); '
+                             f'this one is kind = "{kind}"')
+
+
 def load_strategy_file(path: str | Path, parse: Callable[[Table, str], S]) -> dict[str, S]:
     """Every top-level table of a strategies TOML, parsed by the game's ``parse``."""
     src = read_toml(path, what="strategies")

@@ -24,7 +24,8 @@ from simcore.games.medievallons.kernel import (
 )
 from simcore.games.medievallons.rules import CARD_TYPES
 from strategies.common import (
-    check_weights, load_strategy_file, lookup_strategy, resolve_rows, weights_and_bias,
+    check_search_settings, check_weights, load_strategy_file, lookup_strategy, resolve_rows,
+    weights_and_bias,
 )
 
 KINDS = {"random": STRAT_RANDOM, "heuristic": STRAT_HEURISTIC, "playout": STRAT_PLAYOUT}
@@ -59,6 +60,7 @@ def parse_strategy(t: Table, name: str) -> Strategy:
     prior = t.get("prior", float, 0.0, lo=0.0, hi=1000.0)
     t.done()
     check_weights(t, kind, weights, bias, FEATURES)
+    check_search_settings(t, kind, "playout", ("playouts", "horizon", "candidates", "prior"))
     row = np.zeros(N_STRAT_COLS, np.float64)
     row[S_KIND] = KINDS[kind]
     for k, v in weights.items():

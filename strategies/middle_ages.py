@@ -24,7 +24,8 @@ from simcore.games.middle_ages.strategy_layout import (
 )
 from simcore.games.middle_ages.rules import DOMAINS
 from strategies.common import (
-    check_weights, load_strategy_file, lookup_strategy, resolve_rows, weights_and_bias,
+    check_search_settings, check_weights, load_strategy_file, lookup_strategy, resolve_rows,
+    weights_and_bias,
 )
 
 KINDS = {"random": STRAT_RANDOM, "heuristic": STRAT_HEURISTIC, "rollout": STRAT_ROLLOUT}
@@ -53,6 +54,7 @@ def parse_strategy(t: Table, name: str) -> Strategy:
     playouts = t.get("playouts", int, 4, lo=1, hi=MAX_PLAYOUTS)
     t.done()
     check_weights(t, kind, weights, bias, FEATURES)
+    check_search_settings(t, kind, "rollout", ("playouts",))
     row = np.zeros(N_STRAT_COLS, np.float64)
     row[S_KIND] = KINDS[kind]
     for k, v in weights.items():

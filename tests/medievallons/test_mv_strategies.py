@@ -177,6 +177,7 @@ def test_a_designer_bot_in_toml_plays_and_a_bad_one_is_one_line(tmp_path, capsys
     ('kind = "heuristic"', "needs weights"),
     ('kind = "playout"\nplayouts = 0\nweights = { found = 1 }', "must be >= 1"),
     ('kind = "random"\nweights = { found = 1 }', "takes no weights"),
+    ('kind = "heuristic"\nhorizon = 3\nweights = { found = 1 }', 'only a playout strategy reads it'),
 ])
 def test_strategy_file_mistakes_are_named(tmp_path, body, needle):
     f = tmp_path / "b.toml"

@@ -151,6 +151,7 @@ def test_a_designer_bot_in_toml_plays_and_a_bad_one_is_one_line(tmp_path, capsys
     ('kind = "heuristic"', "needs weights"),
     ('kind = "rollout"\nplayouts = 0\nweights = { value = 1 }', "must be >= 1"),
     ('kind = "random"\nweights = { value = 1 }', "takes no weights"),
+    ('kind = "heuristic"\nplayouts = 4\nweights = { value = 1 }', 'only a rollout strategy reads it'),
 ])
 def test_strategy_file_mistakes_are_named(tmp_path, body, needle):
     f = tmp_path / "b.toml"
