@@ -68,8 +68,9 @@ def load_strategy_file(path: str | Path, parse: Callable[[Table, str], S]) -> di
 
 
 def lookup_strategy(spec: str, presets: dict[str, S],
-                    load_file: Callable[[str], dict[str, S]]) -> S:
-    """A preset name, ``file.toml`` (one strategy) or ``file.toml:name``."""
+                    load_file: Callable[[str], dict[str, S]], option: str = "--strategies") -> S:
+    """A preset name, ``file.toml`` (one strategy) or ``file.toml:name``; errors name ``option``,
+    the command-line option the spec came from."""
     spec = spec.strip()
     if spec in presets:
         return presets[spec]
@@ -79,14 +80,14 @@ def lookup_strategy(spec: str, presets: dict[str, S],
         found = load_file(path)
         if name:
             if name not in found:
-                raise UsageError(f"--strategies {spec}: no strategy {name!r} in {path} "
+                raise UsageError(f"{option} {spec}: no strategy {name!r} in {path} "
                                  f"(it has: {', '.join(found)})")
             return found[name]
         if len(found) != 1:
-            raise UsageError(f"--strategies {spec}: {path} holds {len(found)} strategies; "
+            raise UsageError(f"{option} {spec}: {path} holds {len(found)} strategies; "
                              f"pick one as {path}:NAME ({', '.join(found)})")
         return next(iter(found.values()))
-    raise UsageError(f"--strategies: unknown strategy {spec!r} (presets: {', '.join(presets)}; "
+    raise UsageError(f"{option}: unknown strategy {spec!r} (presets: {', '.join(presets)}; "
                      "or a path to a .toml file)")
 
 

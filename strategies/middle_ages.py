@@ -73,9 +73,9 @@ def presets() -> dict[str, Strategy]:
     return load_file(presets_path())
 
 
-def lookup(spec: str) -> Strategy:
+def lookup(spec: str, option: str = "--strategies") -> Strategy:
     """A preset name, ``file.toml`` (one strategy) or ``file.toml:name``."""
-    return lookup_strategy(spec, presets(), load_file)
+    return lookup_strategy(spec, presets(), load_file, option)
 
 
 def resolve(spec: list[str] | str, n_players: int) -> tuple[list[str], np.ndarray]:

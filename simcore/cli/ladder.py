@@ -36,10 +36,7 @@ def ladder(
     if not names:
         raise UsageError(f"--bots {bots!r}: name at least one strategy")
     for b in names:
-        try:
-            S.lookup(b)  # validate every name before the long part
-        except UsageError as exc:   # (the strategies module names --strategies, its usual option)
-            raise UsageError(str(exc).replace("--strategies", "--bots", 1)) from None
+        S.lookup(b, option="--bots")  # validate every name before the long part
     console = Console()
     cells = {}
     with console.status("playing the ladder…"):

@@ -470,9 +470,9 @@ def heuristic_choice(ws, row, kind, p, n_options, P, full):
     whereas a loop of unknown length goes through the loop vectorizer, four types per AVX2
     instruction. For the three loops over types in this function and :func:`type_values` that
     made a balanced game 18% faster (the same kernel with ``range(N_TYPES)`` instead, 30 shuffled
-    runs, one process). W_FEED is float64 for the same reason: AVX2
-    has no int64 → float64 conversion. The best option and the runner-up are tracked while
-    scoring (:func:`track_best`), so the list of tied options is built only when there is a tie.
+    runs, one process). W_FEED is float64 for the same reason: AVX2 has no int64 → float64
+    conversion. The best option and the runner-up are tracked while scoring
+    (:func:`track_best`), so the list of tied options is built only when there is a tie.
 
     ``full`` is a compile-time constant (this function is inlined into :func:`decide_heuristic`,
     where it is False and the events and denial code is compiled out, and into
