@@ -90,9 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
 
-    from simcore.games import adapter
+    from simcore.runner import prepare
 
-    prep = adapter("middle-ages").prepare(players=4, strategies="balanced", rules_path=None)
+    prep = prepare("middle-ages", players=4, strategies="balanced")
     counts = {"unchanged": {"pass": 0, "fail": 0, "inconclusive": 0},
               "boundary": {"pass": 0, "fail": 0, "inconclusive": 0},
               "planted": {"pass": 0, "fail": 0, "inconclusive": 0}}

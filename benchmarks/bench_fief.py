@@ -1,9 +1,9 @@
 """Fief speed benchmarks (FF-1 … FF-4, FF-7): prints medians of 3 warm runs.
 
 1. Kernel time of 1e7 combats of 10 vs 6 in a castle (target <= 5 s), played in chunks of 2**20
-   into reused output arrays, as simulate_combats does (its writing of parquet files is excluded).
+   into reused output arrays, as the runner does for fief-combat (its writing of parquet files is excluded).
 2. The exact 30 x 20 grid for the 3 terrains (target <= 2 s).
-3. For reference: simulate_combats end to end (1e6 combats, parquet written).
+3. For reference: simulate --game fief-combat end to end (1e6 combats, parquet written).
 
 Usage: .venv/bin/python benchmarks/bench_fief.py [--combats 1e7] [--threads N]
 """
@@ -22,7 +22,7 @@ import numpy as np
 from simcore.games.fief import kernel as K
 from simcore.games.fief.exact import exact_grid
 from simcore.games.fief.rules import CASTLE, load
-from simcore.games.fief.run import simulate_combats
+from simcore.runner import simulate
 
 
 def kernel_combats(rules, total: int, chunk: int = 1 << 20) -> float:
@@ -46,8 +46,8 @@ def exact_full_grid(rules) -> float:
 def end_to_end(n: int) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
-        simulate_combats(attacker=10, defender=6, terrain="castle", games=n, out=Path(tmp) / "r",
-                         quiet=True)
+        simulate("fief-combat", attacker=10, defender=6, terrain="castle", games=n,
+                 out=Path(tmp) / "r", quiet=True)
         return time.perf_counter() - t0
 
 
@@ -73,7 +73,7 @@ def main() -> None:
     print(f"kernel, {total:.0e} combats of 10 vs 6 in a castle: {t_k:.3f} s median of 3 "
           f"({total / t_k / 1e6:.2f} M combats/s; target <= 5 s)")
     print(f"exact 30 x 20 grid x 3 terrains: {t_e:.3f} s median of 3 (target <= 2 s)")
-    print(f"simulate_combats end to end, 1e6 combats with parquet: {t_w:.3f} s median of 3")
+    print(f"simulate fief-combat end to end, 1e6 combats with parquet: {t_w:.3f} s median of 3")
 
 
 if __name__ == "__main__":

@@ -22,9 +22,9 @@ SIMULATE = str(Path(sys.executable).with_name("simulate"))
 
 
 def kernel_seconds(games: int, players: int, strategy: str, repeats: int) -> list[float]:
-    from simcore.games.middle_ages import game as ma
+    from simcore.runner import prepare
 
-    prep = ma.prepare(players=players, strategies=strategy)
+    prep = prepare("middle-ages", players=players, strategies=strategy)
     prep.warmup()
     from simcore.games.middle_ages import kernel as K
     from simcore.games.middle_ages import rules as R

@@ -1,139 +1,161 @@
-"""The chunked runner: plays a prepared game in chunks and streams the results into a run directory.
+"""The chunked runner: the one simulation path of every game, to a run directory or in memory.
 
-A game adapter (e.g. :mod:`simcore.games.middle_ages.game`) turns user options into a
-:class:`PreparedRun`: the per-chunk play function, the Arrow schemas and what run.json must say. The
-runner owns everything that is the same for every game: parsing the game count, checking the output
-path before any work, threads, the compile spinner and progress bar, chunking (memory stays bounded
-whatever the game count), per-seat sufficient statistics, atomic publication of the run directory,
-and the closing summary table. Results do not depend on the chunk size or the thread count because
-every game draws from its own stream keyed on (seed, game index).
+:func:`prepare` reads the game's spec from the registry (:mod:`simcore.games`), refuses options the
+game does not take, resolves the bots with the game's strategy loader and lets the game's adapter
+build a :class:`~simcore.contract.PreparedRun`. :func:`run` plays it and streams the results into a
+run directory; :func:`chunks` and :func:`collect` are the in-memory form (the ladder, the
+Médiévallons questions, sweeps). The runner owns everything that is the same for every game:
+checking the output path before any work, threads, the compile spinner and progress bar, chunking
+(memory stays bounded whatever the game count), per-seat and per-strategy sufficient statistics,
+atomic publication of the run directory, and the closing summary table. Results do not depend on
+the chunk size or the thread count because every game draws from its own stream keyed on
+(seed, game index). :func:`simulate` is prepare + run in one call.
 
-May import numpy, pyarrow, numba, rich and :mod:`simcore` modules (never analysis/reports).
+May import numpy, pyarrow, numba, rich, :mod:`strategies` (through the specs' loader names) and
+:mod:`simcore` modules (never analysis/reports).
 """
 
 from __future__ import annotations
 
-import math
-import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Iterator
 
 import numpy as np
 import pyarrow as pa
 
 import simcore
+from simcore import games as registry
 from simcore import rundir
+from simcore.contract import ChunkResult, PreparedRun
 from simcore.errors import UsageError
+from simcore.options import check_seed, parse_games, set_threads  # noqa: F401  (parse_games: API)
 from simcore.stats import wilson_interval
 
 DEFAULT_CHUNK = 1 << 17          # games per chunk: ~30 MB of player rows at 5 players
 RAW_LIMIT = 10_000_000           # above this, players.parquet only with raw=True
-MAX_GAMES = 10**11
 
 
-@dataclass
-class ChunkResult:
-    """Column arrays of one chunk: ``players`` has n_games * n_players rows, ``games`` n_games."""
+def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = None,
+            **options: Any) -> PreparedRun:
+    """Validate ``options`` for ``game`` and build its run (nothing is played).
 
-    players: dict[str, np.ndarray]
-    games: dict[str, np.ndarray]
-
-
-@dataclass
-class PreparedRun:
-    """Everything the runner needs to play one configuration, built by a game adapter."""
-
-    game: str
-    n_players: int
-    strategy_names: list[str]                    # one per seat
-    players_schema: pa.Schema
-    games_schema: pa.Schema
-    play: Callable[[int, int, int], ChunkResult]  # (first_game, n_games, seed) -> columns
-    warmup: Callable[[], None] = lambda: None
-    rules_name: str = ""
-    rules_text: str = ""
-    rules_sha256: str = ""
-    meta: dict[str, Any] = field(default_factory=dict)
-    summary_columns: tuple[str, ...] = ()        # numeric player columns summed per seat
-    games_per_deal: int = 1                      # seat rotation plays each deal several times
-    compile_message: str = "Compiling the kernel (first run only; cached afterwards)"
-    # game-specific sufficient statistics: name -> factory of an object with
-    # .add(ChunkResult) and .table() -> pa.Table, written as <name>.parquet
-    extra_summaries: dict[str, Callable[[], Any]] = field(default_factory=dict)
-
-
-class SeatStrategies:
-    """The strategy of every seat as the player rows need it, for any game's adapter.
-
-    ``names`` has one strategy name per seat (strategy row order). :meth:`columns` builds the
-    columns every game's players table starts with: ``game``, ``seat``, ``strategy`` (a string
-    column built from a dictionary of the distinct names), ``deal`` and ``rotation``. With seat
-    rotation (``n_rot`` = players), game ``i`` is deal ``i // n_rot`` in rotation ``i % n_rot``,
-    and in rotation k seat s is played by strategy row ``(s + k) % players``.
+    ``options`` are the common ones (``players``, ``strategies``, ``rotate_seats``, ``engine``,
+    ``debug``) and the game's own (its spec's ``options``); ``None`` means "not given". An option
+    the game does not take is a one-line :class:`UsageError` naming it. ``rules`` is a rules file
+    (default: the game's shipped rules); ``rules_arrays`` already loaded rules (programmatic
+    variants), where the adapter accepts them.
     """
-
-    def __init__(self, names: list[str]) -> None:
-        index = {n: i for i, n in enumerate(dict.fromkeys(names))}
-        self.dictionary = pa.array(list(index), pa.string())
-        self.codes = np.array([index[n] for n in names], np.int32)
-
-    def columns(self, first: int, n: int, n_rot: int = 1) -> dict:
-        P = len(self.codes)
-        games = np.arange(first, first + n, dtype=np.int64)
-        seats = np.tile(np.arange(P, dtype=np.int64), n)
-        rot = np.repeat(games % n_rot, P)
-        codes = self.codes[(seats + rot) % P]
-        return {
-            "game": np.repeat(games, P),
-            "seat": seats.astype(np.int8),
-            "strategy": pa.DictionaryArray.from_arrays(pa.array(codes), self.dictionary).cast(pa.string()),
-            "deal": np.repeat(games // n_rot, P),
-            "rotation": rot.astype(np.int8),
-        }
-
-
-def raise_game_error(errors: np.ndarray, first: int, error_text: dict[int, str]) -> None:
-    """RuntimeError naming the first game of a chunk whose kernel error code is not 0."""
-    bad = np.flatnonzero(errors)
-    if bad.size:
-        code = int(errors[bad[0]])
-        raise RuntimeError(f"game {first + int(bad[0])}: {error_text.get(code, f'kernel error {code}')}")
-
-
-def parse_games(text: str | int | float, option: str = "--games") -> int:
-    """Parse a game count: ``1e6``, ``1_000_000``, ``250000``; refuse 0, negatives, fractions."""
-    s = str(text).strip().replace("_", "")
-    if re.fullmatch(r"[+]?\d+", s):
-        n = int(s)
-    elif re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", s):
-        value = float(s)
-        if not math.isfinite(value) or value != int(value):
-            raise UsageError(f"{option} {text}: must be a whole number of games (e.g. 1e6, 250000)")
-        n = int(value)
-    else:
-        raise UsageError(f"{option} {text!s}: not a number of games (e.g. 1e6, 1_000_000, 250000)")
-    if n <= 0:
-        raise UsageError(f"{option} {text}: must be at least 1")
-    if n > MAX_GAMES:
-        raise UsageError(f"{option} {text}: more than {MAX_GAMES:.0e} games is not supported")
-    return n
+    spec = registry.get(game)
+    spec.check_options(options)
+    own = {o.name for o in spec.options}
+    given = {k: v for k, v in options.items() if v is not None}
+    kwargs: dict[str, Any] = {k: v for k, v in given.items() if k in own}
+    if "players" in spec.takes:
+        players = int(given.get("players", spec.default_players))
+        spec.check_players(players)
+        kwargs["players"] = players
+        for k in ("rotate_seats", "engine", "debug"):
+            if k in spec.takes and k in given:
+                kwargs[k] = given[k]
+        if spec.strategies is not None:
+            loader = registry.import_hook(spec.strategies)
+            names = given.get("strategies") or spec.default_strategy
+            kwargs["bots"] = loader.resolve(names, players)
+    if rules_arrays is not None:
+        kwargs["rules"] = rules_arrays
+    adapter = registry.import_hook(spec.adapter)
+    prep = adapter.prepare(rules_path=rules, **kwargs)
+    prep.score_unit = spec.score_unit
+    if not prep.seat_labels and spec.roles and not spec.roles_alike:
+        prep.seat_labels = spec.seat_roles(prep.n_players)
+    if prep.fair_share is None and spec.roles_alike:
+        prep.fair_share = spec.fair_share(prep.n_players)
+    return prep
 
 
-def set_threads(threads: int | None) -> int:
-    import numba
+def chunks(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | None = None,
+           threads: int | None = None) -> Iterator[ChunkResult]:
+    """The in-memory runner: play ``games`` games of ``prep`` and yield one result per chunk.
 
-    available = numba.config.NUMBA_NUM_THREADS
-    if threads is None:
-        threads = available
-    if threads < 1:
-        raise UsageError(f"--threads {threads}: must be at least 1")
-    if threads > available:
-        raise UsageError(f"--threads {threads}: this machine allows at most {available} "
-                         "(set NUMBA_NUM_THREADS to raise the limit)")
-    numba.set_num_threads(threads)
-    return threads
+    The same games as :func:`run` writes (same seed → same rows, whatever ``chunk_size`` and
+    ``threads``); nothing touches the disk."""
+    _check_counts(prep, games, seed, chunk_size)
+    set_threads(threads)
+    size = chunk_size or prep.default_chunk or DEFAULT_CHUNK
+    done = 0
+    while done < games:
+        n = min(size, games - done)
+        yield prep.play(done, n, seed)
+        done += n
+
+
+@dataclass
+class Played:
+    """The outcome of :func:`collect`: every player and game row as Arrow tables, and the
+    per-seat sufficient statistics (as in summary.parquet)."""
+
+    players: pa.Table
+    games: pa.Table
+    by_seat: "GroupSummary"
+
+    def win_shares(self, n_players: int) -> np.ndarray:
+        """float64[games, players]: each game's win share per seat."""
+        return np.asarray(self.players["win_share"], np.float64).reshape(-1, n_players)
+
+
+def collect(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | None = None,
+            threads: int | None = None, columns: tuple[str, ...] | None = None) -> Played:
+    """Play ``games`` games in memory (:func:`chunks`) and return them as tables.
+
+    ``columns`` limits the player columns kept (memory); game columns are always kept."""
+    by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
+    players, game_rows = [], []
+    pschema = prep.players_schema
+    if columns is not None:
+        pschema = pa.schema([f for f in pschema if f.name in columns])
+    for chunk in chunks(prep, games=games, seed=seed, chunk_size=chunk_size, threads=threads):
+        by_seat.add(chunk.players, np.tile(np.arange(prep.n_players), len(chunk.games["game"])))
+        players.append(_table(chunk.players, pschema))
+        game_rows.append(_table(chunk.games, prep.games_schema))
+    return Played(pa.concat_tables(players), pa.concat_tables(game_rows), by_seat)
+
+
+def simulate(game: str, *, games: int | str, seed: int = 0, out: str | Path | None = None,
+             force: bool = False, threads: int | None = None, chunk_size: int | None = None,
+             raw: bool | None = None, quiet: bool = False, rules: str | Path | None = None,
+             **options: Any) -> Path:
+    """Prepare and run ``games`` games of ``game`` into a run directory; returns its path.
+
+    The Python form of ``simulate``: ``simulate("fief-combat", attacker=10, defender=6,
+    terrain="castle", games=100_000)`` or ``simulate("middle-ages", players=4, games=1e6)``."""
+    n = parse_games(games)
+    check_seed(seed)
+    out_dir = Path(out) if out is not None else None
+    if out_dir is not None:
+        rundir.check_output_dir(out_dir, force)
+    prep = prepare(game, rules=rules, **options)
+    return run(prep, games=n, seed=seed, out=out_dir, force=force, threads=threads,
+               chunk_size=chunk_size, raw=raw, quiet=quiet)
+
+
+def _check_counts(prep: PreparedRun, games: int, seed: int, chunk_size: int | None) -> None:
+    if games <= 0:
+        raise UsageError(f"--games {games}: must be at least 1")
+    if seed < 0 or seed >= 2**63:
+        raise UsageError(f"--seed {seed}: must be between 0 and 2**63 - 1")
+    if chunk_size is not None and chunk_size <= 0:
+        raise UsageError(f"--chunk-size {chunk_size}: must be at least 1")
+    if games % prep.games_per_deal:
+        raise UsageError(f"--games {games}: with --rotate-seats the count must be a multiple of "
+                         f"{prep.games_per_deal} (one game per rotation of every deal)")
+
+
+def _seat_labels(prep: PreparedRun) -> list[str]:
+    if prep.games_per_deal > 1:
+        return ["(rotating)"] * prep.n_players
+    return list(prep.strategy_names)
 
 
 class GroupSummary:
@@ -181,15 +203,11 @@ class GroupSummary:
 
 
 def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None = None,
-        force: bool = False, threads: int | None = None, chunk_size: int = DEFAULT_CHUNK,
+        force: bool = False, threads: int | None = None, chunk_size: int | None = None,
         raw: bool | None = None, quiet: bool = False, console=None) -> Path:
     """Play ``games`` games of ``prep`` and publish the run directory; return its path."""
-    if games <= 0:
-        raise UsageError(f"--games {games}: must be at least 1")
-    if seed < 0 or seed >= 2**63:
-        raise UsageError(f"--seed {seed}: must be between 0 and 2**63 - 1")
-    if chunk_size <= 0:
-        raise UsageError(f"--chunk-size {chunk_size}: must be at least 1")
+    _check_counts(prep, games, seed, chunk_size)
+    chunk_size = chunk_size or prep.default_chunk or DEFAULT_CHUNK
     out_dir = Path(out) if out is not None else rundir.default_run_dir(prep.game)
     rundir.check_output_dir(out_dir, force)
     n_threads = set_threads(threads)
@@ -204,13 +222,8 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
         prep.warmup()
     t_compile = time.perf_counter() - t_compile
 
-    if games % prep.games_per_deal:
-        raise UsageError(f"--games {games}: with --rotate-seats the count must be a multiple of "
-                         f"{prep.games_per_deal} (one game per rotation of every deal)")
-    rotating = prep.games_per_deal > 1
     strategy_labels = list(dict.fromkeys(prep.strategy_names))
-    seat_labels = ["(rotating)" if rotating else nm for nm in prep.strategy_names]
-    by_seat = GroupSummary("seat", seat_labels, prep.summary_columns)
+    by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
     by_strategy = GroupSummary("strategy", strategy_labels, prep.summary_columns)
     extras = {name: make() for name, make in prep.extra_summaries.items()}
     t0 = time.perf_counter()
@@ -240,8 +253,16 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
             progress.stop()
         wall = time.perf_counter() - t0
         writer.write_table(rundir.SUMMARY, pa.concat_tables([by_seat.table(), by_strategy.table()]))
+        extra_meta: dict[str, Any] = {}
+        closing: list = []
         for name, acc in extras.items():
-            writer.write_table(f"{name}.parquet", acc.table())
+            table = acc.table()
+            if table is not None:
+                writer.write_table(f"{name}.parquet", table)
+            if hasattr(acc, "meta"):
+                extra_meta.update(acc.meta())
+            if hasattr(acc, "closing_rows"):
+                closing += acc.closing_rows()
         meta = {
             "game": prep.game,
             "players": prep.n_players,
@@ -261,10 +282,16 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
             "games_per_s": round(games / wall, 1) if wall > 0 else None,
             "created_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
             **prep.meta,
+            **extra_meta,
         }
         path = writer.finish(meta)
     if not quiet:
-        print_summary(console, meta, by_seat, by_strategy if len(strategy_labels) > 1 else None, path)
+        from rich.console import Console
+
+        # results on stdout (progress and the compile spinner stay on stderr)
+        print_summary(Console(), meta, prep, by_seat,
+                      by_strategy if len(strategy_labels) > 1 and not prep.seat_labels else None,
+                      path, closing)
     return path
 
 
@@ -314,12 +341,15 @@ class _Progress:
             self.bar.stop()
 
 
-def print_summary(console, meta: dict, by_seat: GroupSummary, by_strategy: GroupSummary | None,
-                  path: Path) -> None:
+def print_summary(console, meta: dict, prep: PreparedRun, by_seat: GroupSummary,
+                  by_strategy: GroupSummary | None, path: Path, closing: list = ()) -> None:
+    """The closing table: win rate per seat (and per strategy) with its 95% Wilson interval,
+    the distance to the fair share where every seat is alike, and the mean score in the game's
+    unit; then the lines the game adds (:class:`~simcore.contract.ClosingRow`)."""
     from rich.table import Table
 
     P = meta["players"]
-    fair = 1.0 / P
+    fair = prep.fair_share
     title = (f"{meta['game']}: {meta['games']:,} games, {P} players, seed {meta['seed']}"
              f" — {meta['games_per_s']:,.0f} games/s")
     for summary, head in ((by_seat, "seat"), (by_strategy, "strategy")):
@@ -328,17 +358,35 @@ def print_summary(console, meta: dict, by_seat: GroupSummary, by_strategy: Group
         t = Table(title=title if head == "seat" else "per strategy (all seats)", title_justify="left")
         if head == "seat":
             t.add_column("seat", justify="right")
-        t.add_column("strategy")
-        for c in ("win rate", "95% interval (Wilson)", "vs fair share", "mean score"):
+        t.add_column("role" if prep.seat_labels and head == "seat" else "strategy")
+        columns = ["win rate", "95% interval (Wilson)"]
+        if fair is not None:
+            columns.append("vs fair share")
+        columns.append(f"mean score ({prep.score_unit})")
+        for c in columns:
             t.add_column(c, justify="right")
         for i, label in enumerate(summary.labels):
             n = int(summary.n[i])
             w = summary.sums["win_share"][i] / n
             lo, hi = wilson_interval(w, n)
             score = summary.sums["score"][i] / n if "score" in summary.sums else float("nan")
-            cells = [label, f"{100 * w:.2f}%", f"{100 * lo:.2f}–{100 * hi:.2f}%",
-                     f"{100 * (w - fair):+.2f} pts", f"{score:.2f}"]
+            if head == "seat" and prep.seat_labels:
+                label = prep.seat_labels[i]
+            cells = [label, f"{100 * w:.2f}%", f"{100 * lo:.2f}–{100 * hi:.2f}%"]
+            if fair is not None:
+                cells.append(f"{100 * (w - fair):+.2f} pp")
+            cells.append(f"{score:.2f}")
             t.add_row(*([str(i + 1)] if head == "seat" else []), *cells)
+        console.print(t)
+    if closing:
+        t = Table(title=f"{meta['game']}: outcomes", title_justify="left")
+        for c, j in (("outcome", "left"), ("estimate", "right"), ("95% interval", "right")):
+            t.add_column(c, justify=j)
+        for r in closing:
+            if r.percent:
+                t.add_row(r.label, f"{r.estimate:.4f}", f"{r.low:.4f} – {r.high:.4f}")
+            else:
+                t.add_row(r.label, f"{r.estimate:.3f}", f"{r.low:.3f} – {r.high:.3f}")
         console.print(t)
     console.print(f"run directory: {path}  (wall {meta['wall_time_s']:.2f} s, kernel "
                   f"{meta['kernel_time_s']:.2f} s)")

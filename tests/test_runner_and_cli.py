@@ -105,7 +105,7 @@ def test_existing_results_are_kept_without_force_and_replaced_with_it(tmp_path, 
 
 def test_a_failing_run_leaves_nothing_under_the_final_name(tmp_path, monkeypatch):
     out = tmp_path / "run"
-    prep = ma.prepare(players=4)
+    prep = runner.prepare("middle-ages", players=4, strategies="random")
     calls = {"n": 0}
     real = prep.play
 

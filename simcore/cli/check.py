@@ -29,17 +29,15 @@ def play_check_run(baseline, out: str | Path, *, games: int | None = None, rules
     names (``"default"``: the shipped rules), ``seed`` to the baseline's seed + ``seed_offset``.
     """
     from simcore import runner
-    from simcore.games import adapter
 
     rules_path = Path(rules) if rules is not None else baseline.rules_path()
     if rules_path is not None and not rules_path.is_file():
         where = "--rules" if rules is not None else f"{baseline.path}: run.rules"
         raise UsageError(f"{where}: rules file not found: {rules_path}"
                          + ("" if rules is not None else " (give the rules with --rules)"))
-    game_mod = adapter(baseline.game)
-    prep = game_mod.prepare(players=baseline.players, strategies=list(baseline.strategies),
-                            rules_path=rules_path, engine=baseline.engine,
-                            rotate_seats=baseline.rotate_seats)
+    prep = runner.prepare(baseline.game, players=baseline.players,
+                          strategies=list(baseline.strategies), rules=rules_path,
+                          engine=baseline.engine, rotate_seats=baseline.rotate_seats)
     return runner.run(prep, games=games or baseline.check_games,
                       seed=baseline.check_seed if seed is None else seed, out=out, force=force,
                       threads=threads, raw=True, quiet=True)

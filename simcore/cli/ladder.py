@@ -1,6 +1,6 @@
 """``balance ladder``: the skill matrix of bots, each against copies of each other, seats rotated.
 
-May import typer, rich, :mod:`simcore.errors` and :mod:`strategies`.
+May import typer, rich, :mod:`simcore`, :mod:`strategies` and :mod:`analysis`.
 """
 
 from __future__ import annotations
@@ -19,28 +19,35 @@ def ladder(
     players: int = typer.Option(4, "--players", "-p", help="Players per game (2-5)."),
     seed: int = typer.Option(0, "--seed"),
     threads: int = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
+    game: str = typer.Option("middle-ages", "--game", "-g", help="Which game (one with bots)."),
 ) -> None:
+    import importlib
+
     from rich.console import Console
     from rich.table import Table
 
+    from analysis import ladder as L
+    from simcore import games as registry
     from simcore.errors import UsageError
-    from simcore.games.middle_ages.game import check_players
-    from simcore.runner import parse_games, set_threads
-    from strategies import ladder as L
-    from strategies import middle_ages as S
+    from simcore.options import check_seed, parse_games, set_threads
 
+    spec = registry.get(game)
+    if spec.strategies is None:
+        raise UsageError(f"--game {game}: this game has no bots to rank")
     n = parse_games(games)
-    check_players(players)
+    spec.check_players(players)
+    check_seed(seed)
     set_threads(threads)
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if not names:
         raise UsageError(f"--bots {bots!r}: name at least one strategy")
+    S = importlib.import_module(spec.strategies)
     for b in names:
         S.lookup(b, option="--bots")  # validate every name before the long part
     console = Console()
     cells = {}
     with console.status("playing the ladder…"):
-        for c in L.ladder(names, n, players=players, seed=seed):
+        for c in L.ladder(names, n, players=players, seed=seed, game=game):
             cells[(c.bot, c.opponent)] = c
     t = Table(title=f"win share of the row bot against {players - 1} copies of the column bot "
                     f"(fair {100 / players:.0f}%, {n:,} games per cell, seats rotated)",

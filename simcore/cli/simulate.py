@@ -1,7 +1,10 @@
 """``balance simulate`` (also the ``simulate`` console script): play games, write a run directory.
 
-A thin shell: parse and check the options, let the game's adapter prepare the run, hand it to
-:func:`simcore.runner.run`. Everything here is callable from Python through those functions.
+A thin shell: parse the options and hand them to :func:`simcore.runner.simulate`, which reads the
+game's spec from the registry, refuses an option the game does not take (``--players`` for
+fief-combat, ``--attacker`` for Middle-Ages: one line naming it, exit 2), prepares the run and
+plays it. Options default to "not given" (None) so that refusal is possible; the game's spec
+supplies the defaults.
 
 May import typer, rich and :mod:`simcore`.
 """
@@ -13,8 +16,11 @@ from typing import Optional
 
 import typer
 
-from simcore.errors import UsageError
-from simcore.games import GAMES
+from simcore import games as registry
+
+
+def _game_help() -> str:
+    return "Which game: " + "; ".join(f"{s.name} ({s.description})" for s in registry.specs().values())
 
 
 def register(app: typer.Typer) -> None:
@@ -24,50 +30,44 @@ def register(app: typer.Typer) -> None:
 
 def simulate(
     games: str = typer.Option("1e6", "--games", "-n", help="How many games: 1e6, 1_000_000, 250000."),
-    game: str = typer.Option("middle-ages", "--game", "-g", help=f"Which game: {', '.join(GAMES)}."),
-    players: int = typer.Option(4, "--players", "-p", help="Players per game (2-5)."),
-    strategies: str = typer.Option(
-        "", "--strategies", "-s",
+    game: str = typer.Option("middle-ages", "--game", "-g", help=_game_help()),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Players per game (player games; default 4)."),
+    strategies: Optional[str] = typer.Option(
+        None, "--strategies", "-s",
         help="Comma list: one strategy for every seat or one per seat (names or TOML files). "
-             "Default: balanced for every seat (random where heuristic bots do not exist)."),
+             "Default: the game's default bot at every seat (balanced)."),
     seed: int = typer.Option(0, "--seed", help="Run seed: same seed, rules and strategies → same results."),
     rules: Optional[Path] = typer.Option(None, "--rules", help="A rules TOML (default: the shipped rules)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run directory (default runs/<game>-<UTC time>/)."),
     threads: Optional[int] = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
-    chunk_size: int = typer.Option(1 << 17, "--chunk-size", help="Games per chunk (memory bound; results do not depend on it)."),
+    chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per chunk (memory bound; results do not depend on it; default 131072)."),
     raw: Optional[bool] = typer.Option(None, "--raw/--no-raw", help="Write players.parquet (default: only up to 1e7 games)."),
-    rotate_seats: bool = typer.Option(False, "--rotate-seats", help="Play every deal once per rotation of the strategies over the seats."),
-    engine: str = typer.Option("kernel", "--engine", help="kernel (Numba) or reference (slow pure Python, small runs)."),
-    debug: bool = typer.Option(False, "--debug", help="Check the game invariants after every game."),
+    rotate_seats: Optional[bool] = typer.Option(None, "--rotate-seats", help="Player games: play every deal once per rotation of the strategies over the seats."),
+    engine: Optional[str] = typer.Option(None, "--engine", help="Player games: kernel (Numba, default) or reference (slow pure Python, small runs)."),
+    debug: Optional[bool] = typer.Option(None, "--debug", help="Player games: check the game invariants after every game."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary table."),
     force: bool = typer.Option(False, "--force", help="Replace a non-empty --out directory."),
-    attacker: int = typer.Option(10, "--attacker", help="fief-combat: attacking points."),
-    defender: int = typer.Option(6, "--defender", help="fief-combat: defending points."),
-    terrain: str = typer.Option("open", "--terrain", help="fief-combat: open, castle or city."),
-    darc: str = typer.Option("none", "--darc", help="fief-combat: Jeanne d'Arc with attacker, defender or none."),
+    attacker: Optional[int] = typer.Option(None, "--attacker", help="fief-combat: attacking points (default 10)."),
+    defender: Optional[int] = typer.Option(None, "--defender", help="fief-combat: defending points (default 6)."),
+    terrain: Optional[str] = typer.Option(None, "--terrain", help="fief-combat: open (default), castle or city."),
+    darc: Optional[str] = typer.Option(None, "--darc", help="fief-combat: Jeanne d'Arc with attacker, defender or none (default)."),
+    lords_attacker: Optional[int] = typer.Option(None, "--lords-attacker", help="fief-combat: Lords among the attacking points."),
+    lords_defender: Optional[int] = typer.Option(None, "--lords-defender", help="fief-combat: Lords among the defending points."),
+    mercy: Optional[str] = typer.Option(None, "--mercy", help="fief-combat: never, attacker:K, defender:K or both."),
 ) -> None:
     from simcore import runner
 
+    if chunk_size is not None and chunk_size <= 0:
+        from simcore.errors import UsageError
+
+        raise UsageError(f"--chunk-size {chunk_size}: must be at least 1")
     n_games = runner.parse_games(games)
-    if game not in GAMES:
-        raise UsageError(f"--game {game}: unknown game (known: {', '.join(GAMES)})")
-    if game == "fief-combat":
-        from simcore.games.fief.run import simulate_combats
-
-        simulate_combats(attacker=attacker, defender=defender, terrain=terrain, darc=darc,
-                         games=n_games, seed=seed, rules_path=rules, out=out, force=force,
-                         threads=threads, quiet=quiet)
-        return
-    from rich.console import Console
-
-    from simcore.games import adapter
-
-    with Console(stderr=True, quiet=quiet).status(
-            f"Loading the {game} kernels (compiled on first use, cached afterwards)"):
-        game_mod = adapter(game)
-    prep = game_mod.prepare(players=players, strategies=strategies or game_mod.DEFAULT_STRATEGY,
-                            rules_path=rules, engine=engine, debug=debug, rotate_seats=rotate_seats)
-    path = runner.run(prep, games=n_games, seed=seed, out=out, force=force, threads=threads,
-                      chunk_size=chunk_size, raw=raw, quiet=quiet)
+    registry.get(game)
+    path = runner.simulate(
+        game, games=n_games, seed=seed, out=out, force=force, threads=threads,
+        chunk_size=chunk_size, raw=raw, quiet=quiet, rules=rules,
+        players=players, strategies=strategies, rotate_seats=rotate_seats, engine=engine,
+        debug=debug, attacker=attacker, defender=defender, terrain=terrain, darc=darc,
+        lords_attacker=lords_attacker, lords_defender=lords_defender, mercy=mercy)
     if quiet:
         typer.echo(str(path))

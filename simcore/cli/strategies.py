@@ -22,12 +22,13 @@ def list_strategies(
     from rich.console import Console
     from rich.table import Table
 
-    import importlib
+    from simcore import games as registry
 
-    modules = {"middle-ages": "strategies.middle_ages", "medievallons": "strategies.medievallons"}
-    if game not in modules:
-        raise UsageError(f"--game {game}: bots exist for {', '.join(modules)}")
-    S = importlib.import_module(modules[game])
+    spec = registry.get(game)
+    if spec.strategies is None:
+        with_bots = [s.name for s in registry.specs().values() if s.strategies]
+        raise UsageError(f"--game {game}: bots exist for {', '.join(with_bots)}")
+    S = registry.import_hook(spec.strategies)
 
     found = S.load_file(file) if file else S.presets()
     t = Table(title=f"{game} strategies" + (f" in {file}" if file else " (presets)"),

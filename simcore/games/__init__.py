@@ -1,36 +1,60 @@
-"""The games the toolkit simulates, one sub-package each, and the name → adapter registry.
+"""The registry of games: one line per game, naming the module that declares its spec.
 
-An adapter module (e.g. ``simcore.games.middle_ages.game``) exposes ``DEFAULT_STRATEGY`` and
-``prepare(players=, strategies=, rules_path=, engine=, debug=, rotate_seats=) -> PreparedRun``;
-``simulate --game NAME`` imports it only when the game is chosen. ``fief-combat`` is the exception:
-its combats are not player games and go through :func:`simcore.games.fief.run.simulate_combats`.
+Every layer that needs to know which games exist, what they are called, how many players they
+take, what their score counts or which bots they have reads this registry (``get``, ``names``,
+``specs``) instead of keeping its own table. A spec module is plain data (see
+:mod:`simcore.contract`): looking games up never imports a kernel or compiles anything.
 
-May import nothing heavy at module level.
+Adding a game: its folder under ``simcore/games/<game>/`` with a ``spec.py``, and one line here.
+
+May import the standard library, :mod:`simcore.contract` and :mod:`simcore.errors`.
 """
 
-GAMES = {
-    "middle-ages": "Middle-Ages (shared/rules/middle_ages.md): 2-5 players, 16 turns, tile drafting",
-    "medievallons": "Médiévallons (shared/rules/medievallons.md): card game, 2-5 players",
-    "fief-combat": "Fief 2 combats (shared/rules/fief.md): attacker vs defender, many combats",
-}
+from __future__ import annotations
 
-ADAPTERS = {
-    "middle-ages": "simcore.games.middle_ages.game",
-    "medievallons": "simcore.games.medievallons.game",
-}
+import difflib
+import importlib
+
+from simcore.contract import GameSpec
+from simcore.errors import UsageError
+
+REGISTRY = (
+    "simcore.games.middle_ages.spec",
+    "simcore.games.medievallons.spec",
+    "simcore.games.fief.spec",
+)
+
+_specs: dict[str, GameSpec] | None = None
 
 
-def adapter(name: str):
-    """The adapter module of a player game (raises UsageError for an unknown or missing game)."""
-    import importlib
+def specs() -> dict[str, GameSpec]:
+    """Every registered game's spec, by name, in registry order."""
+    global _specs
+    if _specs is None:
+        found: dict[str, GameSpec] = {}
+        for path in REGISTRY:
+            spec = importlib.import_module(path).SPEC
+            if spec.name in found:
+                raise RuntimeError(f"two games registered as {spec.name!r}")
+            found[spec.name] = spec
+        _specs = found
+    return _specs
 
-    from simcore.errors import UsageError
 
-    if name not in ADAPTERS:
-        raise UsageError(f"--game {name}: unknown game (known: {', '.join(GAMES)})")
-    try:
-        return importlib.import_module(ADAPTERS[name])
-    except ModuleNotFoundError as exc:
-        if exc.name and ADAPTERS[name].startswith(exc.name):
-            raise UsageError(f"--game {name}: not available in this build") from None
-        raise
+def names() -> tuple[str, ...]:
+    return tuple(specs())
+
+
+def get(name: str, option: str = "--game") -> GameSpec:
+    """The spec of game ``name``; a one-line :class:`UsageError` (with a suggestion) otherwise."""
+    all_specs = specs()
+    if name in all_specs:
+        return all_specs[name]
+    near = difflib.get_close_matches(str(name), list(all_specs), n=1)
+    hint = f"; did you mean {near[0]}?" if near else ""
+    raise UsageError(f"{option} {name}: unknown game (known: {', '.join(all_specs)}){hint}")
+
+
+def import_hook(module: str | None):
+    """The module a spec names (adapter, strategies, golden, hooks), or None."""
+    return importlib.import_module(module) if module else None

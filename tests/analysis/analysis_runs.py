@@ -102,10 +102,10 @@ def medievallons_run(path: Path, games: int, players: int = 4, seed: int = 0,
     """A real Médiévallons run through the simulator (Numba kernel): ``copies`` edits the shipped
     rules' ``[deck.copies]`` (e.g. ``{"chevalier": 7}``, the card ablation as a rules variant)."""
     from simcore import runner
-    from simcore.games.medievallons import game, rules
+    from simcore.games.medievallons import rules
 
     r = rules.load()
     if copies:
         r = rules.with_copies(r, copies)
-    prep = game.prepare(players=players, strategies=strategies, rules=r)
+    prep = runner.prepare("medievallons", players=players, strategies=strategies, rules_arrays=r)
     return runner.run(prep, games=games, seed=seed, out=Path(path), quiet=True)

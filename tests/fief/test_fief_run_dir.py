@@ -1,4 +1,4 @@
-"""simulate_combats: one matchup into a run directory (FF-1 … FF-4, FF-7)."""
+"""fief-combat through the runner: one matchup into a run directory (FF-1 … FF-4, FF-7)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,13 @@ from simcore.errors import UsageError
 from simcore.games.fief import kernel as K
 from simcore.games.fief.exact import exact_combat
 from simcore.games.fief.rules import CASTLE
-from simcore.games.fief.run import simulate_combats
 from simcore.rundir import read_meta
+from simcore.runner import simulate
+
+
+def simulate_combats(**options):
+    """One Fief matchup through the one simulation path every game takes."""
+    return simulate("fief-combat", **options)
 
 
 def test_run_directory_has_the_common_columns_and_reproducible_meta(tmp_path, capsys, rules):

@@ -12,6 +12,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from simcore import runner
 from simcore.cli import _run
 from simcore.errors import UsageError
 from simcore.games.medievallons import game as mv
@@ -86,9 +87,9 @@ def test_reference_engine_gives_the_kernels_run(tmp_path):
     for f in ("players.parquet", "games.parquet"):
         assert pl.read_parquet(tmp_path / "k" / f).equals(pl.read_parquet(tmp_path / "r" / f))
     with pytest.raises(UsageError, match="random strategy only"):
-        mv.prepare(players=4, strategies="balanced", engine="reference")
+        runner.prepare("medievallons", players=4, strategies="balanced", engine="reference")
     with pytest.raises(UsageError, match="kernel or reference"):
-        mv.prepare(players=4, engine="gpu")
+        runner.prepare("medievallons", players=4, engine="gpu")
 
 
 def test_debug_mode_runs_the_invariants(tmp_path):

@@ -16,7 +16,7 @@ from simcore.errors import ConfigError, UsageError
 from simcore.games.middle_ages import kernel as K
 from simcore.games.middle_ages import reference as REF
 from simcore.games.middle_ages import rules as R
-from strategies import ladder as L
+from analysis import ladder as L
 from strategies import middle_ages as S
 
 RULES = R.load()

@@ -2,6 +2,7 @@
 
 Modules: ``rules`` (rules.toml → arrays), ``kernel`` (Numba combats, plague, revolt), ``exact``
 (dynamic-programming odds), ``reference`` (slow readable Python used by the tests), ``odds``
-(grids, break-even tables, heat maps), ``calamity`` (plague and revolt tables), ``run``
-(``simulate_combats``: one matchup into a run directory).
+(grids, break-even tables, heat maps), ``calamity`` (plague and revolt tables), ``spec`` (the
+``fief-combat`` game spec) and ``game`` (its adapter: one matchup played by the runner into a run
+directory, ``simulate --game fief-combat``).
 """

@@ -28,7 +28,8 @@ from simcore.games.fief.rules import (
     DIE_SIDES, P_PLAGUE_LORD_SURVIVES, P_PLAGUE_ROUND_UP, P_REVOLT_ECUS, P_REVOLT_SUCCESS,
     FiefRules, load,
 )
-from simcore.games.fief.run import as_count, numba_threads, wilson
+from simcore.games.fief.game import wilson
+from simcore.options import as_count, numba_threads
 from simcore.rng import stream_state
 from simcore.rundir import RunWriter
 

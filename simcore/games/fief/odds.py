@@ -28,7 +28,8 @@ from simcore.games.fief.rules import (
     DARC_SIDES, TERRAINS, FiefRules, check_army, darc_index, load, mercy_text, parse_mercy,
     terrain_index,
 )
-from simcore.games.fief.run import as_count, numba_threads, wilson
+from simcore.games.fief.game import wilson
+from simcore.options import as_count, numba_threads
 from simcore.rng import stream_state
 from simcore.rundir import RunWriter
 

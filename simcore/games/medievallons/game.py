@@ -1,4 +1,4 @@
-"""Médiévallons adapter for the runner: options → :class:`simcore.runner.PreparedRun`.
+"""Médiévallons adapter for the runner: options → :class:`simcore.contract.PreparedRun`.
 
 Declares the exact Arrow schemas of ``players.parquet`` and ``games.parquet`` (MV-9), validates the
 player count against the rules file (MV-1) before any game is played, and provides the per-chunk
@@ -9,7 +9,8 @@ End reasons are stored as an int8 code in ``games.parquet``; run.json's ``end_re
 the codes to names: 0 third_guild (a player founded the winning guild, MV-7), 1 empty_pile (the draw
 pile ran out with the End card yellow, MV-6), 2 truncated (the max_turns safety bound, MV-7).
 
-May import numpy, pyarrow and :mod:`simcore`, :mod:`strategies`.
+May import numpy, pyarrow, :mod:`simcore.contract`, :mod:`simcore.errors` and this game's
+modules (never :mod:`strategies`: the runner resolves the bots and passes their rows).
 """
 
 from __future__ import annotations
@@ -23,39 +24,33 @@ from simcore.errors import UsageError
 from simcore.games.medievallons import kernel
 from simcore.games.medievallons import rules as rules_mod
 from simcore.games.medievallons.rules import BOUFFON, CARD_TYPES, N_TYPES
-from simcore.runner import ChunkResult, PreparedRun, SeatStrategies, raise_game_error
+from simcore.games.medievallons.spec import FOUNDED_COLS, POWER_COLS, SPEC
+from simcore.contract import ChunkResult, PreparedRun, SeatStrategies, raise_game_error
 
-GAME = "medievallons"
-FOUNDED_COLS = tuple(f"founded_{t}" for t in CARD_TYPES)
+GAME = SPEC.name
 POWER_TYPES = tuple(t for t in range(N_TYPES) if t != BOUFFON)     # the Bouffon has no power
-POWER_COLS = tuple(f"powers_{CARD_TYPES[t]}" for t in POWER_TYPES)
 END_REASON_NAMES = dict(enumerate(kernel.END_REASONS))
-
-PLAYERS_SCHEMA = pa.schema(
-    [("game", pa.int64()), ("seat", pa.int8()), ("strategy", pa.string()), ("score", pa.int32()),
-     ("win_share", pa.float32()), ("rank", pa.int8()), ("guilds", pa.int8()), ("hand", pa.int16())]
-    + [(c, pa.int8()) for c in FOUNDED_COLS] + [(c, pa.int16()) for c in POWER_COLS])
-ROTATED_SCHEMA = pa.schema(list(PLAYERS_SCHEMA) + [("deal", pa.int64()), ("rotation", pa.int8())])
-GAMES_SCHEMA = pa.schema(
-    [("game", pa.int64()), ("n_players", pa.int8()), ("turns", pa.int16()),
-     ("end_reason", pa.int8()), ("reshuffles", pa.int8())])
-DEFAULT_STRATEGY = "balanced"   # symmetric bots: the standard setting for seat advantage
+PLAYERS_SCHEMA = SPEC.players_schema()          # MV-9, from the spec's columns
+ROTATED_SCHEMA = SPEC.players_schema(rotate_seats=True)
+GAMES_SCHEMA = SPEC.games_schema()
+DEFAULT_STRATEGY = SPEC.default_strategy
 SUMMARY_COLUMNS = ("score", "guilds", "hand", *FOUNDED_COLS, *POWER_COLS)
 
 
-def prepare(*, players: int = 4, strategies: str | list[str] = DEFAULT_STRATEGY,
+def prepare(*, players: int = 4, bots: tuple[list[str], np.ndarray] | None = None,
             rules_path: str | Path | None = None, engine: str = "kernel", debug: bool = False,
             rotate_seats: bool = False, rules=None) -> PreparedRun:
-    """Validate the options and build the run (rules and strategies loaded once).
+    """Validate the options and build the run (rules loaded once).
 
-    ``rules`` (a :class:`RulesArrays`) overrides ``rules_path`` for programmatic variants.
+    ``bots`` is ``(names, rows)`` as :func:`strategies.medievallons.resolve` returns them
+    (default: random at every seat); ``rules`` (a :class:`RulesArrays`) overrides ``rules_path``
+    for programmatic variants.
     """
-    from strategies import medievallons as strat_mod
-
     if rules is None:
         rules = rules_mod.load(rules_path)
     rules_mod.check_players(rules, players)
-    names, strat_rows = strat_mod.resolve(strategies, players)
+    names, strat_rows = bots if bots is not None else (
+        ["random"] * players, np.zeros((players, kernel.N_STRAT_COLS), np.float64))
     n_rot = players if rotate_seats else 1
     rk = kernel.pack_rules(rules)
     seat_strategies = SeatStrategies(names)

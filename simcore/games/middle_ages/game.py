@@ -1,11 +1,12 @@
-"""Middle-Ages adapter for the runner: options → :class:`simcore.runner.PreparedRun`.
+"""Middle-Ages adapter for the runner: options → :class:`simcore.contract.PreparedRun`.
 
 Declares the exact Arrow schemas of ``players.parquet`` and ``games.parquet`` (MA-12), validates
 the player count and the tile supply (MA-7) before any game is played, and provides the per-chunk
 play function for either engine: the Numba kernel (default) or the pure-Python reference
 (``engine="reference"``, slow, for small runs and cross-checks).
 
-May import numpy, pyarrow and :mod:`simcore`, :mod:`strategies`.
+May import numpy, pyarrow, :mod:`simcore.contract`, :mod:`simcore.errors` and this game's
+modules (never :mod:`strategies`: the runner resolves the bots and passes their rows).
 """
 
 from __future__ import annotations
@@ -17,25 +18,15 @@ import pyarrow as pa
 
 from simcore.errors import UsageError
 from simcore.games.middle_ages import kernel, rules as rules_mod
-from simcore.games.middle_ages.rules import DOMAINS, MAX_PLAYERS, MIN_PLAYERS, N_EVENTS
-from simcore.runner import ChunkResult, PreparedRun, SeatStrategies, raise_game_error
+from simcore.games.middle_ages.rules import MAX_PLAYERS, MIN_PLAYERS, N_EVENTS
+from simcore.games.middle_ages.spec import BEFORE_COLS, GAIN_COLS, SPEC, TILE_COLS
+from simcore.contract import ChunkResult, PreparedRun, SeatStrategies, raise_game_error
 
-GAME = "middle-ages"
-TILE_COLS = tuple(f"tiles_{d}" for d in DOMAINS)
-GAIN_COLS = tuple(f"event_gain_{k}" for k in range(1, N_EVENTS + 1))
-BEFORE_COLS = tuple(f"coins_before_event_{k}" for k in range(1, N_EVENTS + 1))
-
-PLAYERS_SCHEMA = pa.schema(
-    [("game", pa.int64()), ("seat", pa.int8()), ("strategy", pa.string()), ("score", pa.int32()),
-     ("win_share", pa.float32()), ("rank", pa.int8())]
-    + [(c, pa.int8()) for c in TILE_COLS]
-    + [("graveyard", pa.int8()), ("penalty", pa.int16())]
-    + [(c, pa.int16()) for c in GAIN_COLS] + [(c, pa.int16()) for c in BEFORE_COLS])
-GAMES_SCHEMA = pa.schema(
-    [("game", pa.int64()), ("n_players", pa.int8())]
-    + [(f"event_{k}", pa.int8()) for k in range(1, N_EVENTS + 1)] + [("reshuffles", pa.int8())])
-DEFAULT_STRATEGY = "balanced"  # symmetric bots: the standard setting for seat advantage
-ROTATED_SCHEMA = pa.schema(list(PLAYERS_SCHEMA) + [("deal", pa.int64()), ("rotation", pa.int8())])
+GAME = SPEC.name
+PLAYERS_SCHEMA = SPEC.players_schema()          # MA-12, from the spec's columns
+ROTATED_SCHEMA = SPEC.players_schema(rotate_seats=True)
+GAMES_SCHEMA = SPEC.games_schema()
+DEFAULT_STRATEGY = SPEC.default_strategy
 SUMMARY_COLUMNS = ("score", *TILE_COLS, "graveyard", "penalty", *GAIN_COLS)
 
 
@@ -45,17 +36,18 @@ def check_players(n_players: int) -> None:
                          f"{MAX_PLAYERS} players (MA-1)")
 
 
-def prepare(*, players: int = 4, strategies: str | list[str] = "random",
+def prepare(*, players: int = 4, bots: tuple[list[str], np.ndarray] | None = None,
             rules_path: str | Path | None = None, engine: str = "kernel",
             debug: bool = False, rotate_seats: bool = False) -> PreparedRun:
-    """Validate the options and build the run (rules and strategies loaded once)."""
-    from strategies import middle_ages as strat_mod
+    """Validate the options and build the run (rules loaded once).
 
-
+    ``bots`` is ``(names, rows)``: one strategy name and one strategy row per seat, as
+    :func:`strategies.middle_ages.resolve` returns them (default: random at every seat)."""
     check_players(players)
     rules = rules_mod.load(rules_path)
     rules_mod.check_tile_supply(rules, players)
-    names, strat_rows = strat_mod.resolve(strategies, players)
+    names, strat_rows = bots if bots is not None else (["random"] * players,
+                                                       kernel.random_strategies(players))
     n_rot = players if rotate_seats else 1
     rk = kernel.pack_rules(rules)
     seat_strategies = SeatStrategies(names)

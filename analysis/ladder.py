@@ -1,11 +1,12 @@
-"""Skill ladder: each bot against copies of each other bot, with seat rotation.
+"""Skill ladder: each bot against copies of each other bot, with seat rotation, for any game.
 
 A cell (A, B) is ``players``-player games of one A against ``players - 1`` copies of B, every deal
 played once per rotation of the seats (so A sits in every seat equally often and seat effects cancel,
 as in duplicate formats and fishtest's paired games). The figure is A's mean win share, with its
-95% Wilson interval; the fair share is 1 / players.
+95% Wilson interval; the fair share is 1 / players. Games are played by the in-memory runner
+(:func:`simcore.runner.collect`), the same path as every run directory.
 
-May import numpy and :mod:`simcore`, :mod:`strategies`.
+May import numpy, :mod:`simcore.runner`, :mod:`simcore.stats` and :mod:`simcore.games`.
 """
 
 from __future__ import annotations
@@ -14,10 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore.games.middle_ages import kernel as K
-from simcore.games.middle_ages import rules as R
+from simcore import runner
 from simcore.stats import wilson_interval
-from strategies import middle_ages as S
 
 
 @dataclass(frozen=True)
@@ -38,15 +37,16 @@ class Cell:
 
 
 def duel(bot: str, opponent: str, games: int, *, players: int = 4, seed: int = 0,
-         rules=None) -> Cell:
+         game: str = "middle-ages", rules=None, threads: int | None = None) -> Cell:
     """One ``bot`` against ``players - 1`` copies of ``opponent``; ``games`` rounded up to whole
-    rotations."""
-    rules = rules or R.load()
+    rotations. ``rules`` is a rules file (default: the game's shipped rules)."""
     deals = -(-games // players)
     n = deals * players
-    _, rows = S.resolve([bot] + [opponent] * (players - 1), players)
-    out = K.run_chunk(rules, players, 0, n, seed, rows, rotate=True)
-    w = out["win_share"].reshape(-1, players).astype(np.float64)
+    prep = runner.prepare(game, players=players, strategies=[bot] + [opponent] * (players - 1),
+                          rotate_seats=True, rules=rules)
+    played = runner.collect(prep, games=n, seed=seed, threads=threads,
+                            columns=("game", "seat", "win_share"))
+    w = played.win_shares(players)
     rotation = np.arange(n) % players
     seat_of_bot = (-rotation) % players   # rotation k: seat s plays strategy row (s + k) % P
     mine = w[np.arange(n), seat_of_bot]
@@ -58,7 +58,7 @@ def duel(bot: str, opponent: str, games: int, *, players: int = 4, seed: int = 0
     return Cell(bot, opponent, n, mean, se, lo, hi, 1.0 / players)
 
 
-def ladder(bots: list[str], games: int, *, players: int = 4, seed: int = 0) -> list[Cell]:
-    rules = R.load()
-    return [duel(a, b, games, players=players, seed=seed, rules=rules)
+def ladder(bots: list[str], games: int, *, players: int = 4, seed: int = 0,
+           game: str = "middle-ages", threads: int | None = None) -> list[Cell]:
+    return [duel(a, b, games, players=players, seed=seed, game=game, threads=threads)
             for a in bots for b in bots if a != b]

@@ -1,0 +1,207 @@
+"""Fief combat adapter for the runner: a matchup → :class:`simcore.contract.PreparedRun`.
+
+Validates the matchup (FF-1 … FF-4 army limits, terrain, Jeanne d'Arc, mercy policy) before any
+combat is played, and provides the per-chunk play function: combat ``i`` of the run draws from
+``stream_state(seed, i)`` (:func:`simcore.games.fief.kernel.combat_chunk`), so results depend on
+neither threads nor chunk size. Per chunk it returns the ``games`` rows (one per combat) and two
+``players`` rows per combat (attacker then defender, with the common columns); the
+:class:`CombatOdds` accumulator turns the combats into the odds with 95 % Wilson intervals that
+run.json's ``results`` holds and the runner's closing table shows (FF-7).
+
+May import numpy, pyarrow, :mod:`simcore.contract`, :mod:`simcore.stats`, :mod:`simcore.errors`
+and this game's modules.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from simcore.contract import ChunkResult, ClosingRow, PreparedRun
+from simcore.games.fief import kernel as K
+from simcore.games.fief.rules import (
+    DARC_SIDES, TERRAINS, FiefRules, check_army, darc_index, load, mercy_text, parse_mercy,
+    terrain_index,
+)
+from simcore.games.fief.spec import SIDES, SPEC, WINNER_NAMES
+from simcore.stats import Z95, wilson_interval
+
+DEFAULT_CHUNK = 1 << 20          # combats are small: bigger chunks than the runner's default
+_SIDE_NAMES = pa.array(list(SIDES), pa.string())
+
+
+def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for k successes in n trials (95 % by default)."""
+    if n <= 0:
+        return (float("nan"), float("nan"))
+    return wilson_interval(k / n, n, z)
+
+
+def resolve_matchup(rules: FiefRules, *, attacker: int, defender: int, terrain: str, darc: str,
+                    lords_attacker: int | None, lords_defender: int | None, mercy: str | None):
+    """Validate a matchup; returns (terrain index, darc index, Lords, mercy thresholds)."""
+    ti = terrain_index(terrain)
+    di = darc_index(darc)
+    la = rules.default_lords[0] if lords_attacker is None else int(lords_attacker)
+    ld = rules.default_lords[1] if lords_defender is None else int(lords_defender)
+    if lords_attacker is None:
+        la = min(la, max(attacker, 0))
+    if lords_defender is None:
+        ld = min(ld, max(defender, 0))
+    check_army(rules, "attacker", attacker, la, DARC_SIDES[di] == "attacker")
+    check_army(rules, "defender", defender, ld, DARC_SIDES[di] == "defender")
+    k = rules.default_mercy if mercy is None else parse_mercy(mercy)
+    return ti, di, la, ld, k
+
+
+def prepare(*, attacker: int = 10, defender: int = 6, terrain: str = "open", darc: str = "none",
+            lords_attacker: int | None = None, lords_defender: int | None = None,
+            mercy: str | None = None, rules_path: str | Path | None = None,
+            bots=None) -> PreparedRun:
+    """Validate one matchup and build its run (FF-1 … FF-4); ``bots`` is unused (no bots)."""
+    rules = load(rules_path)
+    ti, di, la, ld, k = resolve_matchup(rules, attacker=attacker, defender=defender,
+                                        terrain=terrain, darc=darc, lords_attacker=lords_attacker,
+                                        lords_defender=lords_defender, mercy=mercy)
+
+    def play(first: int, n: int, seed: int) -> ChunkResult:
+        r = _run_chunk(rules, first, n, seed, attacker, defender, la, ld, ti, di, k)
+        return ChunkResult(players=_player_columns(first, r), games=_game_columns(first, r, la, ld))
+
+    src = rules.source
+    return PreparedRun(
+        game=SPEC.name, n_players=2, strategy_names=list(SIDES),
+        players_schema=SPEC.players_schema(), games_schema=SPEC.games_schema(), play=play,
+        warmup=lambda: _run_chunk(rules, 0, 1, 0, attacker, defender, la, ld, ti, di, k),
+        rules_name=str(src.name), rules_text=src.text, rules_sha256=src.sha256,
+        meta={"rules_settings": rules.settings,
+              "matchup": {"attacker": attacker, "defender": defender, "terrain": TERRAINS[ti],
+                          "darc": DARC_SIDES[di], "lords_attacker": la, "lords_defender": ld,
+                          "mercy": mercy_text(*k)},
+              "stream": "combat i uses simcore.rng.stream_state(seed, i)",
+              "columns": {"winner": dict(enumerate(WINNER_NAMES)), "seat": dict(enumerate(SIDES))}},
+        summary_columns=("score",),
+        compile_message="Compiling the Fief combat kernel (first run only; cached afterwards)",
+        extra_summaries={"results": CombatOdds},
+        score_unit=SPEC.score_unit, seat_labels=("attacker", "defender"), fair_share=None,
+        default_chunk=DEFAULT_CHUNK)
+
+
+def _run_chunk(rules, first, n, seed, a0, d0, la, ld, ti, di, k) -> dict:
+    cols = {name: np.empty(n, np.int64) for name in
+            ("winner", "mercy", "rounds", "a", "d", "lla", "lld", "capa", "capd")}
+    K.combat_chunk(np.int64(first), np.int64(n), np.uint64(seed), np.int64(a0), np.int64(d0),
+                   np.int64(la), np.int64(ld), np.int64(ti), np.int64(di), np.int64(k[0]),
+                   np.int64(k[1]), *rules.kernel_args(), cols["winner"], cols["mercy"],
+                   cols["rounds"], cols["a"], cols["d"], cols["lla"], cols["lld"], cols["capa"],
+                   cols["capd"])
+    return cols
+
+
+def _game_columns(first: int, r: dict, la: int, ld: int) -> dict[str, np.ndarray]:
+    n = r["winner"].shape[0]
+    i16 = lambda x: x.astype(np.int16)  # noqa: E731
+    return {
+        "game": np.arange(first, first + n, dtype=np.int64),
+        "winner": r["winner"].astype(np.int8), "by_mercy": r["mercy"].astype(bool),
+        "rounds": i16(r["rounds"]),
+        "attacker_points_left": i16(r["a"]), "defender_points_left": i16(r["d"]),
+        "attacker_soldiers_left": i16(r["a"] - r["lla"]),
+        "defender_soldiers_left": i16(r["d"] - r["lld"]),
+        "attacker_lords_left": i16(r["lla"]), "defender_lords_left": i16(r["lld"]),
+        "attacker_lords_captured": i16(r["capa"]), "defender_lords_captured": i16(r["capd"]),
+        "attacker_lords_killed": i16(la - r["lla"] - r["capa"]),
+        "defender_lords_killed": i16(ld - r["lld"] - r["capd"]),
+    }
+
+
+def _player_columns(first: int, r: dict) -> dict:
+    """Two rows per combat (attacker then defender) with the common player columns."""
+    n = r["winner"].shape[0]
+    score = np.empty(2 * n, np.int32)
+    score[0::2] = r["a"]
+    score[1::2] = r["d"]
+    win = r["winner"]
+    share = np.empty(2 * n, np.float32)
+    share[0::2] = np.where(win == K.ATTACKER_WINS, 1.0, np.where(win == K.BOTH_WIPED, 0.5, 0.0))
+    share[1::2] = 1.0 - share[0::2]
+    seat = np.tile(np.array([0, 1], np.int8), n)
+    return {"game": np.repeat(np.arange(first, first + n, dtype=np.int64), 2), "seat": seat,
+            "strategy": pa.DictionaryArray.from_arrays(pa.array(seat), _SIDE_NAMES).cast(pa.string()),
+            "score": score, "win_share": share,
+            "rank": np.where(share >= 0.5, 1, 2).astype(np.int8)}
+
+
+class CombatOdds:
+    """The odds of a matchup, accumulated chunk by chunk (bounded memory): FF-7's table.
+
+    :meth:`meta` gives run.json's ``results`` (counts, estimates, 95 % Wilson intervals for the
+    outcomes; means with normal intervals for rounds, points and Lords left);
+    :meth:`closing_rows` the lines the runner prints under its table.
+    """
+
+    _MEANS = (("rounds", "expected_rounds"), ("attacker_points_left", "attacker_points_left"),
+              ("defender_points_left", "defender_points_left"),
+              ("attacker_lords_left", "attacker_lords_left"),
+              ("defender_lords_left", "defender_lords_left"),
+              ("attacker_lords_captured", "attacker_lords_captured"),
+              ("defender_lords_captured", "defender_lords_captured"))
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.winner = np.zeros(3, np.int64)
+        self.mercy = np.zeros(3, np.int64)
+        self.sums = {col: 0.0 for col, _ in self._MEANS}
+        self.sumsq = dict.fromkeys(self.sums, 0.0)
+
+    def add(self, chunk: ChunkResult) -> None:
+        g = chunk.games
+        win = np.asarray(g["winner"], np.int64)
+        self.n += win.shape[0]
+        self.winner += np.bincount(win, minlength=3)[:3]
+        self.mercy += np.bincount(win, weights=g["by_mercy"], minlength=3)[:3].astype(np.int64)
+        for col in self.sums:
+            x = np.asarray(g[col], np.float64)
+            self.sums[col] += float(x.sum())
+            self.sumsq[col] += float((x * x).sum())
+
+    def table(self) -> None:
+        return None           # everything goes into run.json
+
+    def _mean_ci(self, col: str) -> tuple[float, float, float]:
+        n = self.n
+        m = self.sums[col] / n
+        var = max(self.sumsq[col] / n - m * m, 0.0) * n / max(n - 1, 1)
+        half = Z95 * math.sqrt(var / n)
+        return m, m - half, m + half
+
+    def meta(self) -> dict:
+        out: dict = {"games": self.n}
+        for code, key in enumerate(("p_attacker_wins", "p_defender_holds", "p_both_wiped")):
+            k = int(self.winner[code])
+            lo, hi = wilson(k, self.n)
+            out[key] = {"count": k, "p": k / self.n, "ci95": [lo, hi]}
+        for code, key in ((0, "p_attacker_wins_by_mercy"), (1, "p_defender_holds_by_mercy")):
+            k = int(self.mercy[code])
+            out[key] = {"count": k, "p": k / self.n, "ci95": list(wilson(k, self.n))}
+        for col, name in self._MEANS:
+            m, lo, hi = self._mean_ci(col)
+            out[name] = {"mean": m, "ci95": [lo, hi]}
+        return {"results": out}
+
+    def closing_rows(self) -> list[ClosingRow]:
+        r = self.meta()["results"]
+        rows = [ClosingRow(label, r[key]["p"], *r[key]["ci95"]) for key, label in (
+            ("p_attacker_wins", "P(attacker wins)"),
+            ("p_attacker_wins_by_mercy", "  of which by mercy"),
+            ("p_defender_holds", "P(defender holds)"),
+            ("p_defender_holds_by_mercy", "  of which by mercy"),
+            ("p_both_wiped", "P(both wiped out)"))]
+        rows += [ClosingRow(label, r[key]["mean"], *r[key]["ci95"], percent=False)
+                 for key, label in (("expected_rounds", "rounds (mean)"),
+                                    ("attacker_points_left", "attacker points left (mean)"),
+                                    ("defender_points_left", "defender points left (mean)"))]
+        return rows

@@ -1,0 +1,65 @@
+"""Fief 2 combats as the toolkit sees them: the ``fief-combat`` :class:`~simcore.contract.GameSpec`.
+
+A "game" is one combat (FF-1 … FF-4) of a fixed matchup: seat 0 is the attacker, seat 1 the
+defender, two roles that are not alike (there is no fair share). The score is the points a side
+has left. The matchup is set by this game's own options (``--attacker``, ``--defender``,
+``--terrain``, ``--darc``, ``--lords-attacker``, ``--lords-defender``, ``--mercy``); it takes none
+of the player-game options (``--players``, ``--strategies`` …).
+
+May import :mod:`simcore.contract` (no kernel, no numba).
+"""
+
+from simcore.contract import Column, GameOption, GameSpec, Role
+
+SIDES = ("attacker", "defender")
+WINNER_NAMES = ("attacker", "defender", "both_wiped")
+
+SPEC = GameSpec(
+    name="fief-combat",
+    title="Fief 2 combat",
+    description="Fief 2 combats: attacker vs defender, many combats of one matchup",
+    rules_doc="shared/rules/fief.md",
+    players=(2, 2),
+    default_players=2,
+    roles=(Role("attacker", "Attacker", 1, 1), Role("defender", "Defender", 1, 1)),
+    player_columns=(
+        Column("score", "int32", "points left at the end of the combat (FF-1)", "points left",
+               "points"),
+        Column("win_share", "float32", "1 winner, 0 loser, 0.5 each when both are wiped out (FF-3)",
+               "win share"),
+        Column("rank", "int8", "1 winner, 2 loser, 1 each when both are wiped out", "rank"),
+    ),
+    game_columns=(
+        Column("winner", "int8", "0 attacker, 1 defender, 2 both wiped out (FF-3)", "winner"),
+        Column("by_mercy", "bool", "the loser asked for mercy and it was granted (FF-3)"),
+        Column("rounds", "int16", "combat rounds played (FF-2)", "rounds", "rounds"),
+        *(Column(f"{s}_points_left", "int16", f"the {s}'s points at the end", unit="points")
+          for s in SIDES),
+        *(Column(f"{s}_soldiers_left", "int16", f"the {s}'s soldiers at the end", unit="soldiers")
+          for s in SIDES),
+        *(Column(f"{s}_lords_left", "int16", f"the {s}'s Lords at the end (FF-1)", unit="Lords")
+          for s in SIDES),
+        *(Column(f"{s}_lords_captured", "int16", f"the {s}'s Lords captured (FF-3)", unit="Lords")
+          for s in SIDES),
+        *(Column(f"{s}_lords_killed", "int16", f"the {s}'s Lords killed (FF-3)", unit="Lords")
+          for s in SIDES),
+    ),
+    score_unit="points",
+    adapter="simcore.games.fief.game",
+    takes=frozenset(),
+    options=(
+        GameOption("attacker", "--attacker", "attacking points (soldiers + 1 per Lord, FF-1)", 10),
+        GameOption("defender", "--defender", "defending points", 6),
+        GameOption("terrain", "--terrain", "the defender's terrain: open, castle or city (FF-2)",
+                   "open", str),
+        GameOption("darc", "--darc", "Jeanne d'Arc with attacker, defender or none (FF-4)",
+                   "none", str),
+        GameOption("lords_attacker", "--lords-attacker",
+                   "Lords among the attacking points (default from the rules)", None),
+        GameOption("lords_defender", "--lords-defender",
+                   "Lords among the defending points (default from the rules)", None),
+        GameOption("mercy", "--mercy", "never, attacker:K, defender:K or both (FF-3)", None, str),
+    ),
+    check_metrics=("seat_win_share", "seat_mean_score"),
+    extra={"winner_names": dict(enumerate(WINNER_NAMES))},
+)

@@ -1,0 +1,53 @@
+"""Médiévallons as the toolkit sees it: the game's :class:`~simcore.contract.GameSpec`.
+
+Player and game columns follow MV-9; every seat is alike (seat 0 plays first). The score is the
+number of cards in the player's guilds at the end. End reasons are int8 codes named in run.json's
+``end_reason_names``: 0 third_guild (MV-7), 1 empty_pile (MV-6), 2 truncated (the max_turns bound).
+
+May import :mod:`simcore.contract` and this game's ``rules`` constants (no kernel, no numba).
+"""
+
+from simcore.contract import Column, GameSpec
+from simcore.games.medievallons.rules import (
+    CARD_NAMES, CARD_TYPES, MAX_PLAYERS, MIN_PLAYERS, POWER_TYPES,
+)
+
+FOUNDED_COLS = tuple(f"founded_{t}" for t in CARD_TYPES)
+POWER_COLS = tuple(f"powers_{CARD_TYPES[t]}" for t in POWER_TYPES)
+
+SPEC = GameSpec(
+    name="medievallons",
+    title="Médiévallons",
+    description="Médiévallons: card game, 2-5 players, three guilds win",
+    rules_doc="shared/rules/medievallons.md",
+    players=(MIN_PLAYERS, MAX_PLAYERS),
+    default_players=4,
+    player_columns=(
+        Column("score", "int32", "cards in the player's guilds at the end (MV-9)", "guild cards",
+               "guild cards"),
+        Column("win_share", "float32", "1 outright win, 1/k for a win shared by k, else 0 (MV-7)",
+               "win share"),
+        Column("rank", "int8", "1 = best; ties share a rank (MV-7)", "rank"),
+        Column("guilds", "int8", "guilds on the table at the end (MV-3)", "guilds", "guilds"),
+        Column("hand", "int16", "cards in hand at the end", "hand", "cards"),
+        *(Column(c, "int8", f"guilds of {CARD_NAMES[i]} founded during the game (MV-3)",
+                 f"{CARD_NAMES[i]} guilds founded", "guilds") for i, c in enumerate(FOUNDED_COLS)),
+        *(Column(c, "int16", f"{CARD_NAMES[t]} powers resolved (MV-5)",
+                 f"{CARD_NAMES[t]} powers", "powers") for t, c in zip(POWER_TYPES, POWER_COLS)),
+    ),
+    game_columns=(
+        Column("n_players", "int8", "players in the game"),
+        Column("turns", "int16", "turns played", "turns", "turns"),
+        Column("end_reason", "int8", "0 third_guild (MV-7), 1 empty_pile (MV-6), 2 truncated",
+               "end reason"),
+        Column("reshuffles", "int8", "times the discard pile was reshuffled into the draw pile"),
+    ),
+    score_unit="guild cards",
+    adapter="simcore.games.medievallons.game",
+    default_strategy="balanced",   # symmetric bots: the standard setting for seat advantage
+    strategies="strategies.medievallons",
+    golden="simcore.games.medievallons.golden",
+    reference=True,
+    report_hooks="reports.medievallons",
+    extra={"card_names": dict(zip(CARD_TYPES, CARD_NAMES))},
+)

@@ -1,0 +1,54 @@
+"""Middle-Ages as the toolkit sees it: the game's :class:`~simcore.contract.GameSpec`.
+
+Player columns follow MA-12 (what a game records per player); every seat is alike, so seat
+advantage is measured against a fair share of 1/P. The score is the player's final coins (MA-9).
+
+May import :mod:`simcore.contract` and this game's ``rules`` constants (no kernel, no numba).
+"""
+
+from simcore.contract import Column, GameSpec
+from simcore.games.middle_ages.rules import DOMAINS, MAX_PLAYERS, MIN_PLAYERS, N_EVENTS
+
+_DOMAIN_NAMES = {"champs": "Champs", "moulin": "Moulin", "village": "Village",
+                 "rempart": "Rempart", "marche": "Marché", "caserne": "Caserne",
+                 "eglise": "Église", "palais": "Palais"}
+TILE_COLS = tuple(f"tiles_{d}" for d in DOMAINS)
+GAIN_COLS = tuple(f"event_gain_{k}" for k in range(1, N_EVENTS + 1))
+BEFORE_COLS = tuple(f"coins_before_event_{k}" for k in range(1, N_EVENTS + 1))
+
+SPEC = GameSpec(
+    name="middle-ages",
+    title="Middle-Ages",
+    description="Middle-Ages: 2-5 players, 16 turns, tile drafting (the main game)",
+    rules_doc="shared/rules/middle_ages.md",
+    players=(MIN_PLAYERS, MAX_PLAYERS),
+    default_players=4,
+    player_columns=(
+        Column("score", "int32", "final coins (MA-9)", "coins", "coins"),
+        Column("win_share", "float32", "1 outright win, 1/k for a win shared by k, else 0 (MA-9)",
+               "win share"),
+        Column("rank", "int8", "1 = most coins; ties share a rank (MA-9)", "rank"),
+        *(Column(c, "int8", f"tiles in the {_DOMAIN_NAMES[d]} Domain at the end (MA-12)",
+                 _DOMAIN_NAMES[d], "tiles") for d, c in zip(DOMAINS, TILE_COLS)),
+        Column("graveyard", "int8", "tiles in the Graveyard at the end (MA-12)", "Graveyard",
+               "tiles"),
+        Column("penalty", "int16", "coins paid as penalties (MA-12)", "penalty", "coins"),
+        *(Column(c, "int16", f"coins the event of slot {k + 1} gave or took (MA-8)",
+                 f"event {k + 1} gain", "coins") for k, c in enumerate(GAIN_COLS)),
+        *(Column(c, "int16", f"coins just before the event of slot {k + 1} (MA-8)",
+                 f"coins before event {k + 1}", "coins") for k, c in enumerate(BEFORE_COLS)),
+    ),
+    game_columns=(
+        Column("n_players", "int8", "players in the game"),
+        *(Column(f"event_{k}", "int8", f"MA-8 id of the event card fired in slot {k}",
+                 f"event {k}") for k in range(1, N_EVENTS + 1)),
+        Column("reshuffles", "int8", "times the tile pile was reshuffled (MA-7)"),
+    ),
+    score_unit="coins",
+    adapter="simcore.games.middle_ages.game",
+    default_strategy="balanced",   # symmetric bots: the standard setting for seat advantage
+    strategies="strategies.middle_ages",
+    golden="simcore.games.middle_ages.golden",
+    reference=True,
+    extra={"tile_names": _DOMAIN_NAMES},
+)
