@@ -6,7 +6,8 @@ polars DataFrames with stable names and columns (documented in docs/analysis.md)
 an export command or a check command can share them. Modules: :mod:`analysis.load` (opening runs,
 chunked passes), :mod:`analysis.stats` (intervals and tests), :mod:`analysis.seats`,
 :mod:`analysis.events`, :mod:`analysis.tiles`, :mod:`analysis.matchups`, :mod:`analysis.length`
-(game length, end reasons), :mod:`analysis.guilds` (guild types), :mod:`analysis.compare`.
+(game length, end reasons), :mod:`analysis.guilds` (guild types), :mod:`analysis.compare`, and the
+package :mod:`analysis.check` (the win-rate regression gate of ``balance check``).
 
 May import polars, numpy, the standard library and :mod:`simcore.rundir` / :mod:`simcore.errors`;
 never imports :mod:`reports` or matplotlib.

@@ -11,7 +11,7 @@ cells for missing values) and is UTF-8 (optionally with a byte-order mark for Ex
 
 Nothing is lost: an existing file is refused unless ``force``; output goes to a hidden temporary file
 beside the target and is renamed into place only when complete (:func:`atomic_output`, also used by
-:mod:`analysis.check` for baselines and reports).
+:mod:`analysis.check.baseline` for baselines and :mod:`analysis.check.presentation` for reports).
 
 May import polars, pyarrow, the standard library, :mod:`analysis` and its modules, :mod:`simcore.errors` and
 :mod:`simcore.rundir`.

@@ -3,10 +3,10 @@
 For each of ``--seeds`` replications, two independent runs of the *unchanged* default configuration
 (4 players, balanced bots, shipped rules) are played — a baseline run (seed 10_000 + 2i,
 ``--baseline-games``) and a check run (seed 10_000 + 2i + 1, ``--games``) —, both measured with
-:func:`analysis.check.measure` and compared with :func:`analysis.check.compare` exactly as
-``balance check`` does. Every replication has a fresh baseline, so the baseline's own sampling error
-is part of what is measured. From the same runs, by moving baseline values (which moves the true
-difference by exactly that amount), it also measures:
+:func:`analysis.check.measure.measure` and compared with :func:`analysis.check.decision.compare`
+exactly as ``balance check`` does. Every replication has a fresh baseline, so the baseline's own
+sampling error is part of what is measured. From the same runs, by moving baseline values (which
+moves the true difference by exactly that amount), it also measures:
 
 * unchanged: how often the check FAILS (false alarm; bounded by α, expected ≈ 0), passes, or is
   inconclusive;
@@ -38,7 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from analysis import check as ck  # noqa: E402
+from analysis.check.decision import DEFAULT_ALPHA, MetricResult, compare  # noqa: E402
+from analysis.check.measure import DEFAULT_TOLERANCE, Measurement, measure_run  # noqa: E402
 
 
 def wilson(k: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -66,17 +67,17 @@ def cluster_interval(units: list[tuple[int, int]], z: float = 1.959964) -> tuple
     return max(0.0, p - h), min(1.0, p + h)
 
 
-def play(prep, games: int, seed: int, tmp: Path, threads: int | None) -> list[ck.Measurement]:
+def play(prep, games: int, seed: int, tmp: Path, threads: int | None) -> list[Measurement]:
     from simcore.runner import run
 
     out = tmp / f"run-{seed}"
     path = run(prep, games=games, seed=seed, out=out, raw=True, quiet=True, threads=threads)
-    _, metrics = ck.measure_run(path)
+    _, metrics = measure_run(path)
     shutil.rmtree(path)
     return metrics
 
 
-def moved(metrics: list[ck.Measurement], by: dict[tuple[str, str], float]) -> list[ck.Measurement]:
+def moved(metrics: list[Measurement], by: dict[tuple[str, str], float]) -> list[Measurement]:
     return [replace(m, value=m.value + by.get((m.metric, m.key), 0.0)) for m in metrics]
 
 
@@ -85,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", type=int, default=200)
     ap.add_argument("--games", type=int, default=20_000)
     ap.add_argument("--baseline-games", type=int, default=20_000)
-    ap.add_argument("--alpha", type=float, default=ck.DEFAULT_ALPHA)
+    ap.add_argument("--alpha", type=float, default=DEFAULT_ALPHA)
     ap.add_argument("--threads", type=int, default=None)
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
@@ -106,13 +107,13 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(args.seeds):
             base = play(prep, args.baseline_games, 10_000 + 2 * i, tmp, args.threads)
             run = play(prep, args.games, 10_000 + 2 * i + 1, tmp, args.threads)
-            tol = [ck.DEFAULT_TOLERANCE[m.metric] for m in base]
-            res = ck.compare(base, run, tol, args.alpha)
+            tol = [DEFAULT_TOLERANCE[m.metric] for m in base]
+            res = compare(base, run, tol, args.alpha)
             counts["unchanged"][verdict(res)] += 1
             # Least favourable "within tolerance" case: every true difference exactly ± tolerance
             # (alternating signs so that seat win shares still move in both directions).
             edge = {(m.metric, m.key): (t if j % 2 else -t) for j, (m, t) in enumerate(zip(base, tol))}
-            res_edge = ck.compare(moved(base, edge), run, tol, args.alpha)
+            res_edge = compare(moved(base, edge), run, tol, args.alpha)
             counts["boundary"][verdict(res_edge)] += 1
             rej = sum(r.p_beyond < args.alpha for r in res_edge)
             acc = sum(r.p_within < args.alpha for r in res_edge)
@@ -120,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
             metric_tests += len(res_edge)
             beyond_rejects += rej
             within_accepts += acc
-            planted = ck.compare(moved(base, {("seat_win_share", "Seat 2"): 2.0}), run, tol, args.alpha)
+            planted = compare(moved(base, {("seat_win_share", "Seat 2"): 2.0}), run, tol, args.alpha)
             counts["planted"][verdict(planted)] += 1
             if (i + 1) % 20 == 0:
                 el = time.perf_counter() - t0
@@ -131,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - t0
     print(f"\nbalance check error rates: {n} replications of the unchanged default Middle-Ages "
           f"configuration,\n{args.baseline_games:,} baseline games vs {args.games:,} check games, "
-          f"alpha {args.alpha:g}, tolerances {ck.DEFAULT_TOLERANCE}; {wall:.0f} s\n")
+          f"alpha {args.alpha:g}, tolerances {DEFAULT_TOLERANCE}; {wall:.0f} s\n")
     rows = []
     for scen, label in (("unchanged", "unchanged configuration"),
                         ("boundary", "every metric exactly at ± tolerance"),
@@ -160,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def verdict(results: list[ck.MetricResult]) -> str:
+def verdict(results: list[MetricResult]) -> str:
     if any(r.verdict == "fail" for r in results):
         return "fail"
     return "pass" if all(r.verdict == "pass" for r in results) else "inconclusive"

@@ -1,10 +1,12 @@
 """``balance baseline`` and ``balance check``: record a run's win rates, then gate changes on them in CI.
 
-``balance baseline RUN --out FILE`` writes a commented TOML baseline (:func:`analysis.check.make_baseline`).
-``balance check --baseline FILE [RUN]`` compares RUN — or, without RUN, a fresh run of the
-configuration the baseline describes, played here by :func:`play_check_run` — with the baseline
-(:func:`analysis.check.check`) and exits 0 (pass, or inconclusive by default), 1 (a metric moved beyond
-its tolerance) or 2 (usage or config error). Everything is callable from Python: :func:`run_check`.
+``balance baseline RUN --out FILE`` writes a commented TOML baseline
+(:func:`analysis.check.baseline.make_baseline`). ``balance check --baseline FILE [RUN]`` compares RUN
+— or, without RUN, a fresh run of the configuration the baseline describes, played here by
+:func:`play_check_run` — with the baseline (:func:`analysis.check.run.check`), prints the result
+(:mod:`analysis.check.presentation`) and exits 0 (pass, or inconclusive by default), 1 (a metric
+moved beyond its tolerance) or 2 (usage or config error). Everything is callable from Python:
+:func:`run_check`.
 
 May import typer, the standard library, :mod:`simcore` and, lazily inside the commands, :mod:`analysis`.
 """
@@ -49,10 +51,11 @@ def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games
               save_run: str | Path | None = None, force: bool = False, log=None):
     """Check ``run`` (or a fresh run, see :func:`play_check_run`) against a baseline file.
 
-    Returns an :class:`analysis.check.CheckResult` (``.exit_code``, ``.verdict``, reports).
+    Returns an :class:`analysis.check.decision.CheckResult` (``.exit_code``, ``.verdict``, reports).
     ``save_run`` keeps the fresh run directory (else it is deleted).
     """
-    from analysis.check import check, load_baseline
+    from analysis.check.baseline import load_baseline
+    from analysis.check.run import check
 
     base = load_baseline(baseline_path)
     if run is not None:
@@ -112,7 +115,7 @@ def register(app: typer.Typer) -> None:
                                             help="pass (exit 0 with a warning) or fail (exit 1)."),
     ) -> None:
         """Record what RUN measured, how to reproduce it and the accepted tolerances (a TOML file)."""
-        from analysis.check import make_baseline
+        from analysis.check.baseline import make_baseline
         from simcore.runner import parse_games
 
         tol = _parse_tolerance(tolerance, "--tolerance")
@@ -152,7 +155,7 @@ def register(app: typer.Typer) -> None:
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
     ) -> None:
         """Compare win shares and scores with a baseline: exit 0 pass, 1 regression, 2 usage error."""
-        from analysis.check import status_line, text_report, write_reports
+        from analysis.check.presentation import status_line, text_report, write_reports
         from simcore.runner import parse_games
 
         n = parse_games(games) if games is not None else None

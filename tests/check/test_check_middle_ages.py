@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from analysis import check as ck
+from analysis.check.baseline import load_baseline
+from analysis.check.presentation import text_report
+from analysis.check.run import check
 from simcore.cli import _run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,18 +37,18 @@ def dogfood(tmp_path_factory):
 
 def test_default_configuration_matches_the_committed_baseline(dogfood):
     code, paths = dogfood
-    base = ck.load_baseline(BASELINE)
+    base = load_baseline(BASELINE)
     assert base.games >= 200_000 and base.check_games <= 50_000   # committed sizes (docs/ci.md)
-    res = ck.check(base, paths["run"])
+    res = check(base, paths["run"])
     assert res.run_meta["seed"] == base.seed + 1 and res.run_meta["games"] == base.check_games
     assert not res.rules_changed, "the shipped rules changed: regenerate the baseline (docs/ci.md)"
     # Exit 0: no metric is shown beyond its tolerance. "inconclusive" is allowed (with a warning):
     # after an engine change that keeps the distribution but draws other games it happens in a few
     # percent of cases; a real shift of 2 points fails (see the planted-shift test and docs/ci.md).
-    assert code == 0, ck.text_report(res)
+    assert code == 0, text_report(res)
     assert res.verdict in ("pass", "inconclusive")
     if res.verdict == "inconclusive":
-        warnings.warn("balance check of the default configuration is inconclusive:\n" + ck.text_report(res))
+        warnings.warn("balance check of the default configuration is inconclusive:\n" + text_report(res))
     suite = ET.parse(paths["junit"]).getroot().find("testsuite")
     assert suite.get("tests") == "8" and suite.get("failures") == "0"
     assert paths["summary"].read_text(encoding="utf-8").startswith("## ✅ balance check: PASS"
@@ -112,7 +114,7 @@ def test_baseline_command_round_trip_with_a_rules_file(tmp_path, capsys):
                  "--out", str(run), "--quiet"]) == 0
     out = tmp_path / "designer" / "baselines" / "three.toml"
     assert _run(["baseline", str(run), "--out", str(out), "--tolerance", "2.5", "--check-games", "3000"]) == 0
-    base = ck.load_baseline(out)
+    base = load_baseline(out)
     assert base.rules == "../rules.toml" and base.rules_path().resolve() == rules.resolve()
     assert base.tolerance["seat_win_share"] == 2.5 and base.check_games == 3000
     assert [x.key for x in base.metrics if x.metric == "seat_win_share"] == ["Seat 1", "Seat 2", "Seat 3"]

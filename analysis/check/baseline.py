@@ -1,0 +1,322 @@
+"""The baseline file of the regression check (``balance baseline`` writes it, ``balance check`` reads it).
+
+A baseline (a commented TOML file, see :func:`render_baseline`) records what a run measured (the
+:class:`~analysis.check.measure.Measurement` of every checked metric), how to reproduce the run
+(game, players, strategies, seed, games, rules file and its sha256, :func:`simulate_command`,
+:func:`rules_entry`) and the accepted tolerance of every metric with the check's settings (alpha,
+games, seed offset, on_inconclusive; :func:`check_settings`). :func:`make_baseline` measures a run
+and writes the file, :func:`load_baseline` reads and validates it into a :class:`Baseline`. May
+import the standard library, :mod:`analysis.check.measure`, :mod:`analysis.check.decision` (its
+defaults), :mod:`analysis.export` (atomic writes), :mod:`simcore.config` and :mod:`simcore.errors`;
+never :mod:`analysis.check.presentation`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Sequence
+
+from analysis.check.decision import DEFAULT_ALPHA, ON_INCONCLUSIVE
+from analysis.check.measure import DEFAULT_TOLERANCE, KINDS, Z95, Measurement, measure_run
+from simcore.config import Table, read_toml
+from simcore.errors import UsageError
+
+FORMAT = 1
+DEFAULT_SEED_OFFSET = 1
+
+
+@dataclass
+class Baseline:
+    """A baseline file as loaded (see :func:`render_baseline` for every key)."""
+
+    path: Path
+    game: str
+    players: int
+    strategies: list[str]
+    rotate_seats: bool
+    engine: str
+    seed: int
+    games: int
+    rules: str                    # "default" or a path relative to the baseline file
+    rules_sha256: str
+    version: str
+    created_utc: str
+    alpha: float
+    check_games: int
+    seed_offset: int
+    on_inconclusive: str
+    tolerance: dict[str, float]
+    metrics: list[Measurement]
+
+    def rules_path(self) -> Path | None:
+        """The rules file the baseline names (None = the game's shipped default rules)."""
+        if self.rules == "default":
+            return None
+        p = Path(self.rules)
+        return p if p.is_absolute() else (self.path.parent / p)
+
+    def tolerance_of(self, m: Measurement) -> float:
+        return m.tolerance if m.tolerance is not None else self.tolerance[m.metric]
+
+    @property
+    def check_seed(self) -> int:
+        return self.seed + self.seed_offset
+
+
+def _shipped_configs() -> Path:
+    return Path(str(resources.files("configs"))).resolve()
+
+
+def rules_entry(meta: dict, baseline_path: str | Path) -> str:
+    """How a baseline names the run's rules: "default" for a rules file shipped with the toolkit,
+    else the path relative to the baseline file's directory."""
+    name = str(meta.get("rules_name") or "")
+    if not name or name.startswith("<"):
+        return "default"
+    p = Path(name).resolve()
+    try:
+        p.relative_to(_shipped_configs())
+        return "default"
+    except ValueError:
+        pass
+    return Path(os.path.relpath(p, Path(baseline_path).resolve().parent)).as_posix()
+
+
+def _q(s: str) -> str:
+    """A TOML basic string (JSON string syntax is valid TOML)."""
+    return json.dumps(str(s), ensure_ascii=False)
+
+
+def _num(x: float, digits: int = 6) -> str:
+    if x is None or not math.isfinite(float(x)):
+        return "nan"
+    v = round(float(x), digits)
+    return repr(v if v != 0 else 0.0)
+
+
+def _aligned(lines: list[tuple[str, str]], width: int = 32) -> list[str]:
+    """``key = value`` lines with their ``# comment`` aligned."""
+    out = []
+    for assignment, comment in lines:
+        pad = max(width, len(assignment) + 2)
+        out.append(f"{assignment:<{pad}}# {comment}" if comment else assignment)
+    return out
+
+
+def simulate_command(meta: dict, rules: str, out: str = "runs/baseline") -> str:
+    """The ``balance simulate`` command line that reproduces a run (rules given as in the baseline)."""
+    strategies = meta.get("strategies") or []
+    uniq = list(dict.fromkeys(strategies))
+    strat = uniq[0] if len(uniq) == 1 else ",".join(strategies)
+    parts = ["balance simulate", f"--game {meta.get('game')}", f"--players {meta.get('players')}",
+             f"--strategies {strat}", f"--seed {meta.get('seed')}", f"--games {meta.get('games')}"]
+    if rules != "default":
+        parts.append(f"--rules {rules}")
+    if meta.get("rotate_seats"):
+        parts.append("--rotate-seats")
+    if meta.get("engine", "kernel") != "kernel":
+        parts.append(f"--engine {meta.get('engine')}")
+    parts.append(f"--out {out} --quiet")
+    return " ".join(parts)
+
+
+def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path, *,
+                    source: str = "", tolerance: dict[str, float] | None = None,
+                    alpha: float = DEFAULT_ALPHA, check_games: int | None = None,
+                    seed_offset: int = DEFAULT_SEED_OFFSET, on_inconclusive: str = "pass") -> str:
+    """The text of a baseline file for a run (``meta`` = its run.json, ``metrics`` from :func:`measure`).
+
+    Every key is explained by a comment in the file itself.
+    """
+    tol = dict(DEFAULT_TOLERANCE)
+    tol.update(tolerance or {})
+    rules = rules_entry(meta, out)
+    games = int(meta.get("games") or 0)
+    check_games = int(check_games or games)
+    out_name = Path(out).as_posix()
+    src = source or "runs/baseline"
+    strategies = [str(s) for s in (meta.get("strategies") or [])]
+    present = [k for k in KINDS if any(m.metric == k for m in metrics)]
+    rules_note = ("the rules shipped with the toolkit" if rules == "default"
+                  else f"the file {rules}, relative to this file's directory")
+    lines = [
+        "# Baseline for `balance check`: what a run measured, how to reproduce it, and how much change",
+        "# is accepted. Edit the [check] settings and the tolerances freely; regenerate the measurements",
+        "# (the [[metric]] blocks) with the commands below instead of editing them by hand.",
+        "#",
+        "# Reproduce the measured run and this file:",
+        f"#   {simulate_command(meta, rules, src)}",
+        f"#   balance baseline {src} --out {out_name} --force",
+        "# Check the current rules and engine against it (exit 0 pass, 1 regression, 2 usage error):",
+        f"#   balance check --baseline {out_name}",
+        "# The procedure (TOST equivalence and beyond-tolerance tests with Holm's correction) and its",
+        "# error rates are explained in docs/ci.md of the balance toolkit.",
+        "",
+    ]
+    lines += _aligned([(f"format = {FORMAT}", "layout version of this file (balance check refuses others)")])
+    lines += ["", "[run]                           # the measured run: balance check replays this configuration"]
+    lines += _aligned([
+        (f"game = {_q(meta.get('game', ''))}", "game, as in `balance simulate --game`"),
+        (f"players = {int(meta.get('players') or 0)}", "players per game"),
+        (f"strategies = [{', '.join(_q(s) for s in strategies)}]",
+         "strategy of each seat, seat 1 first (preset names or strategy TOML paths)"),
+        (f"rotate_seats = {'true' if meta.get('rotate_seats') else 'false'}",
+         "every deal played once per rotation of the strategies over the seats"),
+        (f"engine = {_q(meta.get('engine', 'kernel'))}", "kernel (Numba) or reference (pure Python)"),
+        (f"seed = {int(meta.get('seed') or 0)}", "seed of the measured run"),
+        (f"games = {games}", "games in the measured run"),
+        (f"rules = {_q(rules)}", f'"default" (shipped rules) or a rules TOML path relative to this file; here: {rules_note}'),
+        (f"rules_sha256 = {_q(meta.get('rules_sha256', ''))}",
+         "sha256 of the rules file when measured; a check whose rules differ says so"),
+        (f"version = {_q(meta.get('version', ''))}", "toolkit version that made the run (information only)"),
+        (f"created_utc = {_q(meta.get('created_utc', time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime())))}",
+         "when the run was made (information only)"),
+    ])
+    lines += ["", "[check]                         # how `balance check --baseline THIS_FILE` decides"]
+    lines += _aligned([
+        (f"alpha = {_num(alpha)}", "error rate: at most this chance of a false FAIL (and of a false PASS), Holm over all metrics"),
+        (f"games = {check_games}", "games the check plays when given no run directory (override: --games)"),
+        (f"seed_offset = {int(seed_offset)}", "the check plays seed = run.seed + seed_offset (override: --seed); not 0, so its games are new"),
+        (f"on_inconclusive = {_q(on_inconclusive)}", '"pass": exit 0 with a warning when the games cannot tell; "fail": exit 1'),
+    ])
+    lines += ["", "[tolerance]                     # accepted change, ± in each metric's unit; applies to every [[metric]] of that kind"]
+    tol_docs = {
+        "seat_win_share": "percentage points of win share, per seat",
+        "seat_mean_score": "coins of mean final score, per seat",
+        "strategy_win_share": "percentage points of win share, per strategy (runs with two strategies or more)",
+    }
+    lines += _aligned([(f"{k} = {_num(tol[k])}", tol_docs[k]) for k in KINDS if k in present])
+    lines += [
+        "",
+        "# The measured metrics, one [[metric]] block each:",
+        "#   metric   kind: seat_win_share, seat_mean_score or strategy_win_share",
+        "#   key      which seat (Seat 1…n) or strategy",
+        "#   label    how reports name it",
+        '#   unit     "%" (of games won, shared wins counting 1/k) or "coins"',
+        "#   value    the measured value, in unit",
+        "#   ci_low, ci_high   its 95 % interval (Wilson for win shares, Student t for mean scores)",
+        "#   se       its standard error, in unit: what the check uses (with the run's own)",
+        "#   n        games (or, per strategy, player rows or deals) behind the value",
+        "# Add `tolerance = X` to a block to override [tolerance] for that metric alone; delete a block",
+        "# to stop checking that metric.",
+    ]
+    for m in metrics:
+        lines += ["", "[[metric]]", f"metric = {_q(m.metric)}", f"key = {_q(m.key)}", f"label = {_q(m.label)}",
+                  f"unit = {_q(m.kind.unit)}", f"value = {_num(m.value)}", f"ci_low = {_num(m.ci_low)}",
+                  f"ci_high = {_num(m.ci_high)}", f"se = {_num(m.se, 8)}", f"n = {int(m.n)}"]
+        if m.tolerance is not None:
+            lines.append(f"tolerance = {_num(m.tolerance)}")
+    return "\n".join(lines) + "\n"
+
+
+def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
+                  tolerance: dict[str, float] | None = None, alpha: float = DEFAULT_ALPHA,
+                  check_games: int | None = None, seed_offset: int = DEFAULT_SEED_OFFSET,
+                  on_inconclusive: str = "pass") -> Path:
+    """Measure run directory ``run`` and write the baseline file ``out`` (atomic; no overwrite
+    without ``force``)."""
+    from analysis.export import check_output_file, write_text_atomic
+
+    check_settings(alpha, seed_offset, on_inconclusive, tolerance or {})
+    check_output_file(out, force)
+    meta, metrics = measure_run(run)
+    text = render_baseline(meta, metrics, out, source=Path(run).as_posix(), tolerance=tolerance,
+                           alpha=alpha, check_games=check_games, seed_offset=seed_offset,
+                           on_inconclusive=on_inconclusive)
+    return write_text_atomic(out, text, force)
+
+
+def check_settings(alpha: float, seed_offset: int, on_inconclusive: str, tolerance: dict) -> None:
+    """Refuse settings a check cannot use (a :class:`UsageError` naming the option): alpha outside
+    (0, 0.5), seed offset 0, an unknown on_inconclusive, a tolerance that is not a number >= 0."""
+    if not 0 < alpha < 0.5:
+        raise UsageError(f"--alpha {alpha}: must be between 0 and 0.5 (e.g. 0.05)")
+    if seed_offset == 0:
+        raise UsageError("--seed-offset 0: the check would replay the baseline's own games")
+    if on_inconclusive not in ON_INCONCLUSIVE:
+        raise UsageError(f"--on-inconclusive {on_inconclusive}: must be pass or fail")
+    for k, v in tolerance.items():
+        if not (isinstance(v, (int, float)) and v >= 0 and math.isfinite(v)):
+            raise UsageError(f"tolerance of {k}: must be a number >= 0, got {v!r}")
+
+
+def load_baseline(path: str | Path) -> Baseline:
+    """Read and validate a baseline file (one-line :class:`ConfigError` naming file and key)."""
+    src = read_toml(path, what="baseline")
+    top = Table(src.data, src.name)
+    fmt = top.get("format", int)
+    if fmt != FORMAT:
+        raise top.error("format", f"version {fmt} is not supported (this toolkit reads {FORMAT})")
+    run = top.table("run")
+    game = run.get("game", str)
+    players = run.get("players", int, lo=1)
+    strategies = run.get("strategies", list)
+    if not strategies or not all(isinstance(s, str) for s in strategies):
+        raise run.error("strategies", "must be a list of strategy names")
+    if len(strategies) != players:
+        raise run.error("strategies", f"{len(strategies)} names for {players} players")
+    rotate = run.get("rotate_seats", bool, False)
+    engine = run.get("engine", str, "kernel")
+    seed = run.get("seed", int, lo=0)
+    games = run.get("games", int, lo=1)
+    rules = run.get("rules", str)
+    sha = run.get("rules_sha256", str)
+    version = run.get("version", str, "")
+    created = run.get("created_utc", str, "")
+    run.done()
+    chk = top.table("check", None)
+    alpha = chk.get("alpha", float, DEFAULT_ALPHA)
+    if not 0 < alpha < 0.5:
+        raise chk.error("alpha", f"must be between 0 and 0.5, got {alpha!r}")
+    check_games = chk.get("games", int, games, lo=1)
+    seed_offset = chk.get("seed_offset", int, DEFAULT_SEED_OFFSET)
+    if seed_offset == 0:
+        raise chk.error("seed_offset", "must not be 0 (the check would replay the baseline's own games)")
+    on_inc = chk.get("on_inconclusive", str, "pass", choices=list(ON_INCONCLUSIVE))
+    chk.done()
+    tol_t = top.table("tolerance", None)
+    tolerance = dict(DEFAULT_TOLERANCE)
+    for k in KINDS:
+        tolerance[k] = tol_t.get(k, float, DEFAULT_TOLERANCE[k], lo=0.0)
+    tol_t.done()
+    metrics = []
+    seen = set()
+    for t in top.tables("metric"):
+        metric = t.get("metric", str, choices=list(KINDS))
+        key = t.get("key", str)
+        if (metric, key) in seen:
+            raise t.error("key", f"{metric} {key!r} appears twice")
+        seen.add((metric, key))
+        unit = t.get("unit", str, KINDS[metric].unit)
+        if unit != KINDS[metric].unit:
+            raise t.error("unit", f"{metric} is measured in {KINDS[metric].unit!r}, got {unit!r}")
+        value = t.get("value", float)
+        se = t.get("se", float, lo=0.0)
+        m = Measurement(metric, key, t.get("label", str, f"{key} {metric.replace('_', ' ')}"), value,
+                        t.get("ci_low", float, value - Z95 * se), t.get("ci_high", float, value + Z95 * se),
+                        se, t.get("n", int, 0, lo=0),
+                        t.get("tolerance", float, None, lo=0.0) if t.has("tolerance") else None)
+        for name, v in (("value", m.value), ("se", m.se)):
+            if not math.isfinite(v):
+                raise t.error(name, "must be a finite number")
+        t.done()
+        metrics.append(m)
+    if not metrics:
+        raise top.error("metric", "no [[metric]] block: nothing to check")
+    top.done()
+    return Baseline(path=Path(path), game=game, players=players, strategies=list(strategies),
+                    rotate_seats=rotate, engine=engine, seed=seed, games=games, rules=rules,
+                    rules_sha256=sha, version=version, created_utc=created, alpha=alpha,
+                    check_games=check_games, seed_offset=seed_offset, on_inconclusive=on_inc,
+                    tolerance=tolerance, metrics=metrics)
+
+
+
+__all__ = ["Baseline", "DEFAULT_SEED_OFFSET", "FORMAT", "check_settings", "load_baseline",
+           "make_baseline", "render_baseline", "rules_entry", "simulate_command"]
