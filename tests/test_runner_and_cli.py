@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from simcore import runner
-from simcore.cli import _run, simulate_main
+from cli import _run, simulate_main
 from simcore.errors import UsageError
 from simcore.games.middle_ages import game as ma
 
@@ -216,7 +216,7 @@ def test_a_command_exit_code_reaches_the_shell():
     """typer.Exit(n) inside a command must become exit code n (click returns it, not raises)."""
     import typer
 
-    from simcore.cli import app
+    from cli import app
 
     @app.command("exit-three-for-test", hidden=True)
     def _exit_three():

@@ -20,5 +20,5 @@ This file re-exports nothing: import names from the module that defines them (so
 ``decision`` never loads the file-handling modules). The package as a whole may import polars,
 numpy, the standard library, :mod:`analysis` and its modules, :mod:`simcore.config`,
 :mod:`simcore.errors` and :mod:`simcore.rundir` (never the runner: playing the games of a check is
-:mod:`simcore.cli.check`'s job).
+:mod:`cli.check`'s job).
 """

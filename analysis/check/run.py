@@ -8,7 +8,7 @@ measures the run (:func:`~analysis.check.measure.measure_run`) and decides
 (reading the run), which :mod:`analysis.check.decision` must not. May import the standard library,
 :mod:`analysis.check.measure`, :mod:`analysis.check.baseline`, :mod:`analysis.check.decision` and
 :mod:`simcore.rundir`; never :mod:`analysis.check.presentation` and never the runner (playing the
-games of a check is :mod:`simcore.cli.check`'s job).
+games of a check is :mod:`cli.check`'s job).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ import pytest
 from analysis.check.baseline import load_baseline
 from analysis.check.presentation import text_report
 from analysis.check.run import check
-from simcore.cli import _run
+from cli import _run
 
 ROOT = Path(__file__).resolve().parents[2]
 BASELINE = ROOT / "configs" / "baselines" / "middle_ages_default.toml"

@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 from analysis import export as export_mod
-from simcore.cli import _run
+from cli import _run
 
 DOMAINS = ("champs", "moulin", "village", "rempart", "marche", "caserne", "eglise", "palais")
 PLAYERS = (["game", "seat", "strategy", "score", "win_share", "rank"] + [f"tiles_{d}" for d in DOMAINS]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from simcore.cli import _run
+from cli import _run
 
 ODDS_HEAD = ["attacker", "defender", "terrain", "darc", "method", "p_attacker_wins",
              "p_defender_holds", "p_both_wiped", "expected_rounds", "attacker_points_left",

@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 from simcore import runner
-from simcore.cli import _run
+from cli import _run
 from simcore.errors import UsageError
 from simcore.games.medievallons import game as mv
 from simcore.games.medievallons.rules import CARD_TYPES

@@ -13,8 +13,8 @@ import polars as pl
 import pytest
 import typer
 
-from simcore.cli import _run
-from simcore.cli import medievallons as cli
+from cli import _run
+from cli import medievallons as cli
 from simcore.games.medievallons import questions as Q
 from simcore.games.medievallons import rules as R
 

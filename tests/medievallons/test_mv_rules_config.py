@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from simcore.cli import _run
+from cli import _run
 from simcore.errors import ConfigError
 from simcore.games.medievallons import kernel as K
 from simcore.games.medievallons import rules as R

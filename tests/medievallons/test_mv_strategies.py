@@ -13,7 +13,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simcore.cli import _run
+from cli import _run
 from simcore.errors import ConfigError, UsageError
 from simcore.games.medievallons import kernel as K
 from simcore.games.medievallons import reference as REF
@@ -187,7 +187,7 @@ def test_strategy_file_mistakes_are_named(tmp_path, body, needle):
 
 
 def test_strategies_command_lists_the_medievallons_bots(capsys):
-    from simcore.cli import _run
+    from cli import _run
 
     assert _run(["strategies", "--game", "medievallons"]) == 0
     out = capsys.readouterr().out

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore.cli import _run
+from cli import _run
 from simcore.errors import ConfigError
 from simcore.games.middle_ages import kernel as K
 from simcore.games.middle_ages import rules as R

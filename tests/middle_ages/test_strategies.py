@@ -11,7 +11,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simcore.cli import _run
+from cli import _run
 from simcore.errors import ConfigError, UsageError
 from simcore.games.middle_ages import kernel as K
 from simcore.games.middle_ages import reference as REF

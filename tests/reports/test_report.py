@@ -147,7 +147,7 @@ def test_game_specific_sections_appear_only_with_their_columns(tmp_path):
 
 
 def test_cli_report_bad_run_dir_is_one_line_exit_2(tmp_path, capsys):
-    from simcore.cli import _run
+    from cli import _run
 
     code = _run(["report", str(tmp_path / "nope"), "--out", str(tmp_path / "rep")])
     err = capsys.readouterr().err.strip()
@@ -157,7 +157,7 @@ def test_cli_report_bad_run_dir_is_one_line_exit_2(tmp_path, capsys):
 
 
 def test_cli_report_writes_and_forces(built, tmp_path, capsys):
-    from simcore.cli import _run
+    from cli import _run
 
     out = tmp_path / "rep"
     small = runs.write_run(tmp_path / "hand", runs.HAND, runs.HAND_GAMES, strategies=["A", "B"])

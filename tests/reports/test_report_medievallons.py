@@ -17,8 +17,8 @@ import analysis_runs as runs
 
 from reports import medievallons as MV
 from reports.html import build_report, num, pct
-from simcore.cli import _run
-from simcore.cli import report as report_cli
+from cli import _run
+from cli import report as report_cli
 
 QGAMES = 300
 NEW_SECTIONS = ("length", "guilds", "questions")

@@ -12,7 +12,7 @@ and carry their own uncertainty:
   deck (a rules variant built by :func:`rules.with_copies`, i.e. through the rules loader);
 - :func:`best_of_three` -- the 2-player "best of 3 rounds" match (MV-7) next to the single round.
 
-``balance medievallons-questions`` (:mod:`simcore.cli.medievallons`) runs them all, writes one CSV
+``balance medievallons-questions`` (:mod:`cli.medievallons`) runs them all, writes one CSV
 per table and prints them. May import numpy, polars and :mod:`simcore`, :mod:`strategies`.
 """
 

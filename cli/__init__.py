@@ -5,7 +5,8 @@ One module per command group registers its commands on :data:`app` through ``reg
 exit code 2; set ``BALANCE_DEBUG=1`` for the full traceback. ``simulate`` is also a console script
 of its own (:func:`simulate_main`).
 
-May import every package of the project, lazily inside commands where the import is heavy.
+The top layer of the data path (see pyproject.toml's import-linter contract): the only package that
+may import every other one, lazily inside commands where the import is heavy.
 """
 
 from __future__ import annotations
@@ -34,9 +35,9 @@ def _register_all() -> None:
 
     for name in _COMMAND_MODULES:
         try:
-            mod = importlib.import_module(f"simcore.cli.{name}")
+            mod = importlib.import_module(f"cli.{name}")
         except ModuleNotFoundError as exc:
-            if exc.name == f"simcore.cli.{name}":
+            if exc.name == f"cli.{name}":
                 continue  # that command group is not part of this build
             raise
         mod.register(app)
@@ -46,7 +47,7 @@ _register_all()
 
 
 def _simulate_app() -> typer.Typer:
-    from simcore.cli.simulate import register
+    from cli.simulate import register
 
     single = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
     register(single)  # one command: typer makes it the root, so `simulate --games 1e6` works

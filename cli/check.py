@@ -166,5 +166,5 @@ def register(app: typer.Typer) -> None:
         typer.echo(status_line(res) if quiet else text_report(res).rstrip())
         if res.exit_code:
             # SystemExit, not typer.Exit: click returns (not raises) typer.Exit's code when
-            # standalone_mode is off, and simcore.cli._run would then report 0.
+            # standalone_mode is off, and cli._run would then report 0.
             raise SystemExit(res.exit_code)
