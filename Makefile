@@ -26,7 +26,7 @@ bench: setup
 	$(BIN)/python benchmarks/bench_middle_ages.py
 
 golden: setup
-	$(BIN)/python -m simcore.games.middle_ages.golden --write
+	$(BIN)/balance golden --write
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -10,8 +10,8 @@ header row, plain numbers (no thousands separators, no scientific notation in an
 cells for missing values) and is UTF-8 (optionally with a byte-order mark for Excel).
 
 Nothing is lost: an existing file is refused unless ``force``; output goes to a hidden temporary file
-beside the target and is renamed into place only when complete (:func:`atomic_output`, also used by
-:mod:`analysis.check.baseline` for baselines and :mod:`analysis.check.presentation` for reports).
+beside the target and is renamed into place only when complete (:mod:`simcore.atomic`, the one
+atomic writer of run directories, reports, exports, baselines and golden files).
 
 May import polars, pyarrow, the standard library, :mod:`analysis` and its modules, :mod:`simcore.errors` and
 :mod:`simcore.rundir`.
@@ -19,14 +19,11 @@ May import polars, pyarrow, the standard library, :mod:`analysis` and its module
 
 from __future__ import annotations
 
-import os
-import uuid
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 import polars as pl
 
+from simcore.atomic import atomic_output, check_output_file, write_text_atomic  # noqa: F401
 from simcore.errors import UsageError
 from simcore.rundir import GAMES, PLAYERS, read_meta
 
@@ -34,59 +31,6 @@ WHAT = ("players", "games", "seats", "events", "matchups", "summary")
 FORMATS = ("csv", "parquet")
 RAW = {"players": PLAYERS, "games": GAMES}
 BATCH_ROWS = 1 << 18          # rows per batch of a raw export
-
-
-# ---------------------------------------------------------------------------------------------
-# Atomic output files
-# ---------------------------------------------------------------------------------------------
-
-def check_output_file(out: str | Path, force: bool, option: str = "--out") -> Path:
-    """Refuse a directory in the way, an existing file without ``force`` or an unwritable place.
-
-    Called before any work so that a bad path fails at once.
-    """
-    out = Path(out)
-    if out.is_dir():
-        raise UsageError(f"{option} {out}: is a directory (give a file name)")
-    if out.exists() and not force:
-        raise UsageError(f"{option} {out}: file exists (use --force to replace it)")
-    probe = out.resolve().parent
-    while not probe.exists():
-        probe = probe.parent
-    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
-        raise UsageError(f"{option} {out}: cannot write in {probe}")
-    return out
-
-
-@contextmanager
-def atomic_output(out: str | Path, force: bool = False, option: str = "--out") -> Iterator[Path]:
-    """Yield a temporary path beside ``out``; on success rename it to ``out`` (atomic on one file system).
-
-    On an exception the temporary file is removed and ``out`` is left exactly as it was.
-    """
-    out = check_output_file(out, force, option)
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"{option} {out}: cannot create {out.parent}: {exc.strerror}") from None
-    tmp = out.parent / f".{out.name}.tmp-{uuid.uuid4().hex[:8]}"
-    try:
-        yield tmp
-        if not tmp.exists():
-            raise RuntimeError(f"nothing was written for {out}")
-        if out.exists() and not force:  # appeared while we were writing
-            raise UsageError(f"{option} {out}: file exists (use --force to replace it)")
-        os.replace(tmp, out)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
-def write_text_atomic(out: str | Path, text: str, force: bool = False, option: str = "--out") -> Path:
-    """Write UTF-8 text to ``out`` atomically (refusing an existing file unless ``force``)."""
-    with atomic_output(out, force, option) as tmp:
-        tmp.write_text(text, encoding="utf-8")
-    return Path(out)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ so a 1e7-game run stays within a few hundred MB) and hands each chunk to accumul
 are required; game-specific metrics ask :meth:`RunSet.has` first. :func:`group_runs` splits a list of
 directories into configurations (same game, players, rules and strategies) for comparisons.
 
-May import polars, numpy, the standard library, :mod:`simcore.rundir` and :mod:`simcore.errors`.
+May import polars, numpy, the standard library, :mod:`simcore.rundir`, :mod:`simcore.errors` and
+the registry of games (:mod:`simcore.games`, for display names).
 """
 
 from __future__ import annotations
@@ -31,15 +32,19 @@ COMMON_COLUMNS = ("game", "seat", "strategy", "score", "win_share", "rank")
 ROWS_PER_CHUNK = 4_000_000
 KEY = ("run", "game")
 
-# Display names of the Middle-Ages Domains (MA-1); other games fall back to the capitalised suffix.
-_TILE_NAMES = {"champs": "Champs", "moulin": "Moulin", "village": "Village", "rempart": "Rempart",
-               "marche": "Marché", "caserne": "Caserne", "eglise": "Église", "palais": "Palais"}
+def tile_name(column_or_key: str, game: str = "middle-ages") -> str:
+    """Human name of a tile type from ``tiles_<key>`` or ``<key>``: the display name the game's
+    spec gives the column (``tiles_marche`` → ``Marché``), else the capitalised suffix."""
+    from simcore import games as registry
 
-
-def tile_name(column_or_key: str) -> str:
-    """Human name of a tile type from ``tiles_<key>`` or ``<key>`` (``tiles_marche`` → ``Marché``)."""
     key = column_or_key.removeprefix("tiles_")
-    return _TILE_NAMES.get(key, key.replace("_", " ").capitalize())
+    spec = registry.specs().get(game)
+    if spec is not None:
+        try:
+            return spec.column(f"tiles_{key}").label
+        except KeyError:
+            pass
+    return key.replace("_", " ").capitalize()
 
 
 def seat_label(seat: int) -> str:

@@ -59,7 +59,7 @@ def tile_impact(rs: RunSet) -> pl.DataFrame:
     lo, hi = stats.wilson(wins, n)
     return pl.DataFrame({
         "tile": [c.removeprefix("tiles_") for c in agg["column"]],
-        "tile_name": [tile_name(c) for c in agg["column"]],
+        "tile_name": [tile_name(c, rs.game) for c in agg["column"]],
         "tiles": agg["tiles"].cast(pl.Int64), "players": agg["players"].cast(pl.Int64),
         "win_share": wins / n, "ci_low": lo, "ci_high": hi, "fair_share": np.full(len(n), 1.0 / rs.n_players),
     }, schema=schema)
@@ -101,7 +101,7 @@ def tile_summary(rs: RunSet) -> pl.DataFrame:
             se = (resid / Sxx) ** 0.5
             lo, hi = slope - q * se, slope + q * se
             corr = Sxy / (Sxx * Syy) ** 0.5 if Syy > 0 else float("nan")
-        rows.append((c.removeprefix("tiles_"), tile_name(c), sx / n, sxy / sy if sy else float("nan"),
+        rows.append((c.removeprefix("tiles_"), tile_name(c, rs.game), sx / n, sxy / sy if sy else float("nan"),
                      slope, lo, hi, corr, bool(lo > 0 or hi < 0)))
     return pl.DataFrame(rows, schema=schema, orient="row")
 
@@ -140,7 +140,8 @@ def domain_pairs(rs: RunSet) -> pl.DataFrame:
     for a, b, players, wins in agg.iter_rows():
         lo_t, hi_t = (a, b) if b is None or a < b else (b, a)
         first, second = cols[lo_t], (cols[hi_t] if hi_t is not None else None)
-        label = f"{tile_name(first)} only" if second is None else f"{tile_name(first)} + {tile_name(second)}"
+        label = (f"{tile_name(first, rs.game)} only" if second is None
+                 else f"{tile_name(first, rs.game)} + {tile_name(second, rs.game)}")
         low, high = stats.wilson(wins, players)
         sp, sw = players / total_players, (wins / total_wins if total_wins else float("nan"))
         rows.append((label, first.removeprefix("tiles_"), second.removeprefix("tiles_") if second else None,

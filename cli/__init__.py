@@ -26,7 +26,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-_COMMAND_MODULES = ("simulate", "report", "export", "check", "fief", "medievallons", "strategies",
+_COMMAND_MODULES = ("simulate", "report", "export", "check", "fief", "medievallons", "strategies", "golden", "games",
                     "ladder")
 
 

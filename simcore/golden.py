@@ -3,7 +3,7 @@
 A game's golden module defines ``render()`` (the full text of its fixed game) and the committed
 file's path, and hands both to :func:`main`; :func:`diff` is the unified diff from the committed
 file to a fresh rendering ('' when identical), so a rules or engine change shows up as a readable
-diff. May import the standard library only.
+diff. May import the standard library and :mod:`simcore.atomic`.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import difflib
 import sys
 from pathlib import Path
 from typing import Callable
+
+from simcore.atomic import write_text_atomic
 
 
 def diff(render: Callable[[], str], path: Path) -> str:
@@ -33,10 +35,7 @@ def main(argv: list[str] | None, render: Callable[[], str], path: Path, prog: st
     group.add_argument("--check", action="store_true", help="exit 1 (with a diff) if the file differs")
     args = ap.parse_args(argv)
     if args.write:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(render(), encoding="utf-8")
-        tmp.replace(path)
+        write_text_atomic(path, render(), force=True, option="--write")
         print(f"wrote {path}")
         return 0
     if args.check:

@@ -7,15 +7,13 @@ sufficient statistics, written always; the only per-player data of very large ru
 which is renamed into place only when complete, so an interrupted run never leaves a half-written
 file under the final name. A non-empty existing directory is refused unless ``force``.
 
-May import pyarrow, the standard library and :mod:`simcore.errors`.
+May import pyarrow, the standard library, :mod:`simcore.atomic` and :mod:`simcore.errors`.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import uuid
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -23,6 +21,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from simcore.atomic import check_output_dir, publish_dir, temporary_dir  # noqa: F401
 from simcore.errors import UsageError
 
 RUN_JSON = "run.json"
@@ -36,25 +35,6 @@ def default_run_dir(game: str, root: str | Path = "runs") -> Path:
     return Path(root) / f"{game}-{stamp}"
 
 
-def check_output_dir(path: str | Path, force: bool) -> Path:
-    """Refuse a non-empty directory without ``force``, a file in the way, or an unwritable parent.
-
-    Called before any game is played so bad paths fail in a second, not after an hour.
-    """
-    out = Path(path)
-    if out.exists() and not out.is_dir():
-        raise UsageError(f"--out {out}: exists and is not a directory")
-    if out.is_dir() and any(out.iterdir()) and not force:
-        raise UsageError(f"--out {out}: directory exists and is not empty (use --force to replace it)")
-    parent = out.resolve().parent
-    probe_from = parent
-    while not probe_from.exists():
-        probe_from = probe_from.parent
-    if not probe_from.is_dir() or not os.access(probe_from, os.W_OK | os.X_OK):
-        raise UsageError(f"--out {out}: cannot write in {probe_from}")
-    return out
-
-
 class RunWriter:
     """Streams record batches into a temporary run directory and publishes it atomically.
 
@@ -66,16 +46,12 @@ class RunWriter:
                  games_schema: pa.Schema | None) -> None:
         self.out = check_output_dir(out, force)
         self.force = force
-        self.tmp = self.out.parent / f".{self.out.name}.tmp-{uuid.uuid4().hex[:8]}"
+        self.tmp: Path | None = None
         self._schemas = {PLAYERS: players_schema, GAMES: games_schema}
         self._writers: dict[str, pq.ParquetWriter] = {}
 
     def __enter__(self) -> "RunWriter":
-        try:
-            self.tmp.mkdir(parents=True)
-        except OSError as exc:
-            raise UsageError(f"--out {self.out}: cannot create a directory in {self.tmp.parent}: "
-                             f"{exc.strerror}") from None
+        self.tmp = temporary_dir(self.out)
         for name, schema in self._schemas.items():
             if schema is not None:
                 self._writers[name] = pq.ParquetWriter(self.tmp / name, schema, compression="zstd")
@@ -93,15 +69,7 @@ class RunWriter:
         self._writers.clear()
         (self.tmp / RUN_JSON).write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
                                          encoding="utf-8")
-        if self.out.exists():
-            # --force: move the old directory aside first so a failure cannot lose both.
-            old = self.out.parent / f".{self.out.name}.old-{uuid.uuid4().hex[:8]}"
-            self.out.rename(old)
-            self.tmp.rename(self.out)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            self.tmp.rename(self.out)
-        return self.out
+        return publish_dir(self.tmp, self.out)
 
     def __exit__(self, exc_type, exc, tb) -> None:
         for w in self._writers.values():
@@ -109,7 +77,7 @@ class RunWriter:
                 w.close()
             except Exception:
                 pass
-        if self.tmp.exists():
+        if self.tmp is not None and self.tmp.exists():
             shutil.rmtree(self.tmp, ignore_errors=True)
 
 

@@ -57,20 +57,6 @@ def test_run_directory_has_the_common_columns_and_reproducible_meta(tmp_path, ca
     assert summary["score_sum"][0] == pytest.approx(g["attacker_points_left"].sum())
 
 
-def test_results_do_not_depend_on_threads_or_chunk_size(tmp_path):
-    """FF-3: one stream per combat keyed on (seed, index): same games whatever the split."""
-    import numba
-
-    a = simulate_combats(attacker=14, defender=9, terrain="city", darc="defender", games=5_000,
-                         seed=5, out=tmp_path / "a", quiet=True, mercy="defender:3",
-                         lords_defender=2, threads=1, chunk_size=777)
-    b = simulate_combats(attacker=14, defender=9, terrain="city", darc="defender", games=5_000,
-                         seed=5, out=tmp_path / "b", quiet=True, mercy="defender:3",
-                         lords_defender=2, threads=numba.config.NUMBA_NUM_THREADS)
-    assert pq.read_table(a / "games.parquet").equals(pq.read_table(b / "games.parquet"))
-    assert pq.read_table(a / "players.parquet").equals(pq.read_table(b / "players.parquet"))
-
-
 def test_existing_results_are_kept_without_force(tmp_path):
     """FF-7 outputs: nothing is overwritten without --force; with it the directory is replaced."""
     out = tmp_path / "run"

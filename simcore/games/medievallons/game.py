@@ -18,7 +18,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
 
 from simcore.errors import UsageError
 from simcore.games.medievallons import kernel

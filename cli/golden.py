@@ -1,0 +1,53 @@
+"""``balance golden``: print, check or regenerate the golden playthrough of every registered game.
+
+Each game with a golden playthrough names its module in its spec (``golden``); that module renders
+the fixed game's turn-by-turn log and knows its committed file under ``tests/golden/``. ``--check``
+exits 1 and prints the diff of every game whose file differs; ``--write`` regenerates them
+(atomically). ``make golden`` runs ``balance golden --write``.
+
+May import typer and :mod:`simcore`.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    app.command("golden", help="Check (--check) or regenerate (--write) the golden playthroughs "
+                               "under tests/golden/ (every game, or --game).")(golden)
+
+
+def golden(
+    write: bool = typer.Option(False, "--write", help="Regenerate the committed files."),
+    check: bool = typer.Option(False, "--check", help="Exit 1 with a diff if a file differs."),
+    game: Optional[str] = typer.Option(None, "--game", "-g", help="Only this game."),
+) -> None:
+    from simcore import games as registry
+    from simcore.errors import UsageError
+
+    if write and check:
+        raise UsageError("--write and --check: give one of them")
+    specs = [registry.get(game)] if game else list(registry.specs().values())
+    with_golden = [s for s in specs if s.golden]
+    if not with_golden:
+        raise UsageError(f"--game {game}: this game has no golden playthrough")
+    changed = 0
+    for spec in with_golden:
+        mod = registry.import_hook(spec.golden)
+        if write:
+            mod.main(["--write"])
+        elif check:
+            d = mod.diff()
+            if d:
+                sys.stdout.write(d)
+                changed += 1
+            else:
+                print(f"{spec.name}: {mod.GOLDEN_PATH.name} is up to date")
+        else:
+            mod.main([])
+    if changed:
+        raise typer.Exit(1)
