@@ -20,7 +20,7 @@ import numpy as np
 import pyarrow as pa
 
 from simcore.errors import UsageError
-from simcore.games.medievallons import kernel
+from simcore.games.medievallons import driver, layout
 from simcore.games.medievallons import rules as rules_mod
 from simcore.games.medievallons.rules import BOUFFON, CARD_TYPES, N_TYPES
 from simcore.runner import ChunkResult, PreparedRun, SeatStrategies, raise_game_error
@@ -29,7 +29,7 @@ GAME = "medievallons"
 FOUNDED_COLS = tuple(f"founded_{t}" for t in CARD_TYPES)
 POWER_TYPES = tuple(t for t in range(N_TYPES) if t != BOUFFON)     # the Bouffon has no power
 POWER_COLS = tuple(f"powers_{CARD_TYPES[t]}" for t in POWER_TYPES)
-END_REASON_NAMES = dict(enumerate(kernel.END_REASONS))
+END_REASON_NAMES = dict(enumerate(layout.END_REASONS))
 
 PLAYERS_SCHEMA = pa.schema(
     [("game", pa.int64()), ("seat", pa.int8()), ("strategy", pa.string()), ("score", pa.int32()),
@@ -57,15 +57,15 @@ def prepare(*, players: int = 4, strategies: str | list[str] = DEFAULT_STRATEGY,
     rules_mod.check_players(rules, players)
     names, strat_rows = strat_mod.resolve(strategies, players)
     n_rot = players if rotate_seats else 1
-    rk = kernel.pack_rules(rules)
+    rk = driver.pack_rules(rules)
     seat_strategies = SeatStrategies(names)
 
     if engine == "kernel":
         def play_raw(first, n, seed):
-            return kernel.run_chunk(rules, players, first, n, seed, strat_rows, debug=debug, rk=rk,
+            return driver.run_chunk(rules, players, first, n, seed, strat_rows, debug=debug, rk=rk,
                                     rotate=rotate_seats)
     elif engine == "reference":
-        if any(strat_rows[:, kernel.S_KIND] != kernel.STRAT_RANDOM):
+        if any(strat_rows[:, layout.S_KIND] != layout.STRAT_RANDOM):
             raise UsageError("--engine reference plays the random strategy only "
                              "(other bots are checked by replaying the kernel's decisions)")
 
@@ -76,7 +76,7 @@ def prepare(*, players: int = 4, strategies: str | list[str] = DEFAULT_STRATEGY,
 
     def play(first: int, n: int, seed: int) -> ChunkResult:
         o = play_raw(first, n, seed)
-        raise_game_error(o["error"], first, kernel.ERROR_TEXT)
+        raise_game_error(o["error"], first, layout.ERROR_TEXT)
         return ChunkResult(
             players=player_columns(o, first, n, seat_strategies, n_rot),
             games=game_columns(o, first, n, players))
@@ -86,7 +86,7 @@ def prepare(*, players: int = 4, strategies: str | list[str] = DEFAULT_STRATEGY,
         game=GAME, n_players=players, strategy_names=names,
         players_schema=ROTATED_SCHEMA if rotate_seats else PLAYERS_SCHEMA, games_per_deal=n_rot,
         games_schema=GAMES_SCHEMA, play=play,
-        warmup=(lambda: kernel.run_chunk(rules, players, 0, 1, 0, strat_rows, rk=rk))
+        warmup=(lambda: driver.run_chunk(rules, players, 0, 1, 0, strat_rows, rk=rk))
         if engine == "kernel" else (lambda: None),
         rules_name=src.name, rules_text=src.text, rules_sha256=src.sha256,
         meta={"engine": engine, "debug": debug, "rotate_seats": rotate_seats,
@@ -116,7 +116,7 @@ def game_columns(o: dict, first: int, n: int, P: int) -> dict:
 
 def reference_chunk(rules, P: int, first: int, n: int, seed: int, n_rot: int = 1,
                     debug: bool = False) -> dict:
-    """The same outputs as :func:`kernel.run_chunk` (random bots), from the reference engine.
+    """The same outputs as :func:`driver.run_chunk` (random bots), from the reference engine.
 
     With seat rotation every rotation of a deal replays the deal's stream: random bots at every
     seat make the rotations identical games, as the kernel does."""
