@@ -22,19 +22,19 @@ SIMULATE = str(Path(sys.executable).with_name("simulate"))
 
 def kernel_run(games: int, players: int, strategy: str) -> tuple[float, float]:
     """(wall, CPU) seconds of the runner's chunking over the kernel, without parquet writing."""
-    from simcore.games.medievallons import kernel as K
+    from simcore.games.medievallons import driver as D
     from simcore.games.medievallons import rules as R
     from strategies import medievallons as S
 
     rules = R.load()
-    rk = K.pack_rules(rules)
+    rk = D.pack_rules(rules)
     _, rows = S.resolve(strategy, players)
-    K.run_chunk(rules, players, 0, 64, 0, rows, rk=rk)          # load the compiled kernel
+    D.run_chunk(rules, players, 0, 64, 0, rows, rk=rk)          # load the compiled kernel
     t, c = time.perf_counter(), time.process_time()
     done = 0
     while done < games:
         n = min(1 << 17, games - done)
-        K.run_chunk(rules, players, done, n, 0, rows, rk=rk)
+        D.run_chunk(rules, players, done, n, 0, rows, rk=rk)
         done += n
     return time.perf_counter() - t, time.process_time() - c
 

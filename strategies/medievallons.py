@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from simcore.config import Table
-from simcore.games.medievallons.kernel import (
+from simcore.games.medievallons.layout import (
     FEATURES, N_STRAT_COLS, S_BIAS, S_CANDIDATES, S_HORIZON, S_KIND, S_PLAYOUTS, S_PRIOR,
     STRAT_HEURISTIC, STRAT_PLAYOUT, STRAT_RANDOM,
 )

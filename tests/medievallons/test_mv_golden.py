@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from simcore.games.medievallons import golden
-from simcore.games.medievallons import kernel as K
+from simcore.games.medievallons import driver as D
 from simcore.games.medievallons import reference as REF
 from simcore.games.medievallons import rules as R
 
@@ -22,7 +22,7 @@ def test_golden_playthrough_matches_committed_file():
 def test_golden_game_is_the_kernels_game_and_says_how_it_ended():
     """The logged game is the one the kernel plays for (seed 7, game 0), to the last decision."""
     text = golden.GOLDEN_PATH.read_text(encoding="utf-8")
-    out = K.run_chunk(R.load(), golden.N_PLAYERS, golden.GAME, 1, golden.SEED, trace_decisions=True)
+    out = D.run_chunk(R.load(), golden.N_PLAYERS, golden.GAME, 1, golden.SEED, trace_decisions=True)
     rec = REF.play_game(R.load(), golden.N_PLAYERS, golden.SEED, golden.GAME)
     assert out["trace"][0] == [(n, c) for _, n, c in rec.decisions]
     np.testing.assert_array_equal(out["win_share"], rec.win_share)

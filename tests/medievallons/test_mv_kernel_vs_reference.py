@@ -12,7 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simcore.games.medievallons import bots as B
+from simcore.games.medievallons import driver as D
 from simcore.games.medievallons import kernel as K
+from simcore.games.medievallons import layout as L
 from simcore.games.medievallons import reference as REF
 from simcore.games.medievallons import rules as R
 
@@ -34,7 +37,7 @@ def assert_same_game(out, g, rec, P, trace=True):
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_kernel_replays_reference_games_exactly(players):
     n = 60
-    out = K.run_chunk(RULES, players, 1000, n, 12345, debug=True, trace_decisions=True)
+    out = D.run_chunk(RULES, players, 1000, n, 12345, debug=True, trace_decisions=True)
     assert not out["error"].any()
     for g in range(n):
         rec = REF.play_game(RULES, players, 12345, 1000 + g, debug=True)
@@ -57,7 +60,7 @@ def test_kernel_replays_reference_under_every_setting(old, new):
     assert old in TEXT
     rules = R.loads(TEXT.replace(old, new))
     for players in (2, 3, 5):
-        out = K.run_chunk(rules, players, 0, 25, 3, debug=True, trace_decisions=True)
+        out = D.run_chunk(rules, players, 0, 25, 3, debug=True, trace_decisions=True)
         assert not out["error"].any()
         for g in range(25):
             assert_same_game(out, g, REF.play_game(rules, players, 3, g, debug=True), players)
@@ -87,7 +90,7 @@ def test_kernel_and_reference_agree_in_distribution(players):
     within 4.5 standard errors of the difference (about 45 figures per player count, so a false
     alarm has probability below 1e-3), and the game lengths agree by a KS test."""
     nk, nr = 20_000, 200
-    k = K.run_chunk(RULES, players, 0, nk, 2024)
+    k = D.run_chunk(RULES, players, 0, nk, 2024)
     recs = [REF.play_game(RULES, players, 777, g) for g in range(nr)]
     ref = {f: np.concatenate([getattr(r, f) for r in recs]) for f in PLAYER_FIELDS}
     for f in ("turns", "end_reason", "reshuffles"):
@@ -113,7 +116,7 @@ def test_kernel_and_reference_agree_in_distribution(players):
 def test_invariants_hold_in_every_game_with_debug_on(players):
     """104 cards conserved over draw pile, discard pile, hands and guilds; guilds never below 3
     cards (checked after every turn and at the end); win shares add up to 1."""
-    out = K.run_chunk(RULES, players, 0, 3000, 99, debug=True)
+    out = D.run_chunk(RULES, players, 0, 3000, 99, debug=True)
     assert not out["error"].any(), np.unique(out["error"])
     assert np.allclose(out["win_share"].reshape(-1, players).sum(axis=1), 1.0)
     assert (out["score"] >= 3 * out["guilds"]).all()
@@ -126,23 +129,23 @@ def test_invariant_checker_catches_a_lost_card_and_a_small_guild():
     from simcore.rng import stream_state
 
     def fresh():
-        ws, _ = K.new_workspace(RULES)
+        ws, _ = D.new_workspace(RULES)
         st = np.array([stream_state(np.uint64(1), np.uint64(2))], np.uint64)
         K.setup_game(st, ws, 4)
         K.check_invariants(ws, 4)
-        assert ws[K.G_ERROR] == 0
+        assert ws[L.G_ERROR] == 0
         return ws
 
     ws = fresh()
-    ws[K.G_PILE_N] -= 1
+    ws[L.G_PILE_N] -= 1
     K.check_invariants(ws, 4)
-    assert ws[K.G_ERROR] == K.E_CARDS_NOT_CONSERVED
+    assert ws[L.G_ERROR] == L.E_CARDS_NOT_CONSERVED
     ws = fresh()
-    n = ws[K.G_PILE_N]
-    top = ws[K.W_PILE + n - 1]
-    ws[K.W_PILE + n - 1], ws[K.G_PILE_N] = -1, n - 1       # one card of type `top` leaves the pile
-    s = K.gslot(0, 0)
+    n = ws[L.G_PILE_N]
+    top = ws[L.W_PILE + n - 1]
+    ws[L.W_PILE + n - 1], ws[L.G_PILE_N] = -1, n - 1       # one card of type `top` leaves the pile
+    s = B.gslot(0, 0)
     ws[s], ws[s + 1], ws[s + 2] = top, 1, 0                 # ... into a 1-card guild
-    ws[K.W_PL + K.X_NG] = 1
+    ws[L.W_PL + L.X_NG] = 1
     K.check_invariants(ws, 4)
-    assert ws[K.G_ERROR] == K.E_GUILD_TOO_SMALL
+    assert ws[L.G_ERROR] == L.E_GUILD_TOO_SMALL

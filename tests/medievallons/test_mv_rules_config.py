@@ -10,7 +10,7 @@ import pytest
 
 from cli import _run
 from simcore.errors import ConfigError
-from simcore.games.medievallons import kernel as K
+from simcore.games.medievallons import driver as D
 from simcore.games.medievallons import rules as R
 
 TEXT = R.default_rules_path().read_text(encoding="utf-8")
@@ -79,8 +79,8 @@ def test_with_copies_edits_the_text_and_goes_through_the_loader():
 def test_a_variant_changes_the_game():
     """MV-4/MV-7: with guilds of 2 cards and 2 guilds to win, games are much shorter."""
     short = R.loads(variant(("min_cards = 3", "min_cards = 2"), ("to_win = 3", "to_win = 2")))
-    a = K.run_chunk(R.load(), 4, 0, 400, 5)["turns"].mean()
-    b = K.run_chunk(short, 4, 0, 400, 5)["turns"].mean()
+    a = D.run_chunk(R.load(), 4, 0, 400, 5)["turns"].mean()
+    b = D.run_chunk(short, 4, 0, 400, 5)["turns"].mean()
     assert b < 0.7 * a
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore.games.medievallons import kernel as K
+from simcore.games.medievallons import driver as D
 from simcore.games.medievallons import reference as REF
 from simcore.games.medievallons import rules as R
 from strategies import medievallons as S
@@ -22,7 +22,7 @@ RULES = R.load()
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_kernel_replays_reference_exactly_on_many_games(players):
-    out = K.run_chunk(RULES, players, 50_000, 600, 31, debug=True, trace_decisions=True)
+    out = D.run_chunk(RULES, players, 50_000, 600, 31, debug=True, trace_decisions=True)
     assert not out["error"].any()
     for g in range(600):
         assert_same_game(out, g, REF.play_game(RULES, players, 31, 50_000 + g, debug=True), players)
@@ -33,7 +33,7 @@ def test_every_bot_replays_exactly_at_every_seat(players):
     for bots in (["planner", "balanced", "collector", "saboteur", "random"],
                  ["saboteur", "random", "planner", "collector", "balanced"]):
         _, rows = S.resolve(bots[:players], players)
-        out = K.run_chunk(RULES, players, 0, 60, 5, rows, debug=True, trace_decisions=True)
+        out = D.run_chunk(RULES, players, 0, 60, 5, rows, debug=True, trace_decisions=True)
         assert not out["error"].any()
         for g in range(60):
             replay = REF.ReplayStrategy(out["trace"][g], consume_draw=True)
@@ -43,7 +43,7 @@ def test_every_bot_replays_exactly_at_every_seat(players):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_kernel_and_reference_agree_in_distribution_on_many_games(players):
-    k = K.run_chunk(RULES, players, 0, 100_000, 4048)
+    k = D.run_chunk(RULES, players, 0, 100_000, 4048)
     recs = [REF.play_game(RULES, players, 991, g) for g in range(1500)]
     ref = {f: np.concatenate([getattr(r, f) for r in recs]) for f in PLAYER_FIELDS}
     for f in ("turns", "end_reason", "reshuffles"):

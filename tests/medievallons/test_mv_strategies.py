@@ -15,7 +15,11 @@ import pytest
 
 from cli import _run
 from simcore.errors import ConfigError, UsageError
+from simcore.games.medievallons import bots as B
+from simcore.games.medievallons import driver as D
 from simcore.games.medievallons import kernel as K
+from simcore.games.medievallons import layout as L
+from simcore.games.medievallons import playout as PO
 from simcore.games.medievallons import reference as REF
 from simcore.games.medievallons import rules as R
 from simcore.rng import stream_state
@@ -43,7 +47,7 @@ def test_reference_replays_every_bot_exactly(players):
     bots = ["planner", "saboteur", "collector", "balanced", "random"][:players]
     _, rows = S.resolve(bots, players)
     n = 12
-    out = K.run_chunk(RULES, players, 0, n, 21, rows, debug=True, trace_decisions=True)
+    out = D.run_chunk(RULES, players, 0, n, 21, rows, debug=True, trace_decisions=True)
     assert not out["error"].any()
     for g in range(n):
         replay = REF.ReplayStrategy(out["trace"][g], consume_draw=True)
@@ -57,12 +61,12 @@ def test_reference_replays_every_bot_exactly(players):
 
 def _mid_game(seed: int, players: int, strat: np.ndarray, turns: int):
     """A kernel position after ``turns`` turns of the given bots (None if the game ended)."""
-    ws, fs = K.new_workspace(RULES, strat)
+    ws, fs = D.new_workspace(RULES, strat)
     st = np.array([stream_state(np.uint64(seed), np.uint64(0))], np.uint64)
     K.setup_game(st, ws, players)
-    ws[K.G_STOP], ws[K.G_FORCED], ws[K.G_LIMIT] = 0, -1, turns
+    ws[L.G_STOP], ws[L.G_FORCED], ws[L.G_LIMIT] = 0, -1, turns
     K.play_turns(st, ws, fs, players, False)
-    return (None if ws[K.G_OVER] else ws), fs
+    return (None if ws[L.G_OVER] else ws), fs
 
 
 @pytest.mark.parametrize("bot", ["balanced", "saboteur", "collector"])
@@ -77,22 +81,22 @@ def test_bots_never_read_a_hidden_hand(bot):
         ws, fs = _mid_game(seed, players, strat, 4 + seed % 30)
         if ws is None:
             continue
-        p = int(ws[K.G_CUR])
+        p = int(ws[L.G_CUR])
         other = ws.copy()
-        K.determinize(np.array([stream_state(np.uint64(seed), np.uint64(99))], np.uint64),
-                      other, players, p)
+        PO.determinize(np.array([stream_state(np.uint64(seed), np.uint64(99))], np.uint64),
+                       other, players, p)
         hidden = [(q, t) for q in range(players) if q != p for t in range(13)]
-        assert any(ws[K.W_HAND + q * K.TS + t] != other[K.W_HAND + q * K.TS + t] for q, t in hidden) \
-            or ws[K.G_PILE_N] < 2
+        assert any(ws[L.W_HAND + q * L.TS + t] != other[L.W_HAND + q * L.TS + t] for q, t in hidden) \
+            or ws[L.G_PILE_N] < 2
         scores = []
-        sb = K.F_STRAT + p * K.N_STRAT_COLS          # seat p's strategy row (no rotation)
+        sb = L.F_STRAT + p * L.N_STRAT_COLS          # seat p's strategy row (no rotation)
         for w in (ws, other):
             n = K.list_actions(w, p)
-            codes = [int(w[K.W_OPTS + j]) for j in range(n)]
-            K.prepare_values(w, fs, sb, p, players, True)
-            acts = [K.option_score(w, fs, sb, K.D_ACTION, p, players, c) for c in codes]
-            K.prepare_values(w, fs, sb, p, players, True)
-            chev = [K.option_score(w, fs, sb, K.D_CHEVALIER, p, players,
+            codes = [int(w[L.W_OPTS + j]) for j in range(n)]
+            B.prepare_values(w, fs, sb, p, players, True)
+            acts = [B.option_score(w, fs, sb, L.D_ACTION, p, players, c) for c in codes]
+            B.prepare_values(w, fs, sb, p, players, True)
+            chev = [B.option_score(w, fs, sb, L.D_CHEVALIER, p, players,
                                    ((p + i) % players) * 16 + t) for i in range(1, players)
                     for t in range(13)]
             scores.append((codes, acts, chev))
@@ -107,7 +111,7 @@ def test_presets_behave_as_described():
     figures = {}
     for bot in ("collector", "saboteur", "balanced"):
         _, rows = S.resolve([bot] + ["random"] * 3, 4)
-        o = K.run_chunk(RULES, 4, 0, 2000, 8, rows)
+        o = D.run_chunk(RULES, 4, 0, 2000, 8, rows)
         me = slice(0, None, 4)
         figures[bot] = dict(
             turns=o["turns"].mean(),
@@ -124,7 +128,7 @@ def _duel(bot, opponent, games, players=4, seed=2026):
     deals = -(-games // players)
     n = deals * players
     _, rows = S.resolve([bot] + [opponent] * (players - 1), players)
-    out = K.run_chunk(RULES, players, 0, n, seed, rows, rotate=True)
+    out = D.run_chunk(RULES, players, 0, n, seed, rows, rotate=True)
     assert not out["error"].any()
     w = out["win_share"].reshape(-1, players).astype(np.float64)
     seat_of_bot = (-(np.arange(n) % players)) % players     # rotation k: seat s plays row (s+k) % P

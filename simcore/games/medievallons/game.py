@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from simcore.errors import UsageError
-from simcore.games.medievallons import kernel
+from simcore.games.medievallons import driver, layout
 from simcore.games.medievallons import rules as rules_mod
 from simcore.games.medievallons.rules import BOUFFON, CARD_TYPES, N_TYPES
 from simcore.games.medievallons.spec import FOUNDED_COLS, POWER_COLS, SPEC
@@ -28,7 +28,7 @@ from simcore.contract import ChunkResult, PreparedRun, SeatStrategies, raise_gam
 
 GAME = SPEC.name
 POWER_TYPES = tuple(t for t in range(N_TYPES) if t != BOUFFON)     # the Bouffon has no power
-END_REASON_NAMES = dict(enumerate(kernel.END_REASONS))
+END_REASON_NAMES = dict(enumerate(layout.END_REASONS))
 PLAYERS_SCHEMA = SPEC.players_schema()          # MV-9, from the spec's columns
 ROTATED_SCHEMA = SPEC.players_schema(rotate_seats=True)
 GAMES_SCHEMA = SPEC.games_schema()
@@ -49,17 +49,17 @@ def prepare(*, players: int = 4, bots: tuple[list[str], np.ndarray] | None = Non
         rules = rules_mod.load(rules_path)
     rules_mod.check_players(rules, players)
     names, strat_rows = bots if bots is not None else (
-        ["random"] * players, np.zeros((players, kernel.N_STRAT_COLS), np.float64))
+        ["random"] * players, np.zeros((players, layout.N_STRAT_COLS), np.float64))
     n_rot = players if rotate_seats else 1
-    rk = kernel.pack_rules(rules)
+    rk = driver.pack_rules(rules)
     seat_strategies = SeatStrategies(names)
 
     if engine == "kernel":
         def play_raw(first, n, seed):
-            return kernel.run_chunk(rules, players, first, n, seed, strat_rows, debug=debug, rk=rk,
+            return driver.run_chunk(rules, players, first, n, seed, strat_rows, debug=debug, rk=rk,
                                     rotate=rotate_seats)
     elif engine == "reference":
-        if any(strat_rows[:, kernel.S_KIND] != kernel.STRAT_RANDOM):
+        if any(strat_rows[:, layout.S_KIND] != layout.STRAT_RANDOM):
             raise UsageError("--engine reference plays the random strategy only "
                              "(other bots are checked by replaying the kernel's decisions)")
 
@@ -70,7 +70,7 @@ def prepare(*, players: int = 4, bots: tuple[list[str], np.ndarray] | None = Non
 
     def play(first: int, n: int, seed: int) -> ChunkResult:
         o = play_raw(first, n, seed)
-        raise_game_error(o["error"], first, kernel.ERROR_TEXT)
+        raise_game_error(o["error"], first, layout.ERROR_TEXT)
         return ChunkResult(
             players=player_columns(o, first, n, seat_strategies, n_rot),
             games=game_columns(o, first, n, players))
@@ -80,7 +80,7 @@ def prepare(*, players: int = 4, bots: tuple[list[str], np.ndarray] | None = Non
         game=GAME, n_players=players, strategy_names=names,
         players_schema=ROTATED_SCHEMA if rotate_seats else PLAYERS_SCHEMA, games_per_deal=n_rot,
         games_schema=GAMES_SCHEMA, play=play,
-        warmup=(lambda: kernel.run_chunk(rules, players, 0, 1, 0, strat_rows, rk=rk))
+        warmup=(lambda: driver.run_chunk(rules, players, 0, 1, 0, strat_rows, rk=rk))
         if engine == "kernel" else (lambda: None),
         rules_name=src.name, rules_text=src.text, rules_sha256=src.sha256,
         meta={"engine": engine, "debug": debug, "rotate_seats": rotate_seats,
@@ -110,7 +110,7 @@ def game_columns(o: dict, first: int, n: int, P: int) -> dict:
 
 def reference_chunk(rules, P: int, first: int, n: int, seed: int, n_rot: int = 1,
                     debug: bool = False) -> dict:
-    """The same outputs as :func:`kernel.run_chunk` (random bots), from the reference engine.
+    """The same outputs as :func:`driver.run_chunk` (random bots), from the reference engine.
 
     With seat rotation every rotation of a deal replays the deal's stream: random bots at every
     seat make the rotations identical games, as the kernel does."""

@@ -1,166 +1,49 @@
-"""Médiévallons Numba kernel: plays many games in parallel, one RNG stream per game.
-
-Implements MV-2 … MV-7 of ``shared/rules/medievallons.md`` for 2-5 players, following the draw and
-option order of ``docs/medievallons_engine.md`` so that the pure-Python reference engine
-(:mod:`simcore.games.medievallons.reference`) replays any game exactly; the MV-8 bots (heuristic
-and playout) are scored here from data rows (``strategies/medievallons.py``). Everything is
-jit-compiled by Numba with ``cache=True``.
-
-Layout, as in the Middle-Ages kernel (measured there: Numba increfs every array argument of every
-jitted call): the whole state of a game lives in one int64 workspace ``ws`` at the fixed offsets
-below, bot values in one float64 vector ``fs``. Each block copies the rules vector ``rk`` into
-``ws[W_RULES:]`` and the strategy table into ``fs[F_STRAT:]`` once, so every helper takes
-``(st, ws, fs)`` only: each array argument is passed as ~7 machine words, and cutting five arrays to
-three measurably cheapened every call. Helpers never allocate and are compiled with
-``_nrt=False``; small ones are inlined by Numba (``inline="always"``). Values that vary between
-calls of a big helper travel through ``ws`` fields (G_KIND, G_CTX_PLAYED, …), never as constant
-arguments: Numba compiles one specialization per literal argument value (measured: the turn loop
-three times, ``decide`` once per decision kind); :func:`power_value`, which call sites feed
-constants, has an explicit signature instead. Option lists are written branch-free (random play
-20 -> 11 µs per game). Per-decision bot caches are stamped with a serial rather than cleared, and a
-player's follow-up decisions in its own turn reuse the values priced for its action.
-Games are split into blocks over a ``prange``; each block allocates its workspaces once. A game's
-stream depends only on (seed, deal index), so results are identical whatever the thread count or
-chunk size.
-
-What a bot may read (MV-8): its own hand, every guild, the discard pile, hand sizes, the pile size,
-and ``W_KNOWN`` -- per observer, the cards it has *seen* in each opponent's hand (public plays,
-Chevalier answers, Prêtre looks, cards it gave) -- never another hand. The playout bot samples the
-hidden cards anew (determinization) before each playout.
-
-May import numpy, numba, :mod:`simcore.rng` and the constants of the rules module.
+"""Médiévallons rules of play, jit-compiled by Numba: setup (MV-2), turns and actions (MV-3),
+founding, reinforcing and breaking guilds (MV-4), the card powers (MV-5), the empty draw pile
+(MV-6), the end conditions and ranking keys (MV-7) of ``shared/rules/medievallons.md``, and the
+debug-mode invariants, on one game's state in the int64 workspace ``ws`` (offsets in
+:mod:`simcore.games.medievallons.layout`). Randomness is drawn and options are listed in the order
+of ``docs/medievallons_engine.md``, so the pure-Python reference engine
+(:mod:`simcore.games.medievallons.reference`) replays any game exactly. Every choice a player makes
+goes to :func:`simcore.games.medievallons.bots.ask`; at a playout seat's action
+:func:`play_turns` returns instead, and the game loop (:mod:`simcore.games.medievallons.driver`)
+asks the playout bot, which plays forward with :func:`play_turns` -- so this module never needs
+the playout bot and the imports stay one-way. May import numba, :mod:`simcore.rng`, the layout,
+the constants of the rules module and :mod:`simcore.games.medievallons.bots` -- never playout or
+driver, which import it.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit, prange
+from numba import njit
 
-from simcore.games.medievallons.rules import (
-    ARTISAN, ASSASSIN, BOUFFON, CHEVALIER, ETOILE, MAGICIEN, MARCHAND, MENDIANT, MOINE, N_PARAMS,
-    N_TYPES, NOBLE, P_ARTISAN_TAKES_PLAYED, P_HAND_SIZE, P_MAX_TURNS, P_MENDIANT_DRAWS_ON_TIE,
-    P_MIN_GUILD, P_RED_2, P_SORCIERE_FLIP_AGAIN, P_TO_WIN, PRETRE, RODEUR, SORCIERE,
+from simcore.games.medievallons.bots import ask, gslot, record_decision, strat_row
+from simcore.games.medievallons.layout import (
+    A_FOUND, A_PLAY, A_REINFORCE, A_USE, D_ACTION, D_ASSASSIN, D_CHEVALIER, D_FOUND_SIZE,
+    D_GIVE_ONE, D_GIVE_TWO, D_MAGICIEN, D_MARCHAND, D_MENDIANT, D_PRETRE, D_PRETRE_TAKE,
+    D_REINFORCE_SIZE, D_REINFORCE_TYPE, D_RODEUR, D_SORCIERE, EMPTY_PILE, E_BAD_GUILD,
+    E_CARDS_NOT_CONSERVED, E_GUILD_TOO_SMALL, E_HAND_COUNT, F_STRAT, GF, G_CTX_G, G_CTX_PLAYED,
+    G_CTX_Q, G_CTX_T, G_CUR, G_DISC_N, G_END_RED, G_ERROR, G_FORCED, G_LIMIT, G_LOOK_N, G_NOPT,
+    G_OVER, G_PILE_N, G_PLAYED, G_RESHUF, G_SELF_ROW, G_STOP, G_TURNS, G_WINNER, MAXG, MAXP,
+    N_STRAT_COLS, PLS, R_COPIES, R_PARAMS, STRAT_PLAYOUT, S_KIND, THIRD_GUILD, TRUNCATED, TS,
+    W_BEST, W_DCNT, W_DISC, W_FOUNDED, W_HAND, W_KNOWN, W_LOOK, W_OPTS, W_PILE, W_PL, W_POWERS,
+    W_RESET_END, W_RULES, X_HANDN, X_NG,
 )
-from simcore.rng import below, next_u64, shuffle_range, stream_state
+from simcore.games.medievallons.rules import (
+    ARTISAN, ASSASSIN, BOUFFON, CHEVALIER, ETOILE, MAGICIEN, MARCHAND, MENDIANT, MOINE, NOBLE,
+    N_TYPES, PRETRE, P_ARTISAN_TAKES_PLAYED, P_HAND_SIZE, P_MAX_TURNS, P_MENDIANT_DRAWS_ON_TIE,
+    P_MIN_GUILD, P_RED_2, P_SORCIERE_FLIP_AGAIN, P_TO_WIN, RODEUR, SORCIERE,
+)
+from simcore.rng import below, shuffle_range
 
-MAXP = 5             # players (MV-1)
-TS = 16              # stride of a per-type vector (13 types used)
-MAXG = 8             # guild slots per player (to_win <= 6)
-GF = 4               # fields per guild slot: type (-1 = Bouffons only), n_type, n_bouffon
-MAXC = 256           # cards (13 types x at most 16 copies)
-MAX_OPTIONS = 512    # found_size <= 16 x 17 is the longest list
-MAX_TRACE = 1024     # decisions recorded per game for replay
-
-# ---- rules vector rk ----------------------------------------------------------------------------
-R_COPIES = 0                      # [TS]
-R_PARAMS = TS                     # params[P_*] at R_PARAMS + P_*
-R_NCARDS = R_PARAMS + 16
-R_SIZE = R_NCARDS + 1
-
-# ---- workspace ws -------------------------------------------------------------------------------
-(G_PILE_N, G_DISC_N, G_END_RED, G_OVER, G_WINNER, G_TURNS, G_CUR, G_RESHUF, G_ERROR, G_TRACE_N,
- G_ROT, G_NOPT, G_PLAYED, G_LOOK_N, G_SELF_ROW, G_CTX_T, G_CTX_Q, G_CTX_G, G_CTX_PLAYED, G_KIND,
- G_PV_PLAYED, G_STOP, G_FORCED, G_LIMIT, G_PREP_STAMP, G_PREP_LEAD) = range(26)
-# Values that vary between calls are passed through these fields rather than as constant
-# arguments: Numba compiles one specialization per *literal* argument value (measured: `decide`
-# once per decision kind, the turn loop three times), which tripled compile time and code size.
-PLS = 4                           # player record stride
-X_HANDN, X_NG = 0, 1
-W_PL = 32
-W_HAND = W_PL + MAXP * PLS        # [MAXP x TS] cards per type in hand
-W_GUILD = W_HAND + MAXP * TS      # [MAXP x MAXG x GF] guilds in founding order
-W_FOUNDED = W_GUILD + MAXP * MAXG * GF   # [MAXP x TS]
-W_POWERS = W_FOUNDED + MAXP * TS         # [MAXP x TS]
-W_KNOWN = W_POWERS + MAXP * TS           # [observer x holder x TS] cards seen in a hand
-W_DCNT = W_KNOWN + MAXP * MAXP * TS      # [TS] discard pile per type
-W_LOOK = W_DCNT + TS                     # [4] Magicien's drawn cards
-W_RESET_END = W_LOOK + 4                 # everything before here is cleared per game
-W_RULES = W_RESET_END                    # [R_SIZE] the rules vector rk, copied once per block
-W_OPTS = W_RULES + 64                    # [MAX_OPTIONS]
-W_BEST = W_OPTS + MAX_OPTIONS            # [MAX_OPTIONS] scratch: tied best options
-W_PILE = W_BEST + MAX_OPTIONS            # [MAXC] draw pile, top = last
-W_DISC = W_PILE + MAXC                   # [MAXC] discard pile, top = last
-W_TRACE = W_DISC + MAXC                  # (n_options, choice) pairs [2 x MAX_TRACE]
-WS_SIZE = W_TRACE + 2 * MAX_TRACE
-
-# ---- float scratch fs (bot values of the deciding player) ---------------------------------------
-F_GAIN = 0                        # [TS] value of receiving a card of each type
-F_LOSS = TS                       # [TS] value lost by giving away one card of each type
-F_PV = 2 * TS                     # [2 x TS] value of resolving each power now: from a guild, then
-                                  # from a played card (Artisan, Assassin, Rôdeur, Sorcière differ)
-F_PVOK = 4 * TS                   # [2 x TS] the decision serial (F_SERIAL) F_PV was computed for
-                                  # (lazy: measured cheaper than pricing every power up front)
-F_LEAD = 6 * TS                   # [MAXP] 1.0 for the leading opponent(s)
-F_UNSEEN = 7 * TS                 # [TS] cards of each type the decider has not seen; [TS-1] total
-F_HIDDEN = 8 * TS                 # [MAXP] cards of each hand the decider has not seen; [TS-1] =
-                                  # the decision serial F_PROB was computed for
-F_SERIAL = F_HIDDEN + TS - 2      # decisions priced so far in this block (never reset: fs outlives
-                                  # games and playouts, so stamps never collide)
-F_PROB = 9 * TS                   # [MAXP x TS] the decider's estimate that q holds a type-t card
-F_SETV = F_PROB + MAXP * TS       # [64] set_value(k) for k = 0 … 63 (min_cards is fixed per run)
-F_SETD = F_SETV + 64              # [64] set_value(k + 1) - set_value(k)
-F_STRAT = F_SETD + 64             # [MAXP x N_STRAT_COLS] the strategy table, copied once per block
-F_SCORE = F_STRAT + 5 * 32        # [MAX_OPTIONS] option scores (playout bot pruning)
-F_MEAN = F_SCORE + MAX_OPTIONS    # [MAX_OPTIONS] playout bot: summed playout values
-FS_SIZE = F_MEAN + MAX_OPTIONS
-
-# End reasons (MV-9): games.parquet end_reason; ws[G_OVER] = reason + 1 once the game is over.
-THIRD_GUILD, EMPTY_PILE, TRUNCATED = 0, 1, 2
-END_REASONS = ("third_guild", "empty_pile", "truncated")
-
-# Decision kinds (MV-8); names as in the reference engine and the protocol.
-(D_ACTION, D_FOUND_SIZE, D_REINFORCE_TYPE, D_REINFORCE_SIZE, D_ASSASSIN, D_RODEUR, D_CHEVALIER,
- D_MAGICIEN, D_MARCHAND, D_GIVE_TWO, D_MENDIANT, D_GIVE_ONE, D_PRETRE, D_PRETRE_TAKE,
- D_SORCIERE) = range(15)
-DECISION_NAMES = ("action", "found_size", "reinforce_type", "reinforce_size", "assassin", "rodeur",
-                  "chevalier", "magicien_keep", "marchand_partner", "give_two", "mendiant_target",
-                  "give_one", "pretre_partner", "pretre_take", "sorciere")
-A_PLAY, A_FOUND, A_REINFORCE, A_USE = 0, 1, 2, 3     # action option = kind * 16 + argument
-
-# Error codes written to the records (0 = fine); debug-mode invariants use 10+.
-E_NO_OPTION = 1
-E_TOO_MANY_OPTIONS = 2
-E_CARDS_NOT_CONSERVED = 10
-E_GUILD_TOO_SMALL = 11
-E_HAND_COUNT = 12
-E_BAD_GUILD = 13
-ERROR_TEXT = {
-    E_NO_OPTION: "a decision was asked with no legal option",
-    E_TOO_MANY_OPTIONS: "an option list overflowed the kernel's buffer",
-    E_CARDS_NOT_CONSERVED: "invariant broken: cards not conserved",
-    E_GUILD_TOO_SMALL: "invariant broken: a guild holds fewer than min_cards cards",
-    E_HAND_COUNT: "invariant broken: a hand size disagrees with its cards",
-    E_BAD_GUILD: "invariant broken: a guild's type disagrees with its cards",
-}
-
-# Strategy rows (float64[P, N_STRAT_COLS]), one per seat; see configs/medievallons/strategies.toml.
-STRAT_RANDOM, STRAT_HEURISTIC, STRAT_PLAYOUT = 0, 1, 2
-S_KIND = 0
-FEATURES = ("found", "progress", "sets", "draw", "save", "attack", "break", "leader", "defend",
-            "hurt")
-(S_FOUND, S_PROGRESS, S_SETS, S_DRAW, S_SAVE, S_ATTACK, S_BREAK, S_LEADER, S_DEFEND,
- S_HURT) = range(1, 11)
-S_PRIOR = 11             # playout bot: weight of its heuristic score against the playouts
-S_BIAS = 16              # [13] per card type
-S_PLAYOUTS = 29          # playout bot: determinized playouts per candidate action
-S_HORIZON = 30           # playout bot: turns each playout looks ahead (0 = to the end)
-S_CANDIDATES = 31        # playout bot: best heuristic actions examined by playouts
-N_STRAT_COLS = 32
-
-
-def pack_rules(rules) -> np.ndarray:
-    """RulesArrays -> the flat int64 rules vector ``rk`` the kernel reads."""
-    rk = np.zeros(R_SIZE, np.int64)
-    rk[R_COPIES:R_COPIES + N_TYPES] = rules.copies
-    rk[R_PARAMS:R_PARAMS + N_PARAMS] = rules.params
-    rk[R_NCARDS] = int(rules.copies.sum())
-    if rk[R_NCARDS] > MAXC:
-        raise ValueError(f"kernel limit: at most {MAXC} cards")
-    return rk
+# Speed notes (each measured): helpers take (st, ws, fs) only -- each array argument costs ~7
+# machine words per call -- and never allocate (_nrt=False); small ones are inlined. Option lists
+# are written branch-free (random play 20 -> 11 µs per game). See also the notes in bots.py,
+# including the one on Numba's cache and edits to other files.
 
 
 # =================================================================================================
-# Piles, hands, knowledge
+# Piles, hands, knowledge (MV-2, MV-6, MV-8)
 # =================================================================================================
 @njit(cache=True, inline="always", _nrt=False)
 def end_game(ws, reason, winner):
@@ -172,6 +55,7 @@ def end_game(ws, reason, winner):
 
 @njit(cache=True, inline="always", _nrt=False)
 def disc_push(ws, t):
+    """MV-3, MV-5, MV-6: card t onto the discard pile (kept per type in W_DCNT too)."""
     n = ws[G_DISC_N]
     ws[W_DISC + n] = t
     ws[G_DISC_N] = n + 1
@@ -180,6 +64,7 @@ def disc_push(ws, t):
 
 @njit(cache=True, inline="always", _nrt=False)
 def disc_pop(ws):
+    """MV-5 Artisan: the top card of the discard pile, taken off it."""
     n = ws[G_DISC_N] - 1
     t = ws[W_DISC + n]
     ws[G_DISC_N] = n
@@ -226,6 +111,7 @@ def refill(st, ws):
 
 @njit(cache=True, inline="always", _nrt=False)
 def hand_add(ws, p, t, k):
+    """k cards of type t into p's hand (k < 0 takes them out); the hand size follows."""
     ws[W_HAND + p * TS + t] += k
     ws[W_PL + p * PLS + X_HANDN] += k
 
@@ -267,6 +153,7 @@ def kn_private(ws, giver, receiver, t):
 
 @njit(cache=True, inline="always", _nrt=False)
 def move_card(ws, giver, receiver, t):
+    """MV-5: one card of type t from the giver's hand to the receiver's."""
     hand_add(ws, giver, t, -1)
     hand_add(ws, receiver, t, 1)
 
@@ -274,11 +161,6 @@ def move_card(ws, giver, receiver, t):
 # =================================================================================================
 # Guilds (MV-4)
 # =================================================================================================
-@njit(cache=True, inline="always", _nrt=False)
-def gslot(p, g):
-    return W_GUILD + (p * MAXG + g) * GF
-
-
 @njit(cache=True, _nrt=False)
 def remove_from_guild(ws, P, owner, g, bouffon):
     """One card out of guild g (a Bouffon or a card of its type); the guild breaks below
@@ -306,455 +188,6 @@ def remove_from_guild(ws, P, owner, g, bouffon):
                 ws[a + f] = ws[a + GF + f]
         ws[W_PL + owner * PLS + X_NG] = ng - 1
     return card
-
-
-# =================================================================================================
-# Bot values (MV-8): only what the deciding player may see
-# =================================================================================================
-@njit(cache=True, inline="always", _nrt=False)
-def strat_row(ws, p, P):
-    """Row of the strategy table playing seat p (seat rotation; playouts use one self-model row)."""
-    if ws[G_SELF_ROW] >= 0:
-        return ws[G_SELF_ROW]
-    row = p + ws[G_ROT]
-    return row - P if row >= P else row
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def set_value(k, m):
-    """Worth of holding k cards of one type toward a guild of m (convex up to m, then slow)."""
-    if k <= 0:
-        return 0.0
-    if k >= m:
-        return 2.0 + 0.3 * (k - m)
-    return 2.0 * k * k / (m * m)
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def public_score(ws, q):
-    """How far ahead q looks from the table: guilds, guild cards, cards in hand."""
-    ng = ws[W_PL + q * PLS + X_NG]
-    cards = 0
-    for g in range(ng):
-        s = gslot(q, g)
-        cards += ws[s + 1] + ws[s + 2]
-    return 4.0 * ng + 0.4 * cards + 0.1 * ws[W_PL + q * PLS + X_HANDN]
-
-
-@njit(cache=True, _nrt=False)
-def init_values(ws, fs):
-    """Once per block: the set_value table for the rules' min_cards."""
-    m = ws[W_RULES + R_PARAMS + P_MIN_GUILD]
-    for k in range(64):
-        fs[F_SETV + k] = set_value(k, m)
-        fs[F_SETD + k] = set_value(k + 1, m) - set_value(k, m)
-
-
-@njit(cache=True, _nrt=False)
-def prepare_values(ws, fs, sb, p, P, lead):
-    """Fill F_GAIN, F_LOSS (p's own hand and guilds) and, with ``lead``, F_LEAD (public); start a
-    new serial for the lazy F_PV and F_PROB."""
-    h = W_HAND + p * TS
-    hb = ws[h + BOUFFON]
-    w_sets = fs[sb + S_SETS]
-    w_draw = fs[sb + S_DRAW]
-    # the lazy caches (F_PV, F_PROB) are valid while their stamp equals this decision's serial
-    fs[F_SERIAL] += 1.0
-    for t in range(N_TYPES):
-        fs[F_LEAD + t] = 0.0             # reused below as "p has a guild of type t"
-    ng = ws[W_PL + p * PLS + X_NG]
-    for g in range(ng):
-        gt = ws[gslot(p, g)]
-        if gt >= 0:
-            fs[F_LEAD + gt] = 0.5
-    best_gain = 0.0
-    for t in range(N_TYPES):
-        if t == BOUFFON:
-            continue
-        k = ws[h + t]
-        eff = min(k + hb, 62)
-        base = w_draw + fs[sb + S_BIAS + t]
-        own = fs[F_LEAD + t]
-        gain = w_sets * (fs[F_SETD + eff] + own) + base
-        fs[F_GAIN + t] = gain
-        best_gain = max(best_gain, gain)
-        # branch-free: the loss of a card not held is 0
-        fs[F_LOSS + t] = (w_sets * (fs[F_SETD + max(eff - 1, 0)] + own) + base) * (k > 0)
-    # a Bouffon completes any set: worth the best other card, plus a little for flexibility
-    fs[F_GAIN + BOUFFON] = best_gain + 0.2 * w_sets + fs[sb + S_BIAS + BOUFFON]
-    fs[F_LOSS + BOUFFON] = fs[F_GAIN + BOUFFON] * (hb > 0)
-    if not lead:
-        return
-    best = -1.0
-    for q in range(P):
-        v = public_score(ws, q) if q != p else -2.0
-        fs[F_LEAD + q] = v
-        if v > best:
-            best = v
-    for q in range(P):
-        fs[F_LEAD + q] = 1.0 if fs[F_LEAD + q] >= best - 1e-9 else 0.0
-
-
-@njit(cache=True, _nrt=False)
-def estimate_hands(ws, fs, P, p):
-    """F_PROB[q, t]: p's estimate that opponent q holds a card of type t -- 1 if p has seen one
-    there, else the expected number of type-t cards among q's unseen cards, capped at 1 (a cheap,
-    monotone stand-in for 1 - (1 - f)^hidden). Unseen = copies - p's hand - guilds - discard pile
-    - the card being played - cards p has seen in hands. Computed once per decision, on demand."""
-    for t in range(N_TYPES):
-        fs[F_UNSEEN + t] = ws[W_RULES + R_COPIES + t] - ws[W_HAND + p * TS + t] - ws[W_DCNT + t]
-    if ws[G_PLAYED] >= 0:
-        fs[F_UNSEEN + ws[G_PLAYED]] -= 1
-    for q in range(P):
-        ng = ws[W_PL + q * PLS + X_NG]
-        for g in range(ng):
-            s = gslot(q, g)
-            fs[F_UNSEEN + BOUFFON] -= ws[s + 2]
-            if ws[s] >= 0:
-                fs[F_UNSEEN + ws[s]] -= ws[s + 1]
-        if q != p:
-            hidden = ws[W_PL + q * PLS + X_HANDN]
-            for t in range(N_TYPES):
-                k = ws[W_KNOWN + (p * MAXP + q) * TS + t]
-                fs[F_UNSEEN + t] -= k
-                hidden -= k
-            fs[F_HIDDEN + q] = hidden if hidden > 0 else 0
-    total = 0.0
-    for t in range(N_TYPES):
-        if fs[F_UNSEEN + t] < 0:
-            fs[F_UNSEEN + t] = 0.0
-        total += fs[F_UNSEEN + t]
-    inv = 1.0 / total if total > 0 else 0.0
-    for q in range(P):
-        if q == p:
-            continue
-        hq = fs[F_HIDDEN + q] * inv
-        for t in range(N_TYPES):
-            if ws[W_KNOWN + (p * MAXP + q) * TS + t] > 0:
-                e = 1.0
-            else:
-                e = hq * fs[F_UNSEEN + t]
-                if e > 1.0:
-                    e = 1.0
-            fs[F_PROB + q * TS + t] = e
-    fs[F_HIDDEN + TS - 1] = fs[F_SERIAL]
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def prob_holds(ws, fs, P, p, q, t):
-    """p's estimate that q holds a card of type t (see :func:`estimate_hands`)."""
-    if fs[F_HIDDEN + TS - 1] != fs[F_SERIAL]:
-        estimate_hands(ws, fs, P, p)
-    return fs[F_PROB + q * TS + t]
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def attack_value(ws, fs, sb, q, g, bouffon):
-    """Worth of taking one card out of q's guild g: more if it breaks or untypes the guild."""
-    s = gslot(q, g)
-    lead = 1.0 + fs[sb + S_LEADER] * fs[F_LEAD + q]
-    v = fs[sb + S_ATTACK] * lead
-    size = ws[s + 1] + ws[s + 2]
-    if size <= ws[W_RULES + R_PARAMS + P_MIN_GUILD]:
-        v += fs[sb + S_BREAK] * lead * (1.0 + 0.1 * size)
-    elif bouffon == 0 and ws[s + 1] == 1:
-        v += 0.3 * fs[sb + S_ATTACK] * lead       # the guild loses its power
-    return v
-
-
-@njit(cache=True, _nrt=False)
-def best_attack(ws, fs, sb, p, P, steal):
-    """Best attack_value over the opponents' guild cards (+ the card's worth when it is stolen);
-    -1.0 when no opponent has a guild."""
-    best = -1.0
-    for i in range(1, P):
-        q = (p + i) % P
-        ng = ws[W_PL + q * PLS + X_NG]
-        for g in range(ng):
-            s = gslot(q, g)
-            for b in range(2):
-                if (b == 0 and ws[s + 1] > 0) or (b == 1 and ws[s + 2] > 0):
-                    v = attack_value(ws, fs, sb, q, g, b)
-                    if steal:
-                        v += fs[F_GAIN + (BOUFFON if b == 1 else ws[s])]
-                    if v > best:
-                        best = v
-    return best
-
-
-@njit(cache=True, _nrt=False)
-def base_power_value(ws, fs, sb, p, P, t):
-    """Worth to p of resolving power t now (Artisan, Assassin, Rôdeur, Chevalier, Mendiant: the
-    powers that depend on the table; the others are priced in cached_value); ws[G_PV_PLAYED] = 1
-    when the power would come from a card played from the hand (a field, not an argument: see
-    G_KIND)."""
-    played = ws[G_PV_PLAYED]
-    w_draw = fs[sb + S_DRAW]
-    w_hurt = fs[sb + S_HURT]
-    if t == ARTISAN:
-        if ws[W_RULES + R_PARAMS + P_ARTISAN_TAKES_PLAYED] != 0 and played != 0:
-            return 0.0
-        if ws[G_DISC_N] > 0:
-            return fs[F_GAIN + ws[W_DISC + ws[G_DISC_N] - 1]]
-        return 0.0
-    if t == ASSASSIN or t == RODEUR:
-        v = best_attack(ws, fs, sb, p, P, t == RODEUR)
-        if v < 0.0:
-            return w_draw if played != 0 else 0.0
-        return v
-    if t == CHEVALIER:
-        best = 0.0
-        for i in range(1, P):
-            q = (p + i) % P
-            hurt = w_hurt * (1.0 + fs[sb + S_LEADER] * fs[F_LEAD + q])
-            for u in range(N_TYPES):
-                v = prob_holds(ws, fs, P, p, q, u) * (fs[F_GAIN + u] + hurt)
-                if v > best:
-                    best = v
-        return best
-    if t == MENDIANT:
-        mine = ws[W_PL + p * PLS + X_HANDN]
-        most = 0
-        lead = 0.0
-        for q in range(P):
-            if q != p and ws[W_PL + q * PLS + X_HANDN] >= most:
-                if ws[W_PL + q * PLS + X_HANDN] > most:
-                    lead = 0.0
-                most = ws[W_PL + q * PLS + X_HANDN]
-                if fs[F_LEAD + q] > lead:
-                    lead = fs[F_LEAD + q]
-        if most == 0 or mine > most or (mine == most and ws[W_RULES + R_PARAMS + P_MENDIANT_DRAWS_ON_TIE] != 0):
-            return w_draw
-        return w_draw + w_hurt * (1.0 + fs[sb + S_LEADER] * lead)
-    return 0.0     # the other powers are priced in cached_value
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def cached_value(ws, fs, sb, p, P, t, played):
-    """base_power_value, computed once per decision (t is neither Bouffon nor Sorcière)."""
-    i = TS * played + t
-    if fs[F_PVOK + i] != fs[F_SERIAL]:
-        w_draw = fs[sb + S_DRAW]
-        w_hurt = fs[sb + S_HURT]
-        # the powers whose worth does not depend on the table are priced here, without a call
-        if t == ETOILE:
-            v = w_draw - 0.5 * w_hurt * (P - 1)
-        elif t == MAGICIEN:
-            v = 1.3 * w_draw
-        elif t == MARCHAND:
-            v = 0.3 * w_draw
-        elif t == MOINE:
-            v = 2.0 * w_draw
-        elif t == NOBLE:
-            v = (1.7 * w_draw + 0.5 * w_hurt) if P == 2 else (1.5 * w_draw + w_hurt)
-        elif t == PRETRE:
-            v = 0.6 * w_draw + 0.5 * w_hurt
-        else:
-            ws[G_PV_PLAYED] = played
-            v = base_power_value(ws, fs, sb, p, P, t)
-        fs[F_PV + i] = v
-        fs[F_PVOK + i] = fs[F_SERIAL]
-    return fs[F_PV + i]
-
-
-@njit("float64(int64[::1], float64[::1], int64, int64, int64, int64, int64)", cache=True,
-      _nrt=False)
-def power_value(ws, fs, sb, p, P, t, played):
-    """Worth of power t now (Sorcière: the best power it can copy, else a flip's average).
-
-    One compiled copy (explicit signature: the call sites pass constant ``played`` flags, and an
-    inlined copy per site made `decide` take 35 s to compile)."""
-    if t == BOUFFON:
-        return 0.0
-    if t != SORCIERE:
-        return cached_value(ws, fs, sb, p, P, t, played)
-    i = TS * played + t
-    if fs[F_PVOK + i] == fs[F_SERIAL]:
-        return fs[F_PV + i]
-    best = -1e9
-    for q in range(P):
-        ng = ws[W_PL + q * PLS + X_NG]
-        for g in range(ng):
-            u = ws[gslot(q, g)]
-            if u >= 0 and u != SORCIERE:
-                v = cached_value(ws, fs, sb, p, P, u, played)
-                if v > best:
-                    best = v
-    v = best if best > -1e9 else 0.8 * fs[sb + S_DRAW]
-    fs[F_PV + i] = v
-    fs[F_PVOK + i] = fs[F_SERIAL]
-    return v
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def guild_threat(ws, p, g):
-    """1 for a guild one attack breaks, 0.3 with one card to spare, else 0."""
-    s = gslot(p, g)
-    size = ws[s + 1] + ws[s + 2]
-    m = ws[W_RULES + R_PARAMS + P_MIN_GUILD]
-    if size <= m:
-        return 1.0
-    if size == m + 1:
-        return 0.3
-    return 0.0
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def option_score(ws, fs, sb, kind, p, P, o):
-    """Heuristic score of option code ``o`` of a decision of the given kind for seat p (MV-8)."""
-    m = ws[W_RULES + R_PARAMS + P_MIN_GUILD]
-    if kind == D_ACTION:
-        a = o // 16
-        x = o % 16
-        if a == A_PLAY:
-            return power_value(ws, fs, sb, p, P, x, 1) \
-                - fs[sb + S_SAVE] * fs[F_LOSS + x] + 0.01 * fs[sb + S_BIAS + x]
-        if a == A_FOUND:
-            ng = ws[W_PL + p * PLS + X_NG]
-            if ng + 1 >= ws[W_RULES + R_PARAMS + P_TO_WIN]:
-                return 1e6
-            return fs[sb + S_FOUND] + fs[sb + S_PROGRESS] * ng \
-                + power_value(ws, fs, sb, p, P, x, 0) + fs[sb + S_BIAS + x]
-        s = gslot(p, x)
-        gt = ws[s]
-        if a == A_USE:
-            return power_value(ws, fs, sb, p, P, gt, 0) + 0.01 * fs[sb + S_BIAS + gt]
-        # A_REINFORCE: defence and a fresh power, for the cheapest card it can take
-        if gt >= 0:
-            cost = 1e9
-            if ws[W_HAND + p * TS + gt] > 0:
-                cost = fs[F_LOSS + gt]
-            if ws[W_HAND + p * TS + BOUFFON] > 0 and fs[F_LOSS + BOUFFON] < cost:
-                cost = fs[F_LOSS + BOUFFON]
-            pv = power_value(ws, fs, sb, p, P, gt, 0)
-        else:
-            cost = 1e9
-            pv = 0.0
-            for u in range(N_TYPES):
-                if ws[W_HAND + p * TS + u] > 0:
-                    if fs[F_LOSS + u] < cost:
-                        cost = fs[F_LOSS + u]
-                    if u != BOUFFON:
-                        v = power_value(ws, fs, sb, p, P, u, 0)
-                        if v > pv:
-                            pv = v
-        return fs[sb + S_DEFEND] * guild_threat(ws, p, x) + pv - fs[sb + S_SAVE] * cost
-    if kind == D_FOUND_SIZE or kind == D_REINFORCE_SIZE:
-        nx = o // 32
-        nb = o % 32
-        if kind == D_FOUND_SIZE:
-            size = nx + nb
-        else:
-            s = gslot(p, ws[G_CTX_G])
-            size = ws[s + 1] + ws[s + 2] + nx + nb
-        extra = size - m
-        if extra > 2:
-            extra = 2
-        return fs[sb + S_DEFEND] * 0.5 * extra - fs[sb + S_SAVE] * (
-            nb * fs[F_LOSS + BOUFFON] + 0.25 * nx)
-    if kind == D_REINFORCE_TYPE:
-        if o == BOUFFON:
-            return -0.5
-        return power_value(ws, fs, sb, p, P, o, 0) + fs[sb + S_BIAS + o]
-    if kind == D_ASSASSIN or kind == D_RODEUR:
-        q = o // 64
-        g = (o % 64) // 2
-        b = o % 2
-        v = attack_value(ws, fs, sb, q, g, b)
-        if kind == D_RODEUR:
-            v += fs[F_GAIN + (BOUFFON if b == 1 else ws[gslot(q, g)])]
-        return v
-    if kind == D_CHEVALIER:
-        q = o // 16
-        t = o % 16
-        hurt = fs[sb + S_HURT] * (1.0 + fs[sb + S_LEADER] * fs[F_LEAD + q])
-        return prob_holds(ws, fs, P, p, q, t) * (fs[F_GAIN + t] + hurt)
-    if kind == D_MAGICIEN:
-        return fs[F_GAIN + o]
-    if kind == D_MARCHAND or kind == D_PRETRE:
-        return fs[sb + S_HURT] * fs[sb + S_LEADER] * fs[F_LEAD + o] \
-            + 0.1 * ws[W_PL + o * PLS + X_HANDN]
-    if kind == D_MENDIANT:
-        return fs[F_LEAD + o]
-    if kind == D_GIVE_TWO:
-        a = o // 16
-        b = o % 16
-        v = -fs[F_LOSS + a] - fs[F_LOSS + b]
-        if a == b:   # the second copy of a pair is worth what remains after the first
-            v += 0.25 * fs[sb + S_SETS]
-        return v
-    if kind == D_GIVE_ONE:
-        return -fs[F_LOSS + o]
-    if kind == D_PRETRE_TAKE:
-        q = ws[G_CTX_Q]
-        return fs[F_GAIN + o] + 0.3 * fs[sb + S_HURT] * ws[W_HAND + q * TS + o]
-    # D_SORCIERE
-    return power_value(ws, fs, sb, p, P, o, ws[G_CTX_PLAYED])
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def record_decision(ws, n_options, choice):
-    k = ws[G_TRACE_N]
-    if k < MAX_TRACE:
-        ws[W_TRACE + 2 * k] = n_options
-        ws[W_TRACE + 2 * k + 1] = choice
-        ws[G_TRACE_N] = k + 1
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def ask(st, ws, fs, kind, p, n, P):
-    """:func:`decide` a decision of the given kind (passed through ws, see G_KIND); the random
-    bot and lone options are handled here without a call (same single draw)."""
-    ws[G_KIND] = kind
-    if n == 1 or (n > 1 and fs[F_STRAT + strat_row(ws, p, P) * N_STRAT_COLS + S_KIND] == STRAT_RANDOM):
-        c = below(st, n)
-        record_decision(ws, n, c)
-        return c
-    return decide(st, ws, fs, p, n, P)
-
-
-@njit(cache=True, _nrt=False)
-def decide(st, ws, fs, p, n, P):
-    """Index of the chosen option among ``n`` (listed in W_OPTS) for seat p (MV-8).
-
-    Exactly one draw of the game's stream per decision: ``random`` draws below(n) (also when
-    n == 1); a heuristic draws below(number of best-scored options) to break ties. (A playout
-    seat's action decisions are made in :func:`playout_choice`; its other decisions are heuristic.)
-    The decision is appended to the trace so the reference engine can replay the game.
-    """
-    kind = ws[G_KIND]
-    if n <= 0:
-        ws[G_ERROR] = E_NO_OPTION
-        return 0
-    sb = F_STRAT + strat_row(ws, p, P) * N_STRAT_COLS   # the seat's strategy row in fs
-    if fs[sb + S_KIND] == STRAT_RANDOM or n == 1:
-        choice = below(st, n)       # a lone option: the heuristic's tie-break draw, below(1)
-    else:
-        # give / size / keep decisions price the cards in hand only: no leader needed
-        lead = not (kind == D_FOUND_SIZE or kind == D_REINFORCE_SIZE or kind == D_MAGICIEN
-                    or kind == D_GIVE_TWO or kind == D_GIVE_ONE or kind == D_PRETRE_TAKE)
-        # A player's follow-up decisions in its own turn (sizes, targets, keeps) reuse the values
-        # of its action decision (measured ~10% of the kernel time); give decisions always
-        # re-price, as the hand has just changed (a Prêtre must not hand back what it took).
-        stamp = (ws[G_TURNS] + (kind == D_ACTION)) * MAXP + p + 1   # the action precedes turns += 1
-        if (stamp != ws[G_PREP_STAMP] or (lead and ws[G_PREP_LEAD] == 0)
-                or kind == D_GIVE_ONE or kind == D_GIVE_TWO):
-            prepare_values(ws, fs, sb, p, P, lead)
-            ws[G_PREP_STAMP] = stamp
-            ws[G_PREP_LEAD] = 1 if lead else 0
-        # the best score, then the options within 1e-9 of it (two branch-free passes)
-        best = -1e300
-        for j in range(n):
-            sc = option_score(ws, fs, sb, kind, p, P, ws[W_OPTS + j])
-            fs[F_SCORE + j] = sc
-            best = max(best, sc)
-        n_best = 0
-        for j in range(n):
-            ws[W_BEST + n_best] = j
-            n_best += fs[F_SCORE + j] >= best - 1e-9
-        choice = ws[W_BEST + below(st, n_best)]
-    record_decision(ws, n, choice)
-    return choice
 
 
 # =================================================================================================
@@ -790,6 +223,7 @@ def list_pairs(ws, q):
 
 @njit(cache=True, inline="always", _nrt=False)
 def list_opponents(ws, p, P):
+    """Marchand / Prêtre partner (MV-5): the other seats from p's left."""
     for i in range(1, P):
         ws[W_OPTS + i - 1] = (p + i) % P
     return P - 1
@@ -1216,185 +650,11 @@ def play_turns(st, ws, fs, P, debug):
 
 
 # =================================================================================================
-# The playout bot (MV-8): determinized playouts over sampled hidden hands
+# Setup and end of a game (MV-2, MV-7)
 # =================================================================================================
-@njit(cache=True, _nrt=False)
-def determinize(st2, sc, P, p):
-    """Deal the cards p cannot see (opponents' hands + draw pile) anew: cards p has seen in a hand
-    stay there; the rest are shuffled and dealt to fill every hand, the remainder is the pile."""
-    pool = W_OPTS        # scratch: counts per type, then the card list (W_OPTS and W_BEST)
-    for t in range(TS):
-        sc[pool + t] = 0
-    for i in range(sc[G_PILE_N]):
-        sc[pool + sc[W_PILE + i]] += 1
-    for i in range(1, P):
-        q = (p + i) % P
-        for t in range(N_TYPES):
-            sc[pool + t] += sc[W_HAND + q * TS + t]
-            sc[W_HAND + q * TS + t] = 0
-    free = W_BEST
-    for i in range(1, P):          # seen cards first, as far as the pool still has them
-        q = (p + i) % P
-        room = sc[W_PL + q * PLS + X_HANDN]
-        for t in range(N_TYPES):
-            k = sc[W_KNOWN + (p * MAXP + q) * TS + t]
-            if k > sc[pool + t]:
-                k = sc[pool + t]
-            if k > room:
-                k = room
-            sc[W_HAND + q * TS + t] = k
-            sc[pool + t] -= k
-            room -= k
-        sc[free + TS + q] = room
-    n = 0
-    for t in range(N_TYPES):
-        for _ in range(sc[pool + t]):
-            sc[W_PILE + n] = t
-            n += 1
-    shuffle_range(st2, sc, W_PILE, n)
-    for i in range(1, P):
-        q = (p + i) % P
-        for _ in range(sc[free + TS + q]):
-            n -= 1
-            sc[W_HAND + q * TS + sc[W_PILE + n]] += 1
-    sc[G_PILE_N] = n
-
-
-@njit(cache=True, _nrt=False)
-def position_value(ws, fs, P, p):
-    """Playout result for p: +-10 if the game ended (shared wins: 10 / k), else p's standing
-    minus the best opponent's -- guilds, guild cards, hand size, and the sets in hand (the worth a
-    collector sees in cards about to be founded), scaled to stay below a win."""
-    if ws[G_OVER] != 0:
-        reason = ws[G_OVER] - 1
-        if reason == THIRD_GUILD:
-            return 10.0 if ws[G_WINNER] == p else -10.0
-        ranks_better = 0
-        ties = 1
-        for q in range(P):
-            if q != p:
-                c = compare_keys(ws, q, p)
-                if c > 0:
-                    ranks_better += 1
-                elif c == 0:
-                    ties += 1
-        return 10.0 / ties if ranks_better == 0 else -10.0
-    mine = standing(ws, fs, p)
-    best = -1e9
-    for q in range(P):
-        if q != p:
-            best = max(best, standing(ws, fs, q))
-    return mine - best
-
-
-@njit(cache=True, inline="always", _nrt=False)
-def standing(ws, fs, q):
-    h = W_HAND + q * TS
-    sets = 0.8 * ws[h + BOUFFON]
-    for t in range(N_TYPES):
-        sets += fs[F_SETV + min(ws[h + t], 62)] * (t != BOUFFON)
-    return public_score(ws, q) + 0.5 * sets
-
-
-@njit(cache=True, _nrt=False)
-def playout_choice(st, ws, sc, fs, st2, P, debug):
-    """The playout bot's action: the best few actions by its heuristic, each tried in the same
-    determinized worlds (common random numbers): the hidden cards dealt anew, the action played,
-    then every seat playing the bot's own heuristic for ``horizon`` turns (0 = to the end); the
-    best mean position value wins, ties to the earliest option.
-
-    One draw of the game's stream seeds everything (exactly one draw per decision, as for every
-    strategy); world r uses ``stream_state(that draw, r)``.
-    """
-    p = ws[G_CUR]
-    row = strat_row(ws, p, P)
-    sb = F_STRAT + row * N_STRAT_COLS
-    n = ws[G_NOPT]
-    base_seed = next_u64(st)
-    if n == 1:
-        return 0
-    # the candidates: an immediate win, else the best `candidates` options by the heuristic
-    prepare_values(ws, fs, sb, p, P, ws[W_RULES + R_PARAMS + P_MIN_GUILD] > 0)
-    ws[G_KIND] = D_ACTION
-    kind = ws[G_KIND]
-    for j in range(n):
-        fs[F_SCORE + j] = option_score(ws, fs, sb, kind, p, P, ws[W_OPTS + j])
-        if fs[F_SCORE + j] >= 1e6:
-            return j
-    k = int(fs[sb + S_CANDIDATES])
-    if k < 1:
-        k = 1
-    if k > n:
-        k = n
-    for c in range(k):              # selection of the top k, ties to the earliest
-        best = -1
-        for j in range(n):
-            taken = False
-            for c2 in range(c):
-                if ws[W_BEST + c2] == j:
-                    taken = True
-            if not taken and (best < 0 or fs[F_SCORE + j] > fs[F_SCORE + best] + 1e-9):
-                best = j
-        ws[W_BEST + c] = best
-    for c in range(k):
-        fs[F_MEAN + c] = 0.0
-    reps = int(fs[sb + S_PLAYOUTS])
-    if reps < 1:
-        reps = 1
-    horizon = int(fs[sb + S_HORIZON])
-    limit = ws[G_TURNS] + horizon if horizon > 0 else 1 << 40
-    for r in range(reps):
-        for c in range(k):
-            for i in range(W_TRACE):
-                sc[i] = ws[i]
-            sc[G_TRACE_N] = MAX_TRACE       # playouts record nothing
-            sc[G_SELF_ROW] = row
-            st2[0] = stream_state(base_seed, r)
-            determinize(st2, sc, P, p)
-            n2 = list_actions(sc, p)    # the same list: p's hand and guilds are unchanged
-            if n2 != n:
-                ws[G_ERROR] = E_NO_OPTION
-            sc[G_STOP] = 0
-            sc[G_FORCED] = ws[W_BEST + c]
-            sc[G_LIMIT] = limit
-            play_turns(st2, sc, fs, P, debug)
-            fs[F_MEAN + c] += position_value(sc, fs, P, p)
-            if sc[G_ERROR] != 0:
-                ws[G_ERROR] = sc[G_ERROR]
-    # W_BEST (the candidates) is only written by decisions on ws, and playouts run on sc.
-    # The heuristic's own score is a prior: a candidate must beat the heuristic's favourite by
-    # more than prior x (score gap), which tempers the winner's curse of picking a lucky mean.
-    prior = fs[sb + S_PRIOR]
-    top = fs[F_SCORE + ws[W_BEST]]
-    for c in range(k):
-        fs[F_MEAN + c] = fs[F_MEAN + c] / reps + prior * (fs[F_SCORE + ws[W_BEST + c]] - top)
-    best_c = 0
-    for c in range(1, k):
-        d = fs[F_MEAN + c] - fs[F_MEAN + best_c]
-        if d > 1e-9 or (abs(d) <= 1e-9 and ws[W_BEST + c] < ws[W_BEST + best_c]):
-            best_c = c
-    return ws[W_BEST + best_c]
-
-
-# =================================================================================================
-# One game
-# =================================================================================================
-@njit(cache=True, _nrt=False)
-def load_block(ws, sc, fs, rk, strat):
-    """Once per block: the rules into ws (and the playout scratch), the strategy table and the
-    set_value table into fs, so every helper takes (st, ws, fs) only -- fewer array arguments,
-    cheaper calls."""
-    for i in range(R_SIZE):
-        ws[W_RULES + i] = rk[i]
-        sc[W_RULES + i] = rk[i]
-    for r in range(strat.shape[0]):
-        for c in range(N_STRAT_COLS):
-            fs[F_STRAT + r * N_STRAT_COLS + c] = strat[r, c]
-    init_values(ws, fs)
-
-
 @njit(cache=True, _nrt=False)
 def reset(ws):
+    """Before each game (MV-2): clear the per-game part of ws (below W_RESET_END)."""
     for i in range(W_RESET_END):
         ws[i] = 0
     ws[G_WINNER] = -1
@@ -1437,22 +697,41 @@ def finish(ws):
 
 
 @njit(cache=True, _nrt=False)
-def play_one(st, ws, sc, fs, st2, P, debug):
-    setup_game(st, ws, P)
-    ws[G_STOP] = 1
-    ws[G_LIMIT] = 1 << 40
-    ws[G_FORCED] = -1
-    while play_turns(st, ws, fs, P, debug) == 1:
-        ws[G_FORCED] = playout_choice(st, ws, sc, fs, st2, P, debug)
-    finish(ws)
-    if debug:
-        check_invariants(ws, P)
+def guild_cards(ws, p):
+    """MV-7: the cards in p's guilds (its score, the second ranking key)."""
+    c = 0
+    for g in range(ws[W_PL + p * PLS + X_NG]):
+        s = gslot(p, g)
+        c += ws[s + 1] + ws[s + 2]
+    return c
 
 
 @njit(cache=True, _nrt=False)
+def compare_keys(ws, a, b):
+    """MV-7: 1 if a's (guilds, guild cards, hand) beats b's, -1 if below, 0 if equal."""
+    x = ws[W_PL + a * PLS + X_NG]
+    y = ws[W_PL + b * PLS + X_NG]
+    if x != y:
+        return 1 if x > y else -1
+    x = guild_cards(ws, a)
+    y = guild_cards(ws, b)
+    if x != y:
+        return 1 if x > y else -1
+    x = ws[W_PL + a * PLS + X_HANDN]
+    y = ws[W_PL + b * PLS + X_HANDN]
+    if x != y:
+        return 1 if x > y else -1
+    return 0
+
+
+# =================================================================================================
+# Debug invariants
+# =================================================================================================
+@njit(cache=True, _nrt=False)
 def check_invariants(ws, P):
-    """Debug: cards conserved per type over every zone; guilds >= min_cards and well formed;
-    hand sizes agree with the hands."""
+    """Debug (``debug=True``, after every turn and at the end): cards conserved (MV-1 deck) per
+    type over every zone; guilds >= min_cards and well formed (MV-4); hand sizes agree with the
+    hands. Writes an error code (10+) into ws[G_ERROR]."""
     cnt = W_BEST           # scratch (free between decisions)
     for t in range(TS):
         ws[cnt + t] = 0
@@ -1492,173 +771,3 @@ def check_invariants(ws, P):
         d += ws[W_DCNT + t]
     if d != ws[G_DISC_N]:
         ws[G_ERROR] = E_CARDS_NOT_CONSERVED
-
-
-@njit(cache=True, _nrt=False)
-def guild_cards(ws, p):
-    c = 0
-    for g in range(ws[W_PL + p * PLS + X_NG]):
-        s = gslot(p, g)
-        c += ws[s + 1] + ws[s + 2]
-    return c
-
-
-@njit(cache=True, _nrt=False)
-def compare_keys(ws, a, b):
-    """MV-7: 1 if a's (guilds, guild cards, hand) beats b's, -1 if below, 0 if equal."""
-    x = ws[W_PL + a * PLS + X_NG]
-    y = ws[W_PL + b * PLS + X_NG]
-    if x != y:
-        return 1 if x > y else -1
-    x = guild_cards(ws, a)
-    y = guild_cards(ws, b)
-    if x != y:
-        return 1 if x > y else -1
-    x = ws[W_PL + a * PLS + X_HANDN]
-    y = ws[W_PL + b * PLS + X_HANDN]
-    if x != y:
-        return 1 if x > y else -1
-    return 0
-
-
-N_PLAYER_COLS = 4 + 2 * N_TYPES    # score, rank, guilds, hand, founded[13], powers[13]
-
-
-@njit(cache=True, _nrt=False)
-def write_outputs(ws, P, g, out_i16, out_win, out_game):
-    """MV-7 win shares and ranks and the MV-9 records of game row g (columns: PLAYER_COLS)."""
-    reason = ws[G_OVER] - 1
-    w = ws[G_WINNER]
-    n_best = 0
-    for p in range(P):
-        better = 0
-        for q in range(P):
-            if q != p and q != w and compare_keys(ws, q, p) > 0:
-                better += 1
-        row = g * P + p
-        if reason == THIRD_GUILD:
-            out_i16[row, 1] = 1 if p == w else 2 + better
-        else:
-            out_i16[row, 1] = 1 + better
-            if better == 0:
-                n_best += 1
-    for p in range(P):
-        row = g * P + p
-        if reason == THIRD_GUILD:
-            out_win[row] = 1.0 if p == w else 0.0
-        else:
-            out_win[row] = (1.0 / n_best) if out_i16[row, 1] == 1 else 0.0
-        out_i16[row, 0] = guild_cards(ws, p)
-        out_i16[row, 2] = ws[W_PL + p * PLS + X_NG]
-        out_i16[row, 3] = ws[W_PL + p * PLS + X_HANDN]
-        for t in range(N_TYPES):
-            out_i16[row, 4 + t] = ws[W_FOUNDED + p * TS + t]
-            out_i16[row, 4 + N_TYPES + t] = ws[W_POWERS + p * TS + t]
-    out_game[g, 0] = ws[G_TURNS]
-    out_game[g, 1] = reason
-    out_game[g, 2] = ws[G_RESHUF]
-    out_game[g, 3] = ws[G_ERROR]
-
-
-@njit(cache=True, parallel=True)
-def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, out_win, out_game,
-               trace):
-    """Play games ``first_game … first_game + n_games - 1`` (jit-compiled by Numba, parallel).
-
-    Parameters
-    ----------
-    first_game, n_games, seed : int
-        Game ``i = first_game + g`` is deal ``i // n_rot`` in rotation ``i % n_rot``; its stream is
-        ``stream_state(seed, deal)``, so the rotations of a deal share every shuffle.
-    P : int
-        Players, 2-5.
-    rk : int64[R_SIZE]
-        Rules vector from :func:`pack_rules`.
-    strat : float64[P, N_STRAT_COLS]
-        One strategy row per seat (column 0 = kind).
-    n_rot : int
-        1, or P for seat rotation: in rotation k, seat s is played by strategy row (s + k) % P.
-    debug : bool
-        Check the invariants after every turn and at the end (error codes 10+).
-    out_i16 : int16[n_games * P, N_PLAYER_COLS]; out_win : float32[n_games * P];
-    out_game : int16[n_games, 4] (turns, end reason, reshuffles, error)
-    trace : int16[n_games, 2 * MAX_TRACE] or int16[1, 0]
-        Decision trace (n_options, choice pairs) per game, or nothing when the width is 0.
-    """
-    n_blocks = min(n_games, 256)
-    record = trace.shape[1] > 0
-    for b in prange(n_blocks):
-        g0 = b * n_games // n_blocks
-        g1 = (b + 1) * n_games // n_blocks
-        st = np.zeros(1, np.uint64)
-        st2 = np.zeros(1, np.uint64)
-        ws = np.zeros(WS_SIZE, np.int64)
-        sc = np.zeros(WS_SIZE, np.int64)
-        fs = np.zeros(FS_SIZE, np.float64)
-        load_block(ws, sc, fs, rk, strat)
-        for g in range(g0, g1):
-            reset(ws)
-            game = first_game + g
-            ws[G_ROT] = game % n_rot
-            st[0] = stream_state(seed, game // n_rot)
-            play_one(st, ws, sc, fs, st2, P, debug)
-            write_outputs(ws, P, g, out_i16, out_win, out_game)
-            if record:
-                for i in range(min(2 * ws[G_TRACE_N], trace.shape[1])):
-                    trace[g, i] = ws[W_TRACE + i]
-
-
-def new_workspace(rules, strat=None) -> tuple[np.ndarray, np.ndarray]:
-    """A reset (ws, fs) pair loaded with ``rules`` and strategy rows (tests, position studies)."""
-    rk = pack_rules(rules)
-    if strat is None:
-        strat = random_strategies(MAXP)
-    ws = np.zeros(WS_SIZE, np.int64)
-    sc = np.zeros(WS_SIZE, np.int64)
-    fs = np.zeros(FS_SIZE, np.float64)
-    load_block(ws, sc, fs, rk, np.ascontiguousarray(strat, np.float64))
-    reset(ws)
-    return ws, fs
-
-
-def random_strategies(n_players: int) -> np.ndarray:
-    """Strategy rows for ``random`` at every seat."""
-    return np.zeros((n_players, N_STRAT_COLS), np.float64)
-
-
-def run_chunk(rules, n_players: int, first_game: int, n_games: int, seed: int, strat=None, *,
-              debug: bool = False, trace_decisions: bool = False, rk=None,
-              rotate: bool = False) -> dict:
-    """Allocate outputs, call :func:`play_chunk`, return named arrays (the Python entry point).
-
-    Player arrays (``n_games * n_players`` rows, game-major then seat): ``score`` int32,
-    ``win_share`` float32, ``rank`` int8, ``guilds`` int8, ``hand`` int16, ``founded`` int8
-    (rows x 13), ``powers`` int16 (rows x 13). Game arrays: ``turns`` int16, ``end_reason`` int8,
-    ``reshuffles`` int8, ``error`` int16, and with ``trace_decisions`` a list of
-    (n_options, choice) pairs per game in ``trace``.
-    """
-    P = int(n_players)
-    if strat is None:
-        strat = random_strategies(P)
-    if rk is None:
-        rk = pack_rules(rules)
-    rows = n_games * P
-    out_i16 = np.empty((rows, N_PLAYER_COLS), np.int16)
-    out_win = np.empty(rows, np.float32)
-    out_game = np.empty((n_games, 4), np.int16)
-    trace = np.full((n_games, 2 * MAX_TRACE) if trace_decisions else (1, 0), -1, np.int16)
-    play_chunk(np.int64(first_game), np.int64(n_games), np.uint64(seed), np.int64(P), rk,
-               np.ascontiguousarray(strat, np.float64), np.int64(P if rotate else 1), bool(debug),
-               out_i16, out_win, out_game, trace)
-    out = dict(
-        score=out_i16[:, 0].astype(np.int32), win_share=out_win, rank=out_i16[:, 1].astype(np.int8),
-        guilds=out_i16[:, 2].astype(np.int8), hand=out_i16[:, 3].copy(),
-        founded=out_i16[:, 4:4 + N_TYPES].astype(np.int8),
-        powers=out_i16[:, 4 + N_TYPES:4 + 2 * N_TYPES].copy(),
-        turns=out_game[:, 0].copy(), end_reason=out_game[:, 1].astype(np.int8),
-        reshuffles=out_game[:, 2].astype(np.int8), error=out_game[:, 3].copy(),
-    )
-    if trace_decisions:
-        out["trace"] = [[(int(row[2 * i]), int(row[2 * i + 1])) for i in range(MAX_TRACE)
-                         if row[2 * i] >= 0] for row in trace]
-    return out

@@ -1,6 +1,6 @@
 """Balance questions for Médiévallons, answered straight from the kernel (no analysis package).
 
-Each function plays what it needs with :func:`kernel.run_chunk` at fixed seeds and returns a
+Each function plays what it needs with :func:`driver.run_chunk` at fixed seeds and returns a
 :class:`polars.DataFrame` with standard errors beside every rate, so the answers are reproducible
 and carry their own uncertainty:
 
@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from simcore.games.medievallons import kernel as K
+from simcore.games.medievallons import driver as D
+from simcore.games.medievallons import layout as L
 from simcore.games.medievallons import rules as R
 from simcore.games.medievallons.reference import END_REASONS
 
@@ -42,14 +43,14 @@ def play(rules, players: int, games: int, seed: int, strategies: list[str] | str
 
     R.check_players(rules, players)
     _, rows = S.resolve(strategies, players)
-    rk = K.pack_rules(rules)
+    rk = D.pack_rules(rules)
     parts = []
     for first in range(0, games, CHUNK):
-        o = K.run_chunk(rules, players, first, min(CHUNK, games - first), seed, rows, rk=rk,
+        o = D.run_chunk(rules, players, first, min(CHUNK, games - first), seed, rows, rk=rk,
                         rotate=rotate)
         if o["error"].any():
             code = int(o["error"][np.flatnonzero(o["error"])[0]])
-            raise RuntimeError(K.ERROR_TEXT.get(code, f"kernel error {code}"))
+            raise RuntimeError(L.ERROR_TEXT.get(code, f"kernel error {code}"))
         parts.append(o)
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 

@@ -1,0 +1,511 @@
+"""Médiévallons bots (MV-8), the decisions: how the random and heuristic strategies choose among
+the legal options, and the values they score them with. The rules of play
+(:mod:`simcore.games.medievallons.kernel`) call :func:`ask` at every decision with the options
+listed in ``ws[W_OPTS:]``; the seat's strategy row (in ``fs[F_STRAT:]``) says how to choose, with
+exactly one draw of the game's stream per decision, and the decision is appended to the trace so
+the reference engine can replay the game. A bot reads only what its player may see: its own hand,
+every guild, the discard pile, hand and pile sizes, and ``W_KNOWN`` (cards it has seen in an
+opponent's hand). The playout bot's action choice lives in
+:mod:`simcore.games.medievallons.playout` (its other decisions are the heuristic ones made here),
+because it plays games forward with the rules of play, which import this module. May import
+numba, :mod:`simcore.rng`, :mod:`simcore.games.medievallons.layout` and the constants of
+:mod:`simcore.games.medievallons.rules` -- never kernel, playout or driver, which import it.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simcore.games.medievallons.layout import (
+    A_FOUND, A_PLAY, A_USE, D_ACTION, D_ASSASSIN, D_CHEVALIER, D_FOUND_SIZE, D_GIVE_ONE,
+    D_GIVE_TWO, D_MAGICIEN, D_MARCHAND, D_MENDIANT, D_PRETRE, D_PRETRE_TAKE, D_REINFORCE_SIZE,
+    D_REINFORCE_TYPE, D_RODEUR, E_NO_OPTION, F_GAIN, F_HIDDEN, F_LEAD, F_LOSS, F_PROB, F_PV,
+    F_PVOK, F_SCORE, F_SERIAL, F_SETD, F_SETV, F_STRAT, F_UNSEEN, GF, G_CTX_G, G_CTX_PLAYED,
+    G_CTX_Q, G_DISC_N, G_ERROR, G_KIND, G_PLAYED, G_PREP_LEAD, G_PREP_STAMP, G_PV_PLAYED, G_ROT,
+    G_SELF_ROW, G_TRACE_N, G_TURNS, MAXG, MAXP, MAX_TRACE, N_STRAT_COLS, PLS, R_COPIES, R_PARAMS,
+    STRAT_RANDOM, S_ATTACK, S_BIAS, S_BREAK, S_DEFEND, S_DRAW, S_FOUND, S_HURT, S_KIND, S_LEADER,
+    S_PROGRESS, S_SAVE, S_SETS, TS, W_BEST, W_DCNT, W_DISC, W_GUILD, W_HAND, W_KNOWN, W_OPTS, W_PL,
+    W_RULES, W_TRACE, X_HANDN, X_NG,
+)
+from simcore.games.medievallons.rules import (
+    ARTISAN, ASSASSIN, BOUFFON, CHEVALIER, ETOILE, MAGICIEN, MARCHAND, MENDIANT, MOINE, NOBLE,
+    N_TYPES, PRETRE, P_ARTISAN_TAKES_PLAYED, P_MENDIANT_DRAWS_ON_TIE, P_MIN_GUILD, P_TO_WIN,
+    RODEUR, SORCIERE,
+)
+from simcore.rng import below
+
+# Numba's cache does not see edits to another file (measured with Numba 0.68: a cached caller kept
+# the old code of an edited callee, and layout constants are frozen into the compiled code): after
+# editing layout.py, bots.py, kernel.py or playout.py, delete the *.nbi / *.nbc files of
+# simcore/games/medievallons/__pycache__ (or of NUMBA_CACHE_DIR) before trusting a run.
+#
+# Speed notes (each measured): helpers take (st, ws, fs) only and never allocate (_nrt=False);
+# small ones are inlined (inline="always"). Values that vary between calls of a big helper travel
+# through ws fields (G_KIND, G_PV_PLAYED, G_CTX_*), never as constant arguments: Numba compiles one
+# specialization per literal argument value (`decide` once per decision kind). :func:`power_value`,
+# which call sites feed constants, has an explicit signature instead. Per-decision caches (F_PV,
+# F_PROB) are stamped with a decision serial rather than cleared, and a player's follow-up
+# decisions in its own turn reuse the values priced for its action.
+
+
+# =================================================================================================
+# Where a bot reads the table
+# =================================================================================================
+@njit(cache=True, inline="always", _nrt=False)
+def gslot(p, g):
+    """Offset of guild slot g of player p (layout W_GUILD; MV-4). Here, in the lowest jitted
+    module, so that the bots and the rules of play (which import this module) share one copy."""
+    return W_GUILD + (p * MAXG + g) * GF
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def strat_row(ws, p, P):
+    """Row of the strategy table playing seat p (seat rotation; playouts use one self-model row)."""
+    if ws[G_SELF_ROW] >= 0:
+        return ws[G_SELF_ROW]
+    row = p + ws[G_ROT]
+    return row - P if row >= P else row
+
+
+# =================================================================================================
+# Bot values (MV-8): only what the deciding player may see
+# =================================================================================================
+@njit(cache=True, inline="always", _nrt=False)
+def set_value(k, m):
+    """Worth of holding k cards of one type toward a guild of m (convex up to m, then slow)."""
+    if k <= 0:
+        return 0.0
+    if k >= m:
+        return 2.0 + 0.3 * (k - m)
+    return 2.0 * k * k / (m * m)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def public_score(ws, q):
+    """How far ahead q looks from the table: guilds, guild cards, cards in hand."""
+    ng = ws[W_PL + q * PLS + X_NG]
+    cards = 0
+    for g in range(ng):
+        s = gslot(q, g)
+        cards += ws[s + 1] + ws[s + 2]
+    return 4.0 * ng + 0.4 * cards + 0.1 * ws[W_PL + q * PLS + X_HANDN]
+
+
+@njit(cache=True, _nrt=False)
+def init_values(ws, fs):
+    """Once per block: the set_value table for the rules' min_cards."""
+    m = ws[W_RULES + R_PARAMS + P_MIN_GUILD]
+    for k in range(64):
+        fs[F_SETV + k] = set_value(k, m)
+        fs[F_SETD + k] = set_value(k + 1, m) - set_value(k, m)
+
+
+@njit(cache=True, _nrt=False)
+def prepare_values(ws, fs, sb, p, P, lead):
+    """Fill F_GAIN, F_LOSS (p's own hand and guilds) and, with ``lead``, F_LEAD (public); start a
+    new serial for the lazy F_PV and F_PROB."""
+    h = W_HAND + p * TS
+    hb = ws[h + BOUFFON]
+    w_sets = fs[sb + S_SETS]
+    w_draw = fs[sb + S_DRAW]
+    # the lazy caches (F_PV, F_PROB) are valid while their stamp equals this decision's serial
+    fs[F_SERIAL] += 1.0
+    for t in range(N_TYPES):
+        fs[F_LEAD + t] = 0.0             # reused below as "p has a guild of type t"
+    ng = ws[W_PL + p * PLS + X_NG]
+    for g in range(ng):
+        gt = ws[gslot(p, g)]
+        if gt >= 0:
+            fs[F_LEAD + gt] = 0.5
+    best_gain = 0.0
+    for t in range(N_TYPES):
+        if t == BOUFFON:
+            continue
+        k = ws[h + t]
+        eff = min(k + hb, 62)
+        base = w_draw + fs[sb + S_BIAS + t]
+        own = fs[F_LEAD + t]
+        gain = w_sets * (fs[F_SETD + eff] + own) + base
+        fs[F_GAIN + t] = gain
+        best_gain = max(best_gain, gain)
+        # branch-free: the loss of a card not held is 0
+        fs[F_LOSS + t] = (w_sets * (fs[F_SETD + max(eff - 1, 0)] + own) + base) * (k > 0)
+    # a Bouffon completes any set: worth the best other card, plus a little for flexibility
+    fs[F_GAIN + BOUFFON] = best_gain + 0.2 * w_sets + fs[sb + S_BIAS + BOUFFON]
+    fs[F_LOSS + BOUFFON] = fs[F_GAIN + BOUFFON] * (hb > 0)
+    if not lead:
+        return
+    best = -1.0
+    for q in range(P):
+        v = public_score(ws, q) if q != p else -2.0
+        fs[F_LEAD + q] = v
+        if v > best:
+            best = v
+    for q in range(P):
+        fs[F_LEAD + q] = 1.0 if fs[F_LEAD + q] >= best - 1e-9 else 0.0
+
+
+@njit(cache=True, _nrt=False)
+def estimate_hands(ws, fs, P, p):
+    """F_PROB[q, t]: p's estimate that opponent q holds a card of type t -- 1 if p has seen one
+    there, else the expected number of type-t cards among q's unseen cards, capped at 1 (a cheap,
+    monotone stand-in for 1 - (1 - f)^hidden). Unseen = copies - p's hand - guilds - discard pile
+    - the card being played - cards p has seen in hands. Computed once per decision, on demand."""
+    for t in range(N_TYPES):
+        fs[F_UNSEEN + t] = ws[W_RULES + R_COPIES + t] - ws[W_HAND + p * TS + t] - ws[W_DCNT + t]
+    if ws[G_PLAYED] >= 0:
+        fs[F_UNSEEN + ws[G_PLAYED]] -= 1
+    for q in range(P):
+        ng = ws[W_PL + q * PLS + X_NG]
+        for g in range(ng):
+            s = gslot(q, g)
+            fs[F_UNSEEN + BOUFFON] -= ws[s + 2]
+            if ws[s] >= 0:
+                fs[F_UNSEEN + ws[s]] -= ws[s + 1]
+        if q != p:
+            hidden = ws[W_PL + q * PLS + X_HANDN]
+            for t in range(N_TYPES):
+                k = ws[W_KNOWN + (p * MAXP + q) * TS + t]
+                fs[F_UNSEEN + t] -= k
+                hidden -= k
+            fs[F_HIDDEN + q] = hidden if hidden > 0 else 0
+    total = 0.0
+    for t in range(N_TYPES):
+        if fs[F_UNSEEN + t] < 0:
+            fs[F_UNSEEN + t] = 0.0
+        total += fs[F_UNSEEN + t]
+    inv = 1.0 / total if total > 0 else 0.0
+    for q in range(P):
+        if q == p:
+            continue
+        hq = fs[F_HIDDEN + q] * inv
+        for t in range(N_TYPES):
+            if ws[W_KNOWN + (p * MAXP + q) * TS + t] > 0:
+                e = 1.0
+            else:
+                e = hq * fs[F_UNSEEN + t]
+                if e > 1.0:
+                    e = 1.0
+            fs[F_PROB + q * TS + t] = e
+    fs[F_HIDDEN + TS - 1] = fs[F_SERIAL]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def prob_holds(ws, fs, P, p, q, t):
+    """p's estimate that q holds a card of type t (see :func:`estimate_hands`)."""
+    if fs[F_HIDDEN + TS - 1] != fs[F_SERIAL]:
+        estimate_hands(ws, fs, P, p)
+    return fs[F_PROB + q * TS + t]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def attack_value(ws, fs, sb, q, g, bouffon):
+    """Worth of taking one card out of q's guild g: more if it breaks or untypes the guild."""
+    s = gslot(q, g)
+    lead = 1.0 + fs[sb + S_LEADER] * fs[F_LEAD + q]
+    v = fs[sb + S_ATTACK] * lead
+    size = ws[s + 1] + ws[s + 2]
+    if size <= ws[W_RULES + R_PARAMS + P_MIN_GUILD]:
+        v += fs[sb + S_BREAK] * lead * (1.0 + 0.1 * size)
+    elif bouffon == 0 and ws[s + 1] == 1:
+        v += 0.3 * fs[sb + S_ATTACK] * lead       # the guild loses its power
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def best_attack(ws, fs, sb, p, P, steal):
+    """Best attack_value over the opponents' guild cards (+ the card's worth when it is stolen);
+    -1.0 when no opponent has a guild."""
+    best = -1.0
+    for i in range(1, P):
+        q = (p + i) % P
+        ng = ws[W_PL + q * PLS + X_NG]
+        for g in range(ng):
+            s = gslot(q, g)
+            for b in range(2):
+                if (b == 0 and ws[s + 1] > 0) or (b == 1 and ws[s + 2] > 0):
+                    v = attack_value(ws, fs, sb, q, g, b)
+                    if steal:
+                        v += fs[F_GAIN + (BOUFFON if b == 1 else ws[s])]
+                    if v > best:
+                        best = v
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def base_power_value(ws, fs, sb, p, P, t):
+    """Worth to p of resolving power t now (Artisan, Assassin, Rôdeur, Chevalier, Mendiant: the
+    powers that depend on the table; the others are priced in cached_value); ws[G_PV_PLAYED] = 1
+    when the power would come from a card played from the hand (a field, not an argument: see
+    G_KIND)."""
+    played = ws[G_PV_PLAYED]
+    w_draw = fs[sb + S_DRAW]
+    w_hurt = fs[sb + S_HURT]
+    if t == ARTISAN:
+        if ws[W_RULES + R_PARAMS + P_ARTISAN_TAKES_PLAYED] != 0 and played != 0:
+            return 0.0
+        if ws[G_DISC_N] > 0:
+            return fs[F_GAIN + ws[W_DISC + ws[G_DISC_N] - 1]]
+        return 0.0
+    if t == ASSASSIN or t == RODEUR:
+        v = best_attack(ws, fs, sb, p, P, t == RODEUR)
+        if v < 0.0:
+            return w_draw if played != 0 else 0.0
+        return v
+    if t == CHEVALIER:
+        best = 0.0
+        for i in range(1, P):
+            q = (p + i) % P
+            hurt = w_hurt * (1.0 + fs[sb + S_LEADER] * fs[F_LEAD + q])
+            for u in range(N_TYPES):
+                v = prob_holds(ws, fs, P, p, q, u) * (fs[F_GAIN + u] + hurt)
+                if v > best:
+                    best = v
+        return best
+    if t == MENDIANT:
+        mine = ws[W_PL + p * PLS + X_HANDN]
+        most = 0
+        lead = 0.0
+        for q in range(P):
+            if q != p and ws[W_PL + q * PLS + X_HANDN] >= most:
+                if ws[W_PL + q * PLS + X_HANDN] > most:
+                    lead = 0.0
+                most = ws[W_PL + q * PLS + X_HANDN]
+                if fs[F_LEAD + q] > lead:
+                    lead = fs[F_LEAD + q]
+        if most == 0 or mine > most or (mine == most and ws[W_RULES + R_PARAMS + P_MENDIANT_DRAWS_ON_TIE] != 0):
+            return w_draw
+        return w_draw + w_hurt * (1.0 + fs[sb + S_LEADER] * lead)
+    return 0.0     # the other powers are priced in cached_value
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def cached_value(ws, fs, sb, p, P, t, played):
+    """base_power_value, computed once per decision (t is neither Bouffon nor Sorcière)."""
+    i = TS * played + t
+    if fs[F_PVOK + i] != fs[F_SERIAL]:
+        w_draw = fs[sb + S_DRAW]
+        w_hurt = fs[sb + S_HURT]
+        # the powers whose worth does not depend on the table are priced here, without a call
+        if t == ETOILE:
+            v = w_draw - 0.5 * w_hurt * (P - 1)
+        elif t == MAGICIEN:
+            v = 1.3 * w_draw
+        elif t == MARCHAND:
+            v = 0.3 * w_draw
+        elif t == MOINE:
+            v = 2.0 * w_draw
+        elif t == NOBLE:
+            v = (1.7 * w_draw + 0.5 * w_hurt) if P == 2 else (1.5 * w_draw + w_hurt)
+        elif t == PRETRE:
+            v = 0.6 * w_draw + 0.5 * w_hurt
+        else:
+            ws[G_PV_PLAYED] = played
+            v = base_power_value(ws, fs, sb, p, P, t)
+        fs[F_PV + i] = v
+        fs[F_PVOK + i] = fs[F_SERIAL]
+    return fs[F_PV + i]
+
+
+@njit("float64(int64[::1], float64[::1], int64, int64, int64, int64, int64)", cache=True,
+      _nrt=False)
+def power_value(ws, fs, sb, p, P, t, played):
+    """Worth of power t now (Sorcière: the best power it can copy, else a flip's average).
+
+    One compiled copy (explicit signature: the call sites pass constant ``played`` flags, and an
+    inlined copy per site made `decide` take 35 s to compile)."""
+    if t == BOUFFON:
+        return 0.0
+    if t != SORCIERE:
+        return cached_value(ws, fs, sb, p, P, t, played)
+    i = TS * played + t
+    if fs[F_PVOK + i] == fs[F_SERIAL]:
+        return fs[F_PV + i]
+    best = -1e9
+    for q in range(P):
+        ng = ws[W_PL + q * PLS + X_NG]
+        for g in range(ng):
+            u = ws[gslot(q, g)]
+            if u >= 0 and u != SORCIERE:
+                v = cached_value(ws, fs, sb, p, P, u, played)
+                if v > best:
+                    best = v
+    v = best if best > -1e9 else 0.8 * fs[sb + S_DRAW]
+    fs[F_PV + i] = v
+    fs[F_PVOK + i] = fs[F_SERIAL]
+    return v
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def guild_threat(ws, p, g):
+    """1 for a guild one attack breaks, 0.3 with one card to spare, else 0."""
+    s = gslot(p, g)
+    size = ws[s + 1] + ws[s + 2]
+    m = ws[W_RULES + R_PARAMS + P_MIN_GUILD]
+    if size <= m:
+        return 1.0
+    if size == m + 1:
+        return 0.3
+    return 0.0
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def option_score(ws, fs, sb, kind, p, P, o):
+    """Heuristic score of option code ``o`` of a decision of the given kind for seat p (MV-8)."""
+    m = ws[W_RULES + R_PARAMS + P_MIN_GUILD]
+    if kind == D_ACTION:
+        a = o // 16
+        x = o % 16
+        if a == A_PLAY:
+            return power_value(ws, fs, sb, p, P, x, 1) \
+                - fs[sb + S_SAVE] * fs[F_LOSS + x] + 0.01 * fs[sb + S_BIAS + x]
+        if a == A_FOUND:
+            ng = ws[W_PL + p * PLS + X_NG]
+            if ng + 1 >= ws[W_RULES + R_PARAMS + P_TO_WIN]:
+                return 1e6
+            return fs[sb + S_FOUND] + fs[sb + S_PROGRESS] * ng \
+                + power_value(ws, fs, sb, p, P, x, 0) + fs[sb + S_BIAS + x]
+        s = gslot(p, x)
+        gt = ws[s]
+        if a == A_USE:
+            return power_value(ws, fs, sb, p, P, gt, 0) + 0.01 * fs[sb + S_BIAS + gt]
+        # A_REINFORCE: defence and a fresh power, for the cheapest card it can take
+        if gt >= 0:
+            cost = 1e9
+            if ws[W_HAND + p * TS + gt] > 0:
+                cost = fs[F_LOSS + gt]
+            if ws[W_HAND + p * TS + BOUFFON] > 0 and fs[F_LOSS + BOUFFON] < cost:
+                cost = fs[F_LOSS + BOUFFON]
+            pv = power_value(ws, fs, sb, p, P, gt, 0)
+        else:
+            cost = 1e9
+            pv = 0.0
+            for u in range(N_TYPES):
+                if ws[W_HAND + p * TS + u] > 0:
+                    if fs[F_LOSS + u] < cost:
+                        cost = fs[F_LOSS + u]
+                    if u != BOUFFON:
+                        v = power_value(ws, fs, sb, p, P, u, 0)
+                        if v > pv:
+                            pv = v
+        return fs[sb + S_DEFEND] * guild_threat(ws, p, x) + pv - fs[sb + S_SAVE] * cost
+    if kind == D_FOUND_SIZE or kind == D_REINFORCE_SIZE:
+        nx = o // 32
+        nb = o % 32
+        if kind == D_FOUND_SIZE:
+            size = nx + nb
+        else:
+            s = gslot(p, ws[G_CTX_G])
+            size = ws[s + 1] + ws[s + 2] + nx + nb
+        extra = size - m
+        if extra > 2:
+            extra = 2
+        return fs[sb + S_DEFEND] * 0.5 * extra - fs[sb + S_SAVE] * (
+            nb * fs[F_LOSS + BOUFFON] + 0.25 * nx)
+    if kind == D_REINFORCE_TYPE:
+        if o == BOUFFON:
+            return -0.5
+        return power_value(ws, fs, sb, p, P, o, 0) + fs[sb + S_BIAS + o]
+    if kind == D_ASSASSIN or kind == D_RODEUR:
+        q = o // 64
+        g = (o % 64) // 2
+        b = o % 2
+        v = attack_value(ws, fs, sb, q, g, b)
+        if kind == D_RODEUR:
+            v += fs[F_GAIN + (BOUFFON if b == 1 else ws[gslot(q, g)])]
+        return v
+    if kind == D_CHEVALIER:
+        q = o // 16
+        t = o % 16
+        hurt = fs[sb + S_HURT] * (1.0 + fs[sb + S_LEADER] * fs[F_LEAD + q])
+        return prob_holds(ws, fs, P, p, q, t) * (fs[F_GAIN + t] + hurt)
+    if kind == D_MAGICIEN:
+        return fs[F_GAIN + o]
+    if kind == D_MARCHAND or kind == D_PRETRE:
+        return fs[sb + S_HURT] * fs[sb + S_LEADER] * fs[F_LEAD + o] \
+            + 0.1 * ws[W_PL + o * PLS + X_HANDN]
+    if kind == D_MENDIANT:
+        return fs[F_LEAD + o]
+    if kind == D_GIVE_TWO:
+        a = o // 16
+        b = o % 16
+        v = -fs[F_LOSS + a] - fs[F_LOSS + b]
+        if a == b:   # the second copy of a pair is worth what remains after the first
+            v += 0.25 * fs[sb + S_SETS]
+        return v
+    if kind == D_GIVE_ONE:
+        return -fs[F_LOSS + o]
+    if kind == D_PRETRE_TAKE:
+        q = ws[G_CTX_Q]
+        return fs[F_GAIN + o] + 0.3 * fs[sb + S_HURT] * ws[W_HAND + q * TS + o]
+    # D_SORCIERE
+    return power_value(ws, fs, sb, p, P, o, ws[G_CTX_PLAYED])
+
+
+# =================================================================================================
+# Decisions (MV-8): random and heuristic, one draw each, recorded for replay
+# =================================================================================================
+@njit(cache=True, inline="always", _nrt=False)
+def record_decision(ws, n_options, choice):
+    """Append (options offered, option chosen) to the decision trace W_TRACE (MV-9), for replay."""
+    k = ws[G_TRACE_N]
+    if k < MAX_TRACE:
+        ws[W_TRACE + 2 * k] = n_options
+        ws[W_TRACE + 2 * k + 1] = choice
+        ws[G_TRACE_N] = k + 1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def ask(st, ws, fs, kind, p, n, P):
+    """:func:`decide` a decision of the given kind (passed through ws, see G_KIND); the random
+    bot and lone options are handled here without a call (same single draw)."""
+    ws[G_KIND] = kind
+    if n == 1 or (n > 1 and fs[F_STRAT + strat_row(ws, p, P) * N_STRAT_COLS + S_KIND] == STRAT_RANDOM):
+        c = below(st, n)
+        record_decision(ws, n, c)
+        return c
+    return decide(st, ws, fs, p, n, P)
+
+
+@njit(cache=True, _nrt=False)
+def decide(st, ws, fs, p, n, P):
+    """Index of the chosen option among ``n`` (listed in W_OPTS) for seat p (MV-8).
+
+    Exactly one draw of the game's stream per decision: ``random`` draws below(n) (also when
+    n == 1); a heuristic draws below(number of best-scored options) to break ties. (A playout
+    seat's action decisions are made in :func:`playout_choice`; its other decisions are heuristic.)
+    The decision is appended to the trace so the reference engine can replay the game.
+    """
+    kind = ws[G_KIND]
+    if n <= 0:
+        ws[G_ERROR] = E_NO_OPTION
+        return 0
+    sb = F_STRAT + strat_row(ws, p, P) * N_STRAT_COLS   # the seat's strategy row in fs
+    if fs[sb + S_KIND] == STRAT_RANDOM or n == 1:
+        choice = below(st, n)       # a lone option: the heuristic's tie-break draw, below(1)
+    else:
+        # give / size / keep decisions price the cards in hand only: no leader needed
+        lead = not (kind == D_FOUND_SIZE or kind == D_REINFORCE_SIZE or kind == D_MAGICIEN
+                    or kind == D_GIVE_TWO or kind == D_GIVE_ONE or kind == D_PRETRE_TAKE)
+        # A player's follow-up decisions in its own turn (sizes, targets, keeps) reuse the values
+        # of its action decision (measured ~10% of the kernel time); give decisions always
+        # re-price, as the hand has just changed (a Prêtre must not hand back what it took).
+        stamp = (ws[G_TURNS] + (kind == D_ACTION)) * MAXP + p + 1   # the action precedes turns += 1
+        if (stamp != ws[G_PREP_STAMP] or (lead and ws[G_PREP_LEAD] == 0)
+                or kind == D_GIVE_ONE or kind == D_GIVE_TWO):
+            prepare_values(ws, fs, sb, p, P, lead)
+            ws[G_PREP_STAMP] = stamp
+            ws[G_PREP_LEAD] = 1 if lead else 0
+        # the best score, then the options within 1e-9 of it (two branch-free passes)
+        best = -1e300
+        for j in range(n):
+            sc = option_score(ws, fs, sb, kind, p, P, ws[W_OPTS + j])
+            fs[F_SCORE + j] = sc
+            best = max(best, sc)
+        n_best = 0
+        for j in range(n):
+            ws[W_BEST + n_best] = j
+            n_best += fs[F_SCORE + j] >= best - 1e-9
+        choice = ws[W_BEST + below(st, n_best)]
+    record_decision(ws, n, choice)
+    return choice

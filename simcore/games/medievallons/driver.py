@@ -1,0 +1,231 @@
+"""Médiévallons driver, what the adapter ``game.py`` calls: :func:`pack_rules` (rules -> the
+rules vector), :func:`run_chunk` (allocates the outputs, runs :func:`play_chunk` -- a ``prange``
+loop over blocks of games, each block allocating its workspaces once -- and returns the named
+columns :data:`PLAYER_COLS` / :data:`GAME_COLS`), the loop of one game (:func:`play_one`, which
+hands a playout seat's action to the playout bot) and the writing of the MV-7 ranks and win shares
+and MV-9 records (:func:`write_outputs`). A game's stream depends only on (seed, deal index), so
+results are identical whatever the thread count or chunk size. May import numpy, numba,
+:mod:`simcore.rng`, the layout, the constants of the rules module and the engine modules (bots,
+kernel, playout); only callers (``game.py``, ``questions.py``, tests, benchmarks) import it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from simcore.games.medievallons.bots import init_values
+from simcore.games.medievallons.kernel import (
+    check_invariants, compare_keys, finish, guild_cards, play_turns, reset, setup_game,
+)
+from simcore.games.medievallons.layout import (
+    FS_SIZE, F_STRAT, G_ERROR, G_FORCED, G_LIMIT, G_OVER, G_RESHUF, G_ROT, G_STOP, G_TRACE_N,
+    G_TURNS, G_WINNER, MAXC, MAXP, MAX_TRACE, N_STRAT_COLS, PLS, R_COPIES, R_NCARDS, R_PARAMS,
+    R_SIZE, THIRD_GUILD, TS, WS_SIZE, W_FOUNDED, W_PL, W_POWERS, W_RULES, W_TRACE, X_HANDN, X_NG,
+)
+from simcore.games.medievallons.playout import playout_choice
+from simcore.games.medievallons.rules import CARD_TYPES, N_PARAMS, N_TYPES
+from simcore.rng import stream_state
+
+
+# =================================================================================================
+# Rules and workspaces
+# =================================================================================================
+def pack_rules(rules) -> np.ndarray:
+    """RulesArrays -> the flat int64 rules vector ``rk`` the kernel reads."""
+    rk = np.zeros(R_SIZE, np.int64)
+    rk[R_COPIES:R_COPIES + N_TYPES] = rules.copies
+    rk[R_PARAMS:R_PARAMS + N_PARAMS] = rules.params
+    rk[R_NCARDS] = int(rules.copies.sum())
+    if rk[R_NCARDS] > MAXC:
+        raise ValueError(f"kernel limit: at most {MAXC} cards")
+    return rk
+
+
+@njit(cache=True, _nrt=False)
+def load_block(ws, sc, fs, rk, strat):
+    """Once per block: the rules into ws (and the playout scratch), the strategy table and the
+    set_value table into fs, so every helper takes (st, ws, fs) only -- fewer array arguments,
+    cheaper calls."""
+    for i in range(R_SIZE):
+        ws[W_RULES + i] = rk[i]
+        sc[W_RULES + i] = rk[i]
+    for r in range(strat.shape[0]):
+        for c in range(N_STRAT_COLS):
+            fs[F_STRAT + r * N_STRAT_COLS + c] = strat[r, c]
+    init_values(ws, fs)
+
+
+# =================================================================================================
+# One game
+# =================================================================================================
+@njit(cache=True, _nrt=False)
+def play_one(st, ws, sc, fs, st2, P, debug):
+    """One game from setup to the end (MV-2 … MV-7): the rules of play run the turns and, at each
+    action of a seat played by the playout bot, stop for :func:`playout_choice` to choose it. This
+    loop is the one place that calls both the rules of play and the playout bot, hence it lives in
+    the driver (see the playout module for the import order)."""
+    setup_game(st, ws, P)
+    ws[G_STOP] = 1
+    ws[G_LIMIT] = 1 << 40
+    ws[G_FORCED] = -1
+    while play_turns(st, ws, fs, P, debug) == 1:
+        ws[G_FORCED] = playout_choice(st, ws, sc, fs, st2, P, debug)
+    finish(ws)
+    if debug:
+        check_invariants(ws, P)
+
+
+# =================================================================================================
+# Outputs (MV-7 ranks and win shares, MV-9 records)
+# =================================================================================================
+N_PLAYER_COLS = 4 + 2 * N_TYPES    # score, rank, guilds, hand, founded[13], powers[13]
+# Column j of out_i16 (write_outputs); run_chunk returns them as score, rank, guilds, hand and
+# the [rows x 13] arrays founded and powers (rules.CARD_TYPES order).
+PLAYER_COLS = (("score", "rank", "guilds", "hand") + tuple(f"founded_{t}" for t in CARD_TYPES)
+               + tuple(f"powers_{t}" for t in CARD_TYPES))
+GAME_COLS = ("turns", "end_reason", "reshuffles", "error")     # the columns of out_game
+assert len(PLAYER_COLS) == N_PLAYER_COLS
+
+
+@njit(cache=True, _nrt=False)
+def write_outputs(ws, P, g, out_i16, out_win, out_game):
+    """MV-7 win shares and ranks and the MV-9 records of game row g (columns: PLAYER_COLS)."""
+    reason = ws[G_OVER] - 1
+    w = ws[G_WINNER]
+    n_best = 0
+    for p in range(P):
+        better = 0
+        for q in range(P):
+            if q != p and q != w and compare_keys(ws, q, p) > 0:
+                better += 1
+        row = g * P + p
+        if reason == THIRD_GUILD:
+            out_i16[row, 1] = 1 if p == w else 2 + better
+        else:
+            out_i16[row, 1] = 1 + better
+            if better == 0:
+                n_best += 1
+    for p in range(P):
+        row = g * P + p
+        if reason == THIRD_GUILD:
+            out_win[row] = 1.0 if p == w else 0.0
+        else:
+            out_win[row] = (1.0 / n_best) if out_i16[row, 1] == 1 else 0.0
+        out_i16[row, 0] = guild_cards(ws, p)
+        out_i16[row, 2] = ws[W_PL + p * PLS + X_NG]
+        out_i16[row, 3] = ws[W_PL + p * PLS + X_HANDN]
+        for t in range(N_TYPES):
+            out_i16[row, 4 + t] = ws[W_FOUNDED + p * TS + t]
+            out_i16[row, 4 + N_TYPES + t] = ws[W_POWERS + p * TS + t]
+    out_game[g, 0] = ws[G_TURNS]
+    out_game[g, 1] = reason
+    out_game[g, 2] = ws[G_RESHUF]
+    out_game[g, 3] = ws[G_ERROR]
+
+
+# =================================================================================================
+# Many games (the Python entry points)
+# =================================================================================================
+@njit(cache=True, parallel=True)
+def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, out_win, out_game,
+               trace):
+    """Play games ``first_game … first_game + n_games - 1`` (jit-compiled by Numba, parallel).
+
+    Parameters
+    ----------
+    first_game, n_games, seed : int
+        Game ``i = first_game + g`` is deal ``i // n_rot`` in rotation ``i % n_rot``; its stream is
+        ``stream_state(seed, deal)``, so the rotations of a deal share every shuffle.
+    P : int
+        Players, 2-5.
+    rk : int64[R_SIZE]
+        Rules vector from :func:`pack_rules`.
+    strat : float64[P, N_STRAT_COLS]
+        One strategy row per seat (column 0 = kind).
+    n_rot : int
+        1, or P for seat rotation: in rotation k, seat s is played by strategy row (s + k) % P.
+    debug : bool
+        Check the invariants after every turn and at the end (error codes 10+).
+    out_i16 : int16[n_games * P, N_PLAYER_COLS]; out_win : float32[n_games * P];
+    out_game : int16[n_games, 4] (GAME_COLS: turns, end reason, reshuffles, error)
+    trace : int16[n_games, 2 * MAX_TRACE] or int16[1, 0]
+        Decision trace (n_options, choice pairs) per game, or nothing when the width is 0.
+    """
+    n_blocks = min(n_games, 256)
+    record = trace.shape[1] > 0
+    for b in prange(n_blocks):
+        g0 = b * n_games // n_blocks
+        g1 = (b + 1) * n_games // n_blocks
+        st = np.zeros(1, np.uint64)
+        st2 = np.zeros(1, np.uint64)
+        ws = np.zeros(WS_SIZE, np.int64)
+        sc = np.zeros(WS_SIZE, np.int64)
+        fs = np.zeros(FS_SIZE, np.float64)
+        load_block(ws, sc, fs, rk, strat)
+        for g in range(g0, g1):
+            reset(ws)
+            game = first_game + g
+            ws[G_ROT] = game % n_rot
+            st[0] = stream_state(seed, game // n_rot)
+            play_one(st, ws, sc, fs, st2, P, debug)
+            write_outputs(ws, P, g, out_i16, out_win, out_game)
+            if record:
+                for i in range(min(2 * ws[G_TRACE_N], trace.shape[1])):
+                    trace[g, i] = ws[W_TRACE + i]
+
+
+def new_workspace(rules, strat=None) -> tuple[np.ndarray, np.ndarray]:
+    """A reset (ws, fs) pair loaded with ``rules`` and strategy rows (tests, position studies)."""
+    rk = pack_rules(rules)
+    if strat is None:
+        strat = random_strategies(MAXP)
+    ws = np.zeros(WS_SIZE, np.int64)
+    sc = np.zeros(WS_SIZE, np.int64)
+    fs = np.zeros(FS_SIZE, np.float64)
+    load_block(ws, sc, fs, rk, np.ascontiguousarray(strat, np.float64))
+    reset(ws)
+    return ws, fs
+
+
+def random_strategies(n_players: int) -> np.ndarray:
+    """Strategy rows for ``random`` at every seat."""
+    return np.zeros((n_players, N_STRAT_COLS), np.float64)
+
+
+def run_chunk(rules, n_players: int, first_game: int, n_games: int, seed: int, strat=None, *,
+              debug: bool = False, trace_decisions: bool = False, rk=None,
+              rotate: bool = False) -> dict:
+    """Allocate outputs, call :func:`play_chunk`, return named arrays (the Python entry point).
+
+    Player arrays (``n_games * n_players`` rows, game-major then seat): ``score`` int32,
+    ``win_share`` float32, ``rank`` int8, ``guilds`` int8, ``hand`` int16, ``founded`` int8
+    (rows x 13), ``powers`` int16 (rows x 13). Game arrays: ``turns`` int16, ``end_reason`` int8,
+    ``reshuffles`` int8, ``error`` int16, and with ``trace_decisions`` a list of
+    (n_options, choice) pairs per game in ``trace``.
+    """
+    P = int(n_players)
+    if strat is None:
+        strat = random_strategies(P)
+    if rk is None:
+        rk = pack_rules(rules)
+    rows = n_games * P
+    out_i16 = np.empty((rows, N_PLAYER_COLS), np.int16)
+    out_win = np.empty(rows, np.float32)
+    out_game = np.empty((n_games, 4), np.int16)
+    trace = np.full((n_games, 2 * MAX_TRACE) if trace_decisions else (1, 0), -1, np.int16)
+    play_chunk(np.int64(first_game), np.int64(n_games), np.uint64(seed), np.int64(P), rk,
+               np.ascontiguousarray(strat, np.float64), np.int64(P if rotate else 1), bool(debug),
+               out_i16, out_win, out_game, trace)
+    out = dict(
+        score=out_i16[:, 0].astype(np.int32), win_share=out_win, rank=out_i16[:, 1].astype(np.int8),
+        guilds=out_i16[:, 2].astype(np.int8), hand=out_i16[:, 3].copy(),
+        founded=out_i16[:, 4:4 + N_TYPES].astype(np.int8),
+        powers=out_i16[:, 4 + N_TYPES:4 + 2 * N_TYPES].copy(),
+        turns=out_game[:, 0].copy(), end_reason=out_game[:, 1].astype(np.int8),
+        reshuffles=out_game[:, 2].astype(np.int8), error=out_game[:, 3].copy(),
+    )
+    if trace_decisions:
+        out["trace"] = [[(int(row[2 * i]), int(row[2 * i + 1])) for i in range(MAX_TRACE)
+                         if row[2 * i] >= 0] for row in trace]
+    return out
