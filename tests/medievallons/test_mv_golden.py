@@ -13,12 +13,6 @@ from simcore.games.medievallons import reference as REF
 from simcore.games.medievallons import rules as R
 
 
-def test_golden_playthrough_matches_committed_file():
-    d = golden.diff()
-    assert d == "", "golden playthrough changed; review the diff and regenerate with " \
-                    "python -m simcore.games.medievallons.golden --write\n" + d
-
-
 def test_golden_game_is_the_kernels_game_and_says_how_it_ended():
     """The logged game is the one the kernel plays for (seed 7, game 0), to the last decision."""
     text = golden.GOLDEN_PATH.read_text(encoding="utf-8")
