@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 
-import numba
 import polars as pl
 import pytest
 
