@@ -94,13 +94,15 @@ def _slope(r: dict) -> str:
             f"{signed(100 * r['slope_ci_high'])})")
 
 
-SCORE_UNITS = {"middle_ages": "coins", "medievallons": "guild cards"}
-
-
 def score_unit(rs: RunSet | None) -> str:
-    """What a score counts in this game (coins for Middle-Ages, the default; guild cards for
-    Médiévallons; points for a game without an entry)."""
-    return SCORE_UNITS.get(rs.game, "points") if rs is not None else "coins"
+    """What a score counts in this game, from its spec (coins for Middle-Ages, guild cards for
+    Médiévallons); "points" for a run of a game that is not registered."""
+    from simcore import games as registry
+
+    if rs is None:
+        return registry.get("middle-ages").score_unit
+    spec = registry.specs().get(rs.game)
+    return spec.score_unit if spec is not None else "points"
 
 
 def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
