@@ -1,12 +1,16 @@
 """``balance medievallons-questions``: the Médiévallons balance questions as CSV tables.
 
-A thin shell over :func:`simcore.games.medievallons.questions.all_questions`: first-player advantage
-per player count, game length and end reasons, per card type the founders' win share and the card
-ablation (one copy removed), and the 2-player best-of-3 match next to the single round. Writes one
-CSV per table plus run.json into ``--out`` (atomically; an existing non-empty directory needs
-``--force``) and prints the tables. Bad input raises :class:`simcore.errors.UsageError`.
+A thin shell over :func:`analysis.questions.medievallons.all_questions` (every configuration played
+by the runner): first-player advantage per player count, game length and end reasons, per card type
+the founders' win share and the card ablation (one copy removed), and the 2-player best-of-3 match
+next to the single round. Writes one CSV per table plus run.json into ``--out`` (atomically through
+:func:`analysis.questions.write_dir`; an existing non-empty directory needs ``--force``, checked
+before any game is played) and prints the tables; ``balance report --questions DIR`` reads that
+directory. Bad input raises :class:`simcore.errors.UsageError`.
 
-May import typer, rich and, lazily inside the command, :mod:`simcore.games.medievallons`.
+May import typer, rich and, lazily inside the command, :mod:`analysis.questions`,
+:mod:`simcore.runner`, :mod:`simcore.rundir`, the Médiévallons rules module and
+:mod:`strategies.medievallons` (to check the options before playing).
 """
 
 from __future__ import annotations
@@ -62,8 +66,9 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
         from rich.table import Table
 
+        from analysis.questions import medievallons as Q
+        from analysis.questions import write_dir
         from simcore import rundir, runner
-        from simcore.games.medievallons import questions as Q
         from simcore.games.medievallons import rules as R
         from strategies import medievallons as S
 
@@ -75,24 +80,21 @@ def register(app: typer.Typer) -> None:
         duels = _pairs(pairs)
         for name in (strategy, *(x for pair in duels for x in pair)):
             S.lookup(name)
-        target = out or rundir.default_run_dir("medievallons-questions")
+        target = rundir.check_output_dir(out or rundir.default_run_dir("medievallons-questions"), force)
         n_threads = runner.set_threads(threads)
         console = Console(quiet=quiet)
         t0 = time.perf_counter()
-        with rundir.RunWriter(target, force, players_schema=None, games_schema=None) as w:
-            with console.status("playing the Médiévallons questions…"):
-                tables = Q.all_questions(n, players=counts, strategy=strategy, seed=seed,
-                                         rules=rule_set, card_players=card_players,
-                                         ablation=ablation, pairs=duels)
-            files = Q.write_tables(tables, w.tmp)
-            path = w.finish({"game": "medievallons", "command": "medievallons-questions",
-                             "games": n, "players": list(counts), "card_players": card_players,
-                             "strategy": strategy, "pairs": [list(p) for p in duels],
-                             "ablation": ablation, "seed": seed, "threads": n_threads,
-                             "rules_name": rule_set.source.name,
-                             "rules_sha256": rule_set.source.sha256,
-                             "rules_text": rule_set.source.text, "files": files,
-                             "wall_time_s": round(time.perf_counter() - t0, 3)})
+        with console.status("playing the Médiévallons questions…"):
+            tables = Q.all_questions(n, players=counts, strategy=strategy, seed=seed, rules=rule_set,
+                                     card_players=card_players, ablation=ablation, pairs=duels,
+                                     threads=n_threads)
+        path = write_dir(target, tables, {
+            "game": "medievallons", "command": "medievallons-questions", "games": n,
+            "players": list(counts), "card_players": card_players, "strategy": strategy,
+            "pairs": [list(p) for p in duels], "ablation": ablation, "seed": seed,
+            "threads": n_threads, "rules_name": rule_set.source.name,
+            "rules_sha256": rule_set.source.sha256, "rules_text": rule_set.source.text,
+            "wall_time_s": round(time.perf_counter() - t0, 3)}, force)
         for stem, df in tables.items():
             cols = [c for c in PRINTED.get(stem, df.columns) if c in df.columns]
             if not cols:

@@ -184,7 +184,7 @@ def played_questions(rs: RunSet, games: int, progress: Callable[[str], None] | N
     if not isinstance(text, str) or not text.strip():
         return _note(f"Not played: run.json of {rs.label} has no rules_text, so the rules of the run are "
                      "unknown. Runs written by `simulate --game medievallons` record them.")
-    from simcore.games.medievallons import questions as Q
+    from analysis.questions import medievallons as Q
     from simcore.games.medievallons import rules as R
 
     rules_name = str(meta.get("rules_name") or "run.json rules_text")
@@ -265,7 +265,7 @@ def played_questions(rs: RunSet, games: int, progress: Callable[[str], None] | N
 def _default_pairs():
     import inspect
 
-    from simcore.games.medievallons import questions as Q
+    from analysis.questions import medievallons as Q
 
     return inspect.signature(Q.best_of_three).parameters["pairs"].default
 

@@ -1,4 +1,4 @@
-"""The Médiévallons balance questions (simcore.games.medievallons.questions) and the
+"""The Médiévallons balance questions (analysis.questions.medievallons, played by the runner) and the
 `balance medievallons-questions` command: every table is self-consistent, the card ablation goes
 through the rules loader, the best-of-3 composition follows its rules, and the command writes its
 CSV tables atomically with one-line errors for bad input.
@@ -15,7 +15,7 @@ import typer
 
 from cli import _run
 from cli import medievallons as cli
-from simcore.games.medievallons import questions as Q
+from analysis.questions import medievallons as Q
 from simcore.games.medievallons import rules as R
 
 

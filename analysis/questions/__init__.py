@@ -1,0 +1,45 @@
+"""analysis.questions: balance questions a run cannot answer, played in memory through the runner.
+
+A run directory answers what its own games can answer (:func:`analysis.analyse`). Some questions
+need other games: other player counts, rules variants, match formats. A game with such questions
+has a module here (:mod:`analysis.questions.medievallons`) that plays every configuration with
+:func:`simcore.runner.prepare` + :func:`simcore.runner.collect` at fixed seeds (no kernel, no bot
+rows: only the columns its spec declares) and returns polars tables with a standard error beside
+every rate. This package holds what those modules share: the standard error of a mean, and the
+questions directory, one CSV per table plus run.json, published atomically through
+:class:`simcore.rundir.RunWriter`; ``balance report --questions DIR`` reads such a directory.
+
+May import numpy, polars, the standard library, :mod:`simcore.runner`, :mod:`simcore.rundir`,
+:mod:`simcore.errors`, the game folders' rules and specs (:mod:`simcore.games`) and
+:mod:`strategies`; never :mod:`reports`, :mod:`cli`, matplotlib, rich or typer.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from simcore.rundir import RunWriter
+
+
+def std_error(x: np.ndarray) -> float:
+    """Standard error of the mean of ``x`` (sample standard deviation / √n); NaN below 2 values."""
+    return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else float("nan")
+
+
+def write_dir(target: str | Path, tables: dict[str, pl.DataFrame], meta: dict[str, Any],
+              force: bool = False) -> Path:
+    """Publish ``tables`` as ``<stem>.csv`` and ``meta`` (+ ``files``) as run.json in ``target``.
+
+    Atomic (a temporary directory renamed into place); a non-empty ``target`` is refused unless
+    ``force``. Returns the directory."""
+    with RunWriter(target, force, players_schema=None, games_schema=None) as w:
+        files = []
+        for stem, df in tables.items():
+            df.write_csv(w.tmp / f"{stem}.csv")
+            files.append(f"{stem}.csv")
+        return w.finish({**meta, "files": files})
