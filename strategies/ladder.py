@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simcore.games.middle_ages import kernel as K
+from simcore.games.middle_ages import driver as D
 from simcore.games.middle_ages import rules as R
 from simcore.stats import wilson_interval
 from strategies import middle_ages as S
@@ -45,7 +45,7 @@ def duel(bot: str, opponent: str, games: int, *, players: int = 4, seed: int = 0
     deals = -(-games // players)
     n = deals * players
     _, rows = S.resolve([bot] + [opponent] * (players - 1), players)
-    out = K.run_chunk(rules, players, 0, n, seed, rows, rotate=True)
+    out = D.run_chunk(rules, players, 0, n, seed, rows, rotate=True)
     w = out["win_share"].reshape(-1, players).astype(np.float64)
     rotation = np.arange(n) % players
     seat_of_bot = (-rotation) % players   # rotation k: seat s plays strategy row (s + k) % P

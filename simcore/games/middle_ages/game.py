@@ -16,7 +16,8 @@ import numpy as np
 import pyarrow as pa
 
 from simcore.errors import UsageError
-from simcore.games.middle_ages import kernel, rules as rules_mod
+from simcore.games.middle_ages import driver, rules as rules_mod
+from simcore.games.middle_ages.layout import ERROR_TEXT
 from simcore.games.middle_ages.rules import DOMAINS, MAX_PLAYERS, MIN_PLAYERS, N_EVENTS
 from simcore.runner import ChunkResult, PreparedRun, SeatStrategies, raise_game_error
 
@@ -57,12 +58,12 @@ def prepare(*, players: int = 4, strategies: str | list[str] = "random",
     rules_mod.check_tile_supply(rules, players)
     names, strat_rows = strat_mod.resolve(strategies, players)
     n_rot = players if rotate_seats else 1
-    rk = kernel.pack_rules(rules)
+    rk = driver.pack_rules(rules)
     seat_strategies = SeatStrategies(names)
 
     if engine == "kernel":
         def play_raw(first, n, seed):
-            return kernel.run_chunk(rules, players, first, n, seed, strat_rows, debug=debug, rk=rk,
+            return driver.run_chunk(rules, players, first, n, seed, strat_rows, debug=debug, rk=rk,
                                     rotate=rotate_seats)
     elif engine == "reference":
         def play_raw(first, n, seed):
@@ -72,7 +73,7 @@ def prepare(*, players: int = 4, strategies: str | list[str] = "random",
 
     def play(first: int, n: int, seed: int) -> ChunkResult:
         o = play_raw(first, n, seed)
-        raise_game_error(o["error"], first, kernel.ERROR_TEXT)
+        raise_game_error(o["error"], first, ERROR_TEXT)
         return ChunkResult(
             players=player_columns(o, first, n, seat_strategies, n_rot),
             games=game_columns(o, first, n, players))
@@ -82,7 +83,7 @@ def prepare(*, players: int = 4, strategies: str | list[str] = "random",
         game=GAME, n_players=players, strategy_names=names,
         players_schema=ROTATED_SCHEMA if rotate_seats else PLAYERS_SCHEMA, games_per_deal=n_rot,
         games_schema=GAMES_SCHEMA, play=play,
-        warmup=(lambda: kernel.run_chunk(rules, players, 0, 1, 0, strat_rows, rk=rk))
+        warmup=(lambda: driver.run_chunk(rules, players, 0, 1, 0, strat_rows, rk=rk))
         if engine == "kernel" else (lambda: None),
         rules_name=src.name, rules_text=src.text, rules_sha256=src.sha256,
         meta={"engine": engine, "debug": debug, "rotate_seats": rotate_seats,
@@ -115,7 +116,7 @@ def game_columns(o: dict, first: int, n: int, P: int) -> dict:
 
 
 def _reference_chunk(rules, P: int, first: int, n: int, seed: int, names: list[str]) -> dict:
-    """The same outputs as :func:`kernel.run_chunk`, from the pure-Python reference engine."""
+    """The same outputs as :func:`driver.run_chunk`, from the pure-Python reference engine."""
     from simcore.games.middle_ages import reference
 
     if any(nm != "random" for nm in names):
