@@ -3,14 +3,17 @@
 Run: `.venv/bin/python benchmarks/bench_kernel_ab.py --rev HEAD~1 [--strategies random,balanced]`.
 
 Why: this machine's speed drifts by a quarter within minutes (a shared VM), so two benchmark runs
-minutes apart cannot show a 5-10% change. Here both kernels are loaded in one process (the old one
-from ``git show REV:simcore/games/middle_ages/kernel.py`` as a separate module) and run alternately on
-one thread, ``--runs`` times each, ``--games`` games per run, timed in CPU seconds. It prints the
-median of the per-pair ratios new/old and the ratio of the fastest runs (min new / min old): when
-the two disagree, the machine was too noisy; run again. Many short runs beat a few long ones: with
-11 runs of 20,000 games this script once showed a 4% gain that 60 runs of 3,000 games showed to be
-a 1.5% loss. The old kernel must be compatible with today's rules and strategy modules (it
-imports their constants). Nothing is asserted.
+minutes apart cannot show a 5-10% change. Here both kernels are loaded in one process and run
+alternately on one thread, ``--runs`` times each, ``--games`` games per run, timed in CPU seconds.
+The old one is the revision's ``simcore/games/middle_ages/`` folder, exported (``git show`` of each
+file) into a temporary package ``ma_at_rev`` whose imports of that folder's modules are redirected
+to the package, except ``rules`` (today's): its ``driver.py`` when the revision has one (the kernel
+split into layout, bots, kernel and driver), else its single ``kernel.py``. It prints the median of
+the per-pair ratios new/old and the ratio of the fastest runs (min new / min old): when the two
+disagree, the machine was too noisy; run again. Many short runs beat a few long ones: with 11 runs
+of 20,000 games this script once showed a 4% gain that 60 runs of 3,000 games showed to be a 1.5%
+loss. The old kernel must be compatible with today's rules and strategy modules (it imports the
+rules' constants and reads today's strategy rows). Nothing is asserted.
 
 `--check-traces` first checks that a speed change left the bots' play unchanged: both kernels
 play the same games (greedy, balanced and a mixed line-up of presets, plus balanced with denial
@@ -33,26 +36,69 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-KERNEL = "simcore/games/middle_ages/kernel.py"
+PACKAGE = "simcore.games.middle_ages"
+FOLDER = "simcore/games/middle_ages"
+SHARED = {"rules"}      # modules of the folder taken from the working tree, not from the revision
+
+
+def _redirect_imports(src: str, modules: set[str], alias: str) -> str:
+    """``src`` with its imports of the folder's ``modules`` (absolute or relative) pointing at the
+    package ``alias``, and those of the SHARED modules at the working tree's."""
+    import ast
+
+    lines = src.splitlines(keepends=True)
+    for node in reversed(ast.parse(src).body):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        module = node.module or ""
+        if node.level == 0 and (module == PACKAGE or module.startswith(PACKAGE + ".")):
+            module = module[len(PACKAGE) + 1:]
+        elif node.level != 1:
+            continue
+        names = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in node.names)
+        head = module.split(".")[0]
+        if module and head in modules:
+            target = PACKAGE if head in SHARED else alias
+            new = f"from {target}.{module} import ({names})\n"
+        elif not module:       # from PACKAGE import a, b as c
+            new = "".join(f"from {PACKAGE if a.name in SHARED else alias} import {a.name}"
+                          f"{f' as {a.asname}' if a.asname else ''}\n" for a in node.names)
+        else:
+            continue
+        indent = lines[node.lineno - 1][:node.col_offset]
+        lines[node.lineno - 1:node.end_lineno] = [indent + new]
+    return "".join(lines)
 
 
 def load_kernel_at(rev: str, directory: Path):
-    """The kernel module as it was at git revision ``rev`` (its own Numba cache in ``directory``)."""
-    src = subprocess.run(["git", "show", f"{rev}:{KERNEL}"], cwd=ROOT, check=True,
-                         capture_output=True, text=True).stdout
-    path = directory / "kernel_at_rev.py"
-    path.write_text(src, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("kernel_at_rev", path)
+    """The kernel as it was at git revision ``rev``, as a module with ``run_chunk`` (its driver
+    module, or its kernel module before the split; its own Numba cache in ``directory``)."""
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True,
+                              text=True).stdout
+
+    files = [f for f in git("ls-tree", "--name-only", f"{rev}:{FOLDER}").split() if f.endswith(".py")]
+    modules = {f[:-3] for f in files}
+    alias = "ma_at_rev"
+    package = directory / alias
+    package.mkdir()
+    for f in files:
+        src = git("show", f"{rev}:{FOLDER}/{f}")
+        (package / f).write_text(_redirect_imports(src, modules - {"__init__"}, alias), encoding="utf-8")
+    if "__init__" not in modules:
+        (package / "__init__.py").write_text("", encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(alias, package / "__init__.py",
+                                                  submodule_search_locations=[str(package)])
     module = importlib.util.module_from_spec(spec)
-    sys.modules["kernel_at_rev"] = module
+    sys.modules[alias] = module
     spec.loader.exec_module(module)
-    return module
+    return importlib.import_module(f"{alias}.{'driver' if 'driver' in modules else 'kernel'}")
 
 
 def compare_traces(old, new, rules, S, games: int) -> list[str]:
     """Line-ups whose decision traces differ between the two kernel modules."""
     from simcore.games.middle_ages import rules as R
-    from simcore.games.middle_ages.strategy_layout import S_DENIAL, S_EVENTS
+    from simcore.games.middle_ages.layout import S_DENIAL, S_EVENTS
 
     negative = R.variant(("allow_negative_coins = false", "allow_negative_coins = true"))
     differ = []
@@ -93,7 +139,7 @@ def main() -> None:
     import numba
 
     numba.set_num_threads(1)
-    from simcore.games.middle_ages import kernel as new
+    from simcore.games.middle_ages import driver as new
     from simcore.games.middle_ages import rules as R
     from strategies import middle_ages as S
 

@@ -27,17 +27,17 @@ def main() -> None:
     import numba
 
     numba.set_num_threads(a.threads)
-    from simcore.games.middle_ages import kernel as K
+    from simcore.games.middle_ages import driver as D
     from simcore.games.middle_ages import rules as R
     from simcore.runner import DEFAULT_CHUNK
     from strategies import middle_ages as S
 
     rules = R.load()
-    rk = K.pack_rules(rules)
+    rk = D.pack_rules(rules)
     n = int(a.games)
     rows = {name: S.resolve(name, 4)[1] for name in ("random", "balanced")}
     for name in rows:                      # compile or load from the cache first
-        K.run_chunk(rules, 4, 0, 100, 0, rows[name], rk=rk)
+        D.run_chunk(rules, 4, 0, 100, 0, rows[name], rk=rk)
     seconds: dict[str, list[float]] = {"random": [], "balanced": []}
     for i in range(a.pairs):
         for name in (("random", "balanced") if i % 2 == 0 else ("balanced", "random")):
@@ -45,7 +45,7 @@ def main() -> None:
             done = 0
             while done < n:
                 m = min(DEFAULT_CHUNK, n - done)
-                K.run_chunk(rules, 4, done, m, 0, rows[name], rk=rk)
+                D.run_chunk(rules, 4, done, m, 0, rows[name], rk=rk)
                 done += m
             seconds[name].append(time.perf_counter() - t)
     shares = [r / b for r, b in zip(seconds["random"], seconds["balanced"])]

@@ -26,12 +26,12 @@ def kernel_seconds(games: int, players: int, strategy: str, repeats: int) -> lis
 
     prep = prepare("middle-ages", players=players, strategies=strategy)
     prep.warmup()
-    from simcore.games.middle_ages import kernel as K
+    from simcore.games.middle_ages import driver as D
     from simcore.games.middle_ages import rules as R
     from strategies import middle_ages as S
 
     rules = R.load()
-    rk = K.pack_rules(rules)
+    rk = D.pack_rules(rules)
     _, rows = S.resolve(strategy, players)
     times = []
     for _ in range(repeats):
@@ -39,7 +39,7 @@ def kernel_seconds(games: int, players: int, strategy: str, repeats: int) -> lis
         done = 0
         while done < games:  # the runner's chunking, without the parquet writing
             n = min(1 << 17, games - done)
-            K.run_chunk(rules, players, done, n, 0, rows, rk=rk)
+            D.run_chunk(rules, players, done, n, 0, rows, rk=rk)
             done += n
         times.append(time.perf_counter() - t)
     return times
@@ -71,7 +71,7 @@ def end_to_end(games: str, extra_env: dict | None = None, args: tuple = ()) -> t
 
 def rollout_speed(repeats: int) -> None:
     """games/s of the rollout preset: one rollout seat against three balanced, and four."""
-    from simcore.games.middle_ages import kernel as K
+    from simcore.games.middle_ages import driver as D
     from simcore.games.middle_ages import rules as R
     from strategies import middle_ages as S
 
@@ -79,12 +79,12 @@ def rollout_speed(repeats: int) -> None:
     k = S.presets()["rollout"].playouts
     for lineup in (["rollout", "balanced", "balanced", "balanced"], ["rollout"] * 4):
         _, rows = S.resolve(lineup, 4)
-        K.run_chunk(rules, 4, 0, 4, 0, rows)
+        D.run_chunk(rules, 4, 0, 4, 0, rows)
         n = 2000 if lineup.count("rollout") == 1 else 500
         times = []
         for _ in range(repeats):
             t = time.perf_counter()
-            K.run_chunk(rules, 4, 0, n, 0, rows)
+            D.run_chunk(rules, 4, 0, n, 0, rows)
             times.append(time.perf_counter() - t)
         med = statistics.median(times)
         print(f"rollout (k={k}) with {lineup.count('rollout')} rollout seat(s): {n / med:,.0f} games/s "

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from simcore.config import Table
-from simcore.games.middle_ages.strategy_layout import (
+from simcore.games.middle_ages.layout import (
     FEATURES, N_STRAT_COLS, S_BIAS, S_KIND, S_PLAYOUTS, STRAT_HEURISTIC, STRAT_RANDOM,
     STRAT_ROLLOUT,
 )

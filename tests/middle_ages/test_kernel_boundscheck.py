@@ -12,14 +12,14 @@ import sys
 import pytest
 
 SCRIPT = """
-from simcore.games.middle_ages import kernel as K, rules as R
+from simcore.games.middle_ages import driver as D, rules as R
 from strategies import middle_ages as S
 rules = R.load()
 for P in (2, 3, 4, 5):
     for lineup in ("random", "balanced", "eventwise", ["rollout"] + ["balanced"] * (P - 1)):
         _, rows = S.resolve(lineup, P)
         n = 4 if isinstance(lineup, list) else 300
-        o = K.run_chunk(rules, P, 0, n, 11, rows, debug=True)
+        o = D.run_chunk(rules, P, 0, n, 11, rows, debug=True)
         assert (o["error"] == 0).all(), (P, lineup, o["error"])
 print("clean")
 """

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore.games.middle_ages import kernel as K
+from simcore.games.middle_ages import driver as D, layout
 from simcore.games.middle_ages import reference as REF
 from simcore.games.middle_ages import rules as R
 
@@ -24,7 +24,7 @@ FIELDS = ("score", "win_share", "rank", "tiles", "graveyard", "penalty", "event_
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_kernel_replays_reference_games_exactly(players):
     n = 60
-    out = K.run_chunk(RULES, players, 1000, n, 12345, debug=True, trace_decisions=True)
+    out = D.run_chunk(RULES, players, 1000, n, 12345, debug=True, trace_decisions=True)
     assert not out["error"].any()
     for g in range(n):
         rec = REF.play_game(RULES, players, 12345, 1000 + g, debug=True)
@@ -39,7 +39,7 @@ def test_kernel_replays_reference_games_exactly(players):
 def test_kernel_replays_reference_with_negative_coins_allowed():
     """MA-10 setting allow_negative_coins = true takes the other branch of every payment."""
     rules = R.variant(("allow_negative_coins = false", "allow_negative_coins = true"))
-    out = K.run_chunk(rules, 4, 0, 40, 3, debug=True)
+    out = D.run_chunk(rules, 4, 0, 40, 3, debug=True)
     for g in range(40):
         rec = REF.play_game(rules, 4, 3, g)
         np.testing.assert_array_equal(out["score"][4 * g:4 * g + 4], rec.score)
@@ -69,7 +69,7 @@ def test_kernel_and_reference_agree_in_distribution(players):
     within 4.5 standard errors of the difference (about 60 figures per player count, so a false
     alarm has probability well below 1e-3), and score distributions agree by a KS test."""
     nk, nr = 20_000, 250
-    k = K.run_chunk(RULES, players, 0, nk, 2024)
+    k = D.run_chunk(RULES, players, 0, nk, 2024)
     recs = [REF.play_game(RULES, players, 777, g) for g in range(nr)]
     ref = dict(score=np.concatenate([r.score for r in recs]),
                win=np.concatenate([r.win_share for r in recs]),
@@ -104,7 +104,7 @@ def test_tile_supply_holds_at_every_player_count_with_invariants_on():
     """MA-7 with the default table: no game runs out of tiles; reshuffles are 0, 2, 0, 2;
     debug invariants (84 tiles conserved, 16 taken each, zero-sum transfers) hold in every game."""
     for players, resh in ((2, 0), (3, 2), (4, 0), (5, 2)):
-        out = K.run_chunk(RULES, players, 0, 3000, 99, debug=True)
+        out = D.run_chunk(RULES, players, 0, 3000, 99, debug=True)
         assert not out["error"].any(), (players, np.unique(out["error"]))
         assert (out["reshuffles"] == resh).all()
         assert (out["tiles"].sum(axis=1) + out["graveyard"] == 16).all()
@@ -113,11 +113,11 @@ def test_tile_supply_holds_at_every_player_count_with_invariants_on():
 def test_invariant_checker_catches_a_broken_game():
     """The debug invariants must be able to fail: a harmless change to the rules vector passes,
     a tile that belongs to no stack (so it is never dealt) is flagged as not conserved."""
-    rk = K.pack_rules(RULES).copy()
-    rk[K.R_TPEAS + 0] = 5  # bookkeeping stays consistent: peasants are counted in and out
-    out = K.run_chunk(RULES, 4, 0, 200, 1, debug=True, rk=rk)
+    rk = D.pack_rules(RULES).copy()
+    rk[layout.R_TPEAS + 0] = 5  # bookkeeping stays consistent: peasants are counted in and out
+    out = D.run_chunk(RULES, 4, 0, 200, 1, debug=True, rk=rk)
     assert not out["error"].any()
-    rk2 = K.pack_rules(RULES).copy()
-    rk2[K.R_TSTACK + 0] = 7  # tile 0 belongs to no stack: it never enters the game
-    out2 = K.run_chunk(RULES, 4, 0, 50, 1, debug=True, rk=rk2)
-    assert (out2["error"] == K.E_TILES_NOT_CONSERVED).all()
+    rk2 = D.pack_rules(RULES).copy()
+    rk2[layout.R_TSTACK + 0] = 7  # tile 0 belongs to no stack: it never enters the game
+    out2 = D.run_chunk(RULES, 4, 0, 50, 1, debug=True, rk=rk2)
+    assert (out2["error"] == layout.E_TILES_NOT_CONSERVED).all()

@@ -11,7 +11,7 @@ import pytest
 
 from cli import _run
 from simcore.errors import ConfigError
-from simcore.games.middle_ages import kernel as K
+from simcore.games.middle_ages import driver as D
 from simcore.games.middle_ages import rules as R
 
 TEXT = R.default_rules_path().read_text(encoding="utf-8")
@@ -105,8 +105,8 @@ def test_palais_base_income_change_moves_palais_scores(tmp_path):
     through the Palais Income: same seed, same decisions, higher scores for Palais holders."""
     base = R.load()
     richer = R.loads(variant(("[income.palais]\nbase = 3", "[income.palais]\nbase = 4")))
-    a = K.run_chunk(base, 4, 0, 3000, 8)
-    b = K.run_chunk(richer, 4, 0, 3000, 8)
+    a = D.run_chunk(base, 4, 0, 3000, 8)
+    b = D.run_chunk(richer, 4, 0, 3000, 8)
     has_palais = a["tiles"][:, R.PALAIS] > 0
     assert (b["score"][has_palais] >= a["score"][has_palais]).mean() > 0.95
     assert b["score"][has_palais].mean() > a["score"][has_palais].mean() + 1.0
@@ -114,6 +114,6 @@ def test_palais_base_income_change_moves_palais_scores(tmp_path):
 
 def test_removing_an_event_card_from_the_deck_means_it_never_fires():
     text = TEXT.replace("[[events]]\nid = 8\n", "[[events]]\nid = 8\nin_deck = false\n", 1)
-    out = K.run_chunk(R.loads(text), 4, 0, 5000, 1)
+    out = D.run_chunk(R.loads(text), 4, 0, 5000, 1)
     assert not (out["events"] == 8).any()
     assert set(np.unique(out["events"]).tolist()) == set(range(15)) - {8}

@@ -13,7 +13,7 @@ import pytest
 
 from cli import _run
 from simcore.errors import ConfigError, UsageError
-from simcore.games.middle_ages import kernel as K
+from simcore.games.middle_ages import driver as D
 from simcore.games.middle_ages import reference as REF
 from simcore.games.middle_ages import rules as R
 from analysis import ladder as L
@@ -41,7 +41,7 @@ def test_reference_replays_every_bot_exactly(players, bots):
     discard reshuffles, which only match if every decision spends its one draw)."""
     _, rows = S.resolve(list(bots[:players]), players)
     n = 6 if "rollout" in bots else 25
-    out = K.run_chunk(RULES, players, 0, n, 21, rows, debug=True, trace_decisions=True)
+    out = D.run_chunk(RULES, players, 0, n, 21, rows, debug=True, trace_decisions=True)
     assert not out["error"].any()
     for g in range(n):
         replay = REF.ReplayStrategy(out["trace"][g], consume_draw=True)
@@ -61,7 +61,7 @@ def test_heuristic_bot_prefers_the_tile_a_hand_count_says_is_best():
     its Domain's base Income x 1 tile, plus the Champs Effect (its Paysans) or the Marché Effect
     (its Coffres). The kernel's choice, replayed through the reference, must attain the maximum."""
     _, rows = S.resolve("greedy", 4)
-    out = K.run_chunk(RULES, 4, 0, 40, 4, rows, trace_decisions=True)
+    out = D.run_chunk(RULES, 4, 0, 40, 4, rows, trace_decisions=True)
     seen = []
     for g in range(40):
         replay = REF.ReplayStrategy(out["trace"][g], consume_draw=True)

@@ -17,7 +17,8 @@ import numpy as np
 import pyarrow as pa
 
 from simcore.errors import UsageError
-from simcore.games.middle_ages import kernel, rules as rules_mod
+from simcore.games.middle_ages import driver, rules as rules_mod
+from simcore.games.middle_ages.layout import ERROR_TEXT
 from simcore.games.middle_ages.rules import MAX_PLAYERS, MIN_PLAYERS, N_EVENTS
 from simcore.games.middle_ages.spec import BEFORE_COLS, GAIN_COLS, SPEC, TILE_COLS
 from simcore.contract import ChunkResult, PreparedRun, SeatStrategies, raise_game_error
@@ -47,14 +48,14 @@ def prepare(*, players: int = 4, bots: tuple[list[str], np.ndarray] | None = Non
     rules = rules_mod.load(rules_path)
     rules_mod.check_tile_supply(rules, players)
     names, strat_rows = bots if bots is not None else (["random"] * players,
-                                                       kernel.random_strategies(players))
+                                                       driver.random_strategies(players))
     n_rot = players if rotate_seats else 1
-    rk = kernel.pack_rules(rules)
+    rk = driver.pack_rules(rules)
     seat_strategies = SeatStrategies(names)
 
     if engine == "kernel":
         def play_raw(first, n, seed):
-            return kernel.run_chunk(rules, players, first, n, seed, strat_rows, debug=debug, rk=rk,
+            return driver.run_chunk(rules, players, first, n, seed, strat_rows, debug=debug, rk=rk,
                                     rotate=rotate_seats)
     elif engine == "reference":
         def play_raw(first, n, seed):
@@ -64,7 +65,7 @@ def prepare(*, players: int = 4, bots: tuple[list[str], np.ndarray] | None = Non
 
     def play(first: int, n: int, seed: int) -> ChunkResult:
         o = play_raw(first, n, seed)
-        raise_game_error(o["error"], first, kernel.ERROR_TEXT)
+        raise_game_error(o["error"], first, ERROR_TEXT)
         return ChunkResult(
             players=player_columns(o, first, n, seat_strategies, n_rot),
             games=game_columns(o, first, n, players))
@@ -74,7 +75,7 @@ def prepare(*, players: int = 4, bots: tuple[list[str], np.ndarray] | None = Non
         game=GAME, n_players=players, strategy_names=names,
         players_schema=ROTATED_SCHEMA if rotate_seats else PLAYERS_SCHEMA, games_per_deal=n_rot,
         games_schema=GAMES_SCHEMA, play=play,
-        warmup=(lambda: kernel.run_chunk(rules, players, 0, 1, 0, strat_rows, rk=rk))
+        warmup=(lambda: driver.run_chunk(rules, players, 0, 1, 0, strat_rows, rk=rk))
         if engine == "kernel" else (lambda: None),
         rules_name=src.name, rules_text=src.text, rules_sha256=src.sha256,
         meta={"engine": engine, "debug": debug, "rotate_seats": rotate_seats,
@@ -107,7 +108,7 @@ def game_columns(o: dict, first: int, n: int, P: int) -> dict:
 
 
 def _reference_chunk(rules, P: int, first: int, n: int, seed: int, names: list[str]) -> dict:
-    """The same outputs as :func:`kernel.run_chunk`, from the pure-Python reference engine."""
+    """The same outputs as :func:`driver.run_chunk`, from the pure-Python reference engine."""
     from simcore.games.middle_ages import reference
 
     if any(nm != "random" for nm in names):

@@ -1,0 +1,289 @@
+"""Middle-Ages chunk driver: packs the rules, plays blocks of games in parallel, writes the records.
+
+What the adapter (:mod:`simcore.games.middle_ages.game`), the benchmarks and the tests call:
+:func:`pack_rules` (RulesArrays → the rules vector ``rk``), :func:`run_chunk` (allocate the outputs,
+call the jitted :func:`play_chunk`, return named arrays) and the record column names
+(:data:`PLAYER_COLS`). :func:`play_chunk` splits its games into blocks over a ``prange``; each
+block allocates its workspace once and plays its games one after the other (:func:`play_one`),
+writing the MA-9 ranks and MA-12 records of each (:func:`write_outputs`). A game's stream depends
+only on (seed, game index), so results are identical whatever the thread count or chunk size.
+The ``rollout`` bot's Lord move (:func:`rollout_choice`, MA-11) lives here too: it plays games
+forward with :func:`.kernel.advance`, and the kernel calls the decisions of :mod:`.bots`, so in
+``bots.py`` it would close an import cycle; :func:`play_one` asks it whenever ``advance`` stops
+at a rollout seat's move. May import numpy, numba, :mod:`simcore.rng`, the constants of the rules
+module, :mod:`.layout`, :mod:`.bots` and :mod:`.kernel`; nothing of this game imports this module
+but the adapter.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy import uint64 as U
+from numba import njit, prange
+
+from simcore.games.middle_ages.bots import strat_row, views
+from simcore.games.middle_ages.kernel import (
+    advance, beats, check_invariants, prepare_reset, reset, setup_game,
+)
+from simcore.games.middle_ages.layout import (
+    E_COIN_OVERFLOW, G_ERROR, G_INDEX, G_NOPT, G_RESHUFFLES, G_RNG, G_ROT, G_TRACE_N, MAX_TRACE,
+    MAXE, MAXT, N_STRAT_COLS, PLS, R_COUNTED, R_EID, R_ELOSE, R_ELOSES, R_EPC, R_EPD, R_EPG,
+    R_EPP, R_EPT, R_EREST, R_FEED0, R_IBASE, R_ICOUNT, R_NEVENTS, R_NTILES, R_NTYPES, R_PARAMS,
+    R_PLOTSUP, R_SIZE, R_TCHEST, R_TIE, R_TNUM, R_TOWN, R_TPEAS, R_TSTACK, R_TTYPE, S_KIND,
+    S_ORDER, S_ORDER_STEP, S_PLAYOUTS, STRAT_ROLLOUT, W_CB, W_EG, W_EVORD, W_FN, W_ORDER, W_PL,
+    W_RK, W_STRAT, W_TRACE, WS_SIZE, X_COINS, X_GRAVE_N, X_PENALTY,
+)
+from simcore.games.middle_ages.rules import (
+    CHAMPS, MARCHE, N_EVENTS, N_PARAMS, N_TYPES, P_CHAMPS_PER_PEASANT, P_MARCHE_PER_CHEST,
+)
+from simcore.rng import next_u64, stream_state
+
+PLAYER_COLS = ("score", "rank", "tiles_champs", "tiles_moulin", "tiles_village", "tiles_rempart",
+               "tiles_marche", "tiles_caserne", "tiles_eglise", "tiles_palais", "graveyard",
+               "penalty", "event_gain_1", "event_gain_2", "event_gain_3", "event_gain_4",
+               "coins_before_event_1", "coins_before_event_2", "coins_before_event_3",
+               "coins_before_event_4")
+
+
+def pack_rules(rules) -> np.ndarray:
+    """RulesArrays → the flat int64 rules vector ``rk`` the kernel reads."""
+    rk = np.zeros(R_SIZE, np.int64)
+    n, e = rules.n_tiles, int(rules.event_ids.shape[0])
+    if n > MAXT - 1 or e > MAXE:
+        raise ValueError(f"kernel limits: at most {MAXT - 1} tiles and {MAXE} event cards")
+    rk[R_NTILES], rk[R_NEVENTS], rk[R_NTYPES] = n, e, N_TYPES
+    rk[R_PARAMS:R_PARAMS + N_PARAMS] = rules.params
+    for off, arr in ((R_TTYPE, rules.tile_type), (R_TNUM, rules.tile_number),
+                     (R_TSTACK, rules.tile_stack), (R_TPEAS, rules.tile_peasants),
+                     (R_TCHEST, rules.tile_chests), (R_IBASE, rules.income_base),
+                     (R_ICOUNT, rules.income_counts.ravel()), (R_PLOTSUP, rules.plot_supply),
+                     (R_TIE, rules.tie_break), (R_EID, rules.event_ids),
+                     (R_EPT, rules.event_per_tile.ravel()), (R_EPP, rules.event_per_peasant),
+                     (R_EPC, rules.event_per_chest), (R_EPG, rules.event_per_graveyard),
+                     (R_EPD, rules.event_per_domain), (R_ELOSE, rules.event_lose.ravel()),
+                     (R_EREST, rules.event_restore)):
+        rk[off:off + arr.size] = arr
+    rk[R_COUNTED:R_COUNTED + 64] = (rules.income_counts.T != 0).ravel()
+    rk[R_ELOSES:R_ELOSES + e] = rules.event_lose.reshape(e, -1).sum(axis=1) > 0
+    per_peasant = int(rules.params[P_CHAMPS_PER_PEASANT])
+    per_chest = int(rules.params[P_MARCHE_PER_CHEST])
+    for i in range(n):
+        t = int(rules.tile_type[i])
+        rk[R_TOWN + i] = (per_peasant * int(rules.tile_peasants[i]) if t == CHAMPS else 0) + \
+            (per_chest * int(rules.tile_chests[i]) if t == MARCHE else 0)
+    for x in range(N_TYPES):   # the token-free part of feed_value, the start of W_FEED
+        rk[R_FEED0 + x] = sum(int(rules.income_base[d]) for d in range(N_TYPES)
+                              if d != x and rules.income_counts[d, x])
+    return rk
+
+
+# ---------------------------------------------------------------------------------------------
+# One game, and the rollout bot (MA-11)
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def rollout_choice(ws, scratch, P):
+    """The ``rollout`` bot's Lord move: for each legal move, k playouts to the end of the game
+    with every seat playing its heuristic; the move with the best mean final margin (own coins
+    minus the best opponent's) wins, ties to the earliest option.
+
+    One draw of the game's stream seeds the playouts (so the main stream advances by exactly one
+    draw per decision, as for every strategy); playout j, k uses stream_state(that draw, j*256+k).
+    """
+    st, _, strat = views(ws)
+    st2 = scratch.view(np.uint64)
+    p = ws[U(W_ORDER + ws[U(G_INDEX)])]
+    row = strat_row(ws, p, P)
+    n = ws[U(G_NOPT)]
+    k = int(strat[U(row * N_STRAT_COLS + S_PLAYOUTS)])
+    if k < 1:
+        k = 1
+    base_seed = next_u64(st)
+    best = -1e300
+    best_j = 0
+    for j in range(n):
+        total = 0.0
+        for rep in range(k):
+            for i in range(W_TRACE):       # (the trace is not needed by a playout; the rules and
+                # strategy rows at the end of the workspace were copied once per block)
+                scratch[i] = ws[U(i)]
+            scratch[G_TRACE_N] = MAX_TRACE   # playouts record nothing
+            st2[G_RNG] = stream_state(base_seed, j * 256 + rep)
+            advance(scratch, P, False, j)
+            mine = scratch[W_PL + p * PLS + X_COINS]
+            other = -(1 << 40)
+            for q in range(P):
+                if q != p and scratch[W_PL + q * PLS + X_COINS] > other:
+                    other = scratch[W_PL + q * PLS + X_COINS]
+            total += mine - other
+        if total / k > best + 1e-9:
+            best = total / k
+            best_j = j
+    return best_j
+
+
+@njit(cache=True, _nrt=False)
+def play_one(ws, scratch, P, debug):
+    """One whole game on a reset workspace."""
+    _, _, strat = views(ws)
+    setup_game(ws, P)
+    if ws[G_ERROR] != 0:
+        return
+    any_rollout = False
+    for q in range(P):
+        if strat[U(q * N_STRAT_COLS + S_KIND)] == STRAT_ROLLOUT:
+            any_rollout = True
+    forced = -1
+    while advance(ws, P, any_rollout, forced) == 1:
+        forced = rollout_choice(ws, scratch, P)
+    if debug:
+        check_invariants(ws, P)
+
+
+# ---------------------------------------------------------------------------------------------
+# Records (MA-9, MA-12) and the chunk
+# ---------------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def write_outputs(ws, P, g, out_i16, out_win, out_events, out_game):
+    """MA-9 ranks and win shares and the MA-12 records of game row g.
+
+    Column-major records (one contiguous row per record, so the columns need no strided copy):
+    ``out_i16[c, g * P + seat]`` holds, for c in order, score, rank, 8 tile counts, graveyard,
+    penalty, 4 event gains, 4 coins-before-event (see :data:`PLAYER_COLS`);
+    ``out_events[k, g]`` the 4 event ids, ``out_game[:, g]`` reshuffles and the error code.
+    """
+    _, rk, _ = views(ws)
+    n_winners = 0
+    for p in range(P):
+        better = 0
+        for q in range(P):
+            if q != p and beats(ws, rk, q, p) > 0:
+                better += 1
+        out_i16[1, g * P + p] = better + 1
+        if better == 0:
+            n_winners += 1
+    for p in range(P):
+        row = g * P + p
+        me = W_PL + p * PLS
+        coins = ws[U(me + X_COINS)]
+        if coins > 32767 or coins < -32768:
+            ws[U(G_ERROR)] = E_COIN_OVERFLOW
+        out_i16[0, row] = coins
+        out_win[row] = (1.0 / n_winners) if out_i16[1, row] == 1 else 0.0
+        for t in range(N_TYPES):
+            out_i16[2 + t, row] = ws[U(W_FN + p * 8 + t)]
+        out_i16[10, row] = ws[U(me + X_GRAVE_N)]
+        out_i16[11, row] = ws[U(me + X_PENALTY)]
+        for k in range(N_EVENTS):
+            a = ws[U(W_EG + p * N_EVENTS + k)]
+            b = ws[U(W_CB + p * N_EVENTS + k)]
+            if a > 32767 or a < -32768 or b > 32767 or b < -32768:
+                ws[U(G_ERROR)] = E_COIN_OVERFLOW
+            out_i16[12 + k, row] = a
+            out_i16[16 + k, row] = b
+    for k in range(N_EVENTS):
+        out_events[k, g] = rk[U(R_EID + ws[U(W_EVORD + k)])]
+    out_game[0, g] = ws[U(G_RESHUFFLES)]
+    out_game[1, g] = ws[U(G_ERROR)]
+
+
+@njit(cache=True, parallel=True)
+def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, out_win,
+               out_events, out_game, trace):
+    """Play games ``first_game … first_game + n_games - 1`` (jit-compiled by Numba, parallel).
+
+    Parameters
+    ----------
+    first_game, n_games, seed : int
+        Game number ``i = first_game + g`` is deal ``i // n_rot`` played in rotation ``i % n_rot``;
+        its stream is ``stream_state(seed, deal)``, so the rotations of a deal share every shuffle.
+    P : int
+        Players, 2-5.
+    rk : int64[R_SIZE]
+        Rules vector from :func:`pack_rules`.
+    strat : float64[P, N_STRAT_COLS]
+        One strategy row per seat (column 0 = kind).
+    n_rot : int
+        1, or P for seat rotation: in rotation k, seat s is played by strategy row (s + k) % P.
+    debug : bool
+        Check the invariants after every game (error codes 10+).
+    out_i16 : int16[20, n_games * P]; out_win : float32[n_games * P];
+    out_events : int8[4, n_games]; out_game : int16[2, n_games]
+        Outputs (see :func:`write_outputs`).
+    trace : int16[n_games, 2 * MAX_TRACE] or int16[1, 0]
+        Decision trace (n_options, choice pairs) per game, or nothing when the width is 0.
+    """
+    n_blocks = min(n_games, 256)
+    record = trace.shape[1] > 0
+    for b in prange(n_blocks):
+        g0 = b * n_games // n_blocks
+        g1 = (b + 1) * n_games // n_blocks
+        ws = np.zeros(WS_SIZE, np.int64)
+        scratch = np.zeros(WS_SIZE, np.int64)
+        for i in range(R_SIZE):         # the rules and strategy rows live in the workspace (views)
+            ws[W_RK + i] = rk[i]
+            scratch[W_RK + i] = rk[i]
+        wf = ws.view(np.float64)
+        sf = scratch.view(np.float64)
+        for r in range(P):
+            for c in range(N_STRAT_COLS):
+                wf[W_STRAT + r * N_STRAT_COLS + c] = strat[r, c]
+                sf[W_STRAT + r * N_STRAT_COLS + c] = strat[r, c]
+            # the order feature's step between neighbouring columns (MA-11), not divided per decision
+            wf[W_STRAT + r * N_STRAT_COLS + S_ORDER_STEP] = strat[r, S_ORDER] / P
+            sf[W_STRAT + r * N_STRAT_COLS + S_ORDER_STEP] = strat[r, S_ORDER] / P
+        prepare_reset(ws)
+        wu = ws.view(np.uint64)
+        for g in range(g0, g1):
+            reset(ws)
+            game = first_game + g
+            ws[G_ROT] = game % n_rot
+            wu[G_RNG] = stream_state(seed, game // n_rot)
+            play_one(ws, scratch, P, debug)
+            write_outputs(ws, P, g, out_i16, out_win, out_events, out_game)
+            if record:
+                for i in range(min(2 * ws[G_TRACE_N], trace.shape[1])):
+                    trace[g, i] = ws[W_TRACE + i]
+
+
+def random_strategies(n_players: int) -> np.ndarray:
+    """Strategy rows for ``random`` at every seat."""
+    return np.zeros((n_players, N_STRAT_COLS), np.float64)
+
+
+def run_chunk(rules, n_players: int, first_game: int, n_games: int, seed: int, strat=None, *,
+              debug: bool = False, trace_decisions: bool = False, rk=None,
+              rotate: bool = False) -> dict:
+    """Allocate outputs, call :func:`play_chunk`, return named arrays (the Python entry point).
+
+    Player arrays (``n_games * n_players`` rows, game-major then seat): ``score`` int32,
+    ``win_share`` float32, ``rank`` int8, ``tiles`` int8 (rows x 8), ``graveyard`` int8,
+    ``penalty`` int16, ``event_gain`` and ``coins_before_event`` int16 (rows x 4). Game arrays:
+    ``events`` int8 (games x 4), ``reshuffles`` int8, ``error`` int16, and with
+    ``trace_decisions`` a list of (n_options, choice) pairs per game in ``trace``. The 2-D arrays
+    are transposed views of column-major records: each column (``tiles[:, i]``) is contiguous.
+    """
+    P = int(n_players)
+    if strat is None:
+        strat = random_strategies(P)
+    if rk is None:
+        rk = pack_rules(rules)
+    rows = n_games * P
+    out_i16 = np.empty((len(PLAYER_COLS), rows), np.int16)
+    out_win = np.empty(rows, np.float32)
+    out_events = np.empty((N_EVENTS, n_games), np.int8)
+    out_game = np.empty((2, n_games), np.int16)
+    trace = np.full((n_games, 2 * MAX_TRACE) if trace_decisions else (1, 0), -1, np.int16)
+    play_chunk(np.int64(first_game), np.int64(n_games), np.uint64(seed), np.int64(P), rk,
+               np.ascontiguousarray(strat, np.float64), np.int64(P if rotate else 1), bool(debug),
+               out_i16, out_win, out_events, out_game, trace)
+    out = dict(
+        score=out_i16[0].astype(np.int32), win_share=out_win, rank=out_i16[1].astype(np.int8),
+        tiles=out_i16[2:10].astype(np.int8).T, graveyard=out_i16[10].astype(np.int8),
+        penalty=out_i16[11], event_gain=out_i16[12:16].T,
+        coins_before_event=out_i16[16:20].T, events=out_events.T,
+        reshuffles=out_game[0].astype(np.int8), error=out_game[1],
+    )
+    if trace_decisions:
+        out["trace"] = [[(int(row[2 * i]), int(row[2 * i + 1])) for i in range(MAX_TRACE)
+                         if row[2 * i] >= 0] for row in trace]
+    return out
