@@ -55,7 +55,10 @@ def test_spec_is_complete(spec):
         assert len(spec.seat_roles(lo)) == lo and len(spec.seat_roles(hi)) == hi
     if spec.default_strategy is not None:
         assert spec.default_strategy in registry.import_hook(spec.strategies).presets()
-    assert Path(ROOT.parent / "shared" / "rules" / Path(spec.rules_doc).name).exists()
+    assert spec.rules_doc.startswith("shared/rules/") and spec.rules_doc.endswith(".md")
+    shared = ROOT.parent / "shared" / "rules"      # beside the checkout on a developer's machine
+    if shared.is_dir():
+        assert (shared / Path(spec.rules_doc).name).exists()
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=IDS)
