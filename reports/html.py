@@ -35,7 +35,7 @@ from analysis.compare import compare_tables
 from analysis.load import RunSet
 from reports import figures as F
 from simcore.errors import UsageError
-from simcore.rundir import check_output_dir
+from simcore.atomic import check_output_dir, publish_dir
 
 # ---------------------------------------------------------------------------------------------
 # Number formats shared by sentences and tables
@@ -580,13 +580,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         (tmp / "report.html").write_text(_html(title, groups, secs, png), encoding="utf-8")
         if pdf:
             _write_pdf(tmp / "report.pdf", title, secs, figs)
-        if target.exists():
-            old = target.parent / f".{target.name}.old-{uuid.uuid4().hex[:8]}"
-            target.rename(old)
-            tmp.rename(target)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            tmp.rename(target)
+        publish_dir(tmp, target)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
