@@ -1,2 +1,3 @@
 """Médiévallons (shared/rules/medievallons.md): rules as data, Numba kernel, pure-Python reference
-engine, runner adapter, golden playthrough and balance questions. See docs/medievallons.md."""
+engine, runner adapter, spec and golden playthrough. The balance questions are played through the
+runner by :mod:`analysis.questions.medievallons`. See docs/medievallons.md."""
