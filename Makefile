@@ -17,7 +17,7 @@ run: setup
 	$(BIN)/simulate --games 1e6
 
 test: setup
-	$(BIN)/python -m pytest -q
+	$(BIN)/lint-imports && $(BIN)/python -m pytest -q
 
 test-slow: setup
 	$(BIN)/python -m pytest -q -m slow

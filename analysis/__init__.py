@@ -7,10 +7,13 @@ an export command or a check command can share them. Modules: :mod:`analysis.loa
 chunked passes), :mod:`analysis.stats` (intervals and tests), :mod:`analysis.seats`,
 :mod:`analysis.events`, :mod:`analysis.tiles`, :mod:`analysis.matchups`, :mod:`analysis.length`
 (game length, end reasons), :mod:`analysis.guilds` (guild types), :mod:`analysis.compare`, and the
-package :mod:`analysis.check` (the win-rate regression gate of ``balance check``).
+packages :mod:`analysis.check` (the win-rate regression gate of ``balance check``) and
+:mod:`analysis.questions` (balance questions a run cannot answer, played in memory through the
+runner and written as a questions directory).
 
 May import polars, numpy, the standard library and :mod:`simcore.rundir` / :mod:`simcore.errors`;
-never imports :mod:`reports` or matplotlib.
+the packages ``check`` and ``questions`` also the runner, the game folders and :mod:`strategies`
+(see their docstrings); never imports :mod:`reports`, :mod:`cli`, matplotlib, rich or typer.
 """
 
 from __future__ import annotations

@@ -114,7 +114,7 @@ def write_synthetic_run(out: Path, games: int, players: int = 4, seed: int = 1,
     pw.close()
     gw.close()
     rules = ROOT / "configs" / "middle_ages" / "rules.toml"
-    meta = {"game": "middle_ages", "players": players, "games": games, "seed": seed,
+    meta = {"game": "middle-ages", "players": players, "games": games, "seed": seed,
             "strategies": list(strategies), "rules_sha256": "synthetic", "rules_name": "synthetic",
             "rules_text": rules.read_text(encoding="utf-8") if rules.is_file() else "",
             "version": "synthetic", "wall_time_s": 0.0, "games_per_s": 0.0}
@@ -125,7 +125,7 @@ def write_synthetic_run(out: Path, games: int, players: int = 4, seed: int = 1,
 _CHILD = """
 import resource, sys, time
 t = time.perf_counter()
-from reports.html import build_report
+from reports.build import build_report
 build_report([sys.argv[1]], sys.argv[2], force=True, pdf=sys.argv[3] == "1")
 print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """

@@ -1,26 +1,34 @@
 """``balance report RUN [RUN …] --out DIR``: the designer report of one or several run directories.
 
-Thin shell over :func:`reports.html.build_report`: runs of one configuration are pooled, each
-further configuration is compared with the first (the baseline). For a Médiévallons baseline the
-balance questions the run cannot answer are played too (``--questions-games`` games per question
-and rules variant, 0 skips them), with a spinner on stderr. Bad run directories, a bad
-``--questions-games`` and a non-empty ``--out`` without ``--force`` are one-line errors (exit code 2).
+Thin shell over :func:`reports.build.build_report`: runs of one configuration are pooled, each
+further configuration is compared with the first (the baseline). Reports only read, so the
+balance questions a run cannot answer are played here first, when the baseline's game has them
+(its spec's ``analysis_hooks`` module has ``questions_for_run``: Médiévallons): ``--questions-games
+N`` games per question and rules variant (default 10,000, 0 skips them) into a temporary questions
+directory beside ``--out``, which the report then reads (and keeps as ``questions/*.csv``) and which
+is removed afterwards. ``--questions DIR`` reads a directory written before by
+``balance medievallons-questions`` instead (it must match the baseline's game and rules). Progress
+shows as a spinner on stderr. Bad run directories, a bad ``--questions-games``, a questions
+directory of other rules and a non-empty ``--out`` without ``--force`` are one-line errors (exit
+code 2), raised before any game is played.
 
-May import typer, rich, the standard library, :mod:`simcore` and, lazily inside the command,
-:mod:`reports`.
+May import typer, rich, the standard library, :mod:`simcore` (errors, rundir, the registry) and,
+lazily inside the command, :mod:`reports` and the game's analysis hook.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
+import uuid
 from pathlib import Path
-from typing import List
+from typing import Callable, List, Optional
 
 import typer
 
 from simcore.errors import UsageError
 
-QUESTIONS_GAMES = "10000"     # = reports.medievallons.QUESTIONS_GAMES (not imported: matplotlib is slow)
+QUESTIONS_GAMES = "10000"     # = analysis.questions.medievallons.QUESTIONS_GAMES (not imported: slow)
 
 
 def parse_questions_games(text: str) -> int:
@@ -36,6 +44,47 @@ def parse_questions_games(text: str) -> int:
     return parse_games(s, "--questions-games")
 
 
+def questions_player(run: Path):
+    """The function that plays the questions a report shows for ``run``'s game, or None."""
+    from simcore import games as registry
+    from simcore.rundir import read_meta
+
+    spec = registry.specs().get(read_meta(run).get("game"))
+    hook = registry.import_hook(spec.analysis_hooks) if spec is not None else None
+    return getattr(hook, "questions_for_run", None)
+
+
+def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool = False,
+                pool: bool = True, questions: Path | None = None, questions_games: int | None = None,
+                progress: Callable[[str], None] | None = None) -> Path:
+    """Play the baseline's questions if its game has them (unless ``questions`` is given or
+    ``questions_games`` is 0), then build the report; returns the path of report.html."""
+    from reports.build import build_report
+    from simcore.rundir import check_output_dir, read_meta
+
+    if questions is not None and questions_games is not None:
+        raise UsageError("--questions and --questions-games: give one (--questions reads questions "
+                         "played before, --questions-games plays them now)")
+    if not runs:
+        raise UsageError("give at least one run directory")
+    runs = [Path(r) for r in runs]
+    for r in runs:
+        read_meta(r)                                   # a bad run fails before anything is played
+    target = check_output_dir(out, force)
+    n = int(QUESTIONS_GAMES) if questions_games is None else questions_games
+    play = questions_player(runs[0]) if questions is None and n > 0 else None
+    if play is None:
+        return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=questions,
+                            progress=progress)
+    tmp = target.resolve().parent / f".{target.name}.questions-{uuid.uuid4().hex[:8]}"
+    try:
+        played = play(runs[0], n, tmp, progress=progress)
+        return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=played,
+                            progress=progress)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("report")
     def report(
@@ -48,18 +97,21 @@ def register(app: typer.Typer) -> None:
         pool: bool = typer.Option(
             True, "--pool/--no-pool",
             help="Pool runs of the same configuration (default) or keep every directory separate."),
-        questions_games: str = typer.Option(
-            QUESTIONS_GAMES, "--questions-games",
-            help="Médiévallons: games per played balance question and per card-ablation variant "
-                 "(0 skips them)."),
+        questions_games: Optional[str] = typer.Option(
+            None, "--questions-games", show_default=False,
+            help=f"Médiévallons: games per played balance question and per card-ablation variant "
+                 f"(default {QUESTIONS_GAMES}; 0 skips them)."),
+        questions: Optional[Path] = typer.Option(
+            None, "--questions", show_default=False,
+            help="Médiévallons: read the balance questions from this directory (written by "
+                 "balance medievallons-questions for the baseline's rules) instead of playing them."),
     ) -> None:
         """Write report.html (self-contained), figures/*.png|svg and optionally report.pdf."""
-        n_questions = parse_questions_games(questions_games)
+        n_questions = None if questions_games is None else parse_questions_games(questions_games)
         from rich.console import Console
 
-        from reports.html import build_report
-
         with Console(stderr=True).status("Reading the runs") as status:
-            path = build_report(runs, out, force=force, pdf=pdf, pool=pool, questions_games=n_questions,
-                                progress=lambda text: status.update(text + "…"))
+            path = make_report(runs, out, force=force, pdf=pdf, pool=pool, questions=questions,
+                               questions_games=n_questions,
+                               progress=lambda text: status.update(text + "…"))
         typer.echo(f"report: {path}")

@@ -145,8 +145,10 @@ class GameSpec:
     options: tuple[GameOption, ...] = ()        # options of this game only
     golden: str | None = None                   # module with main(argv) (simcore.golden)
     reference: bool = False                     # has a pure-Python reference engine
-    analysis_hooks: str | None = None           # module adding game-specific metric tables
+    analysis_hooks: str | None = None           # module of game-specific analysis (e.g. the
+                                                # questions a report plays: questions_for_run)
     report_hooks: str | None = None             # module adding game-specific report sections
+                                                # (reports.games: headlines, sections, ...)
     check_metrics: tuple[str, ...] = ("seat_win_share", "seat_mean_score", "strategy_win_share")
     extra: dict[str, Any] = field(default_factory=dict)
 

@@ -46,7 +46,7 @@ def write_run(path: Path, players: dict, games: dict | None = None, **meta) -> P
     if games is not None:
         pq.write_table(_table(games, GAME_TYPES), path / "games.parquet")
     n = int(np.max(players["seat"])) + 1
-    info = {"game": "middle_ages", "players": n, "games": len(set(players["game"])), "seed": 0,
+    info = {"game": "middle-ages", "players": n, "games": len(set(players["game"])), "seed": 0,
             "strategies": ["random"] * n, "rules_sha256": "test", "rules_name": "test", "version": "test"}
     info.update(meta)
     (path / "run.json").write_text(json.dumps(info), encoding="utf-8")

@@ -13,7 +13,8 @@ import pytest
 import analysis_runs as runs
 
 from analysis import analyse, open_runs
-from reports.html import build_report, comparison_headlines, headlines
+from reports.build import build_report
+from reports.text import comparison_headlines, headlines
 from simcore.errors import UsageError
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -75,8 +76,9 @@ def test_pdf_has_a_page_per_figure(built):
 
 
 def test_headline_numbers_equal_the_metric_tables(built):
-    t = analyse(open_runs([built["base"]]))
-    lines = headlines(t)
+    rs = open_runs([built["base"]])
+    t = analyse(rs)
+    lines = headlines(t, rs)
     page = built["html"]
     seats = t["seats"]
     for r in seats.iter_rows(named=True):

@@ -15,8 +15,9 @@ import polars as pl
 import pytest
 import analysis_runs as runs
 
-from reports import medievallons as MV
-from reports.html import build_report, num, pct
+from analysis.questions import medievallons as MV
+from reports.build import build_report
+from reports.text import num, pct
 from cli import _run
 from cli import report as report_cli
 
@@ -37,7 +38,8 @@ def mv(tmp_path_factory):
     variant = runs.medievallons_run(root / "chevalier7", 3000, 4, seed=6, copies={"chevalier": 7})
     out = root / "out"
     said: list[str] = []
-    page = build_report([base], out, pdf=True, questions_games=QGAMES, progress=said.append)
+    questions = MV.questions_for_run(base, QGAMES, root / "questions", progress=said.append)
+    page = build_report([base], out, pdf=True, questions=questions, progress=said.append)
     return {"root": root, "base": base, "variant": variant, "out": out, "said": said,
             "html": text(page.read_text(encoding="utf-8")),
             "players": pl.read_parquet(base / "players.parquet"),
@@ -169,7 +171,7 @@ def test_pdf_includes_the_new_sections(mv):
 def test_ablation_comparison_of_two_runs(mv):
     """Card ablation as a comparison: base rules vs a rules file with one Chevalier fewer."""
     out = mv["root"] / "cmp"
-    page = text(build_report([mv["base"], mv["variant"]], out, questions_games=0).read_text(encoding="utf-8"))
+    page = text(build_report([mv["base"], mv["variant"]], out).read_text(encoding="utf-8"))
     assert "<section id='comparison'>" in page
     for label in ("Chevalier: players founding a guild", "Chevalier: founders&#x27;",
                   "Mean game length (turns)", "Games ending: Third guild founded"):
@@ -227,6 +229,7 @@ def test_run_without_rules_text_gets_a_note_not_a_guess(tmp_path):
     common = {k: runs.HAND[k] for k in ("game", "seat", "strategy", "score", "win_share", "rank")}
     run = runs.write_run(tmp_path / "generic", common, None, game="medievallons")
     out = tmp_path / "out"
-    page = build_report([run], out, questions_games=100).read_text(encoding="utf-8")
+    questions = MV.questions_for_run(run, 100, tmp_path / "questions")
+    page = build_report([run], out, questions=questions).read_text(encoding="utf-8")
     assert "<section id='questions'>" in page and "no rules_text" in page
     assert not (out / "questions").exists()

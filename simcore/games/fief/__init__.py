@@ -2,7 +2,9 @@
 
 Modules: ``rules`` (rules.toml → arrays), ``kernel`` (Numba combats, plague, revolt), ``exact``
 (dynamic-programming odds), ``reference`` (slow readable Python used by the tests), ``odds``
-(grids, break-even tables, heat maps), ``calamity`` (plague and revolt tables), ``spec`` (the
-``fief-combat`` game spec) and ``game`` (its adapter: one matchup played by the runner into a run
-directory, ``simulate --game fief-combat``).
+(grids, break-even tables), ``calamity`` (plague and revolt tables), ``spec`` (the ``fief-combat``
+game spec) and ``game`` (its adapter: one matchup played by the runner into a run directory,
+``simulate --game fief-combat``). Computations only: the heat maps are drawn by
+:mod:`reports.figures.fief`, and :mod:`cli.fief` writes the ``fief-odds`` / ``fief-calamity``
+directories and prints their tables.
 """

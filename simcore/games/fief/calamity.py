@@ -4,17 +4,19 @@ Carlo from the kernel as a check.
 Both are exact in closed form: plague removes a fixed number of soldiers (half, rounded as the
 rules say) and each Lord survives independently with probability P(die >= threshold), so the
 Lords left are binomial; the bishop succeeds when die + conviction points >= target.
-:func:`fief_calamity` (the ``balance fief-calamity`` command) writes ``plague.csv/.parquet`` (the
-distribution of survivors), ``plague_summary.csv/.parquet``, ``revolt.csv/.parquet`` and
-``run.json`` atomically, and prints the tables.
+:func:`calamity_request` validates the options of ``balance fief-calamity`` into a
+:class:`CalamityRequest`, whose :meth:`~CalamityRequest.compute` gives the survivor distribution
+(``plague``), its summary (``plague_summary``) and the revolt odds (``revolt``), and
+:meth:`~CalamityRequest.meta` the run.json. Writing the output directory and the printed tables
+live in :mod:`cli.fief`.
 
-May import numpy, polars, rich, the standard library and the simcore packages.
+May import numpy, polars, the standard library and the simcore packages (no matplotlib, no rich).
 """
 
 from __future__ import annotations
 
 import math
-import time
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -29,9 +31,8 @@ from simcore.games.fief.rules import (
     FiefRules, load,
 )
 from simcore.games.fief.game import wilson
-from simcore.options import as_count, numba_threads
+from simcore.options import as_count
 from simcore.rng import stream_state
-from simcore.rundir import RunWriter
 
 PLAGUE_KEY = 1 << 50     # cell keys, so plague and revolt streams never share a key with combats
 REVOLT_KEY = 2 << 50
@@ -125,12 +126,49 @@ def revolt_table(rules: FiefRules, max_ecus: int, method: str = "exact", games: 
     return pl.concat(frames)
 
 
-def fief_calamity(*, soldiers: str = "0-30", lords: str = "1-4", max_ecus: int = 2000,
-                  method: str = "exact", games: int = 100000, seed: int = 0,
-                  rules_path: str | Path | None = None, out: Path, force: bool = False,
-                  threads: int | None = None, quiet: bool = False) -> Path:
-    """``balance fief-calamity``: plague survivor tables (FF-5) and revolt odds (FF-6)."""
-    t0 = time.perf_counter()
+@dataclass(frozen=True)
+class CalamityRequest:
+    """The validated options of ``balance fief-calamity`` (see :func:`calamity_request`)."""
+
+    soldiers_text: str
+    lords_text: str
+    soldiers: list[int]
+    lords: list[int]
+    max_ecus: int
+    method: str
+    games: int
+    seed: int
+    rules: FiefRules
+
+    def compute(self) -> dict[str, pl.DataFrame]:
+        """The tables by file stem: ``plague`` (survivor distribution), ``plague_summary``,
+        ``revolt``."""
+        parts = []
+        if self.method in ("exact", "both"):
+            parts.append(plague_exact(self.rules, self.soldiers, self.lords))
+        if self.method in ("mc", "both"):
+            parts.append(plague_mc(self.rules, self.soldiers, self.lords, self.games, self.seed))
+        dist = pl.concat(parts)
+        return {"plague": dist, "plague_summary": plague_summary(dist),
+                "revolt": revolt_table(self.rules, self.max_ecus, self.method, self.games, self.seed)}
+
+    def meta(self, files: list[str], wall_time_s: float) -> dict:
+        """run.json of the output directory."""
+        return {
+            "game": "fief-calamity",
+            "created_utc": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "soldiers": self.soldiers_text, "lords": self.lords_text, "max_ecus": self.max_ecus,
+            "method": self.method, "games_per_cell": self.games if self.method != "exact" else 0,
+            "seed": self.seed, "rules_name": str(self.rules.source.name),
+            "rules_sha256": self.rules.source.sha256, "rules_text": self.rules.source.text,
+            "rules_settings": self.rules.settings, "files": files, "wall_time_s": wall_time_s,
+        }
+
+
+def calamity_request(*, soldiers: str = "0-30", lords: str = "1-4", max_ecus: int | str = 2000,
+                     method: str = "exact", games: int | str = 100000, seed: int = 0,
+                     rules_path: str | Path | None = None) -> CalamityRequest:
+    """Validate the options of ``balance fief-calamity`` (FF-5, FF-6); one-line UsageError."""
     s_list = parse_points(soldiers, "--soldiers", max_points=9999, min_points=0)
     l_list = parse_points(lords, "--lords", max_points=16, min_points=0)
     if method not in METHODS:
@@ -141,83 +179,4 @@ def fief_calamity(*, soldiers: str = "0-30", lords: str = "1-4", max_ecus: int =
     rules = load(rules_path)
     if max_ecus // rules.param(P_REVOLT_ECUS) > 1000:
         raise UsageError(f"--max-ecus {max_ecus}: at most 1000 conviction points")
-    with numba_threads(threads), RunWriter(out, force, players_schema=None, games_schema=None) as w:
-        parts = []
-        if method in ("exact", "both"):
-            parts.append(plague_exact(rules, s_list, l_list))
-        if method in ("mc", "both"):
-            parts.append(plague_mc(rules, s_list, l_list, games, seed))
-        dist = pl.concat(parts)
-        summary = plague_summary(dist)
-        revolt = revolt_table(rules, max_ecus, method, games, seed)
-        for name, df in (("plague", dist), ("plague_summary", summary), ("revolt", revolt)):
-            df.write_csv(w.tmp / f"{name}.csv")
-            df.write_parquet(w.tmp / f"{name}.parquet")
-        meta = {
-            "game": "fief-calamity",
-            "created_utc": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "soldiers": soldiers, "lords": lords, "max_ecus": max_ecus, "method": method,
-            "games_per_cell": games if method != "exact" else 0, "seed": seed,
-            "rules_name": str(rules.source.name), "rules_sha256": rules.source.sha256,
-            "rules_text": rules.source.text, "rules_settings": rules.settings,
-            "files": [f"{n}.{e}" for n in ("plague", "plague_summary", "revolt") for e in ("csv", "parquet")],
-            "wall_time_s": round(time.perf_counter() - t0, 4),
-        }
-        path = w.finish(meta)
-    if not quiet:
-        print_calamity(rules, summary, dist, revolt, path)
-    return path
-
-
-def print_calamity(rules: FiefRules, summary: pl.DataFrame, dist: pl.DataFrame,
-                   revolt: pl.DataFrame, path: Path) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console()
-    method = "exact" if "exact" in dist["method"].to_list() else "mc"
-    d = dist.filter(pl.col("method") == method)
-    lords = sorted(d["lords"].unique().to_list())
-    max_l = max(lords) if lords else 0
-    t = Table(title=f"Plague (FF-5): Lords surviving, each on a die >= "
-                    f"{rules.param(P_PLAGUE_LORD_SURVIVES)} ({method})")
-    t.add_column("Lords", justify="right")
-    for k in range(max_l + 1):
-        t.add_column(f"P({k} survive)", justify="right")
-    t.add_column("mean survivors", justify="right")
-    s0 = d["soldiers"].min()
-    for n in lords:
-        sub = d.filter((pl.col("lords") == n) & (pl.col("soldiers") == s0)).sort("lords_left")
-        probs = dict(zip(sub["lords_left"].to_list(), sub["probability"].to_list()))
-        exp = sum(k * p for k, p in probs.items())
-        t.add_row(str(n), *(f"{probs[k]:.4f}" if k in probs else "" for k in range(max_l + 1)),
-                  f"{exp:.3f}")
-    console.print(t)
-    soldiers = (summary.filter(pl.col("method") == method).group_by("soldiers", maintain_order=True)
-                .agg(pl.col("soldiers_left").first()).sort("soldiers"))
-    rounding = "down" if not rules.param(P_PLAGUE_ROUND_UP) else "up"
-    st = Table(title=f"Plague (FF-5): soldiers left (half removed, rounded {rounding})")
-    st.add_column("soldiers", justify="right")
-    st.add_column("left", justify="right")
-    pairs = list(soldiers.iter_rows())
-    half = (len(pairs) + 1) // 2
-    if len(pairs) > 12:
-        st.add_column("soldiers", justify="right")
-        st.add_column("left", justify="right")
-        for i in range(half):
-            right = pairs[i + half] if i + half < len(pairs) else ("", "")
-            st.add_row(str(pairs[i][0]), str(pairs[i][1]), str(right[0]), str(right[1]))
-    else:
-        for s, left in pairs:
-            st.add_row(str(s), str(left))
-    console.print(st)
-    rt = Table(title=f"Bishop's intervention (FF-6): die + conviction points >= "
-                     f"{rules.param(P_REVOLT_SUCCESS)} ends the revolt")
-    for c in ("method", "écus spent", "points", "P(success)", "95% interval", "P(stoned)"):
-        rt.add_column(c, justify="right")
-    for row in revolt.iter_rows(named=True):
-        rt.add_row(row["method"], f"{row['ecus']:,}", str(row["conviction_points"]),
-                   f"{row['p_success']:.4f}", f"{row['p_success_lo']:.4f} – {row['p_success_hi']:.4f}",
-                   f"{row['p_bishop_stoned']:.4f}")
-    console.print(rt)
-    console.print(f"wrote {path}")
+    return CalamityRequest(soldiers, lords, s_list, l_list, max_ecus, method, games, seed, rules)

@@ -1,20 +1,23 @@
-"""Fief combat odds over a grid of (attacker points, defender points) (FF-7).
+"""Fief combat odds over a grid of (attacker points, defender points) (FF-7): the computations.
 
 :func:`odds_frame` computes, for each terrain, the odds of every cell exactly (``exact.py``), by
 Monte Carlo (``kernel.combat_grid``) or both; :func:`break_even` finds the smallest attacker
-reaching given probabilities; :func:`heatmap` draws P(attacker wins); :func:`fief_odds` (the
-``balance fief-odds`` command) writes all of it atomically into one output directory.
+reaching given probabilities; :func:`agreement` measures Monte Carlo against exact.
+:func:`odds_request` validates the options of ``balance fief-odds`` (one-line UsageError) into an
+:class:`OddsRequest`, whose :meth:`~OddsRequest.compute` gives the tables and
+:meth:`~OddsRequest.meta` the run.json. Writing the output directory, the heat maps
+(:mod:`reports.figures.fief`) and the printed tables live in :mod:`cli.fief`.
 
 Monte Carlo streams: combat i of a cell uses ``stream_state(cell_seed, i)`` with
 ``cell_seed = stream_state(seed, key(terrain, darc, a, d))``, so a cell's estimate does not depend
 on the rest of the grid, the thread count or the mercy / Lords settings (common random numbers).
 
-May import numpy, polars, matplotlib, rich, the standard library and the simcore packages.
+May import numpy, polars, the standard library and the simcore packages (no matplotlib, no rich).
 """
 
 from __future__ import annotations
 
-import time
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -29,9 +32,8 @@ from simcore.games.fief.rules import (
     terrain_index,
 )
 from simcore.games.fief.game import wilson
-from simcore.options import as_count, numba_threads
+from simcore.options import as_count
 from simcore.rng import stream_state
-from simcore.rundir import RunWriter
 
 METHODS = ("exact", "mc", "both")
 MAX_POINTS = 999
@@ -182,57 +184,56 @@ def break_even(odds: pl.DataFrame, levels=(0.5, 0.75, 0.9)) -> pl.DataFrame:
             .sort(["terrain", "defender"], maintain_order=True))
 
 
-def heatmap(odds: pl.DataFrame, terrain: str, path: Path, levels=(0.5, 0.75, 0.9)) -> None:
-    """PNG heat map of P(attacker wins) over (defender, attacker) for one terrain (cividis)."""
-    import matplotlib
+@dataclass(frozen=True)
+class OddsRequest:
+    """The validated options of ``balance fief-odds`` (see :func:`odds_request`)."""
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    attackers_text: str
+    defenders_text: str
+    attackers: list[int]
+    defenders: list[int]
+    terrains: list[str]
+    darc: str
+    method: str
+    games: int
+    seed: int
+    levels: list[float]
+    rules: FiefRules
+    lords_attacker: int
+    lords_defender: int
+    mercy: tuple[int, int]
 
-    methods = odds["method"].unique().to_list()
-    method = "exact" if "exact" in methods else "mc"
-    sub = odds.filter((pl.col("terrain") == terrain) & (pl.col("method") == method))
-    atts = sorted(sub["attacker"].unique().to_list())
-    defs = sorted(sub["defender"].unique().to_list())
-    grid = np.full((len(atts), len(defs)), np.nan)
-    ai = {a: i for i, a in enumerate(atts)}
-    di = {d: j for j, d in enumerate(defs)}
-    for a, d, p in sub.select("attacker", "defender", "p_attacker_wins").iter_rows():
-        grid[ai[a], di[d]] = p
-    fig, ax = plt.subplots(figsize=(1.2 + 0.32 * len(defs), 1.2 + 0.26 * len(atts)), dpi=110)
-    ext = (defs[0] - 0.5, defs[-1] + 0.5, atts[0] - 0.5, atts[-1] + 0.5)
-    im = ax.imshow(grid, origin="lower", aspect="auto", cmap="cividis", vmin=0, vmax=1, extent=ext,
-                   interpolation="nearest")
-    if len(atts) > 1 and len(defs) > 1:
-        # Black lines: the break-even levels sit in the mid and bright part of cividis.
-        cs = ax.contour(defs, atts, grid, levels=list(levels), colors="black", linewidths=1.0,
-                        linestyles=["solid", "dashed", "dotted", "dashdot"][: len(levels)])
-        ax.clabel(cs, fmt=lambda v: f"{v:.0%}", fontsize=7)
-    from matplotlib.ticker import MaxNLocator
+    def compute(self) -> tuple[pl.DataFrame, pl.DataFrame, dict | None]:
+        """(odds, break-even table, Monte Carlo vs exact agreement or None)."""
+        odds = odds_frame(self.rules, self.attackers, self.defenders, self.terrains, darc=self.darc,
+                          method=self.method, games=self.games, seed=self.seed,
+                          lords_attacker=self.lords_attacker, lords_defender=self.lords_defender,
+                          mercy=self.mercy)
+        return odds, break_even(odds, self.levels), agreement(odds) if self.method == "both" else None
 
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    darc = sub["darc"][0]
-    mercy = sub["mercy"][0]
-    ax.set_title(f"P(attacker wins) — defender in {terrain}"
-                 + (f", d'Arc with {darc}" if darc != "none" else "")
-                 + (f", mercy {mercy}" if mercy != "never" else "") + f" ({method})", fontsize=9)
-    ax.set_xlabel("defender points")
-    ax.set_ylabel("attacker points")
-    fig.colorbar(im, ax=ax, label="P(attacker wins)")
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    def meta(self, files: list[str], mc_vs_exact: dict | None, wall_time_s: float) -> dict:
+        """run.json of the output directory."""
+        return {
+            "game": "fief-odds",
+            "created_utc": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "attackers": self.attackers_text, "defenders": self.defenders_text,
+            "terrains": self.terrains, "darc": self.darc, "method": self.method,
+            "games_per_cell": self.games if self.method != "exact" else 0,
+            "seed": self.seed, "lords_attacker": self.lords_attacker,
+            "lords_defender": self.lords_defender, "mercy": mercy_text(*self.mercy),
+            "levels": self.levels, "rules_name": str(self.rules.source.name),
+            "rules_sha256": self.rules.source.sha256, "rules_text": self.rules.source.text,
+            "rules_settings": self.rules.settings, "files": files, "mc_vs_exact": mc_vs_exact,
+            "wall_time_s": wall_time_s,
+        }
 
 
-def fief_odds(*, attackers: str = "1-30", defenders: str = "1-20", terrain: str = "all",
-              darc: str = "none", method: str = "exact", games: int = 20000, seed: int = 0,
-              rules_path: str | Path | None = None, out: Path, force: bool = False,
-              lords_attacker: int | None = None, lords_defender: int | None = None,
-              mercy: str | None = None, levels: str = "0.5,0.75,0.9", threads: int | None = None,
-              quiet: bool = False) -> Path:
-    """``balance fief-odds``: odds.csv/.parquet, break_even.csv, heatmap_<terrain>.png, run.json."""
-    t0 = time.perf_counter()
+def odds_request(*, attackers: str = "1-30", defenders: str = "1-20", terrain: str = "all",
+                 darc: str = "none", method: str = "exact", games: int | str = 20000, seed: int = 0,
+                 rules_path: str | Path | None = None, lords_attacker: int | None = None,
+                 lords_defender: int | None = None, mercy: str | None = None,
+                 levels: str = "0.5,0.75,0.9") -> OddsRequest:
+    """Validate the options of ``balance fief-odds`` (FF-1 … FF-4, FF-7); one-line UsageError."""
     atts = parse_points(attackers, "--attackers")
     defs = parse_points(defenders, "--defenders")
     terrains = parse_terrains(terrain)
@@ -241,7 +242,7 @@ def fief_odds(*, attackers: str = "1-30", defenders: str = "1-20", terrain: str 
         raise UsageError(f"--method {method!r}: use {', '.join(METHODS)}")
     games = as_count(games, "--games", hi=10**9)
     seed = as_count(seed, "--seed", lo=0, hi=2**63 - 1)
-    lv = _parse_levels(levels)
+    lv = parse_levels(levels)
     rules = load(rules_path)
     la = rules.default_lords[0] if lords_attacker is None else int(lords_attacker)
     ld = rules.default_lords[1] if lords_defender is None else int(lords_defender)
@@ -251,36 +252,11 @@ def fief_odds(*, attackers: str = "1-30", defenders: str = "1-20", terrain: str 
     check_army(rules, "defender", max(defs), min(ld, max(defs)) if lords_defender is None else ld,
                DARC_SIDES[di] == "defender", MAX_POINTS)
     k = rules.default_mercy if mercy is None else parse_mercy(mercy)
-    with numba_threads(threads), RunWriter(out, force, players_schema=None, games_schema=None) as w:
-        odds = odds_frame(rules, atts, defs, terrains, darc=DARC_SIDES[di], method=method,
-                          games=games, seed=seed, lords_attacker=la, lords_defender=ld, mercy=k)
-        be = break_even(odds, lv)
-        odds.write_csv(w.tmp / "odds.csv")
-        odds.write_parquet(w.tmp / "odds.parquet")
-        be.write_csv(w.tmp / "break_even.csv")
-        for t in terrains:
-            heatmap(odds, t, w.tmp / f"heatmap_{t}.png", lv)
-        agreement = _agreement(odds) if method == "both" else None
-        meta = {
-            "game": "fief-odds",
-            "created_utc": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "attackers": attackers, "defenders": defenders, "terrains": terrains,
-            "darc": DARC_SIDES[di], "method": method, "games_per_cell": games if method != "exact" else 0,
-            "seed": seed, "lords_attacker": la, "lords_defender": ld, "mercy": mercy_text(*k),
-            "levels": lv, "rules_name": str(rules.source.name), "rules_sha256": rules.source.sha256,
-            "rules_text": rules.source.text, "rules_settings": rules.settings,
-            "files": ["odds.csv", "odds.parquet", "break_even.csv"]
-            + [f"heatmap_{t}.png" for t in terrains],
-            "mc_vs_exact": agreement,
-            "wall_time_s": round(time.perf_counter() - t0, 4),
-        }
-        path = w.finish(meta)
-    if not quiet:
-        _print_odds_summary(be, lv, path, agreement)
-    return path
+    return OddsRequest(attackers, defenders, atts, defs, terrains, DARC_SIDES[di], method, games,
+                       seed, lv, rules, la, ld, k)
 
 
-def _parse_levels(text: str) -> list[float]:
+def parse_levels(text: str) -> list[float]:
     try:
         lv = [float(x) for x in str(text).split(",") if x.strip()]
     except ValueError:
@@ -290,7 +266,7 @@ def _parse_levels(text: str) -> list[float]:
     return lv
 
 
-def _agreement(odds: pl.DataFrame) -> dict:
+def agreement(odds: pl.DataFrame) -> dict:
     """Largest |z| between MC and exact over the grid, for P(attacker wins) and rounds."""
     keys = ["terrain", "attacker", "defender"]
     ex = odds.filter(pl.col("method") == "exact").select(
@@ -310,27 +286,3 @@ def _agreement(odds: pl.DataFrame) -> dict:
     z_r = np.where(se_r > 0, diff_r / np.where(se_r > 0, se_r, 1), 0.0)
     return {"cells": j.height, "max_abs_z_p_attacker_wins": float(z_p.max()),
             "max_abs_z_expected_rounds": float(z_r.max())}
-
-
-def _print_odds_summary(be: pl.DataFrame, levels, path: Path, agreement) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    console = Console()
-    for terrain in be["terrain"].unique(maintain_order=True).to_list():
-        sub = be.filter(pl.col("terrain") == terrain)
-        where = {"open": "in open ground", "castle": "in a castle", "city": "in a city"}[terrain]
-        t = Table(title=f"Break-even: smallest attacker (points) beating a defender {where} "
-                        f"({sub['method'][0]}; '-' = not within the grid)")
-        t.add_column("defender", justify="right")
-        cols = [c for c in sub.columns if c.startswith("min_attacker_p")]
-        for c in cols:
-            t.add_column(f"P >= {c.removeprefix('min_attacker_p')}%", justify="right")
-        for row in sub.select("defender", *cols).iter_rows():
-            t.add_row(str(row[0]), *("-" if v is None else str(v) for v in row[1:]))
-        console.print(t)
-    if agreement:
-        console.print(f"MC vs exact over {agreement['cells']} cells: max |z| P(attacker wins) "
-                      f"{agreement['max_abs_z_p_attacker_wins']:.2f}, rounds "
-                      f"{agreement['max_abs_z_expected_rounds']:.2f}")
-    console.print(f"wrote {path}")

@@ -4,7 +4,7 @@
 checks every key (unknown keys, wrong types, values out of range, a deck too small to deal) and
 returns :class:`RulesArrays`, the only form of the rules the kernel and the reference engine see.
 :func:`with_copies` builds a variant with other copy counts *through the same loader* (the card
-ablation of :mod:`simcore.games.medievallons.questions`): the TOML text is edited, then validated.
+ablation of :mod:`analysis.questions.medievallons`): the TOML text is edited, then validated.
 
 May import numpy, the standard library and :mod:`simcore.config` / :mod:`simcore.errors`.
 """

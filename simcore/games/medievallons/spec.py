@@ -48,6 +48,7 @@ SPEC = GameSpec(
     strategies="strategies.medievallons",
     golden="simcore.games.medievallons.golden",
     reference=True,
-    report_hooks="reports.medievallons",
+    analysis_hooks="analysis.questions.medievallons",
+    report_hooks="reports.games.medievallons",
     extra={"card_names": dict(zip(CARD_TYPES, CARD_NAMES))},
 )

@@ -50,5 +50,6 @@ SPEC = GameSpec(
     strategies="strategies.middle_ages",
     golden="simcore.games.middle_ages.golden",
     reference=True,
+    report_hooks="reports.games.middle_ages",
     extra={"tile_names": _DOMAIN_NAMES},
 )

@@ -1,0 +1,328 @@
+"""The report's figure style and the figures every game's report has, from the analysis tables.
+
+Each figure function takes the dict of tables returned by :func:`analysis.analyse` (plus labels)
+and returns a :class:`matplotlib.figure.Figure`, or ``None`` when the tables it needs are absent.
+Figures are built without pyplot (no global state, Agg canvas), use the Okabe–Ito colour-blind-safe
+palette and cividis / PuOr colour maps, readable font sizes, axis labels in the game's words, and
+show seats as "Seat 1…n". The helpers here (:data:`RC`, :func:`styled`, :func:`new_figure`,
+:func:`render`, …) are the style the per-game figure modules (:mod:`reports.figures.middle_ages`,
+:mod:`reports.figures.medievallons`, :mod:`reports.figures.fief`) share.
+
+May import matplotlib (Agg backend only), numpy and polars.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import polars as pl  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+# Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour deficiency.
+OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+BASE, VARIANT, FAIR = OKABE_ITO[0], OKABE_ITO[1], "#555555"
+
+RC = {
+    "font.size": 11, "axes.titlesize": 13, "axes.labelsize": 11, "xtick.labelsize": 10,
+    "ytick.labelsize": 10, "legend.fontsize": 10, "axes.spines.top": False, "axes.spines.right": False,
+    "axes.grid": True, "grid.alpha": 0.3, "axes.axisbelow": True, "svg.fonttype": "none",
+    "font.family": "DejaVu Sans",
+}
+
+
+def styled(fn):
+    """Build the figure under the report's rc settings (fonts, grid, spines are read at creation)."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with matplotlib.rc_context(RC):
+            return fn(*args, **kwargs)
+    return wrapper
+
+
+def new_figure(w: float = 9.0, h: float = 5.0) -> Figure:
+    return Figure(figsize=(w, h), layout="constrained")
+
+
+def subplots(fig: Figure, *args, **kw):
+    return fig.subplots(*args, **kw)
+
+
+def percent_axis(ax, axis: str = "y") -> None:
+    from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+    target = ax.yaxis if axis == "y" else ax.xaxis
+    target.set_major_locator(MaxNLocator(nbins=5 if axis == "x" else 7))
+    target.set_major_formatter(PercentFormatter(1.0))
+
+
+def render(fig: Figure, fmt: str, dpi: int = 130) -> bytes:
+    """The figure as PNG / SVG / PDF bytes."""
+    buf = io.BytesIO()
+    with matplotlib.rc_context(RC):
+        fig.savefig(buf, format=fmt, dpi=dpi)
+    return buf.getvalue()
+
+
+def error_bars(low, mid, high) -> np.ndarray:
+    mid = np.asarray(mid, float)
+    return np.vstack([np.clip(mid - np.asarray(low, float), 0, None),
+                      np.clip(np.asarray(high, float) - mid, 0, None)])
+
+
+# ---------------------------------------------------------------------------------------------
+
+@styled
+def seat_advantage(t: dict, title: str = "", unit: str = "coins") -> Figure:
+    """Win share per seat with 95 % intervals and the fair share line; mean score per seat."""
+    seats = t["seats"]
+    fig = new_figure(10, 4.6)
+    ax, ax2 = subplots(fig, 1, 2, width_ratios=[3, 2])
+    x = np.arange(seats.height)
+    p = seats["win_share"].to_numpy()
+    ax.bar(x, p, color=[OKABE_ITO[i % 8] for i in range(len(x))], width=0.65,
+           yerr=error_bars(seats["ci_low"], p, seats["ci_high"]), capsize=5, ecolor="black")
+    fair = seats["fair_share"][0]
+    ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1.5, label=f"Fair share ({100 * fair:.0f}%)")
+    for xi, pi in zip(x, p):
+        ax.annotate(f"{100 * pi:.1f}%", (xi, pi), xytext=(0, 12), textcoords="offset points", ha="center")
+    ax.set_xticks(x, seats["seat_label"].to_list())
+    ax.set_xlabel("Seat (order of the first turn)")
+    ax.set_ylabel("Win share (shared wins split)")
+    ax.set_ylim(0, max(p.max() * 1.25, fair * 1.4))
+    percent_axis(ax)
+    ax.legend(loc="upper right")
+    ax.set_title("Who wins, by seat (95% intervals)")
+    m = seats["mean_score"].to_numpy()
+    ax2.bar(x, m, color=[OKABE_ITO[i % 8] for i in range(len(x))], width=0.65,
+            yerr=error_bars(seats["score_ci_low"], m, seats["score_ci_high"]), capsize=5, ecolor="black")
+    ax2.set_xticks(x, seats["seat_label"].to_list())
+    ax2.set_ylabel(f"Mean final {unit}")
+    ax2.set_xlabel("Seat")
+    ax2.set_title("Mean final score by seat")
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+
+@styled
+def matchups(t: dict) -> Figure | None:
+    """Heat map: how often the row strategy finishes ahead of the column strategy."""
+    if "matchups" not in t or t["matchups"].height == 0:
+        return None
+    m = t["matchups"]
+    names = t["strategies"]["strategy"].to_list() if "strategies" in t else sorted(set(m["strategy"]))
+    k = len(names)
+    grid = np.full((k, k), np.nan)
+    lo = np.full((k, k), np.nan)
+    hi = np.full((k, k), np.nan)
+    for r in m.iter_rows(named=True):
+        i, j = names.index(r["strategy"]), names.index(r["opponent"])
+        grid[i, j], lo[i, j], hi[i, j] = r["ahead_share"], r["ci_low"], r["ci_high"]
+    fig = new_figure(max(6.0, 1.3 * k + 3), max(4.5, 1.0 * k + 2))
+    ax = subplots(fig)
+    dev = np.nanmax(np.abs(grid - 0.5)) if np.isfinite(grid).any() else 0.1
+    dev = max(dev, 0.02)
+    im = ax.imshow(grid, cmap="PuOr", vmin=0.5 - dev, vmax=0.5 + dev)
+    for i in range(k):
+        for j in range(k):
+            if np.isfinite(grid[i, j]):
+                strong = abs(grid[i, j] - 0.5) > 0.6 * dev
+                ax.text(j, i, f"{100 * grid[i, j]:.1f}%\n({100 * lo[i, j]:.1f}–{100 * hi[i, j]:.1f})",
+                        ha="center", va="center", fontsize=9, color="white" if strong else "black")
+    ax.set_xticks(range(k), names)
+    ax.set_yticks(range(k), names)
+    ax.set_xlabel("Opponent strategy")
+    ax.set_ylabel("Strategy")
+    ax.grid(False)
+    fig.colorbar(im, ax=ax, label="Finishes ahead of the opponent (ties ½)",
+                 format=lambda v, _: f"{100 * v:.0f}%")
+    title = "Strategy matchups"
+    if m["confounded"].any():
+        title += "\n(strategies keep their seats: seat advantage included)"
+    elif m["paired"].any():
+        title += "\n(rotated seats, paired by deal)"
+    ax.set_title(title)
+    return fig
+
+
+def _step_hist(ax, d: pl.DataFrame, groups: list[str]) -> int:
+    """Step lines of the share of players per score bin (bins of equal width, ~60 over the range)."""
+    lo, hi = int(d["score"].min()), int(d["score"].max())
+    width = max(1, math.ceil((hi - lo + 1) / 60))
+    edges = np.arange(lo, hi + width + 1, width)
+    for i, g in enumerate(groups):
+        s = d.filter(pl.col("group") == g)
+        share, _ = np.histogram(s["score"].to_numpy(), bins=edges, weights=s["share"].to_numpy())
+        ax.stairs(share, edges, color=OKABE_ITO[i % 8], label=g, linewidth=1.8)
+    return width
+
+
+@styled
+def scores(t: dict, unit: str = "coins") -> Figure:
+    """Distributions of final scores per seat and per strategy."""
+    per_strategy = "scores_by_strategy" in t and t["scores_by_strategy"]["group"].n_unique() > 1
+    fig = new_figure(12 if per_strategy else 8, 4.5)
+    axes = np.atleast_1d(subplots(fig, 1, 2 if per_strategy else 1, sharey=True))
+    d = t["scores_by_seat"]
+    width = _step_hist(axes[0], d, sorted(set(d["group"]), key=lambda s: int(s.split()[-1])))
+    axes[0].set_title("Final score by seat")
+    if per_strategy:
+        d2 = t["scores_by_strategy"]
+        order = t["strategies"]["strategy"].to_list() if "strategies" in t else sorted(set(d2["group"]))
+        _step_hist(axes[1], d2, [g for g in order if g in set(d2["group"])])
+        axes[1].set_title("Final score by strategy")
+    for ax in axes:
+        ax.set_xlabel(f"Final {unit}" + (" (after end-of-game penalties)" if unit == "coins" else ""))
+        ax.legend()
+        percent_axis(ax)
+    axes[0].set_ylabel("Share of players" + (f" per {width} {unit}" if width > 1 else ""))
+    return fig
+
+
+@styled
+def game_flow(t: dict) -> Figure | None:
+    """Coins at each event checkpoint by final rank; lead changes; how often the leader wins."""
+    if "flow" not in t or t["flow"].height == 0:
+        return None
+    flow = t["flow"]
+    fig = new_figure(13, 4.6)
+    ax, ax2, ax3 = subplots(fig, 1, 3, width_ratios=[3, 2, 2])
+    labels = flow.filter(pl.col("rank") == flow["rank"].min()).sort("checkpoint")["label"].to_list()
+    for i, rank in enumerate(sorted(set(flow["rank"].to_list()))):
+        d = flow.filter(pl.col("rank") == rank).sort("checkpoint")
+        x = d["checkpoint"].to_numpy()
+        ax.errorbar(x, d["mean_coins"].to_numpy(), yerr=error_bars(d["ci_low"], d["mean_coins"], d["ci_high"]),
+                    marker="o", color=OKABE_ITO[i % 8], label=f"Finished {_ordinal(rank)}", capsize=3)
+    ax.set_xticks(range(1, len(labels) + 1), [f"{lab}\n(before event)" if lab.startswith("Turn") else lab
+                                             for lab in labels])
+    ax.set_ylabel("Mean coins")
+    ax.set_title("Game flow: coins before each event, by final rank")
+    ax.legend()
+    lc = t.get("lead_changes")
+    if lc is not None and lc.height:
+        ax2.bar(lc["lead_changes"].to_numpy(), lc["share"].to_numpy(), color=OKABE_ITO[0])
+        ax2.set_xticks(lc["lead_changes"].to_list())
+        ax2.set_xlabel("Lead changes between event checkpoints")
+        ax2.set_ylabel("Share of games")
+        percent_axis(ax2)
+        ax2.set_title("How often the lead changes")
+    o = t["outcomes"].filter(pl.col("metric").str.starts_with("leader_wins_event_"))
+    if o.height:
+        x = np.arange(1, o.height + 1)
+        e = o["estimate"].to_numpy()
+        ax3.errorbar(x, e, yerr=error_bars(o["ci_low"], e, o["ci_high"]), marker="o", color=OKABE_ITO[2], capsize=3)
+        ax3.axhline(t["seats"]["fair_share"][0], color=FAIR, linestyle="--", linewidth=1, label="Fair share")
+        ax3.set_xticks(x, [f"Turn {4 * k}" for k in x])
+        ax3.set_xlabel("Sole leader just before the event at")
+        ax3.set_ylabel("Leader's win share")
+        ax3.set_ylim(0, 1)
+        percent_axis(ax3)
+        ax3.legend(loc="lower right")
+        ax3.set_title("Does the leader win?")
+    return fig
+
+
+def _ordinal(k: int) -> str:
+    return f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
+
+
+@styled
+def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, var_label: str,
+               top: int = 15) -> Figure:
+    """Before / after: seat win shares side by side, and the largest standardised differences."""
+    fig = new_figure(13, max(5.0, 0.38 * min(top, cmp.height) + 2))
+    ax, ax2 = subplots(fig, 1, 2, width_ratios=[2, 3])
+    sb, sv = base_t["seats"], var_t["seats"]
+    x = np.arange(sb.height)
+    for off, s, color, lab in ((-0.2, sb, BASE, base_label), (0.2, sv, VARIANT, var_label)):
+        p = s["win_share"].to_numpy()
+        ax.bar(x[: s.height] + off, p, width=0.4, color=color, label=lab,
+               yerr=error_bars(s["ci_low"], p, s["ci_high"]), capsize=4, ecolor="black")
+    ax.axhline(sb["fair_share"][0], color=FAIR, linestyle="--", linewidth=1.2, label="Fair share")
+    ax.set_xticks(x, sb["seat_label"].to_list())
+    ax.set_ylabel("Win share")
+    percent_axis(ax)
+    ax.legend(fontsize=9)
+    ax.set_title("Win share by seat, before / after")
+    d = cmp.filter(pl.col("z").is_finite()).with_columns(pl.col("z").abs().alias("_a"))
+    d = d.sort("_a", descending=True)
+    d = d.head(top).reverse()
+    y = np.arange(d.height)
+    z = d["z"].to_numpy()
+    colors = [OKABE_ITO[5] if s else "#999999" for s in d["significant"].to_list()]
+    ax2.barh(y, z, color=colors)
+    ax2.axvline(0, color="black", linewidth=0.8)
+    labels = [lab if len(lab) < 48 else lab[:46] + "…" for lab in d["label"].to_list()]
+    ax2.set_yticks(y, labels, fontsize=9)
+    ax2.set_xlabel("z = (after − before) / standard error\norange: significant (Holm-adjusted, 5%)")
+    ax2.set_title(f"Largest changes: {var_label} vs {base_label}")
+    return fig
+
+
+
+# ---------------------------------------------------------------------------------------------
+# Game length, end reasons and guild types (games with ``turns`` / ``founded_*`` records)
+# ---------------------------------------------------------------------------------------------
+
+def _reason_colours(labels: list[str]) -> dict[str, str]:
+    return {lab: OKABE_ITO[i % 8] for i, lab in enumerate(labels)}
+
+
+@styled
+def game_length(t: dict) -> Figure | None:
+    """Histogram of game length stacked by end reason; share of each end reason (Wilson intervals)."""
+    if "length_distribution" not in t or t["length_distribution"].height == 0:
+        return None
+    d = t["length_distribution"]
+    er = t.get("end_reasons")
+    order = er["label"].to_list() if er is not None else sorted(set(d["label"]))
+    colours = _reason_colours(order)
+    width = int(d["turns_to"][0] - d["turns_from"][0] + 1)
+    starts = np.arange(int(d["turns_from"].min()), int(d["turns_from"].max()) + width, width)
+    fig = new_figure(12 if er is not None else 8, 4.6)
+    if er is not None:
+        ax, ax2 = subplots(fig, 1, 2, width_ratios=[3, 2])
+    else:
+        ax, ax2 = subplots(fig), None
+    bottom = np.zeros(len(starts))
+    for lab in order:
+        s = d.filter(pl.col("label") == lab)
+        if s.height == 0:
+            continue
+        h = np.zeros(len(starts))
+        h[((s["turns_from"].to_numpy() - starts[0]) // width).astype(int)] = s["share"].to_numpy()
+        ax.bar(starts, h, width=width, bottom=bottom, align="edge", color=colours[lab], label=lab,
+               edgecolor="white", linewidth=0.4)
+        bottom += h
+    if "length" in t:
+        r = t["length"].row(0, named=True)
+        ax.axvline(r["mean_turns"], color="black", linestyle="--", linewidth=1.2,
+                   label=f"Mean {r['mean_turns']:.1f} turns")
+        ax.axvline(r["median"], color=FAIR, linestyle=":", linewidth=1.5, label=f"Median {r['median']:g}")
+    ax.set_xlabel("Turns in the game")
+    ax.set_ylabel(f"Share of games per {width} turns" if width > 1 else "Share of games")
+    percent_axis(ax)
+    ax.legend(loc="upper right", fontsize=9)
+    ax.set_title("How long games last, by how they end")
+    if ax2 is not None:
+        y = np.arange(er.height)[::-1]
+        p = er["share"].to_numpy()
+        ax2.barh(y, p, color=[colours[lab] for lab in er["label"]],
+                 xerr=error_bars(er["ci_low"], p, er["ci_high"]), capsize=4, ecolor="black")
+        for yi, pi in zip(y, p):
+            ax2.annotate(f"{100 * pi:.1f}%", (pi, yi), xytext=(6, 0), textcoords="offset points",
+                         va="center", fontsize=9)
+        ax2.set_yticks(y, er["label"].to_list())
+        ax2.set_xlim(0, min(1.0, max(float(p.max()) * 1.25, 0.05)))
+        ax2.set_xlabel("Share of games (95% intervals)")
+        percent_axis(ax2, "x")
+        ax2.set_title("How games end")
+    return fig

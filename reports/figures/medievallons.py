@@ -1,0 +1,219 @@
+"""Figures of the Médiévallons report sections: guild types (MV-4) and the played balance questions.
+
+:func:`guild_types` / :func:`guild_comparison` draw the ``guild_types`` table of
+:func:`analysis.analyse` (``founded_<type>`` columns). The ``played_*`` figures draw the tables of a
+questions directory (:mod:`analysis.questions.medievallons`, read by
+:mod:`reports.games.medievallons`), whose rates come with standard errors: their intervals are
+±1.96 SE. Each returns ``None`` when its table is absent.
+
+May import matplotlib (Agg), numpy, polars, :mod:`reports.figures.common` and
+:mod:`analysis.guilds` (card names).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
+
+from analysis.guilds import card_name
+from reports.figures.common import (
+    BASE, FAIR, OKABE_ITO, VARIANT, error_bars, new_figure, percent_axis, styled, subplots,
+)
+
+
+def _guild_order(g: pl.DataFrame) -> pl.DataFrame:
+    return g.with_columns(pl.col("founders_win_share").fill_null(-1.0).alias("_o")).sort("_o").drop("_o")
+
+
+def _frequent_guilds(g: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
+    """(types founded by ≥ 0.5% of player-games and ≥ 30 of them, by founders' win share; names of
+    the others, which would only stretch the axis with a huge interval)."""
+    rare = ((pl.col("founders") < 30) | (pl.col("founded_share") < 0.005)
+            | pl.col("founders_win_share").is_null())
+    return _guild_order(g.filter(~rare)), g.filter(rare)["card_name"].to_list()
+
+
+def _left_out_note(fig: Figure, names: list[str]) -> None:
+    if names:
+        fig.supxlabel(f"Left out (founded by fewer than 0.5% of players or 30 player-games): "
+                      f"{', '.join(names)}", fontsize=9, color=FAIR)
+
+
+@styled
+def guild_types(t: dict) -> Figure | None:
+    """Founders' win share per card type (vs others' and the fair 1/n), and how often each is founded."""
+    if "guild_types" not in t or t["guild_types"].height == 0:
+        return None
+    g, left_out = _frequent_guilds(t["guild_types"])
+    if g.height == 0:
+        return None
+    y = np.arange(g.height)
+    fig = new_figure(12, max(4.5, 0.42 * g.height + 1.8))
+    ax, ax2 = subplots(fig, 1, 2, sharey=True, width_ratios=[3, 2])
+    p = g["founders_win_share"].fill_null(np.nan).to_numpy()
+    lo = g["founders_ci_low"].fill_null(np.nan).to_numpy()
+    hi = g["founders_ci_high"].fill_null(np.nan).to_numpy()
+    ok = np.isfinite(p)
+    ax.errorbar(p[ok], y[ok], xerr=error_bars(lo[ok], p[ok], hi[ok]), fmt="o", color=BASE, capsize=3,
+                label="Founded ≥ 1 guild of the type")
+    o = g["others_win_share"].fill_null(np.nan).to_numpy()
+    ax.scatter(o, y, marker="|", s=120, color=VARIANT, label="Everyone else", zorder=3)
+    fair = float(g["fair_share"][0])
+    ax.axvline(fair, color=FAIR, linestyle="--", linewidth=1.2, label=f"Fair share ({100 * fair:.0f}%)")
+    ax.set_yticks(y, g["card_name"].to_list())
+    ax.set_xlabel("Win share (95% intervals)")
+    percent_axis(ax, "x")
+    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=3, frameon=False, fontsize=9)
+    ax.set_title("Win share of the players who founded a guild of each type", pad=26)
+    f = g["founded_share"].to_numpy()
+    ax2.barh(y, f, color=OKABE_ITO[4], xerr=error_bars(g["founded_ci_low"], f, g["founded_ci_high"]), capsize=3,
+             ecolor="black")
+    ax2.set_xlabel("Players who founded one (share of player-games)")
+    percent_axis(ax2, "x")
+    ax2.set_title("How often each type is founded", pad=26)
+    _left_out_note(fig, left_out)
+    return fig
+
+
+@styled
+def guild_comparison(base_t: dict, var_t: dict, base_label: str, var_label: str) -> Figure | None:
+    """Before / after per card type: founded share and founders' win share; game length and ends."""
+    if "guild_types" not in base_t or "guild_types" not in var_t:
+        return None
+    b, left_out = _frequent_guilds(base_t["guild_types"])
+    if b.height == 0:
+        return None
+    v = var_t["guild_types"]
+    cards = b["card"].to_list()
+    v = pl.DataFrame({"card": cards}).join(v, on="card", how="left")
+    y = np.arange(len(cards))
+    fig = new_figure(13, max(5.0, 0.45 * len(cards) + 2))
+    ax, ax2 = subplots(fig, 1, 2, sharey=True)
+    for off, d, colour, lab in ((0.18, b, BASE, base_label), (-0.18, v, VARIANT, var_label)):
+        p = d["founders_win_share"].fill_null(np.nan).to_numpy()
+        ok = np.isfinite(p)
+        ax.errorbar(p[ok], y[ok] + off,
+                    xerr=error_bars(d["founders_ci_low"].fill_null(np.nan).to_numpy()[ok], p[ok],
+                              d["founders_ci_high"].fill_null(np.nan).to_numpy()[ok]),
+                    fmt="o", color=colour, capsize=3, label=lab, markersize=5)
+        f = d["founded_share"].fill_null(np.nan).to_numpy()
+        ax2.barh(y + off, f, height=0.36, color=colour, label=lab,
+                 xerr=error_bars(d["founded_ci_low"].fill_null(np.nan), f, d["founded_ci_high"].fill_null(np.nan)),
+                 capsize=2, ecolor="black")
+    ax.axvline(float(b["fair_share"][0]), color=FAIR, linestyle="--", linewidth=1.2, label="Fair share")
+    ax.set_yticks(y, b["card_name"].to_list())
+    ax.set_xlabel("Founders' win share (95% intervals)")
+    percent_axis(ax, "x")
+    ax.legend(fontsize=9, loc="lower right")
+    ax.set_title("Founders' win share, before / after")
+    ax2.set_xlabel("Players who founded one")
+    percent_axis(ax2, "x")
+    ax2.set_title("How often each type is founded")
+    if "length" in base_t and "length" in var_t:
+        rb, rv = base_t["length"].row(0, named=True), var_t["length"].row(0, named=True)
+        fig.suptitle(f"Guild types, before / after — mean length {rb['mean_turns']:.1f} → "
+                     f"{rv['mean_turns']:.1f} turns")
+    _left_out_note(fig, left_out)
+    return fig
+
+
+
+_Z95 = 1.959963984540054
+
+
+@styled
+def played_first_player(fp: pl.DataFrame) -> Figure | None:
+    """Win share per seat for every player count (played with identical bots) against 1/P."""
+    if fp is None or fp.height == 0:
+        return None
+    counts = sorted(set(fp["players"].to_list()))
+    fig = new_figure(max(7.0, 2.4 * len(counts) + 2), 4.6)
+    ax = subplots(fig)
+    step = 1.0
+    for k, P in enumerate(counts):
+        d = fp.filter(pl.col("players") == P).sort("seat")
+        w = 0.8 / P
+        x = k * step - 0.4 + w / 2 + w * np.arange(P)
+        p = d["win_share"].to_numpy()
+        se = d["std_error"].to_numpy()
+        ax.bar(x, p, width=w * 0.9, color=[OKABE_ITO[s % 8] for s in d["seat"]],
+               yerr=_Z95 * se, capsize=3, ecolor="black")
+        ax.hlines(1 / P, k * step - 0.45, k * step + 0.45, color=FAIR, linestyle="--", linewidth=1.3)
+        ax.annotate(f"{100 * p[0]:.1f}%", (x[0], p[0] + _Z95 * se[0]), xytext=(0, 4),
+                    textcoords="offset points", ha="center", fontsize=9)
+    ax.set_xticks(np.arange(len(counts)) * step, [f"{P} players" for P in counts])
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles = [Patch(color=OKABE_ITO[s % 8], label=f"Seat {s + 1}") for s in range(max(counts))]
+    handles.append(Line2D([], [], color=FAIR, linestyle="--", label="Fair share 1/P"))
+    ax.legend(handles=handles, fontsize=9, ncols=2)
+    ax.set_ylabel("Win share (95% intervals)")
+    percent_axis(ax)
+    ax.set_title("First-player advantage by player count (Seat 1 plays first)")
+    return fig
+
+
+@styled
+def played_ablation(ct: pl.DataFrame) -> Figure | None:
+    """Card ablation: change of the founders' win share and of game length with one copy removed."""
+    if ct is None or "delta_founders_win_share" not in ct.columns:
+        return None
+    d = ct.filter(pl.col("delta_founders_win_share").is_not_null()
+                  & pl.col("delta_founders_win_share").is_not_nan()
+                  & (pl.col("founders_std_error").fill_nan(None).is_not_null()))
+    d = d.filter(pl.col("founded_share") >= 0.005).sort("delta_founders_win_share")
+    if d.height == 0:
+        return None
+    names = [_card_label(c) for c in d["card"]]
+    y = np.arange(d.height)
+    fig = new_figure(12, max(4.5, 0.42 * d.height + 1.8))
+    ax, ax2 = subplots(fig, 1, 2, sharey=True)
+    delta = 100 * d["delta_founders_win_share"].to_numpy()
+    se = 100 * d["delta_std_error"].to_numpy()
+    colours = [OKABE_ITO[5] if abs(v) > _Z95 * s else OKABE_ITO[0] for v, s in zip(delta, se)]
+    ax.barh(y, delta, color=colours, xerr=_Z95 * se, capsize=3, ecolor="black")
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(y, names)
+    ax.set_xlabel("Change of the founders' win share (points)\norange: 95% interval excludes 0")
+    ax.set_title("Remove one copy: founders' win share")
+    dt = d["delta_mean_turns"].to_numpy()
+    st = d["delta_turns_std_error"].to_numpy()
+    ax2.barh(y, dt, color=OKABE_ITO[2], xerr=_Z95 * st, capsize=3, ecolor="black")
+    ax2.axvline(0, color="black", linewidth=0.8)
+    ax2.set_xlabel("Change of the mean game length (turns)")
+    ax2.set_title("Remove one copy: game length")
+    return fig
+
+
+def _card_label(key: str) -> str:
+    return card_name(key)
+
+
+@styled
+def played_best_of_three(b3: pl.DataFrame) -> Figure | None:
+    """2 players: bot A's win rate over single rounds and over best-of-3 matches, per pairing."""
+    if b3 is None or b3.height == 0:
+        return None
+    x = np.arange(b3.height)
+    fig = new_figure(max(7.0, 2.2 * b3.height + 2), 4.6)
+    ax = subplots(fig)
+    for off, col, se_col, colour, lab in ((-0.2, "single_round_win_rate", "single_std_error", BASE,
+                                           "One round"),
+                                          (0.2, "match_win_rate", "match_std_error", VARIANT,
+                                           "Best of 3 rounds")):
+        p = b3[col].to_numpy()
+        half = _Z95 * np.nan_to_num(b3[se_col].to_numpy())
+        ax.bar(x + off, p, width=0.4, color=colour, label=lab, yerr=half, capsize=4, ecolor="black")
+        for xi, pi in zip(x + off, p):
+            ax.text(xi, min(pi / 2, 0.22), f"{100 * pi:.1f}%", ha="center", va="center", fontsize=9,
+                    color="white" if colour == BASE else "black")
+    ax.axhline(0.5, color=FAIR, linestyle="--", linewidth=1.2, label="Even (50%)")
+    ax.set_xticks(x, [f"{a}\nvs {b}" for a, b in zip(b3["bot"], b3["opponent"])])
+    ax.set_ylabel("Win rate of the first-named bot (95% intervals)")
+    ax.set_ylim(0, 1.12)
+    percent_axis(ax)
+    ax.legend(loc="upper left", fontsize=9)
+    ax.set_title("2 players: one round vs a best-of-3 match (first player alternates)")
+    return fig

@@ -1,0 +1,143 @@
+"""Figures of the Middle-Ages report sections: event cards (MA-8) and tiles / Domains (MA-12).
+
+Drawn from the ``events``, ``tiles`` and ``domain_pairs`` tables of :func:`analysis.analyse` in the
+style of :mod:`reports.figures.common`; each returns ``None`` when its table is absent.
+
+May import matplotlib (Agg), numpy, polars and :mod:`reports.figures.common`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
+
+from reports.figures.common import (
+    BASE, FAIR, OKABE_ITO, error_bars, new_figure, percent_axis, styled, subplots,
+)
+
+
+@styled
+def event_impact(t: dict) -> Figure | None:
+    """Per event card (all slots): mean coin gain per player, and how often it changes the leader."""
+    if "events" not in t or t["events"].height == 0:
+        return None
+    ev = t["events"].filter(pl.col("slot") == 0).sort("mean_gain")
+    labels = [f"{n} ({e})" for n, e in zip(ev["event_name"], ev["event"])]
+    y = np.arange(ev.height)
+    fig = new_figure(11, max(4.0, 0.42 * ev.height + 1.6))
+    ax, ax2 = subplots(fig, 1, 2, sharey=True, width_ratios=[3, 2])
+    g = ev["mean_gain"].to_numpy()
+    colors = [OKABE_ITO[5] if v < 0 else OKABE_ITO[0] for v in g]
+    ax.barh(y, g, color=colors, xerr=error_bars(ev["gain_ci_low"], g, ev["gain_ci_high"]), capsize=3,
+            ecolor="black")
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(y, labels)
+    ax.set_xlabel("Mean coins gained per player when the card fires")
+    ax.set_title("Event cards, sorted by effect on coins")
+    lc = ev["leader_change"].to_numpy()
+    if np.isfinite(lc).any():
+        ax2.barh(y, lc, color=OKABE_ITO[2],
+                 xerr=error_bars(ev["leader_change_ci_low"], lc, ev["leader_change_ci_high"]), capsize=3,
+                 ecolor="black")
+        ax2.set_xlabel("Games where the leader changes")
+        percent_axis(ax2, "x")
+    else:
+        tw = ev["top_gainer_win_share"].to_numpy()
+        ax2.barh(y, np.nan_to_num(tw), color=OKABE_ITO[2])
+        ax2.set_xlabel("Win share of the player the card helped most")
+        percent_axis(ax2, "x")
+    ax2.set_title("Does it change who leads?")
+    return fig
+
+
+@styled
+def event_slots(t: dict) -> Figure | None:
+    """Heat map: mean coin gain per player by event card and firing turn."""
+    if "events" not in t:
+        return None
+    ev = t["events"].filter(pl.col("slot") > 0)
+    if ev.height == 0:
+        return None
+    events = t["events"].filter(pl.col("slot") == 0).sort("mean_gain")
+    ids = events["event"].to_list()
+    slots = sorted(set(ev["slot"].to_list()))
+    grid = np.full((len(ids), len(slots)), np.nan)
+    for r in ev.iter_rows(named=True):
+        grid[ids.index(r["event"]), slots.index(r["slot"])] = r["mean_gain"]
+    fig = new_figure(8, max(4.0, 0.42 * len(ids) + 1.6))
+    ax = subplots(fig)
+    lim = np.nanmax(np.abs(grid)) if np.isfinite(grid).any() else 1.0
+    im = ax.imshow(grid, aspect="auto", cmap="PuOr_r", vmin=-lim, vmax=lim)
+    for i in range(len(ids)):
+        for j in range(len(slots)):
+            if np.isfinite(grid[i, j]):
+                ax.text(j, i, f"{grid[i, j]:+.1f}", ha="center", va="center", fontsize=9,
+                        color="white" if abs(grid[i, j]) > 0.6 * lim else "black")
+    ax.set_xticks(range(len(slots)), [f"Turn {4 * s}" for s in slots])
+    ax.set_yticks(range(len(ids)), [f"{n} ({e})" for n, e in zip(events["event_name"], events["event"])])
+    ax.set_xlabel("When the card fires")
+    ax.grid(False)
+    fig.colorbar(im, ax=ax, label="Mean coins gained per player")
+    ax.set_title("Event cards by firing turn")
+    return fig
+
+
+@styled
+def tile_impact(t: dict) -> Figure | None:
+    """Win share against the number of tiles of each type held at the end (small multiples)."""
+    if "tiles" not in t or t["tiles"].height == 0:
+        return None
+    tiles = t["tiles"]
+    names = list(dict.fromkeys(tiles["tile_name"].to_list()))
+    cols = 4
+    rows = math.ceil(len(names) / cols)
+    fig = new_figure(12, 2.9 * rows + 0.8)
+    axes = np.atleast_1d(subplots(fig, rows, cols, sharey=True)).ravel()
+    total = tiles.group_by("tile_name").agg(pl.col("players").sum())
+    total = dict(zip(total["tile_name"], total["players"]))
+    fair = tiles["fair_share"][0]
+    for i, (ax, name) in enumerate(zip(axes, names)):
+        d = tiles.filter((pl.col("tile_name") == name) & (pl.col("players") >= max(30, 0.001 * total[name])))
+        x = d["tiles"].to_numpy()
+        ax.fill_between(x, d["ci_low"].to_numpy(), d["ci_high"].to_numpy(), color=BASE, alpha=0.3)
+        ax.plot(x, d["win_share"].to_numpy(), marker="o", color=BASE)
+        ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1)
+        ax.set_title(name)
+        ax.set_xlabel(f"{name} tiles at the end")
+        percent_axis(ax)
+    for ax in axes[len(names):]:
+        ax.set_visible(False)
+    for ax in axes[::cols]:
+        ax.set_ylabel("Win share")
+    fig.suptitle("Win share by number of tiles of each type (dashed: fair share)")
+    return fig
+
+
+@styled
+def domain_pairs(t: dict, top: int = 12) -> Figure | None:
+    """Most winning Domain mixes: share among winners against share among all players."""
+    if "domain_pairs" not in t or t["domain_pairs"].height == 0:
+        return None
+    d = t["domain_pairs"]
+    d = d.filter(pl.col("share_of_players") >= 0.005).head(top).reverse()
+    if d.height == 0:
+        return None
+    y = np.arange(d.height)
+    fig = new_figure(10, 0.42 * d.height + 1.8)
+    ax = subplots(fig)
+    ax.barh(y - 0.2, d["share_of_players"].to_numpy(), height=0.4, color=OKABE_ITO[4],
+            label="Share of all players")
+    ax.barh(y + 0.2, d["share_of_wins"].to_numpy(), height=0.4, color=OKABE_ITO[0], label="Share of wins")
+    for yi, lift in zip(y, d["lift"].to_numpy()):
+        ax.annotate(f"×{lift:.2f}", (max(d["share_of_wins"].max(), d["share_of_players"].max()), yi),
+                    xytext=(8, 0), textcoords="offset points", va="center", fontsize=9)
+    ax.set_yticks(y, d["pair"].to_list())
+    ax.set_xlabel("Share (a player's mix = the two Domains with the most tiles)")
+    ax.set_xlim(0, 1.12 * max(d["share_of_wins"].max(), d["share_of_players"].max()))
+    percent_axis(ax, "x")
+    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=2, frameon=False)
+    fig.suptitle(f"Top {d.height} Domain mixes by win share (×: over-representation among winners)")
+    return fig

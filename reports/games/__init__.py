@@ -1,0 +1,41 @@
+"""reports.games: the report sections of one game each, found through the game's spec.
+
+A game's spec (:mod:`simcore.games`, ``report_hooks``) names its module here; the generic report code
+(:mod:`reports.text`, :mod:`reports.sections`, :mod:`reports.build`) asks :func:`hook_for` and never
+tests a game's name. A hook module may define, each optional:
+
+- ``headlines(t, rs) -> list[str]``: the game's headline sentences (after the common ones on game
+  length, before the strategies');
+- ``sections(t, rs, figures, questions) -> list[Section]``: the game's sections, placed after the
+  common section named by ``SECTIONS_AFTER`` (default: before the score distributions);
+  ``figures`` is the report's :class:`reports.sections.FigureSet`, ``questions`` a
+  :class:`reports.questions.Questions` or ``None``;
+- ``comparison_figures(name, base_t, var_t, base_label, var_label, figures) -> list[str]``: figures
+  the game adds to a before/after section;
+- ``QUESTIONS``: the command that writes a questions directory for this game; a report of a game
+  without it refuses ``--questions``. ``question_files(questions, rs) -> {path: DataFrame | str}``:
+  what of it the report directory keeps.
+
+Hooks read tables and draw; they never play games.
+
+May import the standard library and :mod:`simcore.games` (the registry); the hook modules may import
+:mod:`reports.text`, :mod:`reports.sections`, their game's :mod:`reports.figures` module, polars,
+numpy and :mod:`analysis`.
+"""
+
+from __future__ import annotations
+
+from simcore import games as registry
+from simcore.contract import GameSpec
+
+
+def spec_for(game: str) -> GameSpec | None:
+    """The registered spec of ``game`` (run.json's name), or None for a game the registry does not
+    know (a run written by an older version, a synthetic test run)."""
+    return registry.specs().get(game)
+
+
+def hook_for(game: str):
+    """The report hook module of ``game``, or None when it has none."""
+    spec = spec_for(game)
+    return registry.import_hook(spec.report_hooks) if spec is not None else None

@@ -1,0 +1,299 @@
+"""Médiévallons report sections (the game's report hook): guild types and the played balance questions.
+
+Found through the Médiévallons spec (``report_hooks``). :func:`headlines` adds the best and worst
+guild type for its founders; :func:`sections` adds, after game length, the "Guild types" section
+(``guild_types`` table of :func:`analysis.analyse`, MV-4) and, when the report is given a questions
+directory (:mod:`reports.questions`), the "Balance questions" section: what the run cannot answer
+(first-player advantage at other player counts, MV-2; the card ablation, MV-1 deck; the 2-player
+best of 3, MV-7), read from the tables :mod:`analysis.questions.medievallons` wrote. Rates of those
+tables carry standard errors; the report shows 95% intervals as ±1.96 SE.
+:func:`question_files` is what the report directory keeps of them (``questions/*.csv`` and
+``questions/settings.json``); :func:`comparison_figures` adds the guild before/after figure.
+Reading only: this module never plays a game (``balance report`` plays the questions before it
+builds the report, see :mod:`cli.report`).
+
+May import numpy, polars, the standard library, :mod:`analysis` (stats, card names, types),
+:mod:`reports.text`, :mod:`reports.sections` and :mod:`reports.figures.medievallons`.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import polars as pl
+
+from analysis import stats
+from analysis.guilds import card_name
+from analysis.load import RunSet
+from reports.figures import medievallons as F
+from reports.sections import FigureSet, Section, pct_column
+from reports.text import best_and_worst, num, pct, pct_ci, pvalue, row_pct_ci, signed
+
+SECTIONS_AFTER = "length"
+QUESTIONS = "balance medievallons-questions"
+SECTION_ID = "questions"
+TITLE = "Balance questions (played for this report)"
+SHOWN = ("first_player", "card_types", "best_of_three")     # the question tables a report shows
+_Z = stats.z_quantile()
+
+
+# ---------------------------------------------------------------------------------------------
+# Guild types (from the run)
+# ---------------------------------------------------------------------------------------------
+
+def guild_rows_for_headlines(t: dict) -> pl.DataFrame:
+    """Guild types founded often enough to rank (≥ 0.5% of player-games and ≥ 30 founders)."""
+    g = t["guild_types"]
+    return g.filter(pl.col("founders_win_share").is_not_null() & (pl.col("founders") >= 30)
+                    & (pl.col("founded_share") >= 0.005))
+
+
+def guild_headlines(t: dict) -> list[str]:
+    """Best and worst guild type for its founders (table ``guild_types``)."""
+    if "guild_types" not in t:
+        return []
+    g = guild_rows_for_headlines(t)
+    if g.height == 0:
+        return []
+    out = []
+    for r, what in zip(best_and_worst(g, "founders_win_share", "card"), ("do best", "do worst")):
+        out.append(f"Founders of {r['card_name']} guilds {what}: they win "
+                   f"{row_pct_ci(r, 'founders_win_share', 'founders_ci_low', 'founders_ci_high')} against a "
+                   f"fair {pct(r['fair_share'])}% ({pct(r['others_win_share'])}% for the other players; "
+                   f"{pct(r['founded_share'])}% of players found one).")
+    return out
+
+
+def headlines(t: dict, rs: RunSet) -> list[str]:
+    return guild_headlines(t)
+
+
+def _guild_rows(t: dict) -> pl.DataFrame:
+    g = t["guild_types"]
+    return pl.DataFrame({
+        "Card type": g["card_name"],
+        "Founded by": [pct_ci(p, lo, hi) for p, lo, hi in
+                       zip(g["founded_share"], g["founded_ci_low"], g["founded_ci_high"])],
+        "Guilds per player": [num(x) for x in g["mean_guilds"]],
+        "Founders' win share": pct_column(g, "founders_win_share", "founders_ci_low", "founders_ci_high"),
+        "Others' win share": pct_column(g, "others_win_share", "others_ci_low", "others_ci_high"),
+        "Founders − others (points)": ["" if d is None else f"{signed(100 * d)} ({signed(100 * lo)} to "
+                                       f"{signed(100 * hi)})"
+                                       for d, lo, hi in zip(g["diff"], g["diff_low"], g["diff_high"])],
+        "Holm p": ["" if p is None else pvalue(p) for p in g["p_adjusted"]],
+        "Significant": g["significant"],
+        "Powers used per player": ["" if x is None else num(x) for x in g["mean_powers"]]})
+
+
+def _guild_section(t: dict, figs: FigureSet) -> Section:
+    return Section(
+        "guilds", "Guild types",
+        "For each card type: the share of player-games that founded at least one guild of it, and the "
+        "win share of those founders against everyone else and against the fair 1/n (Wilson intervals; "
+        "the difference has Newcombe's interval and a two-proportion test, Holm-adjusted over the "
+        "types). "
+        "Founding any type goes with winning (a winner founds several guilds), so compare the types with "
+        "each other rather than with the fair share alone; to test a type, remove a copy in a rules "
+        "file and compare the two runs.",
+        figs.add("guild_types", F.guild_types(t)), [("Guild types", _guild_rows(t))], guild_headlines(t))
+
+
+def comparison_figures(name: str, base_t: dict, var_t: dict, base_label: str, var_label: str,
+                       figs: FigureSet) -> list[str]:
+    return figs.add(f"{name}_guilds", F.guild_comparison(base_t, var_t, base_label, var_label))
+
+
+# ---------------------------------------------------------------------------------------------
+# The played questions (from a questions directory)
+# ---------------------------------------------------------------------------------------------
+
+def _ci(p: float, se: float) -> str:
+    return f"{pct(p)}% ({pct(p - _Z * se)}–{pct(p + _Z * se)})"
+
+
+def _pts(d: float, se: float) -> str:
+    return f"{signed(100 * d)} points ({signed(100 * (d - _Z * se))} to {signed(100 * (d + _Z * se))})"
+
+
+def first_player_sentences(fp: pl.DataFrame) -> list[str]:
+    out = []
+    for r in fp.filter(pl.col("seat") == 0).sort("players").iter_rows(named=True):
+        verdict = "significant" if abs(r["z"]) > _Z else "within noise"
+        out.append(f"{r['players']} players: Seat 1 (plays first) wins {_ci(r['win_share'], r['std_error'])} "
+                   f"against a fair {pct(r['fair'])}%: {signed(100 * r['advantage'])} points, "
+                   f"z = {num(r['z'], 1)}, {verdict}.")
+    return out
+
+
+def _ablation_rows(ct: pl.DataFrame) -> pl.DataFrame:
+    if "delta_founders_win_share" not in ct.columns:
+        return ct.clear()
+    return ct.filter(pl.col("delta_founders_win_share").is_not_nan() & pl.col("z").is_not_nan()
+                     & (pl.col("founded_share") >= 0.005))
+
+
+def ablation_sentences(ct: pl.DataFrame) -> list[str]:
+    d = _ablation_rows(ct)
+    if d.height == 0:
+        return []
+    adj = stats.holm(stats.two_sided_p(d["z"].to_numpy()))
+    k = int((np.nan_to_num(adj, nan=1.0) < 0.05).sum())
+    out = [f"Removing one copy of a type changes its founders' win share significantly for {k} of "
+           f"{d.height} types (Holm-adjusted, 5% family-wise)."]
+    r = d.with_columns(pl.col("z").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
+    name = card_name(r["card"])
+    out.append(f"The largest change: with one {name} fewer ({r['copies_after']} copies), {name} founders "
+               f"win {pct(r['founders_win_share_after'])}% instead of {pct(r['founders_win_share'])}%, "
+               f"{_pts(r['delta_founders_win_share'], r['delta_std_error'])}, z = {num(r['z'])}.")
+    r = d.with_columns(pl.col("delta_mean_turns").abs().alias("_a")).sort("_a", descending=True).row(
+        0, named=True)
+    lo = r["delta_mean_turns"] - _Z * r["delta_turns_std_error"]
+    hi = r["delta_mean_turns"] + _Z * r["delta_turns_std_error"]
+    out.append(f"Game length moves most when a {card_name(r['card'])} is removed: "
+               f"{signed(r['delta_mean_turns'])} turns ({signed(lo)} to {signed(hi)}).")
+    return out
+
+
+def best_of_three_sentences(b3: pl.DataFrame) -> list[str]:
+    return [f"2 players, {r['bot']} vs {r['opponent']}: "
+            f"{_ci(r['single_round_win_rate'], r['single_std_error'])} of single rounds → "
+            f"{_ci(r['match_win_rate'], r['match_std_error'])} of best-of-3 matches "
+            f"({num(r['mean_rounds'])} rounds per match)."
+            for r in b3.iter_rows(named=True)]
+
+
+def _first_player_rows(fp: pl.DataFrame) -> pl.DataFrame:
+    return pl.DataFrame({
+        "Players": fp["players"], "Seat": [f"Seat {s + 1}" for s in fp["seat"]], "Games": fp["games"],
+        "Win share": [_ci(p, se) for p, se in zip(fp["win_share"], fp["std_error"])],
+        "vs fair (points)": [signed(100 * a) for a in fp["advantage"]],
+        "z": [num(z, 1) for z in fp["z"]]})
+
+
+def _card_rows(ct: pl.DataFrame) -> pl.DataFrame:
+    def ci(p, se):
+        return "" if p is None or p != p or se is None or se != se else _ci(p, se)
+
+    cols = {
+        "Card type": [card_name(c) for c in ct["card"]],
+        "Founded by": [f"{pct(s)}%" for s in ct["founded_share"]],
+        "Founders' win share": [ci(p, se) for p, se in
+                                zip(ct["founders_win_share"], ct["founders_std_error"])],
+        "Others' win share": [f"{pct(p)}%" for p in ct["others_win_share"]]}
+    if "delta_founders_win_share" in ct.columns:
+        cols.update({
+            "Copies after": ct["copies_after"],
+            "Founded by, after": [f"{pct(s)}%" for s in ct["founded_share_after"]],
+            "Founders' win share, after": ["" if p is None or p != p else f"{pct(p)}%"
+                                           for p in ct["founders_win_share_after"]],
+            "Change (points)": ["" if d is None or se is None or d != d or se != se else _pts(d, se)
+                                for d, se in zip(ct["delta_founders_win_share"], ct["delta_std_error"])],
+            "z": ["" if z is None or z != z else num(z) for z in ct["z"]],
+            "Change of mean length (turns)": [f"{signed(d)} ± {num(_Z * se, 1)}" for d, se in
+                                              zip(ct["delta_mean_turns"], ct["delta_turns_std_error"])]})
+    return pl.DataFrame(cols)
+
+
+def _best_of_three_rows(b3: pl.DataFrame) -> pl.DataFrame:
+    return pl.DataFrame({
+        "Bot": b3["bot"], "Opponent": b3["opponent"], "Matches": b3["matches"],
+        "One round": [_ci(p, se) for p, se in zip(b3["single_round_win_rate"], b3["single_std_error"])],
+        "As first player": [f"{pct(p)}%" for p in b3["as_first_player"]],
+        "As second player": [f"{pct(p)}%" for p in b3["as_second_player"]],
+        "Best of 3": [_ci(p, se) for p, se in zip(b3["match_win_rate"], b3["match_std_error"])],
+        "Rounds per match": [num(x) for x in b3["mean_rounds"]]})
+
+
+def _intro(q, rs: RunSet, shown: dict[str, pl.DataFrame]) -> str:
+    m, run = q.meta, rs.metas[0]
+    games, strategy, seed = int(m.get("games") or 0), m.get("strategy"), m.get("seed")
+    why = m.get("strategy_note") or f"{strategy} bots at every seat"
+    fp = shown.get("first_player")
+    counts = list(m.get("players") or (sorted(set(fp["players"])) if fp is not None else []))
+    card_players = m.get("card_players", rs.n_players)
+    pairs = [tuple(p) for p in m.get("pairs") or []]
+    elapsed = m.get("wall_time_s")
+    took = f" ({elapsed:.1f} s)" if isinstance(elapsed, (int, float)) else ""
+    names = list(run.get("strategies") or [])
+    same = (bool(names) and set(names) == {strategy} and not run.get("rotate_seats")
+            and len(rs.paths) == 1 and seed == run.get("seed") and rs.n_players in counts)
+    replay = (f" (at {rs.n_players} players, the same seed, rules and bots replay the run's first "
+              f"{min(games, rs.n_games):,} games)" if same else "")
+    where = ("Played for this report by the runner, not read from the run" if m.get("for_run") else
+             f"Read from {q.path} (written by {QUESTIONS}), not from the run")
+    seed_text = f"its seed {seed}" if seed == run.get("seed") else f"seed {seed} (the run's is {run.get('seed')})"
+    at_players = (f"the run's {card_players} players" if card_players == rs.n_players else
+                  f"{card_players} players")
+    ct = shown.get("card_types")
+    ablation = ct is not None and "delta_founders_win_share" in ct.columns
+    csvs = ", ".join(f"questions/{k}.csv" for k in shown)
+    return (
+        f"{where}: {games:,} games per question and per rules variant{took}, with {why}, the run's rules "
+        f"({m.get('rules_name')}) and {seed_text}{replay}. First-player advantage at "
+        + (f"every player count the rules allow ({', '.join(map(str, counts))})" if m.get("for_run") else
+           f"{', '.join(map(str, counts))} players")
+        + (f"; the card ablation at {at_players}: for each card type the same number of games with one "
+           f"copy of that type removed, and the change in its founders' win share and in game length"
+           if ablation else f"; the card types at {at_players} (no ablation played)")
+        + (f"; the 2-player best-of-3 match (first player alternating) next to the single round for "
+           f"{', '.join(f'{a} vs {b}' for a, b in pairs)}" if "best_of_three" in shown else
+           "; no best-of-3 question: the rules do not allow 2 players" if 2 not in counts else
+           "; no best-of-3 question")
+        + f". Intervals are ±1.96 standard errors. Tables as CSV in this report's directory: {csvs} "
+        f"(settings in questions/settings.json). To measure a deck change on full runs instead, "
+        f"simulate a rules file with one copy fewer and give both runs to balance report: the "
+        f"before/after section compares guild and length metrics. --questions-games 0 skips this "
+        f"section."
+        + (f" {m['ablation_note']}" if m.get("ablation_note") else ""))
+
+
+def _shown(q) -> dict[str, pl.DataFrame]:
+    return {k: q.tables[k] for k in SHOWN if k in q.tables}
+
+
+def _questions_section(q, rs: RunSet, figs: FigureSet) -> Section:
+    if q.not_played:
+        return Section(SECTION_ID, TITLE, f"Not played: {q.not_played}", intro_in_pdf=True)
+    shown = _shown(q)
+    fp, ct, b3 = (shown.get(k) for k in SHOWN)
+    sentences = ((first_player_sentences(fp) if fp is not None else [])
+                 + (ablation_sentences(ct) if ct is not None else [])
+                 + (best_of_three_sentences(b3) if b3 is not None else []))
+    names = (figs.add("questions_first_player", F.played_first_player(fp))
+             + figs.add("questions_ablation", F.played_ablation(ct))
+             + figs.add("questions_best_of_three", F.played_best_of_three(b3)))
+    tables = []
+    if fp is not None:
+        tables.append(("First-player advantage per player count", _first_player_rows(fp)))
+    if ct is not None:
+        tables.append((f"Card types at {q.meta.get('card_players', rs.n_players)} players, and with one "
+                       f"copy removed", _card_rows(ct)))
+    if b3 is not None:
+        tables.append(("2 players: one round vs best of 3", _best_of_three_rows(b3)))
+    return Section(SECTION_ID, TITLE, _intro(q, rs, shown), names, tables, sentences, intro_in_pdf=True)
+
+
+def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None) -> list[Section]:
+    """Guild types (when the run records ``founded_<type>``) and the played questions (when given)."""
+    secs = [_guild_section(t, figs)] if "guild_types" in t else []
+    if questions is not None:
+        secs.append(_questions_section(questions, rs, figs))
+    return secs
+
+
+def question_files(q, rs: RunSet) -> dict[str, pl.DataFrame | str]:
+    """The shown question tables as ``questions/<table>.csv`` and the settings they were played
+    with as ``questions/settings.json``; nothing when nothing was played."""
+    if q.not_played:
+        return {}
+    shown = _shown(q)
+    m = q.meta
+    files: dict[str, pl.DataFrame | str] = {f"questions/{k}.csv": v for k, v in shown.items()}
+    files["questions/settings.json"] = json.dumps({
+        "games": m.get("games"), "strategy": m.get("strategy"), "seed": m.get("seed"),
+        "player_counts": m.get("players"), "card_players": m.get("card_players"),
+        "pairs": m.get("pairs"), "rules_name": m.get("rules_name"), "rules_sha256": m.get("rules_sha256"),
+        "run": m.get("for_run"), "questions_dir": None if m.get("for_run") else str(q.path),
+        "wall_time_s": m.get("wall_time_s")}, indent=2) + "\n"
+    return files

@@ -1,0 +1,81 @@
+"""Reading a questions directory for a report, and checking that it belongs to the baseline run.
+
+A questions directory holds the balance questions a run cannot answer, played beforehand by the
+analysis layer (:mod:`analysis.questions`; ``balance medievallons-questions``, or ``balance report``
+itself before it builds the report): one CSV per table and run.json (game, rules, seed, bots,
+``files``, and ``not_played`` when nothing could be played). :func:`read_questions` reads it,
+:func:`check_matches` refuses, in one line, a directory played for another game or other rules
+than the baseline run's. The game's report hook (:mod:`reports.games`) turns it into a section.
+Reading only: nothing here plays a game.
+
+May import polars, the standard library, :mod:`analysis.load` (types) and :mod:`simcore.errors`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from analysis.load import RunSet
+from simcore.errors import UsageError
+
+RUN_JSON = "run.json"
+
+
+@dataclass
+class Questions:
+    """A questions directory: ``meta`` is its run.json, ``tables`` its CSV tables by file stem."""
+
+    path: Path
+    meta: dict
+    tables: dict[str, pl.DataFrame] = field(default_factory=dict)
+
+    @property
+    def not_played(self) -> str | None:
+        """Why nothing was played (run.json ``not_played``), or None."""
+        why = self.meta.get("not_played")
+        return str(why) if why else None
+
+
+def read_questions(path: str | Path, option: str = "--questions") -> Questions:
+    """The run.json and CSV tables (those run.json ``files`` lists) of a questions directory."""
+    p = Path(path)
+    meta_path = p / RUN_JSON
+    if not meta_path.is_file():
+        raise UsageError(f"{option} {p}: not a questions directory (no {RUN_JSON}; write one with "
+                         f"balance medievallons-questions)")
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{option} {meta_path}: invalid JSON ({exc})") from None
+    if not isinstance(meta, dict):
+        raise UsageError(f"{option} {meta_path}: not a run.json object")
+    tables = {}
+    for name in meta.get("files") or []:
+        if not str(name).endswith(".csv"):
+            continue
+        try:
+            tables[str(name)[:-4]] = pl.read_csv(p / name)
+        except (OSError, pl.exceptions.PolarsError) as exc:
+            raise UsageError(f"{option} {p}: cannot read {name} ({str(exc).splitlines()[0]})") from None
+    return Questions(p, meta, tables)
+
+
+def _short(sha) -> str:
+    return str(sha)[:12] if sha else "none recorded"
+
+
+def check_matches(q: Questions, rs: RunSet, option: str = "--questions") -> None:
+    """UsageError (one line) unless ``q`` was played for the game and rules of the baseline ``rs``."""
+    game = q.meta.get("game")
+    if game != rs.game:
+        raise UsageError(f"{option} {q.path}: questions of {game or 'no game'}, but the baseline run "
+                         f"{rs.label} is {rs.game}")
+    mine, theirs = q.meta.get("rules_sha256"), rs.metas[0].get("rules_sha256")
+    if mine != theirs:
+        raise UsageError(f"{option} {q.path}: played with other rules than the baseline run {rs.label} "
+                         f"(rules sha256 {_short(mine)} vs {_short(theirs)}); play them with the run's "
+                         f"rules file")

@@ -1,0 +1,182 @@
+"""The report's words: number formats and the headline sentences every game's report has.
+
+:func:`pct`, :func:`pct_ci`, :func:`num`, :func:`num_ci`, :func:`signed`, :func:`pvalue` and
+:func:`turns` format numbers the same way in sentences and tables, so tests can check a sentence
+against its table. :func:`headlines` builds the plain findings from the metric tables of
+:func:`analysis.analyse` (seats, outcomes, game length, strategies, matchups) and asks the game's
+report hook (:mod:`reports.games`) for its own sentences; :func:`comparison_headlines` words a
+before/after comparison. Scores are named in the unit the game's spec declares (:func:`score_unit`).
+
+May import polars, the standard library, :mod:`analysis.load` (types) and :mod:`reports.games`
+(the registry lookup of a game's spec and hook).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analysis.load import RunSet
+from reports.games import hook_for, spec_for
+
+# ---------------------------------------------------------------------------------------------
+# Number formats shared by sentences and tables
+# ---------------------------------------------------------------------------------------------
+
+
+def pct(p: float, digits: int = 1) -> str:
+    """A proportion as a percentage without the sign: 0.2791 → ``27.9``."""
+    return f"{100 * p:.{digits}f}"
+
+
+def pct_ci(p: float, low: float, high: float) -> str:
+    """``27.9% (27.6–28.2)``."""
+    return f"{pct(p)}% ({pct(low)}–{pct(high)})"
+
+
+def num(x: float, digits: int = 2) -> str:
+    """Fixed decimals, with a typographic minus: −3.80."""
+    return f"{x:.{digits}f}".replace("-", "−")
+
+
+def num_ci(low: float, high: float, digits: int = 2) -> str:
+    """An interval of plain numbers: ``8.37–8.40``, or ``−3.86 to −3.75`` when a bound is negative."""
+    sep = " to " if low < 0 or high < 0 else "–"
+    return f"{num(low, digits)}{sep}{num(high, digits)}"
+
+
+def signed(x: float, digits: int = 1) -> str:
+    return f"{x:+.{digits}f}".replace("-", "−")
+
+
+def pvalue(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def turns(x: float) -> str:
+    """A number of turns: ``52`` when whole (quantiles of whole turns usually are), else ``52.5``."""
+    return f"{x:.0f}" if float(x).is_integer() else num(x, 1)
+
+
+def row_pct_ci(r: dict, est: str = "estimate", low: str = "ci_low", high: str = "ci_high") -> str:
+    """A row's proportion with its interval: ``27.9% (27.6–28.2)``."""
+    return pct_ci(r[est], r[low], r[high])
+
+
+_p = row_pct_ci
+
+
+def best_and_worst(df: pl.DataFrame, col: str, key: str) -> list[dict]:
+    """The row with the highest ``col`` and the one with the lowest, or only the first when both
+    are the same ``key`` (one row, or all tied)."""
+    best = df.sort(col, descending=True).row(0, named=True)
+    worst = df.sort(col).row(0, named=True)
+    return [best] if worst[key] == best[key] else [best, worst]
+
+
+# ---------------------------------------------------------------------------------------------
+# The game's words
+# ---------------------------------------------------------------------------------------------
+
+
+def score_unit(rs: RunSet | None) -> str:
+    """What a score counts in the run's game: its spec's ``score_unit`` (coins for Middle-Ages,
+    guild cards for Médiévallons); ``points`` for a game the registry does not know."""
+    spec = spec_for(rs.game) if rs is not None else None
+    return spec.score_unit if spec is not None else "points"
+
+
+def game_title(rs: RunSet) -> str:
+    """The game's name as its spec prints it (the run.json name, readable, for an unknown game)."""
+    spec = spec_for(rs.game)
+    return spec.title if spec is not None else rs.game.replace("_", " ").title()
+
+
+# ---------------------------------------------------------------------------------------------
+# Sentences
+# ---------------------------------------------------------------------------------------------
+
+
+def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
+    """Plain-language findings built from the metric tables (numbers rounded as shown); the game's
+    own sentences come from its report hook (``rs`` names the game)."""
+    out: list[str] = []
+    for r in t["seats"].iter_rows(named=True):
+        verdict = "significant" if r["significant"] else "not significant"
+        out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
+                   f"{signed(100 * r['diff'])} points, {verdict}.")
+    st = t["seat_tests"].row(0, named=True)
+    test = f"chi-square {num(st['chi2'], 1)} with {st['dof']} degrees of freedom, {pvalue(st['p_value'])}"
+    if st["seats_differ"]:
+        out.append(f"The seats are not equal: {test}.")
+    else:
+        out.append(f"No evidence that the seats differ: {test}.")
+    out.append(f"Balance is {num(st['balance'], 3)} ({num_ci(st['balance_low'], st['balance_high'], 3)}; "
+               f"1 = every seat wins equally often) and AdvantageP1 is "
+               f"{_p(st, 'advantage_p1', 'advantage_p1_low', 'advantage_p1_high')}.")
+    o = {r["metric"]: r for r in t["outcomes"].iter_rows(named=True)}
+    out.append(f"{_p(o['shared_wins'])} of games end in a shared win.")
+    r = o["score_spread"]
+    out.append(f"The winner finishes {num(r['estimate'])} {score_unit(rs)} ({num_ci(r['ci_low'], r['ci_high'])}) "
+               f"ahead of the runner-up on average.")
+    if "lead_changes" in o:
+        r = o["lead_changes"]
+        k = sum(1 for m in o if m.startswith("leader_wins_event_"))
+        out.append(f"The lead changes {num(r['estimate'])} times per game "
+                   f"({num_ci(r['ci_low'], r['ci_high'])}) across the {k} event checkpoints.")
+        last = o.get(f"leader_wins_event_{k}")
+        if last is not None and last["n"] > 0:
+            out.append(f"The leader just before the last event (turn {4 * k}) wins {_p(last)} of the time.")
+    out += length_headlines(t)
+    hook = hook_for(rs.game) if rs is not None else None
+    if hook is not None and hasattr(hook, "headlines"):
+        out += hook.headlines(t, rs)
+    if "strategies" in t and t["strategies"].height > 1:
+        r = t["strategies"].sort("win_share", descending=True).row(0, named=True)
+        note = " (strategies keep their seats in this run, so this includes seat advantage)" \
+            if r["confounded"] else ""
+        verdict = "significant" if r["significant"] else "not significant"
+        out.append(f"The strongest strategy is {r['strategy']}: it wins {_p(r, 'win_share')} "
+                   f"against a fair {pct(r['fair_share'])}%, {verdict}{note}.")
+    if "matchups" in t and t["matchups"].height:
+        m = t["matchups"].filter(pl.col("ahead_share") >= 0.5).sort("ahead_share", descending=True)
+        if m.height:
+            r = m.row(0, named=True)
+            how = "paired by deal over rotated seats" if r["paired"] else "over the games where they meet"
+            out.append(f"{r['strategy']} finishes ahead of {r['opponent']} in {_p(r, 'ahead_share')} "
+                       f"of their meetings ({how}).")
+    return out
+
+
+def length_headlines(t: dict) -> list[str]:
+    """Mean game length and quantiles; the most common end reason (tables ``length``, ``end_reasons``)."""
+    out = []
+    if "length" in t:
+        r = t["length"].row(0, named=True)
+        out.append(f"A game lasts {num(r['mean_turns'], 1)} turns on average "
+                   f"({num_ci(r['ci_low'], r['ci_high'], 1)}); half of the games end within "
+                   f"{turns(r['median'])} turns, 90% last {turns(r['p05'])} to {turns(r['p95'])} turns "
+                   f"(longest {turns(r['max'])}).")
+    if "end_reasons" in t and t["end_reasons"]["games"].sum() > 0:
+        er = t["end_reasons"].sort(["share", "end_reason"], descending=[True, False])
+        top = er.row(0, named=True)
+        rest = [f"{r['label'].lower()} {pct(r['share'])}%" for r in er.iter_rows(named=True)][1:]
+        out.append(f"The most common end is “{top['label']}”: {_p(top, 'share')} of games"
+                   + (f" (then {', '.join(rest)})" if rest else "") + ".")
+    return out
+
+
+def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, top: int = 5) -> list[str]:
+    """Sentences for a before/after comparison (significance after Holm's correction)."""
+    sig = cmp.filter(pl.col("significant"))
+    out = [f"{var_label} against {base_label}: {sig.height} of {cmp.height} metrics differ significantly "
+           f"(Holm-adjusted, 5% family-wise)."]
+    for r in sig.head(top).iter_rows(named=True):
+        p = pvalue(r["p_adjusted"])
+        if r["kind"] == "proportion":
+            out.append(f"{r['label']}: {pct(r['base'])}% → {pct(r['variant'])}%, {signed(100 * r['diff'])} "
+                       f"points ({signed(100 * r['diff_low'])} to {signed(100 * r['diff_high'])}), {p}.")
+        else:
+            out.append(f"{r['label']}: {num(r['base'], 3)} → {num(r['variant'], 3)}, "
+                       f"{signed(r['diff'], 3)} ({signed(r['diff_low'], 3)} to "
+                       f"{signed(r['diff_high'], 3)}), {p}.")
+    return out
