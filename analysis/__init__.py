@@ -6,7 +6,8 @@ polars DataFrames with stable names and columns (documented in docs/analysis.md)
 an export command or a check command can share them. Modules: :mod:`analysis.load` (opening runs,
 chunked passes), :mod:`analysis.stats` (intervals and tests), :mod:`analysis.seats`,
 :mod:`analysis.events`, :mod:`analysis.tiles`, :mod:`analysis.matchups`, :mod:`analysis.length`
-(game length, end reasons), :mod:`analysis.guilds` (guild types), :mod:`analysis.compare`, and the
+(game length, end reasons), :mod:`analysis.guilds` (guild types), :mod:`analysis.roles` (role
+advantage in asymmetric games), :mod:`analysis.compare`, and the
 packages :mod:`analysis.check` (the win-rate regression gate of ``balance check``) and
 :mod:`analysis.questions` (balance questions a run cannot answer, played in memory through the
 runner and written as a questions directory).
@@ -22,7 +23,8 @@ from analysis.load import RunSet, group_runs, open_runs
 
 TABLES = ("seats", "seat_tests", "outcomes", "spread_counts", "lead_changes", "flow", "scores_by_seat",
           "scores_by_strategy", "events", "event_seats", "tiles", "tile_summary", "domain_pairs",
-          "strategies", "matchups", "length", "length_distribution", "end_reasons", "guild_types")
+          "strategies", "matchups", "length", "length_distribution", "end_reasons", "guild_types",
+          "roles", "role_seats")
 
 
 def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
@@ -31,9 +33,10 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
     ``flow`` needs coins_before_event_k; ``events``/``event_seats`` need event_gain_k and games'
     event_k; ``tiles``/``tile_summary``/``domain_pairs`` need tiles_* columns; ``matchups`` needs at
     least two strategies; ``length``/``length_distribution`` need games' turns, ``end_reasons``
-    also games' end_reason; ``guild_types`` needs founded_* columns.
+    also games' end_reason; ``guild_types`` needs founded_* columns; ``roles``/``role_seats``
+    need a players' ``role`` column with more than one role (an asymmetric game).
     """
-    from analysis import events, guilds, length, load, matchups, seats, tiles
+    from analysis import events, guilds, length, load, matchups, roles, seats, tiles
 
     seat_acc = seats.SeatAccumulator(rs.n_players)
     out_acc = seats.OutcomeAccumulator(seats.checkpoint_columns(rs))
@@ -71,6 +74,9 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
             t["end_reasons"] = length.end_reason_table(rs)
     if guilds.has_guilds(rs):
         t["guild_types"] = guilds.guild_table(rs)
+    if roles.has_roles(rs):
+        t["roles"] = roles.role_table(rs)
+        t["role_seats"] = roles.role_seat_table(rs)
     return t
 
 

@@ -65,6 +65,25 @@ def seat_rows(t: dict) -> pl.DataFrame:
         "Mean rank": s["mean_rank"].round(3)})
 
 
+def role_rows(t: dict) -> pl.DataFrame:
+    r = t["roles"]
+    return pl.DataFrame({
+        "Role": r["role_label"], "Seats": r["seats"], "Games": r["games"],
+        "Side wins": pct_column(r, "win_share", "ci_low", "ci_high"),
+        "Per seat": pct_column(r, "per_seat", "per_seat_low", "per_seat_high"),
+        "Mean rank": r["mean_rank"].round(3)})
+
+
+def role_seat_rows(t: dict) -> pl.DataFrame:
+    s = t["role_seats"]
+    return pl.DataFrame({
+        "Role": s["role_label"], "Seat": s["seat_label"], "Games": s["games"],
+        "Win share": pct_column(s, "win_share", "ci_low", "ci_high"),
+        "Share of the role's wins": pct_column(s, "share_of_role", "share_low", "share_high"),
+        "Equal split": [f"{pct(v)}%" for v in s["equal_share"]],
+        "Seats equal? (chi-square)": ["" if p != p else pvalue(p) for p in s["p_value"]]})
+
+
 def length_rows(t: dict) -> pl.DataFrame:
     r = t["length"].row(0, named=True)
     row = {"Games": [r["games"]],
@@ -97,14 +116,24 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
     hook = hook_for(rs.game)
     unit = score_unit(rs)
     secs = [Section("headlines", "Headline findings", sentences=headlines(t, rs))]
-    st = t["seat_tests"].row(0, named=True)
-    secs.append(Section(
-        "seats", "Seat advantage",
-        f"Win share per seat (shared wins split 1/k) with 95% Wilson intervals. Chi-square test that all "
-        f"seats win equally often: {num(st['chi2'], 1)} on {st['dof']} degrees of freedom, "
-        f"{pvalue(st['p_value'])}. "
-        f"Balance {num(st['balance'], 3)}, AdvantageP1 {pct(st['advantage_p1'])}%.",
-        figs.add("seat_advantage", F.seat_advantage(t, unit=unit)), [("Seats", seat_rows(t))]))
+    if "roles" in t:
+        secs.append(Section(
+            "roles", "Role advantage",
+            "The seats of this game play different roles, so there is no fair share per seat: the left "
+            "chart shows how often each role's side wins (its players' win shares summed per game, "
+            "95% Wilson intervals over games); the right chart how a role's wins split among its "
+            "seats, against an equal split, with a chi-square test per role.",
+            figs.add("role_advantage", F.role_advantage(t)), [("Roles", role_rows(t)),
+                                                               ("Seats within each role", role_seat_rows(t))]))
+    else:
+        st = t["seat_tests"].row(0, named=True)
+        secs.append(Section(
+            "seats", "Seat advantage",
+            f"Win share per seat (shared wins split 1/k) with 95% Wilson intervals. Chi-square test that all "
+            f"seats win equally often: {num(st['chi2'], 1)} on {st['dof']} degrees of freedom, "
+            f"{pvalue(st['p_value'])}. "
+            f"Balance {num(st['balance'], 3)}, AdvantageP1 {pct(st['advantage_p1'])}%.",
+            figs.add("seat_advantage", F.seat_advantage(t, unit=unit)), [("Seats", seat_rows(t))]))
     if "matchups" in t:
         secs.append(Section(
             "matchups", "Strategy matchups",

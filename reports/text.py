@@ -98,7 +98,15 @@ def game_title(rs: RunSet) -> str:
 
 def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
     """Plain-language findings built from the metric tables (numbers rounded as shown); the game's
-    own sentences come from its report hook (``rs`` names the game)."""
+    own sentences come from its report hook (``rs`` names the game). A game with roles (table
+    ``roles``) is read by role: how often each side wins, and the seats within a role."""
+    out: list[str] = role_headlines(t) if "roles" in t else seat_headlines(t)
+    return out + outcome_headlines(t, rs)
+
+
+def seat_headlines(t: dict) -> list[str]:
+    """Win share per seat against the fair 1/n, the chi-square test, Balance and AdvantageP1: for
+    games whose seats are alike."""
     out: list[str] = []
     for r in t["seats"].iter_rows(named=True):
         verdict = "significant" if r["significant"] else "not significant"
@@ -113,6 +121,51 @@ def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
     out.append(f"Balance is {num(st['balance'], 3)} ({num_ci(st['balance_low'], st['balance_high'], 3)}; "
                f"1 = every seat wins equally often) and AdvantageP1 is "
                f"{_p(st, 'advantage_p1', 'advantage_p1_low', 'advantage_p1_high')}.")
+    return out
+
+
+def role_headlines(t: dict) -> list[str]:
+    """How often each role's side wins (table ``roles``) and, for a role of several seats, whether
+    one of its seats wins more than its fellows (table ``role_seats``): for asymmetric games, where
+    a fair share per seat does not exist."""
+    out: list[str] = []
+    roles = t["roles"]
+    n = int(roles["players"][0])
+    for r in roles.iter_rows(named=True):
+        if r["seats"] == 1:
+            sentence = f"The {r['role_label']} wins {_p(r, 'win_share')} of {n}-player games"
+        else:
+            sentence = f"The {r['seats']} {r['role_label']}s together win {_p(r, 'win_share')} of {n}-player games"
+        if r["seats"] > 1:
+            sentence += (f", {pct_ci(r['per_seat'], r['per_seat_low'], r['per_seat_high'])} per "
+                         f"{r['role_label']} seat")
+        out.append(sentence + ".")
+    seats = t["role_seats"]
+    for role in roles.filter(pl.col("seats") > 1)["role"].to_list():
+        part = seats.filter(pl.col("role") == role)
+        label = part["role_label"][0]
+        best, worst = part.sort("share_of_role", descending=True).row(0, named=True), \
+            part.sort("share_of_role").row(0, named=True)
+        p = part["p_value"][0]
+        equal = pct(best["equal_share"])
+        if p < 0.05:
+            out.append(f"Among the {label}s, the seats do not win equally often ({pvalue(p)}): "
+                       f"{best['seat_label']} takes {_p(best, 'share_of_role', 'share_low', 'share_high')} "
+                       f"of the {label}s' wins and {worst['seat_label']} "
+                       f"{_p(worst, 'share_of_role', 'share_low', 'share_high')}, against an equal "
+                       f"{equal}% each.")
+        else:
+            out.append(f"No evidence that one {label} seat wins more than another ({pvalue(p)}): "
+                       f"their shares of the {label}s' wins run from "
+                       f"{pct(worst['share_of_role'])}% ({worst['seat_label']}) to "
+                       f"{pct(best['share_of_role'])}% ({best['seat_label']}), against an equal {equal}% each.")
+    return out
+
+
+def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
+    """Shared wins, the winner's margin, lead changes, game length, the game's own sentences and
+    the strategies."""
+    out: list[str] = []
     o = {r["metric"]: r for r in t["outcomes"].iter_rows(named=True)}
     out.append(f"{_p(o['shared_wins'])} of games end in a shared win.")
     r = o["score_spread"]

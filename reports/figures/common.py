@@ -113,6 +113,47 @@ def seat_advantage(t: dict, title: str = "", unit: str = "coins") -> Figure:
 
 
 @styled
+def role_advantage(t: dict) -> Figure:
+    """Asymmetric games: each role's share of the games won, with 95% intervals (left); for each
+    role of several seats, each seat's share of its role's wins against the equal split (right)."""
+    roles = t["roles"]
+    seats = t["role_seats"]
+    multi = roles.filter(pl.col("seats") > 1)["role"].to_list()
+    fig = new_figure(10, 4.6)
+    ax, ax2 = subplots(fig, 1, 2, width_ratios=[2, 3])
+    x = np.arange(roles.height)
+    p = roles["win_share"].to_numpy()
+    ax.bar(x, p, color=[OKABE_ITO[i % 8] for i in range(len(x))], width=0.6,
+           yerr=error_bars(roles["ci_low"], p, roles["ci_high"]), capsize=5, ecolor="black")
+    for xi, pi in zip(x, p):
+        ax.annotate(f"{100 * pi:.1f}%", (xi, pi), xytext=(0, 12), textcoords="offset points", ha="center")
+    ax.set_xticks(x, [lab if k == 1 else f"{lab}s ({k})" for lab, k in
+                      zip(roles["role_label"].to_list(), roles["seats"].to_list())])
+    ax.set_ylabel("Share of games won by the role")
+    ax.set_ylim(0, min(1.0, max(p.max() * 1.25, 0.1)))
+    percent_axis(ax)
+    ax.set_title(f"Who wins, by role ({int(roles['players'][0])} players, 95% intervals)")
+    part = seats.filter(pl.col("role").is_in(multi))
+    xs = np.arange(part.height)
+    share = part["share_of_role"].to_numpy()
+    colour = {r: OKABE_ITO[(i + roles["role"].to_list().index(r)) % 8] for i, r in enumerate(multi)}
+    ax2.bar(xs, share, color=[colour[r] for r in part["role"].to_list()], width=0.6,
+            yerr=error_bars(part["share_low"], share, part["share_high"]), capsize=5, ecolor="black")
+    for xi, (lo, hi, eq) in enumerate(zip(xs - 0.4, xs + 0.4, part["equal_share"].to_list())):
+        ax2.plot([lo, hi], [eq, eq], color=FAIR, linestyle="--", linewidth=1.5,
+                 label="Equal split" if xi == 0 else None)
+    ax2.set_xticks(xs, [f"{lab}\n{role}" for lab, role in
+                        zip(part["seat_label"].to_list(), part["role_label"].to_list())])
+    ax2.set_ylabel("Share of the role's wins")
+    ax2.set_ylim(0, min(1.0, max(share.max() * 1.3, 0.1)) if part.height else 1)
+    percent_axis(ax2)
+    if part.height:
+        ax2.legend(loc="upper right")
+    ax2.set_title("Seats within a role")
+    return fig
+
+
+@styled
 def matchups(t: dict) -> Figure | None:
     """Heat map: how often the row strategy finishes ahead of the column strategy."""
     if "matchups" not in t or t["matchups"].height == 0:

@@ -1,0 +1,156 @@
+"""Role advantage: how often each role wins in a game whose seats are not alike, and how the seats
+of one role compare with each other.
+
+In an asymmetric game (the spec declares roles, e.g. Seigneurial's one Seigneur against 2-4
+Censitaires) a seat's win share against the fair 1/n says nothing: the roles are not meant to win
+equally often per seat. The designer's questions are instead "how often does the Seigneur's side
+win, against the Censitaires'?" and "among the Censitaires, does one seat win more than its
+fellows?". :func:`role_table` answers the first: per role, the share of games the role wins (the win
+shares of its players summed per game), with a Wilson interval over games, and per seat of that role.
+:func:`role_seat_table` answers the second: per seat, its share of its own role's wins against the
+equal split 1/k among the role's k seats, with a Wilson interval, and a chi-square test of "the
+role's seats are equal" per role.
+
+Roles come from the players' ``role`` column (a string, or an integer code indexing the spec's
+roles in declaration order); a run without that column has one role, ``player``, and these tables
+are not computed (:func:`has_roles`).
+
+May import polars, numpy, :mod:`analysis.load`, :mod:`analysis.stats` and the registry of games
+(:mod:`simcore.games`, for role display names).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from analysis import stats
+from analysis.load import RunSet, collect, seat_label
+
+
+def _spec_roles(rs: RunSet) -> tuple:
+    from simcore import games as registry
+
+    spec = registry.specs().get(rs.game)
+    return tuple(spec.roles) if spec is not None else ()
+
+
+def role_names(rs: RunSet) -> dict[str, str]:
+    """Role name → display name (the spec's; the name itself for a game not registered)."""
+    return {r.name: r.display for r in _spec_roles(rs)}
+
+
+def _role_expr(rs: RunSet) -> pl.Expr:
+    """The ``role`` column as role names, whatever its stored type."""
+    dtype = collect(rs.players(["role"]).head(0)).schema["role"]
+    if dtype.is_integer():
+        names = [r.name for r in _spec_roles(rs)]
+        return pl.col("role").cast(pl.Int64).replace_strict(
+            list(range(len(names))), names, default=None, return_dtype=pl.Utf8).alias("role")
+    return pl.col("role").cast(pl.Utf8).alias("role")
+
+
+def has_roles(rs: RunSet) -> bool:
+    """True when the players carry a ``role`` column with more than one role."""
+    if not rs.has("role"):
+        return False
+    found = collect(rs.players(["role"]).select(_role_expr(rs).unique()))
+    return found.height > 1
+
+
+def _order(rs: RunSet) -> list[str]:
+    """Roles present, in the spec's declaration order (a game not registered: by first seat)."""
+    first = collect(rs.players(["seat", "role"]).with_columns(_role_expr(rs))
+                    .group_by("role").agg(pl.col("seat").min()).sort("seat"))
+    present = first["role"].to_list()
+    declared = [r.name for r in _spec_roles(rs)]
+    return [r for r in declared if r in present] + [r for r in present if r not in declared]
+
+
+def role_table(rs: RunSet) -> pl.DataFrame:
+    """Per role, the share of games the role wins.
+
+    Columns: role, role_label, players (n), seats (how many seats play the role), games, wins
+    (Σ over games of the role's win shares: a game the role shares counts for its share),
+    win_share (wins / games), ci_low, ci_high (Wilson, 95%), per_seat (win_share / seats: what one
+    seat of the role wins on average), per_seat_low, per_seat_high, mean_rank.
+
+    A game has exactly one winning side unless the rules let roles share a win, so the roles' win
+    shares add up to 1 per game; the interval is the Wilson interval of the role's wins over the
+    independent games.
+    """
+    lf = rs.players(["run", "game", "seat", "role", "win_share", "rank"]).with_columns(_role_expr(rs))
+    per_game = lf.group_by("run", "game", "role").agg(
+        pl.col("win_share").cast(pl.Float64).sum().alias("w"),
+        pl.len().alias("k"),
+        pl.col("rank").cast(pl.Float64).mean().alias("r"),
+    )
+    agg = collect(per_game.group_by("role").agg(
+        pl.len().alias("games"),
+        pl.col("w").sum().alias("wins"),
+        pl.col("k").max().alias("seats"),
+        pl.col("r").mean().alias("mean_rank"),
+    ))
+    order = _order(rs)
+    agg = agg.with_columns(pl.col("role").replace_strict(order, list(range(len(order)))).alias("_o")
+                           ).sort("_o").drop("_o")
+    n = agg["games"].to_numpy().astype(float)
+    wins = agg["wins"].to_numpy()
+    low, high = stats.wilson(wins, n)
+    seats = agg["seats"].to_numpy().astype(float)
+    shown = role_names(rs)
+    return pl.DataFrame({
+        "role": agg["role"],
+        "role_label": [shown.get(r, r) for r in agg["role"]],
+        "players": np.full(agg.height, rs.n_players, dtype=np.int64),
+        "seats": agg["seats"].cast(pl.Int64),
+        "games": agg["games"].cast(pl.Int64),
+        "wins": wins, "win_share": wins / n, "ci_low": low, "ci_high": high,
+        "per_seat": wins / n / seats, "per_seat_low": low / seats, "per_seat_high": high / seats,
+        "mean_rank": agg["mean_rank"],
+    })
+
+
+def role_seat_table(rs: RunSet) -> pl.DataFrame:
+    """Per seat, its win share and its share of its own role's wins.
+
+    Columns: role, role_label, seat, seat_label, games, wins, win_share, ci_low, ci_high (Wilson over
+    games), share_of_role (wins / the role's wins), share_low, share_high (Wilson over the role's
+    wins), equal_share (1 / seats of the role), diff (share_of_role − equal_share), significant
+    (equal_share outside the interval), and per role: chi2, dof, p_value of "the role's seats win
+    equally often" (chi-square on the seats' wins; nan for a role of one seat).
+    """
+    lf = rs.players(["seat", "role", "win_share"]).with_columns(_role_expr(rs))
+    agg = collect(lf.group_by("role", "seat").agg(
+        pl.len().alias("games"),
+        pl.col("win_share").cast(pl.Float64).sum().alias("wins"),
+    ))
+    order = _order(rs)
+    shown = role_names(rs)
+    frames = []
+    for role in order:
+        part = agg.filter(pl.col("role") == role).sort("seat")
+        n = part["games"].to_numpy().astype(float)
+        wins = part["wins"].to_numpy()
+        low, high = stats.wilson(wins, n)
+        total = float(wins.sum())
+        k = part.height
+        if total > 0:
+            s_low, s_high = stats.wilson(wins, np.full(k, total))
+            share = wins / total
+        else:
+            s_low = s_high = share = np.full(k, np.nan)
+        chi2, dof, p = stats.chi_square_equal(wins) if k > 1 and total > 0 else (np.nan, 0, np.nan)
+        equal = 1.0 / k
+        frames.append(pl.DataFrame({
+            "role": [role] * k, "role_label": [shown.get(role, role)] * k,
+            "seat": part["seat"].cast(pl.Int8), "seat_label": [seat_label(s) for s in part["seat"]],
+            "games": part["games"].cast(pl.Int64), "wins": wins, "win_share": wins / n,
+            "ci_low": low, "ci_high": high,
+            "share_of_role": share, "share_low": s_low, "share_high": s_high,
+            "equal_share": np.full(k, equal), "diff": share - equal,
+            "significant": (s_low > equal) | (s_high < equal),
+            "chi2": np.full(k, chi2, dtype=float), "dof": np.full(k, dof, dtype=np.int64),
+            "p_value": np.full(k, p, dtype=float),
+        }))
+    return pl.concat(frames)

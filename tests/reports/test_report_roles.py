@@ -1,0 +1,62 @@
+"""A report of an asymmetric game reads by role: role advantage instead of a fair share per seat,
+and its sentences agree with the role tables beside them."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from analysis import analyse, open_runs
+from reports.build import build_report
+from reports.text import headlines
+from tests.analysis.analysis_runs import write_run
+
+
+def _role_run(path, games=3000, players=4, seigneur=0.42, seed=5):
+    """Seat 0 the Seigneur winning ``seigneur`` of games; otherwise Censitaire seats 1..n-1 win,
+    seat 1 twice as often as each other one."""
+    rng = np.random.default_rng(seed)
+    cols = {k: [] for k in ("game", "seat", "strategy", "score", "win_share", "rank", "role")}
+    weights = np.array([2.0] + [1.0] * (players - 2))
+    for g in range(games):
+        winner = 0 if rng.random() < seigneur else 1 + rng.choice(players - 1, p=weights / weights.sum())
+        for seat in range(players):
+            w = 1.0 if seat == winner else 0.0
+            cols["game"].append(g)
+            cols["seat"].append(seat)
+            cols["strategy"].append("random")
+            cols["score"].append(int(rng.integers(0, 20)))
+            cols["win_share"].append(w)
+            cols["rank"].append(1 if w else 2)
+            cols["role"].append("seigneur" if seat == 0 else "censitaire")
+    return write_run(path, cols, game="seigneurial")
+
+
+def _numbers(text):
+    return [float(x) for x in re.findall(r"\d+\.\d", text)]
+
+
+def test_role_headlines_agree_with_the_role_tables(tmp_path):
+    rs = open_runs([_role_run(tmp_path / "r")])
+    t = analyse(rs)
+    lines = headlines(t, rs)
+    seig = t["roles"].filter(role="seigneur").row(0, named=True)
+    first = lines[0]
+    assert first.startswith("The seigneur wins") or first.startswith("The Seigneur wins")
+    assert _numbers(first)[:3] == pytest.approx(
+        [round(100 * seig["win_share"], 1), round(100 * seig["ci_low"], 1), round(100 * seig["ci_high"], 1)])
+    cens = t["roles"].filter(role="censitaire").row(0, named=True)
+    assert "3" in lines[1] and _numbers(lines[1])[0] == pytest.approx(round(100 * cens["win_share"], 1))
+    # Seat 1 wins half the Censitaires' wins against an equal third: the test says so, naming seat 1.
+    within = next(x for x in lines if "equally often" in x)
+    assert "do not win equally often" in within and "Seat 2" in within.split(" takes ")[0]
+    assert not any("against a fair" in x and x.startswith("Seat") for x in lines)
+
+
+def test_role_report_has_a_role_section_and_no_fair_share(tmp_path):
+    out = build_report([_role_run(tmp_path / "r", games=800)], tmp_path / "rep")
+    html = out.read_text(encoding="utf-8")
+    assert "Role advantage" in html and "Seat advantage" not in html
+    assert (tmp_path / "rep" / "figures" / "role_advantage.png").stat().st_size > 1000
