@@ -45,7 +45,7 @@ from simcore.rng import below
 # changed (set here, before any of them is decorated: bots is the first of them imported).
 _HERE = os.path.dirname(os.path.abspath(__file__))
 share_cache_stamp([os.path.join(_HERE, f) for f in ("bots.py", "kernel.py", "playout.py", "driver.py")],
-                  depends_on=[os.path.join(_HERE, f) for f in ("layout.py", "rules.py")]
+                  depends_on=[os.path.join(_HERE, f) for f in ("layout.py", "rules.py", "spec.py")]
                   + [simcore.rng.__file__])
 
 # Numba's cache does not see edits to another file (measured with Numba 0.68: a cached caller kept

@@ -5,7 +5,8 @@ columns :data:`PLAYER_COLS` / :data:`GAME_COLS`), the loop of one game (:func:`p
 hands a playout seat's action to the playout bot) and the writing of the MV-7 ranks and win shares
 and MV-9 records (:func:`write_outputs`). A game's stream depends only on (seed, deal index), so
 results are identical whatever the thread count or chunk size. May import numpy, numba,
-:mod:`simcore.rng`, the layout, the constants of the rules module and the engine modules (bots,
+:mod:`simcore.rng`, the layout, the constants of the rules module, the spec (its player columns
+give the records' layout) and the engine modules (bots,
 kernel, playout); only callers (``game.py``, ``questions.py``, tests, benchmarks) import it.
 """
 
@@ -24,7 +25,8 @@ from simcore.games.medievallons.layout import (
     R_SIZE, THIRD_GUILD, TS, WS_SIZE, W_FOUNDED, W_PL, W_POWERS, W_RULES, W_TRACE, X_HANDN, X_NG,
 )
 from simcore.games.medievallons.playout import playout_choice
-from simcore.games.medievallons.rules import CARD_TYPES, N_PARAMS, N_TYPES
+from simcore.games.medievallons.rules import CARD_TYPES, N_PARAMS, N_TYPES, POWER_TYPES
+from simcore.games.medievallons.spec import SPEC
 from simcore.rng import stream_state
 
 
@@ -79,13 +81,21 @@ def play_one(st, ws, sc, fs, st2, P, debug):
 # =================================================================================================
 # Outputs (MV-7 ranks and win shares, MV-9 records)
 # =================================================================================================
-N_PLAYER_COLS = 4 + 2 * N_TYPES    # score, rank, guilds, hand, founded[13], powers[13]
-# Column j of out_i16 (write_outputs); run_chunk returns them as score, rank, guilds, hand and
-# the [rows x 13] arrays founded and powers (rules.CARD_TYPES order).
-PLAYER_COLS = (("score", "rank", "guilds", "hand") + tuple(f"founded_{t}" for t in CARD_TYPES)
-               + tuple(f"powers_{t}" for t in CARD_TYPES))
+# Column j of out_i16 (write_outputs), derived from the spec's player columns (MV-9) in the spec's
+# order, every one but ``win_share`` (float32, its own array): score, rank, guilds, hand, the
+# founded block of 13 (rules.CARD_TYPES order) and the powers block of the 12 types with a power
+# (rules.POWER_TYPES: not the Bouffon). The positions are compile-time constants of write_outputs;
+# the assertions keep each block contiguous as the kernel writes it.
+PLAYER_COLS = tuple(c.name for c in SPEC.player_columns if c.name != "win_share")
+N_PLAYER_COLS = len(PLAYER_COLS)
+C_SCORE, C_RANK, C_GUILDS, C_HAND = (PLAYER_COLS.index(c) for c in ("score", "rank", "guilds", "hand"))
+C_FOUNDED = PLAYER_COLS.index(f"founded_{CARD_TYPES[0]}")
+C_POWERS = PLAYER_COLS.index(f"powers_{CARD_TYPES[0]}")
+assert PLAYER_COLS[C_FOUNDED:C_FOUNDED + N_TYPES] == tuple(f"founded_{t}" for t in CARD_TYPES)
+assert PLAYER_COLS[C_POWERS:] == tuple(f"powers_{CARD_TYPES[t]}" for t in POWER_TYPES)
+N_POWERS = len(POWER_TYPES)
+assert N_PLAYER_COLS == 4 + N_TYPES + N_POWERS
 GAME_COLS = ("turns", "end_reason", "reshuffles", "error")     # the columns of out_game
-assert len(PLAYER_COLS) == N_PLAYER_COLS
 
 
 @njit(cache=True, _nrt=False)
@@ -101,9 +111,9 @@ def write_outputs(ws, P, g, out_i16, out_win, out_game):
                 better += 1
         row = g * P + p
         if reason == THIRD_GUILD:
-            out_i16[row, 1] = 1 if p == w else 2 + better
+            out_i16[row, C_RANK] = 1 if p == w else 2 + better
         else:
-            out_i16[row, 1] = 1 + better
+            out_i16[row, C_RANK] = 1 + better
             if better == 0:
                 n_best += 1
     for p in range(P):
@@ -111,13 +121,14 @@ def write_outputs(ws, P, g, out_i16, out_win, out_game):
         if reason == THIRD_GUILD:
             out_win[row] = 1.0 if p == w else 0.0
         else:
-            out_win[row] = (1.0 / n_best) if out_i16[row, 1] == 1 else 0.0
-        out_i16[row, 0] = guild_cards(ws, p)
-        out_i16[row, 2] = ws[W_PL + p * PLS + X_NG]
-        out_i16[row, 3] = ws[W_PL + p * PLS + X_HANDN]
+            out_win[row] = (1.0 / n_best) if out_i16[row, C_RANK] == 1 else 0.0
+        out_i16[row, C_SCORE] = guild_cards(ws, p)
+        out_i16[row, C_GUILDS] = ws[W_PL + p * PLS + X_NG]
+        out_i16[row, C_HAND] = ws[W_PL + p * PLS + X_HANDN]
         for t in range(N_TYPES):
-            out_i16[row, 4 + t] = ws[W_FOUNDED + p * TS + t]
-            out_i16[row, 4 + N_TYPES + t] = ws[W_POWERS + p * TS + t]
+            out_i16[row, C_FOUNDED + t] = ws[W_FOUNDED + p * TS + t]
+        for j in range(N_POWERS):
+            out_i16[row, C_POWERS + j] = ws[W_POWERS + p * TS + POWER_TYPES[j]]
     out_game[g, 0] = ws[G_TURNS]
     out_game[g, 1] = reason
     out_game[g, 2] = ws[G_RESHUF]
@@ -217,11 +228,14 @@ def run_chunk(rules, n_players: int, first_game: int, n_games: int, seed: int, s
     play_chunk(np.int64(first_game), np.int64(n_games), np.uint64(seed), np.int64(P), rk,
                np.ascontiguousarray(strat, np.float64), np.int64(P if rotate else 1), bool(debug),
                out_i16, out_win, out_game, trace)
+    powers = np.zeros((rows, N_TYPES), np.int16)     # by card type; the Bouffon has none (MV-5)
+    powers[:, list(POWER_TYPES)] = out_i16[:, C_POWERS:C_POWERS + N_POWERS]
     out = dict(
-        score=out_i16[:, 0].astype(np.int32), win_share=out_win, rank=out_i16[:, 1].astype(np.int8),
-        guilds=out_i16[:, 2].astype(np.int8), hand=out_i16[:, 3].copy(),
-        founded=out_i16[:, 4:4 + N_TYPES].astype(np.int8),
-        powers=out_i16[:, 4 + N_TYPES:4 + 2 * N_TYPES].copy(),
+        score=out_i16[:, C_SCORE].astype(np.int32), win_share=out_win,
+        rank=out_i16[:, C_RANK].astype(np.int8),
+        guilds=out_i16[:, C_GUILDS].astype(np.int8), hand=out_i16[:, C_HAND].copy(),
+        founded=out_i16[:, C_FOUNDED:C_FOUNDED + N_TYPES].astype(np.int8),
+        powers=powers,
         turns=out_game[:, 0].copy(), end_reason=out_game[:, 1].astype(np.int8),
         reshuffles=out_game[:, 2].astype(np.int8), error=out_game[:, 3].copy(),
     )

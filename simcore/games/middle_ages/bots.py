@@ -53,7 +53,7 @@ from simcore.rng import below
 # (set here, before any of their functions is decorated: bots is the first of them imported).
 _HERE = os.path.dirname(os.path.abspath(__file__))
 share_cache_stamp([os.path.join(_HERE, f) for f in ("bots.py", "kernel.py", "driver.py")],
-                  depends_on=[os.path.join(_HERE, f) for f in ("layout.py", "rules.py")]
+                  depends_on=[os.path.join(_HERE, f) for f in ("layout.py", "rules.py", "spec.py")]
                   + [simcore.rng.__file__])
 
 # MA-11 `fill`: min(1, empty Domains / picks left) for 0-8 empty Domains and 1-31 picks left, at

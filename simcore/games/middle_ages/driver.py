@@ -11,7 +11,8 @@ The ``rollout`` bot's Lord move (:func:`rollout_choice`, MA-11) lives here too: 
 forward with :func:`.kernel.advance`, and the kernel calls the decisions of :mod:`.bots`, so in
 ``bots.py`` it would close an import cycle; :func:`play_one` asks it whenever ``advance`` stops
 at a rollout seat's move. May import numpy, numba, :mod:`simcore.rng`, the constants of the rules
-module, :mod:`.layout`, :mod:`.bots` and :mod:`.kernel`; nothing of this game imports this module
+module, the spec (its player columns give the records' layout), :mod:`.layout`, :mod:`.bots` and
+:mod:`.kernel`; nothing of this game imports this module
 but the adapter.
 """
 
@@ -36,13 +37,23 @@ from simcore.games.middle_ages.layout import (
 from simcore.games.middle_ages.rules import (
     CHAMPS, MARCHE, N_EVENTS, N_PARAMS, N_TYPES, P_CHAMPS_PER_PEASANT, P_MARCHE_PER_CHEST,
 )
+from simcore.games.middle_ages.spec import BEFORE_COLS, GAIN_COLS, SPEC, TILE_COLS
 from simcore.rng import next_u64, stream_state
 
-PLAYER_COLS = ("score", "rank", "tiles_champs", "tiles_moulin", "tiles_village", "tiles_rempart",
-               "tiles_marche", "tiles_caserne", "tiles_eglise", "tiles_palais", "graveyard",
-               "penalty", "event_gain_1", "event_gain_2", "event_gain_3", "event_gain_4",
-               "coins_before_event_1", "coins_before_event_2", "coins_before_event_3",
-               "coins_before_event_4")
+# The rows of the int16 player records, derived from the spec's player columns (MA-12) in the
+# spec's order: every player column but ``win_share`` (float32, written to its own array). The
+# positions below are compile-time constants of write_outputs; reordering the spec's columns
+# reorders the records, and the assertions keep each block (tiles, event gains, coins before an
+# event) contiguous as the kernel writes it.
+PLAYER_COLS = tuple(c.name for c in SPEC.player_columns if c.name != "win_share")
+C_SCORE, C_RANK = PLAYER_COLS.index("score"), PLAYER_COLS.index("rank")
+C_GRAVEYARD, C_PENALTY = PLAYER_COLS.index("graveyard"), PLAYER_COLS.index("penalty")
+C_TILES, C_GAIN, C_BEFORE = (PLAYER_COLS.index(TILE_COLS[0]), PLAYER_COLS.index(GAIN_COLS[0]),
+                             PLAYER_COLS.index(BEFORE_COLS[0]))
+assert PLAYER_COLS[C_TILES:C_TILES + N_TYPES] == TILE_COLS
+assert PLAYER_COLS[C_GAIN:C_GAIN + N_EVENTS] == GAIN_COLS
+assert PLAYER_COLS[C_BEFORE:C_BEFORE + N_EVENTS] == BEFORE_COLS
+assert len(PLAYER_COLS) == 4 + N_TYPES + 2 * N_EVENTS
 
 
 def pack_rules(rules) -> np.ndarray:
@@ -147,8 +158,9 @@ def write_outputs(ws, P, g, out_i16, out_win, out_events, out_game):
     """MA-9 ranks and win shares and the MA-12 records of game row g.
 
     Column-major records (one contiguous row per record, so the columns need no strided copy):
-    ``out_i16[c, g * P + seat]`` holds, for c in order, score, rank, 8 tile counts, graveyard,
-    penalty, 4 event gains, 4 coins-before-event (see :data:`PLAYER_COLS`);
+    ``out_i16[c, g * P + seat]`` holds the player column ``PLAYER_COLS[c]`` (the spec's player
+    columns but win_share, in the spec's order: score, rank, 8 tile counts, graveyard, penalty, 4
+    event gains, 4 coins-before-event);
     ``out_events[k, g]`` the 4 event ids, ``out_game[:, g]`` reshuffles and the error code.
     """
     _, rk, _ = views(ws)
@@ -158,7 +170,7 @@ def write_outputs(ws, P, g, out_i16, out_win, out_events, out_game):
         for q in range(P):
             if q != p and beats(ws, rk, q, p) > 0:
                 better += 1
-        out_i16[1, g * P + p] = better + 1
+        out_i16[C_RANK, g * P + p] = better + 1
         if better == 0:
             n_winners += 1
     for p in range(P):
@@ -167,19 +179,19 @@ def write_outputs(ws, P, g, out_i16, out_win, out_events, out_game):
         coins = ws[U(me + X_COINS)]
         if coins > 32767 or coins < -32768:
             ws[U(G_ERROR)] = E_COIN_OVERFLOW
-        out_i16[0, row] = coins
-        out_win[row] = (1.0 / n_winners) if out_i16[1, row] == 1 else 0.0
+        out_i16[C_SCORE, row] = coins
+        out_win[row] = (1.0 / n_winners) if out_i16[C_RANK, row] == 1 else 0.0
         for t in range(N_TYPES):
-            out_i16[2 + t, row] = ws[U(W_FN + p * 8 + t)]
-        out_i16[10, row] = ws[U(me + X_GRAVE_N)]
-        out_i16[11, row] = ws[U(me + X_PENALTY)]
+            out_i16[C_TILES + t, row] = ws[U(W_FN + p * 8 + t)]
+        out_i16[C_GRAVEYARD, row] = ws[U(me + X_GRAVE_N)]
+        out_i16[C_PENALTY, row] = ws[U(me + X_PENALTY)]
         for k in range(N_EVENTS):
             a = ws[U(W_EG + p * N_EVENTS + k)]
             b = ws[U(W_CB + p * N_EVENTS + k)]
             if a > 32767 or a < -32768 or b > 32767 or b < -32768:
                 ws[U(G_ERROR)] = E_COIN_OVERFLOW
-            out_i16[12 + k, row] = a
-            out_i16[16 + k, row] = b
+            out_i16[C_GAIN + k, row] = a
+            out_i16[C_BEFORE + k, row] = b
     for k in range(N_EVENTS):
         out_events[k, g] = rk[U(R_EID + ws[U(W_EVORD + k)])]
     out_game[0, g] = ws[U(G_RESHUFFLES)]
@@ -277,10 +289,12 @@ def run_chunk(rules, n_players: int, first_game: int, n_games: int, seed: int, s
                np.ascontiguousarray(strat, np.float64), np.int64(P if rotate else 1), bool(debug),
                out_i16, out_win, out_events, out_game, trace)
     out = dict(
-        score=out_i16[0].astype(np.int32), win_share=out_win, rank=out_i16[1].astype(np.int8),
-        tiles=out_i16[2:10].astype(np.int8).T, graveyard=out_i16[10].astype(np.int8),
-        penalty=out_i16[11], event_gain=out_i16[12:16].T,
-        coins_before_event=out_i16[16:20].T, events=out_events.T,
+        score=out_i16[C_SCORE].astype(np.int32), win_share=out_win,
+        rank=out_i16[C_RANK].astype(np.int8),
+        tiles=out_i16[C_TILES:C_TILES + N_TYPES].astype(np.int8).T,
+        graveyard=out_i16[C_GRAVEYARD].astype(np.int8), penalty=out_i16[C_PENALTY],
+        event_gain=out_i16[C_GAIN:C_GAIN + N_EVENTS].T,
+        coins_before_event=out_i16[C_BEFORE:C_BEFORE + N_EVENTS].T, events=out_events.T,
         reshuffles=out_game[0].astype(np.int8), error=out_game[1],
     )
     if trace_decisions:
