@@ -19,12 +19,13 @@ the packages ``check`` and ``questions`` also the runner, the game folders and :
 
 from __future__ import annotations
 
+from analysis.games import tables_for
 from analysis.load import RunSet, group_runs, open_runs
 
 TABLES = ("seats", "seat_tests", "outcomes", "spread_counts", "lead_changes", "flow", "scores_by_seat",
           "scores_by_strategy", "events", "event_seats", "tiles", "tile_summary", "domain_pairs",
           "strategies", "matchups", "length", "length_distribution", "end_reasons", "guild_types",
-          "roles", "role_seats")
+          "roles", "role_seats", "objectives", "improvements", "seigneur_squares")
 
 
 def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
@@ -34,7 +35,9 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
     event_k; ``tiles``/``tile_summary``/``domain_pairs`` need tiles_* columns; ``matchups`` needs at
     least two strategies; ``length``/``length_distribution`` need games' turns, ``end_reasons``
     also games' end_reason; ``guild_types`` needs founded_* columns; ``roles``/``role_seats``
-    need a players' ``role`` column with more than one role (an asymmetric game).
+    need a players' ``role`` column with more than one role (an asymmetric game). The game's own
+    tables come from its spec's analysis hook (:mod:`analysis.games`, e.g. Seigneurial's
+    ``objectives``, ``improvements``, ``seigneur_squares``).
     """
     from analysis import events, guilds, length, load, matchups, roles, seats, tiles
 
@@ -77,6 +80,7 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
     if roles.has_roles(rs):
         t["roles"] = roles.role_table(rs)
         t["role_seats"] = roles.role_seat_table(rs)
+    t.update(tables_for(rs))
     return t
 
 

@@ -1,0 +1,114 @@
+"""Seigneurial report sections (the game's report hook): objective cards and the land improvements.
+
+Found through the Seigneurial spec (``report_hooks``). The role advantage (Seigneur against
+Censitaires, and the Censitaire seats) is a common section (:mod:`reports.sections`, table
+``roles``); game length and end reasons, including the share of games stopped by the turn bound
+(``truncated``), are common too. This hook adds: :func:`headlines` — the easiest and hardest
+Objective card, the share of games reaching the land improvements and who wins before and after
+them; :func:`sections` — "Objective cards" and "Land improvements", from the tables of
+:mod:`analysis.games.seigneurial`. Every difference is worded as an association under bot play.
+
+May import polars, :mod:`reports.text`, :mod:`reports.sections` and :mod:`reports.figures.seigneurial`.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from reports.figures import seigneurial as F
+from reports.sections import FigureSet, Section, pct_column
+from reports.text import num, pct, row_pct_ci, turns
+
+SECTIONS_AFTER = "length"
+MIN_DEALT = 30      # an Objective card dealt fewer times is not ranked in a sentence
+
+
+def objective_headlines(t: dict) -> list[str]:
+    if "objectives" not in t:
+        return []
+    o = t["objectives"].filter(pl.col("dealt") >= MIN_DEALT)
+    if o.height < 2:
+        return []
+    easy, hard = o.row(0, named=True), o.row(o.height - 1, named=True)
+    avg = pct(easy["censitaire_share"])
+    out = []
+    for r, what in ((easy, "easiest"), (hard, "hardest")):
+        verdict = ("clearly " + ("above" if r["diff"] > 0 else "below") + " the average"
+                   if r["significant"] else "within the noise of the average")
+        out.append(f"The {what} Objective card is #{r['objective']} ({r['label']}): a Censitaire holding "
+                   f"it wins {row_pct_ci(r, 'win_share')} of its games against {avg}% for the average "
+                   f"Censitaire, {verdict}.")
+    return out
+
+
+def improvement_headlines(t: dict) -> list[str]:
+    if "improvements" not in t:
+        return []
+    before, after = t["improvements"].row(0, named=True), t["improvements"].row(1, named=True)
+    out = [f"{row_pct_ci(after, 'share')} of games reach the land improvements"
+           + (f", on average at turn {turns(round(after['mean_improvement_turn'], 1))}."
+              if after["games"] else ".")]
+    if before["games"] and after["games"]:
+        out.append(f"The Seigneur wins {row_pct_ci(after, 'seigneur_share', 'seigneur_ci_low', 'seigneur_ci_high')} "
+                   f"of games that reach the improvements and "
+                   f"{row_pct_ci(before, 'seigneur_share', 'seigneur_ci_low', 'seigneur_ci_high')} of games "
+                   f"that end before them (an association: games ending early are short games).")
+    return out
+
+
+def headlines(t: dict, rs) -> list[str]:
+    return objective_headlines(t) + improvement_headlines(t)
+
+
+def _objective_rows(t: dict) -> pl.DataFrame:
+    o = t["objectives"]
+    return pl.DataFrame({
+        "Card": [f"#{i}" for i in o["objective"]], "Requires": o["label"], "Dealt": o["dealt"],
+        "Win share": pct_column(o, "win_share", "ci_low", "ci_high"),
+        "vs average (pp)": [f"{100 * d:+.1f}".replace("-", "−") for d in o["diff"]],
+        "Clear of the average": o["significant"],
+        "Goal reached at the end": [f"{num(m, 1)}% ({num(lo, 1)}–{num(hi, 1)})" for m, lo, hi in
+                                    zip(o["mean_progress"], o["progress_ci_low"], o["progress_ci_high"])],
+    })
+
+
+def _improvement_rows(t: dict) -> pl.DataFrame:
+    d = t["improvements"]
+    return pl.DataFrame({
+        "Games": d["label"], "Count": d["games"], "Share": pct_column(d, "share", "ci_low", "ci_high"),
+        "Seigneur's win share": pct_column(d, "seigneur_share", "seigneur_ci_low", "seigneur_ci_high"),
+        "Mean turns": ["" if m != m else num(m, 1) for m in d["mean_turns"]],
+        "Improvements at turn": ["" if m is None else num(m, 1) for m in d["mean_improvement_turn"]],
+    })
+
+
+def sections(t: dict, rs, figs: FigureSet, questions=None) -> list[Section]:
+    out = []
+    if "objectives" in t:
+        out.append(Section(
+            "objectives", "Objective cards",
+            "How often a Censitaire wins when it holds each Objective card (SG-2), with 95% Wilson "
+            "intervals over the games the card was dealt, against the average Censitaire; and how much "
+            "of the card's requirement it holds at the end. A card whose interval lies clear of the "
+            "average is easier or harder than the others under these bots.",
+            figs.add("objectives", F.objectives(t)), [("Objective cards (easiest first)", _objective_rows(t))],
+            objective_headlines(t)))
+    if "improvements" in t:
+        out.append(Section(
+            "improvements", "Land improvements",
+            "Games that end before the Seigneur reaches the midpoint of the rent track, against games that "
+            "reach it (the land improvements: bigger harvests, bigger rent, more forced draws; SG-5.6), and "
+            "the Seigneur's win share in each, with 95% Wilson intervals. The two groups differ in length "
+            "too, so this is an association, not the effect of the improvements alone: compare two runs "
+            "with different rent tables for that.",
+            figs.add("improvements", F.improvements(t)), [("Before and after the improvements",
+                                                           _improvement_rows(t))],
+            improvement_headlines(t)))
+    if "seigneur_squares" in t:
+        sq = t["seigneur_squares"]
+        out.append(Section(
+            "squares", "The Seigneur's final square", "Where the Seigneur stands on the rent track when "
+            "the game ends (SG-5.6).", [],
+            [("Final square", sq.with_columns((pl.col("share") * 100).round(1).alias("share (%)"))
+              .select("square", "games", "share (%)"))]))
+    return out

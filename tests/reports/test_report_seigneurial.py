@@ -1,0 +1,59 @@
+"""The Seigneurial report hook: its sentences agree with the objective and improvement tables, and
+its figures draw."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from analysis import analyse, open_runs
+from analysis.games import seigneurial as sg
+from reports.figures import seigneurial as F
+from reports.games import seigneurial as hook
+from reports.sections import FigureSet
+from tests.analysis.test_analysis_seigneurial import seigneurial_run
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    path, _, _ = seigneurial_run(tmp_path_factory.mktemp("sg") / "r", games=3000)
+    rs = open_runs([path])
+    t = analyse(rs)
+    t.update(sg.tables(rs))      # what the spec's analysis hook adds once the game is registered
+    return t, rs
+
+
+def _pcts(text):
+    return [float(x) for x in re.findall(r"(\d+\.\d)", text)]
+
+
+def test_objective_sentences_name_the_extreme_cards_with_their_numbers(tables):
+    t, _ = tables
+    easy_line, hard_line = hook.objective_headlines(t)
+    o = t["objectives"]
+    easy, hard = o.row(0, named=True), o.row(o.height - 1, named=True)
+    assert f"#{easy['objective']} ({easy['label']})" in easy_line and "easiest" in easy_line
+    assert f"#{hard['objective']} ({hard['label']})" in hard_line and "hardest" in hard_line
+    assert _pcts(hard_line)[:3] == pytest.approx([round(100 * hard[k], 1) for k in ("win_share", "ci_low", "ci_high")])
+    assert "below the average" in hard_line and "above the average" in easy_line
+
+
+def test_improvement_sentences_match_the_table(tables):
+    t, _ = tables
+    reach, who = hook.improvement_headlines(t)
+    before, after = t["improvements"].row(0, named=True), t["improvements"].row(1, named=True)
+    assert _pcts(reach)[0] == pytest.approx(round(100 * after["share"], 1))
+    nums = _pcts(who)
+    assert nums[0] == pytest.approx(round(100 * after["seigneur_share"], 1))
+    assert nums[3] == pytest.approx(round(100 * before["seigneur_share"], 1))
+    assert "association" in who
+
+
+def test_sections_and_figures_draw(tables):
+    t, rs = tables
+    figs = FigureSet()
+    secs = hook.sections(t, rs, figs)
+    assert [s.id for s in secs] == ["objectives", "improvements", "squares"]
+    assert set(figs) == {"objectives", "improvements"}
+    assert F.objectives({}) is None and F.improvements({}) is None
