@@ -115,18 +115,21 @@ def rules_source(game: str, rules: str | Path | None, settings: Any, *,
 
 
 def chunks(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | None = None,
-           threads: int | None = None) -> Iterator[ChunkResult]:
+           threads: int | None = None, first: int = 0) -> Iterator[ChunkResult]:
     """The in-memory runner: play ``games`` games of ``prep`` and yield one result per chunk.
 
     The same games as :func:`run` writes (same seed → same rows, whatever ``chunk_size`` and
-    ``threads``); nothing touches the disk."""
+    ``threads``); nothing touches the disk. ``first`` starts at game ``first`` of the seed's
+    streams (a tune adds games to a candidate rung by rung without replaying any)."""
     _check_counts(prep, games, seed, chunk_size)
+    if first < 0 or first % prep.games_per_deal:
+        raise ValueError(f"first game {first}: must be >= 0 and a whole number of deals")
     set_threads(threads)
     size = chunk_size or prep.default_chunk or DEFAULT_CHUNK
     done = 0
     while done < games:
         n = min(size, games - done)
-        yield prep.play(done, n, seed)
+        yield prep.play(first + done, n, seed)
         done += n
 
 
@@ -145,7 +148,8 @@ class Played:
 
 
 def collect(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | None = None,
-            threads: int | None = None, columns: tuple[str, ...] | None = None) -> Played:
+            threads: int | None = None, columns: tuple[str, ...] | None = None,
+            first: int = 0) -> Played:
     """Play ``games`` games in memory (:func:`chunks`) and return them as tables.
 
     ``columns`` limits the player columns kept (memory); game columns are always kept."""
@@ -154,7 +158,8 @@ def collect(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | N
     pschema = prep.players_schema
     if columns is not None:
         pschema = pa.schema([f for f in pschema if f.name in columns])
-    for chunk in chunks(prep, games=games, seed=seed, chunk_size=chunk_size, threads=threads):
+    for chunk in chunks(prep, games=games, seed=seed, chunk_size=chunk_size, threads=threads,
+                        first=first):
         by_seat.add(chunk.players, np.tile(np.arange(prep.n_players), len(chunk.games["game"])))
         players.append(_table(chunk.players, pschema))
         game_rows.append(_table(chunk.games, prep.games_schema))

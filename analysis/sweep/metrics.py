@@ -68,15 +68,28 @@ def load_variant(path: str | Path) -> VariantData:
     """Read a variant's run directory (needs players.parquet: a sweep keeps it)."""
     path = Path(path)
     meta = read_meta(path)
-    P = int(meta["players"])
     if not (path / PLAYERS).is_file():
         raise UsageError(f"{path}: no {PLAYERS} (a sweep variant needs its player rows)")
-    spec = registry.specs().get(meta.get("game"))
-    unit = spec.score_unit if spec is not None else "points"
     names = set(pq.read_schema(path / PLAYERS).names)
+    cols = ["seat", "strategy", "win_share", "score",
+            *sorted(c for c in names if c.startswith("event_gain_"))]
+    players = pq.read_table(path / PLAYERS, columns=[c for c in cols if c in names])
+    games = None
+    if (path / GAMES).is_file() and "turns" in pq.read_schema(path / GAMES).names:
+        games = pq.read_table(path / GAMES, columns=["turns"])
+    return from_tables(meta["game"], int(meta["players"]), players, games, path=path, meta=meta)
+
+
+def from_tables(game: str, n_players: int, players, games=None, *, path: Path | None = None,
+                meta: dict | None = None) -> VariantData:
+    """Per-game samples from a players table (and a games table): a run directory's or the
+    in-memory tables of :func:`simcore.runner.collect`."""
+    P = n_players
+    spec = registry.specs().get(game)
+    unit = spec.score_unit if spec is not None else "points"
+    names = set(players.column_names)
     gain_cols = sorted(c for c in names if c.startswith("event_gain_"))
-    cols = ["seat", "strategy", "win_share", "score", *gain_cols]
-    t = pq.read_table(path / PLAYERS, columns=[c for c in cols if c in names])
+    t = players
     n = t.num_rows // P
     win = np.asarray(t["win_share"], np.float64).reshape(n, P)
     samples: dict[str, np.ndarray] = {}
@@ -97,23 +110,26 @@ def load_variant(path: str | Path) -> VariantData:
     fair = 1.0 / P if spec is None or spec.roles_alike else None
     if "score" in names:
         score = np.asarray(t["score"], np.float64).reshape(n, P)
-        top2 = -np.sort(-score, axis=1)[:, :2] if P >= 2 else np.zeros((n, 2))
+        top2 = -np.sort(-score, axis=1)[:, :2]
         add("winner_margin", "the winner's margin", unit, False, top2[:, 0] - top2[:, 1])
     if gain_cols:
         gains = sum(np.asarray(t[c], np.float64) for c in gain_cols).reshape(n, P)
         add("event_swing", "the event swing", unit, False, gains.max(axis=1) - gains.min(axis=1))
-    if (path / GAMES).is_file() and "turns" in pq.read_schema(path / GAMES).names:
-        turns = np.asarray(pq.read_table(path / GAMES, columns=["turns"])["turns"], np.float64)
-        add("game_length", "the game length", "turns", False, turns)
-    strat = np.asarray(t["strategy"].to_numpy(zero_copy_only=False)).reshape(n, P)
-    kinds = list(dict.fromkeys(strat.ravel().tolist()))
-    if len(kinds) > 1:
-        for k in kinds:
-            mask = strat == k
-            seats = mask.sum(axis=1)
-            share = np.where(seats > 0, (win * mask).sum(axis=1) / np.maximum(seats, 1), np.nan)
-            add(f"strategy_win_share_{k}", f"{k}'s win share (per seat it holds)", "pp", True, share)
-    return VariantData(path, meta, P, samples, info, win, fair)
+    if games is not None and "turns" in games.column_names:
+        add("game_length", "the game length", "turns", False,
+            np.asarray(games["turns"], np.float64))
+    if "strategy" in names:
+        strat = np.asarray(t["strategy"].to_numpy(zero_copy_only=False)).reshape(n, P)
+        kinds = list(dict.fromkeys(strat.ravel().tolist()))
+        if len(kinds) > 1:
+            for k in kinds:
+                mask = strat == k
+                seats = mask.sum(axis=1)
+                share = np.where(seats > 0, (win * mask).sum(axis=1) / np.maximum(seats, 1), np.nan)
+                add(f"strategy_win_share_{k}", f"{k}'s win share (per seat it holds)", "pp", True,
+                    share)
+    return VariantData(path or Path("."), meta or {"game": game, "players": P}, P, samples, info,
+                       win, fair)
 
 
 def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
