@@ -40,7 +40,8 @@ from analysis.sweep.store import SWEEP_JSON, VARIANTS, read_sweep  # noqa: F401 
 FORMAT = 1
 # what must match for a directory to be resumed (the rest: times, status)
 _PLAN_KEYS = ("format", "kind", "game", "players", "strategies", "games", "seed", "rules_text",
-              "settings", "varies", "mode", "variants", "rotate_seats")
+              "settings", "varies", "mode", "variants", "rotate_seats", "targets", "confirm_games",
+              "confirm_seed")
 
 
 @dataclass
