@@ -29,7 +29,7 @@ import simcore
 from simcore import games as registry
 from simcore import runner
 from simcore.atomic import check_output_dir, write_text_atomic
-from simcore.config import Setting, parse_settings
+from simcore.config import parse_settings
 from simcore.errors import UsageError
 from simcore.options import check_seed
 from simcore.rundir import RUN_JSON
@@ -58,7 +58,7 @@ class SweepPlan:
     strategies: str | None
     rules: str | None                           # the rules file given (None: the game's default)
     rules_name: str
-    rules_text: str                             # the base rules (with the base --set applied)
+    rules_text: str                             # the base rules file (before any --set)
     settings: tuple[str, ...]
     rotate_seats: bool | None
     preps: list = field(default_factory=list, repr=False)
@@ -79,11 +79,11 @@ class SweepPlan:
         }
 
 
-def base_rules(game: str, rules: str | Path | None, settings: tuple[Setting, ...],
-               players: int | None):
-    """The rules a sweep or tune starts from: the file (or the game's default) with the base
-    ``--set`` applied, as a TomlSource."""
-    return runner.rules_source(game, rules, settings, seats=players)
+def base_rules(game: str, rules: str | Path | None):
+    """The rules file a sweep or tune starts from (the file given, or the game's default), as a
+    TomlSource; the base ``--set`` are applied with each variant's own (the player count of a
+    variant decides how long a per-seat list made from one value is)."""
+    return runner.rules_source(game, rules, ())
 
 
 def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
@@ -102,7 +102,7 @@ def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
         if not v.is_players and any(s.path == v.path for s in base):
             raise UsageError(f"{option} {v.text}: also given with --set (give it once)")
     variants = one_at_a_time(parsed, option) if one_at_a_time_mode else grid(parsed, option)
-    src = base_rules(game, rules, base, players)
+    src = base_rules(game, rules)
     plan = SweepPlan(game=game, games=games, seed=seed, varies=parsed, variants=variants,
                      mode="one-at-a-time" if one_at_a_time_mode else "grid", players=players,
                      strategies=strategies, rules=str(rules) if rules is not None else None,
@@ -121,7 +121,8 @@ def prepare_variant(plan: SweepPlan, v: Variant, src=None):
         src = parse_toml(plan.rules_text, name=plan.rules_name)
     p = v.players(plan.varies) or plan.players
     try:
-        return runner.prepare(plan.game, rules=src, settings=v.settings(plan.varies), players=p,
+        return runner.prepare(plan.game, rules=src, settings=[*plan.settings, *v.settings(plan.varies)],
+                              players=p,
                               strategies=plan.strategies, rotate_seats=plan.rotate_seats)
     except UsageError as exc:
         raise type(exc)(f"variant {v.label(plan.varies)}: {exc}") if type(exc) is UsageError \

@@ -9,12 +9,15 @@ common random numbers), and after each rung the targets are judged with a 95% in
 objective's interval is above the upper end of the best full-budget candidate's (it is worse with
 95% confidence), so poor candidates cost ``min_games`` and only promising ones get ``max_games``.
 The search stops after ``trials`` trials or, by default, at the first full-budget candidate whose
-targets are met.
+targets are met within 0.8 of their tolerance on the search's games (a margin: the best of many
+candidates judged on the same games looks a little better on them than it is). That candidate is
+then confirmed on fresh games; if the confirmation misses the target, the candidate is set aside
+(``rejected.json``) and the search goes on (at most five confirmations).
 
 The study lives in SQLite (``--storage``, default ``DIR/study.db``): the same command on the same
 directory resumes an interrupted tune (a trial cut short is marked failed and the search goes on).
 The end: ``DIR/best_rules.toml`` (the complete rules file, usable as ``--rules``), a confirmation run
-``DIR/confirm/`` with a fresh seed (derived from the search seed, recorded; never one of the
+``DIR/confirmations/trial-N/`` with a fresh seed (derived from the search seed, recorded; never one of the
 search's) and enough games for the target's interval, ``DIR/result.json`` with the verdict
 sentence, ``DIR/trials.csv`` (every candidate: settings, games, objective and interval, what
 happened) and ``DIR/importance.csv`` (Optuna's parameter importance). ``DIR/tune.json`` records the
@@ -51,13 +54,17 @@ from simcore.rundir import RUN_JSON
 from analysis.sweep.grammar import Vary, parse_varies
 from analysis.sweep.metrics import from_tables, load_variant
 from analysis.sweep.play import base_rules, prepare_out, replace_dir
-from analysis.tune.targets import Target, check_lineup, evaluate, parse_targets, sentence
+from analysis.tune.targets import (Target, check_lineup, evaluate, parse_targets, sentence,
+                                   tightened)
 
 TUNE_JSON = "tune.json"
 TRIALS_CSV = "trials.csv"
 IMPORTANCE_CSV = "importance.csv"
 BEST_RULES = "best_rules.toml"
-CONFIRM = "confirm"
+CONFIRM = "confirmations"
+CONFIRMATIONS = "rejected.json"
+MAX_CONFIRMATIONS = 5
+SEARCH_MARGIN = 0.8              # the search stops at targets met within 0.8 x their tolerance
 RESULT_JSON = "result.json"
 STUDY = "tune"
 INVALID = 1e9                    # objective of a candidate whose rules do not validate
@@ -123,7 +130,8 @@ class TunePlan:
         }
 
     def values_settings(self, values: dict) -> tuple[list[str], int | None]:
-        sets, players = [], self.players
+        """The ``--set`` texts of a candidate (the base ones first) and its player count."""
+        sets, players = list(self.settings), self.players
         for v in self.varies:
             x = values[v.name]
             if v.is_players:
@@ -165,7 +173,7 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
             raise UsageError(f"--vary {v.text}: {spec.name} has no player count to vary")
     tgs = parse_targets(targets, game)
     base = parse_settings(settings)
-    src = base_rules(game, rules, base, players)
+    src = base_rules(game, rules)
     cseed = confirm_seed_for(seed) if confirm_seed is None else check_seed(confirm_seed, "--confirm-seed")
     if cseed == seed:
         raise UsageError(f"--confirm-seed {cseed}: must differ from the search seed")
@@ -262,6 +270,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     for t in study.get_trials(deepcopy=False, states=(states.RUNNING, states.WAITING)):
         study.tell(t.number, state=states.FAIL)         # cut short by an interruption
     columns = ("seat", "strategy", "win_share")
+    tight = tuple(tightened(t, SEARCH_MARGIN) for t in plan.targets)
 
     def incumbent():
         full = [t for t in study.get_trials(deepcopy=False, states=(states.COMPLETE,))
@@ -291,6 +300,8 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
             trial.set_user_attr("low", j.low)
             trial.set_user_attr("high", j.high)
             trial.set_user_attr("met", j.met)
+            if done == plan.max_games:
+                trial.set_user_attr("met_search", evaluate(v, tight).met)
             trial.set_user_attr("seconds", round(time.perf_counter() - t0, 2))
             trial.report(j.objective, step=done)
             best = incumbent()
@@ -311,41 +322,57 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         say("search", len(finished()), plan.trials,
             f"best {best.value:.2f}" if best is not None else "")
         if plan.stop_when_met and trial.state == states.COMPLETE and \
-                trial.user_attrs.get("met") and trial.user_attrs.get("games") == plan.max_games:
+                trial.user_attrs.get("met_search") and trial.user_attrs.get("games") == plan.max_games:
             study_.stop()
 
-    met_already = any(t.user_attrs.get("met") and t.user_attrs.get("games") == plan.max_games
+    rejected = _read_json(out / CONFIRMATIONS)
+    while True:
+        remaining = plan.trials - len(finished())
+        waiting = any(t.user_attrs.get("met_search") and t.user_attrs.get("games") == plan.max_games
+                      and str(t.number) not in rejected
                       for t in study.get_trials(deepcopy=False, states=(states.COMPLETE,)))
-    remaining = plan.trials - len(finished())
-    say("search", len(finished()), plan.trials, "")
-    if remaining > 0 and not (plan.stop_when_met and met_already):
-        study.optimize(objective, n_trials=remaining, callbacks=[after_trial], catch=())
-    write_trials(study, plan, out)
+        say("search", len(finished()), plan.trials, "")
+        if remaining > 0 and not (plan.stop_when_met and waiting):
+            study.optimize(objective, n_trials=remaining, callbacks=[after_trial], catch=())
+        write_trials(study, plan, out)
+        best = _best_trial(study, plan, states, exclude=set(rejected))
+        if best is None:
+            best = _best_trial(study, plan, states, exclude=set())
+        if best is None:
+            raise UsageError("the search found no candidate whose rules validate; check the --vary ranges")
+        values = _values_of(plan, best.params)
+        prep = plan.prepare(values)
+        attempt = len(rejected)
+        cseed = plan.confirm_seed if attempt == 0 else confirm_seed_for(plan.confirm_seed + attempt)
+        confirm_dir = out / CONFIRM / f"trial-{best.number}"
+        if not (confirm_dir / RUN_JSON).is_file():
+            runner.run(prep, games=plan.confirm_games, seed=cseed, out=confirm_dir,
+                       force=True, threads=threads, quiet=True,
+                       on_chunk=lambda d: say("confirm", d, plan.confirm_games, ""))
+        cseed = json.loads((confirm_dir / RUN_JSON).read_text(encoding="utf-8"))["seed"]
+        v = load_variant(confirm_dir)
+        j = evaluate(v, plan.targets)
+        more = plan.trials - len(finished()) > 0
+        if j.met or not plan.stop_when_met or not more or attempt + 1 >= MAX_CONFIRMATIONS \
+                or str(best.number) in rejected:
+            break
+        # met on the search's games but not on fresh ones: search on, without this candidate
+        rejected[str(best.number)] = {"seed": cseed, "objective": j.objective, "low": j.low,
+                                      "high": j.high, "dir": str(confirm_dir.relative_to(out))}
+        write_text_atomic(out / CONFIRMATIONS, json.dumps(rejected, indent=2) + "\n", force=True)
     write_importance(study, out, optuna)
-    best = _best_trial(study, plan, states)
-    if best is None:
-        raise UsageError("the search found no candidate whose rules validate; check the --vary ranges")
-    values = _values_of(plan, best.params)
     sets, _ = plan.values_settings(values)
-    prep = plan.prepare(values)
-
     best_text = ("# balance tune: the best rules found (" + plan.label(values) + ")\n"
                  + prep.rules_text)
     write_text_atomic(out / BEST_RULES, best_text, force=True)
-    confirm_dir = out / CONFIRM
-    if not (confirm_dir / RUN_JSON).is_file():
-        runner.run(prep, games=plan.confirm_games, seed=plan.confirm_seed, out=confirm_dir,
-                   force=True, threads=threads, quiet=True,
-                   on_chunk=lambda d: say("confirm", d, plan.confirm_games, ""))
-    v = load_variant(confirm_dir)
-    j = evaluate(v, plan.targets)
-    text = sentence(j, plan.targets, v.fair, plan.label(values), plan.confirm_games,
-                    plan.confirm_seed)
+    text = sentence(j, plan.targets, v.fair, plan.label(values), plan.confirm_games, cseed)
     result = {"best_trial": best.number, "values": values, "settings": sets,
               "search": {"objective": best.value, "games": best.user_attrs.get("games"),
                          "low": best.user_attrs.get("low"), "high": best.user_attrs.get("high"),
                          "met": best.user_attrs.get("met")},
-              "confirm": {"seed": plan.confirm_seed, "games": plan.confirm_games, **j.to_json()},
+              "confirm": {"seed": cseed, "games": plan.confirm_games,
+                          "dir": str(confirm_dir.relative_to(out)), **j.to_json()},
+              "rejected_by_confirmation": rejected,
               "met": j.met, "sentence": text,
               "trials": len(finished()),
               "games_played_in_search": int(sum(t.user_attrs.get("games", 0) or 0
@@ -355,19 +382,27 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     return result
 
 
+def _read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError):
+        return {}
+
+
 def _json_default(x):
     if isinstance(x, float) and not math.isfinite(x):
         return None
     return str(x)
 
 
-def _best_trial(study, plan: TunePlan, states):
+def _best_trial(study, plan: TunePlan, states, exclude: set = frozenset()):
     done = [t for t in study.get_trials(deepcopy=False, states=(states.COMPLETE,))
-            if t.value is not None and t.value < INVALID]
+            if t.value is not None and t.value < INVALID and str(t.number) not in exclude]
     if not done:
         return None
     full = [t for t in done if t.user_attrs.get("games") == plan.max_games]
-    pool = [t for t in full if t.user_attrs.get("met")] or full or done
+    pool = [t for t in full if t.user_attrs.get("met_search")] or \
+        [t for t in full if t.user_attrs.get("met")] or full or done
     return min(pool, key=lambda t: t.value)
 
 

@@ -108,6 +108,16 @@ def parse_target(text: str, game: str, option: str = "--target") -> Target:
                      "length=A..B, no-dominant-strategy[:TOL])")
 
 
+def tightened(t: Target, factor: float) -> Target:
+    """``t`` with its tolerance scaled by ``factor`` (a length range shrunk about its middle)."""
+    from dataclasses import replace
+
+    if t.kind == "length":
+        mid, half = (t.lo + t.hi) / 2, (t.hi - t.lo) / 2 * factor
+        return replace(t, lo=mid - half, hi=mid + half)
+    return replace(t, tol=t.tol * factor)
+
+
 def parse_targets(texts, game: str, option: str = "--target") -> tuple[Target, ...]:
     out = tuple(parse_target(t, game, option) for t in (texts or ()))
     if not out:

@@ -46,10 +46,10 @@ def test_tune_finds_the_planted_optimum_and_confirms_on_fresh_games(tmp_path):
     assert any(",pruned," in t for t in trials[1:]) and any(",complete," in t for t in trials[1:])
     # the confirmation is independent of the search's seeds: another seed, other games
     tune = json.loads((out / "tune.json").read_text())
-    confirm = json.loads((out / "confirm" / "run.json").read_text())
+    confirm = json.loads((out / result["confirm"]["dir"] / "run.json").read_text())
     assert confirm["seed"] == tune["confirm_seed"] == result["confirm"]["seed"] != tune["seed"]
     search_games = runner.collect(prep, games=2000, seed=tune["seed"]).win_shares(2)
-    confirm_games = np.asarray(pq.read_table(out / "confirm" / "players.parquet",
+    confirm_games = np.asarray(pq.read_table(out / result["confirm"]["dir"] / "players.parquet",
                                              columns=["win_share"])["win_share"]).reshape(-1, 2)[:2000]
     assert not np.array_equal(search_games, confirm_games)
     assert result["sentence"].startswith("Target") and "fresh games" in result["sentence"]
