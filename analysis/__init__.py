@@ -7,14 +7,16 @@ an export command or a check command can share them. Modules: :mod:`analysis.loa
 chunked passes), :mod:`analysis.stats` (intervals and tests), :mod:`analysis.seats`,
 :mod:`analysis.events`, :mod:`analysis.tiles`, :mod:`analysis.matchups`, :mod:`analysis.length`
 (game length, end reasons), :mod:`analysis.guilds` (guild types), :mod:`analysis.roles` (role
-advantage in asymmetric games), :mod:`analysis.compare`, and the
-packages :mod:`analysis.check` (the win-rate regression gate of ``balance check``) and
+advantage in asymmetric games), :mod:`analysis.compare`, and the packages :mod:`analysis.games`
+(each game's own tables, through its spec), :mod:`analysis.check` (the win-rate regression gate of
+``balance check``),
 :mod:`analysis.questions` (balance questions a run cannot answer, played in memory through the
-runner and written as a questions directory).
+runner and written as a questions directory), :mod:`analysis.sweep` (rule sweeps on common random
+numbers and their sensitivity tables) and :mod:`analysis.tune` (Optuna tuning with racing).
 
 May import polars, numpy, the standard library and :mod:`simcore.rundir` / :mod:`simcore.errors`;
-the packages ``check`` and ``questions`` also the runner, the game folders and :mod:`strategies`
-(see their docstrings); never imports :mod:`reports`, :mod:`cli`, matplotlib, rich or typer.
+the packages ``check``, ``questions``, ``sweep`` and ``tune`` also the runner, the game folders
+and :mod:`strategies` (see their docstrings; ``tune`` also optuna, lazily); never imports :mod:`reports`, :mod:`cli`, matplotlib, rich or typer.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ app = typer.Typer(
 )
 
 _COMMAND_MODULES = ("simulate", "report", "export", "check", "fief", "medievallons", "strategies", "golden", "games",
-                    "ladder")
+                    "ladder", "sweep", "tune")
 
 
 def _register_all() -> None:

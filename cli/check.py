@@ -24,7 +24,8 @@ from simcore.errors import UsageError
 
 
 def play_check_run(baseline, out: str | Path, *, games: int | None = None, rules: str | Path | None = None,
-                   seed: int | None = None, threads: int | None = None, force: bool = False) -> Path:
+                   seed: int | None = None, threads: int | None = None, force: bool = False,
+                   settings=()) -> Path:
     """Play the baseline's configuration into run directory ``out`` and return its path.
 
     ``games`` defaults to the baseline's ``[check] games``, ``rules`` to the rules file the baseline
@@ -39,7 +40,8 @@ def play_check_run(baseline, out: str | Path, *, games: int | None = None, rules
                          + ("" if rules is not None else " (give the rules with --rules)"))
     prep = runner.prepare(baseline.game, players=baseline.players,
                           strategies=list(baseline.strategies), rules=rules_path,
-                          engine=baseline.engine, rotate_seats=baseline.rotate_seats)
+                          engine=baseline.engine, rotate_seats=baseline.rotate_seats,
+                          settings=settings)
     return runner.run(prep, games=games or baseline.check_games,
                       seed=baseline.check_seed if seed is None else seed, out=out, force=force,
                       threads=threads, raw=True, quiet=True)
@@ -48,7 +50,7 @@ def play_check_run(baseline, out: str | Path, *, games: int | None = None, rules
 def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games: int | None = None,
               rules: str | Path | None = None, seed: int | None = None, threads: int | None = None,
               alpha: float | None = None, on_inconclusive: str | None = None,
-              save_run: str | Path | None = None, force: bool = False, log=None):
+              save_run: str | Path | None = None, force: bool = False, log=None, settings=()):
     """Check ``run`` (or a fresh run, see :func:`play_check_run`) against a baseline file.
 
     Returns an :class:`analysis.check.decision.CheckResult` (``.exit_code``, ``.verdict``, reports).
@@ -60,7 +62,7 @@ def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games
     base = load_baseline(baseline_path)
     if run is not None:
         given = [o for o, v in (("--games", games), ("--rules", rules), ("--seed", seed),
-                                ("--save-run", save_run)) if v is not None]
+                                ("--save-run", save_run), ("--set", settings or None)) if v is not None]
         if given:
             raise UsageError(f"{', '.join(given)}: only for the run the check plays itself "
                              "(leave out RUN, or leave out these options)")
@@ -76,10 +78,12 @@ def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games
         log(f"playing {n:,} games of {base.game} ({base.players} players, "
             f"{','.join(dict.fromkeys(base.strategies))}) with seed {s} and rules {where} …")
     if save_run is not None:
-        path = play_check_run(base, save_run, games=n, rules=rules, seed=s, threads=threads, force=force)
+        path = play_check_run(base, save_run, games=n, rules=rules, seed=s, threads=threads, force=force,
+                              settings=settings)
         return check(base, path, alpha=alpha, on_inconclusive=on_inconclusive)
     with tempfile.TemporaryDirectory(prefix="balance-check-") as tmp:
-        path = play_check_run(base, Path(tmp) / "run", games=n, rules=rules, seed=s, threads=threads)
+        path = play_check_run(base, Path(tmp) / "run", games=n, rules=rules, seed=s, threads=threads,
+                              settings=settings)
         res = check(base, path, alpha=alpha, on_inconclusive=on_inconclusive)
     res.run_path = "(played by this check, not kept: --save-run DIR keeps it)"
     return res
@@ -149,6 +153,9 @@ def register(app: typer.Typer) -> None:
         junit: Optional[Path] = typer.Option(None, "--junit", help="Write JUnit XML (one testcase per metric)."),
         summary: Optional[Path] = typer.Option(
             None, "--summary", help="Append a Markdown summary (e.g. \"$GITHUB_STEP_SUMMARY\")."),
+        settings: Optional[list[str]] = typer.Option(
+            None, "--set", help="Change one rule setting of the run the check plays: PATH=VALUE "
+                                "(income.palais.base=4); repeatable."),
         save_run: Optional[Path] = typer.Option(None, "--save-run",
                                                 help="Keep the run the check plays in this directory."),
         force: bool = typer.Option(False, "--force", help="Replace a non-empty --save-run directory."),
@@ -158,10 +165,14 @@ def register(app: typer.Typer) -> None:
         from analysis.check.presentation import status_line, text_report, write_reports
         from simcore.runner import parse_games
 
+        from simcore.config import parse_settings
+
         n = parse_games(games) if games is not None else None
+        sets = parse_settings(settings)
         log = None if quiet else (lambda msg: print(msg, file=sys.stderr))
         res = run_check(baseline, run, games=n, rules=rules, seed=seed, threads=threads, alpha=alpha,
-                        on_inconclusive=on_inconclusive, save_run=save_run, force=force, log=log)
+                        on_inconclusive=on_inconclusive, save_run=save_run, force=force, log=log,
+                        settings=sets)
         write_reports(res, junit, summary)
         typer.echo(status_line(res) if quiet else text_report(res).rstrip())
         if res.exit_code:

@@ -1,5 +1,8 @@
 """``balance report RUN [RUN …] --out DIR``: the designer report of one or several run directories.
 
+``balance report SWEEP_DIR`` (a directory of ``balance sweep``) writes the sensitivity page and
+``balance report TUNE_DIR`` the page of a tune's search instead (:mod:`reports.sweep`).
+
 Thin shell over :func:`reports.build.build_report`: runs of one configuration are pooled, each
 further configuration is compared with the first (the baseline). Reports only read, so the
 balance questions a run cannot answer are played here first, when the baseline's game has them
@@ -68,6 +71,16 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
     if not runs:
         raise UsageError("give at least one run directory")
     runs = [Path(r) for r in runs]
+    kind = next((k for k in ("sweep", "tune") if (runs[0] / f"{k}.json").is_file()), None)
+    if kind is not None:                      # a sweep's sensitivity page, a tune's search page
+        from reports.sweep import build_sweep_report, build_tune_report
+
+        if len(runs) > 1:
+            raise UsageError(f"{runs[0]} is a {kind} directory: report it on its own")
+        check_output_dir(out, force)
+        if progress:
+            progress(f"Reading the {kind}")
+        return (build_sweep_report if kind == "sweep" else build_tune_report)(runs[0], out, force)
     for r in runs:
         read_meta(r)                                   # a bad run fails before anything is played
     target = check_output_dir(out, force)

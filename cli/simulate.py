@@ -12,7 +12,7 @@ May import typer, rich and :mod:`simcore`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -38,6 +38,10 @@ def simulate(
              "Default: the game's default bot at every seat (balanced)."),
     seed: int = typer.Option(0, "--seed", help="Run seed: same seed, rules and strategies → same results."),
     rules: Optional[Path] = typer.Option(None, "--rules", help="A rules TOML (default: the shipped rules)."),
+    settings: Optional[List[str]] = typer.Option(
+        None, "--set", help="Change one rule setting: PATH=VALUE, a dotted path into the rules TOML "
+                            "(income.palais.base=4, setup.start_coins=[2,1,0,0], setup.start_coins[0]=3); "
+                            "repeatable; validated like the rules file."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run directory (default runs/<game>-<UTC time>/)."),
     threads: Optional[int] = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
     chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per chunk (memory bound; results do not depend on it; default 131072)."),
@@ -63,9 +67,12 @@ def simulate(
         raise UsageError(f"--chunk-size {chunk_size}: must be at least 1")
     n_games = runner.parse_games(games)
     registry.get(game)
+    from simcore.config import parse_settings
+
+    parsed = parse_settings(settings)
     path = runner.simulate(
         game, games=n_games, seed=seed, out=out, force=force, threads=threads,
-        chunk_size=chunk_size, raw=raw, quiet=quiet, rules=rules,
+        chunk_size=chunk_size, raw=raw, quiet=quiet, rules=rules, settings=parsed,
         players=players, strategies=strategies, rotate_seats=rotate_seats, engine=engine,
         debug=debug, attacker=attacker, defender=defender, terrain=terrain, darc=darc,
         lords_attacker=lords_attacker, lords_defender=lords_defender, mercy=mercy)

@@ -4,13 +4,25 @@ A :class:`Table` wraps one TOML table with the file name and key path, so every 
 names file, key and problem in one line (:class:`simcore.errors.ConfigError`). Unknown keys are
 errors: a typo in a rules file must never be silently ignored.
 
+Rule settings on the command line (``--set PATH=VALUE``) are parsed here once for every game:
+:func:`parse_setting` reads ``income.palais.base=4`` or ``setup.start_coins[0]=3`` (dotted keys,
+0-based list indices, the value a TOML value, a bare word a string), and :func:`apply_settings`
+applies them to a parsed rules file and returns a new :class:`TomlSource` whose text is the
+complete resulting rules file (the original text edited in place where possible, so comments stay;
+otherwise the whole document written again). The game's own strict loader then validates the
+result exactly as it validates a file: an unknown key, a wrong type or a value out of range is one
+line naming the key. :func:`read_toml` accepts such a source in place of a path, so every loader
+that reads a path takes overridden rules unchanged.
+
 May import only the standard library and :mod:`simcore.errors`.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import math
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +41,11 @@ class TomlSource:
     data: dict
 
 
-def read_toml(path: str | Path, *, what: str = "config") -> TomlSource:
+def read_toml(path: "str | Path | TomlSource", *, what: str = "config") -> TomlSource:
+    """Read and parse a TOML file; a :class:`TomlSource` (rules already read and overridden, see
+    :func:`apply_settings`) is returned as it is."""
+    if isinstance(path, TomlSource):
+        return path
     p = Path(path)
     try:
         raw = p.read_bytes()
@@ -98,6 +114,26 @@ class Table:
             raise self.error(name, f"must be one of {', '.join(map(str, choices))}; got {value!r}")
         return value
 
+    def per_seat(self, name: str, kind: type, default: Any, *, lo: float | None = None,
+                 hi: float | None = None, max_seats: int) -> tuple[list, int]:
+        """A setting that is one value for every seat, or a list of one value per seat (seat 0
+        first), for per-seat compensation such as ``start_coins = [2, 1, 0, 0]``.
+
+        Returns ``(values, listed)``: ``max_seats`` values (a list is padded with its last value
+        only to fill the array) and how many seats the list names (0 for a single value: every
+        seat). The game refuses a list shorter than its player count (:meth:`check_seats`)."""
+        value = self.data.get(name, default)
+        if not isinstance(value, list):
+            v = self.get(name, kind, default, lo=lo, hi=hi)
+            return [v] * max_seats, 0
+        self._seen.add(name)
+        if not 1 <= len(value) <= max_seats:
+            raise self.error(name, f"a per-seat list needs 1 to {max_seats} values (seat 0 first), "
+                                   f"got {len(value)}")
+        sub = Table({f"{name}[{i}]": v for i, v in enumerate(value)}, self.source, self.path)
+        values = [sub.get(f"{name}[{i}]", kind, lo=lo, hi=hi) for i in range(len(value))]
+        return values + [values[-1]] * (max_seats - len(values)), len(values)
+
     def table(self, name: str, default: Any = ...) -> "Table":
         self._seen.add(name)
         if name not in self.data:
@@ -130,3 +166,318 @@ class Table:
         if unknown:
             raise self.error(unknown[0], "unknown key" + (f" (known here: {', '.join(sorted(self._seen))})"
                                                           if self._seen else ""))
+
+
+# ---------------------------------------------------------------------------------------------
+# Rule settings on the command line: --set PATH=VALUE
+# ---------------------------------------------------------------------------------------------
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_SEGMENT = re.compile(r'(?:(?P<bare>[A-Za-z0-9_-]+)|"(?P<quoted>[^"\\]*)")(?P<idx>(?:\[\s*-?\d+\s*\])*)')
+_BARE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_:\-]*")
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One ``--set PATH=VALUE``: ``path`` holds table keys (str) and 0-based list indices (int)."""
+
+    path: tuple
+    value: Any
+    text: str                   # as typed, for messages and run.json
+
+    @property
+    def key(self) -> str:
+        return path_text(self.path)
+
+
+def path_text(path: tuple | list) -> str:
+    """``("setup", "start_coins", 0)`` → ``setup.start_coins[0]``."""
+    out = ""
+    for p in path:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        else:
+            k = p if _BARE_KEY.fullmatch(p) else f'"{p}"'
+            out += ("." if out else "") + k
+    return out
+
+
+def parse_path(text: str, what: str) -> tuple:
+    """A dotted key path with optional list indices: ``tile_table.rows[3].chests``."""
+    s = text.strip()
+    if not s:
+        raise UsageError(f"{what}: empty setting name (expected e.g. income.palais.base=4)")
+    path: list = []
+    pos = 0
+    while True:
+        m = _SEGMENT.match(s, pos)
+        if m is None:
+            raise UsageError(f"{what}: {s!r} is not a setting name (dotted keys with optional [index], "
+                             "e.g. income.palais.base or setup.start_coins[0])")
+        path.append(m.group("bare") if m.group("bare") is not None else m.group("quoted"))
+        for i in re.findall(r"-?\d+", m.group("idx") or ""):
+            if int(i) < 0:
+                raise UsageError(f"{what}: list index {i} must be 0 or more (0 = the first element)")
+            path.append(int(i))
+        pos = m.end()
+        if pos == len(s):
+            return tuple(path)
+        if s[pos] != ".":
+            raise UsageError(f"{what}: {s!r} is not a setting name (unexpected {s[pos]!r} at "
+                             f"position {pos + 1})")
+        pos += 1
+
+
+def parse_value(text: str, what: str) -> Any:
+    """A TOML value (``4``, ``2.5``, ``true``, ``[2, 1, 0, 0]``, ``"open"``); a bare word such as
+    ``open`` or ``defender:3`` is taken as a string."""
+    s = text.strip()
+    if not s:
+        raise UsageError(f"{what}: no value after '='")
+    try:
+        return tomllib.loads(f"v = {s}")["v"]
+    except tomllib.TOMLDecodeError:
+        pass
+    if _BARE_WORD.fullmatch(s) and s not in ("true", "false"):
+        return s
+    raise UsageError(f"{what}: {s!r} is not a TOML value (a number, true/false, [a, b], or a "
+                     "string in quotes)")
+
+
+def parse_setting(text: str, option: str = "--set") -> Setting:
+    """``PATH=VALUE`` → :class:`Setting` (a one-line :class:`UsageError` when malformed)."""
+    what = f"{option} {text}"
+    if "=" not in text:
+        raise UsageError(f"{what}: expected PATH=VALUE (e.g. income.palais.base=4)")
+    head, value = text.split("=", 1)
+    return Setting(parse_path(head, what), parse_value(value, what), text.strip())
+
+
+def parse_settings(texts, option: str = "--set") -> tuple[Setting, ...]:
+    return tuple(parse_setting(t, option) for t in (texts or ()))
+
+
+def set_in(data: dict, path: tuple, value: Any, *, seats: int | None = None,
+           what: str = "--set") -> None:
+    """Set ``value`` at ``path`` in the parsed document ``data`` (changed in place).
+
+    Missing tables on the way are created (the loader then refuses keys it does not know). An index
+    into a scalar turns it into a per-seat list: the scalar repeated for ``seats`` elements (or as
+    many as the index needs), so ``setup.start_coins[0]=3`` on ``start_coins = 0`` gives
+    ``[3, 0, 0, 0]`` at 4 players."""
+    node: Any = data
+    trail: list = []
+    for i, step in enumerate(path):
+        last = i == len(path) - 1
+        where = path_text(trail) or "(top level)"
+        if isinstance(step, str):
+            if not isinstance(node, dict):
+                raise UsageError(f"{what}: {where} is {_kind(node)}, not a table (no key {step!r})")
+            if last:
+                node[step] = copy.deepcopy(value)
+                return
+            if step not in node:
+                node[step] = {} if isinstance(path[i + 1], str) else []
+            parent, key = node, step
+        else:
+            if isinstance(node, dict):
+                raise UsageError(f"{what}: {where} is a table, not a list (no element [{step}])")
+            if not isinstance(node, list):
+                n = max(step + 1, seats or 0)
+                node = [copy.deepcopy(node) for _ in range(n)]
+                parent[key] = node
+            if step >= len(node):
+                raise UsageError(f"{what}: {where}[{step}] is past the end of the list "
+                                 f"({len(node)} element{'s' if len(node) != 1 else ''}, 0-based)")
+            if last:
+                node[step] = copy.deepcopy(value)
+                return
+            parent, key = node, step
+        trail.append(step)
+        node = parent[key]
+
+
+def _kind(v: Any) -> str:
+    return _TYPE_NAMES.get(type(v), type(v).__name__)
+
+
+def apply_settings(src: TomlSource, settings, *, seats: int | None = None) -> TomlSource:
+    """The rules of ``src`` with ``settings`` applied, as a new source (validate it with the game's
+    loader). Its text is the complete rules file, headed by comment lines naming the settings."""
+    settings = tuple(settings)
+    if not settings:
+        return src
+    data = copy.deepcopy(src.data)
+    for s in settings:
+        set_in(data, s.path, s.value, seats=seats, what=f"--set {s.text}")
+    text = _edited_text(src.text, src.data, data, settings)
+    head = "".join(f"# --set {s.key}={format_value(_get(data, s.path))}\n" for s in settings)
+    text = f"# {src.name} with these settings changed on the command line:\n{head}{text}"
+    name = f"{src.name} with --set " + ", ".join(s.text for s in settings)
+    return parse_toml(text, name=name)
+
+
+def _get(data: Any, path: tuple) -> Any:
+    for p in path:
+        data = data[p]
+    return data
+
+
+def format_value(v: Any) -> str:
+    """One TOML value written inline."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return repr(v)
+    if isinstance(v, str):
+        out = ['"']
+        for ch in v:
+            if ch in '"\\':
+                out.append("\\" + ch)
+            elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+                out.append(f"\\u{ord(ch):04x}")
+            else:
+                out.append(ch)
+        return "".join(out) + '"'
+    if isinstance(v, list):
+        return "[" + ", ".join(format_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        if not v:
+            return "{}"
+        return "{ " + ", ".join(f"{_key(k)} = {format_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(f"cannot write {type(v).__name__} as TOML")
+
+
+def _key(k: str) -> str:
+    return k if _BARE_KEY.fullmatch(k) else format_value(k)
+
+
+def dumps(data: dict) -> str:
+    """The whole document written again (used when an in-place edit is not possible)."""
+    lines: list[str] = []
+    _dump_table(data, (), lines)
+    return "\n".join(lines).strip("\n") + "\n"
+
+
+def _is_table_array(v: Any) -> bool:
+    return isinstance(v, list) and bool(v) and all(isinstance(x, dict) for x in v)
+
+
+def _dump_table(t: dict, prefix: tuple, lines: list[str]) -> None:
+    for k, v in t.items():
+        if not isinstance(v, dict) and not _is_table_array(v):
+            lines.append(f"{_key(k)} = {format_value(v)}")
+    for k, v in t.items():
+        name = ".".join(_key(p) for p in (*prefix, k))
+        if isinstance(v, dict):
+            lines += ["", f"[{name}]"]
+            _dump_table(v, (*prefix, k), lines)
+        elif _is_table_array(v):
+            for item in v:
+                lines += ["", f"[[{name}]]"]
+                for ik, iv in item.items():
+                    lines.append(f"{_key(ik)} = {format_value(iv)}")
+
+
+def _edited_text(text: str, before: dict, after: dict, settings) -> str:
+    """``text`` with the values of the set keys replaced in place (comments kept), checked by
+    parsing it again; the whole document written anew when that is not possible."""
+    edited = text
+    for s in settings:
+        keys = []
+        for p in s.path:
+            if not isinstance(p, str):
+                break
+            keys.append(p)
+        new = _edit_one(edited, tuple(keys), after) if keys else None
+        if new is None:
+            edited = None
+            break
+        edited = new
+    if edited is not None:
+        try:
+            if tomllib.loads(edited) == after:
+                return edited
+        except tomllib.TOMLDecodeError:
+            pass
+    return ("# (written again from the parsed rules: the settings could not be edited in place)\n"
+            + dumps(after))
+
+
+def _header_re(table: tuple) -> re.Pattern:
+    inner = r"\s*\.\s*".join(re.escape(_key(k)) if _BARE_KEY.fullmatch(k) else
+                             f'(?:{re.escape(_key(k))}|{re.escape(k)})' for k in table)
+    return re.compile(rf"(?m)^[ \t]*\[[ \t]*{inner}[ \t]*\][ \t]*(?:#.*)?$")
+
+
+def _section_span(text: str, table: tuple) -> tuple[int, int] | None:
+    """Start (after the header line) and end of the section of ``[table]`` (() = top level)."""
+    if table:
+        m = _header_re(table).search(text)
+        if m is None:
+            return None
+        start = m.end() + 1 if m.end() < len(text) else m.end()
+    else:
+        start = 0
+    nxt = re.compile(r"(?m)^[ \t]*\[").search(text, start)
+    return start, (nxt.start() if nxt else len(text))
+
+
+def _edit_one(text: str, keys: tuple, after: dict) -> str | None:
+    """Replace the value of the innermost written key of ``keys`` (``[a.b] c = …`` or an inline
+    table ``b = { c = … }`` under ``[a]``) with its value in ``after``; insert ``c = …`` under an
+    existing ``[a.b]`` header when the key is not written. None when neither applies."""
+    for j in range(len(keys) - 1, -1, -1):
+        span = _section_span(text, keys[:j])
+        if span is None:
+            continue
+        start, end = span
+        k = keys[j]
+        key_pat = re.escape(k) if _BARE_KEY.fullmatch(k) else re.escape(format_value(k))
+        m = re.compile(rf"(?m)^([ \t]*){key_pat}([ \t]*=[ \t]*)").search(text, start, end)
+        value = _get(after, keys[:j + 1])
+        if m is None:
+            if j == len(keys) - 1:
+                return text[:start] + f"{_key(k)} = {format_value(value)}\n" + text[start:]
+            continue
+        vstart = m.end()
+        line_end = text.find("\n", vstart)
+        line_end = len(text) if line_end < 0 else line_end
+        # the old value may span lines (a long array): extend until `x = <value>` parses
+        stop = line_end
+        while True:
+            cand = text[vstart:stop]
+            value_text, comment = _split_comment(cand)
+            if value_text is not None:
+                break
+            if stop >= end:
+                return None
+            nxt = text.find("\n", stop + 1)
+            stop = end if nxt < 0 or nxt > end else nxt
+        new_value = format_value(value)
+        pad = " " * max(len(value_text) - len(new_value), 1) if comment else ""
+        return text[:vstart] + new_value + (pad + comment if comment else "") + text[stop:]
+    return None
+
+
+def _split_comment(cand: str) -> tuple[str | None, str]:
+    """(value text, trailing comment) if ``cand`` is one whole TOML value, else (None, "")."""
+    try:
+        tomllib.loads("x = " + cand)
+    except tomllib.TOMLDecodeError:
+        return None, ""
+    for i, ch in enumerate(cand):
+        if ch == "#":
+            head = cand[:i]
+            try:
+                tomllib.loads("x = " + head)
+                return head.rstrip(), cand[i:]
+            except tomllib.TOMLDecodeError:
+                continue
+    return cand.rstrip(), ""

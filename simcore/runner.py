@@ -38,8 +38,12 @@ RAW_LIMIT = 10_000_000           # above this, players.parquet only with raw=Tru
 
 
 def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = None,
-            **options: Any) -> PreparedRun:
+            settings: Any = (), **options: Any) -> PreparedRun:
     """Validate ``options`` for ``game`` and build its run (nothing is played).
+
+    ``settings`` are rule settings (``--set``: :class:`simcore.config.Setting` or ``"PATH=VALUE"``
+    strings) applied to the rules file before the game's own loader validates it, so every game
+    takes them (see :func:`rules_source`).
 
     ``options`` are the common ones (``players``, ``strategies``, ``rotate_seats``, ``engine``,
     ``debug``) and the game's own (its spec's ``options``); ``None`` means "not given". An option
@@ -65,9 +69,15 @@ def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = N
             kwargs["bots"] = loader.resolve(names, players)
     if rules_arrays is not None:
         kwargs["rules"] = rules_arrays
+    if settings:
+        if rules_arrays is not None:
+            raise ValueError("give rule settings or already loaded rules, not both")
+        rules = rules_source(game, rules, settings, seats=kwargs.get("players"))
     adapter = registry.import_hook(spec.adapter)
     prep = adapter.prepare(rules_path=rules, **kwargs)
     prep.score_unit = spec.score_unit
+    if settings:
+        prep.meta["settings"] = [getattr(x, "text", str(x)) for x in settings]
     if not prep.seat_labels and spec.roles and not spec.roles_alike:
         prep.seat_labels = spec.seat_roles(prep.n_players)
     if prep.fair_share is None and spec.roles_alike:
@@ -75,19 +85,51 @@ def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = N
     return prep
 
 
+def default_rules_path(game: str) -> Path:
+    """The rules file a game plays by default: its rules module's ``default_rules_path()`` (the
+    module ``rules`` beside the game's adapter)."""
+    spec = registry.get(game)
+    module = spec.adapter.rsplit(".", 1)[0] + ".rules"
+    try:
+        rules_mod = registry.import_hook(module)
+    except ModuleNotFoundError:
+        rules_mod = None
+    if rules_mod is None or not hasattr(rules_mod, "default_rules_path"):
+        raise UsageError(f"--set: {spec.title} has no rules file to change")
+    return Path(rules_mod.default_rules_path())
+
+
+def rules_source(game: str, rules: str | Path | None, settings: Any, *,
+                 seats: int | None = None):
+    """The rules file of a run (``rules``, or the game's default) with ``settings`` applied, as a
+    :class:`simcore.config.TomlSource` every game's loader reads in place of a path. An index into
+    a single value (``setup.start_coins[0]=3``) makes it a per-seat list of ``seats`` values."""
+    from simcore.config import Setting, apply_settings, parse_setting, read_toml
+
+    parsed = [s if isinstance(s, Setting) else parse_setting(str(s)) for s in settings]
+    if rules is not None and not isinstance(rules, (str, Path)):
+        src = rules                                    # already a TomlSource
+    else:
+        src = read_toml(rules if rules is not None else default_rules_path(game), what="rules")
+    return apply_settings(src, parsed, seats=seats)
+
+
 def chunks(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | None = None,
-           threads: int | None = None) -> Iterator[ChunkResult]:
+           threads: int | None = None, first: int = 0) -> Iterator[ChunkResult]:
     """The in-memory runner: play ``games`` games of ``prep`` and yield one result per chunk.
 
     The same games as :func:`run` writes (same seed → same rows, whatever ``chunk_size`` and
-    ``threads``); nothing touches the disk."""
+    ``threads``); nothing touches the disk. ``first`` starts at game ``first`` of the seed's
+    streams (a tune adds games to a candidate rung by rung without replaying any)."""
     _check_counts(prep, games, seed, chunk_size)
+    if first < 0 or first % prep.games_per_deal:
+        raise ValueError(f"first game {first}: must be >= 0 and a whole number of deals")
     set_threads(threads)
     size = chunk_size or prep.default_chunk or DEFAULT_CHUNK
     done = 0
     while done < games:
         n = min(size, games - done)
-        yield prep.play(done, n, seed)
+        yield prep.play(first + done, n, seed)
         done += n
 
 
@@ -106,7 +148,8 @@ class Played:
 
 
 def collect(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | None = None,
-            threads: int | None = None, columns: tuple[str, ...] | None = None) -> Played:
+            threads: int | None = None, columns: tuple[str, ...] | None = None,
+            first: int = 0) -> Played:
     """Play ``games`` games in memory (:func:`chunks`) and return them as tables.
 
     ``columns`` limits the player columns kept (memory); game columns are always kept."""
@@ -115,7 +158,8 @@ def collect(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | N
     pschema = prep.players_schema
     if columns is not None:
         pschema = pa.schema([f for f in pschema if f.name in columns])
-    for chunk in chunks(prep, games=games, seed=seed, chunk_size=chunk_size, threads=threads):
+    for chunk in chunks(prep, games=games, seed=seed, chunk_size=chunk_size, threads=threads,
+                        first=first):
         by_seat.add(chunk.players, np.tile(np.arange(prep.n_players), len(chunk.games["game"])))
         players.append(_table(chunk.players, pschema))
         game_rows.append(_table(chunk.games, prep.games_schema))
@@ -125,7 +169,7 @@ def collect(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | N
 def simulate(game: str, *, games: int | str, seed: int = 0, out: str | Path | None = None,
              force: bool = False, threads: int | None = None, chunk_size: int | None = None,
              raw: bool | None = None, quiet: bool = False, rules: str | Path | None = None,
-             **options: Any) -> Path:
+             settings: Any = (), **options: Any) -> Path:
     """Prepare and run ``games`` games of ``game`` into a run directory; returns its path.
 
     The Python form of ``simulate``: ``simulate("fief-combat", attacker=10, defender=6,
@@ -135,7 +179,7 @@ def simulate(game: str, *, games: int | str, seed: int = 0, out: str | Path | No
     out_dir = Path(out) if out is not None else None
     if out_dir is not None:
         rundir.check_output_dir(out_dir, force)
-    prep = prepare(game, rules=rules, **options)
+    prep = prepare(game, rules=rules, settings=settings, **options)
     return run(prep, games=n, seed=seed, out=out_dir, force=force, threads=threads,
                chunk_size=chunk_size, raw=raw, quiet=quiet)
 
@@ -204,8 +248,12 @@ class GroupSummary:
 
 def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None = None,
         force: bool = False, threads: int | None = None, chunk_size: int | None = None,
-        raw: bool | None = None, quiet: bool = False, console=None) -> Path:
-    """Play ``games`` games of ``prep`` and publish the run directory; return its path."""
+        raw: bool | None = None, quiet: bool = False, console=None,
+        on_chunk: Any = None) -> Path:
+    """Play ``games`` games of ``prep`` and publish the run directory; return its path.
+
+    ``on_chunk(games_done)`` is called after every chunk (a sweep's progress bar over all its
+    variants); with it the runner draws no progress bar of its own."""
     _check_counts(prep, games, seed, chunk_size)
     chunk_size = chunk_size or prep.default_chunk or DEFAULT_CHUNK
     out_dir = Path(out) if out is not None else rundir.default_run_dir(prep.game)
@@ -231,7 +279,7 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
     done = 0
     with rundir.RunWriter(out_dir, force, players_schema=prep.players_schema if write_raw else None,
                           games_schema=prep.games_schema) as writer:
-        progress = _Progress(console, games)
+        progress = _Progress(console, games) if on_chunk is None else None
         try:
             while done < games:
                 n = min(chunk_size, games - done)
@@ -248,9 +296,13 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
                     writer.write(rundir.PLAYERS, _table(chunk.players, prep.players_schema))
                 writer.write(rundir.GAMES, _table(chunk.games, prep.games_schema))
                 done += n
-                progress.update(done)
+                if progress is not None:
+                    progress.update(done)
+                else:
+                    on_chunk(done)
         finally:
-            progress.stop()
+            if progress is not None:
+                progress.stop()
         wall = time.perf_counter() - t0
         writer.write_table(rundir.SUMMARY, pa.concat_tables([by_seat.table(), by_strategy.table()]))
         extra_meta: dict[str, Any] = {}

@@ -667,17 +667,22 @@ def reset(ws):
 
 @njit(cache=True, _nrt=False)
 def setup_game(st, ws, P):
-    """MV-2: shuffle the deck, deal hand_size rounds from seat 0, start the discard pile."""
+    """MV-2: shuffle the deck, deal hand_size rounds from seat 0 (a seat with a smaller per-seat
+    hand is skipped in the rounds past it), start the discard pile."""
     n = 0
     for t in range(N_TYPES):
         for _ in range(ws[W_RULES + R_COPIES + t]):
             ws[W_PILE + n] = t
             n += 1
     shuffle_range(st, ws, W_PILE, n)
-    for _ in range(ws[W_RULES + R_PARAMS + P_HAND_SIZE]):
+    most = 0
+    for p in range(P):
+        most = max(most, ws[W_RULES + R_PARAMS + P_HAND_SIZE + p])
+    for r in range(most):              # round r deals one card to every seat owed one (per seat)
         for p in range(P):
-            n -= 1
-            hand_add(ws, p, ws[W_PILE + n], 1)
+            if r < ws[W_RULES + R_PARAMS + P_HAND_SIZE + p]:
+                n -= 1
+                hand_add(ws, p, ws[W_PILE + n], 1)
     n -= 1
     disc_push(ws, ws[W_PILE + n])
     ws[G_PILE_N] = n

@@ -235,11 +235,13 @@ def setup_game(rules: RulesArrays, n_players: int, rng: PyStream,
     deck = [t for t in range(N_TYPES) for _ in range(int(rules.copies[t]))]
     rng.shuffle(deck)
     state.pile = deck
-    for _ in range(rules.hand_size):
+    hands = [rules.hand(seat) for seat in range(n_players)]
+    for r in range(max(hands)):        # per-seat hands: a seat stops once it has its own count
         for seat in range(n_players):
-            state.hands[seat][state.pile.pop()] += 1
+            if r < hands[seat]:
+                state.hands[seat][state.pile.pop()] += 1
     state.discard.append(state.pile.pop())
-    _say(log, f"Setup: {n_players} players, {len(deck) + n_players * rules.hand_size + 1} cards, "
+    _say(log, f"Setup: {n_players} players, {len(deck) + sum(hands) + 1} cards, "
               f"End card {'red' if state.end_red else 'yellow'} side up")
     for seat in range(n_players):
         _say(log, f"  P{seat} hand: {hand_text(state.hands[seat])}")

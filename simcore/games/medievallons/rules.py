@@ -35,14 +35,14 @@ MAX_COPIES = 16                            # per type: keeps every option list s
 MAX_TO_WIN = 6
 
 # Indices into RulesArrays.params (an int64 vector: the kernel takes one array of scalars).
-P_HAND_SIZE = 0
-P_MIN_GUILD = 1
-P_TO_WIN = 2
-P_MAX_TURNS = 3
-P_ARTISAN_TAKES_PLAYED = 4
-P_MENDIANT_DRAWS_ON_TIE = 5
-P_SORCIERE_FLIP_AGAIN = 6
-P_RED_2 = 7                                # P_RED_2 + (players - 2): 1 = End card red side up
+P_HAND_SIZE = 0                            # MV-2: seat s is dealt params[P_HAND_SIZE + s] cards
+P_MIN_GUILD = 5
+P_TO_WIN = 6
+P_MAX_TURNS = 7
+P_ARTISAN_TAKES_PLAYED = 8
+P_MENDIANT_DRAWS_ON_TIE = 9
+P_SORCIERE_FLIP_AGAIN = 10
+P_RED_2 = 11                               # P_RED_2 + (players - 2): 1 = End card red side up
 N_PARAMS = P_RED_2 + 4
 
 
@@ -61,15 +61,20 @@ class RulesArrays:
     allowed_players : tuple[int, ...]
         MV-1 player counts a run may use.
     params : int64[N_PARAMS]
-        Scalar settings, indexed by the ``P_*`` constants of this module.
+        Scalar settings, indexed by the ``P_*`` constants of this module (the hand dealt to seat s
+        at ``P_HAND_SIZE + s``).
     source : TomlSource
         The file as read (name, text, sha256).
+    hand_size_listed : int
+        0 when ``setup.hand_size`` is one number (every seat); else how many seats its per-seat
+        list names (a game needs one value per seat: :func:`check_players`).
     """
 
     copies: np.ndarray
     allowed_players: tuple
     params: np.ndarray
     source: TomlSource
+    hand_size_listed: int = 0
 
     def __post_init__(self) -> None:
         self.copies.setflags(write=False)
@@ -84,7 +89,12 @@ class RulesArrays:
 
     @property
     def hand_size(self) -> int:
+        """MV-2: the cards dealt to seat 0 (to every seat unless the rules give a per-seat list)."""
         return self.param(P_HAND_SIZE)
+
+    def hand(self, seat: int) -> int:
+        """MV-2: the cards dealt to seat ``seat`` (0 = first player)."""
+        return self.param(P_HAND_SIZE + seat)
 
     @property
     def min_guild(self) -> int:
@@ -137,7 +147,9 @@ def from_source(src: TomlSource) -> RulesArrays:
     deck.done()
 
     setup = top.table("setup", {})
-    hand_size = setup.get("hand_size", int, 6, lo=0, hi=20)
+    # MV-2: one number for every seat, or a per-seat list (compensation for seat order, e.g. the
+    # later seats are dealt one card more: [6, 7])
+    hands, hands_listed = setup.per_seat("hand_size", int, 6, lo=0, hi=20, max_seats=MAX_PLAYERS)
     sides = setup.table("end_card", {})
     red = []
     for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
@@ -164,13 +176,16 @@ def from_source(src: TomlSource) -> RulesArrays:
 
     n_cards = int(copies.sum())
     for n in allowed:
-        need = n * hand_size + 1
+        if 0 < hands_listed < n:
+            continue                    # refused when a run asks for n players (check_players)
+        need = sum(hands[:n]) + 1
         if n_cards < need:
+            dealt = hands[0] if len(set(hands[:n])) == 1 else "/".join(map(str, hands[:n]))
             raise ConfigError(src.name, "deck.copies",
-                              f"{n_cards} cards cannot deal {hand_size} to {n} players and turn "
+                              f"{n_cards} cards cannot deal {dealt} to {n} players and turn "
                               f"one face up (MV-2 needs {need})")
     params = np.zeros(N_PARAMS, np.int64)
-    params[P_HAND_SIZE] = hand_size
+    params[P_HAND_SIZE:P_HAND_SIZE + MAX_PLAYERS] = hands
     params[P_MIN_GUILD] = min_guild
     params[P_TO_WIN] = to_win
     params[P_MAX_TURNS] = max_turns
@@ -179,7 +194,7 @@ def from_source(src: TomlSource) -> RulesArrays:
     params[P_SORCIERE_FLIP_AGAIN] = int(sorciere)
     params[P_RED_2:P_RED_2 + 4] = np.array(red, np.int64)
     return RulesArrays(copies=copies, allowed_players=tuple(sorted(allowed)), params=params,
-                       source=src)
+                       source=src, hand_size_listed=hands_listed)
 
 
 def check_players(rules: RulesArrays, n_players: int) -> None:
@@ -190,6 +205,11 @@ def check_players(rules: RulesArrays, n_players: int) -> None:
     if n_players not in rules.allowed_players:
         raise UsageError(f"--players {n_players}: {rules.source.name} allows "
                          f"{', '.join(map(str, rules.allowed_players))} players (players.allowed)")
+    k = rules.hand_size_listed
+    if 0 < k < n_players:
+        raise ConfigError(rules.source.name, "setup.hand_size",
+                          f"lists {k} seat{'s' if k != 1 else ''} but a {n_players}-player game has "
+                          f"{n_players} (one value per seat, seat 0 first, or one number for all)")
 
 
 def with_copies(rules: RulesArrays, changes: dict[str, int]) -> RulesArrays:

@@ -47,6 +47,7 @@ def prepare(*, players: int = 4, bots: tuple[list[str], np.ndarray] | None = Non
     check_players(players)
     rules = rules_mod.load(rules_path)
     rules_mod.check_tile_supply(rules, players)
+    rules_mod.check_seats(rules, players)
     names, strat_rows = bots if bots is not None else (["random"] * players,
                                                        driver.random_strategies(players))
     n_rot = players if rotate_seats else 1

@@ -360,7 +360,7 @@ def prepare_reset(ws):
     ws[U(G_EXTRA_SUPPLY)] = rk[U(R_PARAMS + P_EXTRA_TOKENS)]
     for p in range(MAXP):
         me = W_PL + p * PLS
-        ws[U(me + X_COINS)] = rk[U(R_PARAMS + P_START_COINS)]
+        ws[U(me + X_COINS)] = rk[U(R_PARAMS + P_START_COINS + p)]   # MA-1: per seat
         ws[U(me + X_LORD_ROW)] = -1
         ws[U(me + X_LORD_COL)] = -1
         ws[U(me + X_SCOUT_ROW)] = -1
@@ -592,7 +592,10 @@ def check_invariants(ws, P):
             if per != ws[U(W_PER + p * 8 + x)] or counts_self != (ws[U(W_SELF + p * 8 + x)] != 0):
                 ws[U(G_ERROR)] = E_INCOME_CACHE
         total += ws[U(W_PL + p * PLS + X_COINS)]
-    if total != P * rk[U(R_PARAMS + P_START_COINS)] + ws[U(G_LEDGER)]:
+    start = 0
+    for p in range(P):
+        start += rk[U(R_PARAMS + P_START_COINS + p)]
+    if total != start + ws[U(G_LEDGER)]:
         ws[U(G_ERROR)] = E_LEDGER
     for i in range(n_tiles):
         # with 2-3 players the orange stack stays in the box (MA-3.1)

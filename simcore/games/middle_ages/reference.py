@@ -18,7 +18,7 @@ from simcore.errors import ConfigError
 from simcore.games.middle_ages.rules import (
     BLUE, CASERNE, MAX_PLAYERS, MIN_PLAYERS, MOULIN, N_EVENTS, N_ROWS, N_TURNS, N_TYPES, ORANGE,
     P_ALLOW_NEGATIVE, P_CASERNE_PAYMENT, P_CHAMPS_PER_PEASANT, P_EMPTY_PENALTY, P_EXTRA_BONUS,
-    P_EXTRA_TOKENS, P_MARCHE_PER_CHEST, P_MOULIN_PAYMENT, P_START_COINS, REMPART, RulesArrays,
+    P_EXTRA_TOKENS, P_MARCHE_PER_CHEST, P_MOULIN_PAYMENT, REMPART, RulesArrays,
 )
 from simcore.reference_strategies import RandomStrategy, ReplayStrategy  # noqa: F401 (re-exported)
 from simcore.rng import PyStream
@@ -58,7 +58,7 @@ class GameState:
         self.scout: list[tuple[int, int] | None] = [None] * P
         self.fief: list[list[list[int]]] = [[[] for _ in range(N_TYPES)] for _ in range(P)]
         self.graveyard: list[list[int]] = [[] for _ in range(P)]
-        self.coins: list[int] = [rules.param(P_START_COINS)] * P
+        self.coins: list[int] = [rules.start_coins(s) for s in range(P)]   # MA-1: per seat
         self.extra_token: list[list[bool]] = [[False] * N_TYPES for _ in range(P)]
         self.plot_token: list[list[int]] = [[-1] * N_TYPES for _ in range(P)]  # -1 = none
         self.extra_supply = rules.param(P_EXTRA_TOKENS)

@@ -31,16 +31,16 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5
 BLUE, ORANGE = 0, 1
 
 # Indices into RulesArrays.params (an int64 vector, so the kernel takes one array of scalars).
-P_START_COINS = 0
-P_EXTRA_TOKENS = 1
-P_CHAMPS_PER_PEASANT = 2
-P_MARCHE_PER_CHEST = 3
-P_MOULIN_PAYMENT = 4
-P_CASERNE_PAYMENT = 5
-P_EXTRA_BONUS = 6
-P_EMPTY_PENALTY = 7
-P_ALLOW_NEGATIVE = 8
-N_PARAMS = 9
+P_START_COINS = 0           # MA-1: seat s starts with params[P_START_COINS + s] coins (s < 5)
+P_EXTRA_TOKENS = 5
+P_CHAMPS_PER_PEASANT = 6
+P_MARCHE_PER_CHEST = 7
+P_MOULIN_PAYMENT = 8
+P_CASERNE_PAYMENT = 9
+P_EXTRA_BONUS = 10
+P_EMPTY_PENALTY = 11
+P_ALLOW_NEGATIVE = 12
+N_PARAMS = 13
 
 
 def default_rules_path() -> Path:
@@ -70,7 +70,11 @@ class RulesArrays:
     event_lose : int8[n_events, 8]
         MA-8 card effects (see the comments in rules.toml).
     params : int64[N_PARAMS]
-        Scalar settings, indexed by the ``P_*`` constants of this module.
+        Scalar settings, indexed by the ``P_*`` constants of this module (the start coins of seat
+        s at ``P_START_COINS + s``).
+    start_coins_listed : int
+        0 when ``setup.start_coins`` is one number (every seat); else how many seats its per-seat
+        list names (a game needs one value per seat: :func:`check_seats`).
     """
 
     tile_type: np.ndarray
@@ -93,6 +97,7 @@ class RulesArrays:
     event_restore: np.ndarray
     params: np.ndarray
     source: TomlSource
+    start_coins_listed: int = 0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -106,6 +111,10 @@ class RulesArrays:
 
     def param(self, index: int) -> int:
         return int(self.params[index])
+
+    def start_coins(self, seat: int) -> int:
+        """MA-1: the coins seat ``seat`` (0 = first player) starts with."""
+        return int(self.params[P_START_COINS + seat])
 
     def event_name(self, event_id: int) -> str:
         for i, e in enumerate(self.event_ids):
@@ -148,7 +157,9 @@ def variant(*pairs: tuple[str, str], name: str = "variant.toml") -> RulesArrays:
 def from_source(src: TomlSource) -> RulesArrays:
     top = Table(src.data, src.name)
     setup = top.table("setup")
-    start_coins = setup.get("start_coins", int, 0, lo=-1000, hi=1000)
+    # MA-1 [assumption]: one number for every seat, or a per-seat list (compensation for seat order)
+    start_coins, coins_listed = setup.per_seat("start_coins", int, 0, lo=-1000, hi=1000,
+                                               max_seats=MAX_PLAYERS)
     extra_tokens = setup.get("extra_coin_tokens", int, 8, lo=0, hi=64)
     plot_tokens = setup.names("plot_tokens", list(DOMAINS), list(DOMAINS))
     declared_blue = setup.get("blue_tiles", int, lo=0, hi=127)
@@ -190,7 +201,7 @@ def from_source(src: TomlSource) -> RulesArrays:
     for p in plot_tokens:
         plot_supply[DOMAINS.index(p)] += 1
     params = np.zeros(N_PARAMS, np.int64)
-    params[P_START_COINS] = start_coins
+    params[P_START_COINS:P_START_COINS + MAX_PLAYERS] = start_coins
     params[P_EXTRA_TOKENS] = extra_tokens
     params[P_CHAMPS_PER_PEASANT] = champs_pp
     params[P_MARCHE_PER_CHEST] = marche_pc
@@ -202,7 +213,16 @@ def from_source(src: TomlSource) -> RulesArrays:
     return RulesArrays(
         *tiles, income_base=income_base, income_counts=income_counts, plot_supply=plot_supply,
         tie_break=np.array([DOMAINS.index(t) for t in tie_break], np.int8), **events,
-        params=params, source=src)
+        params=params, source=src, start_coins_listed=coins_listed)
+
+
+def check_seats(rules: RulesArrays, n_players: int) -> None:
+    """MA-1: a per-seat ``setup.start_coins`` list must name every seat of the game."""
+    k = rules.start_coins_listed
+    if 0 < k < n_players:
+        raise ConfigError(rules.source.name, "setup.start_coins",
+                          f"lists {k} seat{'s' if k != 1 else ''} but a {n_players}-player game has "
+                          f"{n_players} (one value per seat, seat 0 first, or one number for all)")
 
 
 def _load_events(top: Table) -> dict:

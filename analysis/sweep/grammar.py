@@ -1,0 +1,176 @@
+"""``--vary`` and the variants of a sweep: what changes, over which values.
+
+``--vary PATH=2..5`` (whole numbers 2 to 5), ``PATH=0..1:0.25`` (a step), ``PATH=0.5..1.5`` (a
+continuous range: ``balance tune`` only), ``PATH=[a, b, c]`` (listed TOML values, e.g.
+``setup.start_coins=[[2,1,0,0],[0,0,0,0]]``), ``setup.start_coins[0]=0..8`` (one seat of a
+per-seat list) and ``players=2..5`` (the player count, not a rules setting). Several ``--vary``
+make a grid (:func:`grid`) or, with ``--one-at-a-time``, one parameter moves while the others stay
+at their first value (:func:`one_at_a_time`). Every malformed or oversized request is a one-line
+:class:`~simcore.errors.UsageError` before anything is played.
+
+May import the standard library and :mod:`simcore.config` / :mod:`simcore.errors`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from simcore.config import format_value, parse_path, parse_value, path_text
+from simcore.errors import UsageError
+
+PLAYERS = "players"
+MAX_VARIANTS = 2000
+_NUM = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
+_RANGE = re.compile(rf"\s*(?P<lo>{_NUM})\s*\.\.\s*(?P<hi>{_NUM})\s*(?::\s*(?P<step>{_NUM})\s*)?")
+
+
+@dataclass(frozen=True)
+class Vary:
+    """One ``--vary``: the parameter (a rules path, or ``players``) and its values or range.
+
+    ``kind`` is ``int`` (a whole-number range), ``float`` (a range of numbers) or ``list`` (the
+    values as listed). ``values`` are the values a sweep plays (empty for a float range without
+    a step, which only ``balance tune`` accepts)."""
+
+    text: str
+    path: tuple | None            # None: the player count
+    kind: str
+    values: tuple
+    lo: float | None = None
+    hi: float | None = None
+    step: float | None = None
+
+    @property
+    def name(self) -> str:
+        return PLAYERS if self.path is None else path_text(self.path)
+
+    @property
+    def is_players(self) -> bool:
+        return self.path is None
+
+    def value_text(self, value: Any) -> str:
+        return format_value(value)
+
+    def to_json(self) -> dict:
+        return {"text": self.text, "name": self.name, "kind": self.kind,
+                "values": list(self.values), "lo": self.lo, "hi": self.hi, "step": self.step}
+
+
+def parse_vary(text: str, option: str = "--vary", *, need_values: bool = True) -> Vary:
+    """Parse one ``--vary PATH=VALUES`` (see the module docstring)."""
+    what = f"{option} {text}"
+    if "=" not in text:
+        raise UsageError(f"{what}: expected PATH=VALUES (e.g. income.palais.base=2..5 or "
+                         "players=[3,4])")
+    head, body = text.split("=", 1)
+    head = head.strip()
+    path = None if head == PLAYERS else parse_path(head, what)
+    body = body.strip()
+    m = _RANGE.fullmatch(body)
+    if m:
+        lo_s, hi_s, step_s = m.group("lo"), m.group("hi"), m.group("step")
+        whole = all(re.fullmatch(r"[+-]?\d+", s) for s in (lo_s, hi_s, step_s or "1"))
+        lo, hi = (int(lo_s), int(hi_s)) if whole else (float(lo_s), float(hi_s))
+        step = (int(step_s) if whole else float(step_s)) if step_s else None
+        if hi < lo:
+            raise UsageError(f"{what}: the range runs from {lo_s} up to {hi_s}; put the smaller first")
+        if step is not None and not step > 0:
+            raise UsageError(f"{what}: the step must be more than 0")
+        if whole:
+            values = tuple(range(lo, hi + 1, step or 1))
+            kind = "int"
+        else:
+            kind = "float"
+            if step is None:
+                if need_values:
+                    raise UsageError(f"{what}: a sweep needs the values of a range of numbers: give "
+                                     f"a step ({lo_s}..{hi_s}:0.5) or list them ([..])")
+                values = ()
+            else:
+                n = int(math.floor((hi - lo) / step + 1e-9)) + 1
+                values = tuple(round(lo + i * step, 12) for i in range(n))
+    else:
+        try:
+            parsed = parse_value(body, what)
+        except UsageError:
+            raise UsageError(f"{what}: expected a range (2..5, 0..1:0.25) or a list ([a, b, c])") \
+                from None
+        values = tuple(parsed) if isinstance(parsed, list) else (parsed,)
+        if not values:
+            raise UsageError(f"{what}: the list of values is empty")
+        kind, lo, hi, step = "list", None, None, None
+        if len(set(map(format_value, values))) != len(values):
+            raise UsageError(f"{what}: a value is listed twice")
+    if path is None:
+        if kind == "float" or not all(isinstance(v, int) and not isinstance(v, bool)
+                                      for v in values):
+            raise UsageError(f"{what}: the player count takes whole numbers (players=2..5)")
+    return Vary(text=text.strip(), path=path, kind=kind, values=values,
+                lo=lo if m else None, hi=hi if m else None, step=step if m else None)
+
+
+def parse_varies(texts, option: str = "--vary", *, need_values: bool = True) -> tuple[Vary, ...]:
+    out = tuple(parse_vary(t, option, need_values=need_values) for t in (texts or ()))
+    names = [v.name for v in out]
+    for n in names:
+        if names.count(n) > 1:
+            raise UsageError(f"{option} {n}: varied twice (give its values in one --vary)")
+    return out
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One point of a sweep: its id (``v000``…), the value of every varied parameter."""
+
+    id: str
+    values: tuple                 # one value per Vary, in the order of the --vary options
+
+    def settings(self, varies: tuple[Vary, ...]) -> list[str]:
+        """The ``--set`` texts of the rules values of this variant."""
+        return [f"{v.name}={format_value(x)}" for v, x in zip(varies, self.values) if not v.is_players]
+
+    def players(self, varies: tuple[Vary, ...]) -> int | None:
+        for v, x in zip(varies, self.values):
+            if v.is_players:
+                return int(x)
+        return None
+
+    def label(self, varies: tuple[Vary, ...]) -> str:
+        return ", ".join(f"{v.name}={format_value(x)}" for v, x in zip(varies, self.values))
+
+    def to_json(self, varies: tuple[Vary, ...]) -> dict:
+        return {"id": self.id, "values": {v.name: x for v, x in zip(varies, self.values)},
+                "label": self.label(varies)}
+
+
+def _check_size(n: int, option: str) -> None:
+    if n > MAX_VARIANTS:
+        raise UsageError(f"{option}: {n:,} variants is more than {MAX_VARIANTS:,} (fewer values, or "
+                         "--one-at-a-time, or balance tune to search a large space)")
+
+
+def grid(varies: tuple[Vary, ...], option: str = "--vary") -> list[Variant]:
+    """Every combination of the values (the first --vary changes slowest)."""
+    if not varies:
+        raise UsageError(f"{option}: give at least one parameter to vary (e.g. --vary income.palais.base=2..5)")
+    _check_size(math.prod(len(v.values) for v in varies), option)
+    return [Variant(f"v{i:03d}", combo)
+            for i, combo in enumerate(itertools.product(*(v.values for v in varies)))]
+
+
+def one_at_a_time(varies: tuple[Vary, ...], option: str = "--vary") -> list[Variant]:
+    """The base variant (every parameter at its first value), then each parameter through its
+    other values with the others at their first value."""
+    if not varies:
+        raise UsageError(f"{option}: give at least one parameter to vary (e.g. --vary income.palais.base=2..5)")
+    base = tuple(v.values[0] for v in varies)
+    combos = [base]
+    for i, v in enumerate(varies):
+        for x in v.values[1:]:
+            combos.append(base[:i] + (x,) + base[i + 1:])
+    _check_size(len(combos), option)
+    return [Variant(f"v{i:03d}", c) for i, c in enumerate(combos)]

@@ -1,0 +1,213 @@
+"""Plan and play a sweep: validate every variant through the runner, then play them into one directory.
+
+:func:`plan_sweep` parses ``--vary`` (:mod:`analysis.sweep.grammar`), builds the variants and
+prepares each one with :func:`simcore.runner.prepare` (the rules file with the variant's settings,
+validated by the game's own loader), so a bad path, type or value stops the sweep in a second with
+one line, before any game. :func:`run_sweep` writes ``sweep.json`` (everything needed to play the
+sweep again: game, seed, games, the base rules text, the ranges and the variants) and plays every
+variant with the same seed (common random numbers: game i of every variant draws from the stream
+(seed, i), so differences between variants are not blurred by different dice) into
+``variants/<id>/``, a run directory published atomically. Running the same sweep again into the same
+directory skips the variants already published: an interrupted sweep resumes where it stopped. The
+kernels compile once per process: a variant's rules are runtime arrays, not compile-time constants.
+
+May import the standard library, :mod:`simcore.runner`, :mod:`simcore` (config, errors, rundir,
+atomic, registry) and :mod:`analysis.sweep.grammar`.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import simcore
+from simcore import games as registry
+from simcore import runner
+from simcore.atomic import check_output_dir, write_text_atomic
+from simcore.config import parse_settings
+from simcore.errors import UsageError
+from simcore.options import check_seed
+from simcore.rundir import RUN_JSON
+
+from analysis.sweep.grammar import Vary, Variant, grid, one_at_a_time, parse_varies
+from analysis.sweep.store import SWEEP_JSON, VARIANTS, read_sweep  # noqa: F401  (API)
+
+FORMAT = 1
+# what must match for a directory to be resumed (the rest: times, status)
+_PLAN_KEYS = ("format", "kind", "game", "players", "strategies", "games", "seed", "rules_text",
+              "settings", "varies", "mode", "variants", "rotate_seats", "targets", "confirm_games",
+              "confirm_seed")
+
+
+@dataclass
+class SweepPlan:
+    """A validated sweep: the variants and their prepared runs (nothing played yet)."""
+
+    game: str
+    games: int
+    seed: int
+    varies: tuple[Vary, ...]
+    variants: list[Variant]
+    mode: str                                   # "grid" or "one-at-a-time"
+    players: int | None
+    strategies: str | None
+    rules: str | None                           # the rules file given (None: the game's default)
+    rules_name: str
+    rules_text: str                             # the base rules file (before any --set)
+    settings: tuple[str, ...]
+    rotate_seats: bool | None
+    preps: list = field(default_factory=list, repr=False)
+
+    def variant_dir(self, out: Path, v: Variant) -> Path:
+        return Path(out) / VARIANTS / v.id
+
+    def to_json(self) -> dict:
+        return {
+            "format": FORMAT, "kind": "sweep", "game": self.game, "players": self.players,
+            "strategies": self.strategies, "games": self.games, "seed": self.seed,
+            "rules_name": self.rules_name, "rules_text": self.rules_text,
+            "settings": list(self.settings), "varies": [v.to_json() for v in self.varies],
+            "mode": self.mode, "variants": [v.to_json(self.varies) for v in self.variants],
+            "rotate_seats": self.rotate_seats, "version": simcore.__version__,
+            "common_random_numbers": "every variant plays games 0..games-1 of the same seed: game i "
+                                     "draws from the stream (seed, i)",
+        }
+
+
+def base_rules(game: str, rules: str | Path | None):
+    """The rules file a sweep or tune starts from (the file given, or the game's default), as a
+    TomlSource; the base ``--set`` are applied with each variant's own (the player count of a
+    variant decides how long a per-seat list made from one value is)."""
+    return runner.rules_source(game, rules, ())
+
+
+def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
+               one_at_a_time_mode: bool = False, players: int | None = None,
+               strategies: str | None = None, rules: str | Path | None = None,
+               settings: list[str] | tuple = (), rotate_seats: bool | None = None,
+               option: str = "--vary") -> SweepPlan:
+    """Parse and validate a sweep; every variant is prepared (validated) here, none is played."""
+    spec = registry.get(game)
+    check_seed(seed)
+    parsed = parse_varies(varies, option)
+    base = parse_settings(settings)
+    for v in parsed:
+        if v.is_players and "players" not in spec.takes:
+            raise UsageError(f"{option} {v.text}: {spec.name} has no player count to vary")
+        if not v.is_players and any(s.path == v.path for s in base):
+            raise UsageError(f"{option} {v.text}: also given with --set (give it once)")
+    variants = one_at_a_time(parsed, option) if one_at_a_time_mode else grid(parsed, option)
+    src = base_rules(game, rules)
+    plan = SweepPlan(game=game, games=games, seed=seed, varies=parsed, variants=variants,
+                     mode="one-at-a-time" if one_at_a_time_mode else "grid", players=players,
+                     strategies=strategies, rules=str(rules) if rules is not None else None,
+                     rules_name=src.name, rules_text=src.text,
+                     settings=tuple(s.text for s in base), rotate_seats=rotate_seats)
+    for v in variants:
+        plan.preps.append(prepare_variant(plan, v, src))
+    return plan
+
+
+def prepare_variant(plan: SweepPlan, v: Variant, src=None):
+    """The prepared run of variant ``v`` (the base rules with its settings; its player count)."""
+    if src is None:
+        from simcore.config import parse_toml
+
+        src = parse_toml(plan.rules_text, name=plan.rules_name)
+    p = v.players(plan.varies) or plan.players
+    try:
+        return runner.prepare(plan.game, rules=src, settings=[*plan.settings, *v.settings(plan.varies)],
+                              players=p,
+                              strategies=plan.strategies, rotate_seats=plan.rotate_seats)
+    except UsageError as exc:
+        raise type(exc)(f"variant {v.label(plan.varies)}: {exc}") if type(exc) is UsageError \
+            else exc
+
+
+def _same_plan(a: dict, b: dict) -> bool:
+    return all(json.dumps(a.get(k), sort_keys=True) == json.dumps(b.get(k), sort_keys=True)
+               for k in _PLAN_KEYS)
+
+
+def prepare_out(plan_json: dict, out: Path, force: bool, kind: str = "sweep") -> bool:
+    """Check ``out`` before any game: a new or empty directory, or one holding this very plan
+    (then it resumes: returns True). Another plan there is refused unless ``force``, which moves
+    the old directory aside (deleted once the new plan is written)."""
+    out = Path(out)
+    name = f"{kind}.json"
+    old = out / name
+    if old.is_file():
+        try:
+            before = json.loads(old.read_text(encoding="utf-8"))
+        except json.JSONDecodeError:
+            before = {}
+        if _same_plan(before, plan_json):
+            return True
+        if not force:
+            raise UsageError(f"--out {out}: holds another {kind} (different {_first_diff(before, plan_json)}); "
+                             f"use another --out, or --force to replace it")
+    check_output_dir(out, force)
+    return False
+
+
+def _first_diff(a: dict, b: dict) -> str:
+    for k in _PLAN_KEYS:
+        if json.dumps(a.get(k), sort_keys=True) != json.dumps(b.get(k), sort_keys=True):
+            return k.replace("_", " ")
+    return "settings"
+
+
+def replace_dir(out: Path) -> None:
+    """``--force``: move a non-empty ``out`` aside and delete it (nothing half-replaced remains)."""
+    if out.is_dir() and any(out.iterdir()):
+        aside = out.parent / f".{out.name}.old-{uuid.uuid4().hex[:8]}"
+        out.rename(aside)
+        shutil.rmtree(aside, ignore_errors=True)
+
+
+def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads: int | None = None,
+              chunk_size: int | None = None,
+              progress: Callable[[int, int, str], None] | None = None) -> Path:
+    """Play every variant of ``plan`` not yet in ``out``; returns ``out``.
+
+    ``progress(games_done, games_total, variant_label)`` is called as games complete (the command
+    line draws one bar over the whole sweep)."""
+    out = Path(out)
+    meta = plan.to_json()
+    resuming = prepare_out(meta, out, force)
+    if not resuming:
+        if force:
+            replace_dir(out)
+        meta["created_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        out.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(out / SWEEP_JSON, json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
+                          force=True)
+    (out / VARIANTS).mkdir(exist_ok=True)
+    _remove_leftovers(out / VARIANTS)
+    total = plan.games * len(plan.variants)
+    done = 0
+    say = progress or (lambda *_: None)
+    for v, prep in zip(plan.variants, plan.preps):
+        target = plan.variant_dir(out, v)
+        label = v.label(plan.varies)
+        if (target / RUN_JSON).is_file():
+            done += plan.games
+            say(done, total, label)
+            continue
+        before = done
+        runner.run(prep, games=plan.games, seed=plan.seed, out=target, force=True, threads=threads,
+                   chunk_size=chunk_size, quiet=True,
+                   on_chunk=lambda d, b=before, lab=label: say(b + d, total, lab))
+        done += plan.games
+    return out
+
+
+def _remove_leftovers(folder: Path) -> None:
+    """Hidden temporary directories of a run that was killed before it was published."""
+    for p in folder.glob(".*.tmp-*"):
+        shutil.rmtree(p, ignore_errors=True)

@@ -1,0 +1,12 @@
+"""Automatic tuning: search rule settings that meet balance targets, then confirm on fresh games.
+
+:mod:`analysis.tune.targets` reads ``--target`` and judges targets on per-game samples (an
+objective in units of the target's tolerance, with an interval, and whether the target is met);
+:mod:`analysis.tune.search` runs the Optuna study with racing (few games for poor candidates,
+more for promising ones), writes the trial log, the best rules file and the confirmation run.
+:mod:`analysis.tune.store` reads a tune directory (what the report shows). Only ``search`` imports
+the runner and Optuna.
+
+May import numpy, polars, the standard library, :mod:`simcore` and :mod:`analysis.sweep`;
+:mod:`.search` also :mod:`simcore.runner` and optuna (lazily).
+"""

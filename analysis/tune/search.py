@@ -1,0 +1,449 @@
+"""``balance tune``: an Optuna search over rule settings, raced on common random numbers, then confirmed.
+
+Every trial is a candidate rule setting (the ``--vary`` ranges: whole-number ranges, ranges of
+numbers and listed values become Optuna's integer, float and categorical distributions, sampled by
+its TPE sampler). A candidate is played in rungs — ``min_games``, then ``eta`` times more, up to
+``max_games`` — each rung adding new games of the same seed (every candidate plays the same games:
+common random numbers), and after each rung the targets are judged with a 95% interval
+(:mod:`analysis.tune.targets`). The racing rule drops a candidate as soon as the lower end of its
+objective's interval is above the upper end of the best full-budget candidate's (it is worse with
+95% confidence), so poor candidates cost ``min_games`` and only promising ones get ``max_games``.
+The search stops after ``trials`` trials or, by default, at the first full-budget candidate whose
+targets are met within 0.8 of their tolerance on the search's games (a margin: the best of many
+candidates judged on the same games looks a little better on them than it is). That candidate is
+then confirmed on fresh games; if the confirmation misses the target, the candidate is set aside
+(``rejected.json``) and the search goes on (at most five confirmations).
+
+The study lives in SQLite (``--storage``, default ``DIR/study.db``): the same command on the same
+directory resumes an interrupted tune (a trial cut short is marked failed and the search goes on).
+The end: ``DIR/best_rules.toml`` (the complete rules file, usable as ``--rules``), a confirmation run
+``DIR/confirmations/trial-N/`` with a fresh seed (derived from the search seed, recorded; never one of the
+search's) and enough games for the target's interval, ``DIR/result.json`` with the verdict
+sentence, ``DIR/trials.csv`` (every candidate: settings, games, objective and interval, what
+happened) and ``DIR/importance.csv`` (Optuna's parameter importance). ``DIR/tune.json`` records the
+seed, base rules, ranges and targets, so the tune can be played again.
+
+May import numpy, pyarrow, the standard library, optuna (lazily), :mod:`simcore.runner`,
+:mod:`simcore` and :mod:`analysis.sweep` / :mod:`analysis.tune`.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import math
+import time
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import pyarrow as pa
+
+import simcore
+from simcore import games as registry
+from simcore import runner
+from simcore.atomic import write_text_atomic
+from simcore.config import format_value, parse_settings, parse_toml
+from simcore.errors import UsageError
+from simcore.options import check_seed
+from simcore.rundir import RUN_JSON
+
+from analysis.sweep.grammar import Vary, parse_varies
+from analysis.sweep.metrics import from_tables, load_variant
+from analysis.sweep.play import base_rules, prepare_out, replace_dir
+from analysis.tune.targets import (Target, check_lineup, evaluate, parse_targets, sentence,
+                                   tightened)
+
+TUNE_JSON = "tune.json"
+TRIALS_CSV = "trials.csv"
+IMPORTANCE_CSV = "importance.csv"
+BEST_RULES = "best_rules.toml"
+CONFIRM = "confirmations"
+CONFIRMATIONS = "rejected.json"
+MAX_CONFIRMATIONS = 5
+SEARCH_MARGIN = 0.8              # the search stops at targets met within 0.8 x their tolerance
+RESULT_JSON = "result.json"
+STUDY = "tune"
+INVALID = 1e9                    # objective of a candidate whose rules do not validate
+
+
+def confirm_seed_for(seed: int) -> int:
+    """The confirmation seed: derived from the search seed by a hash (never equal to it)."""
+    h = int(hashlib.sha256(f"balance-tune-confirm:{seed}".encode()).hexdigest()[:15], 16)
+    return h if h != seed else h + 1
+
+
+def storage_url(storage: str | None, out: Path) -> str:
+    if storage is None:
+        return f"sqlite:///{(Path(out) / 'study.db').resolve()}"
+    return storage if "://" in storage else f"sqlite:///{Path(storage).resolve()}"
+
+
+@dataclass
+class TunePlan:
+    game: str
+    players: int | None
+    strategies: str | None
+    seed: int
+    rules_name: str
+    rules_text: str
+    settings: tuple[str, ...]
+    varies: tuple[Vary, ...]
+    targets: tuple[Target, ...]
+    trials: int
+    min_games: int
+    max_games: int
+    eta: int
+    confirm_games: int
+    confirm_seed: int
+    stop_when_met: bool
+    rotate_seats: bool | None
+    n_players: int
+    strategy_names: list
+    games_per_deal: int = 1
+
+    @property
+    def rungs(self) -> list[int]:
+        out, n = [], self.min_games
+        while n < self.max_games:
+            out.append(n)
+            n *= self.eta
+        return out + [self.max_games]
+
+    def to_json(self) -> dict:
+        return {
+            "format": 1, "kind": "tune", "game": self.game, "players": self.players,
+            "strategies": self.strategies, "seed": self.seed, "rules_name": self.rules_name,
+            "rules_text": self.rules_text, "settings": list(self.settings),
+            "varies": [v.to_json() for v in self.varies],
+            "targets": [t.to_json() for t in self.targets], "trials": self.trials,
+            "games": {"min": self.min_games, "max": self.max_games, "eta": self.eta,
+                      "rungs": self.rungs},
+            "confirm_games": self.confirm_games, "confirm_seed": self.confirm_seed,
+            "stop_when_met": self.stop_when_met, "rotate_seats": self.rotate_seats,
+            "mode": "tune", "variants": None, "version": simcore.__version__,
+            "racing": "a candidate is dropped after a rung when the low end of its objective's 95% "
+                      "interval is above the high end of the best full-budget candidate's",
+        }
+
+    def values_settings(self, values: dict) -> tuple[list[str], int | None]:
+        """The ``--set`` texts of a candidate (the base ones first) and its player count."""
+        sets, players = list(self.settings), self.players
+        for v in self.varies:
+            x = values[v.name]
+            if v.is_players:
+                players = int(x)
+            else:
+                sets.append(f"{v.name}={format_value(x)}")
+        return sets, players
+
+    def prepare(self, values: dict):
+        sets, players = self.values_settings(values)
+        src = parse_toml(self.rules_text, name=self.rules_name)
+        return runner.prepare(self.game, rules=src, settings=sets, players=players,
+                              strategies=self.strategies, rotate_seats=self.rotate_seats)
+
+    def label(self, values: dict) -> str:
+        return ", ".join(f"{v.name}={format_value(values[v.name])}" for v in self.varies)
+
+
+def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0,
+              trials: int = 100, min_games: int = 10_000, max_games: int = 160_000, eta: int = 4,
+              confirm_games: int = 200_000, confirm_seed: int | None = None,
+              players: int | None = None, strategies: str | None = None,
+              rules: str | Path | None = None, settings=(), stop_when_met: bool = True,
+              rotate_seats: bool | None = None) -> TunePlan:
+    """Parse and validate a tune (ranges, targets, the corners of the space) before any game."""
+    spec = registry.get(game)
+    check_seed(seed)
+    if trials < 1:
+        raise UsageError(f"--trials {trials}: must be at least 1")
+    if eta < 2:
+        raise UsageError(f"--eta {eta}: must be at least 2")
+    if min_games > max_games:
+        raise UsageError(f"--min-games {min_games:,}: more than --max-games {max_games:,}")
+    parsed = parse_varies(varies, need_values=False)
+    if not parsed:
+        raise UsageError("--vary: give at least one setting to tune (e.g. --vary setup.start_coins[0]=0..8)")
+    for v in parsed:
+        if v.is_players and "players" not in spec.takes:
+            raise UsageError(f"--vary {v.text}: {spec.name} has no player count to vary")
+    tgs = parse_targets(targets, game)
+    base = parse_settings(settings)
+    src = base_rules(game, rules)
+    cseed = confirm_seed_for(seed) if confirm_seed is None else check_seed(confirm_seed, "--confirm-seed")
+    if cseed == seed:
+        raise UsageError(f"--confirm-seed {cseed}: must differ from the search seed")
+    plan = TunePlan(game=game, players=players, strategies=strategies, seed=seed,
+                    rules_name=src.name, rules_text=src.text, settings=tuple(s.text for s in base),
+                    varies=parsed, targets=tgs, trials=trials, min_games=min_games,
+                    max_games=max_games, eta=eta, confirm_games=confirm_games,
+                    confirm_seed=cseed, stop_when_met=stop_when_met, rotate_seats=rotate_seats,
+                    n_players=0, strategy_names=[])
+    # the corners of the space (every range at its low end, at its high end; every listed value)
+    corners = [{v.name: _low(v) for v in parsed}, {v.name: _high(v) for v in parsed}]
+    for v in parsed:
+        if v.kind == "list":
+            corners += [{**corners[0], v.name: x} for x in v.values[1:]]
+    for c in corners:
+        try:
+            prep = plan.prepare(c)
+        except UsageError as exc:
+            raise UsageError(f"--vary at {plan.label(c)}: {exc}") from None
+        check_lineup(tgs, prep.strategy_names)
+        plan.n_players, plan.strategy_names = prep.n_players, list(prep.strategy_names)
+        plan.games_per_deal = max(plan.games_per_deal, prep.games_per_deal)
+        if any(t.kind == "seat-balance" for t in tgs) and prep.fair_share is None:
+            raise UsageError("--target seat-balance: the seats of this game are not alike")
+    for n, what in ((min_games, "--min-games"), (max_games, "--max-games")):
+        if n % plan.games_per_deal:
+            raise UsageError(f"{what} {n}: with --rotate-seats it must be a multiple of the players")
+    return plan
+
+
+def _low(v: Vary):
+    return v.values[0] if v.kind == "list" else v.lo
+
+
+def _high(v: Vary):
+    return v.values[-1] if v.kind == "list" else v.hi
+
+
+def _suggest(trial, v: Vary):
+    if v.kind == "int":
+        return trial.suggest_int(v.name, int(v.lo), int(v.hi), step=int(v.step or 1))
+    if v.kind == "float":
+        return trial.suggest_float(v.name, float(v.lo), float(v.hi), step=v.step)
+    keys = [format_value(x) for x in v.values]
+    pick = trial.suggest_categorical(v.name, keys)
+    return v.values[keys.index(pick)]
+
+
+def _values_of(plan: TunePlan, params: dict) -> dict:
+    out = {}
+    for v in plan.varies:
+        x = params[v.name]
+        if v.kind == "list":
+            keys = [format_value(y) for y in v.values]
+            x = v.values[keys.index(x)]
+        out[v.name] = x
+    return out
+
+
+def _load_optuna():
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+    return optuna
+
+
+def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, force: bool = False,
+             threads: int | None = None,
+             progress: Callable[[str, int, int, str], None] | None = None) -> dict:
+    """Search, write the best rules, confirm; returns result.json's content.
+
+    ``progress(phase, done, total, text)``: phase "search" (done = finished trials) or "confirm"
+    (done = games)."""
+    out = Path(out)
+    meta = plan.to_json()
+    resuming = prepare_out(meta, out, force, kind="tune")
+    if not resuming:
+        if force:
+            replace_dir(out)
+        meta["created_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        meta["storage"] = storage_url(storage, out) if storage else "study.db (in this directory)"
+        out.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(out / TUNE_JSON, json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
+                          force=True)
+    say = progress or (lambda *_: None)
+    optuna = _load_optuna()
+    url = storage_url(storage, out)
+    study = optuna.create_study(
+        study_name=STUDY, storage=url, direction="minimize", load_if_exists=True,
+        sampler=optuna.samplers.TPESampler(seed=plan.seed, n_startup_trials=min(10, max(plan.trials // 4, 2)),
+                                           multivariate=True))
+    states = optuna.trial.TrialState
+    for t in study.get_trials(deepcopy=False, states=(states.RUNNING, states.WAITING)):
+        study.tell(t.number, state=states.FAIL)         # cut short by an interruption
+    columns = ("seat", "strategy", "win_share")
+    tight = tuple(tightened(t, SEARCH_MARGIN) for t in plan.targets)
+
+    def incumbent():
+        full = [t for t in study.get_trials(deepcopy=False, states=(states.COMPLETE,))
+                if t.user_attrs.get("games") == plan.max_games]
+        return min(full, key=lambda t: t.value) if full else None
+
+    def objective(trial):
+        t0 = time.perf_counter()
+        values = {v.name: _suggest(trial, v) for v in plan.varies}
+        try:
+            prep = plan.prepare(values)
+        except UsageError as exc:
+            trial.set_user_attr("note", f"rules refused: {exc}")
+            trial.set_user_attr("games", 0)
+            return INVALID
+        players, games_tables, done = [], [], 0
+        for k, n in enumerate(plan.rungs):
+            played = runner.collect(prep, games=n - done, seed=plan.seed, first=done,
+                                    threads=threads, columns=columns)
+            players.append(played.players)
+            games_tables.append(played.games)
+            done = n
+            v = from_tables(plan.game, prep.n_players, pa.concat_tables(players),
+                            pa.concat_tables(games_tables))
+            j = evaluate(v, plan.targets)
+            trial.set_user_attr("games", done)
+            trial.set_user_attr("low", j.low)
+            trial.set_user_attr("high", j.high)
+            trial.set_user_attr("met", j.met)
+            if done == plan.max_games:
+                trial.set_user_attr("met_search", evaluate(v, tight).met)
+            trial.set_user_attr("seconds", round(time.perf_counter() - t0, 2))
+            trial.report(j.objective, step=done)
+            best = incumbent()
+            if k < len(plan.rungs) - 1 and best is not None and j.low > best.user_attrs["high"]:
+                trial.set_user_attr("note", f"dropped after {done:,} games: its interval "
+                                            f"({j.low:.2f} to {j.high:.2f}) is above the best's "
+                                            f"({best.user_attrs['low']:.2f} to {best.user_attrs['high']:.2f})")
+                raise optuna.TrialPruned()
+        return j.objective
+
+    def finished():
+        return [t for t in study.get_trials(deepcopy=False)
+                if t.state in (states.COMPLETE, states.PRUNED)]
+
+    def after_trial(study_, trial):
+        write_trials(study_, plan, out)
+        best = incumbent()
+        say("search", len(finished()), plan.trials,
+            f"best {best.value:.2f}" if best is not None else "")
+        if plan.stop_when_met and trial.state == states.COMPLETE and \
+                trial.user_attrs.get("met_search") and trial.user_attrs.get("games") == plan.max_games:
+            study_.stop()
+
+    rejected = _read_json(out / CONFIRMATIONS)
+    while True:
+        remaining = plan.trials - len(finished())
+        waiting = any(t.user_attrs.get("met_search") and t.user_attrs.get("games") == plan.max_games
+                      and str(t.number) not in rejected
+                      for t in study.get_trials(deepcopy=False, states=(states.COMPLETE,)))
+        say("search", len(finished()), plan.trials, "")
+        if remaining > 0 and not (plan.stop_when_met and waiting):
+            study.optimize(objective, n_trials=remaining, callbacks=[after_trial], catch=())
+        write_trials(study, plan, out)
+        best = _best_trial(study, plan, states, exclude=set(rejected))
+        if best is None:
+            best = _best_trial(study, plan, states, exclude=set())
+        if best is None:
+            raise UsageError("the search found no candidate whose rules validate; check the --vary ranges")
+        values = _values_of(plan, best.params)
+        prep = plan.prepare(values)
+        attempt = len(rejected)
+        cseed = plan.confirm_seed if attempt == 0 else confirm_seed_for(plan.confirm_seed + attempt)
+        confirm_dir = out / CONFIRM / f"trial-{best.number}"
+        if not (confirm_dir / RUN_JSON).is_file():
+            runner.run(prep, games=plan.confirm_games, seed=cseed, out=confirm_dir,
+                       force=True, threads=threads, quiet=True,
+                       on_chunk=lambda d: say("confirm", d, plan.confirm_games, ""))
+        cseed = json.loads((confirm_dir / RUN_JSON).read_text(encoding="utf-8"))["seed"]
+        v = load_variant(confirm_dir)
+        j = evaluate(v, plan.targets)
+        more = plan.trials - len(finished()) > 0
+        if j.met or not plan.stop_when_met or not more or attempt + 1 >= MAX_CONFIRMATIONS \
+                or str(best.number) in rejected:
+            break
+        # met on the search's games but not on fresh ones: search on, without this candidate
+        rejected[str(best.number)] = {"seed": cseed, "objective": j.objective, "low": j.low,
+                                      "high": j.high, "dir": str(confirm_dir.relative_to(out))}
+        write_text_atomic(out / CONFIRMATIONS, json.dumps(rejected, indent=2) + "\n", force=True)
+    write_importance(study, out, optuna)
+    sets, _ = plan.values_settings(values)
+    best_text = ("# balance tune: the best rules found (" + plan.label(values) + ")\n"
+                 + prep.rules_text)
+    write_text_atomic(out / BEST_RULES, best_text, force=True)
+    text = sentence(j, plan.targets, v.fair, plan.label(values), plan.confirm_games, cseed)
+    result = {"best_trial": best.number, "values": values, "settings": sets,
+              "search": {"objective": best.value, "games": best.user_attrs.get("games"),
+                         "low": best.user_attrs.get("low"), "high": best.user_attrs.get("high"),
+                         "met": best.user_attrs.get("met")},
+              "confirm": {"seed": cseed, "games": plan.confirm_games,
+                          "dir": str(confirm_dir.relative_to(out)), **j.to_json()},
+              "rejected_by_confirmation": rejected,
+              "met": j.met, "sentence": text,
+              "trials": len(finished()),
+              "games_played_in_search": int(sum(t.user_attrs.get("games", 0) or 0
+                                                for t in study.get_trials(deepcopy=False)))}
+    write_text_atomic(out / RESULT_JSON, json.dumps(result, indent=2, ensure_ascii=False,
+                                                    default=_json_default) + "\n", force=True)
+    return result
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (FileNotFoundError, json.JSONDecodeError):
+        return {}
+
+
+def _json_default(x):
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return str(x)
+
+
+def _best_trial(study, plan: TunePlan, states, exclude: set = frozenset()):
+    done = [t for t in study.get_trials(deepcopy=False, states=(states.COMPLETE,))
+            if t.value is not None and t.value < INVALID and str(t.number) not in exclude]
+    if not done:
+        return None
+    full = [t for t in done if t.user_attrs.get("games") == plan.max_games]
+    pool = [t for t in full if t.user_attrs.get("met_search")] or \
+        [t for t in full if t.user_attrs.get("met")] or full or done
+    return min(pool, key=lambda t: t.value)
+
+
+def write_trials(study, plan: TunePlan, out: Path) -> None:
+    """DIR/trials.csv: one row per trial (the trial log)."""
+    buf = io.StringIO()
+    names = [v.name for v in plan.varies]
+    w = csv.writer(buf)
+    w.writerow(["trial", "state", *names, "games", "objective", "low", "high", "met", "seconds",
+                "note"])
+    for t in study.get_trials(deepcopy=False):
+        vals = _values_of(plan, t.params) if len(t.params) == len(names) else {}
+        obj = t.value if t.value is not None else (
+            t.intermediate_values[max(t.intermediate_values)] if t.intermediate_values else None)
+        w.writerow([t.number, t.state.name.lower(),
+                    *(format_value(vals[n]) if n in vals else "" for n in names),
+                    t.user_attrs.get("games", ""), "" if obj is None or obj >= INVALID else f"{obj:.6g}",
+                    _fmt(t.user_attrs.get("low")), _fmt(t.user_attrs.get("high")),
+                    t.user_attrs.get("met", ""), t.user_attrs.get("seconds", ""),
+                    t.user_attrs.get("note", "")])
+    write_text_atomic(out / TRIALS_CSV, buf.getvalue(), force=True)
+
+
+def _fmt(x) -> str:
+    return "" if x is None else f"{x:.6g}"
+
+
+def write_importance(study, out: Path, optuna) -> None:
+    """DIR/importance.csv: Optuna's parameter importance (fANOVA) over the finished trials."""
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["parameter", "importance"])
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            imp = optuna.importance.get_param_importances(study)
+        for k, v in imp.items():
+            w.writerow([k, f"{v:.6g}"])
+    except (RuntimeError, ValueError, ImportError, ZeroDivisionError) as exc:
+        w.writerow([f"(not computed: {exc})", ""])
+    write_text_atomic(out / IMPORTANCE_CSV, buf.getvalue(), force=True)
+
+
+__all__ = ["TunePlan", "plan_tune", "run_tune", "confirm_seed_for", "storage_url"]

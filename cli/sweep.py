@@ -1,0 +1,90 @@
+"""``balance sweep``: play many variants of a game's rules into one sweep directory.
+
+Thin shell over :mod:`analysis.sweep`: ``--vary`` (repeatable) says what changes over which values
+(``income.palais.base=2..5``, ``setup.start_coins[0]=0..8``, ``players=2..5``,
+``PATH=[a, b, c]``); several make a grid, or ``--one-at-a-time`` moves one at a time. Every
+variant is validated before the first game (one line, exit 2), then played with the same seed
+(common random numbers) into ``--out DIR/variants/<id>/``; ``DIR/sweep.json`` records the sweep.
+One progress bar covers the whole sweep; the same command on the same directory resumes an
+interrupted sweep. ``balance report DIR`` then writes the sensitivity page.
+
+May import typer, rich, the standard library, :mod:`simcore` and, inside the command,
+:mod:`analysis.sweep`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+SET_HELP = ("Change one rule setting for every variant: PATH=VALUE (income.palais.base=4, "
+            "setup.start_coins=[2,1,0,0]); repeatable.")
+VARY_HELP = ("What to vary: PATH=2..5, PATH=0..1:0.25, PATH=[a,b,c], setup.start_coins[0]=0..8 "
+             "(one seat) or players=2..5; repeatable (a grid).")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("sweep", help="Play variants of the rules (a grid of --vary values) into one sweep "
+                              "directory; balance report DIR shows what each setting changes.")(sweep)
+
+
+def sweep(
+    out: Path = typer.Option(..., "--out", "-o", help="Sweep directory (new, empty, or the same "
+                             "sweep to resume).", show_default=False),
+    vary: List[str] = typer.Option(..., "--vary", help=VARY_HELP, show_default=False),
+    one_at_a_time: bool = typer.Option(False, "--one-at-a-time",
+                                       help="Move one parameter at a time (the others at their "
+                                            "first value) instead of a grid."),
+    games: str = typer.Option("1e5", "--games", "-n", help="Games per variant."),
+    game: str = typer.Option("middle-ages", "--game", "-g", help="Which game (balance games lists them)."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Players (unless varied)."),
+    strategies: Optional[str] = typer.Option(None, "--strategies", "-s",
+                                             help="Bots, as simulate takes them (default: the game's)."),
+    seed: int = typer.Option(0, "--seed", help="Seed shared by every variant (common random numbers)."),
+    rules: Optional[Path] = typer.Option(None, "--rules", help="Base rules TOML (default: the shipped rules)."),
+    settings: Optional[List[str]] = typer.Option(None, "--set", help=SET_HELP),
+    rotate_seats: Optional[bool] = typer.Option(None, "--rotate-seats",
+                                                help="Rotate the strategies over the seats."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
+    chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per chunk."),
+    force: bool = typer.Option(False, "--force", help="Replace a directory holding another sweep."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    from analysis.sweep.play import plan_sweep, run_sweep
+    from simcore.options import check_threads
+    from simcore.runner import parse_games
+
+    n = parse_games(games)
+    check_threads(threads)
+    plan = plan_sweep(game, varies=vary, games=n, seed=seed, one_at_a_time_mode=one_at_a_time,
+                      players=players, strategies=strategies, rules=rules, settings=settings or (),
+                      rotate_seats=rotate_seats)
+    path = play_with_progress(plan, out, force=force, threads=threads, chunk_size=chunk_size,
+                              quiet=quiet)
+    typer.echo(f"sweep: {path} ({len(plan.variants)} variants x {n:,} games); "
+               f"balance report {path} --out REPORT_DIR")
+
+
+def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, quiet: bool) -> Path:
+    """Run the sweep with one progress bar over every variant's games (on stderr)."""
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeRemainingColumn)
+
+    from analysis.sweep.play import prepare_out, run_sweep
+
+    console = Console(stderr=True, quiet=quiet)
+    prepare_out(plan.to_json(), out, force)          # a bad --out fails before the compile
+    with console.status("Compiling the kernel (first run only; cached afterwards)"):
+        plan.preps[0].warmup()
+    if quiet:
+        return run_sweep(plan, out, force=force, threads=threads, chunk_size=chunk_size)
+    bar = Progress(TextColumn("[bold]sweep"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+                   TimeRemainingColumn(), TextColumn("{task.description}"), console=console,
+                   transient=True)
+    with bar:
+        task = bar.add_task("", total=plan.games * len(plan.variants))
+        return run_sweep(plan, out, force=force, threads=threads, chunk_size=chunk_size,
+                         progress=lambda d, t, lab: bar.update(task, completed=d, description=lab))

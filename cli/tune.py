@@ -1,0 +1,100 @@
+"""``balance tune``: search rule settings that meet balance targets, then confirm them.
+
+Thin shell over :mod:`analysis.tune.search` (Optuna, imported only when this command runs):
+``--vary`` ranges as ``balance sweep`` takes them (``0.5..1.5`` is a continuous range here),
+``--target`` (``seat-balance``, ``role=NAME:SHARE``, ``length=A..B``, ``no-dominant-strategy``),
+racing from ``--min-games`` to ``--max-games`` per candidate, the study in SQLite (``--storage``,
+default ``DIR/study.db``: the same command resumes an interrupted tune). Ends with
+``DIR/best_rules.toml``, a confirmation run on a fresh seed and a sentence saying whether the target
+is met; ``balance report DIR`` writes the page of the search.
+
+May import typer, rich, the standard library, :mod:`simcore` and, inside the command,
+:mod:`analysis.tune`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from cli.sweep import SET_HELP
+
+TARGET_HELP = ("What to reach: seat-balance[:TOL] (every seat within 1/P ± TOL pp, default 1.5), "
+               "role=NAME:SHARE[:TOL], length=A..B (mean turns), no-dominant-strategy[:TOL]; "
+               "repeatable.")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("tune", help="Search rule settings (Optuna, racing on common random numbers) that "
+                             "meet balance targets; write best_rules.toml and confirm it on fresh "
+                             "games.")(tune)
+
+
+def tune(
+    out: Path = typer.Option(..., "--out", "-o", help="Tune directory (new, empty, or the same tune "
+                             "to resume).", show_default=False),
+    vary: List[str] = typer.Option(..., "--vary", help="A setting and its range: PATH=0..8, "
+                                   "PATH=0.5..1.5, PATH=[a,b,c], setup.start_coins[0]=0..8, "
+                                   "players=2..5; repeatable.", show_default=False),
+    target: List[str] = typer.Option(..., "--target", help=TARGET_HELP, show_default=False),
+    game: str = typer.Option("middle-ages", "--game", "-g", help="Which game."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Players (unless varied)."),
+    strategies: Optional[str] = typer.Option(None, "--strategies", "-s", help="Bots, as simulate takes them."),
+    seed: int = typer.Option(0, "--seed", help="Search seed (every candidate plays the same games)."),
+    rules: Optional[Path] = typer.Option(None, "--rules", help="Base rules TOML (default: the shipped rules)."),
+    settings: Optional[List[str]] = typer.Option(None, "--set", help=SET_HELP),
+    trials: int = typer.Option(100, "--trials", help="Most candidates to try (a resumed tune counts "
+                               "the ones already tried)."),
+    min_games: str = typer.Option("1e4", "--min-games", help="Games of a candidate's first rung."),
+    max_games: str = typer.Option("1.6e5", "--max-games", help="Games of a promising candidate (last rung)."),
+    eta: int = typer.Option(4, "--eta", help="Each rung plays this many times more games."),
+    confirm_games: str = typer.Option("2e5", "--confirm-games", help="Games of the confirmation run."),
+    confirm_seed: Optional[int] = typer.Option(None, "--confirm-seed",
+                                               help="Seed of the confirmation (default: derived "
+                                                    "from --seed, never equal to it)."),
+    keep_going: bool = typer.Option(False, "--keep-going", help="Try every trial even after a "
+                                    "candidate meets the targets."),
+    storage: Optional[str] = typer.Option(None, "--storage", help="Optuna storage: a SQLite file or "
+                                          "URL (default: DIR/study.db)."),
+    rotate_seats: Optional[bool] = typer.Option(None, "--rotate-seats", help="Rotate the strategies over the seats."),
+    threads: Optional[int] = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
+    force: bool = typer.Option(False, "--force", help="Replace a directory holding another tune."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar; print only the verdict."),
+) -> None:
+    from simcore.options import check_threads
+    from simcore.runner import parse_games
+
+    from analysis.tune.search import plan_tune, run_tune
+
+    check_threads(threads)
+    plan = plan_tune(game, varies=vary, targets=target, seed=seed, trials=trials,
+                     min_games=parse_games(min_games, "--min-games"),
+                     max_games=parse_games(max_games, "--max-games"), eta=eta,
+                     confirm_games=parse_games(confirm_games, "--confirm-games"),
+                     confirm_seed=confirm_seed, players=players, strategies=strategies,
+                     rules=rules, settings=settings or (), stop_when_met=not keep_going,
+                     rotate_seats=rotate_seats)
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from analysis.sweep.play import prepare_out
+
+    console = Console(stderr=True, quiet=quiet)
+    prepare_out(plan.to_json(), out, force, kind="tune")   # a bad --out fails before any game
+    bar = Progress(TextColumn("[bold]{task.fields[phase]}"), BarColumn(), MofNCompleteColumn(),
+                   TextColumn("{task.description}"), console=console, transient=True)
+    tasks: dict[str, int] = {}
+
+    def progress(phase: str, done: int, total: int, text: str) -> None:
+        if phase not in tasks:
+            tasks[phase] = bar.add_task(text, total=total,
+                                        phase="trials" if phase == "search" else "confirmation games")
+        bar.update(tasks[phase], completed=done, description=text)
+
+    with bar:
+        result = run_tune(plan, out, storage=storage, force=force, threads=threads,
+                          progress=None if quiet else progress)
+    typer.echo(result["sentence"])
+    typer.echo(f"best rules: {Path(out) / 'best_rules.toml'}; balance report {out} --out REPORT_DIR")

@@ -1,0 +1,138 @@
+"""Figures of the sweep and tune pages: metric curves per parameter, the tornado chart, the search.
+
+Each function takes the tables of :mod:`analysis.sweep.metrics` (``curves``, ``effects``) or the
+rows of a tune's ``trials.csv`` / ``importance.csv`` and returns a matplotlib Figure (or None when
+there is nothing to draw), in the report's style (:mod:`reports.figures.common`).
+
+May import matplotlib (Agg), numpy, polars and :mod:`reports.figures.common`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
+
+from reports.figures.common import FAIR, OKABE_ITO, new_figure, styled
+
+
+def _scale(share: bool) -> float:
+    return 100.0 if share else 1.0
+
+
+@styled
+def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str) -> Figure | None:
+    """Every headline metric of the variants where only ``parameter`` moves, against its value."""
+    d = c.filter(pl.col("parameter") == parameter).sort("order")
+    if d.height == 0:
+        return None
+    values = list(dict.fromkeys(d["value"].to_list()))
+    numeric = d["x"].null_count() == 0
+    xs = {v: (float(d.filter(pl.col("value") == v)["x"][0]) if numeric else i)
+          for i, v in enumerate(values)}
+    panels = [("seat", [m for m in dict.fromkeys(d["metric"].to_list()) if m.startswith("seat_win")],
+               "win share (%)")]
+    for prefix, title in (("role_win", "win share by role (%)"),
+                          ("strategy_win", "win share by strategy (%)")):
+        ms = [m for m in dict.fromkeys(d["metric"].to_list()) if m.startswith(prefix)]
+        if ms:
+            panels.append((prefix, ms, title))
+    for m, title in (("balance", "seat balance (pp from fair)"), ("winner_margin", f"winner's margin ({unit})"),
+                     ("game_length", "game length (turns)"), ("event_swing", f"event swing ({unit})")):
+        if m in d["metric"].to_list():
+            panels.append((m, [m], title))
+    fig = new_figure(4.2 * min(len(panels), 3), 3.6 * ((len(panels) + 2) // 3))
+    axes = np.atleast_1d(fig.subplots((len(panels) + 2) // 3, min(len(panels), 3))).ravel()
+    for ax, (kind, metrics, title) in zip(axes, panels):
+        for k, m in enumerate(metrics):
+            r = d.filter(pl.col("metric") == m)
+            sc = _scale(bool(r["share"][0]))
+            x = np.array([xs[v] for v in r["value"].to_list()]) + (0.0 if len(metrics) == 1 else
+                                                                   (k - (len(metrics) - 1) / 2) * 0.04 *
+                                                                   (max(xs.values()) - min(xs.values()) or 1))
+            est, lo, hi = (r[c].to_numpy() * sc for c in ("estimate", "low", "high"))
+            ax.errorbar(x, est, yerr=[est - lo, hi - est], marker="o", ms=4, capsize=3,
+                        color=OKABE_ITO[k % len(OKABE_ITO)],
+                        label=str(r["label"][0]).removesuffix("'s win share").removesuffix(" win share"))
+        if kind == "seat" and fair is not None:
+            ax.axhline(100 * fair, color=FAIR, ls="--", lw=1)
+        ax.set_title(title)
+        ax.set_xlabel(parameter)
+        if not numeric:
+            ax.set_xticks(list(xs.values()), values, rotation=20)
+        if len(metrics) > 1:
+            ax.legend(fontsize=8)
+    for ax in axes[len(panels):]:
+        ax.set_visible(False)
+    return fig
+
+
+@styled
+def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = 16) -> Figure | None:
+    """Which parameter moves which metric most: the paired effect of moving each parameter from its
+    first to its last value, largest first (shares in percentage points, or the other metrics)."""
+    d = e.filter(pl.col("share") == shares)
+    if d.height == 0:
+        return None
+    d = d.with_columns(pl.col("delta").abs().alias("size")).sort("size", descending=True).head(top)
+    d = d.reverse()
+    sc = _scale(shares)
+    fig = new_figure(9.0, 0.42 * d.height + 1.4)
+    ax = fig.subplots()
+    y = np.arange(d.height)
+    delta, lo, hi = (d[c].to_numpy() * sc for c in ("delta", "low", "high"))
+    colours = [OKABE_ITO[0] if x >= 0 else OKABE_ITO[5] for x in delta]
+    ax.barh(y, delta, color=colours, alpha=0.8)
+    ax.errorbar(delta, y, xerr=[delta - lo, hi - delta], fmt="none", ecolor="#222", capsize=3)
+    labels = [f"{p} {a}→{b}: {lab}" for p, a, b, lab in
+              zip(d["parameter"], d["from"], d["to"], d["label"])]
+    ax.set_yticks(y, labels, fontsize=9)
+    ax.axvline(0, color="#444", lw=1)
+    ax.set_xlabel("change (percentage points)" if shares else f"change ({unit}; length in turns)")
+    ax.set_title("What each parameter moves most (95% intervals, paired games)")
+    return fig
+
+
+@styled
+def search(trials: pl.DataFrame) -> Figure | None:
+    """Objective of every trial (filled: played to the last rung; hollow: dropped early), with the
+    best full-budget objective so far."""
+    d = trials.filter(pl.col("objective").is_not_null())
+    if d.height == 0:
+        return None
+    fig = new_figure(9.0, 4.6)
+    ax = fig.subplots()
+    full = d["games"].max()
+    for state, style in (("complete", dict(color=OKABE_ITO[0], label="played to the last rung")),
+                         ("pruned", dict(facecolors="none", edgecolors=OKABE_ITO[5],
+                                         label="dropped by the racing rule"))):
+        s = d.filter(pl.col("state") == state)
+        if s.height:
+            sizes = 20 + 60 * s["games"].to_numpy() / max(full, 1)
+            ax.scatter(s["trial"].to_numpy(), s["objective"].to_numpy(), s=sizes, **style)
+    best, run = [], float("inf")
+    for t, o, g in zip(d["trial"], d["objective"], d["games"]):
+        if g == full:
+            run = min(run, o)
+        best.append(run)
+    ax.step(d["trial"].to_numpy(), best, where="post", color="#222", lw=1.2, label="best so far")
+    ax.axhline(1.0, color=FAIR, ls="--", lw=1, label="tolerance (objective 1)")
+    ax.set_xlabel("trial")
+    ax.set_ylabel("objective (0 = on target, 1 = at the tolerance)")
+    ax.set_title("The search, trial by trial (marker size: games played)")
+    ax.legend(fontsize=9)
+    return fig
+
+
+@styled
+def importance(imp: pl.DataFrame) -> Figure | None:
+    d = imp.filter(pl.col("importance").is_not_null()).sort("importance")
+    if d.height == 0:
+        return None
+    fig = new_figure(8.0, 0.5 * d.height + 1.4)
+    ax = fig.subplots()
+    ax.barh(np.arange(d.height), d["importance"].to_numpy(), color=OKABE_ITO[2])
+    ax.set_yticks(np.arange(d.height), d["parameter"].to_list())
+    ax.set_xlabel("importance (Optuna, share of the objective's variation)")
+    ax.set_title("Which settings matter for the target")
+    return fig

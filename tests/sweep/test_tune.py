@@ -1,0 +1,58 @@
+"""balance tune finds a planted optimum, and its confirmation run plays fresh games.
+
+The planted problem: 2-player Middle-Ages with random bots, seat 1's start coins among
+-60, -40, …, 60; the seat-balance target's best value is found here by playing every value directly
+through the runner on an independent seed (many games), and must be the tune's answer."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pyarrow.parquet as pq
+
+from analysis.tune.search import plan_tune, run_tune
+from simcore import runner
+
+VALUES = list(range(-60, 61, 20))
+
+
+def _balance_of(value: int, games: int, seed: int) -> tuple[float, float]:
+    prep = runner.prepare("middle-ages", players=2, strategies="random",
+                          settings=[f"setup.start_coins[0]={value}"])
+    w = runner.collect(prep, games=games, seed=seed).win_shares(2)[:, 0]
+    return abs(w.mean() - 0.5), w.std() / np.sqrt(games)
+
+
+def test_tune_finds_the_planted_optimum_and_confirms_on_fresh_games(tmp_path):
+    truth = {v: _balance_of(v, 20_000, seed=424242) for v in VALUES}
+    order = sorted(VALUES, key=lambda v: truth[v][0])
+    best, second = order[0], order[1]
+    gap = truth[second][0] - truth[best][0]
+    assert gap > 4 * max(truth[best][1], truth[second][1]), truth   # the optimum is unambiguous
+
+    out = tmp_path / "tune"
+    plan = plan_tune("middle-ages", varies=["setup.start_coins[0]=-60..60:20"],
+                     targets=["seat-balance:5"], seed=7, trials=14, min_games=1000,
+                     max_games=8000, eta=2, confirm_games=20_000, players=2,
+                     strategies="random", stop_when_met=False)
+    result = run_tune(plan, out)
+    assert result["values"] == {"setup.start_coins[0]": best}
+    # the best rules file is complete and usable as --rules
+    prep = runner.prepare("middle-ages", players=2, strategies="random", rules=out / "best_rules.toml")
+    assert f"start_coins = [{best}, 0]" in prep.rules_text
+    # racing: some candidates stopped after the first rung
+    trials = (out / "trials.csv").read_text().splitlines()
+    assert any(",pruned," in t for t in trials[1:]) and any(",complete," in t for t in trials[1:])
+    # the confirmation is independent of the search's seeds: another seed, other games
+    tune = json.loads((out / "tune.json").read_text())
+    confirm = json.loads((out / result["confirm"]["dir"] / "run.json").read_text())
+    assert confirm["seed"] == tune["confirm_seed"] == result["confirm"]["seed"] != tune["seed"]
+    search_games = runner.collect(prep, games=2000, seed=tune["seed"]).win_shares(2)
+    confirm_games = np.asarray(pq.read_table(out / result["confirm"]["dir"] / "players.parquet",
+                                             columns=["win_share"])["win_share"]).reshape(-1, 2)[:2000]
+    assert not np.array_equal(search_games, confirm_games)
+    assert result["sentence"].startswith("Target") and "fresh games" in result["sentence"]
+    # a second run of the same command finds the finished tune and plays nothing new
+    again = run_tune(plan, out)
+    assert again["best_trial"] == result["best_trial"] and again["trials"] == result["trials"]
