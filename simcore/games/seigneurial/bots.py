@@ -261,15 +261,16 @@ def record_decision(ws, n_options, choice):
 
 @njit(cache=True, _nrt=False)
 def prepare_pay(ws, fs, sb, p, P):
-    """The paying Censitaire's targets per type, once per payment (SG-5.4): nothing ("none"), its
-    share of what is still missing, rounded up, over the Censitaires still to pay ("share"), or all
-    that is missing ("all")."""
+    """The paying Censitaire's targets per type, once per payment (SG-5.4): nothing ("none"); its
+    share of the rent of each type ("share": the rent split evenly over the Censitaires, the odd
+    units going round the seats turn by turn so no seat always pays them), at most what is still
+    missing; or all that is still missing ("all")."""
     stamp = ws[G_TURN] * 8 + p
     if ws[G_PAY_STAMP] == stamp:
         return
     ws[G_PAY_STAMP] = stamp
     pol = fs[sb + S_PAY]
-    left = P - p
+    C = P - 1
     for t in range(N_RES):
         missing = ws[G_RENT + t] - ws[G_RECV + t]
         if missing < 0:
@@ -277,7 +278,10 @@ def prepare_pay(ws, fs, sb, p, P):
         if pol == 0:
             missing = 0
         elif pol == 1:
-            missing = (missing + left - 1) // left
+            r = ws[G_RENT + t]
+            share = r // C + (1 if (p - 1 + ws[G_TURN] + t) % C < r % C else 0)
+            if share < missing:
+                missing = share
         ws[G_PAY_TARGET + t] = missing
         ws[G_PAY_START + t] = ws[G_RECV + t]
 
