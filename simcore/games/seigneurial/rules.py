@@ -204,8 +204,10 @@ def from_source(src: TomlSource) -> RulesArrays:
     if isinstance(res.data.get("start_cards"), list):
         start_list = res.get("start_cards", list)
         if not n_cens_max <= len(start_list) <= MAX_CENSITAIRES:
-            raise res.error("start_cards", f"a list needs one entry per Censitaire seat: {n_cens_max} "
-                                           f"to {MAX_CENSITAIRES} entries, got {len(start_list)}")
+            span = (f"{n_cens_max}" if n_cens_max == MAX_CENSITAIRES
+                    else f"{n_cens_max} to {MAX_CENSITAIRES}")
+            raise res.error("start_cards", f"a list needs one entry per Censitaire seat ({span} "
+                                           f"entries for players.allowed), got {len(start_list)}")
         start = list(start_list) + [0] * (MAX_CENSITAIRES - len(start_list))
     else:
         start = [res.get("start_cards", int, 0, lo=0, hi=20)] * MAX_CENSITAIRES
