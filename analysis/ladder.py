@@ -62,3 +62,56 @@ def ladder(bots: list[str], games: int, *, players: int = 4, seed: int = 0,
            game: str = "middle-ages", threads: int | None = None) -> list[Cell]:
     return [duel(a, b, games, players=players, seed=seed, game=game, threads=threads)
             for a in bots for b in bots if a != b]
+
+
+def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, game: str,
+                threads: int | None = None, roles_of=None, seigneur: str | None = None
+                ) -> dict[str, list[Cell]]:
+    """The ladder of a game whose seats have roles (Seigneurial: seat 0 the Seigneur, the others
+    Censitaires), per role; ``roles_of(bot)`` names the roles a bot plays.
+
+    * ``"seigneur"``: cell (A, B) = A as the Seigneur against B at every Censitaire seat; the figure
+      is A's win share (``fair`` is nan: no seat of the other role is alike).
+    * ``"censitaire"``: cell (A, B) = A at one Censitaire seat, B at the others, ``seigneur`` (a
+      bot that plays the Seigneur) at seat 0; A sits at every Censitaire seat in turn on the same
+      deals (same seed), ``games`` split over them. ``fair`` is a B seat's mean win share when
+      every Censitaire plays B on those deals: what A would get if it were as good as B.
+    """
+    lords = [b for b in bots if "seigneur" in roles_of(b)]
+    tenants = [b for b in bots if "censitaire" in roles_of(b)]
+    out: dict[str, list[Cell]] = {"seigneur": [], "censitaire": []}
+    for a in lords:
+        for b in tenants:
+            prep = runner.prepare(game, players=players, strategies=[a] + [b] * (players - 1))
+            w = runner.collect(prep, games=games, seed=seed, threads=threads,
+                               columns=("game", "seat", "win_share")).win_shares(players)[:, 0]
+            lo, hi = wilson_interval(float(w.mean()), len(w))
+            out["seigneur"].append(Cell(a, b, len(w), float(w.mean()),
+                                        float(w.std(ddof=1) / np.sqrt(len(w))), lo, hi, float("nan")))
+    if seigneur is None:
+        if not lords:
+            return out
+        seigneur = lords[0]
+    C = players - 1
+    per_seat = -(-games // C)
+    for b in tenants:
+        base = runner.collect(runner.prepare(game, players=players, strategies=[seigneur] + [b] * C),
+                              games=per_seat, seed=seed, threads=threads,
+                              columns=("game", "seat", "win_share")).win_shares(players)
+        fair = float(base[:, 1:].mean())
+        for a in tenants:
+            if a == b:
+                continue
+            mine = []
+            for k in range(1, players):
+                lineup = [seigneur] + [a if s == k else b for s in range(1, players)]
+                w = runner.collect(runner.prepare(game, players=players, strategies=lineup),
+                                   games=per_seat, seed=seed, threads=threads,
+                                   columns=("game", "seat", "win_share")).win_shares(players)
+                mine.append(w[:, k])
+            m = np.stack(mine, axis=1)            # deals x seats of A, paired by deal
+            mean = float(m.mean())
+            se = float(m.mean(axis=1).std(ddof=1) / np.sqrt(per_seat)) if per_seat > 1 else float("nan")
+            lo, hi = wilson_interval(mean, m.size)
+            out["censitaire"].append(Cell(a, b, m.size, mean, se, lo, hi, fair))
+    return out

@@ -8,13 +8,17 @@ from __future__ import annotations
 import typer
 
 
+_DEFAULT_BOTS = "random,greedy,balanced,rollout"
+
+
 def register(app: typer.Typer) -> None:
     app.command("ladder", help="Skill matrix: one bot (row) against copies of another (column), "
                                "seats rotated; win share with 95% interval.")(ladder)
 
 
 def ladder(
-    bots: str = typer.Option("random,greedy,balanced,rollout", "--bots", help="Comma list of strategies."),
+    bots: str = typer.Option("random,greedy,balanced,rollout", "--bots",
+                             help="Comma list of strategies (a game with roles: default every preset)."),
     games: str = typer.Option("4000", "--games", "-n", help="Games per cell (rounded up to whole rotations)."),
     players: int = typer.Option(4, "--players", "-p", help="Players per game (2-5)."),
     seed: int = typer.Option(0, "--seed"),
@@ -42,9 +46,14 @@ def ladder(
     if not names:
         raise UsageError(f"--bots {bots!r}: name at least one strategy")
     S = importlib.import_module(spec.strategies)
+    if not spec.roles_alike and bots == _DEFAULT_BOTS:
+        names = list(S.presets())      # a game with roles: every preset, grouped by role below
     for b in names:
         S.lookup(b, option="--bots")  # validate every name before the long part
     console = Console()
+    if not spec.roles_alike:
+        _role_ladder(console, L, S, spec, names, n, players, seed, game)
+        return
     cells = {}
     with console.status("playing the ladder…"):
         for c in L.ladder(names, n, players=players, seed=seed, game=game):
@@ -63,3 +72,44 @@ def ladder(
                        f"{100 * c.win_share:.1f}% ({100 * c.ci_low:.1f}–{100 * c.ci_high:.1f})")
         t.add_row(a, *row)
     console.print(t)
+
+
+def _role_ladder(console, L, S, spec, names, n, players, seed, game) -> None:
+    """A game whose seats have roles (Seigneurial): one table per role (analysis.ladder.role_ladder)."""
+    from rich.table import Table
+
+    seigneur = spec.default_strategy if "seigneur" in S.roles_of(spec.default_strategy) else None
+    with console.status("playing the ladder by role…"):
+        cells = L.role_ladder(names, n, players=players, seed=seed, game=game,
+                              roles_of=S.roles_of, seigneur=seigneur)
+    titles = {
+        "seigneur": f"win share of the Seigneur bot (row) against the Censitaire bot (column) at "
+                    f"every Censitaire seat ({n:,} games per cell)",
+        "censitaire": f"win share of one Censitaire bot (row) against copies of another (column) at "
+                      f"the other Censitaire seats, Seigneur {seigneur or 'the first Seigneur bot'}; "
+                      f"in brackets the share of a column bot in games of column bots only "
+                      f"({n:,} games per cell, the row bot at every Censitaire seat in turn)",
+    }
+    for role in ("seigneur", "censitaire"):
+        found = {(c.bot, c.opponent): c for c in cells[role]}
+        if not found:
+            continue
+        rows = list(dict.fromkeys(c.bot for c in cells[role]))
+        cols = list(dict.fromkeys(c.opponent for c in cells[role]))
+        t = Table(title=titles[role], title_justify="left")
+        t.add_column(f"{role} bot \\ opponents")
+        for b in cols:
+            t.add_column(b, justify="right")
+        for a in rows:
+            row = []
+            for b in cols:
+                c = found.get((a, b))
+                if c is None:
+                    row.append("—")
+                    continue
+                text = f"{100 * c.win_share:.1f}% ({100 * c.ci_low:.1f}–{100 * c.ci_high:.1f})"
+                if role == "censitaire":
+                    text += f" [{100 * c.fair:.1f}%]"
+                row.append(text)
+            t.add_row(a, *row)
+        console.print(t)

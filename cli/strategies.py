@@ -36,7 +36,8 @@ def list_strategies(
     for c in ("name", "kind", "description", "weights", "bias"):
         t.add_column(c, overflow="fold")
     for s in found.values():
-        weights = ", ".join(f"{k}={v:g}" for k, v in s.weights.items())
+        weights = getattr(s, "settings_text", None) or ", ".join(
+            f"{k}={v:g}" for k, v in s.weights.items())
         if s.kind == "rollout":
             weights = f"playouts={s.playouts}; " + weights
         t.add_row(s.name, s.kind, s.description, weights or "—",

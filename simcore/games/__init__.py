@@ -22,6 +22,7 @@ REGISTRY = (
     "simcore.games.middle_ages.spec",
     "simcore.games.medievallons.spec",
     "simcore.games.fief.spec",
+    "simcore.games.seigneurial.spec",
 )
 
 _specs: dict[str, GameSpec] | None = None

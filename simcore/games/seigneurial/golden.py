@@ -1,0 +1,59 @@
+"""Golden playthrough of Seigneurial: the reference engine's full log of one fixed game.
+
+``python -m simcore.games.seigneurial.golden`` prints the log (4 players, seed 7, game 0, random
+strategies, default rules: season by season, every decision, draw and payment, then the final SG-8
+table); ``--write`` regenerates ``tests/golden/seigneurial_4p_seed7.txt``; ``--check`` exits 1 and
+prints a unified diff when the committed file differs, so a rules or engine change shows up as a
+readable diff. May import the standard library, :mod:`simcore.golden` (the shared command line) and
+:mod:`simcore.games.seigneurial` (rules, reference).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from simcore import golden as shared_golden
+from simcore.games.seigneurial import reference, rules
+
+N_PLAYERS, SEED, GAME = 4, 7, 0
+GOLDEN_PATH = Path(__file__).resolve().parents[3] / "tests" / "golden" / "seigneurial_4p_seed7.txt"
+
+
+class _LoggedRandom(reference.RandomStrategy):
+    """The random bot, writing every decision it takes into the log."""
+
+    def __init__(self, log: list) -> None:
+        self.log = log
+
+    def choose(self, kind, options, state, seat, rng):
+        i = super().choose(kind, options, state, seat, rng)
+        shown = ", ".join(reference.option_text(kind, o) for o in options[:10])
+        more = f", … ({len(options)} in all)" if len(options) > 10 else ""
+        self.log.append(f"      [{kind}] P{seat} chooses {reference.option_text(kind, options[i])}"
+                        f"  (options: {shown}{more})")
+        return i
+
+
+def render() -> str:
+    """The golden text: the reference log of the fixed game, then its final table."""
+    log: list[str] = []
+    bots = [_LoggedRandom(log) for _ in range(N_PLAYERS)]
+    record = reference.play_game(rules.load(), N_PLAYERS, SEED, GAME, strategies=bots, log=log,
+                                 debug=True)
+    lines = log + ["", "Final table (SG-8)"] + reference.record_table(record)
+    return "\n".join(lines) + "\n"
+
+
+def diff(path: Path = GOLDEN_PATH) -> str:
+    """Unified diff from the committed file to a fresh rendering ('' when identical)."""
+    return shared_golden.diff(render, path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return shared_golden.main(argv, render, GOLDEN_PATH, "python -m simcore.games.seigneurial.golden",
+                              __doc__.splitlines()[0])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,745 @@
+"""Seigneurial rules of play, jit-compiled by Numba: setup (SG-1, SG-2), the seasons and winter
+(SG-4), a turn's positioning, harvest, rent, Censitaire cards, payment, accounting and progress
+(SG-3, SG-5), victory and the turn bound (SG-6), and the debug-mode invariants, on one game's state
+in the int64 workspace ``ws`` (offsets in :mod:`simcore.games.seigneurial.layout`). Randomness is
+drawn and options are listed in the order of the engine protocol (the docstring of
+:mod:`simcore.games.seigneurial.reference`), so the pure-Python reference engine replays any game
+exactly. Every choice goes to :func:`simcore.games.seigneurial.bots.ask`. May import numba,
+:mod:`simcore.rng`, the layout, the constants of the rules module and
+:mod:`simcore.games.seigneurial.bots` -- never the driver, which imports it.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simcore.games.seigneurial.bots import ask, hand_add, list_winter
+from simcore.games.seigneurial.layout import (
+    CENSITAIRE_OBJECTIVE, D_CHURCH_KEEP, D_CORVEE_TARGET, D_DISCARD_CARD, D_DRAW_ORDER, D_FAVOUR,
+    D_IMPROVE, D_PAY, D_PLACE, D_PLAY_CARD, D_RECOLTE_TYPE, D_RENT, D_REQUISITION_TARGET,
+    D_SEIGNEUR_CARD, D_TIE_WINNER, D_TROC_GIVE, D_TROC_TYPE, D_WINTER, E_CARDS_NOT_CONSERVED,
+    E_FAVOUR_OUT_OF_BOUNDS, E_HAND_COUNT, E_RESOURCES_NOT_CONSERVED, E_TRACK_OUT_OF_BOUNDS, G_CC_PILE_N,
+    G_CTX, G_ERROR, G_EXTRA, G_IMPROVED, G_IMPROVE_TURN, G_NRECV, G_OVER, G_RECV, G_RENT,
+    G_RES_PILE_N, G_SC_HAND, G_SC_PILE_N, G_SQUARE, G_TURN, G_WINNER, HS, OPT_STOP, PLS, RENT_CODE,
+    R_CCC, R_NOBJ, R_OBJ, R_PARAMS, R_RESC, R_SCC, SEIGNEUR_GOAL, TRUNCATED, W_BEST, W_CC_DISC,
+    W_CC_PILE, W_HAND, W_OPTS, W_PL, W_RECV_CARDS, W_RESET_END, W_RES_DISC, W_RES_PILE, W_RULES,
+    W_SC_DISC, W_SC_PILE, X_CC, X_FAV_EARNED, X_FAV_HELD, X_GIVEN, X_HANDN, X_IMPROVED, X_LAID,
+    X_NT, X_OBJ, X_PAID, X_PLACED, X_POINTS, X_PROT, X_RES, X_SEIZED, X_SICK, X_TURNS_SICK,
+)
+from simcore.games.seigneurial.rules import (
+    CACHETTE, CHURCH, CORVEE, MAX_DECK, MILL, MIN_PLAYERS, N_RES, N_SQUARES, N_VALUES, P_BONUS,
+    P_CC_HAND_LIMIT, P_CC_PLAY_LIMIT, P_CHURCH_CAP, P_FAVOUR_DISTRIBUTION, P_FAVOUR_PER_CARD,
+    P_FORCED_AFTER, P_FORCED_BEFORE, P_GOAL, P_MAX_TURNS, P_MIDPOINT, P_MILL_CAP, P_PAWNS,
+    P_RENT_AFTER, P_RENT_BEFORE, P_SC_PER_YEAR, P_SICK_TURNS, P_START_CARDS, P_START_SQUARE,
+    RECOLTE, REQUISITION, TROC,
+)
+from simcore.rng import below, shuffle_range
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def rp(ws, i):
+    """params[i] of the rules (SG-1 … SG-6 settings)."""
+    return ws[W_RULES + R_PARAMS + i]
+
+
+# =================================================================================================
+# Piles (SG-1, SG-3): top = last; an empty pile is rebuilt from its discard, listed ascending,
+# shuffled
+# =================================================================================================
+@njit(cache=True, _nrt=False)
+def draw_resource(st, ws, p, t):
+    """SG-5.2: Censitaire p draws a card of type t (a 0 is laid face up); its value, or -1."""
+    pile = W_RES_PILE + t * MAX_DECK
+    n = ws[G_RES_PILE_N + t]
+    if n == 0:
+        d = W_RES_DISC + t * N_VALUES
+        for v in range(N_VALUES):
+            for _ in range(ws[d + v]):
+                ws[pile + n] = v
+                n += 1
+            ws[d + v] = 0
+        shuffle_range(st, ws, pile, n)
+        if n == 0:
+            return -1
+    n -= 1
+    ws[G_RES_PILE_N + t] = n
+    v = ws[pile + n]
+    if v == 0:
+        ws[W_PL + p * PLS + X_LAID + t] += 1
+    else:
+        hand_add(ws, p, t, v, 1)
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def draw_card(st, ws, pile, count, disc, kinds):
+    """The top card of a Censitaire or Seigneur pile (count at ws[count]), or -1."""
+    n = ws[count]
+    if n == 0:
+        for k in range(kinds):
+            for _ in range(ws[disc + k]):
+                ws[pile + n] = k
+                n += 1
+            ws[disc + k] = 0
+        shuffle_range(st, ws, pile, n)
+        if n == 0:
+            return -1
+    n -= 1
+    ws[count] = n
+    return ws[pile + n]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def draw_cc(st, ws):
+    return draw_card(st, ws, W_CC_PILE, G_CC_PILE_N, W_CC_DISC, 3)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def draw_sc(st, ws):
+    return draw_card(st, ws, W_SC_PILE, G_SC_PILE_N, W_SC_DISC, 2)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def discard_resource(ws, p, code):
+    """Card code t * 8 + v from p's hand to its deck's discard pile."""
+    hand_add(ws, p, code // N_VALUES, code % N_VALUES, -1)
+    ws[W_RES_DISC + code] += 1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def card_at(ws, p, k):
+    """The code t * 8 + v of the k-th card of p's hand (cards by (type, value) ascending)."""
+    h = W_HAND + p * HS
+    for c in range(HS):
+        if k < ws[h + c]:
+            return c
+        k -= ws[h + c]
+    return -1
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def list_hand(ws, p, start):
+    """The distinct card codes of p's hand, ascending, into W_OPTS from ``start``; the new end."""
+    h = W_HAND + p * HS
+    n = start
+    for c in range(HS):
+        ws[W_OPTS + n] = c
+        n += (ws[h + c] > 0) & (c % N_VALUES != 0)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def hand_limit(st, ws, fs, P, p):
+    """SG-3: holding more Censitaire cards than the limit, discard one of your choice."""
+    b = W_PL + p * PLS
+    while ws[b + X_CC] + ws[b + X_CC + 1] + ws[b + X_CC + 2] > rp(ws, P_CC_HAND_LIMIT):
+        n = 0
+        for k in range(3):
+            ws[W_OPTS + n] = k
+            n += ws[b + X_CC + k] > 0
+        k = ws[W_OPTS + ask(st, ws, fs, D_DISCARD_CARD, p, n, P)]
+        ws[b + X_CC + k] -= 1
+        ws[W_CC_DISC + k] += 1
+
+
+# =================================================================================================
+# Setup (SG-1, SG-2)
+# =================================================================================================
+@njit(cache=True, _nrt=False)
+def reset(ws):
+    """Before each game: clear the per-game part of ws (below W_RESET_END)."""
+    for i in range(W_RESET_END):
+        ws[i] = 0
+    ws[G_WINNER] = -1
+    ws[G_IMPROVE_TURN] = -1
+
+
+@njit(cache=True, _nrt=False)
+def setup_game(st, ws, P):
+    """SG-1, SG-2: shuffle the decks (grain, wood, fish, Censitaire, Seigneur, Objective), deal
+    the Objective cards and the compensation start cards, put the Seigneur on his square."""
+    for t in range(N_RES):
+        pile = W_RES_PILE + t * MAX_DECK
+        n = 0
+        for v in range(N_VALUES):
+            for _ in range(ws[W_RULES + R_RESC + t * N_VALUES + v]):
+                ws[pile + n] = v
+                n += 1
+        shuffle_range(st, ws, pile, n)
+        ws[G_RES_PILE_N + t] = n
+    n = 0
+    for k in range(3):
+        for _ in range(ws[W_RULES + R_CCC + k]):
+            ws[W_CC_PILE + n] = k
+            n += 1
+    shuffle_range(st, ws, W_CC_PILE, n)
+    ws[G_CC_PILE_N] = n
+    n = 0
+    for k in range(2):
+        for _ in range(ws[W_RULES + R_SCC + k]):
+            ws[W_SC_PILE + n] = k
+            n += 1
+    shuffle_range(st, ws, W_SC_PILE, n)
+    ws[G_SC_PILE_N] = n
+    n = ws[W_RULES + R_NOBJ]
+    for i in range(n):
+        ws[W_BEST + i] = i
+    shuffle_range(st, ws, W_BEST, n)
+    ws[W_PL + X_OBJ] = -1
+    for p in range(1, P):
+        n -= 1
+        b = W_PL + p * PLS
+        ws[b + X_OBJ] = ws[W_BEST + n]
+        ws[b + X_IMPROVED] = -1
+    for p in range(1, P):
+        for i in range(rp(ws, P_START_CARDS + p - 1)):
+            draw_resource(st, ws, p, i % N_RES)
+    ws[G_SQUARE] = rp(ws, P_START_SQUARE)
+
+
+# =================================================================================================
+# Winter (SG-4), positioning and harvest (SG-5.1, SG-5.2)
+# =================================================================================================
+@njit(cache=True, _nrt=False)
+def winter(st, ws, fs, P):
+    """SG-4: each Censitaire discards cards worth exactly the payment (else one worth more) or a
+    pawn falls sick for ``sick_turns``."""
+    for p in range(1, P):
+        n = list_winter(ws, p, True)
+        ws[W_OPTS + n] = OPT_STOP
+        o = ws[W_OPTS + ask(st, ws, fs, D_WINTER, p, n + 1, P)]
+        if o == OPT_STOP:
+            ws[W_PL + p * PLS + X_SICK] = rp(ws, P_SICK_TURNS)
+        else:
+            k = o % 4
+            codes = o // 4
+            for _ in range(k):
+                discard_resource(ws, p, codes % 32)
+                codes //= 32
+
+
+@njit(cache=True, _nrt=False)
+def list_placements(ws, p, church_used, mill_used):
+    """SG-5.1: the sets of distinct squares (bit masks, ascending) for as many pawns as p can
+    place; a terrain with a 0 laid is closed, the Mill open only with a 0 laid, full squares closed."""
+    b = W_PL + p * PLS
+    legal = 0
+    laid = 0
+    for t in range(N_RES):
+        if ws[b + X_LAID + t] == 0:
+            legal |= 1 << t
+        laid += ws[b + X_LAID + t]
+    cap = rp(ws, P_CHURCH_CAP)
+    if cap == 0 or church_used < cap:
+        legal |= 1 << CHURCH
+    cap = rp(ws, P_MILL_CAP)
+    if laid > 0 and (cap == 0 or mill_used < cap):
+        legal |= 1 << MILL
+    pawns = rp(ws, P_PAWNS) - (1 if ws[b + X_SICK] > 0 else 0)
+    n_legal = 0
+    for s in range(N_SQUARES):
+        n_legal += (legal >> s) & 1
+    k = pawns if pawns < n_legal else n_legal
+    if k <= 0:
+        return 0
+    n = 0
+    for m in range(1 << N_SQUARES):
+        if m & ~legal == 0:
+            c = 0
+            for s in range(N_SQUARES):
+                c += (m >> s) & 1
+            if c == k:
+                ws[W_OPTS + n] = m
+                n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def harvest(st, ws, fs, P, p):
+    """SG-5.2: the draws of p's pawns, squares in order Field, Forest, River, Church, Mill."""
+    b = W_PL + p * PLS
+    m = ws[b + X_PLACED]
+    for s in range(N_SQUARES):
+        if (m >> s) & 1 == 0:
+            continue
+        if s < N_RES:
+            k = 1 + (rp(ws, P_BONUS) if ws[b + X_IMPROVED] == s else 0)
+            for _ in range(k):
+                draw_resource(st, ws, p, s)
+        elif s == CHURCH:
+            a = draw_cc(st, ws)
+            if a < 0:
+                continue
+            c = draw_cc(st, ws)
+            keep = a
+            other = c
+            if c >= 0 and a != c:
+                ws[W_OPTS] = a
+                ws[W_OPTS + 1] = c
+                keep = ws[W_OPTS + ask(st, ws, fs, D_CHURCH_KEEP, p, 2, P)]
+                other = c if keep == a else a
+            if other >= 0:                       # under the deck
+                n = ws[G_CC_PILE_N]
+                for i in range(n, 0, -1):
+                    ws[W_CC_PILE + i] = ws[W_CC_PILE + i - 1]
+                ws[W_CC_PILE] = other
+                ws[G_CC_PILE_N] = n + 1
+            ws[b + X_CC + keep] += 1
+            hand_limit(st, ws, fs, P, p)
+        else:
+            for t in range(N_RES):
+                k = ws[b + X_LAID + t]
+                if k > 0:
+                    ws[b + X_LAID + t] = 0
+                    ws[W_RES_DISC + t * N_VALUES] += k
+                    for _ in range(k):
+                        draw_resource(st, ws, p, t)
+
+
+@njit(cache=True, _nrt=False)
+def positioning_and_harvest(st, ws, fs, P):
+    """SG-5.1 then SG-5.2 (a sick pawn's turn is counted here, SG-4)."""
+    church_used = 0
+    mill_used = 0
+    for p in range(1, P):
+        b = W_PL + p * PLS
+        if ws[b + X_SICK] > 0:
+            ws[b + X_TURNS_SICK] += 1
+        n = list_placements(ws, p, church_used, mill_used)
+        m = 0
+        if n > 0:
+            m = ws[W_OPTS + ask(st, ws, fs, D_PLACE, p, n, P)]
+        ws[b + X_PLACED] = m
+        church_used += (m >> CHURCH) & 1
+        mill_used += (m >> MILL) & 1
+    for p in range(1, P):
+        harvest(st, ws, fs, P, p)
+
+
+# =================================================================================================
+# Rent (SG-5.3), Censitaire cards (SG-3), payment (SG-5.4)
+# =================================================================================================
+@njit(cache=True, inline="always", _nrt=False)
+def rent_total(ws, P):
+    base = P_RENT_AFTER if ws[G_IMPROVED] != 0 else P_RENT_BEFORE
+    return rp(ws, base + P - MIN_PLAYERS)
+
+
+@njit(cache=True, _nrt=False)
+def set_rent(st, ws, fs, P):
+    """SG-5.3: the Seigneur splits the rent total over the three types."""
+    R = rent_total(ws, P)
+    n = 0
+    for g in range(R + 1):
+        for w in range(R - g + 1):
+            ws[W_OPTS + n] = g * RENT_CODE + w
+            n += 1
+    ws[G_RENT] = R                  # the total, for the bot (see option_score)
+    ws[G_RENT + 1] = 0
+    ws[G_RENT + 2] = 0
+    o = ws[W_OPTS + ask(st, ws, fs, D_RENT, 0, n, P)]
+    ws[G_RENT] = o // RENT_CODE
+    ws[G_RENT + 1] = o % RENT_CODE
+    ws[G_RENT + 2] = R - o // RENT_CODE - o % RENT_CODE
+
+
+@njit(cache=True, _nrt=False)
+def card_window(st, ws, fs, P, p):
+    """SG-3: Censitaire p plays up to ``play_limit`` Censitaire cards, one at a time."""
+    b = W_PL + p * PLS
+    for _ in range(rp(ws, P_CC_PLAY_LIMIT)):
+        ws[W_OPTS] = OPT_STOP
+        n = 1
+        ws[W_OPTS + n] = RECOLTE
+        n += ws[b + X_CC + RECOLTE] > 0
+        ws[W_OPTS + n] = CACHETTE
+        n += (ws[b + X_CC + CACHETTE] > 0) & (ws[b + X_PROT] == 0)
+        ws[W_OPTS + n] = TROC
+        n += (ws[b + X_CC + TROC] > 0) & (ws[b + X_HANDN] > 0)
+        if n == 1:
+            return
+        k = ws[W_OPTS + ask(st, ws, fs, D_PLAY_CARD, p, n, P)]
+        if k == OPT_STOP:
+            return
+        ws[b + X_CC + k] -= 1
+        ws[W_CC_DISC + k] += 1
+        if k == RECOLTE:
+            for t in range(N_RES):
+                ws[W_OPTS + t] = t
+            t = ws[W_OPTS + ask(st, ws, fs, D_RECOLTE_TYPE, p, N_RES, P)]
+            draw_resource(st, ws, p, t)
+        elif k == CACHETTE:
+            ws[b + X_PROT] = 1
+        else:
+            n = list_hand(ws, p, 0)
+            c = ws[W_OPTS + ask(st, ws, fs, D_TROC_GIVE, p, n, P)]
+            discard_resource(ws, p, c)
+            n = 0
+            for t in range(N_RES):
+                ws[W_OPTS + n] = t
+                n += t != c // N_VALUES
+            t = ws[W_OPTS + ask(st, ws, fs, D_TROC_TYPE, p, n, P)]
+            draw_resource(st, ws, p, t)
+
+
+@njit(cache=True, _nrt=False)
+def payment(st, ws, fs, P, p):
+    """SG-5.4: Censitaire p gives resource cards, one at a time, until it stops."""
+    b = W_PL + p * PLS
+    while ws[b + X_HANDN] > 0:
+        ws[W_OPTS] = OPT_STOP
+        n = list_hand(ws, p, 1)
+        c = ws[W_OPTS + ask(st, ws, fs, D_PAY, p, n, P)]
+        if c == OPT_STOP:
+            return
+        t = c // N_VALUES
+        v = c % N_VALUES
+        hand_add(ws, p, t, v, -1)
+        ws[W_RECV_CARDS + c] += 1
+        ws[G_NRECV] += 1
+        ws[G_RECV + t] += v
+        ws[b + X_GIVEN] += v
+        ws[b + X_PAID] += v
+
+
+# =================================================================================================
+# Accounting (SG-5.5)
+# =================================================================================================
+@njit(cache=True, inline="always", _nrt=False)
+def rent_met(ws):
+    return (ws[G_RECV] >= ws[G_RENT]) & (ws[G_RECV + 1] >= ws[G_RENT + 1]) & (
+        ws[G_RECV + 2] >= ws[G_RENT + 2])
+
+
+@njit(cache=True, _nrt=False)
+def seigneur_card_window(st, ws, fs, P):
+    """SG-3 / SG-7: the Seigneur plays Seigneur cards one at a time (Réquisition only when short)."""
+    while True:
+        ws[W_OPTS] = OPT_STOP
+        n = 1
+        if ws[G_SC_HAND + REQUISITION] > 0 and not rent_met(ws):
+            ws[W_OPTS + n] = REQUISITION
+            n += 1
+        if ws[G_SC_HAND + CORVEE] > 0:
+            anyone = False
+            for q in range(1, P):
+                if ws[W_PL + q * PLS + X_HANDN] > 0:
+                    anyone = True
+            if anyone:
+                ws[W_OPTS + n] = CORVEE
+                n += 1
+        if n == 1:
+            return
+        k = ws[W_OPTS + ask(st, ws, fs, D_SEIGNEUR_CARD, 0, n, P)]
+        if k == OPT_STOP:
+            return
+        ws[G_SC_HAND + k] -= 1
+        ws[W_SC_DISC + k] += 1
+        if k == REQUISITION:
+            ws[G_EXTRA] += 1
+        else:
+            n = 0
+            for q in range(1, P):
+                ws[W_OPTS + n] = q
+                n += ws[W_PL + q * PLS + X_HANDN] > 0
+            q = ws[W_OPTS + ask(st, ws, fs, D_CORVEE_TARGET, 0, n, P)]
+            c = card_at(ws, q, below(st, ws[W_PL + q * PLS + X_HANDN]))
+            discard_resource(ws, q, c)
+
+
+@njit(cache=True, _nrt=False)
+def forced_draw(st, ws, p):
+    """SG-5.5: a random card of p's hand; kept if its type is still missing, else given back."""
+    c = card_at(ws, p, below(st, ws[W_PL + p * PLS + X_HANDN]))
+    t = c // N_VALUES
+    if ws[G_RECV + t] < ws[G_RENT + t]:
+        v = c % N_VALUES
+        hand_add(ws, p, t, v, -1)
+        ws[W_RECV_CARDS + c] += 1
+        ws[G_NRECV] += 1
+        ws[G_RECV + t] += v
+        ws[W_PL + p * PLS + X_SEIZED] += v
+
+
+@njit(cache=True, _nrt=False)
+def forced_draws(st, ws, fs, P):
+    """SG-5.5 short rent: the Censitaires not hidden by a Cachette, who gave least first (ties: the
+    Seigneur's choice), ``forced_draws_before`` / ``_after`` draws each; then one draw per
+    Réquisition from a Censitaire of his choice; he stops once the rent is met."""
+    limit = rp(ws, P_FORCED_AFTER if ws[G_IMPROVED] != 0 else P_FORCED_BEFORE)
+    visited = 0
+    for q in range(1, P):
+        if ws[W_PL + q * PLS + X_PROT] != 0:
+            visited |= 1 << q
+    while not rent_met(ws):
+        least = 1 << 40
+        for q in range(1, P):
+            if (visited >> q) & 1 == 0 and ws[W_PL + q * PLS + X_GIVEN] < least:
+                least = ws[W_PL + q * PLS + X_GIVEN]
+        if least == 1 << 40:
+            break
+        n = 0
+        for q in range(1, P):
+            ws[W_OPTS + n] = q
+            n += ((visited >> q) & 1 == 0) & (ws[W_PL + q * PLS + X_GIVEN] == least)
+        p = ws[W_OPTS + ask(st, ws, fs, D_DRAW_ORDER, 0, n, P)]
+        visited |= 1 << p
+        for _ in range(limit):
+            if rent_met(ws) or ws[W_PL + p * PLS + X_HANDN] == 0:
+                break
+            forced_draw(st, ws, p)
+    for _ in range(ws[G_EXTRA]):
+        if rent_met(ws):
+            break
+        n = 0
+        for q in range(1, P):
+            b = W_PL + q * PLS
+            ws[W_OPTS + n] = q
+            n += (ws[b + X_PROT] == 0) & (ws[b + X_HANDN] > 0)
+        if n == 0:
+            break
+        forced_draw(st, ws, ws[W_OPTS + ask(st, ws, fs, D_REQUISITION_TARGET, 0, n, P)])
+
+
+@njit(cache=True, _nrt=False)
+def award_favour(st, ws, fs, P, met_voluntarily):
+    """SG-5.4 / SG-5.5: favour points (the Seigneur's distribution when the rent was met of the
+    Censitaires' own accord, else 1 per resource given), then every ``per_card`` points become a
+    Censitaire card."""
+    if met_voluntarily and rp(ws, P_FAVOUR_DISTRIBUTION) != 0:
+        left = rent_total(ws, P)
+        while left > 0:
+            n = 0
+            room = 0
+            for q in range(1, P):
+                b = W_PL + q * PLS
+                r = ws[b + X_GIVEN] - ws[b + X_POINTS]
+                ws[W_OPTS + n] = q
+                n += r > 0
+                room += r
+            if n == 1 or room <= left:
+                for j in range(n):
+                    b = W_PL + ws[W_OPTS + j] * PLS
+                    k = ws[b + X_GIVEN] - ws[b + X_POINTS]
+                    if k > left:
+                        k = left
+                    ws[b + X_POINTS] += k
+                    left -= k
+                break
+            q = ws[W_OPTS + ask(st, ws, fs, D_FAVOUR, 0, n, P)]
+            ws[W_PL + q * PLS + X_POINTS] += 1
+            left -= 1
+    else:
+        for q in range(1, P):
+            b = W_PL + q * PLS
+            ws[b + X_POINTS] = ws[b + X_GIVEN]
+    per_card = rp(ws, P_FAVOUR_PER_CARD)
+    for q in range(1, P):
+        b = W_PL + q * PLS
+        ws[b + X_FAV_EARNED] += ws[b + X_POINTS]
+        ws[b + X_FAV_HELD] += ws[b + X_POINTS]
+        while ws[b + X_FAV_HELD] >= per_card:
+            ws[b + X_FAV_HELD] -= per_card
+            k = draw_cc(st, ws)
+            if k >= 0:
+                ws[b + X_CC + k] += 1
+                hand_limit(st, ws, fs, P, q)
+
+
+@njit(cache=True, _nrt=False)
+def accounting(st, ws, fs, P):
+    """SG-5.5; returns 1 when the whole rent was received."""
+    met_voluntarily = rent_met(ws)
+    seigneur_card_window(st, ws, fs, P)
+    if not rent_met(ws):
+        forced_draws(st, ws, fs, P)
+    award_favour(st, ws, fs, P, met_voluntarily)
+    if ws[G_NRECV] == 0:
+        k = draw_sc(st, ws)
+        if k >= 0:
+            ws[G_SC_HAND + k] += 1
+    for c in range(HS):
+        ws[W_RES_DISC + c] += ws[W_RECV_CARDS + c]
+        ws[W_RECV_CARDS + c] = 0
+    return rent_met(ws)
+
+
+# =================================================================================================
+# Progress (SG-5.6), victory (SG-6), a turn
+# =================================================================================================
+@njit(cache=True, _nrt=False)
+def progress(st, ws, fs, P):
+    """SG-5.6: one square for the whole rent; at the midpoint each Censitaire improves a terrain."""
+    ws[G_SQUARE] += 1
+    if ws[G_IMPROVED] == 0 and ws[G_SQUARE] >= rp(ws, P_MIDPOINT + P - MIN_PLAYERS):
+        ws[G_IMPROVED] = 1
+        ws[G_IMPROVE_TURN] = ws[G_TURN]
+        for p in range(1, P):
+            for t in range(N_RES):
+                ws[W_OPTS + t] = t
+            ws[W_PL + p * PLS + X_IMPROVED] = ws[W_OPTS + ask(st, ws, fs, D_IMPROVE, p, N_RES, P)]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def holds_objective(ws, p):
+    """SG-2: p holds at least what its Objective card asks of every type."""
+    b = W_PL + p * PLS
+    o = W_RULES + R_OBJ + 3 * ws[b + X_OBJ]
+    return (ws[b + X_RES] >= ws[o]) & (ws[b + X_RES + 1] >= ws[o + 1]) & (ws[b + X_RES + 2] >= ws[o + 2])
+
+
+@njit(cache=True, _nrt=False)
+def victory(st, ws, fs, P):
+    """SG-6 at the end of a turn: the Seigneur on the goal square wins (even if a Censitaire holds
+    its objective); else a Censitaire holding its objective, several: the most resources, still
+    tied: the Seigneur's pick. The turn bound ends the game as truncated."""
+    if ws[G_SQUARE] >= rp(ws, P_GOAL + P - MIN_PLAYERS):
+        ws[G_OVER] = SEIGNEUR_GOAL + 1
+        ws[G_WINNER] = 0
+        return
+    best = -1
+    for p in range(1, P):
+        if holds_objective(ws, p):
+            b = W_PL + p * PLS
+            tot = ws[b + X_RES] + ws[b + X_RES + 1] + ws[b + X_RES + 2]
+            if tot > best:
+                best = tot
+    if best >= 0:
+        n = 0
+        for p in range(1, P):
+            b = W_PL + p * PLS
+            ws[W_OPTS + n] = p
+            n += holds_objective(ws, p) & (ws[b + X_RES] + ws[b + X_RES + 1] + ws[b + X_RES + 2] == best)
+        ws[G_WINNER] = ws[W_OPTS + ask(st, ws, fs, D_TIE_WINNER, 0, n, P)]
+        ws[G_OVER] = CENSITAIRE_OBJECTIVE + 1
+    elif ws[G_TURN] >= rp(ws, P_MAX_TURNS):
+        ws[G_OVER] = TRUNCATED + 1
+        ws[G_WINNER] = -1
+
+
+@njit(cache=True, _nrt=False)
+def play_turn(st, ws, fs, P):
+    """One season (SG-4, SG-5, SG-6), in the order of the engine protocol."""
+    ws[G_TURN] += 1
+    season = (ws[G_TURN] - 1) % 4
+    for t in range(N_RES):
+        ws[G_RECV + t] = 0
+    ws[G_NRECV] = 0
+    ws[G_EXTRA] = 0
+    for p in range(1, P):
+        b = W_PL + p * PLS
+        ws[b + X_GIVEN] = 0
+        ws[b + X_PROT] = 0
+        ws[b + X_POINTS] = 0
+    if season == 0:
+        k = rp(ws, P_SC_PER_YEAR)
+        if k == 0:
+            k = P
+        for _ in range(k):
+            c = draw_sc(st, ws)
+            if c >= 0:
+                ws[G_SC_HAND + c] += 1
+    if season == 3:
+        winter(st, ws, fs, P)
+    positioning_and_harvest(st, ws, fs, P)
+    set_rent(st, ws, fs, P)
+    for p in range(1, P):
+        card_window(st, ws, fs, P, p)
+    for p in range(1, P):
+        payment(st, ws, fs, P, p)
+    if accounting(st, ws, fs, P):
+        progress(st, ws, fs, P)
+    if season == 3:
+        for k in range(2):
+            ws[W_SC_DISC + k] += ws[G_SC_HAND + k]
+            ws[G_SC_HAND + k] = 0
+    for p in range(1, P):
+        b = W_PL + p * PLS
+        if ws[b + X_SICK] > 0:
+            ws[b + X_SICK] -= 1
+    victory(st, ws, fs, P)
+
+
+@njit(cache=True, _nrt=False)
+def play_game(st, ws, fs, P, debug):
+    """One game from setup to the end (SG-1 … SG-6)."""
+    setup_game(st, ws, P)
+    if debug:
+        check_invariants(ws, P)
+    while ws[G_OVER] == 0:
+        play_turn(st, ws, fs, P)
+        if debug:
+            check_invariants(ws, P)
+
+
+# =================================================================================================
+# Score and debug invariants
+# =================================================================================================
+@njit(cache=True, _nrt=False)
+def progress_percent(ws, P, p):
+    """The score: progress toward the seat's own goal, percent (floor)."""
+    if p == 0:
+        v = 100 * ws[G_SQUARE] // rp(ws, P_GOAL + P - MIN_PLAYERS)
+        return v if v < 100 else 100
+    b = W_PL + p * PLS
+    o = W_RULES + R_OBJ + 3 * ws[b + X_OBJ]
+    got = 0
+    for t in range(N_RES):
+        got += min(ws[b + X_RES + t], ws[o + t])
+    return 100 * got // (ws[o] + ws[o + 1] + ws[o + 2])
+
+
+@njit(cache=True, _nrt=False)
+def check_invariants(ws, P):
+    """Debug (``debug=True``, after setup and every turn): resource cards conserved per type and
+    value over piles, discards, hands and laid cards; Censitaire and Seigneur cards conserved;
+    hand totals agree with the counts; favour held below one card's worth and Censitaire cards
+    within the hand limit; the Seigneur's square on the track. Writes an error code (10+)."""
+    cnt = W_BEST          # scratch
+    for c in range(HS):
+        ws[cnt + c] = ws[W_RES_DISC + c] + ws[W_RECV_CARDS + c]
+    for t in range(N_RES):
+        for i in range(ws[G_RES_PILE_N + t]):
+            ws[cnt + t * N_VALUES + ws[W_RES_PILE + t * MAX_DECK + i]] += 1
+    for p in range(1, P):
+        b = W_PL + p * PLS
+        tot = 0
+        for t in range(N_RES):
+            nt = 0
+            res = 0
+            ws[cnt + t * N_VALUES] += ws[b + X_LAID + t]
+            for v in range(N_VALUES):
+                k = ws[W_HAND + p * HS + t * N_VALUES + v]
+                if k < 0:
+                    ws[G_ERROR] = E_HAND_COUNT
+                ws[cnt + t * N_VALUES + v] += k
+                nt += k
+                res += k * v
+            if nt != ws[b + X_NT + t] or res != ws[b + X_RES + t]:
+                ws[G_ERROR] = E_HAND_COUNT
+            tot += nt
+        if tot != ws[b + X_HANDN]:
+            ws[G_ERROR] = E_HAND_COUNT
+        if not 0 <= ws[b + X_FAV_HELD] < rp(ws, P_FAVOUR_PER_CARD):
+            ws[G_ERROR] = E_FAVOUR_OUT_OF_BOUNDS
+        if ws[b + X_CC] + ws[b + X_CC + 1] + ws[b + X_CC + 2] > rp(ws, P_CC_HAND_LIMIT):
+            ws[G_ERROR] = E_FAVOUR_OUT_OF_BOUNDS
+    for c in range(HS):
+        if ws[cnt + c] != ws[W_RULES + R_RESC + c]:
+            ws[G_ERROR] = E_RESOURCES_NOT_CONSERVED
+    for k in range(3):
+        c = ws[W_CC_DISC + k]
+        for i in range(ws[G_CC_PILE_N]):
+            c += ws[W_CC_PILE + i] == k
+        for p in range(1, P):
+            c += ws[W_PL + p * PLS + X_CC + k]
+        if c != ws[W_RULES + R_CCC + k]:
+            ws[G_ERROR] = E_CARDS_NOT_CONSERVED
+    for k in range(2):
+        c = ws[W_SC_DISC + k] + ws[G_SC_HAND + k]
+        for i in range(ws[G_SC_PILE_N]):
+            c += ws[W_SC_PILE + i] == k
+        if c != ws[W_RULES + R_SCC + k]:
+            ws[G_ERROR] = E_CARDS_NOT_CONSERVED
+    if not 0 <= ws[G_SQUARE] <= rp(ws, P_GOAL + P - MIN_PLAYERS):
+        ws[G_ERROR] = E_TRACK_OUT_OF_BOUNDS

@@ -1,0 +1,328 @@
+"""Seigneurial rules as data: load and validate ``rules.toml`` into a frozen, fixed-dtype form.
+
+:func:`load` reads the designer-editable TOML (the default ships in ``configs/seigneurial/``),
+checks every key (unknown keys, wrong types, values out of range, decks too small to play) and
+returns :class:`RulesArrays`, the only form of the rules the kernel and the reference engine see.
+Every **[assumption]** of ``shared/rules/seigneurial.md`` is a setting: the Objective deck (SG-2),
+the Censitaire and Seigneur decks as counts per kind (SG-3), the resource decks as counts per value
+(SG-1), the rent table and track midpoint / goal per player count (SG-1), the improvement bonus and
+forced draws before / after (SG-5), hand and play limits (SG-3), the winter payment and sick turns
+(SG-4), the favour rule when the rent is met (SG-5.5), the shared squares' capacity (SG-1) and the
+200-turn bound (SG-6); plus the designer's compensation settings (the Seigneur's starting square,
+resource cards each Censitaire starts with).
+
+May import numpy, the standard library and :mod:`simcore.config` / :mod:`simcore.errors`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from simcore.config import Table, TomlSource, parse_toml, read_toml
+from simcore.errors import ConfigError, UsageError
+
+# SG-1: resource types (ids in this order) and their French names.
+RESOURCE_TYPES = ("grain", "wood", "fish")
+RESOURCE_NAMES = ("Céréale", "Bois", "Poisson")
+GRAIN, WOOD, FISH = 0, 1, 2
+N_RES = 3
+MAX_VALUE = 7                 # card values 0 … 7
+N_VALUES = MAX_VALUE + 1
+MAX_DECK = 64                 # cards per resource deck, Censitaire deck, Seigneur deck
+MAX_OBJECTIVES = 32
+# SG-3: card kinds.
+CENSITAIRE_CARDS = ("recolte", "cachette", "troc")
+CENSITAIRE_CARD_NAMES = ("Récolte", "Cachette", "Troc")
+RECOLTE, CACHETTE, TROC = 0, 1, 2
+SEIGNEUR_CARDS = ("requisition", "corvee")
+SEIGNEUR_CARD_NAMES = ("Réquisition", "Corvée")
+REQUISITION, CORVEE = 0, 1
+# SG-5.1 action squares, in the order a Censitaire's harvest resolves them: the three terrains
+# (the square of type t harvests type t), then the shared Church and Mill.
+SQUARES = ("field", "forest", "river", "church", "mill")
+SQUARE_NAMES = ("Champ", "Forêt", "Fleuve", "Église", "Moulin")
+FIELD, FOREST, RIVER, CHURCH, MILL = 0, 1, 2, 3, 4
+N_SQUARES = 5
+MIN_PLAYERS, MAX_PLAYERS = 3, 5     # SG-1: 1 Seigneur + 2-4 Censitaires
+MAX_CENSITAIRES = MAX_PLAYERS - 1
+MAX_RENT = 20
+MAX_GOAL = 40
+
+# Indices into RulesArrays.params (an int64 vector: the kernel takes one array of scalars).
+P_MAX_TURNS = 0
+P_CC_HAND_LIMIT = 1
+P_CC_PLAY_LIMIT = 2
+P_SC_PER_YEAR = 3             # 0 = as many as there are players
+P_BONUS = 4
+P_FORCED_BEFORE = 5
+P_FORCED_AFTER = 6
+P_PAWNS = 7
+P_CHURCH_CAP = 8
+P_MILL_CAP = 9
+P_FAVOUR_PER_CARD = 10
+P_FAVOUR_DISTRIBUTION = 11    # 1 = the Seigneur's distribution replaces voluntary favour (SG-5.5)
+P_WINTER_PAYMENT = 12
+P_SICK_TURNS = 13
+P_START_SQUARE = 14
+P_MIDPOINT = 15               # + (players - 3)
+P_GOAL = 18                   # + (players - 3)
+P_RENT_BEFORE = 21            # + (players - 3)
+P_RENT_AFTER = 24             # + (players - 3)
+P_START_CARDS = 27            # + (Censitaire seat - 1), 4 entries
+N_PARAMS = 31
+
+
+def default_rules_path() -> Path:
+    return Path(str(resources.files("configs").joinpath("seigneurial", "rules.toml")))
+
+
+@dataclass(frozen=True)
+class RulesArrays:
+    """The rules of one Seigneurial variant as read-only numpy arrays (no Python objects).
+
+    Attributes
+    ----------
+    resource_counts : int64[3, 8]
+        SG-1 cards of each value 0 … 7 in the deck of each type (grain, wood, fish).
+    objectives : int64[n, 3]
+        SG-2 the Objective deck: resources per type each card requires.
+    censitaire_counts : int64[3]
+        SG-3 Censitaire cards per kind (recolte, cachette, troc).
+    seigneur_counts : int64[2]
+        SG-3 Seigneur cards per kind (requisition, corvee).
+    allowed_players : tuple[int, ...]
+    params : int64[N_PARAMS]
+        Scalar settings, indexed by the ``P_*`` constants of this module.
+    source : TomlSource
+    """
+
+    resource_counts: np.ndarray
+    objectives: np.ndarray
+    censitaire_counts: np.ndarray
+    seigneur_counts: np.ndarray
+    allowed_players: tuple
+    params: np.ndarray
+    source: TomlSource
+
+    def __post_init__(self) -> None:
+        for a in (self.resource_counts, self.objectives, self.censitaire_counts,
+                  self.seigneur_counts, self.params):
+            a.setflags(write=False)
+
+    def param(self, index: int) -> int:
+        return int(self.params[index])
+
+    @property
+    def max_turns(self) -> int:
+        return self.param(P_MAX_TURNS)
+
+    def midpoint(self, n_players: int) -> int:
+        return self.param(P_MIDPOINT + n_players - MIN_PLAYERS)
+
+    def goal(self, n_players: int) -> int:
+        return self.param(P_GOAL + n_players - MIN_PLAYERS)
+
+    def rent(self, n_players: int, improved: bool) -> int:
+        """SG-1: the rent total per turn before / after the land improvements."""
+        base = P_RENT_AFTER if improved else P_RENT_BEFORE
+        return self.param(base + n_players - MIN_PLAYERS)
+
+    def start_cards(self, seat: int) -> int:
+        """Compensation: resource cards Censitaire ``seat`` (1 …) draws before the first turn."""
+        return self.param(P_START_CARDS + seat - 1)
+
+    def seigneur_cards_per_year(self, n_players: int) -> int:
+        """SG-3: Seigneur cards drawn each Spring (the book: as many as there are players)."""
+        k = self.param(P_SC_PER_YEAR)
+        return n_players if k == 0 else k
+
+
+def load(path: str | Path | None = None) -> RulesArrays:
+    """Load and validate a rules file (the shipped default when ``path`` is None)."""
+    return from_source(read_toml(path or default_rules_path(), what="rules"))
+
+
+def loads(text: str, name: str = "<rules>") -> RulesArrays:
+    """Load rules from TOML text (tests, programmatic variants)."""
+    return from_source(parse_toml(text, name=name))
+
+
+def _value_counts(t: Table, key: str, default) -> np.ndarray:
+    """A table {value: cards} (values 0 … 7) -> int64[8]."""
+    sub = t.table(key) if default is ... else (t.table(key) if t.has(key) else None)
+    if sub is None:
+        return default
+    out = np.zeros(N_VALUES, np.int64)
+    for k in list(sub.data):
+        if not k.isdigit() or int(k) > MAX_VALUE:
+            raise sub.error(k, f"card values are whole numbers 0 to {MAX_VALUE}")
+        out[int(k)] = sub.get(k, int, lo=0, hi=MAX_DECK)
+    sub.done()
+    if out.sum() == 0:
+        raise t.error(key, "a resource deck needs at least one card")
+    if out.sum() > MAX_DECK:
+        raise t.error(key, f"{int(out.sum())} cards: a deck holds at most {MAX_DECK}")
+    if out[1:].sum() == 0:
+        raise t.error(key, "every card is worth 0: no resource could ever be held")
+    return out
+
+
+def _per_count(t: Table, key: str, default: dict, lo: int, hi: int) -> list[int]:
+    """A table {3 = …, 4 = …, 5 = …} -> one value per player count 3 … 5."""
+    sub = t.table(key, {})
+    out = []
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        out.append(sub.get(str(n), int, default[n], lo=lo, hi=hi))
+    sub.done()
+    return out
+
+
+def from_source(src: TomlSource) -> RulesArrays:
+    top = Table(src.data, src.name)
+    pl = top.table("players", {})
+    allowed = pl.get("allowed", list, [3, 4, 5])
+    for v in allowed:
+        if isinstance(v, bool) or not isinstance(v, int) or not MIN_PLAYERS <= v <= MAX_PLAYERS:
+            raise pl.error("allowed", f"player counts must be whole numbers from {MIN_PLAYERS} to "
+                                      f"{MAX_PLAYERS}, got {v!r}")
+    if not allowed:
+        raise pl.error("allowed", "must list at least one player count")
+    if len(set(allowed)) != len(allowed):
+        raise pl.error("allowed", "lists a player count twice")
+    pl.done()
+    n_cens_max = max(allowed) - 1
+
+    res = top.table("resources")
+    base = _value_counts(res, "values", ...)
+    counts = np.zeros((N_RES, N_VALUES), np.int64)
+    for t, name in enumerate(RESOURCE_TYPES):
+        counts[t] = _value_counts(res, name, base)
+    if isinstance(res.data.get("start_cards"), list):
+        start_list = res.get("start_cards", list)
+        if not n_cens_max <= len(start_list) <= MAX_CENSITAIRES:
+            span = (f"{n_cens_max}" if n_cens_max == MAX_CENSITAIRES
+                    else f"{n_cens_max} to {MAX_CENSITAIRES}")
+            raise res.error("start_cards", f"a list needs one entry per Censitaire seat ({span} "
+                                           f"entries for players.allowed), got {len(start_list)}")
+        start = list(start_list) + [0] * (MAX_CENSITAIRES - len(start_list))
+    else:
+        start = [res.get("start_cards", int, 0, lo=0, hi=20)] * MAX_CENSITAIRES
+    for v in start:
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 20:
+            raise res.error("start_cards", f"cards per Censitaire must be whole numbers 0 to 20, "
+                                           f"got {v!r}")
+    res.done()
+
+    ob = top.table("objectives")
+    cards = ob.tables("cards")
+    objectives = []
+    for c in cards:
+        req = [c.get(name, int, 0, lo=0, hi=99) for name in RESOURCE_TYPES]
+        c.done()
+        if sum(req) == 0:
+            raise c.error("grain", "an objective must require at least one resource")
+        objectives.append(req)
+    if not n_cens_max <= len(objectives) <= MAX_OBJECTIVES:
+        raise ob.error("cards", f"{len(objectives)} cards: the deck needs one per Censitaire "
+                                f"({n_cens_max} at {max(allowed)} players) and at most {MAX_OBJECTIVES}")
+    ob.done()
+
+    cc = top.table("censitaire_cards")
+    cc_counts = np.array([cc.get(k, int, lo=0, hi=MAX_DECK) for k in CENSITAIRE_CARDS], np.int64)
+    hand_limit = cc.get("hand_limit", int, 3, lo=1, hi=10)
+    play_limit = cc.get("play_limit", int, 2, lo=0, hi=10)
+    cc.done()
+    if cc_counts.sum() > MAX_DECK:
+        raise ConfigError(src.name, "censitaire_cards", f"{int(cc_counts.sum())} cards: at most "
+                                                        f"{MAX_DECK}")
+
+    sc = top.table("seigneur_cards")
+    sc_counts = np.array([sc.get(k, int, lo=0, hi=MAX_DECK) for k in SEIGNEUR_CARDS], np.int64)
+    if isinstance(sc.data.get("per_year", "players"), str):
+        sc.get("per_year", str, "players", choices=["players"])
+        per_year = 0
+    else:
+        per_year = sc.get("per_year", int, lo=1, hi=10)
+    sc.done()
+    if sc_counts.sum() > MAX_DECK:
+        raise ConfigError(src.name, "seigneur_cards", f"{int(sc_counts.sum())} cards: at most {MAX_DECK}")
+
+    tr = top.table("track")
+    midpoint = _per_count(tr, "midpoint", {3: 4, 4: 5, 5: 6}, 1, MAX_GOAL)
+    goal = _per_count(tr, "goal", {3: 8, 4: 10, 5: 12}, 1, MAX_GOAL)
+    rent_before = _per_count(tr, "rent_before", {3: 2, 4: 3, 5: 4}, 0, MAX_RENT)
+    rent_after = _per_count(tr, "rent_after", {3: 5, 4: 7, 5: 9}, 0, MAX_RENT)
+    start_square = tr.get("start_square", int, 0, lo=0, hi=MAX_GOAL)
+    for i, n in enumerate(range(MIN_PLAYERS, MAX_PLAYERS + 1)):
+        if midpoint[i] >= goal[i]:
+            raise tr.error(f"midpoint.{n}", f"{midpoint[i]} must be below the goal square {goal[i]}")
+        if start_square >= midpoint[i]:
+            raise tr.error("start_square", f"{start_square} must be below the midpoint "
+                                           f"({midpoint[i]} at {n} players)")
+    tr.done()
+
+    im = top.table("improvements", {})
+    bonus = im.get("bonus", int, 1, lo=0, hi=5)
+    forced_before = im.get("forced_draws_before", int, 1, lo=0, hi=10)
+    forced_after = im.get("forced_draws_after", int, 2, lo=0, hi=10)
+    im.done()
+
+    ce = top.table("censitaires", {})
+    pawns = ce.get("pawns", int, 2, lo=1, hi=N_SQUARES)
+    church_cap = ce.get("church_capacity", int, 0, lo=0, hi=MAX_CENSITAIRES * N_SQUARES)
+    mill_cap = ce.get("mill_capacity", int, 0, lo=0, hi=MAX_CENSITAIRES * N_SQUARES)
+    ce.done()
+
+    fa = top.table("favour", {})
+    per_card = fa.get("per_card", int, 2, lo=1, hi=20)
+    when_met = fa.get("when_rent_met", str, "distribution", choices=["distribution", "voluntary"])
+    fa.done()
+
+    wi = top.table("winter", {})
+    payment = wi.get("payment", int, 2, lo=1, hi=3)
+    sick_turns = wi.get("sick_turns", int, 2, lo=1, hi=4)
+    wi.done()
+
+    end = top.table("end", {})
+    max_turns = end.get("max_turns", int, 200, lo=1, hi=2000)
+    end.done()
+    top.done()
+
+    params = np.zeros(N_PARAMS, np.int64)
+    params[P_MAX_TURNS] = max_turns
+    params[P_CC_HAND_LIMIT] = hand_limit
+    params[P_CC_PLAY_LIMIT] = play_limit
+    params[P_SC_PER_YEAR] = per_year
+    params[P_BONUS] = bonus
+    params[P_FORCED_BEFORE] = forced_before
+    params[P_FORCED_AFTER] = forced_after
+    params[P_PAWNS] = pawns
+    params[P_CHURCH_CAP] = church_cap
+    params[P_MILL_CAP] = mill_cap
+    params[P_FAVOUR_PER_CARD] = per_card
+    params[P_FAVOUR_DISTRIBUTION] = int(when_met == "distribution")
+    params[P_WINTER_PAYMENT] = payment
+    params[P_SICK_TURNS] = sick_turns
+    params[P_START_SQUARE] = start_square
+    params[P_MIDPOINT:P_MIDPOINT + 3] = midpoint
+    params[P_GOAL:P_GOAL + 3] = goal
+    params[P_RENT_BEFORE:P_RENT_BEFORE + 3] = rent_before
+    params[P_RENT_AFTER:P_RENT_AFTER + 3] = rent_after
+    params[P_START_CARDS:P_START_CARDS + 4] = start
+    return RulesArrays(resource_counts=counts, objectives=np.array(objectives, np.int64).reshape(-1, 3),
+                       censitaire_counts=cc_counts, seigneur_counts=sc_counts,
+                       allowed_players=tuple(sorted(allowed)), params=params, source=src)
+
+
+def check_players(rules: RulesArrays, n_players: int) -> None:
+    """SG-1: refuse a player count the engines or the rules file do not allow (UsageError)."""
+    if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
+        raise UsageError(f"--players {n_players}: Seigneurial is played by {MIN_PLAYERS} to "
+                         f"{MAX_PLAYERS} players (1 Seigneur and 2-4 Censitaires, SG-1)")
+    if n_players not in rules.allowed_players:
+        raise UsageError(f"--players {n_players}: {rules.source.name} allows "
+                         f"{', '.join(map(str, rules.allowed_players))} players (players.allowed)")

@@ -1,0 +1,76 @@
+"""Seigneurial as the toolkit sees it: the game's :class:`~simcore.contract.GameSpec`.
+
+Seat 0 is the Seigneur, seats 1 … P-1 the Censitaires (SG-1). Player and game columns follow
+SG-8. The score is ONE quantity for every seat: **progress toward the seat's own goal, in percent**
+-- the Seigneur's square over the goal square; a Censitaire's resources counted toward its
+objective (per type, at most what the objective asks) over the resources the objective asks. A
+winner has 100 (a Censitaire who reached its objective on the turn the Seigneur won has 100 too).
+End reasons are int8 codes named in run.json's ``end_reason_names``: 0 censitaire_objective,
+1 seigneur_goal, 2 truncated (the 200-turn bound; a Seigneur loss, the Censitaires share the win).
+
+May import :mod:`simcore.contract` and this game's ``rules`` constants (no kernel, no numba).
+"""
+
+from simcore.contract import Column, GameSpec, Role
+from simcore.games.seigneurial.rules import MAX_PLAYERS, MIN_PLAYERS, RESOURCE_NAMES, RESOURCE_TYPES
+
+END_REASONS = ("censitaire_objective", "seigneur_goal", "truncated")
+ROLES = (Role("seigneur", "Seigneur", 1, 1), Role("censitaire", "Censitaire", 2, 4))
+
+SPEC = GameSpec(
+    name="seigneurial",
+    title="Seigneurial",
+    description="Seigneurial: asymmetric, 1 Seigneur against 2-4 Censitaires, 3-5 players",
+    rules_doc="shared/rules/seigneurial.md",
+    players=(MIN_PLAYERS, MAX_PLAYERS),
+    default_players=4,
+    roles=ROLES,
+    player_columns=(
+        Column("role", "string", "seigneur (seat 0) or censitaire (seats 1 …) (SG-1)", "role"),
+        Column("score", "int16", "progress toward the seat's own goal at the end, in percent: the "
+                                 "Seigneur's square / goal square; a Censitaire's resources counted "
+                                 "toward its objective (per type, capped at what it asks) / the "
+                                 "resources it asks (SG-6)", "goal progress", "% of own goal"),
+        Column("win_share", "float32", "1 for the winner; on a truncated game the Censitaires share "
+                                       "the win (1/C each); else 0 (SG-6)", "win share"),
+        Column("rank", "int8", "1 = best by (win share, score); ties share a rank", "rank"),
+        *(Column(t, "int16", f"{RESOURCE_NAMES[i]} resources held at the end (card values summed; "
+                             "the Seigneur holds none) (SG-8)", f"{t} held", "resources")
+          for i, t in enumerate(RESOURCE_TYPES)),
+        Column("favour", "int16", "favour points earned over the game (SG-5.4, SG-5.5; 0 for the "
+                                  "Seigneur)", "favour earned", "favour points"),
+        Column("turns_sick", "int16", "turns one of the Censitaire's pawns spent sick on its Foyer "
+                                      "(SG-4; 0 for the Seigneur)", "turns sick", "turns"),
+        Column("objective", "int8", "index of the Censitaire's Objective card in the rules' "
+                                    "objectives.cards (SG-2); -1 for the Seigneur", "objective card"),
+        Column("paid", "int16", "resources the Censitaire gave as rent of its own accord "
+                                "(SG-5.4; 0 for the Seigneur)", "rent paid", "resources"),
+        Column("seized", "int16", "resources the Seigneur took from the Censitaire's hand by forced "
+                                  "draws (SG-5.5; 0 for the Seigneur)", "rent seized", "resources"),
+    ),
+    game_columns=(
+        Column("n_players", "int8", "players in the game (1 Seigneur + Censitaires)"),
+        Column("turns", "int16", "turns (seasons) played (SG-4)", "turns", "turns"),
+        Column("winner_role", "string", "seigneur, censitaire, or censitaires (a truncated game: the "
+                                        "Censitaires share the win) (SG-6)", "winner role"),
+        Column("winning_seat", "int8", "seat of the winner; -1 when the Censitaires share the win "
+                                       "(truncated) (SG-6)", "winning seat"),
+        Column("end_reason", "int8", "0 censitaire_objective, 1 seigneur_goal, 2 truncated (SG-6)",
+               "end reason"),
+        Column("seigneur_square", "int8", "the Seigneur's square on the rent track at the end "
+                                          "(SG-5.6)", "Seigneur's square", "squares"),
+        Column("improvement_turn", "int16", "turn at whose end the Seigneur reached the midpoint and "
+                                            "the land improvements came (SG-5.6); -1 if never",
+               "improvement turn", "turns"),
+    ),
+    score_unit="% of own goal",
+    adapter="simcore.games.seigneurial.game",
+    default_strategy="standard",
+    strategies="strategies.seigneurial",
+    takes=frozenset({"players", "strategies", "engine", "debug"}),
+    golden="simcore.games.seigneurial.golden",
+    reference=True,
+    check_metrics=("seat_win_share", "seat_mean_score", "strategy_win_share"),
+    extra={"end_reasons": dict(enumerate(END_REASONS)),
+           "resource_types": dict(zip(RESOURCE_TYPES, RESOURCE_NAMES))},
+)
