@@ -71,6 +71,8 @@ SPEC = GameSpec(
     golden="simcore.games.seigneurial.golden",
     reference=True,
     check_metrics=("seat_win_share", "seat_mean_score", "strategy_win_share"),
+    analysis_hooks="analysis.games.seigneurial",
+    report_hooks="reports.games.seigneurial",
     extra={"end_reasons": dict(enumerate(END_REASONS)),
            "resource_types": dict(zip(RESOURCE_TYPES, RESOURCE_NAMES))},
 )
