@@ -322,16 +322,18 @@ def claim_output(target: str | Path, option: str = "--out") -> None:
     while not probe.exists():
         created.append(probe)
         probe = probe.parent
-    try:
-        absolute.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UsageError(f"{option} {show(target)}: cannot create {show(absolute.parent)} "
-                         f"({exc.strerror})") from None
+    if created:
+        try:
+            absolute.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UsageError(f"{option} {show(target)}: cannot create a directory in "
+                             f"{show(probe)}: {exc.strerror}") from None
     try:
         lock = _try_lock(absolute)
     except OSError as exc:
         _remove_created(created)
-        raise UsageError(f"{option} {show(target)}: cannot lock it ({exc.strerror})") from None
+        raise UsageError(f"{option} {show(target)}: cannot create a lock file in "
+                         f"{show(absolute.parent)}: {exc.strerror}") from None
     if lock is None:
         _remove_created(created)
         raise UsageError(f"{option} {show(target)}: another command is writing it right now "
