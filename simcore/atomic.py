@@ -224,7 +224,7 @@ def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = 
                          "give the real path")
     parent = _nearest_existing(absolute.parent)
     if not os.path.isdir(parent):
-        raise UsageError(f"{option} {show(text)}: {show(parent)} is a file, not a directory")
+        raise UsageError(f"{option} {show(text)}: cannot write in {show(parent)}: a file, not a directory")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise UsageError(f"{option} {show(text)}: cannot write in {show(parent)} (permission denied)")
     if kind == "file":
