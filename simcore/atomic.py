@@ -252,7 +252,7 @@ def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = 
                                  f"{' or '.join(OUTPUT_SIGNS)}); --force will not delete it, "
                                  "choose another directory")
     if claim:
-        claim_output(absolute, option)
+        claim_output(given, option)
     return given
 
 

@@ -16,9 +16,9 @@ directory (``~/.cache/numba``), else — package directory read-only *and* home 
 system-wide install run by another user or a read-only container — every ``cache=True`` decorator
 raised "cannot cache function: no locator available". Importing this module (which
 :mod:`simcore.rng`, imported by every kernel before its first decorator, does) adds two fallbacks:
-:class:`FallbackCacheLocator`, a private per-user folder under the temporary directory
-(``balance-toolkit-numba-<uid>``, refused if another user owns it or may write it: cached code is
-loaded with pickle), and, when not even that can be written, compiling without an on-disk cache
+:class:`FallbackCacheLocator`, a private per-user folder ``balance-toolkit-numba-<uid>`` in
+``$TMPDIR``, ``/tmp`` or ``/var/tmp`` (refused if another user owns it or may write it: cached code
+is loaded with pickle), and, when not even that can be written, compiling without an on-disk cache
 after one warning line on stderr. ``NUMBA_CACHE_DIR``, when set, still wins. May import the
 standard library and numba.
 """
@@ -115,23 +115,31 @@ def _private_dir(path: str) -> bool:
             and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and os.access(path, os.W_OK | os.X_OK))
 
 
+def _temp_dirs() -> list[str]:
+    """The temporary folders Python would use, without its last resort, the working directory
+    (a cache folder must not appear among the user's files)."""
+    found = [os.environ.get(k) for k in ("TMPDIR", "TEMP", "TMP")] + ["/tmp", "/var/tmp", "/usr/tmp"]
+    return list(dict.fromkeys(d for d in found if d))
+
+
 @lru_cache(maxsize=None)
 def fallback_cache_root() -> str | None:
     """The per-user folder for Numba's cache when neither the package nor ``~/.cache`` is
     writable, or None when there is none (then functions compile without an on-disk cache)."""
-    try:
-        uid = os.getuid()
-        root = os.path.join(tempfile.gettempdir(), f"balance-toolkit-numba-{uid}")
+    for tmp in _temp_dirs():
+        root = os.path.join(tmp, f"balance-toolkit-numba-{os.getuid()}")
         try:
-            os.mkdir(root, 0o700)
-        except FileExistsError:
-            pass
-        if not _private_dir(root):
-            return None
-        tempfile.TemporaryFile(dir=root).close()
-        return root
-    except (OSError, FileNotFoundError):   # gettempdir raises FileNotFoundError without any
-        return None
+            try:
+                os.mkdir(root, 0o700)
+            except FileExistsError:
+                pass
+            if not _private_dir(root):
+                continue
+            tempfile.TemporaryFile(dir=root).close()
+            return root
+        except OSError:
+            continue
+    return None
 
 
 class FallbackCacheLocator(_SOURCE_MIXIN, _LOCATOR_BASE):
@@ -176,8 +184,8 @@ def _enable_caching_or_not(self) -> None:
         if not _warned:
             _warned = True
             print("warning: no writable folder for Numba's cache (the package folder, ~/.cache and "
-                  f"{tempfile.gettempdir()} are not writable); compiling without a cache, so every "
-                  "run compiles the kernels again (set NUMBA_CACHE_DIR to a writable folder)",
+                  f"{', '.join(_temp_dirs())} are not writable); compiling without a cache, so "
+                  "every run compiles the kernels again (set NUMBA_CACHE_DIR to a writable folder)",
                   file=sys.stderr)
         self._cache = caching.NullCache()
 
