@@ -13,6 +13,10 @@ class UsageError(Exception):
 
     exit_code = 2
 
+    def __init__(self, message: object = "", *args: object) -> None:
+        # One line whatever the user typed: a newline in a value is shown escaped.
+        super().__init__(str(message).replace("\r", "\\r").replace("\n", "\\n"), *args)
+
 
 class ConfigError(UsageError):
     """A rules or strategies file that does not validate."""

@@ -2,7 +2,8 @@
 
 A run of 3e6 Middle-Ages games lasts far longer than these tests wait: every test stops it (or
 sees it stopped) long before it could finish, so timings never decide an outcome; the tests wait
-for a file to appear, never for a fixed time.
+for a file to appear, never for a fixed time. Each process costs a few seconds of start-up, so the
+variants of a case run only with ``-m slow`` (``make test-slow``).
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ def _stop(proc) -> None:
 
 @pytest.mark.parametrize("second", [
     ("simulate", "--game", "fief-combat", "--games", "100", "--quiet", "--out", "R", "--force"),
-    ("simulate", "--games", "100", "--quiet", "--out", "R", "--force"),
-    ("report", "old", "--out", "R", "--force"),
+    pytest.param(("simulate", "--games", "100", "--quiet", "--out", "R", "--force"),
+                 marks=pytest.mark.slow),
+    pytest.param(("report", "old", "--out", "R", "--force"), marks=pytest.mark.slow),
 ], ids=["fief simulate", "simulate", "report"])
 def test_a_second_writer_of_the_same_output_stops_at_once(second, tiny_run, tmp_path):
     os.rename(tiny_run, tmp_path / "old")
@@ -52,7 +54,7 @@ def test_a_second_writer_of_the_same_output_stops_at_once(second, tiny_run, tmp_
 def test_two_writers_started_together_never_both_succeed(tmp_path):
     """Without --force: whatever the timing, one writes R and the other stops with exit 2 (once,
     6 of 6 such trials ended with two exit-0 runs, one silently replacing the other)."""
-    for trial in range(3):
+    for trial in range(2):
         out = f"R{trial}"
         args = ("simulate", "--games", "20000", "--quiet", "--out", out)
         a, b = start(*args, cwd=tmp_path), start(*args, cwd=tmp_path)
@@ -67,8 +69,9 @@ def test_two_writers_started_together_never_both_succeed(tmp_path):
 
 # --- 4. signals ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("signum,code,how", [(signal.SIGINT, 130, "Ctrl-C"),
-                                             (signal.SIGTERM, 143, "SIGTERM")])
+@pytest.mark.parametrize("signum,code,how", [
+    (signal.SIGINT, 130, "Ctrl-C"),
+    pytest.param(signal.SIGTERM, 143, "SIGTERM", marks=pytest.mark.slow)])
 def test_a_signal_prints_one_interrupted_line_and_leaves_nothing(signum, code, how, tmp_path):
     proc = start(*LONG_RUN, "--out", "R", cwd=tmp_path)
     try:
@@ -100,6 +103,7 @@ def test_after_sigkill_the_next_writer_in_the_folder_cleans_up(tmp_path):
     assert hidden(tmp_path) == [] and (tmp_path / "other" / "run.json").is_file()
 
 
+@pytest.mark.slow
 def test_a_live_writers_temporary_directory_is_never_cleaned_up(tmp_path):
     proc = start(*LONG_RUN, "--out", "R", cwd=tmp_path)
     try:
@@ -113,7 +117,7 @@ def test_a_live_writers_temporary_directory_is_never_cleaned_up(tmp_path):
         _stop(proc)
 
 
-@pytest.mark.parametrize("next_command", ["reader", "writer"])
+@pytest.mark.parametrize("next_command", ["reader", pytest.param("writer", marks=pytest.mark.slow)])
 def test_a_kill_between_the_two_renames_of_force_loses_nothing(next_command, tiny_run, tmp_path):
     """--force moves the old run aside, then renames the new one in; killed in between, the final
     name is missing for a moment, and the next command (reading it, or writing in the folder)
