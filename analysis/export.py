@@ -25,7 +25,8 @@ import polars as pl
 
 from simcore.atomic import atomic_output, check_output_file, write_text_atomic  # noqa: F401
 from simcore.errors import UsageError
-from simcore.rundir import GAMES, PLAYERS, read_meta
+from analysis.load import check_run
+from simcore.rundir import GAMES, PLAYERS
 
 WHAT = ("players", "games", "seats", "events", "matchups", "summary")
 FORMATS = ("csv", "parquet")
@@ -124,8 +125,8 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
         raise UsageError(f"--what {what}: must be one of {', '.join(WHAT)}")
     fmt = format_from(out, fmt)
     run = Path(run)
-    read_meta(run)  # one clear error line for a directory that is not a run
-    check_output_file(out, force)
+    check_run(run, players=what != "games")  # one clear error line for a damaged run
+    check_output_file(out, force, inputs=[run])
     if what in RAW:
         src = run / RAW[what]
         if not src.is_file():

@@ -10,13 +10,23 @@ so a 1e7-game run stays within a few hundred MB) and hands each chunk to accumul
 are required; game-specific metrics ask :meth:`RunSet.has` first. :func:`group_runs` splits a list of
 directories into configurations (same game, players, rules and strategies) for comparisons.
 
-May import polars, numpy, the standard library, :mod:`simcore.rundir`, :mod:`simcore.errors` and
-the registry of games (:mod:`simcore.games`, for display names).
+Every reader of run directories (analysis, reports, export, baseline, check) goes through
+:func:`check_run`, once per directory and process: a damaged or hand-mixed directory is refused in
+one line naming the file and what is wrong — run.json that is not UTF-8 JSON, not an object, of an
+unknown game, with a field of the wrong type or a negative count; a players.parquet that cannot be
+read, lacks the common columns, has columns the run's game does not write (a table of another
+game), or whose games, seats or strategies disagree with run.json; a games.parquet that disagrees
+with run.json, or that is missing where the reader needs it (a run the runner wrote always has one).
+
+May import polars, numpy, the standard library, :mod:`simcore.rundir`, :mod:`simcore.errors`,
+:mod:`simcore.contract` (the rotation columns) and the registry of games (:mod:`simcore.games`, for
+display names and the columns each game writes).
 """
 
 from __future__ import annotations
 
 import math
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +36,7 @@ import numpy as np
 import polars as pl
 
 from simcore.errors import UsageError
-from simcore.rundir import GAMES, PLAYERS, read_meta
+from simcore.rundir import GAMES, PLAYERS, RUN_JSON, read_meta
 
 COMMON_COLUMNS = ("game", "seat", "strategy", "score", "win_share", "rank")
 ROWS_PER_CHUNK = 4_000_000
@@ -84,6 +94,167 @@ def _event_names(meta: dict) -> dict[int, str]:
         except (tomllib.TOMLDecodeError, TypeError, ValueError, KeyError):
             return {}
     return {}
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking a run directory (once per directory and process)
+# ---------------------------------------------------------------------------------------------
+
+_CHECKED: dict[tuple, dict] = {}
+_COUNT_FIELDS = ("threads", "chunk_size")
+
+
+def _stamp(p: Path) -> tuple:
+    out = []
+    for name in (RUN_JSON, PLAYERS, GAMES):
+        try:
+            st = (p / name).stat()
+            out.append((st.st_ino, st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append(None)
+    return tuple(out)
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_meta(p: Path, meta: dict):
+    """The game spec of run.json's game; UsageError naming run.json and the field otherwise."""
+    from simcore import games as registry
+
+    where = p / RUN_JSON
+    if "command" in meta or "files" in meta:
+        by = meta.get("command") or meta.get("game")
+        raise UsageError(f"{where}: a directory of tables written by balance {by}, not a run of "
+                         "games (simulate writes those)")
+    game = meta.get("game")
+    if not isinstance(game, str):
+        raise UsageError(f"{where}: game must be a game name (a string), got {game!r}"[:300])
+    specs = registry.specs()
+    if game not in specs:
+        raise UsageError(f"{where}: unknown game {game!r} (known: {', '.join(specs)})"[:300])
+    spec = specs[game]
+    players = meta.get("players")
+    if not _whole(players):
+        raise UsageError(f"{where}: players must be a whole number, got {players!r}"[:300])
+    lo, hi = spec.players
+    if not lo <= players <= hi:
+        raise UsageError(f"{where}: players = {players}, but {game} is played by {lo}-{hi} players")
+    games = meta.get("games")
+    if not _whole(games):
+        raise UsageError(f"{where}: games must be a whole number, got {games!r}"[:300])
+    if games < 1:
+        raise UsageError(f"{where}: games = {games}, must be at least 1")
+    if "seed" in meta and not (_whole(meta["seed"]) and 0 <= meta["seed"] < 2**63):
+        raise UsageError(f"{where}: seed must be a whole number from 0 to 2**63 - 1, got "
+                         f"{meta['seed']!r}"[:300])
+    for name in _COUNT_FIELDS:
+        if meta.get(name) is not None and not (_whole(meta[name]) and meta[name] >= 1):
+            raise UsageError(f"{where}: {name} must be a whole number >= 1, got {meta[name]!r}"[:300])
+    strategies = meta.get("strategies")
+    if strategies is not None:
+        if not isinstance(strategies, list) or not all(isinstance(x, str) for x in strategies):
+            raise UsageError(f"{where}: strategies must be a list of names, got {strategies!r}"[:300])
+        if len(strategies) != players:
+            raise UsageError(f"{where}: strategies names {len(strategies)} seats, players = {players}")
+    for name in ("rules_name", "rules_sha256", "rules_text", "version"):
+        if meta.get(name) is not None and not isinstance(meta[name], str):
+            raise UsageError(f"{where}: {name} must be a string, got {type(meta[name]).__name__}")
+    if "raw_players" in meta and not isinstance(meta["raw_players"], bool):
+        raise UsageError(f"{where}: raw_players must be true or false, got {meta['raw_players']!r}"[:300])
+    if "event_names" in meta and not isinstance(meta["event_names"], (dict, list)):
+        raise UsageError(f"{where}: event_names must be a table of names")
+    return spec
+
+
+def _parquet_columns(path: Path) -> list[str]:
+    try:
+        return pl.scan_parquet(path).collect_schema().names()
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise UsageError(f"{path}: cannot read ({str(exc).splitlines()[0] if str(exc) else exc!r})"[:300]) from None
+
+
+def _foreign(names: list[str], known: set[str], path: Path, game: str) -> None:
+    extra = [c for c in names if c not in known]
+    if extra:
+        raise UsageError(f"{path}: column(s) {', '.join(extra[:5])} are not columns of {game} runs "
+                         "(a table of another game?)"[:300])
+
+
+def _check_players(p: Path, meta: dict, spec) -> None:
+    from simcore.contract import ROTATION_COLUMNS
+
+    path = p / PLAYERS
+    names = _parquet_columns(path)
+    missing = [c for c in COMMON_COLUMNS if c not in names]
+    if missing:
+        raise UsageError(f"{path}: missing column(s) {', '.join(missing)}")
+    known = {c.name for c in (*spec.all_player_columns, *ROTATION_COLUMNS)}
+    _foreign(names, known, path, spec.name)
+    try:
+        row = collect(pl.scan_parquet(path).select(
+            pl.col("game").min().alias("g0"), pl.col("game").max().alias("g1"),
+            pl.col("seat").min().alias("s0"), pl.col("seat").max().alias("s1"),
+            pl.col("strategy").cast(pl.String).unique().implode().alias("strategies"))).row(0, named=True)
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise UsageError(f"{path}: cannot read ({str(exc).splitlines()[0] if str(exc) else exc!r})"[:300]) from None
+    games, players = meta["games"], meta["players"]
+    if row["g0"] is None:
+        raise UsageError(f"{path}: no rows, run.json says {games} games")
+    if row["g0"] < 0 or row["g1"] != games - 1:
+        raise UsageError(f"{path}: games {row['g0']}…{row['g1']}, but run.json says {games} games "
+                         f"(0…{games - 1}): files of different runs?")
+    if row["s0"] != 0 or row["s1"] != players - 1:
+        raise UsageError(f"{path}: seats {row['s0']}…{row['s1']}, but run.json says {players} players "
+                         f"(seats 0…{players - 1}): files of different runs?")
+    listed = meta.get("strategies")
+    if listed is not None:
+        unknown = sorted(s for s in row["strategies"] if s is not None and s not in listed)
+        if unknown:
+            raise UsageError(f"{path}: strategy {', '.join(unknown[:3])} is not among run.json's "
+                             f"strategies ({', '.join(dict.fromkeys(listed))}): files of different runs?"[:300])
+
+
+def _check_games(p: Path, meta: dict, spec) -> None:
+    path = p / GAMES
+    names = _parquet_columns(path)
+    if "game" not in names:
+        raise UsageError(f"{path}: missing column game")
+    _foreign(names, {c.name for c in spec.all_game_columns}, path, spec.name)
+    try:
+        row = collect(pl.scan_parquet(path).select(pl.col("game").min().alias("g0"),
+                                                   pl.col("game").max().alias("g1"))).row(0)
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise UsageError(f"{path}: cannot read ({str(exc).splitlines()[0] if str(exc) else exc!r})"[:300]) from None
+    if row[0] is not None and (row[0] < 0 or row[1] > meta["games"] - 1):
+        raise UsageError(f"{path}: games {row[0]}…{row[1]}, but run.json says {meta['games']} games "
+                         "(files of different runs?)")
+
+
+def check_run(run: str | Path, *, players: bool = True) -> dict:
+    """run.json of run directory ``run`` after checking the directory (see the module docstring);
+    ``players``: the reader needs players.parquet. Checked once per directory and process (again
+    if a file changed). Raises :class:`UsageError` with one line naming the file otherwise."""
+    p = Path(run)
+    meta = read_meta(p)
+    key = (os.path.abspath(p), players, _stamp(p))
+    if key in _CHECKED:
+        return _CHECKED[key]
+    spec = _check_meta(p, meta)
+    if players:
+        if not (p / PLAYERS).is_file():
+            hint = (" (the run was written without --raw: rerun with --raw)"
+                    if meta.get("raw_players") is False else "")
+            raise UsageError(f"{p}: no {PLAYERS}{hint}")
+        _check_players(p, meta, spec)
+    if (p / GAMES).exists():
+        _check_games(p, meta, spec)
+    elif "raw_players" in meta:       # the runner writes games.parquet with every run
+        raise UsageError(f"{p / GAMES}: missing (the runner writes it with every run: the directory "
+                         "is damaged; rerun the simulation)")
+    _CHECKED[key] = meta
+    return meta
 
 
 @dataclass
@@ -183,9 +354,7 @@ def open_runs(paths: Iterable[str | Path], label: str | None = None) -> RunSet:
         raise UsageError("no run directory given")
     metas, pcols, gcols, n_rows = [], None, None, 0
     for p in paths:
-        meta = read_meta(p)
-        if not (p / PLAYERS).is_file():
-            raise UsageError(f"{p}: no {PLAYERS} (analysis needs the per-player rows; rerun with --raw)")
+        meta = check_run(p)
         try:
             names = pl.scan_parquet(p / PLAYERS).collect_schema().names()
             rows = pl.scan_parquet(p / PLAYERS).select(pl.len()).collect().item()
@@ -233,7 +402,7 @@ def group_runs(paths: Iterable[str | Path]) -> list[RunSet]:
     """Split directories into configurations (order of first appearance), each pooled."""
     groups: dict[tuple, list[Path]] = {}
     for p in map(Path, paths):
-        groups.setdefault(config_key(read_meta(p)), []).append(p)
+        groups.setdefault(config_key(check_run(p)), []).append(p)
     return [open_runs(ps) for ps in groups.values()]
 
 

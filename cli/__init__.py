@@ -2,7 +2,11 @@
 
 One module per command group registers its commands on :data:`app` through ``register(app)``.
 :func:`main` turns known errors (:class:`simcore.errors.UsageError`) into one line on stderr and
-exit code 2; set ``BALANCE_DEBUG=1`` for the full traceback. ``simulate`` is also a console script
+exit code 2, an error of the machine (a full disk, an unreadable file) into one line and exit code
+1; set ``BALANCE_DEBUG=1`` for the full traceback. Ctrl-C and SIGTERM print one "interrupted" line
+and exit 130 / 143 after the writers' cleanup (:class:`simcore.errors.Interrupted`); a second
+signal during that cleanup is ignored. Every output claimed by the command is released at its end
+(:func:`simcore.atomic.release_claims`). ``simulate`` is also a console script
 of its own (:func:`simulate_main`).
 
 The top layer of the data path (see pyproject.toml's import-linter contract): the only package that
@@ -12,11 +16,13 @@ may import every other one, lazily inside commands where the import is heavy.
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 
 import typer
 
-from simcore.errors import UsageError
+from simcore.errors import Interrupted, UsageError
 
 app = typer.Typer(
     name="balance",
@@ -54,7 +60,45 @@ def _simulate_app() -> typer.Typer:
     return single
 
 
+def _one_line(text: str) -> str:
+    return str(text).replace("\r", "\\r").replace("\n", "\\n")
+
+
+def _on_signal(signum, frame):
+    # Ignore further signals while the writers clean up, then unwind like KeyboardInterrupt.
+    for s in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(s, signal.SIG_IGN)
+    raise Interrupted(signum)
+
+
+def _interrupted_line(signum: int) -> str:
+    from simcore import atomic
+
+    how = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
+    if atomic.PUBLISHED:
+        return f"interrupted ({how}) after {atomic.show(atomic.PUBLISHED[-1])} was written"
+    return f"interrupted ({how}): nothing was written under the final name"
+
+
 def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | None = None) -> int:
+    from simcore import atomic
+
+    atomic.PUBLISHED.clear()
+    handlers = {}
+    if threading.current_thread() is threading.main_thread():
+        handlers = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        return _dispatch(argv, prog, target)
+    except Interrupted as exc:
+        print(_interrupted_line(exc.signum), file=sys.stderr)
+        return exc.exit_code
+    finally:
+        atomic.release_claims()
+        for s, h in handlers.items():
+            signal.signal(s, h)
+
+
+def _dispatch(argv, prog, target) -> int:
     try:
         rv = (target or app)(args=argv, prog_name=prog, standalone_mode=False)
         if isinstance(rv, int):   # click returns typer.Exit's code in non-standalone mode
@@ -62,16 +106,19 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
     except UsageError as exc:
         if os.environ.get("BALANCE_DEBUG"):
             raise
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("interrupted: nothing was written under the final name", file=sys.stderr)
+        print(_interrupted_line(signal.SIGINT), file=sys.stderr)
         return 130
     except SystemExit as exc:
         return int(exc.code or 0)
     except typer.Exit as exc:
         return int(getattr(exc, "exit_code", 0) or 0)
-    except typer.Abort:
+    except typer.Abort as exc:
+        if isinstance(exc.__context__, KeyboardInterrupt):   # click's form of Ctrl-C
+            print(_interrupted_line(signal.SIGINT), file=sys.stderr)
+            return 130
         print("aborted", file=sys.stderr)
         return 1
     except typer.TyperException as exc:  # option parsing: bad value, unknown option, missing argument
@@ -81,8 +128,17 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
         param = getattr(exc, "param", None)
         name = getattr(param, "opts", None)
         prefix = f"{name[0]}: " if name and name[0] not in text else ""
-        print(f"error: {prefix}{' '.join(text.split())}", file=sys.stderr)
+        print(f"error: {_one_line(prefix + ' '.join(text.split()))}", file=sys.stderr)
         return int(getattr(exc, "exit_code", 2) or 2)
+    except OSError as exc:      # the machine, not the input: a full disk, a file that vanished
+        if os.environ.get("BALANCE_DEBUG"):
+            raise
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {_one_line(where + (exc.strerror or str(exc)))}", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print("error: out of memory (try fewer games per chunk: --chunk-size)", file=sys.stderr)
+        return 1
     return 0
 
 

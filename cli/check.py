@@ -56,23 +56,36 @@ def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games
     Returns an :class:`analysis.check.decision.CheckResult` (``.exit_code``, ``.verdict``, reports).
     ``save_run`` keeps the fresh run directory (else it is deleted).
     """
-    from analysis.check.baseline import load_baseline
+    from analysis.check.baseline import check_settings, load_baseline
     from analysis.check.run import check
+    from analysis.load import check_run
+    from simcore.options import check_alpha, check_common
 
     base = load_baseline(baseline_path)
+    # Everything is checked before a game is played: settings, seeds, threads, the run, the rules.
+    check_alpha(alpha)
+    check_settings(base.alpha if alpha is None else alpha, base.seed_offset,
+                   base.on_inconclusive if on_inconclusive is None else on_inconclusive, {})
     if run is not None:
         given = [o for o, v in (("--games", games), ("--rules", rules), ("--seed", seed),
                                 ("--save-run", save_run), ("--set", settings or None)) if v is not None]
         if given:
             raise UsageError(f"{', '.join(given)}: only for the run the check plays itself "
                              "(leave out RUN, or leave out these options)")
+        check_run(run)
         return check(base, run, alpha=alpha, on_inconclusive=on_inconclusive)
-    if save_run is not None:
-        from simcore.rundir import check_output_dir
-
-        check_output_dir(save_run, force)
     n = games or base.check_games
     s = base.check_seed if seed is None else seed
+    check_common(games=n, seed=s, threads=threads)
+    rules_path = Path(rules) if rules is not None else base.rules_path()
+    if rules_path is not None and not rules_path.is_file():
+        where = "--rules" if rules is not None else f"{base.path}: run.rules"
+        raise UsageError(f"{where}: rules file not found: {rules_path}"
+                         + ("" if rules is not None else " (give the rules with --rules)"))
+    if save_run is not None:
+        from simcore.atomic import check_output_dir
+
+        check_output_dir(save_run, force, "--save-run", inputs=[baseline_path, *([rules] if rules else [])])
     if log is not None:
         where = rules if rules is not None else base.rules
         log(f"playing {n:,} games of {base.game} ({base.players} players, "
@@ -90,13 +103,9 @@ def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games
 
 
 def _parse_tolerance(text: str, option: str) -> float:
-    try:
-        v = float(text)
-    except ValueError:
-        raise UsageError(f"{option} {text}: not a number") from None
-    if not v >= 0 or v == float("inf"):
-        raise UsageError(f"{option} {text}: must be a number >= 0")
-    return v
+    from simcore.options import parse_tolerance
+
+    return parse_tolerance(text, option)
 
 
 def register(app: typer.Typer) -> None:
@@ -165,10 +174,16 @@ def register(app: typer.Typer) -> None:
         from analysis.check.presentation import status_line, text_report, write_reports
         from simcore.runner import parse_games
 
+        from simcore.atomic import check_output_file
         from simcore.config import parse_settings
 
         n = parse_games(games) if games is not None else None
         sets = parse_settings(settings)
+        read = [baseline, *(p for p in (run, rules) if p is not None)]
+        if junit is not None:        # where the check writes is checked before it plays
+            check_output_file(junit, True, "--junit", inputs=read)
+        if summary is not None:
+            check_output_file(summary, False, "--summary", inputs=read, append=True)
         log = None if quiet else (lambda msg: print(msg, file=sys.stderr))
         res = run_check(baseline, run, games=n, rules=rules, seed=seed, threads=threads, alpha=alpha,
                         on_inconclusive=on_inconclusive, save_run=save_run, force=force, log=log,

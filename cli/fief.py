@@ -84,6 +84,7 @@ def fief_odds(*, attackers: str = "1-30", defenders: str = "1-20", terrain: str 
     from reports.figures.fief import heatmap
     from simcore.games.fief.odds import odds_request
     from simcore.options import numba_threads
+    from simcore.atomic import input_paths
     from simcore.rundir import RunWriter
 
     t0 = time.perf_counter()
@@ -91,7 +92,8 @@ def fief_odds(*, attackers: str = "1-30", defenders: str = "1-20", terrain: str 
                        method=method, games=games, seed=seed, rules_path=rules_path,
                        lords_attacker=lords_attacker, lords_defender=lords_defender, mercy=mercy,
                        levels=levels)
-    with numba_threads(threads), RunWriter(out, force, players_schema=None, games_schema=None) as w:
+    with numba_threads(threads), RunWriter(out, force, players_schema=None, games_schema=None,
+                                           inputs=input_paths(rules_path)) as w:
         odds, be, agreement = req.compute()
         odds.write_csv(w.tmp / "odds.csv")
         odds.write_parquet(w.tmp / "odds.parquet")
@@ -112,12 +114,14 @@ def fief_calamity(*, soldiers: str = "0-30", lords: str = "1-4", max_ecus: int |
     """``balance fief-calamity``: plague survivor tables (FF-5) and revolt odds (FF-6)."""
     from simcore.games.fief.calamity import calamity_request
     from simcore.options import numba_threads
+    from simcore.atomic import input_paths
     from simcore.rundir import RunWriter
 
     t0 = time.perf_counter()
     req = calamity_request(soldiers=soldiers, lords=lords, max_ecus=max_ecus, method=method,
                            games=games, seed=seed, rules_path=rules_path)
-    with numba_threads(threads), RunWriter(out, force, players_schema=None, games_schema=None) as w:
+    with numba_threads(threads), RunWriter(out, force, players_schema=None, games_schema=None,
+                                           inputs=input_paths(rules_path)) as w:
         tables = req.compute()
         for name, df in tables.items():
             df.write_csv(w.tmp / f"{name}.csv")

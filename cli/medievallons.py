@@ -69,18 +69,26 @@ def register(app: typer.Typer) -> None:
         from analysis.questions import medievallons as Q
         from analysis.questions import write_dir
         from simcore import rundir, runner
+        from simcore.atomic import input_paths
+        from simcore.options import check_common
         from simcore.games.medievallons import rules as R
         from strategies import medievallons as S
 
         n = runner.parse_games(games)
         counts = _int_list(players, "--players")
         rule_set = R.load(rules)
-        for p in (*counts, card_players):
+        for p in counts:
             R.check_players(rule_set, p)
+        try:
+            R.check_players(rule_set, card_players)
+        except UsageError as exc:
+            raise UsageError(str(exc).replace("--players", "--card-players", 1)) from None
+        check_common(seed=seed, threads=threads)
         duels = _pairs(pairs)
         for name in (strategy, *(x for pair in duels for x in pair)):
             S.lookup(name)
-        target = rundir.check_output_dir(out or rundir.default_run_dir("medievallons-questions"), force)
+        target = rundir.check_output_dir(out or rundir.default_run_dir("medievallons-questions"), force,
+                                         inputs=input_paths(rules, strategy, *(x for p in duels for x in p)))
         n_threads = runner.set_threads(threads)
         console = Console(quiet=quiet)
         t0 = time.perf_counter()

@@ -62,8 +62,9 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
                 progress: Callable[[str], None] | None = None) -> Path:
     """Play the baseline's questions if its game has them (unless ``questions`` is given or
     ``questions_games`` is 0), then build the report; returns the path of report.html."""
+    from analysis.load import check_run
     from reports.build import build_report
-    from simcore.rundir import check_output_dir, read_meta
+    from simcore.rundir import check_output_dir
 
     if questions is not None and questions_games is not None:
         raise UsageError("--questions and --questions-games: give one (--questions reads questions "
@@ -82,8 +83,8 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
             progress(f"Reading the {kind}")
         return (build_sweep_report if kind == "sweep" else build_tune_report)(runs[0], out, force)
     for r in runs:
-        read_meta(r)                                   # a bad run fails before anything is played
-    target = check_output_dir(out, force)
+        check_run(r)                                   # a bad run fails before anything is played
+    target = check_output_dir(out, force, inputs=[*runs, *([questions] if questions else [])])
     n = int(QUESTIONS_GAMES) if questions_games is None else questions_games
     play = questions_player(runs[0]) if questions is None and n > 0 else None
     if play is None:

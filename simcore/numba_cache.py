@@ -9,7 +9,17 @@ files: every cached function defined in one of the group's ``members`` gets a fr
 covers the content of all the group's files (and of the files it ``depends_on``), so an edit to any
 of them recompiles the whole group on the next run, as an edit to a single-file kernel did. It
 wraps the cache locator Numba would choose (same cache directory, same file names); only the stamp
-differs. It must run before the members' ``@njit(cache=True)`` decorators do. May import the
+differs. It must run before the members' ``@njit(cache=True)`` decorators do.
+
+Unprivileged installs: Numba caches beside the source (``__pycache__``), else in the user's cache
+directory (``~/.cache/numba``), else — package directory read-only *and* home unwritable, as in a
+system-wide install run by another user or a read-only container — every ``cache=True`` decorator
+raised "cannot cache function: no locator available". Importing this module (which
+:mod:`simcore.rng`, imported by every kernel before its first decorator, does) adds two fallbacks:
+:class:`FallbackCacheLocator`, a private per-user folder ``balance-toolkit-numba-<uid>`` in
+``$TMPDIR``, ``/tmp`` or ``/var/tmp`` (refused if another user owns it or may write it: cached code
+is loaded with pickle), and, when not even that can be written, compiling without an on-disk cache
+after one warning line on stderr. ``NUMBA_CACHE_DIR``, when set, still wins. May import the
 standard library and numba.
 """
 
@@ -17,9 +27,12 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
+import sys
+import tempfile
 from functools import lru_cache
 
-from numba.core import caching
+from numba.core import caching, dispatcher
 
 _IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl   # (_CacheImpl in older Numba)
 _GROUPS: dict[str, tuple[str, ...]] = {}   # member file → every file of its group's stamp
@@ -81,3 +94,109 @@ def share_cache_stamp(members, depends_on=()) -> None:
         _GROUPS[os.path.abspath(path)] = files
     if GroupStampLocator not in _IMPL._locator_classes:
         _IMPL._locator_classes.insert(0, GroupStampLocator)
+
+
+# ---------------------------------------------------------------------------------------------
+# Unprivileged installs: a writable per-user cache folder, else no on-disk cache
+# ---------------------------------------------------------------------------------------------
+
+_SOURCE_MIXIN = getattr(caching, "_SourceFileBackedLocatorMixin")
+_LOCATOR_BASE = getattr(caching, "_CacheLocator")
+_warned = False
+
+
+def _private_dir(path: str) -> bool:
+    """``path`` exists, is a real directory of this user that nobody else may write, and we can."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return (stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid()
+            and not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and os.access(path, os.W_OK | os.X_OK))
+
+
+def _temp_dirs() -> list[str]:
+    """The temporary folders Python would use, without its last resort, the working directory
+    (a cache folder must not appear among the user's files)."""
+    found = [os.environ.get(k) for k in ("TMPDIR", "TEMP", "TMP")] + ["/tmp", "/var/tmp", "/usr/tmp"]
+    return list(dict.fromkeys(d for d in found if d))
+
+
+@lru_cache(maxsize=None)
+def fallback_cache_root() -> str | None:
+    """The per-user folder for Numba's cache when neither the package nor ``~/.cache`` is
+    writable, or None when there is none (then functions compile without an on-disk cache)."""
+    for tmp in _temp_dirs():
+        root = os.path.join(tmp, f"balance-toolkit-numba-{os.getuid()}")
+        try:
+            try:
+                os.mkdir(root, 0o700)
+            except FileExistsError:
+                pass
+            if not _private_dir(root):
+                continue
+            tempfile.TemporaryFile(dir=root).close()
+            return root
+        except OSError:
+            continue
+    return None
+
+
+class FallbackCacheLocator(_SOURCE_MIXIN, _LOCATOR_BASE):
+    """Numba's last resort: the cache in :func:`fallback_cache_root`, one sub-folder per source
+    folder (Numba's own naming)."""
+
+    def __init__(self, py_func, py_file, root: str) -> None:
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = os.path.join(root, self.get_suitable_cache_subpath(py_file))
+
+    def get_cache_path(self):
+        return self._cache_path
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not os.path.exists(py_file):
+            return None
+        root = fallback_cache_root()
+        if root is None:
+            return None
+        self = cls(py_func, py_file, root)
+        try:
+            self.ensure_cache_path()
+        except OSError:
+            return None
+        return self
+
+
+_enable_caching = dispatcher.Dispatcher.enable_caching
+
+
+def _enable_caching_or_not(self) -> None:
+    """Numba's ``enable_caching``; without any writable cache folder, compile uncached (one
+    warning per process) instead of failing at import."""
+    global _warned
+    try:
+        _enable_caching(self)
+    except RuntimeError as exc:
+        if "no locator available" not in str(exc):
+            raise
+        if not _warned:
+            _warned = True
+            print("warning: no writable folder for Numba's cache (the package folder, ~/.cache and "
+                  f"{', '.join(_temp_dirs())} are not writable); compiling without a cache, so "
+                  "every run compiles the kernels again (set NUMBA_CACHE_DIR to a writable folder)",
+                  file=sys.stderr)
+        self._cache = caching.NullCache()
+
+
+def install_fallbacks() -> None:
+    """Add :class:`FallbackCacheLocator` after Numba's locators and the uncached last resort
+    (idempotent; runs on import)."""
+    if FallbackCacheLocator not in _IMPL._locator_classes:
+        _IMPL._locator_classes.append(FallbackCacheLocator)
+    if dispatcher.Dispatcher.enable_caching is not _enable_caching_or_not:
+        dispatcher.Dispatcher.enable_caching = _enable_caching_or_not
+
+
+install_fallbacks()

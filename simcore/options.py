@@ -1,7 +1,9 @@
-"""One validation for the options every command shares: game counts, seeds, threads, counts.
+"""One validation for the options every command shares: game counts, seeds, threads, chunk sizes,
+error rates (alpha), tolerances and counts.
 
-Every command (simulate, check, ladder, report, the Fief tables …) parses these through the
-functions here, so the same bad value gets the same one-line :class:`UsageError` everywhere.
+Every command (simulate, check, baseline, ladder, report, the Médiévallons questions, the Fief
+tables …) parses these through the functions here — :func:`check_common` checks several at once,
+before any work — so the same bad value gets the same one-line :class:`UsageError` everywhere.
 
 May import numba (lazily, for the thread count), the standard library and :mod:`simcore.errors`.
 """
@@ -37,10 +39,62 @@ def parse_games(text: str | int | float, option: str = "--games") -> int:
     return n
 
 
-def check_seed(seed: int, option: str = "--seed") -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+def check_seed(seed, option: str = "--seed") -> int:
+    """A run seed: a whole number from 0 to 2**63 - 1 (an int, or its text)."""
+    value = seed
+    if isinstance(seed, str) and re.fullmatch(r"\s*[+-]?\d+\s*", seed):
+        value = int(seed)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
         raise UsageError(f"{option} {seed}: must be a whole number from 0 to 2**63 - 1")
-    return seed
+    return value
+
+
+def check_chunk_size(chunk_size: int | None, option: str = "--chunk-size") -> int | None:
+    """Games per chunk: None (the game's default) or a whole number >= 1."""
+    if chunk_size is None:
+        return None
+    return as_count(chunk_size, option, lo=1, hi=MAX_GAMES)
+
+
+def check_alpha(alpha: float | None, option: str = "--alpha") -> float | None:
+    """An error rate: None (the default) or a number strictly between 0 and 0.5."""
+    if alpha is None:
+        return None
+    try:
+        value = float(alpha)
+    except (TypeError, ValueError):
+        raise UsageError(f"{option} {alpha}: not a number (e.g. 0.05)") from None
+    if not 0 < value < 0.5:       # (nan fails this too)
+        raise UsageError(f"{option} {alpha}: must be between 0 and 0.5 (e.g. 0.05)")
+    return value
+
+
+def parse_tolerance(text, option: str) -> float:
+    """A tolerance: a finite number >= 0."""
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        raise UsageError(f"{option} {text}: not a number") from None
+    if not value >= 0 or not math.isfinite(value):
+        raise UsageError(f"{option} {text}: must be a number >= 0")
+    return value
+
+
+def check_common(*, seed=None, threads=None, chunk_size=None, games=None, alpha=None) -> dict:
+    """Check the shared options a command was given (None = not given), all before any work;
+    returns the parsed values by name."""
+    out = {}
+    if games is not None:
+        out["games"] = parse_games(games)
+    if seed is not None:
+        out["seed"] = check_seed(seed)
+    if threads is not None:
+        out["threads"] = check_threads(threads)
+    if chunk_size is not None:
+        out["chunk_size"] = check_chunk_size(chunk_size)
+    if alpha is not None:
+        out["alpha"] = check_alpha(alpha)
+    return out
 
 
 def as_count(value, what: str, lo: int = 1, hi: int = 10**12) -> int:
@@ -67,6 +121,8 @@ def check_threads(threads: int | None) -> int:
     available = numba.config.NUMBA_NUM_THREADS
     if threads is None:
         return available
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        threads = as_count(threads, "--threads", lo=-(10**12))
     if threads < 1:
         raise UsageError(f"--threads {threads}: must be at least 1")
     if threads > available:

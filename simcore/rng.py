@@ -7,13 +7,16 @@ plain Python, used by the pure-Python reference engines so that they can replay 
 exactly. The generator is SplitMix64 (Steele, Lea & Flood 2014), whose output function is a strong
 64-bit mixer; we use the mixer to derive the stream's starting state from the key as well.
 
-May import numpy and numba only.
+May import numpy, numba and :mod:`simcore.numba_cache` (imported first: it gives Numba a writable
+cache folder on a read-only install before the first ``cache=True`` decorator runs).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+import simcore.numba_cache  # noqa: F401  (a writable cache folder, before the first cache=True)
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

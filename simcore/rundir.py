@@ -5,7 +5,8 @@ per game), ``run.json`` (what was run and how to reproduce it) and ``summary.par
 sufficient statistics, written always; the only per-player data of very large runs without
 ``--raw``). Writing is atomic: everything goes to a hidden temporary directory beside the target,
 which is renamed into place only when complete, so an interrupted run never leaves a half-written
-file under the final name. A non-empty existing directory is refused unless ``force``.
+file under the final name. The target is checked and claimed (locked) by
+:func:`simcore.atomic.check_output_dir`: a non-empty existing directory is refused unless ``force``.
 
 May import pyarrow, the standard library, :mod:`simcore.atomic` and :mod:`simcore.errors`.
 """
@@ -13,6 +14,7 @@ May import pyarrow, the standard library, :mod:`simcore.atomic` and :mod:`simcor
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from datetime import datetime, timezone
 from pathlib import Path
@@ -21,7 +23,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simcore.atomic import check_output_dir, publish_dir, temporary_dir  # noqa: F401
+from simcore.atomic import (check_output_dir, publish_dir, release_claim, restore_interrupted,  # noqa: F401
+                            show, temporary_dir)
 from simcore.errors import UsageError
 
 RUN_JSON = "run.json"
@@ -43,8 +46,8 @@ class RunWriter:
     """
 
     def __init__(self, out: str | Path, force: bool = False, *, players_schema: pa.Schema | None,
-                 games_schema: pa.Schema | None) -> None:
-        self.out = check_output_dir(out, force)
+                 games_schema: pa.Schema | None, inputs=()) -> None:
+        self.out = check_output_dir(out, force, inputs=inputs)
         self.force = force
         self.tmp: Path | None = None
         self._schemas = {PLAYERS: players_schema, GAMES: games_schema}
@@ -79,15 +82,42 @@ class RunWriter:
                 pass
         if self.tmp is not None and self.tmp.exists():
             shutil.rmtree(self.tmp, ignore_errors=True)
+        if exc_type is not None:
+            release_claim(self.out, published=False)
 
 
 def read_meta(run: str | Path) -> dict[str, Any]:
-    """run.json of a run directory, with a clear error if ``run`` is not one."""
+    """run.json of a run directory as an object, with one clear error line if ``run`` is not one.
+
+    A run missing because a ``--force`` replacement was killed between its two renames is
+    restored first (:func:`simcore.atomic.restore_interrupted`). The fields are checked by
+    :func:`analysis.load.check_run`, which every reader calls."""
     p = Path(run)
     meta_path = p / RUN_JSON
+    if not os.path.lexists(p):
+        restore_interrupted(p)
+    if not p.exists():
+        raise UsageError(f"{show(p)}: not a run directory (it does not exist)")
+    if not p.is_dir():
+        raise UsageError(f"{show(p)}: not a run directory (a file, not a directory)")
     if not meta_path.is_file():
-        raise UsageError(f"{p}: not a run directory (no {RUN_JSON})")
+        raise UsageError(f"{show(p)}: not a run directory (no {RUN_JSON})")
     try:
-        return json.loads(meta_path.read_text(encoding="utf-8"))
+        raw = meta_path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{show(meta_path)}: cannot read ({exc.strerror})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{show(meta_path)}: not UTF-8 text (byte {exc.start})") from None
+    try:
+        meta = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UsageError(f"{meta_path}: invalid JSON ({exc})") from None
+        raise UsageError(f"{show(meta_path)}: invalid JSON ({exc.msg} at line {exc.lineno} "
+                         f"column {exc.colno})") from None
+    except RecursionError:
+        raise UsageError(f"{show(meta_path)}: invalid JSON (nested too deeply)") from None
+    if not isinstance(meta, dict):
+        raise UsageError(f"{show(meta_path)}: must hold a JSON object {{...}}, not "
+                         f"{type(meta).__name__ if meta is not None else 'null'}")
+    return meta

@@ -28,9 +28,10 @@ import pyarrow as pa
 import simcore
 from simcore import games as registry
 from simcore import rundir
+from simcore.atomic import input_paths
 from simcore.contract import ChunkResult, PreparedRun
 from simcore.errors import UsageError
-from simcore.options import check_seed, parse_games, set_threads  # noqa: F401  (parse_games: API)
+from simcore.options import check_chunk_size, check_seed, check_threads, parse_games, set_threads  # noqa: F401
 from simcore.stats import wilson_interval
 
 DEFAULT_CHUNK = 1 << 17          # games per chunk: ~30 MB of player rows at 5 players
@@ -176,21 +177,20 @@ def simulate(game: str, *, games: int | str, seed: int = 0, out: str | Path | No
     terrain="castle", games=100_000)`` or ``simulate("middle-ages", players=4, games=1e6)``."""
     n = parse_games(games)
     check_seed(seed)
+    check_threads(threads)
+    check_chunk_size(chunk_size)
     out_dir = Path(out) if out is not None else None
     if out_dir is not None:
-        rundir.check_output_dir(out_dir, force)
+        rundir.check_output_dir(out_dir, force, inputs=input_paths(rules, options.get("strategies")))
     prep = prepare(game, rules=rules, settings=settings, **options)
     return run(prep, games=n, seed=seed, out=out_dir, force=force, threads=threads,
                chunk_size=chunk_size, raw=raw, quiet=quiet)
 
 
 def _check_counts(prep: PreparedRun, games: int, seed: int, chunk_size: int | None) -> None:
-    if games <= 0:
-        raise UsageError(f"--games {games}: must be at least 1")
-    if seed < 0 or seed >= 2**63:
-        raise UsageError(f"--seed {seed}: must be between 0 and 2**63 - 1")
-    if chunk_size is not None and chunk_size <= 0:
-        raise UsageError(f"--chunk-size {chunk_size}: must be at least 1")
+    parse_games(games)
+    check_seed(seed)
+    check_chunk_size(chunk_size)
     if games % prep.games_per_deal:
         raise UsageError(f"--games {games}: with --rotate-seats the count must be a multiple of "
                          f"{prep.games_per_deal} (one game per rotation of every deal)")

@@ -223,8 +223,13 @@ def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
     without ``force``)."""
     from analysis.export import check_output_file, write_text_atomic
 
+    from analysis.load import check_run
+    from simcore.options import check_seed
+
     check_settings(alpha, seed_offset, on_inconclusive, tolerance or {})
-    check_output_file(out, force)
+    meta = check_run(run)
+    check_seed(meta.get("seed", 0) + seed_offset, "--seed-offset")   # the seed a check will play
+    check_output_file(out, force, inputs=[run])
     meta, metrics = measure_run(run)
     text = render_baseline(meta, metrics, out, source=Path(run).as_posix(), tolerance=tolerance,
                            alpha=alpha, check_games=check_games, seed_offset=seed_offset,

@@ -46,8 +46,10 @@ def write_run(path: Path, players: dict, games: dict | None = None, **meta) -> P
     if games is not None:
         pq.write_table(_table(games, GAME_TYPES), path / "games.parquet")
     n = int(np.max(players["seat"])) + 1
+    first = min(players["game"])     # run.json names each seat's bot as in the first game
+    seats = {s: b for g, s, b in zip(players["game"], players["seat"], players["strategy"]) if g == first}
     info = {"game": "middle-ages", "players": n, "games": len(set(players["game"])), "seed": 0,
-            "strategies": ["random"] * n, "rules_sha256": "test", "rules_name": "test", "version": "test"}
+            "strategies": [seats.get(s, "random") for s in range(n)], "rules_sha256": "test", "rules_name": "test", "version": "test"}
     info.update(meta)
     (path / "run.json").write_text(json.dumps(info), encoding="utf-8")
     return path

@@ -11,6 +11,7 @@ import pytest
 from analysis_runs import HAND, HAND_GAMES, synthetic_run, write_run
 
 from analysis import analyse, group_runs, load, open_runs
+from analysis.load import COMMON_COLUMNS
 from simcore.errors import UsageError
 
 
@@ -47,7 +48,8 @@ def test_run_without_players_or_common_columns_is_refused(tmp_path):
 
 def test_runs_of_different_games_cannot_be_pooled(tmp_path):
     a = write_run(tmp_path / "a", HAND, HAND_GAMES)
-    b = write_run(tmp_path / "b", HAND, HAND_GAMES, game="fief")
+    common = {k: HAND[k] for k in COMMON_COLUMNS}
+    b = write_run(tmp_path / "b", common, None, game="fief-combat")
     with pytest.raises(UsageError, match="different games"):
         open_runs([a, b])
 

@@ -98,6 +98,11 @@ def test_output_directory_problems_are_usage_errors(tmp_path, capsys):
     blocker.write_text("x")
     assert _run(["fief-calamity", "--out", str(blocker / "sub")]) == 2
     assert "cannot write" in capsys.readouterr().err
+    # --force replaces an output of this toolkit (it has run.json), never a folder of other files
+    assert _run(["fief-odds", "--attackers", "1-2", "--defenders", "1", "--out", str(full),
+                 "--force", "-q"]) == 2
+    assert "not a directory this toolkit wrote" in capsys.readouterr().err
+    (full / "run.json").write_text("{}")
     assert _run(["fief-odds", "--attackers", "1-2", "--defenders", "1", "--out", str(full),
                  "--force", "-q"]) == 0
     assert (full / "odds.csv").exists() and not (full / "keep.txt").exists()

@@ -83,7 +83,9 @@ def test_questions_for_a_game_without_them_and_bad_directories_are_one_line(play
     out = tmp_path / "rep"
     assert _run(["report", str(small), "--out", str(out), "--questions", str(played["questions"])]) == 2
     assert "reports read no played questions" in _one_line_error(capsys)
-    assert _run(["report", str(played["base"]), "--out", str(out), "--questions", str(tmp_path)]) == 2
+    bogus = tmp_path / "bogus"          # (not tmp_path itself: --out inside an input is refused)
+    bogus.mkdir()
+    assert _run(["report", str(played["base"]), "--out", str(out), "--questions", str(bogus)]) == 2
     assert "not a questions directory" in _one_line_error(capsys)
     assert _run(["report", str(played["base"]), "--out", str(out), "--questions", str(played["questions"]),
                  "--questions-games", "100"]) == 2

@@ -31,7 +31,7 @@ from simcore.games.fief.rules import (
     FiefRules, load,
 )
 from simcore.games.fief.game import wilson
-from simcore.options import as_count
+from simcore.options import as_count, check_seed
 from simcore.rng import stream_state
 
 PLAGUE_KEY = 1 << 50     # cell keys, so plague and revolt streams never share a key with combats
@@ -175,7 +175,7 @@ def calamity_request(*, soldiers: str = "0-30", lords: str = "1-4", max_ecus: in
         raise UsageError(f"--method {method!r}: use {', '.join(METHODS)}")
     max_ecus = as_count(max_ecus, "--max-ecus", lo=0, hi=10**9)
     games = as_count(games, "--games", hi=10**9)
-    seed = as_count(seed, "--seed", lo=0, hi=2**63 - 1)
+    seed = check_seed(seed)
     rules = load(rules_path)
     if max_ecus // rules.param(P_REVOLT_ECUS) > 1000:
         raise UsageError(f"--max-ecus {max_ecus}: at most 1000 conviction points")

@@ -32,7 +32,7 @@ from simcore.games.fief.rules import (
     terrain_index,
 )
 from simcore.games.fief.game import wilson
-from simcore.options import as_count
+from simcore.options import as_count, check_seed
 from simcore.rng import stream_state
 
 METHODS = ("exact", "mc", "both")
@@ -241,7 +241,7 @@ def odds_request(*, attackers: str = "1-30", defenders: str = "1-20", terrain: s
     if method not in METHODS:
         raise UsageError(f"--method {method!r}: use {', '.join(METHODS)}")
     games = as_count(games, "--games", hi=10**9)
-    seed = as_count(seed, "--seed", lo=0, hi=2**63 - 1)
+    seed = check_seed(seed)
     lv = parse_levels(levels)
     rules = load(rules_path)
     la = rules.default_lords[0] if lords_attacker is None else int(lords_attacker)

@@ -1,0 +1,149 @@
+"""Issue 18, point 2: damaged or hand-mixed run directories are refused by every reader.
+
+Every reader (report, export, baseline, check RUN) goes through analysis.load.check_run, so each
+damage is tried on each of them: exit code 2, one line naming the file and the problem, nothing
+written. The hand-mixed cases swap a real file of another real run into the directory.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from reliability_helpers import balance, cli_in_process, one_error_line
+
+
+def _meta(run: Path) -> dict:
+    return json.loads((run / "run.json").read_text(encoding="utf-8"))
+
+
+def _write_meta(run: Path, **changes) -> None:
+    meta = _meta(run)
+    meta.update(changes)
+    (run / "run.json").write_text(json.dumps(meta), encoding="utf-8")
+
+
+def _run_json(run: Path, raw: bytes) -> None:
+    (run / "run.json").write_bytes(raw)
+
+
+@pytest.fixture(scope="module")
+def other_runs(tmp_path_factory):
+    """Real runs to mix files from: other game count, 3 players, other bots, another game."""
+    from simcore import runner
+
+    root = tmp_path_factory.mktemp("other-runs")
+    made = {}
+    for name, kw in {"games100": dict(games=100, players=4),
+                     "players3": dict(games=200, players=3),
+                     "random_bots": dict(games=200, players=4, strategies="random"),
+                     "ma2": dict(games=200, players=2)}.items():
+        made[name] = runner.simulate("middle-ages", seed=1, out=root / name, quiet=True, **kw)
+    made["fief"] = runner.simulate("fief-combat", games=200, seed=1, out=root / "fief", quiet=True)
+    return made
+
+
+# (name, how to damage the run directory, file named in the error line, words of the problem)
+DAMAGE = [
+    ("run.json not UTF-8", lambda r, o: _run_json(r, b'{"game": "middle\xff-ages"}'), "run.json", "not UTF-8"),
+    ("run.json not JSON", lambda r, o: _run_json(r, b'{"game": "middle-ages",'), "run.json", "invalid JSON"),
+    ("run.json a list", lambda r, o: _run_json(r, b'["middle-ages"]'), "run.json", "JSON object"),
+    ("run.json null", lambda r, o: _run_json(r, b"null"), "run.json", "JSON object"),
+    ("run.json empty", lambda r, o: _run_json(r, b""), "run.json", "invalid JSON"),
+    ("unknown game", lambda r, o: _write_meta(r, game="chess"), "run.json", "unknown game 'chess'"),
+    ("game not a string", lambda r, o: _write_meta(r, game=["middle-ages"]), "run.json", "game must be"),
+    ("players a string", lambda r, o: _write_meta(r, players="4"), "run.json", "players must be a whole number"),
+    ("players true", lambda r, o: _write_meta(r, players=True), "run.json", "players must be a whole number"),
+    ("players out of range", lambda r, o: _write_meta(r, players=9), "run.json", "played by 2-5"),
+    ("negative games", lambda r, o: _write_meta(r, games=-200), "run.json", "games = -200"),
+    ("games a float", lambda r, o: _write_meta(r, games=200.5), "run.json", "games must be a whole number"),
+    ("negative seed", lambda r, o: _write_meta(r, seed=-1), "run.json", "seed must be"),
+    ("strategies not a list", lambda r, o: _write_meta(r, strategies="balanced"), "run.json", "strategies must be"),
+    ("strategies too short", lambda r, o: _write_meta(r, strategies=["balanced"]), "run.json", "names 1 seats"),
+    ("negative threads", lambda r, o: _write_meta(r, threads=-2), "run.json", "threads must be"),
+    ("rules_text a number", lambda r, o: _write_meta(r, rules_text=5), "run.json", "rules_text must be a string"),
+    ("a tables directory", lambda r, o: _write_meta(r, command="medievallons-questions"), "run.json",
+     "not a run of games"),
+    ("players.parquet of a 100-game run",
+     lambda r, o: shutil.copy(o["games100"] / "players.parquet", r), "players.parquet", "run.json says 200 games"),
+    ("players.parquet of a 3-player run",
+     lambda r, o: shutil.copy(o["players3"] / "players.parquet", r), "players.parquet", "run.json says 4 players"),
+    ("players.parquet of other bots",
+     lambda r, o: shutil.copy(o["random_bots"] / "players.parquet", r), "players.parquet", "strategy random"),
+    ("players.parquet of another game",
+     lambda r, o: (shutil.copy(o["ma2"] / "players.parquet", r), shutil.copy(o["fief"] / "run.json", r),
+                   shutil.copy(o["fief"] / "games.parquet", r)),
+     "players.parquet", "not columns of fief-combat runs"),
+    ("games.parquet with more games than run.json",
+     lambda r, o: (shutil.copy(o["games100"] / "players.parquet", r), _write_meta(r, games=100)),
+     "games.parquet", "run.json says 100 games"),
+    ("players.parquet garbage", lambda r, o: (r / "players.parquet").write_bytes(b"PAR1 not parquet"),
+     "players.parquet", "cannot read"),
+    ("players.parquet missing", lambda r, o: (r / "players.parquet").unlink(), "players.parquet", "no players.parquet"),
+    ("games.parquet missing", lambda r, o: (r / "games.parquet").unlink(), "games.parquet", "missing"),
+    ("games.parquet garbage", lambda r, o: (r / "games.parquet").write_bytes(b"x" * 40),
+     "games.parquet", "cannot read"),
+    ("run.json missing", lambda r, o: (r / "run.json").unlink(), "run", "not a run directory"),
+]
+READERS = [
+    ["report", "RUN", "--questions-games", "0", "--out", "rep"],
+    ["export", "RUN", "--what", "seats", "--out", "seats.csv"],
+    ["export", "RUN", "--what", "players", "--out", "players.csv"],
+    ["baseline", "RUN", "--out", "base.toml"],
+]
+
+
+@pytest.mark.parametrize("name,damage,file,words", DAMAGE, ids=[d[0] for d in DAMAGE])
+def test_every_reader_refuses_a_damaged_run_in_one_line(name, damage, file, words, tiny_run,
+                                                        other_runs, tmp_path, capsys, monkeypatch):
+    damage(tiny_run, other_runs)
+    monkeypatch.chdir(tmp_path)
+    for argv in READERS:
+        args = [str(tiny_run) if a == "RUN" else a for a in argv]
+        code, err = cli_in_process(args, capsys)
+        line = one_error_line(err)
+        assert code == 2, (args, err)
+        assert file in line and words in line, (args, line)
+        assert not any((tmp_path / p).exists() for p in ("rep", "seats.csv", "players.csv", "base.toml"))
+
+
+def test_check_against_a_damaged_run_is_one_line(tiny_run, tmp_path, capsys, monkeypatch):
+    from analysis.check.baseline import make_baseline
+
+    make_baseline(tiny_run, tmp_path / "base.toml")
+    (tiny_run / "players.parquet").write_bytes(b"garbage")
+    code, err = cli_in_process(["check", str(tiny_run), "--baseline", str(tmp_path / "base.toml")], capsys)
+    assert code == 2 and "players.parquet: cannot read" in one_error_line(err)
+
+
+def test_pooled_runs_of_different_games_name_the_problem(tiny_run, other_runs, tmp_path, capsys):
+    code, err = cli_in_process(["report", str(tiny_run), str(other_runs["fief"]), "--out",
+                                str(tmp_path / "rep")], capsys)
+    assert code == 2 and "middle-ages" in one_error_line(err) and "fief-combat" in err
+
+
+def test_a_damaged_run_in_a_real_process_is_one_line(tiny_run, tmp_path):
+    (tiny_run / "run.json").write_bytes(b"\x89PNG\r\n\x1a\n")
+    r = balance("report", tiny_run, "--out", "rep", cwd=tmp_path, timeout=120)
+    assert r.returncode == 2
+    assert "run.json: not UTF-8" in one_error_line(r.stderr)
+    assert not (tmp_path / "rep").exists()
+
+
+def test_an_intact_run_passes_and_is_checked_once(tiny_run, monkeypatch):
+    """The check is not a cost paid by every metric: a second reader of the same files in the
+    same process reuses the first check (and a changed file is checked again)."""
+    from analysis import load
+
+    calls = []
+    real = load._check_players
+    monkeypatch.setattr(load, "_check_players", lambda *a: calls.append(1) or real(*a))
+    load.check_run(tiny_run)
+    load.open_runs([tiny_run])
+    assert len(calls) == 1
+    _write_meta(tiny_run, seed=4)
+    load.check_run(tiny_run)
+    assert len(calls) == 2

@@ -1,0 +1,144 @@
+"""Issue 18, points 3 and 4 with real processes: two writers racing, Ctrl-C, SIGTERM, SIGKILL.
+
+A run of 3e6 Middle-Ages games lasts far longer than these tests wait: every test stops it (or
+sees it stopped) long before it could finish, so timings never decide an outcome; the tests wait
+for a file to appear, never for a fixed time. Each process costs a few seconds of start-up, so the
+variants of a case run only with ``-m slow`` (``make test-slow``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+
+import pytest
+
+from reliability_helpers import balance, hidden, one_error_line, start, wait_for
+
+LONG_RUN = ("simulate", "--games", "3e6", "--quiet")
+
+
+def _writing(folder, name) -> bool:
+    return bool(hidden(folder, f".{name}.tmp-*"))
+
+
+def _stop(proc) -> None:
+    if proc.poll() is None:
+        proc.kill()
+    proc.communicate(timeout=60)
+
+
+# --- 3. concurrent writers ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("second", [
+    ("simulate", "--game", "fief-combat", "--games", "100", "--quiet", "--out", "R", "--force"),
+    pytest.param(("simulate", "--games", "100", "--quiet", "--out", "R", "--force"),
+                 marks=pytest.mark.slow),
+    pytest.param(("report", "old", "--out", "R", "--force"), marks=pytest.mark.slow),
+], ids=["fief simulate", "simulate", "report"])
+def test_a_second_writer_of_the_same_output_stops_at_once(second, tiny_run, tmp_path):
+    os.rename(tiny_run, tmp_path / "old")
+    first = start(*LONG_RUN, "--out", "R", cwd=tmp_path)
+    try:
+        wait_for(lambda: _writing(tmp_path, "R"), what="the first writer's temporary directory")
+        r = balance(*second, cwd=tmp_path)
+        assert r.returncode == 2
+        assert "another command is writing it right now" in one_error_line(r.stderr)
+        assert first.poll() is None                    # the first one goes on, untouched
+        assert _writing(tmp_path, "R")
+    finally:
+        _stop(first)
+
+
+def test_two_writers_started_together_never_both_succeed(tmp_path):
+    """Without --force: whatever the timing, one writes R and the other stops with exit 2 (once,
+    6 of 6 such trials ended with two exit-0 runs, one silently replacing the other)."""
+    for trial in range(2):
+        out = f"R{trial}"
+        args = ("simulate", "--games", "20000", "--quiet", "--out", out)
+        a, b = start(*args, cwd=tmp_path), start(*args, cwd=tmp_path)
+        results = [(p.wait(timeout=120), p.communicate()[1]) for p in (a, b)]
+        codes = sorted(code for code, _ in results)
+        assert codes == [0, 2], results
+        loser = next(err for code, err in results if code == 2)
+        line = one_error_line(loser)
+        assert "another command is writing it" in line or "not empty" in line
+        assert hidden(tmp_path) == []                  # no lock, temporary or old entry left
+
+
+# --- 4. signals ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("signum,code,how", [
+    (signal.SIGINT, 130, "Ctrl-C"),
+    pytest.param(signal.SIGTERM, 143, "SIGTERM", marks=pytest.mark.slow)])
+def test_a_signal_prints_one_interrupted_line_and_leaves_nothing(signum, code, how, tmp_path):
+    proc = start(*LONG_RUN, "--out", "R", cwd=tmp_path)
+    try:
+        wait_for(lambda: _writing(tmp_path, "R"), what="the temporary run directory")
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        _stop(proc)
+    assert proc.returncode == code, err
+    assert err.strip() == f"interrupted ({how}): nothing was written under the final name"
+    assert list(tmp_path.iterdir()) == []              # no run, no temporary, no lock file
+
+
+def test_after_sigkill_the_next_writer_in_the_folder_cleans_up(tmp_path):
+    proc = start(*LONG_RUN, "--out", "R", cwd=tmp_path)
+    try:
+        wait_for(lambda: _writing(tmp_path, "R"), what="the temporary run directory")
+        proc.kill()
+        proc.communicate(timeout=60)
+    finally:
+        _stop(proc)
+    left = hidden(tmp_path, ".R.tmp-*")
+    assert len(left) == 1 and not (tmp_path / "R").exists()
+    r = balance("simulate", "--game", "fief-combat", "--games", "100", "--quiet", "--out", "other",
+                cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.strip() == (f"note: cleaned up after an interrupted command in {tmp_path}: "
+                                f"removed {left[0]}")
+    assert hidden(tmp_path) == [] and (tmp_path / "other" / "run.json").is_file()
+
+
+@pytest.mark.slow
+def test_a_live_writers_temporary_directory_is_never_cleaned_up(tmp_path):
+    proc = start(*LONG_RUN, "--out", "R", cwd=tmp_path)
+    try:
+        wait_for(lambda: _writing(tmp_path, "R"), what="the temporary run directory")
+        mine = hidden(tmp_path, ".R.tmp-*")
+        r = balance("simulate", "--game", "fief-combat", "--games", "100", "--quiet", "--out", "other",
+                    cwd=tmp_path)
+        assert r.returncode == 0 and "note:" not in r.stderr
+        assert hidden(tmp_path, ".R.tmp-*") == mine and proc.poll() is None
+    finally:
+        _stop(proc)
+
+
+@pytest.mark.parametrize("next_command", ["reader", pytest.param("writer", marks=pytest.mark.slow)])
+def test_a_kill_between_the_two_renames_of_force_loses_nothing(next_command, tiny_run, tmp_path):
+    """--force moves the old run aside, then renames the new one in; killed in between, the final
+    name is missing for a moment, and the next command (reading it, or writing in the folder)
+    restores the old run: the command never finished, so the previous result stands."""
+    old_meta = json.loads((tiny_run / "run.json").read_text())
+    proc = start("simulate", "--game", "fief-combat", "--games", "100", "--quiet", "--out", "run",
+                 "--force", cwd=tmp_path, BALANCE_TEST_PAUSE_BETWEEN_RENAMES=120)
+    try:
+        wait_for(lambda: hidden(tmp_path, ".run.old-*") and not (tmp_path / "run").exists(),
+                 what="the pause between the two renames")
+        proc.kill()
+        proc.communicate(timeout=60)
+    finally:
+        _stop(proc)
+    assert not (tmp_path / "run").exists() and hidden(tmp_path, ".run.old-*")
+    if next_command == "reader":
+        r = balance("export", "run", "--what", "seats", "--out", "seats.csv", cwd=tmp_path)
+    else:
+        r = balance("simulate", "--game", "fief-combat", "--games", "100", "--quiet", "--out", "other",
+                    cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "restored run from .run.old-" in r.stderr and r.stderr.count("\n") == 1
+    assert json.loads((tmp_path / "run" / "run.json").read_text()) == old_meta
+    assert hidden(tmp_path) == []
