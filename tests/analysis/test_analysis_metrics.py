@@ -82,7 +82,7 @@ def test_ludii_metrics_use_places_where_win_shares_use_winners_only(tmp_path):
 
     cols = {"game": [r[0] for r in rows], "seat": [r[1] for r in rows], "strategy": ["A"] * 9,
             "score": [r[3] for r in rows], "win_share": [r[4] for r in rows], "rank": [r[5] for r in rows]}
-    run = write_run(tmp_path / "three", cols, {"game": [0, 1, 2], "n_players": [3, 3, 3]}, players=3)
+    run = write_run(tmp_path / "three", cols, {"game": [0, 1, 2], "n_players": [3, 3, 3]})
     r = seats.seat_tests(open_runs([run])).row(0, named=True)
     assert r["advantage_p1"] == pytest.approx(0.5)            # second of three: 1 − 1/2
     assert r["first_seat_win_share"] == pytest.approx(0.0)
