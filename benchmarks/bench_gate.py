@@ -19,7 +19,8 @@ What is measured, against the committed baseline configs/baselines/middle_ages_d
   (power, β). Designs: **fixed-N** (the fixed-size test of the same hypotheses at the games of the
   power calculation, :func:`analysis.check.decision.fixed_n_verdict`), **sequential** (the SPRT of
   :class:`analysis.check.decision.SequentialTest`, batches and maximum as `balance check` uses
-  them) and **paired** (the same SPRT on the paired differences).
+  them), **paired** (the same SPRT on the paired differences) and **unpaired** (the same SPRT on
+  differences of the two rule sets played on different deals: what paired mode saves).
 * **Real kernels**: the clear regression Palais base income 3 → 6, checked with ``--real-seeds``
   seeds (the check's seed + i), sequential and paired, exactly as `balance check` runs (and with
   looks every 500 games, to see how early it is decided); and the
@@ -91,7 +92,7 @@ def simulate(design: str, shift: np.ndarray, x: np.ndarray, base, reps: int, see
             v = [fixed_n_verdict(d[j], se[j], tol[j], base.alpha, k) for j in range(k)]
             out.append(("fail" if "fail" in v else "pass", fixed_games))
             continue
-        paired = design == "paired"
+        paired = design in ("paired", "unpaired")
         b_err = np.zeros(k) if paired else rng.normal(0, base_se)
         test = SequentialTest(k, base.alpha, base.beta)
         mom = stats.Moments.zeros(k)
@@ -159,6 +160,8 @@ def main(argv=None) -> int:
         x4 = pool(base, palais(4, tmp), args.pool, seed=778)
         x3 = pool(base, None, args.pool, seed=778)
         d = x4 - x3
+        # the same two rule sets on *different* deals: the pairing broken by a fixed permutation
+        unpaired = x4[np.random.default_rng(5).permutation(len(x4))] - x3
         print(f"pools played in {time.perf_counter() - t0:.0f} s; paired sd / unpaired sd per metric: "
               + ", ".join(f"{a:.2f}" for a in d.std(axis=0) / x.std(axis=0)), flush=True)
         results["paired_sd_ratio"] = (d.std(axis=0) / x.std(axis=0)).tolist()
@@ -168,7 +171,7 @@ def main(argv=None) -> int:
         scenarios = {"unchanged": np.zeros(k), "at_tolerance": tol.copy(), "twice_tolerance_seat2": power}
         results["simulated"] = {}
         for name, shift in scenarios.items():
-            for design, data in (("fixed", x), ("sequential", x), ("paired", d)):
+            for design, data in (("fixed", x), ("sequential", x), ("paired", d), ("unpaired", unpaired)):
                 t = time.perf_counter()
                 out = simulate(design, shift, data, base, args.reps, seed=zlib.crc32(f"{name}/{design}".encode()),
                                fixed_games=plan.fixed_games, max_games=max_games, batch=batch)
