@@ -1,14 +1,19 @@
 """Comparison of two configurations (baseline vs variant rules, or two strategy sets).
 
 :func:`metric_vector` flattens the tables of :func:`analysis.analyse` into one row per scalar metric
-(seat win shares and mean scores, Balance, outcome metrics, pooled event metrics, tile slopes,
-strategy win shares and matchups, mean game length and end-reason shares, guild types' founded
-share and founders' win share), each with its estimate, 95 % interval and a standard error
-read off that interval (half-width / 1.96). :func:`compare_tables` joins two such vectors: the
-difference variant − baseline, its 95 % interval (Newcombe's for proportions, normal with
-√(se₁² + se₂²) otherwise), a two-sided z-test p-value, and a Holm-adjusted p-value over all
-compared metrics. ``significant`` uses the adjusted p-value, so that two runs of the same
-configuration flag *any* metric in at most ~5 % of comparisons (family-wise error rate).
+(seat win shares and mean scores, Ludii's Balance and the win-share Balance, outcome metrics,
+pooled event metrics, tile slopes, strategy win shares and matchups, mean game length and
+end-reason shares, guild types' founded share and founders' win share), each with its estimate,
+95 % interval and count. :func:`compare_tables` joins two such vectors: the difference variant −
+baseline, its 95 % interval and a two-sided p-value — Newcombe's interval and the two-proportion z
+test for proportions, Welch's t interval and test for means (each run's standard deviation recovered
+exactly from its Student t interval), a normal interval from the half-widths otherwise (slopes) —
+and a Holm-adjusted p-value over all tested metrics. ``significant`` uses the adjusted p-value, so
+that two runs of the same configuration flag *any* metric in at most ~5 % of comparisons
+(family-wise error rate). Balance rows (kind ``index``) are shown with both runs' intervals and the
+difference but not tested: a maximum over seat pairs has no standard error to combine (their
+intervals come from simultaneous intervals, not from a normal law), and the seat win-share rows
+carry the test.
 
 May import polars, numpy, :mod:`analysis` and its modules.
 """
@@ -55,8 +60,13 @@ def metric_vector(tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
                       lambda r: f"{r['seat_label']} mean score", "mean",
                       "mean_score", "score_ci_low", "score_ci_high", "games")
     if "seat_tests" in tables:
-        rows += _rows(tables["seat_tests"], "balance", "all", "Balance (1 − largest seat gap)", "index",
+        st = tables["seat_tests"]
+        rows += _rows(st, "balance", "all", "Balance (Ludii: 1 − largest seat gap in rank credit)", "index",
                       "balance", "balance_low", "balance_high", "games")
+        if "win_share_balance" in st.columns:
+            rows += _rows(st, "win_share_balance", "all", "Win-share balance (1 − largest seat gap in win share)",
+                          "index", "win_share_balance", "win_share_balance_low", "win_share_balance_high",
+                          "games")
     if "outcomes" in tables:
         for r in tables["outcomes"].iter_rows(named=True):
             rows.append((r["metric"], "all", r["label"], r["kind"], r["estimate"], r["ci_low"], r["ci_high"],
@@ -122,23 +132,37 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
 
     Columns: metric, key, label, kind, base, base_low, base_high, variant, variant_low,
     variant_high, diff, diff_low, diff_high, z, p_value, p_adjusted (Holm), significant
-    (p_adjusted < alpha). Sorted by |z| (strongest evidence first).
+    (p_adjusted < alpha). Sorted by |z| (strongest evidence first). Balance rows (kind ``index``)
+    have no diff interval, z or p-value (see the module docstring) and are never significant.
     """
     b = metric_vector(base)
     v = metric_vector(variant)
     j = b.join(v, on=["metric", "key"], how="inner", suffix="_v")
-    e1, l1, h1 = (j[c].to_numpy() for c in ("estimate", "ci_low", "ci_high"))
-    e2, l2, h2 = (j[c].to_numpy() for c in ("estimate_v", "ci_low_v", "ci_high_v"))
+    e1, l1, h1, n1 = (j[c].to_numpy() for c in ("estimate", "ci_low", "ci_high", "n"))
+    e2, l2, h2, n2 = (j[c].to_numpy() for c in ("estimate_v", "ci_low_v", "ci_high_v", "n_v"))
+    kind = j["kind"].to_numpy()
     se1, se2 = (h1 - l1) / (2 * _Z), (h2 - l2) / (2 * _Z)
     se = np.sqrt(se1 ** 2 + se2 ** 2)
     diff = e2 - e1
     nlo, nhi = stats.newcombe(e2, l2, h2, e1, l1, h1)
-    prop = (j["kind"] == "proportion").to_numpy()
+    prop = kind == "proportion"
     dlo = np.where(prop, nlo, diff - _Z * se)
     dhi = np.where(prop, nhi, diff + _Z * se)
     with np.errstate(invalid="ignore", divide="ignore"):
         z = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.nan))
     p = stats.two_sided_p(z)
+    for i in np.flatnonzero(kind == "mean"):
+        if n1[i] > 1 and n2[i] > 1 and np.isfinite(h1[i] - l1[i]) and np.isfinite(h2[i] - l2[i]):
+            # Student t interval mean ± t(n−1)·sd/√n  →  sd = half-width · √n / t(n−1)
+            sd1 = (h1[i] - l1[i]) / 2 * np.sqrt(n1[i]) / stats.t_quantile(float(n1[i] - 1))
+            sd2 = (h2[i] - l2[i]) / 2 * np.sqrt(n2[i]) / stats.t_quantile(float(n2[i] - 1))
+            _, lo, hi, pw = stats.welch(e2[i], sd2, n2[i], e1[i], sd1, n1[i])
+            dlo[i], dhi[i], p[i] = lo, hi, pw
+    index = kind == "index"
+    z = np.where(index, np.nan, z)
+    p = np.where(index, np.nan, p)
+    dlo = np.where(index, np.nan, dlo)
+    dhi = np.where(index, np.nan, dhi)
     adj = stats.holm(p)
     out = pl.DataFrame({
         "metric": j["metric"], "key": j["key"], "label": j["label"], "kind": j["kind"],

@@ -50,10 +50,8 @@ class EventAccumulator:
         self.game_columns = tuple(f"event_{k}" for k in self.slots)
         shape = (len(self.slots), N_IDS)
         self.games = np.zeros(shape)
-        self.gain = np.zeros(shape)
-        self.gain_sq = np.zeros(shape)
-        self.spread = np.zeros(shape)
-        self.spread_sq = np.zeros(shape)
+        self.gain = stats.Moments.zeros(shape)     # per-game mean gain, centred (two-pass + merge)
+        self.spread = stats.Moments.zeros(shape)
         self.changes = np.zeros(shape)
         self.top_games = np.zeros(shape)
         self.top_wins = np.zeros(shape)
@@ -87,9 +85,9 @@ class EventAccumulator:
             count, seat = top_seat(gain, best)
             sole = count == 1
             top_ws = np.where(sole, w[rows, np.maximum(seat, 0)], 0.0)
-            stats_ = [(self.games, None), (self.gain, mean_gain), (self.gain_sq, mean_gain * mean_gain),
-                      (self.spread, spread), (self.spread_sq, spread * spread),
-                      (self.top_games, pick(sole)), (self.top_wins, pick(top_ws))]
+            self.gain.n[i], self.gain.mean[i], self.gain.m2[i] = _merged(self.gain[i], ev, mean_gain)
+            self.spread.n[i], self.spread.mean[i], self.spread.m2[i] = _merged(self.spread[i], ev, spread)
+            stats_ = [(self.games, None), (self.top_games, pick(sole)), (self.top_wins, pick(top_ws))]
             if self.with_coins:
                 before = block.p[f"coins_before_event_{k}"]
                 after = np.add(before, gain, dtype=np.int32)
@@ -100,6 +98,11 @@ class EventAccumulator:
             self.games_with += np.bincount(ev, minlength=N_IDS)
             for s in range(self.n):
                 self.seat_with[:, s] += np.bincount(ev, weights=pick(w[:, s]), minlength=N_IDS)
+
+
+def _merged(old: stats.Moments, ev: np.ndarray, x: np.ndarray):
+    m = old.merge(stats.Moments.grouped(ev, x, N_IDS))
+    return m.n, m.mean, m.m2
 
 
 def _acc(rs: RunSet, acc: EventAccumulator | None) -> EventAccumulator:
@@ -135,19 +138,19 @@ def event_impact(rs: RunSet, acc: EventAccumulator | None = None) -> pl.DataFram
     if not acc.slots:
         return pl.DataFrame(schema=_IMPACT_SCHEMA)
     frames = []
-    pooled = [acc.games.sum(0), acc.gain.sum(0), acc.gain_sq.sum(0), acc.spread.sum(0), acc.spread_sq.sum(0),
+    pooled = [acc.games.sum(0), acc.gain.sum(0), acc.spread.sum(0),
               acc.changes.sum(0), acc.top_games.sum(0), acc.top_wins.sum(0)]
-    per_slot = [[a[i] for a in (acc.games, acc.gain, acc.gain_sq, acc.spread, acc.spread_sq, acc.changes,
+    per_slot = [[a[i] for a in (acc.games, acc.gain, acc.spread, acc.changes,
                                 acc.top_games, acc.top_wins)] for i in range(len(acc.slots))]
     for slot, arrays in [(0, pooled)] + list(zip(acc.slots, per_slot)):
-        games, gain, gain_sq, spread, spread_sq, changes, top_games, top_wins = arrays
+        games, gain, spread, changes, top_games, top_wins = arrays
         ids = np.flatnonzero(games > 0)
         if ids.size == 0:
             continue
         n = games[ids]
-        mg, sd = stats.moments(n, gain[ids], gain_sq[ids])
+        mg, sd = gain[ids].mean_sd()
         glo, ghi = stats.t_interval(mg, sd, n)
-        ms, ssd = stats.moments(n, spread[ids], spread_sq[ids])
+        ms, ssd = spread[ids].mean_sd()
         slo, shi = stats.t_interval(ms, ssd, n)
         if acc.with_coins:
             lc = changes[ids] / n

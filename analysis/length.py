@@ -67,22 +67,22 @@ def length_summary(rs: RunSet) -> pl.DataFrame:
     resh = rs.has_games("reshuffles")
     lf = rs.games(["turns", *(["reshuffles"] if resh else [])])
     t = pl.col("turns").cast(pl.Float64)
-    exprs = [pl.len().alias("games"), t.sum().alias("_s"), (t * t).sum().alias("_ss"),
+    exprs = [pl.len().alias("games"), t.mean().alias("_s"), ((t - t.mean()) ** 2).sum().alias("_ss"),
              t.min().alias("min"), t.max().alias("max")]
     exprs += [t.quantile(q, interpolation="linear").alias(name) for name, q in QUANTILES]
     if resh:
         r = pl.col("reshuffles").cast(pl.Float64)
-        exprs += [r.sum().alias("_r"), (r * r).sum().alias("_rr")]
+        exprs += [r.mean().alias("_r"), ((r - r.mean()) ** 2).sum().alias("_rr")]
     s = collect(lf.select(exprs)).row(0, named=True)
     n = s["games"]
-    mean, sd = stats.moments(n, s["_s"], s["_ss"])
+    mean, sd = stats.moments(n, mean=s["_s"], m2=s["_ss"])
     lo, hi = stats.t_interval(mean, sd, n)
     row = {"games": n, "mean_turns": float(mean), "turns_sd": float(sd), "ci_low": float(lo),
            "ci_high": float(hi)}
     row.update({name: s[name] for name, _ in QUANTILES})
     row.update({"min": s["min"], "max": s["max"]})
     if resh:
-        rm, rsd = stats.moments(n, s["_r"], s["_rr"])
+        rm, rsd = stats.moments(n, mean=s["_r"], m2=s["_rr"])
         rlo, rhi = stats.t_interval(rm, rsd, n)
         row.update({"mean_reshuffles": float(rm), "reshuffles_ci_low": float(rlo),
                     "reshuffles_ci_high": float(rhi)})
@@ -139,7 +139,7 @@ def end_reason_table(rs: RunSet) -> pl.DataFrame:
     """
     t = pl.col("turns").cast(pl.Float64)
     agg = collect(rs.games(["turns", "end_reason"]).group_by("end_reason").agg(
-        pl.len().alias("games"), t.sum().alias("_s"), (t * t).sum().alias("_ss")))
+        pl.len().alias("games"), t.mean().alias("_s"), ((t - t.mean()) ** 2).sum().alias("_ss")))
     names = end_reason_names(rs)
     codes = sorted(set(int(c) for c in agg["end_reason"].to_list() if c is not None) | set(names))
     found = {int(c): (g, s, ss) for c, g, s, ss in agg.iter_rows() if c is not None}
@@ -148,7 +148,7 @@ def end_reason_table(rs: RunSet) -> pl.DataFrame:
     s = np.array([found.get(c, (0, 0.0, 0.0))[1] for c in codes], float)
     ss = np.array([found.get(c, (0, 0.0, 0.0))[2] for c in codes], float)
     lo, hi = stats.wilson(n, np.full(len(codes), total))
-    mean, sd = stats.moments(n, s, ss)
+    mean, sd = stats.moments(n, mean=s, m2=ss)
     tlo, thi = stats.t_interval(mean, sd, n)
     nm = [_name(names, c) for c in codes]
 

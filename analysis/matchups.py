@@ -61,12 +61,12 @@ class MatchupAccumulator:
         self.seats = np.zeros((k, self.n))
         self.s_n = np.zeros(k)
         self.s_sum = np.zeros(k)
-        self.s_sq = np.zeros(k)
+        self.s_mom = stats.Moments.zeros(k)       # per-unit means, centred (paired intervals)
         self.m_n = np.zeros(k * k)
         self.m_sum = np.zeros(k * k)
-        self.m_sq = np.zeros(k * k)
+        self.m_mom = stats.Moments.zeros(k * k)
         self.w_sum = np.zeros(k * k)
-        self.w_sq = np.zeros(k * k)
+        self.w_mom = stats.Moments.zeros(k * k)
 
     def add(self, block: Block) -> None:
         # Deals must not be split: with rotated seats, sub-blocks are cut between deals.
@@ -110,7 +110,7 @@ class MatchupAccumulator:
                                         not self.paired)
         self.s_n += present.sum(0)
         self.s_sum += means.sum(0)
-        self.s_sq += (means * means).sum(0)
+        self.s_mom = self.s_mom.merge(stats.Moments.of_columns(means, present))
         kk = k * k
         asum = np.zeros(G * kk)
         wsum = np.zeros(G * kk)
@@ -133,14 +133,14 @@ class MatchupAccumulator:
         wm, _ = _cluster_means(block.cluster[sl], wsum, cnt, not self.paired)
         self.m_n += present.sum(0)
         self.m_sum += am.sum(0)
-        self.m_sq += (am * am).sum(0)
+        self.m_mom = self.m_mom.merge(stats.Moments.of_columns(am, present))
         self.w_sum += wm.sum(0)
-        self.w_sq += (wm * wm).sum(0)
+        self.w_mom = self.w_mom.merge(stats.Moments.of_columns(wm, present))
 
 
-def _interval(total, total_sq, n, paired: bool):
+def _interval(total, mom: stats.Moments, n, paired: bool):
     if paired:
-        mean, sd = stats.moments(n, total, total_sq)
+        mean, sd = mom.mean_sd()
         lo, hi = stats.t_interval(mean, sd, n)
         return mean, lo, hi
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -171,7 +171,7 @@ def strategy_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.Data
     """
     acc = _acc(rs, acc)
     if acc.paired:
-        p, lo, hi = _interval(acc.s_sum, acc.s_sq, acc.s_n, True)
+        p, lo, hi = _interval(acc.s_sum, acc.s_mom, acc.s_n, True)
         units = acc.s_n
     else:
         p, lo, hi = _interval(acc.row_wins, None, acc.rows, False)
@@ -198,8 +198,8 @@ def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataF
     acc = _acc(rs, acc)
     k = acc.k
     names = list(rs.strategies)
-    a, lo, hi = _interval(acc.m_sum, acc.m_sq, acc.m_n, acc.paired)
-    w, wlo, whi = _interval(acc.w_sum, acc.w_sq, acc.m_n, acc.paired)
+    a, lo, hi = _interval(acc.m_sum, acc.m_mom, acc.m_n, acc.paired)
+    w, wlo, whi = _interval(acc.w_sum, acc.w_mom, acc.m_n, acc.paired)
     fixed = _seat_bound(acc)
     keys = [key for key in range(k * k) if acc.m_n[key] > 0]
     return pl.DataFrame({

@@ -1,7 +1,9 @@
 """Seat advantage and the shape of a game's outcome (common columns, plus checkpoints if recorded).
 
 Seat metrics: :func:`seat_table` (win share per seat against the fair 1/n, Wilson intervals),
-:func:`seat_tests` (chi-square test of "seats are equal", Ludii-style Balance and AdvantageP1).
+:func:`seat_tests` (chi-square test of "seats are equal"; Ludii's Balance and AdvantageP1 with rank
+credit, :func:`ludii_credit`; the same ideas on win shares under their own names; Balance intervals
+from simultaneous intervals on the seat gaps, :func:`balance_interval`).
 Outcome metrics: :func:`outcome_table` (shared wins, winner − runner-up spread, lead changes across
 the event checkpoints, how often the leader at each checkpoint wins), :func:`lead_change_counts`,
 :func:`spread_counts`, :func:`flow_table` (mean coins at each checkpoint by final rank) and
@@ -22,8 +24,6 @@ import polars as pl
 from analysis import stats
 from analysis.load import Block, RunSet, collect, run_pass, seat_label
 
-BOOTSTRAP_DRAWS = 4000
-BOOTSTRAP_SEED = 20240601
 _SHARED_EPS = 1e-6
 
 
@@ -56,8 +56,8 @@ def seat_table(rs: RunSet) -> pl.DataFrame:
     agg = collect(rs.players(["seat", "win_share", "score", "rank"]).group_by("seat").agg(
         pl.len().alias("games"),
         pl.col("win_share").cast(pl.Float64).sum().alias("wins"),
-        pl.col("score").cast(pl.Float64).sum().alias("_s"),
-        (pl.col("score").cast(pl.Float64) ** 2).sum().alias("_ss"),
+        pl.col("score").cast(pl.Float64).mean().alias("_m"),
+        ((pl.col("score").cast(pl.Float64) - pl.col("score").cast(pl.Float64).mean()) ** 2).sum().alias("_m2"),
         pl.col("rank").cast(pl.Float64).mean().alias("mean_rank"),
     ).sort("seat"))
     n = agg["games"].to_numpy().astype(float)
@@ -65,7 +65,7 @@ def seat_table(rs: RunSet) -> pl.DataFrame:
     low, high = stats.wilson(wins, n)
     fair = 1.0 / rs.n_players
     p = wins / n
-    mean, sd = stats.moments(n, agg["_s"].to_numpy(), agg["_ss"].to_numpy())
+    mean, sd = stats.moments(n, mean=agg["_m"].to_numpy(), m2=agg["_m2"].to_numpy())
     slow, shigh = stats.t_interval(mean, sd, n)
     return pl.DataFrame({
         "seat": agg["seat"].cast(pl.Int8),
@@ -80,55 +80,130 @@ def seat_table(rs: RunSet) -> pl.DataFrame:
     })
 
 
-class SeatAccumulator:
-    """Per-seat win-share sums and cross-products Σ w wᵀ over games (for Balance's interval)."""
+def ludii_credit(rank: np.ndarray) -> np.ndarray:
+    """Ludii's credit of every player of every game (rows = games, columns = seats), in [0, 1]:
+    1 − (rank − 1) / (n − 1), where tied players get the mean of the places they share (Ludii's
+    draw ranks, ``Context.computeNextDrawRank``: two players tied first of four both get rank 1.5).
 
-    player_columns = ("win_share",)
+    ``rank`` is the data's competition rank (1 = best, tied players share the best of their
+    places). Ludii: ``RankUtils.rankToUtil`` maps rank r to the utility 1 − 2(r − 1)/(n − 1) and the
+    outcome metrics (``metrics.single.outcome.Balance``, ``AdvantageP1``) credit (utility + 1)/2."""
+    r = np.asarray(rank, dtype=np.float64)
+    n = r.shape[1]
+    if n < 2:
+        return np.full(r.shape, np.nan)
+    tied = np.zeros(r.shape)
+    for s in range(n):
+        tied += r == r[:, s:s + 1]
+    mean_place = r + (tied - 1.0) / 2.0
+    return 1.0 - (mean_place - 1.0) / (n - 1)
+
+
+class SeatAccumulator:
+    """Per-seat sums and cross-products Σ x xᵀ over games of the win-share vector and of Ludii's
+    rank credit vector (for the Balance intervals)."""
+
+    player_columns = ("win_share", "rank")
     game_columns: tuple[str, ...] = ()
 
     def __init__(self, n_players: int) -> None:
         self.games = 0
         self.total = np.zeros(n_players)
         self.cross = np.zeros((n_players, n_players))
+        self.credit = np.zeros(n_players)
+        self.credit_cross = np.zeros((n_players, n_players))
 
     def add(self, block: Block) -> None:
         w = block.p["win_share"].astype(np.float64)
+        c = ludii_credit(block.p["rank"])
         self.games += block.n_games
         self.total += w.sum(axis=0)
         self.cross += w.T @ w
+        self.credit += c.sum(axis=0)
+        self.credit_cross += c.T @ c
+
+
+def balance_interval(p: np.ndarray, cov: np.ndarray, level: float = stats.LEVEL) -> tuple[float, float]:
+    """Interval for 1 − max_ij |π_i − π_j| (Balance) from simultaneous intervals on the pairwise gaps.
+
+    ``p`` estimates the seat shares π, ``cov`` the covariance of ``p`` itself (per-game covariance /
+    games). Every gap π_i − π_j gets p_i − p_j ± c·se_ij with c the max-|z| critical value of all
+    gaps together (:func:`analysis.stats.max_abs_normal_quantile`), so all gap intervals hold at once
+    with probability ``level``. Then |π_i − π_j| lies between the nearest point of its interval to 0
+    (0 when it contains 0) and the farthest, the largest gap between the largest of those lower and
+    upper ends, and Balance between 1 minus them. Whenever every gap interval holds, the Balance
+    interval holds, so its coverage is at least ``level`` at every true Balance — 1 included, where
+    a percentile bootstrap of the plug-in (always below 1) fails; tests/analysis measure it."""
+    k = len(p)
+    if k < 2 or not np.all(np.isfinite(p)):
+        return float("nan"), float("nan")
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    a = np.zeros((len(pairs), k))
+    for row, (i, j) in enumerate(pairs):
+        a[row, i], a[row, j] = 1.0, -1.0
+    gap = a @ p
+    gcov = a @ cov @ a.T
+    se = np.sqrt(np.clip(np.diag(gcov), 0.0, None))
+    live = se > 0
+    c = 0.0
+    if live.any():
+        sub = gcov[np.ix_(live, live)] / np.outer(se[live], se[live])
+        c = stats.max_abs_normal_quantile(sub, level)
+    low, high = gap - c * se, gap + c * se
+    abs_low = np.maximum(0.0, np.maximum(low, -high))
+    abs_high = np.maximum(np.abs(low), np.abs(high))
+    return float(np.clip(1.0 - abs_high.max(), 0.0, 1.0)), float(np.clip(1.0 - abs_low.max(), 0.0, 1.0))
+
+
+def _share_cov(total: np.ndarray, cross: np.ndarray, g: int) -> tuple[np.ndarray, np.ndarray]:
+    """Mean vector and covariance of that mean from per-game sums and cross-products."""
+    p = total / g
+    per_game = (cross / g - np.outer(p, p)) * g / max(g - 1, 1)
+    return p, per_game / g
 
 
 def seat_tests(rs: RunSet, acc: SeatAccumulator | None = None) -> pl.DataFrame:
     """One row of run-level seat statistics.
 
     Columns: games, chi2, dof, p_value, seats_differ (p < 0.05), balance, balance_low, balance_high,
-    largest_gap, best_seat, worst_seat, advantage_p1, advantage_p1_low, advantage_p1_high.
+    advantage_p1, advantage_p1_low, advantage_p1_high (Ludii's two metrics), win_share_balance,
+    win_share_balance_low, win_share_balance_high, largest_gap, best_seat, worst_seat,
+    first_seat_win_share, first_seat_win_share_low, first_seat_win_share_high (the same ideas on
+    win shares).
 
     * chi2: Σ (O − E)² / E over seats with O = wins per seat (win shares summed), E = games / n.
-    * balance = 1 − (largest − smallest seat win share), Ludii's Balance; its interval is a parametric
-      bootstrap: 4000 draws of the seat-share vector from a normal with the observed covariance of
-      the per-game win-share vectors / games (fixed seed), 2.5 and 97.5 percentiles.
-    * advantage_p1 = win share of seat 1 (ties count 1/k, as Ludii's partial wins), Wilson interval.
+    * **balance** and **advantage_p1** are Ludii's metrics of those names as current Ludii computes
+      them (Ludeme/Ludii, Evaluation/src/metrics/single/outcome/Balance.java and AdvantageP1.java):
+      every player of a game is credited 1 − (rank − 1)/(n − 1) (:func:`ludii_credit`: 1 for the
+      winner, 0 for the last, in between for middle places; ties share the mean of their places);
+      advantage_p1 is Seat 1's mean credit (t interval over games), balance is 1 − the largest gap
+      between two seats' mean credits (interval: :func:`balance_interval`).
+    * **win_share_balance** = 1 − (largest − smallest seat win share), **first_seat_win_share** = Seat
+      1's win share (Wilson interval): winners only, shared wins 1/k. largest_gap, best_seat and
+      worst_seat are about win shares too. With two players, or when nobody is ever placed between
+      first and last, the two families coincide.
     """
     if acc is None:
         acc = SeatAccumulator(rs.n_players)
         run_pass(rs, [acc])
     g = acc.games
-    p = acc.total / g
+    p, cov = _share_cov(acc.total, acc.cross, g)
     chi2, dof, pval = stats.chi_square_equal(acc.total)
-    balance = 1.0 - (p.max() - p.min())
-    cov = (acc.cross / g - np.outer(p, p)) * g / max(g - 1, 1)
-    rng = np.random.default_rng(BOOTSTRAP_SEED)
-    vals, vecs = np.linalg.eigh(cov / g)
-    draws = p + (rng.standard_normal((BOOTSTRAP_DRAWS, len(p))) * np.sqrt(np.clip(vals, 0, None))) @ vecs.T
-    boot = 1.0 - (draws.max(axis=1) - draws.min(axis=1))
-    blow, bhigh = np.percentile(boot, [2.5, 97.5])
-    alow, ahigh = stats.wilson(acc.total[0], g)
+    c, ccov = _share_cov(acc.credit, acc.credit_cross, g)
+    blow, bhigh = balance_interval(c, ccov)
+    wlow, whigh = balance_interval(p, cov)
+    c_sd = np.sqrt(max(float(ccov[0, 0]) * g, 0.0))
+    alow, ahigh = np.clip(stats.t_interval(c[0], c_sd, g), 0.0, 1.0)
+    flow, fhigh = stats.wilson(acc.total[0], g)
     return pl.DataFrame({
         "games": [g], "chi2": [chi2], "dof": [dof], "p_value": [pval], "seats_differ": [bool(pval < 0.05)],
-        "balance": [balance], "balance_low": [float(blow)], "balance_high": [float(min(bhigh, 1.0))],
+        "balance": [1.0 - (c.max() - c.min())], "balance_low": [blow], "balance_high": [bhigh],
+        "advantage_p1": [c[0]], "advantage_p1_low": [float(alow)], "advantage_p1_high": [float(ahigh)],
+        "win_share_balance": [1.0 - (p.max() - p.min())], "win_share_balance_low": [wlow],
+        "win_share_balance_high": [whigh],
         "largest_gap": [p.max() - p.min()], "best_seat": [int(p.argmax())], "worst_seat": [int(p.argmin())],
-        "advantage_p1": [p[0]], "advantage_p1_low": [float(alow)], "advantage_p1_high": [float(ahigh)],
+        "first_seat_win_share": [p[0]], "first_seat_win_share_low": [float(flow)],
+        "first_seat_win_share_high": [float(fhigh)],
     }, schema_overrides={"best_seat": pl.Int8, "worst_seat": pl.Int8})
 
 
@@ -240,13 +315,11 @@ def outcome_table(rs: RunSet, acc: OutcomeAccumulator | None = None) -> pl.DataF
     g = acc.games
     lo, hi = stats.wilson(acc.shared, g)
     rows.append(("shared_wins", "Games with a shared win", acc.shared / g, lo, hi, g, "proportion"))
-    v = np.arange(len(acc.spread), dtype=float)
-    mean, sd = stats.moments(g, (v * acc.spread).sum(), (v * v * acc.spread).sum())
+    mean, sd = stats.Moments.of_counts(np.arange(len(acc.spread)), acc.spread).mean_sd()
     lo, hi = stats.t_interval(mean, sd, g)
     rows.append(("score_spread", "Winner's lead over the runner-up (coins)", mean, lo, hi, g, "mean"))
     if acc.checkpoints:
-        v = np.arange(len(acc.changes), dtype=float)
-        mean, sd = stats.moments(g, (v * acc.changes).sum(), (v * v * acc.changes).sum())
+        mean, sd = stats.Moments.of_counts(np.arange(len(acc.changes)), acc.changes).mean_sd()
         lo, hi = stats.t_interval(mean, sd, g)
         rows.append(("lead_changes", f"Lead changes across the {len(acc.checkpoints)} event checkpoints",
                      mean, lo, hi, g, "mean"))
@@ -293,12 +366,12 @@ def flow_table(rs: RunSet) -> pl.DataFrame:
     aggs = [pl.len().alias("players")]
     for i, c in enumerate(all_cols):
         x = pl.col(c).cast(pl.Float64)
-        aggs += [x.sum().alias(f"s{i}"), (x * x).sum().alias(f"q{i}")]
+        aggs += [x.mean().alias(f"s{i}"), ((x - x.mean()) ** 2).sum().alias(f"q{i}")]
     agg = collect(rs.players(["rank", *all_cols]).group_by("rank").agg(aggs).sort("rank"))
     parts = []
     n = agg["players"].to_numpy()
     for i, c in enumerate(all_cols):
-        mean, sd = stats.moments(n, agg[f"s{i}"].to_numpy(), agg[f"q{i}"].to_numpy())
+        mean, sd = stats.moments(n, mean=agg[f"s{i}"].to_numpy(), m2=agg[f"q{i}"].to_numpy())
         lo, hi = stats.t_interval(mean, sd, n)
         end = i == len(cols)
         parts.append(pl.DataFrame({

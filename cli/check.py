@@ -1,12 +1,14 @@
 """``balance baseline`` and ``balance check``: record a run's win rates, then gate changes on them in CI.
 
 ``balance baseline RUN --out FILE`` writes a commented TOML baseline
-(:func:`analysis.check.baseline.make_baseline`). ``balance check --baseline FILE [RUN]`` compares RUN
-— or, without RUN, a fresh run of the configuration the baseline describes, played here by
-:func:`play_check_run` — with the baseline (:func:`analysis.check.run.check`), prints the result
-(:mod:`analysis.check.presentation`) and exits 0 (pass, or inconclusive by default), 1 (a metric
-moved beyond its tolerance) or 2 (usage or config error). Everything is callable from Python:
-:func:`run_check`.
+(:func:`analysis.check.baseline.make_baseline`). ``balance check --baseline FILE`` plays the
+configuration the baseline describes in batches and stops as soon as every metric is decided (the
+sequential test of :mod:`analysis.check.decision`, played by :func:`analysis.check.play.play_check`);
+``--against-rules OLD.toml`` plays the old rules on the same deals and tests the paired differences;
+``balance check --baseline FILE RUN`` judges an existing run directory in one look
+(:func:`analysis.check.run.check`). It prints the result (:mod:`analysis.check.presentation`) and
+exits 0 (pass), 1 (a metric moved beyond its tolerance), 3 (undecided at the maximum number of games)
+or 2 (usage or config error). Everything is callable from Python: :func:`run_check`.
 
 May import typer, the standard library, :mod:`simcore` and, lazily inside the commands, :mod:`analysis`.
 """
@@ -14,7 +16,6 @@ May import typer, the standard library, :mod:`simcore` and, lazily inside the co
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -23,39 +24,15 @@ import typer
 from simcore.errors import UsageError
 
 
-def play_check_run(baseline, out: str | Path, *, games: int | None = None, rules: str | Path | None = None,
-                   seed: int | None = None, threads: int | None = None, force: bool = False,
-                   settings=()) -> Path:
-    """Play the baseline's configuration into run directory ``out`` and return its path.
-
-    ``games`` defaults to the baseline's ``[check] games``, ``rules`` to the rules file the baseline
-    names (``"default"``: the shipped rules), ``seed`` to the baseline's seed + ``seed_offset``.
-    """
-    from simcore import runner
-
-    rules_path = Path(rules) if rules is not None else baseline.rules_path()
-    if rules_path is not None and not rules_path.is_file():
-        where = "--rules" if rules is not None else f"{baseline.path}: run.rules"
-        raise UsageError(f"{where}: rules file not found: {rules_path}"
-                         + ("" if rules is not None else " (give the rules with --rules)"))
-    prep = runner.prepare(baseline.game, players=baseline.players,
-                          strategies=list(baseline.strategies), rules=rules_path,
-                          engine=baseline.engine, rotate_seats=baseline.rotate_seats,
-                          settings=settings)
-    return runner.run(prep, games=games or baseline.check_games,
-                      seed=baseline.check_seed if seed is None else seed, out=out, force=force,
-                      threads=threads, raw=True, quiet=True)
-
-
 def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games: int | None = None,
-              rules: str | Path | None = None, seed: int | None = None, threads: int | None = None,
-              alpha: float | None = None, on_inconclusive: str | None = None,
-              save_run: str | Path | None = None, force: bool = False, log=None, settings=()):
-    """Check ``run`` (or a fresh run, see :func:`play_check_run`) against a baseline file.
-
-    Returns an :class:`analysis.check.decision.CheckResult` (``.exit_code``, ``.verdict``, reports).
-    ``save_run`` keeps the fresh run directory (else it is deleted).
-    """
+              rules: str | Path | None = None, against_rules: str | Path | None = None,
+              seed: int | None = None, batch: int | None = None, threads: int | None = None,
+              alpha: float | None = None, beta: float | None = None, save_run: str | Path | None = None,
+              force: bool = False, log=None, settings=()):
+    """Check ``run``, or play the baseline's configuration (:func:`analysis.check.play.play_check`),
+    against a baseline file. Returns an :class:`analysis.check.decision.CheckResult` (``.exit_code``,
+    ``.verdict``, reports). ``save_run`` keeps the games the check played as a run directory;
+    ``settings`` (``--set``) change the rules being checked."""
     from analysis.check.baseline import check_settings, load_baseline
     from analysis.check.run import check
     from analysis.load import check_run
@@ -64,42 +41,28 @@ def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games
     base = load_baseline(baseline_path)
     # Everything is checked before a game is played: settings, seeds, threads, the run, the rules.
     check_alpha(alpha)
-    check_settings(base.alpha if alpha is None else alpha, base.seed_offset,
-                   base.on_inconclusive if on_inconclusive is None else on_inconclusive, {})
+    check_settings(base.alpha if alpha is None else alpha, base.seed_offset, {},
+                   base.beta if beta is None else beta)
     if run is not None:
-        given = [o for o, v in (("--games", games), ("--rules", rules), ("--seed", seed),
-                                ("--save-run", save_run), ("--set", settings or None)) if v is not None]
+        given = [o for o, v in (("--games", games), ("--rules", rules), ("--against-rules", against_rules),
+                                ("--seed", seed), ("--batch", batch), ("--save-run", save_run),
+                                ("--set", settings or None))
+                 if v is not None]
         if given:
             raise UsageError(f"{', '.join(given)}: only for the run the check plays itself "
                              "(leave out RUN, or leave out these options)")
         check_run(run)
-        return check(base, run, alpha=alpha, on_inconclusive=on_inconclusive)
-    n = games or base.check_games
-    s = base.check_seed if seed is None else seed
-    check_common(games=n, seed=s, threads=threads)
-    rules_path = Path(rules) if rules is not None else base.rules_path()
-    if rules_path is not None and not rules_path.is_file():
-        where = "--rules" if rules is not None else f"{base.path}: run.rules"
-        raise UsageError(f"{where}: rules file not found: {rules_path}"
-                         + ("" if rules is not None else " (give the rules with --rules)"))
-    if save_run is not None:
-        from simcore.atomic import check_output_dir
+        return check(base, run, alpha=alpha, beta=beta)
+    from analysis.check.play import play_check
 
-        check_output_dir(save_run, force, "--save-run", inputs=[baseline_path, *([rules] if rules else [])])
-    if log is not None:
-        where = rules if rules is not None else base.rules
-        log(f"playing {n:,} games of {base.game} ({base.players} players, "
-            f"{','.join(dict.fromkeys(base.strategies))}) with seed {s} and rules {where} …")
-    if save_run is not None:
-        path = play_check_run(base, save_run, games=n, rules=rules, seed=s, threads=threads, force=force,
-                              settings=settings)
-        return check(base, path, alpha=alpha, on_inconclusive=on_inconclusive)
-    with tempfile.TemporaryDirectory(prefix="balance-check-") as tmp:
-        path = play_check_run(base, Path(tmp) / "run", games=n, rules=rules, seed=s, threads=threads,
-                              settings=settings)
-        res = check(base, path, alpha=alpha, on_inconclusive=on_inconclusive)
-    res.run_path = "(played by this check, not kept: --save-run DIR keeps it)"
-    return res
+    check_common(seed=seed, threads=threads)
+    where = rules if rules is not None else base.rules
+    vs = f" against {against_rules} on the same deals" if against_rules is not None else ""
+    announce = (f"playing {base.game} ({base.players} players, {','.join(dict.fromkeys(base.strategies))}) "
+                f"with rules {where}{vs}, in batches until every metric is decided …")
+    return play_check(base, games=games, rules=rules, against_rules=against_rules, seed=seed, batch=batch,
+                      threads=threads, alpha=alpha, beta=beta, save_run=save_run, force=force, log=log,
+                      settings=settings, announce=announce)
 
 
 def _parse_tolerance(text: str, option: str) -> float:
@@ -119,13 +82,13 @@ def register(app: typer.Typer) -> None:
                                       help="Accepted change of win shares (seat and strategy), ± points."),
         score_tolerance: str = typer.Option("1.0", "--score-tolerance",
                                             help="Accepted change of mean scores per seat, ± coins."),
-        alpha: float = typer.Option(0.05, "--alpha", help="Error rate of the check (see docs/ci.md)."),
+        alpha: float = typer.Option(0.05, "--alpha", help="Chance of a false FAIL (see docs/ci.md)."),
+        beta: float = typer.Option(0.05, "--beta",
+                                   help="Chance that a change of twice the tolerance PASSES."),
         check_games: Optional[str] = typer.Option(
-            None, "--check-games", help="Games a check plays by default (default: the run's game count)."),
+            None, "--check-games", help="Most games a check plays (default: from a power calculation)."),
         seed_offset: int = typer.Option(1, "--seed-offset",
                                         help="A check plays seed = the run's seed + this (not 0)."),
-        on_inconclusive: str = typer.Option("pass", "--on-inconclusive",
-                                            help="pass (exit 0 with a warning) or fail (exit 1)."),
     ) -> None:
         """Record what RUN measured, how to reproduce it and the accepted tolerances (a TOML file)."""
         from analysis.check.baseline import make_baseline
@@ -137,8 +100,7 @@ def register(app: typer.Typer) -> None:
         path = make_baseline(run, out, force=force,
                              tolerance={"seat_win_share": tol, "strategy_win_share": tol,
                                         "seat_mean_score": tol_s},
-                             alpha=alpha, check_games=n, seed_offset=seed_offset,
-                             on_inconclusive=on_inconclusive)
+                             alpha=alpha, check_games=n, seed_offset=seed_offset, beta=beta)
         typer.echo(str(path))
 
     @app.command("check")
@@ -148,29 +110,36 @@ def register(app: typer.Typer) -> None:
             show_default=False),
         baseline: Path = typer.Option(..., "--baseline", "-b", help="Baseline TOML file.",
                                       show_default=False),
-        games: Optional[str] = typer.Option(None, "--games", "-n",
-                                            help="Games to play (default: the baseline's \\[check] games)."),
+        games: Optional[str] = typer.Option(
+            None, "--games", "-n", help="Most games to play; the check stops as soon as every metric is "
+            "decided (default: the baseline's \\[check] games, else a power calculation)."),
         rules: Optional[Path] = typer.Option(
             None, "--rules", help="Rules TOML to play (default: the rules file the baseline names)."),
+        against_rules: Optional[Path] = typer.Option(
+            None, "--against-rules", help="Paired mode: play these old rules on the same deals and test "
+            "new − old (far fewer games)."),
+        batch: Optional[int] = typer.Option(None, "--batch", help="Games per look (default: the "
+                                            "baseline's \\[check] batch, else about games / 50)."),
         seed: Optional[int] = typer.Option(
             None, "--seed", help="Seed to play (default: the baseline's seed + \\[check] seed_offset)."),
         threads: Optional[int] = typer.Option(None, "--threads", help="Worker threads (default: all)."),
         alpha: Optional[float] = typer.Option(None, "--alpha",
-                                              help="Error rate (default: the baseline's \\[check] alpha)."),
-        on_inconclusive: Optional[str] = typer.Option(
-            None, "--on-inconclusive", help="pass or fail (default: the baseline's setting)."),
+                                              help="Chance of a false FAIL (default: the baseline's)."),
+        beta: Optional[float] = typer.Option(
+            None, "--beta", help="Chance that twice the tolerance PASSES (default: the baseline's)."),
         junit: Optional[Path] = typer.Option(None, "--junit", help="Write JUnit XML (one testcase per metric)."),
         summary: Optional[Path] = typer.Option(
             None, "--summary", help="Append a Markdown summary (e.g. \"$GITHUB_STEP_SUMMARY\")."),
         settings: Optional[list[str]] = typer.Option(
-            None, "--set", help="Change one rule setting of the run the check plays: PATH=VALUE "
+            None, "--set", help="Change one rule setting of the rules the check plays: PATH=VALUE "
                                 "(income.palais.base=4); repeatable."),
-        save_run: Optional[Path] = typer.Option(None, "--save-run",
-                                                help="Keep the run the check plays in this directory."),
+        save_run: Optional[Path] = typer.Option(None, "--save-run", help="Keep the games the check "
+                                                "played as a run directory (replayed there)."),
         force: bool = typer.Option(False, "--force", help="Replace a non-empty --save-run directory."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
     ) -> None:
-        """Compare win shares and scores with a baseline: exit 0 pass, 1 regression, 2 usage error."""
+        """Compare win shares and scores with a baseline, playing until every metric is decided: exit 0
+        pass, 1 regression, 3 undecided at the maximum number of games, 2 usage error."""
         from analysis.check.presentation import status_line, text_report, write_reports
         from simcore.runner import parse_games
 
@@ -185,9 +154,9 @@ def register(app: typer.Typer) -> None:
         if summary is not None:
             check_output_file(summary, False, "--summary", inputs=read, append=True)
         log = None if quiet else (lambda msg: print(msg, file=sys.stderr))
-        res = run_check(baseline, run, games=n, rules=rules, seed=seed, threads=threads, alpha=alpha,
-                        on_inconclusive=on_inconclusive, save_run=save_run, force=force, log=log,
-                        settings=sets)
+        res = run_check(baseline, run, games=n, rules=rules, against_rules=against_rules, seed=seed,
+                        batch=batch, threads=threads, alpha=alpha, beta=beta, save_run=save_run, force=force,
+                        log=log, settings=sets)
         write_reports(res, junit, summary)
         typer.echo(status_line(res) if quiet else text_report(res).rstrip())
         if res.exit_code:

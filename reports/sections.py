@@ -132,7 +132,9 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             f"Win share per seat (shared wins split 1/k) with 95% Wilson intervals. Chi-square test that all "
             f"seats win equally often: {num(st['chi2'], 1)} on {st['dof']} degrees of freedom, "
             f"{pvalue(st['p_value'])}. "
-            f"Balance {num(st['balance'], 3)}, AdvantageP1 {pct(st['advantage_p1'])}%.",
+            f"Ludii's Balance {num(st['balance'], 3)} and AdvantageP1 {num(st['advantage_p1'], 3)} (places "
+            f"credited 1 for first down to 0 for last); on wins alone, win-share balance "
+            f"{num(st.get('win_share_balance', float('nan')), 3)}.",
             figs.add("seat_advantage", F.seat_advantage(t, unit=unit)), [("Seats", seat_rows(t))]))
     if "matchups" in t:
         secs.append(Section(

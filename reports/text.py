@@ -118,9 +118,17 @@ def seat_headlines(t: dict) -> list[str]:
         out.append(f"The seats are not equal: {test}.")
     else:
         out.append(f"No evidence that the seats differ: {test}.")
-    out.append(f"Balance is {num(st['balance'], 3)} ({num_ci(st['balance_low'], st['balance_high'], 3)}; "
-               f"1 = every seat wins equally often) and AdvantageP1 is "
-               f"{_p(st, 'advantage_p1', 'advantage_p1_low', 'advantage_p1_high')}.")
+    out.append(f"Balance is {num(st['balance'], 3)} ({num_ci(st['balance_low'], st['balance_high'], 3)}) and "
+               f"AdvantageP1 is {num(st['advantage_p1'], 3)} "
+               f"({num_ci(st['advantage_p1_low'], st['advantage_p1_high'], 3)}), as Ludii defines them: each "
+               f"player earns 1 for first place, 0 for last and a share in between for the places between; "
+               f"Balance is 1 minus the largest gap between two seats' average earnings (1 = every seat "
+               f"does equally well) and AdvantageP1 is Seat 1's average.")
+    if "win_share_balance" in st:
+        out.append(f"Counting wins only, the win-share balance is {num(st['win_share_balance'], 3)} "
+                   f"({num_ci(st['win_share_balance_low'], st['win_share_balance_high'], 3)}; 1 minus the "
+                   f"largest gap between two seats' win shares) and Seat 1 wins "
+                   f"{_p(st, 'first_seat_win_share', 'first_seat_win_share_low', 'first_seat_win_share_high')}.")
     return out
 
 

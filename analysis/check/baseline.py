@@ -4,7 +4,10 @@ A baseline (a commented TOML file, see :func:`render_baseline`) records what a r
 :class:`~analysis.check.measure.Measurement` of every checked metric), how to reproduce the run
 (game, players, strategies, seed, games, rules file and its sha256, :func:`simulate_command`,
 :func:`rules_entry`) and the accepted tolerance of every metric with the check's settings (alpha,
-games, seed offset, on_inconclusive; :func:`check_settings`). :func:`make_baseline` measures a run
+beta, the maximum number of games and the games per look of the sequential test, seed offset;
+:func:`check_settings`). Files of format 1 (before the sequential check) still load: their
+``games`` is read as the maximum, ``beta`` and ``batch`` take their defaults and
+``on_inconclusive`` is accepted and ignored (an undecided check exits 3). :func:`make_baseline` measures a run
 and writes the file, :func:`load_baseline` reads and validates it into a :class:`Baseline`. May
 import the standard library, :mod:`analysis.check.measure`, :mod:`analysis.check.decision` (its
 defaults), :mod:`analysis.export` (atomic writes), :mod:`simcore.config` and :mod:`simcore.errors`;
@@ -22,12 +25,14 @@ from importlib import resources
 from pathlib import Path
 from typing import Sequence
 
-from analysis.check.decision import DEFAULT_ALPHA, ON_INCONCLUSIVE
+from analysis.check.decision import DEFAULT_ALPHA, DEFAULT_BETA, MAX_GAMES_FACTOR as MAX_FACTOR
+from analysis.check.decision import ON_INCONCLUSIVE, plan_games
 from analysis.check.measure import DEFAULT_TOLERANCE, KINDS, Z95, Measurement, measure_run
 from simcore.config import Table, read_toml
 from simcore.errors import UsageError
 
-FORMAT = 1
+FORMAT = 2
+READS = (1, 2)          # format 1: written before the sequential check (see the module docstring)
 DEFAULT_SEED_OFFSET = 1
 
 
@@ -48,11 +53,14 @@ class Baseline:
     version: str
     created_utc: str
     alpha: float
-    check_games: int
+    check_games: int | None       # the maximum a check plays (None: from the power calculation)
     seed_offset: int
-    on_inconclusive: str
+    on_inconclusive: str          # format 1 only; not used
     tolerance: dict[str, float]
     metrics: list[Measurement]
+    beta: float = DEFAULT_BETA
+    batch: int | None = None      # games per look (None: analysis.check.decision.default_batch)
+    format: int = FORMAT
 
     def rules_path(self) -> Path | None:
         """The rules file the baseline names (None = the game's shipped default rules)."""
@@ -67,6 +75,16 @@ class Baseline:
     @property
     def check_seed(self) -> int:
         return self.seed + self.seed_offset
+
+    def tolerances(self) -> list[float]:
+        return [self.tolerance_of(m) for m in self.metrics]
+
+    def max_games(self, paired: bool = False) -> int:
+        """``[check] games``, else the power calculation of
+        :func:`analysis.check.decision.plan_games`."""
+        if self.check_games is not None:
+            return self.check_games
+        return plan_games(self.metrics, self.tolerances(), self.alpha, self.beta, paired).max_games
 
 
 def _shipped_configs() -> Path:
@@ -129,7 +147,8 @@ def simulate_command(meta: dict, rules: str, out: str = "runs/baseline") -> str:
 def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path, *,
                     source: str = "", tolerance: dict[str, float] | None = None,
                     alpha: float = DEFAULT_ALPHA, check_games: int | None = None,
-                    seed_offset: int = DEFAULT_SEED_OFFSET, on_inconclusive: str = "pass") -> str:
+                    seed_offset: int = DEFAULT_SEED_OFFSET, beta: float = DEFAULT_BETA,
+                    batch: int | None = None) -> str:
     """The text of a baseline file for a run (``meta`` = its run.json, ``metrics`` from :func:`measure`).
 
     Every key is explained by a comment in the file itself.
@@ -138,7 +157,9 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
     tol.update(tolerance or {})
     rules = rules_entry(meta, out)
     games = int(meta.get("games") or 0)
-    check_games = int(check_games or games)
+    tols = [m.tolerance if m.tolerance is not None else tol[m.metric] for m in metrics]
+    plan = plan_games(metrics, tols, alpha, beta)
+    check_games = int(check_games or plan.max_games)
     out_name = Path(out).as_posix()
     src = source or "runs/baseline"
     strategies = [str(s) for s in (meta.get("strategies") or [])]
@@ -153,10 +174,11 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
         "# Reproduce the measured run and this file:",
         f"#   {simulate_command(meta, rules, src)}",
         f"#   balance baseline {src} --out {out_name} --force",
-        "# Check the current rules and engine against it (exit 0 pass, 1 regression, 2 usage error):",
+        "# Check the current rules and engine against it (exit 0 pass, 1 regression, 2 usage error,",
+        "# 3 undecided at the maximum number of games):",
         f"#   balance check --baseline {out_name}",
-        "# The procedure (TOST equivalence and beyond-tolerance tests with Holm's correction) and its",
-        "# error rates are explained in docs/ci.md of the balance toolkit.",
+        "# The procedure (a sequential probability ratio test per metric, in the manner of fishtest) and",
+        "# its error rates are explained in docs/ci.md of the balance toolkit.",
         "",
     ]
     lines += _aligned([(f"format = {FORMAT}", "layout version of this file (balance check refuses others)")])
@@ -179,11 +201,14 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
          "when the run was made (information only)"),
     ])
     lines += ["", "[check]                         # how `balance check --baseline THIS_FILE` decides"]
+    fixed = (f"{plan.fixed_games:,} games for a fixed-size test with these error rates"
+             if plan.fixed_games else "power at twice the tolerance limited by this baseline's own error")
     lines += _aligned([
-        (f"alpha = {_num(alpha)}", "error rate: at most this chance of a false FAIL (and of a false PASS), Holm over all metrics"),
-        (f"games = {check_games}", "games the check plays when given no run directory (override: --games)"),
+        (f"alpha = {_num(alpha)}", "at most this chance that the check FAILS while every metric is within its tolerance"),
+        (f"beta = {_num(beta)}", "at most this chance that a metric moved by twice its tolerance PASSES"),
+        (f"games = {check_games}", f"most games a check plays; it stops as soon as every metric is decided (default: power calculation, {MAX_FACTOR:g} x {fixed}; override: --games)"),
+        (f"batch = {batch or 0}", "games per look (0: about games / 50 in thousands; override: --batch)"),
         (f"seed_offset = {int(seed_offset)}", "the check plays seed = run.seed + seed_offset (override: --seed); not 0, so its games are new"),
-        (f"on_inconclusive = {_q(on_inconclusive)}", '"pass": exit 0 with a warning when the games cannot tell; "fail": exit 1'),
     ])
     lines += ["", "[tolerance]                     # accepted change, ± in each metric's unit; applies to every [[metric]] of that kind"]
     tol_docs = {
@@ -218,7 +243,7 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
 def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
                   tolerance: dict[str, float] | None = None, alpha: float = DEFAULT_ALPHA,
                   check_games: int | None = None, seed_offset: int = DEFAULT_SEED_OFFSET,
-                  on_inconclusive: str = "pass") -> Path:
+                  beta: float = DEFAULT_BETA, batch: int | None = None) -> Path:
     """Measure run directory ``run`` and write the baseline file ``out`` (atomic; no overwrite
     without ``force``)."""
     from analysis.export import check_output_file, write_text_atomic
@@ -226,29 +251,29 @@ def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
     from analysis.load import check_run
     from simcore.options import check_seed
 
-    check_settings(alpha, seed_offset, on_inconclusive, tolerance or {})
+    check_settings(alpha, seed_offset, tolerance or {}, beta)
     meta = check_run(run)
     check_seed(meta.get("seed", 0) + seed_offset, "--seed-offset")   # the seed a check will play
     check_output_file(out, force, inputs=[run])
     meta, metrics = measure_run(run)
     text = render_baseline(meta, metrics, out, source=Path(run).as_posix(), tolerance=tolerance,
-                           alpha=alpha, check_games=check_games, seed_offset=seed_offset,
-                           on_inconclusive=on_inconclusive)
+                           alpha=alpha, check_games=check_games, seed_offset=seed_offset, beta=beta,
+                           batch=batch)
     return write_text_atomic(out, text, force)
 
 
-def check_settings(alpha: float, seed_offset: int, on_inconclusive: str, tolerance: dict) -> None:
-    """Refuse settings a check cannot use (a :class:`UsageError` naming the option): alpha outside
-    (0, 0.5), seed offset 0, an unknown on_inconclusive, a tolerance that is not a number >= 0."""
+def check_settings(alpha: float, seed_offset: int, tolerance: dict, beta: float = DEFAULT_BETA) -> None:
+    """Refuse settings a check cannot use (a :class:`UsageError` naming the option): alpha or beta
+    outside (0, 0.5), seed offset 0, a tolerance that is not a number > 0."""
     if not 0 < alpha < 0.5:
         raise UsageError(f"--alpha {alpha}: must be between 0 and 0.5 (e.g. 0.05)")
+    if not 0 < beta < 0.5:
+        raise UsageError(f"--beta {beta}: must be between 0 and 0.5 (e.g. 0.05)")
     if seed_offset == 0:
         raise UsageError("--seed-offset 0: the check would replay the baseline's own games")
-    if on_inconclusive not in ON_INCONCLUSIVE:
-        raise UsageError(f"--on-inconclusive {on_inconclusive}: must be pass or fail")
     for k, v in tolerance.items():
-        if not (isinstance(v, (int, float)) and v >= 0 and math.isfinite(v)):
-            raise UsageError(f"tolerance of {k}: must be a number >= 0, got {v!r}")
+        if not (isinstance(v, (int, float)) and v > 0 and math.isfinite(v)):
+            raise UsageError(f"tolerance of {k}: must be a number > 0, got {v!r}")
 
 
 def load_baseline(path: str | Path) -> Baseline:
@@ -256,8 +281,9 @@ def load_baseline(path: str | Path) -> Baseline:
     src = read_toml(path, what="baseline")
     top = Table(src.data, src.name)
     fmt = top.get("format", int)
-    if fmt != FORMAT:
-        raise top.error("format", f"version {fmt} is not supported (this toolkit reads {FORMAT})")
+    if fmt not in READS:
+        raise top.error("format", f"version {fmt} is not supported (this toolkit reads "
+                                  f"{', '.join(map(str, READS))})")
     run = top.table("run")
     game = run.get("game", str)
     players = run.get("players", int, lo=1)
@@ -279,7 +305,11 @@ def load_baseline(path: str | Path) -> Baseline:
     alpha = chk.get("alpha", float, DEFAULT_ALPHA)
     if not 0 < alpha < 0.5:
         raise chk.error("alpha", f"must be between 0 and 0.5, got {alpha!r}")
-    check_games = chk.get("games", int, games, lo=1)
+    beta = chk.get("beta", float, DEFAULT_BETA)
+    if not 0 < beta < 0.5:
+        raise chk.error("beta", f"must be between 0 and 0.5, got {beta!r}")
+    check_games = chk.get("games", int, None, lo=1) if chk.has("games") else None
+    batch = chk.get("batch", int, 0, lo=0) or None
     seed_offset = chk.get("seed_offset", int, DEFAULT_SEED_OFFSET)
     if seed_offset == 0:
         raise chk.error("seed_offset", "must not be 0 (the check would replay the baseline's own games)")
@@ -289,6 +319,8 @@ def load_baseline(path: str | Path) -> Baseline:
     tolerance = dict(DEFAULT_TOLERANCE)
     for k in KINDS:
         tolerance[k] = tol_t.get(k, float, DEFAULT_TOLERANCE[k], lo=0.0)
+        if not tolerance[k] > 0:
+            raise tol_t.error(k, "must be > 0 (the sequential check needs a margin)")
     tol_t.done()
     metrics = []
     seen = set()
@@ -307,6 +339,8 @@ def load_baseline(path: str | Path) -> Baseline:
                         t.get("ci_low", float, value - Z95 * se), t.get("ci_high", float, value + Z95 * se),
                         se, t.get("n", int, 0, lo=0),
                         t.get("tolerance", float, None, lo=0.0) if t.has("tolerance") else None)
+        if m.tolerance is not None and not m.tolerance > 0:
+            raise t.error("tolerance", "must be > 0 (the sequential check needs a margin)")
         for name, v in (("value", m.value), ("se", m.se)):
             if not math.isfinite(v):
                 raise t.error(name, "must be a finite number")
@@ -319,7 +353,7 @@ def load_baseline(path: str | Path) -> Baseline:
                     rotate_seats=rotate, engine=engine, seed=seed, games=games, rules=rules,
                     rules_sha256=sha, version=version, created_utc=created, alpha=alpha,
                     check_games=check_games, seed_offset=seed_offset, on_inconclusive=on_inc,
-                    tolerance=tolerance, metrics=metrics)
+                    tolerance=tolerance, metrics=metrics, beta=beta, batch=batch, format=fmt)
 
 
 

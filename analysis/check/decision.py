@@ -1,15 +1,35 @@
 """The statistical decision of the regression check: pure functions of numbers, no I/O.
 
-:func:`compare` decides pass / fail / inconclusive for every metric of a baseline against a run
-(tests against the tolerance margin with Holm's correction, see its docstring and docs/ci.md) and
-returns :class:`MetricResult` rows; :class:`CheckResult` combines them into the verdict and exit
-code; :func:`check_configuration` and :func:`check_notes` judge a run's run.json (already read, a
-dict) against a baseline; :func:`shifted` moves a baseline value (tests, benchmarks). Nothing here
-reads or writes a file. May import numpy, the standard library, :mod:`analysis.stats`,
-:mod:`simcore.errors` and the metric vocabulary of :mod:`analysis.check.measure` (:class:`Kind`,
-:data:`KINDS`, :class:`Measurement`); never :mod:`analysis.check.baseline` (a :class:`Baseline` is
-only read through its attributes; the name is imported for annotations alone), nor
-:mod:`analysis.check.presentation`, nor any module that reads or writes files.
+The check is a **sequential probability ratio test** in the manner of fishtest (Wald's SPRT on a
+normal approximation, one per metric and direction): :class:`SequentialTest` looks at the metrics
+after every batch of games and decides each metric *fail* (shown to have moved beyond its
+tolerance), *pass* (no move of twice the tolerance, at error β) or leaves it open; the check stops
+as soon as one metric fails or every metric passes, and is *undecided* if the maximum number of
+games comes first. :func:`compare` is one look at a finished run. :class:`MetricResult` and
+:class:`CheckResult` carry the verdicts, the exit code and what to say about them;
+:func:`check_configuration` and :func:`check_notes` judge a run's run.json (already read, a dict)
+against a baseline; :func:`plan_games` is the power calculation behind the default maximum number of
+games; :func:`fixed_n_verdict` is the fixed-size test of the same hypotheses (benchmarks);
+:func:`shifted` moves a baseline value (tests, benchmarks). Nothing here reads or writes a file.
+May import numpy, the standard library, :mod:`analysis.stats`, :mod:`simcore.errors` and the metric
+vocabulary of :mod:`analysis.check.measure` (:class:`Kind`, :data:`KINDS`, :class:`Measurement`);
+never :mod:`analysis.check.baseline` (a :class:`Baseline` is only read through its attributes; the
+name is imported for annotations alone), nor :mod:`analysis.check.presentation`, nor any module
+that reads or writes files.
+
+**The test of one metric.** d is the change (run − baseline, or the mean paired difference new −
+old rules on the same deals) with standard error s (√(s_run² + s_base²) against a baseline, whose
+own error stays in every look), and information I = 1/s². For the upward direction, H0: Δ = δ (the
+tolerance) against H1: Δ = 2δ; the log-likelihood ratio of the normal model is
+LLR⁺ = I · δ · (d − 1.5 δ), and LLR⁻ = I · δ · (−d − 1.5 δ) for the downward one. A direction
+*rejects* H0 when its LLR reaches log(2m/α) (m metrics) and *accepts* it when its LLR falls to
+log β; each direction stops at its first crossing. The metric fails when a direction rejects,
+passes when both accepted. Because d after n games has the joint law of a Brownian motion in the
+information scale (also with the baseline's fixed error inside every d), the LLR is a likelihood
+ratio martingale and Ville's inequality bounds the errors whatever the batch sizes and the
+stopping: P(fail | |Δ| ≤ δ) ≤ α/(2m) per direction, so ≤ α for the whole check (union over the 2m
+directions); P(pass | Δ ≥ 2δ) ≤ β for that metric. Between δ and 2δ (the indifference zone, as in
+fishtest between elo0 and elo1) either answer is acceptable.
 """
 
 from __future__ import annotations
@@ -28,12 +48,22 @@ if TYPE_CHECKING:  # annotations only: decision never loads the baseline-file mo
     from analysis.check.baseline import Baseline
 
 DEFAULT_ALPHA = 0.05
-ON_INCONCLUSIVE = ("pass", "fail")   # what an inconclusive verdict counts as (CheckResult.exit_code)
+DEFAULT_BETA = 0.05
+DETECT = 2.0           # the change that must be caught with probability 1 − β: DETECT × tolerance
+MAX_GAMES_FACTOR = 2.0  # default maximum = this × the games of the fixed-size test (plan_games)
+ON_INCONCLUSIVE = ("pass", "fail")   # read from format-1 baseline files only (no longer used)
+VERDICTS = ("pass", "fail", "undecided")
 
 
 @dataclass(frozen=True)
 class MetricResult:
-    """The verdict on one metric. Values in the metric's unit; p-values unadjusted and Holm-adjusted."""
+    """The verdict on one metric at the last look. Values in the metric's unit.
+
+    ``base*`` describe the baseline value (in paired mode: the old rules measured on the same deals),
+    ``value``/``low``/``high``/``se``/``n`` this run's, ``diff``/``diff_se`` the change tested
+    (paired: the mean paired difference and its error). ``llr_up``/``llr_down`` are the two
+    directions' log-likelihood ratios (frozen at their first crossing), ``fail_bound`` = log(2m/α),
+    ``pass_bound`` = log β; ``decided_games`` the games played when the verdict was reached."""
 
     metric: str
     key: str
@@ -51,81 +81,202 @@ class MetricResult:
     diff: float
     diff_se: float
     tolerance: float
-    p_beyond: float
-    p_beyond_adjusted: float
-    p_within: float
-    p_within_adjusted: float
-    verdict: str          # "pass", "fail" or "inconclusive"
+    llr_up: float
+    llr_down: float
+    fail_bound: float
+    pass_bound: float
+    verdict: str          # "pass", "fail" or "undecided"
+    decided_games: int | None = None
 
     @property
     def kind(self) -> Kind:
         return KINDS[self.metric]
 
 
-def _sf(z: float) -> float:
-    if math.isnan(z):
-        return float("nan")
-    return stats.normal_sf(z)
+def llr(d: float, se: float, tol: float) -> tuple[float, float]:
+    """(LLR⁺, LLR⁻): log-likelihood ratios of Δ = ±2δ against Δ = ±δ for a normal estimate d ± se."""
+    up_mid, down_mid = d - 1.5 * tol, -d - 1.5 * tol
+    if not se > 0:
+        sign = lambda x: math.copysign(math.inf, x) if x != 0 else 0.0  # noqa: E731
+        return sign(up_mid), sign(down_mid)
+    info = 1.0 / (se * se)
+    return info * tol * up_mid, info * tol * down_mid
 
 
-def _p_beyond(d: float, se: float, tol: float) -> float:
-    """p-value of H0 "|Δ| ≤ tol" against "|Δ| > tol": one-sided test in the direction of d."""
-    if se <= 0:
-        return 0.0 if abs(d) > tol else 1.0
-    return min(_sf((d - tol) / se), _sf((-d - tol) / se))
+def _bounds(alpha: float, beta: float, m: int) -> tuple[float, float]:
+    return math.log(2 * max(m, 1) / alpha), math.log(beta)
 
 
-def _p_within(d: float, se: float, tol: float) -> float:
-    """TOST p-value of H0 "|Δ| ≥ tol" against "|Δ| < tol": the larger of the two one-sided p."""
-    if se <= 0:
-        return 0.0 if abs(d) < tol else 1.0
-    return max(_sf((d + tol) / se), _sf((tol - d) / se))
+class SequentialTest:
+    """The SPRT of every metric across looks (see the module docstring). Feed it one look at a time
+    with :meth:`look`; :attr:`verdict` is "fail" as soon as a metric fails, "pass" once every metric
+    passed, else "undecided"."""
+
+    def __init__(self, n_metrics: int, alpha: float = DEFAULT_ALPHA, beta: float = DEFAULT_BETA) -> None:
+        if not 0 < alpha < 0.5 or not 0 < beta < 0.5:
+            raise UsageError(f"alpha {alpha} and beta {beta}: both must be between 0 and 0.5")
+        self.m = n_metrics
+        self.alpha, self.beta = alpha, beta
+        self.fail_bound, self.pass_bound = _bounds(alpha, beta, n_metrics)
+        self.state: list[list[str]] = [["open", "open"] for _ in range(n_metrics)]
+        self.frozen: list[list[float | None]] = [[None, None] for _ in range(n_metrics)]
+        self.decided: list[int | None] = [None] * n_metrics
+        self.results: list[MetricResult] = []
+        self.looks: list[tuple[int, int, int, int]] = []   # (games, failed, passed, open)
+
+    def _metric_verdict(self, i: int) -> str:
+        st = self.state[i]
+        if "reject" in st:
+            return "fail"
+        return "pass" if st == ["accept", "accept"] else "undecided"
+
+    def look(self, baseline: Sequence[Measurement], run: Sequence[Measurement], tolerances: Sequence[float],
+             games: int, diff: Sequence[Measurement] | None = None) -> list[MetricResult]:
+        """One look after ``games`` games. ``baseline[i]`` is matched with the run metric of the same
+        (metric, key); ``diff`` (paired mode) gives the paired differences, whose own error is the
+        whole error (the ``baseline`` then holds the old rules' values on the same deals)."""
+        if len(baseline) != self.m:
+            raise ValueError("one baseline metric per tested metric")
+        by_key = {(m.metric, m.key): m for m in run}
+        by_diff = {(m.metric, m.key): m for m in diff} if diff is not None else None
+        out = []
+        for i, (b, tol) in enumerate(zip(baseline, tolerances)):
+            r = by_key.get((b.metric, b.key))
+            if r is None:
+                raise UsageError(f"the run has no {b.metric} for {b.key!r} (the baseline has; "
+                                 "was the run made with other players or strategies?)")
+            if not tol > 0:
+                raise UsageError(f"{b.label}: tolerance {tol:g}: the sequential check needs a tolerance > 0")
+            if by_diff is not None:
+                dm = by_diff[(b.metric, b.key)]
+                d, se = dm.value, dm.se
+            else:
+                d, se = r.value - b.value, math.hypot(r.se, b.se)
+            ups = llr(d, se, tol)
+            for j in (0, 1):
+                if self.state[i][j] != "open":
+                    continue
+                if ups[j] >= self.fail_bound:
+                    self.state[i][j], self.frozen[i][j] = "reject", ups[j]
+                elif ups[j] <= self.pass_bound:
+                    self.state[i][j], self.frozen[i][j] = "accept", ups[j]
+            verdict = self._metric_verdict(i)
+            if verdict != "undecided" and self.decided[i] is None:
+                self.decided[i] = int(games)
+            shown = [self.frozen[i][j] if self.frozen[i][j] is not None else ups[j] for j in (0, 1)]
+            out.append(MetricResult(b.metric, b.key, b.label, b.value, b.ci_low, b.ci_high, b.se, b.n,
+                                    r.value, r.ci_low, r.ci_high, r.se, r.n, d, se, float(tol),
+                                    float(shown[0]), float(shown[1]), self.fail_bound, self.pass_bound,
+                                    verdict, self.decided[i]))
+        self.results = out
+        v = [r.verdict for r in out]
+        self.looks.append((int(games), v.count("fail"), v.count("pass"), v.count("undecided")))
+        return out
+
+    @property
+    def verdict(self) -> str:
+        v = [r.verdict for r in self.results]
+        if "fail" in v:
+            return "fail"
+        return "pass" if v and all(x == "pass" for x in v) else "undecided"
 
 
 def compare(baseline: Sequence[Measurement], run: Sequence[Measurement], tolerances: Sequence[float],
-            alpha: float = DEFAULT_ALPHA) -> list[MetricResult]:
-    """Decide pass / fail / inconclusive for every baseline metric.
+            alpha: float = DEFAULT_ALPHA, beta: float = DEFAULT_BETA) -> list[MetricResult]:
+    """One look of the sequential test at a finished run (the check of an existing run directory):
+    the same bounds, so the same error guarantees (Ville's inequality holds at any stopping time,
+    a fixed one included). Raises :class:`UsageError` when the run lacks a baseline metric."""
+    test = SequentialTest(len(baseline), alpha, beta)
+    n = max((m.n for m in run), default=0)
+    return test.look(baseline, run, tolerances, n)
 
-    ``baseline[i]`` is compared with the run metric of the same (metric, key); ``tolerances[i]`` is
-    its accepted ± change. Raises :class:`UsageError` when the run lacks a baseline metric.
 
-    For every metric, from the difference d = run − baseline of two independent estimates (standard
-    error √(se_run² + se_base²)) and the tolerance δ:
+def fixed_n_verdict(d: float, se: float, tol: float, alpha: float, m: int) -> str:
+    """The fixed-size test of the same hypotheses (benchmarks): fail when a one-sided z test rejects
+    |Δ| ≤ δ at level α/(2m) in either direction, else pass (no third answer)."""
+    z = stats.z_quantile(1 - alpha / m)   # two-sided level 1 − α/m = one-sided α/(2m)
+    return "fail" if se > 0 and (abs(d) - tol) / se > z else ("fail" if se == 0 and abs(d) > tol else "pass")
 
-    * **fail** — the data show |true difference| > δ: the one-sided z test of H0 "|Δ| ≤ δ" in the
-      direction of d, p = P(Z > (|d| − δ)/se), has a Holm-adjusted p-value below α;
-    * **pass** — the data show |true difference| < δ: two one-sided tests (TOST) of equivalence,
-      p = max(P(Z > (d + δ)/se), P(Z > (δ − d)/se)), Holm-adjusted p below α;
-    * **inconclusive** — neither: the sample cannot tell (too few games for the tolerance).
 
-    Holm's correction runs over all checked metrics, separately for the fail tests and the
-    equivalence tests, so the chance that a check of a configuration whose every metric is within
-    tolerance fails is at most α (reached only when metrics sit exactly on the tolerance; ≈ 0 for an
-    unchanged configuration), and the chance that a metric truly beyond tolerance is declared *pass*
-    is at most α. The run's verdict (:class:`CheckResult`) is fail if any metric fails, pass if every
-    metric passes, else inconclusive (exit code 0 with a warning, or 1 with
-    ``on_inconclusive = "fail"``). docs/ci.md explains the choice and the measured error rates
-    (benchmarks/bench_check_false_alarms.py).
-    """
-    by_key = {(m.metric, m.key): m for m in run}
-    rows = []
+def fixed_information(tol: float, alpha: float, beta: float, m: int) -> float:
+    """Information 1/s² at which the fixed-size test rejects at Δ = δ with probability α/(2m) and
+    at Δ = DETECT·δ with probability 1 − β: ((z₁₋α/₂ₘ + z₁₋β) / ((DETECT − 1)·δ))²."""
+    za = stats.z_quantile(1 - alpha / m)
+    zb = stats.z_quantile(1 - 2 * beta)
+    return ((za + zb) / ((DETECT - 1.0) * tol)) ** 2
+
+
+def pass_information(tol: float, beta: float, m: int) -> float:
+    """Information at which an unchanged configuration (Δ = 0) has crossed every pass bound with
+    probability 1 − β: with x = δ√I, both LLRs of a metric are below log β when |d| < 1.5δ −
+    |log β|/(Iδ), so 1.5x − |log β|/x = z₁₋β/₂ₘ."""
+    z = stats.z_quantile(1 - beta / m)
+    lb = abs(math.log(beta))
+    x = (z + math.sqrt(z * z + 6.0 * lb)) / 3.0
+    return (x / tol) ** 2
+
+
+def games_for_information(info: float, sd: float, base_se: float) -> float:
+    """Games whose run error s_r = sd/√n gives 1/(s_r² + s_base²) = info (inf when the baseline's
+    own error alone is too large)."""
+    room = 1.0 / info - base_se * base_se
+    return sd * sd / room if room > 0 else math.inf
+
+
+@dataclass(frozen=True)
+class GamePlan:
+    """The power calculation of :func:`plan_games`."""
+
+    max_games: int                  # default maximum of a check
+    fixed_games: int | None         # games of the fixed-size test with the same α, β (None: unreachable)
+    limited: list[str]              # labels of metrics whose baseline error caps the power at 2δ
+
+
+def plan_games(baseline: Sequence[Measurement], tolerances: Sequence[float], alpha: float = DEFAULT_ALPHA,
+               beta: float = DEFAULT_BETA, paired: bool = False) -> GamePlan:
+    """The default maximum number of games of a check, from a power calculation on the baseline.
+
+    For every metric, the per-unit standard deviation is the baseline's se·√n; the fixed-size test
+    of the same hypotheses needs information :func:`fixed_information` (error α at the tolerance,
+    power 1 − β at twice it), i.e. :func:`games_for_information` games given the baseline's own error
+    (none in paired mode). The default maximum is :data:`MAX_GAMES_FACTOR` times the largest of
+    those (the SPRT stops long before on clear cases; the margin keeps cases near 1.5δ, where it
+    is slowest, from ending undecided). Where the baseline's error makes that power unreachable,
+    the metric asks instead for the games at which an unchanged configuration passes with
+    probability 1 − β (:func:`pass_information`), and is listed in ``limited``; if even that is
+    unreachable, :class:`UsageError` (the baseline is too small for the tolerance)."""
+    m = len(baseline)
+    need, fixed, limited = [], [], []
     for b, tol in zip(baseline, tolerances):
-        r = by_key.get((b.metric, b.key))
-        if r is None:
-            raise UsageError(f"the run has no {b.metric} for {b.key!r} (the baseline has; "
-                             "was the run made with other players or strategies?)")
-        d = r.value - b.value
-        se = math.hypot(r.se, b.se)
-        rows.append((b, r, d, se, float(tol), _p_beyond(d, se, tol), _p_within(d, se, tol)))
-    p_beyond_adj = stats.holm([row[5] for row in rows]) if rows else np.array([])
-    p_within_adj = stats.holm([row[6] for row in rows]) if rows else np.array([])
-    out = []
-    for (b, r, d, se, tol, pb, pw), pba, pwa in zip(rows, p_beyond_adj, p_within_adj):
-        verdict = "fail" if pba < alpha else "pass" if pwa < alpha else "inconclusive"
-        out.append(MetricResult(b.metric, b.key, b.label, b.value, b.ci_low, b.ci_high, b.se, b.n,
-                                r.value, r.ci_low, r.ci_high, r.se, r.n, d, se, tol, pb, float(pba),
-                                pw, float(pwa), verdict))
-    return out
+        if not tol > 0:
+            raise UsageError(f"{b.label}: tolerance {tol:g}: the sequential check needs a tolerance > 0")
+        sd = b.se * math.sqrt(max(b.n, 1))
+        base_se = 0.0 if paired else b.se
+        n_fix = games_for_information(fixed_information(tol, alpha, beta, m), sd, base_se)
+        if math.isfinite(n_fix):
+            fixed.append(n_fix)
+            need.append(MAX_GAMES_FACTOR * n_fix)
+            continue
+        n_pass = games_for_information(pass_information(tol, beta, m), sd, base_se)
+        if not math.isfinite(n_pass):
+            # a baseline whose error is at most half the room 1/I_pass leaves the other half to the run
+            games_hint = 2 * b.n * b.se ** 2 * pass_information(tol, beta, m)
+            raise UsageError(f"{b.label}: the baseline's own standard error ({b.se:.3g} {b.kind.diff_unit}, "
+                             f"{b.n:,} games) is too large for a tolerance of ±{tol:g}: even an unchanged "
+                             f"configuration could not pass; record a baseline of at least "
+                             f"{int(math.ceil(games_hint)):,} games or raise the tolerance")
+        limited.append(b.label)
+        need.append(MAX_GAMES_FACTOR * n_pass)
+    worst = max(need) if need else 1000.0
+    return GamePlan(int(math.ceil(worst / 1000.0)) * 1000, int(math.ceil(max(fixed))) if fixed else None,
+                    limited)
+
+
+def default_batch(max_games: int, games_per_deal: int = 1) -> int:
+    """Games per look: about a fiftieth of the maximum, in whole thousands (at least 1,000), and a
+    multiple of the games of one deal (rotated seats)."""
+    b = max(1000, int(math.ceil(max_games / 50 / 1000.0)) * 1000)
+    return int(math.ceil(b / games_per_deal)) * games_per_deal
 
 
 @dataclass
@@ -135,29 +286,34 @@ class CheckResult:
     baseline: Baseline
     results: list[MetricResult]
     alpha: float
-    on_inconclusive: str
+    beta: float
     run_meta: dict
     run_path: str
     notes: list[str] = field(default_factory=list)
+    games: int = 0                        # games played (per rule set)
+    max_games: int = 0                    # the maximum the check could play
+    looks: list[tuple[int, int, int, int]] = field(default_factory=list)
+    paired: bool = False                  # new vs old rules on the same deals
+    against_rules: str = ""               # the old rules file (paired mode)
 
     @property
     def failed(self) -> list[MetricResult]:
         return [r for r in self.results if r.verdict == "fail"]
 
     @property
-    def inconclusive(self) -> list[MetricResult]:
-        return [r for r in self.results if r.verdict == "inconclusive"]
+    def undecided(self) -> list[MetricResult]:
+        return [r for r in self.results if r.verdict == "undecided"]
 
     @property
     def verdict(self) -> str:
         if self.failed:
             return "fail"
-        return "inconclusive" if self.inconclusive else "pass"
+        return "undecided" if self.undecided else "pass"
 
     @property
     def exit_code(self) -> int:
-        v = self.verdict
-        return 1 if v == "fail" or (v == "inconclusive" and self.on_inconclusive == "fail") else 0
+        """0 pass, 1 regression, 3 undecided at the maximum number of games (2 is a usage error)."""
+        return {"pass": 0, "fail": 1, "undecided": 3}[self.verdict]
 
     @property
     def rules_changed(self) -> bool:
@@ -207,5 +363,7 @@ def shifted(baseline: Baseline, metric: str, key: str, by: float) -> Baseline:
 
 
 
-__all__ = ["CheckResult", "DEFAULT_ALPHA", "MetricResult", "ON_INCONCLUSIVE", "check_configuration",
-           "check_notes", "compare", "shifted"]
+__all__ = ["CheckResult", "DEFAULT_ALPHA", "DEFAULT_BETA", "DETECT", "GamePlan", "MAX_GAMES_FACTOR",
+           "MetricResult", "ON_INCONCLUSIVE", "SequentialTest", "VERDICTS", "check_configuration", "check_notes",
+           "compare", "default_batch", "fixed_information", "fixed_n_verdict", "games_for_information", "llr",
+           "pass_information", "plan_games", "shifted"]

@@ -4,8 +4,10 @@ A metric is one :class:`Measurement` (win share per seat and per strategy, mean 
 with its 95 % interval, standard error and sample size) of a :class:`Kind` (unit, default tolerance);
 :func:`measure` reads them off the analysis tables (:func:`analysis.seats.seat_table`,
 :func:`analysis.matchups.strategy_table`) of a :class:`analysis.load.RunSet` and :func:`measure_run`
-off a run directory. First module of :mod:`analysis.check`: it imports no other module of the
-package. May import the standard library, :mod:`analysis` and its modules and :mod:`simcore.rundir`;
+off a run directory. :class:`UnitMeasure` measures the same metrics batch by batch from the games a
+sequential check plays (one value per unit: a game, or a deal with rotated seats), and
+:class:`PairedMeasure` the paired differences of two rule sets played on the same deals. First
+module of :mod:`analysis.check`: it imports no other module of the package. May import the standard library, :mod:`analysis` and its modules and :mod:`simcore.rundir`;
 the modules that read runs are imported inside :func:`measure` and :func:`measure_run`, so importing
 this module for its types (as :mod:`analysis.check.decision` does) reads nothing.
 """
@@ -14,6 +16,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
+
+import numpy as np
 
 from analysis import stats
 
@@ -101,4 +106,88 @@ def measure_run(run: str | Path) -> tuple[dict, list[Measurement]]:
     return meta, measure(open_runs([run]))
 
 
-__all__ = ["DEFAULT_TOLERANCE", "KINDS", "Kind", "Measurement", "Z95", "measure", "measure_run"]
+def unit_values(players: dict, n_players: int, games_per_deal: int, wanted: Sequence[tuple[str, str]],
+                strategies: Sequence[str]) -> np.ndarray:
+    """Per-unit values of the (metric, key) pairs ``wanted``, in each metric's unit: a matrix with one
+    row per unit (a game, or a deal of ``games_per_deal`` games) and one column per metric.
+
+    ``players`` holds a chunk's player columns (row = game × seat, as a game adapter returns them):
+    ``win_share``, ``score`` and, for strategy metrics, ``strategy``. A strategy's value in a game is
+    the mean win share of its seats in that game."""
+    P = n_players
+    w = np.asarray(players["win_share"], dtype=np.float64).reshape(-1, P)
+    G = w.shape[0]
+    cols = []
+    strat = None
+    for metric, key in wanted:
+        k = KINDS[metric].scale
+        if metric in ("seat_win_share", "seat_mean_score"):
+            seat = int(key.removeprefix("Seat ")) - 1
+            if metric == "seat_win_share":
+                cols.append(k * w[:, seat])
+            else:
+                cols.append(np.asarray(players["score"], dtype=np.float64).reshape(-1, P)[:, seat])
+        elif metric == "strategy_win_share":
+            if strat is None:
+                raw = players["strategy"]
+                raw = raw.to_numpy(zero_copy_only=False) if hasattr(raw, "to_numpy") else np.asarray(raw)
+                strat = np.asarray(raw, dtype=object).reshape(-1, P)
+            mine = strat == key
+            with np.errstate(invalid="ignore", divide="ignore"):
+                cols.append(k * (w * mine).sum(axis=1) / mine.sum(axis=1))
+        else:
+            raise ValueError(f"unknown metric {metric}")
+    x = np.column_stack(cols) if cols else np.zeros((G, 0))
+    if games_per_deal > 1:
+        x = x.reshape(G // games_per_deal, games_per_deal, -1).mean(axis=1)
+    return x
+
+
+class UnitMeasure:
+    """The checked metrics of a growing sample, batch by batch: per metric the count of units, their
+    mean and centred sum of squares (:class:`analysis.stats.Moments`, merged batch after batch so
+    the result does not depend on how a batch was cut into chunks)."""
+
+    def __init__(self, wanted: Sequence[tuple[str, str]], labels: Sequence[str]) -> None:
+        self.wanted = list(wanted)
+        self.labels = list(labels)
+        self.moments = stats.Moments.zeros(len(self.wanted))
+        self.games = 0
+
+    def add(self, values: np.ndarray, games: int) -> None:
+        """Add one batch: ``values`` from :func:`unit_values` (all chunks of the batch, in order)."""
+        self.moments = self.moments.merge(stats.Moments.of_columns(values))
+        self.games += int(games)
+
+    def measurements(self) -> list[Measurement]:
+        mean, sd = self.moments.mean_sd()
+        n = self.moments.n
+        out = []
+        for i, ((metric, key), label) in enumerate(zip(self.wanted, self.labels)):
+            se = float(sd[i] / np.sqrt(n[i])) if n[i] > 1 else float("nan")
+            out.append(Measurement(metric, key, label, float(mean[i]), float(mean[i] - Z95 * se),
+                                   float(mean[i] + Z95 * se), se, int(n[i])))
+        return out
+
+
+class PairedMeasure:
+    """Paired differences new − old of every checked metric, unit by unit (the same deals played
+    under two rule sets), with the two sides' own means for display."""
+
+    def __init__(self, wanted: Sequence[tuple[str, str]], labels: Sequence[str]) -> None:
+        self.new = UnitMeasure(wanted, labels)
+        self.old = UnitMeasure(wanted, labels)
+        self.diff = UnitMeasure(wanted, labels)
+
+    @property
+    def games(self) -> int:
+        return self.new.games
+
+    def add(self, new: np.ndarray, old: np.ndarray, games: int) -> None:
+        self.new.add(new, games)
+        self.old.add(old, games)
+        self.diff.add(new - old, games)
+
+
+__all__ = ["DEFAULT_TOLERANCE", "KINDS", "Kind", "Measurement", "PairedMeasure", "UnitMeasure", "Z95",
+           "measure", "measure_run", "unit_values"]

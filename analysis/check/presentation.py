@@ -1,23 +1,21 @@
 """Presenting a check's result: plain sentences, the terminal report, Markdown and JUnit XML.
 
-:func:`explain` says in one sentence what happened to a metric (with, for an inconclusive one, about
-how many games would decide it); :func:`status_line` and :func:`text_report` are the terminal output
+:func:`explain` says in one sentence what happened to a metric (and after how many games it was
+decided); :func:`status_line` and :func:`text_report` are the terminal output
 of ``balance check``, :func:`markdown_summary` the CI job summary, :func:`junit_xml` the report for
 CI test reporters; :func:`write_reports` writes the last two (``--junit``, ``--summary``). Last
 module of :mod:`analysis.check`: nothing in the package imports it. May import the standard library,
-:mod:`analysis.stats`, :mod:`analysis.check.decision` (the results it presents), :mod:`analysis.export`
+:mod:`analysis.check.decision` (the results it presents), :mod:`analysis.export`
 (atomic writes) and :mod:`simcore.errors`.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
-from analysis import stats
-from analysis.check.decision import DEFAULT_ALPHA, CheckResult, MetricResult
+from analysis.check.decision import DETECT, CheckResult, MetricResult
 from simcore.errors import UsageError
 
 
@@ -35,23 +33,14 @@ def _fmt_tol(t: float) -> str:
     return f"±{t:.1f}" if abs(t * 10 - round(t * 10)) < 1e-9 else f"±{t:g}"
 
 
-def _needed_games(r: MetricResult, alpha: float, m: int) -> int | None:
-    """Games this run would need for the beyond-tolerance test (|d| > tolerance) or the equivalence
-    test (|d| < tolerance) to decide if the observed difference were the truth; None when even
-    infinitely many would not do (the baseline's own error is too large for that margin)."""
-    margin = abs(abs(r.diff) - r.tolerance)
-    if margin <= 0 or r.se <= 0 or r.n <= 0:
-        return None
-    z = stats.z_quantile(1 - 2 * alpha / max(m, 1))  # one-sided critical value at α/m (Holm's first step)
-    target = (margin / z) ** 2 - r.base_se ** 2
-    if target <= 0:
-        return None
-    return int(math.ceil(r.n * r.se ** 2 / target))
+def _games(n: int | None) -> str:
+    return f"{n:,} games" if n is not None else "the last look"
 
 
-def explain(r: MetricResult, alpha: float = DEFAULT_ALPHA, m: int = 1) -> str:
+def explain(r: MetricResult, paired: bool = False, stopped: bool = False) -> str:
     """One plain sentence on a metric, e.g. "Seat 1 wins 31.2% (30.4–32.0) vs 25.0% in the baseline:
-    +6.2 points, beyond the ±1.0 accepted (p = 2e-09 after Holm)."."""
+    +6.20 points, beyond the ±1.0 accepted (shown after 4,000 games)."; ``stopped``: the check stopped
+    at a regression before this metric was decided."""
     k = r.kind
     if r.metric == "seat_mean_score":
         what = f"{r.key} scores {_fmt(r.value, k.unit)} coins on average"
@@ -59,29 +48,31 @@ def explain(r: MetricResult, alpha: float = DEFAULT_ALPHA, m: int = 1) -> str:
         who = r.key if r.metric == "seat_win_share" else f"Strategy {r.key}"
         what = f"{who} wins {_fmt(r.value, k.unit)}"
     lo, hi = _fmt(r.low, "").strip(), _fmt(r.high, "").strip()
-    head = (f"{what} ({lo}–{hi}) vs {_fmt(r.base, k.unit)} in the baseline: "
+    where = "with the old rules on the same deals" if paired else "in the baseline"
+    head = (f"{what} ({lo}–{hi}) vs {_fmt(r.base, k.unit)} {where}: "
             f"{r.diff:+.2f} {k.diff_unit}")
     tol = _fmt_tol(r.tolerance)
+    big = _fmt_tol(DETECT * r.tolerance)
     if r.verdict == "fail":
-        return f"{head}, beyond the {tol} accepted ({_p_text(r.p_beyond_adjusted)} after Holm)."
+        return f"{head}, beyond the {tol} accepted (shown after {_games(r.decided_games)})."
     if r.verdict == "pass":
-        return f"{head}, within the {tol} accepted ({_p_text(r.p_within_adjusted)} after Holm)."
-    need = _needed_games(r, alpha, m)
-    side = "within" if abs(r.diff) < r.tolerance else "beyond"
-    hint = (f"about {need:,} games would show it {side} the tolerance if the difference stays this size"
-            if need is not None else "a baseline with more games, or a different tolerance, is needed")
-    return f"{head}; the games cannot tell whether this is within the {tol} accepted ({hint})."
+        return (f"{head}, within what is accepted: a change of {big} would have been caught "
+                f"(decided after {_games(r.decided_games)}).")
+    if stopped:
+        return f"{head}; not decided when the check stopped at the first regression."
+    return (f"{head}; the games played cannot tell yet whether this is beyond the {tol} accepted "
+            f"(changes between {tol} and {big} are the slowest to decide: a larger --games may).")
 
 
 def status_line(res: CheckResult) -> str:
     n = len(res.results)
+    at = f"after {res.games:,} of at most {res.max_games:,} games"
     if res.verdict == "fail":
-        return f"FAIL: {len(res.failed)} of {n} metrics moved beyond their tolerance"
-    if res.verdict == "inconclusive":
-        tail = " (counted as a failure: on_inconclusive = fail)" if res.exit_code else " (not a failure)"
-        return (f"INCONCLUSIVE: {len(res.inconclusive)} of {n} metrics could be within tolerance or "
-                f"not; none is shown beyond it{tail}")
-    return f"PASS: all {n} metrics are within their tolerance"
+        return f"FAIL: {len(res.failed)} of {n} metrics moved beyond their tolerance ({at})"
+    if res.verdict == "undecided":
+        return (f"UNDECIDED: {len(res.undecided)} of {n} metrics not decided {at}; none is shown beyond "
+                f"its tolerance (exit code 3)")
+    return f"PASS: all {n} metrics are within their tolerance ({at})"
 
 
 def _run_line(res: CheckResult) -> str:
@@ -93,19 +84,23 @@ def _run_line(res: CheckResult) -> str:
 
 
 def _procedure_line(res: CheckResult) -> str:
-    return (f"procedure: per metric, beyond-tolerance test and TOST equivalence test on run − baseline, "
-            f"Holm over {len(res.results)} metrics, alpha {res.alpha:g}")
+    what = "paired differences new − old rules" if res.paired else "run − baseline"
+    return (f"procedure: sequential probability ratio test per metric on {what} (fail: shown beyond the "
+            f"tolerance, alpha {res.alpha:g} over {len(res.results)} metrics; pass: twice the tolerance "
+            f"ruled out, beta {res.beta:g}); stops when every metric is decided or one fails")
 
 
 def _row_cells(r: MetricResult) -> list[str]:
     u = r.kind.unit
     return [r.label, _fmt(r.base, u), f"{_fmt(r.value, u)} ({_fmt(r.low, '')}–{_fmt(r.high, '')})",
-            f"{r.diff:+.2f} {'pts' if u == '%' else 'coins'}", _fmt_tol(r.tolerance), r.verdict.upper() if r.verdict == "fail" else r.verdict]
+            f"{r.diff:+.2f} {'pts' if u == '%' else 'coins'}", _fmt_tol(r.tolerance),
+            r.verdict.upper() if r.verdict == "fail" else r.verdict]
 
 
 def text_report(res: CheckResult) -> str:
     """The terminal output of ``balance check``."""
-    head = ["metric", "baseline", "this run (95%)", "diff", "tolerance", "verdict"]
+    head = ["metric", "old rules" if res.paired else "baseline", "this run (95%)", "diff", "tolerance",
+            "verdict"]
     rows = [_row_cells(r) for r in res.results]
     width = [max(len(x) for x in col) for col in zip(head, *rows)]
     fmt = lambda cells: "  ".join(c.ljust(w) if i in (0, 5) else c.rjust(w)  # noqa: E731
@@ -114,17 +109,16 @@ def text_report(res: CheckResult) -> str:
              f"  run: {res.run_path}", f"       {_run_line(res)}", f"  {_procedure_line(res)}"]
     lines += [f"  note: {n}" for n in res.notes]
     lines += ["", "  " + fmt(head)] + ["  " + fmt(r) for r in rows] + ["", status_line(res)]
-    m = len(res.results)
     for r in res.failed:
-        lines.append(f"  - {explain(r, res.alpha, m)}")
-    for r in res.inconclusive:
-        lines.append(f"  ? {explain(r, res.alpha, m)}")
+        lines.append(f"  - {explain(r, res.paired)}")
+    for r in res.undecided:
+        lines.append(f"  ? {explain(r, res.paired, bool(res.failed))}")
     return "\n".join(lines) + "\n"
 
 
 def markdown_summary(res: CheckResult) -> str:
     """A Markdown summary for a CI job (GitHub's $GITHUB_STEP_SUMMARY)."""
-    icon = {"pass": "✅", "fail": "❌", "inconclusive": "⚠️"}[res.verdict]
+    icon = {"pass": "✅", "fail": "❌", "undecided": "⚠️"}[res.verdict]
     lines = [f"## {icon} balance check: {res.verdict.upper()}", "",
              f"{status_line(res)}.", "",
              f"- **baseline**: `{res.baseline.path}` ({res.baseline.games:,} games, seed "
@@ -133,57 +127,55 @@ def markdown_summary(res: CheckResult) -> str:
              f"- **{_procedure_line(res)}**"]
     for n in res.notes:
         lines.append(f"- ⚠️ **note**: {n}")
-    lines += ["", "| metric | baseline | this run (95 %) | diff | tolerance | verdict |",
+    lines += ["", f"| metric | {'old rules' if res.paired else 'baseline'} | this run (95 %) | diff | "
+                  "tolerance | verdict |",
               "|---|---:|---:|---:|---:|---|"]
     for r in res.results:
         c = _row_cells(r)
-        mark = {"pass": "✅ pass", "fail": "❌ **FAIL**", "inconclusive": "⚠️ inconclusive"}[r.verdict]
+        mark = {"pass": "✅ pass", "fail": "❌ **FAIL**", "undecided": "⚠️ undecided"}[r.verdict]
         lines.append(f"| {c[0]} | {c[1]} | {c[2]} | {c[3]} | {c[4]} | {mark} |")
-    m = len(res.results)
-    if res.failed or res.inconclusive:
+    if res.failed or res.undecided:
         lines.append("")
     for r in res.failed:
-        lines.append(f"- ❌ {explain(r, res.alpha, m)}")
-    for r in res.inconclusive:
-        lines.append(f"- ⚠️ {explain(r, res.alpha, m)}")
+        lines.append(f"- ❌ {explain(r, res.paired)}")
+    for r in res.undecided:
+        lines.append(f"- ⚠️ {explain(r, res.paired, bool(res.failed))}")
     return "\n".join(lines) + "\n"
 
 
 def junit_xml(res: CheckResult) -> str:
-    """JUnit XML: one testcase per metric; failures are metrics beyond tolerance (and inconclusive
-    ones when they count as failures), skipped are inconclusive ones that do not."""
+    """JUnit XML: one testcase per metric; failures are metrics beyond tolerance, errors the metrics
+    left undecided (the check exits 3: neither a pass nor a regression)."""
     m = len(res.results)
-    inc_fail = res.on_inconclusive == "fail"
-    failures = len(res.failed) + (len(res.inconclusive) if inc_fail else 0)
-    skipped = 0 if inc_fail else len(res.inconclusive)
+    failures = len(res.failed)
+    errors = len(res.undecided)
     suite = ET.Element("testsuite", name=f"balance check {res.baseline.path.name}", tests=str(m),
-                       failures=str(failures), errors="0", skipped=str(skipped),
+                       failures=str(failures), errors=str(errors), skipped="0",
                        timestamp=time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()))
     props = ET.SubElement(suite, "properties")
     for name, value in (("baseline", str(res.baseline.path)), ("run", res.run_path),
-                        ("games", str(res.run_meta.get("games"))), ("seed", str(res.run_meta.get("seed"))),
+                        ("games", str(res.games)), ("max_games", str(res.max_games)),
+                        ("seed", str(res.run_meta.get("seed"))),
                         ("rules_sha256", str(res.run_meta.get("rules_sha256"))),
                         ("baseline_rules_sha256", res.baseline.rules_sha256),
                         ("rules_changed", str(res.rules_changed).lower()), ("alpha", f"{res.alpha:g}"),
+                        ("beta", f"{res.beta:g}"), ("paired", str(res.paired).lower()),
                         ("verdict", res.verdict)):
         ET.SubElement(props, "property", name=name, value=value)
     for r in res.results:
         case = ET.SubElement(suite, "testcase", classname=f"balance.check.{r.metric}", name=r.label,
                              time="0")
-        text = explain(r, res.alpha, m)
+        text = explain(r, res.paired, bool(res.failed))
         if r.verdict == "fail":
             ET.SubElement(case, "failure", message=text, type="regression").text = text
-        elif r.verdict == "inconclusive":
-            if inc_fail:
-                ET.SubElement(case, "failure", message=text, type="inconclusive").text = text
-            else:
-                ET.SubElement(case, "skipped", message=text)
+        elif r.verdict == "undecided":
+            ET.SubElement(case, "error", message=text, type="undecided").text = text
         else:
             ET.SubElement(case, "system-out").text = text
     out = ET.SubElement(suite, "system-out")
     out.text = "\n".join([_run_line(res), _procedure_line(res), *res.notes])
     root = ET.Element("testsuites", name="balance check", tests=str(m), failures=str(failures),
-                      errors="0", skipped=str(skipped))
+                      errors=str(errors), skipped="0")
     root.append(suite)
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

@@ -3,9 +3,10 @@
 :func:`check` is the one function that combines the other modules: it reads the run's run.json,
 refuses a run of another configuration (:func:`~analysis.check.decision.check_configuration`),
 measures the run (:func:`~analysis.check.measure.measure_run`) and decides
-(:func:`~analysis.check.decision.compare`), returning a
-:class:`~analysis.check.decision.CheckResult`. It lives in its own module because it does I/O
-(reading the run), which :mod:`analysis.check.decision` must not. May import the standard library,
+(:func:`~analysis.check.decision.compare`: one look of the sequential test at the whole run),
+returning a :class:`~analysis.check.decision.CheckResult`. It lives in its own module because it
+does I/O (reading the run), which :mod:`analysis.check.decision` must not. Playing a check batch by
+batch is :mod:`analysis.check.play`. May import the standard library,
 :mod:`analysis.check.measure`, :mod:`analysis.check.baseline`, :mod:`analysis.check.decision` and
 :mod:`simcore.rundir`; never :mod:`analysis.check.presentation` and never the runner (playing the
 games of a check is :mod:`cli.check`'s job).
@@ -22,18 +23,20 @@ from simcore.rundir import read_meta
 
 
 def check(baseline: Baseline, run: str | Path, *, alpha: float | None = None,
-          on_inconclusive: str | None = None) -> CheckResult:
-    """Check run directory ``run`` against ``baseline`` (see
-    :func:`analysis.check.decision.compare`)."""
+          beta: float | None = None) -> CheckResult:
+    """Check run directory ``run`` against ``baseline``: one look of the sequential test at all
+    its games (see :func:`analysis.check.decision.compare`; exit 3 when the run is too small to
+    decide)."""
     meta = read_meta(run)
     check_configuration(baseline, meta)
     alpha = baseline.alpha if alpha is None else alpha
-    on_inc = baseline.on_inconclusive if on_inconclusive is None else on_inconclusive
-    check_settings(alpha, baseline.seed_offset, on_inc, {})
+    beta = baseline.beta if beta is None else beta
+    check_settings(alpha, baseline.seed_offset, {}, beta)
     _, measured = measure_run(run)
-    results = compare(baseline.metrics, measured, [baseline.tolerance_of(m) for m in baseline.metrics],
-                      alpha)
-    return CheckResult(baseline, results, alpha, on_inc, meta, str(run), check_notes(baseline, meta))
+    results = compare(baseline.metrics, measured, baseline.tolerances(), alpha, beta)
+    games = int(meta.get("games") or 0)
+    return CheckResult(baseline, results, alpha, beta, meta, str(run), check_notes(baseline, meta),
+                       games=games, max_games=games)
 
 
 

@@ -19,6 +19,7 @@ def test_metric_vector_has_one_row_per_scalar_metric(tmp_path):
     v = metric_vector(_tables(tmp_path / "a", 1000, 1))
     kinds = dict(v.group_by("metric").agg(pl.len()).iter_rows())
     assert kinds["seat_win_share"] == 4 and kinds["seat_mean_score"] == 4 and kinds["balance"] == 1
+    assert kinds["win_share_balance"] == 1
     assert kinds["tile_slope"] == 8 and kinds["event_mean_gain"] == 15
     assert kinds["matchup_ahead_share"] == 1        # random vs greedy, counted once
     assert v.filter(pl.col("ci_low") > pl.col("estimate") + 1e-12).height == 0
@@ -66,7 +67,23 @@ def test_proportion_differences_use_newcombe_intervals(tmp_path):
     low, high = stats.newcombe(r["variant"], r["variant_low"], r["variant_high"], r["base"], r["base_low"],
                                r["base_high"])
     assert (r["diff_low"], r["diff_high"]) == pytest.approx((float(low), float(high)))
+    # Means: Welch's interval and test, each run's sd recovered from its t interval (checked with scipy)
+    from scipy import stats as sps
+
     m = cmp.filter(pl.col("metric") == "score_spread").row(0, named=True)
-    width = 2 * 1.959963985
-    se = np.hypot((m["base_high"] - m["base_low"]) / width, (m["variant_high"] - m["variant_low"]) / width)
-    assert m["diff_high"] - m["diff"] == pytest.approx(1.959963985 * se, rel=1e-6)
+    vb = metric_vector(base).filter(pl.col("metric") == "score_spread").row(0, named=True)
+    vv = metric_vector(variant).filter(pl.col("metric") == "score_spread").row(0, named=True)
+    sds = [(r["ci_high"] - r["ci_low"]) / 2 * np.sqrt(r["n"]) / sps.t.ppf(0.975, r["n"] - 1) for r in (vb, vv)]
+    ref = sps.ttest_ind_from_stats(vv["estimate"], sds[1], vv["n"], vb["estimate"], sds[0], vb["n"], equal_var=False)
+    assert m["p_value"] == pytest.approx(ref.pvalue, rel=1e-8)
+    se = np.hypot(sds[0] / np.sqrt(vb["n"]), sds[1] / np.sqrt(vv["n"]))
+    dof = se ** 4 / ((sds[0] ** 2 / vb["n"]) ** 2 / (vb["n"] - 1) + (sds[1] ** 2 / vv["n"]) ** 2 / (vv["n"] - 1))
+    assert m["diff_high"] - m["diff"] == pytest.approx(sps.t.ppf(0.975, dof) * se, rel=1e-8)
+
+
+def test_balance_rows_are_shown_but_not_tested(tmp_path):
+    cmp = compare_tables(_tables(tmp_path / "a", 1000, 1), _tables(tmp_path / "b", 1000, 2, seat_edge=3.0))
+    rows = cmp.filter(pl.col("kind") == "index")
+    assert sorted(rows["metric"].to_list()) == ["balance", "win_share_balance"]
+    assert rows["p_value"].is_nan().all() and rows["diff_low"].is_nan().all() and not rows["significant"].any()
+    assert rows["diff"].to_numpy() == pytest.approx((rows["variant"] - rows["base"]).to_numpy())

@@ -50,19 +50,53 @@ def test_chi_square_balance_and_advantage_p1(rs):
     assert r["dof"] == 1
     assert r["p_value"] == pytest.approx(0.6170751, abs=1e-6)
     assert not r["seats_differ"]
+    # Two players: Ludii's credit 1 − (place − 1)/(n − 1) is 1, ½ (tie: mean place 1.5), 0 — the win share.
     assert r["balance"] == pytest.approx(0.75)          # 1 − (0.625 − 0.375)
-    assert r["balance_low"] <= r["balance"] + 1e-9 and r["balance_high"] <= 1.0
+    assert r["win_share_balance"] == pytest.approx(0.75)
     assert r["advantage_p1"] == pytest.approx(0.625)
-    assert (r["advantage_p1_low"], r["advantage_p1_high"]) == pytest.approx(wilson(2.5, 4))
+    # Seat 1's credits 1, ½, 0, 1: sd² = (0.375² + 0.125² + 0.625² + 0.375²) / 3; t interval, clipped to [0, 1]
+    sd = np.sqrt((0.375 ** 2 + 0.125 ** 2 + 0.625 ** 2 + 0.375 ** 2) / 3)
+    assert r["advantage_p1_low"] == pytest.approx(max(0.0, 0.625 - T3 * sd / 2))
+    assert r["advantage_p1_high"] == pytest.approx(1.0)
+    assert r["first_seat_win_share"] == pytest.approx(0.625)
+    assert (r["first_seat_win_share_low"], r["first_seat_win_share_high"]) == pytest.approx(wilson(2.5, 4))
+    # One gap (seat 1 − seat 2 = 2w − 1): 0.25 ± 1.96 · 2 · sd / 2 → [−0.69, 1.19], so |gap| ∈ [0, 1.19]
+    assert 0.25 + Z * sd > 1 and 0.25 - Z * sd < 0
+    assert (r["balance_low"], r["balance_high"]) == (0.0, 1.0)
     assert (r["best_seat"], r["worst_seat"]) == (0, 1)
 
 
-def test_balance_interval_covers_estimate_on_a_large_fair_run(tmp_path):
+def test_ludii_credit_by_hand():
+    # places 1..4 → 1, 2/3, 1/3, 0; two tied first share places 1 and 2 (mean 1.5 → 1 − 0.5/3);
+    # three tied second share places 2–4 (mean 3 → 1/3); four tied all get mean place 2.5 → ½.
+    rank = np.array([[1, 2, 3, 4], [1, 1, 3, 4], [2, 1, 2, 2], [1, 1, 1, 1], [4, 3, 2, 1]], np.int8)
+    want = [[1, 2 / 3, 1 / 3, 0], [5 / 6, 5 / 6, 1 / 3, 0], [1 / 3, 1, 1 / 3, 1 / 3], [0.5] * 4, [0, 1 / 3, 2 / 3, 1]]
+    assert seats.ludii_credit(rank) == pytest.approx(np.array(want))
+
+
+def test_ludii_metrics_use_places_where_win_shares_use_winners_only(tmp_path):
+    # 3 players, 3 games: seat 1 is always second, seat 2 always first, seat 3 always last.
+    rows = [(g, s, ["A"] * 3, score, win, rank) for g in range(3)
+            for s, score, win, rank in ((0, 5, 0.0, 2), (1, 9, 1.0, 1), (2, 1, 0.0, 3))]
+    from analysis_runs import write_run
+
+    cols = {"game": [r[0] for r in rows], "seat": [r[1] for r in rows], "strategy": ["A"] * 9,
+            "score": [r[3] for r in rows], "win_share": [r[4] for r in rows], "rank": [r[5] for r in rows]}
+    run = write_run(tmp_path / "three", cols, {"game": [0, 1, 2], "n_players": [3, 3, 3]})
+    r = seats.seat_tests(open_runs([run])).row(0, named=True)
+    assert r["advantage_p1"] == pytest.approx(0.5)            # second of three: 1 − 1/2
+    assert r["first_seat_win_share"] == pytest.approx(0.0)
+    assert r["balance"] == pytest.approx(0.0)                 # 1 − (1 − 0)
+    assert r["win_share_balance"] == pytest.approx(0.0)
+
+
+def test_balance_interval_holds_a_fair_game_and_shrinks_with_games(tmp_path):
     from analysis_runs import synthetic_run
 
     rs = open_runs([synthetic_run(tmp_path / "r", 20_000, 4, seed=5, seat_edge=0.0)])
     r = seats.seat_tests(rs).row(0, named=True)
-    assert r["balance_low"] < r["balance"] < r["balance_high"] <= 1.0
+    assert r["balance_low"] < r["balance"] <= r["balance_high"] <= 1.0
+    assert r["win_share_balance_low"] < r["win_share_balance"] <= r["win_share_balance_high"]
     assert r["balance"] > 0.95
 
 

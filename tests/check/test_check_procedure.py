@@ -1,6 +1,7 @@
-"""The decision procedure of `balance check` on synthetic numbers: beyond-tolerance and equivalence
-(TOST) tests against the tolerance margin, the difference of two independent estimates, Holm's
-correction, the exit codes, and the JUnit / Markdown / baseline-file renderings."""
+"""The decision procedure of `balance check` on synthetic numbers: the sequential probability ratio
+test per metric (log-likelihood ratios, bounds, frozen directions), its error rates simulated on the
+normal model with the baseline's fixed error inside every look, the power calculation, exit codes,
+the per-unit measurement of played games, and the JUnit / Markdown / baseline-file renderings."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ import pytest
 from scipy import stats as sps
 
 from analysis.check.baseline import Baseline, load_baseline, render_baseline
-from analysis.check.decision import CheckResult, check_notes, compare
-from analysis.check.measure import DEFAULT_TOLERANCE, Measurement
+from analysis.check.decision import (CheckResult, SequentialTest, check_notes, compare, fixed_information,
+                                     fixed_n_verdict, games_for_information, llr, pass_information, plan_games)
+from analysis.check.measure import DEFAULT_TOLERANCE, Measurement, PairedMeasure, UnitMeasure, unit_values
 from analysis.check.presentation import explain, junit_xml, markdown_summary, text_report, write_reports
 from simcore.errors import UsageError
 
@@ -24,61 +26,158 @@ def m(key: str, value: float, se: float, metric: str = "seat_win_share", n: int 
     return Measurement(metric, key, f"{key} win share", value, value - 1.96 * se, value + 1.96 * se, se, n)
 
 
-def test_a_metric_fails_only_on_evidence_of_a_change_beyond_the_tolerance():
+# ---------------------------------------------------------------------------------------------
+# The test of one metric
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("d,se,tol", [(0.0, 0.3, 1.0), (2.4, 0.2, 1.0), (-1.7, 0.5, 1.5), (0.9, 0.05, 0.5)])
+def test_llr_is_the_normal_log_likelihood_ratio_of_twice_against_once_the_tolerance(d, se, tol):
+    up, down = llr(d, se, tol)
+    assert up == pytest.approx(sps.norm.logpdf(d, 2 * tol, se) - sps.norm.logpdf(d, tol, se), rel=1e-9, abs=1e-9)
+    assert down == pytest.approx(sps.norm.logpdf(d, -2 * tol, se) - sps.norm.logpdf(d, -tol, se), rel=1e-9,
+                                 abs=1e-9)
+
+
+def test_bounds_and_verdicts_of_one_look():
     base = [m("Seat 1", 25.0, 0.1), m("Seat 2", 25.0, 0.1), m("Seat 3", 25.0, 0.3), m("Seat 4", 25.0, 0.1)]
-    run = [m("Seat 1", 25.1, 0.2),     # tiny change, precise: within tolerance
-           m("Seat 2", 27.0, 0.2),     # +2 points, precise: beyond
-           m("Seat 3", 26.0, 0.5),     # +1 point, imprecise: cannot tell
+    run = [m("Seat 1", 25.1, 0.2),     # tiny change, precise: pass
+           m("Seat 2", 28.0, 0.2),     # +3 points, precise: fail
+           m("Seat 3", 26.5, 0.5),     # +1.5 points, imprecise: cannot tell
            m("Seat 4", 25.0, 0.2)]
-    res = compare(base, run, [1.0] * 4, alpha=0.05)
-    assert [r.verdict for r in res] == ["pass", "fail", "inconclusive", "pass"]
-    r = res[1]
-    se = math.hypot(0.1, 0.2)  # two independent estimates
-    assert r.diff == pytest.approx(2.0) and r.diff_se == pytest.approx(se)
-    assert r.p_beyond == pytest.approx(sps.norm.sf((2.0 - 1.0) / se), rel=1e-9)
-    assert r.p_within == pytest.approx(sps.norm.sf((1.0 - 2.0) / se), rel=1e-9)
-    assert res[0].p_within == pytest.approx(max(sps.norm.sf((0.1 + 1) / math.hypot(0.1, 0.2)),
-                                                sps.norm.sf((1 - 0.1) / math.hypot(0.1, 0.2))), rel=1e-9)
-    # Holm: the smallest p is multiplied by the number of metrics
-    assert r.p_beyond_adjusted == pytest.approx(min(1.0, 4 * r.p_beyond))
+    test = SequentialTest(4, alpha=0.05, beta=0.05)
+    res = test.look(base, run, [1.0] * 4, games=10_000)
+    assert test.fail_bound == pytest.approx(math.log(2 * 4 / 0.05)) and test.pass_bound == pytest.approx(math.log(0.05))
+    assert [r.verdict for r in res] == ["pass", "fail", "undecided", "pass"]
+    assert res[1].diff == pytest.approx(3.0) and res[1].diff_se == pytest.approx(math.hypot(0.1, 0.2))
+    assert res[1].llr_up == pytest.approx(llr(3.0, math.hypot(0.1, 0.2), 1.0)[0])
+    assert test.verdict == "fail" and res[1].decided_games == 10_000 and res[2].decided_games is None
 
 
-def test_holm_turns_a_borderline_single_test_into_inconclusive():
-    # z = (1.5 - 1) / 0.25 = 2: p ≈ 0.023 < 0.05 alone, but 4 × 0.023 > 0.05 among four metrics
-    alone = compare([m("Seat 1", 25, 0.0)], [m("Seat 1", 26.5, 0.25)], [1.0])
-    assert alone[0].verdict == "fail"
-    many = compare([m(f"Seat {i}", 25, 0.0) for i in range(1, 5)],
-                      [m("Seat 1", 26.5, 0.25)] + [m(f"Seat {i}", 25, 0.01) for i in range(2, 5)], [1.0] * 4)
-    assert many[0].verdict == "inconclusive"
+def test_a_direction_stops_at_its_first_crossing():
+    test = SequentialTest(1)
+    base = [m("Seat 1", 25.0, 0.0)]
+    first = test.look(base, [m("Seat 1", 25.0, 0.1)], [1.0], games=1000)       # far inside: both accept
+    assert first[0].verdict == "pass"
+    later = test.look(base, [m("Seat 1", 26.5, 0.5)], [1.0], games=2000)       # would be open again
+    assert later[0].verdict == "pass" and later[0].decided_games == 1000
+    assert later[0].llr_up == first[0].llr_up                                  # frozen value shown
 
 
-def test_a_shift_down_fails_like_a_shift_up_and_zero_error_is_decided_exactly():
-    res = compare([m("Seat 1", 30.0, 0.1)], [m("Seat 1", 27.0, 0.1)], [1.0])
-    assert res[0].verdict == "fail" and res[0].diff == pytest.approx(-3.0)
-    exact = compare([m("Seat 1", 25.0, 0.0), m("Seat 2", 25.0, 0.0)],
-                       [m("Seat 1", 25.0, 0.0), m("Seat 2", 27.0, 0.0)], [1.0, 1.0])
-    assert [r.verdict for r in exact] == ["pass", "fail"]
-
-
-def test_the_beyond_tolerance_test_has_level_alpha_on_the_boundary():
-    # Two independent estimates whose true difference is exactly the tolerance: a level-α test
-    # rejects "|Δ| ≤ δ" in α of the draws (and far less when the true difference is 0).
-    rng = np.random.default_rng(5)
-    reps, tol, se_b, se_r = 4000, 1.0, 0.1, 0.2
-    base = rng.normal(25.0, se_b, reps)
-    on_edge = rng.normal(26.0, se_r, reps)
-    unchanged = rng.normal(25.0, se_r, reps)
-    rate = np.mean([compare([m("S", b, se_b)], [m("S", r, se_r)], [tol])[0].verdict == "fail"
-                    for b, r in zip(base, on_edge)])
-    assert abs(rate - 0.05) < 3 * math.sqrt(0.05 * 0.95 / reps)
-    null = np.mean([compare([m("S", b, se_b)], [m("S", r, se_r)], [tol])[0].verdict == "fail"
-                    for b, r in zip(base, unchanged)])
-    assert null == 0.0
-
-
-def test_missing_metric_in_the_run_is_a_usage_error():
+def test_missing_metric_and_zero_tolerance_are_usage_errors():
     with pytest.raises(UsageError, match="no seat_win_share for 'Seat 5'"):
         compare([m("Seat 5", 20, 0.1)], [m("Seat 1", 20, 0.1)], [1.0])
+    with pytest.raises(UsageError, match="tolerance 0: the sequential check needs a tolerance > 0"):
+        compare([m("Seat 1", 20, 0.1)], [m("Seat 1", 20, 0.1)], [0.0])
+
+
+def _simulate(delta: float, reps: int, seed: int, *, base_se: float = 0.1, sd: float = 43.0, batch: int = 2000,
+              max_games: int = 100_000, tol: float = 1.0, alpha: float = 0.05, beta: float = 0.05):
+    """The SPRT of one metric on simulated looks: the baseline's error is drawn once per repetition
+    and stays in every look; the run's mean grows by independent batches."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(reps):
+        b = 25.0 + rng.normal(0, base_se)
+        test = SequentialTest(1, alpha, beta)
+        total, n = 0.0, 0
+        while n < max_games:
+            total += rng.normal(batch * (25.0 + delta), sd * math.sqrt(batch))
+            n += batch
+            test.look([m("S", b, base_se)], [m("S", total / n, sd / math.sqrt(n))], [tol], n)
+            if test.verdict != "undecided":
+                break
+        out.append((test.verdict, n))
+    return out
+
+
+def test_error_rates_of_the_sequential_test_hold_on_the_normal_model():
+    reps = 1500
+    sd = math.sqrt(0.05 * 0.95 / reps)
+    at_tol = _simulate(1.0, reps, 1)
+    fail = np.mean([v == "fail" for v, _ in at_tol])
+    assert fail <= 0.025 + 3 * math.sqrt(0.025 * 0.975 / reps)          # α/(2m) with m = 1
+    twice = _simulate(2.0, reps, 2)
+    assert np.mean([v == "pass" for v, _ in twice]) <= 0.05 + 3 * sd   # β at twice the tolerance
+    unchanged = _simulate(0.0, reps, 3)
+    assert np.mean([v == "fail" for v, _ in unchanged]) == 0.0
+    assert np.mean([v == "pass" for v, _ in unchanged]) > 0.99
+    assert np.mean([n for _, n in unchanged]) < 0.15 * 100_000           # stops early
+
+
+def test_fixed_n_test_and_power_calculation_agree_with_normal_theory():
+    alpha, beta, k, tol = 0.05, 0.05, 8, 1.0
+    info = fixed_information(tol, alpha, beta, k)
+    se = 1 / math.sqrt(info)
+    crit = sps.norm.ppf(1 - alpha / (2 * k))
+    assert sps.norm.sf(crit - (2 * tol - tol) / se) == pytest.approx(1 - beta, abs=1e-9)   # power at 2δ
+    assert fixed_n_verdict(tol + crit * se * 1.001, se, tol, alpha, k) == "fail"
+    assert fixed_n_verdict(tol + crit * se * 0.999, se, tol, alpha, k) == "pass"
+    assert games_for_information(info, 43.0, 0.1) == pytest.approx(43.0 ** 2 / (1 / info - 0.01))
+    assert math.isinf(games_for_information(info, 43.0, 1.0))
+    x = math.sqrt(pass_information(tol, beta, k)) * tol
+    assert 1.5 * x - abs(math.log(beta)) / x == pytest.approx(sps.norm.ppf(1 - beta / (2 * k)))
+
+
+def test_plan_games_from_the_baseline_and_a_baseline_too_small():
+    base = [m(f"Seat {i}", 25.0, 0.1, n=200_000) for i in range(1, 5)]
+    plan = plan_games(base, [1.0] * 4)
+    sd = 0.1 * math.sqrt(200_000)
+    want = games_for_information(fixed_information(1.0, 0.05, 0.05, 4), sd, 0.1)
+    assert plan.fixed_games == math.ceil(want) and plan.max_games >= 2 * want and plan.max_games % 1000 == 0
+    assert plan.limited == []
+    weak = [m("Seat 1", 25.0, 0.35, n=15_000)]
+    limited = plan_games(weak, [1.0])
+    assert limited.limited == ["Seat 1 win share"] and limited.fixed_games is None
+    with pytest.raises(UsageError, match="too large for a tolerance of ±1: even an unchanged configuration"):
+        plan_games([m("Seat 1", 25.0, 0.8, n=3000)], [1.0])
+    # paired mode: no baseline error, so always reachable
+    assert plan_games([m("Seat 1", 25.0, 0.8, n=3000)], [1.0], paired=True).limited == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Measuring played games per unit
+# ---------------------------------------------------------------------------------------------
+
+def _players(w, score, strategies):
+    return {"win_share": np.asarray(w, float).ravel(), "score": np.asarray(score, float).ravel(),
+            "strategy": np.asarray(strategies, object).ravel()}
+
+
+def test_unit_values_per_game_and_per_deal():
+    w = [[1, 0, 0], [0, 0.5, 0.5], [0, 0, 1], [1, 0, 0]]
+    score = [[9, 1, 2], [3, 7, 7], [1, 2, 8], [6, 5, 4]]
+    strat = [["a", "b", "b"]] * 4
+    wanted = [("seat_win_share", "Seat 2"), ("seat_mean_score", "Seat 3"), ("strategy_win_share", "b")]
+    x = unit_values(_players(w, score, strat), 3, 1, wanted, ["a", "b", "b"])
+    assert x[:, 0].tolist() == [0, 50, 0, 0] and x[:, 1].tolist() == [2, 7, 8, 4]
+    assert x[:, 2].tolist() == [0, 50, 50, 0]                    # mean of its two seats, in %
+    deals = unit_values(_players(w, score, strat), 3, 2, wanted, ["a", "b", "b"])
+    assert deals.tolist() == [[25, 4.5, 25], [0, 6, 25]]
+
+
+def test_unit_measure_is_the_same_whatever_the_batches_and_paired_differences():
+    rng = np.random.default_rng(4)
+    x = rng.normal(110, 30, (5000, 2))
+    wanted, labels = [("seat_mean_score", "Seat 1"), ("seat_mean_score", "Seat 2")], ["a", "b"]
+    one = UnitMeasure(wanted, labels)
+    one.add(x, 5000)
+    many = UnitMeasure(wanted, labels)
+    for part in np.array_split(x, 7):
+        many.add(part, len(part))
+    a, b = one.measurements(), many.measurements()
+    assert [r.value for r in a] == pytest.approx([r.value for r in b], rel=1e-14)
+    assert [r.se for r in a] == pytest.approx([x[:, j].std(ddof=1) / math.sqrt(5000) for j in (0, 1)], rel=1e-10)
+    paired = PairedMeasure(wanted, labels)
+    paired.add(x + 1.0, x, 5000)
+    d = paired.diff.measurements()
+    assert [r.value for r in d] == pytest.approx([1.0, 1.0]) and [r.se for r in d] == pytest.approx([0.0, 0.0], abs=1e-12)
+
+
+def test_identical_paired_outcomes_pass_at_once():
+    test = SequentialTest(1)
+    same = [m("Seat 1", 25.0, 0.4)]
+    res = test.look(same, same, [1.0], 1000, diff=[Measurement("seat_win_share", "Seat 1", "x", 0.0, 0.0, 0.0, 0.0, 1000)])
+    assert res[0].verdict == "pass"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -95,54 +194,55 @@ def baseline_of(metrics, **kw) -> Baseline:
     return Baseline(**args)
 
 
-def result(verdicts_run, on_inconclusive="pass", sha="a" * 64) -> CheckResult:
+def result(verdicts_run, sha="a" * 64, paired=False) -> CheckResult:
     base = [m(f"Seat {i + 1}", 25.0, 0.1) for i in range(len(verdicts_run))]
     run = [m(f"Seat {i + 1}", v, s) for i, (v, s) in enumerate(verdicts_run)]
     b = baseline_of(base)
     res = compare(base, run, [1.0] * len(base))
     meta = {"game": "middle-ages", "players": 4, "games": 10_000, "seed": 8, "rules_sha256": sha,
             "rules_name": "rules.toml"}
-    return CheckResult(b, res, 0.05, on_inconclusive, meta, "runs/x", check_notes(b, meta))
+    return CheckResult(b, res, 0.05, 0.05, meta, "runs/x", check_notes(b, meta), games=10_000,
+                       max_games=50_000, paired=paired)
 
 
-def test_exit_codes_pass_fail_and_inconclusive():
-    assert result([(25.0, 0.1)] * 4).exit_code == 0
-    assert result([(25.0, 0.1)] * 4).verdict == "pass"
+def test_exit_codes_pass_fail_and_undecided():
+    assert result([(25.0, 0.1)] * 4).verdict == "pass" and result([(25.0, 0.1)] * 4).exit_code == 0
     failing = result([(31.2, 0.4), (25.0, 0.1), (25.0, 0.1), (25.0, 0.1)])
     assert failing.verdict == "fail" and failing.exit_code == 1
-    unsure = [(26.0, 0.5), (25.0, 0.1)]
-    assert result(unsure).verdict == "inconclusive" and result(unsure).exit_code == 0
-    assert result(unsure, on_inconclusive="fail").exit_code == 1
+    unsure = result([(26.5, 0.5), (25.0, 0.1)])
+    assert unsure.verdict == "undecided" and unsure.exit_code == 3
 
 
 def test_a_failing_metric_is_explained_in_plain_words():
     res = result([(31.2, 0.4), (25.0, 0.1), (25.0, 0.1), (25.0, 0.1)])
-    text = explain(res.failed[0], res.alpha, 4)
-    assert text.startswith("Seat 1 wins 31.2% (30.4–32.0) vs 25.0% in the baseline: +6.20 points, "
-                           "beyond the ±1.0 accepted (p = ")
+    text = explain(res.failed[0])
+    assert text == ("Seat 1 wins 31.2% (30.4–32.0) vs 25.0% in the baseline: +6.20 points, beyond the ±1.0 "
+                    "accepted (shown after 10,000 games).")
     report = text_report(res)
-    assert "FAIL: 1 of 4 metrics moved beyond their tolerance" in report and text in report
+    assert "FAIL: 1 of 4 metrics moved beyond their tolerance (after 10,000 of at most 50,000 games)" in report
+    assert text in report
+    assert "with the old rules on the same deals" in explain(res.failed[0], paired=True)
 
 
-def test_inconclusive_metric_says_how_many_games_would_tell():
-    res = result([(25.5, 0.3), (25.0, 0.1)])
-    text = explain(res.inconclusive[0], 0.05, 2)
-    assert "cannot tell whether this is within the ±1.0 accepted (about" in text
-    assert "games would show it within the tolerance" in text
+def test_undecided_and_passing_metrics_say_what_they_mean():
+    res = result([(26.5, 0.5), (25.0, 0.1)])
+    assert "cannot tell yet whether this is beyond the ±1.0 accepted" in explain(res.undecided[0])
+    assert "not decided when the check stopped" in explain(res.undecided[0], stopped=True)
+    ok = result([(25.0, 0.1)])
+    assert "a change of ±2.0 would have been caught" in explain(ok.results[0])
+    assert "UNDECIDED: 1 of 2 metrics not decided" in text_report(res) and "(exit code 3)" in text_report(res)
 
 
-def test_junit_xml_parses_with_one_testcase_per_metric_and_the_right_failures():
-    res = result([(31.2, 0.4), (22.0, 0.2), (26.0, 0.5), (25.0, 0.1)])
-    assert [r.verdict for r in res.results] == ["fail", "fail", "inconclusive", "pass"]
+def test_junit_xml_parses_with_failures_and_errors():
+    res = result([(31.2, 0.4), (22.0, 0.2), (26.5, 0.5), (25.0, 0.1)])
+    assert [r.verdict for r in res.results] == ["fail", "fail", "undecided", "pass"]
     root = ET.fromstring(junit_xml(res))
     suite = root.find("testsuite")
     cases = suite.findall("testcase")
     assert len(cases) == 4 and suite.get("tests") == "4"
-    assert suite.get("failures") == root.get("failures") == "2" and suite.get("skipped") == "1"
-    assert sum(c.find("failure") is not None for c in cases) == 2
+    assert suite.get("failures") == root.get("failures") == "2" and suite.get("errors") == "1"
     assert cases[0].find("failure").get("message").startswith("Seat 1 wins 31.2%")
-    strict = ET.fromstring(junit_xml(result([(26.0, 0.5), (25.0, 0.1)], on_inconclusive="fail")))
-    assert strict.find("testsuite").get("failures") == "1"
+    assert cases[2].find("error") is not None
 
 
 def test_markdown_summary_has_the_table_and_states_other_rules():
@@ -152,6 +252,7 @@ def test_markdown_summary_has_the_table_and_states_other_rules():
     assert "| Seat 1 win share | 25.0% | 31.2% (30.4–32.0) | +6.20 pts | ±1.0 | ❌ **FAIL** |" in md
     assert "rules differ from the baseline's" in md and res.rules_changed
     assert "rules differ" not in markdown_summary(result([(25.0, 0.1)]))
+    assert "| metric | old rules |" in markdown_summary(result([(25.0, 0.1)], paired=True))
 
 
 def test_summary_file_is_appended_and_junit_replaced(tmp_path):
@@ -171,14 +272,14 @@ def test_summary_file_is_appended_and_junit_replaced(tmp_path):
 META = {"game": "middle-ages", "players": 2, "games": 5000, "seed": 3, "strategies": ["balanced", "random"],
         "rules_name": "/nowhere/my_rules.toml", "rules_sha256": "c" * 64, "version": "0.1.0",
         "engine": "kernel", "rotate_seats": False, "created_utc": "2025-01-01T00:00:00Z"}
-METRICS = [m("Seat 1", 60.0, 0.7), m("Seat 2", 40.0, 0.7), m("Seat 1", 101.5, 0.4, "seat_mean_score"),
-           m("balanced", 60.0, 0.7, "strategy_win_share")]
+METRICS = [m("Seat 1", 60.0, 0.7, n=5000), m("Seat 2", 40.0, 0.7, n=5000),
+           m("Seat 1", 101.5, 0.4, "seat_mean_score", n=5000), m("balanced", 60.0, 0.7, "strategy_win_share", n=5000)]
 
 
 def test_baseline_file_documents_every_key_and_reads_back(tmp_path):
     out = tmp_path / "baselines" / "demo.toml"
-    text = render_baseline(META, METRICS, out, source="runs/demo", tolerance={"seat_mean_score": 2.5},
-                              check_games=2000)
+    text = render_baseline(META, METRICS, out, source="runs/demo", tolerance={"seat_win_share": 3.0,
+                           "seat_mean_score": 2.5, "strategy_win_share": 3.0}, check_games=2000, beta=0.1)
     out.parent.mkdir()
     out.write_text(text, encoding="utf-8")
     data = tomllib.loads(text)
@@ -188,36 +289,63 @@ def test_baseline_file_documents_every_key_and_reads_back(tmp_path):
             section = line.split("]")[0].strip("[]")
         elif "=" in line and not line.startswith("#") and section not in ("metric",):
             assert "#" in line, f"key without a comment: {line}"
+    assert data["format"] == 2 and data["check"]["beta"] == 0.1 and data["check"]["batch"] == 0
     assert data["run"]["rules"].startswith("../") and data["run"]["rules"].endswith("/nowhere/my_rules.toml")
     b = load_baseline(out)
     assert (b.game, b.players, b.strategies, b.seed, b.games) == ("middle-ages", 2, ["balanced", "random"], 3, 5000)
-    assert b.check_games == 2000 and b.check_seed == 4 and b.alpha == 0.05
-    assert b.tolerance == {"seat_win_share": 1.0, "seat_mean_score": 2.5, "strategy_win_share": 1.0}
+    assert b.check_games == 2000 and b.check_seed == 4 and b.alpha == 0.05 and b.beta == 0.1 and b.batch is None
+    assert b.tolerance == {"seat_win_share": 3.0, "seat_mean_score": 2.5, "strategy_win_share": 3.0}
     assert [(x.metric, x.key, x.value, x.se, x.n) for x in b.metrics] == \
         [(x.metric, x.key, pytest.approx(x.value), pytest.approx(x.se), x.n) for x in METRICS]
     assert b.rules_path().resolve() == Path("/nowhere/my_rules.toml")  # relative to the baseline file
     assert "balance simulate --game middle-ages --players 2 --strategies balanced,random --seed 3" in text
 
 
-def test_a_per_metric_tolerance_overrides_the_default(tmp_path):
-    text = render_baseline(META, METRICS, tmp_path / "b.toml")
-    text = text.replace('key = "Seat 2"\n', 'key = "Seat 2"\ntolerance = 3.0\n')
+def test_default_maximum_is_the_power_calculation(tmp_path):
+    text = render_baseline(META, METRICS, tmp_path / "b.toml", tolerance={"seat_win_share": 3.0,
+                           "seat_mean_score": 2.5, "strategy_win_share": 3.0})
     (tmp_path / "b.toml").write_text(text, encoding="utf-8")
     b = load_baseline(tmp_path / "b.toml")
-    assert [b.tolerance_of(x) for x in b.metrics] == [1.0, 3.0, 1.0, 1.0]
+    assert b.check_games == plan_games(b.metrics, b.tolerances(), 0.05, 0.05).max_games
+    # without the key, the check computes the same number
+    (tmp_path / "c.toml").write_text(text.replace(f"games = {b.check_games}", "# no games"), encoding="utf-8")
+    c = load_baseline(tmp_path / "c.toml")
+    assert c.check_games is None and c.max_games() == b.check_games
+
+
+def test_a_format_1_baseline_still_loads(tmp_path):
+    root = Path(__file__).resolve().parents[2]
+    old = root / "configs" / "baselines" / "middle_ages_default.toml"
+    text = old.read_text(encoding="utf-8").replace("format = 2", "format = 1")
+    text = text.replace("beta = 0.05", 'on_inconclusive = "pass"').replace("batch = 0", "")
+    (tmp_path / "v1.toml").write_text(text, encoding="utf-8")
+    b = load_baseline(tmp_path / "v1.toml")
+    assert b.format == 1 and b.beta == 0.05 and b.batch is None and b.on_inconclusive == "pass"
+
+
+def test_a_per_metric_tolerance_overrides_the_default(tmp_path):
+    text = render_baseline(META, METRICS, tmp_path / "b.toml", tolerance={"seat_win_share": 3.0,
+                           "seat_mean_score": 2.5, "strategy_win_share": 3.0})
+    text = text.replace('key = "Seat 2"\n', 'key = "Seat 2"\ntolerance = 4.0\n')
+    (tmp_path / "b.toml").write_text(text, encoding="utf-8")
+    b = load_baseline(tmp_path / "b.toml")
+    assert [b.tolerance_of(x) for x in b.metrics] == [3.0, 4.0, 2.5, 3.0]
 
 
 @pytest.mark.parametrize("edit, message", [
     (("alpha = 0.05", "alpha = 0.5"), "check.alpha: must be between 0 and 0.5"),
-    (("seat_win_share = 1.0", "seat_win_share = -1.0"), "tolerance.seat_win_share: must be >= 0"),
+    (("beta = 0.05", "beta = 0.0"), "check.beta: must be between 0 and 0.5"),
+    (("seat_win_share = 3.0", "seat_win_share = -1.0"), "tolerance.seat_win_share: must be >= 0"),
+    (("seat_win_share = 3.0", "seat_win_share = 0.0"), "tolerance.seat_win_share: must be > 0"),
     (("seed_offset = 1", "seed_offset = 0"), "check.seed_offset: must not be 0"),
-    (("on_inconclusive = \"pass\"", "on_inconclusive = \"maybe\""), "check.on_inconclusive: must be one of"),
-    (("format = 1", "format = 9"), "format: version 9 is not supported"),
+    (("batch = 0", "batch = -5"), "check.batch: must be >= 0"),
+    (("format = 2", "format = 9"), "format: version 9 is not supported"),
     (("\n[check]", "\n[check]\ngamez = 3"), "check.gamez: unknown key"),
     (('unit = "coins"', 'unit = "%"'), "metric[2].unit: seat_mean_score is measured in 'coins'"),
 ])
 def test_bad_baseline_files_are_one_line_config_errors(tmp_path, edit, message):
-    text = render_baseline(META, METRICS, tmp_path / "b.toml")
+    text = render_baseline(META, METRICS, tmp_path / "b.toml", tolerance={"seat_win_share": 3.0,
+                           "seat_mean_score": 2.5, "strategy_win_share": 3.0})
     assert edit[0] in text
     (tmp_path / "b.toml").write_text(text.replace(edit[0], edit[1], 1), encoding="utf-8")
     with pytest.raises(UsageError, match=None) as info:

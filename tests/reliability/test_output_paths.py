@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from reliability_helpers import ROOT, balance, cli_in_process, one_error_line
+from reliability_helpers import ROOT, WIDE, balance, cli_in_process, one_error_line
 
 # (command line with OUT for the path under test, option name, file or dir, the input it reads)
 PLAYERS = [
@@ -73,7 +73,7 @@ def workdir(tiny_run, tmp_path, monkeypatch):
     """cwd with a run (``run``), a baseline of it (``base.toml``) and copies of the shipped rules."""
     from analysis.check.baseline import make_baseline
 
-    make_baseline(tiny_run, tmp_path / "base.toml")
+    make_baseline(tiny_run, tmp_path / "base.toml", tolerance=WIDE)  # a tiny run needs wide tolerances
     for name, game in (("ma.toml", "middle_ages"), ("fief.toml", "fief"), ("mv.toml", "medievallons")):
         (tmp_path / name).write_bytes((ROOT / "configs" / game / "rules.toml").read_bytes())
     monkeypatch.chdir(tmp_path)
@@ -188,7 +188,7 @@ def test_check_junit_under_proc_in_a_real_process_plays_nothing(tiny_run, tmp_pa
     """Once, `balance check --junit /proc/j.xml` crashed after playing every game."""
     from analysis.check.baseline import make_baseline
 
-    make_baseline(tiny_run, tmp_path / "base.toml")
+    make_baseline(tiny_run, tmp_path / "base.toml", tolerance=WIDE)  # a tiny run needs wide tolerances
     r = balance("check", "--baseline", "base.toml", "--games", "1e11", "--junit", "/proc/j.xml",
                 cwd=tmp_path, timeout=60)
     assert r.returncode == 2

@@ -1,0 +1,179 @@
+"""Playing a check: the games of the baseline's configuration, batch by batch, until every metric is
+decided (the sequential test of :mod:`analysis.check.decision`), or the maximum number of games.
+
+:func:`play_check` prepares the configuration the baseline describes through the runner
+(:func:`simcore.runner.prepare`), plays games ``[0, batch)``, ``[batch, 2·batch)``, … with the
+check's seed (each game draws from its own stream keyed on (seed, game index), so the games and
+therefore the verdict do not depend on threads or chunk size), measures every checked metric per
+unit (:func:`analysis.check.measure.unit_values`) and looks after each batch. With ``against_rules``
+(**paired mode**) it plays the old rules on the same seeds and game indices — the same deals, common
+random numbers — and tests the mean paired difference new − old of each metric, whose variance is
+far smaller than that of a comparison with an independent baseline; the baseline then only gives the
+configuration, the tolerances and the error rates. ``save_run`` replays the games the check played
+(same seed, same games) into a run directory at the end.
+
+May import numpy, the standard library, :mod:`simcore.runner` (playing the games: the analysis layer
+sits above the runner, as :mod:`analysis.questions` does), :mod:`simcore.options`,
+:mod:`simcore.rundir`, :mod:`simcore.errors` and the modules of :mod:`analysis.check` listed before it
+(measure, decision, baseline); never :mod:`analysis.check.presentation`.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from analysis.check.baseline import Baseline, check_settings
+from analysis.check.decision import CheckResult, SequentialTest, check_notes, default_batch, plan_games
+from analysis.check.measure import PairedMeasure, UnitMeasure, unit_values
+from simcore.errors import UsageError
+
+
+def _rules_path(baseline: Baseline, rules: str | Path | None, option: str) -> Path | None:
+    path = Path(rules) if rules is not None else baseline.rules_path()
+    if path is not None and not path.is_file():
+        where = option if rules is not None else f"{baseline.path}: run.rules"
+        raise UsageError(f"{where}: rules file not found: {path}"
+                         + ("" if rules is not None else " (give the rules with --rules)"))
+    return path
+
+
+def _prepare(baseline: Baseline, rules: Path | None, settings=()):
+    from simcore import runner
+
+    return runner.prepare(baseline.game, players=baseline.players, strategies=list(baseline.strategies),
+                          rules=rules, engine=baseline.engine, rotate_seats=baseline.rotate_seats,
+                          settings=settings)
+
+
+def _wanted(baseline: Baseline, prep) -> list[tuple[str, str]]:
+    wanted = []
+    for m in baseline.metrics:
+        ok = True
+        if m.metric in ("seat_win_share", "seat_mean_score"):
+            try:
+                ok = 1 <= int(m.key.removeprefix("Seat ")) <= prep.n_players
+            except ValueError:
+                ok = False
+        elif m.metric == "strategy_win_share":
+            ok = m.key in prep.strategy_names
+        if not ok:
+            raise UsageError(f"the run has no {m.metric} for {m.key!r} (the baseline has; "
+                             "was the run made with other players or strategies?)")
+        wanted.append((m.metric, m.key))
+    return wanted
+
+
+def _batch_values(prep, start: int, n: int, seed: int, wanted, chunk: int) -> np.ndarray:
+    """Unit values of games [start, start + n): played in chunks, joined before any sum."""
+    parts = []
+    done = 0
+    while done < n:
+        k = min(chunk, n - done)
+        res = prep.play(start + done, k, seed)
+        parts.append(unit_values(res.players, prep.n_players, prep.games_per_deal, wanted,
+                                 prep.strategy_names))
+        done += k
+    return np.concatenate(parts, axis=0)
+
+
+def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Path | None = None,
+               against_rules: str | Path | None = None, seed: int | None = None, batch: int | None = None,
+               threads: int | None = None, alpha: float | None = None, beta: float | None = None,
+               save_run: str | Path | None = None, force: bool = False,
+               log: Callable[[str], None] | None = None, settings=(),
+               announce: str | None = None) -> CheckResult:
+    """Play the baseline's configuration batch by batch and decide (see the module docstring).
+
+    ``games`` is the maximum (default: ``[check] games``, else the power calculation of
+    :func:`analysis.check.decision.plan_games`), ``batch`` the games per look (default ``[check]
+    batch``, else :func:`analysis.check.decision.default_batch`), ``rules`` the rules to check (default:
+    the baseline's), ``against_rules`` the old rules of paired mode, ``seed`` default the baseline's
+    seed + seed_offset, ``settings`` (``--set``) change the rules to check (not the old rules of
+    paired mode). Every option is checked before the first game is played; ``announce`` is logged
+    once they all are."""
+    from simcore import rundir, runner
+    from simcore.options import set_threads
+
+    alpha = baseline.alpha if alpha is None else alpha
+    beta = baseline.beta if beta is None else beta
+    check_settings(alpha, baseline.seed_offset, {}, beta)
+    paired = against_rules is not None
+    new_rules = _rules_path(baseline, rules, "--rules")
+    old_rules = _rules_path(baseline, against_rules, "--against-rules") if paired else None
+    if save_run is not None:
+        rundir.check_output_dir(save_run, force, "--save-run",
+                                inputs=[p for p in (baseline.path, rules, against_rules) if p is not None])
+    seed = baseline.check_seed if seed is None else seed
+    if seed < 0 or seed >= 2 ** 63:
+        raise UsageError(f"--seed {seed}: must be between 0 and 2**63 - 1")
+    tolerances = baseline.tolerances()
+    plan = plan_games(baseline.metrics, tolerances, alpha, beta, paired)
+    prep = _prepare(baseline, new_rules, settings)
+    old = _prepare(baseline, old_rules) if paired else None
+    wanted = _wanted(baseline, prep)
+    gpd = prep.games_per_deal
+    max_games = games if games is not None else (baseline.check_games or plan.max_games)
+    if max_games < 1:
+        raise UsageError(f"--games {max_games}: must be at least 1")
+    max_games = int(math.ceil(max_games / gpd)) * gpd
+    step = batch if batch is not None else (baseline.batch or default_batch(max_games, gpd))
+    if step < 1 or step % gpd:
+        raise UsageError(f"--batch {step}: must be a positive multiple of {gpd} (games per deal)")
+    chunk = max(gpd, (prep.default_chunk or runner.DEFAULT_CHUNK) // gpd * gpd)
+    if log is not None and announce:
+        log(announce)
+    set_threads(threads)
+    prep.warmup()
+    if old is not None:
+        old.warmup()
+    labels = [m.label for m in baseline.metrics]
+    measure = PairedMeasure(wanted, labels) if paired else UnitMeasure(wanted, labels)
+    test = SequentialTest(len(wanted), alpha, beta)
+    played = 0
+    while played < max_games:
+        n = min(step, max_games - played)
+        new_values = _batch_values(prep, played, n, seed, wanted, chunk)
+        if paired:
+            measure.add(new_values, _batch_values(old, played, n, seed, wanted, chunk), n)
+        else:
+            measure.add(new_values, n)
+        played += n
+        if paired:
+            test.look(measure.old.measurements(), measure.new.measurements(), tolerances, played,
+                      diff=measure.diff.measurements())
+        else:
+            test.look(baseline.metrics, measure.measurements(), tolerances, played)
+        if log is not None:
+            _, failed, passed, open_ = test.looks[-1]
+            log(f"  {played:>10,} games: {failed} failed, {passed} passed, {open_} open")
+        if test.verdict != "undecided":
+            break
+    meta = {"game": prep.game, "players": prep.n_players, "games": played, "seed": seed,
+            "strategies": prep.strategy_names, "rules_name": prep.rules_name,
+            "rules_sha256": prep.rules_sha256, "engine": baseline.engine,
+            "rotate_seats": baseline.rotate_seats}
+    notes = check_notes(baseline, meta)
+    if paired:
+        notes = [n for n in notes if not n.startswith("this run has the baseline's seed")]
+        notes.insert(0, f"paired: the rules {prep.rules_name} against {old.rules_name} on the same "
+                        f"{played:,} deals (seed {seed}); the baseline's values are not used, only its "
+                        "configuration, tolerances and error rates")
+    if plan.limited and games is None and baseline.check_games is None:
+        notes.append("the baseline's own error limits the power at twice the tolerance for "
+                     f"{', '.join(plan.limited)}: record a baseline with more games")
+    res = CheckResult(baseline, test.results, alpha, beta, meta, "(played by this check, not kept: "
+                      "--save-run DIR keeps it)", notes, games=played, max_games=max_games,
+                      looks=list(test.looks), paired=paired,
+                      against_rules=str(against_rules) if paired else "")
+    if save_run is not None:
+        path = runner.run(prep, games=played, seed=seed, out=save_run, force=force, threads=threads,
+                          raw=True, quiet=True)
+        res.run_path = str(path)
+    return res
+
+
+__all__ = ["play_check"]
