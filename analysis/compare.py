@@ -1,9 +1,9 @@
 """Comparison of two configurations (baseline vs variant rules, or two strategy sets).
 
 :func:`metric_vector` flattens the tables of :func:`analysis.analyse` into one row per scalar metric
-(seat win shares and mean scores, Balance, outcome metrics, pooled event metrics, tile slopes,
-strategy win shares and matchups, mean game length and end-reason shares, guild types' founded
-share and founders' win share), each with its estimate, 95 % interval and a standard error
+(seat win shares and mean scores, each role's win share in an asymmetric game, Balance, outcome
+metrics, pooled event metrics, tile slopes, strategy win shares and matchups, mean game length and
+end-reason shares, guild types' founded share and founders' win share), each with its estimate, 95 % interval and a standard error
 read off that interval (half-width / 1.96). :func:`compare_tables` joins two such vectors: the
 difference variant − baseline, its 95 % interval (Newcombe's for proportions, normal with
 √(se₁² + se₂²) otherwise), a two-sided z-test p-value, and a Holm-adjusted p-value over all
@@ -54,6 +54,10 @@ def metric_vector(tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
         rows += _rows(t, "seat_mean_score", lambda r: r["seat_label"],
                       lambda r: f"{r['seat_label']} mean score", "mean",
                       "mean_score", "score_ci_low", "score_ci_high", "games")
+    if "roles" in tables:
+        rows += _rows(tables["roles"], "role_win_share", lambda r: r["role"],
+                      lambda r: f"{r['role_label']} side win share", "proportion",
+                      "win_share", "ci_low", "ci_high", "games")
     if "seat_tests" in tables:
         rows += _rows(tables["seat_tests"], "balance", "all", "Balance (1 − largest seat gap)", "index",
                       "balance", "balance_low", "balance_high", "games")
