@@ -20,6 +20,7 @@ May import polars, the standard library, :mod:`analysis`, :mod:`simcore.atomic`,
 
 from __future__ import annotations
 
+import inspect
 import shutil
 from pathlib import Path
 from typing import Callable, Iterable
@@ -72,7 +73,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     game's hook shows it. ``progress(text, done, total)`` is called whenever a step starts, with the
     steps done so far and the steps in all (the CLI shows them with an estimate of the time left).
     """
-    say = progress or (lambda _msg, _done=None, _total=None: None)
+    say = _steps(progress)
     target = check_output_dir(out, force)
     groups = plan_groups(runs, pool, side_by_side)
     base_rs = groups[0]
@@ -140,6 +141,17 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return target / "report.html"
+
+
+def _steps(progress: Callable[..., None] | None) -> Callable[..., None]:
+    """``progress`` as a (text, done, total) callback; one taking the text only gets the text."""
+    if progress is None:
+        return lambda _text, _done=None, _total=None: None
+    try:
+        inspect.signature(progress).bind("", 0, 1)
+        return progress
+    except (TypeError, ValueError):
+        return lambda text, _done=None, _total=None: progress(text)
 
 
 def _unique_labels(labels: list[str]) -> list[str]:

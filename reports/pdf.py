@@ -73,14 +73,14 @@ class _Layout:
             line = ""
             for word in para.split(" "):
                 trial = f"{line} {word}" if line else word
-                if self.width(trial, size, weight) <= width:
+                if self.width(trial, size, weight) <= width + 1e-6:
                     line = trial
                     continue
                 if line:
                     lines.append(line)
-                while self.width(word, size, weight) > width and len(word) > 1:
+                while self.width(word, size, weight) > width + 1e-6 and len(word) > 1:
                     cut = len(word) - 1
-                    while cut > 1 and self.width(word[:cut], size, weight) > width:
+                    while cut > 1 and self.width(word[:cut], size, weight) > width + 1e-6:
                         cut -= 1
                     lines.append(word[:cut])
                     word = word[cut:]

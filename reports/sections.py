@@ -202,15 +202,28 @@ def _score_caption(t: dict, unit: str) -> str:
 
 
 def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
-    q = seat_question(cmp, unit).split(". ")[0].replace("Did the ", "").replace(" move? ", " moved? ")
-    shares = cmp.filter((pl.col("kind") == "proportion") & pl.col("significant"))
-    sentence = q[0].upper() + q[1:] + "."
+    roles = cmp.filter(pl.col("metric") == "role_win_share")
+    rows = roles if roles.height else cmp.filter(pl.col("metric") == "seat_win_share")
+    what = "Role" if roles.height else "Seat"
+    sentence = ""
+    if rows.height:
+        ranked = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True)
+        moved = ranked.filter(pl.col("significant"))
+        if moved.height:
+            sentence = (f"{what} win rates moved: " + ", ".join(
+                f"{metric_label(r).replace(' win share', '')} {pp(r['diff'])}" for r in moved.iter_rows(named=True))
+                + ".")
+        else:
+            r = ranked.row(0, named=True)
+            sentence = (f"{what} win rates did not move beyond noise (largest change: "
+                        f"{metric_label(r).replace(' win share', '')} {pp(r['diff'])}).")
+    shares = cmp.filter((pl.col("kind") == "proportion") & pl.col("significant")
+                        & ~pl.col("metric").is_in(["seat_win_share", "role_win_share"]))
     if shares.height:
-        r = shares.row(0, named=True)
-        sentence += f" Strongest evidence among the shares: {change_sentence(r, unit)}"
+        sentence += f" Strongest evidence among the other shares: {change_sentence(shares.row(0, named=True), unit)}"
     else:
-        sentence += " No share moved beyond noise."
-    return sentence
+        sentence += " No other share moved beyond noise."
+    return sentence.strip()
 
 
 def side_by_side_rows(side: list[tuple[str, RunSet, dict]], unit: str = "points") -> pl.DataFrame:

@@ -28,6 +28,7 @@ from matplotlib.figure import Figure  # noqa: E402
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour deficiency.
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 BASE, VARIANT, FAIR = OKABE_ITO[0], OKABE_ITO[1], "#555555"
+WIDE_INTERVAL = 0.20        # a before/after share whose interval is wider than 20 pp is left out of the chart
 
 RC = {
     "font.size": 11, "axes.titlesize": 13, "axes.labelsize": 11, "xtick.labelsize": 10,
@@ -302,6 +303,10 @@ def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, va
     """Before / after: seat (or role) win shares side by side, and the shares that changed most, in
     pp with their 95% intervals (metrics in other units are in the section's table and sentences)."""
     shares = cmp.filter((pl.col("kind") == "proportion") & pl.col("diff").is_finite())
+    # A share measured on a handful of games (a type almost nobody founds) has a huge interval that
+    # would squash every other bar: such rows stay in the table, not in the chart.
+    wide = shares.filter((pl.col("diff_high") - pl.col("diff_low")) > WIDE_INTERVAL)
+    shares = shares.filter((pl.col("diff_high") - pl.col("diff_low")) <= WIDE_INTERVAL)
     d = shares.with_columns(pl.col("z").abs().fill_nan(0).alias("_a")).sort("_a", descending=True).head(top)
     fig = new_figure(10, 4.6 + 0.34 * max(d.height, 4) + 0.6)
     upper, lower = fig.subfigures(2, 1, height_ratios=[4.6, 0.34 * max(d.height, 4) + 0.6])
@@ -335,6 +340,10 @@ def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, va
     ax2.set_xlabel("Change after − before (pp, 95% interval)\norange: moved (significant after Holm's "
                    "correction); grey: within noise")
     ax2.set_title(f"The shares that changed most: {var_label} vs {base_label}")
+    if wide.height:
+        names = wide["label"].to_list()
+        ax2.set_xlabel(ax2.get_xlabel() + "\nleft out (interval wider than 20 pp; in the table): "
+                       + ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else ""))
     return fig
 
 

@@ -271,9 +271,12 @@ def _questions_section(q, rs: RunSet, figs: FigureSet) -> Section:
     sentences = ((first_player_sentences(fp) if fp is not None else [])
                  + (ablation_sentences(ct) if ct is not None else [])
                  + (best_of_three_sentences(b3) if b3 is not None else []))
-    names = (figs.add("questions_first_player", F.played_first_player(fp))
-             + figs.add("questions_ablation", F.played_ablation(ct))
-             + figs.add("questions_best_of_three", F.played_best_of_three(b3)))
+    fp_lines = first_player_sentences(fp) if fp is not None else []
+    ab_lines = ablation_sentences(ct) if ct is not None else []
+    b3_lines = best_of_three_sentences(b3) if b3 is not None else []
+    names = (figs.add("questions_first_player", F.played_first_player(fp), " ".join(fp_lines))
+             + figs.add("questions_ablation", F.played_ablation(ct), " ".join(ab_lines[:3]))
+             + figs.add("questions_best_of_three", F.played_best_of_three(b3), " ".join(b3_lines)))
     tables = []
     if fp is not None:
         tables.append(("First-player advantage per player count", _first_player_rows(fp)))
