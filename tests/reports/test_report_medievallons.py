@@ -175,7 +175,7 @@ def test_ablation_comparison_of_two_runs(mv):
     page = text(build_report([mv["base"], mv["variant"]], out).read_text(encoding="utf-8"))
     assert "<section id='comparison'>" in page
     for label in ("Chevalier: players founding a guild", "Chevalier: founders&#x27;",
-                  "Mean game length (turns)", "Games ending: Third guild founded"):
+                  "Mean game length", "Games ending: Third guild founded"):
         assert label.replace("&#x27;", "'") in page, label
     assert "comparison_guilds" in {p.stem for p in (out / "figures").glob("*.png")}
     base = (mv["players"]["founded_chevalier"].to_numpy() > 0).mean()
