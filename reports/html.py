@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
@@ -30,8 +31,8 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-se
 margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
 h1{font-size:1.7em}h2{border-bottom:2px solid #0072B2;padding-bottom:.2em;margin-top:2em}
 table{border-collapse:collapse;margin:1em 0;font-size:.9em}
-th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}
-th{background:#eef4fa}td:first-child,th:first-child{text-align:left}img{max-width:100%;height:auto}
+th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}
+th{background:#eef4fa}td.num{text-align:right;white-space:nowrap}img{max-width:100%;height:auto}
 ul.headlines li{margin:.3em 0}.meta td{text-align:left}.note{color:#555;font-size:.9em}
 nav a{margin-right:1em}figure{margin:1.2em 0}figcaption{font-size:.95em;color:#333;margin-top:.3em;
 border-left:3px solid #0072B2;padding-left:.6em}abbr[title]{text-decoration:underline dotted #888;cursor:help}
@@ -51,6 +52,15 @@ def _fmt_cell(v) -> str:
     return html.escape(str(v))
 
 
+_NUMBER = re.compile(r"^[×+−\-]?[\d.,]+(%| pp| coins| turns)?( \(.*\))?$")
+
+
+def _td(v) -> str:
+    """A cell; numbers (and numbers with their interval) align right, words left."""
+    text = _fmt_cell(v)
+    return f"<td class='num'>{text}</td>" if _NUMBER.match(html.unescape(text)) else f"<td>{text}</td>"
+
+
 def _th(c: str) -> str:
     tip = glossary.title_for(c)
     title = f" title='{html.escape(tip, quote=True)}'" if tip else ""
@@ -60,8 +70,7 @@ def _th(c: str) -> str:
 def _html_table(df: pl.DataFrame, cls: str = "") -> str:
     """Every row of ``df`` (display tables are built to be read whole)."""
     head = "".join(_th(c) for c in df.columns)
-    body = "".join("<tr>" + "".join(f"<td>{_fmt_cell(v)}</td>" for v in row) + "</tr>"
-                   for row in df.iter_rows())
+    body = "".join("<tr>" + "".join(_td(v) for v in row) + "</tr>" for row in df.iter_rows())
     klass = f" class='{cls}'" if cls else ""
     return f"<table{klass}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 

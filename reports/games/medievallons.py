@@ -112,7 +112,26 @@ def _guild_section(t: dict, figs: FigureSet) -> Section:
 
 def comparison_figures(name: str, base_t: dict, var_t: dict, base_label: str, var_label: str,
                        figs: FigureSet) -> list[str]:
-    return figs.add(f"{name}_guilds", F.guild_comparison(base_t, var_t, base_label, var_label))
+    return figs.add(f"{name}_guilds", F.guild_comparison(base_t, var_t, base_label, var_label),
+                    _guild_comparison_caption(base_t, var_t, var_label))
+
+
+def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str) -> str:
+    """The card type whose founded share moved most, and the mean game length before and after."""
+    if "guild_types" not in base_t or "guild_types" not in var_t:
+        return ""
+    j = base_t["guild_types"].join(var_t["guild_types"], on="card", suffix="_v")
+    if j.height == 0:
+        return ""
+    r = j.with_columns((pl.col("founded_share_v") - pl.col("founded_share")).abs().alias("_a")).sort(
+        "_a", descending=True).row(0, named=True)
+    out = (f"With {var_label}, the founded share moves most for {r['card_name']}: "
+           f"{pct(r['founded_share'])}% → {pct(r['founded_share_v'])}% of players "
+           f"({pp(r['founded_share_v'] - r['founded_share'])}).")
+    if "length" in base_t and "length" in var_t:
+        out += (f" Mean game length {num(base_t['length']['mean_turns'][0], 1)} → "
+                f"{num(var_t['length']['mean_turns'][0], 1)} turns.")
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
