@@ -58,12 +58,29 @@ class _Layout:
     # -- measuring and wrapping -----------------------------------------------------------------
 
     def width(self, text: str, size: float, weight: str = "normal") -> float:
-        """Width of ``text`` in inches."""
-        key = (text, size, weight)
+        """Width of ``text`` in inches: the sum of its characters' advances (each measured once with
+        matplotlib's own text metrics) plus 3% for kerning and rounding, so a wrapped line never
+        runs past the width it was wrapped to. Measuring whole strings cost ~0.4 ms each: seconds for
+        a report's tables."""
+        total = 0.0
+        for ch in text:
+            key = (ch, size, weight)
+            w = self._widths.get(key)
+            if w is None:
+                prop = FontProperties(family=FONT, size=size, weight=weight)
+                w = self.renderer.get_text_width_height_descent(f"|{ch}|", prop, ismath=False)[0] / 72
+                w -= self._bars(size, weight)
+                self._widths[key] = w
+            total += w
+        return total * 1.03
+
+    def _bars(self, size: float, weight: str) -> float:
+        """The width of "||", measured once: a character is measured between two bars so that the
+        advance of a space (which a lone " " does not report) counts."""
+        key = ("||", size, weight)
         if key not in self._widths:
             prop = FontProperties(family=FONT, size=size, weight=weight)
-            w, _, _ = self.renderer.get_text_width_height_descent(text, prop, ismath=False)
-            self._widths[key] = w / 72
+            self._widths[key] = self.renderer.get_text_width_height_descent("||", prop, ismath=False)[0] / 72
         return self._widths[key]
 
     def wrap(self, text: str, size: float, width: float, weight: str = "normal") -> list[str]:
