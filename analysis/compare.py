@@ -1,19 +1,19 @@
 """Comparison of two configurations (baseline vs variant rules, or two strategy sets).
 
 :func:`metric_vector` flattens the tables of :func:`analysis.analyse` into one row per scalar metric
-(seat win shares and mean scores, Ludii's Balance and the win-share Balance, outcome metrics,
-pooled event metrics, tile slopes, strategy win shares and matchups, mean game length and
-end-reason shares, guild types' founded share and founders' win share), each with its estimate,
-95 % interval and count. :func:`compare_tables` joins two such vectors: the difference variant −
-baseline, its 95 % interval and a two-sided p-value — Newcombe's interval and the two-proportion z
-test for proportions, Welch's t interval and test for means (each run's standard deviation recovered
-exactly from its Student t interval), a normal interval from the half-widths otherwise (slopes) —
-and a Holm-adjusted p-value over all tested metrics. ``significant`` uses the adjusted p-value, so
-that two runs of the same configuration flag *any* metric in at most ~5 % of comparisons
-(family-wise error rate). Balance rows (kind ``index``) are shown with both runs' intervals and the
-difference but not tested: a maximum over seat pairs has no standard error to combine (their
-intervals come from simultaneous intervals, not from a normal law), and the seat win-share rows
-carry the test.
+(seat win shares and mean scores, each role's win share in an asymmetric game, Ludii's Balance
+and the win-share Balance, outcome metrics, pooled event metrics, tile slopes, strategy win shares
+and matchups, mean game length and end-reason shares, guild types' founded share and founders' win
+share), each with its estimate, 95 % interval and count. :func:`compare_tables` joins two such
+vectors: the difference variant − baseline, its 95 % interval and a two-sided p-value — Newcombe's
+interval and the two-proportion z test for proportions, Welch's t interval and test for means (each
+run's standard deviation recovered exactly from its Student t interval), a normal interval from the
+half-widths otherwise (slopes) — and a Holm-adjusted p-value over all tested metrics.
+``significant`` uses the adjusted p-value, so that two runs of the same configuration flag *any*
+metric in at most ~5 % of comparisons (family-wise error rate). Balance rows (kind ``index``) are
+shown with both runs' intervals and the difference but not tested: a maximum over seat pairs has no
+standard error to combine (their intervals come from simultaneous intervals, not from a normal law),
+and the seat win-share rows carry the test.
 
 May import polars, numpy, :mod:`analysis` and its modules.
 """
@@ -59,6 +59,10 @@ def metric_vector(tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
         rows += _rows(t, "seat_mean_score", lambda r: r["seat_label"],
                       lambda r: f"{r['seat_label']} mean score", "mean",
                       "mean_score", "score_ci_low", "score_ci_high", "games")
+    if "roles" in tables:
+        rows += _rows(tables["roles"], "role_win_share", lambda r: r["role"],
+                      lambda r: f"{r['role_label']} side win share", "proportion",
+                      "win_share", "ci_low", "ci_high", "games")
     if "seat_tests" in tables:
         st = tables["seat_tests"]
         rows += _rows(st, "balance", "all", "Balance (Ludii: 1 − largest seat gap in rank credit)", "index",

@@ -4,9 +4,11 @@ A cell (A, B) is ``players``-player games of one A against ``players - 1`` copie
 played once per rotation of the seats (so A sits in every seat equally often and seat effects cancel,
 as in duplicate formats and fishtest's paired games). The figure is A's mean win share, with its
 95% Wilson interval; the fair share is 1 / players. Games are played by the in-memory runner
-(:func:`simcore.runner.collect`), the same path as every run directory.
+(:func:`simcore.runner.collect`), the same path as every run directory. :func:`pairs` lists the
+cells in the order :func:`ladder` plays them (so a caller can play them one by one and show
+progress); :func:`ladder_table` is the matrix as a table (``balance ladder --out`` writes it).
 
-May import numpy, :mod:`simcore.runner`, :mod:`simcore.stats` and :mod:`simcore.games`.
+May import numpy, polars, :mod:`simcore.runner`, :mod:`simcore.stats` and :mod:`simcore.games`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import polars as pl
 
 from simcore import runner
 from simcore.stats import wilson_interval
@@ -58,10 +61,15 @@ def duel(bot: str, opponent: str, games: int, *, players: int = 4, seed: int = 0
     return Cell(bot, opponent, n, mean, se, lo, hi, 1.0 / players)
 
 
+def pairs(bots: list[str]) -> list[tuple[str, str]]:
+    """(bot, opponent) of every cell, in the order :func:`ladder` plays them."""
+    return [(a, b) for a in bots for b in bots if a != b]
+
+
 def ladder(bots: list[str], games: int, *, players: int = 4, seed: int = 0,
            game: str = "middle-ages", threads: int | None = None) -> list[Cell]:
     return [duel(a, b, games, players=players, seed=seed, game=game, threads=threads)
-            for a in bots for b in bots if a != b]
+            for a, b in pairs(bots)]
 
 
 def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, game: str,
@@ -115,3 +123,20 @@ def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, gam
             lo, hi = wilson_interval(mean, m.size)
             out["censitaire"].append(Cell(a, b, m.size, mean, se, lo, hi, fair))
     return out
+
+
+
+def ladder_table(cells: list[Cell], *, game: str, players: int, seed: int) -> pl.DataFrame:
+    """One row per cell: game, players, seed, bot, opponent, games, win_share, std_error (paired by
+    deal), ci_low, ci_high (Wilson), fair_share, margin_in_se."""
+    return pl.DataFrame({
+        "game": [game] * len(cells), "players": [players] * len(cells), "seed": [seed] * len(cells),
+        "bot": [c.bot for c in cells], "opponent": [c.opponent for c in cells],
+        "games": [c.games for c in cells], "win_share": [c.win_share for c in cells],
+        "std_error": [c.std_error for c in cells], "ci_low": [c.ci_low for c in cells],
+        "ci_high": [c.ci_high for c in cells], "fair_share": [c.fair for c in cells],
+        "margin_in_se": [c.margin_in_se for c in cells]},
+        schema={"game": pl.String, "players": pl.Int64, "seed": pl.Int64, "bot": pl.String,
+                "opponent": pl.String, "games": pl.Int64, "win_share": pl.Float64, "std_error": pl.Float64,
+                "ci_low": pl.Float64, "ci_high": pl.Float64, "fair_share": pl.Float64,
+                "margin_in_se": pl.Float64})

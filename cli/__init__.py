@@ -32,6 +32,20 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+def _print_version(value: bool) -> None:
+    if value:
+        import simcore
+
+        typer.echo(f"balance {simcore.__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                       help="Print the toolkit's version and exit.")) -> None:
+    """Monte Carlo balance analysis for tabletop games."""
+
+
 _COMMAND_MODULES = ("simulate", "report", "export", "check", "fief", "medievallons", "strategies", "golden", "games",
                     "ladder", "sweep", "tune")
 

@@ -1,11 +1,20 @@
 """``balance ladder``: the skill matrix of bots, each against copies of each other, seats rotated.
 
-May import typer, rich, :mod:`simcore`, :mod:`strategies` and :mod:`analysis`.
+Shows the cells as they are played (step k of n with an estimate of the time left,
+:class:`cli.progress.Steps`), prints the matrix, and with ``--out FILE`` writes it as a table
+(``.csv`` or ``.parquet``, one row per cell: :func:`analysis.ladder.ladder_table`), atomically
+(:mod:`simcore.atomic`); an existing file is refused unless ``--force``, before any game is played.
+
+May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis` and :mod:`cli.progress`.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
+
+LADDER_FORMATS = (".csv", ".parquet")
 
 
 _DEFAULT_BOTS = "random,greedy,balanced,rollout"
@@ -24,6 +33,8 @@ def ladder(
     seed: int = typer.Option(0, "--seed"),
     threads: int = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
     game: str = typer.Option("middle-ages", "--game", "-g", help="Which game (one with bots)."),
+    out: Path = typer.Option(None, "--out", "-o", help="Also write the matrix to this file (.csv or .parquet)."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
 ) -> None:
     import importlib
 
@@ -50,14 +61,34 @@ def ladder(
         names = list(S.presets())      # a game with roles: every preset, grouped by role below
     for b in names:
         S.lookup(b, option="--bots")  # validate every name before the long part
+    if out is not None:
+        from simcore.atomic import check_output_file
+
+        if out.suffix.lower() not in LADDER_FORMATS:
+            raise UsageError(f"--out {out}: write the matrix as .csv or .parquet")
+        check_output_file(out, force)
+    from cli.progress import Steps
+
     console = Console()
     if not spec.roles_alike:
-        _role_ladder(console, L, S, spec, names, n, players, seed, game)
+        _role_ladder(console, L, S, spec, names, n, players, seed, game, out, force)
         return
     cells = {}
-    with console.status("playing the ladder…"):
-        for c in L.ladder(names, n, players=players, seed=seed, game=game):
+    todo = L.pairs(names)
+    with Steps("ladder") as steps:
+        for k, (a, b) in enumerate(todo):
+            steps(f"{a} against {players - 1} × {b} ({n:,} games)", k, len(todo))
+            c = L.duel(a, b, n, players=players, seed=seed, game=game)
             cells[(c.bot, c.opponent)] = c
+    if out is not None:
+        from simcore.atomic import atomic_output
+
+        table = L.ladder_table(list(cells.values()), game=spec.name, players=players, seed=seed)
+        with atomic_output(out, force) as tmp:
+            if out.suffix.lower() == ".csv":
+                table.write_csv(tmp)
+            else:
+                table.write_parquet(tmp)
     t = Table(title=f"win share of the row bot against {players - 1} copies of the column bot "
                     f"(fair {100 / players:.0f}%, {n:,} games per cell, seats rotated)",
               title_justify="left")
@@ -72,9 +103,11 @@ def ladder(
                        f"{100 * c.win_share:.1f}% ({100 * c.ci_low:.1f}–{100 * c.ci_high:.1f})")
         t.add_row(a, *row)
     console.print(t)
+    if out is not None:
+        typer.echo(f"ladder: {out}")
 
 
-def _role_ladder(console, L, S, spec, names, n, players, seed, game) -> None:
+def _role_ladder(console, L, S, spec, names, n, players, seed, game, out=None, force=False) -> None:
     """A game whose seats have roles (Seigneurial): one table per role (analysis.ladder.role_ladder)."""
     from rich.table import Table
 
@@ -113,3 +146,16 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game) -> None:
                 row.append(text)
             t.add_row(a, *row)
         console.print(t)
+    if out is not None:
+        import polars as pl
+
+        from simcore.atomic import atomic_output
+
+        table = pl.concat([L.ladder_table(cells[r], game=spec.name, players=players, seed=seed)
+                           .with_columns(pl.lit(r).alias("role")) for r in ("seigneur", "censitaire")])
+        with atomic_output(out, force) as tmp:
+            if out.suffix.lower() == ".csv":
+                table.write_csv(tmp)
+            else:
+                table.write_parquet(tmp)
+        typer.echo(f"ladder: {out}")

@@ -11,9 +11,11 @@ N`` games per question and rules variant (default 10,000, 0 skips them) into a t
 directory beside ``--out``, which the report then reads (and keeps as ``questions/*.csv``) and which
 is removed afterwards. ``--questions DIR`` reads a directory written before by
 ``balance medievallons-questions`` instead (it must match the baseline's game and rules). Progress
-shows as a spinner on stderr. Bad run directories, a bad ``--questions-games``, a questions
-directory of other rules and a non-empty ``--out`` without ``--force`` are one-line errors (exit
-code 2), raised before any game is played.
+shows as steps with an estimate of the time left on stderr (:class:`cli.progress.Steps`). Runs of
+different player counts are refused as a before/after unless ``--side-by-side`` asks to show them
+next to each other. Bad run directories, runs of different games or player counts, a bad
+``--questions-games``, a questions directory of other rules and a non-empty ``--out`` without
+``--force`` are one-line errors (exit code 2), raised before any game is played.
 
 May import typer, rich, the standard library, :mod:`simcore` (errors, rundir, the registry) and,
 lazily inside the command, :mod:`reports` and the game's analysis hook.
@@ -59,11 +61,11 @@ def questions_player(run: Path):
 
 def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool = False,
                 pool: bool = True, questions: Path | None = None, questions_games: int | None = None,
-                progress: Callable[[str], None] | None = None) -> Path:
+                progress: Callable[..., None] | None = None, side_by_side: bool = False) -> Path:
     """Play the baseline's questions if its game has them (unless ``questions`` is given or
     ``questions_games`` is 0), then build the report; returns the path of report.html."""
     from analysis.load import check_run
-    from reports.build import build_report
+    from reports.build import build_report, plan_groups
     from simcore.rundir import check_output_dir
 
     if questions is not None and questions_games is not None:
@@ -84,17 +86,18 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
         return (build_sweep_report if kind == "sweep" else build_tune_report)(runs[0], out, force)
     for r in runs:
         check_run(r)                                   # a bad run fails before anything is played
+    plan_groups(runs, pool, side_by_side)              # so do runs that cannot be compared
     target = check_output_dir(out, force, inputs=[*runs, *([questions] if questions else [])])
     n = int(QUESTIONS_GAMES) if questions_games is None else questions_games
     play = questions_player(runs[0]) if questions is None and n > 0 else None
     if play is None:
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=questions,
-                            progress=progress)
+                            progress=progress, side_by_side=side_by_side)
     tmp = target.resolve().parent / f".{target.name}.questions-{uuid.uuid4().hex[:8]}"
     try:
         played = play(runs[0], n, tmp, progress=progress)
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=played,
-                            progress=progress)
+                            progress=progress, side_by_side=side_by_side)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -119,13 +122,16 @@ def register(app: typer.Typer) -> None:
             None, "--questions", show_default=False,
             help="Médiévallons: read the balance questions from this directory (written by "
                  "balance medievallons-questions for the baseline's rules) instead of playing them."),
+        side_by_side: bool = typer.Option(
+            False, "--side-by-side",
+            help="Show the configurations next to each other instead of before/after (runs of "
+                 "different player counts)."),
     ) -> None:
         """Write report.html (self-contained), figures/*.png|svg and optionally report.pdf."""
         n_questions = None if questions_games is None else parse_questions_games(questions_games)
-        from rich.console import Console
+        from cli.progress import Steps
 
-        with Console(stderr=True).status("Reading the runs") as status:
+        with Steps("report") as steps:
             path = make_report(runs, out, force=force, pdf=pdf, pool=pool, questions=questions,
-                               questions_games=n_questions,
-                               progress=lambda text: status.update(text + "…"))
+                               questions_games=n_questions, progress=steps, side_by_side=side_by_side)
         typer.echo(f"report: {path}")

@@ -4,11 +4,15 @@
 are pooled, each further configuration is compared with the first, the baseline), builds the
 sections (:mod:`reports.sections`, with the game's report hook) and writes into ``out``:
 ``report.html`` (:mod:`reports.html`, figures embedded as base64 PNG, readable offline),
-``figures/<name>.png`` and ``.svg``, with ``pdf=True`` ``report.pdf`` (:mod:`reports.pdf`), and the
+``figures/<name>.png`` and ``.svg``, with ``pdf=True`` ``report.pdf`` (:mod:`reports.pdf`: the same
+sections, figures, captions and tables on A4 pages), and the
 files the game's hook keeps (for Médiévallons, the played questions as ``questions/*.csv``). Played
 questions are read from a questions directory (``questions=``, :mod:`reports.questions`) that must
 belong to the baseline run; the report itself never plays a game. Output goes to a temporary
 directory renamed into place when complete; a non-empty ``out`` is refused unless ``force``.
+:func:`plan_groups` refuses, in one line and before any work, runs of different games, and runs of
+different player counts unless they are asked for side by side (``side_by_side=True``): a
+before/after between a 4-player and a 3-player run would compare different fair shares.
 
 May import polars, the standard library, :mod:`analysis`, :mod:`simcore.atomic`,
 :mod:`simcore.errors` and the other :mod:`reports` modules (none of which imports this one).
@@ -16,6 +20,7 @@ May import polars, the standard library, :mod:`analysis`, :mod:`simcore.atomic`,
 
 from __future__ import annotations
 
+import inspect
 import shutil
 from pathlib import Path
 from typing import Callable, Iterable
@@ -26,7 +31,7 @@ from analysis import analyse, group_runs, open_runs
 from analysis.compare import compare_tables
 from reports.figures.common import render
 from reports.games import hook_for
-from reports.html import page
+from reports.html import NOTES, meta_table, page
 from reports.pdf import write_pdf
 from reports.questions import check_matches, read_questions
 from reports.sections import build_sections
@@ -35,27 +40,42 @@ from simcore.errors import UsageError
 from simcore.atomic import check_output_dir, publish_dir, temporary_dir
 
 
-def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = False, pdf: bool = False,
-                 pool: bool = True, questions: str | Path | None = None,
-                 progress: Callable[[str], None] | None = None) -> Path:
-    """Analyse ``runs`` and write the report into ``out``; returns the path of report.html.
-
-    Runs of one configuration are pooled (``pool=False`` keeps every directory separate); the first
-    configuration is the baseline and every other one gets a before/after section. ``questions`` is
-    a questions directory played for the baseline (``balance medievallons-questions``, or the one
-    ``balance report`` plays first): it must be of the baseline's game and rules (one-line
-    :class:`UsageError` otherwise), and the game's hook shows it. ``progress`` receives a short text
-    whenever a long step starts (the CLI shows it as a spinner on stderr).
-    """
-    say = progress or (lambda _msg: None)
+def plan_groups(runs: Iterable[str | Path], pool: bool = True, side_by_side: bool = False) -> list:
+    """The configurations of ``runs`` (pooled unless ``pool=False``), baseline first; a one-line
+    :class:`UsageError` for runs of different games, or of different player counts without
+    ``side_by_side``. Reads run.json files only."""
     runs = [Path(r) for r in runs]
     if not runs:
         raise UsageError("give at least one run directory")
-    target = check_output_dir(out, force)
     groups = group_runs(runs) if pool else [open_runs([r]) for r in runs]
+    base = groups[0]
     for g in groups[1:]:
-        if g.game != groups[0].game:
-            raise UsageError(f"cannot compare {groups[0].game} with {g.game}: runs of different games")
+        if g.game != base.game:
+            raise UsageError(f"cannot compare {base.game} with {g.game}: runs of different games")
+        if g.n_players != base.n_players and not side_by_side:
+            raise UsageError(f"cannot compare {base.label} ({base.n_players} players) with {g.label} "
+                             f"({g.n_players} players) as a before/after: the fair share differs; give "
+                             f"--side-by-side to show the player counts next to each other")
+    return groups
+
+
+def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = False, pdf: bool = False,
+                 pool: bool = True, questions: str | Path | None = None,
+                 progress: Callable[..., None] | None = None, side_by_side: bool = False) -> Path:
+    """Analyse ``runs`` and write the report into ``out``; returns the path of report.html.
+
+    Runs of one configuration are pooled (``pool=False`` keeps every directory separate); the first
+    configuration is the baseline and every other one gets a before/after section, or, with
+    ``side_by_side=True``, all of them are shown next to each other (runs of different player
+    counts; see :func:`plan_groups`). ``questions`` is a questions directory played for the
+    baseline (``balance medievallons-questions``, or the one ``balance report`` plays first): it
+    must be of the baseline's game and rules (one-line :class:`UsageError` otherwise), and the
+    game's hook shows it. ``progress(text, done, total)`` is called whenever a step starts, with the
+    steps done so far and the steps in all (the CLI shows them with an estimate of the time left).
+    """
+    say = _steps(progress)
+    target = check_output_dir(out, force)
+    groups = plan_groups(runs, pool, side_by_side)
     base_rs = groups[0]
     hook = hook_for(base_rs.game)
     played = None
@@ -65,16 +85,28 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                              f"questions")
         played = read_questions(questions)
         check_matches(played, base_rs)
-    say("Analysing " + (f"{len(groups)} configurations" if len(groups) > 1 else base_rs.label))
-    tables = [analyse(g) for g in groups]
+    # Steps: one per configuration analysed, drawing, one per figure written, the page, the PDF.
+    total = len(groups) + 2 + int(pdf) + 12
+    tables = []
+    for i, g in enumerate(groups):
+        say(f"Analysing {g.label}" + (f" ({i + 1} of {len(groups)} configurations)" if len(groups) > 1 else ""),
+            i, total)
+        tables.append(analyse(g))
     base = tables[0]
     labels = _unique_labels([g.label for g in groups])
-    base_rs.label = labels[0]
-    cmps = [(labels[i], compare_tables(base, tables[i]), tables[i]) for i in range(1, len(groups))]
-    say("Drawing the figures")
-    secs, figs = build_sections(base, base_rs, cmps, played)
+    for g, lab in zip(groups, labels):
+        g.label = lab
+    if side_by_side:
+        cmps = []
+        side = [(labels[i], groups[i], tables[i]) for i in range(len(groups))]
+    else:
+        cmps = [(labels[i], compare_tables(base, tables[i]), tables[i]) for i in range(1, len(groups))]
+        side = None
+    say("Drawing the figures", len(groups), total)
+    secs, figs = build_sections(base, base_rs, cmps, played, side)
     files: dict = hook.question_files(played, base_rs) if played is not None else {}
-    say("Writing the report")
+    total = len(groups) + 1 + len(figs) + 1 + int(pdf)
+    done = len(groups) + 1
     title = f"Balance report: {game_title(base_rs)}, {base_rs.n_players} players, {labels[0]}"
 
     tmp = temporary_dir(target)
@@ -82,11 +114,13 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     try:
         png = {}
         for name, fig in figs.items():
+            say(f"Writing figure {name}", done, total)
             png[name] = render(fig, "png")
             # Freeze the constrained layout computed for the PNG: later formats skip the solver.
             fig.set_layout_engine("none")
             (tmp / "figures" / f"{name}.png").write_bytes(png[name])
             (tmp / "figures" / f"{name}.svg").write_bytes(render(fig, "svg"))
+            done += 1
         for rel, content in files.items():
             path = tmp / rel
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -94,14 +128,30 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                 content.write_csv(path)
             else:
                 path.write_text(content, encoding="utf-8")
-        (tmp / "report.html").write_text(page(title, groups, secs, png), encoding="utf-8")
+        say("Writing the report", done, total)
+        (tmp / "report.html").write_text(page(title, groups, secs, png, figs.captions), encoding="utf-8")
+        done += 1
         if pdf:
-            write_pdf(tmp / "report.pdf", title, secs, figs)
+            say("Writing the PDF", done, total)
+            write_pdf(tmp / "report.pdf", title, secs, figs, png, figs.captions, meta_table(groups), NOTES)
+            done += 1
+        say("Publishing the report", done, total)
         publish_dir(tmp, target)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return target / "report.html"
+
+
+def _steps(progress: Callable[..., None] | None) -> Callable[..., None]:
+    """``progress`` as a (text, done, total) callback; one taking the text only gets the text."""
+    if progress is None:
+        return lambda _text, _done=None, _total=None: None
+    try:
+        inspect.signature(progress).bind("", 0, 1)
+        return progress
+    except (TypeError, ValueError):
+        return lambda text, _done=None, _total=None: progress(text)
 
 
 def _unique_labels(labels: list[str]) -> list[str]:

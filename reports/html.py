@@ -1,23 +1,27 @@
 """The report as one self-contained HTML page.
 
-:func:`page` writes the sections of :mod:`reports.sections` (title, intro, sentences, figures,
-tables) as a single HTML document: figures embedded as base64 PNG, CSS inline, no external link, so
-the page opens offline and can be mailed. A table of the runs (baseline first) heads it.
+:func:`page` writes the sections of :mod:`reports.sections` (title, intro, sentences, figures with
+their captions, tables with every row) as a single HTML document: figures embedded as base64 PNG,
+CSS inline, no external link, so the page opens offline and can be mailed. A table of the runs
+(baseline first) heads it. The statistics get hover titles from :mod:`reports.glossary`: the first
+mention of a term in a sentence, and every column heading that names one.
 
-May import polars, the standard library, :mod:`analysis.load` (types) and, for type checking only,
-:mod:`reports.sections`.
+May import polars, the standard library, :mod:`analysis.load` (types), :mod:`reports.glossary`
+and, for type checking only, :mod:`reports.sections`.
 """
 
 from __future__ import annotations
 
 import base64
 import html
+import re
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 import polars as pl
 
 from analysis.load import RunSet
+from reports import glossary
 
 if TYPE_CHECKING:
     from reports.sections import Section
@@ -27,10 +31,12 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans-se
 margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
 h1{font-size:1.7em}h2{border-bottom:2px solid #0072B2;padding-bottom:.2em;margin-top:2em}
 table{border-collapse:collapse;margin:1em 0;font-size:.9em}
-th,td{border:1px solid #ccc;padding:.25em .6em;text-align:right}
-th{background:#eef4fa}td:first-child,th:first-child{text-align:left}img{max-width:100%;height:auto}
+th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top}
+th{background:#eef4fa}td.num{text-align:right;white-space:nowrap}img{max-width:100%;height:auto}
 ul.headlines li{margin:.3em 0}.meta td{text-align:left}.note{color:#555;font-size:.9em}
-nav a{margin-right:1em}
+nav a{margin-right:1em}figure{margin:1.2em 0}figcaption{font-size:.95em;color:#333;margin-top:.3em;
+border-left:3px solid #0072B2;padding-left:.6em}abbr[title]{text-decoration:underline dotted #888;cursor:help}
+th[title]{cursor:help}.glossary td{text-align:left;vertical-align:top}
 """
 
 
@@ -46,55 +52,90 @@ def _fmt_cell(v) -> str:
     return html.escape(str(v))
 
 
-def _html_table(df: pl.DataFrame, max_rows: int = 60) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in df.columns)
-    body = "".join("<tr>" + "".join(f"<td>{_fmt_cell(v)}</td>" for v in row) + "</tr>"
-                   for row in df.head(max_rows).iter_rows())
-    more = f'<p class="note">{df.height - max_rows} more rows not shown.</p>' if df.height > max_rows else ""
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{more}"
+_NUMBER = re.compile(r"^[×+−\-]?[\d.,]+(%| pp| coins| turns)?( \(.*\))?$")
+
+
+def _td(v) -> str:
+    """A cell; numbers (and numbers with their interval) align right, words left."""
+    text = _fmt_cell(v)
+    return f"<td class='num'>{text}</td>" if _NUMBER.match(html.unescape(text)) else f"<td>{text}</td>"
+
+
+def _th(c: str) -> str:
+    tip = glossary.title_for(c)
+    title = f" title='{html.escape(tip, quote=True)}'" if tip else ""
+    return f"<th{title}>{html.escape(c)}</th>"
+
+
+def _html_table(df: pl.DataFrame, cls: str = "") -> str:
+    """Every row of ``df`` (display tables are built to be read whole)."""
+    head = "".join(_th(c) for c in df.columns)
+    body = "".join("<tr>" + "".join(_td(v) for v in row) + "</tr>" for row in df.iter_rows())
+    klass = f" class='{cls}'" if cls else ""
+    return f"<table{klass}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def with_titles(text: str) -> str:
+    """``text`` escaped, with the first mention of each glossary term wrapped in a hover title."""
+    out, at = [], 0
+    for start, end, term in glossary.spans(text):
+        out.append(html.escape(text[at:start]))
+        out.append(f"<abbr title='{html.escape(glossary.TERMS[term], quote=True)}'>"
+                   f"{html.escape(text[start:end])}</abbr>")
+        at = end
+    out.append(html.escape(text[at:]))
+    return "".join(out)
+
+
+def meta_table(groups: list[RunSet]) -> pl.DataFrame:
+    """The runs, baseline first: what the HTML page and the PDF show first."""
+    rows: dict[str, list] = {"Run": [], "Directories": [], "Games": [], "Players": [], "Strategies by seat": [],
+                             "Rules": [], "Rules SHA-256": [], "Version": []}
+    for i, g in enumerate(groups):
+        m = g.metas[0]
+        rows["Run"].append(f"{g.label} ({'baseline' if i == 0 else 'variant'})")
+        rows["Directories"].append(str(len(g.paths)))
+        rows["Games"].append(f"{g.n_games:,}")
+        rows["Players"].append(str(g.n_players))
+        rows["Strategies by seat"].append(", ".join(map(str, m.get("strategies") or [])) or "?")
+        rows["Rules"].append(str(m.get("rules_name", "")))
+        rows["Rules SHA-256"].append(str(m.get("rules_sha256", ""))[:12])
+        rows["Version"].append(str(m.get("version", "")))
+    return pl.DataFrame(rows)
 
 
 def meta_rows(groups: list[RunSet]) -> str:
-    rows = []
-    for i, g in enumerate(groups):
-        m = g.metas[0]
-        role = "baseline" if i == 0 else "variant"
-        strategies = ", ".join(map(str, m.get("strategies") or [])) or "?"
-        rows.append(f"<tr><td>{html.escape(g.label)} ({role})</td><td>{len(g.paths)}</td>"
-                    f"<td>{g.n_games:,}</td>"
-                    f"<td>{g.n_players}</td><td>{html.escape(strategies)}</td>"
-                    f"<td>{html.escape(str(m.get('rules_name', '')))}</td>"
-                    f"<td>{html.escape(str(m.get('rules_sha256', ''))[:12])}</td>"
-                    f"<td>{html.escape(str(m.get('version', '')))}</td></tr>")
-    return ("<table class='meta'><thead><tr><th>Run</th><th>Directories</th><th>Games</th><th>Players</th>"
-            "<th>Strategies by seat</th><th>Rules</th><th>Rules SHA-256</th><th>Version</th></tr></thead>"
-            "<tbody>"
-            + "".join(rows) + "</tbody></table>")
+    return _html_table(meta_table(groups), "meta")
 
 
-def page(title: str, groups: list[RunSet], secs: list[Section], png: dict[str, bytes]) -> str:
+NOTES = ("All intervals are 95%.",
+         "Methods: Wilson intervals for proportions, Student t for means, Newcombe for differences of "
+         "proportions, Holm's correction across compared metrics; see docs/analysis.md.")
+
+
+def page(title: str, groups: list[RunSet], secs: list[Section], png: dict[str, bytes],
+         captions: dict[str, str] | None = None) -> str:
+    captions = captions or {}
     parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
              f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>",
-             f"<p class='note'>Generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. "
-             "All intervals are 95%.</p>",
+             f"<p class='note'>Generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. {NOTES[0]}</p>",
              meta_rows(groups),
              "<nav>" + "".join(f"<a href='#{s.id}'>{html.escape(s.title)}</a>" for s in secs) + "</nav>"]
     for s in secs:
         parts.append(f"<section id='{s.id}'><h2>{html.escape(s.title)}</h2>")
         if s.intro:
-            parts.append(f"<p>{html.escape(s.intro)}</p>")
+            parts.append(f"<p>{with_titles(s.intro)}</p>")
         if s.sentences:
             cls = " class='headlines'" if s.id == "headlines" else ""
-            parts.append(f"<ul{cls}>" + "".join(f"<li>{html.escape(x)}</li>" for x in s.sentences) + "</ul>")
-        for name in s.figures:
+            parts.append(f"<ul{cls}>" + "".join(f"<li>{with_titles(x)}</li>" for x in s.sentences) + "</ul>")
+        for k, name in enumerate(s.figures, 1):
             data = base64.b64encode(png[name]).decode("ascii")
-            parts.append(f"<figure><img alt='{html.escape(name)}' "
-                         f"src='data:image/png;base64,{data}'></figure>")
+            cap = captions.get(name, "")
+            parts.append(f"<figure id='fig-{html.escape(name)}'><img alt='{html.escape(cap or name, quote=True)}' "
+                         f"src='data:image/png;base64,{data}'>"
+                         + (f"<figcaption>{with_titles(cap)}</figcaption>" if cap else "") + "</figure>")
         for caption, df in s.tables:
-            parts.append(f"<h3>{html.escape(caption)}</h3>{_html_table(df)}")
+            parts.append(f"<h3>{html.escape(caption)}</h3>{_html_table(df, 'glossary' if s.id == 'glossary' else '')}")
         parts.append("</section>")
-    parts.append("<p class='note'>Methods: Wilson intervals for proportions, Student t for means, Newcombe "
-                 "for differences of proportions, Holm's correction across compared metrics; see "
-                 "docs/analysis.md."
-                 "</p></body></html>")
+    parts.append(f"<p class='note'>{html.escape(NOTES[1])}</p></body></html>")
     return "\n".join(parts)

@@ -2,14 +2,18 @@
 
 :func:`build_sections` turns the metric tables of :func:`analysis.analyse` (the baseline's, and
 one comparison per further configuration) into :class:`Section` objects (title, intro, figure
-names, display tables, sentences) and a :class:`FigureSet` of the figures they name. The common
-sections are headline findings, seat advantage, strategy matchups, game length and end reasons,
-score distributions, game flow and the before/after comparisons; the game's report hook
-(:mod:`reports.games`, found through its spec) adds its sections and comparison figures. The
-display-table helpers (:func:`pct_column`, …) are shared with the hooks.
+names, display tables, sentences) and a :class:`FigureSet` of the figures they name, each with a
+caption that states its finding. The common sections are headline findings, seat (or role)
+advantage, strategy matchups, game length and end reasons, score distributions, game flow, the
+before/after comparisons (or, when asked, the configurations side by side: runs of several player
+counts), and "How to read this report" (the glossary of :mod:`reports.glossary`, only the terms the
+report uses); the game's report hook (:mod:`reports.games`, found through its spec) adds its
+sections and comparison figures. Display tables name their columns in words (never raw column
+names) and hold every row: the HTML page and the PDF show the same tables. The display-table
+helpers (:func:`pct_column`, …) are shared with the hooks.
 
 May import polars, the standard library, :mod:`analysis.load` (types), :mod:`reports.text`,
-:mod:`reports.figures.common` and :mod:`reports.games` (hook lookup).
+:mod:`reports.glossary`, :mod:`reports.figures.common` and :mod:`reports.games` (hook lookup).
 """
 
 from __future__ import annotations
@@ -19,11 +23,13 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from analysis.load import RunSet
+from reports import glossary
 from reports.figures import common as F
 from reports.games import hook_for
 from reports.text import (
-    comparison_headlines, headlines, length_headlines, num, num_ci, pct, pct_ci, pvalue, score_unit,
-    signed, turns,
+    change_sentence, comparison_headlines, headlines, holm_note, length_headlines, metric_change,
+    metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
+    pvalue, role_headlines, score_unit, turns,
 )
 
 
@@ -39,12 +45,19 @@ class Section:
 
 
 class FigureSet(dict):
-    """The report's figures by name; :meth:`add` keeps a figure and returns the names to cite."""
+    """The report's figures by name; :meth:`add` keeps a figure (with the caption stating its
+    finding, in :attr:`captions`) and returns the names to cite."""
 
-    def add(self, name: str, fig) -> list[str]:
+    def __init__(self) -> None:
+        super().__init__()
+        self.captions: dict[str, str] = {}
+
+    def add(self, name: str, fig, caption: str = "") -> list[str]:
         if fig is None:
             return []
         self[name] = fig
+        if caption:
+            self.captions[name] = caption
         return [name]
 
 
@@ -54,15 +67,17 @@ def pct_column(df: pl.DataFrame, est: str, low: str | None = None, high: str | N
     return ["" if v is None or v != v else pct_ci(v, lo, hi) for v, lo, hi in zip(df[est], df[low], df[high])]
 
 
-def seat_rows(t: dict) -> pl.DataFrame:
+def seat_rows(t: dict, unit: str = "points") -> pl.DataFrame:
     s = t["seats"]
     return pl.DataFrame({
         "Seat": s["seat_label"], "Games": s["games"],
-        "Win share": [pct_ci(p, lo, hi) for p, lo, hi in zip(s["win_share"], s["ci_low"], s["ci_high"])],
-        "vs fair (points)": [signed(100 * d) for d in s["diff"]], "Significant": s["significant"],
-        "Mean score": [f"{num(m)} ({num_ci(lo, hi)})" for m, lo, hi in
-                       zip(s["mean_score"], s["score_ci_low"], s["score_ci_high"])],
-        "Mean rank": s["mean_rank"].round(3)})
+        "Win share (95% interval)": [pct_ci(p, lo, hi) for p, lo, hi in
+                                     zip(s["win_share"], s["ci_low"], s["ci_high"])],
+        "vs fair share (pp)": [pp(d) for d in s["diff"]],
+        "Significant": ["yes (fair share outside the interval)" if x else "no" for x in s["significant"]],
+        f"Mean final score ({unit})": [f"{num(m)} ({num_ci(lo, hi)})" for m, lo, hi in
+                                       zip(s["mean_score"], s["score_ci_low"], s["score_ci_high"])],
+        "Mean rank": [num(x, 3) for x in s["mean_rank"]]})
 
 
 def role_rows(t: dict) -> pl.DataFrame:
@@ -71,7 +86,7 @@ def role_rows(t: dict) -> pl.DataFrame:
         "Role": r["role_label"], "Seats": r["seats"], "Games": r["games"],
         "Side wins": pct_column(r, "win_share", "ci_low", "ci_high"),
         "Per seat": pct_column(r, "per_seat", "per_seat_low", "per_seat_high"),
-        "Mean rank": r["mean_rank"].round(3)})
+        "Mean rank": [num(x, 3) for x in r["mean_rank"]]})
 
 
 def role_seat_rows(t: dict) -> pl.DataFrame:
@@ -106,25 +121,191 @@ def end_rows(t: dict) -> pl.DataFrame:
                        for m, lo, hi in zip(e["mean_turns"], e["turns_ci_low"], e["turns_ci_high"])]})
 
 
+def strategy_rows(t: dict) -> pl.DataFrame:
+    s = t["strategies"]
+    paired = bool(s["paired"].any())
+    return pl.DataFrame({
+        "Strategy": s["strategy"], ("Deals" if paired else "Player-games"): s["units"],
+        "Win share (95% interval)": pct_column(s, "win_share", "ci_low", "ci_high"),
+        "vs fair share (pp)": [pp(d) for d in s["diff"]],
+        "Significant": ["yes (fair share outside the interval)" if x else "no" for x in s["significant"]],
+        "Seat advantage included": ["yes (keeps its seats)" if c else "no" for c in s["confounded"]]})
+
+
+def matchup_rows(t: dict) -> pl.DataFrame:
+    m = t["matchups"].sort(["strategy", "opponent"])
+    return pl.DataFrame({
+        "Strategy": m["strategy"], "Opponent": m["opponent"], "Meetings": m["meetings"],
+        "Finishes ahead (95% interval)": pct_column(m, "ahead_share", "ci_low", "ci_high"),
+        "Significant": ["yes (50% outside the interval)" if x else "no" for x in m["significant"]],
+        "Its win share in those games": pct_column(m, "win_share", "win_ci_low", "win_ci_high")})
+
+
+def outcome_rows(t: dict, unit: str = "points") -> pl.DataFrame:
+    o = t["outcomes"]
+    labels, values = [], []
+    for r in o.iter_rows(named=True):
+        if r["metric"] == "score_spread":
+            labels.append(f"Winner's lead over the runner-up ({unit})")
+        else:
+            labels.append(r["label"])
+        if r["kind"] == "proportion":
+            values.append("" if r["estimate"] != r["estimate"] else pct_ci(r["estimate"], r["ci_low"], r["ci_high"]))
+        else:
+            values.append(f"{num(r['estimate'])} ({num_ci(r['ci_low'], r['ci_high'])})")
+    return pl.DataFrame({"Outcome": labels, "Value (95% interval)": values, "Games": o["n"]})
+
+
+def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
+    """Every compared metric, in its unit, moved ones first (strongest evidence first)."""
+    rows = {"Metric": [], "Unit": [], "Before": [], "After": [], "Change": [], "95% interval of the change": [],
+            "p (Holm-adjusted)": [], "Verdict": []}
+    order = cmp.with_columns((~pl.col("significant")).alias("_s")).sort("_s", maintain_order=True).drop("_s")
+    for r in order.iter_rows(named=True):
+        u = metric_unit(r["metric"], r["kind"], unit)
+        change, interval = metric_change(r, u)
+        rows["Metric"].append(metric_label(r))
+        rows["Unit"].append("%, change in pp" if r["kind"] == "proportion" else u)
+        rows["Before"].append(metric_value(r["base"], r["metric"], r["kind"]))
+        rows["After"].append(metric_value(r["variant"], r["metric"], r["kind"]))
+        rows["Change"].append(change)
+        rows["95% interval of the change"].append(interval)
+        rows["p (Holm-adjusted)"].append("" if r["p_adjusted"] != r["p_adjusted"] else pvalue(r["p_adjusted"]))
+        rows["Verdict"].append("moved (significant)" if r["significant"] else
+                               "no change detected (interval excludes 0, but not after Holm's correction)"
+                               if holm_note(r, cmp.height) else "no change detected")
+    return pl.DataFrame(rows)
+
+
+def _seat_caption(t: dict) -> str:
+    s = t["seats"]
+    best = s.sort("win_share", descending=True).row(0, named=True)
+    worst = s.sort("win_share").row(0, named=True)
+    st = t["seat_tests"].row(0, named=True)
+    verdict = ("the seats do not win equally often" if st["seats_differ"] else
+               "no evidence that the seats differ")
+    if best["seat"] == worst["seat"]:
+        return f"{best['seat_label']} wins {pct(best['win_share'])}% against a fair {pct(best['fair_share'])}%."
+    return (f"{best['seat_label']} wins most ({pct(best['win_share'])}%, {pp(best['diff'])}) and "
+            f"{worst['seat_label']} least ({pct(worst['win_share'])}%, {pp(worst['diff'])}) against a fair "
+            f"{pct(best['fair_share'])}%: {verdict} ({pvalue(st['p_value'])}).")
+
+
+def _score_caption(t: dict, unit: str) -> str:
+    s = t["seats"]
+    best = s.sort("mean_score", descending=True).row(0, named=True)
+    worst = s.sort("mean_score").row(0, named=True)
+    if best["seat"] == worst["seat"]:
+        return f"{best['seat_label']} ends with {num(best['mean_score'])} {unit} on average."
+    return (f"{best['seat_label']} ends with the most {unit} on average ({num(best['mean_score'])}), "
+            f"{worst['seat_label']} with the fewest ({num(worst['mean_score'])}).")
+
+
+def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
+    roles = cmp.filter(pl.col("metric") == "role_win_share")
+    rows = roles if roles.height else cmp.filter(pl.col("metric") == "seat_win_share")
+    what = "Role" if roles.height else "Seat"
+    sentence = ""
+    if rows.height:
+        ranked = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True)
+        moved = ranked.filter(pl.col("significant"))
+        if moved.height:
+            sentence = (f"{what} win rates moved: " + ", ".join(
+                f"{metric_label(r).replace(' win share', '')} {pp(r['diff'])}" for r in moved.iter_rows(named=True))
+                + ".")
+        else:
+            r = ranked.row(0, named=True)
+            sentence = (f"{what} win rates did not move beyond noise (largest change: "
+                        f"{metric_label(r).replace(' win share', '')} {pp(r['diff'])}).")
+    shares = cmp.filter((pl.col("kind") == "proportion") & pl.col("significant")
+                        & ~pl.col("metric").is_in(["seat_win_share", "role_win_share"]))
+    if shares.height:
+        sentence += f" Strongest evidence among the other shares: {change_sentence(shares.row(0, named=True), unit)}"
+    else:
+        sentence += " No other share moved beyond noise."
+    return sentence.strip()
+
+
+def side_by_side_rows(side: list[tuple[str, RunSet, dict]], unit: str = "points") -> pl.DataFrame:
+    """One row per configuration and seat: players, win share against the fair share, mean score."""
+    cols: dict[str, list] = {"Configuration": [], "Players": [], "Games": [], "Seat": [],
+                             "Win share (95% interval)": [], "Fair share": [], "vs fair share (pp)": [],
+                             "Significant": [], f"Mean final score ({unit})": []}
+    for label, rs, t in side:
+        for r in t["seats"].iter_rows(named=True):
+            cols["Configuration"].append(label)
+            cols["Players"].append(rs.n_players)
+            cols["Games"].append(rs.n_games)
+            cols["Seat"].append(r["seat_label"])
+            cols["Win share (95% interval)"].append(pct_ci(r["win_share"], r["ci_low"], r["ci_high"]))
+            cols["Fair share"].append(f"{pct(r['fair_share'])}%")
+            cols["vs fair share (pp)"].append(pp(r["diff"]))
+            cols["Significant"].append("yes" if r["significant"] else "no")
+            cols[f"Mean final score ({unit})"].append(num(r["mean_score"]))
+    return pl.DataFrame(cols)
+
+
+def side_by_side_sentences(side: list[tuple[str, RunSet, dict]]) -> list[str]:
+    out = []
+    for label, rs, t in side:
+        s = t["seats"]
+        best = s.sort("diff", descending=True).row(0, named=True)
+        worst = s.sort("diff").row(0, named=True)
+        st = t["seat_tests"].row(0, named=True)
+        verdict = "the seats do not win equally often" if st["seats_differ"] else "no evidence that the seats differ"
+        out.append(f"{rs.n_players} players ({label}, {rs.n_games:,} games): {best['seat_label']} "
+                   f"{pp(best['diff'])} and {worst['seat_label']} {pp(worst['diff'])} against a fair "
+                   f"{pct(best['fair_share'])}%; {verdict} ({pvalue(st['p_value'])}).")
+        if "length" in t:
+            r = t["length"].row(0, named=True)
+            out[-1] = out[-1][:-1] + f"; games last {num(r['mean_turns'], 1)} turns on average."
+    return out
+
+
+def glossary_section(secs: list[Section], figs: FigureSet) -> Section:
+    """"How to read this report": the glossary terms the report uses, in plain words."""
+    texts = []
+    for s in secs:
+        texts += [s.title, s.intro, *s.sentences]
+        for caption, df in s.tables:
+            texts += [caption, *df.columns]
+            texts += [str(v) for c in df.columns if df[c].dtype == pl.String for v in df[c].to_list()]
+    texts += list(figs.captions.values())
+    rows = glossary.section_rows(glossary.used_terms(texts))
+    return Section(
+        "glossary", "How to read this report",
+        "Every statistic this report uses, in plain words (in the HTML page, hover over a term or a "
+        "column heading to read its entry). All intervals are 95%. Under bot play, what goes with "
+        "winning is an association: it shows where to look, a rules change compared run against run "
+        "shows the effect.",
+        tables=[("Terms", pl.DataFrame({"Term": [k for k, _ in rows], "Meaning": [v for _, v in rows]}))],
+        intro_in_pdf=True)
+
+
 def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict]],
-                   questions=None) -> tuple[list[Section], FigureSet]:
+                   questions=None, side: list[tuple[str, RunSet, dict]] | None = None
+                   ) -> tuple[list[Section], FigureSet]:
     """Every section of the report of ``rs`` (tables ``t``) and the figures they cite.
 
     ``cmps`` holds (label, comparison table, tables) per further configuration; ``questions`` a
-    :class:`reports.questions.Questions` for the game's hook, or None."""
+    :class:`reports.questions.Questions` for the game's hook, or None; ``side`` (label, run set,
+    tables) for every configuration, baseline first, to show side by side instead of before/after
+    (configurations of different player counts)."""
     figs = FigureSet()
     hook = hook_for(rs.game)
     unit = score_unit(rs)
-    secs = [Section("headlines", "Headline findings", sentences=headlines(t, rs))]
+    lines = headlines(t, rs)
+    secs = [Section("headlines", "Headline findings", sentences=lines)]
     if "roles" in t:
+        role_lines = role_headlines(t)
         secs.append(Section(
             "roles", "Role advantage",
             "The seats of this game play different roles, so there is no fair share per seat: the left "
             "chart shows how often each role's side wins (its players' win shares summed per game, "
             "95% Wilson intervals over games); the right chart how a role's wins split among its "
             "seats, against an equal split, with a chi-square test per role.",
-            figs.add("role_advantage", F.role_advantage(t)), [("Roles", role_rows(t)),
-                                                               ("Seats within each role", role_seat_rows(t))]))
+            figs.add("role_advantage", F.role_advantage(t), " ".join(role_lines[:2])),
+            [("Roles", role_rows(t)), ("Seats within each role", role_seat_rows(t))]))
     else:
         st = t["seat_tests"].row(0, named=True)
         secs.append(Section(
@@ -135,20 +316,23 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             f"Ludii's Balance {num(st['balance'], 3)} and AdvantageP1 {num(st['advantage_p1'], 3)} (places "
             f"credited 1 for first down to 0 for last); on wins alone, win-share balance "
             f"{num(st.get('win_share_balance', float('nan')), 3)}.",
-            figs.add("seat_advantage", F.seat_advantage(t, unit=unit)), [("Seats", seat_rows(t))]))
+            figs.add("seat_advantage", F.seat_advantage(t, unit=unit), _seat_caption(t)),
+            [("Seats", seat_rows(t, unit))]))
     if "matchups" in t:
+        mu_line = next((x for x in lines if " finishes ahead of " in x), "")
         secs.append(Section(
             "matchups", "Strategy matchups",
             "How often the row strategy finishes ahead of the column strategy when they meet (ties "
             "count ½), with 95% intervals; paired by deal when the run rotates seats.",
-            figs.add("matchups", F.matchups(t)), [("Strategies", t["strategies"]), ("Matchups", t["matchups"])]))
+            figs.add("matchups", F.matchups(t), mu_line),
+            [("Strategies", strategy_rows(t)), ("Matchups", matchup_rows(t))]))
     if "length" in t:
         secs.append(Section(
             "length", "Game length and end reasons",
             "Turns per game (mean with a t interval over games, quantiles), stacked by how the game ended, "
             "and the share of games ending each way with 95% Wilson intervals"
             + (" (names from run.json end_reason_names)." if "end_reasons" in t else "."),
-            figs.add("game_length", F.game_length(t)),
+            figs.add("game_length", F.game_length(t), " ".join(length_headlines(t))),
             [("Game length (turns)", length_rows(t))]
             + ([("End reasons", end_rows(t))] if "end_reasons" in t else []),
             length_headlines(t)))
@@ -157,26 +341,44 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
         at = next((i + 1 for i, s in enumerate(secs) if s.id == after), len(secs))
         secs[at:at] = hook.sections(t, rs, figs, questions)
     secs.append(Section("scores", "Score distributions", f"Final {unit} per seat and per strategy.",
-                        figs.add("scores", F.scores(t, unit=unit))))
-    flow_figs = figs.add("game_flow", F.game_flow(t))
+                        figs.add("scores", F.scores(t, unit=unit), _score_caption(t, unit))))
+    flow_lines = [x for x in outcome_headlines(t, rs) if "lead changes" in x or x.startswith("The leader")
+                  or "shared win" in x or "ahead of the runner-up" in x]
+    flow_figs = figs.add("game_flow", F.game_flow(t), " ".join(flow_lines))
     secs.append(Section(
-        "flow", "Game flow", ("Coins just before each event by final rank, lead changes between checkpoints, "
-                              "how often the leader at each checkpoint wins, shared wins and the winner's margin."
-                              if "flow" in t else "Shared wins and the winner's margin."),
-        flow_figs, [("Outcome metrics", t["outcomes"])]))
+        "flow", "Game flow", (f"{unit.capitalize()} at each checkpoint by final rank, lead changes between "
+                              "checkpoints, how often the leader at each checkpoint wins, shared wins and the "
+                              "winner's margin." if "flow" in t else "Shared wins and the winner's margin."),
+        flow_figs, [("Outcome metrics", outcome_rows(t, unit))]))
+    if side:
+        secs.append(Section(
+            "side_by_side", "Player counts side by side",
+            "The configurations are shown next to each other, not compared as a before/after: their player "
+            "counts differ, so every seat's fair share differs too. Each bar is a seat's win share minus "
+            "its own configuration's fair share, in pp, with its 95% interval.",
+            figs.add("side_by_side", F.side_by_side([(lab, t_) for lab, _, t_ in side]),
+                     " ".join(side_by_side_sentences(side))),
+            [("Seats by configuration", side_by_side_rows(side, unit))],
+            side_by_side_sentences(side)))
     for i, (vlabel, cmp, vt) in enumerate(cmps):
         name = "comparison" if len(cmps) == 1 else f"comparison_{i + 1}"
-        names = figs.add(name, F.comparison(cmp, t, vt, rs.label, vlabel))
+        names = figs.add(name, F.comparison(cmp, t, vt, rs.label, vlabel), _comparison_caption(cmp, unit))
         if hook is not None and hasattr(hook, "comparison_figures"):
             names += hook.comparison_figures(name, t, vt, rs.label, vlabel, figs)
         secs.append(Section(
             name, f"Before / after: {vlabel} vs {rs.label}",
-            "Every metric's difference (variant − baseline) with a 95% interval; a difference is flagged "
-            "significant when its Holm-adjusted p-value is below 5%, so two runs of one configuration flag "
-            "anything in at most ~5% of comparisons.",
+            "First whether the seat (or role) win rates moved, then every metric that moved, each in its "
+            "unit (pp for shares). Each change is after − before with a 95% interval; it counts as moved "
+            "(significant) when its Holm-adjusted p-value is below 5%: Holm's correction over all compared "
+            "metrics keeps the chance that two runs of the same rules flag anything at 5%, so a change "
+            "whose interval just excludes zero may still not count.",
             names,
-            [("All compared metrics (strongest evidence first)",
-              cmp.select("label", "base", "variant", "diff", "diff_low", "diff_high", "p_value", "p_adjusted",
-                         "significant"))],
-            comparison_headlines(cmp, rs.label, vlabel)))
+            [(f"All {cmp.height} compared metrics (moved ones first, strongest evidence first)",
+              comparison_rows(cmp, unit))],
+            comparison_headlines(cmp, rs.label, vlabel, unit)))
+    for s in secs:                       # a figure without its own caption states its section's finding
+        for n in s.figures:
+            if n not in figs.captions:
+                figs.captions[n] = s.sentences[0] if s.sentences else s.intro.split(". ")[0].rstrip(".") + "."
+    secs.append(glossary_section(secs, figs))
     return secs, figs

@@ -160,7 +160,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
         pl.when(pl.col("share")).then(pl.lit("%")).otherwise(pl.col("unit")).alias("unit"),
     ).select("variant", "label_variant", "label", "estimate", "low", "high", "unit").rename(
         {"label_variant": "settings", "label": "metric"})
-    parts.append("<h2 id='variants'>Every variant</h2>" + _html_table(table, max_rows=400))
+    parts.append("<h2 id='variants'>Every variant</h2>" + _html_table(table))
     parts.append("<p class='note'>Intervals: normal intervals of means over games; differences "
                  "are means of per-game differences (common random numbers); the seat balance's "
                  "interval comes from normal draws of the seat means with their covariance. "
@@ -224,5 +224,5 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                              "low": m["low"], "high": m["high"], "met": p["met"]})
         parts.append("<h2 id='confirm'>Confirmation</h2>" + _html_table(pl.DataFrame(rows)))
     if trials.height:
-        parts.append("<h2 id='trials'>Every trial</h2>" + _html_table(trials, max_rows=300))
+        parts.append("<h2 id='trials'>Every trial</h2>" + _html_table(trials))
     return _publish(Path(out), force, _page(title, parts), figures)

@@ -1,17 +1,23 @@
 """The report's words: number formats and the headline sentences every game's report has.
 
-:func:`pct`, :func:`pct_ci`, :func:`num`, :func:`num_ci`, :func:`signed`, :func:`pvalue` and
-:func:`turns` format numbers the same way in sentences and tables, so tests can check a sentence
-against its table. :func:`headlines` builds the plain findings from the metric tables of
+:func:`pct`, :func:`pct_ci`, :func:`num`, :func:`num_ci`, :func:`signed`, :func:`pp`, :func:`pvalue`
+and :func:`turns` format numbers the same way in sentences and tables, so tests can check a sentence
+against its table. Units are never ambiguous: a difference of two percentages is in ``pp``
+(percentage points), a score in the unit the game's spec declares (:func:`score_unit`: coins,
+guild cards …). :func:`headlines` builds the plain findings from the metric tables of
 :func:`analysis.analyse` (seats, outcomes, game length, strategies, matchups) and asks the game's
-report hook (:mod:`reports.games`) for its own sentences; :func:`comparison_headlines` words a
-before/after comparison. Scores are named in the unit the game's spec declares (:func:`score_unit`).
+report hook (:mod:`reports.games`) for its own sentences; "significant" is said together with what
+it means there. :func:`comparison_headlines` words a before/after comparison: first the designer's
+question (did the seat, or role, win rates move: yes or no, by how much), then every metric that
+moved, each in its own unit (:func:`metric_unit`).
 
 May import polars, the standard library, :mod:`analysis.load` (types) and :mod:`reports.games`
 (the registry lookup of a game's spec and hook).
 """
 
 from __future__ import annotations
+
+import re
 
 import polars as pl
 
@@ -45,7 +51,22 @@ def num_ci(low: float, high: float, digits: int = 2) -> str:
 
 
 def signed(x: float, digits: int = 1) -> str:
-    return f"{x:+.{digits}f}".replace("-", "−")
+    """``+2.9`` / ``−2.9``; a value that rounds to zero is ``0.0`` (neither sign: "−0.0" reads as a
+    loss)."""
+    text = f"{x:+.{digits}f}"
+    if float(text) == 0:
+        return f"{0:.{digits}f}"
+    return text.replace("-", "−")
+
+
+def pp(d: float, digits: int = 1) -> str:
+    """A difference of two shares in percentage points: 0.029 → ``+2.9 pp``."""
+    return f"{signed(100 * d, digits)} pp"
+
+
+def pp_ci(low: float, high: float, digits: int = 1) -> str:
+    """The interval of a difference of shares: ``+2.5 to +3.3 pp``."""
+    return f"{signed(100 * low, digits)} to {signed(100 * high, digits)} pp"
 
 
 def pvalue(p: float) -> str:
@@ -104,18 +125,25 @@ def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
     return out + outcome_headlines(t, rs)
 
 
+def seat_verdict(significant: bool, what: str = "the fair share") -> str:
+    """"significant" with what it means for a single interval."""
+    if significant:
+        return f"significant ({what} lies outside the 95% interval)"
+    return f"not significant ({what} lies inside the 95% interval)"
+
+
 def seat_headlines(t: dict) -> list[str]:
     """Win share per seat against the fair 1/n, the chi-square test, Balance and AdvantageP1: for
     games whose seats are alike."""
     out: list[str] = []
     for r in t["seats"].iter_rows(named=True):
-        verdict = "significant" if r["significant"] else "not significant"
         out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
-                   f"{signed(100 * r['diff'])} points, {verdict}.")
+                   f"{pp(r['diff'])}, {seat_verdict(r['significant'])}.")
     st = t["seat_tests"].row(0, named=True)
     test = f"chi-square {num(st['chi2'], 1)} with {st['dof']} degrees of freedom, {pvalue(st['p_value'])}"
     if st["seats_differ"]:
-        out.append(f"The seats are not equal: {test}.")
+        out.append(f"The seats do not win equally often: {test} (chance alone would rarely give gaps "
+                   f"this large).")
     else:
         out.append(f"No evidence that the seats differ: {test}.")
     out.append(f"Balance is {num(st['balance'], 3)} ({num_ci(st['balance_low'], st['balance_high'], 3)}) and "
@@ -195,9 +223,9 @@ def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
         r = t["strategies"].sort("win_share", descending=True).row(0, named=True)
         note = " (strategies keep their seats in this run, so this includes seat advantage)" \
             if r["confounded"] else ""
-        verdict = "significant" if r["significant"] else "not significant"
         out.append(f"The strongest strategy is {r['strategy']}: it wins {_p(r, 'win_share')} "
-                   f"against a fair {pct(r['fair_share'])}%, {verdict}{note}.")
+                   f"against a fair {pct(r['fair_share'])}%, {pp(r['win_share'] - r['fair_share'])}, "
+                   f"{seat_verdict(r['significant'])}{note}.")
     if "matchups" in t and t["matchups"].height:
         m = t["matchups"].filter(pl.col("ahead_share") >= 0.5).sort("ahead_share", descending=True)
         if m.height:
@@ -226,18 +254,114 @@ def length_headlines(t: dict) -> list[str]:
     return out
 
 
-def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, top: int = 5) -> list[str]:
-    """Sentences for a before/after comparison (significance after Holm's correction)."""
+# ---------------------------------------------------------------------------------------------
+# Before / after
+# ---------------------------------------------------------------------------------------------
+
+_TRAILING_UNIT = re.compile(r" \((coins|turns|points)\)$")
+
+
+def metric_unit(metric: str, kind: str, unit: str = "points") -> str:
+    """The unit a compared metric (a row of :func:`analysis.compare.compare_tables`) is shown in:
+    ``pp`` for shares, the game's score ``unit`` for scores, coins, turns, lead changes, ``pp per
+    tile`` for tile slopes, nothing for the Balance index."""
+    if kind == "proportion":
+        return "pp"
+    if metric in ("seat_mean_score", "score_spread"):
+        return unit
+    return {"event_mean_gain": "coins", "mean_turns": "turns", "lead_changes": "lead changes",
+            "tile_slope": "pp per tile"}.get(metric, "")
+
+
+def metric_label(r: dict) -> str:
+    """A compared metric's name for people, without a unit of its own (the unit is shown apart)."""
+    if r["metric"] == "seat_mean_score":
+        return f"{r['key']} mean final score"
+    if r["metric"] == "score_spread":
+        return "Winner's lead over the runner-up"
+    if r["metric"] == "mean_turns":
+        return "Mean game length"
+    if r["metric"] == "balance":
+        return "Balance"
+    return _TRAILING_UNIT.sub("", r["label"])
+
+
+def metric_value(x: float, metric: str, kind: str) -> str:
+    """One value of a compared metric: a share as ``27.9%``, a slope in pp per tile, Balance with 3
+    decimals, other means with 2."""
+    if kind == "proportion":
+        return f"{pct(x)}%"
+    if metric == "tile_slope":
+        return signed(100 * x)
+    return num(x, 3 if metric == "balance" else 2)
+
+
+def metric_change(r: dict, unit: str) -> tuple[str, str]:
+    """(the change, its 95% interval) of a compared metric, each with its unit."""
+    u = f" {unit}" if unit else ""
+    if r["kind"] == "proportion" or r["metric"] == "tile_slope":
+        return f"{signed(100 * r['diff'])}{u}", f"{signed(100 * r['diff_low'])} to {signed(100 * r['diff_high'])}{u}"
+    d = 3 if r["metric"] == "balance" else 2
+    return f"{signed(r['diff'], d)}{u}", f"{signed(r['diff_low'], d)} to {signed(r['diff_high'], d)}{u}"
+
+
+def change_sentence(r: dict, unit: str) -> str:
+    """``Seat 1 win share: 19.9% → 22.1%, +2.2 pp (95% interval +1.4 to +3.0 pp).``"""
+    u = metric_unit(r["metric"], r["kind"], unit)
+    before, after = metric_value(r["base"], r["metric"], r["kind"]), metric_value(r["variant"], r["metric"], r["kind"])
+    shown_u = "" if r["kind"] == "proportion" or not u else f" {u}"
+    change, interval = metric_change(r, u)
+    return f"{metric_label(r)}: {before} → {after}{shown_u}, {change} (95% interval {interval})."
+
+
+def holm_note(r: dict, family: int) -> str:
+    """Why a change whose interval excludes zero is still not significant, or ''."""
+    if r["significant"] or not (r["diff_low"] > 0 or r["diff_high"] < 0):
+        return ""
+    return (f"its interval excludes zero, but after Holm's correction over the {family} compared "
+            f"metrics ({pvalue(r['p_adjusted'])}) it is within what chance gives when that many "
+            f"numbers are compared")
+
+
+def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
+    """The designer's first question about a before/after: did the seat (or, in a game of roles,
+    the role) win rates move? Yes or no, by how much, every seat (role) that moved."""
+    roles = cmp.filter(pl.col("metric") == "role_win_share")
+    rows = roles if roles.height else cmp.filter(pl.col("metric") == "seat_win_share")
+    what = "role" if roles.height else "seat"
+    if rows.height == 0:
+        return f"Did the {what} win rates move? The runs have no {what} win shares to compare."
+    moved = rows.filter(pl.col("significant")).with_columns(pl.col("diff").abs().alias("_a")).sort(
+        "_a", descending=True)
+    if moved.height:
+        parts = [f"{metric_label(r).replace(' win share', '')} {pct(r['base'])}% → {pct(r['variant'])}% "
+                 f"({pp(r['diff'])}, 95% interval {pp_ci(r['diff_low'], r['diff_high'])})"
+                 for r in moved.iter_rows(named=True)]
+        rest = rows.height - moved.height
+        tail = (f"; the other {rest} {what}{'s' if rest > 1 else ''} stayed within noise" if rest else "")
+        return (f"Did the {what} win rates move? Yes: {moved.height} of {rows.height} {what}s moved beyond "
+                f"noise (significant after Holm's correction): " + "; ".join(parts) + tail + ".")
+    r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
+    why = holm_note(r, cmp.height)
+    return (f"Did the {what} win rates move? No: no {what}'s win share changed beyond noise. The largest "
+            f"change is {metric_label(r).replace(' win share', '')}, {pct(r['base'])}% → {pct(r['variant'])}% "
+            f"({pp(r['diff'])}, 95% interval {pp_ci(r['diff_low'], r['diff_high'])})"
+            + (f": {why}." if why else ", not significant."))
+
+
+def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, unit: str = "points") -> list[str]:
+    """Sentences for a before/after comparison: the seat (role) question first, then how many
+    metrics moved (significance after Holm's correction over all of them) and every one of them,
+    strongest evidence first, each in its unit (``unit`` is the game's score unit)."""
+    out = [seat_question(cmp, unit)]
+    seat_metrics = ("role_win_share",) if (cmp["metric"] == "role_win_share").any() else ("seat_win_share",)
     sig = cmp.filter(pl.col("significant"))
-    out = [f"{var_label} against {base_label}: {sig.height} of {cmp.height} metrics differ significantly "
-           f"(Holm-adjusted, 5% family-wise)."]
-    for r in sig.head(top).iter_rows(named=True):
-        p = pvalue(r["p_adjusted"])
-        if r["kind"] == "proportion":
-            out.append(f"{r['label']}: {pct(r['base'])}% → {pct(r['variant'])}%, {signed(100 * r['diff'])} "
-                       f"points ({signed(100 * r['diff_low'])} to {signed(100 * r['diff_high'])}), {p}.")
-        else:
-            out.append(f"{r['label']}: {num(r['base'], 3)} → {num(r['variant'], 3)}, "
-                       f"{signed(r['diff'], 3)} ({signed(r['diff_low'], 3)} to "
-                       f"{signed(r['diff_high'], 3)}), {p}.")
+    out.append(f"{var_label} against {base_label}: {sig.height} of {cmp.height} compared metrics moved "
+               f"significantly (significant = after Holm's correction over all {cmp.height}, so two runs "
+               f"of the same rules flag anything at most 5% of the time).")
+    others = sig.filter(~pl.col("metric").is_in(seat_metrics))
+    for r in others.iter_rows(named=True):
+        out.append(change_sentence(r, unit))
+    if others.height == 0:
+        out.append("Nothing else moved beyond noise.")
     return out

@@ -20,6 +20,7 @@ May import only the standard library and :mod:`simcore.errors`.
 from __future__ import annotations
 
 import copy
+import difflib
 import hashlib
 import math
 import re
@@ -164,8 +165,10 @@ class Table:
         """Reject keys that were never read (typos, settings that do not exist)."""
         unknown = [k for k in self.data if k not in self._seen]
         if unknown:
-            raise self.error(unknown[0], "unknown key" + (f" (known here: {', '.join(sorted(self._seen))})"
-                                                          if self._seen else ""))
+            near = difflib.get_close_matches(str(unknown[0]), sorted(self._seen), n=1)
+            raise self.error(unknown[0], "unknown key" + (f"; did you mean {near[0]}?" if near else "")
+                             + (f" (known here: {', '.join(sorted(self._seen))})" if self._seen else ""))
+
 
 
 # ---------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ May import the standard library, numpy and :mod:`simcore`.
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Callable, TypeVar
 
@@ -30,7 +31,9 @@ def weights_and_bias(t: Table, features: tuple[str, ...] | list[str], types: tup
         values = {}
         for k in list(sub.data):
             if k not in known:
-                raise sub.error(k, f"unknown {what} (known: {', '.join(known)})")
+                near = difflib.get_close_matches(k, list(known), n=1)
+                raise sub.error(k, f"unknown {what}" + (f"; did you mean {near[0]}?" if near else "")
+                                + f" (known: {', '.join(known)})")
             values[k] = sub.get(k, float, lo=-1000, hi=1000)
         sub.done()
         out.append(values)
@@ -87,7 +90,9 @@ def lookup_strategy(spec: str, presets: dict[str, S],
             raise UsageError(f"{option} {spec}: {path} holds {len(found)} strategies; "
                              f"pick one as {path}:NAME ({', '.join(found)})")
         return next(iter(found.values()))
-    raise UsageError(f"{option}: unknown strategy {spec!r} (presets: {', '.join(presets)}; "
+    near = difflib.get_close_matches(spec, list(presets), n=1)
+    hint = f"; did you mean {near[0]}?" if near else ""
+    raise UsageError(f"{option}: unknown strategy {spec!r}{hint} (presets: {', '.join(presets)}; "
                      "or a path to a .toml file)")
 
 

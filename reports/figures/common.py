@@ -28,6 +28,7 @@ from matplotlib.figure import Figure  # noqa: E402
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour deficiency.
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 BASE, VARIANT, FAIR = OKABE_ITO[0], OKABE_ITO[1], "#555555"
+WIDE_INTERVAL = 0.20        # a before/after share whose interval is wider than 20 pp is left out of the chart
 
 RC = {
     "font.size": 11, "axes.titlesize": 13, "axes.labelsize": 11, "xtick.labelsize": 10,
@@ -95,17 +96,18 @@ def seat_advantage(t: dict, title: str = "", unit: str = "coins") -> Figure:
     ax.set_xticks(x, seats["seat_label"].to_list())
     ax.set_xlabel("Seat (order of the first turn)")
     ax.set_ylabel("Win share (shared wins split)")
-    ax.set_ylim(0, max(p.max() * 1.25, fair * 1.4))
+    top = float(np.nanmax(seats["ci_high"].to_numpy())) if seats.height else fair
+    ax.set_ylim(0, max(top, fair) * 1.3)
     percent_axis(ax)
-    ax.legend(loc="upper right")
-    ax.set_title("Who wins, by seat (95% intervals)")
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
+    ax.set_title("Who wins, by seat (95% intervals)", pad=24)
     m = seats["mean_score"].to_numpy()
     ax2.bar(x, m, color=[OKABE_ITO[i % 8] for i in range(len(x))], width=0.65,
             yerr=error_bars(seats["score_ci_low"], m, seats["score_ci_high"]), capsize=5, ecolor="black")
     ax2.set_xticks(x, seats["seat_label"].to_list())
     ax2.set_ylabel(f"Mean final {unit}")
     ax2.set_xlabel("Seat")
-    ax2.set_title("Mean final score by seat")
+    ax2.set_title("Mean final score by seat", pad=24)
     if title:
         fig.suptitle(title)
     return fig
@@ -167,7 +169,7 @@ def matchups(t: dict) -> Figure | None:
     for r in m.iter_rows(named=True):
         i, j = names.index(r["strategy"]), names.index(r["opponent"])
         grid[i, j], lo[i, j], hi[i, j] = r["ahead_share"], r["ci_low"], r["ci_high"]
-    fig = new_figure(max(6.0, 1.3 * k + 3), max(4.5, 1.0 * k + 2))
+    fig = new_figure(min(10.0, max(6.0, 1.3 * k + 3)), max(4.5, 1.0 * k + 2))
     ax = subplots(fig)
     dev = np.nanmax(np.abs(grid - 0.5)) if np.isfinite(grid).any() else 0.1
     dev = max(dev, 0.02)
@@ -210,7 +212,7 @@ def _step_hist(ax, d: pl.DataFrame, groups: list[str]) -> int:
 def scores(t: dict, unit: str = "coins") -> Figure:
     """Distributions of final scores per seat and per strategy."""
     per_strategy = "scores_by_strategy" in t and t["scores_by_strategy"]["group"].n_unique() > 1
-    fig = new_figure(12 if per_strategy else 8, 4.5)
+    fig = new_figure(10 if per_strategy else 8, 4.5)
     axes = np.atleast_1d(subplots(fig, 1, 2 if per_strategy else 1, sharey=True))
     d = t["scores_by_seat"]
     width = _step_hist(axes[0], d, sorted(set(d["group"]), key=lambda s: int(s.split()[-1])))
@@ -230,44 +232,64 @@ def scores(t: dict, unit: str = "coins") -> Figure:
 
 @styled
 def game_flow(t: dict) -> Figure | None:
-    """Coins at each event checkpoint by final rank; lead changes; how often the leader wins."""
+    """Score at each checkpoint by final rank; lead changes; how often the leader wins.
+
+    Generic over the checkpoints of the ``flow`` table: whatever family of score-by-time columns the
+    analysis turned into that table (``coins_before_event_k`` for Middle-Ages today; a per-turn family
+    such as ``coins_turn_k`` draws the same way), the x axis is the table's own ``label``s, in
+    ``checkpoint`` order, and the leader panel reads the turn of each ``leader_wins_*`` metric from
+    the flow table's ``turn`` column."""
     if "flow" not in t or t["flow"].height == 0:
         return None
     flow = t["flow"]
-    fig = new_figure(13, 4.6)
-    ax, ax2, ax3 = subplots(fig, 1, 3, width_ratios=[3, 2, 2])
-    labels = flow.filter(pl.col("rank") == flow["rank"].min()).sort("checkpoint")["label"].to_list()
+    fig = new_figure(10, 8.2)
+    top, bottom = fig.subfigures(2, 1, height_ratios=[1.15, 1])
+    ax = top.subplots()
+    ax2, ax3 = bottom.subplots(1, 2)
+    marks = flow.filter(pl.col("rank") == flow["rank"].min()).sort("checkpoint")
+    labels, turns_at = marks["label"].to_list(), marks["turn"].to_list()
     for i, rank in enumerate(sorted(set(flow["rank"].to_list()))):
         d = flow.filter(pl.col("rank") == rank).sort("checkpoint")
         x = d["checkpoint"].to_numpy()
         ax.errorbar(x, d["mean_coins"].to_numpy(), yerr=error_bars(d["ci_low"], d["mean_coins"], d["ci_high"]),
                     marker="o", color=OKABE_ITO[i % 8], label=f"Finished {_ordinal(rank)}", capsize=3)
-    ax.set_xticks(range(1, len(labels) + 1), [f"{lab}\n(before event)" if lab.startswith("Turn") else lab
-                                             for lab in labels])
-    ax.set_ylabel("Mean coins")
-    ax.set_title("Game flow: coins before each event, by final rank")
-    ax.legend()
+    step = max(1, math.ceil(len(labels) / 12))          # a per-turn family: every k-th label only
+    ticks = [i for i in range(len(labels)) if i % step == 0 or i == len(labels) - 1]
+    ax.set_xticks([i + 1 for i in ticks], [labels[i] for i in ticks])
+    ax.set_xlabel("Checkpoint" + (" (turn 4k: just before event card k)" if any(
+        "Turn" in lab for lab in labels) and len(labels) <= 6 else ""))
+    ax.set_ylabel("Mean score so far")
+    ax.set_title("Game flow: score at each checkpoint, by final rank (95% intervals)")
+    ax.legend(loc="upper left", fontsize=9)
     lc = t.get("lead_changes")
     if lc is not None and lc.height:
         ax2.bar(lc["lead_changes"].to_numpy(), lc["share"].to_numpy(), color=OKABE_ITO[0])
         ax2.set_xticks(lc["lead_changes"].to_list())
-        ax2.set_xlabel("Lead changes between event checkpoints")
+        ax2.set_xlabel("Lead changes between checkpoints")
         ax2.set_ylabel("Share of games")
+        ax2.set_ylim(0, float(lc["share"].max()) * 1.15)
         percent_axis(ax2)
         ax2.set_title("How often the lead changes")
-    o = t["outcomes"].filter(pl.col("metric").str.starts_with("leader_wins_event_"))
+    else:
+        ax2.set_visible(False)
+    o = t["outcomes"].filter(pl.col("metric").str.starts_with("leader_wins_"))
     if o.height:
         x = np.arange(1, o.height + 1)
         e = o["estimate"].to_numpy()
         ax3.errorbar(x, e, yerr=error_bars(o["ci_low"], e, o["ci_high"]), marker="o", color=OKABE_ITO[2], capsize=3)
         ax3.axhline(t["seats"]["fair_share"][0], color=FAIR, linestyle="--", linewidth=1, label="Fair share")
-        ax3.set_xticks(x, [f"Turn {4 * k}" for k in x])
-        ax3.set_xlabel("Sole leader just before the event at")
+        names = [f"Turn {turns_at[k - 1]}" if k - 1 < len(turns_at) and turns_at[k - 1] is not None
+                 else f"#{k}" for k in x]
+        step = max(1, math.ceil(len(names) / 6))
+        ax3.set_xticks(x[::step], names[::step])
+        ax3.set_xlabel("Sole leader at the checkpoint")
         ax3.set_ylabel("Leader's win share")
         ax3.set_ylim(0, 1)
         percent_axis(ax3)
         ax3.legend(loc="lower right")
         ax3.set_title("Does the leader win?")
+    else:
+        ax3.set_visible(False)
     return fig
 
 
@@ -278,33 +300,77 @@ def _ordinal(k: int) -> str:
 @styled
 def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, var_label: str,
                top: int = 15) -> Figure:
-    """Before / after: seat win shares side by side, and the largest standardised differences."""
-    fig = new_figure(13, max(5.0, 0.38 * min(top, cmp.height) + 2))
-    ax, ax2 = subplots(fig, 1, 2, width_ratios=[2, 3])
-    sb, sv = base_t["seats"], var_t["seats"]
+    """Before / after: seat (or role) win shares side by side, and the shares that changed most, in
+    pp with their 95% intervals (metrics in other units are in the section's table and sentences)."""
+    shares = cmp.filter((pl.col("kind") == "proportion") & pl.col("diff").is_finite())
+    # A share measured on a handful of games (a type almost nobody founds) has a huge interval that
+    # would squash every other bar: such rows stay in the table, not in the chart.
+    wide = shares.filter((pl.col("diff_high") - pl.col("diff_low")) > WIDE_INTERVAL)
+    shares = shares.filter((pl.col("diff_high") - pl.col("diff_low")) <= WIDE_INTERVAL)
+    d = shares.with_columns(pl.col("z").abs().fill_nan(0).alias("_a")).sort("_a", descending=True).head(top)
+    fig = new_figure(10, 4.6 + 0.34 * max(d.height, 4) + 0.6)
+    upper, lower = fig.subfigures(2, 1, height_ratios=[4.6, 0.34 * max(d.height, 4) + 0.6])
+    ax = upper.subplots()
+    ax2 = lower.subplots()
+    by_role = "roles" in base_t and "roles" in var_t
+    sb, sv = (base_t["roles"], var_t["roles"]) if by_role else (base_t["seats"], var_t["seats"])
+    names = sb["role_label" if by_role else "seat_label"].to_list()
     x = np.arange(sb.height)
-    for off, s, color, lab in ((-0.2, sb, BASE, base_label), (0.2, sv, VARIANT, var_label)):
-        p = s["win_share"].to_numpy()
-        ax.bar(x[: s.height] + off, p, width=0.4, color=color, label=lab,
-               yerr=error_bars(s["ci_low"], p, s["ci_high"]), capsize=4, ecolor="black")
-    ax.axhline(sb["fair_share"][0], color=FAIR, linestyle="--", linewidth=1.2, label="Fair share")
-    ax.set_xticks(x, sb["seat_label"].to_list())
-    ax.set_ylabel("Win share")
+    for off, s, color, lab in ((-0.2, sb, BASE, f"Before: {base_label}"), (0.2, sv, VARIANT, f"After: {var_label}")):
+        p = s["win_share"].to_numpy()[: len(x)]
+        ax.bar(x[: len(p)] + off, p, width=0.4, color=color, label=lab,
+               yerr=error_bars(s["ci_low"][: len(x)], p, s["ci_high"][: len(x)]), capsize=4, ecolor="black")
+    if not by_role:
+        ax.axhline(sb["fair_share"][0], color=FAIR, linestyle="--", linewidth=1.2, label="Fair share")
+    ax.set_xticks(x, names)
+    ax.set_ylabel("Win share (95% intervals)")
+    ax.set_ylim(0, float(max(sb["ci_high"].max(), sv["ci_high"].max())) * 1.3)
     percent_axis(ax)
-    ax.legend(fontsize=9)
-    ax.set_title("Win share by seat, before / after")
-    d = cmp.filter(pl.col("z").is_finite()).with_columns(pl.col("z").abs().alias("_a"))
-    d = d.sort("_a", descending=True)
-    d = d.head(top).reverse()
+    ax.legend(fontsize=9, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=3, frameon=False)
+    ax.set_title(f"Win share by {'role' if by_role else 'seat'}, before / after", pad=26)
+    d = d.reverse()
     y = np.arange(d.height)
-    z = d["z"].to_numpy()
+    diff = 100 * d["diff"].to_numpy()
+    lo, hi = 100 * d["diff_low"].to_numpy(), 100 * d["diff_high"].to_numpy()
     colors = [OKABE_ITO[5] if s else "#999999" for s in d["significant"].to_list()]
-    ax2.barh(y, z, color=colors)
+    ax2.barh(y, diff, color=colors, xerr=error_bars(lo, diff, hi), capsize=3, ecolor="black")
     ax2.axvline(0, color="black", linewidth=0.8)
-    labels = [lab if len(lab) < 48 else lab[:46] + "…" for lab in d["label"].to_list()]
+    labels = [lab if len(lab) < 52 else lab[:50] + "…" for lab in d["label"].to_list()]
     ax2.set_yticks(y, labels, fontsize=9)
-    ax2.set_xlabel("z = (after − before) / standard error\norange: significant (Holm-adjusted, 5%)")
-    ax2.set_title(f"Largest changes: {var_label} vs {base_label}")
+    ax2.set_xlabel("Change after − before (pp, 95% interval)\norange: moved (significant after Holm's "
+                   "correction); grey: within noise")
+    ax2.set_title(f"The shares that changed most: {var_label} vs {base_label}")
+    if wide.height:
+        names = wide["label"].to_list()
+        ax2.set_xlabel(ax2.get_xlabel() + "\nleft out (interval wider than 20 pp; in the table): "
+                       + ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else ""))
+    return fig
+
+
+@styled
+def side_by_side(configs: list[tuple[str, dict]]) -> Figure | None:
+    """Configurations of different player counts next to each other: each seat's win share minus its
+    own configuration's fair share (pp), with the 95% interval; no before/after test."""
+    if not configs or any("seats" not in t for _, t in configs):
+        return None
+    k = len(configs)
+    seats = max(t["seats"].height for _, t in configs)
+    fig = new_figure(10, 4.8)
+    ax = subplots(fig)
+    width = 0.8 / k
+    for i, (label, t) in enumerate(configs):
+        s = t["seats"]
+        x = np.arange(s.height) - 0.4 + width * (i + 0.5)
+        d = 100 * s["diff"].to_numpy()
+        ax.bar(x, d, width=width * 0.92, color=OKABE_ITO[i % 8],
+               yerr=error_bars(100 * s["diff_low"].to_numpy(), d, 100 * s["diff_high"].to_numpy()),
+               capsize=3, ecolor="black",
+               label=f"{label}: {int(t['seats']['games'][0]):,} games, fair {100 * s['fair_share'][0]:.1f}%")
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xticks(np.arange(seats), [f"Seat {i + 1}" for i in range(seats)])
+    ax.set_ylabel("Win share − fair share (pp)")
+    ax.legend(fontsize=9, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=min(k, 2), frameon=False)
+    ax.set_title("Seat advantage by player count (95% intervals)", pad=12 + 16 * math.ceil(k / 2))
     return fig
 
 
@@ -328,7 +394,7 @@ def game_length(t: dict) -> Figure | None:
     colours = _reason_colours(order)
     width = int(d["turns_to"][0] - d["turns_from"][0] + 1)
     starts = np.arange(int(d["turns_from"].min()), int(d["turns_from"].max()) + width, width)
-    fig = new_figure(12 if er is not None else 8, 4.6)
+    fig = new_figure(10 if er is not None else 8, 4.8)
     if er is not None:
         ax, ax2 = subplots(fig, 1, 2, width_ratios=[3, 2])
     else:
@@ -343,6 +409,7 @@ def game_length(t: dict) -> Figure | None:
         ax.bar(starts, h, width=width, bottom=bottom, align="edge", color=colours[lab], label=lab,
                edgecolor="white", linewidth=0.4)
         bottom += h
+    ax.set_ylim(0, float(bottom.max()) * 1.3 if bottom.size else 1)    # room for the legend: no bar under it
     if "length" in t:
         r = t["length"].row(0, named=True)
         ax.axvline(r["mean_turns"], color="black", linestyle="--", linewidth=1.2,

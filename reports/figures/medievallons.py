@@ -49,7 +49,7 @@ def guild_types(t: dict) -> Figure | None:
     if g.height == 0:
         return None
     y = np.arange(g.height)
-    fig = new_figure(12, max(4.5, 0.42 * g.height + 1.8))
+    fig = new_figure(10, max(4.5, 0.42 * g.height + 1.8))
     ax, ax2 = subplots(fig, 1, 2, sharey=True, width_ratios=[3, 2])
     p = g["founders_win_share"].fill_null(np.nan).to_numpy()
     lo = g["founders_ci_low"].fill_null(np.nan).to_numpy()
@@ -88,7 +88,7 @@ def guild_comparison(base_t: dict, var_t: dict, base_label: str, var_label: str)
     cards = b["card"].to_list()
     v = pl.DataFrame({"card": cards}).join(v, on="card", how="left")
     y = np.arange(len(cards))
-    fig = new_figure(13, max(5.0, 0.45 * len(cards) + 2))
+    fig = new_figure(10, max(5.0, 0.45 * len(cards) + 2))
     ax, ax2 = subplots(fig, 1, 2, sharey=True)
     for off, d, colour, lab in ((0.18, b, BASE, base_label), (-0.18, v, VARIANT, var_label)):
         p = d["founders_win_share"].fill_null(np.nan).to_numpy()
@@ -128,7 +128,7 @@ def played_first_player(fp: pl.DataFrame) -> Figure | None:
     if fp is None or fp.height == 0:
         return None
     counts = sorted(set(fp["players"].to_list()))
-    fig = new_figure(max(7.0, 2.4 * len(counts) + 2), 4.6)
+    fig = new_figure(min(10.0, max(7.0, 2.4 * len(counts) + 2)), 4.6)
     ax = subplots(fig)
     step = 1.0
     for k, P in enumerate(counts):
@@ -168,7 +168,7 @@ def played_ablation(ct: pl.DataFrame) -> Figure | None:
         return None
     names = [_card_label(c) for c in d["card"]]
     y = np.arange(d.height)
-    fig = new_figure(12, max(4.5, 0.42 * d.height + 1.8))
+    fig = new_figure(10, max(4.5, 0.42 * d.height + 1.8))
     ax, ax2 = subplots(fig, 1, 2, sharey=True)
     delta = 100 * d["delta_founders_win_share"].to_numpy()
     se = 100 * d["delta_std_error"].to_numpy()
@@ -176,7 +176,7 @@ def played_ablation(ct: pl.DataFrame) -> Figure | None:
     ax.barh(y, delta, color=colours, xerr=_Z95 * se, capsize=3, ecolor="black")
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(y, names)
-    ax.set_xlabel("Change of the founders' win share (points)\norange: 95% interval excludes 0")
+    ax.set_xlabel("Change of the founders' win share (pp)\norange: 95% interval excludes 0")
     ax.set_title("Remove one copy: founders' win share")
     dt = d["delta_mean_turns"].to_numpy()
     st = d["delta_turns_std_error"].to_numpy()
@@ -197,7 +197,7 @@ def played_best_of_three(b3: pl.DataFrame) -> Figure | None:
     if b3 is None or b3.height == 0:
         return None
     x = np.arange(b3.height)
-    fig = new_figure(max(7.0, 2.2 * b3.height + 2), 4.6)
+    fig = new_figure(min(10.0, max(7.0, 2.2 * b3.height + 2)), 4.6)
     ax = subplots(fig)
     for off, col, se_col, colour, lab in ((-0.2, "single_round_win_rate", "single_std_error", BASE,
                                            "One round"),

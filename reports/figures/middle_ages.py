@@ -27,7 +27,7 @@ def event_impact(t: dict) -> Figure | None:
     ev = t["events"].filter(pl.col("slot") == 0).sort("mean_gain")
     labels = [f"{n} ({e})" for n, e in zip(ev["event_name"], ev["event"])]
     y = np.arange(ev.height)
-    fig = new_figure(11, max(4.0, 0.42 * ev.height + 1.6))
+    fig = new_figure(10, max(4.0, 0.42 * ev.height + 1.6))
     ax, ax2 = subplots(fig, 1, 2, sharey=True, width_ratios=[3, 2])
     g = ev["mean_gain"].to_numpy()
     colors = [OKABE_ITO[5] if v < 0 else OKABE_ITO[0] for v in g]
@@ -55,7 +55,8 @@ def event_impact(t: dict) -> Figure | None:
 
 @styled
 def event_slots(t: dict) -> Figure | None:
-    """Heat map: mean coin gain per player by event card and firing turn."""
+    """Heat map: mean coin gain per player by event card and firing turn; a cell whose 95% interval
+    includes 0 is left blank (grey), so "+0.0" never reads as "this card does nothing"."""
     if "events" not in t:
         return None
     ev = t["events"].filter(pl.col("slot") > 0)
@@ -65,20 +66,27 @@ def event_slots(t: dict) -> Figure | None:
     ids = events["event"].to_list()
     slots = sorted(set(ev["slot"].to_list()))
     grid = np.full((len(ids), len(slots)), np.nan)
+    clear = np.zeros_like(grid, dtype=bool)
     for r in ev.iter_rows(named=True):
-        grid[ids.index(r["event"]), slots.index(r["slot"])] = r["mean_gain"]
-    fig = new_figure(8, max(4.0, 0.42 * len(ids) + 1.6))
+        i, j = ids.index(r["event"]), slots.index(r["slot"])
+        grid[i, j] = r["mean_gain"]
+        lo, hi = r["gain_ci_low"], r["gain_ci_high"]
+        clear[i, j] = lo is not None and hi is not None and (lo > 0 or hi < 0)
+    shown = np.where(clear, grid, np.nan)
+    fig = new_figure(8, max(4.0, 0.42 * len(ids) + 2.0))
     ax = subplots(fig)
-    lim = np.nanmax(np.abs(grid)) if np.isfinite(grid).any() else 1.0
-    im = ax.imshow(grid, aspect="auto", cmap="PuOr_r", vmin=-lim, vmax=lim)
+    lim = np.nanmax(np.abs(shown)) if np.isfinite(shown).any() else 1.0
+    ax.imshow(np.where(np.isfinite(grid) & ~clear, 1.0, np.nan), aspect="auto", cmap="Greys", vmin=0, vmax=8)
+    im = ax.imshow(shown, aspect="auto", cmap="PuOr_r", vmin=-lim, vmax=lim)
     for i in range(len(ids)):
         for j in range(len(slots)):
-            if np.isfinite(grid[i, j]):
-                ax.text(j, i, f"{grid[i, j]:+.1f}", ha="center", va="center", fontsize=9,
+            if clear[i, j]:
+                ax.text(j, i, f"{grid[i, j]:+.1f}".replace("-", "−"), ha="center", va="center", fontsize=9,
                         color="white" if abs(grid[i, j]) > 0.6 * lim else "black")
     ax.set_xticks(range(len(slots)), [f"Turn {4 * s}" for s in slots])
     ax.set_yticks(range(len(ids)), [f"{n} ({e})" for n, e in zip(events["event_name"], events["event"])])
-    ax.set_xlabel("When the card fires")
+    ax.set_xlabel("When the card fires\n(blank grey cell: the 95% interval includes 0 coins, "
+                  "no measurable immediate effect)")
     ax.grid(False)
     fig.colorbar(im, ax=ax, label="Mean coins gained per player")
     ax.set_title("Event cards by firing turn")
@@ -94,7 +102,7 @@ def tile_impact(t: dict) -> Figure | None:
     names = list(dict.fromkeys(tiles["tile_name"].to_list()))
     cols = 4
     rows = math.ceil(len(names) / cols)
-    fig = new_figure(12, 2.9 * rows + 0.8)
+    fig = new_figure(10, 2.9 * rows + 0.8)
     axes = np.atleast_1d(subplots(fig, rows, cols, sharey=True)).ravel()
     total = tiles.group_by("tile_name").agg(pl.col("players").sum())
     total = dict(zip(total["tile_name"], total["players"]))

@@ -28,7 +28,7 @@ from analysis.guilds import card_name
 from analysis.load import RunSet
 from reports.figures import medievallons as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import best_and_worst, num, pct, pct_ci, pvalue, row_pct_ci, signed
+from reports.text import best_and_worst, num, pct, pct_ci, pp, pp_ci, pvalue, row_pct_ci, signed
 
 SECTIONS_AFTER = "length"
 QUESTIONS = "balance medievallons-questions"
@@ -57,11 +57,11 @@ def guild_headlines(t: dict) -> list[str]:
     if g.height == 0:
         return []
     out = []
-    for r, what in zip(best_and_worst(g, "founders_win_share", "card"), ("do best", "do worst")):
-        out.append(f"Founders of {r['card_name']} guilds {what}: they win "
+    for r, what in zip(best_and_worst(g, "founders_win_share", "card"), ("most often", "least often")):
+        out.append(f"Players who found a {r['card_name']} guild win {what}: they win "
                    f"{row_pct_ci(r, 'founders_win_share', 'founders_ci_low', 'founders_ci_high')} against a "
                    f"fair {pct(r['fair_share'])}% ({pct(r['others_win_share'])}% for the other players; "
-                   f"{pct(r['founded_share'])}% of players found one).")
+                   f"{pct(r['founded_share'])}% of players found one; an association under bot play).")
     return out
 
 
@@ -78,12 +78,22 @@ def _guild_rows(t: dict) -> pl.DataFrame:
         "Guilds per player": [num(x) for x in g["mean_guilds"]],
         "Founders' win share": pct_column(g, "founders_win_share", "founders_ci_low", "founders_ci_high"),
         "Others' win share": pct_column(g, "others_win_share", "others_ci_low", "others_ci_high"),
-        "Founders − others (points)": ["" if d is None else f"{signed(100 * d)} ({signed(100 * lo)} to "
-                                       f"{signed(100 * hi)})"
-                                       for d, lo, hi in zip(g["diff"], g["diff_low"], g["diff_high"])],
-        "Holm p": ["" if p is None else pvalue(p) for p in g["p_adjusted"]],
-        "Significant": g["significant"],
+        "Founders − others (pp, 95% interval)": ["" if d is None else f"{pp(d)} ({pp_ci(lo, hi)})"
+                                                 for d, lo, hi in zip(g["diff"], g["diff_low"], g["diff_high"])],
+        "p (Holm-adjusted)": ["" if p is None else pvalue(p) for p in g["p_adjusted"]],
+        "Significant": [_guild_verdict(x, lo, hi, p, g.height) for x, lo, hi, p in
+                        zip(g["significant"], g["diff_low"], g["diff_high"], g["p_adjusted"])],
         "Powers used per player": ["" if x is None else num(x) for x in g["mean_powers"]]})
+
+
+def _guild_verdict(significant, low, high, p_adjusted, family: int) -> str:
+    """"yes" / "no", and why "no" when the interval alone would say yes (Holm over the types)."""
+    if significant:
+        return "yes (after Holm's correction)"
+    if low is not None and high is not None and (low > 0 or high < 0):
+        return (f"no: the interval excludes 0, but not after Holm's correction over the {family} types "
+                f"(p = {p_adjusted:.2f})")
+    return "no"
 
 
 def _guild_section(t: dict, figs: FigureSet) -> Section:
@@ -96,12 +106,32 @@ def _guild_section(t: dict, figs: FigureSet) -> Section:
         "Founding any type goes with winning (a winner founds several guilds), so compare the types with "
         "each other rather than with the fair share alone; to test a type, remove a copy in a rules "
         "file and compare the two runs.",
-        figs.add("guild_types", F.guild_types(t)), [("Guild types", _guild_rows(t))], guild_headlines(t))
+        figs.add("guild_types", F.guild_types(t), " ".join(guild_headlines(t))),
+        [("Guild types", _guild_rows(t))], guild_headlines(t))
 
 
 def comparison_figures(name: str, base_t: dict, var_t: dict, base_label: str, var_label: str,
                        figs: FigureSet) -> list[str]:
-    return figs.add(f"{name}_guilds", F.guild_comparison(base_t, var_t, base_label, var_label))
+    return figs.add(f"{name}_guilds", F.guild_comparison(base_t, var_t, base_label, var_label),
+                    _guild_comparison_caption(base_t, var_t, var_label))
+
+
+def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str) -> str:
+    """The card type whose founded share moved most, and the mean game length before and after."""
+    if "guild_types" not in base_t or "guild_types" not in var_t:
+        return ""
+    j = base_t["guild_types"].join(var_t["guild_types"], on="card", suffix="_v")
+    if j.height == 0:
+        return ""
+    r = j.with_columns((pl.col("founded_share_v") - pl.col("founded_share")).abs().alias("_a")).sort(
+        "_a", descending=True).row(0, named=True)
+    out = (f"With {var_label}, the founded share moves most for {r['card_name']}: "
+           f"{pct(r['founded_share'])}% → {pct(r['founded_share_v'])}% of players "
+           f"({pp(r['founded_share_v'] - r['founded_share'])}).")
+    if "length" in base_t and "length" in var_t:
+        out += (f" Mean game length {num(base_t['length']['mean_turns'][0], 1)} → "
+                f"{num(var_t['length']['mean_turns'][0], 1)} turns.")
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -113,16 +143,16 @@ def _ci(p: float, se: float) -> str:
 
 
 def _pts(d: float, se: float) -> str:
-    return f"{signed(100 * d)} points ({signed(100 * (d - _Z * se))} to {signed(100 * (d + _Z * se))})"
+    return f"{pp(d)} ({pp_ci(d - _Z * se, d + _Z * se)})"
 
 
 def first_player_sentences(fp: pl.DataFrame) -> list[str]:
     out = []
     for r in fp.filter(pl.col("seat") == 0).sort("players").iter_rows(named=True):
-        verdict = "significant" if abs(r["z"]) > _Z else "within noise"
+        verdict = ("significant (the fair share lies outside the 95% interval)" if abs(r["z"]) > _Z else
+                   "within noise (the fair share lies inside the 95% interval)")
         out.append(f"{r['players']} players: Seat 1 (plays first) wins {_ci(r['win_share'], r['std_error'])} "
-                   f"against a fair {pct(r['fair'])}%: {signed(100 * r['advantage'])} points, "
-                   f"z = {num(r['z'], 1)}, {verdict}.")
+                   f"against a fair {pct(r['fair'])}%: {pp(r['advantage'])}, z = {num(r['z'], 1)}, {verdict}.")
     return out
 
 
@@ -167,7 +197,7 @@ def _first_player_rows(fp: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame({
         "Players": fp["players"], "Seat": [f"Seat {s + 1}" for s in fp["seat"]], "Games": fp["games"],
         "Win share": [_ci(p, se) for p, se in zip(fp["win_share"], fp["std_error"])],
-        "vs fair (points)": [signed(100 * a) for a in fp["advantage"]],
+        "vs fair share (pp)": [pp(a) for a in fp["advantage"]],
         "z": [num(z, 1) for z in fp["z"]]})
 
 
@@ -187,7 +217,7 @@ def _card_rows(ct: pl.DataFrame) -> pl.DataFrame:
             "Founded by, after": [f"{pct(s)}%" for s in ct["founded_share_after"]],
             "Founders' win share, after": ["" if p is None or p != p else f"{pct(p)}%"
                                            for p in ct["founders_win_share_after"]],
-            "Change (points)": ["" if d is None or se is None or d != d or se != se else _pts(d, se)
+            "Change (pp, 95% interval)": ["" if d is None or se is None or d != d or se != se else _pts(d, se)
                                 for d, se in zip(ct["delta_founders_win_share"], ct["delta_std_error"])],
             "z": ["" if z is None or z != z else num(z) for z in ct["z"]],
             "Change of mean length (turns)": [f"{signed(d)} ± {num(_Z * se, 1)}" for d, se in
@@ -260,9 +290,12 @@ def _questions_section(q, rs: RunSet, figs: FigureSet) -> Section:
     sentences = ((first_player_sentences(fp) if fp is not None else [])
                  + (ablation_sentences(ct) if ct is not None else [])
                  + (best_of_three_sentences(b3) if b3 is not None else []))
-    names = (figs.add("questions_first_player", F.played_first_player(fp))
-             + figs.add("questions_ablation", F.played_ablation(ct))
-             + figs.add("questions_best_of_three", F.played_best_of_three(b3)))
+    fp_lines = first_player_sentences(fp) if fp is not None else []
+    ab_lines = ablation_sentences(ct) if ct is not None else []
+    b3_lines = best_of_three_sentences(b3) if b3 is not None else []
+    names = (figs.add("questions_first_player", F.played_first_player(fp), " ".join(fp_lines))
+             + figs.add("questions_ablation", F.played_ablation(ct), " ".join(ab_lines[:3]))
+             + figs.add("questions_best_of_three", F.played_best_of_three(b3), " ".join(b3_lines)))
     tables = []
     if fp is not None:
         tables.append(("First-player advantage per player count", _first_player_rows(fp)))

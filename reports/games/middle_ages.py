@@ -17,19 +17,45 @@ import polars as pl
 from analysis.load import RunSet
 from reports.figures import middle_ages as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import best_and_worst, num, num_ci, pct, row_pct_ci, signed
+from reports.text import best_and_worst, num, num_ci, pct, pp, pp_ci, pvalue, row_pct_ci, signed
 
 SECTIONS_AFTER = "seats"
 
 
 def _slope(r: dict) -> str:
-    return (f"{signed(100 * r['slope'])} points of win share ({signed(100 * r['slope_ci_low'])} to "
-            f"{signed(100 * r['slope_ci_high'])})")
+    return (f"{signed(100 * r['slope'])} pp of win share per extra tile (95% interval "
+            f"{pp_ci(r['slope_ci_low'], r['slope_ci_high'])})")
+
+
+def tile_headlines(t: dict) -> list[str]:
+    """Tile types ranked by the size of their association with winning (|slope|), each with its sign:
+    under bot play a tile count goes with winning, it is not shown to cause it."""
+    if "tile_summary" not in t or t["tile_summary"].height == 0:
+        return []
+    ts = t["tile_summary"].filter(pl.col("slope").is_not_nan())
+    if ts.height == 0:
+        return []
+    ranked = ts.with_columns(pl.col("slope").abs().alias("_a")).sort("_a", descending=True)
+    top, weak = ranked.row(0, named=True), ranked.row(ranked.height - 1, named=True)
+
+    def way(r):
+        return "winning" if r["slope"] > 0 else "losing"
+
+    out = [f"Under these bots, {top['tile_name']} tiles go with {way(top)} most strongly: each extra "
+           f"{top['tile_name']} tile held at the end goes with {_slope(top)}; an association, not proof "
+           f"that the tiles cause it."]
+    if ranked.height > 1:
+        out.append(f"{weak['tile_name']} tiles have the weakest association with winning either way: "
+                   f"{_slope(weak)}.")
+        out.append("Tile types by the size of their association with the win share, per extra tile: "
+                   + ", ".join(f"{r['tile_name']} {pp(r['slope'])}" for r in ranked.iter_rows(named=True))
+                   + ".")
+    return out
 
 
 def headlines(t: dict, rs: RunSet) -> list[str]:
     """The most and least generous event card, the card changing the leader most often, the tile
-    types that matter most and least, the best Domain mix."""
+    types ranked by their association with winning, the Domain mix going with winning most."""
     out: list[str] = []
     if "events" in t and t["events"].height:
         ev = t["events"].filter(pl.col("slot") == 0)
@@ -43,21 +69,13 @@ def headlines(t: dict, rs: RunSet) -> list[str]:
             out.append(f"{r['event_name']} (event {r['event']}) changes the leader most often: in "
                        f"{row_pct_ci(r, 'leader_change', 'leader_change_ci_low', 'leader_change_ci_high')} "
                        f"of the games where it fires.")
-    if "tile_summary" in t and t["tile_summary"].height:
-        ts = t["tile_summary"].filter(pl.col("slope").is_not_nan())
-        if ts.height:
-            r = ts.sort("slope", descending=True).row(0, named=True)
-            out.append(f"{r['tile_name']} tiles matter most: each extra {r['tile_name']} tile goes with "
-                       f"{_slope(r)}.")
-            r = ts.sort("slope").row(0, named=True)
-            out.append(f"{r['tile_name']} tiles matter least: each extra {r['tile_name']} tile goes with "
-                       f"{_slope(r)}.")
+    out += tile_headlines(t)
     if "domain_pairs" in t:
         dp = t["domain_pairs"].filter(pl.col("share_of_players") >= 0.005)
         if dp.height:
             r = dp.row(0, named=True)
-            out.append(f"The best Domain mix is {r['pair']}: its players win {row_pct_ci(r, 'win_share')}, "
-                       f"{num(r['lift'])}× their share of players ({pct(r['share_of_wins'])}% of wins, "
+            out.append(f"The Domain mix that goes with winning most is {r['pair']}: its players win "
+                       f"{row_pct_ci(r, 'win_share')}, {num(r['lift'])}× their share of players ({pct(r['share_of_wins'])}% of wins, "
                        f"{pct(r['share_of_players'])}% of players).")
     return out
 
@@ -74,13 +92,54 @@ def _event_rows(t: dict) -> pl.DataFrame:
                                           "top_gainer_ci_high")})
 
 
+def _event_seat_rows(t: dict) -> pl.DataFrame:
+    es = t["event_seats"].filter(pl.col("significant"))
+    return pl.DataFrame({
+        "Event": es["event_name"], "Seat": es["seat_label"],
+        "Win share when it fires": pct_column(es, "win_share_with", "with_ci_low", "with_ci_high"),
+        "Win share when it does not": pct_column(es, "win_share_without", "without_ci_low", "without_ci_high"),
+        "Change (pp, 95% interval)": [f"{pp(d)} ({pp_ci(lo, hi)})" for d, lo, hi in
+                                      zip(es["diff"], es["diff_low"], es["diff_high"])],
+        "p (Holm-adjusted)": [pvalue(p) for p in es["p_adjusted"]]})
+
+
+def _tile_rows(t: dict) -> pl.DataFrame:
+    ts = t["tile_summary"].filter(pl.col("slope").is_not_nan())
+    ts = ts.with_columns(pl.col("slope").abs().alias("_a")).sort("_a", descending=True)
+    return pl.DataFrame({
+        "Tile type": ts["tile_name"], "Mean tiles held": [num(x) for x in ts["mean_tiles"]],
+        "Winners' mean tiles": [num(x) for x in ts["winner_mean_tiles"]],
+        "Win share per extra tile (pp, 95% interval)": [f"{pp(v)} ({pp_ci(lo, hi)})" for v, lo, hi in
+                                                        zip(ts["slope"], ts["slope_ci_low"], ts["slope_ci_high"])],
+        "Significant": ["yes (interval excludes 0)" if x else "no (interval includes 0)"
+                        for x in ts["significant"]]})
+
+
+def _domain_rows(dp: pl.DataFrame) -> pl.DataFrame:
+    return pl.DataFrame({
+        "Domain mix": dp["pair"], "Share of players": [f"{pct(x)}%" for x in dp["share_of_players"]],
+        "Share of wins": [f"{pct(x)}%" for x in dp["share_of_wins"]],
+        "Lift (wins ÷ players)": [f"×{num(x)}" for x in dp["lift"]],
+        "Win share (95% interval)": pct_column(dp, "win_share", "ci_low", "ci_high")})
+
+
+def _slot_caption(t: dict) -> str:
+    ev = t["events"].filter(pl.col("slot") > 0)
+    if ev.height == 0:
+        return ""
+    r = ev.with_columns(pl.col("mean_gain").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
+    return (f"The largest immediate effect by firing turn: {r['event_name']} at turn {4 * r['slot']}, "
+            f"{signed(r['mean_gain'], 2)} coins per player. Cells left blank: the 95% interval includes 0 "
+            f"(no measurable immediate coin effect, not necessarily no effect: tile-moving cards act "
+            f"through later income).")
+
+
 def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None) -> list[Section]:
     """Event-card impact and tile-type impact, when the run has those tables."""
     secs = []
     if "events" in t:
-        es = t["event_seats"].filter(pl.col("significant")).select(
-            "event_name", "seat_label", "win_share_with", "win_share_without", "diff", "diff_low",
-            "diff_high", "p_adjusted")
+        es = _event_seat_rows(t)
+        ev_lines = [x for x in headlines(t, rs) if "event" in x]
         secs.append(Section(
             "events", "Event-card impact",
             "Coins each card gives per player when it fires (t intervals over games), the spread of that "
@@ -88,18 +147,24 @@ def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None) -> list[Secti
             "the player it helped most. Cards are sorted by effect size; the heat map splits the effect by "
             "firing turn. Cards that only move tiles show no immediate coin effect here; their effect comes "
             "through later income.",
-            figs.add("event_impact", F.event_impact(t)) + figs.add("event_slots", F.event_slots(t)),
+            figs.add("event_impact", F.event_impact(t), " ".join(ev_lines))
+            + figs.add("event_slots", F.event_slots(t), _slot_caption(t)),
             [("Event cards (all firing turns)", _event_rows(t))]
-            + ([("Seats whose win share changes with the card (Holm-adjusted)", es)] if es.height else [])))
+            + ([("Seats whose win share changes with the card (significant after Holm's correction over "
+                 "every card and seat)", es)] if es.height else [])))
     if "tiles" in t:
-        ts = t["tile_summary"].select("tile_name", "mean_tiles", "winner_mean_tiles", "slope", "slope_ci_low",
-                                      "slope_ci_high", "significant")
         dp = t["domain_pairs"].filter(pl.col("share_of_players") >= 0.005).head(12)
+        tile_lines = tile_headlines(t)
+        dom_lines = [x for x in headlines(t, rs) if x.startswith("The Domain mix")]
         secs.append(Section(
             "tiles", "Tile-type impact",
             "Win share against the number of tiles of each type held at the end (Wilson intervals), the "
             "slope of win share per extra tile, and the Domain mixes (a player's two most-stocked Domains) "
-            "most over-represented among winners.",
-            figs.add("tile_impact", F.tile_impact(t)) + figs.add("domain_pairs", F.domain_pairs(t)),
-            [("Tile types", ts), ("Top Domain mixes", dp)]))
+            "most over-represented among winners. Under bot play these are associations: a strong position "
+            "collects tiles and wins, so a tile that goes with winning is not shown to cause it (change its "
+            "rule and compare two runs for that).",
+            figs.add("tile_impact", F.tile_impact(t), tile_lines[0] if tile_lines else "")
+            + figs.add("domain_pairs", F.domain_pairs(t), dom_lines[0] if dom_lines else ""),
+            [("Tile types (strongest association first)", _tile_rows(t)),
+             (f"Top {dp.height} Domain mixes (mixes of at least 0.5% of players)", _domain_rows(dp))]))
     return secs

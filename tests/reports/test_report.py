@@ -20,6 +20,13 @@ from simcore.errors import UsageError
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
+def plain_text(page: str) -> str:
+    """The page's text without tags (hover titles wrap terms in <abbr>) and with entities decoded."""
+    import html
+
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("report")
@@ -84,7 +91,8 @@ def test_headline_numbers_equal_the_metric_tables(built):
     for r in seats.iter_rows(named=True):
         line = next(x for x in lines if x.startswith(f"{r['seat_label']} wins"))
         m = re.match(r"Seat (\d) wins ([\d.]+)% \(([\d.]+)–([\d.]+)\) against a fair ([\d.]+)%: "
-                     r"([+−][\d.]+) points, (significant|not significant)\.", line)
+                     r"([+−]?[\d.]+) pp, (significant|not significant) \(the fair share lies (outside|inside) "
+                     r"the 95% interval\)\.", line)
         assert m, line
         assert float(m.group(2)) == round(100 * r["win_share"], 1)
         assert float(m.group(3)) == round(100 * r["ci_low"], 1)
@@ -92,7 +100,8 @@ def test_headline_numbers_equal_the_metric_tables(built):
         assert float(m.group(5)) == round(100 * r["fair_share"], 1)
         assert float(m.group(6).replace("−", "-")) == round(100 * r["diff"], 1)
         assert (m.group(7) == "significant") == r["significant"]
-        assert line in page.replace("&#x27;", "'")
+        assert (m.group(8) == "outside") == r["significant"]
+        assert line in plain_text(page)
     o = {r["metric"]: r for r in t["outcomes"].iter_rows(named=True)}
     line = next(x for x in lines if "ahead of the runner-up" in x)
     m = re.search(r"finishes ([\d.]+) coins \(([\d.]+)–([\d.]+)\)", line)
@@ -120,11 +129,20 @@ def test_comparison_sentences_name_the_planted_seat_difference(built):
     from analysis.compare import compare_tables
 
     cmp = compare_tables(base, variant)
-    lines = comparison_headlines(cmp, "base", "variant")
+    lines = comparison_headlines(cmp, "base", "variant", "coins")
     n_sig = int(cmp["significant"].sum())
-    assert lines[0].startswith(f"variant against base: {n_sig} of {cmp.height} metrics differ significantly")
-    assert any(x.startswith("Seat 1 win share:") for x in lines[1:])
-    assert lines[0] in built["html"]
+    # The designer's question comes first: the planted seat edge moved Seat 1's win share.
+    assert lines[0].startswith("Did the seat win rates move? Yes:")
+    seat1 = cmp.filter((pl.col("metric") == "seat_win_share") & (pl.col("key") == "Seat 1")).row(0, named=True)
+    assert seat1["significant"]
+    assert f"Seat 1 {100 * seat1['base']:.1f}% → {100 * seat1['variant']:.1f}%" in lines[0]
+    assert lines[1].startswith(f"variant against base: {n_sig} of {cmp.height} compared metrics moved "
+                               f"significantly")
+    # every moved metric but the seat win shares (already stated) has its sentence, none other
+    others = cmp.filter(pl.col("significant") & (pl.col("metric") != "seat_win_share"))
+    assert len(lines) - 2 == max(others.height, 1)
+    page = plain_text(built["html"])
+    assert page.index("Did the seat win rates move?") < page.index("compared metrics moved significantly")
 
 
 def test_non_empty_out_is_refused_without_force(built, tmp_path):

@@ -1,0 +1,109 @@
+"""The report's glossary: every statistic a designer meets, explained once in plain words.
+
+:data:`TERMS` maps a term, as the report's sentences and table headers spell it, to a plain-language
+explanation. :func:`used_terms` picks the terms a report actually uses (so the "How to read this
+report" section lists only those); :func:`section_rows` gives them as the glossary table that the
+HTML page and the PDF both show; :func:`title_for` is the hover text of a table header or a term in
+a sentence (the HTML page sets it as a ``title``). The words follow the methods of
+:mod:`analysis.stats` (Wilson, t and Newcombe intervals, Holm's correction; see docs/analysis.md).
+
+May import only the standard library.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Order = the order of the glossary section: from what every report has to the rarer statistics.
+TERMS: dict[str, str] = {
+    "win share": "The share of games a seat, role or strategy wins; a win shared by k players counts "
+                 "1/k for each of them.",
+    "fair share": "The win share every seat would have if the seats were equal: 1 / number of players "
+                  "(25% at 4 players).",
+    "pp": "Percentage points: the difference between two percentages. 27% against a fair 25% is "
+          "+2 pp (not +2%).",
+    "95% interval": "The range the true value lies in with 95% confidence, given the number of games "
+                    "played; more games give a narrower interval. Written as 27.9% (27.6–28.2).",
+    "significant": "The difference is larger than chance alone would explain: for a single number, its "
+                   "95% interval excludes the reference (the fair share, or no change); where many "
+                   "numbers are tested together, after Holm's correction.",
+    "Holm": "Holm's correction: when many numbers are tested at once, a few would look significant by "
+            "chance alone, so each p-value is raised (Holm-adjusted) to keep the chance of any false "
+            "alarm in the whole table at 5%. A difference whose interval excludes zero can therefore "
+            "still be not significant after the correction.",
+    "p": "p-value: how likely a difference at least this large would be if there were no real "
+         "difference. Small (below 0.05) means chance alone is an unlikely explanation.",
+    "chi-square": "A test of whether all seats win equally often; the larger the value (for its "
+                  "degrees of freedom, the number of seats − 1), the smaller its p-value.",
+    "Balance": "Ludii's balance index: 1 − (largest − smallest seat win share). 1 means every seat wins "
+               "equally often; 0.9 means the best and worst seats are 10 pp apart.",
+    "AdvantageP1": "Ludii's first-player advantage: the win share of Seat 1 (the player who starts), "
+                   "shared wins counting 1/k.",
+    "z": "How many standard errors a difference lies from zero (its size divided by its uncertainty); "
+         "beyond ±1.96 the 95% interval excludes zero.",
+    "association": "Under bot play, a pattern that goes with winning (for example holding many tiles "
+                   "of a type) is not proof that it causes winning: good positions collect both. To "
+                   "test a cause, change the rule in a rules file and compare the two runs.",
+    "per extra tile": "The slope: how much the win share changes, on average, for each extra tile of "
+                      "the type held at the end of the game (an association).",
+    "lift": "How many times more often a group appears among winners than among all players "
+            "(×1.5: half as often again).",
+    "paired by deal": "The same deal is played once per rotation of the seats, so seat advantage and "
+                      "the luck of the deal cancel out of the comparison of strategies.",
+    "Wilson": "The Wilson score interval, a 95% interval for a share that stays reliable near 0% and "
+              "100%.",
+}
+
+# How a term shows up in text: a pattern per term (word boundaries; the first match is the one a
+# hover title is attached to).
+_PATTERNS: dict[str, str] = {
+    "win share": r"\bwin shares?\b",
+    "fair share": r"\bfair(?: share)?\b",
+    "pp": r"(?<![\w])pp\b",
+    "95% interval": r"\b(?:95% )?intervals?\b",
+    "significant": r"\b(?:not )?significant(?:ly)?\b",
+    "Holm": r"\bHolm(?:'s|-adjusted)?\b",
+    "p": r"(?<![\w-])p(?: [<=] |-value)",
+    "chi-square": r"\bchi-square\b",
+    "Balance": r"\bBalance\b",
+    "AdvantageP1": r"\bAdvantageP1\b",
+    "z": r"(?<![\w-])z(?= = |\b$)",
+    "association": r"\b(?:goes|go) with\b|\bassociation\b",
+    "per extra tile": r"\bper extra\b",
+    "lift": r"\blift\b|×\d",
+    "paired by deal": r"\bpaired by deal\b",
+    "Wilson": r"\bWilson\b",
+}
+_COMPILED = {k: re.compile(v) for k, v in _PATTERNS.items()}
+
+
+def used_terms(texts) -> list[str]:
+    """The glossary terms that appear in any of ``texts``, in glossary order; the basic four (win
+    share, fair share, pp, 95% interval) and "significant" are always explained."""
+    blob = "\n".join(texts)
+    always = {"win share", "fair share", "pp", "95% interval", "significant"}
+    return [k for k in TERMS if k in always or _COMPILED[k].search(blob)]
+
+
+def section_rows(terms: list[str]) -> list[tuple[str, str]]:
+    """(term, plain explanation) for each of ``terms``."""
+    return [(k, TERMS[k]) for k in terms]
+
+
+def title_for(text: str) -> str | None:
+    """The explanation of the first glossary term found in ``text`` (a table header), or None."""
+    for k, pat in _COMPILED.items():
+        if pat.search(text):
+            return TERMS[k]
+    return None
+
+
+def spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, term) of the first occurrence of each term in ``text``, not overlapping, in order:
+    where the HTML page attaches hover titles in a sentence."""
+    found: list[tuple[int, int, str]] = []
+    for k, pat in _COMPILED.items():
+        m = pat.search(text)
+        if m and m.end() > m.start() and not any(m.start() < e and s < m.end() for s, e, _ in found):
+            found.append((m.start(), m.end(), k))
+    return sorted(found)

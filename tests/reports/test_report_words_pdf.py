@@ -1,0 +1,295 @@
+"""A report a designer reads without a statistician (issue #19), on real runs of every player game.
+
+Headline sentences are checked against the metric tables (Middle-Ages and Médiévallons; the role
+game is covered by test_report_roles.py); a before/after of two Middle-Ages runs differing in one
+rule (the Caserne payment) states the seat verdict first and then every metric that moved, each in
+its unit; runs of different player counts are refused for a before/after and shown side by side
+when asked; HTML tables use display names and show every row; every figure has a caption; the PDF
+has one page size, the text of every headline, caption and table title, and no text that overlaps
+other text or a figure or leaves the page (read back with pypdfium2, pages rendered to images).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+import pytest
+
+from analysis import analyse, open_runs
+from analysis.compare import compare_tables
+from reports.build import build_report
+from reports.text import headlines, metric_unit
+
+GAMES = "3000"
+
+
+def _simulate(out: Path, *args: str) -> Path:
+    from cli import _run
+
+    assert _run(["simulate", "--games", GAMES, "--seed", "5", "--out", str(out), "--quiet", *args]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("words")
+    rules = Path(__file__).resolve().parents[2] / "configs" / "middle_ages" / "rules.toml"
+    text = rules.read_text(encoding="utf-8")
+    assert "caserne_payment = 2 " in text
+    (root / "caserne4.toml").write_text(text.replace("caserne_payment = 2 ", "caserne_payment = 4 "),
+                                        encoding="utf-8")
+    ma = _simulate(root / "ma")
+    ma_cas = _simulate(root / "ma_cas4", "--rules", str(root / "caserne4.toml"))
+    ma3 = _simulate(root / "ma3", "--players", "3")
+    mv = _simulate(root / "mv", "--game", "medievallons")
+    out = {"root": root, "ma": ma, "ma_cas": ma_cas, "ma3": ma3, "mv": mv}
+    out["ma_report"] = build_report([ma, ma_cas], root / "ma_report", pdf=True)
+    out["mv_report"] = build_report([mv], root / "mv_report", pdf=True)
+    return out
+
+
+def page_text(path: Path) -> str:
+    """The HTML page's text: tags dropped, entities decoded."""
+    return html.unescape(re.sub(r"<[^>]+>", "", path.read_text(encoding="utf-8")))
+
+
+def section_html(path: Path, sid: str) -> str:
+    raw = path.read_text(encoding="utf-8")
+    start = raw.index(f"<section id='{sid}'>")
+    return raw[start: raw.index("</section>", start)]
+
+
+def _num(text: str) -> float:
+    return float(text.replace("−", "-"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Words
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("game", ["ma", "mv"])
+def test_seat_sentences_equal_the_seat_table_in_pp(runs, game):
+    rs = open_runs([runs[game]])
+    t = analyse(rs)
+    lines = headlines(t, rs)
+    for r in t["seats"].iter_rows(named=True):
+        line = next(x for x in lines if x.startswith(f"{r['seat_label']} wins"))
+        m = re.fullmatch(r"Seat \d wins ([\d.]+)% \(([\d.]+)–([\d.]+)\) against a fair ([\d.]+)%: "
+                         r"([+−]?[\d.]+) pp, (significant|not significant) \(the fair share lies "
+                         r"(outside|inside) the 95% interval\)\.", line)
+        assert m, line
+        shown = [float(m.group(i)) for i in range(1, 5)]
+        assert shown == [round(100 * r[k], 1) for k in ("win_share", "ci_low", "ci_high", "fair_share")]
+        assert _num(m.group(5)) == pytest.approx(round(100 * r["diff"], 1), abs=1e-9)
+        inside = r["ci_low"] <= r["fair_share"] <= r["ci_high"]
+        assert (m.group(6) == "significant") == r["significant"] == (not inside)
+        assert (m.group(7) == "inside") == inside
+
+
+@pytest.mark.parametrize("game, unit", [("ma", "coins"), ("mv", "guild cards")])
+def test_units_are_never_ambiguous(runs, game, unit):
+    """Shares differ in pp, scores are in the spec's unit: "points" only in the glossary's
+    "percentage points" (what pp means)."""
+    text = page_text(runs[f"{game}_report"])
+    assert not re.search(r"(?<!Percentage )\bpoints?\b", text)
+    assert " pp" in text
+    m = re.search(r"The winner finishes ([\d.]+) (.+?) \(", text)
+    assert m and m.group(2) == unit
+
+
+def test_tile_types_are_ranked_by_size_with_their_sign_as_associations(runs):
+    rs = open_runs([runs["ma"]])
+    t = analyse(rs)
+    ts = t["tile_summary"].filter(pl.col("slope").is_not_nan())
+    order = ts.with_columns(pl.col("slope").abs().alias("a")).sort("a", descending=True)
+    lines = headlines(t, rs)
+    ranking = next(x for x in lines if x.startswith("Tile types by the size of their association"))
+    shown = re.findall(r"(\w[\w ]*?) ([+−]?[\d.]+) pp", ranking.split(": ", 1)[1])
+    assert [n for n, _ in shown] == order["tile_name"].to_list()
+    assert [_num(v) for _, v in shown] == [round(100 * s, 1) + 0.0 for s in order["slope"]]
+    top = order.row(0, named=True)
+    first = next(x for x in lines if x.startswith("Under these bots,"))
+    way = "winning" if top["slope"] > 0 else "losing"
+    assert first.startswith(f"Under these bots, {top['tile_name']} tiles go with {way} most strongly")
+    assert "an association, not proof" in first
+    assert not any(" matter" in x for x in lines)
+
+
+def test_guild_verdict_says_why_an_interval_and_holm_differ(runs):
+    t = analyse(open_runs([runs["mv"]]))
+    g = t["guild_types"]
+    sec = html.unescape(section_html(runs["mv_report"], "guilds"))
+    rows = re.findall(r"<tr>(.*?)</tr>", sec)
+    for r in g.iter_rows(named=True):
+        row = next(x for x in rows if f"<td>{r['card_name']}</td>" in x)
+        clear = r["diff_low"] is not None and (r["diff_low"] > 0 or r["diff_high"] < 0)
+        if r["significant"]:
+            assert "yes (after Holm" in row
+        elif clear:
+            assert "the interval excludes 0, but not after Holm's correction" in row
+        else:
+            assert "<td>no</td>" in row
+
+
+def test_glossary_and_hover_titles_explain_the_statistics(runs):
+    raw = runs["ma_report"].read_text(encoding="utf-8")
+    gl = html.unescape(section_html(runs["ma_report"], "glossary"))
+    for term in ("win share", "fair share", "pp", "95% interval", "significant", "Holm", "chi-square",
+                 "Balance", "AdvantageP1", "association"):
+        assert f"<td>{term}</td>" in gl, term
+    assert re.search(r"<abbr title='[^']*Holm[^']*'>Holm", raw)
+    assert re.search(r"<th title='[^']+'>vs fair share \(pp\)</th>", raw)
+
+
+def test_html_tables_have_display_names_and_every_row(runs):
+    raw = runs["ma_report"].read_text(encoding="utf-8")
+    heads = re.findall(r"<th[^>]*>(.*?)</th>", raw)
+    assert heads and not [h for h in heads if "_" in h]
+    assert "rows not shown" not in raw
+    cmp = compare_tables(analyse(open_runs([runs["ma"]])), analyse(open_runs([runs["ma_cas"]])))
+    sec = section_html(runs["ma_report"], "comparison")
+    assert sec.count("<tr>") == cmp.height + 1          # every compared metric, plus the header
+
+
+def test_every_figure_has_a_caption_stating_a_finding(runs):
+    for key in ("ma_report", "mv_report"):
+        raw = runs[key].read_text(encoding="utf-8")
+        figures = re.findall(r"<figure id='fig-([\w]+)'>(.*?)</figure>", raw, re.S)
+        assert figures
+        for name, body in figures:
+            cap = re.search(r"<figcaption>(.*?)</figcaption>", body, re.S)
+            assert cap, name
+            assert re.search(r"\d", re.sub(r"<[^>]+>", "", cap.group(1))), (name, cap.group(1))
+
+
+def test_heat_map_leaves_cells_within_noise_blank(runs):
+    from reports.figures.middle_ages import event_slots
+
+    t = analyse(open_runs([runs["ma"]]))
+    fig = event_slots(t)
+    ev = t["events"].filter(pl.col("slot") > 0)
+    clear = ev.filter((pl.col("gain_ci_low") > 0) | (pl.col("gain_ci_high") < 0))
+    texts = [x.get_text() for x in fig.axes[0].texts]
+    assert len(texts) == clear.height < ev.height
+    assert "+0.0" not in texts and "−0.0" not in texts
+
+
+# ---------------------------------------------------------------------------------------------
+# Before / after
+# ---------------------------------------------------------------------------------------------
+
+def test_before_after_of_one_rule_states_the_seat_verdict_first(runs):
+    cmp = compare_tables(analyse(open_runs([runs["ma"]])), analyse(open_runs([runs["ma_cas"]])))
+    seats = cmp.filter(pl.col("metric") == "seat_win_share")
+    items = [html.unescape(re.sub(r"<[^>]+>", "", x)) for x in
+             re.findall(r"<li>(.*?)</li>", section_html(runs["ma_report"], "comparison"), re.S)]
+    moved = seats.filter(pl.col("significant"))
+    answer = "Yes" if moved.height else "No"
+    assert items[0].startswith(f"Did the seat win rates move? {answer}:")
+    for r in moved.iter_rows(named=True):
+        assert f"{r['key']} {100 * r['base']:.1f}% → {100 * r['variant']:.1f}%" in items[0]
+    if not moved.height:      # the largest change is named with its size
+        top = seats.with_columns(pl.col("diff").abs().alias("a")).sort("a", descending=True).row(0, named=True)
+        assert f"largest change is {top['key']}" in items[0]
+    others = cmp.filter(pl.col("significant") & (pl.col("metric") != "seat_win_share"))
+    assert others.height > 0                     # doubling the Caserne payment moves things
+    assert items[1].split(":")[1].strip().startswith(f"{int(cmp['significant'].sum())} of {cmp.height}")
+    body = items[2:]
+    assert len(body) == others.height             # every metric that moved, none left out
+    for r, line in zip(others.iter_rows(named=True), body):
+        unit = metric_unit(r["metric"], r["kind"], "coins")
+        change = re.search(r", ([+−]?[\d.]+)( .+?)? \(95% interval", line)
+        assert change, line
+        if unit:
+            assert change.group(2) == f" {unit}", line
+        scale = 100 if r["kind"] == "proportion" or r["metric"] == "tile_slope" else 1
+        digits = 1 if scale == 100 else (3 if r["metric"] == "balance" else 2)
+        assert _num(change.group(1)) == pytest.approx(round(scale * r["diff"], digits), abs=1e-9)
+
+
+def test_runs_of_different_player_counts_are_refused_or_side_by_side(runs, capsys):
+    from cli import _run
+
+    out = runs["root"] / "three_four"
+    code = _run(["report", str(runs["ma"]), str(runs["ma3"]), "--out", str(out)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err
+    assert "4 players" in err and "3 players" in err and "--side-by-side" in err
+    assert not out.exists()
+    assert _run(["report", str(runs["ma"]), str(runs["ma3"]), "--out", str(out), "--side-by-side"]) == 0
+    raw = (out / "report.html").read_text(encoding="utf-8")
+    assert "<section id='side_by_side'>" in raw and "<section id='comparison'>" not in raw
+    rows = re.findall(r"<tr><td>(ma3?)</td><td[^>]*>(\d)</td>", section_html(out / "report.html", "side_by_side"))
+    assert sorted(set(rows)) == [("ma", "4"), ("ma3", "3")] and len(rows) == 7
+
+
+def test_runs_of_different_games_are_refused(runs, capsys):
+    from cli import _run
+
+    out = runs["root"] / "two_games"
+    assert _run(["report", str(runs["ma"]), str(runs["mv"]), "--out", str(out), "--side-by-side"]) == 2
+    assert "different games" in capsys.readouterr().err
+    assert not out.exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# PDF
+# ---------------------------------------------------------------------------------------------
+
+def _squash(s: str) -> str:
+    return re.sub(r"\s+", " ", s.replace("\r", " ").replace("\ufffe", "")).strip()
+
+
+def _pdf(path: Path):
+    return pdfium.PdfDocument(str(path.parent / "report.pdf"))
+
+
+@pytest.mark.parametrize("key", ["ma_report", "mv_report"])
+def test_pdf_has_one_page_size_and_every_headline_caption_and_table(runs, key):
+    pdf = _pdf(runs[key])
+    assert len(pdf) >= 5
+    sizes = {tuple(round(x) for x in page.get_size()) for page in pdf}
+    assert sizes == {(595, 842)}                      # A4 portrait, every page
+    text = _squash(" ".join(page.get_textpage().get_text_range() for page in pdf))
+    raw = runs[key].read_text(encoding="utf-8")
+    headlines_html = re.findall(r"<li>(.*?)</li>", section_html(runs[key], "headlines"), re.S)
+    assert headlines_html
+    for line in headlines_html:
+        assert _squash(html.unescape(re.sub(r"<[^>]+>", "", line))) in text
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", raw, re.S)
+    for k, cap in enumerate(captions, 1):
+        assert _squash(f"Figure {k}. " + html.unescape(re.sub(r"<[^>]+>", "", cap))) in text
+    for title in re.findall(r"<h3>(.*?)</h3>", raw):
+        assert _squash(html.unescape(title)) in text
+    for title in re.findall(r"<h2>(.*?)</h2>", raw):
+        assert _squash(html.unescape(title)) in text
+
+
+@pytest.mark.parametrize("key", ["ma_report", "mv_report"])
+def test_pdf_pages_render_without_overlap_or_clipping(runs, key):
+    pdf = _pdf(runs[key])
+    for i, page in enumerate(pdf):
+        w, h = page.get_size()
+        boxes = []
+        for obj in page.get_objects():
+            if obj.type not in (pdfium_c.FPDF_PAGEOBJ_TEXT, pdfium_c.FPDF_PAGEOBJ_IMAGE):
+                continue
+            left, bottom, right, top = obj.get_bounds()
+            assert left >= 20 and bottom >= 20 and right <= w - 20 and top <= h - 20, (i, obj.type)
+            boxes.append((obj.type, left, bottom, right, top))
+        for a in range(len(boxes)):
+            for b in range(a + 1, len(boxes)):
+                ta, *ra = boxes[a]
+                tb, *rb = boxes[b]
+                overlap_x = min(ra[2], rb[2]) - max(ra[0], rb[0])
+                overlap_y = min(ra[3], rb[3]) - max(ra[1], rb[1])
+                assert not (overlap_x > 0.5 and overlap_y > 0.5), (i, boxes[a], boxes[b])
+        image = page.render(scale=0.5).to_numpy()
+        assert image.std() > 1                           # the page draws something
+        assert image.shape[0] > image.shape[1]           # portrait
