@@ -28,7 +28,7 @@ from simcore.errors import UsageError
 from analysis.load import check_run
 from simcore.rundir import GAMES, PLAYERS
 
-WHAT = ("players", "games", "seats", "events", "matchups", "summary")
+WHAT = ("players", "games", "seats", "roles", "events", "matchups", "summary")
 FORMATS = ("csv", "parquet")
 RAW = {"players": PLAYERS, "games": GAMES}
 BATCH_ROWS = 1 << 18          # rows per batch of a raw export
@@ -39,7 +39,11 @@ BATCH_ROWS = 1 << 18          # rows per batch of a raw export
 # ---------------------------------------------------------------------------------------------
 
 def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
-    """The analysis table ``what`` (seats, events, matchups, summary) of one run directory."""
+    """The analysis table ``what`` (seats, roles, events, matchups, summary) of one run directory.
+
+    ``roles`` (games with roles): one ``side`` row per role (the share of games its side wins, Wilson)
+    then one ``seat`` row per seat with its share of its role's wins against the equal split and the
+    role's chi-square p-value (:mod:`analysis.roles`)."""
     from analysis import analyse, open_runs
     from analysis.compare import metric_vector
     from analysis.events import event_impact, has_events
@@ -59,6 +63,23 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
             raise UsageError(f"{run}: --what matchups needs at least two strategies in the run "
                              "(simulate with --strategies a,b,… and ideally --rotate-seats)")
         return matchup_table(rs)
+    if what == "roles":
+        from analysis.roles import has_roles, role_seat_table, role_table
+
+        if not has_roles(rs):
+            raise UsageError(f"{run}: --what roles needs a game whose seats play roles "
+                             "(e.g. Seigneurial: one Seigneur against the Censitaires)")
+        sides = role_table(rs).select("role", "role_label", pl.lit(None, pl.Int8).alias("seat"),
+                                      pl.lit("side").alias("level"), "games", "wins", "win_share",
+                                      "ci_low", "ci_high")
+        seats = role_seat_table(rs).select("role", "role_label", "seat", pl.lit("seat").alias("level"),
+                                           "games", "wins", "win_share", "ci_low", "ci_high")
+        extra = role_seat_table(rs).select("share_of_role", "share_low", "share_high", "equal_share",
+                                           "p_value")
+        nulls = pl.DataFrame({c: [None] * sides.height for c in extra.columns},
+                             schema=extra.schema)
+        return pl.concat([pl.concat([sides, nulls], how="horizontal"),
+                          pl.concat([seats, extra], how="horizontal")])
     if what == "summary":
         return metric_vector(analyse(rs))
     raise UsageError(f"--what {what}: must be one of {', '.join(WHAT)}")

@@ -14,8 +14,8 @@ from typing import Optional
 import typer
 
 _WHAT_HELP = ("players (one row per player per game), games (one row per game), seats (win share and "
-              "score per seat), events (event-card impact), matchups (strategy pairs), summary (every "
-              "scalar metric with its interval)")
+              "score per seat), roles (role advantage, games with roles), events (event-card impact), "
+              "matchups (strategy pairs), summary (every scalar metric with its interval)")
 
 
 def register(app: typer.Typer) -> None:

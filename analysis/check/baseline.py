@@ -27,7 +27,7 @@ from typing import Sequence
 
 from analysis.check.decision import DEFAULT_ALPHA, DEFAULT_BETA, MAX_GAMES_FACTOR as MAX_FACTOR
 from analysis.check.decision import ON_INCONCLUSIVE, plan_games
-from analysis.check.measure import DEFAULT_TOLERANCE, KINDS, Z95, Measurement, measure_run
+from analysis.check.measure import DEFAULT_TOLERANCE, KINDS, Z95, Measurement, measure_run, unit_of
 from simcore.config import Table, read_toml
 from simcore.errors import UsageError
 
@@ -213,17 +213,18 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
     lines += ["", "[tolerance]                     # accepted change, ± in each metric's unit; applies to every [[metric]] of that kind"]
     tol_docs = {
         "seat_win_share": "percentage points of win share, per seat",
-        "seat_mean_score": "coins of mean final score, per seat",
+        "seat_mean_score": f"{unit_of('seat_mean_score', meta.get('game'))} of mean final score, per seat",
         "strategy_win_share": "percentage points of win share, per strategy (runs with two strategies or more)",
+        "role_win_share": "percentage points of the games a role's side wins (games with roles)",
     }
     lines += _aligned([(f"{k} = {_num(tol[k])}", tol_docs[k]) for k in KINDS if k in present])
     lines += [
         "",
         "# The measured metrics, one [[metric]] block each:",
-        "#   metric   kind: seat_win_share, seat_mean_score or strategy_win_share",
-        "#   key      which seat (Seat 1…n) or strategy",
+        "#   metric   kind: seat_win_share, seat_mean_score, strategy_win_share or role_win_share",
+        "#   key      which seat (Seat 1…n), strategy or role",
         "#   label    how reports name it",
-        '#   unit     "%" (of games won, shared wins counting 1/k) or "coins"',
+        f'#   unit     "%" (of games won, shared wins counting 1/k) or {_q(unit_of("seat_mean_score", meta.get("game")))} (scores)',
         "#   value    the measured value, in unit",
         "#   ci_low, ci_high   its 95 % interval (Wilson for win shares, Student t for mean scores)",
         "#   se       its standard error, in unit: what the check uses (with the run's own)",
@@ -233,7 +234,7 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
     ]
     for m in metrics:
         lines += ["", "[[metric]]", f"metric = {_q(m.metric)}", f"key = {_q(m.key)}", f"label = {_q(m.label)}",
-                  f"unit = {_q(m.kind.unit)}", f"value = {_num(m.value)}", f"ci_low = {_num(m.ci_low)}",
+                  f"unit = {_q(unit_of(m.metric, meta.get('game')))}", f"value = {_num(m.value)}", f"ci_low = {_num(m.ci_low)}",
                   f"ci_high = {_num(m.ci_high)}", f"se = {_num(m.se, 8)}", f"n = {int(m.n)}"]
         if m.tolerance is not None:
             lines.append(f"tolerance = {_num(m.tolerance)}")
@@ -330,9 +331,10 @@ def load_baseline(path: str | Path) -> Baseline:
         if (metric, key) in seen:
             raise t.error("key", f"{metric} {key!r} appears twice")
         seen.add((metric, key))
-        unit = t.get("unit", str, KINDS[metric].unit)
-        if unit != KINDS[metric].unit:
-            raise t.error("unit", f"{metric} is measured in {KINDS[metric].unit!r}, got {unit!r}")
+        expected = unit_of(metric, game)
+        unit = t.get("unit", str, expected)
+        if unit != expected:
+            raise t.error("unit", f"{metric} is measured in {expected!r}, got {unit!r}")
         value = t.get("value", float)
         se = t.get("se", float, lo=0.0)
         m = Measurement(metric, key, t.get("label", str, f"{key} {metric.replace('_', ' ')}"), value,

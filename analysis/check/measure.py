@@ -29,17 +29,36 @@ Z95 = stats.z_quantile(0.95)   # two-sided 95 % normal quantile (1.96): interval
 class Kind:
     """A kind of checked metric: its unit, the word for a difference, default tolerance."""
 
-    unit: str            # unit of value / interval / se in the baseline ("%" or "coins")
-    diff_unit: str       # how a difference is named ("points", "coins")
+    unit: str            # unit of value / interval / se: "%", or "score" (the game's score unit)
+    diff_unit: str       # how a difference is named ("pp" for percentage points, "score")
     tolerance: float     # default accepted change, in diff_unit
     scale: float         # analysis-table value × scale = value in unit
 
 
 KINDS = {
-    "seat_win_share": Kind("%", "points", 1.0, 100.0),
-    "seat_mean_score": Kind("coins", "coins", 1.0, 1.0),
-    "strategy_win_share": Kind("%", "points", 1.0, 100.0),
+    "seat_win_share": Kind("%", "pp", 1.0, 100.0),
+    "seat_mean_score": Kind("score", "score", 1.0, 1.0),
+    "strategy_win_share": Kind("%", "pp", 1.0, 100.0),
+    "role_win_share": Kind("%", "pp", 1.0, 100.0),     # games the role's side wins (asymmetric games)
 }
+
+
+def unit_of(metric: str, game: str | None = None) -> str:
+    """The unit ``metric`` is measured in: "%" for win shares; for mean scores the unit the game's
+    spec names (coins for Middle-Ages, guild cards for Médiévallons), "score points" for a game the
+    registry does not know."""
+    unit = KINDS[metric].unit
+    if unit != "score":
+        return unit
+    from simcore import games as registry
+
+    spec = registry.specs().get(game) if game else None
+    return spec.score_unit if spec is not None else "score points"
+
+
+def diff_unit_of(metric: str, game: str | None = None) -> str:
+    """How a change of ``metric`` is named: "pp" (percentage points) or the score unit."""
+    return "pp" if KINDS[metric].unit == "%" else unit_of(metric, game)
 DEFAULT_TOLERANCE = {k: v.tolerance for k, v in KINDS.items()}
 
 
@@ -73,9 +92,11 @@ def measure(rs) -> list[Measurement]:
     Seat win shares (Wilson interval) and mean scores (t interval) from
     :func:`analysis.seats.seat_table`; strategy win shares from
     :func:`analysis.matchups.strategy_table` when the run has two strategies or more (with one
-    strategy its win share is exactly 1/n and says nothing).
+    strategy its win share is exactly 1/n and says nothing); in a game with roles, the share of
+    games each role's side wins (:func:`analysis.roles.role_table`).
     """
     from analysis.matchups import has_matchups, strategy_table
+    from analysis.roles import has_roles, role_table
     from analysis.seats import seat_table
 
     out: list[Measurement] = []
@@ -94,6 +115,11 @@ def measure(rs) -> list[Measurement]:
             out.append(Measurement("strategy_win_share", r["strategy"], f"{r['strategy']} win share",
                                    k * r["win_share"], k * r["ci_low"], k * r["ci_high"],
                                    k * _se(r["ci_low"], r["ci_high"]), int(r["units"])))
+    if has_roles(rs):
+        for r in role_table(rs).iter_rows(named=True):
+            out.append(Measurement("role_win_share", r["role"], f"{r['role_label']} side win share",
+                                   k * r["win_share"], k * r["ci_low"], k * r["ci_high"],
+                                   k * _se(r["ci_low"], r["ci_high"]), int(r["games"])))
     return out
 
 
@@ -112,8 +138,9 @@ def unit_values(players: dict, n_players: int, games_per_deal: int, wanted: Sequ
     row per unit (a game, or a deal of ``games_per_deal`` games) and one column per metric.
 
     ``players`` holds a chunk's player columns (row = game × seat, as a game adapter returns them):
-    ``win_share``, ``score`` and, for strategy metrics, ``strategy``. A strategy's value in a game is
-    the mean win share of its seats in that game."""
+    ``win_share``, ``score`` and, for strategy metrics, ``strategy``, for role metrics ``role``. A
+    strategy's value in a game is the mean win share of its seats in that game; a role's, the sum of
+    its seats' win shares (the share of the game its side won)."""
     P = n_players
     w = np.asarray(players["win_share"], dtype=np.float64).reshape(-1, P)
     G = w.shape[0]
@@ -135,6 +162,11 @@ def unit_values(players: dict, n_players: int, games_per_deal: int, wanted: Sequ
             mine = strat == key
             with np.errstate(invalid="ignore", divide="ignore"):
                 cols.append(k * (w * mine).sum(axis=1) / mine.sum(axis=1))
+        elif metric == "role_win_share":
+            raw = players["role"]
+            raw = raw.to_numpy(zero_copy_only=False) if hasattr(raw, "to_numpy") else np.asarray(raw)
+            roles = np.asarray(raw, dtype=object).reshape(-1, P)
+            cols.append(k * (w * (roles == key)).sum(axis=1))
         else:
             raise ValueError(f"unknown metric {metric}")
     x = np.column_stack(cols) if cols else np.zeros((G, 0))

@@ -60,6 +60,10 @@ def _wanted(baseline: Baseline, prep) -> list[tuple[str, str]]:
                 ok = False
         elif m.metric == "strategy_win_share":
             ok = m.key in prep.strategy_names
+        elif m.metric == "role_win_share":
+            from simcore import games as registry
+
+            ok = m.key in registry.get(prep.game).seat_roles(prep.n_players)
         if not ok:
             raise UsageError(f"the run has no {m.metric} for {m.key!r} (the baseline has; "
                              "was the run made with other players or strategies?)")

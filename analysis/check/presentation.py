@@ -16,6 +16,7 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 from analysis.check.decision import DETECT, CheckResult, MetricResult
+from analysis.check.measure import diff_unit_of, unit_of
 from simcore.errors import UsageError
 
 
@@ -37,20 +38,24 @@ def _games(n: int | None) -> str:
     return f"{n:,} games" if n is not None else "the last look"
 
 
-def explain(r: MetricResult, paired: bool = False, stopped: bool = False) -> str:
+def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: str | None = None) -> str:
     """One plain sentence on a metric, e.g. "Seat 1 wins 31.2% (30.4–32.0) vs 25.0% in the baseline:
     +6.20 points, beyond the ±1.0 accepted (shown after 4,000 games)."; ``stopped``: the check stopped
-    at a regression before this metric was decided."""
+    at a regression before this metric was decided; ``game`` names the score unit (coins for
+    Middle-Ages)."""
     k = r.kind
+    unit = unit_of(r.metric, game)
     if r.metric == "seat_mean_score":
-        what = f"{r.key} scores {_fmt(r.value, k.unit)} coins on average"
+        what = f"{r.key} scores {_fmt(r.value, unit)} {unit} on average"
+    elif r.metric == "role_win_share":
+        what = f"The {r.label.removesuffix(' side win share')} side wins {_fmt(r.value, unit)}"
     else:
         who = r.key if r.metric == "seat_win_share" else f"Strategy {r.key}"
-        what = f"{who} wins {_fmt(r.value, k.unit)}"
+        what = f"{who} wins {_fmt(r.value, unit)}"
     lo, hi = _fmt(r.low, "").strip(), _fmt(r.high, "").strip()
     where = "with the old rules on the same deals" if paired else "in the baseline"
-    head = (f"{what} ({lo}–{hi}) vs {_fmt(r.base, k.unit)} {where}: "
-            f"{r.diff:+.2f} {k.diff_unit}")
+    head = (f"{what} ({lo}–{hi}) vs {_fmt(r.base, unit)} {where}: "
+            f"{r.diff:+.2f} {diff_unit_of(r.metric, game)}")
     tol = _fmt_tol(r.tolerance)
     big = _fmt_tol(DETECT * r.tolerance)
     if r.verdict == "fail":
@@ -90,10 +95,10 @@ def _procedure_line(res: CheckResult) -> str:
             f"ruled out, beta {res.beta:g}); stops when every metric is decided or one fails")
 
 
-def _row_cells(r: MetricResult) -> list[str]:
-    u = r.kind.unit
+def _row_cells(r: MetricResult, game: str | None = None) -> list[str]:
+    u = unit_of(r.metric, game)
     return [r.label, _fmt(r.base, u), f"{_fmt(r.value, u)} ({_fmt(r.low, '')}–{_fmt(r.high, '')})",
-            f"{r.diff:+.2f} {'pts' if u == '%' else 'coins'}", _fmt_tol(r.tolerance),
+            f"{r.diff:+.2f} {diff_unit_of(r.metric, game)}", _fmt_tol(r.tolerance),
             r.verdict.upper() if r.verdict == "fail" else r.verdict]
 
 
@@ -101,7 +106,7 @@ def text_report(res: CheckResult) -> str:
     """The terminal output of ``balance check``."""
     head = ["metric", "old rules" if res.paired else "baseline", "this run (95%)", "diff", "tolerance",
             "verdict"]
-    rows = [_row_cells(r) for r in res.results]
+    rows = [_row_cells(r, res.baseline.game) for r in res.results]
     width = [max(len(x) for x in col) for col in zip(head, *rows)]
     fmt = lambda cells: "  ".join(c.ljust(w) if i in (0, 5) else c.rjust(w)  # noqa: E731
                                   for i, (c, w) in enumerate(zip(cells, width))).rstrip()
@@ -110,9 +115,9 @@ def text_report(res: CheckResult) -> str:
     lines += [f"  note: {n}" for n in res.notes]
     lines += ["", "  " + fmt(head)] + ["  " + fmt(r) for r in rows] + ["", status_line(res)]
     for r in res.failed:
-        lines.append(f"  - {explain(r, res.paired)}")
+        lines.append(f"  - {explain(r, res.paired, game=res.baseline.game)}")
     for r in res.undecided:
-        lines.append(f"  ? {explain(r, res.paired, bool(res.failed))}")
+        lines.append(f"  ? {explain(r, res.paired, bool(res.failed), res.baseline.game)}")
     return "\n".join(lines) + "\n"
 
 
@@ -131,15 +136,15 @@ def markdown_summary(res: CheckResult) -> str:
                   "tolerance | verdict |",
               "|---|---:|---:|---:|---:|---|"]
     for r in res.results:
-        c = _row_cells(r)
+        c = _row_cells(r, res.baseline.game)
         mark = {"pass": "✅ pass", "fail": "❌ **FAIL**", "undecided": "⚠️ undecided"}[r.verdict]
         lines.append(f"| {c[0]} | {c[1]} | {c[2]} | {c[3]} | {c[4]} | {mark} |")
     if res.failed or res.undecided:
         lines.append("")
     for r in res.failed:
-        lines.append(f"- ❌ {explain(r, res.paired)}")
+        lines.append(f"- ❌ {explain(r, res.paired, game=res.baseline.game)}")
     for r in res.undecided:
-        lines.append(f"- ⚠️ {explain(r, res.paired, bool(res.failed))}")
+        lines.append(f"- ⚠️ {explain(r, res.paired, bool(res.failed), res.baseline.game)}")
     return "\n".join(lines) + "\n"
 
 
@@ -165,7 +170,7 @@ def junit_xml(res: CheckResult) -> str:
     for r in res.results:
         case = ET.SubElement(suite, "testcase", classname=f"balance.check.{r.metric}", name=r.label,
                              time="0")
-        text = explain(r, res.paired, bool(res.failed))
+        text = explain(r, res.paired, bool(res.failed), res.baseline.game)
         if r.verdict == "fail":
             ET.SubElement(case, "failure", message=text, type="regression").text = text
         elif r.verdict == "undecided":

@@ -216,7 +216,7 @@ def test_exit_codes_pass_fail_and_undecided():
 def test_a_failing_metric_is_explained_in_plain_words():
     res = result([(31.2, 0.4), (25.0, 0.1), (25.0, 0.1), (25.0, 0.1)])
     text = explain(res.failed[0])
-    assert text == ("Seat 1 wins 31.2% (30.4–32.0) vs 25.0% in the baseline: +6.20 points, beyond the ±1.0 "
+    assert text == ("Seat 1 wins 31.2% (30.4–32.0) vs 25.0% in the baseline: +6.20 pp, beyond the ±1.0 "
                     "accepted (shown after 10,000 games).")
     report = text_report(res)
     assert "FAIL: 1 of 4 metrics moved beyond their tolerance (after 10,000 of at most 50,000 games)" in report
@@ -249,7 +249,7 @@ def test_markdown_summary_has_the_table_and_states_other_rules():
     res = result([(31.2, 0.4), (25.0, 0.1)], sha="b" * 64)
     md = markdown_summary(res)
     assert md.startswith("## ❌ balance check: FAIL")
-    assert "| Seat 1 win share | 25.0% | 31.2% (30.4–32.0) | +6.20 pts | ±1.0 | ❌ **FAIL** |" in md
+    assert "| Seat 1 win share | 25.0% | 31.2% (30.4–32.0) | +6.20 pp | ±1.0 | ❌ **FAIL** |" in md
     assert "rules differ from the baseline's" in md and res.rules_changed
     assert "rules differ" not in markdown_summary(result([(25.0, 0.1)]))
     assert "| metric | old rules |" in markdown_summary(result([(25.0, 0.1)], paired=True))
@@ -293,8 +293,9 @@ def test_baseline_file_documents_every_key_and_reads_back(tmp_path):
     assert data["run"]["rules"].startswith("../") and data["run"]["rules"].endswith("/nowhere/my_rules.toml")
     b = load_baseline(out)
     assert (b.game, b.players, b.strategies, b.seed, b.games) == ("middle-ages", 2, ["balanced", "random"], 3, 5000)
+    assert b.tolerance == {"seat_win_share": 3.0, "seat_mean_score": 2.5, "strategy_win_share": 3.0,
+                           "role_win_share": 1.0}     # a kind the file does not list keeps its default
     assert b.check_games == 2000 and b.check_seed == 4 and b.alpha == 0.05 and b.beta == 0.1 and b.batch is None
-    assert b.tolerance == {"seat_win_share": 3.0, "seat_mean_score": 2.5, "strategy_win_share": 3.0}
     assert [(x.metric, x.key, x.value, x.se, x.n) for x in b.metrics] == \
         [(x.metric, x.key, pytest.approx(x.value), pytest.approx(x.se), x.n) for x in METRICS]
     assert b.rules_path().resolve() == Path("/nowhere/my_rules.toml")  # relative to the baseline file

@@ -1,0 +1,60 @@
+"""The CI gate on Seigneurial runs (issue #15 must-have 5): a baseline carries each role's side win
+share beside the seat metrics, scores in the game's own unit; an unchanged configuration passes and
+a shorter rent track (the Seigneur's goal square) fails on the role metric."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from analysis.check.baseline import load_baseline, make_baseline
+from cli.check import run_check
+from simcore import runner
+from simcore.config import parse_settings
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("sgcheck")
+    prep = runner.prepare("seigneurial", players=4)
+    run = runner.run(prep, games=40_000, seed=3, out=tmp / "run", quiet=True)
+    return make_baseline(run, tmp / "base.toml")
+
+
+def test_export_roles_has_each_side_then_each_seat(baseline, tmp_path):
+    import polars as pl
+
+    from analysis.export import export
+
+    run = baseline.parent / "run"
+    out = export(run, "roles", tmp_path / "roles.csv")
+    t = pl.read_csv(out)
+    sides = t.filter(level="side")
+    assert sides["role"].to_list() == ["seigneur", "censitaire"]
+    assert sides["wins"].sum() == pytest.approx(40_000)       # one winning side per game
+    seats = t.filter(level="seat")
+    assert seats["seat"].to_list() == [0, 1, 2, 3]
+    players = pl.read_parquet(run / "players.parquet")
+    for r in seats.iter_rows(named=True):
+        assert r["wins"] == pytest.approx(players.filter(seat=r["seat"])["win_share"].sum(), rel=1e-6)
+
+
+def test_baseline_has_role_metrics_in_the_games_units(baseline):
+    b = load_baseline(baseline)
+    roles = {m.key: m for m in b.metrics if m.metric == "role_win_share"}
+    assert set(roles) == {"seigneur", "censitaire"}
+    assert roles["seigneur"].value + roles["censitaire"].value == pytest.approx(100.0)
+    units = {t["metric"]: t["unit"] for t in tomllib.loads(baseline.read_text())["metric"]}
+    assert units["seat_mean_score"] == "% of own goal" and units["role_win_share"] == "%"
+
+
+def test_unchanged_rules_pass_and_a_shorter_track_fails_on_the_seigneur(baseline):
+    same = run_check(baseline)
+    assert same.exit_code == 0, [r.label for r in same.failed]
+    moved = run_check(baseline, settings=parse_settings(["track.goal.4=7"]))
+    assert moved.exit_code == 1
+    failed = {(r.metric, r.key) for r in moved.failed}
+    assert ("role_win_share", "seigneur") in failed or ("role_win_share", "censitaire") in failed
+    seigneur = next(r for r in moved.results if (r.metric, r.key) == ("role_win_share", "seigneur"))
+    assert seigneur.value > seigneur.base      # a goal 7 squares away instead of 10 helps the Seigneur
