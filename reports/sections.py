@@ -262,6 +262,35 @@ def side_by_side_sentences(side: list[tuple[str, RunSet, dict]]) -> list[str]:
     return out
 
 
+def side_by_side_role_rows(side: list[tuple[str, RunSet, dict]]) -> pl.DataFrame:
+    """Games with roles: one row per configuration and role, the share of games its side wins."""
+    cols: dict[str, list] = {"Configuration": [], "Players": [], "Games": [], "Role": [], "Seats": [],
+                             "Side wins (95% interval)": [], "Per seat (95% interval)": []}
+    for label, rs, t in side:
+        for r in t["roles"].iter_rows(named=True):
+            cols["Configuration"].append(label)
+            cols["Players"].append(rs.n_players)
+            cols["Games"].append(rs.n_games)
+            cols["Role"].append(r["role_label"])
+            cols["Seats"].append(r["seats"])
+            cols["Side wins (95% interval)"].append(pct_ci(r["win_share"], r["ci_low"], r["ci_high"]))
+            cols["Per seat (95% interval)"].append(pct_ci(r["per_seat"], r["per_seat_low"], r["per_seat_high"]))
+    return pl.DataFrame(cols)
+
+
+def side_by_side_role_sentences(side: list[tuple[str, RunSet, dict]]) -> list[str]:
+    """Games with roles: how often each side wins at each player count."""
+    out = []
+    for label, rs, t in side:
+        parts = [f"{r['role_label']} side {pct_ci(r['win_share'], r['ci_low'], r['ci_high'])}"
+                 for r in t["roles"].iter_rows(named=True)]
+        line = f"{rs.n_players} players ({label}, {rs.n_games:,} games): " + ", ".join(parts)
+        if "length" in t:
+            line += f"; games last {num(t['length']['mean_turns'][0], 1)} turns on average"
+        out.append(line + ".")
+    return out
+
+
 def glossary_section(secs: list[Section], figs: FigureSet) -> Section:
     """"How to read this report": the glossary terms the report uses, in plain words."""
     texts = []
@@ -350,7 +379,17 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
                               "checkpoints, how often the leader at each checkpoint wins, shared wins and the "
                               "winner's margin." if "flow" in t else "Shared wins and the winner's margin."),
         flow_figs, [("Outcome metrics", outcome_rows(t, unit))]))
-    if side:
+    if side and all("roles" in t_ for _, _, t_ in side):
+        lines_side = side_by_side_role_sentences(side)
+        secs.append(Section(
+            "side_by_side", "Player counts side by side",
+            "The configurations are shown next to each other, not compared as a before/after: their player "
+            "counts differ. The seats play roles, so each bar is the share of games a role's side wins at "
+            "that player count, with its 95% Wilson interval.",
+            figs.add("side_by_side", F.side_by_side_roles([(lab, t_) for lab, _, t_ in side]),
+                     " ".join(lines_side)),
+            [("Roles by configuration", side_by_side_role_rows(side))], lines_side))
+    elif side:
         secs.append(Section(
             "side_by_side", "Player counts side by side",
             "The configurations are shown next to each other, not compared as a before/after: their player "

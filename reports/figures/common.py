@@ -374,6 +374,35 @@ def side_by_side(configs: list[tuple[str, dict]]) -> Figure | None:
     return fig
 
 
+@styled
+def side_by_side_roles(configs: list[tuple[str, dict]]) -> Figure | None:
+    """Games with roles, configurations of different player counts next to each other: the share of
+    games each role's side wins (95% intervals); no before/after test."""
+    if not configs or any("roles" not in t for _, t in configs):
+        return None
+    roles = configs[0][1]["roles"]
+    names, shown = roles["role"].to_list(), roles["role_label"].to_list()
+    k = len(configs)
+    fig = new_figure(10, 4.8)
+    ax = subplots(fig)
+    width = 0.8 / k
+    for i, (label, t) in enumerate(configs):
+        r = t["roles"]
+        by = {x["role"]: x for x in r.iter_rows(named=True)}
+        rows = [by[n] for n in names if n in by]
+        x = np.arange(len(names))[[n in by for n in names]] - 0.4 + width * (i + 0.5)
+        p = np.array([q["win_share"] for q in rows])
+        ax.bar(x, 100 * p, width=width * 0.92, color=OKABE_ITO[i % 8],
+               yerr=error_bars([100 * q["ci_low"] for q in rows], 100 * p, [100 * q["ci_high"] for q in rows]),
+               capsize=3, ecolor="black",
+               label=f"{label}: {int(r['players'][0])} players, {int(r['games'][0]):,} games")
+    ax.set_xticks(np.arange(len(names)), shown)
+    ax.set_ylabel("Share of games the side wins (%)")
+    ax.set_ylim(0, 105)
+    ax.legend(fontsize=9, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=min(k, 2), frameon=False)
+    ax.set_title("Role advantage by player count (95% intervals)", pad=12 + 16 * math.ceil(k / 2))
+    return fig
+
 
 # ---------------------------------------------------------------------------------------------
 # Game length, end reasons and guild types (games with ``turns`` / ``founded_*`` records)

@@ -60,3 +60,23 @@ def test_role_report_has_a_role_section_and_no_fair_share(tmp_path):
     html = out.read_text(encoding="utf-8")
     assert "Role advantage" in html and "Seat advantage" not in html
     assert (tmp_path / "rep" / "figures" / "role_advantage.png").stat().st_size > 1000
+
+
+def test_player_counts_side_by_side_read_by_role(tmp_path):
+    """Seigneur against Censitaires at 3 and 4 players: the side-by-side section gives each side's
+    win share per player count, with the numbers of the role tables."""
+    from reports.sections import side_by_side_role_sentences
+
+    four = open_runs([_role_run(tmp_path / "p4", games=2000, players=4, seigneur=0.42)])
+    three = open_runs([_role_run(tmp_path / "p3", games=2000, players=3, seigneur=0.30, seed=6)])
+    side = [("four", four, analyse(four)), ("three", three, analyse(three))]
+    lines = side_by_side_role_sentences(side)
+    for line, (_, rs, t) in zip(lines, side):
+        seig = t["roles"].row(0, named=True)
+        assert line.startswith(f"{rs.n_players} players")
+        assert _numbers(line)[:3] == pytest.approx(
+            [round(100 * seig[k], 1) for k in ("win_share", "ci_low", "ci_high")])
+    out = build_report([tmp_path / "p4", tmp_path / "p3"], tmp_path / "rep", side_by_side=True)
+    html = out.read_text(encoding="utf-8")
+    section = html.split("<section id='side_by_side'>")[1].split("</section>")[0]
+    assert "Roles by configuration" in section and "fair" not in section
