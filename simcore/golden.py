@@ -1,7 +1,9 @@
 """The golden-playthrough command line shared by every game: print, ``--write`` or ``--check``.
 
 A game's golden module defines ``render()`` (the full text of its fixed game) and the committed
-file's path, and hands both to :func:`main`; :func:`diff` is the unified diff from the committed
+file's path, and hands both to :func:`main`; :func:`logged_playthrough` renders the usual text of a
+reference engine that takes bots with ``choose(kind, options, state, seat, rng)`` (Médiévallons,
+Seigneurial): every random decision logged with its options, then the final table; :func:`diff` is the unified diff from the committed
 file to a fresh rendering ('' when identical), so a rules or engine change shows up as a readable
 diff. May import the standard library and :mod:`simcore.atomic`.
 """
@@ -15,6 +17,33 @@ from pathlib import Path
 from typing import Callable
 
 from simcore.atomic import write_text_atomic
+
+
+def logged_random(reference, log: list, shown: int):
+    """A ``reference.RandomStrategy`` that appends every decision it takes, with up to ``shown`` of
+    its options (``reference.option_text``), to ``log``."""
+
+    class LoggedRandom(reference.RandomStrategy):
+        def choose(self, kind, options, state, seat, rng):
+            i = super().choose(kind, options, state, seat, rng)
+            text = ", ".join(reference.option_text(kind, o) for o in options[:shown])
+            more = f", … ({len(options)} in all)" if len(options) > shown else ""
+            log.append(f"      [{kind}] P{seat} chooses {reference.option_text(kind, options[i])}"
+                       f"  (options: {text}{more})")
+            return i
+
+    return LoggedRandom()
+
+
+def logged_playthrough(reference, rules, n_players: int, seed: int, game: int, table_title: str,
+                       shown: int) -> str:
+    """The golden text of a reference engine with logged random bots: its log of game ``game`` (every
+    decision, ``debug`` invariants on), then ``table_title`` and its final table."""
+    log: list[str] = []
+    bots = [logged_random(reference, log, shown) for _ in range(n_players)]
+    record = reference.play_game(rules, n_players, seed, game, strategies=bots, log=log, debug=True)
+    lines = log + ["", table_title] + reference.record_table(record)
+    return "\n".join(lines) + "\n"
 
 
 def diff(render: Callable[[], str], path: Path) -> str:

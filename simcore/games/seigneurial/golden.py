@@ -20,29 +20,10 @@ N_PLAYERS, SEED, GAME = 4, 7, 0
 GOLDEN_PATH = Path(__file__).resolve().parents[3] / "tests" / "golden" / "seigneurial_4p_seed7.txt"
 
 
-class _LoggedRandom(reference.RandomStrategy):
-    """The random bot, writing every decision it takes into the log."""
-
-    def __init__(self, log: list) -> None:
-        self.log = log
-
-    def choose(self, kind, options, state, seat, rng):
-        i = super().choose(kind, options, state, seat, rng)
-        shown = ", ".join(reference.option_text(kind, o) for o in options[:10])
-        more = f", … ({len(options)} in all)" if len(options) > 10 else ""
-        self.log.append(f"      [{kind}] P{seat} chooses {reference.option_text(kind, options[i])}"
-                        f"  (options: {shown}{more})")
-        return i
-
-
 def render() -> str:
     """The golden text: the reference log of the fixed game, then its final table."""
-    log: list[str] = []
-    bots = [_LoggedRandom(log) for _ in range(N_PLAYERS)]
-    record = reference.play_game(rules.load(), N_PLAYERS, SEED, GAME, strategies=bots, log=log,
-                                 debug=True)
-    lines = log + ["", "Final table (SG-8)"] + reference.record_table(record)
-    return "\n".join(lines) + "\n"
+    return shared_golden.logged_playthrough(reference, rules.load(), N_PLAYERS, SEED, GAME,
+                                            "Final table (SG-8)", shown=10)
 
 
 def diff(path: Path = GOLDEN_PATH) -> str:
