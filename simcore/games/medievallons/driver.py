@@ -1,11 +1,11 @@
 """Médiévallons driver, what the adapter ``game.py`` calls: :func:`pack_rules` (rules -> the
-rules vector), :func:`run_chunk` (allocates the outputs, runs :func:`play_chunk` -- a ``prange``
-loop over blocks of games, each block allocating its workspaces once -- and returns the named
+rules vector), :func:`run_chunk` (allocates the outputs, runs :func:`play_chunk` -- blocks of
+games on threads (:mod:`simcore.blocks`), each block allocating its workspaces once -- and returns the named
 columns :data:`PLAYER_COLS` / :data:`GAME_COLS`), the loop of one game (:func:`play_one`, which
 hands a playout seat's action to the playout bot) and the writing of the MV-7 ranks and win shares
 and MV-9 records (:func:`write_outputs`). A game's stream depends only on (seed, deal index), so
 results are identical whatever the thread count or chunk size. May import numpy, numba,
-:mod:`simcore.rng`, the layout, the constants of the rules module, the spec (its player columns
+:mod:`simcore.rng`, :mod:`simcore.blocks`, the layout, the constants of the rules module, the spec (its player columns
 give the records' layout) and the engine modules (bots,
 kernel, playout); only callers (``game.py``, ``questions.py``, tests, benchmarks) import it.
 """
@@ -13,7 +13,7 @@ kernel, playout); only callers (``game.py``, ``questions.py``, tests, benchmarks
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from simcore.games.medievallons.bots import init_values
 from simcore.games.medievallons.kernel import (
@@ -27,6 +27,7 @@ from simcore.games.medievallons.layout import (
 from simcore.games.medievallons.playout import playout_choice
 from simcore.games.medievallons.rules import CARD_TYPES, N_PARAMS, N_TYPES, POWER_TYPES
 from simcore.games.medievallons.spec import SPEC
+from simcore.blocks import play_blocks
 from simcore.rng import stream_state
 
 
@@ -138,14 +139,18 @@ def write_outputs(ws, P, g, out_i16, out_win, out_game):
 # =================================================================================================
 # Many games (the Python entry points)
 # =================================================================================================
-@njit(cache=True, parallel=True)
-def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, out_win, out_game,
+@njit(cache=True, nogil=True)
+def play_games(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, out_win, out_game,
                trace):
-    """Play games ``first_game … first_game + n_games - 1`` (jit-compiled by Numba, parallel).
+    """Play games ``first_game + g0 … first_game + g1 - 1`` of a chunk on one set of workspaces,
+    into rows ``g0 … g1 - 1`` of the outputs (jit-compiled by Numba, releases the GIL:
+    :func:`play_chunk` runs blocks of a chunk on several threads).
 
     Parameters
     ----------
-    first_game, n_games, seed : int
+    g0, g1 : int
+        The block: games ``g0 … g1 - 1`` of the chunk (output rows).
+    first_game, seed : int
         Game ``i = first_game + g`` is deal ``i // n_rot`` in rotation ``i % n_rot``; its stream is
         ``stream_state(seed, deal)``, so the rotations of a deal share every shuffle.
     P : int
@@ -163,27 +168,31 @@ def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, o
     trace : int16[n_games, 2 * MAX_TRACE] or int16[1, 0]
         Decision trace (n_options, choice pairs) per game, or nothing when the width is 0.
     """
-    n_blocks = min(n_games, 256)
     record = trace.shape[1] > 0
-    for b in prange(n_blocks):
-        g0 = b * n_games // n_blocks
-        g1 = (b + 1) * n_games // n_blocks
-        st = np.zeros(1, np.uint64)
-        st2 = np.zeros(1, np.uint64)
-        ws = np.zeros(WS_SIZE, np.int64)
-        sc = np.zeros(WS_SIZE, np.int64)
-        fs = np.zeros(FS_SIZE, np.float64)
-        load_block(ws, sc, fs, rk, strat)
-        for g in range(g0, g1):
-            reset(ws)
-            game = first_game + g
-            ws[G_ROT] = game % n_rot
-            st[0] = stream_state(seed, game // n_rot)
-            play_one(st, ws, sc, fs, st2, P, debug)
-            write_outputs(ws, P, g, out_i16, out_win, out_game)
-            if record:
-                for i in range(min(2 * ws[G_TRACE_N], trace.shape[1])):
-                    trace[g, i] = ws[W_TRACE + i]
+    st = np.zeros(1, np.uint64)
+    st2 = np.zeros(1, np.uint64)
+    ws = np.zeros(WS_SIZE, np.int64)
+    sc = np.zeros(WS_SIZE, np.int64)
+    fs = np.zeros(FS_SIZE, np.float64)
+    load_block(ws, sc, fs, rk, strat)
+    for g in range(g0, g1):
+        reset(ws)
+        game = first_game + g
+        ws[G_ROT] = game % n_rot
+        st[0] = stream_state(seed, game // n_rot)
+        play_one(st, ws, sc, fs, st2, P, debug)
+        write_outputs(ws, P, g, out_i16, out_win, out_game)
+        if record:
+            for i in range(min(2 * ws[G_TRACE_N], trace.shape[1])):
+                trace[g, i] = ws[W_TRACE + i]
+
+
+def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, out_win, out_game,
+               trace) -> None:
+    """Play games ``first_game … first_game + n_games - 1``: blocks of :func:`play_games` on
+    Numba's thread count of threads (:func:`simcore.blocks.play_blocks`); arguments as there."""
+    play_blocks(play_games, int(n_games), np.int64(first_game), np.uint64(seed), np.int64(P), rk,
+                strat, np.int64(n_rot), bool(debug), out_i16, out_win, out_game, trace)
 
 
 def new_workspace(rules, strat=None) -> tuple[np.ndarray, np.ndarray]:

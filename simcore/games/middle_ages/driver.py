@@ -1,26 +1,35 @@
-"""Middle-Ages chunk driver: packs the rules, plays blocks of games in parallel, writes the records.
+"""Middle-Ages chunk driver: packs the rules, plays blocks of games on threads, writes the records.
 
 What the adapter (:mod:`simcore.games.middle_ages.game`), the benchmarks and the tests call:
 :func:`pack_rules` (RulesArrays → the rules vector ``rk``), :func:`run_chunk` (allocate the outputs,
-call the jitted :func:`play_chunk`, return named arrays) and the record column names
-(:data:`PLAYER_COLS`). :func:`play_chunk` splits its games into blocks over a ``prange``; each
-block allocates its workspace once and plays its games one after the other (:func:`play_one`),
-writing the MA-9 ranks and MA-12 records of each (:func:`write_outputs`). A game's stream depends
-only on (seed, game index), so results are identical whatever the thread count or chunk size.
+call :func:`play_chunk`, return named arrays) and the record column names (:data:`PLAYER_COLS`).
+:func:`play_chunk` splits its games into blocks shared by a pool of threads
+(:mod:`simcore.blocks`); each block (the jitted, GIL-free :func:`play_games`) allocates its
+workspace once and plays its games one after the other, writing the MA-9 ranks and MA-12 records
+of each (:func:`write_outputs`). A game's stream depends only on (seed, game index), so results are
+identical whatever the thread count or chunk size.
 The ``rollout`` bot's Lord move (:func:`rollout_choice`, MA-11) lives here too: it plays games
 forward with :func:`.kernel.advance`, and the kernel calls the decisions of :mod:`.bots`, so in
 ``bots.py`` it would close an import cycle; :func:`play_one` asks it whenever ``advance`` stops
-at a rollout seat's move. May import numpy, numba, :mod:`simcore.rng`, the constants of the rules
-module, the spec (its player columns give the records' layout), :mod:`.layout`, :mod:`.bots` and
-:mod:`.kernel`; nothing of this game imports this module
-but the adapter.
+at a rollout seat's move. Line-ups without a rollout seat and without ``debug`` are played by
+:func:`play_games`, which calls neither the rollout bot nor the invariants, so that they are
+compiled only when a run needs them (:func:`play_games_checked`).
+
+Cold start (the first run after install compiles everything; ``benchmarks/bench_pipeline.py
+--cold``): Numba optimises and generates machine code again, in every jitted function, for every
+jitted function it calls that is not inlined. Hence no ``parallel=True`` here (its three extra
+layers recompiled the whole kernel three more times) and the entry points above call ``advance``
+directly rather than through more layers. May import numpy, numba, :mod:`simcore.rng`,
+:mod:`simcore.blocks`, the constants of the rules module, the spec (its player columns give the
+records' layout), :mod:`.layout`, :mod:`.bots` and :mod:`.kernel`; nothing of this game imports
+this module but the adapter.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numpy import uint64 as U
-from numba import njit, prange
+from numba import njit
 
 from simcore.games.middle_ages.bots import strat_row, views
 from simcore.games.middle_ages.kernel import (
@@ -38,6 +47,7 @@ from simcore.games.middle_ages.rules import (
     CHAMPS, MARCHE, N_EVENTS, N_PARAMS, N_TYPES, P_CHAMPS_PER_PEASANT, P_MARCHE_PER_CHEST,
 )
 from simcore.games.middle_ages.spec import BEFORE_COLS, GAIN_COLS, SPEC, TILE_COLS
+from simcore.blocks import play_blocks
 from simcore.rng import next_u64, stream_state
 
 # The rows of the int16 player records, derived from the spec's player columns (MA-12) in the
@@ -198,14 +208,53 @@ def write_outputs(ws, P, g, out_i16, out_win, out_events, out_game):
     out_game[1, g] = ws[U(G_ERROR)]
 
 
-@njit(cache=True, parallel=True)
-def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, out_win,
+@njit(cache=True, inline="always", _nrt=False)
+def load_block(ws, scratch, rk, strat, P):
+    """A block's workspaces: the rules and strategy rows copied in (views), the reset copy made."""
+    for i in range(R_SIZE):
+        ws[W_RK + i] = rk[i]
+        scratch[W_RK + i] = rk[i]
+    wf = ws.view(np.float64)
+    sf = scratch.view(np.float64)
+    for r in range(P):
+        for c in range(N_STRAT_COLS):
+            wf[W_STRAT + r * N_STRAT_COLS + c] = strat[r, c]
+            sf[W_STRAT + r * N_STRAT_COLS + c] = strat[r, c]
+        # the order feature's step between neighbouring columns (MA-11), not divided per decision
+        wf[W_STRAT + r * N_STRAT_COLS + S_ORDER_STEP] = strat[r, S_ORDER] / P
+        sf[W_STRAT + r * N_STRAT_COLS + S_ORDER_STEP] = strat[r, S_ORDER] / P
+    prepare_reset(ws)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def start_game(ws, game, seed, n_rot):
+    """Reset the workspace for game number ``game``: deal ``game // n_rot``'s stream, rotation
+    ``game % n_rot``."""
+    reset(ws)
+    ws[G_ROT] = game % n_rot
+    ws.view(np.uint64)[G_RNG] = stream_state(seed, game // n_rot)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def copy_trace(ws, g, trace):
+    for i in range(min(2 * ws[G_TRACE_N], trace.shape[1])):
+        trace[g, i] = ws[W_TRACE + i]
+
+
+@njit(cache=True, nogil=True)
+def play_games(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, out_win,
                out_events, out_game, trace):
-    """Play games ``first_game … first_game + n_games - 1`` (jit-compiled by Numba, parallel).
+    """Play games ``first_game + g0 … first_game + g1 - 1`` of a chunk on one workspace, into rows
+    ``g0 … g1 - 1`` of the outputs (jit-compiled by Numba, releases the GIL: :func:`play_chunk`
+    runs blocks of a chunk on several threads). For line-ups without a ``rollout`` seat and without
+    ``debug`` (:func:`play_games_checked` plays the others): this one never compiles the rollout
+    bot nor the invariants, so the first run of the usual bots compiles less.
 
     Parameters
     ----------
-    first_game, n_games, seed : int
+    g0, g1 : int
+        The block: games ``g0 … g1 - 1`` of the chunk (output rows).
+    first_game, seed : int
         Game number ``i = first_game + g`` is deal ``i // n_rot`` played in rotation ``i % n_rot``;
         its stream is ``stream_state(seed, deal)``, so the rotations of a deal share every shuffle.
     P : int
@@ -217,44 +266,53 @@ def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, o
     n_rot : int
         1, or P for seat rotation: in rotation k, seat s is played by strategy row (s + k) % P.
     debug : bool
-        Check the invariants after every game (error codes 10+).
+        Check the invariants after every game (error codes 10+); only :func:`play_games_checked`.
     out_i16 : int16[20, n_games * P]; out_win : float32[n_games * P];
     out_events : int8[4, n_games]; out_game : int16[2, n_games]
         Outputs (see :func:`write_outputs`).
     trace : int16[n_games, 2 * MAX_TRACE] or int16[1, 0]
         Decision trace (n_options, choice pairs) per game, or nothing when the width is 0.
     """
-    n_blocks = min(n_games, 256)
     record = trace.shape[1] > 0
-    for b in prange(n_blocks):
-        g0 = b * n_games // n_blocks
-        g1 = (b + 1) * n_games // n_blocks
-        ws = np.zeros(WS_SIZE, np.int64)
-        scratch = np.zeros(WS_SIZE, np.int64)
-        for i in range(R_SIZE):         # the rules and strategy rows live in the workspace (views)
-            ws[W_RK + i] = rk[i]
-            scratch[W_RK + i] = rk[i]
-        wf = ws.view(np.float64)
-        sf = scratch.view(np.float64)
-        for r in range(P):
-            for c in range(N_STRAT_COLS):
-                wf[W_STRAT + r * N_STRAT_COLS + c] = strat[r, c]
-                sf[W_STRAT + r * N_STRAT_COLS + c] = strat[r, c]
-            # the order feature's step between neighbouring columns (MA-11), not divided per decision
-            wf[W_STRAT + r * N_STRAT_COLS + S_ORDER_STEP] = strat[r, S_ORDER] / P
-            sf[W_STRAT + r * N_STRAT_COLS + S_ORDER_STEP] = strat[r, S_ORDER] / P
-        prepare_reset(ws)
-        wu = ws.view(np.uint64)
-        for g in range(g0, g1):
-            reset(ws)
-            game = first_game + g
-            ws[G_ROT] = game % n_rot
-            wu[G_RNG] = stream_state(seed, game // n_rot)
-            play_one(ws, scratch, P, debug)
-            write_outputs(ws, P, g, out_i16, out_win, out_events, out_game)
-            if record:
-                for i in range(min(2 * ws[G_TRACE_N], trace.shape[1])):
-                    trace[g, i] = ws[W_TRACE + i]
+    ws = np.zeros(WS_SIZE, np.int64)
+    scratch = np.zeros(WS_SIZE, np.int64)
+    load_block(ws, scratch, rk, strat, P)
+    for g in range(g0, g1):
+        start_game(ws, first_game + g, seed, n_rot)
+        setup_game(ws, P)
+        if ws[G_ERROR] == 0:
+            advance(ws, P, False, -1)      # (no rollout seat: never stops before the end)
+        write_outputs(ws, P, g, out_i16, out_win, out_events, out_game)
+        if record:
+            copy_trace(ws, g, trace)
+
+
+@njit(cache=True, nogil=True)
+def play_games_checked(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, out_win,
+                       out_events, out_game, trace):
+    """:func:`play_games` for line-ups with a ``rollout`` seat (MA-11) or with ``debug`` (the
+    invariants checked after every game): every game through :func:`play_one`."""
+    record = trace.shape[1] > 0
+    ws = np.zeros(WS_SIZE, np.int64)
+    scratch = np.zeros(WS_SIZE, np.int64)
+    load_block(ws, scratch, rk, strat, P)
+    for g in range(g0, g1):
+        start_game(ws, first_game + g, seed, n_rot)
+        play_one(ws, scratch, P, debug)
+        write_outputs(ws, P, g, out_i16, out_win, out_events, out_game)
+        if record:
+            copy_trace(ws, g, trace)
+
+
+def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, out_win,
+               out_events, out_game, trace) -> None:
+    """Play games ``first_game … first_game + n_games - 1``: blocks of :func:`play_games` (or
+    :func:`play_games_checked` when a seat plays ``rollout`` or with ``debug``) on Numba's thread
+    count of threads (:func:`simcore.blocks.play_blocks`); arguments as there."""
+    checked = bool(debug) or bool(np.any(strat[:P, S_KIND] == STRAT_ROLLOUT))
+    play_blocks(play_games_checked if checked else play_games, int(n_games), np.int64(first_game),
+                np.uint64(seed), np.int64(P), rk, strat, np.int64(n_rot), bool(debug), out_i16,
+                out_win, out_events, out_game, trace)
 
 
 def random_strategies(n_players: int) -> np.ndarray:
