@@ -267,6 +267,37 @@ class PreparedRun:
     seat_labels: tuple[str, ...] = ()            # how the closing table names seats (default 1…P)
     fair_share: float | None = None              # None: no single fair share (asymmetric roles)
     default_chunk: int | None = None             # the game's games per chunk (default: runner's)
+    recipe: Any = None                           # set by simcore.runner.prepare: how a Dask
+                                                 # worker builds the same run (runner.Recipe)
+
+
+_NUMPY_OF_ARROW = {pa.int8(): np.int8, pa.int16(): np.int16, pa.int32(): np.int32,
+                   pa.int64(): np.int64, pa.float32(): np.float32, pa.float64(): np.float64}
+
+
+def arrow_column(values: Any, type_: pa.DataType) -> pa.Array:
+    """An Arrow column from a numpy array of the column's exact dtype, sharing its memory (no
+    copy, and no pandas: ``pa.array`` imports pandas when it is installed, 0.4 s of every run's
+    start); any other dtype or sequence goes through ``pa.array`` (checked conversion)."""
+    if isinstance(values, (pa.Array, pa.ChunkedArray)):
+        return values
+    dtype = _NUMPY_OF_ARROW.get(type_)
+    if dtype is not None and isinstance(values, np.ndarray) and values.dtype == dtype \
+            and values.ndim == 1:
+        a = np.ascontiguousarray(values)
+        return pa.Array.from_buffers(type_, len(a), [None, pa.py_buffer(a)])
+    return pa.array(values, type_)
+
+
+def strings(values: list[str]) -> pa.Array:
+    """An Arrow string array from its buffers: ``pa.array`` of Python strings (a list or an
+    object array) imports pandas when it is installed, to ask whether they are pandas objects,
+    0.4 s of every run's start."""
+    encoded = [v.encode("utf-8") for v in values]
+    offsets = np.zeros(len(encoded) + 1, np.int32)
+    np.cumsum([len(b) for b in encoded], out=offsets[1:])
+    return pa.StringArray.from_buffers(len(encoded), pa.py_buffer(offsets.tobytes()),
+                                       pa.py_buffer(b"".join(encoded)))
 
 
 class SeatStrategies:
@@ -281,7 +312,7 @@ class SeatStrategies:
 
     def __init__(self, names: list[str]) -> None:
         index = {n: i for i, n in enumerate(dict.fromkeys(names))}
-        self.dictionary = pa.array(list(index), pa.string())
+        self.dictionary = strings(list(index))
         self.codes = np.array([index[n] for n in names], np.int32)
 
     def columns(self, first: int, n: int, n_rot: int = 1) -> dict:
@@ -293,7 +324,8 @@ class SeatStrategies:
         return {
             "game": np.repeat(games, P),
             "seat": seats.astype(np.int8),
-            "strategy": pa.DictionaryArray.from_arrays(pa.array(codes), self.dictionary).cast(pa.string()),
+            "strategy": pa.DictionaryArray.from_arrays(arrow_column(codes.astype(np.int32), pa.int32()),
+                                                       self.dictionary).cast(pa.string()),
             "deal": np.repeat(games // n_rot, P),
             "rotation": rot.astype(np.int8),
         }

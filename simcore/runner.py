@@ -29,7 +29,7 @@ import simcore
 from simcore import games as registry
 from simcore import rundir
 from simcore.atomic import input_paths
-from simcore.contract import ChunkResult, PreparedRun
+from simcore.contract import ChunkResult, PreparedRun, arrow_column, strings
 from simcore.errors import UsageError
 from simcore.options import check_chunk_size, check_seed, check_threads, parse_games, set_threads  # noqa: F401
 from simcore.stats import wilson_interval
@@ -50,7 +50,9 @@ def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = N
     ``debug``) and the game's own (its spec's ``options``); ``None`` means "not given". An option
     the game does not take is a one-line :class:`UsageError` naming it. ``rules`` is a rules file
     (default: the game's shipped rules); ``rules_arrays`` already loaded rules (programmatic
-    variants), where the adapter accepts them.
+    variants), where the adapter accepts them. The run keeps a :class:`Recipe` of the validated
+    options (bots resolved to their rows, the rules file's text) with which a Dask worker builds
+    the same run (:mod:`simcore.cluster`).
     """
     spec = registry.get(game)
     spec.check_options(options)
@@ -74,11 +76,40 @@ def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = N
         if rules_arrays is not None:
             raise ValueError("give rule settings or already loaded rules, not both")
         rules = rules_source(game, rules, settings, seats=kwargs.get("players"))
+    prep = build(game, kwargs, rules)
+    if settings:
+        prep.meta["settings"] = [getattr(x, "text", str(x)) for x in settings]
+    sent = None           # the shipped rules: the worker's own (its sha256 must match)
+    if rules is not None and rules_arrays is None:
+        from simcore.config import TomlSource, parse_toml
+
+        sent = rules if isinstance(rules, TomlSource) else parse_toml(prep.rules_text,
+                                                                      name=prep.rules_name)
+    prep.recipe = Recipe(game, kwargs, sent, prep.rules_sha256)
+    return prep
+
+
+@dataclass
+class Recipe:
+    """How to build a run again elsewhere (a Dask worker): the game, its adapter's validated
+    keyword arguments (bots as rows, loaded rules arrays if any), the rules as read here when a
+    file or ``--set`` settings were given (a :class:`simcore.config.TomlSource`, which every
+    game's loader takes in place of a path; ``None``: the shipped rules of the package there),
+    and the rules' sha256 the client saw, which the rebuilt run must match."""
+
+    game: str
+    kwargs: dict[str, Any]
+    rules: Any
+    rules_sha256: str
+
+
+def build(game: str, kwargs: dict[str, Any], rules: Any) -> PreparedRun:
+    """The game's adapter's run for already validated ``kwargs`` and ``rules`` (a path, a
+    :class:`simcore.config.TomlSource` or ``None``), with what the spec adds."""
+    spec = registry.get(game)
     adapter = registry.import_hook(spec.adapter)
     prep = adapter.prepare(rules_path=rules, **kwargs)
     prep.score_unit = spec.score_unit
-    if settings:
-        prep.meta["settings"] = [getattr(x, "text", str(x)) for x in settings]
     if not prep.seat_labels and spec.roles and not spec.roles_alike:
         prep.seat_labels = spec.seat_roles(prep.n_players)
     if prep.fair_share is None and spec.roles_alike:
@@ -121,17 +152,156 @@ def chunks(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | No
 
     The same games as :func:`run` writes (same seed → same rows, whatever ``chunk_size`` and
     ``threads``); nothing touches the disk. ``first`` starts at game ``first`` of the seed's
-    streams (a tune adds games to a candidate rung by rung without replaying any)."""
+    streams (a tune adds games to a candidate rung by rung without replaying any). Here only
+    (see :func:`collect` for a cluster)."""
     _check_counts(prep, games, seed, chunk_size)
     if first < 0 or first % prep.games_per_deal:
         raise ValueError(f"first game {first}: must be >= 0 and a whole number of deals")
     set_threads(threads)
-    size = chunk_size or prep.default_chunk or DEFAULT_CHUNK
-    done = 0
-    while done < games:
-        n = min(size, games - done)
-        yield prep.play(first + done, n, seed)
-        done += n
+    for start, n in chunk_spans(games, chunk_size or prep.default_chunk or DEFAULT_CHUNK, first):
+        yield prep.play(start, n, seed)
+
+
+def chunk_spans(games: int, size: int, first: int = 0) -> list[tuple[int, int]]:
+    """The chunks of a run of ``games`` games from game ``first``: (first game, game count), in
+    game order."""
+    return [(first + done, min(size, games - done)) for done in range(0, games, size)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Parts: a chunk made ready for the run directory, wherever it was played
+# ---------------------------------------------------------------------------------------------
+
+@dataclass
+class Part:
+    """One chunk as the client needs it: its Arrow tables (``players`` only when kept) and its
+    sufficient statistics (per seat, per strategy, the game's own accumulators), which the client
+    adds to the run's totals in game order. Made by :func:`play_part`, here or on a Dask worker;
+    the totals are the same whoever made the parts because each part's statistics are the sums
+    of its own rows only, added to the totals in the same order."""
+
+    first: int
+    n: int
+    players: pa.Table | None
+    games: pa.Table
+    by_seat: "GroupSummary"
+    by_strategy: "GroupSummary | None"
+    extras: dict[str, Any]
+    kernel_s: float
+
+
+@dataclass(frozen=True)
+class PartPlan:
+    """What a part keeps: the player columns (``None``: no players table) and whether the
+    per-strategy and game-specific statistics are made (a run directory) or only per seat
+    (:func:`collect`)."""
+
+    player_columns: tuple[str, ...] | None
+    full_summaries: bool = True
+
+
+def play_part(prep: PreparedRun, first: int, n: int, seed: int, plan: PartPlan) -> Part:
+    """Play one chunk of ``prep`` and make its :class:`Part`."""
+    t = time.perf_counter()
+    chunk = prep.play(first, n, seed)
+    return make_part(prep, chunk, first, n, plan, time.perf_counter() - t)
+
+
+def make_part(prep: PreparedRun, chunk: ChunkResult, first: int, n: int, plan: PartPlan,
+              kernel_s: float = 0.0) -> Part:
+    """A played chunk's :class:`Part` (tables and sufficient statistics)."""
+    by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
+    by_seat.add(chunk.players, np.tile(np.arange(prep.n_players), n))
+    by_strategy, extras = None, {}
+    if plan.full_summaries:
+        labels = list(dict.fromkeys(prep.strategy_names))
+        by_strategy = GroupSummary("strategy", labels, prep.summary_columns)
+        by_strategy.add(chunk.players, _strategy_key(chunk.players["strategy"], labels))
+        for name, make in prep.extra_summaries.items():
+            acc = extras[name] = make()
+            acc.add(chunk)
+    players = None
+    if plan.player_columns is not None:
+        schema = prep.players_schema
+        if plan.player_columns != tuple(schema.names):
+            schema = pa.schema([f for f in schema if f.name in plan.player_columns])
+        players = _table(chunk.players, schema)
+    return Part(first, n, players, _table(chunk.games, prep.games_schema), by_seat, by_strategy,
+                extras, kernel_s)
+
+
+def merge_sums(total: Any, part: Any) -> None:
+    """Add a part's accumulator to the run's: ``total.merge(part)`` when the accumulator has
+    one, else every attribute that is a number, a numpy array or a dict of these is added (an
+    accumulator whose ``add`` only adds each chunk's sums to its attributes, as every one here
+    does: a part's attributes are then exactly its chunk's sums)."""
+    if hasattr(total, "merge"):
+        total.merge(part)
+        return
+    for name, value in vars(part).items():
+        mine = getattr(total, name)
+        if isinstance(value, dict):
+            for k, v in value.items():
+                mine[k] = mine[k] + v if isinstance(v, (int, float, np.number)) else _add(mine[k], v)
+        elif isinstance(value, np.ndarray) or (isinstance(value, (int, float, np.number))
+                                               and not isinstance(value, bool)):
+            setattr(total, name, _add(mine, value))
+
+
+def _add(a, b):
+    if isinstance(a, np.ndarray):
+        a += b
+        return a
+    return a + b
+
+
+class LocalExecutor:
+    """Plays the chunks in this process, as a pipeline: while the kernel plays chunk k + 1 (its
+    threads release the GIL), one writer thread makes chunk k's part and hands it to ``sink``
+    (the run directory's writer), in game order. At most two chunks are in memory."""
+
+    kind = "local"
+
+    def __init__(self, threads: int | None = None) -> None:
+        self.threads = threads
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+    def warm(self, prep: PreparedRun, console=None) -> None:
+        if console is None:
+            prep.warmup()
+            return
+        with console.status(prep.compile_message):
+            prep.warmup()
+
+    def play(self, prep: PreparedRun, spans: list[tuple[int, int]], seed: int, plan: PartPlan,
+             sink, progress=None) -> None:
+        """Play ``spans`` and call ``sink(part)`` for each, in order (in the writer thread)."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        set_threads(self.threads)
+        with ThreadPoolExecutor(1, thread_name_prefix="run-writer") as writer:
+            pending = None
+            try:
+                for first, n in spans:
+                    t = time.perf_counter()
+                    chunk = prep.play(first, n, seed)
+                    kernel_s = time.perf_counter() - t
+                    if pending is not None:
+                        pending.result()
+                    pending = writer.submit(_finish_part, prep, chunk, first, n, plan, kernel_s,
+                                            sink)
+                if pending is not None:
+                    pending.result()
+            except BaseException:
+                if pending is not None:
+                    pending.cancel()
+                raise
+
+
+def _finish_part(prep, chunk, first, n, plan, kernel_s, sink) -> None:
+    sink(make_part(prep, chunk, first, n, plan, kernel_s))
 
 
 @dataclass
@@ -150,31 +320,41 @@ class Played:
 
 def collect(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | None = None,
             threads: int | None = None, columns: tuple[str, ...] | None = None,
-            first: int = 0) -> Played:
-    """Play ``games`` games in memory (:func:`chunks`) and return them as tables.
+            first: int = 0, executor=None) -> Played:
+    """Play ``games`` games in memory and return them as tables.
 
-    ``columns`` limits the player columns kept (memory); game columns are always kept."""
+    ``columns`` limits the player columns kept (memory); game columns are always kept.
+    ``first``: as for :func:`chunks`. ``executor``: where the chunks are played (default here; a
+    :class:`simcore.cluster.Cluster` plays them on Dask workers: the same tables)."""
+    _check_counts(prep, games, seed, chunk_size)
+    if first < 0 or first % prep.games_per_deal:
+        raise ValueError(f"first game {first}: must be >= 0 and a whole number of deals")
+    executor = executor or LocalExecutor(threads)
+    executor.warm(prep)
+    size = chunk_size or prep.default_chunk or DEFAULT_CHUNK
     by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
     players, game_rows = [], []
-    pschema = prep.players_schema
-    if columns is not None:
-        pschema = pa.schema([f for f in pschema if f.name in columns])
-    for chunk in chunks(prep, games=games, seed=seed, chunk_size=chunk_size, threads=threads,
-                        first=first):
-        by_seat.add(chunk.players, np.tile(np.arange(prep.n_players), len(chunk.games["game"])))
-        players.append(_table(chunk.players, pschema))
-        game_rows.append(_table(chunk.games, prep.games_schema))
+    plan = PartPlan(tuple(prep.players_schema.names) if columns is None else tuple(columns),
+                    full_summaries=False)
+
+    def keep(part: Part) -> None:
+        by_seat.merge(part.by_seat)
+        players.append(part.players)
+        game_rows.append(part.games)
+
+    executor.play(prep, chunk_spans(games, size, first), seed, plan, keep)
     return Played(pa.concat_tables(players), pa.concat_tables(game_rows), by_seat)
 
 
 def simulate(game: str, *, games: int | str, seed: int = 0, out: str | Path | None = None,
              force: bool = False, threads: int | None = None, chunk_size: int | None = None,
              raw: bool | None = None, quiet: bool = False, rules: str | Path | None = None,
-             settings: Any = (), **options: Any) -> Path:
+             settings: Any = (), executor=None, **options: Any) -> Path:
     """Prepare and run ``games`` games of ``game`` into a run directory; returns its path.
 
     The Python form of ``simulate``: ``simulate("fief-combat", attacker=10, defender=6,
-    terrain="castle", games=100_000)`` or ``simulate("middle-ages", players=4, games=1e6)``."""
+    terrain="castle", games=100_000)`` or ``simulate("middle-ages", players=4, games=1e6)``.
+    ``executor``: see :func:`run` (a :class:`simcore.cluster.Cluster` plays on Dask)."""
     n = parse_games(games)
     check_seed(seed)
     check_threads(threads)
@@ -184,7 +364,7 @@ def simulate(game: str, *, games: int | str, seed: int = 0, out: str | Path | No
         rundir.check_output_dir(out_dir, force, inputs=input_paths(rules, options.get("strategies")))
     prep = prepare(game, rules=rules, settings=settings, **options)
     return run(prep, games=n, seed=seed, out=out_dir, force=force, threads=threads,
-               chunk_size=chunk_size, raw=raw, quiet=quiet)
+               chunk_size=chunk_size, raw=raw, quiet=quiet, executor=executor)
 
 
 def _check_counts(prep: PreparedRun, games: int, seed: int, chunk_size: int | None) -> None:
@@ -229,36 +409,53 @@ class GroupSummary:
         self.outright += np.bincount(key, weights=(w == 1.0), minlength=g).astype(np.int64)
         self.shared += np.bincount(key, weights=(w > 0) & (w < 1.0), minlength=g).astype(np.int64)
 
+    def merge(self, part: "GroupSummary") -> None:
+        """Add a part's sums (:class:`Part`): the same additions :meth:`add` makes."""
+        self.n += part.n
+        for c in self.columns:
+            self.sums[c] += part.sums[c]
+            self.sq[c] += part.sq[c]
+        self.outright += part.outright
+        self.shared += part.shared
+
     def table(self) -> pa.Table:
         g = len(self.labels)
         cols: dict[str, Any] = {
-            "group": pa.array([self.kind] * g, pa.string()),
-            "seat": pa.array(np.arange(g, dtype=np.int8) if self.kind == "seat"
-                             else np.full(g, -1, np.int8)),
-            "strategy": pa.array(self.labels, pa.string()),
-            "games": pa.array(self.n),
-            "outright_wins": pa.array(self.outright),
-            "shared_wins": pa.array(self.shared),
+            "group": strings([self.kind] * g),
+            "seat": arrow_column(np.arange(g, dtype=np.int8) if self.kind == "seat"
+                                 else np.full(g, -1, np.int8), pa.int8()),
+            "strategy": strings(self.labels),
+            "games": arrow_column(self.n, pa.int64()),
+            "outright_wins": arrow_column(self.outright, pa.int64()),
+            "shared_wins": arrow_column(self.shared, pa.int64()),
         }
         for c in self.columns:
-            cols[f"{c}_sum"] = pa.array(self.sums[c])
-            cols[f"{c}_sq_sum"] = pa.array(self.sq[c])
+            cols[f"{c}_sum"] = arrow_column(self.sums[c], pa.float64())
+            cols[f"{c}_sq_sum"] = arrow_column(self.sq[c], pa.float64())
         return pa.table(cols)
 
 
 def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None = None,
         force: bool = False, threads: int | None = None, chunk_size: int | None = None,
         raw: bool | None = None, quiet: bool = False, console=None,
-        on_chunk: Any = None) -> Path:
+        on_chunk: Any = None, executor=None) -> Path:
     """Play ``games`` games of ``prep`` and publish the run directory; return its path.
 
     ``on_chunk(games_done)`` is called after every chunk (a sweep's progress bar over all its
-    variants); with it the runner draws no progress bar of its own."""
+    variants); with it the runner draws no progress bar of its own. ``executor`` says where the
+    chunks are played: here (default, :class:`LocalExecutor`: the kernel plays chunk k + 1 while
+    chunk k is written) or on a Dask cluster (:class:`simcore.cluster.Cluster`, opened by the
+    caller). The run directory's content is the same either way; run.json's ``executor`` and
+    ``threads`` say how it ran, and the timings differ (:data:`RUN_JSON_HOW_IT_RAN`)."""
     _check_counts(prep, games, seed, chunk_size)
     chunk_size = chunk_size or prep.default_chunk or DEFAULT_CHUNK
     out_dir = Path(out) if out is not None else rundir.default_run_dir(prep.game)
     rundir.check_output_dir(out_dir, force)
-    n_threads = set_threads(threads)
+    if executor is None:
+        n_threads = set_threads(threads)
+        executor = LocalExecutor(threads)
+    else:
+        n_threads = getattr(executor, "threads", threads)
     write_raw = raw if raw is not None else games <= RAW_LIMIT
     if console is None:
         from rich.console import Console
@@ -266,40 +463,38 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
         console = Console(stderr=True, quiet=quiet)
 
     t_compile = time.perf_counter()
-    with console.status(prep.compile_message):
-        prep.warmup()
+    executor.warm(prep, console)
     t_compile = time.perf_counter() - t_compile
 
     strategy_labels = list(dict.fromkeys(prep.strategy_names))
     by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
     by_strategy = GroupSummary("strategy", strategy_labels, prep.summary_columns)
     extras = {name: make() for name, make in prep.extra_summaries.items()}
+    plan = PartPlan(tuple(prep.players_schema.names) if write_raw else None)
     t0 = time.perf_counter()
-    kernel_s = 0.0
-    done = 0
+    totals = {"kernel_s": 0.0, "done": 0}
     with rundir.RunWriter(out_dir, force, players_schema=prep.players_schema if write_raw else None,
                           games_schema=prep.games_schema) as writer:
         progress = _Progress(console, games) if on_chunk is None else None
+
+        def sink(part: Part) -> None:
+            # called in game order, one part at a time (locally: in the writer thread)
+            by_seat.merge(part.by_seat)
+            by_strategy.merge(part.by_strategy)
+            for name, acc in extras.items():
+                merge_sums(acc, part.extras[name])
+            if write_raw:
+                writer.write(rundir.PLAYERS, part.players)
+            writer.write(rundir.GAMES, part.games)
+            totals["kernel_s"] += part.kernel_s
+            totals["done"] += part.n
+            if progress is not None:
+                progress.update(totals["done"])
+            else:
+                on_chunk(totals["done"])
+
         try:
-            while done < games:
-                n = min(chunk_size, games - done)
-                tk = time.perf_counter()
-                chunk = prep.play(done, n, seed)
-                kernel_s += time.perf_counter() - tk
-                seat_key = np.tile(np.arange(prep.n_players), n)
-                by_seat.add(chunk.players, seat_key)
-                by_strategy.add(chunk.players, _strategy_key(chunk.players["strategy"],
-                                                             strategy_labels))
-                for acc in extras.values():
-                    acc.add(chunk)
-                if write_raw:
-                    writer.write(rundir.PLAYERS, _table(chunk.players, prep.players_schema))
-                writer.write(rundir.GAMES, _table(chunk.games, prep.games_schema))
-                done += n
-                if progress is not None:
-                    progress.update(done)
-                else:
-                    on_chunk(done)
+            executor.play(prep, chunk_spans(games, chunk_size), seed, plan, sink, progress)
         finally:
             if progress is not None:
                 progress.stop()
@@ -326,10 +521,11 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
             "rules_text": prep.rules_text,
             "version": simcore.__version__,
             "threads": n_threads,
+            "executor": executor.describe(),
             "chunk_size": chunk_size,
             "raw_players": write_raw,
             "wall_time_s": round(wall, 3),
-            "kernel_time_s": round(kernel_s, 3),
+            "kernel_time_s": round(totals["kernel_s"], 3),
             "compile_or_load_s": round(t_compile, 3),
             "games_per_s": round(games / wall, 1) if wall > 0 else None,
             "created_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -347,30 +543,45 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
     return path
 
 
+# run.json's fields that say how a run ran rather than what it played: they differ between a
+# local run and the same run on a cluster (and between two local runs); every other field, and
+# every parquet file, is identical.
+RUN_JSON_HOW_IT_RAN = ("threads", "executor", "wall_time_s", "kernel_time_s", "compile_or_load_s",
+                       "games_per_s", "created_utc")
+
+
 def _strategy_key(strategy: pa.Array, labels: list[str]) -> np.ndarray:
-    """Row → index of its strategy name in ``labels``."""
+    """Row → index of its strategy name in ``labels`` (every name is one of them)."""
     import pyarrow.compute as pc
 
-    return np.asarray(pc.index_in(strategy, value_set=pa.array(labels, pa.string())),
-                      dtype=np.int64)
+    idx = pc.index_in(strategy, value_set=strings(labels))
+    if isinstance(idx, pa.ChunkedArray):
+        idx = idx.combine_chunks()
+    if idx.null_count:
+        raise ValueError("a strategy name outside the run's line-up")
+    # read the int32 buffer (Array.to_numpy imports pandas when it is installed: 0.4 s)
+    return np.frombuffer(idx.buffers()[1], np.int32, len(idx), idx.offset * 4).astype(np.int64)
 
 
 def _table(cols: dict[str, np.ndarray], schema: pa.Schema) -> pa.Table:
-    arrays = []
-    for f in schema:
-        v = cols[f.name]
-        arrays.append(v if isinstance(v, (pa.Array, pa.ChunkedArray)) else pa.array(v, f.type))
-    return pa.Table.from_arrays(arrays, schema=schema)
+    return pa.Table.from_arrays([arrow_column(cols[f.name], f.type) for f in schema], schema=schema)
 
 
 class _Progress:
-    """A rich progress bar that appears only when the run lasts more than a second."""
+    """A rich progress bar (games done, games/s, time left) that appears only when the run lasts
+    more than a second; an executor may add a note (a cluster: the workers alive)."""
 
     def __init__(self, console, total: int) -> None:
         self.console, self.total = console, total
         self.start = time.perf_counter()
         self.bar = None
         self.task = None
+        self._note = ""
+
+    def note(self, text: str) -> None:
+        self._note = text
+        if self.bar is not None:
+            self.bar.update(self.task, note=text)
 
     def update(self, done: int) -> None:
         elapsed = time.perf_counter() - self.start
@@ -382,11 +593,15 @@ class _Progress:
 
                 self.bar = Progress(TextColumn("[bold]simulating"), BarColumn(),
                                     MofNCompleteColumn(), TextColumn("games"),
-                                    TimeRemainingColumn(), console=self.console, transient=True)
+                                    TextColumn("{task.fields[rate]}"),
+                                    TimeRemainingColumn(), TextColumn("{task.fields[note]}"),
+                                    console=self.console, transient=True)
                 self.bar.start()
-                self.task = self.bar.add_task("games", total=self.total)
+                self.task = self.bar.add_task("games", total=self.total, rate="",
+                                              note=self._note)
         if self.bar is not None:
-            self.bar.update(self.task, completed=done)
+            rate = f"{done / elapsed:,.0f} games/s" if elapsed > 0 else ""
+            self.bar.update(self.task, completed=done, rate=rate)
 
     def stop(self) -> None:
         if self.bar is not None:

@@ -21,7 +21,8 @@ from simcore.games.middle_ages import driver, rules as rules_mod
 from simcore.games.middle_ages.layout import ERROR_TEXT
 from simcore.games.middle_ages.rules import MAX_PLAYERS, MIN_PLAYERS, N_EVENTS
 from simcore.games.middle_ages.spec import BEFORE_COLS, GAIN_COLS, SPEC, TILE_COLS
-from simcore.contract import ChunkResult, PreparedRun, SeatStrategies, raise_game_error
+from simcore.contract import (ChunkResult, PreparedRun, SeatStrategies, arrow_column,
+                              raise_game_error)
 
 GAME = SPEC.name
 PLAYERS_SCHEMA = SPEC.players_schema()          # MA-12, from the spec's columns
@@ -162,9 +163,12 @@ class EventSummary:
 
     def table(self) -> pa.Table:
         k, e, s = np.nonzero(self.n)
+        i8, i64, f8 = pa.int8(), pa.int64(), pa.float64()
         return pa.table({
-            "slot": pa.array((k + 1).astype(np.int8)), "event": pa.array(e.astype(np.int8)),
-            "seat": pa.array(s.astype(np.int8)), "players": pa.array(self.n[k, e, s]),
-            "gain_sum": pa.array(self.gain[k, e, s]), "gain_sq_sum": pa.array(self.gain_sq[k, e, s]),
-            "win_share_sum": pa.array(self.win[k, e, s]),
+            "slot": arrow_column((k + 1).astype(np.int8), i8),
+            "event": arrow_column(e.astype(np.int8), i8), "seat": arrow_column(s.astype(np.int8), i8),
+            "players": arrow_column(self.n[k, e, s], i64),
+            "gain_sum": arrow_column(self.gain[k, e, s], f8),
+            "gain_sq_sum": arrow_column(self.gain_sq[k, e, s], f8),
+            "win_share_sum": arrow_column(self.win[k, e, s], f8),
         })
