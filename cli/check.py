@@ -28,11 +28,12 @@ def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games
               rules: str | Path | None = None, against_rules: str | Path | None = None,
               seed: int | None = None, batch: int | None = None, threads: int | None = None,
               alpha: float | None = None, beta: float | None = None, save_run: str | Path | None = None,
-              force: bool = False, log=None, settings=()):
+              force: bool = False, log=None, settings=(), executor=None):
     """Check ``run``, or play the baseline's configuration (:func:`analysis.check.play.play_check`),
     against a baseline file. Returns an :class:`analysis.check.decision.CheckResult` (``.exit_code``,
     ``.verdict``, reports). ``save_run`` keeps the games the check played as a run directory;
-    ``settings`` (``--set``) change the rules being checked."""
+    ``settings`` (``--set``) change the rules being checked; ``executor`` (a
+    :class:`simcore.cluster.Cluster`) plays the games on Dask."""
     from analysis.check.baseline import check_settings, load_baseline
     from analysis.check.run import check
     from analysis.load import check_run
@@ -46,7 +47,7 @@ def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games
     if run is not None:
         given = [o for o, v in (("--games", games), ("--rules", rules), ("--against-rules", against_rules),
                                 ("--seed", seed), ("--batch", batch), ("--save-run", save_run),
-                                ("--set", settings or None))
+                                ("--set", settings or None), ("--workers/--scheduler", executor))
                  if v is not None]
         if given:
             raise UsageError(f"{', '.join(given)}: only for the run the check plays itself "
@@ -62,7 +63,7 @@ def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games
                 f"with rules {where}{vs}, in batches until every metric is decided …")
     return play_check(base, games=games, rules=rules, against_rules=against_rules, seed=seed, batch=batch,
                       threads=threads, alpha=alpha, beta=beta, save_run=save_run, force=force, log=log,
-                      settings=settings, announce=announce)
+                      settings=settings, announce=announce, executor=executor)
 
 
 def _parse_tolerance(text: str, option: str) -> float:
@@ -137,6 +138,8 @@ def register(app: typer.Typer) -> None:
                                                 "played as a run directory (replayed there)."),
         force: bool = typer.Option(False, "--force", help="Replace a non-empty --save-run directory."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
+        workers: Optional[int] = typer.Option(None, "--workers", help="Play the check's run on a local Dask cluster of N workers."),
+        scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play the check's run on a running Dask scheduler (docs/cluster.md)."),
     ) -> None:
         """Compare win shares and scores with a baseline, playing until every metric is decided: exit 0
         pass, 1 regression, 3 undecided at the maximum number of games, 2 usage error."""
@@ -154,9 +157,13 @@ def register(app: typer.Typer) -> None:
         if summary is not None:
             check_output_file(summary, False, "--summary", inputs=read, append=True)
         log = None if quiet else (lambda msg: print(msg, file=sys.stderr))
-        res = run_check(baseline, run, games=n, rules=rules, against_rules=against_rules, seed=seed,
-                        batch=batch, threads=threads, alpha=alpha, beta=beta, save_run=save_run, force=force,
-                        log=log, settings=sets)
+        from simcore.cluster import executor_for
+
+        with executor_for(workers, scheduler, threads=threads, quiet=quiet) as executor:
+            res = run_check(baseline, run, games=n, rules=rules, against_rules=against_rules,
+                            seed=seed, batch=batch, threads=threads, alpha=alpha, beta=beta,
+                            save_run=save_run, force=force, log=log, settings=sets,
+                            executor=executor)
         write_reports(res, junit, summary)
         typer.echo(status_line(res) if quiet else text_report(res).rstrip())
         if res.exit_code:

@@ -6,6 +6,9 @@ fief-combat, ``--attacker`` for Middle-Ages: one line naming it, exit 2), prepar
 plays it. Options default to "not given" (None) so that refusal is possible; the game's spec
 supplies the defaults.
 
+``--workers N`` / ``--scheduler ADDRESS`` play the chunks on a Dask cluster
+(:func:`simcore.cluster.executor_for`, connected only after the options were checked).
+
 May import typer, rich and :mod:`simcore`.
 """
 
@@ -49,6 +52,8 @@ def simulate(
     rotate_seats: Optional[bool] = typer.Option(None, "--rotate-seats", help="Player games: play every deal once per rotation of the strategies over the seats."),
     engine: Optional[str] = typer.Option(None, "--engine", help="Player games: kernel (Numba, default) or reference (slow pure Python, small runs)."),
     debug: Optional[bool] = typer.Option(None, "--debug", help="Player games: check the game invariants after every game."),
+    workers: Optional[int] = typer.Option(None, "--workers", help="Play on a local Dask cluster of N worker processes (needs the [cluster] extra; same results)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (see docs/cluster.md; same results)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary table."),
     force: bool = typer.Option(False, "--force", help="Replace a non-empty --out directory."),
     attacker: Optional[int] = typer.Option(None, "--attacker", help="fief-combat: attacking points (default 10)."),
@@ -59,7 +64,7 @@ def simulate(
     lords_defender: Optional[int] = typer.Option(None, "--lords-defender", help="fief-combat: Lords among the defending points."),
     mercy: Optional[str] = typer.Option(None, "--mercy", help="fief-combat: never, attacker:K, defender:K or both."),
 ) -> None:
-    from simcore import runner
+    from simcore import cluster, runner
 
     if chunk_size is not None and chunk_size <= 0:
         from simcore.errors import UsageError
@@ -70,11 +75,13 @@ def simulate(
     from simcore.config import parse_settings
 
     parsed = parse_settings(settings)
-    path = runner.simulate(
-        game, games=n_games, seed=seed, out=out, force=force, threads=threads,
-        chunk_size=chunk_size, raw=raw, quiet=quiet, rules=rules, settings=parsed,
-        players=players, strategies=strategies, rotate_seats=rotate_seats, engine=engine,
-        debug=debug, attacker=attacker, defender=defender, terrain=terrain, darc=darc,
-        lords_attacker=lords_attacker, lords_defender=lords_defender, mercy=mercy)
+    with cluster.executor_for(workers, scheduler, threads=threads, quiet=quiet) as executor:
+        path = runner.simulate(
+            game, games=n_games, seed=seed, out=out, force=force, threads=threads,
+            chunk_size=chunk_size, raw=raw, quiet=quiet, rules=rules, settings=parsed,
+            executor=executor, players=players, strategies=strategies,
+            rotate_seats=rotate_seats, engine=engine, debug=debug, attacker=attacker,
+            defender=defender, terrain=terrain, darc=darc, lords_attacker=lords_attacker,
+            lords_defender=lords_defender, mercy=mercy)
     if quiet:
         typer.echo(str(path))

@@ -71,8 +71,18 @@ def _wanted(baseline: Baseline, prep) -> list[tuple[str, str]]:
     return wanted
 
 
-def _batch_values(prep, start: int, n: int, seed: int, wanted, chunk: int) -> np.ndarray:
-    """Unit values of games [start, start + n): played in chunks, joined before any sum."""
+def _batch_values(prep, start: int, n: int, seed: int, wanted, chunk: int,
+                  executor=None) -> np.ndarray:
+    """Unit values of games [start, start + n): played in chunks, joined before any sum (on a
+    Dask cluster with ``executor``: the same games, played by :func:`simcore.runner.collect`)."""
+    if executor is not None:
+        from simcore import runner
+
+        keep = tuple(c for c in ("win_share", "score", "strategy") if c in prep.players_schema.names)
+        played = runner.collect(prep, games=n, seed=seed, chunk_size=chunk, first=start,
+                                columns=keep, executor=executor)
+        return unit_values({c: played.players.column(c) for c in keep}, prep.n_players,
+                           prep.games_per_deal, wanted, prep.strategy_names)
     parts = []
     done = 0
     while done < n:
@@ -89,7 +99,7 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
                threads: int | None = None, alpha: float | None = None, beta: float | None = None,
                save_run: str | Path | None = None, force: bool = False,
                log: Callable[[str], None] | None = None, settings=(),
-               announce: str | None = None) -> CheckResult:
+               announce: str | None = None, executor=None) -> CheckResult:
     """Play the baseline's configuration batch by batch and decide (see the module docstring).
 
     ``games`` is the maximum (default: ``[check] games``, else the power calculation of
@@ -98,7 +108,8 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
     the baseline's), ``against_rules`` the old rules of paired mode, ``seed`` default the baseline's
     seed + seed_offset, ``settings`` (``--set``) change the rules to check (not the old rules of
     paired mode). Every option is checked before the first game is played; ``announce`` is logged
-    once they all are."""
+    once they all are. ``executor`` (a :class:`simcore.cluster.Cluster`) plays the batches on Dask
+    (the same games, so the same verdict)."""
     from simcore import rundir, runner
     from simcore.options import set_threads
 
@@ -140,9 +151,9 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
     played = 0
     while played < max_games:
         n = min(step, max_games - played)
-        new_values = _batch_values(prep, played, n, seed, wanted, chunk)
+        new_values = _batch_values(prep, played, n, seed, wanted, chunk, executor)
         if paired:
-            measure.add(new_values, _batch_values(old, played, n, seed, wanted, chunk), n)
+            measure.add(new_values, _batch_values(old, played, n, seed, wanted, chunk, executor), n)
         else:
             measure.add(new_values, n)
         played += n
@@ -175,7 +186,7 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
                       against_rules=str(against_rules) if paired else "")
     if save_run is not None:
         path = runner.run(prep, games=played, seed=seed, out=save_run, force=force, threads=threads,
-                          raw=True, quiet=True)
+                          raw=True, quiet=True, executor=executor)
         res.run_path = str(path)
     return res
 

@@ -1,0 +1,309 @@
+"""Runs on a Dask cluster write what a local run writes, and a broken cluster is one clear line.
+
+Fast: an in-process LocalCluster of 2 worker processes (``--workers 2`` and
+``simcore.cluster.Cluster``) against local runs, byte for byte; the options refused before any
+process starts; a scheduler nobody listens at; a worker whose package or rules differ from the
+client's. Slow (``-m slow``): ``dask scheduler`` and ``dask worker`` processes on 127.0.0.1, a
+worker killed mid-run, the scheduler killed mid-run, a worker without the package, a worker with
+another version of it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import cli
+from simcore import cluster, runner
+from simcore.errors import UsageError
+
+ROOT = Path(__file__).resolve().parents[2]
+LINE_UP = "balanced,random,greedy,eventwise"
+
+
+def _simulate(*args: str) -> int:
+    with pytest.raises(SystemExit) as exc:
+        cli.simulate_main(list(args))
+    return exc.value.code
+
+
+def _files(run: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(run.glob("*.parquet"))}
+
+
+def _nothing_in(folder: Path) -> bool:
+    """No file or directory in ``folder`` but the lock files of its outputs (simcore.atomic)."""
+    return [p.name for p in folder.iterdir() if not p.name.endswith(".lock")] == []
+
+
+def _what_was_played(run: Path) -> dict:
+    meta = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    return {k: v for k, v in meta.items() if k not in runner.RUN_JSON_HOW_IT_RAN}
+
+
+def _assert_same_run(a: Path, b: Path) -> None:
+    fa, fb = _files(a), _files(b)
+    assert sorted(fa) == sorted(fb) and "players.parquet" in fa and "summary.parquet" in fa
+    for name in fa:
+        assert fa[name] == fb[name], f"{name} differs"
+    assert _what_was_played(a) == _what_was_played(b)
+
+
+@pytest.fixture(scope="module")
+def two_workers():
+    """An in-process LocalCluster with 2 worker processes, shared by the tests of this module."""
+    with cluster.Cluster(workers=2, threads=1, quiet=True) as c:
+        yield c
+
+
+def test_two_local_workers_write_the_run_directory_of_a_local_run(tmp_path, capsys):
+    # several chunks per worker, a mixed line-up (per-strategy sums) and uneven last chunk
+    args = ["--games", "2600", "--seed", "5", "--strategies", LINE_UP, "--chunk-size", "300",
+            "--threads", "1", "-q"]
+    assert _simulate(*args, "--out", str(tmp_path / "here")) == 0
+    assert _simulate(*args, "--out", str(tmp_path / "dask"), "--workers", "2") == 0
+    _assert_same_run(tmp_path / "here", tmp_path / "dask")
+    meta = json.loads((tmp_path / "dask" / "run.json").read_text(encoding="utf-8"))
+    assert meta["executor"]["kind"] == "dask" and meta["executor"]["workers"] == 2
+
+
+@pytest.mark.parametrize("game,options", [
+    ("middle-ages", {"players": 3, "strategies": "balanced,greedy,random", "rotate_seats": True}),
+    ("fief-combat", {"attacker": 8, "defender": 7, "terrain": "castle"}),
+    ("medievallons", {"players": 4}),
+])
+def test_every_game_plays_the_same_on_the_cluster(two_workers, tmp_path, game, options):
+    prep = runner.prepare(game, **options)
+    kw = dict(games=1200, seed=3, chunk_size=250, threads=1, quiet=True)
+    runner.run(prep, out=tmp_path / "here", **kw)
+    runner.run(prep, out=tmp_path / "dask", executor=two_workers, **kw)
+    _assert_same_run(tmp_path / "here", tmp_path / "dask")
+
+
+def test_in_memory_runs_collect_the_same_tables_on_the_cluster(two_workers):
+    prep = runner.prepare("middle-ages", players=4, strategies="balanced")
+    here = runner.collect(prep, games=900, seed=9, chunk_size=200, threads=1)
+    there = runner.collect(prep, games=900, seed=9, chunk_size=200, executor=two_workers)
+    assert here.players.equals(there.players) and here.games.equals(there.games)
+    assert here.by_seat.table().equals(there.by_seat.table())
+
+
+def test_summary_only_runs_on_the_cluster_write_no_player_rows(two_workers, tmp_path):
+    prep = runner.prepare("middle-ages", players=4)
+    kw = dict(games=800, seed=1, chunk_size=200, raw=False, quiet=True)
+    runner.run(prep, out=tmp_path / "here", threads=1, **kw)
+    runner.run(prep, out=tmp_path / "dask", executor=two_workers, **kw)
+    assert not (tmp_path / "dask" / "players.parquet").exists()
+    for name in ("games.parquet", "summary.parquet", "events_summary.parquet"):
+        assert (tmp_path / "here" / name).read_bytes() == (tmp_path / "dask" / name).read_bytes()
+
+
+# ---------------------------------------------------------------------------------------------
+# Refused at once
+# ---------------------------------------------------------------------------------------------
+
+def _no_cluster(*_a, **_k):
+    raise AssertionError("a cluster was started before the options were checked")
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--workers", "0"], "--workers 0: must be at least 1"),
+    (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "--workers and --scheduler"),
+    (["--workers", "2", "--players", "9"], "--players 9"),
+    (["--workers", "2", "--games", "0"], "--games 0"),
+    (["--workers", "2", "--strategies", "no-such-bot"], "no-such-bot"),
+])
+def test_bad_options_are_refused_before_a_cluster_starts(tmp_path, capsys, monkeypatch, args,
+                                                         message):
+    monkeypatch.setattr(cluster.Cluster, "open", _no_cluster)
+    out = tmp_path / "run"
+    assert _simulate("--games", "100", *args, "--out", str(out)) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0]
+    assert not out.exists() and _nothing_in(tmp_path)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_scheduler_nobody_listens_at_is_one_line_and_nothing_written(tmp_path, capsys,
+                                                                       monkeypatch):
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT_S", 2.0)
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    assert _simulate("--games", "100", "--scheduler", address, "--out", str(tmp_path / "r")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"--scheduler {address}: no Dask scheduler answered" in err[0]
+    assert _nothing_in(tmp_path)
+
+
+def test_workers_with_another_package_are_refused(two_workers, tmp_path):
+    # every task carries the client's package fingerprint; the workers compare it with the one
+    # they compute from their own files (a worker joining mid-run is checked the same way)
+    real = two_workers._fingerprint
+    two_workers._fingerprint = "0.0.1+0000000000000000"
+    try:
+        prep = runner.prepare("middle-ages", players=2, strategies="greedy")
+        with pytest.raises(UsageError, match=r"worker tcp://\S+ has balance-toolkit 0\.1\.0\+\w+, "
+                                             r"the client 0\.0\.1\+0+: install the same"):
+            runner.run(prep, games=100, out=tmp_path / "r", executor=two_workers, quiet=True)
+    finally:
+        two_workers._fingerprint = real
+    assert _nothing_in(tmp_path)
+
+
+def test_workers_playing_other_rules_are_refused(two_workers, tmp_path):
+    # a run whose rules the workers do not have: the sha256 they compute differs
+    prep = runner.prepare("middle-ages", players=2)
+    prep.recipe.rules_sha256 = "f" * 64
+    with pytest.raises(UsageError, match=r"worker tcp://\S+ plays other rules"):
+        runner.run(prep, games=100, out=tmp_path / "r", executor=two_workers, quiet=True)
+    assert _nothing_in(tmp_path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Real processes (slow): dask scheduler / dask worker on 127.0.0.1
+# ---------------------------------------------------------------------------------------------
+
+class _AfterParts(cluster.Cluster):
+    """A cluster executor that calls ``action`` once ``after`` parts were written."""
+
+    def __init__(self, after: int, action, **kw) -> None:
+        super().__init__(**kw)
+        self.after, self.action, self.seen = after, action, 0
+
+    def play(self, prep, spans, seed, plan, sink, progress=None):
+        def counting_sink(part):
+            sink(part)
+            self.seen += 1
+            if self.seen == self.after:
+                self.action()
+        super().play(prep, spans, seed, plan, counting_sink, progress)
+
+
+@pytest.mark.slow
+def test_a_worker_killed_mid_run_has_its_chunks_played_again_elsewhere(dask_processes, tmp_path):
+    address = dask_processes.start_scheduler()
+    victim = dask_processes.start_worker()
+    dask_processes.start_worker()
+    dask_processes.wait_for_workers(address, 2)
+    prep = runner.prepare("middle-ages", players=4, strategies=LINE_UP)
+    kw = dict(games=200_000, seed=2, chunk_size=5000, quiet=True)
+    runner.run(prep, out=tmp_path / "here", threads=1, **kw)
+    held = []
+
+    def kill_when_busy():
+        # once the run is going, kill the victim while the scheduler has chunks assigned to it
+        # (running or queued there): they must be played again by the other worker
+        pids = ex.client.run(os.getpid)
+        where = next(a for a, pid in pids.items() if pid == victim.pid)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            mine = ex.client.processing().get(where)
+            if mine:
+                held.extend(mine)
+                victim.kill()
+                return
+            time.sleep(0.002)
+
+    killer = threading.Thread(target=kill_when_busy)
+    ex = _AfterParts(2, killer.start, scheduler=address, quiet=True)
+    with ex:
+        runner.run(prep, out=tmp_path / "dask", executor=ex, **kw)
+    killer.join()
+    victim.wait(timeout=30)
+    assert held and ex.seen == 40
+    _assert_same_run(tmp_path / "here", tmp_path / "dask")
+
+
+@pytest.mark.slow
+def test_a_scheduler_dying_mid_run_is_one_line_and_nothing_published(dask_processes, tmp_path,
+                                                                     monkeypatch):
+    monkeypatch.setattr(cluster, "LOST_SCHEDULER_S", 3.0)
+    address = dask_processes.start_scheduler()
+    dask_processes.start_worker()
+    dask_processes.wait_for_workers(address, 1)
+    prep = runner.prepare("middle-ages", players=4, strategies="balanced")
+
+    def kill():
+        dask_processes.scheduler.kill()
+        dask_processes.scheduler.wait(timeout=30)
+
+    out = tmp_path / "runs" / "r"
+    with _AfterParts(1, kill, scheduler=address, quiet=True) as ex:
+        with pytest.raises(UsageError, match=f"Dask scheduler {address}") as exc:
+            runner.run(prep, games=20_000, seed=2, chunk_size=1000, out=out, executor=ex,
+                       quiet=True)
+    assert "\n" not in str(exc.value)
+    assert not out.exists() and (not out.parent.exists() or _nothing_in(out.parent))
+
+
+@pytest.mark.slow
+def test_a_worker_without_the_package_is_one_line(dask_processes, tmp_path, capsys):
+    address = dask_processes.start_scheduler()
+    # no site: its .pth files (the editable install's finder) are not read; dask is importable
+    # from the site-packages folder itself, the toolkit is not
+    import distributed
+
+    site = str(Path(distributed.__file__).parents[1])
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    dask_processes.start_worker(pythonpath=site, cwd=bare, python=[sys.executable, "-S"])
+    dask_processes.wait_for_workers(address, 1)
+    out = tmp_path / "r"
+    assert _simulate("--games", "100", "--scheduler", address, "--out", str(out)) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "balance-toolkit is not installed there" in err[0], err
+    assert not out.exists()
+
+
+@pytest.mark.slow
+def test_a_worker_with_another_version_is_one_line(dask_processes, tmp_path, capsys):
+    address = dask_processes.start_scheduler()
+    other = tmp_path / "other"
+    for pkg in ("simcore", "strategies", "configs", "cli", "analysis", "reports"):
+        shutil.copytree(ROOT / pkg, other / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    rules = other / "configs" / "middle_ages" / "rules.toml"
+    rules.write_text(rules.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    dask_processes.start_worker(pythonpath=str(other), cwd=other)
+    dask_processes.wait_for_workers(address, 1)
+    out = tmp_path / "r"
+    assert _simulate("--games", "100", "--scheduler", address, "--out", str(out)) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "has balance-toolkit 0.1.0+" in err[0], err
+    assert "install the same version everywhere" in err[0]
+    assert not out.exists()
+
+
+def test_balance_check_plays_its_run_on_a_running_scheduler(two_workers, tmp_path, capsys):
+    # the module's local cluster, reached by its address as --scheduler reaches any cluster
+    baseline = ROOT / "configs" / "baselines" / "middle_ages_default.toml"
+    codes = []
+    for name, extra in (("here", []), ("dask", ["--scheduler", two_workers.address])):
+        with pytest.raises(SystemExit) as exc:
+            cli.main(["check", "--baseline", str(baseline), "--games", "2000", "--threads", "1",
+                      "--save-run", str(tmp_path / name), "--quiet", *extra])
+        codes.append(exc.value.code)
+    assert codes[0] == codes[1] and codes[0] in (0, 1, 3)     # pass, fail, undecided
+    _assert_same_run(tmp_path / "here", tmp_path / "dask")
+
+
+def test_balance_check_of_a_given_run_refuses_a_cluster(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(cluster.Cluster, "open", _no_cluster)
+    baseline = ROOT / "configs" / "baselines" / "middle_ages_default.toml"
+    assert _simulate("--games", "200", "--out", str(tmp_path / "r"), "-q") == 0
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["check", str(tmp_path / "r"), "--baseline", str(baseline), "--workers", "2"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--workers/--scheduler: only for the run the check plays" in err[0]
