@@ -51,23 +51,29 @@ def sweep(
     chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per chunk."),
     force: bool = typer.Option(False, "--force", help="Replace a directory holding another sweep."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    workers: Optional[int] = typer.Option(None, "--workers", help="Play on a local Dask cluster of N worker processes (docs/cluster.md)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a running Dask scheduler (docs/cluster.md)."),
 ) -> None:
     from analysis.sweep.play import plan_sweep, run_sweep
+    from simcore.cluster import check_options, executor_for
     from simcore.options import check_threads
     from simcore.runner import parse_games
 
     n = parse_games(games)
     check_threads(threads)
+    check_options(workers, scheduler)
     plan = plan_sweep(game, varies=vary, games=n, seed=seed, one_at_a_time_mode=one_at_a_time,
                       players=players, strategies=strategies, rules=rules, settings=settings or (),
                       rotate_seats=rotate_seats)
-    path = play_with_progress(plan, out, force=force, threads=threads, chunk_size=chunk_size,
-                              quiet=quiet)
+    with executor_for(workers, scheduler, threads=threads, quiet=quiet) as executor:
+        path = play_with_progress(plan, out, force=force, threads=threads, chunk_size=chunk_size,
+                                  quiet=quiet, executor=executor)
     typer.echo(f"sweep: {path} ({len(plan.variants)} variants x {n:,} games); "
                f"balance report {path} --out REPORT_DIR")
 
 
-def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, quiet: bool) -> Path:
+def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, quiet: bool,
+                       executor=None) -> Path:
     """Run the sweep with one progress bar over every variant's games (on stderr)."""
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
@@ -80,11 +86,13 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
     with console.status("Compiling the kernel (first run only; cached afterwards)"):
         plan.preps[0].warmup()
     if quiet:
-        return run_sweep(plan, out, force=force, threads=threads, chunk_size=chunk_size)
+        return run_sweep(plan, out, force=force, threads=threads, chunk_size=chunk_size,
+                         executor=executor)
     bar = Progress(TextColumn("[bold]sweep"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
                    TimeRemainingColumn(), TextColumn("{task.description}"), console=console,
                    transient=True)
     with bar:
         task = bar.add_task("", total=plan.games * len(plan.variants))
         return run_sweep(plan, out, force=force, threads=threads, chunk_size=chunk_size,
-                         progress=lambda d, t, lab: bar.update(task, completed=d, description=lab))
+                         progress=lambda d, t, lab: bar.update(task, completed=d, description=lab),
+                         executor=executor)

@@ -62,13 +62,17 @@ def tune(
     threads: Optional[int] = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
     force: bool = typer.Option(False, "--force", help="Replace a directory holding another tune."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar; print only the verdict."),
+    workers: Optional[int] = typer.Option(None, "--workers", help="Play on a local Dask cluster of N worker processes (docs/cluster.md)."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a running Dask scheduler (docs/cluster.md)."),
 ) -> None:
+    from simcore.cluster import check_options, executor_for
     from simcore.options import check_threads
     from simcore.runner import parse_games
 
     from analysis.tune.search import plan_tune, run_tune
 
     check_threads(threads)
+    check_options(workers, scheduler)
     plan = plan_tune(game, varies=vary, targets=target, seed=seed, trials=trials,
                      min_games=parse_games(min_games, "--min-games"),
                      max_games=parse_games(max_games, "--max-games"), eta=eta,
@@ -93,8 +97,8 @@ def tune(
                                         phase="trials" if phase == "search" else "confirmation games")
         bar.update(tasks[phase], completed=done, description=text)
 
-    with bar:
+    with executor_for(workers, scheduler, threads=threads, quiet=quiet) as executor, bar:
         result = run_tune(plan, out, storage=storage, force=force, threads=threads,
-                          progress=None if quiet else progress)
+                          progress=None if quiet else progress, executor=executor)
     typer.echo(result["sentence"])
     typer.echo(f"best rules: {Path(out) / 'best_rules.toml'}; balance report {out} --out REPORT_DIR")

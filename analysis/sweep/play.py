@@ -172,11 +172,12 @@ def replace_dir(out: Path) -> None:
 
 def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads: int | None = None,
               chunk_size: int | None = None,
-              progress: Callable[[int, int, str], None] | None = None) -> Path:
+              progress: Callable[[int, int, str], None] | None = None, executor=None) -> Path:
     """Play every variant of ``plan`` not yet in ``out``; returns ``out``.
 
     ``progress(games_done, games_total, variant_label)`` is called as games complete (the command
-    line draws one bar over the whole sweep)."""
+    line draws one bar over the whole sweep). ``executor``: where the games are played (default
+    here; a :class:`simcore.cluster.Cluster` plays them on Dask, the same run directories)."""
     out = Path(out)
     meta = plan.to_json()
     resuming = prepare_out(meta, out, force)
@@ -201,7 +202,7 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
             continue
         before = done
         runner.run(prep, games=plan.games, seed=plan.seed, out=target, force=True, threads=threads,
-                   chunk_size=chunk_size, quiet=True,
+                   chunk_size=chunk_size, quiet=True, executor=executor,
                    on_chunk=lambda d, b=before, lab=label: say(b + d, total, lab))
         done += plan.games
     return out

@@ -243,11 +243,13 @@ def _load_optuna():
 
 def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, force: bool = False,
              threads: int | None = None,
-             progress: Callable[[str, int, int, str], None] | None = None) -> dict:
+             progress: Callable[[str, int, int, str], None] | None = None,
+             executor=None) -> dict:
     """Search, write the best rules, confirm; returns result.json's content.
 
     ``progress(phase, done, total, text)``: phase "search" (done = finished trials) or "confirm"
-    (done = games)."""
+    (done = games). ``executor``: where the games are played (default here; a
+    :class:`simcore.cluster.Cluster` plays them on Dask: the same games, the same search)."""
     out = Path(out)
     meta = plan.to_json()
     resuming = prepare_out(meta, out, force, kind="tune")
@@ -289,7 +291,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         players, games_tables, done = [], [], 0
         for k, n in enumerate(plan.rungs):
             played = runner.collect(prep, games=n - done, seed=plan.seed, first=done,
-                                    threads=threads, columns=columns)
+                                    threads=threads, columns=columns, executor=executor)
             players.append(played.players)
             games_tables.append(played.games)
             done = n
@@ -347,7 +349,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         confirm_dir = out / CONFIRM / f"trial-{best.number}"
         if not (confirm_dir / RUN_JSON).is_file():
             runner.run(prep, games=plan.confirm_games, seed=cseed, out=confirm_dir,
-                       force=True, threads=threads, quiet=True,
+                       force=True, threads=threads, quiet=True, executor=executor,
                        on_chunk=lambda d: say("confirm", d, plan.confirm_games, ""))
         cseed = json.loads((confirm_dir / RUN_JSON).read_text(encoding="utf-8"))["seed"]
         v = load_variant(confirm_dir)

@@ -307,3 +307,43 @@ def test_balance_check_of_a_given_run_refuses_a_cluster(tmp_path, capsys, monkey
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--workers/--scheduler: only for the run the check plays" in err[0]
+
+
+def test_a_sweep_on_the_cluster_writes_the_variants_of_a_local_sweep(two_workers, tmp_path):
+    from analysis.sweep.play import plan_sweep, run_sweep
+
+    def plan():
+        return plan_sweep("middle-ages", varies=["setup.start_coins[1]=[0,5]", "players=[3,4]"],
+                          games=600, seed=17, one_at_a_time_mode=False)
+
+    run_sweep(plan(), tmp_path / "here", threads=1, chunk_size=250)
+    run_sweep(plan(), tmp_path / "dask", chunk_size=250, executor=two_workers)
+    variants = sorted(p.name for p in (tmp_path / "here" / "variants").iterdir())
+    assert len(variants) == 4
+    for v in variants:
+        _assert_same_run(tmp_path / "here" / "variants" / v, tmp_path / "dask" / "variants" / v)
+
+
+def test_a_tune_on_the_cluster_searches_and_confirms_as_a_local_tune(two_workers, tmp_path):
+    from analysis.tune.search import plan_tune, run_tune
+
+    def plan():
+        return plan_tune("middle-ages", varies=["setup.start_coins[0]=-40..40:20"],
+                         targets=["seat-balance:5"], seed=7, trials=5, min_games=400,
+                         max_games=1600, eta=2, confirm_games=2000, players=2,
+                         strategies="random", stop_when_met=False)
+
+    here = run_tune(plan(), tmp_path / "here", threads=1)
+    there = run_tune(plan(), tmp_path / "dask", executor=two_workers)
+    assert here["values"] == there["values"]
+    def trials(tune):     # every column but the seconds a trial took
+        import csv
+
+        rows = list(csv.DictReader((tune / "trials.csv").open(encoding="utf-8")))
+        return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
+
+    assert trials(tmp_path / "here") == trials(tmp_path / "dask") and len(trials(tmp_path / "here")) == 5
+    confirm = sorted((tmp_path / "here" / "confirmations").iterdir())
+    assert confirm
+    for c in confirm:
+        _assert_same_run(c, tmp_path / "dask" / "confirmations" / c.name)
