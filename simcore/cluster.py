@@ -55,6 +55,8 @@ CONNECT_TIMEOUT_S = 10.0     # a scheduler that does not answer within this is u
 LOST_SCHEDULER_S = 10.0      # the client stops waiting for a scheduler it lost after this
 WORKERS_TIMEOUT_S = 30.0     # a scheduler without workers: wait this long for one
 IN_FLIGHT_PER_THREAD = 2     # chunks sent ahead per worker thread (memory bound on the client)
+KEEP_PREPARED = 4            # run configurations a worker keeps built (the oldest is dropped)
+POLL_S = 0.01                # the client looks for finished chunks this often
 
 
 class WorkerMismatch(RuntimeError):
@@ -117,7 +119,8 @@ def _prepare_here(token: str, blob: bytes, fingerprint: str, where: str) -> Prep
                 f"worker {where} plays other rules (sha256 {prep.rules_sha256[:12]}…, the "
                 f"client's {recipe.rules_sha256[:12]}…): its package ships other rules")
         prep.warmup()
-        _prepared.clear()           # one run's kernel state at a time (sweeps: many runs)
+        while len(_prepared) >= KEEP_PREPARED:      # (a sweep: many runs; a paired check: two)
+            del _prepared[next(iter(_prepared))]
         _prepared[token] = prep
         return prep
 
@@ -357,7 +360,7 @@ class Cluster:
                 except StopIteration:
                     batch = []
                 if not batch:
-                    time.sleep(0.05)
+                    time.sleep(POLL_S)
                     if client.status == "running":
                         last_seen = time.monotonic()
                     elif time.monotonic() - last_seen > LOST_SCHEDULER_S:
