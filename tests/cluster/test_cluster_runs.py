@@ -79,6 +79,7 @@ def test_two_local_workers_write_the_run_directory_of_a_local_run(tmp_path, caps
     ("middle-ages", {"players": 3, "strategies": "balanced,greedy,random", "rotate_seats": True}),
     ("fief-combat", {"attacker": 8, "defender": 7, "terrain": "castle"}),
     ("medievallons", {"players": 4}),
+    ("seigneurial", {}),
 ])
 def test_every_game_plays_the_same_on_the_cluster(two_workers, tmp_path, game, options):
     prep = runner.prepare(game, **options)
