@@ -78,7 +78,8 @@ def _batch_values(prep, start: int, n: int, seed: int, wanted, chunk: int,
     if executor is not None:
         from simcore import runner
 
-        keep = tuple(c for c in ("win_share", "score", "strategy") if c in prep.players_schema.names)
+        keep = tuple(c for c in ("win_share", "score", "strategy", "role")
+                     if c in prep.players_schema.names)
         played = runner.collect(prep, games=n, seed=seed, chunk_size=chunk, first=start,
                                 columns=keep, executor=executor)
         return unit_values({c: played.players.column(c) for c in keep}, prep.n_players,

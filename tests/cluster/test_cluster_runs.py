@@ -348,3 +348,21 @@ def test_a_tune_on_the_cluster_searches_and_confirms_as_a_local_tune(two_workers
     assert confirm
     for c in confirm:
         _assert_same_run(c, tmp_path / "dask" / "confirmations" / c.name)
+
+
+def test_a_check_with_role_metrics_measures_the_same_on_the_cluster(two_workers, tmp_path):
+    from analysis.check.baseline import make_baseline
+    from cli.check import run_check
+
+    prep = runner.prepare("seigneurial", players=4)
+    # a small run: wide tolerances (in pp and in the score's unit) keep its baseline usable
+    wide = {k: 25.0 for k in ("seat_win_share", "strategy_win_share", "seat_mean_score",
+                              "role_win_share")}
+    base = make_baseline(runner.run(prep, games=3000, seed=3, out=tmp_path / "run", quiet=True),
+                         tmp_path / "base.toml", tolerance=wide, batch=1000)
+    here = run_check(base, games=2000, threads=1)
+    there = run_check(base, games=2000, executor=two_workers)
+    assert any(r.metric == "role_win_share" for r in here.results)
+    assert here.exit_code == there.exit_code
+    assert [(r.metric, r.key, r.value) for r in here.results] == \
+        [(r.metric, r.key, r.value) for r in there.results]
