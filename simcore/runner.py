@@ -39,7 +39,7 @@ RAW_LIMIT = 10_000_000           # above this, players.parquet only with raw=Tru
 
 
 def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = None,
-            settings: Any = (), **options: Any) -> PreparedRun:
+            settings: Any = (), quiet: bool = False, **options: Any) -> PreparedRun:
     """Validate ``options`` for ``game`` and build its run (nothing is played).
 
     ``settings`` are rule settings (``--set``: :class:`simcore.config.Setting` or ``"PATH=VALUE"``
@@ -52,7 +52,9 @@ def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = N
     (default: the game's shipped rules); ``rules_arrays`` already loaded rules (programmatic
     variants), where the adapter accepts them. The run keeps a :class:`Recipe` of the validated
     options (bots resolved to their rows, the rules file's text) with which a Dask worker builds
-    the same run (:mod:`simcore.cluster`).
+    the same run (:mod:`simcore.cluster`). Building the run imports the game's kernel, which Numba
+    compiles on a first run (or after an edit): a spinner on stderr says so then, and only then
+    (:func:`compile_notice`; ``quiet`` hides it).
     """
     spec = registry.get(game)
     spec.check_options(options)
@@ -76,7 +78,9 @@ def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = N
         if rules_arrays is not None:
             raise ValueError("give rule settings or already loaded rules, not both")
         rules = rules_source(game, rules, settings, seats=kwargs.get("players"))
-    prep = build(game, kwargs, rules)
+    with compile_notice(f"Compiling the {spec.title} kernel (a first run after an install or an edit; "
+                        f"cached afterwards)", quiet=quiet):
+        prep = build(game, kwargs, rules)
     if settings:
         prep.meta["settings"] = [getattr(x, "text", str(x)) for x in settings]
     sent = None           # the shipped rules: the worker's own (its sha256 must match)
@@ -87,6 +91,54 @@ def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = N
                                                                       name=prep.rules_name)
     prep.recipe = Recipe(game, kwargs, sent, prep.rules_sha256)
     return prep
+
+
+class compile_notice:
+    """While Numba really compiles (its ``numba:compile`` event, not a load from the on-disk cache),
+    a spinner on stderr shows ``message``; nothing at all when every function comes from the cache.
+    Compilation may start in any thread (the kernel's blocks), so the spinner starts from the event
+    listener and stops when the block ends. ``console``: a rich console (default: stderr)."""
+
+    def __init__(self, message: str, console=None, quiet: bool = False) -> None:
+        self.message, self.console, self.quiet = message, console, quiet
+        self.status = None
+        self.compiled = False
+
+    def __enter__(self):
+        if self.quiet or (self.console is not None and self.console.quiet):
+            self._scope = None
+            return self
+        from numba.core import event
+
+        notice = self
+
+        class _Listener(event.Listener):
+            def on_start(self, ev):
+                notice._started()
+
+            def on_end(self, ev):
+                pass
+
+        self._scope = event.install_listener("numba:compile", _Listener())
+        self._scope.__enter__()
+        return self
+
+    def _started(self) -> None:
+        if self.compiled:
+            return
+        self.compiled = True
+        if self.console is None:
+            from rich.console import Console
+
+            self.console = Console(stderr=True)
+        self.status = self.console.status(self.message)
+        self.status.start()
+
+    def __exit__(self, *exc) -> None:
+        if self._scope is not None:
+            self._scope.__exit__(*exc)
+        if self.status is not None:
+            self.status.stop()
 
 
 @dataclass
@@ -162,10 +214,24 @@ def chunks(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | No
         yield prep.play(start, n, seed)
 
 
-def chunk_spans(games: int, size: int, first: int = 0) -> list[tuple[int, int]]:
+FIRST_CHUNK = 256     # games in the first chunk of a run; each next chunk twice as many, up to the size
+
+
+def chunk_spans(games: int, size: int, first: int = 0, ramp: bool = True) -> list[tuple[int, int]]:
     """The chunks of a run of ``games`` games from game ``first``: (first game, game count), in
-    game order."""
-    return [(first + done, min(size, games - done)) for done in range(0, games, size)]
+    game order. With ``ramp`` the first chunk has :data:`FIRST_CHUNK` games (at most ``size``) and
+    each next one twice as many up to ``size``, so progress shows (with a time left) within about a
+    second even for slow bots, while long runs still play full chunks. A game's result depends only
+    on (seed, game index), so the spans change nothing in the run's content."""
+    spans = []
+    done = 0
+    step = min(FIRST_CHUNK, size) if ramp else size
+    while done < games:
+        n = min(step, games - done)
+        spans.append((first + done, n))
+        done += n
+        step = min(step * 2, size)
+    return spans
 
 
 # ---------------------------------------------------------------------------------------------
@@ -272,7 +338,7 @@ class LocalExecutor:
         if console is None:
             prep.warmup()
             return
-        with console.status(prep.compile_message):
+        with compile_notice(prep.compile_message, console):
             prep.warmup()
 
     def play(self, prep: PreparedRun, spans: list[tuple[int, int]], seed: int, plan: PartPlan,

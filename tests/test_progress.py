@@ -1,0 +1,61 @@
+"""Progress from the first second (issue #19): the runner's chunks ramp up from a small first one,
+and the compile notice shows only while Numba really compiles."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from numba import njit
+from rich.console import Console
+
+from simcore import runner
+from simcore.runner import FIRST_CHUNK, chunk_spans, compile_notice
+
+
+def test_chunks_ramp_up_and_cover_every_game_once():
+    for games, size, first in ((1, 131_072, 0), (1_000_000, 131_072, 0), (5_000, 97, 40), (300, 1000, 9)):
+        spans = chunk_spans(games, size, first)
+        assert spans[0] == (first, min(FIRST_CHUNK, size, games))
+        assert sum(n for _, n in spans) == games
+        assert all(a + n == b for (a, n), (b, _) in zip(spans, spans[1:]))      # contiguous, in order
+        sizes = [n for _, n in spans]
+        assert max(sizes) <= size
+        assert all(b == min(2 * a, size) for a, b in zip(sizes[:-2], sizes[1:-1]))
+    assert chunk_spans(1000, 300, ramp=False) == [(0, 300), (300, 300), (600, 300), (900, 100)]
+
+
+def test_the_first_progress_report_comes_after_the_first_small_chunk(tmp_path):
+    prep = runner.prepare("middle-ages", players=4)
+    seen: list[int] = []
+    runner.run(prep, games=5000, seed=1, out=tmp_path / "r", quiet=True, on_chunk=seen.append)
+    assert seen[0] == FIRST_CHUNK and seen[-1] == 5000 and seen == sorted(seen)
+
+
+def test_ramped_and_plain_chunks_give_the_same_games():
+    prep = runner.prepare("middle-ages", players=3)
+    a = runner.collect(prep, games=1500, seed=4)
+    b = runner.collect(prep, games=1500, seed=4, chunk_size=1500)     # one chunk, no ramp to speak of
+    assert a.players.equals(b.players) and a.games.equals(b.games)
+
+
+def test_compile_notice_shows_only_while_numba_compiles():
+    @njit
+    def fresh(x):
+        return x * 2 + 1
+
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True)
+    with compile_notice("Compiling the test kernel", console) as first:
+        assert fresh(np.int64(3)) == 7
+    assert first.compiled and "Compiling the test kernel" in out.getvalue()
+    out2 = io.StringIO()
+    with compile_notice("Compiling the test kernel", Console(file=out2, force_terminal=True)) as second:
+        assert fresh(np.int64(4)) == 9                  # already compiled: no event, no notice
+    assert not second.compiled and "Compiling" not in out2.getvalue()
+    with compile_notice("quiet", quiet=True) as q:
+        @njit
+        def other(x):
+            return x - 1
+        other(np.int64(1))
+    assert not q.compiled
