@@ -37,7 +37,7 @@ from simcore.games.middle_ages.kernel import (
 )
 from simcore.games.middle_ages.layout import (
     E_COIN_OVERFLOW, G_ERROR, G_INDEX, G_NOPT, G_RESHUFFLES, G_RNG, G_ROT, G_TRACE_N, MAX_TRACE,
-    MAXE, MAXT, N_STRAT_COLS, PLS, R_COUNTED, R_EID, R_ELOSE, R_ELOSES, R_EPC, R_EPD, R_EPG,
+    MAXE, MAXP, MAXT, N_STRAT_COLS, PLS, R_COUNTED, R_EID, R_ELOSE, R_ELOSES, R_EPC, R_EPD, R_EPG,
     R_EPP, R_EPT, R_EREST, R_FEED0, R_IBASE, R_ICOUNT, R_NEVENTS, R_NTILES, R_NTYPES, R_PARAMS,
     R_PLOTSUP, R_SIZE, R_TCHEST, R_TIE, R_TNUM, R_TOWN, R_TPEAS, R_TSTACK, R_TTYPE, S_KIND,
     S_ORDER, S_ORDER_STEP, S_PLAYOUTS, STRAT_ROLLOUT, W_CB, W_CT, W_EG, W_EVORD, W_FN, W_ORDER,
@@ -205,11 +205,14 @@ def write_outputs(ws, P, g, out_i16, out_win, out_events, out_game):
                 ws[U(G_ERROR)] = E_COIN_OVERFLOW
             out_i16[C_GAIN + k, row] = a
             out_i16[C_BEFORE + k, row] = b
-        for t in range(N_TURNS):
-            c = ws[U(W_CT + p * N_TURNS + t)]
-            if c > 32767 or c < -32768:
-                ws[U(G_ERROR)] = E_COIN_OVERFLOW
-            out_i16[C_TURN + t, row] = c
+    overflow = False     # (one test at the end: no branch per value)
+    for t in range(N_TURNS):
+        for p in range(P):
+            c = ws[U(W_CT + t * MAXP + p)]
+            overflow |= (c > 32767) | (c < -32768)
+            out_i16[C_TURN + t, g * P + p] = c
+    if overflow:
+        ws[U(G_ERROR)] = E_COIN_OVERFLOW
     for k in range(N_EVENTS):
         out_events[k, g] = rk[U(R_EID + ws[U(W_EVORD + k)])]
     out_game[0, g] = ws[U(G_RESHUFFLES)]

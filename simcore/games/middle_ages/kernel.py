@@ -529,9 +529,9 @@ def advance(ws, P, stop_for_rollout, forced):
         if t % 4 == 0:
             k = t // 4 - 1
             resolve_event(ws, P, ws[U(W_EVORD + k)], k)
-        # MA-12: every player's coins at the end of turn t (its Event included)
+        # MA-12: every player's coins at the end of turn t (its Event included), turn-major
         for p in range(P):
-            ws[U(W_CT + p * N_TURNS + t - 1)] = ws[U(W_PL + p * PLS + X_COINS)]
+            ws[U(W_CT + (t - 1) * MAXP + p)] = ws[U(W_PL + p * PLS + X_COINS)]
         t += 1
         ws[U(G_TURN)] = t
         ws[U(G_PHASE)] = 0

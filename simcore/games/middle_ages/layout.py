@@ -48,7 +48,7 @@ game; the rest is scratch, or written once per block of games::
     W_SELF        440  P x 8         1 if Domain x's Income counts its own       MA-6
     W_CB          480  P x N_EVENTS  coins before event k                        MA-8, MA-12
     W_EG          500  P x N_EVENTS  coins gained or lost at event k             MA-8, MA-12
-    W_CT          520  P x N_TURNS   coins at the end of turn t (after its       MA-4, MA-12
+    W_CT          520  N_TURNS x P   coins at the end of turn t (after its       MA-4, MA-12
                                      Event; before the MA-9 penalty)
     W_RESET_END   600  -             (end of the per-game state)
     W_ORDER       600  8             seats in turn order on the row              MA-4.2
@@ -155,7 +155,7 @@ W_PER = W_FEED + MAXP * 8         # coins per counted tile of each Domain's Inco
 W_SELF = W_PER + MAXP * 8         # 1 if Domain x's Income counts its own tiles (table or Plot token) [MAXP x 8]
 W_CB = W_SELF + MAXP * 8          # coins before event k [MAXP x 4]
 W_EG = W_CB + MAXP * N_EVENTS     # event gain [MAXP x 4]
-W_CT = W_EG + MAXP * N_EVENTS     # coins at the end of turn t (after its Event) [MAXP x N_TURNS]
+W_CT = W_EG + MAXP * N_EVENTS     # coins at the end of turn t (after its Event) [N_TURNS x MAXP]
 W_RESET_END = W_CT + MAXP * N_TURNS    # everything before here is cleared per game
 W_ORDER = W_RESET_END             # [8]
 W_OPTS = W_ORDER + 8              # [MAX_OPTIONS]
