@@ -353,11 +353,13 @@ def outcome_table(rs: RunSet, acc: OutcomeAccumulator | None = None) -> pl.DataF
 
     Columns: metric, label, estimate, ci_low, ci_high, n, kind ("proportion": Wilson; "mean": t).
     Metrics: shared_wins (games whose win is shared), score_spread (winner − runner-up, coins),
-    and with checkpoints: lead_changes (times the sole leader changes between consecutive
-    checkpoints: from turn to turn with ``coins_turn_t``, else between the event checkpoints), then
-    one leader metric per checkpoint: leader_wins_turn_t (win share of the sole leader at the end
-    of turn t) with ``coins_turn_t``, else leader_wins_event_k (the sole leader just before event
-    k). A game whose lead is shared at a checkpoint does not count for that checkpoint (``n``).
+    and with checkpoints, the times the sole leader changes between consecutive checkpoints and
+    one leader metric per checkpoint: with ``coins_turn_t``, lead_changes_by_turn (from turn to
+    turn) and leader_wins_turn_t (win share of the sole leader at the end of turn t); in runs with
+    only ``coins_before_event_k``, lead_changes (between the event checkpoints) and
+    leader_wins_event_k (the sole leader just before event k). The two families have different
+    names so that a before/after never pairs one with the other. A game whose lead is shared at a
+    checkpoint does not count for that checkpoint (``n``).
     """
     acc = _outcome_acc(rs, acc)
     rows = []
@@ -370,9 +372,13 @@ def outcome_table(rs: RunSet, acc: OutcomeAccumulator | None = None) -> pl.DataF
     if acc.checkpoints:
         mean, sd = stats.Moments.of_counts(np.arange(len(acc.changes)), acc.changes).mean_sd()
         lo, hi = stats.t_interval(mean, sd, g)
-        across = (f"from turn to turn over the {len(acc.checkpoints)} turns" if acc.kind == "turn"
-                  else f"across the {len(acc.checkpoints)} event checkpoints")
-        rows.append(("lead_changes", f"Lead changes {across}", mean, lo, hi, g, "mean"))
+        if acc.kind == "turn":     # (another name: a before/after never pairs it with the other)
+            rows.append(("lead_changes_by_turn",
+                         f"Lead changes from turn to turn over the {len(acc.checkpoints)} turns",
+                         mean, lo, hi, g, "mean"))
+        else:
+            rows.append(("lead_changes", f"Lead changes across the {len(acc.checkpoints)} event checkpoints",
+                         mean, lo, hi, g, "mean"))
         for k, turn in enumerate(acc.turns):
             n = acc.leader_games[k]
             lo, hi = stats.wilson(acc.leader_wins[k], n)
