@@ -207,7 +207,7 @@ def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
     r = o["score_spread"]
     out.append(f"The winner finishes {num(r['estimate'])} {score_unit(rs)} ({num_ci(r['ci_low'], r['ci_high'])}) "
                f"ahead of the runner-up on average.")
-    out += flow_headlines(t, rs)
+    out += flow_headlines(t, rs, by_rank=False)     # (the flow section adds the by-rank sentence)
     out += length_headlines(t)
     hook = hook_for(rs.game) if rs is not None else None
     if hook is not None and hasattr(hook, "headlines"):
@@ -254,10 +254,10 @@ def winners_ahead_from(flow: pl.DataFrame) -> int | None:
     return start
 
 
-def flow_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
+def flow_headlines(t: dict, rs: RunSet | None = None, by_rank: bool = True) -> list[str]:
     """The game flow in words (tables ``outcomes`` and ``flow``): how often the lead changes, how
-    often the leader wins, and, when coins are recorded turn by turn, from which turn the eventual
-    winners are ahead — what the game-flow figure shows."""
+    often the leader wins, and (``by_rank``), when coins are recorded turn by turn, from which turn
+    the eventual winners are ahead — what the game-flow figure shows."""
     o = {r["metric"]: r for r in t["outcomes"].iter_rows(named=True)} if "outcomes" in t else {}
     out: list[str] = []
     if "lead_changes_by_turn" in o:
@@ -273,7 +273,7 @@ def flow_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
             fair = f" (a fair share is {pct(t['seats']['fair_share'][0])}%)" if "seats" in t else ""
             sentence = "; ".join(parts) + fair + "."
             out.append(sentence[0].upper() + sentence[1:])
-        if "flow" in t:
+        if by_rank and "flow" in t:
             f = t["flow"]
             start = winners_ahead_from(f)
             last = f.filter(pl.col("turn") == turns_[-1])
