@@ -33,7 +33,7 @@ TABLES = ("seats", "seat_tests", "outcomes", "spread_counts", "lead_changes", "f
 def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
     """Every applicable metric table of ``rs`` (keys from :data:`TABLES`; absent when not applicable).
 
-    ``flow`` needs coins_before_event_k; ``events``/``event_seats`` need event_gain_k and games'
+    ``flow`` needs coins_turn_t (or, in older runs, coins_before_event_k); ``events``/``event_seats`` need event_gain_k and games'
     event_k; ``tiles``/``tile_summary``/``domain_pairs`` need tiles_* columns; ``matchups`` needs at
     least two strategies; ``length``/``length_distribution`` need games' turns, ``end_reasons``
     also games' end_reason; ``guild_types`` needs founded_* columns; ``roles``/``role_seats``
@@ -44,7 +44,7 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
     from analysis import events, guilds, length, load, matchups, roles, seats, tiles
 
     seat_acc = seats.SeatAccumulator(rs.n_players)
-    out_acc = seats.OutcomeAccumulator(seats.checkpoint_columns(rs))
+    out_acc = seats.outcome_accumulator(rs)
     accs: list = [seat_acc, out_acc]
     ev_acc = events.EventAccumulator(rs) if events.has_events(rs) else None
     mu_acc = matchups.MatchupAccumulator(rs) if matchups.has_matchups(rs) else None

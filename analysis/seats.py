@@ -1,11 +1,15 @@
 """Seat advantage and the shape of a game's outcome (common columns, plus checkpoints if recorded).
 
+Checkpoints (the game flow): Middle-Ages' coins at the end of every turn (``coins_turn_t``, MA-12)
+when a run records them, else its coins just before each of the four events
+(``coins_before_event_k``, runs written before the per-turn columns): :func:`checkpoint_columns`.
+
 Seat metrics: :func:`seat_table` (win share per seat against the fair 1/n, Wilson intervals),
 :func:`seat_tests` (chi-square test of "seats are equal"; Ludii's Balance and AdvantageP1 with rank
 credit, :func:`ludii_credit`; the same ideas on win shares under their own names; Balance intervals
 from simultaneous intervals on the seat gaps, :func:`balance_interval`).
 Outcome metrics: :func:`outcome_table` (shared wins, winner − runner-up spread, lead changes across
-the event checkpoints, how often the leader at each checkpoint wins), :func:`lead_change_counts`,
+the checkpoints, how often the leader at each checkpoint wins), :func:`lead_change_counts`,
 :func:`spread_counts`, :func:`flow_table` (mean coins at each checkpoint by final rank) and
 :func:`score_distribution`. Per-game metrics are computed by accumulators fed by
 :func:`analysis.load.run_pass`; pass a filled accumulator to avoid a second pass over the data.
@@ -27,19 +31,36 @@ from analysis.load import Block, RunSet, collect, run_pass, seat_label
 _SHARED_EPS = 1e-6
 
 
+# The score-by-time families a run may record, best first: Middle-Ages' coins at the end of every
+# turn (MA-12, ``coins_turn_t``: turn t, its Event included), else its coins just before each event
+# (``coins_before_event_k``: event card k fires at the end of turn 4k, MA-4.5; runs written before
+# the per-turn columns existed have only these).
+_FAMILIES = (("turn", re.compile(r"coins_turn_(\d+)"), lambda t: t),
+             ("event", re.compile(r"coins_before_event_(\d+)"), lambda k: 4 * k))
+
+
+def _family(rs: RunSet) -> tuple[str, list[str], list[int]]:
+    """(kind, columns in time order, turn of each) of the first family ``rs`` records; kind is
+    ``""`` and the lists are empty for games without one."""
+    for kind, pattern, turn_of in _FAMILIES:
+        found = sorted((int(m.group(1)), c) for c in rs.player_columns
+                       if (m := pattern.fullmatch(c)))
+        if found:
+            return kind, [c for _, c in found], [turn_of(k) for k, _ in found]
+    return "", [], []
+
+
 def checkpoint_columns(rs: RunSet) -> list[str]:
-    """``coins_before_event_k`` columns present, in k order (empty for games without them)."""
-    found = []
-    for c in rs.player_columns:
-        m = re.fullmatch(r"coins_before_event_(\d+)", c)
-        if m:
-            found.append((int(m.group(1)), c))
-    return [c for _, c in sorted(found)]
+    """The checkpoints of the game flow, in time order: ``coins_turn_t`` (coins at the end of every
+    turn) when the run records them, else ``coins_before_event_k`` (older Middle-Ages runs); empty
+    for games without either."""
+    return _family(rs)[1]
 
 
-def _checkpoint_turn(k: int) -> int:
-    # MA-3: event card k fires at the end of turn 4k.
-    return 4 * k
+def checkpoint_kind(rs: RunSet) -> str:
+    """``"turn"`` (coins at the end of every turn), ``"event"`` (coins just before each event) or
+    ``""`` (no checkpoints): which family :func:`checkpoint_columns` reads."""
+    return _family(rs)[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -256,13 +277,21 @@ def runner_up(score: np.ndarray, best: np.ndarray, count: np.ndarray) -> np.ndar
 
 
 class OutcomeAccumulator:
-    """Shared wins, winner − runner-up spread, lead changes and checkpoint leaders' win shares."""
+    """Shared wins, winner − runner-up spread, lead changes and checkpoint leaders' win shares.
+
+    ``checkpoints`` are score-by-time columns in time order (:func:`checkpoint_columns`); ``kind``
+    says which family they are (``"turn"``: one per turn; ``"event"``: one before each event), and
+    ``turns`` the turn of each (default: inferred from the column names)."""
 
     game_columns: tuple[str, ...] = ()
     MAX_SPREAD = 400
 
-    def __init__(self, checkpoints: list[str]) -> None:
+    def __init__(self, checkpoints: list[str], kind: str | None = None,
+                 turns: list[int] | None = None) -> None:
         self.checkpoints = list(checkpoints)
+        if kind is None or turns is None:
+            kind, turns = _family_of_columns(self.checkpoints)
+        self.kind, self.turns = kind, list(turns)
         self.player_columns = ("score", "win_share", *self.checkpoints)
         k = len(self.checkpoints)
         self.games = 0
@@ -295,9 +324,26 @@ class OutcomeAccumulator:
             self.changes += np.bincount(changes, minlength=len(self.changes))[: len(self.changes)]
 
 
+def _family_of_columns(cols: list[str]) -> tuple[str, list[int]]:
+    """(kind, turns) of checkpoint columns given by name (all of one family)."""
+    for kind, pattern, turn_of in _FAMILIES:
+        ms = [pattern.fullmatch(c) for c in cols]
+        if cols and all(ms):
+            return kind, [turn_of(int(m.group(1))) for m in ms]
+    if cols:
+        raise ValueError(f"checkpoint columns of no known family: {cols}")
+    return "", []
+
+
+def outcome_accumulator(rs: RunSet) -> OutcomeAccumulator:
+    """An empty :class:`OutcomeAccumulator` on ``rs``'s game-flow checkpoints."""
+    kind, cols, turns = _family(rs)
+    return OutcomeAccumulator(cols, kind, turns)
+
+
 def _outcome_acc(rs: RunSet, acc: OutcomeAccumulator | None) -> OutcomeAccumulator:
     if acc is None:
-        acc = OutcomeAccumulator(checkpoint_columns(rs))
+        acc = outcome_accumulator(rs)
         run_pass(rs, [acc])
     return acc
 
@@ -307,8 +353,13 @@ def outcome_table(rs: RunSet, acc: OutcomeAccumulator | None = None) -> pl.DataF
 
     Columns: metric, label, estimate, ci_low, ci_high, n, kind ("proportion": Wilson; "mean": t).
     Metrics: shared_wins (games whose win is shared), score_spread (winner − runner-up, coins),
-    and with checkpoints: lead_changes (times the sole leader changes between consecutive
-    checkpoints), leader_wins_event_k (win share of the sole leader just before event k).
+    and with checkpoints, the times the sole leader changes between consecutive checkpoints and
+    one leader metric per checkpoint: with ``coins_turn_t``, lead_changes_by_turn (from turn to
+    turn) and leader_wins_turn_t (win share of the sole leader at the end of turn t); in runs with
+    only ``coins_before_event_k``, lead_changes (between the event checkpoints) and
+    leader_wins_event_k (the sole leader just before event k). The two families have different
+    names so that a before/after never pairs one with the other. A game whose lead is shared at a
+    checkpoint does not count for that checkpoint (``n``).
     """
     acc = _outcome_acc(rs, acc)
     rows = []
@@ -321,14 +372,21 @@ def outcome_table(rs: RunSet, acc: OutcomeAccumulator | None = None) -> pl.DataF
     if acc.checkpoints:
         mean, sd = stats.Moments.of_counts(np.arange(len(acc.changes)), acc.changes).mean_sd()
         lo, hi = stats.t_interval(mean, sd, g)
-        rows.append(("lead_changes", f"Lead changes across the {len(acc.checkpoints)} event checkpoints",
-                     mean, lo, hi, g, "mean"))
-        for k in range(len(acc.checkpoints)):
+        if acc.kind == "turn":     # (another name: a before/after never pairs it with the other)
+            rows.append(("lead_changes_by_turn",
+                         f"Lead changes from turn to turn over the {len(acc.checkpoints)} turns",
+                         mean, lo, hi, g, "mean"))
+        else:
+            rows.append(("lead_changes", f"Lead changes across the {len(acc.checkpoints)} event checkpoints",
+                         mean, lo, hi, g, "mean"))
+        for k, turn in enumerate(acc.turns):
             n = acc.leader_games[k]
             lo, hi = stats.wilson(acc.leader_wins[k], n)
-            rows.append((f"leader_wins_event_{k + 1}",
-                         f"Leader before event {k + 1} (turn {_checkpoint_turn(k + 1)}) wins",
-                         acc.leader_wins[k] / n if n else float("nan"), lo, hi, int(n), "proportion"))
+            metric, label = ((f"leader_wins_turn_{turn}", f"Leader at the end of turn {turn} wins")
+                             if acc.kind == "turn" else
+                             (f"leader_wins_event_{k + 1}", f"Leader before event {k + 1} (turn {turn}) wins"))
+            rows.append((metric, label, acc.leader_wins[k] / n if n else float("nan"), lo, hi, int(n),
+                         "proportion"))
     rows = [(m, lab, float(e), float(lo), float(hi), int(n), kind) for m, lab, e, lo, hi, n, kind in rows]
     return pl.DataFrame(rows, schema=["metric", "label", "estimate", "ci_low", "ci_high", "n", "kind"],
                         orient="row")
@@ -352,12 +410,15 @@ def spread_counts(rs: RunSet, acc: OutcomeAccumulator | None = None) -> pl.DataF
 
 
 def flow_table(rs: RunSet) -> pl.DataFrame:
-    """Mean coins at each event checkpoint (and the final score) by final rank.
+    """Mean coins at each checkpoint (and the final score) by final rank.
 
-    Columns: checkpoint (1…k, k+1 = end), label, turn (null at the end), rank, players, mean_coins,
-    ci_low, ci_high (t interval). Empty without checkpoint columns.
+    The checkpoints are the end of every turn when the run records ``coins_turn_t`` (labels
+    "Turn t": coins after turn t and its event, before the end-of-game penalty), else the four
+    moments just before an event (``coins_before_event_k``, labels "Turn 4k"). Columns: checkpoint
+    (1…k, k+1 = end), label, turn (null at the end), rank, players, mean_coins, ci_low, ci_high
+    (t interval). Empty without checkpoint columns.
     """
-    cols = checkpoint_columns(rs)
+    _, cols, turns = _family(rs)
     schema = {"checkpoint": pl.Int64, "label": pl.String, "turn": pl.Int64, "rank": pl.Int8,
               "players": pl.Int64, "mean_coins": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64}
     if not cols:
@@ -376,8 +437,8 @@ def flow_table(rs: RunSet) -> pl.DataFrame:
         end = i == len(cols)
         parts.append(pl.DataFrame({
             "checkpoint": np.full(len(n), i + 1),
-            "label": ["Final score" if end else f"Turn {_checkpoint_turn(i + 1)}"] * len(n),
-            "turn": [None if end else _checkpoint_turn(i + 1)] * len(n), "rank": agg["rank"].cast(pl.Int8),
+            "label": ["Final score" if end else f"Turn {turns[i]}"] * len(n),
+            "turn": [None if end else turns[i]] * len(n), "rank": agg["rank"].cast(pl.Int8),
             "players": n, "mean_coins": mean, "ci_low": lo, "ci_high": hi}, schema=schema))
     return pl.concat(parts)
 

@@ -27,7 +27,8 @@ from reports import glossary
 from reports.figures import common as F
 from reports.games import hook_for
 from reports.text import (
-    change_sentence, comparison_headlines, headlines, holm_note, length_headlines, metric_change,
+    change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
+    length_headlines, metric_change,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
     pvalue, role_headlines, score_unit, turns,
 )
@@ -371,14 +372,21 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
         secs[at:at] = hook.sections(t, rs, figs, questions)
     secs.append(Section("scores", "Score distributions", f"Final {unit} per seat and per strategy.",
                         figs.add("scores", F.scores(t, unit=unit), _score_caption(t, unit))))
-    flow_lines = [x for x in outcome_headlines(t, rs) if "lead changes" in x or x.startswith("The leader")
-                  or "shared win" in x or "ahead of the runner-up" in x]
+    flow_lines = [x for x in outcome_headlines(t, rs) if "shared win" in x or "ahead of the runner-up" in x]
+    flow_lines += flow_headlines(t, rs)
     flow_figs = figs.add("game_flow", F.game_flow(t), " ".join(flow_lines))
-    secs.append(Section(
-        "flow", "Game flow", (f"{unit.capitalize()} at each checkpoint by final rank, lead changes between "
-                              "checkpoints, how often the leader at each checkpoint wins, shared wins and the "
-                              "winner's margin." if "flow" in t else "Shared wins and the winner's margin."),
-        flow_figs, [("Outcome metrics", outcome_rows(t, unit))]))
+    if flow_by_turn(t):
+        flow_intro = (f"{unit.capitalize()} at the end of every turn (its event included, before the "
+                      "end-of-game penalty) by final rank, lead changes from turn to turn, how often the "
+                      "sole leader at the end of each turn wins, shared wins and the winner's margin.")
+    elif "flow" in t:
+        flow_intro = (f"{unit.capitalize()} at each checkpoint by final rank, lead changes between "
+                      "checkpoints, how often the leader at each checkpoint wins, shared wins and the "
+                      "winner's margin.")
+    else:
+        flow_intro = "Shared wins and the winner's margin."
+    secs.append(Section("flow", "Game flow", flow_intro, flow_figs,
+                        [("Outcome metrics", outcome_rows(t, unit))]))
     if side and all("roles" in t_ for _, _, t_ in side):
         lines_side = side_by_side_role_sentences(side)
         secs.append(Section(

@@ -207,14 +207,7 @@ def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
     r = o["score_spread"]
     out.append(f"The winner finishes {num(r['estimate'])} {score_unit(rs)} ({num_ci(r['ci_low'], r['ci_high'])}) "
                f"ahead of the runner-up on average.")
-    if "lead_changes" in o:
-        r = o["lead_changes"]
-        k = sum(1 for m in o if m.startswith("leader_wins_event_"))
-        out.append(f"The lead changes {num(r['estimate'])} times per game "
-                   f"({num_ci(r['ci_low'], r['ci_high'])}) across the {k} event checkpoints.")
-        last = o.get(f"leader_wins_event_{k}")
-        if last is not None and last["n"] > 0:
-            out.append(f"The leader just before the last event (turn {4 * k}) wins {_p(last)} of the time.")
+    out += flow_headlines(t, rs, by_rank=False)     # (the flow section adds the by-rank sentence)
     out += length_headlines(t)
     hook = hook_for(rs.game) if rs is not None else None
     if hook is not None and hasattr(hook, "headlines"):
@@ -233,6 +226,72 @@ def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
             how = "paired by deal over rotated seats" if r["paired"] else "over the games where they meet"
             out.append(f"{r['strategy']} finishes ahead of {r['opponent']} in {_p(r, 'ahead_share')} "
                        f"of their meetings ({how}).")
+    return out
+
+
+def flow_by_turn(t: dict) -> bool:
+    """True when the game flow is recorded turn by turn (Middle-Ages' ``coins_turn_t``), False for
+    the four event checkpoints of older runs or no flow at all."""
+    return "outcomes" in t and t["outcomes"].filter(
+        pl.col("metric").str.starts_with("leader_wins_turn_")).height > 0
+
+
+def winners_ahead_from(flow: pl.DataFrame) -> int | None:
+    """The first turn from which, at every later turn too, the players who finish first hold more
+    coins than those who finish second with the two 95% intervals apart (table ``flow``); None if
+    they are not clearly ahead at the last turn."""
+    by_turn = flow.filter(pl.col("turn").is_not_null())
+    first = by_turn.filter(pl.col("rank") == 1).sort("turn")
+    second = by_turn.filter(pl.col("rank") == 2).sort("turn")
+    if first.height == 0 or second.height == 0:
+        return None
+    both = first.join(second, on="turn", suffix="_2").sort("turn")
+    apart = (both["ci_low"] > both["ci_high_2"]).to_list()
+    turns_ = both["turn"].to_list()
+    start = None
+    for turn, ok in zip(turns_, apart):
+        start = (turn if start is None else start) if ok else None
+    return start
+
+
+def flow_headlines(t: dict, rs: RunSet | None = None, by_rank: bool = True) -> list[str]:
+    """The game flow in words (tables ``outcomes`` and ``flow``): how often the lead changes, how
+    often the leader wins, and (``by_rank``), when coins are recorded turn by turn, from which turn
+    the eventual winners are ahead — what the game-flow figure shows."""
+    o = {r["metric"]: r for r in t["outcomes"].iter_rows(named=True)} if "outcomes" in t else {}
+    out: list[str] = []
+    if "lead_changes_by_turn" in o:
+        unit = score_unit(rs)
+        r = o["lead_changes_by_turn"]
+        turns_ = sorted(int(m.rsplit("_", 1)[1]) for m in o if m.startswith("leader_wins_turn_"))
+        out.append(f"The lead changes {num(r['estimate'])} times per game "
+                   f"({num_ci(r['ci_low'], r['ci_high'])}) from turn to turn over the {len(turns_)} turns.")
+        shown = [x for x in (turns_[len(turns_) // 2 - 1], turns_[-1]) if o[f"leader_wins_turn_{x}"]["n"] > 0]
+        if shown:
+            parts = [f"the sole leader at the end of turn {x} wins {_p(o[f'leader_wins_turn_{x}'])} of the time"
+                     for x in shown]
+            fair = f" (a fair share is {pct(t['seats']['fair_share'][0])}%)" if "seats" in t else ""
+            sentence = "; ".join(parts) + fair + "."
+            out.append(sentence[0].upper() + sentence[1:])
+        if by_rank and "flow" in t:
+            f = t["flow"]
+            start = winners_ahead_from(f)
+            last = f.filter(pl.col("turn") == turns_[-1])
+            win, second = last.filter(pl.col("rank") == 1), last.filter(pl.col("rank") == 2)
+            where = (f"from the end of turn {start} on" if start is not None
+                     else "at no turn (their 95% intervals overlap at the last one)")
+            if win.height and second.height:
+                out.append(f"By final rank, the eventual winners hold clearly more {unit} than the runners-up "
+                           f"{where}; after turn {turns_[-1]} they hold {num(win['mean_coins'][0], 1)} "
+                           f"{unit} against {num(second['mean_coins'][0], 1)}.")
+    elif "lead_changes" in o:
+        r = o["lead_changes"]
+        k = sum(1 for m in o if m.startswith("leader_wins_event_"))
+        out.append(f"The lead changes {num(r['estimate'])} times per game "
+                   f"({num_ci(r['ci_low'], r['ci_high'])}) across the {k} event checkpoints.")
+        last = o.get(f"leader_wins_event_{k}")
+        if last is not None and last["n"] > 0:
+            out.append(f"The leader just before the last event (turn {4 * k}) wins {_p(last)} of the time.")
     return out
 
 
@@ -270,6 +329,7 @@ def metric_unit(metric: str, kind: str, unit: str = "points") -> str:
     if metric in ("seat_mean_score", "score_spread"):
         return unit
     return {"event_mean_gain": "coins", "mean_turns": "turns", "lead_changes": "lead changes",
+            "lead_changes_by_turn": "lead changes",
             "tile_slope": "pp per tile"}.get(metric, "")
 
 

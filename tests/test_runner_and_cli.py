@@ -25,6 +25,7 @@ PLAYER_COLUMNS = {
     "graveyard": pl.Int8, "penalty": pl.Int16,
     **{f"event_gain_{k}": pl.Int16 for k in range(1, 5)},
     **{f"coins_before_event_{k}": pl.Int16 for k in range(1, 5)},
+    **{f"coins_turn_{t}": pl.Int16 for t in range(1, 17)},
 }
 GAME_COLUMNS = {"game": pl.Int64, "n_players": pl.Int8, "event_1": pl.Int8, "event_2": pl.Int8,
                 "event_3": pl.Int8, "event_4": pl.Int8, "reshuffles": pl.Int8}

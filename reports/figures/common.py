@@ -235,10 +235,11 @@ def game_flow(t: dict) -> Figure | None:
     """Score at each checkpoint by final rank; lead changes; how often the leader wins.
 
     Generic over the checkpoints of the ``flow`` table: whatever family of score-by-time columns the
-    analysis turned into that table (``coins_before_event_k`` for Middle-Ages today; a per-turn family
-    such as ``coins_turn_k`` draws the same way), the x axis is the table's own ``label``s, in
+    analysis turned into that table (Middle-Ages' ``coins_turn_t``, or ``coins_before_event_k`` in
+    older runs), the x axis is the table's own ``label``s, in
     ``checkpoint`` order, and the leader panel reads the turn of each ``leader_wins_*`` metric from
-    the flow table's ``turn`` column."""
+    the flow table's ``turn`` column. A per-turn family (consecutive turns) is labelled by turn
+    number, every turn shown, "End" for the final score."""
     if "flow" not in t or t["flow"].height == 0:
         return None
     flow = t["flow"]
@@ -248,24 +249,32 @@ def game_flow(t: dict) -> Figure | None:
     ax2, ax3 = bottom.subplots(1, 2)
     marks = flow.filter(pl.col("rank") == flow["rank"].min()).sort("checkpoint")
     labels, turns_at = marks["label"].to_list(), marks["turn"].to_list()
+    known = [x for x in turns_at if x is not None]
+    by_turn = len(known) > 6 and known == list(range(known[0], known[0] + len(known)))
+    if by_turn:       # a per-turn family (coins_turn_t): the turn numbers, "End" for the final score
+        labels = [str(x) if x is not None else "End" for x in turns_at]
     for i, rank in enumerate(sorted(set(flow["rank"].to_list()))):
         d = flow.filter(pl.col("rank") == rank).sort("checkpoint")
         x = d["checkpoint"].to_numpy()
         ax.errorbar(x, d["mean_coins"].to_numpy(), yerr=error_bars(d["ci_low"], d["mean_coins"], d["ci_high"]),
                     marker="o", color=OKABE_ITO[i % 8], label=f"Finished {_ordinal(rank)}", capsize=3)
-    step = max(1, math.ceil(len(labels) / 12))          # a per-turn family: every k-th label only
+    step = 1 if by_turn else max(1, math.ceil(len(labels) / 12))    # short labels: every one fits
     ticks = [i for i in range(len(labels)) if i % step == 0 or i == len(labels) - 1]
     ax.set_xticks([i + 1 for i in ticks], [labels[i] for i in ticks])
-    ax.set_xlabel("Checkpoint" + (" (turn 4k: just before event card k)" if any(
-        "Turn" in lab for lab in labels) and len(labels) <= 6 else ""))
+    if by_turn:
+        ax.set_xlabel("End of turn (its event included); End = final score, after end-of-game penalties")
+        ax.set_title("Game flow: score at the end of every turn, by final rank (95% intervals)")
+    else:
+        ax.set_xlabel("Checkpoint" + (" (turn 4k: just before event card k)" if any(
+            "Turn" in lab for lab in labels) and len(labels) <= 6 else ""))
+        ax.set_title("Game flow: score at each checkpoint, by final rank (95% intervals)")
     ax.set_ylabel("Mean score so far")
-    ax.set_title("Game flow: score at each checkpoint, by final rank (95% intervals)")
     ax.legend(loc="upper left", fontsize=9)
     lc = t.get("lead_changes")
     if lc is not None and lc.height:
         ax2.bar(lc["lead_changes"].to_numpy(), lc["share"].to_numpy(), color=OKABE_ITO[0])
         ax2.set_xticks(lc["lead_changes"].to_list())
-        ax2.set_xlabel("Lead changes between checkpoints")
+        ax2.set_xlabel("Lead changes from turn to turn" if by_turn else "Lead changes between checkpoints")
         ax2.set_ylabel("Share of games")
         ax2.set_ylim(0, float(lc["share"].max()) * 1.15)
         percent_axis(ax2)
@@ -278,11 +287,16 @@ def game_flow(t: dict) -> Figure | None:
         e = o["estimate"].to_numpy()
         ax3.errorbar(x, e, yerr=error_bars(o["ci_low"], e, o["ci_high"]), marker="o", color=OKABE_ITO[2], capsize=3)
         ax3.axhline(t["seats"]["fair_share"][0], color=FAIR, linestyle="--", linewidth=1, label="Fair share")
-        names = [f"Turn {turns_at[k - 1]}" if k - 1 < len(turns_at) and turns_at[k - 1] is not None
-                 else f"#{k}" for k in x]
-        step = max(1, math.ceil(len(names) / 6))
-        ax3.set_xticks(x[::step], names[::step])
-        ax3.set_xlabel("Sole leader at the checkpoint")
+        if by_turn:
+            shown = [k for k in x if k == 1 or turns_at[k - 1] % 4 == 0]
+            ax3.set_xticks(shown, [str(turns_at[k - 1]) for k in shown])
+            ax3.set_xlabel("Sole leader at the end of turn")
+        else:
+            names = [f"Turn {turns_at[k - 1]}" if k - 1 < len(turns_at) and turns_at[k - 1] is not None
+                     else f"#{k}" for k in x]
+            step = max(1, math.ceil(len(names) / 6))
+            ax3.set_xticks(x[::step], names[::step])
+            ax3.set_xlabel("Sole leader at the checkpoint")
         ax3.set_ylabel("Leader's win share")
         ax3.set_ylim(0, 1)
         percent_axis(ax3)

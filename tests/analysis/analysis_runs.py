@@ -26,6 +26,7 @@ PLAYER_TYPES = {"game": pa.int64(), "seat": pa.int8(), "strategy": pa.string(), 
 PLAYER_TYPES.update({f"tiles_{d}": pa.int8() for d in DOMAINS})
 PLAYER_TYPES.update({f"event_gain_{k}": pa.int16() for k in range(1, 5)})
 PLAYER_TYPES.update({f"coins_before_event_{k}": pa.int16() for k in range(1, 5)})
+PLAYER_TYPES.update({f"coins_turn_{t}": pa.int16() for t in range(1, 17)})
 GAME_TYPES = {"game": pa.int64(), "n_players": pa.int8(), "reshuffles": pa.int8()}
 GAME_TYPES.update({f"event_{k}": pa.int8() for k in range(1, 5)})
 

@@ -12,7 +12,8 @@ from cli import _run
 DOMAINS = ("champs", "moulin", "village", "rempart", "marche", "caserne", "eglise", "palais")
 PLAYERS = (["game", "seat", "strategy", "score", "win_share", "rank"] + [f"tiles_{d}" for d in DOMAINS]
            + ["graveyard", "penalty"] + [f"event_gain_{k}" for k in range(1, 5)]
-           + [f"coins_before_event_{k}" for k in range(1, 5)])
+           + [f"coins_before_event_{k}" for k in range(1, 5)]
+           + [f"coins_turn_{t}" for t in range(1, 17)])
 GAMES = ["game", "n_players", "event_1", "event_2", "event_3", "event_4", "reshuffles"]
 SEATS = ["seat", "seat_label", "games", "wins", "win_share", "ci_low", "ci_high", "fair_share", "diff",
          "diff_low", "diff_high", "significant", "mean_score", "score_sd", "score_ci_low",

@@ -18,7 +18,7 @@ from simcore.games.middle_ages import rules as R
 
 RULES = R.load()
 FIELDS = ("score", "win_share", "rank", "tiles", "graveyard", "penalty", "event_gain",
-          "coins_before_event")
+          "coins_before_event", "coins_by_turn")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -121,3 +121,24 @@ def test_invariant_checker_catches_a_broken_game():
     rk2[layout.R_TSTACK + 0] = 7  # tile 0 belongs to no stack: it never enters the game
     out2 = D.run_chunk(RULES, 4, 0, 50, 1, debug=True, rk=rk2)
     assert (out2["error"] == layout.E_TILES_NOT_CONSERVED).all()
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_coins_by_turn_agree_with_the_event_checkpoints_and_the_final_score(players):
+    """MA-12 ``coins_turn_t``: the coins at the end of turn 4k less what event k gave are the coins
+    just before event k (written by the Event, not by the end of the turn), and the coins at the
+    end of turn 16 less the MA-9 penalty are the final coins, in every game of a heuristic line-up
+    (the rollout bot too: its games stop and resume inside turns)."""
+    from strategies import middle_ages as S
+
+    bots = ["rollout", "balanced", "greedy", "random", "warlord"][:players]
+    _, rows = S.resolve(bots, players)
+    out = D.run_chunk(RULES, players, 0, 8, 5, rows)
+    assert not out["error"].any()
+    by_turn = out["coins_by_turn"].astype(np.int64)
+    assert by_turn.shape == (8 * players, R.N_TURNS)
+    for k in range(R.N_EVENTS):
+        np.testing.assert_array_equal(by_turn[:, 4 * k + 3] - out["event_gain"][:, k],
+                                      out["coins_before_event"][:, k], err_msg=f"event {k + 1}")
+    np.testing.assert_array_equal(by_turn[:, -1] - out["penalty"], out["score"])
+    assert (np.diff(by_turn, axis=1) != 0).any()   # the flow moves: not one value copied 16 times

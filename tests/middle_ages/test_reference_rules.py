@@ -687,7 +687,7 @@ def test_MA11_replay_strategy_reproduces_a_game_without_drawing(n_players):
     rec2 = ref.play_game(RULES, n_players, 77, 3, strategies=[replay] * n_players)
     assert rec2.decisions == rec.decisions and replay.pos == len(rec.decisions)
     for name in ("score", "win_share", "rank", "tiles", "graveyard", "penalty", "event_gain",
-                 "coins_before_event", "events"):
+                 "coins_before_event", "coins_by_turn", "events"):
         assert np.array_equal(getattr(rec, name), getattr(rec2, name)), name
     with pytest.raises(ValueError, match="replay decision 0"):
         ref.play_game(RULES, n_players, 77, 3, strategies=[ref.ReplayStrategy([("move", 1, 0)])] * n_players)
@@ -701,9 +701,10 @@ def test_MA12_record_dtypes_shapes_and_consistency():
     """MA-12: record arrays have the kernel's dtypes and shapes and agree with each other."""
     rec = ref.play_game(RULES, 5, 31, 2, debug=True)
     dtypes = dict(score=np.int32, win_share=np.float32, rank=np.int8, tiles=np.int8, graveyard=np.int8,
-                  penalty=np.int16, event_gain=np.int16, coins_before_event=np.int16, events=np.int8)
+                  penalty=np.int16, event_gain=np.int16, coins_before_event=np.int16, events=np.int8,
+                  coins_by_turn=np.int16)
     shapes = dict(score=(5,), win_share=(5,), rank=(5,), tiles=(5, 8), graveyard=(5,), penalty=(5,),
-                  event_gain=(5, 4), coins_before_event=(5, 4), events=(4,))
+                  event_gain=(5, 4), coins_before_event=(5, 4), events=(4,), coins_by_turn=(5, 16))
     for name, dt in dtypes.items():
         arr = getattr(rec, name)
         assert arr.dtype == dt and arr.shape == shapes[name], name

@@ -50,6 +50,7 @@ def test_reference_replays_every_bot_exactly(players, bots):
         np.testing.assert_array_equal(out["score"][rows_g], rec.score)
         np.testing.assert_array_equal(out["tiles"][rows_g], rec.tiles)
         np.testing.assert_array_equal(out["event_gain"][rows_g], rec.event_gain)
+        np.testing.assert_array_equal(out["coins_by_turn"][rows_g], rec.coins_by_turn)
         assert out["reshuffles"][g] == rec.reshuffles
         assert replay.pos == len(out["trace"][g])
 

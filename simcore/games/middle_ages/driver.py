@@ -37,16 +37,17 @@ from simcore.games.middle_ages.kernel import (
 )
 from simcore.games.middle_ages.layout import (
     E_COIN_OVERFLOW, G_ERROR, G_INDEX, G_NOPT, G_RESHUFFLES, G_RNG, G_ROT, G_TRACE_N, MAX_TRACE,
-    MAXE, MAXT, N_STRAT_COLS, PLS, R_COUNTED, R_EID, R_ELOSE, R_ELOSES, R_EPC, R_EPD, R_EPG,
+    MAXE, MAXP, MAXT, N_STRAT_COLS, PLS, R_COUNTED, R_EID, R_ELOSE, R_ELOSES, R_EPC, R_EPD, R_EPG,
     R_EPP, R_EPT, R_EREST, R_FEED0, R_IBASE, R_ICOUNT, R_NEVENTS, R_NTILES, R_NTYPES, R_PARAMS,
     R_PLOTSUP, R_SIZE, R_TCHEST, R_TIE, R_TNUM, R_TOWN, R_TPEAS, R_TSTACK, R_TTYPE, S_KIND,
-    S_ORDER, S_ORDER_STEP, S_PLAYOUTS, STRAT_ROLLOUT, W_CB, W_EG, W_EVORD, W_FN, W_ORDER, W_PL,
-    W_RK, W_STRAT, W_TRACE, WS_SIZE, X_COINS, X_GRAVE_N, X_PENALTY,
+    S_ORDER, S_ORDER_STEP, S_PLAYOUTS, STRAT_ROLLOUT, W_CB, W_CT, W_EG, W_EVORD, W_FN, W_ORDER,
+    W_PL, W_RK, W_STRAT, W_TRACE, WS_SIZE, X_COINS, X_GRAVE_N, X_PENALTY,
 )
 from simcore.games.middle_ages.rules import (
-    CHAMPS, MARCHE, N_EVENTS, N_PARAMS, N_TYPES, P_CHAMPS_PER_PEASANT, P_MARCHE_PER_CHEST,
+    CHAMPS, MARCHE, N_EVENTS, N_PARAMS, N_TURNS, N_TYPES, P_CHAMPS_PER_PEASANT,
+    P_MARCHE_PER_CHEST,
 )
-from simcore.games.middle_ages.spec import BEFORE_COLS, GAIN_COLS, SPEC, TILE_COLS
+from simcore.games.middle_ages.spec import BEFORE_COLS, GAIN_COLS, SPEC, TILE_COLS, TURN_COLS
 from simcore.blocks import play_blocks
 from simcore.rng import next_u64, stream_state
 
@@ -54,16 +55,18 @@ from simcore.rng import next_u64, stream_state
 # spec's order: every player column but ``win_share`` (float32, written to its own array). The
 # positions below are compile-time constants of write_outputs; reordering the spec's columns
 # reorders the records, and the assertions keep each block (tiles, event gains, coins before an
-# event) contiguous as the kernel writes it.
+# event, coins at the end of each turn) contiguous as the kernel writes it.
 PLAYER_COLS = tuple(c.name for c in SPEC.player_columns if c.name != "win_share")
 C_SCORE, C_RANK = PLAYER_COLS.index("score"), PLAYER_COLS.index("rank")
 C_GRAVEYARD, C_PENALTY = PLAYER_COLS.index("graveyard"), PLAYER_COLS.index("penalty")
-C_TILES, C_GAIN, C_BEFORE = (PLAYER_COLS.index(TILE_COLS[0]), PLAYER_COLS.index(GAIN_COLS[0]),
-                             PLAYER_COLS.index(BEFORE_COLS[0]))
+C_TILES, C_GAIN, C_BEFORE, C_TURN = (
+    PLAYER_COLS.index(TILE_COLS[0]), PLAYER_COLS.index(GAIN_COLS[0]),
+    PLAYER_COLS.index(BEFORE_COLS[0]), PLAYER_COLS.index(TURN_COLS[0]))
 assert PLAYER_COLS[C_TILES:C_TILES + N_TYPES] == TILE_COLS
 assert PLAYER_COLS[C_GAIN:C_GAIN + N_EVENTS] == GAIN_COLS
 assert PLAYER_COLS[C_BEFORE:C_BEFORE + N_EVENTS] == BEFORE_COLS
-assert len(PLAYER_COLS) == 4 + N_TYPES + 2 * N_EVENTS
+assert PLAYER_COLS[C_TURN:C_TURN + N_TURNS] == TURN_COLS
+assert len(PLAYER_COLS) == 4 + N_TYPES + 2 * N_EVENTS + N_TURNS
 
 
 def pack_rules(rules) -> np.ndarray:
@@ -170,7 +173,7 @@ def write_outputs(ws, P, g, out_i16, out_win, out_events, out_game):
     Column-major records (one contiguous row per record, so the columns need no strided copy):
     ``out_i16[c, g * P + seat]`` holds the player column ``PLAYER_COLS[c]`` (the spec's player
     columns but win_share, in the spec's order: score, rank, 8 tile counts, graveyard, penalty, 4
-    event gains, 4 coins-before-event);
+    event gains, 4 coins-before-event, 16 coins at the end of a turn);
     ``out_events[k, g]`` the 4 event ids, ``out_game[:, g]`` reshuffles and the error code.
     """
     _, rk, _ = views(ws)
@@ -202,6 +205,14 @@ def write_outputs(ws, P, g, out_i16, out_win, out_events, out_game):
                 ws[U(G_ERROR)] = E_COIN_OVERFLOW
             out_i16[C_GAIN + k, row] = a
             out_i16[C_BEFORE + k, row] = b
+    overflow = False     # (one test at the end: no branch per value)
+    for t in range(N_TURNS):
+        for p in range(P):
+            c = ws[U(W_CT + t * MAXP + p)]
+            overflow |= (c > 32767) | (c < -32768)
+            out_i16[C_TURN + t, g * P + p] = c
+    if overflow:
+        ws[U(G_ERROR)] = E_COIN_OVERFLOW
     for k in range(N_EVENTS):
         out_events[k, g] = rk[U(R_EID + ws[U(W_EVORD + k)])]
     out_game[0, g] = ws[U(G_RESHUFFLES)]
@@ -267,7 +278,7 @@ def play_games(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, ou
         1, or P for seat rotation: in rotation k, seat s is played by strategy row (s + k) % P.
     debug : bool
         Check the invariants after every game (error codes 10+); only :func:`play_games_checked`.
-    out_i16 : int16[20, n_games * P]; out_win : float32[n_games * P];
+    out_i16 : int16[len(PLAYER_COLS), n_games * P]; out_win : float32[n_games * P];
     out_events : int8[4, n_games]; out_game : int16[2, n_games]
         Outputs (see :func:`write_outputs`).
     trace : int16[n_games, 2 * MAX_TRACE] or int16[1, 0]
@@ -327,7 +338,8 @@ def run_chunk(rules, n_players: int, first_game: int, n_games: int, seed: int, s
 
     Player arrays (``n_games * n_players`` rows, game-major then seat): ``score`` int32,
     ``win_share`` float32, ``rank`` int8, ``tiles`` int8 (rows x 8), ``graveyard`` int8,
-    ``penalty`` int16, ``event_gain`` and ``coins_before_event`` int16 (rows x 4). Game arrays:
+    ``penalty`` int16, ``event_gain`` and ``coins_before_event`` int16 (rows x 4),
+    ``coins_by_turn`` int16 (rows x 16: coins at the end of each turn, MA-12). Game arrays:
     ``events`` int8 (games x 4), ``reshuffles`` int8, ``error`` int16, and with
     ``trace_decisions`` a list of (n_options, choice) pairs per game in ``trace``. The 2-D arrays
     are transposed views of column-major records: each column (``tiles[:, i]``) is contiguous.
@@ -352,7 +364,8 @@ def run_chunk(rules, n_players: int, first_game: int, n_games: int, seed: int, s
         tiles=out_i16[C_TILES:C_TILES + N_TYPES].astype(np.int8).T,
         graveyard=out_i16[C_GRAVEYARD].astype(np.int8), penalty=out_i16[C_PENALTY],
         event_gain=out_i16[C_GAIN:C_GAIN + N_EVENTS].T,
-        coins_before_event=out_i16[C_BEFORE:C_BEFORE + N_EVENTS].T, events=out_events.T,
+        coins_before_event=out_i16[C_BEFORE:C_BEFORE + N_EVENTS].T,
+        coins_by_turn=out_i16[C_TURN:C_TURN + N_TURNS].T, events=out_events.T,
         reshuffles=out_game[0].astype(np.int8), error=out_game[1],
     )
     if trace_decisions:

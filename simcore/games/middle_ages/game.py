@@ -19,8 +19,8 @@ import pyarrow as pa
 from simcore.errors import UsageError
 from simcore.games.middle_ages import driver, rules as rules_mod
 from simcore.games.middle_ages.layout import ERROR_TEXT
-from simcore.games.middle_ages.rules import MAX_PLAYERS, MIN_PLAYERS, N_EVENTS
-from simcore.games.middle_ages.spec import BEFORE_COLS, GAIN_COLS, SPEC, TILE_COLS
+from simcore.games.middle_ages.rules import MAX_PLAYERS, MIN_PLAYERS, N_EVENTS, N_TURNS
+from simcore.games.middle_ages.spec import BEFORE_COLS, GAIN_COLS, SPEC, TILE_COLS, TURN_COLS
 from simcore.contract import (ChunkResult, PreparedRun, SeatStrategies, arrow_column,
                               raise_game_error)
 
@@ -98,6 +98,8 @@ def player_columns(o: dict, first: int, n: int, seats: SeatStrategies, n_rot: in
     for k in range(N_EVENTS):
         cols[GAIN_COLS[k]] = np.ascontiguousarray(o["event_gain"][:, k])
         cols[BEFORE_COLS[k]] = np.ascontiguousarray(o["coins_before_event"][:, k])
+    for t in range(N_TURNS):
+        cols[TURN_COLS[t]] = np.ascontiguousarray(o["coins_by_turn"][:, t])
     return cols
 
 
@@ -126,6 +128,7 @@ def _reference_chunk(rules, P: int, first: int, n: int, seed: int, names: list[s
         penalty=np.concatenate([r.penalty for r in recs]).astype(np.int16),
         event_gain=np.concatenate([r.event_gain for r in recs]).astype(np.int16),
         coins_before_event=np.concatenate([r.coins_before_event for r in recs]).astype(np.int16),
+        coins_by_turn=np.concatenate([r.coins_by_turn for r in recs]).astype(np.int16),
         events=np.stack([r.events for r in recs]).astype(np.int8),
         reshuffles=np.array([r.reshuffles for r in recs], np.int8),
         error=np.zeros(n, np.int16),

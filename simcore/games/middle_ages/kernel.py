@@ -40,8 +40,8 @@ from simcore.games.middle_ages.layout import (
     R_ELOSE, R_ELOSES, R_EPC, R_EPD, R_EPG, R_EPP, R_EPT, R_EREST, R_FEED0, R_IBASE, R_ICOUNT,
     R_NEVENTS, R_NTILES, R_NTYPES, R_PARAMS, R_PLOTSUP, R_TCHEST, R_TIE, R_TNUM, R_TPEAS,
     R_TSTACK, R_TTYPE, S_KIND, SIG_ADVANCE, STACK, STRAT_ROLLOUT, W_BOARD, W_CB, W_CNT, W_COUNT,
-    W_DISCARD, W_EG, W_EVORD, W_EXTRA, W_FEED, W_FIEF, W_FN, W_GRAVE, W_INIT, W_LORD, W_OPTS,
-    W_ORANGE, W_ORDER, W_PER, W_PILE, W_PL, W_PLOT, W_PLOTSUP, W_RESET_END, W_SCOUT, W_SELF,
+    W_CT, W_DISCARD, W_EG, W_EVORD, W_EXTRA, W_FEED, W_FIEF, W_FN, W_GRAVE, W_INIT, W_LORD,
+    W_OPTS, W_ORANGE, W_ORDER, W_PER, W_PILE, W_PL, W_PLOT, W_PLOTSUP, W_RESET_END, W_SCOUT, W_SELF,
     X_CHESTS, X_COINS, X_EMPTY, X_GRAVE_N, X_LORD_COL, X_LORD_ROW, X_NPLOT, X_PEAS, X_PENALTY,
     X_SCOUT_COL, X_SCOUT_ROW, X_TAKEN,
 )
@@ -529,6 +529,9 @@ def advance(ws, P, stop_for_rollout, forced):
         if t % 4 == 0:
             k = t // 4 - 1
             resolve_event(ws, P, ws[U(W_EVORD + k)], k)
+        # MA-12: every player's coins at the end of turn t (its Event included), turn-major
+        for p in range(P):
+            ws[U(W_CT + (t - 1) * MAXP + p)] = ws[U(W_PL + p * PLS + X_COINS)]
         t += 1
         ws[U(G_TURN)] = t
         ws[U(G_PHASE)] = 0

@@ -48,26 +48,28 @@ game; the rest is scratch, or written once per block of games::
     W_SELF        440  P x 8         1 if Domain x's Income counts its own       MA-6
     W_CB          480  P x N_EVENTS  coins before event k                        MA-8, MA-12
     W_EG          500  P x N_EVENTS  coins gained or lost at event k             MA-8, MA-12
-    W_RESET_END   520  -             (end of the per-game state)
-    W_ORDER       520  8             seats in turn order on the row              MA-4.2
-    W_OPTS        528  MAX_OPTIONS   the options of the current decision         MA-11
-    W_EVORD       592  MAXE          shuffled event deck (indices into rk's)     MA-3, MA-8
-    W_PILE        624  MAXT          draw pile                                   MA-3, MA-7
-    W_ORANGE      752  MAXT          orange stack (4-5 players)                  MA-3.1, MA-7
-    W_DISCARD     880  MAXT          discard pile                                MA-4.1, MA-7
-    W_GRAVE      1008  P x S         each Graveyard, oldest first                MA-5, MA-8
-    W_FIEF       1088  P x 8 x S     Domain stacks, bottom first                 MA-5, MA-6
-    W_TRACE      1728  2 x MAX_TRACE (n_options, choice) per decision (replay)   MA-11
-    W_COUNT      2752  MAXT          debug invariants: copies of each tile       MA-12 debug
-      W_BEST     2752  MAX_OPTIONS   decisions, over W_COUNT: tied options       MA-11
-      W_TVAL     2816  8             ... type_values of one player               MA-11
-      W_TSCORE   2824  8 (f8)        ... tile-independent score of each type     MA-11
-      W_TOPP     2832  8             ... best opponent's value of each type      MA-11 denial
-      W_SC       2840  MAX_OPTIONS   ... (f8) each option's score                MA-11
-    W_RK         2912  R_SIZE        copy of the rules vector rk (per block)     MA-2 … MA-10
-    W_STRAT      4608  P x N_STRAT_COLS  (f8) strategy rows (per block)         MA-11
-    W_INIT       4768  W_RESET_END   the state every game starts from            MA-3
-    WS_SIZE      5288  -             (end)
+    W_CT          520  N_TURNS x P   coins at the end of turn t (after its       MA-4, MA-12
+                                     Event; before the MA-9 penalty)
+    W_RESET_END   600  -             (end of the per-game state)
+    W_ORDER       600  8             seats in turn order on the row              MA-4.2
+    W_OPTS        608  MAX_OPTIONS   the options of the current decision         MA-11
+    W_EVORD       672  MAXE          shuffled event deck (indices into rk's)     MA-3, MA-8
+    W_PILE        704  MAXT          draw pile                                   MA-3, MA-7
+    W_ORANGE      832  MAXT          orange stack (4-5 players)                  MA-3.1, MA-7
+    W_DISCARD     960  MAXT          discard pile                                MA-4.1, MA-7
+    W_GRAVE      1088  P x S         each Graveyard, oldest first                MA-5, MA-8
+    W_FIEF       1168  P x 8 x S     Domain stacks, bottom first                 MA-5, MA-6
+    W_TRACE      1808  2 x MAX_TRACE (n_options, choice) per decision (replay)   MA-11
+    W_COUNT      2832  MAXT          debug invariants: copies of each tile       MA-12 debug
+      W_BEST     2832  MAX_OPTIONS   decisions, over W_COUNT: tied options       MA-11
+      W_TVAL     2896  8             ... type_values of one player               MA-11
+      W_TSCORE   2904  8 (f8)        ... tile-independent score of each type     MA-11
+      W_TOPP     2912  8             ... best opponent's value of each type      MA-11 denial
+      W_SC       2920  MAX_OPTIONS   ... (f8) each option's score                MA-11
+    W_RK         2992  R_SIZE        copy of the rules vector rk (per block)     MA-2 … MA-10
+    W_STRAT      4688  P x N_STRAT_COLS  (f8) strategy rows (per block)         MA-11
+    W_INIT       4848  W_RESET_END   the state every game starts from            MA-3
+    WS_SIZE      5448  -             (end)
 
 The rules vector ``rk`` (int64[R_SIZE], written by
 :func:`simcore.games.middle_ages.driver.pack_rules`) holds at R_* the tile table (type, back
@@ -153,7 +155,8 @@ W_PER = W_FEED + MAXP * 8         # coins per counted tile of each Domain's Inco
 W_SELF = W_PER + MAXP * 8         # 1 if Domain x's Income counts its own tiles (table or Plot token) [MAXP x 8]
 W_CB = W_SELF + MAXP * 8          # coins before event k [MAXP x 4]
 W_EG = W_CB + MAXP * N_EVENTS     # event gain [MAXP x 4]
-W_RESET_END = W_EG + MAXP * N_EVENTS   # everything before here is cleared per game
+W_CT = W_EG + MAXP * N_EVENTS     # coins at the end of turn t (after its Event) [N_TURNS x MAXP]
+W_RESET_END = W_CT + MAXP * N_TURNS    # everything before here is cleared per game
 W_ORDER = W_RESET_END             # [8]
 W_OPTS = W_ORDER + 8              # [MAX_OPTIONS]
 W_EVORD = W_OPTS + MAX_OPTIONS    # shuffled deck (indices into the rules' deck) [MAXE]

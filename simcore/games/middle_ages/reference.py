@@ -138,7 +138,8 @@ class GameRecord:
     coins_before_event: np.ndarray  # int16[P, 4]
     events: np.ndarray              # int8[4] event ids in firing order
     reshuffles: int                 # int8 in the kernel
-    coins_by_turn: np.ndarray       # int16[P, 16] coins at the end of each turn (MA-12 "if asked")
+    coins_by_turn: np.ndarray       # int16[P, 16] coins at the end of each turn, its Event
+    #                                 included, before the MA-9 penalty (MA-12; coins_turn_t)
     decisions: list = field(default_factory=list)  # (kind, n_options, chosen index) in order
 
 
@@ -719,6 +720,9 @@ def record_table(record: GameRecord) -> list[str]:
             + f" {int(record.graveyard[s]):5d} {int(record.penalty[s]):7d} "
             + " ".join(f"{int(x):4d}" for x in record.event_gain[s])
             + " |         " + " ".join(f"{int(x):4d}" for x in record.coins_before_event[s]))
+    lines.append("coins at the end of turn " + " ".join(f"{t:4d}" for t in range(1, N_TURNS + 1)))
+    for s in range(record.score.shape[0]):
+        lines.append(f"P{s:<23} " + " ".join(f"{int(x):4d}" for x in record.coins_by_turn[s]))
     lines.append("events: " + " ".join(str(int(e)) for e in record.events)
                  + f"; reshuffles: {record.reshuffles}; decisions: {len(record.decisions)}")
     return lines

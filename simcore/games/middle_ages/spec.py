@@ -1,13 +1,14 @@
 """Middle-Ages as the toolkit sees it: the game's :class:`~simcore.contract.GameSpec`.
 
-Player columns follow MA-12 (what a game records per player); every seat is alike, so seat
+Player columns follow MA-12 (what a game records per player), with the coins at the end of every
+turn (``coins_turn_1`` … ``coins_turn_16``, the game flow); every seat is alike, so seat
 advantage is measured against a fair share of 1/P. The score is the player's final coins (MA-9).
 
 May import :mod:`simcore.contract` and this game's ``rules`` constants (no kernel, no numba).
 """
 
 from simcore.contract import Column, GameSpec
-from simcore.games.middle_ages.rules import DOMAINS, MAX_PLAYERS, MIN_PLAYERS, N_EVENTS
+from simcore.games.middle_ages.rules import DOMAINS, MAX_PLAYERS, MIN_PLAYERS, N_EVENTS, N_TURNS
 
 _DOMAIN_NAMES = {"champs": "Champs", "moulin": "Moulin", "village": "Village",
                  "rempart": "Rempart", "marche": "Marché", "caserne": "Caserne",
@@ -15,6 +16,7 @@ _DOMAIN_NAMES = {"champs": "Champs", "moulin": "Moulin", "village": "Village",
 TILE_COLS = tuple(f"tiles_{d}" for d in DOMAINS)
 GAIN_COLS = tuple(f"event_gain_{k}" for k in range(1, N_EVENTS + 1))
 BEFORE_COLS = tuple(f"coins_before_event_{k}" for k in range(1, N_EVENTS + 1))
+TURN_COLS = tuple(f"coins_turn_{t}" for t in range(1, N_TURNS + 1))
 
 SPEC = GameSpec(
     name="middle-ages",
@@ -37,6 +39,9 @@ SPEC = GameSpec(
                  f"event {k + 1} gain", "coins") for k, c in enumerate(GAIN_COLS)),
         *(Column(c, "int16", f"coins just before the event of slot {k + 1} (MA-8)",
                  f"coins before event {k + 1}", "coins") for k, c in enumerate(BEFORE_COLS)),
+        *(Column(c, "int16", f"coins at the end of turn {t + 1}, its Event included (turns 4, 8, "
+                 f"12, 16), before the end-of-game penalty (MA-4, MA-12)",
+                 f"coins after turn {t + 1}", "coins") for t, c in enumerate(TURN_COLS)),
     ),
     game_columns=(
         Column("n_players", "int8", "players in the game"),
