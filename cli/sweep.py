@@ -54,7 +54,7 @@ def sweep(
     workers: Optional[int] = typer.Option(None, "--workers", help="Play on a local Dask cluster of N worker processes (docs/cluster.md)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a running Dask scheduler (docs/cluster.md)."),
 ) -> None:
-    from analysis.sweep.play import plan_sweep, run_sweep
+    from analysis.sweep.play import plan_sweep
     from simcore.cluster import check_options, executor_for
     from simcore.options import check_threads
     from simcore.runner import parse_games

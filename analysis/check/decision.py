@@ -38,8 +38,6 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Sequence
 
-import numpy as np
-
 from analysis import stats
 from analysis.check.measure import KINDS, Kind, Measurement
 from simcore.errors import UsageError

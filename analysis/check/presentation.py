@@ -40,10 +40,9 @@ def _games(n: int | None) -> str:
 
 def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: str | None = None) -> str:
     """One plain sentence on a metric, e.g. "Seat 1 wins 31.2% (30.4–32.0) vs 25.0% in the baseline:
-    +6.20 points, beyond the ±1.0 accepted (shown after 4,000 games)."; ``stopped``: the check stopped
+    +6.20 pp, beyond the ±1.0 accepted (shown after 4,000 games)."; ``stopped``: the check stopped
     at a regression before this metric was decided; ``game`` names the score unit (coins for
     Middle-Ages)."""
-    k = r.kind
     unit = unit_of(r.metric, game)
     if r.metric == "seat_mean_score":
         what = f"{r.key} scores {_fmt(r.value, unit)} {unit} on average"
