@@ -77,7 +77,8 @@ RO_SCRIPT = """
 set -e
 mount --bind "$CHECKOUT" "$CHECKOUT" && mount -o remount,bind,ro "$CHECKOUT"
 mount --bind "$HOME" "$HOME" && mount -o remount,bind,ro "$HOME"
-if [ "$NO_TMP" = 1 ]; then mount -t tmpfs -o ro tmpfs /tmp; mount -t tmpfs -o ro tmpfs /var/tmp; fi
+# /tmp and /var/tmp made read-only in place (not hidden: the checkout, its venv and HOME may live there)
+if [ "$NO_TMP" = 1 ]; then for d in /tmp /var/tmp; do mount --bind "$d" "$d" && mount -o remount,bind,ro "$d"; done; fi
 mount -t tmpfs tmpfs /mnt
 cd /mnt
 "$PY" -c 'import sys; from cli import main; main(sys.argv[1:])' simulate --game fief-combat \
