@@ -6,7 +6,8 @@ CSS inline, no external link, so the page opens offline and can be mailed. A tab
 (baseline first) heads it. The statistics get hover titles from :mod:`reports.glossary`: the first
 mention of a term in a sentence, and every column heading that names one.
 
-May import polars, the standard library, :mod:`analysis.load` (types), :mod:`reports.glossary`
+May import polars, the standard library, :mod:`analysis.load` (types), :mod:`reports.glossary`,
+:mod:`reports.text` (cell formats)
 and, for type checking only, :mod:`reports.sections`.
 """
 
@@ -22,6 +23,7 @@ import polars as pl
 
 from analysis.load import RunSet
 from reports import glossary
+from reports.text import cell_text
 
 if TYPE_CHECKING:
     from reports.sections import Section
@@ -41,15 +43,7 @@ th[title]{cursor:help}.glossary td{text-align:left;vertical-align:top}
 
 
 def _fmt_cell(v) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, float):
-        if v != v:
-            return ""
-        return f"{v:.4g}" if abs(v) >= 1e-3 or v == 0 else f"{v:.2e}"
-    return html.escape(str(v))
+    return html.escape(cell_text(v))
 
 
 _NUMBER = re.compile(r"^[×+−\-]?[\d.,]+(%| pp| coins| turns)?( \(.*\))?$")

@@ -11,7 +11,7 @@ with the report's title and the page number. Text is written as TrueType (``pdf.
 that it can be searched and extracted.
 
 May import matplotlib (Agg), numpy, polars, the standard library, :mod:`reports.figures.common`
-(the style) and, for type checking only, :mod:`reports.sections`.
+(the style), :mod:`reports.text` (cell formats) and, for type checking only, :mod:`reports.sections`.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Rectangle
 
 from reports.figures.common import RC
+from reports.text import cell_text
 
 if TYPE_CHECKING:
     from reports.sections import Section
@@ -187,7 +188,7 @@ class _Layout:
     def add_table(self, caption: str, df: pl.DataFrame) -> None:
         """Every row of ``df``, paginated under a repeated header; narrower type and wrapped cells
         when the natural widths do not fit the text width."""
-        cells = [[_cell(v) for v in row] for row in df.iter_rows()]
+        cells = [[cell_text(v) for v in row] for row in df.iter_rows()]
         header = list(df.columns)
         pad = 0.05
         for size in (7.5, 6.8, 6.0, 5.4):
@@ -258,18 +259,6 @@ class _Layout:
             total = sum(max(m, min(n, cap)) for n, m in zip(natural, least))
             lo, hi = (cap, hi) if total <= TEXT_W else (lo, cap)
         return [max(m, min(n, lo)) for n, m in zip(natural, least)]
-
-
-def _cell(v) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, float):
-        if v != v:
-            return ""
-        return f"{v:.4g}" if abs(v) >= 1e-3 or v == 0 else f"{v:.2e}"
-    return str(v)
 
 
 def write_pdf(path: Path, title: str, secs: list[Section], figs: dict, png: dict[str, bytes] | None = None,

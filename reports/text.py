@@ -73,6 +73,20 @@ def pvalue(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
+def cell_text(v) -> str:
+    """A table cell as plain text, the same in the HTML page and the PDF: '' for a missing value or
+    NaN, yes/no for booleans, 4 significant digits for floats (scientific below 0.001)."""
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        if v != v:
+            return ""
+        return f"{v:.4g}" if abs(v) >= 1e-3 or v == 0 else f"{v:.2e}"
+    return str(v)
+
+
 def turns(x: float) -> str:
     """A number of turns: ``52`` when whole (quantiles of whole turns usually are), else ``52.5``."""
     return f"{x:.0f}" if float(x).is_integer() else num(x, 1)
