@@ -69,13 +69,13 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
         if not has_roles(rs):
             raise UsageError(f"{run}: --what roles needs a game whose seats play roles "
                              "(e.g. Seigneurial: one Seigneur against the Censitaires)")
+        by_seat = role_seat_table(rs)
         sides = role_table(rs).select("role", "role_label", pl.lit(None, pl.Int8).alias("seat"),
                                       pl.lit("side").alias("level"), "games", "wins", "win_share",
                                       "ci_low", "ci_high")
-        seats = role_seat_table(rs).select("role", "role_label", "seat", pl.lit("seat").alias("level"),
-                                           "games", "wins", "win_share", "ci_low", "ci_high")
-        extra = role_seat_table(rs).select("share_of_role", "share_low", "share_high", "equal_share",
-                                           "p_value")
+        seats = by_seat.select("role", "role_label", "seat", pl.lit("seat").alias("level"),
+                               "games", "wins", "win_share", "ci_low", "ci_high")
+        extra = by_seat.select("share_of_role", "share_low", "share_high", "equal_share", "p_value")
         nulls = pl.DataFrame({c: [None] * sides.height for c in extra.columns},
                              schema=extra.schema)
         return pl.concat([pl.concat([sides, nulls], how="horizontal"),

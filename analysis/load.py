@@ -42,6 +42,16 @@ COMMON_COLUMNS = ("game", "seat", "strategy", "score", "win_share", "rank")
 ROWS_PER_CHUNK = 4_000_000
 KEY = ("run", "game")
 
+def score_unit(game: str | None) -> str:
+    """What a score counts in ``game``: its spec's ``score_unit`` (coins for Middle-Ages, guild
+    cards for Médiévallons, % of own goal for Seigneurial); ``points`` for a game the registry does
+    not know. The one lookup the reports, the sweep pages and the CI gate share."""
+    from simcore import games as registry
+
+    spec = registry.specs().get(game) if game else None
+    return spec.score_unit if spec is not None else "points"
+
+
 def tile_name(column_or_key: str, game: str = "middle-ages") -> str:
     """Human name of a tile type from ``tiles_<key>`` or ``<key>``: the display name the game's
     spec gives the column (``tiles_marche`` → ``Marché``), else the capitalised suffix."""

@@ -42,7 +42,7 @@ def role_names(rs: RunSet) -> dict[str, str]:
 
 def _role_expr(rs: RunSet) -> pl.Expr:
     """The ``role`` column as role names, whatever its stored type."""
-    dtype = collect(rs.players(["role"]).head(0)).schema["role"]
+    dtype = rs.players(["role"]).collect_schema()["role"]     # the files' metadata, no rows read
     if dtype.is_integer():
         names = [r.name for r in _spec_roles(rs)]
         return pl.col("role").cast(pl.Int64).replace_strict(

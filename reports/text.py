@@ -22,6 +22,7 @@ import re
 import polars as pl
 
 from analysis.load import RunSet
+from analysis.load import score_unit as load_score_unit
 from reports.games import hook_for, spec_for
 
 # ---------------------------------------------------------------------------------------------
@@ -116,8 +117,7 @@ def best_and_worst(df: pl.DataFrame, col: str, key: str) -> list[dict]:
 def score_unit(rs: RunSet | None) -> str:
     """What a score counts in the run's game: its spec's ``score_unit`` (coins for Middle-Ages,
     guild cards for Médiévallons); ``points`` for a game the registry does not know."""
-    spec = spec_for(rs.game) if rs is not None else None
-    return spec.score_unit if spec is not None else "points"
+    return load_score_unit(rs.game if rs is not None else None)
 
 
 def game_title(rs: RunSet) -> str:

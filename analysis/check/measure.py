@@ -45,15 +45,11 @@ KINDS = {
 
 def unit_of(metric: str, game: str | None = None) -> str:
     """The unit ``metric`` is measured in: "%" for win shares; for mean scores the unit the game's
-    spec names (coins for Middle-Ages, guild cards for Médiévallons), "score points" for a game the
-    registry does not know."""
-    unit = KINDS[metric].unit
-    if unit != "score":
-        return unit
-    from simcore import games as registry
+    spec names (coins for Middle-Ages, guild cards for Médiévallons; :func:`analysis.load.score_unit`)."""
+    from analysis.load import score_unit
 
-    spec = registry.specs().get(game) if game else None
-    return spec.score_unit if spec is not None else "score points"
+    unit = KINDS[metric].unit
+    return unit if unit != "score" else score_unit(game)
 
 
 def diff_unit_of(metric: str, game: str | None = None) -> str:

@@ -32,6 +32,7 @@ from simcore import games as registry
 from simcore.errors import UsageError
 from simcore.rundir import GAMES, PLAYERS, read_meta
 
+from analysis.load import score_unit
 from analysis.sweep.store import finished_variants, read_sweep, variant_dir
 
 Z = 1.959963984540054
@@ -86,7 +87,7 @@ def from_tables(game: str, n_players: int, players, games=None, *, path: Path | 
     in-memory tables of :func:`simcore.runner.collect`."""
     P = n_players
     spec = registry.specs().get(game)
-    unit = spec.score_unit if spec is not None else "points"
+    unit = score_unit(game)
     names = set(players.column_names)
     gain_cols = sorted(c for c in names if c.startswith("event_gain_"))
     t = players
@@ -269,8 +270,7 @@ def sensitivity(sweep_dir: str | Path) -> Sensitivity:
     done = {v["id"] for v in finished_variants(sweep_dir, sweep)}
     if not done:
         raise UsageError(f"{sweep_dir}: no variant of this sweep has finished yet")
-    spec = registry.specs().get(sweep["game"])
-    unit = spec.score_unit if spec is not None else "points"
+    unit = score_unit(sweep["game"])
     cache: dict[str, VariantData] = {}
 
     def get(vid: str) -> VariantData:
