@@ -17,7 +17,8 @@ Speed notes. The hot loops over the eight tile types run to ``rk[R_NTYPES]`` rat
 constant 8, so that LLVM vectorizes them (see :func:`heuristic_choice`; measured: 18% per balanced
 game for the three such loops). Every decision is inlined where the rules call it, so a random
 decision costs no call; the heuristic's body is compiled once per feature set with an explicit
-signature (:data:`.layout.SIG_HEURISTIC`). Each change was kept only if the decisions stayed
+signature (:data:`.layout.SIG_HEURISTIC`), on demand (:func:`simcore.numba_cache.njit_on_demand`:
+not at import). Each change was kept only if the decisions stayed
 identical (decision traces compared) and ``benchmarks/bench_kernel_ab.py`` showed a gain.
 """
 
@@ -44,7 +45,7 @@ from simcore.games.middle_ages.rules import (
     P_ALLOW_NEGATIVE, P_CASERNE_PAYMENT, P_CHAMPS_PER_PEASANT, P_EMPTY_PENALTY, P_EXTRA_BONUS,
     P_MARCHE_PER_CHEST, P_MOULIN_PAYMENT, REMPART, VILLAGE,
 )
-from simcore.numba_cache import share_cache_stamp
+from simcore.numba_cache import njit_on_demand, share_cache_stamp
 from simcore.rng import below
 
 # Numba's cache looks only at a function's own file, but the kernel's cached functions inline or
@@ -336,7 +337,7 @@ def heuristic_choice(ws, row, kind, p, n_options, P, full):
     return pick_best(st, ws, wf, n_options, best, second, argj)
 
 
-@njit(SIG_HEURISTIC, cache=True, _nrt=False, error_model="numpy")
+@njit_on_demand(SIG_HEURISTIC, cache=True, _nrt=False, error_model="numpy")
 def decide_heuristic(ws, row, kind, p, n_options, P):
     """:func:`heuristic_choice` for a strategy that weighs neither events nor denial (such as
     ``balanced``): compiled without those two features' code, which is most of the function's
@@ -345,7 +346,7 @@ def decide_heuristic(ws, row, kind, p, n_options, P):
     return heuristic_choice(ws, row, kind, p, n_options, P, False)
 
 
-@njit(SIG_HEURISTIC, cache=True, _nrt=False, error_model="numpy")
+@njit_on_demand(SIG_HEURISTIC, cache=True, _nrt=False, error_model="numpy")
 def decide_heuristic_full(ws, row, kind, p, n_options, P):
     """:func:`heuristic_choice` with every feature, for strategies that weigh events or denial."""
     return heuristic_choice(ws, row, kind, p, n_options, P, True)

@@ -51,6 +51,7 @@ from simcore.games.middle_ages.rules import (
     P_EXTRA_BONUS, P_EXTRA_TOKENS, P_MARCHE_PER_CHEST, P_MOULIN_PAYMENT, P_START_COINS, REMPART,
     VILLAGE,
 )
+from simcore.numba_cache import njit_on_demand
 from simcore.rng import shuffle_range
 
 
@@ -431,7 +432,7 @@ def setup_game(ws, P):
     ws[U(G_PHASE)] = 0
 
 
-@njit(SIG_ADVANCE, cache=True, _nrt=False)
+@njit_on_demand(SIG_ADVANCE, cache=True, _nrt=False)
 def advance(ws, P, stop_for_rollout, forced):
     """Play MA-4 turns from the position saved in ``ws`` to the end of the game (MA-9 penalty).
 
