@@ -259,28 +259,40 @@ def njit_on_demand(signature: str, **options):
     """``@njit(signature, **options)``, compiled (or loaded from the cache) when first needed
     rather than at import: when a jitted caller is typed, or at the first call from Python.
 
-    Like an explicit signature it keeps the function to that one specialisation (call sites that
-    pass constants reach it through the usual conversions instead of compiling one specialisation
-    per literal value); unlike one, a function that no compiled caller reaches is never compiled,
-    and a caller loaded from the cache does not load it at all."""
+    Like an explicit signature it keeps the function to one specialisation per use (call sites
+    that pass constants reach it through the usual conversions instead of compiling one
+    specialisation per literal value); unlike one, a function that no compiled caller reaches is
+    never compiled, and a caller loaded from the cache does not load it at all. Arguments after
+    those of ``signature`` are compile-time switches (a literal ``True``/``False`` or an omitted
+    default): they keep their type as the caller passes it, one specialisation for each."""
     from numba import njit
+    from numba.core import sigutils, typing
+
+    fixed, _ = sigutils.normalize_signature(signature)
 
     def wrap(py_func):
         disp = njit(**options)(py_func)
-        template = disp.get_call_template
+        numba_compile_for_args = disp._compile_for_args
+        name = py_func.__name__
 
-        def ensure() -> None:
-            if disp._can_compile:
-                disp.compile(signature)
-                disp.disable_compile()
+        def ensure(argtypes):
+            key = tuple(fixed) + tuple(argtypes[len(fixed):])
+            if key not in disp.overloads:
+                disp.compile(key)
+            return disp.overloads[key].signature
 
         def get_call_template(args, kws):          # a jitted caller is being typed
-            ensure()
-            return template(args, kws)
+            pysig, folded = disp.fold_argument_types(args, kws)
+            template = typing.make_concrete_template(f"CallTemplate({name})", key=name,
+                                                     signatures=[ensure(folded)])
+            return template, pysig, folded, {}
 
         def compile_for_args(*args, **kws):        # a call from Python found no overload yet
-            ensure()
-            return disp(*args, **kws)
+            types_ = tuple(disp.typeof_pyval(a) for a in args)
+            kw_types = {k: disp.typeof_pyval(v) for k, v in kws.items()}
+            _, folded = disp.fold_argument_types(types_, kw_types)
+            ensure(folded)
+            return numba_compile_for_args(*args, **kws)
 
         disp.get_call_template = get_call_template
         disp._compile_for_args = compile_for_args
