@@ -26,8 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 from numpy import uint64 as U
-from numba import njit, types
-from numba.extending import overload
+from numba import njit
 
 from simcore.games.middle_ages.layout import (
     COLS, D_EXTRA, D_MOVE, D_PLACE, D_PLOT, D_SCOUT, G_EXTRA_SUPPLY, G_ROT, G_RNG, G_TRACE_N,
@@ -343,9 +342,24 @@ def decide_heuristic_full(ws, row, kind, p, n_options, P):
     return heuristic_choice(ws, row, kind, p, n_options, P, True)
 
 
+@njit_on_demand(SIG_HEURISTIC, cache=True, _nrt=False)
+def heuristic_for(ws, row, kind, p, n_options, P, full):
+    """:func:`decide_heuristic_full`, or :func:`decide_heuristic` when ``full`` is ``None``.
+
+    ``full`` is a compile-time switch: ``None`` for code compiled for a line-up in which no seat
+    weighs events or denial, else ``True``. Numba prunes ``is None`` tests on an argument's type
+    before typing the function (a test of a literal ``False`` it would not prune), so the ``None``
+    specialisation never references, and never compiles, :func:`decide_heuristic_full`. It is only
+    reached for a seat that weighs events or denial, so that specialisation never runs."""
+    if full is None:
+        return decide_heuristic(ws, row, kind, p, n_options, P)
+    return decide_heuristic_full(ws, row, kind, p, n_options, P)
+
+
 # ---------------------------------------------------------------------------------------------
 # Every decision (MA-11)
 # ---------------------------------------------------------------------------------------------
+@njit(cache=True, inline="always", _nrt=False)
 def decide(st, ws, rk, strat, kind, p, n_options, P, full=True):
     """Index of the chosen option among ``n_options`` (> 0) for seat p (MA-11).
 
@@ -357,36 +371,25 @@ def decide(st, ws, rk, strat, kind, p, n_options, P, full=True):
     to the game's trace so the reference engine can replay the game exactly. Inlined where it is
     called, so a random decision costs no call.
 
-    ``full`` (a compile-time constant) says whether a seat of the line-up may weigh events or
-    denial. With ``False`` the compiled rules of play never reference
-    :func:`decide_heuristic_full`, so it is compiled only for line-ups that need it (a third of a
+    ``full`` (a compile-time switch, see :func:`heuristic_for`) says whether a seat of the line-up
+    may weigh events or denial: with ``None`` the compiled rules of play never reference
+    :func:`decide_heuristic_full`, so it is compiled only for line-ups that need it (a fifth of a
     cold compile; :func:`.driver.play_chunk` chooses; callers that do not say get ``True``: every
-    decision as before). Jit-only: an ``overload`` picks the variant from the constant's type.
+    decision as before).
     """
-    raise NotImplementedError("decide runs only inside jitted code")
-
-
-@overload(decide, inline="always", prefer_literal=True)
-def _decide(st, ws, rk, strat, kind, p, n_options, P, full=True):
-    no_events = isinstance(full, types.BooleanLiteral) and not full.literal_value
-    weighs_events = decide_heuristic if no_events else decide_heuristic_full
-
-    def impl(st, ws, rk, strat, kind, p, n_options, P, full=True):
-        row = p + ws[U(G_ROT)]            # (strat_row, written out)
-        if row >= P:
-            row -= P
-        sr = row * N_STRAT_COLS
-        if strat[U(sr + S_KIND)] == STRAT_RANDOM:
-            choice = below(st, n_options)
-        elif strat[U(sr + S_EVENTS)] == 0.0 and strat[U(sr + S_DENIAL)] == 0.0:
-            choice = decide_heuristic(ws, row, kind, p, n_options, P)
-        else:
-            choice = weighs_events(ws, row, kind, p, n_options, P)
-        k = ws[U(G_TRACE_N)]              # (record_decision, written out)
-        if k < MAX_TRACE:
-            ws[U(W_TRACE + 2 * k)] = n_options
-            ws[U(W_TRACE + 2 * k + 1)] = choice
-            ws[U(G_TRACE_N)] = k + 1
-        return choice
-
-    return impl
+    row = p + ws[U(G_ROT)]            # (strat_row, written out)
+    if row >= P:
+        row -= P
+    sr = row * N_STRAT_COLS
+    if strat[U(sr + S_KIND)] == STRAT_RANDOM:
+        choice = below(st, n_options)
+    elif strat[U(sr + S_EVENTS)] == 0.0 and strat[U(sr + S_DENIAL)] == 0.0:
+        choice = decide_heuristic(ws, row, kind, p, n_options, P)
+    else:
+        choice = heuristic_for(ws, row, kind, p, n_options, P, full)
+    k = ws[U(G_TRACE_N)]              # (record_decision, written out)
+    if k < MAX_TRACE:
+        ws[U(W_TRACE + 2 * k)] = n_options
+        ws[U(W_TRACE + 2 * k + 1)] = choice
+        ws[U(G_TRACE_N)] = k + 1
+    return choice

@@ -255,8 +255,8 @@ def copy_trace(ws, g, trace):
 @njit(cache=True, inline="always", _nrt=False)
 def play_block(g0, g1, first_game, seed, P, rk, strat, n_rot, out_i16, out_win, out_events,
                out_game, trace, full):
-    """The games of one block (see :func:`play_games`); ``full``: a compile-time constant,
-    whether a seat may weigh events or denial (:func:`.bots.decide`)."""
+    """The games of one block (see :func:`play_games`); ``full``: a compile-time switch, ``None``
+    when no seat weighs events or denial, else ``True`` (:func:`.bots.heuristic_for`)."""
     record = trace.shape[1] > 0
     ws = np.zeros(WS_SIZE, np.int64)
     scratch = np.zeros(WS_SIZE, np.int64)
@@ -307,7 +307,7 @@ def play_games(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, ou
         Decision trace (n_options, choice pairs) per game, or nothing when the width is 0.
     """
     play_block(g0, g1, first_game, seed, P, rk, strat, n_rot, out_i16, out_win, out_events,
-               out_game, trace, False)
+               out_game, trace, None)
 
 
 @njit(cache=True, nogil=True)
