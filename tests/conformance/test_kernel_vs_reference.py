@@ -26,13 +26,23 @@ SEED, N_GAMES = 21, 6
 
 
 def lineups(spec) -> list[list[str]]:
-    """Line-ups at the most players that seat every preset at least once."""
-    presets = list(registry.import_hook(spec.strategies).presets())
+    """Line-ups at the most players that seat every preset at least once, each on a seat whose
+    role it plays (a strategy's ``roles``, when it has them)."""
+    presets = registry.import_hook(spec.strategies).presets()
     P = spec.players[1]
-    out = []
-    for i in range(0, len(presets), P):
-        chunk = presets[i:i + P]
-        out.append([chunk[s % len(chunk)] for s in range(P)])
+    roles = spec.seat_roles(P)
+    plays = {n: getattr(s, "roles", None) for n, s in presets.items()}
+    fits = [[n for n in presets if plays[n] is None or roles[seat] in plays[n]]
+            for seat in range(P)]
+    todo, out = list(presets), []
+    while todo:
+        lineup = []
+        for seat in range(P):
+            pick = next((n for n in todo if n in fits[seat] and n not in lineup), None)
+            lineup.append(pick or fits[seat][len(out) % len(fits[seat])])
+            if pick:
+                todo.remove(pick)
+        out.append(lineup)
     return out
 
 
