@@ -36,6 +36,7 @@ import numpy as np
 import polars as pl
 
 from simcore.errors import UsageError
+from simcore.games import DEFAULT_GAME
 from simcore.rundir import GAMES, PLAYERS, RUN_JSON, read_meta
 
 COMMON_COLUMNS = ("game", "seat", "strategy", "score", "win_share", "rank")
@@ -52,7 +53,7 @@ def score_unit(game: str | None) -> str:
     return spec.score_unit if spec is not None else "points"
 
 
-def tile_name(column_or_key: str, game: str = "middle-ages") -> str:
+def tile_name(column_or_key: str, game: str = DEFAULT_GAME) -> str:
     """Human name of a tile type from ``tiles_<key>`` or ``<key>``: the display name the game's
     spec gives the column (``tiles_marche`` → ``Marché``), else the capitalised suffix."""
     from simcore import games as registry

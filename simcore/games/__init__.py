@@ -32,6 +32,9 @@ REGISTRY = (
     "simcore.games.seigneurial.spec",
 )
 
+# The game a command plays when --game is not given (every command and analysis reads it here).
+DEFAULT_GAME = "middle-ages"
+
 _specs: dict[str, GameSpec] | None = None
 
 
