@@ -255,7 +255,7 @@ class RunStats:
         k = len(layout["checkpoints"]["columns"])
         z = lambda *s: np.zeros(s, np.int64)  # noqa: E731
         self.fixed: dict[str, np.ndarray] = {
-            "games": z(1), "cell_n": z(P, K), "cell_win": z(P, K), "cell_outright": z(P, K),
+            "games": z(1), "cell_n": z(P, K), "cell_win": z(P, K), "cell_win_sq": z(P, K), "cell_outright": z(P, K),
             "cell_shared": z(P, K), "cell_rank": z(P, K), "cell_score": z(P, K), "cell_score_sq": z(P, K),
             "win_cross": z(P, P), "credit_sum": z(P), "credit_cross": z(P, P), "shared_games": z(1),
             "lead_changes": z(max(k, 1) if k else 1), "leader_games": z(k), "leader_win": z(k),
@@ -327,7 +327,7 @@ class RunStats:
         cell = seat * K + strat
         f = self.fixed
         f["games"] += G
-        for name, wts in (("cell_n", None), ("cell_win", W), ("cell_outright", W == L),
+        for name, wts in (("cell_n", None), ("cell_win", W), ("cell_win_sq", W * W), ("cell_outright", W == L),
                           ("cell_shared", (W > 0) & (W < L)), ("cell_rank", R), ("cell_score", S),
                           ("cell_score_sq", S * S)):
             f[name] += _binc(cell.ravel(), P * K, None if wts is None else wts.ravel()).reshape(P, K)
