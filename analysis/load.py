@@ -242,12 +242,15 @@ def _check_games(p: Path, meta: dict, spec) -> None:
                          "(files of different runs?)")
 
 
-def check_run(run: str | Path, *, players: bool = True) -> dict:
+def check_run(run: str | Path, *, players: bool | None = None) -> dict:
     """run.json of run directory ``run`` after checking the directory (see the module docstring);
-    ``players``: the reader needs players.parquet. Checked once per directory and process (again
+    ``players``: the reader needs players.parquet (default: only when the run has no statistics,
+    stats.json, from which every analysis table derives). Checked once per directory and process (again
     if a file changed). Raises :class:`UsageError` with one line naming the file otherwise."""
     p = Path(run)
     meta = read_meta(p)
+    if players is None:
+        players = not (p / "stats.json").is_file()
     key = (os.path.abspath(p), players, _stamp(p))
     if key in _CHECKED:
         return _CHECKED[key]
