@@ -284,6 +284,13 @@ class GameSpec:
         found = self.columns_with_role(role, table)
         return found[0] if found else None
 
+    def bounds(self) -> dict[str, tuple[float, float]]:
+        """Column → (low, high) for every column of either table with a declared range (the
+        ranges every chunk is checked against; a dtype's own limits need no check)."""
+        return {c.name: c.bounds for c in (*self.all_player_columns, *ROTATION_COLUMNS,
+                                            *self.game_columns)
+                if c.low is not None or c.high is not None}
+
     def groups(self, role: str, table: str = "players") -> dict[str, tuple[Column, ...]]:
         """Blocks of columns with ``role`` by group name, in table order (e.g. role
         ``checkpoint_by_turn`` → ``{"coins_turn": (coins_turn_1, …)}``)."""
@@ -486,6 +493,9 @@ class PreparedRun:
     default_chunk: int | None = None             # the game's games per chunk (default: runner's)
     recipe: Any = None                           # set by simcore.runner.prepare: how a Dask
                                                  # worker builds the same run (runner.Recipe)
+    bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
+                                                 # set by simcore.runner.prepare from the spec:
+                                                 # column -> (low, high) every chunk must obey
 
 
 _NUMPY_OF_ARROW = {pa.int8(): np.int8, pa.int16(): np.int16, pa.int32(): np.int32,
@@ -554,3 +564,62 @@ def raise_game_error(errors: np.ndarray, first: int, error_text: dict[int, str])
     if bad.size:
         code = int(errors[bad[0]])
         raise RuntimeError(f"game {first + int(bad[0])}: {error_text.get(code, f'kernel error {code}')}")
+
+
+class ContractError(RuntimeError):
+    """A game's adapter handed the runner something its spec does not declare (a missing column,
+    a wrong dtype, a wrong row count): a bug in the game, named by column."""
+
+
+class ColumnRangeError(UsageError):
+    """A value outside the range its spec column declares: the rules in use (``--set``, a rules
+    file) make the game produce values the column was not declared for. One line, exit code 2."""
+
+
+def check_table(cols: dict[str, Any], schema: pa.Schema, rows: int, bounds: dict, game: str,
+                table: str) -> None:
+    """Every column of ``schema`` in ``cols``, of exactly its dtype (no cast: numpy arrays of the
+    column's numpy dtype, Arrow arrays of its Arrow type), ``rows`` long, its values inside
+    ``bounds[name]``. Raises :class:`ContractError` or :class:`ColumnRangeError` naming the column."""
+    for f in schema:
+        name = f.name
+        if name not in cols:
+            raise ContractError(f"{game}: the adapter's {table} chunk has no column {name!r}")
+        v = cols[name]
+        if isinstance(v, (pa.Array, pa.ChunkedArray)):
+            got, ok = str(v.type), v.type == f.type
+        elif isinstance(v, np.ndarray):
+            want = _NUMPY_OF_ARROW.get(f.type) or (np.bool_ if f.type == pa.bool_() else None)
+            got, ok = str(v.dtype), want is not None and v.dtype == want and v.ndim == 1
+        else:
+            got, ok = type(v).__name__, False
+        if not ok:
+            raise ContractError(f"{game}: {table} column {name!r} is {got} but the spec declares "
+                                f"{f.type} (the kernel/adapter must produce the spec's dtype; "
+                                "nothing is cast)")
+        if len(v) != rows:
+            raise ContractError(f"{game}: {table} column {name!r} has {len(v)} rows, not {rows}")
+        span = bounds.get(name)
+        if span is not None and rows and isinstance(v, np.ndarray):
+            lo, hi = v.min(), v.max()
+            if lo < span[0] or hi > span[1]:
+                bad = lo if lo < span[0] else hi
+                raise ColumnRangeError(
+                    f"{game}: {table} column {name!r} holds {bad}, outside its declared range "
+                    f"{_num(span[0])}..{_num(span[1])} ({f.type}): these rules make values the "
+                    "spec does not allow (a column too narrow for this setting, or a kernel bug)")
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def check_chunk(prep: PreparedRun, chunk: ChunkResult, n_games: int,
+                player_columns: tuple[str, ...] | None = None) -> None:
+    """:func:`check_table` on both tables of a chunk of ``n_games`` games, before the runner
+    turns them into Arrow tables (``player_columns``: only these player columns are needed)."""
+    ps = prep.players_schema
+    if player_columns is not None and player_columns != tuple(ps.names):
+        ps = pa.schema([f for f in ps if f.name in player_columns])
+    check_table(chunk.players, ps, n_games * prep.n_players, prep.bounds, prep.game, "players")
+    check_table(chunk.games, prep.games_schema, n_games, prep.bounds, prep.game, "games")

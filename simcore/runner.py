@@ -30,7 +30,7 @@ from simcore import accumulate
 from simcore import games as registry
 from simcore import rundir
 from simcore.atomic import input_paths
-from simcore.contract import ChunkResult, PreparedRun, arrow_column, strings
+from simcore.contract import ChunkResult, PreparedRun, arrow_column, check_chunk, strings
 from simcore.errors import UsageError
 from simcore.options import check_chunk_size, check_seed, check_threads, parse_games, set_threads  # noqa: F401
 from simcore.stats import wilson_interval
@@ -163,6 +163,7 @@ def build(game: str, kwargs: dict[str, Any], rules: Any) -> PreparedRun:
     adapter = registry.import_hook(spec.adapter)
     prep = adapter.prepare(rules_path=rules, **kwargs)
     prep.score_unit = spec.score_unit
+    prep.bounds = spec.bounds()
     if not prep.seat_labels and spec.roles and not spec.roles_alike:
         prep.seat_labels = spec.seat_roles(prep.n_players)
     if prep.fair_share is None and spec.roles_alike:
@@ -284,6 +285,7 @@ def play_part(prep: PreparedRun, first: int, n: int, seed: int, plan: PartPlan) 
 def make_part(prep: PreparedRun, chunk: ChunkResult, first: int, n: int, plan: PartPlan,
               kernel_s: float = 0.0) -> Part:
     """A played chunk's :class:`Part` (tables and sufficient statistics)."""
+    check_chunk(prep, chunk, n, plan.player_columns)   # dtypes and ranges, before any cast
     by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
     by_seat.add(chunk.players, np.tile(np.arange(prep.n_players), n))
     by_strategy, extras = None, {}
