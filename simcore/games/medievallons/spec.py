@@ -43,6 +43,7 @@ SPEC = GameSpec(
         Column("reshuffles", "int8", "times the discard pile was reshuffled into the draw pile"),
     ),
     score_unit="guild cards",
+    smallest_difference={"score": 0.5, "length": 2.0},
     adapter="simcore.games.medievallons.game",
     default_strategy="balanced",   # symmetric bots: the standard setting for seat advantage
     strategies="strategies.medievallons",

@@ -50,6 +50,7 @@ SPEC = GameSpec(
         Column("reshuffles", "int8", "times the tile pile was reshuffled (MA-7)"),
     ),
     score_unit="coins",
+    smallest_difference={"score": 2.0},
     adapter="simcore.games.middle_ages.game",
     default_strategy="balanced",   # symmetric bots: the standard setting for seat advantage
     strategies="strategies.middle_ages",
