@@ -541,7 +541,8 @@ MIN_SUPPORT = 0.01          # a figure about fewer than 1 % of the players is ne
 DEFAULT_SMALLEST_SHARE = 0.01   # 1 percentage point, for win shares and other shares
 
 
-def practical(estimate, low, high, smallest, support=None, min_support: float = MIN_SUPPORT):
+def practical(estimate, low, high, smallest, support=None, min_support: float = MIN_SUPPORT,
+              clear=None):
     """How a difference is worded (vectorised; strings):
 
     * ``"clear and large enough to matter"`` — its interval excludes 0 and the estimate is at
@@ -552,7 +553,8 @@ def practical(estimate, low, high, smallest, support=None, min_support: float = 
       never headlined, whatever its difference.
 
     The intervals given should be the family's adjusted ones (Holm or simultaneous) where the page
-    makes many comparisons. Order a page's differences by :func:`practical_order`, never by p."""
+    makes many comparisons; or give ``clear`` (booleans: e.g. Holm-adjusted p < 0.05) to say
+    which differences are shown. Order a page's differences by :func:`practical_order`, never by p."""
     est = np.atleast_1d(np.asarray(estimate, dtype=float))
     low = np.broadcast_to(np.asarray(low, dtype=float), est.shape)
     high = np.broadcast_to(np.asarray(high, dtype=float), est.shape)
@@ -561,7 +563,9 @@ def practical(estimate, low, high, smallest, support=None, min_support: float = 
     if support is not None:
         sup = np.broadcast_to(np.asarray(support, dtype=float), est.shape)
         ok &= np.nan_to_num(sup, nan=0.0) >= min_support
-    clear = ok & ((low > 0) | (high < 0))
+    if clear is None:
+        clear = (low > 0) | (high < 0)
+    clear = ok & np.broadcast_to(np.asarray(clear, dtype=bool), est.shape)
     large = clear & (np.abs(est) >= smallest)
     out = np.where(large, LARGE, np.where(clear, SMALL, NOT_SHOWN))
     return out if np.ndim(estimate) else str(out[0])

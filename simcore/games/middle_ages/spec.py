@@ -57,5 +57,6 @@ SPEC = GameSpec(
     golden="simcore.games.middle_ages.golden",
     reference=True,
     report_hooks="reports.games.middle_ages",
+    analysis_hooks="analysis.questions.middle_ages",   # `balance questions`: the event ablation
     extra={"tile_names": _DOMAIN_NAMES},
 )
