@@ -29,6 +29,7 @@ from analysis import stats
 from analysis.load import Block, RunSet, collect, run_pass, seat_label
 
 _SHARED_EPS = 1e-6
+SMALLEST_SHARE = 0.01       # a seat gap below 1 pp is "clear but small" (analysis.load.SMALLEST_SHARE)
 
 
 # The score-by-time families a run may record, best first: Middle-Ages' coins at the end of every
@@ -74,7 +75,8 @@ def seat_table(rs: RunSet) -> pl.DataFrame:
     fair_share, diff, diff_low, diff_high (the per-seat interval, unadjusted), win_share_sd (per
     game: shared wins make it smaller than √(p(1 − p))), p_value (Wald test of the fair share with
     that sd), p_adjusted (Holm over the seats), significant (p_adjusted < 0.05: a fair game flags
-    some seat in at most 5 % of runs; :func:`seat_flags`), mean_score, score_sd, score_ci_low,
+    some seat in at most 5 % of runs; :func:`seat_flags`), verdict (the gap worded by its size
+    against 1 pp: :func:`analysis.stats.practical`), mean_score, score_sd, score_ci_low,
     score_ci_high (t interval), mean_rank.
     """
     agg = collect(rs.players(["seat", "win_share", "score", "rank"]).group_by("seat").agg(
@@ -103,6 +105,7 @@ def seat_table(rs: RunSet) -> pl.DataFrame:
         "fair_share": np.full(len(p), fair), "diff": p - fair,
         "diff_low": low - fair, "diff_high": high - fair,
         "win_share_sd": wsd, "p_value": pval, "p_adjusted": padj, "significant": flag,
+        "verdict": stats.practical(p - fair, np.nan, np.nan, SMALLEST_SHARE, clear=flag),
         "mean_score": mean, "score_sd": sd, "score_ci_low": slow, "score_ci_high": shigh,
         "mean_rank": agg["mean_rank"],
     })

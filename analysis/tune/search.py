@@ -375,7 +375,16 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
               "confirm": {"seed": cseed, "games": plan.confirm_games,
                           "dir": str(confirm_dir.relative_to(out)), **j.to_json()},
               "rejected_by_confirmation": rejected,
-              "met": j.met, "sentence": text,
+              # every confirmation attempt, the failed ones first (issue 29: a pass after k tries
+              # is read with the k tries beside it)
+              "confirmations": [*({"trial": int(t), "met": False, **r} for t, r in rejected.items()),
+                                {"trial": best.number, "seed": cseed, "objective": j.objective,
+                                 "low": j.low, "high": j.high, "met": j.met,
+                                 "dir": str(confirm_dir.relative_to(out))}],
+              "met": j.met, "sentence": text + (
+                  f" Confirmation attempt {len(rejected) + 1}: {len(rejected)} earlier candidate(s) "
+                  "met the target on the search's games but not on fresh ones (listed on the page)."
+                  if rejected else ""),
               "trials": len(finished()),
               "games_played_in_search": int(sum(t.user_attrs.get("games", 0) or 0
                                                 for t in study.get_trials(deepcopy=False)))}
