@@ -156,8 +156,9 @@ def seat_headlines(t: dict) -> list[str]:
         order = stats.practical_order(seats["verdict"].to_numpy(), seats["diff"].to_numpy(), 0.01)
         for r in seats[order].iter_rows(named=True):
             out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
-                       f"{pp(r['diff'])}, {r['verdict']} (Holm over the {seats.height} seats; "
-                       f"1 pp is the smallest gap that matters).")
+                       f"{pp(r['diff'])}, {r['verdict']} (Holm over the {seats.height} seats, "
+                       f"whereas the interval is this seat's alone; a gap under 1 pp counts as "
+                       f"small).")
     else:
         for r in seats.iter_rows(named=True):
             out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
