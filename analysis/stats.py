@@ -559,7 +559,7 @@ def practical(estimate, low, high, smallest, support=None, min_support: float = 
     low = np.broadcast_to(np.asarray(low, dtype=float), est.shape)
     high = np.broadcast_to(np.asarray(high, dtype=float), est.shape)
     smallest = np.broadcast_to(np.asarray(smallest, dtype=float), est.shape)
-    ok = np.isfinite(est) & np.isfinite(low) & np.isfinite(high)
+    ok = np.isfinite(est) & ((np.isfinite(low) & np.isfinite(high)) if clear is None else True)
     if support is not None:
         sup = np.broadcast_to(np.asarray(support, dtype=float), est.shape)
         ok &= np.nan_to_num(sup, nan=0.0) >= min_support
