@@ -322,22 +322,22 @@ def max_abs_normal_quantile(corr, level: float = LEVEL, draws: int = 200_000,
 
     By Monte Carlo with a fixed seed (deterministic; ``draws`` = 200,000 puts the quantile within
     about ±0.005 of its exact value). A 1 × 1 matrix gives the ordinary two-sided z quantile. The
-    correlations are rounded to 0.005 and the answers cached (a change of 0.005 in a correlation
-    moves c by far less than the Monte Carlo error), so a tune or a simulation that asks for
-    nearly the same matrix many times pays once."""
+    correlations are rounded to 0.02 and the answers cached (a change of 0.01 in a correlation moves
+    c by about 0.002, below the Monte Carlo error), so a tune or a simulation that asks for nearly
+    the same matrix many times pays once."""
     c = np.atleast_2d(np.asarray(corr, dtype=float))
     k = c.shape[0]
     if k == 0:
         return float("nan")
     if k == 1:
         return z_quantile(level)
-    key = tuple(np.round(c * 200).astype(np.int64).ravel().tolist())
+    key = tuple(np.round(c * 50).astype(np.int64).ravel().tolist())
     return _max_abs_quantile(key, k, level, draws, seed)
 
 
 @lru_cache(maxsize=4096)
 def _max_abs_quantile(key: tuple, k: int, level: float, draws: int, seed: int) -> float:
-    c = np.array(key, dtype=float).reshape(k, k) / 200.0
+    c = np.array(key, dtype=float).reshape(k, k) / 50.0
     vals, vecs = np.linalg.eigh(c)
     root = vecs * np.sqrt(np.clip(vals, 0.0, None))
     rng = np.random.default_rng(seed)

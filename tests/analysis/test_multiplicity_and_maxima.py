@@ -21,7 +21,7 @@ import pytest
 from analysis import stats
 from analysis.seats import seat_flags
 from analysis.sweep.metrics import MetricInfo, VariantData, balance, parameter_effects
-from analysis.tune.targets import Target, evaluate
+from analysis.tune.targets import Target, evaluate, race
 
 SHARED = 0.3
 
@@ -200,3 +200,21 @@ def test_practical_wording_and_order():
     # given as flags (Holm), without intervals: a large flagged gap is large, an unflagged one not
     assert list(stats.practical([0.048, 0.003, 0.02], np.nan, np.nan, 0.01, clear=[True, True, False])) \
         == [stats.LARGE, stats.SMALL, stats.NOT_SHOWN]
+
+
+def test_race_drops_a_clearly_worse_candidate_and_rarely_an_equal_one():
+    target = (Target("seat-balance", "seat-balance", 0.015),)
+    rng = np.random.default_rng(21)
+    inc = variant(draw_games(rng, 6000, FAIR))
+    worse_w = draw_games(rng, 2000, [0.15, 0.25, 0.25, 0.35])
+    d, diff, lo, hi = race(variant(worse_w), inc, target, 1, 3)
+    assert d == "drop" and lo > 0 and diff > 0
+    drops = 0
+    for _ in range(100):    # an equally good candidate (same law, half its games shared)
+        w = inc.seat_wins[:2000].copy()
+        redo = rng.random(2000) < 0.5
+        w[redo] = draw_games(rng, int(redo.sum()), FAIR)
+        drops += race(variant(w), inc, target, 1, 3)[0] == "drop"
+    assert drops <= 5
+    with pytest.raises(ValueError):
+        race(variant(draw_games(rng, 7000, FAIR)), inc, target, 1, 3)   # more games than the incumbent
