@@ -186,7 +186,8 @@ def test_heat_map_leaves_cells_within_noise_blank(runs):
 # ---------------------------------------------------------------------------------------------
 
 def test_before_after_of_one_rule_states_the_seat_verdict_first(runs):
-    cmp = compare_tables(analyse(open_runs([runs["ma"]])), analyse(open_runs([runs["ma_cas"]])))
+    cmp = compare_tables(analyse(open_runs([runs["ma"]])), analyse(open_runs([runs["ma_cas"]])),
+                         game="middle-ages")
     seats = cmp.filter(pl.col("metric") == "seat_win_share")
     items = [html.unescape(re.sub(r"<[^>]+>", "", x)) for x in
              re.findall(r"<li>(.*?)</li>", section_html(runs["ma_report"], "comparison"), re.S)]
@@ -198,11 +199,15 @@ def test_before_after_of_one_rule_states_the_seat_verdict_first(runs):
     if not moved.height:      # the largest change is named with its size
         top = seats.with_columns(pl.col("diff").abs().alias("a")).sort("a", descending=True).row(0, named=True)
         assert f"largest change is {top['key']}" in items[0]
-    others = cmp.filter(pl.col("significant") & (pl.col("metric") != "seat_win_share"))
+    large = pl.col("verdict") == "clear and large enough to matter"
+    others = cmp.filter(large & (pl.col("metric") != "seat_win_share"))
     assert others.height > 0                     # doubling the Caserne payment moves things
-    assert items[1].split(":")[1].strip().startswith(f"{int(cmp['significant'].sum())} of {cmp.height}")
+    n_large = int(cmp.select(large.sum()).item())
+    assert items[1].split(":")[1].strip().startswith(
+        f"{n_large} of {cmp.height} compared metrics moved clearly and by enough to matter, "
+        f"{int(cmp['significant'].sum()) - n_large} clearly but by less")
     body = items[2:]
-    assert len(body) == others.height             # every metric that moved, none left out
+    assert len(body) == others.height             # every large change, none left out, largest first
     for r, line in zip(others.iter_rows(named=True), body):
         unit = metric_unit(r["metric"], r["kind"], "coins")
         change = re.search(r", ([+−]?[\d.]+)( .+?)? \(95% interval", line)
