@@ -169,10 +169,10 @@ def build(game: str, kwargs: dict[str, Any], rules: Any) -> PreparedRun:
 
 
 def default_rules_path(game: str) -> Path:
-    """The rules file a game plays by default: its rules module's ``default_rules_path()`` (the
-    module ``rules`` beside the game's adapter)."""
+    """The rules file a game plays by default: its rules module's ``default_rules_path()``
+    (``spec.rules_module``, a :class:`simcore.contract.RulesModule`)."""
     spec = registry.get(game)
-    module = spec.adapter.rsplit(".", 1)[0] + ".rules"
+    module = spec.rules_module
     try:
         rules_mod = registry.import_hook(module)
     except ModuleNotFoundError:
