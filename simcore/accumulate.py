@@ -69,9 +69,50 @@ def _matchup_units(n_players: int, games_per_deal: int) -> int:
 def _binc(index: np.ndarray, size: int, weights: np.ndarray | None = None) -> np.ndarray:
     """Counts or integer-weighted sums per index, exact (float64 sums stay below 2^53 here)."""
     if weights is None:
-        return np.bincount(index, minlength=size).astype(np.int64)
-    return np.rint(np.bincount(index, weights=np.asarray(weights, np.float64),
-                               minlength=size)).astype(np.int64)
+        return np.bincount(index, minlength=size).astype(np.int64, copy=False)
+    if weights.dtype != np.float64:
+        weights = weights.astype(np.float64)
+    return np.rint(np.bincount(index, weights=weights, minlength=size)).astype(np.int64)
+
+
+def _group_sums_py(index, size, weights):
+    """Row 0: how many times each index in [0, size) occurs; row k + 1: the sum of ``weights[k]``
+    over its occurrences. int64 throughout: exact, whatever the order. Compiled by
+    :func:`_group_sums` (Numba, cached on disk; no globals but numpy)."""
+    m = weights.shape[0]
+    out = np.zeros((m + 1, size), np.int64)
+    for i in range(index.shape[0]):
+        j = index[i]
+        out[0, j] += 1
+        for k in range(m):
+            out[k + 1, j] += weights[k, i]
+    return out
+
+
+_COMPILED: dict[str, Any] = {}
+
+
+def _group_sums(index: np.ndarray, size: int, weights: np.ndarray) -> np.ndarray:
+    """Counts and integer sums per index in one pass (:func:`_group_sums_py`, jitted on first
+    use: numba is imported only by a process that fills statistics, not by one that reads them)."""
+    fn = _COMPILED.get("group_sums")
+    if fn is None:
+        from numba import njit
+
+        fn = _COMPILED["group_sums"] = njit(cache=True, nogil=True)(_group_sums_py)
+    index = np.ascontiguousarray(index, np.int64)
+    if index.size and (index.min() < 0 or index.max() >= size):
+        raise ValueError(f"statistics: an index outside [0, {size})")
+    return fn(index, int(size),
+              np.ascontiguousarray(weights, np.int64).reshape(len(weights), -1))
+
+
+def _stack(rows, n: int) -> np.ndarray:
+    """int64 matrix (len(rows), n) of the given row vectors (any integer or bool dtype)."""
+    out = np.empty((len(rows), n), np.int64)
+    for k, r in enumerate(rows):
+        out[k] = np.ravel(r)
+    return out
 
 
 class Valued:
@@ -129,6 +170,29 @@ class Valued:
                 h.add(cell, value, weights)
                 continue
             h.a += _binc(idx, ncell * V, None if weights is None else np.ravel(weights)).reshape(h.a.shape)
+
+    def add_stack(self, cell, value: np.ndarray, targets, weights: np.ndarray) -> None:
+        """Counts per (cell, value) into ``self`` and the sums of row k of ``weights`` (int64,
+        one column per value) into ``targets[k]`` (Valued with the cells of ``self``), in one
+        pass (:func:`_group_sums`)."""
+        v = np.asarray(value).ravel()
+        if v.size == 0:
+            return
+        lo, hi = int(v.min()), int(v.max())
+        for h in (self, *targets):
+            h._cover(lo, hi)
+        if any(h.lo != self.lo or h.a.shape != self.a.shape for h in targets):
+            self.add(cell, v)
+            for h, w in zip(targets, weights):
+                h.add(cell, v, w)
+            return
+        V = self.a.shape[-1]
+        ncell = int(np.prod(self.a.shape[:-1], dtype=np.int64))
+        idx = np.asarray(cell, np.int64).ravel() * V + (v.astype(np.int64) - self.lo)
+        out = _group_sums(idx, ncell * V, weights)
+        self.a += out[0].reshape(self.a.shape)
+        for k, h in enumerate(targets):
+            h.a += out[k + 1].reshape(h.a.shape)
 
     def merge(self, other: "Valued") -> None:
         if other.lo is None:
@@ -229,12 +293,13 @@ def top_seat(x: np.ndarray, best: np.ndarray | None = None) -> tuple[np.ndarray,
     """(number of seats holding the game's maximum, lowest such seat) for each game; ``x`` is
     seat-major (seats × games, as every matrix here: reductions over seats run along rows)."""
     best = x.max(axis=0) if best is None else best
-    count = np.zeros(x.shape[1], np.int64)
-    seat = np.zeros(x.shape[1], np.int64)
-    for s in range(x.shape[0] - 1, -1, -1):       # a loop over seats: argmax over axis 0 is slow
+    hit = x[-1] == best
+    count = hit.astype(np.int64)
+    seat = np.where(hit, x.shape[0] - 1, 0)
+    for s in range(x.shape[0] - 2, -1, -1):       # a loop over seats: argmax over axis 0 is slow
         hit = x[s] == best
         count += hit
-        seat[hit] = s
+        seat = np.where(hit, s, seat)
     return count, seat
 
 
@@ -334,12 +399,16 @@ class RunStats:
         L, gpd = lay["win_units"], lay["games_per_deal"]
         pc, gc = chunk.players, chunk.games
 
-        def mat(name):          # seat-major int64 copy: (seats, games)
-            return np.ascontiguousarray(np.asarray(pc[name]).reshape(-1, P).T, dtype=np.int64)
+        def mat(name, dtype=np.int64):      # seat-major copy: (seats, games)
+            return np.ascontiguousarray(np.asarray(pc[name]).reshape(-1, P).T, dtype=dtype)
 
+        # game-major (player rows in table order) float64 weights, made once: bincount sums them
+        # exactly (integers below 2^53), in any order
         wf = np.asarray(pc[lay["win_share"]], np.float64) * L
-        W = np.ascontiguousarray(np.rint(wf).astype(np.int64).reshape(-1, P).T)
-        if W.size and np.abs(wf - np.rint(wf)).max() > 1e-3:
+        wgf = np.rint(wf)
+        Wg = wgf.astype(np.int64)
+        W = np.ascontiguousarray(Wg.reshape(-1, P).T)
+        if W.size and np.abs(wf - wgf).max() > 1e-3:
             raise ValueError(f"{lay['game']}: a win share is not a multiple of 1/{L} (1/k for a win "
                              "shared by k players)")
         G = W.shape[1]
@@ -348,16 +417,22 @@ class RunStats:
         if gpd > 1 and G % gpd:
             raise ValueError(f"a chunk of {G} games holds part of a deal ({gpd} games each)")
         R, S = mat(lay["rank"]), mat(lay["score"])
-        strat = np.ascontiguousarray(_strategy_index(pc["strategy"], lay["strategies"]).reshape(G, P).T)
+        Rg = np.asarray(pc[lay["rank"]])
+        Sg = np.asarray(pc[lay["score"]]).astype(np.int64)
+        strat_g = _strategy_index(pc["strategy"], lay["strategies"])
+        strat = np.ascontiguousarray(strat_g.reshape(G, P).T)
         seat = np.broadcast_to(np.arange(P, dtype=np.int64)[:, None], (P, G))
-        cell = (seat * K + strat).ravel()
+        seat_g = np.tile(np.arange(P, dtype=np.int64), G)
+        cell = seat_g * K + strat_g if K > 1 else seat_g
         f = self.fixed
         f["games"] += G
-        for name, wts in (("cell_n", None), ("cell_win", W), ("cell_win_sq", W * W), ("cell_outright", W == L),
-                          ("cell_shared", (W > 0) & (W < L)), ("cell_rank", R), ("cell_score", S),
-                          ("cell_score_sq", S * S)):
-            f[name] += _binc(cell, P * K, None if wts is None else wts.ravel()).reshape(P, K)
-        self.valued["score"].add(cell, S)
+        S2g = Sg * Sg
+        sums = _group_sums(cell, P * K, _stack((Wg, Wg * Wg, Wg == L, (Wg > 0) & (Wg < L), Rg, Sg, S2g),
+                                               G * P))
+        for k, name in enumerate(("cell_n", "cell_win", "cell_win_sq", "cell_outright", "cell_shared",
+                                  "cell_rank", "cell_score", "cell_score_sq")):
+            f[name] += sums[k].reshape(P, K)
+        self.valued["score"].add(cell, Sg)
         Wf = W.astype(np.float64)
         f["win_cross"] += np.rint(Wf @ Wf.T).astype(np.int64)
         C = credit_units(R).astype(np.float64)
@@ -365,76 +440,76 @@ class RunStats:
         f["credit_cross"] += np.rint(C @ C.T).astype(np.int64)
         f["shared_games"] += int((W.max(axis=0) < L).sum())
         self.valued["spread"].add(0, runner_up_gap(S))
-        self._checkpoints(pc, W, R, S, G)
-        seat_flat = seat.ravel()
+        self._checkpoints(pc, W, R, S, G, seat_g)
+        wss = _stack((Wg, Sg, S2g), G * P)
         for c in lay["hist_player"]:
-            self.valued[f"n:{c}"].add_many(seat_flat, mat(c).ravel(), (
-                (None, None), (self.valued[f"w:{c}"], W), (self.valued[f"s:{c}"], S),
-                (self.valued[f"q:{c}"], S * S)))
+            self.valued[f"n:{c}"].add_stack(seat_g, np.asarray(pc[c]), (
+                self.valued[f"w:{c}"], self.valued[f"s:{c}"], self.valued[f"q:{c}"]), wss)
         for g, cols in lay["pair_groups"].items():
             k = len(cols)
             keys = np.stack([np.asarray(pc[c]).astype(np.int64) * k + i for i, c in enumerate(cols)])
             k1 = keys.max(axis=0)
             other = np.where(keys != k1, keys, -1).max(axis=0)
             idx = (k1 % k) * (k + 1) + np.where(other >= k, other % k, k)
-            w_rows = W.T.ravel()                  # player rows in table order (game-major)
-            f[f"pair_n:{g}"] += _binc(idx, k * (k + 1)).reshape(k, k + 1)
-            f[f"pair_w:{g}"] += _binc(idx, k * (k + 1), w_rows).reshape(k, k + 1)
-        self._events(pc, gc, W, seat, G, mat)
-        self._games(gc, W, seat, G)
+            sums = _group_sums(idx, k * (k + 1), Wg[None, :])
+            f[f"pair_n:{g}"] += sums[0].reshape(k, k + 1)
+            f[f"pair_w:{g}"] += sums[1].reshape(k, k + 1)
+        self._events(pc, gc, W, (seat_g, wgf), G, mat)
+        self._games(gc, W, (seat_g, wgf), G)
         if K >= 2:
             self._matchups(W, R, strat, G)
         self._check_range()
 
-    def _checkpoints(self, pc, W, R, S, G) -> None:
+    def _checkpoints(self, pc, W, R, S, G, seat_g) -> None:
         lay, f = self.layout, self.fixed
         P = lay["players"]
         cols = lay["checkpoints"]["columns"]
-        X = [np.ascontiguousarray(np.asarray(pc[c]).reshape(G, P).T, dtype=np.int64) for c in cols] + [S]
-        r = (R - 1).ravel()
-        f["flow_n"] += _binc(r, P)
-        for i, x in enumerate(X):
-            f["flow_sum"][:, i] += _binc(r, P, x.ravel())
-            f["flow_sq"][:, i] += _binc(r, P, (x * x).ravel())
+        r = np.asarray(pc[lay["rank"]]).astype(np.int64) - 1       # game-major, as the columns
+        xs = [np.asarray(pc[c]).astype(np.int64) for c in cols + [lay["score"]]]
+        sums = _group_sums(r, P, _stack([y for x in xs for y in (x, x * x)], G * P))
+        f["flow_n"] += sums[0]
+        f["flow_sum"] += sums[1::2].T
+        f["flow_sq"] += sums[2::2].T
         if not cols:
             return
         rows = np.arange(G)
         prev = np.full(G, -1)
         changes = np.zeros(G, np.int64)
-        for k, x in enumerate(X[:-1]):
+        for k, c in enumerate(cols):
+            x = np.ascontiguousarray(np.asarray(pc[c]).reshape(G, P).T)   # its own dtype: compared only
             lead = sole_leader(x)
             sole = lead >= 0
             f["leader_games"][k] += int(sole.sum())
-            f["leader_win"][k] += int(W[lead[sole], rows[sole]].sum())
+            f["leader_win"][k] += int(np.where(sole, W[lead, rows], 0).sum())
             changes += sole & (prev >= 0) & (lead != prev)
             prev = np.where(sole, lead, prev)
         f["lead_changes"] += _binc(changes, len(f["lead_changes"]))[: len(f["lead_changes"])]
 
-    def _events(self, pc, gc, W, seat, G, mat) -> None:
+    def _events(self, pc, gc, W, rows_g, G, mat) -> None:
         lay, v = self.layout, self.valued
         P = lay["players"]
         rows = np.arange(G)
         for i, s in enumerate(lay["event_slots"]):
             ev = np.asarray(gc[s["event"]]).astype(np.int64)
-            gain = mat(s["gain"])
-            total = gain.sum(axis=0)
+            gain = mat(s["gain"], np.int32)       # int32: sums of int16 columns stay exact
+            total = gain.sum(axis=0, dtype=np.int64)
             best = gain.max(axis=0)
-            spread = best - gain.min(axis=0)
+            spread = best.astype(np.int64) - gain.min(axis=0)
             count, top = top_seat(gain, best)
             sole = count == 1
             if s["before"]:
-                before = mat(s["before"])
+                before = mat(s["before"], np.int32)
                 changes = sole_leader(before) != sole_leader(before + gain)
             else:
                 changes = np.zeros(G, np.int64)
-            v["ev_games"].add_many(i, ev, (
-                (None, None), (v["ev_gain_s"], total), (v["ev_gain_q"], total * total),
-                (v["ev_spread_s"], spread), (v["ev_spread_q"], spread * spread),
-                (v["ev_top_games"], sole), (v["ev_top_win"], np.where(sole, W[top, rows], 0)),
-                (v["ev_changes"], changes)))
-            v["ev_seat_win"].add(seat, np.broadcast_to(ev, (P, G)), W)
+            v["ev_games"].add_stack(i, ev, (
+                v["ev_gain_s"], v["ev_gain_q"], v["ev_spread_s"], v["ev_spread_q"], v["ev_top_games"],
+                v["ev_top_win"], v["ev_changes"]), _stack((
+                    total, total * total, spread, spread * spread, sole, np.where(sole, W[top, rows], 0),
+                    changes), G))
+            v["ev_seat_win"].add(rows_g[0], np.repeat(ev, P), rows_g[1])
 
-    def _games(self, gc, W, seat, G) -> None:
+    def _games(self, gc, W, rows_g, G) -> None:
         lay, v = self.layout, self.valued
         P = lay["players"]
         length = np.asarray(gc[lay["length"]]).astype(np.int64) if lay["length"] else None
@@ -442,7 +517,7 @@ class RunStats:
             x = np.asarray(gc[c]).astype(np.int64)
             v[f"g:{c}"].add_many(0, x, ((None, None),) + (((v[f"gl:{c}"], length),)
                                                            if length is not None else ()))
-            v[f"gw:{c}"].add(seat, np.broadcast_to(x, (P, G)), W)
+            v[f"gw:{c}"].add(rows_g[0], np.repeat(x, P), rows_g[1])
         if length is not None:
             reason = (np.asarray(gc[lay["end_reason"]]).astype(np.int64) if lay["end_reason"]
                       else np.zeros(G, np.int64))
