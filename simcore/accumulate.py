@@ -75,26 +75,37 @@ def _binc(index: np.ndarray, size: int, weights: np.ndarray | None = None) -> np
     return np.rint(np.bincount(index, weights=weights, minlength=size)).astype(np.int64)
 
 
-def _group_sums_py(index, size, weights):
+def _group_sums_py(index, size, weights, squared):
     """Row 0: how many times each index in [0, size) occurs; row k + 1: the sum of ``weights[k]``
-    over its occurrences. int64 throughout: exact, whatever the order. Compiled by
-    :func:`_group_sums` (Numba, cached on disk; no globals but numpy)."""
+    over its occurrences; then, for each k with ``squared[k]``, in order, the sum of its squares.
+    Sums in int64: exact, whatever the order. Compiled by :func:`_group_sums` (Numba, cached on
+    disk; no globals but numpy)."""
     m = weights.shape[0]
-    out = np.zeros((m + 1, size), np.int64)
+    nsq = 0
+    for k in range(m):
+        nsq += squared[k]
+    out = np.zeros((1 + m + nsq, size), np.int64)
     for i in range(index.shape[0]):
         j = index[i]
         out[0, j] += 1
+        q = 1 + m
         for k in range(m):
-            out[k + 1, j] += weights[k, i]
+            x = np.int64(weights[k, i])
+            out[k + 1, j] += x
+            if squared[k]:
+                out[q, j] += x * x
+                q += 1
     return out
 
 
 _COMPILED: dict[str, Any] = {}
 
 
-def _group_sums(index: np.ndarray, size: int, weights: np.ndarray) -> np.ndarray:
-    """Counts and integer sums per index in one pass (:func:`_group_sums_py`, jitted on first
-    use: numba is imported only by a process that fills statistics, not by one that reads them)."""
+def _group_sums(index: np.ndarray, size: int, weights: np.ndarray, squared=None) -> np.ndarray:
+    """Counts and integer sums (and sums of squares where ``squared``) per index in one pass
+    (:func:`_group_sums_py`, jitted on first use: numba is imported only by a process that fills
+    statistics, not by one that reads them). ``weights``: an int32 or int64 matrix (:func:`_stack`),
+    one row per quantity."""
     fn = _COMPILED.get("group_sums")
     if fn is None:
         from numba import njit
@@ -103,13 +114,27 @@ def _group_sums(index: np.ndarray, size: int, weights: np.ndarray) -> np.ndarray
     index = np.ascontiguousarray(index, np.int64)
     if index.size and (index.min() < 0 or index.max() >= size):
         raise ValueError(f"statistics: an index outside [0, {size})")
-    return fn(index, int(size),
-              np.ascontiguousarray(weights, np.int64).reshape(len(weights), -1))
+    weights = np.ascontiguousarray(weights)
+    if weights.dtype not in (np.int32, np.int64):
+        weights = weights.astype(np.int64)
+    squared = np.zeros(len(weights), np.int64) if squared is None else np.asarray(squared, np.int64)
+    return fn(index, int(size), weights.reshape(len(weights), -1), squared)
+
+
+def _wide(*columns) -> type:
+    """int32 when every column (those not None) holds at most 16-bit integers: sums and
+    differences of a few of them then stay exact in int32 (half int64's memory); else int64."""
+    return np.int32 if all(np.asarray(c).dtype.itemsize <= 2 for c in columns if c is not None) \
+        else np.int64
 
 
 def _stack(rows, n: int) -> np.ndarray:
-    """int64 matrix (len(rows), n) of the given row vectors (any integer or bool dtype)."""
-    out = np.empty((len(rows), n), np.int64)
+    """Matrix (len(rows), n) of the given row vectors (any integer or bool dtype): int32 when
+    every row's dtype fits in int32 (half the memory to write and read), else int64."""
+    rows = [np.asarray(r) for r in rows]
+    small = all(r.dtype == np.bool_ or (r.dtype.kind in "iu" and r.dtype.itemsize <= 4
+                                        and r.dtype != np.uint32) for r in rows)
+    out = np.empty((len(rows), n), np.int32 if small else np.int64)
     for k, r in enumerate(rows):
         out[k] = np.ravel(r)
     return out
@@ -171,10 +196,11 @@ class Valued:
                 continue
             h.a += _binc(idx, ncell * V, None if weights is None else np.ravel(weights)).reshape(h.a.shape)
 
-    def add_stack(self, cell, value: np.ndarray, targets, weights: np.ndarray) -> None:
-        """Counts per (cell, value) into ``self`` and the sums of row k of ``weights`` (int64,
-        one column per value) into ``targets[k]`` (Valued with the cells of ``self``), in one
-        pass (:func:`_group_sums`)."""
+    def add_stack(self, cell, value: np.ndarray, targets, weights: np.ndarray, squared=None) -> None:
+        """Counts per (cell, value) into ``self`` and, into ``targets`` (Valued with the cells of
+        ``self``) in order, the sums of each row of ``weights`` (:func:`_stack`, one column per
+        value), then the sums of squares of the rows flagged in ``squared``, in one pass
+        (:func:`_group_sums`)."""
         v = np.asarray(value).ravel()
         if v.size == 0:
             return
@@ -183,13 +209,16 @@ class Valued:
             h._cover(lo, hi)
         if any(h.lo != self.lo or h.a.shape != self.a.shape for h in targets):
             self.add(cell, v)
-            for h, w in zip(targets, weights):
+            w64 = weights.astype(np.int64)
+            rows = list(w64) + [w * w for w, q in zip(w64, squared if squared is not None
+                                                      else [0] * len(w64)) if q]
+            for h, w in zip(targets, rows):
                 h.add(cell, v, w)
             return
         V = self.a.shape[-1]
         ncell = int(np.prod(self.a.shape[:-1], dtype=np.int64))
         idx = np.asarray(cell, np.int64).ravel() * V + (v.astype(np.int64) - self.lo)
-        out = _group_sums(idx, ncell * V, weights)
+        out = _group_sums(idx, ncell * V, weights, squared)
         self.a += out[0].reshape(self.a.shape)
         for k, h in enumerate(targets):
             h.a += out[k + 1].reshape(h.a.shape)
@@ -406,8 +435,8 @@ class RunStats:
         # exactly (integers below 2^53), in any order
         wf = np.asarray(pc[lay["win_share"]], np.float64) * L
         wgf = np.rint(wf)
-        Wg = wgf.astype(np.int64)
-        W = np.ascontiguousarray(Wg.reshape(-1, P).T)
+        Wg = wgf.astype(np.int32 if L < 2 ** 31 else np.int64)
+        W = np.ascontiguousarray(Wg.reshape(-1, P).T, dtype=np.int64)
         if W.size and np.abs(wf - wgf).max() > 1e-3:
             raise ValueError(f"{lay['game']}: a win share is not a multiple of 1/{L} (1/k for a win "
                              "shared by k players)")
@@ -418,7 +447,7 @@ class RunStats:
             raise ValueError(f"a chunk of {G} games holds part of a deal ({gpd} games each)")
         R, S = mat(lay["rank"]), mat(lay["score"])
         Rg = np.asarray(pc[lay["rank"]])
-        Sg = np.asarray(pc[lay["score"]]).astype(np.int64)
+        Sg = np.asarray(pc[lay["score"]])
         strat_g = _strategy_index(pc["strategy"], lay["strategies"])
         strat = np.ascontiguousarray(strat_g.reshape(G, P).T)
         seat = np.broadcast_to(np.arange(P, dtype=np.int64)[:, None], (P, G))
@@ -426,11 +455,10 @@ class RunStats:
         cell = seat_g * K + strat_g if K > 1 else seat_g
         f = self.fixed
         f["games"] += G
-        S2g = Sg * Sg
-        sums = _group_sums(cell, P * K, _stack((Wg, Wg * Wg, Wg == L, (Wg > 0) & (Wg < L), Rg, Sg, S2g),
-                                               G * P))
-        for k, name in enumerate(("cell_n", "cell_win", "cell_win_sq", "cell_outright", "cell_shared",
-                                  "cell_rank", "cell_score", "cell_score_sq")):
+        sums = _group_sums(cell, P * K, _stack((Wg, Wg == L, (Wg > 0) & (Wg < L), Rg, Sg), G * P),
+                           (1, 0, 0, 0, 1))
+        for k, name in enumerate(("cell_n", "cell_win", "cell_outright", "cell_shared",
+                                  "cell_rank", "cell_score", "cell_win_sq", "cell_score_sq")):
             f[name] += sums[k].reshape(P, K)
         self.valued["score"].add(cell, Sg)
         Wf = W.astype(np.float64)
@@ -441,17 +469,17 @@ class RunStats:
         f["shared_games"] += int((W.max(axis=0) < L).sum())
         self.valued["spread"].add(0, runner_up_gap(S))
         self._checkpoints(pc, W, R, S, G, seat_g)
-        wss = _stack((Wg, Sg, S2g), G * P)
+        ws = _stack((Wg, Sg), G * P)
         for c in lay["hist_player"]:
             self.valued[f"n:{c}"].add_stack(seat_g, np.asarray(pc[c]), (
-                self.valued[f"w:{c}"], self.valued[f"s:{c}"], self.valued[f"q:{c}"]), wss)
+                self.valued[f"w:{c}"], self.valued[f"s:{c}"], self.valued[f"q:{c}"]), ws, (0, 1))
         for g, cols in lay["pair_groups"].items():
             k = len(cols)
             keys = np.stack([np.asarray(pc[c]).astype(np.int64) * k + i for i, c in enumerate(cols)])
             k1 = keys.max(axis=0)
             other = np.where(keys != k1, keys, -1).max(axis=0)
             idx = (k1 % k) * (k + 1) + np.where(other >= k, other % k, k)
-            sums = _group_sums(idx, k * (k + 1), Wg[None, :])
+            sums = _group_sums(idx, k * (k + 1), _stack((Wg,), G * P))
             f[f"pair_n:{g}"] += sums[0].reshape(k, k + 1)
             f[f"pair_w:{g}"] += sums[1].reshape(k, k + 1)
         self._events(pc, gc, W, (seat_g, wgf), G, mat)
@@ -465,11 +493,11 @@ class RunStats:
         P = lay["players"]
         cols = lay["checkpoints"]["columns"]
         r = np.asarray(pc[lay["rank"]]).astype(np.int64) - 1       # game-major, as the columns
-        xs = [np.asarray(pc[c]).astype(np.int64) for c in cols + [lay["score"]]]
-        sums = _group_sums(r, P, _stack([y for x in xs for y in (x, x * x)], G * P))
+        m = len(cols) + 1
+        sums = _group_sums(r, P, _stack([pc[c] for c in cols + [lay["score"]]], G * P), [1] * m)
         f["flow_n"] += sums[0]
-        f["flow_sum"] += sums[1::2].T
-        f["flow_sq"] += sums[2::2].T
+        f["flow_sum"] += sums[1:1 + m].T
+        f["flow_sq"] += sums[1 + m:].T
         if not cols:
             return
         rows = np.arange(G)
@@ -491,22 +519,22 @@ class RunStats:
         rows = np.arange(G)
         for i, s in enumerate(lay["event_slots"]):
             ev = np.asarray(gc[s["event"]]).astype(np.int64)
-            gain = mat(s["gain"], np.int32)       # int32: sums of int16 columns stay exact
-            total = gain.sum(axis=0, dtype=np.int64)
+            wide = _wide(pc[s["gain"]], pc[s["before"]] if s["before"] else None)
+            gain = mat(s["gain"], wide)
+            total = gain.sum(axis=0, dtype=wide)
             best = gain.max(axis=0)
-            spread = best.astype(np.int64) - gain.min(axis=0)
+            spread = best - gain.min(axis=0)
             count, top = top_seat(gain, best)
             sole = count == 1
             if s["before"]:
-                before = mat(s["before"], np.int32)
+                before = mat(s["before"], wide)
                 changes = sole_leader(before) != sole_leader(before + gain)
             else:
                 changes = np.zeros(G, np.int64)
             v["ev_games"].add_stack(i, ev, (
-                v["ev_gain_s"], v["ev_gain_q"], v["ev_spread_s"], v["ev_spread_q"], v["ev_top_games"],
-                v["ev_top_win"], v["ev_changes"]), _stack((
-                    total, total * total, spread, spread * spread, sole, np.where(sole, W[top, rows], 0),
-                    changes), G))
+                v["ev_gain_s"], v["ev_spread_s"], v["ev_top_games"], v["ev_top_win"], v["ev_changes"],
+                v["ev_gain_q"], v["ev_spread_q"]), _stack((
+                    total, spread, sole, np.where(sole, W[top, rows], 0), changes), G), (1, 1, 0, 0, 0))
             v["ev_seat_win"].add(rows_g[0], np.repeat(ev, P), rows_g[1])
 
     def _games(self, gc, W, rows_g, G) -> None:
