@@ -98,7 +98,53 @@ def _group_sums_py(index, size, weights, squared):
     return out
 
 
+def _top_py(x):
+    """For each game (row of ``x``, games × seats): the number of seats holding the maximum, the
+    lowest such seat, the maximum and the minimum (int64). Jitted by :func:`_top_by_game`."""
+    G, P = x.shape
+    count = np.zeros(G, np.int64)
+    seat = np.zeros(G, np.int64)
+    best = np.zeros(G, np.int64)
+    low = np.zeros(G, np.int64)
+    for g in range(G):
+        b = np.int64(x[g, 0])
+        lo = b
+        c = 1
+        t = 0
+        for s in range(1, P):
+            v = np.int64(x[g, s])
+            if v > b:
+                b, c, t = v, 1, s
+            elif v == b:
+                c += 1
+            if v < lo:
+                lo = v
+        count[g], seat[g], best[g], low[g] = c, t, b, lo
+    return count, seat, best, low
+
+
 _COMPILED: dict[str, Any] = {}
+
+
+def _jit(name: str, fn):
+    out = _COMPILED.get(name)
+    if out is None:
+        from numba import njit
+
+        out = _COMPILED[name] = njit(cache=True, nogil=True)(fn)
+    return out
+
+
+def _top_by_game(column, P: int):
+    """:func:`_top_py` of a game-major player column (rows in table order)."""
+    x = np.ascontiguousarray(np.asarray(column)).reshape(-1, P)
+    return _jit("top", _top_py)(x)
+
+
+def _sole_by_game(column, P: int) -> np.ndarray:
+    """Seat with strictly the most of a game-major player column in each game, -1 where shared."""
+    count, seat, _, _ = _top_by_game(column, P)
+    return np.where(count == 1, seat, -1)
 
 
 def _group_sums(index: np.ndarray, size: int, weights: np.ndarray, squared=None) -> np.ndarray:
@@ -106,11 +152,7 @@ def _group_sums(index: np.ndarray, size: int, weights: np.ndarray, squared=None)
     (:func:`_group_sums_py`, jitted on first use: numba is imported only by a process that fills
     statistics, not by one that reads them). ``weights``: an int32 or int64 matrix (:func:`_stack`),
     one row per quantity."""
-    fn = _COMPILED.get("group_sums")
-    if fn is None:
-        from numba import njit
-
-        fn = _COMPILED["group_sums"] = njit(cache=True, nogil=True)(_group_sums_py)
+    fn = _jit("group_sums", _group_sums_py)
     index = np.ascontiguousarray(index, np.int64)
     if index.size and (index.min() < 0 or index.max() >= size):
         raise ValueError(f"statistics: an index outside [0, {size})")
@@ -504,8 +546,7 @@ class RunStats:
         prev = np.full(G, -1)
         changes = np.zeros(G, np.int64)
         for k, c in enumerate(cols):
-            x = np.ascontiguousarray(np.asarray(pc[c]).reshape(G, P).T)   # its own dtype: compared only
-            lead = sole_leader(x)
+            lead = _sole_by_game(pc[c], P)
             sole = lead >= 0
             f["leader_games"][k] += int(sole.sum())
             f["leader_win"][k] += int(np.where(sole, W[lead, rows], 0).sum())
@@ -520,15 +561,15 @@ class RunStats:
         for i, s in enumerate(lay["event_slots"]):
             ev = np.asarray(gc[s["event"]]).astype(np.int64)
             wide = _wide(pc[s["gain"]], pc[s["before"]] if s["before"] else None)
-            gain = mat(s["gain"], wide)
-            total = gain.sum(axis=0, dtype=wide)
-            best = gain.max(axis=0)
-            spread = best - gain.min(axis=0)
-            count, top = top_seat(gain, best)
+            gain = np.asarray(pc[s["gain"]])
+            total = gain.reshape(G, P).sum(axis=1, dtype=wide)
+            count, top, best, low = _top_by_game(gain, P)
+            spread = best - low
             sole = count == 1
             if s["before"]:
-                before = mat(s["before"], wide)
-                changes = sole_leader(before) != sole_leader(before + gain)
+                before = np.asarray(pc[s["before"]])
+                after = before.astype(wide) + gain
+                changes = _sole_by_game(before, P) != _sole_by_game(after, P)
             else:
                 changes = np.zeros(G, np.int64)
             v["ev_games"].add_stack(i, ev, (
