@@ -87,6 +87,8 @@ def _group_sums_py(index, size, weights, squared):
     out = np.zeros((1 + m + nsq, size), np.int64)
     for i in range(index.shape[0]):
         j = index[i]
+        if j < 0 or j >= size:          # an index outside the table: the caller raises
+            return out, False
         out[0, j] += 1
         q = 1 + m
         for k in range(m):
@@ -95,7 +97,7 @@ def _group_sums_py(index, size, weights, squared):
             if squared[k]:
                 out[q, j] += x * x
                 q += 1
-    return out
+    return out, True
 
 
 def _top_py(x):
@@ -154,13 +156,14 @@ def _group_sums(index: np.ndarray, size: int, weights: np.ndarray, squared=None)
     one row per quantity."""
     fn = _jit("group_sums", _group_sums_py)
     index = np.ascontiguousarray(index, np.int64)
-    if index.size and (index.min() < 0 or index.max() >= size):
-        raise ValueError(f"statistics: an index outside [0, {size})")
     weights = np.ascontiguousarray(weights)
     if weights.dtype not in (np.int32, np.int64):
         weights = weights.astype(np.int64)
     squared = np.zeros(len(weights), np.int64) if squared is None else np.asarray(squared, np.int64)
-    return fn(index, int(size), weights.reshape(len(weights), -1), squared)
+    out, ok = fn(index, int(size), weights.reshape(len(weights), -1), squared)
+    if not ok:
+        raise ValueError(f"statistics: an index outside [0, {size})")
+    return out
 
 
 def _wide(*columns) -> type:
