@@ -36,7 +36,7 @@ import numpy as np
 import polars as pl
 
 from simcore.errors import UsageError
-from simcore.rundir import GAMES, PLAYERS, RUN_JSON, read_meta
+from simcore.rundir import GAMES, PLAYERS, RUN_JSON, check_distinct_runs, read_meta, verify_integrity
 
 COMMON_COLUMNS = ("game", "seat", "strategy", "score", "win_share", "rank")
 ROWS_PER_CHUNK = 4_000_000
@@ -252,6 +252,7 @@ def check_run(run: str | Path, *, players: bool = True) -> dict:
     if key in _CHECKED:
         return _CHECKED[key]
     spec = _check_meta(p, meta)
+    verify_integrity(p, meta)              # sizes, hashes and tying figures recorded in run.json
     if players:
         if not (p / PLAYERS).is_file():
             hint = (" (the run was written without --raw: rerun with --raw)"
@@ -385,6 +386,7 @@ def open_runs(paths: Iterable[str | Path], label: str | None = None) -> RunSet:
         gcols = gnames if gcols is None else [c for c in gcols if c in gnames]
         metas.append(meta)
         n_rows += int(rows)
+    check_distinct_runs(paths, metas)          # the same run given twice would count twice
     games_played = {str(m.get("game")) for m in metas}
     if len(games_played) > 1:
         raise UsageError(f"cannot pool runs of different games: {', '.join(sorted(games_played))}")
