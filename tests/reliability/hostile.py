@@ -178,7 +178,9 @@ def _cases() -> list[Case]:
         add(Case(f"--rules {path}", [*sim, "--out", "o", "--rules", path], words=words, timeout=60,
                  prep="mkfifo fifo; truncate -s 50M big.toml"))
     add(Case("--strategies /dev/zero", [*sim, "--out", "o", "--strategies", "/dev/zero"],
-             words="a device", timeout=60))
+             words="unknown strategy", timeout=60))
+    add(Case("--strategies zero.toml linked to /dev/zero", [*sim, "--out", "o", "--strategies", "zero.toml"],
+             prep="ln -s /dev/zero zero.toml", words="a device", timeout=60))
     add(Case("--workers 1000", [*sim, "--out", "o", "--workers", "1000"], words="core", timeout=60))
     add(Case("--workers 1000 --allow-oversubscribe", [*sim, "--out", "o", "--workers", "1000",
                                                       "--allow-oversubscribe"], words="at most",
@@ -193,13 +195,13 @@ def _cases() -> list[Case]:
     add(Case("--games 2.5e2 is read exactly", ["simulate", "--games", "2.5e2", "--players", "4",
                                                "--out", "o", "-q"], expect="ok", changes=("o",),
              creates="o/run.json"))
-    for key, value, words in (("income.champs.base", "-3", "at least 0"),
-                              ("effects.champs_coins_per_peasant", "-1", "at least 0"),
-                              ("scoring.empty_domain_penalty", "-10", "at least 0"),
-                              ("effects.extra_coin_bonus", "-1", "at least 0")):
+    for key, value, words in (("income.champs.base", "-3", "must be >= 0"),
+                              ("effects.champs_coins_per_peasant", "-1", "must be >= 0"),
+                              ("scoring.empty_domain_penalty", "-10", "must be >= 0"),
+                              ("effects.extra_coin_bonus", "-1", "must be >= 0")):
         add(Case(f"--set {key}={value}", [*sim, "--out", "o", "--set", f"{key}={value}"], words=words))
     add(Case("medievallons hand_size 0", ["simulate", "--game", "medievallons", "--games", "200",
-                                          "--out", "o", "--set", "setup.hand_size=0"], words="at least 1"))
+                                          "--out", "o", "--set", "setup.hand_size=0"], words="must be >= 1"))
     for storage, words in (("notes/thesis.tex", "not a SQLite database"), ("notes", "is a directory"),
                            ("/dev/zero", "not a regular file"), ("postgresql://x/y", "only SQLite"),
                            ("sqlite://", "only SQLite"), ("sqlite:///:memory:", "in-memory"),
