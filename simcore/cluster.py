@@ -311,12 +311,12 @@ class Cluster:
         lost during the call (its connection closed) is left out: it costs only time, and the
         call is repeated on the workers left while none answered."""
         distributed = _dask()
-        lost_types = (OSError, TimeoutError, distributed.comm.CommClosedError)
+        lost_types = (TimeoutError, distributed.comm.CommClosedError)    # the worker, not the code
         answers: dict[str, Any] = {}
         for attempt in range(LOST_WORKER_RETRIES + 1):
             try:
                 answers = self.client.run(fn, *args, on_error="return")
-            except lost_types as exc:  # a worker left while the call was being sent: ask again
+            except (OSError, *lost_types) as exc:  # a worker left while the call was sent: ask again
                 if attempt == LOST_WORKER_RETRIES or self.client.status != "running":
                     raise UsageError(f"Dask scheduler {self.address or self.scheduler}: "
                                      f"{_short(exc)}") from None

@@ -199,13 +199,13 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
     ``progress(games_done, games_total, variant_label)`` is called as games complete (the command
     line draws one bar over the whole sweep). ``executor``: where the games are played (default
     here; a :class:`simcore.cluster.Cluster` plays them on Dask, the same run directories)."""
-    target = Path(out)
+    final = Path(out)
     meta = plan.to_json()
-    resuming = prepare_out(meta, target, force)
-    out = target
+    resuming = prepare_out(meta, final, force)
+    out = final
     if not resuming:
         meta["created_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        out = begin_out(target, "sweep", (SWEEP_JSON, VARIANTS))
+        out = begin_out(final, "sweep", (SWEEP_JSON, VARIANTS))
         write_text_atomic(out / SWEEP_JSON, json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
                           force=True)
     (out / VARIANTS).mkdir(exist_ok=True)
@@ -225,4 +225,4 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
                    chunk_size=chunk_size, quiet=True, executor=executor,
                    on_chunk=lambda d, b=before, lab=label: say(b + d, total, lab))
         done += plan.games
-    return finish_out(out, target)
+    return finish_out(out, final)

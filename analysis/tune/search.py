@@ -262,17 +262,17 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     ``progress(phase, done, total, text)``: phase "search" (done = finished trials) or "confirm"
     (done = games). ``executor``: where the games are played (default here; a
     :class:`simcore.cluster.Cluster` plays them on Dask: the same games, the same search)."""
-    target = Path(out)
+    final = Path(out)
     meta = plan.to_json()
-    resuming = prepare_out(meta, target, force, kind="tune")
-    out = target
+    resuming = prepare_out(meta, final, force, kind="tune")
+    out = final
     study_file = _study_file(storage)
     if study_file is not None:
         claim_output(study_file, "--storage", kind="file")   # one writer per study, outside --out too
     if not resuming:
         meta["created_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         meta["storage"] = storage_url(storage, out) if storage else "study.db (in this directory)"
-        out = begin_out(target, "tune", TUNE_ENTRIES)
+        out = begin_out(final, "tune", TUNE_ENTRIES)
         write_text_atomic(out / TUNE_JSON, json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
                           force=True)
     say = progress or (lambda *_: None)
@@ -396,7 +396,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     write_text_atomic(out / RESULT_JSON, json.dumps(result, indent=2, ensure_ascii=False,
                                                     default=_json_default) + "\n", force=True)
     del study
-    finish_out(out, target)
+    finish_out(out, final)
     if study_file is not None:
         release_claim(study_file, True)
     return result
