@@ -1,36 +1,49 @@
-"""The one atomic writer and the one output-path check: run directories, reports, exports,
-baselines, JUnit and Markdown summaries, questions directories and golden files.
+"""The one atomic writer, the one output-path check and the proof of ownership: run directories,
+reports, sweeps, tunes, exports, baselines, JUnit and Markdown summaries, questions directories and
+golden files.
 
 Nothing already on disk is lost:
 
 * **Checked before any work.** :func:`check_output_path` (and its two short forms
   :func:`check_output_file`, :func:`check_output_dir`) refuses, in one line naming the option and
   the path, everything that would fail or do harm later: an empty name, a name too long for the
-  file system (counting the temporary name written beside it), a symlink loop, a symbolic link as
+  file system (counting the hidden names written beside it), a symlink loop, a symbolic link as
   the final name, a path under a virtual file system (``/proc``, ``/sys``, ``/dev`` or any mount of
   that kind), the working directory or one of its ancestors, a directory where a file is expected
   and the reverse (also a file used as a parent directory), an output that is, contains or is
   inside one of the command's own inputs (``balance report RUN --out RUN --force``), an existing
-  output without ``force``, a directory that this toolkit did not write (no ``run.json`` or
-  ``report.html``) even with ``force``, and a place the user cannot write.
-* **Claimed.** The same check takes a lock beside the target (``.<name>.lock``, a
-  :class:`filelock.FileLock`, non-blocking): of two commands writing the same output at once, the
-  second stops at once with one line. The lock is released and its file removed when the output is
-  published, when the command ends (:func:`release_claims`) or at exit; after a SIGKILL the kernel
-  frees the lock and the next command reuses and removes the file.
+  output without ``force``, and a place the user cannot write.
+* **Ownership proven, not guessed.** Every directory this toolkit writes carries a marker,
+  :data:`MARKER` (``.balance-output.json``: the toolkit's name, the kind of output — run, report,
+  sweep, tune, questions … —, a format, a random id and the entries it wrote). ``force`` replaces
+  an existing directory only if its marker has the same kind and it holds nothing the marker does
+  not list, and removes only the listed entries (:func:`ownership_problem`,
+  :func:`publish_dir`). A file named ``run.json`` or ``report.html`` proves nothing. An existing
+  file is replaced only with ``force``, or when it holds the writer's own sign (``own_sign``: the
+  JUnit report that every CI run rewrites).
+* **Claimed.** The same check takes a lock beside the target (``.<name>.lock``, an exclusive
+  ``flock``, non-blocking): of two commands writing the same output at once, the second stops at
+  once with one line. The lock file holds the record of the command's hidden entries. It is
+  released and removed when the output is published, when the command ends
+  (:func:`release_claims`) or at exit; after a SIGKILL the kernel frees the lock and the next
+  command finishes the job its record describes. A ``.<name>.lock`` holding anything else (a
+  user's file) is never overwritten.
 * **Written under a temporary name.** Every output is written under a hidden name beside its
-  target (``.<name>.tmp-<id>``) and renamed into place only when complete. With ``force`` a
-  directory is replaced in two renames: the old one is moved aside to ``.<name>.old-<id>`` first,
-  then the new one takes the final name, then the old one is removed.
-* **Recovered.** What a killed command left in a folder (temporary entries, an old directory moved
-  aside, a lock file) is cleaned up by the next command that writes to the same folder
-  (:func:`recover_leftovers`), and said in one ``note:`` line on stderr; a final name missing
-  because the kill fell between the two renames of a ``--force`` replacement is restored from the
-  old directory (the command never finished, so the previous result stands). Reading a run that is
-  missing for that reason restores it too (:func:`restore_interrupted`). Entries whose target is
-  locked by a live command are left alone.
+  target (``.<name>.tmp-<id>``, 16 random hex digits), recorded in the lock before it is made,
+  and renamed into place only when complete. With ``force`` a directory is replaced in two renames:
+  the old one is moved aside to ``.<name>.old-<id>`` (recorded first), then the new one takes the
+  final name, then what the old one's marker lists is removed.
+* **Recovered, and only what is proven ours.** What a killed command left (its temporary entries,
+  an old directory moved aside) is cleaned up by the next command that writes to the same folder
+  (:func:`recover_leftovers`), said in one ``note:`` line on stderr — only the entries a lock's
+  record lists, with the shape of a name this module makes, once no live command holds that lock.
+  A user's own ``.demo.tmp-deadbeef`` or ``.notes.old-abcdef01`` is never listed, so never touched.
+  A final name missing because the kill fell between the two renames of a ``--force``
+  replacement is restored from the old directory (the command never finished, so the previous
+  result stands); reading a run that is missing for that reason restores it too
+  (:func:`restore_interrupted`).
 
-May import the standard library, filelock and :mod:`simcore.errors`.
+May import the standard library and :mod:`simcore.errors`.
 """
 
 from __future__ import annotations
