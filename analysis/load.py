@@ -407,6 +407,8 @@ def open_runs(paths: Iterable[str | Path], label: str | None = None, source: str
         raise UsageError("no run directory given")
     if source not in SOURCES:
         raise ValueError(f"source must be one of {SOURCES}")
+    # the same run given twice would count twice
+    check_distinct_runs(paths, [check_run(p, players=False) for p in paths])
     if source != "rows":
         rs = _open_stats(paths, label, required=source == "stats")
         if rs is not None:
@@ -434,7 +436,6 @@ def open_runs(paths: Iterable[str | Path], label: str | None = None, source: str
         gcols = gnames if gcols is None else [c for c in gcols if c in gnames]
         metas.append(meta)
         n_rows += int(rows)
-    check_distinct_runs(paths, metas)          # the same run given twice would count twice
     games_played = {str(m.get("game")) for m in metas}
     if len(games_played) > 1:
         raise UsageError(f"cannot pool runs of different games: {', '.join(sorted(games_played))}")
