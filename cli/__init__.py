@@ -89,8 +89,11 @@ def _interrupted_line(signum: int) -> str:
     from simcore import atomic
 
     how = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
-    if atomic.PUBLISHED:
-        return f"interrupted ({how}) after {atomic.show(atomic.PUBLISHED[-1])} was written"
+    # what was published inside a hidden temporary directory (a sweep built beside the one it
+    # replaces) is discarded with it: not worth a mention
+    kept = [p for p in atomic.PUBLISHED if not any(atomic.is_hidden_name(part) for part in p.parts)]
+    if kept:
+        return f"interrupted ({how}) after {atomic.show(kept[-1])} was written"
     return f"interrupted ({how}): nothing was written under the final name"
 
 

@@ -640,6 +640,11 @@ def _remove(path: Path) -> None:
             pass
 
 
+def is_hidden_name(entry: str) -> bool:
+    """``entry`` has the shape of a hidden temporary, backup or scratch name this module makes."""
+    return re.fullmatch(rf"\..+\.[a-z]+-[0-9a-f]{{{_ID_HEX}}}", entry) is not None
+
+
 def _ours(name: str, entry: str) -> bool:
     """A recorded entry counts only if it has the shape of a name this module makes beside
     ``name``: a hand-edited lock cannot point anywhere else."""

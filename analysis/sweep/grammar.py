@@ -86,7 +86,8 @@ def parse_vary(text: str, option: str = "--vary", *, need_values: bool = True) -
         count = (hi - lo) // (step or 1) + 1 if whole else ((hi - lo) / step + 1 if step else 1)
         most = MAX_VARIANTS if need_values else MAX_TUNE_VALUES
         if count > most:                    # counted before any value is made
-            raise UsageError(f"{what}: {count:,.0f} values is more than {most:,} (a larger "
+            shown = f"{count:,.0f}" if count < 1e9 else f"{count:.3g}"
+            raise UsageError(f"{what}: {shown} values is more than {most:,} (a larger "
                              "step, or a narrower range)")
         if whole:
             values = tuple(range(lo, hi + 1, step or 1))

@@ -62,7 +62,7 @@ def _cases() -> list[Case]:
     sim = ["simulate", "--games", "200", "--players", "4"]
     # -- 1. ownership before --force --------------------------------------------------------------
     add(Case("force over a site of the user's own files", [*sim, "--out", "site", "--force"],
-             words="did not write"))
+             words="not a directory this toolkit wrote"))
     add(Case("force over run.json {} beside a thesis", [*sim, "--out", "notes", "--force"],
              words="not a directory this toolkit wrote"))
     add(Case("force over a folder holding only report.html", [*sim, "--out", "fake_report", "--force"],
@@ -106,7 +106,7 @@ def _cases() -> list[Case]:
              words="file exists"))
     add(Case("report --out over the user's site", ["balance", "report", "runs/demo",
                                                    "--questions-games", "0", "--out", "site", "--force"],
-             words="did not write"))
+             words="not a directory this toolkit wrote"))
     # -- 2. sweeps and tunes replaced whole; one writer --------------------------------------------
     add(Case("sweep resumed by a second command on the same plan", ["balance", "sweep", "--game",
              "middle-ages", "--vary", "setup.extra_coin_tokens=[6,8]", "--games", "200", "--players",
@@ -173,7 +173,7 @@ def _cases() -> list[Case]:
                                                    "effects.moulin_payment=0..1:1e-300", "--target",
                                                    "seat-balance:5", "--out", "o"], words="more than",
              timeout=60))
-    for path, words in (("/dev/zero", "a device"), ("/dev/null", "a device"), (".", "is a directory"),
+    for path, words in (("/dev/zero", "a device"), ("/dev/null", "a device"), ("runs", "is a directory"),
                         ("fifo", "a named pipe"), ("big.toml", "more than a rules file can be")):
         add(Case(f"--rules {path}", [*sim, "--out", "o", "--rules", path], words=words, timeout=60,
                  prep="mkfifo fifo; truncate -s 50M big.toml"))
