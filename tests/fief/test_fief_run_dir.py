@@ -92,4 +92,5 @@ def test_raw_false_leaves_out_the_player_rows(tmp_path):
     """FF-7 outputs of very large runs (as the runner): games.parquet, summary.parquet, run.json."""
     out = simulate_combats(attacker=5, defender=5, terrain="open", games=1000, out=tmp_path / "r",
                            quiet=True, raw=False)
-    assert sorted(p.name for p in out.iterdir()) == ["games.parquet", "run.json", "summary.parquet"]
+    assert sorted(p.name for p in out.iterdir()) == [".balance-output.json",   # the ownership marker
+                                                     "games.parquet", "run.json", "summary.parquet"]
