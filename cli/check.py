@@ -144,10 +144,11 @@ def register(app: typer.Typer) -> None:
                                 "(income.palais.base=4); repeatable."),
         save_run: Optional[Path] = typer.Option(None, "--save-run", help="Keep the games the check "
                                                 "played as a run directory (replayed there)."),
-        force: bool = typer.Option(False, "--force", help="Replace a non-empty --save-run directory."),
+        force: bool = typer.Option(False, "--force", help="Replace a non-empty --save-run directory, or a --junit file that balance check did not write."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
         workers: Optional[int] = typer.Option(None, "--workers", help="Play the check's run on a local Dask cluster of N workers."),
         scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play the check's run on a running Dask scheduler (docs/cluster.md)."),
+        allow_oversubscribe: bool = typer.Option(False, "--allow-oversubscribe", help="With --workers: allow more workers than cores (up to 8 per core; each worker is a process with its own memory)."),
     ) -> None:
         """Compare win shares and scores with a baseline, playing until every metric is decided: exit 0
         pass, 1 regression, 3 undecided at the maximum number of games, 2 usage error."""
@@ -161,18 +162,21 @@ def register(app: typer.Typer) -> None:
         sets = parse_settings(settings)
         read = [baseline, *(p for p in (run, rules) if p is not None)]
         if junit is not None:        # where the check writes is checked before it plays
-            check_output_file(junit, True, "--junit", inputs=read)
+            from analysis.check.presentation import JUNIT_SIGN
+
+            check_output_file(junit, force, "--junit", inputs=read, own_sign=JUNIT_SIGN)
         if summary is not None:
             check_output_file(summary, False, "--summary", inputs=read, append=True)
         log = None if quiet else (lambda msg: print(msg, file=sys.stderr))
         from simcore.cluster import executor_for
 
-        with executor_for(workers, scheduler, threads=threads, quiet=quiet) as executor:
+        with executor_for(workers, scheduler, threads=threads, quiet=quiet,
+                      allow_oversubscribe=allow_oversubscribe) as executor:
             res = run_check(baseline, run, games=n, rules=rules, against_rules=against_rules,
                             seed=seed, batch=batch, threads=threads, alpha=alpha, beta=beta,
                             save_run=save_run, force=force, log=log, settings=sets,
                             executor=executor)
-        write_reports(res, junit, summary)
+        write_reports(res, junit, summary, force=force)
         typer.echo(status_line(res) if quiet else text_report(res).rstrip())
         if res.exit_code:
             # SystemExit, not typer.Exit: click returns (not raises) typer.Exit's code when

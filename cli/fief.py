@@ -93,7 +93,7 @@ def fief_odds(*, attackers: str = "1-30", defenders: str = "1-20", terrain: str 
                        lords_attacker=lords_attacker, lords_defender=lords_defender, mercy=mercy,
                        levels=levels)
     with numba_threads(threads), RunWriter(out, force, players_schema=None, games_schema=None,
-                                           inputs=input_paths(rules_path)) as w:
+                                           inputs=input_paths(rules_path), kind="fief-tables") as w:
         odds, be, agreement = req.compute()
         odds.write_csv(w.tmp / "odds.csv")
         odds.write_parquet(w.tmp / "odds.parquet")
@@ -121,7 +121,7 @@ def fief_calamity(*, soldiers: str = "0-30", lords: str = "1-4", max_ecus: int |
     req = calamity_request(soldiers=soldiers, lords=lords, max_ecus=max_ecus, method=method,
                            games=games, seed=seed, rules_path=rules_path)
     with numba_threads(threads), RunWriter(out, force, players_schema=None, games_schema=None,
-                                           inputs=input_paths(rules_path)) as w:
+                                           inputs=input_paths(rules_path), kind="fief-tables") as w:
         tables = req.compute()
         for name, df in tables.items():
             df.write_csv(w.tmp / f"{name}.csv")

@@ -87,7 +87,7 @@ def register(app: typer.Typer) -> None:
         duels = _pairs(pairs)
         for name in (strategy, *(x for pair in duels for x in pair)):
             S.lookup(name)
-        target = rundir.check_output_dir(out or rundir.default_run_dir("medievallons-questions"), force,
+        target = rundir.check_output_dir(out or rundir.default_run_dir("medievallons-questions"), force, kind="questions",
                                          inputs=input_paths(rules, strategy, *(x for p in duels for x in p)))
         n_threads = runner.set_threads(threads)
         console = Console(quiet=quiet)

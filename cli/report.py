@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import uuid
 from pathlib import Path
 from typing import Callable, List, Optional
 
@@ -66,6 +65,7 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
     ``questions_games`` is 0), then build the report; returns the path of report.html."""
     from analysis.load import check_run
     from reports.build import build_report, plan_groups
+    from simcore.atomic import hidden_name
     from simcore.rundir import check_output_dir
 
     if questions is not None and questions_games is not None:
@@ -80,20 +80,21 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
 
         if len(runs) > 1:
             raise UsageError(f"{runs[0]} is a {kind} directory: report it on its own")
-        check_output_dir(out, force)
+        check_output_dir(out, force, kind="report")
         if progress:
             progress(f"Reading the {kind}")
         return (build_sweep_report if kind == "sweep" else build_tune_report)(runs[0], out, force)
     for r in runs:
         check_run(r)                                   # a bad run fails before anything is played
     plan_groups(runs, pool, side_by_side)              # so do runs that cannot be compared
-    target = check_output_dir(out, force, inputs=[*runs, *([questions] if questions else [])])
+    target = check_output_dir(out, force, inputs=[*runs, *([questions] if questions else [])],
+                              kind="report")
     n = int(QUESTIONS_GAMES) if questions_games is None else questions_games
     play = questions_player(runs[0]) if questions is None and n > 0 else None
     if play is None:
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=questions,
                             progress=progress, side_by_side=side_by_side)
-    tmp = target.resolve().parent / f".{target.name}.questions-{uuid.uuid4().hex[:8]}"
+    tmp = hidden_name(target, "scratch", "questions")
     try:
         played = play(runs[0], n, tmp, progress=progress)
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=played,

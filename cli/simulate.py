@@ -56,6 +56,7 @@ def simulate(
     debug: Optional[bool] = typer.Option(None, "--debug", help="Player games: check the game invariants after every game."),
     workers: Optional[int] = typer.Option(None, "--workers", help="Play on a local Dask cluster of N worker processes (needs the [cluster] extra; same results)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (see docs/cluster.md; same results)."),
+    allow_oversubscribe: bool = typer.Option(False, "--allow-oversubscribe", help="With --workers: allow more workers than cores (up to 8 per core; each worker is a process with its own memory)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary table."),
     force: bool = typer.Option(False, "--force", help="Replace a non-empty --out directory."),
     **game_options: Any,
@@ -76,7 +77,8 @@ def simulate(
     from cli.progress import SimulationBar, print_summary, spinner
 
     err = Console(stderr=True, quiet=quiet)
-    with cluster.executor_for(workers, scheduler, threads=threads, quiet=quiet) as executor, \
+    with cluster.executor_for(workers, scheduler, threads=threads, quiet=quiet,
+                              allow_oversubscribe=allow_oversubscribe) as executor, \
             SimulationBar(err) as bar:
         result = runner.simulate(
             game, games=n_games, seed=seed, out=out, force=force, threads=threads,

@@ -55,6 +55,7 @@ def sweep(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     workers: Optional[int] = typer.Option(None, "--workers", help="Play on a local Dask cluster of N worker processes (docs/cluster.md)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a running Dask scheduler (docs/cluster.md)."),
+    allow_oversubscribe: bool = typer.Option(False, "--allow-oversubscribe", help="With --workers: allow more workers than cores (up to 8 per core; each worker is a process with its own memory)."),
 ) -> None:
     from analysis.sweep.play import plan_sweep
     from simcore.cluster import check_options, executor_for
@@ -63,11 +64,12 @@ def sweep(
 
     n = parse_games(games)
     check_threads(threads)
-    check_options(workers, scheduler)
+    check_options(workers, scheduler, allow_oversubscribe)
     plan = plan_sweep(game, varies=vary, games=n, seed=seed, one_at_a_time_mode=one_at_a_time,
                       players=players, strategies=strategies, rules=rules, settings=settings or (),
                       rotate_seats=rotate_seats)
-    with executor_for(workers, scheduler, threads=threads, quiet=quiet) as executor:
+    with executor_for(workers, scheduler, threads=threads, quiet=quiet,
+                      allow_oversubscribe=allow_oversubscribe) as executor:
         path = play_with_progress(plan, out, force=force, threads=threads, chunk_size=chunk_size,
                                   quiet=quiet, executor=executor)
     typer.echo(f"sweep: {path} ({len(plan.variants)} variants x {n:,} games); "

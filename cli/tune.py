@@ -66,6 +66,7 @@ def tune(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar; print only the verdict."),
     workers: Optional[int] = typer.Option(None, "--workers", help="Play on a local Dask cluster of N worker processes (docs/cluster.md)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a running Dask scheduler (docs/cluster.md)."),
+    allow_oversubscribe: bool = typer.Option(False, "--allow-oversubscribe", help="With --workers: allow more workers than cores (up to 8 per core; each worker is a process with its own memory)."),
 ) -> None:
     from simcore.cluster import check_options, executor_for
     from simcore.options import check_threads
@@ -74,7 +75,10 @@ def tune(
     from analysis.tune.search import plan_tune, run_tune
 
     check_threads(threads)
-    check_options(workers, scheduler)
+    check_options(workers, scheduler, allow_oversubscribe)
+    from simcore.options import check_sqlite_storage
+
+    storage = check_sqlite_storage(storage)
     plan = plan_tune(game, varies=vary, targets=target, seed=seed, trials=trials,
                      min_games=parse_games(min_games, "--min-games"),
                      max_games=parse_games(max_games, "--max-games"), eta=eta,
@@ -99,7 +103,8 @@ def tune(
                                         phase="trials" if phase == "search" else "confirmation games")
         bar.update(tasks[phase], completed=done, description=text)
 
-    with executor_for(workers, scheduler, threads=threads, quiet=quiet) as executor, bar:
+    with executor_for(workers, scheduler, threads=threads, quiet=quiet,
+                      allow_oversubscribe=allow_oversubscribe) as executor, bar:
         result = run_tune(plan, out, storage=storage, force=force, threads=threads,
                           progress=None if quiet else progress, executor=executor)
     typer.echo(result["sentence"])

@@ -74,7 +74,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     steps done so far and the steps in all (the CLI shows them with an estimate of the time left).
     """
     say = _steps(progress)
-    target = check_output_dir(out, force)
+    target = check_output_dir(out, force, kind="report")
     groups = plan_groups(runs, pool, side_by_side)
     base_rs = groups[0]
     hook = hook_for(base_rs.game)

@@ -45,7 +45,7 @@ import pyarrow as pa
 import simcore
 from simcore import games as registry
 from simcore import runner
-from simcore.atomic import write_text_atomic
+from simcore.atomic import claim_output, release_claim, write_text_atomic
 from simcore.config import format_value, parse_settings, parse_toml
 from simcore.errors import UsageError
 from simcore.options import check_seed
@@ -53,7 +53,7 @@ from simcore.rundir import RUN_JSON
 
 from analysis.sweep.grammar import Vary, parse_varies
 from analysis.sweep.metrics import from_tables, load_variant
-from analysis.sweep.play import base_rules, prepare_out, replace_dir
+from analysis.sweep.play import base_rules, begin_out, finish_out, prepare_out
 from analysis.tune.targets import (Target, check_lineup, evaluate, parse_targets, race, sentence,
                                    tightened)
 
@@ -67,6 +67,9 @@ MAX_CONFIRMATIONS = 5
 SEARCH_MARGIN = 0.8              # the search stops at targets met within 0.8 x their tolerance
 RESULT_JSON = "result.json"
 STUDY = "tune"
+#: Everything a tune writes in its directory (its ownership marker lists these).
+TUNE_ENTRIES = (TUNE_JSON, TRIALS_CSV, IMPORTANCE_CSV, BEST_RULES, CONFIRM, CONFIRMATIONS, RESULT_JSON,
+                "study.db", "study.db-journal", "study.db-wal", "study.db-shm")
 INVALID = 1e9                    # objective of a candidate whose rules do not validate
 
 
@@ -74,6 +77,15 @@ def confirm_seed_for(seed: int) -> int:
     """The confirmation seed: derived from the search seed by a hash (never equal to it)."""
     h = int(hashlib.sha256(f"balance-tune-confirm:{seed}".encode()).hexdigest()[:15], 16)
     return h if h != seed else h + 1
+
+
+def _study_file(storage: str | None) -> str | None:
+    """The SQLite file of a ``--storage`` given outside the tune's directory, if any."""
+    if storage is None:
+        return None
+    if storage.startswith("sqlite:///"):
+        return storage[len("sqlite:///"):]
+    return None if "://" in storage else storage
 
 
 def storage_url(storage: str | None, out: Path) -> str:
@@ -252,15 +264,17 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     ``progress(phase, done, total, text)``: phase "search" (done = finished trials) or "confirm"
     (done = games). ``executor``: where the games are played (default here; a
     :class:`simcore.cluster.Cluster` plays them on Dask: the same games, the same search)."""
-    out = Path(out)
+    final = Path(out)
     meta = plan.to_json()
-    resuming = prepare_out(meta, out, force, kind="tune")
+    resuming = prepare_out(meta, final, force, kind="tune")
+    out = final
+    study_file = _study_file(storage)
+    if study_file is not None:
+        claim_output(study_file, "--storage", kind="file")   # one writer per study, outside --out too
     if not resuming:
-        if force:
-            replace_dir(out)
         meta["created_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         meta["storage"] = storage_url(storage, out) if storage else "study.db (in this directory)"
-        out.mkdir(parents=True, exist_ok=True)
+        out = begin_out(final, "tune", TUNE_ENTRIES)
         write_text_atomic(out / TUNE_JSON, json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
                           force=True)
     say = progress or (lambda *_: None)
@@ -408,6 +422,10 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                                                 for t in study.get_trials(deepcopy=False)))}
     write_text_atomic(out / RESULT_JSON, json.dumps(result, indent=2, ensure_ascii=False,
                                                     default=_json_default) + "\n", force=True)
+    del study
+    finish_out(out, final)
+    if study_file is not None:
+        release_claim(study_file, True)
     return result
 
 

@@ -149,7 +149,7 @@ def from_source(src: TomlSource) -> RulesArrays:
     setup = top.table("setup", {})
     # MV-2: one number for every seat, or a per-seat list (compensation for seat order, e.g. the
     # later seats are dealt one card more: [6, 7])
-    hands, hands_listed = setup.per_seat("hand_size", int, 6, lo=0, hi=20, max_seats=MAX_PLAYERS)
+    hands, hands_listed = setup.per_seat("hand_size", int, 6, lo=1, hi=20, max_seats=MAX_PLAYERS)   # a hand holds a card
     sides = setup.table("end_card", {})
     red = []
     for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
