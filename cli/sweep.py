@@ -21,6 +21,11 @@ import typer
 
 SET_HELP = ("Change one rule setting for every variant: PATH=VALUE (income.palais.base=4, "
             "setup.start_coins=[2,1,0,0]); repeatable.")
+PANEL_HELP = ("A panel of line-ups and player counts: a name shipped in configs/<game>/panels.toml "
+              "(default, wide), FILE.toml or FILE.toml:NAME; --players then keeps its cells at "
+              "those counts (docs/sweep.md).")
+LINEUP_HELP = ("A line-up of a panel made here: one bot for every seat, one per seat (A,B,C,D) or one "
+               "per role (seigneur=harsh-lord,censitaire=objective); repeatable, crossed with --players 3,4,5.")
 VARY_HELP = ("What to vary: PATH=2..5, PATH=0..1:0.25, PATH=[a,b,c], setup.start_coins[0]=0..8 "
              "(one seat) or players=2..5; repeatable (a grid).")
 

@@ -228,6 +228,18 @@ def from_options(game: str, *, panel: str | None = None, players=None, lineups=(
     return Panel(game, "command-line", tuple(cells), source="command line")
 
 
+def options_panel(game: str, *, panel: str | None, players: str | int | None, lineups=(),
+                  strategies: str | None = None) -> tuple["Panel | None", int | None]:
+    """What a command that plays a line-up or a panel was given: ``(panel, None)`` when
+    ``--panel``, ``--lineup`` or several ``--players`` were given, else ``(None, players)`` (the
+    one line-up of ``--strategies``, as before panels)."""
+    counts = parse_players(players)
+    if panel is not None or lineups or (counts is not None and len(counts) > 1):
+        return from_options(game, panel=panel, players=players, lineups=lineups,
+                            strategies=strategies), None
+    return None, counts[0] if counts else None
+
+
 def _lineup_text(text: str):
     """``seigneur=harsh-lord,censitaire=objective`` → a role table; anything else as it is."""
     if "=" in text:
@@ -359,5 +371,5 @@ def _cell(game: str, t: Table, where: str, lineup, players: int, weight: float) 
         raise t.error(where, str(exc).removeprefix(": ")) from None
 
 
-__all__ = ["Cell", "Panel", "from_options", "load_file", "lookup", "shipped", "single",
+__all__ = ["Cell", "Panel", "from_options", "options_panel", "load_file", "lookup", "shipped", "single",
            "parse_players", "panels_path"]
