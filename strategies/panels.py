@@ -13,8 +13,9 @@ the designer's own, one table per panel::
     lineups = ["balanced", "greedy,balanced,farmer,pious", { seigneur = "harsh-lord", censitaire = "dutiful" }]
     cells = [{ players = 4, lineup = "harsh-lord,objective,objective,objective", weight = 2 }]
 
-``lineups`` entries are one name for every seat, one per seat (a comma list or a TOML list), or a
-table with one bot per role (asymmetric games: the seat roles come from the game spec). ``roles``
+``lineups`` entries are one name for every seat, one per seat (a comma list or a TOML list), one
+per role in the game's order of roles (``harsh-lord,objective``: the Seigneur, then every
+Censitaire), or a table with one bot per role (asymmetric games: the seat roles come from the game spec). ``roles``
 crosses one bot per role (every combination). ``cells`` lists cells one by one (``weight``, default
 1, weighs a cell in a mean over the panel). Every cell is validated the way ``simulate`` validates
 ``--strategies``, before any game: an unknown bot, a bot on a seat of a role it cannot play, a player
@@ -275,6 +276,9 @@ def _seat_names(game: str, lineup, players: int, where: str) -> tuple[str, ...]:
     items = [s.strip() for s in lineup.split(",")] if isinstance(lineup, str) else [str(s) for s in lineup]
     if len(items) == 1:
         items = items * players
+    if not spec.roles_alike and len(items) == len(spec.roles) != players:
+        # one bot per role, in the order the game declares its roles (harsh-lord,objective)
+        return _seat_names(game, dict(zip([r.name for r in spec.roles], items)), players, where)
     if len(items) != players:
         raise UsageError(f"{where}: {len(items)} bots for {players} players (give one bot for every "
                          "seat, one per seat or one per role)")

@@ -8,6 +8,12 @@ aggregated into the objective the search minimises, and the verdict in words.
 * ``mean``: the weighted mean of the cell objectives (the panel's weights); interval the weighted
   mean of the cells' lows and highs (conservative: the cells' errors need not cancel).
 
+Ties of the worst cell are common (a cell where one side never wins sits at the same distance
+whatever the rules), and a search that sees only the worst cell is then blind: the value the search
+minimises (:attr:`PanelJudgement.score`) is the worst cell plus :data:`TIE_BREAK` times the weighted
+mean of the cells, so among candidates with the same worst cell the one better elsewhere wins. The
+reported objective and its interval are the worst cell's alone.
+
 *Met* over a panel means met in every cell. Requiring every cell's 95% interval to lie inside the
 tolerance is an intersection-union test: claiming "met in every cell" is wrong with probability at
 most 2.5% whatever the number of cells, so no adjustment for the number of cells is needed for it;
@@ -24,6 +30,7 @@ from dataclasses import dataclass
 from analysis.tune.targets import Judgement, Target, sentence
 
 AGGREGATES = ("worst", "mean")
+TIE_BREAK = 0.01            # weight of the cells' mean in the search's value (worst aggregate)
 
 
 @dataclass
@@ -36,6 +43,16 @@ class PanelJudgement:
     labels: list[str]
     weights: list[float]
     aggregate: str
+
+    @property
+    def mean(self) -> float:
+        tot = sum(self.weights)
+        return sum(w * j.objective for w, j in zip(self.weights, self.cells)) / tot
+
+    @property
+    def score(self) -> float:
+        """What the search minimises: the objective, worst-cell ties broken by the mean."""
+        return self.objective + (TIE_BREAK * self.mean if self.aggregate == "worst" else 0.0)
 
     @property
     def n_met(self) -> int:

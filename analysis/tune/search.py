@@ -15,7 +15,9 @@ then confirmed on fresh games; if the confirmation misses the target, the candid
 (``rejected.json``) and the search goes on (at most five confirmations).
 
 The study lives in SQLite (``--storage``, default ``DIR/study.db``): the same command on the same
-directory resumes an interrupted tune (a trial cut short is marked failed and the search goes on).
+directory resumes an interrupted tune (a trial cut short is marked failed and the search goes on; the
+sampler is seeded from the seed and the number of trials finished, so the resumed search suggests what
+an uninterrupted one would have).
 The end: ``DIR/best_rules.toml`` (the complete rules file, usable as ``--rules``), a confirmation run
 ``DIR/confirmations/trial-N/`` with a fresh seed (derived from the search seed, recorded; never one of the
 search's) and enough games for the target's interval, ``DIR/result.json`` with the verdict
@@ -285,6 +287,16 @@ def _values_of(plan: TunePlan, params: dict) -> dict:
     return out
 
 
+def _sampler(optuna, plan: TunePlan, k: int):
+    """The sampler that suggests the candidate after ``k`` finished trials: TPE seeded from the
+    search seed and ``k``, so a suggestion depends only on the seed and the trials before it, not
+    on the process: a tune killed mid-trial and resumed suggests the same candidates as one never
+    interrupted (the cut trial is marked failed and TPE ignores it)."""
+    seed = int(hashlib.sha256(f"balance-tune-sampler:{plan.seed}:{k}".encode()).hexdigest()[:8], 16)
+    return optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(10, max(plan.trials // 4, 2)),
+                                      multivariate=True)
+
+
 def _load_optuna():
     import optuna
 
@@ -318,8 +330,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     url = storage_url(storage, out)
     study = optuna.create_study(
         study_name=STUDY, storage=url, direction="minimize", load_if_exists=True,
-        sampler=optuna.samplers.TPESampler(seed=plan.seed, n_startup_trials=min(10, max(plan.trials // 4, 2)),
-                                           multivariate=True))
+        sampler=_sampler(optuna, plan, 0))
     states = optuna.trial.TrialState
     for t in study.get_trials(deepcopy=False, states=(states.RUNNING, states.WAITING)):
         study.tell(t.number, state=states.FAIL)         # cut short by an interruption
@@ -392,20 +403,24 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
             if done == plan.max_games:
                 trial.set_user_attr("met_search", all(j.met_search for j in judged))
             trial.set_user_attr("seconds", round(time.perf_counter() - t0, 2))
-            trial.report(pj.objective, step=done)
+            trial.report(pj.score, step=done)
             best = incumbent()
             if r < len(plan.rungs) - 1 and best is not None and pj.low > best.user_attrs["high"]:
                 trial.set_user_attr("note", f"dropped after {done:,} games: its interval "
                                             f"({pj.low:.2f} to {pj.high:.2f}) is above the best's "
                                             f"({best.user_attrs['low']:.2f} to {best.user_attrs['high']:.2f})")
                 raise optuna.TrialPruned()
-        return pj.objective
+        if plan.multi:
+            trial.set_user_attr("worst", pj.objective)
+            trial.set_user_attr("worst_cell", labels[max(range(len(judged)), key=lambda i: judged[i].objective)])
+        return pj.score
 
     def finished():
         return [t for t in study.get_trials(deepcopy=False)
                 if t.state in (states.COMPLETE, states.PRUNED)]
 
     def after_trial(study_, trial):
+        study_.sampler = _sampler(optuna, plan, len(finished()))
         write_trials(study_, plan, out)
         best = incumbent()
         say("search", len(finished()), plan.trials,
@@ -422,6 +437,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                       for t in study.get_trials(deepcopy=False, states=(states.COMPLETE,)))
         say("search", len(finished()), plan.trials, "")
         if remaining > 0 and not (plan.stop_when_met and waiting):
+            study.sampler = _sampler(optuna, plan, len(finished()))
             study.optimize(objective, n_trials=remaining, callbacks=[after_trial], catch=())
         write_trials(study, plan, out)
         best = _best_trial(study, plan, states, exclude=set(rejected))
@@ -479,7 +495,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         if plan.panel is not None:
             confirm["cells"] = cell_rows(pj, plan.panel.cells, [confirm["dir"]], seeds)
     result = {"best_trial": best.number, "values": values, "settings": sets,
-              "search": {"objective": best.value, "games": best.user_attrs.get("games"),
+              "search": {"objective": best.user_attrs.get("worst", best.value), "games": best.user_attrs.get("games"),
                          "low": best.user_attrs.get("low"), "high": best.user_attrs.get("high"),
                          "met": best.user_attrs.get("met")},
               "confirm": confirm,
@@ -522,17 +538,21 @@ def write_trials(study, plan: TunePlan, out: Path) -> None:
     buf = io.StringIO()
     names = [v.name for v in plan.varies]
     w = csv.writer(buf)
-    w.writerow(["trial", "state", *names, "games", "objective", "low", "high", "met", "seconds",
-                "note"])
+    panel = ["worst_cell", "met_cells"] if plan.multi else []
+    w.writerow(["trial", "state", *names, "games", "objective", "low", "high", "met", *panel,
+                "seconds", "note"])
     for t in study.get_trials(deepcopy=False):
         vals = _values_of(plan, t.params) if len(t.params) == len(names) else {}
-        obj = t.value if t.value is not None else (
+        obj = t.user_attrs.get("worst", t.value) if t.value is not None else (
             t.intermediate_values[max(t.intermediate_values)] if t.intermediate_values else None)
         w.writerow([t.number, t.state.name.lower(),
                     *(format_value(vals[n]) if n in vals else "" for n in names),
                     t.user_attrs.get("games", ""), "" if obj is None or obj >= INVALID else f"{obj:.6g}",
                     _fmt(t.user_attrs.get("low")), _fmt(t.user_attrs.get("high")),
-                    t.user_attrs.get("met", ""), t.user_attrs.get("seconds", ""),
+                    t.user_attrs.get("met", ""),
+                    *([t.user_attrs.get("worst_cell", ""), t.user_attrs.get("met_cells", "")]
+                      if panel else []),
+                    t.user_attrs.get("seconds", ""),
                     t.user_attrs.get("note", "")])
     write_text_atomic(out / TRIALS_CSV, buf.getvalue(), force=True)
 
