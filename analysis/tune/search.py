@@ -577,4 +577,15 @@ def write_importance(study, out: Path, optuna) -> None:
     write_text_atomic(out / IMPORTANCE_CSV, buf.getvalue(), force=True)
 
 
-__all__ = ["TunePlan", "plan_tune", "run_tune", "confirm_seed_for", "storage_url"]
+def tune(game: str, *, varies: list[str], targets: list[str], out: str | Path, panel=None,
+         aggregate: str = "worst", storage: str | None = None, force: bool = False,
+         threads: int | None = None, executor=None, **options) -> dict:
+    """The Python API of ``balance tune``: plan (validated before any game), search, confirm;
+    returns result.json's content. ``panel``: a :class:`strategies.panels.Panel` or a panel's
+    name or file; ``options`` as :func:`plan_tune` takes them (seed, trials, min_games, …)."""
+    plan = plan_tune(game, varies=varies, targets=targets, panel=panel, aggregate=aggregate,
+                     **options)
+    return run_tune(plan, out, storage=storage, force=force, threads=threads, executor=executor)
+
+
+__all__ = ["tune", "TunePlan", "plan_tune", "run_tune", "confirm_seed_for", "storage_url"]

@@ -169,3 +169,10 @@ def test_panel_tune_killed_mid_search_and_resumed_gives_the_same_answer(tmp_path
     assert b["values"] == a["values"] and b["sentence"] == a["sentence"]
     assert [c["targets"] for c in b["confirm"]["cells"]] == [c["targets"] for c in a["confirm"]["cells"]]
     assert np.isclose(b["search"]["objective"], a["search"]["objective"])
+
+    # the same candidates, in the same order, with the same figures (the cut trial aside)
+    def tried(d):
+        rows = [r.split(",") for r in (d / "trials.csv").read_text().splitlines()[1:]]
+        return [(r[2], r[3], r[4], r[5]) for r in rows if r[1] in ("complete", "pruned")]
+
+    assert tried(cut) == tried(whole)
