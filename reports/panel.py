@@ -9,7 +9,7 @@ its interval beside the fair share 1/P. :func:`build_panel_sweep_report` reads a
 much, the per-cell effects in a figure and a table. Both only read files.
 
 May import polars, matplotlib, the standard library, :mod:`analysis.panel`,
-:mod:`analysis.sweep.panel` (reading), :mod:`reports.sweep` (page helpers), :mod:`reports.figures`
+:mod:`analysis.sweep.panel_effects` (reading), :mod:`reports.sweep` (page helpers), :mod:`reports.figures`
 and :mod:`simcore` (atomic, errors, registry).
 """
 
@@ -86,7 +86,7 @@ def build_panel_report(paths, out: str | Path, force: bool = False) -> Path:
 
 def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = False) -> Path:
     """The page of a sweep over a panel; returns the path of report.html."""
-    from analysis.sweep.panel import agreement, headline_metric, panel_effects, read_panel_sweep, sentences
+    from analysis.sweep.panel_effects import agreement, headline_metric, panel_effects, read_panel_sweep, sentences
 
     meta = read_panel_sweep(path)
     effects = panel_effects(path)

@@ -5,8 +5,8 @@ cell the same way.
 :class:`strategies.panels.Panel` (the cell's player count and line-up; every variant of every cell
 prepared before any game). :func:`run_panel_sweep` writes ``panel_sweep.json`` (the panel and what
 is varied) and plays each cell as an ordinary sweep directory ``cells/cell-<k>/`` (common random
-numbers inside a cell; each cell resumable and reportable on its own). :func:`panel_effects` reads
-them back: the paired effect of every parameter on every metric in every cell, and per parameter and
+numbers inside a cell; each cell resumable and reportable on its own).
+:func:`~analysis.sweep.panel_effects.panel_effects` reads them back (reading only, so the reports may): the paired effect of every parameter on every metric in every cell, and per parameter and
 metric the *agreement* over the cells — in how many cells the effect's 95% interval is above 0,
 below 0, or holds 0 — and the spread of the effects (smallest to largest), in a sentence:
 "raising track.goal.4 from 8 to 12 raises the seigneurs' win share in every cell (12 of 12), by
@@ -26,18 +26,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-import polars as pl
-
 import simcore
 from simcore.atomic import write_text_atomic
 from simcore.errors import UsageError
 from strategies.panels import Panel
 
 from analysis.sweep.play import SweepPlan, plan_sweep, prepare_out, replace_dir, run_sweep
-from analysis.sweep.store import read_json
-
-PANEL_SWEEP_JSON = "panel_sweep.json"
-CELLS = "cells"
+from analysis.sweep.panel_effects import (CELLS, PANEL_SWEEP_JSON, agreement, headline_metric,  # noqa: F401
+                                          panel_effects, read_panel_sweep, sentences)
 
 
 @dataclass
@@ -113,81 +109,6 @@ def run_panel_sweep(plan: PanelSweepPlan, out: str | Path, *, force: bool = Fals
                   executor=executor,
                   progress=lambda d, t, lab, b=k * per_cell, cl=c.label: say(b + d, total, f"{cl}: {lab}"))
     return out
-
-
-def read_panel_sweep(path: str | Path) -> dict:
-    return read_json(path, PANEL_SWEEP_JSON, "panel sweep")
-
-
-def panel_effects(path: str | Path) -> pl.DataFrame:
-    """Every cell's paired effects (:func:`analysis.sweep.metrics.sensitivity`), one row per cell,
-    parameter and metric, with the cell's label and player count."""
-    from analysis.sweep.metrics import sensitivity
-
-    path = Path(path)
-    meta = read_panel_sweep(path)
-    frames = []
-    for k, (c, d) in enumerate(zip(meta["panel"]["cells"], meta["cells"])):
-        e = sensitivity(path / d).effects
-        if e.height:
-            frames.append(e.with_columns(pl.lit(k).alias("cell"), pl.lit(c["label"]).alias("cell_label"),
-                                         pl.lit(c["players"]).alias("players")))
-    if not frames:
-        raise UsageError(f"{path}: no cell of this panel sweep has two finished variants of a parameter")
-    return pl.concat(frames, how="diagonal_relaxed")
-
-
-def agreement(effects: pl.DataFrame, n_cells: int) -> pl.DataFrame:
-    """Per parameter and metric: cells whose effect is clearly up (interval above 0), clearly
-    down, unclear; the smallest and largest effect; whether every cell moves the same way."""
-    g = effects.group_by(["parameter", "from", "to", "metric", "label", "unit", "share"],
-                         maintain_order=True).agg(
-        pl.len().alias("cells"),
-        (pl.col("low") > 0).sum().alias("up"),
-        (pl.col("high") < 0).sum().alias("down"),
-        pl.col("delta").min().alias("smallest"),
-        pl.col("delta").max().alias("largest"),
-        pl.col("cell_label").sort_by("delta").first().alias("smallest_in"),
-        pl.col("cell_label").sort_by("delta").last().alias("largest_in"),
-    )
-    return g.with_columns(
-        (pl.col("cells") - pl.col("up") - pl.col("down")).alias("unclear"),
-        (((pl.col("up") == n_cells) | (pl.col("down") == n_cells)) & (pl.col("cells") == n_cells))
-        .alias("same_way_everywhere"))
-
-
-def headline_metric(effects: pl.DataFrame) -> str:
-    """The metric a sentence speaks of: the first role's win share (asymmetric games), else the
-    seat balance, else the first seat's win share."""
-    keys = list(dict.fromkeys(effects["metric"].to_list()))
-    for prefix in ("role_win_share_", "balance", "seat_win_share_1"):
-        for k in keys:
-            if k.startswith(prefix):
-                return k
-    return keys[0]
-
-
-def sentences(effects: pl.DataFrame, n_cells: int, metric: str | None = None) -> list[str]:
-    """One sentence per parameter on ``metric`` (default :func:`headline_metric`)."""
-    metric = metric or headline_metric(effects)
-    a = agreement(effects.filter(pl.col("metric") == metric), n_cells)
-    out = []
-    for r in a.iter_rows(named=True):
-        scale, unit = (100.0, " pp") if r["share"] else (1.0, f" {r['unit']}")
-        lo, hi = r["smallest"] * scale, r["largest"] * scale
-        move = f"moving {r['parameter']} from {r['from']} to {r['to']}"
-        what = r["label"]
-        if r["up"] == n_cells:
-            out.append(f"{move} raises {what} in every cell ({n_cells} of {n_cells}), but by "
-                       f"{lo:.1f} to {hi:.1f}{unit} ({r['smallest_in']}: least; {r['largest_in']}: most).")
-        elif r["down"] == n_cells:
-            out.append(f"{move} lowers {what} in every cell ({n_cells} of {n_cells}), but by "
-                       f"{-hi:.1f} to {-lo:.1f}{unit} ({r['largest_in']}: least; {r['smallest_in']}: most).")
-        else:
-            out.append(f"{move} does not move {what} the same way in every cell: up in {r['up']}, "
-                       f"down in {r['down']}, unclear in {r['unclear']} of {n_cells} cells; effects "
-                       f"from {lo:+.1f}{unit} ({r['smallest_in']}) to {hi:+.1f}{unit} ({r['largest_in']}).")
-    return [s[0].upper() + s[1:] for s in out]
 
 
 def sweep(game: str, *, varies: list[str], games: int, out: str | Path, panel=None,
