@@ -362,7 +362,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         order = list(range(len(preps)))
         if best is not None and len(best.user_attrs.get("cells", [])) == len(preps):
             order.sort(key=lambda k: -best.user_attrs["cells"][k][0])
-        done = 0
+        done = played_total = 0
         for r, n in enumerate(plan.rungs):
             for k in order:
                 prep = preps[k]
@@ -370,6 +370,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                                         threads=threads, columns=columns, executor=executor)
                 players[k].append(played.players)
                 games_tables[k].append(played.games)
+                played_total += n - done
                 v = from_tables(plan.game, prep.n_players, pa.concat_tables(players[k]),
                                 pa.concat_tables(games_tables[k]))
                 judged[k] = evaluate(v, plan.targets)
@@ -382,7 +383,10 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                         and best is not None and k != order[-1]
                         and best_possible(mine) > best.user_attrs["high"]):
                     trial.set_user_attr("games", n)
+                    trial.set_user_attr("games_played", played_total)
                     trial.set_user_attr("low", best_possible(mine))
+                    trial.set_user_attr("high", None)       # not every cell has played this rung
+                    trial.set_user_attr("met", False)
                     trial.set_user_attr("seconds", round(time.perf_counter() - t0, 2))
                     trial.set_user_attr("note", f"dropped after {n:,} games of {len(mine)} of "
                                                 f"{len(preps)} cells: cell {labels[k]} alone "
@@ -394,6 +398,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
             done = n
             pj = aggregate(judged, labels, weights, plan.aggregate)
             trial.set_user_attr("games", done)
+            trial.set_user_attr("games_played", played_total)
             trial.set_user_attr("low", pj.low)
             trial.set_user_attr("high", pj.high)
             trial.set_user_attr("met", pj.met)
@@ -502,7 +507,8 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
               "rejected_by_confirmation": rejected,
               "met": j.met, "sentence": text,
               "trials": len(finished()),
-              "games_played_in_search": int(sum(t.user_attrs.get("games", 0) or 0
+              "games_played_in_search": int(sum(t.user_attrs.get("games_played",
+                                                                  t.user_attrs.get("games", 0)) or 0
                                                 for t in study.get_trials(deepcopy=False)))}
     write_text_atomic(out / RESULT_JSON, json.dumps(result, indent=2, ensure_ascii=False,
                                                     default=_json_default) + "\n", force=True)

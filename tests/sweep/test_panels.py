@@ -176,3 +176,33 @@ def test_panel_tune_killed_mid_search_and_resumed_gives_the_same_answer(tmp_path
         return [(r[2], r[3], r[4], r[5]) for r in rows if r[1] in ("complete", "pruned")]
 
     assert tried(cut) == tried(whole)
+
+
+def test_ladder_plays_the_rules_it_is_given_with_set_or_rules(tmp_path):
+    from analysis.ladder import duel
+
+    sets = ["setup.start_coins[0]=40"]
+    f = tmp_path / "rules.toml"
+    f.write_text(runner.rules_source("middle-ages", None, sets, seats=2).text)
+    plain = duel("greedy", "random", 400, players=2, seed=3)
+    by_set = duel("greedy", "random", 400, players=2, seed=3, settings=sets)
+    by_file = duel("greedy", "random", 400, players=2, seed=3, rules=f)
+    assert by_set == by_file
+    assert by_set.win_share != plain.win_share
+
+
+def test_panel_baseline_and_check_decide_every_cell_with_alpha_split_over_the_cells(tmp_path):
+    from analysis.check.baseline import load_baseline
+    from analysis.check.panel import check_panel, record_panel_baseline
+
+    panel = panels.from_options("middle-ages", players="2", lineups=["random", "greedy"])
+    out = record_panel_baseline(panel, tmp_path / "base", games=6000, seed=1, check_games=6000,
+                                tolerance={"seat_win_share": 5.0, "strategy_win_share": 5.0,
+                                           "seat_mean_score": 20.0})
+    assert sorted(p.name for p in out.glob("cell-*.toml")) == ["cell-0.toml", "cell-1.toml"]
+    assert load_baseline(out / "cell-1.toml").strategies == ["greedy", "greedy"]
+    moved = check_panel(out, settings=["setup.start_coins[0]=60"])
+    assert moved.exit_code == 1 and moved.alpha_cell == pytest.approx(moved.alpha / 2)
+    assert all(r.alpha == pytest.approx(moved.alpha / 2) for r in moved.results)
+    same = check_panel(out)
+    assert same.exit_code in (0, 3)
