@@ -26,8 +26,10 @@ from typing import Optional
 
 import typer
 
-from cli.sweep import LINEUP_HELP, PANEL_HELP
 from simcore.errors import UsageError
+from simcore.games import DEFAULT_GAME
+
+from cli.sweep import LINEUP_HELP, PANEL_HELP
 
 
 def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games: int | None = None,
@@ -78,6 +80,13 @@ def _parse_tolerance(text: str, option: str) -> float:
     return parse_tolerance(text, option)
 
 
+def _score_units() -> str:
+    """Every game's score unit, from the specs (``GameSpec.score_unit``)."""
+    from simcore import games as registry
+
+    return "; ".join(f"{s.name}: {s.score_unit}" for s in registry.specs().values())
+
+
 def register(app: typer.Typer) -> None:
     @app.command("baseline")
     def baseline(
@@ -89,7 +98,8 @@ def register(app: typer.Typer) -> None:
         tolerance: str = typer.Option("1.0", "--tolerance",
                                       help="Accepted change of win shares (seat and strategy), ± points."),
         score_tolerance: str = typer.Option("1.0", "--score-tolerance",
-                                            help="Accepted change of mean scores per seat, ± coins."),
+                                            help="Accepted change of mean scores per seat, ± in the "
+                                                 "game's score unit (" + _score_units() + ")."),
         alpha: float = typer.Option(0.05, "--alpha", help="Chance of a false FAIL (see docs/ci.md)."),
         beta: float = typer.Option(0.05, "--beta",
                                    help="Chance that a change of twice the tolerance PASSES."),
@@ -102,7 +112,7 @@ def register(app: typer.Typer) -> None:
         lineup: Optional[list[str]] = typer.Option(None, "--lineup", help=LINEUP_HELP),
         players: Optional[str] = typer.Option(None, "--players", "-p", help="With --panel or --lineup: "
                                               "the player counts (3,4,5)."),
-        game: str = typer.Option("middle-ages", "--game", "-g", help="With --panel: which game."),
+        game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="With --panel: which game."),
         games: str = typer.Option("2e5", "--games", "-n", help="With --panel: games per cell."),
         seed: int = typer.Option(2024, "--seed", help="With --panel: the seed of every cell's run."),
         rules: Optional[Path] = typer.Option(None, "--rules", help="With --panel: rules TOML (default: "

@@ -17,6 +17,8 @@ from typing import List, Optional
 
 import typer
 
+from simcore.games import DEFAULT_GAME
+
 from cli.sweep import PANEL_HELP, SET_HELP
 
 LADDER_FORMATS = (".csv", ".parquet")
@@ -41,7 +43,7 @@ def ladder(
     settings: Optional[List[str]] = typer.Option(None, "--set", help=SET_HELP),
     seed: int = typer.Option(0, "--seed"),
     threads: int = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
-    game: str = typer.Option("middle-ages", "--game", "-g", help="Which game (one with bots)."),
+    game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="Which game (one with bots)."),
     out: Path = typer.Option(None, "--out", "-o", help="Also write the matrix to this file (.csv or .parquet)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
 ) -> None:

@@ -21,6 +21,8 @@ from typing import List, Optional
 
 import typer
 
+from simcore.games import DEFAULT_GAME
+
 SET_HELP = ("Change one rule setting for every variant: PATH=VALUE (income.palais.base=4, "
             "setup.start_coins=[2,1,0,0]); repeatable.")
 PANEL_HELP = ("A panel of line-ups and player counts: a name shipped in configs/<game>/panels.toml "
@@ -45,7 +47,7 @@ def sweep(
                                        help="Move one parameter at a time (the others at their "
                                             "first value) instead of a grid."),
     games: str = typer.Option("1e5", "--games", "-n", help="Games per variant."),
-    game: str = typer.Option("middle-ages", "--game", "-g", help="Which game (balance games lists them)."),
+    game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="Which game (balance games lists them)."),
     players: Optional[str] = typer.Option(None, "--players", "-p", help="Players (unless varied); "
                                           "with a panel or --lineup, the player counts: 3,4,5."),
     strategies: Optional[str] = typer.Option(None, "--strategies", "-s",

@@ -23,6 +23,8 @@ from typing import List, Optional
 
 import typer
 
+from simcore.games import DEFAULT_GAME
+
 from cli.sweep import LINEUP_HELP, PANEL_HELP, SET_HELP
 
 TARGET_HELP = ("What to reach: seat-balance[:TOL] (every seat within 1/P ± TOL pp, default 1.5), "
@@ -43,7 +45,7 @@ def tune(
                                    "PATH=0.5..1.5, PATH=[a,b,c], setup.start_coins[0]=0..8, "
                                    "players=2..5; repeatable.", show_default=False),
     target: List[str] = typer.Option(..., "--target", help=TARGET_HELP, show_default=False),
-    game: str = typer.Option("middle-ages", "--game", "-g", help="Which game."),
+    game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="Which game."),
     players: Optional[str] = typer.Option(None, "--players", "-p", help="Players (unless varied); "
                                           "with a panel or --lineup, the player counts: 3,4,5."),
     strategies: Optional[str] = typer.Option(None, "--strategies", "-s", help="Bots, as simulate takes them."),
