@@ -97,7 +97,7 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
         lines += sentences(effects, n, "seat_win_share_1")
     title = f"{_title(meta['game'])}: a sweep over a panel of {n} cells"
     fig = effects_figure(effects.filter(pl.col("metric") == head))
-    agree = agreement(effects, n).select("parameter", "from", "to", "label", "up", "down", "unclear",
+    agree = agreement(effects, n).select("parameter", "from", "to", "label", "up", "down", "unchanged", "unclear",
                                          "smallest", "largest", "same_way_everywhere")
     table = effects.select("parameter", "from", "to", "cell_label", "label", "delta", "low", "high")
     parts = ["<ul>" + "".join(f"<li><b>{html.escape(s)}</b></li>" for s in lines) + "</ul>",

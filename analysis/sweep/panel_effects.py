@@ -50,13 +50,14 @@ def agreement(effects: pl.DataFrame, n_cells: int) -> pl.DataFrame:
         pl.len().alias("cells"),
         (pl.col("low") > 0).sum().alias("up"),
         (pl.col("high") < 0).sum().alias("down"),
+        ((pl.col("low") == 0) & (pl.col("high") == 0)).sum().alias("unchanged"),
         pl.col("delta").min().alias("smallest"),
         pl.col("delta").max().alias("largest"),
         pl.col("cell_label").sort_by("delta").first().alias("smallest_in"),
         pl.col("cell_label").sort_by("delta").last().alias("largest_in"),
     )
     return g.with_columns(
-        (pl.col("cells") - pl.col("up") - pl.col("down")).alias("unclear"),
+        (pl.col("cells") - pl.col("up") - pl.col("down") - pl.col("unchanged")).alias("unclear"),
         (((pl.col("up") == n_cells) | (pl.col("down") == n_cells)) & (pl.col("cells") == n_cells))
         .alias("same_way_everywhere"))
 
@@ -89,8 +90,9 @@ def sentences(effects: pl.DataFrame, n_cells: int, metric: str | None = None) ->
             out.append(f"{move} lowers {what} in every cell ({n_cells} of {n_cells}), but by "
                        f"{-hi:.1f} to {-lo:.1f}{unit} ({r['largest_in']}: least; {r['smallest_in']}: most).")
         else:
+            still = (f", unchanged in {r['unchanged']} (no game's outcome moved)" if r["unchanged"] else "")
             out.append(f"{move} does not move {what} the same way in every cell: up in {r['up']}, "
-                       f"down in {r['down']}, unclear in {r['unclear']} of {n_cells} cells; effects "
+                       f"down in {r['down']}{still}, unclear in {r['unclear']} of {n_cells} cells; effects "
                        f"from {lo:+.1f}{unit} ({r['smallest_in']}) to {hi:+.1f}{unit} ({r['largest_in']}).")
     return [s[0].upper() + s[1:] for s in out]
 

@@ -206,3 +206,24 @@ def test_panel_baseline_and_check_decide_every_cell_with_alpha_split_over_the_ce
     assert all(r.alpha == pytest.approx(moved.alpha / 2) for r in moved.results)
     same = check_panel(out)
     assert same.exit_code in (0, 3)
+
+
+def _effects(rows):
+    import polars as pl
+
+    return pl.DataFrame([{"parameter": "track.goal.4", "from": "8", "to": "12", "metric": "role_win_share_seigneur",
+                          "label": "the seigneurs' win share", "unit": "pp", "share": True,
+                          "cell_label": f"cell {k}", "delta": d, "low": lo, "high": hi}
+                         for k, (d, lo, hi) in enumerate(rows)])
+
+
+def test_panel_sweep_sentence_says_every_cell_only_when_every_interval_is_on_one_side():
+    from analysis.sweep.panel_effects import agreement, sentences
+
+    every = _effects([(-0.02, -0.03, -0.01), (-0.19, -0.21, -0.17), (-0.05, -0.06, -0.04)])
+    s = sentences(every, 3)[0]
+    assert "lowers the seigneurs' win share in every cell (3 of 3)" in s and "2.0 to 19.0 pp" in s
+    mixed = _effects([(-0.02, -0.03, -0.01), (0.01, -0.001, 0.02), (0.0, 0.0, 0.0)])
+    a = agreement(mixed, 3).row(0, named=True)
+    assert (a["down"], a["up"], a["unchanged"], a["unclear"], a["same_way_everywhere"]) == (1, 0, 1, 1, False)
+    assert "not move the seigneurs' win share the same way" in sentences(mixed, 3)[0]
