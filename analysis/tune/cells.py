@@ -52,7 +52,8 @@ class PanelJudgement:
     @property
     def score(self) -> float:
         """What the search minimises: the objective, worst-cell ties broken by the mean."""
-        return self.objective + (TIE_BREAK * self.mean if self.aggregate == "worst" else 0.0)
+        tie = self.aggregate == "worst" and len(self.cells) > 1
+        return self.objective + (TIE_BREAK * self.mean if tie else 0.0)
 
     @property
     def n_met(self) -> int:

@@ -59,7 +59,7 @@ from analysis.sweep.grammar import Vary, parse_varies
 from analysis.sweep.metrics import from_tables, load_variant
 from analysis.sweep.play import base_rules, prepare_out, replace_dir
 from analysis.tune.cells import AGGREGATES, aggregate, best_possible, cell_rows, panel_sentence
-from analysis.tune.targets import Target, check_lineup, evaluate, parse_targets, tightened
+from analysis.tune.targets import Target, check_lineup, evaluate, parse_targets, race, tightened
 
 TUNE_JSON = "tune.json"
 TRIALS_CSV = "trials.csv"
@@ -133,11 +133,14 @@ class TunePlan:
             "mode": "tune", "variants": None, "version": simcore.__version__,
             "panel": self.panel.to_json() if self.panel is not None else None,
             "aggregate": self.aggregate,
-            "racing": "a candidate is dropped after a rung when the low end of its objective's 95% "
-                      "interval is above the high end of the best full-budget candidate's"
-                      + ("; over a panel, as soon as its best possible worst cell (the largest low "
-                         "end among the cells played) is above the best candidate's worst high end"
-                         if self.panel is not None and len(self.panel) > 1 else ""),
+            "racing": ("a candidate is dropped after a rung when it is shown worse than the best "
+                       "full-budget candidate on the same games (paired objective difference, error "
+                       "spent across the rungs: analysis.tune.targets.race); in a resumed search, "
+                       "when the low end of its objective's 95% interval is above the best's high end"
+                       if not (self.panel is not None and len(self.panel) > 1) else
+                       "over a panel: a candidate is dropped as soon as its best possible worst cell "
+                       "(the largest low end of the 95% intervals among the cells played) is above "
+                       "the best full-budget candidate's worst high end"),
         }
 
     def values_settings(self, values: dict) -> tuple[list[str], int | None]:
@@ -344,6 +347,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
 
     labels = [c.label for c in plan.cells] if plan.multi else [""]
     weights = [c.weight for c in plan.cells] if plan.multi else [1.0]
+    kept: dict = {}         # one line-up: the incumbent's games (trial number → VariantData), for race()
 
     def objective(trial):
         t0 = time.perf_counter()
@@ -357,6 +361,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         players = [[] for _ in preps]
         games_tables = [[] for _ in preps]
         judged: list = [None] * len(preps)
+        cell_data: list = [None] * len(preps)
         best = incumbent()
         # the incumbent's binding cells first: a poor candidate is beaten there soonest
         order = list(range(len(preps)))
@@ -374,6 +379,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                 v = from_tables(plan.game, prep.n_players, pa.concat_tables(players[k]),
                                 pa.concat_tables(games_tables[k]))
                 judged[k] = evaluate(v, plan.targets)
+                cell_data[k] = v
                 if n == plan.max_games:
                     judged[k].met_search = evaluate(v, tight).met
                 # racing inside a rung (worst cell): the cells played so far already bound the
@@ -410,7 +416,18 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
             trial.set_user_attr("seconds", round(time.perf_counter() - t0, 2))
             trial.report(pj.score, step=done)
             best = incumbent()
-            if r < len(plan.rungs) - 1 and best is not None and pj.low > best.user_attrs["high"]:
+            if (not plan.multi and r < len(plan.rungs) - 1 and best is not None
+                    and best.number in kept):
+                # paired: candidate − incumbent on the same games, error spent across the rungs
+                decision, diff, dlo, dhi = race(cell_data[0], kept[best.number], plan.targets, r + 1,
+                                                len(plan.rungs) - 1)
+                if decision == "drop":
+                    trial.set_user_attr("note", f"dropped after {done:,} games: worse than the best "
+                                                f"(trial {best.number}) on the same games by {diff:.2f} "
+                                                f"({dlo:.2f} to {dhi:.2f}, level 1 − 0.05/"
+                                                f"{len(plan.rungs) - 1} per rung)")
+                    raise optuna.TrialPruned()
+            elif r < len(plan.rungs) - 1 and best is not None and pj.low > best.user_attrs["high"]:
                 trial.set_user_attr("note", f"dropped after {done:,} games: its interval "
                                             f"({pj.low:.2f} to {pj.high:.2f}) is above the best's "
                                             f"({best.user_attrs['low']:.2f} to {best.user_attrs['high']:.2f})")
@@ -418,6 +435,9 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         if plan.multi:
             trial.set_user_attr("worst", pj.objective)
             trial.set_user_attr("worst_cell", labels[max(range(len(judged)), key=lambda i: judged[i].objective)])
+        elif done == plan.max_games and (best is None or pj.score < best.value):
+            kept.clear()            # the new incumbent's per-game data, for paired racing
+            kept[trial.number] = cell_data[0]
         return pj.score
 
     def finished():
@@ -505,7 +525,16 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                          "met": best.user_attrs.get("met")},
               "confirm": confirm,
               "rejected_by_confirmation": rejected,
-              "met": j.met, "sentence": text,
+              # every confirmation attempt, the failed ones first (issue 29: a pass after k tries
+              # is read with the k tries beside it)
+              "confirmations": [*({"trial": int(t), "met": False, **r} for t, r in rejected.items()),
+                                {"trial": best.number, "seed": cseed, "objective": j.objective,
+                                 "low": j.low, "high": j.high, "met": j.met,
+                                 "dir": str(confirm_dir.relative_to(out))}],
+              "met": j.met, "sentence": text + (
+                  f" Confirmation attempt {len(rejected) + 1}: {len(rejected)} earlier candidate(s) "
+                  "met the target on the search's games but not on fresh ones (listed on the page)."
+                  if rejected else ""),
               "trials": len(finished()),
               "games_played_in_search": int(sum(t.user_attrs.get("games_played",
                                                                   t.user_attrs.get("games", 0)) or 0
