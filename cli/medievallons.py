@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -57,6 +57,8 @@ def register(app: typer.Typer) -> None:
         ablation: bool = typer.Option(True, "--ablation/--no-ablation", help="Also play the 13 one-copy-removed variants."),
         seed: int = typer.Option(0, "--seed", help="Seed: same seed and rules, same tables."),
         rules: Optional[Path] = typer.Option(None, "--rules", help="A rules TOML (default: the shipped rules)."),
+        settings: Optional[List[str]] = typer.Option(None, "--set", help="Change one rule setting: "
+                                                     "PATH=VALUE; repeatable."),
         threads: Optional[int] = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
         force: bool = typer.Option(False, "--force", help="Replace a non-empty --out directory."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but the output path."),
@@ -76,7 +78,8 @@ def register(app: typer.Typer) -> None:
 
         n = runner.parse_games(games)
         counts = _int_list(players, "--players")
-        rule_set = R.load(rules)
+        rule_set = R.load(runner.rules_source("medievallons", rules, settings, seats=max(counts))
+                          if settings else rules)
         for p in counts:
             R.check_players(rule_set, p)
         try:

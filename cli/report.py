@@ -2,6 +2,9 @@
 
 ``balance report SWEEP_DIR`` (a directory of ``balance sweep``) writes the sensitivity page and
 ``balance report TUNE_DIR`` the page of a tune's search instead (:mod:`reports.sweep`).
+``balance report --cells RUN …`` (the runs of a panel), a directory of ``cell-*/`` runs (a panel
+tune's ``confirmations/trial-N``) or a panel sweep directory writes the page of a panel
+(:mod:`reports.panel`).
 
 Thin shell over :func:`reports.build.build_report`: runs of one configuration are pooled, each
 further configuration is compared with the first (the baseline). Reports only read, so the
@@ -60,7 +63,8 @@ def questions_player(run: Path):
 
 def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool = False,
                 pool: bool = True, questions: Path | None = None, questions_games: int | None = None,
-                progress: Callable[..., None] | None = None, side_by_side: bool = False) -> Path:
+                progress: Callable[..., None] | None = None, side_by_side: bool = False,
+                cells: bool = False) -> Path:
     """Play the baseline's questions if its game has them (unless ``questions`` is given or
     ``questions_games`` is 0), then build the report; returns the path of report.html."""
     from analysis.load import check_run
@@ -74,6 +78,19 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
     if not runs:
         raise UsageError("give at least one run directory")
     runs = [Path(r) for r in runs]
+    from analysis.panel import is_panel_dir
+
+    if cells or (runs[0] / "panel_sweep.json").is_file() or is_panel_dir(runs[0]):
+        from reports.panel import build_panel_report, build_panel_sweep_report
+
+        check_output_dir(out, force)
+        if progress:
+            progress("Reading the panel")
+        if (runs[0] / "panel_sweep.json").is_file():
+            if len(runs) > 1:
+                raise UsageError(f"{runs[0]} is a panel sweep directory: report it on its own")
+            return build_panel_sweep_report(runs[0], out, force)
+        return build_panel_report(runs, out, force)
     kind = next((k for k in ("sweep", "tune") if (runs[0] / f"{k}.json").is_file()), None)
     if kind is not None:                      # a sweep's sensitivity page, a tune's search page
         from reports.sweep import build_sweep_report, build_tune_report
@@ -124,6 +141,10 @@ def register(app: typer.Typer) -> None:
             help="Read the played balance questions from this directory (written by balance questions "
                  "RUN for the baseline, or balance medievallons-questions; Middle-Ages: the event "
                  "ablation) instead of playing them."),
+        cells: bool = typer.Option(
+            False, "--cells",
+            help="The runs are the cells of a panel (line-ups and player counts of one game): one "
+                 "page with a cell x metric table and whether the finding holds in every cell."),
         side_by_side: bool = typer.Option(
             False, "--side-by-side",
             help="Show the configurations next to each other instead of before/after (runs of "
@@ -135,5 +156,6 @@ def register(app: typer.Typer) -> None:
 
         with Steps("report") as steps:
             path = make_report(runs, out, force=force, pdf=pdf, pool=pool, questions=questions,
-                               questions_games=n_questions, progress=steps, side_by_side=side_by_side)
+                               questions_games=n_questions, progress=steps, side_by_side=side_by_side,
+                               cells=cells)
         typer.echo(f"report: {path}")

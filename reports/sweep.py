@@ -176,6 +176,23 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
     return _publish(Path(out), force, _page(title, parts), figures)
 
 
+def cell_target_table(cells: list[dict]) -> pl.DataFrame:
+    """The cell × target table of a panel tune's confirmation (``result.json`` ``confirm.cells``):
+    one row per cell, a column per target metric (estimate and 95% interval, in % for shares)."""
+    rows = []
+    for c in cells:
+        row = {"cell": c["label"], "players": c["players"]}
+        for t in c["targets"]:
+            for m in t["metrics"]:
+                share = "share" in m["metric"]
+                f = (lambda x: f"{100 * x:.1f}") if share else (lambda x: f"{x:.2f}")
+                row[f"{t['target']}: {m['metric']}"] = (f"{f(m['estimate'])}{'%' if share else ''} "
+                                                        f"({f(m['low'])} to {f(m['high'])})")
+        row["met"] = "yes" if c["met"] else "no"
+        rows.append(row)
+    return pl.DataFrame(rows)
+
+
 def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False) -> Path:
     """The page of a tune's search; returns the path of report.html."""
     tune_dir = Path(tune_dir)
@@ -239,6 +256,14 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                              {"attempt": i + 1, "trial": a["trial"], "seed": a["seed"],
                               "objective": a["objective"], "low": a["low"], "high": a["high"],
                               "met": a["met"]} for i, a in enumerate(attempts)])))
+        cells = result["confirm"].get("cells") or []
+        if len(cells) > 1:
+            parts.append("<h2 id='cells'>Every cell of the panel</h2>"
+                         + _html_table(cell_target_table(cells))
+                         + "<p class='note'>One row per cell (player count and line-up), one column "
+                           "per target metric: the estimate and its 95% interval on the cell's own "
+                           "fresh confirmation games; met when every interval of the cell lies "
+                           "inside the tolerance. 'Target met' needs every cell.</p>")
     if trials.height:
         parts.append("<h2 id='trials'>Every trial</h2>" + _html_table(trials))
     return _publish(Path(out), force, _page(title, parts), figures)

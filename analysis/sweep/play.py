@@ -41,7 +41,7 @@ FORMAT = 1
 # what must match for a directory to be resumed (the rest: times, status)
 _PLAN_KEYS = ("format", "kind", "game", "players", "strategies", "games", "seed", "rules_text",
               "settings", "varies", "mode", "variants", "rotate_seats", "targets", "confirm_games",
-              "confirm_seed")
+              "confirm_seed", "panel", "aggregate")
 
 
 @dataclass
