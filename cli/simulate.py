@@ -71,14 +71,24 @@ def simulate(
     from simcore.config import parse_settings
 
     parsed = parse_settings(settings)
-    with cluster.executor_for(workers, scheduler, threads=threads, quiet=quiet) as executor:
-        path = runner.simulate(
+    from rich.console import Console
+
+    from cli.progress import SimulationBar, print_summary, spinner
+
+    err = Console(stderr=True, quiet=quiet)
+    with cluster.executor_for(workers, scheduler, threads=threads, quiet=quiet) as executor, \
+            SimulationBar(err) as bar:
+        result = runner.simulate(
             game, games=n_games, seed=seed, out=out, force=force, threads=threads,
-            chunk_size=chunk_size, raw=raw, quiet=quiet, rules=rules, settings=parsed,
+            chunk_size=chunk_size, raw=raw, rules=rules, settings=parsed,
             executor=executor, players=players, strategies=strategies,
-            rotate_seats=rotate_seats, engine=engine, debug=debug, **game_options)
+            rotate_seats=rotate_seats, engine=engine, debug=debug, progress=bar,
+            show_compile=spinner(err), result=True, **game_options)
     if quiet:
-        typer.echo(str(path))
+        typer.echo(str(result.path))
+    else:
+        # results on stdout (progress and the compile spinner stay on stderr)
+        print_summary(Console(), result)
 
 
 def game_option_parameters() -> list[inspect.Parameter]:
