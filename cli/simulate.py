@@ -55,6 +55,8 @@ def simulate(
     workers: Optional[int] = typer.Option(None, "--workers", help="Play on a local Dask cluster of N worker processes (needs the [cluster] extra; same results)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (see docs/cluster.md; same results)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary table."),
+    log: bool = typer.Option(False, "--log", help="Print every game turn by turn after the run (up to "
+                                                "10 games; see balance replay)."),
     force: bool = typer.Option(False, "--force", help="Replace a non-empty --out directory."),
     attacker: Optional[int] = typer.Option(None, "--attacker", help="fief-combat: attacking points (default 10)."),
     defender: Optional[int] = typer.Option(None, "--defender", help="fief-combat: defending points (default 6)."),
@@ -71,7 +73,15 @@ def simulate(
 
         raise UsageError(f"--chunk-size {chunk_size}: must be at least 1")
     n_games = runner.parse_games(games)
-    registry.get(game)
+    spec = registry.get(game)
+    if log:
+        from simcore.errors import UsageError
+
+        if n_games > 10:
+            raise UsageError(f"--log: prints every game; give --games 10 or fewer (then balance replay "
+                             f"RUN --game N for one game of a larger run)")
+        if not spec.reference:
+            raise UsageError(f"--log: {spec.title} has no turn-by-turn reference engine")
     from simcore.config import parse_settings
 
     parsed = parse_settings(settings)
@@ -85,3 +95,10 @@ def simulate(
             lords_defender=lords_defender, mercy=mercy)
     if quiet:
         typer.echo(str(path))
+    if log:
+        import sys
+
+        from simcore.replay import replay
+
+        for g in range(n_games):
+            sys.stdout.write(replay(path, g).text + "\n")

@@ -25,6 +25,7 @@ import polars as pl
 from analysis.load import RunSet
 from reports import glossary
 from reports.figures import common as F
+from reports.rules_diff import diff_sentences, diff_table, origin, rules_diff
 from reports.games import hook_for
 from reports.text import (
     change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
@@ -292,6 +293,19 @@ def side_by_side_role_sentences(side: list[tuple[str, RunSet, dict]]) -> list[st
     return out
 
 
+def rules_diff_section(name: str, rs: RunSet, variant: RunSet, vlabel: str) -> Section:
+    """What differs in the rules of a before/after: every setting, ``path: before → after``."""
+    changes = rules_diff(rs.metas[0], variant.metas[0])
+    sentences = diff_sentences(changes, rs.label, vlabel, rs.metas[0], variant.metas[0])
+    tables = [("Rule settings that differ", diff_table(changes))] if changes else []
+    return Section(
+        f"{name}_rules", f"Rules diff: {vlabel} vs {rs.label}",
+        "Every rule setting whose value differs between the two runs, read from the rules each run "
+        "recorded in its run.json (after any --set), whether the change came from --set, an edited "
+        f"rules file or a tuned candidate. Baseline rules: {origin(rs.metas[0])}.",
+        tables=tables, sentences=sentences, intro_in_pdf=True)
+
+
 def glossary_section(secs: list[Section], figs: FigureSet) -> Section:
     """"How to read this report": the glossary terms the report uses, in plain words."""
     texts = []
@@ -313,19 +327,22 @@ def glossary_section(secs: list[Section], figs: FigureSet) -> Section:
 
 
 def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict]],
-                   questions=None, side: list[tuple[str, RunSet, dict]] | None = None
-                   ) -> tuple[list[Section], FigureSet]:
+                   questions=None, side: list[tuple[str, RunSet, dict]] | None = None,
+                   variants: list[RunSet] | None = None) -> tuple[list[Section], FigureSet]:
     """Every section of the report of ``rs`` (tables ``t``) and the figures they cite.
 
     ``cmps`` holds (label, comparison table, tables) per further configuration; ``questions`` a
     :class:`reports.questions.Questions` for the game's hook, or None; ``side`` (label, run set,
     tables) for every configuration, baseline first, to show side by side instead of before/after
-    (configurations of different player counts)."""
+    (configurations of different player counts); ``variants`` the run sets of ``cmps`` (for the
+    rules diff). A report with comparisons leads with them: each before/after, then its rules diff,
+    then the baseline's own sections (titled as the baseline's)."""
     figs = FigureSet()
     hook = hook_for(rs.game)
     unit = score_unit(rs)
     lines = headlines(t, rs)
-    secs = [Section("headlines", "Headline findings", sentences=lines)]
+    secs = [Section("headlines", f"Baseline ({rs.label}): headline findings" if cmps else "Headline findings",
+                    sentences=lines)]
     if "roles" in t:
         role_lines = role_headlines(t)
         secs.append(Section(
@@ -407,12 +424,13 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
                      " ".join(side_by_side_sentences(side))),
             [("Seats by configuration", side_by_side_rows(side, unit))],
             side_by_side_sentences(side)))
+    cmp_secs: list[Section] = []
     for i, (vlabel, cmp, vt) in enumerate(cmps):
         name = "comparison" if len(cmps) == 1 else f"comparison_{i + 1}"
         names = figs.add(name, F.comparison(cmp, t, vt, rs.label, vlabel), _comparison_caption(cmp, unit))
         if hook is not None and hasattr(hook, "comparison_figures"):
             names += hook.comparison_figures(name, t, vt, rs.label, vlabel, figs)
-        secs.append(Section(
+        cmp_secs.append(Section(
             name, f"Before / after: {vlabel} vs {rs.label}",
             "First whether the seat (or role) win rates moved, then every metric that moved, each in its "
             "unit (pp for shares). Each change is after − before with a 95% interval; it counts as moved "
@@ -423,6 +441,9 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             [(f"All {cmp.height} compared metrics (moved ones first, strongest evidence first)",
               comparison_rows(cmp, unit))],
             comparison_headlines(cmp, rs.label, vlabel, unit)))
+        if variants is not None and i < len(variants):
+            cmp_secs.append(rules_diff_section(name, rs, variants[i], vlabel))
+    secs = cmp_secs + secs
     for s in secs:                       # a figure without its own caption states its section's finding
         for n in s.figures:
             if n not in figs.captions:
