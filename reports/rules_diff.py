@@ -30,6 +30,7 @@ class SettingChange:
 
 
 _MISSING = object()
+SHOWN = 6            # settings named in the sentence; the table lists every one
 
 
 def value_text(v: object) -> str:
@@ -121,6 +122,7 @@ def diff_sentences(changes: list[SettingChange] | None, before_label: str, after
         return [f"{after_label} plays the same rule settings as {before_label}{same}: any difference "
                 f"comes from the bots, the seed or the number of games."]
     n = len(changes)
-    head = (f"{after_label} changes {n} rule setting{'s' if n != 1 else ''} of {before_label} "
-            f"(rules: {origin(after_meta)}):")
-    return [head] + [c.text for c in changes]
+    listed = "; ".join(c.text for c in changes[:SHOWN])
+    more = f"; and {n - SHOWN} more in the table" if n > SHOWN else ""
+    return [f"{after_label} changes {n} rule setting{'s' if n != 1 else ''} of {before_label}: "
+            f"{listed}{more} (rules: {origin(after_meta)})."]

@@ -26,7 +26,7 @@ from analysis.load import RunSet
 from reports import glossary
 from reports.figures import common as F
 from reports.rules_diff import diff_sentences, diff_table, origin, rules_diff
-from reports.games import hook_for
+from reports.games import hook_for, spec_for
 from reports.text import (
     change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
     length_headlines, metric_change,
@@ -293,6 +293,31 @@ def side_by_side_role_sentences(side: list[tuple[str, RunSet, dict]]) -> list[st
     return out
 
 
+def replay_line(rs: RunSet, t: dict) -> str | None:
+    """The command that shows a game behind a seat (role) finding, turn by turn: the weakest seat's
+    (role's) lost game with its highest score (``balance replay``, :mod:`simcore.replay`); None when
+    the run cannot be replayed (no reference engine, pooled runs, no players.parquet)."""
+    spec = spec_for(rs.game)
+    if spec is None or not spec.reference or len(rs.paths) != 1:
+        return None
+    if not (rs.paths[0] / "players.parquet").is_file():
+        return None
+    if "roles" in t:
+        r = t["roles"].sort("win_share").row(0, named=True) if "win_share" in t["roles"].columns else None
+        if r is None:
+            return None
+        article = "the" if int(r["seats"]) == 1 else "a"
+        query = f"role={r['role']} loses max score"
+        what = f"a game {article} {r['role_label']} lost with its highest score"
+    elif "seats" in t and "win_share" in t["seats"].columns:
+        seat = int(t["seats"].sort("win_share").row(0, named=True)["seat"]) + 1
+        query, what = f"seat={seat} loses max score", f"a game seat {seat} (the weakest) lost with its highest score"
+    else:
+        return None
+    return (f"To see why, look at {what}, turn by turn: balance replay {rs.paths[0]} --find '{query}' "
+            f"(any game: --game N).")
+
+
 def rules_diff_section(name: str, rs: RunSet, variant: RunSet, vlabel: str) -> Section:
     """What differs in the rules of a before/after: every setting, ``path: before → after``."""
     changes = rules_diff(rs.metas[0], variant.metas[0])
@@ -352,7 +377,8 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             "95% Wilson intervals over games); the right chart how a role's wins split among its "
             "seats, against an equal split, with a chi-square test per role.",
             figs.add("role_advantage", F.role_advantage(t), " ".join(role_lines[:2])),
-            [("Roles", role_rows(t)), ("Seats within each role", role_seat_rows(t))]))
+            [("Roles", role_rows(t)), ("Seats within each role", role_seat_rows(t))],
+            [x for x in [replay_line(rs, t)] if x]))
     else:
         st = t["seat_tests"].row(0, named=True)
         secs.append(Section(
@@ -364,7 +390,7 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             f"credited 1 for first down to 0 for last); on wins alone, win-share balance "
             f"{num(st.get('win_share_balance', float('nan')), 3)}.",
             figs.add("seat_advantage", F.seat_advantage(t, unit=unit), _seat_caption(t)),
-            [("Seats", seat_rows(t, unit))]))
+            [("Seats", seat_rows(t, unit))], [x for x in [replay_line(rs, t)] if x]))
     if "matchups" in t:
         mu_line = next((x for x in lines if " finishes ahead of " in x), "")
         secs.append(Section(
@@ -442,6 +468,9 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
               comparison_rows(cmp, unit))],
             comparison_headlines(cmp, rs.label, vlabel, unit)))
         if variants is not None and i < len(variants):
+            line = replay_line(variants[i], vt)
+            if line:
+                cmp_secs[-1].sentences.append(line.replace("To see why", f"To see why in {vlabel}"))
             cmp_secs.append(rules_diff_section(name, rs, variants[i], vlabel))
     secs = cmp_secs + secs
     for s in secs:                       # a figure without its own caption states its section's finding
