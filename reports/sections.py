@@ -429,7 +429,8 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
     else:
         flow_intro = "Shared wins and the winner's margin."
     secs.append(Section("flow", "Game flow", flow_intro, flow_figs,
-                        [("Outcome metrics", outcome_rows(t, unit))]))
+                        [("Outcome metrics", outcome_rows(t, unit))],
+                        [] if flow_figs else flow_lines))
     if side and all("roles" in t_ for _, _, t_ in side):
         lines_side = side_by_side_role_sentences(side)
         secs.append(Section(
