@@ -20,7 +20,7 @@ The end: ``DIR/best_rules.toml`` (the complete rules file, usable as ``--rules``
 ``DIR/confirmations/trial-N/`` with a fresh seed (derived from the search seed, recorded; never one of the
 search's) and enough games for the target's interval, ``DIR/result.json`` with the verdict
 sentence, ``DIR/trials.csv`` (every candidate: settings, games, objective and interval, what
-happened) and ``DIR/importance.csv`` (Optuna's parameter importance). ``DIR/tune.json`` records the
+happened, and its win shares and mean game length) and ``DIR/importance.csv`` (Optuna's parameter importance). ``DIR/tune.json`` records the
 seed, base rules, ranges and targets, so the tune can be played again.
 
 May import numpy, pyarrow, the standard library, optuna (lazily), :mod:`simcore.runner`,
@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
 import pyarrow as pa
 
 import simcore
@@ -302,6 +303,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
             trial.set_user_attr("low", j.low)
             trial.set_user_attr("high", j.high)
             trial.set_user_attr("met", j.met)
+            trial.set_user_attr("means", trial_means(v))
             if done == plan.max_games:
                 trial.set_user_attr("met_search", evaluate(v, tight).met)
             trial.set_user_attr("seconds", round(time.perf_counter() - t0, 2))
@@ -413,9 +415,12 @@ def write_trials(study, plan: TunePlan, out: Path) -> None:
     buf = io.StringIO()
     names = [v.name for v in plan.varies]
     w = csv.writer(buf)
+    trials = study.get_trials(deepcopy=False)
+    metrics = list(dict.fromkeys(k for t in trials for k in (t.user_attrs.get("means") or {})))
     w.writerow(["trial", "state", *names, "games", "objective", "low", "high", "met", "seconds",
-                "note"])
-    for t in study.get_trials(deepcopy=False):
+                "note", *metrics])
+    for t in trials:
+        means = t.user_attrs.get("means") or {}
         vals = _values_of(plan, t.params) if len(t.params) == len(names) else {}
         obj = t.value if t.value is not None else (
             t.intermediate_values[max(t.intermediate_values)] if t.intermediate_values else None)
@@ -424,8 +429,18 @@ def write_trials(study, plan: TunePlan, out: Path) -> None:
                     t.user_attrs.get("games", ""), "" if obj is None or obj >= INVALID else f"{obj:.6g}",
                     _fmt(t.user_attrs.get("low")), _fmt(t.user_attrs.get("high")),
                     t.user_attrs.get("met", ""), t.user_attrs.get("seconds", ""),
-                    t.user_attrs.get("note", "")])
+                    t.user_attrs.get("note", ""), *(_fmt(means.get(m)) for m in metrics)])
     write_text_atomic(out / TRIALS_CSV, buf.getvalue(), force=True)
+
+
+TRIAL_METRICS = ("seat_win_share_", "role_win_share_", "strategy_win_share_", "game_length")
+
+
+def trial_means(v) -> dict[str, float]:
+    """The headline means of a trial's games (win shares per seat, role and strategy as fractions,
+    mean game length in turns) for trials.csv, so the tune's page shows what each candidate did."""
+    return {k: float(np.nanmean(x)) for k, x in v.samples.items()
+            if k.startswith(TRIAL_METRICS) and len(x)}
 
 
 def _fmt(x) -> str:

@@ -242,7 +242,7 @@ def sentence(j: Judgement, targets: tuple[Target, ...], fair: float | None, sett
                         f"{'yes' if p['met'] else 'no'} ({shown})")
         elif t.kind == "role":
             r = ms[0]
-            bits.append(f"the {t.role}s' win share {100 * r['estimate']:.1f}% ({100 * r['low']:.1f} to "
+            bits.append(f"the {t.role.title()} side's win share {100 * r['estimate']:.1f}% ({100 * r['low']:.1f} to "
                         f"{100 * r['high']:.1f}) against {100 * t.aim:.1f}% ± {100 * t.tol:.1f} pp: "
                         f"{'met' if p['met'] else 'not met'}")
         elif t.kind == "length":
@@ -255,5 +255,6 @@ def sentence(j: Judgement, targets: tuple[Target, ...], fair: float | None, sett
             bits.append(f"no strategy above {100 * fair:.1f}% + {100 * t.tol:.1f} pp: "
                         f"{'met' if p['met'] else 'not met'} ({shown})")
     verdict = "Target met" if j.met else "Target NOT met"
-    return (f"{verdict} with {settings}, confirmed on {games:,} fresh games (seed {seed}): "
+    # the fresh seed is recorded in result.json; a 19-digit number does not belong in a headline
+    return (f"{verdict} with {settings}, confirmed on {games:,} fresh games: "
             + "; ".join(bits) + ".")

@@ -118,45 +118,67 @@ def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = 16) -> Figure |
 
 
 @styled
-def search(trials: pl.DataFrame) -> Figure | None:
-    """Objective of every trial (filled: played to the last rung; hollow: dropped early), with the
-    best full-budget objective so far."""
-    d = trials.filter(pl.col("objective").is_not_null())
+def search(trials: pl.DataFrame, metric: str | None = None, label: str = "",
+           band: tuple[float, float] | None = None) -> Figure | None:
+    """Every trial (filled: played to the last rung; hollow: dropped early). With ``metric`` (the
+    column of a single role or length target) the y axis is that metric in its own unit (shares in
+    %, length in turns) with the target ``band``; otherwise the objective, in tolerance units, with
+    the best full-budget objective so far."""
+    col = metric if metric and metric in trials.columns else "objective"
+    d = trials.filter(pl.col(col).is_not_null() & (pl.col(col).cast(pl.String) != ""))
     if d.height == 0:
         return None
+    share = col != "objective" and "win_share" in col
+    y_all = d[col].cast(pl.Float64).to_numpy() * (100.0 if share else 1.0)
     fig = new_figure(9.0, 4.6)
     ax = fig.subplots()
-    full = d["games"].max()
+    full = d["games"].cast(pl.Int64).max()
     for state, style in (("complete", dict(color=OKABE_ITO[0], label="played to the last rung")),
                          ("pruned", dict(facecolors="none", edgecolors=OKABE_ITO[5],
                                          label="dropped by the racing rule"))):
-        s = d.filter(pl.col("state") == state)
-        if s.height:
-            sizes = 20 + 60 * s["games"].to_numpy() / max(full, 1)
-            ax.scatter(s["trial"].to_numpy(), s["objective"].to_numpy(), s=sizes, **style)
-    best, run = [], float("inf")
-    for t, o, g in zip(d["trial"], d["objective"], d["games"]):
-        if g == full:
-            run = min(run, o)
-        best.append(run)
-    ax.step(d["trial"].to_numpy(), best, where="post", color="#222", lw=1.2, label="best so far")
-    ax.axhline(1.0, color=FAIR, ls="--", lw=1, label="tolerance (objective 1)")
+        mask = (d["state"] == state).to_numpy()
+        if mask.any():
+            sizes = 20 + 60 * d["games"].cast(pl.Int64).to_numpy()[mask] / max(full, 1)
+            ax.scatter(d["trial"].to_numpy()[mask], y_all[mask], s=sizes, **style)
+    if col == "objective":
+        best, run = [], float("inf")
+        for o, g in zip(y_all, d["games"].cast(pl.Int64)):
+            if g == full:
+                run = min(run, o)
+            best.append(run)
+        ax.step(d["trial"].to_numpy(), best, where="post", color="#222", lw=1.2, label="best so far")
+        ax.axhline(1.0, color=FAIR, ls="--", lw=1, label="tolerance (objective 1)")
+        ax.set_ylabel("objective (tolerance units; 0 = on target)")
+        ax.set_ylim(bottom=0)
+    else:
+        if band is not None:
+            ax.axhspan(band[0], band[1], color=FAIR, alpha=0.15, label="target")
+        ax.set_ylabel(label)
+        if share:
+            ax.set_ylim(0, min(100.0, max(float(np.nanmax(y_all)), band[1] if band else 0) * 1.15 + 1))
+        else:
+            ax.set_ylim(bottom=0)
+    integer_axis(ax, "x")
     ax.set_xlabel("trial")
-    ax.set_ylabel("objective (0 = on target, 1 = at the tolerance)")
     ax.set_title("The search, trial by trial (marker size: games played)")
     ax.legend(fontsize=9)
     return fig
 
 
 @styled
-def importance(imp: pl.DataFrame) -> Figure | None:
-    d = imp.filter(pl.col("importance").is_not_null()).sort("importance")
-    if d.height == 0:
+def effects(eff: pl.DataFrame, label: str) -> Figure | None:
+    """What moving each setting across its range does to the target metric (paired trials)."""
+    if eff.height == 0:
         return None
-    fig = new_figure(8.0, 0.5 * d.height + 1.4)
+    d = eff.reverse()
+    fig = new_figure(8.0, 0.55 * d.height + 1.6)
     ax = fig.subplots()
-    ax.barh(np.arange(d.height), d["importance"].to_numpy(), color=OKABE_ITO[2])
-    ax.set_yticks(np.arange(d.height), d["parameter"].to_list())
-    ax.set_xlabel("importance (Optuna, share of the objective's variation)")
-    ax.set_title("Which settings matter for the target")
+    y = np.arange(d.height)
+    e, lo, hi = (d[c].to_numpy() for c in ("effect", "low", "high"))
+    ax.barh(y, e, color=[OKABE_ITO[0] if x >= 0 else OKABE_ITO[5] for x in e], alpha=0.8)
+    ax.errorbar(e, y, xerr=[e - lo, hi - e], fmt="none", ecolor="#222", capsize=3)
+    ax.set_yticks(y, [f"{p} {a}→{b}" for p, a, b in zip(d["parameter"], d["from"], d["to"])])
+    ax.axvline(0, color="#444", lw=1)
+    ax.set_xlabel(f"change of the {label.rsplit(' (', 1)[0]} ({d['unit'][0]})")
+    ax.set_title("What each setting does to the target (95% intervals)")
     return fig
