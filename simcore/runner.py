@@ -26,10 +26,11 @@ import numpy as np
 import pyarrow as pa
 
 import simcore
+from simcore import accumulate
 from simcore import games as registry
 from simcore import rundir
 from simcore.atomic import input_paths
-from simcore.contract import ChunkResult, PreparedRun, arrow_column, strings
+from simcore.contract import ChunkResult, PreparedRun, arrow_column, check_chunk, strings
 from simcore.errors import UsageError
 from simcore.options import check_chunk_size, check_seed, check_threads, parse_games, set_threads  # noqa: F401
 from simcore.stats import wilson_interval
@@ -162,6 +163,7 @@ def build(game: str, kwargs: dict[str, Any], rules: Any) -> PreparedRun:
     adapter = registry.import_hook(spec.adapter)
     prep = adapter.prepare(rules_path=rules, **kwargs)
     prep.score_unit = spec.score_unit
+    prep.bounds = spec.bounds()
     if not prep.seat_labels and spec.roles and not spec.roles_alike:
         prep.seat_labels = spec.seat_roles(prep.n_players)
     if prep.fair_share is None and spec.roles_alike:
@@ -210,27 +212,32 @@ def chunks(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | No
     if first < 0 or first % prep.games_per_deal:
         raise ValueError(f"first game {first}: must be >= 0 and a whole number of deals")
     set_threads(threads)
-    for start, n in chunk_spans(games, chunk_size or prep.default_chunk or DEFAULT_CHUNK, first):
+    for start, n in chunk_spans(games, chunk_size or prep.default_chunk or DEFAULT_CHUNK, first,
+                                   unit=prep.games_per_deal):
         yield prep.play(start, n, seed)
 
 
 FIRST_CHUNK = 256     # games in the first chunk of a run; each next chunk twice as many, up to the size
 
 
-def chunk_spans(games: int, size: int, first: int = 0, ramp: bool = True) -> list[tuple[int, int]]:
+def chunk_spans(games: int, size: int, first: int = 0, ramp: bool = True,
+                unit: int = 1) -> list[tuple[int, int]]:
     """The chunks of a run of ``games`` games from game ``first``: (first game, game count), in
     game order. With ``ramp`` the first chunk has :data:`FIRST_CHUNK` games (at most ``size``) and
     each next one twice as many up to ``size``, so progress shows (with a time left) within about a
     second even for slow bots, while long runs still play full chunks. A game's result depends only
-    on (seed, game index), so the spans change nothing in the run's content."""
+    on (seed, game index), so the spans change nothing in the run's content. ``unit``: every span
+    holds whole deals of this many games (seat rotation; the statistics pair a deal's games)."""
     spans = []
     done = 0
-    step = min(FIRST_CHUNK, size) if ramp else size
+    whole = max(unit, size - size % unit)
+    step = min(FIRST_CHUNK, whole) if ramp else whole
+    step = max(unit, step - step % unit)
     while done < games:
         n = min(step, games - done)
         spans.append((first + done, n))
         done += n
-        step = min(step * 2, size)
+        step = min(step * 2, whole)
     return spans
 
 
@@ -254,6 +261,7 @@ class Part:
     by_strategy: "GroupSummary | None"
     extras: dict[str, Any]
     kernel_s: float
+    stats: "accumulate.RunStats | None" = None
 
 
 @dataclass(frozen=True)
@@ -264,6 +272,7 @@ class PartPlan:
 
     player_columns: tuple[str, ...] | None
     full_summaries: bool = True
+    statistics: bool = True
 
 
 def play_part(prep: PreparedRun, first: int, n: int, seed: int, plan: PartPlan) -> Part:
@@ -276,6 +285,7 @@ def play_part(prep: PreparedRun, first: int, n: int, seed: int, plan: PartPlan) 
 def make_part(prep: PreparedRun, chunk: ChunkResult, first: int, n: int, plan: PartPlan,
               kernel_s: float = 0.0) -> Part:
     """A played chunk's :class:`Part` (tables and sufficient statistics)."""
+    check_chunk(prep, chunk, n, plan.player_columns)   # dtypes and ranges, before any cast
     by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
     by_seat.add(chunk.players, np.tile(np.arange(prep.n_players), n))
     by_strategy, extras = None, {}
@@ -292,8 +302,21 @@ def make_part(prep: PreparedRun, chunk: ChunkResult, first: int, n: int, plan: P
         if plan.player_columns != tuple(schema.names):
             schema = pa.schema([f for f in schema if f.name in plan.player_columns])
         players = _table(chunk.players, schema)
+    stats = None
+    if plan.statistics:
+        stats = accumulate.RunStats(stats_layout(prep))
+        stats.add(chunk)
     return Part(first, n, players, _table(chunk.games, prep.games_schema), by_seat, by_strategy,
-                extras, kernel_s)
+                extras, kernel_s, stats)
+
+
+def stats_layout(prep: PreparedRun) -> dict:
+    """The layout of ``prep``'s statistics (:func:`simcore.accumulate.layout_of_run`), made once."""
+    lay = getattr(prep, "_stats_layout", None)
+    if lay is None:
+        lay = accumulate.layout_of_run(prep)
+        prep._stats_layout = lay
+    return lay
 
 
 def merge_sums(total: Any, part: Any) -> None:
@@ -372,12 +395,14 @@ def _finish_part(prep, chunk, first, n, plan, kernel_s, sink) -> None:
 
 @dataclass
 class Played:
-    """The outcome of :func:`collect`: every player and game row as Arrow tables, and the
-    per-seat sufficient statistics (as in summary.parquet)."""
+    """The outcome of :func:`collect`: every player and game row as Arrow tables, the per-seat
+    sufficient statistics (as in summary.parquet) and the run's mergeable statistics
+    (:class:`simcore.accumulate.RunStats`, as in stats.json; ``None`` when not asked for)."""
 
     players: pa.Table
     games: pa.Table
     by_seat: "GroupSummary"
+    stats: "accumulate.RunStats | None" = None
 
     def win_shares(self, n_players: int) -> np.ndarray:
         """float64[games, players]: each game's win share per seat."""
@@ -386,10 +411,12 @@ class Played:
 
 def collect(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | None = None,
             threads: int | None = None, columns: tuple[str, ...] | None = None,
-            first: int = 0, executor=None) -> Played:
+            first: int = 0, executor=None, statistics: bool = True) -> Played:
     """Play ``games`` games in memory and return them as tables.
 
     ``columns`` limits the player columns kept (memory); game columns are always kept.
+    ``statistics``: also make the run's mergeable statistics (``Played.stats``; off saves the
+    time of a tune or ladder that reads only the rows).
     ``first``: as for :func:`chunks`. ``executor``: where the chunks are played (default here; a
     :class:`simcore.cluster.Cluster` plays them on Dask workers: the same tables)."""
     _check_counts(prep, games, seed, chunk_size)
@@ -401,15 +428,18 @@ def collect(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | N
     by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
     players, game_rows = [], []
     plan = PartPlan(tuple(prep.players_schema.names) if columns is None else tuple(columns),
-                    full_summaries=False)
+                    full_summaries=False, statistics=statistics)
+    stats = accumulate.RunStats(stats_layout(prep)) if statistics else None
 
     def keep(part: Part) -> None:
         by_seat.merge(part.by_seat)
+        if stats is not None:
+            stats.merge(part.stats)
         players.append(part.players)
         game_rows.append(part.games)
 
-    executor.play(prep, chunk_spans(games, size, first), seed, plan, keep)
-    return Played(pa.concat_tables(players), pa.concat_tables(game_rows), by_seat)
+    executor.play(prep, chunk_spans(games, size, first, unit=prep.games_per_deal), seed, plan, keep)
+    return Played(pa.concat_tables(players), pa.concat_tables(game_rows), by_seat, stats)
 
 
 def simulate(game: str, *, games: int | str, seed: int = 0, out: str | Path | None = None,
@@ -536,6 +566,7 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
     by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
     by_strategy = GroupSummary("strategy", strategy_labels, prep.summary_columns)
     extras = {name: make() for name, make in prep.extra_summaries.items()}
+    stats = accumulate.RunStats(stats_layout(prep))
     plan = PartPlan(tuple(prep.players_schema.names) if write_raw else None)
     t0 = time.perf_counter()
     totals = {"kernel_s": 0.0, "done": 0}
@@ -547,6 +578,7 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
             # called in game order, one part at a time (locally: in the writer thread)
             by_seat.merge(part.by_seat)
             by_strategy.merge(part.by_strategy)
+            stats.merge(part.stats)
             for name, acc in extras.items():
                 merge_sums(acc, part.extras[name])
             if write_raw:
@@ -560,12 +592,14 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
                 on_chunk(totals["done"])
 
         try:
-            executor.play(prep, chunk_spans(games, chunk_size), seed, plan, sink, progress)
+            executor.play(prep, chunk_spans(games, chunk_size, unit=prep.games_per_deal), seed, plan,
+                          sink, progress)
         finally:
             if progress is not None:
                 progress.stop()
         wall = time.perf_counter() - t0
         writer.write_table(rundir.SUMMARY, pa.concat_tables([by_seat.table(), by_strategy.table()]))
+        stats.write(writer.tmp / accumulate.STATS_FILE)
         extra_meta: dict[str, Any] = {}
         closing: list = []
         for name, acc in extras.items():
@@ -590,6 +624,7 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
             "executor": executor.describe(),
             "chunk_size": chunk_size,
             "raw_players": write_raw,
+            "statistics": {"file": accumulate.STATS_FILE, "version": accumulate.VERSION},
             "wall_time_s": round(wall, 3),
             "kernel_time_s": round(totals["kernel_s"], 3),
             "compile_or_load_s": round(t_compile, 3),
