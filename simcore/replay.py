@@ -71,9 +71,9 @@ def read_meta(run: str | Path) -> dict:
 
 
 def _modules(spec):
-    pkg = spec.adapter.rsplit(".", 1)[0]
-    return (registry.import_hook(pkg + ".driver"), registry.import_hook(pkg + ".reference"),
-            registry.import_hook(pkg + ".rules"))
+    """The game's kernel driver, reference engine and rules loader (the spec's module names)."""
+    return (registry.import_hook(spec.module_folder + ".driver"),
+            registry.import_hook(spec.reference_module), registry.import_hook(spec.rules_module))
 
 
 def check_replayable(meta: dict, game: int | None = None) -> None:
