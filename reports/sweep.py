@@ -104,7 +104,7 @@ def _section_html(s: Section, png: dict[str, bytes], captions: dict[str, str]) -
 
 
 def _page(title: str, meta: pl.DataFrame, secs: list[Section], png: dict[str, bytes],
-          captions: dict[str, str], notes: list[str]) -> str:
+          captions: dict[str, str], notes: list[str], lead: list[str] = ()) -> str:
     rows = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
                    for k, v in zip(meta["Item"], meta["Value"]))
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
@@ -112,6 +112,7 @@ def _page(title: str, meta: pl.DataFrame, secs: list[Section], png: dict[str, by
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
             f"<h1>{html.escape(title)}</h1><p class='note'>Generated "
             f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. All intervals are 95%.</p>"
+            + "".join(f"<p style='font-size:1.15em'><b>{html.escape(x)}</b></p>" for x in lead)
             + "".join(f"<p class='note'>{html.escape(n)}</p>" for n in notes)
             + f"<table class='meta'><tbody>{rows}</tbody></table>"
             + "\n".join(_section_html(s, png, captions) for s in secs) + "</body></html>")
@@ -123,18 +124,21 @@ def _meta(rows: list[tuple[str, str]]) -> pl.DataFrame:
 
 
 def _publish(out: Path, force: bool, title: str, meta: pl.DataFrame, secs: list[Section],
-             figs: FigureSet, pdf: bool, notes: list[str] = ()) -> Path:
+             figs: FigureSet, pdf: bool, notes: list[str] = (), lead: list[str] = ()) -> Path:
+    """Write the page (the ``lead`` sentences first, in bold: what the reader came for), its
+    figures and, with ``pdf``, report.pdf, atomically."""
     png = {name: render(fig, "png") for name, fig in figs.items()}
     with atomic_dir(out, force) as tmp:
         (tmp / "figures").mkdir()
         for name, fig in figs.items():
             (tmp / "figures" / f"{name}.png").write_bytes(png[name])
             (tmp / "figures" / f"{name}.svg").write_bytes(render(fig, "svg"))
-        (tmp / "report.html").write_text(_page(title, meta, secs, png, figs.captions, list(notes)),
-                                         encoding="utf-8")
+        (tmp / "report.html").write_text(_page(title, meta, secs, png, figs.captions, list(notes),
+                                               list(lead)), encoding="utf-8")
         if pdf:
             write_pdf(tmp / "report.pdf", title, secs, figs, png, figs.captions,
-                      meta.rename({"Item": " ", "Value": "  "}), tuple(notes) + ("All intervals are 95%.",))
+                      meta.rename({"Item": " ", "Value": "  "}),
+                      tuple(lead) + tuple(notes) + ("All intervals are 95%.",))
     return Path(out) / "report.html"
 
 
@@ -431,7 +435,7 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                             "the target in units of its tolerance (0 = on target, 1 = at the "
                             "tolerance).", tables=[("Trials", _trial_table(trials, tune, game))],
                             sentences=_trial_notes(trials)))
-    return _publish(Path(out), force, title, _meta(rows), secs, figs, pdf)
+    return _publish(Path(out), force, title, _meta(rows), secs, figs, pdf, lead=verdict)
 
 
 def _aim(t: dict):
