@@ -323,6 +323,12 @@ def rules_diff_section(name: str, rs: RunSet, variant: RunSet, vlabel: str) -> S
     changes = rules_diff(rs.metas[0], variant.metas[0])
     sentences = diff_sentences(changes, rs.label, vlabel, rs.metas[0], variant.metas[0])
     tables = [("Rule settings that differ", diff_table(changes))] if changes else []
+    unit = score_unit(rs)
+    moved_goal = [c.path for c in changes or [] if "goal" in c.path or c.path.startswith("objectives")]
+    if "goal" in unit and moved_goal:
+        sentences.append(f"The goal itself changed ({', '.join(moved_goal[:3])}), so a score in {unit} "
+                         f"measures progress toward a different goal before and after: compare win "
+                         f"shares, not these scores.")
     return Section(
         f"{name}_rules", f"Rules diff: {vlabel} vs {rs.label}",
         "Every rule setting whose value differs between the two runs, read from the rules each run "
