@@ -139,7 +139,9 @@ def problems(fig: Figure) -> list[str]:
                 frac = [v for v in ticks if abs(v - round(v)) > 1e-9]
                 if frac:
                     out.append(f"{name}: integer setting with ticks at {frac}")
-        lo, hi = ax.get_ylim()
+        lo, hi = sorted(ax.get_ylim())
+        if ax.images:                       # a heat map's axes are categories, not values
+            continue
         if ax.get_yaxis().get_visible() and ax.get_ylabel() and lo > 0 and (hi - lo) < 0.5 * hi:
             if "zoom" not in (ax.get_ylabel() + " " + ax.get_title()).lower():
                 out.append(f"{name}: the y axis runs {lo:.3g}–{hi:.3g} (zoomed) without saying so")

@@ -78,6 +78,9 @@ def pages(tmp_path_factory):
         var = runner.simulate(game, out=root / f"{game}-var", seed=2, settings=sets, **sim)
         out[f"{game}-report"] = build_report([base], root / f"rep-{game}")
         out[f"{game}-before-after"] = build_report([base, var], root / f"cmp-{game}")
+    fief = runner.simulate("fief-combat", out=root / "fief", seed=1, games=20_000, quiet=True)
+    fief2 = runner.simulate("fief-combat", out=root / "fief-var", seed=2, games=20_000, quiet=True, attacker=12)
+    out["fief-combat-before-after"] = build_report([fief, fief2], root / "cmp-fief")
     from cli import _run
 
     sw = root / "sweep"
@@ -93,7 +96,7 @@ def pages(tmp_path_factory):
 
 
 KINDS = [f"{g}-{k}" for g in ("middle-ages", "medievallons", "seigneurial") for k in ("report", "before-after")] \
-    + ["sweep", "tune"]
+    + ["fief-combat-before-after", "sweep", "tune"]
 
 
 @pytest.mark.parametrize("kind", KINDS)

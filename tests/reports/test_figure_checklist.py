@@ -23,6 +23,7 @@ CASES = {
     "middle-ages": ({}, {"settings": ["income.palais.base=4", "setup.start_coins=[0, 0, 3, 0]"]}),
     "medievallons": ({}, {"settings": ["deck.copies.chevalier=7"]}),
     "seigneurial": ({}, {"settings": ["track.start_square=2"], "strategies": "random"}),
+    "fief-combat": ({}, {"attacker": 12}),
 }
 
 
@@ -31,8 +32,9 @@ def reports(tmp_path_factory):
     root = tmp_path_factory.mktemp("checklist")
     out = {}
     for game, (base_kw, var_kw) in CASES.items():
-        b = runner.simulate(game, games=3000, seed=3, out=root / f"{game}-base", quiet=True, **base_kw)
-        v = runner.simulate(game, games=3000, seed=4, out=root / f"{game}-var", quiet=True, **var_kw)
+        n = 20_000 if game == "fief-combat" else 3000
+        b = runner.simulate(game, games=n, seed=3, out=root / f"{game}-base", quiet=True, **base_kw)
+        v = runner.simulate(game, games=n, seed=4, out=root / f"{game}-var", quiet=True, **var_kw)
         rb, rv = open_runs([b]), open_runs([v])
         tb, tv = analyse(rb), analyse(rv)
         out[game] = build_sections(tb, rb, [(rv.label, compare_tables(tb, tv), tv)], variants=[rv])
