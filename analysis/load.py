@@ -36,6 +36,7 @@ import numpy as np
 import polars as pl
 
 from simcore.errors import UsageError
+from simcore.games import DEFAULT_GAME
 from simcore.rundir import GAMES, PLAYERS, RUN_JSON, read_meta
 
 COMMON_COLUMNS = ("game", "seat", "strategy", "score", "win_share", "rank")
@@ -52,7 +53,7 @@ def score_unit(game: str | None) -> str:
     return spec.score_unit if spec is not None else "points"
 
 
-def tile_name(column_or_key: str, game: str = "middle-ages") -> str:
+def tile_name(column_or_key: str, game: str = DEFAULT_GAME) -> str:
     """Human name of a tile type from ``tiles_<key>`` or ``<key>``: the display name the game's
     spec gives the column (``tiles_marche`` → ``Marché``), else the capitalised suffix."""
     from simcore import games as registry
@@ -242,12 +243,15 @@ def _check_games(p: Path, meta: dict, spec) -> None:
                          "(files of different runs?)")
 
 
-def check_run(run: str | Path, *, players: bool = True) -> dict:
+def check_run(run: str | Path, *, players: bool | None = None) -> dict:
     """run.json of run directory ``run`` after checking the directory (see the module docstring);
-    ``players``: the reader needs players.parquet. Checked once per directory and process (again
+    ``players``: the reader needs players.parquet (default: only when the run has no statistics,
+    stats.json, from which every analysis table derives). Checked once per directory and process (again
     if a file changed). Raises :class:`UsageError` with one line naming the file otherwise."""
     p = Path(run)
     meta = read_meta(p)
+    if players is None:
+        players = not (p / "stats.json").is_file()
     key = (os.path.abspath(p), players, _stamp(p))
     if key in _CHECKED:
         return _CHECKED[key]

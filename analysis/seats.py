@@ -15,7 +15,7 @@ the checkpoints, how often the leader at each checkpoint wins), :func:`lead_chan
 :func:`analysis.load.run_pass`; pass a filled accumulator to avoid a second pass over the data.
 Every function returns a polars DataFrame whose column names are documented in docs/analysis.md.
 
-May import polars, numpy, :mod:`analysis.load` and :mod:`analysis.stats`.
+May import polars, numpy, :mod:`analysis.load`, :mod:`analysis.stats` and :mod:`simcore.accumulate`.
 """
 
 from __future__ import annotations
@@ -77,11 +77,14 @@ def seat_table(rs: RunSet) -> pl.DataFrame:
     From the statistics: games, Σ win share, Σ score, Σ score², Σ rank per seat.
     """
     if rs.from_stats:
-        f, L = rs.stats.fixed, rs.stats.layout["win_units"]
-        n_i = f["cell_n"].sum(axis=1)
+        from simcore.accumulate import results_by
+
+        f = rs.stats.fixed
+        seat = results_by(rs.stats, "seat")
+        n_i = seat["games"]
         m, m2 = int_moments(n_i, f["cell_score"].sum(axis=1), f["cell_score_sq"].sum(axis=1))
         agg = pl.DataFrame({"seat": np.arange(rs.n_players, dtype=np.int8), "games": n_i,
-                            "wins": f["cell_win"].sum(axis=1) / L, "_m": m, "_m2": m2,
+                            "wins": seat["wins"], "_m": m, "_m2": m2,
                             "mean_rank": f["cell_rank"].sum(axis=1) / n_i})
     else:
         agg = _seat_agg(rs)

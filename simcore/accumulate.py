@@ -567,3 +567,16 @@ def _strategy_index(strategy, labels: list[str]) -> np.ndarray:
     if idx.null_count:
         raise ValueError("a strategy name outside the run's line-up")
     return np.frombuffer(idx.buffers()[1], np.int32, len(idx), idx.offset * 4).astype(np.int64)
+
+
+def results_by(stats: RunStats, by: str = "seat") -> dict[str, np.ndarray]:
+    """Per seat (or per strategy, ``by="strategy"``): ``games`` (player rows), ``wins`` (Σ win
+    share), ``win_share`` (wins / games), ``mean_score``. The one place seat and strategy win
+    shares are computed from a run's sums (the closing table, :func:`analysis.seats.seat_table`)."""
+    f, L = stats.fixed, stats.layout["win_units"]
+    axis = 1 if by == "seat" else 0
+    n = f["cell_n"].sum(axis=axis)
+    wins = f["cell_win"].sum(axis=axis) / L
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return {"games": n, "wins": wins, "win_share": wins / n,
+                "mean_score": f["cell_score"].sum(axis=axis) / n}

@@ -273,6 +273,11 @@ class GameSpec:
     def reference_module(self) -> str | None:
         return self.module_folder + ".reference" if self.reference else None
 
+    @property
+    def driver_module(self) -> str | None:
+        """The kernel driver the reference replays (a :class:`TracedDriver`), with a reference."""
+        return self.module_folder + ".driver" if self.reference else None
+
     def columns_with_role(self, role: str, table: str = "players") -> tuple[Column, ...]:
         """The columns of ``table`` ("players" or "games") that have ``role``, in table order."""
         cols = self.all_player_columns if table == "players" else self.all_game_columns
@@ -442,6 +447,18 @@ class ReferenceEngine(Protocol):
     def record_table(self, record: Any) -> list[str]: ...
 
 
+@runtime_checkable
+class TracedDriver(Protocol):
+    """``spec.driver_module`` of a game with a reference engine: the kernel's chunk driver.
+    ``run_chunk(rules, n_players, first_game, n_games, seed, strat, trace_decisions=True)``
+    returns per-seat ``score``/``win_share``/``rank`` arrays (game-major) and ``trace``: per game
+    the (n_options, chosen) pairs of every decision, which the reference replays
+    (:class:`simcore.reference_strategies.ReplayStrategy`)."""
+
+    def run_chunk(self, rules: Any, n_players: int, first_game: int, n_games: int, seed: int,
+                  strat: Any = None, **options: Any) -> dict: ...
+
+
 # ---------------------------------------------------------------------------------------------
 # What an adapter hands the runner
 # ---------------------------------------------------------------------------------------------
@@ -580,7 +597,9 @@ def check_table(cols: dict[str, Any], schema: pa.Schema, rows: int, bounds: dict
                 table: str) -> None:
     """Every column of ``schema`` in ``cols``, of exactly its dtype (no cast: numpy arrays of the
     column's numpy dtype, Arrow arrays of its Arrow type), ``rows`` long, its values inside
-    ``bounds[name]``. Raises :class:`ContractError` or :class:`ColumnRangeError` naming the column."""
+    ``bounds[name]``. Raises :class:`ContractError` (naming every column of a wrong dtype) or
+    :class:`ColumnRangeError` naming the column."""
+    wrong = []
     for f in schema:
         name = f.name
         if name not in cols:
@@ -594,9 +613,8 @@ def check_table(cols: dict[str, Any], schema: pa.Schema, rows: int, bounds: dict
         else:
             got, ok = type(v).__name__, False
         if not ok:
-            raise ContractError(f"{game}: {table} column {name!r} is {got} but the spec declares "
-                                f"{f.type} (the kernel/adapter must produce the spec's dtype; "
-                                "nothing is cast)")
+            wrong.append(f"{table} column {name!r} is {got} but the spec declares {f.type}")
+            continue
         if len(v) != rows:
             raise ContractError(f"{game}: {table} column {name!r} has {len(v)} rows, not {rows}")
         span = bounds.get(name)
@@ -608,6 +626,9 @@ def check_table(cols: dict[str, Any], schema: pa.Schema, rows: int, bounds: dict
                     f"{game}: {table} column {name!r} holds {bad}, outside its declared range "
                     f"{_num(span[0])}..{_num(span[1])} ({f.type}): these rules make values the "
                     "spec does not allow (a column too narrow for this setting, or a kernel bug)")
+    if wrong:
+        raise ContractError(f"{game}: " + "; ".join(wrong) + " (the kernel/adapter must produce "
+                            "the spec's dtypes; nothing is cast)")
 
 
 def _num(x: float) -> str:
@@ -623,3 +644,55 @@ def check_chunk(prep: PreparedRun, chunk: ChunkResult, n_games: int,
         ps = pa.schema([f for f in ps if f.name in player_columns])
     check_table(chunk.players, ps, n_games * prep.n_players, prep.bounds, prep.game, "players")
     check_table(chunk.games, prep.games_schema, n_games, prep.bounds, prep.game, "games")
+
+
+# ---------------------------------------------------------------------------------------------
+# Written once for every game: results, and arrays -> columns by the spec's names
+# ---------------------------------------------------------------------------------------------
+
+def ranks_and_win_shares(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rank (int8, 1 = best, ties share the better rank) and win share (float32: 1/k for each of
+    the k players with the best score, else 0) of every player of every game, game-major, from
+    ``scores`` [n_games, n_players] (higher is better)."""
+    s = np.asarray(scores)
+    rank = 1 + (s[:, None, :] > s[:, :, None]).sum(axis=2)
+    best = s == s.max(axis=1, keepdims=True)
+    win = best / best.sum(axis=1, keepdims=True)
+    return rank.astype(np.int8).ravel(), win.astype(np.float32).ravel()
+
+
+def spec_columns(columns: tuple[Column, ...], arrays: dict[str, Any],
+                 skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The adapter skeleton: each of ``columns`` (but ``skip``) taken from ``arrays`` by name,
+    or, for a column of a group (``tiles_champs`` of group ``tiles``), column ``i`` of the 2-D
+    array named after the group, ``i`` its place within the group. Arrays are taken as they are
+    (the runner checks their dtypes): the kernel must write the spec's dtypes."""
+    out: dict[str, Any] = {}
+    place: dict[str, int] = {}
+    for c in columns:
+        if c.name in skip:
+            continue
+        if c.name in arrays:
+            out[c.name] = arrays[c.name]
+        elif c.group and c.group in arrays:
+            i = place[c.group] = place.get(c.group, -1) + 1
+            out[c.name] = np.ascontiguousarray(arrays[c.group][:, i])
+        else:
+            raise ContractError(f"the kernel's outputs have no array {c.name!r}"
+                                + (f" nor {c.group!r}" if c.group else ""))
+    return out
+
+
+def chunk_from_arrays(spec_players: tuple[Column, ...], spec_games: tuple[Column, ...],
+                      arrays: dict[str, Any], first: int, n: int, n_players: int,
+                      seats: "SeatStrategies", n_rot: int = 1) -> ChunkResult:
+    """A :class:`ChunkResult` from a kernel's output arrays, named as the spec's columns (player
+    arrays game-major, one row per player-game): the common columns (game, seat, strategy,
+    deal, rotation, n_players) are filled here."""
+    players = seats.columns(first, n, n_rot)
+    players.update(spec_columns(spec_players, arrays))
+    games = {"game": np.arange(first, first + n, dtype=np.int64)}
+    counts = [c.name for c in spec_games if c.role == "player_count"]
+    games.update({name: np.full(n, n_players, np.int8) for name in counts})
+    games.update(spec_columns(spec_games, arrays, skip=tuple(counts)))
+    return ChunkResult(players, games)

@@ -32,6 +32,9 @@ REGISTRY = (
     "simcore.games.seigneurial.spec",
 )
 
+# The game a command plays when --game is not given (every command and analysis reads it here).
+DEFAULT_GAME = "middle-ages"
+
 _specs: dict[str, GameSpec] | None = None
 
 
@@ -47,12 +50,13 @@ def register(spec_module: str) -> None:
     folder gets one Numba cache stamp (:mod:`simcore.cache_folders`): register a game before
     importing any module of its folder."""
     global _specs, REGISTRY
+    folder = _folder_of(spec_module)
+    if folder is not None:                  # before the spec module imports anything of the folder
+        cache_folders.register(folder)
+    importlib.import_module(spec_module).SPEC  # a spec that does not build is refused here  # noqa: B018
     if spec_module not in REGISTRY:
         REGISTRY = (*REGISTRY, spec_module)
         _specs = None
-    folder = _folder_of(spec_module)
-    if folder is not None:
-        cache_folders.register(folder)
 
 
 for _path in REGISTRY:     # before any game module is imported: this package's __init__ runs first

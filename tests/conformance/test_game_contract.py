@@ -57,7 +57,7 @@ def test_spec_is_complete(spec):
         assert spec.default_strategy in registry.import_hook(spec.strategies).presets()
     assert spec.rules_doc.startswith("shared/rules/") and spec.rules_doc.endswith(".md")
     shared = ROOT.parent / "shared" / "rules"      # beside the checkout on a developer's machine
-    if shared.is_dir():
+    if shared.is_dir() and spec.adapter.startswith("simcore.games."):   # not the test game, Pig
         assert (shared / Path(spec.rules_doc).name).exists()
 
 

@@ -115,3 +115,22 @@ def test_a_win_share_that_is_not_a_share_of_the_players_is_refused(played):
     bad.players["win_share"] = w
     with pytest.raises(ValueError, match="not a multiple"):
         accumulate.for_run(prep).add(bad)
+
+
+def test_a_run_directory_has_the_same_statistics_for_any_chunk_size_and_thread_count(tmp_path):
+    """stats.json is byte-identical whatever --chunk-size and --threads (seat rotation: chunks
+    hold whole deals), and its sums are those of the run's rows."""
+    import polars as pl
+
+    texts = []
+    for i, (chunk, threads) in enumerate(((None, None), (333, 1), (2000, 2))):
+        out = runner.simulate("middle-ages", games=2001, seed=3, out=tmp_path / f"r{i}", quiet=True,
+                              chunk_size=chunk, threads=threads, players=3, rotate_seats=True,
+                              strategies="balanced,random,greedy")
+        texts.append((out / accumulate.STATS_FILE).read_text())
+    assert texts[1] == texts[0] and texts[2] == texts[0]
+    st = accumulate.RunStats.read(out / accumulate.STATS_FILE)
+    rows = pl.read_parquet(out / "players.parquet")
+    by_seat = rows.group_by("seat").agg(pl.col("score").sum()).sort("seat")["score"].to_list()
+    assert st.fixed["cell_score"].sum(axis=1).tolist() == by_seat
+    assert st.games == 2001
