@@ -23,10 +23,7 @@ from simcore.games.middle_ages.layout import (
     STRAT_ROLLOUT,
 )
 from simcore.games.middle_ages.rules import DOMAINS
-from strategies.common import (
-    check_search_settings, check_weights, load_strategy_file, lookup_strategy, resolve_rows,
-    weights_and_bias,
-)
+from strategies.common import StrategyFiles, check_search_settings, check_weights, weights_and_bias
 
 KINDS = {"random": STRAT_RANDOM, "heuristic": STRAT_HEURISTIC, "rollout": STRAT_ROLLOUT}
 MAX_PLAYOUTS = 1000
@@ -65,19 +62,5 @@ def parse_strategy(t: Table, name: str) -> Strategy:
     return Strategy(name, description, kind, weights, bias, playouts, row)
 
 
-def load_file(path: str | Path) -> dict[str, Strategy]:
-    return load_strategy_file(path, parse_strategy)
-
-
-def presets() -> dict[str, Strategy]:
-    return load_file(presets_path())
-
-
-def lookup(spec: str, option: str = "--strategies") -> Strategy:
-    """A preset name, ``file.toml`` (one strategy) or ``file.toml:name``."""
-    return lookup_strategy(spec, presets(), load_file, option)
-
-
-def resolve(spec: list[str] | str, n_players: int) -> tuple[list[str], np.ndarray]:
-    """One strategy for every seat or one per seat → (names per seat, strategy rows)."""
-    return resolve_rows(spec, n_players, lookup, N_STRAT_COLS)
+LOADER = StrategyFiles(presets_path, parse_strategy, N_STRAT_COLS)
+load_file, presets, lookup, resolve = LOADER.load_file, LOADER.presets, LOADER.lookup, LOADER.resolve

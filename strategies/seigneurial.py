@@ -27,7 +27,7 @@ from simcore.games.seigneurial.layout import (
     RENT_POLICIES, REQUISITION_POLICIES, S_CARDS, S_CHURCH, S_CORVEE, S_FAVOUR, S_KIND, S_OBJECTIVE,
     S_PAY, S_RENT, S_REQUISITION, S_RESERVE, S_ROLES, S_SPARE, S_WINTER, WINTER_POLICIES,
 )
-from strategies.common import load_strategy_file, lookup_strategy, seat_items
+from strategies.common import StrategyFiles, seat_items
 
 KINDS = {"random": KIND_RANDOM, "policy": KIND_POLICY}
 ROLE_BITS = {"seigneur": 1, "censitaire": 2}
@@ -108,17 +108,8 @@ def parse_strategy(t: Table, name: str) -> Strategy:
     return Strategy(name, description, kind, roles, seigneur, censitaire, row, weights)
 
 
-def load_file(path: str | Path) -> dict[str, Strategy]:
-    return load_strategy_file(path, parse_strategy)
-
-
-def presets() -> dict[str, Strategy]:
-    return load_file(presets_path())
-
-
-def lookup(spec: str, option: str = "--strategies") -> Strategy:
-    """A preset name, ``file.toml`` (one strategy) or ``file.toml:name``."""
-    return lookup_strategy(spec, presets(), load_file, option)
+LOADER = StrategyFiles(presets_path, parse_strategy, N_STRAT_COLS)
+load_file, presets, lookup = LOADER.load_file, LOADER.presets, LOADER.lookup
 
 
 def roles_of(spec: str, option: str = "--bots") -> tuple[str, ...]:

@@ -49,6 +49,7 @@ SPEC = GameSpec(
                low=0),
     ),
     score_unit="guild cards",
+    smallest_difference={"score": 0.5, "length": 2.0},
     adapter="simcore.games.medievallons.game",
     default_strategy="balanced",   # symmetric bots: the standard setting for seat advantage
     strategies="strategies.medievallons",

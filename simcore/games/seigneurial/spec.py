@@ -77,6 +77,7 @@ SPEC = GameSpec(
                "improvement turn", "turns", low=-1),
     ),
     score_unit="% of own goal",
+    smallest_difference={"score": 2.0, "length": 1.0},
     adapter="simcore.games.seigneurial.game",
     default_strategy="standard",
     strategies="strategies.seigneurial",
