@@ -47,11 +47,7 @@ def _root(version: bool = typer.Option(False, "--version", callback=_print_versi
 
 
 _COMMAND_MODULES = ("simulate", "report", "export", "check", "fief", "medievallons", "strategies", "golden", "games",
-<<<<<<< HEAD
-                    "ladder", "sweep", "tune", "replay")
-=======
-                    "ladder", "sweep", "tune", "questions")
->>>>>>> main
+                    "ladder", "sweep", "tune", "questions", "replay")
 
 
 def _register_all() -> None:

@@ -393,16 +393,26 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
     if result is not None:
         for p in result["confirm"]["targets"]:
             for m in p["metrics"]:
-<<<<<<< HEAD
                 sc, u = (100.0, "%") if _is_share(m["metric"]) else (1.0, "turns" if m["metric"] == "game_length" else "")
                 conf_rows.append({"Target": p["target"], "Metric": _metric_name(m["metric"], game),
                                   "Estimate": f"{sc * m['estimate']:.1f}{u if u == '%' else ''}",
                                   "95% interval": f"{sc * m['low']:.1f} to {sc * m['high']:.1f}",
                                   "Met": "yes" if p["met"] else "no"})
+    attempts = (result or {}).get("confirmations") or []
+    conf_tables = [("Confirmation", pl.DataFrame(conf_rows))] if conf_rows else []
+    if len(attempts) > 1:        # a candidate that missed on fresh games was set aside
+        conf_tables.append((f"Every confirmation attempt (the verdict is the last of {len(attempts)}; "
+                            "a candidate that missed was set aside and the search went on)",
+                            pl.DataFrame([{"Attempt": i + 1, "Trial": a["trial"],
+                                           "Seed": short_seed(a["seed"]).removeprefix("seed "),
+                                           "Objective": round(a["objective"], 3),
+                                           "95% interval": f"{a['low']:.3f} to {a['high']:.3f}",
+                                           "Met": "yes" if a["met"] else "no"}
+                                          for i, a in enumerate(attempts)])))
     secs.append(Section("verdict", "Verdict", "The best candidate of the search, played again on fresh "
                         "games: the target is met when its 95% interval lies inside the tolerance.",
                         sentences=verdict,
-                        tables=[("Confirmation", pl.DataFrame(conf_rows))] if conf_rows else []))
+                        tables=conf_tables))
     cands = met_candidates(trials, tune)
     if cands.height:
         secs.append(Section(
@@ -417,19 +427,6 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
     elif trials.height:
         secs.append(Section("candidates", "Every candidate that met the targets",
                             sentences=["No trial met every target on the full search budget."]))
-=======
-                rows.append({"target": p["target"], "metric": m["metric"], "estimate": m["estimate"],
-                             "low": m["low"], "high": m["high"], "met": p["met"]})
-        parts.append("<h2 id='confirm'>Confirmation</h2>" + _html_table(pl.DataFrame(rows)))
-        attempts = result.get("confirmations") or []
-        if len(attempts) > 1:
-            parts.append("<h3>Every confirmation attempt</h3><p>Each attempt played fresh games; a "
-                         "candidate that missed was set aside and the search went on. The claim above "
-                         f"is the last of {len(attempts)} attempts.</p>" + _html_table(pl.DataFrame([
-                             {"attempt": i + 1, "trial": a["trial"], "seed": a["seed"],
-                              "objective": a["objective"], "low": a["low"], "high": a["high"],
-                              "met": a["met"]} for i, a in enumerate(attempts)])))
->>>>>>> main
     if trials.height:
         cap = (f"{_metric_name(metric, game)} of every trial; the band is the target" if metric else
                "The objective of every trial (0 = on target, 1 = at the tolerance)")
