@@ -134,7 +134,7 @@ PRINTED = {
                       "match_win_rate", "match_std_error", "mean_rounds"),
 }
 TITLES = {
-    "first_player": "win share per seat, seat 0 plays first (fair = 1/P)",
+    "first_player": "win share per seat (column seat is 0-based: 0 is seat 1, which plays first; fair = 1/P)",
     "game_length": "turns per game and how games end",
     "length_distribution": "share of games per 10-turn bin (see the CSV)",
     "card_types": "players who founded a guild of the type, and with one copy removed",

@@ -100,7 +100,7 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
         check_output_dir(out, force, kind="report")
         if progress:
             progress(f"Reading the {kind}")
-        return (build_sweep_report if kind == "sweep" else build_tune_report)(runs[0], out, force)
+        return (build_sweep_report if kind == "sweep" else build_tune_report)(runs[0], out, force, pdf=pdf)
     for r in runs:
         check_run(r)                                   # a bad run fails before anything is played
     plan_groups(runs, pool, side_by_side)              # so do runs that cannot be compared

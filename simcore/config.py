@@ -159,7 +159,7 @@ class Table:
             return [v] * max_seats, 0
         self._seen.add(name)
         if not 1 <= len(value) <= max_seats:
-            raise self.error(name, f"a per-seat list needs 1 to {max_seats} values (seat 0 first), "
+            raise self.error(name, f"a per-seat list needs 1 to {max_seats} values (seat 1 first), "
                                    f"got {len(value)}")
         sub = Table({f"{name}[{i}]": v for i, v in enumerate(value)}, self.source, self.path)
         values = [sub.get(f"{name}[{i}]", kind, lo=lo, hi=hi) for i in range(len(value))]

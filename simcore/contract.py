@@ -155,7 +155,7 @@ def schema(columns: tuple[Column, ...] | list[Column]) -> pa.Schema:
 # them) and the two that seat rotation adds at the end.
 COMMON_PLAYER_COLUMNS = (
     Column("game", "int64", "game number, 0-based; game i draws from the stream (seed, i)"),
-    Column("seat", "int8", "seat, 0-based (seat 0 plays first)"),
+    Column("seat", "int8", "seat index, 0-based: 0 is the seat reports call seat 1 (it plays first)"),
     Column("strategy", "string", "name of the bot that played this seat"),
 )
 RESULT_COLUMNS_DOC = {

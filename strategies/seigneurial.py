@@ -135,8 +135,8 @@ def resolve(spec: list[str] | str, n_players: int) -> tuple[list[str], np.ndarra
         role = seat_role(seat)
         if role not in s.roles:
             what = "Seigneur" if role == "seigneur" else "Censitaire"
-            raise UsageError(f"--strategies: seat {seat} is a {what} but {item} plays only the "
-                             f"{' and '.join(s.roles)} role (name one bot per seat, seat 0 the "
+            raise UsageError(f"--strategies: seat {seat + 1} is a {what} but {item} plays only the "
+                             f"{' and '.join(s.roles)} role (name one bot per seat, seat 1 the "
                              f"Seigneur, e.g. even-lord,fair-share,fair-share,fair-share)")
         rows[seat] = s.row
     return items, rows

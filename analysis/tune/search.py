@@ -22,7 +22,7 @@ The end: ``DIR/best_rules.toml`` (the complete rules file, usable as ``--rules``
 ``DIR/confirmations/trial-N/`` with a fresh seed (derived from the search seed, recorded; never one of the
 search's) and enough games for the target's interval, ``DIR/result.json`` with the verdict
 sentence, ``DIR/trials.csv`` (every candidate: settings, games, objective and interval, what
-happened) and ``DIR/importance.csv`` (Optuna's parameter importance). ``DIR/tune.json`` records the
+happened, and its win shares and mean game length) and ``DIR/importance.csv`` (Optuna's parameter importance). ``DIR/tune.json`` records the
 seed, base rules, ranges and targets, so the tune can be played again.
 
 May import numpy, pyarrow, the standard library, optuna (lazily), :mod:`simcore.runner`,
@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
 import pyarrow as pa
 
 import simcore
@@ -426,6 +427,10 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
             if plan.multi:
                 trial.set_user_attr("cells", [[j.objective, j.low, j.high, bool(j.met)] for j in judged])
                 trial.set_user_attr("met_cells", pj.n_met)
+            # per-trial win shares and length (the search page's trial table): the binding
+            # (worst) cell's for a panel
+            worst_k = max(range(len(judged)), key=lambda i: judged[i].objective)
+            trial.set_user_attr("means", trial_means(cell_data[worst_k]))
             if done == plan.max_games:
                 trial.set_user_attr("met_search", all(j.met_search for j in judged))
             trial.set_user_attr("seconds", round(time.perf_counter() - t0, 2))
@@ -593,9 +598,12 @@ def write_trials(study, plan: TunePlan, out: Path) -> None:
     names = [v.name for v in plan.varies]
     w = csv.writer(buf)
     panel = ["worst_cell", "met_cells"] if plan.multi else []
+    trials = study.get_trials(deepcopy=False)
+    metrics = list(dict.fromkeys(k for t in trials for k in (t.user_attrs.get("means") or {})))
     w.writerow(["trial", "state", *names, "games", "objective", "low", "high", "met", *panel,
-                "seconds", "note"])
-    for t in study.get_trials(deepcopy=False):
+                "seconds", "note", *metrics])
+    for t in trials:
+        means = t.user_attrs.get("means") or {}
         vals = _values_of(plan, t.params) if len(t.params) == len(names) else {}
         obj = t.user_attrs.get("worst", t.value) if t.value is not None else (
             t.intermediate_values[max(t.intermediate_values)] if t.intermediate_values else None)
@@ -607,8 +615,18 @@ def write_trials(study, plan: TunePlan, out: Path) -> None:
                     *([t.user_attrs.get("worst_cell", ""), t.user_attrs.get("met_cells", "")]
                       if panel else []),
                     t.user_attrs.get("seconds", ""),
-                    t.user_attrs.get("note", "")])
+                    t.user_attrs.get("note", ""), *(_fmt(means.get(m)) for m in metrics)])
     write_text_atomic(out / TRIALS_CSV, buf.getvalue(), force=True)
+
+
+TRIAL_METRICS = ("seat_win_share_", "role_win_share_", "strategy_win_share_", "game_length")
+
+
+def trial_means(v) -> dict[str, float]:
+    """The headline means of a trial's games (win shares per seat, role and strategy as fractions,
+    mean game length in turns) for trials.csv, so the tune's page shows what each candidate did."""
+    return {k: float(np.nanmean(x)) for k, x in v.samples.items()
+            if k.startswith(TRIAL_METRICS) and len(x)}
 
 
 def _fmt(x) -> str:

@@ -209,7 +209,7 @@ def check_players(rules: RulesArrays, n_players: int) -> None:
     if 0 < k < n_players:
         raise ConfigError(rules.source.name, "setup.hand_size",
                           f"lists {k} seat{'s' if k != 1 else ''} but a {n_players}-player game has "
-                          f"{n_players} (one value per seat, seat 0 first, or one number for all)")
+                          f"{n_players} (one value per seat, seat 1 first, or one number for all)")
 
 
 def with_copies(rules: RulesArrays, changes: dict[str, int]) -> RulesArrays:
