@@ -73,6 +73,10 @@ class GroupStampLocator:
                 return cls(inner, files)
         return None
 
+    @property
+    def _py_file(self):     # Numba names the file when it warns that a function cannot be cached
+        return self._inner._py_file
+
     def get_source_stamp(self):
         return self._inner.get_source_stamp(), group_stamp(self._files)
 

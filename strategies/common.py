@@ -59,11 +59,26 @@ def check_search_settings(t: Table, kind: str, search_kind: str, keys) -> None:
                              f'this one is kind = "{kind}"')
 
 
-def load_strategy_file(path: str | Path, parse: Callable[[Table, str], S]) -> dict[str, S]:
-    """Every top-level table of a strategies TOML, parsed by the game's ``parse``."""
+def load_strategy_file(path: str | Path, parse: Callable[[Table, str], S],
+                       parse_search: Callable[[Table, str, dict], S] | None = None,
+                       known: Callable[[], dict] = dict) -> dict[str, S]:
+    """Every top-level table of a strategies TOML, parsed by the game's ``parse``; with
+    ``parse_search``, tables of ``kind = "search"`` are parsed after the others, by
+    ``parse_search(table, name, bots)`` where ``bots`` are ``known()`` and this file's other bots
+    (:mod:`strategies.search`)."""
     src = read_toml(path, what="strategies")
     top = Table(src.data, src.name)
-    out = {name: parse(top.table(name), name) for name in list(src.data)}
+    tables = {name: top.table(name) for name in list(src.data)}
+    out = {}
+    for name, t in tables.items():
+        if parse_search is None or t.data.get("kind") != "search":
+            out[name] = parse(t, name)
+    later = [n for n in tables if n not in out]
+    if later:
+        bots = {**known(), **out}
+        for name in later:
+            out[name] = parse_search(tables[name], name, bots)
+        out = {name: out[name] for name in tables}
     top.done()
     if not out:
         raise ConfigError(src.name, "", "defines no strategy")

@@ -19,14 +19,15 @@ import numpy as np
 
 from simcore.config import Table
 from simcore.games.middle_ages.layout import (
-    FEATURES, N_STRAT_COLS, S_BIAS, S_KIND, S_PLAYOUTS, STRAT_HEURISTIC, STRAT_RANDOM,
-    STRAT_ROLLOUT,
+    FEATURES, N_STRAT_COLS, S_BIAS, S_KIND, S_PLAYOUTS, S_SEARCH, STRAT_HEURISTIC, STRAT_RANDOM,
+    STRAT_ROLLOUT, STRAT_SEARCH,
 )
 from simcore.games.middle_ages.rules import DOMAINS
 from strategies.common import (
     check_search_settings, check_weights, load_strategy_file, lookup_strategy, resolve_rows,
     weights_and_bias,
 )
+from strategies.search import SearchSettings, parse_search
 
 KINDS = {"random": STRAT_RANDOM, "heuristic": STRAT_HEURISTIC, "rollout": STRAT_ROLLOUT}
 MAX_PLAYOUTS = 1000
@@ -41,6 +42,7 @@ class Strategy:
     bias: dict
     playouts: int
     row: np.ndarray   # float64[N_STRAT_COLS], what the kernel reads
+    search: SearchSettings | None = None    # kind = "search" (strategies.search)
 
 
 def presets_path() -> Path:
@@ -65,12 +67,24 @@ def parse_strategy(t: Table, name: str) -> Strategy:
     return Strategy(name, description, kind, weights, bias, playouts, row)
 
 
-def load_file(path: str | Path) -> dict[str, Strategy]:
-    return load_strategy_file(path, parse_strategy)
+def parse_search_strategy(t: Table, name: str, known: dict) -> Strategy:
+    """A ``kind = "search"`` table (:mod:`strategies.search`): judges every Lord move by playouts
+    (simcore.games.middle_ages.search); its other decisions, and its playouts, are its policy's."""
+    description, settings, pol, row = parse_search(
+        t, known, "balanced", allowed_kinds=("random", "heuristic"), kind_of=lambda s: s.kind,
+        row_of=lambda s: s.row, kind_code=STRAT_SEARCH, s_search=S_SEARCH,
+        policy_kind_of=lambda s: KINDS[s.kind])
+    return Strategy(name, description, "search", pol.weights, pol.bias, settings.playouts, row,
+                    settings)
+
+
+def load_file(path: str | Path, known=None) -> dict[str, Strategy]:
+    return load_strategy_file(path, parse_strategy, parse_search_strategy,
+                              known if known is not None else presets)
 
 
 def presets() -> dict[str, Strategy]:
-    return load_file(presets_path())
+    return load_file(presets_path(), known=dict)
 
 
 def lookup(spec: str, option: str = "--strategies") -> Strategy:
