@@ -20,13 +20,14 @@ import numpy as np
 from simcore.config import Table
 from simcore.games.medievallons.layout import (
     FEATURES, N_STRAT_COLS, S_BIAS, S_CANDIDATES, S_HORIZON, S_KIND, S_PLAYOUTS, S_PRIOR,
-    STRAT_HEURISTIC, STRAT_PLAYOUT, STRAT_RANDOM,
+    S_SEARCH, STRAT_HEURISTIC, STRAT_PLAYOUT, STRAT_RANDOM, STRAT_SEARCH,
 )
 from simcore.games.medievallons.rules import CARD_TYPES
 from strategies.common import (
     check_search_settings, check_weights, load_strategy_file, lookup_strategy, resolve_rows,
     weights_and_bias,
 )
+from strategies.search import SearchSettings, parse_search
 
 KINDS = {"random": STRAT_RANDOM, "heuristic": STRAT_HEURISTIC, "playout": STRAT_PLAYOUT}
 MAX_PLAYOUTS = 256
@@ -44,6 +45,7 @@ class Strategy:
     candidates: int
     prior: float
     row: np.ndarray   # float64[N_STRAT_COLS], what the kernel reads
+    search: SearchSettings | None = None    # kind = "search" (strategies.search)
 
 
 def presets_path() -> Path:
@@ -75,12 +77,24 @@ def parse_strategy(t: Table, name: str) -> Strategy:
                     row)
 
 
-def load_file(path: str | Path) -> dict[str, Strategy]:
-    return load_strategy_file(path, parse_strategy)
+def parse_search_strategy(t: Table, name: str, known: dict) -> Strategy:
+    """A ``kind = "search"`` table (:mod:`strategies.search`): judges every action by determinized
+    playouts (simcore.games.medievallons.search); its other decisions are its policy's."""
+    description, settings, pol, row = parse_search(
+        t, known, "balanced", allowed_kinds=("random", "heuristic"), kind_of=lambda s: s.kind,
+        row_of=lambda s: s.row, kind_code=STRAT_SEARCH, s_search=S_SEARCH,
+        policy_kind_of=lambda s: KINDS[s.kind])
+    return Strategy(name, description, "search", pol.weights, pol.bias, settings.playouts, 0, 0,
+                    0.0, row, settings)
+
+
+def load_file(path: str | Path, known=None) -> dict[str, Strategy]:
+    return load_strategy_file(path, parse_strategy, parse_search_strategy,
+                              known if known is not None else presets)
 
 
 def presets() -> dict[str, Strategy]:
-    return load_file(presets_path())
+    return load_file(presets_path(), known=dict)
 
 
 def lookup(spec: str, option: str = "--strategies") -> Strategy:
