@@ -27,7 +27,7 @@ from strategies.common import (
     check_search_settings, check_weights, load_strategy_file, lookup_strategy, resolve_rows,
     weights_and_bias,
 )
-from strategies.search import SearchSettings, parse_search
+from strategies.search import SearchSettings, by_budget, parse_search
 
 KINDS = {"random": STRAT_RANDOM, "heuristic": STRAT_HEURISTIC, "rollout": STRAT_ROLLOUT}
 MAX_PLAYOUTS = 1000
@@ -88,8 +88,11 @@ def presets() -> dict[str, Strategy]:
 
 
 def lookup(spec: str, option: str = "--strategies") -> Strategy:
-    """A preset name, ``file.toml`` (one strategy) or ``file.toml:name``."""
-    return lookup_strategy(spec, presets(), load_file, option)
+    """A preset name, ``file.toml`` (one strategy), ``file.toml:name`` or ``searchN`` (the search
+    bot at N playouts per option, :func:`strategies.search.by_budget`)."""
+    known = presets()
+    found = by_budget(spec, known, parse_search_strategy)
+    return found if found is not None else lookup_strategy(spec, known, load_file, option)
 
 
 def resolve(spec: list[str] | str, n_players: int) -> tuple[list[str], np.ndarray]:

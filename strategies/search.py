@@ -16,6 +16,7 @@ May import the standard library, numpy and :mod:`simcore`.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,8 +77,19 @@ def parse_search(t: Table, known: dict[str, Any], default_policy: str, *, allowe
     return description, SearchSettings(playouts, budget, policy, select), pol, row
 
 
-def budget_preset(budget: int, policy: str, select: str = "flat") -> dict:
-    """The TOML table of a search bot at ``budget`` playouts per option (``balance skill`` and the
-    ladder build their bots with it)."""
-    return {"kind": "search", "playouts": int(budget), "policy": policy, "select": select,
-            "description": f"Search, {budget} playouts per option by {policy}."}
+BY_BUDGET = re.compile(r"search(\d+)")
+
+
+def by_budget(spec: str, presets: dict, parse) -> Any | None:
+    """``searchN`` (N playouts per option, flat, the game's default policy) when it is not a preset:
+    the search bot at any budget by name (``balance skill``, the ladder). ``parse(table, name,
+    bots)`` is the game's search-table parser. None when ``spec`` is not of that form."""
+    m = BY_BUDGET.fullmatch(spec.strip())
+    if m is None or spec in presets:
+        return None
+    n = int(m.group(1))
+    if not 1 <= n <= MAX_PLAYOUTS:
+        return None
+    data = {"kind": "search", "playouts": n,
+            "description": f"Search, {n} playouts per option (flat, default policy)."}
+    return parse(Table(data, f"{spec} (search bot by name)"), spec, presets)

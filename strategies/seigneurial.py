@@ -28,7 +28,7 @@ from simcore.games.seigneurial.layout import (
     S_PAY, S_RENT, S_REQUISITION, S_RESERVE, S_ROLES, S_SEARCH, S_SPARE, S_WINTER, WINTER_POLICIES,
 )
 from strategies.common import load_strategy_file, lookup_strategy, seat_items
-from strategies.search import SearchSettings, parse_search
+from strategies.search import SearchSettings, by_budget, parse_search
 
 KINDS = {"random": KIND_RANDOM, "policy": KIND_POLICY}
 ROLE_BITS = {"seigneur": 1, "censitaire": 2}
@@ -132,8 +132,11 @@ def presets() -> dict[str, Strategy]:
 
 
 def lookup(spec: str, option: str = "--strategies") -> Strategy:
-    """A preset name, ``file.toml`` (one strategy) or ``file.toml:name``."""
-    return lookup_strategy(spec, presets(), load_file, option)
+    """A preset name, ``file.toml`` (one strategy), ``file.toml:name`` or ``searchN`` (the search
+    bot at N playouts per option, :func:`strategies.search.by_budget`)."""
+    known = presets()
+    found = by_budget(spec, known, parse_search_strategy)
+    return found if found is not None else lookup_strategy(spec, known, load_file, option)
 
 
 def roles_of(spec: str, option: str = "--bots") -> tuple[str, ...]:

@@ -191,3 +191,87 @@ def test_a_search_row_is_its_policys_row_with_the_search_settings():
     assert s16.row[L.S_KIND] == L.STRAT_SEARCH
     np.testing.assert_array_equal(s16.row[1:L.S_SEARCH], bal.row[1:L.S_SEARCH])
     assert list(s16.row[L.S_SEARCH:L.S_SEARCH + 3]) == [16, 0, 0 * 4 + L.STRAT_HEURISTIC]
+
+
+# ---------------------------------------------------------------------------------------------
+# Seigneurial
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("bots", [["s2", "fair-share", "objective"], ["even-lord", "s2", "u6"]])
+def test_seigneurial_reference_replays_the_search_bot_exactly(search_file, bots):
+    """Either role: the searching Seigneur's rent and Censitaires' placements, replayed."""
+    from simcore.games.seigneurial import driver as D, reference as REF, rules as R
+    from strategies import seigneurial as S
+    file = search_file.replace("bots.toml", "sg.toml")
+    with open(file, "w") as f:
+        f.write(SEARCH2.replace('"balanced"', '"standard"'))
+    rules = R.load()
+    _, rows = S.resolve([f"{file}:{b}" if b in ("s2", "u6") else b for b in bots], 3)
+    n = 6
+    out = D.run_chunk(rules, 3, 0, n, 21, rows, debug=True, trace_decisions=True)
+    assert not out["error"].any()
+    for g in range(n):
+        replay = REF.ReplayStrategy(out["trace"][g], consume_draw=True)
+        rec = REF.play_game(rules, 3, 21, g, strategies=[replay] * 3, debug=True)
+        np.testing.assert_array_equal(out["win_share"][g * 3:(g + 1) * 3], rec.win_share)
+        np.testing.assert_array_equal(out["score"][g * 3:(g + 1) * 3], rec.score)
+        assert out["turns"][g] == rec.turns
+        assert replay.pos == len(out["trace"][g])
+
+
+def test_seigneurial_search_plays_the_same_games_as_the_kernel_without_a_search_seat():
+    """play_on (the resumable turn) = play_turn: a line-up without a searching seat played
+    through the search chunk gives the kernel's games exactly."""
+    from simcore.games.seigneurial import driver as D, rules as R
+    from strategies import seigneurial as S
+    rules = R.load()
+    _, rows = S.resolve(["even-lord", "fair-share", "objective", "random"], 4)
+    args = (np.int64(0), np.int64(40), np.uint64(9), np.int64(4), D.pack_rules(rules), rows, False)
+    outs = []
+    for play in (D.play_chunk, D.play_chunk_search):
+        o = (np.zeros((160, len(D.PLAYER_COLS)), np.int16), np.zeros(160, np.float32),
+             np.zeros((40, len(D.GAME_COLS)), np.int16), np.full((40, 2 * D.MAX_TRACE), -1, np.int16))
+        play(*args, *o)
+        outs.append(o)
+    for a, b in zip(*outs):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_seigneurial_search_seigneur_does_not_see_card_values(search_file, seed):
+    """The Seigneur sees how many cards of each type a Censitaire holds, not their values: values
+    swapped between two Censitaires' hands (counts kept) leave the search's statistics unchanged."""
+    from simcore.games.seigneurial import driver as D, kernel as K, layout as L, rules as R
+    from simcore.games.seigneurial.search import X_STAGE, play_on, search_choice
+    from simcore.rng import stream_state
+    from strategies import seigneurial as S
+    file = search_file.replace("bots.toml", "sg.toml")
+    with open(file, "w") as f:
+        f.write(SEARCH2.replace('"balanced"', '"standard"'))
+    _, rows = S.resolve([f"{file}:s2", "fair-share", "fair-share"], 3)
+    ws, fs = D.new_workspace(R.load(), rows, 3)
+    st = np.array([stream_state(np.uint64(seed), np.uint64(0))], np.uint64)
+    K.setup_game(st, ws, 3)
+    assert play_on(st, ws, fs, 3, True, -1, False) == 1 and ws[L.W_PL + X_STAGE] == 2
+    other = ws.copy()
+    swapped = False
+    for t in range(3):           # move one card of type t from hand 1 to hand 2 and back another
+        h1 = other[L.W_HAND + L.HS + t * 8:L.W_HAND + L.HS + t * 8 + 8]
+        h2 = other[L.W_HAND + 2 * L.HS + t * 8:L.W_HAND + 2 * L.HS + t * 8 + 8]
+        a = [v for v in range(8) if h1[v] > 0]
+        b = [v for v in range(8) if h2[v] > 0 and (not a or v != a[0])]
+        if a and b:
+            h1[a[0]] -= 1; h1[b[0]] += 1; h2[b[0]] -= 1; h2[a[0]] += 1
+            other[L.W_PL + L.PLS + L.X_RES + t] += b[0] - a[0]
+            other[L.W_PL + 2 * L.PLS + L.X_RES + t] += a[0] - b[0]
+            swapped = True
+            break
+    if not swapped:
+        pytest.skip("no two hands of one type to swap")
+    results = []
+    for w in (ws, other):
+        stats = np.zeros(2 * MAX_OPTIONS)
+        j = search_choice(np.array([st[0]], np.uint64), w.copy(), np.zeros_like(w), fs.copy(),
+                          np.zeros(1, np.uint64), stats, 3)
+        results.append((j, stats.copy()))
+    assert results[0][0] == results[1][0]
+    np.testing.assert_array_equal(results[0][1], results[1][1])

@@ -44,9 +44,10 @@ from simcore.rng import below
 # cached function of bots, kernel, playout and driver is fresh only while none of these files has
 # changed (set here, before any of them is decorated: bots is the first of them imported).
 _HERE = os.path.dirname(os.path.abspath(__file__))
-share_cache_stamp([os.path.join(_HERE, f) for f in ("bots.py", "kernel.py", "playout.py", "driver.py")],
+share_cache_stamp([os.path.join(_HERE, f) for f in ("bots.py", "kernel.py", "playout.py", "search.py",
+                                                   "driver.py")],
                   depends_on=[os.path.join(_HERE, f) for f in ("layout.py", "rules.py", "spec.py")]
-                  + [simcore.rng.__file__])
+                  + [simcore.rng.__file__, os.path.join(_HERE, "..", "..", "search.py")])
 
 # Numba's cache does not see edits to another file (measured with Numba 0.68: a cached caller kept
 # the old code of an edited callee, and layout constants are frozen into the compiled code): after

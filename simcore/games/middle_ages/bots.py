@@ -52,9 +52,9 @@ from simcore.rng import below
 # cached function of bots, kernel and driver is fresh only while none of these files has changed
 # (set here, before any of their functions is decorated: bots is the first of them imported).
 _HERE = os.path.dirname(os.path.abspath(__file__))
-share_cache_stamp([os.path.join(_HERE, f) for f in ("bots.py", "kernel.py", "driver.py")],
+share_cache_stamp([os.path.join(_HERE, f) for f in ("bots.py", "kernel.py", "search.py", "driver.py")],
                   depends_on=[os.path.join(_HERE, f) for f in ("layout.py", "rules.py", "spec.py")]
-                  + [simcore.rng.__file__])
+                  + [simcore.rng.__file__, os.path.join(_HERE, "..", "..", "search.py")])
 
 # MA-11 `fill`: min(1, empty Domains / picks left) for 0-8 empty Domains and 1-31 picks left, at
 # [empty * 32 + left] (a table, not a division per decision: measured 1.7% of a balanced game)

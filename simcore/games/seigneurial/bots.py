@@ -40,9 +40,9 @@ from simcore.rng import below
 # freshness stamp over all its files (set here, in the first jitted module imported).
 _HERE = os.path.dirname(os.path.abspath(__file__))
 share_cache_stamp(
-    [os.path.join(_HERE, f) for f in ("bots.py", "kernel.py", "driver.py")],
+    [os.path.join(_HERE, f) for f in ("bots.py", "kernel.py", "search.py", "driver.py")],
     depends_on=[os.path.join(_HERE, f) for f in ("layout.py", "rules.py")]
-    + [os.path.abspath(simcore.rng.__file__)],
+    + [os.path.abspath(simcore.rng.__file__), os.path.join(_HERE, "..", "..", "search.py")],
 )
 
 

@@ -7,7 +7,8 @@ turns (:func:`.kernel.play_turn`'s order: the turn's start and winter, each Cens
 the harvests, the rent, then the card windows, payments, accounting, progress and victory) from a
 position saved in the workspace, stopping at a searching seat's placement or rent when asked
 (stage in the Seigneur's spare record words X_STAGE, X_STAGE_P; options in W_OPTS, their count in
-X_NOPT) and resuming with ``forced = j``. Without stops it draws and asks exactly as
+X_NOPT) and resuming with ``forced = j`` (spending no draw: :func:`search_choice` spent the
+decision's one draw). Without stops it draws and asks exactly as
 ``play_game`` does (tests/conformance/test_search_hooks.py: the reference replays its games).
 
 Hooks: copy a state (everything before W_TRACE; ``fs`` is shared); re-deal what the seat cannot see
@@ -17,7 +18,8 @@ seat cannot see and of the draw pile are pooled per type (as counts: canonical) 
 hand keeping its number of cards of each type; for a Censitaire the other Censitaires' Objective
 cards are dealt anew from the ones it does not hold; the order of the Censitaire and Seigneur card
 piles is shuffled. Apply an option and play on with :func:`play_on`; the result is the seat's SG-6
-win share (the winner 1; truncated: the Censitaires 1/C each).
+win share (the winner 1; truncated: the Censitaires 1/C each) plus 1e-6 × its score (progress
+toward its goal, percent): a tie-break between options of equal win share.
 Known limit: which Censitaire and Seigneur cards the others hold is left as it is.
 
 May import numba, :mod:`simcore.rng`, :mod:`simcore.search` and this game's layout, rules, bots and
@@ -31,6 +33,7 @@ from numba import njit
 from simcore.games.seigneurial.bots import ask, record_decision
 from simcore.games.seigneurial.kernel import (
     accounting, card_window, check_invariants, harvest, list_placements, payment, progress,
+    progress_percent,
     rent_total, victory, winter, draw_sc,
 )
 from simcore.games.seigneurial.layout import (
@@ -106,7 +109,6 @@ def play_on(st, ws, fs, P, stop, forced, debug):
                     if forced >= 0:
                         j = forced
                         forced = -1
-                        next_u64(st)                # the draw every asked decision spends
                         record_decision(ws, n, j)
                     elif stop and n > 1 and is_search(fs, p):
                         ws[s0 + X_NOPT] = n
@@ -132,7 +134,6 @@ def play_on(st, ws, fs, P, stop, forced, debug):
             if forced >= 0:
                 j = forced
                 forced = -1
-                next_u64(st)
                 record_decision(ws, n, j)
             elif stop and n > 1 and is_search(fs, 0):
                 ws[s0 + X_NOPT] = n
@@ -235,8 +236,13 @@ def playout(ws, sc, fs, st2, P, seat, j, world, play):
         ws[G_ERROR] = sc[G_ERROR]
     w = sc[G_WINNER]
     if w >= 0:
-        return 1.0 if w == seat else 0.0
-    return 0.0 if seat == 0 else 1.0 / (P - 1)
+        share = 1.0 if w == seat else 0.0
+    else:
+        share = 0.0 if seat == 0 else 1.0 / (P - 1)
+    # a tie-break far below one win in any number of playouts: the seat's progress toward its
+    # goal (the score, percent). The Seigneur wins ~1% of games against the standard Censitaires,
+    # so without it nearly every rent option scores 0 and the search would take the first option.
+    return share + 1e-6 * progress_percent(sc, P, seat)
 
 
 @njit(cache=True, _nrt=False)
