@@ -44,6 +44,7 @@ SPEC = GameSpec(
     ),
     score_unit="guild cards",
     adapter="simcore.games.medievallons.game",
+    search="simcore.games.medievallons.search",
     default_strategy="balanced",   # symmetric bots: the standard setting for seat advantage
     strategies="strategies.medievallons",
     golden="simcore.games.medievallons.golden",

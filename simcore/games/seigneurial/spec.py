@@ -65,6 +65,7 @@ SPEC = GameSpec(
     ),
     score_unit="% of own goal",
     adapter="simcore.games.seigneurial.game",
+    search="simcore.games.seigneurial.search",
     default_strategy="standard",
     strategies="strategies.seigneurial",
     takes=frozenset({"players", "strategies", "engine", "debug"}),
