@@ -275,3 +275,27 @@ def test_seigneurial_search_seigneur_does_not_see_card_values(search_file, seed)
         results.append((j, stats.copy()))
     assert results[0][0] == results[1][0]
     np.testing.assert_array_equal(results[0][1], results[1][1])
+
+
+# ---------------------------------------------------------------------------------------------
+# Every game that declares search hooks
+# ---------------------------------------------------------------------------------------------
+def _search_games():
+    from simcore import games as registry
+    return [s for s in registry.specs().values() if s.search]
+
+
+def test_every_game_with_bots_declares_its_search_hooks():
+    """A game with bots offers the search bot: the spec names a hooks module holding the playout
+    hook and the decision loop, and its presets include search16 (kind search, default policy)."""
+    import importlib
+    from simcore import games as registry
+    specs = [s for s in registry.specs().values() if s.default_strategy is not None]
+    assert {s.name for s in specs} <= {s.name for s in _search_games()}
+    for spec in specs:
+        hooks = importlib.import_module(spec.search)
+        assert callable(hooks.playout) and callable(hooks.search_choice), spec.name
+        S = importlib.import_module(spec.strategies)
+        bot = S.lookup("search16")
+        assert bot.kind == "search" and bot.search.policy == spec.default_strategy, spec.name
+        assert S.lookup("search4").search.playouts == 4, spec.name
