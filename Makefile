@@ -16,11 +16,15 @@ $(VENV)/.installed: pyproject.toml
 run: setup
 	$(BIN)/simulate --games 1e6
 
+# Two pytest workers (pytest-xdist): the suite is CPU-bound and every test writes under its own
+# tmp_path. TEST_WORKERS=0 runs in one process.
+TEST_WORKERS ?= 2
+
 test: setup
-	$(BIN)/lint-imports && $(BIN)/python -m pytest -q
+	$(BIN)/lint-imports && $(BIN)/python -m pytest -q -n $(TEST_WORKERS)
 
 test-slow: setup
-	$(BIN)/python -m pytest -q -m slow
+	$(BIN)/python -m pytest -q -m slow -n $(TEST_WORKERS)
 
 bench: setup
 	$(BIN)/python benchmarks/bench_middle_ages.py

@@ -43,13 +43,19 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
     """
     from analysis import events, guilds, length, load, matchups, roles, seats, tiles
 
-    seat_acc = seats.SeatAccumulator(rs.n_players)
-    out_acc = seats.outcome_accumulator(rs)
-    accs: list = [seat_acc, out_acc]
-    ev_acc = events.EventAccumulator(rs) if events.has_events(rs) else None
-    mu_acc = matchups.MatchupAccumulator(rs) if matchups.has_matchups(rs) else None
-    accs += [a for a in (ev_acc, mu_acc) if a is not None]
-    load.run_pass(rs, accs, rows_per_chunk or load.ROWS_PER_CHUNK)
+    if rs.from_stats:          # every accumulator comes filled from the statistics: no row read
+        seat_acc = seats.seat_accumulator_from_stats(rs)
+        out_acc = seats.outcome_accumulator_from_stats(rs)
+        ev_acc = events.accumulator_from_stats(rs) if events.has_events(rs) else None
+        mu_acc = matchups.accumulator_from_stats(rs) if matchups.has_matchups(rs) else None
+    else:
+        seat_acc = seats.SeatAccumulator(rs.n_players)
+        out_acc = seats.outcome_accumulator(rs)
+        accs: list = [seat_acc, out_acc]
+        ev_acc = events.EventAccumulator(rs) if events.has_events(rs) else None
+        mu_acc = matchups.MatchupAccumulator(rs) if matchups.has_matchups(rs) else None
+        accs += [a for a in (ev_acc, mu_acc) if a is not None]
+        load.run_pass(rs, accs, rows_per_chunk or load.ROWS_PER_CHUNK)
 
     t: dict = {
         "seats": seats.seat_table(rs),

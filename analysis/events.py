@@ -18,14 +18,17 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.load import Block, RunSet, run_pass, seat_label
+from analysis.load import Block, RunSet, int_moments, run_pass, seat_label
 from analysis.seats import row_max, row_min, sole_leader, top_seat
 
 N_IDS = 256  # event ids are int8; shifted by 128 so negative ids cannot break bincount
 
 
 def event_slots(rs: RunSet) -> list[int]:
-    """Slots k with both ``event_gain_k`` (players) and ``event_k`` (games)."""
+    """Slots k with both ``event_gain_k`` (players) and ``event_k`` (games); from the statistics,
+    the slots the spec's roles pair (``gain_by_event`` with ``event_by_slot``)."""
+    if rs.from_stats:
+        return [int(s["slot"]) for s in rs.stats.layout["event_slots"]]
     ks = []
     for c in rs.player_columns:
         m = re.fullmatch(r"event_gain_(\d+)", c)
@@ -100,12 +103,50 @@ class EventAccumulator:
                 self.seat_with[:, s] += np.bincount(ev, weights=pick(w[:, s]), minlength=N_IDS)
 
 
+def accumulator_from_stats(rs: RunSet) -> EventAccumulator:
+    """An :class:`EventAccumulator` filled from the statistics (sums per slot and card id,
+    exact; the per-game mean gain's moments from Σ and Σ² of the players' total gain)."""
+    st = rs.stats
+    acc = EventAccumulator.__new__(EventAccumulator)
+    lay, v = st.layout, st.valued
+    L, P = lay["win_units"], st.n_players
+    acc.slots = [int(s["slot"]) for s in lay["event_slots"]]
+    acc.n = P
+    acc.with_coins = all(s["before"] for s in lay["event_slots"])
+    acc.player_columns, acc.game_columns = (), ()
+    ns = len(acc.slots)
+
+    def ids(name):                        # (slots or seats, N_IDS) indexed by id + 128
+        h = v[name]
+        out = np.zeros((*h.a.shape[:-1], N_IDS), np.int64)
+        if h.lo is not None:
+            out[..., h.lo + 128: h.lo + 128 + h.a.shape[-1]] = h.a
+        return out
+
+    n = ids("ev_games")
+    acc.games = n.astype(float)
+    mean, m2 = int_moments(n, ids("ev_gain_s"), ids("ev_gain_q"), scale=P)
+    acc.gain = stats.Moments(n.astype(float), np.nan_to_num(mean), m2)
+    mean, m2 = int_moments(n, ids("ev_spread_s"), ids("ev_spread_q"))
+    acc.spread = stats.Moments(n.astype(float), np.nan_to_num(mean), m2)
+    acc.changes = ids("ev_changes").astype(float)
+    acc.top_games = ids("ev_top_games").astype(float)
+    acc.top_wins = ids("ev_top_win") / L
+    acc.seat_with = (ids("ev_seat_win") / L).T.copy()
+    acc.games_with = n.sum(axis=0).astype(float) if ns else np.zeros(N_IDS)
+    acc.seat_total = st.fixed["cell_win"].sum(axis=1) / L
+    acc.games_total = st.games
+    return acc
+
+
 def _merged(old: stats.Moments, ev: np.ndarray, x: np.ndarray):
     m = old.merge(stats.Moments.grouped(ev, x, N_IDS))
     return m.n, m.mean, m.m2
 
 
 def _acc(rs: RunSet, acc: EventAccumulator | None) -> EventAccumulator:
+    if acc is None and rs.from_stats:
+        acc = accumulator_from_stats(rs)
     if acc is None:
         acc = EventAccumulator(rs)
         if acc.slots:

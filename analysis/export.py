@@ -3,7 +3,8 @@
 :func:`export` writes one table of one run directory: the raw rows (``players``, ``games``: exactly
 the run's own columns, streamed batch by batch with pyarrow (:func:`stream_raw`) so a 1e7-row
 file is never held in memory) or an analysis table (``seats`` = :func:`analysis.seats.seat_table`, ``events`` =
-:func:`analysis.events.event_impact`, ``matchups`` = :func:`analysis.matchups.matchup_table`,
+:func:`analysis.events.event_impact`, ``tiles`` = :func:`analysis.tiles.tile_impact`, ``length`` =
+:func:`analysis.length.length_summary`, ``matchups`` = :func:`analysis.matchups.matchup_table`,
 ``summary`` = :func:`analysis.compare.metric_vector` of :func:`analysis.analyse`). Column names are
 those documented in docs/export.md (the analysis ones in docs/analysis.md) and are stable. CSV has a
 header row, plain numbers (no thousands separators, no scientific notation in analysis tables, empty
@@ -28,7 +29,7 @@ from simcore.errors import UsageError
 from analysis.load import check_run
 from simcore.rundir import GAMES, PLAYERS
 
-WHAT = ("players", "games", "seats", "roles", "events", "matchups", "summary")
+WHAT = ("players", "games", "seats", "roles", "events", "tiles", "length", "matchups", "summary")
 FORMATS = ("csv", "parquet")
 RAW = {"players": PLAYERS, "games": GAMES}
 BATCH_ROWS = 1 << 18          # rows per batch of a raw export
@@ -58,6 +59,20 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
             raise UsageError(f"{run}: --what events needs event_gain_k columns in {PLAYERS} and "
                              f"event_k in {GAMES} (this game or run has no event cards)")
         return event_impact(rs)
+    if what == "tiles":
+        from analysis.tiles import has_tiles, tile_impact
+
+        if not has_tiles(rs):
+            raise UsageError(f"{run}: --what tiles needs tile counts (tiles_<type> columns; "
+                             "Middle-Ages)")
+        return tile_impact(rs)
+    if what == "length":
+        from analysis.length import has_length, length_summary
+
+        if not has_length(rs):
+            raise UsageError(f"{run}: --what length needs a game length (turns; Médiévallons, "
+                             "Seigneurial)")
+        return length_summary(rs)
     if what == "matchups":
         if not has_matchups(rs):
             raise UsageError(f"{run}: --what matchups needs at least two strategies in the run "
@@ -146,7 +161,7 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
         raise UsageError(f"--what {what}: must be one of {', '.join(WHAT)}")
     fmt = format_from(out, fmt)
     run = Path(run)
-    check_run(run, players=what != "games")  # one clear error line for a damaged run
+    check_run(run, players=True if what == "players" else None)  # one clear line for a damaged run
     check_output_file(out, force, inputs=[run])
     if what in RAW:
         src = run / RAW[what]

@@ -63,6 +63,18 @@ def guild_table(rs: RunSet) -> pl.DataFrame:
         return pl.DataFrame(schema=SCHEMA)
     powers = {c: f"powers_{c.removeprefix('founded_')}" for c in cols}
     pcols = [p for p in powers.values() if rs.has(p)]
+    if rs.from_stats:
+        st = rs.stats
+        L = st.layout["win_units"]
+        s = {"n": st.games * rs.n_players, "w": st.fixed["cell_win"].sum() / L}
+        for i, c in enumerate(cols):
+            h, hw = st.valued[f"n:{c}"], st.valued[f"w:{c}"]
+            v, k, kw = h.values, h.a.sum(axis=0), hw.a.sum(axis=0)
+            s[f"f{i}"], s[f"fw{i}"], s[f"g{i}"] = int(k[v > 0].sum()), kw[v > 0].sum() / L, float((v * k).sum())
+            if powers[c] in pcols:
+                hp = st.valued[f"n:{powers[c]}"]
+                s[f"p{i}"] = float((hp.values * hp.a.sum(axis=0)).sum())
+        return _guild_table(rs, cols, powers, pcols, s)
     w = pl.col("win_share").cast(pl.Float64)
     exprs = [pl.len().alias("n"), w.sum().alias("w")]
     for i, c in enumerate(cols):
@@ -72,6 +84,10 @@ def guild_table(rs: RunSet) -> pl.DataFrame:
         if powers[c] in pcols:
             exprs.append(pl.col(powers[c]).cast(pl.Float64).sum().alias(f"p{i}"))
     s = collect(rs.players(["win_share", *cols, *pcols]).select(exprs)).row(0, named=True)
+    return _guild_table(rs, cols, powers, pcols, s)
+
+
+def _guild_table(rs, cols, powers, pcols, s) -> pl.DataFrame:
     n, total_w = float(s["n"]), float(s["w"])
     f = np.array([s[f"f{i}"] for i in range(len(cols))], float)
     fw = np.array([s[f"fw{i}"] for i in range(len(cols))], float)

@@ -19,6 +19,7 @@ import numpy as np
 import polars as pl
 
 from simcore import runner
+from simcore.games import DEFAULT_GAME
 from simcore.stats import wilson_interval
 
 
@@ -40,7 +41,7 @@ class Cell:
 
 
 def duel(bot: str, opponent: str, games: int, *, players: int = 4, seed: int = 0,
-         game: str = "middle-ages", rules=None, threads: int | None = None) -> Cell:
+         game: str = DEFAULT_GAME, rules=None, threads: int | None = None) -> Cell:
     """One ``bot`` against ``players - 1`` copies of ``opponent``; ``games`` rounded up to whole
     rotations. ``rules`` is a rules file (default: the game's shipped rules)."""
     deals = -(-games // players)
@@ -67,7 +68,7 @@ def pairs(bots: list[str]) -> list[tuple[str, str]]:
 
 
 def ladder(bots: list[str], games: int, *, players: int = 4, seed: int = 0,
-           game: str = "middle-ages", threads: int | None = None) -> list[Cell]:
+           game: str = DEFAULT_GAME, threads: int | None = None) -> list[Cell]:
     return [duel(a, b, games, players=players, seed=seed, game=game, threads=threads)
             for a, b in pairs(bots)]
 

@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.load import RunSet, code_names, collect
+from analysis.load import RunSet, code_names, collect, int_moments
 
 QUANTILES = (("p05", 0.05), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p95", 0.95))
 MAX_BINS = 40
@@ -60,20 +60,58 @@ def bin_width(lo: int, hi: int, max_bins: int = MAX_BINS) -> int:
     return _WIDTHS[-1]
 
 
+def _length_hist(rs: RunSet) -> tuple[np.ndarray, np.ndarray]:
+    """(turn values, games per end reason and value) from the statistics."""
+    h = rs.stats.valued["length"]
+    return h.values, h.a
+
+
+def hist_quantile(values: np.ndarray, counts: np.ndarray, q: float) -> float:
+    """Quantile ``q`` of the values a histogram counts, interpolated linearly between the two
+    nearest order statistics (numpy's and polars' ``linear``): exact, as from the rows."""
+    n = int(counts.sum())
+    cum = np.cumsum(counts)
+    h = q * (n - 1)
+    lo, hi = int(np.floor(h)), int(np.ceil(h))
+    x_lo = float(values[np.searchsorted(cum, lo, side="right")])
+    x_hi = float(values[np.searchsorted(cum, hi, side="right")])
+    return x_lo + (h - lo) * (x_hi - x_lo)
+
+
+def _summary_from_stats(rs: RunSet) -> dict:
+    values, by_reason = _length_hist(rs)
+    counts = by_reason.sum(axis=0)
+    n = int(counts.sum())
+    s = {"games": n, "min": float(values[counts > 0].min()), "max": float(values[counts > 0].max())}
+    m, m2 = int_moments(n, int((values * counts).sum()), int((values * values * counts).sum()))
+    s["_s"], s["_ss"] = float(m[0]), float(m2[0])
+    for name, q in QUANTILES:
+        s[name] = hist_quantile(values, counts, q)
+    if rs.has_games("reshuffles"):
+        h = rs.stats.valued["g:reshuffles"]
+        v, k = h.values, h.a
+        m, m2 = int_moments(int(k.sum()), int((v * k).sum()), int((v * v * k).sum()))
+        s["_r"], s["_rr"] = float(m[0]), float(m2[0])
+    return s
+
+
 def length_summary(rs: RunSet) -> pl.DataFrame:
     """One row: games, mean_turns, turns_sd, ci_low, ci_high (t interval over games), p05, p25,
     median, p75, p95 (linear interpolation, as numpy's default), min, max, and with a
     ``reshuffles`` column mean_reshuffles, reshuffles_ci_low, reshuffles_ci_high (t); else null."""
     resh = rs.has_games("reshuffles")
-    lf = rs.games(["turns", *(["reshuffles"] if resh else [])])
-    t = pl.col("turns").cast(pl.Float64)
-    exprs = [pl.len().alias("games"), t.mean().alias("_s"), ((t - t.mean()) ** 2).sum().alias("_ss"),
-             t.min().alias("min"), t.max().alias("max")]
-    exprs += [t.quantile(q, interpolation="linear").alias(name) for name, q in QUANTILES]
-    if resh:
-        r = pl.col("reshuffles").cast(pl.Float64)
-        exprs += [r.mean().alias("_r"), ((r - r.mean()) ** 2).sum().alias("_rr")]
-    s = collect(lf.select(exprs)).row(0, named=True)
+    if rs.from_stats:
+        s = _summary_from_stats(rs)
+    else:
+        lf = rs.games(["turns", *(["reshuffles"] if resh else [])])
+        t = pl.col("turns").cast(pl.Float64)
+        exprs = [pl.len().alias("games"), t.mean().alias("_s"), ((t - t.mean()) ** 2).sum().alias("_ss"),
+                 t.min().alias("min"), t.max().alias("max")]
+        exprs += [t.quantile(q, interpolation="linear").alias(name) for name, q in QUANTILES]
+        if resh:
+            r = pl.col("reshuffles").cast(pl.Float64)
+            exprs += [r.mean().alias("_r"), ((r - r.mean()) ** 2).sum().alias("_rr")]
+        s = collect(lf.select(exprs)).row(0, named=True)
     n = s["games"]
     mean, sd = stats.moments(n, mean=s["_s"], m2=s["_ss"])
     lo, hi = stats.t_interval(mean, sd, n)
@@ -105,7 +143,15 @@ def length_distribution(rs: RunSet) -> pl.DataFrame:
     """
     reasons = has_end_reasons(rs)
     keys = ["turns", *(["end_reason"] if reasons else [])]
-    agg = collect(rs.games(keys).group_by(keys).agg(pl.len().alias("games")))
+    if rs.from_stats:
+        values, by_reason = _length_hist(rs)
+        r, v = np.nonzero(by_reason)
+        d = {"turns": values[v], "games": by_reason[r, v]}
+        if reasons:
+            d["end_reason"] = r
+        agg = pl.DataFrame(d)
+    else:
+        agg = collect(rs.games(keys).group_by(keys).agg(pl.len().alias("games")))
     schema = {"turns_from": pl.Int64, "turns_to": pl.Int64, "end_reason": pl.Int64,
               "end_reason_name": pl.String, "label": pl.String, "games": pl.Int64, "share": pl.Float64}
     if agg.height == 0:
@@ -137,9 +183,17 @@ def end_reason_table(rs: RunSet) -> pl.DataFrame:
     games), share, ci_low, ci_high (Wilson), mean_turns, turns_ci_low, turns_ci_high (t interval
     over those games; null below two games).
     """
-    t = pl.col("turns").cast(pl.Float64)
-    agg = collect(rs.games(["turns", "end_reason"]).group_by("end_reason").agg(
-        pl.len().alias("games"), t.mean().alias("_s"), ((t - t.mean()) ** 2).sum().alias("_ss")))
+    if rs.from_stats:
+        values, by_reason = _length_hist(rs)
+        n_r = by_reason.sum(axis=1)
+        m, m2 = int_moments(n_r, (by_reason * values).sum(axis=1), (by_reason * values * values).sum(axis=1))
+        keep = n_r > 0
+        agg = pl.DataFrame({"end_reason": np.flatnonzero(keep), "games": n_r[keep], "_s": m[keep],
+                            "_ss": m2[keep]})
+    else:
+        t = pl.col("turns").cast(pl.Float64)
+        agg = collect(rs.games(["turns", "end_reason"]).group_by("end_reason").agg(
+            pl.len().alias("games"), t.mean().alias("_s"), ((t - t.mean()) ** 2).sum().alias("_ss")))
     names = end_reason_names(rs)
     codes = sorted(set(int(c) for c in agg["end_reason"].to_list() if c is not None) | set(names))
     found = {int(c): (g, s, ss) for c, g, s, ss in agg.iter_rows() if c is not None}

@@ -36,6 +36,7 @@ import numpy as np
 import polars as pl
 
 from simcore.errors import UsageError
+from simcore.games import DEFAULT_GAME
 from simcore.rundir import GAMES, PLAYERS, RUN_JSON, read_meta
 
 COMMON_COLUMNS = ("game", "seat", "strategy", "score", "win_share", "rank")
@@ -52,7 +53,7 @@ def score_unit(game: str | None) -> str:
     return spec.score_unit if spec is not None else "points"
 
 
-def tile_name(column_or_key: str, game: str = "middle-ages") -> str:
+def tile_name(column_or_key: str, game: str = DEFAULT_GAME) -> str:
     """Human name of a tile type from ``tiles_<key>`` or ``<key>``: the display name the game's
     spec gives the column (``tiles_marche`` → ``Marché``), else the capitalised suffix."""
     from simcore import games as registry
@@ -242,12 +243,15 @@ def _check_games(p: Path, meta: dict, spec) -> None:
                          "(files of different runs?)")
 
 
-def check_run(run: str | Path, *, players: bool = True) -> dict:
+def check_run(run: str | Path, *, players: bool | None = None) -> dict:
     """run.json of run directory ``run`` after checking the directory (see the module docstring);
-    ``players``: the reader needs players.parquet. Checked once per directory and process (again
+    ``players``: the reader needs players.parquet (default: only when the run has no statistics,
+    stats.json, from which every analysis table derives). Checked once per directory and process (again
     if a file changed). Raises :class:`UsageError` with one line naming the file otherwise."""
     p = Path(run)
     meta = read_meta(p)
+    if players is None:
+        players = not (p / "stats.json").is_file()
     key = (os.path.abspath(p), players, _stamp(p))
     if key in _CHECKED:
         return _CHECKED[key]
@@ -291,6 +295,19 @@ class RunSet:
     event_names: dict[int, str]
     n_rows: int
     _strategies: tuple[str, ...] | None = field(default=None, repr=False)
+    stats: object = field(default=None, repr=False)   # simcore.accumulate.RunStats, pooled
+
+    @property
+    def from_stats(self) -> bool:
+        """True when the tables come from the runs' statistics (stats.json), not their rows."""
+        return self.stats is not None
+
+    def need_rows(self, what: str) -> None:
+        """Raise a one-line :class:`UsageError` when ``what`` (a row-level question) is asked of
+        runs read from their statistics without players.parquet."""
+        if not all((p / PLAYERS).is_file() for p in self.paths):
+            raise UsageError(f"{self.paths[0]}: {what} needs the player rows ({PLAYERS}); "
+                             "the run was written without them (simulate with --raw)")
 
     # -- columns -------------------------------------------------------------------------------
     def has(self, *columns: str) -> bool:
@@ -341,6 +358,10 @@ class RunSet:
     @property
     def strategies(self) -> tuple[str, ...]:
         """Strategy names present, in run.json seat order first (used as category codes)."""
+        if self._strategies is None and self.stats is not None:
+            lay = self.stats.layout
+            present = self.stats.fixed["cell_n"].sum(axis=0)
+            self._strategies = tuple(s for s, n in zip(lay["strategies"], present) if n > 0)
         if self._strategies is None:
             listed: list[str] = []
             for m in self.metas:
@@ -353,15 +374,43 @@ class RunSet:
         return self._strategies
 
 
-def open_runs(paths: Iterable[str | Path], label: str | None = None) -> RunSet:
+SOURCES = ("auto", "stats", "rows")
+
+
+def read_stats(run: str | Path):
+    """The statistics of run directory ``run`` (:class:`simcore.accumulate.RunStats`), or None when
+    it has no stats.json (a run written before the statistics existed). A damaged file is a
+    one-line :class:`UsageError` naming it."""
+    from simcore import accumulate
+
+    path = Path(run) / accumulate.STATS_FILE
+    if not path.is_file():
+        return None
+    try:
+        return accumulate.RunStats.read(path)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"{path}: cannot read the statistics ({str(exc).splitlines()[0] if str(exc) else exc!r})"[:300]) from None
+
+
+def open_runs(paths: Iterable[str | Path], label: str | None = None, source: str = "auto") -> RunSet:
     """Pool run directories of one game and player count into a :class:`RunSet`.
 
-    Raises :class:`UsageError` (one line) for a directory that is not a run, a run without
-    players.parquet, missing common columns, or runs that cannot be pooled.
+    ``source``: where the tables come from. ``"stats"``: the runs' statistics (stats.json,
+    merged exactly across pooled runs; no row is read, whatever the number of games);
+    ``"rows"``: players.parquet and games.parquet; ``"auto"`` (default): the statistics when
+    every run has them, else the rows. Raises :class:`UsageError` (one line) for a directory
+    that is not a run, a run without what ``source`` needs, missing common columns, or runs that
+    cannot be pooled.
     """
     paths = tuple(Path(p) for p in paths)
     if not paths:
         raise UsageError("no run directory given")
+    if source not in SOURCES:
+        raise ValueError(f"source must be one of {SOURCES}")
+    if source != "rows":
+        rs = _open_stats(paths, label, required=source == "stats")
+        if rs is not None:
+            return rs
     metas, pcols, gcols, n_rows = [], None, None, 0
     for p in paths:
         meta = check_run(p)
@@ -402,18 +451,60 @@ def open_runs(paths: Iterable[str | Path], label: str | None = None) -> RunSet:
                   event_names=_event_names(metas[0]), n_rows=n_rows)
 
 
+def _open_stats(paths: tuple[Path, ...], label: str | None, required: bool) -> RunSet | None:
+    """The :class:`RunSet` of ``paths`` read from their statistics; None (or, when ``required``,
+    a UsageError) when a run has none or their layouts differ."""
+    from simcore import accumulate
+
+    metas, found = [], []
+    for p in paths:
+        meta = check_run(p, players=False)
+        st = read_stats(p)
+        if st is None:
+            if required:
+                raise UsageError(f"{p}: no {accumulate.STATS_FILE} (a run written before the "
+                                 "statistics existed: read its rows instead)")
+            return None
+        metas.append(meta)
+        found.append(st)
+    if len({json_key(st.layout) for st in found}) > 1:
+        if required:
+            raise UsageError(f"cannot pool the statistics of {paths[0]} and the others: different "
+                             "configurations (game, players, line-up or columns)")
+        return None
+    for p, m, st in zip(paths, metas, found):
+        if m.get("games") != st.games:
+            raise UsageError(f"{p / accumulate.STATS_FILE}: {st.games} games, but run.json says "
+                             f"{m.get('games')} (files of different runs?)")
+    stats = accumulate.merged(found)
+    lay = stats.layout
+    if label is None:
+        label = paths[0].name if len(paths) == 1 else f"{paths[0].name} (+{len(paths) - 1} runs)"
+    return RunSet(paths=paths, metas=tuple(metas), label=label, game=lay["game"],
+                  n_players=int(lay["players"]), player_columns=tuple(lay["player_columns"]),
+                  game_columns=tuple(lay["game_columns"]), event_names=_event_names(metas[0]),
+                  n_rows=stats.games * int(lay["players"]), stats=stats)
+
+
+def json_key(obj) -> str:
+    import json
+
+    return json.dumps(obj, sort_keys=True)
+
+
 def config_key(meta: dict) -> tuple:
     """What makes two runs the same configuration: game, players, rules and strategies."""
     return (meta.get("game"), meta.get("players"), meta.get("rules_sha256"),
             tuple(meta.get("strategies") or ()))
 
 
-def group_runs(paths: Iterable[str | Path]) -> list[RunSet]:
-    """Split directories into configurations (order of first appearance), each pooled."""
+def group_runs(paths: Iterable[str | Path], source: str = "auto") -> list[RunSet]:
+    """Split directories into configurations (order of first appearance), each pooled
+    (``source``: see :func:`open_runs`)."""
     groups: dict[tuple, list[Path]] = {}
     for p in map(Path, paths):
-        groups.setdefault(config_key(check_run(p)), []).append(p)
-    return [open_runs(ps) for ps in groups.values()]
+        groups.setdefault(config_key(check_run(p, players=False)), []).append(p)
+    return [open_runs(ps, source=source) for ps in groups.values()]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -544,3 +635,34 @@ def _game_rows(rs: RunSet, gcols: list[str], run: np.ndarray, game: np.ndarray) 
         vals = vals[idx] if len(vals) else np.zeros(len(want))
         out[col] = vals if found.all() else np.where(found, vals.astype(float), np.nan)
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the statistics (exact integer sums, simcore.accumulate)
+# ---------------------------------------------------------------------------------------------
+
+def int_moments(n, total, squares, scale: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """(mean, centred sum of squares m2) of values given as exact integer sums: ``n`` values of
+    sum ``total`` and sum of squares ``squares``, all in units of 1/``scale``. m2 = (n·Σx² −
+    (Σx)²) / n is formed in Python integers, so no digit is lost to cancellation; ``nan`` mean
+    where n = 0."""
+    n_a, t_a, q_a = (np.atleast_1d(np.asarray(x)) for x in (n, total, squares))
+    shape = np.broadcast(n_a, t_a, q_a).shape
+    n_a, t_a, q_a = (np.broadcast_to(x, shape).ravel() for x in (n_a, t_a, q_a))
+    mean = np.full(n_a.size, np.nan)
+    m2 = np.zeros(n_a.size)
+    for i in range(n_a.size):
+        ni, ti, qi = int(n_a[i]), int(t_a[i]), int(q_a[i])
+        if ni > 0:
+            mean[i] = ti / ni / scale
+            m2[i] = (ni * qi - ti * ti) / ni / (scale * scale)
+    return mean.reshape(shape), m2.reshape(shape)
+
+
+def value_sums(h, cells=None) -> tuple[np.ndarray, np.ndarray]:
+    """(values, sums) of a :class:`simcore.accumulate.Valued` histogram over the cell axes
+    ``cells`` (an index into the leading axes, e.g. a list of seats; None: every cell)."""
+    a = h.a if cells is None else h.a[cells]
+    while a.ndim > 1:
+        a = a.sum(axis=0)
+    return h.values, a

@@ -19,7 +19,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.load import Block, RunSet, run_pass
+from analysis.load import Block, RunSet, int_moments, run_pass
 
 _SUB = 250_000  # games per sub-block: bounds the (games × strategies²) work arrays
 
@@ -138,6 +138,38 @@ class MatchupAccumulator:
         self.w_mom = self.w_mom.merge(stats.Moments.of_columns(wm, present))
 
 
+def accumulator_from_stats(rs: RunSet) -> MatchupAccumulator:
+    """A :class:`MatchupAccumulator` filled from the statistics: per strategy and ordered pair,
+    the count, sum and sum of squares of the per-unit means (exact, in units of 1/D)."""
+    st = rs.stats
+    f, lay = st.fixed, st.layout
+    L, D = lay["win_units"], lay["matchup_units"]
+    names = list(lay["strategies"])
+    keep = [names.index(s) for s in rs.strategies]
+    K = len(names)
+    acc = MatchupAccumulator.__new__(MatchupAccumulator)
+    acc.k, acc.n, acc.paired = len(keep), st.n_players, lay["games_per_deal"] > 1
+    acc.games = st.games
+    acc.rows = f["cell_n"].sum(axis=0)[keep].astype(float)
+    acc.row_wins = (f["cell_win"].sum(axis=0) / L)[keep]
+    acc.seats = f["cell_n"].T[keep].astype(float)
+
+    def mom(n, total, sq):
+        mean, m2 = int_moments(n, total, sq, scale=D)
+        return stats.Moments(np.asarray(n, float), np.nan_to_num(mean), m2)
+
+    pairs = [i * K + j for i in keep for j in keep]
+    acc.s_n = f["mu_s_n"][keep].astype(float)
+    acc.s_sum = f["mu_s_sum"][keep] / D
+    acc.s_mom = mom(f["mu_s_n"][keep], f["mu_s_sum"][keep], f["mu_s_sq"][keep])
+    acc.m_n = f["mu_m_n"][pairs].astype(float)
+    acc.m_sum = f["mu_m_sum"][pairs] / D
+    acc.m_mom = mom(f["mu_m_n"][pairs], f["mu_m_sum"][pairs], f["mu_m_sq"][pairs])
+    acc.w_sum = f["mu_w_sum"][pairs] / D
+    acc.w_mom = mom(f["mu_m_n"][pairs], f["mu_w_sum"][pairs], f["mu_w_sq"][pairs])
+    return acc
+
+
 def _interval(total, mom: stats.Moments, n, paired: bool):
     if paired:
         mean, sd = mom.mean_sd()
@@ -155,6 +187,8 @@ def _seat_bound(acc: MatchupAccumulator) -> np.ndarray:
 
 
 def _acc(rs: RunSet, acc: MatchupAccumulator | None) -> MatchupAccumulator:
+    if acc is None and rs.from_stats:
+        acc = accumulator_from_stats(rs)
     if acc is None:
         acc = MatchupAccumulator(rs)
         run_pass(rs, [acc])

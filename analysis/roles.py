@@ -54,12 +54,18 @@ def has_roles(rs: RunSet) -> bool:
     """True when the players carry a ``role`` column with more than one role."""
     if not rs.has("role"):
         return False
+    if rs.from_stats:
+        return len(set(rs.stats.layout["seat_roles"])) > 1
     found = collect(rs.players(["role"]).select(_role_expr(rs).unique()))
     return found.height > 1
 
 
 def _order(rs: RunSet) -> list[str]:
     """Roles present, in the spec's declaration order (a game not registered: by first seat)."""
+    if rs.from_stats:
+        present = list(dict.fromkeys(rs.stats.layout["seat_roles"]))
+        declared = [r.name for r in _spec_roles(rs)]
+        return [r for r in declared if r in present] + [r for r in present if r not in declared]
     first = collect(rs.players(["seat", "role"]).with_columns(_role_expr(rs))
                     .group_by("role").agg(pl.col("seat").min()).sort("seat"))
     present = first["role"].to_list()
@@ -79,6 +85,16 @@ def role_table(rs: RunSet) -> pl.DataFrame:
     shares add up to 1 per game; the interval is the Wilson interval of the role's wins over the
     independent games.
     """
+    if rs.from_stats:
+        st = rs.stats
+        f, L, G = st.fixed, st.layout["win_units"], st.games
+        seat_roles = st.layout["seat_roles"]
+        rows = []
+        for r in _order(rs):
+            idx = [i for i, x in enumerate(seat_roles) if x == r]
+            rows.append((r, G, f["cell_win"][idx].sum() / L, len(idx), f["cell_rank"][idx].sum() / (len(idx) * G)))
+        agg = pl.DataFrame(rows, schema=["role", "games", "wins", "seats", "mean_rank"], orient="row")
+        return _role_table(rs, agg)
     lf = rs.players(["run", "game", "seat", "role", "win_share", "rank"]).with_columns(_role_expr(rs))
     per_game = lf.group_by("run", "game", "role").agg(
         pl.col("win_share").cast(pl.Float64).sum().alias("w"),
@@ -94,6 +110,10 @@ def role_table(rs: RunSet) -> pl.DataFrame:
     order = _order(rs)
     agg = agg.with_columns(pl.col("role").replace_strict(order, list(range(len(order)))).alias("_o")
                            ).sort("_o").drop("_o")
+    return _role_table(rs, agg)
+
+
+def _role_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
     n = agg["games"].to_numpy().astype(float)
     wins = agg["wins"].to_numpy()
     low, high = stats.wilson(wins, n)
@@ -120,11 +140,17 @@ def role_seat_table(rs: RunSet) -> pl.DataFrame:
     (equal_share outside the interval), and per role: chi2, dof, p_value of "the role's seats win
     equally often" (chi-square on the seats' wins; nan for a role of one seat).
     """
-    lf = rs.players(["seat", "role", "win_share"]).with_columns(_role_expr(rs))
-    agg = collect(lf.group_by("role", "seat").agg(
-        pl.len().alias("games"),
-        pl.col("win_share").cast(pl.Float64).sum().alias("wins"),
-    ))
+    if rs.from_stats:
+        f, L = rs.stats.fixed, rs.stats.layout["win_units"]
+        agg = pl.DataFrame({"role": rs.stats.layout["seat_roles"],
+                            "seat": np.arange(rs.n_players, dtype=np.int8),
+                            "games": f["cell_n"].sum(axis=1), "wins": f["cell_win"].sum(axis=1) / L})
+    else:
+        lf = rs.players(["seat", "role", "win_share"]).with_columns(_role_expr(rs))
+        agg = collect(lf.group_by("role", "seat").agg(
+            pl.len().alias("games"),
+            pl.col("win_share").cast(pl.Float64).sum().alias("wins"),
+        ))
     order = _order(rs)
     shown = role_names(rs)
     frames = []

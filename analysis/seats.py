@@ -15,7 +15,7 @@ the checkpoints, how often the leader at each checkpoint wins), :func:`lead_chan
 :func:`analysis.load.run_pass`; pass a filled accumulator to avoid a second pass over the data.
 Every function returns a polars DataFrame whose column names are documented in docs/analysis.md.
 
-May import polars, numpy, :mod:`analysis.load` and :mod:`analysis.stats`.
+May import polars, numpy, :mod:`analysis.load`, :mod:`analysis.stats` and :mod:`simcore.accumulate`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.load import Block, RunSet, collect, run_pass, seat_label
+from analysis.load import Block, RunSet, collect, int_moments, run_pass, seat_label
 
 _SHARED_EPS = 1e-6
 
@@ -73,14 +73,35 @@ def seat_table(rs: RunSet) -> pl.DataFrame:
     Columns: seat (0-based), seat_label, games, wins (Σ win_share), win_share, ci_low, ci_high,
     fair_share, diff, diff_low, diff_high, significant (fair share outside the interval),
     mean_score, score_sd, score_ci_low, score_ci_high (t interval), mean_rank.
+
+    From the statistics: games, Σ win share, Σ score, Σ score², Σ rank per seat.
     """
-    agg = collect(rs.players(["seat", "win_share", "score", "rank"]).group_by("seat").agg(
+    if rs.from_stats:
+        from simcore.accumulate import results_by
+
+        f = rs.stats.fixed
+        seat = results_by(rs.stats, "seat")
+        n_i = seat["games"]
+        m, m2 = int_moments(n_i, f["cell_score"].sum(axis=1), f["cell_score_sq"].sum(axis=1))
+        agg = pl.DataFrame({"seat": np.arange(rs.n_players, dtype=np.int8), "games": n_i,
+                            "wins": seat["wins"], "_m": m, "_m2": m2,
+                            "mean_rank": f["cell_rank"].sum(axis=1) / n_i})
+    else:
+        agg = _seat_agg(rs)
+    return _seat_table(rs, agg)
+
+
+def _seat_agg(rs: RunSet) -> pl.DataFrame:
+    return collect(rs.players(["seat", "win_share", "score", "rank"]).group_by("seat").agg(
         pl.len().alias("games"),
         pl.col("win_share").cast(pl.Float64).sum().alias("wins"),
         pl.col("score").cast(pl.Float64).mean().alias("_m"),
         ((pl.col("score").cast(pl.Float64) - pl.col("score").cast(pl.Float64).mean()) ** 2).sum().alias("_m2"),
         pl.col("rank").cast(pl.Float64).mean().alias("mean_rank"),
     ).sort("seat"))
+
+
+def _seat_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
     n = agg["games"].to_numpy().astype(float)
     wins = agg["wins"].to_numpy()
     low, high = stats.wilson(wins, n)
@@ -144,6 +165,20 @@ class SeatAccumulator:
         self.credit_cross += c.T @ c
 
 
+def seat_accumulator_from_stats(rs: RunSet) -> SeatAccumulator:
+    """A :class:`SeatAccumulator` filled from the statistics (win-share and credit sums and
+    cross-products, exact integers scaled back)."""
+    st = rs.stats
+    f, L, C = st.fixed, st.layout["win_units"], st.layout["credit_units"]
+    acc = SeatAccumulator(rs.n_players)
+    acc.games = st.games
+    acc.total = f["cell_win"].sum(axis=1) / L
+    acc.cross = f["win_cross"] / (L * L)
+    acc.credit = f["credit_sum"] / C
+    acc.credit_cross = f["credit_cross"] / (C * C)
+    return acc
+
+
 def balance_interval(p: np.ndarray, cov: np.ndarray, level: float = stats.LEVEL) -> tuple[float, float]:
     """Interval for 1 − max_ij |π_i − π_j| (Balance) from simultaneous intervals on the pairwise gaps.
 
@@ -204,6 +239,8 @@ def seat_tests(rs: RunSet, acc: SeatAccumulator | None = None) -> pl.DataFrame:
       worst_seat are about win shares too. With two players, or when nobody is ever placed between
       first and last, the two families coincide.
     """
+    if acc is None and rs.from_stats:
+        acc = seat_accumulator_from_stats(rs)
     if acc is None:
         acc = SeatAccumulator(rs.n_players)
         run_pass(rs, [acc])
@@ -341,7 +378,28 @@ def outcome_accumulator(rs: RunSet) -> OutcomeAccumulator:
     return OutcomeAccumulator(cols, kind, turns)
 
 
+def outcome_accumulator_from_stats(rs: RunSet) -> OutcomeAccumulator:
+    """An :class:`OutcomeAccumulator` filled from the statistics."""
+    st = rs.stats
+    cp = st.layout["checkpoints"]
+    acc = OutcomeAccumulator(cp["columns"], cp["kind"], cp["turns"])
+    f = st.fixed
+    acc.games = st.games
+    acc.shared = int(f["shared_games"][0])
+    h = st.valued["spread"]
+    gap = np.clip(h.values, 0, acc.MAX_SPREAD)
+    acc.spread = np.bincount(gap, weights=h.a, minlength=acc.MAX_SPREAD + 1).astype(np.int64) \
+        if h.a.size else acc.spread
+    if acc.checkpoints:
+        acc.changes = f["lead_changes"].copy()
+        acc.leader_games = f["leader_games"].copy()
+        acc.leader_wins = f["leader_win"] / st.layout["win_units"]
+    return acc
+
+
 def _outcome_acc(rs: RunSet, acc: OutcomeAccumulator | None) -> OutcomeAccumulator:
+    if acc is None and rs.from_stats:
+        acc = outcome_accumulator_from_stats(rs)
     if acc is None:
         acc = outcome_accumulator(rs)
         run_pass(rs, [acc])
@@ -424,11 +482,24 @@ def flow_table(rs: RunSet) -> pl.DataFrame:
     if not cols:
         return pl.DataFrame(schema=schema)
     all_cols = cols + ["score"]
+    if rs.from_stats:
+        f = rs.stats.fixed
+        keep = f["flow_n"] > 0
+        d = {"rank": np.flatnonzero(keep) + 1, "players": f["flow_n"][keep]}
+        for i in range(len(all_cols)):
+            d[f"s{i}"], d[f"q{i}"] = int_moments(f["flow_n"][keep], f["flow_sum"][keep, i],
+                                                 f["flow_sq"][keep, i])
+        agg = pl.DataFrame(d)
+        return _flow_parts(agg, cols, all_cols, turns, schema)
     aggs = [pl.len().alias("players")]
     for i, c in enumerate(all_cols):
         x = pl.col(c).cast(pl.Float64)
         aggs += [x.mean().alias(f"s{i}"), ((x - x.mean()) ** 2).sum().alias(f"q{i}")]
     agg = collect(rs.players(["rank", *all_cols]).group_by("rank").agg(aggs).sort("rank"))
+    return _flow_parts(agg, cols, all_cols, turns, schema)
+
+
+def _flow_parts(agg, cols, all_cols, turns, schema) -> pl.DataFrame:
     parts = []
     n = agg["players"].to_numpy()
     for i, c in enumerate(all_cols):
@@ -450,7 +521,17 @@ def score_distribution(rs: RunSet, by: str = "seat") -> pl.DataFrame:
     """
     if by not in ("seat", "strategy"):
         raise ValueError("by must be 'seat' or 'strategy'")
-    agg = collect(rs.players([by, "score"]).group_by([by, "score"]).agg(pl.len().alias("players")))
+    if rs.from_stats:
+        h = rs.stats.valued["score"]
+        counts = h.a.sum(axis=1) if by == "seat" else h.a.sum(axis=0)
+        names = (np.arange(rs.n_players) if by == "seat" else rs.stats.layout["strategies"])
+        g, v = np.nonzero(counts)
+        agg = pl.DataFrame({by: [names[i] for i in g], "score": h.values[v],
+                            "players": counts[g, v]})
+        if by == "seat":
+            agg = agg.with_columns(pl.col("seat").cast(pl.Int8))
+    else:
+        agg = collect(rs.players([by, "score"]).group_by([by, "score"]).agg(pl.len().alias("players")))
     agg = agg.with_columns((pl.col("players") / pl.col("players").sum().over(by)).alias("share"))
     agg = agg.sort([by, "score"])
     if by == "seat":

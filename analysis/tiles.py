@@ -35,6 +35,14 @@ def tile_impact(rs: RunSet) -> pl.DataFrame:
               "win_share": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64, "fair_share": pl.Float64}
     if not cols:
         return pl.DataFrame(schema=schema)
+    if rs.from_stats:
+        st, L = rs.stats, rs.stats.layout["win_units"]
+        rows = []
+        for c in cols:
+            n = st.valued[f"n:{c}"]
+            counts, wins = n.a.sum(axis=0), st.valued[f"w:{c}"].a.sum(axis=0) / L
+            rows += [(c, int(v), int(k), float(w)) for v, k, w in zip(n.values, counts, wins) if k]
+        return _impact(rs, rows, schema)
     lf = rs.players(["win_share", *cols])
     lim = collect(lf.select(pl.min_horizontal([pl.col(c).min() for c in cols]).alias("lo"),
                             pl.max_horizontal([pl.col(c).max() for c in cols]).alias("hi"))).row(0)
@@ -52,6 +60,10 @@ def tile_impact(rs: RunSet) -> pl.DataFrame:
     sums = collect(lf.select(exprs)).row(0, named=True)
     rows = [(c, v, sums[f"n{i}_{v}"], sums[f"w{i}_{v}"]) for i, c in enumerate(cols) for v in values
             if sums[f"n{i}_{v}"]]
+    return _impact(rs, rows, schema)
+
+
+def _impact(rs: RunSet, rows: list, schema: dict) -> pl.DataFrame:
     agg = pl.DataFrame(rows, schema={"column": pl.String, "tiles": pl.Int64, "players": pl.Int64,
                                      "wins": pl.Float64}, orient="row")
     n = agg["players"].to_numpy().astype(float)
@@ -79,12 +91,24 @@ def tile_summary(rs: RunSet) -> pl.DataFrame:
               "slope_ci_high": pl.Float64, "correlation": pl.Float64, "significant": pl.Boolean}
     if not cols:
         return pl.DataFrame(schema=schema)
-    y = pl.col("win_share").cast(pl.Float64)
-    exprs = [pl.len().alias("n"), y.sum().alias("sy"), (y * y).sum().alias("syy")]
-    for i, c in enumerate(cols):
-        x = pl.col(c).cast(pl.Float64)
-        exprs += [x.sum().alias(f"sx{i}"), (x * x).sum().alias(f"sxx{i}"), (x * y).sum().alias(f"sxy{i}")]
-    s = collect(rs.players(["win_share", *cols]).select(exprs)).row(0, named=True)
+    if rs.from_stats:
+        st = rs.stats
+        f, L = st.fixed, st.layout["win_units"]
+        s = {"n": st.games * rs.n_players, "sy": f["cell_win"].sum() / L,
+             "syy": f["cell_win_sq"].sum() / (L * L)}
+        for i, c in enumerate(cols):
+            h = st.valued[f"n:{c}"]
+            v, k = h.values, h.a.sum(axis=0)
+            s[f"sx{i}"] = float((v * k).sum())
+            s[f"sxx{i}"] = float((v * v * k).sum())
+            s[f"sxy{i}"] = float((v * st.valued[f"w:{c}"].a.sum(axis=0)).sum()) / L
+    else:
+        y = pl.col("win_share").cast(pl.Float64)
+        exprs = [pl.len().alias("n"), y.sum().alias("sy"), (y * y).sum().alias("syy")]
+        for i, c in enumerate(cols):
+            x = pl.col(c).cast(pl.Float64)
+            exprs += [x.sum().alias(f"sx{i}"), (x * x).sum().alias(f"sxx{i}"), (x * y).sum().alias(f"sxy{i}")]
+        s = collect(rs.players(["win_share", *cols]).select(exprs)).row(0, named=True)
     n, sy, syy = float(s["n"]), s["sy"], s["syy"]
     Syy = syy - sy * sy / n
     q = stats.t_quantile(max(n - 2, 1))
@@ -123,6 +147,17 @@ def domain_pairs(rs: RunSet) -> pl.DataFrame:
     if len(cols) < 2:
         return pl.DataFrame(schema=schema)
     k = len(cols)
+    if rs.from_stats:
+        st = rs.stats
+        group = next((g for g, gc in st.layout["pair_groups"].items() if list(gc) == cols), None)
+        if group is None:
+            raise ValueError(f"the statistics hold no Domain mixes of {', '.join(cols)}")
+        pn, pw = st.fixed[f"pair_n:{group}"], st.fixed[f"pair_w:{group}"] / st.layout["win_units"]
+        a, b = np.nonzero(pn)
+        agg = pl.DataFrame({"a": a, "b": [None if x == k else int(x) for x in b],
+                            "players": pn[a, b], "wins": pw[a, b]},
+                           schema={"a": pl.Int64, "b": pl.Int64, "players": pl.Int64, "wins": pl.Float64})
+        return _pairs(rs, cols, agg, schema)
     keys = [pl.col(c).cast(pl.Int64) * k + i for i, c in enumerate(cols)]
     lf = rs.players(["win_share", *cols]).select(
         pl.col("win_share").cast(pl.Float64), pl.max_horizontal(keys).alias("_k1"),
@@ -134,6 +169,10 @@ def domain_pairs(rs: RunSet) -> pl.DataFrame:
         pl.when(pl.col("_k2") >= k).then(pl.col("_k2") % k).alias("b"))
     agg = collect(lf.group_by(["a", "b"]).agg(pl.len().alias("players"),
                                               pl.col("win_share").sum().alias("wins")))
+    return _pairs(rs, cols, agg, schema)
+
+
+def _pairs(rs: RunSet, cols: list[str], agg: pl.DataFrame, schema: dict) -> pl.DataFrame:
     total_players = float(agg["players"].sum())
     total_wins = float(agg["wins"].sum())
     rows = []

@@ -72,6 +72,13 @@ def _parse_tolerance(text: str, option: str) -> float:
     return parse_tolerance(text, option)
 
 
+def _score_units() -> str:
+    """Every game's score unit, from the specs (``GameSpec.score_unit``)."""
+    from simcore import games as registry
+
+    return "; ".join(f"{s.name}: {s.score_unit}" for s in registry.specs().values())
+
+
 def register(app: typer.Typer) -> None:
     @app.command("baseline")
     def baseline(
@@ -82,7 +89,8 @@ def register(app: typer.Typer) -> None:
         tolerance: str = typer.Option("1.0", "--tolerance",
                                       help="Accepted change of win shares (seat and strategy), ± points."),
         score_tolerance: str = typer.Option("1.0", "--score-tolerance",
-                                            help="Accepted change of mean scores per seat, ± coins."),
+                                            help="Accepted change of mean scores per seat, ± in the "
+                                                 "game's score unit (" + _score_units() + ")."),
         alpha: float = typer.Option(0.05, "--alpha", help="Chance of a false FAIL (see docs/ci.md)."),
         beta: float = typer.Option(0.05, "--beta",
                                    help="Chance that a change of twice the tolerance PASSES."),

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import typer
 
+from simcore.games import DEFAULT_GAME
+
 LADDER_FORMATS = (".csv", ".parquet")
 
 
@@ -32,7 +34,7 @@ def ladder(
     players: int = typer.Option(4, "--players", "-p", help="Players per game (2-5)."),
     seed: int = typer.Option(0, "--seed"),
     threads: int = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
-    game: str = typer.Option("middle-ages", "--game", "-g", help="Which game (one with bots)."),
+    game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="Which game (one with bots)."),
     out: Path = typer.Option(None, "--out", "-o", help="Also write the matrix to this file (.csv or .parquet)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
 ) -> None:

@@ -7,7 +7,7 @@ average time per step so far (:func:`time_left`). It is called as ``steps(text)`
 without a count, e.g. a played question) or ``steps(text, done, total)``. Nothing is shown when
 stderr is not a terminal, unless forced (``BALANCE_PROGRESS=1``), so scripts and CI logs stay clean.
 
-May import rich and the standard library.
+May import rich, the standard library and :mod:`simcore` (the runner's results and statistics).
 """
 
 from __future__ import annotations
@@ -69,3 +69,122 @@ class Steps:
         left = time_left(elapsed, self.done, self.total) if self.total else ""
         parts.append(f", {left})" if left else ")")
         return "".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# simulate: the compile spinner, the progress bar and the closing table (the runner draws nothing)
+# ---------------------------------------------------------------------------------------------
+
+def spinner(console):
+    """A ``show(message)`` for the runner's compile notice: a spinner on ``console`` until the
+    returned function is called; nothing on a quiet console."""
+    def show(message: str):
+        if console.quiet:
+            return None
+        status = console.status(message)
+        status.start()
+        return status.stop
+    return show
+
+
+class SimulationBar:
+    """The runner's progress callback as a rich bar (games done, games/s, time left) that appears
+    only when the run is projected to last more than a second; ``note`` shows what an executor
+    says (a cluster's live workers). A context manager: the bar goes when the run ends."""
+
+    def __init__(self, console) -> None:
+        self.console = console
+        self.start = time.perf_counter()
+        self.bar = None
+        self.task = None
+        self._note = ""
+
+    def __enter__(self) -> "SimulationBar":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def note(self, text: str) -> None:
+        self._note = text
+        if self.bar is not None:
+            self.bar.update(self.task, note=text)
+
+    def update(self, done: int, total: int) -> None:
+        elapsed = time.perf_counter() - self.start
+        if self.bar is None and done < total and elapsed > 0 and done > 0:
+            if elapsed / done * total > 1.0 and not self.console.quiet:
+                from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                           TimeRemainingColumn)
+
+                self.bar = Progress(TextColumn("[bold]simulating"), BarColumn(),
+                                    MofNCompleteColumn(), TextColumn("games"),
+                                    TextColumn("{task.fields[rate]}"),
+                                    TimeRemainingColumn(), TextColumn("{task.fields[note]}"),
+                                    console=self.console, transient=True)
+                self.bar.start()
+                self.task = self.bar.add_task("games", total=total, rate="", note=self._note)
+        if self.bar is not None:
+            rate = f"{done / elapsed:,.0f} games/s" if elapsed > 0 else ""
+            self.bar.update(self.task, completed=done, rate=rate)
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+
+def print_summary(console, result) -> None:
+    """The closing table of a run (:class:`simcore.runner.RunResult`): win rate per seat (and per
+    strategy when several play seats alike) with its 95% Wilson interval, the distance to the fair
+    share where every seat is alike, the mean score in the game's unit (all from the run's
+    statistics, :func:`simcore.accumulate.results_by`); then the lines the game adds."""
+    from rich.table import Table
+
+    from simcore.accumulate import results_by
+    from simcore.stats import wilson_interval
+
+    meta, prep, stats = result.meta, result.prep, result.stats
+    P = meta["players"]
+    fair = prep.fair_share
+    title = (f"{meta['game']}: {meta['games']:,} games, {P} players, seed {meta['seed']}"
+             f" — {meta['games_per_s']:,.0f} games/s")
+    seat_labels = (["(rotating)"] * P if prep.games_per_deal > 1 else list(prep.strategy_names))
+    groups = [("seat", seat_labels)]
+    if len(stats.strategies) > 1 and not prep.seat_labels:
+        groups.append(("strategy", stats.strategies))
+    for head, labels in groups:
+        r = results_by(stats, head)
+        t = Table(title=title if head == "seat" else "per strategy (all seats)", title_justify="left")
+        if head == "seat":
+            t.add_column("seat", justify="right")
+        t.add_column("role" if prep.seat_labels and head == "seat" else "strategy")
+        columns = ["win rate", "95% interval (Wilson)"]
+        if fair is not None:
+            columns.append("vs fair share")
+        columns.append(f"mean score ({prep.score_unit})")
+        for c in columns:
+            t.add_column(c, justify="right")
+        for i, label in enumerate(labels):
+            n, w = int(r["games"][i]), float(r["win_share"][i])
+            lo, hi = wilson_interval(w, n)
+            if head == "seat" and prep.seat_labels:
+                label = prep.seat_labels[i]
+            cells = [label, f"{100 * w:.2f}%", f"{100 * lo:.2f}–{100 * hi:.2f}%"]
+            if fair is not None:
+                cells.append(f"{100 * (w - fair):+.2f} pp")
+            cells.append(f"{float(r['mean_score'][i]):.2f}")
+            t.add_row(*([str(i + 1)] if head == "seat" else []), *cells)
+        console.print(t)
+    if result.closing:
+        t = Table(title=f"{meta['game']}: outcomes", title_justify="left")
+        for c, j in (("outcome", "left"), ("estimate", "right"), ("95% interval", "right")):
+            t.add_column(c, justify=j)
+        for row in result.closing:
+            if row.percent:
+                t.add_row(row.label, f"{row.estimate:.4f}", f"{row.low:.4f} – {row.high:.4f}")
+            else:
+                t.add_row(row.label, f"{row.estimate:.3f}", f"{row.low:.3f} – {row.high:.3f}")
+        console.print(t)
+    console.print(f"run directory: {result.path}  (wall {meta['wall_time_s']:.2f} s, kernel "
+                  f"{meta['kernel_time_s']:.2f} s)")

@@ -4,7 +4,8 @@ A thin shell: parse the options and hand them to :func:`simcore.runner.simulate`
 game's spec from the registry, refuses an option the game does not take (``--players`` for
 fief-combat, ``--attacker`` for Middle-Ages: one line naming it, exit 2), prepares the run and
 plays it. Options default to "not given" (None) so that refusal is possible; the game's spec
-supplies the defaults.
+supplies the defaults. A game's own options (fief-combat's ``--attacker`` …) are generated from
+``GameSpec.options`` (:func:`game_option_parameters`): no game is named here.
 
 ``--workers N`` / ``--scheduler ADDRESS`` play the chunks on a Dask cluster
 (:func:`simcore.cluster.executor_for`, connected only after the options were checked).
@@ -15,7 +16,8 @@ May import typer, rich and :mod:`simcore`.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+import inspect
+from typing import Any, List, Optional
 
 import typer
 
@@ -33,7 +35,7 @@ def register(app: typer.Typer) -> None:
 
 def simulate(
     games: str = typer.Option("1e6", "--games", "-n", help="How many games: 1e6, 1_000_000, 250000."),
-    game: str = typer.Option("middle-ages", "--game", "-g", help=_game_help()),
+    game: str = typer.Option(registry.DEFAULT_GAME, "--game", "-g", help=_game_help()),
     players: Optional[int] = typer.Option(None, "--players", "-p", help="Players per game (player games; default 4)."),
     strategies: Optional[str] = typer.Option(
         None, "--strategies", "-s",
@@ -56,13 +58,7 @@ def simulate(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (see docs/cluster.md; same results)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary table."),
     force: bool = typer.Option(False, "--force", help="Replace a non-empty --out directory."),
-    attacker: Optional[int] = typer.Option(None, "--attacker", help="fief-combat: attacking points (default 10)."),
-    defender: Optional[int] = typer.Option(None, "--defender", help="fief-combat: defending points (default 6)."),
-    terrain: Optional[str] = typer.Option(None, "--terrain", help="fief-combat: open (default), castle or city."),
-    darc: Optional[str] = typer.Option(None, "--darc", help="fief-combat: Jeanne d'Arc with attacker, defender or none (default)."),
-    lords_attacker: Optional[int] = typer.Option(None, "--lords-attacker", help="fief-combat: Lords among the attacking points."),
-    lords_defender: Optional[int] = typer.Option(None, "--lords-defender", help="fief-combat: Lords among the defending points."),
-    mercy: Optional[str] = typer.Option(None, "--mercy", help="fief-combat: never, attacker:K, defender:K or both."),
+    **game_options: Any,
 ) -> None:
     from simcore import cluster, runner
 
@@ -75,13 +71,56 @@ def simulate(
     from simcore.config import parse_settings
 
     parsed = parse_settings(settings)
-    with cluster.executor_for(workers, scheduler, threads=threads, quiet=quiet) as executor:
-        path = runner.simulate(
+    from rich.console import Console
+
+    from cli.progress import SimulationBar, print_summary, spinner
+
+    err = Console(stderr=True, quiet=quiet)
+    with cluster.executor_for(workers, scheduler, threads=threads, quiet=quiet) as executor, \
+            SimulationBar(err) as bar:
+        result = runner.simulate(
             game, games=n_games, seed=seed, out=out, force=force, threads=threads,
-            chunk_size=chunk_size, raw=raw, quiet=quiet, rules=rules, settings=parsed,
+            chunk_size=chunk_size, raw=raw, rules=rules, settings=parsed,
             executor=executor, players=players, strategies=strategies,
-            rotate_seats=rotate_seats, engine=engine, debug=debug, attacker=attacker,
-            defender=defender, terrain=terrain, darc=darc, lords_attacker=lords_attacker,
-            lords_defender=lords_defender, mercy=mercy)
+            rotate_seats=rotate_seats, engine=engine, debug=debug, progress=bar,
+            show_compile=spinner(err), result=True, **game_options)
     if quiet:
-        typer.echo(str(path))
+        typer.echo(str(result.path))
+    else:
+        # results on stdout (progress and the compile spinner stay on stderr)
+        print_summary(Console(), result)
+
+
+def game_option_parameters() -> list[inspect.Parameter]:
+    """One command-line option per game option declared in the specs (``GameSpec.options``),
+    named and typed as declared; its help names the games that take it and the default. Options
+    default to None ("not given"): the game's adapter supplies the default, and a game that does
+    not take an option refuses it (``GameSpec.check_options``)."""
+    found: dict[str, inspect.Parameter] = {}
+    for spec in registry.specs().values():
+        for o in spec.options:
+            if o.name in found:
+                continue
+            games = [s.name for s in registry.specs().values() if any(x.name == o.name
+                                                                       for x in s.options)]
+            default = f" (default {o.default})" if o.default is not None else ""
+            found[o.name] = inspect.Parameter(
+                o.name, inspect.Parameter.KEYWORD_ONLY, annotation=Optional[o.type],
+                default=typer.Option(None, o.flag, help=f"{', '.join(games)}: {o.help}{default}."))
+    return list(found.values())
+
+
+def _with_game_options(func):
+    """``func``'s signature with its ``**game_options`` replaced by the specs' options (Typer
+    reads the signature and the annotations)."""
+    sig = inspect.signature(func)
+    own = [p for p in sig.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    own = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in own]
+    extra = game_option_parameters()
+    func.__signature__ = sig.replace(parameters=own + extra)
+    func.__annotations__ = {**{k: v for k, v in func.__annotations__.items() if k != "game_options"},
+                            **{p.name: p.annotation for p in extra}}
+    return func
+
+
+simulate = _with_game_options(simulate)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import typer
 
+from simcore.games import DEFAULT_GAME
+
 from simcore.errors import UsageError
 
 
@@ -16,7 +18,7 @@ def register(app: typer.Typer) -> None:
 
 
 def list_strategies(
-    game: str = typer.Option("middle-ages", "--game", "-g", help="Which game."),
+    game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="Which game."),
     file: str = typer.Option("", "--file", help="List the strategies of this TOML file instead."),
 ) -> None:
     from rich.console import Console

@@ -19,6 +19,8 @@ from typing import List, Optional
 
 import typer
 
+from simcore.games import DEFAULT_GAME
+
 SET_HELP = ("Change one rule setting for every variant: PATH=VALUE (income.palais.base=4, "
             "setup.start_coins=[2,1,0,0]); repeatable.")
 VARY_HELP = ("What to vary: PATH=2..5, PATH=0..1:0.25, PATH=[a,b,c], setup.start_coins[0]=0..8 "
@@ -38,7 +40,7 @@ def sweep(
                                        help="Move one parameter at a time (the others at their "
                                             "first value) instead of a grid."),
     games: str = typer.Option("1e5", "--games", "-n", help="Games per variant."),
-    game: str = typer.Option("middle-ages", "--game", "-g", help="Which game (balance games lists them)."),
+    game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="Which game (balance games lists them)."),
     players: Optional[int] = typer.Option(None, "--players", "-p", help="Players (unless varied)."),
     strategies: Optional[str] = typer.Option(None, "--strategies", "-s",
                                              help="Bots, as simulate takes them (default: the game's)."),

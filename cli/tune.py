@@ -19,6 +19,8 @@ from typing import List, Optional
 
 import typer
 
+from simcore.games import DEFAULT_GAME
+
 from cli.sweep import SET_HELP
 
 TARGET_HELP = ("What to reach: seat-balance[:TOL] (every seat within 1/P ± TOL pp, default 1.5), "
@@ -39,7 +41,7 @@ def tune(
                                    "PATH=0.5..1.5, PATH=[a,b,c], setup.start_coins[0]=0..8, "
                                    "players=2..5; repeatable.", show_default=False),
     target: List[str] = typer.Option(..., "--target", help=TARGET_HELP, show_default=False),
-    game: str = typer.Option("middle-ages", "--game", "-g", help="Which game."),
+    game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="Which game."),
     players: Optional[int] = typer.Option(None, "--players", "-p", help="Players (unless varied)."),
     strategies: Optional[str] = typer.Option(None, "--strategies", "-s", help="Bots, as simulate takes them."),
     seed: int = typer.Option(0, "--seed", help="Search seed (every candidate plays the same games)."),

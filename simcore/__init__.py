@@ -1,8 +1,9 @@
 """simcore: the simulation core of the balance toolkit.
 
-Shared machinery (RNG streams, chunked runner, run directories, CLI) and one sub-package per game
-under :mod:`simcore.games`. May import numpy, numba, pyarrow, polars, typer and rich; never imports
-:mod:`analysis` or :mod:`reports` at module level (the CLI imports them lazily).
+Shared machinery (RNG streams, chunked runner, mergeable statistics, run directories) and one
+sub-package per game under :mod:`simcore.games`. May import numpy, numba, pyarrow and polars;
+never rich, typer, matplotlib, :mod:`analysis`, :mod:`reports` or :mod:`cli` (import-linter: the
+runner reports progress through callbacks, the command line draws).
 """
 
 __version__ = "0.1.0"

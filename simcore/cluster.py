@@ -309,10 +309,20 @@ class Cluster:
         blob = pickle.dumps(prep.recipe, protocol=5)
         return hashlib.sha256(blob).hexdigest(), blob
 
-    def warm(self, prep: PreparedRun, console=None) -> None:
-        """Check and warm every worker for ``prep`` (once per run configuration)."""
+    def warm(self, prep: PreparedRun, show=None) -> None:
+        """Check and warm every worker for ``prep`` (once per run configuration); ``show(message)``
+        says what is under way (it returns the function that ends the message), as the runner's
+        :class:`~simcore.runner.compile_notice` does."""
         token, blob = self._recipe(prep)
-        status = console.status if console is not None else (lambda _m: contextlib.nullcontext())
+
+        @contextlib.contextmanager
+        def status(message):
+            stop = show(message) if show is not None else None
+            try:
+                yield
+            finally:
+                if stop is not None:
+                    stop()
         if self.workers is not None:
             # the workers share this machine's Numba cache: compile once here, they load it
             with status(prep.compile_message):

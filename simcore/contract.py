@@ -18,7 +18,7 @@ May import numpy, pyarrow, the standard library and :mod:`simcore.errors`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Protocol, runtime_checkable
 
 import numpy as np
 import pyarrow as pa
@@ -35,6 +35,32 @@ _ARROW_TYPES = {
 }
 
 
+# What a column means to the layers that read it (``Column.role``). Analysis chooses its tables
+# from these, never from name patterns; the conformance suite checks each against the reference.
+COLUMN_ROLES = {
+    "": "a plain measure (summed, averaged, shown as it is)",
+    "score": "the player's score, in the spec's score_unit; one per player table (the result)",
+    "win_share": "1 for an outright win, 1/k for a win shared by k players, else 0; adds to 1",
+    "rank": "1 = best; tied players share a rank",
+    "seat_role": "the seat's role (a string naming one of the spec's roles)",
+    "player_count": "players in the game (games table)",
+    "length": "how long the game lasted (turns, rounds), in the column's unit",
+    "end_reason": "why the game ended: an integer code named by the column's labels",
+    "checkpoint_by_turn": "a running total at the end of turn t (group: one column per turn, "
+                          "in turn order)",
+    "checkpoint_by_event": "a running total just before event k (group: one column per event)",
+    "gain_by_event": "what event k gave or took (group: one column per event)",
+    "count_by_type": "how many of one type a player has or did (group: one column per type)",
+    "event_by_slot": "the id of the event fired in slot k (group: one column per slot)",
+}
+# Roles a table may hold once at most (the rest come in groups or as plain measures).
+SINGLE_ROLES = ("score", "win_share", "rank", "seat_role", "player_count", "length", "end_reason")
+
+_DTYPE_RANGE = {"int8": (-2 ** 7, 2 ** 7 - 1), "int16": (-2 ** 15, 2 ** 15 - 1),
+                "int32": (-2 ** 31, 2 ** 31 - 1), "int64": (-2 ** 63, 2 ** 63 - 1),
+                "bool": (0, 1)}
+
+
 @dataclass(frozen=True)
 class Column:
     """One column of a player or game table.
@@ -42,6 +68,14 @@ class Column:
     ``dtype`` is a numpy/Arrow name (``int8`` … ``float64``, ``bool``, ``string``); ``meaning`` is
     the sentence docs and ``balance export`` show; ``display`` the short name a report prints
     (default: the name with spaces); ``unit`` what one unit of the value is ("coins", "tiles").
+
+    ``role`` says what the column is to the toolkit (a key of :data:`COLUMN_ROLES`: ``score``,
+    ``rank``, ``checkpoint_by_turn`` …; ``""`` for a plain measure); ``group`` names the block a
+    column belongs to when the role comes as one column per turn, event or type (``coins_turn``,
+    ``tiles``), and ``key`` is the column's turn, event or type within that block (1-based turn,
+    a type's name). ``low`` / ``high`` are the values the game can produce, inclusive (``None``:
+    no bound beyond the dtype); they must fit the dtype, and every chunk is checked against them.
+    ``labels`` names integer codes (``end_reason``: ``{0: "third_guild", …}``).
     """
 
     name: str
@@ -49,10 +83,38 @@ class Column:
     meaning: str
     display: str = ""
     unit: str = ""
+    role: str = ""
+    group: str = ""
+    key: Any = None
+    low: float | None = None
+    high: float | None = None
+    labels: tuple[tuple[int, str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.dtype not in _ARROW_TYPES:
             raise ValueError(f"column {self.name}: unknown dtype {self.dtype!r}")
+        if self.role not in COLUMN_ROLES:
+            raise ValueError(f"column {self.name}: unknown role {self.role!r} "
+                             f"(known: {', '.join(r for r in COLUMN_ROLES if r)})")
+        if self.role in ("checkpoint_by_turn", "checkpoint_by_event", "gain_by_event",
+                         "count_by_type", "event_by_slot") and not (self.group and
+                                                                    self.key is not None):
+            raise ValueError(f"column {self.name}: role {self.role} needs a group and a key")
+        if self.role == "end_reason" and not self.labels:
+            raise ValueError(f"column {self.name}: an end_reason column names its codes (labels)")
+        if self.low is not None and self.high is not None and self.low > self.high:
+            raise ValueError(f"column {self.name}: low {self.low} > high {self.high}")
+        span = _DTYPE_RANGE.get(self.dtype)
+        if span is not None:
+            for bound in (self.low, self.high):
+                if bound is not None and not span[0] <= bound <= span[1]:
+                    raise ValueError(
+                        f"column {self.name}: the range {self.low}..{self.high} does not fit "
+                        f"{self.dtype} ({span[0]}..{span[1]}); widen the dtype")
+        for code, _ in self.labels:
+            if (self.low is not None and code < self.low) or (
+                    self.high is not None and code > self.high):
+                raise ValueError(f"column {self.name}: label code {code} outside its range")
 
     @property
     def arrow_type(self) -> pa.DataType:
@@ -61,6 +123,27 @@ class Column:
     @property
     def label(self) -> str:
         return self.display or self.name.replace("_", " ")
+
+    @property
+    def label_names(self) -> dict[int, str]:
+        """The ``labels`` as a dict: code → name."""
+        return dict(self.labels)
+
+    @property
+    def bounds(self) -> tuple[float, float] | None:
+        """(low, high) the values must lie in, the dtype's limits standing in for a missing bound;
+        None for floats and strings without a declared range."""
+        span = _DTYPE_RANGE.get(self.dtype)
+        if span is None and self.low is None and self.high is None:
+            return None
+        lo = self.low if self.low is not None else (span[0] if span else float("-inf"))
+        hi = self.high if self.high is not None else (span[1] if span else float("inf"))
+        return lo, hi
+
+
+def labelled(names: tuple[str, ...] | list[str]) -> tuple[tuple[int, str], ...]:
+    """``labels`` for codes 0, 1, … in the order of ``names``."""
+    return tuple(enumerate(names))
 
 
 def schema(columns: tuple[Column, ...] | list[Column]) -> pa.Schema:
@@ -138,13 +221,19 @@ class GameSpec:
     game_columns: tuple[Column, ...]            # after the common game column
     score_unit: str                             # what `score` counts: "coins", "guild cards"
     adapter: str                                # module with prepare(**options) -> PreparedRun
+                                                # (an :class:`Adapter`)
     roles: tuple[Role, ...] = ()                # () = every seat alike
     default_strategy: str | None = None         # None: the game has no bots to choose
     strategies: str | None = None               # module with presets/resolve/lookup/load_file
+                                                # (a :class:`StrategyLoader`)
     takes: frozenset[str] = frozenset(COMMON_OPTIONS)
     options: tuple[GameOption, ...] = ()        # options of this game only
     golden: str | None = None                   # module with main(argv) (simcore.golden)
-    reference: bool = False                     # has a pure-Python reference engine
+    reference: bool = False                     # has a pure-Python reference engine (the
+                                                # module ``reference`` beside the adapter, a
+                                                # :class:`ReferenceEngine`)
+    rules: str | None = None                    # the rules module (a :class:`RulesModule`);
+                                                # default: ``rules`` beside the adapter
     analysis_hooks: str | None = None           # module of game-specific analysis (e.g. the
                                                 # questions a report plays: questions_for_run)
     report_hooks: str | None = None             # module adding game-specific report sections
@@ -154,7 +243,72 @@ class GameSpec:
                                                 # search_choice; docs/search.md), None: no search bot
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        for table, cols in (("player", self.all_player_columns), ("game", self.all_game_columns)):
+            names = [c.name for c in cols]
+            if len(set(names)) != len(names):
+                raise ValueError(f"{self.name}: a {table} column is declared twice")
+            for role in SINGLE_ROLES:
+                found = [c.name for c in cols if c.role == role]
+                if len(found) > 1:
+                    raise ValueError(f"{self.name}: {len(found)} {table} columns have role {role} "
+                                     f"({', '.join(found)}); a table has one")
+        scores = [c for c in self.player_columns if c.role == "score"]
+        if len(scores) != 1:
+            raise ValueError(f"{self.name}: the player table needs one column with role score")
+        if scores[0].unit != self.score_unit:
+            raise ValueError(f"{self.name}: the score column's unit {scores[0].unit!r} differs from "
+                             f"the spec's score_unit {self.score_unit!r}")
+
     # -- derived -----------------------------------------------------------------------------
+
+    @property
+    def module_folder(self) -> str:
+        """The package of the game's folder (``simcore.games.middle_ages``): the adapter's."""
+        return self.adapter.rsplit(".", 1)[0]
+
+    @property
+    def rules_module(self) -> str:
+        return self.rules or self.module_folder + ".rules"
+
+    @property
+    def reference_module(self) -> str | None:
+        return self.module_folder + ".reference" if self.reference else None
+
+    @property
+    def driver_module(self) -> str | None:
+        """The kernel driver the reference replays (a :class:`TracedDriver`), with a reference."""
+        return self.module_folder + ".driver" if self.reference else None
+
+    def columns_with_role(self, role: str, table: str = "players") -> tuple[Column, ...]:
+        """The columns of ``table`` ("players" or "games") that have ``role``, in table order."""
+        cols = self.all_player_columns if table == "players" else self.all_game_columns
+        return tuple(c for c in cols if c.role == role)
+
+    def role_column(self, role: str, table: str = "players") -> Column | None:
+        """The one column of ``table`` with a single role (``score``, ``length``, ``end_reason`` …),
+        or None when the game has none."""
+        found = self.columns_with_role(role, table)
+        return found[0] if found else None
+
+    def bounds(self) -> dict[str, tuple[float, float]]:
+        """Column → (low, high) for every column of either table with a declared range (the
+        ranges every chunk is checked against; a dtype's own limits need no check)."""
+        return {c.name: c.bounds for c in (*self.all_player_columns, *ROTATION_COLUMNS,
+                                            *self.game_columns)
+                if c.low is not None or c.high is not None}
+
+    def groups(self, role: str, table: str = "players") -> dict[str, tuple[Column, ...]]:
+        """Blocks of columns with ``role`` by group name, in table order (e.g. role
+        ``checkpoint_by_turn`` → ``{"coins_turn": (coins_turn_1, …)}``)."""
+        out: dict[str, list[Column]] = {}
+        for c in self.columns_with_role(role, table):
+            out.setdefault(c.group, []).append(c)
+        return {g: tuple(cs) for g, cs in out.items()}
+
+    @property
+    def score_column(self) -> Column:
+        return self.columns_with_role("score")[0]
 
     @property
     def all_player_columns(self) -> tuple[Column, ...]:
@@ -221,6 +375,93 @@ class GameSpec:
 
 
 # ---------------------------------------------------------------------------------------------
+# What a game folder's modules provide (checked by tests/conformance)
+# ---------------------------------------------------------------------------------------------
+
+@runtime_checkable
+class Adapter(Protocol):
+    """``spec.adapter``: validated options → :class:`PreparedRun`. Keyword arguments are the
+    common options the spec ``takes`` (``players``, ``bots`` = (names, rows) from the strategy
+    loader, ``engine``, ``debug``, ``rotate_seats``), the spec's own ``options`` and
+    ``rules_path``; bad input raises :class:`~simcore.errors.UsageError` before any game."""
+
+    def prepare(self, **options: Any) -> "PreparedRun": ...
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """One named bot as its loader returns it: ``row`` is what the kernel reads (float64)."""
+
+    name: str
+    description: str
+    kind: str
+    weights: dict
+    bias: dict
+    row: np.ndarray
+
+
+@runtime_checkable
+class StrategyLoader(Protocol):
+    """``spec.strategies``: bots as data (see :mod:`strategies.common`). ``resolve`` turns a
+    ``--strategies`` value into (names per seat, float64 rows per seat)."""
+
+    def presets(self) -> dict[str, Strategy]: ...
+
+    def load_file(self, path: Any) -> dict[str, Strategy]: ...
+
+    def lookup(self, spec: str, option: str = "--strategies") -> Strategy: ...
+
+    def resolve(self, spec: Any, n_players: int) -> tuple[list[str], np.ndarray]: ...
+
+
+@runtime_checkable
+class RulesModule(Protocol):
+    """``spec.rules_module``: the designer's rules file → frozen arrays. ``load(None)`` reads
+    ``default_rules_path()``; errors name the file and key (:class:`~simcore.errors.ConfigError`)."""
+
+    def default_rules_path(self) -> Any: ...
+
+    def load(self, path: Any = None) -> Any: ...
+
+
+@runtime_checkable
+class GameRecord(Protocol):
+    """What the reference engine returns for one game: per seat ``score`` (the score role),
+    ``win_share`` and ``rank``, and ``decisions`` = [(kind, n_options, chosen index)]."""
+
+    score: Any
+    win_share: Any
+    rank: Any
+    decisions: list
+
+
+@runtime_checkable
+class ReferenceEngine(Protocol):
+    """``spec.reference_module``: the slow, readable engine the kernel is checked against.
+    ``play_game(rules, n_players, seed, game, strategies=None, log=None, debug=False)`` plays game
+    ``game`` of stream ``seed``; ``strategies`` (one per seat) choose with
+    ``choose(kind, options, state, seat, rng)``; ``record_table`` renders a record's final table
+    (the golden playthrough)."""
+
+    def play_game(self, rules: Any, n_players: int, seed: int, game: int, strategies: Any = None,
+                  log: Any = None, debug: bool = False) -> GameRecord: ...
+
+    def record_table(self, record: Any) -> list[str]: ...
+
+
+@runtime_checkable
+class TracedDriver(Protocol):
+    """``spec.driver_module`` of a game with a reference engine: the kernel's chunk driver.
+    ``run_chunk(rules, n_players, first_game, n_games, seed, strat, trace_decisions=True)``
+    returns per-seat ``score``/``win_share``/``rank`` arrays (game-major) and ``trace``: per game
+    the (n_options, chosen) pairs of every decision, which the reference replays
+    (:class:`simcore.reference_strategies.ReplayStrategy`)."""
+
+    def run_chunk(self, rules: Any, n_players: int, first_game: int, n_games: int, seed: int,
+                  strat: Any = None, **options: Any) -> dict: ...
+
+
+# ---------------------------------------------------------------------------------------------
 # What an adapter hands the runner
 # ---------------------------------------------------------------------------------------------
 
@@ -271,6 +512,9 @@ class PreparedRun:
     default_chunk: int | None = None             # the game's games per chunk (default: runner's)
     recipe: Any = None                           # set by simcore.runner.prepare: how a Dask
                                                  # worker builds the same run (runner.Recipe)
+    bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
+                                                 # set by simcore.runner.prepare from the spec:
+                                                 # column -> (low, high) every chunk must obey
 
 
 _NUMPY_OF_ARROW = {pa.int8(): np.int8, pa.int16(): np.int16, pa.int32(): np.int32,
@@ -339,3 +583,118 @@ def raise_game_error(errors: np.ndarray, first: int, error_text: dict[int, str])
     if bad.size:
         code = int(errors[bad[0]])
         raise RuntimeError(f"game {first + int(bad[0])}: {error_text.get(code, f'kernel error {code}')}")
+
+
+class ContractError(RuntimeError):
+    """A game's adapter handed the runner something its spec does not declare (a missing column,
+    a wrong dtype, a wrong row count): a bug in the game, named by column."""
+
+
+class ColumnRangeError(UsageError):
+    """A value outside the range its spec column declares: the rules in use (``--set``, a rules
+    file) make the game produce values the column was not declared for. One line, exit code 2."""
+
+
+def check_table(cols: dict[str, Any], schema: pa.Schema, rows: int, bounds: dict, game: str,
+                table: str) -> None:
+    """Every column of ``schema`` in ``cols``, of exactly its dtype (no cast: numpy arrays of the
+    column's numpy dtype, Arrow arrays of its Arrow type), ``rows`` long, its values inside
+    ``bounds[name]``. Raises :class:`ContractError` (naming every column of a wrong dtype) or
+    :class:`ColumnRangeError` naming the column."""
+    wrong = []
+    for f in schema:
+        name = f.name
+        if name not in cols:
+            raise ContractError(f"{game}: the adapter's {table} chunk has no column {name!r}")
+        v = cols[name]
+        if isinstance(v, (pa.Array, pa.ChunkedArray)):
+            got, ok = str(v.type), v.type == f.type
+        elif isinstance(v, np.ndarray):
+            want = _NUMPY_OF_ARROW.get(f.type) or (np.bool_ if f.type == pa.bool_() else None)
+            got, ok = str(v.dtype), want is not None and v.dtype == want and v.ndim == 1
+        else:
+            got, ok = type(v).__name__, False
+        if not ok:
+            wrong.append(f"{table} column {name!r} is {got} but the spec declares {f.type}")
+            continue
+        if len(v) != rows:
+            raise ContractError(f"{game}: {table} column {name!r} has {len(v)} rows, not {rows}")
+        span = bounds.get(name)
+        if span is not None and rows and isinstance(v, np.ndarray):
+            lo, hi = v.min(), v.max()
+            if lo < span[0] or hi > span[1]:
+                bad = lo if lo < span[0] else hi
+                raise ColumnRangeError(
+                    f"{game}: {table} column {name!r} holds {bad}, outside its declared range "
+                    f"{_num(span[0])}..{_num(span[1])} ({f.type}): these rules make values the "
+                    "spec does not allow (a column too narrow for this setting, or a kernel bug)")
+    if wrong:
+        raise ContractError(f"{game}: " + "; ".join(wrong) + " (the kernel/adapter must produce "
+                            "the spec's dtypes; nothing is cast)")
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def check_chunk(prep: PreparedRun, chunk: ChunkResult, n_games: int,
+                player_columns: tuple[str, ...] | None = None) -> None:
+    """:func:`check_table` on both tables of a chunk of ``n_games`` games, before the runner
+    turns them into Arrow tables (``player_columns``: only these player columns are needed)."""
+    ps = prep.players_schema
+    if player_columns is not None and player_columns != tuple(ps.names):
+        ps = pa.schema([f for f in ps if f.name in player_columns])
+    check_table(chunk.players, ps, n_games * prep.n_players, prep.bounds, prep.game, "players")
+    check_table(chunk.games, prep.games_schema, n_games, prep.bounds, prep.game, "games")
+
+
+# ---------------------------------------------------------------------------------------------
+# Written once for every game: results, and arrays -> columns by the spec's names
+# ---------------------------------------------------------------------------------------------
+
+def ranks_and_win_shares(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rank (int8, 1 = best, ties share the better rank) and win share (float32: 1/k for each of
+    the k players with the best score, else 0) of every player of every game, game-major, from
+    ``scores`` [n_games, n_players] (higher is better)."""
+    s = np.asarray(scores)
+    rank = 1 + (s[:, None, :] > s[:, :, None]).sum(axis=2)
+    best = s == s.max(axis=1, keepdims=True)
+    win = best / best.sum(axis=1, keepdims=True)
+    return rank.astype(np.int8).ravel(), win.astype(np.float32).ravel()
+
+
+def spec_columns(columns: tuple[Column, ...], arrays: dict[str, Any],
+                 skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The adapter skeleton: each of ``columns`` (but ``skip``) taken from ``arrays`` by name,
+    or, for a column of a group (``tiles_champs`` of group ``tiles``), column ``i`` of the 2-D
+    array named after the group, ``i`` its place within the group. Arrays are taken as they are
+    (the runner checks their dtypes): the kernel must write the spec's dtypes."""
+    out: dict[str, Any] = {}
+    place: dict[str, int] = {}
+    for c in columns:
+        if c.name in skip:
+            continue
+        if c.name in arrays:
+            out[c.name] = arrays[c.name]
+        elif c.group and c.group in arrays:
+            i = place[c.group] = place.get(c.group, -1) + 1
+            out[c.name] = np.ascontiguousarray(arrays[c.group][:, i])
+        else:
+            raise ContractError(f"the kernel's outputs have no array {c.name!r}"
+                                + (f" nor {c.group!r}" if c.group else ""))
+    return out
+
+
+def chunk_from_arrays(spec_players: tuple[Column, ...], spec_games: tuple[Column, ...],
+                      arrays: dict[str, Any], first: int, n: int, n_players: int,
+                      seats: "SeatStrategies", n_rot: int = 1) -> ChunkResult:
+    """A :class:`ChunkResult` from a kernel's output arrays, named as the spec's columns (player
+    arrays game-major, one row per player-game): the common columns (game, seat, strategy,
+    deal, rotation, n_players) are filled here."""
+    players = seats.columns(first, n, n_rot)
+    players.update(spec_columns(spec_players, arrays))
+    games = {"game": np.arange(first, first + n, dtype=np.int64)}
+    counts = [c.name for c in spec_games if c.role == "player_count"]
+    games.update({name: np.full(n, n_players, np.int8) for name in counts})
+    games.update(spec_columns(spec_games, arrays, skip=tuple(counts)))
+    return ChunkResult(players, games)

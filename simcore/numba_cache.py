@@ -11,6 +11,11 @@ of them recompiles the whole group on the next run, as an edit to a single-file 
 wraps the cache locator Numba would choose (same cache directory, same file names); only the stamp
 differs. It must run before the members' ``@njit(cache=True)`` decorators do.
 
+A game needs no call of its own: the registry (:mod:`simcore.games`) registers every game's folder
+(:mod:`simcore.cache_folders`) when it is imported, which is before any module of the folder is,
+and every cached function defined in a registered folder is stamped over all the folder's Python
+files, :mod:`simcore.rng` and :mod:`simcore.search`: an edit anywhere in a game's folder recompiles its kernel.
+
 Unprivileged installs: Numba caches beside the source (``__pycache__``), else in the user's cache
 directory (``~/.cache/numba``), else — package directory read-only *and* home unwritable, as in a
 system-wide install run by another user or a read-only container — every ``cache=True`` decorator
@@ -20,7 +25,7 @@ raised "cannot cache function: no locator available". Importing this module (whi
 ``$TMPDIR``, ``/tmp`` or ``/var/tmp`` (refused if another user owns it or may write it: cached code
 is loaded with pickle), and, when not even that can be written, compiling without an on-disk cache
 after one warning line on stderr. ``NUMBA_CACHE_DIR``, when set, still wins. May import the
-standard library and numba.
+standard library, numba and :mod:`simcore.cache_folders`.
 """
 
 from __future__ import annotations
@@ -34,8 +39,15 @@ from functools import lru_cache
 
 from numba.core import caching, dispatcher
 
+from simcore import cache_folders
+
 _IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl   # (_CacheImpl in older Numba)
 _GROUPS: dict[str, tuple[str, ...]] = {}   # member file → every file of its group's stamp
+# Jitted modules outside a game's folder that every kernel calls or inlines (its RNG stream).
+# jitted modules outside the game folders that every game's kernel calls: the streams, and the
+# game-independent search (simcore.search, called by each game's search hooks)
+_SHARED_JITTED = tuple(os.path.join(os.path.dirname(os.path.abspath(__file__)), f)
+                       for f in ("rng.py", "search.py"))
 
 
 @lru_cache(maxsize=None)
@@ -63,6 +75,9 @@ class GroupStampLocator:
     @classmethod
     def from_function(cls, py_func, py_file):
         files = _GROUPS.get(os.path.abspath(py_file))
+        if files is None:
+            in_folder = cache_folders.folder_files(py_file)
+            files = in_folder + _SHARED_JITTED if in_folder is not None else None
         if files is None:
             return None
         for locator_class in _IMPL._locator_classes:
@@ -204,3 +219,6 @@ def install_fallbacks() -> None:
 
 
 install_fallbacks()
+# Game folders registered by simcore.games (simcore.cache_folders): one stamp per folder.
+if GroupStampLocator not in _IMPL._locator_classes:
+    _IMPL._locator_classes.insert(0, GroupStampLocator)

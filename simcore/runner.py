@@ -5,13 +5,16 @@ game does not take, resolves the bots with the game's strategy loader and lets t
 build a :class:`~simcore.contract.PreparedRun`. :func:`run` plays it and streams the results into a
 run directory; :func:`chunks` and :func:`collect` are the in-memory form (the ladder, the
 Médiévallons questions, sweeps). The runner owns everything that is the same for every game:
-checking the output path before any work, threads, the compile spinner and progress bar, chunking
-(memory stays bounded whatever the game count), per-seat and per-strategy sufficient statistics,
-atomic publication of the run directory, and the closing summary table. Results do not depend on
+checking the output path before any work, threads, chunking (memory stays bounded whatever the
+game count), the run's mergeable statistics (:mod:`simcore.accumulate`, stats.json) and the
+per-seat and per-strategy sums of summary.parquet, and atomic publication of the run directory.
+It draws nothing: :func:`execute` returns a :class:`RunResult` and reports progress and Numba
+compilation through callbacks; the progress bar, the compile spinner and the closing table are
+the command line's (:mod:`cli.progress`). Results do not depend on
 the chunk size or the thread count because every game draws from its own stream keyed on
 (seed, game index). :func:`simulate` is prepare + run in one call.
 
-May import numpy, pyarrow, numba, rich, :mod:`strategies` (through the specs' loader names) and
+May import numpy, pyarrow, numba, :mod:`strategies` (through the specs' loader names) and
 :mod:`simcore` modules (never analysis/reports).
 """
 
@@ -26,20 +29,20 @@ import numpy as np
 import pyarrow as pa
 
 import simcore
+from simcore import accumulate
 from simcore import games as registry
 from simcore import rundir
 from simcore.atomic import input_paths
-from simcore.contract import ChunkResult, PreparedRun, arrow_column, strings
+from simcore.contract import ChunkResult, PreparedRun, arrow_column, check_chunk, strings
 from simcore.errors import UsageError
 from simcore.options import check_chunk_size, check_seed, check_threads, parse_games, set_threads  # noqa: F401
-from simcore.stats import wilson_interval
 
 DEFAULT_CHUNK = 1 << 17          # games per chunk: ~30 MB of player rows at 5 players
 RAW_LIMIT = 10_000_000           # above this, players.parquet only with raw=True
 
 
 def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = None,
-            settings: Any = (), quiet: bool = False, **options: Any) -> PreparedRun:
+            settings: Any = (), quiet: bool = False, show_compile=None, **options: Any) -> PreparedRun:
     """Validate ``options`` for ``game`` and build its run (nothing is played).
 
     ``settings`` are rule settings (``--set``: :class:`simcore.config.Setting` or ``"PATH=VALUE"``
@@ -53,8 +56,9 @@ def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = N
     variants), where the adapter accepts them. The run keeps a :class:`Recipe` of the validated
     options (bots resolved to their rows, the rules file's text) with which a Dask worker builds
     the same run (:mod:`simcore.cluster`). Building the run imports the game's kernel, which Numba
-    compiles on a first run (or after an edit): a spinner on stderr says so then, and only then
-    (:func:`compile_notice`; ``quiet`` hides it).
+    compiles on a first run (or after an edit): ``show_compile(message)`` is called then, and only
+    then (:class:`compile_notice`; the command line passes a spinner; ``quiet`` is kept for old
+    callers and changes nothing: the runner draws nothing).
     """
     spec = registry.get(game)
     spec.check_options(options)
@@ -79,7 +83,7 @@ def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = N
             raise ValueError("give rule settings or already loaded rules, not both")
         rules = rules_source(game, rules, settings, seats=kwargs.get("players"))
     with compile_notice(f"Compiling the {spec.title} kernel (a first run after an install or an edit; "
-                        f"cached afterwards)", quiet=quiet):
+                        f"cached afterwards)", show_compile):
         prep = build(game, kwargs, rules)
     if settings:
         prep.meta["settings"] = [getattr(x, "text", str(x)) for x in settings]
@@ -95,19 +99,18 @@ def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = N
 
 class compile_notice:
     """While Numba really compiles (its ``numba:compile`` event, not a load from the on-disk cache),
-    a spinner on stderr shows ``message``; nothing at all when every function comes from the cache.
-    Compilation may start in any thread (the kernel's blocks), so the spinner starts from the event
-    listener and stops when the block ends. ``console``: a rich console (default: stderr)."""
+    ``show(message)`` is called once and what it returns (a function without arguments) is called
+    when the block ends: the command line draws a spinner then (``cli.progress.spinner``); nothing
+    at all happens when every function comes from the cache or ``show`` is None. Compilation may
+    start in any thread (the kernel's blocks), so ``show`` is called from the event listener.
+    ``compiled`` says afterwards whether anything was compiled."""
 
-    def __init__(self, message: str, console=None, quiet: bool = False) -> None:
-        self.message, self.console, self.quiet = message, console, quiet
-        self.status = None
+    def __init__(self, message: str, show=None) -> None:
+        self.message, self.show = message, show
+        self.stop = None
         self.compiled = False
 
     def __enter__(self):
-        if self.quiet or (self.console is not None and self.console.quiet):
-            self._scope = None
-            return self
         from numba.core import event
 
         notice = self
@@ -127,18 +130,13 @@ class compile_notice:
         if self.compiled:
             return
         self.compiled = True
-        if self.console is None:
-            from rich.console import Console
-
-            self.console = Console(stderr=True)
-        self.status = self.console.status(self.message)
-        self.status.start()
+        if self.show is not None:
+            self.stop = self.show(self.message)
 
     def __exit__(self, *exc) -> None:
-        if self._scope is not None:
-            self._scope.__exit__(*exc)
-        if self.status is not None:
-            self.status.stop()
+        self._scope.__exit__(*exc)
+        if self.stop is not None:
+            self.stop()
 
 
 @dataclass
@@ -162,6 +160,7 @@ def build(game: str, kwargs: dict[str, Any], rules: Any) -> PreparedRun:
     adapter = registry.import_hook(spec.adapter)
     prep = adapter.prepare(rules_path=rules, **kwargs)
     prep.score_unit = spec.score_unit
+    prep.bounds = spec.bounds()
     if not prep.seat_labels and spec.roles and not spec.roles_alike:
         prep.seat_labels = spec.seat_roles(prep.n_players)
     if prep.fair_share is None and spec.roles_alike:
@@ -170,10 +169,10 @@ def build(game: str, kwargs: dict[str, Any], rules: Any) -> PreparedRun:
 
 
 def default_rules_path(game: str) -> Path:
-    """The rules file a game plays by default: its rules module's ``default_rules_path()`` (the
-    module ``rules`` beside the game's adapter)."""
+    """The rules file a game plays by default: its rules module's ``default_rules_path()``
+    (``spec.rules_module``, a :class:`simcore.contract.RulesModule`)."""
     spec = registry.get(game)
-    module = spec.adapter.rsplit(".", 1)[0] + ".rules"
+    module = spec.rules_module
     try:
         rules_mod = registry.import_hook(module)
     except ModuleNotFoundError:
@@ -210,27 +209,32 @@ def chunks(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | No
     if first < 0 or first % prep.games_per_deal:
         raise ValueError(f"first game {first}: must be >= 0 and a whole number of deals")
     set_threads(threads)
-    for start, n in chunk_spans(games, chunk_size or prep.default_chunk or DEFAULT_CHUNK, first):
+    for start, n in chunk_spans(games, chunk_size or prep.default_chunk or DEFAULT_CHUNK, first,
+                                   unit=prep.games_per_deal):
         yield prep.play(start, n, seed)
 
 
 FIRST_CHUNK = 256     # games in the first chunk of a run; each next chunk twice as many, up to the size
 
 
-def chunk_spans(games: int, size: int, first: int = 0, ramp: bool = True) -> list[tuple[int, int]]:
+def chunk_spans(games: int, size: int, first: int = 0, ramp: bool = True,
+                unit: int = 1) -> list[tuple[int, int]]:
     """The chunks of a run of ``games`` games from game ``first``: (first game, game count), in
     game order. With ``ramp`` the first chunk has :data:`FIRST_CHUNK` games (at most ``size``) and
     each next one twice as many up to ``size``, so progress shows (with a time left) within about a
     second even for slow bots, while long runs still play full chunks. A game's result depends only
-    on (seed, game index), so the spans change nothing in the run's content."""
+    on (seed, game index), so the spans change nothing in the run's content. ``unit``: every span
+    holds whole deals of this many games (seat rotation; the statistics pair a deal's games)."""
     spans = []
     done = 0
-    step = min(FIRST_CHUNK, size) if ramp else size
+    whole = max(unit, size - size % unit)
+    step = min(FIRST_CHUNK, whole) if ramp else whole
+    step = max(unit, step - step % unit)
     while done < games:
         n = min(step, games - done)
         spans.append((first + done, n))
         done += n
-        step = min(step * 2, size)
+        step = min(step * 2, whole)
     return spans
 
 
@@ -254,6 +258,7 @@ class Part:
     by_strategy: "GroupSummary | None"
     extras: dict[str, Any]
     kernel_s: float
+    stats: "accumulate.RunStats | None" = None
 
 
 @dataclass(frozen=True)
@@ -264,6 +269,7 @@ class PartPlan:
 
     player_columns: tuple[str, ...] | None
     full_summaries: bool = True
+    statistics: bool = True
 
 
 def play_part(prep: PreparedRun, first: int, n: int, seed: int, plan: PartPlan) -> Part:
@@ -276,6 +282,7 @@ def play_part(prep: PreparedRun, first: int, n: int, seed: int, plan: PartPlan) 
 def make_part(prep: PreparedRun, chunk: ChunkResult, first: int, n: int, plan: PartPlan,
               kernel_s: float = 0.0) -> Part:
     """A played chunk's :class:`Part` (tables and sufficient statistics)."""
+    check_chunk(prep, chunk, n, plan.player_columns)   # dtypes and ranges, before any cast
     by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
     by_seat.add(chunk.players, np.tile(np.arange(prep.n_players), n))
     by_strategy, extras = None, {}
@@ -292,8 +299,21 @@ def make_part(prep: PreparedRun, chunk: ChunkResult, first: int, n: int, plan: P
         if plan.player_columns != tuple(schema.names):
             schema = pa.schema([f for f in schema if f.name in plan.player_columns])
         players = _table(chunk.players, schema)
+    stats = None
+    if plan.statistics:
+        stats = accumulate.RunStats(stats_layout(prep))
+        stats.add(chunk)
     return Part(first, n, players, _table(chunk.games, prep.games_schema), by_seat, by_strategy,
-                extras, kernel_s)
+                extras, kernel_s, stats)
+
+
+def stats_layout(prep: PreparedRun) -> dict:
+    """The layout of ``prep``'s statistics (:func:`simcore.accumulate.layout_of_run`), made once."""
+    lay = getattr(prep, "_stats_layout", None)
+    if lay is None:
+        lay = accumulate.layout_of_run(prep)
+        prep._stats_layout = lay
+    return lay
 
 
 def merge_sums(total: Any, part: Any) -> None:
@@ -334,11 +354,10 @@ class LocalExecutor:
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind}
 
-    def warm(self, prep: PreparedRun, console=None) -> None:
-        if console is None:
-            prep.warmup()
-            return
-        with compile_notice(prep.compile_message, console):
+    def warm(self, prep: PreparedRun, show=None) -> None:
+        """Compile or load the kernel; ``show(message)`` while Numba compiles (see
+        :class:`compile_notice`)."""
+        with compile_notice(prep.compile_message, show):
             prep.warmup()
 
     def play(self, prep: PreparedRun, spans: list[tuple[int, int]], seed: int, plan: PartPlan,
@@ -372,12 +391,14 @@ def _finish_part(prep, chunk, first, n, plan, kernel_s, sink) -> None:
 
 @dataclass
 class Played:
-    """The outcome of :func:`collect`: every player and game row as Arrow tables, and the
-    per-seat sufficient statistics (as in summary.parquet)."""
+    """The outcome of :func:`collect`: every player and game row as Arrow tables, the per-seat
+    sufficient statistics (as in summary.parquet) and the run's mergeable statistics
+    (:class:`simcore.accumulate.RunStats`, as in stats.json; ``None`` when not asked for)."""
 
     players: pa.Table
     games: pa.Table
     by_seat: "GroupSummary"
+    stats: "accumulate.RunStats | None" = None
 
     def win_shares(self, n_players: int) -> np.ndarray:
         """float64[games, players]: each game's win share per seat."""
@@ -386,10 +407,12 @@ class Played:
 
 def collect(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | None = None,
             threads: int | None = None, columns: tuple[str, ...] | None = None,
-            first: int = 0, executor=None) -> Played:
+            first: int = 0, executor=None, statistics: bool = True) -> Played:
     """Play ``games`` games in memory and return them as tables.
 
     ``columns`` limits the player columns kept (memory); game columns are always kept.
+    ``statistics``: also make the run's mergeable statistics (``Played.stats``; off saves the
+    time of a tune or ladder that reads only the rows).
     ``first``: as for :func:`chunks`. ``executor``: where the chunks are played (default here; a
     :class:`simcore.cluster.Cluster` plays them on Dask workers: the same tables)."""
     _check_counts(prep, games, seed, chunk_size)
@@ -401,26 +424,32 @@ def collect(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | N
     by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
     players, game_rows = [], []
     plan = PartPlan(tuple(prep.players_schema.names) if columns is None else tuple(columns),
-                    full_summaries=False)
+                    full_summaries=False, statistics=statistics)
+    stats = accumulate.RunStats(stats_layout(prep)) if statistics else None
 
     def keep(part: Part) -> None:
         by_seat.merge(part.by_seat)
+        if stats is not None:
+            stats.merge(part.stats)
         players.append(part.players)
         game_rows.append(part.games)
 
-    executor.play(prep, chunk_spans(games, size, first), seed, plan, keep)
-    return Played(pa.concat_tables(players), pa.concat_tables(game_rows), by_seat)
+    executor.play(prep, chunk_spans(games, size, first, unit=prep.games_per_deal), seed, plan, keep)
+    return Played(pa.concat_tables(players), pa.concat_tables(game_rows), by_seat, stats)
 
 
 def simulate(game: str, *, games: int | str, seed: int = 0, out: str | Path | None = None,
              force: bool = False, threads: int | None = None, chunk_size: int | None = None,
              raw: bool | None = None, quiet: bool = False, rules: str | Path | None = None,
-             settings: Any = (), executor=None, **options: Any) -> Path:
-    """Prepare and run ``games`` games of ``game`` into a run directory; returns its path.
+             settings: Any = (), executor=None, progress=None, show_compile=None,
+             result: bool = False, **options: Any):
+    """Prepare and run ``games`` games of ``game`` into a run directory; returns its path (with
+    ``result=True`` the :class:`RunResult`).
 
     The Python form of ``simulate``: ``simulate("fief-combat", attacker=10, defender=6,
     terrain="castle", games=100_000)`` or ``simulate("middle-ages", players=4, games=1e6)``.
-    ``executor``: see :func:`run` (a :class:`simcore.cluster.Cluster` plays on Dask)."""
+    ``executor``, ``progress``, ``show_compile``: see :func:`execute` (a
+    :class:`simcore.cluster.Cluster` plays on Dask)."""
     n = parse_games(games)
     check_seed(seed)
     check_threads(threads)
@@ -428,9 +457,11 @@ def simulate(game: str, *, games: int | str, seed: int = 0, out: str | Path | No
     out_dir = Path(out) if out is not None else None
     if out_dir is not None:
         rundir.check_output_dir(out_dir, force, inputs=input_paths(rules, options.get("strategies")))
-    prep = prepare(game, rules=rules, settings=settings, **options)
-    return run(prep, games=n, seed=seed, out=out_dir, force=force, threads=threads,
-               chunk_size=chunk_size, raw=raw, quiet=quiet, executor=executor)
+    prep = prepare(game, rules=rules, settings=settings, show_compile=show_compile, **options)
+    res = execute(prep, games=n, seed=seed, out=out_dir, force=force, threads=threads,
+                  chunk_size=chunk_size, raw=raw, executor=executor, progress=progress,
+                  show_compile=show_compile)
+    return res if result else res.path
 
 
 def _check_counts(prep: PreparedRun, games: int, seed: int, chunk_size: int | None) -> None:
@@ -501,14 +532,44 @@ class GroupSummary:
         return pa.table(cols)
 
 
+@dataclass
+class RunResult:
+    """What :func:`execute` hands back: the published run directory, its run.json (``meta``), the
+    run's statistics (:class:`simcore.accumulate.RunStats`, as in stats.json), the prepared run
+    and the lines the game adds under the closing table (:class:`~simcore.contract.ClosingRow`).
+    The command line draws the closing table from it (``cli.progress.print_summary``)."""
+
+    path: Path
+    meta: dict
+    stats: "accumulate.RunStats"
+    prep: PreparedRun
+    closing: list
+
+
 def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None = None,
         force: bool = False, threads: int | None = None, chunk_size: int | None = None,
-        raw: bool | None = None, quiet: bool = False, console=None,
-        on_chunk: Any = None, executor=None) -> Path:
-    """Play ``games`` games of ``prep`` and publish the run directory; return its path.
+        raw: bool | None = None, quiet: bool = True, console=None,
+        on_chunk: Any = None, executor=None, progress=None, show_compile=None) -> Path:
+    """:func:`execute`, returning the run directory's path (``quiet`` and ``console`` are kept
+    for old callers and change nothing: the runner draws nothing; ``on_chunk(games_done)`` is a
+    progress callback of one argument)."""
+    if on_chunk is not None and progress is None:
+        progress = lambda done, total: on_chunk(done)  # noqa: E731
+    return execute(prep, games=games, seed=seed, out=out, force=force, threads=threads,
+                   chunk_size=chunk_size, raw=raw, executor=executor, progress=progress,
+                   show_compile=show_compile).path
 
-    ``on_chunk(games_done)`` is called after every chunk (a sweep's progress bar over all its
-    variants); with it the runner draws no progress bar of its own. ``executor`` says where the
+
+def execute(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None = None,
+            force: bool = False, threads: int | None = None, chunk_size: int | None = None,
+            raw: bool | None = None, executor=None, progress=None,
+            show_compile=None) -> RunResult:
+    """Play ``games`` games of ``prep`` and publish the run directory; return a :class:`RunResult`.
+
+    ``progress(games_done, games)`` is called after every chunk, in game order (an object with
+    ``update(done, total)`` is called that way, and its ``note(text)``, if any, receives what an
+    executor has to say, e.g. a cluster's live workers); ``show_compile(message)`` while Numba
+    compiles (:class:`compile_notice`). The runner prints and draws nothing. ``executor`` says where the
     chunks are played: here (default, :class:`LocalExecutor`: the kernel plays chunk k + 1 while
     chunk k is written) or on a Dask cluster (:class:`simcore.cluster.Cluster`, opened by the
     caller). The run directory's content is the same either way; run.json's ``executor`` and
@@ -523,30 +584,27 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
     else:
         n_threads = getattr(executor, "threads", threads)
     write_raw = raw if raw is not None else games <= RAW_LIMIT
-    if console is None:
-        from rich.console import Console
-
-        console = Console(stderr=True, quiet=quiet)
+    report = _progress_callback(progress)
 
     t_compile = time.perf_counter()
-    executor.warm(prep, console)
+    executor.warm(prep, show_compile)
     t_compile = time.perf_counter() - t_compile
 
     strategy_labels = list(dict.fromkeys(prep.strategy_names))
     by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
     by_strategy = GroupSummary("strategy", strategy_labels, prep.summary_columns)
     extras = {name: make() for name, make in prep.extra_summaries.items()}
+    stats = accumulate.RunStats(stats_layout(prep))
     plan = PartPlan(tuple(prep.players_schema.names) if write_raw else None)
     t0 = time.perf_counter()
     totals = {"kernel_s": 0.0, "done": 0}
     with rundir.RunWriter(out_dir, force, players_schema=prep.players_schema if write_raw else None,
                           games_schema=prep.games_schema) as writer:
-        progress = _Progress(console, games) if on_chunk is None else None
-
         def sink(part: Part) -> None:
             # called in game order, one part at a time (locally: in the writer thread)
             by_seat.merge(part.by_seat)
             by_strategy.merge(part.by_strategy)
+            stats.merge(part.stats)
             for name, acc in extras.items():
                 merge_sums(acc, part.extras[name])
             if write_raw:
@@ -554,18 +612,13 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
             writer.write(rundir.GAMES, part.games)
             totals["kernel_s"] += part.kernel_s
             totals["done"] += part.n
-            if progress is not None:
-                progress.update(totals["done"])
-            else:
-                on_chunk(totals["done"])
+            report(totals["done"], games)
 
-        try:
-            executor.play(prep, chunk_spans(games, chunk_size), seed, plan, sink, progress)
-        finally:
-            if progress is not None:
-                progress.stop()
+        executor.play(prep, chunk_spans(games, chunk_size, unit=prep.games_per_deal), seed, plan,
+                      sink, progress if hasattr(progress, "note") else None)
         wall = time.perf_counter() - t0
         writer.write_table(rundir.SUMMARY, pa.concat_tables([by_seat.table(), by_strategy.table()]))
+        stats.write(writer.tmp / accumulate.STATS_FILE)
         extra_meta: dict[str, Any] = {}
         closing: list = []
         for name, acc in extras.items():
@@ -590,6 +643,7 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
             "executor": executor.describe(),
             "chunk_size": chunk_size,
             "raw_players": write_raw,
+            "statistics": {"file": accumulate.STATS_FILE, "version": accumulate.VERSION},
             "wall_time_s": round(wall, 3),
             "kernel_time_s": round(totals["kernel_s"], 3),
             "compile_or_load_s": round(t_compile, 3),
@@ -599,14 +653,17 @@ def run(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | None 
             **extra_meta,
         }
         path = writer.finish(meta)
-    if not quiet:
-        from rich.console import Console
+    return RunResult(path, meta, stats, prep, closing)
 
-        # results on stdout (progress and the compile spinner stay on stderr)
-        print_summary(Console(), meta, prep, by_seat,
-                      by_strategy if len(strategy_labels) > 1 and not prep.seat_labels else None,
-                      path, closing)
-    return path
+
+def _progress_callback(progress):
+    """``progress`` as a function of (done, total): an object's ``update``, a function, or
+    nothing."""
+    if progress is None:
+        return lambda done, total: None
+    if hasattr(progress, "update"):
+        return progress.update
+    return progress
 
 
 # run.json's fields that say how a run ran rather than what it played: they differ between a
@@ -631,95 +688,3 @@ def _strategy_key(strategy: pa.Array, labels: list[str]) -> np.ndarray:
 
 def _table(cols: dict[str, np.ndarray], schema: pa.Schema) -> pa.Table:
     return pa.Table.from_arrays([arrow_column(cols[f.name], f.type) for f in schema], schema=schema)
-
-
-class _Progress:
-    """A rich progress bar (games done, games/s, time left) that appears only when the run lasts
-    more than a second; an executor may add a note (a cluster: the workers alive)."""
-
-    def __init__(self, console, total: int) -> None:
-        self.console, self.total = console, total
-        self.start = time.perf_counter()
-        self.bar = None
-        self.task = None
-        self._note = ""
-
-    def note(self, text: str) -> None:
-        self._note = text
-        if self.bar is not None:
-            self.bar.update(self.task, note=text)
-
-    def update(self, done: int) -> None:
-        elapsed = time.perf_counter() - self.start
-        if self.bar is None and done < self.total and elapsed > 0:
-            # projected total time > 1 s: show a bar
-            if elapsed / done * self.total > 1.0 and not self.console.quiet:
-                from rich.progress import (BarColumn, MofNCompleteColumn, Progress,
-                                           TextColumn, TimeRemainingColumn)
-
-                self.bar = Progress(TextColumn("[bold]simulating"), BarColumn(),
-                                    MofNCompleteColumn(), TextColumn("games"),
-                                    TextColumn("{task.fields[rate]}"),
-                                    TimeRemainingColumn(), TextColumn("{task.fields[note]}"),
-                                    console=self.console, transient=True)
-                self.bar.start()
-                self.task = self.bar.add_task("games", total=self.total, rate="",
-                                              note=self._note)
-        if self.bar is not None:
-            rate = f"{done / elapsed:,.0f} games/s" if elapsed > 0 else ""
-            self.bar.update(self.task, completed=done, rate=rate)
-
-    def stop(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-
-
-def print_summary(console, meta: dict, prep: PreparedRun, by_seat: GroupSummary,
-                  by_strategy: GroupSummary | None, path: Path, closing: list = ()) -> None:
-    """The closing table: win rate per seat (and per strategy) with its 95% Wilson interval,
-    the distance to the fair share where every seat is alike, and the mean score in the game's
-    unit; then the lines the game adds (:class:`~simcore.contract.ClosingRow`)."""
-    from rich.table import Table
-
-    P = meta["players"]
-    fair = prep.fair_share
-    title = (f"{meta['game']}: {meta['games']:,} games, {P} players, seed {meta['seed']}"
-             f" — {meta['games_per_s']:,.0f} games/s")
-    for summary, head in ((by_seat, "seat"), (by_strategy, "strategy")):
-        if summary is None:
-            continue
-        t = Table(title=title if head == "seat" else "per strategy (all seats)", title_justify="left")
-        if head == "seat":
-            t.add_column("seat", justify="right")
-        t.add_column("role" if prep.seat_labels and head == "seat" else "strategy")
-        columns = ["win rate", "95% interval (Wilson)"]
-        if fair is not None:
-            columns.append("vs fair share")
-        columns.append(f"mean score ({prep.score_unit})")
-        for c in columns:
-            t.add_column(c, justify="right")
-        for i, label in enumerate(summary.labels):
-            n = int(summary.n[i])
-            w = summary.sums["win_share"][i] / n
-            lo, hi = wilson_interval(w, n)
-            score = summary.sums["score"][i] / n if "score" in summary.sums else float("nan")
-            if head == "seat" and prep.seat_labels:
-                label = prep.seat_labels[i]
-            cells = [label, f"{100 * w:.2f}%", f"{100 * lo:.2f}–{100 * hi:.2f}%"]
-            if fair is not None:
-                cells.append(f"{100 * (w - fair):+.2f} pp")
-            cells.append(f"{score:.2f}")
-            t.add_row(*([str(i + 1)] if head == "seat" else []), *cells)
-        console.print(t)
-    if closing:
-        t = Table(title=f"{meta['game']}: outcomes", title_justify="left")
-        for c, j in (("outcome", "left"), ("estimate", "right"), ("95% interval", "right")):
-            t.add_column(c, justify=j)
-        for r in closing:
-            if r.percent:
-                t.add_row(r.label, f"{r.estimate:.4f}", f"{r.low:.4f} – {r.high:.4f}")
-            else:
-                t.add_row(r.label, f"{r.estimate:.3f}", f"{r.low:.3f} – {r.high:.3f}")
-        console.print(t)
-    console.print(f"run directory: {path}  (wall {meta['wall_time_s']:.2f} s, kernel "
-                  f"{meta['kernel_time_s']:.2f} s)")

@@ -135,3 +135,31 @@ def resolve_rows(spec: list[str] | str, n_players: int, lookup: Callable[[str], 
             cache[item] = lookup(item)
         rows[seat] = cache[item].row
     return items, rows
+
+
+class StrategyFiles:
+    """A game's strategy loader written once (a :class:`simcore.contract.StrategyLoader`):
+    ``presets_path`` is the game's strategies TOML, ``parse(table, name)`` its parser of one
+    strategy (returning an object with a float64 ``row`` of ``n_cols``). A game's loader module
+    can be ``LOADER = StrategyFiles(...)`` with ``presets = LOADER.presets`` and so on."""
+
+    def __init__(self, presets_path: Callable[[], Path] | Path, parse: Callable[[Table, str], S],
+                 n_cols: int) -> None:
+        self._path, self.parse, self.n_cols = presets_path, parse, n_cols
+
+    def presets_path(self) -> Path:
+        return Path(self._path() if callable(self._path) else self._path)
+
+    def load_file(self, path: str | Path) -> dict[str, S]:
+        return load_strategy_file(path, self.parse)
+
+    def presets(self) -> dict[str, S]:
+        return self.load_file(self.presets_path())
+
+    def lookup(self, spec: str, option: str = "--strategies") -> S:
+        """A preset name, ``file.toml`` (one strategy) or ``file.toml:name``."""
+        return lookup_strategy(spec, self.presets(), self.load_file, option)
+
+    def resolve(self, spec: list[str] | str, n_players: int) -> tuple[list[str], np.ndarray]:
+        """One strategy for every seat or one per seat → (names per seat, strategy rows)."""
+        return resolve_rows(spec, n_players, self.lookup, self.n_cols)

@@ -51,3 +51,62 @@ def test_an_edit_to_another_file_of_the_group_recompiles(tmp_path):
     (pk / "a.py").write_text(textwrap.dedent(A.format(k=2)))
     assert run(tmp_path) == "30 False"      # a.py changed: recompiled
     assert run(tmp_path) == "30 True"
+
+
+BOTS = """
+from numba import njit
+import simcore.rng
+THRESHOLD = {k}
+@njit(cache=True, inline="always")
+def hold(total):
+    return total >= THRESHOLD
+"""
+KERNEL = """
+from numba import njit
+from pig_like.bots import hold
+@njit(cache=True)
+def play(total):
+    return 1 if hold(total) else 0
+"""
+RUN_GAME = ("{register}from pig_like.kernel import play; r = play(20); "
+            "print(r, play.stats.cache_hits[play.signatures[0]] > 0)")
+
+
+def run_game(tmp: Path, register: bool) -> str:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp), *sys.path]),
+           "NUMBA_CACHE_DIR": str(tmp / "cache")}
+    code = RUN_GAME.format(register="from simcore import games; games.register('pig_like.spec'); "
+                           if register else "")
+    return subprocess.run([sys.executable, "-c", code], cwd=tmp, env=env, capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def _game_folder(tmp: Path) -> Path:
+    pk = tmp / "pig_like"
+    pk.mkdir()
+    (pk / "__init__.py").write_text("")
+    (pk / "spec.py").write_text("")
+    (pk / "bots.py").write_text(textwrap.dedent(BOTS.format(k=20)))
+    (pk / "kernel.py").write_text(textwrap.dedent(KERNEL))
+    return pk
+
+
+def test_a_registered_game_folder_recompiles_after_an_edit_to_any_of_its_files(tmp_path):
+    """The registry stamps a game's whole folder: an edit to bots.py (here a `>=` threshold the
+    kernel inlines) recompiles the kernel, with no cache code in the game."""
+    pk = _game_folder(tmp_path)
+    assert run_game(tmp_path, True) == "1 False"
+    assert run_game(tmp_path, True) == "1 True"
+    (pk / "bots.py").write_text(textwrap.dedent(BOTS.format(k=21)))
+    assert run_game(tmp_path, True) == "0 False"        # bots.py changed: recompiled
+    (pk / "notes.py").write_text("# any file of the folder\n")
+    assert run_game(tmp_path, True) == "0 False"
+
+
+def test_without_the_registry_numba_alone_keeps_stale_code(tmp_path):
+    """The mistake the registry's stamp prevents (numba/numba#1833): unregistered, the kernel
+    keeps the old threshold after bots.py changes."""
+    pk = _game_folder(tmp_path)
+    assert run_game(tmp_path, False) == "1 False"
+    (pk / "bots.py").write_text(textwrap.dedent(BOTS.format(k=21)))
+    assert run_game(tmp_path, False) == "1 True"        # stale: still the old bots.py

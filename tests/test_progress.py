@@ -40,22 +40,42 @@ def test_ramped_and_plain_chunks_give_the_same_games():
 
 
 def test_compile_notice_shows_only_while_numba_compiles():
+    """The runner calls show(message) on Numba's first compile event and the function it returns
+    when the block ends; the command line's spinner draws it (cli.progress.spinner)."""
+    from cli.progress import spinner
+
     @njit
     def fresh(x):
         return x * 2 + 1
 
     out = io.StringIO()
     console = Console(file=out, force_terminal=True)
-    with compile_notice("Compiling the test kernel", console) as first:
+    with compile_notice("Compiling the test kernel", spinner(console)) as first:
         assert fresh(np.int64(3)) == 7
     assert first.compiled and "Compiling the test kernel" in out.getvalue()
-    out2 = io.StringIO()
-    with compile_notice("Compiling the test kernel", Console(file=out2, force_terminal=True)) as second:
+    shown: list[str] = []
+    with compile_notice("Compiling the test kernel", lambda m: shown.append(m)) as second:
         assert fresh(np.int64(4)) == 9                  # already compiled: no event, no notice
-    assert not second.compiled and "Compiling" not in out2.getvalue()
-    with compile_notice("quiet", quiet=True) as q:
+    assert not second.compiled and shown == []
+    ended: list[bool] = []
+    with compile_notice("nobody shows it") as q:
         @njit
         def other(x):
             return x - 1
         other(np.int64(1))
-    assert not q.compiled
+    assert q.compiled and ended == []                   # no show given: nothing drawn
+
+
+def test_the_command_line_draws_the_bar_and_the_closing_table_from_the_runners_result(tmp_path):
+    from cli.progress import SimulationBar, print_summary
+
+    err, out = io.StringIO(), io.StringIO()
+    with SimulationBar(Console(file=err, force_terminal=True)) as bar:
+        res = runner.simulate("middle-ages", games=3000, seed=2, out=tmp_path / "r", players=3,
+                              strategies="balanced,random,greedy", progress=bar, result=True)
+    print_summary(Console(file=out, width=200), res)
+    text = out.getvalue()
+    w = res.stats.fixed["cell_win"].sum(axis=1) / res.stats.layout["win_units"] / 3000
+    for s in range(3):
+        assert f"{100 * w[s]:.2f}%" in text
+    assert "per strategy" in text and str(res.path) in text

@@ -36,14 +36,27 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Sequence
+from typing import Protocol, Sequence
 
 from analysis import stats
 from analysis.check.measure import KINDS, Kind, Measurement
 from simcore.errors import UsageError
 
-if TYPE_CHECKING:  # annotations only: decision never loads the baseline-file module
-    from analysis.check.baseline import Baseline
+
+class Baseline(Protocol):
+    """What a decision reads of a baseline: :class:`analysis.check.baseline.Baseline` has it. A
+    Protocol, not an import, so that baseline (which imports this module) and decision form no
+    import cycle, not even a type-only one."""
+
+    game: str
+    players: int
+    strategies: list[str]
+    rotate_seats: bool
+    engine: str
+    seed: int
+    rules: str
+    rules_sha256: str
+    metrics: list[Measurement]
 
 DEFAULT_ALPHA = 0.05
 DEFAULT_BETA = 0.05

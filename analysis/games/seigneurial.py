@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.load import RunSet, collect
+from analysis.load import RunSet, collect, int_moments
 
 SEIGNEUR, CENSITAIRE = "seigneur", "censitaire"
 
@@ -56,13 +56,25 @@ def objective_table(rs: RunSet) -> pl.DataFrame:
     (censitaire_share outside the card's interval), mean_progress, progress_ci_low,
     progress_ci_high (mean ``score``, % of the card's requirement reached at the end; t interval).
     """
-    lf = rs.players(["role", "objective", "win_share", "score"]).filter(_is_censitaire())
-    agg = collect(lf.group_by("objective").agg(
-        pl.len().alias("dealt"),
-        pl.col("win_share").cast(pl.Float64).sum().alias("wins"),
-        pl.col("score").cast(pl.Float64).mean().alias("mean_progress"),
-        pl.col("score").cast(pl.Float64).std().alias("_sd"),
-    ).sort("objective"))
+    if rs.from_stats:
+        st = rs.stats
+        seats = [i for i, r in enumerate(st.layout["seat_roles"]) if r == CENSITAIRE]
+        v = st.valued["n:objective"].values
+        n_v, w_v, s_v, q_v = (st.valued[f"{p}:objective"].a[seats].sum(axis=0) for p in "nwsq")
+        keep = n_v > 0
+        mean, m2 = int_moments(n_v[keep], s_v[keep], q_v[keep])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            sd = np.where(n_v[keep] > 1, np.sqrt(np.maximum(m2, 0) / (n_v[keep] - 1)), np.nan)
+        agg = pl.DataFrame({"objective": v[keep], "dealt": n_v[keep],
+                            "wins": w_v[keep] / st.layout["win_units"], "mean_progress": mean, "_sd": sd})
+    else:
+        lf = rs.players(["role", "objective", "win_share", "score"]).filter(_is_censitaire())
+        agg = collect(lf.group_by("objective").agg(
+            pl.len().alias("dealt"),
+            pl.col("win_share").cast(pl.Float64).sum().alias("wins"),
+            pl.col("score").cast(pl.Float64).mean().alias("mean_progress"),
+            pl.col("score").cast(pl.Float64).std().alias("_sd"),
+        ).sort("objective"))
     n = agg["dealt"].to_numpy().astype(float)
     wins = agg["wins"].to_numpy()
     low, high = stats.wilson(wins, n)
@@ -103,16 +115,43 @@ def improvement_table(rs: RunSet) -> pl.DataFrame:
     share in those games, Wilson), mean_turns (game length), mean_improvement_turn (the turn the
     improvements came, for "after"; null for "before").
     """
+    if rs.from_stats:
+        return _improvements_from_stats(rs)
     d = collect(_role_wins(rs).select(
         (pl.col("improvement_turn") >= 0).alias("after"),
         "seigneur_win", "turns", "improvement_turn"))
     total = d.height
-    rows = []
-    for period, label, mask in (("before", "Ended before the land improvements", ~d["after"]),
-                                ("after", "Reached the land improvements", d["after"])):
+    sums = {}
+    for period, mask in (("before", ~d["after"]), ("after", d["after"])):
         part = d.filter(mask)
         n = part.height
-        w = float(part["seigneur_win"].sum()) if n else 0.0
+        sums[period] = (n, float(part["seigneur_win"].sum()) if n else 0.0,
+                        float(part["turns"].mean()) if n else np.nan,
+                        float(part["improvement_turn"].mean()) if n else np.nan)
+    return _improvement_rows(total, sums)
+
+
+def _improvements_from_stats(rs: RunSet) -> pl.DataFrame:
+    st = rs.stats
+    L = st.layout["win_units"]
+    seig = [i for i, r in enumerate(st.layout["seat_roles"]) if r == SEIGNEUR]
+    h = st.valued["g:improvement_turn"]
+    v, n = h.values, h.a
+    w = st.valued["gw:improvement_turn"].a[seig].sum(axis=0) / L
+    t = st.valued["gl:improvement_turn"].a
+    sums = {}
+    for period, mask in (("before", v < 0), ("after", v >= 0)):
+        k = int(n[mask].sum())
+        sums[period] = (k, float(w[mask].sum()), t[mask].sum() / k if k else np.nan,
+                        (v[mask] * n[mask]).sum() / k if k else np.nan)
+    return _improvement_rows(st.games, sums)
+
+
+def _improvement_rows(total: int, sums: dict) -> pl.DataFrame:
+    rows = []
+    for period, label in (("before", "Ended before the land improvements"),
+                          ("after", "Reached the land improvements")):
+        n, w, mean_turns, mean_improvement = sums[period]
         lo, hi = stats.wilson(np.array([float(n)]), np.array([float(total)]))
         slo, shi = stats.wilson(np.array([w]), np.array([float(n)])) if n else (np.array([np.nan]),) * 2
         rows.append({
@@ -120,17 +159,22 @@ def improvement_table(rs: RunSet) -> pl.DataFrame:
             "ci_low": float(lo[0]), "ci_high": float(hi[0]),
             "seigneur_wins": w, "seigneur_share": w / n if n else np.nan,
             "seigneur_ci_low": float(slo[0]), "seigneur_ci_high": float(shi[0]),
-            "mean_turns": float(part["turns"].mean()) if n else np.nan,
-            "mean_improvement_turn": (float(part["improvement_turn"].mean())
-                                      if n and period == "after" else None),
+            "mean_turns": float(mean_turns) if n else np.nan,
+            "mean_improvement_turn": float(mean_improvement) if n and period == "after" else None,
         })
     return pl.DataFrame(rows, schema_overrides={"mean_improvement_turn": pl.Float64})
 
 
 def square_table(rs: RunSet) -> pl.DataFrame:
     """The Seigneur's final square: columns square, games, share (of all games)."""
-    d = collect(rs.games(["seigneur_square"]).group_by("seigneur_square").agg(pl.len().alias("games"))
-                .sort("seigneur_square"))
+    if rs.from_stats:
+        h = rs.stats.valued["g:seigneur_square"]
+        keep = h.a > 0
+        d = pl.DataFrame({"seigneur_square": h.values[keep].astype(np.int8), "games": h.a[keep]},
+                         schema={"seigneur_square": pl.Int8, "games": pl.UInt32})
+    else:
+        d = collect(rs.games(["seigneur_square"]).group_by("seigneur_square").agg(pl.len().alias("games"))
+                    .sort("seigneur_square"))
     total = d["games"].sum()
     return d.rename({"seigneur_square": "square"}).with_columns(
         (pl.col("games") / total).alias("share"))

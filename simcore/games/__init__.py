@@ -6,14 +6,21 @@ take, what their score counts or which bots they have reads this registry (``get
 :mod:`simcore.contract`): looking games up never imports a kernel or compiles anything.
 
 Adding a game: its folder under ``simcore/games/<game>/`` with a ``spec.py``, and one line here.
+Registering a game also gives its whole folder one Numba cache stamp (:mod:`simcore.cache_folders`):
+an edit to any file of the folder recompiles its kernel; a game needs no cache code of its own.
 
-May import the standard library, :mod:`simcore.contract` and :mod:`simcore.errors`.
+May import the standard library, :mod:`simcore.contract`, :mod:`simcore.cache_folders` and
+:mod:`simcore.errors`.
 """
 
 from __future__ import annotations
 
 import difflib
 import importlib
+import importlib.util
+import os
+
+from simcore import cache_folders
 
 from simcore.contract import GameSpec
 from simcore.errors import UsageError
@@ -25,7 +32,36 @@ REGISTRY = (
     "simcore.games.seigneurial.spec",
 )
 
+# The game a command plays when --game is not given (every command and analysis reads it here).
+DEFAULT_GAME = "middle-ages"
+
 _specs: dict[str, GameSpec] | None = None
+
+
+def _folder_of(spec_module: str) -> str | None:
+    """The folder of the package holding ``spec_module``, found without importing the package."""
+    found = importlib.util.find_spec(spec_module.rsplit(".", 1)[0])
+    locations = found.submodule_search_locations if found is not None else None
+    return list(locations)[0] if locations else None
+
+
+def register(spec_module: str) -> None:
+    """Add a game (its spec module's path) to the registry, e.g. a game kept in tests/. Its
+    folder gets one Numba cache stamp (:mod:`simcore.cache_folders`): register a game before
+    importing any module of its folder."""
+    global _specs, REGISTRY
+    folder = _folder_of(spec_module)
+    if folder is not None:                  # before the spec module imports anything of the folder
+        cache_folders.register(folder)
+    importlib.import_module(spec_module).SPEC  # a spec that does not build is refused here  # noqa: B018
+    if spec_module not in REGISTRY:
+        REGISTRY = (*REGISTRY, spec_module)
+        _specs = None
+
+
+for _path in REGISTRY:     # before any game module is imported: this package's __init__ runs first
+    cache_folders.register(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                        _path.split(".")[2]))
 
 
 def specs() -> dict[str, GameSpec]:

@@ -124,7 +124,8 @@ def test_guild_types_equal_numpy(mv):
         assert r["others_win_share"] == pytest.approx(w[~f].mean(), rel=1e-9)
         if r["founders"] > 100:
             p1, p2 = w[f].mean(), w[~f].mean()
-            assert r["diff"] == pytest.approx(p1 - p2, abs=1e-12)
+            # the statistics hold a shared win as exactly 1/k; the rows as float32 (1/3 off by 1e-8)
+            assert r["diff"] == pytest.approx(p1 - p2, abs=1e-9)
             assert r["diff_low"] < r["diff"] < r["diff_high"]
             z = (p1 - p2) / np.sqrt(p1 * (1 - p1) / f.sum() + p2 * (1 - p2) / (~f).sum())
             assert r["p_value"] == pytest.approx(2 * sps.norm.sf(abs(z)), rel=1e-6, abs=1e-300)

@@ -36,7 +36,7 @@ def _simulate(*args: str) -> int:
 
 
 def _files(run: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(run.glob("*.parquet"))}
+    return {p.name: p.read_bytes() for p in sorted([*run.glob("*.parquet"), *run.glob("stats.json")])}
 
 
 def _nothing_in(folder: Path) -> bool:

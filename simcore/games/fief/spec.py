@@ -9,7 +9,7 @@ of the player-game options (``--players``, ``--strategies`` …).
 May import :mod:`simcore.contract` (no kernel, no numba).
 """
 
-from simcore.contract import Column, GameOption, GameSpec, Role
+from simcore.contract import Column, GameOption, GameSpec, Role, labelled
 
 SIDES = ("attacker", "defender")
 WINNER_NAMES = ("attacker", "defender", "both_wiped")
@@ -24,24 +24,30 @@ SPEC = GameSpec(
     roles=(Role("attacker", "Attacker", 1, 1), Role("defender", "Defender", 1, 1)),
     player_columns=(
         Column("score", "int32", "points left at the end of the combat (FF-1)", "points left",
-               "points"),
+               "points", role="score", low=0),
         Column("win_share", "float32", "1 winner, 0 loser, 0.5 each when both are wiped out (FF-3)",
-               "win share"),
-        Column("rank", "int8", "1 winner, 2 loser, 1 each when both are wiped out", "rank"),
+               "win share", role="win_share", low=0, high=1),
+        Column("rank", "int8", "1 winner, 2 loser, 1 each when both are wiped out", "rank", role="rank", low=1, high=2),
     ),
     game_columns=(
-        Column("winner", "int8", "0 attacker, 1 defender, 2 both wiped out (FF-3)", "winner"),
+        Column("winner", "int8", "0 attacker, 1 defender, 2 both wiped out (FF-3)", "winner", role="end_reason", low=0,
+               high=2, labels=labelled(WINNER_NAMES)),
         Column("by_mercy", "bool", "the loser asked for mercy and it was granted (FF-3)"),
-        Column("rounds", "int16", "combat rounds played (FF-2)", "rounds", "rounds"),
-        *(Column(f"{s}_points_left", "int16", f"the {s}'s points at the end", unit="points")
+        Column("rounds", "int16", "combat rounds played (FF-2)", "rounds", "rounds", role="length", low=0),
+        *(Column(f"{s}_points_left", "int16", f"the {s}'s points at the end", unit="points",
+                 low=0)
           for s in SIDES),
-        *(Column(f"{s}_soldiers_left", "int16", f"the {s}'s soldiers at the end", unit="soldiers")
+        *(Column(f"{s}_soldiers_left", "int16", f"the {s}'s soldiers at the end", unit="soldiers",
+                 low=0)
           for s in SIDES),
-        *(Column(f"{s}_lords_left", "int16", f"the {s}'s Lords at the end (FF-1)", unit="Lords")
+        *(Column(f"{s}_lords_left", "int16", f"the {s}'s Lords at the end (FF-1)", unit="Lords",
+                 low=0)
           for s in SIDES),
-        *(Column(f"{s}_lords_captured", "int16", f"the {s}'s Lords captured (FF-3)", unit="Lords")
+        *(Column(f"{s}_lords_captured", "int16", f"the {s}'s Lords captured (FF-3)",
+                 unit="Lords", low=0)
           for s in SIDES),
-        *(Column(f"{s}_lords_killed", "int16", f"the {s}'s Lords killed (FF-3)", unit="Lords")
+        *(Column(f"{s}_lords_killed", "int16", f"the {s}'s Lords killed (FF-3)",
+                 unit="Lords", low=0)
           for s in SIDES),
     ),
     score_unit="points",

@@ -8,17 +8,13 @@ every guild, the discard pile, hand and pile sizes, and ``W_KNOWN`` (cards it ha
 opponent's hand). The playout bot's action choice lives in
 :mod:`simcore.games.medievallons.playout` (its other decisions are the heuristic ones made here),
 because it plays games forward with the rules of play, which import this module. May import
-numba, :mod:`simcore.rng`, :mod:`simcore.numba_cache`, :mod:`simcore.games.medievallons.layout` and the constants of
+numba, :mod:`simcore.rng`, :mod:`simcore.games.medievallons.layout` and the constants of
 :mod:`simcore.games.medievallons.rules` -- never kernel, playout or driver, which import it.
 """
 
 from __future__ import annotations
 
-import os
-
 from numba import njit
-
-import simcore.rng
 
 from simcore.games.medievallons.layout import (
     A_FOUND, A_PLAY, A_USE, D_ACTION, D_ASSASSIN, D_CHEVALIER, D_FOUND_SIZE, D_GIVE_ONE,
@@ -36,18 +32,9 @@ from simcore.games.medievallons.rules import (
     N_TYPES, PRETRE, P_ARTISAN_TAKES_PLAYED, P_MENDIANT_DRAWS_ON_TIE, P_MIN_GUILD, P_TO_WIN,
     RODEUR, SORCIERE,
 )
-from simcore.numba_cache import share_cache_stamp
 from simcore.rng import below
 
-# Numba's cache looks only at a function's own file, but the engine's cached functions inline or
-# call one another across these modules and freeze the layout's and the rules' constants: every
-# cached function of bots, kernel, playout and driver is fresh only while none of these files has
-# changed (set here, before any of them is decorated: bots is the first of them imported).
-_HERE = os.path.dirname(os.path.abspath(__file__))
-share_cache_stamp([os.path.join(_HERE, f) for f in ("bots.py", "kernel.py", "playout.py", "search.py",
-                                                   "driver.py")],
-                  depends_on=[os.path.join(_HERE, f) for f in ("layout.py", "rules.py", "spec.py")]
-                  + [simcore.rng.__file__, os.path.join(_HERE, "..", "..", "search.py")])
+# The Numba cache stamp covers this whole folder (set by the registry, simcore.games).
 
 # Numba's cache does not see edits to another file (measured with Numba 0.68: a cached caller kept
 # the old code of an edited callee, and layout constants are frozen into the compiled code): after

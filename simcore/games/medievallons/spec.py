@@ -7,12 +7,13 @@ number of cards in the player's guilds at the end. End reasons are int8 codes na
 May import :mod:`simcore.contract` and this game's ``rules`` constants (no kernel, no numba).
 """
 
-from simcore.contract import Column, GameSpec
+from simcore.contract import Column, GameSpec, labelled
 from simcore.games.medievallons.rules import (
     CARD_NAMES, CARD_TYPES, MAX_PLAYERS, MIN_PLAYERS, POWER_TYPES,
 )
 
 FOUNDED_COLS = tuple(f"founded_{t}" for t in CARD_TYPES)
+END_REASONS = ("third_guild", "empty_pile", "truncated")   # MV-7, MV-6, the max_turns bound
 POWER_COLS = tuple(f"powers_{CARD_TYPES[t]}" for t in POWER_TYPES)
 
 SPEC = GameSpec(
@@ -24,23 +25,28 @@ SPEC = GameSpec(
     default_players=4,
     player_columns=(
         Column("score", "int32", "cards in the player's guilds at the end (MV-9)", "guild cards",
-               "guild cards"),
+               "guild cards", role="score", low=0),
         Column("win_share", "float32", "1 outright win, 1/k for a win shared by k, else 0 (MV-7)",
-               "win share"),
-        Column("rank", "int8", "1 = best; ties share a rank (MV-7)", "rank"),
-        Column("guilds", "int8", "guilds on the table at the end (MV-3)", "guilds", "guilds"),
-        Column("hand", "int16", "cards in hand at the end", "hand", "cards"),
+               "win share", role="win_share", low=0, high=1),
+        Column("rank", "int8", "1 = best; ties share a rank (MV-7)", "rank", role="rank", low=1, high=MAX_PLAYERS),
+        Column("guilds", "int8", "guilds on the table at the end (MV-3)", "guilds", "guilds", low=0),
+        Column("hand", "int16", "cards in hand at the end", "hand", "cards", low=0),
         *(Column(c, "int8", f"guilds of {CARD_NAMES[i]} founded during the game (MV-3)",
-                 f"{CARD_NAMES[i]} guilds founded", "guilds") for i, c in enumerate(FOUNDED_COLS)),
+                 f"{CARD_NAMES[i]} guilds founded", "guilds", role="count_by_type", group="founded",
+                 key=CARD_TYPES[i], low=0) for i, c in enumerate(FOUNDED_COLS)),
         *(Column(c, "int16", f"{CARD_NAMES[t]} powers resolved (MV-5)",
-                 f"{CARD_NAMES[t]} powers", "powers") for t, c in zip(POWER_TYPES, POWER_COLS)),
+                 f"{CARD_NAMES[t]} powers", "powers", role="count_by_type", group="powers",
+                 key=CARD_TYPES[t], low=0) for t, c in zip(POWER_TYPES, POWER_COLS)),
     ),
     game_columns=(
-        Column("n_players", "int8", "players in the game"),
-        Column("turns", "int16", "turns played", "turns", "turns"),
+        Column("n_players", "int8", "players in the game", role="player_count", low=MIN_PLAYERS,
+               high=MAX_PLAYERS),
+        Column("turns", "int16", "turns played", "turns", "turns", role="length", low=0),
         Column("end_reason", "int8", "0 third_guild (MV-7), 1 empty_pile (MV-6), 2 truncated",
-               "end reason"),
-        Column("reshuffles", "int8", "times the discard pile was reshuffled into the draw pile"),
+               "end reason", role="end_reason", low=0, high=len(END_REASONS) - 1,
+               labels=labelled(END_REASONS)),
+        Column("reshuffles", "int8", "times the discard pile was reshuffled into the draw pile",
+               low=0),
     ),
     score_unit="guild cards",
     adapter="simcore.games.medievallons.game",

@@ -6,9 +6,9 @@ every option on the MA-11 features (:func:`heuristic_choice`, compiled twice: wi
 events and denial features). The decisions read the game state and write their scratch only at
 the offsets of :mod:`.layout`, and never change the game. This is the lowest jitted module, so it
 also holds what every jitted module needs to read the workspace (:func:`views`,
-:func:`strat_row`, :func:`record_decision`), and ties the Numba cache of the three jitted modules
-together (:func:`simcore.numba_cache.share_cache_stamp`). May import numpy, numba,
-:mod:`simcore.rng`, :mod:`simcore.numba_cache`, the constants of the rules module and
+:func:`strat_row`, :func:`record_decision`). (One Numba cache stamp covers this whole folder,
+set by the registry: :mod:`simcore.cache_folders`.) May import numpy, numba,
+:mod:`simcore.rng`, the constants of the rules module and
 :mod:`.layout`, nothing else of this game: the kernel imports this module. (Hence the
 ``rollout`` bot's Lord move, which plays games forward with :func:`.kernel.advance`, lives in
 :mod:`.driver`: here it would make an import cycle.)
@@ -23,13 +23,10 @@ identical (decision traces compared) and ``benchmarks/bench_kernel_ab.py`` showe
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 from numpy import uint64 as U
 from numba import njit
 
-import simcore.rng
 from simcore.games.middle_ages.layout import (
     COLS, D_EXTRA, D_MOVE, D_PLACE, D_PLOT, D_SCOUT, G_EXTRA_SUPPLY, G_ROT, G_RNG, G_TRACE_N,
     G_TURN, MAX_TRACE, MAXP, N_STRAT_COLS, PLS, R_EPC, R_EPD, R_EPP, R_EPT, R_ELOSE, R_IBASE,
@@ -44,17 +41,9 @@ from simcore.games.middle_ages.rules import (
     P_ALLOW_NEGATIVE, P_CASERNE_PAYMENT, P_CHAMPS_PER_PEASANT, P_EMPTY_PENALTY, P_EXTRA_BONUS,
     P_MARCHE_PER_CHEST, P_MOULIN_PAYMENT, REMPART, VILLAGE,
 )
-from simcore.numba_cache import share_cache_stamp
 from simcore.rng import below
 
-# Numba's cache looks only at a function's own file, but the kernel's cached functions inline or
-# call one another across these modules and freeze the layout's and the rules' constants: every
-# cached function of bots, kernel and driver is fresh only while none of these files has changed
-# (set here, before any of their functions is decorated: bots is the first of them imported).
-_HERE = os.path.dirname(os.path.abspath(__file__))
-share_cache_stamp([os.path.join(_HERE, f) for f in ("bots.py", "kernel.py", "search.py", "driver.py")],
-                  depends_on=[os.path.join(_HERE, f) for f in ("layout.py", "rules.py", "spec.py")]
-                  + [simcore.rng.__file__, os.path.join(_HERE, "..", "..", "search.py")])
+# The Numba cache stamp covers this whole folder (set by the registry, simcore.games).
 
 # MA-11 `fill`: min(1, empty Domains / picks left) for 0-8 empty Domains and 1-31 picks left, at
 # [empty * 32 + left] (a table, not a division per decision: measured 1.7% of a balanced game)

@@ -8,17 +8,14 @@ see (SG-7): a Censitaire its own hand, Objective card and Censitaire cards, the 
 been paid; the Seigneur the number of cards of each type in each hand (the public record of draws
 and payments shows it, never the values), the cards in hand and what each Censitaire gave.
 
-May import numba, :mod:`simcore.rng`, :mod:`simcore.numba_cache`, the layout and the constants of
+May import numba, :mod:`simcore.rng`, the layout and the constants of
 :mod:`simcore.games.seigneurial.rules` -- never kernel or driver, which import it.
 """
 
 from __future__ import annotations
 
-import os
-
 from numba import njit
 
-import simcore.rng
 from simcore.games.seigneurial.layout import (
     D_CHURCH_KEEP, D_CORVEE_TARGET, D_DISCARD_CARD, D_DRAW_ORDER, D_FAVOUR, D_IMPROVE, D_PAY,
     D_PLACE, D_PLAY_CARD, D_RECOLTE_TYPE, D_RENT, D_REQUISITION_TARGET, D_SEIGNEUR_CARD,
@@ -33,17 +30,9 @@ from simcore.games.seigneurial.rules import (
     CACHETTE, CHURCH, CORVEE, MILL, N_RES, N_SQUARES, N_VALUES, P_BONUS, P_WINTER_PAYMENT, RECOLTE,
     REQUISITION,
 )
-from simcore.numba_cache import share_cache_stamp
 from simcore.rng import below
 
-# Numba caches a function against its own file only: every jitted module of this kernel shares one
-# freshness stamp over all its files (set here, in the first jitted module imported).
-_HERE = os.path.dirname(os.path.abspath(__file__))
-share_cache_stamp(
-    [os.path.join(_HERE, f) for f in ("bots.py", "kernel.py", "search.py", "driver.py")],
-    depends_on=[os.path.join(_HERE, f) for f in ("layout.py", "rules.py")]
-    + [os.path.abspath(simcore.rng.__file__), os.path.join(_HERE, "..", "..", "search.py")],
-)
+# The Numba cache stamp covers this whole folder (set by the registry, simcore.games).
 
 
 # =================================================================================================

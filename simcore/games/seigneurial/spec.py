@@ -11,7 +11,7 @@ End reasons are int8 codes named in run.json's ``end_reason_names``: 0 censitair
 May import :mod:`simcore.contract` and this game's ``rules`` constants (no kernel, no numba).
 """
 
-from simcore.contract import Column, GameSpec, Role
+from simcore.contract import Column, GameSpec, Role, labelled
 from simcore.games.seigneurial.rules import MAX_PLAYERS, MIN_PLAYERS, RESOURCE_NAMES, RESOURCE_TYPES
 
 END_REASONS = ("censitaire_objective", "seigneur_goal", "truncated")
@@ -26,42 +26,54 @@ SPEC = GameSpec(
     default_players=4,
     roles=ROLES,
     player_columns=(
-        Column("role", "string", "seigneur (seat 0) or censitaire (seats 1 …) (SG-1)", "role"),
+        Column("role", "string", "seigneur (seat 0) or censitaire (seats 1 …) (SG-1)", "role",
+               role="seat_role"),
         Column("score", "int16", "progress toward the seat's own goal at the end, in percent: the "
                                  "Seigneur's square / goal square; a Censitaire's resources counted "
                                  "toward its objective (per type, capped at what it asks) / the "
-                                 "resources it asks (SG-6)", "goal progress", "% of own goal"),
+                                 "resources it asks (SG-6)", "goal progress", "% of own goal", role="score", low=0,
+               high=100),
         Column("win_share", "float32", "1 for the winner; on a truncated game the Censitaires share "
-                                       "the win (1/C each); else 0 (SG-6)", "win share"),
-        Column("rank", "int8", "1 = best by (win share, score); ties share a rank", "rank"),
+                                       "the win (1/C each); else 0 (SG-6)", "win share",
+               role="win_share", low=0, high=1),
+        Column("rank", "int8", "1 = best by (win share, score); ties share a rank", "rank", role="rank", low=1,
+               high=MAX_PLAYERS),
         *(Column(t, "int16", f"{RESOURCE_NAMES[i]} resources held at the end (card values summed; "
-                             "the Seigneur holds none) (SG-8)", f"{t} held", "resources")
+                             "the Seigneur holds none) (SG-8)", f"{t} held", "resources",
+                 role="count_by_type", group="resources", key=t, low=0)
           for i, t in enumerate(RESOURCE_TYPES)),
         Column("favour", "int16", "favour points earned over the game (SG-5.4, SG-5.5; 0 for the "
-                                  "Seigneur)", "favour earned", "favour points"),
+                                  "Seigneur)", "favour earned", "favour points",
+               low=0),
         Column("turns_sick", "int16", "turns one of the Censitaire's pawns spent sick on its Foyer "
-                                      "(SG-4; 0 for the Seigneur)", "turns sick", "turns"),
+                                      "(SG-4; 0 for the Seigneur)", "turns sick", "turns", low=0),
         Column("objective", "int8", "index of the Censitaire's Objective card in the rules' "
-                                    "objectives.cards (SG-2); -1 for the Seigneur", "objective card"),
+                                    "objectives.cards (SG-2); -1 for the Seigneur", "objective card",
+               low=-1),
         Column("paid", "int16", "resources the Censitaire gave as rent of its own accord "
-                                "(SG-5.4; 0 for the Seigneur)", "rent paid", "resources"),
+                                "(SG-5.4; 0 for the Seigneur)", "rent paid", "resources", low=0),
         Column("seized", "int16", "resources the Seigneur took from the Censitaire's hand by forced "
-                                  "draws (SG-5.5; 0 for the Seigneur)", "rent seized", "resources"),
+                                  "draws (SG-5.5; 0 for the Seigneur)", "rent seized", "resources",
+               low=0),
     ),
     game_columns=(
-        Column("n_players", "int8", "players in the game (1 Seigneur + Censitaires)"),
-        Column("turns", "int16", "turns (seasons) played (SG-4)", "turns", "turns"),
+        Column("n_players", "int8", "players in the game (1 Seigneur + Censitaires)",
+               role="player_count", low=MIN_PLAYERS, high=MAX_PLAYERS),
+        Column("turns", "int16", "turns (seasons) played (SG-4)", "turns", "turns", role="length", low=0),
         Column("winner_role", "string", "seigneur, censitaire, or censitaires (a truncated game: the "
                                         "Censitaires share the win) (SG-6)", "winner role"),
         Column("winning_seat", "int8", "seat of the winner; -1 when the Censitaires share the win "
-                                       "(truncated) (SG-6)", "winning seat"),
+                                       "(truncated) (SG-6)", "winning seat", low=-1,
+               high=MAX_PLAYERS - 1),
         Column("end_reason", "int8", "0 censitaire_objective, 1 seigneur_goal, 2 truncated (SG-6)",
-               "end reason"),
+               "end reason", role="end_reason", low=0, high=len(END_REASONS) - 1,
+               labels=labelled(END_REASONS)),
         Column("seigneur_square", "int8", "the Seigneur's square on the rent track at the end "
-                                          "(SG-5.6)", "Seigneur's square", "squares"),
+                                          "(SG-5.6)", "Seigneur's square", "squares",
+               low=0),
         Column("improvement_turn", "int16", "turn at whose end the Seigneur reached the midpoint and "
                                             "the land improvements came (SG-5.6); -1 if never",
-               "improvement turn", "turns"),
+               "improvement turn", "turns", low=-1),
     ),
     score_unit="% of own goal",
     adapter="simcore.games.seigneurial.game",

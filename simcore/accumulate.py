@@ -1,0 +1,582 @@
+"""Mergeable statistics of a run: the primary output every analysis table derives from.
+
+A :class:`RunStats` holds, for one configuration (game, player count, line-up, seat rotation),
+every sum the analysis needs, per seat, strategy, role, event card, tile count, turn and end
+reason: counts and sums per (seat, strategy) cell, score histograms, sums of cross-products of
+the per-seat win shares and Ludii credits (the Balance intervals' covariances), the game-flow
+checkpoints by final rank, lead changes, the winner's margin, event impact per slot and card,
+histograms of every integer player column by seat (with the win shares, scores and squared scores
+of each value: tile impact, guild founders, objective cards), Domain mixes, head-to-head
+matchups (per game or per deal), and histograms of every integer game column (length by end
+reason, reshuffles, the Seigneur's square). Which statistics a game gets is read from its spec's
+column roles (:data:`simcore.contract.COLUMN_ROLES`), never from column names.
+
+**Exact and order-free.** Every quantity is an integer: win shares in units of 1/L with
+L = lcm(1 … P) (a win shared by k ≤ P players is L/k units), Ludii credits in units of
+1/(2(P − 1)), per-unit matchup means in units of 1/D (D makes every possible mean an integer,
+:func:`_matchup_units`), scores, counts and coins as they are. Sums are int64 (a chunk's sums are
+formed in float64 by ``bincount``, exact below 2^53, then rounded) and merging adds them, so the
+result is identical for any chunk size, thread count, worker count or merge order (tests:
+tests/test_accumulate.py). Histograms have one bin per integer value (width 1: quantiles are
+exact) over a range that grows as values appear. The statistics of 1e9 games are the size of
+those of 1e3, a few hundred kB of JSON.
+
+**Stored** as ``stats.json`` in the run directory (:data:`STATS_FILE`, format
+:data:`FORMAT` version :data:`VERSION`: the layout, then each array's shape, value offset and
+data). :func:`simcore.runner.run` writes it; :func:`simcore.runner.collect` returns it in memory;
+:mod:`analysis.load` reads it (``RunSet.stats``).
+
+May import numpy, pyarrow, the standard library and :mod:`simcore.contract` / :mod:`simcore.games`
+(the registry, for a game's spec).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import reduce
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+FORMAT = "balance-toolkit statistics"
+VERSION = 1
+STATS_FILE = "stats.json"
+LIMIT = 1 << 62          # a total beyond this would overflow int64 soon: refused
+
+_INT_DTYPES = ("int8", "int16", "int32", "int64", "bool")
+_SKIP_PLAYER = ("game", "seat", "strategy", "deal", "rotation")
+
+
+def _lcm(values) -> int:
+    return reduce(lambda a, b: a * b // math.gcd(a, b), [int(v) for v in values], 1)
+
+
+def win_units(n_players: int) -> int:
+    """L = lcm(1 … P): a win shared by k ≤ P players is exactly L / k units."""
+    return _lcm(range(1, n_players + 1))
+
+
+def _matchup_units(n_players: int, games_per_deal: int) -> int:
+    """D: every per-unit matchup mean (an ahead share in halves, or a win share in 1/L, averaged
+    over the a·b strategy-A-against-B seat pairs of the g games of a unit) is a multiple of 1/D."""
+    P, g = n_players, games_per_deal
+    cnts = [a * b * g for a in range(1, P + 1) for b in range(0, P + 1 - a)]
+    return _lcm([2, win_units(P)]) * _lcm([c for c in cnts if c > 0])
+
+
+def _binc(index: np.ndarray, size: int, weights: np.ndarray | None = None) -> np.ndarray:
+    """Counts or integer-weighted sums per index, exact (float64 sums stay below 2^53 here)."""
+    if weights is None:
+        return np.bincount(index, minlength=size).astype(np.int64)
+    return np.rint(np.bincount(index, weights=np.asarray(weights, np.float64),
+                               minlength=size)).astype(np.int64)
+
+
+class Valued:
+    """Integer sums per cell and per integer value: ``a[..., v - lo]`` (cells first, values
+    last); the value range grows as values appear."""
+
+    __slots__ = ("lo", "a")
+
+    def __init__(self, cells: tuple[int, ...], lo: int | None = None, a: np.ndarray | None = None):
+        self.lo = lo
+        self.a = a if a is not None else np.zeros((*cells, 0), np.int64)
+
+    @property
+    def values(self) -> np.ndarray:
+        return np.arange(self.lo or 0, (self.lo or 0) + self.a.shape[-1], dtype=np.int64)
+
+    def _cover(self, lo: int, hi: int) -> None:
+        if self.lo is None:
+            self.lo = lo
+            self.a = np.zeros((*self.a.shape[:-1], hi - lo + 1), np.int64)
+            return
+        old_hi = self.lo + self.a.shape[-1] - 1
+        new_lo, new_hi = min(lo, self.lo), max(hi, old_hi)
+        if (new_lo, new_hi) != (self.lo, old_hi):
+            a = np.zeros((*self.a.shape[:-1], new_hi - new_lo + 1), np.int64)
+            a[..., self.lo - new_lo: self.lo - new_lo + self.a.shape[-1]] = self.a
+            self.lo, self.a = new_lo, a
+
+    def add(self, cell: np.ndarray | int, value: np.ndarray, weights: np.ndarray | None = None) -> None:
+        v = np.asarray(value).astype(np.int64, copy=False).ravel()
+        if v.size == 0:
+            return
+        self._cover(int(v.min()), int(v.max()))
+        V = self.a.shape[-1]
+        ncell = int(np.prod(self.a.shape[:-1], dtype=np.int64))
+        idx = np.asarray(cell, np.int64).ravel() * V + (v - self.lo)
+        self.a += _binc(idx, ncell * V, None if weights is None else np.ravel(weights)).reshape(self.a.shape)
+
+    def merge(self, other: "Valued") -> None:
+        if other.lo is None:
+            return
+        self._cover(other.lo, other.lo + other.a.shape[-1] - 1)
+        s = other.lo - self.lo
+        self.a[..., s: s + other.a.shape[-1]] += other.a
+
+    def copy(self) -> "Valued":
+        return Valued(self.a.shape[:-1], self.lo, self.a.copy())
+
+
+# ---------------------------------------------------------------------------------------------
+# Layout: which statistics a configuration gets, from its spec's column roles
+# ---------------------------------------------------------------------------------------------
+
+def layout_for(spec, n_players: int, strategies: list[str], games_per_deal: int,
+               player_columns: list[str], game_columns: list[str]) -> dict[str, Any]:
+    """The layout of a configuration's statistics (plain JSON data): the columns by role among
+    those the run writes (``player_columns``, ``game_columns``), the units, the line-up."""
+    P = int(n_players)
+    pcols = {c.name: c for c in spec.all_player_columns if c.name in player_columns}
+    gcols = {c.name: c for c in spec.all_game_columns if c.name in game_columns}
+
+    def role(r, table=pcols):
+        found = [c.name for c in table.values() if c.role == r]
+        return found[0] if found else None
+
+    def grouped(r, table=pcols):
+        out: dict[str, list] = {}
+        for c in table.values():
+            if c.role == r:
+                out.setdefault(c.group, []).append((c.key, c.name))
+        return out
+
+    turn = next(iter(grouped("checkpoint_by_turn").values()), [])
+    before = next(iter(grouped("checkpoint_by_event").values()), [])
+    if turn:
+        checkpoints = {"kind": "turn", "columns": [n for _, n in turn], "turns": [int(k) for k, _ in turn]}
+    elif before:
+        checkpoints = {"kind": "event", "columns": [n for _, n in before],
+                       "turns": [4 * int(k) for k, _ in before]}
+    else:
+        checkpoints = {"kind": "", "columns": [], "turns": []}
+    gains = {k: n for g in grouped("gain_by_event").values() for k, n in g}
+    befores = {k: n for k, n in before}
+    slots = []
+    for _, cols in grouped("event_by_slot", gcols).items():
+        for k, name in cols:
+            if k in gains:
+                slots.append({"slot": int(k), "event": name, "gain": gains[k],
+                              "before": befores.get(k)})
+    slots.sort(key=lambda s: s["slot"])
+    if slots and not all(s["before"] for s in slots):
+        for s in slots:
+            s["before"] = None
+    score = role("score")
+    hist_player = [c.name for c in pcols.values() if c.dtype in _INT_DTYPES and c.name not in _SKIP_PLAYER
+                   and c.role in ("", "count_by_type", "rank")]
+    hist_game = [c.name for c in gcols.values() if c.dtype in _INT_DTYPES and c.name != "game"
+                 and c.role not in ("event_by_slot",)]
+    reason = role("end_reason", gcols)
+    reasons = 1
+    if reason is not None:
+        col = gcols[reason]
+        reasons = int(col.high if col.high is not None else max(k for k, _ in col.labels)) + 1
+    seat_roles = list(spec.seat_roles(P)) if spec.roles else ["player"] * P
+    return {
+        "game": spec.name, "players": P, "strategies": list(dict.fromkeys(strategies)),
+        "games_per_deal": int(games_per_deal), "win_units": win_units(P),
+        "credit_units": 2 * (P - 1) if P > 1 else 1,
+        "matchup_units": _matchup_units(P, games_per_deal),
+        "score": score, "win_share": role("win_share"), "rank": role("rank"),
+        "player_columns": list(player_columns), "game_columns": list(game_columns),
+        "checkpoints": checkpoints, "event_slots": slots,
+        "hist_player": hist_player, "hist_game": hist_game,
+        "pair_groups": {g: [n for _, n in cols] for g, cols in grouped("count_by_type").items()
+                        if len(cols) >= 2},
+        "length": role("length", gcols), "end_reason": reason, "end_reasons": reasons,
+        "seat_roles": seat_roles,
+    }
+
+
+def layout_of_run(prep) -> dict[str, Any]:
+    """The layout of a prepared run (:class:`simcore.contract.PreparedRun`)."""
+    from simcore import games as registry
+
+    spec = registry.get(prep.game)
+    return layout_for(spec, prep.n_players, list(prep.strategy_names), prep.games_per_deal,
+                      list(prep.players_schema.names), list(prep.games_schema.names))
+
+
+# ---------------------------------------------------------------------------------------------
+# Per-game helpers (rows = games, columns = seats)
+# ---------------------------------------------------------------------------------------------
+
+def top_seat(x: np.ndarray, best: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(number of seats holding the row maximum, lowest such seat) for each game."""
+    best = x.max(axis=1) if best is None else best
+    hit = x == best[:, None]
+    return hit.sum(axis=1), np.argmax(hit, axis=1)
+
+
+def sole_leader(x: np.ndarray) -> np.ndarray:
+    """Seat with strictly the most of ``x`` in each game, -1 where the lead is shared."""
+    count, seat = top_seat(x)
+    return np.where(count == 1, seat, -1)
+
+
+def runner_up_gap(score: np.ndarray) -> np.ndarray:
+    """Winner's score minus the runner-up's (0 when the top is shared)."""
+    best = score.max(axis=1)
+    below = np.where(score < best[:, None], score, np.iinfo(np.int64).min)
+    second = below.max(axis=1)
+    count = (score == best[:, None]).sum(axis=1)
+    second = np.where((count > 1) | (second == np.iinfo(np.int64).min), best, second)
+    return best - second
+
+
+def credit_units(rank: np.ndarray) -> np.ndarray:
+    """Ludii's rank credit 1 − (mean place − 1)/(P − 1) in units of 1/(2(P − 1)): tied players
+    get the mean of the places they share (:func:`analysis.seats.ludii_credit`)."""
+    P = rank.shape[1]
+    tied = np.zeros(rank.shape, np.int64)
+    for s in range(P):
+        tied += rank == rank[:, s:s + 1]
+    return 2 * (P - 1) - 2 * (rank - 1) - (tied - 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# The statistics
+# ---------------------------------------------------------------------------------------------
+
+class RunStats:
+    """The mergeable statistics of one configuration (see the module docstring).
+
+    ``fixed`` holds arrays of fixed shape, ``valued`` :class:`Valued` histograms; both are int64.
+    :meth:`add` adds a played chunk (whole deals with rotated seats), :meth:`merge` another
+    :class:`RunStats` of the same layout."""
+
+    def __init__(self, layout: dict[str, Any]) -> None:
+        self.layout = layout
+        P, K = layout["players"], len(layout["strategies"])
+        k = len(layout["checkpoints"]["columns"])
+        z = lambda *s: np.zeros(s, np.int64)  # noqa: E731
+        self.fixed: dict[str, np.ndarray] = {
+            "games": z(1), "cell_n": z(P, K), "cell_win": z(P, K), "cell_win_sq": z(P, K), "cell_outright": z(P, K),
+            "cell_shared": z(P, K), "cell_rank": z(P, K), "cell_score": z(P, K), "cell_score_sq": z(P, K),
+            "win_cross": z(P, P), "credit_sum": z(P), "credit_cross": z(P, P), "shared_games": z(1),
+            "lead_changes": z(max(k, 1) if k else 1), "leader_games": z(k), "leader_win": z(k),
+            "flow_n": z(P), "flow_sum": z(P, k + 1), "flow_sq": z(P, k + 1),
+        }
+        if K >= 2:
+            self.fixed.update({"mu_s_n": z(K), "mu_s_sum": z(K), "mu_s_sq": z(K),
+                               "mu_m_n": z(K * K), "mu_m_sum": z(K * K), "mu_m_sq": z(K * K),
+                               "mu_w_sum": z(K * K), "mu_w_sq": z(K * K)})
+        self.valued: dict[str, Valued] = {"score": Valued((P, K)), "spread": Valued(())}
+        for c in layout["hist_player"]:
+            for p in ("n", "w", "s", "q"):
+                self.valued[f"{p}:{c}"] = Valued((P,))
+        for g, cols in layout["pair_groups"].items():
+            self.fixed[f"pair_n:{g}"] = z(len(cols), len(cols) + 1)
+            self.fixed[f"pair_w:{g}"] = z(len(cols), len(cols) + 1)
+        ns = len(layout["event_slots"])
+        if ns:
+            for p in ("games", "gain_s", "gain_q", "spread_s", "spread_q", "top_games", "top_win",
+                      "changes"):
+                self.valued[f"ev_{p}"] = Valued((ns,))
+            self.valued["ev_seat_win"] = Valued((P,))
+        for c in layout["hist_game"]:
+            self.valued[f"g:{c}"] = Valued(())
+            self.valued[f"gw:{c}"] = Valued((P,))
+            if layout["length"]:
+                self.valued[f"gl:{c}"] = Valued(())
+        if layout["length"]:
+            self.valued["length"] = Valued((layout["end_reasons"],))
+
+    # -- derived sizes ---------------------------------------------------------------------------
+    @property
+    def games(self) -> int:
+        return int(self.fixed["games"][0])
+
+    @property
+    def n_players(self) -> int:
+        return int(self.layout["players"])
+
+    @property
+    def strategies(self) -> list[str]:
+        return list(self.layout["strategies"])
+
+    # -- filling ---------------------------------------------------------------------------------
+    def add(self, chunk) -> None:
+        """Add a played chunk (:class:`simcore.contract.ChunkResult`; rows game-major, seats
+        0 … P − 1 within a game; with rotated seats a whole number of deals)."""
+        lay = self.layout
+        P, K = lay["players"], len(lay["strategies"])
+        L, gpd = lay["win_units"], lay["games_per_deal"]
+        pc, gc = chunk.players, chunk.games
+
+        def mat(name):
+            return np.asarray(pc[name]).astype(np.int64).reshape(-1, P)
+
+        wf = np.asarray(pc[lay["win_share"]], np.float64) * L
+        W = np.rint(wf).astype(np.int64).reshape(-1, P)
+        if W.size and np.abs(wf - np.rint(wf)).max() > 1e-3:
+            raise ValueError(f"{lay['game']}: a win share is not a multiple of 1/{L} (1/k for a win "
+                             "shared by k players)")
+        G = W.shape[0]
+        if G == 0:
+            return
+        if gpd > 1 and G % gpd:
+            raise ValueError(f"a chunk of {G} games holds part of a deal ({gpd} games each)")
+        R, S = mat(lay["rank"]), mat(lay["score"])
+        strat = _strategy_index(pc["strategy"], lay["strategies"]).reshape(G, P)
+        seat = np.broadcast_to(np.arange(P, dtype=np.int64), (G, P))
+        cell = seat * K + strat
+        f = self.fixed
+        f["games"] += G
+        for name, wts in (("cell_n", None), ("cell_win", W), ("cell_win_sq", W * W), ("cell_outright", W == L),
+                          ("cell_shared", (W > 0) & (W < L)), ("cell_rank", R), ("cell_score", S),
+                          ("cell_score_sq", S * S)):
+            f[name] += _binc(cell.ravel(), P * K, None if wts is None else wts.ravel()).reshape(P, K)
+        self.valued["score"].add(cell, S)
+        f["win_cross"] += W.T @ W
+        C = credit_units(R)
+        f["credit_sum"] += C.sum(axis=0)
+        f["credit_cross"] += C.T @ C
+        f["shared_games"] += int((W.max(axis=1) < L).sum())
+        self.valued["spread"].add(0, runner_up_gap(S))
+        self._checkpoints(pc, W, R, S, G)
+        for c in lay["hist_player"]:
+            X = mat(c)
+            self.valued[f"n:{c}"].add(seat, X)
+            self.valued[f"w:{c}"].add(seat, X, W)
+            self.valued[f"s:{c}"].add(seat, X, S)
+            self.valued[f"q:{c}"].add(seat, X, S * S)
+        for g, cols in lay["pair_groups"].items():
+            a, b = _pair_keys(np.stack([np.asarray(pc[c]).astype(np.int64) for c in cols], axis=1))
+            k = len(cols)
+            idx = a * (k + 1) + b
+            f[f"pair_n:{g}"] += _binc(idx, k * (k + 1)).reshape(k, k + 1)
+            f[f"pair_w:{g}"] += _binc(idx, k * (k + 1), W.ravel()).reshape(k, k + 1)
+        self._events(pc, gc, W, seat, G)
+        self._games(gc, W, seat, G)
+        if K >= 2:
+            self._matchups(W, R, strat, G)
+        self._check_range()
+
+    def _checkpoints(self, pc, W, R, S, G) -> None:
+        lay, f = self.layout, self.fixed
+        P = lay["players"]
+        cols = lay["checkpoints"]["columns"]
+        X = [np.asarray(pc[c]).astype(np.int64).reshape(G, P) for c in cols] + [S]
+        r = (R - 1).ravel()
+        f["flow_n"] += _binc(r, P)
+        for i, x in enumerate(X):
+            f["flow_sum"][:, i] += _binc(r, P, x.ravel())
+            f["flow_sq"][:, i] += _binc(r, P, (x * x).ravel())
+        if not cols:
+            return
+        rows = np.arange(G)
+        prev = np.full(G, -1)
+        changes = np.zeros(G, np.int64)
+        for k, x in enumerate(X[:-1]):
+            lead = sole_leader(x)
+            sole = lead >= 0
+            f["leader_games"][k] += int(sole.sum())
+            f["leader_win"][k] += int(W[rows[sole], lead[sole]].sum())
+            changes += sole & (prev >= 0) & (lead != prev)
+            prev = np.where(sole, lead, prev)
+        f["lead_changes"] += _binc(changes, len(f["lead_changes"]))[: len(f["lead_changes"])]
+
+    def _events(self, pc, gc, W, seat, G) -> None:
+        lay, v = self.layout, self.valued
+        P = lay["players"]
+        rows = np.arange(G)
+        for i, s in enumerate(lay["event_slots"]):
+            ev = np.asarray(gc[s["event"]]).astype(np.int64)
+            gain = np.asarray(pc[s["gain"]]).astype(np.int64).reshape(G, P)
+            total = gain.sum(axis=1)
+            best = gain.max(axis=1)
+            spread = best - gain.min(axis=1)
+            count, top = top_seat(gain, best)
+            sole = count == 1
+            v["ev_games"].add(i, ev)
+            v["ev_gain_s"].add(i, ev, total)
+            v["ev_gain_q"].add(i, ev, total * total)
+            v["ev_spread_s"].add(i, ev, spread)
+            v["ev_spread_q"].add(i, ev, spread * spread)
+            v["ev_top_games"].add(i, ev, sole)
+            v["ev_top_win"].add(i, ev, np.where(sole, W[rows, top], 0))
+            if s["before"]:
+                before = np.asarray(pc[s["before"]]).astype(np.int64).reshape(G, P)
+                v["ev_changes"].add(i, ev, sole_leader(before) != sole_leader(before + gain))
+            else:
+                v["ev_changes"].add(i, ev, np.zeros(G, np.int64))
+            v["ev_seat_win"].add(seat, np.repeat(ev, P), W)
+
+    def _games(self, gc, W, seat, G) -> None:
+        lay, v = self.layout, self.valued
+        P = lay["players"]
+        length = np.asarray(gc[lay["length"]]).astype(np.int64) if lay["length"] else None
+        for c in lay["hist_game"]:
+            x = np.asarray(gc[c]).astype(np.int64)
+            v[f"g:{c}"].add(0, x)
+            v[f"gw:{c}"].add(seat, np.repeat(x, P), W)
+            if length is not None:
+                v[f"gl:{c}"].add(0, x, length)
+        if length is not None:
+            reason = (np.asarray(gc[lay["end_reason"]]).astype(np.int64) if lay["end_reason"]
+                      else np.zeros(G, np.int64))
+            v["length"].add(reason, length)
+
+    def _matchups(self, W, R, strat, G) -> None:
+        lay, f = self.layout, self.fixed
+        P, K = lay["players"], len(lay["strategies"])
+        L, D, gpd = lay["win_units"], lay["matchup_units"], lay["games_per_deal"]
+        U = G // gpd
+        base = np.arange(G, dtype=np.int64)
+        ssum = np.zeros(G * K, np.int64)
+        scnt = np.zeros(G * K, np.int64)
+        for s in range(P):
+            idx = base * K + strat[:, s]
+            ssum[idx] += W[:, s]
+            scnt[idx] += 1
+        ssum = ssum.reshape(U, gpd, K).sum(axis=1)
+        scnt = scnt.reshape(U, gpd, K).sum(axis=1)
+        present = scnt > 0
+        val = np.where(present, ssum * (D // L) // np.maximum(scnt, 1), 0)
+        f["mu_s_n"] += present.sum(axis=0)
+        f["mu_s_sum"] += val.sum(axis=0)
+        f["mu_s_sq"] += (val * val).sum(axis=0)
+        KK = K * K
+        asum = np.zeros(G * KK, np.int64)
+        wsum = np.zeros(G * KK, np.int64)
+        cnt = np.zeros(G * KK, np.int64)
+        for i in range(P):
+            si, ri, wi = strat[:, i], R[:, i], W[:, i]
+            for j in range(P):
+                if i == j:
+                    continue
+                differ = si != strat[:, j]
+                idx = (base * KK + si * K + strat[:, j])[differ]
+                asum[idx] += (2 * (ri < R[:, j]) + (ri == R[:, j]))[differ]
+                wsum[idx] += wi[differ]
+                cnt[idx] += 1
+        asum, wsum, cnt = (x.reshape(U, gpd, KK).sum(axis=1) for x in (asum, wsum, cnt))
+        present = cnt > 0
+        c1 = np.maximum(cnt, 1)
+        am = np.where(present, asum * (D // 2) // c1, 0)
+        wm = np.where(present, wsum * (D // L) // c1, 0)
+        f["mu_m_n"] += present.sum(axis=0)
+        f["mu_m_sum"] += am.sum(axis=0)
+        f["mu_m_sq"] += (am * am).sum(axis=0)
+        f["mu_w_sum"] += wm.sum(axis=0)
+        f["mu_w_sq"] += (wm * wm).sum(axis=0)
+
+    def _check_range(self) -> None:
+        for name, a in self.fixed.items():
+            if a.size and np.abs(a).max() > LIMIT:
+                raise OverflowError(f"statistics {name}: a total beyond 2**62")
+
+    # -- merging ---------------------------------------------------------------------------------
+    def merge(self, other: "RunStats") -> "RunStats":
+        """Add ``other``'s sums to these (same layout); returns self."""
+        if other.layout != self.layout:
+            raise ValueError("statistics of different configurations cannot be merged")
+        for name, a in other.fixed.items():
+            self.fixed[name] += a
+        for name, h in other.valued.items():
+            self.valued[name].merge(h)
+        self._check_range()
+        return self
+
+    def copy(self) -> "RunStats":
+        out = RunStats.__new__(RunStats)
+        out.layout = json.loads(json.dumps(self.layout))
+        out.fixed = {k: v.copy() for k, v in self.fixed.items()}
+        out.valued = {k: v.copy() for k, v in self.valued.items()}
+        return out
+
+    def equals(self, other: "RunStats") -> bool:
+        return self.to_json() == other.to_json()
+
+    # -- storage ---------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT, "version": VERSION, "layout": self.layout,
+            "fixed": {k: {"shape": list(a.shape), "data": a.ravel().tolist()} for k, a in self.fixed.items()},
+            "valued": {k: {"lo": h.lo, "shape": list(h.a.shape), "data": h.a.ravel().tolist()}
+                       for k, h in self.valued.items()},
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "RunStats":
+        if d.get("format") != FORMAT or not isinstance(d.get("version"), int):
+            raise ValueError("not a statistics file of this toolkit")
+        if d["version"] > VERSION:
+            raise ValueError(f"statistics version {d['version']} is newer than this toolkit's "
+                             f"({VERSION}): update the toolkit")
+        out = cls(d["layout"])
+        for k, e in d["fixed"].items():
+            out.fixed[k] = np.asarray(e["data"], np.int64).reshape(e["shape"])
+        for k, e in d["valued"].items():
+            out.valued[k] = Valued(tuple(e["shape"][:-1]), e["lo"],
+                                   np.asarray(e["data"], np.int64).reshape(e["shape"]))
+        return out
+
+    def write(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_json() + "\n", encoding="utf-8")
+
+    @classmethod
+    def read(cls, path: str | Path) -> "RunStats":
+        return cls.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def for_run(prep) -> RunStats:
+    """Empty statistics for a prepared run."""
+    return RunStats(layout_of_run(prep))
+
+
+def merged(parts) -> RunStats:
+    """The statistics of several runs of one configuration pooled (a new object)."""
+    parts = list(parts)
+    out = parts[0].copy()
+    for p in parts[1:]:
+        out.merge(p)
+    return out
+
+
+def _pair_keys(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per player row: (a, b) = its most- and second-most-stocked types (ties to the later
+    column, MA-9's tie break); b = k ("only") when no other type is held. ``counts`` is
+    (rows, k)."""
+    k = counts.shape[1]
+    keys = counts * k + np.arange(k)
+    k1 = keys.max(axis=1)
+    other = np.where(keys != k1[:, None], keys, -1).max(axis=1)
+    return k1 % k, np.where(other >= k, other % k, k)
+
+
+def _strategy_index(strategy, labels: list[str]) -> np.ndarray:
+    """Row → index of its strategy name in ``labels``."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from simcore.contract import strings
+
+    arr = strategy if isinstance(strategy, (pa.Array, pa.ChunkedArray)) else pa.array(strategy, pa.string())
+    idx = pc.index_in(arr, value_set=strings(labels))
+    if isinstance(idx, pa.ChunkedArray):
+        idx = idx.combine_chunks()
+    if idx.null_count:
+        raise ValueError("a strategy name outside the run's line-up")
+    return np.frombuffer(idx.buffers()[1], np.int32, len(idx), idx.offset * 4).astype(np.int64)
+
+
+def results_by(stats: RunStats, by: str = "seat") -> dict[str, np.ndarray]:
+    """Per seat (or per strategy, ``by="strategy"``): ``games`` (player rows), ``wins`` (Σ win
+    share), ``win_share`` (wins / games), ``mean_score``. The one place seat and strategy win
+    shares are computed from a run's sums (the closing table, :func:`analysis.seats.seat_table`)."""
+    f, L = stats.fixed, stats.layout["win_units"]
+    axis = 1 if by == "seat" else 0
+    n = f["cell_n"].sum(axis=axis)
+    wins = f["cell_win"].sum(axis=axis) / L
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return {"games": n, "wins": wins, "win_share": wins / n,
+                "mean_score": f["cell_score"].sum(axis=axis) / n}

@@ -1,0 +1,136 @@
+"""The mergeable statistics (simcore.accumulate): exact integers, identical whatever the chunking
+and the merge order, stored and read back unchanged, and their sums equal to numpy's on the rows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simcore import accumulate, runner
+
+GAMES = 1200
+CONFIGS = {
+    "middle-ages": dict(players=4, strategies="balanced,greedy,random,balanced"),
+    "medievallons": dict(players=3, rotate_seats=True, strategies="balanced,random,balanced"),
+    "seigneurial": dict(players=4),
+    "fief-combat": {},
+}
+
+
+@pytest.fixture(scope="module", params=list(CONFIGS))
+def played(request):
+    prep = runner.prepare(request.param, quiet=True, **CONFIGS[request.param])
+    return prep, prep.play(0, GAMES, 11)
+
+
+def _stats_in_chunks(prep, chunk, sizes_or_spans):
+    """Statistics of the chunk's games cut into spans, each span's statistics merged in order."""
+    lay = accumulate.layout_of_run(prep)
+    total = accumulate.RunStats(lay)
+    parts = []
+    for first, n in sizes_or_spans:
+        part = accumulate.RunStats(lay)
+        part.add(_slice(chunk, prep.n_players, first, n))
+        parts.append(part)
+    return total, parts
+
+
+def _slice(chunk, P, first, n):
+    from simcore.contract import ChunkResult
+
+    return ChunkResult(players={k: v[first * P:(first + n) * P] for k, v in chunk.players.items()},
+                       games={k: v[first:first + n] for k, v in chunk.games.items()})
+
+
+def test_statistics_are_identical_for_any_chunking_and_merge_order(played):
+    prep, chunk = played
+    d = prep.games_per_deal
+    results = []
+    for size in (GAMES, 300, 99 * d, 7 * d):
+        spans = runner.chunk_spans(GAMES, size, ramp=False)
+        total, parts = _stats_in_chunks(prep, chunk, spans)
+        order = list(range(len(parts)))
+        np.random.default_rng(size).shuffle(order)        # merged in any order
+        for i in order:
+            total.merge(parts[i])
+        results.append(total.to_json())
+    assert all(r == results[0] for r in results)
+    # a tree of merges (as a cluster's client might) gives the same too
+    spans = runner.chunk_spans(GAMES, 5 * d, ramp=False)
+    _, parts = _stats_in_chunks(prep, chunk, spans)
+    while len(parts) > 1:
+        parts = [accumulate.merged(parts[i:i + 2]) for i in range(0, len(parts), 2)]
+    assert parts[0].to_json() == results[0]
+
+
+def test_dropping_one_chunk_changes_the_statistics(played):
+    """The mistake the test above guards against: a chunk lost in the merge."""
+    prep, chunk = played
+    spans = runner.chunk_spans(GAMES, 300, ramp=False)
+    whole, parts = _stats_in_chunks(prep, chunk, spans)
+    for p in parts:
+        whole.merge(p)
+    lossy, parts = _stats_in_chunks(prep, chunk, spans)
+    for p in parts[:-1]:
+        lossy.merge(p)
+    assert lossy.to_json() != whole.to_json()
+    assert lossy.games == whole.games - spans[-1][1]
+
+
+def test_statistics_survive_the_file(played, tmp_path):
+    prep, chunk = played
+    st = accumulate.for_run(prep)
+    st.add(chunk)
+    st.write(tmp_path / accumulate.STATS_FILE)
+    back = accumulate.RunStats.read(tmp_path / accumulate.STATS_FILE)
+    assert back.to_json() == st.to_json()
+    assert back.games == GAMES
+
+
+def test_sums_equal_numpy_on_the_rows(played):
+    prep, chunk = played
+    st = accumulate.for_run(prep)
+    st.add(chunk)
+    P, lay = prep.n_players, st.layout
+    L = lay["win_units"]
+    w = np.asarray(chunk.players["win_share"], np.float64).reshape(-1, P)
+    score = np.asarray(chunk.players["score"], np.int64).reshape(-1, P)
+    np.testing.assert_allclose(st.fixed["cell_win"].sum(axis=1) / L, w.sum(axis=0), rtol=1e-12)
+    np.testing.assert_allclose(st.fixed["win_cross"] / L ** 2, w.T @ w, rtol=1e-12)
+    assert st.fixed["cell_score"].sum(axis=1).tolist() == score.sum(axis=0).tolist()
+    assert st.fixed["cell_score_sq"].sum(axis=1).tolist() == (score ** 2).sum(axis=0).tolist()
+    h = st.valued["score"]
+    for s in range(P):
+        counts = h.a[s].sum(axis=0)
+        want = np.bincount(score[:, s] - h.lo, minlength=len(counts))
+        assert counts.tolist() == want.tolist()
+    assert st.games == GAMES and st.fixed["cell_n"].sum() == GAMES * P
+
+
+def test_a_win_share_that_is_not_a_share_of_the_players_is_refused(played):
+    prep, chunk = played
+    bad = _slice(chunk, prep.n_players, 0, 10 * prep.games_per_deal)
+    w = np.array(bad.players["win_share"], np.float32)
+    w[0] = 0.3001
+    bad.players["win_share"] = w
+    with pytest.raises(ValueError, match="not a multiple"):
+        accumulate.for_run(prep).add(bad)
+
+
+def test_a_run_directory_has_the_same_statistics_for_any_chunk_size_and_thread_count(tmp_path):
+    """stats.json is byte-identical whatever --chunk-size and --threads (seat rotation: chunks
+    hold whole deals), and its sums are those of the run's rows."""
+    import polars as pl
+
+    texts = []
+    for i, (chunk, threads) in enumerate(((None, None), (333, 1), (2000, 2))):
+        out = runner.simulate("middle-ages", games=2001, seed=3, out=tmp_path / f"r{i}", quiet=True,
+                              chunk_size=chunk, threads=threads, players=3, rotate_seats=True,
+                              strategies="balanced,random,greedy")
+        texts.append((out / accumulate.STATS_FILE).read_text())
+    assert texts[1] == texts[0] and texts[2] == texts[0]
+    st = accumulate.RunStats.read(out / accumulate.STATS_FILE)
+    rows = pl.read_parquet(out / "players.parquet")
+    by_seat = rows.group_by("seat").agg(pl.col("score").sum()).sort("seat")["score"].to_list()
+    assert st.fixed["cell_score"].sum(axis=1).tolist() == by_seat
+    assert st.games == 2001
