@@ -1,10 +1,12 @@
 """``balance skill``: balance by search budget (:mod:`analysis.skill`) -- a line-up of the game's
 default bots, the search bot at each budget, one searching seat rotated over the seats and every
-seat searching; a table (``skill.csv``, ``skill.parquet``) and the trend in words.
+seat searching; a table (``skill.csv``, ``skill.parquet``), the trend in words (``skill.txt``) and
+a page with its figure (``report.html``, ``figures/budget.png``, :mod:`reports.skill`).
 
 The output directory is resumable: ``skill.json`` records what was asked; a second call with the
 same question plays only the cells not yet in ``cells/``; a different question there is refused
 unless ``--force``. May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis` and
+:mod:`reports` and
 :mod:`cli.progress`.
 """
 
@@ -102,7 +104,10 @@ def skill(
     sentence = K.verdict(adv)
     console.print(sentence)
     (out / "skill.txt").write_text(sentence + "\n")
-    typer.echo(f"skill: {out}")
+    from reports.skill import build_skill_page
+
+    build_skill_page(out)
+    typer.echo(f"skill: {out}  (report.html, figures/budget.png)")
 
 
 def pl_in(table, budgets):
