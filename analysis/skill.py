@@ -14,7 +14,8 @@ b = 0 is its playout policy itself, the game's default bot) it plays two parts o
 strong agent's results -- so this figure does not carry that name.) Games are played by the
 in-memory runner (:func:`simcore.runner.collect`). Every (budget, part) cell is written to
 ``<out>/cells/`` as soon as it is played and read back on a second call (resumable): only missing
-cells are played. :func:`verdict` puts the trend into words from the numbers in the table.
+cells are played. :mod:`analysis.skill_words` reads the trend from the table (reports use it
+without importing the runner).
 
 May import numpy, polars, :mod:`simcore` and :mod:`analysis.stats`' neighbours in this package.
 """
@@ -28,6 +29,7 @@ import polars as pl
 
 from simcore import runner
 from simcore.stats import wilson_interval
+from analysis.skill_words import advantage, verdict  # noqa: F401  (re-exported)
 
 COLUMNS = ("budget", "part", "seat", "role", "bot", "games", "win_share", "ci_low", "ci_high")
 
@@ -90,44 +92,3 @@ def balance_by_budget(game: str, players: int, budgets: list[int], games: int, o
         tmp.replace(f)
         frames.append(df)
     return pl.concat(frames).sort(["budget", "part", "seat"])
-
-
-def advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
-    """Per budget, from the ``all`` part: the seat advantage (best seat's win share minus the
-    worst's, with the seats' intervals' ends: best's low minus worst's high .. best's high minus
-    worst's low), or with roles the first role's win share (its seat 0) and its interval."""
-    out = []
-    for b in sorted(table["budget"].unique().to_list()):
-        t = table.filter((pl.col("budget") == b) & (pl.col("part") == "all")).sort("seat")
-        if t.height == 0:
-            continue
-        if roles_alike:
-            best, worst = t.row(int(np.argmax(t["win_share"].to_numpy())), named=True), \
-                t.row(int(np.argmin(t["win_share"].to_numpy())), named=True)
-            out.append((b, "best seat − worst seat",
-                        best["win_share"] - worst["win_share"],
-                        best["ci_low"] - worst["ci_high"], best["ci_high"] - worst["ci_low"]))
-        else:
-            r = t.row(0, named=True)
-            out.append((b, f"{r['role']} win share", r["win_share"], r["ci_low"], r["ci_high"]))
-    return pl.DataFrame(out, schema=["budget", "figure", "value", "low", "high"], orient="row")
-
-
-def verdict(adv: pl.DataFrame) -> str:
-    """Whether the advantage persists, grows or vanishes from the smallest to the largest budget,
-    judged by the intervals beside it (conservative: non-overlapping intervals for a change)."""
-    if adv.height < 2:
-        return "One budget only: no trend to read."
-    first, last = adv.row(0, named=True), adv.row(adv.height - 1, named=True)
-    what = first["figure"]
-    a = f"{100 * first['value']:.1f} pp" if "−" in what else f"{100 * first['value']:.1f}%"
-    z = f"{100 * last['value']:.1f} pp" if "−" in what else f"{100 * last['value']:.1f}%"
-    span = f"{what}: {a} at budget {first['budget']}, {z} at budget {last['budget']}"
-    if last["low"] > first["high"]:
-        return f"{span}: the advantage grows as play gets stronger (the intervals do not overlap)."
-    if last["high"] < first["low"]:
-        if "−" in what and last["low"] <= 0:
-            return f"{span}: the advantage shrinks and is no longer distinguishable from none."
-        return f"{span}: the advantage shrinks as play gets stronger (the intervals do not overlap)."
-    return (f"{span}: the advantage persists -- the intervals overlap, so these games do not show "
-            "it changing with the budget.")

@@ -3,7 +3,7 @@ and ``skill.json``, writes ``report.html`` with the trend sentence, the figure (
 share against the budget when every seat searches, with 95% intervals and the fair share; the
 searching seat's win share against the default bots beside it) and the table. Only reads files.
 
-May import polars, numpy, matplotlib (through :mod:`reports.figures.common`), :mod:`analysis.skill`
+May import polars, numpy, matplotlib (through :mod:`reports.figures.common`), :mod:`analysis.skill_words`
 (the advantage and its sentence, computed from the table), :mod:`reports.html` (style) and
 :mod:`simcore` (registry).
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analysis.skill import advantage, verdict
+from analysis.skill_words import advantage, verdict
 from reports.figures.common import OKABE_ITO, error_bars, new_figure, render, styled, subplots
 from reports.html import _CSS, _html_table
 from simcore import games as registry
