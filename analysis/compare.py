@@ -7,8 +7,11 @@ and matchups, mean game length and end-reason shares, guild types' founded share
 share), each with its estimate, 95 % interval and count. :func:`compare_tables` joins two such
 vectors: the difference variant − baseline, its 95 % interval and a two-sided p-value — Newcombe's
 interval and the two-proportion z test for proportions, Welch's t interval and test for means (each
-run's standard deviation recovered exactly from its Student t interval), a normal interval from the
-half-widths otherwise (slopes) — and a Holm-adjusted p-value over all tested metrics.
+run's standard deviation recovered exactly from its Student t interval), the tie-aware Wald test
+for seat win shares (per-game variance from the seat table), a normal interval from the
+half-widths otherwise (slopes) — and a Holm-adjusted p-value over all tested metrics. Each
+difference is worded by its practical size (``verdict``: :func:`analysis.stats.practical`) and
+the table is ordered by that wording and by size, never by p-value.
 ``significant`` uses the adjusted p-value, so that two runs of the same configuration flag *any*
 metric in at most ~5 % of comparisons (family-wise error rate). Balance rows (kind ``index``) are
 shown with both runs' intervals and the difference but not tested: a maximum over seat pairs has no
@@ -123,24 +126,51 @@ def metric_vector(tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
     return pl.DataFrame(fixed, schema=VECTOR_SCHEMA, orient="row")
 
 
+def _with_sd(vec: pl.DataFrame, tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
+    """``vec`` with ``sd``: the per-game standard deviation of the seat win shares (tie-aware:
+    shared wins make it smaller than √(p(1 − p))) where the seat table has it, else null."""
+    seats = tables.get("seats")
+    if seats is None or "win_share_sd" not in seats.columns:
+        return vec.with_columns(pl.lit(None, pl.Float64).alias("sd"))
+    sd = seats.select(pl.lit("seat_win_share").alias("metric"), pl.col("seat_label").alias("key"),
+                      pl.col("win_share_sd").cast(pl.Float64).alias("sd"))
+    return vec.join(sd, on=["metric", "key"], how="left")
+
+
+def _smallest_kind(metric: str, kind: str) -> str:
+    if kind in ("proportion", "slope", "index"):
+        return "share"
+    return "length" if metric == "mean_turns" else "score"
+
+
 COMPARE_SCHEMA = {"metric": pl.String, "key": pl.String, "label": pl.String, "kind": pl.String,
                   "base": pl.Float64, "base_low": pl.Float64, "base_high": pl.Float64,
                   "variant": pl.Float64, "variant_low": pl.Float64, "variant_high": pl.Float64,
                   "diff": pl.Float64, "diff_low": pl.Float64, "diff_high": pl.Float64, "z": pl.Float64,
-                  "p_value": pl.Float64, "p_adjusted": pl.Float64, "significant": pl.Boolean}
+                  "p_value": pl.Float64, "p_adjusted": pl.Float64, "significant": pl.Boolean,
+                  "smallest": pl.Float64, "verdict": pl.String}
 
 
 def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame],
-                   alpha: float = ALPHA) -> pl.DataFrame:
+                   alpha: float = ALPHA, game: str | None = None,
+                   smallest: dict | None = None) -> pl.DataFrame:
     """Every metric present in both analyses: difference variant − base with interval and flag.
 
     Columns: metric, key, label, kind, base, base_low, base_high, variant, variant_low,
     variant_high, diff, diff_low, diff_high, z, p_value, p_adjusted (Holm), significant
-    (p_adjusted < alpha). Sorted by |z| (strongest evidence first). Balance rows (kind ``index``)
-    have no diff interval, z or p-value (see the module docstring) and are never significant.
+    (p_adjusted < alpha), smallest (the metric's smallest difference that matters,
+    :func:`analysis.load.smallest_difference` for ``game``, ``smallest`` overriding by kind),
+    verdict (:func:`analysis.stats.practical`: "clear and large enough to matter" when significant
+    and at least ``smallest``, "clear but small" when significant below it, "not shown"; a guild's
+    founders' win share where fewer than 1 % of players found it is never shown). Seat win shares
+    are tested with the tie-aware per-game variance (Wald), not p(1 − p). Sorted by verdict, then
+    by size |diff| / smallest — never by p-value. Balance rows (kind ``index``) have no diff
+    interval, z or p-value (see the module docstring) and are never significant.
     """
-    b = metric_vector(base)
-    v = metric_vector(variant)
+    from analysis.load import smallest_difference
+
+    b = _with_sd(metric_vector(base), base)
+    v = _with_sd(metric_vector(variant), variant)
     j = b.join(v, on=["metric", "key"], how="inner", suffix="_v")
     e1, l1, h1, n1 = (j[c].to_numpy() for c in ("estimate", "ci_low", "ci_high", "n"))
     e2, l2, h2, n2 = (j[c].to_numpy() for c in ("estimate_v", "ci_low_v", "ci_high_v", "n_v"))
@@ -162,24 +192,42 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
             sd2 = (h2[i] - l2[i]) / 2 * np.sqrt(n2[i]) / stats.t_quantile(float(n2[i] - 1))
             _, lo, hi, pw = stats.welch(e2[i], sd2, n2[i], e1[i], sd1, n1[i])
             dlo[i], dhi[i], p[i] = lo, hi, pw
+    sd1, sd2 = (j[c].fill_null(np.nan).to_numpy() for c in ("sd", "sd_v"))
+    wald = prop & np.isfinite(sd1) & np.isfinite(sd2) & (n1 > 0) & (n2 > 0)
+    if wald.any():      # tie-aware Wald test and interval of a seat's win-share change
+        with np.errstate(invalid="ignore", divide="ignore"):
+            wse = np.sqrt(sd1 ** 2 / n1 + sd2 ** 2 / n2)
+            wz = np.where(wse > 0, diff / wse, np.where(diff == 0, 0.0, np.inf))
+        z = np.where(wald, wz, z)
+        p = np.where(wald, stats.two_sided_p(wz), p)
+        dlo = np.where(wald, diff - _Z * wse, dlo)
+        dhi = np.where(wald, diff + _Z * wse, dhi)
     index = kind == "index"
     z = np.where(index, np.nan, z)
     p = np.where(index, np.nan, p)
     dlo = np.where(index, np.nan, dlo)
     dhi = np.where(index, np.nan, dhi)
     adj = stats.holm(p)
+    significant = np.nan_to_num(adj, nan=1.0) < alpha
+    metrics = j["metric"].to_list()
+    small = np.array([smallest_difference(game, _smallest_kind(m, k), smallest)
+                      for m, k in zip(metrics, kind)], dtype=float)
+    founded = {r["key"]: min(r["estimate"], r["estimate_v"]) for r in
+               j.filter(pl.col("metric") == "guild_founded_share").iter_rows(named=True)}
+    support = np.array([founded.get(k, 1.0) if m == "guild_founders_win_share" else 1.0
+                        for m, k in zip(metrics, j["key"].to_list())], dtype=float)
+    verdict = stats.practical(diff, dlo, dhi, small, support=support, clear=significant)
     out = pl.DataFrame({
         "metric": j["metric"], "key": j["key"], "label": j["label"], "kind": j["kind"],
         "base": e1, "base_low": l1, "base_high": h1, "variant": e2, "variant_low": l2, "variant_high": h2,
         "diff": diff, "diff_low": dlo, "diff_high": dhi, "z": z, "p_value": p, "p_adjusted": adj,
-        "significant": np.nan_to_num(adj, nan=1.0) < alpha}, schema=COMPARE_SCHEMA)
-    # Strongest evidence first: |z| also orders p-values that underflow to 0.
-    out = out.with_columns(pl.col("z").abs().alias("_a"))
-    return out.sort("_a", descending=True, nulls_last=True).drop("_a")
+        "significant": significant, "smallest": small, "verdict": verdict}, schema=COMPARE_SCHEMA)
+    order = stats.practical_order(verdict, diff, small)
+    return out[order]
 
 
 def compare(base: RunSet, variant: RunSet, alpha: float = ALPHA) -> pl.DataFrame:
     """Analyse two run sets and compare them (see :func:`compare_tables`)."""
     from analysis import analyse
 
-    return compare_tables(analyse(base), analyse(variant), alpha)
+    return compare_tables(analyse(base), analyse(variant), alpha, game=base.game)

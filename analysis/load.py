@@ -53,6 +53,26 @@ def score_unit(game: str | None) -> str:
     return spec.score_unit if spec is not None else "points"
 
 
+SMALLEST_SHARE = 0.01      # 1 percentage point: the smallest win-share difference that matters
+_SMALLEST_FALLBACK = {"score": 1.0, "length": 1.0}
+
+
+def smallest_difference(game: str | None, kind: str, overrides: dict | None = None) -> float:
+    """The smallest difference of a metric that matters, in its own unit: ``kind`` "share" (win
+    shares and other shares, as a fraction: 0.01 = 1 pp), "score" (the game's score unit: scores,
+    margins, swings) or "length" (turns). ``overrides`` (a run's or a baseline's own figures, by
+    kind) win over the game's spec (``smallest_difference``), which wins over 1 pp / 1 unit."""
+    if overrides and kind in overrides:
+        return float(overrides[kind])
+    if kind == "share":
+        return SMALLEST_SHARE
+    from simcore import games as registry
+
+    spec = registry.specs().get(game) if game else None
+    table = getattr(spec, "smallest_difference", None) or {}
+    return float(table.get(kind, _SMALLEST_FALLBACK.get(kind, 1.0)))
+
+
 def tile_name(column_or_key: str, game: str = DEFAULT_GAME) -> str:
     """Human name of a tile type from ``tiles_<key>`` or ``<key>``: the display name the game's
     spec gives the column (``tiles_marche`` → ``Marché``), else the capitalised suffix."""

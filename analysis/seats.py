@@ -29,6 +29,7 @@ from analysis import stats
 from analysis.load import Block, RunSet, collect, int_moments, run_pass, seat_label
 
 _SHARED_EPS = 1e-6
+SMALLEST_SHARE = 0.01       # a seat gap below 1 pp is "clear but small" (analysis.load.SMALLEST_SHARE)
 
 
 # The score-by-time families a run may record, best first: Middle-Ages' coins at the end of every
@@ -71,10 +72,14 @@ def seat_table(rs: RunSet) -> pl.DataFrame:
     """Win share per seat with a Wilson interval, against the fair share 1/n.
 
     Columns: seat (0-based), seat_label, games, wins (Σ win_share), win_share, ci_low, ci_high,
-    fair_share, diff, diff_low, diff_high, significant (fair share outside the interval),
-    mean_score, score_sd, score_ci_low, score_ci_high (t interval), mean_rank.
+    fair_share, diff, diff_low, diff_high (the per-seat interval, unadjusted), win_share_sd (per
+    game: shared wins make it smaller than √(p(1 − p))), p_value (Wald test of the fair share with
+    that sd), p_adjusted (Holm over the seats), significant (p_adjusted < 0.05: a fair game flags
+    some seat in at most 5 % of runs; :func:`seat_flags`), verdict (the gap worded by its size
+    against 1 pp: :func:`analysis.stats.practical`), mean_score, score_sd, score_ci_low,
+    score_ci_high (t interval), mean_rank.
 
-    From the statistics: games, Σ win share, Σ score, Σ score², Σ rank per seat.
+    From the statistics: games, Σ win share, Σ win share², Σ score, Σ score², Σ rank per seat.
     """
     if rs.from_stats:
         from simcore.accumulate import results_by
@@ -83,8 +88,10 @@ def seat_table(rs: RunSet) -> pl.DataFrame:
         seat = results_by(rs.stats, "seat")
         n_i = seat["games"]
         m, m2 = int_moments(n_i, f["cell_score"].sum(axis=1), f["cell_score_sq"].sum(axis=1))
+        _, w2 = int_moments(n_i, f["cell_win"].sum(axis=1), f["cell_win_sq"].sum(axis=1),
+                            scale=float(rs.stats.layout["win_units"]))
         agg = pl.DataFrame({"seat": np.arange(rs.n_players, dtype=np.int8), "games": n_i,
-                            "wins": seat["wins"], "_m": m, "_m2": m2,
+                            "wins": seat["wins"], "_w2": w2, "_m": m, "_m2": m2,
                             "mean_rank": f["cell_rank"].sum(axis=1) / n_i})
     else:
         agg = _seat_agg(rs)
@@ -95,6 +102,8 @@ def _seat_agg(rs: RunSet) -> pl.DataFrame:
     return collect(rs.players(["seat", "win_share", "score", "rank"]).group_by("seat").agg(
         pl.len().alias("games"),
         pl.col("win_share").cast(pl.Float64).sum().alias("wins"),
+        ((pl.col("win_share").cast(pl.Float64) - pl.col("win_share").cast(pl.Float64).mean()) ** 2
+         ).sum().alias("_w2"),
         pl.col("score").cast(pl.Float64).mean().alias("_m"),
         ((pl.col("score").cast(pl.Float64) - pl.col("score").cast(pl.Float64).mean()) ** 2).sum().alias("_m2"),
         pl.col("rank").cast(pl.Float64).mean().alias("mean_rank"),
@@ -109,6 +118,8 @@ def _seat_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
     p = wins / n
     mean, sd = stats.moments(n, mean=agg["_m"].to_numpy(), m2=agg["_m2"].to_numpy())
     slow, shigh = stats.t_interval(mean, sd, n)
+    _, wsd = stats.moments(n, mean=p, m2=agg["_w2"].to_numpy())
+    pval, padj, flag = seat_flags(p, wsd, n, fair)
     return pl.DataFrame({
         "seat": agg["seat"].cast(pl.Int8),
         "seat_label": [seat_label(s) for s in agg["seat"]],
@@ -116,10 +127,24 @@ def _seat_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
         "wins": wins, "win_share": p, "ci_low": low, "ci_high": high,
         "fair_share": np.full(len(p), fair), "diff": p - fair,
         "diff_low": low - fair, "diff_high": high - fair,
-        "significant": (low > fair) | (high < fair),
+        "win_share_sd": wsd, "p_value": pval, "p_adjusted": padj, "significant": flag,
+        "verdict": stats.practical(p - fair, np.nan, np.nan, SMALLEST_SHARE, clear=flag),
         "mean_score": mean, "score_sd": sd, "score_ci_low": slow, "score_ci_high": shigh,
         "mean_rank": agg["mean_rank"],
     })
+
+
+def seat_flags(share, sd, games, fair: float, alpha: float = 0.05
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(p_value, p_adjusted, flag) of every seat's "win share = fair share": a Wald test with the
+    seat's per-game win-share sd (the tie-aware variance, :func:`analysis.stats.wald_vs`), Holm
+    over the seats (:func:`analysis.stats.holm`). Unadjusted, a fair 4-seat game had some seat
+    flagged in 17 % of runs; adjusted, in at most ``alpha``."""
+    share = np.asarray(share, dtype=float)
+    se = np.asarray(sd, dtype=float) / np.sqrt(np.asarray(games, dtype=float))
+    _, pval = stats.wald_vs(share, np.diag(np.nan_to_num(se, nan=0.0) ** 2), fair)
+    padj = stats.holm(pval)
+    return pval, padj, np.nan_to_num(padj, nan=1.0) < alpha
 
 
 def ludii_credit(rank: np.ndarray) -> np.ndarray:

@@ -321,13 +321,23 @@ def max_abs_normal_quantile(corr, level: float = LEVEL, draws: int = 200_000,
     simultaneous intervals est_j ± c·se_j (Hothorn, Bretz and Westfall's single-step max-|z|).
 
     By Monte Carlo with a fixed seed (deterministic; ``draws`` = 200,000 puts the quantile within
-    about ±0.005 of its exact value). A 1 × 1 matrix gives the ordinary two-sided z quantile."""
+    about ±0.005 of its exact value). A 1 × 1 matrix gives the ordinary two-sided z quantile. The
+    correlations are rounded to 0.02 and the answers cached (a change of 0.01 in a correlation moves
+    c by about 0.002, below the Monte Carlo error), so a tune or a simulation that asks for nearly
+    the same matrix many times pays once."""
     c = np.atleast_2d(np.asarray(corr, dtype=float))
     k = c.shape[0]
     if k == 0:
         return float("nan")
     if k == 1:
         return z_quantile(level)
+    key = tuple(np.round(c * 50).astype(np.int64).ravel().tolist())
+    return _max_abs_quantile(key, k, level, draws, seed)
+
+
+@lru_cache(maxsize=4096)
+def _max_abs_quantile(key: tuple, k: int, level: float, draws: int, seed: int) -> float:
+    c = np.array(key, dtype=float).reshape(k, k) / 50.0
     vals, vecs = np.linalg.eigh(c)
     root = vecs * np.sqrt(np.clip(vals, 0.0, None))
     rng = np.random.default_rng(seed)
@@ -426,3 +436,177 @@ def holm(p_values) -> np.ndarray:
         running = max(running, min(1.0, (m - i) * p[idx]))
         out[idx] = running
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Simultaneous intervals, intervals of maxima and distances, Wald tests from a covariance
+# ---------------------------------------------------------------------------------------------
+
+def mean_cov(x) -> tuple[np.ndarray, np.ndarray]:
+    """Mean vector of the per-game rows ``x`` (games × components) and the covariance *of that
+    mean* (per-game sample covariance / games). Columns with NaN are filled with their mean (a
+    game that does not measure a component adds nothing to it)."""
+    x = np.asarray(x, dtype=float)
+    if x.ndim == 1:
+        x = x[:, None]
+    n = x.shape[0]
+    if np.isnan(x).any():
+        x = np.where(np.isnan(x), np.nanmean(x, axis=0), x)
+    mean = x.mean(axis=0)
+    if n < 2:
+        return mean, np.full((x.shape[1],) * 2, np.nan)
+    centred = x - mean
+    return mean, centred.T @ centred / (n - 1) / n
+
+
+def simultaneous(est, cov, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray, float]:
+    """Simultaneous intervals est_j ± c·se_j that hold *all at once* with probability ``level``
+    (single-step max-|z| from the joint covariance of the estimates, Hothorn–Bretz–Westfall).
+
+    Returns (low, high, c). Components with a zero standard error get a zero-width interval and
+    do not enter the critical value. The Balance interval (:func:`analysis.seats.balance_interval`),
+    the sweep's seat balance and effects, and the tune's objective are built on it."""
+    est = np.atleast_1d(np.asarray(est, dtype=float))
+    cov = np.atleast_2d(np.asarray(cov, dtype=float))
+    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    live = np.isfinite(se) & (se > 0)
+    c = 0.0
+    if live.any():
+        corr = cov[np.ix_(live, live)] / np.outer(se[live], se[live])
+        c = max_abs_normal_quantile(corr, level)
+    return est - c * se, est + c * se, float(c)
+
+
+def band_distance(theta, lo, hi) -> np.ndarray:
+    """How far ``theta`` lies outside the band [lo, hi] (0 inside). |θ − c| is the band [c, c];
+    an excess over c is the band [−inf, c]."""
+    theta = np.asarray(theta, dtype=float)
+    return np.maximum(np.maximum(lo - theta, theta - hi), 0.0)
+
+
+def band_distance_range(low, high, lo, hi) -> tuple[np.ndarray, np.ndarray]:
+    """Smallest and largest :func:`band_distance` of a θ anywhere in [low, high] (elementwise):
+    the image of an interval for θ under the distance from the band [lo, hi]."""
+    low, high = np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    smallest = np.maximum(np.maximum(lo - high, low - hi), 0.0)
+    largest = np.maximum(np.maximum(lo - low, high - hi), 0.0)
+    return smallest, largest
+
+
+def max_distance_interval(est, cov, lo, hi, scale=1.0, level: float = LEVEL
+                          ) -> tuple[float, float, float]:
+    """Estimate and ``level`` interval of max_j d_j(θ) / scale_j, d_j the distance of θ_j outside
+    [lo_j, hi_j] (:func:`band_distance`): the seat balance max_j |p_j − 1/P| (lo = hi = 1/P), a
+    tune target's objective.
+
+    The Balance interval's construction: simultaneous intervals on every θ_j (:func:`simultaneous`),
+    each mapped through its distance (:func:`band_distance_range`), then the maximum of the lower
+    ends and of the upper ends. Whenever all component intervals hold, the interval of the maximum
+    holds, so coverage is at least ``level`` at every true value, the fair point (distance 0)
+    included — where normal draws of the plug-in maximum (always above 0) cover almost never."""
+    est = np.atleast_1d(np.asarray(est, dtype=float))
+    scale = np.broadcast_to(np.asarray(scale, dtype=float), est.shape)
+    low, high, _ = simultaneous(est, cov, level)
+    dlow, dhigh = band_distance_range(low, high, lo, hi)
+    point = band_distance(est, lo, hi) / scale
+    return float(point.max()), float((dlow / scale).max()), float((dhigh / scale).max())
+
+
+def wald_vs(est, cov, aim) -> tuple[np.ndarray, np.ndarray]:
+    """Wald z statistics and two-sided p-values of est_j against ``aim`` with each component's
+    variance taken from ``cov`` (the covariance of the estimates): for win shares the per-game
+    variance of the share, which shared wins make smaller than p(1 − p) — the binomial variance
+    makes a test too timid (1.9 % false alarms instead of 5 % at 30 % shared wins)."""
+    est = np.atleast_1d(np.asarray(est, dtype=float))
+    se = np.sqrt(np.clip(np.diag(np.atleast_2d(cov)), 0.0, None))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = np.where(se > 0, (est - aim) / se, np.where(est == aim, 0.0, np.inf))
+    return z, two_sided_p(z)
+
+
+def holm_reject(p_values, alpha: float = 0.05) -> np.ndarray:
+    """Which hypotheses Holm's step-down procedure rejects at family-wise level ``alpha``."""
+    return np.nan_to_num(holm(p_values), nan=1.0) < alpha
+
+
+# ---------------------------------------------------------------------------------------------
+# Practical size: how a difference is worded
+# ---------------------------------------------------------------------------------------------
+
+LARGE = "clear and large enough to matter"
+SMALL = "clear but small"
+NOT_SHOWN = "not shown"
+VERDICT_ORDER = (LARGE, SMALL, NOT_SHOWN)
+MIN_SUPPORT = 0.01          # a figure about fewer than 1 % of the players is never headlined
+DEFAULT_SMALLEST_SHARE = 0.01   # 1 percentage point, for win shares and other shares
+
+
+def practical(estimate, low, high, smallest, support=None, min_support: float = MIN_SUPPORT,
+              clear=None):
+    """How a difference is worded (vectorised; strings):
+
+    * ``"clear and large enough to matter"`` — its interval excludes 0 and the estimate is at
+      least ``smallest`` (the metric's smallest difference that matters) in size;
+    * ``"clear but small"`` — its interval excludes 0 but the estimate is smaller than that;
+    * ``"not shown"`` — the interval holds 0, any figure is missing, or ``support`` (the share of
+      players or games the figure is about) is below ``min_support``: a share of almost nobody is
+      never headlined, whatever its difference.
+
+    The intervals given should be the family's adjusted ones (Holm or simultaneous) where the page
+    makes many comparisons; or give ``clear`` (booleans: e.g. Holm-adjusted p < 0.05) to say
+    which differences are shown. Order a page's differences by :func:`practical_order`, never by p."""
+    est = np.atleast_1d(np.asarray(estimate, dtype=float))
+    low = np.broadcast_to(np.asarray(low, dtype=float), est.shape)
+    high = np.broadcast_to(np.asarray(high, dtype=float), est.shape)
+    smallest = np.broadcast_to(np.asarray(smallest, dtype=float), est.shape)
+    ok = np.isfinite(est) & ((np.isfinite(low) & np.isfinite(high)) if clear is None else True)
+    if support is not None:
+        sup = np.broadcast_to(np.asarray(support, dtype=float), est.shape)
+        ok &= np.nan_to_num(sup, nan=0.0) >= min_support
+    if clear is None:
+        clear = (low > 0) | (high < 0)
+    clear = ok & np.broadcast_to(np.asarray(clear, dtype=bool), est.shape)
+    large = clear & (np.abs(est) >= smallest)
+    out = np.where(large, LARGE, np.where(clear, SMALL, NOT_SHOWN))
+    return out if np.ndim(estimate) else str(out[0])
+
+
+def practical_order(verdicts, estimate, smallest=1.0) -> np.ndarray:
+    """Indices putting differences in reading order: large ones first, then clear but small,
+    then not shown; within each, by size |estimate| / smallest (largest first) — never by p."""
+    rank = np.array([VERDICT_ORDER.index(str(v)) for v in np.atleast_1d(verdicts)])
+    size = np.abs(np.atleast_1d(np.asarray(estimate, dtype=float))) / np.asarray(smallest, dtype=float)
+    return np.lexsort((-np.nan_to_num(size, nan=-1.0), rank))
+
+
+# ---------------------------------------------------------------------------------------------
+# Racing: a candidate against the incumbent on the same games
+# ---------------------------------------------------------------------------------------------
+
+def race_step(diff, rung: int, rungs: int, alpha: float = 0.05) -> str:
+    """One look of a race between a candidate and the incumbent, on *paired* per-game
+    differences ``diff`` = candidate's objective contribution − incumbent's, game by game, on the
+    same games (common random numbers); smaller objective is better.
+
+    Returns ``"drop"`` (the candidate is shown worse: the lower end of the difference's interval
+    is above 0), ``"promote"`` (shown better: the upper end is below 0) or ``"continue"``. The
+    error α is spent evenly over the ``rungs`` looks (Bonferroni: level 1 − α/rungs at each of
+    them; ``rung`` 1-based, ≤ ``rungs``), so over the whole race the chance of a wrong drop or a
+    wrong promote is at most α whatever the rung sizes. A promote is *not* the final claim: the
+    winner's objective is then measured on held-out confirmation games (:func:`evaluate` in
+    :mod:`analysis.tune.targets`), and every confirmation attempt is reported."""
+    if not 1 <= rung <= rungs:
+        raise ValueError(f"rung {rung} outside 1..{rungs}")
+    d = np.asarray(diff, dtype=float)
+    d = d[np.isfinite(d)]
+    if d.size < 2:
+        return "continue"
+    m, sd = float(d.mean()), float(d.std(ddof=1))
+    if sd == 0:
+        return "continue" if m == 0 else ("drop" if m > 0 else "promote")
+    half = t_quantile(float(d.size - 1), 1 - alpha / rungs) * sd / math.sqrt(d.size)
+    if m - half > 0:
+        return "drop"
+    if m + half < 0:
+        return "promote"
+    return "continue"

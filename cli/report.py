@@ -120,8 +120,9 @@ def register(app: typer.Typer) -> None:
                  f"(default {QUESTIONS_GAMES}; 0 skips them)."),
         questions: Optional[Path] = typer.Option(
             None, "--questions", show_default=False,
-            help="Médiévallons: read the balance questions from this directory (written by "
-                 "balance medievallons-questions for the baseline's rules) instead of playing them."),
+            help="Read the played balance questions from this directory (written by balance questions "
+                 "RUN for the baseline, or balance medievallons-questions; Middle-Ages: the event "
+                 "ablation) instead of playing them."),
         side_by_side: bool = typer.Option(
             False, "--side-by-side",
             help="Show the configurations next to each other instead of before/after (runs of "

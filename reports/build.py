@@ -100,7 +100,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         cmps = []
         side = [(labels[i], groups[i], tables[i]) for i in range(len(groups))]
     else:
-        cmps = [(labels[i], compare_tables(base, tables[i]), tables[i]) for i in range(1, len(groups))]
+        cmps = [(labels[i], compare_tables(base, tables[i], game=base_rs.game), tables[i]) for i in range(1, len(groups))]
         side = None
     say("Drawing the figures", len(groups), total)
     secs, figs = build_sections(base, base_rs, cmps, played, side)

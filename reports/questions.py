@@ -46,7 +46,7 @@ def read_questions(path: str | Path, option: str = "--questions") -> Questions:
     meta_path = p / RUN_JSON
     if not meta_path.is_file():
         raise UsageError(f"{option} {p}: not a questions directory (no {RUN_JSON}; write one with "
-                         f"balance medievallons-questions)")
+                         f"balance questions RUN --out DIR)")
     try:
         meta = json.loads(meta_path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:

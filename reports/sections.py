@@ -75,7 +75,9 @@ def seat_rows(t: dict, unit: str = "points") -> pl.DataFrame:
         "Win share (95% interval)": [pct_ci(p, lo, hi) for p, lo, hi in
                                      zip(s["win_share"], s["ci_low"], s["ci_high"])],
         "vs fair share (pp)": [pp(d) for d in s["diff"]],
-        "Significant": ["yes (fair share outside the interval)" if x else "no" for x in s["significant"]],
+        **({"Verdict (Holm over the seats; 1 pp matters)": s["verdict"].to_list()} if "verdict" in s.columns
+           else {"Significant (unadjusted)": ["yes (fair share outside the interval)" if x else "no"
+                                              for x in s["significant"]]}),
         f"Mean final score ({unit})": [f"{num(m)} ({num_ci(lo, hi)})" for m, lo, hi in
                                        zip(s["mean_score"], s["score_ci_low"], s["score_ci_high"])],
         "Mean rank": [num(x, 3) for x in s["mean_rank"]]})
@@ -161,7 +163,8 @@ def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
     """Every compared metric, in its unit, moved ones first (strongest evidence first)."""
     rows = {"Metric": [], "Unit": [], "Before": [], "After": [], "Change": [], "95% interval of the change": [],
             "p (Holm-adjusted)": [], "Verdict": []}
-    order = cmp.with_columns((~pl.col("significant")).alias("_s")).sort("_s", maintain_order=True).drop("_s")
+    order = cmp if "verdict" in cmp.columns else cmp.with_columns(
+        (~pl.col("significant")).alias("_s")).sort("_s", maintain_order=True).drop("_s")
     for r in order.iter_rows(named=True):
         u = metric_unit(r["metric"], r["kind"], unit)
         change, interval = metric_change(r, u)
@@ -172,7 +175,8 @@ def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
         rows["Change"].append(change)
         rows["95% interval of the change"].append(interval)
         rows["p (Holm-adjusted)"].append("" if r["p_adjusted"] != r["p_adjusted"] else pvalue(r["p_adjusted"]))
-        rows["Verdict"].append("moved (significant)" if r["significant"] else
+        rows["Verdict"].append(r["verdict"] if r.get("verdict") else
+                               "moved (significant)" if r["significant"] else
                                "no change detected (interval excludes 0, but not after Holm's correction)"
                                if holm_note(r, cmp.height) else "no change detected")
     return pl.DataFrame(rows)
@@ -218,10 +222,12 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
             r = ranked.row(0, named=True)
             sentence = (f"{what} win rates did not move beyond noise (largest change: "
                         f"{metric_label(r).replace(' win share', '')} {pp(r['diff'])}).")
-    shares = cmp.filter((pl.col("kind") == "proportion") & pl.col("significant")
+    shown = (pl.col("verdict") == "clear and large enough to matter") if "verdict" in cmp.columns \
+        else pl.col("significant")
+    shares = cmp.filter((pl.col("kind") == "proportion") & shown
                         & ~pl.col("metric").is_in(["seat_win_share", "role_win_share"]))
     if shares.height:
-        sentence += f" Strongest evidence among the other shares: {change_sentence(shares.row(0, named=True), unit)}"
+        sentence += f" Largest clear change among the other shares: {change_sentence(shares.row(0, named=True), unit)}"
     else:
         sentence += " No other share moved beyond noise."
     return sentence.strip()
@@ -416,11 +422,15 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             name, f"Before / after: {vlabel} vs {rs.label}",
             "First whether the seat (or role) win rates moved, then every metric that moved, each in its "
             "unit (pp for shares). Each change is after − before with a 95% interval; it counts as moved "
-            "(significant) when its Holm-adjusted p-value is below 5%: Holm's correction over all compared "
-            "metrics keeps the chance that two runs of the same rules flag anything at 5%, so a change "
-            "whose interval just excludes zero may still not count.",
+            "(significant, clear) when its Holm-adjusted p-value is below 5%: Holm's correction over all "
+            "compared metrics keeps the chance that two runs of the same rules flag anything at 5%, so a "
+            "change whose interval just excludes zero may still not count. A clear change is \"large "
+            "enough to matter\" when it is at least the metric's smallest difference that matters (1 pp "
+            "for shares, the game's own amount for scores and lengths), else \"clear but small\"; a "
+            "share of almost nobody (a guild founded by under 1% of players) is never shown.",
             names,
-            [(f"All {cmp.height} compared metrics (moved ones first, strongest evidence first)",
+            [(f"All {cmp.height} compared metrics (clear and large first, then clear but small, then "
+              f"not shown; by size within each)",
               comparison_rows(cmp, unit))],
             comparison_headlines(cmp, rs.label, vlabel, unit)))
     for s in secs:                       # a figure without its own caption states its section's finding

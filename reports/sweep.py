@@ -44,16 +44,19 @@ def _unit_text(x: float, lo: float, hi: float, unit: str) -> str:
 
 def effect_sentence(r: dict) -> str:
     """One paired effect in words: "raising income.palais.base from 3 to 5 moves seat 3's win
-    share by +0.4 pp (+0.1 to +0.7)"."""
+    share by +0.4 pp (+0.1 to +0.7): clear but small"."""
     verb = "raising" if r["rising"] else ("lowering" if r["numeric"] else "changing")
     amount = (_share_text(r["delta"], r["low"], r["high"]) if r["share"]
               else _unit_text(r["delta"], r["low"], r["high"], r["unit"]))
-    return f"{verb} {r['parameter']} from {r['from']} to {r['to']} moves {r['label']} by {amount}"
+    verdict = f": {r['verdict']}" if r.get("verdict") else ""
+    return f"{verb} {r['parameter']} from {r['from']} to {r['to']} moves {r['label']} by {amount}{verdict}"
 
 
 def sweep_sentences(effects: pl.DataFrame, per_parameter: int = 4) -> list[str]:
-    """The clear effects (interval excludes 0), largest first per parameter; a parameter with none
-    says so."""
+    """The clear effects, worded by size ("clear and large enough to matter" first, then "clear but
+    small"; by size within each, never by p-value), per parameter; a parameter with none says so.
+    Clear = outside 0 by the page's simultaneous intervals (one family over every metric and
+    parameter: :func:`analysis.sweep.metrics.sensitivity`)."""
     out = []
     if effects.height == 0:
         return out
@@ -63,12 +66,17 @@ def sweep_sentences(effects: pl.DataFrame, per_parameter: int = 4) -> list[str]:
         if clear.height == 0:
             r = d.row(0, named=True)
             out.append(f"changing {p} from {r['from']} to {r['to']} moves no headline metric "
-                       "beyond its noise (every 95% interval includes 0)")
+                       "beyond its noise (every interval includes 0, adjusted over the page)")
             continue
-        clear = clear.with_columns(
-            (pl.col("delta").abs() * pl.when(pl.col("share")).then(100.0).otherwise(1.0)).alias("size"))
-        shares = clear.filter(pl.col("share")).sort("size", descending=True)
-        others = clear.filter(~pl.col("share")).sort("size", descending=True)
+        if "smallest" in clear.columns:
+            clear = clear.with_columns((pl.col("delta").abs() / pl.col("smallest")).alias("size"),
+                                       (pl.col("verdict") != "clear and large enough to matter").alias("_v"))
+        else:
+            clear = clear.with_columns(
+                (pl.col("delta").abs() * pl.when(pl.col("share")).then(100.0).otherwise(1.0)).alias("size"),
+                pl.lit(False).alias("_v"))
+        shares = clear.filter(pl.col("share")).sort(["_v", "size"], descending=[False, True])
+        others = clear.filter(~pl.col("share")).sort(["_v", "size"], descending=[False, True])
         rows = list(shares.head(per_parameter).iter_rows(named=True)) + \
             list(others.head(2).iter_rows(named=True))
         out += [effect_sentence(r) for r in rows]
@@ -223,6 +231,14 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                 rows.append({"target": p["target"], "metric": m["metric"], "estimate": m["estimate"],
                              "low": m["low"], "high": m["high"], "met": p["met"]})
         parts.append("<h2 id='confirm'>Confirmation</h2>" + _html_table(pl.DataFrame(rows)))
+        attempts = result.get("confirmations") or []
+        if len(attempts) > 1:
+            parts.append("<h3>Every confirmation attempt</h3><p>Each attempt played fresh games; a "
+                         "candidate that missed was set aside and the search went on. The claim above "
+                         f"is the last of {len(attempts)} attempts.</p>" + _html_table(pl.DataFrame([
+                             {"attempt": i + 1, "trial": a["trial"], "seed": a["seed"],
+                              "objective": a["objective"], "low": a["low"], "high": a["high"],
+                              "met": a["met"]} for i, a in enumerate(attempts)])))
     if trials.height:
         parts.append("<h2 id='trials'>Every trial</h2>" + _html_table(trials))
     return _publish(Path(out), force, _page(title, parts), figures)

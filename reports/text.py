@@ -21,6 +21,7 @@ import re
 
 import polars as pl
 
+from analysis import stats
 from analysis.load import RunSet
 from analysis.load import score_unit as load_score_unit
 from reports.games import hook_for, spec_for
@@ -150,9 +151,18 @@ def seat_headlines(t: dict) -> list[str]:
     """Win share per seat against the fair 1/n, the chi-square test, Balance and AdvantageP1: for
     games whose seats are alike."""
     out: list[str] = []
-    for r in t["seats"].iter_rows(named=True):
-        out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
-                   f"{pp(r['diff'])}, {seat_verdict(r['significant'])}.")
+    seats = t["seats"]
+    if "verdict" in seats.columns:      # largest gaps first; worded by size, Holm over the seats
+        order = stats.practical_order(seats["verdict"].to_numpy(), seats["diff"].to_numpy(), 0.01)
+        for r in seats[order].iter_rows(named=True):
+            out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
+                       f"{pp(r['diff'])}, {r['verdict']} (Holm over the {seats.height} seats, "
+                       f"whereas the interval is this seat's alone; a gap under 1 pp counts as "
+                       f"small).")
+    else:
+        for r in seats.iter_rows(named=True):
+            out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
+                       f"{pp(r['diff'])}, {seat_verdict(r['significant'])} (unadjusted).")
     st = t["seat_tests"].row(0, named=True)
     test = f"chi-square {num(st['chi2'], 1)} with {st['dof']} degrees of freedom, {pvalue(st['p_value'])}"
     if st["seats_differ"]:
@@ -430,12 +440,21 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
     out = [seat_question(cmp, unit)]
     seat_metrics = ("role_win_share",) if (cmp["metric"] == "role_win_share").any() else ("seat_win_share",)
     sig = cmp.filter(pl.col("significant"))
-    out.append(f"{var_label} against {base_label}: {sig.height} of {cmp.height} compared metrics moved "
-               f"significantly (significant = after Holm's correction over all {cmp.height}, so two runs "
-               f"of the same rules flag anything at most 5% of the time).")
-    others = sig.filter(~pl.col("metric").is_in(seat_metrics))
+    if "verdict" in cmp.columns:
+        large = cmp.filter(pl.col("verdict") == stats.LARGE)
+        out.append(f"{var_label} against {base_label}: {large.height} of {cmp.height} compared metrics "
+                   f"moved clearly and by enough to matter, {sig.height - large.height} clearly but by "
+                   f"less than the smallest difference that matters (1 pp for shares), the rest not shown "
+                   f"(clear = after Holm's correction over all {cmp.height}, so two runs of the same "
+                   f"rules flag anything at most 5% of the time); largest first.")
+        others = large.filter(~pl.col("metric").is_in(seat_metrics))
+    else:
+        out.append(f"{var_label} against {base_label}: {sig.height} of {cmp.height} compared metrics moved "
+                   f"significantly (significant = after Holm's correction over all {cmp.height}, so two runs "
+                   f"of the same rules flag anything at most 5% of the time).")
+        others = sig.filter(~pl.col("metric").is_in(seat_metrics))
     for r in others.iter_rows(named=True):
         out.append(change_sentence(r, unit))
     if others.height == 0:
-        out.append("Nothing else moved beyond noise.")
+        out.append("Nothing else moved by enough to matter.")
     return out

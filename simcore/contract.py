@@ -242,6 +242,10 @@ class GameSpec:
     search: str | None = None                   # module with the search hooks (playout,
                                                 # search_choice; docs/search.md), None: no search bot
     extra: dict[str, Any] = field(default_factory=dict)
+    # the smallest difference that matters to a designer, by metric kind: "score" (in score_unit,
+    # also margins and swings) and "length" (turns); win shares use 1 percentage point
+    # (analysis.load.smallest_difference; a run or a baseline may set its own)
+    smallest_difference: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for table, cols in (("player", self.all_player_columns), ("game", self.all_game_columns)):

@@ -76,3 +76,25 @@ def main(argv: list[str] | None, render: Callable[[], str], path: Path, prog: st
         return 0
     sys.stdout.write(render())
     return 0
+
+
+class Golden:
+    """A game's golden playthrough written once: ``render()`` and the committed ``path``; its
+    golden module keeps ``GOLDEN_PATH``, ``render``, and ``diff, main = Golden(...).diff, .main``
+    (the names ``balance golden`` and the conformance suite use)."""
+
+    def __init__(self, render: Callable[[], str], path: Path, prog: str, description: str) -> None:
+        self.render, self.path, self.prog = render, path, prog
+        self.description = description.strip().splitlines()[0]
+
+    def diff(self, path: Path | None = None) -> str:
+        """Unified diff from the committed file to a fresh rendering ('' when identical)."""
+        return diff(self.render, path or self.path)
+
+    def main(self, argv: list[str] | None = None) -> int:
+        return main(argv, self.render, self.path, self.prog, self.description)
+
+
+def golden_path(name: str) -> Path:
+    """``tests/golden/<name>`` of the checkout this module sits in."""
+    return Path(__file__).resolve().parents[1] / "tests" / "golden" / name

@@ -32,7 +32,8 @@ the budget (``budget``, or ``playouts × n``) on the option maximising ``mean + 
 (UCB1, ``C = √2``; ties to the earliest option). Either way the chosen option is the one with the
 best mean win share, ties to the earliest option. Strategy-row convention, shared by every game: three
 float columns from the game's ``S_SEARCH``: playouts per option, budget per decision (0: use
-playouts), and ``select * 4 + policy kind`` (see :func:`settings`).
+playouts), and ``select * 4 + policy kind`` (written by :func:`strategies.search.pack_settings`,
+read by :func:`settings`).
 
 May import numpy, numba and :mod:`simcore.rng`.
 """
@@ -45,7 +46,7 @@ from numba import njit
 from simcore.rng import stream_state
 
 SELECT_FLAT, SELECT_UCB = 0, 1
-SELECT_NAMES = ("flat", "ucb")
+SELECT_NAMES = ("flat", "ucb")   # as strategies.search writes them (pack_settings)
 UCB_C = np.sqrt(2.0)
 MAX_OPTIONS = 256          # the stats buffer a game passes holds 2 * MAX_OPTIONS floats
 
@@ -67,14 +68,6 @@ def settings(row, s_search):
     """(playouts per option, budget per decision, select, policy kind) of a strategy row."""
     packed = int(row[s_search + 2])
     return int(row[s_search]), int(row[s_search + 1]), packed // 4, packed % 4
-
-
-def pack_settings(row: np.ndarray, s_search: int, playouts: int, budget: int, select: str,
-                  policy_kind: int) -> None:
-    """Write the search columns of a strategy row (loaders call this)."""
-    row[s_search] = playouts
-    row[s_search + 1] = budget
-    row[s_search + 2] = SELECT_NAMES.index(select) * 4 + policy_kind
 
 
 @njit(cache=True, inline="always", _nrt=False)

@@ -144,21 +144,32 @@ class StrategyFiles:
     can be ``LOADER = StrategyFiles(...)`` with ``presets = LOADER.presets`` and so on."""
 
     def __init__(self, presets_path: Callable[[], Path] | Path, parse: Callable[[Table, str], S],
-                 n_cols: int) -> None:
+                 n_cols: int, parse_search: Callable[[Table, str, dict], S] | None = None) -> None:
         self._path, self.parse, self.n_cols = presets_path, parse, n_cols
+        self.parse_search = parse_search      # kind = "search" tables (strategies.search)
 
     def presets_path(self) -> Path:
         return Path(self._path() if callable(self._path) else self._path)
 
-    def load_file(self, path: str | Path) -> dict[str, S]:
-        return load_strategy_file(path, self.parse)
+    def load_file(self, path: str | Path, known: Callable[[], dict] | None = None) -> dict[str, S]:
+        """A strategies file; its search bots may name a bot of the file or a preset (``known``)."""
+        return load_strategy_file(path, self.parse, self.parse_search,
+                                  known if known is not None else self.presets)
 
     def presets(self) -> dict[str, S]:
-        return self.load_file(self.presets_path())
+        return self.load_file(self.presets_path(), known=dict)
 
     def lookup(self, spec: str, option: str = "--strategies") -> S:
-        """A preset name, ``file.toml`` (one strategy) or ``file.toml:name``."""
-        return lookup_strategy(spec, self.presets(), self.load_file, option)
+        """A preset name, ``file.toml`` (one strategy), ``file.toml:name`` or ``searchN`` (the
+        search bot at N playouts per option, :func:`strategies.search.by_budget`)."""
+        known = self.presets()
+        if self.parse_search is not None:
+            from strategies.search import by_budget
+
+            found = by_budget(spec, known, self.parse_search)
+            if found is not None:
+                return found
+        return lookup_strategy(spec, known, self.load_file, option)
 
     def resolve(self, spec: list[str] | str, n_players: int) -> tuple[list[str], np.ndarray]:
         """One strategy for every seat or one per seat → (names per seat, strategy rows)."""

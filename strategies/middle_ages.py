@@ -19,15 +19,12 @@ import numpy as np
 
 from simcore.config import Table
 from simcore.games.middle_ages.layout import (
-    FEATURES, N_STRAT_COLS, S_BIAS, S_KIND, S_PLAYOUTS, S_SEARCH, STRAT_HEURISTIC, STRAT_RANDOM,
-    STRAT_ROLLOUT, STRAT_SEARCH,
+    FEATURES, N_STRAT_COLS, STRAT_HEURISTIC, STRAT_RANDOM, STRAT_ROLLOUT, STRAT_SEARCH, S_BIAS,
+    S_KIND, S_PLAYOUTS, S_SEARCH,
 )
 from simcore.games.middle_ages.rules import DOMAINS
-from strategies.common import (
-    check_search_settings, check_weights, load_strategy_file, lookup_strategy, resolve_rows,
-    weights_and_bias,
-)
-from strategies.search import SearchSettings, by_budget, parse_search
+from strategies.common import StrategyFiles, check_search_settings, check_weights, weights_and_bias
+from strategies.search import SearchSettings, parse_search
 
 KINDS = {"random": STRAT_RANDOM, "heuristic": STRAT_HEURISTIC, "rollout": STRAT_ROLLOUT}
 MAX_PLAYOUTS = 1000
@@ -78,23 +75,5 @@ def parse_search_strategy(t: Table, name: str, known: dict) -> Strategy:
                     settings)
 
 
-def load_file(path: str | Path, known=None) -> dict[str, Strategy]:
-    return load_strategy_file(path, parse_strategy, parse_search_strategy,
-                              known if known is not None else presets)
-
-
-def presets() -> dict[str, Strategy]:
-    return load_file(presets_path(), known=dict)
-
-
-def lookup(spec: str, option: str = "--strategies") -> Strategy:
-    """A preset name, ``file.toml`` (one strategy), ``file.toml:name`` or ``searchN`` (the search
-    bot at N playouts per option, :func:`strategies.search.by_budget`)."""
-    known = presets()
-    found = by_budget(spec, known, parse_search_strategy)
-    return found if found is not None else lookup_strategy(spec, known, load_file, option)
-
-
-def resolve(spec: list[str] | str, n_players: int) -> tuple[list[str], np.ndarray]:
-    """One strategy for every seat or one per seat → (names per seat, strategy rows)."""
-    return resolve_rows(spec, n_players, lookup, N_STRAT_COLS)
+LOADER = StrategyFiles(presets_path, parse_strategy, N_STRAT_COLS, parse_search_strategy)
+load_file, presets, lookup, resolve = LOADER.load_file, LOADER.presets, LOADER.lookup, LOADER.resolve

@@ -23,9 +23,18 @@ from typing import Any
 import numpy as np
 
 from simcore.config import Table
-from simcore.search import SELECT_NAMES, pack_settings
 
 MAX_PLAYOUTS = 100_000
+SELECT_NAMES = ("flat", "ucb")      # the codes simcore.search reads (SELECT_FLAT, SELECT_UCB)
+
+
+def pack_settings(row: np.ndarray, s_search: int, playouts: int, budget: int, select: str,
+                  policy_kind: int) -> None:
+    """Write the three search columns of a strategy row, as :func:`simcore.search.settings` reads
+    them (kept here, free of numba: listing bots must not import it)."""
+    row[s_search] = playouts
+    row[s_search + 1] = budget
+    row[s_search + 2] = SELECT_NAMES.index(select) * 4 + policy_kind
 DEFAULT_PLAYOUTS = 16
 
 

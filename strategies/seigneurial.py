@@ -23,12 +23,13 @@ import numpy as np
 from simcore.config import Table
 from simcore.errors import UsageError
 from simcore.games.seigneurial.layout import (
-    CORVEE_POLICIES, FAVOUR_POLICIES, KIND_POLICY, KIND_RANDOM, KIND_SEARCH, N_STRAT_COLS, PAY_POLICIES,
-    RENT_POLICIES, REQUISITION_POLICIES, S_CARDS, S_CHURCH, S_CORVEE, S_FAVOUR, S_KIND, S_OBJECTIVE,
-    S_PAY, S_RENT, S_REQUISITION, S_RESERVE, S_ROLES, S_SEARCH, S_SPARE, S_WINTER, WINTER_POLICIES,
+    CORVEE_POLICIES, FAVOUR_POLICIES, KIND_POLICY, KIND_RANDOM, KIND_SEARCH, N_STRAT_COLS,
+    PAY_POLICIES, RENT_POLICIES, REQUISITION_POLICIES, S_CARDS, S_CHURCH, S_CORVEE, S_FAVOUR,
+    S_KIND, S_OBJECTIVE, S_PAY, S_RENT, S_REQUISITION, S_RESERVE, S_ROLES, S_SEARCH, S_SPARE,
+    S_WINTER, WINTER_POLICIES,
 )
-from strategies.common import load_strategy_file, lookup_strategy, seat_items
-from strategies.search import SearchSettings, by_budget, parse_search
+from strategies.common import StrategyFiles, seat_items
+from strategies.search import SearchSettings, parse_search
 
 KINDS = {"random": KIND_RANDOM, "policy": KIND_POLICY}
 ROLE_BITS = {"seigneur": 1, "censitaire": 2}
@@ -122,21 +123,8 @@ def parse_search_strategy(t: Table, name: str, known: dict) -> Strategy:
                     pol.weights, pol.bias, settings)
 
 
-def load_file(path: str | Path, known=None) -> dict[str, Strategy]:
-    return load_strategy_file(path, parse_strategy, parse_search_strategy,
-                              known if known is not None else presets)
-
-
-def presets() -> dict[str, Strategy]:
-    return load_file(presets_path(), known=dict)
-
-
-def lookup(spec: str, option: str = "--strategies") -> Strategy:
-    """A preset name, ``file.toml`` (one strategy), ``file.toml:name`` or ``searchN`` (the search
-    bot at N playouts per option, :func:`strategies.search.by_budget`)."""
-    known = presets()
-    found = by_budget(spec, known, parse_search_strategy)
-    return found if found is not None else lookup_strategy(spec, known, load_file, option)
+LOADER = StrategyFiles(presets_path, parse_strategy, N_STRAT_COLS, parse_search_strategy)
+load_file, presets, lookup = LOADER.load_file, LOADER.presets, LOADER.lookup
 
 
 def roles_of(spec: str, option: str = "--bots") -> tuple[str, ...]:

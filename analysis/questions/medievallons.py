@@ -367,3 +367,6 @@ def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bo
         "strategy_note": why, "pairs": [list(p) for p in pairs], "ablation": not ablation_note,
         "ablation_note": ablation_note, "seed": seed, "rules_text": text,
         "wall_time_s": round(time.perf_counter() - t0, 2)}, force)
+
+
+questions_command = questions_for_run    # what `balance questions RUN` plays for this game

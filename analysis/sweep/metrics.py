@@ -6,17 +6,21 @@ share, each strategy's and each role's win share where there are several, the wi
 game records it) and the event swing (the spread between the players' total event gains, where the
 game records them). Every metric is a mean over games with a 95% interval (normal: a sweep variant
 has thousands of games); the seat balance — the largest distance of a seat's win share from the
-fair share 1/P — gets its interval from normal draws of the seat means with their covariance.
+fair share 1/P — gets the Balance interval's construction (simultaneous intervals on the seat
+shares, then the interval of the maximum: :func:`analysis.stats.max_distance_interval`).
 
 Because every variant of a sweep plays the same games (common random numbers), an effect of a
 parameter is measured game by game (:func:`paired_effect`): the interval of a difference between two
 variants is that of the mean of per-game differences, narrower than two independent intervals.
 :func:`sensitivity` builds, per parameter, the curve of every metric against the parameter's value
 (the other parameters at their first value) and the effect of moving it from its first to its last
-value — what ``balance report SWEEP_DIR`` shows.
+value — what ``balance report SWEEP_DIR`` shows. The effects on a page are adjusted as one family
+(:func:`parameter_effects`: simultaneous intervals over the metrics, Bonferroni over the
+parameters), and each is worded by :func:`analysis.stats.practical` against the metric's smallest
+difference that matters.
 
-May import numpy, polars, pyarrow, the standard library, :mod:`simcore` (registry, rundir, errors)
-and :mod:`analysis.sweep.store`.
+May import numpy, polars, pyarrow, the standard library, :mod:`simcore` (registry, rundir, errors),
+:mod:`analysis.stats`, :mod:`analysis.load` and :mod:`analysis.sweep.store`.
 """
 
 from __future__ import annotations
@@ -32,11 +36,11 @@ from simcore import games as registry
 from simcore.errors import UsageError
 from simcore.rundir import GAMES, PLAYERS, read_meta
 
-from analysis.load import score_unit
+from analysis import stats
+from analysis.load import score_unit, smallest_difference
 from analysis.sweep.store import finished_variants, read_sweep, variant_dir
 
 Z = 1.959963984540054
-DRAWS = 4000
 
 
 @dataclass(frozen=True)
@@ -143,31 +147,16 @@ def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
-def _balance_draws(wins: list[np.ndarray], fairs: list[float], seed: int = 12345) -> np.ndarray:
-    """Normal draws of the seat balance of each variant in ``wins`` (jointly, paired by game):
-    float64[DRAWS, len(wins)]."""
-    joint = np.concatenate(wins, axis=1)
-    n = joint.shape[0]
-    mean = joint.mean(axis=0)
-    cov = np.cov(joint, rowvar=False) / n
-    rng = np.random.default_rng(seed)
-    d = rng.multivariate_normal(mean, np.atleast_2d(cov), size=DRAWS, method="eigh")
-    out, k = [], 0
-    for w, f in zip(wins, fairs):
-        p = w.shape[1]
-        out.append(np.abs(d[:, k:k + p] - f).max(axis=1))
-        k += p
-    return np.stack(out, axis=1)
-
-
 def balance(v: VariantData) -> tuple[float, float, float] | None:
     """Seat balance: max over seats of |win share − 1/P|, with a 95% interval (None when the
-    seats are not alike: asymmetric roles have no single fair share)."""
+    seats are not alike: asymmetric roles have no single fair share). The interval has the Balance
+    interval's construction (:func:`analysis.stats.max_distance_interval`: simultaneous intervals
+    on the seat shares from their covariance across games, then the interval of the maximum), so
+    it covers a fair game (true 0) as often as an unfair one."""
     if v.fair is None:
         return None
-    est = float(np.abs(v.seat_wins.mean(axis=0) - v.fair).max())
-    d = _balance_draws([v.seat_wins], [v.fair])[:, 0]
-    return est, float(np.quantile(d, 0.025)), float(np.quantile(d, 0.975))
+    mean, cov = stats.mean_cov(v.seat_wins)
+    return stats.max_distance_interval(mean, cov, v.fair, v.fair)
 
 
 def seat_balance_met(v: VariantData, tolerance: float) -> bool:
@@ -200,23 +189,71 @@ def metric_table(v: VariantData) -> list[dict]:
     return rows
 
 
+def _smallest(info: MetricInfo, game: str | None, overrides: dict | None) -> float:
+    if info.share:
+        return smallest_difference(game, "share", overrides)
+    return smallest_difference(game, "length" if info.unit == "turns" else "score", overrides)
+
+
+def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL,
+                      overrides: dict | None = None) -> list[dict]:
+    """Every headline metric of ``b`` minus that of ``a``, measured game by game (common random
+    numbers), as one family: simultaneous intervals at ``level`` over all of them at once (max-|t|
+    from the joint covariance of the per-game differences, :func:`analysis.stats.simultaneous`),
+    so a parameter that does nothing shows *any* clear effect in at most 1 − ``level`` of sweeps.
+    The seat balance (a maximum, not a mean of games) joins the family through both variants'
+    seat shares: its difference lies between low_b − high_a and high_b − low_a.
+
+    Rows: metric, label, unit, share, delta, low, high (simultaneous), low_unadjusted,
+    high_unadjusted (the metric's own 95% interval, shown as such), smallest (the smallest
+    difference that matters, :func:`analysis.load.smallest_difference`), verdict
+    (:func:`analysis.stats.practical`). Empty when the variants played different games."""
+    if a.n_games != b.n_games:
+        return []
+    game = a.meta.get("game")
+    keys = [k for k in a.samples if k in b.samples]
+    cols = [b.samples[k] - a.samples[k] for k in keys]
+    with_balance = a.fair is not None and b.fair is not None
+    P = a.n_players
+    X = np.column_stack(cols + ([a.seat_wins, b.seat_wins] if with_balance else []))
+    mean, cov = stats.mean_cov(X)
+    low, high, _ = stats.simultaneous(mean, cov, level)
+    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    rows = []
+    if with_balance:
+        k = len(keys)
+        ba, bb = balance(a)[0], balance(b)[0]
+        la, ha = stats.band_distance_range(low[k:k + P], high[k:k + P], a.fair, a.fair)
+        lb, hb = stats.band_distance_range(low[k + P:], high[k + P:], b.fair, b.fair)
+        ua = stats.max_distance_interval(mean[k:k + P], cov[k:k + P, k:k + P], a.fair, a.fair)
+        ub = stats.max_distance_interval(mean[k + P:], cov[k + P:, k + P:], b.fair, b.fair)
+        rows.append({"metric": "balance", "info": BALANCE, "delta": bb - ba,
+                     "low": float(lb.max() - ha.max()), "high": float(hb.max() - la.max()),
+                     "low_unadjusted": ub[1] - ua[2], "high_unadjusted": ub[2] - ua[1]})
+    for j, key in enumerate(keys):
+        rows.append({"metric": key, "info": a.info[key], "delta": float(mean[j]),
+                     "low": float(low[j]), "high": float(high[j]),
+                     "low_unadjusted": float(mean[j] - Z * se[j]),
+                     "high_unadjusted": float(mean[j] + Z * se[j])})
+    for r in rows:
+        info = r.pop("info")
+        r.update(label=info.label, unit=info.unit, share=info.share,
+                 smallest=_smallest(info, game, overrides))
+        r["verdict"] = stats.practical(r["delta"], r["low"], r["high"], r["smallest"])
+    return rows
+
+
 def paired_effect(a: VariantData, b: VariantData, key: str) -> tuple[float, float, float] | None:
-    """Metric ``key`` of ``b`` minus that of ``a``, measured game by game (common random numbers),
-    with a 95% interval; None when either variant lacks the metric."""
+    """Metric ``key`` of ``b`` minus that of ``a``, measured game by game, with its own 95%
+    interval (unadjusted: one metric alone; :func:`parameter_effects` adjusts a family); None when
+    either variant lacks the metric or they played different games."""
     if a.n_games != b.n_games:
         return None
     if key == "balance":
         if a.fair is None or b.fair is None:
             return None
-        est = balance(a)[0], balance(b)[0]
-        d = _balance_draws([a.seat_wins, b.seat_wins], [a.fair, b.fair])
-        diff = d[:, 1] - d[:, 0]
-        # the draws' spread around their median, centred on the estimate (a max of |.| is biased
-        # upwards in the draws; the shift keeps the estimate inside its interval)
-        delta = est[1] - est[0]
-        mid = float(np.median(diff))
-        return (delta, delta + float(np.quantile(diff, 0.025)) - mid,
-                delta + float(np.quantile(diff, 0.975)) - mid)
+        r = parameter_effects(a, b)[0]
+        return r["delta"], r["low_unadjusted"], r["high_unadjusted"]
     if key not in a.samples or key not in b.samples:
         return None
     return mean_ci(b.samples[key] - a.samples[key])
@@ -263,8 +300,14 @@ def json_eq(a, b) -> bool:
     return a == b and type(a) is type(b) or (_is_number(a) and _is_number(b) and a == b)
 
 
-def sensitivity(sweep_dir: str | Path) -> Sensitivity:
-    """Read a (possibly unfinished) sweep directory into its sensitivity tables."""
+def sensitivity(sweep_dir: str | Path, overrides: dict | None = None) -> Sensitivity:
+    """Read a (possibly unfinished) sweep directory into its sensitivity tables.
+
+    The effects of the page are one family: every metric of every parameter's effect, with
+    simultaneous intervals per parameter (:func:`parameter_effects`) at level 1 − 0.05/m for the
+    m parameters with an effect (Bonferroni across parameters), so a sweep of parameters that do
+    nothing shows any clear effect in at most 5 % of sweeps. ``overrides``: smallest differences
+    that matter, by kind ("share", "score", "length"), over the game's own."""
     sweep_dir = Path(sweep_dir)
     sweep = read_sweep(sweep_dir)
     done = {v["id"] for v in finished_variants(sweep_dir, sweep)}
@@ -289,6 +332,9 @@ def sensitivity(sweep_dir: str | Path) -> Sensitivity:
             cache.clear()
     variants = pl.DataFrame(rows)
     curve_rows, effect_rows = [], []
+    n_effects = sum(1 for chain in slices(sweep).values()
+                    if len([c for c in chain if c["id"] in done]) >= 2)
+    family_level = 1 - (1 - stats.LEVEL) / max(n_effects, 1)
     for name, chain in slices(sweep).items():
         chain = [c for c in chain if c["id"] in done]
         for c in chain:
@@ -303,20 +349,14 @@ def sensitivity(sweep_dir: str | Path) -> Sensitivity:
         if len(chain) < 2:
             continue
         a, b = get(chain[0]["id"]), get(chain[-1]["id"])
-        keys = ["balance", *a.samples] if a.fair is not None else list(a.samples)
-        for key in keys:
-            e = paired_effect(a, b, key)
-            if e is None:
-                continue
-            info = BALANCE if key == "balance" else a.info[key]
+        for r in parameter_effects(a, b, level=family_level, overrides=overrides):
             effect_rows.append({
                 "parameter": name, "from": _text(chain[0]["values"][name]),
                 "to": _text(chain[-1]["values"][name]),
                 "numeric": _is_number(chain[0]["values"][name]) and _is_number(chain[-1]["values"][name]),
                 "rising": (_is_number(chain[0]["values"][name]) and _is_number(chain[-1]["values"][name])
                            and chain[-1]["values"][name] > chain[0]["values"][name]),
-                "metric": key, "label": info.label, "unit": info.unit, "share": info.share,
-                "delta": e[0], "low": e[1], "high": e[2], "games": a.n_games})
+                **r, "games": a.n_games})
         cache.clear()
     missing = [v["id"] for v in sweep["variants"] if v["id"] not in done]
     return Sensitivity(sweep, variants, pl.DataFrame(curve_rows), pl.DataFrame(effect_rows),

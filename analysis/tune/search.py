@@ -54,7 +54,7 @@ from simcore.rundir import RUN_JSON
 from analysis.sweep.grammar import Vary, parse_varies
 from analysis.sweep.metrics import from_tables, load_variant
 from analysis.sweep.play import base_rules, prepare_out, replace_dir
-from analysis.tune.targets import (Target, check_lineup, evaluate, parse_targets, sentence,
+from analysis.tune.targets import (Target, check_lineup, evaluate, parse_targets, race, sentence,
                                    tightened)
 
 TUNE_JSON = "tune.json"
@@ -125,8 +125,10 @@ class TunePlan:
             "confirm_games": self.confirm_games, "confirm_seed": self.confirm_seed,
             "stop_when_met": self.stop_when_met, "rotate_seats": self.rotate_seats,
             "mode": "tune", "variants": None, "version": simcore.__version__,
-            "racing": "a candidate is dropped after a rung when the low end of its objective's 95% "
-                      "interval is above the high end of the best full-budget candidate's",
+            "racing": "a candidate is dropped after a rung when it is shown worse than the best "
+                      "full-budget candidate on the same games (paired objective difference, error "
+                      "spent across the rungs: analysis.tune.targets.race); in a resumed search, "
+                      "when the low end of its objective's 95% interval is above the best's high end",
         }
 
     def values_settings(self, values: dict) -> tuple[list[str], int | None]:
@@ -279,6 +281,8 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                 if t.user_attrs.get("games") == plan.max_games]
         return min(full, key=lambda t: t.value) if full else None
 
+    kept: dict = {}         # the incumbent's games (trial number → VariantData), for race()
+
     def objective(trial):
         t0 = time.perf_counter()
         values = {v.name: _suggest(trial, v) for v in plan.varies}
@@ -307,11 +311,25 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
             trial.set_user_attr("seconds", round(time.perf_counter() - t0, 2))
             trial.report(j.objective, step=done)
             best = incumbent()
-            if k < len(plan.rungs) - 1 and best is not None and j.low > best.user_attrs["high"]:
+            if k < len(plan.rungs) - 1 and best is not None and best.number in kept:
+                # paired: candidate − incumbent on the same games, error spent across the rungs
+                decision, diff, dlo, dhi = race(v, kept[best.number], plan.targets, k + 1,
+                                                len(plan.rungs) - 1)
+                if decision == "drop":
+                    trial.set_user_attr("note", f"dropped after {done:,} games: worse than the best "
+                                                f"(trial {best.number}) on the same games by {diff:.2f} "
+                                                f"({dlo:.2f} to {dhi:.2f}, level 1 − 0.05/"
+                                                f"{len(plan.rungs) - 1} per rung)")
+                    raise optuna.TrialPruned()
+            elif k < len(plan.rungs) - 1 and best is not None and j.low > best.user_attrs["high"]:
+                # the incumbent's games are not in memory (a resumed search): unpaired intervals
                 trial.set_user_attr("note", f"dropped after {done:,} games: its interval "
                                             f"({j.low:.2f} to {j.high:.2f}) is above the best's "
                                             f"({best.user_attrs['low']:.2f} to {best.user_attrs['high']:.2f})")
                 raise optuna.TrialPruned()
+        if done == plan.max_games and (best is None or j.objective < best.value):
+            kept.clear()            # the new incumbent's per-game data, for paired racing
+            kept[trial.number] = v
         return j.objective
 
     def finished():
@@ -375,7 +393,16 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
               "confirm": {"seed": cseed, "games": plan.confirm_games,
                           "dir": str(confirm_dir.relative_to(out)), **j.to_json()},
               "rejected_by_confirmation": rejected,
-              "met": j.met, "sentence": text,
+              # every confirmation attempt, the failed ones first (issue 29: a pass after k tries
+              # is read with the k tries beside it)
+              "confirmations": [*({"trial": int(t), "met": False, **r} for t, r in rejected.items()),
+                                {"trial": best.number, "seed": cseed, "objective": j.objective,
+                                 "low": j.low, "high": j.high, "met": j.met,
+                                 "dir": str(confirm_dir.relative_to(out))}],
+              "met": j.met, "sentence": text + (
+                  f" Confirmation attempt {len(rejected) + 1}: {len(rejected)} earlier candidate(s) "
+                  "met the target on the search's games but not on fresh ones (listed on the page)."
+                  if rejected else ""),
               "trials": len(finished()),
               "games_played_in_search": int(sum(t.user_attrs.get("games", 0) or 0
                                                 for t in study.get_trials(deepcopy=False)))}

@@ -10,12 +10,15 @@
   (a line-up with at least two strategies). Objective: the largest excess over 1/P, in units of TOL.
 
 The objective of several targets is their sum (0 = every target at its aim). Its 95% interval
-comes from normal draws of every mean involved, with their covariance across games
-(:func:`evaluate`); a target is *met* when its interval lies inside its tolerance. Every malformed
+has the Balance interval's construction (:func:`objective_interval`): simultaneous intervals on
+every mean involved, from their joint covariance across games, mapped through each target's
+distance, then max and sum; a target is *met* when the simultaneous intervals of its means lie
+inside its tolerance (:func:`evaluate`). :func:`race` is the racing decision of a candidate
+against the incumbent on the same games, its error spent across the rungs. Every malformed
 target, or one the game cannot measure, is a one-line :class:`~simcore.errors.UsageError`.
 
-May import numpy, the standard library, :mod:`simcore` (registry, errors) and
-:mod:`analysis.sweep.metrics`.
+May import numpy, the standard library, :mod:`simcore` (registry, errors), :mod:`analysis.stats`
+and :mod:`analysis.sweep.metrics`.
 """
 
 from __future__ import annotations
@@ -28,10 +31,10 @@ import numpy as np
 from simcore import games as registry
 from simcore.errors import UsageError
 
-from analysis.sweep.metrics import VariantData, mean_ci
+from analysis import stats
+from analysis.sweep.metrics import VariantData
 
 DEFAULT_TOL = 1.5          # percentage points
-DRAWS = 2000
 _NUM = r"[+-]?(?:\d+\.?\d*|\.\d+)"
 
 
@@ -143,18 +146,6 @@ def _columns(v: VariantData, t: Target) -> list[str]:
     return sorted(k for k in v.samples if k.startswith("strategy_win_share_"))
 
 
-def _distance(t: Target, means: np.ndarray, fair: float | None) -> np.ndarray:
-    """Objective of target ``t`` (in tolerance units) for rows of means (draws x columns)."""
-    if t.kind == "seat-balance":
-        return np.abs(means - fair).max(axis=1) / t.tol
-    if t.kind == "role":
-        return np.abs(means[:, 0] - t.aim) / t.tol
-    if t.kind == "length":
-        m = means[:, 0]
-        return np.maximum(np.maximum(t.lo - m, m - t.hi), 0.0) / t.tol
-    return np.maximum(means - fair, 0.0).max(axis=1) / t.tol
-
-
 @dataclass
 class Judgement:
     objective: float
@@ -169,8 +160,31 @@ class Judgement:
                 "games": self.games, "targets": self.parts}
 
 
-def evaluate(v: VariantData, targets: tuple[Target, ...], seed: int = 777) -> Judgement:
-    """The objective of ``targets`` on ``v`` with its 95% interval, and whether each is met."""
+def _band(t: Target, fair: float | None) -> tuple[float, float]:
+    """The band [lo, hi] each column of target ``t`` is measured against (its distance outside
+    the band, over ``t.tol``, is the target's objective)."""
+    if t.kind == "seat-balance":
+        return fair, fair
+    if t.kind == "role":
+        return t.aim, t.aim
+    if t.kind == "length":
+        return t.lo, t.hi
+    return -np.inf, fair
+
+
+def _within(t: Target, fair: float | None, lo: np.ndarray, hi: np.ndarray) -> bool:
+    """Whether intervals [lo, hi] of the target's columns lie inside its tolerance."""
+    if t.kind == "seat-balance":
+        return bool(np.all(fair - t.tol <= lo) and np.all(hi <= fair + t.tol))
+    if t.kind == "role":
+        return bool(np.all(t.aim - t.tol <= lo) and np.all(hi <= t.aim + t.tol))
+    if t.kind == "length":
+        return bool(np.all(t.lo <= lo) and np.all(hi <= t.hi))
+    return bool(np.all(hi <= fair + t.tol))
+
+
+def _matrix(v: VariantData, targets: tuple[Target, ...], games: int | None = None
+            ) -> tuple[list[str], list[tuple[int, int]], np.ndarray]:
     cols: list[str] = []
     spans = []
     for t in targets:
@@ -181,41 +195,98 @@ def evaluate(v: VariantData, targets: tuple[Target, ...], seed: int = 777) -> Ju
                              f"({', '.join(missing) or 'no strategy columns'})")
         spans.append((len(cols), len(cols) + len(c)))
         cols += c
-    X = np.stack([v.samples[k] for k in cols], axis=1)
-    X = np.where(np.isnan(X), np.nanmean(X, axis=0), X)
+    X = np.stack([v.samples[k][:games] for k in cols], axis=1)
+    return cols, spans, X
+
+
+def objective_interval(mean: np.ndarray, cov: np.ndarray, targets: tuple[Target, ...],
+                       spans: list[tuple[int, int]], fair: float | None,
+                       level: float = stats.LEVEL) -> tuple[float, float, float, np.ndarray, np.ndarray]:
+    """(objective, low, high, column lows, column highs): the objective Σ_t max_j d_tj / tol_t
+    with the Balance interval's construction — simultaneous intervals on every column of every
+    target from their joint covariance (:func:`analysis.stats.simultaneous`), each mapped through
+    its distance from the target's band, then max over a target's columns and sum over targets.
+    When all column intervals hold, the objective's holds: coverage ≥ ``level`` at a true 0 (a
+    balanced game) as elsewhere; tests/analysis/test_tune_targets_coverage.py measures it."""
+    low, high, _ = stats.simultaneous(mean, cov, level)
+    est = lo_sum = hi_sum = 0.0
+    for t, (a, b) in zip(targets, spans):
+        blo, bhi = _band(t, fair)
+        dlo, dhi = stats.band_distance_range(low[a:b], high[a:b], blo, bhi)
+        est += float(stats.band_distance(mean[a:b], blo, bhi).max()) / t.tol
+        lo_sum += float(dlo.max()) / t.tol
+        hi_sum += float(dhi.max()) / t.tol
+    return est, lo_sum, hi_sum, low, high
+
+
+def evaluate(v: VariantData, targets: tuple[Target, ...], seed: int = 777,
+             games: int | None = None) -> Judgement:
+    """The objective of ``targets`` on ``v`` (its first ``games`` games; all by default) with its
+    95% interval (:func:`objective_interval`), and whether each target is met: every column's
+    *simultaneous* interval inside the target's tolerance, so "met" holds for all seats at once
+    with 95% confidence. (``seed`` is accepted for compatibility: nothing here is random.)"""
+    cols, spans, X = _matrix(v, targets, games)
     n = X.shape[0]
-    mean = X.mean(axis=0)
-    cov = np.atleast_2d(np.cov(X, rowvar=False)) / n if n > 1 else np.zeros((len(cols),) * 2)
-    draws = np.random.default_rng(seed).multivariate_normal(mean, cov, size=DRAWS, method="eigh")
-    total_est = 0.0
-    total_draws = np.zeros(DRAWS)
+    mean, cov = stats.mean_cov(X)
+    if n < 2:
+        cov = np.zeros((len(cols),) * 2)
+    est, low, high, clow, chigh = objective_interval(mean, cov, targets, spans, v.fair)
     parts = []
     all_met = True
     for t, (a, b) in zip(targets, spans):
-        est = float(_distance(t, mean[None, a:b], v.fair)[0])
-        d = _distance(t, draws[:, a:b], v.fair)
-        total_est += est
-        total_draws += d
-        rows = []
-        met = True
-        for k, c in enumerate(cols[a:b]):
-            m, lo, hi = mean_ci(v.samples[c])
-            rows.append({"metric": c, "estimate": m, "low": lo, "high": hi})
-            if t.kind == "seat-balance":
-                met &= v.fair - t.tol <= lo and hi <= v.fair + t.tol
-            elif t.kind == "role":
-                met &= t.aim - t.tol <= lo and hi <= t.aim + t.tol
-            elif t.kind == "length":
-                met &= t.lo <= lo and hi <= t.hi
-            else:
-                met &= hi <= v.fair + t.tol
-        all_met &= bool(met)
-        parts.append({"target": t.text, "objective": est, "met": bool(met), "metrics": rows})
-    # interval of the total, centred on the estimate (draws of a max of |.| are biased upwards)
-    mid = float(np.median(total_draws))
-    low = max(0.0, total_est + float(np.quantile(total_draws, 0.025)) - mid)
-    high = total_est + float(np.quantile(total_draws, 0.975)) - mid
-    return Judgement(total_est, low, high, all_met, n, parts)
+        blo, bhi = _band(t, v.fair)
+        obj = float(stats.band_distance(mean[a:b], blo, bhi).max()) / t.tol
+        met = _within(t, v.fair, clow[a:b], chigh[a:b])
+        all_met &= met
+        rows = [{"metric": c, "estimate": float(mean[a + k]), "low": float(clow[a + k]),
+                 "high": float(chigh[a + k])} for k, c in enumerate(cols[a:b])]
+        parts.append({"target": t.text, "objective": obj, "met": met, "metrics": rows,
+                      "intervals": "simultaneous 95% over every column of every target"})
+    return Judgement(est, low, high, all_met, n, parts)
+
+
+def race(candidate: VariantData, incumbent: VariantData, targets: tuple[Target, ...], rung: int,
+         rungs: int, alpha: float = 0.05) -> tuple[str, float, float, float]:
+    """Racing decision after rung ``rung`` (1-based) of ``rungs``: the candidate against the
+    incumbent (the best candidate so far) on the *same games* — the candidate's games and the
+    incumbent's first as many (same seed: common random numbers; the incumbent must have played
+    at least as many). Smaller objective is better.
+
+    Returns (decision, difference, low, high): the objective difference candidate − incumbent and
+    its interval, at level 1 − α/``rungs`` (the error spent evenly across the rungs, Bonferroni),
+    built from one simultaneous family over both configurations' columns with their joint
+    covariance across the paired games (both objectives' intervals hold together, so the
+    difference lies between low_c − high_i and high_c − low_i). ``"drop"`` when low > 0 (shown
+    worse), ``"better"`` when high < 0 (shown better: the search may take it as the new incumbent,
+    but the final claim is the held-out confirmation's, :func:`evaluate` on fresh games),
+    ``"continue"`` otherwise. Over a whole race, a candidate as good as the incumbent is dropped
+    with probability at most α whatever the rung sizes."""
+    if not 1 <= rung <= rungs:
+        raise ValueError(f"rung {rung} outside 1..{rungs}")
+    n = candidate.n_games
+    if incumbent.n_games < n:
+        raise ValueError(f"the incumbent played {incumbent.n_games} games, fewer than the "
+                         f"candidate's {n}: race on the incumbent's games")
+    cols_c, spans, Xc = _matrix(candidate, targets)
+    _, _, Xi = _matrix(incumbent, targets, n)
+    k = Xc.shape[1]
+    mean, cov = stats.mean_cov(np.concatenate([Xc, Xi], axis=1))
+    level = 1 - alpha / rungs
+    low, high, _ = stats.simultaneous(mean, cov, level)
+    out = []
+    for off in (0, k):
+        est = lo_sum = hi_sum = 0.0
+        for t, (a, b) in zip(targets, spans):
+            blo, bhi = _band(t, candidate.fair)
+            dlo, dhi = stats.band_distance_range(low[off + a:off + b], high[off + a:off + b], blo, bhi)
+            est += float(stats.band_distance(mean[off + a:off + b], blo, bhi).max()) / t.tol
+            lo_sum += float(dlo.max()) / t.tol
+            hi_sum += float(dhi.max()) / t.tol
+        out.append((est, lo_sum, hi_sum))
+    (ec, lc, hc), (ei, li, hi_) = out
+    d_low, d_high = lc - hi_, hc - li
+    decision = "drop" if d_low > 0 else ("better" if d_high < 0 else "continue")
+    return decision, ec - ei, d_low, d_high
 
 
 def sentence(j: Judgement, targets: tuple[Target, ...], fair: float | None, settings: str,

@@ -1,8 +1,10 @@
 """Middle-Ages report sections (the game's report hook): event cards (MA-8) and tiles / Domains (MA-12).
 
 Found through the Middle-Ages spec (``report_hooks``): :func:`headlines` adds the event-card and
-tile sentences, :func:`sections` the "Event-card impact" and "Tile-type impact" sections, right
-after seat advantage. Everything is read from the ``events``, ``event_seats``, ``tiles``,
+tile sentences, :func:`sections` the "Event-card impact when it fires" (association) and
+"Tile-type impact" sections, right after seat advantage, and, given a questions directory written by
+``balance questions`` (:data:`QUESTIONS`), the event ablation first: each card's total effect on who
+wins, ranked. Everything is read from the ``events``, ``event_seats``, ``tiles``,
 ``tile_summary`` and ``domain_pairs`` tables of :func:`analysis.analyse`; a table that is absent
 (a run without those columns) leaves its sentences and section out.
 
@@ -20,6 +22,57 @@ from reports.sections import FigureSet, Section, pct_column
 from reports.text import best_and_worst, num, num_ci, pct, pp, pp_ci, pvalue, row_pct_ci, signed
 
 SECTIONS_AFTER = "seats"
+QUESTIONS = "balance questions RUN --out DIR"     # writes event_ablation.csv (the event ablation)
+
+
+def _ablation_rows(ab: pl.DataFrame) -> pl.DataFrame:
+    """One row per card, ranked by how much it moves who wins (its largest |win-share effect|)."""
+    cards = ab.group_by("event", "name").agg(pl.col("swing").first(), pl.col("fires").first()
+                                             ).sort("swing", descending=True)
+    rows = {"Event card": [], "Drawn in": [], "Moves who wins by (largest seat)": []}
+    seats = sorted(ab["seat"].unique().to_list())
+    for s in seats:
+        rows[f"Seat {s + 1}: win share (pp)"] = []
+        rows[f"Seat {s + 1}: score"] = []
+    for c in cards.iter_rows(named=True):
+        d = ab.filter(pl.col("event") == c["event"]).sort("seat")
+        rows["Event card"].append(c["name"])
+        rows["Drawn in"].append(f"{pct(c['fires'])}% of games")
+        rows["Moves who wins by (largest seat)"].append(f"{100 * c['swing']:.2f} pp")
+        for r in d.iter_rows(named=True):
+            rows[f"Seat {r['seat'] + 1}: win share (pp)"].append(
+                f"{signed(100 * r['win_share_effect'])} ({pp_ci(r['win_share_effect_low'], r['win_share_effect_high'])}), "
+                f"{r['verdict']}")
+            rows[f"Seat {r['seat'] + 1}: score"].append(
+                f"{signed(r['score_effect'])} ({num_ci(r['score_effect_low'], r['score_effect_high'])})")
+    return pl.DataFrame(rows)
+
+
+def _ablation_section(q) -> Section | None:
+    ab = q.tables.get("event_ablation")
+    if ab is None or ab.height == 0:
+        return None
+    top = ab.sort("swing", descending=True).row(0, named=True)
+    games = q.meta.get("games")
+    return Section(
+        "event_ablation", "Event cards: total effect on who wins (ablation)",
+        f"Each card's causal effect: the run's deals played again ({games:,} games per deck, same seed "
+        "and bots) with that card made neutral — still drawn at the same moment, so every other card "
+        "and tile is the same, but doing nothing. The difference (with the card − neutral) of each "
+        "seat's win share and final score is the card's total effect, including what it does through "
+        "tiles destroyed or restored. Intervals are simultaneous 95% over every card and seat; "
+        "cards are ranked by how much they move who wins. Read from "
+        f"{q.path} (written by {QUESTIONS}), not from the run.",
+        [], [("Event cards by their effect on who wins", _ablation_rows(ab))],
+        [f"{top['name']} moves who wins the most: {signed(100 * top['win_share_effect'])} pp for Seat "
+         f"{top['seat'] + 1} ({pp_ci(top['win_share_effect_low'], top['win_share_effect_high'])}, "
+         f"{top['verdict']}), by the same deals with the card made neutral."])
+
+
+def question_files(q, rs: RunSet) -> dict:
+    """The event ablation table the report shows, kept as ``questions/event_ablation.csv``."""
+    ab = q.tables.get("event_ablation")
+    return {"questions/event_ablation.csv": ab} if ab is not None else {}
 
 
 def _slope(r: dict) -> str:
@@ -141,8 +194,9 @@ def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None) -> list[Secti
         es = _event_seat_rows(t)
         ev_lines = [x for x in headlines(t, rs) if "event" in x]
         secs.append(Section(
-            "events", "Event-card impact",
-            "Coins each card gives per player when it fires (t intervals over games), the spread of that "
+            "events", "Event-card impact when it fires (association)",
+            "What goes with a card in the games where it fires — an association, not the card's effect "
+            "(for that, the ablation section of `balance questions`). Coins each card gives per player when it fires (t intervals over games), the spread of that "
             "gain between the players of a game, how often it changes the sole leader, and the win share of "
             "the player it helped most. Cards are sorted by effect size; the heat map splits the effect by "
             "firing turn. Cards that only move tiles show no immediate coin effect here; their effect comes "
@@ -167,4 +221,8 @@ def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None) -> list[Secti
             + figs.add("domain_pairs", F.domain_pairs(t), dom_lines[0] if dom_lines else ""),
             [("Tile types (strongest association first)", _tile_rows(t)),
              (f"Top {dp.height} Domain mixes (mixes of at least 0.5% of players)", _domain_rows(dp))]))
+    if questions is not None:
+        ab = _ablation_section(questions)
+        if ab is not None:
+            secs.insert(0, ab)
     return secs

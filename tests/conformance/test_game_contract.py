@@ -154,6 +154,9 @@ def test_unknown_game_is_refused_with_a_suggestion(tmp_path, capsys):
 def test_listing_games_and_bots_compiles_no_kernel():
     """`balance games` and `balance strategies` read specs and bot files only."""
     code = ("import sys\n"
+            f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+            "from simcore import games\n"
+            "games.register('pig.spec')\n"
             "from cli import _run\n"
             "assert _run(['games']) == 0\n"
             f"for g in {[s.name for s in SPECS if s.strategies]!r}:\n"

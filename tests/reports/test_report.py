@@ -91,16 +91,17 @@ def test_headline_numbers_equal_the_metric_tables(built):
     for r in seats.iter_rows(named=True):
         line = next(x for x in lines if x.startswith(f"{r['seat_label']} wins"))
         m = re.match(r"Seat (\d) wins ([\d.]+)% \(([\d.]+)–([\d.]+)\) against a fair ([\d.]+)%: "
-                     r"([+−]?[\d.]+) pp, (significant|not significant) \(the fair share lies (outside|inside) "
-                     r"the 95% interval\)\.", line)
+                     r"([+−]?[\d.]+) pp, (clear and large enough to matter|clear but small|not shown) "
+                     r"\(Holm over the (\d) seats, whereas the interval is this seat's alone; a gap under 1 pp "
+                     r"counts as small\)\.", line)
         assert m, line
         assert float(m.group(2)) == round(100 * r["win_share"], 1)
         assert float(m.group(3)) == round(100 * r["ci_low"], 1)
         assert float(m.group(4)) == round(100 * r["ci_high"], 1)
         assert float(m.group(5)) == round(100 * r["fair_share"], 1)
         assert float(m.group(6).replace("−", "-")) == round(100 * r["diff"], 1)
-        assert (m.group(7) == "significant") == r["significant"]
-        assert (m.group(8) == "outside") == r["significant"]
+        assert (m.group(7) != "not shown") == r["significant"]
+        assert m.group(7) == r["verdict"] and int(m.group(8)) == seats.height
         assert line in plain_text(page)
     o = {r["metric"]: r for r in t["outcomes"].iter_rows(named=True)}
     line = next(x for x in lines if "ahead of the runner-up" in x)
@@ -136,13 +137,15 @@ def test_comparison_sentences_name_the_planted_seat_difference(built):
     seat1 = cmp.filter((pl.col("metric") == "seat_win_share") & (pl.col("key") == "Seat 1")).row(0, named=True)
     assert seat1["significant"]
     assert f"Seat 1 {100 * seat1['base']:.1f}% → {100 * seat1['variant']:.1f}%" in lines[0]
-    assert lines[1].startswith(f"variant against base: {n_sig} of {cmp.height} compared metrics moved "
-                               f"significantly")
-    # every moved metric but the seat win shares (already stated) has its sentence, none other
-    others = cmp.filter(pl.col("significant") & (pl.col("metric") != "seat_win_share"))
+    n_large = int((cmp["verdict"] == "clear and large enough to matter").sum())
+    assert lines[1].startswith(f"variant against base: {n_large} of {cmp.height} compared metrics moved "
+                               f"clearly and by enough to matter, {n_sig - n_large} clearly but by less")
+    # every large change but the seat win shares (already stated) has its sentence, none other
+    others = cmp.filter((pl.col("verdict") == "clear and large enough to matter")
+                        & (pl.col("metric") != "seat_win_share"))
     assert len(lines) - 2 == max(others.height, 1)
     page = plain_text(built["html"])
-    assert page.index("Did the seat win rates move?") < page.index("compared metrics moved significantly")
+    assert page.index("Did the seat win rates move?") < page.index("compared metrics moved clearly")
 
 
 def test_non_empty_out_is_refused_without_force(built, tmp_path):

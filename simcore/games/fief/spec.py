@@ -51,6 +51,7 @@ SPEC = GameSpec(
           for s in SIDES),
     ),
     score_unit="points",
+    smallest_difference={"score": 1.0},
     adapter="simcore.games.fief.game",
     takes=frozenset(),
     options=(

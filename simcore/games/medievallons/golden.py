@@ -11,13 +11,12 @@ diff. May import the standard library, :mod:`simcore.golden` (the shared command
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from simcore import golden as shared_golden
 from simcore.games.medievallons import reference, rules
 
 N_PLAYERS, SEED, GAME = 4, 7, 0
-GOLDEN_PATH = Path(__file__).resolve().parents[3] / "tests" / "golden" / "medievallons_4p_seed7.txt"
+GOLDEN_PATH = shared_golden.golden_path("medievallons_4p_seed7.txt")
 
 
 def render() -> str:
@@ -26,14 +25,8 @@ def render() -> str:
                                             "Final table (MV-9)", shown=12)
 
 
-def diff(path: Path = GOLDEN_PATH) -> str:
-    """Unified diff from the committed file to a fresh rendering ('' when identical)."""
-    return shared_golden.diff(render, path)
-
-
-def main(argv: list[str] | None = None) -> int:
-    return shared_golden.main(argv, render, GOLDEN_PATH, "python -m simcore.games.medievallons.golden",
-                              __doc__.splitlines()[0])
+GOLDEN = shared_golden.Golden(render, GOLDEN_PATH, "python -m simcore.games.medievallons.golden", __doc__)
+diff, main = GOLDEN.diff, GOLDEN.main
 
 
 if __name__ == "__main__":

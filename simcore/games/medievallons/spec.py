@@ -49,6 +49,7 @@ SPEC = GameSpec(
                low=0),
     ),
     score_unit="guild cards",
+    smallest_difference={"score": 0.5, "length": 2.0},
     adapter="simcore.games.medievallons.game",
     search="simcore.games.medievallons.search",
     default_strategy="balanced",   # symmetric bots: the standard setting for seat advantage

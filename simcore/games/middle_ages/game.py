@@ -40,13 +40,14 @@ def check_players(n_players: int) -> None:
 
 def prepare(*, players: int = 4, bots: tuple[list[str], np.ndarray] | None = None,
             rules_path: str | Path | None = None, engine: str = "kernel",
-            debug: bool = False, rotate_seats: bool = False) -> PreparedRun:
-    """Validate the options and build the run (rules loaded once).
+            debug: bool = False, rotate_seats: bool = False, rules=None) -> PreparedRun:
+    """Validate the options and build the run (rules loaded once; ``rules``: already loaded
+    :class:`~simcore.games.middle_ages.rules.RulesArrays`, e.g. a deck with a card neutralised).
 
     ``bots`` is ``(names, rows)``: one strategy name and one strategy row per seat, as
     :func:`strategies.middle_ages.resolve` returns them (default: random at every seat)."""
     check_players(players)
-    rules = rules_mod.load(rules_path)
+    rules = rules if rules is not None else rules_mod.load(rules_path)
     rules_mod.check_tile_supply(rules, players)
     rules_mod.check_seats(rules, players)
     names, strat_rows = bots if bots is not None else (["random"] * players,

@@ -11,13 +11,12 @@ standard library, :mod:`simcore.golden` (the shared command line) and
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from simcore import golden as shared_golden
 from simcore.games.middle_ages import reference, rules
 
 N_PLAYERS, SEED, GAME = 4, 7, 0
-GOLDEN_PATH = Path(__file__).resolve().parents[3] / "tests" / "golden" / "middle_ages_4p_seed7.txt"
+GOLDEN_PATH = shared_golden.golden_path("middle_ages_4p_seed7.txt")
 
 
 def render() -> str:
@@ -28,14 +27,8 @@ def render() -> str:
     return "\n".join(lines) + "\n"
 
 
-def diff(path: Path = GOLDEN_PATH) -> str:
-    """Unified diff from the committed file to a fresh rendering ('' when identical)."""
-    return shared_golden.diff(render, path)
-
-
-def main(argv: list[str] | None = None) -> int:
-    return shared_golden.main(argv, render, GOLDEN_PATH, "python -m simcore.games.middle_ages.golden",
-                              __doc__)
+GOLDEN = shared_golden.Golden(render, GOLDEN_PATH, "python -m simcore.games.middle_ages.golden", __doc__)
+diff, main = GOLDEN.diff, GOLDEN.main
 
 
 if __name__ == "__main__":

@@ -56,6 +56,7 @@ SPEC = GameSpec(
         Column("reshuffles", "int8", "times the tile pile was reshuffled (MA-7)", low=0),
     ),
     score_unit="coins",
+    smallest_difference={"score": 2.0},
     adapter="simcore.games.middle_ages.game",
     search="simcore.games.middle_ages.search",
     default_strategy="balanced",   # symmetric bots: the standard setting for seat advantage
@@ -63,5 +64,6 @@ SPEC = GameSpec(
     golden="simcore.games.middle_ages.golden",
     reference=True,
     report_hooks="reports.games.middle_ages",
+    analysis_hooks="analysis.questions.middle_ages",   # `balance questions`: the event ablation
     extra={"tile_names": _DOMAIN_NAMES},
 )

@@ -11,13 +11,12 @@ readable diff. May import the standard library, :mod:`simcore.golden` (the share
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from simcore import golden as shared_golden
 from simcore.games.seigneurial import reference, rules
 
 N_PLAYERS, SEED, GAME = 4, 7, 0
-GOLDEN_PATH = Path(__file__).resolve().parents[3] / "tests" / "golden" / "seigneurial_4p_seed7.txt"
+GOLDEN_PATH = shared_golden.golden_path("seigneurial_4p_seed7.txt")
 
 
 def render() -> str:
@@ -26,14 +25,8 @@ def render() -> str:
                                             "Final table (SG-8)", shown=10)
 
 
-def diff(path: Path = GOLDEN_PATH) -> str:
-    """Unified diff from the committed file to a fresh rendering ('' when identical)."""
-    return shared_golden.diff(render, path)
-
-
-def main(argv: list[str] | None = None) -> int:
-    return shared_golden.main(argv, render, GOLDEN_PATH, "python -m simcore.games.seigneurial.golden",
-                              __doc__.splitlines()[0])
+GOLDEN = shared_golden.Golden(render, GOLDEN_PATH, "python -m simcore.games.seigneurial.golden", __doc__)
+diff, main = GOLDEN.diff, GOLDEN.main
 
 
 if __name__ == "__main__":

@@ -76,6 +76,7 @@ SPEC = GameSpec(
                "improvement turn", "turns", low=-1),
     ),
     score_unit="% of own goal",
+    smallest_difference={"score": 2.0, "length": 1.0},
     adapter="simcore.games.seigneurial.game",
     search="simcore.games.seigneurial.search",
     default_strategy="standard",

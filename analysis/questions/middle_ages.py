@@ -1,0 +1,172 @@
+"""Middle-Ages event-card ablation: the causal effect of every event card (MA-8), by playing the same
+deals with that card made neutral.
+
+"Which event cards swing games?" asks what a card *does* to who wins, including what it does
+through the Fief: Invasion barbare, Peste noire, Révolte paysanne and Tremblement de terre destroy
+tiles, Restauration brings one back; the coins a card gives at once (the per-game association of
+:mod:`analysis.events`) miss all of that. Here, for each card of the deck, the run's deals are
+played twice through the runner (:func:`simcore.runner.prepare` + :func:`simcore.runner.collect`):
+with the rules as they are, and with that card **neutralised** — still in the deck, drawn at the
+same moment (so every other random draw, every other card and tile, is the same: common random
+numbers, same seed), but with every effect field zeroed (:func:`neutralised`; no coins, no losses,
+no restoration). A game in which the card is not drawn is the same game in both. The card's
+**total effect** on seat s is the mean over games of (win share with the card − win share with
+the neutral card), likewise for the score (final coins); its intervals come from the paired
+per-game differences.
+
+Intervals are **simultaneous** over the whole table (every card × seat, one family for win shares
+and one for scores: max-|t| from the joint covariance of the per-game differences,
+:func:`analysis.stats.simultaneous`), so the table as a whole holds at 95 %; ``verdict`` words each
+win-share effect by :func:`analysis.stats.practical` against 1 pp. :func:`event_ablation` returns
+the table, :func:`ablation_for_run` plays it for a run directory and writes ``event_ablation.csv``
+(one row per card and seat: ``event``, ``name``, ``seat``, ``win_share_effect``, ``score_effect``,
+each with ``_low`` and ``_high``, plus ``fires`` (share of games in which the card is drawn),
+``swing`` (the card's largest |win-share effect| over the seats), ``verdict`` and
+``score_verdict`` (against the game's smallest score difference that matters)) with run.json,
+atomically (:func:`analysis.questions.write_dir`).
+
+May import numpy, polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.load`,
+:mod:`analysis.questions`,
+:mod:`simcore.runner`, :mod:`simcore.rundir`, :mod:`simcore.errors` and the Middle-Ages rules
+module (never its kernel).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+import polars as pl
+
+from analysis import stats
+from analysis.load import smallest_difference
+from analysis.questions import write_dir
+from simcore import runner
+from simcore.errors import UsageError
+from simcore.games.middle_ages import rules as R
+from simcore.rundir import read_meta
+
+GAME = "middle-ages"
+ABLATION_GAMES = 20_000
+SMALLEST_SHARE = 0.01
+_EFFECT_FIELDS = ("event_per_tile", "event_per_peasant", "event_per_chest", "event_per_graveyard",
+                  "event_per_domain", "event_lose", "event_restore")
+
+
+def neutralised(rules: R.RulesArrays, event_id: int) -> R.RulesArrays:
+    """``rules`` with event card ``event_id`` (MA-8 id) kept in the deck at its place but doing
+    nothing: every effect field of its row zeroed (coins per tile/peasant/chest/graveyard tile/
+    domain, tiles lost, tiles restored). The deck's size and order are unchanged, so the shuffle and
+    every later draw are those of the unmodified rules (common random numbers)."""
+    rows = np.flatnonzero(rules.event_ids == event_id)
+    if rows.size != 1:
+        raise UsageError(f"event {event_id}: not in the deck (ids {sorted(map(int, rules.event_ids))})")
+    changes = {}
+    for name in _EFFECT_FIELDS:
+        a = np.array(getattr(rules, name), copy=True)
+        a[rows[0]] = 0
+        changes[name] = a
+    return replace(rules, **changes)
+
+
+def _play(rules: R.RulesArrays, players: int, games: int, seed: int, strategies, threads):
+    prep = runner.prepare(GAME, players=players, strategies=strategies, rules_arrays=rules, quiet=True)
+    played = runner.collect(prep, games=games, seed=seed, threads=threads, columns=("win_share", "score"))
+    w = np.asarray(played.players["win_share"], np.float64).reshape(-1, players)
+    s = np.asarray(played.players["score"], np.float64).reshape(-1, players)
+    ev = np.stack([np.asarray(played.games[f"event_{k}"]) for k in range(1, R.N_EVENTS + 1)], axis=1)
+    return w, s, ev
+
+
+def event_ablation(games: int, *, players: int = 4, strategies=None, seed: int = 0,
+                   rules: R.RulesArrays | None = None, threads: int | None = None,
+                   progress: Callable[[str], None] | None = None) -> pl.DataFrame:
+    """The total effect of every event card on every seat's win share and score (module docstring).
+
+    Rows sorted by ``swing`` (the card's largest |win-share effect|, largest first: how much it
+    moves who wins), then seat. Columns: event, name, seat (0-based), fires, win_share_effect,
+    win_share_effect_low, win_share_effect_high, score_effect, score_effect_low,
+    score_effect_high (simultaneous 95 % intervals over the table), swing, verdict,
+    score_verdict."""
+    say = progress or (lambda _m: None)
+    rules = rules if rules is not None else R.load()
+    P = players
+    base_w, base_s, ev = _play(rules, P, games, seed, strategies, threads)
+    ids = [int(e) for e in rules.event_ids]
+    dw, ds, fires = [], [], []
+    for k, eid in enumerate(ids):
+        say(f"Event ablation: {rules.event_names[k]} neutralised ({k + 1}/{len(ids)}, {games:,} games)")
+        w, s, ev_n = _play(neutralised(rules, eid), P, games, seed, strategies, threads)
+        if not np.array_equal(ev, ev_n):
+            raise RuntimeError("the neutralised deck drew other cards: common random numbers broken")
+        dw.append(base_w - w)
+        ds.append(base_s - s)
+        fires.append(float((ev == eid).any(axis=1).mean()))
+    DW, DS = np.concatenate(dw, axis=1), np.concatenate(ds, axis=1)     # games × (cards · seats)
+    mw, cw = stats.mean_cov(DW)
+    ms, cs = stats.mean_cov(DS)
+    lw, hw, _ = stats.simultaneous(mw, cw)
+    ls, hs, _ = stats.simultaneous(ms, cs)
+    verdict = stats.practical(mw, lw, hw, SMALLEST_SHARE)
+    score_verdict = stats.practical(ms, ls, hs, smallest_difference(GAME, "score"))
+    rows = []
+    for k, eid in enumerate(ids):
+        sl = slice(k * P, (k + 1) * P)
+        swing = float(np.abs(mw[sl]).max())
+        for s in range(P):
+            j = k * P + s
+            rows.append({"event": eid, "name": rules.event_names[k], "seat": s, "fires": fires[k],
+                         "win_share_effect": mw[j], "win_share_effect_low": lw[j],
+                         "win_share_effect_high": hw[j], "score_effect": ms[j],
+                         "score_effect_low": ls[j], "score_effect_high": hs[j], "swing": swing,
+                         "verdict": str(verdict[j]), "score_verdict": str(score_verdict[j])})
+    return pl.DataFrame(rows).sort(["swing", "event", "seat"], descending=[True, False, False])
+
+
+def check_games(n) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise UsageError(f"--games {n}: must be a positive whole number of games per deck")
+    return n
+
+
+def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: bool = False,
+                     threads: int | None = None,
+                     progress: Callable[[str], None] | None = None) -> Path:
+    """Play the event ablation for the Middle-Ages run ``run`` (its rules from run.json
+    ``rules_text``, its player count, seed and bots) with ``games`` games per deck, and write
+    ``event_ablation.csv`` and run.json into ``out``. Errors (not a Middle-Ages run, no rules
+    text, bots that cannot be rebuilt) are one-line :class:`UsageError` raised before any game."""
+    games = check_games(games)
+    run = Path(run)
+    meta = read_meta(run)
+    if meta.get("game") != GAME:
+        raise UsageError(f"{run}: a {meta.get('game')} run; the event ablation is for {GAME} runs")
+    text = meta.get("rules_text")
+    if not isinstance(text, str) or not text.strip():
+        raise UsageError(f"{run}: run.json has no rules_text, so the rules of the run are unknown")
+    rules_name = str(meta.get("rules_name") or "run.json rules_text")
+    rules = R.loads(text, rules_name)
+    P = int(meta.get("players") or 4)
+    names = [s for s in meta.get("strategies") or [] if isinstance(s, str)] or None
+    seed = int(meta.get("seed") or 0)
+    try:      # the bots are resolved here, before the long work, so a bad name is one line
+        runner.prepare(GAME, players=P, strategies=names, rules_arrays=rules, quiet=True)
+    except UsageError as exc:
+        raise UsageError(f"{run}: the run's bots cannot be rebuilt here ({exc})") from None
+    t0 = time.perf_counter()
+    table = event_ablation(games, players=P, strategies=names, seed=seed, rules=rules,
+                           threads=threads, progress=progress)
+    return write_dir(out, {"event_ablation": table}, {
+        "game": GAME, "command": "questions", "for_run": str(run), "games": games,
+        "players": P, "strategies": names, "seed": seed, "rules_name": rules_name,
+        "rules_sha256": meta.get("rules_sha256"),
+        "intervals": "simultaneous 95% over every card and seat (max-|t|, paired per-game "
+                     "differences); one family for win shares, one for scores",
+        "smallest_share_difference": SMALLEST_SHARE,
+        "wall_time_s": round(time.perf_counter() - t0, 2)}, force)
+
+
+questions_command = ablation_for_run     # what `balance questions RUN` plays for this game

@@ -1,0 +1,67 @@
+"""The Middle-Ages event ablation (analysis.questions.middle_ages, `balance questions`): a card made
+neutral keeps the deck and every draw (common random numbers), changes only games where it is
+drawn, and cards acting through tiles get non-zero total effects with intervals."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from analysis.questions import middle_ages as M
+from simcore.games.middle_ages import rules as R
+from simcore.errors import UsageError
+
+BALANCE = [str(Path(sys.executable).with_name("balance"))]
+
+
+def test_a_neutral_card_keeps_its_place_and_loses_every_effect():
+    rules = R.load()
+    n = M.neutralised(rules, 3)                       # Invasion barbare: lose champs, moulin
+    k = int(np.flatnonzero(rules.event_ids == 3)[0])
+    assert rules.event_lose[k].any() and not n.event_lose[k].any()
+    assert (n.event_ids == rules.event_ids).all()
+    others = np.arange(len(rules.event_ids)) != k
+    for f in M._EFFECT_FIELDS:
+        assert (getattr(n, f)[others] == getattr(rules, f)[others]).all()
+    with pytest.raises(UsageError):
+        M.neutralised(rules, 99)
+
+
+def test_games_without_the_card_are_the_same_games():
+    rules = R.load()
+    w, s, ev = M._play(rules, 4, 600, 5, None, 1)
+    w2, s2, ev2 = M._play(M.neutralised(rules, 14), 4, 600, 5, None, 1)   # Tremblement de terre
+    assert (ev == ev2).all()
+    drawn = (ev == 14).any(axis=1)
+    assert 0 < drawn.sum() < 600
+    assert (s[~drawn] == s2[~drawn]).all() and (w[~drawn] == w2[~drawn]).all()
+    assert (s[drawn] != s2[drawn]).any()
+
+
+def test_balance_questions_writes_the_event_ablation_with_tile_cards_non_zero(tmp_path):
+    run = tmp_path / "run"
+    subprocess.run([*BALANCE[:0], str(Path(sys.executable).with_name("simulate")), "--games", "2000",
+                    "--out", str(run), "-q"], check=True)
+    out = tmp_path / "q"
+    r = subprocess.run([*BALANCE, "questions", str(run), "--out", str(out), "--games", "3000", "-q"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    d = pl.read_csv(out / "event_ablation.csv")
+    assert d.height == 15 * 4
+    for c in ("event", "name", "seat", "win_share_effect", "score_effect", "win_share_effect_low",
+              "win_share_effect_high", "score_effect_low", "score_effect_high"):
+        assert c in d.columns
+    for name in ("Invasion barbare", "Peste noire", "Tremblement de terre"):
+        rows = d.filter(pl.col("name") == name)
+        assert (rows["score_effect"] != 0).all(), name
+        assert (rows["score_effect"] < 0).all(), name            # they cost coins
+        assert (rows["score_effect_high"] < 0).any(), name       # clearly, even on 3,000 games
+        assert (rows["win_share_effect_low"] <= rows["win_share_effect"]).all()
+    # a second write without --force is refused, and a game without played questions too
+    again = subprocess.run([*BALANCE, "questions", str(run), "--out", str(out)], capture_output=True, text=True)
+    assert again.returncode == 2 and again.stderr.count("\n") == 1
