@@ -42,6 +42,12 @@ def verdict(adv: pl.DataFrame) -> str:
     a = f"{100 * first['value']:.1f} pp" if "−" in what else f"{100 * first['value']:.1f}%"
     z = f"{100 * last['value']:.1f} pp" if "−" in what else f"{100 * last['value']:.1f}%"
     span = f"{what}: {a} at budget {first['budget']}, {z} at budget {last['budget']}"
+    if "−" not in what:          # a role's win share: say which way it moves, not "advantage"
+        if last["low"] > first["high"]:
+            return f"{span}: it rises as play gets stronger (the intervals do not overlap)."
+        if last["high"] < first["low"]:
+            return f"{span}: it falls as play gets stronger (the intervals do not overlap)."
+        return f"{span}: it stays within the intervals (they overlap) as play gets stronger."
     if last["low"] > first["high"]:
         return f"{span}: the advantage grows as play gets stronger (the intervals do not overlap)."
     if last["high"] < first["low"]:

@@ -40,7 +40,7 @@ def test_the_trend_sentence_follows_the_intervals(last, word):
 def test_roles_read_the_first_roles_win_share():
     t = _table({0: [(0.004, 0.002, 0.008), (0.332, 0.3, 0.36)], 16: [(0.10, 0.08, 0.12), (0.3, 0.28, 0.32)]})
     text = verdict(advantage(t.with_columns(pl.lit("seigneur").alias("role")), False))
-    assert "grows" in text and "0.4% at budget 0" in text
+    assert "rises" in text and "0.4% at budget 0" in text and "advantage" not in text
 
 
 def test_a_second_call_reads_the_cells_back(tmp_path, monkeypatch):
