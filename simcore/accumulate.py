@@ -110,6 +110,26 @@ class Valued:
         idx = np.asarray(cell, np.int64).ravel() * V + (v - self.lo)
         self.a += _binc(idx, ncell * V, None if weights is None else np.ravel(weights)).reshape(self.a.shape)
 
+    def add_many(self, cell, value: np.ndarray, targets) -> None:
+        """Several sums over the same (cell, value) pairs at once: ``targets`` is a sequence of
+        (Valued or None for ``self``, weights or None for counts); every target has the cells
+        of ``self``. One index computation for all."""
+        v = np.asarray(value).astype(np.int64, copy=False).ravel()
+        if v.size == 0:
+            return
+        lo, hi = int(v.min()), int(v.max())
+        for h, _ in targets:
+            (h or self)._cover(lo, hi)
+        V = self.a.shape[-1]
+        ncell = int(np.prod(self.a.shape[:-1], dtype=np.int64))
+        idx = np.asarray(cell, np.int64).ravel() * V + (v - self.lo)
+        for h, weights in targets:
+            h = h or self
+            if h.lo != self.lo or h.a.shape != self.a.shape:
+                h.add(cell, value, weights)
+                continue
+            h.a += _binc(idx, ncell * V, None if weights is None else np.ravel(weights)).reshape(h.a.shape)
+
     def merge(self, other: "Valued") -> None:
         if other.lo is None:
             return
@@ -206,10 +226,16 @@ def layout_of_run(prep) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 def top_seat(x: np.ndarray, best: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(number of seats holding the row maximum, lowest such seat) for each game."""
-    best = x.max(axis=1) if best is None else best
-    hit = x == best[:, None]
-    return hit.sum(axis=1), np.argmax(hit, axis=1)
+    """(number of seats holding the game's maximum, lowest such seat) for each game; ``x`` is
+    seat-major (seats × games, as every matrix here: reductions over seats run along rows)."""
+    best = x.max(axis=0) if best is None else best
+    count = np.zeros(x.shape[1], np.int64)
+    seat = np.zeros(x.shape[1], np.int64)
+    for s in range(x.shape[0] - 1, -1, -1):       # a loop over seats: argmax over axis 0 is slow
+        hit = x[s] == best
+        count += hit
+        seat[hit] = s
+    return count, seat
 
 
 def sole_leader(x: np.ndarray) -> np.ndarray:
@@ -220,21 +246,21 @@ def sole_leader(x: np.ndarray) -> np.ndarray:
 
 def runner_up_gap(score: np.ndarray) -> np.ndarray:
     """Winner's score minus the runner-up's (0 when the top is shared)."""
-    best = score.max(axis=1)
-    below = np.where(score < best[:, None], score, np.iinfo(np.int64).min)
-    second = below.max(axis=1)
-    count = (score == best[:, None]).sum(axis=1)
-    second = np.where((count > 1) | (second == np.iinfo(np.int64).min), best, second)
+    low = np.iinfo(np.int64).min
+    best = score.max(axis=0)
+    second = np.where(score < best, score, low).max(axis=0)
+    count = (score == best).sum(axis=0)
+    second = np.where((count > 1) | (second == low), best, second)
     return best - second
 
 
 def credit_units(rank: np.ndarray) -> np.ndarray:
     """Ludii's rank credit 1 − (mean place − 1)/(P − 1) in units of 1/(2(P − 1)): tied players
     get the mean of the places they share (:func:`analysis.seats.ludii_credit`)."""
-    P = rank.shape[1]
+    P = rank.shape[0]
     tied = np.zeros(rank.shape, np.int64)
     for s in range(P):
-        tied += rank == rank[:, s:s + 1]
+        tied += rank == rank[s]
     return 2 * (P - 1) - 2 * (rank - 1) - (tied - 1)
 
 
@@ -308,50 +334,53 @@ class RunStats:
         L, gpd = lay["win_units"], lay["games_per_deal"]
         pc, gc = chunk.players, chunk.games
 
-        def mat(name):
-            return np.asarray(pc[name]).astype(np.int64).reshape(-1, P)
+        def mat(name):          # seat-major int64 copy: (seats, games)
+            return np.ascontiguousarray(np.asarray(pc[name]).reshape(-1, P).T, dtype=np.int64)
 
         wf = np.asarray(pc[lay["win_share"]], np.float64) * L
-        W = np.rint(wf).astype(np.int64).reshape(-1, P)
+        W = np.ascontiguousarray(np.rint(wf).astype(np.int64).reshape(-1, P).T)
         if W.size and np.abs(wf - np.rint(wf)).max() > 1e-3:
             raise ValueError(f"{lay['game']}: a win share is not a multiple of 1/{L} (1/k for a win "
                              "shared by k players)")
-        G = W.shape[0]
+        G = W.shape[1]
         if G == 0:
             return
         if gpd > 1 and G % gpd:
             raise ValueError(f"a chunk of {G} games holds part of a deal ({gpd} games each)")
         R, S = mat(lay["rank"]), mat(lay["score"])
-        strat = _strategy_index(pc["strategy"], lay["strategies"]).reshape(G, P)
-        seat = np.broadcast_to(np.arange(P, dtype=np.int64), (G, P))
-        cell = seat * K + strat
+        strat = np.ascontiguousarray(_strategy_index(pc["strategy"], lay["strategies"]).reshape(G, P).T)
+        seat = np.broadcast_to(np.arange(P, dtype=np.int64)[:, None], (P, G))
+        cell = (seat * K + strat).ravel()
         f = self.fixed
         f["games"] += G
         for name, wts in (("cell_n", None), ("cell_win", W), ("cell_win_sq", W * W), ("cell_outright", W == L),
                           ("cell_shared", (W > 0) & (W < L)), ("cell_rank", R), ("cell_score", S),
                           ("cell_score_sq", S * S)):
-            f[name] += _binc(cell.ravel(), P * K, None if wts is None else wts.ravel()).reshape(P, K)
+            f[name] += _binc(cell, P * K, None if wts is None else wts.ravel()).reshape(P, K)
         self.valued["score"].add(cell, S)
-        f["win_cross"] += W.T @ W
-        C = credit_units(R)
-        f["credit_sum"] += C.sum(axis=0)
-        f["credit_cross"] += C.T @ C
-        f["shared_games"] += int((W.max(axis=1) < L).sum())
+        Wf = W.astype(np.float64)
+        f["win_cross"] += np.rint(Wf @ Wf.T).astype(np.int64)
+        C = credit_units(R).astype(np.float64)
+        f["credit_sum"] += np.rint(C.sum(axis=1)).astype(np.int64)
+        f["credit_cross"] += np.rint(C @ C.T).astype(np.int64)
+        f["shared_games"] += int((W.max(axis=0) < L).sum())
         self.valued["spread"].add(0, runner_up_gap(S))
         self._checkpoints(pc, W, R, S, G)
+        seat_flat = seat.ravel()
         for c in lay["hist_player"]:
-            X = mat(c)
-            self.valued[f"n:{c}"].add(seat, X)
-            self.valued[f"w:{c}"].add(seat, X, W)
-            self.valued[f"s:{c}"].add(seat, X, S)
-            self.valued[f"q:{c}"].add(seat, X, S * S)
+            self.valued[f"n:{c}"].add_many(seat_flat, mat(c).ravel(), (
+                (None, None), (self.valued[f"w:{c}"], W), (self.valued[f"s:{c}"], S),
+                (self.valued[f"q:{c}"], S * S)))
         for g, cols in lay["pair_groups"].items():
-            a, b = _pair_keys(np.stack([np.asarray(pc[c]).astype(np.int64) for c in cols], axis=1))
             k = len(cols)
-            idx = a * (k + 1) + b
+            keys = np.stack([np.asarray(pc[c]).astype(np.int64) * k + i for i, c in enumerate(cols)])
+            k1 = keys.max(axis=0)
+            other = np.where(keys != k1, keys, -1).max(axis=0)
+            idx = (k1 % k) * (k + 1) + np.where(other >= k, other % k, k)
+            w_rows = W.T.ravel()                  # player rows in table order (game-major)
             f[f"pair_n:{g}"] += _binc(idx, k * (k + 1)).reshape(k, k + 1)
-            f[f"pair_w:{g}"] += _binc(idx, k * (k + 1), W.ravel()).reshape(k, k + 1)
-        self._events(pc, gc, W, seat, G)
+            f[f"pair_w:{g}"] += _binc(idx, k * (k + 1), w_rows).reshape(k, k + 1)
+        self._events(pc, gc, W, seat, G, mat)
         self._games(gc, W, seat, G)
         if K >= 2:
             self._matchups(W, R, strat, G)
@@ -361,7 +390,7 @@ class RunStats:
         lay, f = self.layout, self.fixed
         P = lay["players"]
         cols = lay["checkpoints"]["columns"]
-        X = [np.asarray(pc[c]).astype(np.int64).reshape(G, P) for c in cols] + [S]
+        X = [np.ascontiguousarray(np.asarray(pc[c]).reshape(G, P).T, dtype=np.int64) for c in cols] + [S]
         r = (R - 1).ravel()
         f["flow_n"] += _binc(r, P)
         for i, x in enumerate(X):
@@ -376,36 +405,34 @@ class RunStats:
             lead = sole_leader(x)
             sole = lead >= 0
             f["leader_games"][k] += int(sole.sum())
-            f["leader_win"][k] += int(W[rows[sole], lead[sole]].sum())
+            f["leader_win"][k] += int(W[lead[sole], rows[sole]].sum())
             changes += sole & (prev >= 0) & (lead != prev)
             prev = np.where(sole, lead, prev)
         f["lead_changes"] += _binc(changes, len(f["lead_changes"]))[: len(f["lead_changes"])]
 
-    def _events(self, pc, gc, W, seat, G) -> None:
+    def _events(self, pc, gc, W, seat, G, mat) -> None:
         lay, v = self.layout, self.valued
         P = lay["players"]
         rows = np.arange(G)
         for i, s in enumerate(lay["event_slots"]):
             ev = np.asarray(gc[s["event"]]).astype(np.int64)
-            gain = np.asarray(pc[s["gain"]]).astype(np.int64).reshape(G, P)
-            total = gain.sum(axis=1)
-            best = gain.max(axis=1)
-            spread = best - gain.min(axis=1)
+            gain = mat(s["gain"])
+            total = gain.sum(axis=0)
+            best = gain.max(axis=0)
+            spread = best - gain.min(axis=0)
             count, top = top_seat(gain, best)
             sole = count == 1
-            v["ev_games"].add(i, ev)
-            v["ev_gain_s"].add(i, ev, total)
-            v["ev_gain_q"].add(i, ev, total * total)
-            v["ev_spread_s"].add(i, ev, spread)
-            v["ev_spread_q"].add(i, ev, spread * spread)
-            v["ev_top_games"].add(i, ev, sole)
-            v["ev_top_win"].add(i, ev, np.where(sole, W[rows, top], 0))
             if s["before"]:
-                before = np.asarray(pc[s["before"]]).astype(np.int64).reshape(G, P)
-                v["ev_changes"].add(i, ev, sole_leader(before) != sole_leader(before + gain))
+                before = mat(s["before"])
+                changes = sole_leader(before) != sole_leader(before + gain)
             else:
-                v["ev_changes"].add(i, ev, np.zeros(G, np.int64))
-            v["ev_seat_win"].add(seat, np.repeat(ev, P), W)
+                changes = np.zeros(G, np.int64)
+            v["ev_games"].add_many(i, ev, (
+                (None, None), (v["ev_gain_s"], total), (v["ev_gain_q"], total * total),
+                (v["ev_spread_s"], spread), (v["ev_spread_q"], spread * spread),
+                (v["ev_top_games"], sole), (v["ev_top_win"], np.where(sole, W[top, rows], 0)),
+                (v["ev_changes"], changes)))
+            v["ev_seat_win"].add(seat, np.broadcast_to(ev, (P, G)), W)
 
     def _games(self, gc, W, seat, G) -> None:
         lay, v = self.layout, self.valued
@@ -413,10 +440,9 @@ class RunStats:
         length = np.asarray(gc[lay["length"]]).astype(np.int64) if lay["length"] else None
         for c in lay["hist_game"]:
             x = np.asarray(gc[c]).astype(np.int64)
-            v[f"g:{c}"].add(0, x)
-            v[f"gw:{c}"].add(seat, np.repeat(x, P), W)
-            if length is not None:
-                v[f"gl:{c}"].add(0, x, length)
+            v[f"g:{c}"].add_many(0, x, ((None, None),) + (((v[f"gl:{c}"], length),)
+                                                           if length is not None else ()))
+            v[f"gw:{c}"].add(seat, np.broadcast_to(x, (P, G)), W)
         if length is not None:
             reason = (np.asarray(gc[lay["end_reason"]]).astype(np.int64) if lay["end_reason"]
                       else np.zeros(G, np.int64))
@@ -431,8 +457,8 @@ class RunStats:
         ssum = np.zeros(G * K, np.int64)
         scnt = np.zeros(G * K, np.int64)
         for s in range(P):
-            idx = base * K + strat[:, s]
-            ssum[idx] += W[:, s]
+            idx = base * K + strat[s]
+            ssum[idx] += W[s]
             scnt[idx] += 1
         ssum = ssum.reshape(U, gpd, K).sum(axis=1)
         scnt = scnt.reshape(U, gpd, K).sum(axis=1)
@@ -446,13 +472,13 @@ class RunStats:
         wsum = np.zeros(G * KK, np.int64)
         cnt = np.zeros(G * KK, np.int64)
         for i in range(P):
-            si, ri, wi = strat[:, i], R[:, i], W[:, i]
+            si, ri, wi = strat[i], R[i], W[i]
             for j in range(P):
                 if i == j:
                     continue
-                differ = si != strat[:, j]
-                idx = (base * KK + si * K + strat[:, j])[differ]
-                asum[idx] += (2 * (ri < R[:, j]) + (ri == R[:, j]))[differ]
+                differ = si != strat[j]
+                idx = (base * KK + si * K + strat[j])[differ]
+                asum[idx] += (2 * (ri < R[j]) + (ri == R[j]))[differ]
                 wsum[idx] += wi[differ]
                 cnt[idx] += 1
         asum, wsum, cnt = (x.reshape(U, gpd, KK).sum(axis=1) for x in (asum, wsum, cnt))
@@ -540,17 +566,6 @@ def merged(parts) -> RunStats:
     for p in parts[1:]:
         out.merge(p)
     return out
-
-
-def _pair_keys(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per player row: (a, b) = its most- and second-most-stocked types (ties to the later
-    column, MA-9's tie break); b = k ("only") when no other type is held. ``counts`` is
-    (rows, k)."""
-    k = counts.shape[1]
-    keys = counts * k + np.arange(k)
-    k1 = keys.max(axis=1)
-    other = np.where(keys != k1[:, None], keys, -1).max(axis=1)
-    return k1 % k, np.where(other >= k, other % k, k)
 
 
 def _strategy_index(strategy, labels: list[str]) -> np.ndarray:

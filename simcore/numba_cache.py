@@ -24,8 +24,19 @@ raised "cannot cache function: no locator available". Importing this module (whi
 :class:`FallbackCacheLocator`, a private per-user folder ``balance-toolkit-numba-<uid>`` in
 ``$TMPDIR``, ``/tmp`` or ``/var/tmp`` (refused if another user owns it or may write it: cached code
 is loaded with pickle), and, when not even that can be written, compiling without an on-disk cache
-after one warning line on stderr. ``NUMBA_CACHE_DIR``, when set, still wins. May import the
-standard library, numba and :mod:`simcore.cache_folders`.
+after one warning line on stderr. ``NUMBA_CACHE_DIR``, when set, still wins.
+
+Start-up: loading the first cached function makes Numba load its registries of implementations,
+among them ``numba.np.arraymath``, which asks whether BLAS is available by importing
+``scipy.linalg`` (0.13 s of CPU here, 0.3-0.6 s under load; a tenth of a small run's process, for
+kernels that use no linear algebra). :func:`skip_blas_probe` answers that question from whether
+scipy is installed, without importing it; a jitted function that does use BLAS still imports
+scipy when it compiles (Numba's own ``ensure_blas``, restored afterwards). And
+:func:`njit_on_demand` gives a jitted function its one explicit signature without compiling (or
+loading from the cache) at import: ``@njit(sig)`` loads every such function's machine code when its
+module is imported (0.03-0.05 s each here), although a caller loaded from the cache already holds
+their code, and compiles them all on a cold start, although a line-up may never call some. May
+import the standard library, numba and :mod:`simcore.cache_folders`.
 """
 
 from __future__ import annotations
@@ -222,3 +233,76 @@ install_fallbacks()
 # Game folders registered by simcore.games (simcore.cache_folders): one stamp per folder.
 if GroupStampLocator not in _IMPL._locator_classes:
     _IMPL._locator_classes.insert(0, GroupStampLocator)
+
+
+def skip_blas_probe() -> None:
+    """Import ``numba.np.arraymath`` with its BLAS probe answered by ``find_spec("scipy")`` rather
+    than by importing ``scipy.linalg`` (idempotent; runs on import, before any cached function is
+    loaded). ``_HAVE_BLAS`` only chooses the implementations registered for ``np.dot``-like calls;
+    those still call the real ``ensure_blas`` when they compile."""
+    if "numba.np.arraymath" in sys.modules:
+        return
+    import importlib.util
+
+    import numba.np.linalg as linalg
+
+    real = linalg.ensure_blas
+
+    def probe() -> None:
+        if importlib.util.find_spec("scipy") is None:
+            raise ImportError("scipy is required for linear algebra")
+
+    linalg.ensure_blas = probe
+    try:
+        import numba.np.arraymath  # noqa: F401  (its _HAVE_BLAS = _check_blas() runs here)
+    finally:
+        linalg.ensure_blas = real
+
+
+skip_blas_probe()
+
+
+def njit_on_demand(signature: str, **options):
+    """``@njit(signature, **options)``, compiled (or loaded from the cache) when first needed
+    rather than at import: when a jitted caller is typed, or at the first call from Python.
+
+    Like an explicit signature it keeps the function to one specialisation per use (call sites
+    that pass constants reach it through the usual conversions instead of compiling one
+    specialisation per literal value); unlike one, a function that no compiled caller reaches is
+    never compiled, and a caller loaded from the cache does not load it at all. Arguments after
+    those of ``signature`` are compile-time switches (a literal ``True``/``False`` or an omitted
+    default): they keep their type as the caller passes it, one specialisation for each."""
+    from numba import njit
+    from numba.core import sigutils, typing
+
+    fixed, _ = sigutils.normalize_signature(signature)
+
+    def wrap(py_func):
+        disp = njit(**options)(py_func)
+        numba_compile_for_args = disp._compile_for_args
+        name = py_func.__name__
+
+        def ensure(argtypes):
+            key = tuple(fixed) + tuple(argtypes[len(fixed):])
+            if key not in disp.overloads:
+                disp.compile(key)
+            return disp.overloads[key].signature
+
+        def get_call_template(args, kws):          # a jitted caller is being typed
+            pysig, folded = disp.fold_argument_types(args, kws)
+            template = typing.make_concrete_template(f"CallTemplate({name})", key=name,
+                                                     signatures=[ensure(folded)])
+            return template, pysig, folded, {}
+
+        def compile_for_args(*args, **kws):        # a call from Python found no overload yet
+            types_ = tuple(disp.typeof_pyval(a) for a in args)
+            kw_types = {k: disp.typeof_pyval(v) for k, v in kws.items()}
+            _, folded = disp.fold_argument_types(types_, kw_types)
+            ensure(folded)
+            return numba_compile_for_args(*args, **kws)
+
+        disp.get_call_template = get_call_template
+        disp._compile_for_args = compile_for_args
+        return disp
+
+    return wrap

@@ -110,3 +110,56 @@ def test_without_the_registry_numba_alone_keeps_stale_code(tmp_path):
     assert run_game(tmp_path, False) == "1 False"
     (pk / "bots.py").write_text(textwrap.dedent(BOTS.format(k=21)))
     assert run_game(tmp_path, False) == "1 True"        # stale: still the old bots.py
+
+
+# ---------------------------------------------------------------------------------------------
+# njit_on_demand: one explicit signature, compiled when first needed (start-up and cold start)
+# ---------------------------------------------------------------------------------------------
+def test_an_on_demand_signature_compiles_nothing_at_import_and_one_specialisation_when_needed():
+    from numba import njit
+
+    from simcore.numba_cache import njit_on_demand
+
+    @njit_on_demand("int64(int64, int64)")
+    def scaled(x, kind):
+        return x * (kind + 1)
+
+    assert not scaled.overloads, "compiled at decoration: a warm start would load it at import"
+
+    @njit
+    def caller(x):     # constants at call sites: one specialisation, not one per literal value
+        return scaled(x, 0) + scaled(x, 1) + scaled(x, 2)
+
+    assert caller(3) == 3 + 6 + 9
+    assert len(scaled.overloads) == 1
+    assert scaled(2, 4) == 10 and len(scaled.overloads) == 1      # called from Python
+
+
+def test_a_none_switch_keeps_the_unused_branch_out_of_the_compiled_code():
+    """The switch Middle-Ages uses so that line-ups without events or denial weights never
+    compile the full heuristic (bots.heuristic_for)."""
+    from numba import njit
+
+    from simcore.numba_cache import njit_on_demand
+
+    @njit_on_demand("int64(int64)")
+    def full_only(x):
+        return x * 3
+
+    @njit_on_demand("int64(int64)")
+    def choose(x, full):
+        if full is None:
+            return x * 2
+        return full_only(x)
+
+    @njit
+    def plain(x):
+        return choose(x, None)
+
+    @njit
+    def with_full(x):
+        return choose(x, True)
+
+    assert plain(5) == 10
+    assert not full_only.overloads, "the None specialisation typed (and compiled) the other branch"
+    assert with_full(5) == 15 and len(full_only.overloads) == 1

@@ -32,6 +32,7 @@ from simcore.games.medievallons.rules import (
     N_TYPES, PRETRE, P_ARTISAN_TAKES_PLAYED, P_MENDIANT_DRAWS_ON_TIE, P_MIN_GUILD, P_TO_WIN,
     RODEUR, SORCIERE,
 )
+from simcore.numba_cache import njit_on_demand
 from simcore.rng import below
 
 # The Numba cache stamp covers this whole folder (set by the registry, simcore.games).
@@ -309,8 +310,8 @@ def cached_value(ws, fs, sb, p, P, t, played):
     return fs[F_PV + i]
 
 
-@njit("float64(int64[::1], float64[::1], int64, int64, int64, int64, int64)", cache=True,
-      _nrt=False)
+@njit_on_demand("float64(int64[::1], float64[::1], int64, int64, int64, int64, int64)", cache=True,
+                _nrt=False)
 def power_value(ws, fs, sb, p, P, t, played):
     """Worth of power t now (Sorcière: the best power it can copy, else a flip's average).
 

@@ -17,7 +17,8 @@ Speed notes. The hot loops over the eight tile types run to ``rk[R_NTYPES]`` rat
 constant 8, so that LLVM vectorizes them (see :func:`heuristic_choice`; measured: 18% per balanced
 game for the three such loops). Every decision is inlined where the rules call it, so a random
 decision costs no call; the heuristic's body is compiled once per feature set with an explicit
-signature (:data:`.layout.SIG_HEURISTIC`). Each change was kept only if the decisions stayed
+signature (:data:`.layout.SIG_HEURISTIC`), on demand (:func:`simcore.numba_cache.njit_on_demand`:
+not at import). Each change was kept only if the decisions stayed
 identical (decision traces compared) and ``benchmarks/bench_kernel_ab.py`` showed a gain.
 """
 
@@ -41,6 +42,7 @@ from simcore.games.middle_ages.rules import (
     P_ALLOW_NEGATIVE, P_CASERNE_PAYMENT, P_CHAMPS_PER_PEASANT, P_EMPTY_PENALTY, P_EXTRA_BONUS,
     P_MARCHE_PER_CHEST, P_MOULIN_PAYMENT, REMPART, VILLAGE,
 )
+from simcore.numba_cache import njit_on_demand
 from simcore.rng import below
 
 # The Numba cache stamp covers this whole folder (set by the registry, simcore.games).
@@ -325,7 +327,7 @@ def heuristic_choice(ws, row, kind, p, n_options, P, full):
     return pick_best(st, ws, wf, n_options, best, second, argj)
 
 
-@njit(SIG_HEURISTIC, cache=True, _nrt=False, error_model="numpy")
+@njit_on_demand(SIG_HEURISTIC, cache=True, _nrt=False, error_model="numpy")
 def decide_heuristic(ws, row, kind, p, n_options, P):
     """:func:`heuristic_choice` for a strategy that weighs neither events nor denial (such as
     ``balanced``): compiled without those two features' code, which is most of the function's
@@ -334,17 +336,31 @@ def decide_heuristic(ws, row, kind, p, n_options, P):
     return heuristic_choice(ws, row, kind, p, n_options, P, False)
 
 
-@njit(SIG_HEURISTIC, cache=True, _nrt=False, error_model="numpy")
+@njit_on_demand(SIG_HEURISTIC, cache=True, _nrt=False, error_model="numpy")
 def decide_heuristic_full(ws, row, kind, p, n_options, P):
     """:func:`heuristic_choice` with every feature, for strategies that weigh events or denial."""
     return heuristic_choice(ws, row, kind, p, n_options, P, True)
+
+
+@njit_on_demand(SIG_HEURISTIC, cache=True, _nrt=False)
+def heuristic_for(ws, row, kind, p, n_options, P, full):
+    """:func:`decide_heuristic_full`, or :func:`decide_heuristic` when ``full`` is ``None``.
+
+    ``full`` is a compile-time switch: ``None`` for code compiled for a line-up in which no seat
+    weighs events or denial, else ``True``. Numba prunes ``is None`` tests on an argument's type
+    before typing the function (a test of a literal ``False`` it would not prune), so the ``None``
+    specialisation never references, and never compiles, :func:`decide_heuristic_full`. It is only
+    reached for a seat that weighs events or denial, so that specialisation never runs."""
+    if full is None:
+        return decide_heuristic(ws, row, kind, p, n_options, P)
+    return decide_heuristic_full(ws, row, kind, p, n_options, P)
 
 
 # ---------------------------------------------------------------------------------------------
 # Every decision (MA-11)
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, inline="always", _nrt=False)
-def decide(st, ws, rk, strat, kind, p, n_options, P):
+def decide(st, ws, rk, strat, kind, p, n_options, P, full=True):
     """Index of the chosen option among ``n_options`` (> 0) for seat p (MA-11).
 
     Options are listed in ``ws[U(W_OPTS:)]`` in the protocol's order (restore: Graveyard indices).
@@ -354,6 +370,12 @@ def decide(st, ws, rk, strat, kind, p, n_options, P):
     :func:`.driver.rollout_choice`; their other decisions are heuristic.) The decision is appended
     to the game's trace so the reference engine can replay the game exactly. Inlined where it is
     called, so a random decision costs no call.
+
+    ``full`` (a compile-time switch, see :func:`heuristic_for`) says whether a seat of the line-up
+    may weigh events or denial: with ``None`` the compiled rules of play never reference
+    :func:`decide_heuristic_full`, so it is compiled only for line-ups that need it (a fifth of a
+    cold compile; :func:`.driver.play_chunk` chooses; callers that do not say get ``True``: every
+    decision as before).
     """
     row = p + ws[U(G_ROT)]            # (strat_row, written out)
     if row >= P:
@@ -364,7 +386,7 @@ def decide(st, ws, rk, strat, kind, p, n_options, P):
     elif strat[U(sr + S_EVENTS)] == 0.0 and strat[U(sr + S_DENIAL)] == 0.0:
         choice = decide_heuristic(ws, row, kind, p, n_options, P)
     else:
-        choice = decide_heuristic_full(ws, row, kind, p, n_options, P)
+        choice = heuristic_for(ws, row, kind, p, n_options, P, full)
     k = ws[U(G_TRACE_N)]              # (record_decision, written out)
     if k < MAX_TRACE:
         ws[U(W_TRACE + 2 * k)] = n_options

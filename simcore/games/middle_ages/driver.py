@@ -39,9 +39,10 @@ from simcore.games.middle_ages.layout import (
     E_COIN_OVERFLOW, G_ERROR, G_INDEX, G_NOPT, G_RESHUFFLES, G_RNG, G_ROT, G_TRACE_N, MAX_TRACE,
     MAXE, MAXP, MAXT, N_STRAT_COLS, PLS, R_COUNTED, R_EID, R_ELOSE, R_ELOSES, R_EPC, R_EPD, R_EPG,
     R_EPP, R_EPT, R_EREST, R_FEED0, R_IBASE, R_ICOUNT, R_NEVENTS, R_NTILES, R_NTYPES, R_PARAMS,
-    R_PLOTSUP, R_SIZE, R_TCHEST, R_TIE, R_TNUM, R_TOWN, R_TPEAS, R_TSTACK, R_TTYPE, S_KIND,
-    S_ORDER, S_ORDER_STEP, S_PLAYOUTS, STRAT_ROLLOUT, STRAT_SEARCH, W_CB, W_CT, W_EG, W_EVORD, W_FN, W_ORDER,
-    W_PL, W_RK, W_STRAT, W_TRACE, WS_SIZE, X_COINS, X_GRAVE_N, X_PENALTY,
+    R_PLOTSUP, R_SIZE, R_TCHEST, R_TIE, R_TNUM, R_TOWN, R_TPEAS, R_TSTACK, R_TTYPE, S_DENIAL,
+    S_EVENTS, S_KIND, S_ORDER, S_ORDER_STEP, S_PLAYOUTS, STRAT_RANDOM, STRAT_ROLLOUT, STRAT_SEARCH, W_CB,
+    W_CT,
+    W_EG, W_EVORD, W_FN, W_ORDER, W_PL, W_RK, W_STRAT, W_TRACE, WS_SIZE, X_COINS, X_GRAVE_N, X_PENALTY,
 )
 from simcore.games.middle_ages.rules import (
     CHAMPS, MARCHE, N_EVENTS, N_PARAMS, N_TURNS, N_TYPES, P_CHAMPS_PER_PEASANT,
@@ -259,6 +260,25 @@ def copy_trace(ws, g, trace):
         trace[g, i] = ws[W_TRACE + i]
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def play_block(g0, g1, first_game, seed, P, rk, strat, n_rot, out_i16, out_win, out_events,
+               out_game, trace, full):
+    """The games of one block (see :func:`play_games`); ``full``: a compile-time switch, ``None``
+    when no seat weighs events or denial, else ``True`` (:func:`.bots.heuristic_for`)."""
+    record = trace.shape[1] > 0
+    ws = np.zeros(WS_SIZE, np.int64)
+    scratch = np.zeros(WS_SIZE, np.int64)
+    load_block(ws, scratch, rk, strat, P)
+    for g in range(g0, g1):
+        start_game(ws, first_game + g, seed, n_rot)
+        setup_game(ws, P, full)
+        if ws[G_ERROR] == 0:
+            advance(ws, P, False, -1, full)   # (no rollout seat: never stops before the end)
+        write_outputs(ws, P, g, out_i16, out_win, out_events, out_game)
+        if record:
+            copy_trace(ws, g, trace)
+
+
 @njit(cache=True, nogil=True)
 def play_games(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, out_win,
                out_events, out_game, trace):
@@ -266,7 +286,10 @@ def play_games(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, ou
     ``g0 … g1 - 1`` of the outputs (jit-compiled by Numba, releases the GIL: :func:`play_chunk`
     runs blocks of a chunk on several threads). For line-ups without a ``rollout`` seat and without
     ``debug`` (:func:`play_games_checked` plays the others): this one never compiles the rollout
-    bot nor the invariants, so the first run of the usual bots compiles less.
+    bot nor the invariants, so the first run of the usual bots compiles less; and, for
+    line-ups where no seat weighs events or denial (``balanced``, ``greedy``, ``random``, …;
+    the others: :func:`play_games_full`), nor the heuristic's events-and-denial variant
+    (:func:`.bots.decide_heuristic_full`).
 
     Parameters
     ----------
@@ -291,18 +314,16 @@ def play_games(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, ou
     trace : int16[n_games, 2 * MAX_TRACE] or int16[1, 0]
         Decision trace (n_options, choice pairs) per game, or nothing when the width is 0.
     """
-    record = trace.shape[1] > 0
-    ws = np.zeros(WS_SIZE, np.int64)
-    scratch = np.zeros(WS_SIZE, np.int64)
-    load_block(ws, scratch, rk, strat, P)
-    for g in range(g0, g1):
-        start_game(ws, first_game + g, seed, n_rot)
-        setup_game(ws, P)
-        if ws[G_ERROR] == 0:
-            advance(ws, P, False, -1)      # (no rollout seat: never stops before the end)
-        write_outputs(ws, P, g, out_i16, out_win, out_events, out_game)
-        if record:
-            copy_trace(ws, g, trace)
+    play_block(g0, g1, first_game, seed, P, rk, strat, n_rot, out_i16, out_win, out_events,
+               out_game, trace, None)
+
+
+@njit(cache=True, nogil=True)
+def play_games_full(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, out_win,
+                    out_events, out_game, trace):
+    """:func:`play_games` for line-ups where a seat weighs events or denial."""
+    play_block(g0, g1, first_game, seed, P, rk, strat, n_rot, out_i16, out_win, out_events,
+               out_game, trace, True)
 
 
 @njit(cache=True, nogil=True)
@@ -329,10 +350,15 @@ def play_games_checked(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out
 def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, out_win,
                out_events, out_game, trace) -> None:
     """Play games ``first_game … first_game + n_games - 1``: blocks of :func:`play_games` (or
-    :func:`play_games_checked` when a seat plays ``rollout`` or with ``debug``) on Numba's thread
+    :func:`play_games_full` when a seat weighs events or denial, :func:`play_games_checked` when a
+    seat plays ``rollout`` or with ``debug``) on Numba's thread
     count of threads (:func:`simcore.blocks.play_blocks`); arguments as there."""
-    checked = bool(debug) or bool(np.any(strat[:P, S_KIND] >= STRAT_ROLLOUT))
-    play_blocks(play_games_checked if checked else play_games, int(n_games), np.int64(first_game),
+    checked = bool(debug) or bool(np.any(strat[:P, S_KIND] >= STRAT_ROLLOUT))   # rollout, search
+    # the condition under which decide() calls decide_heuristic_full, for any seat
+    full = bool(np.any((strat[:P, S_KIND] != STRAT_RANDOM)
+                       & ((strat[:P, S_EVENTS] != 0.0) | (strat[:P, S_DENIAL] != 0.0))))
+    play = play_games_checked if checked else play_games_full if full else play_games
+    play_blocks(play, int(n_games), np.int64(first_game),
                 np.uint64(seed), np.int64(P), rk, strat, np.int64(n_rot), bool(debug), out_i16,
                 out_win, out_events, out_game, trace)
 

@@ -51,6 +51,7 @@ from simcore.games.middle_ages.rules import (
     P_EXTRA_BONUS, P_EXTRA_TOKENS, P_MARCHE_PER_CHEST, P_MOULIN_PAYMENT, P_START_COINS, REMPART,
     VILLAGE,
 )
+from simcore.numba_cache import njit_on_demand
 from simcore.rng import shuffle_range
 
 
@@ -233,7 +234,7 @@ def deal_row(ws, P, r):
 # Effects (MA-5) and Income (MA-6)
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, inline="always", _nrt=False)
-def apply_effect(st, ws, rk, strat, P, p, t, r, d):
+def apply_effect(st, ws, rk, strat, P, p, t, r, d, full=True):
     """MA-5: the Effect of Domain t for player p, who just placed a tile there."""
     if t == CHAMPS:
         mint(ws, rk, p, rk[U(R_PARAMS + P_CHAMPS_PER_PEASANT)] * ws[U(W_PL + p * PLS + X_PEAS)])
@@ -245,7 +246,7 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
     elif t == VILLAGE:
         n = ws[U(W_PL + p * PLS + X_GRAVE_N)]
         if n > 0:
-            unbury(ws, rk, p, decide(st, ws, rk, strat, D_RESTORE, p, n, P))
+            unbury(ws, rk, p, decide(st, ws, rk, strat, D_RESTORE, p, n, P, full))
     elif t == REMPART:
         n = 0
         for row in range(N_ROWS):
@@ -257,7 +258,7 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
                     ws[U(W_OPTS + n)] = cell
                     n += 1
         if n > 0:
-            cell = ws[U(W_OPTS + decide(st, ws, rk, strat, D_SCOUT, p, n, P))]
+            cell = ws[U(W_OPTS + decide(st, ws, rk, strat, D_SCOUT, p, n, P, full))]
             me = W_PL + p * PLS
             if ws[U(me + X_SCOUT_ROW)] >= 0:
                 ws[U(W_SCOUT + ws[U(me + X_SCOUT_ROW)] * COLS + ws[U(me + X_SCOUT_COL)])] = -1
@@ -283,7 +284,7 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
                     ws[U(W_OPTS + n)] = dom
                     n += 1
             if n > 0:
-                dom = ws[U(W_OPTS + decide(st, ws, rk, strat, D_EXTRA, p, n, P))]
+                dom = ws[U(W_OPTS + decide(st, ws, rk, strat, D_EXTRA, p, n, P, full))]
                 ws[U(W_EXTRA + p * 8 + dom)] = 1
                 ws[U(G_EXTRA_SUPPLY)] -= 1
                 feed_extra(ws, rk, p, dom)
@@ -297,7 +298,7 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
                     ws[U(W_OPTS + n)] = tok * 8 + dom
                     n += 1
         if n > 0:
-            pair = ws[U(W_OPTS + decide(st, ws, rk, strat, D_PLOT, p, n, P))]
+            pair = ws[U(W_OPTS + decide(st, ws, rk, strat, D_PLOT, p, n, P, full))]
             tok = pair >> 3
             dom = pair & 7
             ws[U(W_PLOT + p * 8 + dom)] = tok
@@ -314,7 +315,7 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d):
 # Events (MA-8)
 # ---------------------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
-def resolve_event(ws, P, e, k):
+def resolve_event(ws, P, e, k, full=True):
     """MA-8: card e of the rules' deck fires as the k-th event; players in seat order."""
     st, rk, strat = views(ws)
     for p in range(P):
@@ -335,7 +336,7 @@ def resolve_event(ws, P, e, k):
         for _ in range(rk[U(R_EREST + e)]):
             n = ws[U(me + X_GRAVE_N)]
             if n > 0:
-                unbury(ws, rk, p, decide(st, ws, rk, strat, D_RESTORE, p, n, P))
+                unbury(ws, rk, p, decide(st, ws, rk, strat, D_RESTORE, p, n, P, full))
         ws[U(W_EG + p * N_EVENTS + k)] = ws[U(me + X_COINS)] - before
 
 
@@ -384,7 +385,7 @@ def prepare_reset(ws):
 
 
 @njit(cache=True, _nrt=False)
-def setup_game(ws, P):
+def setup_game(ws, P, full=True):
     """MA-3 on a reset workspace: shuffle the stacks and the event deck, deal 4 rows, place Lords."""
     st, rk, strat = views(ws)
     n_tiles = rk[U(R_NTILES)]
@@ -423,7 +424,7 @@ def setup_game(ws, P):
             if ws[U(W_BOARD + c)] >= 0 and ws[U(W_LORD + c)] < 0:
                 ws[U(W_OPTS + n)] = c
                 n += 1
-        c = ws[U(W_OPTS + decide(st, ws, rk, strat, D_PLACE, p, n, P))]
+        c = ws[U(W_OPTS + decide(st, ws, rk, strat, D_PLACE, p, n, P, full))]
         ws[U(W_LORD + c)] = p
         ws[U(W_PL + p * PLS + X_LORD_ROW)] = 0
         ws[U(W_PL + p * PLS + X_LORD_COL)] = c
@@ -431,8 +432,8 @@ def setup_game(ws, P):
     ws[U(G_PHASE)] = 0
 
 
-@njit(SIG_ADVANCE, cache=True, _nrt=False)
-def advance(ws, P, stop_for_rollout, forced):
+@njit_on_demand(SIG_ADVANCE, cache=True, _nrt=False)
+def advance(ws, P, stop_for_rollout, forced, full=True):
     """Play MA-4 turns from the position saved in ``ws`` to the end of the game (MA-9 penalty).
 
     Returns 0 when the game is over. With ``stop_for_rollout``, returns 1 instead when a seat
@@ -493,7 +494,7 @@ def advance(ws, P, stop_for_rollout, forced):
                     ws[U(G_NOPT)] = n
                     return 1
                 else:
-                    j = decide(st, ws, rk, strat, D_MOVE, p, n, P)
+                    j = decide(st, ws, rk, strat, D_MOVE, p, n, P, full)
                 c_to = ws[U(W_OPTS + j)]
                 ws[U(W_LORD + rrow + c_from)] = -1
                 ws[U(W_LORD + drow + c_to)] = p
@@ -510,7 +511,7 @@ def advance(ws, P, stop_for_rollout, forced):
             ws[U(me + X_TAKEN)] += 1
             ttype = rk[U(R_TTYPE + tile)]
             # MA-4.3c-d: the Effect in full, then the Income.
-            apply_effect(st, ws, rk, strat, P, p, ttype, r, d)
+            apply_effect(st, ws, rk, strat, P, p, ttype, r, d, full)
             # MA-6: (base + Extra-coin bonus, W_PER) x tiles counted by the Domain (W_CNT)
             mint(ws, rk, p, ws[U(W_PER + p * 8 + ttype)] * ws[U(W_CNT + p * 8 + ttype)])
             ws[U(G_INDEX)] += 1
@@ -528,7 +529,7 @@ def advance(ws, P, stop_for_rollout, forced):
         # MA-4.5: an Event at the end of turns 4, 8, 12 and 16.
         if t % 4 == 0:
             k = t // 4 - 1
-            resolve_event(ws, P, ws[U(W_EVORD + k)], k)
+            resolve_event(ws, P, ws[U(W_EVORD + k)], k, full)
         # MA-12: every player's coins at the end of turn t (its Event included), turn-major
         for p in range(P):
             ws[U(W_CT + (t - 1) * MAXP + p)] = ws[U(W_PL + p * PLS + X_COINS)]
