@@ -47,7 +47,7 @@ def _root(version: bool = typer.Option(False, "--version", callback=_print_versi
 
 
 _COMMAND_MODULES = ("simulate", "report", "export", "check", "fief", "medievallons", "strategies", "golden", "games",
-                    "ladder", "sweep", "tune", "questions", "replay")
+                    "ladder", "sweep", "tune", "questions", "replay", "skill")
 
 
 def _register_all() -> None:

@@ -239,6 +239,8 @@ class GameSpec:
     report_hooks: str | None = None             # module adding game-specific report sections
                                                 # (reports.games: headlines, sections, ...)
     check_metrics: tuple[str, ...] = ("seat_win_share", "seat_mean_score", "strategy_win_share")
+    search: str | None = None                   # module with the search hooks (playout,
+                                                # search_choice; docs/search.md), None: no search bot
     extra: dict[str, Any] = field(default_factory=dict)
     # the smallest difference that matters to a designer, by metric kind: "score" (in score_unit,
     # also margins and swings) and "length" (turns); win shares use 1 percentage point

@@ -79,6 +79,7 @@ SPEC = GameSpec(
     score_unit="% of own goal",
     smallest_difference={"score": 2.0, "length": 1.0},
     adapter="simcore.games.seigneurial.game",
+    search="simcore.games.seigneurial.search",
     default_strategy="standard",
     strategies="strategies.seigneurial",
     takes=frozenset({"players", "strategies", "engine", "debug"}),
