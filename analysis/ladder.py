@@ -41,13 +41,15 @@ class Cell:
 
 
 def duel(bot: str, opponent: str, games: int, *, players: int = 4, seed: int = 0,
-         game: str = DEFAULT_GAME, rules=None, threads: int | None = None) -> Cell:
+         game: str = DEFAULT_GAME, rules=None, threads: int | None = None,
+         settings=()) -> Cell:
     """One ``bot`` against ``players - 1`` copies of ``opponent``; ``games`` rounded up to whole
-    rotations. ``rules`` is a rules file (default: the game's shipped rules)."""
+    rotations. ``rules`` is a rules file (default: the game's shipped rules), ``settings`` rule
+    settings on top of it (``--set PATH=VALUE``)."""
     deals = -(-games // players)
     n = deals * players
     prep = runner.prepare(game, players=players, strategies=[bot] + [opponent] * (players - 1),
-                          rotate_seats=True, rules=rules)
+                          rotate_seats=True, rules=rules, settings=settings)
     played = runner.collect(prep, games=n, seed=seed, threads=threads,
                             columns=("game", "seat", "win_share"))
     w = played.win_shares(players)
@@ -68,14 +70,16 @@ def pairs(bots: list[str]) -> list[tuple[str, str]]:
 
 
 def ladder(bots: list[str], games: int, *, players: int = 4, seed: int = 0,
-           game: str = DEFAULT_GAME, threads: int | None = None) -> list[Cell]:
-    return [duel(a, b, games, players=players, seed=seed, game=game, threads=threads)
+           game: str = DEFAULT_GAME, threads: int | None = None, rules=None,
+           settings=()) -> list[Cell]:
+    return [duel(a, b, games, players=players, seed=seed, game=game, threads=threads, rules=rules,
+                 settings=settings)
             for a, b in pairs(bots)]
 
 
 def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, game: str,
-                threads: int | None = None, roles_of=None, seigneur: str | None = None
-                ) -> dict[str, list[Cell]]:
+                threads: int | None = None, roles_of=None, seigneur: str | None = None,
+                rules=None, settings=()) -> dict[str, list[Cell]]:
     """The ladder of a game whose seats have roles (Seigneurial: seat 0 the Seigneur, the others
     Censitaires), per role; ``roles_of(bot)`` names the roles a bot plays.
 
@@ -91,7 +95,8 @@ def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, gam
     out: dict[str, list[Cell]] = {"seigneur": [], "censitaire": []}
     for a in lords:
         for b in tenants:
-            prep = runner.prepare(game, players=players, strategies=[a] + [b] * (players - 1))
+            prep = runner.prepare(game, players=players, strategies=[a] + [b] * (players - 1),
+                                  rules=rules, settings=settings)
             w = runner.collect(prep, games=games, seed=seed, threads=threads,
                                columns=("game", "seat", "win_share")).win_shares(players)[:, 0]
             lo, hi = wilson_interval(float(w.mean()), len(w))
@@ -104,7 +109,8 @@ def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, gam
     C = players - 1
     per_seat = -(-games // C)
     for b in tenants:
-        base = runner.collect(runner.prepare(game, players=players, strategies=[seigneur] + [b] * C),
+        base = runner.collect(runner.prepare(game, players=players, strategies=[seigneur] + [b] * C,
+                                             rules=rules, settings=settings),
                               games=per_seat, seed=seed, threads=threads,
                               columns=("game", "seat", "win_share")).win_shares(players)
         fair = float(base[:, 1:].mean())
@@ -114,7 +120,8 @@ def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, gam
             mine = []
             for k in range(1, players):
                 lineup = [seigneur] + [a if s == k else b for s in range(1, players)]
-                w = runner.collect(runner.prepare(game, players=players, strategies=lineup),
+                w = runner.collect(runner.prepare(game, players=players, strategies=lineup,
+                                                  rules=rules, settings=settings),
                                    games=per_seat, seed=seed, threads=threads,
                                    columns=("game", "seat", "win_share")).win_shares(players)
                 mine.append(w[:, k])

@@ -37,7 +37,7 @@ import polars as pl
 
 from simcore.errors import UsageError
 from simcore.games import DEFAULT_GAME
-from simcore.rundir import GAMES, PLAYERS, RUN_JSON, read_meta
+from simcore.rundir import GAMES, PLAYERS, RUN_JSON, check_distinct_runs, read_meta, verify_integrity
 
 COMMON_COLUMNS = ("game", "seat", "strategy", "score", "win_share", "rank")
 ROWS_PER_CHUNK = 4_000_000
@@ -276,6 +276,7 @@ def check_run(run: str | Path, *, players: bool | None = None) -> dict:
     if key in _CHECKED:
         return _CHECKED[key]
     spec = _check_meta(p, meta)
+    verify_integrity(p, meta)              # sizes, hashes and tying figures recorded in run.json
     if players:
         if not (p / PLAYERS).is_file():
             hint = (" (the run was written without --raw: rerun with --raw)"
@@ -427,6 +428,8 @@ def open_runs(paths: Iterable[str | Path], label: str | None = None, source: str
         raise UsageError("no run directory given")
     if source not in SOURCES:
         raise ValueError(f"source must be one of {SOURCES}")
+    # the same run given twice would count twice
+    check_distinct_runs(paths, [check_run(p, players=False) for p in paths])
     if source != "rows":
         rs = _open_stats(paths, label, required=source == "stats")
         if rs is not None:

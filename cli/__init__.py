@@ -47,7 +47,7 @@ def _root(version: bool = typer.Option(False, "--version", callback=_print_versi
 
 
 _COMMAND_MODULES = ("simulate", "report", "export", "check", "fief", "medievallons", "strategies", "golden", "games",
-                    "ladder", "sweep", "tune", "questions")
+                    "ladder", "sweep", "tune", "questions", "replay", "skill")
 
 
 def _register_all() -> None:
@@ -89,9 +89,23 @@ def _interrupted_line(signum: int) -> str:
     from simcore import atomic
 
     how = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
-    if atomic.PUBLISHED:
-        return f"interrupted ({how}) after {atomic.show(atomic.PUBLISHED[-1])} was written"
+    # what was published inside a hidden temporary directory (a sweep built beside the one it
+    # replaces) is discarded with it: not worth a mention
+    kept = [p for p in atomic.PUBLISHED if not any(atomic.is_hidden_name(part) for part in p.parts)]
+    if kept:
+        return f"interrupted ({how}) after {atomic.show(kept[-1])} was written"
     return f"interrupted ({how}): nothing was written under the final name"
+
+
+def _interruption_behind(exc: BaseException) -> Interrupted | None:
+    """The :class:`Interrupted` an exception was raised while handling, if any."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, Interrupted):
+            return exc
+        exc = exc.__context__ or exc.__cause__
+    return None
 
 
 def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | None = None) -> int:
@@ -106,6 +120,15 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
     except Interrupted as exc:
         print(_interrupted_line(exc.signum), file=sys.stderr)
         return exc.exit_code
+    except Exception as exc:
+        # A library that cleans up badly when interrupted (Optuna's trial loop raises
+        # UnboundLocalError from its finally block when Ctrl-C lands in its bookkeeping): the
+        # interruption is the cause, so it is said as one.
+        cause = _interruption_behind(exc)
+        if cause is None:
+            raise
+        print(_interrupted_line(cause.signum), file=sys.stderr)
+        return cause.exit_code
     finally:
         atomic.release_claims()
         for s, h in handlers.items():

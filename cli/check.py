@@ -10,7 +10,12 @@ sequential test of :mod:`analysis.check.decision`, played by :func:`analysis.che
 exits 0 (pass), 1 (a metric moved beyond its tolerance), 3 (undecided at the maximum number of games)
 or 2 (usage or config error). Everything is callable from Python: :func:`run_check`.
 
-May import typer, the standard library, :mod:`simcore` and, lazily inside the commands, :mod:`analysis`.
+``balance baseline --panel NAME --out DIR`` records every cell of a panel (a directory of one
+baseline per cell, :mod:`analysis.check.panel`), and ``balance check --baseline DIR`` checks every
+cell with the chance of a false FAIL split over the cells.
+
+May import typer, the standard library, :mod:`simcore`, :mod:`cli.sweep` (help texts) and, lazily
+inside the commands, :mod:`analysis` and :mod:`strategies.panels`.
 """
 
 from __future__ import annotations
@@ -22,6 +27,9 @@ from typing import Optional
 import typer
 
 from simcore.errors import UsageError
+from simcore.games import DEFAULT_GAME
+
+from cli.sweep import LINEUP_HELP, PANEL_HELP
 
 
 def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games: int | None = None,
@@ -82,7 +90,8 @@ def _score_units() -> str:
 def register(app: typer.Typer) -> None:
     @app.command("baseline")
     def baseline(
-        run: Path = typer.Argument(..., help="Run directory to measure.", show_default=False),
+        run: Optional[Path] = typer.Argument(None, help="Run directory to measure (or --panel).",
+                                             show_default=False),
         out: Path = typer.Option(..., "--out", "-o", help="Baseline file to write, e.g. "
                                  "configs/baselines/NAME.toml.", show_default=False),
         force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
@@ -98,14 +107,41 @@ def register(app: typer.Typer) -> None:
             None, "--check-games", help="Most games a check plays (default: from a power calculation)."),
         seed_offset: int = typer.Option(1, "--seed-offset",
                                         help="A check plays seed = the run's seed + this (not 0)."),
+        panel: Optional[str] = typer.Option(None, "--panel", help="Record every cell of this panel "
+                                            "(played here): --out is then a directory. " + PANEL_HELP),
+        lineup: Optional[list[str]] = typer.Option(None, "--lineup", help=LINEUP_HELP),
+        players: Optional[str] = typer.Option(None, "--players", "-p", help="With --panel or --lineup: "
+                                              "the player counts (3,4,5)."),
+        game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="With --panel: which game."),
+        games: str = typer.Option("2e5", "--games", "-n", help="With --panel: games per cell."),
+        seed: int = typer.Option(2024, "--seed", help="With --panel: the seed of every cell's run."),
+        rules: Optional[Path] = typer.Option(None, "--rules", help="With --panel: rules TOML (default: "
+                                             "the shipped rules)."),
     ) -> None:
-        """Record what RUN measured, how to reproduce it and the accepted tolerances (a TOML file)."""
+        """Record what RUN measured, how to reproduce it and the accepted tolerances (a TOML file);
+        with --panel, every cell of a panel (a directory of one baseline per cell)."""
         from analysis.check.baseline import make_baseline
         from simcore.runner import parse_games
 
         tol = _parse_tolerance(tolerance, "--tolerance")
         tol_s = _parse_tolerance(score_tolerance, "--score-tolerance")
         n = parse_games(check_games, "--check-games") if check_games is not None else None
+        if panel is not None or lineup:
+            if run is not None:
+                raise UsageError("--panel: the panel's cells are played here; leave out RUN")
+            from analysis.check.panel import record_panel_baseline
+            from strategies.panels import from_options
+
+            the_panel = from_options(game, panel=panel, players=players, lineups=lineup)
+            path = record_panel_baseline(
+                the_panel, out, games=parse_games(games), seed=seed, rules=rules, force=force,
+                tolerance={"seat_win_share": tol, "strategy_win_share": tol, "seat_mean_score": tol_s},
+                alpha=alpha, beta=beta, check_games=n,
+                log=lambda m: print(m, file=sys.stderr))
+            typer.echo(str(path))
+            return
+        if run is None:
+            raise UsageError("give a run directory to measure, or --panel NAME")
         path = make_baseline(run, out, force=force,
                              tolerance={"seat_win_share": tol, "strategy_win_share": tol,
                                         "seat_mean_score": tol_s},
@@ -144,15 +180,34 @@ def register(app: typer.Typer) -> None:
                                 "(income.palais.base=4); repeatable."),
         save_run: Optional[Path] = typer.Option(None, "--save-run", help="Keep the games the check "
                                                 "played as a run directory (replayed there)."),
-        force: bool = typer.Option(False, "--force", help="Replace a non-empty --save-run directory."),
+        force: bool = typer.Option(False, "--force", help="Replace a non-empty --save-run directory, or a --junit file that balance check did not write."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
         workers: Optional[int] = typer.Option(None, "--workers", help="Play the check's run on a local Dask cluster of N workers."),
         scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play the check's run on a running Dask scheduler (docs/cluster.md)."),
+        allow_oversubscribe: bool = typer.Option(False, "--allow-oversubscribe", help="With --workers: allow more workers than cores (up to 8 per core; each worker is a process with its own memory)."),
     ) -> None:
         """Compare win shares and scores with a baseline, playing until every metric is decided: exit 0
         pass, 1 regression, 3 undecided at the maximum number of games, 2 usage error."""
+        from analysis.check.panel import check_panel, is_panel_baseline
         from analysis.check.presentation import status_line, text_report, write_reports
         from simcore.runner import parse_games
+
+        if is_panel_baseline(baseline):
+            if run is not None or against_rules is not None or save_run is not None or junit or summary:
+                raise UsageError("--baseline DIR (a panel): RUN, --against-rules, --save-run, --junit "
+                                 "and --summary are for one baseline file")
+            log = None if quiet else (lambda msg: print(msg, file=sys.stderr))
+            from simcore.config import parse_settings
+
+            pc = check_panel(baseline, games=parse_games(games) if games is not None else None,
+                             rules=rules, settings=parse_settings(settings), alpha=alpha, beta=beta,
+                             threads=threads, log=log)
+            for label, r in zip(pc.labels, pc.results):
+                typer.echo(f"{label}: {status_line(r)}")
+            typer.echo(pc.text())
+            if pc.exit_code:
+                raise SystemExit(pc.exit_code)
+            return
 
         from simcore.atomic import check_output_file
         from simcore.config import parse_settings
@@ -161,18 +216,21 @@ def register(app: typer.Typer) -> None:
         sets = parse_settings(settings)
         read = [baseline, *(p for p in (run, rules) if p is not None)]
         if junit is not None:        # where the check writes is checked before it plays
-            check_output_file(junit, True, "--junit", inputs=read)
+            from analysis.check.presentation import JUNIT_SIGN
+
+            check_output_file(junit, force, "--junit", inputs=read, own_sign=JUNIT_SIGN)
         if summary is not None:
             check_output_file(summary, False, "--summary", inputs=read, append=True)
         log = None if quiet else (lambda msg: print(msg, file=sys.stderr))
         from simcore.cluster import executor_for
 
-        with executor_for(workers, scheduler, threads=threads, quiet=quiet) as executor:
+        with executor_for(workers, scheduler, threads=threads, quiet=quiet,
+                      allow_oversubscribe=allow_oversubscribe) as executor:
             res = run_check(baseline, run, games=n, rules=rules, against_rules=against_rules,
                             seed=seed, batch=batch, threads=threads, alpha=alpha, beta=beta,
                             save_run=save_run, force=force, log=log, settings=sets,
                             executor=executor)
-        write_reports(res, junit, summary)
+        write_reports(res, junit, summary, force=force)
         typer.echo(status_line(res) if quiet else text_report(res).rstrip())
         if res.exit_code:
             # SystemExit, not typer.Exit: click returns (not raises) typer.Exit's code when

@@ -16,10 +16,19 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
+
+
+def _with_settings(rules, settings):
+    """``--rules`` with ``--set`` applied (a TomlSource the Fief rules loader reads), or the path."""
+    if not settings:
+        return rules
+    from simcore.runner import rules_source
+
+    return rules_source("fief-combat", rules, settings)
 
 def register(app: typer.Typer) -> None:
     @app.command("fief-odds")
@@ -36,6 +45,8 @@ def register(app: typer.Typer) -> None:
         mercy: Optional[str] = typer.Option(None, "--mercy", help="never, attacker:K, defender:K or attacker:K,defender:J (FF-3)."),
         levels: str = typer.Option("0.5,0.75,0.9", "--levels", help="Break-even probabilities."),
         rules: Optional[Path] = typer.Option(None, "--rules", help="Rules file (default configs/fief/rules.toml)."),
+        settings: Optional[List[str]] = typer.Option(None, "--set", help="Change one rule setting: "
+                                                     "PATH=VALUE; repeatable."),
         out: Optional[Path] = typer.Option(None, "--out", help="Output directory (default runs/fief-odds-<time>)."),
         force: bool = typer.Option(False, "--force", help="Replace a non-empty --out."),
         threads: Optional[int] = typer.Option(None, "--threads", help="Numba threads (results do not depend on it)."),
@@ -46,7 +57,7 @@ def register(app: typer.Typer) -> None:
         from simcore.rundir import default_run_dir
 
         fief_odds(attackers=attackers, defenders=defenders, terrain=terrain, darc=darc,
-                  method=method, games=games, seed=seed, rules_path=rules,
+                  method=method, games=games, seed=seed, rules_path=_with_settings(rules, settings),
                   out=out or default_run_dir("fief-odds"), force=force,
                   lords_attacker=lords_attacker, lords_defender=lords_defender, mercy=mercy,
                   levels=levels, threads=threads, quiet=quiet)
@@ -60,6 +71,8 @@ def register(app: typer.Typer) -> None:
         games: str = typer.Option("100000", "--games", help="Monte Carlo trials per cell (mc, both)."),
         seed: int = typer.Option(0, "--seed", help="Monte Carlo seed."),
         rules: Optional[Path] = typer.Option(None, "--rules", help="Rules file (default configs/fief/rules.toml)."),
+        settings: Optional[List[str]] = typer.Option(None, "--set", help="Change one rule setting: "
+                                                     "PATH=VALUE; repeatable."),
         out: Optional[Path] = typer.Option(None, "--out", help="Output directory (default runs/fief-calamity-<time>)."),
         force: bool = typer.Option(False, "--force", help="Replace a non-empty --out."),
         threads: Optional[int] = typer.Option(None, "--threads", help="Numba threads."),
@@ -69,7 +82,7 @@ def register(app: typer.Typer) -> None:
         from simcore.rundir import default_run_dir
 
         fief_calamity(soldiers=soldiers, lords=lords, max_ecus=max_ecus, method=method,
-                      games=games, seed=seed, rules_path=rules,
+                      games=games, seed=seed, rules_path=_with_settings(rules, settings),
                       out=out or default_run_dir("fief-calamity"), force=force, threads=threads,
                       quiet=quiet)
 
@@ -93,7 +106,7 @@ def fief_odds(*, attackers: str = "1-30", defenders: str = "1-20", terrain: str 
                        lords_attacker=lords_attacker, lords_defender=lords_defender, mercy=mercy,
                        levels=levels)
     with numba_threads(threads), RunWriter(out, force, players_schema=None, games_schema=None,
-                                           inputs=input_paths(rules_path)) as w:
+                                           inputs=input_paths(rules_path), kind="fief-tables") as w:
         odds, be, agreement = req.compute()
         odds.write_csv(w.tmp / "odds.csv")
         odds.write_parquet(w.tmp / "odds.parquet")
@@ -121,7 +134,7 @@ def fief_calamity(*, soldiers: str = "0-30", lords: str = "1-4", max_ecus: int |
     req = calamity_request(soldiers=soldiers, lords=lords, max_ecus=max_ecus, method=method,
                            games=games, seed=seed, rules_path=rules_path)
     with numba_threads(threads), RunWriter(out, force, players_schema=None, games_schema=None,
-                                           inputs=input_paths(rules_path)) as w:
+                                           inputs=input_paths(rules_path), kind="fief-tables") as w:
         tables = req.compute()
         for name, df in tables.items():
             df.write_csv(w.tmp / f"{name}.csv")

@@ -4,6 +4,8 @@ Shows the cells as they are played (step k of n with an estimate of the time lef
 :class:`cli.progress.Steps`), prints the matrix, and with ``--out FILE`` writes it as a table
 (``.csv`` or ``.parquet``, one row per cell: :func:`analysis.ladder.ladder_table`), atomically
 (:mod:`simcore.atomic`); an existing file is refused unless ``--force``, before any game is played.
+``--rules`` and ``--set`` play the ladder under other rules (a tune's ``best_rules.toml``);
+``--players 3,4,5`` (or ``--panel NAME``: its player counts) plays one matrix per player count.
 
 May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis` and :mod:`cli.progress`.
 """
@@ -11,10 +13,13 @@ May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis` and :
 from __future__ import annotations
 
 from pathlib import Path
+from typing import List, Optional
 
 import typer
 
 from simcore.games import DEFAULT_GAME
+
+from cli.sweep import PANEL_HELP, SET_HELP
 
 LADDER_FORMATS = (".csv", ".parquet")
 
@@ -31,7 +36,11 @@ def ladder(
     bots: str = typer.Option("random,greedy,balanced,rollout", "--bots",
                              help="Comma list of strategies (a game with roles: default every preset)."),
     games: str = typer.Option("4000", "--games", "-n", help="Games per cell (rounded up to whole rotations)."),
-    players: int = typer.Option(4, "--players", "-p", help="Players per game (2-5)."),
+    players: str = typer.Option("4", "--players", "-p", help="Players per game, or several: 3,4,5."),
+    panel: Optional[str] = typer.Option(None, "--panel", help="Play at every player count of this "
+                                        "panel. " + PANEL_HELP),
+    rules: Optional[Path] = typer.Option(None, "--rules", help="Rules TOML (default: the shipped rules)."),
+    settings: Optional[List[str]] = typer.Option(None, "--set", help=SET_HELP),
     seed: int = typer.Option(0, "--seed"),
     threads: int = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
     game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="Which game (one with bots)."),
@@ -41,18 +50,28 @@ def ladder(
     import importlib
 
     from rich.console import Console
-    from rich.table import Table
 
     from analysis import ladder as L
     from simcore import games as registry
     from simcore.errors import UsageError
     from simcore.options import check_seed, parse_games, set_threads
 
+    from simcore import runner
+    from simcore.config import parse_settings
+    from strategies.panels import lookup as panel_lookup, parse_players
+
     spec = registry.get(game)
     if spec.strategies is None:
         raise UsageError(f"--game {game}: this game has no bots to rank")
     n = parse_games(games)
-    spec.check_players(players)
+    counts = parse_players(players)
+    if panel is not None:
+        counts = list(panel_lookup(game, panel).player_counts)
+    for p in counts:
+        spec.check_players(p)
+    sets = parse_settings(settings or ())
+    for p in counts:     # the rules with the settings validate at every player count, before any game
+        runner.prepare(game, players=p, rules=rules, settings=sets, quiet=True)
     check_seed(seed)
     set_threads(threads)
     names = [b.strip() for b in bots.split(",") if b.strip()]
@@ -69,29 +88,48 @@ def ladder(
         if out.suffix.lower() not in LADDER_FORMATS:
             raise UsageError(f"--out {out}: write the matrix as .csv or .parquet")
         check_output_file(out, force)
-    from cli.progress import Steps
-
     console = Console()
     if not spec.roles_alike:
-        _role_ladder(console, L, S, spec, names, n, players, seed, game, out, force)
+        tables = [_role_ladder(console, L, S, spec, names, n, p, seed, game, rules, sets)
+                  for p in counts]
+        _write(out, force, tables)
         return
+    tables = []
+    for players in counts:
+        tables.append(_ladder(console, L, spec, names, n, players, seed, game, rules, sets))
+    _write(out, force, tables)
+
+
+def _write(out, force, tables) -> None:
+    if out is None:
+        return
+    import polars as pl
+
+    from simcore.atomic import atomic_output
+
+    table = pl.concat(tables)
+    with atomic_output(out, force) as tmp:
+        if out.suffix.lower() == ".csv":
+            table.write_csv(tmp)
+        else:
+            table.write_parquet(tmp)
+    typer.echo(f"ladder: {out}")
+
+
+def _ladder(console, L, spec, names, n, players, seed, game, rules, sets):
+    """The matrix of a game whose seats are alike, at one player count; returns its table."""
+    from rich.table import Table
+
+    from cli.progress import Steps
+
     cells = {}
     todo = L.pairs(names)
     with Steps("ladder") as steps:
         for k, (a, b) in enumerate(todo):
             steps(f"{a} against {players - 1} × {b} ({n:,} games)", k, len(todo))
-            c = L.duel(a, b, n, players=players, seed=seed, game=game)
+            c = L.duel(a, b, n, players=players, seed=seed, game=game, rules=rules, settings=sets)
             cells[(c.bot, c.opponent)] = c
-    if out is not None:
-        from simcore.atomic import atomic_output
-
-        table = L.ladder_table(list(cells.values()), game=spec.name, players=players, seed=seed)
-        with atomic_output(out, force) as tmp:
-            if out.suffix.lower() == ".csv":
-                table.write_csv(tmp)
-            else:
-                table.write_parquet(tmp)
-    t = Table(title=f"win share of the row bot against {players - 1} copies of the column bot "
+    t = Table(title=f"{players} players: win share of the row bot against {players - 1} copies of the column bot "
                     f"(fair {100 / players:.0f}%, {n:,} games per cell, seats rotated)",
               title_justify="left")
     t.add_column("bot \\ opponents")
@@ -105,20 +143,19 @@ def ladder(
                        f"{100 * c.win_share:.1f}% ({100 * c.ci_low:.1f}–{100 * c.ci_high:.1f})")
         t.add_row(a, *row)
     console.print(t)
-    if out is not None:
-        typer.echo(f"ladder: {out}")
+    return L.ladder_table(list(cells.values()), game=spec.name, players=players, seed=seed)
 
 
-def _role_ladder(console, L, S, spec, names, n, players, seed, game, out=None, force=False) -> None:
+def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None, sets=()):
     """A game whose seats have roles (Seigneurial): one table per role (analysis.ladder.role_ladder)."""
     from rich.table import Table
 
     seigneur = spec.default_strategy if "seigneur" in S.roles_of(spec.default_strategy) else None
     with console.status("playing the ladder by role…"):
         cells = L.role_ladder(names, n, players=players, seed=seed, game=game,
-                              roles_of=S.roles_of, seigneur=seigneur)
+                              roles_of=S.roles_of, seigneur=seigneur, rules=rules, settings=sets)
     titles = {
-        "seigneur": f"win share of the Seigneur bot (row) against the Censitaire bot (column) at "
+        "seigneur": f"{players} players: win share of the Seigneur bot (row) against the Censitaire bot (column) at "
                     f"every Censitaire seat ({n:,} games per cell)",
         "censitaire": f"win share of one Censitaire bot (row) against copies of another (column) at "
                       f"the other Censitaire seats, Seigneur {seigneur or 'the first Seigneur bot'}; "
@@ -148,16 +185,7 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game, out=None, f
                 row.append(text)
             t.add_row(a, *row)
         console.print(t)
-    if out is not None:
-        import polars as pl
+    import polars as pl
 
-        from simcore.atomic import atomic_output
-
-        table = pl.concat([L.ladder_table(cells[r], game=spec.name, players=players, seed=seed)
-                           .with_columns(pl.lit(r).alias("role")) for r in ("seigneur", "censitaire")])
-        with atomic_output(out, force) as tmp:
-            if out.suffix.lower() == ".csv":
-                table.write_csv(tmp)
-            else:
-                table.write_parquet(tmp)
-        typer.echo(f"ladder: {out}")
+    return pl.concat([L.ladder_table(cells[r], game=spec.name, players=players, seed=seed)
+                      .with_columns(pl.lit(r).alias("role")) for r in ("seigneur", "censitaire")])

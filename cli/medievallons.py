@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -57,6 +57,8 @@ def register(app: typer.Typer) -> None:
         ablation: bool = typer.Option(True, "--ablation/--no-ablation", help="Also play the 13 one-copy-removed variants."),
         seed: int = typer.Option(0, "--seed", help="Seed: same seed and rules, same tables."),
         rules: Optional[Path] = typer.Option(None, "--rules", help="A rules TOML (default: the shipped rules)."),
+        settings: Optional[List[str]] = typer.Option(None, "--set", help="Change one rule setting: "
+                                                     "PATH=VALUE; repeatable."),
         threads: Optional[int] = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
         force: bool = typer.Option(False, "--force", help="Replace a non-empty --out directory."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but the output path."),
@@ -76,7 +78,8 @@ def register(app: typer.Typer) -> None:
 
         n = runner.parse_games(games)
         counts = _int_list(players, "--players")
-        rule_set = R.load(rules)
+        rule_set = R.load(runner.rules_source("medievallons", rules, settings, seats=max(counts))
+                          if settings else rules)
         for p in counts:
             R.check_players(rule_set, p)
         try:
@@ -87,7 +90,7 @@ def register(app: typer.Typer) -> None:
         duels = _pairs(pairs)
         for name in (strategy, *(x for pair in duels for x in pair)):
             S.lookup(name)
-        target = rundir.check_output_dir(out or rundir.default_run_dir("medievallons-questions"), force,
+        target = rundir.check_output_dir(out or rundir.default_run_dir("medievallons-questions"), force, kind="questions",
                                          inputs=input_paths(rules, strategy, *(x for p in duels for x in p)))
         n_threads = runner.set_threads(threads)
         console = Console(quiet=quiet)
@@ -131,7 +134,7 @@ PRINTED = {
                       "match_win_rate", "match_std_error", "mean_rounds"),
 }
 TITLES = {
-    "first_player": "win share per seat, seat 0 plays first (fair = 1/P)",
+    "first_player": "win share per seat (column seat is 0-based: 0 is seat 1, which plays first; fair = 1/P)",
     "game_length": "turns per game and how games end",
     "length_distribution": "share of games per 10-turn bin (see the CSV)",
     "card_types": "players who founded a guild of the type, and with one copy removed",

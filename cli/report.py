@@ -2,6 +2,9 @@
 
 ``balance report SWEEP_DIR`` (a directory of ``balance sweep``) writes the sensitivity page and
 ``balance report TUNE_DIR`` the page of a tune's search instead (:mod:`reports.sweep`).
+``balance report --cells RUN …`` (the runs of a panel), a directory of ``cell-*/`` runs (a panel
+tune's ``confirmations/trial-N``) or a panel sweep directory writes the page of a panel
+(:mod:`reports.panel`).
 
 Thin shell over :func:`reports.build.build_report`: runs of one configuration are pooled, each
 further configuration is compared with the first (the baseline). Reports only read, so the
@@ -25,7 +28,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import uuid
 from pathlib import Path
 from typing import Callable, List, Optional
 
@@ -61,11 +63,13 @@ def questions_player(run: Path):
 
 def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool = False,
                 pool: bool = True, questions: Path | None = None, questions_games: int | None = None,
-                progress: Callable[..., None] | None = None, side_by_side: bool = False) -> Path:
+                progress: Callable[..., None] | None = None, side_by_side: bool = False,
+                cells: bool = False) -> Path:
     """Play the baseline's questions if its game has them (unless ``questions`` is given or
     ``questions_games`` is 0), then build the report; returns the path of report.html."""
     from analysis.load import check_run
     from reports.build import build_report, plan_groups
+    from simcore.atomic import hidden_name
     from simcore.rundir import check_output_dir
 
     if questions is not None and questions_games is not None:
@@ -74,26 +78,40 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
     if not runs:
         raise UsageError("give at least one run directory")
     runs = [Path(r) for r in runs]
+    from analysis.panel import is_panel_dir
+
+    if cells or (runs[0] / "panel_sweep.json").is_file() or is_panel_dir(runs[0]):
+        from reports.panel import build_panel_report, build_panel_sweep_report
+
+        check_output_dir(out, force)
+        if progress:
+            progress("Reading the panel")
+        if (runs[0] / "panel_sweep.json").is_file():
+            if len(runs) > 1:
+                raise UsageError(f"{runs[0]} is a panel sweep directory: report it on its own")
+            return build_panel_sweep_report(runs[0], out, force)
+        return build_panel_report(runs, out, force)
     kind = next((k for k in ("sweep", "tune") if (runs[0] / f"{k}.json").is_file()), None)
     if kind is not None:                      # a sweep's sensitivity page, a tune's search page
         from reports.sweep import build_sweep_report, build_tune_report
 
         if len(runs) > 1:
             raise UsageError(f"{runs[0]} is a {kind} directory: report it on its own")
-        check_output_dir(out, force)
+        check_output_dir(out, force, kind="report")
         if progress:
             progress(f"Reading the {kind}")
-        return (build_sweep_report if kind == "sweep" else build_tune_report)(runs[0], out, force)
+        return (build_sweep_report if kind == "sweep" else build_tune_report)(runs[0], out, force, pdf=pdf)
     for r in runs:
         check_run(r)                                   # a bad run fails before anything is played
     plan_groups(runs, pool, side_by_side)              # so do runs that cannot be compared
-    target = check_output_dir(out, force, inputs=[*runs, *([questions] if questions else [])])
+    target = check_output_dir(out, force, inputs=[*runs, *([questions] if questions else [])],
+                              kind="report")
     n = int(QUESTIONS_GAMES) if questions_games is None else questions_games
     play = questions_player(runs[0]) if questions is None and n > 0 else None
     if play is None:
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=questions,
                             progress=progress, side_by_side=side_by_side)
-    tmp = target.resolve().parent / f".{target.name}.questions-{uuid.uuid4().hex[:8]}"
+    tmp = hidden_name(target, "scratch", "questions")
     try:
         played = play(runs[0], n, tmp, progress=progress)
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=played,
@@ -123,6 +141,10 @@ def register(app: typer.Typer) -> None:
             help="Read the played balance questions from this directory (written by balance questions "
                  "RUN for the baseline, or balance medievallons-questions; Middle-Ages: the event "
                  "ablation) instead of playing them."),
+        cells: bool = typer.Option(
+            False, "--cells",
+            help="The runs are the cells of a panel (line-ups and player counts of one game): one "
+                 "page with a cell x metric table and whether the finding holds in every cell."),
         side_by_side: bool = typer.Option(
             False, "--side-by-side",
             help="Show the configurations next to each other instead of before/after (runs of "
@@ -134,5 +156,6 @@ def register(app: typer.Typer) -> None:
 
         with Steps("report") as steps:
             path = make_report(runs, out, force=force, pdf=pdf, pool=pool, questions=questions,
-                               questions_games=n_questions, progress=steps, side_by_side=side_by_side)
+                               questions_games=n_questions, progress=steps, side_by_side=side_by_side,
+                               cells=cells)
         typer.echo(f"report: {path}")

@@ -56,7 +56,10 @@ def simulate(
     debug: Optional[bool] = typer.Option(None, "--debug", help="Player games: check the game invariants after every game."),
     workers: Optional[int] = typer.Option(None, "--workers", help="Play on a local Dask cluster of N worker processes (needs the [cluster] extra; same results)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (see docs/cluster.md; same results)."),
+    allow_oversubscribe: bool = typer.Option(False, "--allow-oversubscribe", help="With --workers: allow more workers than cores (up to 8 per core; each worker is a process with its own memory)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar and no summary table."),
+    log: bool = typer.Option(False, "--log", help="Print every game turn by turn after the run (up to "
+                                                "10 games; see balance replay)."),
     force: bool = typer.Option(False, "--force", help="Replace a non-empty --out directory."),
     **game_options: Any,
 ) -> None:
@@ -67,7 +70,15 @@ def simulate(
 
         raise UsageError(f"--chunk-size {chunk_size}: must be at least 1")
     n_games = runner.parse_games(games)
-    registry.get(game)
+    spec = registry.get(game)
+    if log:
+        from simcore.errors import UsageError
+
+        if n_games > 10:
+            raise UsageError(f"--log: prints every game; give --games 10 or fewer (then balance replay "
+                             f"RUN --game N for one game of a larger run)")
+        if not spec.reference:
+            raise UsageError(f"--log: {spec.title} has no turn-by-turn reference engine")
     from simcore.config import parse_settings
 
     parsed = parse_settings(settings)
@@ -76,7 +87,8 @@ def simulate(
     from cli.progress import SimulationBar, print_summary, spinner
 
     err = Console(stderr=True, quiet=quiet)
-    with cluster.executor_for(workers, scheduler, threads=threads, quiet=quiet) as executor, \
+    with cluster.executor_for(workers, scheduler, threads=threads, quiet=quiet,
+                              allow_oversubscribe=allow_oversubscribe) as executor, \
             SimulationBar(err) as bar:
         result = runner.simulate(
             game, games=n_games, seed=seed, out=out, force=force, threads=threads,
@@ -89,6 +101,13 @@ def simulate(
     else:
         # results on stdout (progress and the compile spinner stay on stderr)
         print_summary(Console(), result)
+    if log:
+        import sys
+
+        from simcore.replay import replay
+
+        for g in range(n_games):
+            sys.stdout.write(replay(result.path, g).text + "\n")
 
 
 def game_option_parameters() -> list[inspect.Parameter]:

@@ -1,6 +1,8 @@
 """``balance sweep``: play many variants of a game's rules into one sweep directory.
 
-Thin shell over :mod:`analysis.sweep`: ``--vary`` (repeatable) says what changes over which values
+Thin shell over :mod:`analysis.sweep`. ``--panel NAME|FILE`` (or ``--players 3,4,5`` with
+``--lineup``, repeatable) plays the sweep in every cell of a panel (:mod:`analysis.sweep.panel`)
+and prints, per parameter, whether it moves every cell the same way and by how much. ``--vary`` (repeatable) says what changes over which values
 (``income.palais.base=2..5``, ``setup.start_coins[0]=0..8``, ``players=2..5``,
 ``PATH=[a, b, c]``); several make a grid, or ``--one-at-a-time`` moves one at a time. Every
 variant is validated before the first game (one line, exit 2), then played with the same seed
@@ -8,8 +10,8 @@ variant is validated before the first game (one line, exit 2), then played with 
 One progress bar covers the whole sweep; the same command on the same directory resumes an
 interrupted sweep. ``balance report DIR`` then writes the sensitivity page.
 
-May import typer, rich, the standard library, :mod:`simcore` and, inside the command,
-:mod:`analysis.sweep`.
+May import typer, rich, the standard library, :mod:`simcore`, :mod:`strategies.panels` and,
+inside the command, :mod:`analysis.sweep`.
 """
 
 from __future__ import annotations
@@ -23,6 +25,11 @@ from simcore.games import DEFAULT_GAME
 
 SET_HELP = ("Change one rule setting for every variant: PATH=VALUE (income.palais.base=4, "
             "setup.start_coins=[2,1,0,0]); repeatable.")
+PANEL_HELP = ("A panel of line-ups and player counts: a name shipped in configs/<game>/panels.toml "
+              "(default, wide), FILE.toml or FILE.toml:NAME; --players then keeps its cells at "
+              "those counts (docs/sweep.md).")
+LINEUP_HELP = ("A line-up of a panel made here: one bot for every seat, one per seat (A,B,C,D) or one "
+               "per role (seigneur=harsh-lord,censitaire=objective); repeatable, crossed with --players 3,4,5.")
 VARY_HELP = ("What to vary: PATH=2..5, PATH=0..1:0.25, PATH=[a,b,c], setup.start_coins[0]=0..8 "
              "(one seat) or players=2..5; repeatable (a grid).")
 
@@ -41,9 +48,12 @@ def sweep(
                                             "first value) instead of a grid."),
     games: str = typer.Option("1e5", "--games", "-n", help="Games per variant."),
     game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="Which game (balance games lists them)."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Players (unless varied)."),
+    players: Optional[str] = typer.Option(None, "--players", "-p", help="Players (unless varied); "
+                                          "with a panel or --lineup, the player counts: 3,4,5."),
     strategies: Optional[str] = typer.Option(None, "--strategies", "-s",
                                              help="Bots, as simulate takes them (default: the game's)."),
+    panel: Optional[str] = typer.Option(None, "--panel", help=PANEL_HELP),
+    lineup: Optional[List[str]] = typer.Option(None, "--lineup", help=LINEUP_HELP),
     seed: int = typer.Option(0, "--seed", help="Seed shared by every variant (common random numbers)."),
     rules: Optional[Path] = typer.Option(None, "--rules", help="Base rules TOML (default: the shipped rules)."),
     settings: Optional[List[str]] = typer.Option(None, "--set", help=SET_HELP),
@@ -55,19 +65,46 @@ def sweep(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     workers: Optional[int] = typer.Option(None, "--workers", help="Play on a local Dask cluster of N worker processes (docs/cluster.md)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a running Dask scheduler (docs/cluster.md)."),
+    allow_oversubscribe: bool = typer.Option(False, "--allow-oversubscribe", help="With --workers: allow more workers than cores (up to 8 per core; each worker is a process with its own memory)."),
 ) -> None:
     from analysis.sweep.play import plan_sweep
     from simcore.cluster import check_options, executor_for
     from simcore.options import check_threads
     from simcore.runner import parse_games
+    from strategies.panels import options_panel
 
     n = parse_games(games)
     check_threads(threads)
-    check_options(workers, scheduler)
+    check_options(workers, scheduler, allow_oversubscribe)
+    the_panel, players = options_panel(game, panel=panel, players=players, lineups=lineup,
+                                       strategies=strategies)
+    if the_panel is not None:
+        from analysis.sweep.panel import plan_panel_sweep, sentences, panel_effects
+
+        pplan = plan_panel_sweep(game, panel=the_panel, varies=vary, games=n, seed=seed,
+                                 one_at_a_time_mode=one_at_a_time, rules=rules,
+                                 settings=settings or (), rotate_seats=rotate_seats)
+        with executor_for(workers, scheduler, threads=threads, quiet=quiet,
+                          allow_oversubscribe=allow_oversubscribe) as executor:
+            path = play_with_progress(pplan, out, force=force, threads=threads,
+                                      chunk_size=chunk_size, quiet=quiet, executor=executor)
+        effects = panel_effects(path)
+        from analysis.sweep.panel import headline_metric
+
+        shown = [headline_metric(effects)]
+        if shown[0] == "balance" and "seat_win_share_1" in set(effects["metric"].to_list()):
+            shown.append("seat_win_share_1")
+        for metric in shown:
+            for line in sentences(effects, len(the_panel), metric):
+                typer.echo(line)
+        typer.echo(f"panel sweep: {path} ({len(the_panel)} cells x {len(pplan.variants)} variants x "
+                   f"{n:,} games); balance report {path} --out REPORT_DIR")
+        return
     plan = plan_sweep(game, varies=vary, games=n, seed=seed, one_at_a_time_mode=one_at_a_time,
                       players=players, strategies=strategies, rules=rules, settings=settings or (),
                       rotate_seats=rotate_seats)
-    with executor_for(workers, scheduler, threads=threads, quiet=quiet) as executor:
+    with executor_for(workers, scheduler, threads=threads, quiet=quiet,
+                      allow_oversubscribe=allow_oversubscribe) as executor:
         path = play_with_progress(plan, out, force=force, threads=threads, chunk_size=chunk_size,
                                   quiet=quiet, executor=executor)
     typer.echo(f"sweep: {path} ({len(plan.variants)} variants x {n:,} games); "
@@ -83,8 +120,14 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
 
     from analysis.sweep.play import prepare_out, run_sweep
 
+    if hasattr(plan, "panel"):                       # a panel sweep: every cell's sweep
+        from analysis.sweep.panel import run_panel_sweep as run_sweep  # noqa: F811
+
+        kind, total = "panel_sweep", plan.games * len(plan.variants) * len(plan.plans)
+    else:
+        kind, total = "sweep", plan.games * len(plan.variants)
     console = Console(stderr=True, quiet=quiet)
-    prepare_out(plan.to_json(), out, force)          # a bad --out fails before the compile
+    prepare_out(plan.to_json(), out, force, kind=kind)   # a bad --out fails before the compile
     with console.status("Compiling the kernel (first run only; cached afterwards)"):
         plan.preps[0].warmup()
     if quiet:
@@ -94,7 +137,7 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
                    TimeRemainingColumn(), TextColumn("{task.description}"), console=console,
                    transient=True)
     with bar:
-        task = bar.add_task("", total=plan.games * len(plan.variants))
+        task = bar.add_task("", total=total)
         return run_sweep(plan, out, force=force, threads=threads, chunk_size=chunk_size,
                          progress=lambda d, t, lab: bar.update(task, completed=d, description=lab),
                          executor=executor)

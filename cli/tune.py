@@ -8,8 +8,12 @@ default ``DIR/study.db``: the same command resumes an interrupted tune). Ends wi
 ``DIR/best_rules.toml``, a confirmation run on a fresh seed and a sentence saying whether the target
 is met; ``balance report DIR`` writes the page of the search.
 
-May import typer, rich, the standard library, :mod:`simcore` and, inside the command,
-:mod:`analysis.tune`.
+``--panel NAME|FILE`` (or ``--players 3,4,5`` with ``--lineup``, repeatable) judges every candidate
+on every cell of a panel (:mod:`strategies.panels`): the objective is the worst cell
+(``--aggregate mean``: the weighted mean), and the verdict says in how many cells the target is met.
+
+May import typer, rich, the standard library, :mod:`simcore`, :mod:`strategies.panels` and,
+inside the command, :mod:`analysis.tune`.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import typer
 
 from simcore.games import DEFAULT_GAME
 
-from cli.sweep import SET_HELP
+from cli.sweep import LINEUP_HELP, PANEL_HELP, SET_HELP
 
 TARGET_HELP = ("What to reach: seat-balance[:TOL] (every seat within 1/P ± TOL pp, default 1.5), "
                "role=NAME:SHARE[:TOL], length=A..B (mean turns), no-dominant-strategy[:TOL]; "
@@ -42,8 +46,13 @@ def tune(
                                    "players=2..5; repeatable.", show_default=False),
     target: List[str] = typer.Option(..., "--target", help=TARGET_HELP, show_default=False),
     game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="Which game."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Players (unless varied)."),
+    players: Optional[str] = typer.Option(None, "--players", "-p", help="Players (unless varied); "
+                                          "with a panel or --lineup, the player counts: 3,4,5."),
     strategies: Optional[str] = typer.Option(None, "--strategies", "-s", help="Bots, as simulate takes them."),
+    panel: Optional[str] = typer.Option(None, "--panel", help=PANEL_HELP),
+    lineup: Optional[List[str]] = typer.Option(None, "--lineup", help=LINEUP_HELP),
+    aggregate: str = typer.Option("worst", "--aggregate", help="Objective over a panel's cells: "
+                                  "worst (the worst cell) or mean (weighted mean)."),
     seed: int = typer.Option(0, "--seed", help="Search seed (every candidate plays the same games)."),
     rules: Optional[Path] = typer.Option(None, "--rules", help="Base rules TOML (default: the shipped rules)."),
     settings: Optional[List[str]] = typer.Option(None, "--set", help=SET_HELP),
@@ -66,6 +75,7 @@ def tune(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar; print only the verdict."),
     workers: Optional[int] = typer.Option(None, "--workers", help="Play on a local Dask cluster of N worker processes (docs/cluster.md)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a running Dask scheduler (docs/cluster.md)."),
+    allow_oversubscribe: bool = typer.Option(False, "--allow-oversubscribe", help="With --workers: allow more workers than cores (up to 8 per core; each worker is a process with its own memory)."),
 ) -> None:
     from simcore.cluster import check_options, executor_for
     from simcore.options import check_threads
@@ -73,15 +83,24 @@ def tune(
 
     from analysis.tune.search import plan_tune, run_tune
 
+    from strategies.panels import options_panel
+
     check_threads(threads)
-    check_options(workers, scheduler)
+    check_options(workers, scheduler, allow_oversubscribe)
+    from simcore.options import check_sqlite_storage
+
+    storage = check_sqlite_storage(storage)
+    the_panel, players = options_panel(game, panel=panel, players=players, lineups=lineup,
+                                       strategies=strategies)
+    if the_panel is not None:
+        strategies = None
     plan = plan_tune(game, varies=vary, targets=target, seed=seed, trials=trials,
                      min_games=parse_games(min_games, "--min-games"),
                      max_games=parse_games(max_games, "--max-games"), eta=eta,
                      confirm_games=parse_games(confirm_games, "--confirm-games"),
                      confirm_seed=confirm_seed, players=players, strategies=strategies,
                      rules=rules, settings=settings or (), stop_when_met=not keep_going,
-                     rotate_seats=rotate_seats)
+                     rotate_seats=rotate_seats, panel=the_panel, aggregate=aggregate)
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -99,7 +118,8 @@ def tune(
                                         phase="trials" if phase == "search" else "confirmation games")
         bar.update(tasks[phase], completed=done, description=text)
 
-    with executor_for(workers, scheduler, threads=threads, quiet=quiet) as executor, bar:
+    with executor_for(workers, scheduler, threads=threads, quiet=quiet,
+                      allow_oversubscribe=allow_oversubscribe) as executor, bar:
         result = run_tune(plan, out, storage=storage, force=force, threads=threads,
                           progress=None if quiet else progress, executor=executor)
     typer.echo(result["sentence"])

@@ -74,7 +74,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     steps done so far and the steps in all (the CLI shows them with an estimate of the time left).
     """
     say = _steps(progress)
-    target = check_output_dir(out, force)
+    target = check_output_dir(out, force, kind="report")
     groups = plan_groups(runs, pool, side_by_side)
     base_rs = groups[0]
     hook = hook_for(base_rs.game)
@@ -103,11 +103,12 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         cmps = [(labels[i], compare_tables(base, tables[i], game=base_rs.game), tables[i]) for i in range(1, len(groups))]
         side = None
     say("Drawing the figures", len(groups), total)
-    secs, figs = build_sections(base, base_rs, cmps, played, side)
+    secs, figs = build_sections(base, base_rs, cmps, played, side,
+                                variants=None if side_by_side else groups[1:])
     files: dict = hook.question_files(played, base_rs) if played is not None else {}
     total = len(groups) + 1 + len(figs) + 1 + int(pdf)
     done = len(groups) + 1
-    title = f"Balance report: {game_title(base_rs)}, {base_rs.n_players} players, {labels[0]}"
+    title = report_title(game_title(base_rs), base_rs.n_players, labels, side_by_side)
 
     tmp = temporary_dir(target)
     (tmp / "figures").mkdir()
@@ -141,6 +142,17 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return target / "report.html"
+
+
+def report_title(game: str, n_players: int, labels: list[str], side_by_side: bool = False) -> str:
+    """The report's title: the run, or, for a comparison, every run it compares (the variant
+    first: the change is what the reader came for)."""
+    if len(labels) == 1:
+        return f"Balance report: {game}, {n_players} players, {labels[0]}"
+    if side_by_side:
+        return f"{game} side by side: " + ", ".join(labels)
+    after = ", ".join(labels[1:])
+    return f"Before / after: {after} vs {labels[0]} ({game}, {n_players} players)"
 
 
 def _steps(progress: Callable[..., None] | None) -> Callable[..., None]:

@@ -25,7 +25,8 @@ import polars as pl
 from analysis.load import RunSet
 from reports import glossary
 from reports.figures import common as F
-from reports.games import hook_for
+from reports.rules_diff import diff_sentences, diff_table, origin, rules_diff
+from reports.games import hook_for, spec_for
 from reports.text import (
     change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
     length_headlines, metric_change,
@@ -298,6 +299,50 @@ def side_by_side_role_sentences(side: list[tuple[str, RunSet, dict]]) -> list[st
     return out
 
 
+def replay_line(rs: RunSet, t: dict) -> str | None:
+    """The command that shows a game behind a seat (role) finding, turn by turn: the weakest seat's
+    (role's) lost game with its highest score (``balance replay``, :mod:`simcore.replay`); None when
+    the run cannot be replayed (no reference engine, pooled runs, no players.parquet)."""
+    spec = spec_for(rs.game)
+    if spec is None or not spec.reference or len(rs.paths) != 1:
+        return None
+    if not (rs.paths[0] / "players.parquet").is_file():
+        return None
+    if "roles" in t:
+        r = t["roles"].sort("win_share").row(0, named=True) if "win_share" in t["roles"].columns else None
+        if r is None:
+            return None
+        article = "the" if int(r["seats"]) == 1 else "a"
+        query = f"role={r['role']} loses max score"
+        what = f"a game {article} {r['role_label']} lost with its highest score"
+    elif "seats" in t and "win_share" in t["seats"].columns:
+        seat = int(t["seats"].sort("win_share").row(0, named=True)["seat"]) + 1
+        query, what = f"seat={seat} loses max score", f"a game seat {seat} (the weakest) lost with its highest score"
+    else:
+        return None
+    return (f"To see why, look at {what}, turn by turn: balance replay {rs.paths[0]} --find '{query}' "
+            f"(any game: --game N).")
+
+
+def rules_diff_section(name: str, rs: RunSet, variant: RunSet, vlabel: str) -> Section:
+    """What differs in the rules of a before/after: every setting, ``path: before → after``."""
+    changes = rules_diff(rs.metas[0], variant.metas[0])
+    sentences = diff_sentences(changes, rs.label, vlabel, rs.metas[0], variant.metas[0])
+    tables = [("Rule settings that differ", diff_table(changes))] if changes else []
+    unit = score_unit(rs)
+    moved_goal = [c.path for c in changes or [] if "goal" in c.path or c.path.startswith("objectives")]
+    if "goal" in unit and moved_goal:
+        sentences.append(f"The goal itself changed ({', '.join(moved_goal[:3])}), so a score in {unit} "
+                         f"measures progress toward a different goal before and after: compare win "
+                         f"shares, not these scores.")
+    return Section(
+        f"{name}_rules", f"Rules diff: {vlabel} vs {rs.label}",
+        "Every rule setting whose value differs between the two runs, read from the rules each run "
+        "recorded in its run.json (after any --set), whether the change came from --set, an edited "
+        f"rules file or a tuned candidate. Baseline rules: {origin(rs.metas[0])}.",
+        tables=tables, sentences=sentences, intro_in_pdf=True)
+
+
 def glossary_section(secs: list[Section], figs: FigureSet) -> Section:
     """"How to read this report": the glossary terms the report uses, in plain words."""
     texts = []
@@ -319,19 +364,22 @@ def glossary_section(secs: list[Section], figs: FigureSet) -> Section:
 
 
 def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict]],
-                   questions=None, side: list[tuple[str, RunSet, dict]] | None = None
-                   ) -> tuple[list[Section], FigureSet]:
+                   questions=None, side: list[tuple[str, RunSet, dict]] | None = None,
+                   variants: list[RunSet] | None = None) -> tuple[list[Section], FigureSet]:
     """Every section of the report of ``rs`` (tables ``t``) and the figures they cite.
 
     ``cmps`` holds (label, comparison table, tables) per further configuration; ``questions`` a
     :class:`reports.questions.Questions` for the game's hook, or None; ``side`` (label, run set,
     tables) for every configuration, baseline first, to show side by side instead of before/after
-    (configurations of different player counts)."""
+    (configurations of different player counts); ``variants`` the run sets of ``cmps`` (for the
+    rules diff). A report with comparisons leads with them: each before/after, then its rules diff,
+    then the baseline's own sections (titled as the baseline's)."""
     figs = FigureSet()
     hook = hook_for(rs.game)
     unit = score_unit(rs)
     lines = headlines(t, rs)
-    secs = [Section("headlines", "Headline findings", sentences=lines)]
+    secs = [Section("headlines", f"Baseline ({rs.label}): headline findings" if cmps else "Headline findings",
+                    sentences=lines)]
     if "roles" in t:
         role_lines = role_headlines(t)
         secs.append(Section(
@@ -341,7 +389,8 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             "95% Wilson intervals over games); the right chart how a role's wins split among its "
             "seats, against an equal split, with a chi-square test per role.",
             figs.add("role_advantage", F.role_advantage(t), " ".join(role_lines[:2])),
-            [("Roles", role_rows(t)), ("Seats within each role", role_seat_rows(t))]))
+            [("Roles", role_rows(t)), ("Seats within each role", role_seat_rows(t))],
+            [x for x in [replay_line(rs, t)] if x]))
     else:
         st = t["seat_tests"].row(0, named=True)
         secs.append(Section(
@@ -353,7 +402,7 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             f"credited 1 for first down to 0 for last); on wins alone, win-share balance "
             f"{num(st.get('win_share_balance', float('nan')), 3)}.",
             figs.add("seat_advantage", F.seat_advantage(t, unit=unit), _seat_caption(t)),
-            [("Seats", seat_rows(t, unit))]))
+            [("Seats", seat_rows(t, unit))], [x for x in [replay_line(rs, t)] if x]))
     if "matchups" in t:
         mu_line = next((x for x in lines if " finishes ahead of " in x), "")
         secs.append(Section(
@@ -392,7 +441,8 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
     else:
         flow_intro = "Shared wins and the winner's margin."
     secs.append(Section("flow", "Game flow", flow_intro, flow_figs,
-                        [("Outcome metrics", outcome_rows(t, unit))]))
+                        [("Outcome metrics", outcome_rows(t, unit))],
+                        [] if flow_figs else flow_lines))
     if side and all("roles" in t_ for _, _, t_ in side):
         lines_side = side_by_side_role_sentences(side)
         secs.append(Section(
@@ -413,12 +463,13 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
                      " ".join(side_by_side_sentences(side))),
             [("Seats by configuration", side_by_side_rows(side, unit))],
             side_by_side_sentences(side)))
+    cmp_secs: list[Section] = []
     for i, (vlabel, cmp, vt) in enumerate(cmps):
         name = "comparison" if len(cmps) == 1 else f"comparison_{i + 1}"
         names = figs.add(name, F.comparison(cmp, t, vt, rs.label, vlabel), _comparison_caption(cmp, unit))
         if hook is not None and hasattr(hook, "comparison_figures"):
             names += hook.comparison_figures(name, t, vt, rs.label, vlabel, figs)
-        secs.append(Section(
+        cmp_secs.append(Section(
             name, f"Before / after: {vlabel} vs {rs.label}",
             "First whether the seat (or role) win rates moved, then every metric that moved, each in its "
             "unit (pp for shares). Each change is after − before with a 95% interval; it counts as moved "
@@ -433,6 +484,12 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
               f"not shown; by size within each)",
               comparison_rows(cmp, unit))],
             comparison_headlines(cmp, rs.label, vlabel, unit)))
+        if variants is not None and i < len(variants):
+            line = replay_line(variants[i], vt)
+            if line:
+                cmp_secs[-1].sentences.append(line.replace("To see why", f"To see why in {vlabel}"))
+            cmp_secs.append(rules_diff_section(name, rs, variants[i], vlabel))
+    secs = cmp_secs + secs
     for s in secs:                       # a figure without its own caption states its section's finding
         for n in s.figures:
             if n not in figs.captions:

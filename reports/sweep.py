@@ -3,12 +3,16 @@
 :func:`build_sweep_report` reads a sweep (:func:`analysis.sweep.metrics.sensitivity`) and writes
 one self-contained HTML page: plain sentences of what each parameter moves (paired effects with
 95% intervals: shares in percentage points, scores in the game's score unit), a tornado chart of
-which parameters move which metric most, per parameter the curve of every headline metric against
-its value, and the table of every variant. :func:`build_tune_report` reads a tune directory
-(tune.json, trials.csv, importance.csv, result.json, the confirmation run) and writes the page of
-the search: the verdict sentence, the best settings, the objective trial by trial and the
-parameter importance. Both only read files and publish the page atomically (report.html and
-figures/*.png|svg).
+which parameters move which metric most (one panel per unit), per parameter the curve of every
+headline metric against its value, and the table of every variant. :func:`build_tune_report` reads
+a tune directory (tune.json, trials.csv, result.json, the confirmation run) and writes the page of
+the search: the verdict sentence, the candidates that met the targets (fewest and smallest setting
+changes first), the target metric trial by trial in its own unit, what each setting does to it
+(the trials that played the full budget play the same games, so their differences are paired),
+and every trial with its win shares and game length. Both pages are built as
+:class:`reports.sections.Section` lists, written as HTML and, with ``pdf=True``, as a PDF by
+:func:`reports.pdf.write_pdf`; they only read files and publish atomically (report.html,
+report.pdf, figures/*.png|svg).
 
 May import polars, the standard library, :mod:`analysis.sweep` (metrics, store),
 :mod:`analysis.tune.targets`, :mod:`reports.figures`, :mod:`reports.html` (style) and
@@ -20,6 +24,8 @@ from __future__ import annotations
 import base64
 import html
 import json
+import re
+import tomllib
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -30,6 +36,9 @@ from analysis.sweep.store import read_json
 from reports.figures import sweep as FS
 from reports.figures.common import render
 from reports.html import _CSS, _html_table
+from reports.pdf import write_pdf
+from reports.rules_diff import flatten, value_text
+from reports.sections import FigureSet, Section
 from simcore import games as registry
 from simcore.atomic import atomic_dir
 
@@ -83,32 +92,61 @@ def sweep_sentences(effects: pl.DataFrame, per_parameter: int = 4) -> list[str]:
     return [s[0].upper() + s[1:] + "." for s in out]
 
 
-def _img(png: bytes, name: str) -> str:
+def _img(png: bytes, name: str, caption: str = "") -> str:
     data = base64.b64encode(png).decode("ascii")
-    return f"<figure><img alt='{html.escape(name)}' src='data:image/png;base64,{data}'></figure>"
+    cap = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
+    return f"<figure><img alt='{html.escape(name)}' src='data:image/png;base64,{data}'>{cap}</figure>"
 
 
-def _page(title: str, parts: list[str]) -> str:
+def _section_html(s: Section, png: dict[str, bytes], captions: dict[str, str]) -> str:
+    parts = [f"<section id='{html.escape(s.id)}'><h2>{html.escape(s.title)}</h2>"]
+    if s.intro:
+        parts.append(f"<p>{html.escape(s.intro)}</p>")
+    if s.sentences:
+        parts.append("<ul class='headlines'>" + "".join(f"<li>{html.escape(x)}</li>" for x in s.sentences)
+                     + "</ul>")
+    parts += [_img(png[n], n, captions.get(n, "")) for n in s.figures if n in png]
+    for caption, df in s.tables:
+        parts.append(f"<h3>{html.escape(caption)}</h3>" + _html_table(df))
+    return "".join(parts) + "</section>"
+
+
+def _page(title: str, meta: pl.DataFrame, secs: list[Section], png: dict[str, bytes],
+          captions: dict[str, str], notes: list[str], lead: list[str] = ()) -> str:
+    rows = "".join(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>"
+                   for k, v in zip(meta["Item"], meta["Value"]))
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
             f"<h1>{html.escape(title)}</h1><p class='note'>Generated "
             f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. All intervals are 95%.</p>"
-            + "\n".join(parts) + "</body></html>")
+            + "".join(f"<p style='font-size:1.15em'><b>{html.escape(x)}</b></p>" for x in lead)
+            + "".join(f"<p class='note'>{html.escape(n)}</p>" for n in notes)
+            + f"<table class='meta'><tbody>{rows}</tbody></table>"
+            + "\n".join(_section_html(s, png, captions) for s in secs) + "</body></html>")
 
 
-def _meta_table(rows: list[tuple[str, str]]) -> str:
-    return ("<table class='meta'><tbody>" + "".join(
-        f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in rows)
-        + "</tbody></table>")
+def _meta(rows: list[tuple[str, str]]) -> pl.DataFrame:
+    return pl.DataFrame({"Item": [k for k, _ in rows], "Value": [v for _, v in rows]},
+                        schema={"Item": pl.String, "Value": pl.String})
 
 
-def _publish(out: Path, force: bool, page: str, figures: dict) -> Path:
+def _publish(out: Path, force: bool, title: str, meta: pl.DataFrame, secs: list[Section],
+             figs: FigureSet, pdf: bool, notes: list[str] = (), lead: list[str] = ()) -> Path:
+    """Write the page (the ``lead`` sentences first, in bold: what the reader came for), its
+    figures and, with ``pdf``, report.pdf, atomically."""
+    png = {name: render(fig, "png") for name, fig in figs.items()}
     with atomic_dir(out, force) as tmp:
         (tmp / "figures").mkdir()
-        for name, fig in figures.items():
-            for fmt in ("png", "svg"):
-                (tmp / "figures" / f"{name}.{fmt}").write_bytes(render(fig, fmt))
-        (tmp / "report.html").write_text(page, encoding="utf-8")
+        for name, fig in figs.items():
+            (tmp / "figures" / f"{name}.png").write_bytes(png[name])
+            (tmp / "figures" / f"{name}.svg").write_bytes(render(fig, "svg"))
+        (tmp / "report.html").write_text(_page(title, meta, secs, png, figs.captions, list(notes),
+                                               list(lead)), encoding="utf-8")
+        if pdf:
+            write_pdf(tmp / "report.pdf", title, secs, figs, png, figs.captions,
+                      meta.rename({"Item": " ", "Value": "  "}),
+                      tuple(lead) + tuple(notes) + ("All intervals are 95%.",))
     return Path(out) / "report.html"
 
 
@@ -117,128 +155,363 @@ def _title(game: str) -> str:
     return spec.title if spec is not None else game
 
 
-def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = False) -> Path:
+def short_seed(seed) -> str:
+    """A seed as a person reads it: small ones as they are, long derived ones as "fresh"."""
+    try:
+        return f"seed {seed}" if abs(int(seed)) < 10**6 else "a fresh seed, recorded in result.json"
+    except (TypeError, ValueError):
+        return str(seed)
+
+
+def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = False,
+                       pdf: bool = False) -> Path:
     """The sensitivity page of a sweep directory; returns the path of report.html."""
     s = sensitivity(sweep_dir)
     sw = s.sweep
     spec = registry.specs().get(sw["game"])
     title = f"{_title(sw['game'])}: what each setting changes"
-    figures: dict = {}
-    pngs: dict[str, bytes] = {}
-
-    def add(name, fig):
-        if fig is not None:
-            figures[name] = fig
-            pngs[name] = render(fig, "png")
-            return _img(pngs[name], name)
-        return ""
-
-    parts = [_meta_table([
+    figs = FigureSet()
+    meta = _meta([
         ("game", _title(sw["game"])), ("varied", "; ".join(v["text"] for v in sw["varies"])),
         ("design", sw["mode"]), ("variants", f"{len(sw['variants']) - len(s.missing)} of "
                                              f"{len(sw['variants'])} finished"),
-        ("games per variant", f"{sw['games']:,} (the same games in every variant: seed {sw['seed']})"),
+        ("games per variant", f"{sw['games']:,} (the same games in every variant: "
+                              f"{short_seed(sw['seed'])})"),
         ("strategies", sw.get("strategies") or f"the default ({spec.default_strategy if spec else '?'})"),
         ("base rules", sw["rules_name"]), ("also set", ", ".join(sw.get("settings") or []) or "nothing"),
-    ])]
+    ])
+    notes = []
     if s.missing:
-        parts.append(f"<p class='note'>Not finished yet: {', '.join(s.missing)} (run the same "
-                     "balance sweep command again to resume).</p>")
-    parts.append("<h2 id='findings'>What moves what</h2><p>Each sentence compares the parameter's "
-                 "first and last value with the other parameters at their first value; because "
-                 "every variant plays the same games, the difference is measured game by game.</p>")
-    parts.append("<ul class='headlines'>" + "".join(
-        f"<li>{html.escape(x)}</li>" for x in sweep_sentences(s.effects)) + "</ul>")
+        notes.append(f"Not finished yet: {', '.join(s.missing)} (run the same balance sweep command "
+                     "again to resume).")
+    secs = [Section("findings", "What moves what",
+                    "Each sentence compares the parameter's first and last value with the other "
+                    "parameters at their first value; because every variant plays the same games, the "
+                    "difference is measured game by game.", sentences=sweep_sentences(s.effects))]
     if s.effects.height:
-        parts.append("<h2 id='tornado'>Which parameters move which metric most</h2>")
-        parts.append(add("tornado_shares", FS.tornado(s.effects, True, s.score_unit)))
-        parts.append(add("tornado_other", FS.tornado(s.effects, False, s.score_unit)))
+        names = figs.add("tornado_shares", FS.tornado(s.effects, True, s.score_unit),
+                         "Win shares: the paired change from each setting's first to last value, in pp.")
+        names += figs.add("tornado_other", FS.tornado(s.effects, False, s.score_unit),
+                          "Every other headline metric, one panel per unit.")
+        secs.append(Section("tornado", "Which parameters move which metric most", figures=names))
     fair = None
     if spec is not None and spec.roles_alike and s.variants.height:
         first = s.variants.filter(pl.col("metric").str.starts_with("seat_win_share_"))
         n_seats = first.filter(pl.col("variant") == first["variant"][0]).height
         fair = 1.0 / n_seats if n_seats else None
     for i, v in enumerate(sw["varies"]):
-        parts.append(f"<h2 id='p{i}'>{html.escape(v['name'])}</h2>")
-        parts.append(add(f"curve_{i}", FS.curves(s.curves, v["name"], fair, s.score_unit)))
+        secs.append(Section(f"p{i}", v["name"], figures=figs.add(
+            f"curve_{i}", FS.curves(s.curves, v["name"], fair, s.score_unit),
+            f"Every headline metric against {v['name']} (the other settings at their first value).")))
     table = s.variants.with_columns(
-        pl.when(pl.col("share")).then(pl.col("estimate") * 100).otherwise(pl.col("estimate")).alias("estimate"),
-        pl.when(pl.col("share")).then(pl.col("low") * 100).otherwise(pl.col("low")).alias("low"),
-        pl.when(pl.col("share")).then(pl.col("high") * 100).otherwise(pl.col("high")).alias("high"),
+        pl.when(pl.col("share")).then(pl.col("estimate") * 100).otherwise(pl.col("estimate")).round(2).alias("estimate"),
+        pl.when(pl.col("share")).then(pl.col("low") * 100).otherwise(pl.col("low")).round(2).alias("low"),
+        pl.when(pl.col("share")).then(pl.col("high") * 100).otherwise(pl.col("high")).round(2).alias("high"),
         pl.when(pl.col("share")).then(pl.lit("%")).otherwise(pl.col("unit")).alias("unit"),
     ).select("variant", "label_variant", "label", "estimate", "low", "high", "unit").rename(
         {"label_variant": "settings", "label": "metric"})
-    parts.append("<h2 id='variants'>Every variant</h2>" + _html_table(table))
-    parts.append("<p class='note'>Intervals: normal intervals of means over games; differences "
-                 "are means of per-game differences (common random numbers); the seat balance's "
-                 "interval comes from normal draws of the seat means with their covariance. "
-                 "See docs/sweep.md.</p>")
-    return _publish(Path(out), force, _page(title, parts), figures)
+    secs.append(Section("variants", "Every variant",
+                        "Intervals: normal intervals of means over games; differences are means of "
+                        "per-game differences (common random numbers); the seat balance's interval comes "
+                        "from normal draws of the seat means with their covariance. See docs/sweep.md.",
+                        tables=[("Every variant and metric", table)]))
+    return _publish(Path(out), force, title, meta, secs, figs, pdf, notes)
 
 
-def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False) -> Path:
+def cell_target_table(cells: list[dict]) -> pl.DataFrame:
+    """The cell × target table of a panel tune's confirmation (``result.json`` ``confirm.cells``):
+    one row per cell, a column per target metric (estimate and 95% interval, in % for shares)."""
+    rows = []
+    for c in cells:
+        row = {"cell": c["label"], "players": c["players"]}
+        for t in c["targets"]:
+            for m in t["metrics"]:
+                share = "share" in m["metric"]
+                f = (lambda x: f"{100 * x:.1f}") if share else (lambda x: f"{x:.2f}")
+                row[f"{t['target']}: {m['metric']}"] = (f"{f(m['estimate'])}{'%' if share else ''} "
+                                                        f"({f(m['low'])} to {f(m['high'])})")
+        row["met"] = "yes" if c["met"] else "no"
+        rows.append(row)
+    return pl.DataFrame(rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# The tune page
+# ---------------------------------------------------------------------------------------------
+
+def _metric_name(col: str, game: str) -> str:
+    """A trial metric column in words: "Seigneur side", "seat 1", "mean length"."""
+    spec = registry.specs().get(game)
+    if col.startswith("role_win_share_"):
+        r = col.removeprefix("role_win_share_")
+        disp = next((x.display for x in spec.roles if x.name == r), r) if spec else r
+        return f"{disp} side win share (%)"
+    if col.startswith("seat_win_share_"):
+        return f"seat {col.removeprefix('seat_win_share_')} win share (%)"
+    if col.startswith("strategy_win_share_"):
+        return f"{col.removeprefix('strategy_win_share_')} win share (%)"
+    if col == "game_length":
+        return "mean length (turns)"
+    return col
+
+
+def _is_share(col: str) -> bool:
+    return "win_share" in col
+
+
+def target_metric(targets: list[dict]) -> str | None:
+    """The trial column a tune of one role or length target aims at (None otherwise)."""
+    if len(targets) != 1:
+        return None
+    t = targets[0]
+    return f"role_win_share_{t['role']}" if t["kind"] == "role" else (
+        "game_length" if t["kind"] == "length" else None)
+
+
+def _base_value(base: dict, path: str):
+    """The base rules' value at a ``--vary`` path (``setup.start_coins[0]`` indexes a per-seat list;
+    a single number stands for every seat)."""
+    m = re.fullmatch(r"(.+)\[(\d+)\]", path)
+    key, idx = (m.group(1), int(m.group(2))) if m else (path, None)
+    v = base.get(key)
+    if idx is not None and isinstance(v, list):
+        return v[idx] if idx < len(v) else None
+    return v
+
+
+def _change_size(before, after) -> float:
+    try:
+        b, a = float(before), float(after)
+    except (TypeError, ValueError):
+        return 0.0 if before == after else 1.0
+    return abs(a - b) / max(abs(b), 1.0)
+
+
+def met_candidates(trials: pl.DataFrame, tune: dict) -> pl.DataFrame:
+    """The trials that met every target on the full search budget, ordered by fewest settings
+    changed from the base rules, then by the smallest relative change, then by the objective."""
+    if trials.height == 0 or "met" not in trials.columns:
+        return pl.DataFrame()
+    full = trials["games"].cast(pl.Int64, strict=False).max()
+    ok = trials.filter((pl.col("met").cast(pl.String).str.to_lowercase() == "true")
+                       & (pl.col("games").cast(pl.Int64, strict=False) == full))
+    if ok.height == 0:
+        return pl.DataFrame()
+    try:
+        base = flatten(tomllib.loads(tune.get("rules_text") or ""))
+    except tomllib.TOMLDecodeError:
+        base = {}
+    for st in tune.get("settings") or []:             # --set given to the tune itself
+        k, _, v = st.partition("=")
+        base[k.strip()] = v.strip()
+    names = [v["name"] for v in tune["varies"]]
+    rows = []
+    for r in ok.iter_rows(named=True):
+        changes, size = [], 0.0
+        for n in names:
+            before = _base_value(base, n)
+            after = r[n]
+            if before is None or str(value_text(before)) != str(after):
+                if before is not None:
+                    try:
+                        if float(before) == float(after):
+                            continue
+                    except (TypeError, ValueError):
+                        pass
+                changes.append(f"{n}: {value_text(before) if before is not None else '?'} → {after}")
+                size += _change_size(before, after)
+        rows.append({"Trial": r["trial"], "Settings changed": "; ".join(changes) or "(none: the base rules)",
+                     "Changes": len(changes), "Relative size": round(size, 3),
+                     "Objective": float(r["objective"]) if r["objective"] not in (None, "") else None})
+    return pl.DataFrame(rows).sort(["Changes", "Relative size", "Objective"])
+
+
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+         2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+         2.052, 2.048, 2.045, 2.042)
+
+
+def t975(dof: int) -> float:
+    """Student's t 97.5% quantile (a table to 30 degrees of freedom, then 1.96 + 2.4/dof, within
+    0.003 of the exact value; no scipy at run time)."""
+    return _T975[dof - 1] if dof <= 30 else 1.96 + 2.4 / dof
+
+
+def setting_effects(trials: pl.DataFrame, tune: dict, metric: str) -> pl.DataFrame:
+    """What each setting does to ``metric`` across its range: a linear fit over the trials that
+    played the full budget. Those trials play the same games (the search's seed, games 0 … N-1), so
+    their differences are paired: noise from the deal cancels, and the fit's residuals measure what
+    is left (noise of the bots' play and curvature). The 95% interval is the fit's t interval."""
+    names = [v["name"] for v in tune["varies"] if v.get("kind") in ("int", "float")]
+    if metric not in trials.columns or not names:
+        return pl.DataFrame()
+    full = trials["games"].cast(pl.Int64, strict=False).max()
+    d = trials.filter(pl.col("games").cast(pl.Int64, strict=False) == full).drop_nulls(metric)
+    import numpy as np
+
+    X = np.column_stack([np.ones(d.height)] + [d[n].cast(pl.Float64).to_numpy() for n in names])
+    y = d[metric].cast(pl.Float64).to_numpy() * (100.0 if _is_share(metric) else 1.0)
+    dof = d.height - X.shape[1]
+    if dof < 1:
+        return pl.DataFrame()
+    coef, *_ = np.linalg.lstsq(X, y, rcond=None)
+    resid = y - X @ coef
+    s2 = float(resid @ resid) / dof
+    try:
+        cov = s2 * np.linalg.inv(X.T @ X)
+    except np.linalg.LinAlgError:
+        return pl.DataFrame()
+    tq = t975(dof)
+    unit = "pp" if _is_share(metric) else "turns"
+    rows = []
+    for i, v in enumerate([v for v in tune["varies"] if v["name"] in names], start=1):
+        span = float(v["hi"]) - float(v["lo"])
+        eff, se = coef[i] * span, float(np.sqrt(max(cov[i, i], 0.0))) * span
+        rows.append({"parameter": v["name"], "from": v["lo"], "to": v["hi"], "effect": eff,
+                     "low": eff - tq * se, "high": eff + tq * se, "unit": unit, "trials": d.height})
+    return pl.DataFrame(rows).sort(pl.col("effect").abs(), descending=True)
+
+
+def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False,
+                      pdf: bool = False) -> Path:
     """The page of a tune's search; returns the path of report.html."""
     tune_dir = Path(tune_dir)
     tune = read_json(tune_dir, "tune.json", "tune")
     trials = pl.read_csv(tune_dir / "trials.csv", infer_schema_length=None) \
         if (tune_dir / "trials.csv").is_file() else pl.DataFrame()
-    imp = pl.read_csv(tune_dir / "importance.csv", schema_overrides={"importance": pl.Float64}) \
-        if (tune_dir / "importance.csv").is_file() else pl.DataFrame()
     result = json.loads((tune_dir / "result.json").read_text(encoding="utf-8")) \
         if (tune_dir / "result.json").is_file() else None
-    title = f"{_title(tune['game'])}: tuning " + ", ".join(v["name"] for v in tune["varies"])
-    figures: dict = {}
-    parts = []
+    game = tune["game"]
+    title = f"{_title(game)}: tuning " + ", ".join(v["name"] for v in tune["varies"])
+    figs = FigureSet()
+    secs: list[Section] = []
+    metric = target_metric(tune["targets"])
+    aim = _aim(tune["targets"][0]) if metric else None
+    verdict = []
     if result is None:
-        parts.append("<p><b>The tune has not finished</b>: no confirmation yet (run the same "
-                     "balance tune command again to resume).</p>")
+        verdict.append("The tune has not finished: no confirmation yet (run the same balance tune "
+                       "command again to resume).")
     else:
-        parts.append(f"<p style='font-size:1.15em'><b>{html.escape(result['sentence'])}</b></p>")
-        parts.append(_meta_table([
+        verdict.append(_clean_sentence(result["sentence"]))
+    rows = [("game", _title(game)), ("ranges", "; ".join(v["text"] for v in tune["varies"])),
+            ("targets", "; ".join(t["text"] for t in tune["targets"])),
+            ("games per candidate", " → ".join(f"{n:,}" for n in tune["games"]["rungs"])),
+            ("racing rule", tune["racing"]), ("base rules", tune["rules_name"])]
+    if result is not None:
+        rows[:0] = [
             ("best settings", ", ".join(result["settings"]) or "(players only)"),
             ("best rules file", str(tune_dir / "best_rules.toml")),
-            ("search", f"trial {result['best_trial']}: objective {result['search']['objective']:.3f} on "
-                       f"{result['search']['games']:,} search games"),
-            ("confirmation", f"{result['confirm']['games']:,} games, seed {result['confirm']['seed']} "
-                             f"(the search used seed {tune['seed']}): objective "
-                             f"{result['confirm']['objective']:.3f} ({result['confirm']['low']:.3f} to "
-                             f"{result['confirm']['high']:.3f})"),
+            ("confirmation", f"{result['confirm']['games']:,} fresh games "
+                             f"({short_seed(result['confirm']['seed'])}; the search used "
+                             f"{short_seed(tune['seed'])})"),
             ("trials", f"{result['trials']} ({result['games_played_in_search']:,} games in the search)"),
-        ]))
-    parts.append(_meta_table([
-        ("game", _title(tune["game"])), ("ranges", "; ".join(v["text"] for v in tune["varies"])),
-        ("targets", "; ".join(t["text"] for t in tune["targets"])),
-        ("games per candidate", " → ".join(f"{n:,}" for n in tune["games"]["rungs"])),
-        ("racing rule", tune["racing"]), ("base rules", tune["rules_name"]),
-    ]))
-    pngs = {}
-    if trials.height:
-        fig = FS.search(trials)
-        if fig is not None:
-            figures["search"] = fig
-            pngs["search"] = render(fig, "png")
-            parts.append("<h2 id='search'>The search</h2>" + _img(pngs["search"], "search"))
-    if imp.height:
-        fig = FS.importance(imp)
-        if fig is not None:
-            figures["importance"] = fig
-            pngs["importance"] = render(fig, "png")
-            parts.append("<h2 id='importance'>Parameter importance</h2>" + _img(pngs["importance"], "importance"))
+        ]
+    conf_rows = []
     if result is not None:
-        rows = []
         for p in result["confirm"]["targets"]:
             for m in p["metrics"]:
-                rows.append({"target": p["target"], "metric": m["metric"], "estimate": m["estimate"],
-                             "low": m["low"], "high": m["high"], "met": p["met"]})
-        parts.append("<h2 id='confirm'>Confirmation</h2>" + _html_table(pl.DataFrame(rows)))
-        attempts = result.get("confirmations") or []
-        if len(attempts) > 1:
-            parts.append("<h3>Every confirmation attempt</h3><p>Each attempt played fresh games; a "
-                         "candidate that missed was set aside and the search went on. The claim above "
-                         f"is the last of {len(attempts)} attempts.</p>" + _html_table(pl.DataFrame([
-                             {"attempt": i + 1, "trial": a["trial"], "seed": a["seed"],
-                              "objective": a["objective"], "low": a["low"], "high": a["high"],
-                              "met": a["met"]} for i, a in enumerate(attempts)])))
+                sc, u = (100.0, "%") if _is_share(m["metric"]) else (1.0, "turns" if m["metric"] == "game_length" else "")
+                conf_rows.append({"Target": p["target"], "Metric": _metric_name(m["metric"], game),
+                                  "Estimate": f"{sc * m['estimate']:.1f}{u if u == '%' else ''}",
+                                  "95% interval": f"{sc * m['low']:.1f} to {sc * m['high']:.1f}",
+                                  "Met": "yes" if p["met"] else "no"})
+    attempts = (result or {}).get("confirmations") or []
+    conf_tables = [("Confirmation", pl.DataFrame(conf_rows))] if conf_rows else []
+    if len(attempts) > 1:        # a candidate that missed on fresh games was set aside
+        conf_tables.append((f"Every confirmation attempt (the verdict is the last of {len(attempts)}; "
+                            "a candidate that missed was set aside and the search went on)",
+                            pl.DataFrame([{"Attempt": i + 1, "Trial": a["trial"],
+                                           "Seed": short_seed(a["seed"]).removeprefix("seed "),
+                                           "Objective": round(a["objective"], 3),
+                                           "95% interval": f"{a['low']:.3f} to {a['high']:.3f}",
+                                           "Met": "yes" if a["met"] else "no"}
+                                          for i, a in enumerate(attempts)])))
+    secs.append(Section("verdict", "Verdict", "The best candidate of the search, played again on fresh "
+                        "games: the target is met when its 95% interval lies inside the tolerance.",
+                        sentences=verdict,
+                        tables=conf_tables))
+    cells = ((result or {}).get("confirm") or {}).get("cells") or []
+    if len(cells) > 1:
+        secs.append(Section(
+            "cells", "Every cell of the panel",
+            "One row per cell (player count and line-up), one column per target metric: the estimate "
+            "and its 95% interval on the cell's own fresh confirmation games; met when every interval "
+            "of the cell lies inside the tolerance. 'Target met' needs every cell.",
+            tables=[("Every cell of the panel", cell_target_table(cells))]))
+    cands = met_candidates(trials, tune)
+    if cands.height:
+        secs.append(Section(
+            "candidates", "Every candidate that met the targets",
+            "The trials that met every target on the full search budget, fewest setting changes from "
+            "the base rules first, then the smallest change (the sum of each change relative to its "
+            "base value), then the objective. Only the best was confirmed on fresh games: confirm "
+            "another with simulate --set … before adopting it.",
+            sentences=[f"{cands.height} candidate{'s' if cands.height != 1 else ''} met the targets; the "
+                       f"smallest change: {cands['Settings changed'][0]} (trial {cands['Trial'][0]})."],
+            tables=[("Candidates that met the targets", cands)]))
+    elif trials.height:
+        secs.append(Section("candidates", "Every candidate that met the targets",
+                            sentences=["No trial met every target on the full search budget."]))
     if trials.height:
-        parts.append("<h2 id='trials'>Every trial</h2>" + _html_table(trials))
-    return _publish(Path(out), force, _page(title, parts), figures)
+        cap = (f"{_metric_name(metric, game)} of every trial; the band is the target" if metric else
+               "The objective of every trial (0 = on target, 1 = at the tolerance)")
+        secs.append(Section("search", "The search", "Filled: played to the last rung; hollow: dropped "
+                            "early by the racing rule; marker size: games played.",
+                            figs.add("search", FS.search(trials, metric, _metric_name(metric, game)
+                                                         if metric else "", aim), cap)))
+        eff = setting_effects(trials, tune, metric) if metric else pl.DataFrame()
+        if eff.height:
+            lines = [f"Moving {r['parameter']} from {r['from']} to {r['to']} moves "
+                     f"{_metric_name(metric, game).rsplit(' (', 1)[0]} by {r['effect']:+.1f} {r['unit']} "
+                     f"({r['low']:+.1f} to {r['high']:+.1f})" for r in eff.iter_rows(named=True)]
+            secs.append(Section(
+                "effects", "What each setting does to the target",
+                "A linear fit of the target metric on the settings over the trials that played the full "
+                "budget: those trials play the same games (the search's seed), so their differences "
+                "are paired and the deal's noise cancels; 95% intervals from the fit. This replaces "
+                "Optuna's importance ranking, which a dozen trials cannot estimate (importance.csv "
+                "keeps it).",
+                figs.add("effects", FS.effects(eff, _metric_name(metric, game)),
+                         "What moving each setting across its range does to the target metric."),
+                sentences=lines))
+        secs.append(Section("trials", "Every trial",
+                            "Win shares in %, game length in turns; the objective is the distance from "
+                            "the target in units of its tolerance (0 = on target, 1 = at the "
+                            "tolerance).", tables=[("Trials", _trial_table(trials, tune, game))],
+                            sentences=_trial_notes(trials)))
+    return _publish(Path(out), force, title, _meta(rows), secs, figs, pdf, lead=verdict)
+
+
+def _aim(t: dict):
+    if t["kind"] == "role":
+        return (100 * (t["aim"] - t["tol"]), 100 * (t["aim"] + t["tol"]))
+    if t["kind"] == "length":
+        return (t["lo"], t["hi"])
+    return None
+
+
+def _clean_sentence(text: str) -> str:
+    """A tune's verdict as a headline: no long seed, one Seigneur's share in the singular."""
+    text = re.sub(r" \(seed \d{7,}\)", "", text)
+    return re.sub(r"the (\w+)s' win share", lambda m: f"the {m.group(1).title()} side's win share", text)
+
+
+def _trial_table(trials: pl.DataFrame, tune: dict, game: str) -> pl.DataFrame:
+    names = [v["name"] for v in tune["varies"]]
+    metrics = [c for c in trials.columns if c.startswith(("role_win_share_", "seat_win_share_",
+                                                          "strategy_win_share_")) or c == "game_length"]
+    cols = [pl.col("trial").alias("Trial"), pl.col("state").alias("State"),
+            *[pl.col(n) for n in names], pl.col("games").alias("Games")]
+    for m in metrics:
+        x = pl.col(m).cast(pl.Float64, strict=False)
+        cols.append(((x * 100) if _is_share(m) else x).round(1).alias(_metric_name(m, game)))
+    cols += [pl.col("objective").cast(pl.Float64, strict=False).round(2).alias("Objective"),
+             pl.col("met").cast(pl.String).alias("Met")]
+    return trials.select(cols)
+
+
+def _trial_notes(trials: pl.DataFrame) -> list[str]:
+    if "note" not in trials.columns:
+        return []
+    return [f"Trial {r['trial']}: {r['note']}" for r in trials.iter_rows(named=True)
+            if r["note"] not in (None, "")]

@@ -1,48 +1,63 @@
-"""The one atomic writer and the one output-path check: run directories, reports, exports,
-baselines, JUnit and Markdown summaries, questions directories and golden files.
+"""The one atomic writer, the one output-path check and the proof of ownership: run directories,
+reports, sweeps, tunes, exports, baselines, JUnit and Markdown summaries, questions directories and
+golden files.
 
 Nothing already on disk is lost:
 
 * **Checked before any work.** :func:`check_output_path` (and its two short forms
   :func:`check_output_file`, :func:`check_output_dir`) refuses, in one line naming the option and
   the path, everything that would fail or do harm later: an empty name, a name too long for the
-  file system (counting the temporary name written beside it), a symlink loop, a symbolic link as
+  file system (counting the hidden names written beside it), a symlink loop, a symbolic link as
   the final name, a path under a virtual file system (``/proc``, ``/sys``, ``/dev`` or any mount of
   that kind), the working directory or one of its ancestors, a directory where a file is expected
   and the reverse (also a file used as a parent directory), an output that is, contains or is
   inside one of the command's own inputs (``balance report RUN --out RUN --force``), an existing
-  output without ``force``, a directory that this toolkit did not write (no ``run.json`` or
-  ``report.html``) even with ``force``, and a place the user cannot write.
-* **Claimed.** The same check takes a lock beside the target (``.<name>.lock``, a
-  :class:`filelock.FileLock`, non-blocking): of two commands writing the same output at once, the
-  second stops at once with one line. The lock is released and its file removed when the output is
-  published, when the command ends (:func:`release_claims`) or at exit; after a SIGKILL the kernel
-  frees the lock and the next command reuses and removes the file.
+  output without ``force``, and a place the user cannot write.
+* **Ownership proven, not guessed.** Every directory this toolkit writes carries a marker,
+  :data:`MARKER` (``.balance-output.json``: the toolkit's name, the kind of output — run, report,
+  sweep, tune, questions … —, a format, a random id and the entries it wrote). ``force`` replaces
+  an existing directory only if its marker has the same kind and it holds nothing the marker does
+  not list, and removes only the listed entries (:func:`ownership_problem`,
+  :func:`publish_dir`). A file named ``run.json`` or ``report.html`` proves nothing. An existing
+  file is replaced only with ``force``, or when it holds the writer's own sign (``own_sign``: the
+  JUnit report that every CI run rewrites).
+* **Claimed.** The same check takes a lock beside the target (``.<name>.lock``, an exclusive
+  ``flock``, non-blocking): of two commands writing the same output at once, the second stops at
+  once with one line. The lock file holds the record of the command's hidden entries. It is
+  released and removed when the output is published, when the command ends
+  (:func:`release_claims`) or at exit; after a SIGKILL the kernel frees the lock and the next
+  command finishes the job its record describes. A ``.<name>.lock`` holding anything else (a
+  user's file) is never overwritten.
 * **Written under a temporary name.** Every output is written under a hidden name beside its
-  target (``.<name>.tmp-<id>``) and renamed into place only when complete. With ``force`` a
-  directory is replaced in two renames: the old one is moved aside to ``.<name>.old-<id>`` first,
-  then the new one takes the final name, then the old one is removed.
-* **Recovered.** What a killed command left in a folder (temporary entries, an old directory moved
-  aside, a lock file) is cleaned up by the next command that writes to the same folder
-  (:func:`recover_leftovers`), and said in one ``note:`` line on stderr; a final name missing
-  because the kill fell between the two renames of a ``--force`` replacement is restored from the
-  old directory (the command never finished, so the previous result stands). Reading a run that is
-  missing for that reason restores it too (:func:`restore_interrupted`). Entries whose target is
-  locked by a live command are left alone.
+  target (``.<name>.tmp-<id>``, 16 random hex digits), recorded in the lock before it is made,
+  and renamed into place only when complete. With ``force`` a directory is replaced in two renames:
+  the old one is moved aside to ``.<name>.old-<id>`` (recorded first), then the new one takes the
+  final name, then what the old one's marker lists is removed.
+* **Recovered, and only what is proven ours.** What a killed command left (its temporary entries,
+  an old directory moved aside) is cleaned up by the next command that writes to the same folder
+  (:func:`recover_leftovers`), said in one ``note:`` line on stderr — only the entries a lock's
+  record lists, with the shape of a name this module makes, once no live command holds that lock.
+  A user's own ``.demo.tmp-deadbeef`` or ``.notes.old-abcdef01`` is never listed, so never touched.
+  A final name missing because the kill fell between the two renames of a ``--force``
+  replacement is restored from the old directory (the command never finished, so the previous
+  result stands); reading a run that is missing for that reason restores it too
+  (:func:`restore_interrupted`).
 
-May import the standard library, filelock and :mod:`simcore.errors`.
+May import the standard library and :mod:`simcore.errors`.
 """
 
 from __future__ import annotations
 
 import atexit
 import errno
+import fcntl
+import json
 import os
 import re
+import secrets
 import shutil
 import sys
 import time
-import uuid
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -56,12 +71,8 @@ VIRTUAL_FS_TYPES = frozenset({
     "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "tracefs", "securityfs",
     "pstore", "bpf", "configfs", "fusectl", "mqueue", "efivarfs", "binfmt_misc", "autofs", "nsfs",
     "rpc_pipefs", "hugetlbfs"})
-#: A non-empty directory is replaced with ``force`` only if it holds one of these (it is one of
-#: ours: a run, questions or Fief tables directory has run.json, a report has report.html).
-OUTPUT_SIGNS = ("run.json", "report.html", "sweep.json", "tune.json")   # sweep and tune directories too
 #: Longest suffix added to an output's name for its temporary, old and lock entries.
-_SUFFIX = 40     # ".<name>.questions-<id>" and its own ".tmp-<id>" beside it
-_LEFTOVER = re.compile(r"^\.(?P<name>.+)\.(?P<kind>tmp|old|questions)-(?P<id>[0-9a-f]{8})$")
+_SUFFIX = 64     # ".<name>.questions-<id>" and its own ".tmp-<id>" and ".lock" beside it
 _LOCK = re.compile(r"^\.(?P<name>.+)\.lock$")
 
 #: Environment variable that makes :func:`publish_dir` stop between its two renames (tests kill the
@@ -174,12 +185,16 @@ def input_paths(*items) -> list[Path]:
 
 def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = "--out",
                       inputs: Iterable[str | Path] = (), append: bool = False,
-                      claim: bool = True) -> Path:
+                      claim: bool = True, what: str = "run", own_sign: str | None = None) -> Path:
     """Check that ``out`` can be written as a ``kind`` (``"file"`` or ``"dir"``) and claim it.
 
     ``inputs`` are the files and directories the command reads (run directories, rules,
     baselines, strategy files): the output may not be, contain or lie inside one of them.
     ``append`` (files only): the file is appended to, so an existing one is fine without ``force``.
+    ``what`` (directories): the kind of output (``run``, ``report``, ``sweep``, ``tune``,
+    ``questions`` …); with ``force`` an existing directory is replaced only if its ownership marker
+    has this kind and it holds nothing the marker does not list. ``own_sign`` (files): an existing
+    file holding this text near its start is the toolkit's and is replaced without ``force``.
     Returns ``out`` as a :class:`Path`; raises :class:`UsageError` (one line) otherwise. Called
     before any work so that a bad path fails in a second, not after an hour of simulation.
     """
@@ -232,7 +247,7 @@ def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = 
             raise UsageError(f"{option} {show(text)}: is a directory (give a file name)")
         if absolute.exists() and not absolute.is_file():
             raise UsageError(f"{option} {show(text)}: exists and is not a regular file")
-        if absolute.exists() and not force and not append:
+        if absolute.exists() and not force and not append and not _holds_sign(absolute, own_sign):
             raise UsageError(f"{option} {show(text)}: file exists (use --force to replace it)")
         if append and absolute.exists() and not os.access(absolute, os.W_OK):
             raise UsageError(f"{option} {show(text)}: cannot write to it (permission denied)")
@@ -244,38 +259,211 @@ def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = 
                 entries = [e.name for e in os.scandir(absolute)]
             except OSError as exc:
                 raise UsageError(f"{option} {show(text)}: cannot read it ({exc.strerror})") from None
-            if entries and not force:
-                raise UsageError(f"{option} {show(text)}: directory exists and is not empty "
-                                 "(use --force to replace it)")
-            if entries and not any(sign in entries for sign in OUTPUT_SIGNS):
-                raise UsageError(f"{option} {show(text)}: not a directory this toolkit wrote (no "
-                                 f"{' or '.join(OUTPUT_SIGNS)}); --force will not delete it, "
-                                 "choose another directory")
+            if entries:
+                problem = ownership_problem(absolute, what)
+                if not force:
+                    raise UsageError(f"{option} {show(text)}: directory exists and is not empty "
+                                     + (f"and {problem}" if problem else "(use --force to replace it)"))
+                if problem is not None:
+                    raise UsageError(f"{option} {show(text)}: {problem}")
     if claim:
-        claim_output(given, option)
+        claim_output(given, option, kind=what if kind == "dir" else "file")
     return given
 
 
 def check_output_file(out: str | Path, force: bool, option: str = "--out",
-                      inputs: Iterable[str | Path] = (), append: bool = False) -> Path:
+                      inputs: Iterable[str | Path] = (), append: bool = False,
+                      own_sign: str | None = None) -> Path:
     """:func:`check_output_path` for a file (an export, a baseline, a JUnit or Markdown summary)."""
     return check_output_path(out, kind="file", force=force, option=option, inputs=inputs,
-                             append=append)
+                             append=append, own_sign=own_sign)
 
 
 def check_output_dir(path: str | Path, force: bool, option: str = "--out",
-                     inputs: Iterable[str | Path] = ()) -> Path:
-    """:func:`check_output_path` for a directory (a run, a report, a questions directory)."""
-    return check_output_path(path, kind="dir", force=force, option=option, inputs=inputs)
+                     inputs: Iterable[str | Path] = (), kind: str = "run") -> Path:
+    """:func:`check_output_path` for a directory of ``kind`` (a run, a report, a questions
+    directory, a sweep, a tune)."""
+    return check_output_path(path, kind="dir", force=force, option=option, inputs=inputs, what=kind)
+
+
+def _holds_sign(path: Path, sign: str | None) -> bool:
+    """``path`` holds ``sign`` in its first 4 KB (a file this toolkit wrote)."""
+    if sign is None:
+        return False
+    try:
+        with open(path, "rb") as fh:
+            return sign.encode("utf-8") in fh.read(4096)
+    except OSError:
+        return False
 
 
 # ---------------------------------------------------------------------------------------------
-# Claims: one writer per output
+# Ownership markers: what this toolkit wrote, of which kind
 # ---------------------------------------------------------------------------------------------
+
+#: The marker every output directory carries: written by this toolkit alone, it says the kind of
+#: output (run, report, sweep, tune, questions, …), the marker's format, a random id and the list
+#: of entries the toolkit wrote there. ``--force`` replaces only a directory whose marker has the
+#: same kind, and removes only the entries it lists.
+MARKER = ".balance-output.json"
+MARKER_FORMAT = 1
+_TOOLKIT = "balance-toolkit"
+#: Characters of randomness in temporary, backup and scratch names (64 bits: never guessed, and a
+#: name counts as ours only when the lock's record lists it).
+_ID_HEX = 16
+
+
+def new_id() -> str:
+    """A random id for a marker or a hidden name (16 hex digits)."""
+    return secrets.token_hex(_ID_HEX // 2)
+
+
+def read_marker(directory: str | Path) -> dict | None:
+    """The ownership marker of ``directory`` (a dict with kind, format, id, entries), or None when it
+    has none or it is not one this toolkit wrote (not JSON, another shape)."""
+    p = Path(directory) / MARKER
+    try:
+        if p.is_symlink() or not p.is_file() or p.stat().st_size > 1_000_000:
+            return None
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("toolkit") != _TOOLKIT \
+            or not isinstance(data.get("kind"), str) or not isinstance(data.get("entries"), list) \
+            or not all(isinstance(e, str) for e in data["entries"]):
+        return None
+    return data
+
+
+def write_marker(directory: str | Path, kind: str, entries: Iterable[str],
+                 marker_id: str | None = None) -> dict:
+    """Write ``directory``'s marker (replacing it atomically) and return it."""
+    d = Path(directory)
+    marker = {"toolkit": _TOOLKIT, "kind": kind, "format": MARKER_FORMAT,
+              "id": marker_id or new_id(),
+              "entries": sorted({e for e in entries if e != MARKER and "/" not in e})}
+    tmp = d / f"{MARKER}.tmp-{new_id()}"
+    tmp.write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, d / MARKER)
+    return marker
+
+
+def mark_dir(directory: str | Path, kind: str, entries: Iterable[str]) -> dict:
+    """Add ``entries`` to the marker of a directory written in place (a sweep, a tune); a directory
+    without a marker gets a new one of ``kind``."""
+    old = read_marker(directory)
+    if old is not None and old["kind"] == kind:
+        return write_marker(directory, kind, [*old["entries"], *entries], old.get("id"))
+    return write_marker(directory, kind, entries)
+
+
+def foreign_entries(directory: str | Path, marker: dict) -> list[str]:
+    """Entries of ``directory`` its marker does not list (the user's own files)."""
+    listed = set(marker["entries"]) | {MARKER}
+    try:
+        return sorted(e.name for e in os.scandir(directory) if e.name not in listed)
+    except OSError:
+        return []
+
+
+def ownership_problem(directory: str | Path, kind: str) -> str | None:
+    """Why ``--force`` may not replace the existing non-empty ``directory`` by a ``kind``, or None."""
+    marker = read_marker(directory)
+    if marker is None:
+        return (f"not a directory this toolkit wrote (no ownership marker {MARKER}); --force will "
+                "not delete it, choose another directory")
+    if marker["kind"] != kind:
+        return (f"holds a {marker['kind']}, not a {kind}; --force replaces only a {kind}, choose "
+                "another directory")
+    foreign = foreign_entries(directory, marker)
+    if foreign:
+        names = ", ".join(show(f, 40) for f in foreign[:3]) + (f" and {len(foreign) - 3} more"
+                                                               if len(foreign) > 3 else "")
+        return (f"holds {names}, which this toolkit did not write there; --force will not delete "
+                "them: move them, or choose another directory")
+    return None
+
+
+def _remove_owned(directory: Path) -> list[str]:
+    """Remove what ``directory``'s marker lists, then the directory if nothing else is left.
+    Returns the entries left (the user's own files added meanwhile: kept, never removed)."""
+    marker = read_marker(directory)
+    if marker is None:
+        left = sorted(os.listdir(directory)) if directory.is_dir() else []
+        return left
+    for entry in marker["entries"]:
+        p = directory / entry
+        if os.path.lexists(p):
+            _remove(p)
+    for p in directory.glob(f"{MARKER}*"):
+        _remove(p)
+    try:
+        directory.rmdir()
+        return []
+    except OSError:
+        return sorted(os.listdir(directory))
+
+
+# ---------------------------------------------------------------------------------------------
+# Claims: one writer per output, and the record of its hidden entries
+# ---------------------------------------------------------------------------------------------
+
+class _Lock:
+    """An exclusive ``flock`` on ``.<name>.lock``. The file holds the record of the hidden entries
+    this command made beside the target (temporary, backup and scratch names): after a kill, the
+    next command removes exactly those, and nothing else."""
+
+    def __init__(self, fd: int, path: Path) -> None:
+        self.fd, self.path = fd, path
+
+    def read(self) -> dict | None:
+        try:
+            raw = os.pread(self.fd, 1_000_000, 0)
+            data = json.loads(raw.decode("utf-8")) if raw.strip() else None
+        except (OSError, ValueError, RecursionError):
+            return None
+        if not isinstance(data, dict) or data.get("toolkit") != _TOOLKIT \
+                or not isinstance(data.get("entries"), dict):
+            return None
+        return data
+
+    def is_foreign(self) -> bool:
+        """The lock file holds something this toolkit did not write (a user's own file)."""
+        try:
+            raw = os.pread(self.fd, 16, 0)
+        except OSError:
+            return True
+        return bool(raw.strip()) and self.read() is None
+
+    def write(self, record: dict) -> None:
+        data = (json.dumps(record) + "\n").encode("utf-8")
+        os.ftruncate(self.fd, 0)
+        os.pwrite(self.fd, data, 0)
+        os.fsync(self.fd)
+
+    def close(self, unlink: bool) -> None:
+        if self.fd < 0:
+            return
+        if unlink:
+            try:
+                os.unlink(self.path)          # while holding it: a waiter retries on a new file
+            except OSError:
+                pass
+        try:
+            os.close(self.fd)                  # releases the flock
+        except OSError:
+            pass
+        self.fd = -1
+
 
 class _Claim:
-    def __init__(self, lock, lock_path: Path, created: list[Path]) -> None:
-        self.lock, self.lock_path, self.created = lock, lock_path, created
+    def __init__(self, lock: _Lock, created: list[Path], kind: str | None) -> None:
+        self.lock, self.created, self.kind = lock, created, kind
+        self.entries: dict[str, str] = {}
+
+    def save(self, target: Path) -> None:
+        self.lock.write({"toolkit": _TOOLKIT, "format": MARKER_FORMAT, "target": target.name,
+                         "pid": os.getpid(), "entries": self.entries})
 
 
 _CLAIMS: dict[Path, _Claim] = {}
@@ -285,37 +473,76 @@ def lock_path_for(target: Path) -> Path:
     return target.parent / f".{target.name}.lock"
 
 
-def _try_lock(target: Path):
-    """A held :class:`filelock.FileLock` beside ``target``, or None if another process holds it."""
-    from filelock import FileLock, Timeout
+def _try_lock(target: Path, create: bool = True) -> _Lock | None:
+    """The held lock beside ``target``, or None if another process holds it (or, ``create``
+    false, if there is no lock file). OSError when it cannot be made."""
+    path = lock_path_for(target)
+    for _ in range(5):
+        flags = os.O_RDWR | os.O_CLOEXEC | os.O_NOFOLLOW | (os.O_CREAT if create else 0)
+        try:
+            fd = os.open(path, flags, 0o644)
+        except FileNotFoundError:
+            if not create:
+                return None
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            return None
+        except OSError:
+            os.close(fd)
+            raise
+        # The previous holder may have removed the file between our open and our flock.
+        try:
+            same = os.path.samestat(os.fstat(fd), os.stat(path, follow_symlinks=False))
+        except FileNotFoundError:
+            same = False
+        if same:
+            return _Lock(fd, path)
+        os.close(fd)
+        if not create:
+            return None
+    return None
 
-    lock = FileLock(str(lock_path_for(target)), timeout=0)
-    try:
-        lock.acquire(timeout=0)
-    except Timeout:
-        return None
-    return lock
+
+def record_entry(target: str | Path, name: str, role: str) -> None:
+    """Record the hidden entry ``name`` (beside ``target``) in the target's lock before creating
+    it: ``role`` is ``tmp`` (removed after a kill), ``old`` (the previous output, put back if the
+    target is missing) or ``scratch`` (removed)."""
+    absolute = Path(os.path.abspath(target))
+    if absolute not in _CLAIMS:
+        claim_output(absolute)
+    claim = _CLAIMS[absolute]
+    claim.entries[name] = role
+    claim.save(absolute)
 
 
-def _drop_lock(lock, lock_path: Path) -> None:
-    """Remove the lock file while holding it (a waiter that opened it retries on the new file)."""
-    try:
-        os.unlink(lock_path)
-    except OSError:
-        pass
-    try:
-        lock.release(force=True)
-    except Exception:
-        pass
+def forget_entry(target: str | Path, name: str) -> None:
+    claim = _CLAIMS.get(Path(os.path.abspath(target)))
+    if claim is not None and claim.entries.pop(name, None) is not None:
+        claim.save(Path(os.path.abspath(target)))
 
 
-def claim_output(target: str | Path, option: str = "--out") -> None:
+def hidden_name(target: str | Path, role: str, tag: str | None = None) -> Path:
+    """A new unguessable hidden name beside ``target`` (``.<name>.<tag>-<id>``), recorded in the
+    target's lock with ``role`` before anything is made under it."""
+    t = Path(os.path.abspath(target))
+    path = t.parent / f".{t.name}.{tag or role}-{new_id()}"
+    record_entry(t, path.name, role)
+    return path
+
+
+def claim_output(target: str | Path, option: str = "--out", kind: str | None = None) -> None:
     """Lock ``target`` for this process (re-entrant); UsageError if another command writes it.
 
     Creates the missing parent directories (the lock lives beside the target); those are removed
-    again if nothing is published. Cleans up what killed commands left in the parent folder."""
+    again if nothing is published. Cleans up what killed commands left in the parent folder (only
+    the entries their locks list)."""
     absolute = Path(os.path.abspath(target))
     if absolute in _CLAIMS:
+        if kind is not None and _CLAIMS[absolute].kind is None:
+            _CLAIMS[absolute].kind = kind
         return
     created: list[Path] = []
     probe = absolute.parent
@@ -328,6 +555,11 @@ def claim_output(target: str | Path, option: str = "--out") -> None:
         except OSError as exc:
             raise UsageError(f"{option} {show(target)}: cannot create a directory in "
                              f"{show(probe)}: {exc.strerror}") from None
+    lock_path = lock_path_for(absolute)
+    if os.path.lexists(lock_path) and not (os.path.isfile(lock_path) and not os.path.islink(lock_path)):
+        _remove_created(created)
+        raise UsageError(f"{option} {show(target)}: {show(lock_path.name)} is in the way (not a lock "
+                         "file this toolkit wrote); move it or choose another " + option)
     try:
         lock = _try_lock(absolute)
     except OSError as exc:
@@ -337,10 +569,23 @@ def claim_output(target: str | Path, option: str = "--out") -> None:
     if lock is None:
         _remove_created(created)
         raise UsageError(f"{option} {show(target)}: another command is writing it right now "
-                         f"({lock_path_for(absolute).name} is held); wait for it or choose another "
-                         f"{option}")
-    _CLAIMS[absolute] = _Claim(lock, lock_path_for(absolute), created)
-    recover_leftovers(absolute.parent, holding=absolute)
+                         f"({lock_path.name} is held); wait for it or choose another {option}")
+    if lock.is_foreign():
+        lock.close(unlink=False)
+        _remove_created(created)
+        raise UsageError(f"{option} {show(target)}: {show(lock_path.name)} is in the way (a file this "
+                         f"toolkit did not write); move it or choose another {option}")
+    done: list[str] = []
+    previous = lock.read()
+    if previous is not None:                  # left by a killed command: clean up what it lists
+        try:
+            done = _recover_target(absolute.parent, absolute.name, previous)
+        except OSError:
+            pass
+    claim = _Claim(lock, created, kind)
+    claim.save(absolute)
+    _CLAIMS[absolute] = claim
+    recover_leftovers(absolute.parent, holding=absolute, already=done)
 
 
 def _remove_created(created: list[Path]) -> None:
@@ -352,11 +597,19 @@ def _remove_created(created: list[Path]) -> None:
 
 
 def release_claim(target: str | Path, published: bool = True) -> None:
-    """Release the claim on ``target`` (after it was published, or when giving up)."""
-    claim = _CLAIMS.pop(Path(os.path.abspath(target)), None)
+    """Release the claim on ``target`` (after it was published, or when giving up): the hidden
+    entries it recorded are removed (a backup is put back if the target is missing)."""
+    absolute = Path(os.path.abspath(target))
+    claim = _CLAIMS.pop(absolute, None)
     if claim is None:
         return
-    _drop_lock(claim.lock, claim.lock_path)
+    if claim.entries:
+        try:
+            _recover_target(absolute.parent, absolute.name, {"entries": claim.entries})
+        except OSError:
+            claim.lock.close(unlink=False)    # keep the record: the next command finishes the job
+            return
+    claim.lock.close(unlink=True)
     if not published:
         _remove_created(claim.created)
 
@@ -387,71 +640,76 @@ def _remove(path: Path) -> None:
             pass
 
 
-def _recover_target(parent: Path, name: str, entries: list[tuple[str, str]]) -> list[str]:
-    """Clean up the leftovers of one target (its lock is held by the caller)."""
+def is_hidden_name(entry: str) -> bool:
+    """``entry`` has the shape of a hidden temporary, backup or scratch name this module makes."""
+    return re.fullmatch(rf"\..+\.[a-z]+-[0-9a-f]{{{_ID_HEX}}}", entry) is not None
+
+
+def _ours(name: str, entry: str) -> bool:
+    """A recorded entry counts only if it has the shape of a name this module makes beside
+    ``name``: a hand-edited lock cannot point anywhere else."""
+    return re.fullmatch(rf"\.{re.escape(name)}\.[a-z]+-[0-9a-f]{{{_ID_HEX}}}", entry) is not None
+
+
+def _recover_target(parent: Path, name: str, record: dict) -> list[str]:
+    """Clean up the hidden entries one target's lock record lists (the caller holds the lock)."""
     done: list[str] = []
     target = parent / name
-    olds = sorted((e for e in entries if e[1] == "old"), key=lambda e: (parent / e[0]).stat().st_mtime,
-                  reverse=True)
-    for entry, _ in olds:
-        if not os.path.lexists(target):
-            (parent / entry).rename(target)
+    entries = record.get("entries") or {}
+    for entry, role in sorted(entries.items(), key=lambda e: e[1] != "old"):
+        p = parent / entry
+        if not isinstance(entry, str) or not _ours(name, entry) or not os.path.lexists(p):
+            continue
+        if role == "old" and not os.path.lexists(target):
+            p.rename(target)
             done.append(f"restored {name} from {entry} (a --force replacement was killed between its "
                         "two renames)")
+        elif role == "old":
+            left = _remove_owned(p)
+            done.append(f"removed {entry}" if not left else
+                        f"kept {entry} (it holds {', '.join(left[:3])}, not written by this toolkit)")
         else:
-            _remove(parent / entry)
-            done.append(f"removed {entry}")
-    for entry, kind in entries:
-        if kind in ("tmp", "questions"):
-            _remove(parent / entry)
+            _remove(p)
             done.append(f"removed {entry}")
     return done
 
 
-def _scan(parent: Path, only: str | None = None) -> dict[str, list[tuple[str, str]]]:
-    found: dict[str, list[tuple[str, str]]] = {}
+def _lock_targets(parent: Path, only: str | None = None) -> list[str]:
     try:
         names = os.listdir(parent)
     except OSError:
-        return found
-    for entry in names:
-        m = _LEFTOVER.match(entry)
-        if m:
-            found.setdefault(m["name"], []).append((entry, m["kind"]))
-            continue
-        m = _LOCK.match(entry)
-        if m:
-            found.setdefault(m["name"], [])
-    if only is not None:
-        found = {k: v for k, v in found.items() if k == only}
-    return found
+        return []
+    out = [m["name"] for m in map(_LOCK.match, names) if m]
+    return [n for n in out if only is None or n == only]
 
 
 def recover_leftovers(parent: str | Path, holding: Path | None = None, only: str | None = None,
-                      quiet: bool = False) -> list[str]:
-    """Clean up what killed commands left in ``parent`` (see the module docstring); return what was
-    done, also printed as one ``note:`` line on stderr. Targets locked by a live command are
-    skipped; ``holding`` is the target this process has claimed (its lock is already held)."""
+                      quiet: bool = False, already: list[str] | None = None) -> list[str]:
+    """Clean up what killed commands left in ``parent``: for each lock file no live command holds,
+    the entries its record lists (see the module docstring), then the lock file. Nothing a lock
+    does not list is touched. Returns what was done, also printed as one ``note:`` line on stderr.
+    ``holding`` is the target this process has claimed (its lock is already held)."""
     parent = Path(parent)
-    done: list[str] = []
-    for name, entries in _scan(parent, only).items():
+    done: list[str] = list(already or [])
+    for name in _lock_targets(parent, only):
         target = parent / name
-        if holding is not None and target == holding:
-            lock = None
-        else:
-            try:
-                lock = _try_lock(target)
-            except OSError:
-                continue
-            if lock is None:
-                continue                      # a live command is writing it: not ours to touch
+        if (holding is not None and target == holding) or Path(os.path.abspath(target)) in _CLAIMS:
+            continue
         try:
-            done += _recover_target(parent, name, entries)
+            lock = _try_lock(target, create=False)
         except OSError:
-            pass
-        finally:
-            if lock is not None:
-                _drop_lock(lock, lock_path_for(target))
+            continue
+        if lock is None:
+            continue                      # a live command is writing it: not ours to touch
+        record = lock.read()
+        if record is None:                # not a lock this toolkit wrote: left as it is
+            lock.close(unlink=False)
+            continue
+        try:
+            done += _recover_target(parent, name, record)
+            lock.close(unlink=True)
+        except OSError:
+            lock.close(unlink=False)
     if done and not quiet:
         print(f"note: cleaned up after an interrupted command in {show(parent)}: {'; '.join(done)}",
               file=sys.stderr)
@@ -462,9 +720,7 @@ def restore_interrupted(path: str | Path) -> bool:
     """If ``path`` is missing because a ``--force`` replacement was killed between its renames,
     put the old directory back (reading commands call this); True if something was restored."""
     p = Path(os.path.abspath(path))
-    if os.path.lexists(p) or not p.parent.is_dir():
-        return False
-    if not any(kind == "old" for _, kind in _scan(p.parent, p.name).get(p.name, [])):
+    if os.path.lexists(p) or not p.parent.is_dir() or not os.path.lexists(lock_path_for(p)):
         return False
     recover_leftovers(p.parent, only=p.name)
     return p.exists()
@@ -476,13 +732,15 @@ def restore_interrupted(path: str | Path) -> bool:
 
 @contextmanager
 def atomic_output(out: str | Path, force: bool = False, option: str = "--out",
-                  inputs: Iterable[str | Path] = ()) -> Iterator[Path]:
+                  inputs: Iterable[str | Path] = (), own_sign: str | None = None) -> Iterator[Path]:
     """Yield a temporary path beside ``out``; on success rename it to ``out`` (atomic on one file system).
 
     On an exception the temporary file is removed and ``out`` is left exactly as it was.
-    """
-    out = check_output_file(out, force, option, inputs)
-    tmp = out.parent / f".{out.name}.tmp-{uuid.uuid4().hex[:8]}"
+    ``own_sign``: an existing file holding this text near its start was written by this toolkit
+    and is replaced without ``force`` (a JUnit report rewritten by every CI run)."""
+    out = check_output_file(out, force, option, inputs, own_sign=own_sign)
+    force = force or (own_sign is not None and out.exists())
+    tmp = hidden_name(out, "tmp")
     published = False
     try:
         yield tmp
@@ -496,13 +754,15 @@ def atomic_output(out: str | Path, force: bool = False, option: str = "--out",
     finally:
         if tmp.exists():
             tmp.unlink()
+        forget_entry(out, tmp.name)
         release_claim(out, published)
 
 
 def write_text_atomic(out: str | Path, text: str, force: bool = False, option: str = "--out",
-                      inputs: Iterable[str | Path] = ()) -> Path:
-    """Write UTF-8 text to ``out`` atomically (refusing an existing file unless ``force``)."""
-    with atomic_output(out, force, option, inputs) as tmp:
+                      inputs: Iterable[str | Path] = (), own_sign: str | None = None) -> Path:
+    """Write UTF-8 text to ``out`` atomically (refusing an existing file unless ``force``, or
+    unless it holds ``own_sign``: see :func:`atomic_output`)."""
+    with atomic_output(out, force, option, inputs, own_sign=own_sign) as tmp:
         tmp.write_text(text, encoding="utf-8")
     return Path(out)
 
@@ -522,8 +782,9 @@ def append_text(out: str | Path, text: str, option: str) -> Path:
 
 
 def temporary_dir(target: Path, option: str = "--out") -> Path:
-    """Create and return a hidden temporary directory beside ``target``."""
-    tmp = target.parent / f".{target.name}.tmp-{uuid.uuid4().hex[:8]}"
+    """Create and return a hidden temporary directory beside ``target`` (its unguessable name
+    recorded in the target's lock first, so only it is removed after a kill)."""
+    tmp = hidden_name(target, "tmp")
     try:
         tmp.mkdir(parents=True)
     except OSError as exc:
@@ -532,13 +793,20 @@ def temporary_dir(target: Path, option: str = "--out") -> Path:
     return tmp
 
 
-def publish_dir(tmp: Path, target: Path) -> Path:
-    """Rename the complete ``tmp`` to ``target``; an existing ``target`` (``--force``) is moved
-    aside first and removed after, so a failure (or a kill) between the renames cannot lose both:
-    the next command restores the old directory (:func:`recover_leftovers`)."""
+def publish_dir(tmp: Path, target: Path, kind: str | None = None) -> Path:
+    """Rename the complete ``tmp`` to ``target`` with its ownership marker (``kind``: the one the
+    target was claimed for). An existing ``target`` (``--force``) is moved aside first and only the
+    entries its marker lists are removed after, so a failure (or a kill) between the renames cannot
+    lose both: the next command restores the old directory (:func:`recover_leftovers`)."""
     target = Path(target)
+    absolute = Path(os.path.abspath(target))
+    claim = _CLAIMS.get(absolute)
+    kind = kind or (claim.kind if claim is not None else None) or "output"
+    old_marker = read_marker(tmp)
+    write_marker(tmp, kind, os.listdir(tmp),
+                 old_marker.get("id") if old_marker and old_marker["kind"] == kind else None)
     if os.path.lexists(target):
-        old = target.parent / f".{target.name}.old-{uuid.uuid4().hex[:8]}"
+        old = hidden_name(target, "old")
         target.rename(old)
         if os.environ.get(PAUSE_BETWEEN_RENAMES):
             print(f"paused between renames: {old}", file=sys.stderr, flush=True)
@@ -548,9 +816,14 @@ def publish_dir(tmp: Path, target: Path) -> Path:
         except OSError:
             old.rename(target)
             raise
-        shutil.rmtree(old, ignore_errors=True)
+        left = _remove_owned(old)
+        if left:
+            print(f"note: kept {show(old)}: it holds {', '.join(left[:3])}, which this toolkit did not "
+                  "write", file=sys.stderr)
+        forget_entry(target, old.name)
     else:
         tmp.rename(target)
+    forget_entry(target, tmp.name)
     PUBLISHED.append(target)
     release_claim(target, True)
     return target
@@ -558,11 +831,11 @@ def publish_dir(tmp: Path, target: Path) -> Path:
 
 @contextmanager
 def atomic_dir(target: str | Path, force: bool = False, option: str = "--out",
-               inputs: Iterable[str | Path] = ()) -> Iterator[Path]:
+               inputs: Iterable[str | Path] = (), kind: str = "report") -> Iterator[Path]:
     """Yield a temporary directory beside ``target``; publish it as ``target`` on success.
 
     On an exception the temporary directory is removed and ``target`` is left exactly as it was."""
-    out = check_output_dir(target, force, option, inputs)
+    out = check_output_dir(target, force, option, inputs, kind=kind)
     tmp = temporary_dir(out, option)
     try:
         yield tmp
@@ -570,4 +843,3 @@ def atomic_dir(target: str | Path, force: bool = False, option: str = "--out",
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
-

@@ -54,6 +54,7 @@ from simcore.errors import UsageError
 CONNECT_TIMEOUT_S = 10.0     # a scheduler that does not answer within this is unreachable
 LOST_SCHEDULER_S = 10.0      # the client stops waiting for a scheduler it lost after this
 WORKERS_TIMEOUT_S = 30.0     # a scheduler without workers: wait this long for one
+LOST_WORKER_RETRIES = 3      # a call to every worker is repeated this often while workers leave
 IN_FLIGHT_PER_THREAD = 2     # chunks sent ahead per worker thread (memory bound on the client)
 KEEP_PREPARED = 4            # run configurations a worker keeps built (the oldest is dropped)
 POLL_S = 0.01                # the client looks for finished chunks this often
@@ -151,27 +152,52 @@ def _fingerprint_here() -> str:
 # On the client
 # ---------------------------------------------------------------------------------------------
 
-def check_options(workers: int | None, scheduler: str | None) -> None:
-    """Refuse bad ``--workers`` / ``--scheduler`` values at once (one line, exit 2)."""
+#: With ``--allow-oversubscribe``, at most this many workers per core of this machine.
+OVERSUBSCRIBE_PER_CORE = 8
+
+
+def max_workers(allow_oversubscribe: bool = False) -> int:
+    """The most local workers this machine takes: one per core, or
+    :data:`OVERSUBSCRIBE_PER_CORE` per core with ``--allow-oversubscribe``."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return cores * (OVERSUBSCRIBE_PER_CORE if allow_oversubscribe else 1)
+
+
+def check_options(workers: int | None, scheduler: str | None,
+                  allow_oversubscribe: bool = False) -> None:
+    """Refuse bad ``--workers`` / ``--scheduler`` values at once (one line, exit 2): a local
+    cluster gets at most one worker per core unless ``--allow-oversubscribe``."""
     if workers is not None and scheduler is not None:
         raise UsageError("--workers and --scheduler: give one (--workers starts a cluster here, "
                          "--scheduler uses a running one)")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)):
+        raise UsageError(f"--workers {workers}: must be a whole number")
     if workers is not None and workers < 1:
         raise UsageError(f"--workers {workers}: must be at least 1")
+    if workers is not None and workers > max_workers(allow_oversubscribe):
+        cores = max_workers(False)
+        if allow_oversubscribe:
+            raise UsageError(f"--workers {workers}: at most {max_workers(True)} on this machine of "
+                             f"{cores} core{'s' if cores != 1 else ''}, even with --allow-oversubscribe")
+        raise UsageError(f"--workers {workers}: this machine has {cores} core{'s' if cores != 1 else ''} "
+                         f"(at most {cores} workers; --allow-oversubscribe allows up to "
+                         f"{max_workers(True)}, each a process with its own memory)")
     if scheduler is not None and not scheduler.strip():
         raise UsageError("--scheduler: give an address such as tcp://10.0.0.5:8786")
 
 
 @contextlib.contextmanager
 def executor_for(workers: int | None = None, scheduler: str | None = None, *,
-                 threads: int | None = None, quiet: bool = False):
+                 threads: int | None = None, quiet: bool = False,
+                 allow_oversubscribe: bool = False):
     """A :class:`Cluster` for ``--workers`` / ``--scheduler`` (``None`` when neither is given),
     closed on exit. It connects when the runner first uses it, after the options were checked."""
-    check_options(workers, scheduler)
+    check_options(workers, scheduler, allow_oversubscribe)
     if workers is None and scheduler is None:
         yield None
         return
-    cluster = Cluster(workers=workers, scheduler=scheduler, threads=threads, quiet=quiet)
+    cluster = Cluster(workers=workers, scheduler=scheduler, threads=threads, quiet=quiet,
+                      allow_oversubscribe=allow_oversubscribe)
     try:
         yield cluster
     finally:
@@ -196,8 +222,9 @@ class Cluster:
     kind = "dask"
 
     def __init__(self, *, workers: int | None = None, scheduler: str | None = None,
-                 threads: int | None = None, quiet: bool = False) -> None:
-        check_options(workers, scheduler)
+                 threads: int | None = None, quiet: bool = False,
+                 allow_oversubscribe: bool = False) -> None:
+        check_options(workers, scheduler, allow_oversubscribe)
         if workers is None and scheduler is None:
             raise UsageError("a cluster needs --workers N or --scheduler ADDRESS")
         self.workers, self.scheduler, self.quiet = workers, scheduler, quiet
@@ -280,11 +307,33 @@ class Cluster:
             return 0
 
     def _run_everywhere(self, fn, *args) -> dict[str, Any]:
-        """``fn(*args)`` on every worker; a worker that cannot run it is a one-line error."""
-        try:
-            answers = self.client.run(fn, *args, on_error="return")
-        except Exception as exc:      # the scheduler went away
-            raise UsageError(f"Dask scheduler {self.address or self.scheduler}: {_short(exc)}") from None
+        """``fn(*args)`` on every worker; a worker that cannot run it is a one-line error. A worker
+        lost during the call (its connection closed) is left out: it costs only time, and the
+        call is repeated on the workers left while none answered."""
+        distributed = _dask()
+        lost_types = (TimeoutError, distributed.comm.CommClosedError)    # the worker, not the code
+        answers: dict[str, Any] = {}
+        for attempt in range(LOST_WORKER_RETRIES + 1):
+            try:
+                answers = self.client.run(fn, *args, on_error="return")
+            except (OSError, *lost_types) as exc:  # a worker left while the call was sent: ask again
+                if attempt == LOST_WORKER_RETRIES or self.client.status != "running":
+                    raise UsageError(f"Dask scheduler {self.address or self.scheduler}: "
+                                     f"{_short(exc)}") from None
+                answers = {}
+            except Exception as exc:      # the scheduler went away
+                raise UsageError(f"Dask scheduler {self.address or self.scheduler}: {_short(exc)}") from None
+            answers = {a: v for a, v in answers.items() if not isinstance(v, lost_types)}
+            if answers:
+                break
+            try:
+                self.client.wait_for_workers(1, timeout=WORKERS_TIMEOUT_S)
+            except (OSError, TimeoutError) as exc:
+                raise UsageError(f"Dask scheduler {self.address or self.scheduler}: every worker "
+                                 f"was lost and none joined within {WORKERS_TIMEOUT_S:.0f} s "
+                                 f"({_short(exc)})") from None
+        if not answers:
+            raise UsageError(f"Dask scheduler {self.address or self.scheduler}: every worker was lost")
         for addr, value in answers.items():
             if isinstance(value, BaseException):
                 if isinstance(value, WorkerMismatch):

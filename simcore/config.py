@@ -23,7 +23,9 @@ import copy
 import difflib
 import hashlib
 import math
+import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,13 +50,41 @@ def read_toml(path: "str | Path | TomlSource", *, what: str = "config") -> TomlS
     if isinstance(path, TomlSource):
         return path
     p = Path(path)
+    return parse_toml(read_bounded(p, what), name=str(p))
+
+
+#: The largest config file read (rules, strategies, panels, baselines): real ones are a few KB.
+MAX_CONFIG_BYTES = 4 * 1024 * 1024
+
+
+def read_bounded(p: Path, what: str = "config", limit: int = MAX_CONFIG_BYTES) -> bytes:
+    """The bytes of the regular file ``p``, refusing in one line anything else (a directory, a
+    device such as /dev/zero, a FIFO, a socket) and a file over ``limit`` bytes, before reading
+    more than ``limit + 1`` bytes (so a file that grows while read cannot hold the process)."""
     try:
-        raw = p.read_bytes()
+        st = os.stat(p)
     except FileNotFoundError:
         raise UsageError(f"{what} file not found: {p}") from None
     except OSError as exc:
         raise UsageError(f"cannot read {what} file {p}: {exc.strerror}") from None
-    return parse_toml(raw, name=str(p))
+    if stat.S_ISDIR(st.st_mode):
+        raise UsageError(f"{what} file {p}: is a directory (give a .toml file)")
+    if not stat.S_ISREG(st.st_mode):
+        kind = ("a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else
+                "a named pipe" if stat.S_ISFIFO(st.st_mode) else
+                "a socket" if stat.S_ISSOCK(st.st_mode) else "not a regular file")
+        raise UsageError(f"{what} file {p}: is {kind}, not a regular file (give a .toml file)")
+    if st.st_size > limit:
+        raise UsageError(f"{what} file {p}: {st.st_size:,} bytes, more than a {what} file can be "
+                         f"(at most {limit:,})")
+    try:
+        with open(p, "rb") as fh:
+            raw = fh.read(limit + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {what} file {p}: {exc.strerror}") from None
+    if len(raw) > limit:
+        raise UsageError(f"{what} file {p}: more than {limit:,} bytes (it grew while read)")
+    return raw
 
 
 def parse_toml(raw: bytes | str, *, name: str) -> TomlSource:
@@ -129,7 +159,7 @@ class Table:
             return [v] * max_seats, 0
         self._seen.add(name)
         if not 1 <= len(value) <= max_seats:
-            raise self.error(name, f"a per-seat list needs 1 to {max_seats} values (seat 0 first), "
+            raise self.error(name, f"a per-seat list needs 1 to {max_seats} values (seat 1 first), "
                                    f"got {len(value)}")
         sub = Table({f"{name}[{i}]": v for i, v in enumerate(value)}, self.source, self.path)
         values = [sub.get(f"{name}[{i}]", kind, lo=lo, hi=hi) for i in range(len(value))]
@@ -176,7 +206,10 @@ class Table:
 # ---------------------------------------------------------------------------------------------
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_SEGMENT = re.compile(r'(?:(?P<bare>[A-Za-z0-9_-]+)|"(?P<quoted>[^"\\]*)")(?P<idx>(?:\[\s*-?\d+\s*\])*)')
+_SEGMENT = re.compile(r'(?:(?P<bare>[A-Za-z0-9_-]+)|"(?P<quoted>[^"\\]*)")(?P<idx>(?:\[\s*-?[0-9]+\s*\])*)')
+#: The largest list index ``--set`` takes: rule lists hold one element per seat, tile or row, far
+#: fewer than this; a larger index would only build a list of that many copies.
+MAX_LIST_INDEX = 999
 _BARE_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_:\-]*")
 
 
@@ -218,9 +251,12 @@ def parse_path(text: str, what: str) -> tuple:
             raise UsageError(f"{what}: {s!r} is not a setting name (dotted keys with optional [index], "
                              "e.g. income.palais.base or setup.start_coins[0])")
         path.append(m.group("bare") if m.group("bare") is not None else m.group("quoted"))
-        for i in re.findall(r"-?\d+", m.group("idx") or ""):
-            if int(i) < 0:
+        for i in re.findall(r"-?[0-9]+", m.group("idx") or ""):
+            if i.startswith("-"):
                 raise UsageError(f"{what}: list index {i} must be 0 or more (0 = the first element)")
+            if len(i.lstrip("0")) > len(str(MAX_LIST_INDEX)) or int(i) > MAX_LIST_INDEX:
+                raise UsageError(f"{what}: list index {i if len(i) < 30 else i[:12] + '…'} is too "
+                                 f"large (at most {MAX_LIST_INDEX}; 0 = the first element)")
             path.append(int(i))
         pos = m.end()
         if pos == len(s):
@@ -257,7 +293,17 @@ def parse_setting(text: str, option: str = "--set") -> Setting:
 
 
 def parse_settings(texts, option: str = "--set") -> tuple[Setting, ...]:
-    return tuple(parse_setting(t, option) for t in (texts or ()))
+    """Every ``--set``; the same setting given twice (or a setting and a part of it) is refused:
+    which one should win is not for the toolkit to guess."""
+    out = tuple(parse_setting(t, option) for t in (texts or ()))
+    for i, a in enumerate(out):
+        for b in out[:i]:
+            short, long_ = sorted((a.path, b.path), key=len)
+            if long_[:len(short)] == short:
+                same = "twice" if a.path == b.path else f"and a part of it ({path_text(long_)})"
+                raise UsageError(f"{option} {a.text}: {path_text(short)} is given {same} "
+                                 f"({b.text}); give each setting once")
+    return out
 
 
 def set_in(data: dict, path: tuple, value: Any, *, seats: int | None = None,

@@ -155,7 +155,7 @@ def schema(columns: tuple[Column, ...] | list[Column]) -> pa.Schema:
 # them) and the two that seat rotation adds at the end.
 COMMON_PLAYER_COLUMNS = (
     Column("game", "int64", "game number, 0-based; game i draws from the stream (seed, i)"),
-    Column("seat", "int8", "seat, 0-based (seat 0 plays first)"),
+    Column("seat", "int8", "seat index, 0-based: 0 is the seat reports call seat 1 (it plays first)"),
     Column("strategy", "string", "name of the bot that played this seat"),
 )
 RESULT_COLUMNS_DOC = {
@@ -239,6 +239,8 @@ class GameSpec:
     report_hooks: str | None = None             # module adding game-specific report sections
                                                 # (reports.games: headlines, sections, ...)
     check_metrics: tuple[str, ...] = ("seat_win_share", "seat_mean_score", "strategy_win_share")
+    search: str | None = None                   # module with the search hooks (playout,
+                                                # search_choice; docs/search.md), None: no search bot
     extra: dict[str, Any] = field(default_factory=dict)
     # the smallest difference that matters to a designer, by metric kind: "score" (in score_unit,
     # also margins and swings) and "length" (turns); win shares use 1 percentage point

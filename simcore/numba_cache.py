@@ -14,7 +14,7 @@ differs. It must run before the members' ``@njit(cache=True)`` decorators do.
 A game needs no call of its own: the registry (:mod:`simcore.games`) registers every game's folder
 (:mod:`simcore.cache_folders`) when it is imported, which is before any module of the folder is,
 and every cached function defined in a registered folder is stamped over all the folder's Python
-files and :mod:`simcore.rng`: an edit anywhere in a game's folder recompiles its kernel.
+files, :mod:`simcore.rng` and :mod:`simcore.search`: an edit anywhere in a game's folder recompiles its kernel.
 
 Unprivileged installs: Numba caches beside the source (``__pycache__``), else in the user's cache
 directory (``~/.cache/numba``), else — package directory read-only *and* home unwritable, as in a
@@ -55,7 +55,10 @@ from simcore import cache_folders
 _IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl   # (_CacheImpl in older Numba)
 _GROUPS: dict[str, tuple[str, ...]] = {}   # member file → every file of its group's stamp
 # Jitted modules outside a game's folder that every kernel calls or inlines (its RNG stream).
-_SHARED_JITTED = (os.path.join(os.path.dirname(os.path.abspath(__file__)), "rng.py"),)
+# jitted modules outside the game folders that every game's kernel calls: the streams, and the
+# game-independent search (simcore.search, called by each game's search hooks)
+_SHARED_JITTED = tuple(os.path.join(os.path.dirname(os.path.abspath(__file__)), f)
+                       for f in ("rng.py", "search.py"))
 
 
 @lru_cache(maxsize=None)
@@ -95,6 +98,10 @@ class GroupStampLocator:
             if inner is not None:
                 return cls(inner, files)
         return None
+
+    @property
+    def _py_file(self):     # Numba names the file when it warns that a function cannot be cached
+        return self._inner._py_file
 
     def get_source_stamp(self):
         return self._inner.get_source_stamp(), group_stamp(self._files)

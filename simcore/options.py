@@ -11,6 +11,7 @@ May import numba (lazily, for the thread count), the standard library and :mod:`
 from __future__ import annotations
 
 import contextlib
+import decimal
 import math
 import re
 
@@ -21,13 +22,28 @@ MAX_SEED = 2**63 - 1
 
 
 def parse_games(text: str | int | float, option: str = "--games") -> int:
-    """Parse a game count: ``1e6``, ``1_000_000``, ``250000``; refuse 0, negatives, fractions."""
-    s = str(text).strip().replace("_", "")
-    if re.fullmatch(r"[+]?\d+", s):
-        n = int(s)
-    elif re.fullmatch(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?", s):
-        value = float(s)
-        if not math.isfinite(value) or value != int(value):
+    """Parse a game count: ``1e6``, ``1_000_000``, ``250000``, ``2.5e5``; refuse 0, negatives,
+    fractions, misplaced underscores (``1__0``, ``_5``), digits of other scripts and exponents too
+    large to be a count, all read exactly (no float rounding: ``12345678901234567e0`` is not
+    rounded to another count)."""
+    if isinstance(text, bool):
+        raise UsageError(f"{option} {text!s}: not a number of games (e.g. 1e6, 1_000_000, 250000)")
+    if isinstance(text, int):
+        s = str(text)
+    elif isinstance(text, float):
+        s = repr(text) if math.isfinite(text) else "nan"
+    else:
+        s = str(text).strip()
+    digits = r"[0-9]+(?:_[0-9]+)*"
+    if len(s) > 64:
+        raise UsageError(f"{option} {s[:20]}…: not a number of games (e.g. 1e6, 1_000_000, 250000)")
+    if re.fullmatch(rf"[+]?{digits}", s):
+        n = int(s.replace("_", ""))
+    elif re.fullmatch(rf"[+-]?(?:{digits}(?:\.(?:{digits})?)?|\.{digits})(?:[eE][+-]?[0-9]{{1,4}})?", s):
+        value = decimal.Decimal(s.replace("_", ""))
+        if value > MAX_GAMES:
+            raise UsageError(f"{option} {text}: more than {MAX_GAMES:.0e} games is not supported")
+        if value != value.to_integral_value():
             raise UsageError(f"{option} {text}: must be a whole number of games (e.g. 1e6, 250000)")
         n = int(value)
     else:
@@ -155,3 +171,50 @@ def numba_threads(threads: int | None):
         yield
     finally:
         numba.set_num_threads(before)
+
+
+def check_sqlite_storage(storage: str | None, option: str = "--storage") -> str | None:
+    """An Optuna study's storage: a SQLite file path or ``sqlite:///PATH``; refused in one line:
+    another database URL (this toolkit keeps studies in SQLite files), a directory, a device or
+    other special file, a file that is not a SQLite database, a missing parent directory."""
+    if storage is None:
+        return None
+    text = str(storage).strip()
+    if not text or "\x00" in text:
+        raise UsageError(f"{option}: give a SQLite file (e.g. tunes/study.db)")
+    path = text
+    if "://" in text:
+        if not text.startswith("sqlite:///") or len(text) == len("sqlite:///"):
+            raise UsageError(f"{option} {text}: only SQLite storage is supported (a file path, or "
+                             "sqlite:///PATH)")
+        path = text[len("sqlite:///"):]
+        if path.startswith(":memory:") or "?" in path:
+            raise UsageError(f"{option} {text}: give a SQLite file (an in-memory study is lost at exit)")
+    import os
+    import stat
+
+    if os.path.lexists(path):
+        try:
+            st = os.stat(path)
+        except OSError as exc:
+            raise UsageError(f"{option} {text}: cannot read ({exc.strerror})") from None
+        if stat.S_ISDIR(st.st_mode):
+            raise UsageError(f"{option} {text}: is a directory (give a SQLite file)")
+        if not stat.S_ISREG(st.st_mode):
+            raise UsageError(f"{option} {text}: not a regular file (give a SQLite file)")
+        if st.st_size:
+            try:
+                with open(path, "rb") as fh:
+                    head = fh.read(16)
+            except OSError as exc:
+                raise UsageError(f"{option} {text}: cannot read ({exc.strerror})") from None
+            if head != b"SQLite format 3\x00":
+                raise UsageError(f"{option} {text}: not a SQLite database (a file of something "
+                                 "else: it will not be touched)")
+    else:
+        parent = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(parent):
+            raise UsageError(f"{option} {text}: the folder {parent} does not exist")
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise UsageError(f"{option} {text}: cannot write in {parent} (permission denied)")
+    return text

@@ -13,9 +13,11 @@ May import pyarrow, the standard library, :mod:`simcore.atomic` and :mod:`simcor
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
+import stat
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -31,6 +33,7 @@ RUN_JSON = "run.json"
 PLAYERS = "players.parquet"
 GAMES = "games.parquet"
 SUMMARY = "summary.parquet"
+MAX_RUN_JSON_BYTES = 64 * 1024 * 1024     # rules text and tables included, a run.json is far smaller
 
 
 def default_run_dir(game: str, root: str | Path = "runs") -> Path:
@@ -64,8 +67,8 @@ class RunWriter:
     """
 
     def __init__(self, out: str | Path, force: bool = False, *, players_schema: pa.Schema | None,
-                 games_schema: pa.Schema | None, inputs=()) -> None:
-        self.out = check_output_dir(out, force, inputs=inputs)
+                 games_schema: pa.Schema | None, inputs=(), kind: str = "run") -> None:
+        self.out = check_output_dir(out, force, inputs=inputs, kind=kind)
         self.force = force
         self.tmp: Path | None = None
         self._schemas = {PLAYERS: players_schema, GAMES: games_schema}
@@ -89,6 +92,7 @@ class RunWriter:
         for w in self._writers.values():
             w.close()
         self._writers.clear()
+        meta = {**meta, INTEGRITY: integrity_record(self.tmp, meta)}
         (self.tmp / RUN_JSON).write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
                                          encoding="utf-8")
         return publish_dir(self.tmp, self.out)
@@ -122,7 +126,14 @@ def read_meta(run: str | Path) -> dict[str, Any]:
     if not meta_path.is_file():
         raise UsageError(f"{show(p)}: not a run directory (no {RUN_JSON})")
     try:
-        raw = meta_path.read_bytes()
+        st = meta_path.stat()
+        if not stat.S_ISREG(st.st_mode):
+            raise UsageError(f"{show(meta_path)}: not a regular file")
+        if st.st_size > MAX_RUN_JSON_BYTES:
+            raise UsageError(f"{show(meta_path)}: {st.st_size:,} bytes, more than a run.json can be "
+                             f"(at most {MAX_RUN_JSON_BYTES:,})")
+        with open(meta_path, "rb") as fh:
+            raw = fh.read(MAX_RUN_JSON_BYTES + 1)
     except OSError as exc:
         raise UsageError(f"{show(meta_path)}: cannot read ({exc.strerror})") from None
     try:
@@ -140,3 +151,124 @@ def read_meta(run: str | Path) -> dict[str, Any]:
         raise UsageError(f"{show(meta_path)}: must hold a JSON object {{...}}, not "
                          f"{type(meta).__name__ if meta is not None else 'null'}")
     return meta
+
+
+# ---------------------------------------------------------------------------------------------
+# Integrity: every file's size and hash, and the figures that tie the tables together
+# ---------------------------------------------------------------------------------------------
+
+INTEGRITY = "integrity"
+INTEGRITY_FORMAT = 1
+
+
+def _data_files(directory: Path) -> list[str]:
+    """Every regular file under ``directory`` but run.json and hidden entries (the ownership marker,
+    locks), as paths relative to it, sorted."""
+    out = []
+    for root, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for f in files:
+            if f.startswith("."):
+                continue
+            rel = os.path.relpath(os.path.join(root, f), directory)
+            if rel != RUN_JSON:
+                out.append(rel)
+    return sorted(out)
+
+
+def file_sha256(path: Path) -> str:
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
+
+
+def _parquet_rows(path: Path) -> int | None:
+    try:
+        return int(pq.ParquetFile(path).metadata.num_rows)
+    except Exception:       # not a readable Parquet file: its hash still guards it
+        return None
+
+
+def integrity_record(directory: str | Path, meta: dict[str, Any]) -> dict[str, Any]:
+    """What run.json records so that every reader can prove the files are the ones written with
+    it: each file's size and sha256, the rows of each Parquet table, and the figures tying them
+    (games, players: players.parquet has games x players rows, games.parquet one per game)."""
+    d = Path(directory)
+    files = {}
+    for rel in _data_files(d):
+        p = d / rel
+        entry: dict[str, Any] = {"size": p.stat().st_size, "sha256": file_sha256(p)}
+        if rel.endswith(".parquet"):
+            rows = _parquet_rows(p)
+            if rows is not None:
+                entry["rows"] = rows
+        files[rel] = entry
+    return {"format": INTEGRITY_FORMAT, "files": files,
+            "figures": {"games": meta.get("games"), "players": meta.get("players")}}
+
+
+def _damaged(p: Path, problem: str) -> UsageError:
+    return UsageError(f"{show(p)}: {problem}: the run directory was changed after it was written "
+                      "(damaged, or files of different runs mixed); rerun the simulation")
+
+
+def verify_integrity(run: str | Path, meta: dict[str, Any]) -> None:
+    """Check the files of run directory ``run`` against run.json's integrity record (one
+    :class:`UsageError` line naming the first file that differs). Generic over the files the
+    record lists, so a new file of a run is covered without a change here. Runs written before the
+    record existed have none and are read as they are."""
+    d = Path(run)
+    rec = meta.get(INTEGRITY)
+    if rec is None:
+        return
+    files = rec.get("files") if isinstance(rec, dict) else None
+    if not isinstance(files, dict) or rec.get("format") != INTEGRITY_FORMAT or not all(
+            isinstance(v, dict) and isinstance(v.get("size"), int) and isinstance(v.get("sha256"), str)
+            for v in files.values()):
+        raise UsageError(f"{show(d / RUN_JSON)}: its {INTEGRITY} record is damaged (rerun the simulation)")
+    for rel, want in files.items():
+        p = d / rel
+        if os.path.isabs(rel) or ".." in Path(rel).parts:
+            raise UsageError(f"{show(d / RUN_JSON)}: its {INTEGRITY} record names {show(rel)}, outside the run")
+        if not p.is_file():
+            raise _damaged(p, "missing, although run.json lists it")
+        size = p.stat().st_size
+        if size != want["size"]:
+            raise _damaged(p, f"{size:,} bytes where run.json recorded {want['size']:,}")
+        if file_sha256(p) != want["sha256"]:
+            raise _damaged(p, "its contents differ from what run.json recorded (sha256)")
+    for rel in _data_files(d):
+        if rel.endswith(".parquet") and rel not in files:
+            raise _damaged(d / rel, "not written with this run (run.json does not list it)")
+    figures = rec.get("figures") or {}
+    games, players = meta.get("games"), meta.get("players")
+    if figures.get("games") != games or figures.get("players") != players:
+        raise _damaged(d / RUN_JSON, f"games = {games}, players = {players}, but the files were written "
+                       f"for games = {figures.get('games')}, players = {figures.get('players')}")
+    if isinstance(games, int) and isinstance(players, int):
+        expect = {PLAYERS: games * players, GAMES: games}
+        for name, n in expect.items():
+            rows = files.get(name, {}).get("rows")
+            if rows is not None and rows != n:
+                raise _damaged(d / name, f"{rows:,} rows where {games:,} games of {players} players "
+                               f"need {n:,}")
+
+
+def run_identity(meta: dict[str, Any]) -> tuple:
+    """What makes two runs play the very same games: game, players, rules, strategies, seed,
+    first game and count (a copy of a run, or a rerun with the same seed, has the same)."""
+    return (meta.get("game"), meta.get("players"), meta.get("rules_sha256"),
+            tuple(meta.get("strategies") or ()), meta.get("seed"), meta.get("first_game", 0),
+            meta.get("games"), meta.get("rotate_seats"))
+
+
+def check_distinct_runs(paths, metas) -> None:
+    """Refuse, in one line, the same run given twice (the same directory, a copy of it, or a run
+    of the very same games): pooled, its games would count twice."""
+    seen: dict[Any, Path] = {}
+    for p, meta in zip(paths, metas):
+        for key in (("path", os.path.realpath(p)), ("games", run_identity(meta))):
+            if key in seen:
+                how = "the same directory" if key[0] == "path" else "the very same games (same seed and settings)"
+                raise UsageError(f"{show(p)}: given twice ({how} as {show(seen[key])}); each run may "
+                                 "be given once")
+            seen[key] = Path(p)

@@ -670,7 +670,7 @@ def _progress_callback(progress):
 # local run and the same run on a cluster (and between two local runs); every other field, and
 # every parquet file, is identical.
 RUN_JSON_HOW_IT_RAN = ("threads", "executor", "wall_time_s", "kernel_time_s", "compile_or_load_s",
-                       "games_per_s", "created_utc")
+                       "games_per_s", "created_utc", "integrity")
 
 
 def _strategy_key(strategy: pa.Array, labels: list[str]) -> np.ndarray:

@@ -59,11 +59,26 @@ def check_search_settings(t: Table, kind: str, search_kind: str, keys) -> None:
                              f'this one is kind = "{kind}"')
 
 
-def load_strategy_file(path: str | Path, parse: Callable[[Table, str], S]) -> dict[str, S]:
-    """Every top-level table of a strategies TOML, parsed by the game's ``parse``."""
+def load_strategy_file(path: str | Path, parse: Callable[[Table, str], S],
+                       parse_search: Callable[[Table, str, dict], S] | None = None,
+                       known: Callable[[], dict] = dict) -> dict[str, S]:
+    """Every top-level table of a strategies TOML, parsed by the game's ``parse``; with
+    ``parse_search``, tables of ``kind = "search"`` are parsed after the others, by
+    ``parse_search(table, name, bots)`` where ``bots`` are ``known()`` and this file's other bots
+    (:mod:`strategies.search`)."""
     src = read_toml(path, what="strategies")
     top = Table(src.data, src.name)
-    out = {name: parse(top.table(name), name) for name in list(src.data)}
+    tables = {name: top.table(name) for name in list(src.data)}
+    out = {}
+    for name, t in tables.items():
+        if parse_search is None or t.data.get("kind") != "search":
+            out[name] = parse(t, name)
+    later = [n for n in tables if n not in out]
+    if later:
+        bots = {**known(), **out}
+        for name in later:
+            out[name] = parse_search(tables[name], name, bots)
+        out = {name: out[name] for name in tables}
     top.done()
     if not out:
         raise ConfigError(src.name, "", "defines no strategy")
@@ -129,21 +144,32 @@ class StrategyFiles:
     can be ``LOADER = StrategyFiles(...)`` with ``presets = LOADER.presets`` and so on."""
 
     def __init__(self, presets_path: Callable[[], Path] | Path, parse: Callable[[Table, str], S],
-                 n_cols: int) -> None:
+                 n_cols: int, parse_search: Callable[[Table, str, dict], S] | None = None) -> None:
         self._path, self.parse, self.n_cols = presets_path, parse, n_cols
+        self.parse_search = parse_search      # kind = "search" tables (strategies.search)
 
     def presets_path(self) -> Path:
         return Path(self._path() if callable(self._path) else self._path)
 
-    def load_file(self, path: str | Path) -> dict[str, S]:
-        return load_strategy_file(path, self.parse)
+    def load_file(self, path: str | Path, known: Callable[[], dict] | None = None) -> dict[str, S]:
+        """A strategies file; its search bots may name a bot of the file or a preset (``known``)."""
+        return load_strategy_file(path, self.parse, self.parse_search,
+                                  known if known is not None else self.presets)
 
     def presets(self) -> dict[str, S]:
-        return self.load_file(self.presets_path())
+        return self.load_file(self.presets_path(), known=dict)
 
     def lookup(self, spec: str, option: str = "--strategies") -> S:
-        """A preset name, ``file.toml`` (one strategy) or ``file.toml:name``."""
-        return lookup_strategy(spec, self.presets(), self.load_file, option)
+        """A preset name, ``file.toml`` (one strategy), ``file.toml:name`` or ``searchN`` (the
+        search bot at N playouts per option, :func:`strategies.search.by_budget`)."""
+        known = self.presets()
+        if self.parse_search is not None:
+            from strategies.search import by_budget
+
+            found = by_budget(spec, known, self.parse_search)
+            if found is not None:
+                return found
+        return lookup_strategy(spec, known, self.load_file, option)
 
     def resolve(self, spec: list[str] | str, n_players: int) -> tuple[list[str], np.ndarray]:
         """One strategy for every seat or one per seat → (names per seat, strategy rows)."""

@@ -19,11 +19,12 @@ import numpy as np
 
 from simcore.config import Table
 from simcore.games.medievallons.layout import (
-    FEATURES, N_STRAT_COLS, S_BIAS, S_CANDIDATES, S_HORIZON, S_KIND, S_PLAYOUTS, S_PRIOR,
-    STRAT_HEURISTIC, STRAT_PLAYOUT, STRAT_RANDOM,
+    FEATURES, N_STRAT_COLS, STRAT_HEURISTIC, STRAT_PLAYOUT, STRAT_RANDOM, STRAT_SEARCH, S_BIAS,
+    S_CANDIDATES, S_HORIZON, S_KIND, S_PLAYOUTS, S_PRIOR, S_SEARCH,
 )
 from simcore.games.medievallons.rules import CARD_TYPES
 from strategies.common import StrategyFiles, check_search_settings, check_weights, weights_and_bias
+from strategies.search import SearchSettings, parse_search
 
 KINDS = {"random": STRAT_RANDOM, "heuristic": STRAT_HEURISTIC, "playout": STRAT_PLAYOUT}
 MAX_PLAYOUTS = 256
@@ -41,6 +42,7 @@ class Strategy:
     candidates: int
     prior: float
     row: np.ndarray   # float64[N_STRAT_COLS], what the kernel reads
+    search: SearchSettings | None = None    # kind = "search" (strategies.search)
 
 
 def presets_path() -> Path:
@@ -72,5 +74,16 @@ def parse_strategy(t: Table, name: str) -> Strategy:
                     row)
 
 
-LOADER = StrategyFiles(presets_path, parse_strategy, N_STRAT_COLS)
+def parse_search_strategy(t: Table, name: str, known: dict) -> Strategy:
+    """A ``kind = "search"`` table (:mod:`strategies.search`): judges every action by determinized
+    playouts (simcore.games.medievallons.search); its other decisions are its policy's."""
+    description, settings, pol, row = parse_search(
+        t, known, "balanced", allowed_kinds=("random", "heuristic"), kind_of=lambda s: s.kind,
+        row_of=lambda s: s.row, kind_code=STRAT_SEARCH, s_search=S_SEARCH,
+        policy_kind_of=lambda s: KINDS[s.kind])
+    return Strategy(name, description, "search", pol.weights, pol.bias, settings.playouts, 0, 0,
+                    0.0, row, settings)
+
+
+LOADER = StrategyFiles(presets_path, parse_strategy, N_STRAT_COLS, parse_search_strategy)
 load_file, presets, lookup, resolve = LOADER.load_file, LOADER.presets, LOADER.lookup, LOADER.resolve

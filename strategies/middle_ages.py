@@ -19,11 +19,12 @@ import numpy as np
 
 from simcore.config import Table
 from simcore.games.middle_ages.layout import (
-    FEATURES, N_STRAT_COLS, S_BIAS, S_KIND, S_PLAYOUTS, STRAT_HEURISTIC, STRAT_RANDOM,
-    STRAT_ROLLOUT,
+    FEATURES, N_STRAT_COLS, STRAT_HEURISTIC, STRAT_RANDOM, STRAT_ROLLOUT, STRAT_SEARCH, S_BIAS,
+    S_KIND, S_PLAYOUTS, S_SEARCH,
 )
 from simcore.games.middle_ages.rules import DOMAINS
 from strategies.common import StrategyFiles, check_search_settings, check_weights, weights_and_bias
+from strategies.search import SearchSettings, parse_search
 
 KINDS = {"random": STRAT_RANDOM, "heuristic": STRAT_HEURISTIC, "rollout": STRAT_ROLLOUT}
 MAX_PLAYOUTS = 1000
@@ -38,6 +39,7 @@ class Strategy:
     bias: dict
     playouts: int
     row: np.ndarray   # float64[N_STRAT_COLS], what the kernel reads
+    search: SearchSettings | None = None    # kind = "search" (strategies.search)
 
 
 def presets_path() -> Path:
@@ -62,5 +64,16 @@ def parse_strategy(t: Table, name: str) -> Strategy:
     return Strategy(name, description, kind, weights, bias, playouts, row)
 
 
-LOADER = StrategyFiles(presets_path, parse_strategy, N_STRAT_COLS)
+def parse_search_strategy(t: Table, name: str, known: dict) -> Strategy:
+    """A ``kind = "search"`` table (:mod:`strategies.search`): judges every Lord move by playouts
+    (simcore.games.middle_ages.search); its other decisions, and its playouts, are its policy's."""
+    description, settings, pol, row = parse_search(
+        t, known, "balanced", allowed_kinds=("random", "heuristic"), kind_of=lambda s: s.kind,
+        row_of=lambda s: s.row, kind_code=STRAT_SEARCH, s_search=S_SEARCH,
+        policy_kind_of=lambda s: KINDS[s.kind])
+    return Strategy(name, description, "search", pol.weights, pol.bias, settings.playouts, row,
+                    settings)
+
+
+LOADER = StrategyFiles(presets_path, parse_strategy, N_STRAT_COLS, parse_search_strategy)
 load_file, presets, lookup, resolve = LOADER.load_file, LOADER.presets, LOADER.lookup, LOADER.resolve

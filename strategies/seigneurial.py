@@ -23,11 +23,13 @@ import numpy as np
 from simcore.config import Table
 from simcore.errors import UsageError
 from simcore.games.seigneurial.layout import (
-    CORVEE_POLICIES, FAVOUR_POLICIES, KIND_POLICY, KIND_RANDOM, N_STRAT_COLS, PAY_POLICIES,
-    RENT_POLICIES, REQUISITION_POLICIES, S_CARDS, S_CHURCH, S_CORVEE, S_FAVOUR, S_KIND, S_OBJECTIVE,
-    S_PAY, S_RENT, S_REQUISITION, S_RESERVE, S_ROLES, S_SPARE, S_WINTER, WINTER_POLICIES,
+    CORVEE_POLICIES, FAVOUR_POLICIES, KIND_POLICY, KIND_RANDOM, KIND_SEARCH, N_STRAT_COLS,
+    PAY_POLICIES, RENT_POLICIES, REQUISITION_POLICIES, S_CARDS, S_CHURCH, S_CORVEE, S_FAVOUR,
+    S_KIND, S_OBJECTIVE, S_PAY, S_RENT, S_REQUISITION, S_RESERVE, S_ROLES, S_SEARCH, S_SPARE,
+    S_WINTER, WINTER_POLICIES,
 )
 from strategies.common import StrategyFiles, seat_items
+from strategies.search import SearchSettings, parse_search
 
 KINDS = {"random": KIND_RANDOM, "policy": KIND_POLICY}
 ROLE_BITS = {"seigneur": 1, "censitaire": 2}
@@ -50,6 +52,7 @@ class Strategy:
     row: np.ndarray              # float64[N_STRAT_COLS], what the kernel reads
     weights: dict = field(default_factory=dict)   # numeric settings (balance strategies lists them)
     bias: dict = field(default_factory=dict)
+    search: SearchSettings | None = None    # kind = "search" (strategies.search)
 
     @property
     def settings_text(self) -> str:
@@ -108,7 +111,19 @@ def parse_strategy(t: Table, name: str) -> Strategy:
     return Strategy(name, description, kind, roles, seigneur, censitaire, row, weights)
 
 
-LOADER = StrategyFiles(presets_path, parse_strategy, N_STRAT_COLS)
+def parse_search_strategy(t: Table, name: str, known: dict) -> Strategy:
+    """A ``kind = "search"`` table (:mod:`strategies.search`): judges the Seigneur's rent or a
+    Censitaire's placement by playouts (simcore.games.seigneurial.search); it plays the roles its
+    policy plays, and its other decisions are the policy's."""
+    description, settings, pol, row = parse_search(
+        t, known, "standard", allowed_kinds=("random", "policy"), kind_of=lambda s: s.kind,
+        row_of=lambda s: s.row, kind_code=KIND_SEARCH, s_search=S_SEARCH,
+        policy_kind_of=lambda s: KINDS[s.kind])
+    return Strategy(name, description, "search", pol.roles, pol.seigneur, pol.censitaire, row,
+                    pol.weights, pol.bias, settings)
+
+
+LOADER = StrategyFiles(presets_path, parse_strategy, N_STRAT_COLS, parse_search_strategy)
 load_file, presets, lookup = LOADER.load_file, LOADER.presets, LOADER.lookup
 
 
@@ -135,8 +150,8 @@ def resolve(spec: list[str] | str, n_players: int) -> tuple[list[str], np.ndarra
         role = seat_role(seat)
         if role not in s.roles:
             what = "Seigneur" if role == "seigneur" else "Censitaire"
-            raise UsageError(f"--strategies: seat {seat} is a {what} but {item} plays only the "
-                             f"{' and '.join(s.roles)} role (name one bot per seat, seat 0 the "
+            raise UsageError(f"--strategies: seat {seat + 1} is a {what} but {item} plays only the "
+                             f"{' and '.join(s.roles)} role (name one bot per seat, seat 1 the "
                              f"Seigneur, e.g. even-lord,fair-share,fair-share,fair-share)")
         rows[seat] = s.row
     return items, rows

@@ -182,16 +182,22 @@ def junit_xml(res: CheckResult) -> str:
                       errors=str(errors), skipped="0")
     root.append(suite)
     ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n' + JUNIT_SIGN + "\n"
+            + ET.tostring(root, encoding="unicode") + "\n")
+
+
+#: The comment that marks a JUnit file as written by ``balance check``: such a file is replaced by
+#: the next check without ``--force``; any other file at that path is not.
+JUNIT_SIGN = "<!-- written by balance check (balance-toolkit) -->"
 
 
 def write_reports(res: CheckResult, junit: str | Path | None = None,
-                  summary: str | Path | None = None) -> None:
+                  summary: str | Path | None = None, force: bool = False) -> None:
     """``--junit``: replaced atomically; ``--summary``: appended (as $GITHUB_STEP_SUMMARY expects)."""
     from analysis.export import write_text_atomic
 
     if junit is not None:
-        write_text_atomic(junit, junit_xml(res), force=True, option="--junit")
+        write_text_atomic(junit, junit_xml(res), force=force, option="--junit", own_sign=JUNIT_SIGN)
     if summary is not None:
         p = Path(summary)
         if p.is_dir():

@@ -37,7 +37,7 @@ def write_dir(target: str | Path, tables: dict[str, pl.DataFrame], meta: dict[st
 
     Atomic (a temporary directory renamed into place); a non-empty ``target`` is refused unless
     ``force``. Returns the directory."""
-    with RunWriter(target, force, players_schema=None, games_schema=None) as w:
+    with RunWriter(target, force, players_schema=None, games_schema=None, kind="questions") as w:
         files = []
         for stem, df in tables.items():
             df.write_csv(w.tmp / f"{stem}.csv")

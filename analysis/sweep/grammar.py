@@ -24,6 +24,7 @@ from simcore.errors import UsageError
 
 PLAYERS = "players"
 MAX_VARIANTS = 2000
+MAX_TUNE_VALUES = 100_000       # values of one stepped range a tune may search
 _NUM = r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
 _RANGE = re.compile(rf"\s*(?P<lo>{_NUM})\s*\.\.\s*(?P<hi>{_NUM})\s*(?::\s*(?P<step>{_NUM})\s*)?")
 
@@ -78,8 +79,16 @@ def parse_vary(text: str, option: str = "--vary", *, need_values: bool = True) -
         step = (int(step_s) if whole else float(step_s)) if step_s else None
         if hi < lo:
             raise UsageError(f"{what}: the range runs from {lo_s} up to {hi_s}; put the smaller first")
+        if not all(map(math.isfinite, (lo, hi, step or 1))):
+            raise UsageError(f"{what}: the range's numbers must be finite")
         if step is not None and not step > 0:
             raise UsageError(f"{what}: the step must be more than 0")
+        count = (hi - lo) // (step or 1) + 1 if whole else ((hi - lo) / step + 1 if step else 1)
+        most = MAX_VARIANTS if need_values else MAX_TUNE_VALUES
+        if count > most:                    # counted before any value is made
+            shown = f"{count:,.0f}" if count < 1e9 else f"{count:.3g}"
+            raise UsageError(f"{what}: {shown} values is more than {most:,} (a larger "
+                             "step, or a narrower range)")
         if whole:
             values = tuple(range(lo, hi + 1, step or 1))
             kind = "int"

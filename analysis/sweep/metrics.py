@@ -100,18 +100,23 @@ def from_tables(game: str, n_players: int, players, games=None, *, path: Path | 
     samples: dict[str, np.ndarray] = {}
     info: dict[str, MetricInfo] = {}
 
+    def _role_display(spec, r):
+        return next((x.display for x in spec.roles if x.name == r), r.title())
+
     def add(key, label, u, share, x):
         samples[key] = np.asarray(x, np.float64)
         info[key] = MetricInfo(key, label, u, share)
 
     roles = spec.seat_roles(P) if spec is not None and not spec.roles_alike else None
     for s in range(P):
-        who = f"seat {s + 1}" + (f" ({roles[s]})" if roles else "")
+        who = f"seat {s + 1}" + (f" ({_role_display(spec, roles[s])})" if roles else "")
         add(f"seat_win_share_{s + 1}", f"{who}'s win share", "pp", True, win[:, s])
     if roles:
         for r in dict.fromkeys(roles):
             mask = np.array([x == r for x in roles])
-            add(f"role_win_share_{r}", f"the {r}s' win share", "pp", True, win[:, mask].sum(axis=1))
+            display = next((x.display for x in spec.roles if x.name == r), r.title())
+            side = f"the {display}'s" if mask.sum() == 1 else f"the {display}s'"
+            add(f"role_win_share_{r}", f"{side} win share", "pp", True, win[:, mask].sum(axis=1))
     fair = 1.0 / P if spec is None or spec.roles_alike else None
     if "score" in names:
         score = np.asarray(t["score"], np.float64).reshape(n, P)

@@ -18,9 +18,7 @@ atomic, registry) and :mod:`analysis.sweep.grammar`.
 from __future__ import annotations
 
 import json
-import shutil
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -28,7 +26,9 @@ from typing import Callable
 import simcore
 from simcore import games as registry
 from simcore import runner
-from simcore.atomic import check_output_dir, write_text_atomic
+from simcore.atomic import (check_output_dir, claim_output, mark_dir, ownership_problem, publish_dir,
+                            read_marker, recover_leftovers, release_claim, temporary_dir,
+                            write_text_atomic)
 from simcore.config import parse_settings
 from simcore.errors import UsageError
 from simcore.options import check_seed
@@ -41,7 +41,7 @@ FORMAT = 1
 # what must match for a directory to be resumed (the rest: times, status)
 _PLAN_KEYS = ("format", "kind", "game", "players", "strategies", "games", "seed", "rules_text",
               "settings", "varies", "mode", "variants", "rotate_seats", "targets", "confirm_games",
-              "confirm_seed")
+              "confirm_seed", "panel", "aggregate")
 
 
 @dataclass
@@ -135,24 +135,53 @@ def _same_plan(a: dict, b: dict) -> bool:
 
 
 def prepare_out(plan_json: dict, out: Path, force: bool, kind: str = "sweep") -> bool:
-    """Check ``out`` before any game: a new or empty directory, or one holding this very plan
-    (then it resumes: returns True). Another plan there is refused unless ``force``, which moves
-    the old directory aside (deleted once the new plan is written)."""
+    """Check and claim ``out`` before any game: a new or empty directory, or one holding this very
+    plan (then it resumes: returns True). Another plan there is refused unless ``force``; the new
+    one is then built beside it and replaces it whole when complete (:func:`begin_out`). Either way
+    the directory is claimed: a second command writing it stops at once."""
     out = Path(out)
     name = f"{kind}.json"
     old = out / name
     if old.is_file():
         try:
             before = json.loads(old.read_text(encoding="utf-8"))
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, UnicodeDecodeError, OSError):
             before = {}
         if _same_plan(before, plan_json):
+            marker = read_marker(out)
+            if marker is None or marker["kind"] != kind:
+                raise UsageError(f"--out {out}: cannot resume: "
+                                 + (ownership_problem(out, kind) or f"not a {kind} directory"))
+            claim_output(out, kind=kind)        # one writer per directory
             return True
         if not force:
             raise UsageError(f"--out {out}: holds another {kind} (different {_first_diff(before, plan_json)}); "
                              f"use another --out, or --force to replace it")
-    check_output_dir(out, force)
+    check_output_dir(out, force, kind=kind)
     return False
+
+
+def begin_out(out: Path, kind: str, entries) -> Path:
+    """Where a new sweep or tune is written: ``out`` itself when new or empty (so a killed one
+    resumes), else (``--force`` over another one) a hidden directory beside it that
+    :func:`finish_out` publishes whole, so the old one stays until the new one is complete."""
+    out = Path(out)
+    if out.is_dir() and any(out.iterdir()):
+        work = temporary_dir(out)
+    else:
+        out.mkdir(parents=True, exist_ok=True)
+        work = out
+    mark_dir(work, kind, entries)
+    return work
+
+
+def finish_out(work: Path, out: Path) -> Path:
+    """Publish a sweep or tune written by :func:`begin_out` and release its claim."""
+    if Path(work) != Path(out):
+        publish_dir(work, out)
+    else:
+        release_claim(out, True)
+    return Path(out)
 
 
 def _first_diff(a: dict, b: dict) -> str:
@@ -160,14 +189,6 @@ def _first_diff(a: dict, b: dict) -> str:
         if json.dumps(a.get(k), sort_keys=True) != json.dumps(b.get(k), sort_keys=True):
             return k.replace("_", " ")
     return "settings"
-
-
-def replace_dir(out: Path) -> None:
-    """``--force``: move a non-empty ``out`` aside and delete it (nothing half-replaced remains)."""
-    if out.is_dir() and any(out.iterdir()):
-        aside = out.parent / f".{out.name}.old-{uuid.uuid4().hex[:8]}"
-        out.rename(aside)
-        shutil.rmtree(aside, ignore_errors=True)
 
 
 def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads: int | None = None,
@@ -178,18 +199,17 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
     ``progress(games_done, games_total, variant_label)`` is called as games complete (the command
     line draws one bar over the whole sweep). ``executor``: where the games are played (default
     here; a :class:`simcore.cluster.Cluster` plays them on Dask, the same run directories)."""
-    out = Path(out)
+    final = Path(out)
     meta = plan.to_json()
-    resuming = prepare_out(meta, out, force)
+    resuming = prepare_out(meta, final, force)
+    out = final
     if not resuming:
-        if force:
-            replace_dir(out)
         meta["created_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        out.mkdir(parents=True, exist_ok=True)
+        out = begin_out(final, "sweep", (SWEEP_JSON, VARIANTS))
         write_text_atomic(out / SWEEP_JSON, json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
                           force=True)
     (out / VARIANTS).mkdir(exist_ok=True)
-    _remove_leftovers(out / VARIANTS)
+    recover_leftovers(out / VARIANTS)
     total = plan.games * len(plan.variants)
     done = 0
     say = progress or (lambda *_: None)
@@ -205,10 +225,4 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
                    chunk_size=chunk_size, quiet=True, executor=executor,
                    on_chunk=lambda d, b=before, lab=label: say(b + d, total, lab))
         done += plan.games
-    return out
-
-
-def _remove_leftovers(folder: Path) -> None:
-    """Hidden temporary directories of a run that was killed before it was published."""
-    for p in folder.glob(".*.tmp-*"):
-        shutil.rmtree(p, ignore_errors=True)
+    return finish_out(out, final)

@@ -15,12 +15,14 @@ then confirmed on fresh games; if the confirmation misses the target, the candid
 (``rejected.json``) and the search goes on (at most five confirmations).
 
 The study lives in SQLite (``--storage``, default ``DIR/study.db``): the same command on the same
-directory resumes an interrupted tune (a trial cut short is marked failed and the search goes on).
+directory resumes an interrupted tune (a trial cut short is marked failed and the search goes on; the
+sampler is seeded from the seed and the number of trials finished, so the resumed search suggests what
+an uninterrupted one would have).
 The end: ``DIR/best_rules.toml`` (the complete rules file, usable as ``--rules``), a confirmation run
 ``DIR/confirmations/trial-N/`` with a fresh seed (derived from the search seed, recorded; never one of the
 search's) and enough games for the target's interval, ``DIR/result.json`` with the verdict
 sentence, ``DIR/trials.csv`` (every candidate: settings, games, objective and interval, what
-happened) and ``DIR/importance.csv`` (Optuna's parameter importance). ``DIR/tune.json`` records the
+happened, and its win shares and mean game length) and ``DIR/importance.csv`` (Optuna's parameter importance). ``DIR/tune.json`` records the
 seed, base rules, ranges and targets, so the tune can be played again.
 
 May import numpy, pyarrow, the standard library, optuna (lazily), :mod:`simcore.runner`,
@@ -40,20 +42,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
 import pyarrow as pa
 
 import simcore
 from simcore import games as registry
 from simcore import runner
-from simcore.atomic import write_text_atomic
+from simcore.atomic import claim_output, release_claim, write_text_atomic
 from simcore.config import format_value, parse_settings, parse_toml
 from simcore.errors import UsageError
 from simcore.options import check_seed
 from simcore.rundir import RUN_JSON
 
+from strategies.panels import Panel, from_options
+
 from analysis.sweep.grammar import Vary, parse_varies
 from analysis.sweep.metrics import from_tables, load_variant
-from analysis.sweep.play import base_rules, prepare_out, replace_dir
+from analysis.sweep.play import base_rules, begin_out, finish_out, prepare_out
+from analysis.tune.cells import AGGREGATES, aggregate, best_possible, cell_rows, panel_sentence
 from analysis.tune.targets import (Target, check_lineup, evaluate, parse_targets, race, sentence,
                                    tightened)
 
@@ -67,6 +73,9 @@ MAX_CONFIRMATIONS = 5
 SEARCH_MARGIN = 0.8              # the search stops at targets met within 0.8 x their tolerance
 RESULT_JSON = "result.json"
 STUDY = "tune"
+#: Everything a tune writes in its directory (its ownership marker lists these).
+TUNE_ENTRIES = (TUNE_JSON, TRIALS_CSV, IMPORTANCE_CSV, BEST_RULES, CONFIRM, CONFIRMATIONS, RESULT_JSON,
+                "study.db", "study.db-journal", "study.db-wal", "study.db-shm")
 INVALID = 1e9                    # objective of a candidate whose rules do not validate
 
 
@@ -74,6 +83,15 @@ def confirm_seed_for(seed: int) -> int:
     """The confirmation seed: derived from the search seed by a hash (never equal to it)."""
     h = int(hashlib.sha256(f"balance-tune-confirm:{seed}".encode()).hexdigest()[:15], 16)
     return h if h != seed else h + 1
+
+
+def _study_file(storage: str | None) -> str | None:
+    """The SQLite file of a ``--storage`` given outside the tune's directory, if any."""
+    if storage is None:
+        return None
+    if storage.startswith("sqlite:///"):
+        return storage[len("sqlite:///"):]
+    return None if "://" in storage else storage
 
 
 def storage_url(storage: str | None, out: Path) -> str:
@@ -104,6 +122,8 @@ class TunePlan:
     n_players: int
     strategy_names: list
     games_per_deal: int = 1
+    panel: Panel | None = None
+    aggregate: str = "worst"
 
     @property
     def rungs(self) -> list[int]:
@@ -125,10 +145,16 @@ class TunePlan:
             "confirm_games": self.confirm_games, "confirm_seed": self.confirm_seed,
             "stop_when_met": self.stop_when_met, "rotate_seats": self.rotate_seats,
             "mode": "tune", "variants": None, "version": simcore.__version__,
-            "racing": "a candidate is dropped after a rung when it is shown worse than the best "
-                      "full-budget candidate on the same games (paired objective difference, error "
-                      "spent across the rungs: analysis.tune.targets.race); in a resumed search, "
-                      "when the low end of its objective's 95% interval is above the best's high end",
+            "panel": self.panel.to_json() if self.panel is not None else None,
+            "aggregate": self.aggregate,
+            "racing": ("a candidate is dropped after a rung when it is shown worse than the best "
+                       "full-budget candidate on the same games (paired objective difference, error "
+                       "spent across the rungs: analysis.tune.targets.race); in a resumed search, "
+                       "when the low end of its objective's 95% interval is above the best's high end"
+                       if not (self.panel is not None and len(self.panel) > 1) else
+                       "over a panel: a candidate is dropped as soon as its best possible worst cell "
+                       "(the largest low end of the 95% intervals among the cells played) is above "
+                       "the best full-budget candidate's worst high end"),
         }
 
     def values_settings(self, values: dict) -> tuple[list[str], int | None]:
@@ -142,11 +168,29 @@ class TunePlan:
                 sets.append(f"{v.name}={format_value(x)}")
         return sets, players
 
+    @property
+    def cells(self) -> tuple:
+        return self.panel.cells if self.panel is not None else ()
+
+    @property
+    def multi(self) -> bool:
+        return self.panel is not None and len(self.panel) > 1
+
     def prepare(self, values: dict):
+        """The prepared run of a candidate on the first (or only) cell."""
+        return self.prepare_cells(values)[0]
+
+    def prepare_cells(self, values: dict) -> list:
+        """The prepared run of a candidate on every cell of the panel (a varied player count:
+        the one line-up at that count)."""
         sets, players = self.values_settings(values)
         src = parse_toml(self.rules_text, name=self.rules_name)
-        return runner.prepare(self.game, rules=src, settings=sets, players=players,
-                              strategies=self.strategies, rotate_seats=self.rotate_seats)
+        if not self.multi:
+            return [runner.prepare(self.game, rules=src, settings=sets, players=players,
+                                   strategies=self.strategies, rotate_seats=self.rotate_seats)]
+        return [runner.prepare(self.game, rules=src, settings=sets, players=c.players,
+                               strategies=c.strategies, rotate_seats=self.rotate_seats)
+                for c in self.panel.cells]
 
     def label(self, values: dict) -> str:
         return ", ".join(f"{v.name}={format_value(values[v.name])}" for v in self.varies)
@@ -157,10 +201,27 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
               confirm_games: int = 200_000, confirm_seed: int | None = None,
               players: int | None = None, strategies: str | None = None,
               rules: str | Path | None = None, settings=(), stop_when_met: bool = True,
-              rotate_seats: bool | None = None) -> TunePlan:
-    """Parse and validate a tune (ranges, targets, the corners of the space) before any game."""
+              rotate_seats: bool | None = None, panel: Panel | str | None = None,
+              aggregate: str = "worst") -> TunePlan:
+    """Parse and validate a tune (ranges, targets, the corners of the space) before any game.
+
+    ``panel``: a :class:`strategies.panels.Panel` (or a shipped panel's name or a panels file):
+    every candidate is judged on every cell, the objective ``aggregate`` ("worst" cell or
+    weighted "mean")."""
     spec = registry.get(game)
     check_seed(seed)
+    if aggregate not in AGGREGATES:
+        raise UsageError(f"--aggregate {aggregate}: must be one of {', '.join(AGGREGATES)}")
+    if isinstance(panel, str):
+        panel = from_options(game, panel=panel,
+                             players=players if not isinstance(players, int) else [players])
+        players = None
+    if panel is not None and panel.game != registry.get(game).name:
+        raise UsageError(f"--panel {panel.name}: a panel of {panel.game}, not of {game}")
+    if panel is not None and len(panel) == 1:
+        players, strategies = panel.cells[0].players, panel.cells[0].strategies
+    elif panel is not None and strategies is not None:
+        raise UsageError("--strategies: give a panel or --strategies, not both")
     if trials < 1:
         raise UsageError(f"--trials {trials}: must be at least 1")
     if eta < 2:
@@ -173,6 +234,9 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
     for v in parsed:
         if v.is_players and "players" not in spec.takes:
             raise UsageError(f"--vary {v.text}: {spec.name} has no player count to vary")
+        if v.is_players and panel is not None and len(panel) > 1:
+            raise UsageError(f"--vary {v.text}: the panel's cells fix the player counts (vary "
+                             "players with one line-up, or put the counts in the panel)")
     tgs = parse_targets(targets, game)
     base = parse_settings(settings)
     src = base_rules(game, rules)
@@ -184,7 +248,7 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
                     varies=parsed, targets=tgs, trials=trials, min_games=min_games,
                     max_games=max_games, eta=eta, confirm_games=confirm_games,
                     confirm_seed=cseed, stop_when_met=stop_when_met, rotate_seats=rotate_seats,
-                    n_players=0, strategy_names=[])
+                    n_players=0, strategy_names=[], panel=panel, aggregate=aggregate)
     # the corners of the space (every range at its low end, at its high end; every listed value)
     corners = [{v.name: _low(v) for v in parsed}, {v.name: _high(v) for v in parsed}]
     for v in parsed:
@@ -192,14 +256,19 @@ def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0
             corners += [{**corners[0], v.name: x} for x in v.values[1:]]
     for c in corners:
         try:
-            prep = plan.prepare(c)
+            preps = plan.prepare_cells(c)
         except UsageError as exc:
             raise UsageError(f"--vary at {plan.label(c)}: {exc}") from None
-        check_lineup(tgs, prep.strategy_names)
-        plan.n_players, plan.strategy_names = prep.n_players, list(prep.strategy_names)
-        plan.games_per_deal = max(plan.games_per_deal, prep.games_per_deal)
-        if any(t.kind == "seat-balance" for t in tgs) and prep.fair_share is None:
-            raise UsageError("--target seat-balance: the seats of this game are not alike")
+        for k, prep in enumerate(preps):
+            where = f" (cell {plan.cells[k].label})" if plan.multi else ""
+            try:
+                check_lineup(tgs, prep.strategy_names)
+            except UsageError as exc:
+                raise UsageError(f"{exc}{where}") from None
+            plan.games_per_deal = max(plan.games_per_deal, prep.games_per_deal)
+            if any(t.kind == "seat-balance" for t in tgs) and prep.fair_share is None:
+                raise UsageError("--target seat-balance: the seats of this game are not alike")
+        plan.n_players, plan.strategy_names = preps[0].n_players, list(preps[0].strategy_names)
     for n, what in ((min_games, "--min-games"), (max_games, "--max-games")):
         if n % plan.games_per_deal:
             raise UsageError(f"{what} {n}: with --rotate-seats it must be a multiple of the players")
@@ -235,6 +304,16 @@ def _values_of(plan: TunePlan, params: dict) -> dict:
     return out
 
 
+def _sampler(optuna, plan: TunePlan, k: int):
+    """The sampler that suggests the candidate after ``k`` finished trials: TPE seeded from the
+    search seed and ``k``, so a suggestion depends only on the seed and the trials before it, not
+    on the process: a tune killed mid-trial and resumed suggests the same candidates as one never
+    interrupted (the cut trial is marked failed and TPE ignores it)."""
+    seed = int(hashlib.sha256(f"balance-tune-sampler:{plan.seed}:{k}".encode()).hexdigest()[:8], 16)
+    return optuna.samplers.TPESampler(seed=seed, n_startup_trials=min(10, max(plan.trials // 4, 2)),
+                                      multivariate=True)
+
+
 def _load_optuna():
     import optuna
 
@@ -252,15 +331,17 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     ``progress(phase, done, total, text)``: phase "search" (done = finished trials) or "confirm"
     (done = games). ``executor``: where the games are played (default here; a
     :class:`simcore.cluster.Cluster` plays them on Dask: the same games, the same search)."""
-    out = Path(out)
+    final = Path(out)
     meta = plan.to_json()
-    resuming = prepare_out(meta, out, force, kind="tune")
+    resuming = prepare_out(meta, final, force, kind="tune")
+    out = final
+    study_file = _study_file(storage)
+    if study_file is not None:
+        claim_output(study_file, "--storage", kind="file")   # one writer per study, outside --out too
     if not resuming:
-        if force:
-            replace_dir(out)
         meta["created_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         meta["storage"] = storage_url(storage, out) if storage else "study.db (in this directory)"
-        out.mkdir(parents=True, exist_ok=True)
+        out = begin_out(final, "tune", TUNE_ENTRIES)
         write_text_atomic(out / TUNE_JSON, json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
                           force=True)
     say = progress or (lambda *_: None)
@@ -268,8 +349,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     url = storage_url(storage, out)
     study = optuna.create_study(
         study_name=STUDY, storage=url, direction="minimize", load_if_exists=True,
-        sampler=optuna.samplers.TPESampler(seed=plan.seed, n_startup_trials=min(10, max(plan.trials // 4, 2)),
-                                           multivariate=True))
+        sampler=_sampler(optuna, plan, 0))
     states = optuna.trial.TrialState
     for t in study.get_trials(deepcopy=False, states=(states.RUNNING, states.WAITING)):
         study.tell(t.number, state=states.FAIL)         # cut short by an interruption
@@ -281,39 +361,85 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                 if t.user_attrs.get("games") == plan.max_games]
         return min(full, key=lambda t: t.value) if full else None
 
-    kept: dict = {}         # the incumbent's games (trial number → VariantData), for race()
+    labels = [c.label for c in plan.cells] if plan.multi else [""]
+    weights = [c.weight for c in plan.cells] if plan.multi else [1.0]
+    kept: dict = {}         # one line-up: the incumbent's games (trial number → VariantData), for race()
 
     def objective(trial):
         t0 = time.perf_counter()
         values = {v.name: _suggest(trial, v) for v in plan.varies}
         try:
-            prep = plan.prepare(values)
+            preps = plan.prepare_cells(values)
         except UsageError as exc:
             trial.set_user_attr("note", f"rules refused: {exc}")
             trial.set_user_attr("games", 0)
             return INVALID
-        players, games_tables, done = [], [], 0
-        for k, n in enumerate(plan.rungs):
-            played = runner.collect(prep, games=n - done, seed=plan.seed, first=done,
-                                    threads=threads, columns=columns, executor=executor)
-            players.append(played.players)
-            games_tables.append(played.games)
+        players = [[] for _ in preps]
+        games_tables = [[] for _ in preps]
+        judged: list = [None] * len(preps)
+        cell_data: list = [None] * len(preps)
+        best = incumbent()
+        # the incumbent's binding cells first: a poor candidate is beaten there soonest
+        order = list(range(len(preps)))
+        if best is not None and len(best.user_attrs.get("cells", [])) == len(preps):
+            order.sort(key=lambda k: -best.user_attrs["cells"][k][0])
+        done = played_total = 0
+        for r, n in enumerate(plan.rungs):
+            for k in order:
+                prep = preps[k]
+                played = runner.collect(prep, games=n - done, seed=plan.seed, first=done,
+                                        threads=threads, columns=columns, executor=executor)
+                players[k].append(played.players)
+                games_tables[k].append(played.games)
+                played_total += n - done
+                v = from_tables(plan.game, prep.n_players, pa.concat_tables(players[k]),
+                                pa.concat_tables(games_tables[k]))
+                judged[k] = evaluate(v, plan.targets)
+                cell_data[k] = v
+                if n == plan.max_games:
+                    judged[k].met_search = evaluate(v, tight).met
+                # racing inside a rung (worst cell): the cells played so far already bound the
+                # candidate's worst cell from below
+                mine = [judged[i] for i in order[:order.index(k) + 1] if judged[i] is not None]
+                if (plan.multi and plan.aggregate == "worst" and r < len(plan.rungs) - 1
+                        and best is not None and k != order[-1]
+                        and best_possible(mine) > best.user_attrs["high"]):
+                    trial.set_user_attr("games", n)
+                    trial.set_user_attr("games_played", played_total)
+                    trial.set_user_attr("low", best_possible(mine))
+                    trial.set_user_attr("high", None)       # not every cell has played this rung
+                    trial.set_user_attr("met", False)
+                    trial.set_user_attr("seconds", round(time.perf_counter() - t0, 2))
+                    trial.set_user_attr("note", f"dropped after {n:,} games of {len(mine)} of "
+                                                f"{len(preps)} cells: cell {labels[k]} alone "
+                                                f"({judged[k].low:.2f} to {judged[k].high:.2f}) is "
+                                                f"worse than the best's worst cell "
+                                                f"(up to {best.user_attrs['high']:.2f})")
+                    trial.report(best_possible(mine), step=n)
+                    raise optuna.TrialPruned()
             done = n
-            v = from_tables(plan.game, prep.n_players, pa.concat_tables(players),
-                            pa.concat_tables(games_tables))
-            j = evaluate(v, plan.targets)
+            pj = aggregate(judged, labels, weights, plan.aggregate)
             trial.set_user_attr("games", done)
-            trial.set_user_attr("low", j.low)
-            trial.set_user_attr("high", j.high)
-            trial.set_user_attr("met", j.met)
+            trial.set_user_attr("games_played", played_total)
+            trial.set_user_attr("low", pj.low)
+            trial.set_user_attr("high", pj.high)
+            trial.set_user_attr("met", pj.met)
+            if plan.multi:
+                trial.set_user_attr("cells", [[j.objective, j.low, j.high, bool(j.met)] for j in judged])
+                trial.set_user_attr("met_cells", pj.n_met)
+            # per-trial win shares and length (the search page's trial table): the binding
+            # (worst) cell's for a panel
+            worst_k = max(range(len(judged)), key=lambda i: judged[i].objective)
+            trial.set_user_attr("means", trial_means(cell_data[worst_k]))
             if done == plan.max_games:
-                trial.set_user_attr("met_search", evaluate(v, tight).met)
+                trial.set_user_attr("met_search", all(j.met_search for j in judged))
             trial.set_user_attr("seconds", round(time.perf_counter() - t0, 2))
-            trial.report(j.objective, step=done)
+            trial.report(pj.score, step=done)
             best = incumbent()
-            if k < len(plan.rungs) - 1 and best is not None and best.number in kept:
+            if (not plan.multi and r < len(plan.rungs) - 1 and best is not None
+                    and best.number in kept):
                 # paired: candidate − incumbent on the same games, error spent across the rungs
-                decision, diff, dlo, dhi = race(v, kept[best.number], plan.targets, k + 1,
+                decision, diff, dlo, dhi = race(cell_data[0], kept[best.number], plan.targets, r + 1,
                                                 len(plan.rungs) - 1)
                 if decision == "drop":
                     trial.set_user_attr("note", f"dropped after {done:,} games: worse than the best "
@@ -321,22 +447,25 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                                                 f"({dlo:.2f} to {dhi:.2f}, level 1 − 0.05/"
                                                 f"{len(plan.rungs) - 1} per rung)")
                     raise optuna.TrialPruned()
-            elif k < len(plan.rungs) - 1 and best is not None and j.low > best.user_attrs["high"]:
-                # the incumbent's games are not in memory (a resumed search): unpaired intervals
+            elif r < len(plan.rungs) - 1 and best is not None and pj.low > best.user_attrs["high"]:
                 trial.set_user_attr("note", f"dropped after {done:,} games: its interval "
-                                            f"({j.low:.2f} to {j.high:.2f}) is above the best's "
+                                            f"({pj.low:.2f} to {pj.high:.2f}) is above the best's "
                                             f"({best.user_attrs['low']:.2f} to {best.user_attrs['high']:.2f})")
                 raise optuna.TrialPruned()
-        if done == plan.max_games and (best is None or j.objective < best.value):
+        if plan.multi:
+            trial.set_user_attr("worst", pj.objective)
+            trial.set_user_attr("worst_cell", labels[max(range(len(judged)), key=lambda i: judged[i].objective)])
+        elif done == plan.max_games and (best is None or pj.score < best.value):
             kept.clear()            # the new incumbent's per-game data, for paired racing
-            kept[trial.number] = v
-        return j.objective
+            kept[trial.number] = cell_data[0]
+        return pj.score
 
     def finished():
         return [t for t in study.get_trials(deepcopy=False)
                 if t.state in (states.COMPLETE, states.PRUNED)]
 
     def after_trial(study_, trial):
+        study_.sampler = _sampler(optuna, plan, len(finished()))
         write_trials(study_, plan, out)
         best = incumbent()
         say("search", len(finished()), plan.trials,
@@ -353,6 +482,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                       for t in study.get_trials(deepcopy=False, states=(states.COMPLETE,)))
         say("search", len(finished()), plan.trials, "")
         if remaining > 0 and not (plan.stop_when_met and waiting):
+            study.sampler = _sampler(optuna, plan, len(finished()))
             study.optimize(objective, n_trials=remaining, callbacks=[after_trial], catch=())
         write_trials(study, plan, out)
         best = _best_trial(study, plan, states, exclude=set(rejected))
@@ -361,17 +491,26 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         if best is None:
             raise UsageError("the search found no candidate whose rules validate; check the --vary ranges")
         values = _values_of(plan, best.params)
-        prep = plan.prepare(values)
+        preps = plan.prepare_cells(values)
+        prep = preps[0]
         attempt = len(rejected)
         cseed = plan.confirm_seed if attempt == 0 else confirm_seed_for(plan.confirm_seed + attempt)
         confirm_dir = out / CONFIRM / f"trial-{best.number}"
-        if not (confirm_dir / RUN_JSON).is_file():
-            runner.run(prep, games=plan.confirm_games, seed=cseed, out=confirm_dir,
-                       force=True, threads=threads, quiet=True, executor=executor,
-                       on_chunk=lambda d: say("confirm", d, plan.confirm_games, ""))
-        cseed = json.loads((confirm_dir / RUN_JSON).read_text(encoding="utf-8"))["seed"]
-        v = load_variant(confirm_dir)
-        j = evaluate(v, plan.targets)
+        cell_dirs = [confirm_dir / f"cell-{k}" for k in range(len(preps))] if plan.multi else [confirm_dir]
+        total = plan.confirm_games * len(preps)
+        judged, fairs, seeds = [], [], []
+        for k, (p_k, d_k) in enumerate(zip(preps, cell_dirs)):
+            if not (d_k / RUN_JSON).is_file():
+                runner.run(p_k, games=plan.confirm_games, seed=cseed, out=d_k,
+                           force=True, threads=threads, quiet=True, executor=executor,
+                           on_chunk=lambda d, b=k * plan.confirm_games: say("confirm", b + d, total, ""))
+            seeds.append(json.loads((d_k / RUN_JSON).read_text(encoding="utf-8"))["seed"])
+            v = load_variant(d_k)
+            judged.append(evaluate(v, plan.targets))
+            fairs.append(v.fair)
+        cseed = seeds[0]
+        pj = aggregate(judged, labels, weights, plan.aggregate)
+        j = pj
         more = plan.trials - len(finished()) > 0
         if j.met or not plan.stop_when_met or not more or attempt + 1 >= MAX_CONFIRMATIONS \
                 or str(best.number) in rejected:
@@ -385,13 +524,26 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     best_text = ("# balance tune: the best rules found (" + plan.label(values) + ")\n"
                  + prep.rules_text)
     write_text_atomic(out / BEST_RULES, best_text, force=True)
-    text = sentence(j, plan.targets, v.fair, plan.label(values), plan.confirm_games, cseed)
+    text = panel_sentence(pj, plan.targets, fairs, plan.label(values), plan.confirm_games, cseed)
+    cells = plan.cells if plan.multi else (None,)
+    confirm = {"seed": cseed, "games": plan.confirm_games,
+               "dir": str(confirm_dir.relative_to(out))}
+    if plan.multi:
+        confirm.update({"objective": pj.objective, "low": pj.low, "high": pj.high, "met": pj.met,
+                        "aggregate": plan.aggregate, "met_cells": pj.n_met, "n_cells": len(judged),
+                        "binding": [labels[k] for k in pj.binding],
+                        "targets": judged[pj.binding[0]].parts,
+                        "cells": cell_rows(pj, cells, [str(d.relative_to(out)) for d in cell_dirs],
+                                           seeds)})
+    else:
+        confirm.update(judged[0].to_json())
+        if plan.panel is not None:
+            confirm["cells"] = cell_rows(pj, plan.panel.cells, [confirm["dir"]], seeds)
     result = {"best_trial": best.number, "values": values, "settings": sets,
-              "search": {"objective": best.value, "games": best.user_attrs.get("games"),
+              "search": {"objective": best.user_attrs.get("worst", best.value), "games": best.user_attrs.get("games"),
                          "low": best.user_attrs.get("low"), "high": best.user_attrs.get("high"),
                          "met": best.user_attrs.get("met")},
-              "confirm": {"seed": cseed, "games": plan.confirm_games,
-                          "dir": str(confirm_dir.relative_to(out)), **j.to_json()},
+              "confirm": confirm,
               "rejected_by_confirmation": rejected,
               # every confirmation attempt, the failed ones first (issue 29: a pass after k tries
               # is read with the k tries beside it)
@@ -404,10 +556,15 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                   "met the target on the search's games but not on fresh ones (listed on the page)."
                   if rejected else ""),
               "trials": len(finished()),
-              "games_played_in_search": int(sum(t.user_attrs.get("games", 0) or 0
+              "games_played_in_search": int(sum(t.user_attrs.get("games_played",
+                                                                  t.user_attrs.get("games", 0)) or 0
                                                 for t in study.get_trials(deepcopy=False)))}
     write_text_atomic(out / RESULT_JSON, json.dumps(result, indent=2, ensure_ascii=False,
                                                     default=_json_default) + "\n", force=True)
+    del study
+    finish_out(out, final)
+    if study_file is not None:
+        release_claim(study_file, True)
     return result
 
 
@@ -440,19 +597,36 @@ def write_trials(study, plan: TunePlan, out: Path) -> None:
     buf = io.StringIO()
     names = [v.name for v in plan.varies]
     w = csv.writer(buf)
-    w.writerow(["trial", "state", *names, "games", "objective", "low", "high", "met", "seconds",
-                "note"])
-    for t in study.get_trials(deepcopy=False):
+    panel = ["worst_cell", "met_cells"] if plan.multi else []
+    trials = study.get_trials(deepcopy=False)
+    metrics = list(dict.fromkeys(k for t in trials for k in (t.user_attrs.get("means") or {})))
+    w.writerow(["trial", "state", *names, "games", "objective", "low", "high", "met", *panel,
+                "seconds", "note", *metrics])
+    for t in trials:
+        means = t.user_attrs.get("means") or {}
         vals = _values_of(plan, t.params) if len(t.params) == len(names) else {}
-        obj = t.value if t.value is not None else (
+        obj = t.user_attrs.get("worst", t.value) if t.value is not None else (
             t.intermediate_values[max(t.intermediate_values)] if t.intermediate_values else None)
         w.writerow([t.number, t.state.name.lower(),
                     *(format_value(vals[n]) if n in vals else "" for n in names),
                     t.user_attrs.get("games", ""), "" if obj is None or obj >= INVALID else f"{obj:.6g}",
                     _fmt(t.user_attrs.get("low")), _fmt(t.user_attrs.get("high")),
-                    t.user_attrs.get("met", ""), t.user_attrs.get("seconds", ""),
-                    t.user_attrs.get("note", "")])
+                    t.user_attrs.get("met", ""),
+                    *([t.user_attrs.get("worst_cell", ""), t.user_attrs.get("met_cells", "")]
+                      if panel else []),
+                    t.user_attrs.get("seconds", ""),
+                    t.user_attrs.get("note", ""), *(_fmt(means.get(m)) for m in metrics)])
     write_text_atomic(out / TRIALS_CSV, buf.getvalue(), force=True)
+
+
+TRIAL_METRICS = ("seat_win_share_", "role_win_share_", "strategy_win_share_", "game_length")
+
+
+def trial_means(v) -> dict[str, float]:
+    """The headline means of a trial's games (win shares per seat, role and strategy as fractions,
+    mean game length in turns) for trials.csv, so the tune's page shows what each candidate did."""
+    return {k: float(np.nanmean(x)) for k, x in v.samples.items()
+            if k.startswith(TRIAL_METRICS) and len(x)}
 
 
 def _fmt(x) -> str:
@@ -475,4 +649,15 @@ def write_importance(study, out: Path, optuna) -> None:
     write_text_atomic(out / IMPORTANCE_CSV, buf.getvalue(), force=True)
 
 
-__all__ = ["TunePlan", "plan_tune", "run_tune", "confirm_seed_for", "storage_url"]
+def tune(game: str, *, varies: list[str], targets: list[str], out: str | Path, panel=None,
+         aggregate: str = "worst", storage: str | None = None, force: bool = False,
+         threads: int | None = None, executor=None, **options) -> dict:
+    """The Python API of ``balance tune``: plan (validated before any game), search, confirm;
+    returns result.json's content. ``panel``: a :class:`strategies.panels.Panel` or a panel's
+    name or file; ``options`` as :func:`plan_tune` takes them (seed, trials, min_games, …)."""
+    plan = plan_tune(game, varies=varies, targets=targets, panel=panel, aggregate=aggregate,
+                     **options)
+    return run_tune(plan, out, storage=storage, force=force, threads=threads, executor=executor)
+
+
+__all__ = ["tune", "TunePlan", "plan_tune", "run_tune", "confirm_seed_for", "storage_url"]

@@ -3,7 +3,8 @@
 * ``seat-balance[:TOL]`` — every seat's win share within the fair share 1/P ± TOL percentage
   points (default 1.5). Objective: the largest seat distance from 1/P, in units of TOL.
 * ``role=NAME:SHARE[:TOL]`` — the win share of the seats playing role NAME (asymmetric games)
-  within SHARE ± TOL pp. Objective: the distance from SHARE in units of TOL.
+  within SHARE ± TOL pp. SHARE is ``45%``, ``45`` or ``0.45`` (a number above 1 is read as a
+  percentage); TOL is in percentage points (``5`` or ``5pp``). Objective: the distance from SHARE in units of TOL.
 * ``length=A..B`` — the mean game length (turns) between A and B. Objective: the distance of the
   mean outside [A, B] in units of the half-width (B − A) / 2.
 * ``no-dominant-strategy[:TOL]`` — no strategy's win share (per seat it holds) above 1/P + TOL pp
@@ -55,12 +56,27 @@ class Target:
 
 def _pp(text: str, what: str) -> float:
     try:
-        v = float(text)
+        v = float(text.strip().removesuffix("pp").removesuffix("%"))
     except ValueError:
         raise UsageError(f"{what}: {text!r} is not a number of percentage points") from None
     if not 0 < v < 100:
         raise UsageError(f"{what}: the tolerance must be between 0 and 100 percentage points")
     return v / 100.0
+
+
+def _share(text: str, what: str) -> float:
+    """A win share as ``45%``, ``45`` or ``0.45`` (a number above 1 is a percentage)."""
+    t = text.strip()
+    percent = t.endswith("%")
+    try:
+        v = float(t.removesuffix("%"))
+    except ValueError:
+        raise UsageError(f"{what}: {text!r} is not a win share (45%, 45 or 0.45)") from None
+    if percent or v > 1:
+        v /= 100.0
+    if not 0 <= v <= 1:
+        raise UsageError(f"{what}: the win share {text} must be from 0 to 100% (45%, 45 or 0.45)")
+    return v
 
 
 def parse_target(text: str, game: str, option: str = "--target") -> Target:
@@ -88,12 +104,7 @@ def parse_target(text: str, game: str, option: str = "--target") -> Target:
             raise UsageError(f"{what}: every seat of {spec.title} plays the same role (use seat-balance)")
         if parts[0] not in names:
             raise UsageError(f"{what}: unknown role {parts[0]!r} (known: {', '.join(names)})")
-        try:
-            aim = float(parts[1])
-        except ValueError:
-            raise UsageError(f"{what}: {parts[1]!r} is not a win share (a number from 0 to 1)") from None
-        if not 0 <= aim <= 1:
-            raise UsageError(f"{what}: the win share {aim} must be from 0 to 1 (0.45 = 45%)")
+        aim = _share(parts[1], what)
         tol = _pp(parts[2], what) if len(parts) == 3 else DEFAULT_TOL / 100
         return Target(s, "role", tol, role=parts[0], aim=aim)
     if head == "length":
@@ -302,7 +313,7 @@ def sentence(j: Judgement, targets: tuple[Target, ...], fair: float | None, sett
                         f"{'yes' if p['met'] else 'no'} ({shown})")
         elif t.kind == "role":
             r = ms[0]
-            bits.append(f"the {t.role}s' win share {100 * r['estimate']:.1f}% ({100 * r['low']:.1f} to "
+            bits.append(f"the {t.role.title()} side's win share {100 * r['estimate']:.1f}% ({100 * r['low']:.1f} to "
                         f"{100 * r['high']:.1f}) against {100 * t.aim:.1f}% ± {100 * t.tol:.1f} pp: "
                         f"{'met' if p['met'] else 'not met'}")
         elif t.kind == "length":
@@ -315,5 +326,6 @@ def sentence(j: Judgement, targets: tuple[Target, ...], fair: float | None, sett
             bits.append(f"no strategy above {100 * fair:.1f}% + {100 * t.tol:.1f} pp: "
                         f"{'met' if p['met'] else 'not met'} ({shown})")
     verdict = "Target met" if j.met else "Target NOT met"
-    return (f"{verdict} with {settings}, confirmed on {games:,} fresh games (seed {seed}): "
+    # the fresh seed is recorded in result.json; a 19-digit number does not belong in a headline
+    return (f"{verdict} with {settings}, confirmed on {games:,} fresh games: "
             + "; ".join(bits) + ".")

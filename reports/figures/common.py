@@ -56,8 +56,19 @@ def subplots(fig: Figure, *args, **kw):
 
 
 def percent_axis(ax, axis: str = "y") -> None:
+    """A share axis: ticks as percentages, its limits kept within 0–100% (a bar's label or an
+    interval never stretches it to 120%), marked for the figure checklist
+    (:mod:`reports.figures.checklist`)."""
     from matplotlib.ticker import MaxNLocator, PercentFormatter
 
+    from reports.figures.checklist import share_axis
+
+    lo, hi = ax.get_ylim() if axis == "y" else ax.get_xlim()
+    lo, hi = max(0.0, lo), min(1.0, hi)
+    if hi <= lo:
+        lo, hi = 0.0, 1.0
+    (ax.set_ylim if axis == "y" else ax.set_xlim)(lo, hi)
+    share_axis(ax, axis)
     target = ax.yaxis if axis == "y" else ax.xaxis
     target.set_major_locator(MaxNLocator(nbins=5 if axis == "x" else 7))
     target.set_major_formatter(PercentFormatter(1.0))
@@ -69,6 +80,15 @@ def render(fig: Figure, fmt: str, dpi: int = 130) -> bytes:
     with matplotlib.rc_context(RC):
         fig.savefig(buf, format=fmt, dpi=dpi)
     return buf.getvalue()
+
+
+def bar_label(ax, x: float, value: float, top: float = 1.0, **kw) -> None:
+    """The share ``value`` printed above its bar, or inside it when the bar reaches near the top of
+    a 0–``top`` axis (the label then stays inside the figure)."""
+    inside = value > 0.85 * top
+    ax.annotate(f"{100 * value:.1f}%", (x, value), xytext=(0, -14 if inside else 12),
+                textcoords="offset points", ha="center", color="white" if inside else "black",
+                fontweight="bold" if inside else "normal", **kw)
 
 
 def error_bars(low, mid, high) -> np.ndarray:
@@ -128,7 +148,7 @@ def role_advantage(t: dict) -> Figure:
     ax.bar(x, p, color=[OKABE_ITO[i % 8] for i in range(len(x))], width=0.6,
            yerr=error_bars(roles["ci_low"], p, roles["ci_high"]), capsize=5, ecolor="black")
     for xi, pi in zip(x, p):
-        ax.annotate(f"{100 * pi:.1f}%", (xi, pi), xytext=(0, 12), textcoords="offset points", ha="center")
+        bar_label(ax, xi, pi, top=min(1.0, max(p.max() * 1.25, 0.1)))
     ax.set_xticks(x, [lab if k == 1 else f"{lab}s ({k})" for lab, k in
                       zip(roles["role_label"].to_list(), roles["seats"].to_list())])
     ax.set_ylabel("Share of games won by the role")

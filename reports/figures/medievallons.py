@@ -69,7 +69,7 @@ def guild_types(t: dict) -> Figure | None:
     f = g["founded_share"].to_numpy()
     ax2.barh(y, f, color=OKABE_ITO[4], xerr=error_bars(g["founded_ci_low"], f, g["founded_ci_high"]), capsize=3,
              ecolor="black")
-    ax2.set_xlabel("Players who founded one (share of player-games)")
+    ax2.set_xlabel("Players who founded one\n(share of player-games)")
     percent_axis(ax2, "x")
     ax2.set_title("How often each type is founded", pad=26)
     _left_out_note(fig, left_out)

@@ -8,11 +8,12 @@ May import matplotlib (Agg), numpy, polars and :mod:`reports.figures.common`.
 from __future__ import annotations
 
 import numpy as np
+import polars as pl
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
 from reports.figures.common import (
-    FAIR, OKABE_ITO, error_bars, new_figure, percent_axis, styled, subplots,
+    FAIR, OKABE_ITO, bar_label, error_bars, new_figure, percent_axis, styled, subplots,
 )
 
 
@@ -61,9 +62,9 @@ def improvements(t: dict) -> Figure | None:
     ax.bar(x, share, color=[OKABE_ITO[4], OKABE_ITO[0]], width=0.6,
            yerr=error_bars(d["ci_low"], share, d["ci_high"]), capsize=5, ecolor="black")
     for xi, v in zip(x, share):
-        ax.annotate(f"{100 * v:.1f}%", (xi, v), xytext=(0, 10), textcoords="offset points", ha="center")
+        bar_label(ax, xi, v)
     ax.set_xticks(x, labels)
-    ax.set_ylim(0, 1.1)
+    ax.set_ylim(0, 1.0)
     percent_axis(ax)
     ax.set_ylabel("Share of games")
     ax.set_title("Games and the land improvements")
@@ -73,10 +74,32 @@ def improvements(t: dict) -> Figure | None:
             width=0.6, yerr=error_bars(d["seigneur_ci_low"].to_numpy()[ok], s[ok],
                                         d["seigneur_ci_high"].to_numpy()[ok]), capsize=5, ecolor="black")
     for xi, v in zip(x[ok], s[ok]):
-        ax2.annotate(f"{100 * v:.1f}%", (xi, v), xytext=(0, 10), textcoords="offset points", ha="center")
+        bar_label(ax2, xi, v)
     ax2.set_xticks(x, labels)
-    ax2.set_ylim(0, 1.1)
+    ax2.set_ylim(0, 1.0)
     percent_axis(ax2)
     ax2.set_ylabel("Seigneur's win share")
-    ax2.set_title("Who wins, before and after (95% intervals)")
+    ax2.set_title("Seigneur's win share, by whether the game\nreached the improvements (95% intervals)")
+    return fig
+
+
+@styled
+def final_squares(sq: pl.DataFrame) -> Figure | None:
+    """The Seigneur's square on the rent track at the end of the game: share of games per square."""
+    if sq.height == 0:
+        return None
+    from reports.figures.checklist import integer_axis
+
+    fig = new_figure(8, 3.8)
+    ax = subplots(fig)
+    x = sq["square"].to_numpy()
+    share = sq["share"].to_numpy()
+    ax.bar(x, share, color=OKABE_ITO[0], width=0.7)
+    ax.set_xlim(float(x.min()) - 0.6, float(x.max()) + 0.6)
+    ax.set_ylim(0, min(1.0, max(float(share.max()) * 1.2, 0.05)))
+    integer_axis(ax, "x")
+    percent_axis(ax)
+    ax.set_xlabel("The Seigneur's square on the rent track at the end")
+    ax.set_ylabel("Share of games")
+    ax.set_title("Where the Seigneur ends")
     return fig

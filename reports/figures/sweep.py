@@ -13,6 +13,7 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
+from reports.figures.checklist import integer_axis, zoomed_axis
 from reports.figures.common import FAIR, OKABE_ITO, new_figure, styled
 
 
@@ -41,23 +42,38 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str) -> Fi
                      ("game_length", "game length (turns)"), ("event_swing", f"event swing ({unit})")):
         if m in d["metric"].to_list():
             panels.append((m, [m], title))
+    integer = numeric and all(float(x).is_integer() for x in xs.values())
     fig = new_figure(4.2 * min(len(panels), 3), 3.6 * ((len(panels) + 2) // 3))
     axes = np.atleast_1d(fig.subplots((len(panels) + 2) // 3, min(len(panels), 3))).ravel()
     for ax, (kind, metrics, title) in zip(axes, panels):
+        top = 0.0
+        share_panel = False
         for k, m in enumerate(metrics):
             r = d.filter(pl.col("metric") == m)
-            sc = _scale(bool(r["share"][0]))
-            x = np.array([xs[v] for v in r["value"].to_list()]) + (0.0 if len(metrics) == 1 else
-                                                                   (k - (len(metrics) - 1) / 2) * 0.04 *
-                                                                   (max(xs.values()) - min(xs.values()) or 1))
+            share_panel = bool(r["share"][0])
+            sc = _scale(share_panel)
+            # every point sits on its setting's value (no sideways offsets): the colours tell the
+            # series apart
+            x = np.array([xs[v] for v in r["value"].to_list()], float)
             est, lo, hi = (r[c].to_numpy() * sc for c in ("estimate", "low", "high"))
+            top = max(top, float(np.nanmax(hi)))
             ax.errorbar(x, est, yerr=[est - lo, hi - est], marker="o", ms=4, capsize=3,
                         color=OKABE_ITO[k % len(OKABE_ITO)],
-                        label=str(r["label"][0]).removesuffix("'s win share").removesuffix(" win share"))
+                        label=str(r["label"][0]).removesuffix(" win share").removesuffix("'s").removesuffix("'"))
         if kind == "seat" and fair is not None:
             ax.axhline(100 * fair, color=FAIR, ls="--", lw=1)
         ax.set_title(title)
         ax.set_xlabel(parameter)
+        if share_panel:                        # shares on 0–100%
+            ax.set_ylim(0, min(100.0, max(top * 1.15, 5.0)))
+            ax.set_ylabel("win share (%)")
+        else:
+            ax.set_ylabel(title[title.rfind("(") + 1:-1] if title.endswith(")") else "")
+            zoomed_axis(ax, "y")
+        if integer:
+            integer_axis(ax, "x")
+            lo_x, hi_x = min(xs.values()), max(xs.values())
+            ax.set_xlim(lo_x - 0.3, hi_x + 0.3)
         if not numeric:
             ax.set_xticks(list(xs.values()), values, rotation=20)
         if len(metrics) > 1:
@@ -70,69 +86,99 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str) -> Fi
 @styled
 def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = 16) -> Figure | None:
     """Which parameter moves which metric most: the paired effect of moving each parameter from its
-    first to its last value, largest first (shares in percentage points, or the other metrics)."""
+    first to its last value, largest first. ``shares=True``: the win shares, in percentage points;
+    otherwise every other metric, one panel per unit (the score unit, turns, …): one unit per axis."""
     d = e.filter(pl.col("share") == shares)
     if d.height == 0:
         return None
-    d = d.with_columns(pl.col("delta").abs().alias("size")).sort("size", descending=True).head(top)
-    d = d.reverse()
+    units = ["pp"] if shares else list(dict.fromkeys(d["unit"].to_list()))
+    groups = []
+    for u in units:
+        g = d if shares else d.filter(pl.col("unit") == u)
+        g = g.with_columns(pl.col("delta").abs().alias("size")).sort("size", descending=True).head(top)
+        groups.append((u, g.reverse()))
+    heights = [0.42 * g.height + 1.1 for _, g in groups]
+    fig = new_figure(9.0, sum(heights) + 0.5)
+    axes = np.atleast_1d(fig.subplots(len(groups), 1, height_ratios=heights))
     sc = _scale(shares)
-    fig = new_figure(9.0, 0.42 * d.height + 1.4)
-    ax = fig.subplots()
-    y = np.arange(d.height)
-    delta, lo, hi = (d[c].to_numpy() * sc for c in ("delta", "low", "high"))
-    colours = [OKABE_ITO[0] if x >= 0 else OKABE_ITO[5] for x in delta]
-    ax.barh(y, delta, color=colours, alpha=0.8)
-    ax.errorbar(delta, y, xerr=[delta - lo, hi - delta], fmt="none", ecolor="#222", capsize=3)
-    labels = [f"{p} {a}→{b}: {lab}" for p, a, b, lab in
-              zip(d["parameter"], d["from"], d["to"], d["label"])]
-    ax.set_yticks(y, labels, fontsize=9)
-    ax.axvline(0, color="#444", lw=1)
-    ax.set_xlabel("change (percentage points)" if shares else f"change ({unit}; length in turns)")
-    ax.set_title("What each parameter moves most (95% intervals, paired games)")
+    for ax, (u, g) in zip(axes, groups):
+        y = np.arange(g.height)
+        delta, lo, hi = (g[c].to_numpy() * sc for c in ("delta", "low", "high"))
+        colours = [OKABE_ITO[0] if x >= 0 else OKABE_ITO[5] for x in delta]
+        ax.barh(y, delta, color=colours, alpha=0.8)
+        ax.errorbar(delta, y, xerr=[delta - lo, hi - delta], fmt="none", ecolor="#222", capsize=3)
+        labels = [f"{p} {a}→{b}: {lab}" for p, a, b, lab in
+                  zip(g["parameter"], g["from"], g["to"], g["label"])]
+        ax.set_yticks(y, labels, fontsize=9)
+        ax.axvline(0, color="#444", lw=1)
+        ax.set_xlabel("change (percentage points)" if shares else f"change ({u})")
+    fig.suptitle("What each setting moves most\n(first → last value, paired games, 95% intervals)",
+                 fontsize=12)
     return fig
 
 
 @styled
-def search(trials: pl.DataFrame) -> Figure | None:
-    """Objective of every trial (filled: played to the last rung; hollow: dropped early), with the
-    best full-budget objective so far."""
-    d = trials.filter(pl.col("objective").is_not_null())
+def search(trials: pl.DataFrame, metric: str | None = None, label: str = "",
+           band: tuple[float, float] | None = None) -> Figure | None:
+    """Every trial (filled: played to the last rung; hollow: dropped early). With ``metric`` (the
+    column of a single role or length target) the y axis is that metric in its own unit (shares in
+    %, length in turns) with the target ``band``; otherwise the objective, in tolerance units, with
+    the best full-budget objective so far."""
+    col = metric if metric and metric in trials.columns else "objective"
+    d = trials.filter(pl.col(col).is_not_null() & (pl.col(col).cast(pl.String) != ""))
     if d.height == 0:
         return None
+    share = col != "objective" and "win_share" in col
+    y_all = d[col].cast(pl.Float64).to_numpy() * (100.0 if share else 1.0)
     fig = new_figure(9.0, 4.6)
     ax = fig.subplots()
-    full = d["games"].max()
+    full = d["games"].cast(pl.Int64).max()
     for state, style in (("complete", dict(color=OKABE_ITO[0], label="played to the last rung")),
                          ("pruned", dict(facecolors="none", edgecolors=OKABE_ITO[5],
                                          label="dropped by the racing rule"))):
-        s = d.filter(pl.col("state") == state)
-        if s.height:
-            sizes = 20 + 60 * s["games"].to_numpy() / max(full, 1)
-            ax.scatter(s["trial"].to_numpy(), s["objective"].to_numpy(), s=sizes, **style)
-    best, run = [], float("inf")
-    for t, o, g in zip(d["trial"], d["objective"], d["games"]):
-        if g == full:
-            run = min(run, o)
-        best.append(run)
-    ax.step(d["trial"].to_numpy(), best, where="post", color="#222", lw=1.2, label="best so far")
-    ax.axhline(1.0, color=FAIR, ls="--", lw=1, label="tolerance (objective 1)")
+        mask = (d["state"] == state).to_numpy()
+        if mask.any():
+            sizes = 20 + 60 * d["games"].cast(pl.Int64).to_numpy()[mask] / max(full, 1)
+            ax.scatter(d["trial"].to_numpy()[mask], y_all[mask], s=sizes, **style)
+    if col == "objective":
+        best, run = [], float("inf")
+        for o, g in zip(y_all, d["games"].cast(pl.Int64)):
+            if g == full:
+                run = min(run, o)
+            best.append(run)
+        ax.step(d["trial"].to_numpy(), best, where="post", color="#222", lw=1.2, label="best so far")
+        ax.axhline(1.0, color=FAIR, ls="--", lw=1, label="tolerance (objective 1)")
+        ax.set_ylabel("objective (tolerance units; 0 = on target)")
+        ax.set_ylim(bottom=0)
+    else:
+        if band is not None:
+            ax.axhspan(band[0], band[1], color=FAIR, alpha=0.15, label="target")
+        ax.set_ylabel(label)
+        if share:
+            ax.set_ylim(0, min(100.0, max(float(np.nanmax(y_all)), band[1] if band else 0) * 1.15 + 1))
+        else:
+            ax.set_ylim(bottom=0)
+    integer_axis(ax, "x")
     ax.set_xlabel("trial")
-    ax.set_ylabel("objective (0 = on target, 1 = at the tolerance)")
     ax.set_title("The search, trial by trial (marker size: games played)")
     ax.legend(fontsize=9)
     return fig
 
 
 @styled
-def importance(imp: pl.DataFrame) -> Figure | None:
-    d = imp.filter(pl.col("importance").is_not_null()).sort("importance")
-    if d.height == 0:
+def effects(eff: pl.DataFrame, label: str) -> Figure | None:
+    """What moving each setting across its range does to the target metric (paired trials)."""
+    if eff.height == 0:
         return None
-    fig = new_figure(8.0, 0.5 * d.height + 1.4)
+    d = eff.reverse()
+    fig = new_figure(8.0, 0.55 * d.height + 1.6)
     ax = fig.subplots()
-    ax.barh(np.arange(d.height), d["importance"].to_numpy(), color=OKABE_ITO[2])
-    ax.set_yticks(np.arange(d.height), d["parameter"].to_list())
-    ax.set_xlabel("importance (Optuna, share of the objective's variation)")
-    ax.set_title("Which settings matter for the target")
+    y = np.arange(d.height)
+    e, lo, hi = (d[c].to_numpy() for c in ("effect", "low", "high"))
+    ax.barh(y, e, color=[OKABE_ITO[0] if x >= 0 else OKABE_ITO[5] for x in e], alpha=0.8)
+    ax.errorbar(e, y, xerr=[e - lo, hi - e], fmt="none", ecolor="#222", capsize=3)
+    ax.set_yticks(y, [f"{p} {a}→{b}" for p, a, b in zip(d["parameter"], d["from"], d["to"])])
+    ax.axvline(0, color="#444", lw=1)
+    ax.set_xlabel(f"change of the {label.rsplit(' (', 1)[0]} ({d['unit'][0]})")
+    ax.set_title("What each setting does to the target (95% intervals)")
     return fig

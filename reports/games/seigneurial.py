@@ -108,7 +108,20 @@ def sections(t: dict, rs, figs: FigureSet, questions=None) -> list[Section]:
         sq = t["seigneur_squares"]
         out.append(Section(
             "squares", "The Seigneur's final square", "Where the Seigneur stands on the rent track when "
-            "the game ends (SG-5.6).", [],
+            "the game ends (SG-5.6).", figs.add("seigneur_squares", F.final_squares(sq)),
             [("Final square", sq.with_columns((pl.col("share") * 100).round(1).alias("share (%)"))
-              .select("square", "games", "share (%)"))]))
+              .select("square", "games", "share (%)"))], square_sentences(sq)))
     return out
+
+
+def square_sentences(sq: pl.DataFrame) -> list[str]:
+    """Where the Seigneur usually ends, and the share of games it ends on its goal square or beyond
+    the midpoint, from the ``seigneur_squares`` table."""
+    if sq.height == 0 or int(sq["games"].sum()) == 0:
+        return []
+    top = sq.sort(["games", "square"], descending=[True, False]).row(0, named=True)
+    n = int(sq["games"].sum())
+    mean = float((sq["square"] * sq["games"]).sum()) / n
+    return [f"The Seigneur most often ends on square {top['square']} ({pct(top['share'])} of games); "
+            f"on average on square {num(mean, 1)} (squares {int(sq['square'].min())} to "
+            f"{int(sq['square'].max())} seen)."]

@@ -53,7 +53,7 @@ def register(spec_module: str) -> None:
     folder = _folder_of(spec_module)
     if folder is not None:                  # before the spec module imports anything of the folder
         cache_folders.register(folder)
-    importlib.import_module(spec_module).SPEC  # a spec that does not build is refused here  # noqa: B018
+    importlib.import_module(spec_module)      # a spec that does not build is refused here
     if spec_module not in REGISTRY:
         REGISTRY = (*REGISTRY, spec_module)
         _specs = None

@@ -82,8 +82,9 @@ def _coverage(p, reps: int, games: int, seed: int):
 
 @pytest.mark.parametrize("p", [FAIR, AWAY], ids=["fair", "away"])
 def test_seat_balance_and_objective_intervals_cover_at_the_fair_point_and_away(p):
-    cb, ct = _coverage(p, reps=150, games=3000, seed=5)
-    assert cb >= 0.93 and ct >= 0.93, (cb, ct)
+    cb, ct = _coverage(p, reps=60, games=2000, seed=5)
+    # 60 repetitions: ±2.8 pp of noise around 95 %; the slow test holds them to ≥ 93 % on 1,000
+    assert cb >= 0.88 and ct >= 0.88, (cb, ct)
 
 
 @pytest.mark.slow
@@ -94,11 +95,12 @@ def test_seat_balance_and_objective_coverage_slow(p):
     assert cb >= 0.93 and ct >= 0.93, (cb, ct)
 
 
-def _null_sweep(reps: int, games: int, seed: int, adjusted: bool = True) -> float:
-    """Share of null sweeps (the parameter does nothing; the two variants replay the same deals
-    and differ in half of the games by chance) with at least one clear effect."""
+def _null_sweep(reps: int, games: int, seed: int) -> tuple[float, float]:
+    """Shares of null sweeps (the parameter does nothing; the two variants replay the same deals
+    and differ in half of the games by chance) with at least one clear effect: (adjusted,
+    unadjusted)."""
     rng = np.random.default_rng(seed)
-    hits = 0
+    hits = raw = 0
     for _ in range(reps):
         wa = draw_games(rng, games, FAIR)
         wb = wa.copy()
@@ -111,24 +113,22 @@ def _null_sweep(reps: int, games: int, seed: int, adjusted: bool = True) -> floa
         a = variant(wa, {"winner_margin": margin_a, "game_length": length_a})
         b = variant(wb, {"winner_margin": margin_b, "game_length": length_b})
         rows = parameter_effects(a, b)
-        lo, hi = ("low", "high") if adjusted else ("low_unadjusted", "high_unadjusted")
-        hits += any(r[lo] > 0 or r[hi] < 0 for r in rows)
-    return hits / reps
+        hits += any(r["low"] > 0 or r["high"] < 0 for r in rows)
+        raw += any(r["low_unadjusted"] > 0 or r["high_unadjusted"] < 0 for r in rows)
+    return hits / reps, raw / reps
 
 
-def test_a_null_sweep_shows_a_clear_effect_rarely():
-    assert _null_sweep(reps=120, games=1500, seed=3) <= 0.07
-
-
-def test_the_same_null_sweep_unadjusted_shows_many_effects():
+@pytest.mark.slow
+def test_a_null_sweep_shows_a_clear_effect_rarely_and_unadjusted_often():
+    rate, unadjusted = _null_sweep(reps=80, games=1500, seed=3)
+    assert rate <= 0.07
     # the mistake the adjustment guards against: per-metric intervals flag far more than 5 %
-    assert _null_sweep(reps=120, games=1500, seed=3, adjusted=False) >= 0.15
+    assert unadjusted >= 0.12
 
 
 @pytest.mark.slow
 def test_a_null_sweep_shows_a_clear_effect_in_at_most_5_percent_slow():
-    rate = _null_sweep(reps=1000, games=3000, seed=4)
-    unadjusted = _null_sweep(reps=1000, games=3000, seed=4, adjusted=False)
+    rate, unadjusted = _null_sweep(reps=1000, games=3000, seed=4)
     print(f"null sweep: any clear effect {rate:.3f} (unadjusted {unadjusted:.3f})")
     assert rate <= 0.05 + 2.5 * math.sqrt(0.05 * 0.95 / 1000)
 
@@ -145,8 +145,8 @@ def _seat_flag_rate(P: int, reps: int, games: int, seed: int, adjusted: bool = T
 
 @pytest.mark.parametrize("P", [4, 5])
 def test_a_fair_game_flags_a_seat_rarely(P):
-    assert _seat_flag_rate(P, reps=400, games=2000, seed=P) <= 0.07
-    assert _seat_flag_rate(P, reps=400, games=2000, seed=P, adjusted=False) >= 0.10
+    assert _seat_flag_rate(P, reps=300, games=2000, seed=P) <= 0.07
+    assert _seat_flag_rate(P, reps=300, games=2000, seed=P, adjusted=False) >= 0.10
 
 
 @pytest.mark.slow
@@ -202,6 +202,7 @@ def test_practical_wording_and_order():
         == [stats.LARGE, stats.SMALL, stats.NOT_SHOWN]
 
 
+@pytest.mark.slow
 def test_race_drops_a_clearly_worse_candidate_and_rarely_an_equal_one():
     target = (Target("seat-balance", "seat-balance", 0.015),)
     rng = np.random.default_rng(21)
@@ -210,11 +211,11 @@ def test_race_drops_a_clearly_worse_candidate_and_rarely_an_equal_one():
     d, diff, lo, hi = race(variant(worse_w), inc, target, 1, 3)
     assert d == "drop" and lo > 0 and diff > 0
     drops = 0
-    for _ in range(100):    # an equally good candidate (same law, half its games shared)
+    for _ in range(60):     # an equally good candidate (same law, half its games shared)
         w = inc.seat_wins[:2000].copy()
         redo = rng.random(2000) < 0.5
         w[redo] = draw_games(rng, int(redo.sum()), FAIR)
         drops += race(variant(w), inc, target, 1, 3)[0] == "drop"
-    assert drops <= 5
+    assert drops <= 3
     with pytest.raises(ValueError):
         race(variant(draw_games(rng, 7000, FAIR)), inc, target, 1, 3)   # more games than the incumbent

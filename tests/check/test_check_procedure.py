@@ -259,9 +259,23 @@ def test_summary_file_is_appended_and_junit_replaced(tmp_path):
     res = result([(25.0, 0.1)])
     summary, junit = tmp_path / "step_summary.md", tmp_path / "junit.xml"
     summary.write_text("earlier step\n", encoding="utf-8")
-    junit.write_text("old", encoding="utf-8")
+    junit.write_text(junit_xml(res), encoding="utf-8")       # a report of an earlier check: replaced
     write_reports(res, junit, summary)
     assert summary.read_text(encoding="utf-8").startswith("earlier step\n## ✅ balance check: PASS")
+    ET.parse(junit)
+
+
+def test_a_junit_path_holding_a_file_check_did_not_write_needs_force(tmp_path):
+    """Issue 28: only a file that balance check wrote is replaced without --force."""
+    from simcore.errors import UsageError
+
+    res = result([(25.0, 0.1)])
+    junit = tmp_path / "junit.xml"
+    junit.write_text("my own notes", encoding="utf-8")
+    with pytest.raises(UsageError, match="file exists"):
+        write_reports(res, junit, None)
+    assert junit.read_text(encoding="utf-8") == "my own notes"
+    write_reports(res, junit, None, force=True)
     ET.parse(junit)
 
 

@@ -24,20 +24,44 @@ from test_kernel_vs_reference import check_native_bots, check_replayed_lineup
 PIG = Path(__file__).with_name("pig")
 
 
-def broken_pig(tmp_path: Path, name: str, edits: dict[str, list[tuple[str, str]]],
+@pytest.fixture
+def copies(request, tmp_path) -> Path:
+    """Where the broken copies go: a folder kept between runs (pytest's cache), so that Numba's
+    on-disk cache of an unchanged copy is reused (a cold compile of each copy would cost most of
+    this module's time); files are rewritten only when their content changes."""
+    try:
+        return Path(request.config.cache.mkdir("pig_copies"))
+    except Exception:                        # no cache (-p no:cacheprovider): a fresh folder
+        return tmp_path
+
+
+def _sync(src: Path, dst: Path) -> None:
+    """``dst`` holds exactly ``src``'s files, unchanged files untouched (their mtime is part of
+    Numba's cache key)."""
+    dst.mkdir(parents=True, exist_ok=True)
+    for f in src.iterdir():
+        if f.is_file() and (not (dst / f.name).exists()
+                            or (dst / f.name).read_bytes() != f.read_bytes()):
+            shutil.copy2(f, dst / f.name)
+
+
+def broken_pig(root: Path, name: str, edits: dict[str, list[tuple[str, str]]],
                register: bool = True):
-    """A copy of Pig as package ``name`` under ``tmp_path``, with ``edits`` (file → (old, new)
+    """A copy of Pig as package ``name`` under ``root``, with ``edits`` (file → (old, new)
     replacements, each of which must apply), registered; returns its spec."""
-    folder = tmp_path / name
-    shutil.copytree(PIG, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    staged = root / ".staging" / name
+    if staged.exists():
+        shutil.rmtree(staged)
+    shutil.copytree(PIG, staged, ignore=shutil.ignore_patterns("__pycache__"))
     for file, pairs in edits.items():
-        text = (folder / file).read_text(encoding="utf-8")
+        text = (staged / file).read_text(encoding="utf-8")
         for old, new in pairs:
             assert old in text, f"{file}: {old!r} not found (Pig changed?)"
             text = text.replace(old, new)
-        (folder / file).write_text(text, encoding="utf-8")
-    if str(tmp_path) not in sys.path:
-        sys.path.insert(0, str(tmp_path))
+        (staged / file).write_text(text, encoding="utf-8")
+    _sync(staged, root / name)
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
     if register:
         registry.register(f"{name}.spec")
         return registry.get(name.replace("_", "-"))
@@ -49,8 +73,8 @@ def _chunk_check(spec, n=300, **kw):
     check_chunk(prep, prep.play(0, n, 5), n)
 
 
-def test_1_kernel_dtypes_other_than_the_spec_are_named(tmp_path):
-    spec = broken_pig(tmp_path, "pig_dtype", {"driver.py": [
+def test_1_kernel_dtypes_other_than_the_spec_are_named(copies, tmp_path):
+    spec = broken_pig(copies, "pig_dtype", {"driver.py": [
         ('o = {"score": out[0],', 'o = {"score": out[0].astype(np.int32),'),
         ('"best_turn": out[3],', '"best_turn": out[3].astype(np.float64),')]})
     with pytest.raises(ContractError, match="players column 'score' is int32 but the spec "
@@ -59,10 +83,10 @@ def test_1_kernel_dtypes_other_than_the_spec_are_named(tmp_path):
         _chunk_check(spec)
 
 
-def test_2_a_spec_column_too_narrow_for_a_rule_setting_is_one_line(tmp_path, capsys):
+def test_2_a_spec_column_too_narrow_for_a_rule_setting_is_one_line(copies, tmp_path, capsys):
     """int8 rolls fit the default rules (at most ~80 rolls a game) but wrap around with
     ``--set target=2000``: one line naming the column, exit code 2, no traceback."""
-    spec = broken_pig(tmp_path, "pig_narrow", {
+    spec = broken_pig(copies, "pig_narrow", {
         "spec.py": [('Column("rolls", "int16"', 'Column("rolls", "int8"')],
         "driver.py": [('"rolls": out[1],', '"rolls": out[1].astype(np.int8),')]})
     _chunk_check(spec)                                   # the default rules pass
@@ -96,9 +120,9 @@ def _threads_agree(spec, n_games: int, tries: int = 3) -> None:
 
 
 @pytest.mark.skipif(__import__("numba").config.NUMBA_NUM_THREADS < 2, reason="needs 2 threads")
-def test_3_one_workspace_shared_by_threads_is_a_data_race(tmp_path):
+def test_3_one_workspace_shared_by_threads_is_a_data_race(copies, tmp_path):
     _threads_agree(registry.get("pig"), 20000)           # the real game passes
-    spec = broken_pig(tmp_path, "pig_race", {"kernel.py": [
+    spec = broken_pig(copies, "pig_race", {"kernel.py": [
         ("    for g in prange(n):\n        st = np.zeros(1, np.uint64)\n",
          "    ws = np.zeros((4, P), np.int64)\n    for g in prange(n):\n"
          "        st = np.zeros(1, np.uint64)\n"),
@@ -107,31 +131,31 @@ def test_3_one_workspace_shared_by_threads_is_a_data_race(tmp_path):
         _threads_agree(spec, 20000)
 
 
-def test_4a_a_score_unit_other_than_the_score_columns_is_refused(tmp_path):
+def test_4a_a_score_unit_other_than_the_score_columns_is_refused(copies, tmp_path):
     with pytest.raises(ValueError, match="score column's unit 'points' differs from the spec's "
                                          "score_unit 'coins'"):
-        broken_pig(tmp_path, "pig_unit", {"spec.py": [('score_unit="points"',
+        broken_pig(copies, "pig_unit", {"spec.py": [('score_unit="points"',
                                                        'score_unit="coins"')]})
 
 
-def test_4b_a_score_filled_from_another_column_differs_from_the_reference(tmp_path):
-    spec = broken_pig(tmp_path, "pig_score", {"driver.py": [
+def test_4b_a_score_filled_from_another_column_differs_from_the_reference(copies, tmp_path):
+    spec = broken_pig(copies, "pig_score", {"driver.py": [
         ('o = {"score": out[0],', 'o = {"score": out[3],')]})
     with pytest.raises(AssertionError, match="kernel score != reference score"):
         check_replayed_lineup(spec, ["hold-20", "random", "hold-12"], n_games=4)
 
 
-def test_4c_a_score_column_mapped_from_another_array_is_named(tmp_path):
+def test_4c_a_score_column_mapped_from_another_array_is_named(copies, tmp_path):
     """The adapter hands `best_turn` as the score (the kernel's own score is right)."""
-    spec = broken_pig(tmp_path, "pig_map", {"game.py": [
+    spec = broken_pig(copies, "pig_map", {"game.py": [
         ("        return chunk_from_arrays(", "        o = {**o, 'score': o['best_turn']}\n"
                                              "        return chunk_from_arrays(")]})
     with pytest.raises(AssertionError, match=r"the run's 'score' column \(role score, in points\)"):
         check_replayed_lineup(spec, ["hold-20", "random", "hold-12"], n_games=4)
 
 
-def test_5_a_bot_that_differs_between_kernel_and_reference_is_named(tmp_path):
-    spec = broken_pig(tmp_path, "pig_bot", {"bots.py": [
+def test_5_a_bot_that_differs_between_kernel_and_reference_is_named(copies, tmp_path):
+    spec = broken_pig(copies, "pig_bot", {"bots.py": [
         ("turn_total >= row[1]", "turn_total > row[1]")]})
     with pytest.raises(AssertionError, match="bot 'hold-20' plays game .* differently in the "
                                              "kernel and the reference"):

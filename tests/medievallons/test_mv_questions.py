@@ -97,7 +97,8 @@ def test_command_writes_csv_tables_and_run_json(tmp_path, capsys):
                    "--pairs", "balanced:random", "--no-ablation", "--out", str(out)) == 0
     files = {p.name for p in out.iterdir()}
     assert files == {"first_player.csv", "game_length.csv", "length_distribution.csv",
-                     "card_types.csv", "best_of_three.csv", "run.json"}
+                     "card_types.csv", "best_of_three.csv", "run.json",
+                     ".balance-output.json"}                  # the ownership marker
     meta = json.loads((out / "run.json").read_text())
     assert meta["games"] == 400 and meta["players"] == [2, 3] and meta["pairs"] == [["balanced", "random"]]
     printed = capsys.readouterr().out

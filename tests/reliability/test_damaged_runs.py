@@ -30,6 +30,45 @@ def _run_json(run: Path, raw: bytes) -> None:
     (run / "run.json").write_bytes(raw)
 
 
+CHANGED = "changed after it was written"
+
+
+def _overwrite_middle(path: Path) -> None:
+    """A few bytes overwritten inside the file (same size: only the hash can tell)."""
+    raw = bytearray(path.read_bytes())
+    mid = len(raw) // 2
+    raw[mid:mid + 6] = bytes(b ^ 0x5A for b in raw[mid:mid + 6])
+    path.write_bytes(bytes(raw))
+
+
+def _rewrite(run: Path, name: str, column: str, change) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(run / name)
+    values = change(table[column].to_pylist())
+    i = table.schema.get_field_index(column)
+    table = table.set_column(i, column, pa.array(values))
+    pq.write_table(table, run / name)
+
+
+def _duplicate_rows(path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(path)
+    pq.write_table(pa.concat_tables([table, table.slice(0, 4)]), path)
+
+
+def _strip_integrity(run: Path) -> None:
+    """Make ``run`` look written before run.json recorded its files (and before stats.json)."""
+    meta = _meta(run)
+    meta.pop("integrity")
+    meta.pop("statistics", None)
+    (run / "run.json").write_text(json.dumps(meta), encoding="utf-8")
+    (run / "stats.json").unlink(missing_ok=True)
+
+
 @pytest.fixture(scope="module")
 def other_runs(tmp_path_factory):
     """Real runs to mix files from: other game count, 3 players, other bots, another game."""
@@ -68,25 +107,58 @@ DAMAGE = [
     ("a tables directory", lambda r, o: _write_meta(r, command="medievallons-questions"), "run.json",
      "not a run of games"),
     ("players.parquet of a 100-game run",
+     lambda r, o: shutil.copy(o["games100"] / "players.parquet", r), "players.parquet", CHANGED),
+    ("players.parquet of a 3-player run",
+     lambda r, o: shutil.copy(o["players3"] / "players.parquet", r), "players.parquet", CHANGED),
+    ("games.parquet of a 3-player run",
+     lambda r, o: shutil.copy(o["players3"] / "games.parquet", r), "games.parquet", CHANGED),
+    ("players.parquet of other bots",
+     lambda r, o: shutil.copy(o["random_bots"] / "players.parquet", r), "players.parquet", CHANGED),
+    ("players.parquet of another game",
+     lambda r, o: (shutil.copy(o["ma2"] / "players.parquet", r), shutil.copy(o["fief"] / "run.json", r),
+                   shutil.copy(o["fief"] / "games.parquet", r)),
+     "players.parquet", CHANGED),
+    ("run.json says fewer games than were played",
+     lambda r, o: (shutil.copy(o["games100"] / "players.parquet", r), _write_meta(r, games=100)),
+     "players.parquet", CHANGED),
+    ("run.json games edited alone", lambda r, o: _write_meta(r, games=100), "run.json",
+     "the files were written for games = 200"),
+    ("players.parquet bytes overwritten inside", lambda r, o: _overwrite_middle(r / "players.parquet"),
+     "players.parquet", "contents differ"),
+    ("NaN scores", lambda r, o: _rewrite(r, "players.parquet", "score", lambda c: [float("nan")] * len(c)),
+     "players.parquet", CHANGED),
+    ("string scores", lambda r, o: _rewrite(r, "players.parquet", "score", lambda c: [str(x) for x in c]),
+     "players.parquet", CHANGED),
+    ("win_share tripled", lambda r, o: _rewrite(r, "players.parquet", "win_share", lambda c: [3 * x for x in c]),
+     "players.parquet", CHANGED),
+    ("duplicated rows", lambda r, o: _duplicate_rows(r / "players.parquet"), "players.parquet", CHANGED),
+    ("a parquet file added by hand", lambda r, o: shutil.copy(r / "games.parquet", r / "extra.parquet"),
+     "extra.parquet", "not written with this run"),
+    ("integrity record damaged", lambda r, o: _write_meta(r, integrity={"files": 3}), "run.json",
+     "integrity record is damaged"),
+    ("players.parquet garbage", lambda r, o: (r / "players.parquet").write_bytes(b"PAR1 not parquet"),
+     "players.parquet", CHANGED),
+    ("players.parquet missing", lambda r, o: (r / "players.parquet").unlink(), "players.parquet", "missing"),
+    ("games.parquet missing", lambda r, o: (r / "games.parquet").unlink(), "games.parquet", "missing"),
+    ("games.parquet garbage", lambda r, o: (r / "games.parquet").write_bytes(b"x" * 40),
+     "games.parquet", CHANGED),
+    ("run.json missing", lambda r, o: (r / "run.json").unlink(), "run", "not a run directory"),
+]
+#: Runs written before run.json recorded sizes and hashes (no ``integrity``): the checks of the
+#: tables' contents still refuse files mixed by hand.
+LEGACY = [
+    ("players.parquet of a 100-game run",
      lambda r, o: shutil.copy(o["games100"] / "players.parquet", r), "players.parquet", "run.json says 200 games"),
     ("players.parquet of a 3-player run",
      lambda r, o: shutil.copy(o["players3"] / "players.parquet", r), "players.parquet", "run.json says 4 players"),
     ("players.parquet of other bots",
      lambda r, o: shutil.copy(o["random_bots"] / "players.parquet", r), "players.parquet", "strategy random"),
-    ("players.parquet of another game",
-     lambda r, o: (shutil.copy(o["ma2"] / "players.parquet", r), shutil.copy(o["fief"] / "run.json", r),
-                   shutil.copy(o["fief"] / "games.parquet", r)),
-     "players.parquet", "not columns of fief-combat runs"),
     ("games.parquet with more games than run.json",
      lambda r, o: (shutil.copy(o["games100"] / "players.parquet", r), _write_meta(r, games=100)),
      "games.parquet", "run.json says 100 games"),
     ("players.parquet garbage", lambda r, o: (r / "players.parquet").write_bytes(b"PAR1 not parquet"),
      "players.parquet", "cannot read"),
     ("players.parquet missing", lambda r, o: (r / "players.parquet").unlink(), "players.parquet", "no players.parquet"),
-    ("games.parquet missing", lambda r, o: (r / "games.parquet").unlink(), "games.parquet", "missing"),
-    ("games.parquet garbage", lambda r, o: (r / "games.parquet").write_bytes(b"x" * 40),
-     "games.parquet", "cannot read"),
-    ("run.json missing", lambda r, o: (r / "run.json").unlink(), "run", "not a run directory"),
 ]
 READERS = [
     ["report", "RUN", "--questions-games", "0", "--out", "rep"],
@@ -110,6 +182,27 @@ def test_every_reader_refuses_a_damaged_run_in_one_line(name, damage, file, word
         assert not any((tmp_path / p).exists() for p in ("rep", "seats.csv", "players.csv", "base.toml"))
 
 
+@pytest.mark.parametrize("name,damage,file,words", LEGACY, ids=[d[0] for d in LEGACY])
+def test_a_run_without_an_integrity_record_is_still_checked_table_by_table(
+        name, damage, file, words, tiny_run, other_runs, tmp_path, capsys, monkeypatch):
+    _strip_integrity(tiny_run)
+    damage(tiny_run, other_runs)
+    monkeypatch.chdir(tmp_path)
+    code, err = cli_in_process(["export", str(tiny_run), "--what", "seats", "--out", "seats.csv"], capsys)
+    line = one_error_line(err)
+    assert code == 2 and file in line and words in line, line
+    assert not (tmp_path / "seats.csv").exists()
+
+
+def test_the_same_run_given_twice_is_refused(tiny_run, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(tiny_run, tmp_path / "copy")
+    for runs in (["run", "run"], ["run", "copy"], ["run", "./run/"]):
+        code, err = cli_in_process(["report", *runs, "--questions-games", "0", "--out", "rep"], capsys)
+        assert code == 2 and "given twice" in one_error_line(err), (runs, err)
+        assert not (tmp_path / "rep").exists()
+
+
 def test_check_against_a_damaged_run_is_one_line(tiny_run, tmp_path, capsys, monkeypatch):
     from analysis.check.baseline import make_baseline
 
@@ -119,7 +212,8 @@ def test_check_against_a_damaged_run_is_one_line(tiny_run, tmp_path, capsys, mon
                   tolerance={"seat_win_share": 40.0, "seat_mean_score": 40.0, "strategy_win_share": 40.0})
     (tiny_run / "players.parquet").write_bytes(b"garbage")
     code, err = cli_in_process(["check", str(tiny_run), "--baseline", str(tmp_path / "base.toml")], capsys)
-    assert code == 2 and "players.parquet: cannot read" in one_error_line(err)
+    line = one_error_line(err)
+    assert code == 2 and "players.parquet" in line and CHANGED in line, line
 
 
 def test_pooled_runs_of_different_games_name_the_problem(tiny_run, other_runs, tmp_path, capsys):
@@ -144,9 +238,9 @@ def test_an_intact_run_passes_and_is_checked_once(tiny_run, monkeypatch):
     calls = []
     real = load._check_players
     monkeypatch.setattr(load, "_check_players", lambda *a: calls.append(1) or real(*a))
-    load.check_run(tiny_run)
-    load.open_runs([tiny_run])
+    load.check_run(tiny_run, players=True)
+    load.open_runs([tiny_run], source="rows")
     assert len(calls) == 1
     _write_meta(tiny_run, seed=4)
-    load.check_run(tiny_run)
+    load.check_run(tiny_run, players=True)
     assert len(calls) == 2

@@ -145,7 +145,7 @@ def test_report_over_its_own_run_is_refused_and_the_run_is_kept(workdir, capsys)
 
 def test_a_name_that_only_the_temporary_entry_makes_too_long_is_refused(workdir, capsys, no_playing):
     limit = os.pathconf(workdir, "PC_NAME_MAX")
-    fits = "r" * (limit - 40)
+    fits = "r" * (limit - 64)      # simcore.atomic._SUFFIX: room for ".<name>.questions-<id>.tmp-<id>"
     code, err = cli_in_process(["simulate", "--games", "1e9", "--out", "r" * (limit - 5)], capsys)
     assert code == 2 and "leave room for the temporary name" in one_error_line(err)
     with pytest.raises(AssertionError, match="before the bad input"):   # a fitting name passes

@@ -55,5 +55,5 @@ def test_sections_and_figures_draw(tables):
     figs = FigureSet()
     secs = hook.sections(t, rs, figs)
     assert [s.id for s in secs] == ["objectives", "improvements", "squares"]
-    assert set(figs) == {"objectives", "improvements"}
+    assert set(figs) == {"objectives", "improvements", "seigneur_squares"}
     assert F.objectives({}) is None and F.improvements({}) is None

@@ -206,7 +206,7 @@ def test_before_after_of_one_rule_states_the_seat_verdict_first(runs):
     assert items[1].split(":")[1].strip().startswith(
         f"{n_large} of {cmp.height} compared metrics moved clearly and by enough to matter, "
         f"{int(cmp['significant'].sum()) - n_large} clearly but by less")
-    body = items[2:]
+    body = [x for x in items[2:] if not x.startswith("To see why")]
     assert len(body) == others.height             # every large change, none left out, largest first
     for r, line in zip(others.iter_rows(named=True), body):
         unit = metric_unit(r["metric"], r["kind"], "coins")
@@ -217,6 +217,23 @@ def test_before_after_of_one_rule_states_the_seat_verdict_first(runs):
         scale = 100 if r["kind"] == "proportion" or r["metric"] == "tile_slope" else 1
         digits = 1 if scale == 100 else (3 if r["metric"] == "balance" else 2)
         assert _num(change.group(1)) == pytest.approx(round(scale * r["diff"], digits), abs=1e-9)
+
+
+def test_comparison_report_leads_with_the_change_and_its_rules_diff(runs):
+    """Title names both runs; the before/after comes first, then the rules diff (read from the
+    rules each run recorded), then the baseline's own sections; the PDF's first page too."""
+    raw = runs["ma_report"].read_text(encoding="utf-8")
+    assert "<title>Before / after: ma_cas4 vs ma (Middle-Ages, 4 players)</title>" in raw
+    ids = re.findall(r"<section id='([^']+)'>", raw)
+    assert ids[:3] == ["comparison", "comparison_rules", "headlines"], ids
+    rules = page_text(runs["ma_report"]).split("Rules diff: ma_cas4 vs ma", 1)[1]
+    assert "changes 1 rule setting of ma: effects.caserne_payment: 2 → 4" in rules
+    assert "Baseline (ma): headline findings" in page_text(runs["ma_report"])
+    pdf = pdfium.PdfDocument(runs["ma_report"].with_suffix(".pdf"))
+    first = _squash(pdf[0].get_textpage().get_text_bounded(bottom=50))
+    assert "Before / after: ma_cas4 vs ma" in first
+    assert first.index("Did the seat win rates move?") < (first.index("Headline findings")
+                                                            if "Headline findings" in first else 10**9)
 
 
 def test_runs_of_different_player_counts_are_refused_or_side_by_side(runs, capsys):

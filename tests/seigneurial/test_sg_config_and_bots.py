@@ -139,8 +139,8 @@ def test_presets_cover_every_required_policy():
         assert found[name].roles == ("censitaire",)
 
 
-@pytest.mark.parametrize("lineup,seat", [("even-lord", 1), ("objective,objective,objective,objective", 0),
-                                         ("random,fair-share,harsh-lord,random", 2)])
+@pytest.mark.parametrize("lineup,seat", [("even-lord", 2), ("objective,objective,objective,objective", 1),
+                                         ("random,fair-share,harsh-lord,random", 3)])
 def test_a_bot_on_a_seat_of_another_role_is_refused_with_one_line(lineup, seat, tmp_path, capsys):
     with pytest.raises(UsageError, match=f"seat {seat} is a"):
         S.resolve(lineup, 4)

@@ -148,3 +148,18 @@ def test_cli_bad_set_exits_2_before_writing(tmp_path):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and "income.palais.bse: unknown key" in lines[0]
     assert not out.exists()
+
+
+def test_role_target_takes_shares_as_percent_or_fraction_and_tolerance_in_pp():
+    """--target role=seigneur:45:5 (the form a designer types) means 45% ± 5 pp, like 45%:5pp and
+    0.45:5; a share past 100% is one clear line."""
+    import pytest
+
+    from analysis.tune.targets import parse_target
+    from simcore.errors import UsageError
+
+    for text in ("role=seigneur:45:5", "role=seigneur:45%:5pp", "role=seigneur:0.45:5"):
+        t = parse_target(text, "seigneurial")
+        assert (t.aim, t.tol) == (pytest.approx(0.45), pytest.approx(0.05)), text
+    with pytest.raises(UsageError, match="from 0 to 100%"):
+        parse_target("role=seigneur:145", "seigneurial")

@@ -15,16 +15,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.games.medievallons.bots import init_values
+from simcore.games.medievallons.bots import init_values, strat_row
 from simcore.games.medievallons.kernel import (
     check_invariants, compare_keys, finish, guild_cards, play_turns, reset, setup_game,
 )
 from simcore.games.medievallons.layout import (
-    FS_SIZE, F_STRAT, G_ERROR, G_FORCED, G_LIMIT, G_OVER, G_RESHUF, G_ROT, G_STOP, G_TRACE_N,
+    FS_SIZE, F_STRAT, G_CUR, G_ERROR, G_FORCED, G_LIMIT, G_OVER, G_RESHUF, G_ROT, G_STOP, G_TRACE_N,
     G_TURNS, G_WINNER, MAXC, MAXP, MAX_TRACE, N_STRAT_COLS, PLS, R_COPIES, R_NCARDS, R_PARAMS,
-    R_SIZE, THIRD_GUILD, TS, WS_SIZE, W_FOUNDED, W_PL, W_POWERS, W_RULES, W_TRACE, X_HANDN, X_NG,
+    R_SIZE, STRAT_SEARCH, S_KIND, THIRD_GUILD, TS, WS_SIZE, W_FOUNDED, W_PL, W_POWERS, W_RULES, W_TRACE, X_HANDN, X_NG,
 )
 from simcore.games.medievallons.playout import playout_choice
+from simcore.games.medievallons.search import search_choice
+from simcore.search import MAX_OPTIONS
 from simcore.games.medievallons.rules import CARD_TYPES, N_PARAMS, N_TYPES, POWER_TYPES
 from simcore.games.medievallons.spec import SPEC
 from simcore.blocks import play_blocks
@@ -63,7 +65,7 @@ def load_block(ws, sc, fs, rk, strat):
 # One game
 # =================================================================================================
 @njit(cache=True, _nrt=False)
-def play_one(st, ws, sc, fs, st2, P, debug):
+def play_one(st, ws, sc, fs, st2, P, debug, stats):
     """One game from setup to the end (MV-2 … MV-7): the rules of play run the turns and, at each
     action of a seat played by the playout bot, stop for :func:`playout_choice` to choose it. This
     loop is the one place that calls both the rules of play and the playout bot, hence it lives in
@@ -73,7 +75,10 @@ def play_one(st, ws, sc, fs, st2, P, debug):
     ws[G_LIMIT] = 1 << 40
     ws[G_FORCED] = -1
     while play_turns(st, ws, fs, P, debug) == 1:
-        ws[G_FORCED] = playout_choice(st, ws, sc, fs, st2, P, debug)
+        if fs[F_STRAT + strat_row(ws, ws[G_CUR], P) * N_STRAT_COLS + S_KIND] == STRAT_SEARCH:
+            ws[G_FORCED] = search_choice(st, ws, sc, fs, st2, stats, P)
+        else:
+            ws[G_FORCED] = playout_choice(st, ws, sc, fs, st2, P, debug)
     finish(ws)
     if debug:
         check_invariants(ws, P)
@@ -174,13 +179,14 @@ def play_games(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, ou
     ws = np.zeros(WS_SIZE, np.int64)
     sc = np.zeros(WS_SIZE, np.int64)
     fs = np.zeros(FS_SIZE, np.float64)
+    stats = np.zeros(2 * MAX_OPTIONS, np.float64)
     load_block(ws, sc, fs, rk, strat)
     for g in range(g0, g1):
         reset(ws)
         game = first_game + g
         ws[G_ROT] = game % n_rot
         st[0] = stream_state(seed, game // n_rot)
-        play_one(st, ws, sc, fs, st2, P, debug)
+        play_one(st, ws, sc, fs, st2, P, debug, stats)
         write_outputs(ws, P, g, out_i16, out_win, out_game)
         if record:
             for i in range(min(2 * ws[G_TRACE_N], trace.shape[1])):

@@ -602,8 +602,8 @@ def play_turns(st, ws, fs, P, debug):
     """Play MV-3 turns from the position in ``ws`` until the game ends or ``turns`` reaches
     ws[G_LIMIT] (MV-7's max_turns ends the game as ``truncated``).
 
-    Returns 0 then. With ws[G_STOP] = 1, returns 1 instead when a seat played by the playout bot
-    must choose its action: the position is left at the start of that turn with the actions
+    Returns 0 then. With ws[G_STOP] = 1, returns 1 instead when a seat played by the playout or the
+    search bot (kinds >= STRAT_PLAYOUT) must choose its action: the position is left at the start of that turn with the actions
     listed in W_OPTS (count in G_NOPT). Calling again with ws[G_FORCED] = j plays action j.
     """
     max_turns = ws[W_RULES + R_PARAMS + P_MAX_TURNS]
@@ -630,7 +630,7 @@ def play_turns(st, ws, fs, P, debug):
                     j = forced
                     forced = -1
                     record_decision(ws, n, j)
-                elif stop_for_playout and fs[F_STRAT + strat_row(ws, p, P) * N_STRAT_COLS + S_KIND] == STRAT_PLAYOUT:
+                elif stop_for_playout and fs[F_STRAT + strat_row(ws, p, P) * N_STRAT_COLS + S_KIND] >= STRAT_PLAYOUT:
                     ws[G_NOPT] = n
                     return 1
                 else:

@@ -168,12 +168,14 @@ ERROR_TEXT = {
 
 # Strategy rows (float64[P, N_STRAT_COLS]), one per seat; see configs/medievallons/strategies.toml.
 STRAT_RANDOM, STRAT_HEURISTIC, STRAT_PLAYOUT = 0, 1, 2
+STRAT_SEARCH = 3         # the game-independent search bot (simcore.search)
 S_KIND = 0
 FEATURES = ("found", "progress", "sets", "draw", "save", "attack", "break", "leader", "defend",
             "hurt")
 (S_FOUND, S_PROGRESS, S_SETS, S_DRAW, S_SAVE, S_ATTACK, S_BREAK, S_LEADER, S_DEFEND,
  S_HURT) = range(1, 11)
 S_PRIOR = 11             # playout bot: weight of its heuristic score against the playouts
+S_SEARCH = 12            # search bot: playouts, budget, select * 4 + policy kind (simcore.search)
 S_BIAS = 16              # [13] per card type
 S_PLAYOUTS = 29          # playout bot: determinized playouts per candidate action
 S_HORIZON = 30           # playout bot: turns each playout looks ahead (0 = to the end)

@@ -149,7 +149,7 @@ def from_source(src: TomlSource) -> RulesArrays:
     setup = top.table("setup", {})
     # MV-2: one number for every seat, or a per-seat list (compensation for seat order, e.g. the
     # later seats are dealt one card more: [6, 7])
-    hands, hands_listed = setup.per_seat("hand_size", int, 6, lo=0, hi=20, max_seats=MAX_PLAYERS)
+    hands, hands_listed = setup.per_seat("hand_size", int, 6, lo=1, hi=20, max_seats=MAX_PLAYERS)   # a hand holds a card
     sides = setup.table("end_card", {})
     red = []
     for n in range(MIN_PLAYERS, MAX_PLAYERS + 1):
@@ -209,7 +209,7 @@ def check_players(rules: RulesArrays, n_players: int) -> None:
     if 0 < k < n_players:
         raise ConfigError(rules.source.name, "setup.hand_size",
                           f"lists {k} seat{'s' if k != 1 else ''} but a {n_players}-player game has "
-                          f"{n_players} (one value per seat, seat 0 first, or one number for all)")
+                          f"{n_players} (one value per seat, seat 1 first, or one number for all)")
 
 
 def with_copies(rules: RulesArrays, changes: dict[str, int]) -> RulesArrays:

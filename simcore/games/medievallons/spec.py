@@ -51,6 +51,7 @@ SPEC = GameSpec(
     score_unit="guild cards",
     smallest_difference={"score": 0.5, "length": 2.0},
     adapter="simcore.games.medievallons.game",
+    search="simcore.games.medievallons.search",
     default_strategy="balanced",   # symmetric bots: the standard setting for seat advantage
     strategies="strategies.medievallons",
     golden="simcore.games.medievallons.golden",

@@ -40,7 +40,8 @@ from simcore.games.middle_ages.layout import (
     MAXE, MAXP, MAXT, N_STRAT_COLS, PLS, R_COUNTED, R_EID, R_ELOSE, R_ELOSES, R_EPC, R_EPD, R_EPG,
     R_EPP, R_EPT, R_EREST, R_FEED0, R_IBASE, R_ICOUNT, R_NEVENTS, R_NTILES, R_NTYPES, R_PARAMS,
     R_PLOTSUP, R_SIZE, R_TCHEST, R_TIE, R_TNUM, R_TOWN, R_TPEAS, R_TSTACK, R_TTYPE, S_DENIAL,
-    S_EVENTS, S_KIND, S_ORDER, S_ORDER_STEP, S_PLAYOUTS, STRAT_RANDOM, STRAT_ROLLOUT, W_CB, W_CT,
+    S_EVENTS, S_KIND, S_ORDER, S_ORDER_STEP, S_PLAYOUTS, STRAT_RANDOM, STRAT_ROLLOUT, STRAT_SEARCH, W_CB,
+    W_CT,
     W_EG, W_EVORD, W_FN, W_ORDER, W_PL, W_RK, W_STRAT, W_TRACE, WS_SIZE, X_COINS, X_GRAVE_N, X_PENALTY,
 )
 from simcore.games.middle_ages.rules import (
@@ -49,6 +50,8 @@ from simcore.games.middle_ages.rules import (
 )
 from simcore.games.middle_ages.spec import BEFORE_COLS, GAIN_COLS, SPEC, TILE_COLS, TURN_COLS
 from simcore.blocks import play_blocks
+from simcore.games.middle_ages.search import policy_rows, search_choice
+from simcore.search import MAX_OPTIONS
 from simcore.rng import next_u64, stream_state
 
 # The rows of the int16 player records, derived from the spec's player columns (MA-12) in the
@@ -146,19 +149,24 @@ def rollout_choice(ws, scratch, P):
 
 
 @njit(cache=True, _nrt=False)
-def play_one(ws, scratch, P, debug):
-    """One whole game on a reset workspace."""
+def play_one(ws, scratch, P, debug, fs, stats, st2):
+    """One whole game on a reset workspace; ``advance`` stops at a ``rollout`` or ``search``
+    seat's Lord move, which :func:`rollout_choice` or :func:`.search.search_choice` picks."""
     _, _, strat = views(ws)
     setup_game(ws, P)
     if ws[G_ERROR] != 0:
         return
     any_rollout = False
     for q in range(P):
-        if strat[U(q * N_STRAT_COLS + S_KIND)] == STRAT_ROLLOUT:
+        if strat[U(q * N_STRAT_COLS + S_KIND)] >= STRAT_ROLLOUT:
             any_rollout = True
     forced = -1
     while advance(ws, P, any_rollout, forced) == 1:
-        forced = rollout_choice(ws, scratch, P)
+        p = ws[U(W_ORDER + ws[U(G_INDEX)])]
+        if strat[U(strat_row(ws, p, P) * N_STRAT_COLS + S_KIND)] == STRAT_SEARCH:
+            forced = search_choice(ws, scratch, fs, stats, st2, P)
+        else:
+            forced = rollout_choice(ws, scratch, P)
     if debug:
         check_invariants(ws, P)
 
@@ -327,9 +335,13 @@ def play_games_checked(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out
     ws = np.zeros(WS_SIZE, np.int64)
     scratch = np.zeros(WS_SIZE, np.int64)
     load_block(ws, scratch, rk, strat, P)
+    policy_rows(scratch, P)        # a searching seat plays its policy in playouts
+    fs = np.zeros(1, np.float64)
+    stats = np.zeros(2 * MAX_OPTIONS, np.float64)
+    st2 = np.zeros(1, np.uint64)
     for g in range(g0, g1):
         start_game(ws, first_game + g, seed, n_rot)
-        play_one(ws, scratch, P, debug)
+        play_one(ws, scratch, P, debug, fs, stats, st2)
         write_outputs(ws, P, g, out_i16, out_win, out_events, out_game)
         if record:
             copy_trace(ws, g, trace)
@@ -341,7 +353,7 @@ def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, o
     :func:`play_games_full` when a seat weighs events or denial, :func:`play_games_checked` when a
     seat plays ``rollout`` or with ``debug``) on Numba's thread
     count of threads (:func:`simcore.blocks.play_blocks`); arguments as there."""
-    checked = bool(debug) or bool(np.any(strat[:P, S_KIND] == STRAT_ROLLOUT))
+    checked = bool(debug) or bool(np.any(strat[:P, S_KIND] >= STRAT_ROLLOUT))   # rollout, search
     # the condition under which decide() calls decide_heuristic_full, for any seat
     full = bool(np.any((strat[:P, S_KIND] != STRAT_RANDOM)
                        & ((strat[:P, S_EVENTS] != 0.0) | (strat[:P, S_DENIAL] != 0.0))))

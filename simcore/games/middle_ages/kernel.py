@@ -437,7 +437,7 @@ def advance(ws, P, stop_for_rollout, forced, full=True):
     """Play MA-4 turns from the position saved in ``ws`` to the end of the game (MA-9 penalty).
 
     Returns 0 when the game is over. With ``stop_for_rollout``, returns 1 instead when a seat
-    played by the ``rollout`` strategy must choose a Lord move: the position is saved and the
+    played by the ``rollout`` or the ``search`` strategy (kinds >= STRAT_ROLLOUT) must choose a Lord move: the position is saved and the
     legal moves are listed in W_OPTS (count in G_NOPT). Calling again with ``forced = j`` plays
     option j for that move and goes on. Playouts call it with ``stop_for_rollout = False``.
     """
@@ -490,7 +490,7 @@ def advance(ws, P, stop_for_rollout, forced, full=True):
                     j = forced
                     forced = -1
                     record_decision(ws, n, j)
-                elif stop_for_rollout and strat[U(strat_row(ws, p, P) * N_STRAT_COLS + S_KIND)] == STRAT_ROLLOUT:
+                elif stop_for_rollout and strat[U(strat_row(ws, p, P) * N_STRAT_COLS + S_KIND)] >= STRAT_ROLLOUT:
                     ws[U(G_NOPT)] = n
                     return 1
                 else:

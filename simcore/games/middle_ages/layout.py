@@ -99,12 +99,14 @@ STACK = N_TURNS
 
 # ---- strategy rows (MA-11): float64[P, N_STRAT_COLS], one per seat -------------------------------
 STRAT_RANDOM, STRAT_HEURISTIC, STRAT_ROLLOUT = 0, 1, 2
+STRAT_SEARCH = 3                             # the game-independent search bot (simcore.search)
 S_KIND = 0                                   # column 0: the kind
 S_VALUE, S_ORDER, S_FILL, S_COMBO, S_EVENTS, S_DEFENSE, S_DENIAL = range(1, 8)
 FEATURES = ("value", "order", "fill", "combo", "events", "defense", "denial")  # columns 1-7
 S_BIAS = 8               # columns 8-15: per-type bias, board order
 S_PLAYOUTS = 16          # rollout: playouts per legal Lord move
 S_ORDER_STEP = 17        # derived, written by the driver for each block: order / players
+S_SEARCH = 24            # search bot: playouts, budget, select * 4 + policy kind (simcore.search)
 N_STRAT_COLS = 32
 
 # ---- rules vector rk -----------------------------------------------------------------------------

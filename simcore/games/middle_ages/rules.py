@@ -167,11 +167,11 @@ def from_source(src: TomlSource) -> RulesArrays:
     setup.done()
 
     eff = top.table("effects", {})
-    champs_pp = eff.get("champs_coins_per_peasant", int, 1, lo=-100, hi=100)
-    marche_pc = eff.get("marche_coins_per_chest", int, 1, lo=-100, hi=100)
+    champs_pp = eff.get("champs_coins_per_peasant", int, 1, lo=0, hi=100)     # MA-6: an income, never negative
+    marche_pc = eff.get("marche_coins_per_chest", int, 1, lo=0, hi=100)
     moulin_pay = eff.get("moulin_payment", int, 2, lo=0, hi=100)
     caserne_pay = eff.get("caserne_payment", int, 2, lo=0, hi=100)
-    extra_bonus = eff.get("extra_coin_bonus", int, 1, lo=-100, hi=100)
+    extra_bonus = eff.get("extra_coin_bonus", int, 1, lo=0, hi=100)
     eff.done()
 
     inc = top.table("income")
@@ -179,14 +179,14 @@ def from_source(src: TomlSource) -> RulesArrays:
     income_counts = np.zeros((N_TYPES, N_TYPES), np.int8)
     for d, name in enumerate(DOMAINS):
         t = inc.table(name)
-        income_base[d] = t.get("base", int, lo=-100, hi=100)
+        income_base[d] = t.get("base", int, lo=0, hi=100)   # MA-6: the book has no negative income
         for c in t.names("counts", list(DOMAINS)):
             income_counts[d, DOMAINS.index(c)] = 1
         t.done()
     inc.done()
 
     sc = top.table("scoring", {})
-    empty_penalty = sc.get("empty_domain_penalty", int, 10, lo=-1000, hi=1000)
+    empty_penalty = sc.get("empty_domain_penalty", int, 10, lo=0, hi=1000)   # a penalty: taken, never given
     allow_negative = sc.get("allow_negative_coins", bool, False)
     tie_break = sc.names("tie_break", list(DOMAINS), list(reversed(DOMAINS)))
     if sorted(tie_break) != sorted(DOMAINS):
@@ -222,7 +222,7 @@ def check_seats(rules: RulesArrays, n_players: int) -> None:
     if 0 < k < n_players:
         raise ConfigError(rules.source.name, "setup.start_coins",
                           f"lists {k} seat{'s' if k != 1 else ''} but a {n_players}-player game has "
-                          f"{n_players} (one value per seat, seat 0 first, or one number for all)")
+                          f"{n_players} (one value per seat, seat 1 first, or one number for all)")
 
 
 def _load_events(top: Table) -> dict:

@@ -58,6 +58,7 @@ SPEC = GameSpec(
     score_unit="coins",
     smallest_difference={"score": 2.0},
     adapter="simcore.games.middle_ages.game",
+    search="simcore.games.middle_ages.search",
     default_strategy="balanced",   # symmetric bots: the standard setting for seat advantage
     strategies="strategies.middle_ages",
     golden="simcore.games.middle_ages.golden",

@@ -12,9 +12,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simcore.games.seigneurial.kernel import play_game, progress_percent, reset
+from simcore.games.seigneurial.kernel import play_game, progress_percent, reset, setup_game
+from simcore.games.seigneurial.search import play_on, search_choice
+from simcore.search import MAX_OPTIONS
 from simcore.games.seigneurial.layout import (
-    FS_SIZE, F_STRAT, G_ERROR, G_IMPROVE_TURN, G_OVER, G_SQUARE, G_TRACE_CAP, G_TRACE_N, G_TURN,
+    FS_SIZE, F_STRAT, G_ERROR, KIND_SEARCH, S_KIND, G_IMPROVE_TURN, G_OVER, G_SQUARE, G_TRACE_CAP, G_TRACE_N, G_TURN,
     G_WINNER, MAX_TRACE, N_STRAT_COLS, PLS, R_CCC, R_NOBJ, R_OBJ, R_PARAMS, R_RESC, R_SCC, R_SIZE,
     W_PL, W_RULES, W_TRACE, X_FAV_EARNED, X_OBJ, X_PAID, X_RES, X_SEIZED, X_TURNS_SICK,
 )
@@ -118,6 +120,39 @@ def play_chunk(first_game, n_games, seed, P, rk, strat, debug, out_i16, out_win,
                 trace[g, i] = ws[W_TRACE + i]
 
 
+@njit(cache=True, parallel=True)
+def play_chunk_search(first_game, n_games, seed, P, rk, strat, debug, out_i16, out_win, out_game,
+                      trace):
+    """:func:`play_chunk` for line-ups with a ``search`` seat: each game through
+    :func:`.search.play_on`, which stops at a searching seat's placement or rent for
+    :func:`.search.search_choice` (same streams, same outputs)."""
+    n_blocks = min(n_games, 256)
+    cap = trace.shape[1] // 2
+    for b in prange(n_blocks):
+        g0 = b * n_games // n_blocks
+        g1 = (b + 1) * n_games // n_blocks
+        st = np.zeros(1, np.uint64)
+        st2 = np.zeros(1, np.uint64)
+        ws = np.zeros(W_TRACE + 2 * cap, np.int64)
+        sc = np.zeros(W_TRACE + 2 * cap, np.int64)
+        fs = np.zeros(FS_SIZE, np.float64)
+        stats = np.zeros(2 * MAX_OPTIONS, np.float64)
+        load_block(ws, fs, rk, strat)
+        for i in range(W_TRACE):
+            sc[i] = ws[i]
+        for g in range(g0, g1):
+            reset(ws)
+            ws[G_TRACE_CAP] = cap
+            st[0] = stream_state(seed, first_game + g)
+            setup_game(st, ws, P)
+            forced = -1
+            while play_on(st, ws, fs, P, True, forced, debug) == 1:
+                forced = search_choice(st, ws, sc, fs, st2, stats, P)
+            write_outputs(ws, P, g, out_i16, out_win, out_game)
+            for i in range(2 * ws[G_TRACE_N]):
+                trace[g, i] = ws[W_TRACE + i]
+
+
 def random_strategies(n_players: int) -> np.ndarray:
     """Strategy rows for ``random`` at every seat."""
     return np.zeros((n_players, N_STRAT_COLS), np.float64)
@@ -156,9 +191,10 @@ def run_chunk(rules, n_players: int, first_game: int, n_games: int, seed: int, s
     out_win = np.empty(rows, np.float32)
     out_game = np.empty((n_games, len(GAME_COLS)), np.int16)
     trace = np.full((n_games, 2 * MAX_TRACE) if trace_decisions else (1, 0), -1, np.int16)
-    play_chunk(np.int64(first_game), np.int64(n_games), np.uint64(seed), np.int64(P), rk,
-               np.ascontiguousarray(strat, np.float64), bool(debug), out_i16, out_win, out_game,
-               trace)
+    strat = np.ascontiguousarray(strat, np.float64)
+    play = play_chunk_search if bool(np.any(strat[:P, S_KIND] == KIND_SEARCH)) else play_chunk
+    play(np.int64(first_game), np.int64(n_games), np.uint64(seed), np.int64(P), rk, strat,
+         bool(debug), out_i16, out_win, out_game, trace)
     out = {c: out_i16[:, j].copy() for j, c in enumerate(PLAYER_COLS) if c not in ("grain", "wood", "fish")}
     out["resources"] = out_i16[:, 2:5].copy()
     out["win_share"] = out_win

@@ -156,6 +156,7 @@ ERROR_TEXT = {
 
 # Strategy rows (float64[P, N_STRAT_COLS]), one per seat; see configs/seigneurial/strategies.toml.
 KIND_RANDOM, KIND_POLICY = 0, 1
+KIND_SEARCH = 2              # the game-independent search bot (simcore.search)
 S_KIND = 0
 # the Seigneur's policy
 S_RENT = 1                   # 0 even, 1 most_held, 2 least_held
@@ -171,6 +172,7 @@ S_CARDS = 9                  # 0 never plays Censitaire cards, 1 plays them for 
 S_CHURCH = 10                # worth of a Church visit, in resources
 S_OBJECTIVE = 11             # extra worth of a card of a type its objective still needs
 S_ROLES = 12                 # bit 1: can play the Seigneur, bit 2: a Censitaire (loader only)
+S_SEARCH = 13                # search bot: playouts, budget, select * 4 + policy kind (simcore.search)
 RENT_POLICIES = ("even", "most_held", "least_held")
 FAVOUR_POLICIES = ("even", "most_paid", "fewest_cards")
 CORVEE_POLICIES = ("never", "at_once", "winter")

@@ -26,7 +26,8 @@ SPEC = GameSpec(
     default_players=4,
     roles=ROLES,
     player_columns=(
-        Column("role", "string", "seigneur (seat 0) or censitaire (seats 1 …) (SG-1)", "role",
+        Column("role", "string", "seigneur (seat index 0, seat 1 in reports) or censitaire (the others) "
+                                "(SG-1)", "role",
                role="seat_role"),
         Column("score", "int16", "progress toward the seat's own goal at the end, in percent: the "
                                  "Seigneur's square / goal square; a Censitaire's resources counted "
@@ -78,6 +79,7 @@ SPEC = GameSpec(
     score_unit="% of own goal",
     smallest_difference={"score": 2.0, "length": 1.0},
     adapter="simcore.games.seigneurial.game",
+    search="simcore.games.seigneurial.search",
     default_strategy="standard",
     strategies="strategies.seigneurial",
     takes=frozenset({"players", "strategies", "engine", "debug"}),

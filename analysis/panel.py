@@ -1,0 +1,123 @@
+"""The runs of a panel read back: one row per cell (player count and line-up) with every seat's and
+role's win share and its interval, and whether a finding holds in every cell.
+
+The cells are run directories (``balance tune``'s ``confirmations/trial-N/cell-K/``, or any runs of
+one game a designer names, e.g. one ``simulate`` per line-up and player count). The *finding* is
+about the seat that deviates most from a fair seat share (1/P) over the whole panel (in a game with
+roles, seat 1 is the first role's seat: the Seigneur): it is above (or below) 1/P in a cell when the
+cell's 95% interval lies above (below) it. "In every cell" is said only when every cell's
+interval is on the same side (an intersection-union statement, wrong with probability at most
+2.5%); otherwise the counts of cells above, below and unclear, each at 95% and not adjusted.
+
+May import numpy, polars, the standard library, :mod:`simcore` and :mod:`analysis.sweep.metrics`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from simcore import games as registry
+from simcore.errors import UsageError
+from simcore.rundir import RUN_JSON, read_meta
+
+from analysis.sweep.metrics import load_variant, mean_ci
+
+
+def cell_runs(paths) -> list[Path]:
+    """Run directories of a panel: the ones given, or a directory's ``cell-*`` sub-directories."""
+    out = []
+    for p in map(Path, paths):
+        if (p / RUN_JSON).is_file():
+            out.append(p)
+            continue
+        subs = sorted((d for d in p.glob("cell-*") if (d / RUN_JSON).is_file()),
+                      key=lambda d: int(d.name.split("-")[1]) if d.name.split("-")[1].isdigit() else 0)
+        if not subs:
+            raise UsageError(f"{p}: neither a run directory nor a directory of cell-*/ runs")
+        out += subs
+    return out
+
+
+def is_panel_dir(path) -> bool:
+    p = Path(path)
+    return not (p / RUN_JSON).is_file() and any((d / RUN_JSON).is_file() for d in p.glob("cell-*"))
+
+
+def _label(players: int, lineup: list[str]) -> str:
+    parts = []
+    for name, run in itertools.groupby(lineup):
+        k = len(list(run))
+        parts.append(name if k == 1 else f"{k}×{name}")
+    return f"{players}p " + " + ".join(parts)
+
+
+@dataclass
+class PanelTable:
+    game: str
+    cells: pl.DataFrame          # one row per cell and metric: cell, label, players, metric, …
+    labels: list[str]
+    finding: str
+
+
+def panel_table(paths) -> PanelTable:
+    """The cell × metric table of the runs of a panel and its finding sentence."""
+    runs = cell_runs(paths)
+    games = {read_meta(r).get("game") for r in runs}
+    if len(games) != 1:
+        raise UsageError(f"the runs of a panel must be of one game (got {', '.join(sorted(map(str, games)))})")
+    game = games.pop()
+    spec = registry.get(game)
+    rows, labels = [], []
+    for k, r in enumerate(runs):
+        meta = read_meta(r)
+        v = load_variant(r)
+        names = meta.get("strategies") or meta.get("strategy_names") or []
+        if isinstance(names, str):
+            names = names.split(",")
+        label = _label(v.n_players, list(names)) if names else f"{v.n_players}p {r.name}"
+        if label in labels:
+            label = f"{label} ({r.name})"
+        labels.append(label)
+        for key, x in v.samples.items():
+            if not (key.startswith("seat_win_share_") or key.startswith("role_win_share_")
+                    or key == "game_length"):
+                continue
+            m, lo, hi = mean_ci(x)
+            rows.append({"cell": k, "label": label, "players": v.n_players, "games": v.n_games,
+                         "run": str(r), "metric": key, "what": v.info[key].label,
+                         "share": v.info[key].share, "estimate": m, "low": lo, "high": hi,
+                         "fair": 1.0 / v.n_players if key.startswith("seat_") else None})
+    cells = pl.DataFrame(rows)
+    return PanelTable(game, cells, labels, finding(cells, spec, len(runs)))
+
+
+def finding(cells: pl.DataFrame, spec, n: int) -> str:
+    seats = cells.filter(pl.col("metric").str.starts_with("seat_win_share_"))
+    dev = (seats.with_columns((pl.col("estimate") - pl.col("fair")).alias("d"))
+           .group_by("metric").agg(pl.col("d").mean()).sort(pl.col("d").abs(), descending=True))
+    key = dev["metric"][0]
+    up = dev["d"][0] > 0
+    s = seats.filter(pl.col("metric") == key)
+    above = int((s["low"] > s["fair"]).sum())
+    below = int((s["high"] < s["fair"]).sum())
+    seat = int(key.rsplit("_", 1)[1])
+    role = "" if spec.roles_alike else f" ({spec.seat_roles(int(s['players'][0]))[seat - 1]})"
+    who = f"Seat {seat}{role}"
+    side = "more" if up else "less"
+    hits = above if up else below
+    lo_row = s.sort("estimate").row(0, named=True)
+    hi_row = s.sort("estimate").row(-1, named=True)
+    spread = (f"its win share runs from {100 * lo_row['estimate']:.1f}% ({lo_row['label']}) to "
+              f"{100 * hi_row['estimate']:.1f}% ({hi_row['label']})")
+    if hits == n:
+        return (f"The finding holds in every cell: {who} wins {side} than a fair "
+                f"seat share (1/P) in all {n} cells; {spread}.")
+    return (f"The finding does not hold in every cell: {who} wins {side} than a fair seat share (1/P) "
+            f"in {hits} of {n} cells ({above} above, {below} below, {n - above - below} unclear); {spread}.")
+
+
+__all__ = ["PanelTable", "panel_table", "cell_runs", "is_panel_dir"]

@@ -1,0 +1,101 @@
+"""Reading a sweep over a panel (:mod:`analysis.sweep.panel` plays it): every cell's paired effects,
+whether a parameter moves every cell the same way (cells whose 95% interval is above 0, below 0, or
+holds 0), the spread of the effects, and a sentence per parameter. Reading only: the reports use it.
+
+May import polars, the standard library, :mod:`simcore.errors` and :mod:`analysis.sweep`
+(metrics, store).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from simcore.errors import UsageError
+
+from analysis.sweep.store import read_json
+
+PANEL_SWEEP_JSON = "panel_sweep.json"
+CELLS = "cells"
+
+
+def read_panel_sweep(path: str | Path) -> dict:
+    return read_json(path, PANEL_SWEEP_JSON, "panel sweep")
+
+
+def panel_effects(path: str | Path) -> pl.DataFrame:
+    """Every cell's paired effects (:func:`analysis.sweep.metrics.sensitivity`), one row per cell,
+    parameter and metric, with the cell's label and player count."""
+    from analysis.sweep.metrics import sensitivity
+
+    path = Path(path)
+    meta = read_panel_sweep(path)
+    frames = []
+    for k, (c, d) in enumerate(zip(meta["panel"]["cells"], meta["cells"])):
+        e = sensitivity(path / d).effects
+        if e.height:
+            frames.append(e.with_columns(pl.lit(k).alias("cell"), pl.lit(c["label"]).alias("cell_label"),
+                                         pl.lit(c["players"]).alias("players")))
+    if not frames:
+        raise UsageError(f"{path}: no cell of this panel sweep has two finished variants of a parameter")
+    return pl.concat(frames, how="diagonal_relaxed")
+
+
+def agreement(effects: pl.DataFrame, n_cells: int) -> pl.DataFrame:
+    """Per parameter and metric: cells whose effect is clearly up (interval above 0), clearly
+    down, unclear; the smallest and largest effect; whether every cell moves the same way."""
+    g = effects.group_by(["parameter", "from", "to", "metric", "label", "unit", "share"],
+                         maintain_order=True).agg(
+        pl.len().alias("cells"),
+        (pl.col("low") > 0).sum().alias("up"),
+        (pl.col("high") < 0).sum().alias("down"),
+        ((pl.col("low") == 0) & (pl.col("high") == 0)).sum().alias("unchanged"),
+        pl.col("delta").min().alias("smallest"),
+        pl.col("delta").max().alias("largest"),
+        pl.col("cell_label").sort_by("delta").first().alias("smallest_in"),
+        pl.col("cell_label").sort_by("delta").last().alias("largest_in"),
+    )
+    return g.with_columns(
+        (pl.col("cells") - pl.col("up") - pl.col("down") - pl.col("unchanged")).alias("unclear"),
+        (((pl.col("up") == n_cells) | (pl.col("down") == n_cells)) & (pl.col("cells") == n_cells))
+        .alias("same_way_everywhere"))
+
+
+def headline_metric(effects: pl.DataFrame) -> str:
+    """The metric a sentence speaks of: the first role's win share (asymmetric games), else the
+    seat balance, else the first seat's win share."""
+    keys = list(dict.fromkeys(effects["metric"].to_list()))
+    for prefix in ("role_win_share_", "balance", "seat_win_share_1"):
+        for k in keys:
+            if k.startswith(prefix):
+                return k
+    return keys[0]
+
+
+def sentences(effects: pl.DataFrame, n_cells: int, metric: str | None = None) -> list[str]:
+    """One sentence per parameter on ``metric`` (default :func:`headline_metric`)."""
+    metric = metric or headline_metric(effects)
+    a = agreement(effects.filter(pl.col("metric") == metric), n_cells)
+    out = []
+    for r in a.iter_rows(named=True):
+        scale, unit = (100.0, " pp") if r["share"] else (1.0, f" {r['unit']}")
+        lo, hi = r["smallest"] * scale, r["largest"] * scale
+        move = f"moving {r['parameter']} from {r['from']} to {r['to']}"
+        what = r["label"]
+        if r["up"] == n_cells:
+            out.append(f"{move} raises {what} in every cell ({n_cells} of {n_cells}), but by "
+                       f"{lo:.1f} to {hi:.1f}{unit} ({r['smallest_in']}: least; {r['largest_in']}: most).")
+        elif r["down"] == n_cells:
+            out.append(f"{move} lowers {what} in every cell ({n_cells} of {n_cells}), but by "
+                       f"{-hi:.1f} to {-lo:.1f}{unit} ({r['largest_in']}: least; {r['smallest_in']}: most).")
+        else:
+            still = (f", unchanged in {r['unchanged']} (no game's outcome moved)" if r["unchanged"] else "")
+            out.append(f"{move} does not move {what} the same way in every cell: up in {r['up']}, "
+                       f"down in {r['down']}{still}, unclear in {r['unclear']} of {n_cells} cells; effects "
+                       f"from {lo:+.1f}{unit} ({r['smallest_in']}) to {hi:+.1f}{unit} ({r['largest_in']}).")
+    return [s[0].upper() + s[1:] for s in out]
+
+
+__all__ = ["read_panel_sweep", "panel_effects", "agreement", "headline_metric", "sentences",
+           "PANEL_SWEEP_JSON", "CELLS"]

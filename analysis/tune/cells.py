@@ -1,0 +1,130 @@
+"""A tune's targets judged over a panel: one :class:`~analysis.tune.targets.Judgement` per cell,
+aggregated into the objective the search minimises, and the verdict in words.
+
+* ``worst`` (the default): the objective is the largest cell objective; its interval runs from the
+  largest cell low to the largest cell high (if every cell's interval covers its objective, the
+  worst cell's objective lies in it). The racing rule reads this interval: a candidate whose *best
+  possible worst cell* (the largest low) is above the incumbent's worst high is beaten.
+* ``mean``: the weighted mean of the cell objectives (the panel's weights); interval the weighted
+  mean of the cells' lows and highs (conservative: the cells' errors need not cancel).
+
+Ties of the worst cell are common (a cell where one side never wins sits at the same distance
+whatever the rules), and a search that sees only the worst cell is then blind: the value the search
+minimises (:attr:`PanelJudgement.score`) is the worst cell plus :data:`TIE_BREAK` times the weighted
+mean of the cells, so among candidates with the same worst cell the one better elsewhere wins. The
+reported objective and its interval are the worst cell's alone.
+
+*Met* over a panel means met in every cell. Requiring every cell's 95% interval to lie inside the
+tolerance is an intersection-union test: claiming "met in every cell" is wrong with probability at
+most 2.5% whatever the number of cells, so no adjustment for the number of cells is needed for it;
+the per-cell "not met" statements are each at the 95% level (not adjusted over the panel). The
+*binding* cells are the ones that miss the target (or, when all meet it, the worst one).
+
+May import the standard library and :mod:`analysis.tune.targets`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from analysis.tune.targets import Judgement, Target, sentence
+
+AGGREGATES = ("worst", "mean")
+TIE_BREAK = 0.01            # weight of the cells' mean in the search's value (worst aggregate)
+
+
+@dataclass
+class PanelJudgement:
+    objective: float
+    low: float
+    high: float
+    met: bool
+    cells: list[Judgement]
+    labels: list[str]
+    weights: list[float]
+    aggregate: str
+
+    @property
+    def mean(self) -> float:
+        tot = sum(self.weights)
+        return sum(w * j.objective for w, j in zip(self.weights, self.cells)) / tot
+
+    @property
+    def score(self) -> float:
+        """What the search minimises: the objective, worst-cell ties broken by the mean."""
+        tie = self.aggregate == "worst" and len(self.cells) > 1
+        return self.objective + (TIE_BREAK * self.mean if tie else 0.0)
+
+    @property
+    def n_met(self) -> int:
+        return sum(j.met for j in self.cells)
+
+    @property
+    def binding(self) -> list[int]:
+        """Cells that miss the target; when every cell meets it, the worst one."""
+        miss = [k for k, j in enumerate(self.cells) if not j.met]
+        if miss:
+            return sorted(miss, key=lambda k: -self.cells[k].objective)
+        return [max(range(len(self.cells)), key=lambda k: self.cells[k].objective)]
+
+
+def aggregate(cells: list[Judgement], labels: list[str], weights, how: str = "worst") -> PanelJudgement:
+    """The panel's objective and interval from its cells' judgements (see the module docstring)."""
+    if how not in AGGREGATES:
+        raise ValueError(how)
+    met = all(j.met for j in cells)
+    if how == "worst":
+        obj = max(j.objective for j in cells)
+        low = max(j.low for j in cells)
+        high = max(j.high for j in cells)
+    else:
+        w = [float(x) for x in weights]
+        tot = sum(w)
+        obj = sum(x * j.objective for x, j in zip(w, cells)) / tot
+        low = sum(x * j.low for x, j in zip(w, cells)) / tot
+        high = sum(x * j.high for x, j in zip(w, cells)) / tot
+    return PanelJudgement(obj, low, high, met, list(cells), list(labels), [float(x) for x in weights], how)
+
+
+def best_possible(cells_so_far: list[Judgement]) -> float:
+    """The lowest worst-cell objective a candidate can still reach after these cells: the
+    largest low among them (the cells not yet played can only make the worst cell worse)."""
+    return max((j.low for j in cells_so_far), default=0.0)
+
+
+def cell_rows(pj: PanelJudgement, cells, dirs=None, seeds=None) -> list[dict]:
+    """``result.json``'s ``confirm.cells``: each cell's players, line-up, every target metric with
+    its interval, and met."""
+    out = []
+    for k, (c, j) in enumerate(zip(cells, pj.cells)):
+        row = {"cell": k, "label": c.label, "players": c.players, "lineup": list(c.lineup),
+               "weight": c.weight, "objective": j.objective, "low": j.low, "high": j.high,
+               "met": j.met, "games": j.games, "targets": j.parts}
+        if dirs is not None:
+            row["dir"] = dirs[k]
+        if seeds is not None:
+            row["seed"] = seeds[k]
+        out.append(row)
+    return out
+
+
+def panel_sentence(pj: PanelJudgement, targets: tuple[Target, ...], fairs: list, settings: str,
+                   games: int, seed: int) -> str:
+    """The verdict over the panel: "Target met in every cell …", else "met in k of n cells",
+    naming the binding cells with their figures. One cell: the single-line-up sentence."""
+    n = len(pj.cells)
+    if n == 1:
+        return sentence(pj.cells[0], targets, fairs[0], settings, games, seed)
+    bits = []
+    for k in pj.binding:
+        one = sentence(pj.cells[k], targets, fairs[k], settings, games, seed)
+        detail = one.split(": ", 1)[1].rstrip(".") if ": " in one else one
+        bits.append(f"{pj.labels[k]}: {detail}")
+    if pj.met:
+        return (f"Target met in every cell (all {n}) with {settings}, confirmed on {games:,} fresh "
+                f"games per cell (seed {seed}); the closest cell is " + bits[0] + ".")
+    return (f"Target NOT met: met in {pj.n_met} of {n} cells with {settings}, confirmed on {games:,} "
+            f"fresh games per cell (seed {seed}); not met in " + "; ".join(bits) + ".")
+
+
+__all__ = ["AGGREGATES", "PanelJudgement", "aggregate", "best_possible", "cell_rows", "panel_sentence"]

@@ -1,0 +1,114 @@
+"""``balance skill``: balance by search budget (:mod:`analysis.skill`) -- a line-up of the game's
+default bots, the search bot at each budget, one searching seat rotated over the seats and every
+seat searching; a table (``skill.csv``, ``skill.parquet``), the trend in words (``skill.txt``) and
+a page with its figure (``report.html``, ``figures/budget.png``, :mod:`reports.skill`).
+
+The output directory is resumable: ``skill.json`` records what was asked; a second call with the
+same question plays only the cells not yet in ``cells/``; a different question there is refused
+unless ``--force``. May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis` and
+:mod:`reports` and
+:mod:`cli.progress`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    app.command("skill", help="Balance by search budget: seat (role) win shares as the search bot "
+                              "gets more playouts, one searching seat and every seat searching.")(skill)
+
+
+def skill(
+    game: str = typer.Option("middle-ages", "--game", "-g", help="Which game (one with bots)."),
+    budgets: str = typer.Option("0,4,16,64", "--budgets",
+                                help="Playouts per option, comma list; 0 = the playout policy itself."),
+    games: str = typer.Option("2000", "--games", "-n", help="Games per budget and part."),
+    players: int = typer.Option(4, "--players", "-p", help="Players per game."),
+    seed: int = typer.Option(0, "--seed"),
+    threads: int = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
+    out: Path = typer.Option(Path("skill"), "--out", "-o", help="Output directory (resumable)."),
+    force: bool = typer.Option(False, "--force", help="Start again in an --out that holds another question."),
+) -> None:
+    import shutil
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from analysis import skill as K
+    from simcore import games as registry
+    from simcore.atomic import claim_output
+    from simcore.errors import UsageError
+    from simcore.options import check_seed, parse_games, set_threads
+
+    spec = registry.get(game)
+    if spec.strategies is None or spec.default_strategy is None:
+        raise UsageError(f"--game {game}: this game has no bots to search with")
+    spec.check_players(players)
+    check_seed(seed)
+    n = parse_games(games)
+    try:
+        bs = sorted({int(b) for b in budgets.split(",") if b.strip()})
+    except ValueError:
+        raise UsageError(f"--budgets {budgets!r}: give whole numbers of playouts, e.g. 0,4,16,64") from None
+    if not bs or bs[0] < 0 or bs[-1] > 100_000:
+        raise UsageError(f"--budgets {budgets!r}: give budgets from 0 to 100000")
+    set_threads(threads)
+    question = {"kind": "balance-skill", "game": spec.name, "players": players, "games": n,
+                "seed": seed, "policy": spec.default_strategy}
+    meta = out / "skill.json"
+    claim_output(out)
+    if out.exists() and any(out.iterdir()):
+        old = json.loads(meta.read_text()) if meta.is_file() else None
+        if old is None or {k: old.get(k) for k in question} != question:
+            if not force or old is None or old.get("kind") != "balance-skill":
+                raise UsageError(f"--out {out}: holds " + ("something else" if old is None else
+                                 "another balance-skill question") + "; choose another --out"
+                                 + ("" if old is None else " or add --force"))
+            shutil.rmtree(out / "cells", ignore_errors=True)
+    out.mkdir(parents=True, exist_ok=True)
+    meta.write_text(json.dumps({**question, "budgets": bs}, indent=1))
+    from cli.progress import Steps
+
+    roles = spec.seat_roles(players)
+    with Steps("skill") as steps:
+        table = K.balance_by_budget(spec.name, players, bs, n, out, policy=spec.default_strategy,
+                                    roles=roles, seed=seed, threads=threads, progress=steps)
+    table = table.filter(pl_in(table, bs))
+    for suffix in (".csv", ".parquet"):
+        tmp = out / f"skill{suffix}.tmp"
+        table.write_csv(tmp) if suffix == ".csv" else table.write_parquet(tmp)
+        tmp.replace(out / f"skill{suffix}")
+    adv = K.advantage(table, spec.roles_alike)
+    console = Console()
+    t = Table(title=f"{spec.title}, {players} players: balance by search budget "
+                    f"({n:,} games per budget and part; policy {spec.default_strategy})",
+              title_justify="left")
+    t.add_column("budget", justify="right")
+    t.add_column("one searching seat: win share", justify="right")
+    for s in range(players):
+        t.add_column(f"all searching: seat {s + 1}" + ("" if spec.roles_alike else f" ({roles[s]})"),
+                     justify="right")
+    for b in bs:
+        one = table.filter((table["budget"] == b) & (table["part"] == "one"))
+        allp = table.filter((table["budget"] == b) & (table["part"] == "all")).sort("seat")
+        mean_one = float((one["win_share"] * one["games"]).sum() / one["games"].sum())
+        t.add_row(str(b), f"{100 * mean_one:.1f}%",
+                  *[f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
+                    for r in allp.iter_rows(named=True)])
+    console.print(t)
+    sentence = K.verdict(adv)
+    console.print(sentence)
+    (out / "skill.txt").write_text(sentence + "\n")
+    from reports.skill import build_skill_page
+
+    build_skill_page(out)
+    typer.echo(f"skill: {out}  (report.html, figures/budget.png)")
+
+
+def pl_in(table, budgets):
+    return table["budget"].is_in(budgets)

@@ -1,0 +1,148 @@
+"""The figure checklist (docs/reports.md), measured on a drawn figure: what a designer would stumble on.
+
+:func:`problems` draws a figure the way the report saves it and returns one sentence per breach:
+
+1. **No clipped text**: every visible text (titles, labels, tick labels, legends, annotations) lies
+   inside the figure, measured from the rendered artists' extents against the figure's box.
+2. **One unit per axis**: an axis label names one unit (no "% of own goal" and "turns" on one
+   axis); the figures that put two units side by side use two panels, each labelled.
+3. **Integer ticks for integer settings**: an axis marked integer (:func:`integer_axis`) shows only
+   whole-number ticks.
+4. **Shares on 0–100%**: an axis marked as a share (:func:`share_axis`) stays within 0–100%.
+5. **A zoomed axis says so**: a value axis (y) that does not start at 0 and spans less than half of
+   its top value (7.20–7.40 turns) says "zoomed" in its label or its panel's title.
+
+Figures mark their axes with :func:`share_axis`, :func:`integer_axis` and :func:`zoomed_axis` (an
+attribute on the matplotlib Axes); the checks read those marks and the drawn extents.
+
+May import matplotlib and numpy.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.text import Text
+
+UNIT_WORDS = ("%", "pp", "turns", "coins", "cards", "points", "games", "seasons")
+_TOL_PX = 1.0
+
+
+def share_axis(ax: Axes, axis: str = "y") -> None:
+    """Mark ``axis`` of ``ax`` as a share (0–100%); :func:`problems` checks its limits."""
+    ax._balance_share = set(getattr(ax, "_balance_share", set())) | {axis}
+
+
+def integer_axis(ax: Axes, axis: str = "x") -> None:
+    """Whole-number ticks only on ``axis`` (an integer setting), and mark it for the check."""
+    from matplotlib.ticker import MaxNLocator
+
+    (ax.xaxis if axis == "x" else ax.yaxis).set_major_locator(MaxNLocator(integer=True))
+    ax._balance_integer = set(getattr(ax, "_balance_integer", set())) | {axis}
+
+
+def zoomed_axis(ax: Axes, axis: str = "y") -> None:
+    """Say in the axis label that the axis does not start at 0 (when its limits show it does not)."""
+    lo, hi = ax.get_ylim() if axis == "y" else ax.get_xlim()
+    if lo > 0 and (hi - lo) < 0.5 * hi:
+        label = ax.get_ylabel() if axis == "y" else ax.get_xlabel()
+        if "zoom" not in label.lower():
+            new = f"{label} (zoomed: not from 0)" if label else "zoomed: not from 0"
+            (ax.set_ylabel if axis == "y" else ax.set_xlabel)(new)
+
+
+def _texts(fig: Figure) -> list[Text]:
+    """Every text that is drawn: tick labels only for the ticks inside the view (matplotlib keeps
+    label objects for ticks it does not draw)."""
+    ticks, drawn = set(), []
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            for tick in axis.get_major_ticks() + axis.get_minor_ticks():
+                ticks.update({id(tick.label1), id(tick.label2)})
+            if ax.get_visible() and axis.get_visible():
+                for tick in axis._update_ticks():      # the ticks matplotlib draws
+                    drawn += [lab for lab in (tick.label1, tick.label2) if lab.get_visible()]
+    out = []
+    for t in list(fig.findobj(Text)) + drawn:
+        if id(t) in ticks and t not in drawn:
+            continue
+        if t.get_visible() and t.get_text().strip() and t.get_figure() is not None:
+            ax = getattr(t, "axes", None)
+            if ax is not None and not ax.get_visible():
+                continue
+            out.append(t)
+    return list({id(t): t for t in out}.values())
+
+
+def clipped_texts(fig: Figure) -> list[str]:
+    """The texts whose drawn extent leaves the figure (rendered with the figure's own layout)."""
+    canvas = fig.canvas
+    if canvas is None or not hasattr(canvas, "get_renderer"):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    W, H = fig.bbox.width, fig.bbox.height
+    out = []
+    for t in _texts(fig):
+        try:
+            bb = t.get_window_extent(renderer)
+        except (RuntimeError, ValueError):
+            continue
+        if not np.isfinite([bb.x0, bb.x1, bb.y0, bb.y1]).all() or bb.width == 0:
+            continue
+        if bb.x0 < -_TOL_PX or bb.y0 < -_TOL_PX or bb.x1 > W + _TOL_PX or bb.y1 > H + _TOL_PX:
+            out.append(f"text {t.get_text()[:40]!r} is cut off (drawn at x {bb.x0:.0f}–{bb.x1:.0f}, "
+                       f"y {bb.y0:.0f}–{bb.y1:.0f} in a {W:.0f}×{H:.0f} px figure)")
+    return out
+
+
+def _units_in(label: str) -> set[str]:
+    found = set()
+    label = re.sub(r"\bper \d*\s*\w+", "", label)      # "share of games per 5 turns": a bin width
+    low = label.lower()
+    for u in UNIT_WORDS:
+        if u == "%":
+            if "%" in label and not re.search(r"\d%", label):
+                found.add("%")
+        elif re.search(rf"\b{u}\b", low):
+            found.add(u)
+    if "pp" in found and "%" in found:    # "pp (percentage points)" is one unit
+        found.discard("%")
+    return found
+
+
+def problems(fig: Figure) -> list[str]:
+    """Every breach of the checklist in ``fig`` (see the module docstring), one sentence each."""
+    out = clipped_texts(fig)
+    for i, ax in enumerate(fig.axes):
+        if not ax.get_visible():
+            continue
+        name = ax.get_title() or f"panel {i + 1}"
+        for axis in ("x", "y"):
+            label = ax.get_xlabel() if axis == "x" else ax.get_ylabel()
+            units = _units_in(label)
+            if len(units) > 1:
+                out.append(f"{name}: the {axis} axis mixes units {sorted(units)} ({label!r})")
+            lo, hi = ax.get_xlim() if axis == "x" else ax.get_ylim()
+            lo, hi = min(lo, hi), max(lo, hi)
+            if axis in getattr(ax, "_balance_share", ()):
+                if lo < -1e-9 or hi > 1 + 1e-9:
+                    out.append(f"{name}: the share axis runs {100 * lo:.0f}–{100 * hi:.0f}%, not within 0–100%")
+            if axis in getattr(ax, "_balance_integer", ()):
+                ticks = (ax.get_xticks() if axis == "x" else ax.get_yticks())
+                ticks = [v for v in ticks if lo - 1e-9 <= v <= hi + 1e-9]
+                frac = [v for v in ticks if abs(v - round(v)) > 1e-9]
+                if frac:
+                    out.append(f"{name}: integer setting with ticks at {frac}")
+        lo, hi = sorted(ax.get_ylim())
+        if ax.images:                       # a heat map's axes are categories, not values
+            continue
+        if ax.get_yaxis().get_visible() and ax.get_ylabel() and lo > 0 and (hi - lo) < 0.5 * hi:
+            if "zoom" not in (ax.get_ylabel() + " " + ax.get_title()).lower():
+                out.append(f"{name}: the y axis runs {lo:.3g}–{hi:.3g} (zoomed) without saying so")
+    return out

@@ -1,0 +1,142 @@
+"""The page of a panel: the runs of its cells side by side, and of a sweep over a panel.
+
+:func:`build_panel_report` reads the runs of a panel (:func:`analysis.panel.panel_table`: a tune's
+``confirmations/trial-N/`` or any run directories of one game) and writes one page: first the
+sentence saying whether the finding holds in every cell, then the cell × metric table (every seat's
+and role's win share with its 95% interval) and a figure of every seat's win share per cell with
+its interval beside the fair share 1/P. :func:`build_panel_sweep_report` reads a panel sweep
+(:mod:`analysis.sweep.panel`): per parameter, whether it moves every cell the same way and by how
+much, the per-cell effects in a figure and a table. Both only read files.
+
+May import polars, matplotlib, the standard library, :mod:`analysis.panel`,
+:mod:`analysis.sweep.panel_effects` (reading), :mod:`reports.sweep` (page helpers), :mod:`reports.figures`
+and :mod:`simcore` (atomic, errors, registry).
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import polars as pl
+
+from analysis.panel import panel_table
+from reports.figures.common import render
+from reports.html import _html_table
+from reports.sweep import _img, _meta_table, _page, _publish, _title
+
+
+def _cell_metric_table(cells: pl.DataFrame) -> pl.DataFrame:
+    rows = {}
+    for r in cells.iter_rows(named=True):
+        row = rows.setdefault(r["cell"], {"cell": r["label"], "players": r["players"], "games": r["games"]})
+        if r["share"]:
+            text = f"{100 * r['estimate']:.1f}% ({100 * r['low']:.1f} to {100 * r['high']:.1f})"
+        else:
+            text = f"{r['estimate']:.2f} ({r['low']:.2f} to {r['high']:.2f})"
+        row[r["what"]] = text
+    return pl.DataFrame(list(rows.values()))
+
+
+def seat_share_figure(cells: pl.DataFrame, labels: list[str]):
+    """Every seat's win share per cell (points with 95% intervals), the fair share 1/P dashed."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    seats = cells.filter(pl.col("metric").str.starts_with("seat_win_share_"))
+    n = len(labels)
+    fig, ax = plt.subplots(figsize=(8, 0.45 * n + 1.4))
+    P = int(seats["players"].max())
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for r in seats.iter_rows(named=True):
+        s = int(r["metric"].rsplit("_", 1)[1])
+        y = r["cell"] + (s - 1 - (P - 1) / 2) * 0.8 / max(P, 1)
+        ax.errorbar(100 * r["estimate"], y, xerr=[[100 * (r["estimate"] - r["low"])],
+                                                  [100 * (r["high"] - r["estimate"])]],
+                    fmt="o", ms=3, color=colors[(s - 1) % len(colors)],
+                    label=f"seat {s}")
+        ax.plot([100 * r["fair"]] * 2, [r["cell"] - 0.45, r["cell"] + 0.45], ls="--", color="grey", lw=0.8)
+    ax.set_yticks(range(n), labels)
+    ax.invert_yaxis()
+    ax.set_xlabel("win share (%), 95% interval; dashed: a fair seat share 1/P")
+    handles, names = ax.get_legend_handles_labels()
+    seen = dict(zip(names, handles))
+    ax.legend(seen.values(), seen.keys(), fontsize=7, loc="best")
+    fig.tight_layout()
+    return fig
+
+
+def build_panel_report(paths, out: str | Path, force: bool = False) -> Path:
+    """The page of the runs of a panel; returns the path of report.html."""
+    t = panel_table(paths)
+    title = f"{_title(t.game)}: a panel of {len(t.labels)} cells"
+    fig = seat_share_figure(t.cells, t.labels)
+    parts = [f"<p style='font-size:1.15em'><b>{html.escape(t.finding)}</b></p>",
+             "<h2 id='cells'>Every cell</h2>" + _html_table(_cell_metric_table(t.cells)),
+             "<h2 id='figure'>Win share by seat, per cell</h2>" + _img(render(fig, "png"), "cells"),
+             "<p class='note'>Each cell is one player count and one line-up, played on its own "
+             "games. Intervals: 95% normal intervals of means over games, each cell on its own (not "
+             "adjusted over the panel); 'in every cell' needs every cell's interval on the same "
+             "side of 1/P.</p>",
+             _meta_table([("runs", "; ".join(sorted(set(t.cells["run"].to_list()))))])]
+    return _publish(Path(out), force, _page(title, parts), {"cells": fig})
+
+
+def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = False) -> Path:
+    """The page of a sweep over a panel; returns the path of report.html."""
+    from analysis.sweep.panel_effects import agreement, headline_metric, panel_effects, read_panel_sweep, sentences
+
+    meta = read_panel_sweep(path)
+    effects = panel_effects(path)
+    n = len(meta["panel"]["cells"])
+    head = headline_metric(effects)
+    lines = sentences(effects, n, head)
+    if head == "balance" and "seat_win_share_1" in set(effects["metric"].to_list()):
+        lines += sentences(effects, n, "seat_win_share_1")
+    title = f"{_title(meta['game'])}: a sweep over a panel of {n} cells"
+    fig = effects_figure(effects.filter(pl.col("metric") == head))
+    agree = agreement(effects, n).select("parameter", "from", "to", "label", "up", "down", "unchanged", "unclear",
+                                         "smallest", "largest", "same_way_everywhere")
+    table = effects.select("parameter", "from", "to", "cell_label", "label", "delta", "low", "high")
+    parts = ["<ul>" + "".join(f"<li><b>{html.escape(s)}</b></li>" for s in lines) + "</ul>",
+             "<h2 id='figure'>Effect per cell</h2>" + _img(render(fig, "png"), "effects"),
+             "<h2 id='agreement'>Does every cell move the same way?</h2>" + _html_table(agree),
+             "<h2 id='effects'>Every effect in every cell</h2>" + _html_table(table),
+             "<p class='note'>Effects: paired differences between the parameter's first and last "
+             "value within a cell (common random numbers), 95% intervals, each cell on its own; "
+             "shares as fractions (0.01 = 1 pp). Each cell is also an ordinary sweep directory "
+             "(cells/cell-K) with its own sensitivity page.</p>"]
+    return _publish(Path(out), force, _page(title, parts), {"effects": fig})
+
+
+def effects_figure(effects: pl.DataFrame):
+    """Per parameter, the effect in every cell with its interval (one panel per parameter)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    params = list(dict.fromkeys(effects["parameter"].to_list()))
+    cells = list(dict.fromkeys(effects["cell_label"].to_list()))
+    fig, axes = plt.subplots(1, len(params), figsize=(4 * len(params) + 2, 0.4 * len(cells) + 1.5),
+                             squeeze=False, sharey=True)
+    for ax, p in zip(axes[0], params):
+        sub = effects.filter(pl.col("parameter") == p)
+        share = bool(sub["share"][0])
+        k = 100.0 if share else 1.0
+        for r in sub.iter_rows(named=True):
+            y = cells.index(r["cell_label"])
+            ax.errorbar(k * r["delta"], y, xerr=[[k * (r["delta"] - r["low"])], [k * (r["high"] - r["delta"])]],
+                        fmt="o", ms=4, color="C0")
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_title(f"{p}: {sub['from'][0]} → {sub['to'][0]}", fontsize=9)
+        ax.set_xlabel(f"effect on {sub['label'][0]}" + (" (pp)" if share else f" ({sub['unit'][0]})"), fontsize=8)
+    axes[0][0].set_yticks(range(len(cells)), cells)
+    axes[0][0].invert_yaxis()
+    fig.tight_layout()
+    return fig
+
+
+__all__ = ["build_panel_report", "build_panel_sweep_report"]

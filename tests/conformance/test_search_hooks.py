@@ -1,0 +1,301 @@
+"""The search bot through each game's search hooks (issue #25): the reference engine replays its
+recorded decisions exactly, its choices depend only on what its seat can see (determinisation),
+``kind = "search"`` tables are validated, and its playouts' streams make a run identical for any
+chunk size. Cheap settings (2 playouts per option) keep these fast; strength is measured in
+docs/search.md, not asserted here."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simcore.errors import ConfigError
+from simcore.search import MAX_OPTIONS
+
+SEARCH2 = """
+[s2]
+kind = "search"
+playouts = 2
+policy = "balanced"
+
+[u6]
+kind = "search"
+budget = 6
+policy = "random"
+select = "ucb"
+"""
+
+
+@pytest.fixture(scope="module")
+def search_file(tmp_path_factory):
+    p = tmp_path_factory.mktemp("search") / "bots.toml"
+    p.write_text(SEARCH2)
+    return str(p)
+
+
+# ---------------------------------------------------------------------------------------------
+# Middle-Ages
+# ---------------------------------------------------------------------------------------------
+def test_middle_ages_reference_replays_the_search_bot_exactly(search_file):
+    from simcore.games.middle_ages import driver as D, reference as REF, rules as R
+    from strategies import middle_ages as S
+    rules = R.load()
+    _, rows = S.resolve([f"{search_file}:s2", "balanced", f"{search_file}:u6"], 3)
+    n = 6
+    out = D.run_chunk(rules, 3, 0, n, 21, rows, debug=True, trace_decisions=True, rotate=True)
+    assert not out["error"].any()
+    for g in range(n):
+        replay = REF.ReplayStrategy(out["trace"][g], consume_draw=True)
+        rec = REF.play_game(rules, 3, 21, g // 3, strategies=[replay] * 3, debug=True)
+        rows_g = slice(g * 3, (g + 1) * 3)
+        np.testing.assert_array_equal(out["score"][rows_g], rec.score)
+        np.testing.assert_array_equal(out["coins_by_turn"][rows_g], rec.coins_by_turn)
+        assert replay.pos == len(out["trace"][g])
+
+
+def test_middle_ages_search_run_is_the_same_for_any_chunk_size(search_file):
+    from simcore.games.middle_ages import driver as D, rules as R
+    from strategies import middle_ages as S
+    rules = R.load()
+    _, rows = S.resolve([f"{search_file}:s2", "balanced", "greedy", "balanced"], 4)
+    whole = D.run_chunk(rules, 4, 0, 8, 5, rows)
+    parts = [D.run_chunk(rules, 4, f, 4, 5, rows) for f in (0, 4)]
+    np.testing.assert_array_equal(whole["score"], np.concatenate([p["score"] for p in parts]))
+
+
+def _ma_stop(search_file, seed):
+    """A Middle-Ages position where the searching seat 0 must choose a Lord move."""
+    from numpy import uint64
+    from simcore.games.middle_ages import driver as D, kernel as K, layout as L, rules as R
+    from simcore.games.middle_ages.search import policy_rows
+    from strategies import middle_ages as S
+    _, rows = S.resolve([f"{search_file}:s2", "balanced", "balanced", "balanced"], 4)
+    ws = np.zeros(L.WS_SIZE, np.int64)
+    sc = np.zeros(L.WS_SIZE, np.int64)
+    D.load_block(ws, sc, D.pack_rules(R.load()), rows, 4)
+    policy_rows(sc, 4)
+    D.start_game(ws, seed, uint64(3), 1)
+    K.setup_game(ws, 4)
+    while K.advance(ws, 4, True, -1) == 1:
+        if ws[L.G_TURN] >= 3 and ws[L.W_ORDER + ws[L.G_INDEX]] == 0:
+            return ws, sc
+        ws_forced = 0
+        K.advance(ws, 4, True, ws_forced)   # (never returns 1 here: one move, then seat 0 again)
+    pytest.skip("no stop")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_middle_ages_search_does_not_see_the_order_of_the_draw_pile(search_file, seed):
+    """Only the order of the face-down pile differs: the playouts' statistics, and so the chosen
+    move, are identical (the hook re-deals the pile from a canonical order)."""
+    from simcore.games.middle_ages import layout as L
+    from simcore.games.middle_ages.search import search_choice
+    ws, sc = _ma_stop(search_file, seed)
+    other = ws.copy()
+    pos, end = ws[L.G_PILE_POS], ws[L.G_PILE_LEN]
+    assert end - pos > 2
+    other[L.W_PILE + pos:L.W_PILE + end] = ws[L.W_PILE + pos:L.W_PILE + end][::-1]
+    results = []
+    for w in (ws, other):
+        stats = np.zeros(2 * MAX_OPTIONS)
+        j = search_choice(w.copy(), sc.copy(), np.zeros(1), stats, np.zeros(1, np.uint64), 4)
+        results.append((j, stats.copy()))
+    assert results[0][0] == results[1][0]
+    np.testing.assert_array_equal(results[0][1], results[1][1])
+
+
+# ---------------------------------------------------------------------------------------------
+# Médiévallons
+# ---------------------------------------------------------------------------------------------
+def test_medievallons_reference_replays_the_search_bot_exactly(search_file):
+    from simcore.games.medievallons import driver as D, reference as REF, rules as R
+    from strategies import medievallons as S
+    rules = R.load()
+    _, rows = S.resolve([f"{search_file}:s2", "balanced", "collector"], 3)
+    n = 3
+    out = D.run_chunk(rules, 3, 0, n, 21, rows, debug=True, trace_decisions=True)
+    assert not out["error"].any()
+    for g in range(n):
+        replay = REF.ReplayStrategy(out["trace"][g], consume_draw=True)
+        rec = REF.play_game(rules, 3, 21, g, strategies=[replay] * 3, debug=True)
+        rows_g = slice(g * 3, (g + 1) * 3)
+        for f in ("score", "win_share", "guilds", "hand"):
+            np.testing.assert_array_equal(out[f][rows_g], getattr(rec, f), err_msg=f"{g} {f}")
+        assert replay.pos == len(out["trace"][g])
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_medievallons_search_does_not_see_hidden_cards(search_file, seed):
+    """Only what seat 0 cannot see differs (the order of the draw pile, and an unseen card swapped
+    between an opponent's hand and the pile): the search's statistics and choice are identical."""
+    from simcore.games.medievallons import kernel as K, layout as L, rules as R, driver as D
+    from simcore.games.medievallons.search import search_choice
+    from simcore.rng import stream_state
+    from strategies import medievallons as S
+    _, rows = S.resolve([f"{search_file}:s2", "balanced", "balanced"], 3)
+    ws, fs = D.new_workspace(R.load(), rows)
+    st = np.array([stream_state(np.uint64(seed), np.uint64(0))], np.uint64)
+    K.setup_game(st, ws, 3)
+    ws[L.G_STOP], ws[L.G_FORCED], ws[L.G_LIMIT] = 1, -1, 1 << 40
+    for _ in range(3):          # seat 0's third turn
+        assert K.play_turns(st, ws, fs, 3, False) == 1
+        if _ < 2:
+            ws[L.G_FORCED] = 0
+    other = ws.copy()
+    n = ws[L.G_PILE_N]
+    other[L.W_PILE:L.W_PILE + n] = ws[L.W_PILE:L.W_PILE + n][::-1]
+    q = 1                        # swap one card seat 0 has not seen in q's hand with a pile card
+    hand = other[L.W_HAND + q * L.TS:L.W_HAND + q * L.TS + L.TS]
+    known = other[L.W_KNOWN + (0 * L.MAXP + q) * L.TS:L.W_KNOWN + (0 * L.MAXP + q) * L.TS + L.TS]
+    unseen = [t for t in range(L.TS) if hand[t] > known[t]]
+    swap = [i for i in range(n) if unseen and other[L.W_PILE + i] != unseen[0]]
+    if unseen and swap:
+        t, i = unseen[0], swap[0]
+        hand[t] -= 1
+        hand[other[L.W_PILE + i]] += 1
+        other[L.W_PILE + i] = t
+    results = []
+    for w in (ws, other):
+        stats = np.zeros(2 * MAX_OPTIONS)
+        sc = np.zeros_like(w)
+        j = search_choice(np.array([st[0]], np.uint64), w.copy(), sc, fs.copy(), np.zeros(1, np.uint64),
+                          stats, 3)
+        results.append((j, stats.copy()))
+    assert results[0][0] == results[1][0]
+    np.testing.assert_array_equal(results[0][1], results[1][1])
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("body, problem", [
+    ('kind = "search"\nplayouts = 4\nbudget = 8', "not both"),
+    ('kind = "search"\npolicy = "nobody"', "unknown bot"),
+    ('kind = "search"\npolicy = "rollout"', "playout policy"),
+    ('kind = "search"\nselect = "best"', "must be one of"),
+    ('kind = "search"\nplayouts = 0', ">= 1"),
+])
+def test_a_bad_search_table_is_one_clear_error(tmp_path, body, problem):
+    from strategies import middle_ages as S
+    p = tmp_path / "bad.toml"
+    p.write_text("[bad]\n" + body + "\n")
+    with pytest.raises(ConfigError, match=problem):
+        S.load_file(p)
+
+
+def test_a_search_row_is_its_policys_row_with_the_search_settings():
+    from simcore.games.middle_ages import layout as L
+    from strategies import middle_ages as S
+    found = S.presets()
+    s16, bal = found["search16"], found["balanced"]
+    assert s16.row[L.S_KIND] == L.STRAT_SEARCH
+    np.testing.assert_array_equal(s16.row[1:L.S_SEARCH], bal.row[1:L.S_SEARCH])
+    assert list(s16.row[L.S_SEARCH:L.S_SEARCH + 3]) == [16, 0, 0 * 4 + L.STRAT_HEURISTIC]
+
+
+# ---------------------------------------------------------------------------------------------
+# Seigneurial
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("bots", [["s2", "fair-share", "objective"], ["even-lord", "s2", "u6"]])
+def test_seigneurial_reference_replays_the_search_bot_exactly(search_file, bots):
+    """Either role: the searching Seigneur's rent and Censitaires' placements, replayed."""
+    from simcore.games.seigneurial import driver as D, reference as REF, rules as R
+    from strategies import seigneurial as S
+    file = search_file.replace("bots.toml", "sg.toml")
+    with open(file, "w") as f:
+        f.write(SEARCH2.replace('"balanced"', '"standard"'))
+    rules = R.load()
+    _, rows = S.resolve([f"{file}:{b}" if b in ("s2", "u6") else b for b in bots], 3)
+    n = 6
+    out = D.run_chunk(rules, 3, 0, n, 21, rows, debug=True, trace_decisions=True)
+    assert not out["error"].any()
+    for g in range(n):
+        replay = REF.ReplayStrategy(out["trace"][g], consume_draw=True)
+        rec = REF.play_game(rules, 3, 21, g, strategies=[replay] * 3, debug=True)
+        np.testing.assert_array_equal(out["win_share"][g * 3:(g + 1) * 3], rec.win_share)
+        np.testing.assert_array_equal(out["score"][g * 3:(g + 1) * 3], rec.score)
+        assert out["turns"][g] == rec.turns
+        assert replay.pos == len(out["trace"][g])
+
+
+def test_seigneurial_search_plays_the_same_games_as_the_kernel_without_a_search_seat():
+    """play_on (the resumable turn) = play_turn: a line-up without a searching seat played
+    through the search chunk gives the kernel's games exactly."""
+    from simcore.games.seigneurial import driver as D, rules as R
+    from strategies import seigneurial as S
+    rules = R.load()
+    _, rows = S.resolve(["even-lord", "fair-share", "objective", "random"], 4)
+    args = (np.int64(0), np.int64(40), np.uint64(9), np.int64(4), D.pack_rules(rules), rows, False)
+    outs = []
+    for play in (D.play_chunk, D.play_chunk_search):
+        o = (np.zeros((160, len(D.PLAYER_COLS)), np.int16), np.zeros(160, np.float32),
+             np.zeros((40, len(D.GAME_COLS)), np.int16), np.full((40, 2 * D.MAX_TRACE), -1, np.int16))
+        play(*args, *o)
+        outs.append(o)
+    for a, b in zip(*outs):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_seigneurial_search_seigneur_does_not_see_card_values(search_file, seed):
+    """The Seigneur sees how many cards of each type a Censitaire holds, not their values: values
+    swapped between two Censitaires' hands (counts kept) leave the search's statistics unchanged."""
+    from simcore.games.seigneurial import driver as D, kernel as K, layout as L, rules as R
+    from simcore.games.seigneurial.search import X_STAGE, play_on, search_choice
+    from simcore.rng import stream_state
+    from strategies import seigneurial as S
+    file = search_file.replace("bots.toml", "sg.toml")
+    with open(file, "w") as f:
+        f.write(SEARCH2.replace('"balanced"', '"standard"'))
+    _, rows = S.resolve([f"{file}:s2", "fair-share", "fair-share"], 3)
+    ws, fs = D.new_workspace(R.load(), rows, 3)
+    st = np.array([stream_state(np.uint64(seed), np.uint64(0))], np.uint64)
+    K.setup_game(st, ws, 3)
+    assert play_on(st, ws, fs, 3, True, -1, False) == 1 and ws[L.W_PL + X_STAGE] == 2
+    other = ws.copy()
+    swapped = False
+    for t in range(3):           # move one card of type t from hand 1 to hand 2 and back another
+        h1 = other[L.W_HAND + L.HS + t * 8:L.W_HAND + L.HS + t * 8 + 8]
+        h2 = other[L.W_HAND + 2 * L.HS + t * 8:L.W_HAND + 2 * L.HS + t * 8 + 8]
+        a = [v for v in range(8) if h1[v] > 0]
+        b = [v for v in range(8) if h2[v] > 0 and (not a or v != a[0])]
+        if a and b:
+            h1[a[0]] -= 1; h1[b[0]] += 1; h2[b[0]] -= 1; h2[a[0]] += 1
+            other[L.W_PL + L.PLS + L.X_RES + t] += b[0] - a[0]
+            other[L.W_PL + 2 * L.PLS + L.X_RES + t] += a[0] - b[0]
+            swapped = True
+            break
+    if not swapped:
+        pytest.skip("no two hands of one type to swap")
+    results = []
+    for w in (ws, other):
+        stats = np.zeros(2 * MAX_OPTIONS)
+        j = search_choice(np.array([st[0]], np.uint64), w.copy(), np.zeros_like(w), fs.copy(),
+                          np.zeros(1, np.uint64), stats, 3)
+        results.append((j, stats.copy()))
+    assert results[0][0] == results[1][0]
+    np.testing.assert_array_equal(results[0][1], results[1][1])
+
+
+# ---------------------------------------------------------------------------------------------
+# Every game that declares search hooks
+# ---------------------------------------------------------------------------------------------
+def _search_games():
+    from simcore import games as registry
+    return [s for s in registry.specs().values() if s.search]
+
+
+def test_every_game_with_bots_declares_its_search_hooks():
+    """A game with bots offers the search bot: the spec names a hooks module holding the playout
+    hook and the decision loop, and its presets include search16 (kind search, default policy)."""
+    import importlib
+    from simcore import games as registry
+    specs = [s for s in registry.specs().values() if s.default_strategy is not None]
+    assert {s.name for s in specs} <= {s.name for s in _search_games()}
+    for spec in specs:
+        hooks = importlib.import_module(spec.search)
+        assert callable(hooks.playout) and callable(hooks.search_choice), spec.name
+        S = importlib.import_module(spec.strategies)
+        bot = S.lookup("search16")
+        assert bot.kind == "search" and bot.search.policy == spec.default_strategy, spec.name
+        assert S.lookup("search4").search.playouts == 4, spec.name

@@ -1,0 +1,190 @@
+"""Issue 28, point 4: every input is bounded before any work.
+
+List indices and duplicated keys of ``--set``, the count of ``--vary`` values (counted before
+any value is made), file kinds and sizes of rules and strategies, worker counts, rule values with
+a meaning range, ``--games`` spellings and ``--storage``. Each bad value is one line, checked in
+this process (no game is played: the ``no_playing`` guard, or the parser called directly).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from simcore.errors import ConfigError, UsageError
+
+from reliability_helpers import cli_in_process, one_error_line
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.mark.parametrize("text", ["setup.start_coins[99999999999999999999]=1",
+                                  "setup.start_coins[1000]=1", "setup.start_coins[0001000]=1",
+                                  "tiles[5][99999999999]=1"])
+def test_a_huge_list_index_is_refused_at_once(text):
+    from simcore.config import apply_settings, parse_settings, parse_toml
+
+    t0 = time.perf_counter()
+    with pytest.raises(UsageError, match="too large"):
+        apply_settings(parse_toml("[setup]\nstart_coins = 0\n", name="r"), parse_settings([text]), seats=4)
+    assert time.perf_counter() - t0 < 5     # (a bound on runaway work, not a timing assertion)
+
+
+def test_an_index_within_the_bound_still_works():
+    from simcore.config import apply_settings, parse_settings, parse_toml
+
+    src = apply_settings(parse_toml("[setup]\nstart_coins = 0\n", name="r"),
+                         parse_settings(["setup.start_coins[3]=2"]), seats=4)
+    assert src.data["setup"]["start_coins"] == [0, 0, 0, 2]
+
+
+@pytest.mark.parametrize("texts,words", [
+    (["a.b=1", "a.b=2"], "given twice"),
+    (["a.b=1", " a.b = 1"], "given twice"),
+    (["setup.start_coins=[1,1]", "setup.start_coins[0]=3"], "a part of it"),
+    (["setup.start_coins[0]=3", "setup.start_coins=[1,1]"], "a part of it"),
+])
+def test_the_same_setting_twice_is_refused(texts, words):
+    from simcore.config import parse_settings
+
+    with pytest.raises(UsageError, match=words):
+        parse_settings(texts)
+
+
+def test_different_settings_are_accepted():
+    from simcore.config import parse_settings
+
+    assert len(parse_settings(["a.b=1", "a.c=2", "setup.start_coins[0]=1", "setup.start_coins[1]=2"])) == 4
+
+
+@pytest.mark.parametrize("text,words", [
+    ("x=0..1:1e-300", "more than 2,000"), ("x=0..1000000000000", "more than 2,000"),
+    ("x=0..1e999:1", "finite"), ("x=-1e308..1e308:1e-308", "more than"),
+    ("x=0..2001", "more than 2,000"),
+])
+def test_a_sweep_range_is_counted_before_its_values_are_made(text, words):
+    from analysis.sweep.grammar import parse_vary
+
+    t0 = time.perf_counter()
+    with pytest.raises(UsageError, match=words):
+        parse_vary(text)
+    assert time.perf_counter() - t0 < 5
+
+
+def test_a_tune_range_is_bounded_too_and_a_fine_one_still_works():
+    from analysis.sweep.grammar import parse_vary
+
+    with pytest.raises(UsageError, match="more than 100,000"):
+        parse_vary("x=0..1:1e-300", need_values=False)
+    assert len(parse_vary("x=0..1:0.001", need_values=False).values) == 1001
+    assert len(parse_vary("x=0..1999").values) == 2000
+
+
+def _big(path):
+    with open(path, "wb") as fh:
+        fh.truncate(50 << 20)         # 50 MB (sparse)
+    return str(path)
+
+
+@pytest.mark.parametrize("make,words", [
+    (lambda d: "/dev/zero", "a device"),
+    (lambda d: "/dev/null", "a device"),
+    (lambda d: (os.mkfifo(d / "fifo"), str(d / "fifo"))[1], "a named pipe"),
+    (lambda d: str(d), "is a directory"),
+    (lambda d: _big(d / "big.toml"), "more than a rules file can be"),
+])
+def test_a_rules_path_must_be_a_regular_file_of_reasonable_size(tmp_path, make, words):
+    from simcore.config import read_toml
+
+    path = make(tmp_path)
+    with pytest.raises(UsageError, match=words):
+        read_toml(path, what="rules")
+
+
+def test_rules_from_dev_zero_on_the_command_line_is_one_line(capsys):
+    code, err = cli_in_process(["simulate", "--games", "10", "--rules", "/dev/zero", "--out", "o"], capsys)
+    assert code == 2 and "/dev/zero: is a device" in one_error_line(err)
+    os.symlink("/dev/zero", "zero.toml")
+    code, err = cli_in_process(["simulate", "--games", "10", "--strategies", "zero.toml", "--out", "o"], capsys)
+    assert code == 2 and "zero.toml: is a device" in one_error_line(err)
+
+
+def test_workers_are_capped_by_the_machine(capsys, no_playing):
+    from simcore.cluster import check_options, max_workers
+
+    cores = max_workers(False)
+    check_options(cores, None)
+    with pytest.raises(UsageError, match=f"this machine has {cores} core"):
+        check_options(cores + 1, None)
+    check_options(cores + 1, None, allow_oversubscribe=True)
+    with pytest.raises(UsageError, match="even with --allow-oversubscribe"):
+        check_options(max_workers(True) + 1, None, allow_oversubscribe=True)
+    code, err = cli_in_process(["simulate", "--games", "10", "--workers", "1000", "--out", "o"], capsys)
+    assert code == 2 and "--workers 1000: this machine has" in one_error_line(err)
+    code, err = cli_in_process(["sweep", "--game", "middle-ages", "--vary", "setup.extra_coin_tokens=[6,8]",
+                                "--workers", "1000", "--out", "o"], capsys)
+    assert code == 2 and "--workers 1000" in one_error_line(err)
+
+
+@pytest.mark.parametrize("game,setting", [
+    ("middle_ages", "income.champs.base=-3"),
+    ("middle_ages", "effects.champs_coins_per_peasant=-1"),
+    ("middle_ages", "effects.marche_coins_per_chest=-1"),
+    ("middle_ages", "effects.extra_coin_bonus=-1"),
+    ("middle_ages", "scoring.empty_domain_penalty=-10"),
+    ("medievallons", "setup.hand_size=0"),
+])
+def test_rule_values_keep_their_meaning(game, setting):
+    import importlib
+
+    from simcore.config import apply_settings, parse_settings, read_toml
+
+    rules = importlib.import_module(f"simcore.games.{game}.rules")
+    src = apply_settings(read_toml(rules.default_rules_path(), what="rules"), parse_settings([setting]), seats=4)
+    with pytest.raises(ConfigError, match="must be >= "):
+        rules.from_source(src)
+
+
+@pytest.mark.parametrize("text,words", [
+    ("1__0", "not a number"), ("_5", "not a number"), ("5_", "not a number"), ("1e6.5", "not a number"),
+    ("１２", "not a number"), ("0x10", "not a number"), ("1,000", "not a number"), ("nan", "not a number"),
+    ("inf", "not a number"), ("1e-3", "whole number"), ("1e999", "more than"), ("-5", "at least 1"),
+    ("0", "at least 1"), ("1" * 70, "not a number"), ("12345678901234567e0", "more than"),
+    ("1e99999", "not a number"),
+])
+def test_bad_game_counts_are_one_line(text, words):
+    from simcore.options import parse_games
+
+    with pytest.raises(UsageError, match=words):
+        parse_games(text)
+
+
+@pytest.mark.parametrize("text,n", [("1e6", 10**6), ("1_000_000", 10**6), ("2.5e2", 250), ("+7", 7),
+                                    (" 250000 ", 250000), ("99999999999e0", 99999999999), (1e6, 10**6),
+                                    (42, 42), ("1.0", 1)])
+def test_good_game_counts_are_read_exactly(text, n):
+    from simcore.options import parse_games
+
+    assert parse_games(text) == n
+
+
+def test_storage_must_be_a_sqlite_file(tmp_path):
+    from simcore.options import check_sqlite_storage
+
+    (tmp_path / "thesis.tex").write_text("\\section{x}")
+    (tmp_path / "empty.db").write_bytes(b"")
+    (tmp_path / "real.db").write_bytes(b"SQLite format 3\x00" + b"\x00" * 100)
+    for value, words in (("thesis.tex", "not a SQLite database"), (str(tmp_path), "is a directory"),
+                         ("/dev/zero", "not a regular file"), ("postgresql://h/db", "only SQLite"),
+                         ("sqlite://", "only SQLite"), ("sqlite:///:memory:", "in-memory"),
+                         ("nowhere/s.db", "does not exist"), ("", "give a SQLite file")):
+        with pytest.raises(UsageError, match=words):
+            check_sqlite_storage(value)
+    for value in ("empty.db", "real.db", "new.db", f"sqlite:///{tmp_path / 'real.db'}"):
+        assert check_sqlite_storage(value) == value
+    assert (tmp_path / "thesis.tex").read_text() == "\\section{x}"

@@ -1,0 +1,199 @@
+"""Issue 28, point 1: ownership is proven, not guessed.
+
+Every output directory carries a marker only the toolkit writes (kind, format, random id, the
+entries it wrote); ``--force`` replaces only a directory whose marker has the same kind and holds
+nothing else, and removes only what the marker lists. Hidden temporary and backup names are
+recorded in the lock before they are made, and only what a lock lists is ever cleaned up. These
+tests call simcore.atomic directly (no game is played) except where a second process is needed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from simcore import atomic
+from simcore.errors import UsageError
+
+from reliability_helpers import ROOT, cli_in_process, one_error_line
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    yield
+    atomic.release_claims()
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _publish(target: Path, kind: str, files: dict[str, str], force: bool = False) -> Path:
+    out = atomic.check_output_dir(target, force, kind=kind)
+    tmp = atomic.temporary_dir(out)
+    for name, text in files.items():
+        (tmp / name).write_text(text, encoding="utf-8")
+    return atomic.publish_dir(tmp, out)
+
+
+def test_a_published_directory_carries_a_marker_listing_what_was_written(tmp_path):
+    _publish(tmp_path / "r", "run", {"run.json": "{}", "players.parquet": "x"})
+    marker = atomic.read_marker(tmp_path / "r")
+    assert marker["kind"] == "run" and marker["toolkit"] == "balance-toolkit"
+    assert marker["entries"] == ["players.parquet", "run.json"]
+    assert len(marker["id"]) == 16 and int(marker["id"], 16) >= 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r"]      # no lock, no temporary left
+
+
+@pytest.mark.parametrize("files", [
+    {"report.html": "<p>mine</p>", "index.html": "<p>home</p>", "photo.jpg": "JPEG"},
+    {"run.json": "{}", "thesis.tex": "\\section{mine}"},
+    {"sweep.json": "{}"},
+    {".balance-output.json": "{\"kind\": \"run\", \"entries\": []}", "thesis.tex": "x"},   # a fake marker
+])
+def test_force_never_replaces_a_folder_of_the_users_own_files(tmp_path, files):
+    site = tmp_path / "site"
+    site.mkdir()
+    for name, text in files.items():
+        (site / name).write_text(text, encoding="utf-8")
+    before = _files(site)
+    for kind in ("run", "report", "sweep", "tune"):
+        with pytest.raises(UsageError, match="not a directory this toolkit wrote"):
+            atomic.check_output_dir(site, True, kind=kind)
+    assert _files(site) == before
+
+
+@pytest.mark.parametrize("have,want", [("run", "sweep"), ("sweep", "tune"), ("tune", "sweep"),
+                                       ("report", "run"), ("run", "report"), ("questions", "run")])
+def test_force_replaces_only_a_directory_of_the_same_kind(tmp_path, have, want):
+    _publish(tmp_path / "d", have, {"a.txt": "ours"})
+    before = _files(tmp_path / "d")
+    with pytest.raises(UsageError, match=f"holds a {have}, not a {want}"):
+        atomic.check_output_dir(tmp_path / "d", True, kind=want)
+    assert _files(tmp_path / "d") == before
+
+
+def test_force_refuses_a_directory_of_ours_holding_a_users_file(tmp_path):
+    _publish(tmp_path / "d", "run", {"run.json": "{}"})
+    (tmp_path / "d" / "photo.jpg").write_bytes(b"JPEG")
+    with pytest.raises(UsageError, match="photo.jpg, which this toolkit did not write"):
+        atomic.check_output_dir(tmp_path / "d", True, kind="run")
+    assert (tmp_path / "d" / "photo.jpg").read_bytes() == b"JPEG"
+
+
+def test_force_replaces_its_own_directory_and_keeps_a_file_added_meanwhile(tmp_path, capsys):
+    _publish(tmp_path / "d", "run", {"run.json": "{}", "old.parquet": "old"})
+    out = atomic.check_output_dir(tmp_path / "d", True, kind="run")
+    tmp = atomic.temporary_dir(out)
+    (tmp / "run.json").write_text("{\"new\": 1}")
+    (tmp_path / "d" / "photo.jpg").write_bytes(b"JPEG")       # added after the check
+    atomic.publish_dir(tmp, out)
+    assert (tmp_path / "d" / "run.json").read_text() == "{\"new\": 1}"
+    assert not (tmp_path / "d" / "old.parquet").exists()
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith(".d.old-")]
+    assert len(kept) == 1 and (kept[0] / "photo.jpg").read_bytes() == b"JPEG"
+    assert not (kept[0] / "old.parquet").exists()
+    assert "photo.jpg" in capsys.readouterr().err
+
+
+def test_look_alike_hidden_names_of_the_user_are_never_touched(tmp_path):
+    mine = {".demo.tmp-deadbeef": "a", ".notes.old-abcdef01": "b", ".demo.old-0123456789abcdef": "c",
+            ".x.questions-fedcba9876543210": "d"}
+    for name, text in mine.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "keep.txt").write_text(text)
+    (tmp_path / ".y.lock").write_text("")             # an empty file named like a lock
+    _publish(tmp_path / "demo", "run", {"run.json": "{}"})
+    _publish(tmp_path / "notes", "run", {"run.json": "{}"})
+    atomic.recover_leftovers(tmp_path)
+    assert atomic.restore_interrupted(tmp_path / "x") is False
+    for name, text in mine.items():
+        assert (tmp_path / name / "keep.txt").read_text() == text
+    assert (tmp_path / ".y.lock").exists()
+
+
+def test_a_lock_file_of_the_users_is_not_overwritten(tmp_path):
+    (tmp_path / ".out.lock").write_text("my notes\n")
+    with pytest.raises(UsageError, match="is in the way"):
+        atomic.check_output_dir(tmp_path / "out", False)
+    assert (tmp_path / ".out.lock").read_text() == "my notes\n"
+
+
+def test_what_a_killed_command_recorded_is_cleaned_up_and_nothing_else(tmp_path):
+    """A command killed between the two renames of a --force replacement: its lock lists the
+    temporary and the old directory; the next command restores the old one and removes the
+    temporary, and leaves a look-alike name alone."""
+    _publish(tmp_path / "demo", "run", {"run.json": "{\"v\": 1}"})
+    old, tmp = ".demo.old-" + "1" * 16, ".demo.tmp-" + "2" * 16
+    os.rename(tmp_path / "demo", tmp_path / old)
+    (tmp_path / tmp).mkdir()
+    (tmp_path / ".demo.tmp-" + "3" * 16).mkdir() if False else (tmp_path / (".demo.tmp-" + "3" * 16)).mkdir()
+    (tmp_path / ".demo.lock").write_text(json.dumps(
+        {"toolkit": "balance-toolkit", "format": 1, "target": "demo", "pid": 1,
+         "entries": {old: "old", tmp: "tmp"}}))
+    atomic.recover_leftovers(tmp_path)
+    assert json.loads((tmp_path / "demo" / "run.json").read_text()) == {"v": 1}
+    assert not (tmp_path / tmp).exists() and not (tmp_path / ".demo.lock").exists()
+    assert (tmp_path / (".demo.tmp-" + "3" * 16)).is_dir()      # not listed: not ours to remove
+
+
+def test_a_hand_edited_lock_cannot_point_outside_its_own_names(tmp_path):
+    (tmp_path / "precious").mkdir()
+    (tmp_path / "precious" / "a.txt").write_text("mine")
+    (tmp_path / ".demo.lock").write_text(json.dumps(
+        {"toolkit": "balance-toolkit", "format": 1, "target": "demo", "pid": 1,
+         "entries": {"precious": "tmp", "../x": "tmp", ".demo.tmp-deadbeef": "tmp"}}))
+    atomic.recover_leftovers(tmp_path)
+    assert (tmp_path / "precious" / "a.txt").read_text() == "mine"
+
+
+def test_a_second_process_cannot_write_the_same_output(tmp_path):
+    code = ("import sys, time; sys.path.insert(0, sys.argv[1]); from simcore import atomic; "
+            "atomic.claim_output(sys.argv[2]); print('held', flush=True); time.sleep(30)")
+    holder = subprocess.Popen([sys.executable, "-c", code, str(ROOT), str(tmp_path / "out")],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(UsageError, match="another command is writing it"):
+            atomic.check_output_dir(tmp_path / "out", False)
+        record = json.loads((tmp_path / ".out.lock").read_text())
+        assert record["toolkit"] == "balance-toolkit" and record["target"] == "out"
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_temporary_names_are_recorded_in_the_lock_before_they_are_made(tmp_path):
+    out = atomic.check_output_dir(tmp_path / "r", False)
+    tmp = atomic.temporary_dir(out)
+    record = json.loads((tmp_path / ".r.lock").read_text())
+    assert record["entries"] == {tmp.name: "tmp"}
+    assert len(tmp.name.rsplit("-", 1)[1]) == 16
+
+
+def test_a_junit_file_is_replaced_only_if_balance_check_wrote_it(tmp_path):
+    from analysis.check.presentation import JUNIT_SIGN
+
+    (tmp_path / "mine.xml").write_text("<mine/>")
+    with pytest.raises(UsageError, match="file exists"):
+        atomic.write_text_atomic(tmp_path / "mine.xml", "<new/>", option="--junit", own_sign=JUNIT_SIGN)
+    assert (tmp_path / "mine.xml").read_text() == "<mine/>"
+    (tmp_path / "ours.xml").write_text(f"<?xml?>\n{JUNIT_SIGN}\n<testsuites/>")
+    atomic.write_text_atomic(tmp_path / "ours.xml", "<new/>", option="--junit", own_sign=JUNIT_SIGN)
+    assert (tmp_path / "ours.xml").read_text() == "<new/>"
+
+
+def test_simulate_force_over_the_users_site_is_one_line(tmp_path, capsys, no_playing):
+    site = tmp_path / "site"
+    site.mkdir()
+    for name in ("report.html", "index.html", "photo.jpg"):
+        (site / name).write_text(name)
+    code, err = cli_in_process(["simulate", "--games", "1e9", "--out", "site", "--force"], capsys)
+    assert code == 2 and "not a directory this toolkit wrote" in one_error_line(err)
+    assert sorted(p.name for p in site.iterdir()) == ["index.html", "photo.jpg", "report.html"]

@@ -1,0 +1,118 @@
+"""Every figure of a real report of every game passes the checklist of docs/reports.md.
+
+The checks (:mod:`reports.figures.checklist`) measure the drawn figure: text inside the figure's box,
+one unit per axis label, whole-number ticks on integer settings, share axes within 0–100%, a zoomed
+axis saying so; and every section with data shows a figure or a sentence. The checker itself is
+shown each mistake once (a cut title, a 110% share axis, a 0.5 tick, a silent zoom, two units).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+from analysis import analyse, open_runs
+from analysis.compare import compare_tables
+from reports.figures.checklist import integer_axis, problems
+from reports.figures.common import percent_axis, render
+from reports.sections import build_sections
+from simcore import runner
+
+CASES = {
+    "middle-ages": ({}, {"settings": ["income.palais.base=4", "setup.start_coins=[0, 0, 3, 0]"]}),
+    "medievallons": ({}, {"settings": ["deck.copies.chevalier=7"]}),
+    "seigneurial": ({}, {"settings": ["track.start_square=2"], "strategies": "random"}),
+    "fief-combat": ({}, {"attacker": 12}),
+}
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory):
+    root = tmp_path_factory.mktemp("checklist")
+    out = {}
+    for game, (base_kw, var_kw) in CASES.items():
+        n = 20_000 if game == "fief-combat" else 3000
+        b = runner.simulate(game, games=n, seed=3, out=root / f"{game}-base", quiet=True, **base_kw)
+        v = runner.simulate(game, games=n, seed=4, out=root / f"{game}-var", quiet=True, **var_kw)
+        rb, rv = open_runs([b]), open_runs([v])
+        tb, tv = analyse(rb), analyse(rv)
+        out[game] = build_sections(tb, rb, [(rv.label, compare_tables(tb, tv), tv)], variants=[rv])
+    return out
+
+
+@pytest.mark.parametrize("game", list(CASES))
+def test_every_figure_passes_the_checklist(reports, game):
+    _, figs = reports[game]
+    assert figs
+    found = []
+    for name, fig in figs.items():
+        render(fig, "png")                    # laid out as the report saves it
+        found += [f"{name}: {p}" for p in problems(fig)]
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("game", list(CASES))
+def test_every_section_with_data_has_a_figure_or_a_sentence(reports, game):
+    secs, _ = reports[game]
+    empty = [s.title for s in secs if s.id != "glossary" and not s.figures and not s.sentences]
+    assert not empty, empty
+
+
+def test_seigneurial_sections_named_in_the_issue_show_something(reports):
+    secs, figs = reports["seigneurial"]
+    by_id = {s.id: s for s in secs}
+    assert by_id["squares"].figures == ["seigneur_squares"]
+    assert by_id["squares"].sentences[0].startswith("The Seigneur most often ends on square")
+    assert by_id["flow"].sentences, "Seigneurial game flow has no figure, so it must say something"
+    titles = [ax.get_title() for ax in figs["improvements"].axes]
+    assert not any("before and after" in x.lower() for x in titles)   # it meant the improvements
+
+
+# -- the checker catches each mistake ------------------------------------------------------------
+
+def _fig() -> Figure:
+    fig = Figure(figsize=(4, 3), layout="constrained")
+    fig.subplots()
+    return fig
+
+
+def test_checker_finds_a_cut_title():
+    fig = _fig()
+    fig.axes[0].set_title("A title far too long to fit in a small figure of four inches, so cut off")
+    render(fig, "png")
+    assert any("cut off" in p for p in problems(fig))
+
+
+def test_checker_finds_a_share_axis_past_100_percent():
+    fig = _fig()
+    ax = fig.axes[0]
+    ax.bar([0, 1], [0.5, 0.99])
+    percent_axis(ax)
+    assert not problems(fig)                      # percent_axis keeps it within 0–100%
+    ax.set_ylim(0, 1.2)
+    assert any("not within 0–100%" in p for p in problems(fig))
+
+
+def test_checker_finds_half_ticks_on_an_integer_setting():
+    fig = _fig()
+    ax = fig.axes[0]
+    ax.plot([3, 4], [1.0, 2.0])
+    assert not problems(fig)
+    ax._balance_integer = {"x"}                   # marked integer, but matplotlib's default ticks
+    assert any("integer setting" in p for p in problems(fig))
+    integer_axis(ax, "x")
+    assert not problems(fig)
+
+
+def test_checker_finds_a_silent_zoom_and_two_units():
+    fig = _fig()
+    ax = fig.axes[0]
+    ax.plot([1, 2, 3], [7.2, 7.3, 7.4])
+    ax.set_ylabel("Mean game length (turns)")
+    assert any("zoomed" in p for p in problems(fig))
+    ax.set_ylabel("Turns (zoomed)")
+    assert not problems(fig)
+    ax.set_ylim(0, 8)
+    ax.set_ylabel("Change (% of own goal or turns)")
+    assert any("mixes units" in p for p in problems(fig))

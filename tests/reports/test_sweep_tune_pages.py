@@ -1,0 +1,105 @@
+"""The sweep and tune pages: --pdf works, every figure passes the checklist, the tune shows every
+trial's win shares and length, the candidates that met the targets (fewest and smallest changes
+first), what each setting does to the target from the paired full-budget trials, and a headline
+without a raw seed."""
+
+from __future__ import annotations
+
+import re
+
+import polars as pl
+import pytest
+
+from analysis.sweep.store import read_json
+from analysis.tune.search import plan_tune, run_tune
+from cli import _run
+from reports.figures import sweep as FS
+from reports.figures.checklist import problems
+from reports.figures.common import render
+from reports.sweep import met_candidates, setting_effects
+
+
+@pytest.fixture(scope="module")
+def sweep_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sw") / "sw"
+    assert _run(["sweep", "--game", "seigneurial", "--out", str(out), "--vary", "track.start_square=0..3",
+                 "--vary", "censitaire_cards.recolte=6..12:3", "--games", "1500", "--quiet"]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def tune_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tu") / "tu"
+    plan = plan_tune("seigneurial", varies=["track.start_square=0..3", "censitaire_cards.recolte=5..12"],
+                     targets=["role=seigneur:4%:3"], seed=2, trials=8, min_games=500, max_games=1000,
+                     eta=2, confirm_games=2000, stop_when_met=False)
+    run_tune(plan, out)
+    return out
+
+
+def _check_page(out):
+    import html
+
+    page = html.unescape((out / "report.html").read_text(encoding="utf-8"))
+    assert (out / "report.pdf").read_bytes()[:5] == b"%PDF-"
+    return page
+
+
+def test_sweep_page_with_pdf_and_clean_figures(sweep_dir, tmp_path):
+    out = tmp_path / "rep"
+    assert _run(["report", str(sweep_dir), "--out", str(out), "--pdf"]) == 0
+    page = _check_page(out)
+    assert "the Seigneur's win share" in page and "seigneurs'" not in page
+    from analysis.sweep.metrics import sensitivity
+
+    s = sensitivity(sweep_dir)
+    figs = [FS.tornado(s.effects, True, s.score_unit), FS.tornado(s.effects, False, s.score_unit),
+            FS.curves(s.curves, "track.start_square", None, s.score_unit)]
+    for fig in figs:
+        render(fig, "png")
+        assert not problems(fig), problems(fig)
+    # one unit per panel of the tornado: "% of own goal" and "turns" never share an axis
+    labels = [ax.get_xlabel() for ax in figs[1].axes]
+    assert len(labels) == 2 and all(("turns" in x) != ("own goal" in x) for x in labels), labels
+    # the integer setting: whole-number ticks, every point on its value
+    for ax in figs[2].axes:
+        if ax.get_visible():
+            ticks = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+            assert all(float(t).is_integer() for t in ticks), ticks
+            for line in ax.get_lines():
+                xs = line.get_xdata()
+                if len(xs) > 1:
+                    assert set(map(float, xs)) <= {0.0, 1.0, 2.0, 3.0}
+
+
+def test_tune_page_shows_trials_candidates_and_paired_effects(tune_dir, tmp_path):
+    out = tmp_path / "rep"
+    assert _run(["report", str(tune_dir), "--out", str(out), "--pdf"]) == 0
+    page = _check_page(out)
+    text = re.sub(r"<[^>]+>", " ", page)
+    assert not re.search(r"\d{10,}", text), "a raw seed in the page"
+    assert "Seigneur side win share (%)" in text and "mean length (turns)" in text
+    trials = pl.read_csv(tune_dir / "trials.csv", infer_schema_length=None)
+    assert {"role_win_share_seigneur", "game_length"} <= set(trials.columns)
+    assert trials["role_win_share_seigneur"].drop_nulls().is_between(0, 1).all()
+    tune = read_json(tune_dir, "tune.json", "tune")
+    c = met_candidates(trials, tune)
+    if c.height > 1:     # fewest changes first, then the smallest
+        keys = list(zip(c["Changes"], c["Relative size"]))
+        assert keys == sorted(keys)
+    e = setting_effects(trials, tune, "role_win_share_seigneur")
+    if e.height:
+        start = e.filter(pl.col("parameter") == "track.start_square").row(0, named=True)
+        assert start["effect"] > 0          # a head start on the rent track helps the Seigneur
+        assert start["unit"] == "pp"
+
+
+def test_met_candidates_order_by_fewest_then_smallest_changes():
+    tune = {"rules_text": "[a]\nx = 10\ny = 2\n", "settings": [],
+            "varies": [{"name": "a.x"}, {"name": "a.y"}]}
+    trials = pl.DataFrame({"trial": [0, 1, 2, 3], "state": ["complete"] * 4,
+                           "a.x": [12, 10, 20, 10], "a.y": [3, 5, 2, 2], "games": [100, 100, 100, 50],
+                           "objective": [0.2, 0.1, 0.3, 0.0], "met": [True, True, True, True]})
+    c = met_candidates(trials, tune)
+    assert c["Trial"].to_list() == [2, 1, 0]      # one change (x 10→20) before two; trial 3 not full
+    assert c["Settings changed"][0] == "a.x: 10 → 20"

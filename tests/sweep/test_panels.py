@@ -1,0 +1,229 @@
+"""Panels: the shipped panels load and say what they cover; a bad panel is one line and exit 2
+before any game; a panel tune judges every cell (its confirmation figures equal games played
+here on the same seed), says in how many cells the target is met, and a panel tune killed
+mid-search and resumed gives the same answer as one never interrupted."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simcore import runner
+from simcore.errors import UsageError
+from strategies import panels
+from strategies.seigneurial import presets as sg_presets
+
+CLI = [sys.executable, "-c", "import cli; cli.main()"]
+ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+
+
+def balance(*args, check=True):
+    r = subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, env=ENV)
+    if check and r.returncode != 0:
+        raise AssertionError(r.stderr)
+    return r
+
+
+def test_seigneurial_wide_panel_is_every_seigneur_preset_against_every_uniform_censitaire_lineup():
+    wide = panels.lookup("seigneurial", "wide")
+    presets = sg_presets()
+    lords = {n for n, s in presets.items() if s.roles == ("seigneur",)}
+    tenants = {n for n, s in presets.items() if s.roles == ("censitaire",)}
+    assert wide.player_counts == (3, 4, 5)
+    at4 = wide.only_players([4])
+    assert len(at4) == len(lords) * len(tenants) == 12
+    seen = set()
+    for c in at4.cells:
+        assert c.players == 4 and len(c.lineup) == 4
+        assert len(set(c.lineup[1:])) == 1                       # a uniform Censitaire line-up
+        seen.add((c.lineup[0], c.lineup[1]))
+    assert seen == {(a, b) for a in lords for b in tenants}
+
+
+@pytest.mark.parametrize("game", ["seigneurial", "middle-ages", "medievallons"])
+def test_every_game_with_bots_ships_a_default_and_a_wide_panel_covering_every_player_count(game):
+    from simcore import games as registry
+
+    found = panels.shipped(game)
+    assert {"default", "wide"} <= set(found)
+    lo, hi = registry.get(game).players
+    assert found["wide"].player_counts == tuple(range(lo, hi + 1))
+
+
+def test_command_line_panel_crosses_player_counts_and_lineups_by_seat_or_role():
+    p = panels.from_options("seigneurial", players="3,5",
+                            lineups=["seigneur=harsh-lord,censitaire=objective", "greedy-lord,hoarder"])
+    assert [c.label for c in p.cells] == ["3p harsh-lord + 2×objective", "3p greedy-lord + 2×hoarder",
+                                          "5p harsh-lord + 4×objective", "5p greedy-lord + 4×hoarder"]
+    assert p.cells[2].lineup == ("harsh-lord",) + ("objective",) * 4
+    one = panels.from_options("seigneurial", players="3", lineups=["even-lord,fair-share,dutiful"])
+    assert one.cells[0].lineup == ("even-lord", "fair-share", "dutiful")
+    with pytest.raises(UsageError, match="3 bots for 5 players"):
+        panels.from_options("seigneurial", players="3,5", lineups=["even-lord,fair-share,dutiful"])
+
+
+BAD_FILES = {
+    "unknown bot": ('[p]\nplayers = [4]\nlineups = ["balancd"]\n', "did you mean balanced"),
+    "player count": ('[p]\nplayers = [4, 9]\nlineups = ["balanced"]\n', "played by 2 to 5"),
+    "unknown key": ('[p]\nplayers = [4]\nlinups = ["balanced"]\n', "unknown key"),
+    "duplicate": ('[p]\nplayers = [4]\nlineups = ["balanced", "balanced,balanced,balanced,balanced"]\n',
+                  "given twice"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_FILES))
+def test_bad_panel_file_is_one_line_naming_file_and_key(case, tmp_path):
+    text, words = BAD_FILES[case]
+    f = tmp_path / "mine.toml"
+    f.write_text(text)
+    with pytest.raises(UsageError, match=words) as e:
+        panels.lookup("middle-ages", str(f))
+    assert str(f) in str(e.value) and "\n" not in str(e.value)
+
+
+def test_bad_panels_on_the_command_line_exit_2_with_one_line_before_any_game(tmp_path):
+    cases = [
+        (["--game", "seigneurial", "--lineup", "fair-share"], "seat 0 is a Seigneur"),
+        (["--game", "seigneurial", "--players", "3,6", "--lineup", "standard"], "3 to 5 players"),
+        (["--game", "seigneurial", "--panel", "wid"], "did you mean wide"),
+        (["--game", "seigneurial", "--panel", "wide", "--players", "2"], "no cell at that player count"),
+        (["--game", "middle-ages", "--lineup", "nobot"], "unknown strategy 'nobot'"),
+    ]
+    for args, words in cases:
+        r = balance("tune", "-o", tmp_path / "t", "--vary", "setup.start_coins[0]=0..4",
+                    "--target", "seat-balance" if "middle-ages" in args else "role=seigneur:0.45:10",
+                    *args, check=False)
+        assert r.returncode == 2, (args, r.stderr)
+        lines = r.stderr.strip().splitlines()
+        assert len(lines) == 1 and words in lines[0], (args, r.stderr)
+        assert not (tmp_path / "t").exists()
+
+
+PANEL_TUNE = ["--game", "middle-ages", "--players", "2", "--lineup", "random", "--lineup", "balanced",
+              "--vary", "setup.start_coins[0]=-40..40:20", "--target", "seat-balance:5",
+              "--trials", "6", "--min-games", "1000", "--max-games", "4000", "--eta", "2",
+              "--confirm-games", "6000", "--seed", "5", "--keep-going", "-q"]
+
+
+@pytest.mark.slow
+def test_panel_tune_confirms_every_cell_and_says_in_how_many_the_target_is_met(tmp_path):
+    out = tmp_path / "tune"
+    balance("tune", "-o", out, *PANEL_TUNE)
+    result = json.loads((out / "result.json").read_text())
+    cells = result["confirm"]["cells"]
+    assert [c["lineup"] for c in cells] == [["random", "random"], ["balanced", "balanced"]]
+    seed = result["confirm"]["seed"]
+    assert seed != json.loads((out / "tune.json").read_text())["seed"]
+    for c in cells:
+        # the cell's confirmation figures = the same games played here (the best rules, its line-up)
+        prep = runner.prepare("middle-ages", players=2, strategies=",".join(c["lineup"]),
+                              rules=out / "best_rules.toml")
+        w = runner.collect(prep, games=6000, seed=seed).win_shares(2)
+        share = c["targets"][0]["metrics"][0]
+        assert share["metric"] == "seat_win_share_1"
+        assert share["estimate"] == pytest.approx(w[:, 0].mean(), abs=1e-12)
+        half = 0.05
+        inside = all(0.5 - half <= m["low"] and m["high"] <= 0.5 + half
+                     for m in c["targets"][0]["metrics"])
+        assert c["met"] == inside
+    n_met = sum(c["met"] for c in cells)
+    assert result["met"] == (n_met == 2)
+    if n_met == 2:
+        assert result["sentence"].startswith("Target met in every cell")
+    else:
+        assert f"met in {n_met} of 2 cells" in result["sentence"]
+        for c in cells:
+            assert (c["label"] in result["sentence"].split("not met in", 1)[1]) == (not c["met"])
+    # the search page shows the cell × target table
+    balance("report", out, "--out", tmp_path / "page")
+    page = (tmp_path / "page" / "report.html").read_text()
+    assert "Every cell of the panel" in page and "2p 2×balanced" in page
+
+
+@pytest.mark.slow
+def test_panel_tune_killed_mid_search_and_resumed_gives_the_same_answer(tmp_path):
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    balance("tune", "-o", whole, *PANEL_TUNE)
+    p = subprocess.Popen([*CLI, "tune", "-o", str(cut), *PANEL_TUNE], env=ENV,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 300
+    while time.time() < deadline:            # kill it once two trials are logged
+        f = cut / "trials.csv"
+        if f.is_file() and len(f.read_text().splitlines()) >= 3:
+            break
+        time.sleep(0.05)
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    assert not (cut / "result.json").exists()
+    balance("tune", "-o", cut, *PANEL_TUNE)
+    a = json.loads((whole / "result.json").read_text())
+    b = json.loads((cut / "result.json").read_text())
+    assert b["values"] == a["values"] and b["sentence"] == a["sentence"]
+    assert [c["targets"] for c in b["confirm"]["cells"]] == [c["targets"] for c in a["confirm"]["cells"]]
+    assert np.isclose(b["search"]["objective"], a["search"]["objective"])
+
+    # the same candidates, in the same order, with the same figures (the cut trial aside)
+    def tried(d):
+        rows = [r.split(",") for r in (d / "trials.csv").read_text().splitlines()[1:]]
+        return [(r[2], r[3], r[4], r[5]) for r in rows if r[1] in ("complete", "pruned")]
+
+    assert tried(cut) == tried(whole)
+
+
+def test_ladder_plays_the_rules_it_is_given_with_set_or_rules(tmp_path):
+    from analysis.ladder import duel
+
+    sets = ["setup.start_coins[0]=40"]
+    f = tmp_path / "rules.toml"
+    f.write_text(runner.rules_source("middle-ages", None, sets, seats=2).text)
+    plain = duel("greedy", "random", 400, players=2, seed=3)
+    by_set = duel("greedy", "random", 400, players=2, seed=3, settings=sets)
+    by_file = duel("greedy", "random", 400, players=2, seed=3, rules=f)
+    assert by_set == by_file
+    assert by_set.win_share != plain.win_share
+
+
+def test_panel_baseline_and_check_decide_every_cell_with_alpha_split_over_the_cells(tmp_path):
+    from analysis.check.baseline import load_baseline
+    from analysis.check.panel import check_panel, record_panel_baseline
+
+    panel = panels.from_options("middle-ages", players="2", lineups=["random", "greedy"])
+    out = record_panel_baseline(panel, tmp_path / "base", games=6000, seed=1, check_games=6000,
+                                tolerance={"seat_win_share": 5.0, "strategy_win_share": 5.0,
+                                           "seat_mean_score": 20.0})
+    assert sorted(p.name for p in out.glob("cell-*.toml")) == ["cell-0.toml", "cell-1.toml"]
+    assert load_baseline(out / "cell-1.toml").strategies == ["greedy", "greedy"]
+    moved = check_panel(out, settings=["setup.start_coins[0]=60"])
+    assert moved.exit_code == 1 and moved.alpha_cell == pytest.approx(moved.alpha / 2)
+    assert all(r.alpha == pytest.approx(moved.alpha / 2) for r in moved.results)
+    same = check_panel(out)
+    assert same.exit_code in (0, 3)
+
+
+def _effects(rows):
+    import polars as pl
+
+    return pl.DataFrame([{"parameter": "track.goal.4", "from": "8", "to": "12", "metric": "role_win_share_seigneur",
+                          "label": "the seigneurs' win share", "unit": "pp", "share": True,
+                          "cell_label": f"cell {k}", "delta": d, "low": lo, "high": hi}
+                         for k, (d, lo, hi) in enumerate(rows)])
+
+
+def test_panel_sweep_sentence_says_every_cell_only_when_every_interval_is_on_one_side():
+    from analysis.sweep.panel_effects import agreement, sentences
+
+    every = _effects([(-0.02, -0.03, -0.01), (-0.19, -0.21, -0.17), (-0.05, -0.06, -0.04)])
+    s = sentences(every, 3)[0]
+    assert "lowers the seigneurs' win share in every cell (3 of 3)" in s and "2.0 to 19.0 pp" in s
+    mixed = _effects([(-0.02, -0.03, -0.01), (0.01, -0.001, 0.02), (0.0, 0.0, 0.0)])
+    a = agreement(mixed, 3).row(0, named=True)
+    assert (a["down"], a["up"], a["unchanged"], a["unclear"], a["same_way_everywhere"]) == (1, 0, 1, 1, False)
+    assert "not move the seigneurs' win share the same way" in sentences(mixed, 3)[0]
