@@ -15,7 +15,8 @@ column roles (:data:`simcore.contract.COLUMN_ROLES`), never from column names.
 L = lcm(1 … P) (a win shared by k ≤ P players is L/k units), Ludii credits in units of
 1/(2(P − 1)), per-unit matchup means in units of 1/D (D makes every possible mean an integer,
 :func:`_matchup_units`), scores, counts and coins as they are. Sums are int64 (a chunk's sums are
-formed in float64 by ``bincount``, exact below 2^53, then rounded) and merging adds them, so the
+formed in int64 by one jitted pass per group of columns, :func:`_group_sums`, or in float64 by
+``bincount``, exact below 2^53, then rounded) and merging adds them, so the
 result is identical for any chunk size, thread count, worker count or merge order (tests:
 tests/test_accumulate.py). Histograms have one bin per integer value (width 1: quantiles are
 exact) over a range that grows as values appear. The statistics of 1e9 games are the size of
@@ -27,7 +28,9 @@ data). :func:`simcore.runner.run` writes it; :func:`simcore.runner.collect` retu
 :mod:`analysis.load` reads it (``RunSet.stats``).
 
 May import numpy, pyarrow, the standard library and :mod:`simcore.contract` / :mod:`simcore.games`
-(the registry, for a game's spec).
+(the registry, for a game's spec), and numba, lazily, when a chunk's statistics are filled (the
+jitted helpers :func:`_group_sums` and :func:`_top_by_game`, cached on disk; reading stats.json
+does not import it). Cost and figures: docs/analysis.md (Performance), benchmarks/bench_stats_fill.py.
 """
 
 from __future__ import annotations
