@@ -64,6 +64,8 @@ def ladder(
     if spec.strategies is None:
         raise UsageError(f"--game {game}: this game has no bots to rank")
     n = parse_games(games)
+    check_seed(seed)
+    set_threads(threads)
     counts = parse_players(players)
     if panel is not None:
         counts = list(panel_lookup(game, panel).player_counts)
@@ -72,8 +74,6 @@ def ladder(
     sets = parse_settings(settings or ())
     for p in counts:     # the rules with the settings validate at every player count, before any game
         runner.prepare(game, players=p, rules=rules, settings=sets, quiet=True)
-    check_seed(seed)
-    set_threads(threads)
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if not names:
         raise UsageError(f"--bots {bots!r}: name at least one strategy")

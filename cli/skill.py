@@ -17,6 +17,8 @@ from pathlib import Path
 
 import typer
 
+from simcore.games import DEFAULT_GAME
+
 
 def register(app: typer.Typer) -> None:
     app.command("skill", help="Balance by search budget: seat (role) win shares as the search bot "
@@ -24,7 +26,7 @@ def register(app: typer.Typer) -> None:
 
 
 def skill(
-    game: str = typer.Option("middle-ages", "--game", "-g", help="Which game (one with bots)."),
+    game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="Which game (one with bots)."),
     budgets: str = typer.Option("0,4,16,64", "--budgets",
                                 help="Playouts per option, comma list; 0 = the playout policy itself."),
     games: str = typer.Option("2000", "--games", "-n", help="Games per budget and part."),

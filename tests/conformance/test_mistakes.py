@@ -19,7 +19,7 @@ from cli import _run
 from simcore import games as registry
 from simcore import runner
 from simcore.contract import ContractError, check_chunk
-from test_kernel_vs_reference import check_native_bots, check_replayed_lineup
+from test_every_preset_replayed import check_native_bots, check_replayed_lineup
 
 PIG = Path(__file__).with_name("pig")
 
@@ -169,7 +169,7 @@ from simcore import cache_folders, games
 if {disable}:
     cache_folders.register = lambda folder: None      # the old world: no stamp for the folder
 games.register("pig_stale.spec")
-from test_kernel_vs_reference import check_native_bots
+from test_every_preset_replayed import check_native_bots
 check_native_bots(games.get("pig-stale"), ["hold-20"], n_games=30)
 print("ok")
 """

@@ -290,7 +290,9 @@ def test_every_game_with_bots_declares_its_search_hooks():
     hook and the decision loop, and its presets include search16 (kind search, default policy)."""
     import importlib
     from simcore import games as registry
-    specs = [s for s in registry.specs().values() if s.default_strategy is not None]
+    # the shipped games (the worked example Pig, registered only by the tests, offers no search)
+    specs = [s for s in registry.specs().values()
+             if s.default_strategy is not None and s.adapter.startswith("simcore.games.")]
     assert {s.name for s in specs} <= {s.name for s in _search_games()}
     for spec in specs:
         hooks = importlib.import_module(spec.search)

@@ -16,7 +16,8 @@ PLAYERS = (["game", "seat", "strategy", "score", "win_share", "rank"] + [f"tiles
            + [f"coins_turn_{t}" for t in range(1, 17)])
 GAMES = ["game", "n_players", "event_1", "event_2", "event_3", "event_4", "reshuffles"]
 SEATS = ["seat", "seat_label", "games", "wins", "win_share", "ci_low", "ci_high", "fair_share", "diff",
-         "diff_low", "diff_high", "significant", "mean_score", "score_sd", "score_ci_low",
+         "diff_low", "diff_high", "win_share_sd", "p_value", "p_adjusted", "significant", "verdict",
+         "mean_score", "score_sd", "score_ci_low",
          "score_ci_high", "mean_rank"]
 EVENTS = ["event", "event_name", "slot", "turn", "games", "mean_gain", "gain_sd", "gain_ci_low",
           "gain_ci_high", "mean_spread", "spread_ci_low", "spread_ci_high", "leader_change",

@@ -92,17 +92,23 @@ def test_output_directory_problems_are_usage_errors(tmp_path, capsys):
     full.mkdir()
     (full / "keep.txt").write_text("mine")
     assert _run(["fief-odds", "--attackers", "1-2", "--defenders", "1", "--out", str(full)]) == 2
-    assert "not empty (use --force" in capsys.readouterr().err
+    assert "no ownership marker" in capsys.readouterr().err
     assert (full / "keep.txt").read_text() == "mine"
     blocker = tmp_path / "file"
     blocker.write_text("x")
     assert _run(["fief-calamity", "--out", str(blocker / "sub")]) == 2
     assert "cannot write" in capsys.readouterr().err
-    # --force replaces an output of this toolkit (it has run.json), never a folder of other files
+    # --force replaces an output this toolkit wrote (its ownership marker proves it), never a
+    # folder of other files, not even one holding a file named run.json (issue #28)
     assert _run(["fief-odds", "--attackers", "1-2", "--defenders", "1", "--out", str(full),
                  "--force", "-q"]) == 2
     assert "not a directory this toolkit wrote" in capsys.readouterr().err
     (full / "run.json").write_text("{}")
     assert _run(["fief-odds", "--attackers", "1-2", "--defenders", "1", "--out", str(full),
+                 "--force", "-q"]) == 2
+    assert (full / "keep.txt").read_text() == "mine"
+    ours = tmp_path / "ours"
+    assert _run(["fief-odds", "--attackers", "1-2", "--defenders", "1", "--out", str(ours), "-q"]) == 0
+    assert _run(["fief-odds", "--attackers", "1-3", "--defenders", "1", "--out", str(ours),
                  "--force", "-q"]) == 0
-    assert (full / "odds.csv").exists() and not (full / "keep.txt").exists()
+    assert (ours / "odds.csv").exists()

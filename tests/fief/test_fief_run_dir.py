@@ -25,8 +25,13 @@ def simulate_combats(**options):
 def test_run_directory_has_the_common_columns_and_reproducible_meta(tmp_path, capsys, rules):
     """FF-7: games.parquet one row per combat, players.parquet two rows with the common columns,
     run.json with the rules text and sha256; the odds are printed with Wilson intervals."""
-    out = simulate_combats(attacker=10, defender=6, terrain="castle", games=20_000, seed=3,
-                           out=tmp_path / "run", lords_attacker=2, lords_defender=1)
+    # the command line draws the closing table (the runner only returns it)
+    from cli import _run
+
+    assert _run(["simulate", "--game", "fief-combat", "--attacker", "10", "--defender", "6",
+                 "--terrain", "castle", "--games", "20000", "--seed", "3", "--lords-attacker", "2",
+                 "--lords-defender", "1", "--out", str(tmp_path / "run")]) == 0
+    out = tmp_path / "run"
     printed = capsys.readouterr().out
     assert "P(attacker wins)" in printed and "95% interval" in printed
     games = pq.read_table(out / "games.parquet")

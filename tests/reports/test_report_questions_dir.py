@@ -82,7 +82,8 @@ def test_questions_for_a_game_without_them_and_bad_directories_are_one_line(play
     small = runs.write_run(tmp_path / "hand", runs.HAND, runs.HAND_GAMES, strategies=["A", "B"])
     out = tmp_path / "rep"
     assert _run(["report", str(small), "--out", str(out), "--questions", str(played["questions"])]) == 2
-    assert "reports read no played questions" in _one_line_error(capsys)
+    # Middle-Ages has questions of its own now (the event ablation): Médiévallons' are refused
+    assert "questions of medievallons, but the baseline run" in _one_line_error(capsys)
     bogus = tmp_path / "bogus"          # (not tmp_path itself: --out inside an input is refused)
     bogus.mkdir()
     assert _run(["report", str(played["base"]), "--out", str(out), "--questions", str(bogus)]) == 2

@@ -91,7 +91,7 @@ def test_bad_panel_file_is_one_line_naming_file_and_key(case, tmp_path):
 
 def test_bad_panels_on_the_command_line_exit_2_with_one_line_before_any_game(tmp_path):
     cases = [
-        (["--game", "seigneurial", "--lineup", "fair-share"], "seat 0 is a Seigneur"),
+        (["--game", "seigneurial", "--lineup", "fair-share"], "seat 1 is a Seigneur"),
         (["--game", "seigneurial", "--players", "3,6", "--lineup", "standard"], "3 to 5 players"),
         (["--game", "seigneurial", "--panel", "wid"], "did you mean wide"),
         (["--game", "seigneurial", "--panel", "wide", "--players", "2"], "no cell at that player count"),
