@@ -40,6 +40,8 @@ def _rows(df: pl.DataFrame, metric: str, key, label, kind: str, est: str, lo: st
           n: str | None) -> list[tuple]:
     out = []
     for r in df.iter_rows(named=True):
+        if r[est] is None or r[est] != r[est]:
+            continue        # not measured in this run (a seat balance of a game with roles): nothing to compare
         k = key(r) if callable(key) else key
         lab = label(r) if callable(label) else label
         count = int(r[n]) if n is not None and r[n] is not None else 0
