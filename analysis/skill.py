@@ -1,23 +1,30 @@
 """Balance by search budget (``balance skill``): does a seat's (or role's) advantage persist, grow or
 vanish as play gets stronger?
 
-For each budget b (playouts per option of the search bot ``search<b>``, :mod:`strategies.search`;
-b = 0 is its playout policy itself, the game's default bot) it plays two parts on the same deals:
+It plays a panel (:mod:`strategies.panels`: one or more cells, each a player count and a line-up;
+one line-up is a panel of one cell). For each cell and each budget b (playouts per option of the
+search bot, :mod:`strategies.search`; b = 0 is the line-up itself) it plays two parts on the same
+deals:
 
-* ``one``: one searching seat against the default bots, the searching seat rotated over every seat
+* ``one``: one searching seat against the cell's bots, the searching seat rotated over every seat
   (``games`` split evenly over the seats): the searching seat's win share, per seat and overall,
-  and the gain over what the default bot wins in that seat when nobody searches (b = 0);
+  against what the cell's own bot wins in that seat when nobody searches (b = 0);
 * ``all``: every seat searching with budget b: each seat's win share with its 95% Wilson
   interval, and the spread (best seat minus worst seat; with roles, the first role's win share).
 
+A seat's search bot plays its own bot in the playouts (its ``policy``): ``search<b>`` for the
+game's default bot, else ``search<b>-<bot>``, written to ``<out>/search_bots.toml`` (a preset can be
+a policy; a bot from a file of one's own cannot, nor a bot that searches already).
+
 (Ludii's "skill trace" is a different recipe -- UCT at doubling budgets, a line fitted through the
 strong agent's results -- so this figure does not carry that name.) Games are played by the
-in-memory runner (:func:`simcore.runner.collect`). Every (budget, part) cell is written to
+in-memory runner (:func:`simcore.runner.collect`). Every (cell, budget, part) is written to
 ``<out>/cells/`` as soon as it is played and read back on a second call (resumable): only missing
-cells are played. :mod:`analysis.skill_words` reads the trend from the table (reports use it
+ones are played. :mod:`analysis.skill_words` reads the trend from the table (reports use it
 without importing the runner).
 
-May import numpy, polars, :mod:`simcore` and :mod:`analysis.stats`' neighbours in this package.
+May import numpy, polars, :mod:`simcore`, :mod:`strategies` and :mod:`analysis.stats`' neighbours
+in this package.
 """
 
 from __future__ import annotations
@@ -31,12 +38,50 @@ from simcore import runner
 from simcore.stats import wilson_interval
 from analysis.skill_words import advantage, verdict  # noqa: F401  (re-exported)
 
-COLUMNS = ("budget", "part", "seat", "role", "bot", "games", "win_share", "ci_low", "ci_high")
+COLUMNS = ("cell", "players", "budget", "part", "seat", "role", "bot", "games", "win_share",
+           "ci_low", "ci_high")
+BOTS_FILE = "search_bots.toml"
 
 
-def bot_at(budget: int, policy: str) -> str:
-    """The bot of a budget: the policy itself at 0, else the search bot by name."""
-    return policy if budget == 0 else f"search{budget}"
+def bot_at(budget: int, policy: str, default: str | None = None, bots_file: Path | None = None) -> str:
+    """The bot of a seat played by ``policy`` at a budget: the policy itself at 0; the search bot
+    by name (``search<b>``) for the game's default bot; else ``search<b>-<policy>`` of the
+    line-up's search-bot file."""
+    if budget == 0:
+        return policy
+    if default is None or policy == default or bots_file is None:
+        return f"search{budget}"
+    return f"{bots_file}:search{budget}-{policy}"
+
+
+def write_search_bots(game: str, panel, budgets: list[int], out: Path) -> Path:
+    """``<out>/search_bots.toml``: a search bot per (budget, bot of the panel other than the
+    game's default), its policy that bot; validated by the game's loader (a bot that cannot be a
+    playout policy, or one from a file of one's own, is one :class:`UsageError`)."""
+    import importlib
+
+    from simcore import games as registry
+    from simcore.errors import ConfigError, UsageError
+
+    spec = registry.get(game)
+    bots = sorted({b for c in panel.cells for b in c.lineup} - {spec.default_strategy})
+    for b in bots:
+        if ":" in b or "/" in b or b.endswith(".toml"):
+            raise UsageError(f"balance skill: seat bot {b!r} comes from a file; the search bot's playout "
+                             "policy must be one of the game's presets")
+    text = "".join(f'[search{n}-{b}]\nkind = "search"\nplayouts = {n}\npolicy = "{b}"\n'
+                   f'description = "Search, {n} playouts per option, playouts by {b}."\n\n'
+                   for b in bots for n in budgets if n > 0)
+    path = out / BOTS_FILE
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text or "# every seat plays the game's default bot\n")
+    tmp.replace(path)
+    if text:
+        try:
+            importlib.import_module(spec.strategies).load_file(path)
+        except ConfigError as e:
+            raise UsageError(f"balance skill: {e}") from None
+    return path
 
 
 def _shares(game: str, players: int, lineup: list[str], games: int, seed: int,
@@ -46,49 +91,70 @@ def _shares(game: str, players: int, lineup: list[str], games: int, seed: int,
                           columns=("game", "seat", "win_share")).win_shares(players)
 
 
-def play_cell(game: str, players: int, budget: int, part: str, games: int, *, policy: str,
-              roles: tuple[str, ...], seed: int = 0, threads: int | None = None) -> pl.DataFrame:
-    """One (budget, part) cell as rows of :data:`COLUMNS` (one per seat)."""
-    bot = bot_at(budget, policy)
+def play_cell(game: str, players: int, budget: int, part: str, games: int, *, lineup=None,
+              policy: str | None = None, roles: tuple[str, ...], seed: int = 0,
+              threads: int | None = None, default: str | None = None,
+              bots_file: Path | None = None, label: str = "") -> pl.DataFrame:
+    """One (cell, budget, part) as rows of :data:`COLUMNS` (one per seat). ``lineup``: the cell's
+    bot per seat (or ``policy`` at every seat)."""
+    base = list(lineup) if lineup is not None else [policy] * players
+    searching = [bot_at(budget, b, default, bots_file) for b in base]
+    label = label or f"{players}p " + ",".join(base)
     rows = []
     if part == "all":
-        w = _shares(game, players, [bot] * players, games, seed, threads)
+        w = _shares(game, players, searching, games, seed, threads)
         for s in range(players):
             m = float(w[:, s].mean())
             lo, hi = wilson_interval(m, len(w))
-            rows.append((budget, part, s, roles[s], bot, len(w), m, lo, hi))
+            rows.append((label, players, budget, part, s, roles[s], searching[s], len(w), m, lo, hi))
     else:
         per_seat = max(1, -(-games // players))
         for s in range(players):
-            lineup = [policy] * players
-            lineup[s] = bot
-            w = _shares(game, players, lineup, per_seat, seed, threads)[:, s]
+            lu = list(base)
+            lu[s] = searching[s]
+            w = _shares(game, players, lu, per_seat, seed, threads)[:, s]
             m = float(w.mean())
             lo, hi = wilson_interval(m, len(w))
-            rows.append((budget, part, s, roles[s], bot, len(w), m, lo, hi))
+            rows.append((label, players, budget, part, s, roles[s], searching[s], len(w), m, lo, hi))
     return pl.DataFrame(rows, schema=list(COLUMNS), orient="row")
 
 
-def balance_by_budget(game: str, players: int, budgets: list[int], games: int, out: Path, *,
-                      policy: str, roles: tuple[str, ...], seed: int = 0,
+def balance_by_budget(game: str, players: int | None, budgets: list[int], games: int, out: Path, *,
+                      policy: str | None = None, roles=None, panel=None, seed: int = 0,
                       threads: int | None = None, progress=None) -> pl.DataFrame:
-    """Every (budget, part) cell, played or read back from ``out/cells``; the whole table."""
+    """Every (cell, budget, part), played or read back from ``out/cells``; the whole table.
+    ``panel`` (:class:`strategies.panels.Panel`), or one line-up of ``policy`` at every seat of
+    ``players`` seats. ``roles``: a tuple of seat roles, or a function of the player count."""
+    from simcore import games as registry
+    from strategies.panels import Cell, Panel
+
+    spec = registry.get(game)
+    if panel is None:
+        panel = Panel(game, "single", (Cell(players, (policy,) * players),))
+    roles_of = roles if callable(roles) else (lambda p: roles) if roles is not None else spec.seat_roles
     cells = out / "cells"
     cells.mkdir(parents=True, exist_ok=True)
-    todo = [(b, part) for b in budgets for part in ("one", "all")]
+    bots_file = write_search_bots(game, panel, budgets, out)
+    todo = [(k, c, b, part) for k, c in enumerate(panel.cells) for b in budgets
+            for part in ("one", "all")]
     frames = []
-    for k, (b, part) in enumerate(todo):
-        f = cells / f"budget{b}_{part}.parquet"
+    for i, (k, c, b, part) in enumerate(todo):
+        f = cells / (f"budget{b}_{part}.parquet" if len(panel.cells) == 1 else
+                     f"cell{k}_budget{b}_{part}.parquet")
         if f.exists():
             frames.append(pl.read_parquet(f))
             continue
         if progress is not None:
-            progress(f"budget {b}: {'one searching seat' if part == 'one' else 'every seat searching'}",
-                     k, len(todo))
-        df = play_cell(game, players, b, part, games, policy=policy, roles=roles, seed=seed,
-                       threads=threads)
+            what = "one searching seat" if part == "one" else "every seat searching"
+            progress(f"{c.label if len(panel.cells) > 1 else ''} budget {b}: {what}".strip(), i, len(todo))
+        df = play_cell(game, c.players, b, part, games, lineup=c.lineup, roles=roles_of(c.players),
+                       seed=seed, threads=threads, default=spec.default_strategy,
+                       bots_file=bots_file, label=c.label)
         tmp = f.with_suffix(".tmp")
         df.write_parquet(tmp)
         tmp.replace(f)
         frames.append(df)
-    return pl.concat(frames).sort(["budget", "part", "seat"])
+    order = {c.label: k for k, c in enumerate(panel.cells)}
+    t = pl.concat(frames)
+    return t.with_columns(pl.col("cell").replace_strict(order, return_dtype=pl.Int64).alias("_k")) \
+        .sort(["_k", "budget", "part", "seat"]).drop("_k")

@@ -11,10 +11,26 @@ import numpy as np
 import polars as pl
 
 
+def cells(table: pl.DataFrame) -> list[str]:
+    """The table's cells (panel cells) in the order they first appear ("" for a table without)."""
+    if "cell" not in table.columns:
+        return [""]
+    return list(dict.fromkeys(table["cell"].to_list()))
+
+
 def advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
-    """Per budget, from the ``all`` part: the seat advantage (best seat's win share minus the
-    worst's, with the seats' intervals' ends: best's low minus worst's high .. best's high minus
-    worst's low), or with roles the first role's win share (its seat 0) and its interval."""
+    """Per cell (of a panel) and budget, from the ``all`` part: the seat advantage (best seat's win
+    share minus the worst's, with the seats' intervals' ends: best's low minus worst's high ..
+    best's high minus worst's low), or with roles the first role's win share (its seat 0) and its
+    interval."""
+    frames = []
+    for c in cells(table):
+        one = table if c == "" else table.filter(pl.col("cell") == c)
+        frames.append(_advantage(one, roles_alike).with_columns(pl.lit(c).alias("cell")))
+    return pl.concat(frames).select(["cell", "budget", "figure", "value", "low", "high"])
+
+
+def _advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
     out = []
     for b in sorted(table["budget"].unique().to_list()):
         t = table.filter((pl.col("budget") == b) & (pl.col("part") == "all")).sort("seat")
@@ -29,12 +45,21 @@ def advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
         else:
             r = t.row(0, named=True)
             out.append((b, f"{r['role']} win share", r["win_share"], r["ci_low"], r["ci_high"]))
-    return pl.DataFrame(out, schema=["budget", "figure", "value", "low", "high"], orient="row")
+    return pl.DataFrame(out, schema=[("budget", pl.Int64), ("figure", pl.Utf8), ("value", pl.Float64),
+                                     ("low", pl.Float64), ("high", pl.Float64)], orient="row")
 
 
 def verdict(adv: pl.DataFrame) -> str:
     """Whether the advantage persists, grows or vanishes from the smallest to the largest budget,
-    judged by the intervals beside it (conservative: non-overlapping intervals for a change)."""
+    judged by the intervals beside it (conservative: non-overlapping intervals for a change); one
+    sentence per cell of a panel, each led by the cell's name."""
+    names = cells(adv)
+    if len(names) > 1:
+        return " ".join(f"{c}: {_verdict(adv.filter(pl.col('cell') == c))}" for c in names)
+    return _verdict(adv)
+
+
+def _verdict(adv: pl.DataFrame) -> str:
     if adv.height < 2:
         return "One budget only: no trend to read."
     first, last = adv.row(0, named=True), adv.row(adv.height - 1, named=True)

@@ -64,9 +64,10 @@ def questions_player(run: Path):
 def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool = False,
                 pool: bool = True, questions: Path | None = None, questions_games: int | None = None,
                 progress: Callable[..., None] | None = None, side_by_side: bool = False,
-                cells: bool = False) -> Path:
+                cells: bool = False, skill: Path | None = None) -> Path:
     """Play the baseline's questions if its game has them (unless ``questions`` is given or
-    ``questions_games`` is 0), then build the report; returns the path of report.html."""
+    ``questions_games`` is 0), then build the report; returns the path of report.html. ``skill``:
+    a ``balance skill`` directory whose section the report gets."""
     from analysis.load import check_run
     from reports.build import build_report, plan_groups
     from simcore.atomic import hidden_name
@@ -80,6 +81,13 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
     runs = [Path(r) for r in runs]
     from analysis.panel import is_panel_dir
 
+    if skill is not None:
+        from reports.skill import check_skill_dir
+        check_skill_dir(skill)
+    if skill is not None and (cells or (runs[0] / "panel_sweep.json").is_file() or is_panel_dir(runs[0])
+                              or any((runs[0] / f"{k}.json").is_file() for k in ("sweep", "tune"))):
+        raise UsageError(f"--skill {skill}: only a run's report takes a skill section (not a panel, "
+                         "sweep or tune page)")
     if cells or (runs[0] / "panel_sweep.json").is_file() or is_panel_dir(runs[0]):
         from reports.panel import build_panel_report, build_panel_sweep_report
 
@@ -110,12 +118,12 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
     play = questions_player(runs[0]) if questions is None and n > 0 else None
     if play is None:
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=questions,
-                            progress=progress, side_by_side=side_by_side)
+                            progress=progress, side_by_side=side_by_side, skill=skill)
     tmp = hidden_name(target, "scratch", "questions")
     try:
         played = play(runs[0], n, tmp, progress=progress)
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=played,
-                            progress=progress, side_by_side=side_by_side)
+                            progress=progress, side_by_side=side_by_side, skill=skill)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -149,6 +157,10 @@ def register(app: typer.Typer) -> None:
             False, "--side-by-side",
             help="Show the configurations next to each other instead of before/after (runs of "
                  "different player counts)."),
+        skill: Optional[Path] = typer.Option(
+            None, "--skill", show_default=False,
+            help="A balance skill directory of the same game: add its section (does the seat or "
+                 "role advantage persist, grow or vanish as play gets stronger)."),
     ) -> None:
         """Write report.html (self-contained), figures/*.png|svg and optionally report.pdf."""
         n_questions = None if questions_games is None else parse_questions_games(questions_games)
@@ -157,5 +169,5 @@ def register(app: typer.Typer) -> None:
         with Steps("report") as steps:
             path = make_report(runs, out, force=force, pdf=pdf, pool=pool, questions=questions,
                                questions_games=n_questions, progress=steps, side_by_side=side_by_side,
-                               cells=cells)
+                               cells=cells, skill=skill)
         typer.echo(f"report: {path}")

@@ -1,5 +1,6 @@
-"""``balance skill``: balance by search budget (:mod:`analysis.skill`) -- a line-up of the game's
-default bots, the search bot at each budget, one searching seat rotated over the seats and every
+"""``balance skill``: balance by search budget (:mod:`analysis.skill`) -- a line-up (``--strategies``;
+default the game's bots) or a panel (``--panel NAME|FILE``, ``--lineup`` repeatable, several
+``--players``), the search bot at each budget, one searching seat rotated over the seats and every
 seat searching; a table (``skill.csv``, ``skill.parquet``), the trend in words (``skill.txt``) and
 a page with its figure (``report.html``, ``figures/budget.png``, :mod:`reports.skill`).
 
@@ -14,9 +15,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Optional
 
 import typer
 
+from cli.sweep import LINEUP_HELP, PANEL_HELP
 from simcore.games import DEFAULT_GAME
 
 
@@ -30,7 +33,13 @@ def skill(
     budgets: str = typer.Option("0,4,16,64", "--budgets",
                                 help="Playouts per option, comma list; 0 = the playout policy itself."),
     games: str = typer.Option("2000", "--games", "-n", help="Games per budget and part."),
-    players: int = typer.Option(4, "--players", "-p", help="Players per game."),
+    players: str = typer.Option("4", "--players", "-p", help="Players per game (with --panel or "
+                                "--lineup: the player counts, 3,4,5)."),
+    strategies: Optional[str] = typer.Option(None, "--strategies", "-s", help="The line-up: one bot "
+                                             "name for every seat, or one per seat (default: the "
+                                             "game's bots)."),
+    panel: Optional[str] = typer.Option(None, "--panel", help="Play every cell of a panel. " + PANEL_HELP),
+    lineup: Optional[list[str]] = typer.Option(None, "--lineup", help=LINEUP_HELP),
     seed: int = typer.Option(0, "--seed"),
     threads: int = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
     out: Path = typer.Option(Path("skill"), "--out", "-o", help="Output directory (resumable)."),
@@ -47,10 +56,13 @@ def skill(
     from simcore.errors import UsageError
     from simcore.options import check_seed, parse_games, set_threads
 
+    from strategies.panels import from_options
+
     spec = registry.get(game)
     if spec.strategies is None or spec.default_strategy is None:
         raise UsageError(f"--game {game}: this game has no bots to search with")
-    spec.check_players(players)
+    the_panel = from_options(spec.name, panel=panel, players=players, lineups=lineup or (),
+                             strategies=strategies)
     check_seed(seed)
     n = parse_games(games)
     try:
@@ -60,8 +72,10 @@ def skill(
     if not bs or bs[0] < 0 or bs[-1] > 100_000:
         raise UsageError(f"--budgets {budgets!r}: give budgets from 0 to 100000")
     set_threads(threads)
-    question = {"kind": "balance-skill", "game": spec.name, "players": players, "games": n,
-                "seed": seed, "policy": spec.default_strategy}
+    cells = the_panel.cells
+    question = {"kind": "balance-skill", "game": spec.name, "players": cells[0].players,
+                "games": n, "seed": seed, "policy": spec.default_strategy,
+                "panel": the_panel.to_json()}
     meta = out / "skill.json"
     claim_output(out)
     if out.exists() and any(out.iterdir()):
@@ -76,10 +90,9 @@ def skill(
     meta.write_text(json.dumps({**question, "budgets": bs}, indent=1))
     from cli.progress import Steps
 
-    roles = spec.seat_roles(players)
     with Steps("skill") as steps:
-        table = K.balance_by_budget(spec.name, players, bs, n, out, policy=spec.default_strategy,
-                                    roles=roles, seed=seed, threads=threads, progress=steps)
+        table = K.balance_by_budget(spec.name, None, bs, n, out, panel=the_panel, seed=seed,
+                                    threads=threads, progress=steps)
     table = table.filter(pl_in(table, bs))
     for suffix in (".csv", ".parquet"):
         tmp = out / f"skill{suffix}.tmp"
@@ -87,22 +100,24 @@ def skill(
         tmp.replace(out / f"skill{suffix}")
     adv = K.advantage(table, spec.roles_alike)
     console = Console()
-    t = Table(title=f"{spec.title}, {players} players: balance by search budget "
-                    f"({n:,} games per budget and part; policy {spec.default_strategy})",
-              title_justify="left")
-    t.add_column("budget", justify="right")
-    t.add_column("one searching seat: win share", justify="right")
-    for s in range(players):
-        t.add_column(f"all searching: seat {s + 1}" + ("" if spec.roles_alike else f" ({roles[s]})"),
-                     justify="right")
-    for b in bs:
-        one = table.filter((table["budget"] == b) & (table["part"] == "one"))
-        allp = table.filter((table["budget"] == b) & (table["part"] == "all")).sort("seat")
-        mean_one = float((one["win_share"] * one["games"]).sum() / one["games"].sum())
-        t.add_row(str(b), f"{100 * mean_one:.1f}%",
-                  *[f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
-                    for r in allp.iter_rows(named=True)])
-    console.print(t)
+    for c in cells:
+        ct = table.filter(table["cell"] == c.label)
+        roles = spec.seat_roles(c.players)
+        t = Table(title=f"{spec.title}, {c.label}: balance by search budget ({n:,} games per budget "
+                        "and part)", title_justify="left")
+        t.add_column("budget", justify="right")
+        t.add_column("one searching seat: win share", justify="right")
+        for s in range(c.players):
+            t.add_column(f"all searching: seat {s + 1}" + ("" if spec.roles_alike else f" ({roles[s]})"),
+                         justify="right")
+        for b in bs:
+            one = ct.filter((ct["budget"] == b) & (ct["part"] == "one"))
+            allp = ct.filter((ct["budget"] == b) & (ct["part"] == "all")).sort("seat")
+            mean_one = float((one["win_share"] * one["games"]).sum() / one["games"].sum())
+            t.add_row(str(b), f"{100 * mean_one:.1f}%",
+                      *[f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
+                        for r in allp.iter_rows(named=True)])
+        console.print(t)
     sentence = K.verdict(adv)
     console.print(sentence)
     (out / "skill.txt").write_text(sentence + "\n")

@@ -61,7 +61,8 @@ def plan_groups(runs: Iterable[str | Path], pool: bool = True, side_by_side: boo
 
 def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = False, pdf: bool = False,
                  pool: bool = True, questions: str | Path | None = None,
-                 progress: Callable[..., None] | None = None, side_by_side: bool = False) -> Path:
+                 progress: Callable[..., None] | None = None, side_by_side: bool = False,
+                 skill: str | Path | None = None) -> Path:
     """Analyse ``runs`` and write the report into ``out``; returns the path of report.html.
 
     Runs of one configuration are pooled (``pool=False`` keeps every directory separate); the first
@@ -72,11 +73,16 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     must be of the baseline's game and rules (one-line :class:`UsageError` otherwise), and the
     game's hook shows it. ``progress(text, done, total)`` is called whenever a step starts, with the
     steps done so far and the steps in all (the CLI shows them with an estimate of the time left).
+    ``skill`` is a ``balance skill`` directory of the same game: the report gets its section
+    (:func:`reports.skill.skill_section`).
     """
     say = _steps(progress)
     target = check_output_dir(out, force, kind="report")
     groups = plan_groups(runs, pool, side_by_side)
     base_rs = groups[0]
+    if skill is not None:
+        from reports.skill import check_skill_dir
+        check_skill_dir(skill, base_rs.game)
     hook = hook_for(base_rs.game)
     played = None
     if questions is not None:
@@ -105,6 +111,9 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     say("Drawing the figures", len(groups), total)
     secs, figs = build_sections(base, base_rs, cmps, played, side,
                                 variants=None if side_by_side else groups[1:])
+    if skill is not None:                 # before the glossary, the last section
+        from reports.skill import skill_section
+        secs.insert(len(secs) - 1, skill_section(skill, figs, base_rs.n_players))
     files: dict = hook.question_files(played, base_rs) if played is not None else {}
     total = len(groups) + 1 + len(figs) + 1 + int(pdf)
     done = len(groups) + 1

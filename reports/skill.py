@@ -1,7 +1,9 @@
 """The page of a ``balance skill`` directory (balance by search budget): reads ``skill.parquet``
 and ``skill.json``, writes ``report.html`` with the trend sentence, the figure (every seat's win
 share against the budget when every seat searches, with 95% intervals and the fair share; the
-searching seat's win share against the default bots beside it) and the table. Only reads files.
+searching seat's win share against the default bots beside it; one figure per cell of a panel) and
+the table. Only reads files. :func:`skill_section` is the same reading as a section of the balance
+report (``balance report RUN --skill DIR``; :func:`check_skill_dir` validates the directory first).
 
 May import polars, numpy, matplotlib (through :mod:`reports.figures.common`), :mod:`analysis.skill_words`
 (the advantage and its sentence, computed from the table), :mod:`reports.html` (style) and
@@ -24,10 +26,43 @@ from reports.html import _CSS, _html_table
 from simcore import games as registry
 
 
+def check_skill_dir(skill_dir: str | Path, game: str | None = None) -> dict:
+    """The question of a ``balance skill`` directory (its ``skill.json``), or one
+    :class:`UsageError` line: not such a directory, not finished, or of another game."""
+    from simcore.errors import UsageError
+
+    d = Path(skill_dir)
+    meta = d / "skill.json"
+    try:
+        q = json.loads(meta.read_text())
+    except (OSError, ValueError):
+        raise UsageError(f"--skill {d}: not a balance skill directory (no readable skill.json)") from None
+    if not isinstance(q, dict) or q.get("kind") != "balance-skill":
+        raise UsageError(f"--skill {d}: not a balance skill directory (skill.json is not one)")
+    if not (d / "skill.parquet").is_file():
+        raise UsageError(f"--skill {d}: unfinished (no skill.parquet); run balance skill there again")
+    if game is not None and registry.get(q["game"]).name != registry.get(game).name:
+        raise UsageError(f"--skill {d}: a balance skill of {q['game']}, but the report is of {game}")
+    return q
+
+
+def _cells(table: pl.DataFrame) -> list[str]:
+    return list(dict.fromkeys(table["cell"].to_list())) if "cell" in table.columns else [""]
+
+
+def _cell_table(table: pl.DataFrame, cell: str) -> pl.DataFrame:
+    return table if cell == "" else table.filter(pl.col("cell") == cell)
+
+
+def _players_of(table: pl.DataFrame, q: dict) -> int:
+    return int(table["players"][0]) if "players" in table.columns else int(q["players"])
+
+
 @styled
 def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | None):
     """Left: win share per seat against the budget, every seat searching; right: the searching
-    seat's win share against the default bots (mean over the seats it was rotated to)."""
+    seat's win share against the default bots (mean over the seats it was rotated to). One cell's
+    rows."""
     fig = new_figure(10, 4.2)
     ax, ax2 = subplots(fig, 1, 2)
     budgets = sorted(table["budget"].unique().to_list())
@@ -57,31 +92,89 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
     return fig
 
 
+def _percent(table: pl.DataFrame) -> pl.DataFrame:
+    return table.with_columns([(pl.col(c) * 100).round(1) for c in ("win_share", "ci_low", "ci_high")])
+
+
 def build_skill_page(skill_dir: str | Path) -> Path:
-    """Write ``report.html`` and ``figures/budget.png|svg`` into the skill directory."""
+    """Write ``report.html`` and ``figures/budget.png|svg`` (a panel's further cells:
+    ``figures/budget-<k>.png|svg``) into the skill directory."""
     d = Path(skill_dir)
     q = json.loads((d / "skill.json").read_text())
     table = pl.read_parquet(d / "skill.parquet")
     spec = registry.get(q["game"])
-    roles = spec.seat_roles(q["players"])
-    fig = budget_figure(table, roles, spec.fair_share(q["players"]))
     (d / "figures").mkdir(exist_ok=True)
-    for fmt in ("png", "svg"):
-        tmp = d / "figures" / f"budget.{fmt}.tmp"
-        tmp.write_bytes(render(fig, fmt))
-        tmp.replace(d / "figures" / f"budget.{fmt}")
+    imgs = []
+    for k, cell in enumerate(_cells(table)):
+        ct = _cell_table(table, cell)
+        P = _players_of(ct, q)
+        fig = budget_figure(ct, spec.seat_roles(P), spec.fair_share(P))
+        name = "budget" if k == 0 else f"budget-{k + 1}"
+        for fmt in ("png", "svg"):
+            tmp = d / "figures" / f"{name}.{fmt}.tmp"
+            tmp.write_bytes(render(fig, fmt))
+            tmp.replace(d / "figures" / f"{name}.{fmt}")
+        png = base64.b64encode((d / "figures" / f"{name}.png").read_bytes()).decode("ascii")
+        imgs.append((cell, png))
     sentence = verdict(advantage(table, spec.roles_alike))
-    png = base64.b64encode((d / "figures" / "budget.png").read_bytes()).decode("ascii")
-    shown = table.with_columns([(pl.col(c) * 100).round(1) for c in ("win_share", "ci_low", "ci_high")])
+    figures = "".join((f"<h2>{html.escape(cell)}</h2>" if cell else "")
+                      + f"<figure><img alt='budget' src='data:image/png;base64,{png}'></figure>"
+                      for cell, png in imgs)
+    what = f"{q['players']} players" if len(imgs) == 1 else "a panel"
     page = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>Balance by search budget</title><style>{_CSS}</style></head><body>"
-            f"<h1>{html.escape(spec.title)}, {q['players']} players: balance by search budget</h1>"
+            f"<h1>{html.escape(spec.title)}, {what}: balance by search budget</h1>"
             f"<p>{html.escape(sentence)}</p>"
-            f"<p class='note'>{q['games']:,} games per budget and part; playout policy "
-            f"{html.escape(q['policy'])}; win shares in percent with 95% Wilson intervals.</p>"
-            f"<figure><img alt='budget' src='data:image/png;base64,{png}'></figure>"
-            + _html_table(shown) + "</body></html>")
+            f"<p class='note'>{q['games']:,} games per budget and part; a searching seat plays its own "
+            f"bot in its playouts (the game's default: {html.escape(q['policy'])}); win shares in "
+            f"percent with 95% Wilson intervals.</p>"
+            + figures + _html_table(_percent(table)) + "</body></html>")
     tmp = d / "report.html.tmp"
     tmp.write_text(page, encoding="utf-8")
     tmp.replace(d / "report.html")
     return d / "report.html"
+
+
+def skill_section(skill_dir: str | Path, figs, players: int | None = None):
+    """The balance report's section on a ``balance skill`` directory (``balance report RUN --skill
+    DIR``): the figure of the cell at the report's player count (else the first), the table, and
+    whether the seat (role) advantage persists, grows or vanishes as play gets stronger."""
+    from reports.sections import Section
+
+    d = Path(skill_dir)
+    q = check_skill_dir(d)
+    table = pl.read_parquet(d / "skill.parquet")
+    spec = registry.get(q["game"])
+    cells = _cells(table)
+    pick = cells[0]
+    for c in cells:
+        if players is not None and _players_of(_cell_table(table, c), q) == players:
+            pick = c
+            break
+    ct = _cell_table(table, pick)
+    P = _players_of(ct, q)
+    sentence = verdict(advantage(table, spec.roles_alike))
+    budgets = sorted(table["budget"].unique().to_list())
+    one = ct.filter(pl.col("part") == "one").group_by("budget").agg(
+        ((pl.col("win_share") * pl.col("games")).sum() / pl.col("games").sum()).alias("w")).sort("budget")
+    gain = ""
+    if one.height >= 2:
+        w0, w1 = float(one["w"][0]), float(one["w"][-1])
+        gain = (f" One searching seat against the others' bots wins {100 * w1:.1f}% at budget "
+                f"{budgets[-1]} ({100 * w0:.1f}% at budget {budgets[0]}): "
+                + ("the search bot is the stronger player, so the budgets do measure stronger play."
+                   if w1 > w0 else "the search bot is not the stronger player here, so the budgets "
+                   "do not measure stronger play; read the trend with care."))
+    names = figs.add("skill_budget", budget_figure(ct, spec.seat_roles(P), spec.fair_share(P)),
+                     sentence)
+    return Section(
+        "skill", "Balance as play gets stronger (search budget)",
+        f"From the balance skill directory {d.name} ({q['games']:,} games per budget and part; "
+        f"budgets {', '.join(map(str, budgets))}: playouts per option of the search bot, 0 = the bots "
+        "themselves). Left: every seat searching, each seat's win share with its 95% Wilson "
+        "interval; right: one searching seat against the others' bots. A seat (or role) advantage that "
+        "persists as every seat plays better is a property of the rules; one that vanishes was a "
+        "property of the bots.",
+        names,
+        [("Win share by search budget (percent, 95% Wilson interval)", _percent(table))],
+        [sentence + gain])

@@ -32,8 +32,12 @@ the budget (``budget``, or ``playouts × n``) on the option maximising ``mean + 
 (UCB1, ``C = √2``; ties to the earliest option). Either way the chosen option is the one with the
 best mean win share, ties to the earliest option. Strategy-row convention, shared by every game: three
 float columns from the game's ``S_SEARCH``: playouts per option, budget per decision (0: use
-playouts), and ``select * 4 + policy kind`` (written by :func:`strategies.search.pack_settings`,
-read by :func:`settings`).
+playouts), and ``(horizon * 2 + select) * 4 + policy kind`` (written by
+:func:`strategies.search.pack_settings`, read by :func:`settings` and :func:`horizon`).
+
+Horizon (``horizon`` turns, 0: to the end): a playout stops that many turns after the decision
+and the game's hook values the position instead of the result (an estimate of the seat's win
+share from its standing); a game that ends earlier is scored by its result.
 
 May import numpy, numba and :mod:`simcore.rng`.
 """
@@ -67,7 +71,14 @@ def play_key(base, j, r):
 def settings(row, s_search):
     """(playouts per option, budget per decision, select, policy kind) of a strategy row."""
     packed = int(row[s_search + 2])
-    return int(row[s_search]), int(row[s_search + 1]), packed // 4, packed % 4
+    return int(row[s_search]), int(row[s_search + 1]), (packed // 4) % 2, packed % 4
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def horizon(row, s_search):
+    """The playouts' horizon of a strategy row: turns played after the decision before the
+    position is valued (0: to the end of the game)."""
+    return int(row[s_search + 2]) // 8
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -120,6 +131,31 @@ def next_playout(stats, n, total, spent, select):
             best = u
             bj = j
     return bj, int(stats[MAX_OPTIONS + bj])
+
+
+@njit(cache=True, _nrt=False)
+def rows_play_policy(rows, first, P, n_cols, s_kind, s_search, kind_search, mark):
+    """Switch every searching seat's strategy row (``rows[first + r * n_cols …]``, r < P) to its
+    playout policy's kind, so that in playouts it plays its policy. ``mark``: the packed column is
+    stored as ``-1 - packed`` (negative: marked), so :func:`rows_search_again` can restore the row
+    (a table shared by the real game and its playouts); without it the switch is for good (a
+    playout-only copy)."""
+    for r in range(P):
+        b = first + r * n_cols
+        if rows[b + s_kind] == kind_search:
+            rows[b + s_kind] = int(rows[b + s_search + 2]) % 4
+            if mark:
+                rows[b + s_search + 2] = -1.0 - rows[b + s_search + 2]
+
+
+@njit(cache=True, _nrt=False)
+def rows_search_again(rows, first, P, n_cols, s_kind, s_search, kind_search):
+    """Undo :func:`rows_play_policy` with ``mark``: the marked rows search again."""
+    for r in range(P):
+        b = first + r * n_cols
+        if rows[b + s_search + 2] < 0.0:
+            rows[b + s_search + 2] = -1.0 - rows[b + s_search + 2]
+            rows[b + s_kind] = kind_search
 
 
 @njit(cache=True, inline="always", _nrt=False)

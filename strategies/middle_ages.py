@@ -69,7 +69,7 @@ def parse_search_strategy(t: Table, name: str, known: dict) -> Strategy:
     (simcore.games.middle_ages.search); its other decisions, and its playouts, are its policy's."""
     description, settings, pol, row = parse_search(
         t, known, "balanced", allowed_kinds=("random", "heuristic"), kind_of=lambda s: s.kind,
-        row_of=lambda s: s.row, kind_code=STRAT_SEARCH, s_search=S_SEARCH,
+        row_of=lambda s: s.row, kind_code=STRAT_SEARCH, s_search=S_SEARCH, horizon_unit=None,
         policy_kind_of=lambda s: KINDS[s.kind])
     return Strategy(name, description, "search", pol.weights, pol.bias, settings.playouts, row,
                     settings)

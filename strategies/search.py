@@ -25,16 +25,17 @@ import numpy as np
 from simcore.config import Table
 
 MAX_PLAYOUTS = 100_000
+MAX_HORIZON = 10_000
 SELECT_NAMES = ("flat", "ucb")      # the codes simcore.search reads (SELECT_FLAT, SELECT_UCB)
 
 
 def pack_settings(row: np.ndarray, s_search: int, playouts: int, budget: int, select: str,
-                  policy_kind: int) -> None:
+                  policy_kind: int, horizon: int = 0) -> None:
     """Write the three search columns of a strategy row, as :func:`simcore.search.settings` reads
     them (kept here, free of numba: listing bots must not import it)."""
     row[s_search] = playouts
     row[s_search + 1] = budget
-    row[s_search + 2] = SELECT_NAMES.index(select) * 4 + policy_kind
+    row[s_search + 2] = (horizon * 2 + SELECT_NAMES.index(select)) * 4 + policy_kind
 DEFAULT_PLAYOUTS = 16
 
 
@@ -44,21 +45,26 @@ class SearchSettings:
     budget: int            # per decision (0 when playouts per option are given)
     policy: str            # the playout policy's name
     select: str            # flat | ucb
+    horizon: int = 0       # turns a playout plays before the position is valued (0: to the end)
 
     def words(self) -> str:
         effort = f"{self.budget} playouts per decision" if self.budget else \
             f"{self.playouts} playouts per option"
-        return f"{self.select} search, {effort}, playouts by {self.policy}"
+        depth = f", {self.horizon} turns deep" if self.horizon else ", to the end"
+        return f"{self.select} search, {effort}, playouts by {self.policy}{depth}"
 
 
 def parse_search(t: Table, known: dict[str, Any], default_policy: str, *, allowed_kinds,
-                 kind_of, row_of, kind_code: int, s_search: int, policy_kind_of) -> tuple[
+                 kind_of, row_of, kind_code: int, s_search: int, policy_kind_of,
+                 default_horizon: int = 0, horizon_unit: str | None = "turns") -> tuple[
                      str, SearchSettings, Any, np.ndarray]:
     """(description, settings, the policy strategy, the kernel row) of one search table.
 
     ``known``: the strategies a policy may name; ``allowed_kinds``: the kinds a policy may be;
     ``kind_of``/``row_of``/``policy_kind_of``: a strategy's kind name, kernel row, and the kernel's
-    kind code a playout plays it with."""
+    kind code a playout plays it with; ``default_horizon``: the game's horizon when the table
+    gives none (turns; 0: playouts to the end); ``horizon_unit``: what a turn is in the game's
+    words, or None when its playouts cannot stop early (a table giving ``horizon`` is refused)."""
     description = t.get("description", str, "")
     t.get("kind", str, choices=["search"])
     has_p, has_b = t.has("playouts"), t.has("budget")
@@ -70,6 +76,9 @@ def parse_search(t: Table, known: dict[str, Any], default_policy: str, *, allowe
         playouts = 0
     policy = t.get("policy", str, default_policy)
     select = t.get("select", str, "flat", choices=list(SELECT_NAMES))
+    if horizon_unit is None and t.has("horizon"):
+        raise t.error("horizon", "this game's playouts always play to the end of the game")
+    depth = t.get("horizon", int, default_horizon, lo=0, hi=MAX_HORIZON)
     t.done()
     if policy not in known:
         near = difflib.get_close_matches(policy, list(known), n=1)
@@ -82,8 +91,8 @@ def parse_search(t: Table, known: dict[str, Any], default_policy: str, *, allowe
     row = np.array(row_of(pol), np.float64).copy()
     policy_kind = policy_kind_of(pol)
     row[0] = kind_code
-    pack_settings(row, s_search, playouts, budget, select, policy_kind)
-    return description, SearchSettings(playouts, budget, policy, select), pol, row
+    pack_settings(row, s_search, playouts, budget, select, policy_kind, depth)
+    return description, SearchSettings(playouts, budget, policy, select, depth), pol, row
 
 
 BY_BUDGET = re.compile(r"search(\d+)")

@@ -32,6 +32,10 @@ from strategies.common import StrategyFiles, seat_items
 from strategies.search import SearchSettings, parse_search
 
 KINDS = {"random": KIND_RANDOM, "policy": KIND_POLICY}
+# the search bot's playouts stop after the decision's turn and the position is valued by the race
+# (simcore.games.seigneurial.search.race_estimate): stronger than playing the policy to the end
+# for either role (docs/search.md), and quicker
+DEFAULT_HORIZON = 1
 ROLE_BITS = {"seigneur": 1, "censitaire": 2}
 SEIGNEUR_KEYS = {"rent": (S_RENT, RENT_POLICIES), "favour": (S_FAVOUR, FAVOUR_POLICIES),
                  "corvee": (S_CORVEE, CORVEE_POLICIES),
@@ -118,7 +122,7 @@ def parse_search_strategy(t: Table, name: str, known: dict) -> Strategy:
     description, settings, pol, row = parse_search(
         t, known, "standard", allowed_kinds=("random", "policy"), kind_of=lambda s: s.kind,
         row_of=lambda s: s.row, kind_code=KIND_SEARCH, s_search=S_SEARCH,
-        policy_kind_of=lambda s: KINDS[s.kind])
+        policy_kind_of=lambda s: KINDS[s.kind], default_horizon=DEFAULT_HORIZON)
     return Strategy(name, description, "search", pol.roles, pol.seigneur, pol.censitaire, row,
                     pol.weights, pol.bias, settings)
 

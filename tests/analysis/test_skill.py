@@ -11,11 +11,11 @@ from analysis.skill_words import advantage, verdict
 from cli import _run
 
 
-def _table(seat_shares: dict[int, list[tuple[float, float, float]]]) -> pl.DataFrame:
+def _table(seat_shares: dict[int, list[tuple[float, float, float]]], cell: str = "2p balanced") -> pl.DataFrame:
     rows = []
     for b, shares in seat_shares.items():
         for s, (w, lo, hi) in enumerate(shares):
-            rows.append((b, "all", s, "player", f"search{b}", 1000, w, lo, hi))
+            rows.append((cell, len(shares), b, "all", s, "player", f"search{b}", 1000, w, lo, hi))
     return pl.DataFrame(rows, schema=list(K.COLUMNS), orient="row")
 
 
@@ -62,3 +62,37 @@ def test_bad_input_is_one_line_and_exit_code_2(tmp_path, capsys, args, problem):
     err = capsys.readouterr().err.strip()
     assert problem in err and len(err.splitlines()) == 1
     assert not (tmp_path / "s").exists()
+
+
+def test_a_panel_gets_one_sentence_per_cell_each_true_for_its_own_numbers():
+    a = _table({0: [(0.30, 0.28, 0.32), (0.20, 0.18, 0.22)], 64: [(0.40, 0.38, 0.42), (0.10, 0.08, 0.12)]},
+               "2p balanced")
+    b = _table({0: [(0.30, 0.28, 0.32), (0.20, 0.18, 0.22)], 64: [(0.26, 0.24, 0.28), (0.25, 0.23, 0.27)]},
+               "2p greedy")
+    text = verdict(advantage(pl.concat([a, b]), True))
+    first, second = text.split("2p greedy: ")
+    assert first.startswith("2p balanced: ") and "grows" in first and "no longer" not in first
+    assert "no longer distinguishable" in second and "grows" not in second
+
+
+def test_a_panel_plays_every_cell_and_a_seat_searches_with_its_own_bot(tmp_path):
+    """Two cells (2 and 3 players, one of them a line-up of non-default bots): every cell's rows,
+    the search bot of a greedy seat plays greedy in its playouts (search_bots.toml)."""
+    from strategies.panels import from_options
+    panel = from_options("middle-ages", players="2,3", lineups=["balanced", "greedy"])
+    t = K.balance_by_budget("middle-ages", None, [0, 1], 8, tmp_path, panel=panel, seed=3)
+    assert t["cell"].unique(maintain_order=True).to_list() == [c.label for c in panel.cells]
+    assert t.height == sum(c.players for c in panel.cells) * 2 * 2
+    greedy = t.filter((pl.col("cell") == "2p 2×greedy") & (pl.col("budget") == 1))
+    assert set(greedy["bot"]) == {f"{tmp_path / K.BOTS_FILE}:search1-greedy"}
+    assert set(t.filter((pl.col("cell") == "3p 3×balanced") & (pl.col("budget") == 1))["bot"]) == {"search1"}
+    from strategies import middle_ages as S
+    bots = S.load_file(tmp_path / K.BOTS_FILE)
+    assert bots["search1-greedy"].search.policy == "greedy"
+
+
+def test_a_panel_seat_bot_that_cannot_be_a_playout_policy_is_one_line(tmp_path, capsys):
+    assert _run(["skill", "--game", "middle-ages", "--strategies", "rollout", "--players", "2",
+                 "--budgets", "0,4", "--games", "4", "--out", str(tmp_path / "s")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "rollout" in err and len(err.splitlines()) == 1

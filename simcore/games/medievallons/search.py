@@ -29,19 +29,22 @@ from numba import njit
 from simcore.games.medievallons.bots import strat_row
 from simcore.games.medievallons.kernel import play_turns
 from simcore.games.medievallons.layout import (
-    F_STRAT, G_CUR, G_ERROR, G_FORCED, G_LIMIT, G_NOPT, G_SELF_ROW, G_STOP, G_TRACE_N, MAX_TRACE,
+    F_STRAT, G_CUR, G_ERROR, G_FORCED, G_LIMIT, G_NOPT, G_OVER, G_SELF_ROW, G_STOP, G_TRACE_N, G_TURNS,
+    MAX_TRACE,
     N_STRAT_COLS, STRAT_SEARCH, S_KIND, S_SEARCH, W_TRACE,
 )
 from simcore.games.medievallons.playout import determinize, position_value
 from simcore.rng import next_u64
 from simcore.search import (
-    MAX_OPTIONS, best_mean, next_playout, plan, play_key, record, settings, world_key,
+    MAX_OPTIONS, best_mean, next_playout, plan, play_key, record, rows_play_policy,
+    horizon, rows_search_again, settings, world_key,
 )
 
 
 @njit(cache=True, _nrt=False)
-def playout(ws, sc, fs, st2, P, seat, j, world, play):
-    """One playout of action j (see the module docstring)."""
+def playout(ws, sc, fs, st2, P, seat, j, world, play, depth):
+    """One playout of action j (see the module docstring), ``depth`` turns deep (MV-3 turns, one
+    seat's each; 0: to the end)."""
     for i in range(W_TRACE):
         sc[i] = ws[i]
     sc[G_TRACE_N] = MAX_TRACE           # playouts record nothing
@@ -51,11 +54,13 @@ def playout(ws, sc, fs, st2, P, seat, j, world, play):
     st2[0] = play
     sc[G_STOP] = 0
     sc[G_FORCED] = j
-    sc[G_LIMIT] = 1 << 40
+    sc[G_LIMIT] = sc[G_TURNS] + depth if depth > 0 else 1 << 40
     play_turns(st2, sc, fs, P, False)
     if sc[G_ERROR] != 0:
         ws[G_ERROR] = sc[G_ERROR]
     v = position_value(sc, fs, P, seat)   # +10 / k for a k-way win, -10 for a loss
+    if sc[G_OVER] == 0:                   # at the horizon: the standing against the best
+        return min(max((v + 10.0) / 20.0, 0.0), 1.0)   # opponent, on the playout bot's scale
     return v / 10.0 if v > 0 else 0.0
 
 
@@ -66,26 +71,21 @@ def search_choice(st, ws, sc, fs, st2, stats, P):
     row = strat_row(ws, p, P)
     sb = F_STRAT + row * N_STRAT_COLS
     playouts, budget, select, _ = settings(fs[sb:sb + N_STRAT_COLS], S_SEARCH)
+    depth = horizon(fs[sb:sb + N_STRAT_COLS], S_SEARCH)
     base = next_u64(st)
     n = min(ws[G_NOPT], MAX_OPTIONS)
     if n <= 1:
         return 0
-    for r in range(P):                  # searching seats play their policy in playouts; the
-        b = F_STRAT + r * N_STRAT_COLS  # mark (+1000 on the packed column) restores them after
-        if fs[b + S_KIND] == STRAT_SEARCH:
-            fs[b + S_KIND] = settings(fs[b:b + N_STRAT_COLS], S_SEARCH)[3]
-            fs[b + S_SEARCH + 2] += 1000.0
+    # searching seats play their policy in playouts (fs is shared with the game: marked, restored)
+    rows_play_policy(fs, F_STRAT, P, N_STRAT_COLS, S_KIND, S_SEARCH, STRAT_SEARCH, True)
     total = plan(stats, n, playouts, budget)
     spent = 0
     while True:
         j, r = next_playout(stats, n, total, spent, select)
         if j < 0:
             break
-        record(stats, j, playout(ws, sc, fs, st2, P, p, j, world_key(base, r), play_key(base, j, r)))
+        record(stats, j, playout(ws, sc, fs, st2, P, p, j, world_key(base, r), play_key(base, j, r),
+                                  depth))
         spent += 1
-    for r in range(P):
-        b = F_STRAT + r * N_STRAT_COLS
-        if fs[b + S_SEARCH + 2] >= 1000.0:
-            fs[b + S_SEARCH + 2] -= 1000.0
-            fs[b + S_KIND] = STRAT_SEARCH
+    rows_search_again(fs, F_STRAT, P, N_STRAT_COLS, S_KIND, S_SEARCH, STRAT_SEARCH)
     return best_mean(stats, n)

@@ -36,18 +36,16 @@ from simcore.games.middle_ages.layout import (
 )
 from simcore.rng import next_u64, shuffle_range
 from simcore.search import (
-    MAX_OPTIONS, best_mean, next_playout, plan, play_key, record, settings, world_key,
+    MAX_OPTIONS, best_mean, next_playout, plan, play_key, record, rows_play_policy, settings,
+    world_key,
 )
 
 
 @njit(cache=True, _nrt=False)
 def policy_rows(scratch, P):
     """In the scratch workspace's strategy rows, a searching seat plays its playout policy."""
-    sf = scratch.view(np.float64)
-    for r in range(P):
-        b = W_STRAT + r * N_STRAT_COLS
-        if sf[b + S_KIND] == STRAT_SEARCH:
-            sf[b + S_KIND] = settings(sf[b:b + N_STRAT_COLS], S_SEARCH)[3]
+    rows_play_policy(scratch.view(np.float64), W_STRAT, P, N_STRAT_COLS, S_KIND, S_SEARCH,
+                     STRAT_SEARCH, False)
 
 
 @njit(cache=True, inline="always", _nrt=False)

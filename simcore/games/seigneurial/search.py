@@ -28,6 +28,7 @@ kernel; the driver imports it.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simcore.games.seigneurial.bots import ask, record_decision
@@ -38,20 +39,26 @@ from simcore.games.seigneurial.kernel import (
 )
 from simcore.games.seigneurial.layout import (
     D_PLACE, D_RENT, F_STRAT, G_CC_PILE_N, G_ERROR, G_EXTRA, G_NRECV, G_OVER, G_RECV, G_RENT,
-    G_RES_PILE_N, G_SC_HAND, G_SC_PILE_N, G_TRACE_N, G_TRACE_CAP, G_TURN, G_WINNER, HS, KIND_SEARCH,
-    N_STRAT_COLS, PLS, RENT_CODE, R_NOBJ, R_PARAMS, S_KIND, S_SEARCH, W_BEST, W_CC_PILE, W_HAND,
+    G_RES_PILE_N, G_SC_HAND, G_SC_PILE_N, G_SQUARE, G_TRACE_N, G_TRACE_CAP, G_TURN, G_WINNER, HS, KIND_SEARCH,
+    N_STRAT_COLS, PLS, RENT_CODE, R_NOBJ, R_OBJ, R_PARAMS, S_KIND, S_SEARCH, W_BEST, W_CC_PILE, W_HAND,
     W_OPTS, W_PL, W_RES_PILE, W_RULES, W_SC_DISC, W_SC_PILE, W_TRACE, X_GIVEN, X_HANDN, X_NT, X_OBJ,
     X_PLACED, X_POINTS, X_PROT, X_RES, X_SICK, X_TURNS_SICK,
 )
-from simcore.games.seigneurial.rules import CHURCH, MAX_DECK, MILL, N_RES, N_VALUES, P_SC_PER_YEAR
+from simcore.games.seigneurial.rules import (
+    CHURCH, MAX_DECK, MILL, MIN_PLAYERS, N_RES, N_VALUES, P_GOAL, P_SC_PER_YEAR,
+)
 from simcore.rng import next_u64, shuffle_range
 from simcore.search import (
-    MAX_OPTIONS, best_mean, next_playout, plan, play_key, record, settings, world_key,
+    MAX_OPTIONS, best_mean, next_playout, plan, play_key, record, rows_play_policy,
+    horizon, rows_search_again, settings, world_key,
 )
 
-# spare words of the Seigneur's player record (seat 0 uses none of X_NT + 3 … PLS - 1)
-X_STAGE, X_STAGE_P, X_NOPT = 28, 29, 30
-assert X_NT + 3 <= X_STAGE and X_NOPT < PLS
+# spare words of the Seigneur's player record (seat 0 uses none of X_NT + 3 … PLS - 1); X_LIMIT:
+# a playout's last turn (0: none; a real game never sets it)
+X_STAGE, X_STAGE_P, X_NOPT, X_LIMIT = 28, 29, 30, 31
+assert X_NT + 3 <= X_STAGE and X_LIMIT < PLS
+TURNS_PER_RESOURCE = 0.5    # the horizon's estimate: a Censitaire gathers about 2 resources a turn
+RACE_SCALE = 1.0            # turns: how sharply the estimate separates the race's leader
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -62,11 +69,14 @@ def is_search(fs, p):
 @njit(cache=True, _nrt=False)
 def play_on(st, ws, fs, P, stop, forced, debug):
     """Play turns from the saved position to the end (0), or until a searching seat must place
-    (SG-5.1) or set the rent (SG-5.3) when ``stop`` (1). ``forced >= 0`` plays that option of the
-    decision the last call stopped at."""
+    (SG-5.1) or set the rent (SG-5.3) when ``stop`` (1), or (a playout with a horizon) until turn
+    ws[W_PL + X_LIMIT] is over (2). ``forced >= 0`` plays that option of the decision the last
+    call stopped at."""
     s0 = W_PL
     while ws[G_OVER] == 0:
         if ws[s0 + X_STAGE] == 0:                       # play_turn's start (SG-4)
+            if ws[s0 + X_LIMIT] > 0 and ws[G_TURN] >= ws[s0 + X_LIMIT]:
+                return 2
             ws[G_TURN] += 1
             season = (ws[G_TURN] - 1) % 4
             for t in range(N_RES):
@@ -223,17 +233,48 @@ def redeal(st, sc, P, seat):
 
 
 @njit(cache=True, _nrt=False)
-def playout(ws, sc, fs, st2, P, seat, j, world, play):
-    """One playout of option j of the decision ``ws`` stopped at (see the module docstring)."""
+def turns_left(sc, P, q):
+    """The horizon's estimate of the turns seat q still needs: the Seigneur one per square to his
+    goal (SG-6), a Censitaire TURNS_PER_RESOURCE per resource its objective still lacks (SG-2)."""
+    if q == 0:
+        return float(sc[W_RULES + R_PARAMS + P_GOAL + P - MIN_PLAYERS] - sc[G_SQUARE])
+    b = W_PL + q * PLS
+    o = W_RULES + R_OBJ + 3 * sc[b + X_OBJ]
+    missing = 0
+    for t in range(N_RES):
+        missing += max(sc[o + t] - sc[b + X_RES + t], 0)
+    return TURNS_PER_RESOURCE * missing
+
+
+@njit(cache=True, _nrt=False)
+def race_estimate(sc, P, seat):
+    """The seat's chance in the race, estimated where a playout stops at its horizon: a logistic
+    of (the best other seat's turns left - its own), the Seigneur winning a tie (SG-6)."""
+    mine = turns_left(sc, P, seat)
+    best = 1e9
+    for q in range(P):
+        if q != seat:
+            best = min(best, turns_left(sc, P, q))
+    d = best - mine + (0.5 if seat == 0 else -0.5)
+    return 1.0 / (1.0 + np.exp(-d / RACE_SCALE))
+
+
+@njit(cache=True, _nrt=False)
+def playout(ws, sc, fs, st2, P, seat, j, world, play, depth):
+    """One playout of option j of the decision ``ws`` stopped at (see the module docstring),
+    ``depth`` turns deep (0: to the end)."""
     for i in range(W_TRACE):
         sc[i] = ws[i]
     sc[G_TRACE_CAP] = 0                  # playouts record nothing
+    sc[W_PL + X_LIMIT] = sc[G_TURN] + depth - 1 if depth > 0 else 0
     st2[0] = world
     redeal(st2, sc, P, seat)
     st2[0] = play
     play_on(st2, sc, fs, P, False, j, False)
     if sc[G_ERROR] != 0:
         ws[G_ERROR] = sc[G_ERROR]
+    if sc[G_OVER] == 0:
+        return race_estimate(sc, P, seat)
     w = sc[G_WINNER]
     if w >= 0:
         share = 1.0 if w == seat else 0.0
@@ -252,24 +293,19 @@ def search_choice(st, ws, sc, fs, st2, stats, P):
     seat = 0 if ws[s0 + X_STAGE] == 2 else ws[s0 + X_STAGE_P] // 2
     sb = F_STRAT + seat * N_STRAT_COLS
     playouts, budget, select, _ = settings(fs[sb:sb + N_STRAT_COLS], S_SEARCH)
+    depth = horizon(fs[sb:sb + N_STRAT_COLS], S_SEARCH)
     base = next_u64(st)
     n = min(ws[s0 + X_NOPT], MAX_OPTIONS)
-    for r in range(P):                  # searching seats play their policy in playouts; the
-        b = F_STRAT + r * N_STRAT_COLS  # mark (+1000 on the packed column) restores them after
-        if fs[b + S_KIND] == KIND_SEARCH:
-            fs[b + S_KIND] = settings(fs[b:b + N_STRAT_COLS], S_SEARCH)[3]
-            fs[b + S_SEARCH + 2] += 1000.0
+    # searching seats play their policy in playouts (fs is shared with the game: marked, restored)
+    rows_play_policy(fs, F_STRAT, P, N_STRAT_COLS, S_KIND, S_SEARCH, KIND_SEARCH, True)
     total = plan(stats, n, playouts, budget)
     spent = 0
     while True:
         j, r = next_playout(stats, n, total, spent, select)
         if j < 0:
             break
-        record(stats, j, playout(ws, sc, fs, st2, P, seat, j, world_key(base, r), play_key(base, j, r)))
+        record(stats, j, playout(ws, sc, fs, st2, P, seat, j, world_key(base, r), play_key(base, j, r),
+                                  depth))
         spent += 1
-    for r in range(P):
-        b = F_STRAT + r * N_STRAT_COLS
-        if fs[b + S_SEARCH + 2] >= 1000.0:
-            fs[b + S_SEARCH + 2] -= 1000.0
-            fs[b + S_KIND] = KIND_SEARCH
+    rows_search_again(fs, F_STRAT, P, N_STRAT_COLS, S_KIND, S_SEARCH, KIND_SEARCH)
     return best_mean(stats, n)

@@ -1,0 +1,81 @@
+"""The balance report's skill section (``balance report RUN --skill DIR``): the section, its figure
+and its sentence read from the skill table beside it; a directory that is not a finished balance
+skill of the same game is one line with exit code 2, before anything is written."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import polars as pl
+import pytest
+import analysis_runs as runs
+
+from analysis import skill as K
+from cli import _run
+from reports.build import build_report
+
+# seat 3 leads by 12 pp over seat 1 with the bots (budget 0) and by 2 pp, within the intervals' overlap of
+# none, when every seat searches at 64: the advantage shrinks and is no longer distinguishable
+SHARES = {0: [0.20, 0.23, 0.32, 0.25], 64: [0.25, 0.24, 0.26, 0.25]}
+ONE = {0: 0.25, 64: 0.61}
+
+
+def skill_dir(path, game="middle-ages", players=4):
+    from simcore.stats import wilson_interval
+    rows = []
+    for b, shares in SHARES.items():
+        for s, w in enumerate(shares):
+            lo, hi = wilson_interval(w, 2000)
+            rows.append(("4p 4×balanced", players, b, "all", s, "player", f"search{b}", 2000, w, lo, hi))
+            rows.append(("4p 4×balanced", players, b, "one", s, "player", f"search{b}", 500, ONE[b], 0, 1))
+    path.mkdir(parents=True)
+    pl.DataFrame(rows, schema=list(K.COLUMNS), orient="row").write_parquet(path / "skill.parquet")
+    (path / "skill.json").write_text(json.dumps({"kind": "balance-skill", "game": game, "players": players,
+                                                 "games": 2000, "seed": 0, "policy": "balanced",
+                                                 "budgets": [0, 64]}))
+    return path
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("skillreport")
+    base = runs.synthetic_run(root / "base", 2000, 4, seed=1)
+    d = skill_dir(root / "skill")
+    page = build_report([base], root / "out", skill=d).read_text(encoding="utf-8")
+    return {"root": root, "base": base, "skill": d, "page": page}
+
+
+def test_the_report_has_the_skill_section_with_its_figure(built):
+    page = built["page"]
+    assert "<section id='skill'>" in page
+    sec = page[page.index("<section id='skill'>"):]
+    sec = sec[:sec.index("</section>")]
+    assert "skill_budget" in sec and "data:image/png;base64," in sec
+    assert (built["root"] / "out" / "figures" / "skill_budget.png").is_file()
+    # the glossary stays the last section
+    assert page.rindex("<section id='skill'>") < page.rindex("<section id='glossary'>")
+
+
+def test_the_sentence_is_true_for_the_table_beside_it(built):
+    import html
+    text = html.unescape(re.sub(r"<[^>]+>", "", built["page"]))
+    assert "best seat − worst seat: 12.0 pp at budget 0, 2.0 pp at budget 64" in text
+    assert "no longer distinguishable from none" in text
+    assert "wins 61.0% at budget 64 (25.0% at budget 0)" in text
+
+
+@pytest.mark.parametrize("make, problem", [
+    (lambda p: p.mkdir(), "not a balance skill directory"),
+    (lambda p: skill_dir(p, game="seigneurial"), "report is of middle-ages"),
+    (lambda p: (skill_dir(p), (p / "skill.parquet").unlink()), "unfinished"),
+])
+def test_a_bad_skill_directory_is_one_line_and_nothing_is_written(built, tmp_path, capsys, make, problem):
+    d = tmp_path / "skill"
+    make(d)
+    out = tmp_path / "out"
+    assert _run(["report", str(built["base"]), "--out", str(out), "--skill", str(d),
+                 "--questions-games", "0"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert problem in err and len(err.splitlines()) == 1
+    assert not out.exists()
