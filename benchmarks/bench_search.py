@@ -12,6 +12,7 @@ Medians of several runs (the machine is shared and noisy); nothing is asserted.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 
@@ -150,7 +151,7 @@ def split_medievallons(rows, P, seed):
     ws = np.zeros(L.WS_SIZE, np.int64)
     sc = np.zeros(L.WS_SIZE, np.int64)
     fs = np.zeros(L.FS_SIZE, np.float64)
-    D.load_block(ws, sc, D.pack_rules(R.load()), rows)
+    D.load_block(ws, sc, fs, D.pack_rules(R.load()), rows)
     st = np.array([stream_state(np.uint64(seed), np.uint64(0))], np.uint64)
     K.setup_game(st, ws, P)
     ws[L.G_STOP], ws[L.G_LIMIT], ws[L.G_FORCED] = 1, 1 << 40, -1
@@ -244,7 +245,8 @@ LOOPS = {"middle-ages": loop_middle_ages, "medievallons": loop_medievallons,
 
 
 def runner_games_per_s(game, lineup, games, repeats):
-    """Median games/s of the game's run_chunk (seats rotated where the game rotates)."""
+    """Median games/s of the game's run_chunk, wall and per CPU-second (the CPU time of every
+    thread: on a shared machine, games per CPU-second x cores is what the cores would give)."""
     from simcore import games as registry
     import importlib
     spec = registry.get(game)
@@ -255,12 +257,13 @@ def runner_games_per_s(game, lineup, games, repeats):
     _, rows = S.resolve(lineup, len(lineup))
     rules = R.load()
     D.run_chunk(rules, len(lineup), 0, 4, 1, rows)          # compile / load the cache
-    times = []
+    times, cpu = [], []
     for k in range(repeats):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         D.run_chunk(rules, len(lineup), 0, games, 100 + k, rows)
         times.append(time.perf_counter() - t)
-    return games / statistics.median(times), rows
+        cpu.append(time.process_time() - c)
+    return games / statistics.median(times), games / statistics.median(cpu), rows
 
 
 def main() -> None:
@@ -278,7 +281,7 @@ def main() -> None:
         if game == "seigneurial":
             lineup = ["even-lord", "fair-share", "fair-share", "fair-share"]
         lineup[a.seat] = a.bot
-        gps, rows = runner_games_per_s(game, lineup, a.games, a.repeats)
+        gps, gpc, rows = runner_games_per_s(game, lineup, a.games, a.repeats)
         LOOPS[game](rows, 4, 1, 6)            # compile the loop's functions
         t = time.perf_counter()
         per = LOOPS[game](rows, 4, max(20, a.games // 4), 7)
@@ -288,7 +291,9 @@ def main() -> None:
         opts = sum(x[2] for x in per)
         sec = sum(x[3] for x in per)
         n = len(per)
-        print(f"{game:13s} {','.join(lineup)}: {gps:7.1f} games/s (run_chunk, median of {a.repeats}); "
+        print(f"{game:13s} {','.join(lineup)}: {gps:7.1f} games/s (run_chunk, median of {a.repeats}; "
+              f"{gpc:.1f} games per CPU-second, i.e. {gpc * os.cpu_count():.0f} games/s on "
+              f"{os.cpu_count()} free cores); "
               f"driven loop: {dec / n:.1f} searched decisions/game, {opts / max(dec, 1):.1f} options "
               f"and {po / max(dec, 1):.0f} playouts per decision; {dec / sec:,.0f} decisions/s, "
               f"{po / sec:,.0f} playouts/s in search; {sec / wall:.0%} of the loop's time in search")

@@ -28,6 +28,10 @@ from strategies.search import SearchSettings, parse_search
 
 KINDS = {"random": STRAT_RANDOM, "heuristic": STRAT_HEURISTIC, "playout": STRAT_PLAYOUT}
 MAX_PLAYOUTS = 256
+# the search bot's playouts stop after 4 turns (one round at 4 players) and the position is valued
+# by the playout bot's standing: about as strong as playing to the end (docs/search.md) and ~10x
+# quicker (a game is ~50 turns)
+DEFAULT_HORIZON = 4
 
 
 @dataclass(frozen=True)
@@ -80,7 +84,7 @@ def parse_search_strategy(t: Table, name: str, known: dict) -> Strategy:
     description, settings, pol, row = parse_search(
         t, known, "balanced", allowed_kinds=("random", "heuristic"), kind_of=lambda s: s.kind,
         row_of=lambda s: s.row, kind_code=STRAT_SEARCH, s_search=S_SEARCH,
-        policy_kind_of=lambda s: KINDS[s.kind])
+        policy_kind_of=lambda s: KINDS[s.kind], default_horizon=DEFAULT_HORIZON)
     return Strategy(name, description, "search", pol.weights, pol.bias, settings.playouts, 0, 0,
                     0.0, row, settings)
 

@@ -301,3 +301,123 @@ def test_every_game_with_bots_declares_its_search_hooks():
         bot = S.lookup("search16")
         assert bot.kind == "search" and bot.search.policy == spec.default_strategy, spec.name
         assert S.lookup("search4").search.playouts == 4, spec.name
+
+
+# ---------------------------------------------------------------------------------------------
+# Settings, the policy switch, the horizon
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("playouts, budget, select, kind, depth", [
+    (16, 0, "flat", 1, 0), (0, 64, "ucb", 3, 0), (4, 0, "ucb", 2, 1), (2, 0, "flat", 0, 37)])
+def test_the_search_columns_read_back_what_was_written(playouts, budget, select, kind, depth):
+    from simcore.search import SELECT_NAMES, horizon, settings
+    from strategies.search import pack_settings
+    row = np.zeros(8)
+    pack_settings(row, 3, playouts, budget, select, kind, depth)
+    assert settings(row, 3) == (playouts, budget, SELECT_NAMES.index(select), kind)
+    assert horizon(row, 3) == depth
+
+
+def test_searching_rows_play_their_policy_and_search_again_exactly():
+    """The switch the games with one strategy table for the game and its playouts use: searching
+    rows get their policy's kind, other rows are untouched, and the restore gives the table back
+    bit for bit (whatever the horizon and select packed beside the policy)."""
+    from simcore.search import rows_play_policy, rows_search_again
+    from strategies.search import pack_settings
+    SEARCH, s_kind, s_search, cols = 7, 0, 4, 8
+    rows = np.zeros(3 * cols)
+    rows[cols:2 * cols] = np.arange(cols) + 0.5          # row 1: another bot
+    for r, (sel, kind, depth) in ((0, ("ucb", 2, 5)), (2, ("flat", 1, 0))):
+        rows[r * cols + s_kind] = SEARCH
+        pack_settings(rows[r * cols:(r + 1) * cols], s_search, 16, 0, sel, kind, depth)
+    before = rows.copy()
+    rows_play_policy(rows, 0, 3, cols, s_kind, s_search, SEARCH, True)
+    assert [rows[r * cols + s_kind] for r in range(3)] == [2, before[cols], 1]
+    rows_search_again(rows, 0, 3, cols, s_kind, s_search, SEARCH)
+    np.testing.assert_array_equal(rows, before)
+    rows_play_policy(rows, 0, 3, cols, s_kind, s_search, SEARCH, False)   # for good: no mark
+    rows_search_again(rows, 0, 3, cols, s_kind, s_search, SEARCH)
+    assert [rows[r * cols + s_kind] for r in range(3)] == [2, before[cols], 1]
+
+
+def test_middle_ages_refuses_a_horizon_in_one_line(tmp_path):
+    from strategies import middle_ages as S
+    p = tmp_path / "bad.toml"
+    p.write_text('[bad]\nkind = "search"\nhorizon = 2\n')
+    with pytest.raises(ConfigError, match="always play to the end"):
+        S.load_file(p)
+
+
+def test_the_default_horizons_are_the_documented_ones():
+    from simcore import games as registry
+    import importlib
+    want = {"middle-ages": 0, "medievallons": 4, "seigneurial": 1}
+    for game, depth in want.items():
+        S = importlib.import_module(registry.get(game).strategies)
+        assert S.lookup("search16").search.horizon == depth, game
+        assert S.lookup("search3").search.horizon == depth, game
+
+
+def _sg_stop(search_file, seed, bots=("s2", "fair-share", "fair-share", "fair-share")):
+    from simcore.games.seigneurial import driver as D, kernel as K, rules as R
+    from simcore.games.seigneurial.search import play_on
+    from simcore.rng import stream_state
+    from strategies import seigneurial as S
+    file = search_file.replace("bots.toml", "sg.toml")
+    with open(file, "w") as f:
+        f.write(SEARCH2.replace('"balanced"', '"standard"'))
+    _, rows = S.resolve([f"{file}:{b}" if b in ("s2", "u6") else b for b in bots], len(bots))
+    ws, fs = D.new_workspace(R.load(), rows, len(bots))
+    st = np.array([stream_state(np.uint64(seed), np.uint64(0))], np.uint64)
+    K.setup_game(st, ws, len(bots))
+    assert play_on(st, ws, fs, len(bots), True, -1, False) == 1
+    return ws, fs, st
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_seigneurial_a_playout_with_a_horizon_stops_after_that_many_turns(search_file, depth):
+    from simcore.games.seigneurial import layout as L
+    from simcore.games.seigneurial.search import X_STAGE, playout
+    ws, fs, _ = _sg_stop(search_file, 4)
+    turn = ws[L.G_TURN]
+    sc = np.zeros_like(ws)
+    for r in range(6):
+        v = playout(ws, sc, fs, np.zeros(1, np.uint64), 4, 0, 1, np.uint64(r), np.uint64(r + 9), depth)
+        assert 0.0 <= v <= 1.0 + 1e-4
+        if sc[L.G_OVER] == 0:
+            assert sc[L.G_TURN] == turn + depth - 1 and sc[L.W_PL + X_STAGE] == 0
+        else:
+            assert sc[L.G_TURN] <= turn + depth - 1
+
+
+def test_seigneurial_the_race_estimate_follows_the_turns_left(search_file):
+    """The Seigneur's estimate rises with his square and falls as a Censitaire nears its
+    objective; the Censitaire's moves the other way."""
+    from simcore.games.seigneurial import layout as L
+    from simcore.games.seigneurial.search import race_estimate, turns_left
+    ws, _, _ = _sg_stop(search_file, 5)
+    base_s, base_c = race_estimate(ws, 4, 0), race_estimate(ws, 4, 1)
+    up = ws.copy()
+    up[L.G_SQUARE] += 2
+    assert turns_left(up, 4, 0) == turns_left(ws, 4, 0) - 2
+    assert race_estimate(up, 4, 0) > base_s and race_estimate(up, 4, 1) <= base_c
+    near = ws.copy()
+    b = L.W_PL + 1 * L.PLS
+    o = L.W_RULES + L.R_OBJ + 3 * near[b + L.X_OBJ]
+    for t in range(3):
+        near[b + L.X_RES + t] = near[o + t]          # Censitaire 1 holds its objective
+    assert turns_left(near, 4, 1) == 0
+    assert race_estimate(near, 4, 1) > base_c and race_estimate(near, 4, 0) <= base_s
+
+
+def test_seigneurial_search_run_is_the_same_for_any_chunk_size(search_file):
+    from simcore.games.seigneurial import driver as D, rules as R
+    from strategies import seigneurial as S
+    file = search_file.replace("bots.toml", "sg.toml")
+    with open(file, "w") as f:
+        f.write(SEARCH2.replace('"balanced"', '"standard"'))
+    rules = R.load()
+    _, rows = S.resolve([f"{file}:s2", f"{file}:s2", "fair-share", "objective"], 4)
+    whole = D.run_chunk(rules, 4, 0, 8, 5, rows)
+    parts = [D.run_chunk(rules, 4, f, 4, 5, rows) for f in (0, 4)]
+    for k in ("win_share", "score", "turns"):
+        np.testing.assert_array_equal(whole[k], np.concatenate([p[k] for p in parts]))
