@@ -93,7 +93,31 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
 
 
 def _percent(table: pl.DataFrame) -> pl.DataFrame:
-    return table.with_columns([(pl.col(c) * 100).round(1) for c in ("win_share", "ci_low", "ci_high")])
+    """The table as shown: shares in percent, seats numbered from 1 (as everywhere in reports)."""
+    return table.with_columns([(pl.col(c) * 100).round(1) for c in ("win_share", "ci_low", "ci_high")]
+                              + [pl.col("seat") + 1])
+
+
+def gain_sentence(ct: pl.DataFrame) -> str:
+    """Whether one searching seat does better than the cell's own bot in that seat (budget 0), seat
+    by seat at the largest budget: if it does not, the budgets do not measure stronger play."""
+    one = ct.filter(pl.col("part") == "one")
+    budgets = sorted(one["budget"].unique().to_list())
+    if len(budgets) < 2 or budgets[0] != 0:
+        return ""
+    top = budgets[-1]
+    w0 = {r["seat"]: r["win_share"] for r in one.filter(pl.col("budget") == 0).iter_rows(named=True)}
+    rows = one.filter(pl.col("budget") == top).sort("seat").iter_rows(named=True)
+    parts, better = [], 0
+    for r in rows:
+        better += r["win_share"] > w0.get(r["seat"], 1.0)
+        parts.append(f"seat {r['seat'] + 1} {100 * r['win_share']:.1f}% vs {100 * w0.get(r['seat'], 0):.1f}%")
+    n = len(parts)
+    head = (f" At budget {top} one searching seat wins more than the seat's own bot in {better} of "
+            f"{n} seats ({'; '.join(parts)})")
+    if better == n:
+        return head + ": the search bot is the stronger player, so the budgets do measure stronger play."
+    return head + ": it is not the stronger player everywhere; read the trend with care."
 
 
 def build_skill_page(skill_dir: str | Path) -> Path:
@@ -115,11 +139,12 @@ def build_skill_page(skill_dir: str | Path) -> Path:
             tmp.write_bytes(render(fig, fmt))
             tmp.replace(d / "figures" / f"{name}.{fmt}")
         png = base64.b64encode((d / "figures" / f"{name}.png").read_bytes()).decode("ascii")
-        imgs.append((cell, png))
+        imgs.append((cell, png, gain_sentence(ct).strip()))
     sentence = verdict(advantage(table, spec.roles_alike))
     figures = "".join((f"<h2>{html.escape(cell)}</h2>" if cell else "")
+                      + (f"<p>{html.escape(gain)}</p>" if gain else "")
                       + f"<figure><img alt='budget' src='data:image/png;base64,{png}'></figure>"
-                      for cell, png in imgs)
+                      for cell, png, gain in imgs)
     what = f"{q['players']} players" if len(imgs) == 1 else "a panel"
     page = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>Balance by search budget</title><style>{_CSS}</style></head><body>"
@@ -155,16 +180,7 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None):
     P = _players_of(ct, q)
     sentence = verdict(advantage(table, spec.roles_alike))
     budgets = sorted(table["budget"].unique().to_list())
-    one = ct.filter(pl.col("part") == "one").group_by("budget").agg(
-        ((pl.col("win_share") * pl.col("games")).sum() / pl.col("games").sum()).alias("w")).sort("budget")
-    gain = ""
-    if one.height >= 2:
-        w0, w1 = float(one["w"][0]), float(one["w"][-1])
-        gain = (f" One searching seat against the others' bots wins {100 * w1:.1f}% at budget "
-                f"{budgets[-1]} ({100 * w0:.1f}% at budget {budgets[0]}): "
-                + ("the search bot is the stronger player, so the budgets do measure stronger play."
-                   if w1 > w0 else "the search bot is not the stronger player here, so the budgets "
-                   "do not measure stronger play; read the trend with care."))
+    gain = gain_sentence(ct)
     names = figs.add("skill_budget", budget_figure(ct, spec.seat_roles(P), spec.fair_share(P)),
                      sentence)
     return Section(

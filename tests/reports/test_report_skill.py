@@ -18,7 +18,8 @@ from reports.build import build_report
 # seat 3 leads by 12 pp over seat 1 with the bots (budget 0) and by 2 pp, within the intervals' overlap of
 # none, when every seat searches at 64: the advantage shrinks and is no longer distinguishable
 SHARES = {0: [0.20, 0.23, 0.32, 0.25], 64: [0.25, 0.24, 0.26, 0.25]}
-ONE = {0: 0.25, 64: 0.61}
+# one searching seat: better than the seat's own bot in seats 1, 2 and 4, worse in seat 3
+ONE = {0: [0.20, 0.23, 0.32, 0.25], 64: [0.55, 0.60, 0.30, 0.58]}
 
 
 def skill_dir(path, game="middle-ages", players=4):
@@ -28,7 +29,7 @@ def skill_dir(path, game="middle-ages", players=4):
         for s, w in enumerate(shares):
             lo, hi = wilson_interval(w, 2000)
             rows.append(("4p 4×balanced", players, b, "all", s, "player", f"search{b}", 2000, w, lo, hi))
-            rows.append(("4p 4×balanced", players, b, "one", s, "player", f"search{b}", 500, ONE[b], 0, 1))
+            rows.append(("4p 4×balanced", players, b, "one", s, "player", f"search{b}", 500, ONE[b][s], 0, 1))
     path.mkdir(parents=True)
     pl.DataFrame(rows, schema=list(K.COLUMNS), orient="row").write_parquet(path / "skill.parquet")
     (path / "skill.json").write_text(json.dumps({"kind": "balance-skill", "game": game, "players": players,
@@ -62,7 +63,9 @@ def test_the_sentence_is_true_for_the_table_beside_it(built):
     text = html.unescape(re.sub(r"<[^>]+>", "", built["page"]))
     assert "best seat − worst seat: 12.0 pp at budget 0, 2.0 pp at budget 64" in text
     assert "no longer distinguishable from none" in text
-    assert "wins 61.0% at budget 64 (25.0% at budget 0)" in text
+    assert ("one searching seat wins more than the seat's own bot in 3 of 4 seats (seat 1 55.0% vs "
+            "20.0%; seat 2 60.0% vs 23.0%; seat 3 30.0% vs 32.0%; seat 4 58.0% vs 25.0%): it is not the "
+            "stronger player everywhere") in text
 
 
 @pytest.mark.parametrize("make, problem", [
@@ -79,3 +82,11 @@ def test_a_bad_skill_directory_is_one_line_and_nothing_is_written(built, tmp_pat
     err = capsys.readouterr().err.strip()
     assert problem in err and len(err.splitlines()) == 1
     assert not out.exists()
+
+
+def test_the_shown_table_numbers_seats_from_one_in_percent(built):
+    from reports.skill import _percent
+    t = _percent(pl.read_parquet(built["skill"] / "skill.parquet"))
+    assert sorted(set(t["seat"].to_list())) == [1, 2, 3, 4]
+    assert t.filter((pl.col("budget") == 0) & (pl.col("part") == "all"))["win_share"].to_list() == \
+        [20.0, 23.0, 32.0, 25.0]
