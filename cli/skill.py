@@ -106,7 +106,7 @@ def skill(
         t = Table(title=f"{spec.title}, {c.label}: balance by search budget ({n:,} games per budget "
                         "and part)", title_justify="left")
         t.add_column("budget", justify="right")
-        t.add_column("one searching seat: win share", justify="right")
+        t.add_column("one searching seat: win share by seat (mean)", justify="right")
         for s in range(c.players):
             t.add_column(f"all searching: seat {s + 1}" + ("" if spec.roles_alike else f" ({roles[s]})"),
                          justify="right")
@@ -114,7 +114,8 @@ def skill(
             one = ct.filter((ct["budget"] == b) & (ct["part"] == "one"))
             allp = ct.filter((ct["budget"] == b) & (ct["part"] == "all")).sort("seat")
             mean_one = float((one["win_share"] * one["games"]).sum() / one["games"].sum())
-            t.add_row(str(b), f"{100 * mean_one:.1f}%",
+            by_seat = ", ".join(f"{100 * w:.1f}" for w in one.sort("seat")["win_share"])
+            t.add_row(str(b), f"{by_seat}% ({100 * mean_one:.1f}%)",
                       *[f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
                         for r in allp.iter_rows(named=True)])
         console.print(t)

@@ -21,7 +21,9 @@ import numpy as np
 import polars as pl
 
 from analysis.skill_words import advantage, verdict
-from reports.figures.common import OKABE_ITO, error_bars, new_figure, render, styled, subplots
+from reports.figures.common import (
+    OKABE_ITO, error_bars, new_figure, percent_axis, render, styled, subplots,
+)
 from reports.html import _CSS, _html_table
 from simcore import games as registry
 
@@ -60,9 +62,8 @@ def _players_of(table: pl.DataFrame, q: dict) -> int:
 
 @styled
 def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | None):
-    """Left: win share per seat against the budget, every seat searching; right: the searching
-    seat's win share against the default bots (mean over the seats it was rotated to). One cell's
-    rows."""
+    """Left: win share per seat against the budget, every seat searching; right: one searching
+    seat's win share against the others' bots, per seat it was rotated to. One cell's rows."""
     fig = new_figure(10, 4.2)
     ax, ax2 = subplots(fig, 1, 2)
     budgets = sorted(table["budget"].unique().to_list())
@@ -80,15 +81,21 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
     ax.set_xticks(x, [str(b) for b in budgets])
     ax.set_xlabel("playouts per option (0 = the default bot)")
     ax.set_ylabel("win share, every seat searching")
+    ax.set_ylim(bottom=0)
+    percent_axis(ax)
     ax.legend(fontsize=8)
-    one = table.filter(pl.col("part") == "one").group_by("budget").agg(
-        ((pl.col("win_share") * pl.col("games")).sum() / pl.col("games").sum()).alias("w")).sort("budget")
-    ax2.plot(np.arange(one.height), one["w"].to_numpy(), marker="o", color=OKABE_ITO[1])
+    one = table.filter(pl.col("part") == "one")
+    for s in range(P):
+        t = one.filter(pl.col("seat") == s).sort("budget")
+        ax2.plot(np.arange(t.height), t["win_share"].to_numpy(), marker="o", color=OKABE_ITO[s % 8],
+                 label=f"seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s]})"))
     if fair is not None:
         ax2.axhline(fair, color="grey", lw=1, ls="--")
-    ax2.set_xticks(np.arange(one.height), [str(b) for b in one["budget"].to_list()])
+    ax2.set_xticks(x, [str(b) for b in budgets])
+    ax2.set_ylim(bottom=0)
     ax2.set_xlabel("playouts per option")
-    ax2.set_ylabel("one searching seat: win share")
+    ax2.set_ylabel("one searching seat: its win share")
+    percent_axis(ax2)
     return fig
 
 

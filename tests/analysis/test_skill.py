@@ -96,3 +96,18 @@ def test_a_panel_seat_bot_that_cannot_be_a_playout_policy_is_one_line(tmp_path, 
                  "--budgets", "0,4", "--games", "4", "--out", str(tmp_path / "s")]) == 2
     err = capsys.readouterr().err.strip()
     assert "rollout" in err and len(err.splitlines()) == 1
+
+
+def test_the_command_takes_a_line_up_and_writes_the_table_and_page(tmp_path):
+    out = tmp_path / "s"
+    assert _run(["skill", "--game", "middle-ages", "--strategies", "greedy,balanced", "--players", "2",
+                 "--budgets", "0", "--games", "8", "--out", str(out), "--seed", "2"]) == 0
+    t = pl.read_csv(out / "skill.csv")
+    assert t["cell"].unique().to_list() == ["2p greedy + balanced"]
+    assert t.filter(pl.col("part") == "all").sort("seat")["bot"].to_list() == ["greedy", "balanced"]
+    assert (out / "report.html").is_file() and (out / "figures" / "budget.png").is_file()
+    # the same question again resumes; another line-up in the same --out is refused
+    assert _run(["skill", "--game", "middle-ages", "--strategies", "greedy,balanced", "--players", "2",
+                 "--budgets", "0", "--games", "8", "--out", str(out), "--seed", "2"]) == 0
+    assert _run(["skill", "--game", "middle-ages", "--strategies", "balanced", "--players", "2",
+                 "--budgets", "0", "--games", "8", "--out", str(out), "--seed", "2"]) == 2
