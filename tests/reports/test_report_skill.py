@@ -90,3 +90,16 @@ def test_the_shown_table_numbers_seats_from_one_in_percent(built):
     assert sorted(set(t["seat"].to_list())) == [1, 2, 3, 4]
     assert t.filter((pl.col("budget") == 0) & (pl.col("part") == "all"))["win_share"].to_list() == \
         [20.0, 23.0, 32.0, 25.0]
+
+
+def test_the_skill_figure_passes_the_figure_checklist(built):
+    from reports.figures.checklist import problems
+    from reports.figures.common import render
+    from reports.skill import budget_figure
+    fig = budget_figure(pl.read_parquet(built["skill"] / "skill.parquet"), ("player",) * 4, 0.25)
+    render(fig, "png")
+    assert problems(fig) == []
+    from matplotlib.ticker import PercentFormatter
+    for ax in fig.axes:           # both panels are share axes from 0 (a zoom would exaggerate)
+        assert isinstance(ax.yaxis.get_major_formatter(), PercentFormatter)
+        assert ax.get_ylim()[0] == 0
