@@ -304,7 +304,11 @@ def replay_line(rs: RunSet, t: dict) -> str | None:
     (role's) lost game with its highest score (``balance replay``, :mod:`simcore.replay`); None when
     the run cannot be replayed (no reference engine, pooled runs, no players.parquet)."""
     spec = spec_for(rs.game)
-    if spec is None or not spec.reference or len(rs.paths) != 1:
+    if spec is None or len(rs.paths) != 1:
+        return None
+    from simcore.replay import can_replay     # reads the game's modules; plays nothing
+
+    if not can_replay(spec):
         return None
     if not (rs.paths[0] / "players.parquet").is_file():
         return None
