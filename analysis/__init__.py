@@ -87,7 +87,7 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
         t["guild_types"] = guilds.guild_table(rs)
     if roles.has_roles(rs):
         t["roles"] = roles.role_table(rs)
-        t["role_seats"] = roles.role_seat_table(rs)
+        t["role_seats"] = roles.role_seat_table(rs, seat_acc)
     t.update(tables_for(rs))
     return t
 

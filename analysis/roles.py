@@ -9,14 +9,16 @@ fellows?". :func:`role_table` answers the first: per role, the share of games th
 shares of its players summed per game), with a Wilson interval over games, and per seat of that role.
 :func:`role_seat_table` answers the second: per seat, its share of its own role's wins against the
 equal split 1/k among the role's k seats, with a Wilson interval, and a chi-square test of "the
-role's seats are equal" per role.
+role's seats are equal" per role. The seats of the roles of several seats are one family of
+comparisons, adjusted by Holm (:func:`role_seat_flags`, Wald tests from the seats' joint win-share
+covariance); the chi-square tests of the roles are a second family, Holm over the roles.
 
 Roles come from the players' ``role`` column (a string, or an integer code indexing the spec's
 roles in declaration order); a run without that column has one role, ``player``, and these tables
 are not computed (:func:`has_roles`).
 
-May import polars, numpy, :mod:`analysis.load`, :mod:`analysis.stats` and the registry of games
-(:mod:`simcore.games`, for role display names).
+May import polars, numpy, :mod:`analysis.load`, :mod:`analysis.stats`, :mod:`analysis.seats` and
+the registry of games (:mod:`simcore.games`, for role display names).
 """
 
 from __future__ import annotations
@@ -131,14 +133,69 @@ def _role_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
     })
 
 
-def role_seat_table(rs: RunSet) -> pl.DataFrame:
+ALPHA = 0.05
+SMALLEST_SHARE = stats.DEFAULT_SMALLEST_SHARE      # 1 pp of the role's wins
+
+
+def role_seat_flags(mean, cov, seat_roles, alpha: float = ALPHA):
+    """(seat_p_value, seat_p_adjusted, flag) per seat of "this seat wins as often as the average
+    seat of its role": the Wald test of the contrast d_i = w_i − mean of w_j over the role's seats,
+    with its variance from the joint covariance ``cov`` of the seats' mean win shares (tie-aware,
+    and the contrasts of one role are correlated), Holm over every seat of every role of several
+    seats (one family). A seat alone in its role is not tested (nan)."""
+    mean = np.asarray(mean, dtype=float)
+    cov = np.asarray(cov, dtype=float)
+    P = mean.size
+    roles = list(seat_roles)
+    C = np.zeros((P, P))
+    tested = np.zeros(P, dtype=bool)
+    for s in range(P):
+        mates = [j for j in range(P) if roles[j] == roles[s]]
+        if len(mates) < 2:
+            continue
+        tested[s] = True
+        C[s, s] = 1.0
+        C[s, mates] -= 1.0 / len(mates)
+    d = C @ mean
+    dcov = C @ cov @ C.T
+    _, pval = stats.wald_vs(d, dcov, 0.0)
+    pval = np.where(tested, pval, np.nan)
+    padj = stats.holm(pval)
+    return pval, padj, np.nan_to_num(padj, nan=1.0) < alpha
+
+
+def _seat_mean_cov(rs: RunSet, seat_acc=None):
+    """Mean win-share vector of the seats and the covariance of that mean (from the per-game
+    cross-products Σ w wᵀ: :class:`analysis.seats.SeatAccumulator`)."""
+    from analysis import seats as seats_mod
+    from analysis.load import run_pass
+
+    acc = seat_acc
+    if acc is None:
+        if rs.from_stats:
+            acc = seats_mod.seat_accumulator_from_stats(rs)
+        else:
+            acc = seats_mod.SeatAccumulator(rs.n_players)
+            run_pass(rs, [acc])
+    G = float(acc.games)
+    m = acc.total / G
+    cov = (acc.cross / G - np.outer(m, m)) * (G / max(G - 1.0, 1.0)) / G
+    return m, cov
+
+
+def role_seat_table(rs: RunSet, seat_acc=None) -> pl.DataFrame:
     """Per seat, its win share and its share of its own role's wins.
 
     Columns: role, role_label, seat, seat_label, games, wins, win_share, ci_low, ci_high (Wilson over
     games), share_of_role (wins / the role's wins), share_low, share_high (Wilson over the role's
-    wins), equal_share (1 / seats of the role), diff (share_of_role − equal_share), significant
-    (equal_share outside the interval), and per role: chi2, dof, p_value of "the role's seats win
-    equally often" (chi-square on the seats' wins; nan for a role of one seat).
+    wins; 95 %, this seat's alone: unadjusted), equal_share (1 / seats of the role), diff
+    (share_of_role − equal_share), seat_p_value (Wald test of "wins as often as its role's average
+    seat", :func:`role_seat_flags`), seat_p_adjusted (Holm over every seat of every role of several
+    seats: one family), significant (seat_p_adjusted < 0.05: in a game whose seats of a role are
+    alike, some seat is flagged in at most 5 % of runs), verdict (the gap worded by its size against
+    1 pp of the role's wins), and per role: chi2, dof, p_value of "the role's seats win equally
+    often" (chi-square on the seats' wins; nan for a role of one seat) and chi2_p_adjusted (Holm
+    over the roles of several seats).
     """
     if rs.from_stats:
         f, L = rs.stats.fixed, rs.stats.layout["win_units"]
@@ -153,9 +210,13 @@ def role_seat_table(rs: RunSet) -> pl.DataFrame:
         ))
     order = _order(rs)
     shown = role_names(rs)
+    seat_roles = dict(zip(agg["seat"].to_list(), agg["role"].to_list()))
+    mean, cov = _seat_mean_cov(rs, seat_acc)
+    spval, spadj, sflag = role_seat_flags(mean, cov, [seat_roles[s] for s in range(rs.n_players)])
     frames = []
     for role in order:
         part = agg.filter(pl.col("role") == role).sort("seat")
+        seats_of = part["seat"].cast(pl.Int64).to_numpy()
         n = part["games"].to_numpy().astype(float)
         wins = part["wins"].to_numpy()
         low, high = stats.wilson(wins, n)
@@ -175,8 +236,15 @@ def role_seat_table(rs: RunSet) -> pl.DataFrame:
             "ci_low": low, "ci_high": high,
             "share_of_role": share, "share_low": s_low, "share_high": s_high,
             "equal_share": np.full(k, equal), "diff": share - equal,
-            "significant": (s_low > equal) | (s_high < equal),
+            "seat_p_value": spval[seats_of], "seat_p_adjusted": spadj[seats_of],
+            "significant": sflag[seats_of],
+            "verdict": np.atleast_1d(stats.practical(share - equal, np.nan, np.nan, SMALLEST_SHARE,
+                                                     clear=sflag[seats_of])),
             "chi2": np.full(k, chi2, dtype=float), "dof": np.full(k, dof, dtype=np.int64),
             "p_value": np.full(k, p, dtype=float),
         }))
-    return pl.concat(frames)
+    out = pl.concat(frames)
+    per_role = out.group_by("role", maintain_order=True).agg(pl.col("p_value").first())
+    adj = stats.holm(per_role["p_value"].to_numpy())
+    return out.join(pl.DataFrame({"role": per_role["role"], "chi2_p_adjusted": adj}), on="role",
+                    how="left", maintain_order="left")

@@ -164,8 +164,8 @@ def _tile_rows(t: dict) -> pl.DataFrame:
         "Winners' mean tiles": [num(x) for x in ts["winner_mean_tiles"]],
         "Win share per extra tile (pp, 95% interval)": [f"{pp(v)} ({pp_ci(lo, hi)})" for v, lo, hi in
                                                         zip(ts["slope"], ts["slope_ci_low"], ts["slope_ci_high"])],
-        "Significant": ["yes (interval excludes 0)" if x else "no (interval includes 0)"
-                        for x in ts["significant"]]})
+        "Significant (unadjusted)": ["yes (interval excludes 0)" if x else "no (interval includes 0)"
+                                     for x in ts["significant"]]})
 
 
 def _domain_rows(dp: pl.DataFrame) -> pl.DataFrame:
