@@ -73,6 +73,57 @@ def smallest_difference(game: str | None, kind: str, overrides: dict | None = No
     return float(table.get(kind, _SMALLEST_FALLBACK.get(kind, 1.0)))
 
 
+SMALLEST_METRICS = {"win_share": "share", "share": "share", "score": "score", "length": "length",
+                    "turns": "length"}
+
+
+def parse_smallest_difference(text: str | None, option: str = "--smallest-difference") -> dict[str, float]:
+    """``win_share=2pp,score=3,length=1`` → ``{"share": 0.02, "score": 3.0, "length": 1.0}`` (the
+    kinds :func:`smallest_difference` takes). Win shares take ``2pp``, ``2%`` or ``2`` (percentage
+    points); scores and lengths a number in their unit. Every value must be > 0 (a share below
+    100 pp); an unknown metric, a repeated one or a bad value is one :class:`UsageError` line."""
+    if text is None or not str(text).strip():
+        return {}
+    from simcore.errors import UsageError
+
+    out: dict[str, float] = {}
+    for part in str(text).split(","):
+        name, sep, value = (x.strip() for x in part.partition("="))
+        if not sep or not name:
+            raise UsageError(f"{option} {text!r}: expected METRIC=VALUE[,METRIC=VALUE…], "
+                             f"e.g. win_share=2pp,score=3")
+        kind = SMALLEST_METRICS.get(name.lower())
+        if kind is None:
+            raise UsageError(f"{option} {name}: unknown metric (use win_share, score or length)")
+        if kind in out:
+            raise UsageError(f"{option} {name}: given twice")
+        raw = value.lower()
+        if kind == "share":
+            raw = raw.removesuffix("pp").removesuffix("%").strip()
+        try:
+            v = float(raw)
+        except ValueError:
+            unit = "percentage points, e.g. 2pp" if kind == "share" else "a number > 0"
+            raise UsageError(f"{option} {name}={value}: not a number ({unit})") from None
+        if kind == "share":
+            v /= 100.0
+        if not (v > 0 and v == v and v != float("inf")) or (kind == "share" and v >= 1.0):
+            limit = "between 0 and 100 pp" if kind == "share" else "> 0"
+            raise UsageError(f"{option} {name}={value}: must be {limit}")
+        out[kind] = v
+    return out
+
+
+def smallest_text(kind: str, value: float, game: str | None = None) -> str:
+    """How a smallest difference is said: ``2 pp``, ``3 coins``, ``1 turn``."""
+    v = f"{value * 100:g} pp" if kind == "share" else f"{value:g}"
+    if kind == "score":
+        v += f" {score_unit(game)}"
+    elif kind == "length":
+        v += " turn" if value == 1 else " turns"
+    return v
+
+
 def tile_name(column_or_key: str, game: str = DEFAULT_GAME) -> str:
     """Human name of a tile type from ``tiles_<key>`` or ``<key>``: the display name the game's
     spec gives the column (``tiles_marche`` → ``Marché``), else the capitalised suffix."""
@@ -317,6 +368,13 @@ class RunSet:
     n_rows: int
     _strategies: tuple[str, ...] | None = field(default=None, repr=False)
     stats: object = field(default=None, repr=False)   # simcore.accumulate.RunStats, pooled
+    # smallest differences that matter, by kind ("share", "score", "length"), over the game's own
+    # (:func:`smallest_difference`; ``--smallest-difference``); None: the game's defaults
+    smallest: dict | None = field(default=None, repr=False)
+
+    def smallest_of(self, kind: str) -> float:
+        """The smallest difference of ``kind`` that matters for this run set."""
+        return smallest_difference(self.game, kind, self.smallest)
 
     @property
     def from_stats(self) -> bool:

@@ -29,7 +29,6 @@ from analysis import stats
 from analysis.load import Block, RunSet, int_moments, run_pass
 
 ALPHA = 0.05          # family-wise error of each family (strategies; unordered matchup pairs)
-SMALLEST_SHARE = stats.DEFAULT_SMALLEST_SHARE   # 1 pp: a smaller gap is "clear but small"
 _SUB = 250_000  # games per sub-block: bounds the (games × strategies²) work arrays
 
 
@@ -204,6 +203,13 @@ def _acc(rs: RunSet, acc: MatchupAccumulator | None) -> MatchupAccumulator:
     return acc
 
 
+def _smallest_share(rs) -> float:
+    """The smallest win-share difference that matters (1 pp unless the run set says otherwise)."""
+    from analysis.load import smallest_difference
+
+    return smallest_difference(getattr(rs, "game", None), "share", getattr(rs, "smallest", None))
+
+
 def _unit_p_values(mom: stats.Moments, n, aim) -> np.ndarray:
     """Two-sided t p-values of "per-unit mean = aim" over the independent units (deals or games):
     the per-unit means carry the tie-aware variance (shared wins) and, paired by deal, cancel seat
@@ -220,7 +226,8 @@ def strategy_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.Data
     p_value (t test of "win share = fair share" over the units), p_adjusted (Holm over the
     strategies of the table: one family), significant (p_adjusted < 0.05: with strategies that are
     all equally strong, some strategy is flagged in at most 5 % of runs), verdict (the gap worded
-    by its size against 1 pp, :func:`analysis.stats.practical`), paired (deal-level analysis),
+    by its size, :func:`analysis.stats.practical`), smallest (the smallest win-share difference
+    that matters: 1 pp unless the run set says otherwise), paired (deal-level analysis),
     confounded (the strategy always sits in the same seats, so its win share includes their seat
     advantage).
     """
@@ -237,12 +244,14 @@ def strategy_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.Data
     pval = np.where(keep, _unit_p_values(acc.s_mom, acc.s_n, fair), np.nan)
     padj = stats.holm(pval)
     flag = np.nan_to_num(padj, nan=1.0) < ALPHA
+    small = _smallest_share(rs)
     return pl.DataFrame({
         "strategy": list(rs.strategies), "players": acc.rows.astype(np.int64),
         "units": units.astype(np.int64),
         "win_share": p, "ci_low": lo, "ci_high": hi, "fair_share": np.full(acc.k, fair), "diff": p - fair,
         "p_value": pval, "p_adjusted": padj, "significant": flag,
-        "verdict": np.atleast_1d(stats.practical(p - fair, np.nan, np.nan, SMALLEST_SHARE, clear=flag)),
+        "verdict": np.atleast_1d(stats.practical(p - fair, np.nan, np.nan, small, clear=flag)),
+        "smallest": np.full(acc.k, small),
         "paired": np.full(acc.k, acc.paired),
         "confounded": fixed & (acc.k > 1) & (not acc.paired),
     }).filter(pl.Series(keep))
@@ -255,7 +264,8 @@ def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataF
     ahead of B; ties ½), ci_low, ci_high (95 %, this pair's alone: unadjusted), p_value (t test of
     "ahead share = ½" over the units), p_adjusted (Holm over the unordered pairs that met: one
     family; A–B and B–A are one comparison, mirror images, and carry the same p-values),
-    significant (p_adjusted < 0.05), verdict (the gap from ½ worded by its size against 1 pp),
+    significant (p_adjusted < 0.05), verdict (the gap from ½ worded by its size against smallest,
+    1 pp unless the run set says otherwise),
     win_share (A's win share in those games) with win_ci_low, win_ci_high (unadjusted; not
     tested), fair_share (1/n), paired, confounded.
     """
@@ -281,13 +291,14 @@ def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataF
         "meetings": acc.m_n[keys].astype(np.int64), "ahead_share": a[keys],
         "ci_low": lo[keys], "ci_high": hi[keys],
         "p_value": pval[keys], "p_adjusted": padj[keys], "significant": flag[keys],
-        "verdict": np.atleast_1d(stats.practical(a[keys] - 0.5, np.nan, np.nan, SMALLEST_SHARE,
+        "verdict": np.atleast_1d(stats.practical(a[keys] - 0.5, np.nan, np.nan, _smallest_share(rs),
                                                  clear=flag[keys])).tolist(),
+        "smallest": np.full(len(keys), _smallest_share(rs)),
         "win_share": w[keys], "win_ci_low": wlo[keys], "win_ci_high": whi[keys],
         "fair_share": np.full(len(keys), 1.0 / rs.n_players), "paired": np.full(len(keys), acc.paired),
         "confounded": [bool(fixed[key // k] and fixed[key % k] and not acc.paired) for key in keys],
     }, schema_overrides={"meetings": pl.Int64, "ahead_share": pl.Float64, "ci_low": pl.Float64,
                          "ci_high": pl.Float64, "p_value": pl.Float64, "p_adjusted": pl.Float64,
-                         "significant": pl.Boolean, "verdict": pl.String, "win_share": pl.Float64,
+                         "significant": pl.Boolean, "verdict": pl.String, "smallest": pl.Float64, "win_share": pl.Float64,
                          "win_ci_low": pl.Float64, "win_ci_high": pl.Float64, "fair_share": pl.Float64,
                          "paired": pl.Boolean, "confounded": pl.Boolean})

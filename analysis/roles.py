@@ -134,7 +134,6 @@ def _role_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
 
 
 ALPHA = 0.05
-SMALLEST_SHARE = stats.DEFAULT_SMALLEST_SHARE      # 1 pp of the role's wins
 
 
 def role_seat_flags(mean, cov, seat_roles, alpha: float = ALPHA):
@@ -193,7 +192,7 @@ def role_seat_table(rs: RunSet, seat_acc=None) -> pl.DataFrame:
     seat", :func:`role_seat_flags`), seat_p_adjusted (Holm over every seat of every role of several
     seats: one family), significant (seat_p_adjusted < 0.05: in a game whose seats of a role are
     alike, some seat is flagged in at most 5 % of runs), verdict (the gap worded by its size against
-    1 pp of the role's wins), and per role: chi2, dof, p_value of "the role's seats win equally
+    smallest: 1 pp of the role's wins unless the run set says otherwise), and per role: chi2, dof, p_value of "the role's seats win equally
     often" (chi-square on the seats' wins; nan for a role of one seat) and chi2_p_adjusted (Holm
     over the roles of several seats).
     """
@@ -213,6 +212,7 @@ def role_seat_table(rs: RunSet, seat_acc=None) -> pl.DataFrame:
     seat_roles = dict(zip(agg["seat"].to_list(), agg["role"].to_list()))
     mean, cov = _seat_mean_cov(rs, seat_acc)
     spval, spadj, sflag = role_seat_flags(mean, cov, [seat_roles[s] for s in range(rs.n_players)])
+    small = rs.smallest_of("share")
     frames = []
     for role in order:
         part = agg.filter(pl.col("role") == role).sort("seat")
@@ -238,8 +238,9 @@ def role_seat_table(rs: RunSet, seat_acc=None) -> pl.DataFrame:
             "equal_share": np.full(k, equal), "diff": share - equal,
             "seat_p_value": spval[seats_of], "seat_p_adjusted": spadj[seats_of],
             "significant": sflag[seats_of],
-            "verdict": np.atleast_1d(stats.practical(share - equal, np.nan, np.nan, SMALLEST_SHARE,
+            "verdict": np.atleast_1d(stats.practical(share - equal, np.nan, np.nan, small,
                                                      clear=sflag[seats_of])),
+            "smallest": np.full(k, small),
             "chi2": np.full(k, chi2, dtype=float), "dof": np.full(k, dof, dtype=np.int64),
             "p_value": np.full(k, p, dtype=float),
         }))

@@ -76,7 +76,8 @@ def seat_table(rs: RunSet) -> pl.DataFrame:
     game: shared wins make it smaller than √(p(1 − p))), p_value (Wald test of the fair share with
     that sd), p_adjusted (Holm over the seats), significant (p_adjusted < 0.05: a fair game flags
     some seat in at most 5 % of runs; :func:`seat_flags`), verdict (the gap worded by its size
-    against 1 pp: :func:`analysis.stats.practical`), mean_score, score_sd, score_ci_low,
+    against the smallest win-share difference that matters, 1 pp unless the run set says otherwise:
+    :func:`analysis.stats.practical`), smallest (that difference, as a share), mean_score, score_sd, score_ci_low,
     score_ci_high (t interval), mean_rank.
 
     From the statistics: games, Σ win share, Σ win share², Σ score, Σ score², Σ rank per seat.
@@ -128,7 +129,8 @@ def _seat_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
         "fair_share": np.full(len(p), fair), "diff": p - fair,
         "diff_low": low - fair, "diff_high": high - fair,
         "win_share_sd": wsd, "p_value": pval, "p_adjusted": padj, "significant": flag,
-        "verdict": stats.practical(p - fair, np.nan, np.nan, SMALLEST_SHARE, clear=flag),
+        "verdict": stats.practical(p - fair, np.nan, np.nan, rs.smallest_of("share"), clear=flag),
+        "smallest": np.full(len(p), rs.smallest_of("share")),
         "mean_score": mean, "score_sd": sd, "score_ci_low": slow, "score_ci_high": shigh,
         "mean_rank": agg["mean_rank"],
     })

@@ -29,14 +29,14 @@ import typer
 from simcore.errors import UsageError
 from simcore.games import DEFAULT_GAME
 
-from cli.sweep import LINEUP_HELP, PANEL_HELP
+from cli.sweep import LINEUP_HELP, PANEL_HELP, SMALLEST_HELP
 
 
 def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games: int | None = None,
               rules: str | Path | None = None, against_rules: str | Path | None = None,
               seed: int | None = None, batch: int | None = None, threads: int | None = None,
               alpha: float | None = None, beta: float | None = None, save_run: str | Path | None = None,
-              force: bool = False, log=None, settings=(), executor=None):
+              force: bool = False, log=None, settings=(), executor=None, smallest: dict | None = None):
     """Check ``run``, or play the baseline's configuration (:func:`analysis.check.play.play_check`),
     against a baseline file. Returns an :class:`analysis.check.decision.CheckResult` (``.exit_code``,
     ``.verdict``, reports). ``save_run`` keeps the games the check played as a run directory;
@@ -48,6 +48,8 @@ def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games
     from simcore.options import check_alpha, check_common
 
     base = load_baseline(baseline_path)
+    if smallest:                  # --smallest-difference: over the baseline's [smallest_difference]
+        base.smallest = {**base.smallest, **smallest}
     # Everything is checked before a game is played: settings, seeds, threads, the run, the rules.
     check_alpha(alpha)
     check_settings(base.alpha if alpha is None else alpha, base.seed_offset, {},
@@ -105,6 +107,8 @@ def register(app: typer.Typer) -> None:
                                    help="Chance that a change of twice the tolerance PASSES."),
         check_games: Optional[str] = typer.Option(
             None, "--check-games", help="Most games a check plays (default: from a power calculation)."),
+        smallest_difference: Optional[str] = typer.Option(
+            None, "--smallest-difference", help=SMALLEST_HELP + " Recorded in the baseline; check uses it."),
         seed_offset: int = typer.Option(1, "--seed-offset",
                                         help="A check plays seed = the run's seed + this (not 0)."),
         panel: Optional[str] = typer.Option(None, "--panel", help="Record every cell of this panel "
@@ -125,6 +129,9 @@ def register(app: typer.Typer) -> None:
 
         tol = _parse_tolerance(tolerance, "--tolerance")
         tol_s = _parse_tolerance(score_tolerance, "--score-tolerance")
+        from analysis.load import parse_smallest_difference
+
+        small = parse_smallest_difference(smallest_difference)
         n = parse_games(check_games, "--check-games") if check_games is not None else None
         if panel is not None or lineup:
             if run is not None:
@@ -145,7 +152,8 @@ def register(app: typer.Typer) -> None:
         path = make_baseline(run, out, force=force,
                              tolerance={"seat_win_share": tol, "strategy_win_share": tol,
                                         "seat_mean_score": tol_s},
-                             alpha=alpha, check_games=n, seed_offset=seed_offset, beta=beta)
+                             alpha=alpha, check_games=n, seed_offset=seed_offset, beta=beta,
+                             smallest=small)
         typer.echo(str(path))
 
     @app.command("check")
@@ -182,6 +190,9 @@ def register(app: typer.Typer) -> None:
                                                 "played as a run directory (replayed there)."),
         force: bool = typer.Option(False, "--force", help="Replace a non-empty --save-run directory, or a --junit file that balance check did not write."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
+        smallest_difference: Optional[str] = typer.Option(
+            None, "--smallest-difference",
+            help=SMALLEST_HELP + " Default: the baseline's [smallest_difference]."),
         workers: Optional[int] = typer.Option(None, "--workers", help="Play the check's run on a local Dask cluster of N workers."),
         scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play the check's run on a running Dask scheduler (docs/cluster.md)."),
         allow_oversubscribe: bool = typer.Option(False, "--allow-oversubscribe", help="With --workers: allow more workers than cores (up to 8 per core; each worker is a process with its own memory)."),
@@ -212,6 +223,9 @@ def register(app: typer.Typer) -> None:
         from simcore.atomic import check_output_file
         from simcore.config import parse_settings
 
+        from analysis.load import parse_smallest_difference
+
+        small = parse_smallest_difference(smallest_difference)
         n = parse_games(games) if games is not None else None
         sets = parse_settings(settings)
         read = [baseline, *(p for p in (run, rules) if p is not None)]
@@ -229,7 +243,7 @@ def register(app: typer.Typer) -> None:
             res = run_check(baseline, run, games=n, rules=rules, against_rules=against_rules,
                             seed=seed, batch=batch, threads=threads, alpha=alpha, beta=beta,
                             save_run=save_run, force=force, log=log, settings=sets,
-                            executor=executor)
+                            executor=executor, smallest=small)
         write_reports(res, junit, summary, force=force)
         typer.echo(status_line(res) if quiet else text_report(res).rstrip())
         if res.exit_code:

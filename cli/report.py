@@ -35,6 +35,8 @@ import typer
 
 from simcore.errors import UsageError
 
+from cli.sweep import SMALLEST_HELP
+
 QUESTIONS_GAMES = "10000"     # = analysis.questions.medievallons.QUESTIONS_GAMES (not imported: slow)
 
 
@@ -64,7 +66,7 @@ def questions_player(run: Path):
 def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool = False,
                 pool: bool = True, questions: Path | None = None, questions_games: int | None = None,
                 progress: Callable[..., None] | None = None, side_by_side: bool = False,
-                cells: bool = False) -> Path:
+                cells: bool = False, smallest: dict | None = None) -> Path:
     """Play the baseline's questions if its game has them (unless ``questions`` is given or
     ``questions_games`` is 0), then build the report; returns the path of report.html."""
     from analysis.load import check_run
@@ -83,6 +85,10 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
     if cells or (runs[0] / "panel_sweep.json").is_file() or is_panel_dir(runs[0]):
         from reports.panel import build_panel_report, build_panel_sweep_report
 
+        if smallest:
+            raise UsageError("--smallest-difference: not taken by a panel's page yet (one run's, a "
+                             "before/after's and a sweep's pages take it)")
+
         check_output_dir(out, force)
         if progress:
             progress("Reading the panel")
@@ -100,7 +106,12 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
         check_output_dir(out, force, kind="report")
         if progress:
             progress(f"Reading the {kind}")
-        return (build_sweep_report if kind == "sweep" else build_tune_report)(runs[0], out, force, pdf=pdf)
+        if kind == "tune":
+            if smallest:
+                raise UsageError("--smallest-difference: a tune's page words no differences (give it "
+                                 "to balance report on the tune's runs or sweep)")
+            return build_tune_report(runs[0], out, force, pdf=pdf)
+        return build_sweep_report(runs[0], out, force, pdf=pdf, smallest=smallest)
     for r in runs:
         check_run(r)                                   # a bad run fails before anything is played
     plan_groups(runs, pool, side_by_side)              # so do runs that cannot be compared
@@ -110,12 +121,12 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
     play = questions_player(runs[0]) if questions is None and n > 0 else None
     if play is None:
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=questions,
-                            progress=progress, side_by_side=side_by_side)
+                            progress=progress, side_by_side=side_by_side, smallest=smallest)
     tmp = hidden_name(target, "scratch", "questions")
     try:
         played = play(runs[0], n, tmp, progress=progress)
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=played,
-                            progress=progress, side_by_side=side_by_side)
+                            progress=progress, side_by_side=side_by_side, smallest=smallest)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -149,13 +160,20 @@ def register(app: typer.Typer) -> None:
             False, "--side-by-side",
             help="Show the configurations next to each other instead of before/after (runs of "
                  "different player counts)."),
+        smallest_difference: Optional[str] = typer.Option(
+            None, "--smallest-difference", show_default=False,
+            help=SMALLEST_HELP + " Every verdict of the page (seats, strategies, matchups, roles, the "
+                                 "before/after, a sweep's effects) is worded by it."),
     ) -> None:
         """Write report.html (self-contained), figures/*.png|svg and optionally report.pdf."""
+        from analysis.load import parse_smallest_difference
+
+        small = parse_smallest_difference(smallest_difference)
         n_questions = None if questions_games is None else parse_questions_games(questions_games)
         from cli.progress import Steps
 
         with Steps("report") as steps:
             path = make_report(runs, out, force=force, pdf=pdf, pool=pool, questions=questions,
                                questions_games=n_questions, progress=steps, side_by_side=side_by_side,
-                               cells=cells)
+                               cells=cells, smallest=small)
         typer.echo(f"report: {path}")

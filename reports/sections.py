@@ -69,6 +69,12 @@ def pct_column(df: pl.DataFrame, est: str, low: str | None = None, high: str | N
     return ["" if v is None or v != v else pct_ci(v, lo, hi) for v, lo, hi in zip(df[est], df[low], df[high])]
 
 
+def smallest_pp(df: pl.DataFrame) -> str:
+    """The smallest win-share difference that matters of a table, as people read it ("1 pp")."""
+    v = float(df["smallest"][0]) if "smallest" in df.columns and df.height else 0.01
+    return f"{100 * v:g} pp"
+
+
 def seat_rows(t: dict, unit: str = "points") -> pl.DataFrame:
     s = t["seats"]
     return pl.DataFrame({
@@ -76,7 +82,7 @@ def seat_rows(t: dict, unit: str = "points") -> pl.DataFrame:
         "Win share (95% interval, unadjusted)": [pct_ci(p, lo, hi) for p, lo, hi in
                                                  zip(s["win_share"], s["ci_low"], s["ci_high"])],
         "vs fair share (pp)": [pp(d) for d in s["diff"]],
-        **({"Verdict (Holm over the seats; 1 pp matters)": s["verdict"].to_list()} if "verdict" in s.columns
+        **({f"Verdict (Holm over the seats; {smallest_pp(s)} matters)": s["verdict"].to_list()} if "verdict" in s.columns
            else {"Significant (unadjusted)": ["yes (fair share outside the interval)" if x else "no"
                                               for x in s["significant"]]}),
         f"Mean final score ({unit})": [f"{num(m)} ({num_ci(lo, hi)})" for m, lo, hi in
@@ -97,7 +103,7 @@ def role_seat_rows(t: dict) -> pl.DataFrame:
     s = t["role_seats"]
     tested = int(s["seat_p_value"].is_not_nan().sum()) if "seat_p_value" in s.columns else 0
     roles = s.filter(pl.col("p_value").is_not_nan())["role"].n_unique()
-    verdict = ({f"Verdict (Holm over the {tested} seats of roles of several seats; 1 pp matters)":
+    verdict = ({f"Verdict (Holm over the {tested} seats of roles of several seats; {smallest_pp(s)} matters)":
                 ["" if p != p else v for v, p in zip(s["verdict"], s["seat_p_value"])]}
                if "verdict" in s.columns else {})
     chi = "chi2_p_adjusted" if "chi2_p_adjusted" in s.columns else "p_value"
@@ -143,7 +149,7 @@ def strategy_rows(t: dict) -> pl.DataFrame:
         "Strategy": s["strategy"], ("Deals" if paired else "Player-games"): s["units"],
         "Win share (95% interval, unadjusted)": pct_column(s, "win_share", "ci_low", "ci_high"),
         "vs fair share (pp)": [pp(d) for d in s["diff"]],
-        **({f"Verdict (Holm over the {s.height} strategies; 1 pp matters)": s["verdict"].to_list()}
+        **({f"Verdict (Holm over the {s.height} strategies; {smallest_pp(s)} matters)": s["verdict"].to_list()}
            if "verdict" in s.columns else
            {"Significant (unadjusted)": ["yes (fair share outside the interval)" if x else "no"
                                          for x in s["significant"]]}),
@@ -156,7 +162,7 @@ def matchup_rows(t: dict) -> pl.DataFrame:
     return pl.DataFrame({
         "Strategy": m["strategy"], "Opponent": m["opponent"], "Meetings": m["meetings"],
         "Finishes ahead (95% interval, unadjusted)": pct_column(m, "ahead_share", "ci_low", "ci_high"),
-        **({f"Verdict (Holm over the {pairs} pairs; 1 pp matters)": m["verdict"].to_list()}
+        **({f"Verdict (Holm over the {pairs} pairs; {smallest_pp(m)} matters)": m["verdict"].to_list()}
            if "verdict" in m.columns else
            {"Significant (unadjusted)": ["yes (50% outside the interval)" if x else "no"
                                          for x in m["significant"]]}),
@@ -436,7 +442,8 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             "How often the row strategy finishes ahead of the column strategy when they meet (ties "
             "count ½), with 95% intervals (each pair's own, unadjusted); paired by deal when the run "
             "rotates seats. Verdicts are Holm-adjusted: over the strategies (against the fair share) "
-            "and, separately, over the unordered pairs (against 50%); a gap under 1 pp counts as small.",
+            f"and, separately, over the unordered pairs (against 50%); a gap under "
+            f"{smallest_pp(t['strategies']) if 'strategies' in t else '1 pp'} counts as small.",
             figs.add("matchups", F.matchups(t), mu_line),
             [("Strategies", strategy_rows(t)), ("Matchups", matchup_rows(t))]))
     if "length" in t:

@@ -153,11 +153,13 @@ def seat_headlines(t: dict) -> list[str]:
     out: list[str] = []
     seats = t["seats"]
     if "verdict" in seats.columns:      # largest gaps first; worded by size, Holm over the seats
-        order = stats.practical_order(seats["verdict"].to_numpy(), seats["diff"].to_numpy(), 0.01)
+        step = float(seats["smallest"][0]) if "smallest" in seats.columns else 0.01
+        small = f"{100 * step:g} pp"
+        order = stats.practical_order(seats["verdict"].to_numpy(), seats["diff"].to_numpy(), step)
         for r in seats[order].iter_rows(named=True):
             out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
                        f"{pp(r['diff'])}, {r['verdict']} (Holm over the {seats.height} seats, "
-                       f"whereas the interval is this seat's alone; a gap under 1 pp counts as "
+                       f"whereas the interval is this seat's alone; a gap under {small} counts as "
                        f"small).")
     else:
         for r in seats.iter_rows(named=True):

@@ -312,9 +312,12 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None) -> Sensiti
     simultaneous intervals per parameter (:func:`parameter_effects`) at level 1 − 0.05/m for the
     m parameters with an effect (Bonferroni across parameters), so a sweep of parameters that do
     nothing shows any clear effect in at most 5 % of sweeps. ``overrides``: smallest differences
-    that matter, by kind ("share", "score", "length"), over the game's own."""
+    that matter, by kind ("share", "score", "length"), over the sweep's own (sweep.json
+    ``smallest_difference``, from ``balance sweep --smallest-difference``), over the game's."""
     sweep_dir = Path(sweep_dir)
     sweep = read_sweep(sweep_dir)
+    # the sweep's own (balance sweep --smallest-difference), then the page's over them
+    overrides = {**(sweep.get("smallest_difference") or {}), **(overrides or {})} or None
     done = {v["id"] for v in finished_variants(sweep_dir, sweep)}
     if not done:
         raise UsageError(f"{sweep_dir}: no variant of this sweep has finished yet")
