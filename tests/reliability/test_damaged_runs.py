@@ -104,7 +104,7 @@ DAMAGE = [
     ("strategies too short", lambda r, o: _write_meta(r, strategies=["balanced"]), "run.json", "names 1 seats"),
     ("negative threads", lambda r, o: _write_meta(r, threads=-2), "run.json", "threads must be"),
     ("rules_text a number", lambda r, o: _write_meta(r, rules_text=5), "run.json", "rules_text must be a string"),
-    ("a tables directory", lambda r, o: _write_meta(r, command="medievallons-questions"), "run.json",
+    ("a tables directory", lambda r, o: _write_meta(r, command="questions"), "run.json",
      "not a run of games"),
     ("players.parquet of a 100-game run",
      lambda r, o: shutil.copy(o["games100"] / "players.parquet", r), "players.parquet", CHANGED),
