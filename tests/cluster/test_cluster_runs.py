@@ -329,7 +329,8 @@ def test_a_tune_on_the_cluster_searches_and_confirms_as_a_local_tune(two_workers
     from analysis.tune.search import plan_tune, run_tune
 
     def plan():
-        return plan_tune("middle-ages", varies=["setup.start_coins[0]=-40..40:20"],
+        return plan_tune("middle-ages", varies=["setup.start_coins[0]=0..80:20"],
+                         settings=["setup.start_coins[1]=40"],
                          targets=["seat-balance:5"], seed=7, trials=5, min_games=400,
                          max_games=1600, eta=2, confirm_games=2000, players=2,
                          strategies="random", stop_when_met=False)

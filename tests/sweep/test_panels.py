@@ -108,7 +108,8 @@ def test_bad_panels_on_the_command_line_exit_2_with_one_line_before_any_game(tmp
 
 
 PANEL_TUNE = ["--game", "middle-ages", "--players", "2", "--lineup", "random", "--lineup", "balanced",
-              "--vary", "setup.start_coins[0]=-40..40:20", "--target", "seat-balance:5",
+              "--vary", "setup.start_coins[0]=0..80:20", "--set", "setup.start_coins[1]=40",
+              "--target", "seat-balance:5",
               "--trials", "6", "--min-games", "1000", "--max-games", "4000", "--eta", "2",
               "--confirm-games", "6000", "--seed", "5", "--keep-going", "-q"]
 
