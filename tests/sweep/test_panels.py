@@ -264,3 +264,26 @@ def test_check_panel_decides_the_named_cells_of_a_panel_baseline_recorded_with_s
     assert code == 2 and "cell 2p 2×balanced is not recorded in the baseline base" in err, err
     code, _, err = cli("check", "--baseline", "base", "--players", "3")
     assert code == 2 and "no cell at that player count" in err, err
+
+
+def test_ladder_ranks_the_bots_of_a_panels_lineups_at_each_of_its_player_counts(tmp_path, capsys,
+                                                                                monkeypatch):
+    import polars as pl
+
+    from cli import _run
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.toml").write_text('[two]\ncells = [{ players = 2, lineup = "greedy,random" },\n'
+                                     '  { players = 3, lineup = "balanced,greedy,balanced" }]\n')
+    code = _run(["ladder", "--game", "middle-ages", "--panel", "p.toml", "--games", "60",
+                 "--set", "setup.extra_coin_tokens=6", "--out", "l.csv"])
+    assert code == 0, capsys.readouterr().err
+    t = pl.read_csv(tmp_path / "l.csv")
+    got = {(r["players"], r["bot"], r["opponent"]) for r in t.iter_rows(named=True)}
+    assert got == {(2, "greedy", "random"), (2, "random", "greedy"), (3, "balanced", "greedy"),
+                   (3, "greedy", "balanced")}
+    capsys.readouterr()
+    code = _run(["ladder", "--game", "middle-ages", "--lineup", "greedy", "--players", "2", "--games", "60"])
+    assert code == 2 and "line-ups hold one bot (greedy)" in capsys.readouterr().err
+    code = _run(["ladder", "--game", "middle-ages", "--lineup", "greedy,random", "--bots", "random,greedy"])
+    assert code == 2 and "not both" in capsys.readouterr().err
