@@ -149,8 +149,9 @@ class TunePlan:
             "aggregate": self.aggregate,
             "racing": ("a candidate is dropped after a rung when it is shown worse than the best "
                        "full-budget candidate on the same games (paired objective difference, error "
-                       "spent across the rungs: analysis.tune.targets.race); in a resumed search, "
-                       "when the low end of its objective's 95% interval is above the best's high end"
+                       "spent across the rungs: analysis.tune.targets.race; a resumed search plays the "
+                       "best's games again); when they cannot be played, when the low end of its "
+                       "objective's 95% interval is above the best's high end"
                        if not (self.panel is not None and len(self.panel) > 1) else
                        "over a panel: after a rung, a candidate is dropped when its worst cell (or "
                        "weighted mean) is shown worse than the best full-budget candidate's, paired "
@@ -368,6 +369,24 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     weights = [c.weight for c in plan.cells] if plan.multi else [1.0]
     kept: dict = {}         # the incumbent's games (trial number → one VariantData per cell), for racing
 
+    def incumbent_games(best):
+        """The best full-budget candidate's games (one VariantData per cell), for paired racing:
+        kept from when it was judged, or (a resumed search) played again on its seed — the very
+        same games, so a resumed search races exactly as one never interrupted."""
+        if best.number not in kept:
+            try:
+                preps = plan.prepare_cells(_values_of(plan, best.params))
+            except (UsageError, KeyError):
+                return None
+            data = []
+            for prep in preps:
+                played = runner.collect(prep, games=plan.max_games, seed=plan.seed, threads=threads,
+                                        columns=columns, executor=executor)
+                data.append(from_tables(plan.game, prep.n_players, played.players, played.games))
+            kept.clear()
+            kept[best.number] = data[0] if not plan.multi else data
+        return kept[best.number]
+
     def objective(trial):
         t0 = time.perf_counter()
         values = {v.name: _suggest(trial, v) for v in plan.varies}
@@ -439,12 +458,13 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
             trial.set_user_attr("seconds", round(time.perf_counter() - t0, 2))
             trial.report(pj.score, step=done)
             best = incumbent()
-            if (plan.multi and r < len(plan.rungs) - 1 and best is not None
-                    and best.number in kept):
+            theirs = (incumbent_games(best) if r < len(plan.rungs) - 1 and best is not None
+                      else None)
+            if plan.multi and theirs is not None:
                 # paired per cell: candidate − incumbent on the same games of every cell, the error
                 # spent across the rungs and split over the cells; worst cell (or mean) bounded
                 decision, diff, dlo, dhi, binding = race_cells(
-                    cell_data, kept[best.number], plan.targets, r + 1, len(plan.rungs) - 1,
+                    cell_data, theirs, plan.targets, r + 1, len(plan.rungs) - 1,
                     aggregate=plan.aggregate, weights=weights)
                 if decision == "drop":
                     which = ", ".join(labels[k] for k in binding[:3])
@@ -455,10 +475,9 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                                                 f"in {'the binding cell' if len(binding) == 1 else 'the cells that may bind'}: "
                                                 f"{which})")
                     raise optuna.TrialPruned()
-            elif (not plan.multi and r < len(plan.rungs) - 1 and best is not None
-                    and best.number in kept):
+            elif not plan.multi and theirs is not None:
                 # paired: candidate − incumbent on the same games, error spent across the rungs
-                decision, diff, dlo, dhi = race(cell_data[0], kept[best.number], plan.targets, r + 1,
+                decision, diff, dlo, dhi = race(cell_data[0], theirs, plan.targets, r + 1,
                                                 len(plan.rungs) - 1)
                 if decision == "drop":
                     trial.set_user_attr("note", f"dropped after {done:,} games: worse than the best "

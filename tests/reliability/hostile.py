@@ -237,7 +237,7 @@ def _cases() -> list[Case]:
     add(Case("Ctrl-C in a tune", ["balance", "tune", "--game", "middle-ages", "--players", "2",
                                   "--strategies", "random", "--vary", "setup.start_coins[0]=0..40:10",
                                   "--target", "seat-balance:5", "--trials", "50", "--min-games", "1000",
-                                  "--max-games", "8000", "--out", "tu2"],
+                                  "--max-games", "8000", "--keep-going", "--out", "tu2"],
              expect="interrupted", signal_after=25, expect_code=130, changes=("tu2",), timeout=180))
     add(Case("Ctrl-C in a sweep --force over another sweep: the old one stays",
              ["balance", "sweep", "--game", "middle-ages", "--players", "4", "--vary",
