@@ -40,8 +40,9 @@ def _files(run: Path) -> dict[str, bytes]:
 
 
 def _nothing_in(folder: Path) -> bool:
-    """No file or directory in ``folder`` but the lock files of its outputs (simcore.atomic)."""
-    return [p.name for p in folder.iterdir() if not p.name.endswith(".lock")] == []
+    """No file or directory in ``folder`` but the lock files and claim records of outputs this
+    process still claims (simcore.atomic: released at the end of a command)."""
+    return [p.name for p in folder.iterdir() if not p.name.endswith((".lock", ".claim"))] == []
 
 
 def _what_was_played(run: Path) -> dict:
