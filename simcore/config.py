@@ -105,6 +105,11 @@ _TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "tru
                list: "a list", dict: "a table"}
 
 
+def _allowed(lo, hi) -> str:
+    """`` (allowed: 0 to 1000)``: a refusal names the whole range a setting takes."""
+    return f" (allowed: {lo} to {hi})" if lo is not None and hi is not None else ""
+
+
 class Table:
     """One TOML table under validation; remembers which keys were read to reject unknown ones."""
 
@@ -138,9 +143,9 @@ class Table:
         if kind is float and not math.isfinite(value):     # (nan passes every bound check)
             raise self.error(name, f"must be a finite number, got {value!r}")
         if lo is not None and value < lo:
-            raise self.error(name, f"must be >= {lo}, got {value!r}")
+            raise self.error(name, f"must be >= {lo}{_allowed(lo, hi)}, got {value!r}")
         if hi is not None and value > hi:
-            raise self.error(name, f"must be <= {hi}, got {value!r}")
+            raise self.error(name, f"must be <= {hi}{_allowed(lo, hi)}, got {value!r}")
         if choices is not None and value not in choices:
             raise self.error(name, f"must be one of {', '.join(map(str, choices))}; got {value!r}")
         return value

@@ -157,9 +157,20 @@ def variant(*pairs: tuple[str, str], name: str = "variant.toml") -> RulesArrays:
 def from_source(src: TomlSource) -> RulesArrays:
     top = Table(src.data, src.name)
     setup = top.table("setup")
+    # MA-10: coins never go below 0 unless the designer scores on paper (allow_negative_coins), so
+    # a negative start purse has a meaning only then
+    allow_negative = top.table("scoring", {}).get("allow_negative_coins", bool, False)
     # MA-1 [assumption]: one number for every seat, or a per-seat list (compensation for seat order)
-    start_coins, coins_listed = setup.per_seat("start_coins", int, 0, lo=-1000, hi=1000,
-                                               max_seats=MAX_PLAYERS)
+    try:
+        start_coins, coins_listed = setup.per_seat("start_coins", int, 0,
+                                                   lo=-1000 if allow_negative else 0, hi=1000,
+                                                   max_seats=MAX_PLAYERS)
+    except ConfigError as exc:
+        if allow_negative or "must be >=" not in exc.problem:
+            raise
+        raise ConfigError(exc.source, exc.key, exc.problem + ": coins never go below 0 (MA-10; "
+                          "scoring.allow_negative_coins = true allows -1000 to 1000); to compensate "
+                          "a seat, give the others more") from None
     extra_tokens = setup.get("extra_coin_tokens", int, 8, lo=0, hi=64)
     plot_tokens = setup.names("plot_tokens", list(DOMAINS), list(DOMAINS))
     declared_blue = setup.get("blue_tiles", int, lo=0, hi=127)
