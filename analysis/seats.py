@@ -26,7 +26,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.load import Block, RunSet, collect, int_moments, run_pass, seat_label
+from analysis.load import Block, RunSet, collect, int_moments, run_pass, score_unit, seat_label
 
 _SHARED_EPS = 1e-6
 SMALLEST_SHARE = 0.01       # a seat gap below 1 pp is "clear but small" (analysis.load.SMALLEST_SHARE)
@@ -425,7 +425,8 @@ def outcome_table(rs: RunSet, acc: OutcomeAccumulator | None = None) -> pl.DataF
     """Run-level outcome metrics, one row each.
 
     Columns: metric, label, estimate, ci_low, ci_high, n, kind ("proportion": Wilson; "mean": t).
-    Metrics: shared_wins (games whose win is shared), score_spread (winner − runner-up, coins),
+    Metrics: shared_wins (games whose win is shared), score_spread (winner − runner-up, in the
+    game's score unit),
     and with checkpoints, the times the sole leader changes between consecutive checkpoints and
     one leader metric per checkpoint: with ``coins_turn_t``, lead_changes_by_turn (from turn to
     turn) and leader_wins_turn_t (win share of the sole leader at the end of turn t); in runs with
@@ -441,7 +442,8 @@ def outcome_table(rs: RunSet, acc: OutcomeAccumulator | None = None) -> pl.DataF
     rows.append(("shared_wins", "Games with a shared win", acc.shared / g, lo, hi, g, "proportion"))
     mean, sd = stats.Moments.of_counts(np.arange(len(acc.spread)), acc.spread).mean_sd()
     lo, hi = stats.t_interval(mean, sd, g)
-    rows.append(("score_spread", "Winner's lead over the runner-up (coins)", mean, lo, hi, g, "mean"))
+    rows.append(("score_spread", f"Winner's lead over the runner-up ({score_unit(rs.game)})", mean,
+                 lo, hi, g, "mean"))
     if acc.checkpoints:
         mean, sd = stats.Moments.of_counts(np.arange(len(acc.changes)), acc.changes).mean_sd()
         lo, hi = stats.t_interval(mean, sd, g)

@@ -216,6 +216,39 @@ class GameOption:
     type: type = int
 
 
+@dataclass(frozen=True)
+class TableCommand:
+    """A command computing tables of one game outside any run (Fief's combat-odds grid): declared
+    as data in the spec (``GameSpec.commands``); one generic module of the command line
+    (``cli/tables.py``) makes ``balance <name>`` of every declaration, with the declared
+    ``options`` plus ``--rules``, ``--set``, ``--out``, ``--force``, ``--threads``, ``--quiet``.
+
+    ``job`` ("module:function" in the game folder) takes the options (and ``rules_path``) and
+    returns a :class:`TablesJob` (validating first: bad input is one line, exit code 2).
+    ``figures`` and ``show`` ("module:function", in :mod:`reports`) draw the job's figures into
+    the output folder (``(job, tables, folder) -> [file names]``) and print its summary
+    (``(job, tables, path)``); without ``show`` the command prints where it wrote."""
+
+    name: str                                   # the command: "fief-odds"
+    help: str                                   # its --help text
+    job: str
+    options: tuple[GameOption, ...] = ()
+    figures: str | None = None
+    show: str | None = None
+    kind: str = "game-tables"                   # the output folder's ownership kind (--force)
+
+
+@runtime_checkable
+class TablesJob(Protocol):
+    """What a :class:`TableCommand`'s ``job`` returns: ``compute()`` gives the tables by file stem
+    (polars DataFrames, written as CSV and parquet); ``meta(tables, files, wall_time_s)`` the
+    output folder's run.json."""
+
+    def compute(self) -> dict[str, Any]: ...
+
+    def meta(self, tables: dict[str, Any], files: list[str], wall_time_s: float) -> dict: ...
+
+
 # Options every player game may take; a spec lists the ones it takes in ``takes``.
 COMMON_OPTIONS = {
     "players": "--players",
@@ -258,6 +291,7 @@ class GameSpec:
     report_hooks: str | None = None             # module adding game-specific report sections
                                                 # (reports.games: headlines, sections, ...)
     check_metrics: tuple[str, ...] = ("seat_win_share", "seat_mean_score", "strategy_win_share")
+    commands: tuple[TableCommand, ...] = ()     # the game's own table commands (cli/tables.py)
     search: str | None = None                   # module with the search hooks (playout,
                                                 # search_choice; docs/search.md), None: no search bot
     extra: dict[str, Any] = field(default_factory=dict)
