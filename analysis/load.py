@@ -124,19 +124,22 @@ def smallest_text(kind: str, value: float, game: str | None = None) -> str:
     return v
 
 
-def tile_name(column_or_key: str, game: str = DEFAULT_GAME) -> str:
-    """Human name of a tile type from ``tiles_<key>`` or ``<key>``: the display name the game's
-    spec gives the column (``tiles_marche`` → ``Marché``), else the capitalised suffix."""
+def type_name(column_or_key: str, game: str = DEFAULT_GAME) -> str:
+    """Human name of a type from a per-type column (``tiles_marche``) or its key (``marche``): the
+    game's spec's ``type_names`` (``Marché``), else the key capitalised."""
     from simcore import games as registry
 
-    key = column_or_key.removeprefix("tiles_")
     spec = registry.specs().get(game)
-    if spec is not None:
-        try:
-            return spec.column(f"tiles_{key}").label
-        except KeyError:
-            pass
-    return key.replace("_", " ").capitalize()
+    if spec is None:
+        return column_or_key.replace("_", " ").capitalize()
+    try:
+        key = spec.column(column_or_key).key
+    except KeyError:
+        key = column_or_key
+    return spec.type_name(key)
+
+
+tile_name = type_name       # the name the tile tables of Middle-Ages used
 
 
 def seat_label(seat: int) -> str:
@@ -494,9 +497,51 @@ class RunSet:
         """Independent unit of the run: ``deal`` for rotated-seat runs (paired analysis), else ``game``."""
         return "deal" if self.has("deal", "rotation") else "game"
 
+    # -- columns by their role in the game's spec (never by name) -------------------------------
+    @property
+    def spec(self):
+        """The game's :class:`simcore.contract.GameSpec` (None for a game the registry lacks)."""
+        from simcore import games as registry
+
+        return registry.specs().get(self.game)
+
+    def role_columns(self, role: str, table: str = "players") -> tuple:
+        """The spec's columns of ``table`` ("players" or "games") with ``role`` that this run
+        has, in table order (:class:`simcore.contract.Column`)."""
+        spec = self.spec
+        if spec is None:
+            return ()
+        present = self.player_columns if table == "players" else self.game_columns
+        return tuple(c for c in spec.columns_with_role(role, table) if c.name in present)
+
+    def role_group(self, role: str, table: str = "players") -> tuple:
+        """The first group of ``role`` columns this run has (e.g. the coins at the end of every
+        turn), in table order; () when it has none."""
+        cols = self.role_columns(role, table)
+        return tuple(c for c in cols if c.group == cols[0].group) if cols else ()
+
+    def role_column(self, role: str, table: str = "players") -> str | None:
+        """The name of the run's one column with a single role (``length``, ``end_reason`` …)."""
+        cols = self.role_columns(role, table)
+        return cols[0].name if cols else None
+
+    def type_key(self, column: str):
+        """The type (``key``) of a per-type column (``tiles_marche`` → ``marche``)."""
+        spec = self.spec
+        try:
+            return spec.column(column).key if spec is not None else column
+        except KeyError:
+            return column
+
+    def type_name(self, column: str) -> str:
+        """What a report calls the type of a per-type column (the spec's ``type_names``)."""
+        key, spec = self.type_key(column), self.spec
+        return spec.type_name(key) if spec is not None else str(key).replace("_", " ").capitalize()
+
     @property
     def tile_columns(self) -> tuple[str, ...]:
-        return tuple(c for c in self.player_columns if c.startswith("tiles_"))
+        """The per-type holdings the type tables study: the spec's ``drafted_by_type`` group."""
+        return tuple(c.name for c in self.role_group("drafted_by_type"))
 
     @property
     def n_games(self) -> int:

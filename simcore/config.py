@@ -207,6 +207,68 @@ class Table:
 
 
 # ---------------------------------------------------------------------------------------------
+# A game's rules file, written once
+# ---------------------------------------------------------------------------------------------
+
+class RulesFile:
+    """The scaffolding of a game's rules module written once (a
+    :class:`simcore.contract.RulesModule`): the shipped default (``configs/<folder>/rules.toml``,
+    or a path beside the game), and :meth:`load` / :meth:`loads` / :meth:`variant` through the
+    game's own strict ``from_source(TomlSource) -> rules``. ``--set`` needs nothing here: the runner
+    applies the settings to the file's :class:`TomlSource` (:func:`apply_settings`), which
+    :meth:`load` takes in place of a path and validates exactly like a file. A rules module keeps
+    ``default_rules_path, load, loads, variant = RULES.default_rules_path, RULES.load, …``."""
+
+    def __init__(self, default: "str | Path", from_source) -> None:
+        self._default, self._from_source = default, from_source
+
+    def default_rules_path(self) -> Path:
+        """The shipped rules: ``configs/<folder>/rules.toml`` (or the path given)."""
+        if isinstance(self._default, Path):
+            return self._default
+        from importlib import resources
+
+        return Path(str(resources.files("configs").joinpath(self._default, "rules.toml")))
+
+    def load(self, path: "str | Path | TomlSource | None" = None):
+        """Load and validate a rules file (the shipped default when ``path`` is None; a
+        :class:`TomlSource` with ``--set`` applied is taken as it is)."""
+        return self._from_source(read_toml(path or self.default_rules_path(), what="rules"))
+
+    def loads(self, text: str, name: str = "<rules>"):
+        """Load rules from TOML text (tests, programmatic variants)."""
+        return self._from_source(parse_toml(text, name=name))
+
+    def variant(self, *pairs: tuple[str, str], name: str = "variant.toml"):
+        """The shipped default rules with exact text replacements ``(old, new)`` (tests,
+        benchmarks). Each ``old`` must occur in the default file: a ValueError otherwise, so that
+        a variant never silently equals the default after the file changes."""
+        text = self.default_rules_path().read_text(encoding="utf-8")
+        for old, new in pairs:
+            if old not in text:
+                raise ValueError(f"not in the default rules file: {old!r}")
+            text = text.replace(old, new)
+        return self.loads(text, name=name)
+
+
+def allowed_players(top: Table, default: list[int], lo: int, hi: int) -> list[int]:
+    """``[players] allowed``: the player counts a rules file may be played with, each a whole
+    number from ``lo`` to ``hi`` (what the engines support), at least one, none twice."""
+    pl = top.table("players", {})
+    allowed = pl.get("allowed", list, default)
+    for v in allowed:
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise pl.error("allowed", f"player counts must be whole numbers from {lo} to "
+                                      f"{hi}, got {v!r}")
+    if not allowed:
+        raise pl.error("allowed", "must list at least one player count")
+    if len(set(allowed)) != len(allowed):
+        raise pl.error("allowed", "lists a player count twice")
+    pl.done()
+    return allowed
+
+
+# ---------------------------------------------------------------------------------------------
 # Rule settings on the command line: --set PATH=VALUE
 # ---------------------------------------------------------------------------------------------
 

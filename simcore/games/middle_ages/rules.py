@@ -12,12 +12,10 @@ May import numpy, the standard library and :mod:`simcore.config` / :mod:`simcore
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 
-from simcore.config import Table, TomlSource, parse_toml, read_toml
+from simcore.config import RulesFile, Table, TomlSource
 from simcore.errors import ConfigError
 
 # MA-1: Domain / tile types in board order (used by MA-9, MA-10 and every per-type array).
@@ -42,9 +40,10 @@ P_EMPTY_PENALTY = 11
 P_ALLOW_NEGATIVE = 12
 N_PARAMS = 13
 
-
-def default_rules_path() -> Path:
-    return Path(str(resources.files("configs").joinpath("middle_ages", "rules.toml")))
+# The rules file written once (simcore.config.RulesFile): the shipped default, load, loads.
+RULES = RulesFile("middle_ages", lambda src: from_source(src))
+default_rules_path, load, loads, variant = (RULES.default_rules_path, RULES.load, RULES.loads,
+                                          RULES.variant)
 
 
 @dataclass(frozen=True)
@@ -129,29 +128,6 @@ class RulesArrays:
                 self.tie_break, self.event_ids, self.event_per_tile, self.event_per_peasant,
                 self.event_per_chest, self.event_per_graveyard, self.event_per_domain,
                 self.event_lose, self.event_restore, self.params)
-
-
-def load(path: str | Path | None = None) -> RulesArrays:
-    """Load and validate a rules file (the shipped default when ``path`` is None)."""
-    src = read_toml(path or default_rules_path(), what="rules")
-    return from_source(src)
-
-
-def loads(text: str, name: str = "<rules>") -> RulesArrays:
-    """Load rules from TOML text (tests, programmatic variants)."""
-    return from_source(parse_toml(text, name=name))
-
-
-def variant(*pairs: tuple[str, str], name: str = "variant.toml") -> RulesArrays:
-    """The shipped default rules with exact text replacements ``(old, new)`` (tests, benchmarks).
-    Each ``old`` must occur in the default file: a ValueError otherwise, so that a variant never
-    silently equals the default after the file changes."""
-    text = default_rules_path().read_text(encoding="utf-8")
-    for old, new in pairs:
-        if old not in text:
-            raise ValueError(f"not in the default rules file: {old!r}")
-        text = text.replace(old, new)
-    return loads(text, name=name)
 
 
 def from_source(src: TomlSource) -> RulesArrays:
