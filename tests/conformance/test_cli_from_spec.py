@@ -50,12 +50,6 @@ def test_score_tolerance_help_gives_every_games_unit(capsys):
         assert spec.score_unit.split()[0] in out
 
 
-# cli/medievallons.py (``balance medievallons-questions``) is being replaced by ``balance
-# questions`` on another branch; until then it, its registration and report's hint name the game.
-NAMED_ELSEWHERE = {"medievallons.py"}
-KNOWN = {("__init__.py", "medievallons"), ("report.py", "medievallons")}
-
-
 def test_no_module_of_the_command_line_names_a_game():
     """Game commands come from the specs (``GameSpec.options``, ``GameSpec.commands``): no file
     under cli/ spells a game's name, its package or one of its commands (docstrings aside)."""
@@ -63,12 +57,9 @@ def test_no_module_of_the_command_line_names_a_game():
     for spec in registry.specs().values():
         words |= {spec.name, spec.module_folder, *(c.name for c in spec.commands)}
     for path in sorted((ROOT / "cli").glob("*.py")):
-        if path.name in NAMED_ELSEWHERE:
-            continue
         code = re.sub(r'""".*?"""', "", path.read_text(encoding="utf-8"), flags=re.S)
         for word in words:
-            if (path.name, word) not in KNOWN:
-                assert word not in code, f"cli/{path.name} names {word!r}"
+            assert word not in code, f"cli/{path.name} names {word!r}"
 
 
 def test_every_table_command_of_every_spec_is_a_balance_command(capsys):
