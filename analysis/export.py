@@ -59,15 +59,16 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
         return seat_table(rs)
     if what == "events":
         if not has_events(rs):
-            raise UsageError(f"{run}: --what events needs event_gain_k columns in {PLAYERS} and "
-                             f"event_k in {GAMES} (this game or run has no event cards)")
+            raise UsageError(f"{run}: --what events needs event cards (columns of roles "
+                             f"gain_by_event in {PLAYERS} and event_by_slot in {GAMES}; this game "
+                             "or run has none)")
         return event_impact(rs)
     if what == "tiles":
         from analysis.tiles import has_tiles, tile_impact
 
         if not has_tiles(rs):
-            raise UsageError(f"{run}: --what tiles needs tile counts (tiles_<type> columns; "
-                             "Middle-Ages)")
+            raise UsageError(f"{run}: --what tiles needs drafted tiles (columns of role "
+                             "drafted_by_type; Middle-Ages)")
         return tile_impact(rs)
     if what == "length":
         from analysis.length import has_length, length_summary

@@ -42,23 +42,29 @@ def role_names(rs: RunSet) -> dict[str, str]:
     return {r.name: r.display for r in _spec_roles(rs)}
 
 
+def _role_column(rs: RunSet) -> str:
+    """The players column the spec declares ``seat_role`` (Seigneurial's ``role``)."""
+    return rs.role_column("seat_role") or "role"
+
+
 def _role_expr(rs: RunSet) -> pl.Expr:
-    """The ``role`` column as role names, whatever its stored type."""
-    dtype = rs.players(["role"]).collect_schema()["role"]     # the files' metadata, no rows read
+    """The seat-role column as role names (named ``role``), whatever its stored type."""
+    col = _role_column(rs)
+    dtype = rs.players([col]).collect_schema()[col]     # the files' metadata, no rows read
     if dtype.is_integer():
         names = [r.name for r in _spec_roles(rs)]
-        return pl.col("role").cast(pl.Int64).replace_strict(
+        return pl.col(col).cast(pl.Int64).replace_strict(
             list(range(len(names))), names, default=None, return_dtype=pl.Utf8).alias("role")
-    return pl.col("role").cast(pl.Utf8).alias("role")
+    return pl.col(col).cast(pl.Utf8).alias("role")
 
 
 def has_roles(rs: RunSet) -> bool:
-    """True when the players carry a ``role`` column with more than one role."""
-    if not rs.has("role"):
+    """True when the players carry a column of role ``seat_role`` with more than one role."""
+    if rs.role_column("seat_role") is None:
         return False
     if rs.from_stats:
         return len(set(rs.stats.layout["seat_roles"])) > 1
-    found = collect(rs.players(["role"]).select(_role_expr(rs).unique()))
+    found = collect(rs.players([_role_column(rs)]).select(_role_expr(rs).unique()))
     return found.height > 1
 
 
@@ -68,7 +74,7 @@ def _order(rs: RunSet) -> list[str]:
         present = list(dict.fromkeys(rs.stats.layout["seat_roles"]))
         declared = [r.name for r in _spec_roles(rs)]
         return [r for r in declared if r in present] + [r for r in present if r not in declared]
-    first = collect(rs.players(["seat", "role"]).with_columns(_role_expr(rs))
+    first = collect(rs.players(["seat", _role_column(rs)]).with_columns(_role_expr(rs))
                     .group_by("role").agg(pl.col("seat").min()).sort("seat"))
     present = first["role"].to_list()
     declared = [r.name for r in _spec_roles(rs)]
@@ -97,7 +103,8 @@ def role_table(rs: RunSet) -> pl.DataFrame:
             rows.append((r, G, f["cell_win"][idx].sum() / L, len(idx), f["cell_rank"][idx].sum() / (len(idx) * G)))
         agg = pl.DataFrame(rows, schema=["role", "games", "wins", "seats", "mean_rank"], orient="row")
         return _role_table(rs, agg)
-    lf = rs.players(["run", "game", "seat", "role", "win_share", "rank"]).with_columns(_role_expr(rs))
+    lf = rs.players(["run", "game", "seat", _role_column(rs), "win_share", "rank"]).with_columns(
+        _role_expr(rs))
     per_game = lf.group_by("run", "game", "role").agg(
         pl.col("win_share").cast(pl.Float64).sum().alias("w"),
         pl.len().alias("k"),
@@ -202,7 +209,7 @@ def role_seat_table(rs: RunSet, seat_acc=None) -> pl.DataFrame:
                             "seat": np.arange(rs.n_players, dtype=np.int8),
                             "games": f["cell_n"].sum(axis=1), "wins": f["cell_win"].sum(axis=1) / L})
     else:
-        lf = rs.players(["seat", "role", "win_share"]).with_columns(_role_expr(rs))
+        lf = rs.players(["seat", _role_column(rs), "win_share"]).with_columns(_role_expr(rs))
         agg = collect(lf.group_by("role", "seat").agg(
             pl.len().alias("games"),
             pl.col("win_share").cast(pl.Float64).sum().alias("wins"),

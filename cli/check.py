@@ -10,9 +10,10 @@ sequential test of :mod:`analysis.check.decision`, played by :func:`analysis.che
 exits 0 (pass), 1 (a metric moved beyond its tolerance), 3 (undecided at the maximum number of games)
 or 2 (usage or config error). Everything is callable from Python: :func:`run_check`.
 
-``balance baseline --panel NAME --out DIR`` records every cell of a panel (a directory of one
-baseline per cell, :mod:`analysis.check.panel`), and ``balance check --baseline DIR`` checks every
-cell with the chance of a false FAIL split over the cells.
+``balance baseline --panel NAME --out DIR`` (with ``--rules``/``--set``) records every cell of a
+panel (a directory of one baseline per cell, :mod:`analysis.check.panel`), and ``balance check
+--baseline DIR`` checks every cell (or ``--panel NAME|FILE``/``--players``/``--lineup``: those
+cells) with the chance of a false FAIL split over the cells checked.
 
 May import typer, the standard library, :mod:`simcore`, :mod:`cli.sweep` (help texts) and, lazily
 inside the commands, :mod:`analysis` and :mod:`strategies.panels`.
@@ -121,6 +122,9 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(2024, "--seed", help="With --panel: the seed of every cell's run."),
         rules: Optional[Path] = typer.Option(None, "--rules", help="With --panel: rules TOML (default: "
                                              "the shipped rules)."),
+        settings: Optional[list[str]] = typer.Option(
+            None, "--set", help="With --panel: change one rule setting of the rules every cell plays: "
+                                "PATH=VALUE (income.palais.base=4); repeatable."),
     ) -> None:
         """Record what RUN measured, how to reproduce it and the accepted tolerances (a TOML file);
         with --panel, every cell of a panel (a directory of one baseline per cell)."""
@@ -137,11 +141,15 @@ def register(app: typer.Typer) -> None:
             if run is not None:
                 raise UsageError("--panel: the panel's cells are played here; leave out RUN")
             from analysis.check.panel import record_panel_baseline
+            from simcore.config import parse_settings
+            from simcore.options import check_seed
             from strategies.panels import from_options
 
+            check_seed(seed)
             the_panel = from_options(game, panel=panel, players=players, lineups=lineup)
             path = record_panel_baseline(
-                the_panel, out, games=parse_games(games), seed=seed, rules=rules, force=force,
+                the_panel, out, games=parse_games(games), seed=seed, rules=rules,
+                settings=parse_settings(settings), force=force,
                 tolerance={"seat_win_share": tol, "strategy_win_share": tol, "seat_mean_score": tol_s},
                 alpha=alpha, beta=beta, check_games=n,
                 log=lambda m: print(m, file=sys.stderr))
@@ -149,6 +157,9 @@ def register(app: typer.Typer) -> None:
             return
         if run is None:
             raise UsageError("give a run directory to measure, or --panel NAME")
+        if settings or rules is not None:
+            raise UsageError(f"{'--set' if settings else '--rules'}: only with --panel (a run's rules "
+                             "are the ones it was played with)")
         path = make_baseline(run, out, force=force,
                              tolerance={"seat_win_share": tol, "strategy_win_share": tol,
                                         "seat_mean_score": tol_s},
@@ -196,6 +207,13 @@ def register(app: typer.Typer) -> None:
         workers: Optional[int] = typer.Option(None, "--workers", help="Play the check's run on a local Dask cluster of N workers."),
         scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play the check's run on a running Dask scheduler (docs/cluster.md)."),
         allow_oversubscribe: bool = typer.Option(False, "--allow-oversubscribe", help="With --workers: allow more workers than cores (up to 8 per core; each worker is a process with its own memory)."),
+        panel: Optional[str] = typer.Option(
+            None, "--panel", help="With --baseline DIR (a panel baseline): check these cells of it "
+            "(default: every recorded cell); the chance of a false FAIL is split over the cells "
+            "checked. " + PANEL_HELP),
+        lineup: Optional[list[str]] = typer.Option(None, "--lineup", help=LINEUP_HELP),
+        players: Optional[str] = typer.Option(None, "--players", "-p", help="With --baseline DIR: the "
+                                              "player counts to check (3,4,5)."),
     ) -> None:
         """Compare win shares and scores with a baseline, playing until every metric is decided: exit 0
         pass, 1 regression, 3 undecided at the maximum number of games, 2 usage error."""
@@ -203,14 +221,30 @@ def register(app: typer.Typer) -> None:
         from analysis.check.presentation import status_line, text_report, write_reports
         from simcore.runner import parse_games
 
+        if panel is not None or lineup or players is not None:
+            if not is_panel_baseline(baseline):
+                raise UsageError(f"--panel: --baseline {baseline} is not a panel baseline directory "
+                                 "(record one with balance baseline --panel NAME --out DIR)")
         if is_panel_baseline(baseline):
             if run is not None or against_rules is not None or save_run is not None or junit or summary:
                 raise UsageError("--baseline DIR (a panel): RUN, --against-rules, --save-run, --junit "
                                  "and --summary are for one baseline file")
             log = None if quiet else (lambda msg: print(msg, file=sys.stderr))
+            from analysis.check.panel import read_panel_baseline
             from simcore.config import parse_settings
+            from simcore.options import check_alpha, check_common
+            from strategies.panels import from_options, parse_players
 
-            pc = check_panel(baseline, games=parse_games(games) if games is not None else None,
+            check_alpha(alpha)
+            check_common(seed=seed, threads=threads)
+            wanted = None
+            if panel is not None or lineup or players is not None:
+                recorded, _ = read_panel_baseline(baseline)
+                wanted = (from_options(recorded.game, panel=panel, players=players, lineups=lineup)
+                          if panel is not None or lineup else
+                          recorded.only_players(parse_players(players)))
+            pc = check_panel(baseline, panel=wanted,
+                             games=parse_games(games) if games is not None else None,
                              rules=rules, settings=parse_settings(settings), alpha=alpha, beta=beta,
                              threads=threads, log=log)
             for label, r in zip(pc.labels, pc.results):

@@ -39,7 +39,7 @@ from simcore.errors import UsageError
 
 from cli.sweep import SMALLEST_HELP
 
-QUESTIONS_GAMES = "10000"     # = analysis.questions.medievallons.QUESTIONS_GAMES (not imported: slow)
+QUESTIONS_GAMES = "10000"     # the questions module's default number of games (not imported here: slow)
 
 
 def parse_questions_games(text: str) -> int:

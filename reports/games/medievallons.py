@@ -24,11 +24,12 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.guilds import card_name
 from analysis.load import RunSet
 from reports.figures import medievallons as F
 from reports.sections import FigureSet, Section, pct_column
 from reports.text import best_and_worst, num, pct, pct_ci, pp, pp_ci, pvalue, row_pct_ci, signed
+
+card_name = F.card_name          # the spec's name of a card type
 
 SECTIONS_AFTER = "length"
 QUESTIONS = "balance questions RUN --out DIR"
