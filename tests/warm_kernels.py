@@ -13,7 +13,8 @@ preset bot (the conformance suite plays them all), the traced variant of the gam
 kernel-vs-reference replays) and Middle-Ages's debug variant. Nothing is checked here: a broken
 kernel fails in the tests, with their messages (a failure here is reported as a warning line).
 
-Run by hand: ``python tests/warm_kernels.py [GAME ...]`` (prints the CPU seconds per game).
+Run by hand: ``python tests/warm_kernels.py [-j N] [GAME ...]`` (prints the CPU seconds per game;
+with an empty ``NUMBA_CACHE_DIR``, a game's cold compile).
 """
 
 from __future__ import annotations
@@ -70,48 +71,46 @@ def warm_game(name: str) -> None:
         runner.prepare(name, debug=True).play(0, 2, 1)
 
 
-# Measured cold compile CPU (tests/warm_kernels.py GAME, empty NUMBA_CACHE_DIR): the split below
-# gives each of two processes about half. Pig (the conformance suite's own game) is small.
-GROUPS = (("seigneurial", "fief-combat"), ("middle-ages", "medievallons", "pig"))
+# The games, the costliest compile first (cold CPU seconds measured with this script), so that N
+# processes taking the next game as they finish end at about the same time.
+ORDER = ("seigneurial", "middle-ages", "medievallons", "fief-combat", "pig")
 
 
-def warm(names: list[str]) -> None:
+def warm_one(name: str) -> str:
     from simcore import games as registry
 
-    if "pig" in names:
+    if name == "pig":
         registry.register("pig.spec")
-    for name in names:
-        t = time.process_time()
-        try:
-            warm_game(name)
-        except Exception as exc:                  # the tests will say what is wrong
-            print(f"warm_kernels: {name}: {type(exc).__name__}: {exc}", file=sys.stderr)
-        print(f"warm_kernels: {name}: {time.process_time() - t:.1f} s CPU", flush=True)
+    t = time.process_time()
+    try:
+        warm_game(name)
+    except Exception as exc:                      # the tests will say what is wrong
+        return f"warm_kernels: {name}: {type(exc).__name__}: {exc}"
+    return f"warm_kernels: {name}: {time.process_time() - t:.1f} s CPU"
 
 
 def main(argv: list[str]) -> int:
-    """``-j N``: the games in N processes at once (GROUPS, then one process per game left over);
-    else the games named (default: every registered game and Pig), in this process."""
-    if argv[:1] == ["-j"]:
-        import subprocess
-
-        from simcore import games as registry
-
-        jobs = max(1, int(argv[1]))
-        names = [*registry.specs(), "pig"]
-        groups = [list(g) for g in GROUPS]
-        groups += [[n] for n in names if not any(n in g for g in groups)]
-        while len(groups) > jobs:                 # fewer processes: merge the two smallest
-            groups.sort(key=len)
-            groups[:2] = [groups[0] + groups[1]]
-        t = time.monotonic()
-        procs = [subprocess.Popen([sys.executable, __file__, *g]) for g in groups]
-        codes = [p.wait() for p in procs]
-        print(f"warm_kernels: {len(groups)} processes, {time.monotonic() - t:.0f} s", flush=True)
-        return max(codes)
+    """``-j N``: every registered game and Pig, in N processes that each take the next game when
+    done; else the games named (default: all of them), in this process."""
     from simcore import games as registry
 
-    warm(argv or [*registry.specs(), "pig"])
+    jobs = 0
+    if argv[:1] == ["-j"]:
+        jobs, argv = int(argv[1]), argv[2:]
+    names = argv or sorted([*registry.specs(), "pig"],
+                           key=lambda n: ORDER.index(n) if n in ORDER else -1)
+    t = time.monotonic()
+    if jobs >= 2:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            for line in pool.imap_unordered(warm_one, names, chunksize=1):
+                print(line, flush=True)
+    else:
+        for name in names:
+            print(warm_one(name), flush=True)
+    print(f"warm_kernels: {len(names)} games in {max(jobs, 1)} processes, "
+          f"{time.monotonic() - t:.0f} s wall", flush=True)
     return 0
 
 
