@@ -24,22 +24,32 @@ from __future__ import annotations
 from analysis.games import tables_for
 from analysis.load import RunSet, group_runs, open_runs
 
+# The tables every game may get; a game's own tables come from its spec's analysis hook
+# (:func:`table_names` lists both).
 TABLES = ("seats", "seat_tests", "outcomes", "spread_counts", "lead_changes", "flow", "scores_by_seat",
           "scores_by_strategy", "events", "event_seats", "tiles", "tile_summary", "domain_pairs",
           "strategies", "matchups", "length", "length_distribution", "end_reasons", "guild_types",
-          "roles", "role_seats", "objectives", "improvements", "seigneur_squares")
+          "roles", "role_seats")
+
+
+def table_names() -> tuple[str, ...]:
+    """Every table :func:`analyse` may return: :data:`TABLES`, then the games' own."""
+    from analysis.games import table_names as games_tables
+
+    return TABLES + tuple(t for t in games_tables() if t not in TABLES)
 
 
 def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
-    """Every applicable metric table of ``rs`` (keys from :data:`TABLES`; absent when not applicable).
+    """Every applicable metric table of ``rs`` (keys from :func:`table_names`; absent when not
+    applicable). Tables are chosen by the roles of the game's spec columns, never by names:
 
-    ``flow`` needs coins_turn_t (or, in older runs, coins_before_event_k); ``events``/``event_seats`` need event_gain_k and games'
-    event_k; ``tiles``/``tile_summary``/``domain_pairs`` need tiles_* columns; ``matchups`` needs at
-    least two strategies; ``length``/``length_distribution`` need games' turns, ``end_reasons``
-    also games' end_reason; ``guild_types`` needs founded_* columns; ``roles``/``role_seats``
-    need a players' ``role`` column with more than one role (an asymmetric game). The game's own
-    tables come from its spec's analysis hook (:mod:`analysis.games`, e.g. Seigneurial's
-    ``objectives``, ``improvements``, ``seigneur_squares``).
+    ``flow`` needs ``checkpoint_by_turn`` columns (or, in older runs, ``checkpoint_by_event``);
+    ``events``/``event_seats`` need ``gain_by_event`` with the games' ``event_by_slot``;
+    ``tiles``/``tile_summary``/``domain_pairs`` need ``drafted_by_type``; ``matchups`` needs at
+    least two strategies; ``length``/``length_distribution`` need the games' ``length`` in turns,
+    ``end_reasons`` also their ``end_reason``; ``guild_types`` needs ``founded_by_type``;
+    ``roles``/``role_seats`` need a ``seat_role`` column with more than one role (an asymmetric
+    game). The game's own tables come from its spec's analysis hook (:mod:`analysis.games`).
     """
     from analysis import events, guilds, length, load, matchups, roles, seats, tiles
 
@@ -87,9 +97,9 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
         t["guild_types"] = guilds.guild_table(rs)
     if roles.has_roles(rs):
         t["roles"] = roles.role_table(rs)
-        t["role_seats"] = roles.role_seat_table(rs)
+        t["role_seats"] = roles.role_seat_table(rs, seat_acc)
     t.update(tables_for(rs))
     return t
 
 
-__all__ = ["RunSet", "TABLES", "analyse", "group_runs", "open_runs"]
+__all__ = ["RunSet", "TABLES", "analyse", "group_runs", "open_runs", "table_names"]

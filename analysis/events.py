@@ -1,7 +1,8 @@
 """Event-card impact (Middle-Ages MA-8), per event id and per firing slot.
 
-Needs ``event_gain_k`` in players.parquet and ``event_k`` in games.parquet (k = 1…4; event k fires
-at the end of turn 4k); ``coins_before_event_k`` adds the leader-change metric. :func:`event_impact`
+Needs the columns the spec declares ``gain_by_event`` (players) and ``event_by_slot`` (games), paired
+by slot k (Middle-Ages' ``event_gain_k`` and ``event_k``, k = 1…4; event k fires at the end of turn
+4k); ``checkpoint_by_event`` (``coins_before_event_k``) adds the leader-change metric. :func:`event_impact`
 gives, per event and slot (slot 0 = every slot pooled): the mean coin gain per player, the spread of
 the gain between the players of a game, how often the card changes the sole leader, and the win share
 of the player it helped most. :func:`event_seat_table` gives each seat's win share in games with the
@@ -12,7 +13,6 @@ May import polars, numpy, :mod:`analysis.load`, :mod:`analysis.seats` and :mod:`
 
 from __future__ import annotations
 
-import re
 
 import numpy as np
 import polars as pl
@@ -24,17 +24,29 @@ from analysis.seats import row_max, row_min, sole_leader, top_seat
 N_IDS = 256  # event ids are int8; shifted by 128 so negative ids cannot break bincount
 
 
-def event_slots(rs: RunSet) -> list[int]:
-    """Slots k with both ``event_gain_k`` (players) and ``event_k`` (games); from the statistics,
-    the slots the spec's roles pair (``gain_by_event`` with ``event_by_slot``)."""
+def slot_columns(rs: RunSet) -> list[dict]:
+    """The event slots ``rs`` records, in slot order: ``{"slot": k, "event": games column of the
+    card fired in slot k, "gain": players column of what it gave or took, "before": players
+    column of the running total just before it, or None}``, paired by the spec's roles
+    (``event_by_slot``, ``gain_by_event``, ``checkpoint_by_event``, on the slot as key); from the
+    statistics, the same pairing stored in their layout."""
     if rs.from_stats:
-        return [int(s["slot"]) for s in rs.stats.layout["event_slots"]]
-    ks = []
-    for c in rs.player_columns:
-        m = re.fullmatch(r"event_gain_(\d+)", c)
-        if m and rs.has_games(f"event_{m.group(1)}"):
-            ks.append(int(m.group(1)))
-    return sorted(ks)
+        return [dict(s) for s in rs.stats.layout["event_slots"]]
+    gains = {c.key: c.name for c in rs.role_columns("gain_by_event")}
+    befores = {c.key: c.name for c in rs.role_columns("checkpoint_by_event")}
+    out = [{"slot": int(c.key), "event": c.name, "gain": gains[c.key],
+            "before": befores.get(c.key)}
+           for c in rs.role_columns("event_by_slot", "games") if c.key in gains]
+    out.sort(key=lambda s: s["slot"])
+    if not all(s["before"] for s in out):
+        for s in out:
+            s["before"] = None
+    return out
+
+
+def event_slots(rs: RunSet) -> list[int]:
+    """Slots k with both a gain (players) and the card fired (games) (:func:`slot_columns`)."""
+    return [s["slot"] for s in slot_columns(rs)]
 
 
 def has_events(rs: RunSet) -> bool:
@@ -45,12 +57,14 @@ class EventAccumulator:
     """Per (slot, event id) sums over games, and per (event id, seat) win shares with the card."""
 
     def __init__(self, rs: RunSet) -> None:
-        self.slots = event_slots(rs)
+        cols = slot_columns(rs)
+        self.slots = [s["slot"] for s in cols]
         self.n = rs.n_players
-        self.with_coins = all(rs.has(f"coins_before_event_{k}") for k in self.slots)
-        self.player_columns = ("win_share", *[f"event_gain_{k}" for k in self.slots],
-                               *([f"coins_before_event_{k}" for k in self.slots] if self.with_coins else []))
-        self.game_columns = tuple(f"event_{k}" for k in self.slots)
+        self.with_coins = all(s["before"] for s in cols)
+        self.columns = {s["slot"]: s for s in cols}
+        self.player_columns = ("win_share", *[s["gain"] for s in cols],
+                               *([s["before"] for s in cols] if self.with_coins else []))
+        self.game_columns = tuple(s["event"] for s in cols)
         shape = (len(self.slots), N_IDS)
         self.games = np.zeros(shape)
         self.gain = stats.Moments.zeros(shape)     # per-game mean gain, centred (two-pass + merge)
@@ -69,19 +83,19 @@ class EventAccumulator:
         # Games without a games.parquet row (nan event ids) count neither with nor without a card.
         known = np.ones(block.n_games, bool)
         for k in self.slots:
-            ev = np.asarray(block.g[f"event_{k}"])
+            ev = np.asarray(block.g[self.columns[k]["event"]])
             if ev.dtype.kind == "f":
                 known &= np.isfinite(ev)
         self.seat_total += w[known].sum(axis=0, dtype=np.float64)
         self.games_total += int(known.sum())
         for i, k in enumerate(self.slots):
-            ev_raw = np.asarray(block.g[f"event_{k}"])
+            ev_raw = np.asarray(block.g[self.columns[k]["event"]])
             valid = np.isfinite(ev_raw) if ev_raw.dtype.kind == "f" else None
             ev = (np.where(valid, ev_raw, 0) if valid is not None else ev_raw).astype(np.int64) + 128
             if valid is not None:
                 ev = ev[valid]
             pick = (lambda a: a[valid]) if valid is not None else (lambda a: a)
-            gain = block.p[f"event_gain_{k}"]
+            gain = block.p[self.columns[k]["gain"]]
             best = row_max(gain)
             mean_gain = pick(gain.sum(axis=1, dtype=np.float64) / gain.shape[1])
             spread = pick(best.astype(np.float64) - row_min(gain))
@@ -92,7 +106,7 @@ class EventAccumulator:
             self.spread.n[i], self.spread.mean[i], self.spread.m2[i] = _merged(self.spread[i], ev, spread)
             stats_ = [(self.games, None), (self.top_games, pick(sole)), (self.top_wins, pick(top_ws))]
             if self.with_coins:
-                before = block.p[f"coins_before_event_{k}"]
+                before = block.p[self.columns[k]["before"]]
                 after = np.add(before, gain, dtype=np.int32)
                 changed = sole_leader(before) != sole_leader(after)
                 stats_.append((self.changes, pick(changed)))

@@ -43,8 +43,11 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
     """The analysis table ``what`` (seats, roles, events, matchups, summary) of one run directory.
 
     ``roles`` (games with roles): one ``side`` row per role (the share of games its side wins, Wilson)
-    then one ``seat`` row per seat with its share of its role's wins against the equal split and the
-    role's chi-square p-value (:mod:`analysis.roles`)."""
+    then one ``seat`` row per seat with its share of its role's wins against the equal split, its
+    Wald test against its role's average seat (``seat_p_value``; ``seat_p_adjusted``, Holm over the
+    seats of roles of several seats; ``significant``; ``verdict``) and the role's chi-square p-value
+    (``p_value``; ``chi2_p_adjusted``, Holm over the roles) (:mod:`analysis.roles`). The intervals
+    are each row's own 95 % intervals, unadjusted."""
     from analysis import analyse, open_runs
     from analysis.compare import metric_vector
     from analysis.events import event_impact, has_events
@@ -56,15 +59,16 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
         return seat_table(rs)
     if what == "events":
         if not has_events(rs):
-            raise UsageError(f"{run}: --what events needs event_gain_k columns in {PLAYERS} and "
-                             f"event_k in {GAMES} (this game or run has no event cards)")
+            raise UsageError(f"{run}: --what events needs event cards (columns of roles "
+                             f"gain_by_event in {PLAYERS} and event_by_slot in {GAMES}; this game "
+                             "or run has none)")
         return event_impact(rs)
     if what == "tiles":
         from analysis.tiles import has_tiles, tile_impact
 
         if not has_tiles(rs):
-            raise UsageError(f"{run}: --what tiles needs tile counts (tiles_<type> columns; "
-                             "Middle-Ages)")
+            raise UsageError(f"{run}: --what tiles needs drafted tiles (columns of role "
+                             "drafted_by_type; Middle-Ages)")
         return tile_impact(rs)
     if what == "length":
         from analysis.length import has_length, length_summary
@@ -90,7 +94,9 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
                                       "ci_low", "ci_high")
         seats = by_seat.select("role", "role_label", "seat", pl.lit("seat").alias("level"),
                                "games", "wins", "win_share", "ci_low", "ci_high")
-        extra = by_seat.select("share_of_role", "share_low", "share_high", "equal_share", "p_value")
+        extra = by_seat.select("share_of_role", "share_low", "share_high", "equal_share",
+                               "seat_p_value", "seat_p_adjusted", "significant", "verdict",
+                               "p_value", "chi2_p_adjusted")
         nulls = pl.DataFrame({c: [None] * sides.height for c in extra.columns},
                              schema=extra.schema)
         return pl.concat([pl.concat([sides, nulls], how="horizontal"),

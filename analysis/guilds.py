@@ -1,11 +1,12 @@
-"""Guild types: who founds a guild of each card type, and how founders fare (``founded_<type>`` columns).
+"""Guild types: who founds a guild of each card type, and how founders fare (the spec's
+``founded_by_type`` columns).
 
-:func:`guild_table` gives one row per ``founded_<type>`` column (Médiévallons records how many guilds
+:func:`guild_table` gives one row per founded column (Médiévallons records how many guilds
 of each type a player founded during the game, MV-9): the share of player-games that founded at
 least one guild of the type, the founders' win share against everyone else's and against the fair
 1/n, the difference with Newcombe's interval and a two-proportion z test (Holm-adjusted over the
 types), the mean number of guilds of the type founded, and the mean number of powers of the type
-used (``powers_<type>``, when recorded). One polars pass of conditional sums over the player rows.
+used (the ``count_by_type`` column of the same type, when recorded: Médiévallons' powers). One polars pass of conditional sums over the player rows.
 Player rows are treated as independent (within a game they are slightly negatively correlated,
 which makes these intervals a little conservative), as for tile metrics.
 
@@ -20,9 +21,6 @@ import polars as pl
 from analysis import stats
 from analysis.load import RunSet, collect
 
-# Display names of the Médiévallons card types (MV-1); others fall back to the capitalised key.
-_CARD_NAMES = {"etoile": "Étoile", "pretre": "Prêtre", "rodeur": "Rôdeur", "sorciere": "Sorcière"}
-
 SCHEMA = {"card": pl.String, "card_name": pl.String, "players": pl.Int64, "founders": pl.Int64,
           "founded_share": pl.Float64, "founded_ci_low": pl.Float64, "founded_ci_high": pl.Float64,
           "mean_guilds": pl.Float64, "founders_win_share": pl.Float64, "founders_ci_low": pl.Float64,
@@ -32,14 +30,18 @@ SCHEMA = {"card": pl.String, "card_name": pl.String, "players": pl.Int64, "found
           "p_adjusted": pl.Float64, "significant": pl.Boolean, "mean_powers": pl.Float64}
 
 
-def card_name(column_or_key: str) -> str:
-    """``founded_pretre`` or ``pretre`` → ``Prêtre``."""
-    key = column_or_key.removeprefix("founded_").removeprefix("powers_")
-    return _CARD_NAMES.get(key, key.replace("_", " ").capitalize())
-
-
 def guild_columns(rs: RunSet) -> tuple[str, ...]:
-    return tuple(c for c in rs.player_columns if c.startswith("founded_"))
+    """The founders' columns: the spec's ``founded_by_type`` group (Médiévallons' ``founded_<card>``)."""
+    return tuple(c.name for c in rs.role_group("founded_by_type"))
+
+
+def use_columns(rs: RunSet, cols) -> dict[str, str]:
+    """Founded column → the ``count_by_type`` column of the same type this run has (Médiévallons'
+    powers of the card used), for the types that have one."""
+    by_key = {}
+    for c in rs.role_columns("count_by_type"):
+        by_key.setdefault(c.key, c.name)
+    return {c: by_key[rs.type_key(c)] for c in cols if rs.type_key(c) in by_key}
 
 
 def has_guilds(rs: RunSet) -> bool:
@@ -49,20 +51,20 @@ def has_guilds(rs: RunSet) -> bool:
 def guild_table(rs: RunSet) -> pl.DataFrame:
     """One row per card type, in column (deck) order.
 
-    Columns: card (column suffix), card_name, players (player-games), founders (player-games that
+    Columns: card (the type's key), card_name, players (player-games), founders (player-games that
     founded ≥ 1 guild of the type), founded_share, founded_ci_low, founded_ci_high (Wilson),
     mean_guilds (guilds of the type founded per player-game), founders_win_share, founders_ci_low,
     founders_ci_high (Wilson; null without founders), others_win_share, others_ci_low,
     others_ci_high (the other player-games), fair_share (1/n), diff (founders − others), diff_low,
     diff_high (Newcombe), p_value (two-proportion z test, unpooled), p_adjusted (Holm over the
-    types), significant (p_adjusted < 0.05), mean_powers (``powers_<type>`` per player-game; null
-    when the type has no such column, e.g. the Bouffon).
+    types), significant (p_adjusted < 0.05), mean_powers (the type's ``count_by_type`` column per
+    player-game; null when the type has no such column, e.g. the Bouffon).
     """
     cols = list(guild_columns(rs))
     if not cols:
         return pl.DataFrame(schema=SCHEMA)
-    powers = {c: f"powers_{c.removeprefix('founded_')}" for c in cols}
-    pcols = [p for p in powers.values() if rs.has(p)]
+    powers = use_columns(rs, cols)
+    pcols = list(powers.values())
     if rs.from_stats:
         st = rs.stats
         L = st.layout["win_units"]
@@ -71,7 +73,7 @@ def guild_table(rs: RunSet) -> pl.DataFrame:
             h, hw = st.valued[f"n:{c}"], st.valued[f"w:{c}"]
             v, k, kw = h.values, h.a.sum(axis=0), hw.a.sum(axis=0)
             s[f"f{i}"], s[f"fw{i}"], s[f"g{i}"] = int(k[v > 0].sum()), kw[v > 0].sum() / L, float((v * k).sum())
-            if powers[c] in pcols:
+            if c in powers:
                 hp = st.valued[f"n:{powers[c]}"]
                 s[f"p{i}"] = float((hp.values * hp.a.sum(axis=0)).sum())
         return _guild_table(rs, cols, powers, pcols, s)
@@ -81,7 +83,7 @@ def guild_table(rs: RunSet) -> pl.DataFrame:
         hit = pl.col(c) > 0
         exprs += [hit.sum().alias(f"f{i}"), pl.when(hit).then(w).otherwise(0.0).sum().alias(f"fw{i}"),
                   pl.col(c).cast(pl.Float64).sum().alias(f"g{i}")]
-        if powers[c] in pcols:
+        if c in powers:
             exprs.append(pl.col(powers[c]).cast(pl.Float64).sum().alias(f"p{i}"))
     s = collect(rs.players(["win_share", *cols, *pcols]).select(exprs)).row(0, named=True)
     return _guild_table(rs, cols, powers, pcols, s)
@@ -102,7 +104,7 @@ def _guild_table(rs, cols, powers, pcols, s) -> pl.DataFrame:
         return [float(v) if np.isfinite(v) else None for v in np.asarray(x, float)]
 
     return pl.DataFrame({
-        "card": [c.removeprefix("founded_") for c in cols], "card_name": [card_name(c) for c in cols],
+        "card": [rs.type_key(c) for c in cols], "card_name": [rs.type_name(c) for c in cols],
         "players": np.full(len(cols), int(n), np.int64), "founders": f.astype(np.int64),
         "founded_share": f / n, "founded_ci_low": flo, "founded_ci_high": fhi, "mean_guilds": g / n,
         "founders_win_share": clean(p1), "founders_ci_low": clean(lo1), "founders_ci_high": clean(hi1),
@@ -110,5 +112,5 @@ def _guild_table(rs, cols, powers, pcols, s) -> pl.DataFrame:
         "fair_share": np.full(len(cols), 1.0 / rs.n_players), "diff": clean(p1 - p2),
         "diff_low": clean(dlo), "diff_high": clean(dhi), "p_value": clean(pv), "p_adjusted": clean(adj),
         "significant": np.nan_to_num(adj, nan=1.0) < 0.05,
-        "mean_powers": [s[f"p{i}"] / n if powers[c] in pcols else None for i, c in enumerate(cols)],
+        "mean_powers": [s[f"p{i}"] / n if c in powers else None for i, c in enumerate(cols)],
     }, schema=SCHEMA)

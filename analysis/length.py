@@ -1,12 +1,13 @@
-"""Game length and how games end (games.parquet ``turns``, optionally ``end_reason`` and ``reshuffles``).
+"""Game length and how games end (the games columns the spec declares ``length``, in turns, and
+``end_reason``; optionally ``reshuffles``).
 
 :func:`length_summary` gives one row: the mean number of turns with a t interval, quantiles, and the
 mean number of reshuffles; :func:`length_distribution` the share of games per bin of turns, split by
 end reason (bins of a round width, at most :data:`MAX_BINS` of them); :func:`end_reason_table` the
 share of games ending each way with Wilson intervals and the mean length of those games. End reason
-codes are named by run.json's ``end_reason_names`` (``{"0": "third_guild", …}``); unnamed codes show
-as "End reason *k*". Games are independent, so every interval is over games. All are polars lazy
-queries over games.parquet; a game without a ``turns`` column (Middle-Ages) has none of these tables.
+codes are named by run.json's ``end_reason_names`` (``{"0": "third_guild", …}``) and shown in the
+words of the spec's labels; unnamed codes show as "End reason *k*". Games are independent, so every interval is over games. All are polars lazy
+queries over games.parquet; a game without a length in turns (Middle-Ages, Fief combat) has none of these tables.
 
 May import polars, numpy, :mod:`analysis.load` and :mod:`analysis.stats`.
 """
@@ -23,18 +24,32 @@ QUANTILES = (("p05", 0.05), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p95
 MAX_BINS = 40
 _WIDTHS = (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000)
 
-# Display names of the Médiévallons end reasons (MV-6, MV-7); other names fall back to the
-# capitalised name with spaces.
-_END_LABELS = {"third_guild": "Third guild founded", "empty_pile": "Draw pile ran out",
-               "truncated": "Turn limit reached"}
+def length_column(rs: RunSet) -> str | None:
+    """The games column the spec declares ``length``, when it counts turns (the tables and the
+    report's words speak of turns; a length in other units, Fief's combat rounds, is left out)."""
+    cols = rs.role_columns("length", "games")
+    return cols[0].name if cols and cols[0].unit == "turns" else None
+
+
+def reason_column(rs: RunSet):
+    """The games column the spec declares ``end_reason`` (a :class:`simcore.contract.Column`)."""
+    cols = rs.role_columns("end_reason", "games")
+    return cols[0] if cols else None
 
 
 def has_length(rs: RunSet) -> bool:
-    return rs.has_games("turns")
+    return length_column(rs) is not None
 
 
 def has_end_reasons(rs: RunSet) -> bool:
-    return rs.has_games("turns", "end_reason")
+    return has_length(rs) and reason_column(rs) is not None
+
+
+def _games(rs: RunSet, reason: bool = False, extra: tuple[str, ...] = ()) -> pl.LazyFrame:
+    """The games' length (as ``turns``), end reason (as ``end_reason``) and ``extra`` columns."""
+    length, why = length_column(rs), reason_column(rs)
+    names = {length: "turns", **({why.name: "end_reason"} if reason else {})}
+    return rs.games([*names, *extra]).rename({k: v for k, v in names.items() if k != v})
 
 
 def end_reason_names(rs: RunSet) -> dict[int, str]:
@@ -42,9 +57,12 @@ def end_reason_names(rs: RunSet) -> dict[int, str]:
     return code_names(rs.metas[0].get("end_reason_names"))
 
 
-def end_reason_label(name: str) -> str:
-    """``third_guild`` → ``Third guild founded``; unknown names are capitalised with spaces."""
-    return _END_LABELS.get(name, name.replace("_", " ").capitalize())
+def end_reason_label(name: str, rs: RunSet | None = None) -> str:
+    """The words a report shows for an end reason: the spec's label words (Médiévallons'
+    ``third_guild`` → ``Third guild founded``), else the name capitalised with spaces."""
+    col = reason_column(rs) if rs is not None else None
+    words = col.label_words if col is not None else {}
+    return words.get(name, name.replace("_", " ").capitalize())
 
 
 def _name(names: dict[int, str], code) -> str:
@@ -103,7 +121,7 @@ def length_summary(rs: RunSet) -> pl.DataFrame:
     if rs.from_stats:
         s = _summary_from_stats(rs)
     else:
-        lf = rs.games(["turns", *(["reshuffles"] if resh else [])])
+        lf = _games(rs, extra=("reshuffles",) if resh else ())
         t = pl.col("turns").cast(pl.Float64)
         exprs = [pl.len().alias("games"), t.mean().alias("_s"), ((t - t.mean()) ** 2).sum().alias("_ss"),
                  t.min().alias("min"), t.max().alias("max")]
@@ -151,7 +169,7 @@ def length_distribution(rs: RunSet) -> pl.DataFrame:
             d["end_reason"] = r
         agg = pl.DataFrame(d)
     else:
-        agg = collect(rs.games(keys).group_by(keys).agg(pl.len().alias("games")))
+        agg = collect(_games(rs, reason=reasons).group_by(keys).agg(pl.len().alias("games")))
     schema = {"turns_from": pl.Int64, "turns_to": pl.Int64, "end_reason": pl.Int64,
               "end_reason_name": pl.String, "label": pl.String, "games": pl.Int64, "share": pl.Float64}
     if agg.height == 0:
@@ -170,7 +188,7 @@ def length_distribution(rs: RunSet) -> pl.DataFrame:
     return pl.DataFrame({
         "turns_from": out["turns_from"], "turns_to": out["turns_from"] + (w - 1),
         "end_reason": out["end_reason"].cast(pl.Int64), "end_reason_name": nm,
-        "label": ["All games" if c is None else end_reason_label(n) for c, n in zip(codes, nm)],
+        "label": ["All games" if c is None else end_reason_label(n, rs) for c, n in zip(codes, nm)],
         "games": out["games"].cast(pl.Int64), "share": out["games"].cast(pl.Float64) / total,
     }, schema=schema)
 
@@ -192,7 +210,7 @@ def end_reason_table(rs: RunSet) -> pl.DataFrame:
                             "_ss": m2[keep]})
     else:
         t = pl.col("turns").cast(pl.Float64)
-        agg = collect(rs.games(["turns", "end_reason"]).group_by("end_reason").agg(
+        agg = collect(_games(rs, reason=True).group_by("end_reason").agg(
             pl.len().alias("games"), t.mean().alias("_s"), ((t - t.mean()) ** 2).sum().alias("_ss")))
     names = end_reason_names(rs)
     codes = sorted(set(int(c) for c in agg["end_reason"].to_list() if c is not None) | set(names))
@@ -210,7 +228,7 @@ def end_reason_table(rs: RunSet) -> pl.DataFrame:
         return [float(v) if np.isfinite(v) else None for v in x]
 
     return pl.DataFrame({
-        "end_reason": codes, "end_reason_name": nm, "label": [end_reason_label(x) for x in nm],
+        "end_reason": codes, "end_reason_name": nm, "label": [end_reason_label(x, rs) for x in nm],
         "games": n.astype(np.int64), "total": np.full(len(codes), int(total), np.int64),
         "share": n / total if total else np.full(len(codes), np.nan), "ci_low": lo, "ci_high": hi,
         "mean_turns": clean(mean), "turns_ci_low": clean(tlo), "turns_ci_high": clean(thi),

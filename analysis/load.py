@@ -73,19 +73,73 @@ def smallest_difference(game: str | None, kind: str, overrides: dict | None = No
     return float(table.get(kind, _SMALLEST_FALLBACK.get(kind, 1.0)))
 
 
-def tile_name(column_or_key: str, game: str = DEFAULT_GAME) -> str:
-    """Human name of a tile type from ``tiles_<key>`` or ``<key>``: the display name the game's
-    spec gives the column (``tiles_marche`` → ``Marché``), else the capitalised suffix."""
+SMALLEST_METRICS = {"win_share": "share", "share": "share", "score": "score", "length": "length",
+                    "turns": "length"}
+
+
+def parse_smallest_difference(text: str | None, option: str = "--smallest-difference") -> dict[str, float]:
+    """``win_share=2pp,score=3,length=1`` → ``{"share": 0.02, "score": 3.0, "length": 1.0}`` (the
+    kinds :func:`smallest_difference` takes). Win shares take ``2pp``, ``2%`` or ``2`` (percentage
+    points); scores and lengths a number in their unit. Every value must be > 0 (a share below
+    100 pp); an unknown metric, a repeated one or a bad value is one :class:`UsageError` line."""
+    if text is None or not str(text).strip():
+        return {}
+    from simcore.errors import UsageError
+
+    out: dict[str, float] = {}
+    for part in str(text).split(","):
+        name, sep, value = (x.strip() for x in part.partition("="))
+        if not sep or not name:
+            raise UsageError(f"{option} {text!r}: expected METRIC=VALUE[,METRIC=VALUE…], "
+                             f"e.g. win_share=2pp,score=3")
+        kind = SMALLEST_METRICS.get(name.lower())
+        if kind is None:
+            raise UsageError(f"{option} {name}: unknown metric (use win_share, score or length)")
+        if kind in out:
+            raise UsageError(f"{option} {name}: given twice")
+        raw = value.lower()
+        if kind == "share":
+            raw = raw.removesuffix("pp").removesuffix("%").strip()
+        try:
+            v = float(raw)
+        except ValueError:
+            unit = "percentage points, e.g. 2pp" if kind == "share" else "a number > 0"
+            raise UsageError(f"{option} {name}={value}: not a number ({unit})") from None
+        if kind == "share":
+            v /= 100.0
+        if not (v > 0 and v == v and v != float("inf")) or (kind == "share" and v >= 1.0):
+            limit = "between 0 and 100 pp" if kind == "share" else "> 0"
+            raise UsageError(f"{option} {name}={value}: must be {limit}")
+        out[kind] = v
+    return out
+
+
+def smallest_text(kind: str, value: float, game: str | None = None) -> str:
+    """How a smallest difference is said: ``2 pp``, ``3 coins``, ``1 turn``."""
+    v = f"{value * 100:g} pp" if kind == "share" else f"{value:g}"
+    if kind == "score":
+        v += f" {score_unit(game)}"
+    elif kind == "length":
+        v += " turn" if value == 1 else " turns"
+    return v
+
+
+def type_name(column_or_key: str, game: str = DEFAULT_GAME) -> str:
+    """Human name of a type from a per-type column (``tiles_marche``) or its key (``marche``): the
+    game's spec's ``type_names`` (``Marché``), else the key capitalised."""
     from simcore import games as registry
 
-    key = column_or_key.removeprefix("tiles_")
     spec = registry.specs().get(game)
-    if spec is not None:
-        try:
-            return spec.column(f"tiles_{key}").label
-        except KeyError:
-            pass
-    return key.replace("_", " ").capitalize()
+    if spec is None:
+        return column_or_key.replace("_", " ").capitalize()
+    try:
+        key = spec.column(column_or_key).key
+    except KeyError:
+        key = column_or_key
+    return spec.type_name(key)
+
+
+tile_name = type_name       # the name the tile tables of Middle-Ages used
 
 
 def seat_label(seat: int) -> str:
@@ -263,6 +317,99 @@ def _check_games(p: Path, meta: dict, spec) -> None:
                          "(files of different runs?)")
 
 
+#: How far a game's win shares may add up from 1 (they are exact fractions such as 1/3 stored
+#: as float64; a hand edit moves them by far more).
+WIN_SUM_TOLERANCE = 1e-9
+
+
+def _figure_error(path: Path, problem: str) -> UsageError:
+    return UsageError(f"{path}: {problem}: the run directory was changed after it was written "
+                      "(damaged, or files of different runs mixed); rerun the simulation"[:400])
+
+
+def check_figures(run: str | Path, meta: dict) -> None:
+    """The figures that tie a run's tables together, computed from the files themselves rather
+    than taken on trust from their hashes (a table edited by hand with run.json's record written
+    again is refused all the same):
+
+    * stats.json: ``games`` as in run.json; every seat counted in every game; the win shares of all
+      games adding up to the number of games (each game's add up to 1);
+    * players.parquet: ``players`` rows per game, seats 0 … players-1 once each, win shares finite,
+      in [0, 1] and adding up to 1 in every game; each seat's total win share equal to the one in
+      stats.json (the two tables describe the same games).
+
+    One :class:`UsageError` line naming the file and the first figure that does not hold."""
+    from simcore import accumulate
+
+    p = Path(run)
+    games, n_players = meta["games"], meta["players"]
+    st = read_stats(p)
+    stats_wins = None
+    if st is not None:
+        where = p / accumulate.STATS_FILE
+        try:
+            f, units = st.fixed, int(st.layout["win_units"])
+            seat_games = np.asarray(f["cell_n"]).sum(axis=1)
+            seat_wins = np.asarray(f["cell_win"]).sum(axis=1)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise UsageError(f"{where}: cannot read the statistics ({exc!r})"[:300]) from None
+        if st.games != games:
+            raise _figure_error(where, f"{st.games:,} games where run.json says {games:,}")
+        if len(seat_games) != n_players or np.any(seat_games != games):
+            raise _figure_error(where, f"games counted per seat {seat_games.tolist()[:6]} where "
+                                f"{games:,} games of {n_players} players count {games:,} for every seat")
+        total = int(seat_wins.sum())
+        if units < 1 or total != games * units:
+            raise _figure_error(where, f"the win shares of all games add up to {total / max(units, 1):,.6g} "
+                                f"where {games:,} games make {games:,} (each game's add up to 1)")
+        stats_wins = seat_wins / units
+    path = p / PLAYERS
+    if not path.is_file():
+        return
+    schema = pl.scan_parquet(path).collect_schema()
+    for name in ("game", "seat", "win_share"):
+        if name not in schema:
+            raise UsageError(f"{path}: missing column {name}")
+    if not schema["win_share"].is_float() or not schema["game"].is_integer() \
+            or not schema["seat"].is_integer():
+        raise _figure_error(path, f"win_share is {schema['win_share']}, game {schema['game']}, seat "
+                            f"{schema['seat']} (a win share is a number, games and seats whole numbers)")
+    scan = pl.scan_parquet(path).select("game", "seat", "win_share")
+    try:
+        per_game = collect(scan.group_by("game").agg(
+            n=pl.len(), seats=pl.col("seat").n_unique(), s0=pl.col("seat").min(),
+            s1=pl.col("seat").max(), w=pl.col("win_share").sum(), w0=pl.col("win_share").min(),
+            w1=pl.col("win_share").max()))
+        bad = per_game.filter(
+            (pl.col("n") != n_players) | (pl.col("seats") != n_players) | (pl.col("s0") != 0)
+            | (pl.col("s1") != n_players - 1)
+            | ~((pl.col("w") - 1).abs() <= WIN_SUM_TOLERANCE)
+            | ~(pl.col("w0") >= 0) | ~(pl.col("w1") <= 1)).sort("game").head(1)
+        seat_sums = collect(scan.group_by("seat").agg(w=pl.col("win_share").sum()).sort("seat"))
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise UsageError(f"{path}: cannot read ({str(exc).splitlines()[0] if str(exc) else exc!r})"[:300]) from None
+    if len(bad):
+        r = bad.row(0, named=True)
+        g = r["game"]
+        if r["n"] != n_players or r["seats"] != n_players or r["s0"] != 0 or r["s1"] != n_players - 1:
+            raise _figure_error(path, f"game {g} has {r['n']} rows for {r['seats']} seats where a "
+                                f"{n_players}-player game has one row per seat")
+        if not abs(r["w"] - 1) <= WIN_SUM_TOLERANCE:
+            raise _figure_error(path, f"the win shares of game {g} add up to {r['w']:.6g} (every "
+                                "game's add up to 1)")
+        raise _figure_error(path, f"game {g} has a win share of "
+                            f"{r['w0'] if not r['w0'] >= 0 else r['w1']!r} (a win share is from 0 to 1)")
+    g0, g1 = per_game["game"].min(), per_game["game"].max()
+    if len(per_game) != games or g0 != 0 or g1 != games - 1:
+        raise _figure_error(path, f"{len(per_game):,} games ({g0}…{g1}) where run.json says {games:,} "
+                            f"(0…{games - 1})")
+    if stats_wins is not None:
+        rows = seat_sums["w"].to_numpy()
+        if len(rows) != n_players or not np.allclose(rows, stats_wins, rtol=0, atol=1e-6 * games + 1e-9):
+            raise _figure_error(path, f"the seats' total win shares {np.round(rows, 3).tolist()[:6]} "
+                                f"differ from stats.json's {np.round(stats_wins, 3).tolist()[:6]}")
+
+
 def check_run(run: str | Path, *, players: bool | None = None) -> dict:
     """run.json of run directory ``run`` after checking the directory (see the module docstring);
     ``players``: the reader needs players.parquet (default: only when the run has no statistics,
@@ -288,6 +435,7 @@ def check_run(run: str | Path, *, players: bool | None = None) -> dict:
     elif "raw_players" in meta:       # the runner writes games.parquet with every run
         raise UsageError(f"{p / GAMES}: missing (the runner writes it with every run: the directory "
                          "is damaged; rerun the simulation)")
+    check_figures(p, meta)                 # the tying figures computed from the files again
     _CHECKED[key] = meta
     return meta
 
@@ -317,6 +465,13 @@ class RunSet:
     n_rows: int
     _strategies: tuple[str, ...] | None = field(default=None, repr=False)
     stats: object = field(default=None, repr=False)   # simcore.accumulate.RunStats, pooled
+    # smallest differences that matter, by kind ("share", "score", "length"), over the game's own
+    # (:func:`smallest_difference`; ``--smallest-difference``); None: the game's defaults
+    smallest: dict | None = field(default=None, repr=False)
+
+    def smallest_of(self, kind: str) -> float:
+        """The smallest difference of ``kind`` that matters for this run set."""
+        return smallest_difference(self.game, kind, self.smallest)
 
     @property
     def from_stats(self) -> bool:
@@ -342,9 +497,51 @@ class RunSet:
         """Independent unit of the run: ``deal`` for rotated-seat runs (paired analysis), else ``game``."""
         return "deal" if self.has("deal", "rotation") else "game"
 
+    # -- columns by their role in the game's spec (never by name) -------------------------------
+    @property
+    def spec(self):
+        """The game's :class:`simcore.contract.GameSpec` (None for a game the registry lacks)."""
+        from simcore import games as registry
+
+        return registry.specs().get(self.game)
+
+    def role_columns(self, role: str, table: str = "players") -> tuple:
+        """The spec's columns of ``table`` ("players" or "games") with ``role`` that this run
+        has, in table order (:class:`simcore.contract.Column`)."""
+        spec = self.spec
+        if spec is None:
+            return ()
+        present = self.player_columns if table == "players" else self.game_columns
+        return tuple(c for c in spec.columns_with_role(role, table) if c.name in present)
+
+    def role_group(self, role: str, table: str = "players") -> tuple:
+        """The first group of ``role`` columns this run has (e.g. the coins at the end of every
+        turn), in table order; () when it has none."""
+        cols = self.role_columns(role, table)
+        return tuple(c for c in cols if c.group == cols[0].group) if cols else ()
+
+    def role_column(self, role: str, table: str = "players") -> str | None:
+        """The name of the run's one column with a single role (``length``, ``end_reason`` …)."""
+        cols = self.role_columns(role, table)
+        return cols[0].name if cols else None
+
+    def type_key(self, column: str):
+        """The type (``key``) of a per-type column (``tiles_marche`` → ``marche``)."""
+        spec = self.spec
+        try:
+            return spec.column(column).key if spec is not None else column
+        except KeyError:
+            return column
+
+    def type_name(self, column: str) -> str:
+        """What a report calls the type of a per-type column (the spec's ``type_names``)."""
+        key, spec = self.type_key(column), self.spec
+        return spec.type_name(key) if spec is not None else str(key).replace("_", " ").capitalize()
+
     @property
     def tile_columns(self) -> tuple[str, ...]:
-        return tuple(c for c in self.player_columns if c.startswith("tiles_"))
+        """The per-type holdings the type tables study: the spec's ``drafted_by_type`` group."""
+        return tuple(c.name for c in self.role_group("drafted_by_type"))
 
     @property
     def n_games(self) -> int:

@@ -10,6 +10,13 @@ intervals over deals. Without deals, intervals are Wilson intervals with the num
 player rows for :func:`strategy_table`) as n; when strategies are tied to seats the seat advantage is
 part of the matchup (``confounded`` column).
 
+Each table is one family of comparisons, adjusted by Holm's step-down procedure (issue 29): the
+strategies against the fair share, and the unordered strategy pairs against ½ (A–B and B–A are
+mirror images, one test). The tests are t tests over the independent units (deals, or games), so
+shared wins carry their own (smaller) variance. ``significant`` is the adjusted call and
+``verdict`` words it by size; the intervals shown are each comparison's own 95 % interval,
+unadjusted, and the pages say so.
+
 May import polars, numpy, :mod:`analysis.load` and :mod:`analysis.stats`.
 """
 
@@ -21,6 +28,7 @@ import polars as pl
 from analysis import stats
 from analysis.load import Block, RunSet, int_moments, run_pass
 
+ALPHA = 0.05          # family-wise error of each family (strategies; unordered matchup pairs)
 _SUB = 250_000  # games per sub-block: bounds the (games × strategies²) work arrays
 
 
@@ -195,13 +203,33 @@ def _acc(rs: RunSet, acc: MatchupAccumulator | None) -> MatchupAccumulator:
     return acc
 
 
+def _smallest_share(rs) -> float:
+    """The smallest win-share difference that matters (1 pp unless the run set says otherwise)."""
+    from analysis.load import smallest_difference
+
+    return smallest_difference(getattr(rs, "game", None), "share", getattr(rs, "smallest", None))
+
+
+def _unit_p_values(mom: stats.Moments, n, aim) -> np.ndarray:
+    """Two-sided t p-values of "per-unit mean = aim" over the independent units (deals or games):
+    the per-unit means carry the tie-aware variance (shared wins) and, paired by deal, cancel seat
+    advantage and deal luck."""
+    mean, sd = mom.mean_sd()
+    return stats.t_test_vs(mean, sd, n, aim)
+
+
 def strategy_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataFrame:
     """Win share of each strategy.
 
     Columns: strategy, players (player rows), units (games or deals the interval is over),
-    win_share, ci_low, ci_high, fair_share (1/n), diff, significant (fair share outside the
-    interval), paired (deal-level analysis), confounded (the strategy always sits in the same seats,
-    so its win share includes their seat advantage).
+    win_share, ci_low, ci_high (95 %, this strategy's alone: unadjusted), fair_share (1/n), diff,
+    p_value (t test of "win share = fair share" over the units), p_adjusted (Holm over the
+    strategies of the table: one family), significant (p_adjusted < 0.05: with strategies that are
+    all equally strong, some strategy is flagged in at most 5 % of runs), verdict (the gap worded
+    by its size, :func:`analysis.stats.practical`), smallest (the smallest win-share difference
+    that matters: 1 pp unless the run set says otherwise), paired (deal-level analysis),
+    confounded (the strategy always sits in the same seats, so its win share includes their seat
+    advantage).
     """
     acc = _acc(rs, acc)
     if acc.paired:
@@ -213,11 +241,18 @@ def strategy_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.Data
     fair = 1.0 / rs.n_players
     fixed = _seat_bound(acc)
     keep = acc.rows > 0
+    pval = np.where(keep, _unit_p_values(acc.s_mom, acc.s_n, fair), np.nan)
+    padj = stats.holm(pval)
+    flag = np.nan_to_num(padj, nan=1.0) < ALPHA
+    small = _smallest_share(rs)
     return pl.DataFrame({
         "strategy": list(rs.strategies), "players": acc.rows.astype(np.int64),
         "units": units.astype(np.int64),
         "win_share": p, "ci_low": lo, "ci_high": hi, "fair_share": np.full(acc.k, fair), "diff": p - fair,
-        "significant": (lo > fair) | (hi < fair), "paired": np.full(acc.k, acc.paired),
+        "p_value": pval, "p_adjusted": padj, "significant": flag,
+        "verdict": np.atleast_1d(stats.practical(p - fair, np.nan, np.nan, small, clear=flag)),
+        "smallest": np.full(acc.k, small),
+        "paired": np.full(acc.k, acc.paired),
         "confounded": fixed & (acc.k > 1) & (not acc.paired),
     }).filter(pl.Series(keep))
 
@@ -226,8 +261,13 @@ def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataF
     """Head-to-head results of every ordered pair of different strategies that met.
 
     Columns: strategy, opponent, meetings (games or deals where both played), ahead_share (A finishes
-    ahead of B; ties ½), ci_low, ci_high, significant (interval excludes ½), win_share (A's win
-    share in those games) with win_ci_low, win_ci_high, fair_share (1/n), paired, confounded.
+    ahead of B; ties ½), ci_low, ci_high (95 %, this pair's alone: unadjusted), p_value (t test of
+    "ahead share = ½" over the units), p_adjusted (Holm over the unordered pairs that met: one
+    family; A–B and B–A are one comparison, mirror images, and carry the same p-values),
+    significant (p_adjusted < 0.05), verdict (the gap from ½ worded by its size against smallest,
+    1 pp unless the run set says otherwise),
+    win_share (A's win share in those games) with win_ci_low, win_ci_high (unadjusted; not
+    tested), fair_share (1/n), paired, confounded.
     """
     acc = _acc(rs, acc)
     k = acc.k
@@ -236,15 +276,29 @@ def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataF
     w, wlo, whi = _interval(acc.w_sum, acc.w_mom, acc.m_n, acc.paired)
     fixed = _seat_bound(acc)
     keys = [key for key in range(k * k) if acc.m_n[key] > 0]
+    raw = _unit_p_values(acc.m_mom, acc.m_n, 0.5)
+    upper = [key for key in keys if key // k < key % k]           # one test per unordered pair
+    pval = np.full(k * k, np.nan)
+    padj = np.full(k * k, np.nan)
+    pval[upper] = raw[upper]
+    padj[upper] = stats.holm(raw[upper]) if upper else []
+    for key in upper:
+        mirror = (key % k) * k + key // k
+        pval[mirror], padj[mirror] = pval[key], padj[key]
+    flag = np.nan_to_num(padj, nan=1.0) < ALPHA
     return pl.DataFrame({
         "strategy": [names[key // k] for key in keys], "opponent": [names[key % k] for key in keys],
         "meetings": acc.m_n[keys].astype(np.int64), "ahead_share": a[keys],
         "ci_low": lo[keys], "ci_high": hi[keys],
-        "significant": (lo[keys] > 0.5) | (hi[keys] < 0.5),
+        "p_value": pval[keys], "p_adjusted": padj[keys], "significant": flag[keys],
+        "verdict": np.atleast_1d(stats.practical(a[keys] - 0.5, np.nan, np.nan, _smallest_share(rs),
+                                                 clear=flag[keys])).tolist(),
+        "smallest": np.full(len(keys), _smallest_share(rs)),
         "win_share": w[keys], "win_ci_low": wlo[keys], "win_ci_high": whi[keys],
         "fair_share": np.full(len(keys), 1.0 / rs.n_players), "paired": np.full(len(keys), acc.paired),
         "confounded": [bool(fixed[key // k] and fixed[key % k] and not acc.paired) for key in keys],
     }, schema_overrides={"meetings": pl.Int64, "ahead_share": pl.Float64, "ci_low": pl.Float64,
-                         "ci_high": pl.Float64, "significant": pl.Boolean, "win_share": pl.Float64,
+                         "ci_high": pl.Float64, "p_value": pl.Float64, "p_adjusted": pl.Float64,
+                         "significant": pl.Boolean, "verdict": pl.String, "smallest": pl.Float64, "win_share": pl.Float64,
                          "win_ci_low": pl.Float64, "win_ci_high": pl.Float64, "fair_share": pl.Float64,
                          "paired": pl.Boolean, "confounded": pl.Boolean})

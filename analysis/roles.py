@@ -9,14 +9,16 @@ fellows?". :func:`role_table` answers the first: per role, the share of games th
 shares of its players summed per game), with a Wilson interval over games, and per seat of that role.
 :func:`role_seat_table` answers the second: per seat, its share of its own role's wins against the
 equal split 1/k among the role's k seats, with a Wilson interval, and a chi-square test of "the
-role's seats are equal" per role.
+role's seats are equal" per role. The seats of the roles of several seats are one family of
+comparisons, adjusted by Holm (:func:`role_seat_flags`, Wald tests from the seats' joint win-share
+covariance); the chi-square tests of the roles are a second family, Holm over the roles.
 
 Roles come from the players' ``role`` column (a string, or an integer code indexing the spec's
 roles in declaration order); a run without that column has one role, ``player``, and these tables
 are not computed (:func:`has_roles`).
 
-May import polars, numpy, :mod:`analysis.load`, :mod:`analysis.stats` and the registry of games
-(:mod:`simcore.games`, for role display names).
+May import polars, numpy, :mod:`analysis.load`, :mod:`analysis.stats`, :mod:`analysis.seats` and
+the registry of games (:mod:`simcore.games`, for role display names).
 """
 
 from __future__ import annotations
@@ -40,23 +42,29 @@ def role_names(rs: RunSet) -> dict[str, str]:
     return {r.name: r.display for r in _spec_roles(rs)}
 
 
+def _role_column(rs: RunSet) -> str:
+    """The players column the spec declares ``seat_role`` (Seigneurial's ``role``)."""
+    return rs.role_column("seat_role") or "role"
+
+
 def _role_expr(rs: RunSet) -> pl.Expr:
-    """The ``role`` column as role names, whatever its stored type."""
-    dtype = rs.players(["role"]).collect_schema()["role"]     # the files' metadata, no rows read
+    """The seat-role column as role names (named ``role``), whatever its stored type."""
+    col = _role_column(rs)
+    dtype = rs.players([col]).collect_schema()[col]     # the files' metadata, no rows read
     if dtype.is_integer():
         names = [r.name for r in _spec_roles(rs)]
-        return pl.col("role").cast(pl.Int64).replace_strict(
+        return pl.col(col).cast(pl.Int64).replace_strict(
             list(range(len(names))), names, default=None, return_dtype=pl.Utf8).alias("role")
-    return pl.col("role").cast(pl.Utf8).alias("role")
+    return pl.col(col).cast(pl.Utf8).alias("role")
 
 
 def has_roles(rs: RunSet) -> bool:
-    """True when the players carry a ``role`` column with more than one role."""
-    if not rs.has("role"):
+    """True when the players carry a column of role ``seat_role`` with more than one role."""
+    if rs.role_column("seat_role") is None:
         return False
     if rs.from_stats:
         return len(set(rs.stats.layout["seat_roles"])) > 1
-    found = collect(rs.players(["role"]).select(_role_expr(rs).unique()))
+    found = collect(rs.players([_role_column(rs)]).select(_role_expr(rs).unique()))
     return found.height > 1
 
 
@@ -66,7 +74,7 @@ def _order(rs: RunSet) -> list[str]:
         present = list(dict.fromkeys(rs.stats.layout["seat_roles"]))
         declared = [r.name for r in _spec_roles(rs)]
         return [r for r in declared if r in present] + [r for r in present if r not in declared]
-    first = collect(rs.players(["seat", "role"]).with_columns(_role_expr(rs))
+    first = collect(rs.players(["seat", _role_column(rs)]).with_columns(_role_expr(rs))
                     .group_by("role").agg(pl.col("seat").min()).sort("seat"))
     present = first["role"].to_list()
     declared = [r.name for r in _spec_roles(rs)]
@@ -95,7 +103,8 @@ def role_table(rs: RunSet) -> pl.DataFrame:
             rows.append((r, G, f["cell_win"][idx].sum() / L, len(idx), f["cell_rank"][idx].sum() / (len(idx) * G)))
         agg = pl.DataFrame(rows, schema=["role", "games", "wins", "seats", "mean_rank"], orient="row")
         return _role_table(rs, agg)
-    lf = rs.players(["run", "game", "seat", "role", "win_share", "rank"]).with_columns(_role_expr(rs))
+    lf = rs.players(["run", "game", "seat", _role_column(rs), "win_share", "rank"]).with_columns(
+        _role_expr(rs))
     per_game = lf.group_by("run", "game", "role").agg(
         pl.col("win_share").cast(pl.Float64).sum().alias("w"),
         pl.len().alias("k"),
@@ -131,14 +140,68 @@ def _role_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
     })
 
 
-def role_seat_table(rs: RunSet) -> pl.DataFrame:
+ALPHA = 0.05
+
+
+def role_seat_flags(mean, cov, seat_roles, alpha: float = ALPHA):
+    """(seat_p_value, seat_p_adjusted, flag) per seat of "this seat wins as often as the average
+    seat of its role": the Wald test of the contrast d_i = w_i − mean of w_j over the role's seats,
+    with its variance from the joint covariance ``cov`` of the seats' mean win shares (tie-aware,
+    and the contrasts of one role are correlated), Holm over every seat of every role of several
+    seats (one family). A seat alone in its role is not tested (nan)."""
+    mean = np.asarray(mean, dtype=float)
+    cov = np.asarray(cov, dtype=float)
+    P = mean.size
+    roles = list(seat_roles)
+    C = np.zeros((P, P))
+    tested = np.zeros(P, dtype=bool)
+    for s in range(P):
+        mates = [j for j in range(P) if roles[j] == roles[s]]
+        if len(mates) < 2:
+            continue
+        tested[s] = True
+        C[s, s] = 1.0
+        C[s, mates] -= 1.0 / len(mates)
+    d = C @ mean
+    dcov = C @ cov @ C.T
+    _, pval = stats.wald_vs(d, dcov, 0.0)
+    pval = np.where(tested, pval, np.nan)
+    padj = stats.holm(pval)
+    return pval, padj, np.nan_to_num(padj, nan=1.0) < alpha
+
+
+def _seat_mean_cov(rs: RunSet, seat_acc=None):
+    """Mean win-share vector of the seats and the covariance of that mean (from the per-game
+    cross-products Σ w wᵀ: :class:`analysis.seats.SeatAccumulator`)."""
+    from analysis import seats as seats_mod
+    from analysis.load import run_pass
+
+    acc = seat_acc
+    if acc is None:
+        if rs.from_stats:
+            acc = seats_mod.seat_accumulator_from_stats(rs)
+        else:
+            acc = seats_mod.SeatAccumulator(rs.n_players)
+            run_pass(rs, [acc])
+    G = float(acc.games)
+    m = acc.total / G
+    cov = (acc.cross / G - np.outer(m, m)) * (G / max(G - 1.0, 1.0)) / G
+    return m, cov
+
+
+def role_seat_table(rs: RunSet, seat_acc=None) -> pl.DataFrame:
     """Per seat, its win share and its share of its own role's wins.
 
     Columns: role, role_label, seat, seat_label, games, wins, win_share, ci_low, ci_high (Wilson over
     games), share_of_role (wins / the role's wins), share_low, share_high (Wilson over the role's
-    wins), equal_share (1 / seats of the role), diff (share_of_role − equal_share), significant
-    (equal_share outside the interval), and per role: chi2, dof, p_value of "the role's seats win
-    equally often" (chi-square on the seats' wins; nan for a role of one seat).
+    wins; 95 %, this seat's alone: unadjusted), equal_share (1 / seats of the role), diff
+    (share_of_role − equal_share), seat_p_value (Wald test of "wins as often as its role's average
+    seat", :func:`role_seat_flags`), seat_p_adjusted (Holm over every seat of every role of several
+    seats: one family), significant (seat_p_adjusted < 0.05: in a game whose seats of a role are
+    alike, some seat is flagged in at most 5 % of runs), verdict (the gap worded by its size against
+    smallest: 1 pp of the role's wins unless the run set says otherwise), and per role: chi2, dof, p_value of "the role's seats win equally
+    often" (chi-square on the seats' wins; nan for a role of one seat) and chi2_p_adjusted (Holm
+    over the roles of several seats).
     """
     if rs.from_stats:
         f, L = rs.stats.fixed, rs.stats.layout["win_units"]
@@ -146,16 +209,21 @@ def role_seat_table(rs: RunSet) -> pl.DataFrame:
                             "seat": np.arange(rs.n_players, dtype=np.int8),
                             "games": f["cell_n"].sum(axis=1), "wins": f["cell_win"].sum(axis=1) / L})
     else:
-        lf = rs.players(["seat", "role", "win_share"]).with_columns(_role_expr(rs))
+        lf = rs.players(["seat", _role_column(rs), "win_share"]).with_columns(_role_expr(rs))
         agg = collect(lf.group_by("role", "seat").agg(
             pl.len().alias("games"),
             pl.col("win_share").cast(pl.Float64).sum().alias("wins"),
         ))
     order = _order(rs)
     shown = role_names(rs)
+    seat_roles = dict(zip(agg["seat"].to_list(), agg["role"].to_list()))
+    mean, cov = _seat_mean_cov(rs, seat_acc)
+    spval, spadj, sflag = role_seat_flags(mean, cov, [seat_roles[s] for s in range(rs.n_players)])
+    small = rs.smallest_of("share")
     frames = []
     for role in order:
         part = agg.filter(pl.col("role") == role).sort("seat")
+        seats_of = part["seat"].cast(pl.Int64).to_numpy()
         n = part["games"].to_numpy().astype(float)
         wins = part["wins"].to_numpy()
         low, high = stats.wilson(wins, n)
@@ -175,8 +243,16 @@ def role_seat_table(rs: RunSet) -> pl.DataFrame:
             "ci_low": low, "ci_high": high,
             "share_of_role": share, "share_low": s_low, "share_high": s_high,
             "equal_share": np.full(k, equal), "diff": share - equal,
-            "significant": (s_low > equal) | (s_high < equal),
+            "seat_p_value": spval[seats_of], "seat_p_adjusted": spadj[seats_of],
+            "significant": sflag[seats_of],
+            "verdict": np.atleast_1d(stats.practical(share - equal, np.nan, np.nan, small,
+                                                     clear=sflag[seats_of])),
+            "smallest": np.full(k, small),
             "chi2": np.full(k, chi2, dtype=float), "dof": np.full(k, dof, dtype=np.int64),
             "p_value": np.full(k, p, dtype=float),
         }))
-    return pl.concat(frames)
+    out = pl.concat(frames)
+    per_role = out.group_by("role", maintain_order=True).agg(pl.col("p_value").first())
+    adj = stats.holm(per_role["p_value"].to_numpy())
+    return out.join(pl.DataFrame({"role": per_role["role"], "chi2_p_adjusted": adj}), on="role",
+                    how="left", maintain_order="left")

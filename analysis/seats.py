@@ -1,8 +1,9 @@
 """Seat advantage and the shape of a game's outcome (common columns, plus checkpoints if recorded).
 
-Checkpoints (the game flow): Middle-Ages' coins at the end of every turn (``coins_turn_t``, MA-12)
-when a run records them, else its coins just before each of the four events
-(``coins_before_event_k``, runs written before the per-turn columns): :func:`checkpoint_columns`.
+Checkpoints (the game flow): the columns the spec declares ``checkpoint_by_turn`` (Middle-Ages' coins
+at the end of every turn, MA-12) when a run records them, else ``checkpoint_by_event`` (its coins
+just before each of the four events, runs written before the per-turn columns):
+:func:`checkpoint_columns`.
 
 Seat metrics: :func:`seat_table` (win share per seat against the fair 1/n, Wilson intervals),
 :func:`seat_tests` (chi-square test of "seats are equal"; Ludii's Balance and AdvantageP1 with rank
@@ -20,40 +21,41 @@ May import polars, numpy, :mod:`analysis.load`, :mod:`analysis.stats` and :mod:`
 
 from __future__ import annotations
 
-import re
 
 import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.load import Block, RunSet, collect, int_moments, run_pass, seat_label
+from analysis.load import Block, RunSet, collect, int_moments, run_pass, score_unit, seat_label
 
 _SHARED_EPS = 1e-6
 SMALLEST_SHARE = 0.01       # a seat gap below 1 pp is "clear but small" (analysis.load.SMALLEST_SHARE)
 
 
-# The score-by-time families a run may record, best first: Middle-Ages' coins at the end of every
-# turn (MA-12, ``coins_turn_t``: turn t, its Event included), else its coins just before each event
-# (``coins_before_event_k``: event card k fires at the end of turn 4k, MA-4.5; runs written before
-# the per-turn columns existed have only these).
-_FAMILIES = (("turn", re.compile(r"coins_turn_(\d+)"), lambda t: t),
-             ("event", re.compile(r"coins_before_event_(\d+)"), lambda k: 4 * k))
+# The score-by-time families a run may record, best first (roles of the game's spec): a running
+# total at the end of every turn (``checkpoint_by_turn``; Middle-Ages' coins_turn_t, MA-12), else
+# one just before each event (``checkpoint_by_event``, taken at the column's ``turn``; Middle-Ages'
+# coins_before_event_k, all that runs written before the per-turn columns have).
+_FAMILIES = (("turn", "checkpoint_by_turn"), ("event", "checkpoint_by_event"))
+
+
+def _turn_of(col) -> int:
+    return int(col.key) if col.role == "checkpoint_by_turn" else int(col.turn)
 
 
 def _family(rs: RunSet) -> tuple[str, list[str], list[int]]:
     """(kind, columns in time order, turn of each) of the first family ``rs`` records; kind is
     ``""`` and the lists are empty for games without one."""
-    for kind, pattern, turn_of in _FAMILIES:
-        found = sorted((int(m.group(1)), c) for c in rs.player_columns
-                       if (m := pattern.fullmatch(c)))
+    for kind, role in _FAMILIES:
+        found = sorted((_turn_of(c), c.name) for c in rs.role_group(role))
         if found:
-            return kind, [c for _, c in found], [turn_of(k) for k, _ in found]
+            return kind, [c for _, c in found], [t for t, _ in found]
     return "", [], []
 
 
 def checkpoint_columns(rs: RunSet) -> list[str]:
-    """The checkpoints of the game flow, in time order: ``coins_turn_t`` (coins at the end of every
-    turn) when the run records them, else ``coins_before_event_k`` (older Middle-Ages runs); empty
+    """The checkpoints of the game flow, in time order: the ``checkpoint_by_turn`` columns (coins at
+    the end of every turn) when the run records them, else ``checkpoint_by_event`` (older runs); empty
     for games without either."""
     return _family(rs)[1]
 
@@ -76,7 +78,8 @@ def seat_table(rs: RunSet) -> pl.DataFrame:
     game: shared wins make it smaller than √(p(1 − p))), p_value (Wald test of the fair share with
     that sd), p_adjusted (Holm over the seats), significant (p_adjusted < 0.05: a fair game flags
     some seat in at most 5 % of runs; :func:`seat_flags`), verdict (the gap worded by its size
-    against 1 pp: :func:`analysis.stats.practical`), mean_score, score_sd, score_ci_low,
+    against the smallest win-share difference that matters, 1 pp unless the run set says otherwise:
+    :func:`analysis.stats.practical`), smallest (that difference, as a share), mean_score, score_sd, score_ci_low,
     score_ci_high (t interval), mean_rank.
 
     From the statistics: games, Σ win share, Σ win share², Σ score, Σ score², Σ rank per seat.
@@ -128,7 +131,8 @@ def _seat_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
         "fair_share": np.full(len(p), fair), "diff": p - fair,
         "diff_low": low - fair, "diff_high": high - fair,
         "win_share_sd": wsd, "p_value": pval, "p_adjusted": padj, "significant": flag,
-        "verdict": stats.practical(p - fair, np.nan, np.nan, SMALLEST_SHARE, clear=flag),
+        "verdict": stats.practical(p - fair, np.nan, np.nan, rs.smallest_of("share"), clear=flag),
+        "smallest": np.full(len(p), rs.smallest_of("share")),
         "mean_score": mean, "score_sd": sd, "score_ci_low": slow, "score_ci_high": shigh,
         "mean_rank": agg["mean_rank"],
     })
@@ -343,16 +347,15 @@ class OutcomeAccumulator:
 
     ``checkpoints`` are score-by-time columns in time order (:func:`checkpoint_columns`); ``kind``
     says which family they are (``"turn"``: one per turn; ``"event"``: one before each event), and
-    ``turns`` the turn of each (default: inferred from the column names)."""
+    ``turns`` the turn of each (from the spec's roles: :func:`outcome_accumulator`)."""
 
     game_columns: tuple[str, ...] = ()
     MAX_SPREAD = 400
 
-    def __init__(self, checkpoints: list[str], kind: str | None = None,
-                 turns: list[int] | None = None) -> None:
+    def __init__(self, checkpoints: list[str], kind: str = "", turns: list[int] = ()) -> None:
         self.checkpoints = list(checkpoints)
-        if kind is None or turns is None:
-            kind, turns = _family_of_columns(self.checkpoints)
+        if len(turns) != len(self.checkpoints):
+            raise ValueError(f"{len(self.checkpoints)} checkpoints but {len(turns)} turns")
         self.kind, self.turns = kind, list(turns)
         self.player_columns = ("score", "win_share", *self.checkpoints)
         k = len(self.checkpoints)
@@ -384,17 +387,6 @@ class OutcomeAccumulator:
             prev = np.where(sole, lead, prev)
         if self.checkpoints:
             self.changes += np.bincount(changes, minlength=len(self.changes))[: len(self.changes)]
-
-
-def _family_of_columns(cols: list[str]) -> tuple[str, list[int]]:
-    """(kind, turns) of checkpoint columns given by name (all of one family)."""
-    for kind, pattern, turn_of in _FAMILIES:
-        ms = [pattern.fullmatch(c) for c in cols]
-        if cols and all(ms):
-            return kind, [turn_of(int(m.group(1))) for m in ms]
-    if cols:
-        raise ValueError(f"checkpoint columns of no known family: {cols}")
-    return "", []
 
 
 def outcome_accumulator(rs: RunSet) -> OutcomeAccumulator:
@@ -435,7 +427,8 @@ def outcome_table(rs: RunSet, acc: OutcomeAccumulator | None = None) -> pl.DataF
     """Run-level outcome metrics, one row each.
 
     Columns: metric, label, estimate, ci_low, ci_high, n, kind ("proportion": Wilson; "mean": t).
-    Metrics: shared_wins (games whose win is shared), score_spread (winner − runner-up, coins),
+    Metrics: shared_wins (games whose win is shared), score_spread (winner − runner-up, in the
+    game's score unit),
     and with checkpoints, the times the sole leader changes between consecutive checkpoints and
     one leader metric per checkpoint: with ``coins_turn_t``, lead_changes_by_turn (from turn to
     turn) and leader_wins_turn_t (win share of the sole leader at the end of turn t); in runs with
@@ -451,7 +444,8 @@ def outcome_table(rs: RunSet, acc: OutcomeAccumulator | None = None) -> pl.DataF
     rows.append(("shared_wins", "Games with a shared win", acc.shared / g, lo, hi, g, "proportion"))
     mean, sd = stats.Moments.of_counts(np.arange(len(acc.spread)), acc.spread).mean_sd()
     lo, hi = stats.t_interval(mean, sd, g)
-    rows.append(("score_spread", "Winner's lead over the runner-up (coins)", mean, lo, hi, g, "mean"))
+    rows.append(("score_spread", f"Winner's lead over the runner-up ({score_unit(rs.game)})", mean,
+                 lo, hi, g, "mean"))
     if acc.checkpoints:
         mean, sd = stats.Moments.of_counts(np.arange(len(acc.changes)), acc.changes).mean_sd()
         lo, hi = stats.t_interval(mean, sd, g)

@@ -524,6 +524,24 @@ def wald_vs(est, cov, aim) -> tuple[np.ndarray, np.ndarray]:
     return z, two_sided_p(z)
 
 
+def t_test_vs(mean, sd, n, aim) -> np.ndarray:
+    """Two-sided one-sample t p-values of "mean = aim" (vectorised) from each component's mean,
+    sample sd and count of independent units (games or deals); ``nan`` below two units. A zero sd
+    gives p = 1 when the mean is the aim and 0 otherwise."""
+    mean, sd, n = (np.atleast_1d(np.asarray(v, dtype=float)) for v in (mean, sd, n))
+    aim = np.broadcast_to(np.asarray(aim, dtype=float), mean.shape)
+    out = np.full(mean.shape, np.nan)
+    for i in range(mean.size):
+        if not (n[i] >= 2 and np.isfinite(mean[i]) and np.isfinite(sd[i])):
+            continue
+        if sd[i] == 0:
+            out[i] = 1.0 if mean[i] == aim[i] else 0.0
+            continue
+        t = (mean[i] - aim[i]) / (sd[i] / math.sqrt(n[i]))
+        out[i] = min(1.0, 2 * t_sf(abs(t), float(n[i] - 1)))
+    return out
+
+
 def holm_reject(p_values, alpha: float = 0.05) -> np.ndarray:
     """Which hypotheses Holm's step-down procedure rejects at family-wise level ``alpha``."""
     return np.nan_to_num(holm(p_values), nan=1.0) < alpha

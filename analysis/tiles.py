@@ -1,4 +1,5 @@
-"""Tile impact: how the tiles a player ends with relate to winning (any ``tiles_<type>`` columns).
+"""Tile impact: how the tiles a player ends with relate to winning (the spec's ``drafted_by_type``
+columns, :attr:`analysis.load.RunSet.tile_columns`: Middle-Ages' ``tiles_<domain>``).
 
 :func:`tile_impact` gives the win share of players holding exactly c tiles of each type at the end;
 :func:`tile_summary` one row per type (mean count among all players and among winners, weighted by
@@ -27,7 +28,7 @@ def has_tiles(rs: RunSet) -> bool:
 def tile_impact(rs: RunSet) -> pl.DataFrame:
     """Win share by the number of tiles of each type held at the end.
 
-    Columns: tile (column suffix), tile_name, tiles (count held), players, win_share, ci_low,
+    Columns: tile (the type's key), tile_name, tiles (count held), players, win_share, ci_low,
     ci_high (Wilson), fair_share (1/n). Sorted by board order of the columns, then count.
     """
     cols = list(rs.tile_columns)
@@ -70,7 +71,7 @@ def _impact(rs: RunSet, rows: list, schema: dict) -> pl.DataFrame:
     wins = agg["wins"].to_numpy()
     lo, hi = stats.wilson(wins, n)
     return pl.DataFrame({
-        "tile": [c.removeprefix("tiles_") for c in agg["column"]],
+        "tile": [rs.type_key(c) for c in agg["column"]],
         "tile_name": [tile_name(c, rs.game) for c in agg["column"]],
         "tiles": agg["tiles"].cast(pl.Int64), "players": agg["players"].cast(pl.Int64),
         "win_share": wins / n, "ci_low": lo, "ci_high": hi, "fair_share": np.full(len(n), 1.0 / rs.n_players),
@@ -125,7 +126,7 @@ def tile_summary(rs: RunSet) -> pl.DataFrame:
             se = (resid / Sxx) ** 0.5
             lo, hi = slope - q * se, slope + q * se
             corr = Sxy / (Sxx * Syy) ** 0.5 if Syy > 0 else float("nan")
-        rows.append((c.removeprefix("tiles_"), tile_name(c, rs.game), sx / n, sxy / sy if sy else float("nan"),
+        rows.append((rs.type_key(c), tile_name(c, rs.game), sx / n, sxy / sy if sy else float("nan"),
                      slope, lo, hi, corr, bool(lo > 0 or hi < 0)))
     return pl.DataFrame(rows, schema=schema, orient="row")
 
@@ -183,7 +184,7 @@ def _pairs(rs: RunSet, cols: list[str], agg: pl.DataFrame, schema: dict) -> pl.D
                  else f"{tile_name(first, rs.game)} + {tile_name(second, rs.game)}")
         low, high = stats.wilson(wins, players)
         sp, sw = players / total_players, (wins / total_wins if total_wins else float("nan"))
-        rows.append((label, first.removeprefix("tiles_"), second.removeprefix("tiles_") if second else None,
+        rows.append((label, rs.type_key(first), rs.type_key(second) if second else None,
                      int(players), sp, sw, sw / sp, wins / players, float(low), float(high)))
     out = pl.DataFrame(rows, schema=schema, orient="row")
     # Several (a, b) orders map to one unordered pair: merge them.

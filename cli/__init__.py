@@ -46,7 +46,7 @@ def _root(version: bool = typer.Option(False, "--version", callback=_print_versi
     """Monte Carlo balance analysis for tabletop games."""
 
 
-_COMMAND_MODULES = ("simulate", "report", "export", "check", "fief", "medievallons", "strategies", "golden", "games",
+_COMMAND_MODULES = ("simulate", "report", "export", "check", "tables", "strategies", "golden", "games",
                     "ladder", "sweep", "tune", "questions", "replay", "skill")
 
 

@@ -10,9 +10,10 @@ sequential test of :mod:`analysis.check.decision`, played by :func:`analysis.che
 exits 0 (pass), 1 (a metric moved beyond its tolerance), 3 (undecided at the maximum number of games)
 or 2 (usage or config error). Everything is callable from Python: :func:`run_check`.
 
-``balance baseline --panel NAME --out DIR`` records every cell of a panel (a directory of one
-baseline per cell, :mod:`analysis.check.panel`), and ``balance check --baseline DIR`` checks every
-cell with the chance of a false FAIL split over the cells.
+``balance baseline --panel NAME --out DIR`` (with ``--rules``/``--set``) records every cell of a
+panel (a directory of one baseline per cell, :mod:`analysis.check.panel`), and ``balance check
+--baseline DIR`` checks every cell (or ``--panel NAME|FILE``/``--players``/``--lineup``: those
+cells) with the chance of a false FAIL split over the cells checked.
 
 May import typer, the standard library, :mod:`simcore`, :mod:`cli.sweep` (help texts) and, lazily
 inside the commands, :mod:`analysis` and :mod:`strategies.panels`.
@@ -29,14 +30,14 @@ import typer
 from simcore.errors import UsageError
 from simcore.games import DEFAULT_GAME
 
-from cli.sweep import LINEUP_HELP, PANEL_HELP
+from cli.sweep import LINEUP_HELP, PANEL_HELP, SMALLEST_HELP
 
 
 def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games: int | None = None,
               rules: str | Path | None = None, against_rules: str | Path | None = None,
               seed: int | None = None, batch: int | None = None, threads: int | None = None,
               alpha: float | None = None, beta: float | None = None, save_run: str | Path | None = None,
-              force: bool = False, log=None, settings=(), executor=None):
+              force: bool = False, log=None, settings=(), executor=None, smallest: dict | None = None):
     """Check ``run``, or play the baseline's configuration (:func:`analysis.check.play.play_check`),
     against a baseline file. Returns an :class:`analysis.check.decision.CheckResult` (``.exit_code``,
     ``.verdict``, reports). ``save_run`` keeps the games the check played as a run directory;
@@ -48,6 +49,8 @@ def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games
     from simcore.options import check_alpha, check_common
 
     base = load_baseline(baseline_path)
+    if smallest:                  # --smallest-difference: over the baseline's [smallest_difference]
+        base.smallest = {**base.smallest, **smallest}
     # Everything is checked before a game is played: settings, seeds, threads, the run, the rules.
     check_alpha(alpha)
     check_settings(base.alpha if alpha is None else alpha, base.seed_offset, {},
@@ -105,6 +108,8 @@ def register(app: typer.Typer) -> None:
                                    help="Chance that a change of twice the tolerance PASSES."),
         check_games: Optional[str] = typer.Option(
             None, "--check-games", help="Most games a check plays (default: from a power calculation)."),
+        smallest_difference: Optional[str] = typer.Option(
+            None, "--smallest-difference", help=SMALLEST_HELP + " Recorded in the baseline; check uses it."),
         seed_offset: int = typer.Option(1, "--seed-offset",
                                         help="A check plays seed = the run's seed + this (not 0)."),
         panel: Optional[str] = typer.Option(None, "--panel", help="Record every cell of this panel "
@@ -117,6 +122,9 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(2024, "--seed", help="With --panel: the seed of every cell's run."),
         rules: Optional[Path] = typer.Option(None, "--rules", help="With --panel: rules TOML (default: "
                                              "the shipped rules)."),
+        settings: Optional[list[str]] = typer.Option(
+            None, "--set", help="With --panel: change one rule setting of the rules every cell plays: "
+                                "PATH=VALUE (income.palais.base=4); repeatable."),
     ) -> None:
         """Record what RUN measured, how to reproduce it and the accepted tolerances (a TOML file);
         with --panel, every cell of a panel (a directory of one baseline per cell)."""
@@ -125,16 +133,23 @@ def register(app: typer.Typer) -> None:
 
         tol = _parse_tolerance(tolerance, "--tolerance")
         tol_s = _parse_tolerance(score_tolerance, "--score-tolerance")
+        from analysis.load import parse_smallest_difference
+
+        small = parse_smallest_difference(smallest_difference)
         n = parse_games(check_games, "--check-games") if check_games is not None else None
         if panel is not None or lineup:
             if run is not None:
                 raise UsageError("--panel: the panel's cells are played here; leave out RUN")
             from analysis.check.panel import record_panel_baseline
+            from simcore.config import parse_settings
+            from simcore.options import check_seed
             from strategies.panels import from_options
 
+            check_seed(seed)
             the_panel = from_options(game, panel=panel, players=players, lineups=lineup)
             path = record_panel_baseline(
-                the_panel, out, games=parse_games(games), seed=seed, rules=rules, force=force,
+                the_panel, out, games=parse_games(games), seed=seed, rules=rules,
+                settings=parse_settings(settings), force=force,
                 tolerance={"seat_win_share": tol, "strategy_win_share": tol, "seat_mean_score": tol_s},
                 alpha=alpha, beta=beta, check_games=n,
                 log=lambda m: print(m, file=sys.stderr))
@@ -142,10 +157,14 @@ def register(app: typer.Typer) -> None:
             return
         if run is None:
             raise UsageError("give a run directory to measure, or --panel NAME")
+        if settings or rules is not None:
+            raise UsageError(f"{'--set' if settings else '--rules'}: only with --panel (a run's rules "
+                             "are the ones it was played with)")
         path = make_baseline(run, out, force=force,
                              tolerance={"seat_win_share": tol, "strategy_win_share": tol,
                                         "seat_mean_score": tol_s},
-                             alpha=alpha, check_games=n, seed_offset=seed_offset, beta=beta)
+                             alpha=alpha, check_games=n, seed_offset=seed_offset, beta=beta,
+                             smallest=small)
         typer.echo(str(path))
 
     @app.command("check")
@@ -182,9 +201,19 @@ def register(app: typer.Typer) -> None:
                                                 "played as a run directory (replayed there)."),
         force: bool = typer.Option(False, "--force", help="Replace a non-empty --save-run directory, or a --junit file that balance check did not write."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
+        smallest_difference: Optional[str] = typer.Option(
+            None, "--smallest-difference",
+            help=SMALLEST_HELP + " Default: the baseline's [smallest_difference]."),
         workers: Optional[int] = typer.Option(None, "--workers", help="Play the check's run on a local Dask cluster of N workers."),
         scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play the check's run on a running Dask scheduler (docs/cluster.md)."),
         allow_oversubscribe: bool = typer.Option(False, "--allow-oversubscribe", help="With --workers: allow more workers than cores (up to 8 per core; each worker is a process with its own memory)."),
+        panel: Optional[str] = typer.Option(
+            None, "--panel", help="With --baseline DIR (a panel baseline): check these cells of it "
+            "(default: every recorded cell); the chance of a false FAIL is split over the cells "
+            "checked. " + PANEL_HELP),
+        lineup: Optional[list[str]] = typer.Option(None, "--lineup", help=LINEUP_HELP),
+        players: Optional[str] = typer.Option(None, "--players", "-p", help="With --baseline DIR: the "
+                                              "player counts to check (3,4,5)."),
     ) -> None:
         """Compare win shares and scores with a baseline, playing until every metric is decided: exit 0
         pass, 1 regression, 3 undecided at the maximum number of games, 2 usage error."""
@@ -192,14 +221,30 @@ def register(app: typer.Typer) -> None:
         from analysis.check.presentation import status_line, text_report, write_reports
         from simcore.runner import parse_games
 
+        if panel is not None or lineup or players is not None:
+            if not is_panel_baseline(baseline):
+                raise UsageError(f"--panel: --baseline {baseline} is not a panel baseline directory "
+                                 "(record one with balance baseline --panel NAME --out DIR)")
         if is_panel_baseline(baseline):
             if run is not None or against_rules is not None or save_run is not None or junit or summary:
                 raise UsageError("--baseline DIR (a panel): RUN, --against-rules, --save-run, --junit "
                                  "and --summary are for one baseline file")
             log = None if quiet else (lambda msg: print(msg, file=sys.stderr))
+            from analysis.check.panel import read_panel_baseline
             from simcore.config import parse_settings
+            from simcore.options import check_alpha, check_common
+            from strategies.panels import from_options, parse_players
 
-            pc = check_panel(baseline, games=parse_games(games) if games is not None else None,
+            check_alpha(alpha)
+            check_common(seed=seed, threads=threads)
+            wanted = None
+            if panel is not None or lineup or players is not None:
+                recorded, _ = read_panel_baseline(baseline)
+                wanted = (from_options(recorded.game, panel=panel, players=players, lineups=lineup)
+                          if panel is not None or lineup else
+                          recorded.only_players(parse_players(players)))
+            pc = check_panel(baseline, panel=wanted,
+                             games=parse_games(games) if games is not None else None,
                              rules=rules, settings=parse_settings(settings), alpha=alpha, beta=beta,
                              threads=threads, log=log)
             for label, r in zip(pc.labels, pc.results):
@@ -212,6 +257,9 @@ def register(app: typer.Typer) -> None:
         from simcore.atomic import check_output_file
         from simcore.config import parse_settings
 
+        from analysis.load import parse_smallest_difference
+
+        small = parse_smallest_difference(smallest_difference)
         n = parse_games(games) if games is not None else None
         sets = parse_settings(settings)
         read = [baseline, *(p for p in (run, rules) if p is not None)]
@@ -229,7 +277,7 @@ def register(app: typer.Typer) -> None:
             res = run_check(baseline, run, games=n, rules=rules, against_rules=against_rules,
                             seed=seed, batch=batch, threads=threads, alpha=alpha, beta=beta,
                             save_run=save_run, force=force, log=log, settings=sets,
-                            executor=executor)
+                            executor=executor, smallest=small)
         write_reports(res, junit, summary, force=force)
         typer.echo(status_line(res) if quiet else text_report(res).rstrip())
         if res.exit_code:

@@ -5,7 +5,9 @@ Shows the cells as they are played (step k of n with an estimate of the time lef
 (``.csv`` or ``.parquet``, one row per cell: :func:`analysis.ladder.ladder_table`), atomically
 (:mod:`simcore.atomic`); an existing file is refused unless ``--force``, before any game is played.
 ``--rules`` and ``--set`` play the ladder under other rules (a tune's ``best_rules.toml``);
-``--players 3,4,5`` (or ``--panel NAME``: its player counts) plays one matrix per player count.
+``--players 3,4,5`` plays one matrix per player count. ``--panel NAME|FILE`` (or ``--players`` with
+``--lineup``, repeatable) plays the panel's player counts and line-ups: at each of its player counts,
+the matrix of the bots its line-ups at that count hold (every seat's bot, in the panel's order).
 
 May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis` and :mod:`cli.progress`.
 """
@@ -19,7 +21,7 @@ import typer
 
 from simcore.games import DEFAULT_GAME
 
-from cli.sweep import PANEL_HELP, SET_HELP
+from cli.sweep import LINEUP_HELP, PANEL_HELP, SET_HELP
 
 LADDER_FORMATS = (".csv", ".parquet")
 
@@ -36,9 +38,12 @@ def ladder(
     bots: str = typer.Option("random,greedy,balanced,rollout", "--bots",
                              help="Comma list of strategies (a game with roles: default every preset)."),
     games: str = typer.Option("4000", "--games", "-n", help="Games per cell (rounded up to whole rotations)."),
-    players: str = typer.Option("4", "--players", "-p", help="Players per game, or several: 3,4,5."),
-    panel: Optional[str] = typer.Option(None, "--panel", help="Play at every player count of this "
-                                        "panel. " + PANEL_HELP),
+    players: Optional[str] = typer.Option(None, "--players", "-p", help="Players per game, or several: "
+                                          "3,4,5 (default 4; with --panel: its player counts)."),
+    panel: Optional[str] = typer.Option(None, "--panel", help="Play the bots of this panel's line-ups "
+                                        "at each of its player counts. " + PANEL_HELP),
+    lineup: Optional[List[str]] = typer.Option(None, "--lineup", help=LINEUP_HELP + " The ladder "
+                                               "ranks the bots the line-ups hold."),
     rules: Optional[Path] = typer.Option(None, "--rules", help="Rules TOML (default: the shipped rules)."),
     settings: Optional[List[str]] = typer.Option(None, "--set", help=SET_HELP),
     seed: int = typer.Option(0, "--seed"),
@@ -58,7 +63,7 @@ def ladder(
 
     from simcore import runner
     from simcore.config import parse_settings
-    from strategies.panels import lookup as panel_lookup, parse_players
+    from strategies.panels import from_options, parse_players
 
     spec = registry.get(game)
     if spec.strategies is None:
@@ -66,9 +71,19 @@ def ladder(
     n = parse_games(games)
     check_seed(seed)
     set_threads(threads)
-    counts = parse_players(players)
-    if panel is not None:
-        counts = list(panel_lookup(game, panel).player_counts)
+    counts = parse_players(players or "4")
+    by_count: dict[int, list[str]] = {}
+    if panel is not None or lineup:
+        if bots != _DEFAULT_BOTS:
+            raise UsageError("--bots: give --bots or a panel (--panel, --lineup), not both: the "
+                             "ladder ranks the bots of the panel's line-ups")
+        the_panel = from_options(game, panel=panel, lineups=lineup, players=players)
+        for c in the_panel.cells:
+            by_count.setdefault(c.players, [])
+            for b in c.lineup:
+                if b not in by_count[c.players]:
+                    by_count[c.players].append(b)
+        counts = sorted(by_count)
     for p in counts:
         spec.check_players(p)
     sets = parse_settings(settings or ())
@@ -82,6 +97,11 @@ def ladder(
         names = list(S.presets())      # a game with roles: every preset, grouped by role below
     for b in names:
         S.lookup(b, option="--bots")  # validate every name before the long part
+    if by_count and spec.roles_alike and any(len(v) < 2 for v in by_count.values()):
+        # a single bot has no one to be ranked against: the panel's line-ups must hold two
+        one = next(p for p, v in by_count.items() if len(v) < 2)
+        raise UsageError(f"--panel: at {one} players its line-ups hold one bot ({by_count[one][0]}); "
+                         "a ladder ranks bots against each other (give line-ups of two bots or more)")
     if out is not None:
         from simcore.atomic import check_output_file
 
@@ -90,13 +110,14 @@ def ladder(
         check_output_file(out, force)
     console = Console()
     if not spec.roles_alike:
-        tables = [_role_ladder(console, L, S, spec, names, n, p, seed, game, rules, sets)
+        tables = [_role_ladder(console, L, S, spec, by_count.get(p, names), n, p, seed, game, rules, sets)
                   for p in counts]
         _write(out, force, tables)
         return
     tables = []
     for players in counts:
-        tables.append(_ladder(console, L, spec, names, n, players, seed, game, rules, sets))
+        tables.append(_ladder(console, L, spec, by_count.get(players, names), n, players, seed, game,
+                              rules, sets))
     _write(out, force, tables)
 
 

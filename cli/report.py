@@ -8,12 +8,14 @@ tune's ``confirmations/trial-N``) or a panel sweep directory writes the page of 
 
 Thin shell over :func:`reports.build.build_report`: runs of one configuration are pooled, each
 further configuration is compared with the first (the baseline). Reports only read, so the
-balance questions a run cannot answer are played here first, when the baseline's game has them
-(its spec's ``analysis_hooks`` module has ``questions_for_run``: Médiévallons): ``--questions-games
+balance questions a run cannot answer are played here first: by default when the baseline's game
+plays them for every report (its spec's ``analysis_hooks`` module has ``questions_for_run``:
+Médiévallons), and for any game that has them with ``--play-questions`` (its ``questions_command``,
+what ``balance questions RUN`` plays: Middle-Ages' event-card ablation too): ``--questions-games
 N`` games per question and rules variant (default 10,000, 0 skips them) into a temporary questions
 directory beside ``--out``, which the report then reads (and keeps as ``questions/*.csv``) and which
 is removed afterwards. ``--questions DIR`` reads a directory written before by
-``balance medievallons-questions`` instead (it must match the baseline's game and rules). Progress
+``balance questions RUN --out DIR`` instead (it must match the baseline's game and rules). Progress
 shows as steps with an estimate of the time left on stderr (:class:`cli.progress.Steps`). Runs of
 different player counts are refused as a before/after unless ``--side-by-side`` asks to show them
 next to each other. Bad run directories, runs of different games or player counts, a bad
@@ -35,7 +37,9 @@ import typer
 
 from simcore.errors import UsageError
 
-QUESTIONS_GAMES = "10000"     # = analysis.questions.medievallons.QUESTIONS_GAMES (not imported: slow)
+from cli.sweep import SMALLEST_HELP
+
+QUESTIONS_GAMES = "10000"     # the questions module's default number of games (not imported here: slow)
 
 
 def parse_questions_games(text: str) -> int:
@@ -51,20 +55,31 @@ def parse_questions_games(text: str) -> int:
     return parse_games(s, "--questions-games")
 
 
-def questions_player(run: Path):
-    """The function that plays the questions a report shows for ``run``'s game, or None."""
+def questions_player(run: Path, play: bool = False):
+    """The function that plays the questions a report shows for ``run``'s game, or None: by
+    default the game's ``questions_for_run`` (Médiévallons: played for every report); with
+    ``play`` (``--play-questions``) the whole set of ``balance questions`` (``questions_command``:
+    Middle-Ages' event ablation too), refused in one line for a game that has none."""
     from simcore import games as registry
     from simcore.rundir import read_meta
 
-    spec = registry.specs().get(read_meta(run).get("game"))
+    game = read_meta(run).get("game")
+    spec = registry.specs().get(game)
     hook = registry.import_hook(spec.analysis_hooks) if spec is not None else None
-    return getattr(hook, "questions_for_run", None)
+    if not play:
+        return getattr(hook, "questions_for_run", None)
+    found = getattr(hook, "questions_command", None)
+    if found is None:
+        raise UsageError(f"--play-questions: {game} has no played balance questions "
+                         f"(Middle-Ages and Médiévallons have)")
+    return found
 
 
 def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool = False,
                 pool: bool = True, questions: Path | None = None, questions_games: int | None = None,
                 progress: Callable[..., None] | None = None, side_by_side: bool = False,
-                cells: bool = False) -> Path:
+                cells: bool = False, smallest: dict | None = None,
+                play_questions: bool = False) -> Path:
     """Play the baseline's questions if its game has them (unless ``questions`` is given or
     ``questions_games`` is 0), then build the report; returns the path of report.html."""
     from analysis.load import check_run
@@ -75,6 +90,11 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
     if questions is not None and questions_games is not None:
         raise UsageError("--questions and --questions-games: give one (--questions reads questions "
                          "played before, --questions-games plays them now)")
+    if play_questions and questions is not None:
+        raise UsageError("--questions and --play-questions: give one (--questions reads questions "
+                         "played before, --play-questions plays them now)")
+    if play_questions and questions_games == 0:
+        raise UsageError("--play-questions with --questions-games 0: nothing would be played")
     if not runs:
         raise UsageError("give at least one run directory")
     runs = [Path(r) for r in runs]
@@ -82,6 +102,10 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
 
     if cells or (runs[0] / "panel_sweep.json").is_file() or is_panel_dir(runs[0]):
         from reports.panel import build_panel_report, build_panel_sweep_report
+
+        if smallest:
+            raise UsageError("--smallest-difference: not taken by a panel's page yet (one run's, a "
+                             "before/after's and a sweep's pages take it)")
 
         check_output_dir(out, force)
         if progress:
@@ -100,22 +124,28 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
         check_output_dir(out, force, kind="report")
         if progress:
             progress(f"Reading the {kind}")
-        return (build_sweep_report if kind == "sweep" else build_tune_report)(runs[0], out, force, pdf=pdf)
+        if kind == "tune":
+            if smallest:
+                raise UsageError("--smallest-difference: a tune's page words no differences (give it "
+                                 "to balance report on the tune's runs or sweep)")
+            return build_tune_report(runs[0], out, force, pdf=pdf)
+        return build_sweep_report(runs[0], out, force, pdf=pdf, smallest=smallest)
     for r in runs:
         check_run(r)                                   # a bad run fails before anything is played
     plan_groups(runs, pool, side_by_side)              # so do runs that cannot be compared
     target = check_output_dir(out, force, inputs=[*runs, *([questions] if questions else [])],
                               kind="report")
     n = int(QUESTIONS_GAMES) if questions_games is None else questions_games
-    play = questions_player(runs[0]) if questions is None and n > 0 else None
+    play = questions_player(runs[0], play_questions) if questions is None and n > 0 else None
     if play is None:
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=questions,
-                            progress=progress, side_by_side=side_by_side)
+                            progress=progress, side_by_side=side_by_side, smallest=smallest)
     tmp = hidden_name(target, "scratch", "questions")
     try:
         played = play(runs[0], n, tmp, progress=progress)
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=played,
-                            progress=progress, side_by_side=side_by_side)
+                            progress=progress, side_by_side=side_by_side, smallest=smallest,
+                            questions_played=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -134,13 +164,19 @@ def register(app: typer.Typer) -> None:
             help="Pool runs of the same configuration (default) or keep every directory separate."),
         questions_games: Optional[str] = typer.Option(
             None, "--questions-games", show_default=False,
-            help=f"Médiévallons: games per played balance question and per card-ablation variant "
-                 f"(default {QUESTIONS_GAMES}; 0 skips them)."),
+            help=f"Games per played balance question and per ablation variant (Médiévallons' "
+                 f"questions, played for every report; any game's with --play-questions; default "
+                 f"{QUESTIONS_GAMES}; 0 skips them)."),
+        play_questions: bool = typer.Option(
+            False, "--play-questions",
+            help="Play the game's balance questions now, as balance questions RUN does (Middle-Ages: "
+                 "the event-card ablation; Médiévallons: first player, card ablation, best of 3), "
+                 "--questions-games games each, and show them."),
         questions: Optional[Path] = typer.Option(
             None, "--questions", show_default=False,
             help="Read the played balance questions from this directory (written by balance questions "
-                 "RUN for the baseline, or balance medievallons-questions; Middle-Ages: the event "
-                 "ablation) instead of playing them."),
+                 "RUN --out DIR for the baseline; Middle-Ages: the event ablation) instead of playing "
+                 "them."),
         cells: bool = typer.Option(
             False, "--cells",
             help="The runs are the cells of a panel (line-ups and player counts of one game): one "
@@ -149,13 +185,20 @@ def register(app: typer.Typer) -> None:
             False, "--side-by-side",
             help="Show the configurations next to each other instead of before/after (runs of "
                  "different player counts)."),
+        smallest_difference: Optional[str] = typer.Option(
+            None, "--smallest-difference", show_default=False,
+            help=SMALLEST_HELP + " Every verdict of the page (seats, strategies, matchups, roles, the "
+                                 "before/after, a sweep's effects) is worded by it."),
     ) -> None:
         """Write report.html (self-contained), figures/*.png|svg and optionally report.pdf."""
+        from analysis.load import parse_smallest_difference
+
+        small = parse_smallest_difference(smallest_difference)
         n_questions = None if questions_games is None else parse_questions_games(questions_games)
         from cli.progress import Steps
 
         with Steps("report") as steps:
             path = make_report(runs, out, force=force, pdf=pdf, pool=pool, questions=questions,
                                questions_games=n_questions, progress=steps, side_by_side=side_by_side,
-                               cells=cells)
+                               cells=cells, smallest=small, play_questions=play_questions)
         typer.echo(f"report: {path}")

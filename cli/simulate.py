@@ -77,7 +77,9 @@ def simulate(
         if n_games > 10:
             raise UsageError(f"--log: prints every game; give --games 10 or fewer (then balance replay "
                              f"RUN --game N for one game of a larger run)")
-        if not spec.reference:
+        from simcore.replay import can_replay
+
+        if not can_replay(spec):
             raise UsageError(f"--log: {spec.title} has no turn-by-turn reference engine")
     from simcore.config import parse_settings
 

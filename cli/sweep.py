@@ -25,6 +25,9 @@ from simcore.games import DEFAULT_GAME
 
 SET_HELP = ("Change one rule setting for every variant: PATH=VALUE (income.palais.base=4, "
             "setup.start_coins=[2,1,0,0]); repeatable.")
+SMALLEST_HELP = ("The smallest difference that matters, per metric: win_share=2pp (or 2%; win shares and "
+                 "other shares; default 1pp), score=N (in the game's score unit), length=N (turns); "
+                 "e.g. 'win_share=2pp,score=3'. Default: the game's own (docs/analysis.md).")
 PANEL_HELP = ("A panel of line-ups and player counts: a name shipped in configs/<game>/panels.toml "
               "(default, wide), FILE.toml or FILE.toml:NAME; --players then keeps its cells at "
               "those counts (docs/sweep.md).")
@@ -66,13 +69,18 @@ def sweep(
     workers: Optional[int] = typer.Option(None, "--workers", help="Play on a local Dask cluster of N worker processes (docs/cluster.md)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a running Dask scheduler (docs/cluster.md)."),
     allow_oversubscribe: bool = typer.Option(False, "--allow-oversubscribe", help="With --workers: allow more workers than cores (up to 8 per core; each worker is a process with its own memory)."),
+    smallest_difference: Optional[str] = typer.Option(
+        None, "--smallest-difference", help=SMALLEST_HELP + " Recorded in sweep.json; the sensitivity "
+        "page (balance report DIR) words the effects by it."),
 ) -> None:
+    from analysis.load import parse_smallest_difference
     from analysis.sweep.play import plan_sweep
     from simcore.cluster import check_options, executor_for
     from simcore.options import check_threads
     from simcore.runner import parse_games
     from strategies.panels import options_panel
 
+    small = parse_smallest_difference(smallest_difference)
     n = parse_games(games)
     check_threads(threads)
     check_options(workers, scheduler, allow_oversubscribe)
@@ -80,6 +88,12 @@ def sweep(
                                        strategies=strategies)
     if the_panel is not None:
         from analysis.sweep.panel import plan_panel_sweep, sentences, panel_effects
+
+        if small:
+            from simcore.errors import UsageError
+
+            raise UsageError("--smallest-difference: not taken by a panel sweep yet (give it to "
+                             "balance report CELL_DIR for one cell's page)")
 
         pplan = plan_panel_sweep(game, panel=the_panel, varies=vary, games=n, seed=seed,
                                  one_at_a_time_mode=one_at_a_time, rules=rules,
@@ -102,7 +116,7 @@ def sweep(
         return
     plan = plan_sweep(game, varies=vary, games=n, seed=seed, one_at_a_time_mode=one_at_a_time,
                       players=players, strategies=strategies, rules=rules, settings=settings or (),
-                      rotate_seats=rotate_seats)
+                      rotate_seats=rotate_seats, smallest=small)
     with executor_for(workers, scheduler, threads=threads, quiet=quiet,
                       allow_oversubscribe=allow_oversubscribe) as executor:
         path = play_with_progress(plan, out, force=force, threads=threads, chunk_size=chunk_size,

@@ -14,7 +14,7 @@ By job, then by game:
   the game spec's ``report_hooks``, never by testing a game's name.
 
 Reports only read: the tables of :func:`analysis.analyse` and of a questions directory written by
-:mod:`analysis.questions` (played beforehand by ``balance medievallons-questions`` or by
+:mod:`analysis.questions` (played beforehand by ``balance questions RUN --out DIR`` or by
 ``balance report`` itself); they never play a game and compute no statistics of their own beyond
 intervals (and Holm's correction) from the standard errors those tables give, so every number shown
 can be traced to a table. No two report modules import each other in a cycle.

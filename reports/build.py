@@ -61,21 +61,28 @@ def plan_groups(runs: Iterable[str | Path], pool: bool = True, side_by_side: boo
 
 def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = False, pdf: bool = False,
                  pool: bool = True, questions: str | Path | None = None,
-                 progress: Callable[..., None] | None = None, side_by_side: bool = False) -> Path:
+                 progress: Callable[..., None] | None = None, side_by_side: bool = False,
+                 smallest: dict | None = None, questions_played: bool = False) -> Path:
     """Analyse ``runs`` and write the report into ``out``; returns the path of report.html.
 
     Runs of one configuration are pooled (``pool=False`` keeps every directory separate); the first
     configuration is the baseline and every other one gets a before/after section, or, with
     ``side_by_side=True``, all of them are shown next to each other (runs of different player
     counts; see :func:`plan_groups`). ``questions`` is a questions directory played for the
-    baseline (``balance medievallons-questions``, or the one ``balance report`` plays first): it
+    baseline (``balance questions RUN --out DIR``, or the one ``balance report`` plays first): it
     must be of the baseline's game and rules (one-line :class:`UsageError` otherwise), and the
     game's hook shows it. ``progress(text, done, total)`` is called whenever a step starts, with the
     steps done so far and the steps in all (the CLI shows them with an estimate of the time left).
+    ``smallest``: the smallest differences that matter, by kind ("share", "score", "length";
+    :func:`analysis.load.parse_smallest_difference`), over the game's own, for every verdict of
+    the page (seats, strategies, matchups, roles, the before/after). ``questions_played``: the
+    questions directory was played for this report by the command (a page says so), not read.
     """
     say = _steps(progress)
     target = check_output_dir(out, force, kind="report")
     groups = plan_groups(runs, pool, side_by_side)
+    for g in groups:
+        g.smallest = dict(smallest) if smallest else None
     base_rs = groups[0]
     hook = hook_for(base_rs.game)
     played = None
@@ -84,6 +91,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
             raise UsageError(f"--questions {questions}: {game_title(base_rs)} reports read no played "
                              f"questions")
         played = read_questions(questions)
+        played.played_here = questions_played
         check_matches(played, base_rs)
     # Steps: one per configuration analysed, drawing, one per figure written, the page, the PDF.
     total = len(groups) + 2 + int(pdf) + 12
@@ -100,7 +108,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         cmps = []
         side = [(labels[i], groups[i], tables[i]) for i in range(len(groups))]
     else:
-        cmps = [(labels[i], compare_tables(base, tables[i], game=base_rs.game), tables[i]) for i in range(1, len(groups))]
+        cmps = [(labels[i], compare_tables(base, tables[i], game=base_rs.game, smallest=smallest), tables[i]) for i in range(1, len(groups))]
         side = None
     say("Drawing the figures", len(groups), total)
     secs, figs = build_sections(base, base_rs, cmps, played, side,

@@ -1,7 +1,7 @@
 """Reading a questions directory for a report, and checking that it belongs to the baseline run.
 
 A questions directory holds the balance questions a run cannot answer, played beforehand by the
-analysis layer (:mod:`analysis.questions`; ``balance medievallons-questions``, or ``balance report``
+analysis layer (:mod:`analysis.questions`; ``balance questions RUN --out DIR``, or ``balance report``
 itself before it builds the report): one CSV per table and run.json (game, rules, seed, bots,
 ``files``, and ``not_played`` when nothing could be played). :func:`read_questions` reads it,
 :func:`check_matches` refuses, in one line, a directory played for another game or other rules
@@ -32,6 +32,7 @@ class Questions:
     path: Path
     meta: dict
     tables: dict[str, pl.DataFrame] = field(default_factory=dict)
+    played_here: bool = False      # played by `balance report` for this report (else read from path)
 
     @property
     def not_played(self) -> str | None:

@@ -69,14 +69,20 @@ def pct_column(df: pl.DataFrame, est: str, low: str | None = None, high: str | N
     return ["" if v is None or v != v else pct_ci(v, lo, hi) for v, lo, hi in zip(df[est], df[low], df[high])]
 
 
+def smallest_pp(df: pl.DataFrame) -> str:
+    """The smallest win-share difference that matters of a table, as people read it ("1 pp")."""
+    v = float(df["smallest"][0]) if "smallest" in df.columns and df.height else 0.01
+    return f"{100 * v:g} pp"
+
+
 def seat_rows(t: dict, unit: str = "points") -> pl.DataFrame:
     s = t["seats"]
     return pl.DataFrame({
         "Seat": s["seat_label"], "Games": s["games"],
-        "Win share (95% interval)": [pct_ci(p, lo, hi) for p, lo, hi in
-                                     zip(s["win_share"], s["ci_low"], s["ci_high"])],
+        "Win share (95% interval, unadjusted)": [pct_ci(p, lo, hi) for p, lo, hi in
+                                                 zip(s["win_share"], s["ci_low"], s["ci_high"])],
         "vs fair share (pp)": [pp(d) for d in s["diff"]],
-        **({"Verdict (Holm over the seats; 1 pp matters)": s["verdict"].to_list()} if "verdict" in s.columns
+        **({f"Verdict (Holm over the seats; {smallest_pp(s)} matters)": s["verdict"].to_list()} if "verdict" in s.columns
            else {"Significant (unadjusted)": ["yes (fair share outside the interval)" if x else "no"
                                               for x in s["significant"]]}),
         f"Mean final score ({unit})": [f"{num(m)} ({num_ci(lo, hi)})" for m, lo, hi in
@@ -88,19 +94,30 @@ def role_rows(t: dict) -> pl.DataFrame:
     r = t["roles"]
     return pl.DataFrame({
         "Role": r["role_label"], "Seats": r["seats"], "Games": r["games"],
-        "Side wins": pct_column(r, "win_share", "ci_low", "ci_high"),
-        "Per seat": pct_column(r, "per_seat", "per_seat_low", "per_seat_high"),
+        "Side wins (95% interval, unadjusted)": pct_column(r, "win_share", "ci_low", "ci_high"),
+        "Per seat (95% interval, unadjusted)": pct_column(r, "per_seat", "per_seat_low", "per_seat_high"),
         "Mean rank": [num(x, 3) for x in r["mean_rank"]]})
 
 
 def role_seat_rows(t: dict) -> pl.DataFrame:
     s = t["role_seats"]
+    tested = int(s["seat_p_value"].is_not_nan().sum()) if "seat_p_value" in s.columns else 0
+    roles = s.filter(pl.col("p_value").is_not_nan())["role"].n_unique()
+    verdict = ({f"Verdict (Holm over the {tested} seats of roles of several seats; {smallest_pp(s)} matters)":
+                ["" if p != p else v for v, p in zip(s["verdict"], s["seat_p_value"])]}
+               if "verdict" in s.columns else {})
+    chi = "chi2_p_adjusted" if "chi2_p_adjusted" in s.columns else "p_value"
+    chi_label = (f"Seats equal? (chi-square, Holm over {roles} roles)" if chi == "chi2_p_adjusted" and roles > 1
+                 else "Seats equal? (chi-square; one test)" if chi == "chi2_p_adjusted"
+                 else "Seats equal? (chi-square, unadjusted)")
     return pl.DataFrame({
         "Role": s["role_label"], "Seat": s["seat_label"], "Games": s["games"],
-        "Win share": pct_column(s, "win_share", "ci_low", "ci_high"),
-        "Share of the role's wins": pct_column(s, "share_of_role", "share_low", "share_high"),
+        "Win share (95% interval, unadjusted)": pct_column(s, "win_share", "ci_low", "ci_high"),
+        "Share of the role's wins (95% interval, unadjusted)": pct_column(s, "share_of_role", "share_low",
+                                                                          "share_high"),
         "Equal split": [f"{pct(v)}%" for v in s["equal_share"]],
-        "Seats equal? (chi-square)": ["" if p != p else pvalue(p) for p in s["p_value"]]})
+        **verdict,
+        chi_label: ["" if p != p else pvalue(p) for p in s[chi]]})
 
 
 def length_rows(t: dict) -> pl.DataFrame:
@@ -130,19 +147,27 @@ def strategy_rows(t: dict) -> pl.DataFrame:
     paired = bool(s["paired"].any())
     return pl.DataFrame({
         "Strategy": s["strategy"], ("Deals" if paired else "Player-games"): s["units"],
-        "Win share (95% interval)": pct_column(s, "win_share", "ci_low", "ci_high"),
+        "Win share (95% interval, unadjusted)": pct_column(s, "win_share", "ci_low", "ci_high"),
         "vs fair share (pp)": [pp(d) for d in s["diff"]],
-        "Significant": ["yes (fair share outside the interval)" if x else "no" for x in s["significant"]],
+        **({f"Verdict (Holm over the {s.height} strategies; {smallest_pp(s)} matters)": s["verdict"].to_list()}
+           if "verdict" in s.columns else
+           {"Significant (unadjusted)": ["yes (fair share outside the interval)" if x else "no"
+                                         for x in s["significant"]]}),
         "Seat advantage included": ["yes (keeps its seats)" if c else "no" for c in s["confounded"]]})
 
 
 def matchup_rows(t: dict) -> pl.DataFrame:
     m = t["matchups"].sort(["strategy", "opponent"])
+    pairs = m.height // 2
     return pl.DataFrame({
         "Strategy": m["strategy"], "Opponent": m["opponent"], "Meetings": m["meetings"],
-        "Finishes ahead (95% interval)": pct_column(m, "ahead_share", "ci_low", "ci_high"),
-        "Significant": ["yes (50% outside the interval)" if x else "no" for x in m["significant"]],
-        "Its win share in those games": pct_column(m, "win_share", "win_ci_low", "win_ci_high")})
+        "Finishes ahead (95% interval, unadjusted)": pct_column(m, "ahead_share", "ci_low", "ci_high"),
+        **({f"Verdict (Holm over the {pairs} pairs; {smallest_pp(m)} matters)": m["verdict"].to_list()}
+           if "verdict" in m.columns else
+           {"Significant (unadjusted)": ["yes (50% outside the interval)" if x else "no"
+                                         for x in m["significant"]]}),
+        "Its win share in those games (95% interval, unadjusted; not tested)":
+            pct_column(m, "win_share", "win_ci_low", "win_ci_high")})
 
 
 def outcome_rows(t: dict, unit: str = "points") -> pl.DataFrame:
@@ -237,18 +262,18 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
 def side_by_side_rows(side: list[tuple[str, RunSet, dict]], unit: str = "points") -> pl.DataFrame:
     """One row per configuration and seat: players, win share against the fair share, mean score."""
     cols: dict[str, list] = {"Configuration": [], "Players": [], "Games": [], "Seat": [],
-                             "Win share (95% interval)": [], "Fair share": [], "vs fair share (pp)": [],
-                             "Significant": [], f"Mean final score ({unit})": []}
+                             "Win share (95% interval, unadjusted)": [], "Fair share": [], "vs fair share (pp)": [],
+                             "Significant (Holm over the seats)": [], f"Mean final score ({unit})": []}
     for label, rs, t in side:
         for r in t["seats"].iter_rows(named=True):
             cols["Configuration"].append(label)
             cols["Players"].append(rs.n_players)
             cols["Games"].append(rs.n_games)
             cols["Seat"].append(r["seat_label"])
-            cols["Win share (95% interval)"].append(pct_ci(r["win_share"], r["ci_low"], r["ci_high"]))
+            cols["Win share (95% interval, unadjusted)"].append(pct_ci(r["win_share"], r["ci_low"], r["ci_high"]))
             cols["Fair share"].append(f"{pct(r['fair_share'])}%")
             cols["vs fair share (pp)"].append(pp(r["diff"]))
-            cols["Significant"].append("yes" if r["significant"] else "no")
+            cols["Significant (Holm over the seats)"].append("yes" if r["significant"] else "no")
             cols[f"Mean final score ({unit})"].append(num(r["mean_score"]))
     return pl.DataFrame(cols)
 
@@ -273,7 +298,8 @@ def side_by_side_sentences(side: list[tuple[str, RunSet, dict]]) -> list[str]:
 def side_by_side_role_rows(side: list[tuple[str, RunSet, dict]]) -> pl.DataFrame:
     """Games with roles: one row per configuration and role, the share of games its side wins."""
     cols: dict[str, list] = {"Configuration": [], "Players": [], "Games": [], "Role": [], "Seats": [],
-                             "Side wins (95% interval)": [], "Per seat (95% interval)": []}
+                             "Side wins (95% interval, unadjusted)": [],
+                             "Per seat (95% interval, unadjusted)": []}
     for label, rs, t in side:
         for r in t["roles"].iter_rows(named=True):
             cols["Configuration"].append(label)
@@ -281,8 +307,8 @@ def side_by_side_role_rows(side: list[tuple[str, RunSet, dict]]) -> pl.DataFrame
             cols["Games"].append(rs.n_games)
             cols["Role"].append(r["role_label"])
             cols["Seats"].append(r["seats"])
-            cols["Side wins (95% interval)"].append(pct_ci(r["win_share"], r["ci_low"], r["ci_high"]))
-            cols["Per seat (95% interval)"].append(pct_ci(r["per_seat"], r["per_seat_low"], r["per_seat_high"]))
+            cols["Side wins (95% interval, unadjusted)"].append(pct_ci(r["win_share"], r["ci_low"], r["ci_high"]))
+            cols["Per seat (95% interval, unadjusted)"].append(pct_ci(r["per_seat"], r["per_seat_low"], r["per_seat_high"]))
     return pl.DataFrame(cols)
 
 
@@ -304,7 +330,11 @@ def replay_line(rs: RunSet, t: dict) -> str | None:
     (role's) lost game with its highest score (``balance replay``, :mod:`simcore.replay`); None when
     the run cannot be replayed (no reference engine, pooled runs, no players.parquet)."""
     spec = spec_for(rs.game)
-    if spec is None or not spec.reference or len(rs.paths) != 1:
+    if spec is None or len(rs.paths) != 1:
+        return None
+    from simcore.replay import can_replay     # reads the game's modules; plays nothing
+
+    if not can_replay(spec):
         return None
     if not (rs.paths[0] / "players.parquet").is_file():
         return None
@@ -386,8 +416,10 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             "roles", "Role advantage",
             "The seats of this game play different roles, so there is no fair share per seat: the left "
             "chart shows how often each role's side wins (its players' win shares summed per game, "
-            "95% Wilson intervals over games); the right chart how a role's wins split among its "
-            "seats, against an equal split, with a chi-square test per role.",
+            "95% Wilson intervals over games, each role's alone: unadjusted); the right chart how a "
+            "role's wins split among its seats, against an equal split (unadjusted intervals). "
+            "Verdicts on seats are Holm-adjusted over every seat of the roles of several seats (Wald "
+            "tests from the seats' joint win-share covariance), the chi-square tests over the roles.",
             figs.add("role_advantage", F.role_advantage(t), " ".join(role_lines[:2])),
             [("Roles", role_rows(t)), ("Seats within each role", role_seat_rows(t))],
             [x for x in [replay_line(rs, t)] if x]))
@@ -408,7 +440,10 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
         secs.append(Section(
             "matchups", "Strategy matchups",
             "How often the row strategy finishes ahead of the column strategy when they meet (ties "
-            "count ½), with 95% intervals; paired by deal when the run rotates seats.",
+            "count ½), with 95% intervals (each pair's own, unadjusted); paired by deal when the run "
+            "rotates seats. Verdicts are Holm-adjusted: over the strategies (against the fair share) "
+            f"and, separately, over the unordered pairs (against 50%); a gap under "
+            f"{smallest_pp(t['strategies']) if 'strategies' in t else '1 pp'} counts as small.",
             figs.add("matchups", F.matchups(t), mu_line),
             [("Strategies", strategy_rows(t)), ("Matchups", matchup_rows(t))]))
     if "length" in t:

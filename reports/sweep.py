@@ -164,9 +164,10 @@ def short_seed(seed) -> str:
 
 
 def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = False,
-                       pdf: bool = False) -> Path:
-    """The sensitivity page of a sweep directory; returns the path of report.html."""
-    s = sensitivity(sweep_dir)
+                       pdf: bool = False, smallest: dict | None = None) -> Path:
+    """The sensitivity page of a sweep directory; returns the path of report.html. ``smallest``:
+    the smallest differences that matter, by kind, over the sweep's own and the game's."""
+    s = sensitivity(sweep_dir, smallest or None)
     sw = s.sweep
     spec = registry.specs().get(sw["game"])
     title = f"{_title(sw['game'])}: what each setting changes"

@@ -153,11 +153,13 @@ def seat_headlines(t: dict) -> list[str]:
     out: list[str] = []
     seats = t["seats"]
     if "verdict" in seats.columns:      # largest gaps first; worded by size, Holm over the seats
-        order = stats.practical_order(seats["verdict"].to_numpy(), seats["diff"].to_numpy(), 0.01)
+        step = float(seats["smallest"][0]) if "smallest" in seats.columns else 0.01
+        small = f"{100 * step:g} pp"
+        order = stats.practical_order(seats["verdict"].to_numpy(), seats["diff"].to_numpy(), step)
         for r in seats[order].iter_rows(named=True):
             out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
                        f"{pp(r['diff'])}, {r['verdict']} (Holm over the {seats.height} seats, "
-                       f"whereas the interval is this seat's alone; a gap under 1 pp counts as "
+                       f"whereas the interval is this seat's alone; a gap under {small} counts as "
                        f"small).")
     else:
         for r in seats.iter_rows(named=True):
@@ -206,16 +208,20 @@ def role_headlines(t: dict) -> list[str]:
         label = part["role_label"][0]
         best, worst = part.sort("share_of_role", descending=True).row(0, named=True), \
             part.sort("share_of_role").row(0, named=True)
-        p = part["p_value"][0]
+        adjusted = "chi2_p_adjusted" in part.columns
+        p = part["chi2_p_adjusted" if adjusted else "p_value"][0]
+        n_tests = int(seats.filter(pl.col("p_value").is_not_nan())["role"].n_unique())
+        how = ("chi-square, " + (f"Holm over {n_tests} roles, " if n_tests > 1 else "")
+               if adjusted else "chi-square, unadjusted, ")
         equal = pct(best["equal_share"])
         if p < 0.05:
-            out.append(f"Among the {label}s, the seats do not win equally often ({pvalue(p)}): "
+            out.append(f"Among the {label}s, the seats do not win equally often ({how}{pvalue(p)}): "
                        f"{best['seat_label']} takes {_p(best, 'share_of_role', 'share_low', 'share_high')} "
                        f"of the {label}s' wins and {worst['seat_label']} "
                        f"{_p(worst, 'share_of_role', 'share_low', 'share_high')}, against an equal "
                        f"{equal}% each.")
         else:
-            out.append(f"No evidence that one {label} seat wins more than another ({pvalue(p)}): "
+            out.append(f"No evidence that one {label} seat wins more than another ({how}{pvalue(p)}): "
                        f"their shares of the {label}s' wins run from "
                        f"{pct(worst['share_of_role'])}% ({worst['seat_label']}) to "
                        f"{pct(best['share_of_role'])}% ({best['seat_label']}), against an equal {equal}% each.")
@@ -240,16 +246,23 @@ def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
         r = t["strategies"].sort("win_share", descending=True).row(0, named=True)
         note = " (strategies keep their seats in this run, so this includes seat advantage)" \
             if r["confounded"] else ""
+        if "verdict" in r:
+            verdict = (f"{r['verdict']} (Holm over the {t['strategies'].height} strategies; the "
+                       f"interval is this strategy's alone)")
+        else:
+            verdict = f"{seat_verdict(r['significant'])} (unadjusted)"
         out.append(f"The strongest strategy is {r['strategy']}: it wins {_p(r, 'win_share')} "
                    f"against a fair {pct(r['fair_share'])}%, {pp(r['win_share'] - r['fair_share'])}, "
-                   f"{seat_verdict(r['significant'])}{note}.")
+                   f"{verdict}{note}.")
     if "matchups" in t and t["matchups"].height:
         m = t["matchups"].filter(pl.col("ahead_share") >= 0.5).sort("ahead_share", descending=True)
         if m.height:
             r = m.row(0, named=True)
             how = "paired by deal over rotated seats" if r["paired"] else "over the games where they meet"
+            size = (f"; {r['verdict']} (Holm over the {t['matchups'].height // 2} pairs)"
+                    if "verdict" in r else "; interval unadjusted")
             out.append(f"{r['strategy']} finishes ahead of {r['opponent']} in {_p(r, 'ahead_share')} "
-                       f"of their meetings ({how}).")
+                       f"of their meetings ({how}{size}).")
     return out
 
 

@@ -290,6 +290,8 @@ def layout_for(spec, n_players: int, strategies: list[str], games_per_deal: int,
                player_columns: list[str], game_columns: list[str]) -> dict[str, Any]:
     """The layout of a configuration's statistics (plain JSON data): the columns by role among
     those the run writes (``player_columns``, ``game_columns``), the units, the line-up."""
+    from simcore.contract import TYPE_COUNT_ROLES
+
     P = int(n_players)
     pcols = {c.name: c for c in spec.all_player_columns if c.name in player_columns}
     gcols = {c.name: c for c in spec.all_game_columns if c.name in game_columns}
@@ -299,9 +301,10 @@ def layout_for(spec, n_players: int, strategies: list[str], games_per_deal: int,
         return found[0] if found else None
 
     def grouped(r, table=pcols):
+        roles = r if isinstance(r, tuple) else (r,)
         out: dict[str, list] = {}
         for c in table.values():
-            if c.role == r:
+            if c.role in roles:
                 out.setdefault(c.group, []).append((c.key, c.name))
         return out
 
@@ -311,7 +314,7 @@ def layout_for(spec, n_players: int, strategies: list[str], games_per_deal: int,
         checkpoints = {"kind": "turn", "columns": [n for _, n in turn], "turns": [int(k) for k, _ in turn]}
     elif before:
         checkpoints = {"kind": "event", "columns": [n for _, n in before],
-                       "turns": [4 * int(k) for k, _ in before]}
+                       "turns": [int(pcols[n].turn) for _, n in before]}
     else:
         checkpoints = {"kind": "", "columns": [], "turns": []}
     gains = {k: n for g in grouped("gain_by_event").values() for k, n in g}
@@ -328,14 +331,14 @@ def layout_for(spec, n_players: int, strategies: list[str], games_per_deal: int,
             s["before"] = None
     score = role("score")
     hist_player = [c.name for c in pcols.values() if c.dtype in _INT_DTYPES and c.name not in _SKIP_PLAYER
-                   and c.role in ("", "count_by_type", "rank")]
+                   and c.role in ("", *TYPE_COUNT_ROLES, "rank")]
     hist_game = [c.name for c in gcols.values() if c.dtype in _INT_DTYPES and c.name != "game"
                  and c.role not in ("event_by_slot",)]
     reason = role("end_reason", gcols)
     reasons = 1
     if reason is not None:
         col = gcols[reason]
-        reasons = int(col.high if col.high is not None else max(k for k, _ in col.labels)) + 1
+        reasons = int(col.high if col.high is not None else max(k for k, *_ in col.labels)) + 1
     seat_roles = list(spec.seat_roles(P)) if spec.roles else ["player"] * P
     return {
         "game": spec.name, "players": P, "strategies": list(dict.fromkeys(strategies)),
@@ -346,7 +349,7 @@ def layout_for(spec, n_players: int, strategies: list[str], games_per_deal: int,
         "player_columns": list(player_columns), "game_columns": list(game_columns),
         "checkpoints": checkpoints, "event_slots": slots,
         "hist_player": hist_player, "hist_game": hist_game,
-        "pair_groups": {g: [n for _, n in cols] for g, cols in grouped("count_by_type").items()
+        "pair_groups": {g: [n for _, n in cols] for g, cols in grouped(TYPE_COUNT_ROLES).items()
                         if len(cols) >= 2},
         "length": role("length", gcols), "end_reason": reason, "end_reasons": reasons,
         "seat_roles": seat_roles,

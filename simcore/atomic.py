@@ -21,13 +21,14 @@ Nothing already on disk is lost:
   :func:`publish_dir`). A file named ``run.json`` or ``report.html`` proves nothing. An existing
   file is replaced only with ``force``, or when it holds the writer's own sign (``own_sign``: the
   JUnit report that every CI run rewrites).
-* **Claimed.** The same check takes a lock beside the target (``.<name>.lock``, an exclusive
-  ``flock``, non-blocking): of two commands writing the same output at once, the second stops at
-  once with one line. The lock file holds the record of the command's hidden entries. It is
-  released and removed when the output is published, when the command ends
+* **Claimed.** The same check takes a lock beside the target (``.<name>.lock``, a
+  :class:`filelock.FileLock`, an exclusive ``flock`` taken without waiting): of two commands
+  writing the same output at once, the second stops at once with one line. The record of the
+  command's hidden entries is a file beside it, ``.<name>.claim``, written only while the lock is
+  held. Both are removed when the output is published, when the command ends
   (:func:`release_claims`) or at exit; after a SIGKILL the kernel frees the lock and the next
-  command finishes the job its record describes. A ``.<name>.lock`` holding anything else (a
-  user's file) is never overwritten.
+  command finishes the job the record describes. A ``.<name>.lock`` or ``.<name>.claim`` holding
+  anything else (a user's file) is never overwritten.
 * **Written under a temporary name.** Every output is written under a hidden name beside its
   target (``.<name>.tmp-<id>``, 16 random hex digits), recorded in the lock before it is made,
   and renamed into place only when complete. With ``force`` a directory is replaced in two renames:
@@ -43,14 +44,13 @@ Nothing already on disk is lost:
   result stands); reading a run that is missing for that reason restores it too
   (:func:`restore_interrupted`).
 
-May import the standard library and :mod:`simcore.errors`.
+May import the standard library, filelock and :mod:`simcore.errors`.
 """
 
 from __future__ import annotations
 
 import atexit
 import errno
-import fcntl
 import json
 import os
 import re
@@ -61,6 +61,8 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterable, Iterator
+
+from filelock import FileLock, Timeout
 
 from simcore.errors import UsageError
 
@@ -73,7 +75,7 @@ VIRTUAL_FS_TYPES = frozenset({
     "rpc_pipefs", "hugetlbfs"})
 #: Longest suffix added to an output's name for its temporary, old and lock entries.
 _SUFFIX = 64     # ".<name>.questions-<id>" and its own ".tmp-<id>" and ".lock" beside it
-_LOCK = re.compile(r"^\.(?P<name>.+)\.lock$")
+_LOCK = re.compile(r"^\.(?P<name>.+)\.(?:lock|claim)$")
 
 #: Environment variable that makes :func:`publish_dir` stop between its two renames (tests kill the
 #: process there to check that nothing is lost); never set in normal use.
@@ -408,52 +410,93 @@ def _remove_owned(directory: Path) -> list[str]:
 # Claims: one writer per output, and the record of its hidden entries
 # ---------------------------------------------------------------------------------------------
 
-class _Lock:
-    """An exclusive ``flock`` on ``.<name>.lock``. The file holds the record of the hidden entries
-    this command made beside the target (temporary, backup and scratch names): after a kill, the
-    next command removes exactly those, and nothing else."""
+def record_path_for(target: Path) -> Path:
+    return target.parent / f".{target.name}.claim"
 
-    def __init__(self, fd: int, path: Path) -> None:
-        self.fd, self.path = fd, path
+
+def _parse_record(raw: bytes) -> dict | None:
+    """A claim record this toolkit wrote, else None."""
+    try:
+        data = json.loads(raw.decode("utf-8")) if raw.strip() else None
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("toolkit") != _TOOLKIT \
+            or not isinstance(data.get("entries"), dict):
+        return None
+    return data
+
+
+def _peek(path: Path, limit: int = 1_000_000) -> bytes | None:
+    """The first bytes of the regular file ``path`` (not following a symbolic link); None if it
+    does not exist; b"" if it cannot be read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return b""
+    try:
+        return os.read(fd, limit)
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
+def _in_the_way(path: Path) -> bool:
+    """``path`` exists and is not a lock or claim file of ours: a directory, a link, a device,
+    or a file holding something this toolkit did not write (a user's own ``.notes.lock``)."""
+    if not os.path.lexists(path):
+        return False
+    if os.path.islink(path) or not os.path.isfile(path):
+        return True
+    raw = _peek(path)
+    return bool(raw and raw.strip()) and _parse_record(raw) is None
+
+
+class _Lock:
+    """One writer per output: an exclusive lock on ``.<name>.lock`` (a :class:`filelock.FileLock`,
+    taken without waiting) and, beside it, the record of the hidden entries this command made
+    beside the target (``.<name>.claim``: temporary, backup and scratch names), written only while
+    the lock is held. After a kill the next command to take the lock removes exactly those, and
+    nothing else.
+
+    The record is a file of its own because the lock file is filelock's: it may create, truncate
+    or keep it as its version sees fit. ``legacy``: a record found in the lock file itself (outputs
+    of the toolkit before filelock came back), read before the lock was taken."""
+
+    def __init__(self, lock: FileLock, path: Path, record_path: Path, legacy: dict | None = None) -> None:
+        self.lock, self.path, self.record_path, self.legacy = lock, path, record_path, legacy
 
     def read(self) -> dict | None:
-        try:
-            raw = os.pread(self.fd, 1_000_000, 0)
-            data = json.loads(raw.decode("utf-8")) if raw.strip() else None
-        except (OSError, ValueError, RecursionError):
-            return None
-        if not isinstance(data, dict) or data.get("toolkit") != _TOOLKIT \
-                or not isinstance(data.get("entries"), dict):
-            return None
-        return data
-
-    def is_foreign(self) -> bool:
-        """The lock file holds something this toolkit did not write (a user's own file)."""
-        try:
-            raw = os.pread(self.fd, 16, 0)
-        except OSError:
-            return True
-        return bool(raw.strip()) and self.read() is None
+        raw = _peek(self.record_path)
+        record = _parse_record(raw) if raw else None
+        return record if record is not None else self.legacy
 
     def write(self, record: dict) -> None:
         data = (json.dumps(record) + "\n").encode("utf-8")
-        os.ftruncate(self.fd, 0)
-        os.pwrite(self.fd, data, 0)
-        os.fsync(self.fd)
+        fd = os.open(self.record_path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, data, 0)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
     def close(self, unlink: bool) -> None:
-        if self.fd < 0:
+        if self.lock is None:
             return
         if unlink:
-            try:
-                os.unlink(self.path)          # while holding it: a waiter retries on a new file
-            except OSError:
-                pass
+            for p in (self.record_path, self.path):   # while holding the lock (filelock retries
+                try:                                  # on a new file when it finds an unlinked one)
+                    os.unlink(p)
+                except OSError:
+                    pass
         try:
-            os.close(self.fd)                  # releases the flock
+            self.lock.release(force=True)
         except OSError:
             pass
-        self.fd = -1
+        self.lock = None
 
 
 class _Claim:
@@ -475,35 +518,21 @@ def lock_path_for(target: Path) -> Path:
 
 def _try_lock(target: Path, create: bool = True) -> _Lock | None:
     """The held lock beside ``target``, or None if another process holds it (or, ``create``
-    false, if there is no lock file). OSError when it cannot be made."""
+    false, if there is no lock file). OSError when it cannot be made. A lock file holding
+    something this toolkit did not write is left alone (None; the caller says it is in the way)."""
     path = lock_path_for(target)
-    for _ in range(5):
-        flags = os.O_RDWR | os.O_CLOEXEC | os.O_NOFOLLOW | (os.O_CREAT if create else 0)
-        try:
-            fd = os.open(path, flags, 0o644)
-        except FileNotFoundError:
-            if not create:
-                return None
-            continue
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            return None
-        except OSError:
-            os.close(fd)
-            raise
-        # The previous holder may have removed the file between our open and our flock.
-        try:
-            same = os.path.samestat(os.fstat(fd), os.stat(path, follow_symlinks=False))
-        except FileNotFoundError:
-            same = False
-        if same:
-            return _Lock(fd, path)
-        os.close(fd)
-        if not create:
-            return None
-    return None
+    if not create and not os.path.isfile(path):
+        return None
+    raw = _peek(path)
+    legacy = _parse_record(raw) if raw else None
+    if raw and raw.strip() and legacy is None:
+        return None
+    lock = FileLock(str(path))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        return None
+    return _Lock(lock, path, record_path_for(target), legacy)
 
 
 def record_entry(target: str | Path, name: str, role: str) -> None:
@@ -556,10 +585,11 @@ def claim_output(target: str | Path, option: str = "--out", kind: str | None = N
             raise UsageError(f"{option} {show(target)}: cannot create a directory in "
                              f"{show(probe)}: {exc.strerror}") from None
     lock_path = lock_path_for(absolute)
-    if os.path.lexists(lock_path) and not (os.path.isfile(lock_path) and not os.path.islink(lock_path)):
-        _remove_created(created)
-        raise UsageError(f"{option} {show(target)}: {show(lock_path.name)} is in the way (not a lock "
-                         "file this toolkit wrote); move it or choose another " + option)
+    for p in (lock_path, record_path_for(absolute)):
+        if _in_the_way(p):
+            _remove_created(created)
+            raise UsageError(f"{option} {show(target)}: {show(p.name)} is in the way (a file this "
+                             f"toolkit did not write); move it or choose another {option}")
     try:
         lock = _try_lock(absolute)
     except OSError as exc:
@@ -570,11 +600,6 @@ def claim_output(target: str | Path, option: str = "--out", kind: str | None = N
         _remove_created(created)
         raise UsageError(f"{option} {show(target)}: another command is writing it right now "
                          f"({lock_path.name} is held); wait for it or choose another {option}")
-    if lock.is_foreign():
-        lock.close(unlink=False)
-        _remove_created(created)
-        raise UsageError(f"{option} {show(target)}: {show(lock_path.name)} is in the way (a file this "
-                         f"toolkit did not write); move it or choose another {option}")
     done: list[str] = []
     previous = lock.read()
     if previous is not None:                  # left by a killed command: clean up what it lists
@@ -679,7 +704,7 @@ def _lock_targets(parent: Path, only: str | None = None) -> list[str]:
         names = os.listdir(parent)
     except OSError:
         return []
-    out = [m["name"] for m in map(_LOCK.match, names) if m]
+    out = dict.fromkeys(m["name"] for m in map(_LOCK.match, sorted(names)) if m)
     return [n for n in out if only is None or n == only]
 
 
@@ -696,7 +721,8 @@ def recover_leftovers(parent: str | Path, holding: Path | None = None, only: str
         if (holding is not None and target == holding) or Path(os.path.abspath(target)) in _CLAIMS:
             continue
         try:
-            lock = _try_lock(target, create=False)
+            # a record of ours without its lock file (killed between the two unlinks): lock anew
+            lock = _try_lock(target, create=_parse_record(_peek(record_path_for(target)) or b"") is not None)
         except OSError:
             continue
         if lock is None:
@@ -720,7 +746,8 @@ def restore_interrupted(path: str | Path) -> bool:
     """If ``path`` is missing because a ``--force`` replacement was killed between its renames,
     put the old directory back (reading commands call this); True if something was restored."""
     p = Path(os.path.abspath(path))
-    if os.path.lexists(p) or not p.parent.is_dir() or not os.path.lexists(lock_path_for(p)):
+    if os.path.lexists(p) or not p.parent.is_dir() or not (
+            os.path.lexists(lock_path_for(p)) or os.path.lexists(record_path_for(p))):
         return False
     recover_leftovers(p.parent, only=p.name)
     return p.exists()

@@ -105,6 +105,11 @@ _TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "tru
                list: "a list", dict: "a table"}
 
 
+def _allowed(lo, hi) -> str:
+    """`` (allowed: 0 to 1000)``: a refusal names the whole range a setting takes."""
+    return f" (allowed: {lo} to {hi})" if lo is not None and hi is not None else ""
+
+
 class Table:
     """One TOML table under validation; remembers which keys were read to reject unknown ones."""
 
@@ -138,9 +143,9 @@ class Table:
         if kind is float and not math.isfinite(value):     # (nan passes every bound check)
             raise self.error(name, f"must be a finite number, got {value!r}")
         if lo is not None and value < lo:
-            raise self.error(name, f"must be >= {lo}, got {value!r}")
+            raise self.error(name, f"must be >= {lo}{_allowed(lo, hi)}, got {value!r}")
         if hi is not None and value > hi:
-            raise self.error(name, f"must be <= {hi}, got {value!r}")
+            raise self.error(name, f"must be <= {hi}{_allowed(lo, hi)}, got {value!r}")
         if choices is not None and value not in choices:
             raise self.error(name, f"must be one of {', '.join(map(str, choices))}; got {value!r}")
         return value
@@ -199,6 +204,68 @@ class Table:
             raise self.error(unknown[0], "unknown key" + (f"; did you mean {near[0]}?" if near else "")
                              + (f" (known here: {', '.join(sorted(self._seen))})" if self._seen else ""))
 
+
+
+# ---------------------------------------------------------------------------------------------
+# A game's rules file, written once
+# ---------------------------------------------------------------------------------------------
+
+class RulesFile:
+    """The scaffolding of a game's rules module written once (a
+    :class:`simcore.contract.RulesModule`): the shipped default (``configs/<folder>/rules.toml``,
+    or a path beside the game), and :meth:`load` / :meth:`loads` / :meth:`variant` through the
+    game's own strict ``from_source(TomlSource) -> rules``. ``--set`` needs nothing here: the runner
+    applies the settings to the file's :class:`TomlSource` (:func:`apply_settings`), which
+    :meth:`load` takes in place of a path and validates exactly like a file. A rules module keeps
+    ``default_rules_path, load, loads, variant = RULES.default_rules_path, RULES.load, …``."""
+
+    def __init__(self, default: "str | Path", from_source) -> None:
+        self._default, self._from_source = default, from_source
+
+    def default_rules_path(self) -> Path:
+        """The shipped rules: ``configs/<folder>/rules.toml`` (or the path given)."""
+        if isinstance(self._default, Path):
+            return self._default
+        from importlib import resources
+
+        return Path(str(resources.files("configs").joinpath(self._default, "rules.toml")))
+
+    def load(self, path: "str | Path | TomlSource | None" = None):
+        """Load and validate a rules file (the shipped default when ``path`` is None; a
+        :class:`TomlSource` with ``--set`` applied is taken as it is)."""
+        return self._from_source(read_toml(path or self.default_rules_path(), what="rules"))
+
+    def loads(self, text: str, name: str = "<rules>"):
+        """Load rules from TOML text (tests, programmatic variants)."""
+        return self._from_source(parse_toml(text, name=name))
+
+    def variant(self, *pairs: tuple[str, str], name: str = "variant.toml"):
+        """The shipped default rules with exact text replacements ``(old, new)`` (tests,
+        benchmarks). Each ``old`` must occur in the default file: a ValueError otherwise, so that
+        a variant never silently equals the default after the file changes."""
+        text = self.default_rules_path().read_text(encoding="utf-8")
+        for old, new in pairs:
+            if old not in text:
+                raise ValueError(f"not in the default rules file: {old!r}")
+            text = text.replace(old, new)
+        return self.loads(text, name=name)
+
+
+def allowed_players(top: Table, default: list[int], lo: int, hi: int) -> list[int]:
+    """``[players] allowed``: the player counts a rules file may be played with, each a whole
+    number from ``lo`` to ``hi`` (what the engines support), at least one, none twice."""
+    pl = top.table("players", {})
+    allowed = pl.get("allowed", list, default)
+    for v in allowed:
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            raise pl.error("allowed", f"player counts must be whole numbers from {lo} to "
+                                      f"{hi}, got {v!r}")
+    if not allowed:
+        raise pl.error("allowed", "must list at least one player count")
+    if len(set(allowed)) != len(allowed):
+        raise pl.error("allowed", "lists a player count twice")
+    pl.done()
+    return allowed
 
 
 # ---------------------------------------------------------------------------------------------

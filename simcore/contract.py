@@ -51,10 +51,20 @@ COLUMN_ROLES = {
     "checkpoint_by_event": "a running total just before event k (group: one column per event)",
     "gain_by_event": "what event k gave or took (group: one column per event)",
     "count_by_type": "how many of one type a player has or did (group: one column per type)",
+    "drafted_by_type": "how many of one type a player drafted and holds at the end (group: one "
+                       "column per type): the type tables (impact on winning, pairs of types)",
+    "founded_by_type": "how many of one type a player founded during the game (group: one column "
+                       "per type): the founders table, with the count_by_type columns of the "
+                       "same type (e.g. powers used) beside it",
     "event_by_slot": "the id of the event fired in slot k (group: one column per slot)",
 }
 # Roles a table may hold once at most (the rest come in groups or as plain measures).
 SINGLE_ROLES = ("score", "win_share", "rank", "seat_role", "player_count", "length", "end_reason")
+# Roles that come as a group of columns, one per turn, event or type (``group`` and ``key`` set).
+GROUP_ROLES = ("checkpoint_by_turn", "checkpoint_by_event", "gain_by_event", "count_by_type",
+               "drafted_by_type", "founded_by_type", "event_by_slot")
+# The per-type counts (statistics keep their value histograms and pairs of types).
+TYPE_COUNT_ROLES = ("count_by_type", "drafted_by_type", "founded_by_type")
 
 _DTYPE_RANGE = {"int8": (-2 ** 7, 2 ** 7 - 1), "int16": (-2 ** 15, 2 ** 15 - 1),
                 "int32": (-2 ** 31, 2 ** 31 - 1), "int64": (-2 ** 63, 2 ** 63 - 1),
@@ -75,7 +85,9 @@ class Column:
     ``tiles``), and ``key`` is the column's turn, event or type within that block (1-based turn,
     a type's name). ``low`` / ``high`` are the values the game can produce, inclusive (``None``:
     no bound beyond the dtype); they must fit the dtype, and every chunk is checked against them.
-    ``labels`` names integer codes (``end_reason``: ``{0: "third_guild", …}``).
+    ``labels`` names integer codes (``end_reason``: ``((0, "third_guild"), …)``), each optionally
+    with the words a report shows (``(0, "third_guild", "Third guild founded")``). ``turn``: the
+    turn at whose end a checkpoint_by_event column is taken (event k of Middle-Ages: turn 4k).
     """
 
     name: str
@@ -88,7 +100,8 @@ class Column:
     key: Any = None
     low: float | None = None
     high: float | None = None
-    labels: tuple[tuple[int, str], ...] = ()
+    labels: tuple[tuple, ...] = ()
+    turn: int | None = None
 
     def __post_init__(self) -> None:
         if self.dtype not in _ARROW_TYPES:
@@ -96,9 +109,7 @@ class Column:
         if self.role not in COLUMN_ROLES:
             raise ValueError(f"column {self.name}: unknown role {self.role!r} "
                              f"(known: {', '.join(r for r in COLUMN_ROLES if r)})")
-        if self.role in ("checkpoint_by_turn", "checkpoint_by_event", "gain_by_event",
-                         "count_by_type", "event_by_slot") and not (self.group and
-                                                                    self.key is not None):
+        if self.role in GROUP_ROLES and not (self.group and self.key is not None):
             raise ValueError(f"column {self.name}: role {self.role} needs a group and a key")
         if self.role == "end_reason" and not self.labels:
             raise ValueError(f"column {self.name}: an end_reason column names its codes (labels)")
@@ -111,7 +122,7 @@ class Column:
                     raise ValueError(
                         f"column {self.name}: the range {self.low}..{self.high} does not fit "
                         f"{self.dtype} ({span[0]}..{span[1]}); widen the dtype")
-        for code, _ in self.labels:
+        for code, *_ in self.labels:
             if (self.low is not None and code < self.low) or (
                     self.high is not None and code > self.high):
                 raise ValueError(f"column {self.name}: label code {code} outside its range")
@@ -127,7 +138,12 @@ class Column:
     @property
     def label_names(self) -> dict[int, str]:
         """The ``labels`` as a dict: code → name."""
-        return dict(self.labels)
+        return {code: name for code, name, *_ in self.labels}
+
+    @property
+    def label_words(self) -> dict[str, str]:
+        """Name → the words a report shows, for the labels that give them."""
+        return {name: rest[0] for _, name, *rest in self.labels if rest}
 
     @property
     def bounds(self) -> tuple[float, float] | None:
@@ -141,9 +157,12 @@ class Column:
         return lo, hi
 
 
-def labelled(names: tuple[str, ...] | list[str]) -> tuple[tuple[int, str], ...]:
-    """``labels`` for codes 0, 1, … in the order of ``names``."""
-    return tuple(enumerate(names))
+def labelled(names: tuple[str, ...] | list[str], words: dict[str, str] | None = None
+             ) -> tuple[tuple, ...]:
+    """``labels`` for codes 0, 1, … in the order of ``names`` (with ``words``: name → what a
+    report shows)."""
+    words = words or {}
+    return tuple((i, n, words[n]) if n in words else (i, n) for i, n in enumerate(names))
 
 
 def schema(columns: tuple[Column, ...] | list[Column]) -> pa.Schema:
@@ -197,6 +216,39 @@ class GameOption:
     type: type = int
 
 
+@dataclass(frozen=True)
+class TableCommand:
+    """A command computing tables of one game outside any run (Fief's combat-odds grid): declared
+    as data in the spec (``GameSpec.commands``); one generic module of the command line
+    (``cli/tables.py``) makes ``balance <name>`` of every declaration, with the declared
+    ``options`` plus ``--rules``, ``--set``, ``--out``, ``--force``, ``--threads``, ``--quiet``.
+
+    ``job`` ("module:function" in the game folder) takes the options (and ``rules_path``) and
+    returns a :class:`TablesJob` (validating first: bad input is one line, exit code 2).
+    ``figures`` and ``show`` ("module:function", in :mod:`reports`) draw the job's figures into
+    the output folder (``(job, tables, folder) -> [file names]``) and print its summary
+    (``(job, tables, path)``); without ``show`` the command prints where it wrote."""
+
+    name: str                                   # the command: "fief-odds"
+    help: str                                   # its --help text
+    job: str
+    options: tuple[GameOption, ...] = ()
+    figures: str | None = None
+    show: str | None = None
+    kind: str = "game-tables"                   # the output folder's ownership kind (--force)
+
+
+@runtime_checkable
+class TablesJob(Protocol):
+    """What a :class:`TableCommand`'s ``job`` returns: ``compute()`` gives the tables by file stem
+    (polars DataFrames, written as CSV and parquet); ``meta(tables, files, wall_time_s)`` the
+    output folder's run.json."""
+
+    def compute(self) -> dict[str, Any]: ...
+
+    def meta(self, tables: dict[str, Any], files: list[str], wall_time_s: float) -> dict: ...
+
+
 # Options every player game may take; a spec lists the ones it takes in ``takes``.
 COMMON_OPTIONS = {
     "players": "--players",
@@ -239,6 +291,7 @@ class GameSpec:
     report_hooks: str | None = None             # module adding game-specific report sections
                                                 # (reports.games: headlines, sections, ...)
     check_metrics: tuple[str, ...] = ("seat_win_share", "seat_mean_score", "strategy_win_share")
+    commands: tuple[TableCommand, ...] = ()     # the game's own table commands (cli/tables.py)
     search: str | None = None                   # module with the search hooks (playout,
                                                 # search_choice; docs/search.md), None: no search bot
     extra: dict[str, Any] = field(default_factory=dict)
@@ -246,6 +299,8 @@ class GameSpec:
     # also margins and swings) and "length" (turns); win shares use 1 percentage point
     # (analysis.load.smallest_difference; a run or a baseline may set its own)
     smallest_difference: dict[str, float] = field(default_factory=dict)
+    # what a report calls each type of a per-type group (its columns' ``key``): "marche" → "Marché"
+    type_names: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for table, cols in (("player", self.all_player_columns), ("game", self.all_game_columns)):
@@ -309,6 +364,11 @@ class GameSpec:
         for c in self.columns_with_role(role, table):
             out.setdefault(c.group, []).append(c)
         return {g: tuple(cs) for g, cs in out.items()}
+
+    def type_name(self, key: Any) -> str:
+        """What a report calls type ``key`` of a per-type group (``type_names``, else the key
+        capitalised, underscores as spaces)."""
+        return self.type_names.get(key) or str(key).replace("_", " ").capitalize()
 
     @property
     def score_column(self) -> Column:

@@ -12,6 +12,11 @@ draw, the scores turn by turn, then the final table. The reference's final figur
 against the run's rows in ``players.parquet`` (score, win share, rank and every per-seat column both
 know), and a clear line says whether they agree.
 
+A game without bots or decisions (Fief combats: dice only) is replayed by its reference engine's
+own ``replay_run(meta, game)`` (:func:`run_hook`): the combat is rebuilt from run.json's matchup
+and rules and played from its stream (seed, game), the kernel's; its final figures are checked
+against players.parquet and games.parquet.
+
 :func:`find_game` picks a game by a small grammar (:data:`FIND_GRAMMAR`): ``[seat=N|role=R|strategy=S]
 [wins|loses] (max|min|median) COLUMN`` — "a game where seat 1 loses with the most coins" is
 ``seat=1 loses max score``. Seats are numbered from 1 here, as everywhere a person reads them.
@@ -76,11 +81,35 @@ def _modules(spec):
             registry.import_hook(spec.reference_module), registry.import_hook(spec.rules_module))
 
 
+def run_hook(spec):
+    """The reference's own ``replay_run(meta, game)`` when the game has one, else None.
+
+    A game without bots or decisions (Fief combats: dice only) is replayed by its reference engine
+    alone, from run.json's record of the matchup and rules and the game's stream (seed, game); the
+    hook returns the log and the final figures of players.parquet and games.parquet
+    (``lines``, ``seat_figures``, ``game_figures``)."""
+    import importlib.util
+
+    name = spec.module_folder + ".reference"
+    try:
+        found = importlib.util.find_spec(name)
+    except ImportError:
+        found = None
+    if found is None:
+        return None
+    return getattr(registry.import_hook(name), "replay_run", None)
+
+
+def can_replay(spec) -> bool:
+    """Whether ``balance replay`` (and ``simulate --log``) can replay this game's runs."""
+    return bool(spec.reference and spec.strategies is not None) or run_hook(spec) is not None
+
+
 def check_replayable(meta: dict, game: int | None = None) -> None:
     """One-line :class:`UsageError` when this run's games cannot be replayed (or ``game`` is not one
     of them); nothing is compiled or played."""
     spec = registry.get(meta.get("game", "?"))
-    if not spec.reference or spec.strategies is None:
+    if not can_replay(spec):
         raise UsageError(f"{spec.title} has no turn-by-turn reference engine to replay a game with "
                          f"(its outcomes come from exact odds or single rolls)")
     if meta.get("engine", "kernel") not in ("kernel", "reference"):
@@ -138,12 +167,64 @@ def _row(run: Path, game: int, n_players: int) -> dict[str, list] | None:
     return {c: table.column(c).to_pylist() for c in table.column_names}
 
 
+def _games_row(run: Path, game: int) -> dict | None:
+    path = run / "games.parquet"
+    if not path.is_file():
+        return None
+    table = pq.read_table(path, filters=[("game", "=", game)])
+    if table.num_rows != 1:
+        return None
+    return {c: table.column(c)[0].as_py() for c in table.column_names}
+
+
+def _replay_by_hook(run: Path, meta: dict, spec, game: int, hook) -> Replay:
+    """A game its reference replays alone (:func:`run_hook`), checked against players.parquet and
+    games.parquet."""
+    P, seed = int(meta["players"]), int(meta["seed"])
+    result = hook(meta, game)
+    row = _row(run, game, P)
+    grow = _games_row(run, game)
+    roles = spec.seat_roles(P)
+    head = [f"{spec.title}: game {game} of run {run.name} ({P} sides, run seed {seed}, the "
+            f"game's own stream ({seed}, {game}))",
+            f"Rules: {meta.get('rules_name') or 'the shipped rules'}",
+            "Seats are numbered from 1 (P1 is seat 1, as in the reports); the reference engine "
+            "replays the game's dice from its own random stream."]
+    head += [f"  seat {s + 1}: {roles[s]}" for s in range(P)]
+    figures = {k: list(v) for k, v in result.seat_figures.items()}
+    table = getattr(registry.import_hook(spec.module_folder + ".reference"), "record_table", None)
+    final = table(figures) if table else [f"  {k}: {v}" for k, v in figures.items()]
+    lines = head + [""] + [people_seats(x) for x in result.lines]
+    lines += ["", "Final table"] + [people_seats(x) for x in final]
+    diffs = _differences(figures, row, P)
+    if grow is not None:
+        for c, v in result.game_figures.items():
+            if c in grow and not abs(float(v) - float(grow[c])) <= 1e-6 * max(1.0, abs(float(grow[c]))):
+                diffs.append(f"game {c}: replay {v}, run {grow[c]}")
+    lines.append("")
+    if row is None:
+        lines.append("Check: the run kept no players.parquet rows for this game (--no-raw); "
+                     "nothing to compare with.")
+    elif diffs:
+        lines.append("CHECK FAILED: the replay differs from the run's rows:")
+        lines += [f"  {d}" for d in diffs]
+    else:
+        checked = ", ".join(c for c in figures if c in row)
+        extra = [c for c in result.game_figures if grow is not None and c in grow]
+        lines.append(f"Check: the final {checked} of every seat equal the run's row in players.parquet"
+                     + (f"; its {', '.join(extra)} equal games.parquet's row." if extra else "."))
+    return Replay(game, lines, figures, row, diffs)
+
+
 def replay(run: str | Path, game: int, strategies: str | None = None) -> Replay:
     """Replay game ``game`` of the run in ``run`` (see the module docstring)."""
     run = Path(run)
     meta = read_meta(run)
     check_replayable(meta, game)
     spec = registry.get(meta["game"])
+    hook = run_hook(spec)
+    if hook is not None:
+        return _replay_by_hook(run, meta, spec, game, hook)
     P, seed = int(meta["players"]), int(meta["seed"])
     rotate = bool(meta.get("rotate_seats"))
     n_rot = P if rotate else 1

@@ -254,21 +254,38 @@ def verify_integrity(run: str | Path, meta: dict[str, Any]) -> None:
 
 
 def run_identity(meta: dict[str, Any]) -> tuple:
-    """What makes two runs play the very same games: game, players, rules, strategies, seed,
-    first game and count (a copy of a run, or a rerun with the same seed, has the same)."""
+    """What makes two runs play the same games: game, players, rules, strategies, seed and seat
+    rotation (a game's random stream is keyed on the seed and its index, so runs that agree on
+    these play the very same game at every index both cover)."""
     return (meta.get("game"), meta.get("players"), meta.get("rules_sha256"),
-            tuple(meta.get("strategies") or ()), meta.get("seed"), meta.get("first_game", 0),
-            meta.get("games"), meta.get("rotate_seats"))
+            tuple(meta.get("strategies") or ()), meta.get("seed"), meta.get("rotate_seats"))
+
+
+def _game_span(meta: dict[str, Any]) -> tuple[int, int]:
+    first = meta.get("first_game", 0)
+    first = first if isinstance(first, int) else 0
+    games = meta.get("games")
+    return first, first + (games if isinstance(games, int) else 0)
 
 
 def check_distinct_runs(paths, metas) -> None:
     """Refuse, in one line, the same run given twice (the same directory, a copy of it, or a run
-    of the very same games): pooled, its games would count twice."""
-    seen: dict[Any, Path] = {}
+    of the very same games, even some of them: a rerun with the same seed and more games holds the
+    first run's games): pooled, those games would count twice."""
+    seen_paths: dict[str, Path] = {}
+    seen_games: list[tuple[tuple, tuple[int, int], Path]] = []
     for p, meta in zip(paths, metas):
-        for key in (("path", os.path.realpath(p)), ("games", run_identity(meta))):
-            if key in seen:
-                how = "the same directory" if key[0] == "path" else "the very same games (same seed and settings)"
-                raise UsageError(f"{show(p)}: given twice ({how} as {show(seen[key])}); each run may "
-                                 "be given once")
-            seen[key] = Path(p)
+        real = os.path.realpath(p)
+        if real in seen_paths:
+            raise UsageError(f"{show(p)}: given twice (the same directory as {show(seen_paths[real])}); "
+                             "each run may be given once")
+        seen_paths[real] = Path(p)
+        ident, (a, b) = run_identity(meta), _game_span(meta)
+        for other_ident, (c, d), other in seen_games:
+            if ident == other_ident and a < d and c < b:
+                lo, hi = max(a, c), min(b, d)
+                what = ("the very same games (same seed and settings)" if (a, b) == (c, d) else
+                        f"games {lo}…{hi - 1} of both are the very same games (same seed and settings)")
+                raise UsageError(f"{show(p)}: given twice ({what} as {show(other)}); each run may "
+                                 "be given once (pool runs of different seeds)")
+        seen_games.append((ident, (a, b), Path(p)))

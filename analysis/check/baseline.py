@@ -3,7 +3,8 @@
 A baseline (a commented TOML file, see :func:`render_baseline`) records what a run measured (the
 :class:`~analysis.check.measure.Measurement` of every checked metric), how to reproduce the run
 (game, players, strategies, seed, games, rules file and its sha256, :func:`simulate_command`,
-:func:`rules_entry`) and the accepted tolerance of every metric with the check's settings (alpha,
+:func:`rules_entry`), the smallest difference that matters (``[smallest_difference]``: how a check
+words a change) and the accepted tolerance of every metric with the check's settings (alpha,
 beta, the maximum number of games and the games per look of the sequential test, seed offset;
 :func:`check_settings`). Files of format 1 (before the sequential check) still load: their
 ``games`` is read as the maximum, ``beta`` and ``batch`` take their defaults and
@@ -20,7 +21,7 @@ import json
 import math
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Sequence
@@ -61,6 +62,18 @@ class Baseline:
     beta: float = DEFAULT_BETA
     batch: int | None = None      # games per look (None: analysis.check.decision.default_batch)
     format: int = FORMAT
+    # the smallest differences that matter, by kind ("share" as a fraction, "score", "length"):
+    # the file's [smallest_difference] over the game's own (analysis.load.smallest_difference)
+    smallest: dict = field(default_factory=dict)
+
+    def smallest_of(self, metric: str) -> float:
+        """The smallest difference of ``metric`` that matters, in the check's difference unit
+        (percentage points for win shares, the score unit for mean scores)."""
+        from analysis.load import smallest_difference
+
+        if KINDS[metric].unit == "%":
+            return 100.0 * smallest_difference(self.game, "share", self.smallest)
+        return smallest_difference(self.game, "score", self.smallest)
 
     def rules_path(self) -> Path | None:
         """The rules file the baseline names (None = the game's shipped default rules)."""
@@ -148,7 +161,7 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
                     source: str = "", tolerance: dict[str, float] | None = None,
                     alpha: float = DEFAULT_ALPHA, check_games: int | None = None,
                     seed_offset: int = DEFAULT_SEED_OFFSET, beta: float = DEFAULT_BETA,
-                    batch: int | None = None) -> str:
+                    batch: int | None = None, smallest: dict | None = None) -> str:
     """The text of a baseline file for a run (``meta`` = its run.json, ``metrics`` from :func:`measure`).
 
     Every key is explained by a comment in the file itself.
@@ -218,6 +231,18 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
         "role_win_share": "percentage points of the games a role's side wins (games with roles)",
     }
     lines += _aligned([(f"{k} = {_num(tol[k])}", tol_docs[k]) for k in KINDS if k in present])
+    from analysis.load import smallest_difference
+
+    game = meta.get("game")
+    share = smallest_difference(game, "share", smallest)
+    score = smallest_difference(game, "score", smallest)
+    lines += ["", "[smallest_difference]           # the smallest change that matters: how a check words a change "
+                  "(large enough to matter, or small)"]
+    lines += _aligned([
+        (f"win_share = {_num(100 * share)}", "percentage points of win share (seats, strategies, roles)"),
+        (f"score = {_num(score)}", f"{unit_of('seat_mean_score', game)} of mean final score "
+                                   "(override both: balance check --smallest-difference)"),
+    ])
     lines += [
         "",
         "# The measured metrics, one [[metric]] block each:",
@@ -244,9 +269,12 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
 def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
                   tolerance: dict[str, float] | None = None, alpha: float = DEFAULT_ALPHA,
                   check_games: int | None = None, seed_offset: int = DEFAULT_SEED_OFFSET,
-                  beta: float = DEFAULT_BETA, batch: int | None = None) -> Path:
+                  beta: float = DEFAULT_BETA, batch: int | None = None,
+                  smallest: dict | None = None) -> Path:
     """Measure run directory ``run`` and write the baseline file ``out`` (atomic; no overwrite
-    without ``force``)."""
+    without ``force``). ``smallest``: the smallest differences that matter, by kind
+    (:func:`analysis.load.parse_smallest_difference`), recorded in ``[smallest_difference]``
+    (default: the game's own)."""
     from analysis.export import check_output_file, write_text_atomic
 
     from analysis.load import check_run
@@ -259,7 +287,7 @@ def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
     meta, metrics = measure_run(run)
     text = render_baseline(meta, metrics, out, source=Path(run).as_posix(), tolerance=tolerance,
                            alpha=alpha, check_games=check_games, seed_offset=seed_offset, beta=beta,
-                           batch=batch)
+                           batch=batch, smallest=smallest)
     return write_text_atomic(out, text, force)
 
 
@@ -323,6 +351,16 @@ def load_baseline(path: str | Path) -> Baseline:
         if not tolerance[k] > 0:
             raise tol_t.error(k, "must be > 0 (the sequential check needs a margin)")
     tol_t.done()
+    smallest: dict = {}
+    if top.has("smallest_difference"):         # files written before it: the game's defaults
+        sd = top.table("smallest_difference", None)
+        for key, kind, scale in (("win_share", "share", 0.01), ("score", "score", 1.0)):
+            if sd.has(key):
+                v = sd.get(key, float, lo=0.0)
+                if not (v > 0 and math.isfinite(v)) or (kind == "share" and v >= 100):
+                    raise sd.error(key, "must be a number > 0" + (" and below 100 (pp)" if kind == "share" else ""))
+                smallest[kind] = v * scale
+        sd.done()
     metrics = []
     seen = set()
     for t in top.tables("metric"):
@@ -355,7 +393,8 @@ def load_baseline(path: str | Path) -> Baseline:
                     rotate_seats=rotate, engine=engine, seed=seed, games=games, rules=rules,
                     rules_sha256=sha, version=version, created_utc=created, alpha=alpha,
                     check_games=check_games, seed_offset=seed_offset, on_inconclusive=on_inc,
-                    tolerance=tolerance, metrics=metrics, beta=beta, batch=batch, format=fmt)
+                    tolerance=tolerance, metrics=metrics, beta=beta, batch=batch, format=fmt,
+                    smallest=smallest)
 
 
 

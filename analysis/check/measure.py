@@ -60,7 +60,7 @@ DEFAULT_TOLERANCE = {k: v.tolerance for k, v in KINDS.items()}
 
 @dataclass(frozen=True)
 class Measurement:
-    """One metric of one run, in the metric's unit (win shares in %, scores in coins)."""
+    """One metric of one run, in the metric's unit (win shares in %, scores in the score unit)."""
 
     metric: str
     key: str

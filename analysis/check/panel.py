@@ -32,21 +32,35 @@ def is_panel_baseline(path) -> bool:
 
 
 def record_panel_baseline(panel: Panel, out: str | Path, *, games: int, seed: int = 0,
-                          rules=None, force: bool = False, tolerance=None,
+                          rules=None, settings=(), force: bool = False, tolerance=None,
                           alpha: float | None = None, beta: float | None = None,
                           check_games: int | None = None, threads: int | None = None,
                           log=None, executor=None) -> Path:
-    """Play every cell and write its baseline; returns ``out`` (a directory)."""
+    """Play every cell and write its baseline; returns ``out`` (a directory).
+
+    ``settings`` (``--set``) change the rules: each cell's complete rules (an index into a single
+    value makes a per-seat list of that cell's player count) are written as ``cell-K.rules.toml``
+    beside its baseline, which names that file, so a check plays the very rules measured."""
     from simcore import runner
     from simcore.atomic import check_output_dir, write_text_atomic
 
-    from analysis.check.baseline import DEFAULT_ALPHA, DEFAULT_BETA, make_baseline
+    from analysis.check.baseline import DEFAULT_ALPHA, DEFAULT_BETA, check_settings, make_baseline
 
     out = Path(out)
-    check_output_dir(out, force)
+    check_settings(DEFAULT_ALPHA if alpha is None else alpha, 1, tolerance or {},
+                   DEFAULT_BETA if beta is None else beta)
+    check_output_dir(out, force, inputs=[p for p in (rules,) if p is not None])
     preps = [runner.prepare(panel.game, players=c.players, strategies=c.strategies, rules=rules,
-                            quiet=True) for c in panel.cells]   # validate first
+                            settings=settings, quiet=True) for c in panel.cells]   # validate first
     out.mkdir(parents=True, exist_ok=True)
+    if settings:
+        cell_rules = []
+        for k, (c, prep) in enumerate(zip(panel.cells, preps)):
+            path = out / f"cell-{k}.rules.toml"
+            write_text_atomic(path, prep.rules_text, force=True)
+            cell_rules.append(path)
+        preps = [runner.prepare(panel.game, players=c.players, strategies=c.strategies, rules=r,
+                                quiet=True) for c, r in zip(panel.cells, cell_rules)]
     files = []
     for k, (c, prep) in enumerate(zip(panel.cells, preps)):
         if log:
@@ -60,6 +74,7 @@ def record_panel_baseline(panel: Panel, out: str | Path, *, games: int, seed: in
         files.append(name)
     meta = {"format": 1, "kind": "panel-baseline", "panel": panel.to_json(), "baselines": files,
             "games": games, "seed": seed,
+            "settings": [getattr(x, "text", str(x)) for x in settings],
             "family": "a check splits alpha over the cells (alpha / n per cell)"}
     write_text_atomic(out / PANEL_JSON, json.dumps(meta, indent=2, ensure_ascii=False) + "\n", force=True)
     return out
@@ -91,20 +106,60 @@ class PanelCheck:
         return head
 
 
-def check_panel(path: str | Path, *, games: int | None = None, rules=None, settings=(),
-                alpha: float | None = None, beta: float | None = None, threads: int | None = None,
-                log=None, executor=None) -> PanelCheck:
-    """Check every cell of a panel baseline directory (see the module docstring)."""
+def read_panel_baseline(path: str | Path) -> tuple[Panel, list]:
+    """The panel a baseline directory recorded and its baselines, one per cell (one line, exit 2,
+    for a directory that is not one)."""
     from analysis.check.baseline import load_baseline
-    from analysis.check.play import play_check
 
     path = Path(path)
     try:
         meta = json.loads((path / PANEL_JSON).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise UsageError(f"{path}: not a panel baseline directory ({exc})") from None
-    bases = [load_baseline(path / f) for f in meta["baselines"]]
-    labels = [c["label"] for c in meta["panel"]["cells"]]
+        panel = Panel.from_json(meta["panel"])
+        files = list(meta["baselines"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"{path}: not a panel baseline directory ({type(exc).__name__}: {exc})"[:300]) from None
+    if len(files) != len(panel.cells):
+        raise UsageError(f"{path / PANEL_JSON}: {len(panel.cells)} cells but {len(files)} baselines")
+    return panel, [load_baseline(path / f) for f in files]
+
+
+def select_cells(recorded: Panel, bases: list, wanted: Panel | None, where: str) -> tuple[list, list]:
+    """The cells of ``wanted`` (``--panel``, ``--players``/``--lineup``) among the recorded ones, with
+    their baselines, in ``wanted``'s order; every recorded cell when ``wanted`` is None. A cell
+    the baseline did not record is one line: it has nothing to be checked against."""
+    if wanted is None:
+        return list(recorded.cells), bases
+    if wanted.game != recorded.game:
+        raise UsageError(f"--panel {wanted.name}: a panel of {wanted.game}, the baseline {where} "
+                         f"records {recorded.game}")
+    index = {(c.players, c.lineup): k for k, c in enumerate(recorded.cells)}
+    cells, chosen = [], []
+    for c in wanted.cells:
+        k = index.get((c.players, c.lineup))
+        if k is None:
+            known = ", ".join(x.label for x in recorded.cells[:6]) + (" …" if len(recorded) > 6 else "")
+            raise UsageError(f"--panel {wanted.name}: cell {c.label} is not recorded in the baseline "
+                             f"{where} (it records {known}); record it with balance baseline --panel")
+        cells.append(recorded.cells[k])
+        chosen.append(bases[k])
+    return cells, chosen
+
+
+def check_panel(path: str | Path, *, panel: Panel | None = None, games: int | None = None,
+                rules=None, settings=(), alpha: float | None = None, beta: float | None = None,
+                threads: int | None = None, log=None, executor=None) -> PanelCheck:
+    """Check the cells of a panel baseline directory (every recorded cell, or those of ``panel``),
+    with the chance of a false FAIL split over the cells checked (see the module docstring)."""
+    from analysis.check.baseline import check_settings
+    from analysis.check.play import play_check
+
+    path = Path(path)
+    recorded, bases = read_panel_baseline(path)
+    cells, bases = select_cells(recorded, bases, panel, str(path))
+    labels = [c.label for c in cells]
+    for b in bases:                   # every cell's settings before any game
+        check_settings(b.alpha if alpha is None else alpha, b.seed_offset, {},
+                       b.beta if beta is None else beta)
     family = bases[0].alpha if alpha is None else alpha
     per_cell = family / len(bases)
     results = []
@@ -117,4 +172,5 @@ def check_panel(path: str | Path, *, games: int | None = None, rules=None, setti
     return PanelCheck(labels, results, family, per_cell)
 
 
-__all__ = ["record_panel_baseline", "check_panel", "is_panel_baseline", "PanelCheck"]
+__all__ = ["record_panel_baseline", "check_panel", "is_panel_baseline", "read_panel_baseline",
+           "select_cells", "PanelCheck"]

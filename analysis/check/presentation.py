@@ -38,7 +38,19 @@ def _games(n: int | None) -> str:
     return f"{n:,} games" if n is not None else "the last look"
 
 
-def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: str | None = None) -> str:
+def size_words(r: MetricResult, smallest: float | None, game: str | None = None) -> str:
+    """How large the measured change is against the smallest difference that matters (the
+    baseline's ``[smallest_difference]``, or ``--smallest-difference``): "" when not known."""
+    if smallest is None or not smallest > 0 or r.diff != r.diff:
+        return ""
+    unit = diff_unit_of(r.metric, game)
+    if abs(r.diff) >= smallest:
+        return f"; at least the {smallest:g} {unit} that matters"
+    return f"; smaller than the {smallest:g} {unit} that matters"
+
+
+def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: str | None = None,
+            smallest: float | None = None) -> str:
     """One plain sentence on a metric, e.g. "Seat 1 wins 31.2% (30.4–32.0) vs 25.0% in the baseline:
     +6.20 pp, beyond the ±1.0 accepted (shown after 4,000 games)."; ``stopped``: the check stopped
     at a regression before this metric was decided; ``game`` names the score unit (coins for
@@ -54,7 +66,7 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
     lo, hi = _fmt(r.low, "").strip(), _fmt(r.high, "").strip()
     where = "with the old rules on the same deals" if paired else "in the baseline"
     head = (f"{what} ({lo}–{hi}) vs {_fmt(r.base, unit)} {where}: "
-            f"{r.diff:+.2f} {diff_unit_of(r.metric, game)}")
+            f"{r.diff:+.2f} {diff_unit_of(r.metric, game)}{size_words(r, smallest, game)}")
     tol = _fmt_tol(r.tolerance)
     big = _fmt_tol(DETECT * r.tolerance)
     if r.verdict == "fail":
@@ -113,11 +125,36 @@ def text_report(res: CheckResult) -> str:
              f"  run: {res.run_path}", f"       {_run_line(res)}", f"  {_procedure_line(res)}"]
     lines += [f"  note: {n}" for n in res.notes]
     lines += ["", "  " + fmt(head)] + ["  " + fmt(r) for r in rows] + ["", status_line(res)]
+    small = _smallest(res)
     for r in res.failed:
-        lines.append(f"  - {explain(r, res.paired, game=res.baseline.game)}")
+        lines.append(f"  - {explain(r, res.paired, game=res.baseline.game, smallest=small(r))}")
     for r in res.undecided:
-        lines.append(f"  ? {explain(r, res.paired, bool(res.failed), res.baseline.game)}")
+        lines.append(f"  ? {explain(r, res.paired, bool(res.failed), res.baseline.game, small(r))}")
+    note = _smallest_note(res)
+    if note:
+        lines.append(f"  {note}")
     return "\n".join(lines) + "\n"
+
+
+def _smallest(res: CheckResult):
+    base = res.baseline
+    return (lambda r: base.smallest_of(r.metric)) if hasattr(base, "smallest_of") else (lambda r: None)
+
+
+def _smallest_note(res: CheckResult) -> str:
+    """Which smallest differences the sentences above use, and where they come from."""
+    base = res.baseline
+    if not hasattr(base, "smallest_of"):
+        return ""
+    metrics = list(dict.fromkeys(r.metric for r in res.results))
+    parts = []
+    for m in metrics:
+        text = f"{base.smallest_of(m):g} {diff_unit_of(m, base.game)}"
+        if text not in parts:
+            parts.append(text)
+    where = "this check's --smallest-difference or the baseline's [smallest_difference]" \
+        if base.smallest else "the game's defaults"
+    return f"smallest difference that matters: {', '.join(parts)} ({where})"
 
 
 def markdown_summary(res: CheckResult) -> str:
@@ -141,9 +178,9 @@ def markdown_summary(res: CheckResult) -> str:
     if res.failed or res.undecided:
         lines.append("")
     for r in res.failed:
-        lines.append(f"- ❌ {explain(r, res.paired, game=res.baseline.game)}")
+        lines.append(f"- ❌ {explain(r, res.paired, game=res.baseline.game, smallest=_smallest(res)(r))}")
     for r in res.undecided:
-        lines.append(f"- ⚠️ {explain(r, res.paired, bool(res.failed), res.baseline.game)}")
+        lines.append(f"- ⚠️ {explain(r, res.paired, bool(res.failed), res.baseline.game, _smallest(res)(r))}")
     return "\n".join(lines) + "\n"
 
 

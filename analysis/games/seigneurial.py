@@ -27,6 +27,7 @@ from analysis import stats
 from analysis.load import RunSet, collect, int_moments
 
 SEIGNEUR, CENSITAIRE = "seigneur", "censitaire"
+TABLES = ("objectives", "improvements", "seigneur_squares")    # what :func:`tables` may give
 
 
 def objective_labels(rs: RunSet) -> dict[int, str]:

@@ -17,10 +17,11 @@ the answers are reproducible and carry their own uncertainty:
 
 A :class:`Plays` plays each configuration once: the first-player and game-length tables of one
 player count, and the card table at that count, share their games (same rules, bots and seed are
-the same games). :func:`all_questions` is the set ``balance medievallons-questions``
-(:mod:`cli.medievallons`) writes; :func:`questions_for_run` plays the set a report shows for one
-Médiévallons run (its rules from run.json ``rules_text``, its seed, its bot) into a questions
-directory that ``balance report`` reads (:mod:`reports.games.medievallons`).
+the same games). :func:`all_questions` plays every table for any settings (tests, Python);
+:func:`questions_for_run` plays the set for one Médiévallons run (its rules from run.json
+``rules_text``, its seed, its bot) into a questions directory: ``balance questions RUN --out DIR``
+(:mod:`cli.questions`, which replaced ``balance medievallons-questions``) writes it, and
+``balance report`` reads it or plays it itself (:mod:`reports.games.medievallons`).
 
 May import numpy, polars, the standard library, :mod:`analysis.questions`, :mod:`simcore.runner`,
 :mod:`simcore.rundir`, :mod:`simcore.errors`, the Médiévallons rules module (never its kernel) and,
@@ -248,7 +249,7 @@ def best_of_three(games: int, *, pairs=DEFAULT_PAIRS, seed: int = 0, rules=None,
 def all_questions(games: int, *, players=(2, 3, 4, 5), strategy: str = "balanced", seed: int = 0,
                   rules=None, card_players: int = 4, ablation: bool = True,
                   pairs=None, threads: int | None = None) -> dict[str, pl.DataFrame]:
-    """Every table, by file stem (what ``balance medievallons-questions`` writes)."""
+    """Every table, by file stem (the full set of Médiévallons questions, any settings)."""
     rules, plays = _rules(rules), Plays(threads)
     length, dist = game_length(games, players=players, strategy=strategy, seed=seed, rules=rules,
                                plays=plays)
@@ -322,7 +323,7 @@ def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bo
         raise UsageError(f"{run}: a {meta.get('game')} run; these questions are for {GAME} runs")
     P = int(meta.get("players") or 0)
     rules_name = str(meta.get("rules_name") or "run.json rules_text")
-    record = {"game": GAME, "command": "medievallons-questions", "for_run": str(run),
+    record = {"game": GAME, "command": "questions", "for_run": str(run),
               "games": games, "rules_name": rules_name, "rules_sha256": meta.get("rules_sha256")}
     text = meta.get("rules_text")
     if not isinstance(text, str) or not text.strip():
@@ -370,3 +371,24 @@ def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bo
 
 
 questions_command = questions_for_run    # what `balance questions RUN` plays for this game
+
+# What `balance questions` prints of each table (columns), and its title.
+PRINTED = {
+    "first_player": ("players", "seat", "win_share", "std_error", "advantage", "z"),
+    "game_length": ("players", "mean_turns", "std_error", "p05", "median", "p95",
+                    "share_third_guild", "share_empty_pile", "share_truncated", "mean_reshuffles"),
+    "length_distribution": (),
+    "card_types": ("card", "founded_share", "founders_win_share", "founders_std_error",
+                   "founders_win_share_after", "delta_founders_win_share", "delta_std_error", "z",
+                   "delta_mean_turns"),
+    "best_of_three": ("bot", "opponent", "single_round_win_rate", "single_std_error",
+                      "match_win_rate", "match_std_error", "mean_rounds"),
+}
+TITLES = {
+    "first_player": "win share per seat (column seat is 0-based: 0 is seat 1, which plays first; fair = 1/P)",
+    "game_length": "turns per game and how games end",
+    "length_distribution": "share of games per 10-turn bin (see the CSV)",
+    "card_types": "players who founded a guild of the type, and with one copy removed",
+    "best_of_three": "2 players: one round vs best of 3 rounds",
+}
+

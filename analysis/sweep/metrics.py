@@ -69,6 +69,11 @@ class VariantData:
         return int(self.seat_wins.shape[0])
 
 
+def _role_names(spec, role: str, table: str = "players") -> list[str]:
+    """The names of the spec's columns with ``role`` (none for an unknown game)."""
+    return [c.name for c in spec.columns_with_role(role, table)] if spec is not None else []
+
+
 def load_variant(path: str | Path) -> VariantData:
     """Read a variant's run directory (needs players.parquet: a sweep keeps it)."""
     path = Path(path)
@@ -76,12 +81,13 @@ def load_variant(path: str | Path) -> VariantData:
     if not (path / PLAYERS).is_file():
         raise UsageError(f"{path}: no {PLAYERS} (a sweep variant needs its player rows)")
     names = set(pq.read_schema(path / PLAYERS).names)
-    cols = ["seat", "strategy", "win_share", "score",
-            *sorted(c for c in names if c.startswith("event_gain_"))]
+    spec = registry.specs().get(meta["game"])
+    cols = ["seat", "strategy", "win_share", "score", *_role_names(spec, "gain_by_event")]
     players = pq.read_table(path / PLAYERS, columns=[c for c in cols if c in names])
     games = None
-    if (path / GAMES).is_file() and "turns" in pq.read_schema(path / GAMES).names:
-        games = pq.read_table(path / GAMES, columns=["turns"])
+    length = _role_names(spec, "length", "games")
+    if length and (path / GAMES).is_file() and length[0] in pq.read_schema(path / GAMES).names:
+        games = pq.read_table(path / GAMES, columns=length)
     return from_tables(meta["game"], int(meta["players"]), players, games, path=path, meta=meta)
 
 
@@ -93,7 +99,8 @@ def from_tables(game: str, n_players: int, players, games=None, *, path: Path | 
     spec = registry.specs().get(game)
     unit = score_unit(game)
     names = set(players.column_names)
-    gain_cols = sorted(c for c in names if c.startswith("event_gain_"))
+    gain_cols = [c for c in _role_names(spec, "gain_by_event") if c in names]
+    length = next(iter(spec.columns_with_role("length", "games")), None) if spec else None
     t = players
     n = t.num_rows // P
     win = np.asarray(t["win_share"], np.float64).reshape(n, P)
@@ -125,9 +132,9 @@ def from_tables(game: str, n_players: int, players, games=None, *, path: Path | 
     if gain_cols:
         gains = sum(np.asarray(t[c], np.float64) for c in gain_cols).reshape(n, P)
         add("event_swing", "the event swing", unit, False, gains.max(axis=1) - gains.min(axis=1))
-    if games is not None and "turns" in games.column_names:
-        add("game_length", "the game length", "turns", False,
-            np.asarray(games["turns"], np.float64))
+    if games is not None and length is not None and length.name in games.column_names:
+        add("game_length", "the game length", length.unit, False,
+            np.asarray(games[length.name], np.float64))
     if "strategy" in names:
         strat = np.asarray(t["strategy"].to_numpy(zero_copy_only=False)).reshape(n, P)
         kinds = list(dict.fromkeys(strat.ravel().tolist()))
@@ -197,7 +204,7 @@ def metric_table(v: VariantData) -> list[dict]:
 def _smallest(info: MetricInfo, game: str | None, overrides: dict | None) -> float:
     if info.share:
         return smallest_difference(game, "share", overrides)
-    return smallest_difference(game, "length" if info.unit == "turns" else "score", overrides)
+    return smallest_difference(game, "length" if info.key == "game_length" else "score", overrides)
 
 
 def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL,
@@ -312,9 +319,12 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None) -> Sensiti
     simultaneous intervals per parameter (:func:`parameter_effects`) at level 1 − 0.05/m for the
     m parameters with an effect (Bonferroni across parameters), so a sweep of parameters that do
     nothing shows any clear effect in at most 5 % of sweeps. ``overrides``: smallest differences
-    that matter, by kind ("share", "score", "length"), over the game's own."""
+    that matter, by kind ("share", "score", "length"), over the sweep's own (sweep.json
+    ``smallest_difference``, from ``balance sweep --smallest-difference``), over the game's."""
     sweep_dir = Path(sweep_dir)
     sweep = read_sweep(sweep_dir)
+    # the sweep's own (balance sweep --smallest-difference), then the page's over them
+    overrides = {**(sweep.get("smallest_difference") or {}), **(overrides or {})} or None
     done = {v["id"] for v in finished_variants(sweep_dir, sweep)}
     if not done:
         raise UsageError(f"{sweep_dir}: no variant of this sweep has finished yet")

@@ -62,6 +62,7 @@ class SweepPlan:
     settings: tuple[str, ...]
     rotate_seats: bool | None
     preps: list = field(default_factory=list, repr=False)
+    smallest: dict | None = None                # smallest differences that matter, by kind (or the game's)
 
     def variant_dir(self, out: Path, v: Variant) -> Path:
         return Path(out) / VARIANTS / v.id
@@ -76,6 +77,7 @@ class SweepPlan:
             "rotate_seats": self.rotate_seats, "version": simcore.__version__,
             "common_random_numbers": "every variant plays games 0..games-1 of the same seed: game i "
                                      "draws from the stream (seed, i)",
+            **({"smallest_difference": dict(self.smallest)} if self.smallest else {}),
         }
 
 
@@ -90,7 +92,7 @@ def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
                one_at_a_time_mode: bool = False, players: int | None = None,
                strategies: str | None = None, rules: str | Path | None = None,
                settings: list[str] | tuple = (), rotate_seats: bool | None = None,
-               option: str = "--vary") -> SweepPlan:
+               option: str = "--vary", smallest: dict | None = None) -> SweepPlan:
     """Parse and validate a sweep; every variant is prepared (validated) here, none is played."""
     spec = registry.get(game)
     check_seed(seed)
@@ -107,7 +109,8 @@ def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
                      mode="one-at-a-time" if one_at_a_time_mode else "grid", players=players,
                      strategies=strategies, rules=str(rules) if rules is not None else None,
                      rules_name=src.name, rules_text=src.text,
-                     settings=tuple(s.text for s in base), rotate_seats=rotate_seats)
+                     settings=tuple(s.text for s in base), rotate_seats=rotate_seats,
+                     smallest=dict(smallest) if smallest else None)
     for v in variants:
         plan.preps.append(prepare_variant(plan, v, src))
     return plan

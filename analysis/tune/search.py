@@ -60,7 +60,7 @@ from analysis.sweep.grammar import Vary, parse_varies
 from analysis.sweep.metrics import from_tables, load_variant
 from analysis.sweep.play import base_rules, begin_out, finish_out, prepare_out
 from analysis.tune.cells import AGGREGATES, aggregate, best_possible, cell_rows, panel_sentence
-from analysis.tune.targets import (Target, check_lineup, evaluate, parse_targets, race, sentence,
+from analysis.tune.targets import (Target, check_lineup, evaluate, parse_targets, race, race_cells, sentence,
                                    tightened)
 
 TUNE_JSON = "tune.json"
@@ -149,12 +149,16 @@ class TunePlan:
             "aggregate": self.aggregate,
             "racing": ("a candidate is dropped after a rung when it is shown worse than the best "
                        "full-budget candidate on the same games (paired objective difference, error "
-                       "spent across the rungs: analysis.tune.targets.race); in a resumed search, "
-                       "when the low end of its objective's 95% interval is above the best's high end"
+                       "spent across the rungs: analysis.tune.targets.race; a resumed search plays the "
+                       "best's games again); when they cannot be played, when the low end of its "
+                       "objective's 95% interval is above the best's high end"
                        if not (self.panel is not None and len(self.panel) > 1) else
-                       "over a panel: a candidate is dropped as soon as its best possible worst cell "
-                       "(the largest low end of the 95% intervals among the cells played) is above "
-                       "the best full-budget candidate's worst high end"),
+                       "over a panel: after a rung, a candidate is dropped when its worst cell (or "
+                       "weighted mean) is shown worse than the best full-budget candidate's, paired "
+                       "per cell on the same games (error spent across the rungs and split over the "
+                       "cells: analysis.tune.targets.race_cells); within a rung, as soon as its best "
+                       "possible worst cell (the largest low end of the 95% intervals among the "
+                       "cells played) is above the best's worst high end"),
         }
 
     def values_settings(self, values: dict) -> tuple[list[str], int | None]:
@@ -363,7 +367,25 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
 
     labels = [c.label for c in plan.cells] if plan.multi else [""]
     weights = [c.weight for c in plan.cells] if plan.multi else [1.0]
-    kept: dict = {}         # one line-up: the incumbent's games (trial number → VariantData), for race()
+    kept: dict = {}         # the incumbent's games (trial number → one VariantData per cell), for racing
+
+    def incumbent_games(best):
+        """The best full-budget candidate's games (one VariantData per cell), for paired racing:
+        kept from when it was judged, or (a resumed search) played again on its seed — the very
+        same games, so a resumed search races exactly as one never interrupted."""
+        if best.number not in kept:
+            try:
+                preps = plan.prepare_cells(_values_of(plan, best.params))
+            except (UsageError, KeyError):
+                return None
+            data = []
+            for prep in preps:
+                played = runner.collect(prep, games=plan.max_games, seed=plan.seed, threads=threads,
+                                        columns=columns, executor=executor)
+                data.append(from_tables(plan.game, prep.n_players, played.players, played.games))
+            kept.clear()
+            kept[best.number] = data[0] if not plan.multi else data
+        return kept[best.number]
 
     def objective(trial):
         t0 = time.perf_counter()
@@ -436,10 +458,26 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
             trial.set_user_attr("seconds", round(time.perf_counter() - t0, 2))
             trial.report(pj.score, step=done)
             best = incumbent()
-            if (not plan.multi and r < len(plan.rungs) - 1 and best is not None
-                    and best.number in kept):
+            theirs = (incumbent_games(best) if r < len(plan.rungs) - 1 and best is not None
+                      else None)
+            if plan.multi and theirs is not None:
+                # paired per cell: candidate − incumbent on the same games of every cell, the error
+                # spent across the rungs and split over the cells; worst cell (or mean) bounded
+                decision, diff, dlo, dhi, binding = race_cells(
+                    cell_data, theirs, plan.targets, r + 1, len(plan.rungs) - 1,
+                    aggregate=plan.aggregate, weights=weights)
+                if decision == "drop":
+                    which = ", ".join(labels[k] for k in binding[:3])
+                    trial.set_user_attr("note", f"dropped after {done:,} games per cell: its "
+                                                f"{'worst cell' if plan.aggregate == 'worst' else 'mean'} "
+                                                f"is worse than the best's (trial {best.number}) on the "
+                                                f"same games by {diff:.2f} ({dlo:.2f} to {dhi:.2f}; paired "
+                                                f"in {'the binding cell' if len(binding) == 1 else 'the cells that may bind'}: "
+                                                f"{which})")
+                    raise optuna.TrialPruned()
+            elif not plan.multi and theirs is not None:
                 # paired: candidate − incumbent on the same games, error spent across the rungs
-                decision, diff, dlo, dhi = race(cell_data[0], kept[best.number], plan.targets, r + 1,
+                decision, diff, dlo, dhi = race(cell_data[0], theirs, plan.targets, r + 1,
                                                 len(plan.rungs) - 1)
                 if decision == "drop":
                     trial.set_user_attr("note", f"dropped after {done:,} games: worse than the best "
@@ -455,9 +493,9 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         if plan.multi:
             trial.set_user_attr("worst", pj.objective)
             trial.set_user_attr("worst_cell", labels[max(range(len(judged)), key=lambda i: judged[i].objective)])
-        elif done == plan.max_games and (best is None or pj.score < best.value):
-            kept.clear()            # the new incumbent's per-game data, for paired racing
-            kept[trial.number] = cell_data[0]
+        if done == plan.max_games and (best is None or pj.score < best.value):
+            kept.clear()            # the new incumbent's per-game data (every cell), for paired racing
+            kept[trial.number] = cell_data[0] if not plan.multi else list(cell_data)
         return pj.score
 
     def finished():

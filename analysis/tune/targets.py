@@ -15,7 +15,8 @@ has the Balance interval's construction (:func:`objective_interval`): simultaneo
 every mean involved, from their joint covariance across games, mapped through each target's
 distance, then max and sum; a target is *met* when the simultaneous intervals of its means lie
 inside its tolerance (:func:`evaluate`). :func:`race` is the racing decision of a candidate
-against the incumbent on the same games, its error spent across the rungs. Every malformed
+against the incumbent on the same games, its error spent across the rungs; :func:`race_cells`
+the same over a panel, paired per cell (worst cell or weighted mean). Every malformed
 target, or one the game cannot measure, is a one-line :class:`~simcore.errors.UsageError`.
 
 May import numpy, the standard library, :mod:`simcore` (registry, errors), :mod:`analysis.stats`
@@ -256,6 +257,33 @@ def evaluate(v: VariantData, targets: tuple[Target, ...], seed: int = 777,
     return Judgement(est, low, high, all_met, n, parts)
 
 
+def _race_bounds(candidate: VariantData, incumbent: VariantData, targets: tuple[Target, ...],
+                 level: float) -> tuple[float, float, float, float, float, float]:
+    """(candidate's objective, low, high, incumbent's objective, low, high) on the same games:
+    one simultaneous family at ``level`` over both configurations' columns, with their joint
+    covariance across the paired games, so both objectives' intervals hold together."""
+    n = candidate.n_games
+    if incumbent.n_games < n:
+        raise ValueError(f"the incumbent played {incumbent.n_games} games, fewer than the "
+                         f"candidate's {n}: race on the incumbent's games")
+    cols_c, spans, Xc = _matrix(candidate, targets)
+    _, _, Xi = _matrix(incumbent, targets, n)
+    k = Xc.shape[1]
+    mean, cov = stats.mean_cov(np.concatenate([Xc, Xi], axis=1))
+    low, high, _ = stats.simultaneous(mean, cov, level)
+    out = []
+    for off in (0, k):
+        est = lo_sum = hi_sum = 0.0
+        for t, (a, b) in zip(targets, spans):
+            blo, bhi = _band(t, candidate.fair)
+            dlo, dhi = stats.band_distance_range(low[off + a:off + b], high[off + a:off + b], blo, bhi)
+            est += float(stats.band_distance(mean[off + a:off + b], blo, bhi).max()) / t.tol
+            lo_sum += float(dlo.max()) / t.tol
+            hi_sum += float(dhi.max()) / t.tol
+        out.append((est, lo_sum, hi_sum))
+    return (*out[0], *out[1])
+
+
 def race(candidate: VariantData, incumbent: VariantData, targets: tuple[Target, ...], rung: int,
          rungs: int, alpha: float = 0.05) -> tuple[str, float, float, float]:
     """Racing decision after rung ``rung`` (1-based) of ``rungs``: the candidate against the
@@ -274,30 +302,51 @@ def race(candidate: VariantData, incumbent: VariantData, targets: tuple[Target, 
     with probability at most α whatever the rung sizes."""
     if not 1 <= rung <= rungs:
         raise ValueError(f"rung {rung} outside 1..{rungs}")
-    n = candidate.n_games
-    if incumbent.n_games < n:
-        raise ValueError(f"the incumbent played {incumbent.n_games} games, fewer than the "
-                         f"candidate's {n}: race on the incumbent's games")
-    cols_c, spans, Xc = _matrix(candidate, targets)
-    _, _, Xi = _matrix(incumbent, targets, n)
-    k = Xc.shape[1]
-    mean, cov = stats.mean_cov(np.concatenate([Xc, Xi], axis=1))
-    level = 1 - alpha / rungs
-    low, high, _ = stats.simultaneous(mean, cov, level)
-    out = []
-    for off in (0, k):
-        est = lo_sum = hi_sum = 0.0
-        for t, (a, b) in zip(targets, spans):
-            blo, bhi = _band(t, candidate.fair)
-            dlo, dhi = stats.band_distance_range(low[off + a:off + b], high[off + a:off + b], blo, bhi)
-            est += float(stats.band_distance(mean[off + a:off + b], blo, bhi).max()) / t.tol
-            lo_sum += float(dlo.max()) / t.tol
-            hi_sum += float(dhi.max()) / t.tol
-        out.append((est, lo_sum, hi_sum))
-    (ec, lc, hc), (ei, li, hi_) = out
+    ec, lc, hc, ei, li, hi_ = _race_bounds(candidate, incumbent, targets, 1 - alpha / rungs)
     d_low, d_high = lc - hi_, hc - li
     decision = "drop" if d_low > 0 else ("better" if d_high < 0 else "continue")
     return decision, ec - ei, d_low, d_high
+
+
+def race_cells(candidates: list[VariantData], incumbents: list[VariantData],
+               targets: tuple[Target, ...], rung: int, rungs: int, *, aggregate: str = "worst",
+               weights=None, alpha: float = 0.05) -> tuple[str, float, float, float, list[int]]:
+    """:func:`race` over a panel: in every cell the candidate and the incumbent on the *same games*
+    of that cell (paired per cell), the error spent across the rungs and split over the cells
+    (level 1 − α/(rungs·cells) per cell, Bonferroni), so that every cell's intervals hold together.
+
+    ``aggregate="worst"``: the difference of the worst cells, max_k c_k − max_k i_k. It is at least
+    c_j − i_j for the incumbent's worst cell j, which is one of the cells whose interval reaches the
+    highest low end of the incumbent's cells (the *binding* cells); so its low end is the smallest
+    per-cell low end over those (one binding cell: that cell's difference on its common games, as
+    :func:`race` bounds it). Its high end is symmetric over the candidate's possible worst cells.
+    ``aggregate="mean"``: the weighted mean of the paired per-cell differences.
+
+    Returns (decision, difference, low, high, the incumbent's binding cells); decisions as in
+    :func:`race`."""
+    if not 1 <= rung <= rungs:
+        raise ValueError(f"rung {rung} outside 1..{rungs}")
+    if len(candidates) != len(incumbents) or not candidates:
+        raise ValueError("one candidate and one incumbent per cell")
+    level = 1 - alpha / (rungs * len(candidates))
+    parts = [_race_bounds(c, i, targets, level) for c, i in zip(candidates, incumbents)]
+    ec, lc, hc, ei, li, hi_ = (np.array(x) for x in zip(*parts))
+    if aggregate == "worst":
+        binding = [k for k in range(len(parts)) if hi_[k] >= li.max()]
+        could_be_worst = [k for k in range(len(parts)) if hc[k] >= lc.max()]
+        d_low = min(lc[k] - hi_[k] for k in binding)
+        d_high = max(hc[k] - li[k] for k in could_be_worst)
+        diff = float(ec.max() - ei.max())
+    elif aggregate == "mean":
+        w = np.asarray(weights if weights is not None else [1.0] * len(parts), float)
+        w = w / w.sum()
+        d_low, d_high = float(w @ (lc - hi_)), float(w @ (hc - li))
+        diff = float(w @ (ec - ei))
+        binding = list(range(len(parts)))
+    else:
+        raise ValueError(f"aggregate {aggregate!r}")
+    decision = "drop" if d_low > 0 else ("better" if d_high < 0 else "continue")
+    return decision, diff, float(d_low), float(d_high), binding
 
 
 def sentence(j: Judgement, targets: tuple[Target, ...], fair: float | None, settings: str,

@@ -154,7 +154,7 @@ def role_advantage(t: dict) -> Figure:
     ax.set_ylabel("Share of games won by the role")
     ax.set_ylim(0, min(1.0, max(p.max() * 1.25, 0.1)))
     percent_axis(ax)
-    ax.set_title(f"Who wins, by role ({int(roles['players'][0])} players, 95% intervals)")
+    ax.set_title(f"Who wins, by role ({int(roles['players'][0])} players,\n95% intervals, unadjusted)")
     part = seats.filter(pl.col("role").is_in(multi))
     xs = np.arange(part.height)
     share = part["share_of_role"].to_numpy()
@@ -171,7 +171,7 @@ def role_advantage(t: dict) -> Figure:
     percent_axis(ax2)
     if part.height:
         ax2.legend(loc="upper right")
-    ax2.set_title("Seats within a role")
+    ax2.set_title("Seats within a role (95% intervals, unadjusted)")
     return fig
 
 
@@ -207,7 +207,7 @@ def matchups(t: dict) -> Figure | None:
     ax.grid(False)
     fig.colorbar(im, ax=ax, label="Finishes ahead of the opponent (ties ½)",
                  format=lambda v, _: f"{100 * v:.0f}%")
-    title = "Strategy matchups"
+    title = "Strategy matchups (95% intervals, unadjusted)"
     if m["confounded"].any():
         title += "\n(strategies keep their seats: seat advantage included)"
     elif m["paired"].any():

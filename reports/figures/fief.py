@@ -1,7 +1,8 @@
 """Figures of the Fief odds (FF-7): the heat map of P(attacker wins) over a grid of armies.
 
 :func:`heatmap` draws one terrain of an odds table (:func:`simcore.games.fief.odds.odds_frame`)
-with the break-even contours, and writes it as a PNG; ``balance fief-odds`` (:mod:`cli.fief`) calls
+with the break-even contours, and writes it as a PNG; ``balance fief-odds`` (``cli/tables.py``,
+through :mod:`reports.games.fief`) calls
 it for every terrain of the grid. Built without pyplot (a :class:`matplotlib.figure.Figure` on the
 Agg canvas), like every report figure.
 

@@ -16,10 +16,15 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from analysis.guilds import card_name
+from analysis.load import type_name
 from reports.figures.common import (
     BASE, FAIR, OKABE_ITO, VARIANT, error_bars, new_figure, percent_axis, styled, subplots,
 )
+
+
+def card_name(key: str) -> str:
+    """A Médiévallons card type's name (the spec's type_names): ``pretre`` → ``Prêtre``."""
+    return type_name(key, "medievallons")
 
 
 def _guild_order(g: pl.DataFrame) -> pl.DataFrame:

@@ -24,14 +24,15 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.guilds import card_name
 from analysis.load import RunSet
 from reports.figures import medievallons as F
 from reports.sections import FigureSet, Section, pct_column
 from reports.text import best_and_worst, num, pct, pct_ci, pp, pp_ci, pvalue, row_pct_ci, signed
 
+card_name = F.card_name          # the spec's name of a card type
+
 SECTIONS_AFTER = "length"
-QUESTIONS = "balance medievallons-questions"
+QUESTIONS = "balance questions RUN --out DIR"
 SECTION_ID = "questions"
 TITLE = "Balance questions (played for this report)"
 SHOWN = ("first_player", "card_types", "best_of_three")     # the question tables a report shows
@@ -250,7 +251,7 @@ def _intro(q, rs: RunSet, shown: dict[str, pl.DataFrame]) -> str:
             and len(rs.paths) == 1 and seed == run.get("seed") and rs.n_players in counts)
     replay = (f" (at {rs.n_players} players, the same seed, rules and bots replay the run's first "
               f"{min(games, rs.n_games):,} games)" if same else "")
-    where = ("Played for this report by the runner, not read from the run" if m.get("for_run") else
+    where = ("Played for this report by the runner, not read from the run" if q.played_here else
              f"Read from {q.path} (written by {QUESTIONS}), not from the run")
     seed_text = f"its seed {seed}" if seed == run.get("seed") else f"seed {seed} (the run's is {run.get('seed')})"
     at_players = (f"the run's {card_players} players" if card_players == rs.n_players else
@@ -327,6 +328,6 @@ def question_files(q, rs: RunSet) -> dict[str, pl.DataFrame | str]:
         "games": m.get("games"), "strategy": m.get("strategy"), "seed": m.get("seed"),
         "player_counts": m.get("players"), "card_players": m.get("card_players"),
         "pairs": m.get("pairs"), "rules_name": m.get("rules_name"), "rules_sha256": m.get("rules_sha256"),
-        "run": m.get("for_run"), "questions_dir": None if m.get("for_run") else str(q.path),
+        "run": m.get("for_run"), "questions_dir": None if q.played_here else str(q.path),
         "wall_time_s": m.get("wall_time_s")}, indent=2) + "\n"
     return files

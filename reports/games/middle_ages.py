@@ -61,8 +61,10 @@ def _ablation_section(q) -> Section | None:
         "and tile is the same, but doing nothing. The difference (with the card − neutral) of each "
         "seat's win share and final score is the card's total effect, including what it does through "
         "tiles destroyed or restored. Intervals are simultaneous 95% over every card and seat; "
-        "cards are ranked by how much they move who wins. Read from "
-        f"{q.path} (written by {QUESTIONS}), not from the run.",
+        "cards are ranked by how much they move who wins. "
+        + ("Played for this report (balance report --play-questions), kept as questions/*.csv; not "
+           "read from the run." if q.played_here else
+           f"Read from {q.path} (written by {QUESTIONS}), not from the run."),
         [], [("Event cards by their effect on who wins", _ablation_rows(ab))],
         [f"{top['name']} moves who wins the most: {signed(100 * top['win_share_effect'])} pp for Seat "
          f"{top['seat'] + 1} ({pp_ci(top['win_share_effect_low'], top['win_share_effect_high'])}, "
@@ -164,8 +166,8 @@ def _tile_rows(t: dict) -> pl.DataFrame:
         "Winners' mean tiles": [num(x) for x in ts["winner_mean_tiles"]],
         "Win share per extra tile (pp, 95% interval)": [f"{pp(v)} ({pp_ci(lo, hi)})" for v, lo, hi in
                                                         zip(ts["slope"], ts["slope_ci_low"], ts["slope_ci_high"])],
-        "Significant": ["yes (interval excludes 0)" if x else "no (interval includes 0)"
-                        for x in ts["significant"]]})
+        "Significant (unadjusted)": ["yes (interval excludes 0)" if x else "no (interval includes 0)"
+                                     for x in ts["significant"]]})
 
 
 def _domain_rows(dp: pl.DataFrame) -> pl.DataFrame:

@@ -219,3 +219,49 @@ def test_race_drops_a_clearly_worse_candidate_and_rarely_an_equal_one():
     assert drops <= 3
     with pytest.raises(ValueError):
         race(variant(draw_games(rng, 7000, FAIR)), inc, target, 1, 3)   # more games than the incumbent
+
+
+def test_panel_race_bounds_the_worst_cell_paired_per_cell():
+    """race_cells: every cell's candidate and incumbent on the same games; the worst-cell bound
+    drops a candidate worse in the incumbent's binding cell, keeps one worse only in a cell that
+    does not bind, and never drops a candidate identical to the incumbent (the slow test below:
+    an equally good one, same law and half its games shared in every cell, is dropped rarely)."""
+    from analysis.tune.targets import race_cells
+
+    target = (Target("seat-balance", "seat-balance", 0.015),)
+    rng = np.random.default_rng(5)
+    fair_inc = variant(draw_games(rng, 6000, FAIR))
+    bad_inc = variant(draw_games(rng, 6000, [0.16, 0.28, 0.28, 0.28]))      # the binding cell
+    incumbent = [fair_inc, bad_inc]
+    same = [variant(fair_inc.seat_wins[:2000]), variant(bad_inc.seat_wins[:2000])]
+    d, diff, lo, hi, binding = race_cells(same, incumbent, target, 1, 3)
+    assert d != "drop" and lo <= 0 <= hi and binding == [1]
+    worse_where_it_binds = [same[0], variant(draw_games(rng, 2000, [0.06, 0.30, 0.32, 0.32]))]
+    d, diff, lo, hi, _ = race_cells(worse_where_it_binds, incumbent, target, 1, 3)
+    assert d == "drop" and lo > 0 and diff > 0
+    worse_where_it_does_not = [variant(draw_games(rng, 2000, [0.21, 0.26, 0.26, 0.27])), same[1]]
+    d, *_ = race_cells(worse_where_it_does_not, incumbent, target, 1, 3)
+    assert d != "drop"
+    with pytest.raises(ValueError):
+        race_cells(same[:1], incumbent, target, 1, 3)
+
+
+@pytest.mark.slow
+def test_panel_race_rarely_drops_an_equally_good_candidate():
+    from analysis.tune.targets import race_cells
+
+    target = (Target("seat-balance", "seat-balance", 0.015),)
+    rng = np.random.default_rng(6)
+    fair_inc = variant(draw_games(rng, 6000, FAIR))
+    bad_inc = variant(draw_games(rng, 6000, [0.16, 0.28, 0.28, 0.28]))
+    incumbent = [fair_inc, bad_inc]
+    drops = 0
+    for _ in range(40):
+        cells = []
+        for inc, p in ((fair_inc, FAIR), (bad_inc, [0.16, 0.28, 0.28, 0.28])):
+            w = inc.seat_wins[:2000].copy()
+            redo = rng.random(2000) < 0.5
+            w[redo] = draw_games(rng, int(redo.sum()), p)
+            cells.append(variant(w))
+        drops += race_cells(cells, incumbent, target, 1, 3)[0] == "drop"
+    assert drops <= 2

@@ -220,7 +220,8 @@ def test_a_failing_metric_is_explained_in_plain_words():
                     "accepted (shown after 10,000 games).")
     report = text_report(res)
     assert "FAIL: 1 of 4 metrics moved beyond their tolerance (after 10,000 of at most 50,000 games)" in report
-    assert text in report
+    # the report words the change by the smallest difference that matters (1 pp by default)
+    assert text.replace("+6.20 pp,", "+6.20 pp; at least the 1 pp that matters,") in report
     assert "with the old rules on the same deals" in explain(res.failed[0], paired=True)
 
 

@@ -40,8 +40,9 @@ def _files(run: Path) -> dict[str, bytes]:
 
 
 def _nothing_in(folder: Path) -> bool:
-    """No file or directory in ``folder`` but the lock files of its outputs (simcore.atomic)."""
-    return [p.name for p in folder.iterdir() if not p.name.endswith(".lock")] == []
+    """No file or directory in ``folder`` but the lock files and claim records of outputs this
+    process still claims (simcore.atomic: released at the end of a command)."""
+    return [p.name for p in folder.iterdir() if not p.name.endswith((".lock", ".claim"))] == []
 
 
 def _what_was_played(run: Path) -> dict:
@@ -329,7 +330,8 @@ def test_a_tune_on_the_cluster_searches_and_confirms_as_a_local_tune(two_workers
     from analysis.tune.search import plan_tune, run_tune
 
     def plan():
-        return plan_tune("middle-ages", varies=["setup.start_coins[0]=-40..40:20"],
+        return plan_tune("middle-ages", varies=["setup.start_coins[0]=0..80:20"],
+                         settings=["setup.start_coins[1]=40"],
                          targets=["seat-balance:5"], seed=7, trials=5, min_games=400,
                          max_games=1600, eta=2, confirm_games=2000, players=2,
                          strategies="random", stop_when_met=False)
@@ -366,3 +368,67 @@ def test_a_check_with_role_metrics_measures_the_same_on_the_cluster(two_workers,
     assert here.exit_code == there.exit_code
     assert [(r.metric, r.key, r.value) for r in here.results] == \
         [(r.metric, r.key, r.value) for r in there.results]
+
+
+# ---------------------------------------------------------------------------------------------
+# A worker of a LocalCluster (--workers N) lost at any moment costs only time (issue 28, item 5)
+# ---------------------------------------------------------------------------------------------
+
+class _LosesAWorker(_AfterParts):
+    """A ``--workers 2`` cluster (LocalCluster: each worker a process under a nanny) that kills one
+    worker process with SIGKILL at ``when``: "connect" (just before the version check asks every
+    worker), "warm" (just before the warm-up asks every worker) or "play" (mid-run, while the
+    scheduler has chunks on that worker)."""
+
+    def __init__(self, when: str, **kw) -> None:
+        super().__init__(3, self._kill_when_busy if when == "play" else (lambda: None), workers=2,
+                         threads=1, quiet=True, **kw)
+        self.when, self.killed, self.calls = when, [], 0
+
+    def _kill_one(self) -> None:
+        import signal
+
+        pids = self.client.run(os.getpid)
+        addr, pid = sorted(pids.items())[0]
+        os.kill(pid, signal.SIGKILL)
+        self.killed.append((addr, pid))
+
+    def _kill_when_busy(self) -> None:
+        deadline = time.monotonic() + 60
+        pids = self.client.run(os.getpid)
+        while time.monotonic() < deadline:
+            for addr, tasks in self.client.processing().items():
+                if tasks and addr in pids:
+                    import signal
+
+                    os.kill(pids[addr], signal.SIGKILL)
+                    self.killed.append((addr, pids[addr]))
+                    return
+            time.sleep(0.002)
+
+    def _run_everywhere(self, fn, *args):
+        self.calls += 1
+        if (self.when, self.calls) in (("connect", 1), ("warm", 2)):
+            self._kill_one()
+        return super()._run_everywhere(fn, *args)
+
+
+@pytest.fixture(scope="module")
+def lost_worker_reference(tmp_path_factory):
+    out = tmp_path_factory.mktemp("lost-worker") / "here"
+    prep = runner.prepare("middle-ages", players=4, strategies=LINE_UP)
+    runner.run(prep, out=out, threads=1, games=24_000, seed=6, chunk_size=1000, quiet=True)
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("when", ["connect", "warm", "play"])
+def test_a_local_cluster_worker_killed_at_any_moment_costs_only_time(when, lost_worker_reference, tmp_path):
+    prep = runner.prepare("middle-ages", players=4, strategies=LINE_UP)
+    ex = _LosesAWorker(when)
+    with ex:
+        runner.run(prep, out=tmp_path / "dask", executor=ex, games=24_000, seed=6, chunk_size=1000,
+                   quiet=True)
+    assert len(ex.killed) == 1, ex.killed           # the loss did happen
+    assert ex.seen > 3                              # (a "play" loss comes after part 3)
+    _assert_same_run(lost_worker_reference, tmp_path / "dask")

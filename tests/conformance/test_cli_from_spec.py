@@ -48,3 +48,28 @@ def test_score_tolerance_help_gives_every_games_unit(capsys):
     out = " ".join(capsys.readouterr().out.split())
     for spec in registry.specs().values():
         assert spec.score_unit.split()[0] in out
+
+
+def test_no_module_of_the_command_line_names_a_game():
+    """Game commands come from the specs (``GameSpec.options``, ``GameSpec.commands``): no file
+    under cli/ spells a game's name, its package or one of its commands (docstrings aside)."""
+    words = set()
+    for spec in registry.specs().values():
+        words |= {spec.name, spec.module_folder, *(c.name for c in spec.commands)}
+    for path in sorted((ROOT / "cli").glob("*.py")):
+        code = re.sub(r'""".*?"""', "", path.read_text(encoding="utf-8"), flags=re.S)
+        for word in words:
+            assert word not in code, f"cli/{path.name} names {word!r}"
+
+
+def test_every_table_command_of_every_spec_is_a_balance_command(capsys):
+    commands = [(s, c) for s in registry.specs().values() for c in s.commands]
+    assert commands, "fief-combat declares fief-odds and fief-calamity"
+    for spec, cmd in commands:
+        assert _run([cmd.name, "--help"]) == 0
+        out = capsys.readouterr().out
+        for flag in [o.flag for o in cmd.options] + ["--rules", "--set", "--out", "--force"]:
+            assert flag in out, (cmd.name, flag)
+        module, _, name = cmd.job.partition(":")
+        assert module.startswith(spec.module_folder + "."), "a job lives in the game's folder"
+        assert callable(getattr(registry.import_hook(module), name))

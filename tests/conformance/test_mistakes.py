@@ -148,8 +148,9 @@ def test_4b_a_score_filled_from_another_column_differs_from_the_reference(copies
 def test_4c_a_score_column_mapped_from_another_array_is_named(copies, tmp_path):
     """The adapter hands `best_turn` as the score (the kernel's own score is right)."""
     spec = broken_pig(copies, "pig_map", {"game.py": [
-        ("        return chunk_from_arrays(", "        o = {**o, 'score': o['best_turn']}\n"
-                                             "        return chunk_from_arrays(")]})
+        ("        return driver.run_chunk(rules, players, first, n, seed, rows)",
+         "        o = driver.run_chunk(rules, players, first, n, seed, rows)\n"
+         "        return {**o, 'score': o['best_turn']}")]})
     with pytest.raises(AssertionError, match=r"the run's 'score' column \(role score, in points\)"):
         check_replayed_lineup(spec, ["hold-20", "random", "hold-12"], n_games=4)
 

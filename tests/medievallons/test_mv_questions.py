@@ -1,7 +1,8 @@
 """The Médiévallons balance questions (analysis.questions.medievallons, played by the runner) and the
-`balance medievallons-questions` command: every table is self-consistent, the card ablation goes
-through the rules loader, the best-of-3 composition follows its rules, and the command writes its
-CSV tables atomically with one-line errors for bad input.
+`balance questions RUN` command (which replaced `balance medievallons-questions`): every table is
+self-consistent, the card ablation goes through the rules loader, the best-of-3 composition
+follows its rules, and the command writes its CSV tables atomically with one-line errors for bad
+input.
 """
 
 from __future__ import annotations
@@ -11,19 +12,15 @@ import json
 import numpy as np
 import polars as pl
 import pytest
-import typer
 
 from cli import _run
-from cli import medievallons as cli
 from analysis.questions import medievallons as Q
+from simcore import runner
 from simcore.games.medievallons import rules as R
 
 
 def run_cli(*args) -> int:
-    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
-    cli.register(app)
-    app.command("version")(lambda: None)   # two commands: typer keeps the command name
-    return _run(list(args), target=app)
+    return _run(list(args))
 
 
 def test_first_player_advantage_is_consistent():
@@ -91,33 +88,47 @@ def test_best_of_three_amplifies_a_skill_gap_and_stays_fair_between_equals():
     assert equal["as_first_player"] > equal["as_second_player"]      # the 2-player seat edge
 
 
-def test_command_writes_csv_tables_and_run_json(tmp_path, capsys):
+@pytest.fixture(scope="module")
+def mv_run(tmp_path_factory):
+    return runner.simulate("medievallons", games=60, players=3, seed=4, quiet=True,
+                           out=tmp_path_factory.mktemp("mvq") / "run")
+
+
+def test_command_writes_csv_tables_and_run_json(mv_run, tmp_path, capsys):
     out = tmp_path / "q"
-    assert run_cli("medievallons-questions", "--games", "400", "--players", "2,3",
-                   "--pairs", "balanced:random", "--no-ablation", "--out", str(out)) == 0
+    assert run_cli("questions", str(mv_run), "--games", "60", "--out", str(out)) == 0
     files = {p.name for p in out.iterdir()}
-    assert files == {"first_player.csv", "game_length.csv", "length_distribution.csv",
-                     "card_types.csv", "best_of_three.csv", "run.json",
+    assert files == {"first_player.csv", "card_types.csv", "best_of_three.csv", "run.json",
                      ".balance-output.json"}                  # the ownership marker
     meta = json.loads((out / "run.json").read_text())
-    assert meta["games"] == 400 and meta["players"] == [2, 3] and meta["pairs"] == [["balanced", "random"]]
+    assert meta["games"] == 60 and meta["players"] == [2, 3, 4, 5] and meta["card_players"] == 3
+    assert meta["command"] == "questions" and meta["for_run"] == str(mv_run)
     printed = capsys.readouterr().out
     assert "first_player" in printed and "best_of_three" in printed
-    assert pl.read_csv(out / "first_player.csv").height == 5
+    assert pl.read_csv(out / "first_player.csv").height == 2 + 3 + 4 + 5
     # an existing result is never overwritten without --force
-    assert run_cli("medievallons-questions", "--games", "100", "--out", str(out)) == 2
+    assert run_cli("questions", str(mv_run), "--games", "60", "--out", str(out)) == 2
     assert "not empty" in capsys.readouterr().err
 
 
+def test_the_old_command_is_gone(capsys):
+    assert run_cli("medievallons-questions", "--games", "10") == 2
+
+
 @pytest.mark.parametrize("args,needle", [
-    (("--players", "2,x"), "--players"),
-    (("--players", "6"), "2 to 5 players"),
-    (("--pairs", "balanced"), "--pairs"),
-    (("--strategy", "genius"), "unknown strategy"),
     (("--games", "0"), "at least 1"),
+    (("--games", "x"), "--games"),
+    (("--threads", "0"), "--threads 0"),
 ])
-def test_command_refuses_bad_input_in_one_line(tmp_path, capsys, args, needle):
-    assert run_cli("medievallons-questions", "--out", str(tmp_path / "q"), *args) == 2
+def test_command_refuses_bad_input_in_one_line(mv_run, tmp_path, capsys, args, needle):
+    assert run_cli("questions", str(mv_run), "--out", str(tmp_path / "q"), *args) == 2
     err = capsys.readouterr().err.strip()
     assert needle in err and len(err.splitlines()) == 1
     assert not (tmp_path / "q").exists()
+
+
+def test_the_output_may_not_be_the_run(mv_run, capsys):
+    assert run_cli("questions", str(mv_run), "--games", "10", "--out", str(mv_run), "--force") == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+

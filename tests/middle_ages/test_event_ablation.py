@@ -65,3 +65,32 @@ def test_balance_questions_writes_the_event_ablation_with_tile_cards_non_zero(tm
     # a second write without --force is refused, and a game without played questions too
     again = subprocess.run([*BALANCE, "questions", str(run), "--out", str(out)], capture_output=True, text=True)
     assert again.returncode == 2 and again.stderr.count("\n") == 1
+
+
+def test_the_report_plays_the_event_ablation_when_asked(tmp_path, capsys):
+    """`balance report RUN --play-questions` plays the Middle-Ages questions itself (reports only
+    read: the command plays them into a scratch directory first) and shows the ablation section;
+    without it a Middle-Ages report plays nothing; --questions and --play-questions together, or
+    --play-questions of a game without questions, are one line, exit code 2."""
+    from cli import _run
+    from simcore import runner
+
+    run = runner.simulate("middle-ages", games=300, seed=2, out=tmp_path / "run", quiet=True, players=4)
+    out = tmp_path / "rep"
+    assert _run(["report", str(run), "--out", str(out), "--play-questions", "--questions-games", "300"]) == 0
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "Invasion barbare" in page and "event_ablation" in " ".join(p.name for p in (out / "questions").iterdir())
+    kept = pl.read_csv(out / "questions" / "event_ablation.csv")
+    assert {"win_share_effect_low", "score_effect_high"} <= set(kept.columns)
+    assert not any(p.name.startswith(".") and "questions" in p.name for p in tmp_path.iterdir())
+    plain = tmp_path / "plain"
+    assert _run(["report", str(run), "--out", str(plain)]) == 0
+    assert not (plain / "questions").exists()
+    capsys.readouterr()
+    assert _run(["report", str(run), "--out", str(tmp_path / "x"), "--play-questions", "--questions",
+                 str(out / "questions")]) == 2
+    assert "give one" in capsys.readouterr().err
+    fief = runner.simulate("fief-combat", games=50, out=tmp_path / "fief", quiet=True)
+    assert _run(["report", str(fief), "--out", str(tmp_path / "y"), "--play-questions"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "no played balance questions" in err and len(err.splitlines()) == 1

@@ -142,11 +142,24 @@ def _cases() -> list[Case]:
         for rname, argv in readers:
             add(Case(f"{rname} of a run with {dname}", argv, prep=prep, words="",
                      changes=("runs/demo",)))
+    rehash = ("{py} -c \"import json;from simcore.rundir import integrity_record;p='runs/demo';"
+              "m=json.load(open(p+'/run.json'));m['integrity']=integrity_record(p,m);"
+              "json.dump(m,open(p+'/run.json','w'))\"")
+    for dname, prep, words in (
+            ("win_share tripled", damages[5][1], "add up to 3"),
+            ("stats.json win shares doubled",
+             "{py} -c \"import json;p='runs/demo/stats.json';d=json.load(open(p));c=d['fixed']['cell_win'];"
+             "c['data']=[2*x for x in c['data']];json.dump(d,open(p,'w'))\"", "add up to 400")):
+        for rname, argv in readers:
+            add(Case(f"{rname} of a run with {dname}, its hashes written again", argv,
+                     prep=f"{prep} && {rehash}", words=words, changes=("runs/demo",)))
     add(Case("report of the same run twice", ["balance", "report", "runs/demo", "runs/demo",
                                               "--questions-games", "0", "--out", "r2"], words="given twice"))
     add(Case("report of a run and its copy", ["balance", "report", "runs/demo", "runs/copy",
                                               "--questions-games", "0", "--out", "r2"],
              prep="cp -r runs/demo runs/copy", words="given twice", changes=("runs/copy",)))
+    add(Case("report of a run and a longer rerun of its seed", ["balance", "report", "runs/demo",
+             "runs/longer", "--questions-games", "0", "--out", "r2"], words="games 0…199 of both"))
     add(Case("report of an undamaged run", ["balance", "report", "runs/demo", "--questions-games", "0",
                                             "--out", "r2"], expect="ok", changes=("r2",),
              creates="r2/report.html"))
@@ -200,6 +213,14 @@ def _cases() -> list[Case]:
                               ("scoring.empty_domain_penalty", "-10", "must be >= 0"),
                               ("effects.extra_coin_bonus", "-1", "must be >= 0")):
         add(Case(f"--set {key}={value}", [*sim, "--out", "o", "--set", f"{key}={value}"], words=words))
+    add(Case("--set setup.start_coins[0]=-5", [*sim, "--out", "o", "--set", "setup.start_coins[0]=-5"],
+             words="must be >= 0 (allowed: 0 to 1000)"))
+    add(Case("tune over negative start coins", ["balance", "tune", "--game", "middle-ages", "--vary",
+             "setup.start_coins[0]=-40..40:20", "--target", "seat-balance:5", "--out", "o"],
+             words="must be >= 0"))
+    add(Case("medievallons hand_size [6, 0]", ["simulate", "--game", "medievallons", "--games", "200",
+                                               "--players", "2", "--out", "o", "--set",
+                                               "setup.hand_size=[6,0]"], words="must be >= 1"))
     add(Case("medievallons hand_size 0", ["simulate", "--game", "medievallons", "--games", "200",
                                           "--out", "o", "--set", "setup.hand_size=0"], words="must be >= 1"))
     for storage, words in (("notes/thesis.tex", "not a SQLite database"), ("notes", "is a directory"),
@@ -216,7 +237,7 @@ def _cases() -> list[Case]:
     add(Case("Ctrl-C in a tune", ["balance", "tune", "--game", "middle-ages", "--players", "2",
                                   "--strategies", "random", "--vary", "setup.start_coins[0]=0..40:10",
                                   "--target", "seat-balance:5", "--trials", "50", "--min-games", "1000",
-                                  "--max-games", "8000", "--out", "tu2"],
+                                  "--max-games", "8000", "--keep-going", "--out", "tu2"],
              expect="interrupted", signal_after=25, expect_code=130, changes=("tu2",), timeout=180))
     add(Case("Ctrl-C in a sweep --force over another sweep: the old one stays",
              ["balance", "sweep", "--game", "middle-ages", "--players", "4", "--vary",
@@ -252,6 +273,7 @@ def make_workspace(root: Path) -> Path:
     _run(["simulate", "--games", "200", "--players", "4", "--seed", "3", "--out", "runs/demo", "-q"], ws)
     _run(["simulate", "--games", "200", "--players", "4", "--seed", "4", "--out", "runs/other", "-q"], ws)
     _run(["simulate", "--games", "200", "--players", "3", "--seed", "3", "--out", "runs/three", "-q"], ws)
+    _run(["simulate", "--games", "300", "--players", "4", "--seed", "3", "--out", "runs/longer", "-q"], ws)
     _run(["balance", "sweep", "--game", "middle-ages", "--players", "4", "--vary",
           "setup.extra_coin_tokens=[6,8]", "--games", "200", "--out", "sw", "-q"], ws)
     _run(["balance", "tune", "--game", "middle-ages", "--players", "2", "--strategies", "random",

@@ -138,6 +138,9 @@ def test_workers_are_capped_by_the_machine(capsys, no_playing):
     ("middle_ages", "effects.extra_coin_bonus=-1"),
     ("middle_ages", "scoring.empty_domain_penalty=-10"),
     ("medievallons", "setup.hand_size=0"),
+    ("medievallons", "setup.hand_size=[6, 0]"),
+    ("middle_ages", "setup.start_coins=-5"),
+    ("middle_ages", "setup.start_coins[2]=-1"),
 ])
 def test_rule_values_keep_their_meaning(game, setting):
     import importlib
@@ -146,8 +149,45 @@ def test_rule_values_keep_their_meaning(game, setting):
 
     rules = importlib.import_module(f"simcore.games.{game}.rules")
     src = apply_settings(read_toml(rules.default_rules_path(), what="rules"), parse_settings([setting]), seats=4)
-    with pytest.raises(ConfigError, match="must be >= "):
+    with pytest.raises(ConfigError, match="must be >= ") as exc:
         rules.from_source(src)
+    assert "(allowed: " in str(exc.value)          # the refusal names the whole range
+
+
+def test_negative_start_coins_only_when_coins_may_go_negative():
+    """MA-10: coins never go below 0, so a negative start purse means something only with
+    scoring.allow_negative_coins = true (then -1000 to 1000)."""
+    from simcore.config import apply_settings, parse_settings, read_toml
+    from simcore.games.middle_ages import rules
+
+    def load(*settings):
+        src = read_toml(rules.default_rules_path(), what="rules")
+        return rules.from_source(apply_settings(src, parse_settings(settings), seats=4))
+
+    with pytest.raises(ConfigError, match=r"setup.start_coins\[0\]: must be >= 0 \(allowed: 0 to 1000\).*"
+                                          "allow_negative_coins"):
+        load("setup.start_coins[0]=-5")
+    assert load("setup.start_coins[0]=-5", "scoring.allow_negative_coins=true").start_coins(0) == -5
+    with pytest.raises(ConfigError, match="must be >= -1000"):
+        load("setup.start_coins[0]=-1001", "scoring.allow_negative_coins=true")
+
+
+def test_a_tune_over_a_negative_range_is_refused_before_any_game(tmp_path, capsys, monkeypatch):
+    """The tune prepares the corners of its space (validating their rules) before any trial."""
+    from simcore import runner
+
+    def played(*args, **kwargs):
+        raise AssertionError("a game was played before the bad range was refused")
+
+    monkeypatch.setattr(runner, "run", played)
+    monkeypatch.setattr(runner, "collect", played)
+    monkeypatch.chdir(tmp_path)
+    code, err = cli_in_process(["tune", "--game", "middle-ages", "--players", "2", "--vary",
+                                "setup.start_coins[0]=-40..40:20", "--target", "seat-balance:5",
+                                "--out", "t"], capsys)
+    line = one_error_line(err)
+    assert code == 2 and "setup.start_coins[0]: must be >= 0 (allowed: 0 to 1000), got -40" in line, line
+    assert not (tmp_path / "t").exists()
 
 
 @pytest.mark.parametrize("text,words", [

@@ -104,7 +104,7 @@ DAMAGE = [
     ("strategies too short", lambda r, o: _write_meta(r, strategies=["balanced"]), "run.json", "names 1 seats"),
     ("negative threads", lambda r, o: _write_meta(r, threads=-2), "run.json", "threads must be"),
     ("rules_text a number", lambda r, o: _write_meta(r, rules_text=5), "run.json", "rules_text must be a string"),
-    ("a tables directory", lambda r, o: _write_meta(r, command="medievallons-questions"), "run.json",
+    ("a tables directory", lambda r, o: _write_meta(r, command="questions"), "run.json",
      "not a run of games"),
     ("players.parquet of a 100-game run",
      lambda r, o: shutil.copy(o["games100"] / "players.parquet", r), "players.parquet", CHANGED),
@@ -194,6 +194,85 @@ def test_a_run_without_an_integrity_record_is_still_checked_table_by_table(
     assert not (tmp_path / "seats.csv").exists()
 
 
+def _rehash(run: Path) -> None:
+    """Write run.json's integrity record again for the files as they now are: what a user who
+    edits a table by hand and "fixes" the hashes would do. Only the figures computed from the
+    files themselves can then tell."""
+    from simcore.rundir import integrity_record
+
+    meta = _meta(run)
+    meta["integrity"] = integrity_record(run, meta)
+    (run / "run.json").write_text(json.dumps(meta), encoding="utf-8")
+
+
+def _swap_one_win(values: list) -> list:
+    """Game 0's win moved from its winner to a seat that lost (each game still adds up to 1)."""
+    out = list(values)
+    winner = max(range(4), key=lambda s: out[s])
+    loser = min(range(4), key=lambda s: out[s])
+    out[winner], out[loser] = out[loser], out[winner]
+    return out
+
+
+def _stats_wins_tripled(run: Path) -> None:
+    data = json.loads((run / "stats.json").read_text(encoding="utf-8"))
+    cell = data["fixed"]["cell_win"]
+    cell["data"] = [3 * x for x in cell["data"]]
+    (run / "stats.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+#: Damage with run.json's integrity record written again afterwards: refused by the figures that
+#: tie the tables together (issue 28, item 3), not by a hash.
+REHASHED = [
+    ("win_share tripled", lambda r: _rewrite(r, "players.parquet", "win_share", lambda c: [3 * x for x in c]),
+     "players.parquet", "the win shares of game 0 add up to 3"),
+    ("one game's win moved to a losing seat", lambda r: _rewrite(r, "players.parquet", "win_share", _swap_one_win),
+     "players.parquet", "differ from stats.json"),
+    ("a NaN win share", lambda r: _rewrite(r, "players.parquet", "win_share",
+                                           lambda c: [float("nan")] + c[1:]), "players.parquet",
+     "game 0 add up to nan"),
+    ("win shares of 2 and -1", lambda r: _rewrite(r, "players.parquet", "win_share",
+                                                  lambda c: [2.0, -1.0, 0.0, 0.0] + c[4:]),
+     "players.parquet", "from 0 to 1"),
+    ("rows of game 1 given to game 0", lambda r: _rewrite(r, "players.parquet", "game",
+                                                          lambda c: [0 if g == 1 else g for g in c]),
+     "players.parquet", "game 0 has 8 rows"),
+    ("stats.json win shares tripled", lambda r: _stats_wins_tripled(r), "stats.json",
+     "the win shares of all games add up to 600"),
+]
+
+
+@pytest.mark.parametrize("name,damage,file,words", REHASHED, ids=[d[0] for d in REHASHED])
+def test_a_hand_edit_with_its_hashes_written_again_is_still_refused(name, damage, file, words, tiny_run,
+                                                                     tmp_path, capsys, monkeypatch):
+    damage(tiny_run)
+    _rehash(tiny_run)
+    monkeypatch.chdir(tmp_path)
+    for argv in READERS:
+        args = [str(tiny_run) if a == "RUN" else a for a in argv]
+        code, err = cli_in_process(args, capsys)
+        line = one_error_line(err)
+        assert code == 2, (args, err)
+        assert file in line and words in line, (args, line)
+        assert not any((tmp_path / p).exists() for p in ("rep", "seats.csv", "players.csv", "base.toml"))
+
+
+def test_an_undamaged_run_passes_the_figure_checks_of_every_game(tmp_path):
+    """The figures hold for every registered game's real runs (so the check cannot refuse a run
+    the toolkit wrote), seat rotation and 2-5 players included."""
+    from analysis.load import check_run
+    from simcore import runner
+    from simcore.rundir import read_meta
+
+    for game, kw in {"middle-ages": dict(players=2), "medievallons": dict(players=5),
+                     "seigneurial": dict(players=3), "fief-combat": {},
+                     "rotated": dict(players=3, rotate_seats=True)}.items():
+        out = tmp_path / game
+        runner.simulate("middle-ages" if game == "rotated" else game, games=120, seed=9, out=out,
+                        quiet=True, **kw)
+        assert check_run(out, players=True) == read_meta(out)
+
+
 def test_the_same_run_given_twice_is_refused(tiny_run, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     shutil.copytree(tiny_run, tmp_path / "copy")
@@ -201,6 +280,24 @@ def test_the_same_run_given_twice_is_refused(tiny_run, tmp_path, capsys, monkeyp
         code, err = cli_in_process(["report", *runs, "--questions-games", "0", "--out", "rep"], capsys)
         assert code == 2 and "given twice" in one_error_line(err), (runs, err)
         assert not (tmp_path / "rep").exists()
+
+
+def test_a_rerun_with_the_same_seed_and_more_games_is_refused_as_the_same_games(tmp_path, capsys,
+                                                                                monkeypatch):
+    """Games are keyed on (seed, index): 300 games of seed 3 hold the 200 games of a 200-game run
+    of seed 3; pooled, those would count twice. Another seed pools."""
+    from simcore import runner
+
+    monkeypatch.chdir(tmp_path)
+    for name, games, seed in (("a", 200, 3), ("b", 300, 3), ("c", 200, 4)):
+        runner.simulate("middle-ages", games=games, seed=seed, out=tmp_path / name, quiet=True, players=2)
+    report = ["report", "--questions-games", "0", "--out", "rep"]
+    code, err = cli_in_process([*report, "a", "b"], capsys)
+    line = one_error_line(err)
+    assert code == 2 and "given twice (games 0…199 of both are the very same games" in line, line
+    assert not (tmp_path / "rep").exists()
+    code, err = cli_in_process([*report, "a", "c"], capsys)
+    assert code == 0 and (tmp_path / "rep" / "report.html").is_file(), err
 
 
 def test_check_against_a_damaged_run_is_one_line(tiny_run, tmp_path, capsys, monkeypatch):

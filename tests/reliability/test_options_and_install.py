@@ -17,7 +17,6 @@ from reliability_helpers import ROOT, WIDE, cli_in_process, env, one_error_line
 SEED_COMMANDS = [
     ["simulate", "--games", "10", "--out", "o"],
     ["ladder", "--games", "10"],
-    ["medievallons-questions", "--games", "10", "--out", "o"],
     ["fief-odds", "--attackers", "1-2", "--defenders", "1", "--out", "o"],
     ["fief-calamity", "--out", "o"],
     ["check", "--baseline", "base.toml"],

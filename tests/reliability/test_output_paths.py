@@ -18,8 +18,6 @@ PLAYERS = [
     (["simulate", "--games", "1e9", "--rules", "ma.toml", "--out", "OUT"], "--out", "dir", "ma.toml"),
     (["simulate", "--game", "fief-combat", "--games", "1e9", "--rules", "fief.toml", "--out", "OUT"],
      "--out", "dir", "fief.toml"),
-    (["medievallons-questions", "--games", "1e9", "--rules", "mv.toml", "--out", "OUT"], "--out", "dir",
-     "mv.toml"),
     (["fief-odds", "--rules", "fief.toml", "--out", "OUT"], "--out", "dir", "fief.toml"),
     (["fief-calamity", "--rules", "fief.toml", "--out", "OUT"], "--out", "dir", "fief.toml"),
     (["check", "--baseline", "base.toml", "--save-run", "OUT"], "--save-run", "dir", "base.toml"),
@@ -30,6 +28,7 @@ READERS = [
     (["report", "run", "--questions-games", "0", "--out", "OUT"], "--out", "dir", "run"),
     (["export", "run", "--what", "seats", "--out", "OUT"], "--out", "file", "run"),
     (["baseline", "run", "--out", "OUT"], "--out", "file", "run"),
+    (["questions", "run", "--games", "1e9", "--out", "OUT"], "--out", "dir", "run"),
 ]
 COMMANDS = PLAYERS + READERS
 IDS = [" ".join(a for a in c[0] if a != "OUT")[:40] + " " + c[1] for c in COMMANDS]

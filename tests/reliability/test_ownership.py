@@ -143,6 +143,49 @@ def test_what_a_killed_command_recorded_is_cleaned_up_and_nothing_else(tmp_path)
     assert (tmp_path / (".demo.tmp-" + "3" * 16)).is_dir()      # not listed: not ours to remove
 
 
+@pytest.mark.parametrize("lock_file", ["empty", "missing"])
+def test_a_killed_commands_claim_record_beside_its_lock_is_finished(tmp_path, lock_file):
+    """The record lives in .<name>.claim beside filelock's .<name>.lock; a command killed after
+    making its temporary leaves both (or, killed between the two unlinks of its release, only the
+    record): the next command removes what the record lists, then both files."""
+    tmp = ".demo.tmp-" + "4" * 16
+    (tmp_path / tmp).mkdir()
+    if lock_file == "empty":
+        (tmp_path / ".demo.lock").write_text("")
+    (tmp_path / ".demo.claim").write_text(json.dumps(
+        {"toolkit": "balance-toolkit", "format": 1, "target": "demo", "pid": 1, "entries": {tmp: "tmp"}}))
+    atomic.recover_leftovers(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_claim_file_of_the_users_is_not_overwritten(tmp_path):
+    (tmp_path / ".out.claim").write_text("my notes\n")
+    with pytest.raises(UsageError, match=".out.claim is in the way"):
+        atomic.check_output_dir(tmp_path / "out", False)
+    atomic.recover_leftovers(tmp_path)
+    assert (tmp_path / ".out.claim").read_text() == "my notes\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".out.claim"]
+
+
+def test_the_lock_is_filelocks(tmp_path):
+    """One writer per output is filelock's lock (a well-kept library, not a lock of our own): a
+    filelock.FileLock held on .out.lock by anyone stops the command."""
+    from filelock import FileLock
+
+    held = FileLock(str(tmp_path / ".out.lock"))
+    held.acquire()
+    try:
+        code = ("import sys; sys.path.insert(0, sys.argv[1]); from simcore import atomic; "
+                "atomic.check_output_dir(sys.argv[2], False)")
+        p = subprocess.run([sys.executable, "-c", code, str(ROOT), str(tmp_path / "out")],
+                           capture_output=True, text=True)
+        assert p.returncode != 0 and "another command is writing it" in p.stderr, p.stderr
+    finally:
+        held.release()
+    atomic.check_output_dir(tmp_path / "out", False)
+    atomic.release_claims()
+
+
 def test_a_hand_edited_lock_cannot_point_outside_its_own_names(tmp_path):
     (tmp_path / "precious").mkdir()
     (tmp_path / "precious" / "a.txt").write_text("mine")
@@ -162,7 +205,7 @@ def test_a_second_process_cannot_write_the_same_output(tmp_path):
         assert holder.stdout.readline().strip() == "held"
         with pytest.raises(UsageError, match="another command is writing it"):
             atomic.check_output_dir(tmp_path / "out", False)
-        record = json.loads((tmp_path / ".out.lock").read_text())
+        record = json.loads((tmp_path / ".out.claim").read_text())
         assert record["toolkit"] == "balance-toolkit" and record["target"] == "out"
     finally:
         holder.kill()
@@ -172,7 +215,7 @@ def test_a_second_process_cannot_write_the_same_output(tmp_path):
 def test_temporary_names_are_recorded_in_the_lock_before_they_are_made(tmp_path):
     out = atomic.check_output_dir(tmp_path / "r", False)
     tmp = atomic.temporary_dir(out)
-    record = json.loads((tmp_path / ".r.lock").read_text())
+    record = json.loads((tmp_path / ".r.claim").read_text())
     assert record["entries"] == {tmp.name: "tmp"}
     assert len(tmp.name.rsplit("-", 1)[1]) == 16
 

@@ -109,7 +109,89 @@ def test_bad_replay_input_is_one_line_exit_2(runs, args, needle, capsys):
     assert needle in err and len(err.strip().splitlines()) == 1
 
 
-def test_fief_combat_is_refused_in_one_line(tmp_path, capsys):
-    out = runner.simulate("fief-combat", games=100, out=tmp_path / "fief", quiet=True)
-    code = _run(["replay", str(out), "--game", "0"])
-    assert code == 2 and "no turn-by-turn reference engine" in capsys.readouterr().err
+FIEF = {
+    "default": dict(),
+    "custom": dict(settings=["mercy.grant_probability=0.5", "combat.lords_removed=first",
+                             "mercy.requires_lords=false", "darc.removed=first"],
+                   attacker=12, defender=7, terrain="castle", darc="defender",
+                   lords_defender=2, mercy="attacker:4,defender:3"),
+}
+
+
+@pytest.fixture(scope="module")
+def fief_runs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("fief")
+    return {k: runner.simulate("fief-combat", games=300, seed=23, out=root / k, quiet=True, **kw)
+            for k, kw in FIEF.items()}
+
+
+@pytest.mark.parametrize("rules", list(FIEF))
+def test_replayed_fief_combats_equal_their_rows(fief_runs, rules):
+    """Every replayed combat (the reference, soldiers and named Lords pawn by pawn) equals the
+    kernel's rows in players.parquet and games.parquet, under the shipped and custom rules."""
+    run = fief_runs[rules]
+    players = pl.read_parquet(run / "players.parquet")
+    games = pl.read_parquet(run / "games.parquet")
+    mercy = games.filter(pl.col("by_mercy"))["game"].to_list()
+    picks = sorted({0, 1, 150, 299, *mercy[:3], *games.filter(pl.col("winner") == 1)["game"].to_list()[:3]})
+    for g in picks:
+        r = replay(run, g)
+        rows = players.filter(pl.col("game") == g).sort("seat")
+        assert r.figures["score"] == rows["score"].to_list(), (rules, g)
+        assert r.figures["win_share"] == pytest.approx(rows["win_share"].to_list()), (rules, g)
+        assert r.figures["rank"] == rows["rank"].to_list(), (rules, g)
+        assert r.matches, (rules, g, r.differences)
+        grow = games.filter(pl.col("game") == g).row(0, named=True)
+        assert f"after {grow['rounds']} round" in r.text
+        assert r.text.count("\n  round ") == grow["rounds"], r.text
+        assert "equal games.parquet's row" in r.lines[-1]
+    if rules == "custom":
+        assert mercy, "the custom matchup should end some combats by mercy"
+        assert "d'Arc)=" in replay(run, 0).text or any("d'Arc)=" in replay(run, g).text for g in picks)
+
+
+def test_fief_replay_catches_an_off_by_one_stream(fief_runs, monkeypatch):
+    """The check can fail: replaying combat i from stream (seed, i + 1) or from another seed is
+    caught (most combats differ in their rows)."""
+    from simcore.games.fief import reference as ref
+
+    real = ref.replay_run
+    run = fief_runs["custom"]
+    monkeypatch.setattr(ref, "replay_run", lambda meta, game: real(meta, game + 1))
+    assert sum(not replay(run, g).matches for g in range(20)) >= 5
+    monkeypatch.setattr(ref, "replay_run", lambda meta, game: real({**meta, "seed": meta["seed"] + 1}, game))
+    assert sum(not replay(run, g).matches for g in range(20)) >= 5
+
+
+def test_fief_replay_depends_on_the_recorded_rules(fief_runs, tmp_path):
+    """Without run.json's rules text the custom-rules combats are replayed under the shipped rules
+    and the check catches it."""
+    import shutil
+
+    copy = tmp_path / "fief-no-rules"
+    shutil.copytree(fief_runs["custom"], copy)
+    meta = json.loads((copy / "run.json").read_text())
+    meta.pop("rules_text")
+    (copy / "run.json").write_text(json.dumps(meta))
+    assert any(not replay(copy, g).matches for g in range(40))
+
+
+def test_fief_find_and_cli(fief_runs, capsys):
+    run = fief_runs["custom"]
+    g, why = find_game(run, "role=defender wins max rounds")
+    df = pl.read_parquet(run / "players.parquet").join(
+        pl.read_parquet(run / "games.parquet").select("game", "rounds"), on="game")
+    won = df.filter((pl.col("seat") == 1) & (pl.col("win_share") > 0))
+    assert g == won.filter(pl.col("rounds") == won["rounds"].max())["game"].min(), why
+    code = _run(["replay", str(run), "--find", "seat=1 loses max attacker_lords_captured"])
+    out = capsys.readouterr().out
+    assert code == 0 and "holds the field" in out and "Check: the final score" in out
+
+
+def test_every_game_kind_can_be_replayed():
+    """#30's acceptance: no shipped game is refused by balance replay."""
+    from simcore import games as registry
+    from simcore.replay import can_replay
+
+    assert all(can_replay(s) for s in registry.specs().values()), [
+        n for n, s in registry.specs().items() if not can_replay(s)]

@@ -1,7 +1,8 @@
 """Every report kind of every game, seen in a real browser (headless Chromium, 1280 px wide).
 
 Slow (``make test-slow``): builds a report of one run of each game, a before/after of each game, a
-sweep page and a tune page, opens each in headless Chromium (the Debian ``chromium`` package;
+Middle-Ages report of four strategies on rotated seats (the strategy and matchup tables), a sweep
+page and a tune page, opens each in headless Chromium (the Debian ``chromium`` package;
 skipped, with the reason, only when no Chromium is installed) and measures the laid-out page with a
 script injected into a copy: no horizontal overflow of the page, no figure or table wider than the
 page, no table text under 11 px, no cell whose text overflows it, no cell taller than 160 px (notes
@@ -81,6 +82,11 @@ def pages(tmp_path_factory):
     fief = runner.simulate("fief-combat", out=root / "fief", seed=1, games=20_000, quiet=True)
     fief2 = runner.simulate("fief-combat", out=root / "fief-var", seed=2, games=20_000, quiet=True, attacker=12)
     out["fief-combat-before-after"] = build_report([fief, fief2], root / "cmp-fief")
+    out["fief-combat-report"] = build_report([fief], root / "rep-fief")
+    # four strategies on rotated seats: the strategy and matchup tables (Holm verdicts) at 1280 px
+    mixed = runner.simulate("middle-ages", out=root / "ma-mixed", seed=3, games=2000, quiet=True,
+                            strategies="balanced,greedy,eventwise,random", rotate_seats=True)
+    out["middle-ages-matchups"] = build_report([mixed], root / "rep-ma-mixed")
     from cli import _run
 
     sw = root / "sweep"
@@ -96,7 +102,7 @@ def pages(tmp_path_factory):
 
 
 KINDS = [f"{g}-{k}" for g in ("middle-ages", "medievallons", "seigneurial") for k in ("report", "before-after")] \
-    + ["fief-combat-before-after", "sweep", "tune"]
+    + ["fief-combat-report", "fief-combat-before-after", "middle-ages-matchups", "sweep", "tune"]
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -1,5 +1,5 @@
 """``balance report --questions DIR`` reads the Médiévallons questions from a directory written by
-``balance medievallons-questions`` instead of playing them; a directory of another game or other
+``balance questions RUN --out DIR`` instead of playing them; a directory of another game or other
 rules than the baseline run is refused in one line (exit code 2) before anything is written."""
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ def played(tmp_path_factory):
     root = tmp_path_factory.mktemp("qdir")
     base = runs.medievallons_run(root / "base", 600, 4, seed=5)
     qdir = root / "questions"
-    assert _run(["medievallons-questions", "--games", "200", "--players", "2,4", "--card-players", "4",
-                 "--pairs", "balanced:random", "--seed", "5", "--out", str(qdir), "-q"]) == 0
+    assert _run(["questions", str(base), "--games", "200", "--out", str(qdir), "-q"]) == 0
     return {"root": root, "base": base, "questions": qdir}
 
 
@@ -42,7 +41,7 @@ def test_report_reads_the_questions_directory_instead_of_playing(played, tmp_pat
         kept = pl.read_csv(out / "questions" / f"{name}.csv")
         assert kept.equals(pl.read_csv(played["questions"] / f"{name}.csv")), name
     settings = json.loads((out / "questions" / "settings.json").read_text())
-    assert settings["games"] == 200 and settings["player_counts"] == [2, 4] and settings["seed"] == 5
+    assert settings["games"] == 200 and settings["player_counts"] == [2, 3, 4, 5] and settings["seed"] == 5
     assert settings["questions_dir"] == str(played["questions"])
 
 
@@ -55,9 +54,11 @@ def _one_line_error(capsys) -> str:
 def test_questions_of_other_rules_are_refused_in_one_line(played, tmp_path, capsys):
     other = tmp_path / "rules.toml"
     other.write_text(RULES.read_text(encoding="utf-8") + "\n# same rules, another file\n", encoding="utf-8")
+    other_run = tmp_path / "other-run"
+    assert _run(["simulate", "--game", "medievallons", "--games", "20", "--players", "4", "--rules",
+                 str(other), "--out", str(other_run), "-q"]) == 0
     qdir = tmp_path / "q-other"
-    assert _run(["medievallons-questions", "--games", "50", "--players", "4", "--no-ablation",
-                 "--rules", str(other), "--out", str(qdir), "-q"]) == 0
+    assert _run(["questions", str(other_run), "--games", "20", "--out", str(qdir), "-q"]) == 0
     capsys.readouterr()
     out = tmp_path / "rep"
     assert _run(["report", str(played["base"]), "--out", str(out), "--questions", str(qdir)]) == 2

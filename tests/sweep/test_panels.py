@@ -108,7 +108,8 @@ def test_bad_panels_on_the_command_line_exit_2_with_one_line_before_any_game(tmp
 
 
 PANEL_TUNE = ["--game", "middle-ages", "--players", "2", "--lineup", "random", "--lineup", "balanced",
-              "--vary", "setup.start_coins[0]=-40..40:20", "--target", "seat-balance:5",
+              "--vary", "setup.start_coins[0]=0..80:20", "--set", "setup.start_coins[1]=40",
+              "--target", "seat-balance:5",
               "--trials", "6", "--min-games", "1000", "--max-games", "4000", "--eta", "2",
               "--confirm-games", "6000", "--seed", "5", "--keep-going", "-q"]
 
@@ -227,3 +228,62 @@ def test_panel_sweep_sentence_says_every_cell_only_when_every_interval_is_on_one
     a = agreement(mixed, 3).row(0, named=True)
     assert (a["down"], a["up"], a["unchanged"], a["unclear"], a["same_way_everywhere"]) == (1, 0, 1, 1, False)
     assert "not move the seigneurs' win share the same way" in sentences(mixed, 3)[0]
+
+
+def test_check_panel_decides_the_named_cells_of_a_panel_baseline_recorded_with_set(tmp_path, capsys,
+                                                                                  monkeypatch):
+    """balance baseline --panel takes --set (each cell's complete rules kept beside its baseline);
+    balance check --baseline DIR --panel FILE checks those cells of it, alpha split over the cells
+    checked; a cell the baseline did not record is one line, exit 2, before any game."""
+    from cli import _run
+
+    monkeypatch.chdir(tmp_path)
+
+    def cli(*args):
+        capsys.readouterr()
+        code = _run([str(a) for a in args])
+        out = capsys.readouterr()
+        return code, out.out, out.err
+
+    code, _, err = cli("baseline", "--game", "middle-ages", "--players", "2", "--lineup", "random",
+                       "--lineup", "greedy", "--games", "6000", "--seed", "1", "--check-games", "6000",
+                       "--tolerance", "5", "--score-tolerance", "20", "--set", "setup.start_coins[1]=30",
+                       "--out", "base")
+    assert code == 0, err
+    assert "start_coins = [0, 30]" in (tmp_path / "base" / "cell-1.rules.toml").read_text()
+    assert 'rules = "cell-1.rules.toml"' in (tmp_path / "base" / "cell-1.toml").read_text()
+    (tmp_path / "greedy.toml").write_text('[only]\nplayers = [2]\nlineups = ["greedy"]\n')
+    code, out, err = cli("check", "--baseline", "base", "--panel", "greedy.toml")
+    assert code in (0, 3), err
+    assert "2p 2×greedy" in out and "2×random" not in out and "1 cells" in out
+    assert "at most 0.05 (0.05 per cell)" in out            # one cell: alpha is not split
+    # the recorded rules are played: seat 2's 30 coins taken away is a regression in both cells
+    code, out, err = cli("check", "--baseline", "base", "--set", "setup.start_coins[1]=0")
+    assert code == 1 and "(0.025 per cell)" in out, out + err
+    code, _, err = cli("check", "--baseline", "base", "--players", "2", "--lineup", "balanced")
+    assert code == 2 and "cell 2p 2×balanced is not recorded in the baseline base" in err, err
+    code, _, err = cli("check", "--baseline", "base", "--players", "3")
+    assert code == 2 and "no cell at that player count" in err, err
+
+
+def test_ladder_ranks_the_bots_of_a_panels_lineups_at_each_of_its_player_counts(tmp_path, capsys,
+                                                                                monkeypatch):
+    import polars as pl
+
+    from cli import _run
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.toml").write_text('[two]\ncells = [{ players = 2, lineup = "greedy,random" },\n'
+                                     '  { players = 3, lineup = "balanced,greedy,balanced" }]\n')
+    code = _run(["ladder", "--game", "middle-ages", "--panel", "p.toml", "--games", "60",
+                 "--set", "setup.extra_coin_tokens=6", "--out", "l.csv"])
+    assert code == 0, capsys.readouterr().err
+    t = pl.read_csv(tmp_path / "l.csv")
+    got = {(r["players"], r["bot"], r["opponent"]) for r in t.iter_rows(named=True)}
+    assert got == {(2, "greedy", "random"), (2, "random", "greedy"), (3, "balanced", "greedy"),
+                   (3, "greedy", "balanced")}
+    capsys.readouterr()
+    code = _run(["ladder", "--game", "middle-ages", "--lineup", "greedy", "--players", "2", "--games", "60"])
+    assert code == 2 and "line-ups hold one bot (greedy)" in capsys.readouterr().err
+    code = _run(["ladder", "--game", "middle-ages", "--lineup", "greedy,random", "--bots", "random,greedy"])
+    assert code == 2 and "not both" in capsys.readouterr().err

@@ -1,8 +1,9 @@
 """balance tune finds a planted optimum, and its confirmation run plays fresh games.
 
-The planted problem: 2-player Middle-Ages with random bots, seat 1's start coins among
--60, -40, …, 60; the seat-balance target's best value is found here by playing every value directly
-through the runner on an independent seed (many games), and must be the tune's answer."""
+The planted problem: 2-player Middle-Ages with random bots, seat 2 starting with 60 coins and seat
+1's start coins among 0, 20, …, 120 (coins never go below 0, MA-10: compensation gives a seat more,
+never less than nothing); the seat-balance target's best value is found here by playing every value
+directly through the runner on an independent seed (many games), and must be the tune's answer."""
 
 from __future__ import annotations
 
@@ -14,12 +15,13 @@ import pyarrow.parquet as pq
 from analysis.tune.search import plan_tune, run_tune
 from simcore import runner
 
-VALUES = list(range(-60, 61, 20))
+VALUES = list(range(0, 121, 20))
+SEAT_2 = "setup.start_coins[1]=60"
 
 
 def _balance_of(value: int, games: int, seed: int) -> tuple[float, float]:
     prep = runner.prepare("middle-ages", players=2, strategies="random",
-                          settings=[f"setup.start_coins[0]={value}"])
+                          settings=[f"setup.start_coins[0]={value}", SEAT_2])
     w = runner.collect(prep, games=games, seed=seed).win_shares(2)[:, 0]
     return abs(w.mean() - 0.5), w.std() / np.sqrt(games)
 
@@ -32,7 +34,7 @@ def test_tune_finds_the_planted_optimum_and_confirms_on_fresh_games(tmp_path):
     assert gap > 4 * max(truth[best][1], truth[second][1]), truth   # the optimum is unambiguous
 
     out = tmp_path / "tune"
-    plan = plan_tune("middle-ages", varies=["setup.start_coins[0]=-60..60:20"],
+    plan = plan_tune("middle-ages", varies=["setup.start_coins[0]=0..120:20"], settings=[SEAT_2],
                      targets=["seat-balance:5"], seed=7, trials=14, min_games=1000,
                      max_games=8000, eta=2, confirm_games=20_000, players=2,
                      strategies="random", stop_when_met=False)
@@ -40,7 +42,7 @@ def test_tune_finds_the_planted_optimum_and_confirms_on_fresh_games(tmp_path):
     assert result["values"] == {"setup.start_coins[0]": best}
     # the best rules file is complete and usable as --rules
     prep = runner.prepare("middle-ages", players=2, strategies="random", rules=out / "best_rules.toml")
-    assert f"start_coins = [{best}, 0]" in prep.rules_text
+    assert f"start_coins = [{best}, 60]" in prep.rules_text
     # racing: some candidates stopped after the first rung
     trials = (out / "trials.csv").read_text().splitlines()
     assert any(",pruned," in t for t in trials[1:]) and any(",complete," in t for t in trials[1:])

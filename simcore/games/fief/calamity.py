@@ -8,7 +8,8 @@ Lords left are binomial; the bishop succeeds when die + conviction points >= tar
 :class:`CalamityRequest`, whose :meth:`~CalamityRequest.compute` gives the survivor distribution
 (``plague``), its summary (``plague_summary``) and the revolt odds (``revolt``), and
 :meth:`~CalamityRequest.meta` the run.json. Writing the output directory and the printed tables
-live in :mod:`cli.fief`.
+live in :mod:`reports.games.fief`; the command is declared in the spec (``fief-calamity``, built
+by ``cli/tables.py``).
 
 May import numpy, polars, the standard library and the simcore packages (no matplotlib, no rich).
 """
@@ -152,7 +153,7 @@ class CalamityRequest:
         return {"plague": dist, "plague_summary": plague_summary(dist),
                 "revolt": revolt_table(self.rules, self.max_ecus, self.method, self.games, self.seed)}
 
-    def meta(self, files: list[str], wall_time_s: float) -> dict:
+    def meta(self, tables: dict, files: list[str], wall_time_s: float) -> dict:
         """run.json of the output directory."""
         return {
             "game": "fief-calamity",

@@ -8,7 +8,7 @@ neither threads nor chunk size. Per chunk it returns the ``games`` rows (one per
 :class:`CombatOdds` accumulator turns the combats into the odds with 95 % Wilson intervals that
 run.json's ``results`` holds and the runner's closing table shows (FF-7).
 
-May import numpy, pyarrow, :mod:`simcore.contract`, :mod:`simcore.stats`, :mod:`simcore.errors`
+May import numpy, :mod:`simcore.contract`, :mod:`simcore.stats`, :mod:`simcore.errors`
 and this game's modules.
 """
 
@@ -18,9 +18,9 @@ import math
 from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
 
-from simcore.contract import ChunkResult, ClosingRow, PreparedRun
+from simcore.contract import (ChunkResult, ClosingRow, PreparedRun, SeatStrategies,
+                              chunk_from_arrays)
 from simcore.games.fief import kernel as K
 from simcore.games.fief.rules import (
     DARC_SIDES, TERRAINS, FiefRules, check_army, darc_index, load, mercy_text, parse_mercy,
@@ -30,7 +30,6 @@ from simcore.games.fief.spec import SIDES, SPEC, WINNER_NAMES
 from simcore.stats import Z95, wilson_interval
 
 DEFAULT_CHUNK = 1 << 20          # combats are small: bigger chunks than the runner's default
-_SIDE_NAMES = pa.array(list(SIDES), pa.string())
 
 
 def wilson(k: float, n: float, z: float = Z95) -> tuple[float, float]:
@@ -67,9 +66,13 @@ def prepare(*, attacker: int = 10, defender: int = 6, terrain: str = "open", dar
                                         terrain=terrain, darc=darc, lords_attacker=lords_attacker,
                                         lords_defender=lords_defender, mercy=mercy)
 
+    seats = SeatStrategies(list(SIDES))       # seat 0 the attacker, seat 1 the defender
+
     def play(first: int, n: int, seed: int) -> ChunkResult:
         r = _run_chunk(rules, first, n, seed, attacker, defender, la, ld, ti, di, k)
-        return ChunkResult(players=_player_columns(first, r), games=_game_columns(first, r, la, ld))
+        return chunk_from_arrays(SPEC.player_columns, SPEC.game_columns,
+                                 {**_side_results(r), **_game_columns(r, la, ld)}, first, n, 2,
+                                 seats)
 
     src = rules.source
     return PreparedRun(
@@ -101,11 +104,9 @@ def _run_chunk(rules, first, n, seed, a0, d0, la, ld, ti, di, k) -> dict:
     return cols
 
 
-def _game_columns(first: int, r: dict, la: int, ld: int) -> dict[str, np.ndarray]:
-    n = r["winner"].shape[0]
+def _game_columns(r: dict, la: int, ld: int) -> dict[str, np.ndarray]:
     i16 = lambda x: x.astype(np.int16)  # noqa: E731
     return {
-        "game": np.arange(first, first + n, dtype=np.int64),
         "winner": r["winner"].astype(np.int8), "by_mercy": r["mercy"].astype(bool),
         "rounds": i16(r["rounds"]),
         "attacker_points_left": i16(r["a"]), "defender_points_left": i16(r["d"]),
@@ -118,8 +119,10 @@ def _game_columns(first: int, r: dict, la: int, ld: int) -> dict[str, np.ndarray
     }
 
 
-def _player_columns(first: int, r: dict) -> dict:
-    """Two rows per combat (attacker then defender) with the common player columns."""
+def _side_results(r: dict) -> dict:
+    """Score, win share and rank of both sides of every combat (attacker then defender): the
+    winner has 1, both wiped out 0.5 each (FF-3); not the highest score, since a side granted
+    mercy loses with points left."""
     n = r["winner"].shape[0]
     score = np.empty(2 * n, np.int32)
     score[0::2] = r["a"]
@@ -128,11 +131,7 @@ def _player_columns(first: int, r: dict) -> dict:
     share = np.empty(2 * n, np.float32)
     share[0::2] = np.where(win == K.ATTACKER_WINS, 1.0, np.where(win == K.BOTH_WIPED, 0.5, 0.0))
     share[1::2] = 1.0 - share[0::2]
-    seat = np.tile(np.array([0, 1], np.int8), n)
-    return {"game": np.repeat(np.arange(first, first + n, dtype=np.int64), 2), "seat": seat,
-            "strategy": pa.DictionaryArray.from_arrays(pa.array(seat), _SIDE_NAMES).cast(pa.string()),
-            "score": score, "win_share": share,
-            "rank": np.where(share >= 0.5, 1, 2).astype(np.int8)}
+    return {"score": score, "win_share": share, "rank": np.where(share >= 0.5, 1, 2).astype(np.int8)}
 
 
 class CombatOdds:

@@ -6,7 +6,8 @@ reaching given probabilities; :func:`agreement` measures Monte Carlo against exa
 :func:`odds_request` validates the options of ``balance fief-odds`` (one-line UsageError) into an
 :class:`OddsRequest`, whose :meth:`~OddsRequest.compute` gives the tables and
 :meth:`~OddsRequest.meta` the run.json. Writing the output directory, the heat maps
-(:mod:`reports.figures.fief`) and the printed tables live in :mod:`cli.fief`.
+(:mod:`reports.figures.fief`) and the printed tables live in :mod:`reports.games.fief`; the
+command is declared in the spec (``fief-odds``, built by ``cli/tables.py``).
 
 Monte Carlo streams: combat i of a cell uses ``stream_state(cell_seed, i)`` with
 ``cell_seed = stream_state(seed, key(terrain, darc, a, d))``, so a cell's estimate does not depend
@@ -203,16 +204,22 @@ class OddsRequest:
     lords_defender: int
     mercy: tuple[int, int]
 
-    def compute(self) -> tuple[pl.DataFrame, pl.DataFrame, dict | None]:
-        """(odds, break-even table, Monte Carlo vs exact agreement or None)."""
+    def compute(self) -> dict[str, pl.DataFrame]:
+        """The tables by file stem: ``odds`` (one row per cell, terrain and method) and
+        ``break_even`` (the smallest attacker reaching each level)."""
         odds = odds_frame(self.rules, self.attackers, self.defenders, self.terrains, darc=self.darc,
                           method=self.method, games=self.games, seed=self.seed,
                           lords_attacker=self.lords_attacker, lords_defender=self.lords_defender,
                           mercy=self.mercy)
-        return odds, break_even(odds, self.levels), agreement(odds) if self.method == "both" else None
+        return {"odds": odds, "break_even": break_even(odds, self.levels)}
 
-    def meta(self, files: list[str], mc_vs_exact: dict | None, wall_time_s: float) -> dict:
+    def agreement(self, tables: dict) -> dict | None:
+        """Monte Carlo vs exact agreement (``--method both``), else None."""
+        return agreement(tables["odds"]) if self.method == "both" else None
+
+    def meta(self, tables: dict, files: list[str], wall_time_s: float) -> dict:
         """run.json of the output directory."""
+        mc_vs_exact = self.agreement(tables)
         return {
             "game": "fief-odds",
             "created_utc": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),

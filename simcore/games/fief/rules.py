@@ -12,12 +12,10 @@ May import numpy, the standard library and :mod:`simcore.config` / :mod:`simcore
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 
-from simcore.config import Table, TomlSource, parse_toml, read_toml
+from simcore.config import RulesFile, Table, TomlSource
 from simcore.errors import UsageError
 
 # FF-2/FF-3: terrain a side stands in (index of a row of FiefRules.loss). The attacker is always
@@ -45,9 +43,9 @@ P_REVOLT_SUCCESS = 9            # FF-6
 P_REVOLT_ECUS = 10              # FF-6
 N_PARAMS = 11
 
-
-def default_rules_path() -> Path:
-    return Path(str(resources.files("configs").joinpath("fief", "rules.toml")))
+# The rules file written once (simcore.config.RulesFile): the shipped default, load, loads.
+RULES = RulesFile("fief", lambda src: from_source(src))
+default_rules_path, load, loads = RULES.default_rules_path, RULES.load, RULES.loads
 
 
 @dataclass(frozen=True)
@@ -97,17 +95,6 @@ class FiefRules:
 
     def kernel_args(self) -> tuple:
         return (self.dice_thresholds, self.loss, self.params)
-
-
-def load(path: str | Path | None = None) -> FiefRules:
-    """Load and validate a rules file (the shipped default when ``path`` is None)."""
-    src = read_toml(path or default_rules_path(), what="rules")
-    return from_source(src)
-
-
-def loads(text: str, name: str = "<rules>") -> FiefRules:
-    """Load rules from TOML text (tests, programmatic variants)."""
-    return from_source(parse_toml(text, name=name))
 
 
 def parse_mercy(text: str) -> tuple[int, int]:

@@ -9,10 +9,59 @@ of the player-game options (``--players``, ``--strategies`` …).
 May import :mod:`simcore.contract` (no kernel, no numba).
 """
 
-from simcore.contract import Column, GameOption, GameSpec, Role, labelled
+from simcore.contract import Column, GameOption, GameSpec, Role, TableCommand, labelled
 
 SIDES = ("attacker", "defender")
 WINNER_NAMES = ("attacker", "defender", "both_wiped")
+
+# FF-5 … FF-7: tables computed outside any run, one command each (cli/tables.py builds them).
+COMMANDS = (
+    TableCommand(
+        "fief-odds",
+        "Combat odds over a grid of attacker x defender points: odds.csv/.parquet, heat maps of "
+        "P(attacker wins) per terrain, and a break-even table (FF-7).",
+        job="simcore.games.fief.odds:odds_request",
+        options=(
+            GameOption("attackers", "--attackers", "Attacker points: 1-30, 7, or 1-5,8 (FF-1).",
+                       "1-30", str),
+            GameOption("defenders", "--defenders", "Defender points, same forms.", "1-20", str),
+            GameOption("terrain", "--terrain", "Defender's terrain: open, castle, city or all "
+                       "(FF-2/FF-3).", "all", str),
+            GameOption("darc", "--darc", "Side with Jeanne d'Arc: attacker, defender or none "
+                       "(FF-4).", "none", str),
+            GameOption("method", "--method", "exact (dynamic programming), mc (Monte Carlo) or "
+                       "both.", "exact", str),
+            GameOption("games", "--games", "Monte Carlo combats per cell (mc, both).", "20000",
+                       str),
+            GameOption("seed", "--seed", "Monte Carlo seed.", 0, int),
+            GameOption("lords_attacker", "--lords-attacker", "Lords among the attacker's points "
+                       "(default from rules.toml; capped at the points).", None, int),
+            GameOption("lords_defender", "--lords-defender", "Lords among the defender's points.",
+                       None, int),
+            GameOption("mercy", "--mercy", "never, attacker:K, defender:K or attacker:K,defender:J "
+                       "(FF-3).", None, str),
+            GameOption("levels", "--levels", "Break-even probabilities.", "0.5,0.75,0.9", str),
+        ),
+        figures="reports.games.fief:odds_figures", show="reports.games.fief:show_odds",
+        kind="fief-tables"),
+    TableCommand(
+        "fief-calamity",
+        "Plague survivor distributions (FF-5) and the bishop's odds against écus spent (FF-6).",
+        job="simcore.games.fief.calamity:calamity_request",
+        options=(
+            GameOption("soldiers", "--soldiers", "Soldiers in the village: 0-30, 5, or 0-5,10.",
+                       "0-30", str),
+            GameOption("lords", "--lords", "Lords in the village.", "1-4", str),
+            GameOption("max_ecus", "--max-ecus", "Largest sum spent on conviction points (FF-6).",
+                       "2000", str),
+            GameOption("method", "--method", "exact, mc (Monte Carlo check) or both.", "exact",
+                       str),
+            GameOption("games", "--games", "Monte Carlo trials per cell (mc, both).", "100000",
+                       str),
+            GameOption("seed", "--seed", "Monte Carlo seed.", 0, int),
+        ),
+        show="reports.games.fief:show_calamity", kind="fief-tables"),
+)
 
 SPEC = GameSpec(
     name="fief-combat",
@@ -68,5 +117,6 @@ SPEC = GameSpec(
         GameOption("mercy", "--mercy", "never, attacker:K, defender:K or both (FF-3)", None, str),
     ),
     check_metrics=("seat_win_share", "seat_mean_score"),
+    commands=COMMANDS,
     extra={"winner_names": dict(enumerate(WINNER_NAMES))},
 )

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 
-from simcore.config import Table, TomlSource, parse_toml, read_toml
+from simcore.config import RulesFile, Table, TomlSource, allowed_players
 from simcore.errors import ConfigError, UsageError
 
 # MV-1: card types, with their ids (the order of the spec's table).
@@ -45,9 +43,9 @@ P_SORCIERE_FLIP_AGAIN = 10
 P_RED_2 = 11                               # P_RED_2 + (players - 2): 1 = End card red side up
 N_PARAMS = P_RED_2 + 4
 
-
-def default_rules_path() -> Path:
-    return Path(str(resources.files("configs").joinpath("medievallons", "rules.toml")))
+# The rules file written once (simcore.config.RulesFile): the shipped default, load, loads.
+RULES = RulesFile("medievallons", lambda src: from_source(src))
+default_rules_path, load, loads = RULES.default_rules_path, RULES.load, RULES.loads
 
 
 @dataclass(frozen=True)
@@ -113,29 +111,9 @@ class RulesArrays:
         return bool(self.params[P_RED_2 + n_players - MIN_PLAYERS])
 
 
-def load(path: str | Path | None = None) -> RulesArrays:
-    """Load and validate a rules file (the shipped default when ``path`` is None)."""
-    return from_source(read_toml(path or default_rules_path(), what="rules"))
-
-
-def loads(text: str, name: str = "<rules>") -> RulesArrays:
-    """Load rules from TOML text (tests, programmatic variants)."""
-    return from_source(parse_toml(text, name=name))
-
-
 def from_source(src: TomlSource) -> RulesArrays:
     top = Table(src.data, src.name)
-    pl = top.table("players", {})
-    allowed = pl.get("allowed", list, [2, 3, 4, 5])
-    for v in allowed:
-        if isinstance(v, bool) or not isinstance(v, int) or not MIN_PLAYERS <= v <= MAX_PLAYERS:
-            raise pl.error("allowed", f"player counts must be whole numbers from {MIN_PLAYERS} to "
-                                      f"{MAX_PLAYERS}, got {v!r}")
-    if not allowed:
-        raise pl.error("allowed", "must list at least one player count")
-    if len(set(allowed)) != len(allowed):
-        raise pl.error("allowed", "lists a player count twice")
-    pl.done()
+    allowed = allowed_players(top, [2, 3, 4, 5], MIN_PLAYERS, MAX_PLAYERS)
 
     deck = top.table("deck")
     cp = deck.table("copies")

@@ -14,6 +14,8 @@ from simcore.games.medievallons.rules import (
 
 FOUNDED_COLS = tuple(f"founded_{t}" for t in CARD_TYPES)
 END_REASONS = ("third_guild", "empty_pile", "truncated")   # MV-7, MV-6, the max_turns bound
+END_WORDS = {"third_guild": "Third guild founded", "empty_pile": "Draw pile ran out",
+             "truncated": "Turn limit reached"}
 POWER_COLS = tuple(f"powers_{CARD_TYPES[t]}" for t in POWER_TYPES)
 
 SPEC = GameSpec(
@@ -32,7 +34,7 @@ SPEC = GameSpec(
         Column("guilds", "int8", "guilds on the table at the end (MV-3)", "guilds", "guilds", low=0),
         Column("hand", "int16", "cards in hand at the end", "hand", "cards", low=0),
         *(Column(c, "int8", f"guilds of {CARD_NAMES[i]} founded during the game (MV-3)",
-                 f"{CARD_NAMES[i]} guilds founded", "guilds", role="count_by_type", group="founded",
+                 f"{CARD_NAMES[i]} guilds founded", "guilds", role="founded_by_type", group="founded",
                  key=CARD_TYPES[i], low=0) for i, c in enumerate(FOUNDED_COLS)),
         *(Column(c, "int16", f"{CARD_NAMES[t]} powers resolved (MV-5)",
                  f"{CARD_NAMES[t]} powers", "powers", role="count_by_type", group="powers",
@@ -44,7 +46,7 @@ SPEC = GameSpec(
         Column("turns", "int16", "turns played", "turns", "turns", role="length", low=0),
         Column("end_reason", "int8", "0 third_guild (MV-7), 1 empty_pile (MV-6), 2 truncated",
                "end reason", role="end_reason", low=0, high=len(END_REASONS) - 1,
-               labels=labelled(END_REASONS)),
+               labels=labelled(END_REASONS, END_WORDS)),
         Column("reshuffles", "int8", "times the discard pile was reshuffled into the draw pile",
                low=0),
     ),
@@ -58,5 +60,6 @@ SPEC = GameSpec(
     reference=True,
     analysis_hooks="analysis.questions.medievallons",
     report_hooks="reports.games.medievallons",
+    type_names=dict(zip(CARD_TYPES, CARD_NAMES)),
     extra={"card_names": dict(zip(CARD_TYPES, CARD_NAMES))},
 )

@@ -3,10 +3,11 @@
 Declares the exact Arrow schemas of ``players.parquet`` and ``games.parquet`` (MA-12), validates
 the player count and the tile supply (MA-7) before any game is played, and provides the per-chunk
 play function for either engine: the Numba kernel (default) or the pure-Python reference
-(``engine="reference"``, slow, for small runs and cross-checks).
+(``engine="reference"``, slow, random bots only, for small runs and cross-checks), through the
+shared skeleton :func:`simcore.adapter.player_run` (arrays named as the spec's columns and groups).
 
-May import numpy, pyarrow, :mod:`simcore.contract`, :mod:`simcore.errors` and this game's
-modules (never :mod:`strategies`: the runner resolves the bots and passes their rows).
+May import numpy, pyarrow, :mod:`simcore.contract`, :mod:`simcore.adapter`, :mod:`simcore.errors`
+and this game's modules (never :mod:`strategies`: the runner resolves the bots and passes their rows).
 """
 
 from __future__ import annotations
@@ -19,16 +20,11 @@ import pyarrow as pa
 from simcore.errors import UsageError
 from simcore.games.middle_ages import driver, rules as rules_mod
 from simcore.games.middle_ages.layout import ERROR_TEXT
-from simcore.games.middle_ages.rules import MAX_PLAYERS, MIN_PLAYERS, N_EVENTS, N_TURNS
-from simcore.games.middle_ages.spec import BEFORE_COLS, GAIN_COLS, SPEC, TILE_COLS, TURN_COLS
-from simcore.contract import (ChunkResult, PreparedRun, SeatStrategies, arrow_column,
-                              raise_game_error)
+from simcore.games.middle_ages.rules import MAX_PLAYERS, MIN_PLAYERS, N_EVENTS
+from simcore.games.middle_ages.spec import GAIN_COLS, SPEC, TILE_COLS
+from simcore.adapter import player_run, record_arrays
+from simcore.contract import ChunkResult, PreparedRun, arrow_column
 
-GAME = SPEC.name
-PLAYERS_SCHEMA = SPEC.players_schema()          # MA-12, from the spec's columns
-ROTATED_SCHEMA = SPEC.players_schema(rotate_seats=True)
-GAMES_SCHEMA = SPEC.games_schema()
-DEFAULT_STRATEGY = SPEC.default_strategy
 SUMMARY_COLUMNS = ("score", *TILE_COLS, "graveyard", "penalty", *GAIN_COLS)
 
 
@@ -52,88 +48,31 @@ def prepare(*, players: int = 4, bots: tuple[list[str], np.ndarray] | None = Non
     rules_mod.check_seats(rules, players)
     names, strat_rows = bots if bots is not None else (["random"] * players,
                                                        driver.random_strategies(players))
-    n_rot = players if rotate_seats else 1
     rk = driver.pack_rules(rules)
-    seat_strategies = SeatStrategies(names)
-
-    if engine == "kernel":
-        def play_raw(first, n, seed):
-            return driver.run_chunk(rules, players, first, n, seed, strat_rows, debug=debug, rk=rk,
-                                    rotate=rotate_seats)
-    elif engine == "reference":
-        def play_raw(first, n, seed):
-            return _reference_chunk(rules, players, first, n, seed, names)
-    else:
-        raise UsageError(f"--engine {engine}: must be kernel or reference")
-
-    def play(first: int, n: int, seed: int) -> ChunkResult:
-        o = play_raw(first, n, seed)
-        raise_game_error(o["error"], first, ERROR_TEXT)
-        return ChunkResult(
-            players=player_columns(o, first, n, seat_strategies, n_rot),
-            games=game_columns(o, first, n, players))
-
-    src = rules.source
-    return PreparedRun(
-        game=GAME, n_players=players, strategy_names=names,
-        players_schema=ROTATED_SCHEMA if rotate_seats else PLAYERS_SCHEMA, games_per_deal=n_rot,
-        games_schema=GAMES_SCHEMA, play=play,
-        warmup=(lambda: driver.run_chunk(rules, players, 0, 1, 0, strat_rows, rk=rk))
-        if engine == "kernel" else (lambda: None),
-        rules_name=src.name, rules_text=src.text, rules_sha256=src.sha256,
-        meta={"engine": engine, "debug": debug, "rotate_seats": rotate_seats,
-              "event_names": {int(i): n for i, n in zip(rules.event_ids, rules.event_names)}},
+    return player_run(
+        SPEC, players=players, names=names, rules=rules, engine=engine,
+        kernel=lambda first, n, seed: driver.run_chunk(rules, players, first, n, seed, strat_rows,
+                                                       debug=debug, rk=rk, rotate=rotate_seats),
+        reference=lambda first, n, seed: _reference_chunk(rules, players, first, n, seed),
+        warmup=lambda: driver.run_chunk(rules, players, 0, 1, 0, strat_rows, rk=rk),
+        all_random=all(nm == "random" for nm in names), error_text=ERROR_TEXT,
+        rotate_seats=rotate_seats, debug=debug,
+        rename={"coins_by_turn": "coins_turn", "events": "event"},   # driver name -> spec group
+        meta={"event_names": {int(i): n for i, n in zip(rules.event_ids, rules.event_names)}},
         summary_columns=SUMMARY_COLUMNS,
-        extra_summaries={"events_summary": lambda: EventSummary(players, int(rules.event_ids.max()) + 1)},
-        compile_message="Compiling the Middle-Ages kernel (first run only; cached afterwards)")
+        extra_summaries={"events_summary": lambda: EventSummary(players, int(rules.event_ids.max()) + 1)})
 
 
-def player_columns(o: dict, first: int, n: int, seats: SeatStrategies, n_rot: int = 1) -> dict:
-    cols = seats.columns(first, n, n_rot)
-    cols.update({
-        "score": o["score"], "win_share": o["win_share"], "rank": o["rank"],
-        "graveyard": o["graveyard"], "penalty": o["penalty"],
-    })
-    for i, c in enumerate(TILE_COLS):
-        cols[c] = np.ascontiguousarray(o["tiles"][:, i])
-    for k in range(N_EVENTS):
-        cols[GAIN_COLS[k]] = np.ascontiguousarray(o["event_gain"][:, k])
-        cols[BEFORE_COLS[k]] = np.ascontiguousarray(o["coins_before_event"][:, k])
-    for t in range(N_TURNS):
-        cols[TURN_COLS[t]] = np.ascontiguousarray(o["coins_by_turn"][:, t])
-    return cols
-
-
-def game_columns(o: dict, first: int, n: int, P: int) -> dict:
-    cols = {"game": np.arange(first, first + n, dtype=np.int64),
-            "n_players": np.full(n, P, np.int8), "reshuffles": o["reshuffles"]}
-    for k in range(N_EVENTS):
-        cols[f"event_{k + 1}"] = np.ascontiguousarray(o["events"][:, k])
-    return cols
-
-
-def _reference_chunk(rules, P: int, first: int, n: int, seed: int, names: list[str]) -> dict:
+def _reference_chunk(rules, P: int, first: int, n: int, seed: int) -> dict:
     """The same outputs as :func:`driver.run_chunk`, from the pure-Python reference engine."""
     from simcore.games.middle_ages import reference
 
-    if any(nm != "random" for nm in names):
-        raise UsageError("--engine reference plays the random strategy only "
-                         "(other bots are checked by replaying the kernel's decisions)")
     recs = [reference.play_game(rules, P, seed, first + g) for g in range(n)]
-    return dict(
-        score=np.concatenate([r.score for r in recs]).astype(np.int32),
-        win_share=np.concatenate([r.win_share for r in recs]).astype(np.float32),
-        rank=np.concatenate([r.rank for r in recs]).astype(np.int8),
-        tiles=np.concatenate([r.tiles for r in recs]).astype(np.int8),
-        graveyard=np.concatenate([r.graveyard for r in recs]).astype(np.int8),
-        penalty=np.concatenate([r.penalty for r in recs]).astype(np.int16),
-        event_gain=np.concatenate([r.event_gain for r in recs]).astype(np.int16),
-        coins_before_event=np.concatenate([r.coins_before_event for r in recs]).astype(np.int16),
-        coins_by_turn=np.concatenate([r.coins_by_turn for r in recs]).astype(np.int16),
-        events=np.stack([r.events for r in recs]).astype(np.int8),
-        reshuffles=np.array([r.reshuffles for r in recs], np.int8),
-        error=np.zeros(n, np.int16),
-    )
+    return record_arrays(
+        recs, {"score": np.int32, "win_share": np.float32, "rank": np.int8, "tiles": np.int8,
+               "graveyard": np.int8, "penalty": np.int16, "event_gain": np.int16,
+               "coins_before_event": np.int16, "coins_by_turn": np.int16},
+        {"events": np.int8, "reshuffles": np.int8})
 
 
 class EventSummary:

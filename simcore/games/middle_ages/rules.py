@@ -12,12 +12,10 @@ May import numpy, the standard library and :mod:`simcore.config` / :mod:`simcore
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 
-from simcore.config import Table, TomlSource, parse_toml, read_toml
+from simcore.config import RulesFile, Table, TomlSource
 from simcore.errors import ConfigError
 
 # MA-1: Domain / tile types in board order (used by MA-9, MA-10 and every per-type array).
@@ -42,9 +40,10 @@ P_EMPTY_PENALTY = 11
 P_ALLOW_NEGATIVE = 12
 N_PARAMS = 13
 
-
-def default_rules_path() -> Path:
-    return Path(str(resources.files("configs").joinpath("middle_ages", "rules.toml")))
+# The rules file written once (simcore.config.RulesFile): the shipped default, load, loads.
+RULES = RulesFile("middle_ages", lambda src: from_source(src))
+default_rules_path, load, loads, variant = (RULES.default_rules_path, RULES.load, RULES.loads,
+                                          RULES.variant)
 
 
 @dataclass(frozen=True)
@@ -131,35 +130,23 @@ class RulesArrays:
                 self.event_lose, self.event_restore, self.params)
 
 
-def load(path: str | Path | None = None) -> RulesArrays:
-    """Load and validate a rules file (the shipped default when ``path`` is None)."""
-    src = read_toml(path or default_rules_path(), what="rules")
-    return from_source(src)
-
-
-def loads(text: str, name: str = "<rules>") -> RulesArrays:
-    """Load rules from TOML text (tests, programmatic variants)."""
-    return from_source(parse_toml(text, name=name))
-
-
-def variant(*pairs: tuple[str, str], name: str = "variant.toml") -> RulesArrays:
-    """The shipped default rules with exact text replacements ``(old, new)`` (tests, benchmarks).
-    Each ``old`` must occur in the default file: a ValueError otherwise, so that a variant never
-    silently equals the default after the file changes."""
-    text = default_rules_path().read_text(encoding="utf-8")
-    for old, new in pairs:
-        if old not in text:
-            raise ValueError(f"not in the default rules file: {old!r}")
-        text = text.replace(old, new)
-    return loads(text, name=name)
-
-
 def from_source(src: TomlSource) -> RulesArrays:
     top = Table(src.data, src.name)
     setup = top.table("setup")
+    # MA-10: coins never go below 0 unless the designer scores on paper (allow_negative_coins), so
+    # a negative start purse has a meaning only then
+    allow_negative = top.table("scoring", {}).get("allow_negative_coins", bool, False)
     # MA-1 [assumption]: one number for every seat, or a per-seat list (compensation for seat order)
-    start_coins, coins_listed = setup.per_seat("start_coins", int, 0, lo=-1000, hi=1000,
-                                               max_seats=MAX_PLAYERS)
+    try:
+        start_coins, coins_listed = setup.per_seat("start_coins", int, 0,
+                                                   lo=-1000 if allow_negative else 0, hi=1000,
+                                                   max_seats=MAX_PLAYERS)
+    except ConfigError as exc:
+        if allow_negative or "must be >=" not in exc.problem:
+            raise
+        raise ConfigError(exc.source, exc.key, exc.problem + ": coins never go below 0 (MA-10; "
+                          "scoring.allow_negative_coins = true allows -1000 to 1000); to compensate "
+                          "a seat, give the others more") from None
     extra_tokens = setup.get("extra_coin_tokens", int, 8, lo=0, hi=64)
     plot_tokens = setup.names("plot_tokens", list(DOMAINS), list(DOMAINS))
     declared_blue = setup.get("blue_tiles", int, lo=0, hi=127)

@@ -17,6 +17,7 @@ TILE_COLS = tuple(f"tiles_{d}" for d in DOMAINS)
 GAIN_COLS = tuple(f"event_gain_{k}" for k in range(1, N_EVENTS + 1))
 BEFORE_COLS = tuple(f"coins_before_event_{k}" for k in range(1, N_EVENTS + 1))
 TURN_COLS = tuple(f"coins_turn_{t}" for t in range(1, N_TURNS + 1))
+EVENT_TURNS = tuple(4 * k for k in range(1, N_EVENTS + 1))   # MA-4: event k fires after turn 4k
 
 SPEC = GameSpec(
     name="middle-ages",
@@ -32,7 +33,7 @@ SPEC = GameSpec(
         Column("rank", "int8", "1 = most coins; ties share a rank (MA-9)", "rank", role="rank", low=1,
                high=MAX_PLAYERS),
         *(Column(c, "int8", f"tiles in the {_DOMAIN_NAMES[d]} Domain at the end (MA-12)",
-                 _DOMAIN_NAMES[d], "tiles", role="count_by_type", group="tiles", key=d, low=0)
+                 _DOMAIN_NAMES[d], "tiles", role="drafted_by_type", group="tiles", key=d, low=0)
           for d, c in zip(DOMAINS, TILE_COLS)),
         Column("graveyard", "int8", "tiles in the Graveyard at the end (MA-12)", "Graveyard",
                "tiles", low=0),
@@ -42,7 +43,8 @@ SPEC = GameSpec(
           for k, c in enumerate(GAIN_COLS)),
         *(Column(c, "int16", f"coins just before the event of slot {k + 1} (MA-8)",
                  f"coins before event {k + 1}", "coins", role="checkpoint_by_event",
-                 group="coins_before_event", key=k + 1) for k, c in enumerate(BEFORE_COLS)),
+                 group="coins_before_event", key=k + 1, turn=EVENT_TURNS[k])
+          for k, c in enumerate(BEFORE_COLS)),
         *(Column(c, "int16", f"coins at the end of turn {t + 1}, its Event included (turns 4, 8, "
                  f"12, 16), before the end-of-game penalty (MA-4, MA-12)",
                  f"coins after turn {t + 1}", "coins", role="checkpoint_by_turn", group="coins_turn",
@@ -65,5 +67,6 @@ SPEC = GameSpec(
     reference=True,
     report_hooks="reports.games.middle_ages",
     analysis_hooks="analysis.questions.middle_ages",   # `balance questions`: the event ablation
+    type_names=_DOMAIN_NAMES,
     extra={"tile_names": _DOMAIN_NAMES},
 )

@@ -17,12 +17,10 @@ May import numpy, the standard library and :mod:`simcore.config` / :mod:`simcore
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 
 import numpy as np
 
-from simcore.config import Table, TomlSource, parse_toml, read_toml
+from simcore.config import RulesFile, Table, TomlSource, allowed_players
 from simcore.errors import ConfigError, UsageError
 
 # SG-1: resource types (ids in this order) and their French names.
@@ -75,9 +73,9 @@ P_RENT_AFTER = 24             # + (players - 3)
 P_START_CARDS = 27            # + (Censitaire seat - 1), 4 entries
 N_PARAMS = 31
 
-
-def default_rules_path() -> Path:
-    return Path(str(resources.files("configs").joinpath("seigneurial", "rules.toml")))
+# The rules file written once (simcore.config.RulesFile): the shipped default, load, loads.
+RULES = RulesFile("seigneurial", lambda src: from_source(src))
+default_rules_path, load, loads = RULES.default_rules_path, RULES.load, RULES.loads
 
 
 @dataclass(frozen=True)
@@ -141,16 +139,6 @@ class RulesArrays:
         return n_players if k == 0 else k
 
 
-def load(path: str | Path | None = None) -> RulesArrays:
-    """Load and validate a rules file (the shipped default when ``path`` is None)."""
-    return from_source(read_toml(path or default_rules_path(), what="rules"))
-
-
-def loads(text: str, name: str = "<rules>") -> RulesArrays:
-    """Load rules from TOML text (tests, programmatic variants)."""
-    return from_source(parse_toml(text, name=name))
-
-
 def _value_counts(t: Table, key: str, default) -> np.ndarray:
     """A table {value: cards} (values 0 … 7) -> int64[8]."""
     sub = t.table(key) if default is ... else (t.table(key) if t.has(key) else None)
@@ -183,17 +171,7 @@ def _per_count(t: Table, key: str, default: dict, lo: int, hi: int) -> list[int]
 
 def from_source(src: TomlSource) -> RulesArrays:
     top = Table(src.data, src.name)
-    pl = top.table("players", {})
-    allowed = pl.get("allowed", list, [3, 4, 5])
-    for v in allowed:
-        if isinstance(v, bool) or not isinstance(v, int) or not MIN_PLAYERS <= v <= MAX_PLAYERS:
-            raise pl.error("allowed", f"player counts must be whole numbers from {MIN_PLAYERS} to "
-                                      f"{MAX_PLAYERS}, got {v!r}")
-    if not allowed:
-        raise pl.error("allowed", "must list at least one player count")
-    if len(set(allowed)) != len(allowed):
-        raise pl.error("allowed", "lists a player count twice")
-    pl.done()
+    allowed = allowed_players(top, [3, 4, 5], MIN_PLAYERS, MAX_PLAYERS)
     n_cens_max = max(allowed) - 1
 
     res = top.table("resources")

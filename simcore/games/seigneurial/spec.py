@@ -68,7 +68,7 @@ SPEC = GameSpec(
                high=MAX_PLAYERS - 1),
         Column("end_reason", "int8", "0 censitaire_objective, 1 seigneur_goal, 2 truncated (SG-6)",
                "end reason", role="end_reason", low=0, high=len(END_REASONS) - 1,
-               labels=labelled(END_REASONS)),
+               labels=labelled(END_REASONS, {"truncated": "Turn limit reached"})),
         Column("seigneur_square", "int8", "the Seigneur's square on the rent track at the end "
                                           "(SG-5.6)", "Seigneur's square", "squares",
                low=0),
@@ -88,6 +88,7 @@ SPEC = GameSpec(
     check_metrics=("seat_win_share", "seat_mean_score", "strategy_win_share"),
     analysis_hooks="analysis.games.seigneurial",
     report_hooks="reports.games.seigneurial",
+    type_names=dict(zip(RESOURCE_TYPES, RESOURCE_NAMES)),
     extra={"end_reasons": dict(enumerate(END_REASONS)),
            "resource_types": dict(zip(RESOURCE_TYPES, RESOURCE_NAMES))},
 )

@@ -6,13 +6,9 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore.config import Table, TomlSource, read_toml
+from simcore.config import RulesFile, Table, TomlSource
 
 P_TARGET, P_MAX_TURNS = 0, 1
-
-
-def default_rules_path() -> Path:
-    return Path(__file__).with_name("rules.toml")
 
 
 @dataclass(frozen=True)
@@ -21,11 +17,14 @@ class PigRules:
     source: TomlSource
 
 
-def load(path=None) -> PigRules:
-    src = read_toml(path or default_rules_path(), what="rules")
+def from_source(src: TomlSource) -> PigRules:
     top = Table(src.data, src.name)
     params = np.array([top.get("target", int, 100, lo=1, hi=30000),
                        top.get("max_turns", int, 2000, lo=1, hi=30000)], np.int64)
     top.done()
     params.flags.writeable = False
     return PigRules(params, src)
+
+
+RULES = RulesFile(Path(__file__).with_name("rules.toml"), from_source)
+default_rules_path, load, loads = RULES.default_rules_path, RULES.load, RULES.loads

@@ -1,0 +1,110 @@
+"""Fief's own tables as the command line shows them: the odds grid's heat maps and break-even
+table (FF-7), the plague and revolt tables (FF-5, FF-6). The hooks ``figures`` / ``show`` of the
+Fief spec's table commands (:class:`simcore.contract.TableCommand`), called by ``cli/tables.py``.
+
+May import rich, polars, :mod:`reports.figures.fief` and the Fief rules constants.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def odds_figures(job, tables: dict, folder: Path) -> list[str]:
+    """One heat map of P(attacker wins) per terrain of the grid."""
+    from reports.figures.fief import heatmap
+
+    for t in job.terrains:
+        heatmap(tables["odds"], t, folder / f"heatmap_{t}.png", job.levels)
+    return [f"heatmap_{t}.png" for t in job.terrains]
+
+
+def show_odds(job, tables: dict, path: Path) -> None:
+    print_odds_summary(tables["break_even"], path, job.agreement(tables))
+
+
+def show_calamity(job, tables: dict, path: Path) -> None:
+    print_calamity(job.rules, tables["plague_summary"], tables["plague"], tables["revolt"], path)
+
+
+def print_odds_summary(be, path: Path, agreement) -> None:
+    import polars as pl
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    for terrain in be["terrain"].unique(maintain_order=True).to_list():
+        sub = be.filter(pl.col("terrain") == terrain)
+        where = {"open": "in open ground", "castle": "in a castle", "city": "in a city"}[terrain]
+        t = Table(title=f"Break-even: smallest attacker (points) beating a defender {where} "
+                        f"({sub['method'][0]}; '-' = not within the grid)")
+        t.add_column("defender", justify="right")
+        cols = [c for c in sub.columns if c.startswith("min_attacker_p")]
+        for c in cols:
+            t.add_column(f"P >= {c.removeprefix('min_attacker_p')}%", justify="right")
+        for row in sub.select("defender", *cols).iter_rows():
+            t.add_row(str(row[0]), *("-" if v is None else str(v) for v in row[1:]))
+        console.print(t)
+    if agreement:
+        console.print(f"MC vs exact over {agreement['cells']} cells: max |z| P(attacker wins) "
+                      f"{agreement['max_abs_z_p_attacker_wins']:.2f}, rounds "
+                      f"{agreement['max_abs_z_expected_rounds']:.2f}")
+    console.print(f"wrote {path}")
+
+
+def print_calamity(rules, summary, dist, revolt, path: Path) -> None:
+    import polars as pl
+
+    from simcore.games.fief.rules import (
+        P_PLAGUE_LORD_SURVIVES, P_PLAGUE_ROUND_UP, P_REVOLT_SUCCESS,
+    )
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    method = "exact" if "exact" in dist["method"].to_list() else "mc"
+    d = dist.filter(pl.col("method") == method)
+    lords = sorted(d["lords"].unique().to_list())
+    max_l = max(lords) if lords else 0
+    t = Table(title=f"Plague (FF-5): Lords surviving, each on a die >= "
+                    f"{rules.param(P_PLAGUE_LORD_SURVIVES)} ({method})")
+    t.add_column("Lords", justify="right")
+    for k in range(max_l + 1):
+        t.add_column(f"P({k} survive)", justify="right")
+    t.add_column("mean survivors", justify="right")
+    s0 = d["soldiers"].min()
+    for n in lords:
+        sub = d.filter((pl.col("lords") == n) & (pl.col("soldiers") == s0)).sort("lords_left")
+        probs = dict(zip(sub["lords_left"].to_list(), sub["probability"].to_list()))
+        exp = sum(k * p for k, p in probs.items())
+        t.add_row(str(n), *(f"{probs[k]:.4f}" if k in probs else "" for k in range(max_l + 1)),
+                  f"{exp:.3f}")
+    console.print(t)
+    soldiers = (summary.filter(pl.col("method") == method).group_by("soldiers", maintain_order=True)
+                .agg(pl.col("soldiers_left").first()).sort("soldiers"))
+    rounding = "down" if not rules.param(P_PLAGUE_ROUND_UP) else "up"
+    st = Table(title=f"Plague (FF-5): soldiers left (half removed, rounded {rounding})")
+    st.add_column("soldiers", justify="right")
+    st.add_column("left", justify="right")
+    pairs = list(soldiers.iter_rows())
+    half = (len(pairs) + 1) // 2
+    if len(pairs) > 12:
+        st.add_column("soldiers", justify="right")
+        st.add_column("left", justify="right")
+        for i in range(half):
+            right = pairs[i + half] if i + half < len(pairs) else ("", "")
+            st.add_row(str(pairs[i][0]), str(pairs[i][1]), str(right[0]), str(right[1]))
+    else:
+        for s, left in pairs:
+            st.add_row(str(s), str(left))
+    console.print(st)
+    rt = Table(title=f"Bishop's intervention (FF-6): die + conviction points >= "
+                     f"{rules.param(P_REVOLT_SUCCESS)} ends the revolt")
+    for c in ("method", "écus spent", "points", "P(success)", "95% interval", "P(stoned)"):
+        rt.add_column(c, justify="right")
+    for row in revolt.iter_rows(named=True):
+        rt.add_row(row["method"], f"{row['ecus']:,}", str(row["conviction_points"]),
+                   f"{row['p_success']:.4f}", f"{row['p_success_lo']:.4f} – {row['p_success_hi']:.4f}",
+                   f"{row['p_bishop_stoned']:.4f}")
+    console.print(rt)
+    console.print(f"wrote {path}")

@@ -1,0 +1,120 @@
+"""The smallest difference that matters is settable per run and in the baseline (issue 29, item 4):
+``--smallest-difference win_share=2pp,score=3`` on report, baseline, check and sweep; a bad value
+is one line and exit code 2; the baseline records it and check words changes by it; the default
+stays the game's own (GameSpec.smallest_difference)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from analysis.load import parse_smallest_difference
+from cli import _run
+from simcore import runner
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    return runner.simulate("middle-ages", games=600, seed=3, out=tmp_path_factory.mktemp("sd") / "run",
+                           quiet=True, players=4)
+
+
+def test_parse_takes_pp_percent_and_units():
+    assert parse_smallest_difference("win_share=2pp,score=3") == {"share": 0.02, "score": 3.0}
+    assert parse_smallest_difference("win_share=2.5%, length=1") == {"share": 0.025, "length": 1.0}
+    assert parse_smallest_difference("win_share=0.5") == {"share": 0.005}     # bare: pp
+    assert parse_smallest_difference(None) == {}
+
+
+@pytest.mark.parametrize("value,needle", [
+    ("coins=3", "coins: unknown metric"),
+    ("win_share=abc", "not a number"),
+    ("win_share=0pp", "between 0 and 100 pp"),
+    ("win_share=120", "between 0 and 100 pp"),
+    ("score=-2", "must be > 0"),
+    ("score=1,score=2", "given twice"),
+    ("score", "expected METRIC=VALUE"),
+])
+@pytest.mark.parametrize("command", ["report", "baseline", "check", "sweep"])
+def test_bad_values_are_one_line_exit_2_on_every_command(run, tmp_path, capsys, command, value, needle):
+    args = {"report": ["report", str(run), "--out", str(tmp_path / "rep")],
+            "baseline": ["baseline", str(run), "--out", str(tmp_path / "b.toml")],
+            "check": ["check", str(run), "--baseline", str(tmp_path / "missing.toml")],
+            "sweep": ["sweep", "--vary", "income.palais.base=3..4", "--games", "100",
+                      "--out", str(tmp_path / "sw")]}[command]
+    code = _run([*args, "--smallest-difference", value])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and needle in err and len(err.splitlines()) == 1, err
+    assert not (tmp_path / "rep").exists() and not (tmp_path / "sw").exists()
+
+
+def test_the_report_words_verdicts_by_the_given_size(run, tmp_path):
+    out = tmp_path / "rep"
+    assert _run(["report", str(run), "--out", str(out), "--smallest-difference", "win_share=7pp"]) == 0
+    page = (out / "report.html").read_text(encoding="utf-8")
+    assert "Verdict (Holm over the seats; 7 pp matters)" in page
+    assert "a gap under 7 pp counts as small" in page
+    assert "1 pp matters" not in page
+    # default: the game's own 1 pp
+    assert _run(["report", str(run), "--out", str(tmp_path / "rep1")]) == 0
+    assert "Verdict (Holm over the seats; 1 pp matters)" in (tmp_path / "rep1" / "report.html").read_text()
+
+
+def test_the_baseline_records_it_and_check_uses_it(run, tmp_path, capsys):
+    from analysis.check.baseline import load_baseline
+
+    b = tmp_path / "b.toml"
+    assert _run(["baseline", str(run), "--out", str(b), "--tolerance", "10", "--score-tolerance", "10",
+                 "--smallest-difference", "win_share=3pp,score=4"]) == 0
+    text = b.read_text()
+    assert re.search(r"^\[smallest_difference\]", text, re.M)
+    assert re.search(r"^win_share = 3\b", text, re.M) and re.search(r"^score = 4\b", text, re.M)
+    base = load_baseline(b)
+    assert base.smallest == {"share": pytest.approx(0.03), "score": 4.0}
+    assert base.smallest_of("seat_win_share") == pytest.approx(3.0)
+    assert base.smallest_of("seat_mean_score") == 4.0
+    capsys.readouterr()
+    code = _run(["check", str(run), "--baseline", str(b)])
+    out = capsys.readouterr().out
+    assert code in (0, 3), out
+    assert "smallest difference that matters: 3 pp, 4 coins" in out
+    # check --smallest-difference wins over the baseline's
+    code = _run(["check", str(run), "--baseline", str(b), "--smallest-difference", "win_share=5pp"])
+    out = capsys.readouterr().out
+    assert "smallest difference that matters: 5 pp, 4 coins" in out
+    # a baseline without the table (written before it) takes the game's own: 1 pp and 2 coins
+    old = tmp_path / "old.toml"
+    old.write_text(re.sub(r"^\[smallest_difference\].*?\n\n", "", text, flags=re.M | re.S))
+    assert load_baseline(old).smallest == {}
+    assert load_baseline(old).smallest_of("seat_mean_score") == 2.0
+    _run(["check", str(run), "--baseline", str(old)])
+    assert "smallest difference that matters: 1 pp, 2 coins (the game's defaults)" in capsys.readouterr().out
+
+
+def test_check_words_a_failing_change_by_size():
+    from analysis.check.decision import MetricResult
+    from analysis.check.presentation import explain
+
+    fields = MetricResult.__dataclass_fields__
+    values = dict(metric="seat_win_share", key="Seat 1", label="Seat 1 win share", value=27.0, low=26.0,
+                  high=28.0, base=25.0, diff=2.0, tolerance=1.0, verdict="fail", decided_games=4000)
+    r = MetricResult(**{k: values.get(k, 0.0) for k in fields})
+    assert "at least the 2 pp that matters" in explain(r, smallest=2.0)
+    assert "smaller than the 3 pp that matters" in explain(r, smallest=3.0)
+
+
+def test_the_sweep_records_it_for_its_page(tmp_path):
+    out = tmp_path / "sw"
+    assert _run(["sweep", "--vary", "income.palais.base=3..4", "--games", "300", "--out", str(out), "-q",
+                 "--smallest-difference", "win_share=4pp"]) == 0
+    assert json.loads((out / "sweep.json").read_text())["smallest_difference"] == {"share": 0.04}
+    from analysis.sweep.metrics import sensitivity
+
+    eff = sensitivity(out).effects
+    shares = eff.filter(eff["metric"].str.starts_with("seat_win_share"))
+    assert shares.height and set(shares["smallest"].round(6).to_list()) == {0.04}
+    eff2 = sensitivity(out, {"share": 0.06}).effects      # the page's over the sweep's
+    assert set(eff2.filter(eff2["metric"].str.starts_with("seat_win_share"))["smallest"].round(6)
+               .to_list()) == {0.06}
