@@ -77,7 +77,7 @@ def test_the_report_plays_the_event_ablation_when_asked(tmp_path, capsys):
 
     run = runner.simulate("middle-ages", games=300, seed=2, out=tmp_path / "run", quiet=True, players=4)
     out = tmp_path / "rep"
-    assert _run(["report", str(run), "--out", str(out), "--play-questions", "--questions-games", "300"]) == 0
+    assert _run(["report", str(run), "--out", str(out), "--play-questions", "--questions-games", "150"]) == 0
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "Invasion barbare" in page and "event_ablation" in " ".join(p.name for p in (out / "questions").iterdir())
     kept = pl.read_csv(out / "questions" / "event_ablation.csv")
