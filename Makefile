@@ -17,14 +17,19 @@ run: setup
 	$(BIN)/simulate --games 1e6
 
 # Two pytest workers (pytest-xdist): the suite is CPU-bound and every test writes under its own
-# tmp_path. TEST_WORKERS=0 runs in one process.
+# tmp_path. TEST_WORKERS=0 runs in one process. Before them, tests/warm_kernels.py compiles every
+# game's kernels once, in TEST_WORKERS processes (a clean clone has no Numba cache: without it both
+# workers, and the processes tests start, compiled the same kernels at once). --cpu-top lists the
+# tests costing the most CPU after the run (budget: docs/testing.md). --dist loadfile keeps each
+# test file on one worker, so a module-scoped fixture (a run, a report, a Dask cluster shared by
+# the file's tests) is built once, not once per worker.
 TEST_WORKERS ?= 2
 
 test: setup
-	$(BIN)/lint-imports && $(BIN)/python -m pytest -q -n $(TEST_WORKERS)
+	$(BIN)/lint-imports && $(BIN)/python tests/warm_kernels.py -j $(TEST_WORKERS) && $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --cpu-top 15
 
 test-slow: setup
-	$(BIN)/python -m pytest -q -m slow -n $(TEST_WORKERS)
+	$(BIN)/python -m pytest -q -m slow -n $(TEST_WORKERS) --dist loadfile
 
 bench: setup
 	$(BIN)/python benchmarks/bench_middle_ages.py

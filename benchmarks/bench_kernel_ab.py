@@ -1,11 +1,13 @@
-"""Middle-Ages kernel A/B: this working tree's kernel against the kernel of a git revision.
+"""Kernel A/B: this working tree's kernel against the kernel of a git revision (Middle-Ages or
+Médiévallons).
 
-Run: `.venv/bin/python benchmarks/bench_kernel_ab.py --rev HEAD~1 [--strategies random,balanced]`.
+Run: `.venv/bin/python benchmarks/bench_kernel_ab.py --rev HEAD~1 [--strategies random,balanced]`
+(`--game medievallons` for Médiévallons; its strategies default to random,balanced too).
 
 Why: this machine's speed drifts by a quarter within minutes (a shared VM), so two benchmark runs
 minutes apart cannot show a 5-10% change. Here both kernels are loaded in one process and run
 alternately on one thread, ``--runs`` times each, ``--games`` games per run, timed in CPU seconds.
-The old one is the revision's ``simcore/games/middle_ages/`` folder, exported (``git show`` of each
+The old one is the revision's ``simcore/games/<game>/`` folder, exported (``git show`` of each
 file) into a temporary package ``ma_at_rev`` whose imports of that folder's modules are redirected
 to the package, except ``rules`` (today's): its ``driver.py`` when the revision has one (the kernel
 split into layout, bots, kernel and driver), else its single ``kernel.py``. It prints the median of
@@ -20,7 +22,9 @@ play the same games (greedy, balanced and a mixed line-up of presets, plus balan
 and events weights, and balanced under the rule allow_negative_coins = true, at 2-5 players,
 `--trace-games` games each; and one rollout seat against balanced bots with seat rotation, a tenth
 of the games) and their decision traces (options offered and option chosen, for every decision)
-must be identical. Exits with status 1 otherwise.
+must be identical. Exits with status 1 otherwise. Médiévallons: random, collector, balanced,
+saboteur and a mixed line-up of presets at 2-5 players, each also with seat rotation, and the
+planner (playout) bot in one seat against balanced bots, a hundredth of the games.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = "simcore.games.middle_ages"
+PACKAGE = "simcore.games.middle_ages"     # (set from --game by main)
 FOLDER = "simcore/games/middle_ages"
 SHARED = {"rules"}      # modules of the folder taken from the working tree, not from the revision
 
@@ -79,7 +83,7 @@ def load_kernel_at(rev: str, directory: Path):
 
     files = [f for f in git("ls-tree", "--name-only", f"{rev}:{FOLDER}").split() if f.endswith(".py")]
     modules = {f[:-3] for f in files}
-    alias = "ma_at_rev"
+    alias = "kernel_at_rev"
     package = directory / alias
     package.mkdir()
     for f in files:
@@ -124,9 +128,30 @@ def compare_traces(old, new, rules, S, games: int) -> list[str]:
     return differ
 
 
+def compare_traces_medievallons(old, new, rules, S, games: int) -> list[str]:
+    """Médiévallons line-ups whose decision traces differ between the two kernel modules."""
+    differ = []
+    presets = ["collector", "balanced", "saboteur", "random", "balanced"]
+    for P in (2, 3, 4, 5):
+        lineups = {f"{P}p {b}": [b] * P for b in ("random", "collector", "balanced", "saboteur")}
+        lineups[f"{P}p mixed presets"] = presets[:P]
+        lineups[f"{P}p planner seat"] = ["planner"] + ["balanced"] * (P - 1)
+        for label, lineup in lineups.items():
+            _, rows = S.resolve(lineup, P)
+            n = max(games // 100, P) if "planner" in label else games
+            for rotate in ((False,) if "planner" in label else (False, True)):
+                a = old.run_chunk(rules, P, 0, n, 3, rows, trace_decisions=True, rotate=rotate)
+                b = new.run_chunk(rules, P, 0, n, 3, rows, trace_decisions=True, rotate=rotate)
+                if a["trace"] != b["trace"] or any(
+                        not (a[k] == b[k]).all() for k in a if k != "trace"):
+                    differ.append(label + (", rotated" if rotate else ""))
+    return differ
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rev", default="HEAD~1", help="git revision of the kernel to compare with")
+    ap.add_argument("--game", default="middle-ages", choices=("middle-ages", "medievallons"))
     ap.add_argument("--strategies", default="random,balanced")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=3000, help="games per run")
@@ -136,23 +161,31 @@ def main() -> None:
     ap.add_argument("--trace-games", type=int, default=400)
     a = ap.parse_args()
 
+    import importlib
+
     import numba
 
+    global PACKAGE, FOLDER
+    module = a.game.replace("-", "_")
+    PACKAGE, FOLDER = f"simcore.games.{module}", f"simcore/games/{module}"
     numba.set_num_threads(1)
-    from simcore.games.middle_ages import driver as new
-    from simcore.games.middle_ages import rules as R
-    from strategies import middle_ages as S
+    import simcore.games  # noqa: F401  (the registry: the Numba cache stamps of the game folders)
+
+    new = importlib.import_module(f"{PACKAGE}.driver")
+    R = importlib.import_module(f"{PACKAGE}.rules")
+    S = importlib.import_module(f"strategies.{module}")
 
     rules = R.load()
     with tempfile.TemporaryDirectory() as tmp:
         old = load_kernel_at(a.rev, Path(tmp))
         if a.check_traces:
-            differ = compare_traces(old, new, rules, S, a.trace_games)
+            check = compare_traces if a.game == "middle-ages" else compare_traces_medievallons
+            differ = check(old, new, rules, S, a.trace_games)
             if differ:
                 print(f"decisions differ from {a.rev} for: {', '.join(differ)}")
                 sys.exit(1)
-            print(f"decisions identical to {a.rev} (decision traces of 24 line-ups x "
-                  f"{a.trace_games} games (rollout: a tenth), 2-5 players)")
+            print(f"decisions identical to {a.rev} ({a.game}: decision traces of every line-up "
+                  f"above x {a.trace_games} games (rollout / planner: fewer), 2-5 players)")
         print(f"kernel at {a.rev} (old) vs working tree (new): {a.players} players, one thread, "
               f"{a.runs} runs each of {a.games:,} games (pairs in random order), CPU time")
         for strategy in a.strategies.split(","):

@@ -133,7 +133,7 @@ def test_an_inline_table_entry_is_edited_in_place():
 
 def test_runner_prepare_takes_settings_and_records_them():
     prep = runner.prepare("middle-ages", players=3, settings=["setup.start_coins[0]=4"],
-                          engine="reference")
+                          engine="reference", strategies="random")
     assert prep.meta["settings"] == ["setup.start_coins[0]=4"]
     assert "start_coins = [4, 0, 0]" in prep.rules_text
     assert tomllib.loads(prep.rules_text)["setup"]["start_coins"] == [4, 0, 0]

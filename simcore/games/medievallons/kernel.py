@@ -16,6 +16,7 @@ driver, which import it.
 from __future__ import annotations
 
 from numba import njit
+from numpy import uint64 as U
 
 from simcore.games.medievallons.bots import ask, gslot, record_decision, strat_row
 from simcore.games.medievallons.layout import (
@@ -57,18 +58,18 @@ def end_game(ws, reason, winner):
 def disc_push(ws, t):
     """MV-3, MV-5, MV-6: card t onto the discard pile (kept per type in W_DCNT too)."""
     n = ws[G_DISC_N]
-    ws[W_DISC + n] = t
+    ws[U(W_DISC + n)] = t
     ws[G_DISC_N] = n + 1
-    ws[W_DCNT + t] += 1
+    ws[U(W_DCNT + t)] += 1
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def disc_pop(ws):
     """MV-5 Artisan: the top card of the discard pile, taken off it."""
     n = ws[G_DISC_N] - 1
-    t = ws[W_DISC + n]
+    t = ws[U(W_DISC + n)]
     ws[G_DISC_N] = n
-    ws[W_DCNT + t] -= 1
+    ws[U(W_DCNT + t)] -= 1
     return t
 
 
@@ -80,7 +81,7 @@ def draw_card(st, ws):
             return -1
     n = ws[G_PILE_N] - 1
     ws[G_PILE_N] = n
-    return ws[W_PILE + n]
+    return ws[U(W_PILE + n)]
 
 
 @njit(cache=True, _nrt=False)
@@ -92,16 +93,16 @@ def refill(st, ws):
         ws[G_RESHUF] += 1
         n = ws[G_DISC_N]
         if n > 0:
-            top = ws[W_DISC + n - 1]
+            top = ws[U(W_DISC + n - 1)]
             m = n - 1
             shuffle_range(st, ws, W_DISC, m)
             for i in range(m):
-                ws[W_PILE + i] = ws[W_DISC + i]
+                ws[U(W_PILE + i)] = ws[U(W_DISC + i)]
             ws[G_PILE_N] = m
             for t in range(TS):
-                ws[W_DCNT + t] = 0
+                ws[U(W_DCNT + t)] = 0
             ws[W_DISC] = top
-            ws[W_DCNT + top] = 1
+            ws[U(W_DCNT + top)] = 1
             ws[G_DISC_N] = 1
     if ws[G_PILE_N] == 0:
         end_game(ws, EMPTY_PILE, -1)
@@ -112,8 +113,8 @@ def refill(st, ws):
 @njit(cache=True, inline="always", _nrt=False)
 def hand_add(ws, p, t, k):
     """k cards of type t into p's hand (k < 0 takes them out); the hand size follows."""
-    ws[W_HAND + p * TS + t] += k
-    ws[W_PL + p * PLS + X_HANDN] += k
+    ws[U(W_HAND + p * TS + t)] += k
+    ws[U(W_PL + p * PLS + X_HANDN)] += k
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -131,7 +132,7 @@ def kn_public_out(ws, P, q, t, k):
     """Everyone saw k cards of type t leave q's hand (played, laid in a guild, Chevalier)."""
     for o in range(P):
         i = W_KNOWN + (o * MAXP + q) * TS + t
-        ws[i] = ws[i] - k if ws[i] > k else 0
+        ws[U(i)] = ws[U(i)] - k if ws[U(i)] > k else 0
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -139,16 +140,16 @@ def kn_public_in(ws, P, q, t, k):
     """Everyone saw k cards of type t enter q's hand (Rôdeur, a broken guild, Artisan, Chevalier)."""
     for o in range(P):
         if o != q:
-            ws[W_KNOWN + (o * MAXP + q) * TS + t] += k
+            ws[U(W_KNOWN + (o * MAXP + q) * TS + t)] += k
 
 
 @njit(cache=True, inline="always", _nrt=False)
 def kn_private(ws, giver, receiver, t):
     """Only the two players saw a card of type t go from giver to receiver."""
     i = W_KNOWN + (receiver * MAXP + giver) * TS + t
-    if ws[i] > 0:
-        ws[i] -= 1
-    ws[W_KNOWN + (giver * MAXP + receiver) * TS + t] += 1
+    if ws[U(i)] > 0:
+        ws[U(i)] -= 1
+    ws[U(W_KNOWN + (giver * MAXP + receiver) * TS + t)] += 1
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -167,26 +168,26 @@ def remove_from_guild(ws, P, owner, g, bouffon):
     ``min_cards``: its other cards return to the owner's hand. Returns the card's type."""
     s = gslot(owner, g)
     if bouffon != 0:
-        ws[s + 2] -= 1
+        ws[U(s + 2)] -= 1
         card = BOUFFON
     else:
-        card = ws[s]
-        ws[s + 1] -= 1
-        if ws[s + 1] == 0:
-            ws[s] = -1
-    if ws[s + 1] + ws[s + 2] < ws[W_RULES + R_PARAMS + P_MIN_GUILD]:
-        if ws[s] >= 0 and ws[s + 1] > 0:
-            hand_add(ws, owner, ws[s], ws[s + 1])
-            kn_public_in(ws, P, owner, ws[s], ws[s + 1])
-        if ws[s + 2] > 0:
-            hand_add(ws, owner, BOUFFON, ws[s + 2])
-            kn_public_in(ws, P, owner, BOUFFON, ws[s + 2])
-        ng = ws[W_PL + owner * PLS + X_NG]
+        card = ws[U(s)]
+        ws[U(s + 1)] -= 1
+        if ws[U(s + 1)] == 0:
+            ws[U(s)] = -1
+    if ws[U(s + 1)] + ws[U(s + 2)] < ws[U(W_RULES + R_PARAMS + P_MIN_GUILD)]:
+        if ws[U(s)] >= 0 and ws[U(s + 1)] > 0:
+            hand_add(ws, owner, ws[U(s)], ws[U(s + 1)])
+            kn_public_in(ws, P, owner, ws[U(s)], ws[U(s + 1)])
+        if ws[U(s + 2)] > 0:
+            hand_add(ws, owner, BOUFFON, ws[U(s + 2)])
+            kn_public_in(ws, P, owner, BOUFFON, ws[U(s + 2)])
+        ng = ws[U(W_PL + owner * PLS + X_NG)]
         for h in range(g, ng - 1):
             a = gslot(owner, h)
             for f in range(GF):
-                ws[a + f] = ws[a + GF + f]
-        ws[W_PL + owner * PLS + X_NG] = ng - 1
+                ws[U(a + f)] = ws[U(a + GF + f)]
+        ws[U(W_PL + owner * PLS + X_NG)] = ng - 1
     return card
 
 
@@ -200,8 +201,8 @@ def list_types(ws, q):
     # conditions follow the cards in hand and mispredict (measured: list_actions 340 -> cycles).
     n = 0
     for t in range(N_TYPES):
-        ws[W_OPTS + n] = t
-        n += ws[W_HAND + q * TS + t] > 0
+        ws[U(W_OPTS + n)] = t
+        n += ws[U(W_HAND + q * TS + t)] > 0
     return n
 
 
@@ -210,14 +211,14 @@ def list_pairs(ws, q):
     """give_two: unordered pairs a <= b of cards in q's hand."""
     n = 0
     for a in range(N_TYPES):
-        ha = ws[W_HAND + q * TS + a]
+        ha = ws[U(W_HAND + q * TS + a)]
         if ha == 0:
             continue
-        ws[W_OPTS + n] = a * 17
+        ws[U(W_OPTS + n)] = a * 17
         n += ha >= 2
         for b in range(a + 1, N_TYPES):
-            ws[W_OPTS + n] = a * 16 + b
-            n += ws[W_HAND + q * TS + b] > 0
+            ws[U(W_OPTS + n)] = a * 16 + b
+            n += ws[U(W_HAND + q * TS + b)] > 0
     return n
 
 
@@ -225,7 +226,7 @@ def list_pairs(ws, q):
 def list_opponents(ws, p, P):
     """Marchand / Prêtre partner (MV-5): the other seats from p's left."""
     for i in range(1, P):
-        ws[W_OPTS + i - 1] = (p + i) % P
+        ws[U(W_OPTS + i - 1)] = (p + i) % P
     return P - 1
 
 
@@ -233,28 +234,28 @@ def list_opponents(ws, p, P):
 def list_actions(ws, p):
     """MV-3: play (types held), found, reinforce, use -- in protocol order."""
     h = W_HAND + p * TS
-    m = ws[W_RULES + R_PARAMS + P_MIN_GUILD]
-    hb = ws[h + BOUFFON]
+    m = ws[U(W_RULES + R_PARAMS + P_MIN_GUILD)]
+    hb = ws[U(h + BOUFFON)]
     n = 0
     for t in range(N_TYPES):
-        ws[W_OPTS + n] = A_PLAY * 16 + t
-        n += ws[h + t] > 0
+        ws[U(W_OPTS + n)] = A_PLAY * 16 + t
+        n += ws[U(h + t)] > 0
     need = m - hb          # a type t != Bouffon can found with hand[t] >= max(1, need)
     if need < 1:
         need = 1
     for t in range(N_TYPES):
-        ws[W_OPTS + n] = A_FOUND * 16 + t
-        n += ws[h + t] >= need if t != BOUFFON else hb >= m
-    ng = ws[W_PL + p * PLS + X_NG]
-    n_hand = ws[W_PL + p * PLS + X_HANDN]
+        ws[U(W_OPTS + n)] = A_FOUND * 16 + t
+        n += ws[U(h + t)] >= need if t != BOUFFON else hb >= m
+    ng = ws[U(W_PL + p * PLS + X_NG)]
+    n_hand = ws[U(W_PL + p * PLS + X_HANDN)]
     for g in range(ng):
-        gt = ws[gslot(p, g)]
-        if (gt < 0 and n_hand > 0) or (gt >= 0 and ws[h + gt] + hb > 0):
-            ws[W_OPTS + n] = A_REINFORCE * 16 + g
+        gt = ws[U(gslot(p, g))]
+        if (gt < 0 and n_hand > 0) or (gt >= 0 and ws[U(h + gt)] + hb > 0):
+            ws[U(W_OPTS + n)] = A_REINFORCE * 16 + g
             n += 1
     for g in range(ng):
-        if ws[gslot(p, g)] >= 0:
-            ws[W_OPTS + n] = A_USE * 16 + g
+        if ws[U(gslot(p, g))] >= 0:
+            ws[U(W_OPTS + n)] = A_USE * 16 + g
             n += 1
     return n
 
@@ -265,14 +266,14 @@ def list_guild_cards(ws, p, P):
     n = 0
     for i in range(1, P):
         q = (p + i) % P
-        ng = ws[W_PL + q * PLS + X_NG]
+        ng = ws[U(W_PL + q * PLS + X_NG)]
         for g in range(ng):
             s = gslot(q, g)
-            if ws[s + 1] > 0:
-                ws[W_OPTS + n] = q * 64 + g * 2
+            if ws[U(s + 1)] > 0:
+                ws[U(W_OPTS + n)] = q * 64 + g * 2
                 n += 1
-            if ws[s + 2] > 0:
-                ws[W_OPTS + n] = q * 64 + g * 2 + 1
+            if ws[U(s + 2)] > 0:
+                ws[U(W_OPTS + n)] = q * 64 + g * 2 + 1
                 n += 1
     return n
 
@@ -287,7 +288,7 @@ def give_one(st, ws, fs, P, giver, receiver):
     if n == 0:
         return
     ws[G_CTX_Q] = receiver
-    t = ws[W_OPTS + ask(st, ws, fs, D_GIVE_ONE, giver, n, P)]
+    t = ws[U(W_OPTS + ask(st, ws, fs, D_GIVE_ONE, giver, n, P))]
     move_card(ws, giver, receiver, t)
     kn_private(ws, giver, receiver, t)
 
@@ -304,25 +305,25 @@ def sorciere_target(st, ws, fs, P, p):
     """MV-5 Sorcière: the power type to copy (a guild's, else a card turned over); -1 for none."""
     flags = W_BEST             # scratch: which types have a guild on the table
     for t in range(TS):
-        ws[flags + t] = 0
+        ws[U(flags + t)] = 0
     for q in range(P):
-        for g in range(ws[W_PL + q * PLS + X_NG]):
-            u = ws[gslot(q, g)]
+        for g in range(ws[U(W_PL + q * PLS + X_NG)]):
+            u = ws[U(gslot(q, g))]
             if u >= 0:
-                ws[flags + u] = 1
-    ws[flags + SORCIERE] = 0
+                ws[U(flags + u)] = 1
+    ws[U(flags + SORCIERE)] = 0
     n = 0
     for t in range(N_TYPES):
-        ws[W_OPTS + n] = t
-        n += ws[flags + t]
+        ws[U(W_OPTS + n)] = t
+        n += ws[U(flags + t)]
     if n > 0:
-        return ws[W_OPTS + ask(st, ws, fs, D_SORCIERE, p, n, P)]
+        return ws[U(W_OPTS + ask(st, ws, fs, D_SORCIERE, p, n, P))]
     while True:
         t = draw_card(st, ws)
         if t < 0:
             return -1
         disc_push(ws, t)
-        if t == SORCIERE and ws[W_RULES + R_PARAMS + P_SORCIERE_FLIP_AGAIN] != 0:
+        if t == SORCIERE and ws[U(W_RULES + R_PARAMS + P_SORCIERE_FLIP_AGAIN)] != 0:
             continue
         if t == BOUFFON or t == SORCIERE:
             return -1
@@ -336,14 +337,14 @@ def resolve_power(st, ws, fs, P, p, t):
     played = ws[G_CTX_PLAYED]
     if t == BOUFFON:
         return
-    ws[W_POWERS + p * TS + t] += 1
+    ws[U(W_POWERS + p * TS + t)] += 1
     if t == SORCIERE:
         t = sorciere_target(st, ws, fs, P, p)
         if t < 0 or ws[G_OVER] != 0:
             return
-        ws[W_POWERS + p * TS + t] += 1
+        ws[U(W_POWERS + p * TS + t)] += 1
     if t == ARTISAN:
-        if ws[W_RULES + R_PARAMS + P_ARTISAN_TAKES_PLAYED] != 0 and played != 0 and ws[G_PLAYED] >= 0:
+        if ws[U(W_RULES + R_PARAMS + P_ARTISAN_TAKES_PLAYED)] != 0 and played != 0 and ws[G_PLAYED] >= 0:
             c = ws[G_PLAYED]
             ws[G_PLAYED] = -1
             hand_add(ws, p, c, 1)
@@ -357,8 +358,8 @@ def resolve_power(st, ws, fs, P, p, t):
         if n == 0:
             no_target(st, ws, p, played)
             return
-        o = ws[W_OPTS + ask(st, ws, fs, D_ASSASSIN if t == ASSASSIN else D_RODEUR,
-                               p, n, P)]
+        o = ws[U(W_OPTS + ask(st, ws, fs, D_ASSASSIN if t == ASSASSIN else D_RODEUR,
+                               p, n, P))]
         card = remove_from_guild(ws, P, o // 64, (o % 64) // 2, o % 2)
         if t == ASSASSIN:
             disc_push(ws, card)
@@ -370,18 +371,18 @@ def resolve_power(st, ws, fs, P, p, t):
         for i in range(1, P):
             q = (p + i) % P
             for u in range(N_TYPES):
-                ws[W_OPTS + n] = q * 16 + u
+                ws[U(W_OPTS + n)] = q * 16 + u
                 n += 1
-        o = ws[W_OPTS + ask(st, ws, fs, D_CHEVALIER, p, n, P)]
+        o = ws[U(W_OPTS + ask(st, ws, fs, D_CHEVALIER, p, n, P))]
         q = o // 16
         u = o % 16
-        if ws[W_HAND + q * TS + u] > 0:
+        if ws[U(W_HAND + q * TS + u)] > 0:
             move_card(ws, q, p, u)
             kn_public_out(ws, P, q, u, 1)
             kn_public_in(ws, P, p, u, 1)
         else:
             for obs in range(P):      # everyone now knows q holds none
-                ws[W_KNOWN + (obs * MAXP + q) * TS + u] = 0
+                ws[U(W_KNOWN + (obs * MAXP + q) * TS + u)] = 0
     elif t == ETOILE:
         for i in range(P):
             if not draw_to_hand(st, ws, (p + i) % P):
@@ -392,49 +393,49 @@ def resolve_power(st, ws, fs, P, p, t):
             c = draw_card(st, ws)
             if c < 0:
                 return
-            ws[W_LOOK + i] = c
+            ws[U(W_LOOK + i)] = c
             ws[G_LOOK_N] = i + 1
         n = 0
         for i in range(3):
-            c = ws[W_LOOK + i]
+            c = ws[U(W_LOOK + i)]
             dup = False
             for j in range(n):
-                if ws[W_OPTS + j] == c:
+                if ws[U(W_OPTS + j)] == c:
                     dup = True
             if not dup:
-                ws[W_OPTS + n] = c
+                ws[U(W_OPTS + n)] = c
                 n += 1
-        keep = ws[W_OPTS + ask(st, ws, fs, D_MAGICIEN, p, n, P)]
+        keep = ws[U(W_OPTS + ask(st, ws, fs, D_MAGICIEN, p, n, P))]
         hand_add(ws, p, keep, 1)
         kept = False
         for i in range(3):
-            c = ws[W_LOOK + i]
+            c = ws[U(W_LOOK + i)]
             if c == keep and not kept:
                 kept = True
             else:
                 disc_push(ws, c)
         ws[G_LOOK_N] = 0
     elif t == MARCHAND:
-        while ws[W_PL + p * PLS + X_HANDN] < 2:
+        while ws[U(W_PL + p * PLS + X_HANDN)] < 2:
             if not draw_to_hand(st, ws, p):
                 return
         n = list_opponents(ws, p, P)
-        q = ws[W_OPTS + ask(st, ws, fs, D_MARCHAND, p, n, P)]
+        q = ws[U(W_OPTS + ask(st, ws, fs, D_MARCHAND, p, n, P))]
         ws[G_CTX_Q] = q
         n = list_pairs(ws, p)
-        mine = ws[W_OPTS + ask(st, ws, fs, D_GIVE_TWO, p, n, P)]
-        nq = ws[W_PL + q * PLS + X_HANDN]
+        mine = ws[U(W_OPTS + ask(st, ws, fs, D_GIVE_TWO, p, n, P))]
+        nq = ws[U(W_PL + q * PLS + X_HANDN)]
         theirs_a = -1
         theirs_b = -1
         ws[G_CTX_Q] = p
         if nq >= 2:
             n = list_pairs(ws, q)
-            o = ws[W_OPTS + ask(st, ws, fs, D_GIVE_TWO, q, n, P)]
+            o = ws[U(W_OPTS + ask(st, ws, fs, D_GIVE_TWO, q, n, P))]
             theirs_a = o // 16
             theirs_b = o % 16
         elif nq == 1:
             n = list_types(ws, q)
-            theirs_a = ws[W_OPTS + ask(st, ws, fs, D_GIVE_ONE, q, n, P)]
+            theirs_a = ws[U(W_OPTS + ask(st, ws, fs, D_GIVE_ONE, q, n, P))]
         for c in (mine // 16, mine % 16):
             move_card(ws, p, q, c)
             kn_private(ws, p, q, c)
@@ -443,29 +444,29 @@ def resolve_power(st, ws, fs, P, p, t):
                 move_card(ws, q, p, c)
                 kn_private(ws, q, p, c)
     elif t == MENDIANT:
-        mine = ws[W_PL + p * PLS + X_HANDN]
+        mine = ws[U(W_PL + p * PLS + X_HANDN)]
         most = 0
         for i in range(1, P):
             q = (p + i) % P
-            if ws[W_PL + q * PLS + X_HANDN] > most:
-                most = ws[W_PL + q * PLS + X_HANDN]
-        if most == 0 or mine > most or (mine == most and ws[W_RULES + R_PARAMS + P_MENDIANT_DRAWS_ON_TIE] != 0):
+            if ws[U(W_PL + q * PLS + X_HANDN)] > most:
+                most = ws[U(W_PL + q * PLS + X_HANDN)]
+        if most == 0 or mine > most or (mine == most and ws[U(W_RULES + R_PARAMS + P_MENDIANT_DRAWS_ON_TIE)] != 0):
             draw_to_hand(st, ws, p)
             return
         n = 0
         for i in range(1, P):
             q = (p + i) % P
-            if ws[W_PL + q * PLS + X_HANDN] == most:
-                ws[W_OPTS + n] = q
+            if ws[U(W_PL + q * PLS + X_HANDN)] == most:
+                ws[U(W_OPTS + n)] = q
                 n += 1
-        q = ws[W_OPTS + ask(st, ws, fs, D_MENDIANT, p, n, P)]
+        q = ws[U(W_OPTS + ask(st, ws, fs, D_MENDIANT, p, n, P))]
         k = below(st, most)
         c = 0
         for u in range(N_TYPES):
-            if k < ws[W_HAND + q * TS + u]:
+            if k < ws[U(W_HAND + q * TS + u)]:
                 c = u
                 break
-            k -= ws[W_HAND + q * TS + u]
+            k -= ws[U(W_HAND + q * TS + u)]
         move_card(ws, q, p, c)
         kn_private(ws, q, p, c)
     elif t == MOINE:
@@ -479,17 +480,17 @@ def resolve_power(st, ws, fs, P, p, t):
             give_one(st, ws, fs, P, (p + 1) % P, p)
             give_one(st, ws, fs, P, (p + 2) % P, p)
     elif t == PRETRE:
-        while ws[W_PL + p * PLS + X_HANDN] < 1:
+        while ws[U(W_PL + p * PLS + X_HANDN)] < 1:
             if not draw_to_hand(st, ws, p):
                 return
         n = list_opponents(ws, p, P)
-        q = ws[W_OPTS + ask(st, ws, fs, D_PRETRE, p, n, P)]
+        q = ws[U(W_OPTS + ask(st, ws, fs, D_PRETRE, p, n, P))]
         for u in range(N_TYPES):       # p looks at q's hand
-            ws[W_KNOWN + (p * MAXP + q) * TS + u] = ws[W_HAND + q * TS + u]
+            ws[U(W_KNOWN + (p * MAXP + q) * TS + u)] = ws[U(W_HAND + q * TS + u)]
         n = list_types(ws, q)
         if n > 0:
             ws[G_CTX_Q] = q
-            u = ws[W_OPTS + ask(st, ws, fs, D_PRETRE_TAKE, p, n, P)]
+            u = ws[U(W_OPTS + ask(st, ws, fs, D_PRETRE_TAKE, p, n, P))]
             move_card(ws, q, p, u)
             kn_private(ws, q, p, u)
         give_one(st, ws, fs, P, p, q)
@@ -511,20 +512,20 @@ def do_action(st, ws, fs, P, p, code):
         ws[G_PLAYED] = x
         power = x
     elif a == A_FOUND:
-        m = ws[W_RULES + R_PARAMS + P_MIN_GUILD]
+        m = ws[U(W_RULES + R_PARAMS + P_MIN_GUILD)]
         n = 0
         if x == BOUFFON:
-            for nb in range(m, ws[h + BOUFFON] + 1):
-                ws[W_OPTS + n] = nb
+            for nb in range(m, ws[U(h + BOUFFON)] + 1):
+                ws[U(W_OPTS + n)] = nb
                 n += 1
         else:
-            for nt in range(1, ws[h + x] + 1):
-                for nb in range(ws[h + BOUFFON] + 1):
+            for nt in range(1, ws[U(h + x)] + 1):
+                for nb in range(ws[U(h + BOUFFON)] + 1):
                     if nt + nb >= m:
-                        ws[W_OPTS + n] = nt * 32 + nb
+                        ws[U(W_OPTS + n)] = nt * 32 + nb
                         n += 1
         ws[G_CTX_T] = x
-        o = ws[W_OPTS + ask(st, ws, fs, D_FOUND_SIZE, p, n, P)]
+        o = ws[U(W_OPTS + ask(st, ws, fs, D_FOUND_SIZE, p, n, P))]
         nt = o // 32
         nb = o % 32
         if nt > 0:
@@ -533,62 +534,62 @@ def do_action(st, ws, fs, P, p, code):
         if nb > 0:
             hand_add(ws, p, BOUFFON, -nb)
             kn_public_out(ws, P, p, BOUFFON, nb)
-        g = ws[W_PL + p * PLS + X_NG]
+        g = ws[U(W_PL + p * PLS + X_NG)]
         s = gslot(p, g)
-        ws[s] = -1 if x == BOUFFON else x
-        ws[s + 1] = nt
-        ws[s + 2] = nb
-        ws[W_PL + p * PLS + X_NG] = g + 1
-        ws[W_FOUNDED + p * TS + x] += 1
-        if g + 1 >= ws[W_RULES + R_PARAMS + P_TO_WIN]:
+        ws[U(s)] = -1 if x == BOUFFON else x
+        ws[U(s + 1)] = nt
+        ws[U(s + 2)] = nb
+        ws[U(W_PL + p * PLS + X_NG)] = g + 1
+        ws[U(W_FOUNDED + p * TS + x)] += 1
+        if g + 1 >= ws[U(W_RULES + R_PARAMS + P_TO_WIN)]:
             end_game(ws, THIRD_GUILD, p)
             return
         power = x
     elif a == A_REINFORCE:
         s = gslot(p, x)
         ws[G_CTX_G] = x
-        hb = ws[h + BOUFFON]
-        gt = ws[s]
+        hb = ws[U(h + BOUFFON)]
+        gt = ws[U(s)]
         at_least_one = False
         if gt < 0:
             n = 0
             for u in range(N_TYPES):
-                if u != BOUFFON and ws[h + u] > 0:
-                    ws[W_OPTS + n] = u
+                if u != BOUFFON and ws[U(h + u)] > 0:
+                    ws[U(W_OPTS + n)] = u
                     n += 1
             if hb > 0:
-                ws[W_OPTS + n] = BOUFFON
+                ws[U(W_OPTS + n)] = BOUFFON
                 n += 1
-            gt = ws[W_OPTS + ask(st, ws, fs, D_REINFORCE_TYPE, p, n, P)]
+            gt = ws[U(W_OPTS + ask(st, ws, fs, D_REINFORCE_TYPE, p, n, P))]
             at_least_one = True
         n = 0
         if gt == BOUFFON:
             for nb in range(1, hb + 1):
-                ws[W_OPTS + n] = nb
+                ws[U(W_OPTS + n)] = nb
                 n += 1
         else:
             lo = 1 if at_least_one else 0
-            for nx in range(lo, ws[h + gt] + 1):
+            for nx in range(lo, ws[U(h + gt)] + 1):
                 for nb in range(hb + 1):
                     if nx + nb >= 1:
-                        ws[W_OPTS + n] = nx * 32 + nb
+                        ws[U(W_OPTS + n)] = nx * 32 + nb
                         n += 1
         ws[G_CTX_T] = gt
-        o = ws[W_OPTS + ask(st, ws, fs, D_REINFORCE_SIZE, p, n, P)]
+        o = ws[U(W_OPTS + ask(st, ws, fs, D_REINFORCE_SIZE, p, n, P))]
         nx = o // 32
         nb = o % 32
         if nx > 0:
             hand_add(ws, p, gt, -nx)
             kn_public_out(ws, P, p, gt, nx)
-            ws[s] = gt
-            ws[s + 1] += nx
+            ws[U(s)] = gt
+            ws[U(s + 1)] += nx
         if nb > 0:
             hand_add(ws, p, BOUFFON, -nb)
             kn_public_out(ws, P, p, BOUFFON, nb)
-            ws[s + 2] += nb
-        power = ws[s]
+            ws[U(s + 2)] += nb
+        power = ws[U(s)]
     else:   # A_USE
-        power = ws[gslot(p, x)]
+        power = ws[U(gslot(p, x))]
     if power >= 0:
         ws[G_CTX_PLAYED] = 1 if a == A_PLAY else 0
         resolve_power(st, ws, fs, P, p, power)
@@ -606,7 +607,7 @@ def play_turns(st, ws, fs, P, debug):
     search bot (kinds >= STRAT_PLAYOUT) must choose its action: the position is left at the start of that turn with the actions
     listed in W_OPTS (count in G_NOPT). Calling again with ws[G_FORCED] = j plays action j.
     """
-    max_turns = ws[W_RULES + R_PARAMS + P_MAX_TURNS]
+    max_turns = ws[U(W_RULES + R_PARAMS + P_MAX_TURNS)]
     stop_for_playout = ws[G_STOP] != 0
     forced = ws[G_FORCED]
     ws[G_FORCED] = -1
@@ -618,7 +619,7 @@ def play_turns(st, ws, fs, P, debug):
         if ws[G_TURNS] >= turn_limit:
             break
         p = ws[G_CUR]
-        if ws[W_PL + p * PLS + X_HANDN] == 0 and ws[W_PL + p * PLS + X_NG] == 0:
+        if ws[U(W_PL + p * PLS + X_HANDN)] == 0 and ws[U(W_PL + p * PLS + X_NG)] == 0:
             ws[G_TURNS] += 1
             ws[G_CUR] = p + 1 if p + 1 < P else 0
             if draw_to_hand(st, ws, p):
@@ -630,12 +631,12 @@ def play_turns(st, ws, fs, P, debug):
                     j = forced
                     forced = -1
                     record_decision(ws, n, j)
-                elif stop_for_playout and fs[F_STRAT + strat_row(ws, p, P) * N_STRAT_COLS + S_KIND] >= STRAT_PLAYOUT:
+                elif stop_for_playout and fs[U(F_STRAT + strat_row(ws, p, P) * N_STRAT_COLS + S_KIND)] >= STRAT_PLAYOUT:
                     ws[G_NOPT] = n
                     return 1
                 else:
                     j = ask(st, ws, fs, D_ACTION, p, n, P)
-                code = ws[W_OPTS + j]
+                code = ws[U(W_OPTS + j)]
                 ws[G_TURNS] += 1
                 ws[G_CUR] = p + 1 if p + 1 < P else 0
                 do_action(st, ws, fs, P, p, code)
@@ -656,13 +657,13 @@ def play_turns(st, ws, fs, P, debug):
 def reset(ws):
     """Before each game (MV-2): clear the per-game part of ws (below W_RESET_END)."""
     for i in range(W_RESET_END):
-        ws[i] = 0
+        ws[U(i)] = 0
     ws[G_WINNER] = -1
     ws[G_PLAYED] = -1
     ws[G_SELF_ROW] = -1
     for p in range(MAXP):
         for g in range(MAXG):
-            ws[gslot(p, g)] = -1
+            ws[U(gslot(p, g))] = -1
 
 
 @njit(cache=True, _nrt=False)
@@ -671,22 +672,22 @@ def setup_game(st, ws, P):
     hand is skipped in the rounds past it), start the discard pile."""
     n = 0
     for t in range(N_TYPES):
-        for _ in range(ws[W_RULES + R_COPIES + t]):
-            ws[W_PILE + n] = t
+        for _ in range(ws[U(W_RULES + R_COPIES + t)]):
+            ws[U(W_PILE + n)] = t
             n += 1
     shuffle_range(st, ws, W_PILE, n)
     most = 0
     for p in range(P):
-        most = max(most, ws[W_RULES + R_PARAMS + P_HAND_SIZE + p])
+        most = max(most, ws[U(W_RULES + R_PARAMS + P_HAND_SIZE + p)])
     for r in range(most):              # round r deals one card to every seat owed one (per seat)
         for p in range(P):
-            if r < ws[W_RULES + R_PARAMS + P_HAND_SIZE + p]:
+            if r < ws[U(W_RULES + R_PARAMS + P_HAND_SIZE + p)]:
                 n -= 1
-                hand_add(ws, p, ws[W_PILE + n], 1)
+                hand_add(ws, p, ws[U(W_PILE + n)], 1)
     n -= 1
-    disc_push(ws, ws[W_PILE + n])
+    disc_push(ws, ws[U(W_PILE + n)])
     ws[G_PILE_N] = n
-    ws[G_END_RED] = ws[W_RULES + R_PARAMS + P_RED_2 + P - 2]
+    ws[G_END_RED] = ws[U(W_RULES + R_PARAMS + P_RED_2 + P - 2)]
     ws[G_CUR] = 0
 
 
@@ -694,7 +695,7 @@ def setup_game(st, ws, P):
 def finish(ws):
     """The game is over: cards still in the look zone, then the played card, go to the discards."""
     for i in range(ws[G_LOOK_N]):
-        disc_push(ws, ws[W_LOOK + i])
+        disc_push(ws, ws[U(W_LOOK + i)])
     ws[G_LOOK_N] = 0
     if ws[G_PLAYED] >= 0:
         disc_push(ws, ws[G_PLAYED])
@@ -705,25 +706,25 @@ def finish(ws):
 def guild_cards(ws, p):
     """MV-7: the cards in p's guilds (its score, the second ranking key)."""
     c = 0
-    for g in range(ws[W_PL + p * PLS + X_NG]):
+    for g in range(ws[U(W_PL + p * PLS + X_NG)]):
         s = gslot(p, g)
-        c += ws[s + 1] + ws[s + 2]
+        c += ws[U(s + 1)] + ws[U(s + 2)]
     return c
 
 
 @njit(cache=True, _nrt=False)
 def compare_keys(ws, a, b):
     """MV-7: 1 if a's (guilds, guild cards, hand) beats b's, -1 if below, 0 if equal."""
-    x = ws[W_PL + a * PLS + X_NG]
-    y = ws[W_PL + b * PLS + X_NG]
+    x = ws[U(W_PL + a * PLS + X_NG)]
+    y = ws[U(W_PL + b * PLS + X_NG)]
     if x != y:
         return 1 if x > y else -1
     x = guild_cards(ws, a)
     y = guild_cards(ws, b)
     if x != y:
         return 1 if x > y else -1
-    x = ws[W_PL + a * PLS + X_HANDN]
-    y = ws[W_PL + b * PLS + X_HANDN]
+    x = ws[U(W_PL + a * PLS + X_HANDN)]
+    y = ws[U(W_PL + b * PLS + X_HANDN)]
     if x != y:
         return 1 if x > y else -1
     return 0
@@ -739,40 +740,40 @@ def check_invariants(ws, P):
     hands. Writes an error code (10+) into ws[G_ERROR]."""
     cnt = W_BEST           # scratch (free between decisions)
     for t in range(TS):
-        ws[cnt + t] = 0
+        ws[U(cnt + t)] = 0
     for i in range(ws[G_PILE_N]):
-        ws[cnt + ws[W_PILE + i]] += 1
+        ws[U(cnt + ws[U(W_PILE + i)])] += 1
     for i in range(ws[G_DISC_N]):
-        ws[cnt + ws[W_DISC + i]] += 1
+        ws[U(cnt + ws[U(W_DISC + i)])] += 1
     for i in range(ws[G_LOOK_N]):
-        ws[cnt + ws[W_LOOK + i]] += 1
+        ws[U(cnt + ws[U(W_LOOK + i)])] += 1
     if ws[G_PLAYED] >= 0:
-        ws[cnt + ws[G_PLAYED]] += 1
-    m = ws[W_RULES + R_PARAMS + P_MIN_GUILD]
+        ws[U(cnt + ws[G_PLAYED])] += 1
+    m = ws[U(W_RULES + R_PARAMS + P_MIN_GUILD)]
     for p in range(P):
         total = 0
         for t in range(N_TYPES):
-            k = ws[W_HAND + p * TS + t]
+            k = ws[U(W_HAND + p * TS + t)]
             if k < 0:
                 ws[G_ERROR] = E_HAND_COUNT
-            ws[cnt + t] += k
+            ws[U(cnt + t)] += k
             total += k
-        if total != ws[W_PL + p * PLS + X_HANDN]:
+        if total != ws[U(W_PL + p * PLS + X_HANDN)]:
             ws[G_ERROR] = E_HAND_COUNT
-        for g in range(ws[W_PL + p * PLS + X_NG]):
+        for g in range(ws[U(W_PL + p * PLS + X_NG)]):
             s = gslot(p, g)
-            if ws[s + 1] + ws[s + 2] < m:
+            if ws[U(s + 1)] + ws[U(s + 2)] < m:
                 ws[G_ERROR] = E_GUILD_TOO_SMALL
-            if (ws[s] < 0) != (ws[s + 1] == 0) or ws[s + 2] < 0 or ws[s] == BOUFFON:
+            if (ws[U(s)] < 0) != (ws[U(s + 1)] == 0) or ws[U(s + 2)] < 0 or ws[U(s)] == BOUFFON:
                 ws[G_ERROR] = E_BAD_GUILD
-            if ws[s] >= 0:
-                ws[cnt + ws[s]] += ws[s + 1]
-            ws[cnt + BOUFFON] += ws[s + 2]
+            if ws[U(s)] >= 0:
+                ws[U(cnt + ws[U(s)])] += ws[U(s + 1)]
+            ws[U(cnt + BOUFFON)] += ws[U(s + 2)]
     for t in range(N_TYPES):
-        if ws[cnt + t] != ws[W_RULES + R_COPIES + t]:
+        if ws[U(cnt + t)] != ws[U(W_RULES + R_COPIES + t)]:
             ws[G_ERROR] = E_CARDS_NOT_CONSERVED
     d = 0
     for t in range(N_TYPES):
-        d += ws[W_DCNT + t]
+        d += ws[U(W_DCNT + t)]
     if d != ws[G_DISC_N]:
         ws[G_ERROR] = E_CARDS_NOT_CONSERVED

@@ -15,6 +15,7 @@ driver.
 from __future__ import annotations
 
 from numba import njit
+from numpy import uint64 as U
 
 from simcore.games.medievallons.bots import option_score, prepare_values, public_score, strat_row
 from simcore.games.medievallons.kernel import compare_keys, list_actions, play_turns
@@ -34,39 +35,39 @@ def determinize(st2, sc, P, p):
     stay there; the rest are shuffled and dealt to fill every hand, the remainder is the pile."""
     pool = W_OPTS        # scratch: counts per type, then the card list (W_OPTS and W_BEST)
     for t in range(TS):
-        sc[pool + t] = 0
+        sc[U(pool + t)] = 0
     for i in range(sc[G_PILE_N]):
-        sc[pool + sc[W_PILE + i]] += 1
+        sc[U(pool + sc[U(W_PILE + i)])] += 1
     for i in range(1, P):
         q = (p + i) % P
         for t in range(N_TYPES):
-            sc[pool + t] += sc[W_HAND + q * TS + t]
-            sc[W_HAND + q * TS + t] = 0
+            sc[U(pool + t)] += sc[U(W_HAND + q * TS + t)]
+            sc[U(W_HAND + q * TS + t)] = 0
     free = W_BEST
     for i in range(1, P):          # seen cards first, as far as the pool still has them
         q = (p + i) % P
-        room = sc[W_PL + q * PLS + X_HANDN]
+        room = sc[U(W_PL + q * PLS + X_HANDN)]
         for t in range(N_TYPES):
-            k = sc[W_KNOWN + (p * MAXP + q) * TS + t]
-            if k > sc[pool + t]:
-                k = sc[pool + t]
+            k = sc[U(W_KNOWN + (p * MAXP + q) * TS + t)]
+            if k > sc[U(pool + t)]:
+                k = sc[U(pool + t)]
             if k > room:
                 k = room
-            sc[W_HAND + q * TS + t] = k
-            sc[pool + t] -= k
+            sc[U(W_HAND + q * TS + t)] = k
+            sc[U(pool + t)] -= k
             room -= k
-        sc[free + TS + q] = room
+        sc[U(free + TS + q)] = room
     n = 0
     for t in range(N_TYPES):
-        for _ in range(sc[pool + t]):
-            sc[W_PILE + n] = t
+        for _ in range(sc[U(pool + t)]):
+            sc[U(W_PILE + n)] = t
             n += 1
     shuffle_range(st2, sc, W_PILE, n)
     for i in range(1, P):
         q = (p + i) % P
-        for _ in range(sc[free + TS + q]):
+        for _ in range(sc[U(free + TS + q)]):
             n -= 1
-            sc[W_HAND + q * TS + sc[W_PILE + n]] += 1
+            sc[U(W_HAND + q * TS + sc[U(W_PILE + n)])] += 1
     sc[G_PILE_N] = n
 
 
@@ -100,9 +101,9 @@ def position_value(ws, fs, P, p):
 @njit(cache=True, inline="always", _nrt=False)
 def standing(ws, fs, q):
     h = W_HAND + q * TS
-    sets = 0.8 * ws[h + BOUFFON]
+    sets = 0.8 * ws[U(h + BOUFFON)]
     for t in range(N_TYPES):
-        sets += fs[F_SETV + min(ws[h + t], 62)] * (t != BOUFFON)
+        sets += fs[U(F_SETV + min(ws[U(h + t)], 62))] * (t != BOUFFON)
     return public_score(ws, q) + 0.5 * sets
 
 
@@ -124,14 +125,14 @@ def playout_choice(st, ws, sc, fs, st2, P, debug):
     if n == 1:
         return 0
     # the candidates: an immediate win, else the best `candidates` options by the heuristic
-    prepare_values(ws, fs, sb, p, P, ws[W_RULES + R_PARAMS + P_MIN_GUILD] > 0)
+    prepare_values(ws, fs, sb, p, P, ws[U(W_RULES + R_PARAMS + P_MIN_GUILD)] > 0)
     ws[G_KIND] = D_ACTION
     kind = ws[G_KIND]
     for j in range(n):
-        fs[F_SCORE + j] = option_score(ws, fs, sb, kind, p, P, ws[W_OPTS + j])
-        if fs[F_SCORE + j] >= 1e6:
+        fs[U(F_SCORE + j)] = option_score(ws, fs, sb, kind, p, P, ws[U(W_OPTS + j)])
+        if fs[U(F_SCORE + j)] >= 1e6:
             return j
-    k = int(fs[sb + S_CANDIDATES])
+    k = int(fs[U(sb + S_CANDIDATES)])
     if k < 1:
         k = 1
     if k > n:
@@ -141,22 +142,22 @@ def playout_choice(st, ws, sc, fs, st2, P, debug):
         for j in range(n):
             taken = False
             for c2 in range(c):
-                if ws[W_BEST + c2] == j:
+                if ws[U(W_BEST + c2)] == j:
                     taken = True
-            if not taken and (best < 0 or fs[F_SCORE + j] > fs[F_SCORE + best] + 1e-9):
+            if not taken and (best < 0 or fs[U(F_SCORE + j)] > fs[U(F_SCORE + best)] + 1e-9):
                 best = j
-        ws[W_BEST + c] = best
+        ws[U(W_BEST + c)] = best
     for c in range(k):
-        fs[F_MEAN + c] = 0.0
-    reps = int(fs[sb + S_PLAYOUTS])
+        fs[U(F_MEAN + c)] = 0.0
+    reps = int(fs[U(sb + S_PLAYOUTS)])
     if reps < 1:
         reps = 1
-    horizon = int(fs[sb + S_HORIZON])
+    horizon = int(fs[U(sb + S_HORIZON)])
     limit = ws[G_TURNS] + horizon if horizon > 0 else 1 << 40
     for r in range(reps):
         for c in range(k):
             for i in range(W_TRACE):
-                sc[i] = ws[i]
+                sc[U(i)] = ws[U(i)]
             sc[G_TRACE_N] = MAX_TRACE       # playouts record nothing
             sc[G_SELF_ROW] = row
             st2[0] = stream_state(base_seed, r)
@@ -165,22 +166,22 @@ def playout_choice(st, ws, sc, fs, st2, P, debug):
             if n2 != n:
                 ws[G_ERROR] = E_NO_OPTION
             sc[G_STOP] = 0
-            sc[G_FORCED] = ws[W_BEST + c]
+            sc[G_FORCED] = ws[U(W_BEST + c)]
             sc[G_LIMIT] = limit
             play_turns(st2, sc, fs, P, debug)
-            fs[F_MEAN + c] += position_value(sc, fs, P, p)
+            fs[U(F_MEAN + c)] += position_value(sc, fs, P, p)
             if sc[G_ERROR] != 0:
                 ws[G_ERROR] = sc[G_ERROR]
     # W_BEST (the candidates) is only written by decisions on ws, and playouts run on sc.
     # The heuristic's own score is a prior: a candidate must beat the heuristic's favourite by
     # more than prior x (score gap), which tempers the winner's curse of picking a lucky mean.
-    prior = fs[sb + S_PRIOR]
-    top = fs[F_SCORE + ws[W_BEST]]
+    prior = fs[U(sb + S_PRIOR)]
+    top = fs[U(F_SCORE + ws[W_BEST])]
     for c in range(k):
-        fs[F_MEAN + c] = fs[F_MEAN + c] / reps + prior * (fs[F_SCORE + ws[W_BEST + c]] - top)
+        fs[U(F_MEAN + c)] = fs[U(F_MEAN + c)] / reps + prior * (fs[U(F_SCORE + ws[U(W_BEST + c)])] - top)
     best_c = 0
     for c in range(1, k):
-        d = fs[F_MEAN + c] - fs[F_MEAN + best_c]
-        if d > 1e-9 or (abs(d) <= 1e-9 and ws[W_BEST + c] < ws[W_BEST + best_c]):
+        d = fs[U(F_MEAN + c)] - fs[U(F_MEAN + best_c)]
+        if d > 1e-9 or (abs(d) <= 1e-9 and ws[U(W_BEST + c)] < ws[U(W_BEST + best_c)]):
             best_c = c
-    return ws[W_BEST + best_c]
+    return ws[U(W_BEST + best_c)]

@@ -271,6 +271,8 @@ def play_block(g0, g1, first_game, seed, P, rk, strat, n_rot, out_i16, out_win, 
     load_block(ws, scratch, rk, strat, P)
     for g in range(g0, g1):
         start_game(ws, first_game + g, seed, n_rot)
+        if not record:      # a full trace: the decisions record nothing (two stores each)
+            ws[G_TRACE_N] = MAX_TRACE
         setup_game(ws, P, full)
         if ws[G_ERROR] == 0:
             advance(ws, P, False, -1, full)   # (no rollout seat: never stops before the end)

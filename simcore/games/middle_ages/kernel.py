@@ -40,7 +40,7 @@ from simcore.games.middle_ages.layout import (
     R_ELOSE, R_ELOSES, R_EPC, R_EPD, R_EPG, R_EPP, R_EPT, R_EREST, R_FEED0, R_IBASE, R_ICOUNT,
     R_NEVENTS, R_NTILES, R_NTYPES, R_PARAMS, R_PLOTSUP, R_TCHEST, R_TIE, R_TNUM, R_TPEAS,
     R_TSTACK, R_TTYPE, S_KIND, SIG_ADVANCE, STACK, STRAT_ROLLOUT, W_BOARD, W_CB, W_CNT, W_COUNT,
-    W_CT, W_DISCARD, W_EG, W_EVORD, W_EXTRA, W_FEED, W_FIEF, W_FN, W_GRAVE, W_INIT, W_LORD,
+    W_CT, W_DEAL, W_DISCARD, W_EG, W_EVORD, W_EXTRA, W_FEED, W_FIEF, W_FN, W_GRAVE, W_INIT, W_LORD,
     W_OPTS, W_ORANGE, W_ORDER, W_PER, W_PILE, W_PL, W_PLOT, W_PLOTSUP, W_RESET_END, W_SCOUT, W_SELF,
     X_CHESTS, X_COINS, X_EMPTY, X_GRAVE_N, X_LORD_COL, X_LORD_ROW, X_NPLOT, X_PEAS, X_PENALTY,
     X_SCOUT_COL, X_SCOUT_ROW, X_TAKEN,
@@ -214,20 +214,31 @@ def draw_tile(st, ws, P):
 
 @njit(cache=True, _nrt=False)
 def deal_row(ws, P, r):
-    """Draw players + 1 tiles into row r, stable-sorted by back number (MA-3)."""
+    """Draw players + 1 tiles into row r, stable-sorted by back number (MA-3).
+
+    Each tile goes straight to its place: the tiles with a smaller number, and those drawn earlier
+    with the same number, go left of it (the stable order an insertion sort gives). Counted
+    without a branch: an insertion sort's comparisons depend on the deal and were mispredicted
+    (measured: the sort was ~9% of a random game's samples under perf). If the tiles run out
+    (MA-7), the tiles drawn so far are placed the same way."""
     st, rk, _ = views(ws)
     row = W_BOARD + r * COLS
+    n = 0
     for c in range(P + 1):
         tile = draw_tile(st, ws, P)
         if tile < 0:
             ws[U(G_ERROR)] = E_TILES_RAN_OUT
-            return
-        num = rk[U(R_TNUM + tile)]
-        j = c          # insertion sort: after every tile with an equal or smaller number
-        while j > 0 and rk[U(R_TNUM + ws[U(row + j - 1)])] > num:
-            ws[U(row + j)] = ws[U(row + j - 1)]
-            j -= 1
-        ws[U(row + j)] = tile
+            break
+        ws[U(W_DEAL + n)] = tile
+        ws[U(W_DEAL + COLS + n)] = rk[U(R_TNUM + tile)]
+        n += 1
+    for i in range(n):
+        num = ws[U(W_DEAL + COLS + i)]
+        pos = 0
+        for j in range(n):
+            other = ws[U(W_DEAL + COLS + j)]
+            pos += (other < num) | ((other == num) & (j < i))
+        ws[U(row + pos)] = ws[U(W_DEAL + i)]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,74 @@
+"""Suite-wide hooks: the CPU each test costs, and the slowest tests listed after every run.
+
+``--cpu-top N`` (the Makefile passes 15) prints, after the run, the N tests that cost the most CPU
+seconds (this process and its threads, plus the processes it started and waited for: setup, call
+and teardown together, module fixtures counted where they ran) beside their wall time, and the
+suite's total. CPU seconds are the figure to compare: the machine is shared, so wall time moves
+with everyone else's load. docs/testing.md gives the per-test budget this list is read against.
+(No test asserts a time: the list is for people.)
+"""
+
+from __future__ import annotations
+
+import resource
+
+import pytest
+
+_CPU = pytest.StashKey[float]()
+
+
+def _cpu_now() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def pytest_addoption(parser):
+    parser.addoption("--cpu-top", type=int, default=0, metavar="N",
+                     help="after the run, list the N tests that cost the most CPU seconds")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    # makereport runs right after each phase (setup, call, teardown): the CPU since the previous
+    # phase ended (or since the test started) is this phase's
+    start = item.stash.get(_CPU, None)
+    outcome = yield
+    now = _cpu_now()
+    if start is not None:
+        outcome.get_result().user_properties.append(("cpu_s", round(now - start, 3)))
+    item.stash[_CPU] = now
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    item.stash[_CPU] = _cpu_now()
+    yield
+
+
+class _CpuTable:
+    def __init__(self) -> None:
+        self.cpu: dict[str, float] = {}
+        self.wall: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report):
+        for key, value in report.user_properties:
+            if key == "cpu_s":
+                self.cpu[report.nodeid] = self.cpu.get(report.nodeid, 0.0) + value
+        self.wall[report.nodeid] = self.wall.get(report.nodeid, 0.0) + report.duration
+
+    def pytest_terminal_summary(self, terminalreporter, config):
+        n = config.getoption("--cpu-top")
+        if not self.cpu:
+            return
+        tr = terminalreporter
+        tr.write_sep("=", f"{n} tests costing the most CPU (budget: docs/testing.md)")
+        for nodeid, cpu in sorted(self.cpu.items(), key=lambda kv: -kv[1])[:n]:
+            tr.write_line(f"{cpu:7.1f} s CPU {self.wall.get(nodeid, 0.0):7.1f} s wall  {nodeid}")
+        tr.write_line(f"{sum(self.cpu.values()):7.1f} s CPU in {len(self.cpu)} tests "
+                      "(the test processes and what they started; without collection)")
+
+
+def pytest_configure(config):
+    if config.getoption("--cpu-top", 0) > 0 and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(_CpuTable(), "cpu-table")
