@@ -113,17 +113,24 @@ def gain_sentence(ct: pl.DataFrame) -> str:
     if len(budgets) < 2 or budgets[0] != 0:
         return ""
     top = budgets[-1]
-    w0 = {r["seat"]: r["win_share"] for r in one.filter(pl.col("budget") == 0).iter_rows(named=True)}
+    base = {r["seat"]: r for r in one.filter(pl.col("budget") == 0).iter_rows(named=True)}
     rows = one.filter(pl.col("budget") == top).sort("seat").iter_rows(named=True)
-    parts, better = [], 0
+    parts, better, clear = [], 0, 0
     for r in rows:
-        better += r["win_share"] > w0.get(r["seat"], 1.0)
-        parts.append(f"seat {r['seat'] + 1} {100 * r['win_share']:.1f}% vs {100 * w0.get(r['seat'], 0):.1f}%")
+        b = base.get(r["seat"])
+        w0 = b["win_share"] if b else float("nan")
+        better += bool(r["win_share"] > w0)
+        # clearly more: the searching seat's interval lies wholly above its own bot's
+        clear += bool(b is not None and r["ci_low"] > b["ci_high"])
+        parts.append(f"seat {r['seat'] + 1} {100 * r['win_share']:.1f}% vs {100 * w0:.1f}%")
     n = len(parts)
     head = (f" At budget {top} one searching seat wins more than the seat's own bot in {better} of "
-            f"{n} seats ({'; '.join(parts)})")
-    if better == n:
+            f"{n} seats, clearly (the intervals apart) in {clear} ({'; '.join(parts)})")
+    if clear == n:
         return head + ": the search bot is the stronger player, so the budgets do measure stronger play."
+    if better == n:
+        return head + (": it looks the stronger player, but these games do not show it in every seat; "
+                       "play more games before reading the trend as one of stronger play.")
     return head + ": it is not the stronger player everywhere; read the trend with care."
 
 

@@ -63,9 +63,27 @@ def test_the_sentence_is_true_for_the_table_beside_it(built):
     text = html.unescape(re.sub(r"<[^>]+>", "", built["page"]))
     assert "best seat − worst seat: 12.0 pp at budget 0, 2.0 pp at budget 64" in text
     assert "no longer distinguishable from none" in text
-    assert ("one searching seat wins more than the seat's own bot in 3 of 4 seats (seat 1 55.0% vs "
+    assert ("one searching seat wins more than the seat's own bot in 3 of 4 seats, clearly (the intervals "
+            "apart) in 0 (seat 1 55.0% vs "
             "20.0%; seat 2 60.0% vs 23.0%; seat 3 30.0% vs 32.0%; seat 4 58.0% vs 25.0%): it is not the "
             "stronger player everywhere") in text
+
+
+def test_more_in_every_seat_is_called_stronger_play_only_when_the_intervals_are_apart():
+    from reports.skill import gain_sentence
+
+    def table(one64, lo64, hi64):
+        rows = [("c", 4, b, "one", s, "player", "x", 500, w, lo, hi)
+                for b, ws, los, his in ((0, [0.2, 0.2], [0.18, 0.18], [0.22, 0.22]), (64, one64, lo64, hi64))
+                for s, (w, lo, hi) in enumerate(zip(ws, los, his))]
+        return pl.DataFrame(rows, schema=list(K.COLUMNS), orient="row")
+
+    apart = gain_sentence(table([0.5, 0.4], [0.45, 0.35], [0.55, 0.45]))
+    assert "in 2 of 2 seats, clearly (the intervals apart) in 2" in apart
+    assert "the budgets do measure stronger play" in apart
+    close = gain_sentence(table([0.5, 0.21], [0.45, 0.17], [0.55, 0.25]))
+    assert "in 2 of 2 seats, clearly (the intervals apart) in 1" in close
+    assert "do measure stronger play" not in close and "play more games" in close
 
 
 @pytest.mark.parametrize("make, problem", [
