@@ -63,7 +63,8 @@ def _players_of(table: pl.DataFrame, q: dict) -> int:
 @styled
 def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | None):
     """Left: win share per seat against the budget, every seat searching; right: one searching
-    seat's win share against the others' bots, per seat it was rotated to. One cell's rows."""
+    seat's win share against the others' bots, per seat it was rotated to. Both with their 95%
+    intervals (seats shifted slightly sideways so the bars do not hide each other). One cell's rows."""
     fig = new_figure(10, 4.2)
     ax, ax2 = subplots(fig, 1, 2)
     budgets = sorted(table["budget"].unique().to_list())
@@ -87,8 +88,11 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
     one = table.filter(pl.col("part") == "one")
     for s in range(P):
         t = one.filter(pl.col("seat") == s).sort("budget")
-        ax2.plot(np.arange(t.height), t["win_share"].to_numpy(), marker="o", color=OKABE_ITO[s % 8],
-                 label=f"seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s]})"))
+        y = t["win_share"].to_numpy()
+        ax2.errorbar(np.arange(t.height) + (s - (P - 1) / 2) * 0.05, y,
+                     yerr=error_bars(t["ci_low"], y, t["ci_high"]), marker="o", capsize=3,
+                     color=OKABE_ITO[s % 8],
+                     label=f"seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s]})"))
     if fair is not None:
         ax2.axhline(fair, color="grey", lw=1, ls="--")
     ax2.set_xticks(x, [str(b) for b in budgets])
