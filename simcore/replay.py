@@ -201,18 +201,9 @@ def _replay_by_hook(run: Path, meta: dict, spec, game: int, hook) -> Replay:
         for c, v in result.game_figures.items():
             if c in grow and not abs(float(v) - float(grow[c])) <= 1e-6 * max(1.0, abs(float(grow[c]))):
                 diffs.append(f"game {c}: replay {v}, run {grow[c]}")
-    lines.append("")
-    if row is None:
-        lines.append("Check: the run kept no players.parquet rows for this game (--no-raw); "
-                     "nothing to compare with.")
-    elif diffs:
-        lines.append("CHECK FAILED: the replay differs from the run's rows:")
-        lines += [f"  {d}" for d in diffs]
-    else:
-        checked = ", ".join(c for c in figures if c in row)
-        extra = [c for c in result.game_figures if grow is not None and c in grow]
-        lines.append(f"Check: the final {checked} of every seat equal the run's row in players.parquet"
-                     + (f"; its {', '.join(extra)} equal games.parquet's row." if extra else "."))
+    extra = [c for c in result.game_figures if grow is not None and c in grow]
+    lines += _check_lines(figures, row, diffs, "the run's rows",
+                          f"; its {', '.join(extra)} equal games.parquet's row." if extra else ".")
     return Replay(game, lines, figures, row, diffs)
 
 
@@ -263,17 +254,20 @@ def replay(run: str | Path, game: int, strategies: str | None = None) -> Replay:
     diffs = _differences(figures, row, P)
     if len(player.choices) != player.pos:
         diffs.append(f"the reference took {player.pos} of the kernel's {len(player.choices)} decisions")
-    lines.append("")
-    if row is None:
-        lines.append("Check: the run kept no players.parquet rows for this game (--no-raw); "
-                     "nothing to compare with.")
-    elif diffs:
-        lines.append("CHECK FAILED: the replay differs from the run's row in players.parquet:")
-        lines += [f"  {d}" for d in diffs]
-    else:
-        checked = ", ".join(c for c in figures if c in row)
-        lines.append(f"Check: the final {checked} of every seat equal the run's row in players.parquet.")
+    lines += _check_lines(figures, row, diffs, "the run's row in players.parquet", ".")
     return Replay(game, lines, figures, row, diffs)
+
+
+def _check_lines(figures: dict, row, diffs: list[str], compared: str, tail: str) -> list[str]:
+    """The closing lines of a replay log: a blank line, then no rows to compare with, the
+    differences from ``compared`` (the run's rows), or the figures that agree (``tail`` ends it)."""
+    if row is None:
+        return ["", "Check: the run kept no players.parquet rows for this game (--no-raw); "
+                    "nothing to compare with."]
+    if diffs:
+        return ["", f"CHECK FAILED: the replay differs from {compared}:"] + [f"  {d}" for d in diffs]
+    checked = ", ".join(c for c in figures if c in row)
+    return ["", f"Check: the final {checked} of every seat equal the run's row in players.parquet{tail}"]
 
 
 def _differences(figures: dict[str, list], row: dict[str, list] | None, P: int) -> list[str]:
