@@ -1,5 +1,5 @@
-"""Kernel A/B: this working tree's kernel against the kernel of a git revision (Middle-Ages or
-Médiévallons).
+"""Kernel A/B: this working tree's kernel against the kernel of a git revision (Middle-Ages,
+Médiévallons or Seigneurial).
 
 Run: `.venv/bin/python benchmarks/bench_kernel_ab.py --rev HEAD~1 [--strategies random,balanced]`
 (`--game medievallons` for Médiévallons; its strategies default to random,balanced too).
@@ -24,7 +24,10 @@ and events weights, and balanced under the rule allow_negative_coins = true, at 
 of the games) and their decision traces (options offered and option chosen, for every decision)
 must be identical. Exits with status 1 otherwise. Médiévallons: random, collector, balanced,
 saboteur and a mixed line-up of presets at 2-5 players, each also with seat rotation, and the
-planner (playout) bot in one seat against balanced bots, a hundredth of the games.
+planner (playout) bot in one seat against balanced bots, a hundredth of the games. Seigneurial
+(`--strategies standard,random`): random, standard, every Seigneur preset against standard
+Censitaires, every Censitaire preset beside an even-lord, and a mixed line-up, at 3-5 players,
+plus the records of every game (not only the traces).
 """
 
 from __future__ import annotations
@@ -148,11 +151,35 @@ def compare_traces_medievallons(old, new, rules, S, games: int) -> list[str]:
     return differ
 
 
+def compare_traces_seigneurial(old, new, rules, S, games: int) -> list[str]:
+    """Seigneurial line-ups whose decision traces or records differ between the two kernels."""
+    differ = []
+    lords = ["even-lord", "greedy-lord", "harsh-lord"]
+    tenants = ["fair-share", "objective", "dutiful", "hoarder"]
+    for P in (3, 4, 5):
+        lineups = {f"{P}p {b}": [b] * P for b in ("random", "standard")}
+        lineups.update({f"{P}p {lord}": [lord] + ["standard"] * (P - 1) for lord in lords})
+        lineups.update({f"{P}p {t}": ["even-lord"] + [t] * (P - 1) for t in tenants})
+        lineups[f"{P}p mixed"] = ["harsh-lord"] + (tenants + ["random"])[:P - 1]
+        for label, lineup in lineups.items():
+            _, rows = S.resolve(lineup, P)
+            a = old.run_chunk(rules, P, 0, games, 3, rows, trace_decisions=True)
+            b = new.run_chunk(rules, P, 0, games, 3, rows, trace_decisions=True)
+            if a["trace"] != b["trace"] or any(not (a[k] == b[k]).all() for k in a if k != "trace"):
+                differ.append(label)
+    return differ
+
+
+CHECKS = {"middle-ages": compare_traces, "medievallons": compare_traces_medievallons,
+          "seigneurial": compare_traces_seigneurial}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rev", default="HEAD~1", help="git revision of the kernel to compare with")
-    ap.add_argument("--game", default="middle-ages", choices=("middle-ages", "medievallons"))
-    ap.add_argument("--strategies", default="random,balanced")
+    ap.add_argument("--game", default="middle-ages", choices=tuple(CHECKS))
+    ap.add_argument("--strategies", default=None,
+                    help="default: random,balanced (Seigneurial: random,standard)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=3000, help="games per run")
     ap.add_argument("--runs", type=int, default=60, help="runs of each kernel, in shuffled pairs")
@@ -160,6 +187,8 @@ def main() -> None:
                     help="first check that both kernels make exactly the same decisions")
     ap.add_argument("--trace-games", type=int, default=400)
     a = ap.parse_args()
+    if a.strategies is None:
+        a.strategies = "random,standard" if a.game == "seigneurial" else "random,balanced"
 
     import importlib
 
@@ -179,8 +208,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         old = load_kernel_at(a.rev, Path(tmp))
         if a.check_traces:
-            check = compare_traces if a.game == "middle-ages" else compare_traces_medievallons
-            differ = check(old, new, rules, S, a.trace_games)
+            differ = CHECKS[a.game](old, new, rules, S, a.trace_games)
             if differ:
                 print(f"decisions differ from {a.rev} for: {', '.join(differ)}")
                 sys.exit(1)
