@@ -27,7 +27,8 @@ saboteur and a mixed line-up of presets at 2-5 players, each also with seat rota
 planner (playout) bot in one seat against balanced bots, a hundredth of the games. Seigneurial
 (`--strategies standard,random`): random, standard, every Seigneur preset against standard
 Censitaires, every Censitaire preset beside an even-lord, and a mixed line-up, at 3-5 players,
-plus the records of every game (not only the traces).
+plus the records of every game (not only the traces); `--with-search` adds a search4 seat in
+either role (a speed change in the search hooks must leave the search bot's choices unchanged too).
 """
 
 from __future__ import annotations
@@ -161,13 +162,20 @@ def compare_traces_seigneurial(old, new, rules, S, games: int) -> list[str]:
         lineups.update({f"{P}p {lord}": [lord] + ["standard"] * (P - 1) for lord in lords})
         lineups.update({f"{P}p {t}": ["even-lord"] + [t] * (P - 1) for t in tenants})
         lineups[f"{P}p mixed"] = ["harsh-lord"] + (tenants + ["random"])[:P - 1]
+        if WITH_SEARCH:
+            lineups[f"{P}p search Seigneur"] = ["search4"] + ["standard"] * (P - 1)
+            lineups[f"{P}p search Censitaire"] = ["even-lord", "search4"] + ["standard"] * (P - 2)
         for label, lineup in lineups.items():
             _, rows = S.resolve(lineup, P)
-            a = old.run_chunk(rules, P, 0, games, 3, rows, trace_decisions=True)
-            b = new.run_chunk(rules, P, 0, games, 3, rows, trace_decisions=True)
+            n = max(games // 20, P) if "search" in label else games
+            a = old.run_chunk(rules, P, 0, n, 3, rows, trace_decisions=True)
+            b = new.run_chunk(rules, P, 0, n, 3, rows, trace_decisions=True)
             if a["trace"] != b["trace"] or any(not (a[k] == b[k]).all() for k in a if k != "trace"):
                 differ.append(label)
     return differ
+
+
+WITH_SEARCH = False        # --with-search (Seigneurial): also a searching seat (search4) per role
 
 
 CHECKS = {"middle-ages": compare_traces, "medievallons": compare_traces_medievallons,
@@ -186,7 +194,13 @@ def main() -> None:
     ap.add_argument("--check-traces", action="store_true",
                     help="first check that both kernels make exactly the same decisions")
     ap.add_argument("--trace-games", type=int, default=400)
+    ap.add_argument("--with-search", action="store_true",
+                    help="Seigneurial: the checked line-ups include a search4 Seigneur and a search4 "
+                         "Censitaire (a twentieth of the games; both revisions must have the resumable "
+                         "turn that searches every decision)")
     a = ap.parse_args()
+    global WITH_SEARCH
+    WITH_SEARCH = a.with_search
     if a.strategies is None:
         a.strategies = "random,standard" if a.game == "seigneurial" else "random,balanced"
 
@@ -213,7 +227,7 @@ def main() -> None:
                 print(f"decisions differ from {a.rev} for: {', '.join(differ)}")
                 sys.exit(1)
             print(f"decisions identical to {a.rev} ({a.game}: decision traces of every line-up "
-                  f"above x {a.trace_games} games (rollout / planner: fewer), 2-5 players)")
+                  f"above x {a.trace_games} games (rollout / planner / search: fewer))")
         print(f"kernel at {a.rev} (old) vs working tree (new): {a.players} players, one thread, "
               f"{a.runs} runs each of {a.games:,} games (pairs in random order), CPU time")
         for strategy in a.strategies.split(","):

@@ -29,6 +29,7 @@ GAMES = ("middle-ages", "medievallons", "seigneurial")
 # Game loops driven from here: (decisions, playouts, options, seconds in search_choice) per game
 # ---------------------------------------------------------------------------------------------
 def _counted(call, stats):
+    stats[:] = 0.0           # plan() clears only the decision's own options: no stale counts
     t = time.perf_counter()
     j = call()
     dt = time.perf_counter() - t

@@ -136,7 +136,7 @@ def play_chunk_search(first_game, n_games, seed, P, rk, strat, debug, out_i16, o
         st = np.zeros(1, np.uint64)
         st2 = np.zeros(1, np.uint64)
         ws = np.zeros(W_TRACE + 2 * cap, np.int64)
-        sc = np.zeros(W_TRACE + 2 * cap, np.int64)
+        sc = np.zeros(2 * W_TRACE, np.int64)          # a playout's position, its world
         fs = np.zeros(FS_SIZE, np.float64)
         stats = np.zeros(2 * MAX_OPTIONS, np.float64)
         load_block(ws, fs, rk, strat)

@@ -38,7 +38,7 @@ from simcore.games.seigneurial.layout import (
     F_STRAT, G_CC_PILE_N, G_DECIDER, G_ERROR, G_FORCED, G_LIMIT, G_NOPT, G_OVER, G_RES_PILE_N,
     G_SC_PILE_N, G_SQUARE, G_STOP, G_TRACE_CAP, G_TURN, G_WINNER, HS, KIND_SEARCH, N_STRAT_COLS,
     PLS, R_NOBJ, R_OBJ, R_PARAMS, S_KIND, S_SEARCH, W_BEST, W_CC_PILE, W_HAND, W_PL, W_RES_PILE,
-    W_RULES, W_SC_PILE, W_TRACE, X_NT, X_OBJ, X_RES,
+    W_OPTS, W_RULES, W_SC_PILE, W_TRACE, X_NT, X_OBJ, X_RES,
 )
 from simcore.games.seigneurial.rules import MAX_DECK, MIN_PLAYERS, N_RES, N_VALUES, P_GOAL
 from simcore.rng import next_u64, shuffle_range
@@ -47,6 +47,7 @@ from simcore.search import (
     rows_search_again, settings, world_key,
 )
 
+W_WORLD = W_TRACE            # the scratch workspace sc: a playout's position, then its world
 TURNS_PER_RESOURCE = 0.5    # the horizon's estimate: a Censitaire gathers about 2 resources a turn
 RACE_SCALE = 1.0            # turns: how sharply the estimate separates the race's leader
 
@@ -134,17 +135,34 @@ def race_estimate(sc, P, seat):
 
 
 @njit(cache=True, _nrt=False)
-def playout(ws, sc, fs, st2, P, seat, j, world, play, depth):
-    """One playout of option j of the decision ``ws`` stopped at (see the module docstring),
-    ``depth`` turns deep (0: to the end)."""
-    for i in range(W_TRACE):
-        sc[i] = ws[i]
-    sc[G_TRACE_CAP] = 0                  # playouts record nothing
-    sc[G_STOP] = 0
+def copy_position(src, dst):
+    """The position: all of the workspace but the options and the scratch (W_OPTS … W_RES_PILE:
+    a resumed decision lists its options again, every user of W_BEST writes it before reading)."""
+    for i in range(W_OPTS):
+        dst[i] = src[i]
+    for i in range(W_RES_PILE, W_TRACE):
+        dst[i] = src[i]
+
+
+@njit(cache=True, _nrt=False)
+def deal_world(ws, sc, st2, P, seat, world):
+    """World ``world`` of the decision ``ws`` stopped at: the position with what ``seat`` cannot
+    see re-dealt, into sc[W_WORLD:] (kept there for every option's playout in that world)."""
+    w = sc[W_WORLD:W_WORLD + W_TRACE]
+    copy_position(ws, w)
+    w[G_TRACE_CAP] = 0                   # playouts record nothing
+    w[G_STOP] = 0
+    st2[0] = world
+    redeal(st2, w, P, seat)
+
+
+@njit(cache=True, _nrt=False)
+def play_world(ws, sc, fs, st2, P, seat, j, play, depth):
+    """Option j played in the world of sc[W_WORLD:] (:func:`deal_world`) from the stream
+    ``play``, ``depth`` turns deep (0: to the end): the seat's result (see the module docstring)."""
+    copy_position(sc[W_WORLD:W_WORLD + W_TRACE], sc)
     sc[G_FORCED] = j
     sc[G_LIMIT] = sc[G_TURN] + depth - 1 if depth > 0 else 0
-    st2[0] = world
-    redeal(st2, sc, P, seat)
     st2[0] = play
     play_turns(st2, sc, fs, P, False)
     if sc[G_ERROR] != 0:
@@ -163,9 +181,19 @@ def playout(ws, sc, fs, st2, P, seat, j, world, play, depth):
 
 
 @njit(cache=True, _nrt=False)
+def playout(ws, sc, fs, st2, P, seat, j, world, play, depth):
+    """One playout of option j of the decision ``ws`` stopped at, in world ``world`` from the
+    stream ``play``, ``depth`` turns deep (0: to the end). ``sc`` holds at least 2 x W_TRACE words
+    (the playout's position, then its world)."""
+    deal_world(ws, sc, st2, P, seat, world)
+    return play_world(ws, sc, fs, st2, P, seat, j, play, depth)
+
+
+@njit(cache=True, _nrt=False)
 def search_choice(st, ws, sc, fs, st2, stats, P):
     """The searching seat's decision ws stopped at (see :func:`.kernel.play_turns`): the index of
-    its option; one draw of the game's stream keys every playout."""
+    its option; one draw of the game's stream keys every playout. ``sc``: at least 2 x W_TRACE
+    words. Each world is dealt once for all the options played in it (common random numbers)."""
     seat = ws[G_DECIDER]
     sb = F_STRAT + seat * N_STRAT_COLS
     playouts, budget, select, _ = settings(fs[sb:sb + N_STRAT_COLS], S_SEARCH)
@@ -176,12 +204,15 @@ def search_choice(st, ws, sc, fs, st2, stats, P):
     rows_play_policy(fs, F_STRAT, P, N_STRAT_COLS, S_KIND, S_SEARCH, KIND_SEARCH, True)
     total = plan(stats, n, playouts, budget)
     spent = 0
+    dealt = -1                # the world in sc[W_WORLD:]: flat search plays world r for every option
     while True:
         j, r = next_playout(stats, n, total, spent, select)
         if j < 0:
             break
-        record(stats, j, playout(ws, sc, fs, st2, P, seat, j, world_key(base, r), play_key(base, j, r),
-                                  depth))
+        if r != dealt:
+            deal_world(ws, sc, st2, P, seat, world_key(base, r))
+            dealt = r
+        record(stats, j, play_world(ws, sc, fs, st2, P, seat, j, play_key(base, j, r), depth))
         spent += 1
     rows_search_again(fs, F_STRAT, P, N_STRAT_COLS, S_KIND, S_SEARCH, KIND_SEARCH)
     return best_mean(stats, n)
