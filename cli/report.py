@@ -151,7 +151,7 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
                             skill=skill)
     tmp = hidden_name(target, "scratch", "questions")
     try:
-        played = play(runs[0], n, tmp, progress=progress)
+        played = play(runs[0], n, tmp, progress=progress, smallest=smallest or None)
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=played,
                             progress=progress, side_by_side=side_by_side, smallest=smallest,
                             questions_played=True, skill=skill)
