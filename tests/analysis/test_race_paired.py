@@ -161,7 +161,7 @@ def test_the_paired_racing_interval_covers_at_least_93_percent_slow(case, paired
     print(f"{case}, paired {paired}: coverage {cov:.3f} (unpaired {cov_old:.3f}), "
           f"mean width ratio paired / unpaired {ratio:.2f} over {reps} repetitions")
     assert cov >= 0.93, (case, cov)
-    assert ratio < 1.0
+    assert ratio <= 1.02          # never wider to speak of (a weak pairing gains nothing)
 
 
 RUNGS = (1000, 2000, 4000, 8000, 16000)       # --min-games 1000 --max-games 16000 --eta 2
