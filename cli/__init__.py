@@ -9,6 +9,12 @@ signal during that cleanup is ignored. Every output claimed by the command is re
 (:func:`simcore.atomic.release_claims`). ``simulate`` is also a console script
 of its own (:func:`simulate_main`).
 
+Start-up: importing this package registers no command. :func:`main` imports only the command
+module of the command asked for (:data:`COMMAND_MODULE`; every module for ``--help``, a command
+the table does not list, or a mistyped one), :func:`simulate_main` only :mod:`cli.simulate`, and
+``cli.app`` (for tests and Python callers) is the application with every command. A command
+module imports its heavy dependencies inside the command.
+
 The top layer of the data path (see pyproject.toml's import-linter contract): the only package that
 may import every other one, lazily inside commands where the import is heavy.
 """
@@ -24,7 +30,7 @@ import typer
 
 from simcore.errors import Interrupted, UsageError
 
-app = typer.Typer(
+_app = typer.Typer(
     name="balance",
     help="Monte Carlo balance analysis for tabletop games.",
     no_args_is_help=True,
@@ -40,7 +46,7 @@ def _print_version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
+@_app.callback()
 def _root(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
                                        help="Print the toolkit's version and exit.")) -> None:
     """Monte Carlo balance analysis for tabletop games."""
@@ -50,20 +56,53 @@ _COMMAND_MODULES = ("simulate", "report", "export", "check", "tables", "strategi
                     "ladder", "sweep", "tune", "questions", "replay", "skill")
 
 
-def _register_all() -> None:
+# command name → the module registering it: `balance <command>` imports that module only (a test
+# checks the table against what every module registers)
+COMMAND_MODULE = {"simulate": "simulate", "report": "report", "export": "export",
+                  "baseline": "check", "check": "check", "fief-odds": "tables",
+                  "fief-calamity": "tables", "strategies": "strategies", "golden": "golden",
+                  "games": "games", "ladder": "ladder", "sweep": "sweep", "tune": "tune",
+                  "questions": "questions", "replay": "replay", "skill": "skill"}
+_registered: set[str] = set()
+
+
+def _register(names) -> typer.Typer:
     import importlib
 
-    for name in _COMMAND_MODULES:
+    for name in names:
+        if name in _registered:
+            continue
         try:
             mod = importlib.import_module(f"cli.{name}")
         except ModuleNotFoundError as exc:
             if exc.name == f"cli.{name}":
+                _registered.add(name)
                 continue  # that command group is not part of this build
             raise
-        mod.register(app)
+        mod.register(_app)
+        _registered.add(name)
+    return _app
 
 
-_register_all()
+def _register_all() -> typer.Typer:
+    return _register(_COMMAND_MODULES)
+
+
+def _app_for(argv: list[str] | None) -> typer.Typer:
+    """The application with the command module ``argv`` asks for registered (every module when
+    it names no command in :data:`COMMAND_MODULE`: ``--help``, ``--version``, a typo)."""
+    args = list(argv or [])
+    first = args[0] if args else None
+    module = COMMAND_MODULE.get(first) if first is not None else None
+    if module is None or len(_registered) == len(_COMMAND_MODULES):
+        return _register_all()
+    return _register([module])
+
+
+def __getattr__(name: str):
+    if name == "app":                 # `from cli import app`: every command
+        return _register_all()
+    raise AttributeError(f"module 'cli' has no attribute {name!r}")
 
 
 def _simulate_app() -> typer.Typer:
@@ -137,7 +176,7 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
 
 def _dispatch(argv, prog, target) -> int:
     try:
-        rv = (target or app)(args=argv, prog_name=prog, standalone_mode=False)
+        rv = (target or _app_for(argv))(args=argv, prog_name=prog, standalone_mode=False)
         if isinstance(rv, int):   # click returns typer.Exit's code in non-standalone mode
             return rv
     except UsageError as exc:
