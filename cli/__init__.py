@@ -176,7 +176,9 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
 
 def _dispatch(argv, prog, target) -> int:
     try:
-        rv = (target or _app_for(argv))(args=argv, prog_name=prog, standalone_mode=False)
+        command = typer.main.get_command(target or _app_for(argv))
+        _plain_options(command)
+        rv = command(args=argv, prog_name=prog, standalone_mode=False)
         if isinstance(rv, int):   # click returns typer.Exit's code in non-standalone mode
             return rv
     except UsageError as exc:
@@ -216,6 +218,119 @@ def _dispatch(argv, prog, target) -> int:
         print("error: out of memory (try fewer games per chunk: --chunk-size)", file=sys.stderr)
         return 1
     return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Options without pydantic: Typer 0.29 converts every option's value through a pydantic
+# TypeAdapter (0.1 s of CPU at every start to import pydantic and build them); the plain values
+# a designer types (a string, a whole number, a path, a flag, a repeated string) are converted
+# here as Typer's adapters convert them, and anything else (a bad number, a choice, a range) still
+# goes through Typer's own adapter, so its messages are unchanged.
+# ---------------------------------------------------------------------------------------------
+
+_WHOLE = None
+
+
+def _plain_type(annotation):
+    """``annotation`` without Optional[...], or None when it is not str, int, bool, Path or a list
+    of str."""
+    import typing
+    from pathlib import Path
+
+    origin = typing.get_origin(annotation)
+    if origin is typing.Union or type(annotation).__name__ == "UnionType":
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) != 1:
+            return None
+        annotation = args[0]
+        origin = typing.get_origin(annotation)
+    if origin is list and typing.get_args(annotation) == (str,):
+        return "list[str]"
+    return annotation if annotation in (str, int, bool, Path) else None
+
+
+def _plain_options(command) -> None:
+    """Give every option of ``command`` (and of its subcommands) whose type is plain a
+    converter that needs no pydantic (:class:`_PlainValue`)."""
+    commands = [command]
+    while commands:
+        cmd = commands.pop()
+        commands.extend(getattr(cmd, "commands", {}).values())
+        for param in getattr(cmd, "params", ()):
+            _plain_option(param)
+        if hasattr(cmd, "get_help_option"):      # --help is made when the command line is parsed
+            cmd.get_help_option = _with_plain_option(cmd.get_help_option)
+
+
+def _with_plain_option(get_help_option):
+    def wrapper(ctx):
+        option = get_help_option(ctx)
+        if option is not None:
+            _plain_option(option)
+        return option
+    return wrapper
+
+
+def _plain_option(param) -> None:
+    desc = getattr(param, "type_descriptor", None)
+    if desc is None or getattr(param, "_runtime_param", 1) is not None:
+        return
+    info = desc.parameter_info
+    if desc.file_annotation is not None or getattr(info, "parser", None) is not None \
+            or desc.is_ranged or desc.is_choice:
+        return
+    kind = _plain_type(desc.annotation)
+    if kind is not None:
+        param._runtime_param = _PlainValue.make(desc, kind)
+
+
+class _PlainValue:
+    """Typer's runtime conversion of a plain option (see above): the value as Typer's adapter
+    would return it, or, for anything this does not recognise, Typer's adapter itself."""
+
+    @staticmethod
+    def make(desc, kind):
+        from typer._coercion import RuntimeParam, build_runtime_param
+
+        class Plain(RuntimeParam):
+            def _coerce_value(self, value, param, ctx):
+                done, out = _plain_value(kind, value, desc, param, ctx)
+                if done:
+                    return out
+                return build_runtime_param(desc)._coerce_value(value, param=param, ctx=ctx)
+
+        return Plain(parameter_info=desc.parameter_info, annotation=desc.annotation)
+
+
+def _plain_value(kind, value, desc, param, ctx):
+    """(True, converted value) when ``value`` is a plain value of ``kind``; (False, None) to
+    leave it to Typer's adapter."""
+    import re
+    from pathlib import Path
+
+    global _WHOLE
+    if kind is str and isinstance(value, str):
+        return True, value
+    if kind is bool and isinstance(value, bool):
+        return True, value
+    if kind is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return True, value
+        if _WHOLE is None:
+            _WHOLE = re.compile(r"-?(0|[1-9][0-9]{0,17})")
+        if isinstance(value, str) and _WHOLE.fullmatch(value):
+            return True, int(value)
+    if kind == "list[str]" and isinstance(value, (list, tuple)) \
+            and all(isinstance(v, str) for v in value):
+        return True, list(value)
+    if kind is Path and isinstance(value, str) and value:
+        from typer._param_types import coerce_cli_path
+
+        info = desc.parameter_info
+        if info.path_type not in (None, Path):
+            return False, None
+        return True, coerce_cli_path(Path(value), info, path_type=Path, param=param, ctx=ctx)
+    return False, None
 
 
 def main(argv: list[str] | None = None) -> None:
