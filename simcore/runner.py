@@ -575,8 +575,9 @@ class CellSums:
     rotated seats), so row i is cell ``i % period``. Integer columns are summed in int64 (exact,
     in any order), float columns (win shares) in float64; then :meth:`GroupSummary.add_cells`
     gathers the cells into seats or strategies. One pass over each column instead of a
-    weighted ``bincount`` over every row for every grouping (the per-chunk cost of
-    summary.parquet: 4.4 → 0.9 s of CPU per 1e6 Middle-Ages games, see docs/cluster.md)."""
+    weighted ``bincount`` over every row for every grouping (summary.parquet's sums per seat and
+    per strategy, a mixed 4-player Middle-Ages line-up: 96 → 53 ms of CPU per chunk of 131,072
+    games, 0.73 → 0.40 s per 1e6 games, best of 5 on a loaded machine)."""
 
     def __init__(self, players: dict[str, Any], columns: tuple[str, ...], period: int) -> None:
         rows = len(np.asarray(players[columns[0]]))
