@@ -32,7 +32,7 @@ among them ``numba.np.arraymath``, which asks whether BLAS is available by impor
 kernels that use no linear algebra). :func:`skip_blas_probe` answers that question from whether
 scipy is installed, without importing it; a jitted function that does use BLAS still imports
 scipy when it compiles (Numba's own ``ensure_blas``, restored afterwards). Loading cached code
-needs none of those registries at all (:func:`load_cache_without_registries`: 0.15-0.25 s less
+needs none of those registries at all (:func:`load_cache_without_registries`: 0.08-0.13 s less
 of every run's start; only a compilation loads them, and the probe is skipped then). And
 :func:`njit_on_demand` gives a jitted function its one explicit signature without compiling (or
 loading from the cache) at import: ``@njit(sig)`` loads every such function's machine code when its
@@ -269,9 +269,9 @@ def _load_overload_light(self, sig, target_context):
     """Numba's ``Cache.load_overload`` without its ``target_context.refresh()``: only the
     reference-counting runtime (NRT) the loaded code calls is initialised. The refresh imports
     and installs every implementation registry (array maths, random, typed containers, the
-    typing templates of every ``@overload``: 0.15-0.25 s of CPU, a third of a small run's
-    process), which only a compilation reads; loading object code from the cache reads none of
-    it, and every compilation refreshes the contexts itself (Numba's ``CompilerBase``), so a
+    typing templates of every ``@overload``: 0.2-0.3 s of CPU with the BLAS probe, at the start
+    of every run), which only a compilation reads; loading object code from the cache reads none
+    of it, and every compilation refreshes the contexts itself (Numba's ``CompilerBase``), so a
     function compiled later in the same process sees them all."""
     from numba.core.runtime import rtsys
 
