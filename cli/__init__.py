@@ -233,7 +233,7 @@ _WHOLE = None
 
 def _plain_type(annotation):
     """``annotation`` without Optional[...], or None when it is not str, int, bool, Path or a list
-    of str."""
+    of str or of Path."""
     import typing
     from pathlib import Path
 
@@ -246,6 +246,8 @@ def _plain_type(annotation):
         origin = typing.get_origin(annotation)
     if origin is list and typing.get_args(annotation) == (str,):
         return "list[str]"
+    if origin is list and typing.get_args(annotation) == (Path,):
+        return "list[Path]"
     return annotation if annotation in (str, int, bool, Path) else None
 
 
@@ -330,6 +332,15 @@ def _plain_value(kind, value, desc, param, ctx):
         if info.path_type not in (None, Path):
             return False, None
         return True, coerce_cli_path(Path(value), info, path_type=Path, param=param, ctx=ctx)
+    if kind == "list[Path]" and isinstance(value, (list, tuple)) \
+            and all(isinstance(v, str) and v for v in value):
+        from typer._param_types import coerce_cli_path
+
+        info = desc.parameter_info
+        if info.path_type not in (None, Path):
+            return False, None
+        return True, [coerce_cli_path(Path(v), info, path_type=Path, param=param, ctx=ctx)
+                      for v in value]
     return False, None
 
 

@@ -69,7 +69,16 @@ def _all_plain_options():
 
 
 VALUES = {str: ["abc", "", "1e6", " padded ", "é–≥"], int: ["0", "-3", "42", "123456789012345678"],
-          bool: [True, False], "list[str]": [("a=1", "b"), ()]}
+          bool: [True, False], "list[str]": [("a=1", "b"), ()], "list[Path]": [("runs/a", "/tmp")]}
+
+
+def _outcome(convert, value, param):
+    """What a converter makes of ``value``: the value and its type, or the error it raises."""
+    try:
+        out = convert._coerce_value(value, param=param, ctx=None)
+    except Exception as exc:           # e.g. a path that must exist: both must say the same
+        return ("error", type(exc).__name__, str(exc))
+    return (out, type(out))
 
 
 def test_plain_options_convert_values_exactly_as_typers_adapters():
@@ -88,10 +97,10 @@ def test_plain_options_convert_values_exactly_as_typers_adapters():
         for v in samples:
             if kind == "list[str]" and not v:
                 continue
-            mine = p._runtime_param._coerce_value(v, param=p, ctx=None)
-            typers = build_runtime_param(desc)._coerce_value(v, param=p, ctx=None)
-            assert mine == typers and type(mine) is type(typers), (p.name, v, mine, typers)
-    assert {"str", "int", "bool", "Path", "list[str]"} <= kinds_seen
+            mine = _outcome(p._runtime_param, v, p)
+            typers = _outcome(build_runtime_param(desc), v, p)
+            assert mine == typers, (p.name, v, mine, typers)
+    assert {"str", "int", "bool", "Path", "list[str]", "list[Path]"} <= kinds_seen
 
 
 def test_values_the_plain_path_does_not_know_still_get_typers_messages():
@@ -109,3 +118,16 @@ def test_whole_numbers_in_other_spellings_are_left_to_typer(text):
 
     done, _ = cli._plain_value(int, text, None, None, None)
     assert not done
+
+
+def test_a_report_imports_neither_pydantic_nor_numba(tmp_path):
+    from simcore import runner
+
+    run = runner.simulate("middle-ages", games=200, seed=1, out=tmp_path / "run", players=4)
+    code = ("import json, sys, cli; rc = cli._run(['report', sys.argv[1], '--out', sys.argv[2]]); "
+            "print(json.dumps([rc] + [m for m in ('pydantic', 'numba', 'simcore.replay') "
+            "if m in sys.modules]))")
+    out = subprocess.run([sys.executable, "-c", code, str(run), str(tmp_path / "rep")],
+                         capture_output=True, text=True, cwd=ROOT, check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [0]
+    assert "balance replay" in (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
