@@ -70,6 +70,8 @@ from simcore.games.medievallons.rules import N_PARAMS, N_TYPES
 # W_PILE        256  i (top = last)              draw pile                                  MV-2, 6
 # W_DISC        256  i (top = last)              discard pile                               MV-6
 # W_TRACE      2048  2k, 2k + 1                  decision k: (options offered, choice)      MV-9
+#   W_WORLD    1128  over W_TRACE, in ``sc`` only  the search bot's dealt world: the per-game   MV-8
+#                    (its playouts record nothing)   part, then the draw pile it dealt
 #
 # The float scratch fs: float64[FS_SIZE = 1536], one per block, the deciding bot's values (MV-8):
 # F_GAIN, F_LOSS [TS]; F_PV, F_PVOK [2 x TS]; F_LEAD [MAXP]; F_UNSEEN, F_HIDDEN [TS] (F_SERIAL
@@ -115,6 +117,7 @@ W_PILE = W_BEST + MAX_OPTIONS            # [MAXC] draw pile, top = last
 W_DISC = W_PILE + MAXC                   # [MAXC] discard pile, top = last
 W_TRACE = W_DISC + MAXC                  # (n_options, choice) pairs [2 x MAX_TRACE]
 WS_SIZE = W_TRACE + 2 * MAX_TRACE
+W_WORLD = W_TRACE                        # sc only: a dealt world (search.deal_world), over the trace
 
 # ---- float scratch fs (bot values of the deciding player) ---------------------------------------
 F_GAIN = 0                        # [TS] value of receiving a card of each type
@@ -186,4 +189,5 @@ N_STRAT_COLS = 32
 assert N_PARAMS <= 16 and R_SIZE <= 64, "the rules vector overflows its slots"
 assert N_TYPES <= TS and S_BIAS + N_TYPES <= S_PLAYOUTS, "per-type vectors overflow their stride"
 assert F_STRAT + MAXP * N_STRAT_COLS <= F_SCORE, "the strategy table overflows F_STRAT"
+assert W_WORLD + W_RESET_END + MAXC <= WS_SIZE, "a dealt world overflows the trace region"
 assert len(FEATURES) == S_HURT and len(DECISION_NAMES) == D_SORCIERE + 1
