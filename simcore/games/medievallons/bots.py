@@ -25,8 +25,8 @@ from simcore.games.medievallons.layout import (
     G_CTX_Q, G_DISC_N, G_ERROR, G_KIND, G_PLAYED, G_PREP_LEAD, G_PREP_STAMP, G_PV_PLAYED, G_ROT,
     G_SELF_ROW, G_TRACE_N, G_TURNS, MAXG, MAXP, MAX_TRACE, N_STRAT_COLS, PLS, R_COPIES, R_PARAMS,
     STRAT_RANDOM, S_ATTACK, S_BIAS, S_BREAK, S_DEFEND, S_DRAW, S_FOUND, S_HURT, S_KIND, S_LEADER,
-    S_PROGRESS, S_SAVE, S_SETS, TS, W_BEST, W_DCNT, W_DISC, W_GUILD, W_HAND, W_KNOWN, W_OPTS, W_PL,
-    W_RULES, W_TRACE, X_HANDN, X_NG,
+    S_PROGRESS, S_SAVE, S_SETS, TS, W_BEST, W_DCNT, W_DISC, W_GUILD, W_HAND, W_KNOWN, W_NGT, W_OPTS,
+    W_PL, W_RULES, W_TCNT, W_TRACE, X_GC, X_HANDN, X_NG,
 )
 from simcore.games.medievallons.rules import (
     ARTISAN, ASSASSIN, BOUFFON, CHEVALIER, ETOILE, MAGICIEN, MARCHAND, MENDIANT, MOINE, NOBLE,
@@ -91,13 +91,9 @@ def set_value(k, m):
 
 @njit(cache=True, inline="always", _nrt=False)
 def public_score(ws, q):
-    """How far ahead q looks from the table: guilds, guild cards, cards in hand."""
-    ng = ws[U(W_PL + q * PLS + X_NG)]
-    cards = 0
-    for g in range(ng):
-        s = gslot(q, g)
-        cards += ws[U(s + 1)] + ws[U(s + 2)]
-    return 4.0 * ng + 0.4 * cards + 0.1 * ws[U(W_PL + q * PLS + X_HANDN)]
+    """How far ahead q looks from the table: guilds, guild cards (kept in X_GC), cards in hand."""
+    return 4.0 * ws[U(W_PL + q * PLS + X_NG)] + 0.4 * ws[U(W_PL + q * PLS + X_GC)] \
+        + 0.1 * ws[U(W_PL + q * PLS + X_HANDN)]
 
 
 @njit(cache=True, _nrt=False)
@@ -160,17 +156,12 @@ def estimate_hands(ws, fs, P, p):
     there, else the expected number of type-t cards among q's unseen cards, capped at 1 (a cheap,
     monotone stand-in for 1 - (1 - f)^hidden). Unseen = copies - p's hand - guilds - discard pile
     - the card being played - cards p has seen in hands. Computed once per decision, on demand."""
-    for t in range(N_TYPES):
-        fs[U(F_UNSEEN + t)] = ws[U(W_RULES + R_COPIES + t)] - ws[U(W_HAND + p * TS + t)] - ws[U(W_DCNT + t)]
+    for t in range(N_TYPES):       # (whole numbers: exact in any order)
+        fs[U(F_UNSEEN + t)] = ws[U(W_RULES + R_COPIES + t)] - ws[U(W_HAND + p * TS + t)] \
+            - ws[U(W_DCNT + t)] - ws[U(W_TCNT + t)]
     if ws[G_PLAYED] >= 0:
         fs[U(F_UNSEEN + ws[G_PLAYED])] -= 1
     for q in range(P):
-        ng = ws[U(W_PL + q * PLS + X_NG)]
-        for g in range(ng):
-            s = gslot(q, g)
-            fs[F_UNSEEN + BOUFFON] -= ws[U(s + 2)]
-            if ws[U(s)] >= 0:
-                fs[U(F_UNSEEN + ws[U(s)])] -= ws[U(s + 1)]
         if q != p:
             hidden = ws[U(W_PL + q * PLS + X_HANDN)]
             for t in range(N_TYPES):
@@ -331,14 +322,11 @@ def power_value(ws, fs, sb, p, P, t, played):
     if fs[U(F_PVOK + i)] == fs[F_SERIAL]:
         return fs[U(F_PV + i)]
     best = -1e9
-    for q in range(P):
-        ng = ws[U(W_PL + q * PLS + X_NG)]
-        for g in range(ng):
-            u = ws[U(gslot(q, g))]
-            if u >= 0 and u != SORCIERE:
-                v = cached_value(ws, fs, sb, p, P, u, played)
-                if v > best:
-                    best = v
+    for u in range(N_TYPES):          # the types of the guilds on the table (W_NGT)
+        if ws[U(W_NGT + u)] > 0 and u != SORCIERE:
+            v = cached_value(ws, fs, sb, p, P, u, played)
+            if v > best:
+                best = v
     v = best if best > -1e9 else 0.8 * fs[U(sb + S_DRAW)]
     fs[U(F_PV + i)] = v
     fs[U(F_PVOK + i)] = fs[F_SERIAL]
