@@ -6,7 +6,8 @@ playouts per decision, decisions/s and playouts/s, and where a playout's time go
 the position and the re-deal, timed alone, against the whole playout).
 
 Run: ``.venv/bin/python benchmarks/bench_search.py [--games 200] [--repeats 3] [--game NAME]``.
-Medians of several runs (the machine is shared and noisy); nothing is asserted.
+Medians of several runs (the machine is shared and noisy); the driven loop and the split are timed
+in CPU time (one thread), so another process's load does not inflate them; nothing is asserted.
 """
 
 from __future__ import annotations
@@ -29,9 +30,9 @@ GAMES = ("middle-ages", "medievallons", "seigneurial")
 # Game loops driven from here: (decisions, playouts, options, seconds in search_choice) per game
 # ---------------------------------------------------------------------------------------------
 def _counted(call, stats):
-    t = time.perf_counter()
+    t = time.process_time()      # CPU time (one thread): the shared machine's load drops out
     j = call()
-    dt = time.perf_counter() - t
+    dt = time.process_time() - t
     spent = stats[MAX_OPTIONS:2 * MAX_OPTIONS].sum()
     n = int((stats[MAX_OPTIONS:2 * MAX_OPTIONS] > 0).sum())
     return j, dt, int(spent), n
@@ -75,9 +76,7 @@ def loop_medievallons(rows, P, games, seed):
         ws[L.G_STOP], ws[L.G_LIMIT], ws[L.G_FORCED] = 1, 1 << 40, -1
         dec, po, opts, sec = 0, 0, 0, 0.0
         while K.play_turns(st, ws, fs, P, False) == 1:
-            c = time.process_time()     # CPU time (one thread): the shared machine's load drops out
-            j, _, spent, n = _counted(lambda: search_choice(st, ws, sc, fs, st2, stats, P), stats)
-            dt = time.process_time() - c
+            j, dt, spent, n = _counted(lambda: search_choice(st, ws, sc, fs, st2, stats, P), stats)
             ws[L.G_FORCED] = j
             if n > 1:
                 dec, po, opts, sec = dec + 1, po + spent, opts + n, sec + dt
@@ -288,9 +287,9 @@ def main() -> None:
         lineup[a.seat] = a.bot
         gps, gpc, rows = runner_games_per_s(game, lineup, a.games, a.repeats)
         LOOPS[game](rows, 4, 1, 6)            # compile the loop's functions
-        t = time.perf_counter()
+        t = time.process_time()
         per = LOOPS[game](rows, 4, max(20, a.games // 4), 7)
-        wall = time.perf_counter() - t
+        wall = time.process_time() - t          # CPU time, as the search time it is compared with
         dec = sum(x[0] for x in per)
         po = sum(x[1] for x in per)
         opts = sum(x[2] for x in per)
