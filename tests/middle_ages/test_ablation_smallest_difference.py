@@ -55,16 +55,21 @@ def test_balance_questions_words_every_effect_by_the_smallest_difference_given(p
 
 
 def test_the_printed_cards_come_in_reading_order(played, capsys):
-    run, _ = played
+    from cli.questions import _print_event_cards
+
+    d = played[1]["huge"]
     capsys.readouterr()
-    out = played[1]["tiny"].parent / "printed"
-    assert _run(["questions", str(run), "--out", str(out), "--games", "1500",
-                 "--smallest-difference", "win_share=0.5pp"]) == 0
-    lines = [x for x in capsys.readouterr().out.splitlines() if re.search(r" pp seat \d", x)]
-    assert len(lines) == 15 and "0.5 pp matters" in capsys.readouterr().out + " 0.5 pp matters"
-    ranks = [next(i for i, w in enumerate(stats.VERDICT_ORDER) if x.rstrip().split(": ")[-1].startswith(w))
-             for x in lines]
+    _print_event_cards(pl.read_csv(d / "event_ablation.csv"), json.loads((d / "run.json").read_text()))
+    out = capsys.readouterr().out
+    assert "99 pp matters" in out
+    lines = [x for x in out.splitlines() if re.search(r" pp seat \d", x)]
+    assert len(lines) == 15
+    ranks = [next(i for i, w in enumerate(stats.VERDICT_ORDER) if w in x) for x in lines]
     assert ranks == sorted(ranks), lines                    # large first, then small, then not shown
+    sizes = [abs(float(re.search(r"([+-]\d+\.\d+) pp seat", x).group(1))) for x in lines]
+    for k in range(3):                                      # by size within each wording
+        within = [z for z, r in zip(sizes, ranks) if r == k]
+        assert within == sorted(within, reverse=True), lines
 
 
 def test_the_report_words_the_ablation_by_the_questions_figure_or_its_own(played, tmp_path):
