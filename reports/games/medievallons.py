@@ -148,13 +148,22 @@ def _pts(d: float, se: float) -> str:
     return f"{pp(d)} ({pp_ci(d - _Z * se, d + _Z * se)})"
 
 
-def first_player_sentences(fp: pl.DataFrame) -> list[str]:
+def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> list[str]:
+    """Seat 1's advantage at each player count (MV-2), worded by size (issue 29): the player counts
+    are one family, so "clear" is Holm's step-down over their two-sided p-values (5% family-wise,
+    :func:`analysis.stats.practical_holm`); a clear advantage of at least ``smallest`` is "clear
+    and large enough to matter", a smaller one "clear but small". The interval printed beside each
+    is the count's own (unadjusted) 95% interval, and says so."""
+    rows = fp.filter(pl.col("seat") == 0).sort("players")
+    if rows.height == 0:
+        return []
+    verdicts = np.atleast_1d(stats.practical_holm(rows["advantage"].to_numpy(), rows["z"].to_numpy(),
+                                                  smallest))
     out = []
-    for r in fp.filter(pl.col("seat") == 0).sort("players").iter_rows(named=True):
-        verdict = ("significant (the fair share lies outside the 95% interval)" if abs(r["z"]) > _Z else
-                   "within noise (the fair share lies inside the 95% interval)")
+    for r, v in zip(rows.iter_rows(named=True), verdicts):
         out.append(f"{r['players']} players: Seat 1 (plays first) wins {_ci(r['win_share'], r['std_error'])} "
-                   f"against a fair {pct(r['fair'])}%: {pp(r['advantage'])}, z = {num(r['z'], 1)}, {verdict}.")
+                   f"(95%, unadjusted) against a fair {pct(r['fair'])}%: {pp(r['advantage'])}, {v} "
+                   f"(Holm over the {rows.height} player counts; {100 * smallest:g} pp matters).")
     return out
 
 
@@ -314,10 +323,10 @@ def _questions_section(q, rs: RunSet, figs: FigureSet) -> Section:
     # the report's --smallest-difference over the one balance questions recorded, over 1 pp
     smallest = smallest_difference(rs.game, "share", {**(q.meta.get("smallest_difference") or {}),
                                                       **(rs.smallest or {})})
-    sentences = ((first_player_sentences(fp) if fp is not None else [])
+    sentences = ((first_player_sentences(fp, smallest) if fp is not None else [])
                  + (ablation_sentences(ct, smallest) if ct is not None else [])
                  + (best_of_three_sentences(b3) if b3 is not None else []))
-    fp_lines = first_player_sentences(fp) if fp is not None else []
+    fp_lines = first_player_sentences(fp, smallest) if fp is not None else []
     ab_lines = ablation_sentences(ct, smallest) if ct is not None else []
     b3_lines = best_of_three_sentences(b3) if b3 is not None else []
     names = (figs.add("questions_first_player", F.played_first_player(fp), " ".join(fp_lines))

@@ -91,13 +91,23 @@ def test_first_player_at_the_runs_count_replays_the_run(mv):
 
 def test_played_sentences_equal_the_csv_tables(mv):
     page = mv["html"]
+    from scipy.stats import norm
+    from statsmodels.stats.multitest import multipletests
+
     fp = pl.read_csv(mv["out"] / "questions" / "first_player.csv")
-    for P in (2, 3, 4, 5):
+    # seat 1's advantage worded by size, Holm over the player counts (recomputed with statsmodels)
+    first = fp.filter(pl.col("seat") == 0).sort("players")
+    holm = multipletests(2 * norm.sf(first["z"].abs().to_numpy()), method="holm")[0]
+    for P, clear in zip(first["players"], holm):
         r = fp.filter((pl.col("players") == P) & (pl.col("seat") == 0)).row(0, named=True)
         lo, hi = r["win_share"] - 1.959964 * r["std_error"], r["win_share"] + 1.959964 * r["std_error"]
+        word = ("not shown" if not clear else "clear and large enough to matter"
+                if abs(r["win_share"] - 1 / P) >= 0.01 else "clear but small")
         line = (f"{P} players: Seat 1 (plays first) wins {100 * r['win_share']:.1f}% "
-                f"({100 * lo:.1f}–{100 * hi:.1f}) against a fair {100 / P:.1f}%")
+                f"({100 * lo:.1f}–{100 * hi:.1f}) (95%, unadjusted) against a fair {100 / P:.1f}%")
         assert line in page, line
+        assert f"{line}: " in page and f", {word} (Holm over the 4 player counts; 1 pp matters)" in \
+            page[page.index(line):page.index(line) + 400], (P, word)
     b3 = pl.read_csv(mv["out"] / "questions" / "best_of_three.csv")
     for r in b3.iter_rows(named=True):
         assert (f"2 players, {r['bot']} vs {r['opponent']}: {100 * r['single_round_win_rate']:.1f}%"
