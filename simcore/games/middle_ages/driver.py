@@ -38,14 +38,14 @@ from simcore.games.middle_ages.kernel import (
 from simcore.games.middle_ages.layout import (
     E_COIN_OVERFLOW, G_ERROR, G_INDEX, G_NOPT, G_RESHUFFLES, G_RNG, G_ROT, G_TRACE_N, MAX_TRACE,
     MAXE, MAXP, MAXT, N_STRAT_COLS, PLS, R_COUNTED, R_EID, R_ELOSE, R_ELOSES, R_EPC, R_EPD, R_EPG,
-    R_BLUE, R_EPP, R_EPT, R_EREST, R_FEED0, R_NBLUE, R_NORANGE, R_ORANGE, R_IBASE, R_ICOUNT, R_NEVENTS, R_NTILES, R_NTYPES, R_PARAMS,
+    R_EPP, R_EPT, R_EREST, R_FEED0, R_IBASE, R_ICOUNT, R_NEVENTS, R_NTILES, R_NTYPES, R_PARAMS,
     R_PLOTSUP, R_SIZE, R_TCHEST, R_TIE, R_TNUM, R_TOWN, R_TPEAS, R_TSTACK, R_TTYPE, S_DENIAL,
     S_EVENTS, S_KIND, S_ORDER, S_ORDER_STEP, S_PLAYOUTS, STRAT_RANDOM, STRAT_ROLLOUT, STRAT_SEARCH, W_CB,
     W_CT,
     W_EG, W_EVORD, W_FN, W_ORDER, W_PL, W_RK, W_STRAT, W_TRACE, WS_SIZE, X_COINS, X_GRAVE_N, X_PENALTY,
 )
 from simcore.games.middle_ages.rules import (
-    BLUE, CHAMPS, MARCHE, ORANGE, N_EVENTS, N_PARAMS, N_TURNS, N_TYPES, P_CHAMPS_PER_PEASANT,
+    CHAMPS, MARCHE, N_EVENTS, N_PARAMS, N_TURNS, N_TYPES, P_CHAMPS_PER_PEASANT,
     P_MARCHE_PER_CHEST,
 )
 from simcore.games.middle_ages.spec import BEFORE_COLS, GAIN_COLS, SPEC, TILE_COLS, TURN_COLS
@@ -91,11 +91,6 @@ def pack_rules(rules) -> np.ndarray:
                      (R_EREST, rules.event_restore)):
         rk[off:off + arr.size] = arr
     rk[R_COUNTED:R_COUNTED + 64] = (rules.income_counts.T != 0).ravel()
-    # MA-3: each stack's ids in increasing order, as every game's shuffle starts from them
-    for count, first, colour in ((R_NBLUE, R_BLUE, BLUE), (R_NORANGE, R_ORANGE, ORANGE)):
-        ids = np.flatnonzero(np.asarray(rules.tile_stack) == colour)
-        rk[count] = ids.size
-        rk[first:first + ids.size] = ids
     rk[R_ELOSES:R_ELOSES + e] = rules.event_lose.reshape(e, -1).sum(axis=1) > 0
     per_peasant = int(rules.params[P_CHAMPS_PER_PEASANT])
     per_chest = int(rules.params[P_MARCHE_PER_CHEST])

@@ -368,6 +368,19 @@ def prepare_reset(ws):
     _, rk, _ = views(ws)
     for i in range(W_RESET_END):
         ws[U(i)] = 0
+    # MA-3: each stack's ids in increasing order (R_BLUE, R_ORANGE: every game's shuffle starts
+    # from them), listed once per block from the tile table in the workspace's copy of the rules
+    nb = 0
+    no = 0
+    for i in range(rk[U(R_NTILES)]):
+        if rk[U(R_TSTACK + i)] == BLUE:
+            rk[U(R_BLUE + nb)] = i
+            nb += 1
+        elif rk[U(R_TSTACK + i)] == ORANGE:
+            rk[U(R_ORANGE + no)] = i
+            no += 1
+    rk[U(R_NBLUE)] = nb
+    rk[U(R_NORANGE)] = no
     ws[U(G_EXTRA_SUPPLY)] = rk[U(R_PARAMS + P_EXTRA_TOKENS)]
     for p in range(MAXP):
         me = W_PL + p * PLS
@@ -400,8 +413,8 @@ def setup_game(ws, P, full=True):
     st, rk, strat = views(ws)
     width = P + 1
     # protocol steps 1-3: the stacks and the event deck, shuffled.
-    # (each stack's ids in increasing order are listed in the rules vector, R_BLUE and R_ORANGE:
-    # a copy, not a scan of the tile table with a branch per tile)
+    # (each stack's ids in increasing order are listed in the rules copy, R_BLUE and R_ORANGE, by
+    # prepare_reset once per block: a copy, not a scan of the tile table with a branch per tile)
     nb = rk[U(R_NBLUE)]
     for i in range(nb):
         ws[U(W_PILE + i)] = rk[U(R_BLUE + i)]
