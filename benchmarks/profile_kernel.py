@@ -4,12 +4,15 @@ Run: `perf record -F 4000 -o k.data .venv/bin/python benchmarks/profile_kernel.p
 --strategy random --games 4e5`, then `perf report -i k.data --sort dso,symbol` (time per jitted
 function, with each helper it calls that is not inlined) and `python benchmarks/profile_kernel.py
 --hot k.data` (the hottest 128-byte spans of the block entry point's machine code, disassembled,
-with their sample counts).
+with their sample counts). On a machine shared with others, give both runs the same
+`--code /tmp/mine` (default /tmp/kernel-code): the code dump and its address are written to
+`<code>.bin` and `<code>.addr`, and another person's run would overwrite the default ones between
+your two commands (the disassembly then shows their code).
 
 Why: Numba's machine code is anonymous memory to perf, and a kernel loaded from the on-disk cache
 has no IR to name its functions. This script keeps the object code Numba loads from the cache,
 lists its symbols with `nm`, writes /tmp/perf-<pid>.map (perf reads it to name JIT code) and dumps
-the entry point's code (/tmp/kernel-code.bin, its address in /tmp/kernel-code.addr) for `--hot`.
+the entry point's code (`<code>.bin`, its address in `<code>.addr`) for `--hot`.
 Since most helpers are inlined into the block entry point (``play_games``), the per-function view
 is coarse; the disassembly's offsets name the workspace fields (``0x700(%r14)`` is word 224 of the
 workspace: see the game's layout map). Nothing is asserted. Needs perf and binutils (nm, objdump).
@@ -73,7 +76,7 @@ def symbols(lib) -> list[tuple[int, str]]:
     return found
 
 
-def play(game: str, strategy: str, games: int, players: int) -> None:
+def play(game: str, strategy: str, games: int, players: int, code: str) -> None:
     keep_cached_object_code()
     import numba
 
@@ -98,9 +101,9 @@ def play(game: str, strategy: str, games: int, players: int) -> None:
     if entry:
         lo = entry[0][0]
         hi = min([a for a, _ in entries if a > lo] or [lo + 200_000])
-        with open("/tmp/kernel-code.bin", "wb") as f:
+        with open(f"{code}.bin", "wb") as f:
             f.write(ctypes.string_at(lo, hi - lo))
-        with open("/tmp/kernel-code.addr", "w") as f:
+        with open(f"{code}.addr", "w") as f:
             f.write(f"{lo:x} {hi:x}\n")
     t = time.process_time()
     done = 0
@@ -112,8 +115,8 @@ def play(game: str, strategy: str, games: int, players: int) -> None:
           f"thread, {len(entries)} jitted symbols mapped)", file=sys.stderr)
 
 
-def hot(data: str, top: int = 12) -> None:
-    lo, hi = (int(x, 16) for x in open("/tmp/kernel-code.addr").read().split())
+def hot(data: str, code: str, top: int = 12) -> None:
+    lo, hi = (int(x, 16) for x in open(f"{code}.addr").read().split())
     ips = subprocess.run(["perf", "script", "-i", data, "-F", "ip"], capture_output=True,
                          text=True).stdout.split()
     counts = collections.Counter(int(x, 16) for x in ips if lo <= int(x, 16) < hi)
@@ -122,7 +125,7 @@ def hot(data: str, top: int = 12) -> None:
     for a, n in counts.items():
         spans[(a - lo) // 128] += n
     asm = subprocess.run(["objdump", "-D", "-b", "binary", "-m", "i386:x86-64",
-                          f"--adjust-vma={lo:#x}", "/tmp/kernel-code.bin"],
+                          f"--adjust-vma={lo:#x}", f"{code}.bin"],
                          capture_output=True, text=True).stdout.splitlines()
     print(f"{total} samples in the entry point's code ({len(ips)} in all)")
     for k, n in spans.most_common(top):
@@ -145,11 +148,14 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=float, default=4e5)
     ap.add_argument("--hot", metavar="PERF_DATA", help="print the hottest spans of a recorded run")
+    ap.add_argument("--code", default="/tmp/kernel-code",
+                    help="where the entry point's code dump goes (PATH.bin, PATH.addr); the same "
+                         "for the run under perf and for --hot")
     a = ap.parse_args()
     if a.hot:
-        hot(a.hot)
+        hot(a.hot, a.code)
     else:
-        play(a.game, a.strategy, int(a.games), a.players)
+        play(a.game, a.strategy, int(a.games), a.players, a.code)
 
 
 if __name__ == "__main__":

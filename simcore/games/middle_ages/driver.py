@@ -135,7 +135,7 @@ def rollout_choice(ws, scratch, P):
                 scratch[i] = ws[U(i)]
             scratch[G_TRACE_N] = MAX_TRACE   # playouts record nothing
             st2[G_RNG] = stream_state(base_seed, j * 256 + rep)
-            advance(scratch, P, False, j)
+            advance(scratch, P, False, j, True)
             mine = scratch[W_PL + p * PLS + X_COINS]
             other = -(1 << 40)
             for q in range(P):
@@ -153,7 +153,10 @@ def play_one(ws, scratch, P, debug, fs, stats, st2):
     """One whole game on a reset workspace; ``advance`` stops at a ``rollout`` or ``search``
     seat's Lord move, which :func:`rollout_choice` or :func:`.search.search_choice` picks."""
     _, _, strat = views(ws)
-    setup_game(ws, P)
+    # ``full = True`` passed, not left to the default: a literal True is the type play_games_full
+    # passes too, so setup_game, advance and resolve_event compile once for both (an omitted
+    # argument is a type of its own: a third compiled copy of the rules of play)
+    setup_game(ws, P, True)
     if ws[G_ERROR] != 0:
         return
     any_rollout = False
@@ -161,7 +164,7 @@ def play_one(ws, scratch, P, debug, fs, stats, st2):
         if strat[U(q * N_STRAT_COLS + S_KIND)] >= STRAT_ROLLOUT:
             any_rollout = True
     forced = -1
-    while advance(ws, P, any_rollout, forced) == 1:
+    while advance(ws, P, any_rollout, forced, True) == 1:
         p = ws[U(W_ORDER + ws[U(G_INDEX)])]
         if strat[U(strat_row(ws, p, P) * N_STRAT_COLS + S_KIND)] == STRAT_SEARCH:
             forced = search_choice(ws, scratch, fs, stats, st2, P)

@@ -38,7 +38,8 @@ from simcore.games.middle_ages.layout import (
     G_DISCARD_LEN, G_ERROR, G_EXTRA_SUPPLY, G_INDEX, G_LEDGER, G_NOPT, G_NORDER, G_ORANGE_LEFT,
     G_PHASE, G_PILE_LEN, G_PILE_POS, G_RESHUFFLES, G_TURN, MAXP, N_STRAT_COLS, PLS, R_COUNTED,
     R_ELOSE, R_ELOSES, R_EPC, R_EPD, R_EPG, R_EPP, R_EPT, R_EREST, R_FEED0, R_IBASE, R_ICOUNT,
-    R_NEVENTS, R_NTILES, R_NTYPES, R_PARAMS, R_PLOTSUP, R_TCHEST, R_TIE, R_TNUM, R_TPEAS,
+    R_BLUE, R_NBLUE, R_NEVENTS, R_NORANGE, R_NTILES, R_NTYPES, R_ORANGE, R_PARAMS, R_PLOTSUP,
+    R_TCHEST, R_TIE, R_TNUM, R_TPEAS,
     R_TSTACK, R_TTYPE, S_KIND, SIG_ADVANCE, STACK, STRAT_ROLLOUT, W_BOARD, W_CB, W_CNT, W_COUNT,
     W_CT, W_DEAL, W_DISCARD, W_EG, W_EVORD, W_EXTRA, W_FEED, W_FIEF, W_FN, W_GRAVE, W_INIT, W_LORD,
     W_OPTS, W_ORANGE, W_ORDER, W_PER, W_PILE, W_PL, W_PLOT, W_PLOTSUP, W_RESET_END, W_SCOUT, W_SELF,
@@ -263,11 +264,11 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d, full=True):
         for row in range(N_ROWS):
             if row == r or row == d:
                 continue
-            for c in range(P + 1):
+            for c in range(P + 1):      # (without a branch, as the Lord moves)
                 cell = row * COLS + c
-                if ws[U(W_BOARD + cell)] >= 0 and ws[U(W_LORD + cell)] < 0 and ws[U(W_SCOUT + cell)] < 0:
-                    ws[U(W_OPTS + n)] = cell
-                    n += 1
+                ws[U(W_OPTS + n)] = cell
+                n += (ws[U(W_BOARD + cell)] >= 0) & (ws[U(W_LORD + cell)] < 0) & \
+                    (ws[U(W_SCOUT + cell)] < 0)
         if n > 0:
             cell = ws[U(W_OPTS + decide(st, ws, rk, strat, D_SCOUT, p, n, P, full))]
             me = W_PL + p * PLS
@@ -291,9 +292,8 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d, full=True):
         if ws[U(G_EXTRA_SUPPLY)] > 0:
             n = 0
             for dom in range(N_TYPES):
-                if ws[U(W_EXTRA + p * 8 + dom)] == 0:
-                    ws[U(W_OPTS + n)] = dom
-                    n += 1
+                ws[U(W_OPTS + n)] = dom
+                n += ws[U(W_EXTRA + p * 8 + dom)] == 0
             if n > 0:
                 dom = ws[U(W_OPTS + decide(st, ws, rk, strat, D_EXTRA, p, n, P, full))]
                 ws[U(W_EXTRA + p * 8 + dom)] = 1
@@ -301,13 +301,12 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d, full=True):
                 feed_extra(ws, rk, p, dom)
     elif t == PALAIS:
         n = 0
+        # the 64 pairs without a branch (at most 64 options: W_OPTS holds MAX_OPTIONS)
         for tok in range(N_TYPES):
-            if ws[U(W_PLOTSUP + tok)] <= 0:
-                continue
+            left = ws[U(W_PLOTSUP + tok)] > 0
             for dom in range(N_TYPES):
-                if ws[U(W_PLOT + p * 8 + dom)] < 0 and rk[U(R_ICOUNT + dom * 8 + tok)] == 0:
-                    ws[U(W_OPTS + n)] = tok * 8 + dom
-                    n += 1
+                ws[U(W_OPTS + n)] = tok * 8 + dom
+                n += left & (ws[U(W_PLOT + p * 8 + dom)] < 0) & (rk[U(R_ICOUNT + dom * 8 + tok)] == 0)
         if n > 0:
             pair = ws[U(W_OPTS + decide(st, ws, rk, strat, D_PLOT, p, n, P, full))]
             tok = pair >> 3
@@ -369,6 +368,19 @@ def prepare_reset(ws):
     _, rk, _ = views(ws)
     for i in range(W_RESET_END):
         ws[U(i)] = 0
+    # MA-3: each stack's ids in increasing order (R_BLUE, R_ORANGE: every game's shuffle starts
+    # from them), listed once per block from the tile table in the workspace's copy of the rules
+    nb = 0
+    no = 0
+    for i in range(rk[U(R_NTILES)]):
+        if rk[U(R_TSTACK + i)] == BLUE:
+            rk[U(R_BLUE + nb)] = i
+            nb += 1
+        elif rk[U(R_TSTACK + i)] == ORANGE:
+            rk[U(R_ORANGE + no)] = i
+            no += 1
+    rk[U(R_NBLUE)] = nb
+    rk[U(R_NORANGE)] = no
     ws[U(G_EXTRA_SUPPLY)] = rk[U(R_PARAMS + P_EXTRA_TOKENS)]
     for p in range(MAXP):
         me = W_PL + p * PLS
@@ -399,23 +411,20 @@ def prepare_reset(ws):
 def setup_game(ws, P, full=True):
     """MA-3 on a reset workspace: shuffle the stacks and the event deck, deal 4 rows, place Lords."""
     st, rk, strat = views(ws)
-    n_tiles = rk[U(R_NTILES)]
     width = P + 1
     # protocol steps 1-3: the stacks and the event deck, shuffled.
-    nb = 0
-    for i in range(n_tiles):
-        if rk[U(R_TSTACK + i)] == BLUE:
-            ws[U(W_PILE + nb)] = i
-            nb += 1
+    # (each stack's ids in increasing order are listed in the rules copy, R_BLUE and R_ORANGE, by
+    # prepare_reset once per block: a copy, not a scan of the tile table with a branch per tile)
+    nb = rk[U(R_NBLUE)]
+    for i in range(nb):
+        ws[U(W_PILE + i)] = rk[U(R_BLUE + i)]
     shuffle_range(st, ws, W_PILE, nb)
     ws[U(G_PILE_LEN)] = nb
     ws[U(G_ORANGE_LEFT)] = -1
     if P >= 4:
-        no = 0
-        for i in range(n_tiles):
-            if rk[U(R_TSTACK + i)] == ORANGE:
-                ws[U(W_ORANGE + no)] = i
-                no += 1
+        no = rk[U(R_NORANGE)]
+        for i in range(no):
+            ws[U(W_ORANGE + i)] = rk[U(R_ORANGE + i)]
         shuffle_range(st, ws, W_ORANGE, no)
         ws[U(G_ORANGE_LEFT)] = no
     n_deck = rk[U(R_NEVENTS)]

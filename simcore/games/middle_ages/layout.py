@@ -68,15 +68,17 @@ game; the rest is scratch, or written once per block of games::
       W_TOPP     2912  8             ... best opponent's value of each type      MA-11 denial
       W_SC       2920  MAX_OPTIONS   ... (f8) each option's score                MA-11
     W_RK         2992  R_SIZE        copy of the rules vector rk (per block)     MA-2 … MA-10
-    W_STRAT      4688  P x N_STRAT_COLS  (f8) strategy rows (per block)         MA-11
-    W_INIT       4848  W_RESET_END   the state every game starts from            MA-3
-    WS_SIZE      5448  -             (end)
+    W_STRAT      4944  P x N_STRAT_COLS  (f8) strategy rows (per block)         MA-11
+    W_INIT       5104  W_RESET_END   the state every game starts from            MA-3
+    WS_SIZE      5704  -             (end)
 
 The rules vector ``rk`` (int64[R_SIZE], written by
 :func:`simcore.games.middle_ages.driver.pack_rules`) holds at R_* the tile table (type, back
 number, stack, peasants, chests per tile), the Income table (MA-6), the Plot token supply and
 tie-break order (MA-5, MA-9), the event deck (MA-8) and a few tables derived from them (R_FEED0,
-R_TOWN, R_COUNTED, R_ELOSES): see the comments at each slot. A strategy row (float64[N_STRAT_COLS],
+R_TOWN, R_COUNTED, R_ELOSES; and the blue and orange stacks in id order, R_BLUE and R_ORANGE, which
+each game copies and shuffles (MA-3), written by the kernel from R_TSTACK once per block into the
+workspace's copy of the rules): see the comments at each slot. A strategy row (float64[N_STRAT_COLS],
 one per seat) holds the kind at S_KIND, the MA-11 feature weights, a per-type bias and the
 rollout's playouts.
 """
@@ -114,6 +116,8 @@ N_STRAT_COLS = 32
 R_NTILES = 0
 R_NEVENTS = 1
 R_NTYPES = 2                      # N_TYPES, read at run time (see the decisions' loops over types)
+R_NBLUE = 3                       # tiles of the blue stack (MA-3; written by kernel.prepare_reset)
+R_NORANGE = 4                     # tiles of the orange stack (MA-3.1; likewise)
 R_PARAMS = 8                      # params[P_*] at R_PARAMS + P_*
 R_TTYPE = R_PARAMS + 24
 R_TNUM = R_TTYPE + MAXT
@@ -136,7 +140,9 @@ R_FEED0 = R_EREST + MAXE          # `combo` per type before any token is placed 
 R_TOWN = R_FEED0 + 8             # a tile's own Effect coins: its peasants (Champs) or chests (Marché) [MAXT]
 R_COUNTED = R_TOWN + MAXT         # 1 if Domain d's Income counts type t, at t * 8 + d [8 x 8]
 R_ELOSES = R_COUNTED + 64         # 1 if event card e makes players lose tiles [MAXE]
-R_SIZE = R_ELOSES + MAXE
+R_BLUE = R_ELOSES + MAXE          # the blue stack's tile ids in increasing order (prepare_reset) [MAXT]
+R_ORANGE = R_BLUE + MAXT          # the orange stack's, likewise [MAXT]
+R_SIZE = R_ORANGE + MAXT
 
 # ---- workspace ws (see the MAP in the module docstring) ------------------------------------------
 G_PILE_POS, G_PILE_LEN, G_ORANGE_LEFT, G_DISCARD_LEN, G_RESHUFFLES, G_EXTRA_SUPPLY, G_LEDGER, \

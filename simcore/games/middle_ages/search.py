@@ -14,7 +14,7 @@ j``; :func:`search_choice` picks ``j`` with the loop of :mod:`simcore.search` an
   on the board, in a Fief, a Graveyard or the face-up discard), and so are the Event cards (laid face
   up in their firing order, MA-3): the tiles left are put in a canonical order (sorted), then
   shuffled from the playout's world stream, so the result does not depend on the true order;
-- apply an option and play on: ``advance(sc, P, False, j)`` with every seat on its own bot (a
+- apply an option and play on: ``advance(sc, P, False, j, True)`` with every seat on its own bot (a
   searching seat on its policy);
 - the result: the seat's MA-9 win share (1, 1/k for a k-way tie, 0).
 
@@ -102,7 +102,7 @@ def playout(ws, sc, fs, st2, P, seat, j, world, play):
     stv[G_RNG] = world
     redeal(sc)
     stv[G_RNG] = play
-    advance(sc, P, False, j)
+    advance(sc, P, False, j, True)    # (`full` as play_one passes it: one compiled variant)
     return win_share(sc, P, seat)
 
 
