@@ -1,5 +1,5 @@
-"""Kernel A/B: this working tree's kernel against the kernel of a git revision (Middle-Ages or
-Médiévallons).
+"""Kernel A/B: this working tree's kernel against the kernel of a git revision (Middle-Ages,
+Médiévallons or Seigneurial).
 
 Run: `.venv/bin/python benchmarks/bench_kernel_ab.py --rev HEAD~1 [--strategies random,balanced]`
 (`--game medievallons` for Médiévallons; its strategies default to random,balanced too).
@@ -24,7 +24,9 @@ and events weights, and balanced under the rule allow_negative_coins = true, at 
 of the games) and their decision traces (options offered and option chosen, for every decision)
 must be identical. Exits with status 1 otherwise. Médiévallons: random, collector, balanced,
 saboteur and a mixed line-up of presets at 2-5 players, each also with seat rotation, and the
-planner (playout) bot in one seat against balanced bots, a hundredth of the games.
+planner (playout) bot in one seat against balanced bots, a hundredth of the games. Seigneurial
+(``--game seigneurial --strategies random,standard``): random, standard and each lord preset with
+Censitaire presets at 3-5 players.
 """
 
 from __future__ import annotations
@@ -148,10 +150,30 @@ def compare_traces_medievallons(old, new, rules, S, games: int) -> list[str]:
     return differ
 
 
+def compare_traces_seigneurial(old, new, rules, S, games: int) -> list[str]:
+    """Seigneurial line-ups whose decision traces (or outputs) differ between the two kernels:
+    random, the standard line-up and mixed presets of both roles, at 3-5 players."""
+    differ = []
+    lords, tenants = ["even-lord", "greedy-lord", "harsh-lord"], ["objective", "fair-share",
+                                                                   "dutiful", "hoarder"]
+    for P in (3, 4, 5):
+        lineups = {f"{P}p random": ["random"] * P, f"{P}p standard": ["standard"] * P}
+        for k, lord in enumerate(lords):
+            lineups[f"{P}p {lord} + presets"] = [lord] + [tenants[(k + s) % 4] for s in range(P - 1)]
+        for label, lineup in lineups.items():
+            _, rows = S.resolve(lineup, P)
+            a = old.run_chunk(rules, P, 0, games, 3, rows, trace_decisions=True)
+            b = new.run_chunk(rules, P, 0, games, 3, rows, trace_decisions=True)
+            if a["trace"] != b["trace"] or any(
+                    not (a[k] == b[k]).all() for k in a if k != "trace"):
+                differ.append(label)
+    return differ
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rev", default="HEAD~1", help="git revision of the kernel to compare with")
-    ap.add_argument("--game", default="middle-ages", choices=("middle-ages", "medievallons"))
+    ap.add_argument("--game", default="middle-ages", choices=("middle-ages", "medievallons", "seigneurial"))
     ap.add_argument("--strategies", default="random,balanced")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=3000, help="games per run")
@@ -179,7 +201,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         old = load_kernel_at(a.rev, Path(tmp))
         if a.check_traces:
-            check = compare_traces if a.game == "middle-ages" else compare_traces_medievallons
+            check = {"middle-ages": compare_traces, "medievallons": compare_traces_medievallons,
+                     "seigneurial": compare_traces_seigneurial}[a.game]
             differ = check(old, new, rules, S, a.trace_games)
             if differ:
                 print(f"decisions differ from {a.rev} for: {', '.join(differ)}")

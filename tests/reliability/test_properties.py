@@ -161,15 +161,20 @@ def test_any_fief_option_text_is_valid_or_one_line(text):
     _one_line_or_valid(lambda: parse_mercy(text))
 
 
-@SETTINGS
-@given(argv=st.lists(st.one_of(
+SIMULATE_ARGV = st.lists(st.one_of(
     st.sampled_from(["--games", "--seed", "--threads", "--chunk-size", "--players", "--strategies",
                      "--game", "--engine", "--rotate-seats", "--attacker", "--terrain", "--mercy",
                      "--rules", "--out", "--force", "--raw", "--no-raw"]),
     st.sampled_from(["0", "-1", "1e3", "2", "4", "7", "nan", "1e99", "2**64", "18446744073709551616",
                      "balanced", "random,greedy", "fief-combat", "medievallons", "castle", "x", ""]),
-    st.text(max_size=8)), max_size=8))
-def test_any_simulate_command_line_is_a_valid_run_or_one_line(argv, tmp_path_factory, monkeypatch):
+    st.text(max_size=8)), max_size=8)
+# The command line examples cost about a third of a CPU second each (the parser, the rules and
+# strategy files of the game they name): the fast suite tries FAST_EXAMPLES of them, make
+# test-slow the full SETTINGS count.
+FAST_EXAMPLES = 30
+
+
+def _simulate_command_line(argv, tmp_path_factory, monkeypatch):
     """Through the real command line parser: either the options reach a prepared run (the test
     stops there) or the command refuses them with exit code 2 and one line."""
     import contextlib
@@ -196,3 +201,17 @@ def test_any_simulate_command_line_is_a_valid_run_or_one_line(argv, tmp_path_fac
     if code == 0:     # --help and the like
         return
     assert code == 2 and len(lines) == 1 and lines[0].startswith("error: "), (argv, err.getvalue())
+
+
+@settings(SETTINGS, max_examples=FAST_EXAMPLES)
+@given(argv=SIMULATE_ARGV)
+def test_any_simulate_command_line_is_a_valid_run_or_one_line(argv, tmp_path_factory, monkeypatch):
+    _simulate_command_line(argv, tmp_path_factory, monkeypatch)
+
+
+@pytest.mark.slow
+@SETTINGS
+@given(argv=SIMULATE_ARGV)
+def test_any_simulate_command_line_is_a_valid_run_or_one_line_full_count(argv, tmp_path_factory,
+                                                                         monkeypatch):
+    _simulate_command_line(argv, tmp_path_factory, monkeypatch)
