@@ -14,6 +14,16 @@ from simcore.contract import Column, GameOption, GameSpec, Role, TableCommand, l
 SIDES = ("attacker", "defender")
 WINNER_NAMES = ("attacker", "defender", "both_wiped")
 
+
+def _exact_or_mc(what: str, games: str) -> tuple[GameOption, ...]:
+    """The three options every table command shares: exact computation, a Monte Carlo check of
+    ``games`` ``what`` per cell, or both, and the Monte Carlo seed."""
+    return (GameOption("method", "--method", "exact (dynamic programming), mc (Monte Carlo "
+                       "check) or both.", "exact", str),
+            GameOption("games", "--games", f"Monte Carlo {what} per cell (mc, both).", games, str),
+            GameOption("seed", "--seed", "Monte Carlo seed.", 0, int))
+
+
 # FF-5 … FF-7: tables computed outside any run, one command each (cli/tables.py builds them).
 COMMANDS = (
     TableCommand(
@@ -29,11 +39,7 @@ COMMANDS = (
                        "(FF-2/FF-3).", "all", str),
             GameOption("darc", "--darc", "Side with Jeanne d'Arc: attacker, defender or none "
                        "(FF-4).", "none", str),
-            GameOption("method", "--method", "exact (dynamic programming), mc (Monte Carlo) or "
-                       "both.", "exact", str),
-            GameOption("games", "--games", "Monte Carlo combats per cell (mc, both).", "20000",
-                       str),
-            GameOption("seed", "--seed", "Monte Carlo seed.", 0, int),
+            *_exact_or_mc("combats", "20000"),
             GameOption("lords_attacker", "--lords-attacker", "Lords among the attacker's points "
                        "(default from rules.toml; capped at the points).", None, int),
             GameOption("lords_defender", "--lords-defender", "Lords among the defender's points.",
@@ -54,11 +60,7 @@ COMMANDS = (
             GameOption("lords", "--lords", "Lords in the village.", "1-4", str),
             GameOption("max_ecus", "--max-ecus", "Largest sum spent on conviction points (FF-6).",
                        "2000", str),
-            GameOption("method", "--method", "exact, mc (Monte Carlo check) or both.", "exact",
-                       str),
-            GameOption("games", "--games", "Monte Carlo trials per cell (mc, both).", "100000",
-                       str),
-            GameOption("seed", "--seed", "Monte Carlo seed.", 0, int),
+            *_exact_or_mc("trials", "100000"),
         ),
         show="reports.games.fief:show_calamity", kind="fief-tables"),
 )
