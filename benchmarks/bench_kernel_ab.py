@@ -208,7 +208,9 @@ def main() -> None:
                 print(f"decisions differ from {a.rev} for: {', '.join(differ)}")
                 sys.exit(1)
             print(f"decisions identical to {a.rev} ({a.game}: decision traces of every line-up "
-                  f"above x {a.trace_games} games (rollout / planner: fewer), 2-5 players)")
+                  f"above x {a.trace_games} games"
+                  + (", 3-5 players)" if a.game == "seigneurial"
+                     else " (rollout / planner: fewer), 2-5 players)"))
         print(f"kernel at {a.rev} (old) vs working tree (new): {a.players} players, one thread, "
               f"{a.runs} runs each of {a.games:,} games (pairs in random order), CPU time")
         for strategy in a.strategies.split(","):
