@@ -4,8 +4,9 @@ Every line starting with ``$ `` inside a ```console block of README.md is run, i
 temporary directory (later examples use earlier results). The first ``balance`` and the first
 ``simulate`` command run as the installed commands would (a process with the project's venv first
 on PATH); the others run in this process, through the same entry points (``cli._run``; a ``python
--c`` line as its code): a process per example cost about two CPU seconds of imports each, half
-of this test.
+-c`` line as its code). The fast suite plays at most FAST_GAMES games per command (the
+examples' own counts cost about 50 CPU seconds, the largest test of the suite); ``make
+test-slow`` runs them as written.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -56,7 +59,29 @@ def _in_process(argv: list[str]) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-def test_readme_examples_run(tmp_path, monkeypatch):
+# The fast suite plays at most this many games per README command (--games, --questions-games);
+# the examples' own counts (up to 100,000 games: about 50 CPU seconds in all) run under slow.
+FAST_GAMES = 4000
+COUNT_OPTIONS = ("--games", "--questions-games")
+
+
+# As written even so: the run a baseline is recorded from and the check against it (a baseline
+# of fewer games is refused: its own standard error too large for the default tolerance).
+AS_WRITTEN = (("simulate", "--out", "runs/demo"), ("balance", "check"))
+
+
+def fewer_games(argv: list[str], cap: int) -> list[str]:
+    """``argv`` with every game count above ``cap`` lowered to ``cap`` (but AS_WRITTEN)."""
+    if any(argv[0] == keep[0] and all(w in argv for w in keep[1:]) for keep in AS_WRITTEN):
+        return list(argv)
+    out = list(argv)
+    for i in range(1, len(out)):
+        if out[i - 1] in COUNT_OPTIONS and out[i].isdigit() and int(out[i]) > cap:
+            out[i] = str(cap)
+    return out
+
+
+def run_readme(tmp_path, monkeypatch, cap: int | None) -> None:
     commands = readme_commands()
     assert len(commands) >= 10
     bin_dir = Path(sys.executable).parent
@@ -65,6 +90,8 @@ def test_readme_examples_run(tmp_path, monkeypatch):
     as_process = set()
     for cmd in commands:
         argv = shlex.split(cmd)
+        if cap is not None:
+            argv = fewer_games(argv, cap)
         if argv[0] in ("balance", "simulate") and argv[0] not in as_process:
             as_process.add(argv[0])
             proc = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True,
@@ -72,7 +99,26 @@ def test_readme_examples_run(tmp_path, monkeypatch):
             code, said = proc.returncode, proc.stdout[-2000:] + "\n" + proc.stderr[-2000:]
         else:
             code, said = _in_process(argv)
-        assert code == 0, f"$ {cmd}\n{said[-4000:]}"
+        assert code == 0, f"$ {shlex.join(argv)}\n{said[-4000:]}"
     assert as_process == {"balance", "simulate"}
     assert (tmp_path / "reports_out" / "palais" / "report.html").is_file()
     assert (tmp_path / "seats.csv").read_text(encoding="utf-8").splitlines()[0].startswith("seat")
+
+
+def test_readme_examples_run(tmp_path, monkeypatch):
+    """Every example, at most FAST_GAMES games each."""
+    run_readme(tmp_path, monkeypatch, FAST_GAMES)
+
+
+@pytest.mark.slow
+def test_readme_examples_run_as_written(tmp_path, monkeypatch):
+    run_readme(tmp_path, monkeypatch, None)
+
+
+def test_fewer_games_lowers_only_game_counts():
+    argv = ["balance", "replay", "r", "--game", "30000", "--games", "20000", "--questions-games",
+            "1000", "--seed", "9000"]
+    assert fewer_games(argv, 4000) == ["balance", "replay", "r", "--game", "30000", "--games",
+                                       "4000", "--questions-games", "1000", "--seed", "9000"]
+    demo = ["simulate", "--games", "20000", "--out", "runs/demo"]
+    assert fewer_games(demo, 4000) == demo
