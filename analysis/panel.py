@@ -9,7 +9,8 @@ cell's 95% interval lies above (below) it. "In every cell" is said only when eve
 interval is on the same side (an intersection-union statement, wrong with probability at most
 2.5%); otherwise the counts of cells above, below and unclear, each at 95% and not adjusted.
 
-May import numpy, polars, the standard library, :mod:`simcore` and :mod:`analysis.sweep.metrics`.
+May import numpy, polars, the standard library, :mod:`simcore`, :mod:`analysis.load` (smallest
+differences) and :mod:`analysis.sweep.metrics`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from simcore import games as registry
 from simcore.errors import UsageError
 from simcore.rundir import RUN_JSON, read_meta
 
+from analysis.load import smallest_difference
 from analysis.sweep.metrics import load_variant, mean_ci
 
 
@@ -61,10 +63,12 @@ class PanelTable:
     cells: pl.DataFrame          # one row per cell and metric: cell, label, players, metric, …
     labels: list[str]
     finding: str
+    smallest: float = 0.01       # the smallest win-share difference that matters (the finding's)
 
 
-def panel_table(paths) -> PanelTable:
-    """The cell × metric table of the runs of a panel and its finding sentence."""
+def panel_table(paths, smallest: dict | None = None) -> PanelTable:
+    """The cell × metric table of the runs of a panel and its finding sentence. ``smallest``: the
+    smallest differences that matter, by kind, over the game's (:func:`analysis.load.smallest_difference`)."""
     runs = cell_runs(paths)
     games = {read_meta(r).get("game") for r in runs}
     if len(games) != 1:
@@ -92,10 +96,13 @@ def panel_table(paths) -> PanelTable:
                          "share": v.info[key].share, "estimate": m, "low": lo, "high": hi,
                          "fair": 1.0 / v.n_players if key.startswith("seat_") else None})
     cells = pl.DataFrame(rows)
-    return PanelTable(game, cells, labels, finding(cells, spec, len(runs)))
+    share = smallest_difference(game, "share", smallest)
+    return PanelTable(game, cells, labels, finding(cells, spec, len(runs), share), share)
 
 
-def finding(cells: pl.DataFrame, spec, n: int) -> str:
+def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
+    """The finding sentence; the cells where the seat is clearly on its side of 1/P are split by
+    size: at least ``smallest`` from 1/P ("large enough to matter") or closer ("clear but small")."""
     seats = cells.filter(pl.col("metric").str.starts_with("seat_win_share_"))
     dev = (seats.with_columns((pl.col("estimate") - pl.col("fair")).alias("d"))
            .group_by("metric").agg(pl.col("d").mean()).sort(pl.col("d").abs(), descending=True))
@@ -109,15 +116,20 @@ def finding(cells: pl.DataFrame, spec, n: int) -> str:
     who = f"Seat {seat}{role}"
     side = "more" if up else "less"
     hits = above if up else below
+    side_rows = s.filter(pl.col("low") > pl.col("fair")) if up else s.filter(pl.col("high") < pl.col("fair"))
+    large = int(((side_rows["estimate"] - side_rows["fair"]).abs() >= smallest - 1e-12).sum())
+    size = (f"; by at least {100 * smallest:g} pp (clear and large enough to matter) in {large} of "
+            f"those {hits}, clear but small in {hits - large}" if hits else "")
     lo_row = s.sort("estimate").row(0, named=True)
     hi_row = s.sort("estimate").row(-1, named=True)
     spread = (f"its win share runs from {100 * lo_row['estimate']:.1f}% ({lo_row['label']}) to "
               f"{100 * hi_row['estimate']:.1f}% ({hi_row['label']})")
     if hits == n:
         return (f"The finding holds in every cell: {who} wins {side} than a fair "
-                f"seat share (1/P) in all {n} cells; {spread}.")
+                f"seat share (1/P) in all {n} cells{size}; {spread}.")
     return (f"The finding does not hold in every cell: {who} wins {side} than a fair seat share (1/P) "
-            f"in {hits} of {n} cells ({above} above, {below} below, {n - above - below} unclear); {spread}.")
+            f"in {hits} of {n} cells ({above} above, {below} below, {n - above - below} unclear){size}; "
+            f"{spread}.")
 
 
 __all__ = ["PanelTable", "panel_table", "cell_runs", "is_panel_dir"]

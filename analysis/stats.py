@@ -589,6 +589,16 @@ def practical(estimate, low, high, smallest, support=None, min_support: float = 
     return out if np.ndim(estimate) else str(out[0])
 
 
+def practical_holm(estimate, z, smallest, support=None, alpha: float = 0.05):
+    """:func:`practical` for a family of differences given by their estimates and z statistics
+    (independent samples, no joint covariance): clear when Holm's step-down over the family's
+    two-sided p-values rejects at ``alpha`` (:func:`holm_reject`), then worded by size against
+    ``smallest``; ``support`` as in :func:`practical` (a share of almost nobody is not shown)."""
+    z = np.atleast_1d(np.asarray(z, dtype=float))
+    p = np.where(np.isfinite(z), two_sided_p(np.nan_to_num(z, nan=0.0)), np.nan)
+    return practical(estimate, np.nan, np.nan, smallest, support=support, clear=holm_reject(p, alpha))
+
+
 def practical_order(verdicts, estimate, smallest=1.0) -> np.ndarray:
     """Indices putting differences in reading order: large ones first, then clear but small,
     then not shown; within each, by size |estimate| / smallest (largest first) — never by p."""

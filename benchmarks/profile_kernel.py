@@ -2,8 +2,9 @@
 
 Run: `perf record -F 4000 -o k.data .venv/bin/python benchmarks/profile_kernel.py --game middle-ages
 --strategy random --games 4e5`, then `perf report -i k.data --sort dso,symbol` (time per jitted
-function) and `python benchmarks/profile_kernel.py --hot k.data` (the hottest 128-byte spans of the
-block entry point's machine code, disassembled, with their sample counts).
+function, with each helper it calls that is not inlined) and `python benchmarks/profile_kernel.py
+--hot k.data` (the hottest 128-byte spans of the block entry point's machine code, disassembled,
+with their sample counts).
 
 Why: Numba's machine code is anonymous memory to perf, and a kernel loaded from the on-disk cache
 has no IR to name its functions. This script keeps the object code Numba loads from the cache,
@@ -54,13 +55,21 @@ def symbols(lib) -> list[tuple[int, str]]:
         f.write(obj)
         f.flush()
         out = subprocess.run(["nm", "--defined-only", f.name], capture_output=True, text=True).stdout
-    found = []
+    # The jitted helpers a kernel calls (not inlined) are weak symbols (W) of the same object code,
+    # which the loader does not name: they are placed at the offset nm gives from the address of a
+    # symbol it does resolve (without them the whole kernel showed as its entry point).
+    found, local, base = [], [], None
     for line in out.splitlines():
         parts = line.split()
-        if len(parts) == 3 and parts[1] in "Tt":
-            addr = lib.get_pointer_to_function(parts[2])
+        if len(parts) == 3 and parts[1] in "TtWw":
+            local.append((int(parts[0], 16), parts[2]))
+            addr = lib.get_pointer_to_function(parts[2]) if parts[1] in "Tt" else 0
             if addr:
                 found.append((addr, parts[2]))
+                base = addr - int(parts[0], 16)
+    if base is not None:
+        named = {n for _, n in found}
+        found += [(base + off, n) for off, n in local if n not in named]
     return found
 
 

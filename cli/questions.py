@@ -2,7 +2,7 @@
 for that run (its rules, player count, seed and bots) into a directory of CSV tables.
 
 One command for every game that has such questions: the game's spec names a module
-(``analysis_hooks``) whose ``questions_command(run, games, out, force=, threads=, progress=)``
+(``analysis_hooks``) whose ``questions_command(run, games, out, force=, threads=, progress=, smallest=)``
 plays them — Middle-Ages: the event-card ablation (``event_ablation.csv``,
 :mod:`analysis.questions.middle_ages`); Médiévallons: first player at every player count its rules
 allow, card types with the card ablation, best of 3 (:mod:`analysis.questions.medievallons`; this
@@ -18,6 +18,7 @@ game's questions module.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Optional
 
@@ -35,15 +36,24 @@ def register(app: typer.Typer) -> None:
         threads: Optional[int] = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
         force: bool = typer.Option(False, "--force", help="Replace a non-empty --out directory."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but the output path."),
+        smallest_difference: Optional[str] = typer.Option(
+            None, "--smallest-difference", show_default=False,
+            help="The smallest difference that matters: win_share=2pp (default 1pp), score=N (Middle-Ages: "
+                 "coins, default 2). Words every ablation effect as clear and large enough to matter, "
+                 "clear but small or not shown; recorded in DIR/run.json (balance report --questions DIR "
+                 "uses it unless given its own)."),
     ) -> None:
         """Balance questions played for RUN: Middle-Ages' event-card ablation (each card's total
         effect on every seat's win share and score, by the same deals with the card made
         neutral), Médiévallons' first player, card ablation and best of 3."""
         import polars as pl
 
+        from analysis.load import parse_smallest_difference
         from simcore import games as registry
         from simcore import rundir, runner
         from simcore.options import check_common
+
+        small = parse_smallest_difference(smallest_difference)
 
         meta = rundir.read_meta(run)
         spec = registry.specs().get(meta.get("game"))
@@ -56,22 +66,39 @@ def register(app: typer.Typer) -> None:
         check_common(seed=0, threads=threads)
         rundir.check_output_dir(out, force, kind="questions", inputs=[run])
         say = (lambda _m: None) if quiet else (lambda m: typer.echo(m, err=True))
-        path = play(run, n, out, force=force, threads=runner.set_threads(threads), progress=say)
+        path = play(run, n, out, force=force, threads=runner.set_threads(threads), progress=say,
+                    smallest=small or None)
         if quiet:
             typer.echo(str(path))
             return
         _print_tables(path, hook)
         table = path / "event_ablation.csv"
         if table.is_file():
-            df = pl.read_csv(table)
-            cards = df.group_by("event", "name").agg(pl.col("swing").first(), pl.col("fires").first()
-                                                     ).sort("swing", descending=True)
-            typer.echo("Event cards by how much they move who wins (largest |win-share effect| "
-                       "over the seats, with the card vs the same card made neutral):")
-            for r in cards.iter_rows(named=True):
-                typer.echo(f"  {r['name']:<28} {100 * r['swing']:5.2f} pp  (drawn in "
-                           f"{100 * r['fires']:.0f}% of games)")
+            _print_event_cards(pl.read_csv(table), json.loads((path / "run.json").read_text("utf-8")))
         typer.echo(f"tables written to {path}")
+
+
+def _print_event_cards(df, meta: dict) -> None:
+    """Middle-Ages' cards by how much they move who wins, worded by size: each card's largest
+    |win-share effect| over the seats with that seat's verdict (against the smallest difference
+    recorded in run.json), in reading order — large enough to matter first, then clear but small,
+    then not shown; by size within each, never by p-value."""
+    import polars as pl
+
+    from analysis import stats
+
+    small = float((meta.get("smallest_difference") or {}).get("share", 0.01))
+    top = (df.with_columns(pl.col("win_share_effect").abs().alias("_a"))
+           .sort(["event", "_a"], descending=[False, True]).group_by("event", maintain_order=True).first())
+    order = stats.practical_order(top["verdict"].to_list(), top["win_share_effect"].to_numpy(), small)
+    typer.echo(f"Event cards by how much they move who wins (each card's largest win-share effect over "
+               f"the seats, the card vs the same card made neutral; {100 * small:g} pp matters; "
+               f"simultaneous 95% intervals over every card and seat):")
+    for i in order:
+        r = top.row(int(i), named=True)
+        typer.echo(f"  {r['name']:<28} {100 * r['win_share_effect']:+6.2f} pp seat {r['seat'] + 1} "
+                   f"({100 * r['win_share_effect_low']:+.2f} to {100 * r['win_share_effect_high']:+.2f}): "
+                   f"{r['verdict']}  (drawn in {100 * r['fires']:.0f}% of games)")
 
 
 def _print_tables(path: Path, hook) -> None:

@@ -111,18 +111,14 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
     if cells or (runs[0] / "panel_sweep.json").is_file() or is_panel_dir(runs[0]):
         from reports.panel import build_panel_report, build_panel_sweep_report
 
-        if smallest:
-            raise UsageError("--smallest-difference: not taken by a panel's page yet (one run's, a "
-                             "before/after's and a sweep's pages take it)")
-
         check_output_dir(out, force)
         if progress:
             progress("Reading the panel")
         if (runs[0] / "panel_sweep.json").is_file():
             if len(runs) > 1:
                 raise UsageError(f"{runs[0]} is a panel sweep directory: report it on its own")
-            return build_panel_sweep_report(runs[0], out, force)
-        return build_panel_report(runs, out, force)
+            return build_panel_sweep_report(runs[0], out, force, smallest=smallest, pdf=pdf)
+        return build_panel_report(runs, out, force, smallest=smallest, pdf=pdf)
     kind = next((k for k in ("sweep", "tune") if (runs[0] / f"{k}.json").is_file()), None)
     if kind is not None:                      # a sweep's sensitivity page, a tune's search page
         from reports.sweep import build_sweep_report, build_tune_report
@@ -133,10 +129,7 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
         if progress:
             progress(f"Reading the {kind}")
         if kind == "tune":
-            if smallest:
-                raise UsageError("--smallest-difference: a tune's page words no differences (give it "
-                                 "to balance report on the tune's runs or sweep)")
-            return build_tune_report(runs[0], out, force, pdf=pdf)
+            return build_tune_report(runs[0], out, force, pdf=pdf, smallest=smallest)
         return build_sweep_report(runs[0], out, force, pdf=pdf, smallest=smallest)
     for r in runs:
         check_run(r)                                   # a bad run fails before anything is played
@@ -151,7 +144,7 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
                             skill=skill)
     tmp = hidden_name(target, "scratch", "questions")
     try:
-        played = play(runs[0], n, tmp, progress=progress)
+        played = play(runs[0], n, tmp, progress=progress, smallest=smallest or None)
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=played,
                             progress=progress, side_by_side=side_by_side, smallest=smallest,
                             questions_played=True, skill=skill)

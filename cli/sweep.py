@@ -89,15 +89,9 @@ def sweep(
     if the_panel is not None:
         from analysis.sweep.panel import plan_panel_sweep, sentences, panel_effects
 
-        if small:
-            from simcore.errors import UsageError
-
-            raise UsageError("--smallest-difference: not taken by a panel sweep yet (give it to "
-                             "balance report CELL_DIR for one cell's page)")
-
         pplan = plan_panel_sweep(game, panel=the_panel, varies=vary, games=n, seed=seed,
                                  one_at_a_time_mode=one_at_a_time, rules=rules,
-                                 settings=settings or (), rotate_seats=rotate_seats)
+                                 settings=settings or (), rotate_seats=rotate_seats, smallest=small)
         with executor_for(workers, scheduler, threads=threads, quiet=quiet,
                           allow_oversubscribe=allow_oversubscribe) as executor:
             path = play_with_progress(pplan, out, force=force, threads=threads,

@@ -9,21 +9,19 @@ its interval beside the fair share 1/P. :func:`build_panel_sweep_report` reads a
 much, the per-cell effects in a figure and a table. Both only read files.
 
 May import polars, matplotlib, the standard library, :mod:`analysis.panel`,
-:mod:`analysis.sweep.panel_effects` (reading), :mod:`reports.sweep` (page helpers), :mod:`reports.figures`
-and :mod:`simcore` (atomic, errors, registry).
+:mod:`analysis.sweep.panel_effects` (reading), :mod:`analysis.stats` (reading order),
+:mod:`reports.sweep` (page helpers), :mod:`reports.sections` and :mod:`simcore` (atomic, errors, registry).
 """
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 
 import polars as pl
 
 from analysis.panel import panel_table
-from reports.figures.common import render
-from reports.html import _html_table
-from reports.sweep import _img, _meta_table, _page, _publish, _title
+from reports.sections import FigureSet, Section
+from reports.sweep import _meta, _publish, _title
 
 
 def _cell_metric_table(cells: pl.DataFrame) -> pl.DataFrame:
@@ -68,47 +66,80 @@ def seat_share_figure(cells: pl.DataFrame, labels: list[str]):
     return fig
 
 
-def build_panel_report(paths, out: str | Path, force: bool = False) -> Path:
-    """The page of the runs of a panel; returns the path of report.html."""
-    t = panel_table(paths)
+def build_panel_report(paths, out: str | Path, force: bool = False, smallest: dict | None = None,
+                       pdf: bool = False) -> Path:
+    """The page of the runs of a panel; returns the path of report.html. ``smallest``: the smallest
+    differences that matter, by kind (``--smallest-difference``), over the game's: the finding
+    says in how many cells the seat's distance from 1/P is large enough to matter."""
+    t = panel_table(paths, smallest)
     title = f"{_title(t.game)}: a panel of {len(t.labels)} cells"
-    fig = seat_share_figure(t.cells, t.labels)
-    parts = [f"<p style='font-size:1.15em'><b>{html.escape(t.finding)}</b></p>",
-             "<h2 id='cells'>Every cell</h2>" + _html_table(_cell_metric_table(t.cells)),
-             "<h2 id='figure'>Win share by seat, per cell</h2>" + _img(render(fig, "png"), "cells"),
-             "<p class='note'>Each cell is one player count and one line-up, played on its own "
-             "games. Intervals: 95% normal intervals of means over games, each cell on its own (not "
-             "adjusted over the panel); 'in every cell' needs every cell's interval on the same "
-             "side of 1/P.</p>",
-             _meta_table([("runs", "; ".join(sorted(set(t.cells["run"].to_list()))))])]
-    return _publish(Path(out), force, _page(title, parts), {"cells": fig})
+    figs = FigureSet()
+    secs = [Section("cells", "Every cell",
+                    "Each cell is one player count and one line-up, played on its own games. "
+                    "Intervals: 95% normal intervals of means over games, each cell on its own (not "
+                    "adjusted over the panel); 'in every cell' needs every cell's interval on the same "
+                    "side of 1/P; 'large enough to matter' needs the interval on that side and the "
+                    f"estimate at least {100 * t.smallest:g} pp from 1/P (the smallest difference that "
+                    "matters, --smallest-difference).",
+                    tables=[("Every cell", _cell_metric_table(t.cells))]),
+            Section("figure", "Win share by seat, per cell",
+                    figures=figs.add("cells", seat_share_figure(t.cells, t.labels),
+                                     "Every seat's win share per cell with its 95% interval; dashed: 1/P."))]
+    meta = _meta([("game", _title(t.game)), ("cells", str(len(t.labels))),
+                  ("runs", "; ".join(sorted(set(t.cells["run"].to_list()))))])
+    return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=[t.finding])
 
 
-def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = False) -> Path:
-    """The page of a sweep over a panel; returns the path of report.html."""
+def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = False,
+                             smallest: dict | None = None, pdf: bool = False) -> Path:
+    """The page of a sweep over a panel; returns the path of report.html. ``smallest``: the
+    smallest differences that matter, by kind, over the sweep's own and the game's: every effect
+    is worded by it and the tables are in reading order (large enough to matter first, by size)."""
+    from analysis.stats import practical_order
     from analysis.sweep.panel_effects import agreement, headline_metric, panel_effects, read_panel_sweep, sentences
 
     meta = read_panel_sweep(path)
-    effects = panel_effects(path)
+    effects = panel_effects(path, smallest)
     n = len(meta["panel"]["cells"])
     head = headline_metric(effects)
     lines = sentences(effects, n, head)
     if head == "balance" and "seat_win_share_1" in set(effects["metric"].to_list()):
         lines += sentences(effects, n, "seat_win_share_1")
     title = f"{_title(meta['game'])}: a sweep over a panel of {n} cells"
-    fig = effects_figure(effects.filter(pl.col("metric") == head))
+    figs = FigureSet()
     agree = agreement(effects, n).select("parameter", "from", "to", "label", "up", "down", "unchanged", "unclear",
-                                         "smallest", "largest", "same_way_everywhere")
-    table = effects.select("parameter", "from", "to", "cell_label", "label", "delta", "low", "high")
-    parts = ["<ul>" + "".join(f"<li><b>{html.escape(s)}</b></li>" for s in lines) + "</ul>",
-             "<h2 id='figure'>Effect per cell</h2>" + _img(render(fig, "png"), "effects"),
-             "<h2 id='agreement'>Does every cell move the same way?</h2>" + _html_table(agree),
-             "<h2 id='effects'>Every effect in every cell</h2>" + _html_table(table),
-             "<p class='note'>Effects: paired differences between the parameter's first and last "
-             "value within a cell (common random numbers), 95% intervals, each cell on its own; "
-             "shares as fractions (0.01 = 1 pp). Each cell is also an ordinary sweep directory "
-             "(cells/cell-K) with its own sensitivity page.</p>"]
-    return _publish(Path(out), force, _page(title, parts), {"effects": fig})
+                                         "large", "small", "smallest_difference", "smallest", "largest",
+                                         "same_way_everywhere")
+    params = list(dict.fromkeys(effects["parameter"].to_list()))
+    order = practical_order(effects["verdict"].to_list(), effects["delta"].to_numpy(),
+                            effects["smallest"].to_numpy())
+    reading = {int(i): k for k, i in enumerate(order)}
+    table = (effects.with_columns(
+        pl.Series("_p", [params.index(p) for p in effects["parameter"]]),
+        pl.Series("_r", [reading[i] for i in range(effects.height)]))
+        .sort(["_p", "_r"])
+        .select("parameter", "from", "to", "cell_label", "label", "delta", "low", "high", "smallest", "verdict"))
+    secs = [Section("findings", "What moves what, cell by cell",
+                    "Effects: paired differences between the parameter's first and last value within a "
+                    "cell (common random numbers); each cell's effects are one family (simultaneous 95% "
+                    "intervals over every metric, Bonferroni over the parameters, as on a sweep's page), "
+                    "not adjusted over the cells; shares as fractions (0.01 = 1 pp). Verdict: 'clear "
+                    "and large enough to matter' (interval excludes 0, estimate at least the smallest "
+                    "difference that matters: column smallest, --smallest-difference), 'clear but "
+                    "small' or 'not shown'; rows in that order, by size within each. Each cell is also "
+                    "an ordinary sweep directory (cells/cell-K) with its own sensitivity page.",
+                    sentences=lines),
+            Section("figure", "Effect per cell",
+                    figures=figs.add("effects", effects_figure(effects.filter(pl.col("metric") == head)),
+                                     "Each parameter's effect on the headline metric in every cell.")),
+            Section("agreement", "Does every cell move the same way?",
+                    tables=[("Does every cell move the same way?", agree)]),
+            Section("effects", "Every effect in every cell",
+                    tables=[("Every effect in every cell", table)])]
+    rows = _meta([("game", _title(meta["game"])), ("cells", str(n)),
+                  ("varied", "; ".join(v["text"] for v in meta["varies"])),
+                  ("games per variant and cell", f"{meta['games']:,}")])
+    return _publish(Path(out), force, title, rows, secs, figs, pdf)
 
 
 def effects_figure(effects: pl.DataFrame):

@@ -14,7 +14,8 @@ and every trial with its win shares and game length. Both pages are built as
 :func:`reports.pdf.write_pdf`; they only read files and publish atomically (report.html,
 report.pdf, figures/*.png|svg).
 
-May import polars, the standard library, :mod:`analysis.sweep` (metrics, store),
+May import polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.load` (smallest
+differences), :mod:`analysis.sweep` (metrics, store),
 :mod:`analysis.tune.targets`, :mod:`reports.figures`, :mod:`reports.html` (style) and
 :mod:`simcore` (atomic, errors, registry).
 """
@@ -31,6 +32,8 @@ from pathlib import Path
 
 import polars as pl
 
+from analysis import stats
+from analysis.load import smallest_difference
 from analysis.sweep.metrics import sensitivity
 from analysis.sweep.store import read_json
 from reports.figures import sweep as FS
@@ -327,22 +330,16 @@ def met_candidates(trials: pl.DataFrame, tune: dict) -> pl.DataFrame:
     return pl.DataFrame(rows).sort(["Changes", "Relative size", "Objective"])
 
 
-_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
-         2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
-         2.052, 2.048, 2.045, 2.042)
-
-
-def t975(dof: int) -> float:
-    """Student's t 97.5% quantile (a table to 30 degrees of freedom, then 1.96 + 2.4/dof, within
-    0.003 of the exact value; no scipy at run time)."""
-    return _T975[dof - 1] if dof <= 30 else 1.96 + 2.4 / dof
-
-
-def setting_effects(trials: pl.DataFrame, tune: dict, metric: str) -> pl.DataFrame:
+def setting_effects(trials: pl.DataFrame, tune: dict, metric: str, smallest: dict | None = None
+                    ) -> pl.DataFrame:
     """What each setting does to ``metric`` across its range: a linear fit over the trials that
     played the full budget. Those trials play the same games (the search's seed, games 0 … N-1), so
     their differences are paired: noise from the deal cancels, and the fit's residuals measure what
-    is left (noise of the bots' play and curvature). The 95% interval is the fit's t interval."""
+    is left (noise of the bots' play and curvature). The intervals are the fit's t intervals, one
+    family over the settings (Bonferroni: each at 1 − 0.05/k for k settings, so all hold together
+    at 95 %); ``smallest`` (by kind, over the game's own) is the smallest difference that matters,
+    and ``verdict`` words each effect by it (:func:`analysis.stats.practical`). Rows in reading
+    order: large enough to matter first, then clear but small, then not shown; by size within."""
     names = [v["name"] for v in tune["varies"] if v.get("kind") in ("int", "float")]
     if metric not in trials.columns or not names:
         return pl.DataFrame()
@@ -362,20 +359,29 @@ def setting_effects(trials: pl.DataFrame, tune: dict, metric: str) -> pl.DataFra
         cov = s2 * np.linalg.inv(X.T @ X)
     except np.linalg.LinAlgError:
         return pl.DataFrame()
-    tq = t975(dof)
+    tq = stats.t_quantile(float(dof), 1 - 0.05 / len(names))
     unit = "pp" if _is_share(metric) else "turns"
+    small = smallest_difference(tune.get("game"), "share" if _is_share(metric) else "length", smallest)
+    small_shown = 100 * small if _is_share(metric) else small
     rows = []
     for i, v in enumerate([v for v in tune["varies"] if v["name"] in names], start=1):
         span = float(v["hi"]) - float(v["lo"])
         eff, se = coef[i] * span, float(np.sqrt(max(cov[i, i], 0.0))) * span
         rows.append({"parameter": v["name"], "from": v["lo"], "to": v["hi"], "effect": eff,
-                     "low": eff - tq * se, "high": eff + tq * se, "unit": unit, "trials": d.height})
-    return pl.DataFrame(rows).sort(pl.col("effect").abs(), descending=True)
+                     "low": eff - tq * se, "high": eff + tq * se, "unit": unit, "trials": d.height,
+                     "smallest": small_shown,
+                     "verdict": stats.practical(eff, eff - tq * se, eff + tq * se, small_shown)})
+    out = pl.DataFrame(rows)
+    order = stats.practical_order(out["verdict"].to_list(), out["effect"].to_numpy(), small_shown)
+    return out[[int(i) for i in order]]
 
 
 def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False,
-                      pdf: bool = False) -> Path:
-    """The page of a tune's search; returns the path of report.html."""
+                      pdf: bool = False, smallest: dict | None = None) -> Path:
+    """The page of a tune's search; returns the path of report.html. ``smallest``: the smallest
+    differences that matter, by kind, over the game's: the page's one comparison, what each
+    setting does to the target, is worded by it (the verdict and confirmation are about the
+    target's tolerance, not a difference)."""
     tune_dir = Path(tune_dir)
     tune = read_json(tune_dir, "tune.json", "tune")
     trials = pl.read_csv(tune_dir / "trials.csv", infer_schema_length=None) \
@@ -460,16 +466,20 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                             "early by the racing rule; marker size: games played.",
                             figs.add("search", FS.search(trials, metric, _metric_name(metric, game)
                                                          if metric else "", aim), cap)))
-        eff = setting_effects(trials, tune, metric) if metric else pl.DataFrame()
+        eff = setting_effects(trials, tune, metric, smallest) if metric else pl.DataFrame()
         if eff.height:
             lines = [f"Moving {r['parameter']} from {r['from']} to {r['to']} moves "
                      f"{_metric_name(metric, game).rsplit(' (', 1)[0]} by {r['effect']:+.1f} {r['unit']} "
-                     f"({r['low']:+.1f} to {r['high']:+.1f})" for r in eff.iter_rows(named=True)]
+                     f"({r['low']:+.1f} to {r['high']:+.1f}): {r['verdict']}" for r in eff.iter_rows(named=True)]
+            lines.append(f"Intervals simultaneous over the {eff.height} setting(s) (Bonferroni); "
+                         f"{eff['smallest'][0]:g} {eff['unit'][0]} is the smallest difference that "
+                         "matters (--smallest-difference).")
             secs.append(Section(
                 "effects", "What each setting does to the target",
                 "A linear fit of the target metric on the settings over the trials that played the full "
                 "budget: those trials play the same games (the search's seed), so their differences "
-                "are paired and the deal's noise cancels; 95% intervals from the fit. This replaces "
+                "are paired and the deal's noise cancels; intervals from the fit, simultaneous over the "
+                "settings; each effect worded by the smallest difference that matters. This replaces "
                 "Optuna's importance ranking, which a dozen trials cannot estimate (importance.csv "
                 "keeps it).",
                 figs.add("effects", FS.effects(eff, _metric_name(metric, game)),

@@ -23,7 +23,8 @@ the same games). :func:`all_questions` plays every table for any settings (tests
 (:mod:`cli.questions`, which replaced ``balance medievallons-questions``) writes it, and
 ``balance report`` reads it or plays it itself (:mod:`reports.games.medievallons`).
 
-May import numpy, polars, the standard library, :mod:`analysis.questions`, :mod:`simcore.runner`,
+May import numpy, polars, the standard library, :mod:`analysis.questions`, :mod:`analysis.stats`,
+:mod:`analysis.load` (smallest differences), :mod:`simcore.runner`,
 :mod:`simcore.rundir`, :mod:`simcore.errors`, the Médiévallons rules module (never its kernel) and,
 lazily, :mod:`strategies.medievallons` (to look a bot up).
 """
@@ -301,9 +302,28 @@ def check_games(n) -> int:
     return n
 
 
+def card_ablation_verdicts(ct: pl.DataFrame, smallest: dict | None = None) -> pl.DataFrame:
+    """``ct`` (:func:`card_types` with the ablation) with ``smallest`` (the smallest win-share
+    difference that matters: ``smallest`` by kind over the game's own, 1 pp) and ``verdict``: each
+    type's change of its founders' win share worded by size (:func:`analysis.stats.practical_holm`:
+    clear by Holm over the types, "clear and large enough to matter" / "clear but small" / "not
+    shown"; a type founded by under 1 % of the players, before or after, is never shown)."""
+    if "delta_founders_win_share" not in ct.columns:
+        return ct
+    from analysis import stats
+    from analysis.load import smallest_difference
+
+    small = smallest_difference(GAME, "share", smallest)
+    support = np.minimum(ct["founded_share"].to_numpy(), ct["founded_share_after"].fill_null(0.0).to_numpy())
+    verdict = stats.practical_holm(ct["delta_founders_win_share"].fill_null(np.nan).to_numpy(),
+                                   ct["z"].fill_null(np.nan).to_numpy(), small, support=support)
+    return ct.with_columns(pl.lit(small).alias("smallest"), pl.Series("verdict", [str(v) for v in verdict]))
+
+
 def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bool = False,
                       threads: int | None = None,
-                      progress: Callable[[str], None] | None = None) -> Path:
+                      progress: Callable[[str], None] | None = None,
+                      smallest: dict | None = None) -> Path:
     """Play the questions a report shows for the Médiévallons run ``run`` into the directory ``out``.
 
     With the run's rules (rebuilt from run.json ``rules_text``), its seed and its strategy
@@ -314,6 +334,8 @@ def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bo
     settings, and ``for_run``). When nothing can be played (no ``rules_text``, rules that do not
     load) run.json says why in ``not_played`` and no table is written, so a report can say so
     instead of guessing. ``progress`` receives a short text whenever a long step starts.
+    ``smallest`` (``--smallest-difference``, by kind) words the card ablation's changes by size
+    (:func:`card_ablation_verdicts`) and is recorded in run.json ``smallest_difference``.
     """
     say = progress or (lambda _msg: None)
     games = check_games(games)
@@ -351,8 +373,9 @@ def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bo
     say(f"Balance questions: card ablation at {P} players ({variants + 1} decks × {games:,} games)")
     ablation_note = ""
     try:
-        tables["card_types"] = card_types(games, players=P, strategy=strategy, seed=seed, rules=rules,
-                                          plays=plays)
+        tables["card_types"] = card_ablation_verdicts(
+            card_types(games, players=P, strategy=strategy, seed=seed, rules=rules, plays=plays),
+            smallest)
     except UsageError as exc:
         ablation_note = (f"The card ablation was not played: a deck with one copy fewer does not load "
                          f"({exc}).")
@@ -367,7 +390,14 @@ def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bo
         **record, "players": list(counts), "card_players": P, "strategy": strategy,
         "strategy_note": why, "pairs": [list(p) for p in pairs], "ablation": not ablation_note,
         "ablation_note": ablation_note, "seed": seed, "rules_text": text,
+        "smallest_difference": {"share": _smallest_share(smallest)},
         "wall_time_s": round(time.perf_counter() - t0, 2)}, force)
+
+
+def _smallest_share(smallest: dict | None) -> float:
+    from analysis.load import smallest_difference
+
+    return smallest_difference(GAME, "share", smallest)
 
 
 questions_command = questions_for_run    # what `balance questions RUN` plays for this game
@@ -380,7 +410,7 @@ PRINTED = {
     "length_distribution": (),
     "card_types": ("card", "founded_share", "founders_win_share", "founders_std_error",
                    "founders_win_share_after", "delta_founders_win_share", "delta_std_error", "z",
-                   "delta_mean_turns"),
+                   "verdict", "delta_mean_turns"),
     "best_of_three": ("bot", "opponent", "single_round_win_rate", "single_std_error",
                       "match_win_rate", "match_std_error", "mean_rounds"),
 }

@@ -83,14 +83,16 @@ def _play(rules: R.RulesArrays, players: int, games: int, seed: int, strategies,
 
 def event_ablation(games: int, *, players: int = 4, strategies=None, seed: int = 0,
                    rules: R.RulesArrays | None = None, threads: int | None = None,
-                   progress: Callable[[str], None] | None = None) -> pl.DataFrame:
+                   progress: Callable[[str], None] | None = None,
+                   smallest: dict | None = None) -> pl.DataFrame:
     """The total effect of every event card on every seat's win share and score (module docstring).
 
     Rows sorted by ``swing`` (the card's largest |win-share effect|, largest first: how much it
     moves who wins), then seat. Columns: event, name, seat (0-based), fires, win_share_effect,
     win_share_effect_low, win_share_effect_high, score_effect, score_effect_low,
     score_effect_high (simultaneous 95 % intervals over the table), swing, verdict,
-    score_verdict."""
+    score_verdict: each effect worded by size against the smallest difference that matters
+    (``smallest``, by kind, over the game's own: 1 pp of win share, 2 coins)."""
     say = progress or (lambda _m: None)
     rules = rules if rules is not None else R.load()
     P = players
@@ -110,8 +112,8 @@ def event_ablation(games: int, *, players: int = 4, strategies=None, seed: int =
     ms, cs = stats.mean_cov(DS)
     lw, hw, _ = stats.simultaneous(mw, cw)
     ls, hs, _ = stats.simultaneous(ms, cs)
-    verdict = stats.practical(mw, lw, hw, SMALLEST_SHARE)
-    score_verdict = stats.practical(ms, ls, hs, smallest_difference(GAME, "score"))
+    verdict = stats.practical(mw, lw, hw, smallest_difference(GAME, "share", smallest))
+    score_verdict = stats.practical(ms, ls, hs, smallest_difference(GAME, "score", smallest))
     rows = []
     for k, eid in enumerate(ids):
         sl = slice(k * P, (k + 1) * P)
@@ -134,10 +136,12 @@ def check_games(n) -> int:
 
 def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: bool = False,
                      threads: int | None = None,
-                     progress: Callable[[str], None] | None = None) -> Path:
+                     progress: Callable[[str], None] | None = None,
+                     smallest: dict | None = None) -> Path:
     """Play the event ablation for the Middle-Ages run ``run`` (its rules from run.json
     ``rules_text``, its player count, seed and bots) with ``games`` games per deck, and write
-    ``event_ablation.csv`` and run.json into ``out``. Errors (not a Middle-Ages run, no rules
+    ``event_ablation.csv`` and run.json into ``out``; ``smallest`` (``--smallest-difference``, by
+    kind) words the effects and is recorded in run.json ``smallest_difference``. Errors (not a Middle-Ages run, no rules
     text, bots that cannot be rebuilt) are one-line :class:`UsageError` raised before any game."""
     games = check_games(games)
     run = Path(run)
@@ -158,14 +162,15 @@ def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: boo
         raise UsageError(f"{run}: the run's bots cannot be rebuilt here ({exc})") from None
     t0 = time.perf_counter()
     table = event_ablation(games, players=P, strategies=names, seed=seed, rules=rules,
-                           threads=threads, progress=progress)
+                           threads=threads, progress=progress, smallest=smallest)
     return write_dir(out, {"event_ablation": table}, {
         "game": GAME, "command": "questions", "for_run": str(run), "games": games,
         "players": P, "strategies": names, "seed": seed, "rules_name": rules_name,
         "rules_sha256": meta.get("rules_sha256"),
         "intervals": "simultaneous 95% over every card and seat (max-|t|, paired per-game "
                      "differences); one family for win shares, one for scores",
-        "smallest_share_difference": SMALLEST_SHARE,
+        "smallest_share_difference": smallest_difference(GAME, "share", smallest),
+        "smallest_difference": {k: smallest_difference(GAME, k, smallest) for k in ("share", "score")},
         "wall_time_s": round(time.perf_counter() - t0, 2)}, force)
 
 

@@ -2,8 +2,8 @@
 whether a parameter moves every cell the same way (cells whose 95% interval is above 0, below 0, or
 holds 0), the spread of the effects, and a sentence per parameter. Reading only: the reports use it.
 
-May import polars, the standard library, :mod:`simcore.errors` and :mod:`analysis.sweep`
-(metrics, store).
+May import polars, the standard library, :mod:`simcore.errors`, :mod:`analysis.stats` (the
+wording by size) and :mod:`analysis.sweep` (metrics, store).
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from pathlib import Path
 import polars as pl
 
 from simcore.errors import UsageError
+
+from analysis.stats import LARGE, SMALL
 
 from analysis.sweep.store import read_json
 
@@ -24,16 +26,20 @@ def read_panel_sweep(path: str | Path) -> dict:
     return read_json(path, PANEL_SWEEP_JSON, "panel sweep")
 
 
-def panel_effects(path: str | Path) -> pl.DataFrame:
+def panel_effects(path: str | Path, overrides: dict | None = None) -> pl.DataFrame:
     """Every cell's paired effects (:func:`analysis.sweep.metrics.sensitivity`), one row per cell,
-    parameter and metric, with the cell's label and player count."""
+    parameter and metric, with the cell's label and player count, the smallest difference that
+    matters (``smallest``: ``overrides`` by kind over the sweep's own, over the game's) and the
+    effect's wording by size (``verdict``: "clear and large enough to matter", "clear but small",
+    "not shown"; clear by the cell's simultaneous intervals)."""
     from analysis.sweep.metrics import sensitivity
 
     path = Path(path)
     meta = read_panel_sweep(path)
+    overrides = {**(meta.get("smallest_difference") or {}), **(overrides or {})} or None
     frames = []
     for k, (c, d) in enumerate(zip(meta["panel"]["cells"], meta["cells"])):
-        e = sensitivity(path / d).effects
+        e = sensitivity(path / d, overrides).effects
         if e.height:
             frames.append(e.with_columns(pl.lit(k).alias("cell"), pl.lit(c["label"]).alias("cell_label"),
                                          pl.lit(c["players"]).alias("players")))
@@ -44,22 +50,32 @@ def panel_effects(path: str | Path) -> pl.DataFrame:
 
 def agreement(effects: pl.DataFrame, n_cells: int) -> pl.DataFrame:
     """Per parameter and metric: cells whose effect is clearly up (interval above 0), clearly
-    down, unclear; the smallest and largest effect; whether every cell moves the same way."""
+    down, unclear; how many are large enough to matter (``large``) and clear but small
+    (``small``) against ``smallest_difference``; the smallest and largest effect; whether every
+    cell moves the same way. Rows in reading order: parameters whose effect is large enough to
+    matter in more cells first, then by size (the largest |effect| over the smallest difference),
+    never by p-value."""
     g = effects.group_by(["parameter", "from", "to", "metric", "label", "unit", "share"],
                          maintain_order=True).agg(
         pl.len().alias("cells"),
         (pl.col("low") > 0).sum().alias("up"),
         (pl.col("high") < 0).sum().alias("down"),
+        (pl.col("verdict") == LARGE).sum().alias("large"),
+        (pl.col("verdict") == SMALL).sum().alias("small"),
+        pl.col("smallest").first().alias("smallest_difference"),
+        pl.col("delta").abs().max().alias("_size"),
         ((pl.col("low") == 0) & (pl.col("high") == 0)).sum().alias("unchanged"),
         pl.col("delta").min().alias("smallest"),
         pl.col("delta").max().alias("largest"),
         pl.col("cell_label").sort_by("delta").first().alias("smallest_in"),
         pl.col("cell_label").sort_by("delta").last().alias("largest_in"),
     )
-    return g.with_columns(
+    g = g.with_columns(
         (pl.col("cells") - pl.col("up") - pl.col("down") - pl.col("unchanged")).alias("unclear"),
         (((pl.col("up") == n_cells) | (pl.col("down") == n_cells)) & (pl.col("cells") == n_cells))
         .alias("same_way_everywhere"))
+    return g.sort(["metric", "large", "small", "_size"], descending=[False, True, True, True],
+                  maintain_order=True).drop("_size")
 
 
 def headline_metric(effects: pl.DataFrame) -> str:
@@ -83,17 +99,23 @@ def sentences(effects: pl.DataFrame, n_cells: int, metric: str | None = None) ->
         lo, hi = r["smallest"] * scale, r["largest"] * scale
         move = f"moving {r['parameter']} from {r['from']} to {r['to']}"
         what = r["label"]
+        matter = r["smallest_difference"] * scale
+        size = (f": clear and large enough to matter (at least {matter:g}{unit}) in {r['large']}, "
+                f"clear but small in {r['small']} of {n_cells} cells")
         if r["up"] == n_cells:
             out.append(f"{move} raises {what} in every cell ({n_cells} of {n_cells}), but by "
-                       f"{lo:.1f} to {hi:.1f}{unit} ({r['smallest_in']}: least; {r['largest_in']}: most).")
+                       f"{lo:.1f} to {hi:.1f}{unit} ({r['smallest_in']}: least; {r['largest_in']}: most)"
+                       f"{size}.")
         elif r["down"] == n_cells:
             out.append(f"{move} lowers {what} in every cell ({n_cells} of {n_cells}), but by "
-                       f"{-hi:.1f} to {-lo:.1f}{unit} ({r['largest_in']}: least; {r['smallest_in']}: most).")
+                       f"{-hi:.1f} to {-lo:.1f}{unit} ({r['largest_in']}: least; {r['smallest_in']}: most)"
+                       f"{size}.")
         else:
             still = (f", unchanged in {r['unchanged']} (no game's outcome moved)" if r["unchanged"] else "")
             out.append(f"{move} does not move {what} the same way in every cell: up in {r['up']}, "
                        f"down in {r['down']}{still}, unclear in {r['unclear']} of {n_cells} cells; effects "
-                       f"from {lo:+.1f}{unit} ({r['smallest_in']}) to {hi:+.1f}{unit} ({r['largest_in']}).")
+                       f"from {lo:+.1f}{unit} ({r['smallest_in']}) to {hi:+.1f}{unit} ({r['largest_in']})"
+                       f"{size}.")
     return [s[0].upper() + s[1:] for s in out]
 
 

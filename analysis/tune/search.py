@@ -5,9 +5,10 @@ numbers and listed values become Optuna's integer, float and categorical distrib
 its TPE sampler). A candidate is played in rungs — ``min_games``, then ``eta`` times more, up to
 ``max_games`` — each rung adding new games of the same seed (every candidate plays the same games:
 common random numbers), and after each rung the targets are judged with a 95% interval
-(:mod:`analysis.tune.targets`). The racing rule drops a candidate as soon as the lower end of its
-objective's interval is above the upper end of the best full-budget candidate's (it is worse with
-95% confidence), so poor candidates cost ``min_games`` and only promising ones get ``max_games``.
+(:mod:`analysis.tune.targets`). The racing rule drops a candidate as soon as it is shown worse than
+the best full-budget candidate on the same games: the interval of the objective difference built
+from the per-game differences (:func:`analysis.tune.targets.race`, the error spent across the rungs)
+lies above 0; so poor candidates cost ``min_games`` and only promising ones get ``max_games``.
 The search stops after ``trials`` trials or, by default, at the first full-budget candidate whose
 targets are met within 0.8 of their tolerance on the search's games (a margin: the best of many
 candidates judged on the same games looks a little better on them than it is). That candidate is
@@ -148,8 +149,9 @@ class TunePlan:
             "panel": self.panel.to_json() if self.panel is not None else None,
             "aggregate": self.aggregate,
             "racing": ("a candidate is dropped after a rung when it is shown worse than the best "
-                       "full-budget candidate on the same games (paired objective difference, error "
-                       "spent across the rungs: analysis.tune.targets.race; a resumed search plays the "
+                       "full-budget candidate on the same games (the objective difference's interval "
+                       "from the per-game differences, error spent across the rungs: "
+                       "analysis.tune.targets.race; a resumed search plays the "
                        "best's games again); when they cannot be played, when the low end of its "
                        "objective's 95% interval is above the best's high end"
                        if not (self.panel is not None and len(self.panel) > 1) else
@@ -482,8 +484,8 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                 if decision == "drop":
                     trial.set_user_attr("note", f"dropped after {done:,} games: worse than the best "
                                                 f"(trial {best.number}) on the same games by {diff:.2f} "
-                                                f"({dlo:.2f} to {dhi:.2f}, level 1 − 0.05/"
-                                                f"{len(plan.rungs) - 1} per rung)")
+                                                f"({dlo:.2f} to {dhi:.2f}, paired game by game, level "
+                                                f"1 − 0.05/{len(plan.rungs) - 1} per rung)")
                     raise optuna.TrialPruned()
             elif r < len(plan.rungs) - 1 and best is not None and pj.low > best.user_attrs["high"]:
                 trial.set_user_attr("note", f"dropped after {done:,} games: its interval "
@@ -577,6 +579,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         confirm.update(judged[0].to_json())
         if plan.panel is not None:
             confirm["cells"] = cell_rows(pj, plan.panel.cells, [confirm["dir"]], seeds)
+    earlier = [t for t in rejected if t != str(best.number)]
     result = {"best_trial": best.number, "values": values, "settings": sets,
               "search": {"objective": best.user_attrs.get("worst", best.value), "games": best.user_attrs.get("games"),
                          "low": best.user_attrs.get("low"), "high": best.user_attrs.get("high"),
@@ -584,15 +587,17 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
               "confirm": confirm,
               "rejected_by_confirmation": rejected,
               # every confirmation attempt, the failed ones first (issue 29: a pass after k tries
-              # is read with the k tries beside it)
-              "confirmations": [*({"trial": int(t), "met": False, **r} for t, r in rejected.items()),
+              # is read with the k tries beside it); a candidate set aside and read again (every
+              # candidate that met on the search's games missed on fresh ones) is listed once, last
+              "confirmations": [*({"trial": int(t), "met": False, **r} for t, r in rejected.items()
+                                  if t != str(best.number)),
                                 {"trial": best.number, "seed": cseed, "objective": j.objective,
                                  "low": j.low, "high": j.high, "met": j.met,
                                  "dir": str(confirm_dir.relative_to(out))}],
               "met": j.met, "sentence": text + (
-                  f" Confirmation attempt {len(rejected) + 1}: {len(rejected)} earlier candidate(s) "
+                  f" Confirmation attempt {len(earlier) + 1}: {len(earlier)} earlier candidate(s) "
                   "met the target on the search's games but not on fresh ones (listed on the page)."
-                  if rejected else ""),
+                  if earlier else ""),
               "trials": len(finished()),
               "games_played_in_search": int(sum(t.user_attrs.get("games_played",
                                                                   t.user_attrs.get("games", 0)) or 0

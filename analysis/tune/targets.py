@@ -257,16 +257,107 @@ def evaluate(v: VariantData, targets: tuple[Target, ...], seed: int = 777,
     return Judgement(est, low, high, all_met, n, parts)
 
 
-def _race_bounds(candidate: VariantData, incumbent: VariantData, targets: tuple[Target, ...],
-                 level: float) -> tuple[float, float, float, float, float, float]:
-    """(candidate's objective, low, high, incumbent's objective, low, high) on the same games:
-    one simultaneous family at ``level`` over both configurations' columns, with their joint
-    covariance across the paired games, so both objectives' intervals hold together."""
+def band_difference_range(i_low, i_high, d_low, d_high, lo, hi) -> tuple[np.ndarray, np.ndarray]:
+    """Smallest and largest d(i + δ) − d(i) over the box i ∈ [i_low, i_high], δ ∈ [d_low, d_high]
+    (elementwise), d the distance outside the band [lo, hi] (:func:`analysis.stats.band_distance`).
+
+    d is piecewise linear with breaks at the band's edges, so d(i + δ) − d(i) is linear on each
+    piece of the box cut by the lines i = lo, i = hi, i + δ = lo, i + δ = hi, and its extremes lie
+    at the vertices of those pieces: every vertex has i among the box's edges, the band's edges and
+    band edge − δ edge, and δ among the box's edges and band edge − i. Those points, clipped into
+    the box (a clipped point is still in the box), are all evaluated: exact, not an outer bound."""
+    il, ih = np.asarray(i_low, float), np.asarray(i_high, float)
+    dl, dh = np.asarray(d_low, float), np.asarray(d_high, float)
+    with np.errstate(invalid="ignore"):
+        i = np.stack(np.broadcast_arrays(il, ih, lo + 0 * il, hi + 0 * il, lo - dl, lo - dh,
+                                         hi - dl, hi - dh))
+        i = np.clip(i, il, ih)                                            # (8, k)
+        d = np.stack(np.broadcast_arrays(dl + 0 * i, dh + 0 * i, lo - i, hi - i))
+        d = np.clip(d, dl, dh)                                            # (4, 8, k)
+        h = stats.band_distance(i + d, lo, hi) - stats.band_distance(i, lo, hi)
+    h = h.reshape(-1, h.shape[-1])
+    return h.min(axis=0), h.max(axis=0)
+
+
+@dataclass(frozen=True)
+class RaceBounds:
+    """One race look on the same games, from one simultaneous family (:func:`race_bounds`): the
+    candidate's and the incumbent's objectives with their intervals, and the interval of their
+    difference built from the per-game differences. All hold together at the family's level."""
+    candidate: float
+    candidate_low: float
+    candidate_high: float
+    incumbent: float
+    incumbent_low: float
+    incumbent_high: float
+    low: float                  # of candidate − incumbent
+    high: float
+
+    @property
+    def difference(self) -> float:
+        return self.candidate - self.incumbent
+
+
+def race_bounds(candidate: VariantData, incumbent: VariantData, targets: tuple[Target, ...],
+                level: float) -> RaceBounds:
+    """The paired race interval of candidate − incumbent on the same games (the candidate's games
+    and the incumbent's first as many: common random numbers).
+
+    One simultaneous max-|t| family at ``level`` (:func:`analysis.stats.simultaneous`) over the
+    incumbent's columns X_i, the per-game differences D = X_c − X_i *and* the candidate's columns
+    X_c = X_i + D, from their joint covariance across the games (the third block costs a slightly
+    larger critical value and keeps the bound no looser than the unpaired one when the pairing is
+    weak: per-game correlations of 0.5 between start-coin settings 8 coins apart, 0.95 between
+    settings 2 coins apart, measured on 4-seat Middle-Ages). For every column the range
+    of d(x_i + δ) − d(x_i) over the box of the two intervals (:func:`band_difference_range`, d the
+    target's band distance / tolerance). Per target, max_j f_j − max_j g_j (f the candidate's
+    distances, g the incumbent's) is at least f_j − g_j at the incumbent's farthest column j, one
+    of the columns whose interval may be the largest, so at least the smallest lower end over those;
+    and at most the largest upper end over the columns that may be the candidate's farthest. It is
+    intersected with the objectives' own interval difference from the same family (still valid:
+    one event makes both hold), and summed over the targets. When the pairing makes D's interval
+    narrow, this is much narrower than the difference of two objective intervals
+    (:func:`race_interval_unpaired`; docs/sweep.md has the figures)."""
     n = candidate.n_games
     if incumbent.n_games < n:
         raise ValueError(f"the incumbent played {incumbent.n_games} games, fewer than the "
                          f"candidate's {n}: race on the incumbent's games")
-    cols_c, spans, Xc = _matrix(candidate, targets)
+    _, spans, Xc = _matrix(candidate, targets)
+    _, _, Xi = _matrix(incumbent, targets, n)
+    k = Xc.shape[1]
+    mean, cov = stats.mean_cov(np.concatenate([Xi, Xc - Xi, Xc], axis=1))
+    if n < 2:
+        cov = np.zeros((3 * k,) * 2)
+    low, high, _ = stats.simultaneous(mean, cov, level)
+    mi, il, ih = mean[:k], low[:k], high[:k]
+    md, dl, dh = mean[k:2 * k], low[k:2 * k], high[k:2 * k]
+    # the candidate's own columns: their interval, and incumbent + difference (both hold)
+    cl, ch = np.maximum(low[2 * k:], il + dl), np.minimum(high[2 * k:], ih + dh)
+    tot = np.zeros(8)       # candidate est, low, high, incumbent est, low, high, diff low, high
+    for t, (a, b) in zip(targets, spans):
+        blo, bhi = _band(t, candidate.fair)
+        sl = slice(a, b)
+        g_lo, g_hi = stats.band_distance_range(il[sl], ih[sl], blo, bhi)
+        f_lo, f_hi = stats.band_distance_range(cl[sl], ch[sl], blo, bhi)
+        h_lo, h_hi = band_difference_range(il[sl], ih[sl], dl[sl], dh[sl], blo, bhi)
+        maybe_g = g_hi >= g_lo.max()        # may be the incumbent's farthest column
+        maybe_f = f_hi >= f_lo.max()        # may be the candidate's
+        d_low = max(float(h_lo[maybe_g].min()), float(f_lo.max() - g_hi.max()))
+        d_high = min(float(h_hi[maybe_f].max()), float(f_hi.max() - g_lo.max()))
+        fc = float(stats.band_distance(mi[sl] + md[sl], blo, bhi).max())
+        fi = float(stats.band_distance(mi[sl], blo, bhi).max())
+        tot += np.array([fc, f_lo.max(), f_hi.max(), fi, g_lo.max(), g_hi.max(), d_low, d_high]) / t.tol
+    return RaceBounds(*(float(x) for x in tot))
+
+
+def race_interval_unpaired(candidate: VariantData, incumbent: VariantData,
+                           targets: tuple[Target, ...], level: float) -> tuple[float, float, float]:
+    """(difference, low, high) of candidate − incumbent by the construction racing used before the
+    paired one: one simultaneous family over both configurations' columns, then low_c − high_i and
+    high_c − low_i. Valid, but it spends the pairing: kept only to measure what
+    :func:`race_bounds` gains (tests/analysis/test_race_paired.py, benchmarks/bench_race_paired.py)."""
+    n = candidate.n_games
+    _, spans, Xc = _matrix(candidate, targets)
     _, _, Xi = _matrix(incumbent, targets, n)
     k = Xc.shape[1]
     mean, cov = stats.mean_cov(np.concatenate([Xc, Xi], axis=1))
@@ -281,7 +372,8 @@ def _race_bounds(candidate: VariantData, incumbent: VariantData, targets: tuple[
             lo_sum += float(dlo.max()) / t.tol
             hi_sum += float(dhi.max()) / t.tol
         out.append((est, lo_sum, hi_sum))
-    return (*out[0], *out[1])
+    (ec, lc, hc), (ei, li, hi_) = out
+    return ec - ei, lc - hi_, hc - li
 
 
 def race(candidate: VariantData, incumbent: VariantData, targets: tuple[Target, ...], rung: int,
@@ -292,35 +384,35 @@ def race(candidate: VariantData, incumbent: VariantData, targets: tuple[Target, 
     at least as many). Smaller objective is better.
 
     Returns (decision, difference, low, high): the objective difference candidate − incumbent and
-    its interval, at level 1 − α/``rungs`` (the error spent evenly across the rungs, Bonferroni),
-    built from one simultaneous family over both configurations' columns with their joint
-    covariance across the paired games (both objectives' intervals hold together, so the
-    difference lies between low_c − high_i and high_c − low_i). ``"drop"`` when low > 0 (shown
-    worse), ``"better"`` when high < 0 (shown better: the search may take it as the new incumbent,
-    but the final claim is the held-out confirmation's, :func:`evaluate` on fresh games),
-    ``"continue"`` otherwise. Over a whole race, a candidate as good as the incumbent is dropped
-    with probability at most α whatever the rung sizes."""
+    its paired interval (:func:`race_bounds`: one simultaneous family over the incumbent's columns
+    and the per-game differences), at level 1 − α/``rungs`` (the error spent evenly across the
+    rungs, Bonferroni). ``"drop"`` when low > 0 (shown worse), ``"better"`` when high < 0 (shown
+    better: the search may take it as the new incumbent, but the final claim is the held-out
+    confirmation's, :func:`evaluate` on fresh games), ``"continue"`` otherwise. Over a whole race,
+    a candidate as good as the incumbent is dropped with probability at most α whatever the rung
+    sizes."""
     if not 1 <= rung <= rungs:
         raise ValueError(f"rung {rung} outside 1..{rungs}")
-    ec, lc, hc, ei, li, hi_ = _race_bounds(candidate, incumbent, targets, 1 - alpha / rungs)
-    d_low, d_high = lc - hi_, hc - li
-    decision = "drop" if d_low > 0 else ("better" if d_high < 0 else "continue")
-    return decision, ec - ei, d_low, d_high
+    b = race_bounds(candidate, incumbent, targets, 1 - alpha / rungs)
+    decision = "drop" if b.low > 0 else ("better" if b.high < 0 else "continue")
+    return decision, b.difference, b.low, b.high
 
 
 def race_cells(candidates: list[VariantData], incumbents: list[VariantData],
                targets: tuple[Target, ...], rung: int, rungs: int, *, aggregate: str = "worst",
                weights=None, alpha: float = 0.05) -> tuple[str, float, float, float, list[int]]:
     """:func:`race` over a panel: in every cell the candidate and the incumbent on the *same games*
-    of that cell (paired per cell), the error spent across the rungs and split over the cells
-    (level 1 − α/(rungs·cells) per cell, Bonferroni), so that every cell's intervals hold together.
+    of that cell (paired per cell, :func:`race_bounds`), the error spent across the rungs and split
+    over the cells (level 1 − α/(rungs·cells) per cell, Bonferroni), so that every cell's intervals
+    hold together.
 
     ``aggregate="worst"``: the difference of the worst cells, max_k c_k − max_k i_k. It is at least
     c_j − i_j for the incumbent's worst cell j, which is one of the cells whose interval reaches the
     highest low end of the incumbent's cells (the *binding* cells); so its low end is the smallest
-    per-cell low end over those (one binding cell: that cell's difference on its common games, as
-    :func:`race` bounds it). Its high end is symmetric over the candidate's possible worst cells.
-    ``aggregate="mean"``: the weighted mean of the paired per-cell differences.
+    paired low end over those (one binding cell: that cell's paired difference). Its high end is
+    symmetric over the candidate's possible worst cells. Both are intersected with the worst
+    cells' own interval difference (the same family). ``aggregate="mean"``: the weighted mean of
+    the paired per-cell differences.
 
     Returns (decision, difference, low, high, the incumbent's binding cells); decisions as in
     :func:`race`."""
@@ -329,18 +421,20 @@ def race_cells(candidates: list[VariantData], incumbents: list[VariantData],
     if len(candidates) != len(incumbents) or not candidates:
         raise ValueError("one candidate and one incumbent per cell")
     level = 1 - alpha / (rungs * len(candidates))
-    parts = [_race_bounds(c, i, targets, level) for c, i in zip(candidates, incumbents)]
-    ec, lc, hc, ei, li, hi_ = (np.array(x) for x in zip(*parts))
+    parts = [race_bounds(c, i, targets, level) for c, i in zip(candidates, incumbents)]
+    ec, lc, hc, ei, li, hi_, dlo, dhi = (np.array([getattr(p, f) for p in parts]) for f in (
+        "candidate", "candidate_low", "candidate_high", "incumbent", "incumbent_low",
+        "incumbent_high", "low", "high"))
     if aggregate == "worst":
         binding = [k for k in range(len(parts)) if hi_[k] >= li.max()]
         could_be_worst = [k for k in range(len(parts)) if hc[k] >= lc.max()]
-        d_low = min(lc[k] - hi_[k] for k in binding)
-        d_high = max(hc[k] - li[k] for k in could_be_worst)
+        d_low = max(min(dlo[k] for k in binding), lc.max() - hi_.max())
+        d_high = min(max(dhi[k] for k in could_be_worst), hc.max() - li.max())
         diff = float(ec.max() - ei.max())
     elif aggregate == "mean":
         w = np.asarray(weights if weights is not None else [1.0] * len(parts), float)
         w = w / w.sum()
-        d_low, d_high = float(w @ (lc - hi_)), float(w @ (hc - li))
+        d_low, d_high = float(w @ dlo), float(w @ dhi)
         diff = float(w @ (ec - ei))
         binding = list(range(len(parts)))
     else:

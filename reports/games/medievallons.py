@@ -24,7 +24,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.load import RunSet
+from analysis.load import RunSet, smallest_difference
 from reports.figures import medievallons as F
 from reports.sections import FigureSet, Section, pct_column
 from reports.text import best_and_worst, num, pct, pct_ci, pp, pp_ci, pvalue, row_pct_ci, signed
@@ -37,6 +37,7 @@ SECTION_ID = "questions"
 TITLE = "Balance questions (played for this report)"
 SHOWN = ("first_player", "card_types", "best_of_three")     # the question tables a report shows
 _Z = stats.z_quantile()
+SMALLEST_SHARE = 0.01     # 1 pp unless --smallest-difference says otherwise
 
 
 # ---------------------------------------------------------------------------------------------
@@ -164,19 +165,32 @@ def _ablation_rows(ct: pl.DataFrame) -> pl.DataFrame:
                      & (pl.col("founded_share") >= 0.005))
 
 
-def ablation_sentences(ct: pl.DataFrame) -> list[str]:
+def _ablation_verdicts(d: pl.DataFrame, smallest: float) -> np.ndarray:
+    support = np.minimum(d["founded_share"].to_numpy(), d["founded_share_after"].fill_null(0.0).to_numpy())
+    return stats.practical_holm(d["delta_founders_win_share"].to_numpy(), d["z"].to_numpy(), smallest,
+                                support=support)
+
+
+def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> list[str]:
+    """The card ablation in words, by size (issue 29): how many types' founders' win share moves by
+    at least ``smallest`` ("clear and large enough to matter"), clearly by less, or not clearly
+    (Holm over the types); the largest change in reading order (:func:`analysis.stats.practical_order`:
+    wording, then size; never by z)."""
     d = _ablation_rows(ct)
     if d.height == 0:
         return []
-    adj = stats.holm(stats.two_sided_p(d["z"].to_numpy()))
-    k = int((np.nan_to_num(adj, nan=1.0) < 0.05).sum())
-    out = [f"Removing one copy of a type changes its founders' win share significantly for {k} of "
-           f"{d.height} types (Holm-adjusted, 5% family-wise)."]
-    r = d.with_columns(pl.col("z").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
+    v = _ablation_verdicts(d, smallest)
+    large, small = int((v == stats.LARGE).sum()), int((v == stats.SMALL).sum())
+    out = [f"Removing one copy of a type changes its founders' win share by at least {100 * smallest:g} pp "
+           f"(clear and large enough to matter) for {large} of {d.height} types, clearly but by less "
+           f"(clear but small) for {small}, and not clearly for the other {d.height - large - small} "
+           f"(Holm over the types, 5% family-wise)."]
+    order = stats.practical_order(v, d["delta_founders_win_share"].to_numpy(), smallest)
+    r = d.row(int(order[0]), named=True)
     name = card_name(r["card"])
     out.append(f"The largest change: with one {name} fewer ({r['copies_after']} copies), {name} founders "
                f"win {pct(r['founders_win_share_after'])}% instead of {pct(r['founders_win_share'])}%, "
-               f"{_pts(r['delta_founders_win_share'], r['delta_std_error'])}, z = {num(r['z'])}.")
+               f"{_pts(r['delta_founders_win_share'], r['delta_std_error'])}: {v[int(order[0])]}.")
     r = d.with_columns(pl.col("delta_mean_turns").abs().alias("_a")).sort("_a", descending=True).row(
         0, named=True)
     lo = r["delta_mean_turns"] - _Z * r["delta_turns_std_error"]
@@ -202,7 +216,7 @@ def _first_player_rows(fp: pl.DataFrame) -> pl.DataFrame:
         "z": [num(z, 1) for z in fp["z"]]})
 
 
-def _card_rows(ct: pl.DataFrame) -> pl.DataFrame:
+def _card_rows(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> pl.DataFrame:
     def ci(p, se):
         return "" if p is None or p != p or se is None or se != se else _ci(p, se)
 
@@ -221,9 +235,18 @@ def _card_rows(ct: pl.DataFrame) -> pl.DataFrame:
             "Change (pp, 95% interval)": ["" if d is None or se is None or d != d or se != se else _pts(d, se)
                                 for d, se in zip(ct["delta_founders_win_share"], ct["delta_std_error"])],
             "z": ["" if z is None or z != z else num(z) for z in ct["z"]],
+            f"Verdict (Holm over the types; {100 * smallest:g} pp matters)": _card_verdicts(ct, smallest),
             "Change of mean length (turns)": [f"{signed(d)} ± {num(_Z * se, 1)}" for d, se in
                                               zip(ct["delta_mean_turns"], ct["delta_turns_std_error"])]})
     return pl.DataFrame(cols)
+
+
+def _card_verdicts(ct: pl.DataFrame, smallest: float) -> list[str]:
+    """Each type's change worded by size, Holm over the types :func:`_ablation_rows` keeps (the
+    others, founded by almost nobody or without a change, are "not shown")."""
+    keep = _ablation_rows(ct)
+    words = dict(zip(keep["card"].to_list(), _ablation_verdicts(keep, smallest))) if keep.height else {}
+    return [str(words.get(c, stats.NOT_SHOWN)) for c in ct["card"]]
 
 
 def _best_of_three_rows(b3: pl.DataFrame) -> pl.DataFrame:
@@ -288,11 +311,14 @@ def _questions_section(q, rs: RunSet, figs: FigureSet) -> Section:
         return Section(SECTION_ID, TITLE, f"Not played: {q.not_played}", intro_in_pdf=True)
     shown = _shown(q)
     fp, ct, b3 = (shown.get(k) for k in SHOWN)
+    # the report's --smallest-difference over the one balance questions recorded, over 1 pp
+    smallest = smallest_difference(rs.game, "share", {**(q.meta.get("smallest_difference") or {}),
+                                                      **(rs.smallest or {})})
     sentences = ((first_player_sentences(fp) if fp is not None else [])
-                 + (ablation_sentences(ct) if ct is not None else [])
+                 + (ablation_sentences(ct, smallest) if ct is not None else [])
                  + (best_of_three_sentences(b3) if b3 is not None else []))
     fp_lines = first_player_sentences(fp) if fp is not None else []
-    ab_lines = ablation_sentences(ct) if ct is not None else []
+    ab_lines = ablation_sentences(ct, smallest) if ct is not None else []
     b3_lines = best_of_three_sentences(b3) if b3 is not None else []
     names = (figs.add("questions_first_player", F.played_first_player(fp), " ".join(fp_lines))
              + figs.add("questions_ablation", F.played_ablation(ct), " ".join(ab_lines[:3]))
@@ -302,7 +328,7 @@ def _questions_section(q, rs: RunSet, figs: FigureSet) -> Section:
         tables.append(("First-player advantage per player count", _first_player_rows(fp)))
     if ct is not None:
         tables.append((f"Card types at {q.meta.get('card_players', rs.n_players)} players, and with one "
-                       f"copy removed", _card_rows(ct)))
+                       f"copy removed", _card_rows(ct, smallest)))
     if b3 is not None:
         tables.append(("2 players: one round vs best of 3", _best_of_three_rows(b3)))
     return Section(SECTION_ID, TITLE, _intro(q, rs, shown), names, tables, sentences, intro_in_pdf=True)

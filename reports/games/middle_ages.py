@@ -8,7 +8,7 @@ wins, ranked. Everything is read from the ``events``, ``event_seats``, ``tiles``
 ``tile_summary`` and ``domain_pairs`` tables of :func:`analysis.analyse`; a table that is absent
 (a run without those columns) leaves its sentences and section out.
 
-May import polars, :mod:`analysis.load` (types), :mod:`reports.text`, :mod:`reports.sections` and
+May import polars, :mod:`analysis.load` (types, smallest differences), :mod:`analysis.stats`, :mod:`reports.text`, :mod:`reports.sections` and
 :mod:`reports.figures.middle_ages`.
 """
 
@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import polars as pl
 
-from analysis.load import RunSet
+from analysis import stats
+from analysis.load import RunSet, smallest_difference
 from reports.figures import middle_ages as F
 from reports.sections import FigureSet, Section, pct_column
 from reports.text import best_and_worst, num, num_ci, pct, pp, pp_ci, pvalue, row_pct_ci, signed
 
 SECTIONS_AFTER = "seats"
+GAME = "middle-ages"
 QUESTIONS = "balance questions RUN --out DIR"     # writes event_ablation.csv (the event ablation)
 
 
@@ -44,15 +46,36 @@ def _ablation_rows(ab: pl.DataFrame) -> pl.DataFrame:
                 f"{signed(100 * r['win_share_effect'])} ({pp_ci(r['win_share_effect_low'], r['win_share_effect_high'])}), "
                 f"{r['verdict']}")
             rows[f"Seat {r['seat'] + 1}: score"].append(
-                f"{signed(r['score_effect'])} ({num_ci(r['score_effect_low'], r['score_effect_high'])})")
+                f"{signed(r['score_effect'])} ({num_ci(r['score_effect_low'], r['score_effect_high'])}), "
+                f"{r['score_verdict']}")
     return pl.DataFrame(rows)
 
 
-def _ablation_section(q) -> Section | None:
+def worded(ab: pl.DataFrame, overrides: dict | None) -> tuple[pl.DataFrame, float, float]:
+    """``ab`` with ``verdict`` and ``score_verdict`` worded again (:func:`analysis.stats.practical`
+    on each effect and its simultaneous interval) against ``overrides`` (by kind, over the game's
+    own): the page's smallest differences, which may differ from those the table was played with.
+    Returns (table, smallest share, smallest score)."""
+    share = smallest_difference(GAME, "share", overrides)
+    score = smallest_difference(GAME, "score", overrides)
+    v = stats.practical(ab["win_share_effect"].to_numpy(), ab["win_share_effect_low"].to_numpy(),
+                        ab["win_share_effect_high"].to_numpy(), share)
+    sv = stats.practical(ab["score_effect"].to_numpy(), ab["score_effect_low"].to_numpy(),
+                         ab["score_effect_high"].to_numpy(), score)
+    return ab.with_columns(pl.Series("verdict", [str(x) for x in v]),
+                           pl.Series("score_verdict", [str(x) for x in sv])), share, score
+
+
+def _ablation_section(q, rs: RunSet | None = None) -> Section | None:
     ab = q.tables.get("event_ablation")
     if ab is None or ab.height == 0:
         return None
-    top = ab.sort("swing", descending=True).row(0, named=True)
+    # the report's --smallest-difference over the one balance questions recorded, over the game's
+    overrides = {**(q.meta.get("smallest_difference") or {}), **((rs.smallest if rs else None) or {})}
+    ab, share, score = worded(ab, overrides)
+    order = stats.practical_order(ab["verdict"].to_list(), ab["win_share_effect"].to_numpy(), share)
+    top = ab.row(int(order[0]), named=True)
+    n_large = ab.filter(pl.col("verdict") == stats.LARGE)["event"].n_unique()
     games = q.meta.get("games")
     return Section(
         "event_ablation", "Event cards: total effect on who wins (ablation)",
@@ -61,20 +84,29 @@ def _ablation_section(q) -> Section | None:
         "and tile is the same, but doing nothing. The difference (with the card − neutral) of each "
         "seat's win share and final score is the card's total effect, including what it does through "
         "tiles destroyed or restored. Intervals are simultaneous 95% over every card and seat; "
-        "cards are ranked by how much they move who wins. "
+        "cards are ranked by how much they move who wins. Each effect is worded by size: clear and "
+        f"large enough to matter (at least {100 * share:g} pp of win share, {score:g} coins of score), "
+        "clear but small, or not shown (its interval holds 0). "
         + ("Played for this report (balance report --play-questions), kept as questions/*.csv; not "
            "read from the run." if q.played_here else
            f"Read from {q.path} (written by {QUESTIONS}), not from the run."),
         [], [("Event cards by their effect on who wins", _ablation_rows(ab))],
         [f"{top['name']} moves who wins the most: {signed(100 * top['win_share_effect'])} pp for Seat "
          f"{top['seat'] + 1} ({pp_ci(top['win_share_effect_low'], top['win_share_effect_high'])}, "
-         f"{top['verdict']}), by the same deals with the card made neutral."])
+         f"{top['verdict']}), by the same deals with the card made neutral.",
+         f"{n_large} of {ab['event'].n_unique()} event cards move some seat's win share by at least "
+         f"{100 * share:g} pp (clear and large enough to matter)."])
 
 
 def question_files(q, rs: RunSet) -> dict:
-    """The event ablation table the report shows, kept as ``questions/event_ablation.csv``."""
+    """The event ablation table the report shows, kept as ``questions/event_ablation.csv`` (its
+    verdicts worded as the page words them)."""
     ab = q.tables.get("event_ablation")
-    return {"questions/event_ablation.csv": ab} if ab is not None else {}
+    if ab is None:
+        return {}
+    if ab.height:
+        ab = worded(ab, {**(q.meta.get("smallest_difference") or {}), **(rs.smallest or {})})[0]
+    return {"questions/event_ablation.csv": ab}
 
 
 def _slope(r: dict) -> str:
@@ -224,7 +256,7 @@ def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None) -> list[Secti
             [("Tile types (strongest association first)", _tile_rows(t)),
              (f"Top {dp.height} Domain mixes (mixes of at least 0.5% of players)", _domain_rows(dp))]))
     if questions is not None:
-        ab = _ablation_section(questions)
+        ab = _ablation_section(questions, rs)
         if ab is not None:
             secs.insert(0, ab)
     return secs

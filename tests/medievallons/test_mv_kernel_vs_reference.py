@@ -149,3 +149,24 @@ def test_invariant_checker_catches_a_lost_card_and_a_small_guild():
     ws[L.W_PL + L.X_NG] = 1
     K.check_invariants(ws, 4)
     assert ws[L.G_ERROR] == L.E_GUILD_TOO_SMALL
+
+
+@pytest.mark.parametrize("field", ["X_GC", "W_TCNT", "W_NGT"])
+def test_invariant_checker_catches_a_kept_guild_count_out_of_step(field):
+    """The counts the rules keep instead of rescanning the guilds (cards in a player's guilds, cards
+    and guilds of each type on the table) are checked against the guilds: one off is flagged."""
+    from simcore.rng import stream_state
+    from strategies import medievallons as S
+
+    _, rows = S.resolve("balanced", 4)
+    ws, fs = D.new_workspace(RULES, rows)
+    st = np.array([stream_state(np.uint64(1), np.uint64(7))], np.uint64)
+    K.setup_game(st, ws, 4)
+    ws[L.G_STOP], ws[L.G_FORCED], ws[L.G_LIMIT] = 0, -1, 30     # 30 turns: guilds on the table
+    K.play_turns(st, ws, fs, 4, True)
+    assert ws[L.G_ERROR] == 0 and ws[L.W_PL + L.X_NG::L.PLS][:4].sum() > 0
+    typed = [t for t in range(L.TS) if ws[L.W_NGT + t] > 0]
+    slot = {"X_GC": L.W_PL + L.X_GC, "W_TCNT": L.W_TCNT + typed[0], "W_NGT": L.W_NGT + typed[0]}
+    ws[slot[field]] += 1
+    K.check_invariants(ws, 4)
+    assert ws[L.G_ERROR] == L.E_GUILD_COUNTS

@@ -103,10 +103,23 @@ def test_played_sentences_equal_the_csv_tables(mv):
         assert (f"2 players, {r['bot']} vs {r['opponent']}: {100 * r['single_round_win_rate']:.1f}%"
                 in page)
         assert f"→ {100 * r['match_win_rate']:.1f}%" in page
+    # the largest change in reading order (issue 29): clear by Holm over the types, large enough
+    # (1 pp) before clear but small, then by size — never the largest |z|; recomputed here with
+    # statsmodels' Holm from the CSV's z
+    from scipy.stats import norm
+    from statsmodels.stats.multitest import multipletests
+
     ct = pl.read_csv(mv["out"] / "questions" / "card_types.csv")
-    d = ct.filter(pl.col("founded_share") >= 0.005)
-    top = d.with_columns(pl.col("z").abs().alias("a")).sort("a", descending=True).row(0, named=True)
-    assert f"z = {num(top['z'])}." in page
+    d = ct.filter((pl.col("founded_share") >= 0.005) & pl.col("z").is_not_nan()
+                  & pl.col("delta_founders_win_share").is_not_nan())
+    clear = multipletests(2 * norm.sf(d["z"].abs().to_numpy()), method="holm")[0]
+    clear &= (d["founded_share"] >= 0.01).to_numpy() & (d["founded_share_after"] >= 0.01).to_numpy()
+    size = d["delta_founders_win_share"].abs().to_numpy()
+    rank = [0 if c and a >= 0.01 else (1 if c else 2) for c, a in zip(clear, size)]
+    top = d.row(min(range(d.height), key=lambda i: (rank[i], -size[i])), named=True)
+    assert (f"founders win {100 * top['founders_win_share_after']:.1f}% instead of "
+            f"{100 * top['founders_win_share']:.1f}%") in page
+    assert "by at least 1 pp (clear and large enough to matter) for" in page
 
 
 def test_progress_is_reported_while_playing(mv):

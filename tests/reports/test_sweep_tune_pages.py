@@ -103,3 +103,38 @@ def test_met_candidates_order_by_fewest_then_smallest_changes():
     c = met_candidates(trials, tune)
     assert c["Trial"].to_list() == [2, 1, 0]      # one change (x 10→20) before two; trial 3 not full
     assert c["Settings changed"][0] == "a.x: 10 → 20"
+
+
+def test_setting_effects_are_worded_by_the_smallest_difference_in_reading_order():
+    """What each setting does to the target (the tune page's one comparison): simultaneous over the
+    settings, worded by the smallest difference that matters, large ones first — a setting with a
+    large clear effect, one with a small clear effect and one that does nothing, fitted on trials
+    whose target metric is known exactly up to a little noise."""
+    import numpy as np
+
+    from analysis import stats
+
+    rng = np.random.default_rng(0)
+    n = 40
+    x, y, z = rng.uniform(0, 10, n), rng.uniform(0, 10, n), rng.uniform(0, 10, n)
+    share = 0.30 + 0.006 * x + 0.0006 * y + rng.normal(0, 0.0005, n)     # +6 pp and +0.6 pp over 0..10
+    trials = pl.DataFrame({"games": [1000] * n, "a.x": x, "a.y": y, "a.z": z,
+                           "role_win_share_seigneur": share})
+    tune = {"game": "seigneurial", "varies": [{"name": k, "kind": "float", "lo": 0, "hi": 10}
+                                              for k in ("a.z", "a.y", "a.x")]}
+    e = setting_effects(trials, tune, "role_win_share_seigneur")
+    assert e["parameter"].to_list() == ["a.x", "a.y", "a.z"]
+    assert e["verdict"].to_list() == [stats.LARGE, stats.SMALL, stats.NOT_SHOWN]
+    assert e["smallest"][0] == pytest.approx(1.0)              # 1 pp, the default
+    e = setting_effects(trials, tune, "role_win_share_seigneur", {"share": 0.005})
+    assert e["verdict"].to_list()[:2] == [stats.LARGE, stats.LARGE]
+    e = setting_effects(trials, tune, "role_win_share_seigneur", {"share": 0.10})
+    assert e["verdict"].to_list()[:2] == [stats.SMALL, stats.SMALL]
+
+
+def test_tune_page_takes_the_smallest_difference(tune_dir, tmp_path):
+    out = tmp_path / "rep"
+    assert _run(["report", str(tune_dir), "--out", str(out), "--smallest-difference", "win_share=3pp"]) == 0
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", (out / "report.html").read_text(encoding="utf-8")))
+    if "What each setting does to the target" in text:
+        assert "3 pp is the smallest difference that matters" in text

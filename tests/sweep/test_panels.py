@@ -209,12 +209,15 @@ def test_panel_baseline_and_check_decide_every_cell_with_alpha_split_over_the_ce
     assert same.exit_code in (0, 3)
 
 
-def _effects(rows):
+def _effects(rows, smallest: float = 0.01):
     import polars as pl
+
+    from analysis import stats
 
     return pl.DataFrame([{"parameter": "track.goal.4", "from": "8", "to": "12", "metric": "role_win_share_seigneur",
                           "label": "the seigneurs' win share", "unit": "pp", "share": True,
-                          "cell_label": f"cell {k}", "delta": d, "low": lo, "high": hi}
+                          "cell_label": f"cell {k}", "delta": d, "low": lo, "high": hi,
+                          "smallest": smallest, "verdict": stats.practical(d, lo, hi, smallest)}
                          for k, (d, lo, hi) in enumerate(rows)])
 
 
@@ -228,6 +231,16 @@ def test_panel_sweep_sentence_says_every_cell_only_when_every_interval_is_on_one
     a = agreement(mixed, 3).row(0, named=True)
     assert (a["down"], a["up"], a["unchanged"], a["unclear"], a["same_way_everywhere"]) == (1, 0, 1, 1, False)
     assert "not move the seigneurs' win share the same way" in sentences(mixed, 3)[0]
+
+
+def test_panel_sweep_sentence_words_the_cells_effects_by_the_smallest_difference():
+    from analysis.sweep.panel_effects import sentences
+
+    rows = [(-0.02, -0.03, -0.01), (-0.19, -0.21, -0.17), (-0.05, -0.06, -0.04)]
+    assert ("clear and large enough to matter (at least 1 pp) in 3, clear but small in 0 of 3 cells"
+            in sentences(_effects(rows), 3)[0])
+    assert ("clear and large enough to matter (at least 3 pp) in 2, clear but small in 1 of 3 cells"
+            in sentences(_effects(rows, 0.03), 3)[0])
 
 
 def test_check_panel_decides_the_named_cells_of_a_panel_baseline_recorded_with_set(tmp_path, capsys,

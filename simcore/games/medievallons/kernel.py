@@ -23,12 +23,12 @@ from simcore.games.medievallons.layout import (
     A_FOUND, A_PLAY, A_REINFORCE, A_USE, D_ACTION, D_ASSASSIN, D_CHEVALIER, D_FOUND_SIZE,
     D_GIVE_ONE, D_GIVE_TWO, D_MAGICIEN, D_MARCHAND, D_MENDIANT, D_PRETRE, D_PRETRE_TAKE,
     D_REINFORCE_SIZE, D_REINFORCE_TYPE, D_RODEUR, D_SORCIERE, EMPTY_PILE, E_BAD_GUILD,
-    E_CARDS_NOT_CONSERVED, E_GUILD_TOO_SMALL, E_HAND_COUNT, F_STRAT, GF, G_CTX_G, G_CTX_PLAYED,
+    E_CARDS_NOT_CONSERVED, E_GUILD_COUNTS, E_GUILD_TOO_SMALL, E_HAND_COUNT, F_STRAT, GF, G_CTX_G, G_CTX_PLAYED,
     G_CTX_Q, G_CTX_T, G_CUR, G_DISC_N, G_END_RED, G_ERROR, G_FORCED, G_LIMIT, G_LOOK_N, G_NOPT,
     G_OVER, G_PILE_N, G_PLAYED, G_RESHUF, G_SELF_ROW, G_STOP, G_TURNS, G_WINNER, MAXG, MAXP,
     N_STRAT_COLS, PLS, R_COPIES, R_PARAMS, STRAT_PLAYOUT, S_KIND, THIRD_GUILD, TRUNCATED, TS,
-    W_BEST, W_DCNT, W_DISC, W_FOUNDED, W_HAND, W_KNOWN, W_LOOK, W_OPTS, W_PILE, W_PL, W_POWERS,
-    W_RESET_END, W_RULES, X_HANDN, X_NG,
+    W_BEST, W_DCNT, W_DISC, W_FOUNDED, W_HAND, W_KNOWN, W_LOOK, W_NGT, W_OPTS, W_PILE, W_PL,
+    W_POWERS, W_RESET_END, W_RULES, W_TCNT, X_GC, X_HANDN, X_NG,
 )
 from simcore.games.medievallons.rules import (
     ARTISAN, ASSASSIN, BOUFFON, CHEVALIER, ETOILE, MAGICIEN, MARCHAND, MENDIANT, MOINE, NOBLE,
@@ -162,6 +162,14 @@ def move_card(ws, giver, receiver, t):
 # =================================================================================================
 # Guilds (MV-4)
 # =================================================================================================
+@njit(cache=True, inline="always", _nrt=False)
+def guild_count(ws, p, t, k):
+    """k cards of type t (a guild's type, or the Bouffon) joined p's guilds (k < 0: left them):
+    the kept counts X_GC and W_TCNT follow (layout: why they are kept)."""
+    ws[U(W_PL + p * PLS + X_GC)] += k
+    ws[U(W_TCNT + t)] += k
+
+
 @njit(cache=True, _nrt=False)
 def remove_from_guild(ws, P, owner, g, bouffon):
     """One card out of guild g (a Bouffon or a card of its type); the guild breaks below
@@ -175,13 +183,18 @@ def remove_from_guild(ws, P, owner, g, bouffon):
         ws[U(s + 1)] -= 1
         if ws[U(s + 1)] == 0:
             ws[U(s)] = -1
+            ws[U(W_NGT + card)] -= 1
+    guild_count(ws, owner, card, -1)
     if ws[U(s + 1)] + ws[U(s + 2)] < ws[U(W_RULES + R_PARAMS + P_MIN_GUILD)]:
         if ws[U(s)] >= 0 and ws[U(s + 1)] > 0:
             hand_add(ws, owner, ws[U(s)], ws[U(s + 1)])
             kn_public_in(ws, P, owner, ws[U(s)], ws[U(s + 1)])
+            guild_count(ws, owner, ws[U(s)], -ws[U(s + 1)])
+            ws[U(W_NGT + ws[U(s)])] -= 1
         if ws[U(s + 2)] > 0:
             hand_add(ws, owner, BOUFFON, ws[U(s + 2)])
             kn_public_in(ws, P, owner, BOUFFON, ws[U(s + 2)])
+            guild_count(ws, owner, BOUFFON, -ws[U(s + 2)])
         ng = ws[U(W_PL + owner * PLS + X_NG)]
         for h in range(g, ng - 1):
             a = gslot(owner, h)
@@ -303,19 +316,10 @@ def no_target(st, ws, p, played):
 @njit(cache=True, _nrt=False)
 def sorciere_target(st, ws, fs, P, p):
     """MV-5 Sorcière: the power type to copy (a guild's, else a card turned over); -1 for none."""
-    flags = W_BEST             # scratch: which types have a guild on the table
-    for t in range(TS):
-        ws[U(flags + t)] = 0
-    for q in range(P):
-        for g in range(ws[U(W_PL + q * PLS + X_NG)]):
-            u = ws[U(gslot(q, g))]
-            if u >= 0:
-                ws[U(flags + u)] = 1
-    ws[U(flags + SORCIERE)] = 0
     n = 0
-    for t in range(N_TYPES):
+    for t in range(N_TYPES):          # the types of the guilds on the table (W_NGT), ascending
         ws[U(W_OPTS + n)] = t
-        n += ws[U(flags + t)]
+        n += (ws[U(W_NGT + t)] > 0) & (t != SORCIERE)
     if n > 0:
         return ws[U(W_OPTS + ask(st, ws, fs, D_SORCIERE, p, n, P))]
     while True:
@@ -539,6 +543,10 @@ def do_action(st, ws, fs, P, p, code):
         ws[U(s)] = -1 if x == BOUFFON else x
         ws[U(s + 1)] = nt
         ws[U(s + 2)] = nb
+        if x != BOUFFON:
+            ws[U(W_NGT + x)] += 1
+            guild_count(ws, p, x, nt)
+        guild_count(ws, p, BOUFFON, nb)
         ws[U(W_PL + p * PLS + X_NG)] = g + 1
         ws[U(W_FOUNDED + p * TS + x)] += 1
         if g + 1 >= ws[U(W_RULES + R_PARAMS + P_TO_WIN)]:
@@ -581,12 +589,16 @@ def do_action(st, ws, fs, P, p, code):
         if nx > 0:
             hand_add(ws, p, gt, -nx)
             kn_public_out(ws, P, p, gt, nx)
+            if ws[U(s)] < 0:
+                ws[U(W_NGT + gt)] += 1
             ws[U(s)] = gt
             ws[U(s + 1)] += nx
+            guild_count(ws, p, gt, nx)
         if nb > 0:
             hand_add(ws, p, BOUFFON, -nb)
             kn_public_out(ws, P, p, BOUFFON, nb)
             ws[U(s + 2)] += nb
+            guild_count(ws, p, BOUFFON, nb)
         power = ws[U(s)]
     else:   # A_USE
         power = ws[U(gslot(p, x))]
@@ -704,12 +716,8 @@ def finish(ws):
 
 @njit(cache=True, _nrt=False)
 def guild_cards(ws, p):
-    """MV-7: the cards in p's guilds (its score, the second ranking key)."""
-    c = 0
-    for g in range(ws[U(W_PL + p * PLS + X_NG)]):
-        s = gslot(p, g)
-        c += ws[U(s + 1)] + ws[U(s + 2)]
-    return c
+    """MV-7: the cards in p's guilds (its score, the second ranking key; kept in X_GC)."""
+    return ws[U(W_PL + p * PLS + X_GC)]
 
 
 @njit(cache=True, _nrt=False)
@@ -737,7 +745,9 @@ def compare_keys(ws, a, b):
 def check_invariants(ws, P):
     """Debug (``debug=True``, after every turn and at the end): cards conserved (MV-1 deck) per
     type over every zone; guilds >= min_cards and well formed (MV-4); hand sizes agree with the
-    hands. Writes an error code (10+) into ws[G_ERROR]."""
+    hands; the kept guild counts (X_GC, W_TCNT, W_NGT) agree with the guilds. Writes an error code
+    (10+) into ws[G_ERROR]."""
+    check_guild_counts(ws, P)
     cnt = W_BEST           # scratch (free between decisions)
     for t in range(TS):
         ws[U(cnt + t)] = 0
@@ -777,3 +787,26 @@ def check_invariants(ws, P):
         d += ws[U(W_DCNT + t)]
     if d != ws[G_DISC_N]:
         ws[G_ERROR] = E_CARDS_NOT_CONSERVED
+
+
+@njit(cache=True, _nrt=False)
+def check_guild_counts(ws, P):
+    """Debug: X_GC, W_TCNT and W_NGT recounted from the guilds (E_GUILD_COUNTS if they differ;
+    checked first, so that a more specific guild error found later is the one reported)."""
+    cnt = W_BEST           # scratch: [TS] cards per type, then [TS] guilds per type
+    for t in range(2 * TS):
+        ws[U(cnt + t)] = 0
+    for p in range(P):
+        c = 0
+        for g in range(ws[U(W_PL + p * PLS + X_NG)]):
+            s = gslot(p, g)
+            c += ws[U(s + 1)] + ws[U(s + 2)]
+            ws[U(cnt + BOUFFON)] += ws[U(s + 2)]
+            if ws[U(s)] >= 0:
+                ws[U(cnt + ws[U(s)])] += ws[U(s + 1)]
+                ws[U(cnt + TS + ws[U(s)])] += 1
+        if c != ws[U(W_PL + p * PLS + X_GC)]:
+            ws[G_ERROR] = E_GUILD_COUNTS
+    for t in range(TS):
+        if ws[U(cnt + t)] != ws[U(W_TCNT + t)] or ws[U(cnt + TS + t)] != ws[U(W_NGT + t)]:
+            ws[G_ERROR] = E_GUILD_COUNTS

@@ -19,7 +19,7 @@ from simcore.games.medievallons.rules import N_PARAMS, N_TYPES
 # ``fs[F_STRAT:]`` once, so every helper takes ``(st, ws, fs)`` only: each array argument is passed
 # as ~7 machine words, and cutting five arrays to three measurably cheapened every call.
 #
-# MAP of the workspace ws: int64[WS_SIZE = 4520], one per block of games (the playout bot has a
+# MAP of the workspace ws: int64[WS_SIZE = 4552], one per block of games (the playout bot has a
 # second one, ``sc``, to play forward in). p, q = seat (0 … P-1), o = observer seat, t = card type
 # (rules.CARD_TYPES order), g = guild slot of a player (founding order), i / j / k = index.
 #
@@ -52,7 +52,8 @@ from simcore.games.medievallons.rules import N_PARAMS, N_TYPES
 # G_PREP_STAMP    1  24                          stamp of the bot values last prepared      MV-8
 # G_PREP_LEAD     1  25                          1 if those values include F_LEAD           MV-8
 # (unused)        6  26 … 31
-# W_PL           20  p * PLS + X_HANDN | X_NG    hand size | guilds held                    MV-3, 4
+# W_PL           20  p * PLS + X_HANDN | X_NG    hand size | guilds held |                  MV-3, 4
+#                    | X_GC                      cards in its guilds (kept up to date)      MV-7
 # W_HAND         80  p * TS + t                  cards of type t in p's hand                MV-2, 3
 # W_GUILD       160  gslot(p, g) + 0 | 1 | 2     guild g of p: type (-1 = Bouffons only) |  MV-4
 #                    = (p * MAXG + g) * GF       cards of its type | Bouffons
@@ -61,6 +62,9 @@ from simcore.games.medievallons.rules import N_PARAMS, N_TYPES
 # W_KNOWN       400  (o * MAXP + q) * TS + t     cards of type t o has seen in q's hand     MV-8
 # W_DCNT         16  t                           discard pile per type                      MV-6
 # W_LOOK          4  i                           the Magicien's drawn cards                 MV-5
+# W_TCNT         16  t                           cards of type t in guilds on the table     MV-4
+#                                                (a guild's typed cards, and its Bouffons)
+# W_NGT          16  t                           guilds of type t on the table              MV-4, 5
 # -- W_RESET_END: all above is cleared before each game (reset); all below persists
 # W_RULES        64  R_COPIES + t, R_PARAMS +    the rules vector rk (R_SIZE = 33 used),    MV-1 … 7
 #                    P_*, R_NCARDS               copied once per block
@@ -70,6 +74,8 @@ from simcore.games.medievallons.rules import N_PARAMS, N_TYPES
 # W_PILE        256  i (top = last)              draw pile                                  MV-2, 6
 # W_DISC        256  i (top = last)              discard pile                               MV-6
 # W_TRACE      2048  2k, 2k + 1                  decision k: (options offered, choice)      MV-9
+#   W_WORLD    1128  over W_TRACE, in ``sc`` only  the search bot's dealt world: the per-game   MV-8
+#                    (its playouts record nothing)   part, then the draw pile it dealt
 #
 # The float scratch fs: float64[FS_SIZE = 1536], one per block, the deciding bot's values (MV-8):
 # F_GAIN, F_LOSS [TS]; F_PV, F_PVOK [2 x TS]; F_LEAD [MAXP]; F_UNSEEN, F_HIDDEN [TS] (F_SERIAL
@@ -98,7 +104,10 @@ R_SIZE = R_NCARDS + 1
 # arguments: Numba compiles one specialization per *literal* argument value (measured: `decide`
 # once per decision kind, the turn loop three times), which tripled compile time and code size.
 PLS = 4                           # player record stride
-X_HANDN, X_NG = 0, 1
+X_HANDN, X_NG, X_GC = 0, 1, 2
+# Why X_GC, W_TCNT and W_NGT: public standings (public_score, MV-7 keys), the hidden-hand estimate
+# and the Sorcière's choices rescanned every guild of every player at every decision; the rules
+# keep these counts as guilds change instead (check_invariants verifies them in debug mode).
 W_PL = 32
 W_HAND = W_PL + MAXP * PLS        # [MAXP x TS] cards per type in hand
 W_GUILD = W_HAND + MAXP * TS      # [MAXP x MAXG x GF] guilds in founding order
@@ -107,7 +116,9 @@ W_POWERS = W_FOUNDED + MAXP * TS         # [MAXP x TS]
 W_KNOWN = W_POWERS + MAXP * TS           # [observer x holder x TS] cards seen in a hand
 W_DCNT = W_KNOWN + MAXP * MAXP * TS      # [TS] discard pile per type
 W_LOOK = W_DCNT + TS                     # [4] Magicien's drawn cards
-W_RESET_END = W_LOOK + 4                 # everything before here is cleared per game
+W_TCNT = W_LOOK + 4                      # [TS] cards of each type in guilds on the table
+W_NGT = W_TCNT + TS                      # [TS] guilds of each type on the table
+W_RESET_END = W_NGT + TS                 # everything before here is cleared per game
 W_RULES = W_RESET_END                    # [R_SIZE] the rules vector rk, copied once per block
 W_OPTS = W_RULES + 64                    # [MAX_OPTIONS]
 W_BEST = W_OPTS + MAX_OPTIONS            # [MAX_OPTIONS] scratch: tied best options
@@ -115,6 +126,7 @@ W_PILE = W_BEST + MAX_OPTIONS            # [MAXC] draw pile, top = last
 W_DISC = W_PILE + MAXC                   # [MAXC] discard pile, top = last
 W_TRACE = W_DISC + MAXC                  # (n_options, choice) pairs [2 x MAX_TRACE]
 WS_SIZE = W_TRACE + 2 * MAX_TRACE
+W_WORLD = W_TRACE                        # sc only: a dealt world (search.deal_world), over the trace
 
 # ---- float scratch fs (bot values of the deciding player) ---------------------------------------
 F_GAIN = 0                        # [TS] value of receiving a card of each type
@@ -157,6 +169,7 @@ E_CARDS_NOT_CONSERVED = 10
 E_GUILD_TOO_SMALL = 11
 E_HAND_COUNT = 12
 E_BAD_GUILD = 13
+E_GUILD_COUNTS = 14
 ERROR_TEXT = {
     E_NO_OPTION: "a decision was asked with no legal option",
     E_TOO_MANY_OPTIONS: "an option list overflowed the kernel's buffer",
@@ -164,6 +177,7 @@ ERROR_TEXT = {
     E_GUILD_TOO_SMALL: "invariant broken: a guild holds fewer than min_cards cards",
     E_HAND_COUNT: "invariant broken: a hand size disagrees with its cards",
     E_BAD_GUILD: "invariant broken: a guild's type disagrees with its cards",
+    E_GUILD_COUNTS: "invariant broken: the kept guild counts disagree with the guilds",
 }
 
 # Strategy rows (float64[P, N_STRAT_COLS]), one per seat; see configs/medievallons/strategies.toml.
@@ -186,4 +200,5 @@ N_STRAT_COLS = 32
 assert N_PARAMS <= 16 and R_SIZE <= 64, "the rules vector overflows its slots"
 assert N_TYPES <= TS and S_BIAS + N_TYPES <= S_PLAYOUTS, "per-type vectors overflow their stride"
 assert F_STRAT + MAXP * N_STRAT_COLS <= F_SCORE, "the strategy table overflows F_STRAT"
+assert W_WORLD + W_RESET_END + MAXC <= WS_SIZE, "a dealt world overflows the trace region"
 assert len(FEATURES) == S_HURT and len(DECISION_NAMES) == D_SORCIERE + 1

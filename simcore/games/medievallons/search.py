@@ -7,8 +7,8 @@ actions listed in W_OPTS, their count in G_NOPT; the stop the ``playout`` bot us
 with ws[G_FORCED] = j. :func:`search_choice` picks j with the loop of :mod:`simcore.search` and
 these hooks:
 
-- copy a state: the per-game part of the workspace (everything before W_TRACE; ``fs``, the rules
-  and strategy table, is shared);
+- copy a state: the per-game part of the workspace (everything before W_RESET_END, and the discard
+  pile; ``fs``, the rules and strategy table, is shared);
 - re-deal what the seat cannot see (MV-8): the opponents' hands and the draw pile, dealt anew from
   the cards the seat has not seen, keeping in each hand the cards it has seen there and every hand's
   size (:func:`.playout.determinize`, which pools the hidden cards as counts per type, so the deal
@@ -17,6 +17,13 @@ these hooks:
   seat on its own bot, a searching seat on its playout policy (its row's kind is switched to the
   policy's for the duration of the search);
 - the result: the seat's MV-7 win share.
+
+World r of a decision is the same for every option (common random numbers), so
+:func:`search_choice` deals it once (:func:`deal_world`, kept in ``sc``'s trace region W_WORLD:
+playouts record no trace) and each option's playout starts from a copy of it
+(:func:`play_from_world`): ~1,000 words instead of the whole 2,472-word workspace and one
+re-deal per world instead of one per playout. The streams are those of :func:`playout` (the
+contract's hook: a world dealt and one option played), so the decisions are identical.
 
 May import numba, :mod:`simcore.rng`, :mod:`simcore.search` and this game's layout, bots, kernel
 and playout modules; the driver imports it.
@@ -29,9 +36,9 @@ from numba import njit
 from simcore.games.medievallons.bots import strat_row
 from simcore.games.medievallons.kernel import play_turns
 from simcore.games.medievallons.layout import (
-    F_STRAT, G_CUR, G_ERROR, G_FORCED, G_LIMIT, G_NOPT, G_OVER, G_SELF_ROW, G_STOP, G_TRACE_N, G_TURNS,
-    MAX_TRACE,
-    N_STRAT_COLS, STRAT_SEARCH, S_KIND, S_SEARCH, W_TRACE,
+    F_STRAT, G_CUR, G_DISC_N, G_ERROR, G_FORCED, G_LIMIT, G_NOPT, G_OVER, G_PILE_N, G_SELF_ROW,
+    G_STOP, G_TRACE_N, G_TURNS, MAX_TRACE, N_STRAT_COLS, STRAT_SEARCH, S_KIND, S_SEARCH, W_DISC,
+    W_OPTS, W_PILE, W_RESET_END, W_WORLD,
 )
 from simcore.games.medievallons.playout import determinize, position_value
 from simcore.rng import next_u64
@@ -42,15 +49,34 @@ from simcore.search import (
 
 
 @njit(cache=True, _nrt=False)
-def playout(ws, sc, fs, st2, P, seat, j, world, play, depth):
-    """One playout of action j (see the module docstring), ``depth`` turns deep (MV-3 turns, one
-    seat's each; 0: to the end)."""
-    for i in range(W_TRACE):
+def deal_world(ws, sc, st2, P, seat, world):
+    """World ``world`` of a decision: the position of ``ws`` in ``sc`` (its per-game part, the
+    rules, the draw pile) with what ``seat`` cannot see dealt anew from that stream (MV-8), kept
+    in sc[W_WORLD:] (the per-game part, then the dealt draw pile) for :func:`play_from_world`."""
+    for i in range(W_OPTS):             # the per-game part and the rules (constant: copied once)
         sc[i] = ws[i]
-    sc[G_TRACE_N] = MAX_TRACE           # playouts record nothing
+    for i in range(ws[G_PILE_N]):
+        sc[W_PILE + i] = ws[W_PILE + i]
+    sc[G_TRACE_N] = MAX_TRACE           # playouts record nothing (the world lies over the trace)
     sc[G_SELF_ROW] = -1                 # every seat on its own row
     st2[0] = world
     determinize(st2, sc, P, seat)
+    for i in range(W_RESET_END):
+        sc[W_WORLD + i] = sc[i]
+    for i in range(sc[G_PILE_N]):
+        sc[W_WORLD + W_RESET_END + i] = sc[W_PILE + i]
+
+
+@njit(cache=True, _nrt=False)
+def play_from_world(ws, sc, fs, st2, P, seat, j, play, depth):
+    """Action j played in the world :func:`deal_world` left in ``sc``, then the game played on from
+    the stream ``play``, ``depth`` turns deep (0: to the end); the seat's result in [0, 1]."""
+    for i in range(W_RESET_END):
+        sc[i] = sc[W_WORLD + i]
+    for i in range(sc[G_PILE_N]):
+        sc[W_PILE + i] = sc[W_WORLD + W_RESET_END + i]
+    for i in range(ws[G_DISC_N]):       # the discard pile: public, never re-dealt
+        sc[W_DISC + i] = ws[W_DISC + i]
     st2[0] = play
     sc[G_STOP] = 0
     sc[G_FORCED] = j
@@ -62,6 +88,14 @@ def playout(ws, sc, fs, st2, P, seat, j, world, play, depth):
     if sc[G_OVER] == 0:                   # at the horizon: the standing against the best
         return min(max((v + 10.0) / 20.0, 0.0), 1.0)   # opponent, on the playout bot's scale
     return v / 10.0 if v > 0 else 0.0
+
+
+@njit(cache=True, _nrt=False)
+def playout(ws, sc, fs, st2, P, seat, j, world, play, depth):
+    """One playout of action j (see the module docstring), ``depth`` turns deep (MV-3 turns, one
+    seat's each; 0: to the end): the world dealt, the action played, the game played on."""
+    deal_world(ws, sc, st2, P, seat, world)
+    return play_from_world(ws, sc, fs, st2, P, seat, j, play, depth)
 
 
 @njit(cache=True, _nrt=False)
@@ -80,12 +114,15 @@ def search_choice(st, ws, sc, fs, st2, stats, P):
     rows_play_policy(fs, F_STRAT, P, N_STRAT_COLS, S_KIND, S_SEARCH, STRAT_SEARCH, True)
     total = plan(stats, n, playouts, budget)
     spent = 0
+    dealt = -1                          # the world sc holds (flat: r = 0, 1, … in turn)
     while True:
         j, r = next_playout(stats, n, total, spent, select)
         if j < 0:
             break
-        record(stats, j, playout(ws, sc, fs, st2, P, p, j, world_key(base, r), play_key(base, j, r),
-                                  depth))
+        if r != dealt:
+            deal_world(ws, sc, st2, P, p, world_key(base, r))
+            dealt = r
+        record(stats, j, play_from_world(ws, sc, fs, st2, P, p, j, play_key(base, j, r), depth))
         spent += 1
     rows_search_again(fs, F_STRAT, P, N_STRAT_COLS, S_KIND, S_SEARCH, STRAT_SEARCH)
     return best_mean(stats, n)

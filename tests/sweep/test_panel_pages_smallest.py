@@ -1,0 +1,76 @@
+"""--smallest-difference on a panel sweep and on a panel's page (issue 29): `balance sweep --panel`
+records it and words every cell's effect by it; `balance report PANEL_SWEEP --smallest-difference`
+and `balance report --cells RUN … --smallest-difference` word the page by the figure given (the same
+effects are clear whatever the figure: only the wording by size moves)."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import polars as pl
+import pytest
+
+from analysis import stats
+from cli import _run
+from simcore import runner
+
+TINY, HUGE = "win_share=0.001pp,score=0.001,length=0.001", "win_share=99pp,score=100000,length=100000"
+
+
+def _page(out) -> str:
+    text = re.sub(r"<[^>]+>", " ", html.unescape((out / "report.html").read_text(encoding="utf-8")))
+    return re.sub(r"\s+", " ", text)
+
+
+@pytest.fixture(scope="module")
+def panel_sweep(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ps") / "ps"
+    assert _run(["sweep", "--game", "seigneurial", "--lineup", "standard", "--lineup", "random",
+                 "--players", "4", "--vary", "track.start_square=0..3", "--games", "1500",
+                 "--smallest-difference", TINY, "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def test_a_panel_sweep_records_the_smallest_difference_and_words_its_effects(panel_sweep):
+    from analysis.sweep.panel_effects import panel_effects
+
+    meta = json.loads((panel_sweep / "panel_sweep.json").read_text())
+    assert meta["smallest_difference"]["share"] == pytest.approx(0.00001)
+    tiny = panel_effects(panel_sweep)
+    huge = panel_effects(panel_sweep, {"share": 0.99, "score": 1e5, "length": 1e5})
+    clear = (tiny["low"] > 0) | (tiny["high"] < 0)
+    assert clear.any() and (clear == ((huge["low"] > 0) | (huge["high"] < 0))).all()
+    assert (tiny.filter(clear)["verdict"] == stats.LARGE).all()
+    assert (huge.filter(clear)["verdict"] == stats.SMALL).all()
+
+
+def test_the_panel_sweep_page_words_and_orders_its_effects_by_size(panel_sweep, tmp_path):
+    pages = {}
+    for name, text in (("tiny", None), ("huge", HUGE)):
+        out = tmp_path / name
+        assert _run(["report", str(panel_sweep), "--out", str(out),
+                     *(["--smallest-difference", text] if text else [])]) == 0
+        pages[name] = _page(out)
+    assert "clear and large enough to matter (at least 0.001 pp)" in pages["tiny"]
+    assert "clear and large enough to matter (at least 99 pp) in 0," in pages["huge"]
+    words = [w for w in re.findall(r"(clear and large enough to matter|clear but small|not shown)",
+                                   pages["huge"].split("Every effect in every cell", 1)[1])]
+    assert words and stats.LARGE not in words
+    ranks = [stats.VERDICT_ORDER.index(w) for w in words]
+    assert ranks == sorted(ranks), words                    # reading order, never by p-value
+
+
+def test_a_panel_page_says_in_how_many_cells_the_seat_is_far_enough_from_fair(tmp_path):
+    runs = [runner.simulate("seigneurial", games=1500, seed=1, out=tmp_path / f"r{k}", quiet=True,
+                            players=4, strategies=s) for k, s in enumerate(("standard", "random"))]
+    pages = {}
+    for name, text in (("tiny", TINY), ("huge", HUGE)):
+        out = tmp_path / name
+        assert _run(["report", "--cells", *map(str, runs), "--out", str(out),
+                     "--smallest-difference", text]) == 0
+        pages[name] = _page(out)
+    m = re.search(r"by at least 0.001 pp \(clear and large enough to matter\) in (\d) of those (\d)", pages["tiny"])
+    assert m and m.group(1) == m.group(2) != "0", pages["tiny"][:600]
+    assert re.search(r"by at least 99 pp \(clear and large enough to matter\) in 0 of those", pages["huge"])

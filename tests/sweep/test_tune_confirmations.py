@@ -1,0 +1,52 @@
+"""Every confirmation attempt of a tune is reported (issue 29, must-have 3): a candidate that met
+the targets on the search's games but missed on fresh ones is set aside and the search goes on;
+result.json ``confirmations`` lists each attempt once, in order, the verdict sentence counts
+them, and the tune's page shows them all.
+
+The misses are planted: the confirmation's judgement is made to fail (the search's is left alone),
+so every candidate confirmed is set aside until the search runs out of trials or confirmations."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import analysis.tune.search as search
+from analysis.tune.search import MAX_CONFIRMATIONS, plan_tune, run_tune
+from cli import _run
+
+
+def test_every_confirmation_attempt_is_listed_once_in_result_and_on_the_page(tmp_path, monkeypatch):
+    real = search.evaluate
+
+    def missing_on_fresh_games(v, targets, *args, **kwargs):
+        j = real(v, targets, *args, **kwargs)
+        if "confirmations" in str(v.path):
+            j.met = False
+        return j
+
+    monkeypatch.setattr(search, "evaluate", missing_on_fresh_games)
+    plan = plan_tune("middle-ages", varies=["setup.start_coins[0]=0..120:20"],
+                     settings=["setup.start_coins[1]=60"], targets=["seat-balance:40"], seed=3,
+                     trials=8, min_games=400, max_games=800, eta=2, confirm_games=800, players=2,
+                     strategies="random")
+    out = tmp_path / "tune"
+    result = run_tune(plan, out)
+    attempts = result["confirmations"]
+    n = len(attempts)       # until the trials or the confirmations run out
+    assert 3 <= n <= MAX_CONFIRMATIONS, attempts
+    trials = [a["trial"] for a in attempts]
+    assert len(set(trials)) == len(trials) and trials[-1] == result["best_trial"]
+    assert not any(a["met"] for a in attempts) and result["met"] is False
+    rejected = json.loads((out / "rejected.json").read_text())
+    assert [int(t) for t in rejected] == trials[:-1]
+    assert f"Confirmation attempt {n}: {n - 1} earlier" in result["sentence"]
+    for a in attempts:
+        assert (out / a["dir"] / "run.json").is_file()
+    rep = tmp_path / "rep"
+    assert _run(["report", str(out), "--out", str(rep)]) == 0
+    page = re.sub(r"<[^>]+>", " ", html.unescape((rep / "report.html").read_text(encoding="utf-8")))
+    assert f"Every confirmation attempt (the verdict is the last of {n}" in page
+    for t in trials:
+        assert re.search(rf"\b{t}\b", page)
