@@ -25,8 +25,10 @@ of the games) and their decision traces (options offered and option chosen, for 
 must be identical. Exits with status 1 otherwise. Médiévallons: random, collector, balanced,
 saboteur and a mixed line-up of presets at 2-5 players, each also with seat rotation, and the
 planner (playout) bot in one seat against balanced bots, a hundredth of the games. Seigneurial
-(``--game seigneurial --strategies random,standard``): random, standard and each lord preset with
-Censitaire presets at 3-5 players.
+(`--strategies standard,random`): random, standard, every Seigneur preset against standard
+Censitaires, every Censitaire preset beside an even-lord, and a mixed line-up, at 3-5 players,
+plus the records of every game (not only the traces); `--with-search` adds a search4 seat in
+either role (a speed change in the search hooks must leave the search bot's choices unchanged too).
 """
 
 from __future__ import annotations
@@ -151,37 +153,56 @@ def compare_traces_medievallons(old, new, rules, S, games: int) -> list[str]:
 
 
 def compare_traces_seigneurial(old, new, rules, S, games: int) -> list[str]:
-    """Seigneurial line-ups whose decision traces (or outputs) differ between the two kernels:
-    random, the standard line-up and mixed presets of both roles, at 3-5 players."""
+    """Seigneurial line-ups whose decision traces or records differ between the two kernels."""
     differ = []
-    lords, tenants = ["even-lord", "greedy-lord", "harsh-lord"], ["objective", "fair-share",
-                                                                   "dutiful", "hoarder"]
+    lords = ["even-lord", "greedy-lord", "harsh-lord"]
+    tenants = ["fair-share", "objective", "dutiful", "hoarder"]
     for P in (3, 4, 5):
-        lineups = {f"{P}p random": ["random"] * P, f"{P}p standard": ["standard"] * P}
-        for k, lord in enumerate(lords):
-            lineups[f"{P}p {lord} + presets"] = [lord] + [tenants[(k + s) % 4] for s in range(P - 1)]
+        lineups = {f"{P}p {b}": [b] * P for b in ("random", "standard")}
+        lineups.update({f"{P}p {lord}": [lord] + ["standard"] * (P - 1) for lord in lords})
+        lineups.update({f"{P}p {t}": ["even-lord"] + [t] * (P - 1) for t in tenants})
+        lineups[f"{P}p mixed"] = ["harsh-lord"] + (tenants + ["random"])[:P - 1]
+        if WITH_SEARCH:
+            lineups[f"{P}p search Seigneur"] = ["search4"] + ["standard"] * (P - 1)
+            lineups[f"{P}p search Censitaire"] = ["even-lord", "search4"] + ["standard"] * (P - 2)
         for label, lineup in lineups.items():
             _, rows = S.resolve(lineup, P)
-            a = old.run_chunk(rules, P, 0, games, 3, rows, trace_decisions=True)
-            b = new.run_chunk(rules, P, 0, games, 3, rows, trace_decisions=True)
-            if a["trace"] != b["trace"] or any(
-                    not (a[k] == b[k]).all() for k in a if k != "trace"):
+            n = max(games // 20, P) if "search" in label else games
+            a = old.run_chunk(rules, P, 0, n, 3, rows, trace_decisions=True)
+            b = new.run_chunk(rules, P, 0, n, 3, rows, trace_decisions=True)
+            if a["trace"] != b["trace"] or any(not (a[k] == b[k]).all() for k in a if k != "trace"):
                 differ.append(label)
     return differ
+
+
+WITH_SEARCH = False        # --with-search (Seigneurial): also a searching seat (search4) per role
+
+
+CHECKS = {"middle-ages": compare_traces, "medievallons": compare_traces_medievallons,
+          "seigneurial": compare_traces_seigneurial}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rev", default="HEAD~1", help="git revision of the kernel to compare with")
-    ap.add_argument("--game", default="middle-ages", choices=("middle-ages", "medievallons", "seigneurial"))
-    ap.add_argument("--strategies", default="random,balanced")
+    ap.add_argument("--game", default="middle-ages", choices=tuple(CHECKS))
+    ap.add_argument("--strategies", default=None,
+                    help="default: random,balanced (Seigneurial: random,standard)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=3000, help="games per run")
     ap.add_argument("--runs", type=int, default=60, help="runs of each kernel, in shuffled pairs")
     ap.add_argument("--check-traces", action="store_true",
                     help="first check that both kernels make exactly the same decisions")
     ap.add_argument("--trace-games", type=int, default=400)
+    ap.add_argument("--with-search", action="store_true",
+                    help="Seigneurial: the checked line-ups include a search4 Seigneur and a search4 "
+                         "Censitaire (a twentieth of the games; both revisions must have the resumable "
+                         "turn that searches every decision)")
     a = ap.parse_args()
+    global WITH_SEARCH
+    WITH_SEARCH = a.with_search
+    if a.strategies is None:
+        a.strategies = "random,standard" if a.game == "seigneurial" else "random,balanced"
 
     import importlib
 
@@ -201,16 +222,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         old = load_kernel_at(a.rev, Path(tmp))
         if a.check_traces:
-            check = {"middle-ages": compare_traces, "medievallons": compare_traces_medievallons,
-                     "seigneurial": compare_traces_seigneurial}[a.game]
-            differ = check(old, new, rules, S, a.trace_games)
+            differ = CHECKS[a.game](old, new, rules, S, a.trace_games)
             if differ:
                 print(f"decisions differ from {a.rev} for: {', '.join(differ)}")
                 sys.exit(1)
             print(f"decisions identical to {a.rev} ({a.game}: decision traces of every line-up "
-                  f"above x {a.trace_games} games"
-                  + (", 3-5 players)" if a.game == "seigneurial"
-                     else " (rollout / planner: fewer), 2-5 players)"))
+                  f"above x {a.trace_games} games (rollout / planner / search: fewer))")
         print(f"kernel at {a.rev} (old) vs working tree (new): {a.players} players, one thread, "
               f"{a.runs} runs each of {a.games:,} games (pairs in random order), CPU time")
         for strategy in a.strategies.split(","):

@@ -30,6 +30,7 @@ GAMES = ("middle-ages", "medievallons", "seigneurial")
 # Game loops driven from here: (decisions, playouts, options, seconds in search_choice) per game
 # ---------------------------------------------------------------------------------------------
 def _counted(call, stats):
+    stats[:] = 0.0           # plan() clears only the decision's own options: no stale counts
     t = time.process_time()      # CPU time (one thread): the shared machine's load drops out
     j = call()
     dt = time.process_time() - t
@@ -84,9 +85,9 @@ def loop_medievallons(rows, P, games, seed):
     return out
 
 
-def loop_seigneurial(rows, P, games, seed):
+def loop_seigneurial(rows, P, games, seed, kinds=None):
     from simcore.games.seigneurial import driver as D, kernel as K, layout as L, rules as R
-    from simcore.games.seigneurial.search import play_on, search_choice
+    from simcore.games.seigneurial.search import search_choice
     ws = np.zeros(L.W_TRACE + 2 * L.MAX_TRACE, np.int64)
     sc = np.zeros_like(ws)
     fs = np.zeros(L.FS_SIZE, np.float64)
@@ -98,11 +99,16 @@ def loop_seigneurial(rows, P, games, seed):
         K.reset(ws)
         st[0] = stream_state(np.uint64(seed), np.uint64(g))
         K.setup_game(st, ws, P)
-        forced, dec, po, opts, sec = -1, 0, 0, 0, 0.0
-        while play_on(st, ws, fs, P, True, forced, False) == 1:
-            forced, dt, spent, n = _counted(lambda: search_choice(st, ws, sc, fs, st2, stats, P), stats)
+        ws[L.G_STOP] = 1
+        dec, po, opts, sec = 0, 0, 0, 0.0
+        while K.play_turns(st, ws, fs, P, False) == 1:
+            kind = L.DECISION_NAMES[ws[L.G_KIND]]
+            j, dt, spent, n = _counted(lambda: search_choice(st, ws, sc, fs, st2, stats, P), stats)
+            ws[L.G_FORCED] = j
             if n > 1:
                 dec, po, opts, sec = dec + 1, po + spent, opts + n, sec + dt
+                if kinds is not None:
+                    kinds[kind] = kinds.get(kind, 0) + 1
         out.append((dec, po, opts, sec))
     return out
 
@@ -196,9 +202,10 @@ def split_seigneurial(rows, P, seed):
     D.load_block(ws, fs, D.pack_rules(R.load()), rows)
     st = np.array([stream_state(np.uint64(seed), np.uint64(0))], np.uint64)
     K.setup_game(st, ws, P)
-    H.play_on(st, ws, fs, P, True, -1, False)
-    depth = int(rows[0, L.S_SEARCH + 2]) // 8
-    seat = 0 if ws[L.W_PL + H.X_STAGE] == 2 else int(ws[L.W_PL + H.X_STAGE_P] // 2)
+    ws[L.G_STOP] = 1
+    K.play_turns(st, ws, fs, P, False)
+    seat = int(ws[L.G_DECIDER])
+    depth = int(rows[seat, L.S_SEARCH + 2]) // 8
     rows_play_policy(fs, L.F_STRAT, P, L.N_STRAT_COLS, L.S_KIND, L.S_SEARCH, L.KIND_SEARCH, False)
 
     W_TRACE, playout, redeal = L.W_TRACE, H.playout, H.redeal
@@ -275,7 +282,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--game", choices=GAMES, action="append")
-    ap.add_argument("--bot", default="search16")
+    ap.add_argument("--bot", default="search16", help="a preset or FILE:NAME (e.g. a horizon = 0 table)")
     ap.add_argument("--seat", type=int, default=0, help="the searching seat (0 = first)")
     a = ap.parse_args()
     from simcore import games as registry
@@ -287,8 +294,10 @@ def main() -> None:
         lineup[a.seat] = a.bot
         gps, gpc, rows = runner_games_per_s(game, lineup, a.games, a.repeats)
         LOOPS[game](rows, 4, 1, 6)            # compile the loop's functions
+        kinds: dict[str, int] = {}
         t = time.process_time()
-        per = LOOPS[game](rows, 4, max(20, a.games // 4), 7)
+        per = (LOOPS[game](rows, 4, max(20, a.games // 4), 7, kinds) if game == "seigneurial"
+               else LOOPS[game](rows, 4, max(20, a.games // 4), 7))
         wall = time.process_time() - t          # CPU time, as the search time it is compared with
         dec = sum(x[0] for x in per)
         po = sum(x[1] for x in per)
@@ -301,6 +310,9 @@ def main() -> None:
               f"driven loop: {dec / n:.1f} searched decisions/game, {opts / max(dec, 1):.1f} options "
               f"and {po / max(dec, 1):.0f} playouts per decision; {dec / sec:,.0f} decisions/s, "
               f"{po / sec:,.0f} playouts/s in search; {sec / wall:.0%} of the loop's time in search")
+        if kinds:
+            print(f"{'':13s} searched decisions per game by kind: " + ", ".join(
+                f"{k} {v / n:.2f}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1])))
         w, c = split(game, rows)
         print(f"{'':13s} one playout {w:.1f} µs, of which the copy and re-deal {c:.1f} µs ({c / w:.0%})")
 

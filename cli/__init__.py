@@ -9,6 +9,12 @@ signal during that cleanup is ignored. Every output claimed by the command is re
 (:func:`simcore.atomic.release_claims`). ``simulate`` is also a console script
 of its own (:func:`simulate_main`).
 
+Start-up: importing this package registers no command. :func:`main` imports only the command
+module of the command asked for (:data:`COMMAND_MODULE`; every module for ``--help``, a command
+the table does not list, or a mistyped one), :func:`simulate_main` only :mod:`cli.simulate`, and
+``cli.app`` (for tests and Python callers) is the application with every command. A command
+module imports its heavy dependencies inside the command.
+
 The top layer of the data path (see pyproject.toml's import-linter contract): the only package that
 may import every other one, lazily inside commands where the import is heavy.
 """
@@ -24,7 +30,7 @@ import typer
 
 from simcore.errors import Interrupted, UsageError
 
-app = typer.Typer(
+_app = typer.Typer(
     name="balance",
     help="Monte Carlo balance analysis for tabletop games.",
     no_args_is_help=True,
@@ -40,7 +46,7 @@ def _print_version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
+@_app.callback()
 def _root(version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
                                        help="Print the toolkit's version and exit.")) -> None:
     """Monte Carlo balance analysis for tabletop games."""
@@ -50,20 +56,54 @@ _COMMAND_MODULES = ("simulate", "report", "export", "check", "tables", "strategi
                     "ladder", "sweep", "tune", "questions", "replay", "skill")
 
 
-def _register_all() -> None:
+# command name → the module registering it: `balance <command>` imports that module only (a test
+# checks the table against what every module registers). The commands a game's spec adds
+# (cli.tables) are not listed (no module of the command line names a game): they, like any
+# name not listed here, register every module.
+COMMAND_MODULE = {"simulate": "simulate", "report": "report", "export": "export",
+                  "baseline": "check", "check": "check", "strategies": "strategies",
+                  "golden": "golden", "games": "games", "ladder": "ladder", "sweep": "sweep",
+                  "tune": "tune", "questions": "questions", "replay": "replay", "skill": "skill"}
+_registered: set[str] = set()
+
+
+def _register(names) -> typer.Typer:
     import importlib
 
-    for name in _COMMAND_MODULES:
+    for name in names:
+        if name in _registered:
+            continue
         try:
             mod = importlib.import_module(f"cli.{name}")
         except ModuleNotFoundError as exc:
             if exc.name == f"cli.{name}":
+                _registered.add(name)
                 continue  # that command group is not part of this build
             raise
-        mod.register(app)
+        mod.register(_app)
+        _registered.add(name)
+    return _app
 
 
-_register_all()
+def _register_all() -> typer.Typer:
+    return _register(_COMMAND_MODULES)
+
+
+def _app_for(argv: list[str] | None) -> typer.Typer:
+    """The application with the command module ``argv`` asks for registered (every module when
+    it names no command in :data:`COMMAND_MODULE`: ``--help``, ``--version``, a typo)."""
+    args = list(argv or [])
+    first = args[0] if args else None
+    module = COMMAND_MODULE.get(first) if first is not None else None
+    if module is None or len(_registered) == len(_COMMAND_MODULES):
+        return _register_all()
+    return _register([module])
+
+
+def __getattr__(name: str):
+    if name == "app":                 # `from cli import app`: every command
+        return _register_all()
+    raise AttributeError(f"module 'cli' has no attribute {name!r}")
 
 
 def _simulate_app() -> typer.Typer:
@@ -137,7 +177,9 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
 
 def _dispatch(argv, prog, target) -> int:
     try:
-        rv = (target or app)(args=argv, prog_name=prog, standalone_mode=False)
+        command = typer.main.get_command(target or _app_for(argv))
+        _plain_options(command)
+        rv = command(args=argv, prog_name=prog, standalone_mode=False)
         if isinstance(rv, int):   # click returns typer.Exit's code in non-standalone mode
             return rv
     except UsageError as exc:
@@ -177,6 +219,130 @@ def _dispatch(argv, prog, target) -> int:
         print("error: out of memory (try fewer games per chunk: --chunk-size)", file=sys.stderr)
         return 1
     return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Options without pydantic: Typer 0.29 converts every option's value through a pydantic
+# TypeAdapter (0.1 s of CPU at every start to import pydantic and build them); the plain values
+# a designer types (a string, a whole number, a path, a flag, a repeated string) are converted
+# here as Typer's adapters convert them, and anything else (a bad number, a choice, a range) still
+# goes through Typer's own adapter, so its messages are unchanged.
+# ---------------------------------------------------------------------------------------------
+
+_WHOLE = None
+
+
+def _plain_type(annotation):
+    """``annotation`` without Optional[...], or None when it is not str, int, bool, Path or a list
+    of str or of Path."""
+    import typing
+    from pathlib import Path
+
+    origin = typing.get_origin(annotation)
+    if origin is typing.Union or type(annotation).__name__ == "UnionType":
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) != 1:
+            return None
+        annotation = args[0]
+        origin = typing.get_origin(annotation)
+    if origin is list and typing.get_args(annotation) == (str,):
+        return "list[str]"
+    if origin is list and typing.get_args(annotation) == (Path,):
+        return "list[Path]"
+    return annotation if annotation in (str, int, bool, Path) else None
+
+
+def _plain_options(command) -> None:
+    """Give every option of ``command`` (and of its subcommands) whose type is plain a
+    converter that needs no pydantic (:class:`_PlainValue`)."""
+    commands = [command]
+    while commands:
+        cmd = commands.pop()
+        commands.extend(getattr(cmd, "commands", {}).values())
+        for param in getattr(cmd, "params", ()):
+            _plain_option(param)
+        if hasattr(cmd, "get_help_option"):      # --help is made when the command line is parsed
+            cmd.get_help_option = _with_plain_option(cmd.get_help_option)
+
+
+def _with_plain_option(get_help_option):
+    def wrapper(ctx):
+        option = get_help_option(ctx)
+        if option is not None:
+            _plain_option(option)
+        return option
+    return wrapper
+
+
+def _plain_option(param) -> None:
+    desc = getattr(param, "type_descriptor", None)
+    if desc is None or getattr(param, "_runtime_param", 1) is not None:
+        return
+    info = desc.parameter_info
+    if desc.file_annotation is not None or getattr(info, "parser", None) is not None \
+            or desc.is_ranged or desc.is_choice:
+        return
+    kind = _plain_type(desc.annotation)
+    if kind is not None:
+        param._runtime_param = _PlainValue.make(desc, kind)
+
+
+class _PlainValue:
+    """Typer's runtime conversion of a plain option (see above): the value as Typer's adapter
+    would return it, or, for anything this does not recognise, Typer's adapter itself."""
+
+    @staticmethod
+    def make(desc, kind):
+        from typer._coercion import RuntimeParam, build_runtime_param
+
+        class Plain(RuntimeParam):
+            def _coerce_value(self, value, param, ctx):
+                done, out = _plain_value(kind, value, desc, param, ctx)
+                if done:
+                    return out
+                return build_runtime_param(desc)._coerce_value(value, param=param, ctx=ctx)
+
+        return Plain(parameter_info=desc.parameter_info, annotation=desc.annotation)
+
+
+def _plain_value(kind, value, desc, param, ctx):
+    """(True, converted value) when ``value`` is a plain value of ``kind``; (False, None) to
+    leave it to Typer's adapter."""
+    import re
+    from pathlib import Path
+
+    global _WHOLE
+    if kind is str and isinstance(value, str):
+        return True, value
+    if kind is bool and isinstance(value, bool):
+        return True, value
+    if kind is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return True, value
+        if _WHOLE is None:
+            _WHOLE = re.compile(r"-?(0|[1-9][0-9]{0,17})")
+        if isinstance(value, str) and _WHOLE.fullmatch(value):
+            return True, int(value)
+    if kind == "list[str]" and isinstance(value, (list, tuple)) \
+            and all(isinstance(v, str) for v in value):
+        return True, list(value)
+    if kind is Path and isinstance(value, str) and value:
+        from typer._param_types import coerce_cli_path
+
+        info = desc.parameter_info
+        if info.path_type not in (None, Path):
+            return False, None
+        return True, coerce_cli_path(Path(value), info, path_type=Path, param=param, ctx=ctx)
+    if kind == "list[Path]" and isinstance(value, (list, tuple)) \
+            and all(isinstance(v, str) and v for v in value):
+        from typer._param_types import coerce_cli_path
+
+        info = desc.parameter_info
+        if info.path_type not in (None, Path):
+            return False, None
+        return True, [coerce_cli_path(Path(v), info, path_type=Path, param=param, ctx=ctx)
+                      for v in value]
+    return False, None
 
 
 def main(argv: list[str] | None = None) -> None:

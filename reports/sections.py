@@ -334,10 +334,14 @@ def replay_line(rs: RunSet, t: dict) -> str | None:
     spec = spec_for(rs.game)
     if spec is None or len(rs.paths) != 1:
         return None
-    from simcore.replay import can_replay     # reads the game's modules; plays nothing
+    # a game whose reference engine replays the kernel's recorded decisions (simcore.replay.
+    # can_replay's first case) needs no import here; only a game replayed by its reference's own
+    # hook has simcore.replay look for it (that imports Numba: 0.3 s of a report's start)
+    if not (spec.reference and spec.strategies is not None):
+        from simcore.replay import can_replay     # reads the game's modules; plays nothing
 
-    if not can_replay(spec):
-        return None
+        if not can_replay(spec):
+            return None
     if not (rs.paths[0] / "players.parquet").is_file():
         return None
     if "roles" in t:

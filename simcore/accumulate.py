@@ -499,7 +499,11 @@ class RunStats:
         R, S = mat(lay["rank"]), mat(lay["score"])
         Rg = np.asarray(pc[lay["rank"]])
         Sg = np.asarray(pc[lay["score"]])
-        strat_g = _strategy_index(pc["strategy"], lay["strategies"])
+        from simcore.contract import strategy_codes
+
+        strat_g = strategy_codes(chunk, lay["strategies"])
+        if strat_g is None:
+            strat_g = _strategy_index(pc["strategy"], lay["strategies"])
         strat = np.ascontiguousarray(strat_g.reshape(G, P).T)
         seat = np.broadcast_to(np.arange(P, dtype=np.int64)[:, None], (P, G))
         seat_g = np.tile(np.arange(P, dtype=np.int64), G)

@@ -31,7 +31,9 @@ among them ``numba.np.arraymath``, which asks whether BLAS is available by impor
 ``scipy.linalg`` (0.13 s of CPU here, 0.3-0.6 s under load; a tenth of a small run's process, for
 kernels that use no linear algebra). :func:`skip_blas_probe` answers that question from whether
 scipy is installed, without importing it; a jitted function that does use BLAS still imports
-scipy when it compiles (Numba's own ``ensure_blas``, restored afterwards). And
+scipy when it compiles (Numba's own ``ensure_blas``, restored afterwards). Loading cached code
+needs none of those registries at all (:func:`load_cache_without_registries`: 0.08-0.13 s less
+of every run's start; only a compilation loads them, and the probe is skipped then). And
 :func:`njit_on_demand` gives a jitted function its one explicit signature without compiling (or
 loading from the cache) at import: ``@njit(sig)`` loads every such function's machine code when its
 module is imported (0.03-0.05 s each here), although a caller loaded from the cache already holds
@@ -259,7 +261,49 @@ def skip_blas_probe() -> None:
         linalg.ensure_blas = real
 
 
-skip_blas_probe()
+# ---------------------------------------------------------------------------------------------
+# Start-up: loading cached machine code without Numba's registries of implementations
+# ---------------------------------------------------------------------------------------------
+
+def _load_overload_light(self, sig, target_context):
+    """Numba's ``Cache.load_overload`` without its ``target_context.refresh()``: only the
+    reference-counting runtime (NRT) the loaded code calls is initialised. The refresh imports
+    and installs every implementation registry (array maths, random, typed containers, the
+    typing templates of every ``@overload``: 0.2-0.3 s of CPU with the BLAS probe, at the start
+    of every run), which only a compilation reads; loading object code from the cache reads none
+    of it, and every compilation refreshes the contexts itself (Numba's ``CompilerBase``), so a
+    function compiled later in the same process sees them all."""
+    from numba.core.runtime import rtsys
+
+    rtsys.initialize(target_context)
+    with self._guard_against_spurious_io_errors():
+        return self._load_overload(sig, target_context)
+
+
+def _load_registries_without_blas_probe(self):
+    skip_blas_probe()
+    return _load_registries(self)
+
+
+_load_registries = None
+
+
+def load_cache_without_registries() -> None:
+    """Load cached functions without Numba's registries (:func:`_load_overload_light`), and move
+    :func:`skip_blas_probe` to the first time they are loaded (a compilation): importing
+    ``numba.np.arraymath`` for the probe is itself part of the registries' cost (idempotent; runs
+    on import)."""
+    global _load_registries
+    from numba.core import cpu
+
+    if caching.Cache.load_overload is not _load_overload_light:
+        caching.Cache.load_overload = _load_overload_light
+    if cpu.CPUContext.load_additional_registries is not _load_registries_without_blas_probe:
+        _load_registries = cpu.CPUContext.load_additional_registries
+        cpu.CPUContext.load_additional_registries = _load_registries_without_blas_probe
+
+
+load_cache_without_registries()
 
 
 def njit_on_demand(signature: str, **options):

@@ -33,7 +33,8 @@ from simcore import accumulate
 from simcore import games as registry
 from simcore import rundir
 from simcore.atomic import input_paths
-from simcore.contract import ChunkResult, PreparedRun, arrow_column, check_chunk, strings
+from simcore.contract import (ChunkResult, PreparedRun, arrow_column, check_chunk, strategy_codes,
+                              strings)
 from simcore.errors import UsageError
 from simcore.options import check_chunk_size, check_seed, check_threads, parse_games, set_threads  # noqa: F401
 
@@ -283,13 +284,28 @@ def make_part(prep: PreparedRun, chunk: ChunkResult, first: int, n: int, plan: P
               kernel_s: float = 0.0) -> Part:
     """A played chunk's :class:`Part` (tables and sufficient statistics)."""
     check_chunk(prep, chunk, n, plan.player_columns)   # dtypes and ranges, before any cast
+    P = prep.n_players
     by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
-    by_seat.add(chunk.players, np.tile(np.arange(prep.n_players), n))
     by_strategy, extras = None, {}
+    labels = list(dict.fromkeys(prep.strategy_names))
+    key = strategy_codes(chunk, labels) if plan.full_summaries else None
+    period = P * prep.games_per_deal
+    if n % prep.games_per_deal == 0 and (key is None and not plan.full_summaries
+                                         or key is not None and _repeats(key, period)):
+        # the rows repeat a pattern of `period` (rotation, seat) cells: each column summed per
+        # cell once, then per seat and per strategy from the cells
+        cells = CellSums(chunk.players, by_seat.columns, period)
+        by_seat.add_cells(cells, np.arange(period) % P)
+        if plan.full_summaries:
+            by_strategy = GroupSummary("strategy", labels, prep.summary_columns)
+            by_strategy.add_cells(cells, key[:period])
+    else:
+        by_seat.add(chunk.players, np.tile(np.arange(P), n))
+        if plan.full_summaries:
+            by_strategy = GroupSummary("strategy", labels, prep.summary_columns)
+            by_strategy.add(chunk.players, key if key is not None
+                            else _strategy_key(chunk.players["strategy"], labels))
     if plan.full_summaries:
-        labels = list(dict.fromkeys(prep.strategy_names))
-        by_strategy = GroupSummary("strategy", labels, prep.summary_columns)
-        by_strategy.add(chunk.players, _strategy_key(chunk.players["strategy"], labels))
         for name, make in prep.extra_summaries.items():
             acc = extras[name] = make()
             acc.add(chunk)
@@ -305,6 +321,14 @@ def make_part(prep: PreparedRun, chunk: ChunkResult, first: int, n: int, plan: P
         stats.add(chunk)
     return Part(first, n, players, _table(chunk.games, prep.games_schema), by_seat, by_strategy,
                 extras, kernel_s, stats)
+
+
+def _repeats(key: np.ndarray, period: int) -> bool:
+    """``key`` (one value per row) repeats its first ``period`` values all the way."""
+    if period <= 0 or len(key) % period:
+        return False
+    k = key.reshape(-1, period)
+    return bool((k == k[0]).all())
 
 
 def stats_layout(prep: PreparedRun) -> dict:
@@ -506,6 +530,19 @@ class GroupSummary:
         self.outright += np.bincount(key, weights=(w == 1.0), minlength=g).astype(np.int64)
         self.shared += np.bincount(key, weights=(w > 0) & (w < 1.0), minlength=g).astype(np.int64)
 
+    def add_cells(self, cells: "CellSums", key_of_cell: np.ndarray) -> None:
+        """:meth:`add` from a chunk's per-cell sums (:class:`CellSums`): ``key_of_cell[j]`` is
+        the group of cell j. The same sums as :meth:`add` of the rows (exactly for integer
+        columns; a float column's sum is added in another order)."""
+        g = len(self.labels)
+        key = np.asarray(key_of_cell, np.int64)
+        self.n += np.bincount(key, weights=cells.n, minlength=g).astype(np.int64)
+        for c in self.columns:
+            self.sums[c] += np.bincount(key, weights=cells.sums[c], minlength=g)
+            self.sq[c] += np.bincount(key, weights=cells.sq[c], minlength=g)
+        self.outright += np.bincount(key, weights=cells.outright, minlength=g).astype(np.int64)
+        self.shared += np.bincount(key, weights=cells.shared, minlength=g).astype(np.int64)
+
     def merge(self, part: "GroupSummary") -> None:
         """Add a part's sums (:class:`Part`): the same additions :meth:`add` makes."""
         self.n += part.n
@@ -530,6 +567,36 @@ class GroupSummary:
             cols[f"{c}_sum"] = arrow_column(self.sums[c], pa.float64())
             cols[f"{c}_sq_sum"] = arrow_column(self.sq[c], pa.float64())
         return pa.table(cols)
+
+
+class CellSums:
+    """A chunk's player columns summed per cell of its repeating row pattern: the rows are
+    game-major with ``period`` rows per pattern (the seats of a game, or of a deal's games with
+    rotated seats), so row i is cell ``i % period``. Integer columns are summed in int64 (exact,
+    in any order), float columns (win shares) in float64; then :meth:`GroupSummary.add_cells`
+    gathers the cells into seats or strategies. One pass over each column instead of a
+    weighted ``bincount`` over every row for every grouping (summary.parquet's sums per seat and
+    per strategy, a mixed 4-player Middle-Ages line-up: 96 → 53 ms of CPU per chunk of 131,072
+    games, 0.73 → 0.40 s per 1e6 games, best of 5 on a loaded machine)."""
+
+    def __init__(self, players: dict[str, Any], columns: tuple[str, ...], period: int) -> None:
+        rows = len(np.asarray(players[columns[0]]))
+        self.n = np.full(period, rows // period, np.float64)
+        self.sums: dict[str, np.ndarray] = {}
+        self.sq: dict[str, np.ndarray] = {}
+        for c in columns:
+            v = np.asarray(players[c]).reshape(-1, period)
+            if v.dtype.kind in "iub":
+                x = v.astype(np.int64)
+                self.sums[c] = x.sum(axis=0).astype(np.float64)
+                self.sq[c] = np.einsum("ij,ij->j", x, x).astype(np.float64)
+            else:
+                x = v.astype(np.float64)
+                self.sums[c] = x.sum(axis=0)
+                self.sq[c] = np.einsum("ij,ij->j", x, x)
+        w = np.asarray(players["win_share"]).reshape(-1, period)
+        self.outright = (w == 1.0).sum(axis=0).astype(np.float64)
+        self.shared = ((w > 0) & (w < 1.0)).sum(axis=0).astype(np.float64)
 
 
 @dataclass

@@ -219,8 +219,8 @@ def test_seigneurial_reference_replays_the_search_bot_exactly(search_file, bots)
 
 
 def test_seigneurial_search_plays_the_same_games_as_the_kernel_without_a_search_seat():
-    """play_on (the resumable turn) = play_turn: a line-up without a searching seat played
-    through the search chunk gives the kernel's games exactly."""
+    """The kernel's chunk and the search chunk (which stops the turn at a searching seat's
+    decisions) play a line-up without a searching seat identically."""
     from simcore.games.seigneurial import driver as D, rules as R
     from strategies import seigneurial as S
     rules = R.load()
@@ -241,7 +241,7 @@ def test_seigneurial_search_seigneur_does_not_see_card_values(search_file, seed)
     """The Seigneur sees how many cards of each type a Censitaire holds, not their values: values
     swapped between two Censitaires' hands (counts kept) leave the search's statistics unchanged."""
     from simcore.games.seigneurial import driver as D, kernel as K, layout as L, rules as R
-    from simcore.games.seigneurial.search import X_STAGE, play_on, search_choice
+    from simcore.games.seigneurial.search import search_choice
     from simcore.rng import stream_state
     from strategies import seigneurial as S
     file = search_file.replace("bots.toml", "sg.toml")
@@ -251,7 +251,8 @@ def test_seigneurial_search_seigneur_does_not_see_card_values(search_file, seed)
     ws, fs = D.new_workspace(R.load(), rows, 3)
     st = np.array([stream_state(np.uint64(seed), np.uint64(0))], np.uint64)
     K.setup_game(st, ws, 3)
-    assert play_on(st, ws, fs, 3, True, -1, False) == 1 and ws[L.W_PL + X_STAGE] == 2
+    ws[L.G_STOP] = 1
+    assert K.play_turns(st, ws, fs, 3, False) == 1 and ws[L.G_PHASE] == L.PH_RENT
     other = ws.copy()
     swapped = False
     for t in range(3):           # move one card of type t from hand 1 to hand 2 and back another
@@ -272,6 +273,113 @@ def test_seigneurial_search_seigneur_does_not_see_card_values(search_file, seed)
         stats = np.zeros(2 * MAX_OPTIONS)
         j = search_choice(np.array([st[0]], np.uint64), w.copy(), np.zeros_like(w), fs.copy(),
                           np.zeros(1, np.uint64), stats, 3)
+        results.append((j, stats.copy()))
+    assert results[0][0] == results[1][0]
+    np.testing.assert_array_equal(results[0][1], results[1][1])
+
+
+def _sg_searched_game(rows, P, seed, g):
+    """One game with ws[G_STOP] = 1 driven here: the (seat, decision kind) of every stop, the
+    decision trace and the final workspace."""
+    from simcore.games.seigneurial import driver as D, kernel as K, layout as L, rules as R
+    from simcore.games.seigneurial.search import search_choice
+    from simcore.rng import stream_state
+    ws, fs = D.new_workspace(R.load(), rows, P)
+    st = np.array([stream_state(np.uint64(seed), np.uint64(g))], np.uint64)
+    sc, st2, stats = np.zeros_like(ws), np.zeros(1, np.uint64), np.zeros(2 * MAX_OPTIONS)
+    K.setup_game(st, ws, P)
+    ws[L.G_STOP] = 1
+    stops = []
+    while K.play_turns(st, ws, fs, P, True) == 1:
+        assert ws[L.G_NOPT] >= 2
+        stops.append((int(ws[L.G_DECIDER]), L.DECISION_NAMES[ws[L.G_KIND]]))
+        ws[L.G_FORCED] = search_choice(st, ws, sc, fs, st2, stats, P)
+    assert ws[L.G_ERROR] == 0
+    trace = [(int(ws[L.W_TRACE + 2 * k]), int(ws[L.W_TRACE + 2 * k + 1]))
+             for k in range(ws[L.G_TRACE_N])]
+    return stops, trace, ws
+
+
+@pytest.mark.parametrize("bots", [["s2", "fair-share", "objective", "dutiful"],
+                                  ["harsh-lord", "s2", "hoarder", "s2"]])
+def test_seigneurial_every_decision_of_a_searching_seat_with_two_options_is_searched(search_file, bots):
+    """Issue #25 item 1: the searching seat's every decision with two or more options -- not only
+    the rent and the placement, also payments, cards, winter, favour, forced draws... -- stops for
+    the search: the stops are, in order, exactly the decisions the reference engine asks of that
+    seat when it replays the game."""
+    from simcore.games.seigneurial import reference as REF, rules as R
+    from strategies import seigneurial as S
+    file = search_file.replace("bots.toml", "sg.toml")
+    with open(file, "w") as f:
+        f.write(SEARCH2.replace('"balanced"', '"standard"'))
+    P = len(bots)
+    _, rows = S.resolve([f"{file}:{b}" if b in ("s2", "u6") else b for b in bots], P)
+    searching = {i for i, b in enumerate(bots) if b == "s2"}
+
+    class Counting:
+        def __init__(self, inner):
+            self.inner, self.asked = inner, []
+
+        def choose(self, kind, options, state, seat, rng):
+            if seat in searching:
+                self.asked.append((seat, kind))
+            return self.inner.choose(kind, options, state, seat, rng)
+
+    kinds = set()
+    for g in range(4):
+        stops, trace, _ = _sg_searched_game(rows, P, 13, g)
+        counting = Counting(REF.ReplayStrategy(trace, consume_draw=True))
+        REF.play_game(R.load(), P, 13, g, strategies=[counting] * P, debug=True)
+        assert stops == counting.asked, g
+        kinds |= {k for _, k in stops}
+    assert len(kinds - {"rent", "place"}) >= 3, kinds
+
+
+@pytest.mark.parametrize("seed", [3, 6])
+def test_seigneurial_search_censitaire_does_not_see_the_others_objectives_or_values(search_file, seed):
+    """A searching Censitaire stopped inside a turn (a payment or card decision, not the
+    placement): the other Censitaires' Objective cards changed and card values swapped between
+    their hands (counts per type kept) leave the search's statistics unchanged."""
+    from simcore.games.seigneurial import driver as D, kernel as K, layout as L, rules as R
+    from simcore.games.seigneurial.search import search_choice
+    from simcore.rng import stream_state
+    from strategies import seigneurial as S
+    file = search_file.replace("bots.toml", "sg.toml")
+    with open(file, "w") as f:
+        f.write(SEARCH2.replace('"balanced"', '"standard"'))
+    _, rows = S.resolve(["even-lord", f"{file}:s2", "fair-share", "fair-share"], 4)
+    ws, fs = D.new_workspace(R.load(), rows, 4)
+    st = np.array([stream_state(np.uint64(seed), np.uint64(0))], np.uint64)
+    sc, st2, stats = np.zeros_like(ws), np.zeros(1, np.uint64), np.zeros(2 * MAX_OPTIONS)
+    K.setup_game(st, ws, 4)
+    ws[L.G_STOP] = 1
+    while K.play_turns(st, ws, fs, 4, False) == 1:
+        if ws[L.G_PHASE] in (L.PH_CARDS, L.PH_PAY) and ws[L.G_TURN] >= 2:
+            break
+        ws[L.G_FORCED] = search_choice(st, ws, sc, fs, st2, stats, 4)
+    else:
+        pytest.skip("no payment or card decision")
+    other = ws.copy()
+    for q in (2, 3):                     # another Objective card, not seat 1's
+        b = L.W_PL + q * L.PLS
+        other[b + L.X_OBJ] = next(o for o in range(12) if o not in
+                                  (ws[L.W_PL + L.PLS + L.X_OBJ], ws[L.W_PL + 2 * L.PLS + L.X_OBJ],
+                                   ws[L.W_PL + 3 * L.PLS + L.X_OBJ], other[L.W_PL + 2 * L.PLS + L.X_OBJ]))
+    for t in range(3):                   # one card value of type t swapped between hands 2 and 3
+        h2 = other[L.W_HAND + 2 * L.HS + t * 8:L.W_HAND + 2 * L.HS + t * 8 + 8]
+        h3 = other[L.W_HAND + 3 * L.HS + t * 8:L.W_HAND + 3 * L.HS + t * 8 + 8]
+        a = [v for v in range(8) if h2[v] > 0]
+        b = [v for v in range(8) if h3[v] > 0 and (not a or v != a[0])]
+        if a and b:
+            h2[a[0]] -= 1; h2[b[0]] += 1; h3[b[0]] -= 1; h3[a[0]] += 1
+            other[L.W_PL + 2 * L.PLS + L.X_RES + t] += b[0] - a[0]
+            other[L.W_PL + 3 * L.PLS + L.X_RES + t] += a[0] - b[0]
+    assert (other != ws).any()
+    results = []
+    for w in (ws, other):
+        stats = np.zeros(2 * MAX_OPTIONS)
+        j = search_choice(np.array([st[0]], np.uint64), w.copy(), np.zeros_like(w), fs.copy(),
+                          np.zeros(1, np.uint64), stats, 4)
         results.append((j, stats.copy()))
     assert results[0][0] == results[1][0]
     np.testing.assert_array_equal(results[0][1], results[1][1])
@@ -358,8 +466,7 @@ def test_the_default_horizons_are_the_documented_ones():
 
 
 def _sg_stop(search_file, seed, bots=("s2", "fair-share", "fair-share", "fair-share")):
-    from simcore.games.seigneurial import driver as D, kernel as K, rules as R
-    from simcore.games.seigneurial.search import play_on
+    from simcore.games.seigneurial import driver as D, kernel as K, layout as L, rules as R
     from simcore.rng import stream_state
     from strategies import seigneurial as S
     file = search_file.replace("bots.toml", "sg.toml")
@@ -369,14 +476,15 @@ def _sg_stop(search_file, seed, bots=("s2", "fair-share", "fair-share", "fair-sh
     ws, fs = D.new_workspace(R.load(), rows, len(bots))
     st = np.array([stream_state(np.uint64(seed), np.uint64(0))], np.uint64)
     K.setup_game(st, ws, len(bots))
-    assert play_on(st, ws, fs, len(bots), True, -1, False) == 1
+    ws[L.G_STOP] = 1
+    assert K.play_turns(st, ws, fs, len(bots), False) == 1
     return ws, fs, st
 
 
 @pytest.mark.parametrize("depth", [1, 2])
 def test_seigneurial_a_playout_with_a_horizon_stops_after_that_many_turns(search_file, depth):
     from simcore.games.seigneurial import layout as L
-    from simcore.games.seigneurial.search import X_STAGE, playout
+    from simcore.games.seigneurial.search import playout
     ws, fs, _ = _sg_stop(search_file, 4)
     turn = ws[L.G_TURN]
     sc = np.zeros_like(ws)
@@ -384,7 +492,7 @@ def test_seigneurial_a_playout_with_a_horizon_stops_after_that_many_turns(search
         v = playout(ws, sc, fs, np.zeros(1, np.uint64), 4, 0, 1, np.uint64(r), np.uint64(r + 9), depth)
         assert 0.0 <= v <= 1.0 + 1e-4
         if sc[L.G_OVER] == 0:
-            assert sc[L.G_TURN] == turn + depth - 1 and sc[L.W_PL + X_STAGE] == 0
+            assert sc[L.G_TURN] == turn + depth - 1 and sc[L.G_PHASE] == L.PH_START
         else:
             assert sc[L.G_TURN] <= turn + depth - 1
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from simcore.games.seigneurial.kernel import play_game, progress_percent, reset, setup_game
-from simcore.games.seigneurial.search import play_on, search_choice
+from simcore.games.seigneurial.kernel import (
+    check_invariants, play_game, play_turns, progress_percent, reset, setup_game,
+)
+from simcore.games.seigneurial.search import search_choice
 from simcore.search import MAX_OPTIONS
 from simcore.games.seigneurial.layout import (
-    FS_SIZE, F_STRAT, G_ERROR, KIND_SEARCH, S_KIND, G_IMPROVE_TURN, G_OVER, G_SQUARE, G_TRACE_CAP, G_TRACE_N, G_TURN,
-    G_WINNER, MAX_TRACE, N_STRAT_COLS, PLS, R_CCC, R_NOBJ, R_OBJ, R_PARAMS, R_RESC, R_SCC, R_SIZE,
+    FS_SIZE, F_STRAT, G_ERROR, G_FORCED, G_IMPROVE_TURN, G_OVER, G_SQUARE, G_STOP, G_TRACE_CAP,
+    G_TRACE_N, G_TURN, G_WINNER, KIND_SEARCH, S_KIND, MAX_TRACE, N_STRAT_COLS, PLS, R_CCC, R_NOBJ, R_OBJ, R_PARAMS, R_RESC, R_SCC, R_SIZE,
     W_PL, W_RULES, W_TRACE, X_FAV_EARNED, X_OBJ, X_PAID, X_RES, X_SEIZED, X_TURNS_SICK,
 )
 from simcore.games.seigneurial.rules import MAX_PLAYERS, N_PARAMS, N_RES, N_VALUES
@@ -124,8 +126,8 @@ def play_chunk(first_game, n_games, seed, P, rk, strat, debug, out_i16, out_win,
 def play_chunk_search(first_game, n_games, seed, P, rk, strat, debug, out_i16, out_win, out_game,
                       trace):
     """:func:`play_chunk` for line-ups with a ``search`` seat: each game through
-    :func:`.search.play_on`, which stops at a searching seat's placement or rent for
-    :func:`.search.search_choice` (same streams, same outputs)."""
+    :func:`.kernel.play_turns` with ws[G_STOP] = 1, which stops at every decision of a searching
+    seat with two or more options for :func:`.search.search_choice` (same streams, same outputs)."""
     n_blocks = min(n_games, 256)
     cap = trace.shape[1] // 2
     for b in prange(n_blocks):
@@ -134,7 +136,7 @@ def play_chunk_search(first_game, n_games, seed, P, rk, strat, debug, out_i16, o
         st = np.zeros(1, np.uint64)
         st2 = np.zeros(1, np.uint64)
         ws = np.zeros(W_TRACE + 2 * cap, np.int64)
-        sc = np.zeros(W_TRACE + 2 * cap, np.int64)
+        sc = np.zeros(2 * W_TRACE, np.int64)          # a playout's position, its world
         fs = np.zeros(FS_SIZE, np.float64)
         stats = np.zeros(2 * MAX_OPTIONS, np.float64)
         load_block(ws, fs, rk, strat)
@@ -145,9 +147,11 @@ def play_chunk_search(first_game, n_games, seed, P, rk, strat, debug, out_i16, o
             ws[G_TRACE_CAP] = cap
             st[0] = stream_state(seed, first_game + g)
             setup_game(st, ws, P)
-            forced = -1
-            while play_on(st, ws, fs, P, True, forced, debug) == 1:
-                forced = search_choice(st, ws, sc, fs, st2, stats, P)
+            if debug:
+                check_invariants(ws, P)
+            ws[G_STOP] = 1
+            while play_turns(st, ws, fs, P, debug) == 1:
+                ws[G_FORCED] = search_choice(st, ws, sc, fs, st2, stats, P)
             write_outputs(ws, P, g, out_i16, out_win, out_game)
             for i in range(2 * ws[G_TRACE_N]):
                 trace[g, i] = ws[W_TRACE + i]

@@ -13,18 +13,21 @@ from __future__ import annotations
 
 from numba import njit
 
-from simcore.games.seigneurial.bots import ask, hand_add, list_winter
+from simcore.games.seigneurial.bots import ask, hand_add, list_winter, record_decision
 from simcore.games.seigneurial.layout import (
     CENSITAIRE_OBJECTIVE, D_CHURCH_KEEP, D_CORVEE_TARGET, D_DISCARD_CARD, D_DRAW_ORDER, D_FAVOUR,
     D_IMPROVE, D_PAY, D_PLACE, D_PLAY_CARD, D_RECOLTE_TYPE, D_RENT, D_REQUISITION_TARGET,
     D_SEIGNEUR_CARD, D_TIE_WINNER, D_TROC_GIVE, D_TROC_TYPE, D_WINTER, E_CARDS_NOT_CONSERVED,
-    E_FAVOUR_OUT_OF_BOUNDS, E_HAND_COUNT, E_RESOURCES_NOT_CONSERVED, E_TRACK_OUT_OF_BOUNDS, G_CC_PILE_N,
-    G_CTX, G_ERROR, G_EXTRA, G_IMPROVED, G_IMPROVE_TURN, G_NRECV, G_OVER, G_RECV, G_RENT,
-    G_RES_PILE_N, G_SC_HAND, G_SC_PILE_N, G_SQUARE, G_TURN, G_WINNER, HS, OPT_STOP, PLS, RENT_CODE,
-    R_CCC, R_NOBJ, R_OBJ, R_PARAMS, R_RESC, R_SCC, SEIGNEUR_GOAL, TRUNCATED, W_BEST, W_CC_DISC,
-    W_CC_PILE, W_HAND, W_OPTS, W_PL, W_RECV_CARDS, W_RESET_END, W_RES_DISC, W_RES_PILE, W_RULES,
-    W_SC_DISC, W_SC_PILE, X_CC, X_FAV_EARNED, X_FAV_HELD, X_GIVEN, X_HANDN, X_IMPROVED, X_LAID,
-    X_NT, X_OBJ, X_PAID, X_PLACED, X_POINTS, X_PROT, X_RES, X_SEIZED, X_SICK, X_TURNS_SICK,
+    E_FAVOUR_OUT_OF_BOUNDS, E_HAND_COUNT, E_RESOURCES_NOT_CONSERVED, E_TRACK_OUT_OF_BOUNDS, F_STRAT,
+    G_CC_PILE_N, G_CUR, G_DECIDER, G_ERROR, G_EXTRA, G_FORCED, G_IMPROVED, G_IMPROVE_TURN, G_KIND,
+    G_LIMIT, G_NOPT, G_NRECV, G_OVER, G_PHASE, G_RECV, G_REG, G_REG2, G_RENT, G_RES_PILE_N,
+    G_SC_HAND, G_SC_PILE_N, G_SQUARE, G_STEP, G_STOP, G_SUB, G_TURN, G_WINNER, HS, KIND_SEARCH,
+    N_STRAT_COLS, OPT_STOP, PH_CARDS, PH_END, PH_FAVOUR, PH_FORCED, PH_HARVEST, PH_PAY, PH_PLACE,
+    PH_PROGRESS, PH_RENT, PH_SEIGNEUR_CARDS, PH_START, PH_WINTER, PLS, RENT_CODE, R_CCC, R_NOBJ,
+    R_OBJ, R_PARAMS, R_RESC, R_SCC, SEIGNEUR_GOAL, S_KIND, TRUNCATED, W_BEST, W_CC_DISC, W_CC_PILE,
+    W_HAND, W_OPTS, W_PL, W_RECV_CARDS, W_RESET_END, W_RES_DISC, W_RES_PILE, W_RULES, W_SC_DISC,
+    W_SC_PILE, X_CC, X_FAV_EARNED, X_FAV_HELD, X_GIVEN, X_HANDN, X_IMPROVED, X_LAID, X_NT, X_OBJ,
+    X_PAID, X_PLACED, X_POINTS, X_PROT, X_RES, X_SEIZED, X_SICK, X_TURNS_SICK,
 )
 from simcore.games.seigneurial.rules import (
     CACHETTE, CHURCH, CORVEE, MAX_DECK, MILL, MIN_PLAYERS, N_RES, N_SQUARES, N_VALUES, P_BONUS,
@@ -128,18 +131,52 @@ def list_hand(ws, p, start):
     return n
 
 
+# =================================================================================================
+# The resumable turn: every decision goes through decide(); a phase keeps its place in ws
+# =================================================================================================
+# A turn is the sequence of phases PH_START … PH_END (ws[G_PHASE]); inside a phase, the seat to act
+# is ws[G_CUR], its step ws[G_STEP] (the square harvested, the Censitaire card played, the
+# Réquisition drawn) and ws[G_SUB] the step's next decision (a card's second choice), with what the
+# step drew or chose before it in G_REG / G_REG2. A phase function returns 1 when a decision
+# stopped it (decide() returned -1): it then has changed nothing since its last saved place, so
+# calling it again lists the same options and resumes there. Listing options never draws.
+
+@njit(cache=True, inline="always", _nrt=False)
+def decide(st, ws, fs, kind, p, n, P):
+    """Seat p's choice among the n options in W_OPTS: the forced option of a resumed stop
+    (recorded, no draw: the search spent the decision's draw), or -1 to stop for the search when
+    ws[G_STOP] and p is a searching seat with two or more options, else :func:`bots.ask`."""
+    if n > 1:
+        f = ws[G_FORCED]
+        if f >= 0:
+            ws[G_FORCED] = -1
+            record_decision(ws, n, f)
+            return f
+        if ws[G_STOP] != 0 and fs[F_STRAT + p * N_STRAT_COLS + S_KIND] == KIND_SEARCH:
+            ws[G_NOPT] = n
+            ws[G_DECIDER] = p
+            ws[G_KIND] = kind
+            return -1
+    return ask(st, ws, fs, kind, p, n, P)
+
+
 @njit(cache=True, _nrt=False)
 def hand_limit(st, ws, fs, P, p):
-    """SG-3: holding more Censitaire cards than the limit, discard one of your choice."""
+    """SG-3: holding more Censitaire cards than the limit, discard one of your choice (1: stopped;
+    resumable: the state is the cards held)."""
     b = W_PL + p * PLS
     while ws[b + X_CC] + ws[b + X_CC + 1] + ws[b + X_CC + 2] > rp(ws, P_CC_HAND_LIMIT):
         n = 0
         for k in range(3):
             ws[W_OPTS + n] = k
             n += ws[b + X_CC + k] > 0
-        k = ws[W_OPTS + ask(st, ws, fs, D_DISCARD_CARD, p, n, P)]
+        j = decide(st, ws, fs, D_DISCARD_CARD, p, n, P)
+        if j < 0:
+            return 1
+        k = ws[W_OPTS + j]
         ws[b + X_CC + k] -= 1
         ws[W_CC_DISC + k] += 1
+    return 0
 
 
 # =================================================================================================
@@ -152,6 +189,7 @@ def reset(ws):
         ws[i] = 0
     ws[G_WINNER] = -1
     ws[G_IMPROVE_TURN] = -1
+    ws[G_FORCED] = -1
 
 
 @njit(cache=True, _nrt=False)
@@ -198,16 +236,43 @@ def setup_game(st, ws, P):
 
 
 # =================================================================================================
-# Winter (SG-4), positioning and harvest (SG-5.1, SG-5.2)
+# Turn start and winter (SG-3, SG-4), positioning and harvest (SG-5.1, SG-5.2)
 # =================================================================================================
 @njit(cache=True, _nrt=False)
-def winter(st, ws, fs, P):
-    """SG-4: each Censitaire discards cards worth exactly the payment (else one worth more) or a
-    pawn falls sick for ``sick_turns``."""
+def start_turn(st, ws, P):
+    """A new season: this turn's records cleared; in Spring the Seigneur draws his year's Seigneur
+    cards (SG-3)."""
+    ws[G_TURN] += 1
+    for t in range(N_RES):
+        ws[G_RECV + t] = 0
+    ws[G_NRECV] = 0
+    ws[G_EXTRA] = 0
     for p in range(1, P):
+        b = W_PL + p * PLS
+        ws[b + X_GIVEN] = 0
+        ws[b + X_PROT] = 0
+        ws[b + X_POINTS] = 0
+    if (ws[G_TURN] - 1) % 4 == 0:
+        k = rp(ws, P_SC_PER_YEAR)
+        if k == 0:
+            k = P
+        for _ in range(k):
+            c = draw_sc(st, ws)
+            if c >= 0:
+                ws[G_SC_HAND + c] += 1
+
+
+@njit(cache=True, _nrt=False)
+def winter(st, ws, fs, P):
+    """SG-4: each Censitaire (from ws[G_CUR]) discards cards worth exactly the payment (else one
+    worth more) or a pawn falls sick for ``sick_turns``. 1: stopped."""
+    for p in range(ws[G_CUR], P):
         n = list_winter(ws, p, True)
         ws[W_OPTS + n] = OPT_STOP
-        o = ws[W_OPTS + ask(st, ws, fs, D_WINTER, p, n + 1, P)]
+        j = decide(st, ws, fs, D_WINTER, p, n + 1, P)
+        if j < 0:
+            return 1
+        o = ws[W_OPTS + j]
         if o == OPT_STOP:
             ws[W_PL + p * PLS + X_SICK] = rp(ws, P_SICK_TURNS)
         else:
@@ -216,6 +281,8 @@ def winter(st, ws, fs, P):
             for _ in range(k):
                 discard_resource(ws, p, codes % 32)
                 codes //= 32
+        ws[G_CUR] = p + 1
+    return 0
 
 
 @njit(cache=True, _nrt=False)
@@ -255,65 +322,102 @@ def list_placements(ws, p, church_used, mill_used):
 
 
 @njit(cache=True, _nrt=False)
-def harvest(st, ws, fs, P, p):
-    """SG-5.2: the draws of p's pawns, squares in order Field, Forest, River, Church, Mill."""
-    b = W_PL + p * PLS
-    m = ws[b + X_PLACED]
-    for s in range(N_SQUARES):
-        if (m >> s) & 1 == 0:
-            continue
-        if s < N_RES:
-            k = 1 + (rp(ws, P_BONUS) if ws[b + X_IMPROVED] == s else 0)
-            for _ in range(k):
-                draw_resource(st, ws, p, s)
-        elif s == CHURCH:
-            a = draw_cc(st, ws)
-            if a < 0:
-                continue
-            c = draw_cc(st, ws)
-            keep = a
-            other = c
-            if c >= 0 and a != c:
-                ws[W_OPTS] = a
-                ws[W_OPTS + 1] = c
-                keep = ws[W_OPTS + ask(st, ws, fs, D_CHURCH_KEEP, p, 2, P)]
-                other = c if keep == a else a
-            if other >= 0:                       # under the deck
-                n = ws[G_CC_PILE_N]
-                for i in range(n, 0, -1):
-                    ws[W_CC_PILE + i] = ws[W_CC_PILE + i - 1]
-                ws[W_CC_PILE] = other
-                ws[G_CC_PILE_N] = n + 1
-            ws[b + X_CC + keep] += 1
-            hand_limit(st, ws, fs, P, p)
-        else:
-            for t in range(N_RES):
-                k = ws[b + X_LAID + t]
-                if k > 0:
-                    ws[b + X_LAID + t] = 0
-                    ws[W_RES_DISC + t * N_VALUES] += k
-                    for _ in range(k):
-                        draw_resource(st, ws, p, t)
-
-
-@njit(cache=True, _nrt=False)
-def positioning_and_harvest(st, ws, fs, P):
-    """SG-5.1 then SG-5.2 (a sick pawn's turn is counted here, SG-4)."""
-    church_used = 0
-    mill_used = 0
-    for p in range(1, P):
-        b = W_PL + p * PLS
-        if ws[b + X_SICK] > 0:
-            ws[b + X_TURNS_SICK] += 1
+def positioning(st, ws, fs, P):
+    """SG-5.1: each Censitaire (from ws[G_CUR]) places its pawns; the Church and Mill places the
+    earlier Censitaires took count against the caps. A sick pawn's turn is counted first (SG-4).
+    1: stopped."""
+    if ws[G_SUB] == 0:
+        for p in range(1, P):
+            b = W_PL + p * PLS
+            if ws[b + X_SICK] > 0:
+                ws[b + X_TURNS_SICK] += 1
+        ws[G_SUB] = 1
+    for p in range(ws[G_CUR], P):
+        church_used = 0
+        mill_used = 0
+        for q in range(1, p):
+            church_used += (ws[W_PL + q * PLS + X_PLACED] >> CHURCH) & 1
+            mill_used += (ws[W_PL + q * PLS + X_PLACED] >> MILL) & 1
         n = list_placements(ws, p, church_used, mill_used)
         m = 0
         if n > 0:
-            m = ws[W_OPTS + ask(st, ws, fs, D_PLACE, p, n, P)]
-        ws[b + X_PLACED] = m
-        church_used += (m >> CHURCH) & 1
-        mill_used += (m >> MILL) & 1
-    for p in range(1, P):
-        harvest(st, ws, fs, P, p)
+            j = decide(st, ws, fs, D_PLACE, p, n, P)
+            if j < 0:
+                return 1
+            m = ws[W_OPTS + j]
+        ws[W_PL + p * PLS + X_PLACED] = m
+        ws[G_CUR] = p + 1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def church(st, ws, fs, P, p):
+    """SG-5.1 the Church: draw 2 Censitaire cards (kept in G_REG, G_REG2), keep 1, the other goes
+    under the deck; then the hand limit (SG-3). Steps in ws[G_SUB]. 1: stopped."""
+    b = W_PL + p * PLS
+    if ws[G_SUB] == 0:
+        a = draw_cc(st, ws)
+        if a < 0:
+            return 0
+        ws[G_REG] = a
+        ws[G_REG2] = draw_cc(st, ws)
+        ws[G_SUB] = 1
+    if ws[G_SUB] == 1:
+        a = ws[G_REG]
+        c = ws[G_REG2]
+        keep = a
+        other = c
+        if c >= 0 and a != c:
+            ws[W_OPTS] = a
+            ws[W_OPTS + 1] = c
+            j = decide(st, ws, fs, D_CHURCH_KEEP, p, 2, P)
+            if j < 0:
+                return 1
+            keep = ws[W_OPTS + j]
+            other = c if keep == a else a
+        if other >= 0:                       # under the deck
+            n = ws[G_CC_PILE_N]
+            for i in range(n, 0, -1):
+                ws[W_CC_PILE + i] = ws[W_CC_PILE + i - 1]
+            ws[W_CC_PILE] = other
+            ws[G_CC_PILE_N] = n + 1
+        ws[b + X_CC + keep] += 1
+        ws[G_SUB] = 2
+    if hand_limit(st, ws, fs, P, p):
+        return 1
+    ws[G_SUB] = 0
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def harvest(st, ws, fs, P):
+    """SG-5.2: the draws of each Censitaire's pawns (from ws[G_CUR], square ws[G_STEP]), squares
+    in order Field, Forest, River, Church, Mill. 1: stopped (at the Church)."""
+    for p in range(ws[G_CUR], P):
+        b = W_PL + p * PLS
+        m = ws[b + X_PLACED]
+        for s in range(ws[G_STEP], N_SQUARES):
+            if (m >> s) & 1 == 0:
+                continue
+            if s < N_RES:
+                k = 1 + (rp(ws, P_BONUS) if ws[b + X_IMPROVED] == s else 0)
+                for _ in range(k):
+                    draw_resource(st, ws, p, s)
+            elif s == CHURCH:
+                ws[G_STEP] = s
+                if church(st, ws, fs, P, p):
+                    return 1
+            else:
+                for t in range(N_RES):
+                    k = ws[b + X_LAID + t]
+                    if k > 0:
+                        ws[b + X_LAID + t] = 0
+                        ws[W_RES_DISC + t * N_VALUES] += k
+                        for _ in range(k):
+                            draw_resource(st, ws, p, t)
+        ws[G_STEP] = 0
+        ws[G_CUR] = p + 1
+    return 0
 
 
 # =================================================================================================
@@ -327,7 +431,7 @@ def rent_total(ws, P):
 
 @njit(cache=True, _nrt=False)
 def set_rent(st, ws, fs, P):
-    """SG-5.3: the Seigneur splits the rent total over the three types."""
+    """SG-5.3: the Seigneur splits the rent total over the three types. 1: stopped."""
     R = rent_total(ws, P)
     n = 0
     for g in range(R + 1):
@@ -337,69 +441,114 @@ def set_rent(st, ws, fs, P):
     ws[G_RENT] = R                  # the total, for the bot (see option_score)
     ws[G_RENT + 1] = 0
     ws[G_RENT + 2] = 0
-    o = ws[W_OPTS + ask(st, ws, fs, D_RENT, 0, n, P)]
+    j = decide(st, ws, fs, D_RENT, 0, n, P)
+    if j < 0:
+        return 1
+    o = ws[W_OPTS + j]
     ws[G_RENT] = o // RENT_CODE
     ws[G_RENT + 1] = o % RENT_CODE
     ws[G_RENT + 2] = R - o // RENT_CODE - o % RENT_CODE
+    return 0
 
 
 @njit(cache=True, _nrt=False)
 def card_window(st, ws, fs, P, p):
-    """SG-3: Censitaire p plays up to ``play_limit`` Censitaire cards, one at a time."""
+    """SG-3: Censitaire p plays up to ``play_limit`` Censitaire cards, one at a time (cards played:
+    ws[G_STEP]; a card's second choice pending: ws[G_SUB] 1 Récolte's type, 2 Troc's card, 3 Troc's
+    type, the card given in G_REG). 1: stopped."""
     b = W_PL + p * PLS
-    for _ in range(rp(ws, P_CC_PLAY_LIMIT)):
-        ws[W_OPTS] = OPT_STOP
-        n = 1
-        ws[W_OPTS + n] = RECOLTE
-        n += ws[b + X_CC + RECOLTE] > 0
-        ws[W_OPTS + n] = CACHETTE
-        n += (ws[b + X_CC + CACHETTE] > 0) & (ws[b + X_PROT] == 0)
-        ws[W_OPTS + n] = TROC
-        n += (ws[b + X_CC + TROC] > 0) & (ws[b + X_HANDN] > 0)
-        if n == 1:
-            return
-        k = ws[W_OPTS + ask(st, ws, fs, D_PLAY_CARD, p, n, P)]
-        if k == OPT_STOP:
-            return
-        ws[b + X_CC + k] -= 1
-        ws[W_CC_DISC + k] += 1
-        if k == RECOLTE:
+    while ws[G_STEP] < rp(ws, P_CC_PLAY_LIMIT):
+        if ws[G_SUB] == 0:
+            ws[W_OPTS] = OPT_STOP
+            n = 1
+            ws[W_OPTS + n] = RECOLTE
+            n += ws[b + X_CC + RECOLTE] > 0
+            ws[W_OPTS + n] = CACHETTE
+            n += (ws[b + X_CC + CACHETTE] > 0) & (ws[b + X_PROT] == 0)
+            ws[W_OPTS + n] = TROC
+            n += (ws[b + X_CC + TROC] > 0) & (ws[b + X_HANDN] > 0)
+            if n == 1:
+                return 0
+            j = decide(st, ws, fs, D_PLAY_CARD, p, n, P)
+            if j < 0:
+                return 1
+            k = ws[W_OPTS + j]
+            if k == OPT_STOP:
+                return 0
+            ws[b + X_CC + k] -= 1
+            ws[W_CC_DISC + k] += 1
+            if k == CACHETTE:
+                ws[b + X_PROT] = 1
+                ws[G_STEP] += 1
+                continue
+            ws[G_SUB] = 1 if k == RECOLTE else 2
+        if ws[G_SUB] == 1:
             for t in range(N_RES):
                 ws[W_OPTS + t] = t
-            t = ws[W_OPTS + ask(st, ws, fs, D_RECOLTE_TYPE, p, N_RES, P)]
-            draw_resource(st, ws, p, t)
-        elif k == CACHETTE:
-            ws[b + X_PROT] = 1
+            j = decide(st, ws, fs, D_RECOLTE_TYPE, p, N_RES, P)
+            if j < 0:
+                return 1
+            draw_resource(st, ws, p, ws[W_OPTS + j])
         else:
-            n = list_hand(ws, p, 0)
-            c = ws[W_OPTS + ask(st, ws, fs, D_TROC_GIVE, p, n, P)]
-            discard_resource(ws, p, c)
+            if ws[G_SUB] == 2:
+                n = list_hand(ws, p, 0)
+                j = decide(st, ws, fs, D_TROC_GIVE, p, n, P)
+                if j < 0:
+                    return 1
+                c = ws[W_OPTS + j]
+                discard_resource(ws, p, c)
+                ws[G_REG] = c
+                ws[G_SUB] = 3
             n = 0
             for t in range(N_RES):
                 ws[W_OPTS + n] = t
-                n += t != c // N_VALUES
-            t = ws[W_OPTS + ask(st, ws, fs, D_TROC_TYPE, p, n, P)]
-            draw_resource(st, ws, p, t)
+                n += t != ws[G_REG] // N_VALUES
+            j = decide(st, ws, fs, D_TROC_TYPE, p, n, P)
+            if j < 0:
+                return 1
+            draw_resource(st, ws, p, ws[W_OPTS + j])
+        ws[G_SUB] = 0
+        ws[G_STEP] += 1
+    return 0
 
 
 @njit(cache=True, _nrt=False)
-def payment(st, ws, fs, P, p):
-    """SG-5.4: Censitaire p gives resource cards, one at a time, until it stops."""
-    b = W_PL + p * PLS
-    while ws[b + X_HANDN] > 0:
-        ws[W_OPTS] = OPT_STOP
-        n = list_hand(ws, p, 1)
-        c = ws[W_OPTS + ask(st, ws, fs, D_PAY, p, n, P)]
-        if c == OPT_STOP:
-            return
-        t = c // N_VALUES
-        v = c % N_VALUES
-        hand_add(ws, p, t, v, -1)
-        ws[W_RECV_CARDS + c] += 1
-        ws[G_NRECV] += 1
-        ws[G_RECV + t] += v
-        ws[b + X_GIVEN] += v
-        ws[b + X_PAID] += v
+def card_windows(st, ws, fs, P):
+    """SG-3: each Censitaire's card window in seat order (from ws[G_CUR]). 1: stopped."""
+    for p in range(ws[G_CUR], P):
+        if card_window(st, ws, fs, P, p):
+            return 1
+        ws[G_STEP] = 0
+        ws[G_SUB] = 0
+        ws[G_CUR] = p + 1
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def payment(st, ws, fs, P):
+    """SG-5.4: each Censitaire (from ws[G_CUR]) gives resource cards, one at a time, until it
+    stops. 1: stopped (resumable: the state is the hand)."""
+    for p in range(ws[G_CUR], P):
+        b = W_PL + p * PLS
+        while ws[b + X_HANDN] > 0:
+            ws[W_OPTS] = OPT_STOP
+            n = list_hand(ws, p, 1)
+            j = decide(st, ws, fs, D_PAY, p, n, P)
+            if j < 0:
+                return 1
+            c = ws[W_OPTS + j]
+            if c == OPT_STOP:
+                break
+            t = c // N_VALUES
+            v = c % N_VALUES
+            hand_add(ws, p, t, v, -1)
+            ws[W_RECV_CARDS + c] += 1
+            ws[G_NRECV] += 1
+            ws[G_RECV + t] += v
+            ws[b + X_GIVEN] += v
+            ws[b + X_PAID] += v
+        ws[G_CUR] = p + 1
+    return 0
 
 
 # =================================================================================================
@@ -413,38 +562,48 @@ def rent_met(ws):
 
 @njit(cache=True, _nrt=False)
 def seigneur_card_window(st, ws, fs, P):
-    """SG-3 / SG-7: the Seigneur plays Seigneur cards one at a time (Réquisition only when short)."""
+    """SG-3 / SG-7: the Seigneur plays Seigneur cards one at a time (Réquisition only when short);
+    a Corvée's target is chosen next (ws[G_SUB] = 1 while pending). 1: stopped."""
     while True:
-        ws[W_OPTS] = OPT_STOP
-        n = 1
-        if ws[G_SC_HAND + REQUISITION] > 0 and not rent_met(ws):
-            ws[W_OPTS + n] = REQUISITION
-            n += 1
-        if ws[G_SC_HAND + CORVEE] > 0:
-            anyone = False
-            for q in range(1, P):
-                if ws[W_PL + q * PLS + X_HANDN] > 0:
-                    anyone = True
-            if anyone:
-                ws[W_OPTS + n] = CORVEE
+        if ws[G_SUB] == 0:
+            ws[W_OPTS] = OPT_STOP
+            n = 1
+            if ws[G_SC_HAND + REQUISITION] > 0 and not rent_met(ws):
+                ws[W_OPTS + n] = REQUISITION
                 n += 1
-        if n == 1:
-            return
-        k = ws[W_OPTS + ask(st, ws, fs, D_SEIGNEUR_CARD, 0, n, P)]
-        if k == OPT_STOP:
-            return
-        ws[G_SC_HAND + k] -= 1
-        ws[W_SC_DISC + k] += 1
-        if k == REQUISITION:
-            ws[G_EXTRA] += 1
-        else:
-            n = 0
-            for q in range(1, P):
-                ws[W_OPTS + n] = q
-                n += ws[W_PL + q * PLS + X_HANDN] > 0
-            q = ws[W_OPTS + ask(st, ws, fs, D_CORVEE_TARGET, 0, n, P)]
-            c = card_at(ws, q, below(st, ws[W_PL + q * PLS + X_HANDN]))
-            discard_resource(ws, q, c)
+            if ws[G_SC_HAND + CORVEE] > 0:
+                anyone = False
+                for q in range(1, P):
+                    if ws[W_PL + q * PLS + X_HANDN] > 0:
+                        anyone = True
+                if anyone:
+                    ws[W_OPTS + n] = CORVEE
+                    n += 1
+            if n == 1:
+                return 0
+            j = decide(st, ws, fs, D_SEIGNEUR_CARD, 0, n, P)
+            if j < 0:
+                return 1
+            k = ws[W_OPTS + j]
+            if k == OPT_STOP:
+                return 0
+            ws[G_SC_HAND + k] -= 1
+            ws[W_SC_DISC + k] += 1
+            if k == REQUISITION:
+                ws[G_EXTRA] += 1
+                continue
+            ws[G_SUB] = 1
+        n = 0
+        for q in range(1, P):
+            ws[W_OPTS + n] = q
+            n += ws[W_PL + q * PLS + X_HANDN] > 0
+        j = decide(st, ws, fs, D_CORVEE_TARGET, 0, n, P)
+        if j < 0:
+            return 1
+        q = ws[W_OPTS + j]
+        c = card_at(ws, q, below(st, ws[W_PL + q * PLS + X_HANDN]))
+        discard_resource(ws, q, c)
+        ws[G_SUB] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -464,31 +623,42 @@ def forced_draw(st, ws, p):
 @njit(cache=True, _nrt=False)
 def forced_draws(st, ws, fs, P):
     """SG-5.5 short rent: the Censitaires not hidden by a Cachette, who gave least first (ties: the
-    Seigneur's choice), ``forced_draws_before`` / ``_after`` draws each; then one draw per
-    Réquisition from a Censitaire of his choice; he stops once the rent is met."""
-    limit = rp(ws, P_FORCED_AFTER if ws[G_IMPROVED] != 0 else P_FORCED_BEFORE)
-    visited = 0
-    for q in range(1, P):
-        if ws[W_PL + q * PLS + X_PROT] != 0:
-            visited |= 1 << q
-    while not rent_met(ws):
-        least = 1 << 40
-        for q in range(1, P):
-            if (visited >> q) & 1 == 0 and ws[W_PL + q * PLS + X_GIVEN] < least:
-                least = ws[W_PL + q * PLS + X_GIVEN]
-        if least == 1 << 40:
-            break
-        n = 0
-        for q in range(1, P):
-            ws[W_OPTS + n] = q
-            n += ((visited >> q) & 1 == 0) & (ws[W_PL + q * PLS + X_GIVEN] == least)
-        p = ws[W_OPTS + ask(st, ws, fs, D_DRAW_ORDER, 0, n, P)]
-        visited |= 1 << p
-        for _ in range(limit):
-            if rent_met(ws) or ws[W_PL + p * PLS + X_HANDN] == 0:
+    Seigneur's choice), ``forced_draws_before`` / ``_after`` draws each (those visited: the bit
+    mask G_REG2); then (ws[G_SUB] = 1) one draw per Réquisition (drawn: ws[G_STEP]) from a
+    Censitaire of his choice; he stops once the rent is met. 1: stopped."""
+    if ws[G_SUB] == 0:
+        limit = rp(ws, P_FORCED_AFTER if ws[G_IMPROVED] != 0 else P_FORCED_BEFORE)
+        if ws[G_STEP] == 0:                   # first entry: the Censitaires hidden are visited
+            visited = 0
+            for q in range(1, P):
+                if ws[W_PL + q * PLS + X_PROT] != 0:
+                    visited |= 1 << q
+            ws[G_REG2] = visited
+            ws[G_STEP] = 1
+        while not rent_met(ws):
+            visited = ws[G_REG2]
+            least = 1 << 40
+            for q in range(1, P):
+                if (visited >> q) & 1 == 0 and ws[W_PL + q * PLS + X_GIVEN] < least:
+                    least = ws[W_PL + q * PLS + X_GIVEN]
+            if least == 1 << 40:
                 break
-            forced_draw(st, ws, p)
-    for _ in range(ws[G_EXTRA]):
+            n = 0
+            for q in range(1, P):
+                ws[W_OPTS + n] = q
+                n += ((visited >> q) & 1 == 0) & (ws[W_PL + q * PLS + X_GIVEN] == least)
+            j = decide(st, ws, fs, D_DRAW_ORDER, 0, n, P)
+            if j < 0:
+                return 1
+            p = ws[W_OPTS + j]
+            ws[G_REG2] = visited | (1 << p)
+            for _ in range(limit):
+                if rent_met(ws) or ws[W_PL + p * PLS + X_HANDN] == 0:
+                    break
+                forced_draw(st, ws, p)
+        ws[G_SUB] = 1
+        ws[G_STEP] = 0
+    while ws[G_STEP] < ws[G_EXTRA]:
         if rent_met(ws):
             break
         n = 0
@@ -498,16 +668,32 @@ def forced_draws(st, ws, fs, P):
             n += (ws[b + X_PROT] == 0) & (ws[b + X_HANDN] > 0)
         if n == 0:
             break
-        forced_draw(st, ws, ws[W_OPTS + ask(st, ws, fs, D_REQUISITION_TARGET, 0, n, P)])
+        j = decide(st, ws, fs, D_REQUISITION_TARGET, 0, n, P)
+        if j < 0:
+            return 1
+        forced_draw(st, ws, ws[W_OPTS + j])
+        ws[G_STEP] += 1
+    return 0
 
 
 @njit(cache=True, _nrt=False)
-def award_favour(st, ws, fs, P, met_voluntarily):
-    """SG-5.4 / SG-5.5: favour points (the Seigneur's distribution when the rent was met of the
-    Censitaires' own accord, else 1 per resource given), then every ``per_card`` points become a
-    Censitaire card."""
-    if met_voluntarily and rp(ws, P_FAVOUR_DISTRIBUTION) != 0:
-        left = rent_total(ws, P)
+def award_favour(st, ws, fs, P):
+    """SG-5.4 / SG-5.5: favour points -- the Seigneur's distribution, point by point (left:
+    G_REG), when the rent was met of the Censitaires' own accord (G_REG = 1 on entry), else 1 per
+    resource given -- then (ws[G_SUB] = 2) every ``per_card`` points become a Censitaire card,
+    Censitaire by Censitaire from ws[G_CUR] (its points added: ws[G_STEP] = 1), each within the
+    hand limit. 1: stopped."""
+    if ws[G_SUB] == 0:
+        if ws[G_REG] != 0 and rp(ws, P_FAVOUR_DISTRIBUTION) != 0:
+            ws[G_REG] = rent_total(ws, P)
+            ws[G_SUB] = 1
+        else:
+            for q in range(1, P):
+                b = W_PL + q * PLS
+                ws[b + X_POINTS] = ws[b + X_GIVEN]
+            ws[G_SUB] = 2
+    if ws[G_SUB] == 1:
+        left = ws[G_REG]
         while left > 0:
             n = 0
             room = 0
@@ -526,34 +712,38 @@ def award_favour(st, ws, fs, P, met_voluntarily):
                     ws[b + X_POINTS] += k
                     left -= k
                 break
-            q = ws[W_OPTS + ask(st, ws, fs, D_FAVOUR, 0, n, P)]
-            ws[W_PL + q * PLS + X_POINTS] += 1
+            j = decide(st, ws, fs, D_FAVOUR, 0, n, P)
+            if j < 0:
+                return 1
+            ws[W_PL + ws[W_OPTS + j] * PLS + X_POINTS] += 1
             left -= 1
-    else:
-        for q in range(1, P):
-            b = W_PL + q * PLS
-            ws[b + X_POINTS] = ws[b + X_GIVEN]
+            ws[G_REG] = left
+        ws[G_SUB] = 2
     per_card = rp(ws, P_FAVOUR_PER_CARD)
-    for q in range(1, P):
+    for q in range(ws[G_CUR], P):
         b = W_PL + q * PLS
-        ws[b + X_FAV_EARNED] += ws[b + X_POINTS]
-        ws[b + X_FAV_HELD] += ws[b + X_POINTS]
-        while ws[b + X_FAV_HELD] >= per_card:
+        if ws[G_STEP] == 0:
+            ws[b + X_FAV_EARNED] += ws[b + X_POINTS]
+            ws[b + X_FAV_HELD] += ws[b + X_POINTS]
+            ws[G_STEP] = 1
+        while True:
+            if hand_limit(st, ws, fs, P, q):
+                return 1
+            if ws[b + X_FAV_HELD] < per_card:
+                break
             ws[b + X_FAV_HELD] -= per_card
             k = draw_cc(st, ws)
             if k >= 0:
                 ws[b + X_CC + k] += 1
-                hand_limit(st, ws, fs, P, q)
+        ws[G_STEP] = 0
+        ws[G_CUR] = q + 1
+    return 0
 
 
 @njit(cache=True, _nrt=False)
-def accounting(st, ws, fs, P):
-    """SG-5.5; returns 1 when the whole rent was received."""
-    met_voluntarily = rent_met(ws)
-    seigneur_card_window(st, ws, fs, P)
-    if not rent_met(ws):
-        forced_draws(st, ws, fs, P)
-    award_favour(st, ws, fs, P, met_voluntarily)
+def close_accounts(st, ws):
+    """SG-5.5's end: a Seigneur card if nothing was received; the cards received go to their
+    discard piles. Returns 1 when the whole rent was received."""
     if ws[G_NRECV] == 0:
         k = draw_sc(st, ws)
         if k >= 0:
@@ -565,19 +755,28 @@ def accounting(st, ws, fs, P):
 
 
 # =================================================================================================
-# Progress (SG-5.6), victory (SG-6), a turn
+# Progress (SG-5.6), victory (SG-6), the turn
 # =================================================================================================
 @njit(cache=True, _nrt=False)
 def progress(st, ws, fs, P):
-    """SG-5.6: one square for the whole rent; at the midpoint each Censitaire improves a terrain."""
-    ws[G_SQUARE] += 1
-    if ws[G_IMPROVED] == 0 and ws[G_SQUARE] >= rp(ws, P_MIDPOINT + P - MIN_PLAYERS):
+    """SG-5.6: one square for the whole rent (ws[G_SUB] = 0); at the midpoint each Censitaire
+    (from ws[G_CUR]) improves a terrain. 1: stopped."""
+    if ws[G_SUB] == 0:
+        ws[G_SQUARE] += 1
+        if ws[G_IMPROVED] != 0 or ws[G_SQUARE] < rp(ws, P_MIDPOINT + P - MIN_PLAYERS):
+            return 0
         ws[G_IMPROVED] = 1
         ws[G_IMPROVE_TURN] = ws[G_TURN]
-        for p in range(1, P):
-            for t in range(N_RES):
-                ws[W_OPTS + t] = t
-            ws[W_PL + p * PLS + X_IMPROVED] = ws[W_OPTS + ask(st, ws, fs, D_IMPROVE, p, N_RES, P)]
+        ws[G_SUB] = 1
+    for p in range(ws[G_CUR], P):
+        for t in range(N_RES):
+            ws[W_OPTS + t] = t
+        j = decide(st, ws, fs, D_IMPROVE, p, N_RES, P)
+        if j < 0:
+            return 1
+        ws[W_PL + p * PLS + X_IMPROVED] = ws[W_OPTS + j]
+        ws[G_CUR] = p + 1
+    return 0
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -592,11 +791,11 @@ def holds_objective(ws, p):
 def victory(st, ws, fs, P):
     """SG-6 at the end of a turn: the Seigneur on the goal square wins (even if a Censitaire holds
     its objective); else a Censitaire holding its objective, several: the most resources, still
-    tied: the Seigneur's pick. The turn bound ends the game as truncated."""
+    tied: the Seigneur's pick. The turn bound ends the game as truncated. 1: stopped."""
     if ws[G_SQUARE] >= rp(ws, P_GOAL + P - MIN_PLAYERS):
         ws[G_OVER] = SEIGNEUR_GOAL + 1
         ws[G_WINNER] = 0
-        return
+        return 0
     best = -1
     for p in range(1, P):
         if holds_objective(ws, p):
@@ -610,54 +809,103 @@ def victory(st, ws, fs, P):
             b = W_PL + p * PLS
             ws[W_OPTS + n] = p
             n += holds_objective(ws, p) & (ws[b + X_RES] + ws[b + X_RES + 1] + ws[b + X_RES + 2] == best)
-        ws[G_WINNER] = ws[W_OPTS + ask(st, ws, fs, D_TIE_WINNER, 0, n, P)]
+        j = decide(st, ws, fs, D_TIE_WINNER, 0, n, P)
+        if j < 0:
+            return 1
+        ws[G_WINNER] = ws[W_OPTS + j]
         ws[G_OVER] = CENSITAIRE_OBJECTIVE + 1
     elif ws[G_TURN] >= rp(ws, P_MAX_TURNS):
         ws[G_OVER] = TRUNCATED + 1
         ws[G_WINNER] = -1
+    return 0
 
 
 @njit(cache=True, _nrt=False)
-def play_turn(st, ws, fs, P):
-    """One season (SG-4, SG-5, SG-6), in the order of the engine protocol."""
-    ws[G_TURN] += 1
-    season = (ws[G_TURN] - 1) % 4
-    for t in range(N_RES):
-        ws[G_RECV + t] = 0
-    ws[G_NRECV] = 0
-    ws[G_EXTRA] = 0
-    for p in range(1, P):
-        b = W_PL + p * PLS
-        ws[b + X_GIVEN] = 0
-        ws[b + X_PROT] = 0
-        ws[b + X_POINTS] = 0
-    if season == 0:
-        k = rp(ws, P_SC_PER_YEAR)
-        if k == 0:
-            k = P
-        for _ in range(k):
-            c = draw_sc(st, ws)
-            if c >= 0:
-                ws[G_SC_HAND + c] += 1
-    if season == 3:
-        winter(st, ws, fs, P)
-    positioning_and_harvest(st, ws, fs, P)
-    set_rent(st, ws, fs, P)
-    for p in range(1, P):
-        card_window(st, ws, fs, P, p)
-    for p in range(1, P):
-        payment(st, ws, fs, P, p)
-    if accounting(st, ws, fs, P):
-        progress(st, ws, fs, P)
-    if season == 3:
-        for k in range(2):
-            ws[W_SC_DISC + k] += ws[G_SC_HAND + k]
-            ws[G_SC_HAND + k] = 0
-    for p in range(1, P):
-        b = W_PL + p * PLS
-        if ws[b + X_SICK] > 0:
-            ws[b + X_SICK] -= 1
-    victory(st, ws, fs, P)
+def end_of_turn(st, ws, fs, P):
+    """SG-3 end of Winter: the Seigneur discards his cards; sick pawns recover a turn (once:
+    ws[G_SUB] = 1 after); then victory (SG-6). 1: stopped."""
+    if ws[G_SUB] == 0:
+        if (ws[G_TURN] - 1) % 4 == 3:
+            for k in range(2):
+                ws[W_SC_DISC + k] += ws[G_SC_HAND + k]
+                ws[G_SC_HAND + k] = 0
+        for p in range(1, P):
+            b = W_PL + p * PLS
+            if ws[b + X_SICK] > 0:
+                ws[b + X_SICK] -= 1
+        ws[G_SUB] = 1
+    return victory(st, ws, fs, P)
+
+
+@njit(cache=True, _nrt=False)
+def play_turns(st, ws, fs, P, debug):
+    """Play on from where the game stands (a turn's phase in ws[G_PHASE], the engine protocol's
+    order: turn start, winter, positioning, harvest, rent, card windows, payment, the Seigneur's
+    cards, forced draws, favour, progress, the turn's end and victory) until the game is over (0);
+    with ws[G_STOP] = 1 until a searching seat must choose among two or more options (1: its seat
+    in ws[G_DECIDER], options in W_OPTS, their count in ws[G_NOPT]; call again with
+    ws[G_FORCED] = the option's index); with ws[G_LIMIT] > 0 (a playout's horizon) until turn
+    ws[G_LIMIT] is over (2). ``debug``: the invariants after every turn."""
+    while ws[G_OVER] == 0:
+        ph = ws[G_PHASE]
+        if ph == PH_START:
+            if ws[G_LIMIT] > 0 and ws[G_TURN] >= ws[G_LIMIT]:
+                return 2
+            start_turn(st, ws, P)
+            nxt = PH_WINTER if (ws[G_TURN] - 1) % 4 == 3 else PH_PLACE
+        elif ph == PH_WINTER:
+            if winter(st, ws, fs, P):
+                return 1
+            nxt = PH_PLACE
+        elif ph == PH_PLACE:
+            if positioning(st, ws, fs, P):
+                return 1
+            nxt = PH_HARVEST
+        elif ph == PH_HARVEST:
+            if harvest(st, ws, fs, P):
+                return 1
+            nxt = PH_RENT
+        elif ph == PH_RENT:
+            if set_rent(st, ws, fs, P):
+                return 1
+            nxt = PH_CARDS
+        elif ph == PH_CARDS:
+            if card_windows(st, ws, fs, P):
+                return 1
+            nxt = PH_PAY
+        elif ph == PH_PAY:
+            if payment(st, ws, fs, P):
+                return 1
+            nxt = PH_SEIGNEUR_CARDS
+        elif ph == PH_SEIGNEUR_CARDS:
+            if seigneur_card_window(st, ws, fs, P):
+                return 1
+            nxt = PH_FAVOUR if rent_met(ws) else PH_FORCED
+        elif ph == PH_FORCED:
+            if forced_draws(st, ws, fs, P):
+                return 1
+            nxt = PH_FAVOUR
+        elif ph == PH_FAVOUR:
+            if award_favour(st, ws, fs, P):
+                return 1
+            nxt = PH_PROGRESS if close_accounts(st, ws) else PH_END
+        elif ph == PH_PROGRESS:
+            if progress(st, ws, fs, P):
+                return 1
+            nxt = PH_END
+        else:
+            if end_of_turn(st, ws, fs, P):
+                return 1
+            nxt = PH_START
+            if debug:
+                check_invariants(ws, P)
+        if nxt == PH_SEIGNEUR_CARDS:
+            ws[G_REG] = rent_met(ws)          # met of the Censitaires' own accord (award_favour)
+        ws[G_PHASE] = nxt
+        ws[G_CUR] = 1
+        ws[G_STEP] = 0
+        ws[G_SUB] = 0
+    return 0
 
 
 @njit(cache=True, _nrt=False)
@@ -666,10 +914,7 @@ def play_game(st, ws, fs, P, debug):
     setup_game(st, ws, P)
     if debug:
         check_invariants(ws, P)
-    while ws[G_OVER] == 0:
-        play_turn(st, ws, fs, P)
-        if debug:
-            check_invariants(ws, P)
+    play_turns(st, ws, fs, P, debug)
 
 
 # =================================================================================================

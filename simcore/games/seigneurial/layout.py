@@ -45,6 +45,18 @@ from simcore.games.seigneurial.rules import (
 # G_SC_HAND        2  k                         Seigneur cards held per kind                   SG-3
 # G_PAY_TARGET     3  t                         paying bot: resources of t it means to give    SG-5.4
 # G_PAY_START      3  t                         paying bot: G_RECV when it started paying      SG-5.4
+# G_PHASE          1                            the turn's phase PH_* (kernel.play_turns)      SG-4, 5
+# G_CUR            1                            the phase's seat cursor (next seat to act)     --
+# G_STEP           1                            the seat's step (square, card played, Réquis.) --
+# G_SUB            1                            the step's sub-step (a card's second decision) --
+# G_REG, G_REG2    2                            context: Church cards drawn, Troc card given,  --
+#                                               rent met of their own accord, favour left,
+#                                               Censitaires drawn from (a bit mask)
+# G_STOP           1                            1: stop at a searching seat's decision         --
+# G_FORCED         1                            the option to play at the stopped decision, -1 --
+# G_NOPT           1                            options of the stopped decision (in W_OPTS)    --
+# G_DECIDER        1                            the seat of the stopped decision               --
+# G_LIMIT          1                            a playout's last turn (0: none)                --
 # W_PL           160  p * PLS + X_*             per-player record (below)                      --
 # W_HAND         120  p * HS + t * 8 + v        cards of type t, value v in p's hand           SG-1
 # W_RES_DISC      24  t * 8 + v                 discard pile of type t, per value              SG-1
@@ -92,6 +104,9 @@ G_RECV = 22
 G_SC_HAND = 25
 G_PAY_TARGET = 27
 G_PAY_START = 30
+# the resumable turn (kernel.play_turns): where the turn stands, and the stop at a search decision
+(G_PHASE, G_CUR, G_STEP, G_SUB, G_REG, G_REG2, G_STOP, G_FORCED, G_NOPT, G_DECIDER,
+ G_LIMIT) = range(33, 44)
 PLS = 32
 (X_HANDN, X_OBJ, X_IMPROVED, X_SICK, X_TURNS_SICK, X_FAV_HELD, X_FAV_EARNED, X_PAID, X_SEIZED,
  X_GIVEN, X_PROT, X_POINTS, X_PLACED) = range(13)
@@ -99,7 +114,7 @@ X_CC = 13
 X_LAID = 16
 X_RES = 19
 X_NT = 22
-W_PL = 40
+W_PL = 48
 HS = N_RES * N_VALUES                         # 24: a hand's stride
 W_HAND = W_PL + MAXP * PLS
 W_RES_DISC = W_HAND + MAXP * HS
@@ -132,6 +147,9 @@ END_REASONS = ("censitaire_objective", "seigneur_goal", "truncated")
 DECISION_NAMES = ("winter", "place", "church_keep", "discard_card", "rent", "play_card",
                   "recolte_type", "troc_give", "troc_type", "pay", "seigneur_card", "corvee_target",
                   "draw_order", "requisition_target", "favour", "improve", "tie_winner")
+# Phases of a turn (SG-4, SG-5, SG-6), in order: ws[G_PHASE] (kernel.play_turns)
+(PH_START, PH_WINTER, PH_PLACE, PH_HARVEST, PH_RENT, PH_CARDS, PH_PAY, PH_SEIGNEUR_CARDS,
+ PH_FORCED, PH_FAVOUR, PH_PROGRESS, PH_END) = range(12)
 OPT_STOP = -1                # "stop" (card windows, payment) and "decline" (winter)
 RENT_CODE = 32               # rent option = grain * 32 + wood (fish = total - grain - wood)
 # winter option: n cards a <= b <= c (card code = t * 8 + v): n + 4 * (a + 32 * (b + 32 * c))
@@ -182,5 +200,5 @@ WINTER_POLICIES = ("pay", "decline", "pay_if_spare")
 
 # The layout's own consistency (checked at import, costs nothing at run time).
 assert R_PARAMS + N_PARAMS <= R_OBJ and MAX_OBJECTIVES * 3 + R_OBJ == R_SIZE
-assert G_PAY_START + 3 <= W_PL and X_NT + 3 <= PLS and S_ROLES < N_STRAT_COLS
+assert G_PAY_START + 3 <= G_PHASE and G_LIMIT < W_PL and X_NT + 3 <= PLS and S_ROLES < N_STRAT_COLS
 assert len(DECISION_NAMES) == D_TIE_WINNER + 1

@@ -1,0 +1,134 @@
+"""Process start of a small run (issue #27 item 5): what a `simulate` process imports, the command
+table that lets `balance CMD` import one command module, and the options converted without
+pydantic exactly as Typer's own adapters convert them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# imported by a small `simulate` run only if something on its path asks for them needlessly
+NOT_IMPORTED = ("pydantic", "polars", "matplotlib", "dask", "distributed", "optuna",
+                "pyarrow.compute", "scipy.linalg", "pandas", "analysis", "reports",
+                # Numba's registries of implementations: only a compilation needs them
+                "numba.np.random.generator_core", "numba.typed.typeddict", "numba.np.arraymath")
+
+_CHILD = """
+import json, sys
+import cli
+rc = cli._run(sys.argv[2:], prog="simulate", target=cli._simulate_app())
+print(json.dumps({"rc": rc, "modules": sorted(m for m in sys.modules if m.split('.')[0] in
+      {m.split('.')[0] for m in json.loads(sys.argv[1])})}))
+"""
+
+
+def test_a_small_simulate_run_imports_neither_the_analysis_stack_nor_numbas_registries(tmp_path):
+    args = ["--games", "300", "--out", str(tmp_path / "run"), "--force", "-q"]
+    # the first process may compile (a cold cache); the second loads the cached kernel
+    for _ in range(2):
+        out = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(NOT_IMPORTED), *args],
+                             capture_output=True, text=True, cwd=ROOT, check=True)
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["rc"] == 0
+    loaded = [m for m in NOT_IMPORTED if any(x == m or x.startswith(m + ".") for x in result["modules"])]
+    assert loaded == [], f"a 300-game simulate imported {loaded}"
+
+
+def test_the_command_table_names_the_module_of_every_command():
+    import importlib
+
+    import cli
+
+    found = {}
+    for name in cli._COMMAND_MODULES:
+        app = typer.Typer()
+        importlib.import_module(f"cli.{name}").register(app)
+        for c in app.registered_commands:
+            found[c.name or c.callback.__name__] = name
+    # the commands the games' specs add (cli.tables) go through the full registration
+    assert {name: m for name, m in found.items() if m != "tables"} == cli.COMMAND_MODULE
+
+
+def _all_plain_options():
+    import cli
+
+    command = typer.main.get_command(cli.app)
+    cli._plain_options(command)
+    out = []
+    for sub in command.commands.values():
+        for p in sub.params:
+            if type(getattr(p, "_runtime_param", None)).__name__ == "Plain":
+                out.append(p)
+    return out
+
+
+VALUES = {str: ["abc", "", "1e6", " padded ", "é–≥"], int: ["0", "-3", "42", "123456789012345678"],
+          bool: [True, False], "list[str]": [("a=1", "b"), ()], "list[Path]": [("runs/a", "/tmp")]}
+
+
+def _outcome(convert, value, param):
+    """What a converter makes of ``value``: the value and its type, or the error it raises."""
+    try:
+        out = convert._coerce_value(value, param=param, ctx=None)
+    except Exception as exc:           # e.g. a path that must exist: both must say the same
+        return ("error", type(exc).__name__, str(exc))
+    return (out, type(out))
+
+
+def test_plain_options_convert_values_exactly_as_typers_adapters():
+    from typer._coercion import build_runtime_param
+
+    import cli
+
+    params = _all_plain_options()
+    assert len(params) > 50           # every command's plain options, not a handful
+    kinds_seen = set()
+    for p in params:
+        desc = p.type_descriptor
+        kind = cli._plain_type(desc.annotation)
+        kinds_seen.add(kind if isinstance(kind, str) else kind.__name__)
+        samples = VALUES.get(kind, ["runs/x", "/tmp", "a b/c.toml"])
+        for v in samples:
+            if kind == "list[str]" and not v:
+                continue
+            mine = _outcome(p._runtime_param, v, p)
+            typers = _outcome(build_runtime_param(desc), v, p)
+            assert mine == typers, (p.name, v, mine, typers)
+    assert {"str", "int", "bool", "Path", "list[str]", "list[Path]"} <= kinds_seen
+
+
+def test_values_the_plain_path_does_not_know_still_get_typers_messages():
+    code = ("import cli, sys; sys.exit(cli._run(['--seed', 'x1', '--games', '10'], prog='simulate', "
+            "target=cli._simulate_app()))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 2
+    assert out.stderr.strip() == ("error: Invalid value for '--seed': Input should be a valid integer, "
+                                  "unable to parse string as an integer")
+
+
+@pytest.mark.parametrize("text", ["007", "+5", "1_000", " 5", "٣"])
+def test_whole_numbers_in_other_spellings_are_left_to_typer(text):
+    import cli
+
+    done, _ = cli._plain_value(int, text, None, None, None)
+    assert not done
+
+
+def test_a_report_imports_neither_pydantic_nor_numba(tmp_path):
+    from simcore import runner
+
+    run = runner.simulate("middle-ages", games=200, seed=1, out=tmp_path / "run", players=4)
+    code = ("import json, sys, cli; rc = cli._run(['report', sys.argv[1], '--out', sys.argv[2]]); "
+            "print(json.dumps([rc] + [m for m in ('pydantic', 'numba', 'simcore.replay') "
+            "if m in sys.modules]))")
+    out = subprocess.run([sys.executable, "-c", code, str(run), str(tmp_path / "rep")],
+                         capture_output=True, text=True, cwd=ROOT, check=True)
+    assert json.loads(out.stdout.strip().splitlines()[-1]) == [0]
+    assert "balance replay" in (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
