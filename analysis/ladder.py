@@ -20,6 +20,7 @@ import polars as pl
 
 from simcore import runner
 from simcore.games import DEFAULT_GAME
+from simcore.games import get as get_spec
 from simcore.stats import wilson_interval
 
 
@@ -69,6 +70,16 @@ def pairs(bots: list[str]) -> list[tuple[str, str]]:
     return [(a, b) for a in bots for b in bots if a != b]
 
 
+def seat_roles(game: str, players: int) -> tuple[str, str]:
+    """(the role of seat 0, the role of every other seat) from the game's spec; a game whose
+    seats are not one seat of a role and the others of a second has no role ladder."""
+    roles = get_spec(game).seat_roles(players)
+    if players < 2 or roles.count(roles[0]) != 1 or len(set(roles[1:])) != 1:
+        raise ValueError(f"{game}: a role ladder needs seat 0 in a role of its own and the other "
+                         f"seats in one shared role (seats here: {', '.join(roles)})")
+    return roles[0], roles[1]
+
+
 def ladder(bots: list[str], games: int, *, players: int = 4, seed: int = 0,
            game: str = DEFAULT_GAME, threads: int | None = None, rules=None,
            settings=()) -> list[Cell]:
@@ -78,21 +89,25 @@ def ladder(bots: list[str], games: int, *, players: int = 4, seed: int = 0,
 
 
 def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, game: str,
-                threads: int | None = None, roles_of=None, seigneur: str | None = None,
+                threads: int | None = None, roles_of=None, lead_bot: str | None = None,
                 rules=None, settings=()) -> dict[str, list[Cell]]:
-    """The ladder of a game whose seats have roles (Seigneurial: seat 0 the Seigneur, the others
-    Censitaires), per role; ``roles_of(bot)`` names the roles a bot plays.
+    """The ladder of a game whose seat 0 has a role of its own (the spec's first role, one seat)
+    and whose other seats share a second role (``spec.seat_roles``); ``roles_of(bot)`` names the
+    roles a bot plays. The result holds one list of cells per role, keyed by the spec's role
+    names (:func:`seat_roles`):
 
-    * ``"seigneur"``: cell (A, B) = A as the Seigneur against B at every Censitaire seat; the figure
+    * the lead role (seat 0): cell (A, B) = A at seat 0 against B at every other seat; the figure
       is A's win share (``fair`` is nan: no seat of the other role is alike).
-    * ``"censitaire"``: cell (A, B) = A at one Censitaire seat, B at the others, ``seigneur`` (a
-      bot that plays the Seigneur) at seat 0; A sits at every Censitaire seat in turn on the same
-      deals (same seed), ``games`` split over them. ``fair`` is a B seat's mean win share when
-      every Censitaire plays B on those deals: what A would get if it were as good as B.
+    * the shared role: cell (A, B) = A at one of those seats, B at the others, ``lead_bot`` (a
+      bot that plays the lead role; default the first such bot in ``bots``) at seat 0; A sits at
+      every seat of the role in turn on the same deals (same seed), ``games`` split over them.
+      ``fair`` is a B seat's mean win share when every such seat plays B on those deals: what A
+      would get if it were as good as B.
     """
-    lords = [b for b in bots if "seigneur" in roles_of(b)]
-    tenants = [b for b in bots if "censitaire" in roles_of(b)]
-    out: dict[str, list[Cell]] = {"seigneur": [], "censitaire": []}
+    lead, shared = seat_roles(game, players)
+    lords = [b for b in bots if lead in roles_of(b)]
+    tenants = [b for b in bots if shared in roles_of(b)]
+    out: dict[str, list[Cell]] = {lead: [], shared: []}
     for a in lords:
         for b in tenants:
             prep = runner.prepare(game, players=players, strategies=[a] + [b] * (players - 1),
@@ -100,16 +115,16 @@ def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, gam
             w = runner.collect(prep, games=games, seed=seed, threads=threads,
                                columns=("game", "seat", "win_share")).win_shares(players)[:, 0]
             lo, hi = wilson_interval(float(w.mean()), len(w))
-            out["seigneur"].append(Cell(a, b, len(w), float(w.mean()),
-                                        float(w.std(ddof=1) / np.sqrt(len(w))), lo, hi, float("nan")))
-    if seigneur is None:
+            out[lead].append(Cell(a, b, len(w), float(w.mean()),
+                                  float(w.std(ddof=1) / np.sqrt(len(w))), lo, hi, float("nan")))
+    if lead_bot is None:
         if not lords:
             return out
-        seigneur = lords[0]
+        lead_bot = lords[0]
     C = players - 1
     per_seat = -(-games // C)
     for b in tenants:
-        base = runner.collect(runner.prepare(game, players=players, strategies=[seigneur] + [b] * C,
+        base = runner.collect(runner.prepare(game, players=players, strategies=[lead_bot] + [b] * C,
                                              rules=rules, settings=settings),
                               games=per_seat, seed=seed, threads=threads,
                               columns=("game", "seat", "win_share")).win_shares(players)
@@ -119,7 +134,7 @@ def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, gam
                 continue
             mine = []
             for k in range(1, players):
-                lineup = [seigneur] + [a if s == k else b for s in range(1, players)]
+                lineup = [lead_bot] + [a if s == k else b for s in range(1, players)]
                 w = runner.collect(runner.prepare(game, players=players, strategies=lineup,
                                                   rules=rules, settings=settings),
                                    games=per_seat, seed=seed, threads=threads,
@@ -129,7 +144,7 @@ def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, gam
             mean = float(m.mean())
             se = float(m.mean(axis=1).std(ddof=1) / np.sqrt(per_seat)) if per_seat > 1 else float("nan")
             lo, hi = wilson_interval(mean, m.size)
-            out["censitaire"].append(Cell(a, b, m.size, mean, se, lo, hi, fair))
+            out[shared].append(Cell(a, b, m.size, mean, se, lo, hi, fair))
     return out
 
 

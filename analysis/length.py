@@ -1,8 +1,8 @@
-"""Game length and how games end (the games columns the spec declares ``length``, in turns, and
-``end_reason``; optionally ``reshuffles``).
+"""Game length and how games end (the games columns the spec declares ``length``, in turns,
+``end_reason`` and ``count_per_game``: a pile's reshuffles).
 
 :func:`length_summary` gives one row: the mean number of turns with a t interval, quantiles, and the
-mean number of reshuffles; :func:`length_distribution` the share of games per bin of turns, split by
+mean of every ``count_per_game`` column (with its t interval); :func:`length_distribution` the share of games per bin of turns, split by
 end reason (bins of a round width, at most :data:`MAX_BINS` of them); :func:`end_reason_table` the
 share of games ending each way with Wilson intervals and the mean length of those games. End reason
 codes are named by run.json's ``end_reason_names`` (``{"0": "third_guild", …}``) and shown in the
@@ -35,6 +35,12 @@ def reason_column(rs: RunSet):
     """The games column the spec declares ``end_reason`` (a :class:`simcore.contract.Column`)."""
     cols = rs.role_columns("end_reason", "games")
     return cols[0] if cols else None
+
+
+def count_columns(rs: RunSet) -> list[str]:
+    """The games columns the spec declares ``count_per_game`` (Middle-Ages' and Médiévallons'
+    ``reshuffles``), in table order."""
+    return [c.name for c in rs.role_columns("count_per_game", "games")]
 
 
 def has_length(rs: RunSet) -> bool:
@@ -105,30 +111,30 @@ def _summary_from_stats(rs: RunSet) -> dict:
     s["_s"], s["_ss"] = float(m[0]), float(m2[0])
     for name, q in QUANTILES:
         s[name] = hist_quantile(values, counts, q)
-    if rs.has_games("reshuffles"):
-        h = rs.stats.valued["g:reshuffles"]
+    for c in count_columns(rs):
+        h = rs.stats.valued[f"g:{c}"]
         v, k = h.values, h.a
         m, m2 = int_moments(int(k.sum()), int((v * k).sum()), int((v * v * k).sum()))
-        s["_r"], s["_rr"] = float(m[0]), float(m2[0])
+        s[f"_s:{c}"], s[f"_ss:{c}"] = float(m[0]), float(m2[0])
     return s
 
 
 def length_summary(rs: RunSet) -> pl.DataFrame:
     """One row: games, mean_turns, turns_sd, ci_low, ci_high (t interval over games), p05, p25,
-    median, p75, p95 (linear interpolation, as numpy's default), min, max, and with a
-    ``reshuffles`` column mean_reshuffles, reshuffles_ci_low, reshuffles_ci_high (t); else null."""
-    resh = rs.has_games("reshuffles")
+    median, p75, p95 (linear interpolation, as numpy's default), min, max, and for every
+    ``count_per_game`` column C (:func:`count_columns`) mean_C, C_ci_low, C_ci_high (t)."""
+    counts = count_columns(rs)
     if rs.from_stats:
         s = _summary_from_stats(rs)
     else:
-        lf = _games(rs, extra=("reshuffles",) if resh else ())
+        lf = _games(rs, extra=tuple(counts))
         t = pl.col("turns").cast(pl.Float64)
         exprs = [pl.len().alias("games"), t.mean().alias("_s"), ((t - t.mean()) ** 2).sum().alias("_ss"),
                  t.min().alias("min"), t.max().alias("max")]
         exprs += [t.quantile(q, interpolation="linear").alias(name) for name, q in QUANTILES]
-        if resh:
-            r = pl.col("reshuffles").cast(pl.Float64)
-            exprs += [r.mean().alias("_r"), ((r - r.mean()) ** 2).sum().alias("_rr")]
+        for c in counts:
+            r = pl.col(c).cast(pl.Float64)
+            exprs += [r.mean().alias(f"_s:{c}"), ((r - r.mean()) ** 2).sum().alias(f"_ss:{c}")]
         s = collect(lf.select(exprs)).row(0, named=True)
     n = s["games"]
     mean, sd = stats.moments(n, mean=s["_s"], m2=s["_ss"])
@@ -137,17 +143,14 @@ def length_summary(rs: RunSet) -> pl.DataFrame:
            "ci_high": float(hi)}
     row.update({name: s[name] for name, _ in QUANTILES})
     row.update({"min": s["min"], "max": s["max"]})
-    if resh:
-        rm, rsd = stats.moments(n, mean=s["_r"], m2=s["_rr"])
+    for c in counts:
+        rm, rsd = stats.moments(n, mean=s[f"_s:{c}"], m2=s[f"_ss:{c}"])
         rlo, rhi = stats.t_interval(rm, rsd, n)
-        row.update({"mean_reshuffles": float(rm), "reshuffles_ci_low": float(rlo),
-                    "reshuffles_ci_high": float(rhi)})
-    else:
-        row.update({"mean_reshuffles": None, "reshuffles_ci_low": None, "reshuffles_ci_high": None})
+        row.update({f"mean_{c}": float(rm), f"{c}_ci_low": float(rlo), f"{c}_ci_high": float(rhi)})
     schema = {"games": pl.Int64, "mean_turns": pl.Float64, "turns_sd": pl.Float64, "ci_low": pl.Float64,
               "ci_high": pl.Float64, **{name: pl.Float64 for name, _ in QUANTILES}, "min": pl.Float64,
-              "max": pl.Float64, "mean_reshuffles": pl.Float64, "reshuffles_ci_low": pl.Float64,
-              "reshuffles_ci_high": pl.Float64}
+              "max": pl.Float64, **{k: pl.Float64 for c in counts
+                                    for k in (f"mean_{c}", f"{c}_ci_low", f"{c}_ci_high")}}
     return pl.DataFrame([row], schema=schema)
 
 

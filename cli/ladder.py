@@ -168,22 +168,25 @@ def _ladder(console, L, spec, names, n, players, seed, game, rules, sets):
 
 
 def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None, sets=()):
-    """A game whose seats have roles (Seigneurial): one table per role (analysis.ladder.role_ladder)."""
+    """A game whose seat 0 has a role of its own and the other seats another (Seigneurial): one
+    table per role (analysis.ladder.role_ladder), in the spec's words."""
     from rich.table import Table
 
-    seigneur = spec.default_strategy if "seigneur" in S.roles_of(spec.default_strategy) else None
+    lead, shared = L.seat_roles(game, players)
+    shown = {r.name: r.display for r in spec.roles}
+    lead_bot = spec.default_strategy if lead in S.roles_of(spec.default_strategy) else None
     with console.status("playing the ladder by role…"):
         cells = L.role_ladder(names, n, players=players, seed=seed, game=game,
-                              roles_of=S.roles_of, seigneur=seigneur, rules=rules, settings=sets)
+                              roles_of=S.roles_of, lead_bot=lead_bot, rules=rules, settings=sets)
     titles = {
-        "seigneur": f"{players} players: win share of the Seigneur bot (row) against the Censitaire bot (column) at "
-                    f"every Censitaire seat ({n:,} games per cell)",
-        "censitaire": f"win share of one Censitaire bot (row) against copies of another (column) at "
-                      f"the other Censitaire seats, Seigneur {seigneur or 'the first Seigneur bot'}; "
-                      f"in brackets the share of a column bot in games of column bots only "
-                      f"({n:,} games per cell, the row bot at every Censitaire seat in turn)",
+        lead: f"{players} players: win share of the {shown[lead]} bot (row) against the {shown[shared]} bot "
+              f"(column) at every {shown[shared]} seat ({n:,} games per cell)",
+        shared: f"win share of one {shown[shared]} bot (row) against copies of another (column) at "
+                f"the other {shown[shared]} seats, {shown[lead]} {lead_bot or 'the first ' + shown[lead] + ' bot'}; "
+                f"in brackets the share of a column bot in games of column bots only "
+                f"({n:,} games per cell, the row bot at every {shown[shared]} seat in turn)",
     }
-    for role in ("seigneur", "censitaire"):
+    for role in (lead, shared):
         found = {(c.bot, c.opponent): c for c in cells[role]}
         if not found:
             continue
@@ -201,7 +204,7 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None,
                     row.append("—")
                     continue
                 text = f"{100 * c.win_share:.1f}% ({100 * c.ci_low:.1f}–{100 * c.ci_high:.1f})"
-                if role == "censitaire":
+                if role == shared:
                     text += f" [{100 * c.fair:.1f}%]"
                 row.append(text)
             t.add_row(a, *row)
@@ -209,4 +212,4 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None,
     import polars as pl
 
     return pl.concat([L.ladder_table(cells[r], game=spec.name, players=players, seed=seed)
-                      .with_columns(pl.lit(r).alias("role")) for r in ("seigneur", "censitaire")])
+                      .with_columns(pl.lit(r).alias("role")) for r in (lead, shared)])

@@ -127,9 +127,11 @@ def length_rows(t: dict) -> pl.DataFrame:
            "SD": [num(r["turns_sd"], 1)]}
     for k in ("min", "p05", "p25", "median", "p75", "p95", "max"):
         row[k.capitalize() if k in ("min", "median", "max") else k] = [turns(r[k])]
-    if r["mean_reshuffles"] is not None:
-        row["Mean reshuffles"] = [f"{num(r['mean_reshuffles'], 3)} "
-                                  f"({num_ci(r['reshuffles_ci_low'], r['reshuffles_ci_high'], 3)})"]
+    for key in r:         # the spec's count_per_game columns (analysis.length.length_summary)
+        c = key[len("mean_"):]
+        if key.startswith("mean_") and key != "mean_turns" and r[key] is not None:
+            row[f"Mean {c.replace('_', ' ')}"] = [
+                f"{num(r[key], 3)} ({num_ci(r[f'{c}_ci_low'], r[f'{c}_ci_high'], 3)})"]
     return pl.DataFrame(row)
 
 

@@ -57,6 +57,8 @@ COLUMN_ROLES = {
                        "per type): the founders table, with the count_by_type columns of the "
                        "same type (e.g. powers used) beside it",
     "event_by_slot": "the id of the event fired in slot k (group: one column per slot)",
+    "count_per_game": "how many times something happened in one game (a pile reshuffled): the "
+                      "length table gives its mean with an interval (games table)",
 }
 # Roles a table may hold once at most (the rest come in groups or as plain measures).
 SINGLE_ROLES = ("score", "win_share", "rank", "seat_role", "player_count", "length", "end_reason")

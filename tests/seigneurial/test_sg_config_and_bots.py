@@ -205,7 +205,7 @@ def test_policy_bots_beat_random_and_the_ladder_works_per_role(capsys):
     from analysis import ladder as LD
 
     cells = LD.role_ladder(["random", "even-lord", "objective", "fair-share"], 1200, players=4,
-                           game="seigneurial", roles_of=S.roles_of, seigneur="even-lord")
+                           game="seigneurial", roles_of=S.roles_of, lead_bot="even-lord")
     sei = {(c.bot, c.opponent): c for c in cells["seigneur"]}
     cen = {(c.bot, c.opponent): c for c in cells["censitaire"]}
     # (measured: even-lord 96% vs random Censitaires, < 1% vs fair-share)

@@ -48,7 +48,7 @@ SPEC = GameSpec(
                "end reason", role="end_reason", low=0, high=len(END_REASONS) - 1,
                labels=labelled(END_REASONS, END_WORDS)),
         Column("reshuffles", "int8", "times the discard pile was reshuffled into the draw pile",
-               low=0),
+               role="count_per_game", low=0),
     ),
     score_unit="guild cards",
     smallest_difference={"score": 0.5, "length": 2.0},

@@ -103,135 +103,204 @@ def need(ws, p, t):
 # =================================================================================================
 # Option scores of the policy bots (SG-7)
 # =================================================================================================
+# One function per kind of decision, each compiled once: the callers of ``ask`` pass the kind
+# as a constant, and Numba compiles a jitted function once per constant value it is called with
+# (ask: 27 specialisations, one per call site's constants). With the scores of every kind in one
+# function, each of its 18 specialisations compiled all of them (Seigneurial's cold compile:
+# ~110 s CPU); a single signature instead (one generic compile) cost ~6% of kernel time (the
+# kind no longer a constant in the caller). Here ``option_score`` is only the dispatch, folded
+# away in each specialisation, and the scoring code below is compiled once per kind. The seat
+# and option are passed on as plain integers (``p + 0``: an arithmetic result is never a
+# constant) so that a seat given as the constant 0 (the Seigneur's decisions) adds no compile.
+@njit(cache=True, _nrt=False)
+def _score_winter(ws, fs, sb, p, o):
+    spare = fs[sb + S_SPARE]
+    if o == OPT_STOP:
+        w = fs[sb + S_WINTER]
+        if w == 0:
+            return -1000.0
+        if w == 1:
+            return 1.0
+        return -9.5
+    n = o % 4
+    codes = o // 4
+    cost = 0.0
+    for i in range(n):
+        c = codes % 32
+        codes //= 32
+        t = c // N_VALUES
+        cost += c % N_VALUES + (10.0 * spare if need(ws, p, t) > 0 else 0.0)
+    return -cost
+
+
+@njit(cache=True, _nrt=False)
+def _score_place(ws, fs, sb, p, o):
+    b = W_PL + p * PLS
+    v = 0.0
+    for s in range(N_SQUARES):
+        if (o >> s) & 1:
+            if s < N_RES:
+                k = 1.0 + (ws[W_RULES + R_PARAMS + P_BONUS] if ws[b + X_IMPROVED] == s else 0)
+                v += k * (1.0 + (fs[sb + S_OBJECTIVE] if need(ws, p, s) > 0 else 0.0))
+            elif s == CHURCH:
+                v += fs[sb + S_CHURCH]
+            else:
+                for t in range(N_RES):
+                    v += ws[b + X_LAID + t] * (
+                        1.0 + (fs[sb + S_OBJECTIVE] if need(ws, p, t) > 0 else 0.0))
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def _card_value(fs, sb, o):
+    """How much a Censitaire card is worth keeping (D_CHURCH_KEEP; D_DISCARD_CARD negates it)."""
+    if o == RECOLTE:
+        return 2.0
+    if o == CACHETTE:
+        return 2.0 if fs[sb + S_PAY] == 0 else 0.5
+    return 1.5 if fs[sb + S_CARDS] != 0 else 0.0
+
+
+@njit(cache=True, _nrt=False)
+def _score_play_card(ws, fs, sb, p, o):
+    b = W_PL + p * PLS
+    if o == OPT_STOP:
+        return 0.0
+    if fs[sb + S_CARDS] == 0:
+        return -1.0
+    if o == RECOLTE:
+        return 1.0
+    if o == CACHETTE:
+        return 1.0 if fs[sb + S_PAY] == 0 else -1.0
+    needy = False      # TROC: a card of a type not needed for one that is
+    spare_card = False
+    for t in range(N_RES):
+        if need(ws, p, t) > 0:
+            needy = True
+        elif ws[b + X_NT + t] > 0:
+            spare_card = True
+    return 1.0 if needy and spare_card else -1.0
+
+
+@njit(cache=True, _nrt=False)
+def _score_need(ws, p, o):
+    return float(need(ws, p, o))
+
+
+@njit(cache=True, _nrt=False)
+def _score_troc_give(ws, p, o):
+    t = o // N_VALUES
+    return -float(o % N_VALUES) - (10.0 if need(ws, p, t) > 0 else 0.0)
+
+
+@njit(cache=True, _nrt=False)
+def _score_pay(ws, fs, sb, p, o):
+    if o == OPT_STOP:
+        return 0.0
+    t = o // N_VALUES
+    v = o % N_VALUES
+    left = ws[G_PAY_TARGET + t] - (ws[G_RECV + t] - ws[G_PAY_START + t])
+    if left <= 0:
+        return -1.0
+    s = float(min(v, left)) - 0.25 * max(0, v - left)
+    if fs[sb + S_SPARE] != 0 and need(ws, p, t) > 0:
+        s -= 10.0
+    if fs[sb + S_RESERVE] != 0 and list_winter(ws, p, False) > 0:
+        hand_add(ws, p, t, v, -1)
+        if list_winter(ws, p, False) == 0:
+            s -= 5.0
+        hand_add(ws, p, t, v, 1)
+    return s
+
+
+@njit(cache=True, _nrt=False)
+def _score_rent(ws, fs, sb, P, o):
+    g = o // RENT_CODE
+    w = o % RENT_CODE
+    R = ws[G_RENT] + ws[G_RENT + 1] + ws[G_RENT + 2]      # the total, set before asking
+    f = R - g - w
+    pol = fs[sb + S_RENT]
+    if pol == 0:
+        return -float((3 * g - R) ** 2 + (3 * w - R) ** 2 + (3 * f - R) ** 2)
+    h0 = 0
+    h1 = 0
+    h2 = 0
+    for q in range(1, P):
+        h0 += ws[W_PL + q * PLS + X_NT]
+        h1 += ws[W_PL + q * PLS + X_NT + 1]
+        h2 += ws[W_PL + q * PLS + X_NT + 2]
+    v = float(g * h0 + w * h1 + f * h2)
+    return v if pol == 1 else -v
+
+
+@njit(cache=True, _nrt=False)
+def _score_seigneur_card(ws, fs, sb, o):
+    if o == OPT_STOP:
+        return 0.0
+    if o == REQUISITION:
+        return 1.0 if fs[sb + S_REQUISITION] != 0 else -1.0
+    c = fs[sb + S_CORVEE]
+    if c == 1 or (c == 2 and (ws[G_TURN] - 1) % 4 == 3):
+        return 1.0
+    return -1.0
+
+
+@njit(cache=True, _nrt=False)
+def _score_target(ws, o):
+    """D_DRAW_ORDER, D_REQUISITION_TARGET: the share of the Censitaire's cards of types still owed."""
+    q = W_PL + o * PLS
+    if ws[q + X_HANDN] == 0:
+        return -1.0
+    m = 0
+    for t in range(N_RES):
+        if ws[G_RECV + t] < ws[G_RENT + t]:
+            m += ws[q + X_NT + t]
+    return m / ws[q + X_HANDN]
+
+
+@njit(cache=True, _nrt=False)
+def _score_favour(ws, fs, sb, o):
+    q = W_PL + o * PLS
+    pol = fs[sb + S_FAVOUR]
+    if pol == 0:
+        return -float(ws[q + X_POINTS])
+    if pol == 1:
+        return float(ws[q + X_GIVEN] - ws[q + X_POINTS])
+    return -float(ws[q + X_HANDN])
+
+
 @njit(cache=True, _nrt=False)
 def option_score(ws, fs, sb, kind, p, P, o):
     """Score of option code ``o`` of a decision of the given kind for seat p (the higher, the
     better; ties are broken by one draw)."""
-    b = W_PL + p * PLS
+    p = p + 0          # plain integers from here (see above)
+    o = o + 0
     if kind == D_WINTER:
-        spare = fs[sb + S_SPARE]
-        if o == OPT_STOP:
-            w = fs[sb + S_WINTER]
-            if w == 0:
-                return -1000.0
-            if w == 1:
-                return 1.0
-            return -9.5
-        n = o % 4
-        codes = o // 4
-        cost = 0.0
-        for i in range(n):
-            c = codes % 32
-            codes //= 32
-            t = c // N_VALUES
-            cost += c % N_VALUES + (10.0 * spare if need(ws, p, t) > 0 else 0.0)
-        return -cost
+        return _score_winter(ws, fs, sb, p, o)
     if kind == D_PLACE:
-        v = 0.0
-        for s in range(N_SQUARES):
-            if (o >> s) & 1:
-                if s < N_RES:
-                    k = 1.0 + (ws[W_RULES + R_PARAMS + P_BONUS] if ws[b + X_IMPROVED] == s else 0)
-                    v += k * (1.0 + (fs[sb + S_OBJECTIVE] if need(ws, p, s) > 0 else 0.0))
-                elif s == CHURCH:
-                    v += fs[sb + S_CHURCH]
-                else:
-                    for t in range(N_RES):
-                        v += ws[b + X_LAID + t] * (
-                            1.0 + (fs[sb + S_OBJECTIVE] if need(ws, p, t) > 0 else 0.0))
-        return v
-    if kind == D_CHURCH_KEEP or kind == D_DISCARD_CARD:
-        if o == RECOLTE:
-            v = 2.0
-        elif o == CACHETTE:
-            v = 2.0 if fs[sb + S_PAY] == 0 else 0.5
-        else:
-            v = 1.5 if fs[sb + S_CARDS] != 0 else 0.0
-        return v if kind == D_CHURCH_KEEP else -v
+        return _score_place(ws, fs, sb, p, o)
+    if kind == D_CHURCH_KEEP:
+        return _card_value(fs, sb, o)
+    if kind == D_DISCARD_CARD:
+        return -_card_value(fs, sb, o)
     if kind == D_PLAY_CARD:
-        if o == OPT_STOP:
-            return 0.0
-        if fs[sb + S_CARDS] == 0:
-            return -1.0
-        if o == RECOLTE:
-            return 1.0
-        if o == CACHETTE:
-            return 1.0 if fs[sb + S_PAY] == 0 else -1.0
-        needy = False      # TROC: a card of a type not needed for one that is
-        spare_card = False
-        for t in range(N_RES):
-            if need(ws, p, t) > 0:
-                needy = True
-            elif ws[b + X_NT + t] > 0:
-                spare_card = True
-        return 1.0 if needy and spare_card else -1.0
+        return _score_play_card(ws, fs, sb, p, o)
     if kind == D_RECOLTE_TYPE or kind == D_TROC_TYPE or kind == D_IMPROVE:
-        return float(need(ws, p, o))
+        return _score_need(ws, p, o)
     if kind == D_TROC_GIVE:
-        t = o // N_VALUES
-        return -float(o % N_VALUES) - (10.0 if need(ws, p, t) > 0 else 0.0)
+        return _score_troc_give(ws, p, o)
     if kind == D_PAY:
-        if o == OPT_STOP:
-            return 0.0
-        t = o // N_VALUES
-        v = o % N_VALUES
-        left = ws[G_PAY_TARGET + t] - (ws[G_RECV + t] - ws[G_PAY_START + t])
-        if left <= 0:
-            return -1.0
-        s = float(min(v, left)) - 0.25 * max(0, v - left)
-        if fs[sb + S_SPARE] != 0 and need(ws, p, t) > 0:
-            s -= 10.0
-        if fs[sb + S_RESERVE] != 0 and list_winter(ws, p, False) > 0:
-            hand_add(ws, p, t, v, -1)
-            if list_winter(ws, p, False) == 0:
-                s -= 5.0
-            hand_add(ws, p, t, v, 1)
-        return s
+        return _score_pay(ws, fs, sb, p, o)
     if kind == D_RENT:
-        g = o // RENT_CODE
-        w = o % RENT_CODE
-        R = ws[G_RENT] + ws[G_RENT + 1] + ws[G_RENT + 2]      # the total, set before asking
-        f = R - g - w
-        pol = fs[sb + S_RENT]
-        if pol == 0:
-            return -float((3 * g - R) ** 2 + (3 * w - R) ** 2 + (3 * f - R) ** 2)
-        h0 = 0
-        h1 = 0
-        h2 = 0
-        for q in range(1, P):
-            h0 += ws[W_PL + q * PLS + X_NT]
-            h1 += ws[W_PL + q * PLS + X_NT + 1]
-            h2 += ws[W_PL + q * PLS + X_NT + 2]
-        v = float(g * h0 + w * h1 + f * h2)
-        return v if pol == 1 else -v
+        return _score_rent(ws, fs, sb, P + 0, o)
     if kind == D_SEIGNEUR_CARD:
-        if o == OPT_STOP:
-            return 0.0
-        if o == REQUISITION:
-            return 1.0 if fs[sb + S_REQUISITION] != 0 else -1.0
-        c = fs[sb + S_CORVEE]
-        if c == 1 or (c == 2 and (ws[G_TURN] - 1) % 4 == 3):
-            return 1.0
-        return -1.0
+        return _score_seigneur_card(ws, fs, sb, o)
     if kind == D_CORVEE_TARGET:
         return float(ws[W_PL + o * PLS + X_HANDN])
     if kind == D_DRAW_ORDER or kind == D_REQUISITION_TARGET:
-        q = W_PL + o * PLS
-        if ws[q + X_HANDN] == 0:
-            return -1.0
-        m = 0
-        for t in range(N_RES):
-            if ws[G_RECV + t] < ws[G_RENT + t]:
-                m += ws[q + X_NT + t]
-        return m / ws[q + X_HANDN]
+        return _score_target(ws, o)
     if kind == D_FAVOUR:
-        q = W_PL + o * PLS
-        pol = fs[sb + S_FAVOUR]
-        if pol == 0:
-            return -float(ws[q + X_POINTS])
-        if pol == 1:
-            return float(ws[q + X_GIVEN] - ws[q + X_POINTS])
-        return -float(ws[q + X_HANDN])
+        return _score_favour(ws, fs, sb, o)
     return 0.0     # D_TIE_WINNER: no preference
 
 
