@@ -29,26 +29,6 @@ for p in (str(HERE.parent), str(HERE / "conformance")):
         sys.path.insert(0, p)
 
 
-def _lineups(spec, registry) -> list[list[str]]:
-    """Line-ups at the most players that seat every preset bot at least once, each on a seat of
-    a role it plays (as tests/conformance/test_every_preset_replayed.py)."""
-    presets = registry.import_hook(spec.strategies).presets()
-    P = spec.players[1]
-    roles = spec.seat_roles(P)
-    plays = {n: getattr(s, "roles", None) for n, s in presets.items()}
-    fits = [[n for n in presets if plays[n] is None or roles[seat] in plays[n]] for seat in range(P)]
-    todo, out = list(presets), []
-    while todo:
-        lineup = []
-        for seat in range(P):
-            pick = next((n for n in todo if n in fits[seat] and n not in lineup), None)
-            lineup.append(pick or fits[seat][len(out) % len(fits[seat])])
-            if pick:
-                todo.remove(pick)
-        out.append(lineup)
-    return out
-
-
 def warm_game(name: str) -> None:
     from simcore import games as registry
     from simcore import runner
@@ -60,7 +40,10 @@ def warm_game(name: str) -> None:
     driver = registry.import_hook(spec.driver_module) if spec.reference else None
     rules = registry.import_hook(spec.rules_module).load() if driver is not None else None
     loader = registry.import_hook(spec.strategies)
-    for lineup in [["random"] * spec.default_players, *_lineups(spec, registry)]:
+    # the line-ups the conformance suite replays (every preset bot seated), so they are compiled
+    from test_every_preset_replayed import lineups
+
+    for lineup in [["random"] * spec.default_players, *lineups(spec)]:
         if any(b not in loader.presets() for b in lineup):
             continue
         runner.prepare(name, players=len(lineup), strategies=",".join(lineup)).play(0, 2, 1)
