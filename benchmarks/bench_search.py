@@ -151,6 +151,19 @@ def split_middle_ages(rows, P, seed):
     return lambda k: whole(ws, sc, k), lambda k: copy_redeal(ws, sc, k)
 
 
+def _playouts(playout, P, seat, depth):
+    """A jitted loop of ``k`` playouts from one position (Médiévallons, Seigneurial: the playout
+    hook takes the policy's float table ``fs``), each on its own stream."""
+    @njit
+    def whole(ws, sc, fs, k):
+        s = 0.0
+        st2 = np.zeros(1, np.uint64)
+        for r in range(k):
+            s += playout(ws, sc, fs, st2, P, seat, 0, np.uint64(r), np.uint64(r + 7), depth)
+        return s
+    return whole
+
+
 def split_medievallons(rows, P, seed):
     """At the searching seat's 7th decision of a game it played with its own choices: whole
     playouts (the contract's hook: a world dealt, option 0 played to the end or the horizon)
@@ -176,13 +189,7 @@ def split_medievallons(rows, P, seed):
 
     playout, deal_world, seat = H.playout, H.deal_world, int(ws[L.G_CUR])
 
-    @njit
-    def whole(ws, sc, fs, k):
-        s = 0.0
-        st2 = np.zeros(1, np.uint64)
-        for r in range(k):
-            s += playout(ws, sc, fs, st2, P, seat, 0, np.uint64(r), np.uint64(r + 7), depth)
-        return s
+    whole = _playouts(playout, P, seat, depth)
 
     @njit
     def copy_redeal(ws, sc, k):
@@ -210,13 +217,7 @@ def split_seigneurial(rows, P, seed):
 
     W_TRACE, playout, redeal = L.W_TRACE, H.playout, H.redeal
 
-    @njit
-    def whole(ws, sc, fs, k):
-        s = 0.0
-        st2 = np.zeros(1, np.uint64)
-        for r in range(k):
-            s += playout(ws, sc, fs, st2, P, seat, 0, np.uint64(r), np.uint64(r + 7), depth)
-        return s
+    whole = _playouts(playout, P, seat, depth)
 
     @njit
     def copy_redeal(ws, sc, k):
