@@ -9,7 +9,8 @@ setup: $(VENV)/.installed
 
 # The install goes through uv (from PyPI, into the venv): it fetches the wheels in parallel and
 # byte-compiles them on every core, where pip fetched one package at a time and compiled ~9,000
-# modules on one (`make setup` from a clean clone, docs/testing.md: pip 81 s wall, uv ~30 s).
+# modules on one (`make setup` from a clean clone, cold caches, pip and uv in turn, load 8-11:
+# pip 149 and 211 s wall, 52 and 57 s CPU; uv 76 and 82 s wall, 39 and 47 s CPU; docs/testing.md).
 # Compiled at install, not at first import: the tests start many Python processes, and with
 # PYTHONDONTWRITEBYTECODE set none of them would keep what it compiled (+7 s CPU per process
 # importing numba, scipy, polars, statsmodels). If uv cannot be installed or fails, pip does it.
