@@ -4,17 +4,20 @@ Why: a clean clone has no Numba cache. `make test` runs two pytest-xdist workers
 both (and the processes they start: the README's commands, Dask workers, the reliability suite's
 command lines) reach the same kernels within seconds of each other; each process that finds no
 cache entry compiles the kernel itself, so a cold suite compiled most kernels two to four times.
-The root conftest (tests/conftest.py) runs this module in two processes, games split between them,
-before xdist starts its workers: each kernel then compiles exactly once, on both cores, and every
-later process loads it from the cache (Numba's in-tree ``__pycache__``, or ``NUMBA_CACHE_DIR``).
+`make test` runs this module in two processes before xdist starts its workers: each kernel then
+compiles exactly once, on both cores, and every later process loads it from the cache (Numba's
+in-tree ``__pycache__``, or ``NUMBA_CACHE_DIR``). The work is cut into jobs the processes take in
+turn, the costliest first: one per game, or two for a game whose search bot has a kernel entry
+point of its own (SEARCH_APART), so that the processes end together (one job per game left one
+process compiling Médiévallons alone for a minute).
 
 What it plays: for every game, a few games of its default line-up and of line-ups that seat every
 preset bot (the conformance suite plays them all), the traced variant of the games' drivers (the
 kernel-vs-reference replays) and Middle-Ages's debug variant. Nothing is checked here: a broken
 kernel fails in the tests, with their messages (a failure here is reported as a warning line).
 
-Run by hand: ``python tests/warm_kernels.py [-j N] [GAME ...]`` (prints the CPU seconds per game;
-with an empty ``NUMBA_CACHE_DIR``, a game's cold compile).
+Run by hand: ``python tests/warm_kernels.py [-j N] [GAME[:PART] ...]`` (prints the CPU seconds per
+job; with an empty ``NUMBA_CACHE_DIR``, a job's cold compile).
 """
 
 from __future__ import annotations
@@ -29,70 +32,122 @@ for p in (str(HERE.parent), str(HERE / "conformance")):
         sys.path.insert(0, p)
 
 
-def warm_game(name: str) -> None:
+# Games whose line-ups seating the search bot (kind "search", docs/search.md) compile a kernel
+# entry point of their own: their warm-up is two jobs, "plain" (the default line-up and the
+# line-ups without a search bot) and "search", so that the two processes can share the game. The
+# value says which job plays the debug variant: the one whose entry point it goes through
+# (Middle-Ages: the checked entry of the rollout and search bots; Seigneurial: the plain one, a
+# run-time flag). Médiévallons compiles every bot in one entry point (its search line-ups compile
+# nothing more), so it stays one job: split, both processes would compile the same kernel.
+SEARCH_APART = {"middle-ages": "search", "seigneurial": "plain"}
+SEARCH_KIND = "search"
+
+
+def jobs_of(name: str) -> list[tuple[str, str]]:
+    """The warm-up jobs of one game: ``(name, "all")``, or its plain and search parts."""
+    if name in SEARCH_APART:
+        return [(name, "plain"), (name, "search")]
+    return [(name, "all")]
+
+
+def plays_of(name: str, part: str = "all") -> list[tuple[str, tuple[str, ...]]]:
+    """What one job plays, in order: ``("default", ())``, ``("line-up", bots)`` (a few games, and
+    the traced driver when the game has a reference engine) and ``("debug", ())``."""
+    from simcore import games as registry
+
+    spec = registry.get(name)
+    out: list[tuple[str, tuple[str, ...]]] = []
+    if part in ("all", "plain"):
+        out.append(("default", ()))
+    if spec.strategies is not None:
+        presets = registry.import_hook(spec.strategies).presets()
+        # the line-ups the conformance suite replays (every preset bot seated), so they are compiled
+        from test_every_preset_replayed import lineups
+
+        for lineup in [["random"] * spec.default_players, *lineups(spec)]:
+            if any(b not in presets for b in lineup):
+                continue
+            searching = any(getattr(presets[b], "kind", None) == SEARCH_KIND for b in lineup)
+            if part == "all" or searching == (part == "search"):
+                out.append(("line-up", tuple(lineup)))
+    if "debug" in spec.takes and part in ("all", SEARCH_APART.get(name, "all")):
+        out.append(("debug", ()))
+    return out
+
+
+def warm_game(name: str, part: str = "all") -> None:
     from simcore import games as registry
     from simcore import runner
 
     spec = registry.get(name)
-    runner.prepare(name).play(0, 2, 1)
-    if spec.strategies is None:
-        return
-    driver = registry.import_hook(spec.driver_module) if spec.reference else None
-    rules = registry.import_hook(spec.rules_module).load() if driver is not None else None
-    loader = registry.import_hook(spec.strategies)
-    # the line-ups the conformance suite replays (every preset bot seated), so they are compiled
-    from test_every_preset_replayed import lineups
-
-    for lineup in [["random"] * spec.default_players, *lineups(spec)]:
-        if any(b not in loader.presets() for b in lineup):
-            continue
-        runner.prepare(name, players=len(lineup), strategies=",".join(lineup)).play(0, 2, 1)
-        if driver is not None:
-            _, rows = loader.resolve(lineup, len(lineup))
-            driver.run_chunk(rules, len(lineup), 0, 2, 1, rows, trace_decisions=True)
-    if "debug" in spec.takes:
-        runner.prepare(name, debug=True).play(0, 2, 1)
+    for what, lineup in plays_of(name, part):
+        if what == "default":
+            runner.prepare(name).play(0, 2, 1)
+        elif what == "debug":
+            runner.prepare(name, debug=True).play(0, 2, 1)
+        else:
+            runner.prepare(name, players=len(lineup), strategies=",".join(lineup)).play(0, 2, 1)
+            if spec.reference:
+                driver = registry.import_hook(spec.driver_module)
+                rules = registry.import_hook(spec.rules_module).load()
+                _, rows = registry.import_hook(spec.strategies).resolve(list(lineup), len(lineup))
+                driver.run_chunk(rules, len(lineup), 0, 2, 1, rows, trace_decisions=True)
 
 
-# The games, the costliest compile first (cold CPU seconds measured with this script), so that N
-# processes taking the next game as they finish end at about the same time.
-ORDER = ("seigneurial", "middle-ages", "medievallons", "fief-combat", "pig")
+# The jobs, the costliest compile first, so that N processes taking the next job as they finish
+# end at about the same time (cold CPU seconds with this script, one job alone in an empty
+# NUMBA_CACHE_DIR, load average ~6 on 2 cores: `python tests/warm_kernels.py GAME[:PART]`).
+# A job not listed (a new game) goes first. Two parts of one game run one after the other in this
+# order (the search part's 54 s alone were 45 s after the plain part: shared callees).
+ORDER = (("medievallons", "all"),         # 70.5
+         ("middle-ages", "search"),       # 54.0
+         ("seigneurial", "plain"),        # 45.9
+         ("middle-ages", "plain"),        # 32.7
+         ("seigneurial", "search"),       # 21.6 after the plain part
+         ("fief-combat", "all"),          # 4
+         ("pig", "all"))                  # 3
 
 
-def warm_one(name: str) -> str:
+def warm_one(job: tuple[str, str]) -> str:
     from simcore import games as registry
 
+    name, part = job
+    label = name if part == "all" else f"{name}:{part}"
     if name == "pig":
         registry.register("pig.spec")
     t = time.process_time()
     try:
-        warm_game(name)
+        warm_game(name, part)
     except Exception as exc:                      # the tests will say what is wrong
-        return f"warm_kernels: {name}: {type(exc).__name__}: {exc}"
-    return f"warm_kernels: {name}: {time.process_time() - t:.1f} s CPU"
+        return f"warm_kernels: {label}: {type(exc).__name__}: {exc}"
+    return f"warm_kernels: {label}: {time.process_time() - t:.1f} s CPU"
 
 
 def main(argv: list[str]) -> int:
-    """``-j N``: every registered game and Pig, in N processes that each take the next game when
-    done; else the games named (default: all of them), in this process."""
+    """``-j N``: every registered game and Pig, in N processes that each take the next job when
+    done; else the games named (default: all of them; ``GAME:plain`` or ``GAME:search`` for one
+    part of a game in SEARCH_APART), in this process."""
     from simcore import games as registry
 
     jobs = 0
     if argv[:1] == ["-j"]:
         jobs, argv = int(argv[1]), argv[2:]
-    names = argv or sorted([*registry.specs(), "pig"],
-                           key=lambda n: ORDER.index(n) if n in ORDER else -1)
+    if argv:
+        todo = [tuple(a.split(":", 1)) if ":" in a else (a, "all") for a in argv]
+    else:
+        todo = sorted([j for n in [*registry.specs(), "pig"] for j in jobs_of(n)],
+                      key=lambda j: ORDER.index(j) if j in ORDER else -1)
     t = time.monotonic()
     if jobs >= 2:
         import multiprocessing
 
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            for line in pool.imap_unordered(warm_one, names, chunksize=1):
+            for line in pool.imap_unordered(warm_one, todo, chunksize=1):
                 print(line, flush=True)
     else:
-        for name in names:
-            print(warm_one(name), flush=True)
-    print(f"warm_kernels: {len(names)} games in {max(jobs, 1)} processes, "
+        for job in todo:
+            print(warm_one(job), flush=True)
+    print(f"warm_kernels: {len(todo)} jobs in {max(jobs, 1)} processes, "
           f"{time.monotonic() - t:.0f} s wall", flush=True)
     return 0
 
