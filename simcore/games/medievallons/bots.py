@@ -20,7 +20,7 @@ from numpy import uint64 as U
 from simcore.games.medievallons.layout import (
     A_FOUND, A_PLAY, A_USE, D_ACTION, D_ASSASSIN, D_CHEVALIER, D_FOUND_SIZE, D_GIVE_ONE,
     D_GIVE_TWO, D_MAGICIEN, D_MARCHAND, D_MENDIANT, D_PRETRE, D_PRETRE_TAKE, D_REINFORCE_SIZE,
-    D_REINFORCE_TYPE, D_RODEUR, E_NO_OPTION, F_GAIN, F_HIDDEN, F_LEAD, F_LOSS, F_PROB, F_PV,
+    D_REINFORCE_TYPE, D_RODEUR, E_NO_OPTION, F_ATTACK, F_GAIN, F_HIDDEN, F_LEAD, F_LOSS, F_PROB, F_PV,
     F_PVOK, F_SCORE, F_SERIAL, F_SETD, F_SETV, F_STRAT, F_UNSEEN, GF, G_CTX_G, G_CTX_PLAYED,
     G_CTX_Q, G_DISC_N, G_ERROR, G_KIND, G_PLAYED, G_PREP_LEAD, G_PREP_STAMP, G_PV_PLAYED, G_ROT,
     G_SELF_ROW, G_TRACE_N, G_TURNS, MAXG, MAXP, MAX_TRACE, N_STRAT_COLS, PLS, R_COPIES, R_PARAMS,
@@ -210,21 +210,30 @@ def attack_value(ws, fs, sb, q, g, bouffon):
 @njit(cache=True, _nrt=False)
 def best_attack(ws, fs, sb, p, P, steal):
     """Best attack_value over the opponents' guild cards (+ the card's worth when it is stolen);
-    -1.0 when no opponent has a guild."""
-    best = -1.0
-    for i in range(1, P):
-        q = (p + i) % P
-        ng = ws[U(W_PL + q * PLS + X_NG)]
-        for g in range(ng):
-            s = gslot(q, g)
-            for b in range(2):
-                if (b == 0 and ws[U(s + 1)] > 0) or (b == 1 and ws[U(s + 2)] > 0):
-                    v = attack_value(ws, fs, sb, q, g, b)
-                    if steal:
+    -1.0 when no opponent has a guild. Both bests (Assassin: kept; Rôdeur: stolen) come from one
+    sweep over the guilds, once per decision (stamped in F_PVOK[F_ATTACK]): a player holding an
+    Assassin and a Rôdeur, or an Assassin card and an Assassin guild, asked for it up to four
+    times."""
+    if fs[U(F_PVOK + F_ATTACK)] != fs[F_SERIAL]:
+        best = -1.0
+        best_steal = -1.0
+        for i in range(1, P):
+            q = (p + i) % P
+            ng = ws[U(W_PL + q * PLS + X_NG)]
+            for g in range(ng):
+                s = gslot(q, g)
+                for b in range(2):
+                    if (b == 0 and ws[U(s + 1)] > 0) or (b == 1 and ws[U(s + 2)] > 0):
+                        v = attack_value(ws, fs, sb, q, g, b)
+                        if v > best:
+                            best = v
                         v += fs[U(F_GAIN + (BOUFFON if b == 1 else ws[U(s)]))]
-                    if v > best:
-                        best = v
-    return best
+                        if v > best_steal:
+                            best_steal = v
+        fs[U(F_PV + F_ATTACK)] = best
+        fs[U(F_PV + F_ATTACK + 1)] = best_steal
+        fs[U(F_PVOK + F_ATTACK)] = fs[F_SERIAL]
+    return fs[U(F_PV + F_ATTACK + (1 if steal else 0))]
 
 
 @njit(cache=True, _nrt=False)
@@ -321,6 +330,8 @@ def power_of(ws, fs, sb, p, P, t, played):
     arrays of 7 words each; measured 0.95x the CPU time per balanced game)."""
     if (FIXED_POWERS >> t) & 1:
         return fixed_power_value(fs, sb, P, t)
+    if t == BOUFFON:            # no power (MV-5)
+        return 0.0
     return power_value(ws, fs, sb, p, P, t, played)
 
 
