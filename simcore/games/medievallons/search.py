@@ -37,13 +37,13 @@ from simcore.games.medievallons.bots import strat_row
 from simcore.games.medievallons.kernel import play_turns
 from simcore.games.medievallons.layout import (
     F_STRAT, G_CUR, G_DISC_N, G_ERROR, G_FORCED, G_LIMIT, G_NOPT, G_OVER, G_PILE_N, G_SELF_ROW,
-    G_STOP, G_TRACE_N, G_TURNS, MAX_TRACE, N_STRAT_COLS, STRAT_SEARCH, S_KIND, S_SEARCH, W_DISC,
-    W_OPTS, W_PILE, W_RESET_END, W_WORLD,
+    G_STOP, G_TRACE_N, G_TURNS, MAX_TRACE, N_STRAT_COLS, STRAT_SEARCH, S_KIND, S_SEARCH, W_BEST,
+    W_DISC, W_OPTS, W_PILE, W_RESET_END, W_WORLD,
 )
 from simcore.games.medievallons.playout import determinize, position_value
 from simcore.rng import next_u64
 from simcore.search import (
-    MAX_OPTIONS, best_mean, next_playout, plan, play_key, record, rows_play_policy,
+    MAX_OPTIONS, SELECT_FLAT, best_mean, next_playout, plan, play_key, record, rows_play_policy,
     horizon, rows_search_again, settings, world_key,
 )
 
@@ -115,14 +115,52 @@ def search_choice(st, ws, sc, fs, st2, stats, P):
     total = plan(stats, n, playouts, budget)
     spent = 0
     dealt = -1                          # the world sc holds (flat: r = 0, 1, … in turn)
+    flat = select == SELECT_FLAT
+    rounds = total // n                 # flat: the playouts each option gets
+    for j in range(n):
+        ws[W_BEST + j] = 1              # still in the running (flat; ws's scratch: playouts use sc)
+    alive = n
     while True:
         j, r = next_playout(stats, n, total, spent, select)
         if j < 0:
             break
-        if r != dealt:
-            deal_world(ws, sc, st2, P, p, world_key(base, r))
-            dealt = r
-        record(stats, j, play_from_world(ws, sc, fs, st2, P, p, j, play_key(base, j, r), depth))
         spent += 1
+        if not flat or ws[W_BEST + j] != 0:
+            if r != dealt:
+                deal_world(ws, sc, st2, P, p, world_key(base, r))
+                dealt = r
+            record(stats, j, play_from_world(ws, sc, fs, st2, P, p, j, play_key(base, j, r), depth))
+        if flat and j == n - 1 and r < rounds - 1:      # a round done: drop the beaten options
+            alive = drop_beaten(ws, stats, n, rounds - 1 - r, 1e-9 * rounds)
+            if alive == 1:
+                break
+    if flat and alive < n:
+        for j in range(n):
+            if ws[W_BEST + j] == 0:      # beaten: a mean no option can lose to (best_mean)
+                stats[j] = -stats[MAX_OPTIONS + j]
     rows_search_again(fs, F_STRAT, P, N_STRAT_COLS, S_KIND, S_SEARCH, STRAT_SEARCH)
     return best_mean(stats, n)
+
+
+@njit(cache=True, _nrt=False)
+def drop_beaten(ws, stats, n, left, margin):
+    """Flat search, after a round of playouts with ``left`` rounds to go: the options still in
+    the running (ws[W_BEST + j] = 1) that can no longer be chosen leave it; returns how many
+    remain. A playout's result lies in [0, 1] (:func:`play_from_world`), so option j's final sum
+    is at most its sum now + ``left`` and option k's at least its sum now; every option gets the
+    same number of playouts, so j is beaten when that bound falls short of k's sum by ``margin``
+    (1e-9 times the playouts per option: 1e-9 on the means), far above :func:`best_mean`'s tie
+    tolerance and the rounding of the sums. The other options' playouts keep their own streams and worlds, so the choice is exactly the
+    one the full search makes, with fewer playouts (the bad options stop early)."""
+    lead = -1.0
+    for j in range(n):
+        if ws[W_BEST + j] != 0 and stats[j] > lead:
+            lead = stats[j]
+    alive = 0
+    for j in range(n):
+        if ws[W_BEST + j] != 0:
+            if stats[j] + left < lead - margin:
+                ws[W_BEST + j] = 0
+            else:
+                alive += 1
+    return alive
