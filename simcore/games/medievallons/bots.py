@@ -236,7 +236,7 @@ def best_attack(ws, fs, sb, p, P, steal):
     return fs[U(F_PV + F_ATTACK + (1 if steal else 0))]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def base_power_value(ws, fs, sb, p, P, t):
     """Worth to p of resolving power t now (Artisan, Assassin, Rôdeur, Chevalier, Mendiant: the
     powers that depend on the table; the others are priced in cached_value); ws[G_PV_PLAYED] = 1
@@ -332,6 +332,9 @@ def power_of(ws, fs, sb, p, P, t, played):
         return fixed_power_value(fs, sb, P, t)
     if t == BOUFFON:            # no power (MV-5)
         return 0.0
+    i = TS * played + t         # priced already in this decision: no call (power_value's cache)
+    if fs[U(F_PVOK + i)] == fs[F_SERIAL]:
+        return fs[U(F_PV + i)]
     return power_value(ws, fs, sb, p, P, t, played)
 
 
