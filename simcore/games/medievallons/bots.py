@@ -123,14 +123,16 @@ def prepare_values(ws, fs, sb, p, P, lead):
         if gt >= 0:
             fs[U(F_LEAD + gt)] = 0.5
     best_gain = 0.0
-    for t in range(N_TYPES):     # (the Bouffon's values too, overwritten below: no branch)
+    for t in range(N_TYPES):
+        if t == BOUFFON:
+            continue
         k = ws[U(h + t)]
         eff = min(k + hb, 62)
         base = w_draw + fs[U(sb + S_BIAS + t)]
         own = fs[U(F_LEAD + t)]
         gain = w_sets * (fs[U(F_SETD + eff)] + own) + base
         fs[U(F_GAIN + t)] = gain
-        best_gain = max(best_gain, gain if t != BOUFFON else 0.0)
+        best_gain = max(best_gain, gain)
         # branch-free: the loss of a card not held is 0
         fs[U(F_LOSS + t)] = (w_sets * (fs[U(F_SETD + max(eff - 1, 0))] + own) + base) * (k > 0)
     # a Bouffon completes any set: worth the best other card, plus a little for flexibility
@@ -267,18 +269,18 @@ def base_power_value(ws, fs, sb, p, P, t):
                     best = v
         return best
     if t == MENDIANT:
-        # the largest opponent hand, then the leader flag among the opponents holding it (two
-        # branch-free passes: the one-pass scan's branches followed the hand sizes and mispredicted)
         mine = ws[U(W_PL + p * PLS + X_HANDN)]
         most = 0
-        for q in range(P):
-            most = max(most, ws[U(W_PL + q * PLS + X_HANDN)] * (q != p))
-        if most == 0 or mine > most or (mine == most and ws[U(W_RULES + R_PARAMS + P_MENDIANT_DRAWS_ON_TIE)] != 0):
-            return w_draw
         lead = 0.0
         for q in range(P):
-            if q != p and ws[U(W_PL + q * PLS + X_HANDN)] == most:
-                lead = max(lead, fs[U(F_LEAD + q)])
+            if q != p and ws[U(W_PL + q * PLS + X_HANDN)] >= most:
+                if ws[U(W_PL + q * PLS + X_HANDN)] > most:
+                    lead = 0.0
+                most = ws[U(W_PL + q * PLS + X_HANDN)]
+                if fs[U(F_LEAD + q)] > lead:
+                    lead = fs[U(F_LEAD + q)]
+        if most == 0 or mine > most or (mine == most and ws[U(W_RULES + R_PARAMS + P_MENDIANT_DRAWS_ON_TIE)] != 0):
+            return w_draw
         return w_draw + w_hurt * (1.0 + fs[U(sb + S_LEADER)] * lead)
     return 0.0     # the other powers are priced in cached_value
 
