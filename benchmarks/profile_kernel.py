@@ -7,7 +7,10 @@ function, with each helper it calls that is not inlined) and `python benchmarks/
 with their sample counts). On a machine shared with others, give both runs the same
 `--code /tmp/mine` (default /tmp/kernel-code): the code dump and its address are written to
 `<code>.bin` and `<code>.addr`, and another person's run would overwrite the default ones between
-your two commands (the disassembly then shows their code).
+your two commands (the disassembly then shows their code). `--symbol decide_heuristic` (any part
+of a jitted function's mangled name, e.g. `7advance`) in the recorded run dumps that function's code
+instead of the entry point's, for the helpers that are not inlined (a balanced game's time is
+mostly in `decide_heuristic` and `advance`).
 
 Why: Numba's machine code is anonymous memory to perf, and a kernel loaded from the on-disk cache
 has no IR to name its functions. This script keeps the object code Numba loads from the cache,
