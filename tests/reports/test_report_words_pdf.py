@@ -245,7 +245,10 @@ def test_runs_of_different_player_counts_are_refused_or_side_by_side(runs, capsy
     assert code == 2 and "\n" not in err
     assert "4 players" in err and "3 players" in err and "--side-by-side" in err
     assert not out.exists()
-    assert _run(["report", str(runs["ma"]), str(runs["ma3"]), "--out", str(out), "--side-by-side"]) == 0
+    assert _run(["report", str(runs["ma"]), str(runs["ma3"]), "--out", str(out), "--side-by-side",
+                 "--svg"]) == 0
+    pngs = {p.stem for p in (out / "figures").glob("*.png")}
+    assert pngs and {p.stem for p in (out / "figures").glob("*.svg")} == pngs      # --svg: every figure
     raw = (out / "report.html").read_text(encoding="utf-8")
     assert "<section id='side_by_side'>" in raw and "<section id='comparison'>" not in raw
     rows = re.findall(r"<tr><td>(ma3?)</td><td[^>]*>(\d)</td>", section_html(out / "report.html", "side_by_side"))
