@@ -300,6 +300,26 @@ def test_pdf_has_one_page_size_and_every_headline_caption_and_table(runs, key):
 
 
 @pytest.mark.parametrize("key", ["ma_report", "mv_report"])
+def test_pdf_shows_every_figure_of_the_page_pixel_for_pixel_in_order(runs, key):
+    """The PDF's images are the HTML page's figures, in the page's order, each with the very
+    pixels of its PNG (not re-drawn, re-sampled or re-compressed with a loss)."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    raw = runs[key].read_text(encoding="utf-8")
+    shown = [np.asarray(Image.open(io.BytesIO(base64.b64decode(b))).convert("RGB"))
+             for b in re.findall(r"src='data:image/png;base64,([A-Za-z0-9+/=]+)'", raw)]
+    pdf = _pdf(runs[key])
+    images = [obj.get_bitmap(render=False).to_numpy()[..., 2::-1] for page in pdf
+              for obj in page.get_objects() if obj.type == pdfium_c.FPDF_PAGEOBJ_IMAGE]
+    assert len(shown) >= 4 and len(images) == len(shown)
+    for a, b in zip(images, shown):
+        assert a.shape == b.shape and np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("key", ["ma_report", "mv_report"])
 def test_pdf_pages_render_without_overlap_or_clipping(runs, key):
     pdf = _pdf(runs[key])
     for i, page in enumerate(pdf):
