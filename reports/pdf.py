@@ -142,8 +142,9 @@ class _Layout:
     def add_heading(self, text: str, size: float = 14) -> None:
         self.add_text(text, size, "bold", color="#0b3d66", space_after=0.1, keep_with=0.6)
 
-    def add_image(self, png: bytes, caption: str, number: int) -> None:
-        """A figure scaled to the text width (never taller than a page), its caption below it."""
+    def image_box(self, png: bytes, caption: str, number: int) -> tuple[float, float, list[str], float]:
+        """Width and height (inches) a figure is shown at (the text width, never taller than a
+        page), its caption's lines and their height."""
         w_px, h_px = png_size(png)
         w = min(TEXT_W, w_px / PNG_DPI)
         h = w * h_px / w_px
@@ -153,6 +154,11 @@ class _Layout:
         if h + cap_h > page_h:
             h = page_h - cap_h
             w = h * w_px / h_px
+        return w, h, cap_lines, cap_h
+
+    def add_image(self, png: bytes, caption: str, number: int) -> None:
+        """A figure scaled to the text width (never taller than a page), its caption below it."""
+        w, h, cap_lines, cap_h = self.image_box(png, caption, number)
         self.need(h + cap_h)
         x = MARGIN + (TEXT_W - w) / 2
         self.page.image(png, x * 72, (self.y - h) * 72, w * 72, h * 72)
@@ -254,6 +260,17 @@ def write_pdf(path: Path, title: str, secs: list[Section], figs: dict, png: dict
         doc.add_table("Runs", runs)
     number = 0
     for s in secs:
+        if s.figures and not s.sentences:
+            # A section that opens with a figure keeps its heading (and intro) on the figure's page.
+            first = s.figures[0]
+            if first not in png:
+                png[first] = render(figs[first], "png", dpi=PNG_DPI)
+            _, h, _, cap_h = doc.image_box(png[first], captions.get(first, ""), number + 1)
+            head = (len(doc.wrap(s.title, 14, TEXT_W, "bold")) * doc.line_height(14) + 0.1
+                    + (len(doc.wrap(s.intro, 9.5, TEXT_W)) * doc.line_height(9.5) + 0.1 if s.intro else 0)
+                    + 0.08)
+            if head + h + cap_h <= PAGE_H - TOP - BOTTOM:
+                doc.need(head + h + cap_h)
         doc.add_heading(s.title)
         if s.intro:
             doc.add_text(s.intro, 9.5, space_after=0.1)

@@ -109,3 +109,21 @@ def test_pages_are_a4_with_one_page_object_each_and_the_title_is_kept(written):
 
 def test_png_size_reads_the_header():
     assert png_size(_png(np.zeros((7, 11, 3), np.uint8))) == (11, 7)
+
+
+def test_a_section_opening_with_a_figure_keeps_its_heading_on_the_figure_page(tmp_path):
+    """A heading (and intro) never stays alone at the foot of a page while its figure starts
+    the next one."""
+    from reports.pdf import write_pdf
+    from reports.sections import Section
+
+    filler = Section("filler", "Filler", sentences=[f"Sentence {k}." for k in range(32)])   # ~2 in left
+    figure = Section("scores", "Score distributions", intro="Final scores per seat.", figures=["scores"])
+    png = _png(np.full((585, 1040, 3), 200, np.uint8))
+    path = tmp_path / "r.pdf"
+    write_pdf(path, "Title", [filler, figure], {}, {"scores": png}, {"scores": "Seat 1 ends highest."})
+    pdf = pdfium.PdfDocument(str(path))
+    page_of_image = [i for i, p in enumerate(pdf)
+                     if any(o.type == pdfium_c.FPDF_PAGEOBJ_IMAGE for o in p.get_objects())]
+    page_of_heading = [i for i, p in enumerate(pdf) if "Score distributions" in p.get_textpage().get_text_range()]
+    assert len(pdf) >= 2 and page_of_image == page_of_heading == [len(pdf) - 1]
