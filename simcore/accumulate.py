@@ -128,6 +128,239 @@ def _top_py(x):
     return count, seat, best, low
 
 
+def _by_seat_value_py(values, per_game, P, lo, V, Wg, Sg, full):
+    """Sums per cell (seat, value) in one pass, into the columns of an int64 matrix (P·V, 4):
+    with ``full`` the count, Σ W, Σ S and Σ S² (``Wg``, ``Sg``: win units and scores per player
+    row), else only Σ W (column 1). Player row i (game-major, P a game) is cell
+    ``(i % P) · V + value − lo``, its value ``values[i]``, or with ``per_game`` ``values[i // P]``
+    (a game column counted at every seat). No index array is built (4 MB of int64 per chunk and
+    column); indices are unsigned (no wrap-around test) and the sums fixed, which made this 4-5x
+    faster than a loop over a weights matrix. False when a value is outside [lo, lo + V)."""
+    out = np.zeros((P * V, 4), np.int64)
+    G = Wg.shape[0] // P
+    top = np.uint64(V)
+    for g in range(G):
+        for s in range(P):
+            i = np.uint64(g * P + s)
+            v = np.uint64((np.int64(values[np.uint64(g)]) if per_game else np.int64(values[i])) - lo)
+            if v >= top:                   # below lo wraps round to a huge unsigned value
+                return out, False
+            j = np.uint64(s) * top + v
+            w = np.int64(Wg[i])
+            out[j, 1] += w
+            if full:
+                x = np.int64(Sg[i])
+                out[j, 0] += 1
+                out[j, 2] += x
+                out[j, 3] += x * x
+    return out, True
+
+
+def _per_game_py(Wg, Rg, Sg, P, L):
+    """One pass over the games (player rows game-major, P a game) for the per-game sums of
+    :meth:`RunStats.add`: Σ W_s W_t (win shares in units), the Ludii credits' Σ C_s and
+    Σ C_s C_t (:func:`credit_units`), the games whose win is shared (no seat holds all L
+    units) and each game's winner's margin (:func:`runner_up_gap`). All int64."""
+    G = Wg.shape[0] // P
+    u = np.uint64
+    win_cross = np.zeros((P, P), np.int64)
+    credit_sum = np.zeros(P, np.int64)
+    credit_cross = np.zeros((P, P), np.int64)
+    gap = np.empty(G, np.int64)
+    shared = 0
+    w = np.zeros(P, np.int64)
+    c = np.zeros(P, np.int64)
+    for g in range(G):
+        b = u(g * P)
+        wmax = np.int64(Wg[b])
+        best = np.int64(Sg[b])
+        for s in range(P):
+            i = b + u(s)
+            ws = np.int64(Wg[i])
+            w[u(s)] = ws
+            if ws > wmax:
+                wmax = ws
+            v = np.int64(Sg[i])
+            if v > best:
+                best = v
+            r = np.int64(Rg[i])
+            tied = 0
+            for t in range(P):
+                if np.int64(Rg[b + u(t)]) == r:
+                    tied += 1
+            c[u(s)] = 2 * (P - 1) - 2 * (r - 1) - (tied - 1)
+        if wmax < L:
+            shared += 1
+        for s in range(P):
+            cs = c[u(s)]
+            ws = w[u(s)]
+            credit_sum[u(s)] += cs
+            for t in range(P):
+                win_cross[u(s), u(t)] += ws * w[u(t)]
+                credit_cross[u(s), u(t)] += cs * c[u(t)]
+        count = 0
+        second = best
+        found = False
+        for s in range(P):
+            v = np.int64(Sg[b + u(s)])
+            if v == best:
+                count += 1
+            elif not found or v > second:
+                second = v
+                found = True
+        gap[u(g)] = 0 if count > 1 or not found else best - second
+    return win_cross, credit_sum, credit_cross, shared, gap
+
+
+def _flow_column_py(col, rank, Wg, P, checkpoint, prev, changes):
+    """One column of the game flow (:meth:`RunStats._checkpoints`; player rows game-major, P a
+    game), in one pass: per final rank the sum and the sum of squares of ``col``; when it is a
+    ``checkpoint``, also the games with a sole leader in it, the win units that leader ended
+    with, and per game the running lead-change count (``changes``, a new sole leader after
+    another) and the last sole leader (``prev``, -1 before any), both updated in place. Columns
+    one by one in their own dtype (a stacked copy of 17 columns cost more than the sums).
+    ``ok`` False when a rank is outside 1 … P."""
+    G = col.shape[0] // P
+    u = np.uint64
+    flow_sum = np.zeros(P, np.int64)
+    flow_sq = np.zeros(P, np.int64)
+    games = 0
+    win = 0
+    for g in range(G):
+        b = u(g * P)
+        best = col[b]
+        top = 0
+        count = 0
+        for s in range(P):
+            i = b + u(s)
+            r = u(np.int64(rank[i]) - 1)
+            if r >= u(P):                     # a rank below 1 wraps round too
+                return flow_sum, flow_sq, games, win, False
+            v = col[i]
+            x = np.int64(v)
+            flow_sum[r] += x
+            flow_sq[r] += x * x
+            if v > best:
+                best, top, count = v, s, 1
+            elif v == best:
+                count += 1
+        if checkpoint and count == 1:
+            games += 1
+            win += np.int64(Wg[b + u(top)])
+            p = prev[u(g)]
+            if p >= 0 and p != top:
+                changes[u(g)] += 1
+            prev[u(g)] = top
+    return flow_sum, flow_sq, games, win, True
+
+
+def _cells_py(strat, K, P, Wg, Rg, Sg, L, lo, V):
+    """Per (seat, strategy) cell, in one pass (player rows game-major; ``strat`` the strategy
+    index of each row, ignored when K = 1): games, Σ W, outright wins (W = L), shared wins
+    (0 < W < L), Σ rank, Σ score, Σ W², Σ score² (columns of a (P·K, 8) int64 matrix) and the
+    score histogram per cell (P·K·V, scores from ``lo``). False when a score is outside
+    [lo, lo + V)."""
+    u = np.uint64
+    cells = np.zeros((P * K, 8), np.int64)
+    hist = np.zeros(P * K * V, np.int64)
+    G = Wg.shape[0] // P
+    for g in range(G):
+        b = u(g * P)
+        for s in range(P):
+            i = b + u(s)
+            c = u(s) * u(K) + (u(strat[i]) if K > 1 else u(0))
+            w = np.int64(Wg[i])
+            x = np.int64(Sg[i])
+            v = u(x - lo)
+            if v >= u(V):
+                return cells, hist, False
+            cells[c, 0] += 1
+            cells[c, 1] += w
+            if w == L:
+                cells[c, 2] += 1
+            elif w > 0 and w < L:
+                cells[c, 3] += 1
+            cells[c, 4] += np.int64(Rg[i])
+            cells[c, 5] += x
+            cells[c, 6] += w * w
+            cells[c, 7] += x * x
+            hist[c * u(V) + v] += 1
+    return cells, hist, True
+
+
+def _pairs_py(types, Wg, P):
+    """Per pair (the type a player holds most of, the next one or none), the player rows and
+    their win units (:meth:`RunStats.add`, ``pair_groups``): ``types`` stacks the group's k
+    columns (k, rows). Ties go to the later column, as the keys value·k + column did."""
+    k, n = types.shape
+    u = np.uint64
+    out = np.zeros((2, k * (k + 1)), np.int64)
+    for i in range(n):
+        k1 = np.int64(-(1 << 62))
+        other = k1
+        for j in range(k):
+            key = np.int64(types[u(j), u(i)]) * k + j
+            if key > k1:
+                other = k1
+                k1 = key
+            elif key > other:
+                other = key
+        idx = u((k1 % k) * (k + 1) + (other % k if other >= k else k))
+        out[0, idx] += 1
+        out[1, idx] += np.int64(Wg[u(i)])
+    return out
+
+
+def _event_slot_py(gain, before, has_before, Wg, P):
+    """Per game, for one event slot (:meth:`RunStats._events`; player rows game-major): the
+    players' total gain, the spread (most − least), whether one seat gained the most, that
+    seat's win units (0 when shared), and whether the event changed the sole leader in coins
+    (``before`` → ``before + gain``; 0 without ``has_before``). int64 rows of a (5, games)
+    matrix."""
+    G = gain.shape[0] // P
+    u = np.uint64
+    out = np.zeros((5, G), np.int64)
+    for g in range(G):
+        b = u(g * P)
+        best = np.int64(gain[b])
+        low = best
+        total = best
+        top = 0
+        count = 1
+        for s in range(1, P):
+            v = np.int64(gain[b + u(s)])
+            total += v
+            if v > best:
+                best, top, count = v, s, 1
+            elif v == best:
+                count += 1
+            if v < low:
+                low = v
+        out[0, u(g)] = total
+        out[1, u(g)] = best - low
+        if count == 1:
+            out[2, u(g)] = 1
+            out[3, u(g)] = np.int64(Wg[b + u(top)])
+        if has_before:
+            lead_before = -1
+            for a in range(2):
+                best = np.int64(before[b]) + (np.int64(gain[b]) if a else 0)
+                top = 0
+                count = 1
+                for s in range(1, P):
+                    v = np.int64(before[b + u(s)]) + (np.int64(gain[b + u(s)]) if a else 0)
+                    if v > best:
+                        best, top, count = v, s, 1
+                    elif v == best:
+                        count += 1
+                lead = top if count == 1 else -1
+                if a == 0:
+                    lead_before = lead
+                elif lead != lead_before:
+                    out[4, u(g)] = 1
+    return out
+
+
 _COMPILED: dict[str, Any] = {}
 
 
@@ -270,6 +503,34 @@ class Valued:
         self.a += out[0].reshape(self.a.shape)
         for k, h in enumerate(targets):
             h.a += out[k + 1].reshape(h.a.shape)
+
+    def add_by_seat(self, values: np.ndarray, P: int, Wg: np.ndarray, Sg: np.ndarray | None = None,
+                    targets=(), per_game: bool = False) -> None:
+        """Per cell (seat, value) of player rows (game-major, ``P`` a game): with ``Sg`` (scores)
+        the counts into ``self`` and Σ W, Σ S, Σ S² into ``targets``; without, only Σ W (win
+        units ``Wg``) into ``self``. ``values`` one per player row, or with ``per_game`` one per
+        game (a game column counted at every seat); every histogram has the cells (P,). One
+        jitted pass (:func:`_by_seat_value_py`)."""
+        v = np.asarray(values)
+        if v.size == 0:
+            return
+        lo, hi = int(v.min()), int(v.max())
+        hists = (self, *targets)
+        for h in hists:
+            h._cover(lo, hi)
+        lo, V = self.lo, self.a.shape[-1]
+        if any(h.lo != lo or h.a.shape != self.a.shape for h in hists):
+            raise ValueError("statistics: histograms filled together must share their values")
+        if v.dtype.kind not in "iu" or v.dtype == np.uint64:
+            v = v.astype(np.int64)
+        full = Sg is not None
+        out, ok = _jit("by_seat_value", _by_seat_value_py)(
+            np.ascontiguousarray(v), bool(per_game), int(P), int(lo), int(V),
+            np.ascontiguousarray(Wg), np.ascontiguousarray(Sg if full else Wg), full)
+        if not ok:
+            raise ValueError(f"statistics: a value outside [{lo}, {lo + V})")
+        for h, k in zip(hists, (0, 1, 2, 3) if full else (1,)):
+            h.a += out[:, k].reshape(h.a.shape)
 
     def merge(self, other: "Valued") -> None:
         if other.lo is None:
@@ -473,125 +734,115 @@ class RunStats:
     # -- filling ---------------------------------------------------------------------------------
     def add(self, chunk) -> None:
         """Add a played chunk (:class:`simcore.contract.ChunkResult`; rows game-major, seats
-        0 … P − 1 within a game; with rotated seats a whole number of deals)."""
+        0 … P − 1 within a game; with rotated seats a whole number of deals).
+
+        Each group of sums is one jitted pass over the chunk's columns as the kernel wrote them,
+        in their own dtypes (:func:`_cells_py`, :func:`_per_game_py`, :func:`_flow_column_py`,
+        :func:`_by_seat_value_py`, :func:`_pairs_py`, :func:`_event_slot_py`), with unsigned
+        indices: ~150 numpy passes and their temporaries took 200 ms of CPU for a chunk of
+        131,072 4-player Middle-Ages games (docs/cluster.md, ``benchmarks/bench_stats_fill.py``)."""
         lay = self.layout
         P, K = lay["players"], len(lay["strategies"])
         L, gpd = lay["win_units"], lay["games_per_deal"]
         pc, gc = chunk.players, chunk.games
 
-        def mat(name, dtype=np.int64):      # seat-major copy: (seats, games)
-            return np.ascontiguousarray(np.asarray(pc[name]).reshape(-1, P).T, dtype=dtype)
-
-        # game-major (player rows in table order) float64 weights, made once: bincount sums them
-        # exactly (integers below 2^53), in any order
+        # win shares in units of 1/L, game-major, checked to be whole units
         wf = np.asarray(pc[lay["win_share"]], np.float64) * L
         wgf = np.rint(wf)
-        Wg = wgf.astype(np.int32 if L < 2 ** 31 else np.int64)
-        W = np.ascontiguousarray(Wg.reshape(-1, P).T, dtype=np.int64)
-        if W.size and np.abs(wf - wgf).max() > 1e-3:
+        if wf.size and np.abs(wf - wgf).max() > 1e-3:
             raise ValueError(f"{lay['game']}: a win share is not a multiple of 1/{L} (1/k for a win "
                              "shared by k players)")
-        G = W.shape[1]
+        Wg = wgf.astype(np.int32 if L < 2 ** 31 else np.int64)
+        G = len(Wg) // P
         if G == 0:
             return
         if gpd > 1 and G % gpd:
             raise ValueError(f"a chunk of {G} games holds part of a deal ({gpd} games each)")
-        R, S = mat(lay["rank"]), mat(lay["score"])
-        Rg = np.asarray(pc[lay["rank"]])
-        Sg = np.asarray(pc[lay["score"]])
+        Rg = np.ascontiguousarray(pc[lay["rank"]])
+        Sg = np.ascontiguousarray(pc[lay["score"]])
         from simcore.contract import strategy_codes
 
         strat_g = strategy_codes(chunk, lay["strategies"])
         if strat_g is None:
             strat_g = _strategy_index(pc["strategy"], lay["strategies"])
-        strat = np.ascontiguousarray(strat_g.reshape(G, P).T)
-        seat = np.broadcast_to(np.arange(P, dtype=np.int64)[:, None], (P, G))
-        seat_g = np.tile(np.arange(P, dtype=np.int64), G)
-        cell = seat_g * K + strat_g if K > 1 else seat_g
         f = self.fixed
         f["games"] += G
-        sums = _group_sums(cell, P * K, _stack((Wg, Wg == L, (Wg > 0) & (Wg < L), Rg, Sg), G * P),
-                           (1, 0, 0, 0, 1))
+        h = self.valued["score"]
+        h._cover(int(Sg.min()), int(Sg.max()))
+        V = h.a.shape[-1]
+        cells, hist, ok = _jit("cells", _cells_py)(
+            np.ascontiguousarray(strat_g, np.int64) if K > 1 else np.zeros(1, np.int64), K, P, Wg,
+            Rg, Sg, L, h.lo, V)
+        if not ok:
+            raise ValueError("statistics: a score outside its histogram")
+        h.a += hist.reshape(h.a.shape)
         for k, name in enumerate(("cell_n", "cell_win", "cell_outright", "cell_shared",
                                   "cell_rank", "cell_score", "cell_win_sq", "cell_score_sq")):
-            f[name] += sums[k].reshape(P, K)
-        self.valued["score"].add(cell, Sg)
-        Wf = W.astype(np.float64)
-        f["win_cross"] += np.rint(Wf @ Wf.T).astype(np.int64)
-        C = credit_units(R).astype(np.float64)
-        f["credit_sum"] += np.rint(C.sum(axis=1)).astype(np.int64)
-        f["credit_cross"] += np.rint(C @ C.T).astype(np.int64)
-        f["shared_games"] += int((W.max(axis=0) < L).sum())
-        self.valued["spread"].add(0, runner_up_gap(S))
-        self._checkpoints(pc, W, R, S, G, seat_g)
-        ws = _stack((Wg, Sg), G * P)
+            f[name] += cells[:, k].reshape(P, K)
+        win_cross, credit_sum, credit_cross, shared, gap = _jit("per_game", _per_game_py)(
+            Wg, Rg, Sg, P, L)
+        f["win_cross"] += win_cross
+        f["credit_sum"] += credit_sum
+        f["credit_cross"] += credit_cross
+        f["shared_games"] += int(shared)
+        self.valued["spread"].add(0, gap)
+        self._checkpoints(pc, Wg, Rg, Sg, G)
         for c in lay["hist_player"]:
-            self.valued[f"n:{c}"].add_stack(seat_g, np.asarray(pc[c]), (
-                self.valued[f"w:{c}"], self.valued[f"s:{c}"], self.valued[f"q:{c}"]), ws, (0, 1))
+            self.valued[f"n:{c}"].add_by_seat(pc[c], P, Wg, Sg, (
+                self.valued[f"w:{c}"], self.valued[f"s:{c}"], self.valued[f"q:{c}"]))
         for g, cols in lay["pair_groups"].items():
             k = len(cols)
-            keys = np.stack([np.asarray(pc[c]).astype(np.int64) * k + i for i, c in enumerate(cols)])
-            k1 = keys.max(axis=0)
-            other = np.where(keys != k1, keys, -1).max(axis=0)
-            idx = (k1 % k) * (k + 1) + np.where(other >= k, other % k, k)
-            sums = _group_sums(idx, k * (k + 1), _stack((Wg,), G * P))
+            types = np.empty((k, G * P), np.result_type(*[np.asarray(pc[c]).dtype for c in cols]))
+            for i, c in enumerate(cols):
+                types[i] = pc[c]
+            sums = _jit("pairs", _pairs_py)(types, Wg, P)
             f[f"pair_n:{g}"] += sums[0].reshape(k, k + 1)
             f[f"pair_w:{g}"] += sums[1].reshape(k, k + 1)
-        self._events(pc, gc, W, (seat_g, wgf), G, mat)
-        self._games(gc, W, (seat_g, wgf), G)
+        self._events(pc, gc, Wg, G)
+        self._games(gc, Wg, G)
         if K >= 2:
+            W = np.ascontiguousarray(Wg.reshape(-1, P).T, dtype=np.int64)
+            R = np.ascontiguousarray(Rg.reshape(-1, P).T, dtype=np.int64)
+            strat = np.ascontiguousarray(strat_g.reshape(G, P).T)
             self._matchups(W, R, strat, G)
         self._check_range()
 
-    def _checkpoints(self, pc, W, R, S, G, seat_g) -> None:
+    def _checkpoints(self, pc, Wg, Rg, Sg, G) -> None:
         lay, f = self.layout, self.fixed
         P = lay["players"]
         cols = lay["checkpoints"]["columns"]
-        r = np.asarray(pc[lay["rank"]]).astype(np.int64) - 1       # game-major, as the columns
-        m = len(cols) + 1
-        sums = _group_sums(r, P, _stack([pc[c] for c in cols + [lay["score"]]], G * P), [1] * m)
-        f["flow_n"] += sums[0]
-        f["flow_sum"] += sums[1:1 + m].T
-        f["flow_sq"] += sums[1 + m:].T
-        if not cols:
-            return
-        rows = np.arange(G)
-        prev = np.full(G, -1)
+        prev = np.full(G, -1, np.int64)
         changes = np.zeros(G, np.int64)
-        for k, c in enumerate(cols):
-            lead = _sole_by_game(pc[c], P)
-            sole = lead >= 0
-            f["leader_games"][k] += int(sole.sum())
-            f["leader_win"][k] += int(np.where(sole, W[lead, rows], 0).sum())
-            changes += sole & (prev >= 0) & (lead != prev)
-            prev = np.where(sole, lead, prev)
-        f["lead_changes"] += _binc(changes, len(f["lead_changes"]))[: len(f["lead_changes"])]
+        fill = _jit("flow_column", _flow_column_py)
+        for j, c in enumerate(cols + [None]):
+            col = np.ascontiguousarray(pc[c]) if c is not None else Sg
+            flow_sum, flow_sq, games, win, ok = fill(col, Rg, Wg, P, c is not None, prev, changes)
+            if not ok:
+                raise ValueError(f"statistics: an index outside [0, {P})")
+            f["flow_sum"][:, j] += flow_sum
+            f["flow_sq"][:, j] += flow_sq
+            if c is not None:
+                f["leader_games"][j] += games
+                f["leader_win"][j] += win
+        f["flow_n"] += _binc(np.asarray(Rg).astype(np.int64) - 1, P)
+        if cols:
+            n = len(f["lead_changes"])
+            f["lead_changes"] += _binc(changes, n)[:n]
 
-    def _events(self, pc, gc, W, rows_g, G, mat) -> None:
+    def _events(self, pc, gc, Wg, G) -> None:
         lay, v = self.layout, self.valued
         P = lay["players"]
-        rows = np.arange(G)
         for i, s in enumerate(lay["event_slots"]):
-            ev = np.asarray(gc[s["event"]]).astype(np.int64)
-            wide = _wide(pc[s["gain"]], pc[s["before"]] if s["before"] else None)
-            gain = np.asarray(pc[s["gain"]])
-            total = gain.reshape(G, P).sum(axis=1, dtype=wide)
-            count, top, best, low = _top_by_game(gain, P)
-            spread = best - low
-            sole = count == 1
-            if s["before"]:
-                before = np.asarray(pc[s["before"]])
-                after = before.astype(wide) + gain
-                changes = _sole_by_game(before, P) != _sole_by_game(after, P)
-            else:
-                changes = np.zeros(G, np.int64)
-            v["ev_games"].add_stack(i, ev, (
+            ev = np.asarray(gc[s["event"]])
+            gain = np.ascontiguousarray(pc[s["gain"]])
+            before = np.ascontiguousarray(pc[s["before"]]) if s["before"] else gain
+            per_game = _jit("event_slot", _event_slot_py)(gain, before, bool(s["before"]), Wg, P)
+            v["ev_games"].add_stack(i, ev.astype(np.int64), (
                 v["ev_gain_s"], v["ev_spread_s"], v["ev_top_games"], v["ev_top_win"], v["ev_changes"],
-                v["ev_gain_q"], v["ev_spread_q"]), _stack((
-                    total, spread, sole, np.where(sole, W[top, rows], 0), changes), G), (1, 1, 0, 0, 0))
-            v["ev_seat_win"].add(rows_g[0], np.repeat(ev, P), rows_g[1])
+                v["ev_gain_q"], v["ev_spread_q"]), per_game, (1, 1, 0, 0, 0))
+            v["ev_seat_win"].add_by_seat(ev, P, Wg, per_game=True)
 
-    def _games(self, gc, W, rows_g, G) -> None:
+    def _games(self, gc, Wg, G) -> None:
         lay, v = self.layout, self.valued
         P = lay["players"]
         length = np.asarray(gc[lay["length"]]).astype(np.int64) if lay["length"] else None
@@ -599,7 +850,7 @@ class RunStats:
             x = np.asarray(gc[c]).astype(np.int64)
             v[f"g:{c}"].add_many(0, x, ((None, None),) + (((v[f"gl:{c}"], length),)
                                                            if length is not None else ()))
-            v[f"gw:{c}"].add(rows_g[0], np.repeat(x, P), rows_g[1])
+            v[f"gw:{c}"].add_by_seat(gc[c], P, Wg, per_game=True)
         if length is not None:
             reason = (np.asarray(gc[lay["end_reason"]]).astype(np.int64) if lay["end_reason"]
                       else np.zeros(G, np.int64))
