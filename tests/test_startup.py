@@ -132,3 +132,41 @@ def test_a_report_imports_neither_pydantic_nor_numba(tmp_path):
                          capture_output=True, text=True, cwd=ROOT, check=True)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == [0]
     assert "balance replay" in (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
+
+
+_CONSOLE = """
+import atexit, os, sys, threading, time
+import cli
+atexit.register(lambda: print("atexit handler ran", flush=True))
+
+def late():     # still working when the command returns: a normal exit waits for it
+    for _ in range(100):
+        if os.path.exists(os.path.join(sys.argv[sys.argv.index("--out") + 1], "run.json")):
+            break
+        time.sleep(0.05)
+    time.sleep(1.0)
+    print("thread finished")
+
+threading.Thread(target=late).start()
+cli.simulate_main()
+"""
+
+
+@pytest.mark.parametrize("bad", [False, True])
+def test_a_console_script_ends_after_the_threads_and_exit_handlers_with_its_exit_code(tmp_path, bad):
+    """simulate/balance started as console scripts end with os._exit (no interpreter teardown),
+    after what a normal exit does first: other threads joined, atexit handlers run, output
+    flushed; the exit code is the command's."""
+    out = tmp_path / "run"
+    args = ["--games", "50", "--out", str(out), "-q"] + (["--players", "9"] if bad else [])
+    r = subprocess.run([sys.executable, "-c", _CONSOLE, *args], capture_output=True, text=True,
+                       cwd=ROOT)
+    assert r.returncode == (2 if bad else 0), r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[-2:] == ["thread finished", "atexit handler ran"]
+    if bad:
+        assert r.stderr.startswith("error: ") and len(r.stderr.splitlines()) == 1
+        assert not out.exists()
+    else:
+        assert lines[0] == str(out)
+        assert (out / "run.json").exists() and (out / "stats.json").exists()
