@@ -15,7 +15,7 @@ import typer
 ROOT = Path(__file__).resolve().parents[1]
 
 # imported by a small `simulate` run only if something on its path asks for them needlessly
-NOT_IMPORTED = ("pydantic", "polars", "matplotlib", "dask", "distributed", "optuna",
+NOT_IMPORTED = ("pydantic", "polars", "matplotlib", "dask", "distributed", "optuna", "rich",
                 "pyarrow.compute", "scipy.linalg", "pandas", "analysis", "reports",
                 # Numba's registries of implementations: only a compilation needs them
                 "numba.np.random.generator_core", "numba.typed.typeddict", "numba.np.arraymath")
