@@ -361,6 +361,31 @@ def _event_slot_py(gain, before, has_before, Wg, P):
     return out
 
 
+def _period_sums_py(col, period):
+    """Σ x and Σ x² (int64) of an integer column per position ``i % period`` (the (rotation,
+    seat) cells of summary.parquet, :class:`simcore.runner.CellSums`), in one pass."""
+    u = np.uint64
+    sums = np.zeros(period, np.int64)
+    sq = np.zeros(period, np.int64)
+    n = col.shape[0] // period
+    for r in range(n):
+        b = u(r * period)
+        for j in range(period):
+            x = np.int64(col[b + u(j)])
+            sums[u(j)] += x
+            sq[u(j)] += x * x
+    return sums, sq
+
+
+def period_sums(column, period: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_period_sums_py` of an integer column (jitted on first use): exact int64 sums and
+    sums of squares per cell of a repeating row pattern of ``period`` rows."""
+    col = np.ascontiguousarray(column)
+    if col.dtype == np.bool_ or col.dtype == np.uint64:
+        col = col.astype(np.int64)
+    return _jit("period_sums", _period_sums_py)(col, int(period))
+
+
 _COMPILED: dict[str, Any] = {}
 
 
