@@ -15,8 +15,8 @@ column roles (:data:`simcore.contract.COLUMN_ROLES`), never from column names.
 L = lcm(1 … P) (a win shared by k ≤ P players is L/k units), Ludii credits in units of
 1/(2(P − 1)), per-unit matchup means in units of 1/D (D makes every possible mean an integer,
 :func:`_matchup_units`), scores, counts and coins as they are. Sums are int64 (a chunk's sums are
-formed in int64 by one jitted pass per group of columns, :func:`_group_sums`, or in float64 by
-``bincount``, exact below 2^53, then rounded) and merging adds them, so the
+formed in int64 by one jitted pass per group of columns, or in float64 by ``bincount``, exact
+below 2^53, then rounded) and merging adds them, so the
 result is identical for any chunk size, thread count, worker count or merge order (tests:
 tests/test_accumulate.py). Histograms have one bin per integer value (width 1: quantiles are
 exact) over a range that grows as values appear. The statistics of 1e9 games are the size of
@@ -29,8 +29,8 @@ data). :func:`simcore.runner.run` writes it; :func:`simcore.runner.collect` retu
 
 May import numpy, pyarrow, the standard library and :mod:`simcore.contract` / :mod:`simcore.games`
 (the registry, for a game's spec), and numba, lazily, when a chunk's statistics are filled (the
-jitted helpers :func:`_group_sums` and :func:`_top_by_game`, cached on disk; reading stats.json
-does not import it). Cost and figures: docs/analysis.md (Performance), benchmarks/bench_stats_fill.py.
+jitted ``_*_py`` helpers, each one pass over a chunk's columns as the kernel wrote them, compiled
+on first use and cached on disk; reading stats.json does not import it). Cost and figures: docs/analysis.md (Performance), benchmarks/bench_stats_fill.py.
 """
 
 from __future__ import annotations
@@ -103,31 +103,6 @@ def _group_sums_py(index, size, weights, squared):
     return out, True
 
 
-def _top_py(x):
-    """For each game (row of ``x``, games × seats): the number of seats holding the maximum, the
-    lowest such seat, the maximum and the minimum (int64). Jitted by :func:`_top_by_game`."""
-    G, P = x.shape
-    count = np.zeros(G, np.int64)
-    seat = np.zeros(G, np.int64)
-    best = np.zeros(G, np.int64)
-    low = np.zeros(G, np.int64)
-    for g in range(G):
-        b = np.int64(x[g, 0])
-        lo = b
-        c = 1
-        t = 0
-        for s in range(1, P):
-            v = np.int64(x[g, s])
-            if v > b:
-                b, c, t = v, 1, s
-            elif v == b:
-                c += 1
-            if v < lo:
-                lo = v
-        count[g], seat[g], best[g], low[g] = c, t, b, lo
-    return count, seat, best, low
-
-
 def _by_seat_value_py(values, per_game, P, lo, V, Wg, Sg, full):
     """Sums per cell (seat, value) in one pass, into the columns of an int64 matrix (P·V, 4):
     with ``full`` the count, Σ W, Σ S and Σ S² (``Wg``, ``Sg``: win units and scores per player
@@ -159,8 +134,10 @@ def _by_seat_value_py(values, per_game, P, lo, V, Wg, Sg, full):
 def _per_game_py(Wg, Rg, Sg, P, L):
     """One pass over the games (player rows game-major, P a game) for the per-game sums of
     :meth:`RunStats.add`: Σ W_s W_t (win shares in units), the Ludii credits' Σ C_s and
-    Σ C_s C_t (:func:`credit_units`), the games whose win is shared (no seat holds all L
-    units) and each game's winner's margin (:func:`runner_up_gap`). All int64."""
+    Σ C_s C_t (rank credit 1 − (mean place − 1)/(P − 1) in units of 1/(2(P − 1)), tied players
+    getting the mean of the places they share, as :func:`analysis.seats.ludii_credit`), the
+    games whose win is shared (no seat holds all L units) and each game's winner's margin (the
+    best score minus the runner-up's, 0 when the top is shared). All int64."""
     G = Wg.shape[0] // P
     u = np.uint64
     win_cross = np.zeros((P, P), np.int64)
@@ -361,6 +338,65 @@ def _event_slot_py(gain, before, has_before, Wg, P):
     return out
 
 
+def _matchups_py(Wg, Rg, strat, P, K, gpd, L, D):
+    """Head-to-head sums per unit (a game, or a deal's ``gpd`` games with rotated seats), in one
+    pass (:meth:`RunStats._matchups`; player rows game-major, ``strat`` each row's strategy):
+    per strategy the units it plays and Σ, Σ² of its mean win share in units of 1/D; per
+    ordered pair of different strategies the units they meet and Σ, Σ² of A's mean "ahead of B"
+    share (halves for a tie) and of A's mean win share, both in units of 1/D. Rows of the
+    returned (8, K·K) int64 matrix: mu_s_n, mu_s_sum, mu_s_sq (first K entries), mu_m_n,
+    mu_m_sum, mu_m_sq, mu_w_sum, mu_w_sq."""
+    u = np.uint64
+    KK = K * K
+    G = Wg.shape[0] // P
+    out = np.zeros((8, KK), np.int64)
+    ssum = np.zeros(K, np.int64)
+    scnt = np.zeros(K, np.int64)
+    asum = np.zeros(KK, np.int64)
+    wsum = np.zeros(KK, np.int64)
+    cnt = np.zeros(KK, np.int64)
+    for unit in range(G // gpd):
+        ssum[:] = 0
+        scnt[:] = 0
+        asum[:] = 0
+        wsum[:] = 0
+        cnt[:] = 0
+        for g in range(unit * gpd, (unit + 1) * gpd):
+            b = u(g * P)
+            for i in range(P):
+                si = u(strat[b + u(i)])
+                wi = np.int64(Wg[b + u(i)])
+                ri = np.int64(Rg[b + u(i)])
+                ssum[si] += wi
+                scnt[si] += 1
+                for j in range(P):
+                    sj = u(strat[b + u(j)])
+                    if i == j or si == sj:
+                        continue
+                    rj = np.int64(Rg[b + u(j)])
+                    c = si * u(K) + sj
+                    asum[c] += 2 if ri < rj else (1 if ri == rj else 0)
+                    wsum[c] += wi
+                    cnt[c] += 1
+        for k in range(K):
+            if scnt[u(k)] > 0:
+                v = ssum[u(k)] * (D // L) // scnt[u(k)]
+                out[0, u(k)] += 1
+                out[1, u(k)] += v
+                out[2, u(k)] += v * v
+        for c in range(KK):
+            n = cnt[u(c)]
+            if n > 0:
+                a = asum[u(c)] * (D // 2) // n
+                w = wsum[u(c)] * (D // L) // n
+                out[3, u(c)] += 1
+                out[4, u(c)] += a
+                out[5, u(c)] += a * a
+                out[6, u(c)] += w
+                out[7, u(c)] += w * w
+    return out
+
+
 def _period_sums_py(col, period):
     """Σ x and Σ x² (int64) of an integer column per position ``i % period`` (the (rotation,
     seat) cells of summary.parquet, :class:`simcore.runner.CellSums`), in one pass."""
@@ -398,23 +434,11 @@ def _jit(name: str, fn):
     return out
 
 
-def _top_by_game(column, P: int):
-    """:func:`_top_py` of a game-major player column (rows in table order)."""
-    x = np.ascontiguousarray(np.asarray(column)).reshape(-1, P)
-    return _jit("top", _top_py)(x)
-
-
-def _sole_by_game(column, P: int) -> np.ndarray:
-    """Seat with strictly the most of a game-major player column in each game, -1 where shared."""
-    count, seat, _, _ = _top_by_game(column, P)
-    return np.where(count == 1, seat, -1)
-
-
 def _group_sums(index: np.ndarray, size: int, weights: np.ndarray, squared=None) -> np.ndarray:
     """Counts and integer sums (and sums of squares where ``squared``) per index in one pass
     (:func:`_group_sums_py`, jitted on first use: numba is imported only by a process that fills
-    statistics, not by one that reads them). ``weights``: an int32 or int64 matrix (:func:`_stack`),
-    one row per quantity."""
+    statistics, not by one that reads them). ``weights``: an int32 or int64 matrix, one row per
+    quantity."""
     fn = _jit("group_sums", _group_sums_py)
     index = np.ascontiguousarray(index, np.int64)
     weights = np.ascontiguousarray(weights)
@@ -424,25 +448,6 @@ def _group_sums(index: np.ndarray, size: int, weights: np.ndarray, squared=None)
     out, ok = fn(index, int(size), weights.reshape(len(weights), -1), squared)
     if not ok:
         raise ValueError(f"statistics: an index outside [0, {size})")
-    return out
-
-
-def _wide(*columns) -> type:
-    """int32 when every column (those not None) holds at most 16-bit integers: sums and
-    differences of a few of them then stay exact in int32 (half int64's memory); else int64."""
-    return np.int32 if all(np.asarray(c).dtype.itemsize <= 2 for c in columns if c is not None) \
-        else np.int64
-
-
-def _stack(rows, n: int) -> np.ndarray:
-    """Matrix (len(rows), n) of the given row vectors (any integer or bool dtype): int32 when
-    every row's dtype fits in int32 (half the memory to write and read), else int64."""
-    rows = [np.asarray(r) for r in rows]
-    small = all(r.dtype == np.bool_ or (r.dtype.kind in "iu" and r.dtype.itemsize <= 4
-                                        and r.dtype != np.uint32) for r in rows)
-    out = np.empty((len(rows), n), np.int32 if small else np.int64)
-    for k, r in enumerate(rows):
-        out[k] = np.ravel(r)
     return out
 
 
@@ -504,7 +509,7 @@ class Valued:
 
     def add_stack(self, cell, value: np.ndarray, targets, weights: np.ndarray, squared=None) -> None:
         """Counts per (cell, value) into ``self`` and, into ``targets`` (Valued with the cells of
-        ``self``) in order, the sums of each row of ``weights`` (:func:`_stack`, one column per
+        ``self``) in order, the sums of each row of ``weights`` (an integer matrix, one column per
         value), then the sums of squares of the rows flagged in ``squared``, in one pass
         (:func:`_group_sums`)."""
         v = np.asarray(value).ravel()
@@ -652,50 +657,6 @@ def layout_of_run(prep) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Per-game helpers (rows = games, columns = seats)
-# ---------------------------------------------------------------------------------------------
-
-def top_seat(x: np.ndarray, best: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(number of seats holding the game's maximum, lowest such seat) for each game; ``x`` is
-    seat-major (seats × games, as every matrix here: reductions over seats run along rows)."""
-    best = x.max(axis=0) if best is None else best
-    hit = x[-1] == best
-    count = hit.astype(np.int64)
-    seat = np.where(hit, x.shape[0] - 1, 0)
-    for s in range(x.shape[0] - 2, -1, -1):       # a loop over seats: argmax over axis 0 is slow
-        hit = x[s] == best
-        count += hit
-        seat = np.where(hit, s, seat)
-    return count, seat
-
-
-def sole_leader(x: np.ndarray) -> np.ndarray:
-    """Seat with strictly the most of ``x`` in each game, -1 where the lead is shared."""
-    count, seat = top_seat(x)
-    return np.where(count == 1, seat, -1)
-
-
-def runner_up_gap(score: np.ndarray) -> np.ndarray:
-    """Winner's score minus the runner-up's (0 when the top is shared)."""
-    low = np.iinfo(np.int64).min
-    best = score.max(axis=0)
-    second = np.where(score < best, score, low).max(axis=0)
-    count = (score == best).sum(axis=0)
-    second = np.where((count > 1) | (second == low), best, second)
-    return best - second
-
-
-def credit_units(rank: np.ndarray) -> np.ndarray:
-    """Ludii's rank credit 1 − (mean place − 1)/(P − 1) in units of 1/(2(P − 1)): tied players
-    get the mean of the places they share (:func:`analysis.seats.ludii_credit`)."""
-    P = rank.shape[0]
-    tied = np.zeros(rank.shape, np.int64)
-    for s in range(P):
-        tied += rank == rank[s]
-    return 2 * (P - 1) - 2 * (rank - 1) - (tied - 1)
-
-
-# ---------------------------------------------------------------------------------------------
 # The statistics
 # ---------------------------------------------------------------------------------------------
 
@@ -783,8 +744,12 @@ class RunStats:
             return
         if gpd > 1 and G % gpd:
             raise ValueError(f"a chunk of {G} games holds part of a deal ({gpd} games each)")
-        Rg = np.ascontiguousarray(pc[lay["rank"]])
-        Sg = np.ascontiguousarray(pc[lay["score"]])
+        # one dtype per argument, so each jitted helper compiles once on a cold start whatever
+        # the game's column dtypes (a cast of one column costs ~0.3 ms a chunk; a compile 0.3 s)
+        Rg = np.ascontiguousarray(pc[lay["rank"]], np.int8 if np.asarray(pc[lay["rank"]]).dtype.itemsize == 1
+                                  else np.int64)
+        Sg = np.ascontiguousarray(pc[lay["score"]], np.int32 if np.asarray(pc[lay["score"]]).dtype.itemsize <= 4
+                                  else np.int64)
         from simcore.contract import strategy_codes
 
         strat_g = strategy_codes(chunk, lay["strategies"])
@@ -817,7 +782,8 @@ class RunStats:
                 self.valued[f"w:{c}"], self.valued[f"s:{c}"], self.valued[f"q:{c}"]))
         for g, cols in lay["pair_groups"].items():
             k = len(cols)
-            types = np.empty((k, G * P), np.result_type(*[np.asarray(pc[c]).dtype for c in cols]))
+            wide = max(np.asarray(pc[c]).dtype.itemsize for c in cols) > 2
+            types = np.empty((k, G * P), np.int64 if wide else np.int16)
             for i, c in enumerate(cols):
                 types[i] = pc[c]
             sums = _jit("pairs", _pairs_py)(types, Wg, P)
@@ -826,10 +792,12 @@ class RunStats:
         self._events(pc, gc, Wg, G)
         self._games(gc, Wg, G)
         if K >= 2:
-            W = np.ascontiguousarray(Wg.reshape(-1, P).T, dtype=np.int64)
-            R = np.ascontiguousarray(Rg.reshape(-1, P).T, dtype=np.int64)
-            strat = np.ascontiguousarray(strat_g.reshape(G, P).T)
-            self._matchups(W, R, strat, G)
+            m = _jit("matchups", _matchups_py)(Wg, Rg, np.ascontiguousarray(strat_g, np.int64), P, K,
+                                               gpd, L, lay["matchup_units"])
+            for r, name in enumerate(("mu_s_n", "mu_s_sum", "mu_s_sq")):
+                f[name] += m[r, :K]
+            for r, name in enumerate(("mu_m_n", "mu_m_sum", "mu_m_sq", "mu_w_sum", "mu_w_sq"), 3):
+                f[name] += m[r]
         self._check_range()
 
     def _checkpoints(self, pc, Wg, Rg, Sg, G) -> None:
@@ -880,50 +848,6 @@ class RunStats:
             reason = (np.asarray(gc[lay["end_reason"]]).astype(np.int64) if lay["end_reason"]
                       else np.zeros(G, np.int64))
             v["length"].add(reason, length)
-
-    def _matchups(self, W, R, strat, G) -> None:
-        lay, f = self.layout, self.fixed
-        P, K = lay["players"], len(lay["strategies"])
-        L, D, gpd = lay["win_units"], lay["matchup_units"], lay["games_per_deal"]
-        U = G // gpd
-        base = np.arange(G, dtype=np.int64)
-        ssum = np.zeros(G * K, np.int64)
-        scnt = np.zeros(G * K, np.int64)
-        for s in range(P):
-            idx = base * K + strat[s]
-            ssum[idx] += W[s]
-            scnt[idx] += 1
-        ssum = ssum.reshape(U, gpd, K).sum(axis=1)
-        scnt = scnt.reshape(U, gpd, K).sum(axis=1)
-        present = scnt > 0
-        val = np.where(present, ssum * (D // L) // np.maximum(scnt, 1), 0)
-        f["mu_s_n"] += present.sum(axis=0)
-        f["mu_s_sum"] += val.sum(axis=0)
-        f["mu_s_sq"] += (val * val).sum(axis=0)
-        KK = K * K
-        asum = np.zeros(G * KK, np.int64)
-        wsum = np.zeros(G * KK, np.int64)
-        cnt = np.zeros(G * KK, np.int64)
-        for i in range(P):
-            si, ri, wi = strat[i], R[i], W[i]
-            for j in range(P):
-                if i == j:
-                    continue
-                differ = si != strat[j]
-                idx = (base * KK + si * K + strat[j])[differ]
-                asum[idx] += (2 * (ri < R[j]) + (ri == R[j]))[differ]
-                wsum[idx] += wi[differ]
-                cnt[idx] += 1
-        asum, wsum, cnt = (x.reshape(U, gpd, KK).sum(axis=1) for x in (asum, wsum, cnt))
-        present = cnt > 0
-        c1 = np.maximum(cnt, 1)
-        am = np.where(present, asum * (D // 2) // c1, 0)
-        wm = np.where(present, wsum * (D // L) // c1, 0)
-        f["mu_m_n"] += present.sum(axis=0)
-        f["mu_m_sum"] += am.sum(axis=0)
-        f["mu_m_sq"] += (am * am).sum(axis=0)
-        f["mu_w_sum"] += wm.sum(axis=0)
-        f["mu_w_sq"] += (wm * wm).sum(axis=0)
 
     def _check_range(self) -> None:
         for name, a in self.fixed.items():
