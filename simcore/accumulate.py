@@ -417,7 +417,9 @@ def period_sums(column, period: int) -> tuple[np.ndarray, np.ndarray]:
     """:func:`_period_sums_py` of an integer column (jitted on first use): exact int64 sums and
     sums of squares per cell of a repeating row pattern of ``period`` rows."""
     col = np.ascontiguousarray(column)
-    if col.dtype == np.bool_ or col.dtype == np.uint64:
+    if col.dtype == np.bool_:
+        col = col.view(np.int8)
+    elif col.dtype == np.uint64:
         col = col.astype(np.int64)
     return _jit("period_sums", _period_sums_py)(col, int(period))
 
@@ -432,6 +434,71 @@ def _jit(name: str, fn):
 
         out = _COMPILED[name] = njit(cache=True, nogil=True)(fn)
     return out
+
+
+def helper_signatures() -> dict[str, tuple[Any, list[tuple]]]:
+    """Every jitted helper of the statistics (and of summary.parquet's cell sums) with the
+    argument types :meth:`RunStats.add` and :func:`period_sums` pass it for the games' column
+    dtypes (int8 to int32 columns; rank int8, score int32, win units int32 after their casts).
+    A test checks that a run of every game compiles nothing else."""
+    from numba import types as t
+
+    def a(dtype, ndim=1):
+        return t.Array(dtype, ndim, "C")
+
+    i8, i16, i32, i64, b = t.int8, t.int16, t.int32, t.int64, t.boolean
+    small = (i8, i16, i32)
+    return {
+        "cells": (_cells_py, [(a(i64), i64, i64, a(i32), a(i8), a(i32), i64, i64, i64)]),
+        "per_game": (_per_game_py, [(a(i32), a(i8), a(i32), i64, i64)]),
+        "flow_column": (_flow_column_py, [(a(x), a(i8), a(i32), i64, b, a(i64), a(i64))
+                                          for x in small]),
+        "by_seat_value": (_by_seat_value_py, [(a(x), b, i64, i64, i64, a(i32), a(i32), b)
+                                              for x in small + (i64,)]),
+        "pairs": (_pairs_py, [(a(i16, 2), a(i32), i64)]),
+        "event_slot": (_event_slot_py, [(a(x), a(x), b, a(i32), i64) for x in small]),
+        "group_sums": (_group_sums_py, [(a(i64), i64, a(i64, 2), a(i64))]),
+        "matchups": (_matchups_py, [(a(i32), a(i8), a(i64), i64, i64, i64, i64, i64)]),
+        "period_sums": (_period_sums_py, [(a(x), i64) for x in small]),
+    }
+
+
+def helpers_for(layout: dict[str, Any], dtypes: dict[str, str]) -> dict[str, list[str]]:
+    """The helpers a configuration's statistics and summary sums use, each with the dtypes of
+    its first argument: from the layout (:func:`layout_for`) and each column's dtype
+    (``dtypes``: name → "int8", …, players and games tables). What :func:`compile_helpers`
+    takes."""
+    def of(names, extra=()):        # a bool column is read as int8
+        return sorted({dtypes[n].replace("bool", "int8") for n in names if n in dtypes} | set(extra))
+
+    ints = [n for n, d in dtypes.items() if d.startswith("int") or d == "bool"]
+    out = {"cells": [], "per_game": [], "group_sums": [], "period_sums": of(ints),
+           "flow_column": of(layout["checkpoints"]["columns"], ["int32"]),
+           "by_seat_value": of(layout["hist_player"] + layout["hist_game"]
+                               + [s["event"] for s in layout["event_slots"]])}
+    if layout["pair_groups"]:
+        out["pairs"] = []
+    if layout["event_slots"]:
+        out["event_slot"] = of([s["gain"] for s in layout["event_slots"]])
+    if len(layout["strategies"]) > 1:
+        out["matchups"] = []
+    return out
+
+
+def compile_helpers(only: dict[str, list[str]] | None = None) -> None:
+    """Compile (or load from Numba's on-disk cache) the helpers of :func:`helper_signatures`:
+    all, or ``only`` these names, for these dtypes of the first argument (none listed: every
+    signature; :func:`helpers_for`). A cold run does this in a second process while its own
+    process compiles the kernel (:func:`simcore.runner.compile_statistics_elsewhere`), so the
+    4-7 s of CPU compiling them is off the run's path when a core is free."""
+    for name, (fn, sigs) in helper_signatures().items():
+        if only is not None and name not in only:
+            continue
+        dispatcher = _jit(name, fn)
+        for sig in sigs:
+            if only and only[name] and str(sig[0].dtype) not in only[name]:
+                continue
+            dispatcher.compile(sig)
 
 
 def _group_sums(index: np.ndarray, size: int, weights: np.ndarray, squared=None) -> np.ndarray:
@@ -551,7 +618,9 @@ class Valued:
         lo, V = self.lo, self.a.shape[-1]
         if any(h.lo != lo or h.a.shape != self.a.shape for h in hists):
             raise ValueError("statistics: histograms filled together must share their values")
-        if v.dtype.kind not in "iu" or v.dtype == np.uint64:
+        if v.dtype == np.bool_:
+            v = v.view(np.int8)
+        elif v.dtype.kind not in "iu" or v.dtype == np.uint64:
             v = v.astype(np.int64)
         full = Sg is not None
         out, ok = _jit("by_seat_value", _by_seat_value_py)(

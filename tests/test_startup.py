@@ -170,3 +170,30 @@ def test_a_console_script_ends_after_the_threads_and_exit_handlers_with_its_exit
     else:
         assert lines[0] == str(out)
         assert (out / "run.json").exists() and (out / "stats.json").exists()
+
+
+def test_the_statistics_helpers_compiled_ahead_are_the_ones_every_game_uses(monkeypatch):
+    """A cold run compiles the statistics' helpers in a second process for the argument types
+    accumulate.helpers_for lists for its configuration (runner.compile_statistics_elsewhere): a
+    run must need no other specialisation, or the cold run compiles it after the kernel."""
+    from simcore import accumulate, runner
+
+    for game, options in (("middle-ages", dict(players=4)),
+                          ("middle-ages", dict(players=4, strategies="balanced,greedy,random,balanced")),
+                          ("medievallons", dict(players=3, rotate_seats=True,
+                                                strategies="balanced,random,balanced")),
+                          ("seigneurial", dict(players=4)), ("fief-combat", {})):
+        monkeypatch.setattr(accumulate, "_COMPILED", {})     # this run's specialisations only
+        prep = runner.prepare(game, **options)
+        n = 6 * prep.games_per_deal
+        runner.make_part(prep, prep.play(0, n, 1), 0, n,
+                         runner.PartPlan(tuple(prep.players_schema.names)))
+        dtypes = {f.name: str(f.type) for f in (*prep.players_schema, *prep.games_schema)}
+        ahead = accumulate.helpers_for(runner.stats_layout(prep), dtypes)
+        listed = accumulate.helper_signatures()
+        for name, dispatcher in accumulate._COMPILED.items():
+            assert name in ahead, (game, name)
+            want = {sig for sig in listed[name][1]
+                    if not ahead[name] or str(sig[0].dtype) in ahead[name]}
+            extra = set(dispatcher.signatures) - want
+            assert not extra, f"{game}: {name} compiled for {sorted(map(str, extra))}, not ahead"
