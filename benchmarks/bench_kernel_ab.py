@@ -24,11 +24,14 @@ and events weights, and balanced under the rule allow_negative_coins = true, at 
 of the games) and their decision traces (options offered and option chosen, for every decision)
 must be identical. Exits with status 1 otherwise. Médiévallons: random, collector, balanced,
 saboteur and a mixed line-up of presets at 2-5 players, each also with seat rotation, and the
-planner (playout) bot in one seat against balanced bots, a hundredth of the games. Seigneurial
+planner (playout) bot in one seat against balanced bots, a hundredth of the games (with
+`--with-search` also a search16 seat, with its playouts 4 turns deep and to the end, as many
+games). Seigneurial
 (`--strategies standard,random`): random, standard, every Seigneur preset against standard
 Censitaires, every Censitaire preset beside an even-lord, and a mixed line-up, at 3-5 players,
 plus the records of every game (not only the traces); `--with-search` adds a search4 seat in
-either role (a speed change in the search hooks must leave the search bot's choices unchanged too).
+either role (a speed change in the search hooks must leave the search bot's choices unchanged too;
+Médiévallons: a search16 seat against balanced bots).
 """
 
 from __future__ import annotations
@@ -134,16 +137,22 @@ def compare_traces(old, new, rules, S, games: int) -> list[str]:
 
 def compare_traces_medievallons(old, new, rules, S, games: int) -> list[str]:
     """Médiévallons line-ups whose decision traces differ between the two kernel modules."""
+    from simcore.games.medievallons.layout import S_SEARCH
     differ = []
     presets = ["collector", "balanced", "saboteur", "random", "balanced"]
     for P in (2, 3, 4, 5):
         lineups = {f"{P}p {b}": [b] * P for b in ("random", "collector", "balanced", "saboteur")}
         lineups[f"{P}p mixed presets"] = presets[:P]
         lineups[f"{P}p planner seat"] = ["planner"] + ["balanced"] * (P - 1)
+        if WITH_SEARCH:
+            lineups[f"{P}p search seat"] = ["search16"] + ["balanced"] * (P - 1)
+            lineups[f"{P}p search seat, to the end"] = ["search16"] + ["balanced"] * (P - 1)
         for label, lineup in lineups.items():
             _, rows = S.resolve(lineup, P)
-            n = max(games // 100, P) if "planner" in label else games
-            for rotate in ((False,) if "planner" in label else (False, True)):
+            if "to the end" in label:        # horizon 0: the packed column's horizon cleared
+                rows[0, S_SEARCH + 2] %= 8
+            n = max(games // 100, P) if "planner" in label or "search" in label else games
+            for rotate in ((False,) if "planner" in label or "search" in label else (False, True)):
                 a = old.run_chunk(rules, P, 0, n, 3, rows, trace_decisions=True, rotate=rotate)
                 b = new.run_chunk(rules, P, 0, n, 3, rows, trace_decisions=True, rotate=rotate)
                 if a["trace"] != b["trace"] or any(
@@ -195,9 +204,10 @@ def main() -> None:
                     help="first check that both kernels make exactly the same decisions")
     ap.add_argument("--trace-games", type=int, default=400)
     ap.add_argument("--with-search", action="store_true",
-                    help="Seigneurial: the checked line-ups include a search4 Seigneur and a search4 "
-                         "Censitaire (a twentieth of the games; both revisions must have the resumable "
-                         "turn that searches every decision)")
+                    help="the checked line-ups include a searching seat (Médiévallons: search16, "
+                         "a hundredth of the games; Seigneurial: a search4 Seigneur and a search4 "
+                         "Censitaire, a twentieth of the games; both revisions must have the "
+                         "resumable turn that searches every decision)")
     a = ap.parse_args()
     global WITH_SEARCH
     WITH_SEARCH = a.with_search

@@ -7,7 +7,10 @@ function, with each helper it calls that is not inlined) and `python benchmarks/
 with their sample counts). On a machine shared with others, give both runs the same
 `--code /tmp/mine` (default /tmp/kernel-code): the code dump and its address are written to
 `<code>.bin` and `<code>.addr`, and another person's run would overwrite the default ones between
-your two commands (the disassembly then shows their code).
+your two commands (the disassembly then shows their code). `--symbol decide_heuristic` (any part
+of a jitted function's mangled name, e.g. `7advance`) in the recorded run dumps that function's code
+instead of the entry point's, for the helpers that are not inlined (a balanced game's time is
+mostly in `decide_heuristic` and `advance`).
 
 Why: Numba's machine code is anonymous memory to perf, and a kernel loaded from the on-disk cache
 has no IR to name its functions. This script keeps the object code Numba loads from the cache,
@@ -76,7 +79,8 @@ def symbols(lib) -> list[tuple[int, str]]:
     return found
 
 
-def play(game: str, strategy: str, games: int, players: int, code: str) -> None:
+def play(game: str, strategy: str, games: int, players: int, code: str,
+         symbol: str = "play_games") -> None:
     keep_cached_object_code()
     import numba
 
@@ -97,7 +101,8 @@ def play(game: str, strategy: str, games: int, players: int, code: str) -> None:
         for i, (addr, name) in enumerate(entries):
             size = entries[i + 1][0] - addr if i + 1 < len(entries) else 65536
             f.write(f"{addr:x} {size:x} {re.sub(r'B[0-9]+v[0-9].*', '', name)[-90:]}\n")
-    entry = [(a, n) for a, n in entries if n.startswith("cfunc.") and "play_games" in n]
+    entry = ([(a, n) for a, n in entries if n.startswith("cfunc.") and "play_games" in n]
+             if symbol == "play_games" else [(a, n) for a, n in entries if symbol in n])
     if entry:
         lo = entry[0][0]
         hi = min([a for a, _ in entries if a > lo] or [lo + 200_000])
@@ -148,6 +153,9 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=float, default=4e5)
     ap.add_argument("--hot", metavar="PERF_DATA", help="print the hottest spans of a recorded run")
+    ap.add_argument("--symbol", default="play_games",
+                    help="dump this jitted function's code instead of the entry point's (a part of "
+                         "its mangled name, e.g. decide_heuristic or 7advance), for --hot")
     ap.add_argument("--code", default="/tmp/kernel-code",
                     help="where the entry point's code dump goes (PATH.bin, PATH.addr); the same "
                          "for the run under perf and for --hot")
@@ -155,7 +163,7 @@ def main() -> None:
     if a.hot:
         hot(a.hot, a.code)
     else:
-        play(a.game, a.strategy, int(a.games), a.players, a.code)
+        play(a.game, a.strategy, int(a.games), a.players, a.code, a.symbol)
 
 
 if __name__ == "__main__":

@@ -79,10 +79,10 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
                 pool: bool = True, questions: Path | None = None, questions_games: int | None = None,
                 progress: Callable[..., None] | None = None, side_by_side: bool = False,
                 cells: bool = False, smallest: dict | None = None,
-                play_questions: bool = False, skill: Path | None = None) -> Path:
+                play_questions: bool = False, skill: Path | None = None, svg: bool = False) -> Path:
     """Play the baseline's questions if its game has them (unless ``questions`` is given or
     ``questions_games`` is 0), then build the report; returns the path of report.html. ``skill``:
-    a ``balance skill`` directory whose section the report gets."""
+    a ``balance skill`` directory whose section the report gets. ``svg``: the figures as SVG too."""
     from analysis.load import check_run
     from reports.build import build_report, plan_groups
     from simcore.atomic import hidden_name
@@ -117,8 +117,8 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
         if (runs[0] / "panel_sweep.json").is_file():
             if len(runs) > 1:
                 raise UsageError(f"{runs[0]} is a panel sweep directory: report it on its own")
-            return build_panel_sweep_report(runs[0], out, force, smallest=smallest, pdf=pdf)
-        return build_panel_report(runs, out, force, smallest=smallest, pdf=pdf)
+            return build_panel_sweep_report(runs[0], out, force, smallest=smallest, pdf=pdf, svg=svg)
+        return build_panel_report(runs, out, force, smallest=smallest, pdf=pdf, svg=svg)
     kind = next((k for k in ("sweep", "tune") if (runs[0] / f"{k}.json").is_file()), None)
     if kind is not None:                      # a sweep's sensitivity page, a tune's search page
         from reports.sweep import build_sweep_report, build_tune_report
@@ -129,8 +129,8 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
         if progress:
             progress(f"Reading the {kind}")
         if kind == "tune":
-            return build_tune_report(runs[0], out, force, pdf=pdf, smallest=smallest)
-        return build_sweep_report(runs[0], out, force, pdf=pdf, smallest=smallest)
+            return build_tune_report(runs[0], out, force, pdf=pdf, smallest=smallest, svg=svg)
+        return build_sweep_report(runs[0], out, force, pdf=pdf, smallest=smallest, svg=svg)
     for r in runs:
         check_run(r)                                   # a bad run fails before anything is played
     plan_groups(runs, pool, side_by_side)              # so do runs that cannot be compared
@@ -141,13 +141,13 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
     if play is None:
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=questions,
                             progress=progress, side_by_side=side_by_side, smallest=smallest,
-                            skill=skill)
+                            skill=skill, svg=svg)
     tmp = hidden_name(target, "scratch", "questions")
     try:
         played = play(runs[0], n, tmp, progress=progress, smallest=smallest or None)
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=played,
                             progress=progress, side_by_side=side_by_side, smallest=smallest,
-                            questions_played=True, skill=skill)
+                            questions_played=True, skill=skill, svg=svg)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -161,6 +161,10 @@ def register(app: typer.Typer) -> None:
                                  help="Report directory to write (must be empty or new)."),
         force: bool = typer.Option(False, "--force", help="Replace a non-empty --out directory."),
         pdf: bool = typer.Option(False, "--pdf", help="Also write report.pdf."),
+        svg: bool = typer.Option(
+            False, "--svg",
+            help="Also write every figure as figures/<name>.svg (vector, for slides and print; the "
+                 "page and the PDF use the PNGs)."),
         pool: bool = typer.Option(
             True, "--pool/--no-pool",
             help="Pool runs of the same configuration (default) or keep every directory separate."),
@@ -196,7 +200,7 @@ def register(app: typer.Typer) -> None:
             help="A balance skill directory of the same game: add its section (does the seat or "
                  "role advantage persist, grow or vanish as play gets stronger)."),
     ) -> None:
-        """Write report.html (self-contained), figures/*.png|svg and optionally report.pdf."""
+        """Write report.html (self-contained), figures/*.png, and optionally report.pdf and figures/*.svg."""
         from analysis.load import parse_smallest_difference
 
         small = parse_smallest_difference(smallest_difference)
@@ -207,5 +211,5 @@ def register(app: typer.Typer) -> None:
             path = make_report(runs, out, force=force, pdf=pdf, pool=pool, questions=questions,
                                questions_games=n_questions, progress=steps, side_by_side=side_by_side,
                                cells=cells, smallest=small, play_questions=play_questions,
-                               skill=skill)
+                               skill=skill, svg=svg)
         typer.echo(f"report: {path}")

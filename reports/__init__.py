@@ -6,7 +6,8 @@ By job, then by game:
   directory atomically;
 - :mod:`reports.sections` -- the sections every report has and where a game's own go;
 - :mod:`reports.text` -- number formats and headline sentences;
-- :mod:`reports.html`, :mod:`reports.pdf` -- the self-contained HTML page and the PDF;
+- :mod:`reports.html`, :mod:`reports.pdf` -- the self-contained HTML page and the PDF (laid out by
+  ``pdf``, written by :mod:`reports.pdfdoc`: text in an embedded TrueType subset, the PNGs as they are);
 - :mod:`reports.questions` -- reading a questions directory and checking it matches the baseline;
 - :mod:`reports.figures` -- ``common`` (style + common figures) and one module per game
   (``middle_ages``, ``medievallons``, ``fief``: the Fief odds heat map);
@@ -19,7 +20,7 @@ Reports only read: the tables of :func:`analysis.analyse` and of a questions dir
 intervals (and Holm's correction) from the standard errors those tables give, so every number shown
 can be traced to a table. No two report modules import each other in a cycle.
 
-May import matplotlib (Agg backend only), polars, numpy, the standard library, :mod:`analysis`
+May import matplotlib (Agg backend only), PIL (matplotlib's image library), polars, numpy, the standard library, :mod:`analysis`
 (tables, stats, labels), :mod:`simcore.games` (the registry: specs and hooks),
 :mod:`simcore.rundir` and :mod:`simcore.errors`; never :mod:`simcore.runner`, a kernel,
 :mod:`strategies` or :mod:`cli`.

@@ -4,7 +4,7 @@
 are pooled, each further configuration is compared with the first, the baseline), builds the
 sections (:mod:`reports.sections`, with the game's report hook) and writes into ``out``:
 ``report.html`` (:mod:`reports.html`, figures embedded as base64 PNG, readable offline),
-``figures/<name>.png`` and ``.svg``, with ``pdf=True`` ``report.pdf`` (:mod:`reports.pdf`: the same
+``figures/<name>.png`` (and ``.svg`` with ``svg=True``), with ``pdf=True`` ``report.pdf`` (:mod:`reports.pdf`: the same
 sections, figures, captions and tables on A4 pages), and the
 files the game's hook keeps (for Médiévallons, the played questions as ``questions/*.csv``). Played
 questions are read from a questions directory (``questions=``, :mod:`reports.questions`) that must
@@ -63,7 +63,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                  pool: bool = True, questions: str | Path | None = None,
                  progress: Callable[..., None] | None = None, side_by_side: bool = False,
                  smallest: dict | None = None, questions_played: bool = False,
-                 skill: str | Path | None = None) -> Path:
+                 skill: str | Path | None = None, svg: bool = False) -> Path:
     """Analyse ``runs`` and write the report into ``out``; returns the path of report.html.
 
     Runs of one configuration are pooled (``pool=False`` keeps every directory separate); the first
@@ -79,7 +79,8 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     the page (seats, strategies, matchups, roles, the before/after). ``questions_played``: the
     questions directory was played for this report by the command (a page says so), not read.
     ``skill`` is a ``balance skill`` directory of the same game: the report gets its section
-    (:func:`reports.skill.skill_section`).
+    (:func:`reports.skill.skill_section`). ``svg``: write every figure as SVG too (the page and
+    the PDF use the PNGs; drawing the SVGs costs about as much again as the PNGs).
     """
     say = _steps(progress)
     target = check_output_dir(out, force, kind="report")
@@ -134,10 +135,11 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         for name, fig in figs.items():
             say(f"Writing figure {name}", done, total)
             png[name] = render(fig, "png")
-            # Freeze the constrained layout computed for the PNG: later formats skip the solver.
-            fig.set_layout_engine("none")
             (tmp / "figures" / f"{name}.png").write_bytes(png[name])
-            (tmp / "figures" / f"{name}.svg").write_bytes(render(fig, "svg"))
+            if svg:
+                # Freeze the constrained layout computed for the PNG: the SVG skips the solver.
+                fig.set_layout_engine("none")
+                (tmp / "figures" / f"{name}.svg").write_bytes(render(fig, "svg"))
             done += 1
         for rel, content in files.items():
             path = tmp / rel

@@ -67,7 +67,7 @@ def seat_share_figure(cells: pl.DataFrame, labels: list[str]):
 
 
 def build_panel_report(paths, out: str | Path, force: bool = False, smallest: dict | None = None,
-                       pdf: bool = False) -> Path:
+                       pdf: bool = False, svg: bool = False) -> Path:
     """The page of the runs of a panel; returns the path of report.html. ``smallest``: the smallest
     differences that matter, by kind (``--smallest-difference``), over the game's: the finding
     says in how many cells the seat's distance from 1/P is large enough to matter."""
@@ -87,11 +87,11 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
                                      "Every seat's win share per cell with its 95% interval; dashed: 1/P."))]
     meta = _meta([("game", _title(t.game)), ("cells", str(len(t.labels))),
                   ("runs", "; ".join(sorted(set(t.cells["run"].to_list()))))])
-    return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=[t.finding])
+    return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=[t.finding], svg=svg)
 
 
 def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = False,
-                             smallest: dict | None = None, pdf: bool = False) -> Path:
+                             smallest: dict | None = None, pdf: bool = False, svg: bool = False) -> Path:
     """The page of a sweep over a panel; returns the path of report.html. ``smallest``: the
     smallest differences that matter, by kind, over the sweep's own and the game's: every effect
     is worded by it and the tables are in reading order (large enough to matter first, by size)."""
@@ -139,7 +139,7 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
     rows = _meta([("game", _title(meta["game"])), ("cells", str(n)),
                   ("varied", "; ".join(v["text"] for v in meta["varies"])),
                   ("games per variant and cell", f"{meta['games']:,}")])
-    return _publish(Path(out), force, title, rows, secs, figs, pdf)
+    return _publish(Path(out), force, title, rows, secs, figs, pdf, svg=svg)
 
 
 def effects_figure(effects: pl.DataFrame):

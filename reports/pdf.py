@@ -1,37 +1,30 @@
 """The report as a PDF: the same content as the HTML page, laid out on A4 pages.
 
 :func:`write_pdf` flows the sections of :mod:`reports.sections` onto A4 portrait pages (one page
-size throughout) through matplotlib's PdfPages: the title and the table of runs, then every section
-in the HTML page's order with its title, intro, sentences, figures (the PNG the HTML embeds, scaled
-to the text width, never wider or taller than a page) each followed by its caption, and its tables
-with every row. Nothing is dropped: text is word-wrapped on measured widths and a section that does
-not fit continues on the next page; a table too long for a page continues under a repeated header;
-a table too wide for the text width gets a smaller type and wrapped cells. Each page has a footer
-with the report's title and the page number. Text is written as TrueType (``pdf.fonttype`` 42) so
-that it can be searched and extracted.
+size throughout), written by :mod:`reports.pdfdoc`: the title and the table of runs, then every
+section in the HTML page's order with its title, intro, sentences, figures (the PNG the HTML
+embeds, put into the PDF as it is, scaled to the text width, never wider or taller than a page)
+each followed by its caption, and its tables with every row. Nothing is dropped: text is
+word-wrapped on the font's own widths and a section that does not fit continues on the next page;
+a table too long for a page continues under a repeated header; a table too wide for the text width
+gets a smaller type and wrapped cells. Each page has a footer with the report's title and the page
+number. Text is embedded as TrueType (DejaVu Sans, the figures' font, regular and bold, from
+matplotlib's own fonts) so that it can be searched and extracted.
 
-May import matplotlib (Agg), numpy, PIL (matplotlib's own image library), polars, the standard
-library, :mod:`reports.figures.common`
-(the style), :mod:`reports.text` (cell formats) and, for type checking only, :mod:`reports.sections`.
+May import matplotlib (to find its fonts and, for a figure given without its PNG, to draw it),
+polars, the standard library, :mod:`reports.pdfdoc`, :mod:`reports.figures.common` (the style),
+:mod:`reports.text` (cell formats) and, for type checking only, :mod:`reports.sections`.
 """
 
 from __future__ import annotations
 
-import io
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import matplotlib
-import matplotlib.image as mpimg
 import polars as pl
-from matplotlib.backends.backend_agg import RendererAgg
-from matplotlib.backends.backend_pdf import PdfPages
-from matplotlib.figure import Figure
-from matplotlib.font_manager import FontProperties
-from matplotlib.lines import Line2D
-from matplotlib.patches import Rectangle
 
-from reports.figures.common import RC
+from reports.pdfdoc import PdfDocument, TrueTypeFont, png_size
 from reports.text import cell_text
 
 if TYPE_CHECKING:
@@ -40,50 +33,37 @@ if TYPE_CHECKING:
 PAGE_W, PAGE_H = 8.27, 11.69          # A4 portrait, inches
 MARGIN, TOP, BOTTOM = 0.6, 0.6, 0.75  # the footer sits in the bottom margin
 TEXT_W = PAGE_W - 2 * MARGIN
-FONT = "DejaVu Sans"
+FONT_FILES = {"normal": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf"}
 PNG_DPI = 130                          # the dpi reports.figures.common.render draws the PNGs at
-_PDF_RC = {**RC, "pdf.fonttype": 42}
+
+
+@functools.lru_cache(maxsize=None)
+def _font(weight: str) -> TrueTypeFont:
+    """DejaVu Sans (the figures' font) in ``weight``, from the fonts matplotlib ships."""
+    import matplotlib
+
+    return TrueTypeFont(Path(matplotlib.get_data_path()) / "fonts" / "ttf" / FONT_FILES[weight])
 
 
 class _Layout:
     """A cursor over A4 pages: each ``add_*`` places its block below the previous one, starting a
     new page when the block does not fit."""
 
-    def __init__(self, pages: PdfPages, title: str) -> None:
-        self.pages, self.title = pages, title
-        self.renderer = RendererAgg(int(PAGE_W * 72), int(PAGE_H * 72), 72)
-        self._widths: dict[tuple, float] = {}
-        self.fig: Figure | None = None
+    def __init__(self, doc: PdfDocument, title: str) -> None:
+        self.doc, self.title = doc, title
+        self.fonts = {w: _font(w) for w in FONT_FILES}
+        for w, f in self.fonts.items():
+            doc.add_font(w, f)
+        self.page = None
         self.page_no = 0
         self.y = 0.0
 
     # -- measuring and wrapping -----------------------------------------------------------------
 
     def width(self, text: str, size: float, weight: str = "normal") -> float:
-        """Width of ``text`` in inches: the sum of its characters' advances (each measured once with
-        matplotlib's own text metrics) plus 3% for kerning and rounding, so a wrapped line never
-        runs past the width it was wrapped to. Measuring whole strings cost ~0.4 ms each: seconds for
-        a report's tables."""
-        total = 0.0
-        for ch in text:
-            key = (ch, size, weight)
-            w = self._widths.get(key)
-            if w is None:
-                prop = FontProperties(family=FONT, size=size, weight=weight)
-                w = self.renderer.get_text_width_height_descent(f"|{ch}|", prop, ismath=False)[0] / 72
-                w -= self._bars(size, weight)
-                self._widths[key] = w
-            total += w
-        return total * 1.03
-
-    def _bars(self, size: float, weight: str) -> float:
-        """The width of "||", measured once: a character is measured between two bars so that the
-        advance of a space (which a lone " " does not report) counts."""
-        key = ("||", size, weight)
-        if key not in self._widths:
-            prop = FontProperties(family=FONT, size=size, weight=weight)
-            self._widths[key] = self.renderer.get_text_width_height_descent("||", prop, ismath=False)[0] / 72
-        return self._widths[key]
+        """Width of ``text`` in inches: the font's advances, the widths the PDF places it with (no
+        kerning), so a wrapped line ends where it was measured to end."""
+        return self.fonts[weight].width(text, size) / 72
 
     def wrap(self, text: str, size: float, width: float, weight: str = "normal") -> list[str]:
         """Greedy word wrap on measured widths; a word wider than ``width`` is split."""
@@ -114,17 +94,11 @@ class _Layout:
     # -- pages ------------------------------------------------------------------------------------
 
     def new_page(self) -> None:
-        self.flush()
-        self.fig = Figure(figsize=(PAGE_W, PAGE_H))
+        self.page = self.doc.page(PAGE_W * 72, PAGE_H * 72)
         self.page_no += 1
         self.y = PAGE_H - TOP
         self.text_at(MARGIN, BOTTOM - 0.3, self.title, 7.5, color="#666666")
         self.text_at(PAGE_W - MARGIN, BOTTOM - 0.3, f"page {self.page_no}", 7.5, color="#666666", ha="right")
-
-    def flush(self) -> None:
-        if self.fig is not None:
-            self.pages.savefig(self.fig)
-            self.fig = None
 
     def room(self) -> float:
         return self.y - BOTTOM
@@ -132,13 +106,18 @@ class _Layout:
     def need(self, height: float) -> None:
         """Start a new page unless ``height`` inches fit below the cursor (a block taller than a
         whole page starts at the top of a fresh one)."""
-        if self.fig is None or (height > self.room() and self.y < PAGE_H - TOP - 1e-6):
+        if self.page is None or (height > self.room() and self.y < PAGE_H - TOP - 1e-6):
             self.new_page()
 
     def text_at(self, x: float, y: float, text: str, size: float, weight: str = "normal",
                 color: str = "#222222", ha: str = "left") -> None:
-        self.fig.text(x / PAGE_W, y / PAGE_H, text, fontsize=size, weight=weight, color=color, ha=ha,
-                      va="top", family=FONT, parse_math=False)
+        """One line of text whose top is ``y`` inches from the bottom of the page: its baseline
+        sits the font's typographic ascent lower (where matplotlib's ``va="top"`` put it)."""
+        font = self.fonts[weight]
+        if ha == "right":
+            x -= font.width(text, size) / 72
+        baseline = y * 72 - font.typo_ascent * size / font.units_per_em
+        self.page.text(x * 72, baseline, text, weight, size, color)
 
     # -- blocks -----------------------------------------------------------------------------------
 
@@ -163,10 +142,10 @@ class _Layout:
     def add_heading(self, text: str, size: float = 14) -> None:
         self.add_text(text, size, "bold", color="#0b3d66", space_after=0.1, keep_with=0.6)
 
-    def add_image(self, png: bytes, caption: str, number: int) -> None:
-        """A figure scaled to the text width (never taller than a page), its caption below it."""
-        img = _pixels(png)
-        h_px, w_px = img.shape[:2]
+    def image_box(self, png: bytes, caption: str, number: int) -> tuple[float, float, list[str], float]:
+        """Width and height (inches) a figure is shown at (the text width, never taller than a
+        page), its caption's lines and their height."""
+        w_px, h_px = png_size(png)
         w = min(TEXT_W, w_px / PNG_DPI)
         h = w * h_px / w_px
         cap_lines = self.wrap(f"Figure {number}. {caption}", 9, TEXT_W) if caption else []
@@ -175,11 +154,14 @@ class _Layout:
         if h + cap_h > page_h:
             h = page_h - cap_h
             w = h * w_px / h_px
+        return w, h, cap_lines, cap_h
+
+    def add_image(self, png: bytes, caption: str, number: int) -> None:
+        """A figure scaled to the text width (never taller than a page), its caption below it."""
+        w, h, cap_lines, cap_h = self.image_box(png, caption, number)
         self.need(h + cap_h)
         x = MARGIN + (TEXT_W - w) / 2
-        ax = self.fig.add_axes((x / PAGE_W, (self.y - h) / PAGE_H, w / PAGE_W, h / PAGE_H))
-        ax.imshow(img, interpolation="none", aspect="auto")
-        ax.set_axis_off()
+        self.page.image(png, x * 72, (self.y - h) * 72, w * 72, h * 72)
         self.y -= h + 0.06
         for line in cap_lines:
             self.text_at(MARGIN, self.y, line, 9, color="#333333")
@@ -222,14 +204,11 @@ class _Layout:
                     yy -= lh
                 x += w
             self.y -= row_h
-            self.fig.add_artist(Line2D(
-                [MARGIN / PAGE_W, (MARGIN + sum(widths)) / PAGE_W], [self.y / PAGE_H] * 2,
-                color="#cccccc", linewidth=0.5))
+            self.page.line(MARGIN * 72, self.y * 72, (MARGIN + sum(widths)) * 72, self.y * 72, 0.5, "#cccccc")
         self.y -= 0.18
 
     def _header(self, header, hdr_lines, widths, hdr_h, size, pad) -> None:
-        self.fig.add_artist(Rectangle((MARGIN / PAGE_W, (self.y - hdr_h) / PAGE_H), sum(widths) / PAGE_W,
-                                      hdr_h / PAGE_H, color="#eef4fa", transform=self.fig.transFigure))
+        self.page.rect(MARGIN * 72, (self.y - hdr_h) * 72, sum(widths) * 72, hdr_h * 72, "#eef4fa")
         x = MARGIN
         for lines, w in zip(hdr_lines, widths):
             yy = self.y - pad
@@ -262,21 +241,6 @@ class _Layout:
         return [max(m, min(n, lo)) for n, m in zip(natural, least)]
 
 
-def _pixels(png: bytes):
-    """The PNG's pixels as uint8 RGB (the figures are opaque: drawn on a white face). Drawn with
-    ``interpolation="none"`` they go into the PDF as they are; the float RGBA array
-    ``matplotlib.image.imread`` returns was normalised through masked arrays and written with
-    an alpha mask (0.25 s of CPU for a report's seven figures)."""
-    from PIL import Image
-
-    with Image.open(io.BytesIO(png)) as im:
-        if im.mode == "RGBA" and im.getchannel("A").getextrema() != (255, 255):
-            return mpimg.imread(io.BytesIO(png), format="png")      # transparent: keep alpha
-        import numpy as np
-
-        return np.asarray(im.convert("RGB"))
-
-
 def write_pdf(path: Path, title: str, secs: list[Section], figs: dict, png: dict[str, bytes] | None = None,
               captions: dict[str, str] | None = None, runs: pl.DataFrame | None = None,
               notes: tuple[str, ...] = ()) -> None:
@@ -286,28 +250,39 @@ def write_pdf(path: Path, title: str, secs: list[Section], figs: dict, png: dict
 
     captions = captions or {}
     png = dict(png or {})
-    with matplotlib.rc_context(_PDF_RC), PdfPages(path) as pages:
-        doc = _Layout(pages, title)
-        doc.new_page()
-        doc.add_text(title, 17, "bold", space_after=0.12)
-        for note in notes:
-            doc.add_text(note, 8.5, color="#555555", space_after=0.04)
-        if runs is not None:
-            doc.add_table("Runs", runs)
-        number = 0
-        for s in secs:
-            doc.add_heading(s.title)
-            if s.intro:
-                doc.add_text(s.intro, 9.5, space_after=0.1)
-            for line in s.sentences:
-                doc.add_text(line, 9.5, bullet=True, space_after=0.05)
-            doc.y -= 0.08
-            for name in s.figures:
-                number += 1
-                if name not in png:
-                    png[name] = render(figs[name], "png", dpi=PNG_DPI)
-                doc.add_image(png[name], captions.get(name, ""), number)
-            for caption, df in s.tables:
-                doc.add_table(caption, df)
-            doc.y -= 0.1
-        doc.flush()
+    pdf = PdfDocument(title)
+    doc = _Layout(pdf, title)
+    doc.new_page()
+    doc.add_text(title, 17, "bold", space_after=0.12)
+    for note in notes:
+        doc.add_text(note, 8.5, color="#555555", space_after=0.04)
+    if runs is not None:
+        doc.add_table("Runs", runs)
+    number = 0
+    for s in secs:
+        if s.figures and not s.sentences:
+            # A section that opens with a figure keeps its heading (and intro) on the figure's page.
+            first = s.figures[0]
+            if first not in png:
+                png[first] = render(figs[first], "png", dpi=PNG_DPI)
+            _, h, _, cap_h = doc.image_box(png[first], captions.get(first, ""), number + 1)
+            head = (len(doc.wrap(s.title, 14, TEXT_W, "bold")) * doc.line_height(14) + 0.1
+                    + (len(doc.wrap(s.intro, 9.5, TEXT_W)) * doc.line_height(9.5) + 0.1 if s.intro else 0)
+                    + 0.08)
+            if head + h + cap_h <= PAGE_H - TOP - BOTTOM:
+                doc.need(head + h + cap_h)
+        doc.add_heading(s.title)
+        if s.intro:
+            doc.add_text(s.intro, 9.5, space_after=0.1)
+        for line in s.sentences:
+            doc.add_text(line, 9.5, bullet=True, space_after=0.05)
+        doc.y -= 0.08
+        for name in s.figures:
+            number += 1
+            if name not in png:
+                png[name] = render(figs[name], "png", dpi=PNG_DPI)
+            doc.add_image(png[name], captions.get(name, ""), number)
+        for caption, df in s.tables:
+            doc.add_table(caption, df)
+        doc.y -= 0.1
+    pdf.save(path)

@@ -12,7 +12,7 @@ changes first), the target metric trial by trial in its own unit, what each sett
 and every trial with its win shares and game length. Both pages are built as
 :class:`reports.sections.Section` lists, written as HTML and, with ``pdf=True``, as a PDF by
 :func:`reports.pdf.write_pdf`; they only read files and publish atomically (report.html,
-report.pdf, figures/*.png|svg).
+report.pdf, figures/*.png, with ``svg=True`` figures/*.svg too).
 
 May import polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.load` (smallest
 differences), :mod:`analysis.sweep` (metrics, store),
@@ -135,7 +135,8 @@ def _meta(rows: list[tuple[str, str]]) -> pl.DataFrame:
 
 
 def _publish(out: Path, force: bool, title: str, meta: pl.DataFrame, secs: list[Section],
-             figs: FigureSet, pdf: bool, notes: list[str] = (), lead: list[str] = ()) -> Path:
+             figs: FigureSet, pdf: bool, notes: list[str] = (), lead: list[str] = (),
+             svg: bool = False) -> Path:
     """Write the page (the ``lead`` sentences first, in bold: what the reader came for), its
     figures and, with ``pdf``, report.pdf, atomically."""
     png = {name: render(fig, "png") for name, fig in figs.items()}
@@ -143,7 +144,8 @@ def _publish(out: Path, force: bool, title: str, meta: pl.DataFrame, secs: list[
         (tmp / "figures").mkdir()
         for name, fig in figs.items():
             (tmp / "figures" / f"{name}.png").write_bytes(png[name])
-            (tmp / "figures" / f"{name}.svg").write_bytes(render(fig, "svg"))
+            if svg:
+                (tmp / "figures" / f"{name}.svg").write_bytes(render(fig, "svg"))
         (tmp / "report.html").write_text(_page(title, meta, secs, png, figs.captions, list(notes),
                                                list(lead)), encoding="utf-8")
         if pdf:
@@ -167,7 +169,7 @@ def short_seed(seed) -> str:
 
 
 def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = False,
-                       pdf: bool = False, smallest: dict | None = None) -> Path:
+                       pdf: bool = False, smallest: dict | None = None, svg: bool = False) -> Path:
     """The sensitivity page of a sweep directory; returns the path of report.html. ``smallest``:
     the smallest differences that matter, by kind, over the sweep's own and the game's."""
     s = sensitivity(sweep_dir, smallest or None)
@@ -219,7 +221,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                         "per-game differences (common random numbers); the seat balance's interval comes "
                         "from normal draws of the seat means with their covariance. See docs/sweep.md.",
                         tables=[("Every variant and metric", table)]))
-    return _publish(Path(out), force, title, meta, secs, figs, pdf, notes)
+    return _publish(Path(out), force, title, meta, secs, figs, pdf, notes, svg=svg)
 
 
 def cell_target_table(cells: list[dict]) -> pl.DataFrame:
@@ -377,7 +379,7 @@ def setting_effects(trials: pl.DataFrame, tune: dict, metric: str, smallest: dic
 
 
 def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False,
-                      pdf: bool = False, smallest: dict | None = None) -> Path:
+                      pdf: bool = False, smallest: dict | None = None, svg: bool = False) -> Path:
     """The page of a tune's search; returns the path of report.html. ``smallest``: the smallest
     differences that matter, by kind, over the game's: the page's one comparison, what each
     setting does to the target, is worded by it (the verdict and confirmation are about the
@@ -490,7 +492,7 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                             "the target in units of its tolerance (0 = on target, 1 = at the "
                             "tolerance).", tables=[("Trials", _trial_table(trials, tune, game))],
                             sentences=_trial_notes(trials)))
-    return _publish(Path(out), force, title, _meta(rows), secs, figs, pdf, lead=verdict)
+    return _publish(Path(out), force, title, _meta(rows), secs, figs, pdf, lead=verdict, svg=svg)
 
 
 def _aim(t: dict):

@@ -15,8 +15,8 @@ column roles (:data:`simcore.contract.COLUMN_ROLES`), never from column names.
 L = lcm(1 … P) (a win shared by k ≤ P players is L/k units), Ludii credits in units of
 1/(2(P − 1)), per-unit matchup means in units of 1/D (D makes every possible mean an integer,
 :func:`_matchup_units`), scores, counts and coins as they are. Sums are int64 (a chunk's sums are
-formed in int64 by one jitted pass per group of columns, :func:`_group_sums`, or in float64 by
-``bincount``, exact below 2^53, then rounded) and merging adds them, so the
+formed in int64 by one jitted pass per group of columns, or in float64 by ``bincount``, exact
+below 2^53, then rounded) and merging adds them, so the
 result is identical for any chunk size, thread count, worker count or merge order (tests:
 tests/test_accumulate.py). Histograms have one bin per integer value (width 1: quantiles are
 exact) over a range that grows as values appear. The statistics of 1e9 games are the size of
@@ -29,8 +29,8 @@ data). :func:`simcore.runner.run` writes it; :func:`simcore.runner.collect` retu
 
 May import numpy, pyarrow, the standard library and :mod:`simcore.contract` / :mod:`simcore.games`
 (the registry, for a game's spec), and numba, lazily, when a chunk's statistics are filled (the
-jitted helpers :func:`_group_sums` and :func:`_top_by_game`, cached on disk; reading stats.json
-does not import it). Cost and figures: docs/analysis.md (Performance), benchmarks/bench_stats_fill.py.
+jitted ``_*_py`` helpers, each one pass over a chunk's columns as the kernel wrote them, compiled
+on first use and cached on disk; reading stats.json does not import it). Cost and figures: docs/analysis.md (Performance), benchmarks/bench_stats_fill.py.
 """
 
 from __future__ import annotations
@@ -103,29 +103,325 @@ def _group_sums_py(index, size, weights, squared):
     return out, True
 
 
-def _top_py(x):
-    """For each game (row of ``x``, games × seats): the number of seats holding the maximum, the
-    lowest such seat, the maximum and the minimum (int64). Jitted by :func:`_top_by_game`."""
-    G, P = x.shape
-    count = np.zeros(G, np.int64)
-    seat = np.zeros(G, np.int64)
-    best = np.zeros(G, np.int64)
-    low = np.zeros(G, np.int64)
+def _by_seat_value_py(values, per_game, P, lo, V, Wg, Sg, full):
+    """Sums per cell (seat, value) in one pass, into the columns of an int64 matrix (P·V, 4):
+    with ``full`` the count, Σ W, Σ S and Σ S² (``Wg``, ``Sg``: win units and scores per player
+    row), else only Σ W (column 1). Player row i (game-major, P a game) is cell
+    ``(i % P) · V + value − lo``, its value ``values[i]``, or with ``per_game`` ``values[i // P]``
+    (a game column counted at every seat). No index array is built (4 MB of int64 per chunk and
+    column); indices are unsigned (no wrap-around test) and the sums fixed, which made this 4-5x
+    faster than a loop over a weights matrix. False when a value is outside [lo, lo + V)."""
+    out = np.zeros((P * V, 4), np.int64)
+    G = Wg.shape[0] // P
+    top = np.uint64(V)
     for g in range(G):
-        b = np.int64(x[g, 0])
-        lo = b
-        c = 1
-        t = 0
+        for s in range(P):
+            i = np.uint64(g * P + s)
+            v = np.uint64((np.int64(values[np.uint64(g)]) if per_game else np.int64(values[i])) - lo)
+            if v >= top:                   # below lo wraps round to a huge unsigned value
+                return out, False
+            j = np.uint64(s) * top + v
+            w = np.int64(Wg[i])
+            out[j, 1] += w
+            if full:
+                x = np.int64(Sg[i])
+                out[j, 0] += 1
+                out[j, 2] += x
+                out[j, 3] += x * x
+    return out, True
+
+
+def _per_game_py(Wg, Rg, Sg, P, L):
+    """One pass over the games (player rows game-major, P a game) for the per-game sums of
+    :meth:`RunStats.add`: Σ W_s W_t (win shares in units), the Ludii credits' Σ C_s and
+    Σ C_s C_t (rank credit 1 − (mean place − 1)/(P − 1) in units of 1/(2(P − 1)), tied players
+    getting the mean of the places they share, as :func:`analysis.seats.ludii_credit`), the
+    games whose win is shared (no seat holds all L units) and each game's winner's margin (the
+    best score minus the runner-up's, 0 when the top is shared). All int64."""
+    G = Wg.shape[0] // P
+    u = np.uint64
+    win_cross = np.zeros((P, P), np.int64)
+    credit_sum = np.zeros(P, np.int64)
+    credit_cross = np.zeros((P, P), np.int64)
+    gap = np.empty(G, np.int64)
+    shared = 0
+    w = np.zeros(P, np.int64)
+    c = np.zeros(P, np.int64)
+    for g in range(G):
+        b = u(g * P)
+        wmax = np.int64(Wg[b])
+        best = np.int64(Sg[b])
+        for s in range(P):
+            i = b + u(s)
+            ws = np.int64(Wg[i])
+            w[u(s)] = ws
+            if ws > wmax:
+                wmax = ws
+            v = np.int64(Sg[i])
+            if v > best:
+                best = v
+            r = np.int64(Rg[i])
+            tied = 0
+            for t in range(P):
+                if np.int64(Rg[b + u(t)]) == r:
+                    tied += 1
+            c[u(s)] = 2 * (P - 1) - 2 * (r - 1) - (tied - 1)
+        if wmax < L:
+            shared += 1
+        for s in range(P):
+            cs = c[u(s)]
+            ws = w[u(s)]
+            credit_sum[u(s)] += cs
+            for t in range(P):
+                win_cross[u(s), u(t)] += ws * w[u(t)]
+                credit_cross[u(s), u(t)] += cs * c[u(t)]
+        count = 0
+        second = best
+        found = False
+        for s in range(P):
+            v = np.int64(Sg[b + u(s)])
+            if v == best:
+                count += 1
+            elif not found or v > second:
+                second = v
+                found = True
+        gap[u(g)] = 0 if count > 1 or not found else best - second
+    return win_cross, credit_sum, credit_cross, shared, gap
+
+
+def _flow_column_py(col, rank, Wg, P, checkpoint, prev, changes):
+    """One column of the game flow (:meth:`RunStats._checkpoints`; player rows game-major, P a
+    game), in one pass: per final rank the sum and the sum of squares of ``col``; when it is a
+    ``checkpoint``, also the games with a sole leader in it, the win units that leader ended
+    with, and per game the running lead-change count (``changes``, a new sole leader after
+    another) and the last sole leader (``prev``, -1 before any), both updated in place. Columns
+    one by one in their own dtype (a stacked copy of 17 columns cost more than the sums).
+    ``ok`` False when a rank is outside 1 … P."""
+    G = col.shape[0] // P
+    u = np.uint64
+    flow_sum = np.zeros(P, np.int64)
+    flow_sq = np.zeros(P, np.int64)
+    games = 0
+    win = 0
+    for g in range(G):
+        b = u(g * P)
+        best = col[b]
+        top = 0
+        count = 0
+        for s in range(P):
+            i = b + u(s)
+            r = u(np.int64(rank[i]) - 1)
+            if r >= u(P):                     # a rank below 1 wraps round too
+                return flow_sum, flow_sq, games, win, False
+            v = col[i]
+            x = np.int64(v)
+            flow_sum[r] += x
+            flow_sq[r] += x * x
+            if v > best:
+                best, top, count = v, s, 1
+            elif v == best:
+                count += 1
+        if checkpoint and count == 1:
+            games += 1
+            win += np.int64(Wg[b + u(top)])
+            p = prev[u(g)]
+            if p >= 0 and p != top:
+                changes[u(g)] += 1
+            prev[u(g)] = top
+    return flow_sum, flow_sq, games, win, True
+
+
+def _cells_py(strat, K, P, Wg, Rg, Sg, L, lo, V):
+    """Per (seat, strategy) cell, in one pass (player rows game-major; ``strat`` the strategy
+    index of each row, ignored when K = 1): games, Σ W, outright wins (W = L), shared wins
+    (0 < W < L), Σ rank, Σ score, Σ W², Σ score² (columns of a (P·K, 8) int64 matrix) and the
+    score histogram per cell (P·K·V, scores from ``lo``). False when a score is outside
+    [lo, lo + V)."""
+    u = np.uint64
+    cells = np.zeros((P * K, 8), np.int64)
+    hist = np.zeros(P * K * V, np.int64)
+    G = Wg.shape[0] // P
+    for g in range(G):
+        b = u(g * P)
+        for s in range(P):
+            i = b + u(s)
+            c = u(s) * u(K) + (u(strat[i]) if K > 1 else u(0))
+            w = np.int64(Wg[i])
+            x = np.int64(Sg[i])
+            v = u(x - lo)
+            if v >= u(V):
+                return cells, hist, False
+            cells[c, 0] += 1
+            cells[c, 1] += w
+            if w == L:
+                cells[c, 2] += 1
+            elif w > 0 and w < L:
+                cells[c, 3] += 1
+            cells[c, 4] += np.int64(Rg[i])
+            cells[c, 5] += x
+            cells[c, 6] += w * w
+            cells[c, 7] += x * x
+            hist[c * u(V) + v] += 1
+    return cells, hist, True
+
+
+def _pairs_py(types, Wg, P):
+    """Per pair (the type a player holds most of, the next one or none), the player rows and
+    their win units (:meth:`RunStats.add`, ``pair_groups``): ``types`` stacks the group's k
+    columns (k, rows). Ties go to the later column, as the keys value·k + column did."""
+    k, n = types.shape
+    u = np.uint64
+    out = np.zeros((2, k * (k + 1)), np.int64)
+    for i in range(n):
+        k1 = np.int64(-(1 << 62))
+        other = k1
+        for j in range(k):
+            key = np.int64(types[u(j), u(i)]) * k + j
+            if key > k1:
+                other = k1
+                k1 = key
+            elif key > other:
+                other = key
+        idx = u((k1 % k) * (k + 1) + (other % k if other >= k else k))
+        out[0, idx] += 1
+        out[1, idx] += np.int64(Wg[u(i)])
+    return out
+
+
+def _event_slot_py(gain, before, has_before, Wg, P):
+    """Per game, for one event slot (:meth:`RunStats._events`; player rows game-major): the
+    players' total gain, the spread (most − least), whether one seat gained the most, that
+    seat's win units (0 when shared), and whether the event changed the sole leader in coins
+    (``before`` → ``before + gain``; 0 without ``has_before``). int64 rows of a (5, games)
+    matrix."""
+    G = gain.shape[0] // P
+    u = np.uint64
+    out = np.zeros((5, G), np.int64)
+    for g in range(G):
+        b = u(g * P)
+        best = np.int64(gain[b])
+        low = best
+        total = best
+        top = 0
+        count = 1
         for s in range(1, P):
-            v = np.int64(x[g, s])
-            if v > b:
-                b, c, t = v, 1, s
-            elif v == b:
-                c += 1
-            if v < lo:
-                lo = v
-        count[g], seat[g], best[g], low[g] = c, t, b, lo
-    return count, seat, best, low
+            v = np.int64(gain[b + u(s)])
+            total += v
+            if v > best:
+                best, top, count = v, s, 1
+            elif v == best:
+                count += 1
+            if v < low:
+                low = v
+        out[0, u(g)] = total
+        out[1, u(g)] = best - low
+        if count == 1:
+            out[2, u(g)] = 1
+            out[3, u(g)] = np.int64(Wg[b + u(top)])
+        if has_before:
+            lead_before = -1
+            for a in range(2):
+                best = np.int64(before[b]) + (np.int64(gain[b]) if a else 0)
+                top = 0
+                count = 1
+                for s in range(1, P):
+                    v = np.int64(before[b + u(s)]) + (np.int64(gain[b + u(s)]) if a else 0)
+                    if v > best:
+                        best, top, count = v, s, 1
+                    elif v == best:
+                        count += 1
+                lead = top if count == 1 else -1
+                if a == 0:
+                    lead_before = lead
+                elif lead != lead_before:
+                    out[4, u(g)] = 1
+    return out
+
+
+def _matchups_py(Wg, Rg, strat, P, K, gpd, L, D):
+    """Head-to-head sums per unit (a game, or a deal's ``gpd`` games with rotated seats), in one
+    pass (:meth:`RunStats._matchups`; player rows game-major, ``strat`` each row's strategy):
+    per strategy the units it plays and Σ, Σ² of its mean win share in units of 1/D; per
+    ordered pair of different strategies the units they meet and Σ, Σ² of A's mean "ahead of B"
+    share (halves for a tie) and of A's mean win share, both in units of 1/D. Rows of the
+    returned (8, K·K) int64 matrix: mu_s_n, mu_s_sum, mu_s_sq (first K entries), mu_m_n,
+    mu_m_sum, mu_m_sq, mu_w_sum, mu_w_sq."""
+    u = np.uint64
+    KK = K * K
+    G = Wg.shape[0] // P
+    out = np.zeros((8, KK), np.int64)
+    ssum = np.zeros(K, np.int64)
+    scnt = np.zeros(K, np.int64)
+    asum = np.zeros(KK, np.int64)
+    wsum = np.zeros(KK, np.int64)
+    cnt = np.zeros(KK, np.int64)
+    for unit in range(G // gpd):
+        ssum[:] = 0
+        scnt[:] = 0
+        asum[:] = 0
+        wsum[:] = 0
+        cnt[:] = 0
+        for g in range(unit * gpd, (unit + 1) * gpd):
+            b = u(g * P)
+            for i in range(P):
+                si = u(strat[b + u(i)])
+                wi = np.int64(Wg[b + u(i)])
+                ri = np.int64(Rg[b + u(i)])
+                ssum[si] += wi
+                scnt[si] += 1
+                for j in range(P):
+                    sj = u(strat[b + u(j)])
+                    if i == j or si == sj:
+                        continue
+                    rj = np.int64(Rg[b + u(j)])
+                    c = si * u(K) + sj
+                    asum[c] += 2 if ri < rj else (1 if ri == rj else 0)
+                    wsum[c] += wi
+                    cnt[c] += 1
+        for k in range(K):
+            if scnt[u(k)] > 0:
+                v = ssum[u(k)] * (D // L) // scnt[u(k)]
+                out[0, u(k)] += 1
+                out[1, u(k)] += v
+                out[2, u(k)] += v * v
+        for c in range(KK):
+            n = cnt[u(c)]
+            if n > 0:
+                a = asum[u(c)] * (D // 2) // n
+                w = wsum[u(c)] * (D // L) // n
+                out[3, u(c)] += 1
+                out[4, u(c)] += a
+                out[5, u(c)] += a * a
+                out[6, u(c)] += w
+                out[7, u(c)] += w * w
+    return out
+
+
+def _period_sums_py(col, period):
+    """Σ x and Σ x² (int64) of an integer column per position ``i % period`` (the (rotation,
+    seat) cells of summary.parquet, :class:`simcore.runner.CellSums`), in one pass."""
+    u = np.uint64
+    sums = np.zeros(period, np.int64)
+    sq = np.zeros(period, np.int64)
+    n = col.shape[0] // period
+    for r in range(n):
+        b = u(r * period)
+        for j in range(period):
+            x = np.int64(col[b + u(j)])
+            sums[u(j)] += x
+            sq[u(j)] += x * x
+    return sums, sq
+
+
+def period_sums(column, period: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_period_sums_py` of an integer column (jitted on first use): exact int64 sums and
+    sums of squares per cell of a repeating row pattern of ``period`` rows."""
+    col = np.ascontiguousarray(column)
+    if col.dtype == np.bool_:
+        col = col.view(np.int8)
+    elif col.dtype == np.uint64:
+        col = col.astype(np.int64)
+    return _jit("period_sums", _period_sums_py)(col, int(period))
 
 
 _COMPILED: dict[str, Any] = {}
@@ -140,23 +436,76 @@ def _jit(name: str, fn):
     return out
 
 
-def _top_by_game(column, P: int):
-    """:func:`_top_py` of a game-major player column (rows in table order)."""
-    x = np.ascontiguousarray(np.asarray(column)).reshape(-1, P)
-    return _jit("top", _top_py)(x)
+def helper_signatures() -> dict[str, tuple[Any, list[tuple]]]:
+    """Every jitted helper of the statistics (and of summary.parquet's cell sums) with the
+    argument types :meth:`RunStats.add` and :func:`period_sums` pass it for the games' column
+    dtypes (int8 to int32 columns; rank int8, score int32, win units int32 after their casts).
+    A test checks that a run of every game compiles nothing else."""
+    from numba import types as t
+
+    def a(dtype, ndim=1):
+        return t.Array(dtype, ndim, "C")
+
+    i8, i16, i32, i64, b = t.int8, t.int16, t.int32, t.int64, t.boolean
+    small = (i8, i16, i32)
+    return {
+        "cells": (_cells_py, [(a(i64), i64, i64, a(i32), a(i8), a(i32), i64, i64, i64)]),
+        "per_game": (_per_game_py, [(a(i32), a(i8), a(i32), i64, i64)]),
+        "flow_column": (_flow_column_py, [(a(x), a(i8), a(i32), i64, b, a(i64), a(i64))
+                                          for x in small]),
+        "by_seat_value": (_by_seat_value_py, [(a(x), b, i64, i64, i64, a(i32), a(i32), b)
+                                              for x in small + (i64,)]),
+        "pairs": (_pairs_py, [(a(i16, 2), a(i32), i64)]),
+        "event_slot": (_event_slot_py, [(a(x), a(x), b, a(i32), i64) for x in small]),
+        "group_sums": (_group_sums_py, [(a(i64), i64, a(i64, 2), a(i64))]),
+        "matchups": (_matchups_py, [(a(i32), a(i8), a(i64), i64, i64, i64, i64, i64)]),
+        "period_sums": (_period_sums_py, [(a(x), i64) for x in small]),
+    }
 
 
-def _sole_by_game(column, P: int) -> np.ndarray:
-    """Seat with strictly the most of a game-major player column in each game, -1 where shared."""
-    count, seat, _, _ = _top_by_game(column, P)
-    return np.where(count == 1, seat, -1)
+def helpers_for(layout: dict[str, Any], dtypes: dict[str, str]) -> dict[str, list[str]]:
+    """The helpers a configuration's statistics and summary sums use, each with the dtypes of
+    its first argument: from the layout (:func:`layout_for`) and each column's dtype
+    (``dtypes``: name → "int8", …, players and games tables). What :func:`compile_helpers`
+    takes."""
+    def of(names, extra=()):        # a bool column is read as int8
+        return sorted({dtypes[n].replace("bool", "int8") for n in names if n in dtypes} | set(extra))
+
+    ints = [n for n, d in dtypes.items() if d.startswith("int") or d == "bool"]
+    out = {"cells": [], "per_game": [], "group_sums": [], "period_sums": of(ints),
+           "flow_column": of(layout["checkpoints"]["columns"], ["int32"]),
+           "by_seat_value": of(layout["hist_player"] + layout["hist_game"]
+                               + [s["event"] for s in layout["event_slots"]])}
+    if layout["pair_groups"]:
+        out["pairs"] = []
+    if layout["event_slots"]:
+        out["event_slot"] = of([s["gain"] for s in layout["event_slots"]])
+    if len(layout["strategies"]) > 1:
+        out["matchups"] = []
+    return out
+
+
+def compile_helpers(only: dict[str, list[str]] | None = None) -> None:
+    """Compile (or load from Numba's on-disk cache) the helpers of :func:`helper_signatures`:
+    all, or ``only`` these names, for these dtypes of the first argument (none listed: every
+    signature; :func:`helpers_for`). A cold run does this in a second process while its own
+    process compiles the kernel (:func:`simcore.runner.compile_statistics_elsewhere`), so the
+    4-7 s of CPU compiling them is off the run's path when a core is free."""
+    for name, (fn, sigs) in helper_signatures().items():
+        if only is not None and name not in only:
+            continue
+        dispatcher = _jit(name, fn)
+        for sig in sigs:
+            if only and only[name] and str(sig[0].dtype) not in only[name]:
+                continue
+            dispatcher.compile(sig)
 
 
 def _group_sums(index: np.ndarray, size: int, weights: np.ndarray, squared=None) -> np.ndarray:
     """Counts and integer sums (and sums of squares where ``squared``) per index in one pass
     (:func:`_group_sums_py`, jitted on first use: numba is imported only by a process that fills
-    statistics, not by one that reads them). ``weights``: an int32 or int64 matrix (:func:`_stack`),
-    one row per quantity."""
+    statistics, not by one that reads them). ``weights``: an int32 or int64 matrix, one row per
+    quantity."""
     fn = _jit("group_sums", _group_sums_py)
     index = np.ascontiguousarray(index, np.int64)
     weights = np.ascontiguousarray(weights)
@@ -166,25 +515,6 @@ def _group_sums(index: np.ndarray, size: int, weights: np.ndarray, squared=None)
     out, ok = fn(index, int(size), weights.reshape(len(weights), -1), squared)
     if not ok:
         raise ValueError(f"statistics: an index outside [0, {size})")
-    return out
-
-
-def _wide(*columns) -> type:
-    """int32 when every column (those not None) holds at most 16-bit integers: sums and
-    differences of a few of them then stay exact in int32 (half int64's memory); else int64."""
-    return np.int32 if all(np.asarray(c).dtype.itemsize <= 2 for c in columns if c is not None) \
-        else np.int64
-
-
-def _stack(rows, n: int) -> np.ndarray:
-    """Matrix (len(rows), n) of the given row vectors (any integer or bool dtype): int32 when
-    every row's dtype fits in int32 (half the memory to write and read), else int64."""
-    rows = [np.asarray(r) for r in rows]
-    small = all(r.dtype == np.bool_ or (r.dtype.kind in "iu" and r.dtype.itemsize <= 4
-                                        and r.dtype != np.uint32) for r in rows)
-    out = np.empty((len(rows), n), np.int32 if small else np.int64)
-    for k, r in enumerate(rows):
-        out[k] = np.ravel(r)
     return out
 
 
@@ -246,7 +576,7 @@ class Valued:
 
     def add_stack(self, cell, value: np.ndarray, targets, weights: np.ndarray, squared=None) -> None:
         """Counts per (cell, value) into ``self`` and, into ``targets`` (Valued with the cells of
-        ``self``) in order, the sums of each row of ``weights`` (:func:`_stack`, one column per
+        ``self``) in order, the sums of each row of ``weights`` (an integer matrix, one column per
         value), then the sums of squares of the rows flagged in ``squared``, in one pass
         (:func:`_group_sums`)."""
         v = np.asarray(value).ravel()
@@ -270,6 +600,36 @@ class Valued:
         self.a += out[0].reshape(self.a.shape)
         for k, h in enumerate(targets):
             h.a += out[k + 1].reshape(h.a.shape)
+
+    def add_by_seat(self, values: np.ndarray, P: int, Wg: np.ndarray, Sg: np.ndarray | None = None,
+                    targets=(), per_game: bool = False) -> None:
+        """Per cell (seat, value) of player rows (game-major, ``P`` a game): with ``Sg`` (scores)
+        the counts into ``self`` and Σ W, Σ S, Σ S² into ``targets``; without, only Σ W (win
+        units ``Wg``) into ``self``. ``values`` one per player row, or with ``per_game`` one per
+        game (a game column counted at every seat); every histogram has the cells (P,). One
+        jitted pass (:func:`_by_seat_value_py`)."""
+        v = np.asarray(values)
+        if v.size == 0:
+            return
+        lo, hi = int(v.min()), int(v.max())
+        hists = (self, *targets)
+        for h in hists:
+            h._cover(lo, hi)
+        lo, V = self.lo, self.a.shape[-1]
+        if any(h.lo != lo or h.a.shape != self.a.shape for h in hists):
+            raise ValueError("statistics: histograms filled together must share their values")
+        if v.dtype == np.bool_:
+            v = v.view(np.int8)
+        elif v.dtype.kind not in "iu" or v.dtype == np.uint64:
+            v = v.astype(np.int64)
+        full = Sg is not None
+        out, ok = _jit("by_seat_value", _by_seat_value_py)(
+            np.ascontiguousarray(v), bool(per_game), int(P), int(lo), int(V),
+            np.ascontiguousarray(Wg), np.ascontiguousarray(Sg if full else Wg), full)
+        if not ok:
+            raise ValueError(f"statistics: a value outside [{lo}, {lo + V})")
+        for h, k in zip(hists, (0, 1, 2, 3) if full else (1,)):
+            h.a += out[:, k].reshape(h.a.shape)
 
     def merge(self, other: "Valued") -> None:
         if other.lo is None:
@@ -366,50 +726,6 @@ def layout_of_run(prep) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Per-game helpers (rows = games, columns = seats)
-# ---------------------------------------------------------------------------------------------
-
-def top_seat(x: np.ndarray, best: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(number of seats holding the game's maximum, lowest such seat) for each game; ``x`` is
-    seat-major (seats × games, as every matrix here: reductions over seats run along rows)."""
-    best = x.max(axis=0) if best is None else best
-    hit = x[-1] == best
-    count = hit.astype(np.int64)
-    seat = np.where(hit, x.shape[0] - 1, 0)
-    for s in range(x.shape[0] - 2, -1, -1):       # a loop over seats: argmax over axis 0 is slow
-        hit = x[s] == best
-        count += hit
-        seat = np.where(hit, s, seat)
-    return count, seat
-
-
-def sole_leader(x: np.ndarray) -> np.ndarray:
-    """Seat with strictly the most of ``x`` in each game, -1 where the lead is shared."""
-    count, seat = top_seat(x)
-    return np.where(count == 1, seat, -1)
-
-
-def runner_up_gap(score: np.ndarray) -> np.ndarray:
-    """Winner's score minus the runner-up's (0 when the top is shared)."""
-    low = np.iinfo(np.int64).min
-    best = score.max(axis=0)
-    second = np.where(score < best, score, low).max(axis=0)
-    count = (score == best).sum(axis=0)
-    second = np.where((count > 1) | (second == low), best, second)
-    return best - second
-
-
-def credit_units(rank: np.ndarray) -> np.ndarray:
-    """Ludii's rank credit 1 − (mean place − 1)/(P − 1) in units of 1/(2(P − 1)): tied players
-    get the mean of the places they share (:func:`analysis.seats.ludii_credit`)."""
-    P = rank.shape[0]
-    tied = np.zeros(rank.shape, np.int64)
-    for s in range(P):
-        tied += rank == rank[s]
-    return 2 * (P - 1) - 2 * (rank - 1) - (tied - 1)
-
-
-# ---------------------------------------------------------------------------------------------
 # The statistics
 # ---------------------------------------------------------------------------------------------
 
@@ -473,125 +789,122 @@ class RunStats:
     # -- filling ---------------------------------------------------------------------------------
     def add(self, chunk) -> None:
         """Add a played chunk (:class:`simcore.contract.ChunkResult`; rows game-major, seats
-        0 … P − 1 within a game; with rotated seats a whole number of deals)."""
+        0 … P − 1 within a game; with rotated seats a whole number of deals).
+
+        Each group of sums is one jitted pass over the chunk's columns as the kernel wrote them,
+        in their own dtypes (:func:`_cells_py`, :func:`_per_game_py`, :func:`_flow_column_py`,
+        :func:`_by_seat_value_py`, :func:`_pairs_py`, :func:`_event_slot_py`), with unsigned
+        indices: ~150 numpy passes and their temporaries took 200 ms of CPU for a chunk of
+        131,072 4-player Middle-Ages games (docs/cluster.md, ``benchmarks/bench_stats_fill.py``)."""
         lay = self.layout
         P, K = lay["players"], len(lay["strategies"])
         L, gpd = lay["win_units"], lay["games_per_deal"]
         pc, gc = chunk.players, chunk.games
 
-        def mat(name, dtype=np.int64):      # seat-major copy: (seats, games)
-            return np.ascontiguousarray(np.asarray(pc[name]).reshape(-1, P).T, dtype=dtype)
-
-        # game-major (player rows in table order) float64 weights, made once: bincount sums them
-        # exactly (integers below 2^53), in any order
+        # win shares in units of 1/L, game-major, checked to be whole units
         wf = np.asarray(pc[lay["win_share"]], np.float64) * L
         wgf = np.rint(wf)
-        Wg = wgf.astype(np.int32 if L < 2 ** 31 else np.int64)
-        W = np.ascontiguousarray(Wg.reshape(-1, P).T, dtype=np.int64)
-        if W.size and np.abs(wf - wgf).max() > 1e-3:
+        if wf.size and np.abs(wf - wgf).max() > 1e-3:
             raise ValueError(f"{lay['game']}: a win share is not a multiple of 1/{L} (1/k for a win "
                              "shared by k players)")
-        G = W.shape[1]
+        Wg = wgf.astype(np.int32 if L < 2 ** 31 else np.int64)
+        G = len(Wg) // P
         if G == 0:
             return
         if gpd > 1 and G % gpd:
             raise ValueError(f"a chunk of {G} games holds part of a deal ({gpd} games each)")
-        R, S = mat(lay["rank"]), mat(lay["score"])
-        Rg = np.asarray(pc[lay["rank"]])
-        Sg = np.asarray(pc[lay["score"]])
+        # one dtype per argument, so each jitted helper compiles once on a cold start whatever
+        # the game's column dtypes (a cast of one column costs ~0.3 ms a chunk; a compile 0.3 s)
+        Rg = np.ascontiguousarray(pc[lay["rank"]], np.int8 if np.asarray(pc[lay["rank"]]).dtype.itemsize == 1
+                                  else np.int64)
+        Sg = np.ascontiguousarray(pc[lay["score"]], np.int32 if np.asarray(pc[lay["score"]]).dtype.itemsize <= 4
+                                  else np.int64)
         from simcore.contract import strategy_codes
 
         strat_g = strategy_codes(chunk, lay["strategies"])
         if strat_g is None:
             strat_g = _strategy_index(pc["strategy"], lay["strategies"])
-        strat = np.ascontiguousarray(strat_g.reshape(G, P).T)
-        seat = np.broadcast_to(np.arange(P, dtype=np.int64)[:, None], (P, G))
-        seat_g = np.tile(np.arange(P, dtype=np.int64), G)
-        cell = seat_g * K + strat_g if K > 1 else seat_g
         f = self.fixed
         f["games"] += G
-        sums = _group_sums(cell, P * K, _stack((Wg, Wg == L, (Wg > 0) & (Wg < L), Rg, Sg), G * P),
-                           (1, 0, 0, 0, 1))
+        h = self.valued["score"]
+        h._cover(int(Sg.min()), int(Sg.max()))
+        V = h.a.shape[-1]
+        cells, hist, ok = _jit("cells", _cells_py)(
+            np.ascontiguousarray(strat_g, np.int64) if K > 1 else np.zeros(1, np.int64), K, P, Wg,
+            Rg, Sg, L, h.lo, V)
+        if not ok:
+            raise ValueError("statistics: a score outside its histogram")
+        h.a += hist.reshape(h.a.shape)
         for k, name in enumerate(("cell_n", "cell_win", "cell_outright", "cell_shared",
                                   "cell_rank", "cell_score", "cell_win_sq", "cell_score_sq")):
-            f[name] += sums[k].reshape(P, K)
-        self.valued["score"].add(cell, Sg)
-        Wf = W.astype(np.float64)
-        f["win_cross"] += np.rint(Wf @ Wf.T).astype(np.int64)
-        C = credit_units(R).astype(np.float64)
-        f["credit_sum"] += np.rint(C.sum(axis=1)).astype(np.int64)
-        f["credit_cross"] += np.rint(C @ C.T).astype(np.int64)
-        f["shared_games"] += int((W.max(axis=0) < L).sum())
-        self.valued["spread"].add(0, runner_up_gap(S))
-        self._checkpoints(pc, W, R, S, G, seat_g)
-        ws = _stack((Wg, Sg), G * P)
+            f[name] += cells[:, k].reshape(P, K)
+        win_cross, credit_sum, credit_cross, shared, gap = _jit("per_game", _per_game_py)(
+            Wg, Rg, Sg, P, L)
+        f["win_cross"] += win_cross
+        f["credit_sum"] += credit_sum
+        f["credit_cross"] += credit_cross
+        f["shared_games"] += int(shared)
+        self.valued["spread"].add(0, gap)
+        self._checkpoints(pc, Wg, Rg, Sg, G)
         for c in lay["hist_player"]:
-            self.valued[f"n:{c}"].add_stack(seat_g, np.asarray(pc[c]), (
-                self.valued[f"w:{c}"], self.valued[f"s:{c}"], self.valued[f"q:{c}"]), ws, (0, 1))
+            self.valued[f"n:{c}"].add_by_seat(pc[c], P, Wg, Sg, (
+                self.valued[f"w:{c}"], self.valued[f"s:{c}"], self.valued[f"q:{c}"]))
         for g, cols in lay["pair_groups"].items():
             k = len(cols)
-            keys = np.stack([np.asarray(pc[c]).astype(np.int64) * k + i for i, c in enumerate(cols)])
-            k1 = keys.max(axis=0)
-            other = np.where(keys != k1, keys, -1).max(axis=0)
-            idx = (k1 % k) * (k + 1) + np.where(other >= k, other % k, k)
-            sums = _group_sums(idx, k * (k + 1), _stack((Wg,), G * P))
+            wide = max(np.asarray(pc[c]).dtype.itemsize for c in cols) > 2
+            types = np.empty((k, G * P), np.int64 if wide else np.int16)
+            for i, c in enumerate(cols):
+                types[i] = pc[c]
+            sums = _jit("pairs", _pairs_py)(types, Wg, P)
             f[f"pair_n:{g}"] += sums[0].reshape(k, k + 1)
             f[f"pair_w:{g}"] += sums[1].reshape(k, k + 1)
-        self._events(pc, gc, W, (seat_g, wgf), G, mat)
-        self._games(gc, W, (seat_g, wgf), G)
+        self._events(pc, gc, Wg, G)
+        self._games(gc, Wg, G)
         if K >= 2:
-            self._matchups(W, R, strat, G)
+            m = _jit("matchups", _matchups_py)(Wg, Rg, np.ascontiguousarray(strat_g, np.int64), P, K,
+                                               gpd, L, lay["matchup_units"])
+            for r, name in enumerate(("mu_s_n", "mu_s_sum", "mu_s_sq")):
+                f[name] += m[r, :K]
+            for r, name in enumerate(("mu_m_n", "mu_m_sum", "mu_m_sq", "mu_w_sum", "mu_w_sq"), 3):
+                f[name] += m[r]
         self._check_range()
 
-    def _checkpoints(self, pc, W, R, S, G, seat_g) -> None:
+    def _checkpoints(self, pc, Wg, Rg, Sg, G) -> None:
         lay, f = self.layout, self.fixed
         P = lay["players"]
         cols = lay["checkpoints"]["columns"]
-        r = np.asarray(pc[lay["rank"]]).astype(np.int64) - 1       # game-major, as the columns
-        m = len(cols) + 1
-        sums = _group_sums(r, P, _stack([pc[c] for c in cols + [lay["score"]]], G * P), [1] * m)
-        f["flow_n"] += sums[0]
-        f["flow_sum"] += sums[1:1 + m].T
-        f["flow_sq"] += sums[1 + m:].T
-        if not cols:
-            return
-        rows = np.arange(G)
-        prev = np.full(G, -1)
+        prev = np.full(G, -1, np.int64)
         changes = np.zeros(G, np.int64)
-        for k, c in enumerate(cols):
-            lead = _sole_by_game(pc[c], P)
-            sole = lead >= 0
-            f["leader_games"][k] += int(sole.sum())
-            f["leader_win"][k] += int(np.where(sole, W[lead, rows], 0).sum())
-            changes += sole & (prev >= 0) & (lead != prev)
-            prev = np.where(sole, lead, prev)
-        f["lead_changes"] += _binc(changes, len(f["lead_changes"]))[: len(f["lead_changes"])]
+        fill = _jit("flow_column", _flow_column_py)
+        for j, c in enumerate(cols + [None]):
+            col = np.ascontiguousarray(pc[c]) if c is not None else Sg
+            flow_sum, flow_sq, games, win, ok = fill(col, Rg, Wg, P, c is not None, prev, changes)
+            if not ok:
+                raise ValueError(f"statistics: an index outside [0, {P})")
+            f["flow_sum"][:, j] += flow_sum
+            f["flow_sq"][:, j] += flow_sq
+            if c is not None:
+                f["leader_games"][j] += games
+                f["leader_win"][j] += win
+        f["flow_n"] += _binc(np.asarray(Rg).astype(np.int64) - 1, P)
+        if cols:
+            n = len(f["lead_changes"])
+            f["lead_changes"] += _binc(changes, n)[:n]
 
-    def _events(self, pc, gc, W, rows_g, G, mat) -> None:
+    def _events(self, pc, gc, Wg, G) -> None:
         lay, v = self.layout, self.valued
         P = lay["players"]
-        rows = np.arange(G)
         for i, s in enumerate(lay["event_slots"]):
-            ev = np.asarray(gc[s["event"]]).astype(np.int64)
-            wide = _wide(pc[s["gain"]], pc[s["before"]] if s["before"] else None)
-            gain = np.asarray(pc[s["gain"]])
-            total = gain.reshape(G, P).sum(axis=1, dtype=wide)
-            count, top, best, low = _top_by_game(gain, P)
-            spread = best - low
-            sole = count == 1
-            if s["before"]:
-                before = np.asarray(pc[s["before"]])
-                after = before.astype(wide) + gain
-                changes = _sole_by_game(before, P) != _sole_by_game(after, P)
-            else:
-                changes = np.zeros(G, np.int64)
-            v["ev_games"].add_stack(i, ev, (
+            ev = np.asarray(gc[s["event"]])
+            gain = np.ascontiguousarray(pc[s["gain"]])
+            before = np.ascontiguousarray(pc[s["before"]]) if s["before"] else gain
+            per_game = _jit("event_slot", _event_slot_py)(gain, before, bool(s["before"]), Wg, P)
+            v["ev_games"].add_stack(i, ev.astype(np.int64), (
                 v["ev_gain_s"], v["ev_spread_s"], v["ev_top_games"], v["ev_top_win"], v["ev_changes"],
-                v["ev_gain_q"], v["ev_spread_q"]), _stack((
-                    total, spread, sole, np.where(sole, W[top, rows], 0), changes), G), (1, 1, 0, 0, 0))
-            v["ev_seat_win"].add(rows_g[0], np.repeat(ev, P), rows_g[1])
+                v["ev_gain_q"], v["ev_spread_q"]), per_game, (1, 1, 0, 0, 0))
+            v["ev_seat_win"].add_by_seat(ev, P, Wg, per_game=True)
 
-    def _games(self, gc, W, rows_g, G) -> None:
+    def _games(self, gc, Wg, G) -> None:
         lay, v = self.layout, self.valued
         P = lay["players"]
         length = np.asarray(gc[lay["length"]]).astype(np.int64) if lay["length"] else None
@@ -599,55 +912,11 @@ class RunStats:
             x = np.asarray(gc[c]).astype(np.int64)
             v[f"g:{c}"].add_many(0, x, ((None, None),) + (((v[f"gl:{c}"], length),)
                                                            if length is not None else ()))
-            v[f"gw:{c}"].add(rows_g[0], np.repeat(x, P), rows_g[1])
+            v[f"gw:{c}"].add_by_seat(gc[c], P, Wg, per_game=True)
         if length is not None:
             reason = (np.asarray(gc[lay["end_reason"]]).astype(np.int64) if lay["end_reason"]
                       else np.zeros(G, np.int64))
             v["length"].add(reason, length)
-
-    def _matchups(self, W, R, strat, G) -> None:
-        lay, f = self.layout, self.fixed
-        P, K = lay["players"], len(lay["strategies"])
-        L, D, gpd = lay["win_units"], lay["matchup_units"], lay["games_per_deal"]
-        U = G // gpd
-        base = np.arange(G, dtype=np.int64)
-        ssum = np.zeros(G * K, np.int64)
-        scnt = np.zeros(G * K, np.int64)
-        for s in range(P):
-            idx = base * K + strat[s]
-            ssum[idx] += W[s]
-            scnt[idx] += 1
-        ssum = ssum.reshape(U, gpd, K).sum(axis=1)
-        scnt = scnt.reshape(U, gpd, K).sum(axis=1)
-        present = scnt > 0
-        val = np.where(present, ssum * (D // L) // np.maximum(scnt, 1), 0)
-        f["mu_s_n"] += present.sum(axis=0)
-        f["mu_s_sum"] += val.sum(axis=0)
-        f["mu_s_sq"] += (val * val).sum(axis=0)
-        KK = K * K
-        asum = np.zeros(G * KK, np.int64)
-        wsum = np.zeros(G * KK, np.int64)
-        cnt = np.zeros(G * KK, np.int64)
-        for i in range(P):
-            si, ri, wi = strat[i], R[i], W[i]
-            for j in range(P):
-                if i == j:
-                    continue
-                differ = si != strat[j]
-                idx = (base * KK + si * K + strat[j])[differ]
-                asum[idx] += (2 * (ri < R[j]) + (ri == R[j]))[differ]
-                wsum[idx] += wi[differ]
-                cnt[idx] += 1
-        asum, wsum, cnt = (x.reshape(U, gpd, KK).sum(axis=1) for x in (asum, wsum, cnt))
-        present = cnt > 0
-        c1 = np.maximum(cnt, 1)
-        am = np.where(present, asum * (D // 2) // c1, 0)
-        wm = np.where(present, wsum * (D // L) // c1, 0)
-        f["mu_m_n"] += present.sum(axis=0)
-        f["mu_m_sum"] += am.sum(axis=0)
-        f["mu_m_sq"] += (am * am).sum(axis=0)
-        f["mu_w_sum"] += wm.sum(axis=0)
-        f["mu_w_sq"] += (wm * wm).sum(axis=0)
 
     def _check_range(self) -> None:
         for name, a in self.fixed.items():

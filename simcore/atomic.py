@@ -467,29 +467,52 @@ class _Lock:
 
     def __init__(self, lock: FileLock, path: Path, record_path: Path, legacy: dict | None = None) -> None:
         self.lock, self.path, self.record_path, self.legacy = lock, path, record_path, legacy
+        self.known_pid: int | None = None     # the pid in the record last read or written
 
     def read(self) -> dict | None:
         raw = _peek(self.record_path)
         record = _parse_record(raw) if raw else None
+        if record is not None:
+            self.known_pid = record.get("pid")
         return record if record is not None else self.legacy
 
     def write(self, record: dict) -> None:
+        """Replace the record in place, never passing through an empty or unreadable file: the
+        new text is written over the old one padded with spaces to the old length (still one JSON
+        value), then the file is cut to the new length. A kill at any point leaves the old record
+        or the new one, so the next command can still finish the job (an empty record would be
+        taken for a user's file and left, with the lock, for ever)."""
         data = (json.dumps(record) + "\n").encode("utf-8")
         fd = os.open(self.record_path, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
         try:
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, data, 0)
+            old_size = os.fstat(fd).st_size
+            os.pwrite(fd, data + b" " * max(0, old_size - len(data)), 0)
+            if old_size > len(data):
+                os.ftruncate(fd, len(data))
             os.fsync(fd)
         finally:
             os.close(fd)
+        self.known_pid = record.get("pid")
 
     def close(self, unlink: bool) -> None:
         if self.lock is None:
             return
         if unlink:
-            for p in (self.record_path, self.path):   # while holding the lock (filelock retries
-                try:                                  # on a new file when it finds an unlinked one)
-                    os.unlink(p)
+            # While holding the lock (filelock retries on a new file when it finds an unlinked
+            # one). The lock file first: a kill between the two unlinks leaves the record alone,
+            # which the next command finishes (a lone empty lock file would pass for a user's).
+            # The record is removed only if it is still the one this lock wrote or read: a command
+            # that took the new lock meanwhile may have written its own.
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
+            raw = _peek(self.record_path)
+            record = _parse_record(raw) if raw else None
+            if raw is not None and (not raw.strip() or self.known_pid is None
+                                    or (record or {}).get("pid") == self.known_pid):
+                try:
+                    os.unlink(self.record_path)
                 except OSError:
                     pass
         try:

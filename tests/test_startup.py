@@ -15,7 +15,7 @@ import typer
 ROOT = Path(__file__).resolve().parents[1]
 
 # imported by a small `simulate` run only if something on its path asks for them needlessly
-NOT_IMPORTED = ("pydantic", "polars", "matplotlib", "dask", "distributed", "optuna",
+NOT_IMPORTED = ("pydantic", "polars", "matplotlib", "dask", "distributed", "optuna", "rich",
                 "pyarrow.compute", "scipy.linalg", "pandas", "analysis", "reports",
                 # Numba's registries of implementations: only a compilation needs them
                 "numba.np.random.generator_core", "numba.typed.typeddict", "numba.np.arraymath")
@@ -132,3 +132,68 @@ def test_a_report_imports_neither_pydantic_nor_numba(tmp_path):
                          capture_output=True, text=True, cwd=ROOT, check=True)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == [0]
     assert "balance replay" in (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
+
+
+_CONSOLE = """
+import atexit, os, sys, threading, time
+import cli
+atexit.register(lambda: print("atexit handler ran", flush=True))
+
+def late():     # still working when the command returns: a normal exit waits for it
+    for _ in range(100):
+        if os.path.exists(os.path.join(sys.argv[sys.argv.index("--out") + 1], "run.json")):
+            break
+        time.sleep(0.05)
+    time.sleep(1.0)
+    print("thread finished")
+
+threading.Thread(target=late).start()
+cli.simulate_main()
+"""
+
+
+@pytest.mark.parametrize("bad", [False, True])
+def test_a_console_script_ends_after_the_threads_and_exit_handlers_with_its_exit_code(tmp_path, bad):
+    """simulate/balance started as console scripts end with os._exit (no interpreter teardown),
+    after what a normal exit does first: other threads joined, atexit handlers run, output
+    flushed; the exit code is the command's."""
+    out = tmp_path / "run"
+    args = ["--games", "50", "--out", str(out), "-q"] + (["--players", "9"] if bad else [])
+    r = subprocess.run([sys.executable, "-c", _CONSOLE, *args], capture_output=True, text=True,
+                       cwd=ROOT)
+    assert r.returncode == (2 if bad else 0), r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[-2:] == ["thread finished", "atexit handler ran"]
+    if bad:
+        assert r.stderr.startswith("error: ") and len(r.stderr.splitlines()) == 1
+        assert not out.exists()
+    else:
+        assert lines[0] == str(out)
+        assert (out / "run.json").exists() and (out / "stats.json").exists()
+
+
+def test_the_statistics_helpers_compiled_ahead_are_the_ones_every_game_uses(monkeypatch):
+    """A cold run compiles the statistics' helpers in a second process for the argument types
+    accumulate.helpers_for lists for its configuration (runner.compile_statistics_elsewhere): a
+    run must need no other specialisation, or the cold run compiles it after the kernel."""
+    from simcore import accumulate, runner
+
+    for game, options in (("middle-ages", dict(players=4)),
+                          ("middle-ages", dict(players=4, strategies="balanced,greedy,random,balanced")),
+                          ("medievallons", dict(players=3, rotate_seats=True,
+                                                strategies="balanced,random,balanced")),
+                          ("seigneurial", dict(players=4)), ("fief-combat", {})):
+        monkeypatch.setattr(accumulate, "_COMPILED", {})     # this run's specialisations only
+        prep = runner.prepare(game, **options)
+        n = 6 * prep.games_per_deal
+        runner.make_part(prep, prep.play(0, n, 1), 0, n,
+                         runner.PartPlan(tuple(prep.players_schema.names)))
+        dtypes = {f.name: str(f.type) for f in (*prep.players_schema, *prep.games_schema)}
+        ahead = accumulate.helpers_for(runner.stats_layout(prep), dtypes)
+        listed = accumulate.helper_signatures()
+        for name, dispatcher in accumulate._COMPILED.items():
+            assert name in ahead, (game, name)
+            want = {sig for sig in listed[name][1]
+                    if not ahead[name] or str(sig[0].dtype) in ahead[name]}
+            extra = set(dispatcher.signatures) - want
+            assert not extra, f"{game}: {name} compiled for {sorted(map(str, extra))}, not ahead"

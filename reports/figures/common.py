@@ -75,10 +75,28 @@ def percent_axis(ax, axis: str = "y") -> None:
 
 
 def render(fig: Figure, fmt: str, dpi: int = 130) -> bytes:
-    """The figure as PNG / SVG / PDF bytes."""
+    """The figure as PNG / SVG / PDF bytes. A PNG is 8-bit RGB when the figure is opaque (every
+    report figure is: drawn on a white face), so that the PDF (:mod:`reports.pdfdoc`) takes its
+    compressed rows as they are; RGBA otherwise."""
     buf = io.BytesIO()
     with matplotlib.rc_context(RC):
-        fig.savefig(buf, format=fmt, dpi=dpi)
+        if fmt != "png":
+            fig.savefig(buf, format=fmt, dpi=dpi)
+            return buf.getvalue()
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from PIL import Image
+
+        canvas = FigureCanvasAgg(fig)
+        old = fig.dpi
+        fig.dpi = dpi                      # as savefig(dpi=...) does, and back afterwards
+        try:
+            canvas.draw()
+            rgba = np.asarray(canvas.buffer_rgba())
+        finally:
+            fig.dpi = old
+        opaque = bool((rgba[..., 3] == 255).all())
+        Image.fromarray(np.ascontiguousarray(rgba[..., :3]) if opaque else rgba).save(
+            buf, format="png", dpi=(dpi, dpi))
     return buf.getvalue()
 
 

@@ -240,3 +240,53 @@ def test_simulate_force_over_the_users_site_is_one_line(tmp_path, capsys, no_pla
     code, err = cli_in_process(["simulate", "--games", "1e9", "--out", "site", "--force"], capsys)
     assert code == 2 and "not a directory this toolkit wrote" in one_error_line(err)
     assert sorted(p.name for p in site.iterdir()) == ["index.html", "photo.jpg", "report.html"]
+
+
+@pytest.mark.parametrize("dies_at", ["pwrite", "ftruncate"])
+def test_a_record_rewritten_when_killed_is_the_old_or_the_new_one(tmp_path, monkeypatch, dies_at):
+    """A command killed while rewriting its claim record (a sweep killed just after publishing a
+    variant: the record forgets the published temporary) leaves a record the next command can
+    read, the old one or the new one, never an empty file, which would be taken for a user's and
+    left with its lock for ever (seen in tests/sweep/test_sweep.py's killed sweep)."""
+    lock = atomic._try_lock(tmp_path / "demo")
+    old = {"toolkit": "balance-toolkit", "format": 1, "target": "demo", "pid": os.getpid(),
+           "entries": {".demo.tmp-" + "5" * 16: "tmp", ".demo.old-" + "6" * 16: "old"}}
+    lock.write(old)
+    new = {**old, "entries": {}}
+
+    def killed(*_a, **_k):
+        raise SystemExit("killed")
+    monkeypatch.setattr(atomic.os, dies_at, killed)
+    with pytest.raises(SystemExit):
+        lock.write(new)
+    monkeypatch.undo()
+    left = atomic._parse_record((tmp_path / ".demo.claim").read_bytes())
+    assert left == (old if dies_at == "pwrite" else new)
+    lock.close(unlink=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_release_killed_between_its_two_unlinks_is_finished_by_the_next_command(tmp_path,
+                                                                                   monkeypatch):
+    """Releasing a claim unlinks the lock file, then the record; killed in between, what is left
+    is the record, which the next command finishes (not a lone empty lock file, which is left
+    alone as a user's)."""
+    tmp = ".demo.tmp-" + "7" * 16
+    (tmp_path / tmp).mkdir()
+    lock = atomic._try_lock(tmp_path / "demo")
+    lock.write({"toolkit": "balance-toolkit", "format": 1, "target": "demo", "pid": os.getpid(),
+                "entries": {tmp: "tmp"}})
+    real_unlink, calls = os.unlink, []
+
+    def unlink_once(path, *a, **k):
+        calls.append(path)
+        if len(calls) > 1:
+            raise SystemExit("killed")
+        return real_unlink(path, *a, **k)
+    monkeypatch.setattr(atomic.os, "unlink", unlink_once)
+    with pytest.raises(SystemExit):
+        lock.close(unlink=True)
+    monkeypatch.undo()
+    lock.lock.release(force=True)                  # the kernel frees the lock of a killed process
+    atomic.recover_leftovers(tmp_path, quiet=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

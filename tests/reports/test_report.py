@@ -36,7 +36,7 @@ def built(tmp_path_factory):
     meta["rules_sha256"] = "variant-rules"
     (variant / "run.json").write_text(json.dumps(meta))
     out = root / "out"
-    html_path = build_report([base, variant], out, pdf=True)
+    html_path = build_report([base, variant], out, pdf=True, svg=True)
     return {"base": base, "variant": variant, "out": out, "html": html_path.read_text(encoding="utf-8")}
 
 

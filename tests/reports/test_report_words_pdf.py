@@ -245,7 +245,10 @@ def test_runs_of_different_player_counts_are_refused_or_side_by_side(runs, capsy
     assert code == 2 and "\n" not in err
     assert "4 players" in err and "3 players" in err and "--side-by-side" in err
     assert not out.exists()
-    assert _run(["report", str(runs["ma"]), str(runs["ma3"]), "--out", str(out), "--side-by-side"]) == 0
+    assert _run(["report", str(runs["ma"]), str(runs["ma3"]), "--out", str(out), "--side-by-side",
+                 "--svg"]) == 0
+    pngs = {p.stem for p in (out / "figures").glob("*.png")}
+    assert pngs and {p.stem for p in (out / "figures").glob("*.svg")} == pngs      # --svg: every figure
     raw = (out / "report.html").read_text(encoding="utf-8")
     assert "<section id='side_by_side'>" in raw and "<section id='comparison'>" not in raw
     rows = re.findall(r"<tr><td>(ma3?)</td><td[^>]*>(\d)</td>", section_html(out / "report.html", "side_by_side"))
@@ -294,6 +297,26 @@ def test_pdf_has_one_page_size_and_every_headline_caption_and_table(runs, key):
         assert _squash(html.unescape(title)) in text
     for title in re.findall(r"<h2>(.*?)</h2>", raw):
         assert _squash(html.unescape(title)) in text
+
+
+@pytest.mark.parametrize("key", ["ma_report", "mv_report"])
+def test_pdf_shows_every_figure_of_the_page_pixel_for_pixel_in_order(runs, key):
+    """The PDF's images are the HTML page's figures, in the page's order, each with the very
+    pixels of its PNG (not re-drawn, re-sampled or re-compressed with a loss)."""
+    import base64
+    import io
+
+    from PIL import Image
+
+    raw = runs[key].read_text(encoding="utf-8")
+    shown = [np.asarray(Image.open(io.BytesIO(base64.b64decode(b))).convert("RGB"))
+             for b in re.findall(r"src='data:image/png;base64,([A-Za-z0-9+/=]+)'", raw)]
+    pdf = _pdf(runs[key])
+    images = [obj.get_bitmap(render=False).to_numpy()[..., 2::-1] for page in pdf
+              for obj in page.get_objects() if obj.type == pdfium_c.FPDF_PAGEOBJ_IMAGE]
+    assert len(shown) >= 4 and len(images) == len(shown)
+    for a, b in zip(images, shown):
+        assert a.shape == b.shape and np.array_equal(a, b)
 
 
 @pytest.mark.parametrize("key", ["ma_report", "mv_report"])

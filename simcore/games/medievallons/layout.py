@@ -135,6 +135,8 @@ F_PV = 2 * TS                     # [2 x TS] value of resolving each power now: 
                                   # from a played card (Artisan, Assassin, Rôdeur, Sorcière differ)
 F_PVOK = 4 * TS                   # [2 x TS] the decision serial (F_SERIAL) F_PV was computed for
                                   # (lazy: measured cheaper than pricing every power up front)
+F_ATTACK = 14                     # F_PV[F_ATTACK], F_PV[F_ATTACK + 1]: best_attack's bests (kept,
+                                  # stolen) past the card types, stamped in F_PVOK[F_ATTACK]
 F_LEAD = 6 * TS                   # [MAXP] 1.0 for the leading opponent(s)
 F_UNSEEN = 7 * TS                 # [TS] cards of each type the decider has not seen; [TS-1] total
 F_HIDDEN = 8 * TS                 # [MAXP] cards of each hand the decider has not seen; [TS-1] =
@@ -198,6 +200,7 @@ N_STRAT_COLS = 32
 
 # The layout's own consistency (checked at import, costs nothing at run time).
 assert N_PARAMS <= 16 and R_SIZE <= 64, "the rules vector overflows its slots"
+assert N_TYPES < F_ATTACK and F_ATTACK + 1 < TS, "best_attack's slots overlap the card types"
 assert N_TYPES <= TS and S_BIAS + N_TYPES <= S_PLAYOUTS, "per-type vectors overflow their stride"
 assert F_STRAT + MAXP * N_STRAT_COLS <= F_SCORE, "the strategy table overflows F_STRAT"
 assert W_WORLD + W_RESET_END + MAXC <= WS_SIZE, "a dealt world overflows the trace region"

@@ -23,7 +23,10 @@ World r of a decision is the same for every option (common random numbers), so
 playouts record no trace) and each option's playout starts from a copy of it
 (:func:`play_from_world`): ~1,000 words instead of the whole 2,472-word workspace and one
 re-deal per world instead of one per playout. The streams are those of :func:`playout` (the
-contract's hook: a world dealt and one option played), so the decisions are identical.
+contract's hook: a world dealt and one option played), so the decisions are identical. A flat
+search also skips the remaining playouts of an option that can no longer be chosen (its sum plus
+its playouts left below the best sum so far; results lie in [0, 1]): the same choice with 6-12%
+fewer playouts (see :func:`search_choice`; tests/medievallons/test_mv_search_pruning.py).
 
 May import numba, :mod:`simcore.rng`, :mod:`simcore.search` and this game's layout, bots, kernel
 and playout modules; the driver imports it.
@@ -37,13 +40,13 @@ from simcore.games.medievallons.bots import strat_row
 from simcore.games.medievallons.kernel import play_turns
 from simcore.games.medievallons.layout import (
     F_STRAT, G_CUR, G_DISC_N, G_ERROR, G_FORCED, G_LIMIT, G_NOPT, G_OVER, G_PILE_N, G_SELF_ROW,
-    G_STOP, G_TRACE_N, G_TURNS, MAX_TRACE, N_STRAT_COLS, STRAT_SEARCH, S_KIND, S_SEARCH, W_DISC,
-    W_OPTS, W_PILE, W_RESET_END, W_WORLD,
+    G_STOP, G_TRACE_N, G_TURNS, MAX_TRACE, N_STRAT_COLS, STRAT_SEARCH, S_KIND, S_SEARCH, W_BEST,
+    W_DISC, W_OPTS, W_PILE, W_RESET_END, W_WORLD,
 )
 from simcore.games.medievallons.playout import determinize, position_value
 from simcore.rng import next_u64
 from simcore.search import (
-    MAX_OPTIONS, best_mean, next_playout, plan, play_key, record, rows_play_policy,
+    MAX_OPTIONS, SELECT_FLAT, best_mean, next_playout, plan, play_key, record, rows_play_policy,
     horizon, rows_search_again, settings, world_key,
 )
 
@@ -115,14 +118,39 @@ def search_choice(st, ws, sc, fs, st2, stats, P):
     total = plan(stats, n, playouts, budget)
     spent = 0
     dealt = -1                          # the world sc holds (flat: r = 0, 1, … in turn)
+    # Flat search: an option that can no longer be chosen stops early. A playout's result lies in
+    # [0, 1] (play_from_world) and every option gets `rounds` playouts, so option j's final sum is
+    # at most its sum now + its playouts left, and the leader's at least its sum now (`lead`, the
+    # largest sum so far: a dropped option never holds it). j is dropped when that bound falls
+    # short of `lead` by 1e-9 per playout -- far above best_mean's tie tolerance and the rounding
+    # of the sums -- so the choice is the full search's; the other options' playouts keep their
+    # own streams and worlds. Measured at horizon 0: 12% fewer playouts, all of them bad options.
+    flat = select == SELECT_FLAT
+    rounds = total // n                 # flat: the playouts each option gets
+    margin = 1e-9 * rounds
+    lead = 0.0
+    alive = n
+    for j in range(n):
+        ws[W_BEST + j] = 1              # still in the running (ws's scratch: playouts use sc)
     while True:
         j, r = next_playout(stats, n, total, spent, select)
         if j < 0:
             break
+        spent += 1
+        if flat:
+            if ws[W_BEST + j] == 0:
+                continue
+            if r > 0 and stats[j] + (rounds - r) < lead - margin:
+                ws[W_BEST + j] = 0
+                stats[j] = -stats[MAX_OPTIONS + j]      # best_mean: a mean of -1, never chosen
+                alive -= 1
+                if alive == 1:
+                    break
+                continue
         if r != dealt:
             deal_world(ws, sc, st2, P, p, world_key(base, r))
             dealt = r
         record(stats, j, play_from_world(ws, sc, fs, st2, P, p, j, play_key(base, j, r), depth))
-        spent += 1
+        lead = max(lead, stats[j])
     rows_search_again(fs, F_STRAT, P, N_STRAT_COLS, S_KIND, S_SEARCH, STRAT_SEARCH)
     return best_mean(stats, n)
