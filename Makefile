@@ -36,7 +36,7 @@ run: setup
 TEST_WORKERS ?= 2
 
 test: setup
-	$(BIN)/lint-imports && $(BIN)/python tests/warm_kernels.py -j $(TEST_WORKERS) && $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --cpu-top 15
+	$(BIN)/lint-imports && $(BIN)/python tests/warm_kernels.py -j $(TEST_WORKERS) && $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --cpu-top 15
 
 test-slow: setup
 	$(BIN)/python -m pytest -q -m slow -n $(TEST_WORKERS) --dist loadfile

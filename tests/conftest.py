@@ -6,6 +6,10 @@ and teardown together, module fixtures counted where they ran) beside their wall
 suite's total. CPU seconds are the figure to compare: the machine is shared, so wall time moves
 with everyone else's load. docs/testing.md gives the per-test budget this list is read against.
 (No test asserts a time: the list is for people.)
+
+Also: the costliest test files are handed out first (COSTLY_FIRST, with the Makefile's
+``--no-loadscope-reorder``), and a game a test module registers is taken out of the registry after
+that module.
 """
 
 from __future__ import annotations
@@ -72,3 +76,38 @@ class _CpuTable:
 def pytest_configure(config):
     if config.getoption("--cpu-top", 0) > 0 and not hasattr(config, "workerinput"):
         config.pluginmanager.register(_CpuTable(), "cpu-table")
+
+
+# The test files costing the most CPU (clean-clone `make test`, docs/testing.md), handed to the
+# xdist workers first: with `--dist loadfile` a file runs whole on one worker, and xdist's own
+# order (most tests first) left these few-test, costly files for the end, one worker running them
+# while the other had finished. A file not listed keeps its place after them.
+COSTLY_FIRST = (
+    "tests/test_readme.py", "tests/sweep/test_sweep.py", "tests/cluster/test_cluster_runs.py",
+    "tests/reports/test_report.py", "tests/reports/test_report_words_pdf.py",
+    "tests/conformance/test_mistakes.py", "tests/middle_ages/test_event_ablation.py",
+    "tests/conformance/test_search_hooks.py", "tests/reports/test_sweep_tune_pages.py",
+    "tests/reports/test_report_medievallons.py", "tests/reports/test_figure_checklist.py",
+    "tests/middle_ages/test_ablation_smallest_difference.py", "tests/sweep/test_tune.py",
+    "tests/check/test_smallest_difference.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {path: i for i, path in enumerate(COSTLY_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _registry_restored_after_each_module():
+    """A test module that registers a game (a renamed copy, a broken Pig) takes it away with it:
+    the registry is a process-wide list, and the next module on the same xdist worker (which one
+    depends on the order files are handed out) would otherwise see the game among the shipped ones
+    (tests/replay/test_replay.py failed so once the costliest files went first)."""
+    from simcore import games as registry
+
+    before = registry.REGISTRY
+    yield
+    if registry.REGISTRY != before:
+        registry.REGISTRY = before
+        registry._specs = None
