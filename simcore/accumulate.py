@@ -466,8 +466,9 @@ def helper_signatures() -> dict[str, tuple[Any, list[tuple]]]:
 def helpers_for(layout: dict[str, Any], dtypes: dict[str, str]) -> dict[str, list[str]]:
     """The helpers a configuration's statistics and summary sums use, each with the dtypes of
     its first argument: from the layout (:func:`layout_for`) and each column's dtype
-    (``dtypes``: name → "int8", …, players and games tables). What :func:`compile_helpers`
-    takes."""
+    (``dtypes``: name → "int8", …, players and games tables): the specialisations a run of it
+    compiles on a cold cache, one per column dtype (tests/test_startup.py checks a run of every
+    game compiles no other)."""
     def of(names, extra=()):        # a bool column is read as int8
         return sorted({dtypes[n].replace("bool", "int8") for n in names if n in dtypes} | set(extra))
 
@@ -483,22 +484,6 @@ def helpers_for(layout: dict[str, Any], dtypes: dict[str, str]) -> dict[str, lis
     if len(layout["strategies"]) > 1:
         out["matchups"] = []
     return out
-
-
-def compile_helpers(only: dict[str, list[str]] | None = None) -> None:
-    """Compile (or load from Numba's on-disk cache) the helpers of :func:`helper_signatures`:
-    all, or ``only`` these names, for these dtypes of the first argument (none listed: every
-    signature; :func:`helpers_for`). A cold run does this in a second process while its own
-    process compiles the kernel (:func:`simcore.runner.compile_statistics_elsewhere`), so the
-    4-7 s of CPU compiling them is off the run's path when a core is free."""
-    for name, (fn, sigs) in helper_signatures().items():
-        if only is not None and name not in only:
-            continue
-        dispatcher = _jit(name, fn)
-        for sig in sigs:
-            if only and only[name] and str(sig[0].dtype) not in only[name]:
-                continue
-            dispatcher.compile(sig)
 
 
 def _group_sums(index: np.ndarray, size: int, weights: np.ndarray, squared=None) -> np.ndarray:

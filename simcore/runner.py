@@ -102,13 +102,12 @@ class compile_notice:
     """While Numba really compiles (its ``numba:compile`` event, not a load from the on-disk cache),
     ``show(message)`` is called once and what it returns (a function without arguments) is called
     when the block ends: the command line draws a spinner then (``cli.progress.spinner``); nothing
-    at all happens when every function comes from the cache or ``show`` is None. ``on_compile()``
-    is called once too, before ``show``. Compilation may
+    at all happens when every function comes from the cache or ``show`` is None. Compilation may
     start in any thread (the kernel's blocks), so ``show`` is called from the event listener.
     ``compiled`` says afterwards whether anything was compiled."""
 
-    def __init__(self, message: str, show=None, on_compile=None) -> None:
-        self.message, self.show, self.on_compile = message, show, on_compile
+    def __init__(self, message: str, show=None) -> None:
+        self.message, self.show = message, show
         self.stop = None
         self.compiled = False
 
@@ -132,8 +131,6 @@ class compile_notice:
         if self.compiled:
             return
         self.compiled = True
-        if self.on_compile is not None:
-            self.on_compile()
         if self.show is not None:
             self.stop = self.show(self.message)
 
@@ -383,11 +380,8 @@ class LocalExecutor:
 
     def warm(self, prep: PreparedRun, show=None) -> None:
         """Compile or load the kernel; ``show(message)`` while Numba compiles (see
-        :class:`compile_notice`). A kernel that compiles means a cold cache: the statistics'
-        helpers are then compiled in a second process meanwhile
-        (:func:`compile_statistics_elsewhere`)."""
-        with compile_notice(prep.compile_message, show,
-                            on_compile=lambda: compile_statistics_elsewhere(prep)):
+        :class:`compile_notice`)."""
+        with compile_notice(prep.compile_message, show):
             prep.warmup()
 
     def play(self, prep: PreparedRun, spans: list[tuple[int, int]], seed: int, plan: PartPlan,
@@ -413,41 +407,6 @@ class LocalExecutor:
                 if pending is not None:
                     pending.cancel()
                 raise
-
-
-_HELPER_PROCESSES: list = []
-
-
-def compile_statistics_elsewhere(prep: PreparedRun | None = None) -> None:
-    """Start a process that compiles the statistics' jitted helpers ``prep`` uses into Numba's
-    on-disk cache (:func:`simcore.accumulate.compile_helpers`, 3-5 s of CPU) while this one
-    compiles the kernel (20-30 s): on a cold first run they are then loaded from the cache instead of compiled
-    after the kernel, off the run's path when a core is free. The same Python, cache directory
-    and source tree; nothing is read back (a helper not yet in the cache when the run needs it
-    is simply compiled here too: the cache's writes are atomic). It is not waited for; a
-    failure to start it changes nothing but the time."""
-    import json
-    import os
-    import subprocess
-    import sys
-
-    if _HELPER_PROCESSES:                   # once per process: the cache is then warm or warming
-        return
-    only = None
-    if prep is not None:
-        dtypes = {f.name: str(f.type) for f in (*prep.players_schema, *prep.games_schema)}
-        only = accumulate.helpers_for(stats_layout(prep), dtypes)
-    root = str(Path(accumulate.__file__).resolve().parents[1])
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH"))
-                                                      if p))
-    try:
-        _HELPER_PROCESSES.append(subprocess.Popen(
-            [sys.executable, "-c", "import json, sys; from simcore import accumulate; "
-             "accumulate.compile_helpers(json.loads(sys.argv[1]))", json.dumps(only)],
-            env=env, cwd=root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL))
-    except OSError:
-        pass
 
 
 def _finish_part(prep, chunk, first, n, plan, kernel_s, sink) -> None:

@@ -172,10 +172,11 @@ def test_a_console_script_ends_after_the_threads_and_exit_handlers_with_its_exit
         assert (out / "run.json").exists() and (out / "stats.json").exists()
 
 
-def test_the_statistics_helpers_compiled_ahead_are_the_ones_every_game_uses(monkeypatch):
-    """A cold run compiles the statistics' helpers in a second process for the argument types
-    accumulate.helpers_for lists for its configuration (runner.compile_statistics_elsewhere): a
-    run must need no other specialisation, or the cold run compiles it after the kernel."""
+def test_the_statistics_helpers_compile_only_the_listed_specialisations(monkeypatch):
+    """Each statistics helper takes one dtype per argument, so a cold run compiles one
+    specialisation per column dtype: the ones accumulate.helpers_for lists for its configuration
+    and no other (a helper typed on whatever arrives would compile again for every caller's
+    dtypes, seconds of a cold first run)."""
     from simcore import accumulate, runner
 
     for game, options in (("middle-ages", dict(players=4)),
