@@ -435,7 +435,10 @@ def size_score(ws, fs, sb, kind, p, o):
         nb * fs[F_LOSS + BOUFFON] + 0.25 * nx)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+# Not inlined: its copies (with action_score's inside) cost ~10 s of IR copying per cold
+# compile; its callers are score_options's loop over the rarer decision kinds and the planner's
+# candidates (measured: docs/testing.md).
+@njit(cache=True, _nrt=False)
 def option_score(ws, fs, sb, kind, p, P, o):
     """Heuristic score of option code ``o`` of a decision of the given kind for seat p (MV-8).
     (:func:`score_options` scores a whole decision with the same expressions, kind by kind.)"""
@@ -550,7 +553,10 @@ def ask(st, ws, fs, kind, p, n, P):
     return decide(st, ws, fs, p, n, P)
 
 
-@njit(cache=True, _nrt=False)
+# One compiled copy: a caller that passes a constant option count (after `ask` is inlined, a
+# `n = 0` before a loop reached it as Literal[int](0)) compiled decide and score_options again.
+@njit_on_demand("int64(uint64[::1], int64[::1], float64[::1], int64, int64, int64)", cache=True,
+                _nrt=False)
 def decide(st, ws, fs, p, n, P):
     """Index of the chosen option among ``n`` (listed in W_OPTS) for seat p (MV-8).
 

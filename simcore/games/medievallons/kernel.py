@@ -36,6 +36,7 @@ from simcore.games.medievallons.rules import (
     P_MIN_GUILD, P_RED_2, P_SORCIERE_FLIP_AGAIN, P_TO_WIN, RODEUR, SORCIERE,
 )
 from simcore.rng import below, shuffle_range
+from simcore.numba_cache import njit_on_demand
 
 # Speed notes (each measured): helpers take (st, ws, fs) only -- each array argument costs ~7
 # machine words per call -- and never allocate (_nrt=False); small ones are inlined. Option lists
@@ -610,7 +611,10 @@ def do_action(st, ws, fs, P, p, code):
         ws[G_PLAYED] = -1
 
 
-@njit(cache=True, _nrt=False)
+# One compiled copy: the search's playouts pass a constant debug=False, which compiled a second
+# copy of the whole rules of play (debug is a run-time flag here, checked once per turn).
+@njit_on_demand("int64(uint64[::1], int64[::1], float64[::1], int64, boolean)", cache=True,
+                _nrt=False)
 def play_turns(st, ws, fs, P, debug):
     """Play MV-3 turns from the position in ``ws`` until the game ends or ``turns`` reaches
     ws[G_LIMIT] (MV-7's max_turns ends the game as ``truncated``).
