@@ -36,3 +36,24 @@ def test_every_registered_game_and_pig_has_a_job_and_the_order_names_only_real_j
     assert {n for n, _ in jobs} == {*registry.specs(), "pig"}
     stale = [j for j in warm_kernels.ORDER if j not in jobs]
     assert not stale, f"warm_kernels.ORDER names jobs that do not exist: {stale}"
+
+
+def test_medievallons_plain_job_plays_only_the_entry_point_without_planner_or_search():
+    """Médiévallons's driver plays a line-up with a planner or search seat through an entry point
+    of its own (``driver.entry_point``); the warm-up's plain job must not reach it (else both
+    processes compile it at once) and its search job must (else the tests compile it)."""
+    import numpy as np
+
+    from simcore.games.medievallons import driver
+
+    spec = registry.get("medievallons")
+    strategies = registry.import_hook(spec.strategies)
+    for part, entry in (("plain", driver.play_games), ("search", driver.play_games_searching)):
+        for what, lineup in warm_kernels.plays_of("medievallons", part):
+            if what == "default":
+                lineup = (spec.default_strategy,) * spec.default_players
+            elif what != "line-up":
+                continue
+            _, rows = strategies.resolve(list(lineup), len(lineup))
+            got = driver.entry_point(np.asarray(rows, np.float64))
+            assert got is entry, f"medievallons:{part} plays {lineup} through {got.__name__}"

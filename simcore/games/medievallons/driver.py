@@ -2,7 +2,8 @@
 rules vector), :func:`run_chunk` (allocates the outputs, runs :func:`play_chunk` -- blocks of
 games on threads (:mod:`simcore.blocks`), each block allocating its workspaces once -- and returns the named
 columns :data:`PLAYER_COLS` / :data:`GAME_COLS`), the loop of one game (:func:`play_one`, which
-hands a playout seat's action to the playout bot) and the writing of the MV-7 ranks and win shares
+hands a playout or search seat's action to its bot; :func:`play_to_end` for line-ups without one,
+through an entry point of their own, :func:`play_games`, which compiles neither bot) and the writing of the MV-7 ranks and win shares
 and MV-9 records (:func:`write_outputs`). A game's stream depends only on (seed, deal index), so
 results are identical whatever the thread count or chunk size. May import numpy, numba,
 :mod:`simcore.rng`, :mod:`simcore.blocks`, the layout, the constants of the rules module, the spec (its player columns
@@ -22,7 +23,7 @@ from simcore.games.medievallons.kernel import (
 from simcore.games.medievallons.layout import (
     FS_SIZE, F_STRAT, G_CUR, G_ERROR, G_FORCED, G_LIMIT, G_OVER, G_RESHUF, G_ROT, G_STOP, G_TRACE_N,
     G_TURNS, G_WINNER, MAXC, MAXP, MAX_TRACE, N_STRAT_COLS, PLS, R_COPIES, R_NCARDS, R_PARAMS,
-    R_SIZE, STRAT_SEARCH, S_KIND, THIRD_GUILD, TS, WS_SIZE, W_FOUNDED, W_PL, W_POWERS, W_RULES, W_TRACE, X_HANDN, X_NG,
+    R_SIZE, STRAT_PLAYOUT, STRAT_SEARCH, S_KIND, THIRD_GUILD, TS, WS_SIZE, W_FOUNDED, W_PL, W_POWERS, W_RULES, W_TRACE, X_HANDN, X_NG,
 )
 from simcore.games.medievallons.playout import playout_choice
 from simcore.games.medievallons.search import search_choice
@@ -64,7 +65,10 @@ def load_block(ws, sc, fs, rk, strat):
 # =================================================================================================
 # One game
 # =================================================================================================
-@njit(cache=True, _nrt=False)
+# Inlined (Numba IR) into its one caller: compiled apart, each jitted function that reaches the
+# rules of play links, optimises and emits machine code for all of them again (Numba links a
+# callee's whole module into its caller's): ~4-5 s CPU per cold compile each (docs/testing.md).
+@njit(cache=True, inline="always", _nrt=False)
 def play_one(st, ws, sc, fs, st2, P, debug, stats):
     """One game from setup to the end (MV-2 … MV-7): the rules of play run the turns and, at each
     action of a seat played by the playout bot, stop for :func:`playout_choice` to choose it. This
@@ -144,12 +148,45 @@ def write_outputs(ws, P, g, out_i16, out_win, out_game):
 # =================================================================================================
 # Many games (the Python entry points)
 # =================================================================================================
+@njit(cache=True, inline="always", _nrt=False)
+def start_game(st, ws, first_game, g, seed, n_rot):
+    """Reset the workspace for game ``first_game + g``: deal ``game // n_rot``'s stream, rotation
+    ``game % n_rot``."""
+    reset(ws)
+    game = first_game + g
+    ws[G_ROT] = game % n_rot
+    st[0] = stream_state(seed, game // n_rot)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def copy_trace(ws, g, trace):
+    for i in range(min(2 * ws[G_TRACE_N], trace.shape[1])):
+        trace[g, i] = ws[W_TRACE + i]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def play_to_end(st, ws, fs, P, debug):
+    """One game from setup to the end (MV-2 … MV-7) for a line-up without a playout or search
+    seat: :func:`play_one` without its stops (``G_STOP = 0``), the same decisions."""
+    setup_game(st, ws, P)
+    ws[G_STOP] = 0
+    ws[G_LIMIT] = 1 << 40
+    ws[G_FORCED] = -1
+    play_turns(st, ws, fs, P, debug)
+    finish(ws)
+    if debug:
+        check_invariants(ws, P)
+
+
 @njit(cache=True, nogil=True)
 def play_games(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, out_win, out_game,
                trace):
     """Play games ``first_game + g0 … first_game + g1 - 1`` of a chunk on one set of workspaces,
     into rows ``g0 … g1 - 1`` of the outputs (jit-compiled by Numba, releases the GIL:
-    :func:`play_chunk` runs blocks of a chunk on several threads).
+    :func:`play_chunk` runs blocks of a chunk on several threads). For line-ups without a
+    ``playout`` (planner) or ``search`` seat (:func:`play_games_searching` plays the others): this
+    one never compiles the playout bot nor the search, so the first run of the usual bots
+    compiles less (cold, the default line-up: see docs/testing.md).
 
     Parameters
     ----------
@@ -175,6 +212,25 @@ def play_games(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, ou
     """
     record = trace.shape[1] > 0
     st = np.zeros(1, np.uint64)
+    ws = np.zeros(WS_SIZE, np.int64)
+    sc = np.zeros(WS_SIZE, np.int64)
+    fs = np.zeros(FS_SIZE, np.float64)
+    load_block(ws, sc, fs, rk, strat)
+    for g in range(g0, g1):
+        start_game(st, ws, first_game, g, seed, n_rot)
+        play_to_end(st, ws, fs, P, debug)
+        write_outputs(ws, P, g, out_i16, out_win, out_game)
+        if record:
+            copy_trace(ws, g, trace)
+
+
+@njit(cache=True, nogil=True)
+def play_games_searching(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, out_win,
+                         out_game, trace):
+    """:func:`play_games` for line-ups with a ``playout`` (planner) or ``search`` seat: every
+    game through :func:`play_one`, which stops at such a seat's action for its bot."""
+    record = trace.shape[1] > 0
+    st = np.zeros(1, np.uint64)
     st2 = np.zeros(1, np.uint64)
     ws = np.zeros(WS_SIZE, np.int64)
     sc = np.zeros(WS_SIZE, np.int64)
@@ -182,22 +238,26 @@ def play_games(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, ou
     stats = np.zeros(2 * MAX_OPTIONS, np.float64)
     load_block(ws, sc, fs, rk, strat)
     for g in range(g0, g1):
-        reset(ws)
-        game = first_game + g
-        ws[G_ROT] = game % n_rot
-        st[0] = stream_state(seed, game // n_rot)
+        start_game(st, ws, first_game, g, seed, n_rot)
         play_one(st, ws, sc, fs, st2, P, debug, stats)
         write_outputs(ws, P, g, out_i16, out_win, out_game)
         if record:
-            for i in range(min(2 * ws[G_TRACE_N], trace.shape[1])):
-                trace[g, i] = ws[W_TRACE + i]
+            copy_trace(ws, g, trace)
+
+
+def entry_point(strat):
+    """The jitted entry point that plays the line-up of strategy rows ``strat``:
+    :func:`play_games_searching` when a row plays ``playout`` (planner) or ``search``, else
+    :func:`play_games` (which never compiles those bots)."""
+    return play_games_searching if bool(np.any(strat[:, S_KIND] >= STRAT_PLAYOUT)) else play_games
 
 
 def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, out_win, out_game,
                trace) -> None:
-    """Play games ``first_game … first_game + n_games - 1``: blocks of :func:`play_games` on
-    Numba's thread count of threads (:func:`simcore.blocks.play_blocks`); arguments as there."""
-    play_blocks(play_games, int(n_games), np.int64(first_game), np.uint64(seed), np.int64(P), rk,
+    """Play games ``first_game … first_game + n_games - 1``: blocks of :func:`play_games` (or
+    :func:`play_games_searching` when a seat plays ``playout`` or ``search``) on Numba's thread
+    count of threads (:func:`simcore.blocks.play_blocks`); arguments as there."""
+    play_blocks(entry_point(strat), int(n_games), np.int64(first_game), np.uint64(seed), np.int64(P), rk,
                 strat, np.int64(n_rot), bool(debug), out_i16, out_win, out_game, trace)
 
 

@@ -107,7 +107,10 @@ def standing(ws, fs, q):
     return public_score(ws, q) + 0.5 * sets
 
 
-@njit(cache=True, _nrt=False)
+# Inlined (Numba IR) into its one caller: compiled apart, each jitted function that reaches the
+# rules of play links, optimises and emits machine code for all of them again (Numba links a
+# callee's whole module into its caller's): ~4-5 s CPU per cold compile each (docs/testing.md).
+@njit(cache=True, inline="always", _nrt=False)
 def playout_choice(st, ws, sc, fs, st2, P, debug):
     """The playout bot's action: the best few actions by its heuristic, each tried in the same
     determinized worlds (common random numbers): the hidden cards dealt anew, the action played,

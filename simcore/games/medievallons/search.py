@@ -70,7 +70,8 @@ def deal_world(ws, sc, st2, P, seat, world):
         sc[W_WORLD + W_RESET_END + i] = sc[W_PILE + i]
 
 
-@njit(cache=True, _nrt=False)
+# Inlined into search_choice (and the playout hook): see search_choice.
+@njit(cache=True, inline="always", _nrt=False)
 def play_from_world(ws, sc, fs, st2, P, seat, j, play, depth):
     """Action j played in the world :func:`deal_world` left in ``sc``, then the game played on from
     the stream ``play``, ``depth`` turns deep (0: to the end); the seat's result in [0, 1]."""
@@ -101,7 +102,10 @@ def playout(ws, sc, fs, st2, P, seat, j, world, play, depth):
     return play_from_world(ws, sc, fs, st2, P, seat, j, play, depth)
 
 
-@njit(cache=True, _nrt=False)
+# Inlined (Numba IR) into its one caller: compiled apart, each jitted function that reaches the
+# rules of play links, optimises and emits machine code for all of them again (Numba links a
+# callee's whole module into its caller's): ~4-5 s CPU per cold compile each (docs/testing.md).
+@njit(cache=True, inline="always", _nrt=False)
 def search_choice(st, ws, sc, fs, st2, stats, P):
     """The searching seat's action: one draw of the game's stream keys every playout."""
     p = ws[G_CUR]
