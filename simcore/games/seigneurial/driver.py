@@ -1,16 +1,17 @@
 """Seigneurial driver, what the adapter ``game.py`` calls: :func:`pack_rules` (rules -> the rules
-vector), :func:`run_chunk` (allocates the outputs, runs :func:`play_chunk` -- a ``prange`` loop over
-blocks of games, each block allocating its workspaces once -- and returns named arrays) and the
+vector), :func:`run_chunk` (allocates the outputs, runs :func:`play_chunk` -- blocks of games on
+threads (:mod:`simcore.blocks`), each block allocating its workspaces once -- and returns named
+arrays) and the
 writing of the SG-6 win shares and ranks and the SG-8 records (:func:`write_outputs`). A game's
 stream depends only on (seed, game index), so results are identical whatever the thread count or
-chunk size. May import numpy, numba, :mod:`simcore.rng`, the layout, the constants of the rules
+chunk size. May import numpy, numba, :mod:`simcore.rng`, :mod:`simcore.blocks`, the layout, the constants of the rules
 module and the engine modules (bots, kernel); only callers (``game.py``, tests, benchmarks) import it.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from simcore.games.seigneurial.kernel import (
     check_invariants, play_game, play_turns, progress_percent, reset, setup_game,
@@ -23,6 +24,7 @@ from simcore.games.seigneurial.layout import (
     W_PL, W_RULES, W_TRACE, X_FAV_EARNED, X_OBJ, X_PAID, X_RES, X_SEIZED, X_TURNS_SICK,
 )
 from simcore.games.seigneurial.rules import MAX_PLAYERS, N_PARAMS, N_RES, N_VALUES
+from simcore.blocks import play_blocks
 from simcore.rng import stream_state
 
 
@@ -92,10 +94,11 @@ def write_outputs(ws, P, g, out_i16, out_win, out_game):
     out_game[g, 5] = ws[G_ERROR]
 
 
-@njit(cache=True, parallel=True)
-def play_chunk(first_game, n_games, seed, P, rk, strat, debug, out_i16, out_win, out_game, trace):
-    """Play games ``first_game … first_game + n_games - 1`` (jit-compiled by Numba, parallel over
-    blocks of games only). Game ``i`` draws from ``stream_state(seed, i)``.
+@njit(cache=True, nogil=True)
+def play_games(g0, g1, first_game, seed, P, rk, strat, debug, out_i16, out_win, out_game, trace):
+    """Play games ``first_game + g0 … first_game + g1 - 1`` of a chunk on one workspace, into rows
+    ``g0 … g1 - 1`` of the outputs (jit-compiled by Numba, releases the GIL: :func:`play_chunk`
+    runs blocks of a chunk on several threads). Game ``i`` draws from ``stream_state(seed, i)``.
 
     rk : int64[R_SIZE] from :func:`pack_rules`; strat : float64[P, N_STRAT_COLS] one row per seat;
     debug : check the invariants after setup and every turn (error codes 10+);
@@ -103,58 +106,68 @@ def play_chunk(first_game, n_games, seed, P, rk, strat, debug, out_i16, out_win,
     out_game : int16[n_games, len(GAME_COLS)]; trace : int16[n_games, 2 * MAX_TRACE] or int16[1, 0]
     (decision trace, (n_options, choice) pairs, recorded when its width is not 0).
     """
-    n_blocks = min(n_games, 256)
     cap = trace.shape[1] // 2
-    for b in prange(n_blocks):
-        g0 = b * n_games // n_blocks
-        g1 = (b + 1) * n_games // n_blocks
-        st = np.zeros(1, np.uint64)
-        ws = np.zeros(W_TRACE + 2 * cap, np.int64)
-        fs = np.zeros(FS_SIZE, np.float64)
-        load_block(ws, fs, rk, strat)
-        for g in range(g0, g1):
-            reset(ws)
-            ws[G_TRACE_CAP] = cap
-            st[0] = stream_state(seed, first_game + g)
-            play_game(st, ws, fs, P, debug)
-            write_outputs(ws, P, g, out_i16, out_win, out_game)
-            for i in range(2 * ws[G_TRACE_N]):
-                trace[g, i] = ws[W_TRACE + i]
+    st = np.zeros(1, np.uint64)
+    ws = np.zeros(W_TRACE + 2 * cap, np.int64)
+    fs = np.zeros(FS_SIZE, np.float64)
+    load_block(ws, fs, rk, strat)
+    for g in range(g0, g1):
+        reset(ws)
+        ws[G_TRACE_CAP] = cap
+        st[0] = stream_state(seed, first_game + g)
+        play_game(st, ws, fs, P, debug)
+        write_outputs(ws, P, g, out_i16, out_win, out_game)
+        for i in range(2 * ws[G_TRACE_N]):
+            trace[g, i] = ws[W_TRACE + i]
 
 
-@njit(cache=True, parallel=True)
-def play_chunk_search(first_game, n_games, seed, P, rk, strat, debug, out_i16, out_win, out_game,
+@njit(cache=True, nogil=True)
+def play_games_search(g0, g1, first_game, seed, P, rk, strat, debug, out_i16, out_win, out_game,
                       trace):
-    """:func:`play_chunk` for line-ups with a ``search`` seat: each game through
+    """:func:`play_games` for line-ups with a ``search`` seat: each game through
     :func:`.kernel.play_turns` with ws[G_STOP] = 1, which stops at every decision of a searching
     seat with two or more options for :func:`.search.search_choice` (same streams, same outputs)."""
-    n_blocks = min(n_games, 256)
     cap = trace.shape[1] // 2
-    for b in prange(n_blocks):
-        g0 = b * n_games // n_blocks
-        g1 = (b + 1) * n_games // n_blocks
-        st = np.zeros(1, np.uint64)
-        st2 = np.zeros(1, np.uint64)
-        ws = np.zeros(W_TRACE + 2 * cap, np.int64)
-        sc = np.zeros(2 * W_TRACE, np.int64)          # a playout's position, its world
-        fs = np.zeros(FS_SIZE, np.float64)
-        stats = np.zeros(2 * MAX_OPTIONS, np.float64)
-        load_block(ws, fs, rk, strat)
-        for i in range(W_TRACE):
-            sc[i] = ws[i]
-        for g in range(g0, g1):
-            reset(ws)
-            ws[G_TRACE_CAP] = cap
-            st[0] = stream_state(seed, first_game + g)
-            setup_game(st, ws, P)
-            if debug:
-                check_invariants(ws, P)
-            ws[G_STOP] = 1
-            while play_turns(st, ws, fs, P, debug) == 1:
-                ws[G_FORCED] = search_choice(st, ws, sc, fs, st2, stats, P)
-            write_outputs(ws, P, g, out_i16, out_win, out_game)
-            for i in range(2 * ws[G_TRACE_N]):
-                trace[g, i] = ws[W_TRACE + i]
+    st = np.zeros(1, np.uint64)
+    st2 = np.zeros(1, np.uint64)
+    ws = np.zeros(W_TRACE + 2 * cap, np.int64)
+    sc = np.zeros(2 * W_TRACE, np.int64)          # a playout's position, its world
+    fs = np.zeros(FS_SIZE, np.float64)
+    stats = np.zeros(2 * MAX_OPTIONS, np.float64)
+    load_block(ws, fs, rk, strat)
+    for i in range(W_TRACE):
+        sc[i] = ws[i]
+    for g in range(g0, g1):
+        reset(ws)
+        ws[G_TRACE_CAP] = cap
+        st[0] = stream_state(seed, first_game + g)
+        setup_game(st, ws, P)
+        if debug:
+            check_invariants(ws, P)
+        ws[G_STOP] = 1
+        while play_turns(st, ws, fs, P, debug) == 1:
+            ws[G_FORCED] = search_choice(st, ws, sc, fs, st2, stats, P)
+        write_outputs(ws, P, g, out_i16, out_win, out_game)
+        for i in range(2 * ws[G_TRACE_N]):
+            trace[g, i] = ws[W_TRACE + i]
+
+
+# Blocks of games on a thread pool (simcore.blocks), not a ``parallel=True`` prange: Numba compiles
+# a parfor as three more layers (body, gufunc wrapper, launcher) and links, optimises and emits
+# the whole rules of play again in each (~9 s CPU of a cold compile of the plain line-ups).
+def play_chunk(first_game, n_games, seed, P, rk, strat, debug, out_i16, out_win, out_game,
+               trace) -> None:
+    """Play games ``first_game … first_game + n_games - 1``: blocks of :func:`play_games` on
+    Numba's thread count of threads (:func:`simcore.blocks.play_blocks`); arguments as there."""
+    play_blocks(play_games, int(n_games), np.int64(first_game), np.uint64(seed), np.int64(P), rk,
+                strat, bool(debug), out_i16, out_win, out_game, trace)
+
+
+def play_chunk_search(first_game, n_games, seed, P, rk, strat, debug, out_i16, out_win, out_game,
+                      trace) -> None:
+    """:func:`play_chunk` for line-ups with a ``search`` seat (:func:`play_games_search`)."""
+    play_blocks(play_games_search, int(n_games), np.int64(first_game), np.uint64(seed),
+                np.int64(P), rk, strat, bool(debug), out_i16, out_win, out_game, trace)
 
 
 def random_strategies(n_players: int) -> np.ndarray:
