@@ -435,15 +435,21 @@ def size_score(ws, fs, sb, kind, p, o):
         nb * fs[F_LOSS + BOUFFON] + 0.25 * nx)
 
 
-# Not inlined: its copies (with action_score's inside) cost ~10 s of IR copying per cold
-# compile; its callers are score_options's loop over the rarer decision kinds and the planner's
-# candidates (measured: docs/testing.md).
+# action_score compiled as a function of its own, for option_score: inlined there, the planner's
+# candidates and score_options's loop over the other kinds (which never reaches it: D_ACTION is
+# scored by its own loop) each held a copy, ~10 s of Numba's IR copying per cold compile.
 @njit(cache=True, _nrt=False)
+def action_score_called(ws, fs, sb, p, P, o):
+    """:func:`action_score`, one compiled copy that :func:`option_score` calls."""
+    return action_score(ws, fs, sb, p, P, o)
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def option_score(ws, fs, sb, kind, p, P, o):
     """Heuristic score of option code ``o`` of a decision of the given kind for seat p (MV-8).
     (:func:`score_options` scores a whole decision with the same expressions, kind by kind.)"""
     if kind == D_ACTION:
-        return action_score(ws, fs, sb, p, P, o)
+        return action_score_called(ws, fs, sb, p, P, o)
     if kind == D_FOUND_SIZE or kind == D_REINFORCE_SIZE:
         return size_score(ws, fs, sb, kind, p, o)
     if kind == D_REINFORCE_TYPE:
