@@ -103,12 +103,12 @@ def warm_game(name: str, part: str = "all") -> None:
 # NUMBA_CACHE_DIR, load average ~6 on 2 cores: `python tests/warm_kernels.py GAME[:PART]`).
 # A job not listed (a new game) goes first. Two parts of one game run one after the other in this
 # order (the search part's 54 s alone were 45 s after the plain part: shared callees).
-ORDER = (("medievallons", "plain"),       # 50.8 (load ~8; the whole game, one job: 70.5)
+ORDER = (("medievallons", "plain"),       # 45.7 (load 5-15; the whole game at main: 111.3)
          ("middle-ages", "search"),       # 54.0
          ("seigneurial", "plain"),        # 45.9
          ("middle-ages", "plain"),        # 32.7
          ("seigneurial", "search"),       # 21.6 after the plain part
-         ("medievallons", "search"),      # 15.8 after the plain part (load ~8)
+         ("medievallons", "search"),      # 21.5 after the plain part (load 5-15)
          ("fief-combat", "all"),          # 4
          ("pig", "all"))                  # 3
 
