@@ -219,28 +219,40 @@ def deal_row(ws, P, r):
     """Draw players + 1 tiles into row r, stable-sorted by back number (MA-3).
 
     Each tile goes straight to its place: the tiles with a smaller number, and those drawn earlier
-    with the same number, go left of it (the stable order an insertion sort gives). Counted
-    without a branch: an insertion sort's comparisons depend on the deal and were mispredicted
-    (measured: the sort was ~9% of a random game's samples under perf). If the tiles run out
-    (MA-7), the tiles drawn so far are placed the same way."""
+    with the same number, go left of it (the stable order an insertion sort gives), i.e. those
+    with a smaller key ``number * COLS + draw index`` (one comparison per pair; the draw index is
+    below COLS). Counted without a branch: an insertion sort's comparisons depend on the deal and
+    were mispredicted (measured: the sort was ~9% of a random game's samples under perf). When
+    the pile holds the whole row (every deal but the one that empties it) the tiles are read
+    straight from it; otherwise one by one (:func:`draw_tile`, MA-7). If the tiles run out, the
+    tiles drawn so far are placed the same way."""
     st, rk, _ = views(ws)
     row = W_BOARD + r * COLS
+    width = P + 1
+    pos = ws[U(G_PILE_POS)]
     n = 0
-    for c in range(P + 1):
-        tile = draw_tile(st, ws, P)
-        if tile < 0:
-            ws[U(G_ERROR)] = E_TILES_RAN_OUT
-            break
-        ws[U(W_DEAL + n)] = tile
-        ws[U(W_DEAL + COLS + n)] = rk[U(R_TNUM + tile)]
-        n += 1
+    if pos + width <= ws[U(G_PILE_LEN)]:
+        for c in range(width):
+            tile = ws[U(W_PILE + pos + c)]
+            ws[U(W_DEAL + c)] = tile
+            ws[U(W_DEAL + COLS + c)] = rk[U(R_TNUM + tile)] * COLS + c
+        ws[U(G_PILE_POS)] = pos + width
+        n = width
+    else:
+        for c in range(width):
+            tile = draw_tile(st, ws, P)
+            if tile < 0:
+                ws[U(G_ERROR)] = E_TILES_RAN_OUT
+                break
+            ws[U(W_DEAL + n)] = tile
+            ws[U(W_DEAL + COLS + n)] = rk[U(R_TNUM + tile)] * COLS + n
+            n += 1
     for i in range(n):
-        num = ws[U(W_DEAL + COLS + i)]
-        pos = 0
+        key = ws[U(W_DEAL + COLS + i)]
+        at = 0
         for j in range(n):
-            other = ws[U(W_DEAL + COLS + j)]
-            pos += (other < num) | ((other == num) & (j < i))
-        ws[U(row + pos)] = ws[U(W_DEAL + i)]
+            at += ws[U(W_DEAL + COLS + j)] < key
+        ws[U(row + at)] = ws[U(W_DEAL + i)]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -62,7 +62,7 @@ game; the rest is scratch, or written once per block of games::
     W_TRACE      1808  2 x MAX_TRACE (n_options, choice) per decision (replay)   MA-11
     W_COUNT      2832  MAXT          debug invariants: copies of each tile       MA-12 debug
       W_BEST     2832  MAX_OPTIONS   decisions, over W_COUNT: tied options       MA-11
-      W_DEAL     2832  2 x COLS      dealing a row (no decision): tiles, numbers MA-3, MA-4.4
+      W_DEAL     2832  2 x COLS      dealing a row (no decision): tiles, keys    MA-3, MA-4.4
       W_TVAL     2896  8             ... type_values of one player               MA-11
       W_TSCORE   2904  8 (f8)        ... tile-independent score of each type     MA-11
       W_TOPP     2912  8             ... best opponent's value of each type      MA-11 denial
@@ -189,7 +189,7 @@ W_TSCORE = W_TVAL + 8            # ... the tile-independent score of each type (
 W_TOPP = W_TSCORE + 8            # ... the best opponent's value of each type (denial) [8]
 W_SC = W_TOPP + 8                # ... each option's score (float64) [MAX_OPTIONS]
 W_DEAL = W_BEST          # dealing a row (never during a decision): the tiles drawn [COLS], then
-#                          their back numbers [COLS] (kernel.deal_row)
+#                          their sort keys, back number * COLS + draw index [COLS] (kernel.deal_row)
 assert W_SC + MAX_OPTIONS <= W_RK and W_COUNT + MAXT <= W_RK
 
 # ---- decision kinds (MA-11) ----------------------------------------------------------------------
