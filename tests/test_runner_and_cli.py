@@ -227,3 +227,16 @@ def test_run_tables_store_required_columns_with_statistics_only_where_a_reader_s
     one = pq.read_table(tmp_path / "run" / "players.parquet", filters=[("game", "=", 300)])
     assert pl.from_arrow(one).equals(players.filter(pl.col("game") == 300))
     assert one.num_rows == 4
+
+
+def test_a_column_with_missing_values_is_refused_before_it_reaches_a_required_parquet_column():
+    import numpy as np
+    import pyarrow as pa
+
+    from simcore.contract import Column, ContractError, check_table, schema
+
+    s = schema([Column("game", "int64", "game index"), Column("strategy", "string", "bot")])
+    good = {"game": np.arange(3, dtype=np.int64), "strategy": pa.array(["a", "b", "c"])}
+    check_table(good, s, 3, {}, "pig", "players")
+    with pytest.raises(ContractError, match="'strategy' has 1 missing values"):
+        check_table({**good, "strategy": pa.array(["a", None, "c"])}, s, 3, {}, "pig", "players")
