@@ -15,6 +15,7 @@ that module.
 from __future__ import annotations
 
 import resource
+import time
 
 import pytest
 
@@ -54,6 +55,15 @@ class _CpuTable:
     def __init__(self) -> None:
         self.cpu: dict[str, float] = {}
         self.wall: dict[str, float] = {}
+        self.start = time.time()
+        self.workers: dict[str, dict[str, tuple[float, float]]] = {}
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error):
+        # (an xdist hook) the worker's timeline, sent with its last message: see _worker_timeline
+        timeline = getattr(node, "workeroutput", {}).get("timeline")
+        if timeline:
+            self.workers[node.gateway.id] = timeline
 
     def pytest_runtest_logreport(self, report):
         for key, value in report.user_properties:
@@ -71,11 +81,38 @@ class _CpuTable:
             tr.write_line(f"{cpu:7.1f} s CPU {self.wall.get(nodeid, 0.0):7.1f} s wall  {nodeid}")
         tr.write_line(f"{sum(self.cpu.values()):7.1f} s CPU in {len(self.cpu)} tests "
                       "(the test processes and what they started; without collection)")
+        for name, t in sorted(self.workers.items()):
+            # when each worker was ready, had collected, had run its last test (wall from the start
+            # of this run), and its CPU at each: the two should end together (docs/testing.md)
+            (w0, c0), (w1, c1), (w2, c2) = t["configured"], t["collected"], t["finished"]
+            tr.write_line(f"{name}: started +{w0 - self.start:.0f} s ({c0:.1f} s CPU), collected "
+                          f"+{w1 - self.start:.0f} s ({c1 - c0:.1f} s CPU), tests done "
+                          f"+{w2 - self.start:.0f} s ({c2 - c1:.1f} s CPU)")
 
 
 def pytest_configure(config):
     if config.getoption("--cpu-top", 0) > 0 and not hasattr(config, "workerinput"):
         config.pluginmanager.register(_CpuTable(), "cpu-table")
+    if hasattr(config, "workerinput"):
+        config.stash[_TIMELINE] = {"configured": (time.time(), _cpu_now())}
+
+
+_TIMELINE = pytest.StashKey[dict]()
+
+
+def pytest_collection_finish(session):
+    timeline = session.config.stash.get(_TIMELINE, None)
+    if timeline is not None:
+        timeline["collected"] = (time.time(), _cpu_now())
+
+
+def pytest_sessionfinish(session):
+    """An xdist worker sends its timeline (wall time and CPU when configured, when its tests were
+    collected, when its last test ended) to the controller with its last message."""
+    timeline = session.config.stash.get(_TIMELINE, None)
+    if timeline is not None and "collected" in timeline:
+        timeline["finished"] = (time.time(), _cpu_now())
+        session.config.workeroutput["timeline"] = timeline
 
 
 # The test files costing the most CPU (clean-clone `make test`, docs/testing.md), handed to the
