@@ -8,8 +8,8 @@ with everyone else's load. docs/testing.md gives the per-test budget this list i
 (No test asserts a time: the list is for people.)
 
 Also: the costliest test files are handed out first (COSTLY_FIRST, with the Makefile's
-``--no-loadscope-reorder``), and a game a test module registers is taken out of the registry after
-that module.
+``--no-loadscope-reorder``), test files sharing a session fixture go to one xdist worker
+(SAME_WORKER), and a game a test module registers is taken out of the registry after that module.
 """
 
 from __future__ import annotations
@@ -133,6 +133,31 @@ COSTLY_FIRST = (
 def pytest_collection_modifyitems(config, items):
     rank = {path: i for i, path in enumerate(COSTLY_FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
+# Test files that read the same session-scoped fixture (named on the right: it is built once per
+# xdist worker), handed to one worker together, as one unit of `--dist loadfile`'s work: spread
+# over both workers, each would build it.
+SAME_WORKER = {
+    "tests/reports/test_report.py": "middle_ages_report",
+    "tests/reports/test_report_game_words.py": "middle_ages_report",
+    "tests/reports/test_report_flow_by_turn.py": "middle_ages_report",
+}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile`` with SAME_WORKER's files as one unit (other files: one unit each)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class FilesSharingFixturesTogether(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            return SAME_WORKER.get(path, path)
+
+    return FilesSharingFixturesTogether(config, log)
 
 
 @pytest.fixture(autouse=True, scope="module")
