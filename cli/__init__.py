@@ -171,6 +171,7 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
         return cause.exit_code
     finally:
         atomic.release_claims()
+        _adopt_orphaned_pool_workers()
         for s, h in handlers.items():
             signal.signal(s, h)
 
@@ -388,3 +389,27 @@ def _end_process(rc: int) -> None:
     except BaseException:
         return                          # the usual exit then says what went wrong
     os._exit(rc)
+
+
+def _adopt_orphaned_pool_workers() -> None:
+    """Hand the interpreter's exit a thread-pool worker whose start a signal cut short.
+
+    ``ThreadPoolExecutor.submit`` starts a worker thread, waits for it to run, then records it
+    (``concurrent.futures.thread._threads_queues``) so that the exit can wake it with a ``None``
+    on its queue and join it. Ctrl-C or SIGTERM handled while ``submit`` waits (the first chunk of
+    a run starts its kernel-block and writer threads: a signal sent as soon as the run's temporary
+    directory appears lands there in one of 4 to 15 tries here) leaves a started worker that
+    nobody records: the exit (``threading._shutdown``, the interpreter's or :func:`_end_process`'s)
+    then joins it for ever, idle on its queue, after the "interrupted" line was printed. Recorded
+    when the command ends, it is woken and joined like the others. Private names, read
+    defensively: without them this does nothing.
+    """
+    cft = sys.modules.get("concurrent.futures.thread")
+    queues = getattr(cft, "_threads_queues", None)
+    worker = getattr(cft, "_worker", None)
+    if queues is None or worker is None:
+        return
+    for thread in threading.enumerate():
+        args = getattr(thread, "_args", ())
+        if getattr(thread, "_target", None) is worker and thread not in queues and len(args) >= 2:
+            queues[thread] = args[1]
