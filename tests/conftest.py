@@ -14,8 +14,10 @@ Also: the costliest test files are handed out first (COSTLY_FIRST, with the Make
 
 from __future__ import annotations
 
+import json
 import resource
 import time
+from pathlib import Path
 
 import pytest
 
@@ -142,6 +144,7 @@ SAME_WORKER = {
     "tests/reports/test_report.py": "middle_ages_report",
     "tests/reports/test_report_game_words.py": "middle_ages_report",
     "tests/reports/test_report_flow_by_turn.py": "middle_ages_report",
+    "tests/middle_ages/test_event_ablation.py": "middle_ages_report",
 }
 
 
@@ -173,3 +176,21 @@ def _registry_restored_after_each_module():
     if registry.REGISTRY != before:
         registry.REGISTRY = before
         registry._specs = None
+
+
+@pytest.fixture(scope="session")
+def middle_ages_report(tmp_path_factory) -> tuple[Path, Path]:
+    """``simulate --games 2000 --seed 3`` (Middle-Ages, its 4 players and balanced line-up by
+    default) and ``balance report RUN`` of it: (the run, the report's folder). Three test files
+    read it (SAME_WORKER keeps them on one xdist worker): each played and drew the same run and
+    report of its own (about 3 s of CPU each), and an ablation test drew it to see that a plain
+    report plays no questions."""
+    from cli import _run
+
+    root = tmp_path_factory.mktemp("ma2000")
+    run, out = root / "run", root / "report"
+    assert _run(["simulate", "--games", "2000", "--seed", "3", "--out", str(run), "--quiet"]) == 0
+    meta = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    assert (meta["game"], meta["players"], meta["strategies"]) == ("middle-ages", 4, ["balanced"] * 4)
+    assert _run(["report", str(run), "--out", str(out)]) == 0
+    return run, out
