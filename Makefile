@@ -35,16 +35,8 @@ run: setup
 # the file's tests) is built once, not once per worker.
 TEST_WORKERS ?= 2
 
-#
-# compileall first: the project's own modules byte-compiled once (what uv does for the installed
-# packages at setup; only the ones changed since are compiled again). Where PYTHONDONTWRITEBYTECODE
-# is set (this machine sets it) every process the suite starts compiled each project module it
-# imported from source, both workers' collections included: collecting the suite cost 11.1 s of
-# CPU per worker without, 8.4 s with them (docs/testing.md), for ~1 s of CPU once.
-PROJECT_SOURCES := simcore strategies analysis reports cli configs tests benchmarks
-
 test: setup
-	$(BIN)/python -m compileall -q -j 0 $(PROJECT_SOURCES) && $(BIN)/lint-imports && $(BIN)/python tests/warm_kernels.py -j $(TEST_WORKERS) && $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --cpu-top 15
+	$(BIN)/lint-imports && $(BIN)/python tests/warm_kernels.py -j $(TEST_WORKERS) && $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --cpu-top 15
 
 test-slow: setup
 	$(BIN)/python -m pytest -q -m slow -n $(TEST_WORKERS) --dist loadfile
