@@ -92,18 +92,27 @@ def load_kernel_at(rev: str, directory: Path):
     modules = {f[:-3] for f in files}
     alias = "kernel_at_rev"
     package = directory / alias
-    package.mkdir()
-    for f in files:
-        src = git("show", f"{rev}:{FOLDER}/{f}")
-        (package / f).write_text(_redirect_imports(src, modules - {"__init__"}, alias), encoding="utf-8")
-    if "__init__" not in modules:
-        (package / "__init__.py").write_text("", encoding="utf-8")
+    if not (package / "__init__.py").exists():     # (a kept export is reused as it is: --keep)
+        package.mkdir(parents=True, exist_ok=True)
+        for f in files:
+            src = git("show", f"{rev}:{FOLDER}/{f}")
+            (package / f).write_text(_redirect_imports(src, modules - {"__init__"}, alias),
+                                     encoding="utf-8")
+        if "__init__" not in modules:
+            (package / "__init__.py").write_text("", encoding="utf-8")
     spec = importlib.util.spec_from_file_location(alias, package / "__init__.py",
                                                   submodule_search_locations=[str(package)])
     module = importlib.util.module_from_spec(spec)
     sys.modules[alias] = module
     spec.loader.exec_module(module)
     return importlib.import_module(f"{alias}.{'driver' if 'driver' in modules else 'kernel'}")
+
+
+def kept_directory(rev: str, keep: str) -> Path:
+    """``keep/<commit of rev>/<game folder>``: where ``--keep`` exports the revision's kernel."""
+    commit = subprocess.run(["git", "rev-parse", rev], cwd=ROOT, check=True, capture_output=True,
+                            text=True).stdout.strip()
+    return Path(keep) / commit / FOLDER.replace("/", "_")
 
 
 def compare_traces(old, new, rules, S, games: int) -> list[str]:
@@ -203,6 +212,10 @@ def main() -> None:
     ap.add_argument("--check-traces", action="store_true",
                     help="first check that both kernels make exactly the same decisions")
     ap.add_argument("--trace-games", type=int, default=400)
+    ap.add_argument("--keep", metavar="DIR", default=None,
+                    help="export the revision's kernel to DIR/<commit> and keep it there, so that "
+                         "its Numba cache is reused by the next run against the same commit (the "
+                         "files are written only once: a rewritten file would stale the cache)")
     ap.add_argument("--with-search", action="store_true",
                     help="the checked line-ups include a searching seat (Médiévallons: search16, "
                          "a hundredth of the games; Seigneurial: a search4 Seigneur and a search4 "
@@ -230,7 +243,7 @@ def main() -> None:
 
     rules = R.load()
     with tempfile.TemporaryDirectory() as tmp:
-        old = load_kernel_at(a.rev, Path(tmp))
+        old = load_kernel_at(a.rev, kept_directory(a.rev, a.keep) if a.keep else Path(tmp))
         if a.check_traces:
             differ = CHECKS[a.game](old, new, rules, S, a.trace_games)
             if differ:

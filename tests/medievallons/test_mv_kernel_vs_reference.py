@@ -151,10 +151,11 @@ def test_invariant_checker_catches_a_lost_card_and_a_small_guild():
     assert ws[L.G_ERROR] == L.E_GUILD_TOO_SMALL
 
 
-@pytest.mark.parametrize("field", ["X_GC", "W_TCNT", "W_NGT"])
+@pytest.mark.parametrize("field", ["X_GC", "W_TCNT", "W_NGT", "G_NGT_MASK"])
 def test_invariant_checker_catches_a_kept_guild_count_out_of_step(field):
     """The counts the rules keep instead of rescanning the guilds (cards in a player's guilds, cards
-    and guilds of each type on the table) are checked against the guilds: one off is flagged."""
+    and guilds of each type on the table, and the bits of the types on the table) are checked
+    against the guilds: one off is flagged (and 30 turns checked after each keep them in step)."""
     from simcore.rng import stream_state
     from strategies import medievallons as S
 
@@ -167,6 +168,9 @@ def test_invariant_checker_catches_a_kept_guild_count_out_of_step(field):
     assert ws[L.G_ERROR] == 0 and ws[L.W_PL + L.X_NG::L.PLS][:4].sum() > 0
     typed = [t for t in range(L.TS) if ws[L.W_NGT + t] > 0]
     slot = {"X_GC": L.W_PL + L.X_GC, "W_TCNT": L.W_TCNT + typed[0], "W_NGT": L.W_NGT + typed[0]}
-    ws[slot[field]] += 1
+    if field == "G_NGT_MASK":      # a type with no guild on the table marked as having one
+        ws[L.G_NGT_MASK] |= 1 << next(t for t in range(13) if ws[L.W_NGT + t] == 0)
+    else:
+        ws[slot[field]] += 1
     K.check_invariants(ws, 4)
     assert ws[L.G_ERROR] == L.E_GUILD_COUNTS

@@ -4,10 +4,6 @@ drawn, and cards acting through tiles get non-zero total effects with intervals.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import polars as pl
 import pytest
@@ -16,7 +12,7 @@ from analysis.questions import middle_ages as M
 from simcore.games.middle_ages import rules as R
 from simcore.errors import UsageError
 
-BALANCE = [str(Path(sys.executable).with_name("balance"))]
+from in_process import balance
 
 
 def test_a_neutral_card_keeps_its_place_and_loses_every_effect():
@@ -45,12 +41,9 @@ def test_games_without_the_card_are_the_same_games():
 
 def test_balance_questions_writes_the_event_ablation_with_tile_cards_non_zero(tmp_path):
     run = tmp_path / "run"
-    subprocess.run([*BALANCE[:0], str(Path(sys.executable).with_name("simulate")), "--games", "2000",
-                    "--out", str(run), "-q"], check=True)
+    balance("simulate", "--games", "2000", "--out", run, "-q")
     out = tmp_path / "q"
-    r = subprocess.run([*BALANCE, "questions", str(run), "--out", str(out), "--games", "3000", "-q"],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    balance("questions", run, "--out", out, "--games", "3000", "-q")
     d = pl.read_csv(out / "event_ablation.csv")
     assert d.height == 15 * 4
     for c in ("event", "name", "seat", "win_share_effect", "score_effect", "win_share_effect_low",
@@ -63,15 +56,16 @@ def test_balance_questions_writes_the_event_ablation_with_tile_cards_non_zero(tm
         assert (rows["score_effect_high"] < 0).any(), name       # clearly, even on 3,000 games
         assert (rows["win_share_effect_low"] <= rows["win_share_effect"]).all()
     # a second write without --force is refused, and a game without played questions too
-    again = subprocess.run([*BALANCE, "questions", str(run), "--out", str(out)], capture_output=True, text=True)
+    again = balance("questions", run, "--out", out, check=False)
     assert again.returncode == 2 and again.stderr.count("\n") == 1
 
 
-def test_the_report_plays_the_event_ablation_when_asked(tmp_path, capsys):
+def test_the_report_plays_the_event_ablation_when_asked(tmp_path, capsys, middle_ages_report):
     """`balance report RUN --play-questions` plays the Middle-Ages questions itself (reports only
     read: the command plays them into a scratch directory first) and shows the ablation section;
-    without it a Middle-Ages report plays nothing; --questions and --play-questions together, or
-    --play-questions of a game without questions, are one line, exit code 2."""
+    without it a Middle-Ages report plays nothing (the shared `balance report RUN` of
+    tests/conftest.py); --questions and --play-questions together, or --play-questions of a game
+    without questions, are one line, exit code 2."""
     from cli import _run
     from simcore import runner
 
@@ -83,9 +77,8 @@ def test_the_report_plays_the_event_ablation_when_asked(tmp_path, capsys):
     kept = pl.read_csv(out / "questions" / "event_ablation.csv")
     assert {"win_share_effect_low", "score_effect_high"} <= set(kept.columns)
     assert not any(p.name.startswith(".") and "questions" in p.name for p in tmp_path.iterdir())
-    plain = tmp_path / "plain"
-    assert _run(["report", str(run), "--out", str(plain)]) == 0
-    assert not (plain / "questions").exists()
+    _, plain = middle_ages_report
+    assert (plain / "report.html").is_file() and not (plain / "questions").exists()
     capsys.readouterr()
     assert _run(["report", str(run), "--out", str(tmp_path / "x"), "--play-questions", "--questions",
                  str(out / "questions")]) == 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+
 _RUNS = str(Path(__file__).resolve().parents[1] / "analysis")
 if _RUNS not in sys.path:
     sys.path.insert(0, _RUNS)

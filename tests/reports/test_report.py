@@ -191,20 +191,17 @@ def test_cli_report_writes_and_forces(built, tmp_path, capsys):
     assert _run(["report", str(small), "--out", str(out), "--force"]) == 0
 
 
-def test_middle_ages_report_speaks_of_coins(tmp_path):
+def test_middle_ages_report_speaks_of_coins(middle_ages_report):
     """The score unit comes from the game's spec: a real Middle-Ages run's report says the winner
     finishes so many coins ahead (it said "points" while a table keyed middle_ages missed the
     run's game name middle-ages)."""
-    from cli import _run
-
-    assert _run(["simulate", "--games", "2000", "--seed", "3", "--out", str(tmp_path / "run"),
-                 "--quiet"]) == 0
-    rs = open_runs([tmp_path / "run"])
+    run, report = middle_ages_report    # `simulate --games 2000 --seed 3`, `balance report RUN`
+    rs = open_runs([run])
     t = analyse(rs)
     spread = t["outcomes"].filter(pl.col("metric") == "score_spread").row(0, named=True)
     text = " ".join(headlines(t, rs))
     assert re.search(r"The winner finishes (\d+\.\d\d) coins \(", text), text
     shown = float(re.search(r"The winner finishes (\d+\.\d\d) coins", text).group(1))
     assert shown == pytest.approx(spread["estimate"], abs=0.005)
-    page = build_report([tmp_path / "run"], tmp_path / "report")
-    assert "coins (" in page.read_text(encoding="utf-8") and " points (" not in page.read_text(encoding="utf-8").split("The winner finishes")[1][:40]
+    page = (report / "report.html").read_text(encoding="utf-8")
+    assert "coins (" in page and " points (" not in page.split("The winner finishes")[1][:40]

@@ -9,19 +9,16 @@ import polars as pl
 import pytest
 
 from analysis import analyse, open_runs
-from cli import _run
-from reports.build import build_report
 from reports.text import flow_headlines, num, num_ci, pct, winners_ahead_from
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory):
-    root = tmp_path_factory.mktemp("flowrep")
-    assert _run(["simulate", "-n", "2000", "--players", "4", "--seed", "3", "-s", "balanced",
-                 "--out", str(root / "run"), "--quiet"]) == 0
-    html = build_report([root / "run"], root / "out").read_text(encoding="utf-8")
-    rs = open_runs([root / "run"])
-    return root, html, analyse(rs), rs
+def report(middle_ages_report):
+    """4 players, balanced bots, 2,000 games, seed 3 (the shared run of tests/reports/conftest.py)."""
+    run, out = middle_ages_report
+    html = (out / "report.html").read_text(encoding="utf-8")
+    rs = open_runs([run])
+    return out, html, analyse(rs), rs
 
 
 def _section(html: str, sid: str) -> str:
@@ -32,7 +29,7 @@ def _section(html: str, sid: str) -> str:
 
 
 def test_flow_section_reads_the_per_turn_coins(report):
-    root, html, t, rs = report
+    out, html, t, rs = report
     flow = t["flow"]
     assert flow["turn"].drop_nulls().unique().sort().to_list() == list(range(1, 17))
     text = _section(html, "flow")
@@ -55,4 +52,4 @@ def test_flow_section_reads_the_per_turn_coins(report):
     assert (f"after turn 16 they hold {num(first['mean_coins'][15], 1)} coins against "
             f"{num(second['mean_coins'][15], 1)}") in text
     assert all(s in text for s in flow_headlines(t, rs))
-    assert (root / "out" / "figures" / "game_flow.png").stat().st_size > 10_000
+    assert (out / "figures" / "game_flow.png").stat().st_size > 10_000

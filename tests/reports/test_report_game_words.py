@@ -11,15 +11,10 @@ import html
 import re
 
 from analysis import analyse, open_runs
-from cli import _run
 
 
-def test_middle_ages_report_words_the_winners_margin_in_coins(tmp_path, capsys):
-    run = tmp_path / "ma"
-    assert _run(["simulate", "--game", "middle-ages", "--players", "4", "--games", "2000", "--seed", "3",
-                 "--out", str(run), "-q"]) == 0
-    out = tmp_path / "rep"
-    assert _run(["report", str(run), "--out", str(out)]) == 0
+def test_middle_ages_report_words_the_winners_margin_in_coins(middle_ages_report):
+    run, out = middle_ages_report      # `simulate --games 2000 --seed 3`, `balance report RUN`
     page = html.unescape((out / "report.html").read_text(encoding="utf-8"))
     o = {r["metric"]: r for r in analyse(open_runs([run]))["outcomes"].iter_rows(named=True)}
     r = o["score_spread"]

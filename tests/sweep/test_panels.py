@@ -21,15 +21,10 @@ from simcore.errors import UsageError
 from strategies import panels
 from strategies.seigneurial import presets as sg_presets
 
+from in_process import balance
+
 CLI = [sys.executable, "-c", "import cli; cli.main()"]
 ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-
-
-def balance(*args, check=True):
-    r = subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, env=ENV)
-    if check and r.returncode != 0:
-        raise AssertionError(r.stderr)
-    return r
 
 
 def test_seigneurial_wide_panel_is_every_seigneur_preset_against_every_uniform_censitaire_lineup():

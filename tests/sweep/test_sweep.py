@@ -1,5 +1,9 @@
 """balance sweep: variants equal separate `simulate --set` runs with the same seed; a sweep killed
-mid-way resumes and skips the variants already published; the sensitivity page is written."""
+mid-way resumes and skips the variants already published; the sensitivity page is written.
+
+The commands run in this process (``cli._run``, what the console script runs), but the sweep that
+is killed: a process of its own, as a designer's would be (a ``balance`` process costs about a
+second of CPU in imports alone; docs/testing.md)."""
 
 from __future__ import annotations
 
@@ -15,16 +19,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from analysis.sweep.metrics import paired_effect, load_variant, sensitivity
+from in_process import balance
 
 CLI = [sys.executable, "-c", "import cli; cli.main()"]
 ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-
-
-def balance(*args, check=True):
-    r = subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, env=ENV)
-    if check and r.returncode != 0:
-        raise AssertionError(r.stderr)
-    return r
 
 
 def test_sweep_variants_equal_simulate_with_set(tmp_path):

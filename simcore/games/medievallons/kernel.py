@@ -18,17 +18,17 @@ from __future__ import annotations
 from numba import njit
 from numpy import uint64 as U
 
-from simcore.games.medievallons.bots import ask, gslot, record_decision, strat_row
+from simcore.games.medievallons.bots import ask, gslot, record_decision, seat_after, strat_row
 from simcore.games.medievallons.layout import (
     A_FOUND, A_PLAY, A_REINFORCE, A_USE, D_ACTION, D_ASSASSIN, D_CHEVALIER, D_FOUND_SIZE,
     D_GIVE_ONE, D_GIVE_TWO, D_MAGICIEN, D_MARCHAND, D_MENDIANT, D_PRETRE, D_PRETRE_TAKE,
     D_REINFORCE_SIZE, D_REINFORCE_TYPE, D_RODEUR, D_SORCIERE, EMPTY_PILE, E_BAD_GUILD,
-    E_CARDS_NOT_CONSERVED, E_GUILD_COUNTS, E_GUILD_TOO_SMALL, E_HAND_COUNT, F_STRAT, GF, G_CTX_G, G_CTX_PLAYED,
-    G_CTX_Q, G_CTX_T, G_CUR, G_DISC_N, G_END_RED, G_ERROR, G_FORCED, G_LIMIT, G_LOOK_N, G_NOPT,
-    G_OVER, G_PILE_N, G_PLAYED, G_RESHUF, G_SELF_ROW, G_STOP, G_TURNS, G_WINNER, MAXG, MAXP,
-    N_STRAT_COLS, PLS, R_COPIES, R_PARAMS, STRAT_PLAYOUT, S_KIND, THIRD_GUILD, TRUNCATED, TS,
-    W_BEST, W_DCNT, W_DISC, W_FOUNDED, W_HAND, W_KNOWN, W_LOOK, W_NGT, W_OPTS, W_PILE, W_PL,
-    W_POWERS, W_RESET_END, W_RULES, W_TCNT, X_GC, X_HANDN, X_NG,
+    E_CARDS_NOT_CONSERVED, E_GUILD_COUNTS, E_GUILD_TOO_SMALL, E_HAND_COUNT, F_STRAT, GF, G_CTX_G,
+    G_CTX_PLAYED, G_CTX_Q, G_CTX_T, G_CUR, G_DISC_N, G_END_RED, G_ERROR, G_FORCED, G_LIMIT,
+    G_LOOK_N, G_NGT_MASK, G_NOPT, G_OVER, G_PILE_N, G_PLAYED, G_RESHUF, G_SELF_ROW, G_STOP,
+    G_TURNS, G_WINNER, MAXG, MAXP, N_STRAT_COLS, PLS, R_COPIES, R_PARAMS, STRAT_PLAYOUT, S_KIND,
+    THIRD_GUILD, TRUNCATED, TS, W_BEST, W_DCNT, W_DISC, W_FOUNDED, W_HAND, W_KNOWN, W_LOOK, W_NGT,
+    W_OPTS, W_PILE, W_PL, W_POWERS, W_RESET_END, W_RULES, W_TCNT, X_GC, X_HANDN, X_NG,
 )
 from simcore.games.medievallons.rules import (
     ARTISAN, ASSASSIN, BOUFFON, CHEVALIER, ETOILE, MAGICIEN, MARCHAND, MENDIANT, MOINE, NOBLE,
@@ -171,6 +171,15 @@ def guild_count(ws, p, t, k):
     ws[U(W_TCNT + t)] += k
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def ngt_add(ws, t, k):
+    """k guilds of type t more on the table (k < 0: fewer): W_NGT and its bits G_NGT_MASK follow."""
+    n = ws[U(W_NGT + t)] + k
+    ws[U(W_NGT + t)] = n
+    bit = 1 << t
+    ws[G_NGT_MASK] = (ws[G_NGT_MASK] | bit) if n > 0 else (ws[G_NGT_MASK] & ~bit)
+
+
 @njit(cache=True, _nrt=False)
 def remove_from_guild(ws, P, owner, g, bouffon):
     """One card out of guild g (a Bouffon or a card of its type); the guild breaks below
@@ -184,14 +193,14 @@ def remove_from_guild(ws, P, owner, g, bouffon):
         ws[U(s + 1)] -= 1
         if ws[U(s + 1)] == 0:
             ws[U(s)] = -1
-            ws[U(W_NGT + card)] -= 1
+            ngt_add(ws, card, -1)
     guild_count(ws, owner, card, -1)
     if ws[U(s + 1)] + ws[U(s + 2)] < ws[U(W_RULES + R_PARAMS + P_MIN_GUILD)]:
         if ws[U(s)] >= 0 and ws[U(s + 1)] > 0:
             hand_add(ws, owner, ws[U(s)], ws[U(s + 1)])
             kn_public_in(ws, P, owner, ws[U(s)], ws[U(s + 1)])
             guild_count(ws, owner, ws[U(s)], -ws[U(s + 1)])
-            ws[U(W_NGT + ws[U(s)])] -= 1
+            ngt_add(ws, ws[U(s)], -1)
         if ws[U(s + 2)] > 0:
             hand_add(ws, owner, BOUFFON, ws[U(s + 2)])
             kn_public_in(ws, P, owner, BOUFFON, ws[U(s + 2)])
@@ -240,7 +249,7 @@ def list_pairs(ws, q):
 def list_opponents(ws, p, P):
     """Marchand / Prêtre partner (MV-5): the other seats from p's left."""
     for i in range(1, P):
-        ws[U(W_OPTS + i - 1)] = (p + i) % P
+        ws[U(W_OPTS + i - 1)] = seat_after(p, i, P)
     return P - 1
 
 
@@ -279,7 +288,7 @@ def list_guild_cards(ws, p, P):
     """Assassin / Rôdeur: (owner, guild, bouffon) over the opponents' guilds."""
     n = 0
     for i in range(1, P):
-        q = (p + i) % P
+        q = seat_after(p, i, P)
         ng = ws[U(W_PL + q * PLS + X_NG)]
         for g in range(ng):
             s = gslot(q, g)
@@ -374,7 +383,7 @@ def resolve_power(st, ws, fs, P, p, t):
     elif t == CHEVALIER:
         n = 0
         for i in range(1, P):
-            q = (p + i) % P
+            q = seat_after(p, i, P)
             for u in range(N_TYPES):
                 ws[U(W_OPTS + n)] = q * 16 + u
                 n += 1
@@ -390,7 +399,7 @@ def resolve_power(st, ws, fs, P, p, t):
                 ws[U(W_KNOWN + (obs * MAXP + q) * TS + u)] = 0
     elif t == ETOILE:
         for i in range(P):
-            if not draw_to_hand(st, ws, (p + i) % P):
+            if not draw_to_hand(st, ws, seat_after(p, i, P)):
                 return
     elif t == MAGICIEN:
         ws[G_LOOK_N] = 0
@@ -452,7 +461,7 @@ def resolve_power(st, ws, fs, P, p, t):
         mine = ws[U(W_PL + p * PLS + X_HANDN)]
         most = 0
         for i in range(1, P):
-            q = (p + i) % P
+            q = seat_after(p, i, P)
             if ws[U(W_PL + q * PLS + X_HANDN)] > most:
                 most = ws[U(W_PL + q * PLS + X_HANDN)]
         if most == 0 or mine > most or (mine == most and ws[U(W_RULES + R_PARAMS + P_MENDIANT_DRAWS_ON_TIE)] != 0):
@@ -460,7 +469,7 @@ def resolve_power(st, ws, fs, P, p, t):
             return
         n = 0
         for i in range(1, P):
-            q = (p + i) % P
+            q = seat_after(p, i, P)
             if ws[U(W_PL + q * PLS + X_HANDN)] == most:
                 ws[U(W_OPTS + n)] = q
                 n += 1
@@ -482,8 +491,8 @@ def resolve_power(st, ws, fs, P, p, t):
             give_one(st, ws, fs, P, 1 - p, p)
             draw_to_hand(st, ws, p)
         else:
-            give_one(st, ws, fs, P, (p + 1) % P, p)
-            give_one(st, ws, fs, P, (p + 2) % P, p)
+            give_one(st, ws, fs, P, seat_after(p, 1, P), p)
+            give_one(st, ws, fs, P, seat_after(p, 2, P), p)
     elif t == PRETRE:
         while ws[U(W_PL + p * PLS + X_HANDN)] < 1:
             if not draw_to_hand(st, ws, p):
@@ -545,7 +554,7 @@ def do_action(st, ws, fs, P, p, code):
         ws[U(s + 1)] = nt
         ws[U(s + 2)] = nb
         if x != BOUFFON:
-            ws[U(W_NGT + x)] += 1
+            ngt_add(ws, x, 1)
             guild_count(ws, p, x, nt)
         guild_count(ws, p, BOUFFON, nb)
         ws[U(W_PL + p * PLS + X_NG)] = g + 1
@@ -591,7 +600,7 @@ def do_action(st, ws, fs, P, p, code):
             hand_add(ws, p, gt, -nx)
             kn_public_out(ws, P, p, gt, nx)
             if ws[U(s)] < 0:
-                ws[U(W_NGT + gt)] += 1
+                ngt_add(ws, gt, 1)
             ws[U(s)] = gt
             ws[U(s + 1)] += nx
             guild_count(ws, p, gt, nx)
@@ -795,7 +804,7 @@ def check_invariants(ws, P):
 
 @njit(cache=True, _nrt=False)
 def check_guild_counts(ws, P):
-    """Debug: X_GC, W_TCNT and W_NGT recounted from the guilds (E_GUILD_COUNTS if they differ;
+    """Debug: X_GC, W_TCNT and W_NGT (and its bits G_NGT_MASK) recounted from the guilds (E_GUILD_COUNTS if they differ;
     checked first, so that a more specific guild error found later is the one reported)."""
     cnt = W_BEST           # scratch: [TS] cards per type, then [TS] guilds per type
     for t in range(2 * TS):
@@ -813,4 +822,6 @@ def check_guild_counts(ws, P):
             ws[G_ERROR] = E_GUILD_COUNTS
     for t in range(TS):
         if ws[U(cnt + t)] != ws[U(W_TCNT + t)] or ws[U(cnt + TS + t)] != ws[U(W_NGT + t)]:
+            ws[G_ERROR] = E_GUILD_COUNTS
+        if ((ws[G_NGT_MASK] >> t) & 1) != (ws[U(W_NGT + t)] > 0):
             ws[G_ERROR] = E_GUILD_COUNTS

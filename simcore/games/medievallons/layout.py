@@ -51,7 +51,8 @@ from simcore.games.medievallons.rules import N_PARAMS, N_TYPES
 # G_LIMIT         1  23                          play_turns stops when G_TURNS reaches it   MV-8
 # G_PREP_STAMP    1  24                          stamp of the bot values last prepared      MV-8
 # G_PREP_LEAD     1  25                          1 if those values include F_LEAD           MV-8
-# (unused)        6  26 … 31
+# G_NGT_MASK      1  26                          bit t set while W_NGT[t] > 0               MV-4, 5
+# (unused)        5  27 … 31
 # W_PL           20  p * PLS + X_HANDN | X_NG    hand size | guilds held |                  MV-3, 4
 #                    | X_GC                      cards in its guilds (kept up to date)      MV-7
 # W_HAND         80  p * TS + t                  cards of type t in p's hand                MV-2, 3
@@ -99,7 +100,7 @@ R_SIZE = R_NCARDS + 1
 # ---- workspace ws -------------------------------------------------------------------------------
 (G_PILE_N, G_DISC_N, G_END_RED, G_OVER, G_WINNER, G_TURNS, G_CUR, G_RESHUF, G_ERROR, G_TRACE_N,
  G_ROT, G_NOPT, G_PLAYED, G_LOOK_N, G_SELF_ROW, G_CTX_T, G_CTX_Q, G_CTX_G, G_CTX_PLAYED, G_KIND,
- G_PV_PLAYED, G_STOP, G_FORCED, G_LIMIT, G_PREP_STAMP, G_PREP_LEAD) = range(26)
+ G_PV_PLAYED, G_STOP, G_FORCED, G_LIMIT, G_PREP_STAMP, G_PREP_LEAD, G_NGT_MASK) = range(27)
 # Values that vary between calls are passed through these fields rather than as constant
 # arguments: Numba compiles one specialization per *literal* argument value (measured: `decide`
 # once per decision kind, the turn loop three times), which tripled compile time and code size.
@@ -108,6 +109,9 @@ X_HANDN, X_NG, X_GC = 0, 1, 2
 # Why X_GC, W_TCNT and W_NGT: public standings (public_score, MV-7 keys), the hidden-hand estimate
 # and the Sorcière's choices rescanned every guild of every player at every decision; the rules
 # keep these counts as guilds change instead (check_invariants verifies them in debug mode).
+# G_NGT_MASK, the types with a guild on the table as bits, kept beside W_NGT: the Sorcière's worth
+# (the best power it can copy) visits only those types instead of testing all 13 (a mispredicted
+# branch per type: the hottest loop of power_value's profile).
 W_PL = 32
 W_HAND = W_PL + MAXP * PLS        # [MAXP x TS] cards per type in hand
 W_GUILD = W_HAND + MAXP * TS      # [MAXP x MAXG x GF] guilds in founding order

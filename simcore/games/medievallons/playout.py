@@ -17,7 +17,9 @@ from __future__ import annotations
 from numba import njit
 from numpy import uint64 as U
 
-from simcore.games.medievallons.bots import option_score, prepare_values, public_score, strat_row
+from simcore.games.medievallons.bots import (
+    option_score, prepare_values, public_score, seat_after, strat_row,
+)
 from simcore.games.medievallons.kernel import compare_keys, list_actions, play_turns
 from simcore.games.medievallons.layout import (
     D_ACTION, E_NO_OPTION, F_MEAN, F_SCORE, F_SETV, F_STRAT, G_CUR, G_ERROR, G_FORCED, G_KIND,
@@ -39,13 +41,13 @@ def determinize(st2, sc, P, p):
     for i in range(sc[G_PILE_N]):
         sc[U(pool + sc[U(W_PILE + i)])] += 1
     for i in range(1, P):
-        q = (p + i) % P
+        q = seat_after(p, i, P)
         for t in range(N_TYPES):
             sc[U(pool + t)] += sc[U(W_HAND + q * TS + t)]
             sc[U(W_HAND + q * TS + t)] = 0
     free = W_BEST
     for i in range(1, P):          # seen cards first, as far as the pool still has them
-        q = (p + i) % P
+        q = seat_after(p, i, P)
         room = sc[U(W_PL + q * PLS + X_HANDN)]
         for t in range(N_TYPES):
             k = sc[U(W_KNOWN + (p * MAXP + q) * TS + t)]
@@ -64,7 +66,7 @@ def determinize(st2, sc, P, p):
             n += 1
     shuffle_range(st2, sc, W_PILE, n)
     for i in range(1, P):
-        q = (p + i) % P
+        q = seat_after(p, i, P)
         for _ in range(sc[U(free + TS + q)]):
             n -= 1
             sc[U(W_HAND + q * TS + sc[U(W_PILE + n)])] += 1

@@ -235,7 +235,6 @@ def load_block(ws, scratch, rk, strat, P):
     """A block's workspaces: the rules and strategy rows copied in (views), the reset copy made."""
     for i in range(R_SIZE):
         ws[W_RK + i] = rk[i]
-        scratch[W_RK + i] = rk[i]
     wf = ws.view(np.float64)
     sf = scratch.view(np.float64)
     for r in range(P):
@@ -246,6 +245,8 @@ def load_block(ws, scratch, rk, strat, P):
         wf[W_STRAT + r * N_STRAT_COLS + S_ORDER_STEP] = strat[r, S_ORDER] / P
         sf[W_STRAT + r * N_STRAT_COLS + S_ORDER_STEP] = strat[r, S_ORDER] / P
     prepare_reset(ws)
+    for i in range(R_SIZE):     # the tables prepare_reset derives into the rules copy (R_PLOTDOMS:
+        scratch[W_RK + i] = ws[W_RK + i]    # the playouts' Palais reads it too)
 
 
 @njit(cache=True, inline="always", _nrt=False)

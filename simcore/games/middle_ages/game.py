@@ -6,7 +6,8 @@ play function for either engine: the Numba kernel (default) or the pure-Python r
 (``engine="reference"``, slow, random bots only, for small runs and cross-checks), through the
 shared skeleton :func:`simcore.adapter.player_run` (arrays named as the spec's columns and groups).
 
-May import numpy, pyarrow, :mod:`simcore.contract`, :mod:`simcore.adapter`, :mod:`simcore.errors`
+May import numpy, pyarrow, :mod:`simcore.contract`, :mod:`simcore.adapter`, :mod:`simcore.errors`,
+:mod:`simcore.accumulate` (its jitted sums)
 and this game's modules (never :mod:`strategies`: the runner resolves the bots and passes their rows).
 """
 
@@ -92,17 +93,19 @@ class EventSummary:
         self.win = np.zeros(shape)
 
     def add(self, chunk: ChunkResult) -> None:
+        """One pass per event slot over the player rows (:func:`simcore.accumulate.value_seat_sums`;
+        four weighted ``bincount``s per slot before: 0.22 s per 1e6 games), the same sums."""
+        from simcore.accumulate import value_seat_sums
+
         P, E = self.P, self.E
-        seat = np.asarray(chunk.players["seat"], np.int64)
-        win = np.asarray(chunk.players["win_share"], np.float64)
+        seat, win = chunk.players["seat"], chunk.players["win_share"]
         for k in range(N_EVENTS):
-            ev = np.repeat(np.asarray(chunk.games[f"event_{k + 1}"], np.int64), P)
-            key = ev * P + seat
-            g = np.asarray(chunk.players[GAIN_COLS[k]], np.float64)
-            self.n[k] += np.bincount(key, minlength=E * P).reshape(E, P)
-            self.gain[k] += np.bincount(key, weights=g, minlength=E * P).reshape(E, P)
-            self.gain_sq[k] += np.bincount(key, weights=g * g, minlength=E * P).reshape(E, P)
-            self.win[k] += np.bincount(key, weights=win, minlength=E * P).reshape(E, P)
+            n, gain, gain_sq, share = value_seat_sums(chunk.games[f"event_{k + 1}"], seat,
+                                                      chunk.players[GAIN_COLS[k]], win, P, E)
+            self.n[k] += n
+            self.gain[k] += gain
+            self.gain_sq[k] += gain_sq
+            self.win[k] += share
 
     def table(self) -> pa.Table:
         k, e, s = np.nonzero(self.n)

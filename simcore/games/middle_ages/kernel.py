@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numpy import uint64 as U
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcore.games.middle_ages.bots import decide, record_decision, strat_row, views
 from simcore.games.middle_ages.layout import (
@@ -38,7 +39,7 @@ from simcore.games.middle_ages.layout import (
     G_DISCARD_LEN, G_ERROR, G_EXTRA_SUPPLY, G_INDEX, G_LEDGER, G_NOPT, G_NORDER, G_ORANGE_LEFT,
     G_PHASE, G_PILE_LEN, G_PILE_POS, G_RESHUFFLES, G_TURN, MAXP, N_STRAT_COLS, PLS, R_COUNTED,
     R_ELOSE, R_ELOSES, R_EPC, R_EPD, R_EPG, R_EPP, R_EPT, R_EREST, R_FEED0, R_IBASE, R_ICOUNT,
-    R_BLUE, R_NBLUE, R_NEVENTS, R_NORANGE, R_NTILES, R_NTYPES, R_ORANGE, R_PARAMS, R_PLOTSUP,
+    R_BLUE, R_NBLUE, R_NEVENTS, R_NORANGE, R_NTILES, R_NTYPES, R_ORANGE, R_PARAMS, R_PLOTDOMS, R_PLOTSUP,
     R_TCHEST, R_TIE, R_TNUM, R_TPEAS,
     R_TSTACK, R_TTYPE, S_KIND, SIG_ADVANCE, STACK, STRAT_ROLLOUT, W_BOARD, W_CB, W_CNT, W_COUNT,
     W_CT, W_DEAL, W_DISCARD, W_EG, W_EVORD, W_EXTRA, W_FEED, W_FIEF, W_FN, W_GRAVE, W_INIT, W_LORD,
@@ -218,28 +219,40 @@ def deal_row(ws, P, r):
     """Draw players + 1 tiles into row r, stable-sorted by back number (MA-3).
 
     Each tile goes straight to its place: the tiles with a smaller number, and those drawn earlier
-    with the same number, go left of it (the stable order an insertion sort gives). Counted
-    without a branch: an insertion sort's comparisons depend on the deal and were mispredicted
-    (measured: the sort was ~9% of a random game's samples under perf). If the tiles run out
-    (MA-7), the tiles drawn so far are placed the same way."""
+    with the same number, go left of it (the stable order an insertion sort gives), i.e. those
+    with a smaller key ``number * COLS + draw index`` (one comparison per pair; the draw index is
+    below COLS). Counted without a branch: an insertion sort's comparisons depend on the deal and
+    were mispredicted (measured: the sort was ~9% of a random game's samples under perf). When
+    the pile holds the whole row (every deal but the one that empties it) the tiles are read
+    straight from it; otherwise one by one (:func:`draw_tile`, MA-7). If the tiles run out, the
+    tiles drawn so far are placed the same way."""
     st, rk, _ = views(ws)
     row = W_BOARD + r * COLS
+    width = P + 1
+    pos = ws[U(G_PILE_POS)]
     n = 0
-    for c in range(P + 1):
-        tile = draw_tile(st, ws, P)
-        if tile < 0:
-            ws[U(G_ERROR)] = E_TILES_RAN_OUT
-            break
-        ws[U(W_DEAL + n)] = tile
-        ws[U(W_DEAL + COLS + n)] = rk[U(R_TNUM + tile)]
-        n += 1
+    if pos + width <= ws[U(G_PILE_LEN)]:
+        for c in range(width):
+            tile = ws[U(W_PILE + pos + c)]
+            ws[U(W_DEAL + c)] = tile
+            ws[U(W_DEAL + COLS + c)] = rk[U(R_TNUM + tile)] * COLS + c
+        ws[U(G_PILE_POS)] = pos + width
+        n = width
+    else:
+        for c in range(width):
+            tile = draw_tile(st, ws, P)
+            if tile < 0:
+                ws[U(G_ERROR)] = E_TILES_RAN_OUT
+                break
+            ws[U(W_DEAL + n)] = tile
+            ws[U(W_DEAL + COLS + n)] = rk[U(R_TNUM + tile)] * COLS + n
+            n += 1
     for i in range(n):
-        num = ws[U(W_DEAL + COLS + i)]
-        pos = 0
+        key = ws[U(W_DEAL + COLS + i)]
+        at = 0
         for j in range(n):
-            other = ws[U(W_DEAL + COLS + j)]
-            pos += (other < num) | ((other == num) & (j < i))
-        ws[U(row + pos)] = ws[U(W_DEAL + i)]
+            at += ws[U(W_DEAL + COLS + j)] < key
+        ws[U(row + at)] = ws[U(W_DEAL + i)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -300,13 +313,23 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d, full=True):
                 ws[U(G_EXTRA_SUPPLY)] -= 1
                 feed_extra(ws, rk, p, dom)
     elif t == PALAIS:
-        n = 0
-        # the 64 pairs without a branch (at most 64 options: W_OPTS holds MAX_OPTIONS)
+        # the legal pairs as the bits tok * 8 + dom of one word: for each token type still in
+        # the supply, p's Domains with no Plot token whose Income table does not count it
+        # (R_PLOTDOMS); then listed in increasing bit order, i.e. T outer, D inner (at most 64
+        # options: W_OPTS holds MAX_OPTIONS). (Before: a branch-free loop over the 64 pairs,
+        # ~10 instructions each, on every Palais placed.)
+        free = 0
+        for dom in range(N_TYPES):
+            free |= (1 if ws[U(W_PLOT + p * 8 + dom)] < 0 else 0) << dom
+        legal = 0
         for tok in range(N_TYPES):
             left = ws[U(W_PLOTSUP + tok)] > 0
-            for dom in range(N_TYPES):
-                ws[U(W_OPTS + n)] = tok * 8 + dom
-                n += left & (ws[U(W_PLOT + p * 8 + dom)] < 0) & (rk[U(R_ICOUNT + dom * 8 + tok)] == 0)
+            legal |= ((free & rk[U(R_PLOTDOMS + tok)]) if left else 0) << (tok * 8)
+        n = 0
+        while legal != 0:
+            ws[U(W_OPTS + n)] = trailing_zeros(legal)
+            n += 1
+            legal &= legal - 1
         if n > 0:
             pair = ws[U(W_OPTS + decide(st, ws, rk, strat, D_PLOT, p, n, P, full))]
             tok = pair >> 3
@@ -381,6 +404,14 @@ def prepare_reset(ws):
             no += 1
     rk[U(R_NBLUE)] = nb
     rk[U(R_NORANGE)] = no
+    # MA-5 Palais: for each Plot token type, the Domains whose Income table does not count it
+    # (bit d), so that a Palais lists its legal pairs from bit masks (apply_effect)
+    for tok in range(N_TYPES):
+        doms = 0
+        for dom in range(N_TYPES):
+            if rk[U(R_ICOUNT + dom * 8 + tok)] == 0:
+                doms |= 1 << dom
+        rk[U(R_PLOTDOMS + tok)] = doms
     ws[U(G_EXTRA_SUPPLY)] = rk[U(R_PARAMS + P_EXTRA_TOKENS)]
     for p in range(MAXP):
         me = W_PL + p * PLS

@@ -62,15 +62,15 @@ game; the rest is scratch, or written once per block of games::
     W_TRACE      1808  2 x MAX_TRACE (n_options, choice) per decision (replay)   MA-11
     W_COUNT      2832  MAXT          debug invariants: copies of each tile       MA-12 debug
       W_BEST     2832  MAX_OPTIONS   decisions, over W_COUNT: tied options       MA-11
-      W_DEAL     2832  2 x COLS      dealing a row (no decision): tiles, numbers MA-3, MA-4.4
+      W_DEAL     2832  2 x COLS      dealing a row (no decision): tiles, keys    MA-3, MA-4.4
       W_TVAL     2896  8             ... type_values of one player               MA-11
       W_TSCORE   2904  8 (f8)        ... tile-independent score of each type     MA-11
       W_TOPP     2912  8             ... best opponent's value of each type      MA-11 denial
       W_SC       2920  MAX_OPTIONS   ... (f8) each option's score                MA-11
     W_RK         2992  R_SIZE        copy of the rules vector rk (per block)     MA-2 … MA-10
-    W_STRAT      4944  P x N_STRAT_COLS  (f8) strategy rows (per block)         MA-11
-    W_INIT       5104  W_RESET_END   the state every game starts from            MA-3
-    WS_SIZE      5704  -             (end)
+    W_STRAT      4952  P x N_STRAT_COLS  (f8) strategy rows (per block)         MA-11
+    W_INIT       5112  W_RESET_END   the state every game starts from            MA-3
+    WS_SIZE      5712  -             (end)
 
 The rules vector ``rk`` (int64[R_SIZE], written by
 :func:`simcore.games.middle_ages.driver.pack_rules`) holds at R_* the tile table (type, back
@@ -78,7 +78,7 @@ number, stack, peasants, chests per tile), the Income table (MA-6), the Plot tok
 tie-break order (MA-5, MA-9), the event deck (MA-8) and a few tables derived from them (R_FEED0,
 R_TOWN, R_COUNTED, R_ELOSES; and the blue and orange stacks in id order, R_BLUE and R_ORANGE, which
 each game copies and shuffles (MA-3), written by the kernel from R_TSTACK once per block into the
-workspace's copy of the rules): see the comments at each slot. A strategy row (float64[N_STRAT_COLS],
+workspace's copy of the rules, as is R_PLOTDOMS from R_ICOUNT): see the comments at each slot. A strategy row (float64[N_STRAT_COLS],
 one per seat) holds the kind at S_KIND, the MA-11 feature weights, a per-type bias and the
 rollout's playouts.
 """
@@ -142,7 +142,9 @@ R_COUNTED = R_TOWN + MAXT         # 1 if Domain d's Income counts type t, at t *
 R_ELOSES = R_COUNTED + 64         # 1 if event card e makes players lose tiles [MAXE]
 R_BLUE = R_ELOSES + MAXE          # the blue stack's tile ids in increasing order (prepare_reset) [MAXT]
 R_ORANGE = R_BLUE + MAXT          # the orange stack's, likewise [MAXT]
-R_SIZE = R_ORANGE + MAXT
+R_PLOTDOMS = R_ORANGE + MAXT      # per Plot token type t: bit d set if Domain d's Income table does
+#                                   not count t (MA-5 Palais; written by kernel.prepare_reset) [8]
+R_SIZE = R_PLOTDOMS + 8
 
 # ---- workspace ws (see the MAP in the module docstring) ------------------------------------------
 G_PILE_POS, G_PILE_LEN, G_ORANGE_LEFT, G_DISCARD_LEN, G_RESHUFFLES, G_EXTRA_SUPPLY, G_LEDGER, \
@@ -187,7 +189,7 @@ W_TSCORE = W_TVAL + 8            # ... the tile-independent score of each type (
 W_TOPP = W_TSCORE + 8            # ... the best opponent's value of each type (denial) [8]
 W_SC = W_TOPP + 8                # ... each option's score (float64) [MAX_OPTIONS]
 W_DEAL = W_BEST          # dealing a row (never during a decision): the tiles drawn [COLS], then
-#                          their back numbers [COLS] (kernel.deal_row)
+#                          their sort keys, back number * COLS + draw index [COLS] (kernel.deal_row)
 assert W_SC + MAX_OPTIONS <= W_RK and W_COUNT + MAXT <= W_RK
 
 # ---- decision kinds (MA-11) ----------------------------------------------------------------------
