@@ -103,14 +103,14 @@ def warm_game(name: str, part: str = "all") -> None:
 # NUMBA_CACHE_DIR, load average ~6 on 2 cores: `python tests/warm_kernels.py GAME[:PART]`).
 # A job not listed (a new game) goes first. Two parts of one game run one after the other in this
 # order (the search part's 54 s alone were 45 s after the plain part: shared callees).
-ORDER = (("medievallons", "plain"),       # 45.7 (load 5-15; the whole game at main: 111.3)
-         ("middle-ages", "search"),       # 54.0
-         ("seigneurial", "plain"),        # 45.9
-         ("middle-ages", "plain"),        # 32.7
-         ("seigneurial", "search"),       # 21.6 after the plain part
-         ("medievallons", "search"),      # 21.5 after the plain part (load 5-15)
-         ("fief-combat", "all"),          # 4
-         ("pig", "all"))                  # 3
+ORDER = (("middle-ages", "search"),       # 64.3 (load 2-8, `-j 2` in a fresh NUMBA_CACHE_DIR)
+         ("medievallons", "plain"),       # 48.6 (the whole game at main: 108.3)
+         ("seigneurial", "plain"),        # 46.2
+         ("middle-ages", "plain"),        # 18.8 after the search part (32.7 alone)
+         ("seigneurial", "search"),       # 18.1 after the plain part
+         ("medievallons", "search"),      # 18.6 after the plain part
+         ("fief-combat", "all"),          # 4.2
+         ("pig", "all"))                  # 3.4
 
 
 def warm_one(job: tuple[str, str]) -> str:
