@@ -26,19 +26,6 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 R = 16
-BOTS = """
-[end16]
-kind = "search"
-playouts = 16
-policy = "balanced"
-horizon = 0
-
-[h4x16]
-kind = "search"
-playouts = 16
-policy = "balanced"
-horizon = 4
-"""
 
 
 def matrices(bot_file: str, bot: str, depth: int) -> list[np.ndarray]:
@@ -125,6 +112,9 @@ def main() -> None:
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         bot_file = str(Path(tmp) / "bots.toml")
+        sys.path.insert(0, str(ROOT / "tests" / "medievallons"))
+        from test_mv_search_pruning import BOTS   # the test's two search bots (end16, h4x16)
+
         Path(bot_file).write_text(BOTS)
         for bot, depth in (("end16", 0), ("h4x16", 4)):
             mats = matrices(bot_file, bot, depth)
