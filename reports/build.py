@@ -4,9 +4,9 @@
 are pooled, each further configuration is compared with the first, the baseline), builds the
 sections (:mod:`reports.sections`, with the game's report hook) and writes into ``out``:
 ``report.html`` (:mod:`reports.html`, figures embedded as base64 PNG, readable offline),
-``figures/<name>.png`` (and ``.svg`` with ``svg=True``), with ``pdf=True`` ``report.pdf`` (:mod:`reports.pdf`: the same
-sections, figures, captions and tables on A4 pages), and the
-files the game's hook keeps (for Médiévallons, the played questions as ``questions/*.csv``). Played
+``figures/<name>.png`` (and ``.svg`` with ``svg=True``; drawn on two cores when it may:
+:mod:`reports.figures.draw`), with ``pdf=True`` ``report.pdf`` (:mod:`reports.pdf`: the same
+sections, figures, captions and tables on A4 pages), and the files the game's hook keeps (for Médiévallons, the played questions as ``questions/*.csv``). Played
 questions are read from a questions directory (``questions=``, :mod:`reports.questions`) that must
 belong to the baseline run; the report itself never plays a game. Output goes to a temporary
 directory renamed into place when complete; a non-empty ``out`` is refused unless ``force``.
@@ -29,7 +29,7 @@ import polars as pl
 
 from analysis import analyse, group_runs, open_runs
 from analysis.compare import compare_tables
-from reports.figures.common import render
+from reports.figures.draw import draw_all
 from reports.games import hook_for
 from reports.html import NOTES, meta_table, page
 from reports.pdf import write_pdf
@@ -131,16 +131,18 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     tmp = temporary_dir(target)
     (tmp / "figures").mkdir()
     try:
-        png = {}
-        for name, fig in figs.items():
-            say(f"Writing figure {name}", done, total)
-            png[name] = render(fig, "png")
-            (tmp / "figures" / f"{name}.png").write_bytes(png[name])
-            if svg:
-                # Freeze the constrained layout computed for the PNG: the SVG skips the solver.
-                fig.set_layout_engine("none")
-                (tmp / "figures" / f"{name}.svg").write_bytes(render(fig, "svg"))
-            done += 1
+        shown: list[str] = []
+
+        def started(name: str) -> None:      # figures drawn here; a second process draws others
+            say(f"Writing figure {name}", done + len(shown), total)
+            shown.append(name)
+
+        drawn = draw_all(figs, svg=svg, started=started)
+        png = {name: formats["png"] for name, formats in drawn.items()}
+        for name, formats in drawn.items():
+            for fmt, content in formats.items():
+                (tmp / "figures" / f"{name}.{fmt}").write_bytes(content)
+        done += len(figs)
         for rel, content in files.items():
             path = tmp / rel
             path.parent.mkdir(parents=True, exist_ok=True)

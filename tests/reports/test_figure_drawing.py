@@ -1,0 +1,77 @@
+"""reports.figures.draw: figures drawn on two processes give the bytes one process gives, and a
+figure the second process does not deliver is drawn by the first."""
+
+from __future__ import annotations
+
+import os
+
+import matplotlib
+import numpy as np
+import pytest
+
+from reports.figures import draw as D
+from reports.figures.common import new_figure, styled
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="two drawing processes need fork")
+
+
+@styled
+def _figure(k: int):
+    fig = new_figure(4, 3)
+    ax = fig.subplots()
+    x = np.arange(5 + k)
+    ax.bar(x, (x * (k + 1)) % 7, label=f"figure {k}")
+    ax.set_title(f"Figure {k}: a title long enough to need the layout")
+    ax.set_xlabel("Seat")
+    ax.legend()
+    return fig
+
+
+def _figs(n: int) -> dict:
+    return {f"f{k}": _figure(k) for k in range(n)}
+
+
+def test_two_processes_draw_the_bytes_one_process_draws():
+    said: list[str] = []
+    with matplotlib.rc_context({"svg.hashsalt": "same clip-path ids"}):
+        one = D.draw_all(_figs(4), svg=True, processes=1)
+        two = D.draw_all(_figs(4), svg=True, processes=2, started=said.append)
+    assert list(two) == list(one) == ["f0", "f1", "f2", "f3"]
+    for name in one:
+        assert set(two[name]) == {"png", "svg"}
+        assert two[name]["png"] == one[name]["png"], name
+        assert two[name]["png"][:8] == b"\x89PNG\r\n\x1a\n"
+        # The SVG names its own creation date: compare it without that line.
+        strip = lambda b: b"\n".join(x for x in b.split(b"\n") if b"<dc:date>" not in x)  # noqa: E731
+        assert strip(two[name]["svg"]) == strip(one[name]["svg"]), name
+    assert set(said) <= set(one)        # this process announces the figures it draws
+
+
+def test_a_figure_the_second_process_does_not_deliver_is_drawn_here(monkeypatch):
+    parent = os.getpid()
+    real = D.draw_one
+
+    def dies_in_the_child(fig, svg=False):
+        if os.getpid() != parent:
+            os._exit(3)                 # killed mid-way, nothing sent
+        return real(fig, svg)
+
+    monkeypatch.setattr(D, "draw_one", dies_in_the_child)
+    figs = _figs(3)
+    got = D.draw_all(figs, processes=2)
+    assert list(got) == list(figs)
+    want = D.draw_all(_figs(3), processes=1)
+    assert all(got[n]["png"] == want[n]["png"] for n in figs)
+
+
+def test_one_process_when_one_figure_one_core_or_asked(monkeypatch):
+    assert D.drawing_processes(1, 2) == 1
+    assert D.drawing_processes(7, 1) == 1
+    assert D.drawing_processes(7, 2) == 2
+    monkeypatch.setenv("BALANCE_DRAW_PROCESSES", "1")
+    assert D.drawing_processes(7) == 1
+    monkeypatch.setenv("BALANCE_DRAW_PROCESSES", "2")
+    assert D.drawing_processes(7) == 2
+    monkeypatch.delenv("BALANCE_DRAW_PROCESSES")
+    monkeypatch.setattr(D, "cores", lambda: 1)
+    assert D.drawing_processes(7) == 1
