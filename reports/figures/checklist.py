@@ -1,6 +1,7 @@
 """The figure checklist (docs/reports.md), measured on a drawn figure: what a designer would stumble on.
 
-:func:`problems` draws a figure the way the report saves it and returns one sentence per breach:
+:func:`problems` lays a figure out the way the report saves it (its dpi and rc settings, no pixels
+drawn) and returns one sentence per breach:
 
 1. **No clipped text**: every visible text (titles, labels, tick labels, legends, annotations) lies
    inside the figure, measured from the rendered artists' extents against the figure's box.
@@ -15,7 +16,7 @@
 Figures mark their axes with :func:`share_axis`, :func:`integer_axis` and :func:`zoomed_axis` (an
 attribute on the matplotlib Axes); the checks read those marks and the drawn extents.
 
-May import matplotlib and numpy.
+May import matplotlib, numpy and (inside :func:`clipped_texts`) :mod:`reports.figures.common`.
 """
 
 from __future__ import annotations
@@ -77,27 +78,38 @@ def _texts(fig: Figure) -> list[Text]:
     return list({id(t): t for t in out}.values())
 
 
-def clipped_texts(fig: Figure) -> list[str]:
-    """The texts whose drawn extent leaves the figure (rendered with the figure's own layout)."""
-    canvas = fig.canvas
-    if canvas is None or not hasattr(canvas, "get_renderer"):
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
+def clipped_texts(fig: Figure, dpi: float | None = None) -> list[str]:
+    """The texts whose drawn extent leaves the figure: laid out and measured as the report saves it
+    (:func:`reports.figures.common.render`: its dpi, its rc settings, the figure's own layout), with
+    an Agg renderer whose drawing is switched off (no pixels: the extents are what is checked)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
 
+    from reports.figures.common import DPI, RC
+
+    import matplotlib
+
+    if not isinstance(fig.canvas, FigureCanvasAgg):
         FigureCanvasAgg(fig)
-    fig.canvas.draw()
-    renderer = fig.canvas.get_renderer()
-    W, H = fig.bbox.width, fig.bbox.height
-    out = []
-    for t in _texts(fig):
-        try:
-            bb = t.get_window_extent(renderer)
-        except (RuntimeError, ValueError):
-            continue
-        if not np.isfinite([bb.x0, bb.x1, bb.y0, bb.y1]).all() or bb.width == 0:
-            continue
-        if bb.x0 < -_TOL_PX or bb.y0 < -_TOL_PX or bb.x1 > W + _TOL_PX or bb.y1 > H + _TOL_PX:
-            out.append(f"text {t.get_text()[:40]!r} is cut off (drawn at x {bb.x0:.0f}–{bb.x1:.0f}, "
-                       f"y {bb.y0:.0f}–{bb.y1:.0f} in a {W:.0f}×{H:.0f} px figure)")
+    old = fig.dpi
+    fig.dpi = DPI if dpi is None else dpi
+    try:
+        with matplotlib.rc_context(RC):
+            fig.draw_without_rendering()
+        renderer = fig.canvas.get_renderer()
+        W, H = fig.bbox.width, fig.bbox.height
+        out = []
+        for t in _texts(fig):
+            try:
+                bb = t.get_window_extent(renderer)
+            except (RuntimeError, ValueError):
+                continue
+            if not np.isfinite([bb.x0, bb.x1, bb.y0, bb.y1]).all() or bb.width == 0:
+                continue
+            if bb.x0 < -_TOL_PX or bb.y0 < -_TOL_PX or bb.x1 > W + _TOL_PX or bb.y1 > H + _TOL_PX:
+                out.append(f"text {t.get_text()[:40]!r} is cut off (drawn at x {bb.x0:.0f}–{bb.x1:.0f}, "
+                           f"y {bb.y0:.0f}–{bb.y1:.0f} in a {W:.0f}×{H:.0f} px figure)")
+    finally:
+        fig.dpi = old
     return out
 
 
@@ -116,9 +128,10 @@ def _units_in(label: str) -> set[str]:
     return found
 
 
-def problems(fig: Figure) -> list[str]:
-    """Every breach of the checklist in ``fig`` (see the module docstring), one sentence each."""
-    out = clipped_texts(fig)
+def problems(fig: Figure, dpi: float | None = None) -> list[str]:
+    """Every breach of the checklist in ``fig`` (see the module docstring), one sentence each;
+    laid out at ``dpi`` (the report's PNG dpi by default)."""
+    out = clipped_texts(fig, dpi)
     for i, ax in enumerate(fig.axes):
         if not ax.get_visible():
             continue

@@ -28,6 +28,7 @@ from matplotlib.figure import Figure  # noqa: E402
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour deficiency.
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
 BASE, VARIANT, FAIR = OKABE_ITO[0], OKABE_ITO[1], "#555555"
+DPI = 130                   # the PNGs' dots per inch (reports.pdf takes them at this size)
 WIDE_INTERVAL = 0.20        # a before/after share whose interval is wider than 20 pp is left out of the chart
 
 RC = {
@@ -74,7 +75,7 @@ def percent_axis(ax, axis: str = "y") -> None:
     target.set_major_formatter(PercentFormatter(1.0))
 
 
-def render(fig: Figure, fmt: str, dpi: int = 130) -> bytes:
+def render(fig: Figure, fmt: str, dpi: int = DPI) -> bytes:
     """The figure as PNG / SVG / PDF bytes. A PNG is 8-bit RGB when the figure is opaque (every
     report figure is: drawn on a white face), so that the PDF (:mod:`reports.pdfdoc`) takes its
     compressed rows as they are; RGBA otherwise."""
