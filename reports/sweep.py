@@ -37,7 +37,7 @@ from analysis.load import smallest_difference
 from analysis.sweep.metrics import sensitivity
 from analysis.sweep.store import read_json
 from reports.figures import sweep as FS
-from reports.figures.common import render
+from reports.figures.draw import draw_all
 from reports.html import _CSS, _html_table
 from reports.pdf import write_pdf
 from reports.rules_diff import flatten, value_text
@@ -139,13 +139,13 @@ def _publish(out: Path, force: bool, title: str, meta: pl.DataFrame, secs: list[
              svg: bool = False) -> Path:
     """Write the page (the ``lead`` sentences first, in bold: what the reader came for), its
     figures and, with ``pdf``, report.pdf, atomically."""
-    png = {name: render(fig, "png") for name, fig in figs.items()}
+    drawn = draw_all(figs, svg=svg)              # on two cores when it may (reports.figures.draw)
+    png = {name: formats["png"] for name, formats in drawn.items()}
     with atomic_dir(out, force) as tmp:
         (tmp / "figures").mkdir()
-        for name, fig in figs.items():
-            (tmp / "figures" / f"{name}.png").write_bytes(png[name])
-            if svg:
-                (tmp / "figures" / f"{name}.svg").write_bytes(render(fig, "svg"))
+        for name, formats in drawn.items():
+            for fmt, content in formats.items():
+                (tmp / "figures" / f"{name}.{fmt}").write_bytes(content)
         (tmp / "report.html").write_text(_page(title, meta, secs, png, figs.captions, list(notes),
                                                list(lead)), encoding="utf-8")
         if pdf:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -249,6 +250,8 @@ def test_runs_of_different_player_counts_are_refused_or_side_by_side(runs, capsy
                  "--svg"]) == 0
     pngs = {p.stem for p in (out / "figures").glob("*.png")}
     assert pngs and {p.stem for p in (out / "figures").glob("*.svg")} == pngs      # --svg: every figure
+    for name in pngs:
+        assert ET.parse(out / "figures" / f"{name}.svg").getroot().tag.endswith("svg"), name
     raw = (out / "report.html").read_text(encoding="utf-8")
     assert "<section id='side_by_side'>" in raw and "<section id='comparison'>" not in raw
     rows = re.findall(r"<tr><td>(ma3?)</td><td[^>]*>(\d)</td>", section_html(out / "report.html", "side_by_side"))
