@@ -2,15 +2,17 @@
 
 Builds a run directory with exactly the Middle-Ages schema written by the simulator (players.parquet,
 games.parquet, run.json; see simcore/rundir.py and shared/rules/middle_ages.md MA-12) from vectorised
-numpy draws, then builds the full report (HTML + PNG + SVG) three times in fresh subprocesses and
-prints the median wall time, the median CPU time (user + system) and the peak resident memory.
+numpy draws, then builds the report (HTML + PNG, ``--pdf``, ``--svg``) ``--repeat`` times (3) in
+fresh subprocesses and prints the median wall time, the median CPU time (user + system, the drawing child's included:
+:mod:`reports.figures.draw`) and the peak resident memory (``--steps``: each step's CPU and wall
+time, from the report's progress callback).
 The data are not played games: scores, events and tiles are drawn so that every report section has
 something to show (a seat advantage, events with unequal effects, tiles that matter, two
 strategies). ``--run DIR`` times the report of a run directory written by ``simulate`` instead
 (issue #27's target: a 1e6-game run with ``--pdf`` under 3 s of CPU and 500 MB).
 
     .venv/bin/python benchmarks/bench_report.py [--games 1e6] [--players 4] [--keep DIR] [--pdf] [--svg]
-    .venv/bin/python benchmarks/bench_report.py --run RUN --pdf [--repeat 5]
+    .venv/bin/python benchmarks/bench_report.py --run RUN --pdf [--repeat 5] [--steps] [--draw-processes 1]
 
 May import numpy, pyarrow, the standard library and (in the timed subprocess) :mod:`reports`.
 """
@@ -129,10 +131,33 @@ def write_synthetic_run(out: Path, games: int, players: int = 4, seed: int = 1,
 _CHILD = """
 import resource, sys, time
 t = time.perf_counter()
+c0 = time.process_time()
 from reports.build import build_report
-build_report([sys.argv[1]], sys.argv[2], force=True, pdf=sys.argv[3] == "1", svg=sys.argv[4] == "1")
+steps, last = [("importing the reports", time.process_time() - c0, time.perf_counter() - t)], [None, 0.0, 0.0]
+def children():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+def say(text, done=None, total=None):   # CPU (this process + the drawing child) and wall per step
+    now, wall = time.process_time() + children(), time.perf_counter()
+    if last[0] is not None:
+        steps.append((last[0], now - last[1], wall - last[2]))
+    else:
+        steps.append(("checking the run", now - c0 - steps[0][1], wall - t - steps[0][2]))
+    last[:] = [text, now, wall]
+build_report([sys.argv[1]], sys.argv[2], force=True, pdf=sys.argv[3] == "1", svg=sys.argv[4] == "1",
+             progress=say)
+say("")
 r = resource.getrusage(resource.RUSAGE_SELF)
-print(time.perf_counter() - t, r.ru_utime + r.ru_stime, r.ru_maxrss)
+if sys.argv[5] == "1":
+    from pathlib import Path
+    drawing = [x for x in steps if x[0].startswith("Writing figure")]
+    n = len(list((Path(sys.argv[2]) / "figures").glob("*.png")))
+    steps = [x for x in steps if x not in drawing]
+    steps.insert(-3, (f"drawing the {n} figures ({len(drawing)} of them in this process)",
+                      sum(x[1] for x in drawing), sum(x[2] for x in drawing)))
+    for name, cpu, wall in steps:
+        print(f"    {cpu:6.3f} s CPU {wall:6.3f} s wall  {name}", file=sys.stderr)
+print(time.perf_counter() - t, r.ru_utime + r.ru_stime + children(), r.ru_maxrss)
 """
 
 
@@ -145,6 +170,10 @@ def main() -> None:
     ap.add_argument("--pdf", action="store_true")
     ap.add_argument("--svg", action="store_true", help="write the figures as SVG too (balance report --svg)")
     ap.add_argument("--run", type=Path, default=None, help="report this run directory instead of a synthetic one")
+    ap.add_argument("--steps", action="store_true",
+                    help="print each step's CPU (with the drawing child's) and wall time, per run")
+    ap.add_argument("--draw-processes", type=int, default=None, metavar="N",
+                    help="BALANCE_DRAW_PROCESSES for the report (1: draw every figure in one process)")
     args = ap.parse_args()
     work = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench_report_"))
     run = args.run if args.run else work / "run"
@@ -156,11 +185,17 @@ def main() -> None:
                   f"in {time.perf_counter() - t:.1f} s")
         times, cpus, peaks = [], [], []
         for i in range(args.repeat):
+            env = dict(os.environ)
+            if args.draw_processes is not None:
+                env["BALANCE_DRAW_PROCESSES"] = str(args.draw_processes)
             res = subprocess.run([sys.executable, "-c", _CHILD, str(run), str(work / "report"),
-                                  "1" if args.pdf else "0", "1" if args.svg else "0"],
-                                 cwd=ROOT, capture_output=True, text=True)
+                                  "1" if args.pdf else "0", "1" if args.svg else "0",
+                                  "1" if args.steps else "0"],
+                                 cwd=ROOT, capture_output=True, text=True, env=env)
             if res.returncode != 0:
                 sys.exit(res.stderr)
+            if args.steps:
+                print(res.stderr.rstrip())
             wall, cpu, rss_kb = res.stdout.split()[-3:]
             times.append(float(wall))
             cpus.append(float(cpu))
