@@ -11,8 +11,10 @@ holding each figure's number, costliest first), and the child sends its bytes ba
 pipe. The forked child inherits the built figures as they are (nothing is pickled but the bytes);
 it draws with matplotlib and Pillow only and leaves with ``os._exit``. The bytes do not depend on
 which process drew a figure; a figure the child did not deliver (it failed, or was killed) is drawn
-by the parent, so the report is the same in every case. ``processes=1`` (or the environment
-variable ``BALANCE_DRAW_PROCESSES=1``) draws everything in this process.
+by the parent, so the report is the same in every case; should the parent fail or be interrupted
+(Ctrl-C), it ends the child before passing the error on (no process is left behind).
+``processes=1`` (or the environment variable ``BALANCE_DRAW_PROCESSES=1``) draws everything in
+this process.
 
 May import matplotlib (through :mod:`reports.figures.common`) and the standard library.
 """
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import signal
 import struct
 from typing import Callable, Mapping
 
@@ -99,6 +102,7 @@ def draw_all(figs: Mapping[str, object], svg: bool = False, processes: int | Non
         finally:
             os._exit(code)
     os.close(result_w)
+    finished = False
     try:
         for i in _take(queue_r):
             say(names[i])
@@ -113,7 +117,13 @@ def draw_all(figs: Mapping[str, object], svg: bool = False, processes: int | Non
         for name, formats in theirs.items():
             if name in figs and "png" in formats and (formats.get("svg") is not None) == svg:
                 out[name] = formats
+        finished = True
     finally:
+        if not finished:                           # interrupted or failed here: the child stops too
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except OSError:
+                pass
         os.close(queue_r)
         if result_r >= 0:
             os.close(result_r)

@@ -75,3 +75,50 @@ def test_one_process_when_one_figure_one_core_or_asked(monkeypatch):
     monkeypatch.delenv("BALANCE_DRAW_PROCESSES")
     monkeypatch.setattr(D, "cores", lambda: 1)
     assert D.drawing_processes(7) == 1
+
+
+def test_a_failure_here_ends_the_child_and_is_raised(monkeypatch):
+    """The parent's error is the one raised, and the child (stuck here in a figure that never
+    finishes) is ended and reaped, not left drawing the rest of the queue."""
+    import signal
+
+    parent = os.getpid()
+    never_r, never_w = os.pipe()
+    real_fork, forked = os.fork, []
+
+    def fork():
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    def draw_one(fig, svg=False):
+        if os.getpid() != parent:
+            os.read(never_r, 1)         # the child hangs until it is ended
+        raise RuntimeError("drawing failed here")
+
+    def hung(*_):
+        raise AssertionError("draw_all waited for a child that was never ended")
+
+    monkeypatch.setattr(os, "fork", fork)
+    monkeypatch.setattr(D, "draw_one", draw_one)
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(30)                    # a watchdog, not a timing check: a hang fails the test
+    reaped = []
+    try:
+        with pytest.raises(RuntimeError, match="drawing failed here"):
+            D.draw_all(_figs(3), processes=2)
+        for pid in forked:
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:           # already reaped by draw_all
+                reaped.append(pid)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+        for pid in set(forked) - set(reaped):   # a failed run leaves no hung process behind
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(never_r)
+        os.close(never_w)
+    assert len(forked) == 1 and reaped == forked
