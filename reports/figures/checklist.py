@@ -16,7 +16,7 @@ drawn) and returns one sentence per breach:
 Figures mark their axes with :func:`share_axis`, :func:`integer_axis` and :func:`zoomed_axis` (an
 attribute on the matplotlib Axes); the checks read those marks and the drawn extents.
 
-May import matplotlib, numpy and (inside :func:`clipped_texts`) :mod:`reports.figures.common`.
+May import matplotlib and numpy (not :mod:`reports.figures.common`, which imports this module).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from matplotlib.text import Text
 
 UNIT_WORDS = ("%", "pp", "turns", "coins", "cards", "points", "games", "seasons")
 _TOL_PX = 1.0
+SAVED_DPI = 130         # the dpi the report's PNGs are drawn at (reports.figures.common.DPI; a test checks)
 
 
 def share_axis(ax: Axes, axis: str = "y") -> None:
@@ -80,21 +81,16 @@ def _texts(fig: Figure) -> list[Text]:
 
 def clipped_texts(fig: Figure, dpi: float | None = None) -> list[str]:
     """The texts whose drawn extent leaves the figure: laid out and measured as the report saves it
-    (:func:`reports.figures.common.render`: its dpi, its rc settings, the figure's own layout), with
-    an Agg renderer whose drawing is switched off (no pixels: the extents are what is checked)."""
+    (at :data:`SAVED_DPI` unless ``dpi`` says otherwise, with the figure's own layout), with an Agg
+    renderer whose drawing is switched off (no pixels: the extents are what is checked)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    from reports.figures.common import DPI, RC
-
-    import matplotlib
 
     if not isinstance(fig.canvas, FigureCanvasAgg):
         FigureCanvasAgg(fig)
     old = fig.dpi
-    fig.dpi = DPI if dpi is None else dpi
+    fig.dpi = SAVED_DPI if dpi is None else dpi
     try:
-        with matplotlib.rc_context(RC):
-            fig.draw_without_rendering()
+        fig.draw_without_rendering()
         renderer = fig.canvas.get_renderer()
         W, H = fig.bbox.width, fig.bbox.height
         out = []
@@ -130,7 +126,7 @@ def _units_in(label: str) -> set[str]:
 
 def problems(fig: Figure, dpi: float | None = None) -> list[str]:
     """Every breach of the checklist in ``fig`` (see the module docstring), one sentence each;
-    laid out at ``dpi`` (the report's PNG dpi by default)."""
+    laid out at ``dpi`` (:data:`SAVED_DPI`, the report's PNG dpi, by default)."""
     out = clipped_texts(fig, dpi)
     for i, ax in enumerate(fig.axes):
         if not ax.get_visible():

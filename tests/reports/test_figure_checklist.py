@@ -68,6 +68,12 @@ def test_seigneurial_sections_named_in_the_issue_show_something(reports):
     assert not any("before and after" in x.lower() for x in titles)   # it meant the improvements
 
 
+def test_the_checker_measures_at_the_dpi_the_report_saves_at():
+    from reports.figures import checklist, common
+
+    assert checklist.SAVED_DPI == common.DPI
+
+
 # -- the checker catches each mistake ------------------------------------------------------------
 
 def _fig() -> Figure:
