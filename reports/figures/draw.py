@@ -25,10 +25,14 @@ import os
 import pickle
 import signal
 import struct
+import sys
 from typing import Callable, Mapping
 
 from reports.figures.common import render
 
+# Linux only: a forked child of a process running polars' and BLAS' threads draws with matplotlib
+# and Pillow alone, which is safe there; macOS frameworks are not safe to use after fork.
+_FORK = hasattr(os, "fork") and sys.platform.startswith("linux")
 _INDEX = struct.Struct("<H")        # a figure's number in the queue: 2 bytes, read atomically
 
 
@@ -42,11 +46,11 @@ def cores() -> int:
 
 def drawing_processes(n_figures: int, processes: int | None = None) -> int:
     """How many processes draw ``n_figures`` figures: 2 when there are several figures, two cores
-    and ``fork``; 1 otherwise, or when ``processes`` (or ``BALANCE_DRAW_PROCESSES``) says 1."""
+    and ``fork`` (Linux); 1 otherwise, or when ``processes`` (or ``BALANCE_DRAW_PROCESSES``) says 1."""
     if processes is None:
         env = os.environ.get("BALANCE_DRAW_PROCESSES", "").strip()
         processes = int(env) if env.isdigit() and int(env) > 0 else cores()
-    if processes < 2 or n_figures < 2 or not hasattr(os, "fork") or n_figures > 8192:
+    if processes < 2 or n_figures < 2 or not _FORK or n_figures > 8192:
         return 1
     return 2
 
