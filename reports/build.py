@@ -6,10 +6,11 @@ sections (:mod:`reports.sections`, with the game's report hook) and writes into 
 ``report.html`` (:mod:`reports.html`, figures embedded as base64 PNG, readable offline),
 ``figures/<name>.png`` (and ``.svg`` with ``svg=True``; drawn on two cores when it may:
 :mod:`reports.figures.draw`), with ``pdf=True`` ``report.pdf`` (:mod:`reports.pdf`: the same
-sections, figures, captions and tables on A4 pages), and the files the game's hook keeps (for Médiévallons, the played questions as ``questions/*.csv``). Played
-questions are read from a questions directory (``questions=``, :mod:`reports.questions`) that must
-belong to the baseline run; the report itself never plays a game. Output goes to a temporary
-directory renamed into place when complete; a non-empty ``out`` is refused unless ``force``.
+sections, figures, captions and tables on A4 pages), and the files the game's hook keeps (for
+Médiévallons, the played questions as ``questions/*.csv``). Played questions are read from a
+questions directory (``questions=``, :mod:`reports.questions`) that must belong to the baseline
+run; the report itself never plays a game. Output goes to a temporary directory renamed into place
+when complete; a non-empty ``out`` is refused unless ``force``.
 :func:`plan_groups` refuses, in one line and before any work, runs of different games, and runs of
 different player counts unless they are asked for side by side (``side_by_side=True``): a
 before/after between a 4-player and a 3-player run would compare different fair shares.

@@ -1,7 +1,7 @@
 """The figure checklist (docs/reports.md), measured on a drawn figure: what a designer would stumble on.
 
-:func:`problems` lays a figure out the way the report saves it (its dpi and rc settings, no pixels
-drawn) and returns one sentence per breach:
+:func:`problems` lays a figure out the way the report saves it (at its dpi, no pixels drawn) and
+returns one sentence per breach:
 
 1. **No clipped text**: every visible text (titles, labels, tick labels, legends, annotations) lies
    inside the figure, measured from the rendered artists' extents against the figure's box.
