@@ -11,7 +11,8 @@ holding each figure's number, costliest first), and the child sends its bytes ba
 pipe. The forked child inherits the built figures as they are (nothing is pickled but the bytes);
 it draws with matplotlib and Pillow only and leaves with ``os._exit``. The bytes do not depend on
 which process drew a figure; a figure the child did not deliver (it failed, or was killed) is drawn
-by the parent, so the report is the same in every case; should the parent fail or be interrupted
+by the parent, so the report is the same in every case (a child still drawing ``CHILD_GRACE_S``
+after the queue ran dry is ended first); should the parent fail or be interrupted
 (Ctrl-C), it ends the child before passing the error on (no process is left behind).
 ``processes=1`` (or the environment variable ``BALANCE_DRAW_PROCESSES=1``) draws everything in
 this process.
@@ -23,9 +24,11 @@ from __future__ import annotations
 
 import os
 import pickle
+import select
 import signal
 import struct
 import sys
+import time
 from typing import Callable, Mapping
 
 from reports.figures.common import render
@@ -34,6 +37,11 @@ from reports.figures.common import render
 # and Pillow alone, which is safe there; macOS frameworks are not safe to use after fork.
 _FORK = hasattr(os, "fork") and sys.platform.startswith("linux")
 _INDEX = struct.Struct("<H")        # a figure's number in the queue: 2 bytes, read atomically
+# Once this process finds the queue empty, the child has at most the figure in hand left to draw:
+# it gets this long (or 5x the longest figure drawn here, if more) before it is ended and its
+# figures drawn here (a child stuck for ever, e.g. on a lock another thread held at the fork,
+# must not hang the report).
+CHILD_GRACE_S = 30.0
 
 
 def cores() -> int:
@@ -108,12 +116,16 @@ def draw_all(figs: Mapping[str, object], svg: bool = False, processes: int | Non
     os.close(result_w)
     finished = False
     try:
+        longest = 0.0
         for i in _take(queue_r):
             say(names[i])
+            t0 = time.monotonic()
             out[names[i]] = draw_one(figs[names[i]], svg)
-        with os.fdopen(result_r, "rb") as f:
-            result_r = -1
-            data = f.read()
+            longest = max(longest, time.monotonic() - t0)
+        data = _read_until(result_r, time.monotonic() + max(CHILD_GRACE_S, 5.0 * longest))
+        if data is None:                           # the child is stuck: end it, draw its share here
+            _end(pid)
+            data = b""
         try:
             theirs = pickle.loads(data) if data else {}
         except Exception:                          # a child that died mid-way: draw its share here
@@ -124,19 +136,43 @@ def draw_all(figs: Mapping[str, object], svg: bool = False, processes: int | Non
         finished = True
     finally:
         if not finished:                           # interrupted or failed here: the child stops too
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except OSError:
-                pass
+            _end(pid)
         os.close(queue_r)
-        if result_r >= 0:
-            os.close(result_r)
-        os.waitpid(pid, 0)
+        os.close(result_r)
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:                  # already reaped (a stuck child, ended above)
+            pass
     for name in names:                             # whatever the child did not deliver
         if name not in out:
             say(name)
             out[name] = draw_one(figs[name], svg)
     return {name: out[name] for name in names}
+
+
+def _read_until(fd: int, deadline: float) -> bytes | None:
+    """Everything the child writes to ``fd`` until it closes it, or None if ``deadline``
+    (``time.monotonic()``) passes first."""
+    parts = []
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        ready, _, _ = select.select([fd], [], [], left)
+        if not ready:
+            return None
+        b = os.read(fd, 1 << 20)
+        if not b:
+            return b"".join(parts)
+        parts.append(b)
+
+
+def _end(pid: int) -> None:
+    """End the drawing child (SIGKILL: a child stuck on a lock may not run a handler)."""
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
 
 
 def _take(fd: int):

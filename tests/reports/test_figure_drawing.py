@@ -122,3 +122,37 @@ def test_a_failure_here_ends_the_child_and_is_raised(monkeypatch):
         os.close(never_r)
         os.close(never_w)
     assert len(forked) == 1 and reaped == forked
+
+
+def test_a_child_stuck_in_a_figure_is_ended_and_its_share_drawn_here(monkeypatch):
+    """A child that never finishes (as one stuck on a lock another thread held at the fork would)
+    does not hang the report: once the queue is empty and the grace has passed, the child is ended
+    and the figures it took are drawn here, the same bytes."""
+    import signal
+
+    parent = os.getpid()
+    never_r, never_w = os.pipe()
+    real = D.draw_one
+
+    def hangs_in_the_child(fig, svg=False):
+        if os.getpid() != parent:
+            os.read(never_r, 1)         # blocks for ever: nothing is ever written
+        return real(fig, svg)
+
+    def hung(*_):
+        raise AssertionError("draw_all waited for ever on a stuck child")
+
+    monkeypatch.setattr(D, "draw_one", hangs_in_the_child)
+    monkeypatch.setattr(D, "CHILD_GRACE_S", 0.5)
+    old = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)                    # a watchdog, not a timing check: a hang fails the test
+    try:
+        got = D.draw_all(_figs(3), processes=2)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+        os.close(never_r)
+        os.close(never_w)
+    want = D.draw_all(_figs(3), processes=1)
+    assert list(got) == list(want)
+    assert all(got[n]["png"] == want[n]["png"] for n in want)
