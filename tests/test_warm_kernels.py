@@ -34,6 +34,7 @@ def test_a_split_game_plays_the_same_in_its_two_jobs_as_in_one(name):
 def test_every_registered_game_and_pig_has_a_job_and_the_order_names_only_real_jobs():
     jobs = [j for n in [*registry.specs(), "pig"] for j in warm_kernels.jobs_of(n)]
     assert {n for n, _ in jobs} == {*registry.specs(), "pig"}
+    jobs.append(warm_kernels.STATISTICS)
     stale = [j for j in warm_kernels.ORDER if j not in jobs]
     assert not stale, f"warm_kernels.ORDER names jobs that do not exist: {stale}"
 
@@ -57,3 +58,60 @@ def test_medievallons_plain_job_plays_only_the_entry_point_without_planner_or_se
             _, rows = strategies.resolve(list(lineup), len(lineup))
             got = driver.entry_point(np.asarray(rows, np.float64))
             assert got is entry, f"medievallons:{part} plays {lineup} through {got.__name__}"
+
+
+def test_middle_ages_extra_line_up_reaches_the_entry_point_nothing_else_compiles():
+    """EXTRA_LINEUPS is there for ``driver.play_games_full`` (a seat weighing events or denial,
+    no rollout or search seat): its line-up must go through it, and no other line-up of the
+    warm-up may (else the extra line-up compiles nothing new)."""
+    import numpy as np
+
+    from simcore.games.middle_ages import driver
+
+    spec = registry.get("middle-ages")
+    strategies = registry.import_hook(spec.strategies)
+    reached = {}
+
+    def entry(lineup):
+        _, rows = strategies.resolve(list(lineup), len(lineup))
+        rows = np.asarray(rows, np.float64)
+        P = len(lineup)
+        seen = []
+        real = driver.play_blocks
+        driver.play_blocks = lambda play, *a, **k: seen.append(play.py_func.__name__)
+        try:
+            driver.play_chunk(0, 0, 0, P, None, rows, 0, False, None, None, None, None, None)
+        finally:
+            driver.play_blocks = real
+        return seen[0]
+
+    for part in ("plain", "search"):
+        for what, lineup in warm_kernels.plays_of("middle-ages", part):
+            if what in ("line-up", "extra"):
+                reached.setdefault(entry(lineup), []).append((what, lineup))
+    assert [w for w, _ in reached.get("play_games_full", [])] == ["extra"], reached
+
+
+def test_the_statistics_job_compiles_every_helper_a_run_uses():
+    """The warm-up's statistics job covers accumulate.helper_signatures (which
+    tests/test_startup.py checks against what runs of every game compile): every helper named
+    there is jitted by it, in every listed signature. Nothing is compiled here."""
+    from simcore import accumulate
+
+    compiled = []
+
+    class Recorder:
+        def __init__(self, name):
+            self.name = name
+
+        def compile(self, signature):
+            compiled.append((self.name, signature))
+
+    real = accumulate._jit
+    accumulate._jit = lambda name, fn: Recorder(name)
+    try:
+        warm_kernels.warm_statistics()
+    finally:
+        accumulate._jit = real
+    want = [(n, s) for n, (_, sigs) in accumulate.helper_signatures().items() for s in sigs]
+    assert compiled == want

@@ -13,8 +13,10 @@ process compiling Médiévallons alone for a minute).
 
 What it plays: for every game, a few games of its default line-up and of line-ups that seat every
 preset bot (the conformance suite plays them all), the traced variant of the games' drivers (the
-kernel-vs-reference replays) and Middle-Ages's debug variant. Nothing is checked here: a broken
-kernel fails in the tests, with their messages (a failure here is reported as a warning line).
+kernel-vs-reference replays), Middle-Ages's debug variant, a few line-ups many tests seat
+(EXTRA_LINEUPS) and Fief's odds and calamity tables (EXTRA_CALLS); and, as a job of its own, the
+run statistics' helpers (STATISTICS). Nothing is checked here: a broken kernel fails in the tests,
+with their messages (a failure here is reported as a warning line).
 
 Run by hand: ``python tests/warm_kernels.py [-j N] [GAME[:PART] ...]`` (prints the CPU seconds per
 job; with an empty ``NUMBA_CACHE_DIR``, a job's cold compile).
@@ -44,6 +46,30 @@ SEARCH_KIND = "search"
 # Médiévallons's planner (kind "playout") stops the rules of play as the search bot does
 # (driver.play_games_searching), so its line-ups belong to the search job too.
 SEARCH_ENTRY_KINDS = {"medievallons": ("playout", SEARCH_KIND)}
+# Line-ups played by a game's plain job beyond the default and the conformance suite's: ones many
+# test files (and the README) seat, which reach a kernel entry point nothing above compiles.
+# Middle-Ages: a seat weighing events or denial without a rollout or search seat goes through
+# ``driver.play_games_full`` (tests of the strategies, kernel variants, replay, the cluster and
+# the README's rotated line-up; compiled by each test process that met it first).
+EXTRA_LINEUPS = {"middle-ages": (("eventwise", "balanced", "greedy", "random"),)}
+# Fief's odds and calamity tables (`balance fief-odds`, `balance fief-calamity`: the exact solver
+# and the Monte Carlo grids) are kernels of their own, met by tests in seven files (fief,
+# reliability, conformance, the README) and by the command lines they start.
+def _fief_tables() -> None:
+    from simcore.games.fief import calamity, odds
+    from simcore.games.fief import rules as fief_rules
+
+    rules = fief_rules.load()
+    odds.odds_frame(rules, [1, 2], [1, 2], ["open"], method="both", games=10)
+    calamity.plague_mc(rules, [0, 1], [1], 10, 0)
+    calamity.revolt_table(rules, 10, "both", 10)
+
+
+EXTRA_CALLS = {"fief-combat": _fief_tables}
+# The run statistics' jitted helpers (simcore.accumulate, every specialisation it lists) are a job
+# of their own: every run that writes stats.json needs them, and without the warm-up both test
+# workers and the command lines started meanwhile compiled them at once (6 s of CPU each, cold).
+STATISTICS = ("statistics", "all")
 
 
 def jobs_of(name: str) -> list[tuple[str, str]]:
@@ -55,7 +81,8 @@ def jobs_of(name: str) -> list[tuple[str, str]]:
 
 def plays_of(name: str, part: str = "all") -> list[tuple[str, tuple[str, ...]]]:
     """What one job plays, in order: ``("default", ())``, ``("line-up", bots)`` (a few games, and
-    the traced driver when the game has a reference engine) and ``("debug", ())``."""
+    the traced driver when the game has a reference engine), ``("extra", bots)`` (a few games of
+    an EXTRA_LINEUPS line-up), ``("debug", ())`` and ``("tables", ())`` (EXTRA_CALLS)."""
     from simcore import games as registry
 
     spec = registry.get(name)
@@ -74,8 +101,12 @@ def plays_of(name: str, part: str = "all") -> list[tuple[str, tuple[str, ...]]]:
             searching = any(getattr(presets[b], "kind", None) in kinds for b in lineup)
             if part == "all" or searching == (part == "search"):
                 out.append(("line-up", tuple(lineup)))
+        if part in ("all", "plain"):
+            out += [("extra", tuple(lineup)) for lineup in EXTRA_LINEUPS.get(name, ())]
     if "debug" in spec.takes and part in ("all", SEARCH_APART.get(name, "all")):
         out.append(("debug", ()))
+    if name in EXTRA_CALLS and part in ("all", "plain"):
+        out.append(("tables", ()))
     return out
 
 
@@ -89,6 +120,10 @@ def warm_game(name: str, part: str = "all") -> None:
             runner.prepare(name).play(0, 2, 1)
         elif what == "debug":
             runner.prepare(name, debug=True).play(0, 2, 1)
+        elif what == "tables":
+            EXTRA_CALLS[name]()
+        elif what == "extra":
+            runner.prepare(name, players=len(lineup), strategies=",".join(lineup)).play(0, 2, 1)
         else:
             runner.prepare(name, players=len(lineup), strategies=",".join(lineup)).play(0, 2, 1)
             if spec.reference:
@@ -109,8 +144,20 @@ ORDER = (("middle-ages", "search"),       # 64.3 (load 2-8, `-j 2` in a fresh NU
          ("middle-ages", "plain"),        # 18.8 after the search part (32.7 alone)
          ("seigneurial", "search"),       # 18.1 after the plain part
          ("medievallons", "search"),      # 18.6 after the plain part
-         ("fief-combat", "all"),          # 4.2
+         ("fief-combat", "all"),          # 7.6 with its odds and calamity tables
+         STATISTICS,                      # 6.2
          ("pig", "all"))                  # 3.4
+
+
+def warm_statistics() -> None:
+    """Compile (or load) every specialisation of the statistics' helpers (what a run of any game
+    compiles on a cold cache: tests/test_startup.py checks that list)."""
+    from simcore import accumulate
+
+    for name, (fn, signatures) in accumulate.helper_signatures().items():
+        jitted = accumulate._jit(name, fn)
+        for signature in signatures:
+            jitted.compile(signature)
 
 
 def warm_one(job: tuple[str, str]) -> str:
@@ -122,7 +169,10 @@ def warm_one(job: tuple[str, str]) -> str:
         registry.register("pig.spec")
     t = time.process_time()
     try:
-        warm_game(name, part)
+        if job == STATISTICS:
+            warm_statistics()
+        else:
+            warm_game(name, part)
     except Exception as exc:                      # the tests will say what is wrong
         return f"warm_kernels: {label}: {type(exc).__name__}: {exc}"
     return f"warm_kernels: {label}: {time.process_time() - t:.1f} s CPU"
@@ -140,7 +190,7 @@ def main(argv: list[str]) -> int:
     if argv:
         todo = [tuple(a.split(":", 1)) if ":" in a else (a, "all") for a in argv]
     else:
-        todo = sorted([j for n in [*registry.specs(), "pig"] for j in jobs_of(n)],
+        todo = sorted([j for n in [*registry.specs(), "pig"] for j in jobs_of(n)] + [STATISTICS],
                       key=lambda j: ORDER.index(j) if j in ORDER else -1)
     t = time.monotonic()
     if jobs >= 2:
