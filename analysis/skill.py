@@ -10,7 +10,10 @@ deals:
   (``games`` split evenly over the seats): the searching seat's win share, per seat and overall,
   against what the cell's own bot wins in that seat when nobody searches (b = 0);
 * ``all``: every seat searching with budget b: each seat's win share with its 95% Wilson
-  interval, and the spread (best seat minus worst seat; with roles, the first role's win share).
+  interval, and the Balance figures of the budget with their 95% intervals (:func:`balance_figures`:
+  Ludii's Balance on rank credits and the win-share balance, 1 minus the largest gap between two
+  seats' win shares, both from simultaneous intervals on every pair of seats,
+  :func:`analysis.seats.balance_interval`), on every seat's row of the part.
 
 A seat's search bot plays its own bot in the playouts (its ``policy``): ``search<b>`` for the
 game's default bot, else ``search<b>-<bot>``, written to ``<out>/search_bots.toml`` (a preset can be
@@ -23,8 +26,8 @@ in-memory runner (:func:`simcore.runner.collect`). Every (cell, budget, part) is
 ones are played. :mod:`analysis.skill_words` reads the trend from the table (reports use it
 without importing the runner).
 
-May import numpy, polars, :mod:`simcore`, :mod:`strategies` and :mod:`analysis.stats`' neighbours
-in this package.
+May import numpy, polars, :mod:`simcore`, :mod:`strategies` and :mod:`analysis.seats`,
+:mod:`analysis.skill_words` in this package.
 """
 
 from __future__ import annotations
@@ -36,10 +39,10 @@ import polars as pl
 
 from simcore import runner
 from simcore.stats import wilson_interval
-from analysis.skill_words import advantage, verdict  # noqa: F401  (re-exported)
+from analysis.skill_words import BALANCE_COLUMNS, advantage, has_balance, verdict  # noqa: F401  (re-exported)
 
 COLUMNS = ("cell", "players", "budget", "part", "seat", "role", "bot", "games", "win_share",
-           "ci_low", "ci_high")
+           "ci_low", "ci_high") + BALANCE_COLUMNS
 BOTS_FILE = "search_bots.toml"
 
 
@@ -85,10 +88,36 @@ def write_search_bots(game: str, panel, budgets: list[int], out: Path) -> Path:
 
 
 def _shares(game: str, players: int, lineup: list[str], games: int, seed: int,
-            threads: int | None) -> np.ndarray:
+            threads: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """(win shares, ranks), each games x seats, of ``games`` games of the line-up."""
     prep = runner.prepare(game, players=players, strategies=lineup)
-    return runner.collect(prep, games=games, seed=seed, threads=threads,
-                          columns=("game", "seat", "win_share")).win_shares(players)
+    played = runner.collect(prep, games=games, seed=seed, threads=threads,
+                            columns=("game", "seat", "win_share", "rank"), statistics=False)
+    rank = np.asarray(played.players["rank"], np.float64).reshape(-1, players)
+    return played.win_shares(players), rank
+
+
+def balance_figures(win_share: np.ndarray, rank: np.ndarray) -> tuple[float, ...]:
+    """The Balance figures of games x seats win shares and ranks, as :data:`BALANCE_COLUMNS`:
+    Ludii's Balance (1 minus the largest gap between two seats' mean rank credits,
+    :func:`analysis.seats.ludii_credit`) and the win-share balance (1 minus the largest gap between
+    two seats' win shares), each with the 95% interval of :func:`analysis.seats.balance_interval`
+    (simultaneous intervals on every pair of seats; coverage measured in
+    tests/analysis/test_balance_coverage.py), then the win-share balance's interval at
+    :data:`analysis.skill_words.FAMILY_LEVEL` (the sentence's). NaN for fewer than two games."""
+    from analysis.seats import balance_interval, ludii_credit
+    from analysis.skill_words import FAMILY_LEVEL
+
+    out: list[float] = []
+    for x, levels in ((ludii_credit(rank), (0.95,)),
+                      (np.asarray(win_share, np.float64), (0.95, FAMILY_LEVEL))):
+        n = x.shape[0]
+        p = x.mean(axis=0)
+        out.append(float(1.0 - (p.max() - p.min())) if n else float("nan"))
+        for level in levels:
+            out += (balance_interval(p, np.cov(x, rowvar=False, ddof=1) / n, level) if n >= 2
+                    else (float("nan"), float("nan")))
+    return tuple(out)
 
 
 def play_cell(game: str, players: int, budget: int, part: str, games: int, *, lineup=None,
@@ -102,21 +131,28 @@ def play_cell(game: str, players: int, budget: int, part: str, games: int, *, li
     label = label or f"{players}p " + ",".join(base)
     rows = []
     if part == "all":
-        w = _shares(game, players, searching, games, seed, threads)
+        w, rank = _shares(game, players, searching, games, seed, threads)
+        figures = balance_figures(w, rank)
         for s in range(players):
             m = float(w[:, s].mean())
             lo, hi = wilson_interval(m, len(w))
-            rows.append((label, players, budget, part, s, roles[s], searching[s], len(w), m, lo, hi))
+            rows.append((label, players, budget, part, s, roles[s], searching[s], len(w), m, lo, hi,
+                         *figures))
     else:
         per_seat = max(1, -(-games // players))
         for s in range(players):
             lu = list(base)
             lu[s] = searching[s]
-            w = _shares(game, players, lu, per_seat, seed, threads)[:, s]
+            w = _shares(game, players, lu, per_seat, seed, threads)[0][:, s]
             m = float(w.mean())
             lo, hi = wilson_interval(m, len(w))
-            rows.append((label, players, budget, part, s, roles[s], searching[s], len(w), m, lo, hi))
-    return pl.DataFrame(rows, schema=list(COLUMNS), orient="row")
+            rows.append((label, players, budget, part, s, roles[s], searching[s], len(w), m, lo, hi,
+                         *(None,) * len(BALANCE_COLUMNS)))
+    return pl.DataFrame(rows, schema=SCHEMA, orient="row")
+
+
+SCHEMA = {c: (pl.Utf8 if c in ("cell", "part", "role", "bot") else pl.Int64
+              if c in ("players", "budget", "seat", "games") else pl.Float64) for c in COLUMNS}
 
 
 def balance_by_budget(game: str, players: int | None, budgets: list[int], games: int, out: Path, *,
@@ -142,8 +178,10 @@ def balance_by_budget(game: str, players: int | None, budgets: list[int], games:
         f = cells / (f"budget{b}_{part}.parquet" if len(panel.cells) == 1 else
                      f"cell{k}_budget{b}_{part}.parquet")
         if f.exists():
-            frames.append(pl.read_parquet(f))
-            continue
+            old = pl.read_parquet(f)
+            if has_balance(old):             # else written by an older version: played again
+                frames.append(old)
+                continue
         if progress is not None:
             what = "one searching seat" if part == "one" else "every seat searching"
             progress(f"{c.label if len(panel.cells) > 1 else ''} budget {b}: {what}".strip(), i, len(todo))

@@ -110,6 +110,7 @@ def skill(
         for s in range(c.players):
             t.add_column(f"all searching: seat {s + 1}" + ("" if spec.roles_alike else f" ({roles[s]})"),
                          justify="right")
+        t.add_column("all searching: largest gap between two seats, pp (95%)", justify="right")
         for b in bs:
             one = ct.filter((ct["budget"] == b) & (ct["part"] == "one"))
             allp = ct.filter((ct["budget"] == b) & (ct["part"] == "all")).sort("seat")
@@ -117,7 +118,8 @@ def skill(
             by_seat = ", ".join(f"{100 * w:.1f}" for w in one.sort("seat")["win_share"])
             t.add_row(str(b), f"{by_seat}% ({100 * mean_one:.1f}%)",
                       *[f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
-                        for r in allp.iter_rows(named=True)])
+                        for r in allp.iter_rows(named=True)],
+                      _gap_cell(allp.row(0, named=True)))
         console.print(t)
     sentence = K.verdict(adv)
     console.print(sentence)
@@ -126,6 +128,12 @@ def skill(
 
     build_skill_page(out)
     typer.echo(f"skill: {out}  (report.html, figures/budget.png)")
+
+
+def _gap_cell(r: dict) -> str:
+    """The largest gap between two seats' win shares (1 - win-share balance) and its interval."""
+    return (f"{100 * (1 - r['win_share_balance']):.1f} ({100 * (1 - r['win_share_balance_high']):.1f}–"
+            f"{100 * (1 - r['win_share_balance_low']):.1f})")
 
 
 def pl_in(table, budgets):

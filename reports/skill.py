@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analysis.skill_words import advantage, verdict
+from analysis.skill_words import BALANCE_COLUMNS, advantage, cells as skill_cells, has_balance, verdict
 from reports.figures.common import (
     OKABE_ITO, error_bars, new_figure, percent_axis, render, styled, subplots,
 )
@@ -43,6 +43,9 @@ def check_skill_dir(skill_dir: str | Path, game: str | None = None) -> dict:
         raise UsageError(f"--skill {d}: not a balance skill directory (skill.json is not one)")
     if not (d / "skill.parquet").is_file():
         raise UsageError(f"--skill {d}: unfinished (no skill.parquet); run balance skill there again")
+    if not has_balance(pl.read_parquet_schema(d / "skill.parquet")):
+        raise UsageError(f"--skill {d}: written by an older balance skill, without the Balance "
+                         "figures; run balance skill there again (it plays only what is missing)")
     if game is not None and registry.get(q["game"]).name != registry.get(game).name:
         raise UsageError(f"--skill {d}: a balance skill of {q['game']}, but the report is of {game}")
     return q
@@ -104,9 +107,30 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
 
 
 def _percent(table: pl.DataFrame) -> pl.DataFrame:
-    """The table as shown: shares in percent, seats numbered from 1 (as everywhere in reports)."""
-    return table.with_columns([(pl.col(c) * 100).round(1) for c in ("win_share", "ci_low", "ci_high")]
-                              + [pl.col("seat") + 1])
+    """The table as shown: shares in percent, seats numbered from 1 (as everywhere in reports);
+    the Balance figures are in their own table (:func:`balance_table`)."""
+    return table.drop([c for c in BALANCE_COLUMNS if c in table.columns]).with_columns(
+        [(pl.col(c) * 100).round(1) for c in ("win_share", "ci_low", "ci_high")] + [pl.col("seat") + 1])
+
+
+def balance_table(table: pl.DataFrame) -> pl.DataFrame:
+    """One row per cell and budget (every seat searching): the largest gap between two seats' win
+    shares in pp with its 95% interval (1 minus the win-share balance), and Ludii's Balance (rank
+    credits) with its interval, both from simultaneous intervals on every pair of seats."""
+    rows = []
+    for c in skill_cells(table):
+        t = table if c == "" else table.filter(pl.col("cell") == c)
+        t = t.filter(pl.col("part") == "all")
+        for b in sorted(t["budget"].unique().to_list()):
+            r = t.filter(pl.col("budget") == b).row(0, named=True)
+            rows.append({"cell": c, "budget": b,
+                         "largest gap (pp)": round(100 * (1 - r["win_share_balance"]), 1),
+                         "gap 95% interval": f"{100 * (1 - r['win_share_balance_high']):.1f} to "
+                                             f"{100 * (1 - r['win_share_balance_low']):.1f}",
+                         "Balance (Ludii)": round(r["balance"], 3),
+                         "Balance 95% interval": f"{r['balance_low']:.3f} to {r['balance_high']:.3f}"})
+    out = pl.DataFrame(rows)
+    return out.drop("cell") if set(out["cell"]) == {""} else out
 
 
 def gain_sentence(ct: pl.DataFrame) -> str:
@@ -171,7 +195,9 @@ def build_skill_page(skill_dir: str | Path) -> Path:
             f"<p class='note'>{q['games']:,} games per budget and part; a searching seat plays its own "
             f"bot in its playouts (the game's default: {html.escape(q['policy'])}); win shares in "
             f"percent with 95% Wilson intervals.</p>"
-            + figures + _html_table(_percent(table)) + "</body></html>")
+            + figures + "<h2>Balance by budget, every seat searching</h2>"
+            + _html_table(balance_table(table)) + "<h2>Win share by seat and budget</h2>"
+            + _html_table(_percent(table)) + "</body></html>")
     tmp = d / "report.html.tmp"
     tmp.write_text(page, encoding="utf-8")
     tmp.replace(d / "report.html")
@@ -210,5 +236,8 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None):
         "persists as every seat plays better is a property of the rules; one that vanishes was a "
         "property of the bots.",
         names,
-        [("Win share by search budget (percent, 95% Wilson interval)", _percent(table))],
+        [("Balance by search budget, every seat searching (largest gap between two seats' win "
+          "shares, and Ludii's Balance; 95% intervals simultaneous over the pairs of seats)",
+          balance_table(table)),
+         ("Win share by search budget (percent, 95% Wilson interval)", _percent(table))],
         [sentence + gain])

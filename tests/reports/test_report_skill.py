@@ -18,6 +18,10 @@ from reports.build import build_report
 # seat 3 leads by 12 pp over seat 1 with the bots (budget 0) and by 2 pp, within the intervals' overlap of
 # none, when every seat searches at 64: the advantage shrinks and is no longer distinguishable
 SHARES = {0: [0.20, 0.23, 0.32, 0.25], 64: [0.25, 0.24, 0.26, 0.25]}
+# the Balance figures of each budget (as balance_figures writes them): Ludii's Balance and the
+# win-share balance with 95% intervals, then the win-share balance's 97.5% interval (the sentence's)
+BALANCE = {0: (0.91, 0.89, 0.93, 0.88, 0.855, 0.905, 0.85, 0.91),
+           64: (0.99, 0.97, 1.0, 0.98, 0.955, 1.0, 0.95, 1.0)}
 # one searching seat: better than the seat's own bot in seats 1, 2 and 4, worse in seat 3
 ONE = {0: [0.20, 0.23, 0.32, 0.25], 64: [0.55, 0.60, 0.30, 0.58]}
 
@@ -28,10 +32,12 @@ def skill_dir(path, game="middle-ages", players=4):
     for b, shares in SHARES.items():
         for s, w in enumerate(shares):
             lo, hi = wilson_interval(w, 2000)
-            rows.append(("4p 4×balanced", players, b, "all", s, "player", f"search{b}", 2000, w, lo, hi))
-            rows.append(("4p 4×balanced", players, b, "one", s, "player", f"search{b}", 500, ONE[b][s], 0, 1))
+            rows.append(("4p 4×balanced", players, b, "all", s, "player", f"search{b}", 2000, w, lo, hi,
+                         *BALANCE[b]))
+            rows.append(("4p 4×balanced", players, b, "one", s, "player", f"search{b}", 500, ONE[b][s], 0, 1,
+                         *(None,) * len(K.BALANCE_COLUMNS)))
     path.mkdir(parents=True)
-    pl.DataFrame(rows, schema=list(K.COLUMNS), orient="row").write_parquet(path / "skill.parquet")
+    pl.DataFrame(rows, schema=K.SCHEMA, orient="row").write_parquet(path / "skill.parquet")
     (path / "skill.json").write_text(json.dumps({"kind": "balance-skill", "game": game, "players": players,
                                                  "games": 2000, "seed": 0, "policy": "balanced",
                                                  "budgets": [0, 64]}))
@@ -61,8 +67,11 @@ def test_the_report_has_the_skill_section_with_its_figure(built):
 def test_the_sentence_is_true_for_the_table_beside_it(built):
     import html
     text = html.unescape(re.sub(r"<[^>]+>", "", built["page"]))
-    assert "best seat − worst seat: 12.0 pp at budget 0, 2.0 pp at budget 64" in text
-    assert "no longer distinguishable from none" in text
+    assert ("Largest gap between two seats' win shares: 12.0 pp (9.0 to 15.0) at budget 0, seat 3 "
+            "ahead of seat 1 in these games; 2.0 pp (0.0 to 5.0) at budget 64 (97.5% intervals: two "
+            "budgets compared): the advantage shrinks and is no longer distinguishable from none") in text
+    # the Balance table beside it: the gap with its 95% interval, Ludii's Balance with its own
+    assert "12.0" in text and "9.5 to 14.5" in text and "0.910" in text and "0.890 to 0.930" in text
     assert ("one searching seat wins more than the seat's own bot in 3 of 4 seats, clearly (the intervals "
             "apart) in 0 (seat 1 55.0% vs "
             "20.0%; seat 2 60.0% vs 23.0%; seat 3 30.0% vs 32.0%; seat 4 58.0% vs 25.0%): it is not the "
@@ -73,10 +82,10 @@ def test_more_in_every_seat_is_called_stronger_play_only_when_the_intervals_are_
     from reports.skill import gain_sentence
 
     def table(one64, lo64, hi64):
-        rows = [("c", 4, b, "one", s, "player", "x", 500, w, lo, hi)
+        rows = [("c", 4, b, "one", s, "player", "x", 500, w, lo, hi, *(None,) * len(K.BALANCE_COLUMNS))
                 for b, ws, los, his in ((0, [0.2, 0.2], [0.18, 0.18], [0.22, 0.22]), (64, one64, lo64, hi64))
                 for s, (w, lo, hi) in enumerate(zip(ws, los, his))]
-        return pl.DataFrame(rows, schema=list(K.COLUMNS), orient="row")
+        return pl.DataFrame(rows, schema=K.SCHEMA, orient="row")
 
     apart = gain_sentence(table([0.5, 0.4], [0.45, 0.35], [0.55, 0.45]))
     assert "in 2 of 2 seats, clearly (the intervals apart) in 2" in apart
@@ -90,6 +99,8 @@ def test_more_in_every_seat_is_called_stronger_play_only_when_the_intervals_are_
     (lambda p: p.mkdir(), "not a balance skill directory"),
     (lambda p: skill_dir(p, game="seigneurial"), "report is of middle-ages"),
     (lambda p: (skill_dir(p), (p / "skill.parquet").unlink()), "unfinished"),
+    (lambda p: (skill_dir(p), pl.read_parquet(p / "skill.parquet").drop(list(K.BALANCE_COLUMNS))
+                .write_parquet(p / "skill.parquet")), "older balance skill"),
 ])
 def test_a_bad_skill_directory_is_one_line_and_nothing_is_written(built, tmp_path, capsys, make, problem):
     d = tmp_path / "skill"
