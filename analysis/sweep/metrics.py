@@ -79,7 +79,8 @@ def load_variant(path: str | Path) -> VariantData:
     path = Path(path)
     meta = read_meta(path)
     if not (path / PLAYERS).is_file():
-        raise UsageError(f"{path}: no {PLAYERS} (a sweep variant needs its player rows)")
+        raise UsageError(f"{path}: no {PLAYERS} (a sweep variant or a panel's cell is read from its player "
+                         "rows: simulate it with --raw above 1e5 games)")
     names = set(pq.read_schema(path / PLAYERS).names)
     spec = registry.specs().get(meta["game"])
     cols = ["seat", "strategy", "win_share", "score", *_role_names(spec, "gain_by_event")]
