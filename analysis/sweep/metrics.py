@@ -19,7 +19,15 @@ value — what ``balance report SWEEP_DIR`` shows. The effects on a page are adj
 parameters), and each is worded by :func:`analysis.stats.practical` against the metric's smallest
 difference that matters.
 
-May import numpy, polars, pyarrow, the standard library, :mod:`simcore` (registry, rundir, errors),
+A run outside a sweep (a panel's cell, :mod:`analysis.panel`) needs only its statistics:
+:func:`cell_summary` gives every seat's and role's win share and the game length with the interval
+of :func:`mean_ci`, from stats.json (:func:`summary_from_stats`: exact integer sums, sums of squares
+and win cross-products) whatever the run's size, or from the rows for a run written before the
+statistics (:func:`summary_from_rows`). On a run with both they agree within 1e-9 relative; the
+statistics are the exact ones (players.parquet keeps win shares as float32, where a third is a third
+within 3e-8 relative).
+
+May import numpy, polars, pyarrow, the standard library, :mod:`simcore` (registry, rundir, errors; accumulate, lazily, for its file name),
 :mod:`analysis.stats`, :mod:`analysis.load` and :mod:`analysis.sweep.store`.
 """
 
