@@ -2,7 +2,9 @@
 role's win share and its interval, and whether a finding holds in every cell.
 
 The cells are run directories (``balance tune``'s ``confirmations/trial-N/cell-K/``, or any runs of
-one game a designer names, e.g. one ``simulate`` per line-up and player count). The *finding* is
+one game a designer names, e.g. one ``simulate`` per line-up and player count), each read from its
+statistics (stats.json, at any number of games; players.parquet is not needed) or, for a run
+written before them, its rows (:func:`analysis.sweep.metrics.cell_summary`). The *finding* is
 about the seat that deviates most from a fair seat share (1/P) over the whole panel (in a game with
 roles, seat 1 is the first role's seat: the Seigneur): it is above (or below) 1/P in a cell when the
 cell's 95% interval lies above (below) it. "In every cell" is said only when every cell's
@@ -26,7 +28,7 @@ from simcore.errors import UsageError
 from simcore.rundir import RUN_JSON, read_meta
 
 from analysis.load import smallest_difference
-from analysis.sweep.metrics import load_variant, mean_ci
+from analysis.sweep.metrics import cell_summary
 
 
 def cell_runs(paths) -> list[Path]:
@@ -78,7 +80,7 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
     rows, labels = [], []
     for k, r in enumerate(runs):
         meta = read_meta(r)
-        v = load_variant(r)
+        v = cell_summary(r)
         names = meta.get("strategies") or meta.get("strategy_names") or []
         if isinstance(names, str):
             names = names.split(",")
@@ -86,14 +88,10 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
         if label in labels:
             label = f"{label} ({r.name})"
         labels.append(label)
-        for key, x in v.samples.items():
-            if not (key.startswith("seat_win_share_") or key.startswith("role_win_share_")
-                    or key == "game_length"):
-                continue
-            m, lo, hi = mean_ci(x)
+        for key, (info, m, lo, hi) in v.estimates.items():
             rows.append({"cell": k, "label": label, "players": v.n_players, "games": v.n_games,
-                         "run": str(r), "metric": key, "what": v.info[key].label,
-                         "share": v.info[key].share, "estimate": m, "low": lo, "high": hi,
+                         "run": str(r), "metric": key, "what": info.label,
+                         "share": info.share, "estimate": m, "low": lo, "high": hi,
                          "fair": 1.0 / v.n_players if key.startswith("seat_") else None})
     cells = pl.DataFrame(rows)
     share = smallest_difference(game, "share", smallest)

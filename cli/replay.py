@@ -6,12 +6,16 @@ bots and seat rotation the run recorded in run.json; the final figures are check
 run's row in players.parquet. A Fief combat (no bots, dice only) is replayed by the reference
 engine alone from run.json's matchup and rules: each round's dice, the pawns that fall and who
 holds the field, checked against players.parquet and games.parquet. ``--find`` picks the game by a small grammar ("a game where seat 1
-loses with the highest score": ``--find 'seat=1 loses max score'``). The log goes to stdout, or
+loses with the highest score": ``--find 'seat=1 loses max score'``). A run written without
+players.parquet (above 1e5 games by default) is replayed all the same: its rows are played again
+by the kernel (game N alone for ``--game N``; every game for ``--find``, with a notice and progress
+on stderr: 1e6 Middle-Ages games take seconds), the same rows since every game draws from its own
+stream, and the replayed game is also checked against games.parquet. The log goes to stdout, or
 to ``--out FILE`` (written atomically, never over an existing file without ``--force``). Exit
 code 1 when the replay differs from the run's row. Bad input (not a run, a game out of range, a
 game without a reference engine, a query the grammar does not take) is one line, exit code 2.
 
-May import typer, the standard library and :mod:`simcore`.
+May import typer, rich (progress), the standard library, :mod:`cli.progress` and :mod:`simcore`.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ def register(app: typer.Typer) -> None:
 
 def replay(
     run: Path = typer.Argument(..., help="A run directory (simulate --out).", show_default=False),
-    game: Optional[int] = typer.Option(None, "--game", help="Game number (0-based, as in players.parquet)."),
+    game: Optional[int] = typer.Option(None, "--game", help="Game number (0-based, as in games.parquet)."),
     find: Optional[str] = typer.Option(
         None, "--find", help="Pick the game: [seat=N|role=NAME|strategy=NAME] [wins|loses] "
                              "(max|min|median) COLUMN, e.g. 'seat=1 loses max score'."),
@@ -49,7 +53,7 @@ def replay(
         raise UsageError(f"--out {out}: exists; give --force to replace it")
     why = ""
     if find is not None:
-        game, why = R.find_game(run, find)
+        game, why = _find(run, find, strategies)
     result = R.replay(run, game, strategies)
     text = (f"# {why}\n" if why else "") + result.text
     if out is None:
@@ -62,3 +66,36 @@ def replay(
     if result.row is not None and not result.matches:
         typer.echo("the replay differs from the run's row (see the CHECK FAILED lines)", err=True)
         raise typer.Exit(1)
+
+
+def _find(run: Path, query: str, strategies: Optional[str]) -> tuple[int, str]:
+    """:func:`simcore.replay.find_game`; when the run kept no players.parquet its games are played
+    again: a notice says so on stderr, and a progress bar (a terminal) or a line per ten per cent
+    follows them there."""
+    from simcore import replay as R
+
+    state = {"bar": None, "shown": -1}
+
+    def notice(text: str) -> None:
+        typer.echo(text, err=True)
+        if sys.stderr.isatty():
+            from rich.console import Console
+
+            from cli.progress import SimulationBar
+
+            state["bar"] = SimulationBar(Console(stderr=True)).__enter__()
+
+    def progress(done: int, total: int) -> None:
+        if state["bar"] is not None:
+            state["bar"].update(done, total)
+            return
+        tenth = done * 10 // max(total, 1)
+        if tenth > state["shown"]:
+            state["shown"] = tenth
+            typer.echo(f"  {done:,} of {total:,} games played again", err=True)
+
+    try:
+        return R.find_game(run, query, strategies, progress=progress, notice=notice)
+    finally:
+        if state["bar"] is not None:
+            state["bar"].__exit__(None, None, None)

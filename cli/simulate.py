@@ -30,7 +30,8 @@ def _game_help() -> str:
 
 def register(app: typer.Typer) -> None:
     app.command("simulate", help="Play many games with bots and write a run directory "
-                                 "(players.parquet, games.parquet, run.json).")(simulate)
+                                 "(stats.json, games.parquet, run.json; players.parquet up to 1e5 games "
+                                 "or with --raw).")(simulate)
 
 
 def simulate(
@@ -50,7 +51,8 @@ def simulate(
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run directory (default runs/<game>-<UTC time>/)."),
     threads: Optional[int] = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
     chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per chunk (memory bound; results do not depend on it; default 131072)."),
-    raw: Optional[bool] = typer.Option(None, "--raw/--no-raw", help="Write players.parquet (default: only up to 1e7 games)."),
+    raw: Optional[bool] = typer.Option(None, "--raw/--no-raw", help="Write players.parquet, one row per player per game (default: only up to 1e5 games; "
+                                                                        "analysis, reports, export of tables, baseline and check read stats.json, and balance replay plays a run without rows again)."),
     rotate_seats: Optional[bool] = typer.Option(None, "--rotate-seats", help="Player games: play every deal once per rotation of the strategies over the seats."),
     engine: Optional[str] = typer.Option(None, "--engine", help="Player games: kernel (Numba, default) or reference (slow pure Python, small runs)."),
     debug: Optional[bool] = typer.Option(None, "--debug", help="Player games: check the game invariants after every game."),

@@ -330,20 +330,21 @@ def side_by_side_role_sentences(side: list[tuple[str, RunSet, dict]]) -> list[st
 def replay_line(rs: RunSet, t: dict) -> str | None:
     """The command that shows a game behind a seat (role) finding, turn by turn: the weakest seat's
     (role's) lost game with its highest score (``balance replay``, :mod:`simcore.replay`); None when
-    the run cannot be replayed (no reference engine, pooled runs, no players.parquet)."""
+    the run cannot be replayed (no reference engine, pooled runs). A run without players.parquet is
+    replayed all the same: ``balance replay --find`` plays its games again to find the game (the
+    report only reads, so it names the command and what it costs; it plays nothing)."""
     spec = spec_for(rs.game)
     if spec is None or len(rs.paths) != 1:
         return None
     # a game whose reference engine replays the kernel's recorded decisions (simcore.replay.
     # can_replay's first case) needs no import here; only a game replayed by its reference's own
-    # hook has simcore.replay look for it (that imports Numba: 0.3 s of a report's start)
+    # hook has simcore.replayable look for it (that imports Numba: 0.3 s of a report's start)
     if not (spec.reference and spec.strategies is not None):
-        from simcore.replay import can_replay     # reads the game's modules; plays nothing
+        from simcore.replayable import can_replay     # reads the game's modules; plays nothing
 
         if not can_replay(spec):
             return None
-    if not (rs.paths[0] / "players.parquet").is_file():
-        return None
+    rows = (rs.paths[0] / "players.parquet").is_file()
     if "roles" in t:
         r = t["roles"].sort("win_share").row(0, named=True) if "win_share" in t["roles"].columns else None
         if r is None:
@@ -356,8 +357,15 @@ def replay_line(rs: RunSet, t: dict) -> str | None:
         query, what = f"seat={seat} loses max score", f"a game seat {seat} (the weakest) lost with its highest score"
     else:
         return None
+    cost = ""
+    if not rows:
+        took = rs.metas[0].get("kernel_time_s") if rs.metas else None
+        about = (f"; about the {num(float(took), 1)} s of kernel time the run took"
+                 if isinstance(took, (int, float)) else "")
+        cost = (f" The run kept no players.parquet, so --find plays its {rs.n_games:,} games again "
+                f"to find it (the same games{about}); --game N plays one.")
     return (f"To see why, look at {what}, turn by turn: balance replay {rs.paths[0]} --find '{query}' "
-            f"(any game: --game N).")
+            f"(any game: --game N).{cost}")
 
 
 def rules_diff_section(name: str, rs: RunSet, variant: RunSet, vlabel: str) -> Section:

@@ -24,8 +24,18 @@ against players.parquet and games.parquet.
 Seats in the log are printed 1-based (``P1`` is seat 1), as in the reports; the reference engines'
 own golden files keep their 0-based ``P0``.
 
-May import numpy, pyarrow, the standard library and :mod:`simcore` (the game's modules and its
-strategy loader through the registry's module names, as :mod:`simcore.runner` does).
+A run written without players.parquet (above ``runner.RAW_LIMIT`` games, or ``--no-raw``) is
+replayed all the same: the rows it needs are played again by the runner (:func:`prepare_run`:
+the run's game, bots, seat rotation, options and rules from run.json, then its seed), which gives
+exactly the rows the run would have written since every game draws from its own stream: game N
+alone (its deal with rotated seats) for ``--game N``, checked also against games.parquet's row,
+and every game for ``--find`` (reduced chunk by chunk, so memory stays flat; it costs about the
+kernel time of the run).
+
+May import numpy, pyarrow, polars, the standard library and :mod:`simcore` (the runner, to play a
+row-less run's games again; the game's modules and its strategy loader through the registry's
+module names, as :mod:`simcore.runner` does). What a reader needs without playing (which games can
+be replayed) is in :mod:`simcore.replayable`, which imports no runner.
 """
 
 from __future__ import annotations
@@ -41,6 +51,7 @@ import pyarrow.parquet as pq
 from simcore import games as registry
 from simcore.errors import UsageError
 from simcore.reference_strategies import ReplayStrategy
+from simcore.replayable import can_replay, run_hook  # noqa: F401  (their home before)
 
 FIND_GRAMMAR = ("[seat=N | role=NAME | strategy=NAME] [wins | loses] (max | min | median) COLUMN, "
                 "e.g. 'seat=1 loses max score', 'median turns', 'role=seigneur wins min turns'")
@@ -55,6 +66,7 @@ class Replay:
     figures: dict[str, list]                       # column → per-seat values (reference engine)
     row: dict[str, list] | None                    # column → per-seat values (players.parquet)
     differences: list[str] = field(default_factory=list)
+    played: bool = False          # ``row`` played again by the kernel (the run kept no rows)
 
     @property
     def matches(self) -> bool:
@@ -79,30 +91,6 @@ def _modules(spec):
     """The game's kernel driver, reference engine and rules loader (the spec's module names)."""
     return (registry.import_hook(spec.module_folder + ".driver"),
             registry.import_hook(spec.reference_module), registry.import_hook(spec.rules_module))
-
-
-def run_hook(spec):
-    """The reference's own ``replay_run(meta, game)`` when the game has one, else None.
-
-    A game without bots or decisions (Fief combats: dice only) is replayed by its reference engine
-    alone, from run.json's record of the matchup and rules and the game's stream (seed, game); the
-    hook returns the log and the final figures of players.parquet and games.parquet
-    (``lines``, ``seat_figures``, ``game_figures``)."""
-    import importlib.util
-
-    name = spec.module_folder + ".reference"
-    try:
-        found = importlib.util.find_spec(name)
-    except ImportError:
-        found = None
-    if found is None:
-        return None
-    return getattr(registry.import_hook(name), "replay_run", None)
-
-
-def can_replay(spec) -> bool:
-    """Whether ``balance replay`` (and ``simulate --log``) can replay this game's runs."""
-    return bool(spec.reference and spec.strategies is not None) or run_hook(spec) is not None
 
 
 def check_replayable(meta: dict, game: int | None = None) -> None:
@@ -177,6 +165,78 @@ def _games_row(run: Path, game: int) -> dict | None:
     return {c: table.column(c)[0].as_py() for c in table.column_names}
 
 
+# ---------------------------------------------------------------------------------------------
+# The run's games played again (a run written without players.parquet)
+# ---------------------------------------------------------------------------------------------
+
+def prepare_run(meta: dict, strategies: str | None = None):
+    """The run of run.json ``meta`` built again (:func:`simcore.runner.prepare`): its game, player
+    count, bots (``strategies`` when given), seat rotation, engine, the game's own options (run.json
+    top level, or Fief's ``matchup``) and its rules as played (``rules_text``, any ``--set`` or
+    rules file included). Played with run.json's seed, it gives the run's rows exactly: every game
+    draws from its own stream (seed, game). A rules text whose sha256 is not run.json's, or bots
+    that cannot be rebuilt here, is a one-line :class:`UsageError`."""
+    from simcore import runner
+    from simcore.config import parse_toml
+
+    spec = registry.get(meta["game"])
+    options: dict = {}
+    if "players" in spec.takes:
+        options["players"] = int(meta["players"])
+        if spec.strategies is not None:
+            options["strategies"] = strategies or ",".join(meta.get("strategies")
+                                                           or [spec.default_strategy])
+        if "rotate_seats" in spec.takes:
+            options["rotate_seats"] = bool(meta.get("rotate_seats"))
+        if "engine" in spec.takes and meta.get("engine"):
+            options["engine"] = meta["engine"]
+    recorded = {**meta, **(meta.get("matchup") or {})}
+    for o in spec.options:
+        if o.name in recorded:
+            options[o.name] = recorded[o.name]
+    text = meta.get("rules_text")
+    rules = parse_toml(text, name=str(meta.get("rules_name") or "run.json rules_text")) if text else None
+    try:
+        prep = runner.prepare(meta["game"], rules=rules, **options)
+    except UsageError as e:
+        raise UsageError(f"the run cannot be played again here ({e}); give --strategies with the "
+                         f"run's bots if they came from a strategy file") from None
+    want = meta.get("rules_sha256")
+    if want and prep.rules_sha256 != want:
+        raise UsageError(f"the run's rules cannot be rebuilt exactly (sha256 {prep.rules_sha256[:12]}… "
+                         f"against run.json's {str(want)[:12]}…)")
+    return prep
+
+
+def played_rows(meta: dict, game: int, strategies: str | None = None,
+                prep=None) -> tuple[dict[str, list], dict]:
+    """Game ``game``'s player rows (column → per-seat values, seats in order) and games row, as the
+    run would have written them, played again by the runner (:func:`prepare_run`): the game alone,
+    or with rotated seats its deal (a deal's rotations are played together), so it costs one game's
+    (one deal's) time, not the run's."""
+    from simcore import runner
+
+    prep = prep or prepare_run(meta, strategies)
+    unit = prep.games_per_deal
+    first = game - game % unit
+    played = runner.collect(prep, games=unit, seed=int(meta["seed"]), first=first, statistics=False)
+    players = played.players.to_pydict()
+    keep = [i for i, g in enumerate(players["game"]) if g == game]
+    keep.sort(key=lambda i: players["seat"][i])
+    row = {c: [v[i] for i in keep] for c, v in players.items()}
+    games = played.games.to_pydict()
+    j = games["game"].index(game)
+    return row, {c: v[j] for c, v in games.items()}
+
+
+def _games_differences(kernel: dict, stored: dict | None) -> list[str]:
+    """The columns where the games row played again differs from games.parquet's."""
+    if stored is None:
+        return ["games.parquet has no row for this game"]
+    return [f"game {c}: played again {v}, games.parquet {stored[c]}"
+            for c, v in kernel.items() if c in stored and v != stored[c]]
+
+
 def _replay_by_hook(run: Path, meta: dict, spec, game: int, hook) -> Replay:
     """A game its reference replays alone (:func:`run_hook`), checked against players.parquet and
     games.parquet."""
@@ -184,6 +244,9 @@ def _replay_by_hook(run: Path, meta: dict, spec, game: int, hook) -> Replay:
     result = hook(meta, game)
     row = _row(run, game, P)
     grow = _games_row(run, game)
+    played = row is None and not (run / "players.parquet").is_file()
+    if played:
+        row, kernel_games = played_rows(meta, game)
     roles = spec.seat_roles(P)
     head = [f"{spec.title}: game {game} of run {run.name} ({P} sides, run seed {seed}, the "
             f"game's own stream ({seed}, {game}))",
@@ -197,14 +260,17 @@ def _replay_by_hook(run: Path, meta: dict, spec, game: int, hook) -> Replay:
     lines = head + [""] + [people_seats(x) for x in result.lines]
     lines += ["", "Final table"] + [people_seats(x) for x in final]
     diffs = _differences(figures, row, P)
+    if played:
+        diffs += _games_differences(kernel_games, grow)
     if grow is not None:
         for c, v in result.game_figures.items():
             if c in grow and not abs(float(v) - float(grow[c])) <= 1e-6 * max(1.0, abs(float(grow[c]))):
                 diffs.append(f"game {c}: replay {v}, run {grow[c]}")
     extra = [c for c in result.game_figures if grow is not None and c in grow]
     lines += _check_lines(figures, row, diffs, "the run's rows",
-                          f"; its {', '.join(extra)} equal games.parquet's row." if extra else ".")
-    return Replay(game, lines, figures, row, diffs)
+                          f"; its {', '.join(extra)} equal games.parquet's row." if extra else ".",
+                          played=played)
+    return Replay(game, lines, figures, row, diffs, played=played)
 
 
 def replay(run: str | Path, game: int, strategies: str | None = None) -> Replay:
@@ -236,6 +302,9 @@ def replay(run: str | Path, game: int, strategies: str | None = None) -> Replay:
     deal = game // n_rot
     record = reference.play_game(rules, P, seed, deal, strategies=[player] * P, log=log)
     row = _row(run, game, P)
+    played = row is None and not (run / "players.parquet").is_file()
+    if played:        # no rows kept: the run's row as the kernel plays the game again
+        row, kernel_games = played_rows(meta, game, strategies)
     seat_bots = row["strategy"] if row and "strategy" in row else None
     roles = spec.seat_roles(P) if not spec.roles_alike else None
     head = [f"{spec.title}: game {game} of run {run.name} ({P} players, run seed {seed}"
@@ -254,19 +323,29 @@ def replay(run: str | Path, game: int, strategies: str | None = None) -> Replay:
     diffs = _differences(figures, row, P)
     if len(player.choices) != player.pos:
         diffs.append(f"the reference took {player.pos} of the kernel's {len(player.choices)} decisions")
-    lines += _check_lines(figures, row, diffs, "the run's row in players.parquet", ".")
-    return Replay(game, lines, figures, row, diffs)
+    if played:
+        diffs += _games_differences(kernel_games, _games_row(run, game))
+    lines += _check_lines(figures, row, diffs, "the run's row in players.parquet", ".", played=played)
+    return Replay(game, lines, figures, row, diffs, played=played)
 
 
-def _check_lines(figures: dict, row, diffs: list[str], compared: str, tail: str) -> list[str]:
+def _check_lines(figures: dict, row, diffs: list[str], compared: str, tail: str,
+                 played: bool = False) -> list[str]:
     """The closing lines of a replay log: a blank line, then no rows to compare with, the
-    differences from ``compared`` (the run's rows), or the figures that agree (``tail`` ends it)."""
+    differences from ``compared`` (the run's rows), or the figures that agree (``tail`` ends it).
+    ``played``: the run kept no players.parquet, so its row is the kernel's, played again
+    (:func:`played_rows`), and that game's row was checked against games.parquet."""
     if row is None:
-        return ["", "Check: the run kept no players.parquet rows for this game (--no-raw); "
-                    "nothing to compare with."]
+        return ["", "Check: no players.parquet row for this game; nothing to compare with."]
+    if played:
+        compared = "the run's row (played again by the kernel: the run kept no players.parquet)"
     if diffs:
         return ["", f"CHECK FAILED: the replay differs from {compared}:"] + [f"  {d}" for d in diffs]
     checked = ", ".join(c for c in figures if c in row)
+    if played:
+        return ["", f"Check: the final {checked} of every seat equal the run's row, played again by "
+                    f"the kernel (the run kept no players.parquet), whose games row equals "
+                    f"games.parquet's{tail}"]
     return ["", f"Check: the final {checked} of every seat equal the run's row in players.parquet{tail}"]
 
 
@@ -292,21 +371,67 @@ _FIND = re.compile(r"^\s*(?:(seat|role|strategy)\s*=\s*(\S+)\s+)?(?:(wins|loses)
                    r"(max|min|median)\s+([A-Za-z_][A-Za-z0-9_]*)\s*$")
 
 
-def find_game(run: str | Path, query: str) -> tuple[int, str]:
+def find_game(run: str | Path, query: str, strategies: str | None = None,
+              progress=None, notice=None) -> tuple[int, str]:
     """The game the ``query`` (:data:`FIND_GRAMMAR`) picks, and a sentence saying why. Ties go to
-    the lowest game number, so the answer is reproducible."""
-    import polars as pl
+    the lowest game number, so the answer is reproducible.
 
+    From players.parquet when the run kept it; else every game of the run is played again by the
+    runner (:func:`prepare_run`: the same rows, as every game draws from its own stream) and
+    reduced chunk by chunk to a count and the first game per value of the column, so memory does
+    not grow with the run (1e6 4-player Middle-Ages games: a few seconds on 2 cores).
+    ``notice(text)`` is called once before such a replay, ``progress(done, total)`` after each
+    chunk."""
     run = Path(run)
     meta = read_meta(run)
     m = _FIND.match(query)
     if not m:
         raise UsageError(f"--find {query!r}: expected {FIND_GRAMMAR}")
     who, value, outcome, how, column = m.groups()
-    path = run / "players.parquet"
-    if not path.is_file():
-        raise UsageError(f"--find: {run} kept no players.parquet (simulated with --no-raw)")
-    df = pl.read_parquet(path)
+    P = int(meta["players"])
+    spec = registry.get(meta["game"])
+    if who == "seat" and (not value.isdigit() or not 1 <= int(value) <= P):
+        raise UsageError(f"--find seat={value}: seats are numbered 1 to {P}")
+    if who == "role":
+        roles = spec.seat_roles(P)
+        if value.lower() not in roles:
+            raise UsageError(f"--find role={value}: roles are " + ", ".join(sorted(set(roles))))
+    if (run / "players.parquet").is_file():
+        target, game, n = _find_in_rows(run, query, who, value, outcome, how, column, P, spec)
+    else:
+        target, game, n = _find_by_playing(run, meta, query, who, value, outcome, how, column, P,
+                                           spec, strategies, progress, notice)
+    what = {"seat": f"seat {value}", "role": f"the {value}",
+            "strategy": f"a seat played by {value}", None: "a game"}[who]
+    word = {"max": "the highest", "min": "the lowest", "median": "a median"}[how]
+    verb = {"wins": " wins", "loses": " loses", None: ""}[outcome]
+    shown = int(target) if float(target).is_integer() else round(float(target), 3)
+    return game, f"game {game}: {what}{verb} with {word} {column} ({shown}; {n} candidate rows)"
+
+
+def _candidates(df, who, value, outcome, P, spec):
+    """The rows of ``df`` the query's seat, role or strategy and outcome select."""
+    import polars as pl
+
+    if who == "seat":
+        df = df.filter(pl.col("seat") == int(value) - 1)
+    elif who == "role":
+        seats = [s for s, r in enumerate(spec.seat_roles(P)) if r == value.lower()]
+        df = df.filter(pl.col("seat").is_in(seats))
+    elif who == "strategy":
+        df = df.filter(pl.col("strategy") == value)
+    if outcome == "wins":
+        df = df.filter(pl.col("win_share") > 0)
+    elif outcome == "loses":
+        df = df.filter(pl.col("win_share") == 0)
+    return df
+
+
+def _find_in_rows(run: Path, query: str, who, value, outcome, how, column, P, spec) -> tuple[float, int, int]:
+    """(value, game, candidate rows) of the query read from players.parquet (and games.parquet)."""
+    import polars as pl
+
+    df = pl.read_parquet(run / "players.parquet")
     games_path = run / "games.parquet"
     if column not in df.columns and games_path.is_file():
         g = pl.read_parquet(games_path)
@@ -314,30 +439,9 @@ def find_game(run: str | Path, query: str) -> tuple[int, str]:
             df = df.join(g.select("game", column), on="game")
     if column not in df.columns:
         raise UsageError(f"--find: no column {column!r}; columns: " + ", ".join(df.columns))
-    P = int(meta["players"])
-    spec = registry.get(meta["game"])
-    what = "a game"
-    if who == "seat":
-        if not value.isdigit() or not 1 <= int(value) <= P:
-            raise UsageError(f"--find seat={value}: seats are numbered 1 to {P}")
-        df = df.filter(pl.col("seat") == int(value) - 1)
-        what = f"seat {value}"
-    elif who == "role":
-        roles = spec.seat_roles(P)
-        seats = [s for s, r in enumerate(roles) if r == value.lower()]
-        if not seats:
-            raise UsageError(f"--find role={value}: roles are " + ", ".join(sorted(set(roles))))
-        df = df.filter(pl.col("seat").is_in(seats))
-        what = f"the {value}"
-    elif who == "strategy":
-        df = df.filter(pl.col("strategy") == value)
-        if df.is_empty():
-            raise UsageError(f"--find strategy={value}: no seat of this run played it")
-        what = f"a seat played by {value}"
-    if outcome == "wins":
-        df = df.filter(pl.col("win_share") > 0)
-    elif outcome == "loses":
-        df = df.filter(pl.col("win_share") == 0)
+    if who == "strategy" and df.filter(pl.col("strategy") == value).is_empty():
+        raise UsageError(f"--find strategy={value}: no seat of this run played it")
+    df = _candidates(df, who, value, outcome, P, spec)
     if df.is_empty():
         raise UsageError(f"--find {query!r}: no game of the run matches")
     df = df.sort(["game", "seat"])
@@ -349,8 +453,67 @@ def find_game(run: str | Path, query: str) -> tuple[int, str]:
     else:
         target = float(np.sort(vals.to_numpy())[(len(vals) - 1) // 2])
     pick = df.filter(vals == target).row(0, named=True)
-    word = {"max": "the highest", "min": "the lowest", "median": "a median"}[how]
-    verb = {"wins": " wins", "loses": " loses", None: ""}[outcome]
-    shown = int(target) if float(target).is_integer() else round(float(target), 3)
-    return int(pick["game"]), (f"game {pick['game']}: {what}{verb} with {word} {column} "
-                               f"({shown}; {df.height} candidate rows)")
+    return float(target), int(pick["game"]), df.height
+
+
+def _find_by_playing(run: Path, meta: dict, query: str, who, value, outcome, how, column, P, spec, strategies,
+                     progress, notice) -> tuple[float, int, int]:
+    """(value, game, candidate rows) of the query over the run's games played again (no rows
+    kept): per chunk, the candidate rows' count and lowest game per value of the column."""
+    import polars as pl
+
+    from simcore import runner
+
+    prep = prepare_run(meta, strategies)
+    pcols, gcols = list(prep.players_schema.names), list(prep.games_schema.names)
+    if column not in pcols and column not in gcols:
+        raise UsageError(f"--find: no column {column!r}; columns: " + ", ".join(pcols))
+    if who == "strategy" and value not in prep.strategy_names:
+        raise UsageError(f"--find strategy={value}: no seat of this run played it")
+    keep = tuple(c for c in pcols if c in ("game", "seat", "strategy", "win_share", column))
+    games, seed = int(meta["games"]), int(meta["seed"])
+    if notice is not None:
+        notice(f"{run} kept no players.parquet: playing its {games:,} games again to find the "
+               f"game (the same games: each draws from its own stream (seed, game))")
+    counts: dict[float, list[int]] = {}          # value → [candidate rows, lowest game]
+    done = 0
+
+    def sink(part) -> None:
+        nonlocal done
+        df = pl.from_arrow(part.players)
+        if column not in df.columns:
+            df = df.join(pl.from_arrow(part.games).select("game", column), on="game")
+        df = _candidates(df, who, value, outcome, P, spec)
+        by_value = df.group_by(pl.col(column).cast(pl.Float64).alias("v")).agg(
+            pl.len().alias("n"), pl.col("game").min().alias("first"))
+        for v, n, first in by_value.iter_rows():
+            c = counts.get(v)
+            if c is None:
+                counts[v] = [int(n), int(first)]
+            else:
+                c[0] += int(n)
+                c[1] = min(c[1], int(first))
+        done += part.n
+        if progress is not None:
+            progress(done, games)
+
+    ex = runner.LocalExecutor()
+    ex.warm(prep)
+    plan = runner.PartPlan(keep, full_summaries=False, statistics=False)
+    size = prep.default_chunk or runner.DEFAULT_CHUNK
+    ex.play(prep, runner.chunk_spans(games, size, unit=prep.games_per_deal), seed, plan, sink)
+    if not counts:
+        raise UsageError(f"--find {query!r}: no game of the run matches")
+    values = sorted(counts)
+    n = sum(c[0] for c in counts.values())
+    if how == "max":
+        target = values[-1]
+    elif how == "min":
+        target = values[0]
+    else:
+        k, seen = (n - 1) // 2, 0
+        for target in values:
+            seen += counts[target][0]
+            if seen > k:
+                break
+    return float(target), counts[target][1], n

@@ -19,7 +19,15 @@ value — what ``balance report SWEEP_DIR`` shows. The effects on a page are adj
 parameters), and each is worded by :func:`analysis.stats.practical` against the metric's smallest
 difference that matters.
 
-May import numpy, polars, pyarrow, the standard library, :mod:`simcore` (registry, rundir, errors),
+A run outside a sweep (a panel's cell, :mod:`analysis.panel`) needs only its statistics:
+:func:`cell_summary` gives every seat's and role's win share and the game length with the interval
+of :func:`mean_ci`, from stats.json (:func:`summary_from_stats`: exact integer sums, sums of squares
+and win cross-products) whatever the run's size, or from the rows for a run written before the
+statistics (:func:`summary_from_rows`). On a run with both they agree within 1e-9 relative; the
+statistics are the exact ones (players.parquet keeps win shares as float32, where a third is a third
+within 3e-8 relative).
+
+May import numpy, polars, pyarrow, the standard library, :mod:`simcore` (registry, rundir, errors; accumulate, lazily, for its file name),
 :mod:`analysis.stats`, :mod:`analysis.load` and :mod:`analysis.sweep.store`.
 """
 
@@ -37,7 +45,7 @@ from simcore.errors import UsageError
 from simcore.rundir import GAMES, PLAYERS, read_meta
 
 from analysis import stats
-from analysis.load import score_unit, smallest_difference
+from analysis.load import int_moments, open_runs, score_unit, smallest_difference, value_sums
 from analysis.sweep.store import finished_variants, read_sweep, variant_dir
 
 Z = 1.959963984540054
@@ -74,12 +82,36 @@ def _role_names(spec, role: str, table: str = "players") -> list[str]:
     return [c.name for c in spec.columns_with_role(role, table)] if spec is not None else []
 
 
+def share_metrics(spec, n_players: int) -> list[tuple[MetricInfo, list[int]]]:
+    """The win-share metrics of a game at ``n_players``, each with the seats (0-based) whose
+    shares it adds per game: every seat's (``seat_win_share_<s>``), then, in a game with roles,
+    every role's (``role_win_share_<role>``: the sum of its seats' shares)."""
+    P = n_players
+    roles = spec.seat_roles(P) if spec is not None and not spec.roles_alike else None
+
+    def display(r):
+        return next((x.display for x in spec.roles if x.name == r), r.title())
+
+    out = []
+    for s in range(P):
+        who = f"seat {s + 1}" + (f" ({display(roles[s])})" if roles else "")
+        out.append((MetricInfo(f"seat_win_share_{s + 1}", f"{who}'s win share", "pp", True), [s]))
+    if roles:
+        for r in dict.fromkeys(roles):
+            seats = [s for s, x in enumerate(roles) if x == r]
+            side = f"the {display(r)}'s" if len(seats) == 1 else f"the {display(r)}s'"
+            out.append((MetricInfo(f"role_win_share_{r}", f"{side} win share", "pp", True), seats))
+    return out
+
+
 def load_variant(path: str | Path) -> VariantData:
     """Read a variant's run directory (needs players.parquet: a sweep keeps it)."""
     path = Path(path)
     meta = read_meta(path)
     if not (path / PLAYERS).is_file():
-        raise UsageError(f"{path}: no {PLAYERS} (a sweep variant needs its player rows)")
+        raise UsageError(f"{path}: no {PLAYERS} (a sweep variant or a tune's confirmation is read from "
+                         "its player rows, which sweeps and tunes write; a run of a panel is read from "
+                         "its stats.json: cell_summary)")
     names = set(pq.read_schema(path / PLAYERS).names)
     spec = registry.specs().get(meta["game"])
     cols = ["seat", "strategy", "win_share", "score", *_role_names(spec, "gain_by_event")]
@@ -107,23 +139,13 @@ def from_tables(game: str, n_players: int, players, games=None, *, path: Path | 
     samples: dict[str, np.ndarray] = {}
     info: dict[str, MetricInfo] = {}
 
-    def _role_display(spec, r):
-        return next((x.display for x in spec.roles if x.name == r), r.title())
-
     def add(key, label, u, share, x):
         samples[key] = np.asarray(x, np.float64)
         info[key] = MetricInfo(key, label, u, share)
 
-    roles = spec.seat_roles(P) if spec is not None and not spec.roles_alike else None
-    for s in range(P):
-        who = f"seat {s + 1}" + (f" ({_role_display(spec, roles[s])})" if roles else "")
-        add(f"seat_win_share_{s + 1}", f"{who}'s win share", "pp", True, win[:, s])
-    if roles:
-        for r in dict.fromkeys(roles):
-            mask = np.array([x == r for x in roles])
-            display = next((x.display for x in spec.roles if x.name == r), r.title())
-            side = f"the {display}'s" if mask.sum() == 1 else f"the {display}s'"
-            add(f"role_win_share_{r}", f"{side} win share", "pp", True, win[:, mask].sum(axis=1))
+    for m, seats in share_metrics(spec, P):
+        add(m.key, m.label, m.unit, m.share,
+            win[:, seats[0]] if len(seats) == 1 else win[:, seats].sum(axis=1))
     fair = 1.0 / P if spec is None or spec.roles_alike else None
     if "score" in names:
         score = np.asarray(t["score"], np.float64).reshape(n, P)
@@ -157,6 +179,89 @@ def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
     m = float(x.mean())
     half = Z * float(x.std(ddof=1)) / np.sqrt(n) if n > 1 else float("nan")
     return m, m - half, m + half
+
+
+def mean_ci_sums(n: int, total: int, squares: int, scale: float = 1.0) -> tuple[float, float, float]:
+    """:func:`mean_ci` of ``n`` values given by their exact integer sum and sum of squares, in
+    units of 1/``scale`` (the statistics' sums, :mod:`simcore.accumulate`): the same mean and
+    interval, mean ± Z·sd/√n with the sample sd (n − 1), from the centred sum of squares formed in
+    integers (:func:`analysis.load.int_moments`)."""
+    if n <= 0:
+        return (float("nan"),) * 3
+    mean, m2 = int_moments(n, total, squares, scale)
+    m = float(mean[0])
+    half = Z * float(np.sqrt(max(float(m2[0]), 0.0) / (n - 1))) / np.sqrt(n) if n > 1 else float("nan")
+    return m, m - half, m + half
+
+
+@dataclass
+class CellSummary:
+    """A run's win-share and game-length estimates, as a panel shows them (:func:`cell_summary`):
+    ``estimates[key]`` = (info, mean, low, high) for every ``seat_win_share_<s>``, every
+    ``role_win_share_<role>`` (games with roles) and ``game_length`` (games that record it), the
+    interval that of :func:`mean_ci`. ``source``: ``"stats"`` (stats.json) or ``"rows"``."""
+
+    path: Path
+    meta: dict
+    n_players: int
+    n_games: int
+    estimates: dict[str, tuple[MetricInfo, float, float, float]]
+    source: str
+
+
+def _panel_metric(key: str) -> bool:
+    return key.startswith(("seat_win_share_", "role_win_share_")) or key == "game_length"
+
+
+def summary_from_rows(v: VariantData) -> CellSummary:
+    """The :class:`CellSummary` of a variant read from its rows (:func:`load_variant`)."""
+    est = {k: (v.info[k], *mean_ci(x)) for k, x in v.samples.items() if _panel_metric(k)}
+    return CellSummary(v.path, v.meta, v.n_players, v.n_games, est, "rows")
+
+
+def summary_from_stats(rs) -> CellSummary:
+    """The :class:`CellSummary` of a run read from its statistics (an :class:`analysis.load.RunSet`
+    with ``stats``, :func:`analysis.load.open_runs`): per game, a seat's win share has the sum
+    Σ_s of its win units and the sum of squares ``win_cross[s, s]``; a role's share (the sum of its
+    seats' shares) has the sum over its seats and Σ_{s,t in the role} ``win_cross[s, t]``; the game
+    length has the sums of value × count and value² × count over its histogram (one bin per turn:
+    exact). Equal to :func:`summary_from_rows` of the same run within float rounding
+    (tests/sweep/test_panel_from_stats.py)."""
+    st = rs.stats
+    lay, f = st.layout, st.fixed
+    P, n = int(lay["players"]), int(st.games)
+    L = float(lay["win_units"])
+    spec = registry.specs().get(rs.game)
+    seat_sum = f["cell_win"].sum(axis=1)
+    cross = f["win_cross"]
+    est: dict[str, tuple[MetricInfo, float, float, float]] = {}
+    for info, seats in share_metrics(spec, P):
+        total = sum(int(seat_sum[s]) for s in seats)
+        squares = sum(int(cross[s, t]) for s in seats for t in seats)
+        est[info.key] = (info, *mean_ci_sums(n, total, squares, L))
+    length = lay.get("length")
+    col = next((c for c in spec.columns_with_role("length", "games") if c.name == length), None) \
+        if spec is not None and length else None
+    if col is not None and "length" in st.valued:
+        values, counts = value_sums(st.valued["length"])     # every end reason
+        k = int(counts.sum())
+        total = sum(int(v) * int(c) for v, c in zip(values, counts) if c)
+        squares = sum(int(v) * int(v) * int(c) for v, c in zip(values, counts) if c)
+        est["game_length"] = (MetricInfo("game_length", "the game length", col.unit, False),
+                              *mean_ci_sums(k, total, squares))
+    return CellSummary(rs.paths[0], rs.metas[0], P, n, est, "stats")
+
+
+def cell_summary(path: str | Path) -> CellSummary:
+    """A run's :class:`CellSummary`: from its statistics (stats.json) when it has them, whatever
+    its size and whether it kept players.parquet; from its rows otherwise (a run written before
+    the statistics existed)."""
+    from simcore.accumulate import STATS_FILE
+
+    path = Path(path)
+    if (path / STATS_FILE).is_file():
+        return summary_from_stats(open_runs([path], source="stats"))
+    return summary_from_rows(load_variant(path))
 
 
 def balance(v: VariantData) -> tuple[float, float, float] | None:

@@ -225,7 +225,7 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
             continue
         before = done
         runner.run(prep, games=plan.games, seed=plan.seed, out=target, force=True, threads=threads,
-                   chunk_size=chunk_size, quiet=True, executor=executor,
+                   chunk_size=chunk_size, raw=True, quiet=True, executor=executor,
                    on_chunk=lambda d, b=before, lab=label: say(b + d, total, lab))
         done += plan.games
     return finish_out(out, final)

@@ -542,7 +542,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         for k, (p_k, d_k) in enumerate(zip(preps, cell_dirs)):
             if not (d_k / RUN_JSON).is_file():
                 runner.run(p_k, games=plan.confirm_games, seed=cseed, out=d_k,
-                           force=True, threads=threads, quiet=True, executor=executor,
+                           force=True, threads=threads, raw=True, quiet=True, executor=executor,
                            on_chunk=lambda d, b=k * plan.confirm_games: say("confirm", b + d, total, ""))
             seeds.append(json.loads((d_k / RUN_JSON).read_text(encoding="utf-8"))["seed"])
             v = load_variant(d_k)
