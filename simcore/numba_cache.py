@@ -285,7 +285,7 @@ def _load_overload_light(self, sig, target_context):
 def _load_registries_without_blas_probe(self):
     skip_blas_probe()
     out = _load_registries(self)
-    share_scope_in_inlined_copies()     # (a compilation is starting: Numba's inliner is loaded)
+    lighter_ir_inlining()     # (a compilation is starting: Numba's inliner is loaded)
     return out
 
 
@@ -428,9 +428,23 @@ class _SharedMemoCopy:
         return getattr(self._real, name)
 
 
-def share_scope_in_inlined_copies() -> None:
-    """Install :class:`_SharedMemoCopy` into Numba's IR inliner (idempotent; called when a
-    compilation starts, so that a run that loads cached code never imports the inliner)."""
+def lighter_ir_inlining() -> None:
+    """Numba's IR inliner (``inline="always"``) with less repeated work, the same IR out
+    (idempotent; called when a compilation starts, so that a run that loads cached code never
+    imports the inliner):
+
+    - :class:`_SharedMemoCopy`: a callee's blocks copied with one memo per function (its scope
+      copied once, not once per block);
+    - the callee's untyped IR (bytecode to Numba IR, with its own callees inlined: Numba's whole
+      untyped pipeline) built once per function and compile settings, not again at every call
+      site (``below`` is inlined at 16 sites of the default line-up's kernel, ``decide`` at 7).
+      ``inline_ir`` copies it before it changes anything, so the kept IR is never modified.
+
+    The variables inlined from one function at several sites then take versioned names (``x.1``)
+    rather than per-site prefixes; the machine code is the same (the Middle-Ages ``play_games``
+    compared byte for byte but for the functions' unique ids, which differ between any two
+    processes). ``tests/test_numba_cache.py`` compiles a function both ways and compares the LLVM
+    IR."""
     import copy
 
     from numba.core import inline_closurecall as icc
@@ -439,6 +453,8 @@ def share_scope_in_inlined_copies() -> None:
         return
     shim = _SharedMemoCopy(copy)
     real_inline_ir = icc.InlineWorker.inline_ir
+    real_inline_function = icc.InlineWorker.inline_function
+    untyped: dict = {}
 
     def inline_ir(self, *args, **kwargs):
         stack = shim.memos if shim.memos is not None else []
@@ -449,6 +465,42 @@ def share_scope_in_inlined_copies() -> None:
         finally:
             stack.pop()
 
+    def inline_function(self, caller_ir, block, i, function, arg_typs=None):
+        flags = {k: v for k, v in self.flags.values().items() if k != "enable_ssa"}
+        key = (function, id(self.typingctx), id(self.targetctx), repr(sorted(flags.items())),
+               repr(self.locals))
+        callee_ir = untyped.get(key)
+        if callee_ir is None:
+            callee_ir = untyped[key] = self.run_untyped_passes(function)
+        return self.inline_ir(caller_ir, block, i, callee_ir, function.__code__.co_freevars,
+                              arg_typs=arg_typs)
+
     inline_ir.__wrapped__ = real_inline_ir
+    inline_function.__wrapped__ = real_inline_function
     icc.InlineWorker.inline_ir = inline_ir
+    icc.InlineWorker.inline_function = inline_function
     icc.copy = shim
+
+
+def njit_unliteral(**options):
+    """``@njit(**options)`` compiled for the plain types of the arguments a jitted caller passes:
+    one specialisation per type rather than one per constant (Numba types a constant argument,
+    such as a workspace offset, as a literal and compiles the callee for each value). Calls from
+    Python are typed that way already. For helpers called, not inlined, at several sites with
+    different constants (:func:`simcore.rng.shuffle_range`); LLVM, which inlines them where that
+    pays, still sees the constant."""
+    from numba import njit
+    from numba.core import types
+
+    def wrap(py_func):
+        disp = njit(**options)(py_func)
+        get_call_template = disp.get_call_template
+
+        def get_call_template_unliteral(args, kws):
+            return get_call_template(tuple(types.unliteral(a) for a in args),
+                                     {k: types.unliteral(v) for k, v in kws.items()})
+
+        disp.get_call_template = get_call_template_unliteral
+        return disp
+
+    return wrap
