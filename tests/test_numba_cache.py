@@ -12,6 +12,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
+
 A = """
 from numba import njit
 K = {k}
@@ -163,6 +165,25 @@ def test_a_none_switch_keeps_the_unused_branch_out_of_the_compiled_code():
     assert plain(5) == 10
     assert not full_only.overloads, "the None specialisation typed (and compiled) the other branch"
     assert with_full(5) == 15 and len(full_only.overloads) == 1
+
+
+def test_an_unliteral_helper_compiles_once_for_constants_of_one_type():
+    """``simcore.rng.shuffle_range`` is called with a different constant offset at each site:
+    one specialisation, not one per constant (njit_unliteral)."""
+    from numba import njit
+
+    from simcore.numba_cache import njit_unliteral
+
+    @njit_unliteral()
+    def at(a, start):
+        return a[start] * 2
+
+    @njit
+    def caller(a):
+        return at(a, 0) + at(a, 1) + at(a, 2)
+
+    assert caller(np.arange(3)) == 6
+    assert len(at.overloads) == 1
 
 
 # ---------------------------------------------------------------------------------------------
