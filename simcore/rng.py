@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 import simcore.numba_cache  # noqa: F401  (a writable cache folder, before the first cache=True)
+from simcore.numba_cache import njit_unliteral
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -58,7 +59,7 @@ def shuffle(state, arr, n):
     shuffle_range(state, arr, 0, n)
 
 
-@njit(cache=True, _nrt=False)
+@njit_unliteral(cache=True, _nrt=False)
 def shuffle_range(state, arr, start, n):
     """:func:`shuffle` of ``arr[start:start + n]`` (for workspaces packed in one array)."""
     for i in range(n - 1, 0, -1):

@@ -12,6 +12,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
+
 A = """
 from numba import njit
 K = {k}
@@ -163,3 +165,85 @@ def test_a_none_switch_keeps_the_unused_branch_out_of_the_compiled_code():
     assert plain(5) == 10
     assert not full_only.overloads, "the None specialisation typed (and compiled) the other branch"
     assert with_full(5) == 15 and len(full_only.overloads) == 1
+
+
+def test_an_unliteral_helper_compiles_once_for_constants_of_one_type():
+    """``simcore.rng.shuffle_range`` is called with a different constant offset at each site:
+    one specialisation, not one per constant (njit_unliteral)."""
+    from numba import njit
+
+    from simcore.numba_cache import njit_unliteral
+
+    @njit_unliteral()
+    def at(a, start):
+        return a[start] * 2
+
+    @njit
+    def caller(a):
+        return at(a, 0) + at(a, 1) + at(a, 2)
+
+    assert caller(np.arange(3)) == 6
+    assert len(at.overloads) == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Cold compiles: Numba's IR inliner with less repeated work (lighter_ir_inlining)
+# ---------------------------------------------------------------------------------------------
+def test_inlined_copies_share_one_scope_and_compile_the_same_code():
+    """The shim copies a function's blocks with one memo (one scope copy shared by every block,
+    as in the original) only while Numba's ``inline_ir`` runs, and a callee's untyped IR is built
+    once for its two call sites; the code compiled so is the code compiled without either (the
+    same LLVM IR but for the functions' unique names), and any compilation installs them."""
+    import copy
+    import re
+
+    from numba import njit
+    from numba.core import inline_closurecall as icc
+    from numba.core.compiler import run_frontend
+
+    from simcore import numba_cache
+
+    @njit(inline="always")
+    def helper(x, k):
+        s = 0
+        for i in range(k):
+            if i % 3 == 0:
+                s += x * i
+            else:
+                s -= i
+        return s
+
+    def outer(x):
+        return helper(x, 4) + helper(x + 1, 5)
+
+    def llvm(fn) -> str:
+        text = next(iter(fn.inspect_llvm().values()))
+        text = re.sub(r"B\d+v\d+B", "BvB", text)            # the functions' unique ids
+        text = re.sub(r"\[\d+ x i8\]", "[n x i8]", text)     # (strings that hold them)
+        return re.sub(r'%"[^"]*"|%[\w.$]+', "%v", text)      # value names (inlined variables')
+
+    njit(lambda x: x + 1)(1)                 # any compilation installs the shim
+    assert isinstance(icc.copy, numba_cache._SharedMemoCopy)
+    with_shim = njit(outer)
+    assert with_shim(3) == helper.py_func(3, 4) + helper.py_func(4, 5)
+
+    shim, wrapped, wrapped_fn = icc.copy, icc.InlineWorker.inline_ir, icc.InlineWorker.inline_function
+    icc.copy, icc.InlineWorker.inline_ir = copy, wrapped.__wrapped__
+    icc.InlineWorker.inline_function = wrapped_fn.__wrapped__
+    try:
+        without = njit(outer)
+        assert without(3) == with_shim(3)
+    finally:
+        icc.copy, icc.InlineWorker.inline_ir = shim, wrapped
+        icc.InlineWorker.inline_function = wrapped_fn
+    assert llvm(with_shim) == llvm(without)
+
+    fir = run_frontend(helper.py_func)
+    src = numba_cache._SharedMemoCopy(copy)
+    src.memos = [{}]                         # as inside inline_ir
+    copies = [src.deepcopy(b) for b in fir.blocks.values()]
+    assert len(copies) > 2 and len({id(b.scope) for b in copies}) == 1
+    assert copies[0].scope is not next(iter(fir.blocks.values())).scope
+    src.memos = None                         # outside inline_ir: Numba's own copies
+    alone = [src.deepcopy(b) for b in fir.blocks.values()]
+    assert len({id(b.scope) for b in alone}) == len(alone)

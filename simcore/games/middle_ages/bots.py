@@ -42,7 +42,7 @@ from simcore.games.middle_ages.rules import (
     P_ALLOW_NEGATIVE, P_CASERNE_PAYMENT, P_CHAMPS_PER_PEASANT, P_EMPTY_PENALTY, P_EXTRA_BONUS,
     P_MARCHE_PER_CHEST, P_MOULIN_PAYMENT, REMPART, VILLAGE,
 )
-from simcore.numba_cache import njit_on_demand
+from simcore.numba_cache import njit_on_demand, njit_unliteral
 from simcore.rng import below
 
 # The Numba cache stamp covers this whole folder (set by the registry, simcore.games).
@@ -73,7 +73,7 @@ def strat_row(ws, p, P):
     return row - P if row >= P else row
 
 
-@njit(cache=True, _nrt=False)
+@njit_unliteral(cache=True, _nrt=False)
 def record_decision(ws, n_options, choice):
     k = ws[U(G_TRACE_N)]
     if k < MAX_TRACE:
