@@ -435,6 +435,21 @@ class _SharedMemoCopy:
         return getattr(self._real, name)
 
 
+# The Numba versions whose ``InlineWorker.inline_function``/``inline_ir`` this replaces as they
+# are (its source unchanged since 0.49; tests/test_numba_cache.py compares the LLVM IR with and
+# without the change on the installed version). A later Numba compiles with its own inliner until
+# it has been checked and this range widened.
+_INLINER_TESTED = ((0, 60), (0, 69))
+
+
+def _version(text: str) -> tuple[int, int]:
+    try:
+        major, minor = text.split(".")[:2]
+        return int(major), int(minor)
+    except ValueError:
+        return (0, 0)
+
+
 def lighter_ir_inlining() -> None:
     """Numba's IR inliner (``inline="always"``) with less repeated work, the same IR out
     (idempotent; called when a compilation starts, so that a run that loads cached code never
@@ -454,8 +469,11 @@ def lighter_ir_inlining() -> None:
     IR."""
     import copy
 
+    import numba
     from numba.core import inline_closurecall as icc
 
+    if not _INLINER_TESTED[0] <= _version(numba.__version__) < _INLINER_TESTED[1]:
+        return                  # another Numba's inliner: left as it is (slower, never wrong)
     if isinstance(icc.copy, _SharedMemoCopy) or icc.copy is not copy:
         return
     shim = _SharedMemoCopy(copy)
