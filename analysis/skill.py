@@ -179,8 +179,11 @@ def balance_by_budget(game: str, players: int | None, budgets: list[int], games:
                      f"cell{k}_budget{b}_{part}.parquet")
         if f.exists():
             old = pl.read_parquet(f)
-            if has_balance(old):             # else written by an older version: played again
-                frames.append(old)
+            if not has_balance(old) and part == "one":
+                # written before the Balance figures: a one-seat part has none, so it is complete
+                old = old.with_columns([pl.lit(None, pl.Float64).alias(k) for k in BALANCE_COLUMNS])
+            if has_balance(old):             # else an every-seat part without them: played again
+                frames.append(old.select(list(COLUMNS)))
                 continue
         if progress is not None:
             what = "one searching seat" if part == "one" else "every seat searching"

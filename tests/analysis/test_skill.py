@@ -122,9 +122,11 @@ def test_a_second_call_reads_the_cells_back(tmp_path, monkeypatch):
     kw = dict(policy="balanced", roles=("player",) * 2, seed=3)
     first = K.balance_by_budget("middle-ages", 2, [0], 8, tmp_path, **kw)
     assert sorted(first["part"].unique().to_list()) == ["all", "one"]
-    # a cell written before the Balance figures were recorded is played again, the others read back
-    old = tmp_path / "cells" / "budget0_all.parquet"
-    pl.read_parquet(old).drop(list(K.BALANCE_COLUMNS)).write_parquet(old)
+    # cells written before the Balance figures were recorded: the every-seat part is played again,
+    # the one-seat part (which has none) read back
+    for part in ("all", "one"):
+        old = tmp_path / "cells" / f"budget0_{part}.parquet"
+        pl.read_parquet(old).drop(list(K.BALANCE_COLUMNS)).write_parquet(old)
     played = []
     real = K.play_cell
     monkeypatch.setattr(K, "play_cell", lambda *a, **k: played.append(a[3]) or real(*a, **k))
