@@ -114,9 +114,9 @@ def balance_figures(win_share: np.ndarray, rank: np.ndarray) -> tuple[float, ...
         n = x.shape[0]
         p = x.mean(axis=0)
         out.append(float(1.0 - (p.max() - p.min())) if n else float("nan"))
+        cov = np.cov(x, rowvar=False, ddof=1) / n if n >= 2 else None
         for level in levels:
-            out += (balance_interval(p, np.cov(x, rowvar=False, ddof=1) / n, level) if n >= 2
-                    else (float("nan"), float("nan")))
+            out += (float("nan"), float("nan")) if cov is None else balance_interval(p, cov, level)
     return tuple(out)
 
 

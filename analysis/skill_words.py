@@ -61,13 +61,12 @@ def _advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
             continue
         shares = t["win_share"].to_numpy()
         best, worst = int(np.argmax(shares)), int(np.argmin(shares))
+        r = t.row(0, named=True)         # the Balance figures are on every seat's row; seat 0's role
         if roles_alike:
-            r = t.row(0, named=True)
             out.append((b, GAP, 1.0 - r["win_share_balance"],
                         1.0 - r["win_share_balance_high_adjusted"],
                         1.0 - r["win_share_balance_low_adjusted"], best, worst))
         else:
-            r = t.row(0, named=True)
             out.append((b, f"{r['role']} win share", r["win_share"], r["ci_low"], r["ci_high"],
                         best, worst))
     return pl.DataFrame(out, schema=[("budget", pl.Int64), ("figure", pl.Utf8), ("value", pl.Float64),
