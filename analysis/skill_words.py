@@ -77,12 +77,13 @@ def _advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
 def verdict(adv: pl.DataFrame) -> str:
     """Whether the advantage persists, grows or vanishes from the smallest to the largest budget,
     judged by the intervals beside it (conservative: non-overlapping intervals for a change); one
-    sentence per cell of a panel, each led by the cell's name."""
-    names = cells(adv)
-    if len(names) > 1:
-        return " ".join(f"{c}: {_verdict(adv.filter(pl.col('cell') == c))}" for c in names)
-    text = _verdict(adv)
-    return text[:1].upper() + text[1:]
+    sentence per cell (player count and line-up: whom the answer holds for), led by the cell's
+    name."""
+    out = []
+    for c in cells(adv):
+        text = _verdict(adv if c == "" else adv.filter(pl.col("cell") == c))
+        out.append(f"{c}: {text}" if c else text[:1].upper() + text[1:])
+    return " ".join(out)
 
 
 def _pp(x: float) -> str:

@@ -67,7 +67,8 @@ def test_the_report_has_the_skill_section_with_its_figure(built):
 def test_the_sentence_is_true_for_the_table_beside_it(built):
     import html
     text = html.unescape(re.sub(r"<[^>]+>", "", built["page"]))
-    assert ("Largest gap between two seats' win shares: 12.0 pp (9.0 to 15.0) at budget 0, seat 3 "
+    # led by the cell it holds for (player count and line-up)
+    assert ("4p 4×balanced: largest gap between two seats' win shares: 12.0 pp (9.0 to 15.0) at budget 0, seat 3 "
             "ahead of seat 1 in these games; 2.0 pp (0.0 to 5.0) at budget 64 (97.5% intervals: two "
             "budgets compared): the advantage shrinks and is no longer distinguishable from none") in text
     # the Balance table beside it: the gap with its 95% interval, Ludii's Balance with its own
