@@ -6,7 +6,8 @@ the table. Only reads files. :func:`skill_section` is the same reading as a sect
 report (``balance report RUN --skill DIR``; :func:`check_skill_dir` validates the directory first).
 
 May import polars, numpy, matplotlib (through :mod:`reports.figures.common`), :mod:`analysis.skill_words`
-(the advantage and its sentence, computed from the table), :mod:`reports.html` (style) and
+(the advantage and its sentence, computed from the table), :mod:`reports.html` (style),
+:mod:`reports.text` (number formats) and
 :mod:`simcore` (registry).
 """
 
@@ -25,6 +26,7 @@ from reports.figures.common import (
     OKABE_ITO, error_bars, new_figure, percent_axis, render, styled, subplots,
 )
 from reports.html import _CSS, _html_table
+from reports.text import pct_ci
 from simcore import games as registry
 
 
@@ -107,10 +109,24 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
 
 
 def _percent(table: pl.DataFrame) -> pl.DataFrame:
-    """The table as shown: shares in percent, seats numbered from 1 (as everywhere in reports);
-    the Balance figures are in their own table (:func:`balance_table`)."""
-    return table.drop([c for c in BALANCE_COLUMNS if c in table.columns]).with_columns(
-        [(pl.col(c) * 100).round(1) for c in ("win_share", "ci_low", "ci_high")] + [pl.col("seat") + 1])
+    """The table as a designer reads it: one row per cell, budget, part and seat; who searches in
+    words ("every seat", or "one seat" against the others' own bots), seats numbered from 1 (as
+    everywhere in reports), the win share as ``27.9% (27.6–28.2)`` (95% Wilson interval). The cell
+    (player count and line-up, as every sentence names it) stands for the player count, which is a
+    column only in a table without cells; the role column goes when every seat plays the same role. The Balance figures are in their own table
+    (:func:`balance_table`)."""
+    t = table.drop([c for c in BALANCE_COLUMNS if c in table.columns])
+    rows = []
+    for r in t.iter_rows(named=True):
+        rows.append({"cell": r["cell"], "players": r["players"], "budget": r["budget"],
+                     "who searches": "every seat" if r["part"] == "all" else "one seat",
+                     "seat": r["seat"] + 1, "role": r["role"], "bot": r["bot"], "games": r["games"],
+                     "win share (95% interval)": pct_ci(r["win_share"], r["ci_low"], r["ci_high"])})
+    out = pl.DataFrame(rows)
+    drop = ["cell"] if set(out["cell"]) == {""} else ["players"]
+    if out["role"].n_unique() == 1:
+        drop.append("role")
+    return out.drop(drop)
 
 
 def balance_table(table: pl.DataFrame) -> pl.DataFrame:
@@ -124,10 +140,10 @@ def balance_table(table: pl.DataFrame) -> pl.DataFrame:
         for b in sorted(t["budget"].unique().to_list()):
             r = t.filter(pl.col("budget") == b).row(0, named=True)
             rows.append({"cell": c, "budget": b,
-                         "largest gap (pp)": round(100 * (1 - r["win_share_balance"]), 1),
+                         "largest gap (pp)": f"{100 * (1 - r['win_share_balance']):.1f}",
                          "gap 95% interval": f"{100 * (1 - r['win_share_balance_high']):.1f} to "
                                              f"{100 * (1 - r['win_share_balance_low']):.1f}",
-                         "Balance (Ludii)": round(r["balance"], 3),
+                         "Balance (Ludii)": f"{r['balance']:.3f}",
                          "Balance 95% interval": f"{r['balance_low']:.3f} to {r['balance_high']:.3f}"})
     out = pl.DataFrame(rows)
     return out.drop("cell") if set(out["cell"]) == {""} else out
@@ -239,5 +255,6 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None):
         [("Balance by search budget, every seat searching (largest gap between two seats' win "
           "shares, and Ludii's Balance; 95% intervals simultaneous over the pairs of seats)",
           balance_table(table)),
-         ("Win share by search budget (percent, 95% Wilson interval)", _percent(table))],
+         ("Win share by search budget (95% Wilson intervals; one seat searching: the others play "
+          "their own bots)", _percent(table))],
         [sentence + gain])

@@ -116,10 +116,20 @@ def test_a_bad_skill_directory_is_one_line_and_nothing_is_written(built, tmp_pat
 
 def test_the_shown_table_numbers_seats_from_one_in_percent(built):
     from reports.skill import _percent
+    from simcore.stats import wilson_interval
     t = _percent(pl.read_parquet(built["skill"] / "skill.parquet"))
     assert sorted(set(t["seat"].to_list())) == [1, 2, 3, 4]
-    assert t.filter((pl.col("budget") == 0) & (pl.col("part") == "all"))["win_share"].to_list() == \
-        [20.0, 23.0, 32.0, 25.0]
+    every = t.filter((pl.col("budget") == 0) & (pl.col("who searches") == "every seat"))
+    # the shares written as a designer reads them, with their 95% Wilson interval (2,000 games)
+    want = []
+    for w in SHARES[0]:
+        lo, hi = wilson_interval(w, 2000)
+        want.append(f"{100 * w:.1f}% ({100 * lo:.1f}–{100 * hi:.1f})")
+    assert every["win share (95% interval)"].to_list() == want
+    assert t.filter(pl.col("who searches") == "one seat").height == 8
+    # the cell names the player count and line-up (as the sentences do); one role: no role column
+    assert t["cell"].unique().to_list() == ["4p 4×balanced"] and "players" not in t.columns
+    assert "role" not in t.columns
 
 
 def test_the_skill_figure_passes_the_figure_checklist(built):
