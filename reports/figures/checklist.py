@@ -12,6 +12,9 @@ returns one sentence per breach:
 4. **Shares on 0–100%**: an axis marked as a share (:func:`share_axis`) stays within 0–100%.
 5. **A zoomed axis says so**: a value axis (y) that does not start at 0 and spans less than half of
    its top value (7.20–7.40 turns) says "zoomed" in its label or its panel's title.
+6. **No data off the axes**: every point of a line and every band or marker collection drawn in
+   data coordinates lies within its panel's limits (a small multiple whose shared axis was fixed
+   by the first panel once hid the high end of four tile types' curves).
 
 Figures mark their axes with :func:`share_axis`, :func:`integer_axis` and :func:`zoomed_axis` (an
 attribute on the matplotlib Axes); the checks read those marks and the drawn extents.
@@ -124,6 +127,36 @@ def _units_in(label: str) -> set[str]:
     return found
 
 
+def _off_axes(ax: Axes) -> list[str]:
+    """Data drawn outside the panel's limits (check 6): the points of its lines and the extents of
+    its collections (bands, scatter markers) in data coordinates; reference lines drawn across the
+    panel (``axhline``: axes coordinates on one side) are not data."""
+    (x0, x1), (y0, y1) = sorted(ax.get_xlim()), sorted(ax.get_ylim())
+    tx, ty = 1e-6 * (x1 - x0), 1e-6 * (y1 - y0)
+    found = []
+
+    def outside(xs, ys, what):
+        xs, ys = np.asarray(xs, float), np.asarray(ys, float)
+        ok = np.isfinite(xs) & np.isfinite(ys)
+        xs, ys = xs[ok], ys[ok]
+        if xs.size and (xs.min() < x0 - tx or xs.max() > x1 + tx or ys.min() < y0 - ty
+                        or ys.max() > y1 + ty):
+            found.append(f"{what} runs off the axes (x {xs.min():.3g}–{xs.max():.3g}, "
+                         f"y {ys.min():.3g}–{ys.max():.3g}; shown x {x0:.3g}–{x1:.3g}, "
+                         f"y {y0:.3g}–{y1:.3g})")
+
+    for line in ax.lines:
+        if line.get_visible() and line.get_transform() == ax.transData:
+            xy = np.asarray(line.get_xydata(), float).reshape(-1, 2)
+            outside(xy[:, 0], xy[:, 1], f"line {line.get_label()!r}")
+    for c in ax.collections:
+        if c.get_visible() and c.get_transform() == ax.transData:
+            box = c.get_datalim(ax.transData)
+            if np.all(np.isfinite(box.get_points())) and box.width >= 0 and box.height >= 0:
+                outside([box.x0, box.x1], [box.y0, box.y1], "a band or marker set")
+    return found
+
+
 def problems(fig: Figure, dpi: float | None = None) -> list[str]:
     """Every breach of the checklist in ``fig`` (see the module docstring), one sentence each;
     laid out at ``dpi`` (:data:`SAVED_DPI`, the report's PNG dpi, by default)."""
@@ -148,6 +181,7 @@ def problems(fig: Figure, dpi: float | None = None) -> list[str]:
                 frac = [v for v in ticks if abs(v - round(v)) > 1e-9]
                 if frac:
                     out.append(f"{name}: integer setting with ticks at {frac}")
+        out += [f"{name}: {p}" for p in _off_axes(ax)]
         lo, hi = sorted(ax.get_ylim())
         if ax.images:                       # a heat map's axes are categories, not values
             continue

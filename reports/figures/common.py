@@ -24,6 +24,7 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.ticker import PercentFormatter  # noqa: E402
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour deficiency.
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
@@ -60,19 +61,56 @@ def percent_axis(ax, axis: str = "y") -> None:
     """A share axis: ticks as percentages, its limits kept within 0–100% (a bar's label or an
     interval never stretches it to 120%), marked for the figure checklist
     (:mod:`reports.figures.checklist`)."""
-    from matplotlib.ticker import MaxNLocator, PercentFormatter
+    from matplotlib.ticker import MaxNLocator
 
     from reports.figures.checklist import share_axis
 
     lo, hi = ax.get_ylim() if axis == "y" else ax.get_xlim()
+    # On axes that share this scale (small multiples, ``sharey=True``), fixing the limits here stops
+    # matplotlib from widening them for what the other panels draw later: a panel drawn after the
+    # first call would run off the top. So the limits cover every sibling's data drawn so far (with
+    # the usual 5% margin); called after each panel, the last call covers them all.
+    siblings = (ax.get_shared_y_axes() if axis == "y" else ax.get_shared_x_axes()).get_siblings(ax)
+    if len(siblings) > 1:
+        name = "intervaly" if axis == "y" else "intervalx"
+        values = [v for s in siblings if s.has_data() for v in getattr(s.dataLim, name)
+                  if math.isfinite(v)]
+        if values:
+            margin = 0.05 * (max(values) - min(values))
+            lo, hi = min(lo, min(values) - margin), max(hi, max(values) + margin)
     lo, hi = max(0.0, lo), min(1.0, hi)
     if hi <= lo:
         lo, hi = 0.0, 1.0
     (ax.set_ylim if axis == "y" else ax.set_xlim)(lo, hi)
     share_axis(ax, axis)
     target = ax.yaxis if axis == "y" else ax.xaxis
-    target.set_major_locator(MaxNLocator(nbins=5 if axis == "x" else 7))
-    target.set_major_formatter(PercentFormatter(1.0))
+    # ticks at whole steps of 1, 2, 2.5 or 5 (× a power of ten) percent: 0%, 5%, 10% … rather than
+    # 6.0%, 12.0%, 18.0% (MaxNLocator's default steps include 1.5, 3, 4, 6 and 8)
+    target.set_major_locator(MaxNLocator(nbins=5 if axis == "x" else 7, steps=[1, 2, 2.5, 5, 10]))
+    target.set_major_formatter(_PercentTicks(1.0))
+
+
+def _tick_decimals(ticks) -> int:
+    """Decimals that write every tick of a share axis exactly (in percent): 0 for 5% steps, 1 for
+    2.5% or 0.5%, … (at most 3)."""
+    for d in range(4):
+        if all(abs(round(100 * t, d) - 100 * t) < 1e-9 for t in ticks):
+            return d
+    return 3
+
+
+class _PercentTicks(PercentFormatter):
+    """matplotlib's PercentFormatter with as many decimals as the ticks need: "30%", not "30.0%"
+    (its own choice follows the axis range, so a 0–40% axis got one decimal on every tick)."""
+
+    def format_pct(self, x, display_range):
+        if self.decimals is not None or self.axis is None:
+            return super().format_pct(x, display_range)
+        self.decimals = _tick_decimals(self.axis.get_majorticklocs())
+        try:
+            return super().format_pct(x, display_range)
+        finally:
+            self.decimals = None
 
 
 def render(fig: Figure, fmt: str, dpi: int = DPI) -> bytes:

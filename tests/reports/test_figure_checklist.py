@@ -98,6 +98,21 @@ def test_checker_finds_a_share_axis_past_100_percent():
     assert any("not within 0–100%" in p for p in problems(fig))
 
 
+@pytest.mark.parametrize("top, labels", [
+    (0.38, ["0%", "10%", "20%", "30%"]),          # matplotlib's own steps gave 0.0%, 6.0%, 12.0% …
+    (0.95, ["0%", "20%", "40%", "60%", "80%"]),
+    (0.03, ["0.0%", "0.5%", "1.0%", "1.5%", "2.0%"]),
+])
+def test_a_share_axis_ticks_at_round_percentages_with_the_decimals_they_need(top, labels):
+    fig = _fig()
+    ax = fig.axes[0]
+    ax.plot([0, 1], [0.0, top])
+    percent_axis(ax)
+    fig.canvas.draw()
+    shown = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    assert shown[:len(labels)] == labels
+
+
 def test_checker_finds_half_ticks_on_an_integer_setting():
     fig = _fig()
     ax = fig.axes[0]
