@@ -45,8 +45,16 @@ Cold start (an empty cache: the first run after install compiles the kernels): N
 (``inline="always"``) repeated work at every call site that gives the same IR each time
 (:func:`lighter_ir_inlining`, installed when the first compilation starts: same machine code, a
 quarter less CPU for the default Middle-Ages run's compile), and :func:`njit_unliteral` compiles a
-helper called with different constants once rather than once per constant. May import the
-standard library, numpy, numba and :mod:`simcore.cache_folders`.
+helper called with different constants once rather than once per constant. Numba typed every call
+of a builtin or ``@overload`` function afresh (:func:`memo_function_typing`: once per function and
+argument types), and optimised and generated machine code for every callee of a kernel although
+only the kernel's own code, into which each callee's IR is linked and optimised again, runs
+(:func:`code_for_callers_only`: a callee's module is optimised and given machine code when Python
+calls it, its cache entry holds its IR). Both are installed on import, for the Numba versions they
+were checked on; :class:`numba_own_code` gives Numba's own behaviour back for comparisons. The
+default Middle-Ages run's cold start: 20.5 s of CPU before these two and the inliner's skipped copy
+(:class:`_SharedMemoCopy`), 14.6 s after (docs/cluster.md).
+May import the standard library, numpy, numba and :mod:`simcore.cache_folders`.
 """
 
 from __future__ import annotations
@@ -415,7 +423,9 @@ class _SharedMemoCopy:
     find that they are one scope: cost quadratic in the callee's size (an ``inline="always"``
     function with its own inlined callees: a third of the default line-up's cold compile here).
     The copies are the same IR, structured as the original (one scope object shared by every
-    block), and ``inline_ir`` replaces the callee's scope by the caller's right after."""
+    block), and ``inline_ir`` replaces the callee's scope by the caller's right after. Its second
+    copy, of its own first copy (the "unmutated" callee IR it returns, which both of its callers
+    in Numba discard), is not made: the first copy's blocks are returned as they are."""
 
     def __init__(self, real) -> None:
         self._real = real
@@ -578,7 +588,12 @@ def memo_function_typing() -> None:
     ``@overload``'s implementation on the same key. This (idempotent; runs on import) keeps each
     successful answer, and the implementation key the resolution records for lowering, and gives
     them back for the same function, context, target and argument types; a failure is not kept
-    (the next call site tries again, and raises the same error)."""
+    (the next call site tries again, and raises the same error).
+
+    Same code: the Middle-Ages kernel's LLVM IR with and without the memo differs only in that
+    Numba's lowering of ``array.view``, which types its helper ``_compatible_view`` again at each
+    site, compiled the helper's implementation three times per dtype (identical copies), now once.
+    """
     global _real_get_call_type
     import numba
     from numba.core.types import functions
@@ -721,6 +736,16 @@ def _get_compiled_object(self):
     return _real["_get_compiled_object"](self)
 
 
+def _get_llvm_str(self):         # (inspect_llvm, inspect_asm: the code as it runs)
+    _emit(self)
+    return _real["get_llvm_str"](self)
+
+
+def _get_asm_str(self):
+    _emit(self)
+    return _real["get_asm_str"](self)
+
+
 def _serialize_using_object_code(self):
     if self.__dict__.get("_emit_pending"):     # no machine code: the cache holds the IR
         self._ensure_finalized()
@@ -772,23 +797,26 @@ def _materialize_overload(disp, args) -> object | None:
     its entry point registered with the C dispatcher and Numba's implementations, and its cache
     entry rewritten with object code (a later run loads it without compiling). Returns the entry
     point, or None when the overload is not a lazy one."""
-    cres = disp.overloads.get(args)
-    if cres is None:
-        return None
-    lazy = cres.entry_point
-    if isinstance(lazy, _LazyEntry):
-        cfunc = lazy.materialize()
-        cres = cres._replace(entry_point=cfunc)
-        disp.overloads[args] = cres
-        disp.targetctx.insert_user_function(cfunc, cres.fndesc, [cres.library])
-        _real["add_overload"](disp, cres)
-        key = lazy.key
-    else:
-        key = cres.library.__dict__.get("_cache_key")
-    if cres.library.__dict__.get("_saved_as_bitcode") and key is not None:
-        cres.library._saved_as_bitcode = False
-        disp._cache.save_overload(key, cres)
-    return cres.entry_point
+    from numba.core.compiler_lock import global_compiler_lock
+
+    with global_compiler_lock:                      # (one thread completes it, once)
+        cres = disp.overloads.get(args)
+        if cres is None:
+            return None
+        lazy = cres.entry_point
+        if isinstance(lazy, _LazyEntry):
+            cfunc = lazy.materialize()
+            cres = cres._replace(entry_point=cfunc)
+            disp.overloads[args] = cres
+            disp.targetctx.insert_user_function(cfunc, cres.fndesc, [cres.library])
+            _real["add_overload"](disp, cres)
+            key = lazy.key
+        else:
+            key = cres.library.__dict__.get("_cache_key")
+        if cres.library.__dict__.get("_saved_as_bitcode") and key is not None:
+            cres.library._saved_as_bitcode = False
+            disp._cache.save_overload(key, cres)
+        return cres.entry_point
 
 
 def _compile(self, sig):
@@ -833,6 +861,8 @@ def _install(table: dict) -> None:
     base._optimize_final_module = table["_optimize_final_module"]
     lib.get_pointer_to_function = table["get_pointer_to_function"]
     base._get_compiled_object = table["_get_compiled_object"]
+    base.get_llvm_str = table["get_llvm_str"]
+    base.get_asm_str = table["get_asm_str"]
     base.serialize_using_object_code = table["serialize_using_object_code"]
     base._unserialize = table["_unserialize"]
     codegen.JITCPUCodegen.set_env = table["set_env"]
@@ -899,6 +929,8 @@ def code_for_callers_only() -> None:
         _optimize_final_module=base._optimize_final_module,
         get_pointer_to_function=lib.get_pointer_to_function,
         _get_compiled_object=base._get_compiled_object,
+        get_llvm_str=base.get_llvm_str,
+        get_asm_str=base.get_asm_str,
         serialize_using_object_code=base.serialize_using_object_code,
         _unserialize=base.__dict__["_unserialize"],
         set_env=codegen.JITCPUCodegen.set_env,
@@ -914,6 +946,8 @@ def code_for_callers_only() -> None:
         _optimize_final_module=_optimize_final_module,
         get_pointer_to_function=_get_pointer_to_function,
         _get_compiled_object=_get_compiled_object,
+        get_llvm_str=_get_llvm_str,
+        get_asm_str=_get_asm_str,
         serialize_using_object_code=_serialize_using_object_code,
         _unserialize=classmethod(_unserialize),
         set_env=_set_env,
