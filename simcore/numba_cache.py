@@ -659,7 +659,9 @@ def _keep_linking_module(lib) -> None:
     ``linkonce_odr``), taken before machine code is generated: LLVM's code generator rewrites the
     IR of the module it compiles (loop strength reduction, CodeGenPrepare), and Numba took the
     copy for callers afterwards. Taken now, a caller links the same IR whether or not the
-    callee's own machine code was ever generated."""
+    callee's own machine code was ever generated. (A library finalised at once, such as the
+    runtime's or a function Python called before any jitted caller, hands callers its
+    module-optimised IR; a lazy one its IR before that optimisation, which callers do.)"""
     mod = lib._final_module
     if lib._shared_module is not None or not any(True for _ in mod.functions):
         return
