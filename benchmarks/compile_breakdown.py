@@ -15,10 +15,17 @@ The three steps, each "incl" (with what it starts) and "excl" (without nested st
 - **llvm finalize**: a code library's final LLVM step. Numba links every jitted callee's module
   into its caller's and optimises and emits machine code for the whole again, so a function
   that reaches the rules of play costs about as much here as the rules of play themselves.
+  With :func:`simcore.numba_cache.code_for_callers_only` (installed on import) a callee's own
+  finalize only links its callees: its module-level optimisation and machine code wait until
+  Python calls it (not timed here), so the kernel's entry point carries nearly all of it.
+
+``--numba-own`` runs the script inside :class:`simcore.numba_cache.numba_own_code` (Numba's own
+code library, dispatcher and function typing), for a before/after in one tree.
 
 Numbers under cProfile are inflated about twofold; these are not (a few per cent). Nothing is
 asserted. May import the standard library, numba and :mod:`simcore.numba_cache` (its lighter IR
-inliner, installed first so that it is what is timed).
+inliner, installed first so that it is what is timed, and its other cold-start changes, installed
+on import).
 """
 
 from __future__ import annotations
@@ -88,10 +95,15 @@ def report(top: int = 25) -> None:
 
 def main(argv: list[str]) -> None:
     global SHOW_SIGNATURES
-    if argv[:1] == ["--signatures"]:
-        SHOW_SIGNATURES, argv = True, argv[1:]
+    own = False
+    while argv[:1] in (["--signatures"], ["--numba-own"]):
+        if argv[0] == "--signatures":
+            SHOW_SIGNATURES = True
+        else:
+            own = True
+        argv = argv[1:]
     if not argv:
-        sys.exit("usage: compile_breakdown.py [--signatures] SCRIPT [ARGS...]")
+        sys.exit("usage: compile_breakdown.py [--signatures] [--numba-own] SCRIPT [ARGS...]")
     global _inline
     try:        # the toolkit's lighter inliner (simcore.numba_cache), timed as Numba's would be
         from simcore.numba_cache import lighter_ir_inlining
@@ -105,7 +117,13 @@ def main(argv: list[str]) -> None:
     codegen.CPUCodeLibrary.finalize = finalize
     atexit.register(report)
     sys.argv = argv
-    runpy.run_path(argv[0], run_name="__main__")
+    if own:
+        from simcore.numba_cache import numba_own_code
+
+        with numba_own_code():
+            runpy.run_path(argv[0], run_name="__main__")
+    else:
+        runpy.run_path(argv[0], run_name="__main__")
 
 
 if __name__ == "__main__":

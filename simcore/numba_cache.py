@@ -45,8 +45,16 @@ Cold start (an empty cache: the first run after install compiles the kernels): N
 (``inline="always"``) repeated work at every call site that gives the same IR each time
 (:func:`lighter_ir_inlining`, installed when the first compilation starts: same machine code, a
 quarter less CPU for the default Middle-Ages run's compile), and :func:`njit_unliteral` compiles a
-helper called with different constants once rather than once per constant. May import the
-standard library, numpy, numba and :mod:`simcore.cache_folders`.
+helper called with different constants once rather than once per constant. Numba typed every call
+of a builtin or ``@overload`` function afresh (:func:`memo_function_typing`: once per function and
+argument types), and optimised and generated machine code for every callee of a kernel although
+only the kernel's own code, into which each callee's IR is linked and optimised again, runs
+(:func:`code_for_callers_only`: a callee's module is optimised and given machine code when Python
+calls it, its cache entry holds its IR). Both are installed on import, for the Numba versions they
+were checked on; :class:`numba_own_code` gives Numba's own behaviour back for comparisons. The
+default Middle-Ages run's cold start: 20.5 s of CPU before these two and the inliner's skipped copy
+(:class:`_SharedMemoCopy`), 14.6 s after (docs/cluster.md).
+May import the standard library, numpy, numba and :mod:`simcore.cache_folders`.
 """
 
 from __future__ import annotations
@@ -415,7 +423,9 @@ class _SharedMemoCopy:
     find that they are one scope: cost quadratic in the callee's size (an ``inline="always"``
     function with its own inlined callees: a third of the default line-up's cold compile here).
     The copies are the same IR, structured as the original (one scope object shared by every
-    block), and ``inline_ir`` replaces the callee's scope by the caller's right after."""
+    block), and ``inline_ir`` replaces the callee's scope by the caller's right after. Its second
+    copy, of its own first copy (the "unmutated" callee IR it returns, which both of its callers
+    in Numba discard), is not made: the first copy's blocks are returned as they are."""
 
     def __init__(self, real) -> None:
         self._real = real
@@ -424,11 +434,16 @@ class _SharedMemoCopy:
     def deepcopy(self, x, memo=None, _nil=[]):      # noqa: B006  (copy.deepcopy's signature)
         if memo is None and self.memos and hasattr(x, "scope") and hasattr(x, "body"):
             shared = self.memos[-1]
+            made = shared.setdefault("copies", {})
+            if made.get(id(x)) is x:        # inline_ir's second copy, of its own first copy:
+                return x                    # the "unmutated" callee IR its callers discard
             key = id(x.scope)
             entry = shared.get(key)
             if entry is None or entry[0] is not x.scope:
                 entry = shared[key] = (x.scope, {})     # (the scope kept: its id stays its own)
-            return self._real.deepcopy(x, entry[1])
+            out = self._real.deepcopy(x, entry[1])
+            made[id(out)] = out
+            return out
         return self._real.deepcopy(x, memo)
 
     def __getattr__(self, name):
@@ -529,3 +544,421 @@ def njit_unliteral(**options):
         return disp
 
     return wrap
+
+
+# ---------------------------------------------------------------------------------------------
+# Cold compiles: a builtin or @overload function typed once per argument types (memo_function_typing)
+# ---------------------------------------------------------------------------------------------
+
+# The Numba versions whose ``types.functions.BaseFunction.get_call_type`` this memoises as it is
+# (tests/test_numba_cache.py compiles a function with and without the memo and compares the LLVM
+# IR). Another Numba types every call site afresh.
+_TYPING_MEMO_TESTED = ((0, 68), (0, 69))
+_typing_memo: dict = {}
+
+
+def _memo_get_call_type(self, context, args, kws):
+    from numba.core.target_extension import get_local_target
+
+    try:
+        key = (self, context, get_local_target(context), tuple(args),
+               tuple(sorted(kws.items())) if kws else ())
+        hit = _typing_memo.get(key)
+    except TypeError:                       # (an unhashable argument type: typed afresh)
+        return _real_get_call_type(self, context, args, kws)
+    if hit is not None:
+        sig, impl_key = hit
+        self._impl_keys[sig.args] = impl_key        # (the one side effect of a resolution)
+        return sig
+    sig = _real_get_call_type(self, context, args, kws)
+    _typing_memo[key] = (sig, self._impl_keys[sig.args])
+    return sig
+
+
+_real_get_call_type = None
+
+
+def memo_function_typing() -> None:
+    """Numba types a call of a builtin or ``@overload`` function (``a + b``, ``min``,
+    ``np.empty``, ...) by trying the function's typing templates in order, each failure recorded,
+    at every call site and every pass of type inference over a loop: in the default Middle-Ages
+    kernel 14,400 resolutions, 11,700 of them of a function already resolved for the same
+    argument types (2 s of a cold run's CPU). A template's answer depends on the argument types
+    (literal values included), the typing context and the target only; Numba itself caches an
+    ``@overload``'s implementation on the same key. This (idempotent; runs on import) keeps each
+    successful answer, and the implementation key the resolution records for lowering, and gives
+    them back for the same function, context, target and argument types; a failure is not kept
+    (the next call site tries again, and raises the same error).
+
+    Same code: the Middle-Ages kernel's LLVM IR with and without the memo differs only in that
+    Numba's lowering of ``array.view``, which types its helper ``_compatible_view`` again at each
+    site, compiled the helper's implementation three times per dtype (identical copies), now once.
+    """
+    global _real_get_call_type
+    import numba
+    from numba.core.types import functions
+
+    if not _TYPING_MEMO_TESTED[0] <= _version(numba.__version__) < _TYPING_MEMO_TESTED[1]:
+        return
+    if functions.BaseFunction.get_call_type is _memo_get_call_type:
+        return
+    _real_get_call_type = functions.BaseFunction.get_call_type
+    functions.BaseFunction.get_call_type = _memo_get_call_type
+
+
+memo_function_typing()
+
+
+# ---------------------------------------------------------------------------------------------
+# Cold compiles: a callee's machine code only when something runs it (code_for_callers_only)
+# ---------------------------------------------------------------------------------------------
+
+# The Numba versions whose code library (numba/core/codegen.py: CPUCodeLibrary's finalize,
+# _finalize_final_module, _get_module_for_linking, serialize_using_object_code, _unserialize),
+# CPUContext.get_executable and Dispatcher.compile/add_overload/_compile_for_args this builds on
+# as they are (tests/test_numba_cache.py runs a callee lazily compiled, linked, called from
+# Python afterwards and loaded from the cache). Another Numba keeps its own behaviour.
+_LAZY_CODE_TESTED = ((0, 68), (0, 69))
+_ENV_PREFIX = "_ZN08NumbaEnv"
+_compiling = __import__("threading").local()     # .depth: Dispatcher.compile calls in progress
+
+
+class _LazyEntry:
+    """Stands in for the Python entry point (the CPython wrapper) of a function compiled only
+    because a jitted caller was being typed: Numba keys the function's implementation on this
+    object (``insert_user_function``), so callers link its library as usual, and the library's
+    machine code is generated when something runs or caches the function itself
+    (:meth:`materialize`: a call from Python, its address asked for)."""
+
+    __slots__ = ("context", "library", "fndesc", "env", "cfunc", "key", "__weakref__")
+
+    def __init__(self, context, library, fndesc, env) -> None:
+        self.context, self.library, self.fndesc, self.env = context, library, fndesc, env
+        self.cfunc = None
+        self.key = None         # the signature its cache entry was saved under
+
+    def materialize(self):
+        if self.cfunc is None:
+            from numba.core.compiler_lock import global_compiler_lock
+
+            with global_compiler_lock:
+                if self.cfunc is None:
+                    self.cfunc = _real["get_executable"](self.context, self.library,
+                                                         self.fndesc, self.env)
+        return self.cfunc
+
+    def __call__(self, *args, **kws):
+        return self.materialize()(*args, **kws)
+
+
+_real: dict = {}
+
+
+def _keep_linking_module(lib) -> None:
+    """The module callers link (Numba's ``_get_module_for_linking``: exported functions made
+    ``linkonce_odr``), taken before machine code is generated: LLVM's code generator rewrites the
+    IR of the module it compiles (loop strength reduction, CodeGenPrepare), and Numba took the
+    copy for callers afterwards. Taken now, a caller links the same IR whether or not the
+    callee's own machine code was ever generated. (A library finalised at once, such as the
+    runtime's or a function Python called before any jitted caller, hands callers its
+    module-optimised IR; a lazy one its IR before that optimisation, which callers do.)"""
+    mod = lib._final_module
+    if lib._shared_module is not None or not any(True for _ in mod.functions):
+        return
+    from llvmlite import binding as ll
+
+    mod = mod.clone()
+    for fn in mod.functions:
+        if not fn.is_declaration and fn.linkage == ll.Linkage.external:
+            fn.linkage = "linkonce_odr"
+    lib._shared_module = mod
+
+
+def _set_module_envs(lib) -> None:
+    """Point every Numba environment global of ``lib``'s (just emitted) module at its
+    environment. A caller's module holds its callees' environment globals (common symbols,
+    one per process once emitted); Numba set them when each callee's own module was emitted,
+    which a lazy callee's has not been."""
+    from numba.core.environment import lookup_environment
+
+    engine = lib._codegen._engine
+    for gv in lib._final_module.global_variables:
+        name = gv.name
+        if name.startswith(_ENV_PREFIX) and engine.is_symbol_defined(name):
+            env = lookup_environment(name)
+            if env is not None:
+                _real["set_env"](lib._codegen, name, env)
+
+
+def _finalize_final_module(self):
+    _keep_linking_module(self)
+    if self.__dict__.get("_lazy_code"):
+        prefix = self._codegen._rtlinker.PREFIX
+        if not any(gv.name.startswith(prefix) for gv in self._final_module.global_variables):
+            self._finalize_dynamic_globals()
+            self._verify_declare_only_symbols()
+            self._finalized = True
+            self._emit_pending = True     # (machine code: _emit, when first needed)
+            return
+        self._lazy_code = False          # recursion resolved at run time: emitted now, as Numba
+    _emit_now(self)
+
+
+def _optimize_final_module(self):
+    if self.__dict__.get("_lazy_code"):      # callers optimise the IR they link, callees in it
+        self._module_unoptimized = True
+        return
+    _real["_optimize_final_module"](self)
+
+
+def _emit_now(lib) -> None:
+    """Numba's last step of finalisation (machine code), after the module-level optimisation
+    that a lazy library skipped."""
+    if lib.__dict__.pop("_module_unoptimized", False):
+        _real["_optimize_final_module"](lib)
+        lib._final_module.verify()
+    _real["_finalize_final_module"](lib)
+    _set_module_envs(lib)
+
+
+def _emit(lib) -> None:
+    if lib.__dict__.get("_emit_pending"):
+        lib._emit_pending = lib._lazy_code = False
+        lib._dynamic_globals.clear()                # (Numba's step scans them again)
+        _emit_now(lib)
+
+
+def _get_pointer_to_function(self, name):
+    _emit(self)
+    return _real["get_pointer_to_function"](self, name)
+
+
+def _get_compiled_object(self):
+    _emit(self)
+    return _real["_get_compiled_object"](self)
+
+
+def _get_llvm_str(self):         # (inspect_llvm, inspect_asm: the code as it runs)
+    _emit(self)
+    return _real["get_llvm_str"](self)
+
+
+def _get_asm_str(self):
+    _emit(self)
+    return _real["get_asm_str"](self)
+
+
+def _serialize_using_object_code(self):
+    if self.__dict__.get("_emit_pending"):     # no machine code: the cache holds the IR
+        self._ensure_finalized()
+        self._saved_as_bitcode = True
+        return (self.name, "bitcode", self._final_module.as_bitcode())
+    return _real["serialize_using_object_code"](self)
+
+
+def _unserialize(cls, codegen, state):
+    name, kind, data = state
+    if kind != "bitcode":
+        return _real["_unserialize"](codegen, state)
+    from llvmlite import binding as ll
+
+    self = codegen.create_library(name)
+    self.enable_object_caching()
+    self._final_module = ll.parse_bitcode(data)
+    self._saved_as_bitcode = True
+    self._module_unoptimized = True         # (only _serialize_using_object_code writes "bitcode")
+    self._lazy_code = getattr(_compiling, "depth", 0) >= 2     # loaded for a caller's compile
+    self._finalize_final_module()
+    return self
+
+
+def _set_env(self, env_name, env):
+    if self._engine.is_symbol_defined(env_name):   # else set when its module is emitted
+        _real["set_env"](self, env_name, env)
+
+
+def _get_executable(self, library, fndesc, env):
+    if getattr(_compiling, "depth", 0) >= 2:           # compiled for a jitted caller
+        if not library._finalized:
+            library._lazy_code = True
+            library.finalize()
+        if library.__dict__.get("_emit_pending"):
+            return _LazyEntry(self, library, fndesc, env)
+    return _real["get_executable"](self, library, fndesc, env)
+
+
+def _add_overload(self, cres):
+    if isinstance(cres.entry_point, _LazyEntry):     # (the C dispatcher takes only real ones)
+        self.overloads[tuple(cres.signature.args)] = cres
+        return
+    _real["add_overload"](self, cres)
+
+
+def _materialize_overload(disp, args) -> object | None:
+    """The overload ``args`` of ``disp`` made callable from Python: its machine code generated,
+    its entry point registered with the C dispatcher and Numba's implementations, and its cache
+    entry rewritten with object code (a later run loads it without compiling). Returns the entry
+    point, or None when the overload is not a lazy one."""
+    from numba.core.compiler_lock import global_compiler_lock
+
+    with global_compiler_lock:                      # (one thread completes it, once)
+        cres = disp.overloads.get(args)
+        if cres is None:
+            return None
+        lazy = cres.entry_point
+        if isinstance(lazy, _LazyEntry):
+            cfunc = lazy.materialize()
+            cres = cres._replace(entry_point=cfunc)
+            disp.overloads[args] = cres
+            disp.targetctx.insert_user_function(cfunc, cres.fndesc, [cres.library])
+            _real["add_overload"](disp, cres)
+            key = lazy.key
+        else:
+            key = cres.library.__dict__.get("_cache_key")
+        if cres.library.__dict__.get("_saved_as_bitcode") and key is not None:
+            cres.library._saved_as_bitcode = False
+            disp._cache.save_overload(key, cres)
+        return cres.entry_point
+
+
+def _compile(self, sig):
+    depth = getattr(_compiling, "depth", 0) + 1
+    _compiling.depth = depth
+    try:
+        out = _real["compile"](self, sig)
+    finally:
+        _compiling.depth = depth - 1
+    if isinstance(out, _LazyEntry) and out.key is None:
+        out.key = sig
+    if depth == 1:                                   # a call from Python will run it
+        from numba.core import sigutils
+
+        args = tuple(sigutils.normalize_signature(sig)[0])
+        cres = self.overloads.get(args)
+        if cres is not None and cres.library.__dict__.get("_saved_as_bitcode"):
+            cres.library.__dict__.setdefault("_cache_key", sig)
+        real = _materialize_overload(self, args)
+        if real is not None:
+            out = real
+    return out
+
+
+def _compile_for_args(self, *args, **kws):
+    lazy = [a for a, c in self.overloads.items() if isinstance(c.entry_point, _LazyEntry)]
+    if not lazy:
+        return _real["_compile_for_args"](self, *args, **kws)
+    for a in lazy:                                   # first call from Python: the overloads
+        _materialize_overload(self, a)               # are all given their machine code, and
+    return self                                      # the dispatcher chooses among them again
+
+
+_PATCHED: dict = {}
+
+
+def _install(table: dict) -> None:
+    from numba.core import codegen, cpu
+
+    lib, base, disp = codegen.JITCodeLibrary, codegen.CPUCodeLibrary, dispatcher._DispatcherBase
+    base._finalize_final_module = table["_finalize_final_module"]
+    base._optimize_final_module = table["_optimize_final_module"]
+    lib.get_pointer_to_function = table["get_pointer_to_function"]
+    base._get_compiled_object = table["_get_compiled_object"]
+    base.get_llvm_str = table["get_llvm_str"]
+    base.get_asm_str = table["get_asm_str"]
+    base.serialize_using_object_code = table["serialize_using_object_code"]
+    base._unserialize = table["_unserialize"]
+    codegen.JITCPUCodegen.set_env = table["set_env"]
+    cpu.CPUContext.get_executable = table["get_executable"]
+    disp.add_overload = table["add_overload"]
+    dispatcher.Dispatcher.compile = table["compile"]
+    disp._compile_for_args = table["_compile_for_args"]
+
+
+class numba_own_code:
+    """Context manager: compile with Numba's own code library, dispatcher and function typing
+    (what :func:`code_for_callers_only` and :func:`memo_function_typing` replace), for comparisons (tests, benchmarks). Functions
+    compiled inside keep Numba's behaviour afterwards, except that a later call or cache write
+    of one of them goes through the replacements (which leave an emitted library as it is)."""
+
+    def __enter__(self):
+        from numba.core.types import functions
+
+        if _PATCHED:
+            _install(_REAL_TABLE)
+        if _real_get_call_type is not None:
+            functions.BaseFunction.get_call_type = _real_get_call_type
+        return self
+
+    def __exit__(self, *exc):
+        from numba.core.types import functions
+
+        if _PATCHED:
+            _install(_PATCHED)
+        if _real_get_call_type is not None:
+            functions.BaseFunction.get_call_type = _memo_get_call_type
+
+
+_REAL_TABLE: dict = {}
+
+
+def code_for_callers_only() -> None:
+    """Numba generates machine code for every function it compiles, then links each callee's
+    optimised IR into its caller's module, optimises that again and generates the machine code
+    of the whole: a kernel's callees (its rules of play, set-up, records, bots, the
+    ``@overload`` helpers) get machine code of their own that only runs if Python calls them.
+    With this (idempotent; runs on import), a function compiled *because a jitted caller was
+    being typed* gets its LLVM module optimised as before (callers link it) but no machine code
+    until something needs it: its first call from Python (the dispatcher's overload is then
+    completed and its cache entry rewritten with object code), its address, its object code.
+    Its cache entry holds its optimised IR (Numba's "bitcode" kind) rather than object code; a
+    caller compiled later loads and links that without generating machine code either.
+
+    Callers link every callee's IR as it was before machine code generation (Numba linked the
+    callee's IR after LLVM's code generator had rewritten it in place), whether the callee's own
+    code was generated or not: the kernel's machine code is not byte-identical to Numba's own,
+    its results are (same IR optimised from the same source; decisions compared). A module that
+    resolves a recursive call at run time is emitted at once, as Numba does."""
+    import numba
+    from numba.core import codegen, cpu
+
+    if not _LAZY_CODE_TESTED[0] <= _version(numba.__version__) < _LAZY_CODE_TESTED[1]:
+        return
+    if _PATCHED:
+        return
+    lib, base, disp = codegen.JITCodeLibrary, codegen.CPUCodeLibrary, dispatcher._DispatcherBase
+    _REAL_TABLE.update(
+        _finalize_final_module=base._finalize_final_module,
+        _optimize_final_module=base._optimize_final_module,
+        get_pointer_to_function=lib.get_pointer_to_function,
+        _get_compiled_object=base._get_compiled_object,
+        get_llvm_str=base.get_llvm_str,
+        get_asm_str=base.get_asm_str,
+        serialize_using_object_code=base.serialize_using_object_code,
+        _unserialize=base.__dict__["_unserialize"],
+        set_env=codegen.JITCPUCodegen.set_env,
+        get_executable=cpu.CPUContext.get_executable,
+        add_overload=disp.add_overload,
+        compile=dispatcher.Dispatcher.compile,
+        _compile_for_args=disp._compile_for_args,
+    )
+    _real.update(_REAL_TABLE)
+    _real["_unserialize"] = base._unserialize          # (bound to the class: called as cls(...))
+    _PATCHED.update(
+        _finalize_final_module=_finalize_final_module,
+        _optimize_final_module=_optimize_final_module,
+        get_pointer_to_function=_get_pointer_to_function,
+        _get_compiled_object=_get_compiled_object,
+        get_llvm_str=_get_llvm_str,
+        get_asm_str=_get_asm_str,
+        serialize_using_object_code=_serialize_using_object_code,
+        _unserialize=classmethod(_unserialize),
+        set_env=_set_env,
+        get_executable=_get_executable,
+        add_overload=_add_overload,
+        compile=_compile,
+        _compile_for_args=_compile_for_args,
+    )
+    _install(_PATCHED)
+
+
+code_for_callers_only()

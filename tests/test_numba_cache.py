@@ -251,6 +251,172 @@ def test_inlined_copies_share_one_scope_and_compile_the_same_code():
     copies = [src.deepcopy(b) for b in fir.blocks.values()]
     assert len(copies) > 2 and len({id(b.scope) for b in copies}) == 1
     assert copies[0].scope is not next(iter(fir.blocks.values())).scope
+    assert all(src.deepcopy(b) is b for b in copies), "inline_ir's discarded copy was made"
     src.memos = None                         # outside inline_ir: Numba's own copies
     alone = [src.deepcopy(b) for b in fir.blocks.values()]
     assert len({id(b.scope) for b in alone}) == len(alone)
+
+
+# ---------------------------------------------------------------------------------------------
+# Cold compiles: builtin/@overload typing memoised (memo_function_typing)
+# ---------------------------------------------------------------------------------------------
+def _normalised_llvm(fn) -> str:
+    import re
+
+    text = "\n".join(fn.inspect_llvm().values())
+    text = re.sub(r"B\d+v\d+B", "BvB", text)             # the functions' unique ids
+    return re.sub(r"\[\d+ x i8\]", "[n x i8]", text)
+
+
+def test_typing_memo_answers_repeated_calls_and_compiles_the_same_code():
+    """The memo answers a builtin's second call site with the same argument types, and the code
+    compiled with it is the code compiled without it; outside the tested Numba versions it is
+    not installed."""
+    import numba
+    from numba import njit
+    from numba.core.types import functions
+
+    from simcore import numba_cache as nc
+
+    def body(a, n):
+        s = 0
+        for i in range(n):
+            s = s + a[i] * 3 - min(a[i], 2)
+            if s > 100:
+                s = s - 7 * a[i] + min(s, 50)
+        return s
+
+    lo, hi = nc._TYPING_MEMO_TESTED
+    if not lo <= nc._version(numba.__version__) < hi:
+        assert functions.BaseFunction.get_call_type is not nc._memo_get_call_type
+        return
+    assert functions.BaseFunction.get_call_type is nc._memo_get_call_type
+    calls = []
+    real = nc._real_get_call_type
+
+    def counted(self, context, args, kws):
+        calls.append(args)
+        return real(self, context, args, kws)
+
+    nc._real_get_call_type = counted
+    try:
+        with_memo = njit(body)
+        assert with_memo(np.arange(5), 5) == body(np.arange(5), 5)
+        typed = len(calls)
+        functions.BaseFunction.get_call_type = counted              # Numba's own: every site
+        without = njit(body)
+        assert without(np.arange(5), 5) == with_memo(np.arange(5), 5)
+    finally:
+        nc._real_get_call_type = real
+        functions.BaseFunction.get_call_type = nc._memo_get_call_type
+    assert typed < len(calls) - typed, (typed, len(calls) - typed)
+    assert _normalised_llvm(with_memo) == _normalised_llvm(without)
+
+
+# ---------------------------------------------------------------------------------------------
+# Cold compiles: a callee's machine code only when something runs it (code_for_callers_only)
+# ---------------------------------------------------------------------------------------------
+LAZY = """
+import sys
+import numpy as np
+import simcore.numba_cache as nc
+from numba import njit
+from numba.core import codegen
+kinds = []
+real = codegen.CPUCodeLibrary._unserialize.__func__
+codegen.CPUCodeLibrary._unserialize = classmethod(
+    lambda cls, cg, st: kinds.append((st[0].split(".")[-1], st[1])) or real(cls, cg, st))
+@njit(cache=True)
+def callee(a):
+    s = 0
+    for x in a:
+        s += x * 3
+    if s > 1000:
+        raise ValueError("too big", s)
+    return s
+@njit(cache=True)
+def first(a):
+    return callee(a) + 1
+@njit(cache=True)
+def second(a):
+    return callee(a) * 2
+for step in sys.argv[1]:
+    f = {"1": first, "2": second, "c": callee}[step]
+    print(f(np.arange(4)), end=" ")
+entry = [type(c.entry_point).__name__ for c in callee.overloads.values()]
+try:
+    first(np.arange(4) * 100)
+except ValueError as e:
+    print(e, end=" ")
+print(entry, sorted(kinds))
+"""
+
+
+def test_a_callee_gets_machine_code_only_when_python_runs_it(tmp_path):
+    """A function compiled for a jitted caller has no machine code of its own (its cache entry
+    holds its IR); a caller compiled in a later process links that IR without generating it
+    either; a call from Python completes it and rewrites its cache entry with object code; a
+    caller loaded from the cache loads nothing else. Results, and an exception raised in the
+    callee with a value computed at run time, are Numba's in every case."""
+    import numba
+
+    from simcore import numba_cache as nc
+
+    (tmp_path / "lazy_mod.py").write_text(LAZY)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path]),
+           "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run(steps: str) -> str:
+        return subprocess.run([sys.executable, str(tmp_path / "lazy_mod.py"), steps],
+                              cwd=tmp_path, env=env, capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    lo, hi = nc._LAZY_CODE_TESTED
+    err = "('too big', 1800)"
+    if not lo <= nc._version(numba.__version__) < hi:      # Numba's own behaviour
+        assert run("1") == f"19 {err} ['builtin_function_or_method'] []"
+        return
+    assert run("1") == f"19 {err} ['_LazyEntry'] []"              # compiled: callee lazy
+    assert run("2") == f"36 {err} ['_LazyEntry'] [('callee', 'bitcode'), ('first', 'object')]"
+    assert run("c") == f"18 {err} ['builtin_function_or_method'] " \
+                       "[('callee', 'bitcode'), ('first', 'object')]"   # completed, re-cached
+    assert run("12c") == f"19 36 18 {err} ['builtin_function_or_method'] " \
+                         "[('callee', 'object'), ('first', 'object'), ('second', 'object')]"
+
+
+def test_numba_own_code_compiles_what_numba_alone_compiles():
+    """``numba_own_code`` (the comparisons' baseline) gives Numba's own behaviour back inside
+    it: the callee gets its machine code at once and a real entry point."""
+    from numba import njit
+
+    from simcore import numba_cache as nc
+
+    @njit
+    def leaf(x):
+        return x * 2 + 1
+
+    @njit
+    def root(x):
+        return leaf(x) - 1
+
+    with nc.numba_own_code():
+        assert root(4) == 8
+    assert type(leaf.overloads[next(iter(leaf.overloads))].entry_point).__name__ \
+        == "builtin_function_or_method"
+
+    @njit
+    def leaf2(x):
+        return x * 2 + 1
+
+    @njit
+    def root2(x):
+        return leaf2(x) - 1
+
+    assert root2(4) == 8
+    lazy = nc._LAZY_CODE_TESTED[0] <= nc._version(__import__("numba").__version__) \
+        < nc._LAZY_CODE_TESTED[1]
+    entry = leaf2.overloads[next(iter(leaf2.overloads))].entry_point
+    assert isinstance(entry, nc._LazyEntry) == lazy
+    assert leaf2(4) == 9
+    assert type(leaf2.overloads[next(iter(leaf2.overloads))].entry_point).__name__ \
+        == "builtin_function_or_method"
