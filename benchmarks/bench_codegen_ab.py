@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import random
-import statistics
 import sys
 import tempfile
 import time
@@ -88,20 +86,8 @@ def main() -> None:
               f"each of {a.games:,} games (pairs in random order), CPU time")
         for strategy in a.strategies.split(","):
             _, rows = S.resolve(strategy, P)
-            times: dict[str, list[float]] = {"own": [], "new": []}
-            order = [("own", own), ("new", new)]
-            shuffler = random.Random(1)
-            for _ in range(a.runs):
-                shuffler.shuffle(order)
-                for name, K in order:
-                    t = time.process_time()
-                    K.run_chunk(rules, P, 0, a.games, 0, rows)
-                    times[name].append(time.process_time() - t)
-            ratio = statistics.median(n / o for o, n in zip(times["own"], times["new"]))
-            us = {k: statistics.median(v) / a.games * 1e6 for k, v in times.items()}
-            fastest = min(times["new"]) / min(times["own"])
-            print(f"{strategy}: own {us['own']:.2f} µs/game, new {us['new']:.2f} µs/game; "
-                  f"median ratio new/own {ratio:.3f}, fastest runs {fastest:.3f}")
+            times = B.paired_times({"own": own, "new": new}, rules, P, a.games, rows, a.runs)
+            B.print_ratio(strategy, times, "own", a.games)
 
 
 if __name__ == "__main__":

@@ -255,23 +255,35 @@ def main() -> None:
               f"{a.runs} runs each of {a.games:,} games (pairs in random order), CPU time")
         for strategy in a.strategies.split(","):
             _, rows = S.resolve(strategy, a.players)
-            times: dict[str, list[float]] = {"old": [], "new": []}
             for K in (old, new):           # compile or load both first
                 K.run_chunk(rules, a.players, 0, 20, 0, rows)
-            order = [("old", old), ("new", new)]
-            shuffler = random.Random(1)
-            for _ in range(a.runs):
-                shuffler.shuffle(order)
-                for name, K in order:
-                    t = time.process_time()
-                    K.run_chunk(rules, a.players, 0, a.games, 0, rows)
-                    times[name].append(time.process_time() - t)
-            ratio = statistics.median(n / o for o, n in zip(times["old"], times["new"]))
-            us = {k: statistics.median(v) / a.games * 1e6 for k, v in times.items()}
-            fastest = min(times["new"]) / min(times["old"])
-            print(f"{strategy}: old {us['old']:.2f} µs/game, new {us['new']:.2f} µs/game; "
-                  f"median ratio new/old {ratio:.3f}, fastest runs {fastest:.3f}")
+            times = paired_times({"old": old, "new": new}, rules, a.players, a.games, rows, a.runs)
+            print_ratio(strategy, times, "old", a.games)
 
+
+def paired_times(kernels: dict, rules, players: int, games: int, rows, runs: int) -> dict:
+    """CPU seconds of each kernel's ``run_chunk`` over ``games`` games, ``runs`` rounds, the
+    kernels in a random order each round (seeded: the same order every time)."""
+    times: dict[str, list[float]] = {name: [] for name in kernels}
+    order = list(kernels.items())
+    shuffler = random.Random(1)
+    for _ in range(runs):
+        shuffler.shuffle(order)
+        for name, K in order:
+            t = time.process_time()
+            K.run_chunk(rules, players, 0, games, 0, rows)
+            times[name].append(time.process_time() - t)
+    return times
+
+
+def print_ratio(strategy: str, times: dict, base: str, games: int) -> None:
+    """One line: each kernel's median µs per game, the median ratio new/base of the paired runs
+    and the ratio of the fastest runs."""
+    ratio = statistics.median(n / o for o, n in zip(times[base], times["new"]))
+    us = {k: statistics.median(v) / games * 1e6 for k, v in times.items()}
+    fastest = min(times["new"]) / min(times[base])
+    print(f"{strategy}: {base} {us[base]:.2f} µs/game, new {us['new']:.2f} µs/game; "
+          f"median ratio new/{base} {ratio:.3f}, fastest runs {fastest:.3f}")
 
 if __name__ == "__main__":
     main()
