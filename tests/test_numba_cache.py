@@ -391,27 +391,24 @@ def test_numba_own_code_compiles_what_numba_alone_compiles():
 
     from simcore import numba_cache as nc
 
-    @njit
-    def leaf(x):
-        return x * 2 + 1
+    def fresh_pair():           # new dispatchers each time: nothing compiled yet
+        @njit
+        def leaf(x):
+            return x * 2 + 1
 
-    @njit
-    def root(x):
-        return leaf(x) - 1
+        @njit
+        def root(x):
+            return leaf(x) - 1
 
+        return leaf, root
+
+    leaf, root = fresh_pair()
     with nc.numba_own_code():
         assert root(4) == 8
     assert type(leaf.overloads[next(iter(leaf.overloads))].entry_point).__name__ \
         == "builtin_function_or_method"
 
-    @njit
-    def leaf2(x):
-        return x * 2 + 1
-
-    @njit
-    def root2(x):
-        return leaf2(x) - 1
-
+    leaf2, root2 = fresh_pair()
     assert root2(4) == 8
     lazy = nc._LAZY_CODE_TESTED[0] <= nc._version(__import__("numba").__version__) \
         < nc._LAZY_CODE_TESTED[1]

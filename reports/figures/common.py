@@ -101,16 +101,12 @@ def _tick_decimals(ticks) -> int:
 
 class _PercentTicks(PercentFormatter):
     """matplotlib's PercentFormatter with as many decimals as the ticks need: "30%", not "30.0%"
-    (its own choice follows the axis range, so a 0–40% axis got one decimal on every tick)."""
+    (its own choice follows the axis range, so a 0–40% axis got one decimal on every tick). The
+    decimals are chosen once per set of ticks, when matplotlib hands them over (``set_locs``)."""
 
-    def format_pct(self, x, display_range):
-        if self.decimals is not None or self.axis is None:
-            return super().format_pct(x, display_range)
-        self.decimals = _tick_decimals(self.axis.get_majorticklocs())
-        try:
-            return super().format_pct(x, display_range)
-        finally:
-            self.decimals = None
+    def set_locs(self, locs):
+        super().set_locs(locs)
+        self.decimals = _tick_decimals(locs) if len(locs) else None
 
 
 def render(fig: Figure, fmt: str, dpi: int = DPI) -> bytes:
