@@ -538,6 +538,30 @@ def helpers_for(layout: dict[str, Any], dtypes: dict[str, str]) -> dict[str, lis
     return out
 
 
+def jobs_for(layout: dict[str, Any], dtypes: dict[str, str]) -> list[str]:
+    """The specialisations a configuration's statistics compile on a cold cache
+    (:func:`helpers_for`), each as ``"name:k"``: the k-th signature :func:`helper_signatures`
+    lists for helper ``name`` (what :func:`compile_jobs` takes, e.g. in another process)."""
+    listed = helper_signatures()
+    jobs = []
+    for name, firsts in helpers_for(layout, dtypes).items():
+        for k, sig in enumerate(listed[name][1]):
+            if not firsts or str(sig[0].dtype) in firsts:
+                jobs.append(f"{name}:{k}")
+    return jobs
+
+
+def compile_jobs(jobs: list[str]) -> None:
+    """Compile (or load from the on-disk cache) each ``"name:k"`` of :func:`jobs_for`: run by
+    the child process :class:`simcore.runner.HelperCompile` starts beside a cold kernel compile,
+    so that the process filling the statistics later finds them in the cache."""
+    listed = helper_signatures()
+    for job in jobs:
+        name, k = job.rsplit(":", 1)
+        fn, signatures = listed[name]
+        _jit(name, fn).compile(signatures[int(k)])
+
+
 def _group_sums(index: np.ndarray, size: int, weights: np.ndarray, squared=None) -> np.ndarray:
     """Counts and integer sums (and sums of squares where ``squared``) per index in one pass
     (:func:`_group_sums_py`, jitted on first use: numba is imported only by a process that fills

@@ -239,6 +239,12 @@ def _enable_caching_or_not(self) -> None:
         self._cache = caching.NullCache()
 
 
+def has_cache() -> bool:
+    """False once a jitted function of this process found no writable cache folder (compiled
+    uncached, see :func:`_enable_caching_or_not`): what one process compiles, another cannot load."""
+    return not _warned
+
+
 def install_fallbacks() -> None:
     """Add :class:`FallbackCacheLocator` after Numba's locators and the uncached last resort
     (idempotent; runs on import)."""

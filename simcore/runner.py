@@ -20,6 +20,9 @@ May import numpy, pyarrow, numba, :mod:`strategies` (through the specs' loader n
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,8 +115,8 @@ class compile_notice:
     start in any thread (the kernel's blocks), so ``show`` is called from the event listener.
     ``compiled`` says afterwards whether anything was compiled."""
 
-    def __init__(self, message: str, show=None) -> None:
-        self.message, self.show = message, show
+    def __init__(self, message: str, show=None, also=None) -> None:
+        self.message, self.show, self.also = message, show, also
         self.stop = None
         self.compiled = False
 
@@ -137,6 +140,8 @@ class compile_notice:
         if self.compiled:
             return
         self.compiled = True
+        if self.also is not None:
+            self.also()
         if self.show is not None:
             self.stop = self.show(self.message)
 
@@ -144,6 +149,69 @@ class compile_notice:
         self._scope.__exit__(*exc)
         if self.stop is not None:
             self.stop()
+
+
+class HelperCompile:
+    """The statistics' jitted helpers a run will call (:func:`simcore.accumulate.jobs_for`),
+    compiled in a child process while this one compiles the kernel, on a second core.
+
+    A cold first run compiled the kernel, then, at the first chunk's statistics, a dozen helpers
+    one after the other in the same process (~4 s of a ~15 s first run of ``simulate``: Numba
+    compiles one function at a time, under one lock). :meth:`start` (called by
+    :class:`compile_notice` when Numba starts compiling) starts ``python -c`` on
+    :func:`simcore.accumulate.compile_jobs`, which writes them to the same on-disk cache;
+    :meth:`wait`, once the kernel is ready, waits for it, and the statistics then load the helpers
+    from the cache. Nothing is started on one core (or ``threads=1``) or without a writable cache,
+    and nothing depends on the child: if it fails or is stopped, this process compiles what it
+    needs itself, as before. Only Numba's cache is written (each entry by Numba, atomically), so
+    results never change."""
+
+    def __init__(self, prep: PreparedRun, threads: int | None = None) -> None:
+        self.prep, self.threads = prep, threads
+        self.proc: subprocess.Popen | None = None
+
+    @staticmethod
+    def cores() -> int:
+        try:
+            return len(os.sched_getaffinity(0))
+        except AttributeError:                      # not Linux
+            return os.cpu_count() or 1
+
+    def start(self) -> None:
+        from simcore import numba_cache
+
+        if (self.proc is not None or min(self.threads or 2, self.cores()) < 2
+                or not numba_cache.has_cache()):
+            return
+        prep = self.prep
+        dtypes = {f.name: str(f.type) for f in (*prep.players_schema, *prep.games_schema)}
+        jobs = accumulate.jobs_for(stats_layout(prep), dtypes)
+        root = str(Path(simcore.__file__).resolve().parents[1])
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in [env.get("PYTHONPATH")] if p])
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-c", "import sys; from simcore import accumulate; "
+                 "accumulate.compile_jobs(sys.argv[1:])", *jobs],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                env=env)
+        except OSError:                             # no process to spare: compiled here later
+            self.proc = None
+
+    def wait(self, timeout: float = 600.0) -> None:
+        """Wait for the child (if any) to end; one that runs past ``timeout`` s is stopped."""
+        if self.proc is None:
+            return
+        try:
+            self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.stop()
+
+    def stop(self) -> None:
+        """Stop the child now (the run failed or was interrupted)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
 
 
 @dataclass
@@ -386,9 +454,15 @@ class LocalExecutor:
 
     def warm(self, prep: PreparedRun, show=None) -> None:
         """Compile or load the kernel; ``show(message)`` while Numba compiles (see
-        :class:`compile_notice`)."""
-        with compile_notice(prep.compile_message, show):
-            prep.warmup()
+        :class:`compile_notice`). When it compiles, the statistics' helpers are compiled beside
+        it in a child process (:class:`HelperCompile`), waited for before the first chunk."""
+        helpers = HelperCompile(prep, self.threads)
+        try:
+            with compile_notice(prep.compile_message, show, also=helpers.start):
+                prep.warmup()
+            helpers.wait()
+        finally:
+            helpers.stop()
 
     def play(self, prep: PreparedRun, spans: list[tuple[int, int]], seed: int, plan: PartPlan,
              sink, progress=None) -> None:
