@@ -1,0 +1,78 @@
+"""What a designer reads against numbers computed here, apart from the report's own code: the
+glossary's definitions give the printed numbers, verdicts say what a shown row means, a comparison
+leads with the rule that changed, and sizes (not p-values) choose the words."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import numpy as np
+import polars as pl
+import pytest
+import analysis_runs as runs
+
+from reports.build import build_report
+
+
+def plain_text(page: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def glossary(page: str) -> dict[str, str]:
+    """The "How to read this report" table as {term: meaning}."""
+    rows = re.findall(r"<tr><td>([^<]+)</td><td>(.*?)</td></tr>", page)
+    return {html.unescape(t): plain_text(m) for t, m in rows}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = tmp_path_factory.mktemp("designer")
+    base = runs.synthetic_run(root / "base", 3000, 4, seed=1, seat_edge=3.0)
+    variant = runs.synthetic_run(root / "variant", 3000, 4, seed=2, seat_edge=0.5)
+    meta = json.loads((variant / "run.json").read_text())
+    meta["rules_sha256"] = "variant-rules"
+    (variant / "run.json").write_text(json.dumps(meta))
+    single = build_report([base], root / "single").read_text(encoding="utf-8")
+    both = build_report([base, variant], root / "both").read_text(encoding="utf-8")
+    return {"base": base, "variant": variant, "single": single, "both": both}
+
+
+def _seat_numbers(run) -> dict:
+    """Seat win shares and Ludii's place credit (1 first … 0 last, ties share their places'
+    mean), computed here from players.parquet."""
+    p = pl.read_parquet(run / "players.parquet")
+    n = int(p["seat"].max()) + 1
+    ws = p.group_by("seat").agg(pl.col("win_share").mean()).sort("seat")["win_share"].to_numpy()
+    tied = p.group_by(["game", "rank"]).agg(pl.len().alias("k"))
+    p = p.join(tied, on=["game", "rank"])
+    place = p["rank"].to_numpy() + (p["k"].to_numpy() - 1) / 2      # mean of the shared places
+    p = p.with_columns(pl.Series("credit", 1 - (place - 1) / (n - 1)))
+    credit = p.group_by("seat").agg(pl.col("credit").mean()).sort("seat")["credit"].to_numpy()
+    return {"win_shares": ws, "credit": credit,
+            "ws_balance": 1 - (ws.max() - ws.min()), "balance": 1 - (credit.max() - credit.min())}
+
+
+def test_glossary_balance_definitions_give_the_printed_numbers(built):
+    """The glossary said Balance = 1 − (largest − smallest seat win share) and AdvantageP1 = Seat 1's
+    win share, while the report prints Ludii's place-credit indices under those names (0.915 vs
+    a win-share balance of 0.904 in a 2e5-game Middle-Ages run): each definition must give the
+    number printed under its name."""
+    page, text = built["single"], plain_text(built["single"])
+    nums = _seat_numbers(built["base"])
+    assert abs(nums["balance"] - nums["ws_balance"]) > 0.002     # the two indices differ here
+    printed_balance = float(re.search(r"Balance is (\d\.\d{3})", text).group(1))
+    printed_adv = float(re.search(r"AdvantageP1 is (\d\.\d{3})", text).group(1))
+    printed_ws = float(re.search(r"win-share balance is (\d\.\d{3})", text).group(1))
+    g = glossary(page)
+    by_win_share = [t for t, m in g.items() if "smallest seat win share" in m]
+    for term in by_win_share:                  # the entry defined on win shares names that number
+        value = printed_ws if term.lower() == "win-share balance" else printed_balance
+        assert value == pytest.approx(nums["ws_balance"], abs=0.0015), term
+    assert "Balance" in g and "place" in g["Balance"]
+    assert printed_balance == pytest.approx(nums["balance"], abs=0.0015)
+    adv = g["AdvantageP1"]
+    if re.search(r"the win share of Seat 1", adv):
+        assert printed_adv == pytest.approx(nums["win_shares"][0], abs=0.0015)
+    assert printed_adv == pytest.approx(nums["credit"][0], abs=0.0015)
