@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import polars as pl
 
 from analysis import stats
@@ -367,7 +368,8 @@ def metric_unit(metric: str, kind: str, unit: str = "points") -> str:
         return unit
     return {"event_mean_gain": "coins", "mean_turns": "turns", "lead_changes": "lead changes",
             "lead_changes_by_turn": "lead changes",
-            "tile_slope": "pp per tile"}.get(metric, "")
+            "tile_slope": "pp per tile", "balance": "index (1 = equal seats)",
+            "win_share_balance": "index (1 = equal seats)"}.get(metric, "")
 
 
 def metric_label(r: dict) -> str:
@@ -379,7 +381,7 @@ def metric_label(r: dict) -> str:
     if r["metric"] == "mean_turns":
         return "Mean game length"
     if r["metric"] == "balance":
-        return "Balance"
+        return "Balance (Ludii: 1 − largest seat gap in place credit)"
     return _TRAILING_UNIT.sub("", r["label"])
 
 
@@ -390,7 +392,11 @@ def metric_value(x: float, metric: str, kind: str) -> str:
         return f"{pct(x)}%"
     if metric == "tile_slope":
         return signed(100 * x)
-    return num(x, 3 if metric == "balance" else 2)
+    return num(x, 3 if metric in INDEX_METRICS else 2)
+
+
+# The balance indices (0 to 1) read in thousandths: a change of 0.005 is shown, not rounded to 0.00.
+INDEX_METRICS = ("balance", "win_share_balance")
 
 
 def metric_change(r: dict, unit: str) -> tuple[str, str]:
@@ -398,8 +404,11 @@ def metric_change(r: dict, unit: str) -> tuple[str, str]:
     u = f" {unit}" if unit else ""
     if r["kind"] == "proportion" or r["metric"] == "tile_slope":
         return f"{signed(100 * r['diff'])}{u}", f"{signed(100 * r['diff_low'])} to {signed(100 * r['diff_high'])}{u}"
-    d = 3 if r["metric"] == "balance" else 2
-    return f"{signed(r['diff'], d)}{u}", f"{signed(r['diff_low'], d)} to {signed(r['diff_high'], d)}{u}"
+    d = 3 if r["metric"] in INDEX_METRICS else 2
+    change = f"{signed(r['diff'], d)}{u}"
+    if not (np.isfinite(r["diff_low"]) and np.isfinite(r["diff_high"])):
+        return change, "not computed (no interval for this index)"
+    return change, f"{signed(r['diff_low'], d)} to {signed(r['diff_high'], d)}{u}"
 
 
 def change_sentence(r: dict, unit: str) -> str:

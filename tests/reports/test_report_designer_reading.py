@@ -76,3 +76,28 @@ def test_glossary_balance_definitions_give_the_printed_numbers(built):
     if re.search(r"the win share of Seat 1", adv):
         assert printed_adv == pytest.approx(nums["win_shares"][0], abs=0.0015)
     assert printed_adv == pytest.approx(nums["credit"][0], abs=0.0015)
+
+
+def _comparison_rows(page: str) -> list[list[str]]:
+    """The rows of the before/after table of every compared metric, cell by cell, as plain text."""
+    start = page.index("compared metrics (clear")
+    table = page[start:page.index("</table>", start)]
+    return [[plain_text(c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+            for row in re.findall(r"<tr>(.*?)</tr>", table) if "<td" in row]
+
+
+def test_balance_indices_in_the_comparison_are_readable(built):
+    """The before/after table showed "Balance 0.915 0.910 −0.006 +nan to +nan" with no unit, and
+    "Win-share balance 0.90 0.91 0.00" (before, after and change disagreeing): each index row must
+    show before and after to 3 decimals equal to the values computed here, a change equal to their
+    difference, a unit, and no "nan"."""
+    rows = {r[0]: r for r in _comparison_rows(built["both"])}
+    base, var = _seat_numbers(built["base"]), _seat_numbers(built["variant"])
+    for key, name in (("ws_balance", "Win-share balance"), ("balance", "Balance")):
+        label = next(k for k in rows if k.startswith(name))
+        metric, unit, before, after, change, interval = rows[label][:6]
+        assert unit, label
+        assert float(before) == pytest.approx(base[key], abs=0.0006), label
+        assert float(after) == pytest.approx(var[key], abs=0.0006), label
+        assert float(change.replace("−", "-").split()[0]) == pytest.approx(var[key] - base[key], abs=0.0011)
+        assert "nan" not in " ".join(rows[label]).lower(), label
