@@ -148,6 +148,17 @@ def seat_verdict(significant: bool, what: str = "the fair share") -> str:
     return f"not significant ({what} lies inside the 95% interval)"
 
 
+def verdict_words(v, clear: bool | None = None) -> str:
+    """A verdict of :func:`analysis.stats.practical` as a page says it. Its third verdict, "not
+    shown", means "left out of the headlines"; on a row or a sentence that *is* shown it reads
+    "within noise" (the difference is not clear, after the family's correction), or, for a clear
+    difference about almost nobody (``clear``), "too few players to say"."""
+    v = str(v) if v is not None else ""
+    if v == stats.NOT_SHOWN:
+        return "too few players to say" if clear else "within noise"
+    return v
+
+
 def seat_headlines(t: dict) -> list[str]:
     """Win share per seat against the fair 1/n, the chi-square test, Balance and AdvantageP1: for
     games whose seats are alike."""
@@ -159,7 +170,7 @@ def seat_headlines(t: dict) -> list[str]:
         order = stats.practical_order(seats["verdict"].to_numpy(), seats["diff"].to_numpy(), step)
         for r in seats[order].iter_rows(named=True):
             out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
-                       f"{pp(r['diff'])}, {r['verdict']} (Holm over the {seats.height} seats, "
+                       f"{pp(r['diff'])}, {verdict_words(r['verdict'])} (Holm over the {seats.height} seats, "
                        f"whereas the interval is this seat's alone; a gap under {small} counts as "
                        f"small).")
     else:
@@ -248,7 +259,7 @@ def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
         note = " (strategies keep their seats in this run, so this includes seat advantage)" \
             if r["confounded"] else ""
         if "verdict" in r:
-            verdict = (f"{r['verdict']} (Holm over the {t['strategies'].height} strategies; the "
+            verdict = (f"{verdict_words(r['verdict'])} (Holm over the {t['strategies'].height} strategies; the "
                        f"interval is this strategy's alone)")
         else:
             verdict = f"{seat_verdict(r['significant'])} (unadjusted)"
@@ -260,7 +271,7 @@ def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
         if m.height:
             r = m.row(0, named=True)
             how = "paired by deal over rotated seats" if r["paired"] else "over the games where they meet"
-            size = (f"; {r['verdict']} (Holm over the {t['matchups'].height // 2} pairs)"
+            size = (f"; {verdict_words(r['verdict'])} (Holm over the {t['matchups'].height // 2} pairs)"
                     if "verdict" in r else "; interval unadjusted")
             out.append(f"{r['strategy']} finishes ahead of {r['opponent']} in {_p(r, 'ahead_share')} "
                        f"of their meetings ({how}{size}).")
@@ -466,8 +477,8 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
         large = cmp.filter(pl.col("verdict") == stats.LARGE)
         out.append(f"{var_label} against {base_label}: {large.height} of {cmp.height} compared metrics "
                    f"moved clearly and by enough to matter, {sig.height - large.height} clearly but by "
-                   f"less than the smallest difference that matters (1 pp for shares), the rest not shown "
-                   f"(clear = after Holm's correction over all {cmp.height}, so two runs of the same "
+                   f"less than the smallest difference that matters (1 pp for shares), the rest within noise "
+                   f"and not listed here (clear = after Holm's correction over all {cmp.height}, so two runs of the same "
                    f"rules flag anything at most 5% of the time); largest first.")
         others = large.filter(~pl.col("metric").is_in(seat_metrics))
     else:

@@ -101,3 +101,27 @@ def test_balance_indices_in_the_comparison_are_readable(built):
         assert float(after) == pytest.approx(var[key], abs=0.0006), label
         assert float(change.replace("−", "-").split()[0]) == pytest.approx(var[key] - base[key], abs=0.0011)
         assert "nan" not in " ".join(rows[label]).lower(), label
+
+
+def test_a_shown_verdict_never_reads_not_shown(built):
+    """Seat tables and headlines printed "Seat 4 wins 25.1% (24.9–25.3) against a fair 25.0%: +0.1
+    pp, not shown" — on a row that is shown. A seat whose own 95% interval (computed here) holds
+    the fair share is not clear under any correction: its verdict must say "within noise"; and
+    no verdict cell of the before/after table may read "not shown"."""
+    text = plain_text(built["single"])
+    p = pl.read_parquet(built["base"] / "players.parquet")
+    n_games = p["game"].n_unique()
+    checked = 0
+    for seat, d in p.group_by("seat"):
+        x = d["win_share"].to_numpy()
+        share, se = x.mean(), x.std(ddof=1) / np.sqrt(n_games)
+        if abs(share - 0.25) < 1.96 * se:
+            label = f"Seat {int(seat[0]) + 1}"
+            sentence = re.search(rf"{label} wins [^\n]*?against a fair 25\.0%: [^,]+, ([^(]+)\(Holm", text)
+            assert sentence and sentence.group(1).strip() == "within noise", label
+            checked += 1
+    assert checked                                   # the planted run has such a seat (Seat 2)
+    assert "not shown (Holm" not in text
+    verdicts = [r[-1] for r in _comparison_rows(built["both"])]
+    assert verdicts and "not shown" not in verdicts
+    assert "within noise" in verdicts

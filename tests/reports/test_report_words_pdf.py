@@ -82,14 +82,14 @@ def test_seat_sentences_equal_the_seat_table_in_pp(runs, game):
     for r in t["seats"].iter_rows(named=True):
         line = next(x for x in lines if x.startswith(f"{r['seat_label']} wins"))
         m = re.fullmatch(r"Seat \d wins ([\d.]+)% \(([\d.]+)–([\d.]+)\) against a fair ([\d.]+)%: "
-                         r"([+−]?[\d.]+) pp, (clear and large enough to matter|clear but small|not shown) "
+                         r"([+−]?[\d.]+) pp, (clear and large enough to matter|clear but small|within noise) "
                          r"\(Holm over the (\d) seats, whereas the interval is this seat's alone; a gap "
                          r"under 1 pp counts as small\)\.", line)
         assert m, line
         shown = [float(m.group(i)) for i in range(1, 5)]
         assert shown == [round(100 * r[k], 1) for k in ("win_share", "ci_low", "ci_high", "fair_share")]
         assert _num(m.group(5)) == pytest.approx(round(100 * r["diff"], 1), abs=1e-9)
-        assert (m.group(6) != "not shown") == r["significant"]
+        assert (m.group(6) != "within noise") == r["significant"]
         large = m.group(6) == "clear and large enough to matter"
         assert large == (r["significant"] and abs(r["diff"]) >= 0.01)
 
