@@ -368,6 +368,16 @@ def replay_line(rs: RunSet, t: dict) -> str | None:
             f"(any game: --game N).{cost}")
 
 
+def what_changed(rs: RunSet, variant: RunSet | None, vlabel: str) -> list[str]:
+    """The before/after's first sentence: the rule settings the variant changes (its rules diff,
+    :func:`reports.rules_diff.diff_sentences`), so a comparison leads with what changed before what
+    moved; nothing without the variant's run set."""
+    if variant is None:
+        return []
+    changes = rules_diff(rs.metas[0], variant.metas[0])
+    return ["What changed: " + diff_sentences(changes, rs.label, vlabel, rs.metas[0], variant.metas[0])[0]]
+
+
 def rules_diff_section(name: str, rs: RunSet, variant: RunSet, vlabel: str) -> Section:
     """What differs in the rules of a before/after: every setting, ``path: before → after``."""
     changes = rules_diff(rs.metas[0], variant.metas[0])
@@ -532,7 +542,8 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             [(f"All {cmp.height} compared metrics (clear and large first, then clear but small, then "
               f"within noise; by size within each)",
               comparison_rows(cmp, unit))],
-            comparison_headlines(cmp, rs.label, vlabel, unit)))
+            what_changed(rs, variants[i] if variants is not None and i < len(variants) else None, vlabel)
+            + comparison_headlines(cmp, rs.label, vlabel, unit)))
         if variants is not None and i < len(variants):
             line = replay_line(variants[i], vt)
             if line:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -31,9 +32,14 @@ def built(tmp_path_factory):
     root = tmp_path_factory.mktemp("designer")
     base = runs.synthetic_run(root / "base", 3000, 4, seed=1, seat_edge=3.0)
     variant = runs.synthetic_run(root / "variant", 3000, 4, seed=2, seat_edge=0.5)
-    meta = json.loads((variant / "run.json").read_text())
-    meta["rules_sha256"] = "variant-rules"
-    (variant / "run.json").write_text(json.dumps(meta))
+    rules = (Path(__file__).resolve().parents[2] / "configs" / "middle_ages" / "rules.toml").read_text()
+    assert "[income.palais]\nbase = 3\n" in rules
+    for run, text, sha in ((base, rules, "base-rules"),
+                           (variant, rules.replace("[income.palais]\nbase = 3\n", "[income.palais]\nbase = 4\n"),
+                            "variant-rules")):
+        meta = json.loads((run / "run.json").read_text())
+        meta.update(rules_sha256=sha, rules_text=text)
+        (run / "run.json").write_text(json.dumps(meta))
     single = build_report([base], root / "single").read_text(encoding="utf-8")
     both = build_report([base, variant], root / "both").read_text(encoding="utf-8")
     return {"base": base, "variant": variant, "single": single, "both": both}
@@ -125,3 +131,14 @@ def test_a_shown_verdict_never_reads_not_shown(built):
     verdicts = [r[-1] for r in _comparison_rows(built["both"])]
     assert verdicts and "not shown" not in verdicts
     assert "within noise" in verdicts
+
+
+def test_a_comparison_leads_with_the_rule_that_changed(built):
+    """The before/after opened with "Did the seat win rates move?" and named the changed rule only
+    pages later, in its rules diff: its first sentence must say which setting changed, before and
+    after (here income.palais.base, 3 in the base run's rules text and 4 in the variant's)."""
+    page = built["both"]
+    sec = page[page.index("<section id='comparison'>"):]
+    first = plain_text(re.search(r"<li>(.*?)</li>", sec, re.S).group(1))
+    assert "income.palais.base: 3 → 4" in first, first
+    assert "Did the seat win rates move?" not in first

@@ -194,6 +194,9 @@ def test_before_after_of_one_rule_states_the_seat_verdict_first(runs):
              re.findall(r"<li>(.*?)</li>", section_html(runs["ma_report"], "comparison"), re.S)]
     moved = seats.filter(pl.col("significant"))
     answer = "Yes" if moved.height else "No"
+    # what changed leads (docs/reports.md): the one rule setting of caserne4.toml
+    assert items[0].startswith("What changed: ") and "effects.caserne_payment: 2 → 4" in items[0]
+    items = items[1:]
     assert items[0].startswith(f"Did the seat win rates move? {answer}:")
     for r in moved.iter_rows(named=True):
         assert f"{r['key']} {100 * r['base']:.1f}% → {100 * r['variant']:.1f}%" in items[0]
