@@ -35,10 +35,15 @@ TERMS: dict[str, str] = {
          "difference. Small (below 0.05) means chance alone is an unlikely explanation.",
     "chi-square": "A test of whether all seats win equally often; the larger the value (for its "
                   "degrees of freedom, the number of seats − 1), the smaller its p-value.",
-    "Balance": "Ludii's balance index: 1 − (largest − smallest seat win share). 1 means every seat wins "
-               "equally often; 0.9 means the best and worst seats are 10 pp apart.",
-    "AdvantageP1": "Ludii's first-player advantage: the win share of Seat 1 (the player who starts), "
-                   "shared wins counting 1/k.",
+    "Balance": "Ludii's balance index, on places rather than wins: every player earns 1 for first "
+               "place, 0 for last and a share in between for the places between (at 4 players: 1, "
+               "2/3, 1/3, 0); Balance is 1 − (largest − smallest seat average). 1 means every seat "
+               "places equally well. The same idea on wins alone is the win-share balance.",
+    "win-share balance": "1 − (largest − smallest seat win share): 1 means every seat wins equally "
+                         "often; 0.9 means the best and worst seats are 10 pp apart.",
+    "AdvantageP1": "Ludii's first-player advantage: Seat 1's (the player who starts) average place "
+                   "credit, 1 for first place down to 0 for last (0.5 = an average seat), not its win "
+                   "share.",
     "z": "How many standard errors a difference lies from zero (its size divided by its uncertainty); "
          "beyond ±1.96 the 95% interval excludes zero.",
     "association": "Under bot play, a pattern that goes with winning (for example holding many tiles "
@@ -65,7 +70,8 @@ _PATTERNS: dict[str, str] = {
     "Holm": r"\bHolm(?:'s|-adjusted)?\b",
     "p": r"(?<![\w-])p(?: [<=] |-value)",
     "chi-square": r"\bchi-square\b",
-    "Balance": r"\bBalance\b",
+    "Balance": r"(?<!win-share )\bBalance\b",
+    "win-share balance": r"(?i:\bwin-share balance\b)",
     "AdvantageP1": r"\bAdvantageP1\b",
     "z": r"(?<![\w-])z(?= = |\b$)",
     "association": r"\b(?:goes|go) with\b|\bassociation\b",

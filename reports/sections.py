@@ -31,7 +31,7 @@ from reports.text import (
     change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
     length_headlines, metric_change,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
-    pvalue, role_headlines, score_unit, turns,
+    pvalue, role_headlines, score_unit, turns, verdict_words,
 )
 
 
@@ -82,7 +82,7 @@ def seat_rows(t: dict, unit: str = "points") -> pl.DataFrame:
         "Win share (95% interval, unadjusted)": [pct_ci(p, lo, hi) for p, lo, hi in
                                                  zip(s["win_share"], s["ci_low"], s["ci_high"])],
         "vs fair share (pp)": [pp(d) for d in s["diff"]],
-        **({f"Verdict (Holm over the seats; {smallest_pp(s)} matters)": s["verdict"].to_list()} if "verdict" in s.columns
+        **({f"Verdict (Holm over the seats; {smallest_pp(s)} matters)": [verdict_words(v) for v in s["verdict"]]} if "verdict" in s.columns
            else {"Significant (unadjusted)": ["yes (fair share outside the interval)" if x else "no"
                                               for x in s["significant"]]}),
         f"Mean final score ({unit})": [f"{num(m)} ({num_ci(lo, hi)})" for m, lo, hi in
@@ -104,7 +104,7 @@ def role_seat_rows(t: dict) -> pl.DataFrame:
     tested = int(s["seat_p_value"].is_not_nan().sum()) if "seat_p_value" in s.columns else 0
     roles = s.filter(pl.col("p_value").is_not_nan())["role"].n_unique()
     verdict = ({f"Verdict (Holm over the {tested} seats of roles of several seats; {smallest_pp(s)} matters)":
-                ["" if p != p else v for v, p in zip(s["verdict"], s["seat_p_value"])]}
+                ["" if p != p else verdict_words(v) for v, p in zip(s["verdict"], s["seat_p_value"])]}
                if "verdict" in s.columns else {})
     chi = "chi2_p_adjusted" if "chi2_p_adjusted" in s.columns else "p_value"
     chi_label = (f"Seats equal? (chi-square, Holm over {roles} roles)" if chi == "chi2_p_adjusted" and roles > 1
@@ -151,7 +151,7 @@ def strategy_rows(t: dict) -> pl.DataFrame:
         "Strategy": s["strategy"], ("Deals" if paired else "Player-games"): s["units"],
         "Win share (95% interval, unadjusted)": pct_column(s, "win_share", "ci_low", "ci_high"),
         "vs fair share (pp)": [pp(d) for d in s["diff"]],
-        **({f"Verdict (Holm over the {s.height} strategies; {smallest_pp(s)} matters)": s["verdict"].to_list()}
+        **({f"Verdict (Holm over the {s.height} strategies; {smallest_pp(s)} matters)": [verdict_words(v) for v in s["verdict"]]}
            if "verdict" in s.columns else
            {"Significant (unadjusted)": ["yes (fair share outside the interval)" if x else "no"
                                          for x in s["significant"]]}),
@@ -164,7 +164,7 @@ def matchup_rows(t: dict) -> pl.DataFrame:
     return pl.DataFrame({
         "Strategy": m["strategy"], "Opponent": m["opponent"], "Meetings": m["meetings"],
         "Finishes ahead (95% interval, unadjusted)": pct_column(m, "ahead_share", "ci_low", "ci_high"),
-        **({f"Verdict (Holm over the {pairs} pairs; {smallest_pp(m)} matters)": m["verdict"].to_list()}
+        **({f"Verdict (Holm over the {pairs} pairs; {smallest_pp(m)} matters)": [verdict_words(v) for v in m["verdict"]]}
            if "verdict" in m.columns else
            {"Significant (unadjusted)": ["yes (50% outside the interval)" if x else "no"
                                          for x in m["significant"]]}),
@@ -203,7 +203,7 @@ def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
         rows["Change"].append(change)
         rows["95% interval of the change"].append(interval)
         rows["p (Holm-adjusted)"].append("" if r["p_adjusted"] != r["p_adjusted"] else pvalue(r["p_adjusted"]))
-        rows["Verdict"].append(r["verdict"] if r.get("verdict") else
+        rows["Verdict"].append(verdict_words(r["verdict"], r["significant"]) if r.get("verdict") else
                                "moved (significant)" if r["significant"] else
                                "no change detected (interval excludes 0, but not after Holm's correction)"
                                if holm_note(r, cmp.height) else "no change detected")
@@ -368,6 +368,16 @@ def replay_line(rs: RunSet, t: dict) -> str | None:
             f"(any game: --game N).{cost}")
 
 
+def what_changed(rs: RunSet, variant: RunSet | None, vlabel: str) -> list[str]:
+    """The before/after's first sentence: the rule settings the variant changes (its rules diff,
+    :func:`reports.rules_diff.diff_sentences`), so a comparison leads with what changed before what
+    moved; nothing without the variant's run set."""
+    if variant is None:
+        return []
+    changes = rules_diff(rs.metas[0], variant.metas[0])
+    return ["What changed: " + diff_sentences(changes, rs.label, vlabel, rs.metas[0], variant.metas[0])[0]]
+
+
 def rules_diff_section(name: str, rs: RunSet, variant: RunSet, vlabel: str) -> Section:
     """What differs in the rules of a before/after: every setting, ``path: before → after``."""
     changes = rules_diff(rs.metas[0], variant.metas[0])
@@ -530,9 +540,10 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             "share of almost nobody (a guild founded by under 1% of players) is never shown.",
             names,
             [(f"All {cmp.height} compared metrics (clear and large first, then clear but small, then "
-              f"not shown; by size within each)",
+              f"within noise; by size within each)",
               comparison_rows(cmp, unit))],
-            comparison_headlines(cmp, rs.label, vlabel, unit)))
+            what_changed(rs, variants[i] if variants is not None and i < len(variants) else None, vlabel)
+            + comparison_headlines(cmp, rs.label, vlabel, unit)))
         if variants is not None and i < len(variants):
             line = replay_line(variants[i], vt)
             if line:

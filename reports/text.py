@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.load import RunSet
+from analysis.load import RunSet, smallest_difference
 from analysis.load import score_unit as load_score_unit
 from reports.games import hook_for, spec_for
 
@@ -147,6 +148,17 @@ def seat_verdict(significant: bool, what: str = "the fair share") -> str:
     return f"not significant ({what} lies inside the 95% interval)"
 
 
+def verdict_words(v, clear: bool | None = None) -> str:
+    """A verdict of :func:`analysis.stats.practical` as a page says it. Its third verdict, "not
+    shown", means "left out of the headlines"; on a row or a sentence that *is* shown it reads
+    "within noise" (the difference is not clear, after the family's correction), or, for a clear
+    difference about almost nobody (``clear``), "too few players to say"."""
+    v = str(v) if v is not None else ""
+    if v == stats.NOT_SHOWN:
+        return "too few players to say" if clear else "within noise"
+    return v
+
+
 def seat_headlines(t: dict) -> list[str]:
     """Win share per seat against the fair 1/n, the chi-square test, Balance and AdvantageP1: for
     games whose seats are alike."""
@@ -158,7 +170,7 @@ def seat_headlines(t: dict) -> list[str]:
         order = stats.practical_order(seats["verdict"].to_numpy(), seats["diff"].to_numpy(), step)
         for r in seats[order].iter_rows(named=True):
             out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
-                       f"{pp(r['diff'])}, {r['verdict']} (Holm over the {seats.height} seats, "
+                       f"{pp(r['diff'])}, {verdict_words(r['verdict'])} (Holm over the {seats.height} seats, "
                        f"whereas the interval is this seat's alone; a gap under {small} counts as "
                        f"small).")
     else:
@@ -247,7 +259,7 @@ def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
         note = " (strategies keep their seats in this run, so this includes seat advantage)" \
             if r["confounded"] else ""
         if "verdict" in r:
-            verdict = (f"{r['verdict']} (Holm over the {t['strategies'].height} strategies; the "
+            verdict = (f"{verdict_words(r['verdict'])} (Holm over the {t['strategies'].height} strategies; the "
                        f"interval is this strategy's alone)")
         else:
             verdict = f"{seat_verdict(r['significant'])} (unadjusted)"
@@ -259,7 +271,7 @@ def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
         if m.height:
             r = m.row(0, named=True)
             how = "paired by deal over rotated seats" if r["paired"] else "over the games where they meet"
-            size = (f"; {r['verdict']} (Holm over the {t['matchups'].height // 2} pairs)"
+            size = (f"; {verdict_words(r['verdict'])} (Holm over the {t['matchups'].height // 2} pairs)"
                     if "verdict" in r else "; interval unadjusted")
             out.append(f"{r['strategy']} finishes ahead of {r['opponent']} in {_p(r, 'ahead_share')} "
                        f"of their meetings ({how}{size}).")
@@ -273,17 +285,20 @@ def flow_by_turn(t: dict) -> bool:
         pl.col("metric").str.starts_with("leader_wins_turn_")).height > 0
 
 
-def winners_ahead_from(flow: pl.DataFrame) -> int | None:
+def winners_ahead_from(flow: pl.DataFrame, smallest: float = 0.0) -> int | None:
     """The first turn from which, at every later turn too, the players who finish first hold more
-    coins than those who finish second with the two 95% intervals apart (table ``flow``); None if
-    they are not clearly ahead at the last turn."""
+    coins than those who finish second with the two 95% intervals apart *and* by at least
+    ``smallest`` (the game's smallest score difference that matters: a lead of 0.07 coins at turn
+    1 is clear with 2e5 games, but nothing a player could see) (table ``flow``); None if they are
+    not so far ahead at the last turn."""
     by_turn = flow.filter(pl.col("turn").is_not_null())
     first = by_turn.filter(pl.col("rank") == 1).sort("turn")
     second = by_turn.filter(pl.col("rank") == 2).sort("turn")
     if first.height == 0 or second.height == 0:
         return None
     both = first.join(second, on="turn", suffix="_2").sort("turn")
-    apart = (both["ci_low"] > both["ci_high_2"]).to_list()
+    apart = ((both["ci_low"] > both["ci_high_2"])
+             & (both["mean_coins"] - both["mean_coins_2"] >= smallest)).to_list()
     turns_ = both["turn"].to_list()
     start = None
     for turn, ok in zip(turns_, apart):
@@ -312,14 +327,17 @@ def flow_headlines(t: dict, rs: RunSet | None = None, by_rank: bool = True) -> l
             out.append(sentence[0].upper() + sentence[1:])
         if by_rank and "flow" in t:
             f = t["flow"]
-            start = winners_ahead_from(f)
+            smallest = smallest_difference(rs.game if rs is not None else None, "score",
+                                           rs.smallest if rs is not None else None)
+            start = winners_ahead_from(f, smallest)
             last = f.filter(pl.col("turn") == turns_[-1])
             win, second = last.filter(pl.col("rank") == 1), last.filter(pl.col("rank") == 2)
             where = (f"from the end of turn {start} on" if start is not None
-                     else "at no turn (their 95% intervals overlap at the last one)")
+                     else "at no turn (by the last one, their lead is still within noise or smaller)")
             if win.height and second.height:
-                out.append(f"By final rank, the eventual winners hold clearly more {unit} than the runners-up "
-                           f"{where}; after turn {turns_[-1]} they hold {num(win['mean_coins'][0], 1)} "
+                out.append(f"By final rank, the eventual winners hold clearly more {unit} than the runners-up, "
+                           f"by at least {num(smallest, 2 if smallest % 1 else 0)} {unit} (the smallest score "
+                           f"difference that matters), {where}; after turn {turns_[-1]} they hold {num(win['mean_coins'][0], 1)} "
                            f"{unit} against {num(second['mean_coins'][0], 1)}.")
     elif "lead_changes" in o:
         r = o["lead_changes"]
@@ -367,7 +385,8 @@ def metric_unit(metric: str, kind: str, unit: str = "points") -> str:
         return unit
     return {"event_mean_gain": "coins", "mean_turns": "turns", "lead_changes": "lead changes",
             "lead_changes_by_turn": "lead changes",
-            "tile_slope": "pp per tile"}.get(metric, "")
+            "tile_slope": "pp per tile", "balance": "index (1 = equal seats)",
+            "win_share_balance": "index (1 = equal seats)"}.get(metric, "")
 
 
 def metric_label(r: dict) -> str:
@@ -379,7 +398,7 @@ def metric_label(r: dict) -> str:
     if r["metric"] == "mean_turns":
         return "Mean game length"
     if r["metric"] == "balance":
-        return "Balance"
+        return "Balance (Ludii: 1 − largest seat gap in place credit)"
     return _TRAILING_UNIT.sub("", r["label"])
 
 
@@ -390,7 +409,11 @@ def metric_value(x: float, metric: str, kind: str) -> str:
         return f"{pct(x)}%"
     if metric == "tile_slope":
         return signed(100 * x)
-    return num(x, 3 if metric == "balance" else 2)
+    return num(x, 3 if metric in INDEX_METRICS else 2)
+
+
+# The balance indices (0 to 1) read in thousandths: a change of 0.005 is shown, not rounded to 0.00.
+INDEX_METRICS = ("balance", "win_share_balance")
 
 
 def metric_change(r: dict, unit: str) -> tuple[str, str]:
@@ -398,8 +421,11 @@ def metric_change(r: dict, unit: str) -> tuple[str, str]:
     u = f" {unit}" if unit else ""
     if r["kind"] == "proportion" or r["metric"] == "tile_slope":
         return f"{signed(100 * r['diff'])}{u}", f"{signed(100 * r['diff_low'])} to {signed(100 * r['diff_high'])}{u}"
-    d = 3 if r["metric"] == "balance" else 2
-    return f"{signed(r['diff'], d)}{u}", f"{signed(r['diff_low'], d)} to {signed(r['diff_high'], d)}{u}"
+    d = 3 if r["metric"] in INDEX_METRICS else 2
+    change = f"{signed(r['diff'], d)}{u}"
+    if not (np.isfinite(r["diff_low"]) and np.isfinite(r["diff_high"])):
+        return change, "not computed (no interval for this index)"
+    return change, f"{signed(r['diff_low'], d)} to {signed(r['diff_high'], d)}{u}"
 
 
 def change_sentence(r: dict, unit: str) -> str:
@@ -457,8 +483,8 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
         large = cmp.filter(pl.col("verdict") == stats.LARGE)
         out.append(f"{var_label} against {base_label}: {large.height} of {cmp.height} compared metrics "
                    f"moved clearly and by enough to matter, {sig.height - large.height} clearly but by "
-                   f"less than the smallest difference that matters (1 pp for shares), the rest not shown "
-                   f"(clear = after Holm's correction over all {cmp.height}, so two runs of the same "
+                   f"less than the smallest difference that matters (1 pp for shares), the rest within noise "
+                   f"and not listed here (clear = after Holm's correction over all {cmp.height}, so two runs of the same "
                    f"rules flag anything at most 5% of the time); largest first.")
         others = large.filter(~pl.col("metric").is_in(seat_metrics))
     else:

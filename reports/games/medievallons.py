@@ -27,7 +27,8 @@ from analysis import stats
 from analysis.load import RunSet, smallest_difference
 from reports.figures import medievallons as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import best_and_worst, num, pct, pct_ci, pp, pp_ci, pvalue, row_pct_ci, signed
+from reports.text import (best_and_worst, num, pct, pct_ci, pp, pp_ci, pvalue, row_pct_ci, signed,
+                          verdict_words)
 
 card_name = F.card_name          # the spec's name of a card type
 
@@ -162,7 +163,7 @@ def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -
     out = []
     for r, v in zip(rows.iter_rows(named=True), verdicts):
         out.append(f"{r['players']} players: Seat 1 (plays first) wins {_ci(r['win_share'], r['std_error'])} "
-                   f"(95%, unadjusted) against a fair {pct(r['fair'])}%: {pp(r['advantage'])}, {v} "
+                   f"(95%, unadjusted) against a fair {pct(r['fair'])}%: {pp(r['advantage'])}, {verdict_words(v)} "
                    f"(Holm over the {rows.height} player counts; {100 * smallest:g} pp matters).")
     return out
 
@@ -199,7 +200,7 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> li
     name = card_name(r["card"])
     out.append(f"The largest change: with one {name} fewer ({r['copies_after']} copies), {name} founders "
                f"win {pct(r['founders_win_share_after'])}% instead of {pct(r['founders_win_share'])}%, "
-               f"{_pts(r['delta_founders_win_share'], r['delta_std_error'])}: {v[int(order[0])]}.")
+               f"{_pts(r['delta_founders_win_share'], r['delta_std_error'])}: {verdict_words(v[int(order[0])])}.")
     r = d.with_columns(pl.col("delta_mean_turns").abs().alias("_a")).sort("_a", descending=True).row(
         0, named=True)
     lo = r["delta_mean_turns"] - _Z * r["delta_turns_std_error"]
@@ -252,10 +253,10 @@ def _card_rows(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> pl.DataFra
 
 def _card_verdicts(ct: pl.DataFrame, smallest: float) -> list[str]:
     """Each type's change worded by size, Holm over the types :func:`_ablation_rows` keeps (the
-    others, founded by almost nobody or without a change, are "not shown")."""
+    others, founded by almost nobody or without a change: "too few players to say")."""
     keep = _ablation_rows(ct)
     words = dict(zip(keep["card"].to_list(), _ablation_verdicts(keep, smallest))) if keep.height else {}
-    return [str(words.get(c, stats.NOT_SHOWN)) for c in ct["card"]]
+    return [verdict_words(words[c]) if c in words else "too few players to say" for c in ct["card"]]
 
 
 def _best_of_three_rows(b3: pl.DataFrame) -> pl.DataFrame:

@@ -20,7 +20,8 @@ from analysis import stats
 from analysis.load import RunSet, smallest_difference
 from reports.figures import middle_ages as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import best_and_worst, num, num_ci, pct, pp, pp_ci, pvalue, row_pct_ci, signed
+from reports.text import (best_and_worst, num, num_ci, pct, pp, pp_ci, pvalue, row_pct_ci, signed,
+                          verdict_words)
 
 SECTIONS_AFTER = "seats"
 GAME = "middle-ages"
@@ -44,10 +45,10 @@ def _ablation_rows(ab: pl.DataFrame) -> pl.DataFrame:
         for r in d.iter_rows(named=True):
             rows[f"Seat {r['seat'] + 1}: win share (pp)"].append(
                 f"{signed(100 * r['win_share_effect'])} ({pp_ci(r['win_share_effect_low'], r['win_share_effect_high'])}), "
-                f"{r['verdict']}")
+                f"{verdict_words(r['verdict'])}")
             rows[f"Seat {r['seat'] + 1}: score"].append(
                 f"{signed(r['score_effect'])} ({num_ci(r['score_effect_low'], r['score_effect_high'])}), "
-                f"{r['score_verdict']}")
+                f"{verdict_words(r['score_verdict'])}")
     return pl.DataFrame(rows)
 
 
@@ -86,14 +87,14 @@ def _ablation_section(q, rs: RunSet | None = None) -> Section | None:
         "tiles destroyed or restored. Intervals are simultaneous 95% over every card and seat; "
         "cards are ranked by how much they move who wins. Each effect is worded by size: clear and "
         f"large enough to matter (at least {100 * share:g} pp of win share, {score:g} coins of score), "
-        "clear but small, or not shown (its interval holds 0). "
+        "clear but small, or within noise (its interval holds 0). "
         + ("Played for this report (balance report --play-questions), kept as questions/*.csv; not "
            "read from the run." if q.played_here else
            f"Read from {q.path} (written by {QUESTIONS}), not from the run."),
         [], [("Event cards by their effect on who wins", _ablation_rows(ab))],
         [f"{top['name']} moves who wins the most: {signed(100 * top['win_share_effect'])} pp for Seat "
          f"{top['seat'] + 1} ({pp_ci(top['win_share_effect_low'], top['win_share_effect_high'])}, "
-         f"{top['verdict']}), by the same deals with the card made neutral.",
+         f"{verdict_words(top['verdict'])}), by the same deals with the card made neutral.",
          f"{n_large} of {ab['event'].n_unique()} event cards move some seat's win share by at least "
          f"{100 * share:g} pp (clear and large enough to matter)."])
 

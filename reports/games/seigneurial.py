@@ -109,9 +109,14 @@ def sections(t: dict, rs, figs: FigureSet, questions=None) -> list[Section]:
         out.append(Section(
             "squares", "The Seigneur's final square", "Where the Seigneur stands on the rent track when "
             "the game ends (SG-5.6).", figs.add("seigneur_squares", F.final_squares(sq)),
-            [("Final square", sq.with_columns((pl.col("share") * 100).round(1).alias("share (%)"))
-              .select("square", "games", "share (%)"))], square_sentences(sq)))
+            [("Final square", square_rows(sq))], square_sentences(sq)))
     return out
+
+
+def square_rows(sq: pl.DataFrame) -> pl.DataFrame:
+    """The final-square table: every share with one decimal and its % sign (5.0%, not 5)."""
+    return pl.DataFrame({"Square": sq["square"], "Games": sq["games"],
+                         "Share of games": [f"{pct(s)}%" for s in sq["share"]]})
 
 
 def square_sentences(sq: pl.DataFrame) -> list[str]:
@@ -122,6 +127,6 @@ def square_sentences(sq: pl.DataFrame) -> list[str]:
     top = sq.sort(["games", "square"], descending=[True, False]).row(0, named=True)
     n = int(sq["games"].sum())
     mean = float((sq["square"] * sq["games"]).sum()) / n
-    return [f"The Seigneur most often ends on square {top['square']} ({pct(top['share'])} of games); "
+    return [f"The Seigneur most often ends on square {top['square']} ({pct(top['share'])}% of games); "
             f"on average on square {num(mean, 1)} (squares {int(sq['square'].min())} to "
             f"{int(sq['square'].max())} seen)."]

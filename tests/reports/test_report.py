@@ -13,7 +13,7 @@ import analysis_runs as runs
 
 from analysis import analyse, open_runs
 from reports.build import build_report
-from reports.text import comparison_headlines, headlines
+from reports.text import comparison_headlines, headlines, verdict_words
 from simcore.errors import UsageError
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -89,7 +89,7 @@ def test_headline_numbers_equal_the_metric_tables(built):
     for r in seats.iter_rows(named=True):
         line = next(x for x in lines if x.startswith(f"{r['seat_label']} wins"))
         m = re.match(r"Seat (\d) wins ([\d.]+)% \(([\d.]+)–([\d.]+)\) against a fair ([\d.]+)%: "
-                     r"([+−]?[\d.]+) pp, (clear and large enough to matter|clear but small|not shown) "
+                     r"([+−]?[\d.]+) pp, (clear and large enough to matter|clear but small|within noise) "
                      r"\(Holm over the (\d) seats, whereas the interval is this seat's alone; a gap under 1 pp "
                      r"counts as small\)\.", line)
         assert m, line
@@ -98,8 +98,8 @@ def test_headline_numbers_equal_the_metric_tables(built):
         assert float(m.group(4)) == round(100 * r["ci_high"], 1)
         assert float(m.group(5)) == round(100 * r["fair_share"], 1)
         assert float(m.group(6).replace("−", "-")) == round(100 * r["diff"], 1)
-        assert (m.group(7) != "not shown") == r["significant"]
-        assert m.group(7) == r["verdict"] and int(m.group(8)) == seats.height
+        assert (m.group(7) != "within noise") == r["significant"]
+        assert m.group(7) == verdict_words(r["verdict"]) and int(m.group(8)) == seats.height
         assert line in plain_text(page)
     o = {r["metric"]: r for r in t["outcomes"].iter_rows(named=True)}
     line = next(x for x in lines if "ahead of the runner-up" in x)

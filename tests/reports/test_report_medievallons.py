@@ -101,7 +101,7 @@ def test_played_sentences_equal_the_csv_tables(mv):
     for P, clear in zip(first["players"], holm):
         r = fp.filter((pl.col("players") == P) & (pl.col("seat") == 0)).row(0, named=True)
         lo, hi = r["win_share"] - 1.959964 * r["std_error"], r["win_share"] + 1.959964 * r["std_error"]
-        word = ("not shown" if not clear else "clear and large enough to matter"
+        word = ("within noise" if not clear else "clear and large enough to matter"
                 if abs(r["win_share"] - 1 / P) >= 0.01 else "clear but small")
         line = (f"{P} players: Seat 1 (plays first) wins {100 * r['win_share']:.1f}% "
                 f"({100 * lo:.1f}–{100 * hi:.1f}) (95%, unadjusted) against a fair {100 / P:.1f}%")

@@ -57,3 +57,21 @@ def test_sections_and_figures_draw(tables):
     assert [s.id for s in secs] == ["objectives", "improvements", "squares"]
     assert set(figs) == {"objectives", "improvements", "seigneur_squares"}
     assert F.objectives({}) is None and F.improvements({}) is None
+
+
+def test_final_square_sentence_and_table_give_shares_in_percent(tables):
+    """The page said "The Seigneur most often ends on square 3 (20.1 of games)" — no % sign — and
+    its table printed shares as 5 and 1 beside 4.2: the sentence and every row must give the share
+    of games counted here from games.parquet, as a percentage with one decimal and its sign."""
+    import polars as pl
+
+    t, rs = tables
+    g = pl.concat([pl.read_parquet(p / "games.parquet") for p in rs.paths])
+    counts = g.group_by("seigneur_square").len().sort("seigneur_square")
+    top = counts.sort(["len", "seigneur_square"], descending=[True, False]).row(0)
+    line = hook.square_sentences(t["seigneur_squares"])[0]
+    assert f"ends on square {top[0]} ({100 * top[1] / g.height:.1f}% of games)" in line
+    rows = hook.square_rows(t["seigneur_squares"])
+    for square, n in counts.iter_rows():
+        r = rows.filter(pl.col("Square") == square).row(0, named=True)
+        assert r["Games"] == n and r["Share of games"] == f"{100 * n / g.height:.1f}%"
