@@ -77,6 +77,9 @@ def skill(
                 "games": n, "seed": seed, "policy": spec.default_strategy,
                 "panel": the_panel.to_json()}
     meta = out / "skill.json"
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: exists and is not a directory (give a directory for the "
+                         "skill tables)")
     claim_output(out)
     if out.exists() and any(out.iterdir()):
         old = json.loads(meta.read_text()) if meta.is_file() else None
