@@ -89,6 +89,12 @@ def skill(
                                  "another balance-skill question") + "; choose another --out"
                                  + ("" if old is None else " or add --force"))
             shutil.rmtree(out / "cells", ignore_errors=True)
+            # the earlier question's table, words and page go too: left beside the new skill.json
+            # (an interrupted run), they would be read as the new question's answer
+            for name in ("skill.parquet", "skill.csv", "skill.txt", "report.html"):
+                (out / name).unlink(missing_ok=True)
+            for fig in (out / "figures").glob("budget*.*") if (out / "figures").is_dir() else ():
+                fig.unlink(missing_ok=True)
     out.mkdir(parents=True, exist_ok=True)
     meta.write_text(json.dumps({**question, "budgets": bs}, indent=1))
     from cli.progress import Steps

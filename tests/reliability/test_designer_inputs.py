@@ -147,3 +147,29 @@ def test_baseline_of_a_run_refuses_the_options_of_a_panel(extra, tiny_run, capsy
     line = one_error_line(err)
     assert line.startswith(f"error: {extra[0]}: only with --panel"), line
     assert not (tiny_run.parent / "base.toml").exists()
+
+
+def test_skill_force_interrupted_leaves_no_earlier_answer_under_the_new_question(tmp_path, capsys,
+                                                                                 monkeypatch):
+    """skill --force on another question, interrupted: the earlier skill.parquet was left beside
+    the new skill.json, and a report --skill showed it as the new question's answer."""
+    from analysis import skill as K
+    from reports.skill import check_skill_dir
+    from simcore.errors import UsageError
+
+    monkeypatch.chdir(tmp_path)
+    code, err = cli_in_process(["skill", "--budgets", "0", "--games", "8", "--out", "sk"], capsys)
+    assert code == 0, err
+    check_skill_dir(tmp_path / "sk")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(K, "balance_by_budget", interrupted)
+    code, err = cli_in_process(["skill", "--budgets", "0", "--games", "12", "--out", "sk", "--force"],
+                               capsys)
+    assert code == 130, err
+    assert '"games": 12' in (tmp_path / "sk" / "skill.json").read_text()
+    with pytest.raises(UsageError, match="unfinished"):
+        check_skill_dir(tmp_path / "sk")
+    assert not (tmp_path / "sk" / "report.html").exists()
