@@ -173,3 +173,21 @@ def test_skill_force_interrupted_leaves_no_earlier_answer_under_the_new_question
     with pytest.raises(UsageError, match="unfinished"):
         check_skill_dir(tmp_path / "sk")
     assert not (tmp_path / "sk" / "report.html").exists()
+
+
+@pytest.mark.parametrize("args", [["simulate", "--games", "50", "-q"],
+                                  ["fief-odds", "--attackers", "1-2", "--defenders", "1-2", "-q"]],
+                         ids=["simulate", "fief-odds"])
+def test_two_runs_in_the_same_second_without_out_do_not_collide(args, tmp_path, capsys, monkeypatch):
+    """The default --out is named to the second: a second quick run (a loop over seeds) was
+    refused, "directory exists ... use --force to replace it" (advice that would lose the first)."""
+    from simcore import rundir
+
+    monkeypatch.setattr(rundir, "default_run_dir",
+                        lambda game, root="runs": Path(root) / f"{game}-20250101T000000Z")
+    monkeypatch.chdir(tmp_path)
+    for _ in range(3):
+        code, err = cli_in_process(args, capsys)
+        assert code == 0, err
+    names = sorted(os.listdir(tmp_path / "runs"))
+    assert len(names) == 3 and names[1:] == [f"{names[0]}-2", f"{names[0]}-3"], names
