@@ -262,8 +262,26 @@ def _plain_options(command) -> None:
         commands.extend(getattr(cmd, "commands", {}).values())
         for param in getattr(cmd, "params", ()):
             _plain_option(param)
+        _guard_callback(cmd)
         if hasattr(cmd, "get_help_option"):      # --help is made when the command line is parsed
             cmd.get_help_option = _with_plain_option(cmd.get_help_option)
+
+
+def _guard_callback(cmd) -> None:
+    """Run :func:`cli.guards.check_options` on a command's options before the command itself: the
+    checks every command shares (an output inside a run directory, an empty item in a comma list)."""
+    callback = getattr(cmd, "callback", None)
+    if callback is None or getattr(callback, "_guarded", False):
+        return
+
+    def guarded(*args, **kwargs):
+        from cli.guards import check_options
+
+        check_options(kwargs)
+        return callback(*args, **kwargs)
+
+    guarded._guarded = True
+    cmd.callback = guarded
 
 
 def _with_plain_option(get_help_option):

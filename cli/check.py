@@ -117,9 +117,12 @@ def register(app: typer.Typer) -> None:
         lineup: Optional[list[str]] = typer.Option(None, "--lineup", help=LINEUP_HELP),
         players: Optional[str] = typer.Option(None, "--players", "-p", help="With --panel or --lineup: "
                                               "the player counts (3,4,5)."),
-        game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="With --panel: which game."),
-        games: str = typer.Option("2e5", "--games", "-n", help="With --panel: games per cell."),
-        seed: int = typer.Option(2024, "--seed", help="With --panel: the seed of every cell's run."),
+        game: Optional[str] = typer.Option(None, "--game", "-g", help="With --panel: which game "
+                                           f"(default {DEFAULT_GAME}).", show_default=False),
+        games: Optional[str] = typer.Option(None, "--games", "-n", help="With --panel: games per "
+                                            "cell (default 2e5).", show_default=False),
+        seed: Optional[int] = typer.Option(None, "--seed", help="With --panel: the seed of every "
+                                           "cell's run (default 2024).", show_default=False),
         rules: Optional[Path] = typer.Option(None, "--rules", help="With --panel: rules TOML (default: "
                                              "the shipped rules)."),
         settings: Optional[list[str]] = typer.Option(
@@ -140,6 +143,9 @@ def register(app: typer.Typer) -> None:
         if panel is not None or lineup:
             if run is not None:
                 raise UsageError("--panel: the panel's cells are played here; leave out RUN")
+            game = DEFAULT_GAME if game is None else game
+            games = "2e5" if games is None else games
+            seed = 2024 if seed is None else seed
             from analysis.check.panel import record_panel_baseline
             from simcore.config import parse_settings
             from simcore.options import check_seed
@@ -160,6 +166,11 @@ def register(app: typer.Typer) -> None:
         if settings or rules is not None:
             raise UsageError(f"{'--set' if settings else '--rules'}: only with --panel (a run's rules "
                              "are the ones it was played with)")
+        given = [o for o, v in (("--game", game), ("--games", games), ("--seed", seed),
+                                ("--players", players)) if v is not None]
+        if given:
+            raise UsageError(f"{', '.join(given)}: only with --panel or --lineup (a baseline of RUN "
+                             "records the game, games, seed and players it was played with)")
         path = make_baseline(run, out, force=force,
                              tolerance={"seat_win_share": tol, "strategy_win_share": tol,
                                         "seat_mean_score": tol_s},

@@ -131,6 +131,13 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
         if kind == "tune":
             return build_tune_report(runs[0], out, force, pdf=pdf, smallest=smallest, svg=svg)
         return build_sweep_report(runs[0], out, force, pdf=pdf, smallest=smallest, svg=svg)
+    if questions is not None:
+        from simcore.atomic import read_marker
+
+        marker = read_marker(questions) if Path(questions).is_dir() else None
+        if marker is not None and marker["kind"] != "questions":
+            raise UsageError(f"--questions {questions}: holds a {marker['kind']}, not balance "
+                             "questions (write them with balance questions RUN --out DIR)")
     for r in runs:
         check_run(r)                                   # a bad run fails before anything is played
     plan_groups(runs, pool, side_by_side)              # so do runs that cannot be compared

@@ -86,6 +86,11 @@ def simulate(
     from simcore.config import parse_settings
 
     parsed = parse_settings(settings)
+    if out is None:
+        from cli.guards import fresh_default_dir
+        from simcore import rundir
+
+        out = fresh_default_dir(rundir.default_run_dir(spec.name))
     if quiet:       # nothing is drawn: rich is not imported (0.03 s of a small run's start)
         from contextlib import nullcontext
 

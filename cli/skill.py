@@ -77,6 +77,9 @@ def skill(
                 "games": n, "seed": seed, "policy": spec.default_strategy,
                 "panel": the_panel.to_json()}
     meta = out / "skill.json"
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {out}: exists and is not a directory (give a directory for the "
+                         "skill tables)")
     claim_output(out)
     if out.exists() and any(out.iterdir()):
         old = json.loads(meta.read_text()) if meta.is_file() else None
@@ -86,6 +89,12 @@ def skill(
                                  "another balance-skill question") + "; choose another --out"
                                  + ("" if old is None else " or add --force"))
             shutil.rmtree(out / "cells", ignore_errors=True)
+            # the earlier question's table, words and page go too: left beside the new skill.json
+            # (an interrupted run), they would be read as the new question's answer
+            for name in ("skill.parquet", "skill.csv", "skill.txt", "report.html"):
+                (out / name).unlink(missing_ok=True)
+            for fig in (out / "figures").glob("budget*.*") if (out / "figures").is_dir() else ():
+                fig.unlink(missing_ok=True)
     out.mkdir(parents=True, exist_ok=True)
     meta.write_text(json.dumps({**question, "budgets": bs}, indent=1))
     from cli.progress import Steps

@@ -35,7 +35,10 @@ def run_table_command(game: str, command: str, *, rules: Path | None = None,
     """Run table command ``command`` of ``game`` with its options; returns the output directory."""
     from simcore.atomic import input_paths
     from simcore.options import numba_threads
-    from simcore.rundir import RunWriter, default_run_dir
+    from simcore import rundir
+    from simcore.rundir import RunWriter
+
+    from cli.guards import fresh_default_dir
 
     spec = registry.get(game)
     cmd = next(c for c in spec.commands if c.name == command)
@@ -46,7 +49,7 @@ def run_table_command(game: str, command: str, *, rules: Path | None = None,
         rules_path = rules_source(game, rules, settings)
     t0 = time.perf_counter()
     job = _hook(cmd.job)(rules_path=rules_path, **options)
-    out = out or default_run_dir(cmd.name)
+    out = out or fresh_default_dir(rundir.default_run_dir(cmd.name))
     with numba_threads(threads), RunWriter(out, force, players_schema=None, games_schema=None,
                                            inputs=input_paths(rules_path), kind=cmd.kind) as w:
         tables = job.compute()

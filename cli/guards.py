@@ -1,0 +1,100 @@
+"""Checks every command shares, run on its options before the command starts
+(:func:`cli._guard_callback`): one line, exit code 2, before any work.
+
+* An output (``--out``, ``--save-run``, ``--junit``, ``--summary``) inside an existing run
+  directory is refused: a run holds only what ``simulate`` wrote there, and every reader checks
+  that (``simcore.rundir.verify_integrity``), so a table, run or report written inside it would
+  make the run unreadable ("damaged ... rerun the simulation").
+* A comma list with an empty item (``--budgets 4,,16``, ``--bots random,,greedy``,
+  ``--players 3,``, ``--levels 0.5,,0.9``) is refused instead of being read without the item.
+
+May import the standard library and :mod:`simcore.errors`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from simcore.errors import UsageError
+
+#: Parameter name → option of the outputs that must not lie inside a run directory.
+OUTPUTS = {"out": "--out", "save_run": "--save-run", "junit": "--junit", "summary": "--summary"}
+#: Parameter name → option of the comma lists (strings) whose items may not be empty.
+COMMA_LISTS = {"budgets": "--budgets", "bots": "--bots", "players": "--players",
+               "levels": "--levels"}
+RUN_JSON = "run.json"
+
+
+def run_holding(path: str | Path) -> Path | None:
+    """The run directory (a directory holding run.json) that ``path`` lies inside, or None."""
+    try:
+        real = Path(os.path.realpath(os.path.abspath(os.fspath(path))))
+    except (OSError, ValueError):
+        return None     # a path the output check refuses with its own words (a loop, too long)
+    for parent in real.parents:
+        try:
+            if (parent / RUN_JSON).is_file():
+                return parent
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def _shown(path: Path) -> str:
+    rel = os.path.relpath(path)
+    return path.as_posix() if rel.startswith("..") else rel
+
+
+def _inputs(params: dict) -> set[str]:
+    """The real paths of the run directories the command reads (RUN, RUNS)."""
+    out = set()
+    for name in ("run", "runs"):
+        value = params.get(name)
+        for item in (value if isinstance(value, (list, tuple)) else [value]):
+            if item is not None and str(item).strip() and "\x00" not in str(item):
+                out.add(os.path.realpath(os.fspath(item)))
+    return out
+
+
+def check_output_outside_runs(path, option: str, inputs: set[str] = frozenset()) -> None:
+    if path is None or not str(path).strip() or "\x00" in str(path):
+        return          # refused with its own words by the output check
+    run = run_holding(path)
+    if run is not None and str(run) in inputs:      # the words of the output check for an input
+        raise UsageError(f"{option} {path}: is inside {_shown(run)}, which this command reads "
+                         "(write somewhere else)")
+    if run is not None:
+        raise UsageError(f"{option} {path}: is inside the run directory {_shown(run)}, which holds "
+                         "only what simulate wrote (anything added makes it unreadable as a run); "
+                         "write somewhere else")
+
+
+def check_comma_list(text, option: str) -> None:
+    if not isinstance(text, str) or "," not in text:
+        return
+    items = text.split(",")
+    if any(not item.strip() for item in items):
+        raise UsageError(f"{option} {text!r}: an empty item in the list (write the items "
+                         "separated by single commas, e.g. 0,4,16)")
+
+
+def check_options(params: dict) -> None:
+    """Check the options a command was given (its parameters by name)."""
+    for name, option in COMMA_LISTS.items():
+        check_comma_list(params.get(name), option)
+    inputs = _inputs(params)
+    for name, option in OUTPUTS.items():
+        check_output_outside_runs(params.get(name), option, inputs)
+
+
+def fresh_default_dir(path: Path) -> Path:
+    """The default output directory ``path`` (``runs/<game>-<UTC time to the second>``), or, when
+    a run of the same second has it already or is writing it, ``path-2``, ``path-3`` …: two
+    quick runs in a row without ``--out`` must not collide (the second was refused, "use --force
+    to replace it")."""
+    candidate, k = Path(path), 1
+    while os.path.lexists(candidate) or os.path.lexists(candidate.parent / f".{candidate.name}.lock"):
+        k += 1
+        candidate = Path(path).with_name(f"{Path(path).name}-{k}")
+    return candidate

@@ -1,0 +1,193 @@
+"""Inputs a designer types that were read wrongly or harmed what was on disk (cli30): an output
+inside an existing run directory (the run then fails every reader as "damaged"), an empty item in
+a comma list (``--budgets 4,,16``: silently read as 4,16), ``balance skill --out FILE``, and
+``balance baseline RUN`` with options only a panel uses. Each is refused in one line, exit code 2,
+before any game is prepared or played, leaving the folder as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from reliability_helpers import balance, cli_in_process, one_error_line
+
+
+def _tree(folder: Path) -> dict[str, str]:
+    out = {}
+    for root, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            p = Path(root, name)
+            rel = str(p.relative_to(folder))
+            out[rel] = hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else "dir"
+    return out
+
+
+INSIDE_A_RUN = [
+    ["simulate", "--games", "200", "--out", "run/sub"],
+    ["simulate", "--game", "fief-combat", "--games", "200", "--out", "run/sub"],
+    ["export", "other", "--what", "games", "--out", "run/games2.parquet"],
+    ["report", "other", "--questions-games", "0", "--out", "run/report"],
+    ["skill", "--budgets", "0,4", "--games", "10", "--out", "run/skill"],
+    ["fief-odds", "--attackers", "1-3", "--defenders", "1-3", "--out", "run/odds"],
+    ["ladder", "--bots", "random,greedy", "--games", "40", "--out", "run/ladder.parquet"],
+    ["baseline", "other", "--out", "run/sub/base.toml"],
+]
+
+
+@pytest.mark.parametrize("args", INSIDE_A_RUN, ids=[" ".join(a[:2]) + " " + a[-1] for a in INSIDE_A_RUN])
+def test_an_output_inside_an_existing_run_is_refused(args, tiny_run, no_playing, capsys, monkeypatch):
+    shutil.copytree(tiny_run, tiny_run.parent / "other")
+    monkeypatch.chdir(tiny_run.parent)
+    before = _tree(tiny_run.parent)
+    code, err = cli_in_process(args, capsys)
+    assert code == 2, err
+    line = one_error_line(err)
+    assert "inside the run directory run" in line and args[-1] in line, line
+    assert _tree(tiny_run.parent) == before
+
+
+def test_a_check_does_not_save_its_run_or_junit_inside_a_run(tiny_run, tmp_path, capsys, monkeypatch):
+    from reliability_helpers import WIDE
+
+    from analysis.check.baseline import make_baseline
+
+    make_baseline(tiny_run, tmp_path / "base.toml", tolerance=WIDE)
+    monkeypatch.chdir(tmp_path)
+    before = _tree(tiny_run)
+    for option, value in (("--save-run", "run/again"), ("--junit", "run/check.xml"),
+                          ("--summary", "run/summary.md")):
+        code, err = cli_in_process(["check", "--baseline", "base.toml", "--games", "100",
+                                    option, value], capsys)
+        assert code == 2, err
+        assert f"error: {option} {value}: is inside the run directory run" in one_error_line(err)
+    assert _tree(tiny_run) == before
+
+
+def test_the_refused_run_is_still_readable_afterwards(tiny_run, tmp_path):
+    """The whole story in real processes: the output is refused, the run is still reported."""
+    r = balance("simulate", "--games", "100", "--out", "run/sub", cwd=tmp_path)
+    assert r.returncode == 2 and "inside the run directory run" in one_error_line(r.stderr)
+    r = balance("report", "run", "--questions-games", "0", "--out", "rep", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+
+
+def test_an_output_beside_a_run_or_replacing_it_is_still_allowed(tiny_run, capsys, monkeypatch):
+    from cli.guards import check_options
+
+    monkeypatch.chdir(tiny_run.parent)
+    check_options({"out": Path("run")})              # the run itself (--force replaces it)
+    check_options({"out": Path("run2/sub")})
+    check_options({"out": Path("seats.csv"), "run": Path("run")})
+
+
+def test_a_replay_log_inside_the_run_it_reads_is_refused(tiny_run, capsys, monkeypatch):
+    monkeypatch.chdir(tiny_run.parent)
+    before = _tree(tiny_run)
+    code, err = cli_in_process(["replay", "run", "--game", "1", "--out", "run/log.txt"], capsys)
+    assert code == 2, err
+    assert "--out run/log.txt: is inside run, which this command reads" in one_error_line(err)
+    assert _tree(tiny_run) == before
+
+
+def test_report_refuses_a_run_given_as_its_questions(tiny_run, capsys, monkeypatch):
+    """--questions RUN (a run, not a questions directory) was read as questions with none."""
+    shutil.copytree(tiny_run, tiny_run.parent / "other")
+    monkeypatch.chdir(tiny_run.parent)
+    code, err = cli_in_process(["report", "run", "--questions", "other", "--out", "rep"], capsys)
+    assert code == 2, err
+    assert "--questions other: holds a run, not balance questions" in one_error_line(err)
+    assert not (tiny_run.parent / "rep").exists()
+
+
+EMPTY_ITEMS = [
+    (["skill", "--budgets", "4,,16", "--games", "10", "--out", "sk"], "--budgets"),
+    (["skill", "--budgets", "0,4,", "--games", "10", "--out", "sk"], "--budgets"),
+    (["skill", "--budgets", "0,4", "--players", "3,,4", "--games", "10", "--out", "sk"], "--players"),
+    (["ladder", "--bots", "random,,greedy", "--games", "40"], "--bots"),
+    (["ladder", "--bots", "random,greedy,", "--games", "40"], "--bots"),
+    (["ladder", "--bots", "random,greedy", "--players", "3,", "--games", "40"], "--players"),
+    (["fief-odds", "--attackers", "1-3", "--defenders", "1-3", "--levels", "0.5,,0.9", "--out", "fo"],
+     "--levels"),
+    (["baseline", "--panel", "default", "--players", "4,,5", "--out", "bp"], "--players"),
+]
+
+
+@pytest.mark.parametrize("args,option", EMPTY_ITEMS, ids=[" ".join(a[:3]) for a, _ in EMPTY_ITEMS])
+def test_an_empty_item_in_a_comma_list_is_refused(args, option, tmp_path, no_playing, capsys,
+                                                  monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, err = cli_in_process(args, capsys)
+    assert code == 2, err
+    line = one_error_line(err)
+    assert line.startswith(f"error: {option} ") and "empty item" in line, line
+    assert os.listdir(tmp_path) == []
+
+
+def test_skill_out_that_is_a_file_is_a_usage_error(tmp_path, no_playing, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.toml").write_text("mine")
+    code, err = cli_in_process(["skill", "--budgets", "0,4", "--games", "10", "--out", "notes.toml"],
+                               capsys)
+    assert code == 2, err
+    assert "--out notes.toml: exists and is not a directory" in one_error_line(err)
+    assert (tmp_path / "notes.toml").read_text() == "mine"
+    assert sorted(os.listdir(tmp_path)) == ["notes.toml"]
+
+
+@pytest.mark.parametrize("extra", [["--games", "5"], ["--seed", "7"], ["--game", "medievallons"],
+                                   ["--players", "3"]], ids=lambda e: e[0])
+def test_baseline_of_a_run_refuses_the_options_of_a_panel(extra, tiny_run, capsys, monkeypatch):
+    monkeypatch.chdir(tiny_run.parent)
+    code, err = cli_in_process(["baseline", "run", "--out", "base.toml", *extra], capsys)
+    assert code == 2, err
+    line = one_error_line(err)
+    assert line.startswith(f"error: {extra[0]}: only with --panel"), line
+    assert not (tiny_run.parent / "base.toml").exists()
+
+
+def test_skill_force_interrupted_leaves_no_earlier_answer_under_the_new_question(tmp_path, capsys,
+                                                                                 monkeypatch):
+    """skill --force on another question, interrupted: the earlier skill.parquet was left beside
+    the new skill.json, and a report --skill showed it as the new question's answer."""
+    from analysis import skill as K
+    from reports.skill import check_skill_dir
+    from simcore.errors import UsageError
+
+    monkeypatch.chdir(tmp_path)
+    code, err = cli_in_process(["skill", "--budgets", "0", "--games", "8", "--out", "sk"], capsys)
+    assert code == 0, err
+    check_skill_dir(tmp_path / "sk")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(K, "balance_by_budget", interrupted)
+    code, err = cli_in_process(["skill", "--budgets", "0", "--games", "12", "--out", "sk", "--force"],
+                               capsys)
+    assert code == 130, err
+    assert '"games": 12' in (tmp_path / "sk" / "skill.json").read_text()
+    with pytest.raises(UsageError, match="unfinished"):
+        check_skill_dir(tmp_path / "sk")
+    assert not (tmp_path / "sk" / "report.html").exists()
+
+
+@pytest.mark.parametrize("args", [["simulate", "--games", "50", "-q"],
+                                  ["fief-odds", "--attackers", "1-2", "--defenders", "1-2", "-q"]],
+                         ids=["simulate", "fief-odds"])
+def test_two_runs_in_the_same_second_without_out_do_not_collide(args, tmp_path, capsys, monkeypatch):
+    """The default --out is named to the second: a second quick run (a loop over seeds) was
+    refused, "directory exists ... use --force to replace it" (advice that would lose the first)."""
+    from simcore import rundir
+
+    monkeypatch.setattr(rundir, "default_run_dir",
+                        lambda game, root="runs": Path(root) / f"{game}-20250101T000000Z")
+    monkeypatch.chdir(tmp_path)
+    for _ in range(3):
+        code, err = cli_in_process(args, capsys)
+        assert code == 0, err
+    names = sorted(os.listdir(tmp_path / "runs"))
+    assert len(names) == 3 and names[1:] == [f"{names[0]}-2", f"{names[0]}-3"], names
