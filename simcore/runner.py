@@ -187,11 +187,11 @@ class HelperCompile:
         dtypes = {f.name: str(f.type) for f in (*prep.players_schema, *prep.games_schema)}
         jobs = accumulate.jobs_for(stats_layout(prep), dtypes)
         root = str(Path(simcore.__file__).resolve().parents[1])
-        env = dict(os.environ)
+        env = dict(os.environ)         # -P: not the working folder's modules, this simcore's
         env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in [env.get("PYTHONPATH")] if p])
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-c", "import sys; from simcore import accumulate; "
+                [sys.executable, "-P", "-c", "import sys; from simcore import accumulate; "
                  "accumulate.compile_jobs(sys.argv[1:])", *jobs],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 env=env)
