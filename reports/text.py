@@ -553,7 +553,7 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
     r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
     why = holm_note(r, cmp.height)
     return (f"Did the {what} win rates move? No: no {what}'s win share changed beyond noise. The largest "
-            f"change is {metric_label(r).replace(' win share', '')}, {_seat_change(r)}"
+            f"change is {_seat_change(r)}"
             + (f": {why}." if why else ", not significant."))
 
 

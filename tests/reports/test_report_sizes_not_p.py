@@ -235,6 +235,7 @@ def test_before_after_change_agrees_with_the_printed_values(tmp_path):
     sec = page[page.index("<section id='comparison'>"):]
     sec = sec[:sec.index("</section>")]
     text = plain_text(re.sub(r"</(li|p|td|tr|figcaption)>", "\n", sec))
+    assert not re.search(r"(Seat \d), \1 ", text)            # the seat named once
     pairs = re.findall(rf"{_NUM}%? → {_NUM}%?(?: [a-z]+)?,? \(?{_NUM} (pp|coins|turns)", text)
     assert len(pairs) >= 3, text[:2000]
     for before, after, change, _ in pairs:
