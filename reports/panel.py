@@ -10,7 +10,7 @@ much, the per-cell effects in a figure and a table. Both only read files.
 
 May import polars, matplotlib, the standard library, :mod:`analysis.panel`,
 :mod:`analysis.sweep.panel_effects` (reading), :mod:`analysis.stats` (reading order),
-:mod:`reports.sweep` (page helpers), :mod:`reports.sections` and :mod:`simcore` (atomic, errors, registry).
+:mod:`reports.sweep` (page helpers), :mod:`reports.text` (verdict words), :mod:`reports.sections` and :mod:`simcore` (atomic, errors, registry).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import polars as pl
 from analysis.panel import panel_table
 from reports.sections import FigureSet, Section
 from reports.sweep import _meta, _publish, _title
+from reports.text import verdict_words
 
 
 def _cell_metric_table(cells: pl.DataFrame) -> pl.DataFrame:
@@ -118,7 +119,8 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
         pl.Series("_p", [params.index(p) for p in effects["parameter"]]),
         pl.Series("_r", [reading[i] for i in range(effects.height)]))
         .sort(["_p", "_r"])
-        .select("parameter", "from", "to", "cell_label", "label", "delta", "low", "high", "smallest", "verdict"))
+        .select("parameter", "from", "to", "cell_label", "label", "delta", "low", "high", "smallest", "verdict")
+        .with_columns(pl.col("verdict").map_elements(verdict_words, return_dtype=pl.String)))
     secs = [Section("findings", "What moves what, cell by cell",
                     "Effects: paired differences between the parameter's first and last value within a "
                     "cell (common random numbers); each cell's effects are one family (simultaneous 95% "
@@ -126,7 +128,7 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
                     "not adjusted over the cells; shares as fractions (0.01 = 1 pp). Verdict: 'clear "
                     "and large enough to matter' (interval excludes 0, estimate at least the smallest "
                     "difference that matters: column smallest, --smallest-difference), 'clear but "
-                    "small' or 'not shown'; rows in that order, by size within each. Each cell is also "
+                    "small' or 'within noise'; rows in that order, by size within each. Each cell is also "
                     "an ordinary sweep directory (cells/cell-K) with its own sensitivity page.",
                     sentences=lines),
             Section("figure", "Effect per cell",

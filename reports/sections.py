@@ -29,9 +29,9 @@ from reports.rules_diff import diff_sentences, diff_table, origin, rules_diff
 from reports.games import hook_for, spec_for
 from reports.text import (
     change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
-    length_headlines, metric_change,
+    length_headlines, metric_change, metric_digits,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
-    pvalue, role_headlines, score_unit, turns, verdict_words,
+    pvalue, role_headlines, score_unit, seat_gap_words, turns, verdict_words,
 )
 
 
@@ -195,11 +195,12 @@ def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
         (~pl.col("significant")).alias("_s")).sort("_s", maintain_order=True).drop("_s")
     for r in order.iter_rows(named=True):
         u = metric_unit(r["metric"], r["kind"], unit)
-        change, interval = metric_change(r, u)
+        d = metric_digits(r)
+        change, interval = metric_change(r, u, d)
         rows["Metric"].append(metric_label(r))
         rows["Unit"].append("%, change in pp" if r["kind"] == "proportion" else u)
-        rows["Before"].append(metric_value(r["base"], r["metric"], r["kind"]))
-        rows["After"].append(metric_value(r["variant"], r["metric"], r["kind"]))
+        rows["Before"].append(metric_value(r["base"], r["metric"], r["kind"], d))
+        rows["After"].append(metric_value(r["variant"], r["metric"], r["kind"], d))
         rows["Change"].append(change)
         rows["95% interval of the change"].append(interval)
         rows["p (Holm-adjusted)"].append("" if r["p_adjusted"] != r["p_adjusted"] else pvalue(r["p_adjusted"]))
@@ -215,13 +216,16 @@ def _seat_caption(t: dict) -> str:
     best = s.sort("win_share", descending=True).row(0, named=True)
     worst = s.sort("win_share").row(0, named=True)
     st = t["seat_tests"].row(0, named=True)
-    verdict = ("the seats do not win equally often" if st["seats_differ"] else
-               "no evidence that the seats differ")
+    if "verdict" in s.columns:
+        verdict = seat_gap_words(s)
+    else:
+        verdict = ("the seats do not win equally often" if st["seats_differ"] else
+                   "no evidence that the seats differ") + f" ({pvalue(st['p_value'])})"
     if best["seat"] == worst["seat"]:
         return f"{best['seat_label']} wins {pct(best['win_share'])}% against a fair {pct(best['fair_share'])}%."
     return (f"{best['seat_label']} wins most ({pct(best['win_share'])}%, {pp(best['diff'])}) and "
             f"{worst['seat_label']} least ({pct(worst['win_share'])}%, {pp(worst['diff'])}) against a fair "
-            f"{pct(best['fair_share'])}%: {verdict} ({pvalue(st['p_value'])}).")
+            f"{pct(best['fair_share'])}%: {verdict}.")
 
 
 def _score_caption(t: dict, unit: str) -> str:
@@ -287,10 +291,12 @@ def side_by_side_sentences(side: list[tuple[str, RunSet, dict]]) -> list[str]:
         best = s.sort("diff", descending=True).row(0, named=True)
         worst = s.sort("diff").row(0, named=True)
         st = t["seat_tests"].row(0, named=True)
-        verdict = "the seats do not win equally often" if st["seats_differ"] else "no evidence that the seats differ"
+        verdict = (seat_gap_words(s) if "verdict" in s.columns else
+                   ("the seats do not win equally often" if st["seats_differ"] else
+                    "no evidence that the seats differ") + f" ({pvalue(st['p_value'])})")
         out.append(f"{rs.n_players} players ({label}, {rs.n_games:,} games): {best['seat_label']} "
                    f"{pp(best['diff'])} and {worst['seat_label']} {pp(worst['diff'])} against a fair "
-                   f"{pct(best['fair_share'])}%; {verdict} ({pvalue(st['p_value'])}).")
+                   f"{pct(best['fair_share'])}%; {verdict}.")
         if "length" in t:
             r = t["length"].row(0, named=True)
             out[-1] = out[-1][:-1] + f"; games last {num(r['mean_turns'], 1)} turns on average."

@@ -16,7 +16,8 @@ report.pdf, figures/*.png, with ``svg=True`` figures/*.svg too).
 
 May import polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.load` (smallest
 differences), :mod:`analysis.sweep` (metrics, store),
-:mod:`analysis.tune.targets`, :mod:`reports.figures`, :mod:`reports.html` (style) and
+:mod:`analysis.tune.targets`, :mod:`reports.figures`, :mod:`reports.html` (style),
+:mod:`reports.text` (verdict words) and
 :mod:`simcore` (atomic, errors, registry).
 """
 
@@ -42,6 +43,7 @@ from reports.html import _CSS, _html_table
 from reports.pdf import write_pdf
 from reports.rules_diff import flatten, value_text
 from reports.sections import FigureSet, Section
+from reports.text import verdict_words
 from simcore import games as registry
 from simcore.atomic import atomic_dir
 
@@ -60,7 +62,7 @@ def effect_sentence(r: dict) -> str:
     verb = "raising" if r["rising"] else ("lowering" if r["numeric"] else "changing")
     amount = (_share_text(r["delta"], r["low"], r["high"]) if r["share"]
               else _unit_text(r["delta"], r["low"], r["high"], r["unit"]))
-    verdict = f": {r['verdict']}" if r.get("verdict") else ""
+    verdict = f": {verdict_words(r['verdict'])}" if r.get("verdict") else ""
     return f"{verb} {r['parameter']} from {r['from']} to {r['to']} moves {r['label']} by {amount}{verdict}"
 
 
@@ -472,7 +474,8 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
         if eff.height:
             lines = [f"Moving {r['parameter']} from {r['from']} to {r['to']} moves "
                      f"{_metric_name(metric, game).rsplit(' (', 1)[0]} by {r['effect']:+.1f} {r['unit']} "
-                     f"({r['low']:+.1f} to {r['high']:+.1f}): {r['verdict']}" for r in eff.iter_rows(named=True)]
+                     f"({r['low']:+.1f} to {r['high']:+.1f}): {verdict_words(r['verdict'])}"
+                     for r in eff.iter_rows(named=True)]
             lines.append(f"Intervals simultaneous over the {eff.height} setting(s) (Bonferroni); "
                          f"{eff['smallest'][0]:g} {eff['unit'][0]} is the smallest difference that "
                          "matters (--smallest-difference).")

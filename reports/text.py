@@ -159,6 +159,45 @@ def verdict_words(v, clear: bool | None = None) -> str:
     return v
 
 
+def gap_pp(d: float, smallest: float) -> str:
+    """The size of a gap in pp, without its sign, to 1 decimal; to 2 when 1 decimal would print
+    it at the smallest difference that matters though it is under it (0.996 pp is not "1.0 pp,
+    under the 1 pp that matters")."""
+    a = abs(100 * d)
+    text = f"{a:.1f}"
+    if abs(d) < smallest and float(text) >= 100 * smallest:
+        text = f"{a:.2f}"
+    return f"{text} pp"
+
+
+def seat_gap_words(seats: pl.DataFrame) -> str:
+    """The seats' gaps from the fair share worded by their size (table ``seats`` with its Holm
+    verdicts, :func:`analysis.stats.practical`), never by a p-value: which seats are clear of the
+    fair share by at least the smallest difference that matters; else by how much at most the
+    seats' win shares differ from it, under that difference; else the largest gap's verdict."""
+    step = float(seats["smallest"][0]) if "smallest" in seats.columns else stats.DEFAULT_SMALLEST_SHARE
+    small = f"{100 * step:g} pp"
+    fair = pct(seats["fair_share"][0])
+    large = seats.filter(pl.col("verdict") == stats.LARGE).with_columns(
+        pl.col("diff").abs().alias("_a")).sort("_a", descending=True)
+    if large.height:
+        who = [f"{r['seat_label']} ({pp(r['diff'])})" for r in large.iter_rows(named=True)]
+        names = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]
+        verb = "is" if len(who) == 1 else "are"
+        return (f"the seats do not win equally often: {names} {verb} clear of the fair {fair}% by at least "
+                f"the {small} that matters (Holm over the {seats.height} seats)")
+    top = seats.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
+    if abs(top["diff"]) < step:
+        clear = seats.filter(pl.col("verdict") == stats.SMALL).height
+        note = (f"; {clear} of these gaps {'is' if clear == 1 else 'are'} clear but small" if clear else
+                "; all within noise")
+        return (f"the seats' win shares differ from the fair {fair}% by at most {gap_pp(top['diff'], step)} "
+                f"({top['seat_label']}), under the {small} that matters{note}")
+    return (f"no seat's gap from the fair {fair}% is both clear and at least the {small} that matters: the "
+            f"largest, {top['seat_label']}'s {pp(top['diff'])}, is {verdict_words(top['verdict'])} "
+            f"(Holm over the {seats.height} seats)")
+
+
 def seat_headlines(t: dict) -> list[str]:
     """Win share per seat against the fair 1/n, the chi-square test, Balance and AdvantageP1: for
     games whose seats are alike."""
@@ -179,7 +218,10 @@ def seat_headlines(t: dict) -> list[str]:
                        f"{pp(r['diff'])}, {seat_verdict(r['significant'])} (unadjusted).")
     st = t["seat_tests"].row(0, named=True)
     test = f"chi-square {num(st['chi2'], 1)} with {st['dof']} degrees of freedom, {pvalue(st['p_value'])}"
-    if st["seats_differ"]:
+    if "verdict" in seats.columns:
+        words = seat_gap_words(seats)
+        out.append(f"{words[0].upper()}{words[1:]} ({test}).")
+    elif st["seats_differ"]:
         out.append(f"The seats do not win equally often: {test} (chance alone would rarely give gaps "
                    f"this large).")
     else:
@@ -402,27 +444,63 @@ def metric_label(r: dict) -> str:
     return _TRAILING_UNIT.sub("", r["label"])
 
 
-def metric_value(x: float, metric: str, kind: str) -> str:
+def _base_digits(metric: str, kind: str) -> tuple[float, int]:
+    """(scale, decimals) a compared metric is printed with: shares and tile slopes ×100 to 1
+    decimal, the balance indices to 3, other means to 2."""
+    if kind == "proportion" or metric == "tile_slope":
+        return 100.0, 1
+    return 1.0, 3 if metric in INDEX_METRICS else 2
+
+
+def metric_digits(r: dict) -> int:
+    """The decimals a compared metric's before, after and change are printed with: the metric's
+    own (:func:`_base_digits`), or one more when at those the rounded after − before is not the
+    rounded change ("24.7% → 24.9% (+0.3 pp)" becomes "24.71% → 24.95% (+0.24 pp)"); at that
+    precision the change printed is the difference of the two printed values
+    (:func:`shown_change`), so the three always agree."""
+    scale, d = _base_digits(r["metric"], r["kind"])
+    b, v, c = (scale * float(r[k]) for k in ("base", "variant", "diff"))
+    if not all(np.isfinite(x) for x in (b, v, c)):
+        return d
+    return d if round(round(v, d) - round(b, d), d) == round(c, d) else d + 1
+
+
+def shown_change(r: dict, digits: int) -> float:
+    """A compared metric's change as printed at ``digits`` (in the metric's own scale, a fraction
+    for shares): the difference of its printed after and before, which is the rounded change
+    whenever those agree."""
+    scale, _ = _base_digits(r["metric"], r["kind"])
+    b, v = float(r["base"]), float(r["variant"])
+    if not (np.isfinite(b) and np.isfinite(v)):
+        return float(r["diff"])
+    return (round(scale * v, digits) - round(scale * b, digits)) / scale
+
+
+def metric_value(x: float, metric: str, kind: str, digits: int | None = None) -> str:
     """One value of a compared metric: a share as ``27.9%``, a slope in pp per tile, Balance with 3
-    decimals, other means with 2."""
+    decimals, other means with 2 (``digits`` overrides: :func:`metric_digits`)."""
     if kind == "proportion":
-        return f"{pct(x)}%"
+        return f"{pct(x, digits or 1)}%"
     if metric == "tile_slope":
-        return signed(100 * x)
-    return num(x, 3 if metric in INDEX_METRICS else 2)
+        return signed(100 * x, digits or 1)
+    return num(x, digits or (3 if metric in INDEX_METRICS else 2))
 
 
 # The balance indices (0 to 1) read in thousandths: a change of 0.005 is shown, not rounded to 0.00.
 INDEX_METRICS = ("balance", "win_share_balance")
 
 
-def metric_change(r: dict, unit: str) -> tuple[str, str]:
-    """(the change, its 95% interval) of a compared metric, each with its unit."""
+def metric_change(r: dict, unit: str, digits: int | None = None) -> tuple[str, str]:
+    """(the change, its 95% interval) of a compared metric, each with its unit (``digits``: as
+    :func:`metric_digits`)."""
     u = f" {unit}" if unit else ""
+    diff = r["diff"] if digits is None else shown_change(r, digits)
     if r["kind"] == "proportion" or r["metric"] == "tile_slope":
-        return f"{signed(100 * r['diff'])}{u}", f"{signed(100 * r['diff_low'])} to {signed(100 * r['diff_high'])}{u}"
-    d = 3 if r["metric"] in INDEX_METRICS else 2
-    change = f"{signed(r['diff'], d)}{u}"
+        d = digits or 1
+        return (f"{signed(100 * diff, d)}{u}",
+                f"{signed(100 * r['diff_low'], d)} to {signed(100 * r['diff_high'], d)}{u}")
+    d = digits or (3 if r["metric"] in INDEX_METRICS else 2)
+    change = f"{signed(diff, d)}{u}"
     if not (np.isfinite(r["diff_low"]) and np.isfinite(r["diff_high"])):
         return change, "not computed (no interval for this index)"
     return change, f"{signed(r['diff_low'], d)} to {signed(r['diff_high'], d)}{u}"
@@ -431,9 +509,11 @@ def metric_change(r: dict, unit: str) -> tuple[str, str]:
 def change_sentence(r: dict, unit: str) -> str:
     """``Seat 1 win share: 19.9% → 22.1%, +2.2 pp (95% interval +1.4 to +3.0 pp).``"""
     u = metric_unit(r["metric"], r["kind"], unit)
-    before, after = metric_value(r["base"], r["metric"], r["kind"]), metric_value(r["variant"], r["metric"], r["kind"])
+    d = metric_digits(r)
+    before, after = (metric_value(r["base"], r["metric"], r["kind"], d),
+                     metric_value(r["variant"], r["metric"], r["kind"], d))
     shown_u = "" if r["kind"] == "proportion" or not u else f" {u}"
-    change, interval = metric_change(r, u)
+    change, interval = metric_change(r, u, d)
     return f"{metric_label(r)}: {before} → {after}{shown_u}, {change} (95% interval {interval})."
 
 
@@ -444,6 +524,14 @@ def holm_note(r: dict, family: int) -> str:
     return (f"its interval excludes zero, but after Holm's correction over the {family} compared "
             f"metrics ({pvalue(r['p_adjusted'])}) it is within what chance gives when that many "
             f"numbers are compared")
+
+
+def _seat_change(r: dict) -> str:
+    """``Seat 2 24.71% → 24.95% (+0.24 pp, 95% interval …)``: a seat's (role's) win share before
+    and after and the change, to the decimals that make them agree (:func:`metric_digits`)."""
+    d = metric_digits(r)
+    return (f"{metric_label(r).replace(' win share', '')} {pct(r['base'], d)}% → {pct(r['variant'], d)}% "
+            f"({pp(shown_change(r, d), d)}, 95% interval {pp_ci(r['diff_low'], r['diff_high'], d)})")
 
 
 def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
@@ -457,9 +545,7 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
     moved = rows.filter(pl.col("significant")).with_columns(pl.col("diff").abs().alias("_a")).sort(
         "_a", descending=True)
     if moved.height:
-        parts = [f"{metric_label(r).replace(' win share', '')} {pct(r['base'])}% → {pct(r['variant'])}% "
-                 f"({pp(r['diff'])}, 95% interval {pp_ci(r['diff_low'], r['diff_high'])})"
-                 for r in moved.iter_rows(named=True)]
+        parts = [_seat_change(r) for r in moved.iter_rows(named=True)]
         rest = rows.height - moved.height
         tail = (f"; the other {rest} {what}{'s' if rest > 1 else ''} stayed within noise" if rest else "")
         return (f"Did the {what} win rates move? Yes: {moved.height} of {rows.height} {what}s moved beyond "
@@ -467,8 +553,7 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
     r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
     why = holm_note(r, cmp.height)
     return (f"Did the {what} win rates move? No: no {what}'s win share changed beyond noise. The largest "
-            f"change is {metric_label(r).replace(' win share', '')}, {pct(r['base'])}% → {pct(r['variant'])}% "
-            f"({pp(r['diff'])}, 95% interval {pp_ci(r['diff_low'], r['diff_high'])})"
+            f"change is {_seat_change(r)}"
             + (f": {why}." if why else ", not significant."))
 
 

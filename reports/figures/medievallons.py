@@ -6,8 +6,8 @@ questions directory (:mod:`analysis.questions.medievallons`, read by
 :mod:`reports.games.medievallons`), whose rates come with standard errors: their intervals are
 ±1.96 SE. Each returns ``None`` when its table is absent.
 
-May import matplotlib (Agg), numpy, polars, :mod:`reports.figures.common` and
-:mod:`analysis.guilds` (card names).
+May import matplotlib (Agg), numpy, polars, :mod:`reports.figures.common`,
+:mod:`analysis.guilds` (card names) and :mod:`analysis.stats` (the verdict words).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
+from analysis import stats
 from analysis.load import type_name
 from reports.figures.common import (
     BASE, FAIR, OKABE_ITO, VARIANT, error_bars, new_figure, percent_axis, styled, subplots,
@@ -161,8 +162,13 @@ def played_first_player(fp: pl.DataFrame) -> Figure | None:
 
 
 @styled
-def played_ablation(ct: pl.DataFrame) -> Figure | None:
-    """Card ablation: change of the founders' win share and of game length with one copy removed."""
+def played_ablation(ct: pl.DataFrame, verdicts: dict[str, str] | None = None,
+                    how: str = "Holm over the types") -> Figure | None:
+    """Card ablation: change of the founders' win share and of game length with one copy removed.
+    A bar is coloured by the verdict the page's text gives its card (``verdicts``: card → a verdict
+    of :func:`analysis.stats.practical`, adjusted over the family as ``how`` says): vermillion when
+    clear and large enough to matter, orange when clear but small, blue otherwise; the error bars
+    are each card's own 95% interval (unadjusted), so a bar can cross 0 only when blue."""
     if ct is None or "delta_founders_win_share" not in ct.columns:
         return None
     d = ct.filter(pl.col("delta_founders_win_share").is_not_null()
@@ -177,11 +183,15 @@ def played_ablation(ct: pl.DataFrame) -> Figure | None:
     ax, ax2 = subplots(fig, 1, 2, sharey=True)
     delta = 100 * d["delta_founders_win_share"].to_numpy()
     se = 100 * d["delta_std_error"].to_numpy()
-    colours = [OKABE_ITO[5] if abs(v) > _Z95 * s else OKABE_ITO[0] for v, s in zip(delta, se)]
+    verdicts = verdicts or {}
+    fill = {stats.LARGE: OKABE_ITO[5], stats.SMALL: OKABE_ITO[1]}
+    colours = [fill.get(verdicts.get(c), OKABE_ITO[0]) for c in d["card"]]
     ax.barh(y, delta, color=colours, xerr=_Z95 * se, capsize=3, ecolor="black")
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(y, names)
-    ax.set_xlabel("Change of the founders' win share (pp)\norange: 95% interval excludes 0")
+    ax.set_xlabel(f"Change of the founders' win share (pp; bars: each card's 95% interval)\n"
+                  f"vermillion: clear and large enough to matter; orange: clear but small;\n"
+                  f"blue: within noise ({how})")
     ax.set_title("Remove one copy: founders' win share")
     dt = d["delta_mean_turns"].to_numpy()
     st = d["delta_turns_std_error"].to_numpy()

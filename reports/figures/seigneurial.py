@@ -18,9 +18,11 @@ from reports.figures.common import (
 
 
 @styled
-def objectives(t: dict) -> Figure | None:
+def objectives(t: dict, how: str = "95% interval, unadjusted") -> Figure | None:
     """Win share of a Censitaire by Objective card (95% intervals), hardest at the bottom, against
-    the average Censitaire."""
+    the average Censitaire; a card is coloured easier or harder when its ``significant`` says it is
+    clear of the average (the report passes the verdict adjusted over the cards, ``how`` names the
+    adjustment in the legend)."""
     if "objectives" not in t or t["objectives"].height == 0:
         return None
     o = t["objectives"].sort("win_share")
@@ -39,8 +41,8 @@ def objectives(t: dict) -> Figure | None:
     ax.set_xlim(0, max(float(o["ci_high"].max()) * 1.15, avg * 1.5))
     percent_axis(ax, "x")
     handles, _ = ax.get_legend_handles_labels()
-    handles += [Patch(color=OKABE_ITO[2], label="Easier (interval above the average)"),
-                Patch(color=OKABE_ITO[5], label="Harder (interval below the average)"),
+    handles += [Patch(color=OKABE_ITO[2], label=f"Easier (clear above the average, {how})"),
+                Patch(color=OKABE_ITO[5], label=f"Harder (clear below the average, {how})"),
                 Patch(color=OKABE_ITO[0], label="Not clear of the average")]
     ax.legend(handles=handles, loc="lower right", fontsize=8)
     ax.set_title("Objective cards: how often their holder wins")

@@ -251,6 +251,15 @@ def _card_rows(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> pl.DataFra
     return pl.DataFrame(cols)
 
 
+def _ablation_verdict_map(ct: pl.DataFrame | None, smallest: float) -> dict[str, str]:
+    """card → its ablation verdict (:func:`analysis.stats.practical`, Holm over the types
+    :func:`_ablation_rows` keeps): the one the text and the table give, for the figure's colours."""
+    if ct is None or "delta_founders_win_share" not in ct.columns:
+        return {}
+    keep = _ablation_rows(ct)
+    return dict(zip(keep["card"].to_list(), _ablation_verdicts(keep, smallest))) if keep.height else {}
+
+
 def _card_verdicts(ct: pl.DataFrame, smallest: float) -> list[str]:
     """Each type's change worded by size, Holm over the types :func:`_ablation_rows` keeps (the
     others, founded by almost nobody or without a change: "too few players to say")."""
@@ -331,7 +340,8 @@ def _questions_section(q, rs: RunSet, figs: FigureSet) -> Section:
     ab_lines = ablation_sentences(ct, smallest) if ct is not None else []
     b3_lines = best_of_three_sentences(b3) if b3 is not None else []
     names = (figs.add("questions_first_player", F.played_first_player(fp), " ".join(fp_lines))
-             + figs.add("questions_ablation", F.played_ablation(ct), " ".join(ab_lines[:3]))
+             + figs.add("questions_ablation", F.played_ablation(ct, _ablation_verdict_map(ct, smallest)),
+                        " ".join(ab_lines[:3]))
              + figs.add("questions_best_of_three", F.played_best_of_three(b3), " ".join(b3_lines)))
     tables = []
     if fp is not None:

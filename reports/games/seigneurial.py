@@ -8,33 +8,64 @@ Objective card, the share of games reaching the land improvements and who wins b
 them; :func:`sections` — "Objective cards" and "Land improvements", from the tables of
 :mod:`analysis.games.seigneurial`. Every difference is worded as an association under bot play.
 
-May import polars, :mod:`reports.text`, :mod:`reports.sections` and :mod:`reports.figures.seigneurial`.
+Whether a card is clear of the average Censitaire is decided over the family of every card in the
+table (:func:`adjusted_objectives`: Holm over the cards, then worded by size against the smallest
+share difference that matters), the same in the headlines, the table and the figure's colours.
+
+May import numpy, polars, :mod:`analysis.stats`, :mod:`analysis.load` (the smallest difference),
+:mod:`reports.text`, :mod:`reports.sections` and :mod:`reports.figures.seigneurial`.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
 
+from analysis import stats
+from analysis.load import smallest_difference
 from reports.figures import seigneurial as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import num, pct, row_pct_ci, turns
+from reports.text import num, pct, row_pct_ci, turns, verdict_words
 
 SECTIONS_AFTER = "length"
 MIN_DEALT = 30      # an Objective card dealt fewer times is not ranked in a sentence
 
 
-def objective_headlines(t: dict) -> list[str]:
+def _smallest(rs) -> float:
+    return smallest_difference(rs.game if rs is not None else None, "share",
+                               rs.smallest if rs is not None else None)
+
+
+def adjusted_objectives(o: pl.DataFrame, smallest: float = stats.DEFAULT_SMALLEST_SHARE) -> pl.DataFrame:
+    """The ``objectives`` table with ``significant`` decided over the family of its cards: each
+    card's win share against the average Censitaire's (z from the card's binomial standard error),
+    clear when Holm's step-down over the cards rejects at 5%; ``verdict`` words it by size
+    (:func:`analysis.stats.practical_holm`, ``smallest`` = the share difference that matters)."""
+    if o.height == 0:
+        return o.with_columns(pl.lit(stats.NOT_SHOWN).alias("verdict"))
+    p, n, diff = (o[c].to_numpy().astype(float) for c in ("win_share", "dealt", "diff"))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.sqrt(p * (1 - p) / n)
+        z = np.where(se > 0, diff / se, np.nan)
+    verdict = stats.practical_holm(diff, z, smallest)
+    return o.with_columns(pl.Series("verdict", list(verdict)),
+                          pl.Series("significant", [v != stats.NOT_SHOWN for v in verdict]))
+
+
+def objective_headlines(t: dict, rs=None) -> list[str]:
     if "objectives" not in t:
         return []
-    o = t["objectives"].filter(pl.col("dealt") >= MIN_DEALT)
+    family = t["objectives"].height
+    o = adjusted_objectives(t["objectives"], _smallest(rs)).filter(pl.col("dealt") >= MIN_DEALT)
     if o.height < 2:
         return []
     easy, hard = o.row(0, named=True), o.row(o.height - 1, named=True)
     avg = pct(easy["censitaire_share"])
     out = []
     for r, what in ((easy, "easiest"), (hard, "hardest")):
-        verdict = ("clearly " + ("above" if r["diff"] > 0 else "below") + " the average"
-                   if r["significant"] else "within the noise of the average")
+        verdict = (f"{verdict_words(r['verdict'])}: " + ("above" if r["diff"] > 0 else "below")
+                   + f" the average (Holm over the {family} cards)" if r["significant"] else
+                   f"within the noise of the average (Holm over the {family} cards)")
         out.append(f"The {what} Objective card is #{r['objective']} ({r['label']}): a Censitaire holding "
                    f"it wins {row_pct_ci(r, 'win_share')} of its games against {avg}% for the average "
                    f"Censitaire, {verdict}.")
@@ -57,16 +88,18 @@ def improvement_headlines(t: dict) -> list[str]:
 
 
 def headlines(t: dict, rs) -> list[str]:
-    return objective_headlines(t) + improvement_headlines(t)
+    return objective_headlines(t, rs) + improvement_headlines(t)
 
 
-def _objective_rows(t: dict) -> pl.DataFrame:
-    o = t["objectives"]
+def _objective_rows(t: dict, rs=None) -> pl.DataFrame:
+    o = adjusted_objectives(t["objectives"], _smallest(rs))
+    smallest = _smallest(rs)
     return pl.DataFrame({
         "Card": [f"#{i}" for i in o["objective"]], "Requires": o["label"], "Dealt": o["dealt"],
         "Win share": pct_column(o, "win_share", "ci_low", "ci_high"),
         "vs average (pp)": [f"{100 * d:+.1f}".replace("-", "−") for d in o["diff"]],
-        "Clear of the average": o["significant"],
+        f"Clear of the average (Holm over the {o.height} cards; {100 * smallest:g} pp matters)":
+            [verdict_words(v) for v in o["verdict"]],
         "Goal reached at the end": [f"{num(m, 1)}% ({num(lo, 1)}–{num(hi, 1)})" for m, lo, hi in
                                     zip(o["mean_progress"], o["progress_ci_low"], o["progress_ci_high"])],
     })
@@ -89,10 +122,14 @@ def sections(t: dict, rs, figs: FigureSet, questions=None) -> list[Section]:
             "objectives", "Objective cards",
             "How often a Censitaire wins when it holds each Objective card (SG-2), with 95% Wilson "
             "intervals over the games the card was dealt, against the average Censitaire; and how much "
-            "of the card's requirement it holds at the end. A card whose interval lies clear of the "
-            "average is easier or harder than the others under these bots.",
-            figs.add("objectives", F.objectives(t)), [("Objective cards (easiest first)", _objective_rows(t))],
-            objective_headlines(t)))
+            "of the card's requirement it holds at the end. A card clear of the average (Holm over "
+            f"the {t['objectives'].height} cards, so that among that many cards one is flagged by chance at most 5% "
+            "of the time) is easier or harder than the others under these bots.",
+            figs.add("objectives", F.objectives(
+                {"objectives": adjusted_objectives(t["objectives"], _smallest(rs))},
+                how=f"Holm over the {t['objectives'].height} cards")),
+            [("Objective cards (easiest first)", _objective_rows(t, rs))],
+            objective_headlines(t, rs)))
     if "improvements" in t:
         out.append(Section(
             "improvements", "Land improvements",

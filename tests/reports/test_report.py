@@ -134,7 +134,11 @@ def test_comparison_sentences_name_the_planted_seat_difference(built):
     assert lines[0].startswith("Did the seat win rates move? Yes:")
     seat1 = cmp.filter((pl.col("metric") == "seat_win_share") & (pl.col("key") == "Seat 1")).row(0, named=True)
     assert seat1["significant"]
-    assert f"Seat 1 {100 * seat1['base']:.1f}% → {100 * seat1['variant']:.1f}%" in lines[0]
+    # one more decimal when the rounded before and after would not give the rounded change
+    shown = re.search(r"Seat 1 (\d+\.(\d+))% → (\d+\.\d+)%", lines[0])
+    assert shown and len(shown.group(2)) in (1, 2), lines[0]
+    d = len(shown.group(2))
+    assert shown.group(1) == f"{100 * seat1['base']:.{d}f}" and shown.group(3) == f"{100 * seat1['variant']:.{d}f}"
     n_large = int((cmp["verdict"] == "clear and large enough to matter").sum())
     assert lines[1].startswith(f"variant against base: {n_large} of {cmp.height} compared metrics moved "
                                f"clearly and by enough to matter, {n_sig - n_large} clearly but by less")

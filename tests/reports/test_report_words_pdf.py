@@ -219,8 +219,13 @@ def test_before_after_of_one_rule_states_the_seat_verdict_first(runs):
         if unit:
             assert change.group(2) == f" {unit}", line
         scale = 100 if r["kind"] == "proportion" or r["metric"] == "tile_slope" else 1
-        digits = 1 if scale == 100 else (3 if r["metric"] == "balance" else 2)
-        assert _num(change.group(1)) == pytest.approx(round(scale * r["diff"], digits), abs=1e-9)
+        own = 1 if scale == 100 else (3 if r["metric"] == "balance" else 2)
+        digits = len(change.group(1).split(".")[1])
+        assert digits in (own, own + 1), line        # one more when before/after would disagree
+        assert _num(change.group(1)) == pytest.approx(round(scale * r["diff"], digits), abs=1.01 * 10 ** -digits)
+        values = re.search(r": ([+−]?[\d.]+)%? → ([+−]?[\d.]+)%?", line)
+        assert round(_num(values.group(2)) - _num(values.group(1)), digits) == pytest.approx(
+            _num(change.group(1)), abs=1e-9), line
 
 
 def test_comparison_report_leads_with_the_change_and_its_rules_diff(runs):

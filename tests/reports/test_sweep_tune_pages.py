@@ -137,3 +137,31 @@ def test_tune_page_takes_the_smallest_difference(tune_dir, tmp_path):
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", (out / "report.html").read_text(encoding="utf-8")))
     if "What each setting does to the target" in text:
         assert "3 pp is the smallest difference that matters" in text
+
+
+def test_tune_effects_on_shown_rows_never_read_not_shown(tune_dir, tmp_path, monkeypatch):
+    """The tune page printed the raw verdict "not shown" on the setting effects it shows (and the
+    panel sweep page in its table). Here the fit is replaced by two planted effects, one whose
+    interval holds 0: its line must read "within noise" (its interval, printed beside it, holds 0),
+    the other "clear and large enough to matter" (interval above 0, effect at least 1 pp)."""
+    import reports.sweep as RS
+    from analysis import stats
+
+    planted = pl.DataFrame({"parameter": ["track.start_square", "censitaire_cards.recolte"],
+                            "from": [0, 5], "to": [3, 12], "effect": [4.0, 0.3], "low": [2.0, -0.5],
+                            "high": [6.0, 1.1], "unit": ["pp", "pp"], "trials": [8, 8],
+                            "smallest": [1.0, 1.0]})
+    planted = planted.with_columns(pl.Series("verdict", list(stats.practical(
+        planted["effect"].to_numpy(), planted["low"].to_numpy(), planted["high"].to_numpy(), 1.0))))
+    monkeypatch.setattr(RS, "setting_effects", lambda *a, **kw: planted)
+    out = tmp_path / "rep"
+    assert _run(["report", str(tune_dir), "--out", str(out)]) == 0
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", (out / "report.html").read_text(encoding="utf-8")))
+    lines = re.findall(r"Moving (\S+) from \S+ to \S+ moves .*? by ([+−-][\d.]+) pp \(([+−-][\d.]+) to "
+                       r"([+−-][\d.]+)\): ([a-z ]+?)(?= Moving| Intervals|$)", text)
+    assert len(lines) == 2, text[:3000]
+    for name, eff, lo, hi, verdict in lines:
+        lo, hi = float(lo.replace("−", "-")), float(hi.replace("−", "-"))
+        want = "within noise" if lo <= 0 <= hi else "clear and large enough to matter"
+        assert verdict.strip() == want, (name, verdict)
+    assert "not shown" not in text
