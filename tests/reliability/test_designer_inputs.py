@@ -191,3 +191,40 @@ def test_two_runs_in_the_same_second_without_out_do_not_collide(args, tmp_path, 
         assert code == 0, err
     names = sorted(os.listdir(tmp_path / "runs"))
     assert len(names) == 3 and names[1:] == [f"{names[0]}-2", f"{names[0]}-3"], names
+
+
+@pytest.mark.parametrize("extra", [[], ["--players", "2", "--lineup", "random"]], ids=["default", "2p"])
+def test_baseline_panel_with_too_few_games_is_refused_before_any_game(extra, tmp_path, no_playing,
+                                                                      capsys, monkeypatch):
+    """balance baseline --panel default --games 100 played the first cell and only then refused:
+    the baseline's own standard error too large for the tolerance. Now one line before any game."""
+    monkeypatch.chdir(tmp_path)
+    args = ["baseline", "--panel", "default"] if not extra else ["baseline", *extra]
+    code, err = cli_in_process([*args, "--games", "100", "--out", "bp"], capsys)
+    assert code == 2, err
+    line = one_error_line(err)
+    assert line.startswith("error: --games 100: too few for a baseline of "), line
+    assert "too large for a tolerance of ±1 pp" in line and "or raise --tolerance" in line, line
+    assert os.listdir(tmp_path) == []
+
+
+def test_baseline_panel_refusal_agrees_with_the_later_check():
+    """The games refused before playing are refused by the check's own rule (plan_games) for any
+    seat whose win share varies at least half as much as a fair win-or-lose seat's."""
+    import math
+
+    from analysis.check.decision import plan_games, planned_baseline_games
+    from analysis.check.measure import Measurement
+    from simcore.errors import UsageError
+
+    for players in (2, 3, 4, 5):
+        least, _ = planned_baseline_games(players, 1.0)
+        games = int(least) - 1
+        sd = 100 * math.sqrt(0.5 * (1 / players) * (1 - 1 / players))
+        base = [Measurement("seat_win_share", f"Seat {k + 1}", f"Seat {k + 1} win share", 100 / players,
+                            0, 0, sd / math.sqrt(games), games) for k in range(2 * players)]
+        with pytest.raises(UsageError, match="too large for a tolerance"):
+            plan_games(base, [1.0] * len(base))
+        base = [Measurement(m.metric, m.key, m.label, m.value, 0, 0, sd / math.sqrt(int(least) + 50),
+                            int(least) + 50) for m in base]
+        plan_games(base, [1.0] * len(base))
