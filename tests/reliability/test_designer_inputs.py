@@ -228,3 +228,47 @@ def test_baseline_panel_refusal_agrees_with_the_later_check():
         base = [Measurement(m.metric, m.key, m.label, m.value, 0, 0, sd / math.sqrt(int(least) + 50),
                             int(least) + 50) for m in base]
         plan_games(base, [1.0] * len(base))
+
+
+GAME_RULES = {"middle-ages": "middle_ages", "medievallons": "medievallons", "fief-combat": "fief",
+              "seigneurial": "seigneurial"}
+PAIRS = [(a, b) for a in GAME_RULES for b in GAME_RULES if a != b]
+
+
+@pytest.mark.parametrize("game,other", PAIRS, ids=[f"{a}<-{b}" for a, b in PAIRS])
+def test_rules_of_another_game_name_that_game(game, other):
+    """--rules of another game read as this game's: 'setup.blue_tiles: missing'. Now the refusal
+    names the game whose rules the file holds, for every pair of registered games."""
+    import importlib
+
+    from simcore import games as registry
+    from simcore.errors import ConfigError
+
+    loader = importlib.import_module(registry.get(game).rules_module)
+    path = Path(__file__).resolve().parents[2] / "configs" / GAME_RULES[other] / "rules.toml"
+    with pytest.raises(ConfigError) as info:
+        loader.load(path)
+    message = str(info.value)
+    assert f"holds the rules of {other} (sections " in message, message
+    assert message.endswith(f"not of {game}: add --game {other}"), message
+    assert "\n" not in message
+
+
+def test_simulate_with_another_games_rules_says_which_game(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rules = Path(__file__).resolve().parents[2] / "configs" / "medievallons" / "rules.toml"
+    code, err = cli_in_process(["simulate", "--rules", str(rules), "--games", "10", "--out", "x"], capsys)
+    assert code == 2, err
+    line = one_error_line(err)
+    assert line.endswith("holds the rules of medievallons (sections deck, end, guilds, players, …), "
+                         "not of middle-ages: add --game medievallons"), line
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_damaged_rules_file_of_the_game_itself_still_names_the_key(tmp_path):
+    from simcore.errors import ConfigError
+    from simcore.games.middle_ages import rules as R
+
+    text = R.default_rules_path().read_text(encoding="utf-8").replace("blue_tiles = 52", "")
+    with pytest.raises(ConfigError, match="setup.blue_tiles: missing"):
+        R.loads(text)
