@@ -272,3 +272,30 @@ def test_a_damaged_rules_file_of_the_game_itself_still_names_the_key(tmp_path):
     text = R.default_rules_path().read_text(encoding="utf-8").replace("blue_tiles = 52", "")
     with pytest.raises(ConfigError, match="setup.blue_tiles: missing"):
         R.loads(text)
+
+
+REPEATED_ITEMS = [
+    (["skill", "--budgets", "0,4,4", "--games", "10", "--out", "sk"], "--budgets", "4 is given twice"),
+    (["skill", "--budgets", "0,4,4.0", "--games", "10", "--out", "sk"], "--budgets",
+     "4.0 is given twice (the same as 4)"),
+    (["skill", "--budgets", "0,4", "--players", "3,4,3", "--games", "10", "--out", "sk"], "--players",
+     "3 is given twice"),
+    (["ladder", "--bots", "random,greedy,random", "--games", "40"], "--bots", "random is given twice"),
+    (["ladder", "--bots", "random,greedy", "--players", "3,3", "--games", "40"], "--players",
+     "3 is given twice"),
+    (["fief-odds", "--attackers", "1-3", "--defenders", "1-3", "--levels", "0.5,0.9,0.5", "--out", "fo"],
+     "--levels", "0.5 is given twice"),
+    (["baseline", "--panel", "default", "--players", "4,4", "--out", "bp"], "--players", "4 is given twice"),
+]
+
+
+@pytest.mark.parametrize("args,option,words", REPEATED_ITEMS, ids=[" ".join(a[:3]) for a, _, _ in REPEATED_ITEMS])
+def test_a_repeated_item_in_a_comma_list_is_refused(args, option, words, tmp_path, no_playing, capsys,
+                                                    monkeypatch):
+    """skill --budgets 0,4,4 silently played 0,4: a repeat in these lists means nothing."""
+    monkeypatch.chdir(tmp_path)
+    code, err = cli_in_process(args, capsys)
+    assert code == 2, err
+    line = one_error_line(err)
+    assert line.startswith(f"error: {option} ") and words in line, line
+    assert os.listdir(tmp_path) == []
