@@ -299,3 +299,77 @@ def test_a_repeated_item_in_a_comma_list_is_refused(args, option, words, tmp_pat
     line = one_error_line(err)
     assert line.startswith(f"error: {option} ") and words in line, line
     assert os.listdir(tmp_path) == []
+
+
+def _budgets_on_disk(sk: Path) -> tuple[list, list]:
+    import json
+
+    import polars as pl
+
+    table = pl.read_parquet(sk / "skill.parquet")
+    return json.loads((sk / "skill.json").read_text())["budgets"], sorted(set(table["budget"].to_list()))
+
+
+def test_skill_resumed_with_more_budgets_and_interrupted_keeps_the_earlier_answer(tmp_path, capsys,
+                                                                                 monkeypatch):
+    """balance skill resumed with more budgets, then Ctrl-C while playing: skill.json listed the new
+    budgets beside a skill.parquet of the old ones, and report --skill showed that as the answer."""
+    from analysis import skill as K
+    from reports.skill import check_skill_dir
+
+    monkeypatch.chdir(tmp_path)
+    code, err = cli_in_process(["skill", "--budgets", "0", "--games", "8", "--out", "sk"], capsys)
+    assert code == 0, err
+    assert _budgets_on_disk(tmp_path / "sk") == ([0], [0])
+    page = (tmp_path / "sk" / "report.html").read_bytes()
+    real = K.play_cell
+    calls = []
+
+    def interrupted(game, players, budget, *args, **kwargs):
+        calls.append(budget)
+        if budget == 4 and len(calls) > 1:      # the new budget's second part
+            raise KeyboardInterrupt
+        return real(game, players, budget, *args, **kwargs)
+
+    monkeypatch.setattr(K, "play_cell", interrupted)
+    code, err = cli_in_process(["skill", "--budgets", "0,4", "--games", "8", "--out", "sk"], capsys)
+    assert code == 130, err
+    assert calls == [4, 4]                     # budget 0 was read back, budget 4 begun
+    assert _budgets_on_disk(tmp_path / "sk") == ([0], [0])
+    check_skill_dir(tmp_path / "sk")           # the earlier complete answer, as it was
+    assert (tmp_path / "sk" / "report.html").read_bytes() == page
+    monkeypatch.setattr(K, "play_cell", real)
+    code, err = cli_in_process(["skill", "--budgets", "0,4", "--games", "8", "--out", "sk"], capsys)
+    assert code == 0, err
+    assert _budgets_on_disk(tmp_path / "sk") == ([0, 4], [0, 4])
+
+
+def test_skill_interrupted_while_writing_the_new_answer_reads_as_unfinished(tmp_path, capsys,
+                                                                           monkeypatch):
+    import polars as pl
+
+    from reports.skill import check_skill_dir
+    from simcore.errors import UsageError
+
+    monkeypatch.chdir(tmp_path)
+    code, err = cli_in_process(["skill", "--budgets", "0", "--games", "8", "--out", "sk"], capsys)
+    assert code == 0, err
+
+    real = pl.DataFrame.write_parquet
+
+    def interrupted(self, file, *args, **kwargs):
+        if Path(file).name.startswith("skill.parquet"):     # the table, once every cell is played
+            raise KeyboardInterrupt
+        return real(self, file, *args, **kwargs)
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", interrupted)
+    code, err = cli_in_process(["skill", "--budgets", "0,4", "--games", "8", "--out", "sk"], capsys)
+    assert code == 130, err
+    with pytest.raises(UsageError, match="unfinished"):
+        check_skill_dir(tmp_path / "sk")
+    assert not (tmp_path / "sk" / "report.html").exists()
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    code, err = cli_in_process(["skill", "--budgets", "0,4", "--games", "8", "--out", "sk"], capsys)
+    assert code == 0, err
+    assert _budgets_on_disk(tmp_path / "sk") == ([0, 4], [0, 4])
