@@ -648,20 +648,38 @@ def claim_output(target: str | Path, option: str = "--out", kind: str | None = N
 
 @contextmanager
 def _signals_held() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM back (delivered when the block ends) around a few steps that must
-    not be split: taking a lock and registering its claim, releasing it. Where signals cannot be
-    masked (not a POSIX system), the steps run as they are."""
+    """Hold SIGINT and SIGTERM back around a few steps that must not be split (taking a lock and
+    registering its claim, releasing it): a signal arriving meanwhile is acted on when the block
+    ends. In the main thread the Python-level handlers are swapped for one that notes the signal
+    (a process-directed signal may be delivered to any thread, and CPython runs its handler in
+    the main thread whichever thread received it, so masking this thread alone would not hold
+    it); the handler that was installed then gets it. Elsewhere (another thread, no signals)
+    the steps run as they are."""
     import signal
+    import threading
 
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    noted: list[int] = []
+    wanted = (signal.SIGINT, signal.SIGTERM)
     try:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    except (AttributeError, OSError, ValueError):
-        old = None
+        old = {s: signal.signal(s, lambda signum, frame: noted.append(signum)) for s in wanted}
+    except (ValueError, OSError):                # not the main interpreter: nothing to hold
+        yield
+        return
     try:
         yield
     finally:
-        if old is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        for s, handler in old.items():
+            signal.signal(s, handler)
+        if noted:                                # acted on now, by the handler that was there
+            signum = noted[0]
+            handler = old[signum]
+            if callable(handler):
+                handler(signum, None)
+            elif handler == signal.SIG_DFL:
+                os.kill(os.getpid(), signum)
 
 
 def _remove_created(created: list[Path]) -> None:

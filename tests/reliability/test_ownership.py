@@ -348,3 +348,29 @@ def test_a_lock_and_claim_left_by_a_killed_claim_are_removed_by_the_next_command
         atomic.claim_output(tmp_path / other)
         atomic.release_claims()
         assert _claim_files(tmp_path) == []
+
+
+def test_a_signal_inside_a_held_step_is_acted_on_when_the_step_ends():
+    """atomic._signals_held: a Ctrl-C sent while a lock is taken and its claim registered (here:
+    while another thread runs, as the kernel's do) raises only after the step, once."""
+    import os
+    import signal
+    import threading
+
+    from simcore import atomic
+
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    steps = []
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with atomic._signals_held():
+                os.kill(os.getpid(), signal.SIGINT)
+                for _ in range(1000):            # the handler would run between these
+                    steps.append(1)
+                steps.append("done")
+    finally:
+        stop.set()
+        other.join()
+    assert steps[-1] == "done" and signal.getsignal(signal.SIGINT) is signal.default_int_handler
