@@ -6,7 +6,9 @@
   that (``simcore.rundir.verify_integrity``), so a table, run or report written inside it would
   make the run unreadable ("damaged ... rerun the simulation").
 * A comma list with an empty item (``--budgets 4,,16``, ``--bots random,,greedy``,
-  ``--players 3,``, ``--levels 0.5,,0.9``) is refused instead of being read without the item.
+  ``--players 3,``, ``--levels 0.5,,0.9``) is refused instead of being read without the item, and
+  so is an item given twice (``--budgets 0,4,4``: silently read as 0,4): a repeat means nothing
+  in these lists.
 
 May import the standard library and :mod:`simcore.errors`.
 """
@@ -77,6 +79,25 @@ def check_comma_list(text, option: str) -> None:
     if any(not item.strip() for item in items):
         raise UsageError(f"{option} {text!r}: an empty item in the list (write the items "
                          "separated by single commas, e.g. 0,4,16)")
+    seen: dict = {}
+    for item in items:
+        key = _item_key(item)
+        if key in seen:
+            same = "" if seen[key] == item.strip() else f" (the same as {seen[key]})"
+            raise UsageError(f"{option} {text!r}: {item.strip()} is given twice{same}; give each "
+                             "item once")
+        seen[key] = item.strip()
+
+
+def _item_key(item: str):
+    """What an item of a comma list means: a number by its value (4 = 4.0 = 04), a name (a bot,
+    a file) as written."""
+    text = item.strip()
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return value if value == value else text
 
 
 def check_options(params: dict) -> None:

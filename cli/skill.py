@@ -6,7 +6,9 @@ a page with its figure (``report.html``, ``figures/budget.png``, :mod:`reports.s
 
 The output directory is resumable: ``skill.json`` records what was asked; a second call with the
 same question plays only the cells not yet in ``cells/``; a different question there is refused
-unless ``--force``. May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis` and
+unless ``--force``. ``skill.json``'s budgets are those of the table on disk (``skill.parquet``)
+until the new budgets are played: an interrupted resume leaves the earlier answer whole, and the
+new answer replaces it with the directory reading as unfinished (no ``skill.parquet``) in between. May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis` and
 :mod:`reports` and
 :mod:`cli.progress`.
 """
@@ -82,7 +84,11 @@ def skill(
                          "skill tables)")
     claim_output(out)
     if out.exists() and any(out.iterdir()):
-        old = json.loads(meta.read_text()) if meta.is_file() else None
+        try:
+            old = json.loads(meta.read_text()) if meta.is_file() else None
+        except (OSError, ValueError):
+            old = None          # an unreadable skill.json: not a question this command can resume
+        old = old if isinstance(old, dict) else None
         if old is None or {k: old.get(k) for k in question} != question:
             if not force or old is None or old.get("kind") != "balance-skill":
                 raise UsageError(f"--out {out}: holds " + ("something else" if old is None else
@@ -96,13 +102,28 @@ def skill(
             for fig in (out / "figures").glob("budget*.*") if (out / "figures").is_dir() else ():
                 fig.unlink(missing_ok=True)
     out.mkdir(parents=True, exist_ok=True)
-    meta.write_text(json.dumps({**question, "budgets": bs}, indent=1))
+    # skill.json names the budgets of the answer on disk (skill.parquet): while the new budgets are
+    # played (resumed with more of them, say), an interruption leaves the earlier complete answer
+    # as it was, never the new budget list beside the old table
+    answered = answered_budgets(out)
+    _write_json(meta, {**question, "budgets": bs if answered is None else answered})
+    if answered is not None and answered != bs:
+        import sys
+
+        print(f"skill: {out} answers budgets {','.join(map(str, answered))}; playing "
+              f"{','.join(map(str, bs))} (cells already in {out / 'cells'} are read back)", file=sys.stderr)
     from cli.progress import Steps
 
     with Steps("skill") as steps:
         table = K.balance_by_budget(spec.name, None, bs, n, out, panel=the_panel, seed=seed,
                                     threads=threads, progress=steps)
     table = table.filter(pl_in(table, bs))
+    # the new answer: first the directory reads as unfinished (no skill.parquet; the page and
+    # words of the earlier answer go with it), then skill.json names the new budgets, and the
+    # table comes last, so no moment shows the new budgets' list beside another table
+    for name in ("skill.parquet", "report.html", "skill.txt"):
+        (out / name).unlink(missing_ok=True)
+    _write_json(meta, {**question, "budgets": bs})
     for suffix in (".csv", ".parquet"):
         tmp = out / f"skill{suffix}.tmp"
         table.write_csv(tmp) if suffix == ".csv" else table.write_parquet(tmp)
@@ -137,6 +158,25 @@ def skill(
 
     build_skill_page(out)
     typer.echo(f"skill: {out}  (report.html, figures/budget.png)")
+
+
+def answered_budgets(out: Path) -> list[int] | None:
+    """The budgets of the answer in ``out`` (its skill.parquet), sorted; None without a readable one."""
+    import polars as pl
+
+    try:
+        column = pl.read_parquet(out / "skill.parquet", columns=["budget"])["budget"]
+    except Exception:          # missing, unreadable or of another layout: no answer on disk
+        return None
+    return sorted({int(b) for b in column.to_list()})
+
+
+def _write_json(path: Path, data: dict) -> None:
+    """Write skill.json whole or not at all (an interrupted write left half a file, which the
+    next balance skill could not read)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1))
+    tmp.replace(path)
 
 
 def _gap_cell(r: dict) -> str:

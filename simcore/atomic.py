@@ -27,7 +27,10 @@ Nothing already on disk is lost:
   command's hidden entries is a file beside it, ``.<name>.claim``, written only while the lock is
   held. Both are removed when the output is published, when the command ends
   (:func:`release_claims`) or at exit; after a SIGKILL the kernel frees the lock and the next
-  command finishes the job the record describes. A ``.<name>.lock`` or ``.<name>.claim`` holding
+  command finishes the job the record describes. Taking the lock and registering the claim, and
+  closing the lock and forgetting the claim, run with SIGINT and SIGTERM held back, so a Ctrl-C
+  cannot leave a lock the command's own final release does not know. A ``.<name>.lock`` or
+  ``.<name>.claim`` holding
   anything else (a user's file) is never overwritten.
 * **Written under a temporary name.** Every output is written under a hidden name beside its
   target (``.<name>.tmp-<id>``, 16 random hex digits), recorded in the lock before it is made,
@@ -613,27 +616,70 @@ def claim_output(target: str | Path, option: str = "--out", kind: str | None = N
             _remove_created(created)
             raise UsageError(f"{option} {show(target)}: {show(p.name)} is in the way (a file this "
                              f"toolkit did not write); move it or choose another {option}")
-    try:
-        lock = _try_lock(absolute)
-    except OSError as exc:
-        _remove_created(created)
-        raise UsageError(f"{option} {show(target)}: cannot create a lock file in "
-                         f"{show(absolute.parent)}: {exc.strerror}") from None
-    if lock is None:
-        _remove_created(created)
-        raise UsageError(f"{option} {show(target)}: another command is writing it right now "
-                         f"({lock_path.name} is held); wait for it or choose another {option}")
+    # The lock taken and the claim registered in one step no signal can split: a Ctrl-C landing
+    # between them (the record written, the claim not yet known to release_claims) left
+    # .<name>.lock and .<name>.claim behind a finished command.
+    with _signals_held():
+        try:
+            lock = _try_lock(absolute)
+        except OSError as exc:
+            _remove_created(created)
+            raise UsageError(f"{option} {show(target)}: cannot create a lock file in "
+                             f"{show(absolute.parent)}: {exc.strerror}") from None
+        if lock is None:
+            _remove_created(created)
+            raise UsageError(f"{option} {show(target)}: another command is writing it right now "
+                             f"({lock_path.name} is held); wait for it or choose another {option}")
+        claim = _Claim(lock, created, kind)
+        previous = lock.read()
+        if previous is not None:      # a killed command's entries: ours to finish from now on
+            claim.entries = {str(k): v for k, v in (previous.get("entries") or {}).items()}
+        _CLAIMS[absolute] = claim
     done: list[str] = []
-    previous = lock.read()
     if previous is not None:                  # left by a killed command: clean up what it lists
         try:
             done = _recover_target(absolute.parent, absolute.name, previous)
+            claim.entries = {}
         except OSError:
-            pass
-    claim = _Claim(lock, created, kind)
+            pass                              # kept in the record: the next command finishes it
     claim.save(absolute)
-    _CLAIMS[absolute] = claim
     recover_leftovers(absolute.parent, holding=absolute, already=done)
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM back around a few steps that must not be split (taking a lock and
+    registering its claim, releasing it): a signal arriving meanwhile is acted on when the block
+    ends. In the main thread the Python-level handlers are swapped for one that notes the signal
+    (a process-directed signal may be delivered to any thread, and CPython runs its handler in
+    the main thread whichever thread received it, so masking this thread alone would not hold
+    it); the handler that was installed then gets it. Elsewhere (another thread, no signals)
+    the steps run as they are."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    noted: list[int] = []
+    wanted = (signal.SIGINT, signal.SIGTERM)
+    try:
+        old = {s: signal.signal(s, lambda signum, frame: noted.append(signum)) for s in wanted}
+    except (ValueError, OSError):                # not the main interpreter: nothing to hold
+        yield
+        return
+    try:
+        yield
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+        if noted:                                # acted on now, by the handler that was there
+            signum = noted[0]
+            handler = old[signum]
+            if callable(handler):
+                handler(signum, None)
+            elif handler == signal.SIG_DFL:
+                os.kill(os.getpid(), signum)
 
 
 def _remove_created(created: list[Path]) -> None:
@@ -648,16 +694,23 @@ def release_claim(target: str | Path, published: bool = True) -> None:
     """Release the claim on ``target`` (after it was published, or when giving up): the hidden
     entries it recorded are removed (a backup is put back if the target is missing)."""
     absolute = Path(os.path.abspath(target))
-    claim = _CLAIMS.pop(absolute, None)
+    claim = _CLAIMS.get(absolute)
     if claim is None:
         return
+    # The claim stays registered until its lock is closed: a signal landing before (it was
+    # popped first) left the lock and its record for a command that had finished; release_claims
+    # at the end of the command now finishes the release.
     if claim.entries:
         try:
             _recover_target(absolute.parent, absolute.name, {"entries": claim.entries})
         except OSError:
-            claim.lock.close(unlink=False)    # keep the record: the next command finishes the job
+            with _signals_held():
+                claim.lock.close(unlink=False)    # keep the record: the next command finishes it
+                _CLAIMS.pop(absolute, None)
             return
-    claim.lock.close(unlink=True)
+    with _signals_held():
+        claim.lock.close(unlink=True)
+        _CLAIMS.pop(absolute, None)
     if not published:
         _remove_created(claim.created)
 

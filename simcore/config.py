@@ -14,7 +14,8 @@ result exactly as it validates a file: an unknown key, a wrong type or a value o
 line naming the key. :func:`read_toml` accepts such a source in place of a path, so every loader
 that reads a path takes overridden rules unchanged.
 
-May import only the standard library and :mod:`simcore.errors`.
+May import only the standard library and :mod:`simcore.errors` (and, lazily, the registry
+:mod:`simcore.games` and the games' rules modules it names, to tell whose rules a refused file holds).
 """
 
 from __future__ import annotations
@@ -233,11 +234,26 @@ class RulesFile:
     def load(self, path: "str | Path | TomlSource | None" = None):
         """Load and validate a rules file (the shipped default when ``path`` is None; a
         :class:`TomlSource` with ``--set`` applied is taken as it is)."""
-        return self._from_source(read_toml(path or self.default_rules_path(), what="rules"))
+        return self._checked(read_toml(path or self.default_rules_path(), what="rules"))
 
     def loads(self, text: str, name: str = "<rules>"):
         """Load rules from TOML text (tests, programmatic variants)."""
-        return self._from_source(parse_toml(text, name=name))
+        return self._checked(parse_toml(text, name=name))
+
+    def _checked(self, src: TomlSource):
+        """The game's strict loader; a file it refuses that holds another registered game's rules
+        (:func:`other_game_rules`) is one line naming that game, instead of the first key of this
+        game's rules it lacks (``setup.blue_tiles: missing``)."""
+        try:
+            return self._from_source(src)
+        except ConfigError:
+            found = other_game_rules(src.data, self.default_rules_path())
+            if found is None:
+                raise
+            mine, other, sections = found
+            shown = ", ".join(sections[:4]) + (", …" if len(sections) > 4 else "")
+            raise ConfigError(src.name, "", f"holds the rules of {other} (sections {shown}), "
+                                            f"not of {mine}: add --game {other}") from None
 
     def variant(self, *pairs: tuple[str, str], name: str = "variant.toml"):
         """The shipped default rules with exact text replacements ``(old, new)`` (tests,
@@ -249,6 +265,45 @@ class RulesFile:
                 raise ValueError(f"not in the default rules file: {old!r}")
             text = text.replace(old, new)
         return self.loads(text, name=name)
+
+
+def _sections(data: Any) -> set[str]:
+    return {str(k) for k in data} if isinstance(data, dict) else set()
+
+
+_SHIPPED_SECTIONS: dict[Path, set[str]] = {}
+
+
+def other_game_rules(data: Any, default_path: Path) -> tuple[str, str, list[str]] | None:
+    """(this game, the other game, the file's sections of it) when a rules file refused by the game
+    whose shipped rules are ``default_path`` matches another registered game's rules better: more
+    of the file's top-level sections (and keys) are among that game's shipped rules' than among
+    this game's. None when no other game matches better (a damaged file of this game, say)."""
+    from importlib import import_module
+
+    from simcore import games as registry
+
+    mine_name, own, others = None, None, []
+    for name, spec in registry.specs().items():
+        try:
+            shipped = Path(import_module(spec.rules_module).default_rules_path())
+            if shipped not in _SHIPPED_SECTIONS:
+                _SHIPPED_SECTIONS[shipped] = _sections(tomllib.loads(shipped.read_text(encoding="utf-8")))
+            sections = _SHIPPED_SECTIONS[shipped]
+        except Exception:     # a game whose rules cannot be read is no candidate
+            continue
+        if shipped.resolve() == Path(default_path).resolve():
+            mine_name, own = name, sections
+        else:
+            others.append((name, sections))
+    keys = _sections(data)
+    if mine_name is None or not keys:
+        return None
+    score = lambda sections: len(keys & sections)        # noqa: E731
+    best = max(others, key=lambda o: score(o[1]), default=None)
+    if best is None or score(best[1]) <= score(own) or score(best[1]) * 2 < len(keys):
+        return None
+    return mine_name, best[0], sorted(keys & best[1])
 
 
 def allowed_players(top: Table, default: list[int], lo: int, hi: int) -> list[int]:

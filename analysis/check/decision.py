@@ -283,6 +283,25 @@ def plan_games(baseline: Sequence[Measurement], tolerances: Sequence[float], alp
                     limited)
 
 
+def planned_baseline_games(players: int, tolerance: float, beta: float = DEFAULT_BETA,
+                           n_metrics: int | None = None) -> tuple[float, float]:
+    """Before a baseline is played: (fewest games, games to ask for) for a baseline of a
+    ``players``-player configuration whose seat win shares a check can pass at ``tolerance`` (pp).
+
+    The same rule as :func:`plan_games` (a baseline whose own error leaves no room for an unchanged
+    configuration to pass, 1/I_pass ≤ s_base², is refused), with the per-game standard deviation a
+    seat's win share will have, which is only known once played: here at least half the variance
+    of a fair win-or-lose seat, ½·(1/P)(1 − 1/P), in pp² (ties and uneven seats lower it, never that
+    far in practice), so fewer games than the first figure cannot make a usable baseline; the
+    second is the later check's own hint (twice the fair seat's need). ``n_metrics`` defaults to
+    2·players (seat win shares and scores), the fewest a baseline has, which asks the least."""
+    p = 1.0 / max(int(players), 1)
+    var_fair = (100.0 ** 2) * p * (1.0 - p)                      # pp² per game
+    m = n_metrics if n_metrics is not None else 2 * max(int(players), 1)
+    info = pass_information(tolerance, beta, m)
+    return 0.5 * var_fair * info, 2.0 * var_fair * info
+
+
 def default_batch(max_games: int, games_per_deal: int = 1) -> int:
     """Games per look: about a fiftieth of the maximum, in whole thousands (at least 1,000), and a
     multiple of the games of one deal (rotated seats)."""

@@ -31,6 +31,26 @@ def is_panel_baseline(path) -> bool:
     return Path(path).is_dir() and (Path(path) / PANEL_JSON).is_file()
 
 
+def check_panel_games(panel: Panel, games: int, tolerance: dict | None, beta: float) -> None:
+    """Refuse, before any game, ``games`` per cell too few for a baseline a check could pass: the
+    seat win shares' own error would exceed what the seat win-share tolerance leaves
+    (:func:`analysis.check.decision.planned_baseline_games`, the rule :func:`plan_games` applies
+    once the cell is measured). One :class:`UsageError` line naming --games."""
+    from analysis.check.decision import planned_baseline_games
+    from analysis.check.measure import DEFAULT_TOLERANCE
+
+    tol = float((tolerance or {}).get("seat_win_share", DEFAULT_TOLERANCE["seat_win_share"]))
+    for c in panel.cells:
+        least, ask = planned_baseline_games(c.players, tol, beta)
+        if games < least:
+            se = 100.0 * ((1.0 / c.players) * (1 - 1.0 / c.players) / games) ** 0.5
+            raise UsageError(f"--games {games:,}: too few for a baseline of {c.label}: a seat's win share "
+                             f"would have a standard error of about {se:.2g} pp, too large for a "
+                             f"tolerance of ±{tol:g} pp (even an unchanged configuration could not pass "
+                             f"a check); use --games {int(-(-ask // 1000)) * 1000:,} or more, or raise "
+                             "--tolerance")
+
+
 def record_panel_baseline(panel: Panel, out: str | Path, *, games: int, seed: int = 0,
                           rules=None, settings=(), force: bool = False, tolerance=None,
                           alpha: float | None = None, beta: float | None = None,
@@ -49,6 +69,7 @@ def record_panel_baseline(panel: Panel, out: str | Path, *, games: int, seed: in
     out = Path(out)
     check_settings(DEFAULT_ALPHA if alpha is None else alpha, 1, tolerance or {},
                    DEFAULT_BETA if beta is None else beta)
+    check_panel_games(panel, games, tolerance, DEFAULT_BETA if beta is None else beta)
     check_output_dir(out, force, inputs=[p for p in (rules,) if p is not None])
     preps = [runner.prepare(panel.game, players=c.players, strategies=c.strategies, rules=rules,
                             settings=settings, quiet=True) for c in panel.cells]   # validate first
@@ -172,5 +193,5 @@ def check_panel(path: str | Path, *, panel: Panel | None = None, games: int | No
     return PanelCheck(labels, results, family, per_cell)
 
 
-__all__ = ["record_panel_baseline", "check_panel", "is_panel_baseline", "read_panel_baseline",
+__all__ = ["check_panel_games", "record_panel_baseline", "check_panel", "is_panel_baseline", "read_panel_baseline",
            "select_cells", "PanelCheck"]

@@ -191,3 +191,185 @@ def test_two_runs_in_the_same_second_without_out_do_not_collide(args, tmp_path, 
         assert code == 0, err
     names = sorted(os.listdir(tmp_path / "runs"))
     assert len(names) == 3 and names[1:] == [f"{names[0]}-2", f"{names[0]}-3"], names
+
+
+@pytest.mark.parametrize("extra", [[], ["--players", "2", "--lineup", "random"]], ids=["default", "2p"])
+def test_baseline_panel_with_too_few_games_is_refused_before_any_game(extra, tmp_path, no_playing,
+                                                                      capsys, monkeypatch):
+    """balance baseline --panel default --games 100 played the first cell and only then refused:
+    the baseline's own standard error too large for the tolerance. Now one line before any game."""
+    monkeypatch.chdir(tmp_path)
+    args = ["baseline", "--panel", "default"] if not extra else ["baseline", *extra]
+    code, err = cli_in_process([*args, "--games", "100", "--out", "bp"], capsys)
+    assert code == 2, err
+    line = one_error_line(err)
+    assert line.startswith("error: --games 100: too few for a baseline of "), line
+    assert "too large for a tolerance of ±1 pp" in line and "or raise --tolerance" in line, line
+    assert os.listdir(tmp_path) == []
+
+
+def test_baseline_panel_refusal_agrees_with_the_later_check():
+    """The games refused before playing are refused by the check's own rule (plan_games) for any
+    seat whose win share varies at least half as much as a fair win-or-lose seat's."""
+    import math
+
+    from analysis.check.decision import plan_games, planned_baseline_games
+    from analysis.check.measure import Measurement
+    from simcore.errors import UsageError
+
+    for players in (2, 3, 4, 5):
+        least, _ = planned_baseline_games(players, 1.0)
+        games = int(least) - 1
+        sd = 100 * math.sqrt(0.5 * (1 / players) * (1 - 1 / players))
+        base = [Measurement("seat_win_share", f"Seat {k + 1}", f"Seat {k + 1} win share", 100 / players,
+                            0, 0, sd / math.sqrt(games), games) for k in range(2 * players)]
+        with pytest.raises(UsageError, match="too large for a tolerance"):
+            plan_games(base, [1.0] * len(base))
+        base = [Measurement(m.metric, m.key, m.label, m.value, 0, 0, sd / math.sqrt(int(least) + 50),
+                            int(least) + 50) for m in base]
+        plan_games(base, [1.0] * len(base))
+
+
+GAME_RULES = {"middle-ages": "middle_ages", "medievallons": "medievallons", "fief-combat": "fief",
+              "seigneurial": "seigneurial"}
+PAIRS = [(a, b) for a in GAME_RULES for b in GAME_RULES if a != b]
+
+
+@pytest.mark.parametrize("game,other", PAIRS, ids=[f"{a}<-{b}" for a, b in PAIRS])
+def test_rules_of_another_game_name_that_game(game, other):
+    """--rules of another game read as this game's: 'setup.blue_tiles: missing'. Now the refusal
+    names the game whose rules the file holds, for every pair of registered games."""
+    import importlib
+
+    from simcore import games as registry
+    from simcore.errors import ConfigError
+
+    loader = importlib.import_module(registry.get(game).rules_module)
+    path = Path(__file__).resolve().parents[2] / "configs" / GAME_RULES[other] / "rules.toml"
+    with pytest.raises(ConfigError) as info:
+        loader.load(path)
+    message = str(info.value)
+    assert f"holds the rules of {other} (sections " in message, message
+    assert message.endswith(f"not of {game}: add --game {other}"), message
+    assert "\n" not in message
+
+
+def test_simulate_with_another_games_rules_says_which_game(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rules = Path(__file__).resolve().parents[2] / "configs" / "medievallons" / "rules.toml"
+    code, err = cli_in_process(["simulate", "--rules", str(rules), "--games", "10", "--out", "x"], capsys)
+    assert code == 2, err
+    line = one_error_line(err)
+    assert line.endswith("holds the rules of medievallons (sections deck, end, guilds, players, …), "
+                         "not of middle-ages: add --game medievallons"), line
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_damaged_rules_file_of_the_game_itself_still_names_the_key(tmp_path):
+    from simcore.errors import ConfigError
+    from simcore.games.middle_ages import rules as R
+
+    text = R.default_rules_path().read_text(encoding="utf-8").replace("blue_tiles = 52", "")
+    with pytest.raises(ConfigError, match="setup.blue_tiles: missing"):
+        R.loads(text)
+
+
+REPEATED_ITEMS = [
+    (["skill", "--budgets", "0,4,4", "--games", "10", "--out", "sk"], "--budgets", "4 is given twice"),
+    (["skill", "--budgets", "0,4,4.0", "--games", "10", "--out", "sk"], "--budgets",
+     "4.0 is given twice (the same as 4)"),
+    (["skill", "--budgets", "0,4", "--players", "3,4,3", "--games", "10", "--out", "sk"], "--players",
+     "3 is given twice"),
+    (["ladder", "--bots", "random,greedy,random", "--games", "40"], "--bots", "random is given twice"),
+    (["ladder", "--bots", "random,greedy", "--players", "3,3", "--games", "40"], "--players",
+     "3 is given twice"),
+    (["fief-odds", "--attackers", "1-3", "--defenders", "1-3", "--levels", "0.5,0.9,0.5", "--out", "fo"],
+     "--levels", "0.5 is given twice"),
+    (["baseline", "--panel", "default", "--players", "4,4", "--out", "bp"], "--players", "4 is given twice"),
+]
+
+
+@pytest.mark.parametrize("args,option,words", REPEATED_ITEMS, ids=[" ".join(a[:3]) for a, _, _ in REPEATED_ITEMS])
+def test_a_repeated_item_in_a_comma_list_is_refused(args, option, words, tmp_path, no_playing, capsys,
+                                                    monkeypatch):
+    """skill --budgets 0,4,4 silently played 0,4: a repeat in these lists means nothing."""
+    monkeypatch.chdir(tmp_path)
+    code, err = cli_in_process(args, capsys)
+    assert code == 2, err
+    line = one_error_line(err)
+    assert line.startswith(f"error: {option} ") and words in line, line
+    assert os.listdir(tmp_path) == []
+
+
+def _budgets_on_disk(sk: Path) -> tuple[list, list]:
+    import json
+
+    import polars as pl
+
+    table = pl.read_parquet(sk / "skill.parquet")
+    return json.loads((sk / "skill.json").read_text())["budgets"], sorted(set(table["budget"].to_list()))
+
+
+def test_skill_resumed_with_more_budgets_and_interrupted_keeps_the_earlier_answer(tmp_path, capsys,
+                                                                                 monkeypatch):
+    """balance skill resumed with more budgets, then Ctrl-C while playing: skill.json listed the new
+    budgets beside a skill.parquet of the old ones, and report --skill showed that as the answer."""
+    from analysis import skill as K
+    from reports.skill import check_skill_dir
+
+    monkeypatch.chdir(tmp_path)
+    code, err = cli_in_process(["skill", "--budgets", "0", "--games", "8", "--out", "sk"], capsys)
+    assert code == 0, err
+    assert _budgets_on_disk(tmp_path / "sk") == ([0], [0])
+    page = (tmp_path / "sk" / "report.html").read_bytes()
+    real = K.play_cell
+    calls = []
+
+    def interrupted(game, players, budget, *args, **kwargs):
+        calls.append(budget)
+        if budget == 4 and len(calls) > 1:      # the new budget's second part
+            raise KeyboardInterrupt
+        return real(game, players, budget, *args, **kwargs)
+
+    monkeypatch.setattr(K, "play_cell", interrupted)
+    code, err = cli_in_process(["skill", "--budgets", "0,4", "--games", "8", "--out", "sk"], capsys)
+    assert code == 130, err
+    assert calls == [4, 4]                     # budget 0 was read back, budget 4 begun
+    assert _budgets_on_disk(tmp_path / "sk") == ([0], [0])
+    check_skill_dir(tmp_path / "sk")           # the earlier complete answer, as it was
+    assert (tmp_path / "sk" / "report.html").read_bytes() == page
+    monkeypatch.setattr(K, "play_cell", real)
+    code, err = cli_in_process(["skill", "--budgets", "0,4", "--games", "8", "--out", "sk"], capsys)
+    assert code == 0, err
+    assert _budgets_on_disk(tmp_path / "sk") == ([0, 4], [0, 4])
+
+
+def test_skill_interrupted_while_writing_the_new_answer_reads_as_unfinished(tmp_path, capsys,
+                                                                           monkeypatch):
+    import polars as pl
+
+    from reports.skill import check_skill_dir
+    from simcore.errors import UsageError
+
+    monkeypatch.chdir(tmp_path)
+    code, err = cli_in_process(["skill", "--budgets", "0", "--games", "8", "--out", "sk"], capsys)
+    assert code == 0, err
+
+    real = pl.DataFrame.write_parquet
+
+    def interrupted(self, file, *args, **kwargs):
+        if Path(file).name.startswith("skill.parquet"):     # the table, once every cell is played
+            raise KeyboardInterrupt
+        return real(self, file, *args, **kwargs)
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", interrupted)
+    code, err = cli_in_process(["skill", "--budgets", "0,4", "--games", "8", "--out", "sk"], capsys)
+    assert code == 130, err
+    with pytest.raises(UsageError, match="unfinished"):
+        check_skill_dir(tmp_path / "sk")
+    assert not (tmp_path / "sk" / "report.html").exists()
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    code, err = cli_in_process(["skill", "--budgets", "0,4", "--games", "8", "--out", "sk"], capsys)
+    assert code == 0, err
+    assert _budgets_on_disk(tmp_path / "sk") == ([0, 4], [0, 4])

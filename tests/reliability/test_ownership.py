@@ -290,3 +290,87 @@ def test_a_release_killed_between_its_two_unlinks_is_finished_by_the_next_comman
     lock.lock.release(force=True)                  # the kernel frees the lock of a killed process
     atomic.recover_leftovers(tmp_path, quiet=True)
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def _claim_files(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.endswith((".lock", ".claim")))
+
+
+def test_a_signal_right_after_the_claim_is_written_leaves_no_lock_behind(tmp_path, monkeypatch):
+    """timeout -s INT 3 balance report runs/b --out rep1 --force left .rep1.claim and .rep1.lock
+    (once in 12): the signal landed after the claim record was written and before the claim was
+    registered, so the command's final release_claims did not know it. Simulated: Ctrl-C raised
+    just after the record is saved."""
+    real_save = atomic._Claim.save
+
+    def save_then_interrupted(self, target):
+        real_save(self, target)
+        raise KeyboardInterrupt
+    monkeypatch.setattr(atomic._Claim, "save", save_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        atomic.claim_output(tmp_path / "rep1")
+    monkeypatch.undo()
+    assert _claim_files(tmp_path) == [".rep1.claim", ".rep1.lock"]
+    atomic.release_claims()                        # what the command line does at its end
+    assert _claim_files(tmp_path) == []
+
+
+def test_a_signal_before_the_lock_is_closed_leaves_no_lock_behind(tmp_path, monkeypatch):
+    """Releasing popped the claim first: a signal before its lock was closed left both files for a
+    command that had published its output."""
+    _publish(tmp_path / "rep1", "report", {"report.html": "<p>1</p>"})
+    atomic.check_output_dir(tmp_path / "rep1", True, kind="report")
+    real_close, calls = atomic._Lock.close, []
+
+    def interrupted_once(self, unlink):
+        calls.append(unlink)
+        if len(calls) == 1:
+            raise KeyboardInterrupt
+        return real_close(self, unlink)
+    monkeypatch.setattr(atomic._Lock, "close", interrupted_once)
+    with pytest.raises(KeyboardInterrupt):
+        atomic.release_claim(tmp_path / "rep1")
+    atomic.release_claims()
+    monkeypatch.undo()
+    assert _claim_files(tmp_path) == []
+    assert (tmp_path / "rep1" / "report.html").read_text() == "<p>1</p>"
+
+
+def test_a_lock_and_claim_left_by_a_killed_claim_are_removed_by_the_next_command(tmp_path):
+    """What a process killed right after claiming leaves (the lock file and its record, no
+    temporary yet) is removed by the next command writing in that folder, and by the next command
+    writing the same output."""
+    script = ("import os, sys; from simcore import atomic; atomic.claim_output(sys.argv[1]); "
+              "os._exit(0)")
+    for other in ("rep2", "rep1"):
+        subprocess.run([sys.executable, "-c", script, str(tmp_path / "rep1")], check=True, cwd=ROOT)
+        assert _claim_files(tmp_path) == [".rep1.claim", ".rep1.lock"]
+        atomic.claim_output(tmp_path / other)
+        atomic.release_claims()
+        assert _claim_files(tmp_path) == []
+
+
+def test_a_signal_inside_a_held_step_is_acted_on_when_the_step_ends():
+    """atomic._signals_held: a Ctrl-C sent while a lock is taken and its claim registered (here:
+    while another thread runs, as the kernel's do) raises only after the step, once."""
+    import os
+    import signal
+    import threading
+
+    from simcore import atomic
+
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    steps = []
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with atomic._signals_held():
+                os.kill(os.getpid(), signal.SIGINT)
+                for _ in range(1000):            # the handler would run between these
+                    steps.append(1)
+                steps.append("done")
+    finally:
+        stop.set()
+        other.join()
+    assert steps[-1] == "done" and signal.getsignal(signal.SIGINT) is signal.default_int_handler
