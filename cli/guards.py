@@ -25,6 +25,9 @@ OUTPUTS = {"out": "--out", "save_run": "--save-run", "junit": "--junit", "summar
 #: Parameter name → option of the comma lists (strings) whose items may not be empty.
 COMMA_LISTS = {"budgets": "--budgets", "bots": "--bots", "players": "--players",
                "levels": "--levels"}
+#: Option → a list it takes, for the refusal's example.
+EXAMPLES = {"--budgets": "0,4,16", "--bots": "balanced,random", "--players": "3,4",
+            "--levels": "0.5,0.9"}
 RUN_JSON = "run.json"
 
 
@@ -78,7 +81,7 @@ def check_comma_list(text, option: str) -> None:
     items = text.split(",")
     if any(not item.strip() for item in items):
         raise UsageError(f"{option} {text!r}: an empty item in the list (write the items "
-                         "separated by single commas, e.g. 0,4,16)")
+                         f"separated by single commas, e.g. {EXAMPLES.get(option, '0,4,16')})")
     seen: dict = {}
     for item in items:
         key = _item_key(item)
