@@ -272,6 +272,10 @@ def _sections(data: Any) -> set[str]:
 
 
 _SHIPPED_SECTIONS: dict[Path, set[str]] = {}
+#: Every registered game's name and a function giving the path of its shipped rules, as
+#: ``shipped_rules() -> [(name, path_of), ...]``: set by :mod:`simcore.games` when it is imported
+#: (this module lies below the registry and may not import it); None: no other game is known.
+shipped_rules = None
 
 
 def other_game_rules(data: Any, default_path: Path) -> tuple[str, str, list[str]] | None:
@@ -279,14 +283,10 @@ def other_game_rules(data: Any, default_path: Path) -> tuple[str, str, list[str]
     whose shipped rules are ``default_path`` matches another registered game's rules better: more
     of the file's top-level sections (and keys) are among that game's shipped rules' than among
     this game's. None when no other game matches better (a damaged file of this game, say)."""
-    from importlib import import_module
-
-    from simcore import games as registry
-
     mine_name, own, others = None, None, []
-    for name, spec in registry.specs().items():
+    for name, path_of in (shipped_rules() if shipped_rules is not None else []):
         try:
-            shipped = Path(import_module(spec.rules_module).default_rules_path())
+            shipped = Path(path_of())
             if shipped not in _SHIPPED_SECTIONS:
                 _SHIPPED_SECTIONS[shipped] = _sections(tomllib.loads(shipped.read_text(encoding="utf-8")))
             sections = _SHIPPED_SECTIONS[shipped]

@@ -21,6 +21,7 @@ import importlib.util
 import os
 
 from simcore import cache_folders
+from simcore import config as _config
 
 from simcore.contract import GameSpec
 from simcore.errors import UsageError
@@ -95,3 +96,15 @@ def get(name: str, option: str = "--game") -> GameSpec:
 def import_hook(module: str | None):
     """The module a spec names (adapter, strategies, golden, hooks), or None."""
     return importlib.import_module(module) if module else None
+
+
+def shipped_rules() -> list[tuple[str, object]]:
+    """Every registered game with rules and a function giving its shipped rules file's path (what
+    :func:`simcore.config.other_game_rules` compares a refused rules file with)."""
+    def path_of(module: str):
+        return lambda: importlib.import_module(module).default_rules_path()
+
+    return [(name, path_of(spec.rules_module)) for name, spec in specs().items() if spec.rules_module]
+
+
+_config.shipped_rules = shipped_rules
