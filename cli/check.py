@@ -214,7 +214,8 @@ def register(app: typer.Typer) -> None:
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
         smallest_difference: Optional[str] = typer.Option(
             None, "--smallest-difference",
-            help=SMALLEST_HELP + " Default: the baseline's [smallest_difference]."),
+            help=SMALLEST_HELP.replace("Default: the game's own",
+                                       "Default: the baseline's \\[smallest_difference], else the game's own")),
         workers: Optional[int] = typer.Option(None, "--workers", help="Play the check's run on a local Dask cluster of N workers."),
         scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play the check's run on a running Dask scheduler (docs/cluster.md)."),
         allow_oversubscribe: bool = typer.Option(False, "--allow-oversubscribe", help="With --workers: allow more workers than cores (up to 8 per core; each worker is a process with its own memory)."),

@@ -46,7 +46,7 @@ def ladder(
                                                "ranks the bots the line-ups hold."),
     rules: Optional[Path] = typer.Option(None, "--rules", help="Rules TOML (default: the shipped rules)."),
     settings: Optional[List[str]] = typer.Option(None, "--set", help=SET_HELP),
-    seed: int = typer.Option(0, "--seed"),
+    seed: int = typer.Option(0, "--seed", help="Run seed: same seed and bots → same matrix."),
     threads: int = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
     game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="Which game (one with bots)."),
     out: Path = typer.Option(None, "--out", "-o", help="Also write the matrix to this file (.csv or .parquet)."),

@@ -36,7 +36,7 @@ def replay(
     run: Path = typer.Argument(..., help="A run directory (simulate --out).", show_default=False),
     game: Optional[int] = typer.Option(None, "--game", help="Game number (0-based, as in games.parquet)."),
     find: Optional[str] = typer.Option(
-        None, "--find", help="Pick the game: [seat=N|role=NAME|strategy=NAME] [wins|loses] "
+        None, "--find", help="Pick the game: \\[seat=N|role=NAME|strategy=NAME] \\[wins|loses] "
                              "(max|min|median) COLUMN, e.g. 'seat=1 loses max score'."),
     strategies: Optional[str] = typer.Option(
         None, "--strategies", help="The run's bots, when run.json names a strategy file not found here."),

@@ -42,7 +42,7 @@ def skill(
                                              "game's bots)."),
     panel: Optional[str] = typer.Option(None, "--panel", help="Play every cell of a panel. " + PANEL_HELP),
     lineup: Optional[list[str]] = typer.Option(None, "--lineup", help=LINEUP_HELP),
-    seed: int = typer.Option(0, "--seed"),
+    seed: int = typer.Option(0, "--seed", help="Run seed: same seed and line-up → same table."),
     threads: int = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
     out: Path = typer.Option(Path("skill"), "--out", "-o", help="Output directory (resumable)."),
     force: bool = typer.Option(False, "--force", help="Start again in an --out that holds another question."),

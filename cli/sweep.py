@@ -33,7 +33,7 @@ PANEL_HELP = ("A panel of line-ups and player counts: a name shipped in configs/
               "those counts (docs/sweep.md).")
 LINEUP_HELP = ("A line-up of a panel made here: one bot for every seat, one per seat (A,B,C,D) or one "
                "per role (seigneur=harsh-lord,censitaire=objective); repeatable, crossed with --players 3,4,5.")
-VARY_HELP = ("What to vary: PATH=2..5, PATH=0..1:0.25, PATH=[a,b,c], setup.start_coins[0]=0..8 "
+VARY_HELP = ("What to vary: PATH=2..5, PATH=0..1:0.25, PATH=\\[a,b,c], setup.start_coins[0]=0..8 "
              "(one seat) or players=2..5; repeatable (a grid).")
 
 

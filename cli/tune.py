@@ -42,7 +42,7 @@ def tune(
     out: Path = typer.Option(..., "--out", "-o", help="Tune directory (new, empty, or the same tune "
                              "to resume).", show_default=False),
     vary: List[str] = typer.Option(..., "--vary", help="A setting and its range: PATH=0..8, "
-                                   "PATH=0.5..1.5, PATH=[a,b,c], setup.start_coins[0]=0..8, "
+                                   "PATH=0.5..1.5, PATH=\\[a,b,c], setup.start_coins[0]=0..8, "
                                    "players=2..5; repeatable.", show_default=False),
     target: List[str] = typer.Option(..., "--target", help=TARGET_HELP, show_default=False),
     game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="Which game."),
