@@ -28,7 +28,7 @@ to every run (see ``docs/cluster.md``)::
         for variant in variants:
             runner.run(runner.prepare(...), games=..., executor=ex)
 
-Dask is an optional dependency (``pip install 'balance-toolkit[cluster]'``), imported only when a
+Dask is an optional dependency (``pip install -e '.[cluster]'`` in the toolkit's folder), imported only when a
 cluster is opened. May import the standard library, numpy, :mod:`simcore` modules (the runner and
 below) and, lazily, ``distributed`` and ``numba``.
 """
@@ -208,8 +208,8 @@ def _dask():
     try:
         import distributed
     except ModuleNotFoundError:
-        raise UsageError("--workers/--scheduler need Dask: pip install "
-                         "'balance-toolkit[cluster]' (or: pip install 'dask[distributed]')") from None
+        raise UsageError("--workers/--scheduler need Dask: pip install -e '.[cluster]' in the "
+                         "toolkit's folder (or: pip install 'dask[distributed]')") from None
     return distributed
 
 
