@@ -1,13 +1,12 @@
 """Coverage of the toolkit's intervals, checked against a known truth (stats31 audit).
 
 * Wilson (analysis.stats.wilson): coverage computed exactly from the binomial law (scipy), over a
-  grid of true p including the near-0/1 ends and small n. KNOWN GAP (strict xfail, not fixed in
-  stats31: the fix moves intervals pinned by many tests and the goldens): the score interval
-  covers a true p of ~0.1/n … 0.2/n in only 84 % (n ≤ 100) to 91 % (n = 1,000) of samples (one
-  success puts its lower end at ~0.17/n). Moving the end out to the exact Poisson bound
-  ½χ²(2x; 0.025)/n for x ≤ 3 successes (failures) — Brown, Cai & DasGupta 2001 §4.1.1 — measured
-  min coverage ≥ 0.92 at every p for n = 5 … 10,000, the same interval elsewhere. Away from the
-  ends its mean coverage over p is 0.95 ± 0.005 (n ≥ 20).
+  grid of true p including the near-0/1 ends and small n. The plain score interval covers a true
+  p of ~0.1/n … 0.2/n in only 84 % (n ≤ 100) to 91 % (n = 1,000) of samples (one success puts its
+  lower end at ~0.17/n); with Brown, Cai & DasGupta's (2001, §4.1.1) modification -- the exact
+  Poisson bound ½χ²(2x; 0.025)/n for x ≤ 3 successes (failures) -- the minimum coverage is ≥ 0.92
+  at every p for n = 5 … 10,000, the interval elsewhere unchanged (the near-ends test fails on the
+  plain score interval). Away from the ends its mean coverage over p is 0.95 ± 0.005 (n ≥ 20).
 * Student t (t_interval), Newcombe (two_proportions), Welch (welch), simultaneous intervals
   (simultaneous: joint coverage) and the Ludii AdvantageP1 interval of analysis.seats.seat_tests
   (a clipped t interval on the per-game credit): simulated data sets with a known truth, coverage
@@ -40,7 +39,6 @@ def _exact_wilson_coverage(n: int, ps: np.ndarray) -> np.ndarray:
     return (pm * inside).sum(axis=1)
 
 
-@pytest.mark.xfail(strict=True, reason="Wilson's end near 0/1 covers ~0.84: see module docstring")
 @pytest.mark.parametrize("n", [5, 20, 100, 1000])
 def test_wilson_covers_near_0_and_1_exactly(n):
     # the dip of the plain score interval sits at p ≈ 0.1/n … 0.2/n (and 1 − that)
@@ -178,3 +176,13 @@ def test_newcombe_difference_covers_slow(p1, p2, n1, n2, reps=20000):
     c = _cover(out[6], out[7], p1 - p2)
     print(f"Newcombe {p1}-{p2} (n {n1}, {n2}): coverage {c:.4f}")
     assert c >= 0.93
+
+
+def test_gamma_quantile_is_scipys():
+    """analysis.stats.gamma_quantile (the modified Wilson's Poisson end, without scipy at run
+    time) against scipy.special.gammaincinv."""
+    from scipy.special import gammaincinv
+
+    for a in (0.25, 1 / 3, 0.5, 1.0, 1.5, 2.0, 2.75, 3.0):
+        for q in (0.005, 0.025, 0.05, 0.5):
+            assert stats.gamma_quantile(a, q) == pytest.approx(gammaincinv(a, q), rel=1e-12)
