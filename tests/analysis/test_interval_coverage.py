@@ -152,17 +152,21 @@ def test_ladder_interval_paired_by_deal_covers(reps=1500, deals=60, players=4):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("truth,deal_part,deals", [
-    (0.25, 0.0001, 25), (0.6, 0.8, 40),
-    # KNOWN GAP (not fixed in stats31): near 0 the t interval over skewed deal means covers 0.918
-    pytest.param(0.05, 0.3, 100, marks=pytest.mark.xfail(strict=True, reason="t near 0: 0.918"))])
-def test_ladder_interval_covers_slow(truth, deal_part, deals, reps=6000, players=4):
+@pytest.mark.parametrize("truth,deal_part,deals,floor", [
+    (0.25, 0.0001, 25, None), (0.6, 0.8, 40, None),
+    # near 0 the t interval over skewed deal means covers ~0.918, below its claim: what is
+    # asserted here is that measured shortfall (analysis.ladder.deal_interval's docstring says it)
+    (0.05, 0.3, 100, 0.90)])
+def test_ladder_interval_covers_slow(truth, deal_part, deals, floor, reps=6000, players=4):
     rng = np.random.default_rng(22)
     w = _ladder_cells(rng, reps, deals, players, truth, deal_part)
     cells = [ladder.deal_interval(w[r]) for r in range(reps)]
     lo, hi = np.array([c[2] for c in cells]), np.array([c[3] for c in cells])
     c = _cover(lo, hi, truth)
     print(f"ladder truth {truth}, deal part {deal_part}, {deals} deals: coverage {c:.3f}")
+    if floor is not None:
+        assert floor <= c < 0.95 - 3 * math.sqrt(0.95 * 0.05 / reps), c   # the known shortfall, no worse
+        return
     assert c >= 0.95 - 3 * math.sqrt(0.95 * 0.05 / reps) - 0.01   # t on 25 skewed deal means: ≥ 0.93
 
 
