@@ -180,7 +180,7 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
     se1, se2 = (h1 - l1) / (2 * _Z), (h2 - l2) / (2 * _Z)
     se = np.sqrt(se1 ** 2 + se2 ** 2)
     diff = e2 - e1
-    nlo, nhi = stats.newcombe(e2, l2, h2, e1, l1, h1)
+    nlo, nhi = stats.newcombe(e2, l2, h2, e1, l1, h1)   # from the tables' Wilson intervals (exact ends)
     prop = kind == "proportion"
     dlo = np.where(prop, nlo, diff - _Z * se)
     dhi = np.where(prop, nhi, diff + _Z * se)

@@ -200,11 +200,10 @@ def t_quantile(dof: float, level: float = LEVEL) -> float:
 # Intervals (vectorised)
 # ---------------------------------------------------------------------------------------------
 
-def wilson(successes, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval for a proportion ``successes / n`` (successes may be fractional).
-
-    low, high = (p + z²/2n ± z √(p(1−p)/n + z²/4n²)) / (1 + z²/n).
-    """
+def score_interval(successes, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson's score interval for a proportion ``successes / n`` as Wilson (1927) gave it, without
+    the ends :func:`wilson` moves (what Newcombe's interval for a difference is built from):
+    low, high = (p + z²/2n ± z √(p(1−p)/n + z²/4n²)) / (1 + z²/n), clipped to [0, 1]."""
     s = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
     z = z_quantile(level)
@@ -216,6 +215,74 @@ def wilson(successes, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
         low = np.where(n > 0, np.maximum(centre - half, 0.0), np.nan)
         high = np.where(n > 0, np.minimum(centre + half, 1.0), np.nan)
     return low, high
+
+
+def wilson(successes, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for a proportion ``successes / n`` (successes may be fractional),
+    with Brown, Cai & DasGupta's (2001, §4.1.1) modification at the ends.
+
+    low, high = (p + z²/2n ± z √(p(1−p)/n + z²/4n²)) / (1 + z²/n); then, for 0 < x ≤ x* successes
+    (x* = 2 for n ≤ 50, else 3), the lower end is the exact (Garwood) Poisson bound
+    ½ χ²(2x; α/2) / n, and for 0 < n − x ≤ x* failures the upper end is 1 − ½ χ²(2(n − x); α/2) / n. The plain score interval covers a true
+    p of ~0.1/n … 0.2/n (and one minus that) in only 84 % (n ≤ 100) to 91 % (n = 1,000) of
+    samples, its one-success lower end lying at ~0.17/n; with the modification the coverage is at
+    least 0.92 at every p for n = 5 … 10,000, the interval elsewhere unchanged
+    (tests/analysis/test_interval_coverage.py, exact binomial sums).
+    """
+    s = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    z = z_quantile(level)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.clip(s / n, 0.0, 1.0)
+        denom = 1.0 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+        low = np.maximum(centre - half, 0.0)
+        high = np.minimum(centre + half, 1.0)
+        x = np.clip(s, 0.0, n)
+        ends = np.where(n <= 50, 2.0, 3.0)      # Brown, Cai & DasGupta's x*: 2 up to n = 50, then 3
+        few = (x > 0) & (x <= ends)
+        fails = n - x
+        few_fails = (fails > 0) & (fails <= ends)
+        if np.any(few) or np.any(few_fails):
+            q = (1.0 - level) / 2                       # ½ χ²(2x; q) = Gamma(x)'s q-quantile
+            quantile = np.vectorize(lambda a: gamma_quantile(float(a), q), otypes=[float])
+            low = np.where(few, quantile(np.where(few, x, 1.0)) / n, low)
+            high = np.where(few_fails, 1.0 - quantile(np.where(few_fails, fails, 1.0)) / n, high)
+        low = np.where(n > 0, low, np.nan)
+        high = np.where(n > 0, high, np.nan)
+    return low, high
+
+
+@lru_cache(maxsize=256)
+def gamma_quantile(a: float, q: float) -> float:
+    """The ``q``-quantile of the Gamma(``a``, 1) law (0 < a ≤ a few, 0 < q < 1): y with
+    P(a, y) = q, P the regularised lower incomplete gamma function, by bisection on its power
+    series P(a, y) = yᵃ e⁻ʸ / Γ(a + 1) · Σₖ yᵏ / ((a + 1)…(a + k)) (exact to ~1e-14 here;
+    tests compare it with scipy's ``gammaincinv``)."""
+    def lower(y: float) -> float:
+        if y <= 0.0:
+            return 0.0
+        term = total = 1.0
+        k = 0
+        while term > 1e-17 * total:
+            k += 1
+            term *= y / (a + k)
+            total += term
+        return math.exp(a * math.log(y) - y - math.lgamma(a + 1.0)) * total
+
+    lo, hi = 0.0, max(1.0, 2.0 * a)
+    while lower(hi) < q:
+        hi *= 2.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if lower(mid) < q:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-15 * hi:
+            break
+    return 0.5 * (lo + hi)
 
 
 class Moments:
@@ -358,7 +425,8 @@ def t_interval(mean, sd, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarra
 
 
 def newcombe(p1, low1, high1, p2, low2, high2) -> tuple[np.ndarray, np.ndarray]:
-    """Newcombe's hybrid score interval for ``p1 − p2`` from the two Wilson intervals."""
+    """Newcombe's hybrid score interval for ``p1 − p2`` from the two Wilson score intervals
+    (:func:`score_interval`, as Newcombe 1998 defines it)."""
     p1, low1, high1, p2, low2, high2 = (np.asarray(v, dtype=float)
                                         for v in (p1, low1, high1, p2, low2, high2))
     d = p1 - p2
@@ -377,7 +445,8 @@ def two_proportions(x1, n1, x2, n2, degenerate_z: float = np.nan) -> tuple[np.nd
         p2 = np.where(n2 > 0, x2 / n2, np.nan)
         lo1, hi1 = wilson(x1, n1)
         lo2, hi2 = wilson(x2, n2)
-        dlo, dhi = newcombe(p1, lo1, hi1, p2, lo2, hi2)
+        dlo, dhi = newcombe(p1, *score_interval(x1, n1), p2, *score_interval(x2, n2))   # his method:
+        # the plain score intervals
         se = np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
         z = np.where(se > 0, (p1 - p2) / se, np.where(p1 == p2, 0.0, degenerate_z))
     return p1, lo1, hi1, p2, lo2, hi2, dlo, dhi, z

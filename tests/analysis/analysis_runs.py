@@ -112,3 +112,28 @@ def medievallons_run(path: Path, games: int, players: int = 4, seed: int = 0,
         r = rules.with_copies(r, copies)
     prep = runner.prepare("medievallons", players=players, strategies=strategies, rules_arrays=r)
     return runner.run(prep, games=games, seed=seed, out=Path(path), quiet=True)
+
+
+def wilson_ref(s, n, level: float = 0.95) -> tuple[float, float]:
+    """The toolkit's Wilson interval computed independently: statsmodels' score interval, then
+    Brown, Cai & DasGupta's (2001, §4.1.1) exact Poisson ends for 0 < x ≤ x* successes (failures; x*
+    = 2 for n ≤ 50, else 3),
+    ½ χ²(2x; α/2) / n from scipy (analysis.stats.wilson's docstring)."""
+    from scipy.stats import chi2
+    from statsmodels.stats.proportion import proportion_confint
+
+    s, n = float(s), float(n)
+    p = min(max(s / n, 0.0), 1.0)
+    z = float(__import__("scipy.stats", fromlist=["norm"]).norm.ppf(1 - (1 - level) / 2))
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
+    low, high = max(centre - half, 0.0), min(centre + half, 1.0)
+    if s.is_integer():                         # whole counts: statsmodels' own interval
+        low, high = proportion_confint(int(s), int(n), alpha=1 - level, method="wilson")
+    q = (1 - level) / 2
+    ends = 2 if n <= 50 else 3                 # their x*
+    if 0 < s <= ends:
+        low = chi2.ppf(q, 2 * s) / 2 / n
+    if 0 < n - s <= ends:
+        high = 1 - chi2.ppf(q, 2 * (n - s)) / 2 / n
+    return float(low), float(high)

@@ -9,7 +9,7 @@ import json
 import numpy as np
 import polars as pl
 import pytest
-from analysis_runs import medievallons_run, synthetic_run
+from analysis_runs import medievallons_run, synthetic_run, wilson_ref
 from scipy import stats as sps
 
 from analysis import TABLES, analyse, open_runs
@@ -22,10 +22,7 @@ CARDS = ("artisan", "assassin", "bouffon", "chevalier", "etoile", "magicien", "m
 
 
 def wilson(s, n):
-    p = s / n
-    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
-    half = Z * np.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
-    return max(centre - half, 0.0), min(centre + half, 1.0)
+    return wilson_ref(s, n)            # the score interval with exact Poisson ends
 
 
 @pytest.fixture(scope="module")

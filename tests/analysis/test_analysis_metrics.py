@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 import pytest
-from analysis_runs import HAND, HAND_GAMES, write_run
+from analysis_runs import HAND, HAND_GAMES, wilson_ref, write_run
 
 from analysis import analyse, events, matchups, open_runs, seats, tiles
 
@@ -15,11 +15,7 @@ T2 = 4.302652729749462   # t(2, 0.975)
 
 
 def wilson(s, n):
-    p = s / n
-    d = 1 + Z * Z / n
-    c = (p + Z * Z / (2 * n)) / d
-    h = Z * np.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / d
-    return c - h, c + h
+    return wilson_ref(s, n)            # the score interval with exact Poisson ends
 
 
 @pytest.fixture
@@ -35,7 +31,10 @@ def test_seat_win_shares_and_wilson_intervals(rs):
     # Seat 1: 1 + ½ + 0 + 1 = 2.5 of 4 games; Seat 2: 1.5 of 4.
     assert t["win_share"].to_list() == pytest.approx([0.625, 0.375])
     assert t["ci_low"][0] == pytest.approx(0.2194265, abs=1e-6)
-    assert t["ci_high"][0] == pytest.approx(0.9081008, abs=1e-6)
+    # 1.5 losses of 4 games (n <= 50, at most 2): the upper end is the exact Poisson one
+    # (Brown, Cai & DasGupta 2001), 1 - chi2(3; 0.025) / 2 / 4, not the score interval's 0.9081008
+    from scipy.stats import chi2
+    assert t["ci_high"][0] == pytest.approx(1 - chi2.ppf(0.025, 3) / 2 / 4, abs=1e-9)
     assert t["diff"].to_list() == pytest.approx([0.125, -0.125])
     assert t["significant"].to_list() == [False, False]
     # Mean score of seat 1: (10 + 7 + 3 + 12) / 4 = 8.

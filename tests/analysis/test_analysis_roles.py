@@ -9,19 +9,12 @@ from scipy import stats as sps
 
 from analysis import analyse, open_runs
 from analysis.roles import has_roles, role_seat_table, role_table
-from tests.analysis.analysis_runs import write_run
+from tests.analysis.analysis_runs import wilson_ref, write_run
 
 def proportion_confint(k, n, alpha=0.05, method="wilson"):
-    """Wilson score interval: scipy's for whole counts, the textbook formula for shared wins."""
+    """The toolkit's Wilson interval, computed independently (analysis_runs.wilson_ref)."""
     assert method == "wilson"
-    if float(k).is_integer():
-        ci = sps.binomtest(int(k), int(n)).proportion_ci(1 - alpha, method="wilson")
-        return ci.low, ci.high
-    z = sps.norm.ppf(1 - alpha / 2)
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+    return wilson_ref(k, n, 1 - alpha)
 
 
 # 5 games, 3 players: seat 0 the Seigneur, seats 1 and 2 Censitaires.
