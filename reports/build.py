@@ -123,7 +123,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                                 variants=None if side_by_side else groups[1:])
     if skill is not None:                 # before the glossary, the last section
         from reports.skill import skill_section
-        secs.insert(len(secs) - 1, skill_section(skill, figs, base_rs.n_players))
+        secs.insert(len(secs) - 1, skill_section(skill, figs, base_rs.n_players, smallest))
     files: dict = hook.question_files(played, base_rs) if played is not None else {}
     total = len(groups) + 1 + len(figs) + 1 + int(pdf)
     done = len(groups) + 1

@@ -62,7 +62,11 @@ def seat_share_figure(cells: pl.DataFrame, labels: list[str]):
     ax.set_xlabel("win share (%), 95% interval; dashed: a fair seat share 1/P")
     handles, names = ax.get_legend_handles_labels()
     seen = dict(zip(names, handles))
-    ax.legend(seen.values(), seen.keys(), fontsize=7, loc="best")
+    # beside the axes, never over a point or an interval ("best" put it over seat 3's interval)
+    ax.legend(seen.values(), seen.keys(), fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              borderaxespad=0.0)
+    from reports.figures.checklist import zoomed_axis
+    zoomed_axis(ax, "x")          # the win shares of a panel span a few pp: the axis does not start at 0
     fig.tight_layout()
     return fig
 

@@ -223,9 +223,12 @@ def _seat_caption(t: dict) -> str:
                    "no evidence that the seats differ") + f" ({pvalue(st['p_value'])})"
     if best["seat"] == worst["seat"]:
         return f"{best['seat_label']} wins {pct(best['win_share'])}% against a fair {pct(best['fair_share'])}%."
+    # one sentence with one colon: the verdict's own colon (seat_gap_words: "the seats do not win
+    # equally often: Seat 1 (+21.8 pp) ... are clear of ...") follows a semicolon, not a second colon
+    joint = "; " if ": " in verdict else ": "
     return (f"{best['seat_label']} wins most ({pct(best['win_share'])}%, {pp(best['diff'])}) and "
             f"{worst['seat_label']} least ({pct(worst['win_share'])}%, {pp(worst['diff'])}) against a fair "
-            f"{pct(best['fair_share'])}%: {verdict}.")
+            f"{pct(best['fair_share'])}%{joint}{verdict}.")
 
 
 def _score_caption(t: dict, unit: str) -> str:

@@ -240,6 +240,37 @@ def seat_headlines(t: dict) -> list[str]:
     return out
 
 
+def role_seat_gap_words(part: pl.DataFrame, seats: pl.DataFrame) -> str:
+    """A role's seats (rows of table ``role_seats`` for one role of several seats) worded by the
+    size of each seat's gap from an equal share of the role's wins, as :func:`seat_gap_words` words
+    the seats: never by the chi-square's p-value. The verdicts are Holm over every seat of every role
+    of several seats (``seats``: the whole table)."""
+    step = float(part["smallest"][0]) if "smallest" in part.columns else stats.DEFAULT_SMALLEST_SHARE
+    small = f"{100 * step:g} pp"
+    label = part["role_label"][0]
+    equal = pct(part["equal_share"][0])
+    family = int(seats.filter(pl.col("p_value").is_not_nan()).height)
+    holm = f"Holm over the {family} seats of roles of several seats"
+    large = part.filter(pl.col("verdict") == stats.LARGE).with_columns(
+        pl.col("diff").abs().alias("_a")).sort("_a", descending=True)
+    if large.height:
+        who = [f"{r['seat_label']} ({pp(r['diff'])})" for r in large.iter_rows(named=True)]
+        names = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]
+        verb = "is" if len(who) == 1 else "are"
+        return (f"{names} {verb} clear of an equal {equal}% of the {label}s' wins by at least the {small} "
+                f"that matters ({holm}), so the seats do not win equally often")
+    top = part.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
+    if abs(top["diff"]) < step:
+        clear = part.filter(pl.col("verdict") == stats.SMALL).height
+        note = (f"; {clear} of these gaps {'is' if clear == 1 else 'are'} clear but small" if clear else
+                "; all within noise")
+        return (f"the seats' shares of the {label}s' wins differ from an equal {equal}% by at most "
+                f"{gap_pp(top['diff'], step)} ({top['seat_label']}), under the {small} that matters{note}")
+    return (f"no seat's gap from an equal {equal}% of the {label}s' wins is both clear and at least the "
+            f"{small} that matters; the largest, {top['seat_label']}'s {pp(top['diff'])}, is "
+            f"{verdict_words(top['verdict'])} ({holm})")
+
+
 def role_headlines(t: dict) -> list[str]:
     """How often each role's side wins (table ``roles``) and, for a role of several seats, whether
     one of its seats wins more than its fellows (table ``role_seats``): for asymmetric games, where
@@ -268,14 +299,21 @@ def role_headlines(t: dict) -> list[str]:
         how = ("chi-square, " + (f"Holm over {n_tests} roles, " if n_tests > 1 else "")
                if adjusted else "chi-square, unadjusted, ")
         equal = pct(best["equal_share"])
-        if p < 0.05:
-            out.append(f"Among the {label}s, the seats do not win equally often ({how}{pvalue(p)}): "
+        test = f"{how}{pvalue(p)}"
+        if "verdict" in part.columns:     # worded by size (Holm over the seats of roles of several seats)
+            out.append(f"Among the {label}s, {role_seat_gap_words(part, seats)}: "
+                       f"{best['seat_label']} takes {_p(best, 'share_of_role', 'share_low', 'share_high')} "
+                       f"of the {label}s' wins and {worst['seat_label']} "
+                       f"{_p(worst, 'share_of_role', 'share_low', 'share_high')}, against an equal "
+                       f"{equal}% each.")
+        elif p < 0.05:
+            out.append(f"Among the {label}s, the seats do not win equally often ({test}): "
                        f"{best['seat_label']} takes {_p(best, 'share_of_role', 'share_low', 'share_high')} "
                        f"of the {label}s' wins and {worst['seat_label']} "
                        f"{_p(worst, 'share_of_role', 'share_low', 'share_high')}, against an equal "
                        f"{equal}% each.")
         else:
-            out.append(f"No evidence that one {label} seat wins more than another ({how}{pvalue(p)}): "
+            out.append(f"No evidence that one {label} seat wins more than another ({test}): "
                        f"their shares of the {label}s' wins run from "
                        f"{pct(worst['share_of_role'])}% ({worst['seat_label']}) to "
                        f"{pct(best['share_of_role'])}% ({best['seat_label']}), against an equal {equal}% each.")

@@ -142,3 +142,18 @@ def test_a_comparison_leads_with_the_rule_that_changed(built):
     first = plain_text(re.search(r"<li>(.*?)</li>", sec, re.S).group(1))
     assert "income.palais.base: 3 → 4" in first, first
     assert "Did the seat win rates move?" not in first
+
+
+def test_the_seat_figure_caption_is_one_sentence_with_one_colon(built):
+    """Figure 1's caption read "... against a fair 25.0%: the seats do not win equally often: Seat 1
+    (+21.8 pp) ... are clear of ...": two colons in a row. It stays one sentence with one colon and
+    gives the most and least winning seats' shares as computed here from the run's rows."""
+    ws = _seat_numbers(built["base"])["win_shares"]
+    caps = [plain_text(c) for c in re.findall(r"<figcaption>(.*?)</figcaption>", built["single"], re.S)]
+    cap = next(c for c in caps if " wins most (" in c)
+    cap = re.sub(r"^Figure \d+\.\s*", "", cap)
+    best, worst = int(np.argmax(ws)), int(np.argmin(ws))
+    assert cap.startswith(f"Seat {best + 1} wins most ({100 * ws[best]:.1f}%, +{100 * (ws[best] - 0.25):.1f} pp) "
+                          f"and Seat {worst + 1} least ({100 * ws[worst]:.1f}%, ")
+    assert cap.count(":") == 1, cap
+    assert cap.count(". ") == 0 and cap.endswith(".")

@@ -80,3 +80,33 @@ def test_player_counts_side_by_side_read_by_role(tmp_path):
     html = out.read_text(encoding="utf-8")
     section = html.split("<section id='side_by_side'>")[1].split("</section>")[0]
     assert "Roles by configuration" in section and "fair" not in section
+
+
+def test_a_role_seats_sentence_is_worded_by_size_not_by_the_chi_square(tmp_path):
+    """Seigneurial said "Among the Censitaires, the seats do not win equally often (chi-square,
+    p < 0.001)" whatever the gaps' size. Here 60,000 games: the Censitaires win 36,000, seats 2-4
+    take 12,312, 11,952 and 11,736 of them (counts planted, shares computed here): every gap from an
+    equal third is under the 1 pp that matters, yet the chi-square rejects equality. The sentence
+    must give the largest gap by its size, as printed, and not say the seats do not win equally."""
+    from reports.text import role_headlines
+    games, wins = 60_000, np.array([12_312, 11_952, 11_736])
+    winner = np.concatenate([np.zeros(games - wins.sum(), int)] +
+                            [np.full(w, s + 1) for s, w in enumerate(wins)])
+    seat = np.tile(np.arange(4), games)
+    won = (np.repeat(winner, 4) == seat).astype(float)
+    cols = {"game": np.repeat(np.arange(games), 4).tolist(), "seat": seat.tolist(),
+            "strategy": ["random"] * (4 * games), "score": (10 * won).astype(int).tolist(),
+            "win_share": won.tolist(), "rank": (2 - won).astype(int).tolist(),
+            "role": ["seigneur" if s == 0 else "censitaire" for s in seat]}
+    rs = open_runs([write_run(tmp_path / "r", cols, game="seigneurial")])
+    from analysis.roles import role_seat_table, role_table
+    t = {"roles": role_table(rs), "role_seats": role_seat_table(rs)}
+    share = wins / wins.sum()
+    gaps = share - 1 / 3
+    chi2 = float(((wins - wins.sum() / 3) ** 2 / (wins.sum() / 3)).sum())
+    assert np.abs(gaps).max() < 0.01 and np.exp(-chi2 / 2) < 0.001      # 2 dof: p = exp(-chi2 / 2)
+    line = next(x for x in role_headlines(t) if x.startswith("Among the"))
+    assert "do not win equally often" not in line and "p <" not in line, line
+    top = int(np.argmax(np.abs(gaps)))
+    assert (f"differ from an equal 33.3% by at most {100 * abs(gaps[top]):.1f} pp (Seat {top + 2}), "
+            "under the 1 pp that matters") in line, line

@@ -141,3 +141,20 @@ def test_the_skill_figure_passes_the_figure_checklist(built):
     for ax in fig.axes:           # both panels are share axes from 0 (a zoom would exaggerate)
         assert isinstance(ax.yaxis.get_major_formatter(), PercentFormatter)
         assert ax.get_ylim()[0] == 0
+
+
+def test_a_gap_not_shown_but_wide_is_worded_by_its_size(built):
+    """Middle-Ages 4p, --budgets 0,4, 200 games: the section said only "these games show no seat
+    advantage at either budget" for gaps whose intervals ran 0.0 to 18.1 and 0.0 to 23.6 pp, far
+    above the 1 pp that matters (and beside a seat section with a clear 10 pp gap). Here, at budget
+    64 the planted gap's 97.5% interval is 0.0 to 5.0 pp (1 − the planted win-share balance's
+    adjusted bounds): it reaches past 1 pp, so the page must say these games cannot tell a gap that
+    matters from none; at budget 0 the gap is shown (9.0 to 15.0) and gets no such words."""
+    import html
+    text = html.unescape(re.sub(r"<[^>]+>", "", built["page"]))
+    high64 = 100 * (1 - BALANCE[64][6])
+    low0 = 100 * (1 - BALANCE[0][7])
+    assert low0 > 0 and high64 >= 1.0
+    assert (f"4p 4×balanced: the gap's interval reaches up to {high64:.1f} pp at budget 64, at least the 1 pp "
+            "that matters, so these games cannot tell a seat advantage that matters from none") in text
+    assert "at budget 0 and" not in text.split("the gap's interval reaches up to")[1][:40]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -165,3 +166,37 @@ def test_tune_effects_on_shown_rows_never_read_not_shown(tune_dir, tmp_path, mon
         want = "within noise" if lo <= 0 <= hi else "clear and large enough to matter"
         assert verdict.strip() == want, (name, verdict)
     assert "not shown" not in text
+
+
+def test_the_panel_seat_figure_keeps_its_legend_off_the_data_and_says_zoomed():
+    """A panel page (balance report RUN… --cells, Middle-Ages 4p balanced/greedy/eventwise, 5,000
+    games each) put its seat legend in the plot, over seat 3's 29.0% (27.8–30.3) interval, and ran
+    its win-share axis 18–31% without saying it was zoomed. The cells below are that page's
+    numbers; every drawn point and interval end must lie outside the legend, and the axis say
+    zoomed."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from reports.panel import seat_share_figure
+    shares = {0: [(20.4, 19.3, 21.5), (24.6, 23.4, 25.8), (29.0, 27.8, 30.3), (26.0, 24.8, 27.2)],
+              1: [(19.9, 18.8, 21.0), (24.8, 23.6, 26.0), (28.1, 26.8, 29.3), (27.2, 25.9, 28.4)],
+              2: [(27.7, 26.5, 29.0), (23.9, 22.7, 25.0), (23.7, 22.5, 24.9), (24.7, 23.5, 25.9)]}
+    labels = ["4p 4×balanced", "4p 4×greedy", "4p 4×eventwise"]
+    rows = [{"cell": c, "label": labels[c], "players": 4, "metric": f"seat_win_share_{s + 1}",
+             "estimate": e / 100, "low": lo / 100, "high": hi / 100, "fair": 0.25}
+            for c, seats in shares.items() for s, (e, lo, hi) in enumerate(seats)]
+    fig = seat_share_figure(pl.DataFrame(rows), labels)
+    FigureCanvasAgg(fig).draw()
+    ax = fig.axes[0]
+    legend = (ax.get_legend() or fig.legends[0]).get_window_extent()
+    lines = [ln for ln in ax.get_lines() if ln.get_linestyle() in ("None", "") or len(ln.get_xdata()) > 0]
+    pts = np.concatenate([ax.transData.transform(np.column_stack([ln.get_xdata(), ln.get_ydata()]))
+                          for ln in lines if len(ln.get_xdata()) and ln.get_linestyle() != "--"]
+                         + [ax.transData.transform(seg).reshape(-1, 2)
+                            for col in ax.collections for seg in col.get_segments()])
+    inside = ((pts[:, 0] >= legend.x0) & (pts[:, 0] <= legend.x1) &
+              (pts[:, 1] >= legend.y0) & (pts[:, 1] <= legend.y1))
+    assert not inside.any(), pts[inside]
+    lo, hi = ax.get_xlim()
+    assert lo > 0 and hi - lo < hi / 2 and "zoom" in ax.get_xlabel().lower()
+    assert hi >= 30.3 and lo <= 18.8
