@@ -56,7 +56,8 @@ TERMS: dict[str, str] = {
     "paired by deal": "The same deal is played once per rotation of the seats, so seat advantage and "
                       "the luck of the deal cancel out of the comparison of strategies.",
     "Wilson": "The Wilson score interval, a 95% interval for a share that stays reliable near 0% and "
-              "100%.",
+              "100%; when only 1 to 3 games (of over 50; 1 or 2 of fewer) are successes or failures, "
+              "its end on that side is the exact Poisson one (Brown, Cai & DasGupta).",
 }
 
 # How a term shows up in text: a pattern per term (word boundaries; the first match is the one a
