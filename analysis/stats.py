@@ -221,36 +221,28 @@ def wilson(successes, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
     """Wilson score interval for a proportion ``successes / n`` (successes may be fractional),
     with Brown, Cai & DasGupta's (2001, §4.1.1) modification at the ends.
 
-    low, high = (p + z²/2n ± z √(p(1−p)/n + z²/4n²)) / (1 + z²/n); then, for 0 < x ≤ x* successes
-    (x* = 2 for n ≤ 50, else 3), the lower end is the exact (Garwood) Poisson bound
-    ½ χ²(2x; α/2) / n, and for 0 < n − x ≤ x* failures the upper end is 1 − ½ χ²(2(n − x); α/2) / n. The plain score interval covers a true
-    p of ~0.1/n … 0.2/n (and one minus that) in only 84 % (n ≤ 100) to 91 % (n = 1,000) of
-    samples, its one-success lower end lying at ~0.17/n; with the modification the coverage is at
-    least 0.92 at every p for n = 5 … 10,000, the interval elsewhere unchanged
+    The score interval (:func:`score_interval`); then, for 0 < x ≤ x* successes (x* = 2 for
+    n ≤ 50, else 3), the lower end is the exact (Garwood) Poisson bound ½ χ²(2x; α/2) / n, and for
+    0 < n − x ≤ x* failures the upper end is 1 − ½ χ²(2(n − x); α/2) / n. The plain score interval
+    covers a true p of ~0.1/n … 0.2/n (and one minus that) in only 84 % (n ≤ 100) to 91 %
+    (n = 1,000) of samples, its one-success lower end lying at ~0.17/n; with the modification the
+    coverage is at least 0.92 at every p for n = 5 … 10,000, the interval elsewhere unchanged
     (tests/analysis/test_interval_coverage.py, exact binomial sums).
     """
     s = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
-    z = z_quantile(level)
+    low, high = score_interval(s, n, level)
     with np.errstate(invalid="ignore", divide="ignore"):
-        p = np.clip(s / n, 0.0, 1.0)
-        denom = 1.0 + z * z / n
-        centre = (p + z * z / (2 * n)) / denom
-        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-        low = np.maximum(centre - half, 0.0)
-        high = np.minimum(centre + half, 1.0)
         x = np.clip(s, 0.0, n)
         ends = np.where(n <= 50, 2.0, 3.0)      # Brown, Cai & DasGupta's x*: 2 up to n = 50, then 3
-        few = (x > 0) & (x <= ends)
+        few = (n > 0) & (x > 0) & (x <= ends)
         fails = n - x
-        few_fails = (fails > 0) & (fails <= ends)
+        few_fails = (n > 0) & (fails > 0) & (fails <= ends)
         if np.any(few) or np.any(few_fails):
             q = (1.0 - level) / 2                       # ½ χ²(2x; q) = Gamma(x)'s q-quantile
             quantile = np.vectorize(lambda a: gamma_quantile(float(a), q), otypes=[float])
             low = np.where(few, quantile(np.where(few, x, 1.0)) / n, low)
             high = np.where(few_fails, 1.0 - quantile(np.where(few_fails, fails, 1.0)) / n, high)
-        low = np.where(n > 0, low, np.nan)
-        high = np.where(n > 0, high, np.nan)
     return low, high
 
 

@@ -170,6 +170,26 @@ def gap_pp(d: float, smallest: float) -> str:
     return f"{text} pp"
 
 
+def _largest_first(seats: pl.DataFrame, verdict: str) -> pl.DataFrame:
+    """The rows of ``seats`` with ``verdict``, largest gap (``diff``) first."""
+    return seats.filter(pl.col("verdict") == verdict).with_columns(
+        pl.col("diff").abs().alias("_a")).sort("_a", descending=True)
+
+
+def _seats_named(rows: pl.DataFrame) -> tuple[str, str]:
+    """("Seat 3 (+4.9 pp) and Seat 1 (−4.7 pp)", "are"): the seats of ``rows`` with their gaps."""
+    who = [f"{r['seat_label']} ({pp(r['diff'])})" for r in rows.iter_rows(named=True)]
+    names = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]
+    return names, "is" if len(who) == 1 else "are"
+
+
+def _small_note(seats: pl.DataFrame) -> str:
+    """How many of the (all small) gaps of ``seats`` are clear but small, or "all within noise"."""
+    clear = seats.filter(pl.col("verdict") == stats.SMALL).height
+    return (f"; {clear} of these gaps {'is' if clear == 1 else 'are'} clear but small" if clear else
+            "; all within noise")
+
+
 def seat_gap_words(seats: pl.DataFrame) -> str:
     """The seats' gaps from the fair share worded by their size (table ``seats`` with its Holm
     verdicts, :func:`analysis.stats.practical`), never by a p-value: which seats are clear of the
@@ -178,19 +198,14 @@ def seat_gap_words(seats: pl.DataFrame) -> str:
     step = float(seats["smallest"][0]) if "smallest" in seats.columns else stats.DEFAULT_SMALLEST_SHARE
     small = f"{100 * step:g} pp"
     fair = pct(seats["fair_share"][0])
-    large = seats.filter(pl.col("verdict") == stats.LARGE).with_columns(
-        pl.col("diff").abs().alias("_a")).sort("_a", descending=True)
+    large = _largest_first(seats, stats.LARGE)
     if large.height:
-        who = [f"{r['seat_label']} ({pp(r['diff'])})" for r in large.iter_rows(named=True)]
-        names = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]
-        verb = "is" if len(who) == 1 else "are"
+        names, verb = _seats_named(large)
         return (f"the seats do not win equally often: {names} {verb} clear of the fair {fair}% by at least "
                 f"the {small} that matters (Holm over the {seats.height} seats)")
     top = seats.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
     if abs(top["diff"]) < step:
-        clear = seats.filter(pl.col("verdict") == stats.SMALL).height
-        note = (f"; {clear} of these gaps {'is' if clear == 1 else 'are'} clear but small" if clear else
-                "; all within noise")
+        note = _small_note(seats)
         return (f"the seats' win shares differ from the fair {fair}% by at most {gap_pp(top['diff'], step)} "
                 f"({top['seat_label']}), under the {small} that matters{note}")
     return (f"no seat's gap from the fair {fair}% is both clear and at least the {small} that matters: the "
@@ -251,19 +266,14 @@ def role_seat_gap_words(part: pl.DataFrame, seats: pl.DataFrame) -> str:
     equal = pct(part["equal_share"][0])
     family = int(seats.filter(pl.col("p_value").is_not_nan()).height)
     holm = f"Holm over the {family} seats of roles of several seats"
-    large = part.filter(pl.col("verdict") == stats.LARGE).with_columns(
-        pl.col("diff").abs().alias("_a")).sort("_a", descending=True)
+    large = _largest_first(part, stats.LARGE)
     if large.height:
-        who = [f"{r['seat_label']} ({pp(r['diff'])})" for r in large.iter_rows(named=True)]
-        names = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]
-        verb = "is" if len(who) == 1 else "are"
+        names, verb = _seats_named(large)
         return (f"{names} {verb} clear of an equal {equal}% of the {label}s' wins by at least the {small} "
                 f"that matters ({holm}), so the seats do not win equally often")
     top = part.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
     if abs(top["diff"]) < step:
-        clear = part.filter(pl.col("verdict") == stats.SMALL).height
-        note = (f"; {clear} of these gaps {'is' if clear == 1 else 'are'} clear but small" if clear else
-                "; all within noise")
+        note = _small_note(part)
         return (f"the seats' shares of the {label}s' wins differ from an equal {equal}% by at most "
                 f"{gap_pp(top['diff'], step)} ({top['seat_label']}), under the {small} that matters{note}")
     return (f"no seat's gap from an equal {equal}% of the {label}s' wins is both clear and at least the "
