@@ -221,9 +221,12 @@ def _unit_p_values(mom: stats.Moments, n, aim) -> np.ndarray:
 def strategy_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataFrame:
     """Win share of each strategy.
 
-    Columns: strategy, players (player rows), units (games or deals the interval is over),
-    win_share, ci_low, ci_high (95 %, this strategy's alone: unadjusted), fair_share (1/n), diff,
-    p_value (t test of "win share = fair share" over the units), p_adjusted (Holm over the
+    Columns: strategy, players (player rows), units (what the interval is over: player rows,
+    Wilson, without deals; deals, t interval of per-deal means, when paired), win_share, ci_low,
+    ci_high (95 %, this strategy's alone: unadjusted), fair_share (1/n), diff, test_units (what
+    the t test is over: games without deals, deals when paired — the strategy's per-game or
+    per-deal mean win share is one unit), p_value (t test of "win share = fair share" over the
+    test_units), p_adjusted (Holm over the
     strategies of the table: one family), significant (p_adjusted < 0.05: with strategies that are
     all equally strong, some strategy is flagged in at most 5 % of runs), verdict (the gap worded
     by its size, :func:`analysis.stats.practical`), smallest (the smallest win-share difference
@@ -249,7 +252,7 @@ def strategy_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.Data
         "strategy": list(rs.strategies), "players": acc.rows.astype(np.int64),
         "units": units.astype(np.int64),
         "win_share": p, "ci_low": lo, "ci_high": hi, "fair_share": np.full(acc.k, fair), "diff": p - fair,
-        "p_value": pval, "p_adjusted": padj, "significant": flag,
+        "test_units": acc.s_n.astype(np.int64), "p_value": pval, "p_adjusted": padj, "significant": flag,
         "verdict": np.atleast_1d(stats.practical(p - fair, np.nan, np.nan, small, clear=flag)),
         "smallest": np.full(acc.k, small),
         "paired": np.full(acc.k, acc.paired),

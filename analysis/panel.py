@@ -7,12 +7,21 @@ statistics (stats.json, at any number of games; players.parquet is not needed) o
 written before them, its rows (:func:`analysis.sweep.metrics.cell_summary`). The *finding* is
 about the seat that deviates most from a fair seat share (1/P) over the whole panel (in a game with
 roles, seat 1 is the first role's seat: the Seigneur): it is above (or below) 1/P in a cell when the
-cell's 95% interval lies above (below) it. "In every cell" is said only when every cell's
-interval is on the same side (an intersection-union statement, wrong with probability at most
-2.5%); otherwise the counts of cells above, below and unclear, each at 95% and not adjusted.
+cell's *adjusted* interval lies above (below) it. The family adjusted over is every seat of every
+cell (m = the sum of the cells' player counts seat × cell comparisons with 1/P): Bonferroni
+simultaneous intervals, each at level 1 − 0.05/m (estimate ± z·se, se from the cell's own 95%
+interval, mean ± Z·sd/√n). The seat is picked from the data among the P seats, so the family holds
+every seat, not only the one reported: all m intervals hold together with probability at least
+95% (normal approximation), and then every call the finding makes — above, below, "in every cell" —
+is right, whichever seat the data pick. So the finding's calls are wrong, together, with probability at most 5%. (The page used to
+say "wrong with probability at most 2.5%": that is one one-sided intersection-union test, true only
+for a seat and a side named before the data; for the seat and side picked from the data among P
+seats, unadjusted, the union bound is P × 5%.) "In every cell" is said only when every
+cell's adjusted interval is on the same side; otherwise the counts of cells above, below and
+unclear. The cell × metric table keeps each cell's own 95% interval (not adjusted).
 
 May import numpy, polars, the standard library, :mod:`simcore`, :mod:`analysis.load` (smallest
-differences) and :mod:`analysis.sweep.metrics`.
+differences), :mod:`analysis.stats` (critical values) and :mod:`analysis.sweep.metrics`.
 """
 
 from __future__ import annotations
@@ -28,7 +37,8 @@ from simcore.errors import UsageError
 from simcore.rundir import RUN_JSON, read_meta
 
 from analysis.load import smallest_difference
-from analysis.sweep.metrics import cell_summary
+from analysis.stats import z_quantile
+from analysis.sweep.metrics import Z, cell_summary
 
 
 def cell_runs(paths) -> list[Path]:
@@ -98,23 +108,44 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
     return PanelTable(game, cells, labels, finding(cells, spec, len(runs), share), share)
 
 
-def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
-    """The finding sentence; the cells where the seat is clearly on its side of 1/P are split by
-    size: at least ``smallest`` from 1/P ("large enough to matter") or closer ("clear but small")."""
+ALPHA = 0.05                 # the family-wise error of the finding's calls, over every seat × cell
+
+
+def adjusted_seat_intervals(cells: pl.DataFrame, alpha: float = ALPHA) -> tuple[pl.DataFrame, int, float]:
+    """The seat rows of ``cells`` with ``adj_low``/``adj_high``: Bonferroni simultaneous intervals
+    over the family of every seat of every cell (m rows), each at level 1 − alpha/m, estimate ±
+    z·se with se = (high − low) / (2·Z) (the cell's own 95% interval is mean ± Z·se). Returns
+    (rows, m, z)."""
     seats = cells.filter(pl.col("metric").str.starts_with("seat_win_share_"))
+    m = seats.height
+    z = z_quantile(1.0 - alpha / max(m, 1))
+    se = (seats["high"].to_numpy().astype(float) - seats["low"].to_numpy().astype(float)) / (2.0 * Z)
+    est = seats["estimate"].to_numpy().astype(float)
+    return (seats.with_columns(pl.Series("adj_low", est - z * se), pl.Series("adj_high", est + z * se)),
+            m, z)
+
+
+def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
+    """The finding sentence; a cell's call (above, below or unclear) is from its adjusted interval
+    (:func:`adjusted_seat_intervals`: Bonferroni over every seat of every cell, so the calls hold
+    together whichever seat the data pick); the cells where the seat is clearly on its side of 1/P
+    are split by size: at least ``smallest`` from 1/P ("large enough to matter") or closer ("clear
+    but small")."""
+    seats, m, _ = adjusted_seat_intervals(cells)
     dev = (seats.with_columns((pl.col("estimate") - pl.col("fair")).alias("d"))
            .group_by("metric").agg(pl.col("d").mean()).sort(pl.col("d").abs(), descending=True))
     key = dev["metric"][0]
     up = dev["d"][0] > 0
     s = seats.filter(pl.col("metric") == key)
-    above = int((s["low"] > s["fair"]).sum())
-    below = int((s["high"] < s["fair"]).sum())
+    above = int((s["adj_low"] > s["fair"]).sum())
+    below = int((s["adj_high"] < s["fair"]).sum())
     seat = int(key.rsplit("_", 1)[1])
     role = "" if spec.roles_alike else f" ({spec.seat_roles(int(s['players'][0]))[seat - 1]})"
     who = f"Seat {seat}{role}"
     side = "more" if up else "less"
     hits = above if up else below
-    side_rows = s.filter(pl.col("low") > pl.col("fair")) if up else s.filter(pl.col("high") < pl.col("fair"))
+    side_rows = (s.filter(pl.col("adj_low") > pl.col("fair")) if up
+                 else s.filter(pl.col("adj_high") < pl.col("fair")))
     large = int(((side_rows["estimate"] - side_rows["fair"]).abs() >= smallest - 1e-12).sum())
     size = (f"; by at least {100 * smallest:g} pp (clear and large enough to matter) in {large} of "
             f"those {hits}, clear but small in {hits - large}" if hits else "")
@@ -122,12 +153,15 @@ def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
     hi_row = s.sort("estimate").row(-1, named=True)
     spread = (f"its win share runs from {100 * lo_row['estimate']:.1f}% ({lo_row['label']}) to "
               f"{100 * hi_row['estimate']:.1f}% ({hi_row['label']})")
+    family = (f" (clear: {100 * (1 - ALPHA):g}% intervals simultaneous over the panel's {m} seat × cell "
+              f"comparisons with 1/P, every seat of every cell, Bonferroni; the calls are wrong, "
+              f"together, with probability at most {100 * ALPHA:g}%)")
     if hits == n:
         return (f"The finding holds in every cell: {who} wins {side} than a fair "
-                f"seat share (1/P) in all {n} cells{size}; {spread}.")
+                f"seat share (1/P) in all {n} cells{size}; {spread}{family}.")
     return (f"The finding does not hold in every cell: {who} wins {side} than a fair seat share (1/P) "
             f"in {hits} of {n} cells ({above} above, {below} below, {n - above - below} unclear){size}; "
-            f"{spread}.")
+            f"{spread}{family}.")
 
 
-__all__ = ["PanelTable", "panel_table", "cell_runs", "is_panel_dir"]
+__all__ = ["PanelTable", "panel_table", "cell_runs", "is_panel_dir", "adjusted_seat_intervals", "finding"]

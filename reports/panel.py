@@ -81,15 +81,19 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
     figs = FigureSet()
     secs = [Section("cells", "Every cell",
                     "Each cell is one player count and one line-up, played on its own games. "
-                    "Intervals: 95% normal intervals of means over games, each cell on its own (not "
-                    "adjusted over the panel); 'in every cell' needs every cell's interval on the same "
-                    "side of 1/P; 'large enough to matter' needs the interval on that side and the "
+                    "Intervals in the table and the figure: 95% normal intervals of means over games, "
+                    "each cell on its own (not adjusted over the panel). The finding's calls (above, "
+                    "below, unclear) are adjusted over the family of every seat of every cell "
+                    "(Bonferroni simultaneous 95% intervals over the panel's seat × cell comparisons "
+                    "with 1/P, as the seat is picked from the data); 'in every cell' needs every cell's "
+                    "adjusted interval on the same side of 1/P; 'large enough to matter' needs the "
+                    "adjusted interval on that side and the "
                     f"estimate at least {100 * t.smallest:g} pp from 1/P (the smallest difference that "
                     "matters, --smallest-difference).",
                     tables=[("Every cell", _cell_metric_table(t.cells))]),
             Section("figure", "Win share by seat, per cell",
                     figures=figs.add("cells", seat_share_figure(t.cells, t.labels),
-                                     "Every seat's win share per cell with its 95% interval; dashed: 1/P."))]
+                                     "Every seat's win share per cell with its 95% interval (each cell on its own, not adjusted); dashed: 1/P."))]
     meta = _meta([("game", _title(t.game)), ("cells", str(len(t.labels))),
                   ("runs", "; ".join(sorted(set(t.cells["run"].to_list()))))])
     return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=[t.finding], svg=svg)

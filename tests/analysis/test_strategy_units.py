@@ -1,0 +1,61 @@
+"""The strategy table names what its numbers are over: without deals, the interval is Wilson over
+player rows (``units``) and the p-value a t test over games (``test_units``: the strategy's mean
+win share in a game is one unit); checked against statsmodels' Wilson interval and scipy's
+one-sample t test on a hand-made run where a strategy holds two seats in some games (rows ≠ games)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from analysis_runs import write_run
+from scipy.stats import ttest_1samp
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
+
+from analysis import matchups, open_runs
+
+# 5 games, 3 players; the winner per game (seat index) and the line-ups
+# (ten times over: counts of wins far from 0, where the repo's Wilson has its exact ends)
+LINEUPS = [("A", "A", "B"), ("A", "B", "B"), ("A", "A", "B"), ("A", "B", "B"), ("A", "A", "B")] * 10
+WINNER = [0, 1, 2, 0, 0, 1, 2, 0, 2, 1] * 5
+
+
+def _run(tmp_path):
+    cols = {"game": [], "seat": [], "strategy": [], "rank": [], "win_share": [], "score": []}
+    for g, (lineup, w) in enumerate(zip(LINEUPS, WINNER)):
+        for s, name in enumerate(lineup):
+            cols["game"].append(g)
+            cols["seat"].append(s)
+            cols["strategy"].append(name)
+            cols["rank"].append(1 if s == w else 2)
+            cols["win_share"].append(1.0 if s == w else 0.0)
+            cols["score"].append(5 if s == w else 3)
+    return open_runs([write_run(tmp_path / "mixed", cols)])
+
+
+def test_unpaired_interval_is_over_player_rows_and_the_test_over_games(tmp_path):
+    rs = _run(tmp_path)
+    assert rs.cluster != "deal"
+    t = matchups.strategy_table(rs)
+    st = {r["strategy"]: r for r in t.iter_rows(named=True)}
+    per_game = {"A": [], "B": []}
+    rows = {"A": [0, 0.0], "B": [0, 0.0]}
+    for lineup, w in zip(LINEUPS, WINNER):
+        for name in ("A", "B"):
+            mine = [s for s, x in enumerate(lineup) if x == name]
+            per_game[name].append(np.mean([s == w for s in mine]))
+            rows[name][0] += len(mine)
+            rows[name][1] += sum(s == w for s in mine)
+    p = []
+    for name in ("A", "B"):
+        r = st[name]
+        n_rows, wins = rows[name]
+        assert r["units"] == n_rows == r["players"]              # the interval's n: player rows
+        assert r["test_units"] == len(LINEUPS) != n_rows         # the test's n: games
+        assert r["win_share"] == pytest.approx(wins / n_rows)
+        assert (r["ci_low"], r["ci_high"]) == pytest.approx(proportion_confint(wins, n_rows, 0.05, "wilson"))
+        ref = ttest_1samp(per_game[name], 1 / 3).pvalue
+        assert r["p_value"] == pytest.approx(ref, rel=1e-6)
+        p.append(ref)
+    adj = multipletests(p, method="holm")[1]
+    assert [st["A"]["p_adjusted"], st["B"]["p_adjusted"]] == pytest.approx(list(adj), rel=1e-6)

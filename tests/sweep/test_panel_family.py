@@ -1,0 +1,76 @@
+"""The panel's finding adjusts its per-cell calls over its family (every seat of every cell,
+Bonferroni) and names that family in its sentence: on a synthetic panel where each cell's own 95%
+interval calls the seat clearly above 1/P in every cell, the adjusted calls (checked against
+statsmodels' Bonferroni over the same two-sided p-values, and scipy's normal quantile) do not."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+
+import numpy as np
+import polars as pl
+from scipy.stats import norm
+from statsmodels.stats.multitest import multipletests
+
+from analysis import panel
+
+P = 4
+FAIR = 1 / P
+Z95 = norm.ppf(0.975)
+# seat 1's z statistic against 1/P in each cell: clear on its own at 95% in all three cells (2.2 > 1.96),
+# clear after Bonferroni over 3 × 4 = 12 seat × cell comparisons only in the last (z_12 ≈ 2.87)
+SEAT1_Z = (2.2, 2.3, 5.0)
+SE = 0.01
+
+
+def _cells() -> pl.DataFrame:
+    rows = []
+    for k, z1 in enumerate(SEAT1_Z):
+        for s in range(1, P + 1):
+            est = FAIR + (z1 * SE if s == 1 else -1.0 * SE)
+            rows.append({"cell": k, "label": f"4p cell {k}", "players": P, "games": 1000, "run": f"r{k}",
+                         "metric": f"seat_win_share_{s}", "what": f"seat {s}", "share": True,
+                         "estimate": est, "low": est - Z95 * SE, "high": est + Z95 * SE, "fair": FAIR})
+    return pl.DataFrame(rows)
+
+
+def test_unadjusted_intervals_call_every_cell_clear_and_the_adjusted_only_one():
+    cells = _cells()
+    seats = cells.filter(pl.col("metric").str.starts_with("seat_win_share_"))
+    seat1 = seats.filter(pl.col("metric") == "seat_win_share_1")
+    assert (seat1["low"] > seat1["fair"]).all()              # each cell on its own: clear in all 3
+
+    # independent: two-sided p of every seat × cell against 1/P, Bonferroni and Holm over all 12
+    z = ((seats["estimate"] - seats["fair"]) / SE).to_numpy()
+    p = 2 * norm.sf(np.abs(z))
+    bonf = multipletests(p, alpha=0.05, method="bonferroni")[0]
+    holm = multipletests(p, alpha=0.05, method="holm")[0]
+    is1 = (seats["metric"] == "seat_win_share_1").to_numpy()
+    assert bonf[is1].tolist() == [False, False, True] == holm[is1].tolist()
+
+    adj, m, zc = panel.adjusted_seat_intervals(cells)
+    assert m == 12
+    np.testing.assert_allclose(zc, norm.ppf(1 - 0.05 / 24), rtol=1e-9)
+    np.testing.assert_allclose(adj["adj_low"].to_numpy(), seats["estimate"].to_numpy() - zc * SE, rtol=1e-9)
+    clear = ((adj["adj_low"] > adj["fair"]) | (adj["adj_high"] < adj["fair"])).to_numpy()
+    assert clear.tolist() == bonf.tolist()                   # interval excludes 1/P ⇔ Bonferroni rejects
+
+    text = panel.finding(cells, SimpleNamespace(roles_alike=True), n=3, smallest=0.03)
+    assert text.startswith("The finding does not hold in every cell: Seat 1 wins more"), text
+    assert "in 1 of 3 cells (1 above, 0 below, 2 unclear)" in text, text
+    # cell 2 is 5 pp above 1/P: large enough to matter at 3 pp
+    assert re.search(r"by at least 3 pp \(clear and large enough to matter\) in 1 of those 1", text), text
+    # the family named is the one adjusted
+    assert "simultaneous over the panel's 12 seat × cell comparisons" in text and "Bonferroni" in text, text
+    assert "at most 5%" in text and "2.5%" not in text
+
+
+def test_every_cell_is_said_only_when_every_adjusted_interval_is_on_one_side():
+    cells = _cells().with_columns(
+        pl.when(pl.col("metric") == "seat_win_share_1").then(FAIR + 6 * SE).otherwise(pl.col("estimate"))
+        .alias("estimate"))
+    cells = cells.with_columns((pl.col("estimate") - Z95 * SE).alias("low"),
+                               (pl.col("estimate") + Z95 * SE).alias("high"))
+    text = panel.finding(cells, SimpleNamespace(roles_alike=True), n=3, smallest=0.01)
+    assert text.startswith("The finding holds in every cell: Seat 1 wins more than a fair seat share (1/P) in all 3 cells")
