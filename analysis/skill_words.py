@@ -1,5 +1,6 @@
 """The trend of a balance-by-search-budget table (:mod:`analysis.skill`) in figures and words: the
-seat (or role) advantage per budget with its interval, and whether it persists, grows or vanishes.
+seat (or role) advantage per budget with its interval, and whether it grows or shrinks, each worded
+by its size against the smallest difference that matters.
 Reads a table only, plays nothing, so reports may use it.
 
 May import numpy and polars.
@@ -19,6 +20,9 @@ BALANCE_COLUMNS = ("balance", "balance_low", "balance_high", "win_share_balance"
                    "win_share_balance_low", "win_share_balance_high",
                    "win_share_balance_low_adjusted", "win_share_balance_high_adjusted")
 FAMILY_LEVEL = 1 - 0.05 / 2
+# The smallest win-share difference that matters when the caller passes none (1 pp, as
+# analysis.load.SMALLEST_SHARE; reports pass the run's or the game's own).
+SMALLEST_SHARE = 0.01
 
 
 def has_balance(table) -> bool:
@@ -74,65 +78,91 @@ def _advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
                                      ("worst", pl.Int64)], orient="row")
 
 
-def verdict(adv: pl.DataFrame) -> str:
-    """Whether the advantage persists, grows or vanishes from the smallest to the largest budget,
-    judged by the intervals beside it (conservative: non-overlapping intervals for a change); one
-    sentence per cell (player count and line-up: whom the answer holds for), led by the cell's
-    name."""
+def verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> str:
+    """The advantage at the smallest and the largest budget and its change between them, each
+    worded by its size against ``smallest`` (the smallest win-share difference that matters, a
+    fraction; reports pass :func:`analysis.load.smallest_difference`): an interval that lies at or
+    above it is a difference that matters, one that lies below it none that matters, and one that
+    reaches both sides is one these games cannot tell. One or two sentences per cell (player count
+    and line-up: whom the answer holds for), led by the cell's name."""
     out = []
     for c in cells(adv):
-        text = _verdict(adv if c == "" else adv.filter(pl.col("cell") == c))
-        out.append(f"{c}: {text}" if c else text[:1].upper() + text[1:])
+        text = _verdict(adv if c == "" else adv.filter(pl.col("cell") == c), smallest)
+        out.append(f"In {c}, {text[:1].lower() + text[1:]}" if c else text[:1].upper() + text[1:])
     return " ".join(out)
 
 
-def _pp(x: float) -> str:
-    return f"{100 * x:.1f} pp"
+def _span(value: float, low: float, high: float) -> str:
+    """A difference in percentage points with its interval: "12.0 pp (9.0 to 15.0)"."""
+    return f"{100 * value:.1f} pp ({100 * low:.1f} to {100 * high:.1f})"
 
 
-def _gap_at(r: dict) -> str:
-    """One budget's largest gap in words: the figure, its interval, and who leads and trails."""
-    who = (f", seat {r['best'] + 1} ahead of seat {r['worst'] + 1} in these games"
-           if r["low"] > 0 else "")
-    return (f"{_pp(r['value'])} ({100 * r['low']:.1f} to {100 * r['high']:.1f}) at budget "
-            f"{r['budget']}{who}")
+def size(low: float, high: float, smallest: float) -> str:
+    """Where an interval lies against the smallest difference that matters (both ≥ 0 in size):
+    ``"matters"`` (its low end at or above ``smallest``), ``"none"`` (its high end below it) or
+    ``"cannot tell"``."""
+    if low >= smallest:
+        return "matters"
+    if high < smallest:
+        return "none"
+    return "cannot tell"
 
 
-def _verdict(adv: pl.DataFrame) -> str:
+def _gap_words(r: dict, smallest: float, before: dict | None = None) -> str:
+    """One budget's largest gap between two seats with its interval, worded by its size; "instead"
+    when ``before`` (the smallest budget) had another seat clearly ahead."""
+    at = f"{_span(r['value'], r['low'], r['high'])} at budget {r['budget']}"
+    if r["low"] > 0:             # a clear gap: who leads and who trails in these games
+        at += f" with seat {r['best'] + 1} ahead of seat {r['worst'] + 1}"
+        if before is not None and before["low"] > 0 and before["best"] != r["best"]:
+            at += " instead"
+    s, that = size(r["low"], r["high"], smallest), f"the {100 * smallest:g} pp that matters"
+    if s == "matters":
+        return f"{at}, a seat advantage of at least {that}"
+    if s == "none":
+        return (f"{at}, a clear seat advantage but smaller than {that}" if r["low"] > 0 else
+                f"{at}, no seat advantage as large as {that}")
+    if r["low"] > 0:
+        return f"{at}, a clear seat advantage, though these games cannot tell whether it reaches {that}"
+    return f"{at}, where these games cannot tell a seat advantage of at least {that} from none"
+
+
+def _signed(x: float) -> str:
+    return f"{100 * x:+.1f}"
+
+
+def _change_words(first: dict, last: dict, smallest: float, what: str, up: str, down: str) -> str:
+    """The change of a figure from the first to the last budget worded by its size: its interval
+    runs between the two budgets' intervals' far ends, so it holds whenever both of them do."""
+    d, lo, hi = last["value"] - first["value"], last["low"] - first["high"], last["high"] - first["low"]
+    between, that = f"from budget {first['budget']} to budget {last['budget']}", f"the {100 * smallest:g} pp that matters"
+    if lo >= smallest:
+        return f"{what} {up} by {_span(d, lo, hi)} {between}, at least {that}."
+    if hi <= -smallest:
+        return f"{what} {down} by {_span(-d, -hi, -lo)} {between}, at least {that}."
+    if -smallest < lo and hi < smallest:
+        return (f"{what} changes by less than {that} {between} ({_signed(d)} pp, {_signed(lo)} to "
+                f"{_signed(hi)}).")
+    return (f"These games cannot tell whether {what.lower()} changes by as much as {that} {between}, "
+            f"a change of {_signed(d)} pp that could lie anywhere from {_signed(lo)} to {_signed(hi)} "
+            "(more games per budget would narrow it).")
+
+
+def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> str:
     if adv.height < 2:
-        return "One budget only: no trend to read."
+        return "only one budget was played, so there is no trend to read."
     first, last = adv.row(0, named=True), adv.row(adv.height - 1, named=True)
     what = first["figure"]
     if what != GAP:              # a role's win share: say which way it moves, not "advantage"
-        span = (f"{what}: {100 * first['value']:.1f}% at budget {first['budget']}, "
-                f"{100 * last['value']:.1f}% at budget {last['budget']}")
-        if last["low"] > first["high"]:
-            return f"{span}: it rises as play gets stronger (the intervals do not overlap)."
-        if last["high"] < first["low"]:
-            return f"{span}: it falls as play gets stronger (the intervals do not overlap)."
-        return f"{span}: it stays within the intervals (they overlap) as play gets stronger."
-    # The seats' advantage is the largest gap between two seats; it is shown at a budget when its
-    # interval (simultaneous over every pair of seats, 95%) lies above 0. Growing or shrinking
-    # asks more: the two budgets' intervals apart (conservative).
-    span = (f"{GAP}: {_gap_at(first)}; {_gap_at(last)} ({100 * FAMILY_LEVEL:g}% intervals: two "
-            "budgets compared)")
-    shown_first, shown_last = first["low"] > 0, last["low"] > 0
-    if last["low"] > first["high"]:
-        return f"{span}: the advantage grows as play gets stronger (the intervals do not overlap)."
-    if last["high"] < first["low"]:
-        if not shown_last:
-            return f"{span}: the advantage shrinks and is no longer distinguishable from none."
-        return f"{span}: the advantage shrinks as play gets stronger (the intervals do not overlap)."
-    if shown_first and shown_last:
-        moved = ("" if first["best"] == last["best"] else
-                 f" The seat ahead differs, though: seat {first['best'] + 1} at budget "
-                 f"{first['budget']}, seat {last['best'] + 1} at budget {last['budget']}.")
-        return (f"{span}: the advantage persists (the intervals overlap, so these games do not show "
-                f"it changing with the budget).{moved}")
-    if not shown_first and not shown_last:
-        return (f"{span}: these games show no seat advantage at either budget (both intervals reach "
-                "0), nor a change; more games would narrow the intervals.")
-    at, not_at = (first, last) if shown_first else (last, first)
-    return (f"{span}: an advantage is shown at budget {at['budget']} but not at budget "
-            f"{not_at['budget']}; the intervals overlap, so these games do not show it changing "
-            "with the budget (more games would narrow them).")
+        role = what.replace(" win share", "'s win share")
+        shares = (f"the {role} is {100 * first['value']:.1f}% ({100 * first['low']:.1f} to "
+                  f"{100 * first['high']:.1f}) at budget {first['budget']} and "
+                  f"{100 * last['value']:.1f}% ({100 * last['low']:.1f} to {100 * last['high']:.1f}) "
+                  f"at budget {last['budget']} (95% intervals).")
+        return shares + " " + _change_words(first, last, smallest, "It", "rises", "falls")
+    # The seats' advantage is the largest gap between two seats, with its interval simultaneous over
+    # every pair of seats at FAMILY_LEVEL (two budgets read, 95% for the pair); the change's
+    # interval runs between the two intervals' far ends, so it holds whenever both do.
+    return (f"the {GAP} ({100 * FAMILY_LEVEL:g}% intervals, two budgets compared) is "
+            f"{_gap_words(first, smallest)}, and {_gap_words(last, smallest, first)}. "
+            + _change_words(first, last, smallest, "The gap", "grows", "shrinks"))

@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 
 from analysis.skill_words import (
-    BALANCE_COLUMNS, GAP, advantage, cells as skill_cells, has_balance, verdict,
+    BALANCE_COLUMNS, advantage, cells as skill_cells, has_balance, verdict,
 )
 from reports.figures.common import (
     OKABE_ITO, error_bars, new_figure, percent_axis, render, styled, subplots,
@@ -180,27 +180,6 @@ def gain_sentence(ct: pl.DataFrame) -> str:
     return head + ": it is not the stronger player everywhere; read the trend with care."
 
 
-def size_note(adv: pl.DataFrame, smallest: float) -> str:
-    """The seats' gap worded by its size where the trend sentence (:func:`verdict`) calls it not
-    shown: at the smallest and the largest budget of each cell, a gap whose interval reaches 0 but
-    also reaches at least ``smallest`` (the smallest difference that matters) is not "no seat
-    advantage": these games cannot tell a gap that matters from none. Empty when no such budget."""
-    out = []
-    for c in skill_cells(adv):
-        a = (adv if c == "" else adv.filter(pl.col("cell") == c)).sort("budget")
-        if a.height < 2 or a["figure"][0] != GAP:
-            continue
-        ends = [a.row(0, named=True), a.row(a.height - 1, named=True)]
-        wide = [r for r in ends if r["low"] <= 0 and r["high"] >= smallest]
-        if not wide:
-            continue
-        at = " and ".join(f"{100 * r['high']:.1f} pp at budget {r['budget']}" for r in wide)
-        out.append(f"{c + ': ' if c else ''}the gap's interval reaches up to {at}, at least the "
-                   f"{100 * smallest:g} pp that matters, so these games cannot tell a seat advantage that "
-                   f"matters from none there (more games per budget would).")
-    return " ".join(s[:1].upper() + s[1:] for s in out)
-
-
 def build_skill_page(skill_dir: str | Path) -> Path:
     """Write ``report.html`` and ``figures/budget.png|svg`` (a panel's further cells:
     ``figures/budget-<k>.png|svg``) into the skill directory."""
@@ -222,9 +201,7 @@ def build_skill_page(skill_dir: str | Path) -> Path:
         png = base64.b64encode((d / "figures" / f"{name}.png").read_bytes()).decode("ascii")
         imgs.append((cell, png, gain_sentence(ct).strip()))
     from analysis.load import smallest_difference
-    adv = advantage(table, spec.roles_alike)
-    note = size_note(adv, smallest_difference(q["game"], "share"))
-    sentence = verdict(adv) + (f" {note}" if note else "")
+    sentence = verdict(advantage(table, spec.roles_alike), smallest_difference(q["game"], "share"))
     figures = "".join((f"<h2>{html.escape(cell)}</h2>" if cell else "")
                       + (f"<p>{html.escape(gain)}</p>" if gain else "")
                       + f"<figure><img alt='budget' src='data:image/png;base64,{png}'></figure>"
@@ -250,7 +227,8 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
                   smallest: dict | None = None):
     """The balance report's section on a ``balance skill`` directory (``balance report RUN --skill
     DIR``): the figure of the cell at the report's player count (else the first), the table, and
-    whether the seat (role) advantage persists, grows or vanishes as play gets stronger."""
+    the seat (role) advantage and its change as play gets stronger, each worded by its size
+    against the smallest difference that matters (``smallest``: the report's overrides by kind)."""
     from reports.sections import Section
 
     d = Path(skill_dir)
@@ -266,9 +244,7 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
     ct = _cell_table(table, pick)
     P = _players_of(ct, q)
     from analysis.load import smallest_difference
-    adv = advantage(table, spec.roles_alike)
-    note = size_note(adv, smallest_difference(q["game"], "share", smallest))
-    sentence = verdict(adv) + (f" {note}" if note else "")
+    sentence = verdict(advantage(table, spec.roles_alike), smallest_difference(q["game"], "share", smallest))
     budgets = sorted(table["budget"].unique().to_list())
     gain = gain_sentence(ct)
     names = figs.add("skill_budget", budget_figure(ct, spec.seat_roles(P), spec.fair_share(P)),

@@ -41,27 +41,98 @@ def test_the_advantage_is_the_largest_gap_with_its_interval_and_the_seats_ahead_
     assert (a["best"], a["worst"]) == (1, 0)
 
 
-@pytest.mark.parametrize("last, word", [
-    ([(0.40, 0.38, 0.42), (0.10, 0.08, 0.12)], "grows"),       # 30 pp (26-34) vs 10 pp (6-14)
-    ([(0.26, 0.24, 0.28), (0.25, 0.23, 0.27)], "no longer distinguishable"),   # 1 pp (0..5)
-    ([(0.31, 0.27, 0.35), (0.19, 0.15, 0.23)], "persists"),    # 12 pp (4-20) overlaps 6-14
-    ([(0.19, 0.15, 0.23), (0.31, 0.27, 0.35)], "seat ahead differs"),   # persists, seat 2 ahead
-    ([(0.24, 0.20, 0.28), (0.20, 0.16, 0.24)], "is shown at budget 0 but not at budget 64"),
+def _gap(shares: list[tuple[float, float, float]]) -> tuple[float, float, float]:
+    """The largest gap and the stand-in interval :func:`_table` writes, computed here."""
+    w = [x[0] for x in shares]
+    best, worst = shares[w.index(max(w))], shares[w.index(min(w))]
+    return max(w) - min(w), max(best[1] - worst[2], 0.0), best[2] - worst[1]
+
+
+def _at(g: tuple[float, float, float], budget: int) -> str:
+    return f"{100 * g[0]:.1f} pp ({100 * g[1]:.1f} to {100 * g[2]:.1f}) at budget {budget}"
+
+
+def _sentences(text: str) -> int:
+    import re
+    return len(re.findall(r"[.)](?:\s|$)(?=[A-Z]|$)", text))
+
+
+FIRST = [(0.30, 0.28, 0.32), (0.20, 0.18, 0.22)]        # 10 pp (6 to 14), seat 1 ahead of seat 2
+
+
+# (last budget's seats, smallest, the words at budget 0, at budget 64 and the change's), by hand
+@pytest.mark.parametrize("last, smallest, at0, at64, change", [
+    # 30 pp (26-34): the change runs 12 to 28 pp, all above 1 pp
+    ([(0.40, 0.38, 0.42), (0.10, 0.08, 0.12)], 0.01, "matters", "matters", "grows"),
+    # 0.5 pp (0 to 4.5): cannot tell; the change runs -14 to -1.5
+    ([(0.255, 0.235, 0.275), (0.25, 0.23, 0.27)], 0.01, "matters", "cannot tell", "shrinks"),
+    # 12 pp (4-20): the change runs -10 to +14
+    ([(0.31, 0.27, 0.35), (0.19, 0.15, 0.23)], 0.01, "matters", "matters", "cannot tell"),
+    # the same gap with seat 2 ahead instead
+    ([(0.19, 0.15, 0.23), (0.31, 0.27, 0.35)], 0.01, "matters", "matters instead", "cannot tell"),
+    # 4 pp (0 to 12)
+    ([(0.24, 0.20, 0.28), (0.20, 0.16, 0.24)], 0.01, "matters", "cannot tell", "cannot tell"),
+    # a 15 pp smallest difference: 6-14 is clear but below it, 26-34 above, the change (12-28) unknown
+    ([(0.40, 0.38, 0.42), (0.10, 0.08, 0.12)], 0.15, "clear but small", "matters", "cannot tell"),
 ])
-def test_the_trend_sentence_follows_the_intervals(last, word):
-    t = _table({0: [(0.30, 0.28, 0.32), (0.20, 0.18, 0.22)], 64: last})
-    text = verdict(advantage(t, True))
-    assert word in text and "10.0 pp (6.0 to 14.0) at budget 0, seat 1 ahead of seat 2" in text
-    assert "97.5% intervals: two budgets compared" in text
-    if word != "seat ahead differs":
-        assert "differs" not in text
+def test_the_trend_sentence_words_each_gap_and_the_change_by_size(last, smallest, at0, at64, change):
+    t = _table({0: FIRST, 64: last})
+    text = verdict(advantage(t, True), smallest)
+    that = f"the {100 * smallest:g} pp that matters"
+    g0, g64 = _gap(FIRST), _gap(last)
+    words = {
+        "matters": f", a seat advantage of at least {that}",
+        "cannot tell": f", where these games cannot tell a seat advantage of at least {that} from none",
+        "clear but small": f", a clear seat advantage but smaller than {that}",
+    }
+    want0 = _at(g0, 0) + " with seat 1 ahead of seat 2" + words[at0]
+    want64 = _at(g64, 64)
+    if g64[1] > 0:                # a clear gap names the seats: the higher share ahead
+        ahead = 2 if last[1][0] > last[0][0] else 1
+        want64 += f" with seat {ahead} ahead of seat {3 - ahead}"
+    want64 += (" instead" if at64.endswith("instead") else "") + words[at64.replace(" instead", "")]
+    assert text.startswith("In 2p balanced, the largest gap between two seats' win shares (97.5% "
+                           f"intervals, two budgets compared) is {want0}, and {want64}. "), text
+    d, lo, hi = g64[0] - g0[0], g64[1] - g0[2], g64[2] - g0[1]      # the change, between far ends
+    between = "from budget 0 to budget 64"
+    want = {
+        "grows": f"The gap grows by {100 * d:.1f} pp ({100 * lo:.1f} to {100 * hi:.1f}) {between}, at least {that}.",
+        "shrinks": (f"The gap shrinks by {-100 * d:.1f} pp ({-100 * hi:.1f} to {-100 * lo:.1f}) {between}, at "
+                    f"least {that}."),
+        "cannot tell": (f"These games cannot tell whether the gap changes by as much as {that} {between}, "
+                        f"a change of {100 * d:+.1f} pp that could lie anywhere from {100 * lo:+.1f} to "
+                        f"{100 * hi:+.1f}"),
+    }[change]
+    assert want in text, (want, text)
+    assert ":" not in text and _sentences(text) == 2, text
+    assert "persists" not in text and "overlap" not in text
 
 
-def test_no_advantage_shown_at_either_budget_is_said_so_not_called_persisting():
-    t = _table({0: [(0.27, 0.20, 0.34), (0.23, 0.17, 0.30)], 64: [(0.22, 0.16, 0.29), (0.28, 0.21, 0.35)]})
+def test_gaps_below_the_smallest_difference_are_none_that_matters():
+    """0.4 pp (0.1 to 0.7) clear but small at budget 0; 0.0 pp (0.0 to 0.6) at budget 64: no
+    advantage that matters; the change (-0.7 to +0.5) within 1 pp either way."""
+    t = _table({0: [(0.502, 0.50, 0.504), (0.498, 0.496, 0.5)], 64: [(0.5, 0.49, 0.51), (0.5, 0.49, 0.51)]},
+               gaps={0: (0.001, 0.007), 64: (0.0, 0.006)})
     text = verdict(advantage(t, True))
-    assert "show no seat advantage at either budget" in text
-    assert "persists" not in text and "ahead of" not in text
+    assert ("0.4 pp (0.1 to 0.7) at budget 0 with seat 1 ahead of seat 2, a clear seat advantage but "
+            "smaller than the 1 pp that matters, and 0.0 pp (0.0 to 0.6) at budget 64, no seat advantage "
+            "as large as the 1 pp that matters.") in text
+    assert ("The gap changes by less than the 1 pp that matters from budget 0 to budget 64 (-0.4 pp, "
+            "-0.7 to +0.5).") in text
+
+
+def test_gaps_reaching_0_and_past_the_smallest_difference_are_ones_these_games_cannot_tell():
+    """Intervals 0 to 17 and 0 to 19 pp (the stand-in's, computed here): neither "no seat
+    advantage" nor an advantage, and no seat named."""
+    a, b = [(0.27, 0.20, 0.34), (0.23, 0.17, 0.30)], [(0.22, 0.16, 0.29), (0.28, 0.21, 0.35)]
+    t = _table({0: a, 64: b})
+    text = verdict(advantage(t, True))
+    for g, budget in ((_gap(a), 0), (_gap(b), 64)):
+        assert g[1] == 0 and g[2] >= 0.01
+        assert (f"{_at(g, budget)}, where these games cannot tell a seat advantage of at least the 1 pp "
+                "that matters from none") in text
+    assert "ahead of" not in text and "grows" not in text and "shrinks" not in text
+    assert "These games cannot tell whether the gap changes" in text
 
 
 def _fair_games(rng, games: int, players: int) -> tuple[np.ndarray, np.ndarray]:
@@ -93,7 +164,7 @@ def test_the_balance_figures_equal_an_independent_computation():
 @pytest.mark.slow
 def test_fair_games_are_rarely_said_to_have_a_seat_advantage():
     """400 skill tables of two budgets of a fair 4-seat game (100 games each): the sentence names an
-    advantage (grows, shrinks, persists, shown at one budget) in at most 8% of them: it reads the
+    advantage (a seat named ahead at either budget, or a gap that grows or shrinks) in at most 8% of them: it reads the
     two budgets at 97.5% each, 5% for the pair (measured: 5.9% of 1,000 such tables; at 95% each,
     10.7%). "Best minus worst, intervals overlapping" called every one of them persisting. Slow:
     each table's intervals draw their max-|z| quantiles anew (~70 s CPU)."""
@@ -108,14 +179,32 @@ def test_fair_games_are_rarely_said_to_have_a_seat_advantage():
                 rows.append(("4p", 4, b, "all", s, "player", "x", 100, float(w[:, s].mean()), 0.0, 1.0,
                              *figures))
         text = verdict(advantage(pl.DataFrame(rows, schema=K.SCHEMA, orient="row"), True))
-        claims += "show no seat advantage" not in text
+        claims += "ahead of" in text or "grows" in text or "shrinks" in text
     assert claims <= 32, claims
 
 
-def test_roles_read_the_first_roles_win_share():
-    t = _table({0: [(0.004, 0.002, 0.008), (0.332, 0.3, 0.36)], 16: [(0.10, 0.08, 0.12), (0.3, 0.28, 0.32)]})
-    text = verdict(advantage(t.with_columns(pl.lit("seigneur").alias("role")), False))
-    assert "rises" in text and "0.4% at budget 0" in text and "advantage" not in text
+@pytest.mark.parametrize("last, smallest, word", [
+    ([(0.10, 0.08, 0.12), (0.3, 0.28, 0.32)], 0.01, "rises"),     # +9.6 pp (7.2 to 11.8)
+    ([(0.10, 0.08, 0.12), (0.3, 0.28, 0.32)], 0.08, "cannot tell"),   # 7.2 to 11.8 reaches 8 pp
+    ([(0.006, 0.003, 0.009), (0.3, 0.28, 0.32)], 0.01, "less than"),  # -0.5 to +0.7
+])
+def test_roles_read_the_first_roles_win_share_by_size(last, smallest, word):
+    first = [(0.004, 0.002, 0.008), (0.332, 0.3, 0.36)]
+    t = _table({0: first, 16: last}).with_columns(pl.lit("seigneur").alias("role"))
+    text = verdict(advantage(t, False), smallest)
+    (x0, lo0, hi0), (x1, lo1, hi1) = first[0], last[0]
+    assert text.startswith(f"In 2p balanced, the seigneur's win share is {100 * x0:.1f}% ({100 * lo0:.1f} to "
+                           f"{100 * hi0:.1f}) at budget 0 and {100 * x1:.1f}% ({100 * lo1:.1f} to "
+                           f"{100 * hi1:.1f}) at budget 16 (95% intervals). ")
+    d, lo, hi = x1 - x0, lo1 - hi0, hi1 - lo0
+    that = f"the {100 * smallest:g} pp that matters"
+    want = {"rises": f"It rises by {100 * d:.1f} pp ({100 * lo:.1f} to {100 * hi:.1f}) from budget 0 to "
+                     f"budget 16, at least {that}.",
+            "cannot tell": f"These games cannot tell whether it changes by as much as {that}",
+            "less than": f"It changes by less than {that} from budget 0 to budget 16 ({100 * d:+.1f} pp, "
+                         f"{100 * lo:+.1f} to {100 * hi:+.1f})."}[word]
+    assert want in text, text
+    assert "advantage" not in text and ":" not in text
 
 
 def test_a_second_call_reads_the_cells_back(tmp_path, monkeypatch):
@@ -149,15 +238,15 @@ def test_bad_input_is_one_line_and_exit_code_2(tmp_path, capsys, args, problem):
     assert not (tmp_path / "s").exists()
 
 
-def test_a_panel_gets_one_sentence_per_cell_each_true_for_its_own_numbers():
-    a = _table({0: [(0.30, 0.28, 0.32), (0.20, 0.18, 0.22)], 64: [(0.40, 0.38, 0.42), (0.10, 0.08, 0.12)]},
-               "2p balanced")
-    b = _table({0: [(0.30, 0.28, 0.32), (0.20, 0.18, 0.22)], 64: [(0.26, 0.24, 0.28), (0.25, 0.23, 0.27)]},
-               "2p greedy")
+def test_a_panel_gets_its_sentences_per_cell_each_true_for_its_own_numbers():
+    a = _table({0: FIRST, 64: [(0.40, 0.38, 0.42), (0.10, 0.08, 0.12)]}, "2p balanced")
+    b = _table({0: FIRST, 64: [(0.255, 0.235, 0.275), (0.25, 0.23, 0.27)]}, "2p greedy")
     text = verdict(advantage(pl.concat([a, b]), True))
-    first, second = text.split("2p greedy: ")
-    assert first.startswith("2p balanced: ") and "grows" in first and "no longer" not in first
-    assert "no longer distinguishable" in second and "grows" not in second
+    first, second = text.split(" In 2p greedy, ")
+    assert first.startswith("In 2p balanced, ") and "30.0 pp (26.0 to 34.0) at budget 64" in first
+    assert "The gap grows" in first and "shrinks" not in first
+    assert "0.5 pp (0.0 to 4.5) at budget 64, where these games cannot tell" in second
+    assert "The gap shrinks" in second and "grows" not in second
 
 
 def test_a_panel_plays_every_cell_and_a_seat_searches_with_its_own_bot(tmp_path):

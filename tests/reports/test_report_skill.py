@@ -68,9 +68,17 @@ def test_the_sentence_is_true_for_the_table_beside_it(built):
     import html
     text = html.unescape(re.sub(r"<[^>]+>", "", built["page"]))
     # led by the cell it holds for (player count and line-up)
-    assert ("4p 4×balanced: largest gap between two seats' win shares: 12.0 pp (9.0 to 15.0) at budget 0, seat 3 "
-            "ahead of seat 1 in these games; 2.0 pp (0.0 to 5.0) at budget 64 (97.5% intervals: two "
-            "budgets compared): the advantage shrinks and is no longer distinguishable from none") in text
+    # the gaps and their 97.5% intervals: 1 minus the win-share balance and its adjusted bounds
+    g = {b: (1 - BALANCE[b][3], 1 - BALANCE[b][7], 1 - BALANCE[b][6]) for b in BALANCE}
+    at = {b: f"{100 * x:.1f} pp ({100 * lo:.1f} to {100 * hi:.1f}) at budget {b}" for b, (x, lo, hi) in g.items()}
+    shrink = (g[0][0] - g[64][0], g[0][1] - g[64][2], g[0][2] - g[64][1])     # between the far ends
+    assert shrink[1] >= 0.01 and g[0][1] >= 0.01 and g[64][1] <= 0 < 0.01 <= g[64][2]
+    assert ("In 4p 4×balanced, the largest gap between two seats' win shares (97.5% intervals, two budgets "
+            f"compared) is {at[0]} with seat 3 ahead of seat 1, a seat advantage of at least the 1 pp that "
+            f"matters, and {at[64]}, where these games cannot tell a seat advantage of at least the 1 pp "
+            "that matters from none. The gap shrinks by "
+            f"{100 * shrink[0]:.1f} pp ({100 * shrink[1]:.1f} to {100 * shrink[2]:.1f}) from budget 0 to "
+            "budget 64, at least the 1 pp that matters.") in text
     # the Balance table beside it: the gap with its 95% interval, Ludii's Balance with its own
     assert "12.0" in text and "9.5 to 14.5" in text and "0.910" in text and "0.890 to 0.930" in text
     assert ("one searching seat wins more than the seat's own bot in 3 of 4 seats, clearly (the intervals "
@@ -149,12 +157,33 @@ def test_a_gap_not_shown_but_wide_is_worded_by_its_size(built):
     above the 1 pp that matters (and beside a seat section with a clear 10 pp gap). Here, at budget
     64 the planted gap's 97.5% interval is 0.0 to 5.0 pp (1 − the planted win-share balance's
     adjusted bounds): it reaches past 1 pp, so the page must say these games cannot tell a gap that
-    matters from none; at budget 0 the gap is shown (9.0 to 15.0) and gets no such words."""
+    matters from none, in the trend sentence itself (no note after it); at budget 0 the gap (9.0 to
+    15.0) lies above 1 pp and gets no such words."""
     import html
     text = html.unescape(re.sub(r"<[^>]+>", "", built["page"]))
     high64 = 100 * (1 - BALANCE[64][6])
     low0 = 100 * (1 - BALANCE[0][7])
-    assert low0 > 0 and high64 >= 1.0
-    assert (f"4p 4×balanced: the gap's interval reaches up to {high64:.1f} pp at budget 64, at least the 1 pp "
-            "that matters, so these games cannot tell a seat advantage that matters from none") in text
-    assert "at budget 0 and" not in text.split("the gap's interval reaches up to")[1][:40]
+    assert low0 >= 1.0 and high64 >= 1.0
+    assert (f"(0.0 to {high64:.1f}) at budget 64, where these games cannot tell a seat advantage of at least "
+            "the 1 pp that matters from none.") in text
+    assert f"({low0:.1f} to 15.0) at budget 0 with seat 3 ahead of seat 1, a seat advantage of at least" in text
+    assert "the gap's interval reaches up to" not in text and "show no seat advantage" not in text
+
+
+@pytest.mark.parametrize("share, at0, change", [
+    # 10 pp: 9.0 to 15.0 reaches both sides of it; the shrink (4.0 to 15.0) too
+    (0.10, "a clear seat advantage, though these games cannot tell whether it reaches the 10 pp that matters",
+     "These games cannot tell whether the gap changes by as much as the 10 pp that matters"),
+    # 20 pp: 9.0 to 15.0 lies below it; the change (-15.0 to -4.0) within 20 pp either way
+    (0.20, "a clear seat advantage but smaller than the 20 pp that matters",
+     "The gap changes by less than the 20 pp that matters from budget 0 to budget 64 (-10.0 pp, -15.0 to -4.0)"),
+])
+def test_the_section_words_the_gap_against_the_reports_smallest_difference(built, share, at0, change):
+    """``balance report --smallest-difference win_share=…`` reaches the skill sentence: the same
+    table worded against 10 pp and 20 pp (the planted gaps as above)."""
+    from reports.sections import FigureSet
+    from reports.skill import skill_section
+    sec = skill_section(built["skill"], FigureSet(), 4, {"share": share})
+    text = " ".join(sec.sentences)
+    assert f"12.0 pp (9.0 to 15.0) at budget 0 with seat 3 ahead of seat 1, {at0}, and " in text
+    assert change in text, text
