@@ -295,6 +295,117 @@ def _change_size(before, after) -> float:
     return abs(a - b) / max(abs(b), 1.0)
 
 
+def _base_rules(tune: dict) -> dict:
+    """The tune's base rules, flattened, with the tune's own --set applied."""
+    try:
+        base = flatten(tomllib.loads(tune.get("rules_text") or ""))
+    except tomllib.TOMLDecodeError:
+        base = {}
+    for st in tune.get("settings") or []:             # --set given to the tune itself
+        k, _, v = st.partition("=")
+        base[k.strip()] = v.strip()
+    return base
+
+
+def best_changes(tune: dict, result: dict) -> str:
+    """The tuned settings as changes from the base rules: "setup.start_coins[0]: 0 → 8" (a setting
+    the search left at its base value says so)."""
+    base = _base_rules(tune)
+    bits = []
+    for name, after in (result.get("values") or {}).items():
+        before = _base_value(base, name)
+        if before is None:
+            bits.append(f"{name}: ? → {value_text(after)}")
+            continue
+        try:
+            same = float(before) == float(after)
+        except (TypeError, ValueError):
+            same = str(value_text(before)) == str(value_text(after))
+        bits.append(f"{name}: {value_text(before)} (unchanged)" if same
+                    else f"{name}: {value_text(before)} → {value_text(after)}")
+    if not bits:
+        return ", ".join(result.get("settings") or []) or "(players only)"
+    return "; ".join(bits) + " (base rules → tuned)"
+
+
+def _confirm_run(tune_dir: Path, result: dict) -> dict:
+    d = ((result or {}).get("confirm") or {}).get("dir")
+    try:
+        return json.loads((Path(tune_dir) / d / "run.json").read_text(encoding="utf-8")) if d else {}
+    except (OSError, json.JSONDecodeError):
+        return {}
+
+
+def played_with(tune_dir: Path, tune: dict, result: dict) -> str:
+    """For which player count and line-up the tune's verdict holds: the confirmation's own (a panel:
+    its cells), and only those."""
+    cells = ((result or {}).get("confirm") or {}).get("cells") or []
+    if len(cells) > 1:
+        counts = sorted({int(c["players"]) for c in cells})
+        return (f"{len(cells)} cells of the panel ({', '.join(map(str, counts))} players; every cell "
+                "below); other line-ups and player counts were not played")
+    run = _confirm_run(tune_dir, result)
+    players = run.get("players") or tune.get("players")
+    bots = run.get("strategies") or tune.get("strategies")
+    if isinstance(bots, str):
+        bots = bots.split(",")
+    if bots and len(set(bots)) == 1:
+        who = f"{bots[0]} in every seat"
+    elif bots:
+        who = "seats " + ", ".join(f"{i + 1} {b}" for i, b in enumerate(bots))
+    else:
+        who = "the game's default bots"
+    rot = " (rotated over the seats)" if run.get("rotate_seats") or tune.get("rotate_seats") else ""
+    return (f"{players or 'the default number of'} players, {who}{rot}; other line-ups and player "
+            "counts were not played")
+
+
+def confirm_table(result: dict, tune_dir: Path, game: str) -> pl.DataFrame:
+    """The confirmation, one row per metric of every target: estimate, interval, the band the target
+    asks for, whether this metric's interval lies inside it, and how far its estimate lies beyond the
+    band (the size of the miss); 'Target met' is the whole target's (every metric)."""
+    run = _confirm_run(tune_dir, result)
+    players = run.get("players")
+    specs = {}
+    try:
+        tune = read_json(Path(tune_dir), "tune.json", "tune")
+        specs = {t["text"]: t for t in tune.get("targets") or []}
+    except Exception:       # noqa: BLE001 - a table without bands is still the confirmation
+        pass
+    rows = []
+    for p in (result.get("confirm") or {}).get("targets") or []:
+        t = specs.get(p["target"]) or {}
+        n = len(p["metrics"])
+        fair = (1.0 / players) if players else (1.0 / n if t.get("kind") == "seat-balance" else None)
+        band = None
+        if t.get("kind") == "seat-balance" and fair:
+            band = (fair - t["tol"], fair + t["tol"])
+        elif t.get("kind") == "role":
+            band = (t["aim"] - t["tol"], t["aim"] + t["tol"])
+        elif t.get("kind") == "length":
+            band = (t["lo"], t["hi"])
+        elif t.get("kind") == "no-dominant-strategy" and fair:
+            band = (float("-inf"), fair + t["tol"])
+        for m in p["metrics"]:
+            share = _is_share(m["metric"])
+            sc, unit = (100.0, "pp") if share else (1.0, "turns")
+            row = {"Target": p["target"], "Metric": _metric_name(m["metric"], game),
+                   "Estimate": f"{sc * m['estimate']:.1f}{'%' if share else ''}",
+                   "95% interval": f"{sc * m['low']:.1f} to {sc * m['high']:.1f}"}
+            if band is not None:
+                lo, hi = band
+                row["Band"] = (f"up to {sc * hi:.1f}" if lo == float("-inf")
+                               else f"{sc * lo:.1f} to {sc * hi:.1f}")
+                inside = lo <= m["low"] and m["high"] <= hi
+                row["Inside the band"] = "yes" if inside else "no"
+                e = m["estimate"]
+                row["Estimate beyond the band"] = (f"{sc * (e - hi):.1f} {unit} above" if e > hi else
+                                                   f"{sc * (lo - e):.1f} {unit} below" if e < lo else "inside")
+            row["Target met"] = "yes" if p["met"] else "no"
+            rows.append(row)
+    return pl.DataFrame(rows)
+
+
 def met_candidates(trials: pl.DataFrame, tune: dict) -> pl.DataFrame:
     """The trials that met every target on the full search budget, ordered by fewest settings
     changed from the base rules, then by the smallest relative change, then by the objective."""
@@ -305,13 +416,7 @@ def met_candidates(trials: pl.DataFrame, tune: dict) -> pl.DataFrame:
                        & (pl.col("games").cast(pl.Int64, strict=False) == full))
     if ok.height == 0:
         return pl.DataFrame()
-    try:
-        base = flatten(tomllib.loads(tune.get("rules_text") or ""))
-    except tomllib.TOMLDecodeError:
-        base = {}
-    for st in tune.get("settings") or []:             # --set given to the tune itself
-        k, _, v = st.partition("=")
-        base[k.strip()] = v.strip()
+    base = _base_rules(tune)
     names = [v["name"] for v in tune["varies"]]
     rows = []
     for r in ok.iter_rows(named=True):
@@ -410,24 +515,21 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
             ("racing rule", tune["racing"]), ("base rules", tune["rules_name"])]
     if result is not None:
         rows[:0] = [
-            ("best settings", ", ".join(result["settings"]) or "(players only)"),
+            ("best settings", best_changes(tune, result)),
+            ("played with", played_with(tune_dir, tune, result)),
             ("best rules file", str(tune_dir / "best_rules.toml")),
             ("confirmation", f"{result['confirm']['games']:,} fresh games "
                              f"({short_seed(result['confirm']['seed'])}; the search used "
                              f"{short_seed(tune['seed'])})"),
             ("trials", f"{result['trials']} ({result['games_played_in_search']:,} games in the search)"),
         ]
-    conf_rows = []
-    if result is not None:
-        for p in result["confirm"]["targets"]:
-            for m in p["metrics"]:
-                sc, u = (100.0, "%") if _is_share(m["metric"]) else (1.0, "turns" if m["metric"] == "game_length" else "")
-                conf_rows.append({"Target": p["target"], "Metric": _metric_name(m["metric"], game),
-                                  "Estimate": f"{sc * m['estimate']:.1f}{u if u == '%' else ''}",
-                                  "95% interval": f"{sc * m['low']:.1f} to {sc * m['high']:.1f}",
-                                  "Met": "yes" if p["met"] else "no"})
+    conf = confirm_table(result, tune_dir, game) if result is not None else pl.DataFrame()
+    conf_rows = conf.height > 0
     attempts = (result or {}).get("confirmations") or []
-    conf_tables = [("Confirmation", pl.DataFrame(conf_rows))] if conf_rows else []
+    family = next((p.get("intervals") for p in ((result or {}).get("confirm") or {}).get("targets") or []
+                   if p.get("intervals")), None)
+    conf_tables = [(f"Confirmation ({family or '95% intervals'}; 'Inside the band' is each metric's "
+                    "own, 'Target met' needs every metric of the target inside)", conf)] if conf_rows else []
     if len(attempts) > 1:        # a candidate that missed on fresh games was set aside
         conf_tables.append((f"Every confirmation attempt (the verdict is the last of {len(attempts)}; "
                             "a candidate that missed was set aside and the search went on)",

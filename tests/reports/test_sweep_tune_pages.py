@@ -5,6 +5,7 @@ without a raw seed."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import numpy as np
@@ -200,3 +201,52 @@ def test_the_panel_seat_figure_keeps_its_legend_off_the_data_and_says_zoomed():
     lo, hi = ax.get_xlim()
     assert lo > 0 and hi - lo < hi / 2 and "zoom" in ax.get_xlabel().lower()
     assert hi >= 30.3 and lo <= 18.8
+
+
+def test_tune_confirmation_rows_say_each_metric_own_band_and_the_miss_by_size(tmp_path):
+    """A seat-balance target not met because of one seat: the seat whose interval lies inside the
+    band must not read 'no' (the old 'Met' column repeated the whole target's verdict on every row);
+    each row shows the band and how far its estimate lies beyond it, and the table names the
+    simultaneous family of its intervals."""
+    import json
+
+    from reports.sweep import confirm_table
+
+    (tmp_path / "tune.json").write_text(json.dumps({"kind": "tune", "targets": [
+        {"text": "seat-balance:2", "kind": "seat-balance", "tol": 0.02, "role": "", "aim": 0.0,
+         "lo": 0.0, "hi": 0.0}]}))
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "run.json").write_text(json.dumps({"players": 2, "strategies": ["a", "a"]}))
+    ms = [{"metric": "seat_win_share_1", "estimate": 0.50, "low": 0.49, "high": 0.51},
+          {"metric": "seat_win_share_2", "estimate": 0.55, "low": 0.54, "high": 0.56}]
+    result = {"confirm": {"dir": "c", "targets": [{"target": "seat-balance:2", "met": False, "metrics": ms,
+                                                    "intervals": "simultaneous 95% over every column"}]}}
+    t = confirm_table(result, tmp_path, "middle-ages")
+    assert t["Inside the band"].to_list() == ["yes", "no"]
+    assert t["Target met"].to_list() == ["no", "no"]
+    assert t["Band"][0] == "48.0 to 52.0"
+    assert t["Estimate beyond the band"].to_list() == ["inside", "3.0 pp above"]
+
+
+def test_tune_page_says_what_the_fix_changes_and_where_it_holds(tune_dir):
+    """The designer's questions of the headline table: the tuned settings as changes from the base
+    rules (base → tuned), and the player count and line-up the confirmation played (and only
+    those)."""
+    from reports.sweep import best_changes, played_with
+
+    tune = read_json(tune_dir, "tune.json", "tune")
+    result = json.loads((tune_dir / "result.json").read_text(encoding="utf-8"))
+    text = best_changes(tune, result)
+    assert "track.start_square: " in text and "censitaire_cards.recolte: " in text
+    assert "→" in text or "unchanged" in text
+    where = played_with(tune_dir, tune, result)
+    assert re.match(r"\d players, ", where) and "not played" in where, where
+
+
+def test_best_changes_reads_a_per_seat_list_from_a_single_base_number():
+    from reports.sweep import best_changes
+
+    tune = {"rules_text": "[setup]\nstart_coins = 0\n[a]\nx = 3\n", "settings": []}
+    result = {"values": {"setup.start_coins[0]": 8, "a.x": 3}, "settings": ["setup.start_coins[0]=8"]}
+    assert best_changes(tune, result) == ("setup.start_coins[0]: 0 → 8; a.x: 3 (unchanged) "
+                                          "(base rules → tuned)")
