@@ -40,13 +40,25 @@ def _games(n: int | None) -> str:
 
 def size_words(r: MetricResult, smallest: float | None, game: str | None = None) -> str:
     """How large the measured change is against the smallest difference that matters (the
-    baseline's ``[smallest_difference]``, or ``--smallest-difference``): "" when not known."""
+    baseline's ``[smallest_difference]``, or ``--smallest-difference``), judged by the change's own
+    95% interval (``diff ± 1.96 · diff_se``), not its estimate alone: clearly at least that
+    difference (the interval beyond it, on one side), smaller (the interval inside it), or not
+    told apart by these games; "" when not known."""
     if smallest is None or not smallest > 0 or r.diff != r.diff:
         return ""
     unit = diff_unit_of(r.metric, game)
-    if abs(r.diff) >= smallest:
-        return f"; at least the {smallest:g} {unit} that matters"
-    return f"; smaller than the {smallest:g} {unit} that matters"
+    verb = "matters" if smallest == 1 else "matter"
+    what = f"the {smallest:g} {unit} that {verb}"
+    se = r.diff_se if r.diff_se == r.diff_se and r.diff_se >= 0 else 0.0
+    lo, hi = r.diff - _Z95 * se, r.diff + _Z95 * se
+    if lo >= smallest or hi <= -smallest:
+        return f"; at least {what}"
+    if -smallest < lo and hi < smallest:
+        return f"; smaller than {what}"
+    return f"; these games cannot tell whether it reaches {what} (change {lo:+.2f} to {hi:+.2f} {unit})"
+
+
+_Z95 = 1.959963984540054       # the change's own 95% interval in size_words
 
 
 def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: str | None = None,
@@ -81,14 +93,26 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
 
 
 def status_line(res: CheckResult) -> str:
+    """The verdict in one line, with what decided it: the failing metrics and their changes; for a
+    pass, what was ruled out (a change of twice each metric's tolerance, the procedure's pass
+    condition) and the largest change measured."""
     n = len(res.results)
     at = f"after {res.games:,} of at most {res.max_games:,} games"
+    game = (res.run_meta or {}).get("game") if isinstance(res.run_meta, dict) else None
     if res.verdict == "fail":
-        return f"FAIL: {len(res.failed)} of {n} metrics moved beyond their tolerance ({at})"
+        moved = "; ".join(f"{r.label} {r.diff:+.2f} {diff_unit_of(r.metric, game)} against "
+                          f"{_fmt_tol(r.tolerance)} accepted" for r in res.failed[:3])
+        more = f"; and {len(res.failed) - 3} more" if len(res.failed) > 3 else ""
+        return f"FAIL: {len(res.failed)} of {n} metrics moved beyond their tolerance ({at}): {moved}{more}"
     if res.verdict == "undecided":
         return (f"UNDECIDED: {len(res.undecided)} of {n} metrics not decided {at}; none is shown beyond "
                 f"its tolerance (exit code 3)")
-    return f"PASS: all {n} metrics are within their tolerance ({at})"
+    top = max(res.results, key=lambda r: abs(r.diff / r.tolerance) if r.tolerance > 0 else 0.0,
+              default=None)
+    largest = (f"; the largest change: {top.label} {top.diff:+.2f} {diff_unit_of(top.metric, game)} "
+               f"against {_fmt_tol(top.tolerance)} accepted" if top is not None else "")
+    return (f"PASS: no metric moved by twice its tolerance or more (ruled out for all {n}, {at})"
+            f"{largest}")
 
 
 def _run_line(res: CheckResult) -> str:

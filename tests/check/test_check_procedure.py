@@ -375,3 +375,19 @@ def test_the_ci_workflow_example_caches_numba_and_runs_the_check():
     assert "NUMBA_CACHE_DIR:" in text and "actions/cache@" in text and ".numba-cache" in text
     assert "balance check --baseline" in text and "$GITHUB_STEP_SUMMARY" in text and "--junit" in text
     assert "\t" not in text  # YAML forbids tabs
+
+
+def test_the_verdict_line_says_what_was_ruled_out_and_what_decided():
+    """A pass rules out a change of twice each tolerance (the procedure's pass condition), not
+    "within the tolerance", and names the largest change; a fail names the metric and its change."""
+    from analysis.check.presentation import status_line
+
+    ok = result([(25.1, 0.1), (25.3, 0.1)])
+    assert ok.verdict == "pass"
+    line = status_line(ok)
+    assert line.startswith("PASS: no metric moved by twice its tolerance or more (ruled out for all 2, ")
+    assert "within their tolerance" not in line
+    assert line.endswith("the largest change: Seat 2 win share +0.30 pp against ±1.0 accepted")
+    bad = result([(25.0, 0.1), (31.2, 0.4)])
+    assert bad.verdict == "fail"
+    assert status_line(bad).endswith("): Seat 2 win share +6.20 pp against ±1.0 accepted")
