@@ -110,15 +110,3 @@ def check_options(params: dict) -> None:
     inputs = _inputs(params)
     for name, option in OUTPUTS.items():
         check_output_outside_runs(params.get(name), option, inputs)
-
-
-def fresh_default_dir(path: Path) -> Path:
-    """The default output directory ``path`` (``runs/<game>-<UTC time to the second>``), or, when
-    a run of the same second has it already or is writing it, ``path-2``, ``path-3`` …: two
-    quick runs in a row without ``--out`` must not collide (the second was refused, "use --force
-    to replace it")."""
-    candidate, k = Path(path), 1
-    while os.path.lexists(candidate) or os.path.lexists(candidate.parent / f".{candidate.name}.lock"):
-        k += 1
-        candidate = Path(path).with_name(f"{Path(path).name}-{k}")
-    return candidate

@@ -87,10 +87,9 @@ def simulate(
 
     parsed = parse_settings(settings)
     if out is None:
-        from cli.guards import fresh_default_dir
         from simcore import rundir
 
-        out = fresh_default_dir(rundir.default_run_dir(spec.name))
+        out = rundir.default_run_dir(spec.name)
     if quiet:       # nothing is drawn: rich is not imported (0.03 s of a small run's start)
         from contextlib import nullcontext
 

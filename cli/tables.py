@@ -38,8 +38,6 @@ def run_table_command(game: str, command: str, *, rules: Path | None = None,
     from simcore import rundir
     from simcore.rundir import RunWriter
 
-    from cli.guards import fresh_default_dir
-
     spec = registry.get(game)
     cmd = next(c for c in spec.commands if c.name == command)
     rules_path: Any = rules
@@ -49,7 +47,7 @@ def run_table_command(game: str, command: str, *, rules: Path | None = None,
         rules_path = rules_source(game, rules, settings)
     t0 = time.perf_counter()
     job = _hook(cmd.job)(rules_path=rules_path, **options)
-    out = out or fresh_default_dir(rundir.default_run_dir(cmd.name))
+    out = out or rundir.default_run_dir(cmd.name)
     with numba_threads(threads), RunWriter(out, force, players_schema=None, games_schema=None,
                                            inputs=input_paths(rules_path), kind=cmd.kind) as w:
         tables = job.compute()

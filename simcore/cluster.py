@@ -159,8 +159,9 @@ OVERSUBSCRIBE_PER_CORE = 8
 def max_workers(allow_oversubscribe: bool = False) -> int:
     """The most local workers this machine takes: one per core, or
     :data:`OVERSUBSCRIBE_PER_CORE` per core with ``--allow-oversubscribe``."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return cores * (OVERSUBSCRIBE_PER_CORE if allow_oversubscribe else 1)
+    from simcore.options import usable_cores
+
+    return usable_cores() * (OVERSUBSCRIBE_PER_CORE if allow_oversubscribe else 1)
 
 
 def check_options(workers: int | None, scheduler: str | None,

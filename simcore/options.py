@@ -17,6 +17,17 @@ import re
 
 from simcore.errors import UsageError
 
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system has one, else every
+    core): what the local cluster's worker cap and the second compiling process go by."""
+    import os
+
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:                      # not Linux
+        return os.cpu_count() or 1
+
 MAX_GAMES = 10**11
 MAX_SEED = 2**63 - 1
 

@@ -36,9 +36,23 @@ SUMMARY = "summary.parquet"
 MAX_RUN_JSON_BYTES = 64 * 1024 * 1024     # rules text and tables included, a run.json is far smaller
 
 
-def default_run_dir(game: str, root: str | Path = "runs") -> Path:
+def stamped_run_dir(game: str, root: str | Path = "runs") -> Path:
+    """``runs/<game>-<UTC time to the second>``."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     return Path(root) / f"{game}-{stamp}"
+
+
+def default_run_dir(game: str, root: str | Path = "runs") -> Path:
+    """Where a run without ``--out`` goes: :func:`stamped_run_dir`, or, when a run of the same
+    second has it already or is writing it (its lock), ``…-2``, ``…-3`` …: two quick runs in a row
+    must not collide (the second was refused, "use --force to replace it", advice that would
+    lose the first)."""
+    base = stamped_run_dir(game, root)
+    candidate, k = base, 1
+    while os.path.lexists(candidate) or os.path.lexists(candidate.parent / f".{candidate.name}.lock"):
+        k += 1
+        candidate = base.with_name(f"{base.name}-{k}")
+    return candidate
 
 
 # Columns that count up game by game (every value new, or repeated once per seat): Parquet's

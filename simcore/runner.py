@@ -39,7 +39,7 @@ from simcore.atomic import input_paths
 from simcore.contract import (ChunkResult, PreparedRun, arrow_column, check_chunk, strategy_codes,
                               strings)
 from simcore.errors import UsageError
-from simcore.options import check_chunk_size, check_seed, check_threads, parse_games, set_threads  # noqa: F401
+from simcore.options import check_chunk_size, check_seed, check_threads, parse_games, set_threads, usable_cores  # noqa: F401
 
 DEFAULT_CHUNK = 1 << 17          # games per chunk: ~30 MB of player rows at 5 players
 # above this many games, players.parquet is written only with raw=True (``simulate --raw``): no
@@ -172,10 +172,7 @@ class HelperCompile:
 
     @staticmethod
     def cores() -> int:
-        try:
-            return len(os.sched_getaffinity(0))
-        except AttributeError:                      # not Linux
-            return os.cpu_count() or 1
+        return usable_cores()
 
     def start(self) -> None:
         from simcore import numba_cache

@@ -5,8 +5,8 @@ decided); :func:`status_line` and :func:`text_report` are the terminal output
 of ``balance check``, :func:`markdown_summary` the CI job summary, :func:`junit_xml` the report for
 CI test reporters; :func:`write_reports` writes the last two (``--junit``, ``--summary``). Last
 module of :mod:`analysis.check`: nothing in the package imports it. May import the standard library,
-:mod:`analysis.check.decision` (the results it presents), :mod:`analysis.export`
-(atomic writes) and :mod:`simcore.errors`.
+:mod:`analysis.stats` (the 95% critical value), :mod:`analysis.check.decision` (the results it
+presents), :mod:`analysis.export` (atomic writes) and :mod:`simcore.errors`.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from xml.etree import ElementTree as ET
 
+from analysis import stats
 from analysis.check.decision import DETECT, CheckResult, MetricResult
 from analysis.check.measure import diff_unit_of, unit_of
 from simcore.errors import UsageError
@@ -50,15 +51,14 @@ def size_words(r: MetricResult, smallest: float | None, game: str | None = None)
     verb = "matters" if smallest == 1 else "matter"
     what = f"the {smallest:g} {unit} that {verb}"
     se = r.diff_se if r.diff_se == r.diff_se and r.diff_se >= 0 else 0.0
-    lo, hi = r.diff - _Z95 * se, r.diff + _Z95 * se
+    z = stats.z_quantile()
+    lo, hi = r.diff - z * se, r.diff + z * se
     if lo >= smallest or hi <= -smallest:
         return f"; at least {what}"
     if -smallest < lo and hi < smallest:
         return f"; smaller than {what}"
     return f"; these games cannot tell whether it reaches {what} (change {lo:+.2f} to {hi:+.2f} {unit})"
 
-
-_Z95 = 1.959963984540054       # the change's own 95% interval in size_words
 
 
 def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: str | None = None,
@@ -98,7 +98,7 @@ def status_line(res: CheckResult) -> str:
     condition) and the largest change measured."""
     n = len(res.results)
     at = f"after {res.games:,} of at most {res.max_games:,} games"
-    game = (res.run_meta or {}).get("game") if isinstance(res.run_meta, dict) else None
+    game = res.run_meta.get("game")
     if res.verdict == "fail":
         moved = "; ".join(f"{r.label} {r.diff:+.2f} {diff_unit_of(r.metric, game)} against "
                           f"{_fmt_tol(r.tolerance)} accepted" for r in res.failed[:3])

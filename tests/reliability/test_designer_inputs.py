@@ -183,7 +183,7 @@ def test_two_runs_in_the_same_second_without_out_do_not_collide(args, tmp_path, 
     refused, "directory exists ... use --force to replace it" (advice that would lose the first)."""
     from simcore import rundir
 
-    monkeypatch.setattr(rundir, "default_run_dir",
+    monkeypatch.setattr(rundir, "stamped_run_dir",
                         lambda game, root="runs": Path(root) / f"{game}-20250101T000000Z")
     monkeypatch.chdir(tmp_path)
     for _ in range(3):
