@@ -602,7 +602,7 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
     why = holm_note(r, cmp.height)
     return (f"Did the {what} win rates move? No: no {what}'s win share changed beyond noise. The largest "
             f"change is {_seat_change(r)}"
-            + (f": {why}." if why else ", not significant."))
+            + (f": {why}." if why else ", within noise."))
 
 
 def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, unit: str = "points") -> list[str]:

@@ -263,3 +263,17 @@ def test_before_after_change_agrees_with_the_printed_values(tmp_path):
         assert round(_f(after) - _f(before), digits) == pytest.approx(_f(change), abs=1e-9), cells
         checked += 1
     assert checked >= 5
+
+
+def test_no_seat_moved_is_worded_by_noise_not_significance():
+    """A before/after where no seat moved said "The largest change is Seat 4 … (+0.32 pp, 95%
+    interval −0.52 to +1.18 pp), not significant.": a p-value word for a change whose interval
+    holds 0. It now reads "within noise", as the rest of the page words such a change."""
+    from reports.text import seat_question
+
+    rows = [dict(metric="seat_win_share", key=f"Seat {s}", label=f"Seat {s} win share", kind="proportion",
+                 base=b, variant=v, diff=v - b, diff_low=v - b - 0.0085, diff_high=v - b + 0.0085,
+                 significant=False, p_adjusted=0.9) for s, b, v in ((1, 0.25, 0.2501), (4, 0.2505, 0.2537))]
+    text = seat_question(pl.DataFrame(rows))
+    assert text.startswith("Did the seat win rates move? No")
+    assert "Seat 4" in text and text.endswith(", within noise.") and "significant" not in text, text
