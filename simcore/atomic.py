@@ -647,10 +647,11 @@ def claim_output(target: str | Path, option: str = "--out", kind: str | None = N
 
 
 @contextmanager
-def _signals_held() -> Iterator[None]:
+def _signals_held() -> Iterator[list[int]]:
     """Hold SIGINT and SIGTERM back around a few steps that must not be split (taking a lock and
     registering its claim, releasing it): a signal arriving meanwhile is acted on when the block
-    ends. In the main thread the Python-level handlers are swapped for one that notes the signal
+    ends. Yields the list of the signals noted so far (empty where nothing is held). In the main
+    thread the Python-level handlers are swapped for one that notes the signal
     (a process-directed signal may be delivered to any thread, and CPython runs its handler in
     the main thread whichever thread received it, so masking this thread alone would not hold
     it); the handler that was installed then gets it. Elsewhere (another thread, no signals)
@@ -658,18 +659,18 @@ def _signals_held() -> Iterator[None]:
     import signal
     import threading
 
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
     noted: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield noted
+        return
     wanted = (signal.SIGINT, signal.SIGTERM)
     try:
         old = {s: signal.signal(s, lambda signum, frame: noted.append(signum)) for s in wanted}
     except (ValueError, OSError):                # not the main interpreter: nothing to hold
-        yield
+        yield noted
         return
     try:
-        yield
+        yield noted
     finally:
         for s, handler in old.items():
             signal.signal(s, handler)

@@ -351,11 +351,17 @@ def test_a_lock_and_claim_left_by_a_killed_claim_are_removed_by_the_next_command
 
 
 def test_a_signal_inside_a_held_step_is_acted_on_when_the_step_ends():
-    """atomic._signals_held: a Ctrl-C sent while a lock is taken and its claim registered (here:
-    while another thread runs, as the kernel's do) raises only after the step, once."""
-    import os
+    """atomic._signals_held: a Ctrl-C delivered while a lock is taken and its claim registered
+    (here: to another running thread, as the kernel's are; CPython runs the handler in the main
+    thread) raises only after the step, once. The step lasts until the signal has been noted: one
+    sent to another thread reaches the main thread's handler only once that thread has run again
+    and taken the GIL (CPython sets the main thread's pending-signal check from the thread that
+    received it only then), so under load later than any fixed number of steps. The first
+    version waited 1,000 appends and failed when the signal came after them (1 run in ~500 on a
+    loaded machine); this one sleeps between steps, leaving the GIL to the woken thread."""
     import signal
     import threading
+    import time
 
     from simcore import atomic
 
@@ -363,14 +369,19 @@ def test_a_signal_inside_a_held_step_is_acted_on_when_the_step_ends():
     other = threading.Thread(target=stop.wait)
     other.start()
     steps = []
+    noted_in_step = []
     try:
         with pytest.raises(KeyboardInterrupt):
-            with atomic._signals_held():
-                os.kill(os.getpid(), signal.SIGINT)
-                for _ in range(1000):            # the handler would run between these
-                    steps.append(1)
+            with atomic._signals_held() as noted:
+                signal.pthread_kill(other.ident, signal.SIGINT)
+                deadline = time.monotonic() + 30
+                while not noted and time.monotonic() < deadline:
+                    steps.append(1)              # the handler would run between these
+                    time.sleep(0.001)            # the GIL free: the woken thread can take it
+                noted_in_step.extend(noted)
                 steps.append("done")
     finally:
         stop.set()
         other.join()
+    assert noted_in_step == [signal.SIGINT], "the signal never reached the main thread's handler"
     assert steps[-1] == "done" and signal.getsignal(signal.SIGINT) is signal.default_int_handler
