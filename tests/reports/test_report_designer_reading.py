@@ -157,3 +157,50 @@ def test_the_seat_figure_caption_is_one_sentence_with_one_colon(built):
                           f"and Seat {worst + 1} least ({100 * ws[worst]:.1f}%, ")
     assert cap.count(":") == 1, cap
     assert cap.count(". ") == 0 and cap.endswith(".")
+
+
+_NUM = r"([−+-]?\d+(?:\.\d+)?)"
+
+
+def _f(x: str) -> float:
+    return float(x.replace("−", "-"))
+
+
+def test_before_after_change_agrees_with_the_printed_values(built):
+    """The before/after said "Seat 2, 24.7% → 24.9% (+0.3 pp …)": the change came from the
+    unrounded shares, the two values from rounded ones. In every before → after of the comparison
+    (sentences and table), the printed change must be the printed after − before at the printed
+    precision, and the seats' values must be the win shares computed here from the rows."""
+    base, variant, page = built["base"], built["variant"], built["both"]
+    # (the module's two runs: 3,000 games each, two rule sets)
+    sec = page[page.index("<section id='comparison'>"):]
+    sec = sec[:sec.index("</section>")]
+    text = plain_text(re.sub(r"</(li|p|td|tr|figcaption)>", "\n", sec))
+    assert not re.search(r"(Seat \d), \1 ", text)            # the seat named once
+    pairs = re.findall(rf"{_NUM}%? → {_NUM}%?(?: [a-z]+)?,? \(?{_NUM} (pp|coins|turns)", text)
+    assert len(pairs) >= 3, text[:2000]
+    for before, after, change, _ in pairs:
+        digits = len(change.split(".")[1]) if "." in change else 0
+        assert len(before.split(".")[-1]) == digits == len(after.split(".")[-1]), (before, after, change)
+        assert round(_f(after) - _f(before), digits) == pytest.approx(_f(change), abs=1e-9), (before, after, change)
+    # the seats' numbers, against the rows
+    shares = {}
+    for name, run in (("base", base), ("variant", variant)):
+        p = pl.read_parquet(run / "players.parquet")
+        shares[name] = p.group_by("seat").agg(pl.col("win_share").mean()).sort("seat")["win_share"].to_numpy()
+    for seat, before, after, change in re.findall(rf"Seat (\d) {_NUM}% → {_NUM}% \({_NUM} pp", text):
+        s = int(seat) - 1
+        d = len(change.split(".")[1])
+        assert _f(before) == pytest.approx(round(100 * shares["base"][s], d), abs=1e-9)
+        assert _f(after) == pytest.approx(round(100 * shares["variant"][s], d), abs=1e-9)
+    rows = re.findall(r"<tr>(.*?)</tr>", sec[sec.index("compared metrics (clear"):])
+    checked = 0
+    for r in rows:
+        cells = [plain_text(c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", r)]
+        if len(cells) < 5 or not re.fullmatch(r"[−+-]?\d+\.\d+%?", cells[2]):
+            continue
+        before, after, change = cells[2].rstrip("%"), cells[3].rstrip("%"), cells[4].split()[0]
+        digits = len(change.split(".")[1])
+        assert round(_f(after) - _f(before), digits) == pytest.approx(_f(change), abs=1e-9), cells
+        checked += 1
+    assert checked >= 5
