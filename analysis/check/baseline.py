@@ -11,7 +11,7 @@ beta, the maximum number of games and the games per look of the sequential test,
 ``on_inconclusive`` is accepted and ignored (an undecided check exits 3). :func:`make_baseline` measures a run
 and writes the file, :func:`load_baseline` reads and validates it into a :class:`Baseline`. May
 import the standard library, :mod:`analysis.check.measure`, :mod:`analysis.check.decision` (its
-defaults), :mod:`analysis.export` (atomic writes), :mod:`simcore.config` and :mod:`simcore.errors`;
+defaults), :mod:`analysis.export` (atomic writes), :mod:`simcore.config`, :mod:`simcore.errors` and :mod:`simcore.games` (the game names);
 never :mod:`analysis.check.presentation`.
 """
 
@@ -315,6 +315,10 @@ def load_baseline(path: str | Path) -> Baseline:
                                   f"{', '.join(map(str, READS))})")
     run = top.table("run")
     game = run.get("game", str)
+    from simcore import games as registry
+
+    if game not in registry.names():        # before the units of the metrics, which depend on it
+        raise run.error("game", f"unknown game {game!r} (known: {', '.join(registry.names())})")
     players = run.get("players", int, lo=1)
     strategies = run.get("strategies", list)
     if not strategies or not all(isinstance(s, str) for s in strategies):

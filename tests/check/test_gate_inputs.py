@@ -50,3 +50,14 @@ def test_a_negative_tolerance_in_the_baseline_file_says_it_must_be_above_zero(tm
     assert _run(["check", "--baseline", str(bad), "--quiet"]) == 2
     line = _one_error_line(capsys)
     assert "must be > 0" in line and ">= 0" not in line, line
+
+
+def test_a_baseline_of_an_unknown_game_names_the_game(tmp_path, capsys):
+    # a typo in [run] game must be reported as such, not as a unit mismatch of some [[metric]]
+    text = BASELINE.read_text(encoding="utf-8")
+    assert '\ngame = "middle-ages"' in text
+    bad = tmp_path / "chess.toml"
+    bad.write_text(text.replace('\ngame = "middle-ages"', '\ngame = "middle_ages"', 1), encoding="utf-8")
+    assert _run(["check", "--baseline", str(bad), "--quiet"]) == 2
+    line = _one_error_line(capsys)
+    assert "run.game" in line and "middle_ages" in line and "unknown game" in line, line
