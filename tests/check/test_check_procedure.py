@@ -351,7 +351,7 @@ def test_a_per_metric_tolerance_overrides_the_default(tmp_path):
 @pytest.mark.parametrize("edit, message", [
     (("alpha = 0.05", "alpha = 0.5"), "check.alpha: must be between 0 and 0.5"),
     (("beta = 0.05", "beta = 0.0"), "check.beta: must be between 0 and 0.5"),
-    (("seat_win_share = 3.0", "seat_win_share = -1.0"), "tolerance.seat_win_share: must be >= 0"),
+    (("seat_win_share = 3.0", "seat_win_share = -1.0"), "tolerance.seat_win_share: must be > 0"),
     (("seat_win_share = 3.0", "seat_win_share = 0.0"), "tolerance.seat_win_share: must be > 0"),
     (("seed_offset = 1", "seed_offset = 0"), "check.seed_offset: must not be 0"),
     (("batch = 0", "batch = -5"), "check.batch: must be >= 0"),
