@@ -97,13 +97,13 @@ def check_alpha(alpha: float | None, option: str = "--alpha") -> float | None:
 
 
 def parse_tolerance(text, option: str) -> float:
-    """A tolerance: a finite number >= 0."""
+    """A tolerance: a finite number > 0 (the sequential check needs a margin)."""
     try:
         value = float(text)
     except (TypeError, ValueError):
         raise UsageError(f"{option} {text}: not a number") from None
-    if not value >= 0 or not math.isfinite(value):
-        raise UsageError(f"{option} {text}: must be a number >= 0")
+    if not value > 0 or not math.isfinite(value):
+        raise UsageError(f"{option} {text}: must be a number > 0")
     return value
 
 

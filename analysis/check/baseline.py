@@ -11,7 +11,7 @@ beta, the maximum number of games and the games per look of the sequential test,
 ``on_inconclusive`` is accepted and ignored (an undecided check exits 3). :func:`make_baseline` measures a run
 and writes the file, :func:`load_baseline` reads and validates it into a :class:`Baseline`. May
 import the standard library, :mod:`analysis.check.measure`, :mod:`analysis.check.decision` (its
-defaults), :mod:`analysis.export` (atomic writes), :mod:`simcore.config` and :mod:`simcore.errors`;
+defaults), :mod:`analysis.export` (atomic writes), :mod:`simcore.config`, :mod:`simcore.errors` and :mod:`simcore.games` (the game names);
 never :mod:`analysis.check.presentation`.
 """
 
@@ -315,6 +315,10 @@ def load_baseline(path: str | Path) -> Baseline:
                                   f"{', '.join(map(str, READS))})")
     run = top.table("run")
     game = run.get("game", str)
+    from simcore import games as registry
+
+    if game not in registry.names():        # before the units of the metrics, which depend on it
+        raise run.error("game", f"unknown game {game!r} (known: {', '.join(registry.names())})")
     players = run.get("players", int, lo=1)
     strategies = run.get("strategies", list)
     if not strategies or not all(isinstance(s, str) for s in strategies):
@@ -347,9 +351,9 @@ def load_baseline(path: str | Path) -> Baseline:
     tol_t = top.table("tolerance", None)
     tolerance = dict(DEFAULT_TOLERANCE)
     for k in KINDS:
-        tolerance[k] = tol_t.get(k, float, DEFAULT_TOLERANCE[k], lo=0.0)
-        if not tolerance[k] > 0:
-            raise tol_t.error(k, "must be > 0 (the sequential check needs a margin)")
+        tolerance[k] = tol_t.get(k, float, DEFAULT_TOLERANCE[k])
+        if not (tolerance[k] > 0 and math.isfinite(tolerance[k])):
+            raise tol_t.error(k, f"must be > 0 (the sequential check needs a margin), got {tolerance[k]!r}")
     tol_t.done()
     smallest: dict = {}
     if top.has("smallest_difference"):         # files written before it: the game's defaults
@@ -378,9 +382,9 @@ def load_baseline(path: str | Path) -> Baseline:
         m = Measurement(metric, key, t.get("label", str, f"{key} {metric.replace('_', ' ')}"), value,
                         t.get("ci_low", float, value - Z95 * se), t.get("ci_high", float, value + Z95 * se),
                         se, t.get("n", int, 0, lo=0),
-                        t.get("tolerance", float, None, lo=0.0) if t.has("tolerance") else None)
-        if m.tolerance is not None and not m.tolerance > 0:
-            raise t.error("tolerance", "must be > 0 (the sequential check needs a margin)")
+                        t.get("tolerance", float, None) if t.has("tolerance") else None)
+        if m.tolerance is not None and not (m.tolerance > 0 and math.isfinite(m.tolerance)):
+            raise t.error("tolerance", f"must be > 0 (the sequential check needs a margin), got {m.tolerance!r}")
         for name, v in (("value", m.value), ("se", m.se)):
             if not math.isfinite(v):
                 raise t.error(name, "must be a finite number")

@@ -126,6 +126,11 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
     seed = baseline.check_seed if seed is None else seed
     if seed < 0 or seed >= 2 ** 63:
         raise UsageError(f"--seed {seed}: must be between 0 and 2**63 - 1")
+    if seed == baseline.seed and not paired:
+        # game i draws from the stream (seed, i): the check's first games would be the baseline's own,
+        # and run − baseline would not be the comparison of independent estimates the test assumes
+        raise UsageError(f"--seed {seed}: the baseline's own seed (its games would be replayed); "
+                         f"use another seed (default: {baseline.check_seed}, the baseline's seed + seed_offset)")
     tolerances = baseline.tolerances()
     plan = plan_games(baseline.metrics, tolerances, alpha, beta, paired)
     prep = _prepare(baseline, new_rules, settings)

@@ -16,7 +16,7 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 from analysis import stats
-from analysis.check.decision import DETECT, CheckResult, MetricResult
+from analysis.check.decision import DEFAULT_BETA, DETECT, CheckResult, MetricResult
 from analysis.check.measure import diff_unit_of, unit_of
 from simcore.errors import UsageError
 
@@ -62,11 +62,13 @@ def size_words(r: MetricResult, smallest: float | None, game: str | None = None)
 
 
 def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: str | None = None,
-            smallest: float | None = None) -> str:
+            smallest: float | None = None, beta: float = DEFAULT_BETA) -> str:
     """One plain sentence on a metric, e.g. "Seat 1 wins 31.2% (30.4–32.0) vs 25.0% in the baseline:
     +6.20 pp, beyond the ±1.0 accepted (shown after 4,000 games)."; ``stopped``: the check stopped
     at a regression before this metric was decided; ``game`` names the score unit (coins for
-    Middle-Ages)."""
+    Middle-Ages). A pass says what the procedure guarantees: a change of twice the tolerance or more
+    passes with probability at most ``beta``; a change between the tolerance and twice it (the
+    indifference zone) may pass, so a pass is not said to be "within the tolerance"."""
     unit = unit_of(r.metric, game)
     if r.metric == "seat_mean_score":
         what = f"{r.key} scores {_fmt(r.value, unit)} {unit} on average"
@@ -84,8 +86,9 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
     if r.verdict == "fail":
         return f"{head}, beyond the {tol} accepted (shown after {_games(r.decided_games)})."
     if r.verdict == "pass":
-        return (f"{head}, within what is accepted: a change of {big} would have been caught "
-                f"(decided after {_games(r.decided_games)}).")
+        return (f"{head}; passes: a change of {big} or more is ruled out (at most a {100 * beta:g}% chance "
+                f"of passing one; changes between {tol} and {big} may pass), decided after "
+                f"{_games(r.decided_games)}.")
     if stopped:
         return f"{head}; not decided when the check stopped at the first regression."
     return (f"{head}; the games played cannot tell yet whether this is beyond the {tol} accepted "
@@ -230,7 +233,7 @@ def junit_xml(res: CheckResult) -> str:
     for r in res.results:
         case = ET.SubElement(suite, "testcase", classname=f"balance.check.{r.metric}", name=r.label,
                              time="0")
-        text = explain(r, res.paired, bool(res.failed), res.baseline.game)
+        text = explain(r, res.paired, bool(res.failed), res.baseline.game, beta=res.beta)
         if r.verdict == "fail":
             ET.SubElement(case, "failure", message=text, type="regression").text = text
         elif r.verdict == "undecided":

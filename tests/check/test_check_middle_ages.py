@@ -11,6 +11,7 @@ undecided (exit 3); bad input is exit code 2.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -90,6 +91,17 @@ def test_palais_income_doubled_fails_fast_and_says_the_rules_differ(tmp_path, ca
     assert games <= base.max_games() // 20                 # a small fraction of the maximum
     md = summary.read_text(encoding="utf-8")
     assert md.startswith("## ❌ balance check: FAIL") and "rules differ from the baseline's" in md
+    # docs/ci.md §2 shows this very check's output (Palais 3 → 6 against the committed baseline,
+    # seed 2025, the same games each time): every line of its transcript is printed ("…" elides)
+    doc = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    block = doc.split("one plain sentence per failing or\n  undecided metric, e.g.")[1].split("```")[1]
+    shown = [line.strip() for line in block.strip().splitlines()]
+    assert len(shown) == 3
+    printed = [line.strip() for line in out.splitlines()]
+    for line in shown:
+        parts = line.split("…")
+        pattern = "^" + ".*".join(re.escape(p) for p in parts) + ("$" if parts[-1] else "")
+        assert any(re.search(pattern, got) for got in printed), (line, out)
 
 
 def test_paired_mode_plays_both_rule_sets_on_the_same_deals(tmp_path, capsys):

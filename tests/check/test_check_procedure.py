@@ -230,8 +230,23 @@ def test_undecided_and_passing_metrics_say_what_they_mean():
     assert "cannot tell yet whether this is beyond the ±1.0 accepted" in explain(res.undecided[0])
     assert "not decided when the check stopped" in explain(res.undecided[0], stopped=True)
     ok = result([(25.0, 0.1)])
-    assert "a change of ±2.0 would have been caught" in explain(ok.results[0])
+    assert "a change of ±2.0 or more is ruled out" in explain(ok.results[0])
     assert "UNDECIDED: 1 of 2 metrics not decided" in text_report(res) and "(exit code 3)" in text_report(res)
+
+
+def test_a_pass_claims_what_the_procedure_guarantees_not_that_the_change_is_within_tolerance():
+    # d = +1.3 pp, s = hypot(0.1, 0.15) = 0.18: LLR+ = I·δ·(d − 1.5δ) = −0.2/0.0325 = −6.2 ≤ log 0.05 and
+    # LLR− ≤ log 0.05 too, so the metric passes although its change is beyond the ±1.0 accepted
+    # (the indifference zone, δ to 2δ, may pass: docs/ci.md §3). The sentence beside "+1.30 pp" must
+    # not say it is within what is accepted, nor that a change of twice the tolerance is always caught.
+    res = result([(26.3, 0.15)])
+    r = res.results[0]
+    assert r.verdict == "pass" and r.diff == pytest.approx(1.3)
+    text = explain(r)
+    assert "+1.30 pp" in text and "within what is accepted" not in text and "would have been caught" not in text
+    assert "a change of ±2.0 or more is ruled out" in text and "5%" in text
+    case = ET.fromstring(junit_xml(res)).find("testsuite/testcase")
+    assert "within what is accepted" not in case.find("system-out").text
 
 
 def test_junit_xml_parses_with_failures_and_errors():
@@ -351,7 +366,7 @@ def test_a_per_metric_tolerance_overrides_the_default(tmp_path):
 @pytest.mark.parametrize("edit, message", [
     (("alpha = 0.05", "alpha = 0.5"), "check.alpha: must be between 0 and 0.5"),
     (("beta = 0.05", "beta = 0.0"), "check.beta: must be between 0 and 0.5"),
-    (("seat_win_share = 3.0", "seat_win_share = -1.0"), "tolerance.seat_win_share: must be >= 0"),
+    (("seat_win_share = 3.0", "seat_win_share = -1.0"), "tolerance.seat_win_share: must be > 0"),
     (("seat_win_share = 3.0", "seat_win_share = 0.0"), "tolerance.seat_win_share: must be > 0"),
     (("seed_offset = 1", "seed_offset = 0"), "check.seed_offset: must not be 0"),
     (("batch = 0", "batch = -5"), "check.batch: must be >= 0"),

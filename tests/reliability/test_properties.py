@@ -141,7 +141,7 @@ def test_any_seed_threads_chunk_alpha_or_tolerance_is_valid_or_one_line(value):
     alpha = _one_line_or_valid(lambda: O.check_alpha(value))
     assert alpha is None or 0 < alpha < 0.5
     tol = _one_line_or_valid(lambda: O.parse_tolerance(value, "--tolerance"))
-    assert tol is None or tol >= 0
+    assert tol is None or tol > 0
 
 
 @SETTINGS
