@@ -1,7 +1,7 @@
 """`balance export` against docs/export.md, game by game: the tables each game has (the rest is a
 one-line error, exit 2, nothing written), every table's columns exactly as the page lists them
-(read from the page itself, so page and code cannot drift apart), and a few numbers recomputed
-from the raw rows with polars and statsmodels."""
+(read from the page itself, so page and code cannot drift apart), missing values the same in
+both formats, and a few numbers recomputed from the raw rows with polars and statsmodels."""
 
 from __future__ import annotations
 
@@ -94,6 +94,30 @@ def test_each_game_has_the_tables_the_page_lists_with_its_columns(runs, tmp_path
     columns = documented_columns(what, game)
     assert columns is not None, f"docs/export.md lists no {what} columns for {game}"
     assert pl.read_csv(out, infer_schema_length=0).columns == columns
+
+
+def test_a_missing_value_is_missing_in_both_formats(runs, tmp_path):
+    """An event slot without a single biggest gainer has no top-gainer win share: an empty CSV cell
+    and a null in Parquet (was NaN there), on exactly the rows the raw records say."""
+    run = runs["middle-ages"]
+    players, games = pl.read_parquet(run / "players.parquet"), pl.read_parquet(run / "games.parquet")
+    with_top = set()                       # (event, slot) of games with one biggest gainer
+    for k in range(1, 5):
+        gains = players.group_by("game").agg(
+            (pl.col(f"event_gain_{k}") == pl.col(f"event_gain_{k}").max()).sum().alias("top"))
+        single = games.join(gains, on="game").filter(pl.col("top") == 1)
+        with_top |= {(e, s) for e in single[f"event_{k}"].unique() for s in (0, k)}
+    for fmt in ("csv", "parquet"):
+        assert _run(["export", str(run), "--what", "events", "--out", str(tmp_path / f"e.{fmt}")]) == 0
+    pq, csv = pl.read_parquet(tmp_path / "e.parquet"), pl.read_csv(tmp_path / "e.csv")
+    for df in (pq, csv):
+        missing = df.filter(pl.col("top_gainer_win_share").is_null())
+        assert {(e, s) for e, s in missing.select("event", "slot").iter_rows()} == \
+            {(e, s) for e, s in df.select("event", "slot").iter_rows()} - with_top
+        assert missing.height > 0         # Invasion barbare & co. move no coins: nobody gains most
+        for col in ("top_gainer_win_share", "top_gainer_ci_low", "top_gainer_ci_high"):
+            assert not df[col].is_nan().any()
+    assert pq.equals(csv.cast(pq.schema))
 
 
 def test_seat_and_role_numbers_match_the_raw_rows(runs, tmp_path):
