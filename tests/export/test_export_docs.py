@@ -147,3 +147,15 @@ def test_seat_and_role_numbers_match_the_raw_rows(runs, tmp_path):
         assert row["share_of_role"] == pytest.approx(wins / total)
         low, high = proportion_confint(wins, total, method="wilson")
         assert (row["share_low"], row["share_high"]) == (pytest.approx(low), pytest.approx(high))
+
+
+def test_the_commands_the_page_gives_run_as_written(runs, tmp_path, monkeypatch):
+    """Every inline `balance export RUN …` of the page, RUN a Middle-Ages run, run from a fresh
+    directory (the synopsis, with its alternatives, is not a command)."""
+    commands = re.findall(r"`balance export (RUN [^`]+)`", DOC.read_text(encoding="utf-8"))
+    assert commands
+    monkeypatch.chdir(tmp_path)
+    for command in commands:
+        args = command.split()
+        args[0] = str(runs["middle-ages"])
+        assert _run(["export", *args]) == 0, command
