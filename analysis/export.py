@@ -8,7 +8,8 @@ file is never held in memory) or an analysis table (``seats`` = :func:`analysis.
 ``summary`` = :func:`analysis.compare.metric_vector` of :func:`analysis.analyse`). Column names are
 those documented in docs/export.md (the analysis ones in docs/analysis.md) and are stable. CSV has a
 header row, plain numbers (no thousands separators, no scientific notation in analysis tables, empty
-cells for missing values) and is UTF-8 (optionally with a byte-order mark for Excel).
+cells for missing values) and is UTF-8 (optionally with a byte-order mark for Excel); in Parquet a
+missing value is a null, never NaN, as in CSV.
 
 Nothing is lost: an existing file is refused unless ``force``; output goes to a hidden temporary file
 beside the target and is renamed into place only when complete (:mod:`simcore.atomic`, the one
@@ -106,8 +107,10 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
     raise UsageError(f"--what {what}: must be one of {', '.join(WHAT)}")
 
 
-def _csv_ready(df: pl.DataFrame) -> pl.DataFrame:
-    """NaN → empty cell: spreadsheets read "NaN" as text, an empty cell as missing."""
+def _missing_as_null(df: pl.DataFrame) -> pl.DataFrame:
+    """NaN → null, in both formats: an empty CSV cell (spreadsheets read "NaN" as text, an empty
+    cell as missing) and a Parquet null, as every other missing value of the tables (a Parquet NaN
+    escaped ``is_null()`` and turned polars' ``mean()`` into NaN)."""
     floats = [c for c, t in df.schema.items() if t in (pl.Float32, pl.Float64)]
     return df.with_columns([pl.col(c).fill_nan(None) for c in floats]) if floats else df
 
@@ -179,8 +182,9 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
         return Path(out)
     df = analysis_table(run, what)
     with atomic_output(out, force) as tmp:
+        df = _missing_as_null(df)
         if fmt == "csv":
-            _csv_ready(df).write_csv(tmp, include_bom=bom, float_scientific=False)
+            df.write_csv(tmp, include_bom=bom, float_scientific=False)
         else:
             df.write_parquet(tmp, compression="zstd")
     return Path(out)

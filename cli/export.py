@@ -1,7 +1,9 @@
 """``balance export RUN --what … --format csv|parquet --out PATH``: raw rows or analysis tables.
 
 Thin shell over :func:`analysis.export.export` (column names in docs/export.md). An existing
-``--out`` is refused unless ``--force``; the file appears under its final name only when complete.
+``--out`` is refused unless ``--force``, and so is one naming a directory (``tables/``: passed on as
+typed, so the slash reaches the output check); the file appears under its final name only when
+complete.
 
 May import typer, the standard library and, lazily inside the command, :mod:`analysis`.
 """
@@ -26,7 +28,10 @@ def register(app: typer.Typer) -> None:
         fmt: Optional[str] = typer.Option(
             None, "--format", "-f",
             help="csv or parquet (default: from the --out suffix, .parquet/.pq → parquet, else csv)."),
-        out: Path = typer.Option(..., "--out", "-o", help="File to write.", show_default=False),
+        # a str, not a Path: Path("tables/") drops the slash that says the user named a directory,
+        # which the output check (simcore.atomic) refuses only if it sees it
+        out: str = typer.Option(..., "--out", "-o", help="File to write.", show_default=False,
+                                metavar="<path>"),
         force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
         bom: bool = typer.Option(False, "--bom",
                                  help="CSV: start with a UTF-8 byte-order mark (Excel on Windows)."),

@@ -179,3 +179,13 @@ def test_not_a_run_or_no_matchups_or_a_directory_are_refused(mixed_run, tmp_path
     capsys.readouterr()
     assert export(single, "matchups", tmp_path / "m.csv") == 2
     assert "at least two strategies" in capsys.readouterr().err
+
+
+def test_an_out_ending_in_a_slash_names_a_directory_and_is_refused(mixed_run, tmp_path, capsys):
+    """`--out tables/` (no such directory yet) meant a directory: refused, not written as a file
+    named `tables` (typer's Path dropped the slash before the output check saw it)."""
+    for name in ("tables/", "new/sub/"):
+        assert _run(["export", str(mixed_run), "--what", "seats", "--out", f"{tmp_path}/{name}"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and err.count("\n") == 1 and "names a directory" in err
+    assert list(tmp_path.iterdir()) == []
