@@ -203,7 +203,8 @@ def t_quantile(dof: float, level: float = LEVEL) -> float:
 def score_interval(successes, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
     """Wilson's score interval for a proportion ``successes / n`` as Wilson (1927) gave it, without
     the ends :func:`wilson` moves (what Newcombe's interval for a difference is built from):
-    low, high = (p + z²/2n ± z √(p(1−p)/n + z²/4n²)) / (1 + z²/n), clipped to [0, 1]."""
+    low, high = (p + z²/2n ± z √(p(1−p)/n + z²/4n²)) / (1 + z²/n), clipped to [0, 1] (exactly 0
+    with no success, exactly 1 with no failure)."""
     s = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
     z = z_quantile(level)
@@ -212,8 +213,10 @@ def score_interval(successes, n, level: float = LEVEL) -> tuple[np.ndarray, np.n
         denom = 1.0 + z * z / n
         centre = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-        low = np.where(n > 0, np.maximum(centre - half, 0.0), np.nan)
-        high = np.where(n > 0, np.minimum(centre + half, 1.0), np.nan)
+        # no success (no failure): the end is exactly 0 (1); centre − half leaves ~1e-17 of rounding,
+        # which a CSV printed as 0.0000000000000000277 beside an estimate of 0
+        low = np.where(n > 0, np.where(s <= 0, 0.0, np.maximum(centre - half, 0.0)), np.nan)
+        high = np.where(n > 0, np.where(s >= n, 1.0, np.minimum(centre + half, 1.0)), np.nan)
     return low, high
 
 

@@ -260,3 +260,21 @@ def test_max_abs_normal_quantile_matches_exact_values():
     assert np.mean(np.abs(z).max(axis=1) <= c) == pytest.approx(0.95, abs=0.002)
     # and against Tukey's studentized range, exact for equal variances and independence
     assert c == pytest.approx(sps.studentized_range.ppf(0.95, 4, np.inf) / math.sqrt(2), abs=0.01)
+
+
+def test_an_interval_with_no_success_or_no_failure_ends_exactly_at_0_or_1():
+    """With x = 0 the score interval's lower end is (z²/2n − z·z/2n)/(1 + z²/n) = 0 exactly (and
+    the upper end 1 with x = n); the subtraction left ~1e-17 to 1e-20, printed in an exported CSV as
+    0.0000000000000000277 beside an estimate of 0. The other end is the closed form z²/(n + z²)."""
+    from analysis import stats
+
+    n = np.array([1, 7, 10, 50, 51, 1000, 123457])
+    z = stats.z_quantile(0.95)
+    for interval in (stats.wilson, stats.score_interval):
+        low, high = interval(np.zeros(len(n)), n)
+        assert np.all(low == 0.0), low
+        low2, high2 = interval(n.astype(float), n)
+        assert np.all(high2 == 1.0), high2
+        if interval is stats.score_interval:     # (wilson moves the far end where n ≤ 3: BCD's ends)
+            assert high == pytest.approx(z * z / (n + z * z), rel=1e-9)
+            assert 1 - low2 == pytest.approx(z * z / (n + z * z), rel=1e-9)
