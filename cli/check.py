@@ -95,8 +95,10 @@ def register(app: typer.Typer) -> None:
     def baseline(
         run: Optional[Path] = typer.Argument(None, help="Run directory to measure (or --panel).",
                                              show_default=False),
-        out: Path = typer.Option(..., "--out", "-o", help="Baseline file to write, e.g. "
-                                 "configs/baselines/NAME.toml.", show_default=False),
+        # a str, not a Path: Path("b/") drops the slash that says a directory was named, which the
+        # output check refuses for a file only if it sees it (as balance export)
+        out: str = typer.Option(..., "--out", "-o", help="Baseline file to write, e.g. "
+                                "configs/baselines/NAME.toml.", show_default=False, metavar="<path>"),
         force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
         tolerance: str = typer.Option("1.0", "--tolerance",
                                       help="Accepted change of win shares (seat and strategy), ± points."),
@@ -202,9 +204,11 @@ def register(app: typer.Typer) -> None:
                                               help="Chance of a false FAIL (default: the baseline's)."),
         beta: Optional[float] = typer.Option(
             None, "--beta", help="Chance that twice the tolerance PASSES (default: the baseline's)."),
-        junit: Optional[Path] = typer.Option(None, "--junit", help="Write JUnit XML (one testcase per metric)."),
-        summary: Optional[Path] = typer.Option(
-            None, "--summary", help="Append a Markdown summary (e.g. \"$GITHUB_STEP_SUMMARY\")."),
+        junit: Optional[str] = typer.Option(None, "--junit", help="Write JUnit XML (one testcase per metric).",
+                                            metavar="<path>"),
+        summary: Optional[str] = typer.Option(
+            None, "--summary", help="Append a Markdown summary (e.g. \"$GITHUB_STEP_SUMMARY\").",
+            metavar="<path>"),
         settings: Optional[list[str]] = typer.Option(
             None, "--set", help="Change one rule setting of the rules the check plays: PATH=VALUE "
                                 "(income.palais.base=4); repeatable."),

@@ -49,7 +49,9 @@ def ladder(
     seed: int = typer.Option(0, "--seed", help="Run seed: same seed and bots → same matrix."),
     threads: int = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
     game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="Which game (one with bots)."),
-    out: Path = typer.Option(None, "--out", "-o", help="Also write the matrix to this file (.csv or .parquet)."),
+    # a str, not a Path: Path("m.csv/") drops the slash the output check refuses a file name for
+    out: Optional[str] = typer.Option(None, "--out", "-o", metavar="<path>",
+                                      help="Also write the matrix to this file (.csv or .parquet)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
 ) -> None:
     import importlib
@@ -70,6 +72,12 @@ def ladder(
         raise UsageError(f"--game {game}: this game has no bots to rank")
     n = parse_games(games)
     check_seed(seed)
+    if out is not None:        # where the matrix goes, before any game is prepared
+        from simcore.atomic import check_output_file
+
+        if Path(out).suffix.lower() not in LADDER_FORMATS:
+            raise UsageError(f"--out {out}: write the matrix as .csv or .parquet")
+        check_output_file(out, force)
     set_threads(threads)
     counts = parse_players(players or "4")
     by_count: dict[int, list[str]] = {}
@@ -102,12 +110,6 @@ def ladder(
         one = next(p for p, v in by_count.items() if len(v) < 2)
         raise UsageError(f"--panel: at {one} players its line-ups hold one bot ({by_count[one][0]}); "
                          "a ladder ranks bots against each other (give line-ups of two bots or more)")
-    if out is not None:
-        from simcore.atomic import check_output_file
-
-        if out.suffix.lower() not in LADDER_FORMATS:
-            raise UsageError(f"--out {out}: write the matrix as .csv or .parquet")
-        check_output_file(out, force)
     console = Console()
     if not spec.roles_alike:
         tables = [_role_ladder(console, L, S, spec, by_count.get(p, names), n, p, seed, game, rules, sets)
@@ -130,7 +132,7 @@ def _write(out, force, tables) -> None:
 
     table = pl.concat(tables)
     with atomic_output(out, force) as tmp:
-        if out.suffix.lower() == ".csv":
+        if Path(out).suffix.lower() == ".csv":
             table.write_csv(tmp)
         else:
             table.write_parquet(tmp)

@@ -40,7 +40,9 @@ def replay(
                              "(max|min|median) COLUMN, e.g. 'seat=1 loses max score'."),
     strategies: Optional[str] = typer.Option(
         None, "--strategies", help="The run's bots, when run.json names a strategy file not found here."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write the log to this file."),
+    # a str, not a Path: Path("log/") drops the slash the output check refuses a file name for
+    out: Optional[str] = typer.Option(None, "--out", "-o", metavar="<path>",
+                                      help="Write the log to this file."),
     force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
 ) -> None:
     from simcore import replay as R
@@ -49,8 +51,10 @@ def replay(
     if (game is None) == (find is None):
         raise UsageError("give --game N or --find QUERY (one of them)")
     R.check_replayable(R.read_meta(run), game)
-    if out is not None and out.exists() and not force:
-        raise UsageError(f"--out {out}: exists; give --force to replace it")
+    if out is not None:                  # before the replay: a bad --out is one line at once
+        from simcore.atomic import check_output_file
+
+        check_output_file(out, force, "--out", inputs=[run])
     why = ""
     if find is not None:
         game, why = _find(run, find, strategies)

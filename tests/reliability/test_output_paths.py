@@ -29,6 +29,7 @@ READERS = [
     (["export", "run", "--what", "seats", "--out", "OUT"], "--out", "file", "run"),
     (["baseline", "run", "--out", "OUT"], "--out", "file", "run"),
     (["questions", "run", "--games", "1e9", "--out", "OUT"], "--out", "dir", "run"),
+    (["replay", "run", "--game", "0", "--out", "OUT"], "--out", "file", "run"),
 ]
 COMMANDS = PLAYERS + READERS
 IDS = [" ".join(a for a in c[0] if a != "OUT")[:40] + " " + c[1] for c in COMMANDS]
@@ -63,7 +64,10 @@ def _bad_paths(tmp: Path, kind: str, source: str) -> list[tuple[str, str]]:
     if kind == "dir":
         cases += [("a_file", "is not a directory"), ("a_dir", "not empty")]
     else:
-        cases += [("a_dir", "is a directory")]
+        # a name ending in a slash names a directory, existing or not (typer's Path dropped the
+        # slash before the check saw it: `--out new_dir/` wrote a file named new_dir)
+        cases += [("a_dir", "is a directory"), ("new_dir/", "names a directory"),
+                  ("a_dir/", "names a directory")]
     return cases
 
 
@@ -192,3 +196,15 @@ def test_check_junit_under_proc_in_a_real_process_plays_nothing(tiny_run, tmp_pa
                 cwd=tmp_path, timeout=60)
     assert r.returncode == 2
     assert "--junit /proc/j.xml: is under /proc, a virtual file system" in one_error_line(r.stderr)
+
+
+def test_a_ladder_out_ending_in_a_slash_is_refused_before_playing(workdir, capsys, no_playing):
+    """`ladder --out m.csv/` named a directory but was written as a file `m.csv` after the whole
+    ladder had played (typer's Path dropped the slash); the same check as every file output now
+    refuses it first."""
+    before = _snapshot(workdir)
+    for path in ("m.csv/", "new/m.parquet/"):
+        code, err = cli_in_process(["ladder", "--bots", "random,greedy", "--games", "40",
+                                    "--out", path], capsys)
+        assert code == 2 and one_error_line(err).startswith(f"error: --out {path}: names a directory"), err
+    assert _snapshot(workdir) == before
