@@ -38,8 +38,11 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str) -> Fi
         ms = [m for m in dict.fromkeys(d["metric"].to_list()) if m.startswith(prefix)]
         if ms:
             panels.append((prefix, ms, title))
-    for m, title in (("balance", "seat balance (pp from fair)"), ("winner_margin", f"winner's margin ({unit})"),
-                     ("game_length", "game length (turns)"), ("event_swing", f"event swing ({unit})")):
+    # the game length in the game's own unit (turns, rounds: the curve rows carry it)
+    length_unit = next(iter(d.filter(pl.col("metric") == "game_length")["unit"].to_list()), "turns")
+    for m, title in (("balance", "seat balance (pp from the fair share)"),
+                     ("winner_margin", f"winner's margin ({unit})"),
+                     ("game_length", f"game length ({length_unit})"), ("event_swing", f"event swing ({unit})")):
         if m in d["metric"].to_list():
             panels.append((m, [m], title))
     integer = numeric and all(float(x).is_integer() for x in xs.values())
@@ -61,12 +64,20 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str) -> Fi
                         color=OKABE_ITO[k % len(OKABE_ITO)],
                         label=str(r["label"][0]).removesuffix(" win share").removesuffix("'s").removesuffix("'"))
         if kind == "seat" and fair is not None:
-            ax.axhline(100 * fair, color=FAIR, ls="--", lw=1)
+            # 1/P at each point's own player count (the seats it has), not the first variant's
+            seats = {v: d.filter((pl.col("value") == v) & pl.col("metric").str.starts_with("seat_win")).height
+                     for v in values}
+            if len(set(seats.values())) > 1:
+                xf = [xs[v] for v in values if seats[v]]
+                ax.plot(xf, [100.0 / seats[v] for v in values if seats[v]], color=FAIR, ls="--", lw=1,
+                        drawstyle="steps-mid", label="fair share (1/P)")
+            else:
+                ax.axhline(100 * fair, color=FAIR, ls="--", lw=1)
         ax.set_title(title)
         ax.set_xlabel(parameter)
         if share_panel:                        # shares on 0–100%
             ax.set_ylim(0, min(100.0, max(top * 1.15, 5.0)))
-            ax.set_ylabel("win share (%)")
+            ax.set_ylabel("pp from the fair share" if kind == "balance" else "win share (%)")
         else:
             ax.set_ylabel(title[title.rfind("(") + 1:-1] if title.endswith(")") else "")
             zoomed_axis(ax, "y")

@@ -1,0 +1,77 @@
+"""The sweep page as a designer reads it: every curve panel says its unit, the fair-share line sits
+at 1/P for the player count of each point.
+
+The curve tables here are written by hand (the numbers of a real Middle-Ages sweep over 2-5
+players), so nothing is played (well under a second).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+
+
+def _rows(parameter, points):
+    """Curve rows: ``points`` = [(value, players, {metric: (estimate, low, high, unit, share)})]."""
+    rows = []
+    for order, (value, _players, metrics) in enumerate(points):
+        for metric, (est, lo, hi, unit, share) in metrics.items():
+            label = (f"seat {metric.rsplit('_', 1)[1]}'s win share" if metric.startswith("seat_win")
+                     else metric.replace("_", " "))
+            number = not isinstance(value, str)
+            rows.append({"parameter": parameter, "value": str(value) if number else f'"{value}"',
+                         "x": float(value) if number else None,
+                         "order": order, "variant": f"v{order:03d}", "metric": metric,
+                         "label": label, "unit": unit, "share": share, "estimate": est,
+                         "low": lo, "high": hi})
+    return pl.DataFrame(rows)
+
+
+def _seats(shares):
+    return {f"seat_win_share_{s + 1}": (x / 100, (x - 1.5) / 100, (x + 1.5) / 100, "pp", True)
+            for s, x in enumerate(shares)}
+
+
+@pytest.fixture(scope="module")
+def agg():
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    return FigureCanvasAgg
+
+
+def test_every_panel_names_its_own_unit_and_the_fair_line_follows_the_player_count(agg):
+    """A sweep over players=2..5 (Middle-Ages, 3,000 games a variant): the fair-share line was drawn
+    at 50% (1/2, the first variant's) at every player count; the seat balance's axis read 'win share
+    (%)' although it is a distance from the fair share in pp; and a game recording its length in
+    rounds (Fief) had its length axis labelled 'turns'."""
+    points = []
+    for p, shares in ((2, [46.3, 53.7]), (3, [28.8, 34.1, 37.1]), (4, [20.9, 23.8, 29.6, 25.7]),
+                      (5, [16.4, 19.7, 24.1, 22.3, 17.5])):
+        m = _seats(shares)
+        m["balance"] = (0.04, 0.02, 0.06, "pp", True)
+        m["game_length"] = (2.33, 2.29, 2.37, "rounds", False)
+        points.append((p, p, m))
+    from reports.figures.sweep import curves
+
+    fig = curves(_rows("players", points), "players", 0.5, "points")
+    agg(fig).draw()
+    axes = {ax.get_title(): ax for ax in fig.axes if ax.get_visible()}
+    seat = next(ax for t, ax in axes.items() if t.startswith("win share"))
+    dashed = [ln for ln in seat.get_lines() if ln.get_linestyle() == "--"]
+    assert dashed, "no fair-share line"
+    want = {2: 50.0, 3: 100 / 3, 4: 25.0, 5: 20.0}
+    for ln in dashed:
+        xs, ys = np.asarray(ln.get_xdata(), float), np.asarray(ln.get_ydata(), float)
+        if ln.get_transform() != seat.transData:       # an axhline: one height for every x
+            xs = np.array(sorted(want), float)
+            ys = np.full(xs.size, ys[0])
+        for x, y in zip(xs, ys):
+            if x in want:
+                assert y == pytest.approx(want[int(x)]), (x, y)
+    balance = next(ax for t, ax in axes.items() if t.startswith("seat balance"))
+    assert "win share" not in balance.get_ylabel() and "pp" in balance.get_ylabel()
+    length = next(ax for t, ax in axes.items() if t.startswith("game length"))
+    assert "rounds" in length.get_title() and "rounds" in length.get_ylabel()
+    assert "turns" not in length.get_title() + length.get_ylabel()
