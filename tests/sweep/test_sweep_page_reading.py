@@ -1,5 +1,6 @@
 """The sweep page as a designer reads it: every curve panel says its unit, the fair-share line sits
-at 1/P for the player count of each point.
+at 1/P for the player count of each point, the page's words say how its intervals are built, and
+``--vary`` takes listed words as ``--set`` takes a word.
 
 The curve tables here are written by hand (the numbers of a real Middle-Ages sweep over 2-5
 players), so nothing is played (well under a second).
@@ -75,3 +76,19 @@ def test_every_panel_names_its_own_unit_and_the_fair_line_follows_the_player_cou
     length = next(ax for t, ax in axes.items() if t.startswith("game length"))
     assert "rounds" in length.get_title() and "rounds" in length.get_ylabel()
     assert "turns" not in length.get_title() + length.get_ylabel()
+
+
+def test_vary_takes_a_list_of_words_as_set_takes_a_word():
+    """`--vary 'combat.lords_removed=[last, first]'` (the form docs/sweep.md and the error message
+    give, `PATH=[a, b, c]`) was refused: "expected a range … or a list ([a, b, c])"."""
+    from analysis.sweep.grammar import parse_vary
+    from simcore.errors import UsageError
+
+    v = parse_vary("combat.lords_removed=[last, first]")
+    assert v.values == ("last", "first") and v.kind == "list"
+    assert parse_vary("mercy.policy=[never, defender:3]").values == ("never", "defender:3")
+    assert parse_vary("income.palais.base=[2, 4]").values == (2, 4)
+    with pytest.raises(UsageError, match="listed twice"):
+        parse_vary("combat.lords_removed=[last, last]")
+    with pytest.raises(UsageError, match="empty"):
+        parse_vary("combat.lords_removed=[ , ]")
