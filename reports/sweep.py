@@ -192,10 +192,18 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
     if s.missing:
         notes.append(f"Not finished yet: {', '.join(s.missing)} (run the same balance sweep command "
                      "again to resume).")
+    n_params = s.effects["parameter"].n_unique() if s.effects.height else 0
+    family = (f"The intervals of these sentences and of the tornado chart are one family: "
+              f"simultaneous over every metric of a parameter, Bonferroni over the {n_params} "
+              f"parameter{'s' if n_params != 1 else ''}, so all of them hold together with 95% "
+              "probability (each metric's own interval is narrower). An effect is clear when its "
+              "interval excludes 0, and large enough to matter when it is at least the smallest "
+              "difference that matters.") if n_params else ""
     secs = [Section("findings", "What moves what",
                     "Each sentence compares the parameter's first and last value with the other "
                     "parameters at their first value; because every variant plays the same games, the "
-                    "difference is measured game by game.", sentences=sweep_sentences(s.effects))]
+                    "difference is measured game by game. " + family,
+                    sentences=sweep_sentences(s.effects))]
     if s.effects.height:
         names = figs.add("tornado_shares", FS.tornado(s.effects, True, s.score_unit),
                          "Win shares: the paired change from each setting's first to last value, in pp.")
@@ -220,8 +228,9 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
         {"label_variant": "settings", "label": "metric"})
     secs.append(Section("variants", "Every variant",
                         "Intervals: normal intervals of means over games; differences are means of "
-                        "per-game differences (common random numbers); the seat balance's interval comes "
-                        "from normal draws of the seat means with their covariance. See docs/sweep.md.",
+                        "per-game differences (common random numbers); the seat balance's interval is the "
+                        "Balance interval's construction: simultaneous intervals on the seat shares, then "
+                        "the interval of the largest distance from the fair share. See docs/sweep.md.",
                         tables=[("Every variant and metric", table)]))
     return _publish(Path(out), force, title, meta, secs, figs, pdf, notes, svg=svg)
 
