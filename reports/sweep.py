@@ -170,6 +170,15 @@ def short_seed(seed) -> str:
         return str(seed)
 
 
+def strategies_text(sw: dict, spec) -> str:
+    """The sweep's bots as its page heads them: those given, the game's default, or none."""
+    if sw.get("strategies"):
+        return str(sw["strategies"])
+    if spec is not None and spec.strategies is None:
+        return "none (the game has no bots)"
+    return f"the default ({spec.default_strategy if spec else '?'})"
+
+
 def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = False,
                        pdf: bool = False, smallest: dict | None = None, svg: bool = False) -> Path:
     """The sensitivity page of a sweep directory; returns the path of report.html. ``smallest``:
@@ -185,7 +194,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                                              f"{len(sw['variants'])} finished"),
         ("games per variant", f"{sw['games']:,} (the same games in every variant: "
                               f"{short_seed(sw['seed'])})"),
-        ("strategies", sw.get("strategies") or f"the default ({spec.default_strategy if spec else '?'})"),
+        ("strategies", strategies_text(sw, spec)),
         ("base rules", sw["rules_name"]), ("also set", ", ".join(sw.get("settings") or []) or "nothing"),
     ])
     notes = []

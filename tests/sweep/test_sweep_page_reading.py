@@ -92,3 +92,19 @@ def test_vary_takes_a_list_of_words_as_set_takes_a_word():
         parse_vary("combat.lords_removed=[last, last]")
     with pytest.raises(UsageError, match="empty"):
         parse_vary("combat.lords_removed=[ , ]")
+
+
+def test_the_strategies_row_of_a_game_without_bots_says_so():
+    """A Fief sweep (no bots: the game's spec has no strategies) headed its page 'strategies: the
+    default (None)'."""
+    from reports.sweep import strategies_text
+    from simcore import games as registry
+
+    fief = registry.get("fief-combat")
+    assert fief.strategies is None and fief.default_strategy is None
+    text = strategies_text({"game": "fief-combat", "strategies": None}, fief)
+    assert "None" not in text and "no bots" in text
+    ma = registry.get("middle-ages")
+    assert strategies_text({"game": "middle-ages", "strategies": None}, ma) == \
+        f"the default ({ma.default_strategy})"
+    assert strategies_text({"game": "middle-ages", "strategies": "greedy"}, ma) == "greedy"
