@@ -38,12 +38,14 @@ def test_the_quoted_sweep_sentence_is_one_the_example_can_print():
 def test_the_ladder_table_docs_name_the_interval_analysis_ladder_computes():
     """docs/analysis.md said the ladder table's ci_low/ci_high are Wilson intervals; analysis.ladder
     computes a Student t interval over the deals' means (paired by deal: a Wilson interval over every
-    game treated a deal's rotations as independent games)."""
+    game treated a deal's rotations as independent games); only a role ladder's lead role, one game
+    per deal, keeps a Wilson interval."""
     import analysis.ladder as L
 
     assert "Student t" in L.deal_interval.__doc__ or "Student t" in L.__doc__
     text = (ROOT / "docs/analysis.md").read_text(encoding="utf-8")
     para = text[text.index("## The skill ladder's matrix"):]
     para = para[:para.index("\n\n", para.index("ci_low"))]
-    assert "Wilson" not in para, para
+    assert not re.search(r"ci_high \(Wilson\)", para), para      # what it said
+    assert "lead" in para                       # the one place a Wilson interval is used, named
     assert "Student t" in para and "deal" in para
