@@ -170,6 +170,22 @@ def short_seed(seed) -> str:
         return str(seed)
 
 
+def _smallest_words(effects: pl.DataFrame) -> str:
+    """' (here 1 pp for shares, 2 coins for the winner's margin …)': the amounts the page's words
+    were judged by (the effects' ``smallest`` column)."""
+    if "smallest" not in effects.columns or effects.height == 0:
+        return ""
+    parts = []
+    shares = effects.filter(pl.col("share"))["smallest"].unique().to_list()
+    if shares:
+        parts.append(" or ".join(f"{100 * x:g} pp" for x in sorted(shares)) + " for shares")
+    other = effects.filter(~pl.col("share"))
+    for (unit, small), g in other.group_by(["unit", "smallest"], maintain_order=True):
+        labels = list(dict.fromkeys(g["label"].to_list()))
+        parts.append(f"{small:g} {unit} for " + " and ".join(labels))
+    return " (here " + ", ".join(parts) + ")" if parts else ""
+
+
 def strategies_text(sw: dict, spec) -> str:
     """The sweep's bots as its page heads them: those given, the game's default, or none."""
     if sw.get("strategies"):
@@ -207,7 +223,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
               f"parameter{'s' if n_params != 1 else ''}, so all of them hold together with 95% "
               "probability (each metric's own interval is narrower). An effect is clear when its "
               "interval excludes 0, and large enough to matter when it is at least the smallest "
-              "difference that matters.") if n_params else ""
+              f"difference that matters{_smallest_words(s.effects)}.") if n_params else ""
     secs = [Section("findings", "What moves what",
                     "Each sentence compares the parameter's first and last value with the other "
                     "parameters at their first value; because every variant plays the same games, the "

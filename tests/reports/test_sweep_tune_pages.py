@@ -59,6 +59,9 @@ def test_sweep_page_with_pdf_and_clean_figures(sweep_dir, tmp_path):
     assert "normal draws" not in text
     assert f"simultaneous over every metric of a parameter, Bonferroni over the {m} parameters" in text
     assert "simultaneous intervals on the seat shares, then the interval of the largest distance" in text
+    # and how large 'large enough to matter' is: 1 pp of share by default (docs/sweep.md), said
+    # beside the words that use it
+    assert "smallest difference that matters (here 1 pp for shares" in text
     from analysis.sweep.metrics import sensitivity
 
     s = sensitivity(sweep_dir)
