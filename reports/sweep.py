@@ -170,6 +170,19 @@ def short_seed(seed) -> str:
         return str(seed)
 
 
+def variant_table(variants: pl.DataFrame) -> pl.DataFrame:
+    """The 'Every variant' table: shares in %, the seat balance (a distance from the fair share) in
+    pp, every other metric in its own unit; rounded to 2 decimals."""
+    share = pl.col("share")
+    return variants.with_columns(
+        *[pl.when(share).then(pl.col(c) * 100).otherwise(pl.col(c)).round(2).alias(c)
+          for c in ("estimate", "low", "high")],
+        pl.when(pl.col("metric") == "balance").then(pl.lit("pp"))
+        .when(share).then(pl.lit("%")).otherwise(pl.col("unit")).alias("unit"),
+    ).select("variant", "label_variant", "label", "estimate", "low", "high", "unit").rename(
+        {"label_variant": "settings", "label": "metric"})
+
+
 def _smallest_words(effects: pl.DataFrame) -> str:
     """' (here 1 pp for shares, 2 coins for the winner's margin …)': the amounts the page's words
     were judged by (the effects' ``smallest`` column)."""
@@ -244,13 +257,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
         secs.append(Section(f"p{i}", v["name"], figures=figs.add(
             f"curve_{i}", FS.curves(s.curves, v["name"], fair, s.score_unit),
             f"Every headline metric against {v['name']} (the other settings at their first value).")))
-    table = s.variants.with_columns(
-        pl.when(pl.col("share")).then(pl.col("estimate") * 100).otherwise(pl.col("estimate")).round(2).alias("estimate"),
-        pl.when(pl.col("share")).then(pl.col("low") * 100).otherwise(pl.col("low")).round(2).alias("low"),
-        pl.when(pl.col("share")).then(pl.col("high") * 100).otherwise(pl.col("high")).round(2).alias("high"),
-        pl.when(pl.col("share")).then(pl.lit("%")).otherwise(pl.col("unit")).alias("unit"),
-    ).select("variant", "label_variant", "label", "estimate", "low", "high", "unit").rename(
-        {"label_variant": "settings", "label": "metric"})
+    table = variant_table(s.variants)
     secs.append(Section("variants", "Every variant",
                         "Intervals: normal intervals of means over games; differences are means of "
                         "per-game differences (common random numbers); the seat balance's interval is the "

@@ -108,3 +108,22 @@ def test_the_strategies_row_of_a_game_without_bots_says_so():
     assert strategies_text({"game": "middle-ages", "strategies": None}, ma) == \
         f"the default ({ma.default_strategy})"
     assert strategies_text({"game": "middle-ages", "strategies": "greedy"}, ma) == "greedy"
+
+
+def test_every_variant_table_gives_the_seat_balance_in_pp_and_shares_in_percent():
+    """The 'Every variant' table read 'the seat balance … 4.37 3.25 5.49 %': a distance from the fair
+    share is in percentage points, not a share. Rows of v000 of docs/sweep.md's example (10,000
+    games): balance 0.0437 (0.0325-0.0549), seat 1 0.2075 (0.1996-0.2154), margin 23.24 coins."""
+    from reports.sweep import variant_table
+
+    rows = [("balance", "the seat balance", "pp", True, 0.0437, 0.0325, 0.0549),
+            ("seat_win_share_1", "seat 1's win share", "pp", True, 0.2075, 0.1996, 0.2154),
+            ("winner_margin", "the winner's margin", "coins", False, 23.24, 22.86, 23.62)]
+    v = pl.DataFrame([{"variant": "v000", "label_variant": "income.palais.base=1", "metric": m,
+                       "label": lab, "unit": u, "share": sh, "estimate": e, "low": lo, "high": hi}
+                      for m, lab, u, sh, e, lo, hi in rows])
+    t = variant_table(v)
+    got = {r["metric"]: (r["estimate"], r["low"], r["high"], r["unit"]) for r in t.iter_rows(named=True)}
+    assert got["the seat balance"] == (4.37, 3.25, 5.49, "pp")
+    assert got["seat 1's win share"] == (20.75, 19.96, 21.54, "%")
+    assert got["the winner's margin"] == (23.24, 22.86, 23.62, "coins")
