@@ -98,7 +98,8 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str) -> Fi
 def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = 16) -> Figure | None:
     """Which parameter moves which metric most: the paired effect of moving each parameter from its
     first to its last value, largest first. ``shares=True``: the win shares, in percentage points;
-    otherwise every other metric, one panel per unit (the score unit, turns, …): one unit per axis."""
+    otherwise every other metric, one panel per unit (the score unit, turns, …): one unit per axis.
+    At most ``top`` bars a panel, and a panel that leaves some out says so ("the 16 largest of 24")."""
     d = e.filter(pl.col("share") == shares)
     if d.height == 0:
         return None
@@ -106,13 +107,16 @@ def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = 16) -> Figure |
     groups = []
     for u in units:
         g = d if shares else d.filter(pl.col("unit") == u)
+        total = g.height
         g = g.with_columns(pl.col("delta").abs().alias("size")).sort("size", descending=True).head(top)
-        groups.append((u, g.reverse()))
-    heights = [0.42 * g.height + 1.1 for _, g in groups]
+        groups.append((u, g.reverse(), total))
+    heights = [0.42 * g.height + 1.1 for _, g, _ in groups]
     fig = new_figure(9.0, sum(heights) + 0.5)
     axes = np.atleast_1d(fig.subplots(len(groups), 1, height_ratios=heights))
     sc = _scale(shares)
-    for ax, (u, g) in zip(axes, groups):
+    for ax, (u, g, total) in zip(axes, groups):
+        if total > g.height:                    # say what is left out: no other figure shows it
+            ax.set_title(f"the {g.height} largest of {total} effects", fontsize=9)
         y = np.arange(g.height)
         delta, lo, hi = (g[c].to_numpy() * sc for c in ("delta", "low", "high"))
         colours = [OKABE_ITO[0] if x >= 0 else OKABE_ITO[5] for x in delta]

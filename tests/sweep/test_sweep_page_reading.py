@@ -127,3 +127,20 @@ def test_every_variant_table_gives_the_seat_balance_in_pp_and_shares_in_percent(
     assert got["the seat balance"] == (4.37, 3.25, 5.49, "pp")
     assert got["seat 1's win share"] == (20.75, 19.96, 21.54, "%")
     assert got["the winner's margin"] == (23.24, 22.86, 23.62, "coins")
+
+
+def test_the_tornado_says_when_it_shows_only_the_largest_effects():
+    """A sweep of 4 parameters at 5 players has 4 x 6 = 24 share effects (5 seats and the seat
+    balance); the tornado drew the 16 largest and dropped 8 without a word (the page has no other
+    place showing every effect)."""
+    from reports.figures.sweep import tornado
+
+    rows = [{"parameter": f"p{k}", "from": "0", "to": "1", "label": f"seat {s}'s win share",
+             "metric": f"seat_win_share_{s}", "unit": "pp", "share": True,
+             "delta": 0.001 * (k * 6 + s), "low": 0.0, "high": 0.002 * (k * 6 + s)}
+            for k in range(4) for s in range(1, 7)]
+    fig = tornado(pl.DataFrame(rows), True, "coins")
+    texts = " ".join(t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text")))
+    assert "16 largest of 24" in texts, texts
+    few = tornado(pl.DataFrame(rows[:10]), True, "coins")
+    assert "largest of" not in " ".join(t.get_text() for t in few.findobj(lambda a: hasattr(a, "get_text")))
