@@ -4,7 +4,8 @@ Shows the cells as they are played (step k of n with an estimate of the time lef
 :class:`cli.progress.Steps`), prints the matrix, and with ``--out FILE`` writes it as a table
 (``.csv`` or ``.parquet``, one row per cell: :func:`analysis.ladder.ladder_table`), atomically
 (:mod:`simcore.atomic`); an existing file is refused unless ``--force``, before any game is played.
-``--rules`` and ``--set`` play the ladder under other rules (a tune's ``best_rules.toml``);
+``--rules`` and ``--set`` play the ladder under other rules (a tune's ``best_rules.toml``), printed
+above the matrix and written in the table's ``rules`` and ``settings`` columns;
 ``--players 3,4,5`` plays one matrix per player count. ``--panel NAME|FILE`` (or ``--players`` with
 ``--lineup``, repeatable) plays the panel's player counts and line-ups: at each of its player counts,
 the matrix of the bots its line-ups at that count hold (every seat's bot, in the panel's order).
@@ -96,7 +97,8 @@ def ladder(
         spec.check_players(p)
     sets = parse_settings(settings or ())
     for p in counts:     # the rules with the settings validate at every player count, before any game
-        runner.prepare(game, players=p, rules=rules, settings=sets, quiet=True)
+        played_under = runner.prepare(game, players=p, rules=rules, settings=sets, quiet=True).rules_name
+    rules_name = runner.rules_source(game, rules, ()).name      # the file, without the --set
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if not names:
         raise UsageError(f"--bots {bots!r}: name at least one strategy")
@@ -111,26 +113,32 @@ def ladder(
         raise UsageError(f"--panel: at {one} players its line-ups hold one bot ({by_count[one][0]}); "
                          "a ladder ranks bots against each other (give line-ups of two bots or more)")
     console = Console()
+    if rules is not None or sets:                 # the matrix holds for these rules only: say which
+        console.print(f"rules: {played_under}")
     if not spec.roles_alike:
         tables = [_role_ladder(console, L, S, spec, by_count.get(p, names), n, p, seed, game, rules, sets)
                   for p in counts]
-        _write(out, force, tables)
+        _write(out, force, tables, rules_name, sets)
         return
     tables = []
     for players in counts:
         tables.append(_ladder(console, L, spec, by_count.get(players, names), n, players, seed, game,
                               rules, sets))
-    _write(out, force, tables)
+    _write(out, force, tables, rules_name, sets)
 
 
-def _write(out, force, tables) -> None:
+def _write(out, force, tables, rules_name="", sets=()) -> None:
+    """The matrix as one table, with the rules it was played under (``rules``: the rules file,
+    the game's shipped one when none was given; ``settings``: the ``--set`` texts, "; "-separated)."""
     if out is None:
         return
     import polars as pl
 
     from simcore.atomic import atomic_output
 
-    table = pl.concat(tables)
+    table = pl.concat(tables).with_columns(
+        pl.lit(str(rules_name)).alias("rules"),
+        pl.lit("; ".join(s.text for s in sets)).alias("settings"))
     with atomic_output(out, force) as tmp:
         if Path(out).suffix.lower() == ".csv":
             table.write_csv(tmp)

@@ -116,24 +116,26 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
         lines += sentences(effects, n, "seat_win_share_1")
     title = f"{_title(meta['game'])}: a sweep over a panel of {n} cells"
     figs = FigureSet()
-    agree = agreement(effects, n).select("parameter", "from", "to", "label", "up", "down", "unchanged", "unclear",
-                                         "large", "small", "smallest_difference", "smallest", "largest",
-                                         "same_way_everywhere")
+    agree = _in_units(agreement(effects, n), ("smallest_difference", "smallest", "largest")).select(
+        "parameter", "from", "to", "label", "unit", "up", "down", "unchanged", "unclear", "large", "small",
+        "smallest_difference", "smallest", "largest", "same_way_everywhere")
     params = list(dict.fromkeys(effects["parameter"].to_list()))
     order = practical_order(effects["verdict"].to_list(), effects["delta"].to_numpy(),
                             effects["smallest"].to_numpy())
     reading = {int(i): k for k, i in enumerate(order)}
-    table = (effects.with_columns(
+    table = (_in_units(effects.with_columns(
         pl.Series("_p", [params.index(p) for p in effects["parameter"]]),
-        pl.Series("_r", [reading[i] for i in range(effects.height)]))
+        pl.Series("_r", [reading[i] for i in range(effects.height)])), ("delta", "low", "high", "smallest"))
         .sort(["_p", "_r"])
-        .select("parameter", "from", "to", "cell_label", "label", "delta", "low", "high", "smallest", "verdict")
+        .select("parameter", "from", "to", "cell_label", "label", "delta", "low", "high", "unit", "smallest",
+                "verdict")
         .with_columns(pl.col("verdict").map_elements(verdict_words, return_dtype=pl.String)))
     secs = [Section("findings", "What moves what, cell by cell",
                     "Effects: paired differences between the parameter's first and last value within a "
                     "cell (common random numbers); each cell's effects are one family (simultaneous 95% "
                     "intervals over every metric, Bonferroni over the parameters, as on a sweep's page), "
-                    "not adjusted over the cells; shares as fractions (0.01 = 1 pp). Verdict: 'clear "
+                    "not adjusted over the cells; shares in percentage points (pp), every other metric in its "
+                    "own unit (column unit). Verdict: 'clear "
                     "and large enough to matter' (interval excludes 0, estimate at least the smallest "
                     "difference that matters: column smallest, --smallest-difference), 'clear but "
                     "small' or 'within noise'; rows in that order, by size within each. Each cell is also "
@@ -150,6 +152,15 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
                   ("varied", "; ".join(v["text"] for v in meta["varies"])),
                   ("games per variant and cell", f"{meta['games']:,}")])
     return _publish(Path(out), force, title, rows, secs, figs, pdf, svg=svg)
+
+
+def _in_units(df: pl.DataFrame, cols) -> pl.DataFrame:
+    """``cols`` as a designer reads them: shares (fractions in the effects) in pp, every other metric
+    in its own unit, with the ``unit`` column saying which; rounded to 2 decimals."""
+    return df.with_columns(
+        *[pl.when(pl.col("share")).then(pl.col(c) * 100).otherwise(pl.col(c)).round(2).alias(c)
+          for c in cols],
+        pl.when(pl.col("share")).then(pl.lit("pp")).otherwise(pl.col("unit")).alias("unit"))
 
 
 def effects_figure(effects: pl.DataFrame):

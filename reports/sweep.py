@@ -170,6 +170,44 @@ def short_seed(seed) -> str:
         return str(seed)
 
 
+def variant_table(variants: pl.DataFrame) -> pl.DataFrame:
+    """The 'Every variant' table: shares in %, the seat balance (a distance from the fair share) in
+    pp, every other metric in its own unit; rounded to 2 decimals."""
+    share = pl.col("share")
+    return variants.with_columns(
+        *[pl.when(share).then(pl.col(c) * 100).otherwise(pl.col(c)).round(2).alias(c)
+          for c in ("estimate", "low", "high")],
+        pl.when(pl.col("metric") == "balance").then(pl.lit("pp"))
+        .when(share).then(pl.lit("%")).otherwise(pl.col("unit")).alias("unit"),
+    ).select("variant", "label_variant", "label", "estimate", "low", "high", "unit").rename(
+        {"label_variant": "settings", "label": "metric"})
+
+
+def _smallest_words(effects: pl.DataFrame) -> str:
+    """' (here 1 pp for shares, 2 coins for the winner's margin …)': the amounts the page's words
+    were judged by (the effects' ``smallest`` column)."""
+    if "smallest" not in effects.columns or effects.height == 0:
+        return ""
+    parts = []
+    shares = effects.filter(pl.col("share"))["smallest"].unique().to_list()
+    if shares:
+        parts.append(" or ".join(f"{100 * x:g} pp" for x in sorted(shares)) + " for shares")
+    other = effects.filter(~pl.col("share"))
+    for (unit, small), g in other.group_by(["unit", "smallest"], maintain_order=True):
+        labels = list(dict.fromkeys(g["label"].to_list()))
+        parts.append(f"{small:g} {unit} for " + " and ".join(labels))
+    return " (here " + ", ".join(parts) + ")" if parts else ""
+
+
+def strategies_text(sw: dict, spec) -> str:
+    """The sweep's bots as its page heads them: those given, the game's default, or none."""
+    if sw.get("strategies"):
+        return str(sw["strategies"])
+    if spec is not None and spec.strategies is None:
+        return "none (the game has no bots)"
+    return f"the default ({spec.default_strategy if spec else '?'})"
+
+
 def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = False,
                        pdf: bool = False, smallest: dict | None = None, svg: bool = False) -> Path:
     """The sensitivity page of a sweep directory; returns the path of report.html. ``smallest``:
@@ -185,17 +223,25 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                                              f"{len(sw['variants'])} finished"),
         ("games per variant", f"{sw['games']:,} (the same games in every variant: "
                               f"{short_seed(sw['seed'])})"),
-        ("strategies", sw.get("strategies") or f"the default ({spec.default_strategy if spec else '?'})"),
+        ("strategies", strategies_text(sw, spec)),
         ("base rules", sw["rules_name"]), ("also set", ", ".join(sw.get("settings") or []) or "nothing"),
     ])
     notes = []
     if s.missing:
         notes.append(f"Not finished yet: {', '.join(s.missing)} (run the same balance sweep command "
                      "again to resume).")
+    n_params = s.effects["parameter"].n_unique() if s.effects.height else 0
+    family = (f"The intervals of these sentences and of the tornado chart are one family: "
+              f"simultaneous over every metric of a parameter, Bonferroni over the {n_params} "
+              f"parameter{'s' if n_params != 1 else ''}, so all of them hold together with 95% "
+              "probability (each metric's own interval is narrower). An effect is clear when its "
+              "interval excludes 0, and large enough to matter when it is at least the smallest "
+              f"difference that matters{_smallest_words(s.effects)}.") if n_params else ""
     secs = [Section("findings", "What moves what",
                     "Each sentence compares the parameter's first and last value with the other "
                     "parameters at their first value; because every variant plays the same games, the "
-                    "difference is measured game by game.", sentences=sweep_sentences(s.effects))]
+                    "difference is measured game by game. " + family,
+                    sentences=sweep_sentences(s.effects))]
     if s.effects.height:
         names = figs.add("tornado_shares", FS.tornado(s.effects, True, s.score_unit),
                          "Win shares: the paired change from each setting's first to last value, in pp.")
@@ -211,17 +257,12 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
         secs.append(Section(f"p{i}", v["name"], figures=figs.add(
             f"curve_{i}", FS.curves(s.curves, v["name"], fair, s.score_unit),
             f"Every headline metric against {v['name']} (the other settings at their first value).")))
-    table = s.variants.with_columns(
-        pl.when(pl.col("share")).then(pl.col("estimate") * 100).otherwise(pl.col("estimate")).round(2).alias("estimate"),
-        pl.when(pl.col("share")).then(pl.col("low") * 100).otherwise(pl.col("low")).round(2).alias("low"),
-        pl.when(pl.col("share")).then(pl.col("high") * 100).otherwise(pl.col("high")).round(2).alias("high"),
-        pl.when(pl.col("share")).then(pl.lit("%")).otherwise(pl.col("unit")).alias("unit"),
-    ).select("variant", "label_variant", "label", "estimate", "low", "high", "unit").rename(
-        {"label_variant": "settings", "label": "metric"})
+    table = variant_table(s.variants)
     secs.append(Section("variants", "Every variant",
                         "Intervals: normal intervals of means over games; differences are means of "
-                        "per-game differences (common random numbers); the seat balance's interval comes "
-                        "from normal draws of the seat means with their covariance. See docs/sweep.md.",
+                        "per-game differences (common random numbers); the seat balance's interval is the "
+                        "Balance interval's construction: simultaneous intervals on the seat shares, then "
+                        "the interval of the largest distance from the fair share. See docs/sweep.md.",
                         tables=[("Every variant and metric", table)]))
     return _publish(Path(out), force, title, meta, secs, figs, pdf, notes, svg=svg)
 

@@ -106,8 +106,10 @@ def parse_vary(text: str, option: str = "--vary", *, need_values: bool = True) -
         try:
             parsed = parse_value(body, what)
         except UsageError:
-            raise UsageError(f"{what}: expected a range (2..5, 0..1:0.25) or a list ([a, b, c])") \
-                from None
+            parsed = _word_list(body, what)
+            if parsed is None:
+                raise UsageError(f"{what}: expected a range (2..5, 0..1:0.25) or a list ([a, b, c])") \
+                    from None
         values = tuple(parsed) if isinstance(parsed, list) else (parsed,)
         if not values:
             raise UsageError(f"{what}: the list of values is empty")
@@ -120,6 +122,22 @@ def parse_vary(text: str, option: str = "--vary", *, need_values: bool = True) -
             raise UsageError(f"{what}: the player count takes whole numbers (players=2..5)")
     return Vary(text=text.strip(), path=path, kind=kind, values=values,
                 lo=lo if m else None, hi=hi if m else None, step=step if m else None)
+
+
+def _word_list(body: str, what: str) -> list | None:
+    """``[last, first]``: a flat list whose items are TOML values or bare words, each read as
+    ``--set`` reads a value (a bare word is a string); None when ``body`` is not such a list."""
+    if not (body.startswith("[") and body.endswith("]")) or any(c in body[1:-1] for c in "[]{}\"'"):
+        return None
+    items = [x.strip() for x in body[1:-1].split(",")]
+    if items and not items[-1]:
+        items.pop()                              # a trailing comma, as TOML allows
+    if any(not x for x in items):
+        return [] if not any(items) else None
+    try:
+        return [parse_value(x, what) for x in items]
+    except UsageError:
+        return None
 
 
 def parse_varies(texts, option: str = "--vary", *, need_values: bool = True) -> tuple[Vary, ...]:

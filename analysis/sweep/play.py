@@ -30,7 +30,7 @@ from simcore.atomic import (check_output_dir, claim_output, mark_dir, ownership_
                             read_marker, recover_leftovers, release_claim, temporary_dir,
                             write_text_atomic)
 from simcore.config import parse_settings
-from simcore.errors import UsageError
+from simcore.errors import ConfigError, UsageError
 from simcore.options import check_seed
 from simcore.rundir import RUN_JSON
 
@@ -127,7 +127,22 @@ def prepare_variant(plan: SweepPlan, v: Variant, src=None):
         return runner.prepare(plan.game, rules=src, settings=[*plan.settings, *v.settings(plan.varies)],
                               players=p,
                               strategies=plan.strategies, rotate_seats=plan.rotate_seats)
+    except ConfigError as exc:
+        # a value of a --vary: name the --vary the designer typed, not the --set it is played as
+        key = str(exc.key or "")
+        vary = next((x for x in plan.varies if not x.is_players and key
+                     and (x.name == key or x.name.startswith(key + "[") or key.startswith(x.name + "."))),
+                    None)
+        if vary is None:
+            raise
+        raise UsageError(f"--vary {vary.text}: variant {v.label(plan.varies)}: {key}: {exc.problem}") \
+            from None
     except UsageError as exc:
+        msg = str(exc)
+        vary = next((x for x in plan.varies if msg.startswith(f"--set {x.name}=")), None)
+        if type(exc) is UsageError and vary is not None and ": " in msg:
+            raise UsageError(f"--vary {vary.text}: variant {v.label(plan.varies)}: "
+                             f"{msg.split(': ', 1)[1]}") from None
         raise type(exc)(f"variant {v.label(plan.varies)}: {exc}") if type(exc) is UsageError \
             else exc
 

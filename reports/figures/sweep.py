@@ -38,8 +38,11 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str) -> Fi
         ms = [m for m in dict.fromkeys(d["metric"].to_list()) if m.startswith(prefix)]
         if ms:
             panels.append((prefix, ms, title))
-    for m, title in (("balance", "seat balance (pp from fair)"), ("winner_margin", f"winner's margin ({unit})"),
-                     ("game_length", "game length (turns)"), ("event_swing", f"event swing ({unit})")):
+    # the game length in the game's own unit (turns, rounds: the curve rows carry it)
+    length_unit = next(iter(d.filter(pl.col("metric") == "game_length")["unit"].to_list()), "turns")
+    for m, title in (("balance", "seat balance (pp from the fair share)"),
+                     ("winner_margin", f"winner's margin ({unit})"),
+                     ("game_length", f"game length ({length_unit})"), ("event_swing", f"event swing ({unit})")):
         if m in d["metric"].to_list():
             panels.append((m, [m], title))
     integer = numeric and all(float(x).is_integer() for x in xs.values())
@@ -61,12 +64,20 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str) -> Fi
                         color=OKABE_ITO[k % len(OKABE_ITO)],
                         label=str(r["label"][0]).removesuffix(" win share").removesuffix("'s").removesuffix("'"))
         if kind == "seat" and fair is not None:
-            ax.axhline(100 * fair, color=FAIR, ls="--", lw=1)
+            # 1/P at each point's own player count (the seats it has), not the first variant's
+            seats = {v: d.filter((pl.col("value") == v) & pl.col("metric").str.starts_with("seat_win")).height
+                     for v in values}
+            if len(set(seats.values())) > 1:
+                xf = [xs[v] for v in values if seats[v]]
+                ax.plot(xf, [100.0 / seats[v] for v in values if seats[v]], color=FAIR, ls="--", lw=1,
+                        drawstyle="steps-mid", label="fair share (1/P)")
+            else:
+                ax.axhline(100 * fair, color=FAIR, ls="--", lw=1)
         ax.set_title(title)
         ax.set_xlabel(parameter)
         if share_panel:                        # shares on 0–100%
             ax.set_ylim(0, min(100.0, max(top * 1.15, 5.0)))
-            ax.set_ylabel("win share (%)")
+            ax.set_ylabel("pp from the fair share" if kind == "balance" else "win share (%)")
         else:
             ax.set_ylabel(title[title.rfind("(") + 1:-1] if title.endswith(")") else "")
             zoomed_axis(ax, "y")
@@ -87,7 +98,8 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str) -> Fi
 def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = 16) -> Figure | None:
     """Which parameter moves which metric most: the paired effect of moving each parameter from its
     first to its last value, largest first. ``shares=True``: the win shares, in percentage points;
-    otherwise every other metric, one panel per unit (the score unit, turns, …): one unit per axis."""
+    otherwise every other metric, one panel per unit (the score unit, turns, …): one unit per axis.
+    At most ``top`` bars a panel, and a panel that leaves some out says so ("the 16 largest of 24")."""
     d = e.filter(pl.col("share") == shares)
     if d.height == 0:
         return None
@@ -95,13 +107,16 @@ def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = 16) -> Figure |
     groups = []
     for u in units:
         g = d if shares else d.filter(pl.col("unit") == u)
+        total = g.height
         g = g.with_columns(pl.col("delta").abs().alias("size")).sort("size", descending=True).head(top)
-        groups.append((u, g.reverse()))
-    heights = [0.42 * g.height + 1.1 for _, g in groups]
+        groups.append((u, g.reverse(), total))
+    heights = [0.42 * g.height + 1.1 for _, g, _ in groups]
     fig = new_figure(9.0, sum(heights) + 0.5)
     axes = np.atleast_1d(fig.subplots(len(groups), 1, height_ratios=heights))
     sc = _scale(shares)
-    for ax, (u, g) in zip(axes, groups):
+    for ax, (u, g, total) in zip(axes, groups):
+        if total > g.height:                    # say what is left out: no other figure shows it
+            ax.set_title(f"the {g.height} largest of {total} effects", fontsize=9)
         y = np.arange(g.height)
         delta, lo, hi = (g[c].to_numpy() * sc for c in ("delta", "low", "high"))
         colours = [OKABE_ITO[0] if x >= 0 else OKABE_ITO[5] for x in delta]

@@ -51,6 +51,17 @@ def test_sweep_page_with_pdf_and_clean_figures(sweep_dir, tmp_path):
     assert _run(["report", str(sweep_dir), "--out", str(out), "--pdf"]) == 0
     page = _check_page(out)
     assert "the Seigneur's win share" in page and "seigneurs'" not in page
+    # the words say how the intervals beside them are built (analysis.sweep.metrics): the effects
+    # simultaneous per parameter, Bonferroni over the page's parameters; the seat balance's interval
+    # the Balance interval's construction, not the "normal draws" it replaced (docs/sweep.md)
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    m = len(json.loads((sweep_dir / "sweep.json").read_text())["varies"])
+    assert "normal draws" not in text
+    assert f"simultaneous over every metric of a parameter, Bonferroni over the {m} parameters" in text
+    assert "simultaneous intervals on the seat shares, then the interval of the largest distance" in text
+    # and how large 'large enough to matter' is: 1 pp of share by default (docs/sweep.md), said
+    # beside the words that use it
+    assert "smallest difference that matters (here 1 pp for shares" in text
     from analysis.sweep.metrics import sensitivity
 
     s = sensitivity(sweep_dir)

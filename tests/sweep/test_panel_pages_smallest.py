@@ -60,6 +60,17 @@ def test_the_panel_sweep_page_words_and_orders_its_effects_by_size(panel_sweep, 
     assert words and stats.LARGE not in words
     ranks = [stats.VERDICT_ORDER.index(w) for w in words]
     assert ranks == sorted(ranks), words                    # reading order, never by p-value
+    # every effect says its unit: shares in pp beside the margin in its own unit (the table gave
+    # shares as fractions, 0.05, in the same column as 0.14 of a score, with no unit). Seat 1's
+    # effect in every cell from the raw rows (track.start_square 0 -> 3: v000 -> v003)
+    table = pages["tiny"].split("Every effect in every cell", 2)[2]
+    shown = [float(x) for x in re.findall(r"seat 1 \(Seigneur\)'s win share (-?[\d.]+) -?[\d.]+ -?[\d.]+ pp", table)]
+    want = []
+    for cell in sorted((panel_sweep / "cells").iterdir()):
+        a, b = (pl.read_parquet(cell / "variants" / v / "players.parquet", columns=["game", "seat", "win_share"])
+                .filter(pl.col("seat") == 0).sort("game")["win_share"].to_numpy() for v in ("v000", "v003"))
+        want.append(round(100 * float((b.astype(float) - a.astype(float)).mean()), 2))
+    assert sorted(shown) == pytest.approx(sorted(want), abs=0.006), (shown, want)
 
 
 def test_a_panel_page_says_in_how_many_cells_the_seat_is_far_enough_from_fair(tmp_path):

@@ -290,7 +290,12 @@ def test_ladder_ranks_the_bots_of_a_panels_lineups_at_each_of_its_player_counts(
     got = {(r["players"], r["bot"], r["opponent"]) for r in t.iter_rows(named=True)}
     assert got == {(2, "greedy", "random"), (2, "random", "greedy"), (3, "balanced", "greedy"),
                    (3, "greedy", "balanced")}
-    capsys.readouterr()
+    # the matrix says the rules it was played under, printed and in the table (a ladder under a
+    # --set was indistinguishable from one under the shipped rules)
+    shipped = str(Path(__file__).resolve().parents[2] / "configs/middle_ages/rules.toml")
+    assert set(t["settings"]) == {"setup.extra_coin_tokens=6"} and set(t["rules"]) == {shipped}
+    printed = capsys.readouterr().out
+    assert "setup.extra_coin_tokens=6" in " ".join(printed.split())
     code = _run(["ladder", "--game", "middle-ages", "--lineup", "greedy", "--players", "2", "--games", "60"])
     assert code == 2 and "line-ups hold one bot (greedy)" in capsys.readouterr().err
     code = _run(["ladder", "--game", "middle-ages", "--lineup", "greedy,random", "--bots", "random,greedy"])

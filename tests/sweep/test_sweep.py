@@ -125,3 +125,23 @@ def test_vary_grammar_errors(bad):
     with pytest.raises(UsageError) as e:
         parse_vary(bad)
     assert "\n" not in str(e.value) and bad in str(e.value)
+
+
+def test_a_bad_vary_value_is_named_as_the_vary_the_designer_typed():
+    """`balance sweep --vary income.palais.bse=1..3` said 'rules.toml with --set income.palais.bse=1:
+    … unknown key': a --set the designer never typed. The line names the --vary and the variant."""
+    from analysis.sweep.play import plan_sweep
+    from simcore.errors import UsageError
+
+    for vary, bad in (("income.palais.bse=1..3", "unknown key"),
+                      ("income.palais.base=[1.5, 2]", "must be an integer"),
+                      ("income.palais.base.x=[1, 2]", "not a table")):
+        with pytest.raises(UsageError) as e:
+            plan_sweep("middle-ages", varies=[vary], games=100)
+        msg = str(e.value)
+        assert msg.startswith(f"--vary {vary}: variant ") and bad in msg and "\n" not in msg, msg
+        assert "--set" not in msg, msg
+    with pytest.raises(UsageError) as e:            # a --set of the designer's is still called one
+        plan_sweep("middle-ages", varies=["income.palais.base=1..2"], games=100,
+                   settings=["income.palais.counts=1"])
+    assert "--set income.palais.counts=1" in str(e.value)
