@@ -312,6 +312,17 @@ def _smallest(info: MetricInfo, game: str | None, overrides: dict | None) -> flo
     return smallest_difference(game, "length" if info.key == "game_length" else "score", overrides)
 
 
+ADVANTAGE = "advantage (win share − fair share)"     # a share's label between player counts
+
+
+def fair_shares(v: VariantData) -> dict[str, float]:
+    """The fair share of each win-share metric of ``v`` at its player count: 1/P for a seat, the
+    role's seats / P for a role (its share if every seat won equally often)."""
+    spec = registry.specs().get(v.meta.get("game"))
+    return {m.key: len(seats) / v.n_players for m, seats in share_metrics(spec, v.n_players)
+            if m.key in v.samples}
+
+
 def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL,
                       overrides: dict | None = None) -> list[dict]:
     """Every headline metric of ``b`` minus that of ``a``, measured game by game (common random
@@ -324,12 +335,17 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
     Rows: metric, label, unit, share, delta, low, high (simultaneous), low_unadjusted,
     high_unadjusted (the metric's own 95% interval, shown as such), smallest (the smallest
     difference that matters, :func:`analysis.load.smallest_difference`), verdict
-    (:func:`analysis.stats.practical`). Empty when the variants played different games."""
+    (:func:`analysis.stats.practical`). Empty when the variants played different games. Between
+    two player counts a win share is compared by its distance from its fair share (the label says
+    "seat 2's advantage (win share − fair share)"): its raw change is mostly 1/P moving."""
     if a.n_games != b.n_games:
         return []
     game = a.meta.get("game")
     keys = [k for k in a.samples if k in b.samples]
-    cols = [b.samples[k] - a.samples[k] for k in keys]
+    # Across player counts a win share moves with the fair share (1/2 → 1/5 is −30 pp of nothing
+    # but arithmetic): compare each share's distance from its own fair share instead.
+    fair_a, fair_b = fair_shares(a), fair_shares(b)
+    cols = [(b.samples[k] - fair_b.get(k, 0.0)) - (a.samples[k] - fair_a.get(k, 0.0)) for k in keys]
     with_balance = a.fair is not None and b.fair is not None
     P = a.n_players
     X = np.column_stack(cols + ([a.seat_wins, b.seat_wins] if with_balance else []))
@@ -348,7 +364,10 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
                      "low": float(lb.max() - ha.max()), "high": float(hb.max() - la.max()),
                      "low_unadjusted": ub[1] - ua[2], "high_unadjusted": ub[2] - ua[1]})
     for j, key in enumerate(keys):
-        rows.append({"metric": key, "info": a.info[key], "delta": float(mean[j]),
+        info = a.info[key]
+        if key in fair_a and fair_a[key] != fair_b.get(key):
+            info = MetricInfo(info.key, info.label.replace("win share", ADVANTAGE), info.unit, info.share)
+        rows.append({"metric": key, "info": info, "delta": float(mean[j]),
                      "low": float(low[j]), "high": float(high[j]),
                      "low_unadjusted": float(mean[j] - Z * se[j]),
                      "high_unadjusted": float(mean[j] + Z * se[j])})
@@ -363,7 +382,8 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
 def paired_effect(a: VariantData, b: VariantData, key: str) -> tuple[float, float, float] | None:
     """Metric ``key`` of ``b`` minus that of ``a``, measured game by game, with its own 95%
     interval (unadjusted: one metric alone; :func:`parameter_effects` adjusts a family); None when
-    either variant lacks the metric or they played different games."""
+    either variant lacks the metric or they played different games. A win share between two
+    player counts: the change of its distance from its fair share, as in :func:`parameter_effects`."""
     if a.n_games != b.n_games:
         return None
     if key == "balance":
@@ -373,7 +393,8 @@ def paired_effect(a: VariantData, b: VariantData, key: str) -> tuple[float, floa
         return r["delta"], r["low_unadjusted"], r["high_unadjusted"]
     if key not in a.samples or key not in b.samples:
         return None
-    return mean_ci(b.samples[key] - a.samples[key])
+    shift = fair_shares(b).get(key, 0.0) - fair_shares(a).get(key, 0.0)   # 0 at one player count
+    return mean_ci(b.samples[key] - a.samples[key] - shift)
 
 
 @dataclass

@@ -144,3 +144,45 @@ def test_the_tornado_says_when_it_shows_only_the_largest_effects():
     assert "16 largest of 24" in texts, texts
     few = tornado(pl.DataFrame(rows[:10]), True, "coins")
     assert "largest of" not in " ".join(t.get_text() for t in few.findobj(lambda a: hasattr(a, "get_text")))
+
+
+def _variant_of(winners: np.ndarray, P: int):
+    """A Middle-Ages variant whose game g is won by seat winners[g] (one-hot win shares)."""
+    from pathlib import Path
+
+    from analysis.sweep.metrics import MetricInfo, VariantData
+
+    w = np.zeros((winners.size, P))
+    w[np.arange(winners.size), winners] = 1.0
+    samples = {f"seat_win_share_{s + 1}": w[:, s] for s in range(P)}
+    info = {k: MetricInfo(k, f"seat {k[-1]}'s win share", "pp", True) for k in samples}
+    return VariantData(Path("."), {"game": "middle-ages", "players": P}, P, samples, info, w, 1.0 / P)
+
+
+def test_between_player_counts_a_share_effect_is_its_change_against_the_fair_share():
+    """A sweep over players said "moves seat 2's win share by -34 pp" from 2 to 5 players: the fair
+    share's own move (1/2 → 1/5), not anything the seat gained or lost. Between two player counts
+    each seat's effect is now the change of its distance from its fair share, and says so; at one
+    player count nothing changes."""
+    from analysis.sweep.metrics import paired_effect, parameter_effects
+
+    rng = np.random.default_rng(5)
+    n = 4000
+    two = _variant_of(rng.choice(2, size=n, p=[0.46, 0.54]), 2)
+    five = _variant_of(rng.choice(5, size=n, p=[0.16, 0.20, 0.24, 0.22, 0.18]), 5)
+    rows = {r["metric"]: r for r in parameter_effects(two, five)}
+    for s in (1, 2):
+        k = f"seat_win_share_{s}"
+        want = (five.samples[k].mean() - 0.2) - (two.samples[k].mean() - 0.5)
+        assert rows[k]["delta"] == pytest.approx(want, abs=1e-12)
+        assert rows[k]["low"] < want < rows[k]["high"]
+        assert rows[k]["label"] == f"seat {s}'s advantage (win share − fair share)", rows[k]["label"]
+        d, lo, hi = paired_effect(two, five, k)
+        assert d == pytest.approx(want, abs=1e-12) and lo < d < hi
+    # seat 2: 54% of 2 players (+4 pp above 1/2) → 20% of 5 (±0 pp): about −4 pp, not −34 pp
+    assert -0.08 < rows["seat_win_share_2"]["delta"] < 0.0
+    other = _variant_of(rng.choice(5, size=n), 5)
+    same = {r["metric"]: r for r in parameter_effects(five, other)}
+    k = "seat_win_share_2"
+    assert same[k]["delta"] == pytest.approx(other.samples[k].mean() - five.samples[k].mean(), abs=1e-12)
+    assert same[k]["label"] == "seat 2's win share"
