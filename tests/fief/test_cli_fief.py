@@ -191,3 +191,17 @@ def test_heat_map_of_a_large_grid_stays_page_sized(tmp_path):
     head = (out / "heatmap_open.png").read_bytes()[:24]
     width, height = struct.unpack(">II", head[16:24])
     assert width <= 16 * 110 and height <= 14 * 110
+
+
+def test_printed_break_even_says_d_arc_and_mercy(tmp_path, capsys):
+    """FF-3/FF-4/FF-7: the printed break-even title names the conditions its numbers hold under
+    (d'Arc's side, the mercy policy), as the heat map's title does; without them a designer reads
+    "beating a defender in a castle" as the plain odds."""
+    assert _run(["fief-odds", "--attackers", "1-8", "--defenders", "1-2", "--terrain", "castle",
+                 "--darc", "defender", "--mercy", "defender:1", "--out", str(tmp_path / "o")]) == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "d'Arc with the defender" in printed and "mercy defender:1" in printed
+    assert _run(["fief-odds", "--attackers", "1-8", "--defenders", "1-2", "--terrain", "castle",
+                 "--out", str(tmp_path / "p")]) == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "d'Arc" not in printed and "mercy" not in printed
