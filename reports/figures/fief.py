@@ -35,7 +35,9 @@ def heatmap(odds: pl.DataFrame, terrain: str, path: Path, levels=(0.5, 0.75, 0.9
     di = {d: j for j, d in enumerate(defs)}
     for a, d, p in sub.select("attacker", "defender", "p_attacker_wins").iter_rows():
         grid[ai[a], di[d]] = p
-    fig = Figure(figsize=(1.2 + 0.32 * len(defs), 1.2 + 0.26 * len(atts)), dpi=110)
+    # Grows with the grid up to a page: a 999 x 999 grid must not ask for a gigapixel canvas.
+    fig = Figure(figsize=(min(1.2 + 0.32 * len(defs), 16.0), min(1.2 + 0.26 * len(atts), 14.0)),
+                 dpi=110)
     ax = fig.subplots()
     ext = (defs[0] - 0.5, defs[-1] + 0.5, atts[0] - 0.5, atts[-1] + 0.5)
     im = ax.imshow(grid, origin="lower", aspect="auto", cmap="cividis", vmin=0, vmax=1, extent=ext,
@@ -44,7 +46,7 @@ def heatmap(odds: pl.DataFrame, terrain: str, path: Path, levels=(0.5, 0.75, 0.9
         # Black lines: the break-even levels sit in the mid and bright part of cividis.
         cs = ax.contour(defs, atts, grid, levels=list(levels), colors="black", linewidths=1.0,
                         linestyles=["solid", "dashed", "dotted", "dashdot"][: len(levels)])
-        ax.clabel(cs, fmt=lambda v: f"{v:.0%}", fontsize=7)
+        ax.clabel(cs, fmt=lambda v: f"{v * 100:.6g}%", fontsize=7)   # 0.999 is 99.9%, not 100%
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     darc = sub["darc"][0]

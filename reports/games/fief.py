@@ -20,14 +20,17 @@ def odds_figures(job, tables: dict, folder: Path) -> list[str]:
 
 
 def show_odds(job, tables: dict, path: Path) -> None:
-    print_odds_summary(tables["break_even"], path, job.agreement(tables))
+    mercy = tables["odds"]["mercy"][0] if tables["odds"].height else "never"
+    print_odds_summary(tables["break_even"], path, job.agreement(tables), mercy)
 
 
 def show_calamity(job, tables: dict, path: Path) -> None:
     print_calamity(job.rules, tables["plague_summary"], tables["plague"], tables["revolt"], path)
 
 
-def print_odds_summary(be, path: Path, agreement) -> None:
+def print_odds_summary(be, path: Path, agreement, mercy: str = "never") -> None:
+    """Print the break-even table of each terrain; its title names the conditions the numbers
+    hold under (FF-4 d'Arc's side, FF-3 mercy policy) when they are not the plain combat."""
     import polars as pl
     from rich.console import Console
     from rich.table import Table
@@ -36,7 +39,10 @@ def print_odds_summary(be, path: Path, agreement) -> None:
     for terrain in be["terrain"].unique(maintain_order=True).to_list():
         sub = be.filter(pl.col("terrain") == terrain)
         where = {"open": "in open ground", "castle": "in a castle", "city": "in a city"}[terrain]
-        t = Table(title=f"Break-even: smallest attacker (points) beating a defender {where} "
+        darc = sub["darc"][0]
+        given = ((f", d'Arc with the {darc}" if darc != "none" else "")
+                 + (f", mercy {mercy}" if mercy != "never" else ""))
+        t = Table(title=f"Break-even: smallest attacker (points) beating a defender {where}{given} "
                         f"({sub['method'][0]}; '-' = not within the grid)")
         t.add_column("defender", justify="right")
         cols = [c for c in sub.columns if c.startswith("min_attacker_p")]

@@ -112,3 +112,96 @@ def test_output_directory_problems_are_usage_errors(tmp_path, capsys):
     assert _run(["fief-odds", "--attackers", "1-3", "--defenders", "1", "--out", str(ours),
                  "--force", "-q"]) == 0
     assert (ours / "odds.csv").exists()
+
+
+@pytest.mark.parametrize("argv,message", [
+    # 999 x 999 cells x 20 000 combats: days of Monte Carlo; refused before any combat
+    (["fief-odds", "--attackers", "1-999", "--defenders", "1-999", "--terrain", "castle",
+      "--method", "mc"], "Monte Carlo work"),
+    # 3 million rows (and their heat maps) for the exact grid over three terrains
+    (["fief-odds", "--attackers", "1-999", "--defenders", "1-999"], "rows"),
+    # Lords removed first: every cell is its own solve, sum of a x d states is about 2.5e11
+    (["fief-odds", "--attackers", "1-700", "--defenders", "1-700", "--terrain", "city",
+      "--set", "combat.lords_removed=\"first\""], "exact work"),
+    (["fief-calamity", "--soldiers", "0-9999", "--lords", "0-16", "--method", "mc",
+      "--games", "1e9"], "Monte Carlo work"),
+])
+def test_a_grid_too_large_is_refused_before_any_work(tmp_path, capsys, argv, message):
+    """FF-7: a grid whose work would take hours is one line, exit code 2, nothing written (the
+    checks are on the validated request, so this test takes milliseconds; before they existed the
+    first case ran for more than ten minutes)."""
+    import time
+
+    out = tmp_path / "never"
+    t0 = time.perf_counter()
+    assert _run([*argv, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and err.count("\n") == 1 and message in err, err
+    assert time.perf_counter() - t0 < 5
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("levels,columns", [
+    ("0.5,0.504", ["min_attacker_p50", "min_attacker_p50.4"]),
+    ("0.999,0.9999", ["min_attacker_p99.9", "min_attacker_p99.99"]),
+    ("0.5,0.5000000001", None),
+])
+def test_close_levels_get_their_own_columns_or_one_line(tmp_path, capsys, levels, columns):
+    """FF-7: break-even columns are named by the level in percent, unrounded, so close levels get
+    columns of their own; levels equal to 6 significant digits are refused with one line. (Both
+    crashed with a polars DuplicateError traceback after the computation: 0.5 and 0.504 were both
+    named p50, 0.999 and 0.9999 both p100.)"""
+    out = tmp_path / "lv"
+    rc = _run(["fief-odds", "--attackers", "1-3", "--defenders", "1", "--levels", levels,
+               "--out", str(out), "-q"])
+    if columns is None:
+        assert rc == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: --levels") and err.count("\n") == 1, err
+        assert not out.exists()
+    else:
+        assert rc == 0
+        assert pl.read_csv(out / "break_even.csv").columns[-2:] == columns
+
+
+def test_break_even_column_names_say_the_level_they_hold(tmp_path, capsys):
+    """FF-7: a level of 0.999 is reported as 99.9 %, not rounded up to "P >= 100%" / p100, and the
+    smallest attacker it gives really reaches 0.999 (checked against the odds rows)."""
+    out = tmp_path / "lv"
+    assert _run(["fief-odds", "--attackers", "1-20", "--defenders", "1-2", "--terrain", "open",
+                 "--levels", "0.5,0.999", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "99.9%" in printed and "100%" not in printed
+    be = pl.read_csv(out / "break_even.csv")
+    assert be.columns[-2:] == ["min_attacker_p50", "min_attacker_p99.9"]
+    odds = pl.read_csv(out / "odds.csv")
+    for d, a in be.select("defender", "min_attacker_p99.9").iter_rows():
+        p = odds.filter((pl.col("defender") == d) & (pl.col("attacker") <= a)).sort("attacker")
+        assert p["p_attacker_wins"][-1] >= 0.999 > p["p_attacker_wins"][-2]
+
+
+def test_heat_map_of_a_large_grid_stays_page_sized(tmp_path):
+    """FF-7: the heat map grows with the grid only up to a page (16 x 14 inches at 110 dpi); a
+    200 x 200 grid asked for a 7 150 x 5 800 pixel canvas, and 999 x 999 for about a gigapixel."""
+    import struct
+
+    out = tmp_path / "big"
+    assert _run(["fief-odds", "--attackers", "1-200", "--defenders", "1-200", "--terrain", "open",
+                 "--out", str(out), "-q"]) == 0
+    head = (out / "heatmap_open.png").read_bytes()[:24]
+    width, height = struct.unpack(">II", head[16:24])
+    assert width <= 16 * 110 and height <= 14 * 110
+
+
+def test_printed_break_even_says_d_arc_and_mercy(tmp_path, capsys):
+    """FF-3/FF-4/FF-7: the printed break-even title names the conditions its numbers hold under
+    (d'Arc's side, the mercy policy), as the heat map's title does; without them a designer reads
+    "beating a defender in a castle" as the plain odds."""
+    assert _run(["fief-odds", "--attackers", "1-8", "--defenders", "1-2", "--terrain", "castle",
+                 "--darc", "defender", "--mercy", "defender:1", "--out", str(tmp_path / "o")]) == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "d'Arc with the defender" in printed and "mercy defender:1" in printed
+    assert _run(["fief-odds", "--attackers", "1-8", "--defenders", "1-2", "--terrain", "castle",
+                 "--out", str(tmp_path / "p")]) == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "d'Arc" not in printed and "mercy" not in printed

@@ -4,7 +4,8 @@ Carlo from the kernel as a check.
 Both are exact in closed form: plague removes a fixed number of soldiers (half, rounded as the
 rules say) and each Lord survives independently with probability P(die >= threshold), so the
 Lords left are binomial; the bishop succeeds when die + conviction points >= target.
-:func:`calamity_request` validates the options of ``balance fief-calamity`` into a
+:func:`calamity_request` validates the options of ``balance fief-calamity`` (including a limit
+on the Monte Carlo work, checked before anything runs) into a
 :class:`CalamityRequest`, whose :meth:`~CalamityRequest.compute` gives the survivor distribution
 (``plague``), its summary (``plague_summary``) and the revolt odds (``revolt``), and
 :meth:`~CalamityRequest.meta` the run.json. Writing the output directory and the printed tables
@@ -35,6 +36,7 @@ from simcore.games.fief.game import wilson
 from simcore.options import as_count, check_seed
 from simcore.rng import stream_state
 
+MAX_MC_WORK = 10**10     # games x (sum over plague cells of 1 + Lords, plus the revolt rows)
 PLAGUE_KEY = 1 << 50     # cell keys, so plague and revolt streams never share a key with combats
 REVOLT_KEY = 2 << 50
 
@@ -180,4 +182,11 @@ def calamity_request(*, soldiers: str = "0-30", lords: str = "1-4", max_ecus: in
     rules = load(rules_path)
     if max_ecus // rules.param(P_REVOLT_ECUS) > 1000:
         raise UsageError(f"--max-ecus {max_ecus}: at most 1000 conviction points")
+    if method in ("mc", "both"):
+        # FF-5/FF-6: a plague trial rolls one die per Lord, a revolt trial one die.
+        per_game = len(s_list) * sum(1 + n for n in l_list) + max_ecus // rules.param(P_REVOLT_ECUS) + 1
+        if games * per_game > MAX_MC_WORK:
+            raise UsageError(f"--games {games:,}: Monte Carlo work {games * per_game:.2g} (trials x "
+                             f"dice over --soldiers x --lords and the revolt rows), at most "
+                             f"{MAX_MC_WORK:.0e}; use fewer --games or fewer cells")
     return CalamityRequest(soldiers, lords, s_list, l_list, max_ecus, method, games, seed, rules)

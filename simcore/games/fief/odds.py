@@ -3,7 +3,8 @@
 :func:`odds_frame` computes, for each terrain, the odds of every cell exactly (``exact.py``), by
 Monte Carlo (``kernel.combat_grid``) or both; :func:`break_even` finds the smallest attacker
 reaching given probabilities; :func:`agreement` measures Monte Carlo against exact.
-:func:`odds_request` validates the options of ``balance fief-odds`` (one-line UsageError) into an
+:func:`odds_request` validates the options of ``balance fief-odds`` (one-line UsageError; a grid
+too large for its rows or work is refused by :func:`check_work` before anything runs) into an
 :class:`OddsRequest`, whose :meth:`~OddsRequest.compute` gives the tables and
 :meth:`~OddsRequest.meta` the run.json. Writing the output directory, the heat maps
 (:mod:`reports.figures.fief`) and the printed tables live in :mod:`reports.games.fief`; the
@@ -29,8 +30,8 @@ from simcore.errors import UsageError
 from simcore.games.fief import kernel as K
 from simcore.games.fief.exact import exact_grid
 from simcore.games.fief.rules import (
-    DARC_SIDES, TERRAINS, FiefRules, check_army, darc_index, load, mercy_text, parse_mercy,
-    terrain_index,
+    DARC_SIDES, P_DARC_FIRST, P_LORDS_FIRST, TERRAINS, FiefRules, check_army, darc_index, load,
+    mercy_text, parse_mercy, terrain_index,
 )
 from simcore.games.fief.game import wilson
 from simcore.options import as_count, check_seed
@@ -38,6 +39,10 @@ from simcore.rng import stream_state
 
 METHODS = ("exact", "mc", "both")
 MAX_POINTS = 999
+# FF-7 work limits, checked by odds_request before anything is computed or written.
+MAX_ROWS = 1_000_000            # odds rows: cells x terrains x methods
+MAX_MC_WORK = 10**10            # sum over cells and terrains of games x (1 + the smaller army)
+MAX_EXACT_WORK = 5 * 10**7      # states solved cell by cell: sum over cells and terrains of a x d
 ODDS_COLUMNS = [
     "attacker", "defender", "terrain", "darc", "method", "p_attacker_wins", "p_defender_holds",
     "p_both_wiped", "expected_rounds", "attacker_points_left", "defender_points_left",
@@ -180,7 +185,7 @@ def break_even(odds: pl.DataFrame, levels=(0.5, 0.75, 0.9)) -> pl.DataFrame:
     methods = odds["method"].unique().to_list()
     src = odds.filter(pl.col("method") == ("exact" if "exact" in methods else "mc"))
     aggs = [pl.col("attacker").filter(pl.col("p_attacker_wins") >= lv).min()
-            .alias(f"min_attacker_p{round(lv * 100):d}") for lv in levels]
+            .alias(f"min_attacker_p{level_percent(lv)}") for lv in levels]
     return (src.group_by(["terrain", "darc", "method", "defender"], maintain_order=True).agg(aggs)
             .sort(["terrain", "defender"], maintain_order=True))
 
@@ -251,6 +256,7 @@ def odds_request(*, attackers: str = "1-30", defenders: str = "1-20", terrain: s
     seed = check_seed(seed)
     lv = parse_levels(levels)
     rules = load(rules_path)
+    check_work(rules, atts, defs, terrains, method, games)
     la = rules.default_lords[0] if lords_attacker is None else int(lords_attacker)
     ld = rules.default_lords[1] if lords_defender is None else int(lords_defender)
     # Lords are capped at each cell's points; check the largest army of each side.
@@ -263,6 +269,12 @@ def odds_request(*, attackers: str = "1-30", defenders: str = "1-20", terrain: s
                        seed, lv, rules, la, ld, k)
 
 
+def level_percent(level: float) -> str:
+    """A break-even level as its column / header name: 0.5 → ``50``, 0.999 → ``99.9`` (never
+    rounded to a level it is not)."""
+    return f"{level * 100:.6g}"
+
+
 def parse_levels(text: str) -> list[float]:
     try:
         lv = [float(x) for x in str(text).split(",") if x.strip()]
@@ -270,7 +282,36 @@ def parse_levels(text: str) -> list[float]:
         raise UsageError(f"--levels {text!r}: write probabilities like 0.5,0.75,0.9") from None
     if not lv or not all(0 < x <= 1 for x in lv):
         raise UsageError(f"--levels {text!r}: each level must be in (0, 1]")
+    names = [level_percent(x) for x in lv]
+    if len(set(names)) < len(names):
+        raise UsageError(f"--levels {text!r}: levels must differ in their first 6 significant "
+                         "digits of percent (each names a break-even column)")
     return lv
+
+
+def check_work(rules: FiefRules, attackers, defenders, terrains, method: str, games: int) -> None:
+    """FF-7: refuse (one-line UsageError) a grid whose tables or computation would be too large,
+    before any of it starts: at most MAX_ROWS odds rows, MAX_MC_WORK Monte Carlo work (combats
+    times 1 + the smaller army's points, which rounds grow with) and, when every cell needs its
+    own exact solve (Lords removed first, or d'Arc falling first), MAX_EXACT_WORK states."""
+    grid = f"--attackers x --defenders x terrains = {len(attackers)} x {len(defenders)} x {len(terrains)}"
+    rows = len(attackers) * len(defenders) * len(terrains) * (2 if method == "both" else 1)
+    if rows > MAX_ROWS:
+        raise UsageError(f"{grid}: {rows:,} rows, at most {MAX_ROWS:,} rows per run; "
+                         "use a smaller grid")
+    if method in ("mc", "both"):
+        d = np.array(defenders, np.int64)
+        per_game = sum(int((1 + np.minimum(a, d)).sum()) for a in attackers) * len(terrains)
+        if games * per_game > MAX_MC_WORK:
+            raise UsageError(f"--games {games:,} over {grid}: Monte Carlo work {games * per_game:.2g} "
+                             f"(combats x (1 + the smaller army's points)), at most "
+                             f"{MAX_MC_WORK:.0e}; use fewer --games or a smaller grid")
+    if method in ("exact", "both") and (rules.param(P_LORDS_FIRST) or rules.param(P_DARC_FIRST)):
+        states = sum(attackers) * sum(defenders) * len(terrains)
+        if states > MAX_EXACT_WORK:
+            raise UsageError(f"{grid}: exact work {states:.2g} states (each cell is solved on "
+                             f"its own with these rules), at most {MAX_EXACT_WORK:.0e}; "
+                             "use a smaller grid")
 
 
 def agreement(odds: pl.DataFrame) -> dict:
