@@ -135,10 +135,11 @@ class SimulationBar:
 
 
 def print_summary(console, result) -> None:
-    """The closing table of a run (:class:`simcore.runner.RunResult`): win rate per seat (and per
+    """The closing table of a run (:class:`simcore.runner.RunResult`): win share per seat (and per
     strategy when several play seats alike) with its 95% Wilson interval, the distance to the fair
     share where every seat is alike, the mean score in the game's unit (all from the run's
-    statistics, :func:`simcore.accumulate.results_by`); then the lines the game adds."""
+    statistics, :func:`simcore.accumulate.results_by`), with a line saying how a shared win counts
+    when the run had any; then the lines the game adds."""
     from rich.table import Table
 
     from simcore.accumulate import results_by
@@ -155,11 +156,15 @@ def print_summary(console, result) -> None:
         groups.append(("strategy", stats.strategies))
     for head, labels in groups:
         r = results_by(stats, head)
+        shared = int(stats.fixed["shared_games"].sum()) if "shared_games" in stats.fixed else 0
+        # the column is the win share: a win shared by k players counts 1/k (Fief's attacker "won"
+        # 88.66% beside P(attacker wins) 0.8562 under a column called win rate: both wiped out is
+        # half a win each)
         t = Table(title=title if head == "seat" else "per strategy (all seats)", title_justify="left")
         if head == "seat":
             t.add_column("seat", justify="right")
         t.add_column("role" if prep.seat_labels and head == "seat" else "strategy")
-        columns = ["win rate", "95% interval (Wilson)"]
+        columns = ["win share", "95% interval (Wilson)"]
         if fair is not None:
             columns.append("vs fair share")
         columns.append(f"mean score ({prep.score_unit})")
@@ -176,6 +181,9 @@ def print_summary(console, result) -> None:
             cells.append(f"{float(r['mean_score'][i]):.2f}")
             t.add_row(*([str(i + 1)] if head == "seat" else []), *cells)
         console.print(t)
+        if shared and head == "seat":        # under the table, not a caption (wrapped to its width)
+            console.print(f"win share: a win shared by k players counts 1/k ({shared:,} of "
+                          f"{meta['games']:,} games had a shared win)", soft_wrap=True)
     if result.closing:
         t = Table(title=f"{meta['game']}: outcomes", title_justify="left")
         for c, j in (("outcome", "left"), ("estimate", "right"), ("95% interval", "right")):

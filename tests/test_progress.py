@@ -79,3 +79,27 @@ def test_the_command_line_draws_the_bar_and_the_closing_table_from_the_runners_r
     for s in range(3):
         assert f"{100 * w[s]:.2f}%" in text
     assert "per strategy" in text and str(res.path) in text
+
+
+def test_the_closing_table_says_win_share_and_how_a_shared_win_counts(tmp_path):
+    """Fief combat's closing table gave the attacker a "win rate" of 88.66% beside P(attacker wins)
+    = 0.8562 in its own outcomes table: the column is the win share, where both sides wiped out is
+    half a win each. The column now says win share, and a caption says how a shared win counts and
+    in how many games it happened (counted here from the rows)."""
+    import polars as pl
+
+    from cli.progress import print_summary
+
+    res = runner.simulate("fief-combat", games=4000, seed=3, out=tmp_path / "r", raw=True, result=True,
+                          quiet=True)
+    out = io.StringIO()
+    print_summary(Console(file=out, width=200), res)
+    text = out.getvalue()
+    p = pl.read_parquet(tmp_path / "r" / "players.parquet")
+    top = p.group_by("game").agg(pl.col("win_share").max())
+    shared = int((top["win_share"] < 1.0).sum())
+    assert shared > 0                                  # both wiped out happens at these odds
+    assert "win share" in text and "win rate" not in text
+    assert f"a win shared by k players counts 1/k ({shared:,} of 4,000 games had a shared win)" in text
+    share = p.filter(pl.col("seat") == 0)["win_share"].mean()
+    assert f"{100 * share:.2f}%" in text
