@@ -23,6 +23,15 @@ def _writing(folder, name) -> bool:
     return bool(hidden(folder, f".{name}.tmp-*"))
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a running process, all its threads (/proc/PID/stat)."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _stop(proc) -> None:
     if proc.poll() is None:
         proc.kill()
@@ -142,3 +151,32 @@ def test_a_kill_between_the_two_renames_of_force_loses_nothing(next_command, tin
     assert "restored run from .run.old-" in r.stderr and r.stderr.count("\n") == 1
     assert json.loads((tmp_path / "run" / "run.json").read_text()) == old_meta
     assert hidden(tmp_path) == []
+
+
+def test_sigterm_stops_a_fief_odds_grid_at_once(tmp_path):
+    """`fief-odds --method mc` played each terrain's grid in one jitted call, deaf to SIGTERM until
+    it returned (10.7 s for this grid; minutes for a large one: found by the Fief review). It now
+    plays in batches of ~0.4 s, so the signal is acted on within a second, with the interrupted
+    line and nothing left. (Ctrl-C already stopped it at once; SIGTERM, what a CI runner or
+    `kill` sends, did not.) This grid would take about a minute on 2 cores."""
+    import time
+
+    args = ("fief-odds", "--method", "mc", "--games", "100000", "--attackers", "1-40",
+            "--defenders", "1-40", "--terrain", "all", "--out", "R")
+    proc = start(*args, cwd=tmp_path)
+    try:
+        wait_for(lambda: _writing(tmp_path, "R"), what="the temporary output directory")
+        # inside the grid's Monte Carlo: past the start (~1 s of CPU with the kernel's load) and
+        # playing on both threads (CPU time, not a wall-clock wait: the machine may be loaded)
+        wait_for(lambda: _cpu_seconds(proc.pid) > 3.0, what="the grid's Monte Carlo")
+        assert proc.poll() is None, proc.communicate()
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+        waited = time.monotonic() - sent
+    finally:
+        _stop(proc)
+    assert proc.returncode == 143, err
+    assert err.strip() == "interrupted (SIGTERM): nothing was written under the final name"
+    assert waited < 5, f"{waited:.1f} s between SIGTERM and the end"
+    assert list(tmp_path.iterdir()) == []
