@@ -190,20 +190,26 @@ def _small_note(seats: pl.DataFrame) -> str:
             "; all within noise")
 
 
+def _gap_parts(df: pl.DataFrame) -> tuple[float, str, pl.DataFrame, dict]:
+    """What :func:`seat_gap_words` and :func:`role_seat_gap_words` both start from: the smallest
+    difference that matters (a share, and in words), the seats clear of it by at least that much
+    (largest first), and the row of the largest gap."""
+    step = float(df["smallest"][0]) if "smallest" in df.columns else stats.DEFAULT_SMALLEST_SHARE
+    top = df.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
+    return step, f"{100 * step:g} pp", _largest_first(df, stats.LARGE), top
+
+
 def seat_gap_words(seats: pl.DataFrame) -> str:
     """The seats' gaps from the fair share worded by their size (table ``seats`` with its Holm
     verdicts, :func:`analysis.stats.practical`), never by a p-value: which seats are clear of the
     fair share by at least the smallest difference that matters; else by how much at most the
     seats' win shares differ from it, under that difference; else the largest gap's verdict."""
-    step = float(seats["smallest"][0]) if "smallest" in seats.columns else stats.DEFAULT_SMALLEST_SHARE
-    small = f"{100 * step:g} pp"
+    step, small, large, top = _gap_parts(seats)
     fair = pct(seats["fair_share"][0])
-    large = _largest_first(seats, stats.LARGE)
     if large.height:
         names, verb = _seats_named(large)
         return (f"the seats do not win equally often: {names} {verb} clear of the fair {fair}% by at least "
                 f"the {small} that matters (Holm over the {seats.height} seats)")
-    top = seats.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
     if abs(top["diff"]) < step:
         note = _small_note(seats)
         return (f"the seats' win shares differ from the fair {fair}% by at most {gap_pp(top['diff'], step)} "
@@ -260,18 +266,15 @@ def role_seat_gap_words(part: pl.DataFrame, seats: pl.DataFrame) -> str:
     size of each seat's gap from an equal share of the role's wins, as :func:`seat_gap_words` words
     the seats: never by the chi-square's p-value. The verdicts are Holm over every seat of every role
     of several seats (``seats``: the whole table)."""
-    step = float(part["smallest"][0]) if "smallest" in part.columns else stats.DEFAULT_SMALLEST_SHARE
-    small = f"{100 * step:g} pp"
+    step, small, large, top = _gap_parts(part)
     label = part["role_label"][0]
     equal = pct(part["equal_share"][0])
     family = int(seats.filter(pl.col("p_value").is_not_nan()).height)
     holm = f"Holm over the {family} seats of roles of several seats"
-    large = _largest_first(part, stats.LARGE)
     if large.height:
         names, verb = _seats_named(large)
         return (f"{names} {verb} clear of an equal {equal}% of the {label}s' wins by at least the {small} "
                 f"that matters ({holm}), so the seats do not win equally often")
-    top = part.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
     if abs(top["diff"]) < step:
         note = _small_note(part)
         return (f"the seats' shares of the {label}s' wins differ from an equal {equal}% by at most "
