@@ -84,7 +84,8 @@ def cell_seeds(seed: int, terrain: int, darc: int, attackers, defenders) -> np.n
 
 def mc_grid(rules: FiefRules, attackers, defenders, terrain: int, darc: int, lords_attacker: int,
             lords_defender: int, mercy: tuple[int, int], games: int, seed: int):
-    """Monte Carlo sums and sums of squares ``[i, j, Q_*]`` over ``games`` combats per cell."""
+    """FF-7 by Monte Carlo (the combats of FF-2, FF-3): sums and sums of squares ``[i, j, Q_*]``
+    over ``games`` combats per cell, played in batches of about MC_BATCH_WORK."""
     A = np.array([a for a in attackers for _ in defenders], np.int64)
     D = np.array([d for _ in attackers for d in defenders], np.int64)
     LA = np.minimum(A, lords_attacker)
