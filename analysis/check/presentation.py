@@ -114,8 +114,8 @@ def status_line(res: CheckResult) -> str:
               default=None)
     largest = (f"; the largest change: {top.label} {top.diff:+.2f} {diff_unit_of(top.metric, game)} "
                f"against {_fmt_tol(top.tolerance)} accepted" if top is not None else "")
-    return (f"PASS: no metric moved by twice its tolerance or more (ruled out for all {n}, {at})"
-            f"{largest}")
+    return (f"PASS: no metric moved by twice its tolerance or more (ruled out for all {n}, each with "
+            f"at most a {res.beta:.0%} chance of passing such a change, {at}){largest}")
 
 
 def _run_line(res: CheckResult) -> str:
