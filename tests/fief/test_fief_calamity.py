@@ -75,6 +75,34 @@ def test_bishop_kernel_matches_reference(rules):
     seeds = np.array([stream_state(np.uint64(9), np.uint64(REVOLT_KEY | int(c))) for c in points],
                      np.uint64)
     wins = np.zeros(3, np.int64)
-    K.revolt_grid(seeds, points, np.int64(500), rules.params, wins)
+    K.revolt_grid(seeds, points, np.int64(0), np.int64(500), rules.params, wins)
     for c in range(3):
         assert wins[c] == sum(ref.bishop(rules, c, seed=int(seeds[c]), index=i) for i in range(500))
+
+
+def test_monte_carlo_grids_play_in_batches_that_change_no_number(rules, monkeypatch):
+    """FF-5, FF-6 by Monte Carlo in batches of game indices (one jitted call defers Python's
+    signal handlers, so a large grid in one call stayed deaf to Ctrl-C and SIGTERM for minutes):
+    with a batch of a few games' work, the kernels are called many times and every table is the
+    one played in a single call, count for count."""
+    from simcore.games.fief import calamity as C
+
+    whole_plague = plague_mc(rules, [3, 8], [1, 4], 700, 5)
+    whole_revolt = revolt_table(rules, 1500, method="mc", games=700, seed=5)
+    calls = {"plague": 0, "revolt": 0}
+    real_p, real_r = K.plague_grid, K.revolt_grid
+
+    def count(name, fn):
+        def call(*a):
+            calls[name] += 1
+            return fn(*a)
+        return call
+
+    # a game index's work: plague 2 x ((1+1) + (1+4)) = 14 over its four cells, so 97 // 14 = 6
+    # games a call; revolt 1 per cell, 4 cells (0-1500 écus), 24 games a call
+    monkeypatch.setattr(C, "MC_BATCH_WORK", 97)
+    monkeypatch.setattr(K, "plague_grid", count("plague", real_p))
+    monkeypatch.setattr(K, "revolt_grid", count("revolt", real_r))
+    assert plague_mc(rules, [3, 8], [1, 4], 700, 5).equals(whole_plague)
+    assert revolt_table(rules, 1500, method="mc", games=700, seed=5).equals(whole_revolt)
+    assert calls["plague"] == 117 and calls["revolt"] == 30     # ceil(700 / 6), ceil(700 / 24)

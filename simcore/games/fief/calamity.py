@@ -27,7 +27,7 @@ import polars as pl
 
 from simcore.errors import UsageError
 from simcore.games.fief import kernel as K
-from simcore.games.fief.odds import METHODS, parse_points
+from simcore.games.fief.odds import MC_BATCH_WORK, METHODS, parse_points
 from simcore.games.fief.rules import (
     DIE_SIDES, P_PLAGUE_LORD_SURVIVES, P_PLAGUE_ROUND_UP, P_REVOLT_ECUS, P_REVOLT_SUCCESS,
     FiefRules, load,
@@ -72,6 +72,15 @@ def _plague_frame(rows, method: str, games: int) -> pl.DataFrame:
     return df.with_columns(method=pl.lit(method), games=pl.lit(games, pl.Int64))
 
 
+def _batches(games: int, work_per_game: int):
+    """Game index ranges [i0, i1) of about MC_BATCH_WORK work each (``work_per_game``: the work
+    of one game index over every cell). One jitted call holds off Python's signal handlers until
+    it returns, so a large grid played in one call stayed deaf to Ctrl-C and SIGTERM for minutes;
+    every game draws from its own stream, so the batches change no number."""
+    step = max(1, MC_BATCH_WORK // max(work_per_game, 1))
+    return [(i0, min(i0 + step, games)) for i0 in range(0, games, step)]
+
+
 def plague_mc(rules: FiefRules, soldiers, lords, games: int, seed: int) -> pl.DataFrame:
     """FF-5 by Monte Carlo (kernel.plague_grid); same layout as :func:`plague_exact`."""
     S = np.array([s for s in soldiers for _ in lords], np.int64)
@@ -80,7 +89,8 @@ def plague_mc(rules: FiefRules, soldiers, lords, games: int, seed: int) -> pl.Da
                       for s, n in zip(S, L)], np.uint64)
     left = np.zeros(S.shape[0], np.int64)
     hist = np.zeros((S.shape[0], int(L.max()) + 1), np.int64)
-    K.plague_grid(seeds, S, L, np.int64(games), rules.params, left, hist)
+    for i0, i1 in _batches(games, int((1 + L).sum())):
+        K.plague_grid(seeds, S, L, np.int64(i0), np.int64(i1), rules.params, left, hist)
     rows = [(int(S[c]), int(L[c]), int(left[c]), k, int(left[c]) + k, hist[c, k] / games)
             for c in range(S.shape[0]) for k in range(int(L[c]) + 1)]
     return _plague_frame(rows, "mc", games)
@@ -119,7 +129,8 @@ def revolt_table(rules: FiefRules, max_ecus: int, method: str = "exact", games: 
         seeds = np.array([stream_state(np.uint64(seed), np.uint64(REVOLT_KEY | int(c))) for c in points],
                          np.uint64)
         wins = np.zeros(points.shape[0], np.int64)
-        K.revolt_grid(seeds, points, np.int64(games), rules.params, wins)
+        for i0, i1 in _batches(games, points.shape[0]):
+            K.revolt_grid(seeds, points, np.int64(i0), np.int64(i1), rules.params, wins)
         ci = np.array([wilson(w, games) for w in wins])
         p = wins / games
         frames.append(pl.DataFrame({"method": "mc", "ecus": points * price,

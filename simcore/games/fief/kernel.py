@@ -228,8 +228,10 @@ def combat_grid(cell_seeds, att_pts, def_pts, att_lords, def_lords, terrain, dar
 
 
 @njit(cache=True, parallel=True)
-def plague_grid(cell_seeds, soldiers, lords, n, params, out_soldiers_left, out_lords_hist):
-    """FF-5 Monte Carlo: ``n`` plagues per cell; ``out_lords_hist[c, k]`` counts k Lords surviving.
+def plague_grid(cell_seeds, soldiers, lords, i0, i1, params, out_soldiers_left, out_lords_hist):
+    """FF-5 Monte Carlo: plagues ``i0 … i1 - 1`` of every cell, added to ``out_lords_hist[c, k]``
+    (the plagues in which k Lords survive); plague i of a cell draws from its own stream, so the
+    plagues can be played in any batches of indices (:func:`.calamity.plague_mc`).
 
     Soldiers lose half, rounded per ``params[P_PLAGUE_ROUND_UP]`` (no draw); each Lord then rolls
     one die (``below(6) + 1``, in Lord order) and survives on ``params[P_PLAGUE_LORD_SURVIVES]`` or more.
@@ -239,7 +241,7 @@ def plague_grid(cell_seeds, soldiers, lords, n, params, out_soldiers_left, out_l
         removed = (s + 1) // 2 if params[P_PLAGUE_ROUND_UP] else s // 2
         out_soldiers_left[c] = s - removed
         st = np.empty(1, np.uint64)
-        for i in range(n):
+        for i in range(i0, i1):
             st[0] = stream_state(cell_seeds[c], i)
             k = 0
             for _ in range(lords[c]):
@@ -249,13 +251,15 @@ def plague_grid(cell_seeds, soldiers, lords, n, params, out_soldiers_left, out_l
 
 
 @njit(cache=True, parallel=True)
-def revolt_grid(cell_seeds, conviction, n, params, out_success):
-    """FF-6 Monte Carlo: ``n`` bishop's interventions per cell; counts successes (die + points >= target)."""
+def revolt_grid(cell_seeds, conviction, i0, i1, params, out_success):
+    """FF-6 Monte Carlo: the bishop's interventions ``i0 … i1 - 1`` of every cell; adds their
+    successes (die + points >= target) to ``out_success[c]`` (batches of indices, as
+    :func:`plague_grid`)."""
     for c in prange(conviction.shape[0]):
         st = np.empty(1, np.uint64)
         wins = 0
-        for i in range(n):
+        for i in range(i0, i1):
             st[0] = stream_state(cell_seeds[c], i)
             if below(st, 6) + 1 + conviction[c] >= params[P_REVOLT_SUCCESS]:
                 wins += 1
-        out_success[c] = wins
+        out_success[c] += wins
