@@ -268,23 +268,41 @@ def _cells_py(strat, K, P, Wg, Rg, Sg, L, lo, V):
 def _pairs_py(types, Wg, P):
     """Per pair (the type a player holds most of, the next one or none), the player rows and
     their win units (:meth:`RunStats.add`, ``pair_groups``): ``types`` stacks the group's k
-    columns (k, rows). Ties go to the later column, as the keys value·k + column did."""
+    columns (k, rows). Ties go to the later column, as the keys value·k + column did (here
+    value·2^b + column, 2^b ≥ k: the same order, with the column read back by a mask).
+
+    Rows in blocks: for each column, one pass over the block's rows keeps each row's largest and
+    second-largest key without a branch (``max``/``min``), a loop LLVM vectorizes; then the
+    block's pairs are counted. Row by row, with the k columns as the inner loop, it cost 8x more
+    (11.9 → 1.4 ms of CPU for a chunk of 131,072 4-player Middle-Ages games)."""
     k, n = types.shape
     u = np.uint64
+    b = 1
+    while (1 << b) < k:
+        b += 1
+    mask = (1 << b) - 1
+    lowest = np.int64(-(1 << 62))
+    B = 512
+    first = np.empty(B, np.int64)
+    second = np.empty(B, np.int64)
     out = np.zeros((2, k * (k + 1)), np.int64)
-    for i in range(n):
-        k1 = np.int64(-(1 << 62))
-        other = k1
+    for b0 in range(0, n, B):
+        m = min(B, n - b0)
+        for i in range(m):
+            first[i] = lowest
+            second[i] = lowest
         for j in range(k):
-            key = np.int64(types[u(j), u(i)]) * k + j
-            if key > k1:
-                other = k1
-                k1 = key
-            elif key > other:
-                other = key
-        idx = u((k1 % k) * (k + 1) + (other % k if other >= k else k))
-        out[0, idx] += 1
-        out[1, idx] += np.int64(Wg[u(i)])
+            for i in range(m):
+                key = (np.int64(types[u(j), u(b0 + i)]) << b) | j
+                top = first[i]
+                second[i] = max(second[i], min(key, top))
+                first[i] = max(top, key)
+        for i in range(m):
+            x = first[i]
+            y = second[i]
+            idx = u((x & mask) * (k + 1) + ((y & mask) if y > mask else k))
+            out[0, idx] += 1
+            out[1, idx] += np.int64(Wg[u(b0 + i)])
     return out
 
 

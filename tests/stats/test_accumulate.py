@@ -164,3 +164,28 @@ def test_value_seat_sums_equal_numpys_weighted_bincounts_to_the_last_bit():
         value_seat_sums(bad, seat, weight, share, P, E)
     with pytest.raises(TypeError, match="int16 or narrower"):
         value_seat_sums(value, seat, weight.astype(np.int32), share, P, E)
+
+
+@pytest.mark.parametrize("k", [1, 3, 8, 9])
+def test_domain_mix_pairs_against_a_row_by_row_count(k):
+    """The Domain-mix pass (``pairs``: per player row, the type held most and the next one, ties
+    to the later column, "none" when the rest are 0) against a plain Python count, on counts
+    with many zeros and ties (a player with one type only never happens in a real game, so the
+    runs above cannot tell "next: none" from "next: the last column"), over more rows than
+    one of the pass's blocks."""
+    rng = np.random.default_rng(k)
+    n = 1500
+    types = rng.choice([0, 0, 0, 1, 2, 5], size=(k, n)).astype(np.int16)
+    types[:, :40] = 0
+    types[rng.integers(k), :40] = 3        # one type only
+    wins = rng.integers(0, 13, size=n).astype(np.int32)
+    out = accumulate._jit("pairs", accumulate._pairs_py)(types, wins, 4)
+    want = np.zeros((2, k, k + 1), np.int64)
+    for i in range(n):
+        col = [int(types[j, i]) for j in range(k)]
+        first = max(range(k), key=lambda j: (col[j], j))
+        rest = [j for j in range(k) if j != first and col[j] > 0]
+        second = max(rest, key=lambda j: (col[j], j)) if rest else k
+        want[0, first, second] += 1
+        want[1, first, second] += int(wins[i])
+    assert np.array_equal(out.reshape(2, k, k + 1), want)
