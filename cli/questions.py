@@ -49,13 +49,14 @@ def register(app: typer.Typer) -> None:
         import polars as pl
 
         from analysis.load import parse_smallest_difference
+        from analysis.questions import run_meta
         from simcore import games as registry
         from simcore import rundir, runner
         from simcore.options import check_common
 
         small = parse_smallest_difference(smallest_difference)
 
-        meta = rundir.read_meta(run)
+        meta = run_meta(run)
         spec = registry.specs().get(meta.get("game"))
         hook = registry.import_hook(spec.analysis_hooks) if spec and spec.analysis_hooks else None
         play = getattr(hook, "questions_command", None)

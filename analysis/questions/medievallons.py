@@ -40,11 +40,10 @@ import numpy as np
 import polars as pl
 
 from analysis.questions import std_error as _se
-from analysis.questions import write_dir
+from analysis.questions import run_meta, write_dir
 from simcore import runner
 from simcore.errors import UsageError
 from simcore.games.medievallons import rules as R
-from simcore.rundir import read_meta
 
 GAME = "medievallons"
 QUESTIONS_GAMES = 10_000          # per question and per rules variant: ~15 s for a 4-player run
@@ -340,7 +339,7 @@ def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bo
     say = progress or (lambda _msg: None)
     games = check_games(games)
     run = Path(run)
-    meta = read_meta(run)
+    meta = run_meta(run)
     if meta.get("game") != GAME:
         raise UsageError(f"{run}: a {meta.get('game')} run; these questions are for {GAME} runs")
     P = int(meta.get("players") or 0)
