@@ -26,6 +26,9 @@ from reports.text import (best_and_worst, num, num_ci, pct, pp, pp_ci, pvalue, r
 SECTIONS_AFTER = "seats"
 GAME = "middle-ages"
 QUESTIONS = "balance questions RUN --out DIR"     # writes event_ablation.csv (the event ablation)
+# The ablation plays the run's own deals again: a directory played for another player count, seed or
+# bots (same rules) would put another run's seats and deals on this page (reports.questions.check_matches).
+QUESTIONS_MATCH = ("players", "seed", "strategies")
 
 
 def _ablation_rows(ab: pl.DataFrame) -> pl.DataFrame:

@@ -43,3 +43,42 @@ def test_questions_of_a_questions_directory_is_one_line(tmp_path, capsys):
     err = _one_line_error(capsys)
     assert "balance questions" in err and "not a run" in err
     assert not (tmp_path / "out").exists()
+
+
+def _ablation_dir(path, run_meta: dict, **over):
+    """A Middle-Ages questions directory (event_ablation.csv by hand) for ``run_meta``'s run, with
+    ``over`` changing what it was played for."""
+    path.mkdir()
+    players = int(over.get("players", run_meta["players"]))
+    rows = [{"event": e, "name": f"card {e}", "seat": s, "fires": 0.27,
+             "win_share_effect": eff, "win_share_effect_low": eff - 0.004,
+             "win_share_effect_high": eff + 0.004, "score_effect": 1.0, "score_effect_low": 0.5,
+             "score_effect_high": 1.5, "swing": 0.003, "verdict": "not shown",
+             "score_verdict": "clear but small"}
+            for e, eff in ((0, 0.003), (1, -0.002)) for s in range(players)]
+    pl.DataFrame(rows).write_csv(path / "event_ablation.csv")
+    meta = {"game": "middle-ages", "command": "questions", "for_run": "x", "games": 500,
+            "players": run_meta["players"], "strategies": run_meta.get("strategies"),
+            "seed": run_meta.get("seed", 0), "rules_sha256": run_meta.get("rules_sha256"),
+            "smallest_difference": {"share": 0.01, "score": 2.0}, "files": ["event_ablation.csv"]}
+    meta.update(over)
+    (path / "run.json").write_text(json.dumps(meta), encoding="utf-8")
+    return path
+
+
+def test_event_ablation_of_another_run_is_refused(tmp_path, capsys):
+    """A 3-player (or other seed, other bots) ablation with the same rules was shown in a 4-player
+    report as "the run's deals played again", with no Seat 4 column."""
+    import analysis_runs as runs
+
+    run = runs.synthetic_run(tmp_path / "run", 300, 4)
+    meta = json.loads((run / "run.json").read_text())
+    for name, over, word in (("p3", {"players": 3}, "player count 3 vs 4"),
+                             ("seed", {"seed": int(meta.get("seed", 0)) + 1}, "seed"),
+                             ("bots", {"strategies": ["random"] * 4}, "bots")):
+        q = _ablation_dir(tmp_path / name, meta, **over)
+        out = tmp_path / f"rep-{name}"
+        assert _run(["report", str(run), "--out", str(out), "--questions", str(q)]) == 2, name
+        err = _one_line_error(capsys)
+        assert "played for another run" in err and word in err, err
+        assert not out.exists()
