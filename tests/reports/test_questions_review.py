@@ -82,3 +82,46 @@ def test_event_ablation_of_another_run_is_refused(tmp_path, capsys):
         err = _one_line_error(capsys)
         assert "played for another run" in err and word in err, err
         assert not out.exists()
+
+
+def _ablation_questions(effects: dict[str, list[tuple[float, float, float]]]):
+    """A Questions object holding an event ablation: card name → per seat (effect, low, high)."""
+    from pathlib import Path
+
+    from reports.questions import Questions
+
+    rows = []
+    for k, (name, seats) in enumerate(effects.items()):
+        swing = max(abs(e) for e, _, _ in seats)
+        for s, (e, lo, hi) in enumerate(seats):
+            rows.append({"event": k, "name": name, "seat": s, "fires": 0.27, "win_share_effect": e,
+                         "win_share_effect_low": lo, "win_share_effect_high": hi, "score_effect": 0.0,
+                         "score_effect_low": -1.0, "score_effect_high": 1.0, "swing": swing,
+                         "verdict": "", "score_verdict": ""})
+    return Questions(Path("q"), {"games": 5000, "smallest_difference": {"share": 0.01, "score": 2.0}},
+                     {"event_ablation": pl.DataFrame(rows)})
+
+
+def test_no_card_is_said_to_move_who_wins_when_every_effect_is_within_noise():
+    """Every interval holds 0: the page said "Invasion barbare moves who wins the most: +0.5 pp …
+    (within noise)", a swing the numbers beside it do not show."""
+    from reports.games import middle_ages as M
+
+    q = _ablation_questions({"Invasion barbare": [(0.005, -0.004, 0.014), (-0.005, -0.014, 0.004)],
+                             "Peste noire": [(0.003, -0.006, 0.012), (-0.003, -0.012, 0.006)]})
+    text = " ".join(M._ablation_section(q).sentences)
+    assert "moves who wins the most" not in text
+    assert "No event card clearly moves who wins" in text and "within noise" in text
+
+
+def test_the_largest_clear_effect_is_not_called_the_largest_effect():
+    """A clear +0.7 pp next to a within-noise +0.9 pp: the clear one is the largest *clear* effect,
+    not the card that "moves who wins the most" (the simultaneous intervals cannot rank them)."""
+    from reports.games import middle_ages as M
+
+    q = _ablation_questions({"Alliance": [(0.007, 0.001, 0.013), (-0.007, -0.013, -0.001)],
+                             "Peste noire": [(0.009, -0.001, 0.019), (-0.009, -0.019, 0.001)]})
+    first = M._ablation_section(q).sentences[0]
+    assert "moves who wins the most" not in first
+    assert first.startswith("The largest clear effect on who wins is Alliance's: +0.7 pp for Seat 1")
+    assert "clear but small" in first
