@@ -240,6 +240,7 @@ def best_of_three(games: int, *, pairs=DEFAULT_PAIRS, seed: int = 0, rules=None,
         single = np.concatenate([pool_a, pool_b]).astype(np.float64)
         out.append(dict(bot=a, opponent=b, matches=games,
                         single_round_win_rate=float(single.mean()), single_std_error=_se(single),
+                        single_rounds=len(single),
                         as_first_player=float(pool_a.mean()), as_second_player=float(pool_b.mean()),
                         match_win_rate=float(match.mean()), match_std_error=_se(match),
                         mean_rounds=float(rounds.mean())))

@@ -6,7 +6,8 @@ guild type for its founders; :func:`sections` adds, after game length, the "Guil
 directory (:mod:`reports.questions`), the "Balance questions" section: what the run cannot answer
 (first-player advantage at other player counts, MV-2; the card ablation, MV-1 deck; the 2-player
 best of 3, MV-7), read from the tables :mod:`analysis.questions.medievallons` wrote. Rates of those
-tables carry standard errors; the report shows 95% intervals as ±1.96 SE.
+tables carry standard errors; the report shows rates with 95% Wilson intervals over their games,
+matches or founders, and changes as ±1.96 SE.
 :func:`question_files` is what the report directory keeps of them (``questions/*.csv`` and
 ``questions/settings.json``); :func:`comparison_figures` adds the guild before/after figure.
 Reading only: this module never plays a game (``balance report`` plays the questions before it
@@ -141,8 +142,15 @@ def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str) -> str:
 # The played questions (from a questions directory)
 # ---------------------------------------------------------------------------------------------
 
-def _ci(p: float, se: float) -> str:
-    return f"{pct(p)}% ({pct(p - _Z * se)}–{pct(p + _Z * se)})"
+def _ci(p: float, se: float, n=None) -> str:
+    """A rate with its 95% interval: Wilson's over ``n`` games, matches or founders when ``n`` is
+    known (it keeps a width where every game went one way: ±1.96 × a standard error of 0 printed
+    "100.0% (100.0–100.0)"), else ±1.96 SE clipped to 0–100%."""
+    if n is not None and n == n and n > 0:
+        lo, hi = (float(x) for x in stats.wilson(p * n, n))
+    else:
+        lo, hi = max(p - _Z * se, 0.0), min(p + _Z * se, 1.0)
+    return f"{pct(p)}% ({pct(lo)}–{pct(hi)})"
 
 
 def _pts(d: float, se: float) -> str:
@@ -162,7 +170,8 @@ def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -
                                                   smallest))
     out = []
     for r, v in zip(rows.iter_rows(named=True), verdicts):
-        out.append(f"{r['players']} players: Seat 1 (plays first) wins {_ci(r['win_share'], r['std_error'])} "
+        out.append(f"{r['players']} players: Seat 1 (plays first) wins "
+                   f"{_ci(r['win_share'], r['std_error'], r.get('games'))} "
                    f"(95%, unadjusted) against a fair {pct(r['fair'])}%: {pp(r['advantage'])}, {verdict_words(v)} "
                    f"(Holm over the {rows.height} player counts; {100 * smallest:g} pp matters).")
     return out
@@ -212,8 +221,8 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> li
 
 def best_of_three_sentences(b3: pl.DataFrame) -> list[str]:
     return [f"2 players, {r['bot']} vs {r['opponent']}: "
-            f"{_ci(r['single_round_win_rate'], r['single_std_error'])} of single rounds → "
-            f"{_ci(r['match_win_rate'], r['match_std_error'])} of best-of-3 matches "
+            f"{_ci(r['single_round_win_rate'], r['single_std_error'], r.get('single_rounds'))} of single "
+            f"rounds → {_ci(r['match_win_rate'], r['match_std_error'], r.get('matches'))} of best-of-3 matches "
             f"({num(r['mean_rounds'])} rounds per match)."
             for r in b3.iter_rows(named=True)]
 
@@ -221,20 +230,22 @@ def best_of_three_sentences(b3: pl.DataFrame) -> list[str]:
 def _first_player_rows(fp: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame({
         "Players": fp["players"], "Seat": [f"Seat {s + 1}" for s in fp["seat"]], "Games": fp["games"],
-        "Win share": [_ci(p, se) for p, se in zip(fp["win_share"], fp["std_error"])],
+        "Win share": [_ci(p, se, n) for p, se, n in zip(fp["win_share"], fp["std_error"], fp["games"])],
         "vs fair share (pp)": [pp(a) for a in fp["advantage"]],
         "z": [num(z, 1) for z in fp["z"]]})
 
 
 def _card_rows(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> pl.DataFrame:
-    def ci(p, se):
-        return "" if p is None or p != p or se is None or se != se else _ci(p, se)
+    founders = ct["founders"] if "founders" in ct.columns else [None] * ct.height
+
+    def ci(p, se, n):
+        return "" if p is None or p != p or se is None or se != se else _ci(p, se, n)
 
     cols = {
         "Card type": [card_name(c) for c in ct["card"]],
         "Founded by": [f"{pct(s)}%" for s in ct["founded_share"]],
-        "Founders' win share": [ci(p, se) for p, se in
-                                zip(ct["founders_win_share"], ct["founders_std_error"])],
+        "Founders' win share": [ci(p, se, n) for p, se, n in
+                                zip(ct["founders_win_share"], ct["founders_std_error"], founders)],
         "Others' win share": [f"{pct(p)}%" for p in ct["others_win_share"]]}
     if "delta_founders_win_share" in ct.columns:
         cols.update({
@@ -271,10 +282,13 @@ def _card_verdicts(ct: pl.DataFrame, smallest: float) -> list[str]:
 def _best_of_three_rows(b3: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame({
         "Bot": b3["bot"], "Opponent": b3["opponent"], "Matches": b3["matches"],
-        "One round": [_ci(p, se) for p, se in zip(b3["single_round_win_rate"], b3["single_std_error"])],
+        "One round": [_ci(p, se, n) for p, se, n in zip(
+            b3["single_round_win_rate"], b3["single_std_error"],
+            b3["single_rounds"] if "single_rounds" in b3.columns else [None] * b3.height)],
         "As first player": [f"{pct(p)}%" for p in b3["as_first_player"]],
         "As second player": [f"{pct(p)}%" for p in b3["as_second_player"]],
-        "Best of 3": [_ci(p, se) for p, se in zip(b3["match_win_rate"], b3["match_std_error"])],
+        "Best of 3": [_ci(p, se, n) for p, se, n in zip(b3["match_win_rate"], b3["match_std_error"],
+                                                         b3["matches"])],
         "Rounds per match": [num(x) for x in b3["mean_rounds"]]})
 
 
@@ -313,7 +327,8 @@ def _intro(q, rs: RunSet, shown: dict[str, pl.DataFrame]) -> str:
            f"{', '.join(f'{a} vs {b}' for a, b in pairs)}" if "best_of_three" in shown else
            "; no best-of-3 question: the rules do not allow 2 players" if 2 not in counts else
            "; no best-of-3 question")
-        + f". Intervals are ±1.96 standard errors. Tables as CSV in this report's directory: {csvs} "
+        + f". Win shares and match rates have 95% Wilson intervals over their games, matches or "
+        f"founders; changes are ±1.96 standard errors. Tables as CSV in this report's directory: {csvs} "
         f"(settings in questions/settings.json). To measure a deck change on full runs instead, "
         f"simulate a rules file with one copy fewer and give both runs to balance report: the "
         f"before/after section compares guild and length metrics. --questions-games 0 skips this "

@@ -125,3 +125,19 @@ def test_the_largest_clear_effect_is_not_called_the_largest_effect():
     assert "moves who wins the most" not in first
     assert first.startswith("The largest clear effect on who wins is Alliance's: +0.7 pp for Seat 1")
     assert "clear but small" in first
+
+
+def test_a_rate_of_every_match_won_keeps_an_interval():
+    """balanced vs random wins all 4,000 best-of-3 matches: the page printed 100.0% (100.0–100.0), a
+    certainty from ±1.96 × a standard error of 0. With no failure in n = 4,000 the 95% interval
+    reaches down to about 1 − z²/(n + z²) = 99.90%."""
+    from reports.games import medievallons as M
+
+    b3 = pl.DataFrame([{"bot": "balanced", "opponent": "random", "matches": 4000,
+                        "single_round_win_rate": 0.9995, "single_std_error": 0.00025,
+                        "single_rounds": 8000, "as_first_player": 1.0, "as_second_player": 0.999,
+                        "match_win_rate": 1.0, "match_std_error": 0.0, "mean_rounds": 2.0}])
+    text = M.best_of_three_sentences(b3)[0]
+    assert "(100.0–100.0)" not in text and "100.0% (99.9–100.0) of best-of-3 matches" in text
+    table = M._best_of_three_rows(b3)
+    assert table["Best of 3"][0] == "100.0% (99.9–100.0)"
