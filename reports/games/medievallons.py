@@ -40,6 +40,7 @@ TITLE = "Balance questions (played for this report)"
 SHOWN = ("first_player", "card_types", "best_of_three")     # the question tables a report shows
 _Z = stats.z_quantile()
 SMALLEST_SHARE = 0.01     # 1 pp unless --smallest-difference says otherwise
+GAME = "medievallons"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -190,7 +191,8 @@ def _ablation_verdicts(d: pl.DataFrame, smallest: float) -> np.ndarray:
                                 support=support)
 
 
-def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> list[str]:
+def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
+                       smallest_length: float | None = None) -> list[str]:
     """The card ablation in words, by size (issue 29): how many types' founders' win share moves by
     at least ``smallest`` ("clear and large enough to matter"), clearly by less, or not clearly
     (Holm over the types); the largest change in reading order (:func:`analysis.stats.practical_order`:
@@ -210,13 +212,38 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> li
     out.append(f"The largest change: with one {name} fewer ({r['copies_after']} copies), {name} founders "
                f"win {pct(r['founders_win_share_after'])}% instead of {pct(r['founders_win_share'])}%, "
                f"{_pts(r['delta_founders_win_share'], r['delta_std_error'])}: {verdict_words(v[int(order[0])])}.")
-    r = d.with_columns(pl.col("delta_mean_turns").abs().alias("_a")).sort("_a", descending=True).row(
-        0, named=True)
+    out += length_sentences(ct, smallest_length)
+    return out
+
+
+def length_sentences(ct: pl.DataFrame, smallest: float | None = None) -> list[str]:
+    """The change of mean game length when one copy of a type is removed, worded by size like the
+    win shares: the types are one family (Holm over them, :func:`analysis.stats.practical_holm`),
+    ``smallest`` turns matter (default: the game's ``length`` smallest difference); the change named
+    is the first in reading order, its interval the type's own (unadjusted, said so). The maximum of
+    many unadjusted intervals is not a finding by itself."""
+    if "delta_mean_turns" not in ct.columns:
+        return []
+    d = ct.filter(pl.col("delta_mean_turns").is_not_null() & pl.col("delta_mean_turns").is_not_nan()
+                  & pl.col("delta_turns_std_error").is_not_null() & (pl.col("delta_turns_std_error") > 0))
+    if d.height == 0:
+        return []
+    small = smallest if smallest is not None else smallest_difference(GAME, "length")
+    delta, se = d["delta_mean_turns"].to_numpy(), d["delta_turns_std_error"].to_numpy()
+    v = np.atleast_1d(stats.practical_holm(delta, delta / se, small))
+    first = int(stats.practical_order(v, delta, small)[0])
+    r, top = d.row(first, named=True), v[first]
     lo = r["delta_mean_turns"] - _Z * r["delta_turns_std_error"]
     hi = r["delta_mean_turns"] + _Z * r["delta_turns_std_error"]
-    out.append(f"Game length moves most when a {card_name(r['card'])} is removed: "
-               f"{signed(r['delta_mean_turns'])} turns ({signed(lo)} to {signed(hi)}).")
-    return out
+    change = (f"{signed(r['delta_mean_turns'])} turns ({signed(lo)} to {signed(hi)}, 95%, unadjusted) "
+              f"when a {card_name(r['card'])} is removed")
+    family = f"Holm over the {d.height} types; {small:g} turns matters"
+    if top == stats.NOT_SHOWN:
+        return [f"No removal of one card clearly changes game length ({family}): the largest change, "
+                f"{change}, is within noise."]
+    n_clear = int((v != stats.NOT_SHOWN).sum())
+    return [f"Game length moves most clearly with {change}: {verdict_words(top)} ({family}); "
+            f"{n_clear} of {d.height} removals change it clearly."]
 
 
 def best_of_three_sentences(b3: pl.DataFrame) -> list[str]:
@@ -257,7 +284,7 @@ def _card_rows(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> pl.DataFra
                                 for d, se in zip(ct["delta_founders_win_share"], ct["delta_std_error"])],
             "z": ["" if z is None or z != z else num(z) for z in ct["z"]],
             f"Verdict (Holm over the types; {100 * smallest:g} pp matters)": _card_verdicts(ct, smallest),
-            "Change of mean length (turns)": [f"{signed(d)} ± {num(_Z * se, 1)}" for d, se in
+            "Change of mean length (turns, 95%, unadjusted)": [f"{signed(d)} ± {num(_Z * se, 1)}" for d, se in
                                               zip(ct["delta_mean_turns"], ct["delta_turns_std_error"])]})
     return pl.DataFrame(cols)
 
@@ -348,11 +375,13 @@ def _questions_section(q, rs: RunSet, figs: FigureSet) -> Section:
     # the report's --smallest-difference over the one balance questions recorded, over 1 pp
     smallest = smallest_difference(rs.game, "share", {**(q.meta.get("smallest_difference") or {}),
                                                       **(rs.smallest or {})})
+    overrides = {**(q.meta.get("smallest_difference") or {}), **(rs.smallest or {})}
+    turns = smallest_difference(rs.game, "length", overrides)
     sentences = ((first_player_sentences(fp, smallest) if fp is not None else [])
-                 + (ablation_sentences(ct, smallest) if ct is not None else [])
+                 + (ablation_sentences(ct, smallest, turns) if ct is not None else [])
                  + (best_of_three_sentences(b3) if b3 is not None else []))
     fp_lines = first_player_sentences(fp, smallest) if fp is not None else []
-    ab_lines = ablation_sentences(ct, smallest) if ct is not None else []
+    ab_lines = ablation_sentences(ct, smallest, turns) if ct is not None else []
     b3_lines = best_of_three_sentences(b3) if b3 is not None else []
     names = (figs.add("questions_first_player", F.played_first_player(fp), " ".join(fp_lines))
              + figs.add("questions_ablation", F.played_ablation(ct, _ablation_verdict_map(ct, smallest)),

@@ -141,3 +141,25 @@ def test_a_rate_of_every_match_won_keeps_an_interval():
     assert "(100.0–100.0)" not in text and "100.0% (99.9–100.0) of best-of-3 matches" in text
     table = M._best_of_three_rows(b3)
     assert table["Best of 3"][0] == "100.0% (99.9–100.0)"
+
+
+def test_the_largest_change_of_game_length_is_adjusted_over_the_card_types():
+    """Thirteen removals, one of them +2.5 turns (±2.2, unadjusted p ≈ 0.03): the page said "Game
+    length moves most when a Marchand is removed: +2.5 turns (+0.3 to +4.7)", the maximum of 13
+    unadjusted intervals. Holm over the 13 types (p ≈ 0.03 × 13) does not show it."""
+    from reports.games import medievallons as M
+    from simcore.games.medievallons.rules import CARD_TYPES
+
+    rows = []
+    for i, card in enumerate(CARD_TYPES):
+        dt = 2.5 if card == "marchand" else 0.1 * (i % 3)
+        rows.append({"card": card, "players": 4, "games": 4000, "founded_share": 0.3,
+                     "founders_win_share": 0.3, "founders_std_error": 0.01, "others_win_share": 0.25,
+                     "founders": 4800, "copies_after": 7, "founded_share_after": 0.28,
+                     "founders_win_share_after": 0.3, "delta_founders_win_share": 0.0,
+                     "delta_std_error": 0.01, "z": 0.0, "delta_mean_turns": dt,
+                     "delta_turns_std_error": 1.1})
+    text = " ".join(M.ablation_sentences(pl.DataFrame(rows)))
+    assert "Game length moves most when" not in text
+    assert "No removal of one card clearly changes game length" in text
+    assert f"Holm over the {len(CARD_TYPES)} types" in text and "2 turns matters" in text
