@@ -39,7 +39,7 @@ def register(app: typer.Typer) -> None:
         smallest_difference: Optional[str] = typer.Option(
             None, "--smallest-difference", show_default=False,
             help="The smallest difference that matters: win_share=2pp (default 1pp), score=N (Middle-Ages: "
-                 "coins, default 2). Words every ablation effect as clear and large enough to matter, "
+                 "coins, default 2), length=N (Médiévallons: turns, default 2). Any other is refused. Words every ablation effect as clear and large enough to matter, "
                  "clear but small or not shown; recorded in DIR/run.json (balance report --questions DIR "
                  "uses it unless given its own)."),
     ) -> None:
@@ -63,6 +63,13 @@ def register(app: typer.Typer) -> None:
         if play is None:
             raise UsageError(f"{run}: {meta.get('game')} has no played balance questions "
                              "(Middle-Ages and Médiévallons have)")
+        kinds = getattr(hook, "SMALLEST_KINDS", ("share",))
+        unused = [k for k in small if k not in kinds]
+        if unused:      # a setting that words nothing here is an error, not silently ignored
+            names = {"share": "win_share", "score": "score", "length": "length"}
+            raise UsageError(f"--smallest-difference {names[unused[0]]}: {meta.get('game')}'s played "
+                             f"questions word no {names[unused[0]]} differences (they take "
+                             f"{', '.join(names[k] for k in kinds)})")
         n = runner.parse_games(games)
         check_common(seed=0, threads=threads)
         rundir.check_output_dir(out, force, kind="questions", inputs=[run])

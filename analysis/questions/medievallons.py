@@ -48,6 +48,7 @@ from simcore.games.medievallons import rules as R
 GAME = "medievallons"
 QUESTIONS_GAMES = 10_000          # per question and per rules variant: ~15 s for a 4-player run
 FALLBACK_STRATEGY = "balanced"
+SMALLEST_KINDS = ("share", "length")      # what --smallest-difference words here (win shares, turns)
 DEFAULT_PAIRS = (("balanced", "collector"), ("saboteur", "balanced"), ("balanced", "random"))
 FOUNDED = tuple(f"founded_{t}" for t in R.CARD_TYPES)
 PLAYER_COLUMNS = ("win_share", *FOUNDED)
@@ -390,7 +391,8 @@ def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bo
         **record, "players": list(counts), "card_players": P, "strategy": strategy,
         "strategy_note": why, "pairs": [list(p) for p in pairs], "ablation": not ablation_note,
         "ablation_note": ablation_note, "seed": seed, "rules_text": text,
-        "smallest_difference": {"share": _smallest_share(smallest)},
+        "smallest_difference": {"share": _smallest_share(smallest),
+                                **({"length": smallest["length"]} if smallest and "length" in smallest else {})},
         "wall_time_s": round(time.perf_counter() - t0, 2)}, force)
 
 

@@ -50,6 +50,7 @@ from simcore.games.middle_ages import rules as R
 
 GAME = "middle-ages"
 ABLATION_GAMES = 20_000
+SMALLEST_KINDS = ("share", "score")       # what --smallest-difference words here (win shares, coins)
 SMALLEST_SHARE = 0.01
 _EFFECT_FIELDS = ("event_per_tile", "event_per_peasant", "event_per_chest", "event_per_graveyard",
                   "event_per_domain", "event_lose", "event_restore")

@@ -163,3 +163,16 @@ def test_the_largest_change_of_game_length_is_adjusted_over_the_card_types():
     assert "Game length moves most when" not in text
     assert "No removal of one card clearly changes game length" in text
     assert f"Holm over the {len(CARD_TYPES)} types" in text and "2 turns matters" in text
+
+
+def test_a_smallest_difference_the_questions_do_not_use_is_refused(tmp_path, capsys):
+    """`balance questions MA_RUN --smallest-difference length=3` played 16 decks and ignored the
+    length (the event ablation words win shares and coins only)."""
+    import analysis_runs as runs
+
+    run = runs.synthetic_run(tmp_path / "run", 50, 4)
+    out = tmp_path / "q"
+    assert _run(["questions", str(run), "--out", str(out), "--smallest-difference", "length=3"]) == 2
+    err = _one_line_error(capsys)
+    assert "length" in err and "win_share, score" in err
+    assert not out.exists()
