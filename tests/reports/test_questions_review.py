@@ -176,3 +176,20 @@ def test_a_smallest_difference_the_questions_do_not_use_is_refused(tmp_path, cap
     err = _one_line_error(capsys)
     assert "length" in err and "win_share, score" in err
     assert not out.exists()
+
+
+def test_the_seigneur_share_of_his_own_role_has_no_interval():
+    """The Seigneur is his role's only seat, so he takes 100% of its wins by definition; the table
+    showed "100.0% (95.5–100.0)", an uncertainty about a quantity that has none."""
+    from reports.sections import role_seat_rows
+
+    s = pl.DataFrame({
+        "role": ["seigneur", "censitaire", "censitaire"], "role_label": ["Seigneur", "Censitaire", "Censitaire"],
+        "seat_label": ["Seat 1", "Seat 2", "Seat 3"], "games": [1000] * 3,
+        "win_share": [0.1, 0.44, 0.46], "ci_low": [0.08, 0.41, 0.43], "ci_high": [0.12, 0.47, 0.49],
+        "share_of_role": [1.0, 0.49, 0.51], "share_low": [0.96, 0.46, 0.48],
+        "share_high": [1.0, 0.52, 0.54], "equal_share": [1.0, 0.5, 0.5],
+        "seat_p_value": [float("nan"), 0.5, 0.5], "p_value": [float("nan"), 0.5, 0.5]})
+    col = role_seat_rows({"role_seats": s})["Share of the role's wins (95% interval, unadjusted)"]
+    assert col[0] == "100% (its role's only seat)"
+    assert col[1] == "49.0% (46.0–52.0)"
