@@ -71,7 +71,7 @@ def test_event_ablation_of_another_run_is_refused(tmp_path, capsys):
     report as "the run's deals played again", with no Seat 4 column."""
     import analysis_runs as runs
 
-    run = runs.synthetic_run(tmp_path / "run", 300, 4)
+    run = runs.synthetic_run(tmp_path / "run", 40, 4)
     meta = json.loads((run / "run.json").read_text())
     for name, over, word in (("p3", {"players": 3}, "player count 3 vs 4"),
                              ("seed", {"seed": int(meta.get("seed", 0)) + 1}, "seed"),
