@@ -39,7 +39,7 @@ def register(app: typer.Typer) -> None:
         smallest_difference: Optional[str] = typer.Option(
             None, "--smallest-difference", show_default=False,
             help="The smallest difference that matters: win_share=2pp (default 1pp), score=N (Middle-Ages: "
-                 "coins, default 2). Words every ablation effect as clear and large enough to matter, "
+                 "coins, default 2), length=N (Médiévallons: turns, default 2). Any other is refused. Words every ablation effect as clear and large enough to matter, "
                  "clear but small or not shown; recorded in DIR/run.json (balance report --questions DIR "
                  "uses it unless given its own)."),
     ) -> None:
@@ -49,19 +49,27 @@ def register(app: typer.Typer) -> None:
         import polars as pl
 
         from analysis.load import parse_smallest_difference
+        from analysis.questions import run_meta
         from simcore import games as registry
         from simcore import rundir, runner
         from simcore.options import check_common
 
         small = parse_smallest_difference(smallest_difference)
 
-        meta = rundir.read_meta(run)
+        meta = run_meta(run)
         spec = registry.specs().get(meta.get("game"))
         hook = registry.import_hook(spec.analysis_hooks) if spec and spec.analysis_hooks else None
         play = getattr(hook, "questions_command", None)
         if play is None:
             raise UsageError(f"{run}: {meta.get('game')} has no played balance questions "
                              "(Middle-Ages and Médiévallons have)")
+        kinds = getattr(hook, "SMALLEST_KINDS", ("share",))
+        unused = [k for k in small if k not in kinds]
+        if unused:      # a setting that words nothing here is an error, not silently ignored
+            names = {"share": "win_share", "score": "score", "length": "length"}
+            raise UsageError(f"--smallest-difference {names[unused[0]]}: {meta.get('game')}'s played "
+                             f"questions word no {names[unused[0]]} differences (they take "
+                             f"{', '.join(names[k] for k in kinds)})")
         n = runner.parse_games(games)
         check_common(seed=0, threads=threads)
         rundir.check_output_dir(out, force, kind="questions", inputs=[run])

@@ -100,7 +100,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                              f"questions")
         played = read_questions(questions)
         played.played_here = questions_played
-        check_matches(played, base_rs)
+        check_matches(played, base_rs, same=getattr(hook, "QUESTIONS_MATCH", ()))
     # Steps: one per configuration analysed, drawing, one per figure written, the page, the PDF.
     total = len(groups) + 2 + int(pdf) + 12
     tables = []

@@ -69,8 +69,24 @@ def _short(sha) -> str:
     return str(sha)[:12] if sha else "none recorded"
 
 
-def check_matches(q: Questions, rs: RunSet, option: str = "--questions") -> None:
-    """UsageError (one line) unless ``q`` was played for the game and rules of the baseline ``rs``."""
+def _strategies(value) -> list[str] | None:
+    names = [s for s in value or [] if isinstance(s, str)] if isinstance(value, list) else [value]
+    names = [s for s in names if isinstance(s, str)]
+    return names or None
+
+
+_SAME = {   # run.json field → (how the error line says it, how a value is compared)
+    "players": ("player count", lambda v: v if not isinstance(v, (int, float)) else int(v)),
+    "seed": ("seed", lambda v: int(v or 0) if isinstance(v, (int, float, type(None))) else v),
+    "strategies": ("bots", _strategies),
+}
+
+
+def check_matches(q: Questions, rs: RunSet, option: str = "--questions", same: tuple = ()) -> None:
+    """UsageError (one line) unless ``q`` was played for the game and rules of the baseline ``rs``,
+    and, for each run.json field of ``same`` (the game's report hook, ``QUESTIONS_MATCH``:
+    ``players``, ``seed``, ``strategies``), for the baseline's value of it: a section that says
+    "the run's deals played again" must not show the deals of another run."""
     game = q.meta.get("game")
     if game != rs.game:
         raise UsageError(f"{option} {q.path}: questions of {game or 'no game'}, but the baseline run "
@@ -80,3 +96,13 @@ def check_matches(q: Questions, rs: RunSet, option: str = "--questions") -> None
         raise UsageError(f"{option} {q.path}: played with other rules than the baseline run {rs.label} "
                          f"(rules sha256 {_short(mine)} vs {_short(theirs)}); play them with the run's "
                          f"rules file")
+    run = rs.metas[0]
+    for key in same:
+        what, norm = _SAME[key]
+        mine, theirs = norm(q.meta.get(key)), norm(run.get(key))
+        if mine != theirs:
+            def show(v):
+                return ",".join(v) if isinstance(v, list) else str(v)
+            raise UsageError(f"{option} {q.path}: played for another run than the baseline {rs.label} "
+                             f"({what} {show(mine)} vs {show(theirs)}); play them for this run with "
+                             f"balance questions RUN --out DIR")

@@ -113,8 +113,11 @@ def role_seat_rows(t: dict) -> pl.DataFrame:
     return pl.DataFrame({
         "Role": s["role_label"], "Seat": s["seat_label"], "Games": s["games"],
         "Win share (95% interval, unadjusted)": pct_column(s, "win_share", "ci_low", "ci_high"),
-        "Share of the role's wins (95% interval, unadjusted)": pct_column(s, "share_of_role", "share_low",
-                                                                          "share_high"),
+        # a role of one seat (the Seigneur) takes all its role's wins by definition: no interval
+        "Share of the role's wins (95% interval, unadjusted)": [
+            "100% (its role's only seat)" if alone else cell for alone, cell in zip(
+                s["role"].is_in(s.group_by("role").len().filter(pl.col("len") == 1)["role"].implode()),
+                pct_column(s, "share_of_role", "share_low", "share_high"))],
         "Equal split": [f"{pct(v)}%" for v in s["equal_share"]],
         **verdict,
         chi_label: ["" if p != p else pvalue(p) for p in s[chi]]})

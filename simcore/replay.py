@@ -82,9 +82,16 @@ def read_meta(run: str | Path) -> dict:
     if not path.is_file():
         raise UsageError(f"{run}: not a run directory (no run.json)")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        meta = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as e:
         raise UsageError(f"{path}: cannot be read ({e})") from None
+    if not isinstance(meta, dict):
+        raise UsageError(f"{path}: not a run.json object")
+    if "command" in meta or "files" in meta:     # balance questions / sweep / tune write run.json too
+        raise UsageError(f"{run}: a directory of tables written by balance "
+                         f"{meta.get('command') or meta.get('game')}, not a run of games (give the run "
+                         f"simulate --out wrote)")
+    return meta
 
 
 def _modules(spec):

@@ -31,6 +31,22 @@ def std_error(x: np.ndarray) -> float:
     return float(x.std(ddof=1) / math.sqrt(len(x))) if len(x) > 1 else float("nan")
 
 
+def run_meta(run: str | Path) -> dict[str, Any]:
+    """run.json of the run directory ``run`` (:func:`simcore.rundir.read_meta`), refusing in one line
+    a directory of tables (a questions, sweep or tune directory also has a run.json, with ``command``
+    and ``files``): its fields are not a run's, and playing questions for it would fail late or
+    answer for the wrong games."""
+    from simcore.errors import UsageError
+    from simcore.rundir import read_meta
+
+    meta = read_meta(run)
+    if "command" in meta or "files" in meta:
+        raise UsageError(f"{run}: a directory of tables written by balance "
+                         f"{meta.get('command') or meta.get('game')}, not a run of games (give the run "
+                         f"simulate --out wrote)")
+    return meta
+
+
 def write_dir(target: str | Path, tables: dict[str, pl.DataFrame], meta: dict[str, Any],
               force: bool = False) -> Path:
     """Publish ``tables`` as ``<stem>.csv`` and ``meta`` (+ ``files``) as run.json in ``target``.

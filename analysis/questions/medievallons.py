@@ -40,15 +40,15 @@ import numpy as np
 import polars as pl
 
 from analysis.questions import std_error as _se
-from analysis.questions import write_dir
+from analysis.questions import run_meta, write_dir
 from simcore import runner
 from simcore.errors import UsageError
 from simcore.games.medievallons import rules as R
-from simcore.rundir import read_meta
 
 GAME = "medievallons"
 QUESTIONS_GAMES = 10_000          # per question and per rules variant: ~15 s for a 4-player run
 FALLBACK_STRATEGY = "balanced"
+SMALLEST_KINDS = ("share", "length")      # what --smallest-difference words here (win shares, turns)
 DEFAULT_PAIRS = (("balanced", "collector"), ("saboteur", "balanced"), ("balanced", "random"))
 FOUNDED = tuple(f"founded_{t}" for t in R.CARD_TYPES)
 PLAYER_COLUMNS = ("win_share", *FOUNDED)
@@ -241,6 +241,7 @@ def best_of_three(games: int, *, pairs=DEFAULT_PAIRS, seed: int = 0, rules=None,
         single = np.concatenate([pool_a, pool_b]).astype(np.float64)
         out.append(dict(bot=a, opponent=b, matches=games,
                         single_round_win_rate=float(single.mean()), single_std_error=_se(single),
+                        single_rounds=len(single),
                         as_first_player=float(pool_a.mean()), as_second_player=float(pool_b.mean()),
                         match_win_rate=float(match.mean()), match_std_error=_se(match),
                         mean_rounds=float(rounds.mean())))
@@ -340,7 +341,7 @@ def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bo
     say = progress or (lambda _msg: None)
     games = check_games(games)
     run = Path(run)
-    meta = read_meta(run)
+    meta = run_meta(run)
     if meta.get("game") != GAME:
         raise UsageError(f"{run}: a {meta.get('game')} run; these questions are for {GAME} runs")
     P = int(meta.get("players") or 0)
@@ -390,7 +391,8 @@ def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bo
         **record, "players": list(counts), "card_players": P, "strategy": strategy,
         "strategy_note": why, "pairs": [list(p) for p in pairs], "ablation": not ablation_note,
         "ablation_note": ablation_note, "seed": seed, "rules_text": text,
-        "smallest_difference": {"share": _smallest_share(smallest)},
+        "smallest_difference": {"share": _smallest_share(smallest),
+                                **({"length": smallest["length"]} if smallest and "length" in smallest else {})},
         "wall_time_s": round(time.perf_counter() - t0, 2)}, force)
 
 

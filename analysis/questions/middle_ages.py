@@ -43,14 +43,14 @@ import polars as pl
 
 from analysis import stats
 from analysis.load import smallest_difference
-from analysis.questions import write_dir
+from analysis.questions import run_meta, write_dir
 from simcore import runner
 from simcore.errors import UsageError
 from simcore.games.middle_ages import rules as R
-from simcore.rundir import read_meta
 
 GAME = "middle-ages"
 ABLATION_GAMES = 20_000
+SMALLEST_KINDS = ("share", "score")       # what --smallest-difference words here (win shares, coins)
 SMALLEST_SHARE = 0.01
 _EFFECT_FIELDS = ("event_per_tile", "event_per_peasant", "event_per_chest", "event_per_graveyard",
                   "event_per_domain", "event_lose", "event_restore")
@@ -145,7 +145,7 @@ def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: boo
     text, bots that cannot be rebuilt) are one-line :class:`UsageError` raised before any game."""
     games = check_games(games)
     run = Path(run)
-    meta = read_meta(run)
+    meta = run_meta(run)
     if meta.get("game") != GAME:
         raise UsageError(f"{run}: a {meta.get('game')} run; the event ablation is for {GAME} runs")
     text = meta.get("rules_text")

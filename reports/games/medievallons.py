@@ -6,7 +6,8 @@ guild type for its founders; :func:`sections` adds, after game length, the "Guil
 directory (:mod:`reports.questions`), the "Balance questions" section: what the run cannot answer
 (first-player advantage at other player counts, MV-2; the card ablation, MV-1 deck; the 2-player
 best of 3, MV-7), read from the tables :mod:`analysis.questions.medievallons` wrote. Rates of those
-tables carry standard errors; the report shows 95% intervals as ±1.96 SE.
+tables carry standard errors; the report shows rates with 95% Wilson intervals over their games,
+matches or founders, and changes as ±1.96 SE.
 :func:`question_files` is what the report directory keeps of them (``questions/*.csv`` and
 ``questions/settings.json``); :func:`comparison_figures` adds the guild before/after figure.
 Reading only: this module never plays a game (``balance report`` plays the questions before it
@@ -39,6 +40,7 @@ TITLE = "Balance questions (played for this report)"
 SHOWN = ("first_player", "card_types", "best_of_three")     # the question tables a report shows
 _Z = stats.z_quantile()
 SMALLEST_SHARE = 0.01     # 1 pp unless --smallest-difference says otherwise
+GAME = "medievallons"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -141,8 +143,15 @@ def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str) -> str:
 # The played questions (from a questions directory)
 # ---------------------------------------------------------------------------------------------
 
-def _ci(p: float, se: float) -> str:
-    return f"{pct(p)}% ({pct(p - _Z * se)}–{pct(p + _Z * se)})"
+def _ci(p: float, se: float, n=None) -> str:
+    """A rate with its 95% interval: Wilson's over ``n`` games, matches or founders when ``n`` is
+    known (it keeps a width where every game went one way: ±1.96 × a standard error of 0 printed
+    "100.0% (100.0–100.0)"), else ±1.96 SE clipped to 0–100%."""
+    if n is not None and n == n and n > 0:
+        lo, hi = (float(x) for x in stats.wilson(p * n, n))
+    else:
+        lo, hi = max(p - _Z * se, 0.0), min(p + _Z * se, 1.0)
+    return f"{pct(p)}% ({pct(lo)}–{pct(hi)})"
 
 
 def _pts(d: float, se: float) -> str:
@@ -162,7 +171,8 @@ def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -
                                                   smallest))
     out = []
     for r, v in zip(rows.iter_rows(named=True), verdicts):
-        out.append(f"{r['players']} players: Seat 1 (plays first) wins {_ci(r['win_share'], r['std_error'])} "
+        out.append(f"{r['players']} players: Seat 1 (plays first) wins "
+                   f"{_ci(r['win_share'], r['std_error'], r.get('games'))} "
                    f"(95%, unadjusted) against a fair {pct(r['fair'])}%: {pp(r['advantage'])}, {verdict_words(v)} "
                    f"(Holm over the {rows.height} player counts; {100 * smallest:g} pp matters).")
     return out
@@ -181,7 +191,8 @@ def _ablation_verdicts(d: pl.DataFrame, smallest: float) -> np.ndarray:
                                 support=support)
 
 
-def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> list[str]:
+def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
+                       smallest_length: float | None = None) -> list[str]:
     """The card ablation in words, by size (issue 29): how many types' founders' win share moves by
     at least ``smallest`` ("clear and large enough to matter"), clearly by less, or not clearly
     (Holm over the types); the largest change in reading order (:func:`analysis.stats.practical_order`:
@@ -201,19 +212,44 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> li
     out.append(f"The largest change: with one {name} fewer ({r['copies_after']} copies), {name} founders "
                f"win {pct(r['founders_win_share_after'])}% instead of {pct(r['founders_win_share'])}%, "
                f"{_pts(r['delta_founders_win_share'], r['delta_std_error'])}: {verdict_words(v[int(order[0])])}.")
-    r = d.with_columns(pl.col("delta_mean_turns").abs().alias("_a")).sort("_a", descending=True).row(
-        0, named=True)
+    out += length_sentences(ct, smallest_length)
+    return out
+
+
+def length_sentences(ct: pl.DataFrame, smallest: float | None = None) -> list[str]:
+    """The change of mean game length when one copy of a type is removed, worded by size like the
+    win shares: the types are one family (Holm over them, :func:`analysis.stats.practical_holm`),
+    ``smallest`` turns matter (default: the game's ``length`` smallest difference); the change named
+    is the first in reading order, its interval the type's own (unadjusted, said so). The maximum of
+    many unadjusted intervals is not a finding by itself."""
+    if "delta_mean_turns" not in ct.columns:
+        return []
+    d = ct.filter(pl.col("delta_mean_turns").is_not_null() & pl.col("delta_mean_turns").is_not_nan()
+                  & pl.col("delta_turns_std_error").is_not_null() & (pl.col("delta_turns_std_error") > 0))
+    if d.height == 0:
+        return []
+    small = smallest if smallest is not None else smallest_difference(GAME, "length")
+    delta, se = d["delta_mean_turns"].to_numpy(), d["delta_turns_std_error"].to_numpy()
+    v = np.atleast_1d(stats.practical_holm(delta, delta / se, small))
+    first = int(stats.practical_order(v, delta, small)[0])
+    r, top = d.row(first, named=True), v[first]
     lo = r["delta_mean_turns"] - _Z * r["delta_turns_std_error"]
     hi = r["delta_mean_turns"] + _Z * r["delta_turns_std_error"]
-    out.append(f"Game length moves most when a {card_name(r['card'])} is removed: "
-               f"{signed(r['delta_mean_turns'])} turns ({signed(lo)} to {signed(hi)}).")
-    return out
+    change = (f"{signed(r['delta_mean_turns'])} turns ({signed(lo)} to {signed(hi)}, 95%, unadjusted) "
+              f"when a {card_name(r['card'])} is removed")
+    family = f"Holm over the {d.height} types; {small:g} turns matters"
+    if top == stats.NOT_SHOWN:
+        return [f"No removal of one card clearly changes game length ({family}): the largest change, "
+                f"{change}, is within noise."]
+    n_clear = int((v != stats.NOT_SHOWN).sum())
+    return [f"Game length moves most clearly with {change}: {verdict_words(top)} ({family}); "
+            f"{n_clear} of {d.height} removals change it clearly."]
 
 
 def best_of_three_sentences(b3: pl.DataFrame) -> list[str]:
     return [f"2 players, {r['bot']} vs {r['opponent']}: "
-            f"{_ci(r['single_round_win_rate'], r['single_std_error'])} of single rounds → "
-            f"{_ci(r['match_win_rate'], r['match_std_error'])} of best-of-3 matches "
+            f"{_ci(r['single_round_win_rate'], r['single_std_error'], r.get('single_rounds'))} of single "
+            f"rounds → {_ci(r['match_win_rate'], r['match_std_error'], r.get('matches'))} of best-of-3 matches "
             f"({num(r['mean_rounds'])} rounds per match)."
             for r in b3.iter_rows(named=True)]
 
@@ -221,20 +257,22 @@ def best_of_three_sentences(b3: pl.DataFrame) -> list[str]:
 def _first_player_rows(fp: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame({
         "Players": fp["players"], "Seat": [f"Seat {s + 1}" for s in fp["seat"]], "Games": fp["games"],
-        "Win share": [_ci(p, se) for p, se in zip(fp["win_share"], fp["std_error"])],
+        "Win share": [_ci(p, se, n) for p, se, n in zip(fp["win_share"], fp["std_error"], fp["games"])],
         "vs fair share (pp)": [pp(a) for a in fp["advantage"]],
         "z": [num(z, 1) for z in fp["z"]]})
 
 
 def _card_rows(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> pl.DataFrame:
-    def ci(p, se):
-        return "" if p is None or p != p or se is None or se != se else _ci(p, se)
+    founders = ct["founders"] if "founders" in ct.columns else [None] * ct.height
+
+    def ci(p, se, n):
+        return "" if p is None or p != p or se is None or se != se else _ci(p, se, n)
 
     cols = {
         "Card type": [card_name(c) for c in ct["card"]],
         "Founded by": [f"{pct(s)}%" for s in ct["founded_share"]],
-        "Founders' win share": [ci(p, se) for p, se in
-                                zip(ct["founders_win_share"], ct["founders_std_error"])],
+        "Founders' win share": [ci(p, se, n) for p, se, n in
+                                zip(ct["founders_win_share"], ct["founders_std_error"], founders)],
         "Others' win share": [f"{pct(p)}%" for p in ct["others_win_share"]]}
     if "delta_founders_win_share" in ct.columns:
         cols.update({
@@ -246,7 +284,7 @@ def _card_rows(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> pl.DataFra
                                 for d, se in zip(ct["delta_founders_win_share"], ct["delta_std_error"])],
             "z": ["" if z is None or z != z else num(z) for z in ct["z"]],
             f"Verdict (Holm over the types; {100 * smallest:g} pp matters)": _card_verdicts(ct, smallest),
-            "Change of mean length (turns)": [f"{signed(d)} ± {num(_Z * se, 1)}" for d, se in
+            "Change of mean length (turns, 95%, unadjusted)": [f"{signed(d)} ± {num(_Z * se, 1)}" for d, se in
                                               zip(ct["delta_mean_turns"], ct["delta_turns_std_error"])]})
     return pl.DataFrame(cols)
 
@@ -271,10 +309,13 @@ def _card_verdicts(ct: pl.DataFrame, smallest: float) -> list[str]:
 def _best_of_three_rows(b3: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame({
         "Bot": b3["bot"], "Opponent": b3["opponent"], "Matches": b3["matches"],
-        "One round": [_ci(p, se) for p, se in zip(b3["single_round_win_rate"], b3["single_std_error"])],
+        "One round": [_ci(p, se, n) for p, se, n in zip(
+            b3["single_round_win_rate"], b3["single_std_error"],
+            b3["single_rounds"] if "single_rounds" in b3.columns else [None] * b3.height)],
         "As first player": [f"{pct(p)}%" for p in b3["as_first_player"]],
         "As second player": [f"{pct(p)}%" for p in b3["as_second_player"]],
-        "Best of 3": [_ci(p, se) for p, se in zip(b3["match_win_rate"], b3["match_std_error"])],
+        "Best of 3": [_ci(p, se, n) for p, se, n in zip(b3["match_win_rate"], b3["match_std_error"],
+                                                         b3["matches"])],
         "Rounds per match": [num(x) for x in b3["mean_rounds"]]})
 
 
@@ -313,7 +354,8 @@ def _intro(q, rs: RunSet, shown: dict[str, pl.DataFrame]) -> str:
            f"{', '.join(f'{a} vs {b}' for a, b in pairs)}" if "best_of_three" in shown else
            "; no best-of-3 question: the rules do not allow 2 players" if 2 not in counts else
            "; no best-of-3 question")
-        + f". Intervals are ±1.96 standard errors. Tables as CSV in this report's directory: {csvs} "
+        + f". Win shares and match rates have 95% Wilson intervals over their games, matches or "
+        f"founders; changes are ±1.96 standard errors. Tables as CSV in this report's directory: {csvs} "
         f"(settings in questions/settings.json). To measure a deck change on full runs instead, "
         f"simulate a rules file with one copy fewer and give both runs to balance report: the "
         f"before/after section compares guild and length metrics. --questions-games 0 skips this "
@@ -333,11 +375,13 @@ def _questions_section(q, rs: RunSet, figs: FigureSet) -> Section:
     # the report's --smallest-difference over the one balance questions recorded, over 1 pp
     smallest = smallest_difference(rs.game, "share", {**(q.meta.get("smallest_difference") or {}),
                                                       **(rs.smallest or {})})
+    overrides = {**(q.meta.get("smallest_difference") or {}), **(rs.smallest or {})}
+    turns = smallest_difference(rs.game, "length", overrides)
     sentences = ((first_player_sentences(fp, smallest) if fp is not None else [])
-                 + (ablation_sentences(ct, smallest) if ct is not None else [])
+                 + (ablation_sentences(ct, smallest, turns) if ct is not None else [])
                  + (best_of_three_sentences(b3) if b3 is not None else []))
     fp_lines = first_player_sentences(fp, smallest) if fp is not None else []
-    ab_lines = ablation_sentences(ct, smallest) if ct is not None else []
+    ab_lines = ablation_sentences(ct, smallest, turns) if ct is not None else []
     b3_lines = best_of_three_sentences(b3) if b3 is not None else []
     names = (figs.add("questions_first_player", F.played_first_player(fp), " ".join(fp_lines))
              + figs.add("questions_ablation", F.played_ablation(ct, _ablation_verdict_map(ct, smallest)),

@@ -26,6 +26,9 @@ from reports.text import (best_and_worst, num, num_ci, pct, pp, pp_ci, pvalue, r
 SECTIONS_AFTER = "seats"
 GAME = "middle-ages"
 QUESTIONS = "balance questions RUN --out DIR"     # writes event_ablation.csv (the event ablation)
+# The ablation plays the run's own deals again: a directory played for another player count, seed or
+# bots (same rules) would put another run's seats and deals on this page (reports.questions.check_matches).
+QUESTIONS_MATCH = ("players", "seed", "strategies")
 
 
 def _ablation_rows(ab: pl.DataFrame) -> pl.DataFrame:
@@ -92,11 +95,24 @@ def _ablation_section(q, rs: RunSet | None = None) -> Section | None:
            "read from the run." if q.played_here else
            f"Read from {q.path} (written by {QUESTIONS}), not from the run."),
         [], [("Event cards by their effect on who wins", _ablation_rows(ab))],
-        [f"{top['name']} moves who wins the most: {signed(100 * top['win_share_effect'])} pp for Seat "
-         f"{top['seat'] + 1} ({pp_ci(top['win_share_effect_low'], top['win_share_effect_high'])}, "
-         f"{verdict_words(top['verdict'])}), by the same deals with the card made neutral.",
-         f"{n_large} of {ab['event'].n_unique()} event cards move some seat's win share by at least "
-         f"{100 * share:g} pp (clear and large enough to matter)."])
+        [_top_sentence(top),
+         f"{n_large} of {ab['event'].n_unique()} event cards clearly move some seat's win share, by an "
+         f"estimated {100 * share:g} pp or more (clear and large enough to matter)."])
+
+
+def _top_sentence(top: dict) -> str:
+    """The first card of the reading order (:func:`analysis.stats.practical_order`: clear effects
+    first, by size). The simultaneous intervals do not rank the cards, so a clear effect is called
+    the largest *clear* one, never the card that moves who wins the most; when no effect is clear,
+    no card is said to move who wins."""
+    effect = (f"{signed(100 * top['win_share_effect'])} pp for Seat {top['seat'] + 1} "
+              f"({pp_ci(top['win_share_effect_low'], top['win_share_effect_high'])}")
+    if top["verdict"] == stats.NOT_SHOWN:
+        return (f"No event card clearly moves who wins: every card's effect on every seat's win share "
+                f"is within noise (its simultaneous interval holds 0); the largest estimate, "
+                f"{top['name']}'s {effect}), could be no effect at all.")
+    return (f"The largest clear effect on who wins is {top['name']}'s: {effect}, "
+            f"{verdict_words(top['verdict'])}), by the same deals with the card made neutral.")
 
 
 def question_files(q, rs: RunSet) -> dict:

@@ -100,7 +100,9 @@ def test_played_sentences_equal_the_csv_tables(mv):
     holm = multipletests(2 * norm.sf(first["z"].abs().to_numpy()), method="holm")[0]
     for P, clear in zip(first["players"], holm):
         r = fp.filter((pl.col("players") == P) & (pl.col("seat") == 0)).row(0, named=True)
-        lo, hi = r["win_share"] - 1.959964 * r["std_error"], r["win_share"] + 1.959964 * r["std_error"]
+        # Wilson over the games (statsmodels): a rate's interval keeps a width at 0% or 100%
+        from statsmodels.stats.proportion import proportion_confint
+        lo, hi = proportion_confint(r["win_share"] * r["games"], r["games"], method="wilson")
         word = ("within noise" if not clear else "clear and large enough to matter"
                 if abs(r["win_share"] - 1 / P) >= 0.01 else "clear but small")
         line = (f"{P} players: Seat 1 (plays first) wins {100 * r['win_share']:.1f}% "
