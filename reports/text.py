@@ -38,8 +38,13 @@ def pct(p: float, digits: int = 1) -> str:
 
 
 def pct_ci(p: float, low: float, high: float) -> str:
-    """``27.9% (27.6–28.2)``."""
-    return f"{pct(p)}% ({pct(low)}–{pct(high)})"
+    """``27.9% (27.6–28.2)``; with more decimals (up to 3) when the interval is narrower than the
+    last one shown, so that an interval never prints as a single value (``33.2% (33.2–33.2)`` for
+    a million games reads as a certainty): ``33.23% (33.19–33.27)``."""
+    digits = 1
+    while digits < 3 and high > low and pct(low, digits) == pct(high, digits):
+        digits += 1
+    return f"{pct(p, digits)}% ({pct(low, digits)}–{pct(high, digits)})"
 
 
 def num(x: float, digits: int = 2) -> str:

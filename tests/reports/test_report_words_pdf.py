@@ -352,3 +352,14 @@ def test_pdf_pages_render_without_overlap_or_clipping(runs, key):
         image = page.render(scale=0.5).to_numpy()
         assert image.std() > 1                           # the page draws something
         assert image.shape[0] > image.shape[1]           # portrait
+
+
+def test_a_narrow_interval_never_prints_as_a_single_value():
+    """``pct_ci`` adds decimals (up to 3) until the interval's ends differ: 33.2% (33.2–33.2) for a
+    large run read as a certainty; a wide one keeps one decimal."""
+    from reports.text import pct_ci
+
+    assert pct_ci(0.33232, 0.33214, 0.33248) == "33.23% (33.21–33.25)"
+    assert pct_ci(0.332300, 0.332296, 0.332304) == "33.230% (33.230–33.230)"    # 3 decimals at most
+    assert pct_ci(0.279, 0.276, 0.282) == "27.9% (27.6–28.2)"
+    assert pct_ci(0.0, 0.0, 0.0) == "0.0% (0.0–0.0)"       # no width to show
