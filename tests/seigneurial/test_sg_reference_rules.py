@@ -401,3 +401,23 @@ def test_sg8_the_record_of_a_game():
     assert abs(float(rec.win_share.sum()) - 1) < 1e-6
     assert rec.end_reason in (0, 1, 2) and 0 <= rec.square <= RULES.goal(5)
     assert (rec.improvement_turn == -1) == (rec.square < RULES.midpoint(5))
+
+
+def test_the_closing_line_says_never_for_a_game_without_improvements():
+    """SG-8 record table (replay, golden files): a game in which the improvements never came
+    printed "improvements at turn -1"; it says "never" (a played turn is printed as before)."""
+    import numpy as np
+
+    from simcore.games.seigneurial.reference import GameRecord, record_table
+
+    z = np.zeros(3, np.int16)
+
+    def last_line(turn):
+        rec = GameRecord(score=z, win_share=z.astype(np.float32), rank=z.astype(np.int8),
+                         resources=np.zeros((3, 3), np.int16), favour=z, turns_sick=z,
+                         objective=z.astype(np.int8), paid=z, seized=z, turns=30, end_reason=0,
+                         winner=-1, square=4, improvement_turn=turn)
+        return record_table(rec)[-1]
+
+    assert "improvements: never;" in last_line(-1) and "turn -1" not in last_line(-1)
+    assert "improvements at turn 11;" in last_line(11)

@@ -849,6 +849,8 @@ def record_table(record: GameRecord) -> list[str]:
                        f"{int(record.objective[s]):9d} {int(record.paid[s]):4d} {int(record.seized[s]):6d}")
     lines.append(f"turns: {record.turns}; end: {END_REASONS[record.end_reason]}; winner: "
                  f"{'P' + str(record.winner) if record.winner >= 0 else 'the Censitaires'}; "
-                 f"Seigneur's square: {record.square}; improvements at turn {record.improvement_turn}; "
-                 f"decisions: {len(record.decisions)}")
+                 f"Seigneur's square: {record.square}; "
+                 + (f"improvements at turn {record.improvement_turn}; " if record.improvement_turn >= 0
+                    else "improvements: never; ")
+                 + f"decisions: {len(record.decisions)}")
     return lines
