@@ -57,33 +57,61 @@ def bot_at(budget: int, policy: str, default: str | None = None, bots_file: Path
     return f"{bots_file}:search{budget}-{policy}"
 
 
-def write_search_bots(game: str, panel, budgets: list[int], out: Path) -> Path:
-    """``<out>/search_bots.toml``: a search bot per (budget, bot of the panel other than the
-    game's default), its policy that bot; validated by the game's loader (a bot that cannot be a
-    playout policy, or one from a file of one's own, is one :class:`UsageError`)."""
+def _policy_bots(game: str, panel) -> list[str]:
+    """The panel's seat bots other than the game's default: each needs a search bot of its own."""
+    from simcore import games as registry
+
+    return sorted({b for c in panel.cells for b in c.lineup} - {registry.get(game).default_strategy})
+
+
+def _search_bots_text(bots: list[str], budgets: list[int]) -> str:
+    """The text of ``search_bots.toml``: a search bot per (budget > 0, bot), its policy that bot."""
+    return "".join(f'[search{n}-{b}]\nkind = "search"\nplayouts = {n}\npolicy = "{b}"\n'
+                   f'description = "Search, {n} playouts per option, playouts by {b}."\n\n'
+                   for b in bots for n in budgets if n > 0)
+
+
+def check_search_bots(game: str, panel) -> None:
+    """One :class:`UsageError` line when a seat bot of the panel cannot be the playout policy of
+    its search bot (a bot from a file of one's own, one that searches already, Middle-Ages'
+    ``rollout``). Writes nothing where the user looks (the search bots are validated in a
+    temporary directory), so ``balance skill`` calls it before it claims ``--out``: a refused line-up
+    leaves no question behind that the corrected command would then be refused by."""
     import importlib
+    import tempfile
 
     from simcore import games as registry
     from simcore.errors import ConfigError, UsageError
 
-    spec = registry.get(game)
-    bots = sorted({b for c in panel.cells for b in c.lineup} - {spec.default_strategy})
+    bots = _policy_bots(game, panel)
     for b in bots:
         if ":" in b or "/" in b or b.endswith(".toml"):
             raise UsageError(f"balance skill: seat bot {b!r} comes from a file; the search bot's playout "
                              "policy must be one of the game's presets")
-    text = "".join(f'[search{n}-{b}]\nkind = "search"\nplayouts = {n}\npolicy = "{b}"\n'
-                   f'description = "Search, {n} playouts per option, playouts by {b}."\n\n'
-                   for b in bots for n in budgets if n > 0)
+    if not bots:
+        return
+    loader = importlib.import_module(registry.get(game).strategies)
+    with tempfile.TemporaryDirectory() as tmp:
+        for b in bots:
+            path = Path(tmp) / BOTS_FILE
+            path.write_text(_search_bots_text([b], [1]))
+            try:
+                loader.load_file(path)
+            except ConfigError as e:
+                raise UsageError(f"balance skill: seat bot {b!r} cannot play the search bot's playouts "
+                                 f"({e.problem})") from None
+
+
+def write_search_bots(game: str, panel, budgets: list[int], out: Path) -> Path:
+    """``<out>/search_bots.toml``: a search bot per (budget, bot of the panel other than the
+    game's default), its policy that bot; checked first (:func:`check_search_bots`: a bot that
+    cannot be a playout policy, or one from a file of one's own, is one :class:`UsageError`)."""
+    check_search_bots(game, panel)
+    text = _search_bots_text(_policy_bots(game, panel), budgets)
     path = out / BOTS_FILE
     tmp = path.with_suffix(".tmp")
     tmp.write_text(text or "# every seat plays the game's default bot\n")
     tmp.replace(path)
-    if text:
-        try:
-            importlib.import_module(spec.strategies).load_file(path)
-        except ConfigError as e:
-            raise UsageError(f"balance skill: {e}") from None
     return path
 
 

@@ -73,6 +73,8 @@ def skill(
         raise UsageError(f"--budgets {budgets!r}: give whole numbers of playouts, e.g. 0,4,16,64") from None
     if not bs or bs[0] < 0 or bs[-1] > 100_000:
         raise UsageError(f"--budgets {budgets!r}: give budgets from 0 to 100000")
+    # a seat bot that cannot play its search bot's playouts is refused before --out is touched
+    K.check_search_bots(spec.name, the_panel)
     set_threads(threads)
     cells = the_panel.cells
     question = {"kind": "balance-skill", "game": spec.name, "players": cells[0].players,

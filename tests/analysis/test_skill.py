@@ -266,10 +266,15 @@ def test_a_panel_plays_every_cell_and_a_seat_searches_with_its_own_bot(tmp_path)
 
 
 def test_a_panel_seat_bot_that_cannot_be_a_playout_policy_is_one_line(tmp_path, capsys):
+    """Refused before --out is touched: a refused line-up left skill.json there, and the corrected
+    command in the same --out was then refused as "another balance-skill question"."""
+    out = tmp_path / "s"
     assert _run(["skill", "--game", "middle-ages", "--strategies", "rollout", "--players", "2",
-                 "--budgets", "0,4", "--games", "4", "--out", str(tmp_path / "s")]) == 2
+                 "--budgets", "0,4", "--games", "4", "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip()
-    assert "rollout" in err and len(err.splitlines()) == 1
+    assert "seat bot 'rollout'" in err and len(err.splitlines()) == 1
+    assert "search_bots.toml" not in err          # the user's words, not a file they never wrote
+    assert not out.exists()
 
 
 def test_the_command_takes_a_line_up_and_writes_the_table_and_page(tmp_path):
