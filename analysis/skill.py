@@ -38,6 +38,7 @@ import numpy as np
 import polars as pl
 
 from simcore import runner
+from simcore.atomic import PUBLISHED
 from simcore.stats import wilson_interval
 from analysis.skill_words import BALANCE_COLUMNS, advantage, has_balance, verdict  # noqa: F401  (re-exported)
 
@@ -222,6 +223,7 @@ def balance_by_budget(game: str, players: int | None, budgets: list[int], games:
         tmp = f.with_suffix(".tmp")
         df.write_parquet(tmp)
         tmp.replace(f)
+        PUBLISHED.append(f)          # an interruption's line says a part was kept, not "nothing"
         frames.append(df)
     order = {c.label: k for k, c in enumerate(panel.cells)}
     t = pl.concat(frames)

@@ -290,3 +290,31 @@ def test_the_command_takes_a_line_up_and_writes_the_table_and_page(tmp_path):
                  "--budgets", "0", "--games", "8", "--out", str(out), "--seed", "2"]) == 0
     assert _run(["skill", "--game", "middle-ages", "--strategies", "balanced", "--players", "2",
                  "--budgets", "0", "--games", "8", "--out", str(out), "--seed", "2"]) == 2
+
+
+def test_an_interrupted_run_says_which_parts_it_kept_and_how_to_resume(tmp_path, capsys, monkeypatch):
+    """Ctrl-C after a part was saved: the line said "nothing was written under the final name",
+    though the part is on disk and the same command resumes from it."""
+    import signal
+
+    from simcore.errors import Interrupted
+
+    calls = []
+
+    def fake(game, players, budget, part, games, **kw):
+        calls.append(part)
+        if len(calls) > 1:
+            raise Interrupted(signal.SIGINT)
+        rows = [(kw["label"], players, budget, part, s, "player", "balanced", games, 0.5, 0.1, 0.9,
+                 *(None,) * len(K.BALANCE_COLUMNS)) for s in range(players)]
+        return pl.DataFrame(rows, schema=K.SCHEMA, orient="row")
+
+    monkeypatch.setattr(K, "play_cell", fake)
+    out = tmp_path / "s"
+    code = _run(["skill", "--game", "middle-ages", "--players", "2", "--budgets", "0,4", "--games", "4",
+                 "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 130
+    assert "nothing was written" not in err
+    assert "1 of 4 parts are kept" in err and "the same command again plays only the rest" in err
+    assert len(list((out / "cells").glob("*.parquet"))) == 1
