@@ -191,3 +191,13 @@ def test_the_section_words_the_gap_against_the_reports_smallest_difference(built
     text = " ".join(sec.sentences)
     assert f"12.0 pp (9.0 to 15.0) at budget 0 with seat 3 ahead of seat 1, {at0}, and " in text
     assert change in text, text
+
+
+def test_a_skill_directory_given_as_the_run_points_to_its_page_and_to_skill(built, tmp_path, capsys):
+    """balance report SKILLDIR --out R said "not a run directory (no run.json)" and no more."""
+    out = tmp_path / "r"
+    assert _run(["report", str(built["skill"]), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "balance skill directory" in err
+    assert str(built["skill"] / "report.html") in err and f"--skill {built['skill']}" in err
+    assert not out.exists()
