@@ -20,6 +20,17 @@ BALANCE_COLUMNS = ("balance", "balance_low", "balance_high", "win_share_balance"
                    "win_share_balance_low", "win_share_balance_high",
                    "win_share_balance_low_adjusted", "win_share_balance_high_adjusted")
 FAMILY_LEVEL = 1 - 0.05 / 2
+# The level the ``_adjusted`` interval was computed at, on the ``all`` rows: a panel's sentences
+# read two budgets of every cell, so each is read at 1 - 0.05 / (2 x cells) (:func:`family_level`)
+# and the claims of all its cells hold together at 95%. A table without the column was written
+# before it, at FAMILY_LEVEL.
+LEVEL_COLUMN = "adjusted_level"
+
+
+def family_level(n_cells: int) -> float:
+    """The level each budget's gap interval is read at when the sentences of ``n_cells`` cells
+    each read two budgets (Bonferroni over the 2 x ``n_cells`` intervals: 95% for them all)."""
+    return 1 - 0.05 / (2 * max(1, int(n_cells)))
 # The smallest win-share difference that matters when the caller passes none (1 pp, as
 # analysis.load.SMALLEST_SHARE; reports pass the run's or the game's own).
 SMALLEST_SHARE = 0.01
@@ -51,7 +62,8 @@ def advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
     for c in cells(table):
         one = table if c == "" else table.filter(pl.col("cell") == c)
         frames.append(_advantage(one, roles_alike).with_columns(pl.lit(c).alias("cell")))
-    return pl.concat(frames).select(["cell", "budget", "figure", "value", "low", "high", "best", "worst"])
+    return pl.concat(frames).select(["cell", "budget", "figure", "value", "low", "high", "best", "worst",
+                                     "level"])
 
 
 GAP = "largest gap between two seats' win shares"
@@ -67,15 +79,17 @@ def _advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
         best, worst = int(np.argmax(shares)), int(np.argmin(shares))
         r = t.row(0, named=True)         # the Balance figures are on every seat's row; seat 0's role
         if roles_alike:
+            level = r.get(LEVEL_COLUMN)
             out.append((b, GAP, 1.0 - r["win_share_balance"],
                         1.0 - r["win_share_balance_high_adjusted"],
-                        1.0 - r["win_share_balance_low_adjusted"], best, worst))
+                        1.0 - r["win_share_balance_low_adjusted"], best, worst,
+                        FAMILY_LEVEL if level is None else float(level)))
         else:
             out.append((b, f"{r['role']} win share", r["win_share"], r["ci_low"], r["ci_high"],
-                        best, worst))
+                        best, worst, 0.95))
     return pl.DataFrame(out, schema=[("budget", pl.Int64), ("figure", pl.Utf8), ("value", pl.Float64),
                                      ("low", pl.Float64), ("high", pl.Float64), ("best", pl.Int64),
-                                     ("worst", pl.Int64)], orient="row")
+                                     ("worst", pl.Int64), ("level", pl.Float64)], orient="row")
 
 
 def verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> str:
@@ -127,6 +141,11 @@ def _gap_words(r: dict, smallest: float, before: dict | None = None) -> str:
     return f"{at}, where these games cannot tell a seat advantage of at least {that} from none"
 
 
+def _level(level: float) -> str:
+    """A level in percent, four significant digits at most: 97.5, 99.38, 99.79."""
+    return f"{100 * level:.4g}"
+
+
 def _signed(x: float) -> str:
     return f"{100 * x:+.1f}"
 
@@ -161,8 +180,12 @@ def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> str:
                   f"at budget {last['budget']} (95% intervals).")
         return shares + " " + _change_words(first, last, smallest, "It", "rises", "falls")
     # The seats' advantage is the largest gap between two seats, with its interval simultaneous over
-    # every pair of seats at FAMILY_LEVEL (two budgets read, 95% for the pair); the change's
-    # interval runs between the two intervals' far ends, so it holds whenever both do.
-    return (f"the {GAP} ({100 * FAMILY_LEVEL:g}% intervals, two budgets compared) is "
+    # every pair of seats at FAMILY_LEVEL (two budgets read, 95% for the pair; a panel of k cells:
+    # family_level(k), 95% for its 2k intervals); the change's interval runs between the two
+    # intervals' far ends, so it holds whenever both do.
+    level = min(first["level"], last["level"])
+    k = round(0.05 / (2 * (1 - level))) if level < 1 else 1
+    family = "two budgets compared" if k <= 1 else f"two budgets of each of {k} cells compared"
+    return (f"the {GAP} ({_level(level)}% intervals, {family}) is "
             f"{_gap_words(first, smallest)}, and {_gap_words(last, smallest, first)}. "
             + _change_words(first, last, smallest, "The gap", "grows", "shrinks"))

@@ -200,8 +200,9 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None,
         found = {(c.bot, c.opponent): c for c in cells[role]}
         if not found:
             continue
-        rows = list(dict.fromkeys(c.bot for c in cells[role]))
-        cols = list(dict.fromkeys(c.opponent for c in cells[role]))
+        # rows and columns in the order --bots names them (the cells come grouped by opponent)
+        rows = [b for b in names if any(c.bot == b for c in cells[role])]
+        cols = [b for b in names if any(c.opponent == b for c in cells[role])]
         t = Table(title=titles[role], title_justify="left")
         t.add_column(f"{role} bot \\ opponents")
         for b in cols:

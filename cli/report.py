@@ -139,6 +139,9 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
             raise UsageError(f"--questions {questions}: holds a {marker['kind']}, not balance "
                              "questions (write them with balance questions RUN --out DIR)")
     for r in runs:
+        if (r / "skill.json").is_file() and not (r / "run.json").is_file():
+            raise UsageError(f"{r} is a balance skill directory: its page is {r / 'report.html'}; "
+                             f"to add it to a run's report: balance report RUN --out DIR --skill {r}")
         check_run(r)                                   # a bad run fails before anything is played
     plan_groups(runs, pool, side_by_side)              # so do runs that cannot be compared
     target = check_output_dir(out, force, inputs=[*runs, *([questions] if questions else [])],

@@ -73,6 +73,8 @@ def skill(
         raise UsageError(f"--budgets {budgets!r}: give whole numbers of playouts, e.g. 0,4,16,64") from None
     if not bs or bs[0] < 0 or bs[-1] > 100_000:
         raise UsageError(f"--budgets {budgets!r}: give budgets from 0 to 100000")
+    # a seat bot that cannot play its search bot's playouts is refused before --out is touched
+    K.check_search_bots(spec.name, the_panel)
     set_threads(threads)
     cells = the_panel.cells
     question = {"kind": "balance-skill", "game": spec.name, "players": cells[0].players,
@@ -114,9 +116,20 @@ def skill(
               f"{','.join(map(str, bs))} (cells already in {out / 'cells'} are read back)", file=sys.stderr)
     from cli.progress import Steps
 
-    with Steps("skill") as steps:
-        table = K.balance_by_budget(spec.name, None, bs, n, out, panel=the_panel, seed=seed,
-                                    threads=threads, progress=steps)
+    from simcore.errors import Interrupted
+
+    try:
+        with Steps("skill") as steps:
+            table = K.balance_by_budget(spec.name, None, bs, n, out, panel=the_panel, seed=seed,
+                                        threads=threads, progress=steps)
+    except Interrupted:
+        import sys
+
+        kept = len(list((out / "cells").glob("*.parquet")))
+        total = len(cells) * len(bs) * 2
+        print(f"skill: {kept} of {total} parts are kept in {out / 'cells'}; the same command again "
+              "plays only the rest", file=sys.stderr)
+        raise
     table = table.filter(pl_in(table, bs))
     # the new answer: first the directory reads as unfinished (no skill.parquet; the page and
     # words of the earlier answer go with it), then skill.json names the new budgets, and the

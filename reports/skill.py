@@ -22,7 +22,7 @@ import numpy as np
 import polars as pl
 
 from analysis.skill_words import (
-    BALANCE_COLUMNS, advantage, cells as skill_cells, has_balance, verdict,
+    BALANCE_COLUMNS, LEVEL_COLUMN, advantage, cells as skill_cells, has_balance, verdict,
 )
 from reports.figures.common import (
     OKABE_ITO, error_bars, new_figure, percent_axis, render, styled, subplots,
@@ -47,9 +47,15 @@ def check_skill_dir(skill_dir: str | Path, game: str | None = None) -> dict:
         raise UsageError(f"--skill {d}: not a balance skill directory (skill.json is not one)")
     if not (d / "skill.parquet").is_file():
         raise UsageError(f"--skill {d}: unfinished (no skill.parquet); run balance skill there again")
-    if not has_balance(pl.read_parquet_schema(d / "skill.parquet")):
+    schema = pl.read_parquet_schema(d / "skill.parquet")
+    if not has_balance(schema):
         raise UsageError(f"--skill {d}: written by an older balance skill, without the Balance "
                          "figures; run balance skill there again (it plays only what is missing)")
+    if LEVEL_COLUMN not in schema and "cell" in schema and \
+            pl.read_parquet(d / "skill.parquet", columns=["cell"])["cell"].n_unique() > 1:
+        raise UsageError(f"--skill {d}: written by an older balance skill, its panel's gap intervals "
+                         "not adjusted over its cells; run balance skill there again (it plays only "
+                         "the every-seat parts)")
     if game is not None and registry.get(q["game"]).name != registry.get(game).name:
         raise UsageError(f"--skill {d}: a balance skill of {q['game']}, but the report is of {game}")
     return q
@@ -117,7 +123,7 @@ def _percent(table: pl.DataFrame) -> pl.DataFrame:
     (player count and line-up, as every sentence names it) stands for the player count, which is a
     column only in a table without cells; the role column goes when every seat plays the same role. The Balance figures are in their own table
     (:func:`balance_table`)."""
-    t = table.drop([c for c in BALANCE_COLUMNS if c in table.columns])
+    t = table.drop([c for c in BALANCE_COLUMNS + (LEVEL_COLUMN,) if c in table.columns])
     rows = []
     for r in t.iter_rows(named=True):
         rows.append({"cell": r["cell"], "players": r["players"], "budget": r["budget"],

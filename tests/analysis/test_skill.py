@@ -29,7 +29,7 @@ def _table(seat_shares: dict[int, list[tuple[float, float, float]]], cell: str =
         gap = max(w) - min(w)
         for s, (x, lo, hi) in enumerate(shares):
             rows.append((cell, len(shares), b, "all", s, "player", f"search{b}", 1000, x, lo, hi,
-                         0.9, 0.8, 1.0, 1 - gap, 0.0, 1.0, 1 - ghi, 1 - glo))
+                         0.9, 0.8, 1.0, 1 - gap, 0.0, 1.0, 1 - ghi, 1 - glo, K.FAMILY_LEVEL))
     return pl.DataFrame(rows, schema=K.SCHEMA, orient="row")
 
 
@@ -177,7 +177,7 @@ def test_fair_games_are_rarely_said_to_have_a_seat_advantage():
             figures = K.balance_figures(w, rank)
             for s in range(4):
                 rows.append(("4p", 4, b, "all", s, "player", "x", 100, float(w[:, s].mean()), 0.0, 1.0,
-                             *figures))
+                             *figures, K.FAMILY_LEVEL))
         text = verdict(advantage(pl.DataFrame(rows, schema=K.SCHEMA, orient="row"), True))
         claims += "ahead of" in text or "grows" in text or "shrinks" in text
     assert claims <= 32, claims
@@ -266,10 +266,15 @@ def test_a_panel_plays_every_cell_and_a_seat_searches_with_its_own_bot(tmp_path)
 
 
 def test_a_panel_seat_bot_that_cannot_be_a_playout_policy_is_one_line(tmp_path, capsys):
+    """Refused before --out is touched: a refused line-up left skill.json there, and the corrected
+    command in the same --out was then refused as "another balance-skill question"."""
+    out = tmp_path / "s"
     assert _run(["skill", "--game", "middle-ages", "--strategies", "rollout", "--players", "2",
-                 "--budgets", "0,4", "--games", "4", "--out", str(tmp_path / "s")]) == 2
+                 "--budgets", "0,4", "--games", "4", "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip()
-    assert "rollout" in err and len(err.splitlines()) == 1
+    assert "seat bot 'rollout'" in err and len(err.splitlines()) == 1
+    assert "search_bots.toml" not in err          # the user's words, not a file they never wrote
+    assert not out.exists()
 
 
 def test_the_command_takes_a_line_up_and_writes_the_table_and_page(tmp_path):
@@ -285,3 +290,68 @@ def test_the_command_takes_a_line_up_and_writes_the_table_and_page(tmp_path):
                  "--budgets", "0", "--games", "8", "--out", str(out), "--seed", "2"]) == 0
     assert _run(["skill", "--game", "middle-ages", "--strategies", "balanced", "--players", "2",
                  "--budgets", "0", "--games", "8", "--out", str(out), "--seed", "2"]) == 2
+
+
+def test_an_interrupted_run_says_which_parts_it_kept_and_how_to_resume(tmp_path, capsys, monkeypatch):
+    """Ctrl-C after a part was saved: the line said "nothing was written under the final name",
+    though the part is on disk and the same command resumes from it."""
+    import signal
+
+    from simcore.errors import Interrupted
+
+    calls = []
+
+    def fake(game, players, budget, part, games, **kw):
+        calls.append(part)
+        if len(calls) > 1:
+            raise Interrupted(signal.SIGINT)
+        rows = [(kw["label"], players, budget, part, s, "player", "balanced", games, 0.5, 0.1, 0.9,
+                 *(None,) * (len(K.BALANCE_COLUMNS) + 1)) for s in range(players)]
+        return pl.DataFrame(rows, schema=K.SCHEMA, orient="row")
+
+    monkeypatch.setattr(K, "play_cell", fake)
+    out = tmp_path / "s"
+    code = _run(["skill", "--game", "middle-ages", "--players", "2", "--budgets", "0,4", "--games", "4",
+                 "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 130
+    assert "nothing was written" not in err
+    assert "1 of 4 parts are kept" in err and "the same command again plays only the rest" in err
+    assert len(list((out / "cells").glob("*.parquet"))) == 1
+
+
+def test_a_panels_gap_intervals_are_adjusted_over_its_cells(tmp_path, monkeypatch):
+    """A panel's sentences read two budgets of every cell: each gap interval is read at
+    1 - 0.05 / (2 x cells), so all the panel's claims hold together at 95% (at 97.5% each, 12 cells
+    named a seat advantage in a fair game far more often than 5% of the time). Two cells of two
+    seats: the gap's interval is |d| +- z se of the per-game difference, z scipy's normal quantile
+    at 1 - 0.05 / 4 / 2; the sentence names that level."""
+    from scipy.stats import norm
+
+    from strategies.panels import from_options
+
+    fake = {}
+
+    def shares(game, players, lineup, games, seed, threads):
+        rng = np.random.default_rng(len(fake))
+        w = (rng.random(games) < 0.55).astype(np.float64)
+        w = np.column_stack([w, 1 - w])
+        fake[tuple(lineup), games] = w
+        return w, 2 - w
+
+    monkeypatch.setattr(K, "_shares", shares)
+    panel = from_options("middle-ages", players="2", lineups=["balanced", "greedy"])
+    t = K.balance_by_budget("middle-ages", None, [0, 4], 200, tmp_path, panel=panel, seed=1)
+    level = 1 - 0.05 / 4
+    z = norm.ppf(1 - (1 - level) / 2)
+    for r in t.filter(pl.col("part") == "all").iter_rows(named=True):
+        w = fake[(r["bot"],) * 2, 200]
+        d = w[:, 0] - w[:, 1]
+        half = z * d.std(ddof=1) / np.sqrt(len(d))
+        assert r["win_share_balance_low_adjusted"] == pytest.approx(1 - abs(d.mean()) - half)
+        assert r["win_share_balance_high_adjusted"] == pytest.approx(min(1.0, 1 - abs(d.mean()) + half))
+    text = verdict(advantage(t, True))
+    assert text.count("(98.75% intervals, two budgets of each of 2 cells compared)") == 2, text
+    # read back on a second call at the same level: nothing is played again
+    monkeypatch.setattr(K, "_shares", lambda *a: (_ for _ in ()).throw(AssertionError("replayed")))
+    assert K.balance_by_budget("middle-ages", None, [0, 4], 200, tmp_path, panel=panel, seed=1).equals(t)

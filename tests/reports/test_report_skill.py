@@ -33,9 +33,9 @@ def skill_dir(path, game="middle-ages", players=4):
         for s, w in enumerate(shares):
             lo, hi = wilson_interval(w, 2000)
             rows.append(("4p 4×balanced", players, b, "all", s, "player", f"search{b}", 2000, w, lo, hi,
-                         *BALANCE[b]))
+                         *BALANCE[b], K.FAMILY_LEVEL))
             rows.append(("4p 4×balanced", players, b, "one", s, "player", f"search{b}", 500, ONE[b][s], 0, 1,
-                         *(None,) * len(K.BALANCE_COLUMNS)))
+                         *(None,) * (len(K.BALANCE_COLUMNS) + 1)))
     path.mkdir(parents=True)
     pl.DataFrame(rows, schema=K.SCHEMA, orient="row").write_parquet(path / "skill.parquet")
     (path / "skill.json").write_text(json.dumps({"kind": "balance-skill", "game": game, "players": players,
@@ -91,7 +91,7 @@ def test_more_in_every_seat_is_called_stronger_play_only_when_the_intervals_are_
     from reports.skill import gain_sentence
 
     def table(one64, lo64, hi64):
-        rows = [("c", 4, b, "one", s, "player", "x", 500, w, lo, hi, *(None,) * len(K.BALANCE_COLUMNS))
+        rows = [("c", 4, b, "one", s, "player", "x", 500, w, lo, hi, *(None,) * (len(K.BALANCE_COLUMNS) + 1))
                 for b, ws, los, his in ((0, [0.2, 0.2], [0.18, 0.18], [0.22, 0.22]), (64, one64, lo64, hi64))
                 for s, (w, lo, hi) in enumerate(zip(ws, los, his))]
         return pl.DataFrame(rows, schema=K.SCHEMA, orient="row")
@@ -110,6 +110,10 @@ def test_more_in_every_seat_is_called_stronger_play_only_when_the_intervals_are_
     (lambda p: (skill_dir(p), (p / "skill.parquet").unlink()), "unfinished"),
     (lambda p: (skill_dir(p), pl.read_parquet(p / "skill.parquet").drop(list(K.BALANCE_COLUMNS))
                 .write_parquet(p / "skill.parquet")), "older balance skill"),
+    # a panel written before its gap intervals were adjusted over its cells (read at 97.5% each)
+    (lambda p: (skill_dir(p), (lambda t: pl.concat([t, t.with_columns(pl.lit("4p 4×greedy").alias("cell"))])
+                               .drop(K.LEVEL_COLUMN).write_parquet(p / "skill.parquet"))(
+                                   pl.read_parquet(p / "skill.parquet"))), "not adjusted over its cells"),
 ])
 def test_a_bad_skill_directory_is_one_line_and_nothing_is_written(built, tmp_path, capsys, make, problem):
     d = tmp_path / "skill"
@@ -187,3 +191,13 @@ def test_the_section_words_the_gap_against_the_reports_smallest_difference(built
     text = " ".join(sec.sentences)
     assert f"12.0 pp (9.0 to 15.0) at budget 0 with seat 3 ahead of seat 1, {at0}, and " in text
     assert change in text, text
+
+
+def test_a_skill_directory_given_as_the_run_points_to_its_page_and_to_skill(built, tmp_path, capsys):
+    """balance report SKILLDIR --out R said "not a run directory (no run.json)" and no more."""
+    out = tmp_path / "r"
+    assert _run(["report", str(built["skill"]), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "balance skill directory" in err
+    assert str(built["skill"] / "report.html") in err and f"--skill {built['skill']}" in err
+    assert not out.exists()
