@@ -85,7 +85,7 @@ def _advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
                         1.0 - r["win_share_balance_low_adjusted"], best, worst,
                         FAMILY_LEVEL if level is None else float(level)))
         else:
-            out.append((b, f"{r['role']} win share", r["win_share"], r["ci_low"], r["ci_high"],
+            out.append((b, f"{r['role'].capitalize()} win share", r["win_share"], r["ci_low"], r["ci_high"],
                         best, worst, 0.95))
     return pl.DataFrame(out, schema=[("budget", pl.Int64), ("figure", pl.Utf8), ("value", pl.Float64),
                                      ("low", pl.Float64), ("high", pl.Float64), ("best", pl.Int64),

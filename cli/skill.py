@@ -71,7 +71,9 @@ def skill(
         bs = sorted({int(b) for b in budgets.split(",") if b.strip()})
     except ValueError:
         raise UsageError(f"--budgets {budgets!r}: give whole numbers of playouts, e.g. 0,4,16,64") from None
-    if not bs or bs[0] < 0 or bs[-1] > 100_000:
+    if not bs:
+        raise UsageError(f"--budgets {budgets!r}: give at least one budget, e.g. 0,4,16,64")
+    if bs[0] < 0 or bs[-1] > 100_000:
         raise UsageError(f"--budgets {budgets!r}: give budgets from 0 to 100000")
     # a seat bot that cannot play its search bot's playouts is refused before --out is touched
     K.check_search_bots(spec.name, the_panel)

@@ -193,7 +193,7 @@ def test_roles_read_the_first_roles_win_share_by_size(last, smallest, word):
     t = _table({0: first, 16: last}).with_columns(pl.lit("seigneur").alias("role"))
     text = verdict(advantage(t, False), smallest)
     (x0, lo0, hi0), (x1, lo1, hi1) = first[0], last[0]
-    assert text.startswith(f"In 2p balanced, the seigneur's win share is {100 * x0:.1f}% ({100 * lo0:.1f} to "
+    assert text.startswith(f"In 2p balanced, the Seigneur's win share is {100 * x0:.1f}% ({100 * lo0:.1f} to "
                            f"{100 * hi0:.1f}) at budget 0 and {100 * x1:.1f}% ({100 * lo1:.1f} to "
                            f"{100 * hi1:.1f}) at budget 16 (95% intervals). ")
     d, lo, hi = x1 - x0, lo1 - hi0, hi1 - lo0

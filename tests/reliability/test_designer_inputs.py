@@ -373,3 +373,12 @@ def test_skill_interrupted_while_writing_the_new_answer_reads_as_unfinished(tmp_
     code, err = cli_in_process(["skill", "--budgets", "0,4", "--games", "8", "--out", "sk"], capsys)
     assert code == 0, err
     assert _budgets_on_disk(tmp_path / "sk") == ([0, 4], [0, 4])
+
+
+def test_no_budget_at_all_asks_for_one(tmp_path, no_playing, capsys, monkeypatch):
+    """skill --budgets '' said "give budgets from 0 to 100000", as if a budget were out of range."""
+    monkeypatch.chdir(tmp_path)
+    code, err = cli_in_process(["skill", "--budgets", "", "--games", "10", "--out", "sk"], capsys)
+    assert code == 2, err
+    assert one_error_line(err) == "error: --budgets '': give at least one budget, e.g. 0,4,16,64"
+    assert os.listdir(tmp_path) == []
