@@ -151,20 +151,24 @@ def skill(
         t = Table(title=f"{spec.title}, {c.label}: balance by search budget ({n:,} games per budget "
                         "and part)", title_justify="left")
         t.add_column("budget", justify="right")
-        t.add_column("one searching seat: win share by seat (mean)", justify="right")
+        # seats of one role are averaged; a game with roles (Seigneurial) gets a mean per role, and
+        # no gap between two seats (a Seigneur's and a Censitaire's share differ by design: the
+        # sentence below reads the role's win share instead)
+        t.add_column("one searching seat: win share by seat (mean" + ("" if spec.roles_alike else " by role")
+                     + ")", justify="right")
         for s in range(c.players):
             t.add_column(f"all searching: seat {s + 1}" + ("" if spec.roles_alike else f" ({roles[s]})"),
                          justify="right")
-        t.add_column("all searching: largest gap between two seats, pp (95%)", justify="right")
+        if spec.roles_alike:
+            t.add_column("all searching: largest gap between two seats, pp (95%)", justify="right")
         for b in bs:
             one = ct.filter((ct["budget"] == b) & (ct["part"] == "one"))
             allp = ct.filter((ct["budget"] == b) & (ct["part"] == "all")).sort("seat")
-            mean_one = float((one["win_share"] * one["games"]).sum() / one["games"].sum())
             by_seat = ", ".join(f"{100 * w:.1f}" for w in one.sort("seat")["win_share"])
-            t.add_row(str(b), f"{by_seat}% ({100 * mean_one:.1f}%)",
+            t.add_row(str(b), f"{by_seat}% ({_mean_by_role(one, roles, spec.roles_alike)})",
                       *[f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
                         for r in allp.iter_rows(named=True)],
-                      _gap_cell(allp.row(0, named=True)))
+                      *([_gap_cell(allp.row(0, named=True))] if spec.roles_alike else []))
         console.print(t)
     sentence = K.verdict(adv)
     console.print(sentence)
@@ -192,6 +196,25 @@ def _write_json(path: Path, data: dict) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=1))
     tmp.replace(path)
+
+
+def _mean_by_role(one, roles, roles_alike: bool) -> str:
+    """The one-searching-seat win shares averaged over the seats (weighted by games), or, in a game
+    with roles, over each role's seats: "Seigneur 0.5%; Censitaire 31.2%"."""
+    def mean(rows) -> float:
+        return float((rows["win_share"] * rows["games"]).sum() / rows["games"].sum())
+
+    if roles_alike:
+        return f"{100 * mean(one):.1f}%"
+    seat_role = [roles[s] for s in one["seat"]]
+    return "; ".join(f"{r.capitalize()} {100 * mean(one.filter(pl_role(seat_role, r))):.1f}%"
+                     for r in dict.fromkeys(roles))
+
+
+def pl_role(seat_role: list[str], role: str):
+    import polars as pl
+
+    return pl.Series([x == role for x in seat_role])
 
 
 def _gap_cell(r: dict) -> str:

@@ -355,3 +355,20 @@ def test_a_panels_gap_intervals_are_adjusted_over_its_cells(tmp_path, monkeypatc
     # read back on a second call at the same level: nothing is played again
     monkeypatch.setattr(K, "_shares", lambda *a: (_ for _ in ()).throw(AssertionError("replayed")))
     assert K.balance_by_budget("middle-ages", None, [0, 4], 200, tmp_path, panel=panel, seed=1).equals(t)
+
+
+def test_the_terminal_mean_of_one_searching_seat_is_per_role_in_a_game_with_roles():
+    """balance skill's table averaged the one-searching-seat win shares over every seat, which in
+    Seigneurial mixes a Seigneur's share with the Censitaires'; a game with roles gets one mean per
+    role (weighted by games), a game without keeps one mean."""
+    import polars as pl
+
+    from cli.skill import _mean_by_role
+
+    one = pl.DataFrame({"seat": [0, 1, 2, 3], "games": [100, 100, 100, 50],
+                        "win_share": [0.01, 0.30, 0.40, 0.10]})
+    roles = ["seigneur", "censitaire", "censitaire", "censitaire"]
+    censitaire = (0.30 * 100 + 0.40 * 100 + 0.10 * 50) / 250
+    assert _mean_by_role(one, roles, False) == f"Seigneur 1.0%; Censitaire {100 * censitaire:.1f}%"
+    every = (0.01 * 100 + 0.30 * 100 + 0.40 * 100 + 0.10 * 50) / 350
+    assert _mean_by_role(one, ["a"] * 4, True) == f"{100 * every:.1f}%"
