@@ -572,6 +572,11 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
     figs = FigureSet()
     secs: list[Section] = []
     metric = target_metric(tune["targets"])
+    # over a panel a trial's shares are its worst cell's: one metric across trials compares like
+    # with like only when every full-budget trial has the same worst cell
+    mixed, only_cell = worst_cells(trials)
+    if metric and mixed:
+        metric = None
     aim = _aim(tune["targets"][0]) if metric else None
     verdict = []
     if result is None:
@@ -649,9 +654,18 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                             figs.add("search", FS.search(trials, metric, _metric_name(metric, game)
                                                          if metric else "", aim), cap)))
         eff = setting_effects(trials, tune, metric, smallest) if metric else pl.DataFrame()
+        if mixed:
+            secs.append(Section(
+                "effects", "What each setting does to the target",
+                sentences=[f"Not fitted over a panel: each trial's shares are those of its worst cell, "
+                           f"and the trials that played the full budget have {len(mixed)} different "
+                           f"worst cells ({', '.join(mixed)}), so a fit across trials would mix line-ups "
+                           "and player counts. balance sweep --panel measures what each setting does "
+                           "in every cell."]))
         if eff.height:
+            in_cell = f" in {only_cell}" if only_cell else ""
             lines = [f"Moving {r['parameter']} from {r['from']} to {r['to']} moves "
-                     f"{_metric_name(metric, game).rsplit(' (', 1)[0]} by {r['effect']:+.1f} {r['unit']} "
+                     f"{_metric_name(metric, game).rsplit(' (', 1)[0]}{in_cell} by {r['effect']:+.1f} {r['unit']} "
                      f"({r['low']:+.1f} to {r['high']:+.1f}): {verdict_words(r['verdict'])}"
                      for r in eff.iter_rows(named=True)]
             lines.append(f"Intervals simultaneous over the {eff.height} setting(s) (Bonferroni); "
@@ -676,6 +690,17 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                                             if "worst_cell" in trials.columns else "") + ".", tables=[("Trials", _trial_table(trials, tune, game))],
                             sentences=_trial_notes(trials)))
     return _publish(Path(out), force, title, _meta(rows), secs, figs, pdf, lead=verdict, svg=svg)
+
+
+def worst_cells(trials: pl.DataFrame) -> tuple[list[str], str | None]:
+    """The worst cells of a panel tune's full-budget trials: (the cells, when there are several;
+    the one cell, when every such trial has the same). A tune of one line-up: ([], None)."""
+    if trials.height == 0 or "worst_cell" not in trials.columns:
+        return [], None
+    full = trials["games"].cast(pl.Int64, strict=False).max()
+    cells = [c for c in dict.fromkeys(trials.filter(pl.col("games").cast(pl.Int64, strict=False) == full)
+                                      ["worst_cell"].to_list()) if c not in (None, "")]
+    return (cells, None) if len(cells) > 1 else ([], cells[0] if cells else None)
 
 
 def _aim(t: dict):

@@ -314,3 +314,28 @@ def test_panel_tune_tables_name_the_cells_and_keep_their_columns_in_order(tmp_pa
                            "met_cells": [0], "seat_win_share_1": [0.4]})
     tt = _trial_table(trials, {"varies": [{"name": "x"}]}, "middle-ages")
     assert tt["Worst cell (its shares shown)"].to_list() == ["3p 3×greedy"]
+
+
+def test_panel_tune_page_fits_no_setting_effect_across_trials_of_different_worst_cells(tmp_path):
+    """Over a panel, a trial's shares are its worst cell's; when the full-budget trials' worst cells
+    differ, a fit of the Seigneur's share across trials would mix line-ups: the page says so and
+    fits nothing (here the share moves with the cell, not with the setting, by construction)."""
+    from reports.sweep import build_tune_report
+
+    d = tmp_path / "tune"
+    d.mkdir()
+    (d / "tune.json").write_text(json.dumps({
+        "kind": "tune", "game": "seigneurial", "seed": 1, "rules_name": "rules.toml", "settings": [],
+        "varies": [{"name": "track.goal.4", "kind": "int", "lo": 6, "hi": 14, "text": "track.goal.4=6..14"}],
+        "targets": [{"text": "role=seigneur:0.45:10", "kind": "role", "tol": 0.1, "role": "seigneur",
+                     "aim": 0.45, "lo": 0.0, "hi": 0.0}],
+        "games": {"rungs": [1000, 2000]}, "racing": "paired per cell"}))
+    cells = ["4p harsh-lord + 3×objective", "4p greedy-lord + 3×dutiful"]
+    rows = [{"trial": k, "state": "complete", "track.goal.4": g, "games": 2000, "objective": 4.0,
+             "low": 3.9, "high": 4.1, "met": False, "worst_cell": cells[k % 2], "met_cells": 0,
+             "seconds": 1, "note": "", "role_win_share_seigneur": 0.01 if k % 2 == 0 else 0.89}
+            for k, g in enumerate([6, 8, 10, 12, 14, 7])]
+    pl.DataFrame(rows).write_csv(d / "trials.csv")
+    page = re.sub(r"<[^>]+>", " ", (build_tune_report(d, tmp_path / "page")).read_text(encoding="utf-8"))
+    assert "Not fitted over a panel" in page and all(c in page for c in cells)
+    assert "Moving track.goal.4" not in page
