@@ -477,8 +477,9 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                                                 f"in {'the binding cell' if len(binding) == 1 else 'the cells that may bind'}: "
                                                 f"{which})")
                     raise optuna.TrialPruned()
-            elif not plan.multi and theirs is not None:
+            elif not plan.multi and theirs is not None and theirs.n_players == cell_data[0].n_players:
                 # paired: candidate − incumbent on the same games, error spent across the rungs
+                # (a varied player count: games of another count are not the same games; below)
                 decision, diff, dlo, dhi = race(cell_data[0], theirs, plan.targets, r + 1,
                                                 len(plan.rungs) - 1)
                 if decision == "drop":
