@@ -73,3 +73,17 @@ def test_a_tune_varying_the_player_count_races_candidates_of_different_counts(tm
     assert all(r.split(",")[1] in ("complete", "pruned") for r in rows)
     p = result["values"]["players"]
     assert f"for {p}p {p}×random (the only line-up and player count played)" in result["sentence"]
+
+
+def test_an_interrupted_tune_says_the_same_command_resumes_it(monkeypatch, tmp_path):
+    """Ctrl-C in a tune (or a sweep) keeps what was written and says how to go on; a run says no such
+    thing (it is not resumed)."""
+    import signal
+
+    import cli
+    from simcore import atomic
+
+    monkeypatch.setattr(atomic, "PUBLISHED", [tmp_path / "tu" / "trials.csv"])
+    line = cli._interrupted_line(signal.SIGINT, ["tune", "--out", "tu"])
+    assert line.startswith("interrupted (Ctrl-C) after ") and "run the same command again to resume" in line
+    assert "resume" not in cli._interrupted_line(signal.SIGINT, ["simulate", "-o", "r"])
