@@ -84,6 +84,18 @@ def test_bad_panel_file_is_one_line_naming_file_and_key(case, tmp_path):
     assert str(f) in str(e.value) and "\n" not in str(e.value)
 
 
+def test_a_panel_named_in_a_file_is_read_alone_and_its_own_errors_named(tmp_path):
+    """--panel FILE:NAME reads panel NAME: another panel of the file, broken or of another game's
+    bots, is not what was asked for (the error used to name that other panel's key)."""
+    f = tmp_path / "mine.toml"
+    f.write_text('[good]\nplayers = [4]\nlineups = ["greedy"]\n[broken]\nplayers = [4]\nlineups = ["nobot"]\n')
+    assert [c.label for c in panels.lookup("middle-ages", f"{f}:good").cells] == ["4p 4×greedy"]
+    with pytest.raises(UsageError, match=r"broken\.lineups\[0\].*nobot"):
+        panels.lookup("middle-ages", f"{f}:broken")
+    with pytest.raises(UsageError, match="no panel 'nope'.*it has: good, broken"):
+        panels.lookup("middle-ages", f"{f}:nope")
+
+
 def test_bad_panels_on_the_command_line_exit_2_with_one_line_before_any_game(tmp_path):
     cases = [
         (["--game", "seigneurial", "--lineup", "fair-share"], "seat 1 is a Seigneur"),
