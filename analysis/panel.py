@@ -156,6 +156,19 @@ def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
     family = (f" (clear: {100 * (1 - ALPHA):g}% intervals simultaneous over the panel's {m} seat × cell "
               f"comparisons with 1/P, every seat of every cell, Bonferroni; the calls are wrong, "
               f"together, with probability at most {100 * ALPHA:g}%)")
+    have = s.height
+    if have < n:
+        # cells at fewer players have no such seat: they are neither above, below nor unclear
+        counts = sorted(set(seats["players"].to_list()) - set(s["players"].to_list()))
+        none = (f"{n - have} of the {n} cells have no seat {seat} "
+                f"({', '.join(map(str, counts))} player{'s' if counts != [1] else ''})")
+        if hits == have:
+            return (f"The finding holds in every cell that has a seat {seat}, not in every cell: {who} "
+                    f"wins {side} than a fair seat share (1/P) in all {have} cells with a seat "
+                    f"{seat}{size}; {none}; {spread}{family}.")
+        return (f"The finding does not hold in every cell: {who} wins {side} than a fair seat share "
+                f"(1/P) in {hits} of the {have} cells with a seat {seat} ({above} above, {below} below, "
+                f"{have - above - below} unclear){size}; {none}; {spread}{family}.")
     if hits == n:
         return (f"The finding holds in every cell: {who} wins {side} than a fair "
                 f"seat share (1/P) in all {n} cells{size}; {spread}{family}.")

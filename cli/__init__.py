@@ -125,7 +125,10 @@ def _on_signal(signum, frame):
     raise Interrupted(signum)
 
 
-def _interrupted_line(signum: int) -> str:
+RESUMABLE = ("tune", "sweep")     # commands whose directory the same command resumes
+
+
+def _interrupted_line(signum: int, argv=None) -> str:
     from simcore import atomic
 
     how = "Ctrl-C" if signum == signal.SIGINT else signal.Signals(signum).name
@@ -133,7 +136,9 @@ def _interrupted_line(signum: int) -> str:
     # replaces) is discarded with it: not worth a mention
     kept = [p for p in atomic.PUBLISHED if not any(atomic.is_hidden_name(part) for part in p.parts)]
     if kept:
-        return f"interrupted ({how}) after {atomic.show(kept[-1])} was written"
+        again = ("; run the same command again to resume"
+                 if argv and str(argv[0]) in RESUMABLE else "")
+        return f"interrupted ({how}) after {atomic.show(kept[-1])} was written{again}"
     return f"interrupted ({how}): nothing was written under the final name"
 
 
@@ -158,7 +163,7 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
     try:
         return _dispatch(argv, prog, target)
     except Interrupted as exc:
-        print(_interrupted_line(exc.signum), file=sys.stderr)
+        print(_interrupted_line(exc.signum, argv), file=sys.stderr)
         return exc.exit_code
     except Exception as exc:
         # A library that cleans up badly when interrupted (Optuna's trial loop raises
@@ -167,7 +172,7 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
         cause = _interruption_behind(exc)
         if cause is None:
             raise
-        print(_interrupted_line(cause.signum), file=sys.stderr)
+        print(_interrupted_line(cause.signum, argv), file=sys.stderr)
         return cause.exit_code
     finally:
         atomic.release_claims()
@@ -189,7 +194,7 @@ def _dispatch(argv, prog, target) -> int:
         print(f"error: {_one_line(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(_interrupted_line(signal.SIGINT), file=sys.stderr)
+        print(_interrupted_line(signal.SIGINT, argv), file=sys.stderr)
         return 130
     except SystemExit as exc:
         return int(exc.code or 0)
@@ -197,7 +202,7 @@ def _dispatch(argv, prog, target) -> int:
         return int(getattr(exc, "exit_code", 0) or 0)
     except typer.Abort as exc:
         if isinstance(exc.__context__, KeyboardInterrupt):   # click's form of Ctrl-C
-            print(_interrupted_line(signal.SIGINT), file=sys.stderr)
+            print(_interrupted_line(signal.SIGINT, argv), file=sys.stderr)
             return 130
         print("aborted", file=sys.stderr)
         return 1

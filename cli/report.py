@@ -111,7 +111,7 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
     if cells or (runs[0] / "panel_sweep.json").is_file() or is_panel_dir(runs[0]):
         from reports.panel import build_panel_report, build_panel_sweep_report
 
-        check_output_dir(out, force)
+        check_output_dir(out, force, inputs=runs, kind="report")
         if progress:
             progress("Reading the panel")
         if (runs[0] / "panel_sweep.json").is_file():

@@ -267,9 +267,27 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
     return _publish(Path(out), force, title, meta, secs, figs, pdf, notes, svg=svg)
 
 
-def cell_target_table(cells: list[dict]) -> pl.DataFrame:
+_OUTCOME_WORDS = {"met": "yes", "missed": "no", "unclear": "unclear"}
+
+
+def _outcome(d: dict) -> str:
+    """A judged cell's or target's "met" column: yes (every interval inside the tolerance), no
+    (some interval wholly outside it) or unclear (an interval straddles the edge); a result written
+    before the outcome was recorded: yes/no."""
+    if d.get("met"):
+        return "yes"
+    if "outcome" in d:
+        return _OUTCOME_WORDS.get(d["outcome"], "no")
+    parts = d.get("targets") if "targets" in d else [d]
+    missed = [p.get("missed", True) for p in parts if not p.get("met")]
+    return "no" if any(missed) or not missed else "unclear"
+
+
+def cell_target_table(cells: list[dict], game: str = "") -> pl.DataFrame:
     """The cell × target table of a panel tune's confirmation (``result.json`` ``confirm.cells``):
-    one row per cell, a column per target metric (estimate and 95% interval, in % for shares)."""
+    one row per cell, a column per target metric in words (estimate and 95% interval, in % for
+    shares; a seat the cell does not have is empty), then whether the cell meets the targets."""
+    cols: dict[str, None] = {}
     rows = []
     for c in cells:
         row = {"cell": c["label"], "players": c["players"]}
@@ -277,11 +295,15 @@ def cell_target_table(cells: list[dict]) -> pl.DataFrame:
             for m in t["metrics"]:
                 share = "share" in m["metric"]
                 f = (lambda x: f"{100 * x:.1f}") if share else (lambda x: f"{x:.2f}")
-                row[f"{t['target']}: {m['metric']}"] = (f"{f(m['estimate'])}{'%' if share else ''} "
-                                                        f"({f(m['low'])} to {f(m['high'])})")
-        row["met"] = "yes" if c["met"] else "no"
+                name = _metric_name(m["metric"], game) if game else m["metric"]
+                key = f"{t['target']}: {name}" if len(c["targets"]) > 1 else name
+                cols.setdefault(key)
+                row[key] = (f"{f(m['estimate'])}{'%' if share else ''} "
+                            f"({f(m['low'])} to {f(m['high'])})")
+        row["target met"] = _outcome(c)
         rows.append(row)
-    return pl.DataFrame(rows)
+    order = ["cell", "players", *cols, "target met"]
+    return pl.DataFrame([{k: r.get(k) for k in order} for r in rows])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -407,6 +429,12 @@ def confirm_table(result: dict, tune_dir: Path, game: str) -> pl.DataFrame:
     band (the size of the miss); 'Target met' is the whole target's (every metric)."""
     run = _confirm_run(tune_dir, result)
     players = run.get("players")
+    confirm = (result or {}).get("confirm") or {}
+    cells = confirm.get("cells") or []
+    cell = None
+    if len(cells) > 1:           # a panel: the targets shown are its binding cell's; name it
+        cell = next((c for c in cells if c["label"] == (confirm.get("binding") or [None])[0]), None)
+        players = cell["players"] if cell is not None else None
     specs = {}
     try:
         tune = read_json(Path(tune_dir), "tune.json", "tune")
@@ -430,7 +458,8 @@ def confirm_table(result: dict, tune_dir: Path, game: str) -> pl.DataFrame:
         for m in p["metrics"]:
             share = _is_share(m["metric"])
             sc, unit = (100.0, "pp") if share else (1.0, "turns")
-            row = {"Target": p["target"], "Metric": _metric_name(m["metric"], game),
+            row = {"Cell": cell["label"]} if cell is not None else {}
+            row |= {"Target": p["target"], "Metric": _metric_name(m["metric"], game),
                    "Estimate": f"{sc * m['estimate']:.1f}{'%' if share else ''}",
                    "95% interval": f"{sc * m['low']:.1f} to {sc * m['high']:.1f}"}
             if band is not None:
@@ -442,7 +471,7 @@ def confirm_table(result: dict, tune_dir: Path, game: str) -> pl.DataFrame:
                 e = m["estimate"]
                 row["Estimate beyond the band"] = (f"{sc * (e - hi):.1f} {unit} above" if e > hi else
                                                    f"{sc * (lo - e):.1f} {unit} below" if e < lo else "inside")
-            row["Target met"] = "yes" if p["met"] else "no"
+            row["Target met"] = _outcome(p)
             rows.append(row)
     return pl.DataFrame(rows)
 
@@ -543,6 +572,11 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
     figs = FigureSet()
     secs: list[Section] = []
     metric = target_metric(tune["targets"])
+    # over a panel a trial's shares are its worst cell's: one metric across trials compares like
+    # with like only when every full-budget trial has the same worst cell
+    mixed, only_cell = worst_cells(trials)
+    if metric and mixed:
+        metric = None
     aim = _aim(tune["targets"][0]) if metric else None
     verdict = []
     if result is None:
@@ -569,8 +603,10 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
     attempts = (result or {}).get("confirmations") or []
     family = next((p.get("intervals") for p in ((result or {}).get("confirm") or {}).get("targets") or []
                    if p.get("intervals")), None)
-    conf_tables = [(f"Confirmation ({family or '95% intervals'}; 'Inside the band' is each metric's "
-                    "own, 'Target met' needs every metric of the target inside)", conf)] if conf_rows else []
+    binding = ((result or {}).get("confirm") or {}).get("binding") or []
+    whose = (f" of the cell furthest from the target, {binding[0]} (every cell: the next table)"
+             if len(((result or {}).get("confirm") or {}).get("cells") or []) > 1 and binding else "")
+    conf_tables = [(f"Confirmation{whose}", conf)] if conf_rows else []
     if len(attempts) > 1:        # a candidate that missed on fresh games was set aside
         conf_tables.append((f"Every confirmation attempt (the verdict is the last of {len(attempts)}; "
                             "a candidate that missed was set aside and the search went on)",
@@ -581,7 +617,10 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                                            "Met": "yes" if a["met"] else "no"}
                                           for i, a in enumerate(attempts)])))
     secs.append(Section("verdict", "Verdict", "The best candidate of the search, played again on fresh "
-                        "games: the target is met when its 95% interval lies inside the tolerance.",
+                        f"games ({family or '95% intervals'}). 'Inside the band' is each metric's own; "
+                        "'Target met' needs every metric of the target inside the band: no when one "
+                        "lies wholly outside it, unclear when one straddles its edge (these games "
+                        "cannot tell; more would).",
                         sentences=verdict,
                         tables=conf_tables))
     cells = ((result or {}).get("confirm") or {}).get("cells") or []
@@ -590,8 +629,9 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
             "cells", "Every cell of the panel",
             "One row per cell (player count and line-up), one column per target metric: the estimate "
             "and its 95% interval on the cell's own fresh confirmation games; met when every interval "
-            "of the cell lies inside the tolerance. 'Target met' needs every cell.",
-            tables=[("Every cell of the panel", cell_target_table(cells))]))
+            "of the cell lies inside the tolerance, not met when one lies wholly outside it, unclear "
+            "otherwise (more games would tell). 'Target met' needs every cell.",
+            tables=[("Every cell of the panel", cell_target_table(cells, game))]))
     cands = met_candidates(trials, tune)
     if cands.height:
         secs.append(Section(
@@ -614,9 +654,18 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                             figs.add("search", FS.search(trials, metric, _metric_name(metric, game)
                                                          if metric else "", aim), cap)))
         eff = setting_effects(trials, tune, metric, smallest) if metric else pl.DataFrame()
+        if mixed:
+            secs.append(Section(
+                "effects", "What each setting does to the target",
+                sentences=[f"Not fitted over a panel: each trial's shares are those of its worst cell, "
+                           f"and the trials that played the full budget have {len(mixed)} different "
+                           f"worst cells ({', '.join(mixed)}), so a fit across trials would mix line-ups "
+                           "and player counts. balance sweep --panel measures what each setting does "
+                           "in every cell."]))
         if eff.height:
+            in_cell = f" in {only_cell}" if only_cell else ""
             lines = [f"Moving {r['parameter']} from {r['from']} to {r['to']} moves "
-                     f"{_metric_name(metric, game).rsplit(' (', 1)[0]} by {r['effect']:+.1f} {r['unit']} "
+                     f"{_metric_name(metric, game).rsplit(' (', 1)[0]}{in_cell} by {r['effect']:+.1f} {r['unit']} "
                      f"({r['low']:+.1f} to {r['high']:+.1f}): {verdict_words(r['verdict'])}"
                      for r in eff.iter_rows(named=True)]
             lines.append(f"Intervals simultaneous over the {eff.height} setting(s) (Bonferroni); "
@@ -636,9 +685,22 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
         secs.append(Section("trials", "Every trial",
                             "Win shares in %, game length in turns; the objective is the distance from "
                             "the target in units of its tolerance (0 = on target, 1 = at the "
-                            "tolerance).", tables=[("Trials", _trial_table(trials, tune, game))],
+                            "tolerance)" + ("; over a panel, the objective and the shares are the "
+                                            "trial's worst cell's (named in its column)"
+                                            if "worst_cell" in trials.columns else "") + ".", tables=[("Trials", _trial_table(trials, tune, game))],
                             sentences=_trial_notes(trials)))
     return _publish(Path(out), force, title, _meta(rows), secs, figs, pdf, lead=verdict, svg=svg)
+
+
+def worst_cells(trials: pl.DataFrame) -> tuple[list[str], str | None]:
+    """The worst cells of a panel tune's full-budget trials: (the cells, when there are several;
+    the one cell, when every such trial has the same). A tune of one line-up: ([], None)."""
+    if trials.height == 0 or "worst_cell" not in trials.columns:
+        return [], None
+    full = trials["games"].cast(pl.Int64, strict=False).max()
+    cells = [c for c in dict.fromkeys(trials.filter(pl.col("games").cast(pl.Int64, strict=False) == full)
+                                      ["worst_cell"].to_list()) if c not in (None, "")]
+    return (cells, None) if len(cells) > 1 else ([], cells[0] if cells else None)
 
 
 def _aim(t: dict):
@@ -661,6 +723,8 @@ def _trial_table(trials: pl.DataFrame, tune: dict, game: str) -> pl.DataFrame:
                                                           "strategy_win_share_")) or c == "game_length"]
     cols = [pl.col("trial").alias("Trial"), pl.col("state").alias("State"),
             *[pl.col(n) for n in names], pl.col("games").alias("Games")]
+    if "worst_cell" in trials.columns:       # a panel: the shares that follow are this cell's
+        cols.append(pl.col("worst_cell").alias("Worst cell (its shares shown)"))
     for m in metrics:
         x = pl.col(m).cast(pl.Float64, strict=False)
         cols.append(((x * 100) if _is_share(m) else x).round(1).alias(_metric_name(m, game)))

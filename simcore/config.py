@@ -447,8 +447,14 @@ def set_in(data: dict, path: tuple, value: Any, *, seats: int | None = None,
             if last:
                 node[step] = copy.deepcopy(value)
                 return
+            if step not in node and not isinstance(path[i + 1], str):
+                # a new key indexed at once could only be an empty list: it is a misspelt key
+                near = difflib.get_close_matches(step, [str(k) for k in node], n=1)
+                raise UsageError(f"{what}: {path_text([*trail, step])}: unknown key"
+                                 + (f"; did you mean {near[0]}?" if near else "")
+                                 + f" (known here: {', '.join(sorted(map(str, node))) or 'none'})")
             if step not in node:
-                node[step] = {} if isinstance(path[i + 1], str) else []
+                node[step] = {}
             parent, key = node, step
         else:
             if isinstance(node, dict):

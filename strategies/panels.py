@@ -143,11 +143,17 @@ def shipped(game: str) -> dict[str, Panel]:
     return load_file(game, path)
 
 
-def load_file(game: str, path: str | Path) -> dict[str, Panel]:
-    """Every panel of a panels TOML, validated (one line naming file and key on any error)."""
+def load_file(game: str, path: str | Path, only: str | None = None) -> dict[str, Panel]:
+    """Every panel of a panels TOML, validated (one line naming file and key on any error);
+    ``only``: that panel alone (``--panel FILE:NAME``: an error in another panel of the file is not
+    the one asked for). An unknown ``only`` returns the names found, unvalidated, as keys of None."""
     src = read_toml(path, what="panels")
     top = Table(src.data, src.name)
     out = {}
+    if only is not None:
+        if only not in src.data:
+            return {name: None for name in src.data}
+        return {only: _parse_panel(game, top.table(only), only, src.name)}
     for name in list(src.data):
         out[name] = _parse_panel(game, top.table(name), name, src.name)
     top.done()
@@ -163,7 +169,7 @@ def lookup(game: str, spec: str) -> Panel:
     path, _, name = (spec.rpartition(":") if ":" in spec and not Path(spec).exists()
                      else (spec, "", ""))
     if path.endswith(".toml") or Path(path).is_file():
-        found = load_file(game, path)
+        found = load_file(game, path, only=name or None)
         if name:
             if name not in found:
                 raise UsageError(f"--panel {spec}: no panel {name!r} in {path} (it has: {', '.join(found)})")

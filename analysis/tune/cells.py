@@ -16,8 +16,10 @@ reported objective and its interval are the worst cell's alone.
 
 *Met* over a panel means met in every cell. Requiring every cell's 95% interval to lie inside the
 tolerance is an intersection-union test: claiming "met in every cell" is wrong with probability at
-most 2.5% whatever the number of cells, so no adjustment for the number of cells is needed for it;
-the per-cell "not met" statements are each at the 95% level (not adjusted over the panel). The
+most 2.5% whatever the number of cells, so no adjustment for the number of cells is needed for it.
+A cell is "not met" only when some interval lies wholly outside the tolerance (each such statement
+at the 95% level, not adjusted over the panel) and "unclear" when an interval straddles the
+tolerance's edge (the games cannot tell: neither met nor shown missed). The
 *binding* cells are the ones that miss the target (or, when all meet it, the worst one).
 
 May import the standard library and :mod:`analysis.tune.targets`.
@@ -27,7 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analysis.tune.targets import Judgement, Target, sentence
+from analysis.tune.targets import UNCLEAR, Judgement, Target, cell_outcome, sentence, target_bits
 
 AGGREGATES = ("worst", "mean")
 TIE_BREAK = 0.01            # weight of the cells' mean in the search's value (worst aggregate)
@@ -99,7 +101,8 @@ def cell_rows(pj: PanelJudgement, cells, dirs=None, seeds=None) -> list[dict]:
     for k, (c, j) in enumerate(zip(cells, pj.cells)):
         row = {"cell": k, "label": c.label, "players": c.players, "lineup": list(c.lineup),
                "weight": c.weight, "objective": j.objective, "low": j.low, "high": j.high,
-               "met": j.met, "games": j.games, "targets": j.parts}
+               "met": j.met, "outcome": cell_outcome(j.parts), "games": j.games,
+               "targets": j.parts}
         if dirs is not None:
             row["dir"] = dirs[k]
         if seeds is not None:
@@ -109,22 +112,37 @@ def cell_rows(pj: PanelJudgement, cells, dirs=None, seeds=None) -> list[dict]:
 
 
 def panel_sentence(pj: PanelJudgement, targets: tuple[Target, ...], fairs: list, settings: str,
-                   games: int, seed: int) -> str:
-    """The verdict over the panel: "Target met in every cell …", else "met in k of n cells",
-    naming the binding cells with their figures. One cell: the single-line-up sentence."""
+                   games: int, seed: int, where: str = "") -> str:
+    """The verdict over the panel, naming the cells where the target is met and, with their
+    figures, those where it is not (some interval wholly outside the tolerance) or where the games
+    cannot tell (unclear): "Target met in every cell (all 3: …)", else "met in k of n cells (…)".
+    One cell: the single-line-up sentence, naming its player count and line-up (``where``)."""
     n = len(pj.cells)
     if n == 1:
-        return sentence(pj.cells[0], targets, fairs[0], settings, games, seed)
-    bits = []
-    for k in pj.binding:
-        one = sentence(pj.cells[k], targets, fairs[k], settings, games, seed)
-        detail = one.split(": ", 1)[1].rstrip(".") if ": " in one else one
-        bits.append(f"{pj.labels[k]}: {detail}")
+        return sentence(pj.cells[0], targets, fairs[0], settings, games, seed,
+                        where=where or (pj.labels[0] if pj.labels else ""))
+    said = [cell_outcome(j.parts) for j in pj.cells]
+
+    def detail(k: int) -> str:
+        return f"{pj.labels[k]}: " + "; ".join(target_bits(pj.cells[k], targets, fairs[k]))
+
+    met = [pj.labels[k] for k in range(n) if said[k] == "met"]
+    missed = [detail(k) for k in pj.binding if said[k] == "missed"]
+    unclear = [detail(k) for k in pj.binding if said[k] == "unclear"]
+    # the long fresh seed is in result.json (confirm.seed), not in the sentence
     if pj.met:
-        return (f"Target met in every cell (all {n}) with {settings}, confirmed on {games:,} fresh "
-                f"games per cell (seed {seed}); the closest cell is " + bits[0] + ".")
-    return (f"Target NOT met: met in {pj.n_met} of {n} cells with {settings}, confirmed on {games:,} "
-            f"fresh games per cell (seed {seed}); not met in " + "; ".join(bits) + ".")
+        closest = detail(pj.binding[0])
+        return (f"Target met in every cell (all {n}: {', '.join(met)}) with {settings}, confirmed "
+                f"on {games:,} fresh games per cell; the closest cell to the tolerance is {closest}.")
+    head = "Target NOT met" if missed else "Target not confirmed (unclear)"
+    held = f" ({', '.join(met)})" if met else ""
+    out = (f"{head}: met in {len(met)} of {n} cells{held} with {settings}, confirmed on {games:,} "
+           f"fresh games per cell")
+    if missed:
+        out += "; not met in " + "; ".join(missed)
+    if unclear:
+        out += "; unclear in " + "; ".join(unclear) + f" ({UNCLEAR})"
+    return out + "."
 
 
 __all__ = ["AGGREGATES", "PanelJudgement", "aggregate", "best_possible", "cell_rows", "panel_sentence"]

@@ -55,13 +55,13 @@ from simcore.errors import UsageError
 from simcore.options import check_seed
 from simcore.rundir import RUN_JSON
 
-from strategies.panels import Panel, from_options
+from strategies.panels import Cell, Panel, from_options
 
 from analysis.sweep.grammar import Vary, parse_varies
 from analysis.sweep.metrics import from_tables, load_variant
 from analysis.sweep.play import base_rules, begin_out, finish_out, prepare_out
 from analysis.tune.cells import AGGREGATES, aggregate, best_possible, cell_rows, panel_sentence
-from analysis.tune.targets import (Target, check_lineup, evaluate, parse_targets, race, race_cells, sentence,
+from analysis.tune.targets import (Target, cell_outcome, check_lineup, evaluate, parse_targets, race, race_cells, sentence,
                                    tightened)
 
 TUNE_JSON = "tune.json"
@@ -477,8 +477,9 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                                                 f"in {'the binding cell' if len(binding) == 1 else 'the cells that may bind'}: "
                                                 f"{which})")
                     raise optuna.TrialPruned()
-            elif not plan.multi and theirs is not None:
+            elif not plan.multi and theirs is not None and theirs.n_players == cell_data[0].n_players:
                 # paired: candidate − incumbent on the same games, error spent across the rungs
+                # (a varied player count: games of another count are not the same games; below)
                 decision, diff, dlo, dhi = race(cell_data[0], theirs, plan.targets, r + 1,
                                                 len(plan.rungs) - 1)
                 if decision == "drop":
@@ -561,10 +562,13 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         write_text_atomic(out / CONFIRMATIONS, json.dumps(rejected, indent=2) + "\n", force=True)
     write_importance(study, out, optuna)
     sets, _ = plan.values_settings(values)
-    best_text = ("# balance tune: the best rules found (" + plan.label(values) + ")\n"
-                 + prep.rules_text)
-    write_text_atomic(out / BEST_RULES, best_text, force=True)
-    text = panel_sentence(pj, plan.targets, fairs, plan.label(values), plan.confirm_games, cseed)
+    # whom the verdict holds for: the one line-up at its player count, or the panel's cells
+    where = "" if plan.multi else Cell(prep.n_players, tuple(prep.strategy_names)).label + (
+        " (seats rotated)" if prep.games_per_deal > 1 else "")
+    text = panel_sentence(pj, plan.targets, fairs, plan.label(values), plan.confirm_games, cseed,
+                          where=where)
+    write_text_atomic(out / BEST_RULES, best_rules_header(plan, values, pj, where, text)
+                      + prep.rules_text, force=True)
     cells = plan.cells if plan.multi else (None,)
     confirm = {"seed": cseed, "games": plan.confirm_games,
                "dir": str(confirm_dir.relative_to(out))}
@@ -577,6 +581,9 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                                            seeds)})
     else:
         confirm.update(judged[0].to_json())
+        confirm.update({"label": where, "players": prep.n_players,
+                        "lineup": list(prep.strategy_names),
+                        "outcome": cell_outcome(judged[0].parts)})
         if plan.panel is not None:
             confirm["cells"] = cell_rows(pj, plan.panel.cells, [confirm["dir"]], seeds)
     earlier = [t for t in rejected if t != str(best.number)]
@@ -609,6 +616,29 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     if study_file is not None:
         release_claim(study_file, True)
     return result
+
+
+def best_rules_header(plan: TunePlan, values: dict, pj, where: str, verdict: str) -> str:
+    """The comment lines heading best_rules.toml: what changed, and for which player counts and
+    line-ups the confirmation met the target (and where not), so the file says whom it holds for
+    wherever it is copied."""
+    lines = [f"balance tune: the best rules found ({plan.label(values)})"]
+    word = {"met": "met", "missed": "NOT met", "unclear": "unclear (more games would tell)"}
+    if plan.multi:
+        said = [cell_outcome(j.parts) for j in pj.cells]
+        name = plan.panel.name if plan.panel is not None else "command-line"
+        name = "of --players and --lineup" if name == "command-line" else name
+        lines.append(f"confirmed on {plan.confirm_games:,} fresh games per cell of the panel {name}: "
+                     f"the target ({'; '.join(t.text for t in plan.targets)}) is met in "
+                     f"{pj.n_met} of {len(pj.cells)} cells")
+        lines += [f"  {lab}: {word[w]}" for lab, w in zip(pj.labels, said)]
+        lines.append("other line-ups and player counts were not played")
+    else:
+        lines.append(f"confirmed on {plan.confirm_games:,} fresh games for {where} only: the target "
+                     f"({'; '.join(t.text for t in plan.targets)}) is "
+                     f"{word[cell_outcome(pj.cells[0].parts)]}; other line-ups and player counts "
+                     "were not played (balance tune --panel judges several)")
+    return "".join(f"# {x}\n" for x in lines)
 
 
 def _read_json(path: Path) -> dict:

@@ -195,6 +195,37 @@ def _within(t: Target, fair: float | None, lo: np.ndarray, hi: np.ndarray) -> bo
     return bool(np.all(hi <= fair + t.tol))
 
 
+def _outside(t: Target, fair: float | None, lo: np.ndarray, hi: np.ndarray) -> bool:
+    """Whether some column's interval [lo, hi] lies wholly outside the target's tolerance: the
+    target is then shown missed (with the simultaneous intervals, at 95% together), not merely
+    not shown met."""
+    if t.kind == "seat-balance":
+        return bool(np.any(lo > fair + t.tol) or np.any(hi < fair - t.tol))
+    if t.kind == "role":
+        return bool(np.any(lo > t.aim + t.tol) or np.any(hi < t.aim - t.tol))
+    if t.kind == "length":
+        return bool(np.any(lo > t.hi) or np.any(hi < t.lo))
+    return bool(np.any(lo > fair + t.tol))
+
+
+def outcome(part: dict) -> str:
+    """A judged target (or a cell: its targets) in one word: "met" (every interval inside the
+    tolerance), "missed" (some interval wholly outside it) or "unclear" (neither: an interval
+    straddles the tolerance's edge, so the games cannot tell; more games would)."""
+    if part.get("met"):
+        return "met"
+    return "missed" if part.get("missed", True) else "unclear"
+
+
+def cell_outcome(parts: list[dict]) -> str:
+    """The outcome of a cell (or a line-up) over all its targets: met when every target is met,
+    missed when any target is missed, else unclear."""
+    words = [outcome(p) for p in parts]
+    if all(w == "met" for w in words):
+        return "met"
+    return "missed" if "missed" in words else "unclear"
+
+
 def _matrix(v: VariantData, targets: tuple[Target, ...], games: int | None = None
             ) -> tuple[list[str], list[tuple[int, int]], np.ndarray]:
     cols: list[str] = []
@@ -249,10 +280,12 @@ def evaluate(v: VariantData, targets: tuple[Target, ...], seed: int = 777,
         blo, bhi = _band(t, v.fair)
         obj = float(stats.band_distance(mean[a:b], blo, bhi).max()) / t.tol
         met = _within(t, v.fair, clow[a:b], chigh[a:b])
+        missed = _outside(t, v.fair, clow[a:b], chigh[a:b])
         all_met &= met
         rows = [{"metric": c, "estimate": float(mean[a + k]), "low": float(clow[a + k]),
                  "high": float(chigh[a + k])} for k, c in enumerate(cols[a:b])]
-        parts.append({"target": t.text, "objective": obj, "met": met, "metrics": rows,
+        parts.append({"target": t.text, "objective": obj, "met": met, "missed": missed,
+                      "metrics": rows,
                       "intervals": "simultaneous 95% over every column of every target"})
     return Judgement(est, low, high, all_met, n, parts)
 
@@ -443,32 +476,49 @@ def race_cells(candidates: list[VariantData], incumbents: list[VariantData],
     return decision, diff, float(d_low), float(d_high), binding
 
 
-def sentence(j: Judgement, targets: tuple[Target, ...], fair: float | None, settings: str,
-             games: int, seed: int) -> str:
-    """Whether the confirmation run meets the targets, in words."""
+_WORDS = {"met": "met", "missed": "not met", "unclear": "unclear"}
+UNCLEAR = "unclear: an interval straddles the tolerance's edge, so these games cannot tell; more games would"
+
+
+def target_bits(j: Judgement, targets: tuple[Target, ...], fair: float | None) -> list[str]:
+    """Each target of a judgement in words, with its estimates and simultaneous 95% intervals:
+    "met" only when every interval lies inside the tolerance, "not met" only when one lies wholly
+    outside it, else "unclear" (the games cannot tell which)."""
     bits = []
     for t, p in zip(targets, j.parts):
         ms = p["metrics"]
+        said = _WORDS[outcome(p)]
         if t.kind == "seat-balance":
             shown = "; ".join(f"seat {i + 1} {100 * r['estimate']:.1f}% ({100 * r['low']:.1f} to "
                               f"{100 * r['high']:.1f})" for i, r in enumerate(ms))
-            bits.append(f"every seat within {100 * fair:.1f}% ± {100 * t.tol:.1f} pp: "
-                        f"{'yes' if p['met'] else 'no'} ({shown})")
+            bits.append(f"every seat within {100 * fair:.1f}% ± {100 * t.tol:.1f} pp: {said} ({shown})")
         elif t.kind == "role":
             r = ms[0]
             bits.append(f"the {t.role.title()} side's win share {100 * r['estimate']:.1f}% ({100 * r['low']:.1f} to "
-                        f"{100 * r['high']:.1f}) against {100 * t.aim:.1f}% ± {100 * t.tol:.1f} pp: "
-                        f"{'met' if p['met'] else 'not met'}")
+                        f"{100 * r['high']:.1f}) against {100 * t.aim:.1f}% ± {100 * t.tol:.1f} pp: {said}")
         elif t.kind == "length":
             r = ms[0]
             bits.append(f"mean length {r['estimate']:.1f} turns ({r['low']:.1f} to {r['high']:.1f}) "
-                        f"in {t.lo:g}..{t.hi:g}: {'met' if p['met'] else 'not met'}")
+                        f"in {t.lo:g}..{t.hi:g}: {said}")
         else:
             shown = "; ".join(f"{r['metric'].removeprefix('strategy_win_share_')} "
                               f"{100 * r['estimate']:.1f}% (up to {100 * r['high']:.1f})" for r in ms)
-            bits.append(f"no strategy above {100 * fair:.1f}% + {100 * t.tol:.1f} pp: "
-                        f"{'met' if p['met'] else 'not met'} ({shown})")
-    verdict = "Target met" if j.met else "Target NOT met"
+            bits.append(f"no strategy above {100 * fair:.1f}% + {100 * t.tol:.1f} pp: {said} ({shown})")
+    return bits
+
+
+VERDICTS = {"met": "Target met", "missed": "Target NOT met",
+            "unclear": "Target not confirmed (unclear)"}
+
+
+def sentence(j: Judgement, targets: tuple[Target, ...], fair: float | None, settings: str,
+             games: int, seed: int, where: str = "") -> str:
+    """Whether the confirmation run meets the targets, in words. ``where``: the player count and
+    line-up it was played with ("4p 4×balanced"), named in the sentence with the words that no
+    other line-up or player count was played: a tuned fix says whom it holds for."""
+    said = cell_outcome(j.parts)
+    at = f" for {where} (the only line-up and player count played)" if where else ""
+    why = f" ({UNCLEAR})" if any(outcome(p) == "unclear" for p in j.parts) else ""
     # the fresh seed is recorded in result.json; a 19-digit number does not belong in a headline
-    return (f"{verdict} with {settings}, confirmed on {games:,} fresh games: "
-            + "; ".join(bits) + ".")
+    return (f"{VERDICTS[said]}{at} with {settings}, confirmed on {games:,} fresh games: "
+            + "; ".join(target_bits(j, targets, fair)) + why + ".")

@@ -261,3 +261,81 @@ def test_best_changes_reads_a_per_seat_list_from_a_single_base_number():
     result = {"values": {"setup.start_coins[0]": 8, "a.x": 3}, "settings": ["setup.start_coins[0]=8"]}
     assert best_changes(tune, result) == ("setup.start_coins[0]: 0 → 8; a.x: 3 (unchanged) "
                                           "(base rules → tuned)")
+
+
+def test_tune_verdict_and_best_rules_name_the_lineup_and_player_count_they_hold_for(tune_dir):
+    """A tuned fix says whom it holds for: the verdict (result.json, the command's last line, the
+    page's headline) and the head of best_rules.toml name the confirmation's player count and
+    line-up and say no other was played; best_rules.toml stays a rules file simulate takes."""
+    from simcore import runner
+
+    run = json.loads(next((tune_dir / "confirmations").glob("trial-*/run.json")).read_text())
+    players, bots = run["players"], run["strategies"]
+    result = json.loads((tune_dir / "result.json").read_text(encoding="utf-8"))
+    head = [x for x in (tune_dir / "best_rules.toml").read_text().splitlines()[:4] if x.startswith("#")]
+    for text in (result["sentence"], " ".join(head)):
+        assert f"{players}p " in text and all(b in text for b in set(bots)), text
+    assert "only line-up and player count played" in result["sentence"]
+    assert "other line-ups and player counts were not played" in " ".join(head)
+    verdict = "NOT met" if result["confirm"]["outcome"] == "missed" else result["confirm"]["outcome"]
+    assert f"is {verdict}" in " ".join(head)
+    assert runner.prepare("seigneurial", rules=tune_dir / "best_rules.toml").n_players == players
+
+
+def test_panel_tune_tables_name_the_cells_and_keep_their_columns_in_order(tmp_path):
+    """Over a panel of 3- and 4-player cells: the cell table puts each seat's column in seat order
+    with 'target met' last (yes / no / unclear), in words; the confirmation table names the cell its
+    rows come from; the trial table names each trial's worst cell, whose shares it shows."""
+    from reports.sweep import _trial_table, cell_target_table, confirm_table
+
+    def m(seat, est, lo, hi):
+        return {"metric": f"seat_win_share_{seat}", "estimate": est, "low": lo, "high": hi}
+
+    three = [m(1, 0.40, 0.39, 0.41), m(2, 0.30, 0.29, 0.31), m(3, 0.30, 0.29, 0.31)]
+    four = [m(1, 0.25, 0.24, 0.26), m(2, 0.25, 0.24, 0.26), m(3, 0.25, 0.24, 0.27), m(4, 0.25, 0.24, 0.26)]
+    cells = [{"label": "3p 3×greedy", "players": 3, "met": False, "targets": [
+                 {"target": "seat-balance:2", "met": False, "missed": True, "metrics": three}]},
+             {"label": "4p 4×greedy", "players": 4, "met": True, "targets": [
+                 {"target": "seat-balance:2", "met": True, "missed": False, "metrics": four}]}]
+    t = cell_target_table(cells, "middle-ages")
+    assert t.columns == ["cell", "players", "seat 1 win share (%)", "seat 2 win share (%)",
+                         "seat 3 win share (%)", "seat 4 win share (%)", "target met"]
+    assert t["target met"].to_list() == ["no", "yes"] and t["seat 4 win share (%)"][0] is None
+    (tmp_path / "tune.json").write_text(json.dumps({"kind": "tune", "targets": [
+        {"text": "seat-balance:2", "kind": "seat-balance", "tol": 0.02, "role": "", "aim": 0.0,
+         "lo": 0.0, "hi": 0.0}]}))
+    result = {"confirm": {"dir": "confirmations/trial-0", "binding": ["3p 3×greedy"], "cells": cells,
+                          "targets": cells[0]["targets"]}}
+    c = confirm_table(result, tmp_path, "middle-ages")
+    assert c["Cell"].to_list() == ["3p 3×greedy"] * 3
+    assert c["Band"][0] == f"{100 / 3 - 2:.1f} to {100 / 3 + 2:.1f}"      # 1/3 ± 2 pp, not 1/4
+    trials = pl.DataFrame({"trial": [0], "state": ["complete"], "x": [1], "games": [8000],
+                           "objective": [1.5], "met": [False], "worst_cell": ["3p 3×greedy"],
+                           "met_cells": [0], "seat_win_share_1": [0.4]})
+    tt = _trial_table(trials, {"varies": [{"name": "x"}]}, "middle-ages")
+    assert tt["Worst cell (its shares shown)"].to_list() == ["3p 3×greedy"]
+
+
+def test_panel_tune_page_fits_no_setting_effect_across_trials_of_different_worst_cells(tmp_path):
+    """Over a panel, a trial's shares are its worst cell's; when the full-budget trials' worst cells
+    differ, a fit of the Seigneur's share across trials would mix line-ups: the page says so and
+    fits nothing (here the share moves with the cell, not with the setting, by construction)."""
+    from reports.sweep import build_tune_report
+
+    d = tmp_path / "tune"
+    d.mkdir()
+    (d / "tune.json").write_text(json.dumps({
+        "kind": "tune", "game": "seigneurial", "seed": 1, "rules_name": "rules.toml", "settings": [],
+        "varies": [{"name": "track.goal.4", "kind": "int", "lo": 6, "hi": 14, "text": "track.goal.4=6..14"}],
+        "targets": [{"text": "role=seigneur:0.45:10", "kind": "role", "tol": 0.1, "role": "seigneur",
+                     "aim": 0.45, "lo": 0.0, "hi": 0.0}],
+        "games": {"rungs": [1000, 2000]}, "racing": "paired per cell"}))
+    cells = ["4p harsh-lord + 3×objective", "4p greedy-lord + 3×dutiful"]
+    rows = [{"trial": k, "state": "complete", "track.goal.4": g, "games": 2000, "objective": 4.0,
+             "low": 3.9, "high": 4.1, "met": False, "worst_cell": cells[k % 2], "met_cells": 0,
+             "seconds": 1, "note": "", "role_win_share_seigneur": 0.01 if k % 2 == 0 else 0.89}
+            for k, g in enumerate([6, 8, 10, 12, 14, 7])]
+    pl.DataFrame(rows).write_csv(d / "trials.csv")
+    page = re.sub(r"<[^>]+>", " ", (build_tune_report(d, tmp_path / "page")).read_text(encoding="utf-8"))
+    assert "Not fitted over a panel" in page and all(c in page for c in cells)
+    assert "Moving track.goal.4" not in page

@@ -74,3 +74,22 @@ def test_every_cell_is_said_only_when_every_adjusted_interval_is_on_one_side():
                                (pl.col("estimate") + Z95 * SE).alias("high"))
     text = panel.finding(cells, SimpleNamespace(roles_alike=True), n=3, smallest=0.01)
     assert text.startswith("The finding holds in every cell: Seat 1 wins more than a fair seat share (1/P) in all 3 cells")
+
+
+def test_a_seat_that_some_cells_do_not_have_is_not_counted_unclear_there():
+    """Over 3- and 4-player cells, seat 4 exists only at 4 players: the 3-player cells are named
+    as having no seat 4, not counted among the cells where its call is unclear."""
+    four = _cells().with_columns(
+        pl.when(pl.col("metric") == "seat_win_share_4").then(FAIR + 6 * SE)
+        .otherwise(FAIR - 2 * SE).alias("estimate")).filter(pl.col("cell") < 2)
+    three = pl.DataFrame([{"cell": 2 + k, "label": f"3p cell {k}", "players": 3, "games": 1000,
+                           "run": f"t{k}", "metric": f"seat_win_share_{s}", "what": f"seat {s}",
+                           "share": True, "estimate": 1 / 3, "fair": 1 / 3}
+                          for k in range(2) for s in (1, 2, 3)])
+    cells = pl.concat([four, three], how="diagonal").with_columns(
+        (pl.col("estimate") - Z95 * SE).alias("low"), (pl.col("estimate") + Z95 * SE).alias("high"))
+    text = panel.finding(cells, SimpleNamespace(roles_alike=True), n=4, smallest=0.01)
+    assert "Seat 4 wins more" in text, text
+    assert "unclear" not in text and "in all 2 cells with a seat 4" in text, text
+    assert "2 of the 4 cells have no seat 4 (3 players)" in text, text
+    assert not text.startswith("The finding holds in every cell:"), text

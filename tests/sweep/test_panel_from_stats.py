@@ -98,6 +98,12 @@ def test_report_cells_of_runs_without_rows_writes_the_page(tmp_path):
     assert _run(["report", "--cells", *map(str, runs), "--out", str(tmp_path / "page")]) == 0
     text = re.sub(r"<[^>]+>", " ", (tmp_path / "page" / "report.html").read_text(encoding="utf-8"))
     assert "The finding" in text and "players.parquet" not in text
+    # the page's directory is a report: --force writes the page again (it used to be marked a run,
+    # and --force refused: "holds a run, not a report")
+    from simcore.atomic import read_marker
+
+    assert read_marker(tmp_path / "page")["kind"] == "report"
+    assert _run(["report", "--cells", *map(str, runs), "--out", str(tmp_path / "page"), "--force"]) == 0
 
 
 def test_a_roles_sum_of_squares_takes_the_cross_products_of_its_seats_shared_wins(tmp_path):

@@ -84,6 +84,18 @@ def test_bad_panel_file_is_one_line_naming_file_and_key(case, tmp_path):
     assert str(f) in str(e.value) and "\n" not in str(e.value)
 
 
+def test_a_panel_named_in_a_file_is_read_alone_and_its_own_errors_named(tmp_path):
+    """--panel FILE:NAME reads panel NAME: another panel of the file, broken or of another game's
+    bots, is not what was asked for (the error used to name that other panel's key)."""
+    f = tmp_path / "mine.toml"
+    f.write_text('[good]\nplayers = [4]\nlineups = ["greedy"]\n[broken]\nplayers = [4]\nlineups = ["nobot"]\n')
+    assert [c.label for c in panels.lookup("middle-ages", f"{f}:good").cells] == ["4p 4×greedy"]
+    with pytest.raises(UsageError, match=r"broken\.lineups\[0\].*nobot"):
+        panels.lookup("middle-ages", f"{f}:broken")
+    with pytest.raises(UsageError, match="no panel 'nope'.*it has: good, broken"):
+        panels.lookup("middle-ages", f"{f}:nope")
+
+
 def test_bad_panels_on_the_command_line_exit_2_with_one_line_before_any_game(tmp_path):
     cases = [
         (["--game", "seigneurial", "--lineup", "fair-share"], "seat 1 is a Seigneur"),
@@ -136,8 +148,10 @@ def test_panel_tune_confirms_every_cell_and_says_in_how_many_the_target_is_met(t
         assert result["sentence"].startswith("Target met in every cell")
     else:
         assert f"met in {n_met} of 2 cells" in result["sentence"]
+        # the cells not met or unclear are named, with their figures, after the counts
+        rest = result["sentence"].split("fresh games per cell", 1)[1]
         for c in cells:
-            assert (c["label"] in result["sentence"].split("not met in", 1)[1]) == (not c["met"])
+            assert (c["label"] in rest) == (not c["met"])
     # the search page shows the cell × target table
     balance("report", out, "--out", tmp_path / "page")
     page = (tmp_path / "page" / "report.html").read_text()

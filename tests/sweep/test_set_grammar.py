@@ -101,6 +101,11 @@ def test_structural_errors_name_the_setting():
                                 parse_setting("setup.start_coins[7]=1")])
     with pytest.raises(UsageError, match="is a table, not a list"):
         apply_settings(MA_SRC, [parse_setting("income.palais[0]=1")])
+    # a misspelt key with an index is an unknown key (it used to read "past the end of the list
+    # (0 elements)", as if the list existed and were empty)
+    with pytest.raises(UsageError, match=r"setup.start_cons: unknown key; did you mean start_coins\?") as e:
+        apply_settings(MA_SRC, [parse_setting("setup.start_cons[0]=1")])
+    assert "past the end" not in str(e.value)
 
 
 def test_every_game_takes_settings_through_its_own_loader():

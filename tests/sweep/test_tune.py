@@ -58,3 +58,32 @@ def test_tune_finds_the_planted_optimum_and_confirms_on_fresh_games(tmp_path):
     # a second run of the same command finds the finished tune and plays nothing new
     again = run_tune(plan, out)
     assert again["best_trial"] == result["best_trial"] and again["trials"] == result["trials"]
+
+
+def test_a_tune_varying_the_player_count_races_candidates_of_different_counts(tmp_path):
+    """--vary players=2..5: a candidate at another player count than the best's plays other games
+    (other columns), so it cannot be raced game by game against it (that crashed with a broadcast
+    error); it is raced on the two objectives' intervals, and the verdict names its count."""
+    plan = plan_tune("middle-ages", varies=["players=2..5", "setup.start_coins[0]=0..4"],
+                     targets=["seat-balance:3"], seed=2, trials=3, min_games=100, max_games=200,
+                     eta=2, confirm_games=200, strategies="random", stop_when_met=False)
+    result = run_tune(plan, tmp_path / "t")
+    rows = (tmp_path / "t" / "trials.csv").read_text().splitlines()[1:]
+    assert len({r.split(",")[2] for r in rows}) > 1          # several player counts were tried
+    assert all(r.split(",")[1] in ("complete", "pruned") for r in rows)
+    p = result["values"]["players"]
+    assert f"for {p}p {p}×random (the only line-up and player count played)" in result["sentence"]
+
+
+def test_an_interrupted_tune_says_the_same_command_resumes_it(monkeypatch, tmp_path):
+    """Ctrl-C in a tune (or a sweep) keeps what was written and says how to go on; a run says no such
+    thing (it is not resumed)."""
+    import signal
+
+    import cli
+    from simcore import atomic
+
+    monkeypatch.setattr(atomic, "PUBLISHED", [tmp_path / "tu" / "trials.csv"])
+    line = cli._interrupted_line(signal.SIGINT, ["tune", "--out", "tu"])
+    assert line.startswith("interrupted (Ctrl-C) after ") and "run the same command again to resume" in line
+    assert "resume" not in cli._interrupted_line(signal.SIGINT, ["simulate", "-o", "r"])
