@@ -25,6 +25,7 @@ import os
 import signal
 import sys
 import threading
+import weakref
 
 import typer
 
@@ -118,13 +119,72 @@ def _one_line(text: str) -> str:
     return str(text).replace("\r", "\\r").replace("\n", "\\n")
 
 
+# The signal being acted on (None: none yet) and whether it must be raised again (its first
+# Interrupted was dropped by a library before it reached the command line).
+_SIGNAL: dict = {"signum": None, "again": False}
+
+
 def _on_signal(signum, frame):
-    # Ignore further signals while the writers clean up, then unwind like KeyboardInterrupt.
-    for s in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(s, signal.SIG_IGN)
-    raise Interrupted(signum)
+    """SIGINT / SIGTERM during a command: unwind like KeyboardInterrupt (:class:`Interrupted`).
+
+    Further signals are ignored while the writers clean up. The exception is watched (a weakref
+    finalizer): a library that drops it unseen (a ``cdef`` function of pyarrow's importing pandas,
+    a finalizer running when the signal came, where Python prints "Exception ignored") left the
+    command going on as if no Ctrl-C had come (a tune ran to its end and exited 0); once it is
+    freed without reaching :func:`_run`, the signal is raised again, from the handler still
+    installed."""
+    if _SIGNAL["signum"] is not None and not _SIGNAL["again"]:
+        return                      # a second signal while the first unwinds: ignored
+    _SIGNAL["signum"], _SIGNAL["again"] = signum, False
+    raise _watched(signum)          # (no local holds it: a local would tie it to its traceback)
 
 
+def _watched(signum: int) -> Interrupted:
+    exc = Interrupted(signum)
+    exc.seen = seen = [False]
+    weakref.finalize(exc, _dropped, signum, seen)
+    return exc
+
+
+def _seen(exc: BaseException) -> None:
+    """The command line has met ``exc``: it is not dropped (:func:`_on_signal`)."""
+    flag = getattr(exc, "seen", None)
+    if flag is not None:
+        flag[0] = True
+
+
+def _dropped(signum: int, seen: list) -> None:
+    if seen[0] or _SIGNAL["signum"] is None:
+        return
+    import _thread
+
+    _SIGNAL["again"] = True
+    # from another thread a moment later, so that it lands once the code that dropped it has
+    # returned (this may run inside it, or in whichever thread collected the exception)
+    _thread.start_new_thread(_interrupt_main_soon, (signum,))
+
+
+def _unraisable(args) -> None:
+    """``sys.unraisablehook`` while a command runs: an :class:`Interrupted` raised inside a
+    finalizer (a ``__del__`` or a weakref callback, e.g. SQLAlchemy's in Optuna's trial loop) is
+    dropped there by Python, which printed "Exception ignored in …" and a traceback; it is now
+    dropped silently and raised again (:func:`_dropped`, when it is freed). Any other unraisable
+    exception goes to the previous hook."""
+    if isinstance(args.exc_value, Interrupted):
+        return
+    _previous_unraisable(args)
+
+
+def _interrupt_main_soon(signum: int) -> None:
+    import _thread
+    import time
+
+    time.sleep(0.005)
+    if _SIGNAL["again"] and _SIGNAL["signum"] == signum:     # (the command has not ended since)
+        _thread.interrupt_main(signum)
+
+
+_previous_unraisable = sys.unraisablehook
 RESUMABLE = ("tune", "sweep")     # commands whose directory the same command resumes
 
 
@@ -157,12 +217,17 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
     from simcore import atomic
 
     atomic.PUBLISHED.clear()
+    global _previous_unraisable
     handlers = {}
+    hook = None
     if threading.current_thread() is threading.main_thread():
         handlers = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+        hook, _previous_unraisable = sys.unraisablehook, sys.unraisablehook
+        sys.unraisablehook = _unraisable
     try:
         return _dispatch(argv, prog, target)
     except Interrupted as exc:
+        _seen(exc)
         print(_interrupted_line(exc.signum, argv), file=sys.stderr)
         return exc.exit_code
     except Exception as exc:
@@ -172,6 +237,7 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
         cause = _interruption_behind(exc)
         if cause is None:
             raise
+        _seen(cause)
         print(_interrupted_line(cause.signum, argv), file=sys.stderr)
         return cause.exit_code
     finally:
@@ -179,6 +245,9 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
         _adopt_orphaned_pool_workers()
         for s, h in handlers.items():
             signal.signal(s, h)
+        if hook is not None:
+            sys.unraisablehook = hook
+        _SIGNAL["signum"], _SIGNAL["again"] = None, False
 
 
 def _dispatch(argv, prog, target) -> int:

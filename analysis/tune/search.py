@@ -36,6 +36,7 @@ import csv
 import hashlib
 import io
 import json
+import logging
 import math
 import time
 import warnings
@@ -325,6 +326,10 @@ def _load_optuna():
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+    # SQLAlchemy (Optuna's storage) logs through Python's last-resort handler: when Ctrl-C lands in
+    # a query it printed "Error closing cursor" and a 30-line traceback before the command's one
+    # line. Its errors that matter are raised, not logged.
+    logging.getLogger("sqlalchemy").addHandler(logging.NullHandler())
     return optuna
 
 

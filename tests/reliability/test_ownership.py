@@ -385,3 +385,55 @@ def test_a_signal_inside_a_held_step_is_acted_on_when_the_step_ends():
         other.join()
     assert noted_in_step == [signal.SIGINT], "the signal never reached the main thread's handler"
     assert steps[-1] == "done" and signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.parametrize("where", ["a library that drops it", "a finalizer"])
+def test_an_interruption_dropped_before_the_command_line_is_raised_again(where, capsys):
+    """A Ctrl-C whose Interrupted is dropped before it reaches the command line (a ``cdef`` function
+    of pyarrow's importing pandas; a finalizer running when the signal came, where Python prints
+    "Exception ignored") left a tune running to its end, exit 0. Once the dropped exception is
+    freed, the signal is raised again; nothing is printed for the finalizer's case; other
+    unraisable exceptions still reach the previous hook."""
+    import signal
+    import time
+
+    import cli
+    from simcore.errors import Interrupted
+
+    class Finalized:
+        def __del__(self):
+            signal.raise_signal(signal.SIGINT)    # the handler raises inside the finalizer
+
+    def library_call():
+        try:
+            signal.raise_signal(signal.SIGINT)
+            time.sleep(0.01)
+        except BaseException:                      # noqa: BLE001  (what the library does)
+            pass
+
+    seen = []
+    old = signal.signal(signal.SIGINT, cli._on_signal)      # as cli._run installs them
+    hook, previous = sys.unraisablehook, cli._previous_unraisable
+    cli._previous_unraisable = lambda args: seen.append(args.exc_value)
+    sys.unraisablehook = cli._unraisable
+    try:
+        with pytest.raises(Interrupted) as caught:
+            if where == "a finalizer":
+                x = Finalized()
+                del x
+            else:
+                library_call()
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:     # raised again here
+                time.sleep(0.001)
+        cli._seen(caught.value)
+        assert caught.value.exit_code == 130 and seen == []
+        assert "Exception ignored" not in capsys.readouterr().err
+        y = Finalized.__new__(Finalized)
+        Finalized.__del__ = lambda self: 1 / 0     # any other error: to the previous hook
+        del y
+        assert len(seen) == 1 and isinstance(seen[0], ZeroDivisionError)
+    finally:
+        sys.unraisablehook, cli._previous_unraisable = hook, previous
+        signal.signal(signal.SIGINT, old)
+        cli._SIGNAL.update(signum=None, again=False)
