@@ -46,6 +46,48 @@ def test_kernel_replays_reference_with_negative_coins_allowed():
         np.testing.assert_array_equal(out["event_gain"][4 * g:4 * g + 4], rec.event_gain)
 
 
+# every setting of rules.toml moved off its default (MA-1, MA-5, MA-6, MA-8, MA-9, MA-10): one
+# Extra-coin token and three Plot tokens (the Église and Palais branches with an empty supply are
+# reached), per-seat start coins, every Effect number, the penalty, the tie-break order reversed, a
+# Restauration card that also loses tiles and pays per Graveyard tile and per Domain, and a
+# Champs tile carrying symbols (its own Effect counts them)
+EVERY_SETTING = (
+    ("start_coins = 0 ", "start_coins = [5, 0, 3, 1, 2] "),
+    ("extra_coin_tokens = 8 ", "extra_coin_tokens = 1 "),
+    ('plot_tokens = ["champs", "moulin", "village", "rempart", "marche", "caserne", "eglise", "palais"]',
+     'plot_tokens = ["palais", "palais", "champs"]'),
+    ("champs_coins_per_peasant = 1", "champs_coins_per_peasant = 2"),
+    ("marche_coins_per_chest = 1", "marche_coins_per_chest = 3"),
+    ("moulin_payment = 2", "moulin_payment = 3"),
+    ("caserne_payment = 2", "caserne_payment = 5"),
+    ("extra_coin_bonus = 1", "extra_coin_bonus = 2"),
+    ("empty_domain_penalty = 10", "empty_domain_penalty = 7"),
+    ('tie_break = ["palais", "eglise", "caserne", "marche", "rempart", "village", "moulin", "champs"]',
+     'tie_break = ["champs", "moulin", "village", "rempart", "marche", "caserne", "eglise", "palais"]'),
+    ('name = "Restauration"\nrestore = 1', 'name = "Restauration"\nrestore = 2\nlose = ["champs", "champs"]\n'
+     'per_graveyard_tile = 1\nper_nonempty_domain = -1'),
+    ('{ id =  0, type = "champs",  number =  1, stack = "blue",  peasants = 0, chests = 0 }',
+     '{ id =  0, type = "champs",  number =  1, stack = "blue",  peasants = 2, chests = 3 }'),
+)
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_kernel_replays_reference_with_every_rules_setting_changed(players):
+    """No setting of rules.toml is ignored by the kernel: with each one changed (EVERY_SETTING)
+    the kernel still replays the reference (whose rules are tested by hand, per rule id) game by
+    game, records and decision traces."""
+    rules = R.variant(*EVERY_SETTING)
+    n = 25
+    out = D.run_chunk(rules, players, 0, n, 11, debug=True, trace_decisions=True)
+    assert not out["error"].any()
+    for g in range(n):
+        rec = REF.play_game(rules, players, 11, g, debug=True)
+        rows = slice(g * players, (g + 1) * players)
+        for f in FIELDS:
+            np.testing.assert_array_equal(out[f][rows], getattr(rec, f), err_msg=f"game {g} {f}")
+        assert out["trace"][g] == [(n_opt, c) for _, n_opt, c in rec.decisions]
+
+
 def _figures(score, win, tiles, grave, penalty, gain, events, P):
     """Every recorded figure as named samples (one value per game or per player-game)."""
     figs = {}

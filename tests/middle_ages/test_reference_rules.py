@@ -266,6 +266,28 @@ def test_MA4_last_turns_no_move_on_turn_16_and_no_refill_after_turn_12():
     assert s2.rows[0] == [None, None, None] and len(s2.pile) == 3
 
 
+def test_MA4_turn_4_lord_returns_to_top_row_and_effect_comes_before_income():
+    """MA-4 3a-d on turn 4 (r = 3, d = 0: the book's 'aux 4e, 8e et 12e tours, remplacez-le sur la
+    ligne du haut'): the Lord's options are the tiles of row 0; the Palais Effect is applied in full
+    before the Income ('appliquez intégralement l'Effet spécial ... avant d'obtenir son Revenu'), so
+    the Champs Plot token it places counts at once: with 2 Champs, Income 3 x (1 Palais + 2 Champs)
+    = 9, where 3 x 1 = 3 if the Income came first."""
+    pool = Pool()
+    s = make_state(2, turn=4)
+    give(s, 0, pool, CH, CH)
+    for row in range(4):
+        s.rows[row] = [pool.take((MA, CA, MO, VI)[row]) for _ in range(3)]
+    palais = pool.take(PA)
+    s.rows[3][1] = palais
+    s.lord = [(3, 1), (3, 0)]
+    strat = Pick(2, (CH, PA))
+    ref.player_action(s, 0, [strat, Never()], PyStream(0, 0))
+    assert strat.offered[0] == ("move", [0, 1, 2])
+    assert s.lord[0] == (0, 2) and s.rows[3][1] is None
+    assert s.fief[0][PA] == [palais] and s.plot_token[0][PA] == CH
+    assert s.coins[0] == 9
+
+
 def test_MA4_whole_game_tile_and_decision_counts():
     """MA-4: 16 turns; every player takes 16 tiles (in Fief or Graveyard at the end); 1 placement and
     15 Lord moves per player; 2 players draw 12 + 12 x 3 = 48 of the 52 blue tiles and discard 16."""
@@ -446,6 +468,20 @@ def test_MA6_book_example_two_remparts_then_village_income_6():
     s.lord = [(0, 1), (0, 0)]
     ref.player_action(s, 0, [Pick(2), Never()], PyStream(0, 0))
     assert s.coins[0] == 6
+
+
+def test_MA6_extra_coin_bonus_also_counts_the_plot_token_tiles():
+    """MA-6: Income = (base + extra) x (tiles of the counted types, the Plot token's type included).
+    Palais Domain with an Extra-coin token and a Champs Plot token, 2 Palais and 3 Champs in the
+    Fief: (3 + 1) x (2 + 3) = 20; the Champs Domain (no token) still earns 2 x 3 = 6 and the
+    Rempart Domain, which counts Champs by the table, 2 x 3 = 6."""
+    pool = Pool()
+    s = make_state(2)
+    give(s, 0, pool, PA, PA, CH, CH, CH)
+    s.extra_token[0][PA] = True
+    s.plot_token[0][PA] = CH
+    assert ref.income(s, 0, PA) == 20
+    assert ref.income(s, 0, CH) == 6 and ref.income(s, 0, RE) == 6
 
 
 def test_MA6_income_of_each_domain_counts_its_table_types():

@@ -117,3 +117,20 @@ def test_removing_an_event_card_from_the_deck_means_it_never_fires():
     out = D.run_chunk(R.loads(text), 4, 0, 5000, 1)
     assert not (out["events"] == 8).any()
     assert set(np.unique(out["events"]).tolist()) == set(range(15)) - {8}
+
+
+def test_extra_coin_supply_at_or_above_the_eglise_tiles_never_binds():
+    """MA-5 Église (docs/middle_ages_engine.md): an Église Effect needs an Église tile taken from the
+    board, at most once per tile; the default table has 8 Église tiles, 5 blue (MA-2). So 5 tokens
+    play the very games of 8 at 3 players (blue stack only), and 4 tokens do not; at 4 players 7
+    tokens do not either (the orange Églises come in)."""
+    base = R.load()
+
+    def scores(tokens, players):
+        rules = R.loads(variant(("extra_coin_tokens = 8 ", f"extra_coin_tokens = {tokens} ")))
+        return D.run_chunk(rules, players, 0, 1500, 3)["score"]
+
+    default3 = D.run_chunk(base, 3, 0, 1500, 3)["score"]
+    np.testing.assert_array_equal(scores(5, 3), default3)
+    assert not np.array_equal(scores(4, 3), default3)
+    assert not np.array_equal(scores(7, 4), D.run_chunk(base, 4, 0, 1500, 3)["score"])
