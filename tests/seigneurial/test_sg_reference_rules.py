@@ -512,3 +512,35 @@ def test_sg5_5_received_cards_are_discarded_and_a_seized_card_is_not_nothing():
     assert s.seized[1] == 3 and s.hand_cards(1) == 0
     assert s.res_disc[G][3] == disc + 1 and s.received_cards == []
     assert sum(s.sc_hand) == 0 and len(s.sc_pile) == n_sc
+
+
+def test_settings_without_a_behaviour_test_change_the_rule_they_name():
+    """rules.toml settings the kernel-against-reference replay covers only as "both engines agree":
+    each one changes the rule it names (hand-worked positions)."""
+    def with_(old, new):
+        assert old in TEXT
+        return R.loads(TEXT.replace(old, new))
+
+    s, _ = fresh(rules=with_("mill_capacity = 0", "mill_capacity = 1"))     # SG-1 [assumption]
+    s.laid[1][W] = 1
+    assert any(R.MILL in o for o in F.placement_options(s, 1, 0, 0))
+    assert not any(R.MILL in o for o in F.placement_options(s, 1, 0, 1))
+    s, _ = fresh(rules=with_("pawns = 2", "pawns = 3"))                     # SG-1 pawns
+    assert {len(o) for o in F.placement_options(s, 1, 0, 0)} == {3}
+    s, _ = fresh(rules=with_("payment = 2", "payment = 3"))                 # SG-4 payment
+    take(s, 1, (G, 1), (G, 2), (W, 2))
+    assert F.winter_options(s, 1) == [((G, 1), (G, 2)), ((G, 1), (W, 2)), None]
+    s, rng = fresh(rules=with_("sick_turns = 2", "sick_turns = 3"))         # SG-4 sick turns
+    F.winter(s, [Pick()] * 4, rng, None)                                    # empty hands: sick
+    assert s.sick_left[1:] == [3, 3, 3]
+    s, rng = fresh(rules=with_("per_card = 2", "per_card = 3"))             # SG-5.4 per card
+    s.given = [0, 5, 0, 0]
+    F.award_favour(s, False, [Pick()] * 4, rng, None)
+    assert sum(s.cc_hand[1]) == 1 and s.favour_held[1] == 2
+    s, rng = fresh(rules=with_("bonus = 1", "bonus = 2"))                   # SG-5.2 bonus
+    s.improved[1] = W
+    s.res_pile[W] += [1, 1, 1]
+    F.harvest(s, 1, (R.FOREST,), [Pick()] * 4, rng, None)
+    assert s.hand[1][W][1] == 3
+    r = with_('per_year = "players"', "per_year = 2")                       # SG-3 per year
+    assert [r.seigneur_cards_per_year(n) for n in (3, 4, 5)] == [2, 2, 2]
