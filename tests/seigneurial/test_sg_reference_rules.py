@@ -544,3 +544,21 @@ def test_settings_without_a_behaviour_test_change_the_rule_they_name():
     assert s.hand[1][W][1] == 3
     r = with_('per_year = "players"', "per_year = 2")                       # SG-3 per year
     assert [r.seigneur_cards_per_year(n) for n in (3, 4, 5)] == [2, 2, 2]
+
+
+def test_sg5_5_the_books_favour_example():
+    """SG-5.5, the book's own example (COMPTABILISATION): the Seigneur asks 7 wood and receives
+    2 + 3 + 3 + 1 wood; he hands out 7 favour points and cannot give 4 to Censitaire 2 (it gave
+    3). Four Censitaires: 5 players, the rent total set to 7."""
+    rules = R.loads(TEXT.replace("rent_after = { 3 = 5, 4 = 7, 5 = 9 }",
+                                 "rent_after = { 3 = 5, 4 = 7, 5 = 7 }"))
+    s, rng = fresh(P=5, rules=rules)
+    s.improvements_done = True
+    s.rent = [0, 7, 0]
+    s.given = [0, 2, 3, 3, 1]
+    s.received = [0, 9, 0]
+    to_p2 = Pick(favour=lambda o, st: o.index(2) if 2 in o else 0)
+    F.award_favour(s, True, [to_p2] * 5, rng, None)
+    points = s.favour_earned[1:]
+    assert sum(points) == 7 and points[1] == 3                  # P2 capped at the 3 it gave
+    assert all(pt <= g for pt, g in zip(points, s.given[1:]))
