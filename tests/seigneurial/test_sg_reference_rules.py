@@ -421,3 +421,144 @@ def test_the_closing_line_says_never_for_a_game_without_improvements():
 
     assert "improvements: never;" in last_line(-1) and "turn -1" not in last_line(-1)
     assert "improvements at turn 11;" in last_line(11)
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules audit (against the French book, seed 002): rule effects no test above pinned down
+# ---------------------------------------------------------------------------------------------
+
+def test_sg1_three_to_five_players_only():
+    """SG-1: 1 Seigneur and 2-4 Censitaires (the book's tables: 3, 4, 5 players; 8 pawns, 2 per
+    colour: at most 4 Censitaires)."""
+    from simcore.errors import UsageError
+
+    for n in (3, 4, 5):
+        R.check_players(RULES, n)
+    for n in (2, 6):
+        with pytest.raises(UsageError):
+            R.check_players(RULES, n)
+
+
+def test_sg3_recolte_draws_one_card_of_the_chosen_type_a_zero_is_laid():
+    """SG-3 Récolte: draw 1 resource card of a type of your choice (a 0 is laid face up, SG-5.2)."""
+    s, rng = fresh()
+    s.cc_hand[1] = [2, 0, 0]
+    s.res_pile[FI] += [0, 3]                  # top: a fish 3, then a fish 0
+    bot = Pick(play_card=lambda o, st: o.index(R.RECOLTE) if R.RECOLTE in o else 0,
+               recolte_type=lambda o, st: o.index(FI))
+    F.card_window(s, 1, [bot] * 4, rng, None)
+    assert s.hand[1][FI][3] == 1 and s.hand_cards(1) == 1     # one card each, of the type chosen
+    assert s.laid[1][FI] == 1                                  # the second Récolte drew the 0
+    assert s.cc_hand[1] == [0, 0, 0] and s.cc_disc[R.RECOLTE] >= 2
+
+
+def test_sg3_an_empty_pile_is_rebuilt_from_its_discard():
+    """SG-3 (the book's CARTES): an empty draw pile is rebuilt from its discard, shuffled; with
+    neither, nothing is drawn."""
+    s, rng = fresh()
+    s.cc_disc = [0, 0, len(s.cc_pile) + s.cc_disc[2]]      # every Censitaire card in the discard,
+    s.cc_pile = []                                          # all of them Troc
+    assert F.draw_censitaire_card(s, rng) == R.TROC
+    assert s.cc_disc == [0, 0, 0] and len(s.cc_pile) == 26
+    s2, rng2 = fresh()
+    s2.res_disc[W] = [0] * 8
+    s2.res_disc[W][4] = 1                                   # the wood discard: a single 4
+    s2.res_pile[W] = []
+    assert F.draw_resource(s2, 1, W, rng2) == 4 and s2.hand[1][W][4] == 1
+    assert F.draw_resource(s2, 1, W, rng2) is None          # pile and discard both empty
+
+
+def test_sg4_a_pawn_sick_in_winter_is_back_in_summer():
+    """SG-4 and the book's winter example: a Censitaire that cannot pay the Winter has a pawn on its
+    Foyer for 2 turns (Winter and Spring); "son pion pourra être à nouveau utilisé à l'Eté
+    suivant" -- both pawns are placed again in Summer."""
+    s, rng = fresh()
+    s.turns = 3                                              # the next turn is turn 4, Winter
+    s.objective = [-1] + [RULES.objectives.tolist().index([10, 0, 0])] * 3
+    church_only = Pick(place=lambda o, st: next(i for i, x in enumerate(o) if R.CHURCH in x))
+    bots = [church_only] * 4                                 # no resource ever drawn
+    sizes = []
+    for season in ("Winter", "Spring", "Summer"):
+        church_only.asked.clear()
+        F.play_turn(s, bots, rng, None)
+        assert F.SEASONS[s.season()] == season
+        sizes.append({len(o[0]) for k, o in church_only.asked if k == "place"})
+    assert sizes == [{1}, {1}, {2}]                          # empty hands cannot pay: all sick
+    assert s.turns_sick[1:] == [2, 2, 2] and s.sick_left[1:] == [0, 0, 0]
+
+
+def test_sg5_5_voluntary_setting_keeps_one_point_per_resource_given_when_the_rent_is_met():
+    """SG-5.5 [assumption] favour.when_rent_met = "voluntary": the 1 point per resource given of
+    SG-5.4 stands and the Seigneur hands out nothing (no "favour" decision)."""
+    rules = R.loads(TEXT.replace('when_rent_met = "distribution"', 'when_rent_met = "voluntary"'))
+    s, rng = fresh(rules=rules)
+    s.rent = [2, 1, 0]                                       # rent total 3
+    s.given = [0, 4, 1, 0]
+    bot = Pick()
+    F.award_favour(s, True, [bot] * 4, rng, None)
+    assert s.favour_earned[1:] == [4, 1, 0] and not any(k == "favour" for k, _ in bot.asked)
+    assert s.favour_held[1:] == [0, 1, 0] and sum(s.cc_hand[1]) == 2     # 4 points = 2 cards
+
+
+def test_sg5_5_received_cards_are_discarded_and_a_seized_card_is_not_nothing():
+    """SG-5.5: the resources the Seigneur received go to their decks' discard piles; the Seigneur
+    card for "nothing received" is not drawn when a forced draw brought a card (the spec: nothing
+    at all this turn, given or drawn)."""
+    s, rng = fresh()
+    take(s, 1, (G, 3))
+    s.rent = [3, 0, 0]
+    disc, n_sc = s.res_disc[G][3], len(s.sc_pile)
+    F.accounting(s, [Pick()] * 4, rng, None)                # short: one forced draw from P1
+    assert s.seized[1] == 3 and s.hand_cards(1) == 0
+    assert s.res_disc[G][3] == disc + 1 and s.received_cards == []
+    assert sum(s.sc_hand) == 0 and len(s.sc_pile) == n_sc
+
+
+def test_settings_without_a_behaviour_test_change_the_rule_they_name():
+    """rules.toml settings the kernel-against-reference replay covers only as "both engines agree":
+    each one changes the rule it names (hand-worked positions)."""
+    def with_(old, new):
+        assert old in TEXT
+        return R.loads(TEXT.replace(old, new))
+
+    s, _ = fresh(rules=with_("mill_capacity = 0", "mill_capacity = 1"))     # SG-1 [assumption]
+    s.laid[1][W] = 1
+    assert any(R.MILL in o for o in F.placement_options(s, 1, 0, 0))
+    assert not any(R.MILL in o for o in F.placement_options(s, 1, 0, 1))
+    s, _ = fresh(rules=with_("pawns = 2", "pawns = 3"))                     # SG-1 pawns
+    assert {len(o) for o in F.placement_options(s, 1, 0, 0)} == {3}
+    s, _ = fresh(rules=with_("payment = 2", "payment = 3"))                 # SG-4 payment
+    take(s, 1, (G, 1), (G, 2), (W, 2))
+    assert F.winter_options(s, 1) == [((G, 1), (G, 2)), ((G, 1), (W, 2)), None]
+    s, rng = fresh(rules=with_("sick_turns = 2", "sick_turns = 3"))         # SG-4 sick turns
+    F.winter(s, [Pick()] * 4, rng, None)                                    # empty hands: sick
+    assert s.sick_left[1:] == [3, 3, 3]
+    s, rng = fresh(rules=with_("per_card = 2", "per_card = 3"))             # SG-5.4 per card
+    s.given = [0, 5, 0, 0]
+    F.award_favour(s, False, [Pick()] * 4, rng, None)
+    assert sum(s.cc_hand[1]) == 1 and s.favour_held[1] == 2
+    s, rng = fresh(rules=with_("bonus = 1", "bonus = 2"))                   # SG-5.2 bonus
+    s.improved[1] = W
+    s.res_pile[W] += [1, 1, 1]
+    F.harvest(s, 1, (R.FOREST,), [Pick()] * 4, rng, None)
+    assert s.hand[1][W][1] == 3
+    r = with_('per_year = "players"', "per_year = 2")                       # SG-3 per year
+    assert [r.seigneur_cards_per_year(n) for n in (3, 4, 5)] == [2, 2, 2]
+
+
+def test_sg5_5_the_books_favour_example():
+    """SG-5.5, the book's own example (COMPTABILISATION): the Seigneur asks 7 wood and receives
+    2 + 3 + 3 + 1 wood; he hands out 7 favour points and cannot give 4 to Censitaire 2 (it gave
+    3). Four Censitaires: 5 players, the rent total set to 7."""
+    rules = R.loads(TEXT.replace("rent_after = { 3 = 5, 4 = 7, 5 = 9 }",
+                                 "rent_after = { 3 = 5, 4 = 7, 5 = 7 }"))
+    s, rng = fresh(P=5, rules=rules)
+    s.improvements_done = True
+    s.rent = [0, 7, 0]
+    s.given = [0, 2, 3, 3, 1]
+    s.received = [0, 9, 0]
+    to_p2 = Pick(favour=lambda o, st: o.index(2) if 2 in o else 0)
+    F.award_favour(s, True, [to_p2] * 5, rng, None)
+    points = s.favour_earned[1:]
+    assert sum(points) == 7 and points[1] == 3                  # P2 capped at the 3 it gave
+    assert all(pt <= g for pt, g in zip(points, s.given[1:]))
