@@ -187,14 +187,15 @@ def card_types(games: int, *, players: int = 4, strategy: str = "balanced", seed
     return pl.DataFrame(out)
 
 
-def compose_matches(a_first: np.ndarray, b_first: np.ndarray, max_rounds: int = 5
+def compose_matches(a_first: np.ndarray, b_first: np.ndarray, max_rounds: int = 3
                     ) -> tuple[np.ndarray, np.ndarray]:
     """Best-of-3 matches (MV-7 2-player variant) from independent rounds, in order.
 
     ``a_first`` / ``b_first``: bot A's win share in rounds started by A / by B (1, 0 or 0.5 for a
     shared round). Match m starts with A if m is even, with B otherwise, then the first player
     alternates. A shared round gives no round win; the match ends at 2 round wins or after
-    ``max_rounds`` rounds (more round wins takes it, else shared: 0.5). Rounds are consumed from
+    ``max_rounds`` rounds (the book: "au maximum 3 manches"; more round wins takes it, else
+    shared: 0.5). Rounds are consumed from
     the front of each pool; matches are composed while both pools last. Returns (A's match
     results, rounds per match).
     """
@@ -219,7 +220,7 @@ def compose_matches(a_first: np.ndarray, b_first: np.ndarray, max_rounds: int = 
 
 
 def best_of_three(games: int, *, pairs=DEFAULT_PAIRS, seed: int = 0, rules=None,
-                  max_rounds: int = 5, plays: Plays | None = None) -> pl.DataFrame:
+                  max_rounds: int = 3, plays: Plays | None = None) -> pl.DataFrame:
     """2 players: bot A against bot B, one round versus a best-of-3 match (MV-7 variant).
 
     ``games`` matches per pair (:func:`compose_matches`: the first player alternates, A starts

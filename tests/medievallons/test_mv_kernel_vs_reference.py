@@ -174,3 +174,30 @@ def test_invariant_checker_catches_a_kept_guild_count_out_of_step(field):
         ws[slot[field]] += 1
     K.check_invariants(ws, 4)
     assert ws[L.G_ERROR] == L.E_GUILD_COUNTS
+
+
+def test_MV7_kernel_ranks_and_shares_by_hand_worked_standings():
+    """MV-7 in the kernel's records (write_outputs), on hand-set standings (guilds, guild cards,
+    hand) of 5 players -- the same position as the reference's hand-worked test: after a third
+    guild founded by P1 the others rank among themselves by the key; on the max_turns bound (and
+    the empty pile) the best key wins, ties share."""
+    P = 5
+    standings = [(1, 4, 0), (3, 9, 0), (2, 6, 0), (1, 4, 0), (0, 0, 20)]
+
+    def outputs(reason, winner, table):
+        ws, _ = D.new_workspace(RULES)
+        for p, (ng, gc, hn) in enumerate(table):
+            ws[L.W_PL + p * L.PLS + L.X_NG] = ng
+            ws[L.W_PL + p * L.PLS + L.X_GC] = gc
+            ws[L.W_PL + p * L.PLS + L.X_HANDN] = hn
+        ws[L.G_OVER], ws[L.G_WINNER] = reason + 1, winner
+        out_i16 = np.zeros((P, D.N_PLAYER_COLS), np.int16)
+        out_win = np.zeros(P, np.float32)
+        out_game = np.zeros((1, 4), np.int16)
+        D.write_outputs(ws, P, 0, out_i16, out_win, out_game)
+        return out_win.tolist(), out_i16[:, D.C_RANK].tolist(), int(out_game[0, 1])
+
+    assert outputs(L.THIRD_GUILD, 1, standings) == ([0, 1, 0, 0, 0], [3, 1, 2, 3, 5], L.THIRD_GUILD)
+    assert outputs(L.TRUNCATED, -1, standings) == ([0, 1, 0, 0, 0], [3, 1, 2, 3, 5], L.TRUNCATED)
+    level = [standings[0], (2, 6, 0)] + standings[2:]          # P1 and P2 level at the top
+    assert outputs(L.EMPTY_PILE, -1, level) == ([0, 0.5, 0.5, 0, 0], [3, 1, 1, 3, 5], L.EMPTY_PILE)

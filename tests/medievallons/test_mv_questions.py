@@ -78,6 +78,19 @@ def test_best_of_three_composition_rules():
     assert res[0] == 0.5 and rounds[0] == 5
 
 
+def test_best_of_three_plays_at_most_three_rounds_as_the_book_says():
+    """MV-7 2-player variant, the book: "Jouez au maximum 3 manches. Celui qui remporte 2 manches
+    gagne la partie." A won by A, a round won by B and a shared round: the match stops after the
+    third round, level, and is shared (a fourth round, won by A here, must not be played)."""
+    one, zero, half = 1.0, 0.0, 0.5
+    # match 0: A starts (A wins), B starts (B wins), A starts (shared) -> shared after 3 rounds
+    # match 1 starts with B: B starts (A wins), A starts (A wins) -> A in 2 rounds
+    res, rounds = Q.compose_matches(np.array([one, half, one, one]), np.array([zero, one, one]))
+    assert res.tolist()[:2] == [0.5, 1.0] and rounds.tolist()[:2] == [3, 2]
+    df = Q.best_of_three(20, pairs=(("balanced", "random"),), seed=1)
+    assert df["mean_rounds"][0] <= 3
+
+
 def test_best_of_three_amplifies_a_skill_gap_and_stays_fair_between_equals():
     df = Q.best_of_three(600, pairs=(("balanced", "random"), ("collector", "collector")), seed=4)
     strong = df.row(0, named=True)

@@ -521,6 +521,27 @@ def test_MV7_founding_the_third_guild_wins_at_once_without_its_power():
     assert share == [0.0, 1.0, 0.0] and rank[1] == 1
 
 
+def test_MV7_after_a_third_guild_the_others_rank_by_guilds_then_guild_cards_then_hand():
+    """The founder of the third guild ranks 1; the others follow by (guilds, guild cards, hand),
+    counted among themselves (the founder is not a better player to them): worked by hand."""
+    s = state_of(5)
+    s.end_reason, s.winner = ref.THIRD_GUILD, 1
+    s.guilds[1] += [Guild(NOBLE, 3, 0), Guild(MOINE, 3, 0), Guild(ETOILE, 3, 0)]
+    s.guilds[0] += [Guild(MOINE, 3, 0)]                       # 1 guild, 3 cards, 9 in hand
+    s.guilds[2] += [Guild(NOBLE, 3, 0), Guild(ARTISAN, 3, 0)]  # 2 guilds: the best of the others
+    s.guilds[3] += [Guild(MOINE, 3, 1)]                       # 1 guild, 4 cards: above P0's hand
+    s.give(0, *[A] * 9)
+    s.give(4, *[A] * 20)                                      # no guild: last, whatever its hand
+    assert ref.score_game(s) == ([0.0, 1.0, 0.0, 0.0, 0.0], [4, 1, 2, 3, 5])
+    s.hands[0][ARTISAN] = 0
+    s.guilds[0][0] = Guild(MOINE, 4, 0)                       # now level with P3: both rank 3
+    assert ref.score_game(s) == ([0.0, 1.0, 0.0, 0.0, 0.0], [3, 1, 2, 3, 5])
+    s.end_reason, s.winner = ref.TRUNCATED, None              # the bound ends as on an empty pile
+    assert ref.score_game(s) == ([0.0, 1.0, 0.0, 0.0, 0.0], [3, 1, 2, 3, 5])
+    s.guilds[1].pop()                                         # P1 and P2 level at the top: shared
+    assert ref.score_game(s) == ([0.0, 0.5, 0.5, 0.0, 0.0], [3, 1, 1, 3, 5])
+
+
 def test_MV7_to_win_is_a_setting():
     r = variant(("to_win = 3", "to_win = 2"))
     s = state_of(2, rules=r)
