@@ -17,9 +17,9 @@ Hooks: copy a state (everything before W_TRACE; ``fs`` is shared); re-deal what 
 (:func:`redeal`, SG-7: the Seigneur sees how many cards of each type a Censitaire holds, never their
 values; a Censitaire sees its own hand and objective only): the values of the cards of every hand the
 seat cannot see and of the draw pile are pooled per type (as counts: canonical) and dealt anew, each
-hand keeping its number of cards of each type; for a Censitaire the other Censitaires' Objective
-cards are dealt anew from the ones it does not hold; the order of the Censitaire and Seigneur card
-piles is shuffled. Apply an option and play on with :func:`.kernel.play_turns`; the result is the
+hand keeping its number of cards of each type; the Objective cards of the Censitaires other than
+the seat are dealt anew from the ones it does not hold (they lie face down: the Seigneur sees none);
+the order of the Censitaire and Seigneur card piles is shuffled. Apply an option and play on with :func:`.kernel.play_turns`; the result is the
 seat's SG-6 win share (the winner 1; truncated: the Censitaires 1/C each) plus 1e-6 × its score
 (progress toward its goal, percent): a tie-break between options of equal win share.
 Known limit: which Censitaire and Seigneur cards the others hold is left as it is.
@@ -93,18 +93,20 @@ def redeal(st, sc, P, seat):
         sc[G_RES_PILE_N + t] = n
     shuffle_range(st, sc, W_CC_PILE, sc[G_CC_PILE_N])
     shuffle_range(st, sc, W_SC_PILE, sc[G_SC_PILE_N])
-    if seat > 0:                                       # the other Censitaires' Objective cards
-        n = 0
-        own = sc[W_PL + seat * PLS + X_OBJ]
-        for o in range(sc[W_RULES + R_NOBJ]):
-            if o != own:
-                sc[pool + n] = o
-                n += 1
-        shuffle_range(st, sc, pool, n)
-        for q in range(1, P):
-            if q != seat:
-                n -= 1
-                sc[W_PL + q * PLS + X_OBJ] = sc[pool + n]
+    # the Objective cards of the Censitaires other than the seat (each lies face down before its
+    # Censitaire: the book's set-up, step 7; the Seigneur sees none of them), dealt anew from those
+    # the seat does not hold
+    n = 0
+    own = sc[W_PL + seat * PLS + X_OBJ] if seat > 0 else -1
+    for o in range(sc[W_RULES + R_NOBJ]):
+        if o != own:
+            sc[pool + n] = o
+            n += 1
+    shuffle_range(st, sc, pool, n)
+    for q in range(1, P):
+        if q != seat:
+            n -= 1
+            sc[W_PL + q * PLS + X_OBJ] = sc[pool + n]
 
 
 @njit(cache=True, _nrt=False)
