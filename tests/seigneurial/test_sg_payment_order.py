@@ -35,8 +35,8 @@ RULES = {o: rules_with(o) for o in R.PAY_ORDERS}
 
 
 def test_the_default_is_seat_order_and_a_wrong_value_names_the_key():
-    assert R.load().param(R.P_PAY_ORDER) == R.PAY_SEAT == RULES["seat"].param(R.P_PAY_ORDER)
-    assert [RULES[o].param(R.P_PAY_ORDER) for o in R.PAY_ORDERS] == [0, 1, 2]
+    assert R.load().pay_order == R.PAY_SEAT == RULES["seat"].pay_order
+    assert [RULES[o].pay_order for o in R.PAY_ORDERS] == [0, 1, 2]
     with pytest.raises(Exception) as exc:
         R.loads(TEXT.replace('order = "seat"', 'order = "hourglass"'), name="my.toml")
     msg = str(exc.value)

@@ -49,7 +49,7 @@ from simcore.games.seigneurial.rules import (
     CACHETTE, CENSITAIRE_CARD_NAMES, CHURCH, CORVEE, MAX_PLAYERS, MILL, MIN_PLAYERS, N_RES,
     N_SQUARES, N_VALUES, P_BONUS, P_CC_HAND_LIMIT, P_CC_PLAY_LIMIT, P_CHURCH_CAP,
     P_FAVOUR_DISTRIBUTION, P_FAVOUR_PER_CARD, P_FORCED_AFTER, P_FORCED_BEFORE, P_MILL_CAP, P_PAWNS,
-    P_PAY_ORDER, P_SICK_TURNS, P_START_SQUARE, P_WINTER_PAYMENT, RECOLTE, REQUISITION, RESOURCE_NAMES,
+    P_SICK_TURNS, P_START_SQUARE, P_WINTER_PAYMENT, RECOLTE, REQUISITION, RESOURCE_NAMES,
     PAY_ROTATING, PAY_SIMULTANEOUS, SEIGNEUR_CARD_NAMES, SQUARE_NAMES, TROC, RulesArrays,
 )
 from simcore.reference_strategies import RandomStrategy, ReplayStrategy  # noqa: F401 (re-exported)
@@ -544,7 +544,7 @@ def payment_order(state: GameState) -> list[int]:
     ("seat", "simultaneous"), or seat order starting one seat later each turn ("rotating": turn 1
     from Censitaire seat 1, turn 2 from seat 2, …)."""
     cens = state.censitaires
-    if state.rules.param(P_PAY_ORDER) != PAY_ROTATING:
+    if state.rules.pay_order != PAY_ROTATING:
         return cens
     k = (state.turns - 1) % len(cens)
     return cens[k:] + cens[:k]
@@ -556,9 +556,9 @@ def payments(state: GameState, strategies, rng, log) -> None:
     paid this turn: while it pays, ``state.received`` shows only what it gave itself; what the others
     gave is added once all have paid."""
     order = payment_order(state)
-    if state.rules.param(P_PAY_ORDER) == PAY_ROTATING:
+    if state.rules.pay_order == PAY_ROTATING:
         _say(log, f"    Payment in turn, P{order[0]} first")
-    if state.rules.param(P_PAY_ORDER) != PAY_SIMULTANEOUS:
+    if state.rules.pay_order != PAY_SIMULTANEOUS:
         for p in order:
             payment(state, p, strategies, rng, log)
         return

@@ -71,8 +71,7 @@ P_GOAL = 18                   # + (players - 3)
 P_RENT_BEFORE = 21            # + (players - 3)
 P_RENT_AFTER = 24             # + (players - 3)
 P_START_CARDS = 27            # + (Censitaire seat - 1), 4 entries
-P_PAY_ORDER = 31              # SG-5.4 [assumption]: PAY_SEAT, PAY_SIMULTANEOUS or PAY_ROTATING
-N_PARAMS = 32
+N_PARAMS = 31
 
 # SG-5.4 [assumption] payment.order: how the Censitaires' payments are ordered (the book plays them
 # in real time, with an hourglass). "seat": one after another in seat order, each seeing what was
@@ -80,7 +79,7 @@ N_PARAMS = 32
 # sees another's payment), the payments then applied together; "rotating": one after another, the
 # first payer one seat later each turn (turn 1: Censitaire seat 1, turn 2: seat 2, …).
 PAY_ORDERS = ("seat", "simultaneous", "rotating")
-PAY_SEAT, PAY_SIMULTANEOUS, PAY_ROTATING = 0, 1, 2
+PAY_SEAT, PAY_SIMULTANEOUS, PAY_ROTATING = 0, 1, 2     # RulesArrays.pay_order
 
 # The rules file written once (simcore.config.RulesFile): the shipped default, load, loads.
 RULES = RulesFile("seigneurial", lambda src: from_source(src))
@@ -104,6 +103,9 @@ class RulesArrays:
     allowed_players : tuple[int, ...]
     params : int64[N_PARAMS]
         Scalar settings, indexed by the ``P_*`` constants of this module.
+    pay_order : int
+        SG-5.4 ``payment.order``: PAY_SEAT, PAY_SIMULTANEOUS or PAY_ROTATING (kept out of
+        ``params``, whose length older kernels share: benchmarks/bench_kernel_ab.py).
     source : TomlSource
     """
 
@@ -114,6 +116,7 @@ class RulesArrays:
     allowed_players: tuple
     params: np.ndarray
     source: TomlSource
+    pay_order: int = 0
 
     def __post_init__(self) -> None:
         for a in (self.resource_counts, self.objectives, self.censitaire_counts,
@@ -304,10 +307,10 @@ def from_source(src: TomlSource) -> RulesArrays:
     params[P_RENT_BEFORE:P_RENT_BEFORE + 3] = rent_before
     params[P_RENT_AFTER:P_RENT_AFTER + 3] = rent_after
     params[P_START_CARDS:P_START_CARDS + 4] = start
-    params[P_PAY_ORDER] = PAY_ORDERS.index(pay_order)
     return RulesArrays(resource_counts=counts, objectives=np.array(objectives, np.int64).reshape(-1, 3),
                        censitaire_counts=cc_counts, seigneur_counts=sc_counts,
-                       allowed_players=tuple(sorted(allowed)), params=params, source=src)
+                       allowed_players=tuple(sorted(allowed)), params=params, source=src,
+                       pay_order=PAY_ORDERS.index(pay_order))
 
 
 def check_players(rules: RulesArrays, n_players: int) -> None:
