@@ -176,3 +176,17 @@ def test_kernel_plays_the_reference_games_under_every_payment_order(order, playe
         _same(out, g, REF.play_game(rules, players, 32, g, strategies=[replay] * players,
                                     debug=True), players)
         assert replay.pos == len(out["trace"][g])
+
+
+@pytest.mark.parametrize("order", ["simultaneous", "rotating"])
+def test_a_search_bot_stopping_inside_the_payment_resumes_it_as_the_reference_plays_it(order):
+    """The search bot stops the turn at each of its payments (the resumable phase, with what the
+    earlier Censitaires paid held aside under "simultaneous") and goes on: replayed, the same games."""
+    rules = RULES[order]
+    _, rows = S.resolve(["search4", "fair-share", "search4"], 3)
+    out = D.run_chunk(rules, 3, 0, 3, 21, rows, debug=True, trace_decisions=True)
+    assert not out["error"].any()
+    for g in range(3):
+        replay = REF.ReplayStrategy(out["trace"][g], consume_draw=True)
+        _same(out, g, REF.play_game(rules, 3, 21, g, strategies=[replay] * 3, debug=True), 3)
+        assert replay.pos == len(out["trace"][g])
