@@ -20,13 +20,13 @@ from simcore.games.seigneurial.layout import (
     D_SEIGNEUR_CARD, D_TIE_WINNER, D_TROC_GIVE, D_TROC_TYPE, D_WINTER, E_CARDS_NOT_CONSERVED,
     E_FAVOUR_OUT_OF_BOUNDS, E_HAND_COUNT, E_RESOURCES_NOT_CONSERVED, E_TRACK_OUT_OF_BOUNDS, F_STRAT,
     G_CC_PILE_N, G_CUR, G_DECIDER, G_ERROR, G_EXTRA, G_FORCED, G_IMPROVED, G_IMPROVE_TURN, G_KIND,
-    G_LIMIT, G_NOPT, G_NRECV, G_OVER, G_PHASE, G_RECV, G_REG, G_REG2, G_RENT, G_RES_PILE_N,
-    G_SC_HAND, G_SC_PILE_N, G_SQUARE, G_STEP, G_STOP, G_SUB, G_TURN, G_WINNER, HS, KIND_SEARCH,
-    N_STRAT_COLS, OPT_STOP, PH_CARDS, PH_END, PH_FAVOUR, PH_FORCED, PH_HARVEST, PH_PAY, PH_PLACE,
-    PH_PROGRESS, PH_RENT, PH_SEIGNEUR_CARDS, PH_START, PH_WINTER, PLS, RENT_CODE, R_CCC, R_NOBJ,
-    R_OBJ, R_PARAMS, R_RESC, R_SCC, SEIGNEUR_GOAL, S_KIND, TRUNCATED, W_BEST, W_CC_DISC, W_CC_PILE,
-    W_HAND, W_OPTS, W_PL, W_RECV_CARDS, W_RESET_END, W_RES_DISC, W_RES_PILE, W_RULES, W_SC_DISC,
-    W_SC_PILE, X_CC, X_FAV_EARNED, X_FAV_HELD, X_GIVEN, X_HANDN, X_IMPROVED, X_LAID, X_NT, X_OBJ,
+    G_LIMIT, G_NOPT, G_NRECV, G_OVER, G_PAY_HELD, G_PHASE, G_RECV, G_REG, G_REG2, G_RENT,
+    G_RES_PILE_N, G_SC_HAND, G_SC_PILE_N, G_SQUARE, G_STEP, G_STOP, G_SUB, G_TURN, G_WINNER, HS,
+    KIND_SEARCH, N_STRAT_COLS, OPT_STOP, PH_CARDS, PH_END, PH_FAVOUR, PH_FORCED, PH_HARVEST,
+    PH_PAY, PH_PLACE, PH_PROGRESS, PH_RENT, PH_SEIGNEUR_CARDS, PH_START, PH_WINTER, PLS,
+    RENT_CODE, R_CCC, R_NOBJ, R_OBJ, R_PARAMS, R_PAY_ORDER, R_RESC, R_SCC, SEIGNEUR_GOAL, S_KIND,
+    TRUNCATED, W_BEST, W_CC_DISC, W_CC_PILE, W_HAND, W_OPTS, W_PL, W_RECV_CARDS, W_RESET_END,
+    W_RES_DISC, W_RES_PILE, W_RULES, W_SC_DISC, W_SC_PILE, X_CC, X_FAV_EARNED, X_FAV_HELD, X_GIVEN, X_HANDN, X_IMPROVED, X_LAID, X_NT, X_OBJ,
     X_PAID, X_PLACED, X_POINTS, X_PROT, X_RES, X_SEIZED, X_SICK, X_TURNS_SICK,
 )
 from simcore.games.seigneurial.rules import (
@@ -34,7 +34,7 @@ from simcore.games.seigneurial.rules import (
     P_CC_HAND_LIMIT, P_CC_PLAY_LIMIT, P_CHURCH_CAP, P_FAVOUR_DISTRIBUTION, P_FAVOUR_PER_CARD,
     P_FORCED_AFTER, P_FORCED_BEFORE, P_GOAL, P_MAX_TURNS, P_MIDPOINT, P_MILL_CAP, P_PAWNS,
     P_RENT_AFTER, P_RENT_BEFORE, P_SC_PER_YEAR, P_SICK_TURNS, P_START_CARDS, P_START_SQUARE,
-    RECOLTE, REQUISITION, TROC,
+    PAY_ROTATING, PAY_SIMULTANEOUS, RECOLTE, REQUISITION, TROC,
 )
 from simcore.rng import below, shuffle_range
 
@@ -526,9 +526,17 @@ def card_windows(st, ws, fs, P):
 
 @njit(cache=True, _nrt=False)
 def payment(st, ws, fs, P):
-    """SG-5.4: each Censitaire (from ws[G_CUR]) gives resource cards, one at a time, until it
-    stops. 1: stopped (resumable: the state is the hand)."""
-    for p in range(ws[G_CUR], P):
+    """SG-5.4: each Censitaire gives resource cards, one at a time, until it stops; ws[G_CUR] is
+    the next payer's place in the order ``payment.order`` sets: "seat" 1, 2, …; "rotating" starting
+    one seat later each turn; "simultaneous" in seat order, but each payer chooses from the position
+    before anyone paid (what the ones before it gave is kept aside in G_PAY_HELD, out of G_RECV,
+    until the last has paid; G_RECV is 0 when payment starts: only payment and forced draws fill
+    it). 1: stopped (resumable: the state is the hand)."""
+    order = ws[W_RULES + R_PAY_ORDER]
+    C = P - 1
+    first = (ws[G_TURN] - 1) % C if order == PAY_ROTATING else 0
+    for i in range(ws[G_CUR], P):
+        p = 1 + (i - 1 + first) % C
         b = W_PL + p * PLS
         while ws[b + X_HANDN] > 0:
             ws[W_OPTS] = OPT_STOP
@@ -547,7 +555,15 @@ def payment(st, ws, fs, P):
             ws[G_RECV + t] += v
             ws[b + X_GIVEN] += v
             ws[b + X_PAID] += v
-        ws[G_CUR] = p + 1
+        if order == PAY_SIMULTANEOUS:
+            for t in range(N_RES):
+                ws[G_PAY_HELD + t] += ws[G_RECV + t]
+                ws[G_RECV + t] = 0
+        ws[G_CUR] = i + 1
+    if order == PAY_SIMULTANEOUS:
+        for t in range(N_RES):
+            ws[G_RECV + t] += ws[G_PAY_HELD + t]
+            ws[G_PAY_HELD + t] = 0
     return 0
 
 

@@ -57,6 +57,9 @@ from simcore.games.seigneurial.rules import (
 # G_NOPT           1                            options of the stopped decision (in W_OPTS)    --
 # G_DECIDER        1                            the seat of the stopped decision               --
 # G_LIMIT          1                            a playout's last turn (0: none)                --
+# G_PAY_HELD       3  t                         payment.order "simultaneous": resources of t   SG-5.4
+#                                               the Censitaires before the paying one gave,
+#                                               kept out of G_RECV until all have paid
 # W_PL           160  p * PLS + X_*             per-player record (below)                      --
 # W_HAND         120  p * HS + t * 8 + v        cards of type t, value v in p's hand           SG-1
 # W_RES_DISC      24  t * 8 + v                 discard pile of type t, per value              SG-1
@@ -90,6 +93,7 @@ MAX_TRACE = 1 << 14          # decisions recorded per game for replay (the 200-t
 R_RESC = 0                   # [3 x 8] resource cards per type and value
 R_CCC = 24                   # [3] Censitaire cards per kind
 R_SCC = 28                   # [2] Seigneur cards per kind
+R_PAY_ORDER = 30             # SG-5.4 payment.order (rules.PAY_SEAT, PAY_SIMULTANEOUS, PAY_ROTATING)
 R_NOBJ = 32                  # Objective cards in the deck
 R_PARAMS = 33                # params[P_*] at R_PARAMS + P_*
 R_OBJ = 64                   # [MAX_OBJECTIVES x 3] requirements per Objective card
@@ -107,6 +111,7 @@ G_PAY_START = 30
 # the resumable turn (kernel.play_turns): where the turn stands, and the stop at a search decision
 (G_PHASE, G_CUR, G_STEP, G_SUB, G_REG, G_REG2, G_STOP, G_FORCED, G_NOPT, G_DECIDER,
  G_LIMIT) = range(33, 44)
+G_PAY_HELD = 44
 PLS = 32
 (X_HANDN, X_OBJ, X_IMPROVED, X_SICK, X_TURNS_SICK, X_FAV_HELD, X_FAV_EARNED, X_PAID, X_SEIZED,
  X_GIVEN, X_PROT, X_POINTS, X_PLACED) = range(13)
@@ -201,4 +206,5 @@ WINTER_POLICIES = ("pay", "decline", "pay_if_spare")
 # The layout's own consistency (checked at import, costs nothing at run time).
 assert R_PARAMS + N_PARAMS <= R_OBJ and MAX_OBJECTIVES * 3 + R_OBJ == R_SIZE
 assert G_PAY_START + 3 <= G_PHASE and G_LIMIT < W_PL and X_NT + 3 <= PLS and S_ROLES < N_STRAT_COLS
+assert G_LIMIT < G_PAY_HELD and G_PAY_HELD + 3 <= W_PL
 assert len(DECISION_NAMES) == D_TIE_WINNER + 1

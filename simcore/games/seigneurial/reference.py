@@ -25,7 +25,11 @@ Engine protocol (both engines)
   2. Winter: each Censitaire pays the winter (SG-4) or a pawn falls sick.
   3. Positioning, then harvest, Censitaire by Censitaire, squares Field, Forest, River, Church,
      Mill (SG-5.1, 5.2).
-  4. Rent split (SG-5.3); 5. each Censitaire's card window (SG-3); 6. payment (SG-5.4);
+  4. Rent split (SG-5.3); 5. each Censitaire's card window (SG-3); 6. payment (SG-5.4), the
+     Censitaires in the order ``payment.order`` sets: "seat" 1, 2, … each seeing what was paid
+     before; "rotating" the same, starting one seat later each turn; "simultaneous" in seat order,
+     each choosing from the position before anyone paid (the rent received shows only its own
+     payment while it pays);
   7. accounting: the Seigneur's card window, forced draws if short, favour, exchange, a Seigneur
      card if nothing was received, received cards discarded (SG-5.5); 8. progress and improvements
      (SG-5.6); 9. end of Winter: the Seigneur discards his cards; sick pawns recover a turn;
@@ -46,7 +50,7 @@ from simcore.games.seigneurial.rules import (
     N_SQUARES, N_VALUES, P_BONUS, P_CC_HAND_LIMIT, P_CC_PLAY_LIMIT, P_CHURCH_CAP,
     P_FAVOUR_DISTRIBUTION, P_FAVOUR_PER_CARD, P_FORCED_AFTER, P_FORCED_BEFORE, P_MILL_CAP, P_PAWNS,
     P_SICK_TURNS, P_START_SQUARE, P_WINTER_PAYMENT, RECOLTE, REQUISITION, RESOURCE_NAMES,
-    SEIGNEUR_CARD_NAMES, SQUARE_NAMES, TROC, RulesArrays,
+    PAY_ROTATING, PAY_SIMULTANEOUS, SEIGNEUR_CARD_NAMES, SQUARE_NAMES, TROC, RulesArrays,
 )
 from simcore.reference_strategies import RandomStrategy, ReplayStrategy  # noqa: F401 (re-exported)
 from simcore.rng import PyStream
@@ -535,6 +539,39 @@ def payment(state: GameState, p: int, strategies, rng, log) -> None:
     _say(log, f"    P{p} pays " + (", ".join(map(card_text, gave)) if gave else "nothing"))
 
 
+def payment_order(state: GameState) -> list[int]:
+    """SG-5.4 ``payment.order``: the Censitaires in the order they pay this turn -- seat order
+    ("seat", "simultaneous"), or seat order starting one seat later each turn ("rotating": turn 1
+    from Censitaire seat 1, turn 2 from seat 2, …)."""
+    cens = state.censitaires
+    if state.rules.pay_order != PAY_ROTATING:
+        return cens
+    k = (state.turns - 1) % len(cens)
+    return cens[k:] + cens[:k]
+
+
+def payments(state: GameState, strategies, rng, log) -> None:
+    """SG-5.4: the Censitaires pay in :func:`payment_order`. Under ``payment.order =
+    "simultaneous"`` (the book's hourglass) every Censitaire chooses from the position before anyone
+    paid this turn: while it pays, ``state.received`` shows only what it gave itself; what the others
+    gave is added once all have paid."""
+    order = payment_order(state)
+    if state.rules.pay_order == PAY_ROTATING:
+        _say(log, f"    Payment in turn, P{order[0]} first")
+    if state.rules.pay_order != PAY_SIMULTANEOUS:
+        for p in order:
+            payment(state, p, strategies, rng, log)
+        return
+    _say(log, "    Payment at once: no Censitaire sees what the others give")
+    before = list(state.received)                 # the position before anyone pays
+    total = list(state.received)
+    for p in order:
+        state.received = list(before)
+        payment(state, p, strategies, rng, log)
+        total = [total[t] + state.received[t] - before[t] for t in range(N_RES)]
+    state.received = total
+
+
 # --------------------------------------------------------------------------------------------
 # SG-5.5 accounting
 # --------------------------------------------------------------------------------------------
@@ -728,8 +765,7 @@ def play_turn(state: GameState, strategies: list, rng: PyStream, log: list | Non
     set_rent(state, strategies, rng, log)
     for p in state.censitaires:
         card_window(state, p, strategies, rng, log)
-    for p in state.censitaires:
-        payment(state, p, strategies, rng, log)
+    payments(state, strategies, rng, log)
     met = accounting(state, strategies, rng, log)
     progress(state, met, strategies, rng, log)
     if season == WINTER:

@@ -7,8 +7,8 @@ Every **[assumption]** of ``shared/rules/seigneurial.md`` is a setting: the Obje
 the Censitaire and Seigneur decks as counts per kind (SG-3), the resource decks as counts per value
 (SG-1), the rent table and track midpoint / goal per player count (SG-1), the improvement bonus and
 forced draws before / after (SG-5), hand and play limits (SG-3), the winter payment and sick turns
-(SG-4), the favour rule when the rent is met (SG-5.5), the shared squares' capacity (SG-1) and the
-200-turn bound (SG-6); plus the designer's compensation settings (the Seigneur's starting square,
+(SG-4), the favour rule when the rent is met (SG-5.5), the order of the Censitaires' payments
+(SG-5.4), the shared squares' capacity (SG-1) and the 200-turn bound (SG-6); plus the designer's compensation settings (the Seigneur's starting square,
 resource cards each Censitaire starts with).
 
 May import numpy, the standard library and :mod:`simcore.config` / :mod:`simcore.errors`.
@@ -73,6 +73,14 @@ P_RENT_AFTER = 24             # + (players - 3)
 P_START_CARDS = 27            # + (Censitaire seat - 1), 4 entries
 N_PARAMS = 31
 
+# SG-5.4 [assumption] payment.order: how the Censitaires' payments are ordered (the book plays them
+# in real time, with an hourglass). "seat": one after another in seat order, each seeing what was
+# paid before; "simultaneous": each chooses from the position before anyone paid this turn (no one
+# sees another's payment), the payments then applied together; "rotating": one after another, the
+# first payer one seat later each turn (turn 1: Censitaire seat 1, turn 2: seat 2, …).
+PAY_ORDERS = ("seat", "simultaneous", "rotating")
+PAY_SEAT, PAY_SIMULTANEOUS, PAY_ROTATING = 0, 1, 2     # RulesArrays.pay_order
+
 # The rules file written once (simcore.config.RulesFile): the shipped default, load, loads.
 RULES = RulesFile("seigneurial", lambda src: from_source(src))
 default_rules_path, load, loads = RULES.default_rules_path, RULES.load, RULES.loads
@@ -95,6 +103,9 @@ class RulesArrays:
     allowed_players : tuple[int, ...]
     params : int64[N_PARAMS]
         Scalar settings, indexed by the ``P_*`` constants of this module.
+    pay_order : int
+        SG-5.4 ``payment.order``: PAY_SEAT, PAY_SIMULTANEOUS or PAY_ROTATING (kept out of
+        ``params``, whose length older kernels share: benchmarks/bench_kernel_ab.py).
     source : TomlSource
     """
 
@@ -105,6 +116,7 @@ class RulesArrays:
     allowed_players: tuple
     params: np.ndarray
     source: TomlSource
+    pay_order: int = 0
 
     def __post_init__(self) -> None:
         for a in (self.resource_counts, self.objectives, self.censitaire_counts,
@@ -260,6 +272,10 @@ def from_source(src: TomlSource) -> RulesArrays:
     when_met = fa.get("when_rent_met", str, "distribution", choices=["distribution", "voluntary"])
     fa.done()
 
+    pa = top.table("payment", {})
+    pay_order = pa.get("order", str, "seat", choices=list(PAY_ORDERS))
+    pa.done()
+
     wi = top.table("winter", {})
     payment = wi.get("payment", int, 2, lo=1, hi=3)
     sick_turns = wi.get("sick_turns", int, 2, lo=1, hi=4)
@@ -293,7 +309,8 @@ def from_source(src: TomlSource) -> RulesArrays:
     params[P_START_CARDS:P_START_CARDS + 4] = start
     return RulesArrays(resource_counts=counts, objectives=np.array(objectives, np.int64).reshape(-1, 3),
                        censitaire_counts=cc_counts, seigneur_counts=sc_counts,
-                       allowed_players=tuple(sorted(allowed)), params=params, source=src)
+                       allowed_players=tuple(sorted(allowed)), params=params, source=src,
+                       pay_order=PAY_ORDERS.index(pay_order))
 
 
 def check_players(rules: RulesArrays, n_players: int) -> None:
