@@ -79,7 +79,9 @@ def sweep_sentences(effects: pl.DataFrame, per_parameter: int = 4) -> list[str]:
         clear = d.filter((pl.col("low") > 0) | (pl.col("high") < 0))
         if clear.height == 0:
             r = d.row(0, named=True)
-            out.append(f"changing {p} from {r['from']} to {r['to']} moves no headline metric "
+            to = list(dict.fromkeys(d["to"].to_list()))
+            to_words = to[0] if len(to) == 1 else f"any of {', '.join(to[:-1])} or {to[-1]}"
+            out.append(f"changing {p} from {r['from']} to {to_words} moves no headline metric "
                        "beyond its noise (every interval includes 0, adjusted over the page)")
             continue
         if "smallest" in clear.columns:
@@ -231,14 +233,19 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
         notes.append(f"Not finished yet: {', '.join(s.missing)} (run the same balance sweep command "
                      "again to resume).")
     n_params = s.effects["parameter"].n_unique() if s.effects.height else 0
+    n_pairs = s.effects.select("parameter", "from", "to").unique().height if s.effects.height else 0
+    over = (f"every metric of a parameter, Bonferroni over the {n_params} "
+            f"parameter{'s' if n_params != 1 else ''}" if n_pairs == n_params else
+            f"every metric of a comparison, Bonferroni over the {n_pairs} comparisons of the "
+            f"{n_params} parameter{'s' if n_params != 1 else ''}")
     family = (f"The intervals of these sentences and of the tornado chart are one family: "
-              f"simultaneous over every metric of a parameter, Bonferroni over the {n_params} "
-              f"parameter{'s' if n_params != 1 else ''}, so all of them hold together with 95% "
+              f"simultaneous over {over}, so all of them hold together with 95% "
               "probability (each metric's own interval is narrower). An effect is clear when its "
               "interval excludes 0, and large enough to matter when it is at least the smallest "
               f"difference that matters{_smallest_words(s.effects)}.") if n_params else ""
     secs = [Section("findings", "What moves what",
-                    "Each sentence compares the parameter's first and last value with the other "
+                    "Each sentence compares the parameter's first and last value (a list of words: "
+                    "each value against the first) with the other "
                     "parameters at their first value; because every variant plays the same games, the "
                     "difference is measured game by game. " + family,
                     sentences=sweep_sentences(s.effects))]

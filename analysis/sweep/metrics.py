@@ -473,8 +473,8 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None) -> Sensiti
             cache.clear()
     variants = pl.DataFrame(rows)
     curve_rows, effect_rows = [], []
-    n_effects = sum(1 for chain in slices(sweep).values()
-                    if len([c for c in chain if c["id"] in done]) >= 2)
+    n_effects = sum(len(_compared(name, [c for c in chain if c["id"] in done]))
+                    for name, chain in slices(sweep).items())
     family_level = 1 - (1 - stats.LEVEL) / max(n_effects, 1)
     for name, chain in slices(sweep).items():
         chain = [c for c in chain if c["id"] in done]
@@ -487,21 +487,31 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None) -> Sensiti
                                    "order": chain.index(c), "variant": c["id"], **{
                                        k: r[k] for k in ("metric", "label", "unit", "share",
                                                          "estimate", "low", "high")}})
-        if len(chain) < 2:
-            continue
-        a, b = get(chain[0]["id"]), get(chain[-1]["id"])
-        for r in parameter_effects(a, b, level=family_level, overrides=overrides):
-            effect_rows.append({
-                "parameter": name, "from": _text(chain[0]["values"][name]),
-                "to": _text(chain[-1]["values"][name]),
-                "numeric": _is_number(chain[0]["values"][name]) and _is_number(chain[-1]["values"][name]),
-                "rising": (_is_number(chain[0]["values"][name]) and _is_number(chain[-1]["values"][name])
-                           and chain[-1]["values"][name] > chain[0]["values"][name]),
-                **r, "games": a.n_games})
+        for first, last in _compared(name, chain):
+            a, b = get(first["id"]), get(last["id"])
+            x, y = first["values"][name], last["values"][name]
+            for r in parameter_effects(a, b, level=family_level, overrides=overrides):
+                effect_rows.append({
+                    "parameter": name, "from": _text(x), "to": _text(y),
+                    "numeric": _is_number(x) and _is_number(y),
+                    "rising": _is_number(x) and _is_number(y) and y > x,
+                    **r, "games": a.n_games})
         cache.clear()
     missing = [v["id"] for v in sweep["variants"] if v["id"] not in done]
     return Sensitivity(sweep, variants, pl.DataFrame(curve_rows), pl.DataFrame(effect_rows),
                        unit, missing)
+
+
+def _compared(name: str, chain: list[dict]) -> list[tuple[dict, dict]]:
+    """The pairs of a parameter's (finished) variants whose effect the page states: a range of
+    numbers from its first to its last value (the curve shows the values between); a list of
+    words or other values, each against the first (``payment.order=[seat,simultaneous,rotating]``:
+    first to last alone never compared "simultaneous", the value the designer asked about)."""
+    if len(chain) < 2:
+        return []
+    if all(_is_number(c["values"][name]) for c in chain):
+        return [(chain[0], chain[-1])]
+    return [(chain[0], c) for c in chain[1:]]
 
 
 def _text(value) -> str:

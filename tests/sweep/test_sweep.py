@@ -145,3 +145,27 @@ def test_a_bad_vary_value_is_named_as_the_vary_the_designer_typed():
         plan_sweep("middle-ages", varies=["income.palais.base=1..2"], games=100,
                    settings=["income.palais.counts=1"])
     assert "--set income.palais.counts=1" in str(e.value)
+
+
+def test_a_list_of_words_compares_each_value_with_the_first(tmp_path):
+    """--vary 'payment.order=[seat,simultaneous,rotating]' stated only seat -> rotating (first to
+    last), never the value between. A list of words compares each value with the first; the page's
+    family (Bonferroni) counts both comparisons, so each is read at 97.5%, not 95%."""
+    from analysis.sweep.metrics import parameter_effects
+
+    sw = tmp_path / "sw"
+    balance("sweep", "--game", "seigneurial", "--players", "3", "--out", sw, "--vary",
+            "payment.order=[seat,simultaneous,rotating]", "--games", 150, "--quiet")
+    s = sensitivity(sw)
+    pairs = set(zip(s.effects["from"].to_list(), s.effects["to"].to_list()))
+    assert pairs == {('"seat"', '"simultaneous"'), ('"seat"', '"rotating"')}, pairs
+    a, b = load_variant(sw / "variants/v000"), load_variant(sw / "variants/v001")
+    alone = {r["metric"]: r for r in parameter_effects(a, b)}          # one comparison, at 95%
+    page = s.effects.filter(s.effects["to"].str.contains("simultaneous"))
+    for r in page.iter_rows(named=True):
+        one = alone[r["metric"]]
+        if one["high"] > one["low"]:
+            assert r["high"] - r["low"] > one["high"] - one["low"], r["metric"]
+    rep = tmp_path / "rep"
+    balance("report", sw, "--out", rep)
+    assert "Bonferroni over the 2 comparisons of the 1 parameter" in (rep / "report.html").read_text()
