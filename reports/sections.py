@@ -262,10 +262,14 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
                         f"{metric_label(r).replace(' win share', '')} {pp(r['diff'])}).")
     shown = (pl.col("verdict") == "clear and large enough to matter") if "verdict" in cmp.columns \
         else pl.col("significant")
-    shares = cmp.filter((pl.col("kind") == "proportion") & shown
-                        & ~pl.col("metric").is_in(["seat_win_share", "role_win_share"]))
+    # the other shares: every share but the ones the first sentence gave (in a game of roles the
+    # seats' own win shares are other shares: a Censitaire seat's gap may move while the roles do not)
+    headed = "role_win_share" if roles.height else "seat_win_share"
+    shares = cmp.filter((pl.col("kind") == "proportion") & shown & (pl.col("metric") != headed))
     if shares.height:
         sentence += f" Largest clear change among the other shares: {change_sentence(shares.row(0, named=True), unit)}"
+    elif "verdict" in cmp.columns:
+        sentence += " No other share moved by enough to matter."
     else:
         sentence += " No other share moved beyond noise."
     return sentence.strip()

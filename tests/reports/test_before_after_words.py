@@ -1,0 +1,53 @@
+"""The before/after's words against the numbers beside them (pure functions on small tables)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analysis import stats
+from analysis.compare import COMPARE_SCHEMA
+from reports.sections import _comparison_caption
+
+
+def row(metric: str, key: str, label: str, base: float, variant: float, half: float, p_adj: float,
+        kind: str = "proportion", smallest: float = 0.01) -> dict:
+    diff = variant - base
+    sig = p_adj < 0.05
+    verdict = stats.NOT_SHOWN if not sig else (stats.LARGE if abs(diff) >= smallest else stats.SMALL)
+    return {"metric": metric, "key": key, "label": label, "kind": kind, "base": base, "base_low": base - half,
+            "base_high": base + half, "variant": variant, "variant_low": variant - half,
+            "variant_high": variant + half, "diff": diff, "diff_low": diff - half, "diff_high": diff + half,
+            "z": diff / half * 1.96, "p_value": p_adj, "p_adjusted": p_adj, "significant": sig,
+            "smallest": smallest, "verdict": verdict}
+
+
+def table(rows: list[dict]) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema=COMPARE_SCHEMA)
+
+
+def seigneurial_like() -> pl.DataFrame:
+    """Seigneurial, payment.order=simultaneous: the roles barely move, a Censitaire seat by 1.7 pp."""
+    return table([
+        row("seat_win_share", "Seat 4", "Seat 4 win share", 0.349, 0.332, 0.004, 1e-6),
+        row("role_win_share", "seigneur", "Seigneur side win share", 0.004, 0.009, 0.001, 1e-6),
+        row("role_win_share", "censitaire", "Censitaire side win share", 0.996, 0.991, 0.001, 1e-6),
+        row("seat_win_share", "Seat 3", "Seat 3 win share", 0.3265, 0.3290, 0.004, 1.0),
+    ])
+
+
+def test_caption_of_a_game_of_roles_names_a_seat_share_that_moved():
+    """The caption said "No other share moved beyond noise." under a table whose first row is a
+    Censitaire seat moved by −1.7 pp, clear and large enough to matter."""
+    text = _comparison_caption(seigneurial_like(), "% of own goal")
+    assert "No other share moved" not in text
+    assert "Seat 4 win share: 34.9% → 33.2%" in text
+
+
+def test_caption_without_a_large_other_share_does_not_deny_small_clear_ones():
+    """Only clear changes of at least the smallest difference are named; a clear but small one is
+    still a move beyond noise, so the caption may not say none moved beyond noise."""
+    cmp = table([row("seat_win_share", "Seat 1", "Seat 1 win share", 0.20, 0.25, 0.003, 1e-6),
+                 row("end_reason_share", "x", "Games ending: x", 0.500, 0.505, 0.002, 1e-4)])
+    text = _comparison_caption(cmp, "coins")
+    assert "beyond noise" not in text.split("Seat 1 +5.0 pp.")[1]
+    assert "by enough to matter" in text
