@@ -31,7 +31,7 @@ from reports.text import (
     change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
     length_headlines, metric_change, metric_digits,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
-    pvalue, role_headlines, score_unit, seat_gap_words, turns, verdict_words,
+    pvalue, role_headlines, score_unit, seat_gap_words, tested_count, turns, verdict_words,
 )
 
 
@@ -207,10 +207,12 @@ def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
         rows["Change"].append(change)
         rows["95% interval of the change"].append(interval)
         rows["p (Holm-adjusted)"].append("" if r["p_adjusted"] != r["p_adjusted"] else pvalue(r["p_adjusted"]))
-        rows["Verdict"].append(verdict_words(r["verdict"], r["significant"]) if r.get("verdict") else
+        rows["Verdict"].append("not tested (an index of the seats: see their win shares)"
+                               if r["kind"] == "index" else
+                               verdict_words(r["verdict"], r["significant"]) if r.get("verdict") else
                                "moved (significant)" if r["significant"] else
                                "no change detected (interval excludes 0, but not after Holm's correction)"
-                               if holm_note(r, cmp.height) else "no change detected")
+                               if holm_note(r, tested_count(cmp)) else "no change detected")
     return pl.DataFrame(rows)
 
 

@@ -51,3 +51,37 @@ def test_caption_without_a_large_other_share_does_not_deny_small_clear_ones():
     text = _comparison_caption(cmp, "coins")
     assert "beyond noise" not in text.split("Seat 1 +5.0 pp.")[1]
     assert "by enough to matter" in text
+
+
+def with_balance(cmp: pl.DataFrame) -> pl.DataFrame:
+    """``cmp`` with the two untested Balance rows compare_tables shows (no interval, no p-value)."""
+    nan = float("nan")
+    rows = []
+    for metric, base, variant in (("balance", 0.4114, 0.4328), ("win_share_balance", 0.655, 0.677)):
+        r = row(metric, "all", metric, base, variant, 0.01, 1.0, kind="index")
+        r.update(diff_low=nan, diff_high=nan, z=nan, p_value=nan, p_adjusted=nan, significant=False,
+                 verdict=stats.NOT_SHOWN)
+        rows.append(r)
+    return pl.concat([cmp, table(rows)])
+
+
+def test_untested_balance_rows_are_not_called_within_noise():
+    """The Balance rows have no test, yet their Verdict read "within noise" (Seigneurial: win-share
+    balance 0.655 → 0.677 while the seat shares it is made of moved clearly)."""
+    from reports.sections import comparison_rows
+
+    rows = comparison_rows(with_balance(seigneurial_like()), "% of own goal")
+    verdicts = dict(zip(rows["Metric"].to_list(), rows["Verdict"].to_list()))
+    assert "within noise" not in verdicts["win_share_balance"]
+    assert verdicts["win_share_balance"].startswith("not tested")
+    assert verdicts["Seat 3 win share"] == "within noise"
+
+
+def test_holm_family_named_is_the_tested_metrics():
+    """The sentence said "Holm's correction over all 6" when only 4 of the 6 rows had p-values."""
+    from reports.text import comparison_headlines
+
+    lines = comparison_headlines(with_balance(seigneurial_like()), "base", "var", "% of own goal")
+    family = next(x for x in lines if "Holm's correction over" in x)
+    assert "over all 6" not in family
+    assert "over the 4 tested" in family
