@@ -85,3 +85,23 @@ def test_holm_family_named_is_the_tested_metrics():
     family = next(x for x in lines if "Holm's correction over" in x)
     assert "over all 6" not in family
     assert "over the 4 tested" in family
+
+
+def test_no_pool_refuses_a_run_compared_with_itself(tmp_path):
+    """`balance report RUN RUN --no-pool` (or RUN and a copy of it) wrote a before/after of a run
+    against its own games, saying "any difference comes from the bots, the seed or the number of
+    games"; two seeds of one configuration are still compared."""
+    import shutil
+
+    import pytest
+    from analysis_runs import HAND, write_run
+    from reports.build import plan_groups
+    from simcore.errors import UsageError
+
+    a = write_run(tmp_path / "a", HAND, seed=1)
+    shutil.copytree(a, tmp_path / "copy")
+    b = write_run(tmp_path / "b", HAND, seed=2)
+    for runs in ([a, a], [a, tmp_path / "copy"]):
+        with pytest.raises(UsageError, match="given twice"):
+            plan_groups(runs, pool=False)
+    assert len(plan_groups([a, b], pool=False)) == 2
