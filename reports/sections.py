@@ -25,7 +25,7 @@ import polars as pl
 from analysis.load import RunSet
 from reports import glossary
 from reports.figures import common as F
-from reports.rules_diff import diff_sentences, diff_table, origin, rules_diff
+from reports.rules_diff import diff_sentences, diff_table, origin, pairing_sentence, rules_diff
 from reports.games import hook_for, spec_for
 from reports.text import (
     change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
@@ -393,7 +393,8 @@ def what_changed(rs: RunSet, variant: RunSet | None, vlabel: str) -> list[str]:
     if variant is None:
         return []
     changes = rules_diff(rs.metas[0], variant.metas[0])
-    return ["What changed: " + diff_sentences(changes, rs.label, vlabel, rs.metas[0], variant.metas[0])[0]]
+    return ["What changed: " + diff_sentences(changes, rs.label, vlabel, rs.metas[0], variant.metas[0])[0]
+            + " " + pairing_sentence(rs.metas, variant.metas, rs.label, vlabel)]
 
 
 def rules_diff_section(name: str, rs: RunSet, variant: RunSet, vlabel: str) -> Section:

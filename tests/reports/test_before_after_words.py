@@ -105,3 +105,29 @@ def test_no_pool_refuses_a_run_compared_with_itself(tmp_path):
         with pytest.raises(UsageError, match="given twice"):
             plan_groups(runs, pool=False)
     assert len(plan_groups([a, b], pool=False)) == 2
+
+
+def test_what_changed_says_whether_the_games_were_the_same_deals():
+    """The before/after named the rules that changed but never whether the two runs played the
+    same deals (same seed: common random numbers) or independent ones, nor that the bots differed."""
+    from types import SimpleNamespace
+
+    from reports.sections import what_changed
+
+    rules = "[setup]\nstart_coins = 0\n"
+
+    def rs(label, seed, games=200_000, bots=("balanced",) * 4, text=rules):
+        return SimpleNamespace(label=label, metas=[{"rules_text": text, "seed": seed, "games": games,
+                                                    "strategies": list(bots), "rules_name": "rules.toml"}])
+
+    base = rs("base", 1)
+    after = "[setup]\nstart_coins = [0, 1, 1, 1]\n"
+    same = what_changed(base, rs("coins", 1, text=after), "coins")[0]
+    assert "setup.start_coins: 0 → [0, 1, 1, 1]" in same
+    assert "same 200,000 deals (seed 1" in same and "common random numbers" in same
+    other = what_changed(base, rs("coins2", 2, text=after), "coins2")[0]
+    assert "different deals (seed 1 before, 2 after)" in other and "same" not in other.split("deals")[0]
+    bots = what_changed(base, rs("greedy", 1, bots=("greedy",) * 4), "greedy")[0]
+    assert "The bots differ too" in bots and "greedy, greedy" in bots
+    more = what_changed(base, rs("more", 1, games=100_000, text=after), "more")[0]
+    assert "only some deals are the same" in more and "200,000 games before and 100,000 after" in more
