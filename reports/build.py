@@ -30,6 +30,7 @@ import polars as pl
 
 from analysis import analyse, group_runs, open_runs
 from analysis.compare import compare_tables
+from analysis.load import check_distinct_runs
 from reports.figures.draw import draw_all
 from reports.games import hook_for
 from reports.html import NOTES, meta_table, page
@@ -49,6 +50,9 @@ def plan_groups(runs: Iterable[str | Path], pool: bool = True, side_by_side: boo
     if not runs:
         raise UsageError("give at least one run directory")
     groups = group_runs(runs) if pool else [open_runs([r]) for r in runs]
+    # each configuration refuses its own repeats; across configurations (--no-pool: every run its
+    # own) the same run given twice would be compared with itself, its games as independent games
+    check_distinct_runs([p for g in groups for p in g.paths], [m for g in groups for m in g.metas])
     base = groups[0]
     for g in groups[1:]:
         if g.game != base.game:

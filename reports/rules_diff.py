@@ -126,3 +126,48 @@ def diff_sentences(changes: list[SettingChange] | None, before_label: str, after
     more = f"; and {n - SHOWN} more in the table" if n > SHOWN else ""
     return [f"{after_label} changes {n} rule setting{'s' if n != 1 else ''} of {before_label}: "
             f"{listed}{more} (rules: {origin(after_meta)})."]
+
+
+def _deals(metas: list[dict]) -> set[tuple]:
+    """The games a run set plays: (seed, game number) for every game of every run."""
+    out = set()
+    for m in metas:
+        first = m.get("first_game", 0) if isinstance(m.get("first_game", 0), int) else 0
+        games = m.get("games") if isinstance(m.get("games"), int) else 0
+        out.add((m.get("seed"), first, first + games))
+    return out
+
+
+def pairing_sentence(before_metas: list[dict], after_metas: list[dict], before_label: str,
+                     after_label: str) -> str:
+    """Whether a before/after's two sides played the same deals (common random numbers: the same
+    seed and game numbers, each game drawing from its own stream of (seed, game)) or independent
+    ones, and what else differs besides the rules (the bots, the number of games). The comparison's
+    tests treat the two sides as independent samples: right for different seeds, and for the same
+    deals the intervals are, if anything, wider than a paired comparison's."""
+    seeds_b = sorted({m.get("seed") for m in before_metas}, key=str)
+    seeds_a = sorted({m.get("seed") for m in after_metas}, key=str)
+    games_b = sum(m.get("games") or 0 for m in before_metas)
+    games_a = sum(m.get("games") or 0 for m in after_metas)
+    shown = lambda seeds: ", ".join(str(s) for s in seeds)  # noqa: E731
+    if _deals(before_metas) == _deals(after_metas):
+        out = (f"Both sides played the same {games_b:,} deals (seed {shown(seeds_b)}, the same game "
+               f"numbers: common random numbers, game N of each starts from the same random stream); "
+               f"the intervals treat the two runs as independent, so they are if anything wider than "
+               f"needed.")
+    elif not ({s for s, _, _ in _deals(before_metas)} & {s for s, _, _ in _deals(after_metas)}):
+        out = (f"The two sides played different deals (seed {shown(seeds_b)} before, {shown(seeds_a)} "
+               f"after): independent games, as the intervals assume.")
+    else:
+        out = (f"The two sides share a seed ({shown(sorted(set(seeds_b) & set(seeds_a), key=str))}) "
+               f"but not every game number, so only some deals are the same; the intervals treat the "
+               f"two runs as independent.")
+    if games_b != games_a:
+        out += f" They played {games_b:,} games before and {games_a:,} after."
+    bots_b = {tuple(m.get("strategies") or ()) for m in before_metas}
+    bots_a = {tuple(m.get("strategies") or ()) for m in after_metas}
+    if bots_b != bots_a:
+        b = "; ".join(", ".join(x) for x in sorted(bots_b))
+        a = "; ".join(", ".join(x) for x in sorted(bots_a))
+        out += f" The bots differ too ({before_label}: {b}; {after_label}: {a}), so not all of a change comes from the rules."
+    return out

@@ -25,13 +25,13 @@ import polars as pl
 from analysis.load import RunSet
 from reports import glossary
 from reports.figures import common as F
-from reports.rules_diff import diff_sentences, diff_table, origin, rules_diff
+from reports.rules_diff import diff_sentences, diff_table, origin, pairing_sentence, rules_diff
 from reports.games import hook_for, spec_for
 from reports.text import (
     change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
     length_headlines, metric_change, metric_digits,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
-    pvalue, role_headlines, score_unit, seat_gap_words, turns, verdict_words,
+    pvalue, role_headlines, score_unit, seat_gap_words, tested_count, turns, verdict_words,
 )
 
 
@@ -207,10 +207,12 @@ def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
         rows["Change"].append(change)
         rows["95% interval of the change"].append(interval)
         rows["p (Holm-adjusted)"].append("" if r["p_adjusted"] != r["p_adjusted"] else pvalue(r["p_adjusted"]))
-        rows["Verdict"].append(verdict_words(r["verdict"], r["significant"]) if r.get("verdict") else
+        rows["Verdict"].append("not tested (an index of the seats: see their win shares)"
+                               if r["kind"] == "index" else
+                               verdict_words(r["verdict"], r["significant"]) if r.get("verdict") else
                                "moved (significant)" if r["significant"] else
                                "no change detected (interval excludes 0, but not after Holm's correction)"
-                               if holm_note(r, cmp.height) else "no change detected")
+                               if holm_note(r, tested_count(cmp)) else "no change detected")
     return pl.DataFrame(rows)
 
 
@@ -262,10 +264,14 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
                         f"{metric_label(r).replace(' win share', '')} {pp(r['diff'])}).")
     shown = (pl.col("verdict") == "clear and large enough to matter") if "verdict" in cmp.columns \
         else pl.col("significant")
-    shares = cmp.filter((pl.col("kind") == "proportion") & shown
-                        & ~pl.col("metric").is_in(["seat_win_share", "role_win_share"]))
+    # the other shares: every share but the ones the first sentence gave (in a game of roles the
+    # seats' own win shares are other shares: a Censitaire seat's gap may move while the roles do not)
+    headed = "role_win_share" if roles.height else "seat_win_share"
+    shares = cmp.filter((pl.col("kind") == "proportion") & shown & (pl.col("metric") != headed))
     if shares.height:
         sentence += f" Largest clear change among the other shares: {change_sentence(shares.row(0, named=True), unit)}"
+    elif "verdict" in cmp.columns:
+        sentence += " No other share moved by enough to matter."
     else:
         sentence += " No other share moved beyond noise."
     return sentence.strip()
@@ -387,7 +393,8 @@ def what_changed(rs: RunSet, variant: RunSet | None, vlabel: str) -> list[str]:
     if variant is None:
         return []
     changes = rules_diff(rs.metas[0], variant.metas[0])
-    return ["What changed: " + diff_sentences(changes, rs.label, vlabel, rs.metas[0], variant.metas[0])[0]]
+    return ["What changed: " + diff_sentences(changes, rs.label, vlabel, rs.metas[0], variant.metas[0])[0]
+            + " " + pairing_sentence(rs.metas, variant.metas, rs.label, vlabel)]
 
 
 def rules_diff_section(name: str, rs: RunSet, variant: RunSet, vlabel: str) -> Section:

@@ -607,10 +607,27 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
         return (f"Did the {what} win rates move? Yes: {moved.height} of {rows.height} {what}s moved beyond "
                 f"noise (significant after Holm's correction): " + "; ".join(parts) + tail + ".")
     r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
-    why = holm_note(r, cmp.height)
+    why = holm_note(r, tested_count(cmp))
     return (f"Did the {what} win rates move? No: no {what}'s win share changed beyond noise. The largest "
             f"change is {_seat_change(r)}"
             + (f": {why}." if why else ", within noise."))
+
+
+def tested_count(cmp: pl.DataFrame) -> int:
+    """How many compared metrics are tested, the family Holm's correction runs over: every row with
+    a p-value (the Balance indices are shown with both runs' values but not tested)."""
+    return int(cmp["p_adjusted"].fill_null(float("nan")).is_finite().sum())
+
+
+def family_words(cmp: pl.DataFrame) -> str:
+    """``all 77`` or, when some rows are shown untested, ``the 75 tested (the 2 Balance indices are
+    not tested)``: the Holm family a before/after's sentences name."""
+    n = tested_count(cmp)
+    if n == cmp.height:
+        return f"all {n}"
+    rest = cmp.height - n
+    return (f"the {n} tested (the {rest} Balance ind{'ices are' if rest > 1 else 'ex is'} shown but not "
+            f"tested)")
 
 
 def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, unit: str = "points") -> list[str]:
@@ -625,12 +642,12 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
         out.append(f"{var_label} against {base_label}: {large.height} of {cmp.height} compared metrics "
                    f"moved clearly and by enough to matter, {sig.height - large.height} clearly but by "
                    f"less than the smallest difference that matters (1 pp for shares), the rest within noise "
-                   f"and not listed here (clear = after Holm's correction over all {cmp.height}, so two runs of the same "
+                   f"and not listed here (clear = after Holm's correction over {family_words(cmp)}, so two runs of the same "
                    f"rules flag anything at most 5% of the time); largest first.")
         others = large.filter(~pl.col("metric").is_in(seat_metrics))
     else:
         out.append(f"{var_label} against {base_label}: {sig.height} of {cmp.height} compared metrics moved "
-                   f"significantly (significant = after Holm's correction over all {cmp.height}, so two runs "
+                   f"significantly (significant = after Holm's correction over {family_words(cmp)}, so two runs "
                    f"of the same rules flag anything at most 5% of the time).")
         others = sig.filter(~pl.col("metric").is_in(seat_metrics))
     for r in others.iter_rows(named=True):
