@@ -32,8 +32,9 @@ from simcore.games.medievallons.layout import (
 )
 from simcore.games.medievallons.rules import (
     ARTISAN, ASSASSIN, BOUFFON, CHEVALIER, ETOILE, MAGICIEN, MARCHAND, MENDIANT, MOINE, NOBLE,
-    N_TYPES, PRETRE, P_ARTISAN_TAKES_PLAYED, P_HAND_SIZE, P_MAX_TURNS, P_MENDIANT_DRAWS_ON_TIE,
-    P_MIN_GUILD, P_RED_2, P_SORCIERE_FLIP_AGAIN, P_TO_WIN, RODEUR, SORCIERE,
+    N_TYPES, PRETRE, P_ARTISAN_TAKES_PLAYED, P_END_ON_LAST_CARD, P_HAND_SIZE, P_MAX_TURNS,
+    P_MENDIANT_DRAWS_ON_TIE, P_MIN_GUILD, P_RED_2, P_SORCIERE_FLIP_AGAIN, P_TO_WIN, RODEUR,
+    SORCIERE,
 )
 from simcore.rng import below, shuffle_range
 from simcore.numba_cache import njit_on_demand
@@ -76,13 +77,20 @@ def disc_pop(ws):
 
 @njit(cache=True, inline="always", _nrt=False)
 def draw_card(st, ws):
-    """MV-6: the top card of the draw pile, or -1 when the game ends (pile empty, End card yellow)."""
+    """MV-6: the top card of the draw pile, or -1 when the game ends (pile empty, End card yellow).
+
+    With ``end_card_timing = "last_card_taken"`` the End card acts as this card leaves the pile:
+    a red one reshuffles before the card lands, a yellow one ends the game (G_OVER) but the card is
+    still returned, for the caller to put where the draw puts it and then stop."""
     if ws[G_PILE_N] == 0:
         if not refill(st, ws):
             return -1
     n = ws[G_PILE_N] - 1
     ws[G_PILE_N] = n
-    return ws[U(W_PILE + n)]
+    t = ws[U(W_PILE + n)]
+    if n == 0 and ws[U(W_RULES + R_PARAMS + P_END_ON_LAST_CARD)] != 0:
+        refill(st, ws)
+    return t
 
 
 @njit(cache=True, _nrt=False)
@@ -120,12 +128,13 @@ def hand_add(ws, p, t, k):
 
 @njit(cache=True, inline="always", _nrt=False)
 def draw_to_hand(st, ws, p):
-    """Draw one card into p's hand; False when the game ended instead."""
+    """Draw one card into p's hand; False when the game ended instead (or, the End card acting on
+    the last card taken, right after it reached the hand)."""
     t = draw_card(st, ws)
     if t < 0:
         return False
     hand_add(ws, p, t, 1)
-    return True
+    return ws[G_OVER] == 0
 
 
 @njit(cache=True, inline="always", _nrt=False)
@@ -337,6 +346,8 @@ def sorciere_target(st, ws, fs, P, p):
         if t < 0:
             return -1
         disc_push(ws, t)
+        if ws[G_OVER] != 0:           # it was the last card and the End card yellow
+            return -1
         if t == SORCIERE and ws[U(W_RULES + R_PARAMS + P_SORCIERE_FLIP_AGAIN)] != 0:
             continue
         if t == BOUFFON or t == SORCIERE:
@@ -409,6 +420,8 @@ def resolve_power(st, ws, fs, P, p, t):
                 return
             ws[U(W_LOOK + i)] = c
             ws[G_LOOK_N] = i + 1
+            if ws[G_OVER] != 0:       # it was the last card and the End card yellow
+                return
         n = 0
         for i in range(3):
             c = ws[U(W_LOOK + i)]
@@ -714,6 +727,8 @@ def setup_game(st, ws, P):
     ws[G_PILE_N] = n
     ws[G_END_RED] = ws[U(W_RULES + R_PARAMS + P_RED_2 + P - 2)]
     ws[G_CUR] = 0
+    if n == 0 and ws[U(W_RULES + R_PARAMS + P_END_ON_LAST_CARD)] != 0:
+        refill(st, ws)                 # the card turned face up was the last (MV-6, the book)
 
 
 @njit(cache=True, _nrt=False)
