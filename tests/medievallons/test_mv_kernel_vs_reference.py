@@ -183,6 +183,25 @@ def test_kernel_book_timing_yellow_ends_in_the_middle_of_a_power():
     assert not known.any()               # no look, no card taken or given: no Prêtre at all
 
 
+def test_search_playouts_follow_the_end_card_timing():
+    """The search bot's playouts run the game's rules, end_card_timing included: in the duel,
+    playing the Bouffon (its draw takes the last card) wins every playout at once with the book's
+    timing; with the spec's, P1 (3 unseen cards re-dealt each world) still acts and a random P1
+    sometimes levels or wins (a third guild, a reinforced guild)."""
+    from simcore.games.medievallons.search import playout
+
+    means = {}
+    for name, text in (("book", BOOK_TEXT), ("spec", TEXT)):
+        ws, fs = _position(text, 2, [R.MOINE], [R.NOBLE], [[R.BOUFFON], [R.ETOILE] * 3],
+                           [[(R.NOBLE, 4), (R.MOINE, 3)], [(R.NOBLE, 3), (R.MOINE, 3)]])
+        sc, st2 = np.zeros_like(ws), np.zeros(1, np.uint64)
+        v = [playout(ws.copy(), sc, fs, st2, 2, 0, 0, np.uint64(r), np.uint64(100 + r), 0)
+             for r in range(40)]
+        assert sc[L.W_RULES + L.R_PARAMS + R.P_END_ON_LAST_CARD] == (name == "book")
+        means[name] = float(np.mean(v))
+    assert means["book"] == 1.0 and means["spec"] < 0.95, means
+
+
 def _figures(o, P):
     """Every recorded figure as named samples (one value per game or per player-game)."""
     figs = {}
