@@ -66,6 +66,142 @@ def test_kernel_replays_reference_under_every_setting(old, new):
             assert_same_game(out, g, REF.play_game(rules, players, 3, g, debug=True), players)
 
 
+BOOK_TEXT = TEXT.replace('end_card_timing = "empty_draw"', 'end_card_timing = "last_card_taken"')
+SIDES_SWAPPED = ('end_card = { 2 = "yellow", 3 = "red", 4 = "red", 5 = "red" }',
+                 'end_card = { 2 = "red", 3 = "yellow", 4 = "yellow", 5 = "yellow" }')
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("sides", ["book sides", "sides swapped"])
+@pytest.mark.parametrize("bot", ["random", "balanced"])
+def test_kernel_replays_reference_with_the_books_end_card_timing(players, sides, bot):
+    """MV-6 end_card_timing = "last_card_taken" (the End card acts the moment the last card is
+    taken), both End card sides at every player count, random and the default bot: the reference
+    replays the kernel's decisions to the same records; the timing is reached in these games."""
+    assert 'end_card_timing = "last_card_taken"' in BOOK_TEXT and SIDES_SWAPPED[0] in TEXT
+    text = BOOK_TEXT.replace(*SIDES_SWAPPED) if sides == "sides swapped" else BOOK_TEXT
+    rules = R.loads(text)
+    assert rules.end_on_last_card
+    rows = None
+    if bot != "random":
+        from strategies import medievallons as S
+        _, rows = S.resolve(bot, players)
+    out = D.run_chunk(rules, players, 0, 300, 8, rows, debug=True, trace_decisions=True)
+    assert not out["error"].any()
+    # the first 10 games, and 6 where the End card acted (a reshuffle, or the end on the pile)
+    acted = out["reshuffles"] > 0 if rules.end_card_red(players) else out["end_reason"] == REF.EMPTY_PILE
+    games = sorted(set(range(10)) | set(np.flatnonzero(acted)[:6].tolist()))
+    assert acted.sum() >= 2         # (balanced, 2 players: about 3% of games end on the pile)
+    for g in games:
+        replay = REF.ReplayStrategy(out["trace"][g], consume_draw=True)
+        rec = REF.play_game(rules, players, 8, g, strategies=[replay] * players, debug=True)
+        assert_same_game(out, g, rec, players)
+        assert replay.pos == len(out["trace"][g])
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_kernel_book_timing_a_deck_dealt_to_its_last_card_ends_at_setup(players):
+    """As the reference's hand-worked test: hand_size 1, P + 1 cards; the End card acts on the card
+    turned face up at setup; no turn is played, every player shares the win."""
+    from test_mv_reference_rules import dealt_to_the_last_card
+
+    out = D.run_chunk(dealt_to_the_last_card(players), players, 0, 2, 1, debug=True)
+    assert not out["error"].any()
+    assert out["turns"].tolist() == [0, 0] and (out["end_reason"] == REF.EMPTY_PILE).all()
+    assert out["reshuffles"].tolist() == [int(players == 3)] * 2
+    np.testing.assert_allclose(out["win_share"], 1 / players, rtol=1e-6)
+
+
+def _position(text, P, pile, discard, hands, guilds):
+    """A kernel workspace at the start of seat 0's turn, built by hand: End card yellow, piles as
+    lists (top = last), ``hands[p]`` card lists, ``guilds[p]`` (type, cards) lists, random bots."""
+    ws, fs = D.new_workspace(R.loads(text))
+    ws[L.G_END_RED] = 0
+    for i, t in enumerate(pile):
+        ws[L.W_PILE + i] = t
+    ws[L.G_PILE_N] = len(pile)
+    for i, t in enumerate(discard):
+        ws[L.W_DISC + i] = t
+        ws[L.W_DCNT + t] += 1
+    ws[L.G_DISC_N] = len(discard)
+    for p in range(P):
+        for t in hands[p]:
+            ws[L.W_HAND + p * L.TS + t] += 1
+        ws[L.W_PL + p * L.PLS + L.X_HANDN] = len(hands[p])
+        for g, (t, k) in enumerate(guilds[p]):
+            s = B.gslot(p, g)
+            ws[s], ws[s + 1], ws[s + 2] = t, k, 0
+            ws[L.W_TCNT + t] += k
+            ws[L.W_NGT + t] += 1
+            ws[L.G_NGT_MASK] |= 1 << t
+        ws[L.W_PL + p * L.PLS + L.X_NG] = len(guilds[p])
+        ws[L.W_PL + p * L.PLS + L.X_GC] = sum(k for _, k in guilds[p])
+    K.check_guild_counts(ws, P)
+    assert ws[L.G_ERROR] == 0
+    return ws, fs
+
+
+def _play_first_action(ws, fs, P):
+    """Seat 0 plays its action 0 (forced); the game stops after that turn."""
+    from simcore.rng import stream_state
+
+    ws[L.G_STOP], ws[L.G_FORCED], ws[L.G_LIMIT] = 0, 0, 1
+    st = np.array([stream_state(np.uint64(1), np.uint64(0))], np.uint64)
+    K.play_turns(st, ws, fs, P, False)
+
+
+def test_kernel_book_timing_yellow_ends_at_the_last_card_taken():
+    """The reference's hand-worked duel in the kernel: 2 players, End card yellow, one card (a
+    Moine) left; P0 (2 guilds, 7 guild cards) plays its Bouffon and draws the last card. The book's
+    timing ends the game at once (turn 1, empty pile, P0 wins on guild cards: 7 against 6); the
+    spec's goes on (the pile empty, P1 to act)."""
+    M = R.MOINE
+    for text, over in ((BOOK_TEXT, True), (TEXT, False)):
+        ws, fs = _position(text, 2, [M], [R.NOBLE], [[R.BOUFFON], [R.ETOILE] * 3],
+                           [[(R.NOBLE, 4), (M, 3)], [(R.NOBLE, 3), (M, 3)]])
+        _play_first_action(ws, fs, 2)                         # action 0: play the Bouffon
+        assert ws[L.G_TURNS] == 1 and ws[L.G_PILE_N] == 0 and ws[L.W_HAND + M] == 1
+        assert ws[L.G_OVER] == (L.EMPTY_PILE + 1 if over else 0)
+        if over:
+            out_i16 = np.zeros((2, D.N_PLAYER_COLS), np.int16)
+            out_win = np.zeros(2, np.float32)
+            D.write_outputs(ws, 2, 0, out_i16, out_win, np.zeros((1, 4), np.int16))
+            assert out_win.tolist() == [1.0, 0.0] and out_i16[:, D.C_RANK].tolist() == [1, 2]
+
+
+def test_kernel_book_timing_yellow_ends_in_the_middle_of_a_power():
+    """The reference's hand-worked Prêtre: P0, no card in hand, uses its Prêtre guild; the draw
+    before the Prêtre takes the last card: the game ends with no Prêtre decision (P1 keeps its
+    Moine, P0 holds the Étoile drawn)."""
+    ws, fs = _position(BOOK_TEXT, 2, [R.ETOILE], [R.NOBLE], [[], [R.MOINE]],
+                       [[(R.PRETRE, 3)], []])
+    _play_first_action(ws, fs, 2)                             # action 0: use the Prêtre guild
+    assert ws[L.G_OVER] == L.EMPTY_PILE + 1
+    assert ws[L.W_HAND + R.ETOILE] == 1 and ws[L.W_PL + L.X_HANDN] == 1
+    assert ws[L.W_HAND + L.TS + R.MOINE] == 1 and ws[L.W_PL + L.PLS + L.X_HANDN] == 1
+    known = ws[L.W_KNOWN:L.W_KNOWN + L.MAXP * L.MAXP * L.TS]
+    assert not known.any()               # no look, no card taken or given: no Prêtre at all
+
+
+def test_search_playouts_follow_the_end_card_timing():
+    """The search bot's playouts run the game's rules, end_card_timing included: in the duel,
+    playing the Bouffon (its draw takes the last card) wins every playout at once with the book's
+    timing; with the spec's, P1 (3 unseen cards re-dealt each world) still acts and a random P1
+    sometimes levels or wins (a third guild, a reinforced guild)."""
+    from simcore.games.medievallons.search import playout
+
+    means = {}
+    for name, text in (("book", BOOK_TEXT), ("spec", TEXT)):
+        ws, fs = _position(text, 2, [R.MOINE], [R.NOBLE], [[R.BOUFFON], [R.ETOILE] * 3],
+                           [[(R.NOBLE, 4), (R.MOINE, 3)], [(R.NOBLE, 3), (R.MOINE, 3)]])
+        sc, st2 = np.zeros_like(ws), np.zeros(1, np.uint64)
+        v = [playout(ws.copy(), sc, fs, st2, 2, 0, 0, np.uint64(r), np.uint64(100 + r), 0)
+             for r in range(40)]
+        assert sc[L.W_RULES + L.R_PARAMS + R.P_END_ON_LAST_CARD] == (name == "book")
+        means[name] = float(np.mean(v))
+    assert means["book"] == 1.0 and means["spec"] < 0.95, means
+
+
 def _figures(o, P):
     """Every recorded figure as named samples (one value per game or per player-game)."""
     figs = {}

@@ -504,6 +504,120 @@ def test_MV6_game_ends_in_the_middle_of_a_power():
     assert hand(s, 0) == {"Sorcière": 1} and s.played == [MOINE]
 
 
+# MV-6 with the book's timing (setup.end_card_timing = "last_card_taken"): the End card acts the
+# moment the last card of the draw pile is taken, not when a later draw finds the pile empty.
+BOOK = variant(('end_card_timing = "empty_draw"', 'end_card_timing = "last_card_taken"'))
+
+
+def _last_card_duel(rules):
+    """2 players, End card yellow, one card (a Moine) left. P0 -- 2 guilds, 7 guild cards, a
+    Bouffon in hand -- plays it and its end-of-turn draw takes the last card; P1 -- 2 guilds,
+    6 guild cards -- holds 3 Étoiles, a third guild ready."""
+    s = state_of(2, rules=rules, pile=[MO], discard=[NO])
+    s.guilds[0] += [Guild(NOBLE, 4, 0), Guild(MOINE, 3, 0)]
+    s.guilds[1] += [Guild(NOBLE, 3, 0), Guild(MOINE, 3, 0)]
+    s.give(0, B)
+    s.give(1, ET, ET, ET)
+    return s
+
+
+def test_MV6_book_timing_yellow_the_last_card_taken_ends_the_game_at_once():
+    s = _last_card_duel(BOOK)
+    assert not s.end_red
+    with pytest.raises(GameOver):
+        turn(s, [Pick(("play", BOUFFON)), Never()])         # P1 never acts
+    assert s.end_reason == ref.EMPTY_PILE and s.turns == 1
+    assert hand(s, 0) == {"Moine": 1} and s.pile == [] and s.discard == [NO, BOUFFON]
+    # MV-7 empty-pile winner: 2 guilds each, P0 has 7 guild cards against 6
+    assert ref.score_game(s) == ([1.0, 0.0], [1, 2])
+    # the spec's timing: the game goes on; P1 founds its third guild on the empty pile and wins
+    s = _last_card_duel(RULES)
+    turn(s, [Pick(("play", BOUFFON)), Never()])
+    assert s.end_reason is None and s.pile == [] and hand(s, 0) == {"Moine": 1}
+    with pytest.raises(GameOver):
+        turn(s, [Never(), Pick(("found", ETOILE), (3, 0))])
+    assert s.end_reason == ref.THIRD_GUILD and s.winner == 1
+
+
+def test_MV6_book_timing_yellow_ends_in_the_middle_of_a_power():
+    """A Prêtre used from a guild with an empty hand draws first; that draw takes the last card:
+    the game ends before any Prêtre decision. With the spec's timing the Prêtre goes on."""
+    s = state_of(2, rules=BOOK, pile=[ET], discard=[NO])
+    s.give(1, MO)
+    with pytest.raises(GameOver):
+        power(s, 0, PRETRE, [Never(), Never()], source=ref.GUILD)
+    assert s.end_reason == ref.EMPTY_PILE and hand(s, 0) == {"Étoile": 1} and s.decisions == []
+    s = state_of(2, pile=[ET], discard=[NO])
+    s.give(1, MO)
+    power(s, 0, PRETRE, [Pick(1, MOINE, ETOILE), Never()], source=ref.GUILD)
+    assert s.end_reason is None and hand(s, 0) == {"Moine": 1} and hand(s, 1) == {"Étoile": 1}
+
+
+def test_MV6_book_timing_yellow_a_sorciere_turning_over_the_last_card_copies_nothing():
+    s = state_of(2, rules=BOOK, pile=[ET], discard=[NO])
+    with pytest.raises(GameOver):
+        power(s, 0, SORCIERE, [Never(), Never()])
+    assert s.discard == [NO, ETOILE] and s.powers[0][ETOILE] == 0 and s.powers[0][SORCIERE] == 1
+    s = state_of(2, pile=[ET], discard=[NO])                 # the spec's: Étoile copied, its
+    with pytest.raises(GameOver):                            # first draw ends the game
+        power(s, 0, SORCIERE, [Never(), Never()])
+    assert s.discard == [NO, ETOILE] and s.powers[0][ETOILE] == 1
+
+
+def _red_position(rules):
+    """3 players, End card red, one card (a Chevalier) left; discards Moine, Noble (top). P0 plays
+    a Bouffon (its draw takes the last card); P1 plays an Assassin on P2's Étoile guild."""
+    s = state_of(3, rules=rules, pile=[CH], discard=[MO, NO])
+    s.give(0, B)
+    s.give(1, AS)
+    s.guilds[2].append(Guild(ETOILE, 4, 0))
+    return s
+
+
+def test_MV6_book_timing_red_reshuffles_at_once_and_later_discards_stay_out():
+    rng = PyStream(0, 0)
+    s = _red_position(BOOK)
+    turn(s, [Pick(("play", BOUFFON)), Never(), Never()], rng)
+    rest = [MO, NO]                      # the discards except the top (P0's Bouffon), at once
+    PyStream(0, 0).shuffle(rest)         # (Pick draws nothing: the reshuffle is the first draw)
+    assert hand(s, 0) == {"Chevalier": 1} and s.reshuffles == 1 and not s.end_red
+    assert s.pile == rest and s.discard == [BOUFFON]
+    turn(s, [Never(), Pick(("play", ASSASSIN), (2, 0, 0)), Never()], rng)
+    # the Étoile and the Assassin discarded afterwards are not in the new pile
+    assert s.discard == [BOUFFON, ETOILE, ASSASSIN] and s.pile == rest[:-1]
+    assert hand(s, 1) == {ref.CARD_NAMES[rest[-1]]: 1}
+    # the spec's timing: the pile is rebuilt at P1's draw, from every discard but the Assassin
+    rng = PyStream(0, 0)
+    s = _red_position(RULES)
+    turn(s, [Pick(("play", BOUFFON)), Never(), Never()], rng)
+    assert s.pile == [] and s.reshuffles == 0 and s.discard == [MO, NO, BOUFFON]
+    turn(s, [Never(), Pick(("play", ASSASSIN), (2, 0, 0)), Never()], rng)
+    rest = [MO, NO, BOUFFON, ETOILE]
+    PyStream(0, 0).shuffle(rest)
+    assert s.discard == [ASSASSIN] and s.pile == rest[:-1] and s.reshuffles == 1
+
+
+@pytest.mark.parametrize("P,red", [(2, False), (3, True)])
+def test_MV6_book_timing_a_deck_dealt_to_its_last_card_ends_at_setup(P, red):
+    """hand_size 1 and a deck of P + 1 cards: the card turned face up at setup is the last one;
+    the End card acts at once (red: a reshuffle of no card), the game ends with no turn played
+    and the players share the win (one card in hand each)."""
+    r = dealt_to_the_last_card(P)
+    assert r.n_cards == P + 1 and r.end_card_red(P) == red
+    rec = ref.play_game(r, P, 1, 0, debug=True)
+    assert (rec.turns, rec.end_reason, rec.reshuffles) == (0, ref.EMPTY_PILE, int(red))
+    assert rec.win_share.tolist() == pytest.approx([1 / P] * P) and rec.decisions == []
+
+
+def dealt_to_the_last_card(P):
+    """Book timing, hand_size 1, a deck of P + 1 Moines (also used by the kernel's test)."""
+    text = TEXT.replace('end_card_timing = "empty_draw"', 'end_card_timing = "last_card_taken"')
+    text = text.replace("hand_size = 6", "hand_size = 1").replace("allowed = [2, 3, 4, 5]", f"allowed = [{P}]")
+    for name in R.CARD_TYPES:
+        text = text.replace(f"\n{name} = 8\n", f"\n{name} = {P + 1 if name == 'moine' else 0}\n")
+    return R.loads(text)
+
+
 # ------------------------------------------------------------------------------------------------
 # MV-7 end and winner
 # ------------------------------------------------------------------------------------------------

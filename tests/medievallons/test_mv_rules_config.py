@@ -11,6 +11,7 @@ import pytest
 from cli import _run
 from simcore.errors import ConfigError
 from simcore.games.medievallons import driver as D
+from simcore.games.medievallons import layout as L
 from simcore.games.medievallons import rules as R
 
 TEXT = R.default_rules_path().read_text(encoding="utf-8")
@@ -34,7 +35,19 @@ def test_every_assumption_of_the_spec_is_a_setting_with_the_spec_default():
     assert r.max_turns == 1000                                 # MV-7 safety bound
     assert r.hand_size == 6 and r.min_guild == 3 and r.to_win == 3
     assert [r.end_card_red(p) for p in (2, 3, 4, 5)] == [False, True, True, True]
+    assert r.param(R.P_END_ON_LAST_CARD) == 0 and not r.end_on_last_card   # MV-6: the spec's
     assert TEXT.count("[assumption]") >= 6
+
+
+def test_MV6_end_card_timing_reads_both_values():
+    """setup.end_card_timing: "empty_draw" (the spec, the default) and "last_card_taken" (the
+    book); the value reaches the rules vector the kernel reads."""
+    line = 'end_card_timing = "empty_draw"'
+    assert line in TEXT
+    book = R.loads(variant((line, 'end_card_timing = "last_card_taken"')))
+    assert book.end_on_last_card and book.param(R.P_END_ON_LAST_CARD) == 1
+    assert not R.loads(variant((line, ""))).end_on_last_card          # absent: the spec's
+    assert D.pack_rules(book)[L.R_PARAMS + R.P_END_ON_LAST_CARD] == 1
 
 
 @pytest.mark.parametrize("pairs,key,problem", [
@@ -48,6 +61,10 @@ def test_every_assumption_of_the_spec_is_a_setting_with_the_spec_default():
     ((("allowed = [2, 3, 4, 5]", "allowed = [2, 6]"),), "players.allowed", "from 2 to 5"),
     ((("max_turns = 1000", "max_turns = 0"),), "end.max_turns", "must be >= 1"),
     ((("to_win = 3", "to_win = 9"),), "guilds.to_win", "must be <= 6"),
+    ((('end_card_timing = "empty_draw"', 'end_card_timing = "last_card"'),),
+     "setup.end_card_timing", "must be one of empty_draw, last_card_taken"),
+    ((('end_card_timing = "empty_draw"', "end_card_timing = true"),),
+     "setup.end_card_timing", "must be"),
 ])
 def test_config_mistakes_name_file_key_and_problem(pairs, key, problem):
     with pytest.raises(ConfigError) as exc:

@@ -204,28 +204,56 @@ def end_game(state: GameState, reason: int, winner: int | None = None) -> None:
     raise GameOver
 
 
-def draw_card(state: GameState, rng: PyStream, log: list | None = None) -> int:
-    """MV-6: take the top card of the draw pile; a red End card reshuffles the discards once.
-
-    Returns the card type; ends the game (GameOver) when the pile is empty and the End card yellow.
-    """
-    if not state.pile and state.end_red:
+def _reshuffle_if_red(state: GameState, rng: PyStream, log: list | None) -> None:
+    """MV-6, the End card showing: a red one turns yellow and the discard pile except its top card
+    is shuffled into a new draw pile."""
+    if state.end_red:
         state.end_red = False
         state.reshuffles += 1
         rest, state.discard = state.discard[:-1], state.discard[-1:]
         rng.shuffle(rest)
         state.pile = rest
         _say(log, f"      End card turns yellow: {len(rest)} discarded cards reshuffled into the draw pile")
+
+
+def _end_if_empty(state: GameState) -> bool:
+    """MV-6: the draw pile is empty and the End card yellow (the game ends)?"""
+    return not state.pile and not state.end_red
+
+
+def draw_card(state: GameState, rng: PyStream, log: list | None = None, put=None) -> int:
+    """MV-6: take the top card of the draw pile; a red End card reshuffles the discards once.
+
+    ``put(t)`` puts the card where the draw puts it (a hand, the Magicien's look zone, the
+    Sorcière's discard; None: the caller does). Returns the card type; ends the game (GameOver)
+    when the End card shows yellow: ``end_card_timing = "empty_draw"`` (the spec) when the draw
+    finds the pile empty; ``"last_card_taken"`` (the book) the moment the last card is taken --
+    a red End card reshuffles then, before the card lands; a yellow one ends the game once the card
+    is put.
+    """
+    if not state.pile:
+        _reshuffle_if_red(state, rng, log)
     if not state.pile:
         _say(log, "      the draw pile is empty and the End card yellow: the game ends")
         end_game(state, EMPTY_PILE)
-    return state.pile.pop()
+    t = state.pile.pop()
+    book = state.rules.end_on_last_card
+    if book and not state.pile:
+        _say(log, f"      the last card of the draw pile is taken ({CARD_NAMES[t]}): the End card shows")
+        _reshuffle_if_red(state, rng, log)
+    if put is not None:
+        put(t)
+    if book and _end_if_empty(state):
+        _say(log, "      the draw pile is empty and the End card yellow: the game ends")
+        end_game(state, EMPTY_PILE)
+    return t
 
 
 def draw_to_hand(state: GameState, seat: int, rng: PyStream, log: list | None = None) -> int:
-    t = draw_card(state, rng, log)
-    state.hands[seat][t] += 1
-    return t
+    def put(t: int) -> None:
+        state.hands[seat][t] += 1
+
+    return draw_card(state, rng, log, put)
 
 
 def setup_game(rules: RulesArrays, n_players: int, rng: PyStream,
@@ -246,6 +274,11 @@ def setup_game(rules: RulesArrays, n_players: int, rng: PyStream,
     for seat in range(n_players):
         _say(log, f"  P{seat} hand: {hand_text(state.hands[seat])}")
     _say(log, f"  discard: {CARD_NAMES[state.discard[-1]]}; draw pile {len(state.pile)} cards")
+    if rules.end_on_last_card and not state.pile:     # the card turned face up was the last
+        _reshuffle_if_red(state, rng, log)
+        if _end_if_empty(state):
+            _say(log, "      the draw pile is empty and the End card yellow: the game ends")
+            state.end_reason = EMPTY_PILE
     return state
 
 
@@ -366,7 +399,7 @@ def power_etoile(state, seat, source, strategies, rng, log):
 def power_magicien(state, seat, source, strategies, rng, log):
     """Magicien: draw 3, keep 1, discard the other 2 (in the order drawn)."""
     for _ in range(3):
-        state.look.append(draw_card(state, rng, log))
+        draw_card(state, rng, log, lambda c: state.look.append(c))
     options = list(dict.fromkeys(state.look))
     keep = decide(state, seat, "magicien_keep", options, strategies, rng)
     drawn = state.look
@@ -476,8 +509,7 @@ def power_sorciere(state, seat, source, strategies, rng, log):
         return
     again = bool(state.rules.param(P_SORCIERE_FLIP_AGAIN))
     while True:
-        t = draw_card(state, rng, log)
-        state.discard.append(t)
+        t = draw_card(state, rng, log, lambda c: state.discard.append(c))   # (the list a reshuffle left)
         _say(log, f"      Sorcière: no guild to copy; turns over a {CARD_NAMES[t]}")
         if t == SORCIERE and again:
             continue
@@ -677,7 +709,7 @@ def play_game(rules: RulesArrays, n_players: int, seed: int, game: int, strategi
     _say(log, f"Médiévallons reference game: {n_players} players, seed {seed}, game {game}")
     state = setup_game(rules, n_players, rng, log)
     try:
-        while True:
+        while state.end_reason is None:
             play_turn(state, strategies, rng, log)
             if debug:
                 check_invariants(state)

@@ -41,7 +41,9 @@ P_ARTISAN_TAKES_PLAYED = 8
 P_MENDIANT_DRAWS_ON_TIE = 9
 P_SORCIERE_FLIP_AGAIN = 10
 P_RED_2 = 11                               # P_RED_2 + (players - 2): 1 = End card red side up
-N_PARAMS = P_RED_2 + 4
+P_END_ON_LAST_CARD = 15                    # MV-6 timing: 0 = "empty_draw" (spec), 1 = "last_card_taken" (book)
+N_PARAMS = P_END_ON_LAST_CARD + 1
+END_CARD_TIMINGS = ("empty_draw", "last_card_taken")   # setup.end_card_timing, by param value
 
 # The rules file written once (simcore.config.RulesFile): the shipped default, load, loads.
 RULES = RulesFile("medievallons", lambda src: from_source(src))
@@ -110,6 +112,13 @@ class RulesArrays:
         """MV-2: is the End card red side up at the start (one reshuffle allowed, MV-6)?"""
         return bool(self.params[P_RED_2 + n_players - MIN_PLAYERS])
 
+    @property
+    def end_on_last_card(self) -> bool:
+        """MV-6 ``setup.end_card_timing``: True = "last_card_taken" (the book: the End card acts
+        the moment the last card of the draw pile is taken), False = "empty_draw" (the spec: when
+        a draw finds the pile empty)."""
+        return bool(self.params[P_END_ON_LAST_CARD])
+
 
 def from_source(src: TomlSource) -> RulesArrays:
     top = Table(src.data, src.name)
@@ -134,6 +143,9 @@ def from_source(src: TomlSource) -> RulesArrays:
         default = "yellow" if n == 2 else "red"
         red.append(sides.get(str(n), str, default, choices=["red", "yellow"]) == "red")
     sides.done()
+    # MV-6: when the End card acts -- when a draw finds the pile empty (the spec) or the moment
+    # its last card is taken (the book)
+    timing = setup.get("end_card_timing", str, "empty_draw", choices=list(END_CARD_TIMINGS))
     setup.done()
 
     guilds = top.table("guilds", {})
@@ -171,6 +183,7 @@ def from_source(src: TomlSource) -> RulesArrays:
     params[P_MENDIANT_DRAWS_ON_TIE] = int(mendiant)
     params[P_SORCIERE_FLIP_AGAIN] = int(sorciere)
     params[P_RED_2:P_RED_2 + 4] = np.array(red, np.int64)
+    params[P_END_ON_LAST_CARD] = END_CARD_TIMINGS.index(timing)
     return RulesArrays(copies=copies, allowed_players=tuple(sorted(allowed)), params=params,
                        source=src, hand_size_listed=hands_listed)
 
