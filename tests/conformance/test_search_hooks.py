@@ -242,8 +242,9 @@ def test_seigneurial_search_plays_the_same_games_as_the_kernel_without_a_search_
 @pytest.mark.parametrize("seed", [1, 2])
 def test_seigneurial_search_seigneur_does_not_see_card_values(search_file, seed):
     """The Seigneur sees how many cards of each type a Censitaire holds, not their values, nor the
-    Censitaires' Objective cards: values swapped between two Censitaires' hands (counts kept), and
-    then their Objective cards changed, leave the search's statistics unchanged."""
+    Censitaires' Objective cards: values swapped between two Censitaires' hands (counts kept; seed
+    2), and besides that their Objective cards changed (seed 1), leave the search's statistics
+    unchanged."""
     from simcore.games.seigneurial import driver as D, kernel as K, layout as L, rules as R
     from simcore.games.seigneurial.search import search_choice
     from simcore.rng import stream_state
@@ -280,14 +281,14 @@ def test_seigneurial_search_seigneur_does_not_see_card_values(search_file, seed)
     objectives[L.W_PL + 2 * L.PLS + L.X_OBJ] = next(o for o in range(int(ws[L.W_RULES + L.R_NOBJ]))
                                                    if o not in (o1, o2))
     results = []
-    for w in (ws, other, objectives):
+    # (the objectives in one of the two positions only: each search costs ~1 s of the suite)
+    for w in (ws, other if seed == 2 else objectives):
         stats = np.zeros(2 * MAX_OPTIONS)
         j = search_choice(np.array([st[0]], np.uint64), w.copy(), np.zeros_like(w), fs.copy(),
                           np.zeros(1, np.uint64), stats, 3)
         results.append((j, stats.copy()))
-    assert results[0][0] == results[1][0] == results[2][0]
+    assert results[0][0] == results[1][0]
     np.testing.assert_array_equal(results[0][1], results[1][1])
-    np.testing.assert_array_equal(results[0][1], results[2][1])
 
 
 def _sg_searched_game(rows, P, seed, g):
