@@ -610,7 +610,30 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
     why = holm_note(r, tested_count(cmp))
     return (f"Did the {what} win rates move? No: no {what}'s win share changed beyond noise. The largest "
             f"change is {_seat_change(r)}"
-            + (f": {why}." if why else ", within noise."))
+            + (f": {why}." if why else ", within noise.") + _room_for_a_change(rows, what))
+
+
+def _room_for_a_change(rows: pl.DataFrame, what: str) -> str:
+    """After "no seat moved": whether these games leave room for a change that matters (a change
+    within noise is not a change ruled out). Every seat's 95% interval inside ± the smallest
+    difference that matters, or the seat whose interval reaches furthest past it."""
+    if "smallest" not in rows.columns:
+        return ""
+    small = rows["smallest"].drop_nulls()
+    if small.len() == 0 or not small[0] > 0:
+        return ""
+    small = float(small[0])
+    that = f"{100 * small:g} pp"
+    reach = rows.with_columns(pl.max_horizontal(pl.col("diff_low").abs(), pl.col("diff_high").abs())
+                              .alias("_reach")).sort("_reach", descending=True)
+    far = reach.row(0, named=True)
+    if far["_reach"] < small:
+        return (f" Every {what}'s 95% interval lies within ±{that}, the smallest difference that "
+                f"matters: these games leave no room for a change that matters.")
+    edge = far["diff_high"] if abs(far["diff_high"]) >= abs(far["diff_low"]) else far["diff_low"]
+    return (f" These games cannot rule out a change of {that} (the smallest difference that matters) "
+            f"at {metric_label(far).replace(' win share', '')}: its 95% interval reaches {pp(edge)}; "
+            "more games would tell.")
 
 
 def tested_count(cmp: pl.DataFrame) -> int:

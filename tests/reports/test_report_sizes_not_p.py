@@ -225,3 +225,20 @@ def test_no_seat_moved_is_worded_by_noise_not_significance():
     text = seat_question(pl.DataFrame(rows))
     assert text.startswith("Did the seat win rates move? No")
     assert "Seat 4" in text and text.endswith(", within noise.") and "significant" not in text, text
+
+
+def test_no_seat_moved_says_whether_a_change_that_matters_is_ruled_out():
+    """"No seat moved" with an interval reaching +1.2 pp read like a change ruled out (found by the
+    before/after review); the sentence now says whether these games leave room for a change of the
+    smallest difference that matters (1 pp), and where."""
+    from reports.text import seat_question
+
+    def rows(half):
+        return pl.DataFrame([dict(metric="seat_win_share", key=f"Seat {s}", label=f"Seat {s} win share",
+                                  kind="proportion", base=b, variant=v, diff=v - b, diff_low=v - b - half,
+                                  diff_high=v - b + half, significant=False, p_adjusted=0.9, smallest=0.01)
+                             for s, b, v in ((1, 0.25, 0.2501), (3, 0.2500, 0.2530))])
+    wide = seat_question(rows(0.009))            # Seat 3: +0.3 pp (-0.6 to +1.2)
+    assert "cannot rule out a change of 1 pp" in wide and "at Seat 3" in wide and "+1.2 pp" in wide, wide
+    narrow = seat_question(rows(0.004))          # every interval within +-1 pp
+    assert "Every seat's 95% interval lies within ±1 pp" in narrow and "cannot rule out" not in narrow
