@@ -10,7 +10,9 @@ supplies the defaults. A game's own options (fief-combat's ``--attacker`` …) a
 ``--workers N`` / ``--scheduler ADDRESS`` play the chunks on a Dask cluster
 (:func:`simcore.cluster.executor_for`, connected only after the options were checked).
 
-May import typer, rich and :mod:`simcore`.
+``--panel NAME`` plays every cell of a panel into a directory of runs (:func:`_simulate_panel`).
+
+May import typer, rich, :mod:`simcore` and :mod:`strategies.panels`.
 """
 
 from __future__ import annotations
@@ -63,9 +65,24 @@ def simulate(
     log: bool = typer.Option(False, "--log", help="Print every game turn by turn after the run (up to "
                                                 "10 games; see balance replay)."),
     force: bool = typer.Option(False, "--force", help="Replace a non-empty --out directory."),
+    panel: Optional[str] = typer.Option(
+        None, "--panel", help="Play every cell of a panel (line-ups x player counts, "
+                              "configs/<game>/panels.toml: NAME, or FILE:NAME) with these rules, one run "
+                              "directory per cell in --out (cell-1, cell-2, …); with --players, only "
+                              "that count's cells. balance report DIR shows where a finding holds."),
     **game_options: Any,
 ) -> None:
     from simcore import cluster, runner
+
+    if panel is not None:
+        return _simulate_panel(panel, game=game, games=games, players=players, strategies=strategies,
+                               seed=seed, rules=rules, settings=settings, out=out, threads=threads,
+                               chunk_size=chunk_size, raw=raw, force=force, quiet=quiet,
+                               refused={"--rotate-seats": rotate_seats, "--engine": engine,
+                                        "--debug": debug, "--workers": workers,
+                                        "--scheduler": scheduler, "--log": log or None,
+                                        **{f"--{k.replace('_', '-')}": v
+                                           for k, v in game_options.items()}})
 
     if chunk_size is not None and chunk_size <= 0:
         from simcore.errors import UsageError
@@ -124,6 +141,46 @@ def simulate(
 
         for g in range(n_games):
             sys.stdout.write(replay(result.path, g).text + "\n")
+
+
+def _simulate_panel(panel: str, *, game: str, games: str, players, strategies, seed: int, rules,
+                    settings, out, threads, chunk_size, raw, force: bool, quiet: bool,
+                    refused: dict) -> None:
+    """``simulate --panel``: every cell of the panel played with the same rules and seed, one run
+    directory per cell (``OUT/cell-1`` …), all checked before the first game: the options a
+    panel's cells decide (``--strategies``) or that a panel does not take are refused in one line.
+    A directory of cells is what ``balance report DIR`` reads as a panel (the panel page: where a
+    seat advantage holds, cell by cell, adjusted over the cells)."""
+    import sys
+
+    from simcore import rundir, runner
+    from simcore.atomic import atomic_dir, check_output_dir
+    from simcore.config import parse_settings
+    from simcore.errors import UsageError
+    from strategies.panels import from_options
+
+    given = [k for k, v in refused.items() if v not in (None, False)]
+    if given:
+        raise UsageError(f"{given[0]}: not with --panel (the panel's cells are played as the panel "
+                         "file gives them)")
+    n_games = runner.parse_games(games)
+    the_panel = from_options(game, panel=panel, players=players, strategies=strategies)
+    parsed = parse_settings(settings)
+    out = Path(out) if out is not None else rundir.default_run_dir(f"{registry.get(game).name}-panel")
+    inputs = [p for p in (rules,) if p is not None]
+    check_output_dir(out, force, inputs=inputs, kind="panel")
+    preps = [runner.prepare(game, players=c.players, strategies=c.strategies, rules=rules,
+                            settings=parsed, quiet=True) for c in the_panel.cells]   # every cell first
+    # played in a hidden directory beside --out, published whole when every cell is done: an
+    # interrupted panel leaves --out as it was
+    with atomic_dir(out, force, inputs=inputs, kind="panel") as tmp:
+        for k, (c, prep) in enumerate(zip(the_panel.cells, preps), start=1):
+            if not quiet:
+                print(f"cell {k} of {len(preps)}: {c.label} ({n_games:,} games)", file=sys.stderr)
+            runner.run(prep, games=n_games, seed=seed, out=tmp / f"cell-{k}", force=True,
+                       threads=threads, chunk_size=chunk_size, raw=raw, quiet=True)
+    typer.echo(f"panel {the_panel.name}: {out} ({len(preps)} cells x {n_games:,} games); "
+               f"balance report {out} --out REPORT_DIR")
 
 
 def game_option_parameters() -> list[inspect.Parameter]:
