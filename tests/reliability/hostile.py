@@ -94,7 +94,8 @@ def _cases() -> list[Case]:
     add(Case("export over a file of the user's", ["balance", "export", "runs/demo", "--what", "seats",
                                                   "--out", "thesis.csv"], words="file exists"))
     add(Case("baseline over a file of the user's", ["balance", "baseline", "runs/demo", "--out",
-                                                    "notes/thesis.tex"], words="file exists"))
+                                                    "notes/thesis.tex"],
+             words="is inside the run directory notes"))      # (notes holds a run.json)
     add(Case("check --junit over a file of the user's", ["balance", "check", "runs/demo", "--baseline",
                                                          "base.toml", "--junit", "thesis.xml"],
              words="file exists"))
@@ -236,12 +237,12 @@ def _cases() -> list[Case]:
     # -- interrupted commands ----------------------------------------------------------------------
     add(Case("Ctrl-C in a tune", ["balance", "tune", "--game", "middle-ages", "--players", "2",
                                   "--strategies", "random", "--vary", "setup.start_coins[0]=0..40:10",
-                                  "--target", "seat-balance:5", "--trials", "50", "--min-games", "1000",
-                                  "--max-games", "8000", "--keep-going", "--out", "tu2"],
+                                  "--target", "seat-balance:5", "--trials", "400", "--min-games", "20000",
+                                  "--max-games", "200000", "--keep-going", "--out", "tu2"],
              expect="interrupted", signal_after=25, expect_code=130, changes=("tu2",), timeout=180))
     add(Case("Ctrl-C in a sweep --force over another sweep: the old one stays",
              ["balance", "sweep", "--game", "middle-ages", "--players", "4", "--vary",
-              "setup.extra_coin_tokens=[2,3,4,5,6,7,8,9,10]", "--games", "20000", "--out", "sw", "--force"],
+              "setup.extra_coin_tokens=[2,3,4,5,6,7,8,9,10]", "--games", "1000000", "--out", "sw", "--force"],
              expect="interrupted", signal_after=20, expect_code=130, timeout=180))
     return c
 
