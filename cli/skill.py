@@ -206,15 +206,12 @@ def _mean_by_role(one, roles, roles_alike: bool) -> str:
 
     if roles_alike:
         return f"{100 * mean(one):.1f}%"
-    seat_role = [roles[s] for s in one["seat"]]
-    return "; ".join(f"{r.capitalize()} {100 * mean(one.filter(pl_role(seat_role, r))):.1f}%"
-                     for r in dict.fromkeys(roles))
-
-
-def pl_role(seat_role: list[str], role: str):
     import polars as pl
 
-    return pl.Series([x == role for x in seat_role])
+    return "; ".join(
+        f"{r.capitalize()} "
+        f"{100 * mean(one.filter(pl.col('seat').is_in([s for s, x in enumerate(roles) if x == r]))):.1f}%"
+        for r in dict.fromkeys(roles))
 
 
 def _gap_cell(r: dict) -> str:
