@@ -87,11 +87,9 @@ def read_meta(run: str | Path) -> dict:
         raise UsageError(f"{path}: cannot be read ({e})") from None
     if not isinstance(meta, dict):
         raise UsageError(f"{path}: not a run.json object")
-    if "command" in meta or "files" in meta:     # balance questions / sweep / tune write run.json too
-        raise UsageError(f"{run}: a directory of tables written by balance "
-                         f"{meta.get('command') or meta.get('game')}, not a run of games (give the run "
-                         f"simulate --out wrote)")
-    return meta
+    from simcore.rundir import refuse_tables
+
+    return refuse_tables(run, meta)      # balance questions / sweep / tune write run.json too
 
 
 def _modules(spec):

@@ -145,6 +145,18 @@ class RunWriter:
             release_claim(self.out, published=False)
 
 
+def refuse_tables(run: str | Path, meta: dict) -> dict:
+    """``meta`` (a run.json), or one :class:`UsageError` line when it is the run.json of a directory
+    of tables (balance questions, sweep and tune write one too, with ``command`` and ``files``):
+    its fields are not a run's, and a command reading it as one would fail late or answer for the
+    wrong games."""
+    if "command" in meta or "files" in meta:
+        raise UsageError(f"{run}: a directory of tables written by balance "
+                         f"{meta.get('command') or meta.get('game')}, not a run of games (give the run "
+                         f"simulate --out wrote)")
+    return meta
+
+
 def read_meta(run: str | Path) -> dict[str, Any]:
     """run.json of a run directory as an object, with one clear error line if ``run`` is not one.
 

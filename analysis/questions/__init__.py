@@ -33,18 +33,10 @@ def std_error(x: np.ndarray) -> float:
 
 def run_meta(run: str | Path) -> dict[str, Any]:
     """run.json of the run directory ``run`` (:func:`simcore.rundir.read_meta`), refusing in one line
-    a directory of tables (a questions, sweep or tune directory also has a run.json, with ``command``
-    and ``files``): its fields are not a run's, and playing questions for it would fail late or
-    answer for the wrong games."""
-    from simcore.errors import UsageError
-    from simcore.rundir import read_meta
+    a directory of tables (:func:`simcore.rundir.refuse_tables`)."""
+    from simcore.rundir import read_meta, refuse_tables
 
-    meta = read_meta(run)
-    if "command" in meta or "files" in meta:
-        raise UsageError(f"{run}: a directory of tables written by balance "
-                         f"{meta.get('command') or meta.get('game')}, not a run of games (give the run "
-                         f"simulate --out wrote)")
-    return meta
+    return refuse_tables(run, read_meta(run))
 
 
 def write_dir(target: str | Path, tables: dict[str, pl.DataFrame], meta: dict[str, Any],
