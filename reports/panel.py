@@ -94,9 +94,25 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
             Section("figure", "Win share by seat, per cell",
                     figures=figs.add("cells", seat_share_figure(t.cells, t.labels),
                                      "Every seat's win share per cell with its 95% interval (each cell on its own, not adjusted); dashed: 1/P."))]
+    runs = sorted(set(t.cells["run"].to_list()))
     meta = _meta([("game", _title(t.game)), ("cells", str(len(t.labels))),
-                  ("runs", "; ".join(sorted(set(t.cells["run"].to_list()))))])
+                  ("rules", "; ".join(_rules_of(runs))), ("runs", "; ".join(runs))])
     return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=[t.finding], svg=svg)
+
+
+def _rules_of(runs) -> list[str]:
+    """The rules the cells played, as their run.json names them (the file, and any ``--set``), each
+    once: a panel played by ``simulate --panel --set …`` says which rules its finding is about."""
+    import json
+
+    names = []
+    for r in runs:
+        try:
+            name = json.loads((Path(r) / "run.json").read_text(encoding="utf-8")).get("rules_name")
+        except (OSError, ValueError):
+            name = None
+        names.append(str(name or "the shipped rules"))
+    return list(dict.fromkeys(names))
 
 
 def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = False,

@@ -27,7 +27,9 @@ def test_simulate_panel_plays_every_cell_with_the_rules_given(tmp_path):
     assert json.loads((out / ".balance-output.json").read_text())["kind"] == "panel"
     assert "balance report" in done.stdout
     page = balance("report", out, "--out", tmp_path / "rep")
-    assert page.returncode == 0 and "Every cell" in (tmp_path / "rep" / "report.html").read_text()
+    text = (tmp_path / "rep" / "report.html").read_text()
+    assert page.returncode == 0 and "Every cell" in text
+    assert "with --set setup.start_coins=[0,1,1,1]" in text        # the page names the rules played
 
 
 def test_simulate_panel_refuses_what_a_panel_decides_before_any_game(tmp_path):
