@@ -569,6 +569,24 @@ def jobs_for(layout: dict[str, Any], dtypes: dict[str, str]) -> list[str]:
     return jobs
 
 
+def uncached_jobs(jobs: list[str]) -> list[str]:
+    """The jobs of :func:`jobs_for` whose machine code is not in Numba's on-disk cache (or is
+    stale: ``accumulate.py`` changed since), found without compiling or loading anything
+    (:func:`simcore.numba_cache.is_cached`, a few milliseconds): what a run would compile at its
+    first chunk's statistics, though its kernel came from the cache (an upgrade that changed
+    only this module)."""
+    from simcore.numba_cache import is_cached
+
+    listed = helper_signatures()
+    out = []
+    for job in jobs:
+        name, k = job.rsplit(":", 1)
+        fn, signatures = listed[name]
+        if not is_cached(_jit(name, fn), signatures[int(k)]):
+            out.append(job)
+    return out
+
+
 def compile_jobs(jobs: list[str]) -> None:
     """Compile (or load from the on-disk cache) each ``"name:k"`` of :func:`jobs_for`: run by
     the child process :class:`simcore.runner.HelperCompile` starts beside a cold kernel compile,

@@ -245,6 +245,23 @@ def has_cache() -> bool:
     return not _warned
 
 
+def is_cached(disp, sig) -> bool:
+    """Whether Numba's on-disk cache holds ``disp``'s machine code for ``sig`` (a tuple of Numba
+    types, as :meth:`Dispatcher.compile` takes it), fresh for the source as it is now, without
+    loading or compiling anything: the key Numba's ``Cache.load_overload`` would look up, read in
+    the cache's index (a stale index, after an edit, holds nothing). ``True`` when the function
+    has no cache (nothing to load either way) or Numba's internals are not as expected: a caller
+    then only misses a notice, never a result."""
+    try:
+        cache = disp._cache
+        if isinstance(cache, caching.NullCache):
+            return True
+        key = cache._index_key(sig, disp.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except Exception:               # another Numba: say "cached" (the call compiles if need be)
+        return True
+
+
 def install_fallbacks() -> None:
     """Add :class:`FallbackCacheLocator` after Numba's locators and the uncached last resort
     (idempotent; runs on import)."""

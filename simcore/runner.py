@@ -180,9 +180,7 @@ class HelperCompile:
         if (self.proc is not None or min(self.threads or 2, self.cores()) < 2
                 or not numba_cache.has_cache()):
             return
-        prep = self.prep
-        dtypes = {f.name: str(f.type) for f in (*prep.players_schema, *prep.games_schema)}
-        jobs = accumulate.jobs_for(stats_layout(prep), dtypes)
+        jobs = statistics_jobs(self.prep)
         root = str(Path(simcore.__file__).resolve().parents[1])
         env = dict(os.environ)         # -P: not the working folder's modules, this simcore's
         env["PYTHONPATH"] = os.pathsep.join([root] + [p for p in [env.get("PYTHONPATH")] if p])
@@ -402,6 +400,13 @@ def _repeats(key: np.ndarray, period: int) -> bool:
     return bool((k == k[0]).all())
 
 
+def statistics_jobs(prep: PreparedRun) -> list[str]:
+    """The statistics' helper specialisations ``prep``'s run calls
+    (:func:`simcore.accumulate.jobs_for`, from its layout and its columns' dtypes)."""
+    dtypes = {f.name: str(f.type) for f in (*prep.players_schema, *prep.games_schema)}
+    return accumulate.jobs_for(stats_layout(prep), dtypes)
+
+
 def stats_layout(prep: PreparedRun) -> dict:
     """The layout of ``prep``'s statistics (:func:`simcore.accumulate.layout_of_run`), made once."""
     lay = getattr(prep, "_stats_layout", None)
@@ -436,6 +441,23 @@ def _add(a, b):
     return a + b
 
 
+STATISTICS_MESSAGE = ("Compiling the statistics (a first run after an install or an edit; cached "
+                      "afterwards)")
+
+
+def compile_statistics(prep: PreparedRun, show=None) -> None:
+    """When the kernel came from the cache but the statistics' helpers a run calls did not (an
+    upgrade that changed only :mod:`simcore.accumulate`), compile them now, under
+    ``show(STATISTICS_MESSAGE)`` (:class:`compile_notice`): else the first chunk's statistics
+    compiled them in the writer thread, several seconds with nothing said. Looking costs a few
+    milliseconds (:func:`simcore.accumulate.uncached_jobs`); nothing is compiled when all are
+    cached, and what is compiled is what the run would have compiled anyway."""
+    missing = accumulate.uncached_jobs(statistics_jobs(prep))
+    if missing:
+        with compile_notice(STATISTICS_MESSAGE, show):
+            accumulate.compile_jobs(missing)
+
+
 class LocalExecutor:
     """Plays the chunks in this process, as a pipeline: while the kernel plays chunk k + 1 (its
     threads release the GIL), one writer thread makes chunk k's part and hands it to ``sink``
@@ -452,14 +474,18 @@ class LocalExecutor:
     def warm(self, prep: PreparedRun, show=None) -> None:
         """Compile or load the kernel; ``show(message)`` while Numba compiles (see
         :class:`compile_notice`). When it compiles, the statistics' helpers are compiled beside
-        it in a child process (:class:`HelperCompile`), waited for before the first chunk."""
+        it in a child process (:class:`HelperCompile`), waited for before the first chunk; when
+        the kernel came from the cache, the helpers it lacks are compiled here, under a notice
+        (:func:`compile_statistics`)."""
         helpers = HelperCompile(prep, self.threads)
         try:
-            with compile_notice(prep.compile_message, show, also=helpers.start):
+            with compile_notice(prep.compile_message, show, also=helpers.start) as notice:
                 prep.warmup()
             helpers.wait()
         finally:
             helpers.stop()
+        if not notice.compiled:
+            compile_statistics(prep, show)
 
     def play(self, prep: PreparedRun, spans: list[tuple[int, int]], seed: int, plan: PartPlan,
              sink, progress=None) -> None:
