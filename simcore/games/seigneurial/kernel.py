@@ -25,8 +25,9 @@ from simcore.games.seigneurial.layout import (
     KIND_SEARCH, N_STRAT_COLS, OPT_STOP, PH_CARDS, PH_END, PH_FAVOUR, PH_FORCED, PH_HARVEST,
     PH_PAY, PH_PLACE, PH_PROGRESS, PH_RENT, PH_SEIGNEUR_CARDS, PH_START, PH_WINTER, PLS,
     RENT_CODE, R_CCC, R_NOBJ, R_OBJ, R_PARAMS, R_PAY_ORDER, R_RESC, R_SCC, SEIGNEUR_GOAL, S_KIND,
-    TRUNCATED, W_BEST, W_CC_DISC, W_CC_PILE, W_HAND, W_OPTS, W_PL, W_RECV_CARDS, W_RESET_END,
-    W_RES_DISC, W_RES_PILE, W_RULES, W_SC_DISC, W_SC_PILE, X_CC, X_FAV_EARNED, X_FAV_HELD, X_GIVEN, X_HANDN, X_IMPROVED, X_LAID, X_NT, X_OBJ,
+    TRUNCATED, W_BEST, W_CC_DISC, W_CC_PILE, W_HAND, W_OPTS, W_PAY_HELD_CARDS, W_PL,
+    W_RECV_CARDS, W_RESET_END, W_RES_DISC, W_RES_PILE, W_RULES, W_SC_DISC, W_SC_PILE, X_CC,
+    X_FAV_EARNED, X_FAV_HELD, X_GIVEN, X_GIVEN_NT, X_HANDN, X_IMPROVED, X_LAID, X_NT, X_OBJ,
     X_PAID, X_PLACED, X_POINTS, X_PROT, X_RES, X_SEIZED, X_SICK, X_TURNS_SICK,
 )
 from simcore.games.seigneurial.rules import (
@@ -250,6 +251,8 @@ def start_turn(st, ws, P):
     for p in range(1, P):
         b = W_PL + p * PLS
         ws[b + X_GIVEN] = 0
+        for t in range(N_RES):
+            ws[b + X_GIVEN_NT + t] = 0
         ws[b + X_PROT] = 0
         ws[b + X_POINTS] = 0
     if (ws[G_TURN] - 1) % 4 == 0:
@@ -525,45 +528,61 @@ def card_windows(st, ws, fs, P):
 
 
 @njit(cache=True, _nrt=False)
+def pay(st, ws, fs, P, p):
+    """SG-5.4: Censitaire p gives resource cards, one at a time, until it stops or holds none; what
+    it gives goes to G_RECV and W_RECV_CARDS (and its X_GIVEN, X_GIVEN_NT, X_PAID). 1: stopped
+    (resumable: the state is the hand). The search's worlds replay earlier payers with it."""
+    b = W_PL + p * PLS
+    while ws[b + X_HANDN] > 0:
+        ws[W_OPTS] = OPT_STOP
+        n = list_hand(ws, p, 1)
+        j = decide(st, ws, fs, D_PAY, p, n, P)
+        if j < 0:
+            return 1
+        c = ws[W_OPTS + j]
+        if c == OPT_STOP:
+            break
+        t = c // N_VALUES
+        v = c % N_VALUES
+        hand_add(ws, p, t, v, -1)
+        ws[W_RECV_CARDS + c] += 1
+        ws[G_NRECV] += 1
+        ws[G_RECV + t] += v
+        ws[b + X_GIVEN] += v
+        ws[b + X_GIVEN_NT + t] += 1
+        ws[b + X_PAID] += v
+    return 0
+
+
+@njit(cache=True, _nrt=False)
 def payment(st, ws, fs, P):
-    """SG-5.4: each Censitaire gives resource cards, one at a time, until it stops; ws[G_CUR] is
-    the next payer's place in the order ``payment.order`` sets: "seat" 1, 2, …; "rotating" starting
-    one seat later each turn; "simultaneous" in seat order, but each payer chooses from the position
-    before anyone paid (what the ones before it gave is kept aside in G_PAY_HELD, out of G_RECV,
-    until the last has paid; G_RECV is 0 when payment starts: only payment and forced draws fill
-    it). 1: stopped (resumable: the state is the hand)."""
+    """SG-5.4: each Censitaire pays (:func:`pay`); ws[G_CUR] is the next payer's place in the order
+    ``payment.order`` sets: "seat" 1, 2, …; "rotating" starting one seat later each turn;
+    "simultaneous" in seat order, but each payer chooses from the position before anyone paid
+    (what the ones before it gave is kept aside, its value in G_PAY_HELD out of G_RECV, its cards in
+    W_PAY_HELD_CARDS out of W_RECV_CARDS, until the last has paid; G_RECV is 0 when payment starts:
+    only payment and forced draws fill it). 1: stopped (resumable)."""
     order = ws[W_RULES + R_PAY_ORDER]
     C = P - 1
     first = (ws[G_TURN] - 1) % C if order == PAY_ROTATING else 0
     for i in range(ws[G_CUR], P):
-        p = 1 + (i - 1 + first) % C
-        b = W_PL + p * PLS
-        while ws[b + X_HANDN] > 0:
-            ws[W_OPTS] = OPT_STOP
-            n = list_hand(ws, p, 1)
-            j = decide(st, ws, fs, D_PAY, p, n, P)
-            if j < 0:
-                return 1
-            c = ws[W_OPTS + j]
-            if c == OPT_STOP:
-                break
-            t = c // N_VALUES
-            v = c % N_VALUES
-            hand_add(ws, p, t, v, -1)
-            ws[W_RECV_CARDS + c] += 1
-            ws[G_NRECV] += 1
-            ws[G_RECV + t] += v
-            ws[b + X_GIVEN] += v
-            ws[b + X_PAID] += v
+        if pay(st, ws, fs, P, 1 + (i - 1 + first) % C):
+            return 1
         if order == PAY_SIMULTANEOUS:
             for t in range(N_RES):
                 ws[G_PAY_HELD + t] += ws[G_RECV + t]
                 ws[G_RECV + t] = 0
+            for c in range(HS):
+                ws[W_PAY_HELD_CARDS + c] += ws[W_RECV_CARDS + c]
+                ws[W_RECV_CARDS + c] = 0
         ws[G_CUR] = i + 1
     if order == PAY_SIMULTANEOUS:
         for t in range(N_RES):
             ws[G_RECV + t] += ws[G_PAY_HELD + t]
             ws[G_PAY_HELD + t] = 0
+        for c in range(HS):
+            ws[W_RECV_CARDS + c] += ws[W_PAY_HELD_CARDS + c]
+            ws[W_PAY_HELD_CARDS + c] = 0
     return 0
 
 
@@ -958,7 +977,7 @@ def check_invariants(ws, P):
     within the hand limit; the Seigneur's square on the track. Writes an error code (10+)."""
     cnt = W_BEST          # scratch
     for c in range(HS):
-        ws[cnt + c] = ws[W_RES_DISC + c] + ws[W_RECV_CARDS + c]
+        ws[cnt + c] = ws[W_RES_DISC + c] + ws[W_RECV_CARDS + c] + ws[W_PAY_HELD_CARDS + c]
     for t in range(N_RES):
         for i in range(ws[G_RES_PILE_N + t]):
             ws[cnt + t * N_VALUES + ws[W_RES_PILE + t * MAX_DECK + i]] += 1

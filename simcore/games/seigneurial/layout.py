@@ -64,6 +64,9 @@ from simcore.games.seigneurial.rules import (
 # W_HAND         120  p * HS + t * 8 + v        cards of type t, value v in p's hand           SG-1
 # W_RES_DISC      24  t * 8 + v                 discard pile of type t, per value              SG-1
 # W_RECV_CARDS    24  t * 8 + v                 cards the Seigneur received this turn          SG-5.5
+# W_PAY_HELD_CARDS 24 t * 8 + v                 payment.order "simultaneous": the cards the    SG-5.4
+#                                               Censitaires before the paying one gave, kept
+#                                               out of W_RECV_CARDS until all have paid
 # W_CC_DISC        4  k                         Censitaire discard per kind                    SG-3
 # W_SC_DISC        4  k                         Seigneur discard per kind                      SG-3
 # -- W_RESET_END: all above is cleared before each game (reset); all below persists
@@ -80,7 +83,8 @@ from simcore.games.seigneurial.rules import (
 # X_PAID, X_SEIZED (whole game), X_GIVEN (this turn), X_PROT (Cachette this turn), X_POINTS
 # (favour assigned this turn), X_PLACED (squares placed this turn, a bit mask), X_CC + k
 # (Censitaire cards held), X_LAID + t (0 cards laid face up), X_RES + t (resources held),
-# X_NT + t (cards of type t held).
+# X_NT + t (cards of type t held), X_GIVEN_NT + t (cards of type t given this turn, SG-5.4: with
+# W_PAY_HELD_CARDS, what the search undoes in its worlds under "simultaneous").
 #
 # The float table fs: float64[FS_SIZE]: F_STRAT [MAXP x N_STRAT_COLS] the strategy rows, then
 # F_SCORE [MAX_OPTIONS] the option scores of the decision being made.
@@ -119,12 +123,14 @@ X_CC = 13
 X_LAID = 16
 X_RES = 19
 X_NT = 22
+X_GIVEN_NT = 25
 W_PL = 48
 HS = N_RES * N_VALUES                         # 24: a hand's stride
 W_HAND = W_PL + MAXP * PLS
 W_RES_DISC = W_HAND + MAXP * HS
 W_RECV_CARDS = W_RES_DISC + HS
-W_CC_DISC = W_RECV_CARDS + HS
+W_PAY_HELD_CARDS = W_RECV_CARDS + HS
+W_CC_DISC = W_PAY_HELD_CARDS + HS
 W_SC_DISC = W_CC_DISC + 4
 W_RESET_END = W_SC_DISC + 4
 W_RULES = W_RESET_END
@@ -205,6 +211,7 @@ WINTER_POLICIES = ("pay", "decline", "pay_if_spare")
 
 # The layout's own consistency (checked at import, costs nothing at run time).
 assert R_PARAMS + N_PARAMS <= R_OBJ and MAX_OBJECTIVES * 3 + R_OBJ == R_SIZE
-assert G_PAY_START + 3 <= G_PHASE and G_LIMIT < W_PL and X_NT + 3 <= PLS and S_ROLES < N_STRAT_COLS
+assert G_PAY_START + 3 <= G_PHASE and G_LIMIT < W_PL and S_ROLES < N_STRAT_COLS
+assert X_NT + 3 <= X_GIVEN_NT and X_GIVEN_NT + 3 <= PLS
 assert G_LIMIT < G_PAY_HELD and G_PAY_HELD + 3 <= W_PL
 assert len(DECISION_NAMES) == D_TIE_WINNER + 1

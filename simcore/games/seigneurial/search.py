@@ -19,9 +19,17 @@ values; a Censitaire sees its own hand and objective only): the values of the ca
 seat cannot see and of the draw pile are pooled per type (as counts: canonical) and dealt anew, each
 hand keeping its number of cards of each type; the Objective cards of the Censitaires other than
 the seat are dealt anew from the ones it does not hold (they lie face down: the Seigneur sees none);
-the order of the Censitaire and Seigneur card piles is shuffled. Apply an option and play on with :func:`.kernel.play_turns`; the result is the
-seat's SG-6 win share (the winner 1; truncated: the Censitaires 1/C each) plus 1e-6 × its score
-(progress toward its goal, percent): a tie-break between options of equal win share.
+the order of the Censitaire and Seigneur card piles is shuffled. A Censitaire paying under
+payment.order "simultaneous" (SG-5.4) chooses from the position before anyone paid this turn, so
+what the Censitaires before it paid is hidden too: the world undoes their payments before the deal
+(:func:`unpay_earlier`: their cards back in their hands, the cards they gave pooled with the hidden
+ones; the kernel keeps those cards in W_PAY_HELD_CARDS and their counts per type in X_GIVEN_NT) and
+lets their bots pay again after it, from the world's stream (:func:`pay_earlier`), so every option
+of the decision meets the same earlier payments; the seat's own cards of this payment stay paid
+(tests/seigneurial/test_sg_search_simultaneous.py). Apply an option and play on with
+:func:`.kernel.play_turns`; the result is the seat's SG-6 win share (the winner 1; truncated: the
+Censitaires 1/C each) plus 1e-6 × its score (progress toward its goal, percent): a tie-break
+between options of equal win share.
 Known limit: which Censitaire and Seigneur cards the others hold is left as it is.
 
 May import numba, :mod:`simcore.rng`, :mod:`simcore.search` and this game's layout, rules and
@@ -33,14 +41,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.games.seigneurial.kernel import play_turns, progress_percent
+from simcore.games.seigneurial.kernel import pay, play_turns, progress_percent
 from simcore.games.seigneurial.layout import (
-    F_STRAT, G_CC_PILE_N, G_DECIDER, G_ERROR, G_FORCED, G_LIMIT, G_NOPT, G_OVER, G_RES_PILE_N,
-    G_SC_PILE_N, G_SQUARE, G_STOP, G_TRACE_CAP, G_TURN, G_WINNER, HS, KIND_SEARCH, N_STRAT_COLS,
-    PLS, R_NOBJ, R_OBJ, R_PARAMS, S_KIND, S_SEARCH, W_BEST, W_CC_PILE, W_HAND, W_PL, W_RES_PILE,
-    W_OPTS, W_RULES, W_SC_PILE, W_TRACE, X_NT, X_OBJ, X_RES,
+    F_STRAT, G_CC_PILE_N, G_CUR, G_DECIDER, G_ERROR, G_FORCED, G_LIMIT, G_NOPT, G_NRECV, G_OVER,
+    G_PAY_HELD, G_PAY_STAMP, G_PHASE, G_RECV, G_RES_PILE_N, G_SC_PILE_N, G_SQUARE, G_STOP,
+    G_TRACE_CAP, G_TRACE_N, G_TURN, G_WINNER, HS, KIND_SEARCH, N_STRAT_COLS, PH_PAY, PLS, R_NOBJ,
+    R_OBJ, R_PARAMS, R_PAY_ORDER, S_KIND, S_SEARCH, W_BEST, W_CC_PILE, W_HAND, W_OPTS,
+    W_PAY_HELD_CARDS, W_PL, W_RECV_CARDS, W_RES_PILE, W_RULES, W_SC_PILE, W_TRACE, X_GIVEN,
+    X_GIVEN_NT, X_HANDN, X_NT, X_OBJ, X_PAID, X_RES,
 )
-from simcore.games.seigneurial.rules import MAX_DECK, MIN_PLAYERS, N_RES, N_VALUES, P_GOAL
+from simcore.games.seigneurial.rules import (
+    MAX_DECK, MIN_PLAYERS, N_RES, N_VALUES, P_GOAL, PAY_SIMULTANEOUS,
+)
 from simcore.rng import next_u64, shuffle_range
 from simcore.search import (
     MAX_OPTIONS, best_mean, horizon, next_playout, plan, play_key, record, rows_play_policy,
@@ -146,16 +158,95 @@ def copy_position(src, dst):
         dst[i] = src[i]
 
 
+@njit(cache=True, inline="always", _nrt=False)
+def paying_blind(w, seat):
+    """The seat is a Censitaire paying under payment.order "simultaneous" (SG-5.4): it chooses
+    from the position before anyone paid this turn, so what the payers before it gave is hidden."""
+    return (w[G_PHASE] == PH_PAY) & (w[W_RULES + R_PAY_ORDER] == PAY_SIMULTANEOUS) & (
+        w[G_CUR] == seat) & (seat > 1)
+
+
 @njit(cache=True, _nrt=False)
-def deal_world(ws, sc, st2, P, seat, world):
+def unpay_earlier(w, seat):
+    """SG-5.4 "simultaneous": the Censitaires before ``seat`` (seat order) take back what they gave
+    this turn, as the seat saw them before the payment: their cards of each type back in their
+    hands (X_GIVEN_NT; the values are dealt anew by :func:`redeal`, so the cards they gave, held in
+    W_PAY_HELD_CARDS, go into the draw piles, which redeal pools with the hidden hands), their
+    X_GIVEN and X_PAID, the value held (G_PAY_HELD) and G_NRECV as before they paid. The seat's own
+    cards of this payment (W_RECV_CARDS, G_RECV, its counters) stay paid: it knows them."""
+    for q in range(1, seat):
+        b = W_PL + q * PLS
+        for t in range(N_RES):
+            k = w[b + X_GIVEN_NT + t]
+            w[b + X_NT + t] += k
+            w[b + X_HANDN] += k
+            w[b + X_GIVEN_NT + t] = 0
+        w[b + X_PAID] -= w[b + X_GIVEN]
+        w[b + X_GIVEN] = 0
+    for t in range(N_RES):
+        pile = W_RES_PILE + t * MAX_DECK
+        n = w[G_RES_PILE_N + t]
+        for v in range(1, N_VALUES):
+            h = W_PAY_HELD_CARDS + t * N_VALUES + v
+            for _ in range(w[h]):
+                w[pile + n] = v
+                n += 1
+            w[G_NRECV] -= w[h]
+            w[h] = 0
+        w[G_RES_PILE_N + t] = n
+        w[G_PAY_HELD + t] = 0
+    w[G_PAY_STAMP] = 0           # the paying bots' targets are worked out anew (bots.prepare_pay)
+
+
+@njit(cache=True, _nrt=False)
+def pay_earlier(st, w, fs, P, seat):
+    """SG-5.4 "simultaneous", in a world where :func:`unpay_earlier` and :func:`redeal` ran: the
+    Censitaires before ``seat`` pay again (:func:`.kernel.pay`, each on its bot -- a searching one
+    on its playout policy -- from the world's stream ``st``), each from the position before anyone
+    paid (G_RECV 0; what it gave is then held as the kernel holds it), while the seat's own cards
+    of this payment are set aside."""
+    own0 = w[G_RECV]
+    own1 = w[G_RECV + 1]
+    own2 = w[G_RECV + 2]
+    for t in range(N_RES):
+        w[G_RECV + t] = 0
+    for c in range(HS):              # the seat's own cards aside (the held block is empty here)
+        w[W_PAY_HELD_CARDS + c] = w[W_RECV_CARDS + c]
+        w[W_RECV_CARDS + c] = 0
+    for q in range(1, seat):
+        pay(st, w, fs, P, q)
+        for t in range(N_RES):
+            w[G_PAY_HELD + t] += w[G_RECV + t]
+            w[G_RECV + t] = 0
+    for c in range(HS):              # the earlier payers' cards held, the seat's own back
+        k = w[W_RECV_CARDS + c]
+        w[W_RECV_CARDS + c] = w[W_PAY_HELD_CARDS + c]
+        w[W_PAY_HELD_CARDS + c] = k
+    w[G_RECV] = own0
+    w[G_RECV + 1] = own1
+    w[G_RECV + 2] = own2
+
+
+@njit(cache=True, _nrt=False)
+def deal_world(ws, sc, fs, st2, P, seat, world):
     """World ``world`` of the decision ``ws`` stopped at: the position with what ``seat`` cannot
-    see re-dealt, into sc[W_WORLD:] (kept there for every option's playout in that world)."""
+    see re-dealt, into sc[W_WORLD:] (kept there for every option's playout in that world). A
+    Censitaire paying under "simultaneous" does not see what the payers before it gave this turn:
+    their payments are undone before the deal and played again after it, from the world's stream
+    (:func:`unpay_earlier`, :func:`pay_earlier`), so every option meets the same earlier payments."""
     w = sc[W_WORLD:W_WORLD + W_TRACE]
     copy_position(ws, w)
     w[G_TRACE_CAP] = 0                   # playouts record nothing
+    w[G_TRACE_N] = 0
     w[G_STOP] = 0
+    w[G_FORCED] = -1
     st2[0] = world
+    blind = paying_blind(w, seat)
+    if blind:
+        unpay_earlier(w, seat)
     redeal(st2, w, P, seat)
+    if blind:
+        pay_earlier(st2, w, fs, P, seat)
 
 
 @njit(cache=True, _nrt=False)
@@ -187,7 +278,7 @@ def playout(ws, sc, fs, st2, P, seat, j, world, play, depth):
     """One playout of option j of the decision ``ws`` stopped at, in world ``world`` from the
     stream ``play``, ``depth`` turns deep (0: to the end). ``sc`` holds at least 2 x W_TRACE words
     (the playout's position, then its world)."""
-    deal_world(ws, sc, st2, P, seat, world)
+    deal_world(ws, sc, fs, st2, P, seat, world)
     return play_world(ws, sc, fs, st2, P, seat, j, play, depth)
 
 
@@ -212,7 +303,7 @@ def search_choice(st, ws, sc, fs, st2, stats, P):
         if j < 0:
             break
         if r != dealt:
-            deal_world(ws, sc, st2, P, seat, world_key(base, r))
+            deal_world(ws, sc, fs, st2, P, seat, world_key(base, r))
             dealt = r
         record(stats, j, play_world(ws, sc, fs, st2, P, seat, j, play_key(base, j, r), depth))
         spent += 1
