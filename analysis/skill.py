@@ -119,9 +119,10 @@ def write_search_bots(game: str, panel, budgets: list[int], out: Path) -> Path:
 
 
 def _shares(game: str, players: int, lineup: list[str], games: int, seed: int,
-            threads: int | None) -> tuple[np.ndarray, np.ndarray]:
-    """(win shares, ranks), each games x seats, of ``games`` games of the line-up."""
-    prep = runner.prepare(game, players=players, strategies=lineup)
+            threads: int | None, rules=None, settings=()) -> tuple[np.ndarray, np.ndarray]:
+    """(win shares, ranks), each games x seats, of ``games`` games of the line-up, under ``rules``
+    (a rules file; ``None``: the shipped rules) with the rule ``settings`` (``--set``)."""
+    prep = runner.prepare(game, players=players, strategies=lineup, rules=rules, settings=settings)
     played = runner.collect(prep, games=games, seed=seed, threads=threads,
                             columns=("game", "seat", "win_share", "rank"), statistics=False)
     rank = np.asarray(played.players["rank"], np.float64).reshape(-1, players)
@@ -156,16 +157,17 @@ def play_cell(game: str, players: int, budget: int, part: str, games: int, *, li
               policy: str | None = None, roles: tuple[str, ...], seed: int = 0,
               threads: int | None = None, default: str | None = None,
               bots_file: Path | None = None, label: str = "",
-              family: float = FAMILY_LEVEL) -> pl.DataFrame:
+              family: float = FAMILY_LEVEL, rules=None, settings=()) -> pl.DataFrame:
     """One (cell, budget, part) as rows of :data:`COLUMNS` (one per seat). ``lineup``: the cell's
     bot per seat (or ``policy`` at every seat); ``family``: the level of the ``_adjusted``
-    interval (:func:`balance_figures`)."""
+    interval (:func:`balance_figures`); ``rules`` and ``settings``: the rules every game is
+    played under (default: the shipped rules)."""
     base = list(lineup) if lineup is not None else [policy] * players
     searching = [bot_at(budget, b, default, bots_file) for b in base]
     label = label or f"{players}p " + ",".join(base)
     rows = []
     if part == "all":
-        w, rank = _shares(game, players, searching, games, seed, threads)
+        w, rank = _shares(game, players, searching, games, seed, threads, rules, settings)
         figures = balance_figures(w, rank, family)
         for s in range(players):
             m = float(w[:, s].mean())
@@ -177,7 +179,7 @@ def play_cell(game: str, players: int, budget: int, part: str, games: int, *, li
         for s in range(players):
             lu = list(base)
             lu[s] = searching[s]
-            w = _shares(game, players, lu, per_seat, seed, threads)[0][:, s]
+            w = _shares(game, players, lu, per_seat, seed, threads, rules, settings)[0][:, s]
             m = float(w.mean())
             lo, hi = wilson_interval(m, len(w))
             rows.append((label, players, budget, part, s, roles[s], searching[s], len(w), m, lo, hi,
@@ -191,10 +193,15 @@ SCHEMA = {c: (pl.Utf8 if c in ("cell", "part", "role", "bot") else pl.Int64
 
 def balance_by_budget(game: str, players: int | None, budgets: list[int], games: int, out: Path, *,
                       policy: str | None = None, roles=None, panel=None, seed: int = 0,
-                      threads: int | None = None, progress=None) -> pl.DataFrame:
+                      threads: int | None = None, progress=None, rules=None,
+                      settings=()) -> pl.DataFrame:
     """Every (cell, budget, part), played or read back from ``out/cells``; the whole table.
     ``panel`` (:class:`strategies.panels.Panel`), or one line-up of ``policy`` at every seat of
-    ``players`` seats. ``roles``: a tuple of seat roles, or a function of the player count."""
+    ``players`` seats. ``roles``: a tuple of seat roles, or a function of the player count.
+    ``rules`` (a rules file) and ``settings`` (``--set``): the rules of every game (default: the
+    shipped rules; a tune's ``best_rules.toml`` asks whether its fix holds as play gets
+    stronger). The cells read back are the caller's to match to these rules (``balance skill``
+    records the rules' sha256 in its question and refuses an ``out`` of other rules)."""
     from simcore import games as registry
     from strategies.panels import Cell, Panel
 
@@ -234,7 +241,8 @@ def balance_by_budget(game: str, players: int | None, budgets: list[int], games:
             progress(f"{c.label if len(panel.cells) > 1 else ''} budget {b}: {what}".strip(), i, len(todo))
         df = play_cell(game, c.players, b, part, games, lineup=c.lineup, roles=roles_of(c.players),
                        seed=seed, threads=threads, default=spec.default_strategy,
-                       bots_file=bots_file, label=c.label, family=family)
+                       bots_file=bots_file, label=c.label, family=family, rules=rules,
+                       settings=settings)
         tmp = f.with_suffix(".tmp")
         df.write_parquet(tmp)
         tmp.replace(f)

@@ -17,11 +17,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
 from cli.sweep import LINEUP_HELP, PANEL_HELP
+
+RULES_HELP = ("A rules TOML (default: the shipped rules), e.g. a tune's best_rules.toml: does its "
+              "fix hold as play gets stronger?")
+SET_HELP = ("Change one rule setting for every game: PATH=VALUE (income.palais.base=4, "
+            "payment.order=simultaneous); repeatable.")
 from simcore.games import DEFAULT_GAME
 
 
@@ -42,6 +47,8 @@ def skill(
                                              "game's bots)."),
     panel: Optional[str] = typer.Option(None, "--panel", help="Play every cell of a panel. " + PANEL_HELP),
     lineup: Optional[list[str]] = typer.Option(None, "--lineup", help=LINEUP_HELP),
+    rules: Optional[Path] = typer.Option(None, "--rules", help=RULES_HELP),
+    settings: Optional[List[str]] = typer.Option(None, "--set", help=SET_HELP),
     seed: int = typer.Option(0, "--seed", help="Run seed: same seed and line-up → same table."),
     threads: int = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
     out: Path = typer.Option(Path("skill"), "--out", "-o", help="Output directory (resumable)."),
@@ -79,13 +86,25 @@ def skill(
     K.check_search_bots(spec.name, the_panel)
     set_threads(threads)
     cells = the_panel.cells
-    question = {"kind": "balance-skill", "game": spec.name, "players": cells[0].players,
-                "games": n, "seed": seed, "policy": spec.default_strategy,
-                "panel": the_panel.to_json()}
-    meta = out / "skill.json"
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {out}: exists and is not a directory (give a directory for the "
                          "skill tables)")
+    # the rules with the settings validate at every player count of the panel, before --out is
+    # touched or any game played; their sha256 is part of the question (a resume under other
+    # rules is another question), their name and settings go to skill.json and the page
+    from simcore import runner
+    from simcore.config import parse_settings
+
+    sets = parse_settings(settings or ())
+    for p in sorted({c.players for c in cells}):
+        prep = runner.prepare(spec.name, players=p, rules=rules, settings=sets, quiet=True)
+    rules_file = runner.rules_source(spec.name, rules, ()).name      # the file, without the --set
+    question = {"kind": "balance-skill", "game": spec.name, "players": cells[0].players,
+                "games": n, "seed": seed, "policy": spec.default_strategy,
+                "panel": the_panel.to_json(), "rules_sha256": prep.rules_sha256}
+    about_rules = {"rules": rules_file, "settings": [x.text for x in sets],
+                   "rules_name": prep.rules_name, "rules_given": rules is not None or bool(sets)}
+    meta = out / "skill.json"
     claim_output(out)
     if out.exists() and any(out.iterdir()):
         try:
@@ -110,7 +129,7 @@ def skill(
     # played (resumed with more of them, say), an interruption leaves the earlier complete answer
     # as it was, never the new budget list beside the old table
     answered = answered_budgets(out)
-    _write_json(meta, {**question, "budgets": bs if answered is None else answered})
+    _write_json(meta, {**question, **about_rules, "budgets": bs if answered is None else answered})
     if answered is not None and answered != bs:
         import sys
 
@@ -120,10 +139,12 @@ def skill(
 
     from simcore.errors import Interrupted
 
+    if rules is not None or sets:         # the answer holds for these rules only: say which
+        typer.echo(f"skill: rules {prep.rules_name}")
     try:
         with Steps("skill") as steps:
             table = K.balance_by_budget(spec.name, None, bs, n, out, panel=the_panel, seed=seed,
-                                        threads=threads, progress=steps)
+                                        threads=threads, progress=steps, rules=rules, settings=sets)
     except Interrupted:
         import sys
 
@@ -138,7 +159,7 @@ def skill(
     # table comes last, so no moment shows the new budgets' list beside another table
     for name in ("skill.parquet", "report.html", "skill.txt"):
         (out / name).unlink(missing_ok=True)
-    _write_json(meta, {**question, "budgets": bs})
+    _write_json(meta, {**question, **about_rules, "budgets": bs})
     for suffix in (".csv", ".parquet"):
         tmp = out / f"skill{suffix}.tmp"
         table.write_csv(tmp) if suffix == ".csv" else table.write_parquet(tmp)
@@ -149,7 +170,8 @@ def skill(
         ct = table.filter(table["cell"] == c.label)
         roles = spec.seat_roles(c.players)
         t = Table(title=f"{spec.title}, {c.label}: balance by search budget ({n:,} games per budget "
-                        "and part)", title_justify="left")
+                        "and part" + (f"; rules {prep.rules_name}" if rules is not None or sets else "")
+                        + ")", title_justify="left")
         t.add_column("budget", justify="right")
         # seats of one role are averaged; a game with roles (Seigneurial) gets a mean per role, and
         # no gap between two seats (a Seigneur's and a Censitaire's share differ by design: the

@@ -95,7 +95,8 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     base_rs = groups[0]
     if skill is not None:
         from reports.skill import check_skill_dir
-        check_skill_dir(skill, base_rs.game)
+        check_skill_dir(skill, base_rs.game, base_rs.metas[0].get("rules_sha256"),
+                        base_rs.metas[0].get("rules_name", ""))
     hook = hook_for(base_rs.game)
     played = None
     if questions is not None:

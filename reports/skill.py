@@ -32,9 +32,13 @@ from reports.text import pct_ci
 from simcore import games as registry
 
 
-def check_skill_dir(skill_dir: str | Path, game: str | None = None) -> dict:
+def check_skill_dir(skill_dir: str | Path, game: str | None = None,
+                    rules_sha256: str | None = None, rules_name: str = "") -> dict:
     """The question of a ``balance skill`` directory (its ``skill.json``), or one
-    :class:`UsageError` line: not such a directory, not finished, or of another game."""
+    :class:`UsageError` line: not such a directory, not finished, of another game, or played under
+    other rules than ``rules_sha256`` (the report's run: its section says what "a property of the
+    rules" the trend is, so both must be of the same rules; a directory written before the rules
+    were recorded is taken as it is)."""
     from simcore.errors import UsageError
 
     d = Path(skill_dir)
@@ -58,7 +62,20 @@ def check_skill_dir(skill_dir: str | Path, game: str | None = None) -> dict:
                          "the every-seat parts)")
     if game is not None and registry.get(q["game"]).name != registry.get(game).name:
         raise UsageError(f"--skill {d}: a balance skill of {q['game']}, but the report is of {game}")
+    played = q.get("rules_sha256")
+    if rules_sha256 and played and played != rules_sha256:
+        raise UsageError(f"--skill {d}: played under other rules ({q.get('rules_name') or '?'}) than "
+                         f"the report's run ({rules_name or '?'}); run balance skill with the run's "
+                         "rules (--rules, --set)")
     return q
+
+
+def rules_note(q: dict) -> str:
+    """"Rules: <file> with <settings>." for a skill played under rules given to it (``--rules``,
+    ``--set``), else "" (the shipped rules, or a directory written before the rules were
+    recorded)."""
+    name = q.get("rules_name")
+    return f"Rules: {name}." if name and q.get("rules_given") else ""
 
 
 def _cells(table: pl.DataFrame) -> list[str]:
@@ -217,7 +234,8 @@ def build_skill_page(skill_dir: str | Path) -> Path:
             f"<title>Balance by search budget</title><style>{_CSS}</style></head><body>"
             f"<h1>{html.escape(spec.title)}, {what}: balance by search budget</h1>"
             f"<p>{html.escape(sentence)}</p>"
-            f"<p class='note'>{q['games']:,} games per budget and part; a searching seat plays its own "
+            + (f"<p><b>{html.escape(rules_note(q))}</b></p>" if rules_note(q) else "")
+            + f"<p class='note'>{q['games']:,} games per budget and part; a searching seat plays its own "
             f"bot in its playouts (the game's default: {html.escape(q['policy'])}); win shares in "
             f"percent with 95% Wilson intervals.</p>"
             + figures + "<h2>Balance by budget, every seat searching</h2>"
@@ -258,6 +276,7 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
     return Section(
         "skill", "Balance as play gets stronger (search budget)",
         f"From the balance skill directory {d.name} ({q['games']:,} games per budget and part; "
+        + (rules_note(q)[:-1].replace("Rules: ", "rules ") + "; " if rules_note(q) else "") +
         f"budgets {', '.join(map(str, budgets))}: playouts per option of the search bot, 0 = the bots "
         "themselves). Left: every seat searching, each seat's win share with its 95% Wilson "
         "interval; right: one searching seat against the others' bots. A seat (or role) advantage that "

@@ -332,7 +332,7 @@ def test_a_panels_gap_intervals_are_adjusted_over_its_cells(tmp_path, monkeypatc
 
     fake = {}
 
-    def shares(game, players, lineup, games, seed, threads):
+    def shares(game, players, lineup, games, seed, threads, rules=None, settings=()):
         rng = np.random.default_rng(len(fake))
         w = (rng.random(games) < 0.55).astype(np.float64)
         w = np.column_stack([w, 1 - w])

@@ -1,0 +1,72 @@
+"""``balance skill --rules/--set``: balance by search budget under rules of one's own (a tune's
+fix: does it hold as play gets stronger?). The games must be played under those rules (checked
+against the runner's own games under the same rules and seed, and against the shipped rules'),
+the rules are part of the resumable question, and a report refuses a skill directory of other
+rules than its run's."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import polars as pl
+
+from cli import _run
+from simcore import runner
+
+SETTING = "setup.start_coins=[0,0,9,0]"      # seat 3 starts 9 coins ahead: the win shares move
+
+
+def _shares(settings=()) -> np.ndarray:
+    prep = runner.prepare("middle-ages", players=4, strategies="balanced", settings=settings)
+    played = runner.collect(prep, games=40, seed=5, columns=("game", "seat", "win_share", "rank"),
+                            statistics=False)
+    return played.win_shares(4).mean(axis=0)
+
+
+def test_the_games_are_played_under_the_rules_given_and_the_page_names_them(tmp_path):
+    out = tmp_path / "skill"
+    rc = _run(["skill", "--budgets", "0", "--games", "40", "--seed", "5", "--set", SETTING,
+               "--out", str(out)])
+    assert rc == 0
+    t = pl.read_parquet(out / "skill.parquet").filter(pl.col("part") == "all").sort("seat")
+    got = t["win_share"].to_numpy()
+    assert np.allclose(got, _shares([SETTING]))
+    assert not np.allclose(got, _shares())            # the shipped rules play other games
+    q = json.loads((out / "skill.json").read_text())
+    assert q["settings"] == [SETTING] and q["rules_given"] and q["rules_sha256"]
+    page = (out / "report.html").read_text()
+    assert "Rules: " in page and "setup.start_coins" in page
+
+
+def test_a_resume_under_other_rules_is_another_question(tmp_path, capsys):
+    out = tmp_path / "skill"
+    args = ["skill", "--budgets", "0", "--games", "8", "--out", str(out)]
+    assert _run(args) == 0
+    before = (out / "skill.parquet").read_bytes()
+    capsys.readouterr()
+    assert _run(args + ["--set", SETTING]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "another balance-skill question" in err[0]
+    assert (out / "skill.parquet").read_bytes() == before
+
+
+def test_a_bad_setting_is_one_line_before_out_is_made(tmp_path, capsys):
+    out = tmp_path / "skill"
+    assert _run(["skill", "--budgets", "0", "--games", "8", "--set", "setup.no_such_key=3",
+                 "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no_such_key" in err[0]
+    assert not out.exists()
+
+
+def test_a_report_refuses_a_skill_directory_of_other_rules(tmp_path, capsys):
+    skill = tmp_path / "skill"
+    assert _run(["skill", "--budgets", "0", "--games", "8", "--set", SETTING, "--out", str(skill)]) == 0
+    run = tmp_path / "run"
+    assert _run(["simulate", "--games", "200", "--out", str(run), "-q"]) == 0
+    capsys.readouterr()
+    assert _run(["report", str(run), "--out", str(tmp_path / "rep"), "--skill", str(skill)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "other rules" in err[0], err
+    assert not (tmp_path / "rep").exists()
