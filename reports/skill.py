@@ -194,7 +194,7 @@ def gain_sentence(ct: pl.DataFrame) -> str:
         parts.append(f"seat {r['seat'] + 1} {100 * r['win_share']:.1f}% vs {100 * w0:.1f}%")
     n = len(parts)
     head = (f" At budget {top} one searching seat wins more than the seat's own bot in {better} of "
-            f"{n} seats, clearly (the intervals apart) in {clear} ({'; '.join(parts)})")
+            f"{n} seats, clearly (the intervals apart) in {clear or 'none'} ({'; '.join(parts)})")
     if clear == n:
         return head + ": the search bot is the stronger player, so the budgets do measure stronger play."
     if better == n:
