@@ -82,7 +82,7 @@ def test_the_sentence_is_true_for_the_table_beside_it(built):
     # the Balance table beside it: the gap with its 95% interval, Ludii's Balance with its own
     assert "12.0" in text and "9.5 to 14.5" in text and "0.910" in text and "0.890 to 0.930" in text
     assert ("one searching seat wins more than the seat's own bot in 3 of 4 seats, clearly (the intervals "
-            "apart) in 0 (seat 1 55.0% vs "
+            "apart) in none (seat 1 55.0% vs "
             "20.0%; seat 2 60.0% vs 23.0%; seat 3 30.0% vs 32.0%; seat 4 58.0% vs 25.0%): it is not the "
             "stronger player everywhere") in text
 
