@@ -10,8 +10,9 @@ interval and the two-proportion z test for proportions, Welch's t interval and t
 run's standard deviation recovered exactly from its Student t interval), the tie-aware Wald test
 for seat win shares (per-game variance from the seat table), a normal interval from the
 half-widths otherwise (slopes) — and a Holm-adjusted p-value over all tested metrics. Each
-difference is worded by its practical size (``verdict``: :func:`analysis.stats.practical`) and
-the table is ordered by that wording and by size, never by p-value.
+difference is worded by its practical size (``verdict``: :func:`analysis.stats.practical`, read on
+the metric's interval at the Bonferroni level over the tested metrics) and the table is ordered by
+that wording and by size, never by p-value.
 ``significant`` uses the adjusted p-value, so that two runs of the same configuration flag *any*
 metric in at most ~5 % of comparisons (family-wise error rate). Balance rows (kind ``index``) are
 shown with both runs' intervals and the difference but not tested: a maximum over seat pairs has no
@@ -150,7 +151,8 @@ COMPARE_SCHEMA = {"metric": pl.String, "key": pl.String, "label": pl.String, "ki
                   "variant": pl.Float64, "variant_low": pl.Float64, "variant_high": pl.Float64,
                   "diff": pl.Float64, "diff_low": pl.Float64, "diff_high": pl.Float64, "z": pl.Float64,
                   "p_value": pl.Float64, "p_adjusted": pl.Float64, "significant": pl.Boolean,
-                  "smallest": pl.Float64, "verdict": pl.String}
+                  "smallest": pl.Float64, "size_low": pl.Float64, "size_high": pl.Float64,
+                  "verdict": pl.String}
 
 
 def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame],
@@ -162,9 +164,13 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
     variant_high, diff, diff_low, diff_high, z, p_value, p_adjusted (Holm), significant
     (p_adjusted < alpha), smallest (the metric's smallest difference that matters,
     :func:`analysis.load.smallest_difference` for ``game``, ``smallest`` overriding by kind),
-    verdict (:func:`analysis.stats.practical`: "clear and large enough to matter" when significant
-    and at least ``smallest``, "clear but small" when significant below it, "not shown"; a guild's
-    founders' win share where fewer than 1 % of players found it is never shown). Seat win shares
+    size_low, size_high (the interval the verdict's size is read on: :func:`_size_intervals`),
+    verdict (:func:`analysis.stats.practical`, when significant: "clear and large enough to matter"
+    when its interval's near end is at least ``smallest``, "clear but small" when its far end is
+    below it, "clear, may matter" when the interval straddles it; else "not shown"; a guild's
+    founders' win share where fewer than 1 % of players found it is never shown. The size is read
+    on the Bonferroni interval over the tested metrics, :func:`_size_intervals`: wider than the
+    diff_low/diff_high shown, which are each metric's own 95 % interval). Seat win shares
     are tested with the tie-aware per-game variance (Wald), not p(1 − p). Sorted by verdict, then
     by size |diff| / smallest — never by p-value. Balance rows (kind ``index``) have no diff
     interval, z or p-value (see the module docstring) and are never significant.
@@ -187,6 +193,7 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
     with np.errstate(invalid="ignore", divide="ignore"):
         z = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.nan))
     p = stats.two_sided_p(z)
+    welch_sd = {}
     for i in np.flatnonzero(kind == "mean"):
         if n1[i] > 1 and n2[i] > 1 and np.isfinite(h1[i] - l1[i]) and np.isfinite(h2[i] - l2[i]):
             # Student t interval mean ± t(n−1)·sd/√n  →  sd = half-width · √n / t(n−1)
@@ -194,6 +201,7 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
             sd2 = (h2[i] - l2[i]) / 2 * np.sqrt(n2[i]) / stats.t_quantile(float(n2[i] - 1))
             _, lo, hi, pw = stats.welch(e2[i], sd2, n2[i], e1[i], sd1, n1[i])
             dlo[i], dhi[i], p[i] = lo, hi, pw
+            welch_sd[i] = (sd1, sd2)
     sd1, sd2 = (j[c].fill_null(np.nan).to_numpy() for c in ("sd", "sd_v"))
     wald = prop & np.isfinite(sd1) & np.isfinite(sd2) & (n1 > 0) & (n2 > 0)
     if wald.any():      # tie-aware Wald test and interval of a seat's win-share change
@@ -211,6 +219,7 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
     dhi = np.where(index, np.nan, dhi)
     adj = stats.holm(p)
     significant = np.nan_to_num(adj, nan=1.0) < alpha
+    slo, shi = _size_intervals(diff, dlo, dhi, p, alpha, welch_sd, (e1, n1, e2, n2))
     metrics = j["metric"].to_list()
     small = np.array([smallest_difference(game, _smallest_kind(m, k), smallest)
                       for m, k in zip(metrics, kind)], dtype=float)
@@ -218,14 +227,33 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
                j.filter(pl.col("metric") == "guild_founded_share").iter_rows(named=True)}
     support = np.array([founded.get(k, 1.0) if m == "guild_founders_win_share" else 1.0
                         for m, k in zip(metrics, j["key"].to_list())], dtype=float)
-    verdict = stats.practical(diff, dlo, dhi, small, support=support, clear=significant)
+    verdict = stats.practical(diff, slo, shi, small, support=support, clear=significant)
     out = pl.DataFrame({
         "metric": j["metric"], "key": j["key"], "label": j["label"], "kind": j["kind"],
         "base": e1, "base_low": l1, "base_high": h1, "variant": e2, "variant_low": l2, "variant_high": h2,
         "diff": diff, "diff_low": dlo, "diff_high": dhi, "z": z, "p_value": p, "p_adjusted": adj,
-        "significant": significant, "smallest": small, "verdict": verdict}, schema=COMPARE_SCHEMA)
+        "significant": significant, "smallest": small, "size_low": slo, "size_high": shi,
+        "verdict": verdict}, schema=COMPARE_SCHEMA)
     order = stats.practical_order(verdict, diff, small)
     return out[order]
+
+
+def _size_intervals(diff, dlo, dhi, p, alpha: float, welch_sd: dict, runs) -> tuple[np.ndarray, np.ndarray]:
+    """The intervals the verdicts' sizes are read on: each tested metric's own interval at the
+    Bonferroni level 1 − alpha/m over the m tested metrics (the family Holm's correction runs over;
+    Bonferroni is wider than any of Holm's steps, so conservative for it). Welch's interval is
+    recomputed at that level (its t quantile); every other interval (normal, the tie-aware Wald,
+    Newcombe's) is widened about the difference by z(1 − alpha/(2m)) / z(0.975), each end
+    separately (exact for the normal ones; for Newcombe's score interval the same widening of its
+    two sides). nan for an untested row."""
+    m = int(np.isfinite(p).sum())
+    c = stats.z_quantile(1.0 - alpha / max(m, 1)) / _Z
+    slo = np.where(np.isfinite(p), diff - (diff - dlo) * c, np.nan)
+    shi = np.where(np.isfinite(p), diff + (dhi - diff) * c, np.nan)
+    e1, n1, e2, n2 = runs
+    for i, (sd1, sd2) in welch_sd.items():
+        _, slo[i], shi[i], _ = stats.welch(e2[i], sd2, n2[i], e1[i], sd1, n1[i], level=1.0 - alpha / max(m, 1))
+    return slo, shi
 
 
 def compare(base: RunSet, variant: RunSet, alpha: float = ALPHA) -> pl.DataFrame:

@@ -14,8 +14,9 @@ Each table is one family of comparisons, adjusted by Holm's step-down procedure 
 strategies against the fair share, and the unordered strategy pairs against ½ (A–B and B–A are
 mirror images, one test). The tests are t tests over the independent units (deals, or games), so
 shared wins carry their own (smaller) variance. ``significant`` is the adjusted call and
-``verdict`` words it by size; the intervals shown are each comparison's own 95 % interval,
-unadjusted, and the pages say so.
+``verdict`` words it by size, read on the Bonferroni interval of the same test over the family
+(wider than any of Holm's steps, so conservative); the intervals shown are each comparison's own
+95 % interval, unadjusted, and the pages say so.
 
 May import polars, numpy, :mod:`analysis.load` and :mod:`analysis.stats`.
 """
@@ -218,6 +219,18 @@ def _unit_p_values(mom: stats.Moments, n, aim) -> np.ndarray:
     return stats.t_test_vs(mean, sd, n, aim)
 
 
+def _unit_size_interval(mom: stats.Moments, n, aim, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """The interval a verdict's size is read on (:func:`analysis.stats.practical`): the Bonferroni
+    interval over the family's ``m`` tests of the same t test as :func:`_unit_p_values`, (per-unit
+    mean − aim) ± t(n − 1; 1 − 0.05/(2m))·sd/√n — conservative for Holm's step-down, which picks the
+    clear ones."""
+    mean, sd = mom.mean_sd()
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.where(n > 0, sd / np.sqrt(np.where(n > 0, n, 1.0)), np.nan)
+    return stats.bonferroni_interval(mean - aim, se, ALPHA, m=m, dof=n - 1)
+
+
 def strategy_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataFrame:
     """Win share of each strategy.
 
@@ -229,7 +242,8 @@ def strategy_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.Data
     test_units), p_adjusted (Holm over the
     strategies of the table: one family), significant (p_adjusted < 0.05: with strategies that are
     all equally strong, some strategy is flagged in at most 5 % of runs), verdict (the gap worded
-    by its size, :func:`analysis.stats.practical`), smallest (the smallest win-share difference
+    by its size, :func:`analysis.stats.practical`, read on the Bonferroni interval of the same t
+    test over the strategies: :func:`_unit_size_interval`), smallest (the smallest win-share difference
     that matters: 1 pp unless the run set says otherwise), paired (deal-level analysis),
     confounded (the strategy always sits in the same seats, so its win share includes their seat
     advantage).
@@ -248,12 +262,13 @@ def strategy_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.Data
     padj = stats.holm(pval)
     flag = np.nan_to_num(padj, nan=1.0) < ALPHA
     small = _smallest_share(rs)
+    size_low, size_high = _unit_size_interval(acc.s_mom, acc.s_n, fair, int(np.isfinite(pval).sum()))
     return pl.DataFrame({
         "strategy": list(rs.strategies), "players": acc.rows.astype(np.int64),
         "units": units.astype(np.int64),
         "win_share": p, "ci_low": lo, "ci_high": hi, "fair_share": np.full(acc.k, fair), "diff": p - fair,
         "test_units": acc.s_n.astype(np.int64), "p_value": pval, "p_adjusted": padj, "significant": flag,
-        "verdict": np.atleast_1d(stats.practical(p - fair, np.nan, np.nan, small, clear=flag)),
+        "verdict": np.atleast_1d(stats.practical(p - fair, size_low, size_high, small, clear=flag)),
         "smallest": np.full(acc.k, small),
         "paired": np.full(acc.k, acc.paired),
         "confounded": fixed & (acc.k > 1) & (not acc.paired),
@@ -268,7 +283,8 @@ def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataF
     "ahead share = ½" over the units), p_adjusted (Holm over the unordered pairs that met: one
     family; A–B and B–A are one comparison, mirror images, and carry the same p-values),
     significant (p_adjusted < 0.05), verdict (the gap from ½ worded by its size against smallest,
-    1 pp unless the run set says otherwise),
+    1 pp unless the run set says otherwise, read on the Bonferroni interval of the same t test over
+    the pairs: :func:`_unit_size_interval`),
     win_share (A's win share in those games) with win_ci_low, win_ci_high (unadjusted; not
     tested), fair_share (1/n), paired, confounded.
     """
@@ -289,13 +305,14 @@ def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataF
         mirror = (key % k) * k + key // k
         pval[mirror], padj[mirror] = pval[key], padj[key]
     flag = np.nan_to_num(padj, nan=1.0) < ALPHA
+    size_low, size_high = _unit_size_interval(acc.m_mom, acc.m_n, 0.5, int(np.isfinite(raw[upper]).sum()))
     return pl.DataFrame({
         "strategy": [names[key // k] for key in keys], "opponent": [names[key % k] for key in keys],
         "meetings": acc.m_n[keys].astype(np.int64), "ahead_share": a[keys],
         "ci_low": lo[keys], "ci_high": hi[keys],
         "p_value": pval[keys], "p_adjusted": padj[keys], "significant": flag[keys],
-        "verdict": np.atleast_1d(stats.practical(a[keys] - 0.5, np.nan, np.nan, _smallest_share(rs),
-                                                 clear=flag[keys])).tolist(),
+        "verdict": np.atleast_1d(stats.practical(a[keys] - 0.5, size_low[keys], size_high[keys],
+                                                 _smallest_share(rs), clear=flag[keys])).tolist(),
         "smallest": np.full(len(keys), _smallest_share(rs)),
         "win_share": w[keys], "win_ci_low": wlo[keys], "win_ci_high": whi[keys],
         "fair_share": np.full(len(keys), 1.0 / rs.n_players), "paired": np.full(len(keys), acc.paired),

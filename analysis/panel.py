@@ -21,7 +21,7 @@ cell's adjusted interval is on the same side; otherwise the counts of cells abov
 unclear. The cell × metric table keeps each cell's own 95% interval (not adjusted).
 
 May import numpy, polars, the standard library, :mod:`simcore`, :mod:`analysis.load` (smallest
-differences), :mod:`analysis.stats` (critical values) and :mod:`analysis.sweep.metrics`.
+differences), :mod:`analysis.stats` (critical values, the wording by size) and :mod:`analysis.sweep.metrics`.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from simcore.errors import UsageError
 from simcore.rundir import RUN_JSON, read_meta
 
 from analysis.load import smallest_difference
-from analysis.stats import z_quantile
+from analysis.stats import LARGE, SMALL, practical, z_quantile
 from analysis.sweep.metrics import Z, cell_summary
 
 
@@ -129,8 +129,9 @@ def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
     """The finding sentence; a cell's call (above, below or unclear) is from its adjusted interval
     (:func:`adjusted_seat_intervals`: Bonferroni over every seat of every cell, so the calls hold
     together whichever seat the data pick); the cells where the seat is clearly on its side of 1/P
-    are split by size: at least ``smallest`` from 1/P ("large enough to matter") or closer ("clear
-    but small")."""
+    are split by size, read on that adjusted interval (:func:`analysis.stats.practical`): all of it
+    at least ``smallest`` from 1/P ("clear and large enough to matter"), all of it closer ("clear but
+    small"), or reaching both ("clear, may matter": these games cannot tell)."""
     seats, m, _ = adjusted_seat_intervals(cells)
     dev = (seats.with_columns((pl.col("estimate") - pl.col("fair")).alias("d"))
            .group_by("metric").agg(pl.col("d").mean()).sort(pl.col("d").abs(), descending=True))
@@ -146,9 +147,16 @@ def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
     hits = above if up else below
     side_rows = (s.filter(pl.col("adj_low") > pl.col("fair")) if up
                  else s.filter(pl.col("adj_high") < pl.col("fair")))
-    large = int(((side_rows["estimate"] - side_rows["fair"]).abs() >= smallest - 1e-12).sum())
-    size = (f"; by at least {100 * smallest:g} pp (clear and large enough to matter) in {large} of "
-            f"those {hits}, clear but small in {hits - large}" if hits else "")
+    words = practical((side_rows["estimate"] - side_rows["fair"]).to_numpy(),
+                      (side_rows["adj_low"] - side_rows["fair"]).to_numpy(),
+                      (side_rows["adj_high"] - side_rows["fair"]).to_numpy(), smallest - 1e-12)
+    large, small = int((words == LARGE).sum()), int((words == SMALL).sum())
+    may = hits - large - small
+    that = f"{100 * smallest:g} pp"
+    size = (f"; by at least {that} (clear and large enough to matter) in {large} of those {hits}"
+            + (f", perhaps by {that} or more (clear, may matter: these games cannot tell) in {may}"
+               if may else "")
+            + f", by less than {that} (clear but small) in {small}" if hits else "")
     lo_row = s.sort("estimate").row(0, named=True)
     hi_row = s.sort("estimate").row(-1, named=True)
     spread = (f"its win share runs from {100 * lo_row['estimate']:.1f}% ({lo_row['label']}) to "

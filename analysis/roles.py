@@ -170,6 +170,32 @@ def role_seat_flags(mean, cov, seat_roles, alpha: float = ALPHA):
     return pval, padj, np.nan_to_num(padj, nan=1.0) < alpha
 
 
+def role_share_size_intervals(mean, cov, seat_roles, tested, alpha: float = ALPHA
+                              ) -> tuple[np.ndarray, np.ndarray]:
+    """Per seat, the interval a verdict's size is read on (:func:`analysis.stats.practical`): the
+    Bonferroni interval, over the ``tested`` seats (:func:`role_seat_flags`' family), of the seat's
+    share of its role's wins minus the equal share, share_i − 1/k with share_i = w_i / Σ_role w_j;
+    its standard error by the delta method from the joint covariance ``cov`` of the seats' mean
+    win shares (gradient (e_i·S − w_i) / S² over the role's seats, S = Σ_role w_j). nan for an
+    untested seat."""
+    mean = np.asarray(mean, dtype=float)
+    cov = np.asarray(cov, dtype=float)
+    roles = list(seat_roles)
+    tested = np.asarray(tested, dtype=bool)
+    diff = np.full(mean.size, np.nan)
+    se = np.full(mean.size, np.nan)
+    for s in np.flatnonzero(tested):
+        mates = [j for j in range(mean.size) if roles[j] == roles[s]]
+        total = float(mean[mates].sum())
+        if not total > 0:
+            continue
+        grad = -mean[s] / total ** 2 * np.ones(len(mates))
+        grad[mates.index(s)] += 1.0 / total
+        diff[s] = mean[s] / total - 1.0 / len(mates)
+        se[s] = float(np.sqrt(max(grad @ cov[np.ix_(mates, mates)] @ grad, 0.0)))
+    return stats.bonferroni_interval(diff, se, alpha, m=int(tested.sum()))
+
+
 def _seat_mean_cov(rs: RunSet, seat_acc=None):
     """Mean win-share vector of the seats and the covariance of that mean (from the per-game
     cross-products Σ w wᵀ: :class:`analysis.seats.SeatAccumulator`)."""
@@ -199,7 +225,8 @@ def role_seat_table(rs: RunSet, seat_acc=None) -> pl.DataFrame:
     seat", :func:`role_seat_flags`), seat_p_adjusted (Holm over every seat of every role of several
     seats: one family), significant (seat_p_adjusted < 0.05: in a game whose seats of a role are
     alike, some seat is flagged in at most 5 % of runs), verdict (the gap worded by its size against
-    smallest: 1 pp of the role's wins unless the run set says otherwise), and per role: chi2, dof, p_value of "the role's seats win equally
+    smallest: 1 pp of the role's wins unless the run set says otherwise; the size read on the
+    Bonferroni interval over the same seats, :func:`role_share_size_intervals`), and per role: chi2, dof, p_value of "the role's seats win equally
     often" (chi-square on the seats' wins; nan for a role of one seat) and chi2_p_adjusted (Holm
     over the roles of several seats).
     """
@@ -218,7 +245,9 @@ def role_seat_table(rs: RunSet, seat_acc=None) -> pl.DataFrame:
     shown = role_names(rs)
     seat_roles = dict(zip(agg["seat"].to_list(), agg["role"].to_list()))
     mean, cov = _seat_mean_cov(rs, seat_acc)
-    spval, spadj, sflag = role_seat_flags(mean, cov, [seat_roles[s] for s in range(rs.n_players)])
+    roles_of = [seat_roles[s] for s in range(rs.n_players)]
+    spval, spadj, sflag = role_seat_flags(mean, cov, roles_of)
+    size_low, size_high = role_share_size_intervals(mean, cov, roles_of, np.isfinite(spval))
     small = rs.smallest_of("share")
     frames = []
     for role in order:
@@ -245,8 +274,8 @@ def role_seat_table(rs: RunSet, seat_acc=None) -> pl.DataFrame:
             "equal_share": np.full(k, equal), "diff": share - equal,
             "seat_p_value": spval[seats_of], "seat_p_adjusted": spadj[seats_of],
             "significant": sflag[seats_of],
-            "verdict": np.atleast_1d(stats.practical(share - equal, np.nan, np.nan, small,
-                                                     clear=sflag[seats_of])),
+            "verdict": np.atleast_1d(stats.practical(share - equal, size_low[seats_of],
+                                                     size_high[seats_of], small, clear=sflag[seats_of])),
             "smallest": np.full(k, small),
             "chi2": np.full(k, chi2, dtype=float), "dof": np.full(k, dof, dtype=np.int64),
             "p_value": np.full(k, p, dtype=float),

@@ -29,7 +29,7 @@ from analysis import stats
 from analysis.load import Block, RunSet, collect, int_moments, run_pass, score_unit, seat_label
 
 _SHARED_EPS = 1e-6
-SMALLEST_SHARE = 0.01       # a seat gap below 1 pp is "clear but small" (analysis.load.SMALLEST_SHARE)
+SMALLEST_SHARE = 0.01       # a seat gap shown below 1 pp is "clear but small" (analysis.load.SMALLEST_SHARE)
 
 
 # The score-by-time families a run may record, best first (roles of the game's spec): a running
@@ -79,7 +79,9 @@ def seat_table(rs: RunSet) -> pl.DataFrame:
     that sd), p_adjusted (Holm over the seats), significant (p_adjusted < 0.05: a fair game flags
     some seat in at most 5 % of runs; :func:`seat_flags`), verdict (the gap worded by its size
     against the smallest win-share difference that matters, 1 pp unless the run set says otherwise:
-    :func:`analysis.stats.practical`), smallest (that difference, as a share), mean_score, score_sd, score_ci_low,
+    :func:`analysis.stats.practical`, the size read on the Bonferroni interval of the same Wald test
+    over the seats, :func:`seat_size_intervals`, which holds for every seat at once and is wider
+    than the per-seat interval shown), smallest (that difference, as a share), mean_score, score_sd, score_ci_low,
     score_ci_high (t interval), mean_rank.
 
     From the statistics: games, Σ win share, Σ win share², Σ score, Σ score², Σ rank per seat.
@@ -123,6 +125,7 @@ def _seat_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
     slow, shigh = stats.t_interval(mean, sd, n)
     _, wsd = stats.moments(n, mean=p, m2=agg["_w2"].to_numpy())
     pval, padj, flag = seat_flags(p, wsd, n, fair)
+    size_low, size_high = seat_size_intervals(p - fair, wsd, n, pval)
     return pl.DataFrame({
         "seat": agg["seat"].cast(pl.Int8),
         "seat_label": [seat_label(s) for s in agg["seat"]],
@@ -131,11 +134,22 @@ def _seat_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
         "fair_share": np.full(len(p), fair), "diff": p - fair,
         "diff_low": low - fair, "diff_high": high - fair,
         "win_share_sd": wsd, "p_value": pval, "p_adjusted": padj, "significant": flag,
-        "verdict": stats.practical(p - fair, np.nan, np.nan, rs.smallest_of("share"), clear=flag),
+        "verdict": stats.practical(p - fair, size_low, size_high, rs.smallest_of("share"), clear=flag),
         "smallest": np.full(len(p), rs.smallest_of("share")),
         "mean_score": mean, "score_sd": sd, "score_ci_low": slow, "score_ci_high": shigh,
         "mean_rank": agg["mean_rank"],
     })
+
+
+def seat_size_intervals(diff, sd, games, p_values, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+    """The interval a seat verdict's size is read on (:func:`analysis.stats.practical`): the
+    Bonferroni interval of :func:`seat_flags`' Wald test over the seats it tests (those with a
+    p-value), diff ± z(1 − alpha/(2m))·sd/√games — conservative for Holm, which picks the clear
+    seats, and wider than the seat's own interval. From the seat table's columns (diff,
+    win_share_sd, games, p_value), so a page can print it beside the verdict."""
+    se = np.nan_to_num(np.asarray(sd, dtype=float) / np.sqrt(np.asarray(games, dtype=float)), nan=0.0)
+    m = int(np.isfinite(np.asarray(p_values, dtype=float)).sum())
+    return stats.bonferroni_interval(diff, se, alpha, m=m)
 
 
 def seat_flags(share, sd, games, fair: float, alpha: float = 0.05

@@ -9,7 +9,9 @@ intervals); differences of means get Welch's interval (:func:`welch`, used by
 (:class:`Moments`: two-pass within a batch, Chan et al.'s pairwise update across batches), never
 from Σx² − n·mean², which loses every digit when the mean is large against the spread.
 :func:`max_abs_normal_quantile` gives the critical value of simultaneous intervals (the Balance
-interval of :mod:`analysis.seats`).
+interval of :mod:`analysis.seats`). :func:`practical` words a difference by the size its interval
+allows against the smallest difference that matters (large enough to matter, may matter, small,
+not shown), the interval of a Holm family being its Bonferroni one (:func:`bonferroni_interval`).
 
 Tail probabilities come from the regularised incomplete gamma function (chi-square) and the
 regularised incomplete beta function (Student t), by the classic series / continued-fraction
@@ -616,56 +618,122 @@ def holm_reject(p_values, alpha: float = 0.05) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 
 LARGE = "clear and large enough to matter"
+MAY_MATTER = "clear, may matter"
 SMALL = "clear but small"
 NOT_SHOWN = "not shown"
-VERDICT_ORDER = (LARGE, SMALL, NOT_SHOWN)
+# Reading order: what a designer must act on first. A difference that may matter comes before one
+# shown to be small: it is as real, and the games leave open that it matters (its interval reaches
+# the smallest difference that matters), while a small one is settled as harmless.
+VERDICT_ORDER = (LARGE, MAY_MATTER, SMALL, NOT_SHOWN)
 MIN_SUPPORT = 0.01          # a figure about fewer than 1 % of the players is never headlined
 DEFAULT_SMALLEST_SHARE = 0.01   # 1 percentage point, for win shares and other shares
 
 
 def practical(estimate, low, high, smallest, support=None, min_support: float = MIN_SUPPORT,
               clear=None):
-    """How a difference is worded (vectorised; strings):
+    """How a difference is worded (vectorised; strings). Its size is read on its interval, as an
+    equivalence test reads it, never on the estimate alone:
 
-    * ``"clear and large enough to matter"`` — its interval excludes 0 and the estimate is at
-      least ``smallest`` (the metric's smallest difference that matters) in size;
-    * ``"clear but small"`` — its interval excludes 0 but the estimate is smaller than that;
-    * ``"not shown"`` — the interval holds 0, any figure is missing, or ``support`` (the share of
-      players or games the figure is about) is below ``min_support``: a share of almost nobody is
-      never headlined, whatever its difference.
+    * ``"clear and large enough to matter"`` (:data:`LARGE`) — clear, and the interval's near end
+      (the end closer to 0) is at least ``smallest`` (the metric's smallest difference that
+      matters) in size: every difference the games allow matters;
+    * ``"clear, may matter"`` (:data:`MAY_MATTER`) — clear, but the interval straddles
+      ``smallest``: the difference is real (not 0, and its sign is known), but the games cannot
+      yet say whether it reaches the smallest difference that matters, whichever side of it the
+      estimate lies; more games would settle it;
+    * ``"clear but small"`` (:data:`SMALL`) — clear, and the interval's far end is smaller than
+      ``smallest`` in size: every difference the games allow is too small to matter;
+    * ``"not shown"`` (:data:`NOT_SHOWN`) — the interval holds 0, the estimate (or, for a clear
+      difference, its interval) is missing, or ``support`` (the share of players or games the
+      figure is about) is below ``min_support``: a share of almost nobody is never headlined,
+      whatever its difference.
 
-    The intervals given should be the family's adjusted ones (Holm or simultaneous) where the page
-    makes many comparisons; or give ``clear`` (booleans: e.g. Holm-adjusted p < 0.05) to say
-    which differences are shown. Order a page's differences by :func:`practical_order`, never by p."""
+    At the boundaries: a near end exactly at ``smallest`` is large enough to matter; a far end
+    exactly at ``smallest`` only may matter (the games do not show it smaller).
+
+    The intervals given should be the family's adjusted ones (simultaneous, or Bonferroni
+    :func:`bonferroni_interval`) where the page makes many comparisons. Or give ``clear``
+    (booleans, e.g. Holm-adjusted p < 0.05: :func:`practical_holm`) to say which differences are
+    clear; the sign is then the estimate's, and the size is read on [low, high] on that side of 0
+    (an interval that still holds 0 — Holm rejects where the wider Bonferroni interval does not —
+    says the size is at least 0, so such a difference is never large enough to matter). A clear
+    difference without a finite interval, or a negative or missing ``smallest``, is an error
+    (``ValueError``): its size cannot be worded. Order a page's differences by
+    :func:`practical_order`, never by p."""
     est = np.atleast_1d(np.asarray(estimate, dtype=float))
     low = np.broadcast_to(np.asarray(low, dtype=float), est.shape)
     high = np.broadcast_to(np.asarray(high, dtype=float), est.shape)
     smallest = np.broadcast_to(np.asarray(smallest, dtype=float), est.shape)
-    ok = np.isfinite(est) & ((np.isfinite(low) & np.isfinite(high)) if clear is None else True)
+    bounded = np.isfinite(low) & np.isfinite(high)
+    ok = np.isfinite(est)
     if support is not None:
         sup = np.broadcast_to(np.asarray(support, dtype=float), est.shape)
         ok &= np.nan_to_num(sup, nan=0.0) >= min_support
     if clear is None:
-        clear = (low > 0) | (high < 0)
-    clear = ok & np.broadcast_to(np.asarray(clear, dtype=bool), est.shape)
-    large = clear & (np.abs(est) >= smallest)
-    out = np.where(large, LARGE, np.where(clear, SMALL, NOT_SHOWN))
+        clear = ok & bounded & ((low > 0) | (high < 0))
+    else:
+        clear = ok & np.broadcast_to(np.asarray(clear, dtype=bool), est.shape)
+        if (clear & ~bounded).any():
+            i = int(np.flatnonzero(clear & ~bounded)[0])
+            raise ValueError(f"difference {est[i]:g} is clear but has no interval ({low[i]:g} to "
+                             f"{high[i]:g}): its size against the smallest difference that matters "
+                             "cannot be worded (give the family's interval, e.g. bonferroni_interval)")
+    if (clear & ~(smallest >= 0)).any():
+        i = int(np.flatnonzero(clear & ~(smallest >= 0))[0])
+        raise ValueError(f"smallest difference that matters {smallest[i]:g}: must be a number ≥ 0")
+    up = est > 0                              # the side of 0 the difference is on
+    with np.errstate(invalid="ignore"):
+        near = np.maximum(np.where(up, low, -high), 0.0)     # the interval's size range on that side
+        far = np.maximum(np.where(up, high, -low), 0.0)
+    large = clear & (near >= smallest)
+    small = clear & ~large & (far < smallest)
+    out = np.where(large, LARGE, np.where(small, SMALL, np.where(clear, MAY_MATTER, NOT_SHOWN)))
     return out if np.ndim(estimate) else str(out[0])
+
+
+def bonferroni_interval(estimate, se, alpha: float = 0.05, m: int | None = None, dof=None
+                        ) -> tuple[np.ndarray, np.ndarray]:
+    """Intervals estimate ± q·se that hold *all at once* with probability at least 1 − ``alpha``
+    over a family of ``m`` comparisons (Bonferroni: each at level 1 − alpha/m; ``m`` defaults to
+    the number of entries with a finite estimate and se). ``q`` is the two-sided normal critical
+    value, or Student t's with ``dof`` (scalar or per entry) for t tests. The size interval of a
+    family whose clear differences Holm's step-down picks (:func:`practical_holm`): wider than
+    any step of Holm's, so conservative for it; it excludes 0 exactly when Bonferroni rejects."""
+    est = np.atleast_1d(np.asarray(estimate, dtype=float))
+    se = np.broadcast_to(np.asarray(se, dtype=float), est.shape)
+    live = np.isfinite(est) & np.isfinite(se)
+    m = int(live.sum()) if m is None else int(m)
+    level = 1.0 - alpha / max(m, 1)
+    if dof is None:
+        q = np.full(est.shape, z_quantile(level))
+    else:
+        d = np.broadcast_to(np.asarray(dof, dtype=float), est.shape)
+        q = np.array([t_quantile(float(k), level) if k > 0 else np.nan for k in d])
+    return est - q * se, est + q * se
 
 
 def practical_holm(estimate, z, smallest, support=None, alpha: float = 0.05):
     """:func:`practical` for a family of differences given by their estimates and z statistics
     (independent samples, no joint covariance): clear when Holm's step-down over the family's
     two-sided p-values rejects at ``alpha`` (:func:`holm_reject`), then worded by size against
-    ``smallest``; ``support`` as in :func:`practical` (a share of almost nobody is not shown)."""
-    z = np.atleast_1d(np.asarray(z, dtype=float))
+    ``smallest`` on the Bonferroni interval estimate ± z_(1 − alpha/(2m))·se, se = |estimate / z|,
+    over the same m comparisons (:func:`bonferroni_interval`: conservative for Holm, so a size
+    it calls large holds for the whole family at once); ``support`` as in :func:`practical` (a
+    share of almost nobody is not shown)."""
+    est = np.atleast_1d(np.asarray(estimate, dtype=float))
+    z = np.broadcast_to(np.atleast_1d(np.asarray(z, dtype=float)), est.shape)
     p = np.where(np.isfinite(z), two_sided_p(np.nan_to_num(z, nan=0.0)), np.nan)
-    return practical(estimate, np.nan, np.nan, smallest, support=support, clear=holm_reject(p, alpha))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        se = np.where(np.isfinite(z) & (z != 0), np.abs(est / z), np.where(np.isinf(z), 0.0, np.nan))
+    low, high = bonferroni_interval(est, se, alpha, m=int(np.isfinite(p).sum()))
+    out = practical(est, low, high, smallest, support=support, clear=holm_reject(p, alpha))
+    return out if np.ndim(estimate) else str(out[0])
 
 
 def practical_order(verdicts, estimate, smallest=1.0) -> np.ndarray:
-    """Indices putting differences in reading order: large ones first, then clear but small,
-    then not shown; within each, by size |estimate| / smallest (largest first) — never by p."""
+    """Indices putting differences in reading order (:data:`VERDICT_ORDER`): large enough to
+    matter first, then may matter, then clear but small, then not shown; within each, by size
+    |estimate| / smallest (largest first) — never by p."""
     rank = np.array([VERDICT_ORDER.index(str(v)) for v in np.atleast_1d(verdicts)])
     size = np.abs(np.atleast_1d(np.asarray(estimate, dtype=float))) / np.asarray(smallest, dtype=float)
     return np.lexsort((-np.nan_to_num(size, nan=-1.0), rank))

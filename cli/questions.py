@@ -39,8 +39,8 @@ def register(app: typer.Typer) -> None:
         smallest_difference: Optional[str] = typer.Option(
             None, "--smallest-difference", show_default=False,
             help="The smallest difference that matters: win_share=2pp (default 1pp), score=N (Middle-Ages: "
-                 "coins, default 2), length=N (Médiévallons: turns, default 2). Any other is refused. Words every ablation effect as clear and large enough to matter, "
-                 "clear but small or not shown; recorded in DIR/run.json (balance report --questions DIR "
+                 "coins, default 2), length=N (Médiévallons: turns, default 2). Any other is refused. Words every ablation effect, by its interval, as clear and large enough to matter, "
+                 "clear, may matter (the interval reaches it but not wholly), clear but small or not shown; recorded in DIR/run.json (balance report --questions DIR "
                  "uses it unless given its own)."),
     ) -> None:
         """Balance questions played for RUN: Middle-Ages' event-card ablation (each card's total
@@ -89,8 +89,8 @@ def register(app: typer.Typer) -> None:
 def _print_event_cards(df, meta: dict) -> None:
     """Middle-Ages' cards by how much they move who wins, worded by size: each card's largest
     |win-share effect| over the seats with that seat's verdict (against the smallest difference
-    recorded in run.json), in reading order — large enough to matter first, then clear but small,
-    then not shown; by size within each, never by p-value."""
+    recorded in run.json), in reading order — large enough to matter first, then may matter, then
+    clear but small, then not shown; by size within each, never by p-value."""
     import polars as pl
 
     from analysis import stats

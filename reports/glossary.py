@@ -31,6 +31,12 @@ TERMS: dict[str, str] = {
             "chance alone, so each p-value is raised (Holm-adjusted) to keep the chance of any false "
             "alarm in the whole table at 5%. A difference whose interval excludes zero can therefore "
             "still be not significant after the correction.",
+    "may matter": "\"Clear, may matter\": the difference is real (clear after the correction for "
+                  "the many numbers compared), but its interval, widened for those many numbers, "
+                  "reaches both below and above the smallest difference that matters (1 pp for shares unless the page says "
+                  "otherwise), so these games cannot yet say whether it matters; more games would "
+                  "settle it. \"Clear and large enough to matter\" needs the whole interval at least "
+                  "that far from zero, \"clear but small\" the whole interval closer.",
     "p": "p-value: how likely a difference at least this large would be if there were no real "
          "difference. Small (below 0.05) means chance alone is an unlikely explanation.",
     "chi-square": "A test of whether all seats win equally often; the larger the value (for its "
@@ -69,6 +75,7 @@ _PATTERNS: dict[str, str] = {
     "95% interval": r"\b(?:95% )?intervals?\b",
     "significant": r"\b(?:not )?significant(?:ly)?\b",
     "Holm": r"\bHolm(?:'s|-adjusted)?\b",
+    "may matter": r"\bmay matter\b",
     "p": r"(?<![\w-])p(?: [<=] |-value)",
     "chi-square": r"\bchi-square\b",
     "Balance": r"(?<!win-share )\bBalance\b",

@@ -87,9 +87,10 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
                     "(Bonferroni simultaneous 95% intervals over the panel's seat × cell comparisons "
                     "with 1/P, as the seat is picked from the data); 'in every cell' needs every cell's "
                     "adjusted interval on the same side of 1/P; 'large enough to matter' needs the "
-                    "adjusted interval on that side and the "
-                    f"estimate at least {100 * t.smallest:g} pp from 1/P (the smallest difference that "
-                    "matters, --smallest-difference).",
+                    f"whole adjusted interval at least {100 * t.smallest:g} pp from 1/P (the smallest "
+                    "difference that matters, --smallest-difference), 'clear but small' the whole "
+                    "interval closer than that, and 'may matter' is a clear seat whose interval "
+                    "reaches both: these games cannot tell whether it is that far.",
                     tables=[("Every cell", _cell_metric_table(t.cells))]),
             Section("figure", "Win share by seat, per cell",
                     figures=figs.add("cells", seat_share_figure(t.cells, t.labels),
@@ -133,7 +134,7 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
     title = f"{_title(meta['game'])}: a sweep over a panel of {n} cells"
     figs = FigureSet()
     agree = _in_units(agreement(effects, n), ("smallest_difference", "smallest", "largest")).select(
-        "parameter", "from", "to", "label", "unit", "up", "down", "unchanged", "unclear", "large", "small",
+        "parameter", "from", "to", "label", "unit", "up", "down", "unchanged", "unclear", "large", "may_matter", "small",
         "smallest_difference", "smallest", "largest", "same_way_everywhere")
     params = list(dict.fromkeys(effects["parameter"].to_list()))
     order = practical_order(effects["verdict"].to_list(), effects["delta"].to_numpy(),
@@ -151,10 +152,13 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
                     "cell (common random numbers); each cell's effects are one family (simultaneous 95% "
                     "intervals over every metric, Bonferroni over the parameters, as on a sweep's page), "
                     "not adjusted over the cells; shares in percentage points (pp), every other metric in its "
-                    "own unit (column unit). Verdict: 'clear "
-                    "and large enough to matter' (interval excludes 0, estimate at least the smallest "
-                    "difference that matters: column smallest, --smallest-difference), 'clear but "
-                    "small' or 'within noise'; rows in that order, by size within each. Each cell is also "
+                    "own unit (column unit). Verdict, read on the interval against the smallest "
+                    "difference that matters (column smallest, --smallest-difference): 'clear and large "
+                    "enough to matter' (the whole interval at least that far from 0), 'clear, may "
+                    "matter' (the interval excludes 0 but reaches both sides of that difference: more "
+                    "games would tell whether it matters), 'clear but small' (the whole interval "
+                    "closer to 0 than that) or 'within noise' (the interval holds 0); rows in that "
+                    "order, by size within each. Each cell is also "
                     "an ordinary sweep directory (cells/cell-K) with its own sensitivity page.",
                     sentences=lines),
             Section("figure", "Effect per cell",

@@ -12,7 +12,8 @@ sections and comparison figures. Display tables name their columns in words (nev
 names) and hold every row: the HTML page and the PDF show the same tables. The display-table
 helpers (:func:`pct_column`, …) are shared with the hooks.
 
-May import polars, the standard library, :mod:`analysis.load` (types), :mod:`reports.text`,
+May import polars, the standard library, :mod:`analysis.load` (types), :mod:`analysis.stats` (the
+verdicts' names), :mod:`reports.text`,
 :mod:`reports.glossary`, :mod:`reports.figures.common` and :mod:`reports.games` (hook lookup).
 """
 
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from analysis import stats
 from analysis.load import RunSet
 from reports import glossary
 from reports.figures import common as F
@@ -262,14 +264,18 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
             r = ranked.row(0, named=True)
             sentence = (f"{what} win rates did not move beyond noise (largest change: "
                         f"{metric_label(r).replace(' win share', '')} {pp(r['diff'])}).")
-    shown = (pl.col("verdict") == "clear and large enough to matter") if "verdict" in cmp.columns \
+    shown = pl.col("verdict").is_in([stats.LARGE, stats.MAY_MATTER]) if "verdict" in cmp.columns \
         else pl.col("significant")
     # the other shares: every share but the ones the first sentence gave (in a game of roles the
     # seats' own win shares are other shares: a Censitaire seat's gap may move while the roles do not)
     headed = "role_win_share" if roles.height else "seat_win_share"
     shares = cmp.filter((pl.col("kind") == "proportion") & shown & (pl.col("metric") != headed))
-    if shares.height:
-        sentence += f" Largest clear change among the other shares: {change_sentence(shares.row(0, named=True), unit)}"
+    first = shares.row(0, named=True) if shares.height else {}
+    if shares.height and first.get("verdict") != stats.MAY_MATTER:
+        sentence += f" Largest clear change among the other shares: {change_sentence(first, unit)}"
+    elif shares.height:     # (cmp is in reading order: a share that may matter only when none is large)
+        sentence += (" No other share is shown to have moved by enough to matter; the largest clear change "
+                     f"that may matter (these games cannot tell): {change_sentence(first, unit)}")
     elif "verdict" in cmp.columns:
         sentence += " No other share moved by enough to matter."
     else:
@@ -553,12 +559,16 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             "unit (pp for shares). Each change is after − before with a 95% interval; it counts as moved "
             "(significant, clear) when its Holm-adjusted p-value is below 5%: Holm's correction over all "
             "compared metrics keeps the chance that two runs of the same rules flag anything at 5%, so a "
-            "change whose interval just excludes zero may still not count. A clear change is \"large "
-            "enough to matter\" when it is at least the metric's smallest difference that matters (1 pp "
-            "for shares, the game's own amount for scores and lengths), else \"clear but small\"; a "
-            "share of almost nobody (a guild founded by under 1% of players) is never shown.",
+            "change whose interval just excludes zero may still not count. A clear change is sized "
+            "against the metric's smallest difference that matters (1 pp for shares, the game's own "
+            "amount for scores and lengths) on its interval widened to hold for all compared metrics "
+            "at once (Bonferroni; wider than the 95% interval shown): \"clear and large enough to "
+            "matter\" when all of that interval is at least that far from 0, \"clear but small\" when "
+            "all of it is closer, \"clear, may matter\" when it reaches both (the change is real, these "
+            "games cannot tell whether it matters; more games would); a share of almost nobody (a "
+            "guild founded by under 1% of players) is never shown.",
             names,
-            [(f"All {cmp.height} compared metrics (clear and large first, then clear but small, then "
+            [(f"All {cmp.height} compared metrics (clear and large, may matter, clear but small, then "
               f"within noise; by size within each)",
               comparison_rows(cmp, unit))],
             what_changed(rs, variants[i] if variants is not None and i < len(variants) else None, vlabel)

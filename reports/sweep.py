@@ -67,8 +67,9 @@ def effect_sentence(r: dict) -> str:
 
 
 def sweep_sentences(effects: pl.DataFrame, per_parameter: int = 4) -> list[str]:
-    """The clear effects, worded by size ("clear and large enough to matter" first, then "clear but
-    small"; by size within each, never by p-value), per parameter; a parameter with none says so.
+    """The clear effects, worded by size (in reading order, :data:`analysis.stats.VERDICT_ORDER`:
+    "clear and large enough to matter" first, then "clear, may matter", then "clear but small"; by
+    size within each, never by p-value), per parameter; a parameter with none says so.
     Clear = outside 0 by the page's simultaneous intervals (one family over every metric and
     parameter: :func:`analysis.sweep.metrics.sensitivity`)."""
     out = []
@@ -86,11 +87,13 @@ def sweep_sentences(effects: pl.DataFrame, per_parameter: int = 4) -> list[str]:
             continue
         if "smallest" in clear.columns:
             clear = clear.with_columns((pl.col("delta").abs() / pl.col("smallest")).alias("size"),
-                                       (pl.col("verdict") != "clear and large enough to matter").alias("_v"))
+                                       pl.col("verdict").replace_strict(
+                                           {v: k for k, v in enumerate(stats.VERDICT_ORDER)},
+                                           default=len(stats.VERDICT_ORDER), return_dtype=pl.Int64).alias("_v"))
         else:
             clear = clear.with_columns(
                 (pl.col("delta").abs() * pl.when(pl.col("share")).then(100.0).otherwise(1.0)).alias("size"),
-                pl.lit(False).alias("_v"))
+                pl.lit(0).alias("_v"))
         shares = clear.filter(pl.col("share")).sort(["_v", "size"], descending=[False, True])
         others = clear.filter(~pl.col("share")).sort(["_v", "size"], descending=[False, True])
         rows = list(shares.head(per_parameter).iter_rows(named=True)) + \
@@ -241,8 +244,10 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
     family = (f"The intervals of these sentences and of the tornado chart are one family: "
               f"simultaneous over {over}, so all of them hold together with 95% "
               "probability (each metric's own interval is narrower). An effect is clear when its "
-              "interval excludes 0, and large enough to matter when it is at least the smallest "
-              f"difference that matters{_smallest_words(s.effects)}.") if n_params else ""
+              "interval excludes 0; it is large enough to matter when all of the interval is at "
+              f"least the smallest difference that matters{_smallest_words(s.effects)}, clear but "
+              "small when all of it is below that, and clear but may matter when it reaches both "
+              "(these games cannot tell whether it matters; more games would).") if n_params else ""
     secs = [Section("findings", "What moves what",
                     "Each sentence compares the parameter's first and last value (a list of words: "
                     "each value against the first) with the other "
@@ -524,8 +529,9 @@ def setting_effects(trials: pl.DataFrame, tune: dict, metric: str, smallest: dic
     is left (noise of the bots' play and curvature). The intervals are the fit's t intervals, one
     family over the settings (Bonferroni: each at 1 − 0.05/k for k settings, so all hold together
     at 95 %); ``smallest`` (by kind, over the game's own) is the smallest difference that matters,
-    and ``verdict`` words each effect by it (:func:`analysis.stats.practical`). Rows in reading
-    order: large enough to matter first, then clear but small, then not shown; by size within."""
+    and ``verdict`` words each effect by it on its simultaneous interval
+    (:func:`analysis.stats.practical`). Rows in reading order: large enough to matter first, then
+    may matter, then clear but small, then not shown; by size within."""
     names = [v["name"] for v in tune["varies"] if v.get("kind") in ("int", "float")]
     if metric not in trials.columns or not names:
         return pl.DataFrame()

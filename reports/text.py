@@ -11,8 +11,9 @@ it means there. :func:`comparison_headlines` words a before/after comparison: fi
 question (did the seat, or role, win rates move: yes or no, by how much), then every metric that
 moved, each in its own unit (:func:`metric_unit`).
 
-May import polars, the standard library, :mod:`analysis.load` (types) and :mod:`reports.games`
-(the registry lookup of a game's spec and hook).
+May import polars, the standard library, :mod:`analysis.load` (types), :mod:`analysis.stats` and
+:mod:`analysis.seats` (the verdicts and the intervals their sizes are read on) and
+:mod:`reports.games` (the registry lookup of a game's spec and hook).
 """
 
 from __future__ import annotations
@@ -154,9 +155,10 @@ def seat_verdict(significant: bool, what: str = "the fair share") -> str:
 
 
 def verdict_words(v, clear: bool | None = None) -> str:
-    """A verdict of :func:`analysis.stats.practical` as a page says it. Its third verdict, "not
-    shown", means "left out of the headlines"; on a row or a sentence that *is* shown it reads
-    "within noise" (the difference is not clear, after the family's correction), or, for a clear
+    """A verdict of :func:`analysis.stats.practical` as a page says it ("clear and large enough to
+    matter", "clear, may matter", "clear but small" as they are). Its last verdict, "not shown",
+    means "left out of the headlines"; on a row or a sentence that *is* shown it reads "within
+    noise" (the difference is not clear, after the family's correction), or, for a clear
     difference about almost nobody (``clear``), "too few players to say"."""
     v = str(v) if v is not None else ""
     if v == stats.NOT_SHOWN:
@@ -189,7 +191,8 @@ def _seats_named(rows: pl.DataFrame) -> tuple[str, str]:
 
 
 def _small_note(seats: pl.DataFrame) -> str:
-    """How many of the (all small) gaps of ``seats`` are clear but small, or "all within noise"."""
+    """How many of the gaps of ``seats`` (none large enough to matter, none that may matter) are
+    clear but small, or "all within noise"."""
     clear = seats.filter(pl.col("verdict") == stats.SMALL).height
     return (f"; {clear} of these gaps {'is' if clear == 1 else 'are'} clear but small" if clear else
             "; all within noise")
@@ -204,17 +207,40 @@ def _gap_parts(df: pl.DataFrame) -> tuple[float, str, pl.DataFrame, dict]:
     return step, f"{100 * step:g} pp", _largest_first(df, stats.LARGE), top
 
 
+def _may_matter_words(df: pl.DataFrame, off: str | None, small: str, holm: str) -> str:
+    """The seats of ``df`` whose gap may matter (:data:`analysis.stats.MAY_MATTER`), largest
+    first: "Seat 2 (+1.1 pp) is clearly off {off}, perhaps by the 1 pp that matters; these games
+    cannot tell ({holm}; more games would)", or, after seats clear of it by that much (``off``
+    None), "Seat 2 (+1.1 pp) is clearly off it too, perhaps by as much; these games cannot tell";
+    "" when there are none. No colon: it goes into a caption that has one already."""
+    may = _largest_first(df, stats.MAY_MATTER)
+    if may.height == 0:
+        return ""
+    names, verb = _seats_named(may)
+    if off is None:
+        return f"{names} {verb} clearly off it too, perhaps by as much; these games cannot tell"
+    return (f"{names} {verb} clearly off {off}, perhaps by the {small} that matters; these games "
+            f"cannot tell ({holm}; more games would)")
+
+
 def seat_gap_words(seats: pl.DataFrame) -> str:
     """The seats' gaps from the fair share worded by their size (table ``seats`` with its Holm
     verdicts, :func:`analysis.stats.practical`), never by a p-value: which seats are clear of the
-    fair share by at least the smallest difference that matters; else by how much at most the
-    seats' win shares differ from it, under that difference; else the largest gap's verdict."""
+    fair share by at least the smallest difference that matters (and which clearly off it may be,
+    :data:`analysis.stats.MAY_MATTER`); else which seats are clearly off it and may be by that much;
+    else by how much at most the seats' win shares differ from it, under that difference; else the
+    largest gap's verdict."""
     step, small, large, top = _gap_parts(seats)
     fair = pct(seats["fair_share"][0])
+    holm = f"Holm over the {seats.height} seats"
     if large.height:
         names, verb = _seats_named(large)
+        may = _may_matter_words(seats, None, small, holm)
         return (f"the seats do not win equally often: {names} {verb} clear of the fair {fair}% by at least "
-                f"the {small} that matters (Holm over the {seats.height} seats)")
+                f"the {small} that matters ({holm})" + (f"; {may}" if may else ""))
+    may = _may_matter_words(seats, f"the fair {fair}%", small, holm)
+    if may:
+        return may
     if abs(top["diff"]) < step:
         note = _small_note(seats)
         return (f"the seats' win shares differ from the fair {fair}% by at most {gap_pp(top['diff'], step)} "
@@ -222,6 +248,29 @@ def seat_gap_words(seats: pl.DataFrame) -> str:
     return (f"no seat's gap from the fair {fair}% is both clear and at least the {small} that matters: the "
             f"largest, {top['seat_label']}'s {pp(top['diff'])}, is {verdict_words(top['verdict'])} "
             f"(Holm over the {seats.height} seats)")
+
+
+def _seat_size_words(seats: pl.DataFrame) -> list[str]:
+    """Per seat, ", on this side of the fair share +0.90 to +1.70 pp": the interval its verdict's
+    size was read on (:func:`analysis.seats.seat_size_intervals`, from the table's columns) on the
+    seat's side of the fair share (Holm shows the side even where that wider interval still
+    reaches across: it then starts at 0.00), for a clear seat whose table has what it needs; ""
+    otherwise. Two decimals, so an end at the smallest difference that matters does not print as
+    past it."""
+    from analysis.seats import seat_size_intervals
+
+    if not {"win_share_sd", "games", "p_value"} <= set(seats.columns):
+        return [""] * seats.height
+    lo, hi = seat_size_intervals(seats["diff"].to_numpy(), seats["win_share_sd"].to_numpy(),
+                                 seats["games"].to_numpy(), seats["p_value"].to_numpy())
+    out = []
+    for v, d, a, b in zip(seats["verdict"].to_list(), seats["diff"].to_list(), lo, hi):
+        if v == stats.NOT_SHOWN or not (np.isfinite(a) and np.isfinite(b)):
+            out.append("")
+            continue
+        a, b = (max(a, 0.0), b) if d > 0 else (a, min(b, 0.0))
+        out.append(f", on this side of the fair share {pp_ci(a, b, 2)}")
+    return out
 
 
 def seat_headlines(t: dict) -> list[str]:
@@ -233,11 +282,13 @@ def seat_headlines(t: dict) -> list[str]:
         step = float(seats["smallest"][0]) if "smallest" in seats.columns else 0.01
         small = f"{100 * step:g} pp"
         order = stats.practical_order(seats["verdict"].to_numpy(), seats["diff"].to_numpy(), step)
-        for r in seats[order].iter_rows(named=True):
+        size = _seat_size_words(seats)
+        for k, r in zip(order, seats[order].iter_rows(named=True)):
             out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
                        f"{pp(r['diff'])}, {verdict_words(r['verdict'])} (Holm over the {seats.height} seats, "
-                       f"whereas the interval is this seat's alone; a gap under {small} counts as "
-                       f"small).")
+                       f"whereas the interval is this seat's alone; the size against the {small} that "
+                       f"matters is read on the wider interval that holds for all {seats.height} seats "
+                       f"at once{size[int(k)]}).")
     else:
         for r in seats.iter_rows(named=True):
             out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
@@ -278,8 +329,12 @@ def role_seat_gap_words(part: pl.DataFrame, seats: pl.DataFrame) -> str:
     holm = f"Holm over the {family} seats of roles of several seats"
     if large.height:
         names, verb = _seats_named(large)
+        may = _may_matter_words(part, None, small, holm)
         return (f"{names} {verb} clear of an equal {equal}% of the {label}s' wins by at least the {small} "
-                f"that matters ({holm}), so the seats do not win equally often")
+                f"that matters ({holm}), so the seats do not win equally often" + (f"; {may}" if may else ""))
+    may = _may_matter_words(part, f"an equal {equal}% of the {label}s' wins", small, holm)
+    if may:
+        return may
     if abs(top["diff"]) < step:
         note = _small_note(part)
         return (f"the seats' shares of the {label}s' wins differ from an equal {equal}% by at most "
@@ -573,6 +628,29 @@ def change_sentence(r: dict, unit: str) -> str:
     return f"{metric_label(r)}: {before} → {after}{shown_u}, {change} (95% interval {interval})."
 
 
+def may_matter_sentence(r: dict, unit: str, family: int) -> str:
+    """A compared metric that moved clearly and may matter (:data:`analysis.stats.MAY_MATTER`):
+    its change sentence, then the range its size was read on (``size_low``/``size_high``: the
+    Bonferroni interval over the ``family`` tested metrics, on the change's side of 0, near end
+    first; one more decimal than the change) and the smallest difference that matters it
+    straddles."""
+    u = metric_unit(r["metric"], r["kind"], unit)
+    d = metric_digits(r)
+    head = change_sentence(r, unit)[:-1] + ": clear, may matter ("
+    lo, hi = r.get("size_low"), r.get("size_high")
+    if lo is None or hi is None or not (np.isfinite(lo) and np.isfinite(hi)):
+        return head + "these games cannot tell whether it reaches the smallest difference that matters)."
+    # the size range practical() read: on the change's side of 0 (Holm shows the sign even where the
+    # wider interval still holds 0), from the near end to the far end
+    near, far = (max(lo, 0.0), hi) if r["diff"] > 0 else (min(hi, 0.0), lo)
+    _, interval = metric_change({**r, "diff_low": near, "diff_high": far}, u, d + 1)
+    scale = 100 if r["kind"] == "proportion" or r["metric"] == "tile_slope" else 1
+    that = f"{scale * r['smallest']:g}{(' ' + u) if u else ''}"
+    return (head + f"held to all {family} compared metrics at once, the change lies between "
+            f"{interval.replace(' to ', ' and ', 1)}, on both sides of the {that} that matters: these games "
+            "cannot tell whether it matters; more games would).")
+
+
 def holm_note(r: dict, family: int) -> str:
     """Why a change whose interval excludes zero is still not significant, or ''."""
     if r["significant"] or not (r["diff_low"] > 0 or r["diff_high"] < 0):
@@ -655,19 +733,33 @@ def family_words(cmp: pl.DataFrame) -> str:
 
 def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, unit: str = "points") -> list[str]:
     """Sentences for a before/after comparison: the seat (role) question first, then how many
-    metrics moved (significance after Holm's correction over all of them) and every one of them,
-    strongest evidence first, each in its unit (``unit`` is the game's score unit)."""
+    metrics moved (significance after Holm's correction over all of them; by their verdicts when
+    the table has them) and every one that moved clearly and by enough to matter, then every one
+    that moved clearly and may matter, largest first, each in its unit (``unit`` is the game's score
+    unit)."""
     out = [seat_question(cmp, unit)]
     seat_metrics = ("role_win_share",) if (cmp["metric"] == "role_win_share").any() else ("seat_win_share",)
     sig = cmp.filter(pl.col("significant"))
+    may: list[str] = []
     if "verdict" in cmp.columns:
         large = cmp.filter(pl.col("verdict") == stats.LARGE)
+        maybe = cmp.filter(pl.col("verdict") == stats.MAY_MATTER)
+        n_small = cmp.filter(pl.col("verdict") == stats.SMALL).height
+        few = sig.filter(pl.col("verdict") == stats.NOT_SHOWN).height
         out.append(f"{var_label} against {base_label}: {large.height} of {cmp.height} compared metrics "
-                   f"moved clearly and by enough to matter, {sig.height - large.height} clearly but by "
-                   f"less than the smallest difference that matters (1 pp for shares), the rest within noise "
-                   f"and not listed here (clear = after Holm's correction over {family_words(cmp)}, so two runs of the same "
-                   f"rules flag anything at most 5% of the time); largest first.")
+                   f"moved clearly and by enough to matter, "
+                   + (f"{maybe.height} clearly and perhaps by enough to matter (these games cannot tell), "
+                      if maybe.height else "")
+                   + f"{n_small} clearly but by less than the smallest difference that matters (1 pp for "
+                   f"shares), "
+                   + (f"{few} clearly but about too few players to say, " if few else "")
+                   + f"the rest within noise and not listed here (clear = after Holm's correction over "
+                   f"{family_words(cmp)}, so two runs of the same rules flag anything at most 5% of the "
+                   f"time; the size is read on each change's interval widened to hold for all of them at "
+                   f"once); largest first.")
         others = large.filter(~pl.col("metric").is_in(seat_metrics))
+        may = [may_matter_sentence(r, unit, tested_count(cmp))
+               for r in maybe.filter(~pl.col("metric").is_in(seat_metrics)).iter_rows(named=True)]
     else:
         out.append(f"{var_label} against {base_label}: {sig.height} of {cmp.height} compared metrics moved "
                    f"significantly (significant = after Holm's correction over {family_words(cmp)}, so two runs "
@@ -676,5 +768,6 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
     for r in others.iter_rows(named=True):
         out.append(change_sentence(r, unit))
     if others.height == 0:
-        out.append("Nothing else moved by enough to matter.")
-    return out
+        out.append("Nothing else is shown to have moved by enough to matter." if may else
+                   "Nothing else moved by enough to matter.")
+    return out + may

@@ -237,7 +237,7 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
     share = smallest_difference(game, "share", smallest)
     score = smallest_difference(game, "score", smallest)
     lines += ["", "[smallest_difference]           # the smallest change that matters: how a check words a change "
-                  "(large enough to matter, or small)"]
+                  "(at least it, smaller, or not told apart)"]
     lines += _aligned([
         (f"win_share = {_num(100 * share)}", "percentage points of win share (seats, strategies, roles)"),
         (f"score = {_num(score)}", f"{unit_of('seat_mean_score', game)} of mean final score "

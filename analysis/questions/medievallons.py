@@ -308,8 +308,9 @@ def card_ablation_verdicts(ct: pl.DataFrame, smallest: dict | None = None) -> pl
     """``ct`` (:func:`card_types` with the ablation) with ``smallest`` (the smallest win-share
     difference that matters: ``smallest`` by kind over the game's own, 1 pp) and ``verdict``: each
     type's change of its founders' win share worded by size (:func:`analysis.stats.practical_holm`:
-    clear by Holm over the types, "clear and large enough to matter" / "clear but small" / "not
-    shown"; a type founded by under 1 % of the players, before or after, is never shown)."""
+    clear by Holm over the types, its size read on the Bonferroni interval over them: "clear and
+    large enough to matter" / "clear, may matter" / "clear but small" / "not shown"; a type founded
+    by under 1 % of the players, before or after, is never shown)."""
     if "delta_founders_win_share" not in ct.columns:
         return ct
     from analysis import stats

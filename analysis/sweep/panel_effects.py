@@ -14,7 +14,7 @@ import polars as pl
 
 from simcore.errors import UsageError
 
-from analysis.stats import LARGE, SMALL
+from analysis.stats import LARGE, MAY_MATTER, SMALL
 
 from analysis.sweep.store import read_json
 
@@ -30,8 +30,9 @@ def panel_effects(path: str | Path, overrides: dict | None = None) -> pl.DataFra
     """Every cell's paired effects (:func:`analysis.sweep.metrics.sensitivity`), one row per cell,
     parameter and metric, with the cell's label and player count, the smallest difference that
     matters (``smallest``: ``overrides`` by kind over the sweep's own, over the game's) and the
-    effect's wording by size (``verdict``: "clear and large enough to matter", "clear but small",
-    "not shown"; clear by the cell's simultaneous intervals)."""
+    effect's wording by size (``verdict``, :func:`analysis.stats.practical` on the cell's
+    simultaneous interval: "clear and large enough to matter", "clear, may matter", "clear but
+    small", "not shown")."""
     from analysis.sweep.metrics import sensitivity
 
     path = Path(path)
@@ -50,17 +51,19 @@ def panel_effects(path: str | Path, overrides: dict | None = None) -> pl.DataFra
 
 def agreement(effects: pl.DataFrame, n_cells: int) -> pl.DataFrame:
     """Per parameter and metric: cells whose effect is clearly up (interval above 0), clearly
-    down, unclear; how many are large enough to matter (``large``) and clear but small
-    (``small``) against ``smallest_difference``; the smallest and largest effect; whether every
-    cell moves the same way. Rows in reading order: parameters whose effect is large enough to
-    matter in more cells first, then by size (the largest |effect| over the smallest difference),
-    never by p-value."""
+    down, unclear; how many are large enough to matter (``large``: the interval beyond
+    ``smallest_difference``), may matter (``may_matter``: clear, the interval straddles it) and
+    clear but small (``small``: the interval inside it); the smallest and largest effect; whether
+    every cell moves the same way. Rows in reading order: parameters whose effect is large enough
+    to matter in more cells first, then may matter in more, then clear but small in more, then by
+    size (the largest |effect| over the smallest difference), never by p-value."""
     g = effects.group_by(["parameter", "from", "to", "metric", "label", "unit", "share"],
                          maintain_order=True).agg(
         pl.len().alias("cells"),
         (pl.col("low") > 0).sum().alias("up"),
         (pl.col("high") < 0).sum().alias("down"),
         (pl.col("verdict") == LARGE).sum().alias("large"),
+        (pl.col("verdict") == MAY_MATTER).sum().alias("may_matter"),
         (pl.col("verdict") == SMALL).sum().alias("small"),
         pl.col("smallest").first().alias("smallest_difference"),
         pl.col("delta").abs().max().alias("_size"),
@@ -74,8 +77,8 @@ def agreement(effects: pl.DataFrame, n_cells: int) -> pl.DataFrame:
         (pl.col("cells") - pl.col("up") - pl.col("down") - pl.col("unchanged")).alias("unclear"),
         (((pl.col("up") == n_cells) | (pl.col("down") == n_cells)) & (pl.col("cells") == n_cells))
         .alias("same_way_everywhere"))
-    return g.sort(["metric", "large", "small", "_size"], descending=[False, True, True, True],
-                  maintain_order=True).drop("_size")
+    return g.sort(["metric", "large", "may_matter", "small", "_size"],
+                  descending=[False, True, True, True, True], maintain_order=True).drop("_size")
 
 
 def headline_metric(effects: pl.DataFrame) -> str:
@@ -101,7 +104,9 @@ def sentences(effects: pl.DataFrame, n_cells: int, metric: str | None = None) ->
         what = r["label"]
         matter = r["smallest_difference"] * scale
         size = (f": clear and large enough to matter (at least {matter:g}{unit}) in {r['large']}, "
-                f"clear but small in {r['small']} of {n_cells} cells")
+                + (f"clear, may matter (these games cannot tell whether it reaches {matter:g}{unit}) "
+                   f"in {r['may_matter']}, " if r["may_matter"] else "")
+                + f"clear but small in {r['small']} of {n_cells} cells")
         if r["up"] == n_cells:
             out.append(f"{move} raises {what} in every cell ({n_cells} of {n_cells}), but by "
                        f"{lo:.1f} to {hi:.1f}{unit} ({r['smallest_in']}: least; {r['largest_in']}: most)"

@@ -167,8 +167,9 @@ def played_ablation(ct: pl.DataFrame, verdicts: dict[str, str] | None = None,
     """Card ablation: change of the founders' win share and of game length with one copy removed.
     A bar is coloured by the verdict the page's text gives its card (``verdicts``: card → a verdict
     of :func:`analysis.stats.practical`, adjusted over the family as ``how`` says): vermillion when
-    clear and large enough to matter, orange when clear but small, blue otherwise; the error bars
-    are each card's own 95% interval (unadjusted), so a bar can cross 0 only when blue."""
+    clear and large enough to matter, reddish purple when clear and it may matter, orange when
+    clear but small, blue otherwise; the error bars are each card's own 95% interval (unadjusted),
+    so a bar can cross 0 only when blue."""
     if ct is None or "delta_founders_win_share" not in ct.columns:
         return None
     d = ct.filter(pl.col("delta_founders_win_share").is_not_null()
@@ -184,14 +185,14 @@ def played_ablation(ct: pl.DataFrame, verdicts: dict[str, str] | None = None,
     delta = 100 * d["delta_founders_win_share"].to_numpy()
     se = 100 * d["delta_std_error"].to_numpy()
     verdicts = verdicts or {}
-    fill = {stats.LARGE: OKABE_ITO[5], stats.SMALL: OKABE_ITO[1]}
+    fill = {stats.LARGE: OKABE_ITO[5], stats.MAY_MATTER: OKABE_ITO[3], stats.SMALL: OKABE_ITO[1]}
     colours = [fill.get(verdicts.get(c), OKABE_ITO[0]) for c in d["card"]]
     ax.barh(y, delta, color=colours, xerr=_Z95 * se, capsize=3, ecolor="black")
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(y, names)
     ax.set_xlabel(f"Change of the founders' win share (pp; bars: each card's 95% interval)\n"
-                  f"vermillion: clear and large enough to matter; orange: clear but small;\n"
-                  f"blue: within noise ({how})")
+                  f"vermillion: clear and large enough to matter; reddish purple: clear, may matter;\n"
+                  f"orange: clear but small; blue: within noise ({how})")
     ax.set_title("Remove one copy: founders' win share")
     dt = d["delta_mean_turns"].to_numpy()
     st = d["delta_turns_std_error"].to_numpy()

@@ -161,9 +161,11 @@ def _pts(d: float, se: float) -> str:
 def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> list[str]:
     """Seat 1's advantage at each player count (MV-2), worded by size (issue 29): the player counts
     are one family, so "clear" is Holm's step-down over their two-sided p-values (5% family-wise,
-    :func:`analysis.stats.practical_holm`); a clear advantage of at least ``smallest`` is "clear
-    and large enough to matter", a smaller one "clear but small". The interval printed beside each
-    is the count's own (unadjusted) 95% interval, and says so."""
+    :func:`analysis.stats.practical_holm`), sized on the Bonferroni interval over the counts: a
+    clear advantage whose interval lies at least ``smallest`` from 0 is "clear and large enough to
+    matter", one whose interval lies closer "clear but small", one whose interval reaches both
+    "clear, may matter". The interval printed beside each is the count's own (unadjusted) 95%
+    interval, narrower than the one the size is read on, and says so."""
     rows = fp.filter(pl.col("seat") == 0).sort("players")
     if rows.height == 0:
         return []
@@ -194,18 +196,23 @@ def _ablation_verdicts(d: pl.DataFrame, smallest: float) -> np.ndarray:
 def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
                        smallest_length: float | None = None) -> list[str]:
     """The card ablation in words, by size (issue 29): how many types' founders' win share moves by
-    at least ``smallest`` ("clear and large enough to matter"), clearly by less, or not clearly
-    (Holm over the types); the largest change in reading order (:func:`analysis.stats.practical_order`:
-    wording, then size; never by z)."""
+    at least ``smallest`` ("clear and large enough to matter"), clearly and perhaps by that much
+    ("clear, may matter"), clearly by less ("clear but small"), or not clearly (Holm over the types,
+    sizes on the Bonferroni interval over them); the largest change in reading order
+    (:func:`analysis.stats.practical_order`: wording, then size; never by z)."""
     d = _ablation_rows(ct)
     if d.height == 0:
         return []
     v = _ablation_verdicts(d, smallest)
     large, small = int((v == stats.LARGE).sum()), int((v == stats.SMALL).sum())
+    may = int((v == stats.MAY_MATTER).sum())
     out = [f"Removing one copy of a type changes its founders' win share by at least {100 * smallest:g} pp "
-           f"(clear and large enough to matter) for {large} of {d.height} types, clearly but by less "
-           f"(clear but small) for {small}, and not clearly for the other {d.height - large - small} "
-           f"(Holm over the types, 5% family-wise)."]
+           f"(clear and large enough to matter) for {large} of {d.height} types, "
+           + (f"clearly and perhaps by that much (clear, may matter: these games cannot tell) for {may}, "
+              if may else "")
+           + f"clearly but by less (clear but small) for {small}, and not clearly for the other "
+           f"{d.height - large - may - small} (Holm over the types, 5% family-wise; sizes on the interval "
+           f"widened to hold for all types at once)."]
     order = stats.practical_order(v, d["delta_founders_win_share"].to_numpy(), smallest)
     r = d.row(int(order[0]), named=True)
     name = card_name(r["card"])

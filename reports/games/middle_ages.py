@@ -79,7 +79,9 @@ def _ablation_section(q, rs: RunSet | None = None) -> Section | None:
     ab, share, score = worded(ab, overrides)
     order = stats.practical_order(ab["verdict"].to_list(), ab["win_share_effect"].to_numpy(), share)
     top = ab.row(int(order[0]), named=True)
-    n_large = ab.filter(pl.col("verdict") == stats.LARGE)["event"].n_unique()
+    large_cards = set(ab.filter(pl.col("verdict") == stats.LARGE)["event"].to_list())
+    n_large = len(large_cards)
+    n_may = len(set(ab.filter(pl.col("verdict") == stats.MAY_MATTER)["event"].to_list()) - large_cards)
     games = q.meta.get("games")
     return Section(
         "event_ablation", "Event cards: total effect on who wins (ablation)",
@@ -88,16 +90,21 @@ def _ablation_section(q, rs: RunSet | None = None) -> Section | None:
         "and tile is the same, but doing nothing. The difference (with the card − neutral) of each "
         "seat's win share and final score is the card's total effect, including what it does through "
         "tiles destroyed or restored. Intervals are simultaneous 95% over every card and seat; "
-        "cards are ranked by how much they move who wins. Each effect is worded by size: clear and "
-        f"large enough to matter (at least {100 * share:g} pp of win share, {score:g} coins of score), "
-        "clear but small, or within noise (its interval holds 0). "
+        "cards are ranked by how much they move who wins. Each effect is worded by size, read on its "
+        "interval: clear and large enough to matter (all of the interval at least "
+        f"{100 * share:g} pp of win share, {score:g} coins of score from 0: the smallest differences that "
+        "matter), clear, may matter (the interval reaches both sides of that difference: these games "
+        "cannot tell), clear but small (all of it closer to 0), or within noise (its interval holds "
+        "0). "
         + ("Played for this report (balance report --play-questions), kept as questions/*.csv; not "
            "read from the run." if q.played_here else
            f"Read from {q.path} (written by {QUESTIONS}), not from the run."),
         [], [("Event cards by their effect on who wins", _ablation_rows(ab))],
         [_top_sentence(top),
-         f"{n_large} of {ab['event'].n_unique()} event cards clearly move some seat's win share, by an "
-         f"estimated {100 * share:g} pp or more (clear and large enough to matter)."])
+         f"{n_large} of {ab['event'].n_unique()} event cards clearly move some seat's win share by "
+         f"{100 * share:g} pp or more (clear and large enough to matter: the whole interval)"
+         + (f"; {n_may} more clearly move it and may do so by that much (these games cannot tell)"
+            if n_may else "") + "."])
 
 
 def _top_sentence(top: dict) -> str:

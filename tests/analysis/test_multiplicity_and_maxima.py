@@ -197,9 +197,12 @@ def test_practical_wording_and_order():
     order = stats.practical_order(v, [0.02, 0.003, -0.05, 0.43], 0.01)
     assert list(order) == [2, 0, 1, 3]
     assert stats.practical(0.02, -0.001, 0.04, 0.01) == stats.NOT_SHOWN
-    # given as flags (Holm), without intervals: a large flagged gap is large, an unflagged one not
-    assert list(stats.practical([0.048, 0.003, 0.02], np.nan, np.nan, 0.01, clear=[True, True, False])) \
-        == [stats.LARGE, stats.SMALL, stats.NOT_SHOWN]
+    # given as flags (Holm) with the family's intervals for the size: a flagged gap is sized on its
+    # interval, an unflagged one is not shown; a flagged gap without an interval cannot be sized
+    assert list(stats.practical([0.048, 0.003, 0.02], [0.03, 0.001, 0.015], [0.066, 0.005, 0.025], 0.01,
+                                clear=[True, True, False])) == [stats.LARGE, stats.SMALL, stats.NOT_SHOWN]
+    with pytest.raises(ValueError, match="no interval"):
+        stats.practical([0.048], np.nan, np.nan, 0.01, clear=[True])
 
 
 @pytest.mark.slow

@@ -82,16 +82,31 @@ def test_seat_sentences_equal_the_seat_table_in_pp(runs, game):
     for r in t["seats"].iter_rows(named=True):
         line = next(x for x in lines if x.startswith(f"{r['seat_label']} wins"))
         m = re.fullmatch(r"Seat \d wins ([\d.]+)% \(([\d.]+)–([\d.]+)\) against a fair ([\d.]+)%: "
-                         r"([+−]?[\d.]+) pp, (clear and large enough to matter|clear but small|within noise) "
-                         r"\(Holm over the (\d) seats, whereas the interval is this seat's alone; a gap "
-                         r"under 1 pp counts as small\)\.", line)
+                         r"([+−]?[\d.]+) pp, (clear and large enough to matter|clear, may matter|clear but small|"
+                         r"within noise) \(Holm over the (\d) seats, whereas the interval is this seat's alone; "
+                         r"the size against the 1 pp that matters is read on the wider interval that holds for "
+                         r"all \7 seats at once(?:, on this side of the fair share ([+−]?[\d.]+) to ([+−]?[\d.]+) pp)?\)\.",
+                         line)
         assert m, line
         shown = [float(m.group(i)) for i in range(1, 5)]
         assert shown == [round(100 * r[k], 1) for k in ("win_share", "ci_low", "ci_high", "fair_share")]
         assert _num(m.group(5)) == pytest.approx(round(100 * r["diff"], 1), abs=1e-9)
         assert (m.group(6) != "within noise") == r["significant"]
-        large = m.group(6) == "clear and large enough to matter"
-        assert large == (r["significant"] and abs(r["diff"]) >= 0.01)
+        # the size: on the Bonferroni interval of the seats' Wald test (recomputed here with scipy),
+        # large when all of it is at least 1 pp from the fair share, small when all of it is closer
+        from scipy.stats import norm
+
+        half = norm.ppf(1 - 0.05 / (2 * t["seats"].height)) * r["win_share_sd"] / r["games"] ** 0.5
+        want = ("clear and large enough to matter" if abs(r["diff"]) - half >= 0.01 else
+                "clear but small" if abs(r["diff"]) + half < 0.01 else "clear, may matter")
+        assert m.group(6) == (want if r["significant"] else "within noise"), line
+        if r["significant"]:        # that interval is printed beside the verdict, on the seat's side
+            lo, hi = r["diff"] - half, r["diff"] + half
+            lo, hi = (max(lo, 0.0), hi) if r["diff"] > 0 else (lo, min(hi, 0.0))
+            assert [_num(m.group(8)), _num(m.group(9))] == pytest.approx(
+                [round(100 * lo, 2), round(100 * hi, 2)], abs=1e-9), line
+        else:
+            assert m.group(8) is None, line
 
 
 @pytest.mark.parametrize("game, unit", [("ma", "coins"), ("mv", "guild cards")])
@@ -207,12 +222,19 @@ def test_before_after_of_one_rule_states_the_seat_verdict_first(runs):
     others = cmp.filter(large & (pl.col("metric") != "seat_win_share"))
     assert others.height > 0                     # doubling the Caserne payment moves things
     n_large = int(cmp.select(large.sum()).item())
+    n_may = int((cmp["verdict"] == "clear, may matter").sum())
+    n_small = int((cmp["verdict"] == "clear but small").sum())
     assert items[1].split(":")[1].strip().startswith(
         f"{n_large} of {cmp.height} compared metrics moved clearly and by enough to matter, "
-        f"{int(cmp['significant'].sum()) - n_large} clearly but by less")
+        + (f"{n_may} clearly and perhaps by enough to matter (these games cannot tell), " if n_may else "")
+        + f"{n_small} clearly but by less")
+    maybe = cmp.filter((pl.col("verdict") == "clear, may matter") & (pl.col("metric") != "seat_win_share"))
     body = [x for x in items[2:] if not x.startswith("To see why")]
-    assert len(body) == others.height             # every large change, none left out, largest first
-    for r, line in zip(others.iter_rows(named=True), body):
+    # every large change, none left out, largest first; then every change that may matter, so marked
+    assert len(body) == others.height + maybe.height
+    assert all(": clear, may matter (held to all " in x and x.endswith("more games would).")
+               for x in body[others.height:])
+    for r, line in zip(pl.concat([others, maybe]).iter_rows(named=True), body):
         unit = metric_unit(r["metric"], r["kind"], "coins")
         change = re.search(r", ([+−]?[\d.]+)( .+?)? \(95% interval", line)
         assert change, line
