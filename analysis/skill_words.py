@@ -57,13 +57,14 @@ def advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
     :data:`FAMILY_LEVEL` (from the simultaneous intervals on every pair of seats,
     :func:`analysis.seats.balance_interval`) and the seats that lead and trail in these games
     (``best``, ``worst``: 0-based); with roles, the first role's win share (its seat 0) and its
-    95% Wilson interval."""
+    95% Wilson interval. ``games``: the games the budget's figure is read from (the sentence says
+    when they are too few to tell)."""
     frames = []
     for c in cells(table):
         one = table if c == "" else table.filter(pl.col("cell") == c)
         frames.append(_advantage(one, roles_alike).with_columns(pl.lit(c).alias("cell")))
     return pl.concat(frames).select(["cell", "budget", "figure", "value", "low", "high", "best", "worst",
-                                     "level"])
+                                     "level", "games"])
 
 
 GAP = "largest gap between two seats' win shares"
@@ -83,13 +84,14 @@ def _advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
             out.append((b, GAP, 1.0 - r["win_share_balance"],
                         1.0 - r["win_share_balance_high_adjusted"],
                         1.0 - r["win_share_balance_low_adjusted"], best, worst,
-                        FAMILY_LEVEL if level is None else float(level)))
+                        FAMILY_LEVEL if level is None else float(level), int(t["games"].min())))
         else:
             out.append((b, f"{r['role'].capitalize()} win share", r["win_share"], r["ci_low"], r["ci_high"],
-                        best, worst, 0.95))
+                        best, worst, 0.95, int(r["games"])))
     return pl.DataFrame(out, schema=[("budget", pl.Int64), ("figure", pl.Utf8), ("value", pl.Float64),
                                      ("low", pl.Float64), ("high", pl.Float64), ("best", pl.Int64),
-                                     ("worst", pl.Int64), ("level", pl.Float64)], orient="row")
+                                     ("worst", pl.Int64), ("level", pl.Float64), ("games", pl.Int64)],
+                        orient="row")
 
 
 def verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> str:
@@ -150,9 +152,22 @@ def _signed(x: float) -> str:
     return f"{100 * x:+.1f}"
 
 
+def _too_few(first: dict, last: dict) -> str:
+    """What a change these games cannot size says of them: "1,000 games per budget are too few to
+    tell; more would narrow it" (the games of the two budgets read; a table without the count:
+    "more games per budget would narrow it")."""
+    games = [r.get("games") for r in (first, last) if r.get("games") is not None]
+    if not games:
+        return "more games per budget would narrow it"
+    n = min(games)
+    return f"{n:,} game{'s' if n != 1 else ''} per budget {'are' if n != 1 else 'is'} too few to tell; more would narrow it"
+
+
 def _change_words(first: dict, last: dict, smallest: float, what: str, up: str, down: str) -> str:
     """The change of a figure from the first to the last budget worded by its size: its interval
-    runs between the two budgets' intervals' far ends, so it holds whenever both of them do."""
+    runs between the two budgets' intervals' far ends, so it holds whenever both of them do. One
+    these games cannot size says the games per budget are too few (:func:`_too_few`), not that
+    the figure persists."""
     d, lo, hi = last["value"] - first["value"], last["low"] - first["high"], last["high"] - first["low"]
     between, that = f"from budget {first['budget']} to budget {last['budget']}", f"the {100 * smallest:g} pp that matters"
     if lo >= smallest:
@@ -164,7 +179,7 @@ def _change_words(first: dict, last: dict, smallest: float, what: str, up: str, 
                 f"{_signed(hi)}).")
     return (f"These games cannot tell whether {what.lower()} changes by as much as {that} {between}, "
             f"a change of {_signed(d)} pp that could lie anywhere from {_signed(lo)} to {_signed(hi)} "
-            "(more games per budget would narrow it).")
+            f"({_too_few(first, last)}).")
 
 
 def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> str:

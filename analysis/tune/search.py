@@ -23,7 +23,8 @@ The end: ``DIR/best_rules.toml`` (the complete rules file, usable as ``--rules``
 ``DIR/confirmations/trial-N/`` with a fresh seed (derived from the search seed, recorded; never one of the
 search's) and enough games for the target's interval, ``DIR/result.json`` with the verdict
 sentence, ``DIR/trials.csv`` (every candidate: settings, games, objective and interval, what
-happened, and its win shares and mean game length) and ``DIR/importance.csv`` (Optuna's parameter importance). ``DIR/tune.json`` records the
+happened, and its win shares and mean game length; a trial the racing rule dropped has no objective,
+only the bound it was dropped at, :func:`write_trials`) and ``DIR/importance.csv`` (Optuna's parameter importance). ``DIR/tune.json`` records the
 seed, base rules, ranges and targets, so the tune can be played again.
 
 May import numpy, pyarrow, the standard library, optuna (lazily), :mod:`simcore.runner`,
@@ -671,27 +672,40 @@ def _best_trial(study, plan: TunePlan, states, exclude: set = frozenset()):
 
 
 def write_trials(study, plan: TunePlan, out: Path) -> None:
-    """DIR/trials.csv: one row per trial (the trial log)."""
+    """DIR/trials.csv: one row per trial (the trial log).
+
+    ``objective``, ``low``, ``high`` and ``met`` are a trial's own only when it was played to the
+    end (``state`` complete): its objective on its ``games`` games with the 95% interval, and
+    whether the target was met on them. A trial the racing rule dropped (``state`` pruned, its
+    ``note`` says why) has none of them: it never played the full budget, and what Optuna last
+    heard of it (a bound, or an estimate on a first rung) is not its objective. Its
+    ``dropped_at_bound`` is the lower end of its objective's interval on the games it had played
+    when it was dropped (over a panel: the worst aggregate's, the largest low among the cells
+    played; the mean aggregate's, the weighted mean of the lows), so its objective is at least that
+    at 95%. ``fail`` is a trial cut short by an interruption (played again on resume)."""
     buf = io.StringIO()
     names = [v.name for v in plan.varies]
     w = csv.writer(buf)
     panel = ["worst_cell", "met_cells"] if plan.multi else []
     trials = study.get_trials(deepcopy=False)
     metrics = list(dict.fromkeys(k for t in trials for k in (t.user_attrs.get("means") or {})))
-    w.writerow(["trial", "state", *names, "games", "objective", "low", "high", "met", *panel,
-                "seconds", "note", *metrics])
+    w.writerow(["trial", "state", *names, "games", "objective", "low", "high", "dropped_at_bound",
+                "met", *panel, "seconds", "note", *metrics])
     for t in trials:
         means = t.user_attrs.get("means") or {}
         vals = _values_of(plan, t.params) if len(t.params) == len(names) else {}
-        obj = t.user_attrs.get("worst", t.value) if t.value is not None else (
-            t.intermediate_values[max(t.intermediate_values)] if t.intermediate_values else None)
+        played_out = t.state.name == "COMPLETE"
+        obj = t.user_attrs.get("worst", t.value) if played_out else None
+        dropped = t.state.name == "PRUNED"
         w.writerow([t.number, t.state.name.lower(),
                     *(format_value(vals[n]) if n in vals else "" for n in names),
                     t.user_attrs.get("games", ""), "" if obj is None or obj >= INVALID else f"{obj:.6g}",
-                    _fmt(t.user_attrs.get("low")), _fmt(t.user_attrs.get("high")),
-                    t.user_attrs.get("met", ""),
-                    *([t.user_attrs.get("worst_cell", ""), t.user_attrs.get("met_cells", "")]
-                      if panel else []),
+                    *((_fmt(t.user_attrs.get("low")), _fmt(t.user_attrs.get("high")))
+                      if played_out else ("", "")),
+                    _fmt(t.user_attrs.get("low")) if dropped else "",
+                    t.user_attrs.get("met", "") if played_out else "",
+                    *([t.user_attrs.get("worst_cell", ""),
+                       t.user_attrs.get("met_cells", "") if played_out else ""] if panel else []),
                     t.user_attrs.get("seconds", ""),
                     t.user_attrs.get("note", ""), *(_fmt(means.get(m)) for m in metrics)])
     write_text_atomic(out / TRIALS_CSV, buf.getvalue(), force=True)

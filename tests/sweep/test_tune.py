@@ -46,6 +46,13 @@ def test_tune_finds_the_planted_optimum_and_confirms_on_fresh_games(tmp_path):
     # racing: some candidates stopped after the first rung
     trials = (out / "trials.csv").read_text().splitlines()
     assert any(",pruned," in t for t in trials[1:]) and any(",complete," in t for t in trials[1:])
+    # a dropped candidate has no objective of its own, only the bound it was dropped at
+    import csv
+    rows = list(csv.DictReader((out / "trials.csv").open(encoding="utf-8")))
+    for r in rows:
+        dropped = r["state"] == "pruned"
+        assert (r["objective"] == "") == dropped and (r["dropped_at_bound"] != "") == dropped, r
+        assert int(r["games"]) < 8000 if dropped else int(r["games"]) == 8000
     # the confirmation is independent of the search's seeds: another seed, other games
     tune = json.loads((out / "tune.json").read_text())
     confirm = json.loads((out / result["confirm"]["dir"] / "run.json").read_text())

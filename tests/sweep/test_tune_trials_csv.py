@@ -1,0 +1,86 @@
+"""``balance tune``'s trial log (trials.csv) says what each figure is: a trial dropped by the racing
+rule has no objective (it never played the full budget); the lower bound on its objective at which
+it was dropped sits in its own column, ``dropped_at_bound``. Before, the objective column of a
+dropped trial showed the value Optuna last heard (a bound, or an estimate on a first rung of
+games) as if it were the trial's objective, and its ``met`` a judgement on part of the games."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def plan():
+    from analysis.tune.search import plan_tune
+
+    return plan_tune("middle-ages", varies=["setup.start_coins[0]=0..120:20"], targets=["seat-balance:5"],
+                     seed=7, trials=3, min_games=100, max_games=400, eta=2, confirm_games=200,
+                     players=2, strategies="random")
+
+
+def _study(optuna, plan):
+    """An in-memory study of three trials: one played to the last rung (400 games), one dropped
+    after the first rung (100 games) with its objective's interval 2.5 to 3.5 there, and one cut
+    short by an interruption."""
+    from analysis.tune.search import STUDY
+
+    dist = {"setup.start_coins[0]": optuna.distributions.IntDistribution(0, 120, step=20)}
+    states = optuna.trial.TrialState
+    study = optuna.create_study(study_name=STUDY, direction="minimize")
+    study.add_trial(optuna.trial.create_trial(
+        state=states.COMPLETE, value=0.4, params={"setup.start_coins[0]": 40}, distributions=dist,
+        intermediate_values={100: 0.9, 200: 0.5, 400: 0.4},
+        user_attrs={"games": 400, "low": 0.2, "high": 0.6, "met": True, "seconds": 1.0, "note": ""}))
+    study.add_trial(optuna.trial.create_trial(
+        state=states.PRUNED, params={"setup.start_coins[0]": 120}, distributions=dist,
+        intermediate_values={100: 3.0},
+        user_attrs={"games": 100, "low": 2.5, "high": 3.5, "met": False, "seconds": 0.2,
+                    "note": "dropped after 100 games: its interval (2.50 to 3.50) is above the best's"}))
+    study.add_trial(optuna.trial.create_trial(
+        state=states.FAIL, params={"setup.start_coins[0]": 60}, distributions=dist))
+    return study
+
+
+def test_a_dropped_trial_has_no_objective_and_its_bound_in_its_own_column(plan, tmp_path):
+    from analysis.tune.search import _load_optuna, write_trials
+
+    optuna = _load_optuna()
+    write_trials(_study(optuna, plan), plan, tmp_path)
+    rows = list(csv.DictReader((tmp_path / "trials.csv").open(encoding="utf-8")))
+    full, dropped, cut = rows
+    assert full["state"] == "complete"
+    assert (full["objective"], full["low"], full["high"], full["met"]) == ("0.4", "0.2", "0.6", "True")
+    assert full["dropped_at_bound"] == ""
+    # dropped after 100 games: neither the 3.0 Optuna last heard nor the interval there is the
+    # trial's objective; the bound it was dropped at (its objective is at least 2.5) is said as such
+    assert dropped["state"] == "pruned" and dropped["games"] == "100"
+    assert (dropped["objective"], dropped["low"], dropped["high"], dropped["met"]) == ("", "", "", "")
+    assert dropped["dropped_at_bound"] == "2.5"
+    assert dropped["note"].startswith("dropped after 100 games")
+    assert cut["state"] == "fail" and cut["objective"] == "" and cut["dropped_at_bound"] == ""
+
+
+def test_the_tune_page_reads_a_log_with_dropped_trials(plan, tmp_path):
+    """The page's trial table, its candidates and its search figure read the new log: the dropped
+    trial is listed with its note, and no objective of its is drawn or tabled."""
+    import json
+
+    import polars as pl
+
+    from analysis.tune.search import _load_optuna, write_trials
+    from reports.figures import sweep as FS
+    from reports.sweep import _trial_table, met_candidates
+
+    optuna = _load_optuna()
+    write_trials(_study(optuna, plan), plan, tmp_path)
+    trials = pl.read_csv(tmp_path / "trials.csv", infer_schema_length=None)
+    tune = json.loads(json.dumps(plan.to_json()))
+    table = _trial_table(trials, tune, "middle-ages")
+    assert table["Objective"].to_list() == [0.4, None, None]
+    assert met_candidates(trials, tune)["Trial"].to_list() == [0]
+    fig = FS.search(trials)
+    assert fig is not None
+    drawn = [c for ax in fig.axes for c in ax.collections]
+    assert sum(len(c.get_offsets()) for c in drawn) == 1        # only the trial played to the end
