@@ -124,3 +124,34 @@ def tune(
                           progress=None if quiet else progress, executor=executor)
     typer.echo(result["sentence"])
     typer.echo(f"best rules: {Path(out) / 'best_rules.toml'}; balance report {out} --out REPORT_DIR")
+    hint = skill_hint(game, out, vary, players=players, strategies=strategies, panel=panel,
+                      lineup=lineup)
+    if hint:
+        typer.echo(f"as play gets stronger: {hint}")
+
+
+def skill_hint(game: str, out: Path, vary, players=None, strategies=None, panel=None,
+               lineup=None) -> str | None:
+    """The ``balance skill`` command that asks whether the tune's fix holds as play gets stronger
+    (the search bot at growing budgets, under ``best_rules.toml``), for the same line-up or panel
+    and player counts as the tune; ``None`` for a game without bots or when no best_rules.toml was
+    written."""
+    import shlex
+
+    from simcore import games as registry
+
+    spec = registry.get(game)
+    best = Path(out) / "best_rules.toml"
+    if spec.strategies is None or spec.default_strategy is None or not best.is_file():
+        return None
+    q = shlex.quote
+    args = ["balance skill", f"--game {spec.name}", f"--rules {q(str(best))}"]
+    if panel:
+        args.append(f"--panel {q(panel)}")
+    args += [f"--lineup {q(x)}" for x in lineup or ()]
+    if strategies:
+        args.append(f"--strategies {q(strategies)}")
+    if players and not any(str(v).split("=", 1)[0].strip() == "players" for v in vary):
+        args.append(f"--players {q(str(players))}")
+    args.append(f"--out {q(str(Path(out)) + '-skill')}")
+    return " ".join(args)

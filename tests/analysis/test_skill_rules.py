@@ -70,3 +70,31 @@ def test_a_report_refuses_a_skill_directory_of_other_rules(tmp_path, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "other rules" in err[0], err
     assert not (tmp_path / "rep").exists()
+
+
+def test_a_tune_says_how_to_ask_whether_its_fix_holds_as_play_gets_stronger(tmp_path, capsys):
+    """balance tune ends with the balance skill command for its best_rules.toml, same game,
+    line-up and player counts; and that command runs as printed."""
+    import shlex
+
+    from cli.tune import skill_hint
+
+    out = tmp_path / "tu"
+    args = ["tune", "--game", "middle-ages", "--players", "2", "--strategies", "random", "--vary",
+            "setup.start_coins[0]=0..2", "--target", "seat-balance:40", "--trials", "2",
+            "--min-games", "200", "--max-games", "200", "--confirm-games", "200", "--out", str(out),
+            "-q"]
+    assert _run(args) == 0
+    printed = capsys.readouterr().out
+    line = next(ln for ln in printed.splitlines() if ln.startswith("as play gets stronger: "))
+    command = line.split(": ", 1)[1]
+    assert command == (f"balance skill --game middle-ages --rules {out / 'best_rules.toml'} "
+                       f"--strategies random --players 2 --out {out}-skill")
+    argv = shlex.split(command)[1:] + ["--budgets", "0", "--games", "8"]
+    assert _run(argv) == 0
+    q = json.loads((tmp_path / "tu-skill" / "skill.json").read_text())
+    assert q["rules_given"] and q["rules"].endswith("best_rules.toml")
+    # no bots (Fief 2 combats), or no best_rules.toml: no hint
+    assert skill_hint("fief-combat", out, []) is None
+    assert skill_hint("middle-ages", tmp_path / "none", []) is None
+    assert "--players" not in skill_hint("middle-ages", out, ["players=2..5"], players="3")
