@@ -459,7 +459,9 @@ def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
             r = m.row(0, named=True)
             how = "paired by deal over rotated seats" if r["paired"] else "over the games where they meet"
             # the verdict after a colon, not inside the parenthesis of how the meetings were counted
-            tail = (f"({how}): {verdict_words(r['verdict'])} (Holm over the {t['matchups'].height // 2} pairs)"
+            pairs = t["matchups"].height // 2
+            family = "the one pair" if pairs == 1 else f"Holm over the {pairs} pairs"
+            tail = (f"({how}): {verdict_words(r['verdict'])} ({family})"
                     if "verdict" in r else f"({how}; interval unadjusted)")
             out.append(f"{r['strategy']} finishes ahead of {r['opponent']} in {_p(r, 'ahead_share')} "
                        f"of their meetings {tail}.")

@@ -210,6 +210,10 @@ def test_the_matchup_sentence_keeps_its_verdict_out_of_the_parenthesis():
     line = next(x for x in outcome_headlines(t) if " finishes ahead of " in x)
     assert line == ("eventwise finishes ahead of farmer in 72.9% (72.1–73.7) of their meetings (paired by deal "
                     "over rotated seats): clear and large enough to matter (Holm over the 2 pairs).")
+    # two strategies meet as one pair: a family of one, not "Holm over the 1 pairs"
+    one = {**t, "matchups": t["matchups"].head(2)}
+    line = next(x for x in outcome_headlines(one) if " finishes ahead of " in x)
+    assert line.endswith("(paired by deal over rotated seats): clear and large enough to matter (the one pair).")
 
 
 def test_the_glossary_explains_at_once_and_a_chi_square_at_the_start_of_a_sentence():
