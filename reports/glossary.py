@@ -37,6 +37,12 @@ TERMS: dict[str, str] = {
                   "otherwise), so these games cannot yet say whether it matters; more games would "
                   "settle it. \"Clear and large enough to matter\" needs the whole interval at least "
                   "that far from zero, \"clear but small\" the whole interval closer.",
+    "at once": "An interval held to a whole family of numbers at once (all the seats, or all the "
+               "compared metrics): widened so that all of them hold together with 95% confidence, so "
+               "it is wider than each one's own 95% interval. A clear difference's size is read on it, "
+               "on the difference's side of zero: \"clear and large enough to matter\" when all of it "
+               "is at least the smallest difference that matters, \"clear, may matter\" when it "
+               "reaches both sides of that, \"clear but small\" when all of it is closer to zero.",
     "p": "p-value: how likely a difference at least this large would be if there were no real "
          "difference. Small (below 0.05) means chance alone is an unlikely explanation.",
     "chi-square": "A test of whether all seats win equally often; the larger the value (for its "
@@ -76,8 +82,9 @@ _PATTERNS: dict[str, str] = {
     "significant": r"\b(?:not )?significant(?:ly)?\b",
     "Holm": r"\bHolm(?:'s|-adjusted)?\b",
     "may matter": r"\bmay matter\b",
+    "at once": r"\bat once\b",
     "p": r"(?<![\w-])p(?: [<=] |-value)",
-    "chi-square": r"\bchi-square\b",
+    "chi-square": r"(?i:\bchi-square\b)",
     "Balance": r"(?<!win-share )\bBalance\b",
     "win-share balance": r"(?i:\bwin-share balance\b)",
     "AdvantageP1": r"\bAdvantageP1\b",

@@ -71,6 +71,24 @@ def seat_share_figure(cells: pl.DataFrame, labels: list[str]):
     return fig
 
 
+def cells_intro(smallest: float) -> str:
+    """The panel page's introduction: each cell's own intervals, the finding's calls adjusted over
+    every seat of every cell, and the three verdicts of a clear seat in reading order
+    (:data:`analysis.stats.VERDICT_ORDER`), ``smallest`` (a share) the smallest difference that
+    matters."""
+    return ("Each cell is one player count and one line-up, played on its own games. "
+            "Intervals in the table and the figure: 95% normal intervals of means over games, "
+            "each cell on its own (not adjusted over the panel). The finding's calls (above, "
+            "below, unclear) are adjusted over the family of every seat of every cell "
+            "(Bonferroni simultaneous 95% intervals over the panel's seat × cell comparisons "
+            "with 1/P, as the seat is picked from the data); 'in every cell' needs every cell's "
+            "adjusted interval on the same side of 1/P; 'clear and large enough to matter' "
+            f"needs the whole adjusted interval at least {100 * smallest:g} pp from 1/P (the "
+            "smallest difference that matters, --smallest-difference), 'clear, may matter' is "
+            "a clear seat whose interval reaches both sides of that (these games cannot tell "
+            "whether it is that far), and 'clear but small' needs the whole interval closer.")
+
+
 def build_panel_report(paths, out: str | Path, force: bool = False, smallest: dict | None = None,
                        pdf: bool = False, svg: bool = False) -> Path:
     """The page of the runs of a panel; returns the path of report.html. ``smallest``: the smallest
@@ -79,18 +97,7 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
     t = panel_table(paths, smallest)
     title = f"{_title(t.game)}: a panel of {len(t.labels)} cells"
     figs = FigureSet()
-    secs = [Section("cells", "Every cell",
-                    "Each cell is one player count and one line-up, played on its own games. "
-                    "Intervals in the table and the figure: 95% normal intervals of means over games, "
-                    "each cell on its own (not adjusted over the panel). The finding's calls (above, "
-                    "below, unclear) are adjusted over the family of every seat of every cell "
-                    "(Bonferroni simultaneous 95% intervals over the panel's seat × cell comparisons "
-                    "with 1/P, as the seat is picked from the data); 'in every cell' needs every cell's "
-                    "adjusted interval on the same side of 1/P; 'large enough to matter' needs the "
-                    f"whole adjusted interval at least {100 * t.smallest:g} pp from 1/P (the smallest "
-                    "difference that matters, --smallest-difference), 'clear but small' the whole "
-                    "interval closer than that, and 'may matter' is a clear seat whose interval "
-                    "reaches both: these games cannot tell whether it is that far.",
+    secs = [Section("cells", "Every cell", cells_intro(t.smallest),
                     tables=[("Every cell", _cell_metric_table(t.cells))]),
             Section("figure", "Win share by seat, per cell",
                     figures=figs.add("cells", seat_share_figure(t.cells, t.labels),

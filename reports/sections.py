@@ -283,6 +283,42 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
     return sentence.strip()
 
 
+def comparison_intro(cmp: pl.DataFrame) -> str:
+    """The before/after section's introduction: what counts as moved (Holm over the compared
+    metrics) and the three verdicts of a clear change in reading order (:data:`analysis.stats.
+    VERDICT_ORDER`: large enough to matter, may matter, small), each read on the change's interval
+    held to all compared metrics at once; the rule about a share of almost nobody only where the
+    comparison has such shares (Médiévallons' guild founders)."""
+    return ("First whether the seat (or role) win rates moved, then every metric that moved, each in its "
+            "unit (pp for shares). Each change is after − before with a 95% interval; it counts as moved "
+            "(significant, clear) when its Holm-adjusted p-value is below 5%: Holm's correction over all "
+            "compared metrics keeps the chance that two runs of the same rules flag anything at 5%, so a "
+            "change whose interval just excludes zero may still not count. A clear change is sized "
+            "against the metric's smallest difference that matters (1 pp for shares, the game's own "
+            "amount for scores and lengths) on its interval widened to hold for all compared metrics "
+            "at once (Bonferroni; wider than the 95% interval shown): \"clear and large enough to "
+            "matter\" when all of that interval is at least that far from 0, \"clear, may matter\" "
+            "when it reaches both sides of it (the change is real, these games cannot tell whether it "
+            "matters; more games would), \"clear but small\" when all of it is closer."
+            + (" A share of almost nobody (a guild founded by under 1% of players) is never shown."
+               if (cmp["metric"] == "guild_founders_win_share").any() else ""))
+
+
+def matchups_intro(t: dict) -> str:
+    """The strategy matchups section's introduction: the two Holm families and how a clear gap is
+    sized (on its interval held to its family at once, against the smallest difference that
+    matters; the three verdicts in reading order)."""
+    return ("How often the row strategy finishes ahead of the column strategy when they meet (ties "
+            "count ½), with 95% intervals (each pair's own, unadjusted); paired by deal when the run "
+            "rotates seats. Verdicts are Holm-adjusted: over the strategies (against the fair share) "
+            "and, separately, over the unordered pairs (against 50%). A clear gap is sized on its "
+            "interval held to its whole family at once (wider than the one shown): \"clear and large "
+            "enough to matter\" when all of it is at least "
+            f"{smallest_pp(t['strategies']) if 'strategies' in t else '1 pp'} from the reference, "
+            "\"clear, may matter\" when it reaches both sides of that, \"clear but small\" when all "
+            "of it is closer.")
+
+
 def side_by_side_rows(side: list[tuple[str, RunSet, dict]], unit: str = "points") -> pl.DataFrame:
     """One row per configuration and seat: players, win share against the fair share, mean score."""
     cols: dict[str, list] = {"Configuration": [], "Players": [], "Games": [], "Seat": [],
@@ -487,12 +523,7 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
     if "matchups" in t:
         mu_line = next((x for x in lines if " finishes ahead of " in x), "")
         secs.append(Section(
-            "matchups", "Strategy matchups",
-            "How often the row strategy finishes ahead of the column strategy when they meet (ties "
-            "count ½), with 95% intervals (each pair's own, unadjusted); paired by deal when the run "
-            "rotates seats. Verdicts are Holm-adjusted: over the strategies (against the fair share) "
-            f"and, separately, over the unordered pairs (against 50%); a gap under "
-            f"{smallest_pp(t['strategies']) if 'strategies' in t else '1 pp'} counts as small.",
+            "matchups", "Strategy matchups", matchups_intro(t),
             figs.add("matchups", F.matchups(t), mu_line),
             [("Strategies", strategy_rows(t)), ("Matchups", matchup_rows(t))]))
     if "length" in t:
@@ -555,18 +586,7 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             names += hook.comparison_figures(name, t, vt, rs.label, vlabel, figs)
         cmp_secs.append(Section(
             name, f"Before / after: {vlabel} vs {rs.label}",
-            "First whether the seat (or role) win rates moved, then every metric that moved, each in its "
-            "unit (pp for shares). Each change is after − before with a 95% interval; it counts as moved "
-            "(significant, clear) when its Holm-adjusted p-value is below 5%: Holm's correction over all "
-            "compared metrics keeps the chance that two runs of the same rules flag anything at 5%, so a "
-            "change whose interval just excludes zero may still not count. A clear change is sized "
-            "against the metric's smallest difference that matters (1 pp for shares, the game's own "
-            "amount for scores and lengths) on its interval widened to hold for all compared metrics "
-            "at once (Bonferroni; wider than the 95% interval shown): \"clear and large enough to "
-            "matter\" when all of that interval is at least that far from 0, \"clear but small\" when "
-            "all of it is closer, \"clear, may matter\" when it reaches both (the change is real, these "
-            "games cannot tell whether it matters; more games would); a share of almost nobody (a "
-            "guild founded by under 1% of players) is never shown.",
+            comparison_intro(cmp),
             names,
             [(f"All {cmp.height} compared metrics (clear and large, may matter, clear but small, then "
               f"within noise; by size within each)",

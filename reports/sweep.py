@@ -188,6 +188,16 @@ def variant_table(variants: pl.DataFrame) -> pl.DataFrame:
         {"label_variant": "settings", "label": "metric"})
 
 
+def effect_size_words(effects: pl.DataFrame) -> str:
+    """How a sweep page words an effect's size, the verdicts in reading order
+    (:data:`analysis.stats.VERDICT_ORDER`) and spelled as the sentences spell them."""
+    return ("An effect is clear when its interval excludes 0; it is \"clear and large enough to "
+            "matter\" when all of the interval is at least the smallest difference that matters"
+            f"{_smallest_words(effects)}, \"clear, may matter\" when it reaches both sides of that "
+            "(these games cannot tell whether it matters; more games would), \"clear but small\" "
+            "when all of it is below that.")
+
+
 def _smallest_words(effects: pl.DataFrame) -> str:
     """' (here 1 pp for shares, 2 coins for the winner's margin …)': the amounts the page's words
     were judged by (the effects' ``smallest`` column)."""
@@ -243,11 +253,8 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
             f"{n_params} parameter{'s' if n_params != 1 else ''}")
     family = (f"The intervals of these sentences and of the tornado chart are one family: "
               f"simultaneous over {over}, so all of them hold together with 95% "
-              "probability (each metric's own interval is narrower). An effect is clear when its "
-              "interval excludes 0; it is large enough to matter when all of the interval is at "
-              f"least the smallest difference that matters{_smallest_words(s.effects)}, clear but "
-              "small when all of it is below that, and clear but may matter when it reaches both "
-              "(these games cannot tell whether it matters; more games would).") if n_params else ""
+              "probability (each metric's own interval is narrower). " + effect_size_words(s.effects)
+              ) if n_params else ""
     secs = [Section("findings", "What moves what",
                     "Each sentence compares the parameter's first and last value (a list of words: "
                     "each value against the first) with the other "

@@ -78,6 +78,22 @@ def pp_ci(low: float, high: float, digits: int = 1) -> str:
     return f"{signed(100 * low, digits)} to {signed(100 * high, digits)} pp"
 
 
+def verdict_digits(low: float, high: float, smallest: float, scale: float = 100.0, digits: int = 1,
+                   most: int = 3) -> int:
+    """The decimals an interval printed beside its verdict needs: ``digits``, or more (up to
+    ``most``) while an end would print as 0 or as ± the smallest difference that matters without
+    being it, so that every printed end lies on the side of 0 and of that difference its verdict
+    was read from ("−0.3 to 0.0 pp, clear but small" beside "−0.1 to 0.0 pp, within noise" reads as
+    a contradiction; at two decimals, −0.32 to −0.02 against −0.14 to +0.01, it does not).
+    ``scale`` is what the printed numbers are multiplied by (100 for shares in pp)."""
+    marks = (0.0, scale * smallest, -scale * smallest)
+    ends = [scale * x for x in (low, high) if x is not None and np.isfinite(x)]
+    d = digits
+    while d < most and any(round(x, d) == m and abs(x - m) > 1e-12 for x in ends for m in marks):
+        d += 1
+    return d
+
+
 def pvalue(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
@@ -211,14 +227,15 @@ def _may_matter_words(df: pl.DataFrame, off: str | None, small: str, holm: str) 
     """The seats of ``df`` whose gap may matter (:data:`analysis.stats.MAY_MATTER`), largest
     first: "Seat 2 (+1.1 pp) is clearly off {off}, perhaps by the 1 pp that matters; these games
     cannot tell ({holm}; more games would)", or, after seats clear of it by that much (``off``
-    None), "Seat 2 (+1.1 pp) is clearly off it too, perhaps by as much; these games cannot tell";
+    None), "Seat 2 (+1.1 pp) is clearly off it too, perhaps by 1 pp or more (these games cannot
+    tell)";
     "" when there are none. No colon: it goes into a caption that has one already."""
     may = _largest_first(df, stats.MAY_MATTER)
     if may.height == 0:
         return ""
     names, verb = _seats_named(may)
     if off is None:
-        return f"{names} {verb} clearly off it too, perhaps by as much; these games cannot tell"
+        return f"{names} {verb} clearly off it too, perhaps by {small} or more (these games cannot tell)"
     return (f"{names} {verb} clearly off {off}, perhaps by the {small} that matters; these games "
             f"cannot tell ({holm}; more games would)")
 
@@ -251,12 +268,12 @@ def seat_gap_words(seats: pl.DataFrame) -> str:
 
 
 def _seat_size_words(seats: pl.DataFrame) -> list[str]:
-    """Per seat, ", on this side of the fair share +0.90 to +1.70 pp": the interval its verdict's
-    size was read on (:func:`analysis.seats.seat_size_intervals`, from the table's columns) on the
-    seat's side of the fair share (Holm shows the side even where that wider interval still
-    reaches across: it then starts at 0.00), for a clear seat whose table has what it needs; ""
-    otherwise. Two decimals, so an end at the smallest difference that matters does not print as
-    past it."""
+    """Per seat, "+0.90 to +1.70 pp": the interval its verdict's size was read on
+    (:func:`analysis.seats.seat_size_intervals`, from the table's columns: the one that holds for
+    all seats at once) on the seat's side of the fair share (Holm shows the side even where that
+    wider interval still reaches across: it then starts at 0.00), for a clear seat whose table has
+    what it needs; "" otherwise. Two decimals, so an end at the smallest difference that matters
+    does not print as past it."""
     from analysis.seats import seat_size_intervals
 
     if not {"win_share_sd", "games", "p_value"} <= set(seats.columns):
@@ -269,8 +286,24 @@ def _seat_size_words(seats: pl.DataFrame) -> list[str]:
             out.append("")
             continue
         a, b = (max(a, 0.0), b) if d > 0 else (a, min(b, 0.0))
-        out.append(f", on this side of the fair share {pp_ci(a, b, 2)}")
+        out.append(pp_ci(a, b, 2))
     return out
+
+
+def _seat_verdict_note(r: dict, n: int, small: str, size: str) -> str:
+    """The parenthesis after a seat's verdict, one short clause each (the glossary's "at once" and
+    "Holm" say the rest): the family ("Holm over the 4 seats"); for a clear seat, the interval its
+    size was read on against the smallest difference that matters ("all 4 seats at once: +4.29 to
+    +5.92 pp, against the 1 pp that matters"); for a seat within noise whose own interval (the one
+    in brackets) excludes the fair share, that this interval is the seat's alone."""
+    note = f"Holm over the {n} seats"
+    if r["verdict"] != stats.NOT_SHOWN:
+        return note + (f"; all {n} seats at once: {size}, against the {small} that matters" if size
+                       else f"; {small} matters")
+    fair = r["fair_share"]
+    if r.get("ci_low") is not None and (r["ci_low"] > fair or r["ci_high"] < fair):
+        note += "; the interval shown is this seat's alone"
+    return note
 
 
 def seat_headlines(t: dict) -> list[str]:
@@ -285,10 +318,8 @@ def seat_headlines(t: dict) -> list[str]:
         size = _seat_size_words(seats)
         for k, r in zip(order, seats[order].iter_rows(named=True)):
             out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
-                       f"{pp(r['diff'])}, {verdict_words(r['verdict'])} (Holm over the {seats.height} seats, "
-                       f"whereas the interval is this seat's alone; the size against the {small} that "
-                       f"matters is read on the wider interval that holds for all {seats.height} seats "
-                       f"at once{size[int(k)]}).")
+                       f"{pp(r['diff'])}, {verdict_words(r['verdict'])} "
+                       f"({_seat_verdict_note(r, seats.height, small, size[int(k)])}).")
     else:
         for r in seats.iter_rows(named=True):
             out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
@@ -297,7 +328,10 @@ def seat_headlines(t: dict) -> list[str]:
     test = f"chi-square {num(st['chi2'], 1)} with {st['dof']} degrees of freedom, {pvalue(st['p_value'])}"
     if "verdict" in seats.columns:
         words = seat_gap_words(seats)
-        out.append(f"{words[0].upper()}{words[1:]} ({test}).")
+        # the test in a sentence of its own (the section's words), not in a parenthesis: the words
+        # may end in one of their own ("... (Holm over the 4 seats)")
+        out.append(f"{words[0].upper()}{words[1:]}. Chi-square test that all seats win equally often: "
+                   f"{num(st['chi2'], 1)} on {st['dof']} degrees of freedom, {pvalue(st['p_value'])}.")
     elif st["seats_differ"]:
         out.append(f"The seats do not win equally often: {test} (chance alone would rarely give gaps "
                    f"this large).")
@@ -424,10 +458,13 @@ def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
         if m.height:
             r = m.row(0, named=True)
             how = "paired by deal over rotated seats" if r["paired"] else "over the games where they meet"
-            size = (f"; {verdict_words(r['verdict'])} (Holm over the {t['matchups'].height // 2} pairs)"
-                    if "verdict" in r else "; interval unadjusted")
+            # the verdict after a colon, not inside the parenthesis of how the meetings were counted
+            pairs = t["matchups"].height // 2
+            family = "the one pair" if pairs == 1 else f"Holm over the {pairs} pairs"
+            tail = (f"({how}): {verdict_words(r['verdict'])} ({family})"
+                    if "verdict" in r else f"({how}; interval unadjusted)")
             out.append(f"{r['strategy']} finishes ahead of {r['opponent']} in {_p(r, 'ahead_share')} "
-                       f"of their meetings ({how}{size}).")
+                       f"of their meetings {tail}.")
     return out
 
 
@@ -630,10 +667,12 @@ def change_sentence(r: dict, unit: str) -> str:
 
 def may_matter_sentence(r: dict, unit: str, family: int) -> str:
     """A compared metric that moved clearly and may matter (:data:`analysis.stats.MAY_MATTER`):
-    its change sentence, then the range its size was read on (``size_low``/``size_high``: the
-    Bonferroni interval over the ``family`` tested metrics, on the change's side of 0, near end
-    first; one more decimal than the change) and the smallest difference that matters it
-    straddles."""
+    its change sentence, then, in one short clause, the range its size was read on
+    (``size_low``/``size_high``: the Bonferroni interval over the ``family`` tested metrics, on the
+    change's side of 0, low to high like every interval of the page; one more decimal than the
+    change) and the smallest difference that matters it straddles: "…: clear, may matter (all 75
+    compared metrics at once: +0.09 to +3.46 pp, on both sides of the smallest difference that
+    matters, 1 pp; more games would tell)"."""
     u = metric_unit(r["metric"], r["kind"], unit)
     d = metric_digits(r)
     head = change_sentence(r, unit)[:-1] + ": clear, may matter ("
@@ -641,14 +680,13 @@ def may_matter_sentence(r: dict, unit: str, family: int) -> str:
     if lo is None or hi is None or not (np.isfinite(lo) and np.isfinite(hi)):
         return head + "these games cannot tell whether it reaches the smallest difference that matters)."
     # the size range practical() read: on the change's side of 0 (Holm shows the sign even where the
-    # wider interval still holds 0), from the near end to the far end
-    near, far = (max(lo, 0.0), hi) if r["diff"] > 0 else (min(hi, 0.0), lo)
-    _, interval = metric_change({**r, "diff_low": near, "diff_high": far}, u, d + 1)
+    # wider interval still holds 0)
+    lo, hi = (max(lo, 0.0), hi) if r["diff"] > 0 else (lo, min(hi, 0.0))
+    _, interval = metric_change({**r, "diff_low": lo, "diff_high": hi}, u, d + 1)
     scale = 100 if r["kind"] == "proportion" or r["metric"] == "tile_slope" else 1
     that = f"{scale * r['smallest']:g}{(' ' + u) if u else ''}"
-    return (head + f"held to all {family} compared metrics at once, the change lies between "
-            f"{interval.replace(' to ', ' and ', 1)}, on both sides of the {that} that matters: these games "
-            "cannot tell whether it matters; more games would).")
+    return (head + f"all {family} compared metrics at once: {interval}, on both sides of the smallest "
+            f"difference that matters, {that}; more games would tell).")
 
 
 def holm_note(r: dict, family: int) -> str:
@@ -679,7 +717,10 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
     moved = rows.filter(pl.col("significant")).with_columns(pl.col("diff").abs().alias("_a")).sort(
         "_a", descending=True)
     if moved.height:
-        parts = [_seat_change(r) for r in moved.iter_rows(named=True)]
+        # each with its verdict: the seat rows are left out of the lists of changes that follow (this
+        # question answers for them), so this is where a seat's change is sized
+        parts = [_seat_change(r) + (f", {verdict_words(r['verdict'], True)}" if r.get("verdict") else "")
+                 for r in moved.iter_rows(named=True)]
         rest = rows.height - moved.height
         tail = (f"; the other {rest} {what}{'s' if rest > 1 else ''} stayed within noise" if rest else "")
         return (f"Did the {what} win rates move? Yes: {moved.height} of {rows.height} {what}s moved beyond "
@@ -731,6 +772,17 @@ def family_words(cmp: pl.DataFrame) -> str:
             f"tested)")
 
 
+def _holm_family(cmp: pl.DataFrame) -> str:
+    """``Holm over all 77`` or ``Holm over the 75 tested; the 2 Balance indices are shown but not
+    tested``: the family of a before/after's count sentence, in one clause."""
+    n = tested_count(cmp)
+    if n == cmp.height:
+        return f"Holm over all {n}"
+    rest = cmp.height - n
+    return (f"Holm over the {n} tested; the {rest} Balance ind{'ices are' if rest > 1 else 'ex is'} "
+            f"shown but not tested")
+
+
 def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, unit: str = "points") -> list[str]:
     """Sentences for a before/after comparison: the seat (role) question first, then how many
     metrics moved (significance after Holm's correction over all of them; by their verdicts when
@@ -746,6 +798,8 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
         maybe = cmp.filter(pl.col("verdict") == stats.MAY_MATTER)
         n_small = cmp.filter(pl.col("verdict") == stats.SMALL).height
         few = sig.filter(pl.col("verdict") == stats.NOT_SHOWN).height
+        # counts in reading order (VERDICT_ORDER); what "clear" and the size mean is the section's
+        # introduction and the glossary's ("Holm", "at once"): here one short clause names the family
         out.append(f"{var_label} against {base_label}: {large.height} of {cmp.height} compared metrics "
                    f"moved clearly and by enough to matter, "
                    + (f"{maybe.height} clearly and perhaps by enough to matter (these games cannot tell), "
@@ -753,13 +807,12 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
                    + f"{n_small} clearly but by less than the smallest difference that matters (1 pp for "
                    f"shares), "
                    + (f"{few} clearly but about too few players to say, " if few else "")
-                   + f"the rest within noise and not listed here (clear = after Holm's correction over "
-                   f"{family_words(cmp)}, so two runs of the same rules flag anything at most 5% of the "
-                   f"time; the size is read on each change's interval widened to hold for all of them at "
-                   f"once); largest first.")
+                   + f"{tested_count(cmp) - sig.height} within noise ({_holm_family(cmp)})")
         others = large.filter(~pl.col("metric").is_in(seat_metrics))
         may = [may_matter_sentence(r, unit, tested_count(cmp))
                for r in maybe.filter(~pl.col("metric").is_in(seat_metrics)).iter_rows(named=True)]
+        # "largest first" only before a list: with nothing listed it announced what never came
+        out[-1] += "; largest first." if others.height or may else "."
     else:
         out.append(f"{var_label} against {base_label}: {sig.height} of {cmp.height} compared metrics moved "
                    f"significantly (significant = after Holm's correction over {family_words(cmp)}, so two runs "

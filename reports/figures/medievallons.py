@@ -190,9 +190,14 @@ def played_ablation(ct: pl.DataFrame, verdicts: dict[str, str] | None = None,
     ax.barh(y, delta, color=colours, xerr=_Z95 * se, capsize=3, ecolor="black")
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(y, names)
-    ax.set_xlabel(f"Change of the founders' win share (pp; bars: each card's 95% interval)\n"
-                  f"vermillion: clear and large enough to matter; reddish purple: clear, may matter;\n"
-                  f"orange: clear but small; blue: within noise ({how})")
+    ax.set_xlabel("Change of the founders' win share (pp; bars: each card's 95% interval)")
+    # the colours' key as a legend of swatches under both panels, in reading order (a key spelled
+    # out in the axis label, once it named four colours, ran off the figure's left edge)
+    from matplotlib.patches import Patch
+
+    key = [Patch(color=fill[v], label=v) for v in (stats.LARGE, stats.MAY_MATTER, stats.SMALL)]
+    key.append(Patch(color=OKABE_ITO[0], label=f"within noise ({how})"))
+    fig.legend(handles=key, loc="outside lower center", ncol=2, frameon=False)
     ax.set_title("Remove one copy: founders' win share")
     dt = d["delta_mean_turns"].to_numpy()
     st = d["delta_turns_std_error"].to_numpy()

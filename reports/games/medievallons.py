@@ -211,8 +211,8 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
            + (f"clearly and perhaps by that much (clear, may matter: these games cannot tell) for {may}, "
               if may else "")
            + f"clearly but by less (clear but small) for {small}, and not clearly for the other "
-           f"{d.height - large - may - small} (Holm over the types, 5% family-wise; sizes on the interval "
-           f"widened to hold for all types at once)."]
+           f"{d.height - large - may - small} (Holm over the types, 5% family-wise; sizes read on the "
+           f"interval for all types at once)."]
     order = stats.practical_order(v, d["delta_founders_win_share"].to_numpy(), smallest)
     r = d.row(int(order[0]), named=True)
     name = card_name(r["card"])
@@ -249,8 +249,9 @@ def length_sentences(ct: pl.DataFrame, smallest: float | None = None) -> list[st
         return [f"No removal of one card clearly changes game length ({family}): the largest change, "
                 f"{change}, is within noise."]
     n_clear = int((v != stats.NOT_SHOWN).sum())
-    return [f"Game length moves most clearly with {change}: {verdict_words(top)} ({family}); "
-            f"{n_clear} of {d.height} removals change it clearly."]
+    return [f"Game length moves most clearly when a {card_name(r['card'])} is removed: "
+            f"{signed(r['delta_mean_turns'])} turns ({signed(lo)} to {signed(hi)}, 95%, unadjusted), "
+            f"{verdict_words(top)} ({family}); {n_clear} of {d.height} removals change it clearly."]
 
 
 def best_of_three_sentences(b3: pl.DataFrame) -> list[str]:

@@ -21,7 +21,7 @@ from analysis.load import RunSet, smallest_difference
 from reports.figures import middle_ages as F
 from reports.sections import FigureSet, Section, pct_column
 from reports.text import (best_and_worst, num, num_ci, pct, pp, pp_ci, pvalue, row_pct_ci, signed,
-                          verdict_words)
+                          verdict_digits, verdict_words)
 
 SECTIONS_AFTER = "seats"
 GAME = "middle-ages"
@@ -31,8 +31,11 @@ QUESTIONS = "balance questions RUN --out DIR"     # writes event_ablation.csv (t
 QUESTIONS_MATCH = ("players", "seed", "strategies")
 
 
-def _ablation_rows(ab: pl.DataFrame) -> pl.DataFrame:
-    """One row per card, ranked by how much it moves who wins (its largest |win-share effect|)."""
+def _ablation_rows(ab: pl.DataFrame, share: float = 0.01, score: float = 2.0) -> pl.DataFrame:
+    """One row per card, ranked by how much it moves who wins (its largest |win-share effect|).
+    Each effect is printed to the decimals that put its interval's ends on the side of 0 and of the
+    smallest difference that matters (``share``, ``score``) its verdict was read from
+    (:func:`reports.text.verdict_digits`)."""
     cards = ab.group_by("event", "name").agg(pl.col("swing").first(), pl.col("fires").first()
                                              ).sort("swing", descending=True)
     rows = {"Event card": [], "Drawn in": [], "Moves who wins by (largest seat)": []}
@@ -46,11 +49,14 @@ def _ablation_rows(ab: pl.DataFrame) -> pl.DataFrame:
         rows["Drawn in"].append(f"{pct(c['fires'])}% of games")
         rows["Moves who wins by (largest seat)"].append(f"{100 * c['swing']:.2f} pp")
         for r in d.iter_rows(named=True):
+            lo, hi = r["win_share_effect_low"], r["win_share_effect_high"]
+            k = verdict_digits(lo, hi, share)
             rows[f"Seat {r['seat'] + 1}: win share (pp)"].append(
-                f"{signed(100 * r['win_share_effect'])} ({pp_ci(r['win_share_effect_low'], r['win_share_effect_high'])}), "
-                f"{verdict_words(r['verdict'])}")
+                f"{signed(100 * r['win_share_effect'], k)} ({pp_ci(lo, hi, k)}), {verdict_words(r['verdict'])}")
+            lo, hi = r["score_effect_low"], r["score_effect_high"]
+            k = verdict_digits(lo, hi, score, scale=1.0, digits=2)
             rows[f"Seat {r['seat'] + 1}: score"].append(
-                f"{signed(r['score_effect'])} ({num_ci(r['score_effect_low'], r['score_effect_high'])}), "
+                f"{signed(r['score_effect'], max(k - 1, 1))} ({num_ci(lo, hi, k)}), "
                 f"{verdict_words(r['score_verdict'])}")
     return pl.DataFrame(rows)
 
@@ -91,29 +97,40 @@ def _ablation_section(q, rs: RunSet | None = None) -> Section | None:
         "seat's win share and final score is the card's total effect, including what it does through "
         "tiles destroyed or restored. Intervals are simultaneous 95% over every card and seat; "
         "cards are ranked by how much they move who wins. Each effect is worded by size, read on its "
-        "interval: clear and large enough to matter (all of the interval at least "
+        "interval: \"clear and large enough to matter\" (all of the interval at least "
         f"{100 * share:g} pp of win share, {score:g} coins of score from 0: the smallest differences that "
-        "matter), clear, may matter (the interval reaches both sides of that difference: these games "
-        "cannot tell), clear but small (all of it closer to 0), or within noise (its interval holds "
-        "0). "
+        "matter), \"clear, may matter\" (the interval reaches both sides of that difference: these "
+        "games cannot tell), \"clear but small\" (all of it closer to 0), or \"within noise\" (its "
+        "interval holds 0). "
         + ("Played for this report (balance report --play-questions), kept as questions/*.csv; not "
            "read from the run." if q.played_here else
            f"Read from {q.path} (written by {QUESTIONS}), not from the run."),
-        [], [("Event cards by their effect on who wins", _ablation_rows(ab))],
-        [_top_sentence(top),
-         f"{n_large} of {ab['event'].n_unique()} event cards clearly move some seat's win share by "
-         f"{100 * share:g} pp or more (clear and large enough to matter: the whole interval)"
-         + (f"; {n_may} more clearly move it and may do so by that much (these games cannot tell)"
-            if n_may else "") + "."])
+        [], [("Event cards by their effect on who wins", _ablation_rows(ab, share, score))],
+        [_top_sentence(top, share), _count_sentence(n_large, n_may, ab["event"].n_unique(), share)])
 
 
-def _top_sentence(top: dict) -> str:
+def _count_sentence(n_large: int, n_may: int, n_cards: int, share: float) -> str:
+    """How many cards clearly move some seat's win share by the smallest difference that matters
+    (the whole interval), and, when any, how many more may (:data:`analysis.stats.MAY_MATTER`),
+    each verb agreeing with its count: "0 of 15 event cards clearly move …; 1 clearly moves it and
+    may do so by that much (clear, may matter: these games cannot tell)"."""
+    head = (f"{n_large} of {n_cards} event cards clearly move{'s' if n_large == 1 else ''} some seat's "
+            f"win share by {100 * share:g} pp or more (clear and large enough to matter: the whole "
+            "interval)")
+    if not n_may:
+        return head + "."
+    return (head + f"; {n_may} {'more ' if n_large else ''}clearly move{'s' if n_may == 1 else ''} it "
+            "and may do so by that much (clear, may matter: these games cannot tell).")
+
+
+def _top_sentence(top: dict, share: float = 0.01) -> str:
     """The first card of the reading order (:func:`analysis.stats.practical_order`: clear effects
     first, by size). The simultaneous intervals do not rank the cards, so a clear effect is called
     the largest *clear* one, never the card that moves who wins the most; when no effect is clear,
     no card is said to move who wins."""
-    effect = (f"{signed(100 * top['win_share_effect'])} pp for Seat {top['seat'] + 1} "
-              f"({pp_ci(top['win_share_effect_low'], top['win_share_effect_high'])}")
+    lo, hi = top["win_share_effect_low"], top["win_share_effect_high"]
+    k = verdict_digits(lo, hi, share)
+    effect = f"{signed(100 * top['win_share_effect'], k)} pp for Seat {top['seat'] + 1} ({pp_ci(lo, hi, k)}"
     if top["verdict"] == stats.NOT_SHOWN:
         return (f"No event card clearly moves who wins: every card's effect on every seat's win share "
                 f"is within noise (its simultaneous interval holds 0); the largest estimate, "

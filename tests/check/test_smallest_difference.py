@@ -55,7 +55,7 @@ def test_the_report_words_verdicts_by_the_given_size(run, tmp_path):
     assert _run(["report", str(run), "--out", str(out), "--smallest-difference", "win_share=7pp"]) == 0
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "Verdict (Holm over the seats; 7 pp matters)" in page
-    assert "the size against the 7 pp that matters is read on the wider interval" in page
+    assert "the 7 pp that matters" in page
     assert "1 pp matters" not in page
     # default: the game's own 1 pp (the seat table the page is built from: a second whole report,
     # figures and all, cost ~3 s of the suite)

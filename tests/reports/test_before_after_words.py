@@ -82,9 +82,9 @@ def test_holm_family_named_is_the_tested_metrics():
     from reports.text import comparison_headlines
 
     lines = comparison_headlines(with_balance(seigneurial_like()), "base", "var", "% of own goal")
-    family = next(x for x in lines if "Holm's correction over" in x)
+    family = next(x for x in lines if "compared metrics moved" in x)
     assert "over all 6" not in family
-    assert "over the 4 tested" in family
+    assert "Holm over the 4 tested" in family
 
 
 def test_no_pool_refuses_a_run_compared_with_itself(tmp_path):

@@ -32,7 +32,7 @@ def test_a_seat_that_may_matter_is_named_without_calling_it_large_or_under_the_t
     text = seat_gap_words(seats([(0.03, LARGE), (-0.011, MAY), (-0.01, NONE), (-0.009, NONE)]))
     assert text.startswith("the seats do not win equally often: Seat 1 (+3.0 pp) is clear of the fair "
                            "25.0% by at least the 1 pp that matters (Holm over the 4 seats); Seat 2 "
-                           "(−1.1 pp) is clearly off it too, perhaps by as much; these games cannot tell"), text
+                           "(−1.1 pp) is clearly off it too, perhaps by 1 pp or more (these games cannot tell)"), text
     # no may-matter seat: the old sentences
     assert "under the 1 pp that matters; 1 of these gaps is clear but small" in seat_gap_words(
         seats([(0.004, SMALL), (-0.002, NONE), (-0.001, NONE), (-0.001, NONE)]))
@@ -42,7 +42,7 @@ def test_the_seat_caption_keeps_one_colon_with_a_seat_that_may_matter():
     t = {"seats": seats([(0.03, LARGE), (-0.011, MAY), (-0.01, NONE), (-0.009, NONE)]),
          "seat_tests": pl.DataFrame({"p_value": [1e-9], "seats_differ": [True]})}
     caption = _seat_caption(t)
-    assert caption.count(":") == 1 and "perhaps by as much" in caption, caption
+    assert caption.count(":") == 1 and "perhaps by 1 pp or more" in caption, caption
 
 
 def row(metric: str, key: str, base: float, variant: float, half: float, verdict: str,
@@ -74,14 +74,14 @@ def test_a_before_after_counts_and_lists_the_changes_that_may_matter():
                                "tell), 1 clearly but by less than the smallest difference that matters"), lines[1]
     assert lines[2] == "Nothing else is shown to have moved by enough to matter."
     assert lines[3].startswith("a end_reason_share: 50.0% → 51.1%, +1.1 pp (95% interval +0.2 to +2.0 pp)")
-    assert lines[3].endswith(": clear, may matter (held to all 4 compared metrics at once, the change lies "
-                             "between +0.05 and +2.15 pp, on both sides of the 1 pp that matters: these "
-                             "games cannot tell whether it matters; more games would)."), lines[3]
+    assert lines[3].endswith(": clear, may matter (all 4 compared metrics at once: +0.05 to +2.15 pp, on "
+                             "both sides of the smallest difference that matters, 1 pp; more games would "
+                             "tell)."), lines[3]
     # Holm can call a change clear whose wider interval still holds 0: the sign is Holm's, the range
     # starts at 0 on the change's side
     held = comparison(row("end_reason_share", "a", 0.50, 0.489, 0.009, MAY, size=(-0.0215, 0.0012)))
     line = comparison_headlines(held, "base", "variant", "coins")[-1]
-    assert "the change lies between 0.00 and −2.15 pp, on both sides of the 1 pp" in line, line
+    assert "at once: −2.15 to 0.00 pp, on both sides of the smallest difference that matters, 1 pp" in line, line
     assert len(lines) == 4
     # a table without the size interval (older callers) still words it
     bare = comparison_headlines(cmp.with_columns(pl.lit(None, pl.Float64).alias("size_low")), "base", "variant",

@@ -90,9 +90,9 @@ def test_headline_numbers_equal_the_metric_tables(built):
         line = next(x for x in lines if x.startswith(f"{r['seat_label']} wins"))
         m = re.match(r"Seat (\d) wins ([\d.]+)% \(([\d.]+)–([\d.]+)\) against a fair ([\d.]+)%: "
                      r"([+−]?[\d.]+) pp, (clear and large enough to matter|clear, may matter|clear but small|"
-                     r"within noise) \(Holm over the (\d) seats, whereas the interval is this seat's alone; the "
-                     r"size against the 1 pp that matters is read on the wider interval that holds for all \8 "
-                     r"seats at once(?:, on this side of the fair share [+−]?[\d.]+ to [+−]?[\d.]+ pp)?\)\.", line)
+                     r"within noise) \(Holm over the (\d) seats(?:; all \8 seats at once: [+−]?[\d.]+ to "
+                     r"[+−]?[\d.]+ pp, against the 1 pp that matters|; the interval shown is this seat's alone)?\)\.",
+                     line)
         assert m, line
         assert float(m.group(2)) == round(100 * r["win_share"], 1)
         assert float(m.group(3)) == round(100 * r["ci_low"], 1)

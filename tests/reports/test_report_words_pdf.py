@@ -83,10 +83,9 @@ def test_seat_sentences_equal_the_seat_table_in_pp(runs, game):
         line = next(x for x in lines if x.startswith(f"{r['seat_label']} wins"))
         m = re.fullmatch(r"Seat \d wins ([\d.]+)% \(([\d.]+)–([\d.]+)\) against a fair ([\d.]+)%: "
                          r"([+−]?[\d.]+) pp, (clear and large enough to matter|clear, may matter|clear but small|"
-                         r"within noise) \(Holm over the (\d) seats, whereas the interval is this seat's alone; "
-                         r"the size against the 1 pp that matters is read on the wider interval that holds for "
-                         r"all \7 seats at once(?:, on this side of the fair share ([+−]?[\d.]+) to ([+−]?[\d.]+) pp)?\)\.",
-                         line)
+                         r"within noise) \(Holm over the (\d) seats(?:; all \7 seats at once: ([+−]?[\d.]+) to "
+                         r"([+−]?[\d.]+) pp, against the 1 pp that matters|(; the interval shown is this seat's "
+                         r"alone))?\)\.", line)
         assert m, line
         shown = [float(m.group(i)) for i in range(1, 5)]
         assert shown == [round(100 * r[k], 1) for k in ("win_share", "ci_low", "ci_high", "fair_share")]
@@ -107,6 +106,10 @@ def test_seat_sentences_equal_the_seat_table_in_pp(runs, game):
                 [round(100 * lo, 2), round(100 * hi, 2)], abs=1e-9), line
         else:
             assert m.group(8) is None, line
+            # a seat within noise says its bracketed interval is its own only where that interval
+            # excludes the fair share (else nothing needs explaining)
+            alone = r["ci_low"] > r["fair_share"] or r["ci_high"] < r["fair_share"]
+            assert (m.group(10) is not None) == alone, line
 
 
 @pytest.mark.parametrize("game, unit", [("ma", "coins"), ("mv", "guild cards")])
@@ -232,8 +235,8 @@ def test_before_after_of_one_rule_states_the_seat_verdict_first(runs):
     body = [x for x in items[2:] if not x.startswith("To see why")]
     # every large change, none left out, largest first; then every change that may matter, so marked
     assert len(body) == others.height + maybe.height
-    assert all(": clear, may matter (held to all " in x and x.endswith("more games would).")
-               for x in body[others.height:])
+    assert all(re.search(r": clear, may matter \(all \d+ compared metrics at once: ", x)
+               and x.endswith("; more games would tell).") for x in body[others.height:])
     for r, line in zip(pl.concat([others, maybe]).iter_rows(named=True), body):
         unit = metric_unit(r["metric"], r["kind"], "coins")
         change = re.search(r", ([+−]?[\d.]+)( .+?)? \(95% interval", line)
