@@ -39,8 +39,8 @@ def register(app: typer.Typer) -> None:
         smallest_difference: Optional[str] = typer.Option(
             None, "--smallest-difference", show_default=False,
             help="The smallest difference that matters: win_share=2pp (default 1pp), score=N (Middle-Ages: "
-                 "coins, default 2), length=N (Médiévallons: turns, default 2). Any other is refused. Words every ablation effect, by its interval, as clear and large enough to matter, "
-                 "clear, may matter (the interval reaches it but not wholly), clear but small or not shown; recorded in DIR/run.json (balance report --questions DIR "
+                 "coins, default 2), length=N (Médiévallons: turns, default 2). Any other is refused. Words every ablation effect by its interval: \"clear and large enough to matter\", "
+                 "\"clear, may matter\" (the interval straddles it), \"clear but small\" or \"within noise\"; recorded in DIR/run.json (balance report --questions DIR "
                  "uses it unless given its own)."),
     ) -> None:
         """Balance questions played for RUN: Middle-Ages' event-card ablation (each card's total
@@ -94,6 +94,7 @@ def _print_event_cards(df, meta: dict) -> None:
     import polars as pl
 
     from analysis import stats
+    from reports.text import verdict_words     # as the pages word it: "within noise", not "not shown"
 
     small = float((meta.get("smallest_difference") or {}).get("share", 0.01))
     top = (df.with_columns(pl.col("win_share_effect").abs().alias("_a"))
@@ -106,7 +107,7 @@ def _print_event_cards(df, meta: dict) -> None:
         r = top.row(int(i), named=True)
         typer.echo(f"  {r['name']:<28} {100 * r['win_share_effect']:+6.2f} pp seat {r['seat'] + 1} "
                    f"({100 * r['win_share_effect_low']:+.2f} to {100 * r['win_share_effect_high']:+.2f}): "
-                   f"{r['verdict']}  (drawn in {100 * r['fires']:.0f}% of games)")
+                   f"{verdict_words(r['verdict'])}  (drawn in {100 * r['fires']:.0f}% of games)")
 
 
 def _print_tables(path: Path, hook) -> None:

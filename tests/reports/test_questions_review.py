@@ -195,3 +195,18 @@ def test_the_seigneur_share_of_his_own_role_has_no_interval():
     col = role_seat_rows({"role_seats": s})["Share of the role's wins (95% interval, unadjusted)"]
     assert col[0] == "100% (its role's only seat)"
     assert col[1] == "49.0% (46.0–52.0)"
+
+
+def test_the_terminal_words_verdicts_as_the_pages_do(capsys):
+    """balance questions' terminal list of event cards said 'not shown' where the pages say
+    'within noise' for the same card."""
+    from cli.questions import _print_event_cards
+
+    rows = [{"event": e, "name": f"card {e}", "seat": 0, "fires": 0.3, "win_share_effect": eff,
+             "win_share_effect_low": eff - 0.004, "win_share_effect_high": eff + 0.004,
+             "verdict": v}
+            for e, eff, v in ((0, 0.003, "not shown"), (1, 0.02, "clear, may matter"))]
+    _print_event_cards(pl.DataFrame(rows), {"smallest_difference": {"share": 0.01}})
+    out = capsys.readouterr().out
+    assert "card 0" in out and "within noise" in out and "not shown" not in out
+    assert "clear, may matter" in out
