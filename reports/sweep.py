@@ -48,12 +48,21 @@ from simcore import games as registry
 from simcore.atomic import atomic_dir
 
 
+def _minus(text: str) -> str:
+    """Signed numbers with the typographic minus every other page prints (−1.2, not -1.2)."""
+    return text.replace("-", "−")
+
+
+def _signed1(x: float) -> str:
+    return _minus(f"{x:+.1f}")
+
+
 def _share_text(x: float, lo: float, hi: float) -> str:
-    return f"{100 * x:+.1f} pp ({100 * lo:+.1f} to {100 * hi:+.1f})"
+    return _minus(f"{100 * x:+.1f} pp ({100 * lo:+.1f} to {100 * hi:+.1f})")
 
 
 def _unit_text(x: float, lo: float, hi: float, unit: str) -> str:
-    return f"{x:+.2f} {unit} ({lo:+.2f} to {hi:+.2f})"
+    return _minus(f"{x:+.2f}") + f" {unit} " + _minus(f"({lo:+.2f} to {hi:+.2f})")
 
 
 def effect_sentence(r: dict) -> str:
@@ -685,8 +694,8 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
         if eff.height:
             in_cell = f" in {only_cell}" if only_cell else ""
             lines = [f"Moving {r['parameter']} from {r['from']} to {r['to']} moves "
-                     f"{_metric_name(metric, game).rsplit(' (', 1)[0]}{in_cell} by {r['effect']:+.1f} {r['unit']} "
-                     f"({r['low']:+.1f} to {r['high']:+.1f}): {verdict_words(r['verdict'])}"
+                     f"{_metric_name(metric, game).rsplit(' (', 1)[0]}{in_cell} by {_signed1(r['effect'])} {r['unit']} "
+                     f"({_signed1(r['low'])} to {_signed1(r['high'])}): {verdict_words(r['verdict'])}"
                      for r in eff.iter_rows(named=True)]
             lines.append(f"Intervals simultaneous over the {eff.height} setting(s) (Bonferroni); "
                          f"{eff['smallest'][0]:g} {eff['unit'][0]} is the smallest difference that "

@@ -119,7 +119,8 @@ def sentences(effects: pl.DataFrame, n_cells: int, metric: str | None = None) ->
             still = (f", unchanged in {r['unchanged']} (no game's outcome moved)" if r["unchanged"] else "")
             out.append(f"{move} does not move {what} the same way in every cell: up in {r['up']}, "
                        f"down in {r['down']}{still}, unclear in {r['unclear']} of {n_cells} cells; effects "
-                       f"from {lo:+.1f}{unit} ({r['smallest_in']}) to {hi:+.1f}{unit} ({r['largest_in']})"
+                       f"from {f'{lo:+.1f}'.replace('-', '−')}{unit} ({r['smallest_in']}) to "
+                       f"{f'{hi:+.1f}'.replace('-', '−')}{unit} ({r['largest_in']})"
                        f"{size}.")
     return [s[0].upper() + s[1:] for s in out]
 

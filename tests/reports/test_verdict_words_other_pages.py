@@ -114,3 +114,11 @@ def test_the_card_ablation_figure_keeps_its_colour_key_inside_the_figure():
     assert problems(fig) == []
     key = [t.get_text() for lg in fig.findobj(Legend) for t in lg.get_texts()]
     assert key[:3] == [LARGE, MAY, SMALL] and key[3].startswith("within noise")
+
+
+def test_sweep_numbers_print_the_typographic_minus_as_every_other_page():
+    from reports.sweep import _share_text, _signed1, _unit_text
+
+    assert _share_text(-0.012, -0.02, 0.004) == "−1.2 pp (−2.0 to +0.4)"
+    assert _unit_text(-1.5, -2.25, -0.75, "coins") == "−1.50 coins (−2.25 to −0.75)"
+    assert _signed1(-3.04) == "−3.0" and "-" not in _unit_text(-1, -2, -0.5, "turns")
