@@ -96,7 +96,9 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
             names = names.split(",")
         label = _label(v.n_players, list(names)) if names else f"{v.n_players}p {r.name}"
         if label in labels:
-            label = f"{label} ({r.name})"
+            # a panel's cells are OUT/cell-K: two panels' cell-1 name neither, so name the panel too
+            where = f"{r.parent.name}/{r.name}" if r.name.startswith("cell-") else r.name
+            label = f"{label} ({where})"
         labels.append(label)
         for key, (info, m, lo, hi) in v.estimates.items():
             rows.append({"cell": k, "label": label, "players": v.n_players, "games": v.n_games,

@@ -143,3 +143,13 @@ def test_a_roles_sum_of_squares_takes_the_cross_products_of_its_seats_shared_win
     _, m, lo, hi = from_stats.estimates["role_win_share_censitaire"]
     assert m == pytest.approx(x.mean(), rel=1e-12)
     assert hi - m == pytest.approx(1.959963984540054 * x.std(ddof=1) / np.sqrt(x.size), rel=1e-9)
+
+
+def test_two_panels_cells_of_one_line_up_are_named_by_their_panel(tmp_path):
+    """balance report P0 P1 of two panels played under different rules: both have cell-0 of the
+    same line-up; the second was labelled "(cell-0)", which names neither panel."""
+    for name in ("P0", "P1"):
+        runner.simulate("middle-ages", games=40, seed=3, quiet=True, players=4,
+                        strategies="balanced", out=tmp_path / name / "cell-0")
+    t = panel.panel_table([tmp_path / "P0", tmp_path / "P1"])
+    assert t.labels == ["4p 4×balanced", "4p 4×balanced (P1/cell-0)"]
