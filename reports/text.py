@@ -775,12 +775,8 @@ def family_words(cmp: pl.DataFrame) -> str:
 def _holm_family(cmp: pl.DataFrame) -> str:
     """``Holm over all 77`` or ``Holm over the 75 tested; the 2 Balance indices are shown but not
     tested``: the family of a before/after's count sentence, in one clause."""
-    n = tested_count(cmp)
-    if n == cmp.height:
-        return f"Holm over all {n}"
-    rest = cmp.height - n
-    return (f"Holm over the {n} tested; the {rest} Balance ind{'ices are' if rest > 1 else 'ex is'} "
-            f"shown but not tested")
+    words = family_words(cmp)
+    return f"Holm over {words.replace(' (', '; ', 1)[:-1] if words.endswith(')') else words}"
 
 
 def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, unit: str = "points") -> list[str]:
