@@ -234,7 +234,7 @@ def build_skill_page(skill_dir: str | Path) -> Path:
             f"<title>Balance by search budget</title><style>{_CSS}</style></head><body>"
             f"<h1>{html.escape(spec.title)}, {what}: balance by search budget</h1>"
             f"<p>{html.escape(sentence)}</p>"
-            + (f"<p><b>{html.escape(rules_note(q))}</b></p>" if rules_note(q) else "")
+            + (f"<p><b>{html.escape(note)}</b></p>" if (note := rules_note(q)) else "")
             + f"<p class='note'>{q['games']:,} games per budget and part; a searching seat plays its own "
             f"bot in its playouts (the game's default: {html.escape(q['policy'])}); win shares in "
             f"percent with 95% Wilson intervals.</p>"
@@ -276,7 +276,7 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
     return Section(
         "skill", "Balance as play gets stronger (search budget)",
         f"From the balance skill directory {d.name} ({q['games']:,} games per budget and part; "
-        + (rules_note(q)[:-1].replace("Rules: ", "rules ") + "; " if rules_note(q) else "") +
+        + (f"rules {q['rules_name']}; " if rules_note(q) else "") +
         f"budgets {', '.join(map(str, budgets))}: playouts per option of the search bot, 0 = the bots "
         "themselves). Left: every seat searching, each seat's win share with its 95% Wilson "
         "interval; right: one searching seat against the others' bots. A seat (or role) advantage that "
