@@ -149,7 +149,8 @@ def _level(level: float) -> str:
 
 
 def _signed(x: float) -> str:
-    return f"{100 * x:+.1f}"
+    """A change in pp with its sign, the minus typographic as on every page: "+8.3", "−0.6"."""
+    return f"{100 * x:+.1f}".replace("-", "−")
 
 
 def _too_few(first: dict, last: dict) -> str:

@@ -27,6 +27,9 @@ RULES_HELP = ("A rules TOML (default: the shipped rules), e.g. a tune's best_rul
               "fix hold as play gets stronger?")
 SET_HELP = ("Change one rule setting for every game: PATH=VALUE (income.palais.base=4, "
             "payment.order=simultaneous); repeatable.")
+AGAINST_HELP = ("A balance skill directory of the same game and panel under other rules (e.g. the "
+                "shipped rules): compare every seat's win share with it, budget by budget "
+                "(against.csv, and a section of the page): does the change hold as play gets stronger?")
 from simcore.games import DEFAULT_GAME
 
 
@@ -53,6 +56,7 @@ def skill(
     threads: int = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
     out: Path = typer.Option(Path("skill"), "--out", "-o", help="Output directory (resumable)."),
     force: bool = typer.Option(False, "--force", help="Start again in an --out that holds another question."),
+    against: Optional[Path] = typer.Option(None, "--against", help=AGAINST_HELP),
 ) -> None:
     import shutil
 
@@ -99,6 +103,8 @@ def skill(
     for p in sorted({c.players for c in cells}):
         prep = runner.prepare(spec.name, players=p, rules=rules, settings=sets, quiet=True)
     rules_file = runner.rules_source(spec.name, rules, ()).name      # the file, without the --set
+    before = None if against is None else check_against(against, out, spec.name, the_panel, bs,
+                                                        prep.rules_sha256)
     question = {"kind": "balance-skill", "game": spec.name, "players": cells[0].players,
                 "games": n, "seed": seed, "policy": spec.default_strategy,
                 "panel": the_panel.to_json(), "rules_sha256": prep.rules_sha256}
@@ -195,10 +201,72 @@ def skill(
     sentence = K.verdict(adv)
     console.print(sentence)
     (out / "skill.txt").write_text(sentence + "\n")
+    write_against(out, table, before, against, spec, {**question, **about_rules, "budgets": bs}, console)
     from reports.skill import build_skill_page
 
     build_skill_page(out)
     typer.echo(f"skill: {out}  (report.html, figures/budget.png)")
+
+
+def check_against(against: Path, out: Path, game: str, panel, budgets: list[int],
+                  rules_sha256: str) -> dict:
+    """The question of the ``--against`` directory, or one :class:`UsageError` line (before
+    ``--out`` is touched): not a finished balance skill of this game (:func:`reports.skill.
+    check_skill_dir`), ``--out`` itself, another panel (its cells' player counts and line-ups), no
+    budget in common, or the same rules (nothing to compare)."""
+    from reports.skill import check_skill_dir
+    from simcore.errors import UsageError
+
+    if against.resolve() == out.resolve():
+        raise UsageError(f"--against {against}: is --out itself; give the directory of the other rules")
+    q = check_skill_dir(against, game, option="--against")
+    cells = [(c.players, list(c.lineup)) for c in panel.cells]
+    theirs = [(int(c["players"]), list(c["lineup"])) for c in (q.get("panel") or {}).get("cells", [])]
+    if theirs and theirs != cells:
+        label = lambda cs: "; ".join(f"{p}p " + ",".join(lu) for p, lu in cs)  # noqa: E731
+        raise UsageError(f"--against {against}: played another panel ({label(theirs)}) than this "
+                         f"one ({label(cells)}); compare the same line-ups and player counts")
+    played = answered_budgets(against) or []
+    if not set(played) & set(budgets):
+        raise UsageError(f"--against {against}: played budgets {','.join(map(str, played))}, none of "
+                         f"{','.join(map(str, budgets))}; give a budget both play")
+    if q.get("rules_sha256") == rules_sha256:
+        raise UsageError(f"--against {against}: played under the same rules as this command; give "
+                         "the directory of the other rules (e.g. the shipped rules, where this one "
+                         "has --rules)")
+    return q
+
+
+def write_against(out: Path, table, before: dict | None, against: Path | None, spec, question: dict,
+                  console) -> None:
+    """``against.csv``, ``against.parquet`` and ``against.txt`` in ``out`` (the comparison with the
+    ``--against`` directory, :mod:`analysis.skill_against`) and its record in ``skill.json``;
+    without ``--against``, those of an earlier call are removed (they would be read as this
+    answer's)."""
+    import polars as pl
+
+    from analysis.load import smallest_difference
+    from analysis.skill_against import against as compare, against_words
+    from reports.skill import rules_label
+
+    for name in ("against.csv", "against.parquet", "against.txt"):
+        (out / name).unlink(missing_ok=True)
+    if before is None or against is None:
+        _write_json(out / "skill.json", question)
+        return
+    theirs = pl.read_parquet(against / "skill.parquet")
+    cmp = compare(theirs, table, smallest_difference(spec.name, "share"))
+    words = against_words(cmp, f"{rules_label(before)} ({against})", f"these rules ({rules_label(question)})",
+                          spec.roles_alike)
+    for suffix in (".csv", ".parquet"):
+        tmp = out / f"against{suffix}.tmp"
+        cmp.write_csv(tmp) if suffix == ".csv" else cmp.write_parquet(tmp)
+        tmp.replace(out / f"against{suffix}")
+    (out / "against.txt").write_text(words + "\n")
+    _write_json(out / "skill.json", {**question, "against": {
+        "dir": str(against), "rules_name": before.get("rules_name"),
+        "rules_given": before.get("rules_given"), "rules_sha256": before.get("rules_sha256")}})
+    console.print(words)
 
 
 def answered_budgets(out: Path) -> list[int] | None:

@@ -33,12 +33,14 @@ from simcore import games as registry
 
 
 def check_skill_dir(skill_dir: str | Path, game: str | None = None,
-                    rules_sha256: str | None = None, rules_name: str = "") -> dict:
+                    rules_sha256: str | None = None, rules_name: str = "",
+                    option: str = "--skill") -> dict:
     """The question of a ``balance skill`` directory (its ``skill.json``), or one
     :class:`UsageError` line: not such a directory, not finished, of another game, or played under
     other rules than ``rules_sha256`` (the report's run: its section says what "a property of the
     rules" the trend is, so both must be of the same rules; a directory written before the rules
-    were recorded is taken as it is)."""
+    were recorded is taken as it is). ``option``: the command-line option each line names
+    (``balance skill --against`` checks its directory here too)."""
     from simcore.errors import UsageError
 
     d = Path(skill_dir)
@@ -46,25 +48,26 @@ def check_skill_dir(skill_dir: str | Path, game: str | None = None,
     try:
         q = json.loads(meta.read_text())
     except (OSError, ValueError):
-        raise UsageError(f"--skill {d}: not a balance skill directory (no readable skill.json)") from None
+        raise UsageError(f"{option} {d}: not a balance skill directory (no readable skill.json)") from None
     if not isinstance(q, dict) or q.get("kind") != "balance-skill":
-        raise UsageError(f"--skill {d}: not a balance skill directory (skill.json is not one)")
+        raise UsageError(f"{option} {d}: not a balance skill directory (skill.json is not one)")
     if not (d / "skill.parquet").is_file():
-        raise UsageError(f"--skill {d}: unfinished (no skill.parquet); run balance skill there again")
+        raise UsageError(f"{option} {d}: unfinished (no skill.parquet); run balance skill there again")
     schema = pl.read_parquet_schema(d / "skill.parquet")
     if not has_balance(schema):
-        raise UsageError(f"--skill {d}: written by an older balance skill, without the Balance "
+        raise UsageError(f"{option} {d}: written by an older balance skill, without the Balance "
                          "figures; run balance skill there again (it plays only what is missing)")
     if LEVEL_COLUMN not in schema and "cell" in schema and \
             pl.read_parquet(d / "skill.parquet", columns=["cell"])["cell"].n_unique() > 1:
-        raise UsageError(f"--skill {d}: written by an older balance skill, its panel's gap intervals "
+        raise UsageError(f"{option} {d}: written by an older balance skill, its panel's gap intervals "
                          "not adjusted over its cells; run balance skill there again (it plays only "
                          "the every-seat parts)")
     if game is not None and registry.get(q["game"]).name != registry.get(game).name:
-        raise UsageError(f"--skill {d}: a balance skill of {q['game']}, but the report is of {game}")
+        raise UsageError(f"{option} {d}: a balance skill of {q['game']}, but "
+                         f"{'the report' if option == '--skill' else 'this one'} is of {game}")
     played = q.get("rules_sha256")
     if rules_sha256 and played and played != rules_sha256:
-        raise UsageError(f"--skill {d}: played under other rules ({q.get('rules_name') or '?'}) than "
+        raise UsageError(f"{option} {d}: played under other rules ({q.get('rules_name') or '?'}) than "
                          f"the report's run ({rules_name or '?'}); run balance skill with the run's "
                          "rules (--rules, --set)")
     return q
@@ -76,6 +79,104 @@ def rules_note(q: dict) -> str:
     recorded)."""
     name = q.get("rules_name")
     return f"Rules: {name}." if name and q.get("rules_given") else ""
+
+
+def rules_label(q: dict) -> str:
+    """A skill question's rules as a sentence names them: "the shipped rules", or the rules file's
+    name with its settings ("best_rules.toml", "rules.toml with --set income.palais.base=4")."""
+    name = str(q.get("rules_name") or "")
+    if not name or not q.get("rules_given"):
+        return "the shipped rules"
+    file, _, rest = name.partition(" with ")
+    return Path(file).name + (f" with {rest}" if rest else "")
+
+
+@styled
+def against_figure(cmp: pl.DataFrame, roles: tuple[str, ...], smallest: float):
+    """Every seat's change of win share (these rules minus the others, every seat searching)
+    against the budget, with its interval at the family's level; the band of changes smaller than
+    the smallest difference that matters shaded around 0. One cell's rows."""
+    fig = new_figure(7.5, 4.2)
+    ax = subplots(fig, 1, 1)
+    budgets = sorted(cmp["budget"].unique().to_list())
+    x = np.arange(len(budgets))
+    P = int(cmp["seat"].max()) + 1
+    ax.axhspan(-100 * smallest, 100 * smallest, color="0.9", lw=0,
+               label=f"smaller than {100 * smallest:g} pp")
+    ax.axhline(0, color="grey", lw=1)
+    for s in range(P):
+        t = cmp.filter(pl.col("seat") == s).sort("budget")
+        y = 100 * t["change"].to_numpy()
+        at = np.searchsorted(budgets, t["budget"].to_numpy())
+        ax.errorbar(x[at] + (s - (P - 1) / 2) * 0.06, y,
+                    yerr=error_bars(100 * t["change_low"], y, 100 * t["change_high"]),
+                    marker="o", capsize=3, color=OKABE_ITO[s % 8],
+                    label=f"seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s]})"))
+    ax.set_xticks(x, [str(b) for b in budgets])
+    ax.set_xlabel("playouts per option (0 = the default bot)")
+    ax.set_ylabel("change in win share (pp), every seat searching")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    return fig
+
+
+def against_table(cmp: pl.DataFrame) -> pl.DataFrame:
+    """The comparison as a designer reads it: a row per cell, budget and seat, both win shares,
+    the change with its interval and its verdict."""
+    rows = []
+    for r in cmp.iter_rows(named=True):
+        rows.append({"cell": r["cell"], "budget": r["budget"], "seat": r["seat"] + 1, "role": r["role"],
+                     "other rules": f"{100 * r['before_win_share']:.1f}%",
+                     "these rules": f"{100 * r['after_win_share']:.1f}%",
+                     "change (pp)": f"{100 * r['change']:+.1f}".replace("-", "−"),
+                     "interval": f"{100 * r['change_low']:.1f} to {100 * r['change_high']:.1f}"
+                     .replace("-", "−"),
+                     "verdict": r["verdict"]})
+    out = pl.DataFrame(rows)
+    drop = ["cell"] if out["cell"].n_unique() == 1 else []
+    if out["role"].n_unique() == 1:
+        drop.append("role")
+    return out.drop(drop)
+
+
+def against_html(d: Path, q: dict, spec) -> str:
+    """The page's section on the ``--against`` comparison (``against.parquet``), or "" without
+    one: the sentence, a figure per cell and the table."""
+    a = q.get("against")
+    if not isinstance(a, dict) or not (d / "against.parquet").is_file():
+        return ""
+    from analysis.load import smallest_difference
+    from analysis.skill_against import against_words
+
+    cmp = pl.read_parquet(d / "against.parquet")
+    if cmp.height == 0:
+        return ""
+    smallest = smallest_difference(q["game"], "share")
+    other = rules_label(a)
+    words = against_words(cmp, f"{other} ({a.get('dir')})", f"these rules ({rules_label(q)})",
+                          spec.roles_alike)
+    figs = []
+    for k, cell in enumerate(skill_cells(cmp)):
+        ct = cmp if cell == "" else cmp.filter(pl.col("cell") == cell)
+        fig = against_figure(ct, spec.seat_roles(int(ct["players"][0])), smallest)
+        name = "against" if k == 0 else f"against-{k + 1}"
+        for fmt in ("png", "svg"):
+            tmp = d / "figures" / f"{name}.{fmt}.tmp"
+            tmp.write_bytes(render(fig, fmt))
+            tmp.replace(d / "figures" / f"{name}.{fmt}")
+        png = base64.b64encode((d / "figures" / f"{name}.png").read_bytes()).decode("ascii")
+        figs.append((f"<h3>{html.escape(cell)}</h3>" if cell and len(skill_cells(cmp)) > 1 else "")
+                    + f"<figure><img alt='change against {html.escape(other)}' "
+                      f"src='data:image/png;base64,{png}'></figure>")
+    level = float(cmp["level"][0])
+    return (f"<h2>Against {html.escape(other)}: does the change hold as play gets stronger?</h2>"
+            f"<p>{html.escape(words)}</p>"
+            f"<p class='note'>Compared with the balance skill directory {html.escape(str(a.get('dir')))} "
+            f"({html.escape(other)}): each seat's win share when every seat searches, these rules "
+            f"minus those, with Newcombe's interval for a difference of two proportions at "
+            f"{100 * level:.4g}% (Bonferroni over the {cmp.height} seat and budget comparisons: all "
+            "hold together at 95%). The grey band holds the changes smaller than the smallest "
+            f"difference that matters ({100 * smallest:g} pp).</p>"
+            + "".join(figs) + _html_table(against_table(cmp)))
 
 
 def _cells(table: pl.DataFrame) -> list[str]:
@@ -238,6 +339,7 @@ def build_skill_page(skill_dir: str | Path) -> Path:
             + f"<p class='note'>{q['games']:,} games per budget and part; a searching seat plays its own "
             f"bot in its playouts (the game's default: {html.escape(q['policy'])}); win shares in "
             f"percent with 95% Wilson intervals.</p>"
+            + against_html(d, q, spec)
             + figures + "<h2>Balance by budget, every seat searching</h2>"
             + _html_table(balance_table(table)) + "<h2>Win share by seat and budget</h2>"
             + _html_table(_percent(table)) + "</body></html>")

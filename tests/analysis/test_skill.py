@@ -101,7 +101,7 @@ def test_the_trend_sentence_words_each_gap_and_the_change_by_size(last, smallest
                     f"least {that}."),
         "cannot tell": (f"These games cannot tell whether the gap changes by as much as {that} {between}, "
                         f"a change of {100 * d:+.1f} pp that could lie anywhere from {100 * lo:+.1f} to "
-                        f"{100 * hi:+.1f}"),
+                        f"{100 * hi:+.1f}").replace("-", "−"),
     }[change]
     assert want in text, (want, text)
     assert ":" not in text and _sentences(text) == 2, text
@@ -117,8 +117,8 @@ def test_gaps_below_the_smallest_difference_are_none_that_matters():
     assert ("0.4 pp (0.1 to 0.7) at budget 0 with seat 1 ahead of seat 2, a clear seat advantage but "
             "smaller than the 1 pp that matters, and 0.0 pp (0.0 to 0.6) at budget 64, no seat advantage "
             "as large as the 1 pp that matters.") in text
-    assert ("The gap changes by less than the 1 pp that matters from budget 0 to budget 64 (-0.4 pp, "
-            "-0.7 to +0.5).") in text
+    assert ("The gap changes by less than the 1 pp that matters from budget 0 to budget 64 (−0.4 pp, "
+            "−0.7 to +0.5).") in text
 
 
 def test_gaps_reaching_0_and_past_the_smallest_difference_are_ones_these_games_cannot_tell():
@@ -218,8 +218,8 @@ def test_roles_read_the_first_roles_win_share_by_size(last, smallest, word):
     want = {"rises": f"It rises by {100 * d:.1f} pp ({100 * lo:.1f} to {100 * hi:.1f}) from budget 0 to "
                      f"budget 16, at least {that}.",
             "cannot tell": f"These games cannot tell whether it changes by as much as {that}",
-            "less than": f"It changes by less than {that} from budget 0 to budget 16 ({100 * d:+.1f} pp, "
-                         f"{100 * lo:+.1f} to {100 * hi:+.1f})."}[word]
+            "less than": (f"It changes by less than {that} from budget 0 to budget 16 ({100 * d:+.1f} pp, "
+                          f"{100 * lo:+.1f} to {100 * hi:+.1f}).").replace("-", "−")}[word]
     assert want in text, text
     assert "advantage" not in text and ":" not in text
 

@@ -182,7 +182,7 @@ def test_a_gap_not_shown_but_wide_is_worded_by_its_size(built):
      "These games cannot tell whether the gap changes by as much as the 10 pp that matters"),
     # 20 pp: 9.0 to 15.0 lies below it; the change (-15.0 to -4.0) within 20 pp either way
     (0.20, "a clear seat advantage but smaller than the 20 pp that matters",
-     "The gap changes by less than the 20 pp that matters from budget 0 to budget 64 (-10.0 pp, -15.0 to -4.0)"),
+     "The gap changes by less than the 20 pp that matters from budget 0 to budget 64 (−10.0 pp, −15.0 to −4.0)"),
 ])
 def test_the_section_words_the_gap_against_the_reports_smallest_difference(built, share, at0, change):
     """``balance report --smallest-difference win_share=…`` reaches the skill sentence: the same
