@@ -18,6 +18,7 @@ inside the command, :mod:`analysis.tune`.
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import List, Optional
 
@@ -128,6 +129,9 @@ def tune(
                       lineup=lineup)
     if hint:
         typer.echo(f"as play gets stronger: {hint}")
+        typer.echo("against the rules it started from: " + skill_against_hint(
+            game, out, vary, players=players, strategies=strategies, panel=panel, lineup=lineup,
+            rules=rules, settings=settings or ()))
 
 
 def skill_hint(game: str, out: Path, vary, players=None, strategies=None, panel=None,
@@ -136,8 +140,37 @@ def skill_hint(game: str, out: Path, vary, players=None, strategies=None, panel=
     (the search bot at growing budgets, under ``best_rules.toml``), for the same line-up or panel
     and player counts as the tune; ``None`` for a game without bots or when no best_rules.toml was
     written."""
-    import shlex
+    common = _skill_args(game, out, vary, players, strategies, panel, lineup)
+    if common is None:
+        return None
+    q = shlex.quote
+    return " ".join(common[:2] + [f"--rules {q(str(Path(out) / 'best_rules.toml'))}"] + common[2:]
+                    + [f"--out {q(str(Path(out)) + '-skill')}"])
 
+
+def skill_against_hint(game: str, out: Path, vary, players=None, strategies=None, panel=None,
+                       lineup=None, rules: Path | None = None, settings=()) -> str | None:
+    """Two ``balance skill`` commands, joined by ``&&``: the first plays the rules the tune started
+    from (``--rules``, ``--set``: by default the shipped rules) into ``<out>-skill-start``, the
+    second :func:`skill_hint`'s command with ``--against`` that directory, so its page says, seat
+    by seat and budget by budget, whether the fix's effect holds as play gets stronger (``None``
+    when :func:`skill_hint` is)."""
+    hint = skill_hint(game, out, vary, players, strategies, panel, lineup)
+    if hint is None:
+        return None
+    q = shlex.quote
+    common = _skill_args(game, out, vary, players, strategies, panel, lineup)
+    start = str(Path(out)) + "-skill-start"
+    base = ([f"--rules {q(str(rules))}"] if rules is not None else []) + \
+        [f"--set {q(x)}" for x in settings or ()]
+    first = " ".join(common[:2] + base + common[2:] + [f"--out {q(start)}"])
+    return f"{first} && {hint} --against {q(start)}"
+
+
+def _skill_args(game: str, out: Path, vary, players, strategies, panel, lineup) -> list[str] | None:
+    """The arguments both hints share: ``balance skill``, the game, the line-up or panel and the
+    player counts (not the rules, nor --out); ``None`` for a game without bots or when the tune
+    wrote no best_rules.toml."""
     from simcore import games as registry
 
     spec = registry.get(game)
@@ -145,7 +178,7 @@ def skill_hint(game: str, out: Path, vary, players=None, strategies=None, panel=
     if spec.strategies is None or spec.default_strategy is None or not best.is_file():
         return None
     q = shlex.quote
-    args = ["balance skill", f"--game {spec.name}", f"--rules {q(str(best))}"]
+    args = ["balance skill", f"--game {spec.name}"]
     if panel:
         args.append(f"--panel {q(panel)}")
     args += [f"--lineup {q(x)}" for x in lineup or ()]
@@ -153,5 +186,4 @@ def skill_hint(game: str, out: Path, vary, players=None, strategies=None, panel=
         args.append(f"--strategies {q(strategies)}")
     if players and not any(str(v).split("=", 1)[0].strip() == "players" for v in vary):
         args.append(f"--players {q(str(players))}")
-    args.append(f"--out {q(str(Path(out)) + '-skill')}")
-    return " ".join(args)
+    return args

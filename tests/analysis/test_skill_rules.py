@@ -94,6 +94,17 @@ def test_a_tune_says_how_to_ask_whether_its_fix_holds_as_play_gets_stronger(tmp_
     assert _run(argv) == 0
     q = json.loads((tmp_path / "tu-skill" / "skill.json").read_text())
     assert q["rules_given"] and q["rules"].endswith("best_rules.toml")
+    # and against the rules the tune started from (the shipped ones here): two commands, the
+    # second the one above with --against the first's directory; both run as printed
+    line = next(ln for ln in printed.splitlines() if ln.startswith("against the rules it started from: "))
+    first, second = line.split(": ", 1)[1].split(" && ")
+    assert first == (f"balance skill --game middle-ages --strategies random --players 2 "
+                     f"--out {out}-skill-start")
+    assert second == f"{command} --against {out}-skill-start"
+    for cmd in (first, second):
+        assert _run(shlex.split(cmd)[1:] + ["--budgets", "0", "--games", "8"]) == 0
+    assert (tmp_path / "tu-skill" / "against.csv").is_file()
+    assert not json.loads((tmp_path / "tu-skill-start" / "skill.json").read_text())["rules_given"]
     # no bots (Fief 2 combats), or no best_rules.toml: no hint
     assert skill_hint("fief-combat", out, []) is None
     assert skill_hint("middle-ages", tmp_path / "none", []) is None
