@@ -105,15 +105,50 @@ def _budget_words(rows: list[dict], roles_alike: bool) -> str:
     return "; ".join(parts)
 
 
-def _holds(first: dict, last: dict, budget: int, roles_alike: bool) -> str:
-    """Whether a seat's clear change at the smallest budget holds at the largest, in a sentence."""
-    who = _seat(first, roles_alike)
-    who = who[:1].upper() + who[1:]
-    if last["verdict"] == NOT_SHOWN:
-        return (f"At budget {budget} these games cannot tell whether {_seat(first, roles_alike)}'s "
-                f"change holds: {_change(last)}, the interval holds 0.")
-    how = "holds" if np.sign(last["change"]) == np.sign(first["change"]) else "reverses"
-    return f"{who}'s change {how} at budget {budget}: {_change(last)}, {_SIZE[last['verdict']]}."
+def _seats(rows: list[dict], roles_alike: bool) -> str:
+    """"seat 1", "seats 1 and 3", "seats 1, 2 and 4" (with roles: "seat 1 (Seigneur) and …")."""
+    if roles_alike:
+        n = [str(r["seat"] + 1) for r in rows]
+        return f"seat {n[0]}" if len(n) == 1 else "seats " + ", ".join(n[:-1]) + f" and {n[-1]}"
+    n = [_seat(r, roles_alike) for r in rows]
+    return n[0] if len(n) == 1 else ", ".join(n[:-1]) + f" and {n[-1]}"
+
+
+def _listed(rows: list[dict], roles_alike: bool, size: bool = True) -> str:
+    return "; ".join(f"{_seat(r, roles_alike)} {_change(r)}" + (f", {_SIZE[r['verdict']]}" if size else "")
+                     for r in rows)
+
+
+def _at_largest(first: dict, last: list[dict], budget: int, roles_alike: bool) -> str:
+    """Whether the clear changes at the smallest budget (``first``: seat -> row) hold at the largest
+    (``last``: its rows), grouped: they hold (still clear, same side), reverse (clear, the other
+    side) or these games cannot tell (the interval holds 0); then the seats that move there only."""
+    moved = [r for r in last if r["seat"] in first and first[r["seat"]]["verdict"] != NOT_SHOWN]
+    held = [r for r in moved if r["verdict"] != NOT_SHOWN and
+            np.sign(r["change"]) == np.sign(first[r["seat"]]["change"])]
+    turned = [r for r in moved if r["verdict"] != NOT_SHOWN and r not in held]
+    unknown = [r for r in moved if r["verdict"] == NOT_SHOWN]
+    out = []
+    for rows, verb in ((held, "holds"), (turned, "reverses")):
+        if rows:
+            what = "change" if len(rows) == 1 else "changes"
+            verb = verb if len(rows) == 1 else verb[:-1]
+            out.append(f"At budget {budget} the {what} of {_seats(rows, roles_alike)} {verb}: "
+                       f"{_listed(rows, roles_alike)}.")
+    if unknown:
+        what = "change" if len(unknown) == 1 else "changes"
+        verb = "holds" if len(unknown) == 1 else "hold"
+        out.append(f"At budget {budget} these games cannot tell whether the {what} of "
+                   f"{_seats(unknown, roles_alike)} {verb}: {_listed(unknown, roles_alike, size=False)} "
+                   f"({'its interval holds' if len(unknown) == 1 else 'each interval holds'} 0).")
+    others = [r for r in last if r not in moved and r["verdict"] != NOT_SHOWN]
+    others.sort(key=lambda r: ([LARGE, MAY_MATTER, SMALL].index(r["verdict"]), -abs(r["change"])))
+    if others:
+        out.append(f"At budget {budget} the rules {'also move' if moved else 'move'} "
+                   f"{_seats(others, roles_alike)}: {_listed(others, roles_alike)}.")
+    if not moved and not others:
+        out.append(f"At budget {budget}: no seat's win share changes clearly.")
+    return " ".join(out)
 
 
 def against_words(table: pl.DataFrame, before_name: str, after_name: str,
@@ -141,14 +176,6 @@ def against_words(table: pl.DataFrame, before_name: str, after_name: str,
             text += f" At budget {b}: {_budget_words(by_budget[b], roles_alike)}."
         if hi != lo:
             first = {r["seat"]: r for r in by_budget[lo]}
-            moved = {s for s, r in first.items() if r["verdict"] != NOT_SHOWN}
-            for r in by_budget[hi]:
-                if r["seat"] in moved:
-                    text += " " + _holds(first[r["seat"]], r, hi, roles_alike)
-            new = [r for r in by_budget[hi] if r["seat"] not in moved]
-            if any(r["verdict"] != NOT_SHOWN for r in new) or not moved:
-                rest = _budget_words(new, roles_alike)
-                text += (f" At budget {hi}: {rest}." if not moved else
-                         f" At budget {hi}, the others: {rest}.")
+            text += " " + _at_largest(first, by_budget[hi], hi, roles_alike)
         out.append(text)
     return " ".join(out)

@@ -82,15 +82,23 @@ def test_a_change_that_holds_reverses_or_fades_is_said_so():
     r = t.filter((pl.col("budget") == 0) & (pl.col("seat") == 0)).row(0, named=True)
     assert r["verdict"] == LARGE and r["change_low"] >= 0.01
     assert held.startswith("These rules (best_rules.toml) against the shipped rules (skill-shipped)")
-    assert "Seat 1's change holds at budget 64: +8.0 pp" in held
+    assert "At budget 64 the change of seat 1 holds: seat 1 +8.0 pp" in held
+    assert "At budget 64 these games cannot tell whether the change of seat 2 holds: seat 2 +0.0 pp" in held
     assert "at 99.38%" in held and "8 seat and budget comparisons" in held
     _, reversed_ = _words(0.12)
-    assert "Seat 1's change reverses at budget 64: −8.0 pp" in reversed_
+    assert "At budget 64 the change of seat 1 reverses: seat 1 −8.0 pp" in reversed_
     t, faded = _words(0.205)
     assert t.filter((pl.col("budget") == 64) & (pl.col("seat") == 0))["verdict"][0] == NOT_SHOWN
-    assert "At budget 64 these games cannot tell whether seat 1's change holds" in faded
-    # seat 2 moved down at budget 0 only: its change does not hold at 64 (equal shares there)
-    assert "seat 2's change holds" in faded and "+0.0 pp" in faded
+    assert "At budget 64 these games cannot tell whether the changes of seats 1 and 2 hold" in faded
+    assert "holds:" not in faded and "reverse" not in faded
+
+
+def test_seats_that_move_at_the_largest_budget_only_are_named():
+    before = _table({0: [0.25] * 4, 64: [0.25] * 4}, 4000)
+    after = _table({0: [0.25] * 4, 64: [0.25, 0.25, 0.35, 0.15]}, 4000)
+    words = against_words(against(before, after, 0.01), "a", "b")
+    assert "at budget 0: no seat's win share changes clearly." in words
+    assert "At budget 64 the rules move seats 4 and 3: seat 4 −10.0 pp" in words, words
 
 
 def test_a_change_that_may_matter_is_worded_so():
