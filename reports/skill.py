@@ -2,11 +2,16 @@
 and ``skill.json``, writes ``report.html`` with the trend sentence, the figure (every seat's win
 share against the budget when every seat searches, with 95% intervals and the fair share; the
 searching seat's win share against the default bots beside it; one figure per cell of a panel) and
-the table. Only reads files. :func:`skill_section` is the same reading as a section of the balance
-report (``balance report RUN --skill DIR``; :func:`check_skill_dir` validates the directory first).
+the table; with a ``--against`` comparison (``against.parquet``: these rules against a skill
+directory of other rules), a section leading with it: its sentence, a figure of every seat's change
+by budget and its table. Only reads files. :func:`skill_section` is the same reading as a section
+of the balance report (``balance report RUN --skill DIR``; :func:`check_skill_dir` validates the
+directory first).
 
 May import polars, numpy, matplotlib (through :mod:`reports.figures.common`), :mod:`analysis.skill_words`
-(the advantage and its sentence, computed from the table), :mod:`reports.html` (style),
+(the advantage and its sentence, computed from the table), :mod:`analysis.skill_against` (the
+comparison's sentence), :mod:`analysis.stats` and :mod:`analysis.load` (sizes against the smallest
+difference that matters), :mod:`reports.html` (style),
 :mod:`reports.text` (number formats) and
 :mod:`simcore` (registry).
 """
@@ -138,22 +143,39 @@ def against_table(cmp: pl.DataFrame) -> pl.DataFrame:
     return out.drop(drop)
 
 
-def against_html(d: Path, q: dict, spec) -> str:
-    """The page's section on the ``--against`` comparison (``against.parquet``), or "" without
-    one: the sentence, a figure per cell and the table."""
+def against_reading(d: Path, q: dict, spec, smallest: dict | None = None):
+    """``(table, sentence, the other rules' name, smallest difference)`` of the directory's
+    ``--against`` comparison (``against.parquet``), or ``None`` without one. ``smallest``: the
+    report's overrides by kind (the page uses the game's own)."""
     a = q.get("against")
     if not isinstance(a, dict) or not (d / "against.parquet").is_file():
-        return ""
+        return None
     from analysis.load import smallest_difference
     from analysis.skill_against import against_words
+    from analysis.stats import practical
 
     cmp = pl.read_parquet(d / "against.parquet")
     if cmp.height == 0:
-        return ""
-    smallest = smallest_difference(q["game"], "share")
+        return None
+    small = smallest_difference(q["game"], "share", smallest)
+    # each change worded against this reading's smallest difference (a report's override too)
+    cmp = cmp.with_columns(pl.Series("verdict", list(practical(
+        cmp["change"].to_numpy(), cmp["change_low"].to_numpy(), cmp["change_high"].to_numpy(), small)),
+        pl.Utf8))
     other = rules_label(a)
     words = against_words(cmp, f"{other} ({a.get('dir')})", f"these rules ({rules_label(q)})",
                           spec.roles_alike)
+    return cmp, words, other, small
+
+
+def against_html(d: Path, q: dict, spec) -> str:
+    """The page's section on the ``--against`` comparison (``against.parquet``), or "" without
+    one: the sentence, a figure per cell and the table."""
+    read = against_reading(d, q, spec)
+    if read is None:
+        return ""
+    cmp, words, other, smallest = read
+    a = q["against"]
     figs = []
     for k, cell in enumerate(skill_cells(cmp)):
         ct = cmp if cell == "" else cmp.filter(pl.col("cell") == cell)
@@ -375,6 +397,18 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
     gain = gain_sentence(ct)
     names = figs.add("skill_budget", budget_figure(ct, spec.seat_roles(P), spec.fair_share(P)),
                      sentence)
+    # the directory's --against comparison (the fix against the rules before it), if it has one
+    extra_tables, extra_sentences = [], []
+    read = against_reading(d, q, spec, smallest)
+    if read is not None:
+        cmp, words, other, small = read
+        pick_cmp = cmp.filter(pl.col("cell") == pick) if pick in set(cmp["cell"]) else cmp
+        names += figs.add("skill_against", against_figure(
+            pick_cmp, spec.seat_roles(int(pick_cmp["players"][0])), small), words)
+        extra_tables = [(f"Against {other}: each seat's change of win share, every seat searching "
+                         f"(intervals at {100 * float(cmp['level'][0]):.4g}%, all holding together "
+                         "at 95%)", against_table(cmp))]
+        extra_sentences = [words]
     return Section(
         "skill", "Balance as play gets stronger (search budget)",
         f"From the balance skill directory {d.name} ({q['games']:,} games per budget and part; "
@@ -389,5 +423,5 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
           "shares, and Ludii's Balance; 95% intervals simultaneous over the pairs of seats)",
           balance_table(table)),
          ("Win share by search budget (95% Wilson intervals; one seat searching: the others play "
-          "their own bots)", _percent(table))],
-        [sentence + gain])
+          "their own bots)", _percent(table))] + extra_tables,
+        [sentence + gain] + extra_sentences)

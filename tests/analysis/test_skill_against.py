@@ -13,7 +13,7 @@ import pytest
 from statsmodels.stats.proportion import confint_proportions_2indep
 
 from analysis.skill_against import against, against_words, family_level
-from analysis.stats import LARGE, MAY_MATTER, NOT_SHOWN, newcombe, score_interval
+from analysis.stats import LARGE, MAY_MATTER, NOT_SHOWN, SMALL, newcombe, score_interval
 from cli import _run
 
 
@@ -112,7 +112,7 @@ def test_a_change_that_may_matter_is_worded_so():
 
 # --- the command ------------------------------------------------------------------------------
 
-SETTING = "setup.start_coins=[0,0,9,0]"      # seat 3 starts 9 coins ahead: its win share moves
+SETTING = "setup.start_coins=[0,0,40,0]"     # seat 3 starts 40 coins ahead: it wins clearly more
 
 
 @pytest.fixture(scope="module")
@@ -122,10 +122,18 @@ def shipped(tmp_path_factory):
     return out
 
 
-def test_against_writes_the_comparison_of_the_two_directories(shipped, tmp_path):
-    out = tmp_path / "fix"
-    assert _run(["skill", "--budgets", "0,1", "--games", "60", "--seed", "3", "--set", SETTING,
-                 "--out", str(out), "--against", str(shipped)]) == 0
+FIX = ["skill", "--budgets", "0,1", "--games", "60", "--seed", "3", "--set", SETTING]
+
+
+@pytest.fixture(scope="module")
+def fixed(shipped):
+    out = shipped.parent / "fix"
+    assert _run(FIX + ["--out", str(out), "--against", str(shipped)]) == 0
+    return out
+
+
+def test_against_writes_the_comparison_of_the_two_directories(shipped, fixed):
+    out = fixed
     cmp = pl.read_csv(out / "against.csv")
     mine = pl.read_parquet(out / "skill.parquet").filter(pl.col("part") == "all")
     theirs = pl.read_parquet(shipped / "skill.parquet").filter(pl.col("part") == "all")
@@ -135,18 +143,41 @@ def test_against_writes_the_comparison_of_the_two_directories(shipped, tmp_path)
         assert r["before_win_share"] == pytest.approx(theirs.filter(key)["win_share"][0])
     assert cmp.height == 8
     seat3 = cmp.filter(pl.col("seat") == 2)
-    assert (seat3["change"] > 0).all()          # 9 coins ahead: seat 3 wins more at both budgets
+    assert (seat3["change"] > 0).all()          # 40 coins ahead: seat 3 wins more at both budgets
     q = json.loads((out / "skill.json").read_text())
     assert q["against"]["dir"] == str(shipped) and q["budgets"] == [0, 1]
     page = (out / "report.html").read_text()
     assert "Against the shipped rules" in page and (out / "figures" / "against.png").is_file()
     assert (out / "against.txt").read_text().startswith("These rules (rules.toml with --set "
-                                                        "setup.start_coins=[0,0,9,0]) against")
-    # the same question again without --against: the comparison of the earlier call goes
-    assert _run(["skill", "--budgets", "0,1", "--games", "60", "--seed", "3", "--set", SETTING,
-                 "--out", str(out)]) == 0
+                                                        "setup.start_coins=[0,0,40,0]) against")
+
+
+def test_a_call_without_against_removes_the_earlier_comparison(fixed, tmp_path):
+    import shutil
+
+    out = tmp_path / "fix"
+    shutil.copytree(fixed, out)
+    assert _run(FIX + ["--out", str(out)]) == 0          # the same question: nothing played again
     assert not (out / "against.csv").exists() and "against" not in json.loads((out / "skill.json").read_text())
     assert "Against the shipped rules" not in (out / "report.html").read_text()
+
+
+def test_the_reports_skill_section_carries_the_comparison_worded_by_its_smallest_difference(fixed):
+    from reports.sections import FigureSet
+    from reports.skill import skill_section
+
+    saved = pl.read_parquet(fixed / "against.parquet")
+    figs = FigureSet()
+    section = skill_section(fixed, figs, players=4)
+    assert len(section.sentences) == 2 and section.sentences[1].startswith("These rules (rules.toml")
+    assert "skill_against" in figs and "skill_against" in section.figures
+    title, table = section.tables[-1]
+    assert title.startswith("Against the shipped rules")
+    assert table["verdict"].to_list() == saved["verdict"].to_list()
+    # seat 3's change, clear and large at the game's 1 pp, is clear but small against a report's 90 pp
+    assert set(table.filter(pl.col("seat") == 3)["verdict"]) == {LARGE}
+    wide = skill_section(fixed, FigureSet(), players=4, smallest={"share": 0.9}).tables[-1][1]
+    assert set(wide.filter(pl.col("seat") == 3)["verdict"]) == {SMALL}
 
 
 @pytest.mark.parametrize("args, words", [
