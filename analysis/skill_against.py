@@ -84,7 +84,7 @@ def _change(r: dict) -> str:
 
 
 def _seat(r: dict, roles_alike: bool) -> str:
-    return f"seat {r['seat'] + 1}" + ("" if roles_alike else f" ({r['role']})")
+    return f"seat {r['seat'] + 1}" + ("" if roles_alike else f" ({str(r['role']).capitalize()})")
 
 
 _SIZE = {LARGE: "large enough to matter", MAY_MATTER: "clear, may matter", SMALL: "clear but small"}

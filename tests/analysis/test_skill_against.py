@@ -110,6 +110,15 @@ def test_a_change_that_may_matter_is_worded_so():
     assert "seat 1 +1.5 pp" in against_words(t, "a", "b") and "clear, may matter" in against_words(t, "a", "b")
 
 
+def test_with_roles_each_seat_is_named_with_its_role():
+    before = _table({0: [0.01, 0.33, 0.33, 0.33]}, 4000).with_columns(
+        pl.when(pl.col("seat") == 0).then(pl.lit("seigneur")).otherwise(pl.lit("censitaire")).alias("role"))
+    after = before.with_columns(pl.when((pl.col("seat") == 0) & (pl.col("part") == "all"))
+                                .then(pl.lit(0.10)).otherwise(pl.col("win_share")).alias("win_share"))
+    words = against_words(against(before, after, 0.01), "a", "b", roles_alike=False)
+    assert "seat 1 (Seigneur) +9.0 pp" in words and "the other 3 seats: no clear change" in words
+
+
 # --- the command ------------------------------------------------------------------------------
 
 SETTING = "setup.start_coins=[0,0,40,0]"     # seat 3 starts 40 coins ahead: it wins clearly more
