@@ -9,6 +9,12 @@ Positions are made by the kernel itself: Censitaires 1 and 2 search, so the turn
 their payment decisions; from the stop at Censitaire 1's first payment, Censitaire 1 is made to
 pay nothing in one position and one card (or two) in the other, and the turn goes on to
 Censitaire 2's payment. Cheap settings (search2, horizon 1: playouts end with the turn).
+
+Two earlier payers: Censitaire 3 of 4 players searches after Censitaires 1 and 2 (all three
+searching, so the turn stops at each payment) each paid nothing, one card or two, varied
+independently; its world must undo both payments (``unpay_earlier``) and replay both in seat order
+(``pay_earlier``): its search is the same in all nine positions, and the world's replayed payments
+are the kernel's own simultaneous payment from the undone, re-dealt world.
 """
 
 from __future__ import annotations
@@ -34,10 +40,11 @@ def rules_with(order: str) -> R.RulesArrays:
     return R.loads(TEXT.replace('order = "seat"', f'order = "{order}"'))
 
 
-def _to_first_payment(order: str, seed: int):
-    """A game (Censitaires 1 and 2 searching) driven to Censitaire 1's first payment decision;
-    every earlier stop takes its first option (no search: cheap)."""
-    _, rows = S.resolve(["even-lord", "search2", "search2", "fair-share"], P)
+def _to_first_payment(order: str, seed: int,
+                      lineup=("even-lord", "search2", "search2", "fair-share")):
+    """A game (Censitaires 1 and 2 searching, or the ``lineup`` given) driven to Censitaire 1's
+    first payment decision; every earlier stop takes its first option (no search: cheap)."""
+    _, rows = S.resolve(list(lineup), P)
     ws, fs = D.new_workspace(rules_with(order), rows, P)
     st = np.array([stream_state(np.uint64(seed), np.uint64(0))], np.uint64)
     K.setup_game(st, ws, P)
@@ -152,3 +159,140 @@ def test_a_simultaneous_search_run_is_the_same_for_any_chunk_size():
     assert not whole["error"].any()
     for k in ("win_share", "score", "paid", "turns"):
         np.testing.assert_array_equal(whole[k], np.concatenate([p[k] for p in parts]))
+
+
+# Two earlier payers: Censitaire 3 of 4 players searches after Censitaires 1 and 2 paid; its world
+# must undo both payments (unpay_earlier) and replay both, in seat order (pay_earlier).
+ALL_SEARCH = ("even-lord", "search2", "search2", "search2")
+C3 = L.W_PL + 3 * L.PLS
+
+
+def _force_payment(w, s, fs, p, cards):
+    """Censitaire p, stopped at its payment, pays its first listed card ``cards`` times (fewer if
+    its hand runs out first), then stops if it still holds cards: the position at the next stop."""
+    for _ in range(cards):
+        if not (w[L.G_PHASE] == L.PH_PAY and w[L.G_DECIDER] == p):
+            return w, s
+        w[L.G_FORCED] = 1
+        w, s = _stop_at(w, fs, s)
+    if w[L.G_PHASE] == L.PH_PAY and w[L.G_DECIDER] == p:
+        w[L.G_FORCED] = 0                                 # OPT_STOP
+        w, s = _stop_at(w, fs, s)
+    return w, s
+
+
+def _two_earlier_payments(seed: int, own: int):
+    """Censitaire 3's payment decision (under "simultaneous"), after Censitaires 1 and 2 each paid
+    0, 1 or 2 cards (every combination their hands allow; duplicates dropped) and Censitaire 3
+    itself paid ``own`` cards (the same in each). Keyed by (Censitaire 1's, Censitaire 2's) number
+    of cards given. No draw is spent between: one game stream for all."""
+    ws, fs, st = _to_first_payment("simultaneous", seed, ALL_SEARCH)
+    c1, c2 = L.W_PL + L.PLS, L.W_PL + 2 * L.PLS
+    out = {}
+    for k1 in range(3):
+        for k2 in range(3):
+            w, s = _force_payment(ws.copy(), st.copy(), fs, 1, k1)
+            w, s = _force_payment(w, s, fs, 2, k2)
+            for _ in range(own):                          # Censitaire 3's own first card(s)
+                assert w[L.G_PHASE] == L.PH_PAY and w[L.G_DECIDER] == 3
+                w[L.G_FORCED] = 1
+                w, s = _stop_at(w, fs, s)
+            if not (w[L.G_PHASE] == L.PH_PAY and w[L.G_DECIDER] == 3):
+                continue
+            key = (int(w[c1 + L.X_GIVEN_NT:c1 + L.X_GIVEN_NT + 3].sum()),
+                   int(w[c2 + L.X_GIVEN_NT:c2 + L.X_GIVEN_NT + 3].sum()))
+            out.setdefault(key, (w, s))
+    assert all(s[0] == st[0] for _, s in out.values())
+    return out, fs
+
+
+@pytest.mark.parametrize("seed, own", [(1, 0), (3, 1)])
+def test_a_searching_censitaire_does_not_see_what_the_two_before_it_paid(seed, own):
+    """Under "simultaneous", Censitaire 3's search (its choice and every option's statistics) is
+    the same whatever Censitaires 1 and 2 paid this turn -- each nothing, one card or two, varied
+    independently (nine positions) -- at its first card (seed 1) and after paying one card of its
+    own (seed 3)."""
+    positions, fs = _two_earlier_payments(seed, own)
+    assert set(positions) == {(k1, k2) for k1 in range(3) for k2 in range(3)}
+    given = {k: (int(w[L.W_PL + L.PLS + L.X_GIVEN]), int(w[L.W_PL + 2 * L.PLS + L.X_GIVEN]))
+             for k, (w, _) in positions.items()}
+    assert given[(0, 0)] == (0, 0) and min(min(g) for k, g in given.items() if 0 not in k) > 0
+    mine = {int(w[C3 + L.X_GIVEN_NT:C3 + L.X_GIVEN_NT + 3].sum()) for w, _ in positions.values()}
+    assert mine == {own}                           # Censitaire 3's own payment the same in each
+    w0, st = positions[(0, 0)]                     # the same game stream for every position
+    assert w0[L.G_NOPT] >= 2
+    j0, stats0 = _search(w0, fs, st)
+    assert stats0[:2 * w0[L.G_NOPT]].any()
+    for key, (w, _) in positions.items():
+        j, stats = _search(w, fs, st)
+        assert j == j0, key
+        np.testing.assert_array_equal(stats, stats0, err_msg=f"earlier payers gave {key} cards")
+
+
+@pytest.mark.parametrize("earlier", ["policy", "random"])
+def test_the_world_of_censitaire_3_replays_both_earlier_payers_in_seat_order(earlier):
+    """The worlds dealt for Censitaire 3 (after it paid one card) where Censitaires 1 and 2 each
+    paid two cards: every card is where one card can be (the kernel's invariants); Censitaire 3's
+    hand and its own card paid are as they are; Censitaires 1 and 2 each hold, with what they gave
+    in the world, as many cards of each type as before they paid, and what both gave is held until
+    the last has paid. Their payments in the world are the kernel's own: from the world with both
+    payments undone and re-dealt (the seat's own card set aside), :func:`.kernel.payment` under
+    "simultaneous" (1, then 2, from the world's stream) leaves Censitaires 1 and 2 exactly as the
+    world does -- so both were undone, and both paid again, in seat order. Censitaires 1 and 2
+    play their playout policy (as in the search), or are random bots: every one of their choices
+    is then a draw, so replaying them out of seat order would show. Over the worlds both pay
+    something (the check is not empty)."""
+    from simcore.games.seigneurial.search import W_WORLD, deal_world, redeal, unpay_earlier
+    from simcore.search import rows_play_policy
+    positions, fs = _two_earlier_payments(3, 1)
+    ws = positions[(2, 2)][0]
+    payers = [L.W_PL + q * L.PLS for q in (1, 2)]
+    for b in payers:
+        assert ws[b + L.X_GIVEN] > 0
+    fs = fs.copy()                                       # the searching seats on their policy
+    rows_play_policy(fs, L.F_STRAT, P, L.N_STRAT_COLS, L.S_KIND, L.S_SEARCH, L.KIND_SEARCH, False)
+    if earlier == "random":
+        for q in (1, 2):
+            fs[L.F_STRAT + q * L.N_STRAT_COLS + L.S_KIND] = L.KIND_RANDOM
+    gave = np.zeros(2, np.int64)
+    sc = np.zeros_like(ws)
+    for r in range(6):
+        deal_world(ws, sc, fs, np.zeros(1, np.uint64), P, 3, np.uint64(r))
+        w = sc[W_WORLD:W_WORLD + L.W_TRACE].copy()
+        K.check_invariants(w, P)
+        assert w[L.G_ERROR] == 0, L.ERROR_TEXT.get(int(w[L.G_ERROR]))
+        hand3 = slice(L.W_HAND + 3 * L.HS, L.W_HAND + 4 * L.HS)
+        np.testing.assert_array_equal(w[hand3], ws[hand3])
+        for f in (L.X_GIVEN, L.X_PAID, L.X_HANDN):
+            assert w[C3 + f] == ws[C3 + f]
+        recv = slice(L.W_RECV_CARDS, L.W_RECV_CARDS + L.HS)
+        np.testing.assert_array_equal(w[recv], ws[recv])          # Censitaire 3's own card
+        np.testing.assert_array_equal(w[L.G_RECV:L.G_RECV + 3], ws[L.G_RECV:L.G_RECV + 3])
+        for b in payers:
+            for t in range(3):
+                assert (w[b + L.X_NT + t] + w[b + L.X_GIVEN_NT + t]
+                        == ws[b + L.X_NT + t] + ws[b + L.X_GIVEN_NT + t])
+        held = w[L.W_PAY_HELD_CARDS:L.W_PAY_HELD_CARDS + L.HS]
+        assert held.sum() == sum(w[b + L.X_GIVEN_NT:b + L.X_GIVEN_NT + 3].sum() for b in payers)
+        assert sum((np.arange(24) % 8) * held) == sum(w[b + L.X_GIVEN] for b in payers)
+        assert w[L.G_PAY_HELD:L.G_PAY_HELD + 3].sum() == sum(w[b + L.X_GIVEN] for b in payers)
+        assert w[L.G_NRECV] == held.sum() + ws[C3 + L.X_GIVEN_NT:C3 + L.X_GIVEN_NT + 3].sum()
+        gave += [w[b + L.X_GIVEN] > 0 for b in payers]
+        # the kernel's own simultaneous payment from the same undone, re-dealt world
+        ref = ws[:L.W_TRACE].copy()
+        ref[L.G_TRACE_CAP] = 0
+        ref[L.G_TRACE_N] = 0
+        ref[L.G_STOP] = 0
+        ref[L.G_FORCED] = -1
+        st2 = np.array([r], np.uint64)
+        unpay_earlier(ref, 3)
+        redeal(st2, ref, P, 3)
+        ref[L.G_RECV:L.G_RECV + 3] = 0                  # Censitaire 3's own card set aside
+        ref[recv] = 0
+        ref[L.G_CUR] = 1
+        assert K.payment(st2, ref, fs, P) == 0 and ref[L.G_ERROR] == 0
+        for q, b in zip((1, 2), payers):
+            np.testing.assert_array_equal(w[b:b + L.PLS], ref[b:b + L.PLS], err_msg=f"seat {q}")
+            h = slice(L.W_HAND + q * L.HS, L.W_HAND + (q + 1) * L.HS)
+            np.testing.assert_array_equal(w[h], ref[h], err_msg=f"seat {q}'s hand")
+    assert gave.min() > 0, gave
