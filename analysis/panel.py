@@ -133,7 +133,9 @@ def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
     together whichever seat the data pick); the cells where the seat is clearly on its side of 1/P
     are split by size, read on that adjusted interval (:func:`analysis.stats.practical`): all of it
     at least ``smallest`` from 1/P ("clear and large enough to matter"), all of it closer ("clear but
-    small"), or reaching both ("clear, may matter": these games cannot tell)."""
+    small"), or reaching both ("clear, may matter": these games cannot tell). Counts of 0 are left
+    out (no "in 0 of those 1"): the counts printed add up to the cells they split; when no cell is
+    clear, the sentence says so in words ("in none of the 3 cells")."""
     seats, m, _ = adjusted_seat_intervals(cells)
     dev = (seats.with_columns((pl.col("estimate") - pl.col("fair")).alias("d"))
            .group_by("metric").agg(pl.col("d").mean()).sort(pl.col("d").abs(), descending=True))
@@ -155,10 +157,9 @@ def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
     large, small = int((words == LARGE).sum()), int((words == SMALL).sum())
     may = hits - large - small
     that = f"{100 * smallest:g} pp"
-    size = (f"; by at least {that} (clear and large enough to matter) in {large} of those {hits}"
-            + (f", perhaps by {that} or more (clear, may matter: these games cannot tell) in {may}"
-               if may else "")
-            + f", by less than {that} (clear but small) in {small}" if hits else "")
+    size = _by_size([(f"by at least {that} (clear and large enough to matter)", large),
+                    (f"perhaps by {that} or more (clear, may matter: these games cannot tell)", may),
+                    (f"by less than {that} (clear but small)", small)], hits)
     lo_row = s.sort("estimate").row(0, named=True)
     hi_row = s.sort("estimate").row(-1, named=True)
     spread = (f"its win share runs from {100 * lo_row['estimate']:.1f}% ({lo_row['label']}) to "
@@ -177,14 +178,38 @@ def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
                     f"wins {side} than a fair seat share (1/P) in all {have} cells with a seat "
                     f"{seat}{size}; {none}; {spread}{family}.")
         return (f"The finding does not hold in every cell: {who} wins {side} than a fair seat share "
-                f"(1/P) in {hits} of the {have} cells with a seat {seat} ({above} above, {below} below, "
-                f"{have - above - below} unclear){size}; {none}; {spread}{family}.")
+                f"(1/P) in {hits or 'none'} of the {have} cells with a seat {seat} "
+                f"({_calls(above, below, have)}){size}; {none}; {spread}{family}.")
     if hits == n:
         return (f"The finding holds in every cell: {who} wins {side} than a fair "
                 f"seat share (1/P) in all {n} cells{size}; {spread}{family}.")
     return (f"The finding does not hold in every cell: {who} wins {side} than a fair seat share (1/P) "
-            f"in {hits} of {n} cells ({above} above, {below} below, {n - above - below} unclear){size}; "
+            f"in {f'{hits} of {n}' if hits else f'none of the {n}'} cells ({_calls(above, below, n)}){size}; "
             f"{spread}{family}.")
+
+
+def _calls(above: int, below: int, cells: int) -> str:
+    """The cells' calls, ``"1 above, 2 unclear"``: the counts of 0 left out (they add up to
+    ``cells``, which is at least 1)."""
+    parts = [(above, "above"), (below, "below"), (cells - above - below, "unclear")]
+    return ", ".join(f"{k} {w}" for k, w in parts if k)
+
+
+def _by_size(counts: list[tuple[str, int]], hits: int) -> str:
+    """How far the seat is off 1/P in the ``hits`` cells where it is clearly on its side, in
+    reading order (large enough to matter, may matter, clear but small), each wording with its
+    count of cells, the counts of 0 left out (the counts shown add up to ``hits``):
+    ``"; of those 3, by at least 1 pp (…) in 2, by less than 1 pp (…) in 1"``; ``"; in that cell,
+    by …"`` for one cell; ``"; by … in all 3 of them"`` when one wording holds them all; ``""``
+    when there is no such cell."""
+    shown = [(words, k) for words, k in counts if k]
+    if not hits:
+        return ""
+    if hits == 1:
+        return f"; in that cell, {shown[0][0]}"
+    if len(shown) == 1:
+        return f"; {shown[0][0]} in all {hits} of them"
+    return f"; of those {hits}, " + ", ".join(f"{words} in {k}" for words, k in shown)
 
 
 __all__ = ["PanelTable", "panel_table", "cell_runs", "is_panel_dir", "adjusted_seat_intervals", "finding"]

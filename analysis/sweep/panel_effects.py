@@ -92,8 +92,24 @@ def headline_metric(effects: pl.DataFrame) -> str:
     return keys[0]
 
 
+def in_cells(counts: list[tuple], n_cells: int) -> str | None:
+    """``"up in 2, down in 1 of 3 cells"``: each wording with its count of cells (a ``(words,
+    count)`` or ``(words, count, note)`` tuple; the note follows the count), the counts of 0 left
+    out, the last followed by "of N cells"; ``None`` when every count is 0 (the caller says so in
+    words). The order given is kept (the reading order)."""
+    shown = [(f"{c[0]} in {c[1]}", f" {c[2]}" if len(c) > 2 else "") for c in counts if c[1]]
+    if not shown:
+        return None
+    *head, (last, note) = shown
+    return ", ".join([w + n for w, n in head] + [f"{last} of {n_cells} cells{note}"])
+
+
 def sentences(effects: pl.DataFrame, n_cells: int, metric: str | None = None) -> list[str]:
-    """One sentence per parameter on ``metric`` (default :func:`headline_metric`)."""
+    """One sentence per parameter on ``metric`` (default :func:`headline_metric`): which way it
+    moves the metric in how many cells (up, down, unchanged, unclear), the range of its effects,
+    and in how many cells the effect is clear and large enough to matter, may matter or is clear
+    but small (in that reading order). Counts of 0 are left out (:func:`in_cells`); when no cell's
+    effect is clear, the sentence says so in words."""
     metric = metric or headline_metric(effects)
     a = agreement(effects.filter(pl.col("metric") == metric), n_cells)
     out = []
@@ -103,10 +119,13 @@ def sentences(effects: pl.DataFrame, n_cells: int, metric: str | None = None) ->
         move = f"moving {r['parameter']} from {r['from']} to {r['to']}"
         what = r["label"]
         matter = r["smallest_difference"] * scale
-        size = (f": clear and large enough to matter (at least {matter:g}{unit}) in {r['large']}, "
-                + (f"clear, may matter (these games cannot tell whether it reaches {matter:g}{unit}) "
-                   f"in {r['may_matter']}, " if r["may_matter"] else "")
-                + f"clear but small in {r['small']} of {n_cells} cells")
+        by_size = in_cells([(f"clear and large enough to matter (at least {matter:g}{unit})", r["large"]),
+                            (f"clear, may matter (these games cannot tell whether it reaches "
+                             f"{matter:g}{unit})", r["may_matter"]),
+                            # the figure is named once, on the first wording printed
+                            ("clear but small" if r["large"] or r["may_matter"]
+                             else f"clear but small (less than {matter:g}{unit})", r["small"])], n_cells)
+        size = f": {by_size}" if by_size else f": clear in none of the {n_cells} cells"
         if r["up"] == n_cells:
             out.append(f"{move} raises {what} in every cell ({n_cells} of {n_cells}), but by "
                        f"{lo:.1f} to {hi:.1f}{unit} ({r['smallest_in']}: least; {r['largest_in']}: most)"
@@ -116,14 +135,20 @@ def sentences(effects: pl.DataFrame, n_cells: int, metric: str | None = None) ->
                        f"{-hi:.1f} to {-lo:.1f}{unit} ({r['largest_in']}: least; {r['smallest_in']}: most)"
                        f"{size}.")
         else:
-            still = (f", unchanged in {r['unchanged']} (no game's outcome moved)" if r["unchanged"] else "")
-            out.append(f"{move} does not move {what} the same way in every cell: up in {r['up']}, "
-                       f"down in {r['down']}{still}, unclear in {r['unclear']} of {n_cells} cells; effects "
-                       f"from {f'{lo:+.1f}'.replace('-', '−')}{unit} ({r['smallest_in']}) to "
-                       f"{f'{hi:+.1f}'.replace('-', '−')}{unit} ({r['largest_in']})"
-                       f"{size}.")
+            ways = in_cells([("up", r["up"]), ("down", r["down"]),
+                             ("unchanged", r["unchanged"], "(no game's outcome moved)"),
+                             ("unclear", r["unclear"])], n_cells)
+            effects_from = (f"effects from {f'{lo:+.1f}'.replace('-', '−')}{unit} ({r['smallest_in']}) to "
+                            f"{f'{hi:+.1f}'.replace('-', '−')}{unit} ({r['largest_in']})")
+            if r["up"] == r["down"] == 0 and not by_size:
+                # nothing clear anywhere: "clear in none" would only repeat the opening
+                out.append(f"{move} moves {what} clearly in none of the {n_cells} cells: {ways}; "
+                           f"{effects_from}.")
+            else:
+                out.append(f"{move} does not move {what} the same way in every cell: {ways}; "
+                           f"{effects_from}{size}.")
     return [s[0].upper() + s[1:] for s in out]
 
 
-__all__ = ["read_panel_sweep", "panel_effects", "agreement", "headline_metric", "sentences",
+__all__ = ["read_panel_sweep", "panel_effects", "agreement", "headline_metric", "sentences", "in_cells",
            "PANEL_SWEEP_JSON", "CELLS"]

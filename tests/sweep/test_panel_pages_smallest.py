@@ -54,7 +54,11 @@ def test_the_panel_sweep_page_words_and_orders_its_effects_by_size(panel_sweep, 
                      *(["--smallest-difference", text] if text else [])]) == 0
         pages[name] = _page(out)
     assert "clear and large enough to matter (at least 0.001 pp)" in pages["tiny"]
-    assert "clear and large enough to matter (at least 99 pp) in 0," in pages["huge"]
+    # every clear effect is small at 99 pp: the sentence names the figure on "clear but small" and
+    # prints no count of 0 ("clear and large enough to matter (at least 99 pp) in 0, …")
+    assert "clear but small (less than 99 pp) in " in pages["huge"], pages["huge"][:600]
+    assert "enough to matter (at least 99 pp)" not in pages["huge"]
+    assert not re.search(r"\bin 0(?![.\d])", pages["huge"]), pages["huge"][:600]
     words = [w for w in re.findall(r"(clear and large enough to matter|clear but small|not shown)",
                                    pages["huge"].split("Every effect in every cell", 1)[1])]
     assert words and stats.LARGE not in words
@@ -82,6 +86,10 @@ def test_a_panel_page_says_in_how_many_cells_the_seat_is_far_enough_from_fair(tm
         assert _run(["report", "--cells", *map(str, runs), "--out", str(out),
                      "--smallest-difference", text]) == 0
         pages[name] = _page(out)
-    m = re.search(r"by at least 0.001 pp \(clear and large enough to matter\) in (\d) of those (\d)", pages["tiny"])
-    assert m and m.group(1) == m.group(2) != "0", pages["tiny"][:600]
-    assert re.search(r"by at least 99 pp \(clear and large enough to matter\) in 0 of those", pages["huge"])
+    # every clear cell is far enough at 0.001 pp, none at 99 pp (no count of 0 is printed)
+    large = r"by at least 0.001 pp \(clear and large enough to matter\)"
+    assert re.search(rf"in that cell, {large}|{large} in all \d of them", pages["tiny"]), pages["tiny"][:600]
+    assert re.search(r"in that cell, by less than 99 pp \(clear but small\)|by less than 99 pp \(clear but "
+                     r"small\) in all \d of them", pages["huge"]), pages["huge"][:600]
+    assert "by at least 99 pp" not in pages["huge"]
+    assert not re.search(r"\bin 0(?![.\d])", pages["huge"]), pages["huge"][:600]

@@ -246,12 +246,12 @@ def test_panel_sweep_sentence_words_the_cells_effects_by_the_smallest_difference
     from analysis.sweep.panel_effects import sentences
 
     rows = [(-0.02, -0.03, -0.01), (-0.19, -0.21, -0.17), (-0.05, -0.06, -0.04)]
-    assert ("clear and large enough to matter (at least 1 pp) in 3, clear but small in 0 of 3 cells"
+    assert ("clear and large enough to matter (at least 1 pp) in 3 of 3 cells"
             in sentences(_effects(rows), 3)[0])
     # at 3 pp, −2 pp (−3 to −1): its interval's far end is at 3 pp, so it may matter (it was "clear
     # but small" when the estimate alone decided)
     assert ("clear and large enough to matter (at least 3 pp) in 2, clear, may matter (these games cannot "
-            "tell whether it reaches 3 pp) in 1, clear but small in 0 of 3 cells"
+            "tell whether it reaches 3 pp) in 1 of 3 cells"
             in sentences(_effects(rows, 0.03), 3)[0])
     assert ("clear and large enough to matter (at least 3 pp) in 2, clear but small in 1 of 3 cells"
             in sentences(_effects([(-0.02, -0.025, -0.015)] + rows[1:], 0.03), 3)[0])
