@@ -126,10 +126,12 @@ def skill(
             shutil.rmtree(out / "cells", ignore_errors=True)
             # the earlier question's table, words and page go too: left beside the new skill.json
             # (an interrupted run), they would be read as the new question's answer
-            for name in ("skill.parquet", "skill.csv", "skill.txt", "report.html"):
+            for name in ("skill.parquet", "skill.csv", "skill.txt", "report.html", "against.csv",
+                         "against.parquet", "against.txt"):
                 (out / name).unlink(missing_ok=True)
-            for fig in (out / "figures").glob("budget*.*") if (out / "figures").is_dir() else ():
-                fig.unlink(missing_ok=True)
+            for pattern in ("budget*.*", "against*.*"):
+                for fig in (out / "figures").glob(pattern) if (out / "figures").is_dir() else ():
+                    fig.unlink(missing_ok=True)
     out.mkdir(parents=True, exist_ok=True)
     # skill.json names the budgets of the answer on disk (skill.parquet): while the new budgets are
     # played (resumed with more of them, say), an interruption leaves the earlier complete answer
@@ -251,6 +253,10 @@ def write_against(out: Path, table, before: dict | None, against: Path | None, s
 
     for name in ("against.csv", "against.parquet", "against.txt"):
         (out / name).unlink(missing_ok=True)
+    # its figures too (the page writes them again from against.parquet): a panel's earlier
+    # comparison of more cells would leave figures of cells no longer compared
+    for fig in (out / "figures").glob("against*.*") if (out / "figures").is_dir() else ():
+        fig.unlink(missing_ok=True)
     if before is None or against is None:
         _write_json(out / "skill.json", question)
         return

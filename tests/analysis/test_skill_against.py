@@ -168,6 +168,7 @@ def test_a_call_without_against_removes_the_earlier_comparison(fixed, tmp_path):
     shutil.copytree(fixed, out)
     assert _run(FIX + ["--out", str(out)]) == 0          # the same question: nothing played again
     assert not (out / "against.csv").exists() and "against" not in json.loads((out / "skill.json").read_text())
+    assert not list((out / "figures").glob("against*"))
     assert "Against the shipped rules" not in (out / "report.html").read_text()
 
 
