@@ -86,6 +86,16 @@ def rules_note(q: dict) -> str:
     return f"Rules: {name}." if name and q.get("rules_given") else ""
 
 
+def _write_figure(d: Path, fig, name: str) -> str:
+    """``figures/<name>.png`` and ``.svg`` in the skill directory ``d`` (each whole or not at all);
+    the PNG as base64, for the page."""
+    for fmt in ("png", "svg"):
+        tmp = d / "figures" / f"{name}.{fmt}.tmp"
+        tmp.write_bytes(render(fig, fmt))
+        tmp.replace(d / "figures" / f"{name}.{fmt}")
+    return base64.b64encode((d / "figures" / f"{name}.png").read_bytes()).decode("ascii")
+
+
 def rules_label(q: dict) -> str:
     """A skill question's rules as a sentence names them: "the shipped rules", or the rules file's
     name with its settings ("best_rules.toml", "rules.toml with --set income.palais.base=4")."""
@@ -180,12 +190,7 @@ def against_html(d: Path, q: dict, spec) -> str:
     for k, cell in enumerate(skill_cells(cmp)):
         ct = cmp if cell == "" else cmp.filter(pl.col("cell") == cell)
         fig = against_figure(ct, spec.seat_roles(int(ct["players"][0])), smallest)
-        name = "against" if k == 0 else f"against-{k + 1}"
-        for fmt in ("png", "svg"):
-            tmp = d / "figures" / f"{name}.{fmt}.tmp"
-            tmp.write_bytes(render(fig, fmt))
-            tmp.replace(d / "figures" / f"{name}.{fmt}")
-        png = base64.b64encode((d / "figures" / f"{name}.png").read_bytes()).decode("ascii")
+        png = _write_figure(d, fig, "against" if k == 0 else f"against-{k + 1}")
         figs.append((f"<h3>{html.escape(cell)}</h3>" if cell and len(skill_cells(cmp)) > 1 else "")
                     + f"<figure><img alt='change against {html.escape(other)}' "
                       f"src='data:image/png;base64,{png}'></figure>")
@@ -339,12 +344,7 @@ def build_skill_page(skill_dir: str | Path) -> Path:
         ct = _cell_table(table, cell)
         P = _players_of(ct, q)
         fig = budget_figure(ct, spec.seat_roles(P), spec.fair_share(P))
-        name = "budget" if k == 0 else f"budget-{k + 1}"
-        for fmt in ("png", "svg"):
-            tmp = d / "figures" / f"{name}.{fmt}.tmp"
-            tmp.write_bytes(render(fig, fmt))
-            tmp.replace(d / "figures" / f"{name}.{fmt}")
-        png = base64.b64encode((d / "figures" / f"{name}.png").read_bytes()).decode("ascii")
+        png = _write_figure(d, fig, "budget" if k == 0 else f"budget-{k + 1}")
         imgs.append((cell, png, gain_sentence(ct).strip()))
     from analysis.load import smallest_difference
     sentence = verdict(advantage(table, spec.roles_alike), smallest_difference(q["game"], "share"))
