@@ -31,7 +31,13 @@ from analysis.stats import (
 
 ALPHA = 0.05
 COLUMNS = ("cell", "players", "budget", "seat", "role", "before_games", "before_win_share",
-           "after_games", "after_win_share", "change", "change_low", "change_high", "level", "verdict")
+           "after_games", "after_win_share", "change", "change_low", "change_high", "level", "verdict",
+           "before_gap", "before_gap_low", "before_gap_high", "after_gap", "after_gap_low",
+           "after_gap_high")
+# before_gap …, after_gap …: each table's largest gap between two seats' win shares at the budget
+# (1 minus its win-share balance) with that table's own 95% interval (simultaneous over the pairs
+# of seats, analysis.skill.gap_interval), the same on every seat's row: each rules described on its
+# own, not a comparison (the comparison is the per-seat change).
 
 
 def family_level(comparisons: int, alpha: float = ALPHA) -> float:
@@ -43,7 +49,13 @@ def _all_part(table: pl.DataFrame) -> pl.DataFrame:
     t = table.filter(pl.col("part") == "all")
     if "cell" not in t.columns:
         t = t.with_columns(pl.lit("").alias("cell"))
-    return t.select(["cell", "players", "budget", "seat", "role", "games", "win_share"])
+    if "win_share_balance" not in t.columns:
+        t = t.with_columns([pl.lit(None, pl.Float64).alias(c) for c in
+                            ("win_share_balance", "win_share_balance_low", "win_share_balance_high")])
+    return t.select(["cell", "players", "budget", "seat", "role", "games", "win_share",
+                     (1 - pl.col("win_share_balance")).alias("gap"),
+                     (1 - pl.col("win_share_balance_high")).alias("gap_low"),
+                     (1 - pl.col("win_share_balance_low")).alias("gap_high")])
 
 
 def against(before: pl.DataFrame, after: pl.DataFrame, smallest: float,
@@ -53,10 +65,14 @@ def against(before: pl.DataFrame, after: pl.DataFrame, smallest: float,
     family's level (:func:`family_level` over all the rows: they hold together at 1 − ``alpha``)
     and its verdict by size against ``smallest`` (a fraction: 0.01 = 1 pp). Rows as
     :data:`COLUMNS`, in the after table's order of cells, then by budget and seat."""
-    b = _all_part(before).rename({"games": "before_games", "win_share": "before_win_share"})
-    a = _all_part(after).rename({"games": "after_games", "win_share": "after_win_share"})
+    gaps = ("gap", "gap_low", "gap_high")
+    b = _all_part(before).rename({"games": "before_games", "win_share": "before_win_share",
+                                  **{g: f"before_{g}" for g in gaps}})
+    a = _all_part(after).rename({"games": "after_games", "win_share": "after_win_share",
+                                 **{g: f"after_{g}" for g in gaps}})
     order = {c: k for k, c in enumerate(dict.fromkeys(a["cell"].to_list()))}
-    t = a.join(b.select(["cell", "budget", "seat", "before_games", "before_win_share"]),
+    t = a.join(b.select(["cell", "budget", "seat", "before_games", "before_win_share",
+                         *(f"before_{g}" for g in gaps)]),
                on=["cell", "budget", "seat"], how="inner")
     t = t.with_columns(pl.col("cell").replace_strict(order, return_dtype=pl.Int64).alias("_k")) \
         .sort(["_k", "budget", "seat"]).drop("_k")
@@ -77,10 +93,13 @@ def _pp(x: float) -> str:
     return f"{100 * x:+.1f}".replace("-", "−")
 
 
+def _num(x: float) -> str:
+    return f"{100 * x:.1f}".replace("-", "−")
+
+
 def _change(r: dict) -> str:
     """"−4.2 pp (−6.0 to −2.4)"."""
-    lo, hi = (f"{100 * v:.1f}".replace("-", "−") for v in (r["change_low"], r["change_high"]))
-    return f"{_pp(r['change'])} pp ({lo} to {hi})"
+    return f"{_pp(r['change'])} pp ({_num(r['change_low'])} to {_num(r['change_high'])})"
 
 
 def _seat(r: dict, roles_alike: bool) -> str:
@@ -90,15 +109,39 @@ def _seat(r: dict, roles_alike: bool) -> str:
 _SIZE = {LARGE: "large enough to matter", MAY_MATTER: "clear, may matter", SMALL: "clear but small"}
 
 
-def _budget_words(rows: list[dict], roles_alike: bool) -> str:
-    """What one budget's changes say: the clear ones by size, largest first, then how many seats
-    moved by no clear amount."""
+def _fairness(r: dict, fair: float | None) -> str:
+    """Where a seat's win share moved against the fair share (estimates, the seats alike):
+    ": 19.4% → 24.5%, toward the fair 25%" (or "away from", "past"); "" without a fair share."""
+    if fair is None:
+        return ""
+    b, a = r["before_win_share"] - fair, r["after_win_share"] - fair
+    f = f"the fair {100 * fair:g}%"
+    way = (f"toward {f}" if abs(a) < abs(b) else f"past {f} and further from it" if a * b < 0
+           else f"away from {f}")
+    return f": {100 * r['before_win_share']:.1f}% → {100 * r['after_win_share']:.1f}%, {way}"
+
+
+def _clear_rows(rows: list[dict]) -> list[dict]:
     clear = [r for r in rows if r["verdict"] != NOT_SHOWN]
-    order = [LARGE, MAY_MATTER, SMALL]
-    clear.sort(key=lambda r: (order.index(r["verdict"]), -abs(r["change"])))
+    clear.sort(key=lambda r: ([LARGE, MAY_MATTER, SMALL].index(r["verdict"]), -abs(r["change"])))
+    return clear
+
+
+def _bound(rows: list[dict]) -> str:
+    """The largest change these rows' intervals still allow, either way: "±4.7 pp"."""
+    return f"±{100 * max(max(abs(r['change_low']), abs(r['change_high'])) for r in rows):.1f} pp"
+
+
+def _budget_words(rows: list[dict], roles_alike: bool, fair: float | None = None) -> str:
+    """What one budget's changes say: the clear ones by size, largest first (with where each seat
+    moved against the fair share), then the seats with no clear change; with none clear, how large
+    a change the games still allow."""
+    clear = _clear_rows(rows)
     if not clear:
-        return "no seat's win share changes clearly"
-    parts = [f"{_seat(r, roles_alike)} {_change(r)}, {_SIZE[r['verdict']]}" for r in clear]
+        return (f"no seat's win share changes clearly (changes of up to {_bound(rows)} are not "
+                "excluded; more games would narrow them)")
+    parts = [f"{_seat(r, roles_alike)} {_change(r)}, {_SIZE[r['verdict']]}{_fairness(r, fair)}"
+             for r in clear]
     rest = len(rows) - len(clear)
     if rest:
         parts.append(f"the other {'seat' if rest == 1 else f'{rest} seats'}: no clear change")
@@ -114,15 +157,24 @@ def _seats(rows: list[dict], roles_alike: bool) -> str:
     return n[0] if len(n) == 1 else ", ".join(n[:-1]) + f" and {n[-1]}"
 
 
-def _listed(rows: list[dict], roles_alike: bool, size: bool = True) -> str:
-    return "; ".join(f"{_seat(r, roles_alike)} {_change(r)}" + (f", {_SIZE[r['verdict']]}" if size else "")
-                     for r in rows)
+def _listed(rows: list[dict], roles_alike: bool, size: bool = True, fair: float | None = None) -> str:
+    return "; ".join(f"{_seat(r, roles_alike)} {_change(r)}"
+                     + (f", {_SIZE[r['verdict']]}{_fairness(r, fair)}" if size else "") for r in rows)
 
 
-def _at_largest(first: dict, last: list[dict], budget: int, roles_alike: bool) -> str:
+def _left(first: dict, last: dict) -> str:
+    """How much of a change that may no longer hold its interval still allows, on its first side:
+    "at most 3.3 pp of the −5.3 remains"."""
+    most = -last["change_low"] if first["change"] < 0 else last["change_high"]
+    return f"at most {100 * max(most, 0.0):.1f} pp of the {_pp(first['change'])} remains"
+
+
+def _at_largest(first: dict, last: list[dict], budget: int, roles_alike: bool,
+                fair: float | None = None) -> str:
     """Whether the clear changes at the smallest budget (``first``: seat -> row) hold at the largest
     (``last``: its rows), grouped: they hold (still clear, same side), reverse (clear, the other
-    side) or these games cannot tell (the interval holds 0); then the seats that move there only."""
+    side) or these games cannot tell (the interval holds 0: how much of the change may remain);
+    then the seats that move there only."""
     moved = [r for r in last if r["seat"] in first and first[r["seat"]]["verdict"] != NOT_SHOWN]
     held = [r for r in moved if r["verdict"] != NOT_SHOWN and
             np.sign(r["change"]) == np.sign(first[r["seat"]]["change"])]
@@ -134,48 +186,92 @@ def _at_largest(first: dict, last: list[dict], budget: int, roles_alike: bool) -
             what = "change" if len(rows) == 1 else "changes"
             verb = verb if len(rows) == 1 else verb[:-1]
             out.append(f"At budget {budget} the {what} of {_seats(rows, roles_alike)} {verb}: "
-                       f"{_listed(rows, roles_alike)}.")
+                       f"{_listed(rows, roles_alike, fair=fair)}.")
     if unknown:
         what = "change" if len(unknown) == 1 else "changes"
         verb = "holds" if len(unknown) == 1 else "hold"
         out.append(f"At budget {budget} these games cannot tell whether the {what} of "
-                   f"{_seats(unknown, roles_alike)} {verb}: {_listed(unknown, roles_alike, size=False)} "
-                   f"({'its interval holds' if len(unknown) == 1 else 'each interval holds'} 0).")
-    others = [r for r in last if r not in moved and r["verdict"] != NOT_SHOWN]
-    others.sort(key=lambda r: ([LARGE, MAY_MATTER, SMALL].index(r["verdict"]), -abs(r["change"])))
+                   f"{_seats(unknown, roles_alike)} {verb}: "
+                   + "; ".join(f"{_seat(r, roles_alike)} {_change(r)}, {_left(first[r['seat']], r)}"
+                               for r in unknown) + ".")
+    others = _clear_rows([r for r in last if r not in moved])
     if others:
         out.append(f"At budget {budget} the rules {'also move' if moved else 'move'} "
-                   f"{_seats(others, roles_alike)}: {_listed(others, roles_alike)}.")
+                   f"{_seats(others, roles_alike)}: {_listed(others, roles_alike, fair=fair)}.")
     if not moved and not others:
-        out.append(f"At budget {budget}: no seat's win share changes clearly.")
+        out.append(f"At budget {budget}: {_budget_words(last, roles_alike, fair)}.")
     return " ".join(out)
 
 
+def _gap_words(by_budget: dict[int, list[dict]], before_short: str, after_short: str) -> str:
+    """Each table's largest gap between two seats at every budget, each with its own 95% interval:
+    a description of each rules, not a comparison."""
+    parts = []
+    for b, rows in by_budget.items():
+        r = rows[0]
+        if r.get("before_gap") is None or r.get("after_gap") is None:
+            return ""
+        parts.append(f"budget {b} {_num(r['before_gap'])} ({_num(r['before_gap_low'])} to "
+                     f"{_num(r['before_gap_high'])}) → {_num(r['after_gap'])} pp "
+                     f"({_num(r['after_gap_low'])} to {_num(r['after_gap_high'])})")
+    return (f"The largest gap between two seats' win shares, {before_short} → {after_short} (each "
+            "with its own 95% interval): " + "; ".join(parts) + ".")
+
+
+def _role_words(by_budget: dict[int, list[dict]]) -> str:
+    """With roles: the first role's seat (the Seigneur's) at every budget, its change whether clear
+    or not: the figure the game's balance turns on."""
+    parts = []
+    for b, rows in by_budget.items():
+        r = rows[0]
+        parts.append(f"budget {b}: {100 * r['before_win_share']:.1f}% → {100 * r['after_win_share']:.1f}%, "
+                     f"{_change(r)}, {_SIZE.get(r['verdict'], 'no clear change')}")
+    role = str(by_budget[next(iter(by_budget))][0]["role"]).capitalize()
+    return f"The {role}'s win share: " + "; ".join(parts) + "."
+
+
 def against_words(table: pl.DataFrame, before_name: str, after_name: str,
-                  roles_alike: bool = True) -> str:
-    """The comparison in words, per cell: what ``after_name``'s rules change against
-    ``before_name``'s at the smallest budget, whether each clear change holds at the largest, and
-    the level of the intervals. ``table``: :func:`against`'s."""
+                  roles_alike: bool = True, fair=None, only_after: list[int] = (),
+                  before_short: str = "the other rules", after_short: str = "these rules") -> str:
+    """The comparison in words, per cell: with seats alike, each rules' largest gap between two
+    seats at every budget (described, each on its own interval); with roles, the first role's win
+    share and its change at every budget; then what ``after_name``'s rules change against
+    ``before_name``'s at the smallest budget (each clear change with where the seat moved against
+    the fair share, ``fair``: a function of the player count, or None), whether each clear change
+    holds at the largest budget, and the level of the intervals. ``only_after``: budgets played
+    under ``after_name``'s rules only (said, not compared). ``table``: :func:`against`'s."""
     if table.height == 0:
         return "The two tables share no budget of any cell: nothing to compare."
     level = float(table["level"][0])
     m = table.height
-    out = [f"{after_name[:1].upper() + after_name[1:]} against {before_name}, every seat searching (change in win share, "
-           f"intervals at {100 * level:.4g}%: Bonferroni over the {m} seat and budget comparisons, "
-           "all holding together at 95%)."]
+    out = [f"{after_name[:1].upper() + after_name[1:]} against {before_name}, every seat searching "
+           f"(changes in win share with intervals at {100 * level:.4g}%: Bonferroni over the {m} seat "
+           "and budget comparisons, all holding together at 95%)."]
+    if (table["change"] == 0).all() and (table["change_low"] < 0).all():
+        out.append("Every seat's win share is the same under both rules at every budget: these rules "
+                   "play the same games (the change has no effect on these line-ups).")
     cells = list(dict.fromkeys(table["cell"].to_list()))
     for c in cells:
         ct = table.filter(pl.col("cell") == c)
         budgets = sorted(ct["budget"].unique().to_list())
-        lead = f"In {c}, at" if c else "At"
+        share = fair(int(ct["players"][0])) if (fair is not None and roles_alike) else None
         by_budget = {b: list(ct.filter(pl.col("budget") == b).sort("seat").iter_rows(named=True))
                      for b in budgets}
+        head = (_gap_words(by_budget, before_short, after_short) if roles_alike
+                else _role_words(by_budget))
         lo, hi = budgets[0], budgets[-1]
-        text = f"{lead} budget {lo}: {_budget_words(by_budget[lo], roles_alike)}."
+        text = (head + " " if head else "") + \
+            f"At budget {lo}: {_budget_words(by_budget[lo], roles_alike, share)}."
+        if c:
+            text = f"In {c}, {text[:1].lower() + text[1:]}"
         for b in budgets[1:-1]:
-            text += f" At budget {b}: {_budget_words(by_budget[b], roles_alike)}."
+            text += f" At budget {b}: {_budget_words(by_budget[b], roles_alike, share)}."
         if hi != lo:
             first = {r["seat"]: r for r in by_budget[lo]}
-            text += " " + _at_largest(first, by_budget[hi], hi, roles_alike)
+            text += " " + _at_largest(first, by_budget[hi], hi, roles_alike, share)
         out.append(text)
+    if only_after:
+        out.append(f"Budget{'s' if len(only_after) > 1 else ''} {', '.join(map(str, only_after))} "
+                   f"{'were' if len(only_after) > 1 else 'was'} not played under {before_name}: not "
+                   "compared (play them there with balance skill --budgets to compare them).")
     return " ".join(out)

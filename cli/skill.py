@@ -103,13 +103,15 @@ def skill(
     for p in sorted({c.players for c in cells}):
         prep = runner.prepare(spec.name, players=p, rules=rules, settings=sets, quiet=True)
     rules_file = runner.rules_source(spec.name, rules, ()).name      # the file, without the --set
+    rules_data = rules_data_sha256(spec.name, rules, sets, sorted({c.players for c in cells}))
     before = None if against is None else check_against(against, out, spec.name, the_panel, bs,
-                                                        prep.rules_sha256)
+                                                        prep.rules_sha256, rules_data)
     question = {"kind": "balance-skill", "game": spec.name, "players": cells[0].players,
                 "games": n, "seed": seed, "policy": spec.default_strategy,
                 "panel": the_panel.to_json(), "rules_sha256": prep.rules_sha256}
     about_rules = {"rules": rules_file, "settings": [x.text for x in sets],
-                   "rules_name": prep.rules_name, "rules_given": rules is not None or bool(sets)}
+                   "rules_name": prep.rules_name, "rules_given": rules is not None or bool(sets),
+                   "rules_data_sha256": rules_data}
     meta = out / "skill.json"
     claim_output(out)
     if out.exists() and any(out.iterdir()):
@@ -207,15 +209,31 @@ def skill(
     from reports.skill import build_skill_page
 
     build_skill_page(out)
-    typer.echo(f"skill: {out}  (report.html, figures/budget.png)")
+    typer.echo(f"skill: {out}  (report.html, figures/budget.png"
+               + (", against.csv" if (out / "against.csv").exists() else "") + ")")
+
+
+def rules_data_sha256(game: str, rules, sets, player_counts: list[int]) -> str:
+    """The sha256 of the rules as read (the parsed TOML with the settings applied, keys sorted), at
+    every player count played: two rules files that differ only in comments or layout, or a
+    ``--set`` of the value the file already has, give the same digest (the same games), where the
+    rules text's sha256 (the question's ``rules_sha256``) differs."""
+    import hashlib
+    import json as _json
+
+    from simcore import runner
+
+    data = [runner.rules_source(game, rules, sets, seats=p).data for p in player_counts]
+    return hashlib.sha256(_json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
 
 
 def check_against(against: Path, out: Path, game: str, panel, budgets: list[int],
-                  rules_sha256: str) -> dict:
+                  rules_sha256: str, rules_data: str | None = None) -> dict:
     """The question of the ``--against`` directory, or one :class:`UsageError` line (before
     ``--out`` is touched): not a finished balance skill of this game (:func:`reports.skill.
     check_skill_dir`), ``--out`` itself, another panel (its cells' player counts and line-ups), no
-    budget in common, or the same rules (nothing to compare)."""
+    budget in common, or the same rules (nothing to compare: the same rules text, or the same rules
+    once read, ``rules_data``: :func:`rules_data_sha256`, e.g. a --set of the shipped value)."""
     from reports.skill import check_skill_dir
     from simcore.errors import UsageError
 
@@ -232,25 +250,33 @@ def check_against(against: Path, out: Path, game: str, panel, budgets: list[int]
     if not set(played) & set(budgets):
         raise UsageError(f"--against {against}: played budgets {','.join(map(str, played))}, none of "
                          f"{','.join(map(str, budgets))}; give a budget both play")
-    if q.get("rules_sha256") == rules_sha256:
-        raise UsageError(f"--against {against}: played under the same rules as this command; give "
-                         "the directory of the other rules (e.g. the shipped rules, where this one "
-                         "has --rules)")
+    same = q.get("rules_sha256") == rules_sha256 or (
+        rules_data is not None and q.get("rules_data_sha256") == rules_data)
+    if same:
+        raise UsageError(f"--against {against}: played under the same rules as this command"
+                         + (" (the same settings, written otherwise)" if q.get("rules_sha256") != rules_sha256
+                            else "")
+                         + "; compare rules that differ: give this command --rules or --set (or "
+                         "--against the directory of the rules before the change)")
     return q
 
 
 def write_against(out: Path, table, before: dict | None, against: Path | None, spec, question: dict,
                   console) -> None:
     """``against.csv``, ``against.parquet`` and ``against.txt`` in ``out`` (the comparison with the
-    ``--against`` directory, :mod:`analysis.skill_against`) and its record in ``skill.json``;
-    without ``--against``, those of an earlier call are removed (they would be read as this
-    answer's)."""
+    ``--against`` directory, :mod:`analysis.skill_against`), its record in ``skill.json``, and on
+    the terminal a table of every seat's change by budget and the sentence; without ``--against``,
+    those of an earlier call are removed (they would be read as this answer's), with a line
+    saying so."""
+    import sys
+
     import polars as pl
 
     from analysis.load import smallest_difference
-    from analysis.skill_against import against as compare, against_words
-    from reports.skill import rules_label
+    from analysis.skill_against import against as compare
+    from reports.skill import against_sentence, rules_label
 
+    had = (out / "against.parquet").exists()
     for name in ("against.csv", "against.parquet", "against.txt"):
         (out / name).unlink(missing_ok=True)
     # its figures too (the page writes them again from against.parquet): a panel's earlier
@@ -259,20 +285,59 @@ def write_against(out: Path, table, before: dict | None, against: Path | None, s
         fig.unlink(missing_ok=True)
     if before is None or against is None:
         _write_json(out / "skill.json", question)
+        if had:
+            print(f"skill: the comparison with other rules in {out} was removed (this call has no "
+                  "--against; add it again to compare)", file=sys.stderr)
         return
     theirs = pl.read_parquet(against / "skill.parquet")
     cmp = compare(theirs, table, smallest_difference(spec.name, "share"))
-    words = against_words(cmp, f"{rules_label(before)} ({against})", f"these rules ({rules_label(question)})",
-                          spec.roles_alike)
+    q = {**question, "against": {
+        "dir": str(against), "rules_name": before.get("rules_name"),
+        "rules_given": before.get("rules_given"), "rules_sha256": before.get("rules_sha256")}}
+    words = against_sentence(cmp, q, spec)
     for suffix in (".csv", ".parquet"):
         tmp = out / f"against{suffix}.tmp"
         cmp.write_csv(tmp) if suffix == ".csv" else cmp.write_parquet(tmp)
         tmp.replace(out / f"against{suffix}")
     (out / "against.txt").write_text(words + "\n")
-    _write_json(out / "skill.json", {**question, "against": {
-        "dir": str(against), "rules_name": before.get("rules_name"),
-        "rules_given": before.get("rules_given"), "rules_sha256": before.get("rules_sha256")}})
+    _write_json(out / "skill.json", q)
+    console.print(_against_table(cmp, rules_label(before), spec))
     console.print(words)
+
+
+def _against_table(cmp, other: str, spec):
+    """The terminal's table of the comparison: a row per cell and budget, a column per seat, each
+    cell the change in pp with its interval (no clear change in dim)."""
+    from rich.table import Table
+
+    from analysis.stats import NOT_SHOWN
+
+    level = float(cmp["level"][0])
+    t = Table(title=f"Against {other}: change in win share by seat, every seat searching (pp, "
+                    f"{100 * level:.4g}% intervals, all holding together at 95%)", title_justify="left")
+    cells = list(dict.fromkeys(cmp["cell"].to_list()))
+    if len(cells) > 1:
+        t.add_column("cell")
+    t.add_column("budget", justify="right")
+    seats = sorted(set(cmp["seat"].to_list()))
+    roles = {r["seat"]: str(r["role"]).capitalize() for r in cmp.iter_rows(named=True)}
+    for s in seats:
+        t.add_column(f"seat {s + 1}" + ("" if spec.roles_alike else f" ({roles[s]})"), justify="right")
+    for c in cells:
+        ct = cmp.filter(cmp["cell"] == c)
+        for b in sorted(set(ct["budget"].to_list())):
+            rows = {r["seat"]: r for r in ct.filter(ct["budget"] == b).iter_rows(named=True)}
+            out = []
+            for s in seats:
+                r = rows.get(s)
+                if r is None:
+                    out.append("")
+                    continue
+                text = (f"{100 * r['change']:+.1f} ({100 * r['change_low']:.1f} to "
+                        f"{100 * r['change_high']:.1f})").replace("-", "−")
+                out.append(f"[dim]{text}[/dim]" if r["verdict"] == NOT_SHOWN else f"[bold]{text}[/bold]")
+            t.add_row(*([c] if len(cells) > 1 else []), str(b), *out)
+    return t
 
 
 def answered_budgets(out: Path) -> list[int] | None:

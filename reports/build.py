@@ -95,8 +95,10 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     base_rs = groups[0]
     if skill is not None:
         from reports.skill import check_skill_dir
-        check_skill_dir(skill, base_rs.game, base_rs.metas[0].get("rules_sha256"),
-                        base_rs.metas[0].get("rules_name", ""))
+        # a skill directory of the rules of any of the report's runs: in a before/after report,
+        # the after run's (its --against comparison, with the before run's rules, is the page's)
+        check_skill_dir(skill, base_rs.game, [g.metas[0].get("rules_sha256") for g in groups],
+                        ", ".join(dict.fromkeys(str(g.metas[0].get("rules_name", "")) for g in groups)))
     hook = hook_for(base_rs.game)
     played = None
     if questions is not None:

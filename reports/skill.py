@@ -26,6 +26,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from analysis.stats import NOT_SHOWN
 from analysis.skill_words import (
     BALANCE_COLUMNS, LEVEL_COLUMN, advantage, cells as skill_cells, has_balance, verdict,
 )
@@ -38,11 +39,13 @@ from simcore import games as registry
 
 
 def check_skill_dir(skill_dir: str | Path, game: str | None = None,
-                    rules_sha256: str | None = None, rules_name: str = "",
+                    rules_sha256: "str | list[str] | None" = None, rules_name: str = "",
                     option: str = "--skill") -> dict:
     """The question of a ``balance skill`` directory (its ``skill.json``), or one
     :class:`UsageError` line: not such a directory, not finished, of another game, or played under
-    other rules than ``rules_sha256`` (the report's run: its section says what "a property of the
+    other rules than ``rules_sha256`` (the report's run, or a list: one of its runs, e.g. the after
+    run of a before/after report, whose skill directory compares itself ``--against`` the before
+    run's: its section says what "a property of the
     rules" the trend is, so both must be of the same rules; a directory written before the rules
     were recorded is taken as it is). ``option``: the command-line option each line names
     (``balance skill --against`` checks its directory here too)."""
@@ -71,10 +74,13 @@ def check_skill_dir(skill_dir: str | Path, game: str | None = None,
         raise UsageError(f"{option} {d}: a balance skill of {q['game']}, but "
                          f"{'the report' if option == '--skill' else 'this one'} is of {game}")
     played = q.get("rules_sha256")
-    if rules_sha256 and played and played != rules_sha256:
+    allowed = [rules_sha256] if isinstance(rules_sha256, str) else [x for x in rules_sha256 or () if x]
+    if allowed and played and played not in allowed:
+        runs = "the report's run" if len(allowed) == 1 else "any of the report's runs"
         raise UsageError(f"{option} {d}: played under other rules ({q.get('rules_name') or '?'}) than "
-                         f"the report's run ({rules_name or '?'}); run balance skill with the run's "
-                         "rules (--rules, --set)")
+                         f"{runs} ({rules_name or '?'}); run balance skill with the rules of the run "
+                         "it is about (--rules, --set; for a before/after report, the after run's, "
+                         "--against a skill directory of the before run's)")
     return q
 
 
@@ -126,7 +132,7 @@ def against_figure(cmp: pl.DataFrame, roles: tuple[str, ...], smallest: float):
         ax.errorbar(x[at] + (s - (P - 1) / 2) * 0.06, y,
                     yerr=error_bars(100 * t["change_low"], y, 100 * t["change_high"]),
                     marker="o", capsize=3, color=OKABE_ITO[s % 8],
-                    label=f"seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s]})"))
+                    label=f"seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s].capitalize()})"))
     ax.set_xticks(x, [str(b) for b in budgets])
     ax.set_xlabel("playouts per option (0 = the default bot)")
     ax.set_ylabel("change in win share (pp), every seat searching")
@@ -134,23 +140,42 @@ def against_figure(cmp: pl.DataFrame, roles: tuple[str, ...], smallest: float):
     return fig
 
 
-def against_table(cmp: pl.DataFrame) -> pl.DataFrame:
-    """The comparison as a designer reads it: a row per cell, budget and seat, both win shares,
-    the change with its interval and its verdict."""
+def against_table(cmp: pl.DataFrame, other: str = "the other rules") -> pl.DataFrame:
+    """The comparison as a designer reads it: a row per cell, budget and seat, both win shares
+    (``other``: the other rules' name), the change with its interval, its verdict ("no clear
+    change" where the interval holds 0) and the games each side played."""
     rows = []
     for r in cmp.iter_rows(named=True):
-        rows.append({"cell": r["cell"], "budget": r["budget"], "seat": r["seat"] + 1, "role": r["role"],
-                     "other rules": f"{100 * r['before_win_share']:.1f}%",
-                     "these rules": f"{100 * r['after_win_share']:.1f}%",
+        rows.append({"cell": r["cell"], "budget": r["budget"], "seat": r["seat"] + 1,
+                     "role": str(r["role"]).capitalize(),
+                     f"win share, {other}": f"{100 * r['before_win_share']:.1f}%",
+                     "win share, these rules": f"{100 * r['after_win_share']:.1f}%",
                      "change (pp)": f"{100 * r['change']:+.1f}".replace("-", "−"),
                      "interval": f"{100 * r['change_low']:.1f} to {100 * r['change_high']:.1f}"
                      .replace("-", "−"),
-                     "verdict": r["verdict"]})
+                     "verdict": "no clear change" if r["verdict"] == NOT_SHOWN else r["verdict"],
+                     "games": f"{r['before_games']:,} / {r['after_games']:,}"})
     out = pl.DataFrame(rows)
     drop = ["cell"] if out["cell"].n_unique() == 1 else []
     if out["role"].n_unique() == 1:
         drop.append("role")
     return out.drop(drop)
+
+
+def against_sentence(cmp: pl.DataFrame, q: dict, spec) -> str:
+    """The comparison's words (:func:`analysis.skill_against.against_words`) for the skill
+    directory of question ``q`` (its ``skill.json``, with its ``against`` record): the rules named
+    as the page and the terminal name them, each clear change placed against the fair share, and
+    the budgets of this directory the other did not play. One function for the page, the report's
+    section and the terminal."""
+    from analysis.skill_against import against_words
+
+    a = q["against"]
+    other = rules_label(a)
+    only_after = sorted(set(q.get("budgets") or []) - set(cmp["budget"].to_list()))
+    return against_words(cmp, f"{other} ({a.get('dir')})", f"these rules ({rules_label(q)})",
+                         spec.roles_alike, fair=spec.fair_share, only_after=only_after,
+                         before_short=other, after_short="these rules")
 
 
 def against_reading(d: Path, q: dict, spec, smallest: dict | None = None):
@@ -161,7 +186,6 @@ def against_reading(d: Path, q: dict, spec, smallest: dict | None = None):
     if not isinstance(a, dict) or not (d / "against.parquet").is_file():
         return None
     from analysis.load import smallest_difference
-    from analysis.skill_against import against_words
     from analysis.stats import practical
 
     cmp = pl.read_parquet(d / "against.parquet")
@@ -172,10 +196,7 @@ def against_reading(d: Path, q: dict, spec, smallest: dict | None = None):
     cmp = cmp.with_columns(pl.Series("verdict", list(practical(
         cmp["change"].to_numpy(), cmp["change_low"].to_numpy(), cmp["change_high"].to_numpy(), small)),
         pl.Utf8))
-    other = rules_label(a)
-    words = against_words(cmp, f"{other} ({a.get('dir')})", f"these rules ({rules_label(q)})",
-                          spec.roles_alike)
-    return cmp, words, other, small
+    return cmp, against_sentence(cmp, q, spec), rules_label(a), small
 
 
 def against_html(d: Path, q: dict, spec) -> str:
@@ -199,11 +220,10 @@ def against_html(d: Path, q: dict, spec) -> str:
             f"<p>{html.escape(words)}</p>"
             f"<p class='note'>Compared with the balance skill directory {html.escape(str(a.get('dir')))} "
             f"({html.escape(other)}): each seat's win share when every seat searches, these rules "
-            f"minus those, with Newcombe's interval for a difference of two proportions at "
-            f"{100 * level:.4g}% (Bonferroni over the {cmp.height} seat and budget comparisons: all "
-            "hold together at 95%). The grey band holds the changes smaller than the smallest "
-            f"difference that matters ({100 * smallest:g} pp).</p>"
-            + "".join(figs) + _html_table(against_table(cmp)))
+            f"minus those, with Newcombe's interval for a difference of two proportions (at "
+            f"{100 * level:.4g}%, as the sentence says). The grey band holds the changes smaller than "
+            f"the smallest difference that matters ({100 * smallest:g} pp).</p>"
+            + "".join(figs) + _html_table(against_table(cmp, other)))
 
 
 def _cells(table: pl.DataFrame) -> list[str]:
@@ -234,7 +254,7 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
         y = t["win_share"].to_numpy()
         ax.errorbar(x + (s - (P - 1) / 2) * 0.05, y, yerr=error_bars(t["ci_low"], y, t["ci_high"]),
                     marker="o", capsize=3, color=OKABE_ITO[s % 8],
-                    label=f"seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s]})"))
+                    label=f"seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s].capitalize()})"))
     if fair is not None:
         ax.axhline(fair, color="grey", lw=1, ls="--", label="fair share")
     ax.set_xticks(x, [str(b) for b in budgets])
@@ -250,7 +270,7 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
         ax2.errorbar(np.arange(t.height) + (s - (P - 1) / 2) * 0.05, y,
                      yerr=error_bars(t["ci_low"], y, t["ci_high"]), marker="o", capsize=3,
                      color=OKABE_ITO[s % 8],
-                     label=f"seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s]})"))
+                     label=f"seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s].capitalize()})"))
     if fair is not None:
         ax2.axhline(fair, color="grey", lw=1, ls="--")
     ax2.set_xticks(x, [str(b) for b in budgets])
@@ -273,7 +293,7 @@ def _percent(table: pl.DataFrame) -> pl.DataFrame:
     for r in t.iter_rows(named=True):
         rows.append({"cell": r["cell"], "players": r["players"], "budget": r["budget"],
                      "who searches": "every seat" if r["part"] == "all" else "one seat",
-                     "seat": r["seat"] + 1, "role": r["role"], "bot": r["bot"], "games": r["games"],
+                     "seat": r["seat"] + 1, "role": str(r["role"]).capitalize(), "bot": r["bot"], "games": r["games"],
                      "win share (95% interval)": pct_ci(r["win_share"], r["ci_low"], r["ci_high"])})
     out = pl.DataFrame(rows)
     drop = ["cell"] if set(out["cell"]) == {""} else ["players"]
@@ -353,15 +373,21 @@ def build_skill_page(skill_dir: str | Path) -> Path:
                       + f"<figure><img alt='budget' src='data:image/png;base64,{png}'></figure>"
                       for cell, png, gain in imgs)
     what = f"{q['players']} players" if len(imgs) == 1 else "a panel"
+    compared = against_html(d, q, spec)
+    # with a comparison the page leads with it (what the rules change, as play gets stronger),
+    # then these rules' own trend
+    title = (f"{spec.title}, {what}: {rules_label(q)} against {rules_label(q['against'])} as play "
+             "gets stronger" if compared else f"{spec.title}, {what}: balance by search budget")
     page = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-            f"<title>Balance by search budget</title><style>{_CSS}</style></head><body>"
-            f"<h1>{html.escape(spec.title)}, {what}: balance by search budget</h1>"
-            f"<p>{html.escape(sentence)}</p>"
+            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
+            f"<h1>{html.escape(title)}</h1>"
             + (f"<p><b>{html.escape(note)}</b></p>" if (note := rules_note(q)) else "")
             + f"<p class='note'>{q['games']:,} games per budget and part; a searching seat plays its own "
             f"bot in its playouts (the game's default: {html.escape(q['policy'])}); win shares in "
             f"percent with 95% Wilson intervals.</p>"
-            + against_html(d, q, spec)
+            + compared
+            + ("<h2>These rules as play gets stronger</h2>" if compared else "")
+            + f"<p>{html.escape(sentence)}</p>"
             + figures + "<h2>Balance by budget, every seat searching</h2>"
             + _html_table(balance_table(table)) + "<h2>Win share by seat and budget</h2>"
             + _html_table(_percent(table)) + "</body></html>")
@@ -404,10 +430,12 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
         cmp, words, other, small = read
         pick_cmp = cmp.filter(pl.col("cell") == pick) if pick in set(cmp["cell"]) else cmp
         names += figs.add("skill_against", against_figure(
-            pick_cmp, spec.seat_roles(int(pick_cmp["players"][0])), small), words)
+            pick_cmp, spec.seat_roles(int(pick_cmp["players"][0])), small),
+            f"Each seat's change of win share against {other} as play gets stronger (its interval, "
+            "all holding together at 95%; grey: smaller than the difference that matters).")
         extra_tables = [(f"Against {other}: each seat's change of win share, every seat searching "
                          f"(intervals at {100 * float(cmp['level'][0]):.4g}%, all holding together "
-                         "at 95%)", against_table(cmp))]
+                         "at 95%)", against_table(cmp, other))]
         extra_sentences = [words]
     return Section(
         "skill", "Balance as play gets stronger (search budget)",

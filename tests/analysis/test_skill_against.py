@@ -97,8 +97,50 @@ def test_seats_that_move_at_the_largest_budget_only_are_named():
     before = _table({0: [0.25] * 4, 64: [0.25] * 4}, 4000)
     after = _table({0: [0.25] * 4, 64: [0.25, 0.25, 0.35, 0.15]}, 4000)
     words = against_words(against(before, after, 0.01), "a", "b")
-    assert "at budget 0: no seat's win share changes clearly." in words
+    assert "at budget 0: no seat's win share changes clearly (changes of up to ±" in words
     assert "At budget 64 the rules move seats 4 and 3: seat 4 −10.0 pp" in words, words
+
+
+def test_each_clear_change_says_where_the_seat_moved_against_the_fair_share():
+    before = _table({0: [0.20, 0.30, 0.25, 0.20]}, 4000)
+    after = _table({0: [0.24, 0.34, 0.16, 0.32]}, 4000)
+    words = against_words(against(before, after, 0.01), "a", "b", fair=lambda players: 1 / players)
+    assert "seat 1 +4.0 pp" in words and "20.0% → 24.0%, toward the fair 25%" in words
+    assert "30.0% → 34.0%, away from the fair 25%" in words
+    assert "25.0% → 16.0%, away from the fair 25%" in words
+    assert "20.0% → 32.0%, past the fair 25% and further from it" in words
+    assert "fair" not in against_words(against(before, after, 0.01), "a", "b")     # no fair share given
+
+
+def test_each_rules_largest_gap_is_described_at_every_budget():
+    def with_gap(t, gap, low, high):
+        return t.with_columns(pl.lit(1 - gap).alias("win_share_balance"),
+                              pl.lit(1 - high).alias("win_share_balance_low"),
+                              pl.lit(1 - low).alias("win_share_balance_high"))
+    before = with_gap(_table({0: [0.20, 0.30, 0.25, 0.25]}, 4000), 0.10, 0.05, 0.15)
+    after = with_gap(_table({0: [0.24, 0.26, 0.25, 0.25]}, 4000), 0.02, 0.0, 0.06)
+    t = against(before, after, 0.01)
+    assert t["before_gap"].to_list() == [pytest.approx(0.10)] * 4
+    words = against_words(t, "the shipped rules (s)", "these rules (f)", before_short="shipped",
+                          after_short="fix")
+    assert ("the largest gap between two seats' win shares, shipped → fix (each with its own 95% "
+            "interval): budget 0 10.0 (5.0 to 15.0) → 2.0 pp (0.0 to 6.0).") in words
+
+
+def test_with_roles_the_first_roles_share_leads_at_every_budget():
+    before = _table({0: [0.01, 0.33, 0.33, 0.33], 16: [0.01, 0.33, 0.33, 0.33]}, 400)
+    after = _table({0: [0.02, 0.33, 0.32, 0.33], 16: [0.10, 0.30, 0.30, 0.30]}, 400).with_columns(
+        pl.when(pl.col("seat") == 0).then(pl.lit("seigneur")).otherwise(pl.lit("censitaire")).alias("role"))
+    words = against_words(against(before, after, 0.01), "a", "b", roles_alike=False)
+    assert "the Seigneur's win share: budget 0: 1.0% → 2.0%, +1.0 pp (" in words
+    assert "no clear change; budget 16: 1.0% → 10.0%, +9.0 pp (" in words
+
+
+def test_rules_that_play_the_same_games_and_budgets_played_on_one_side_are_said_so():
+    t = _table({0: [0.25, 0.2, 0.3, 0.25], 4: [0.25, 0.2, 0.3, 0.25]}, 300)
+    words = against_words(against(t, t, 0.01), "the shipped rules (s)", "these rules (f)", only_after=[32])
+    assert "these rules play the same games" in words
+    assert "Budget 32 was not played under the shipped rules (s): not compared" in words
 
 
 def test_a_change_that_may_matter_is_worded_so():
@@ -157,16 +199,23 @@ def test_against_writes_the_comparison_of_the_two_directories(shipped, fixed):
     assert q["against"]["dir"] == str(shipped) and q["budgets"] == [0, 1]
     page = (out / "report.html").read_text()
     assert "Against the shipped rules" in page and (out / "figures" / "against.png").is_file()
+    # the page leads with the comparison: its title names both rules, its section comes before
+    # these rules' own trend
+    assert "<h1>Middle-Ages, 4 players: rules.toml with --set setup.start_coins=[0,0,40,0] against the " \
+           "shipped rules as play gets stronger</h1>" in page
+    assert page.index("Against the shipped rules") < page.index("These rules as play gets stronger")
     assert (out / "against.txt").read_text().startswith("These rules (rules.toml with --set "
                                                         "setup.start_coins=[0,0,40,0]) against")
 
 
-def test_a_call_without_against_removes_the_earlier_comparison(fixed, tmp_path):
+def test_a_call_without_against_removes_the_earlier_comparison(fixed, tmp_path, capsys):
     import shutil
 
     out = tmp_path / "fix"
     shutil.copytree(fixed, out)
+    capsys.readouterr()
     assert _run(FIX + ["--out", str(out)]) == 0          # the same question: nothing played again
+    assert "the comparison with other rules in" in capsys.readouterr().err
     assert not (out / "against.csv").exists() and "against" not in json.loads((out / "skill.json").read_text())
     assert not list((out / "figures").glob("against*"))
     assert "Against the shipped rules" not in (out / "report.html").read_text()
@@ -183,7 +232,8 @@ def test_the_reports_skill_section_carries_the_comparison_worded_by_its_smallest
     assert "skill_against" in figs and "skill_against" in section.figures
     title, table = section.tables[-1]
     assert title.startswith("Against the shipped rules")
-    assert table["verdict"].to_list() == saved["verdict"].to_list()
+    assert table["verdict"].to_list() == [
+        "no clear change" if v == NOT_SHOWN else v for v in saved["verdict"].to_list()]
     # seat 3's change, clear and large at the game's 1 pp, is clear but small against a report's 90 pp
     assert set(table.filter(pl.col("seat") == 3)["verdict"]) == {LARGE}
     wide = skill_section(fixed, FigureSet(), players=4, smallest={"share": 0.9}).tables[-1][1]
@@ -192,6 +242,7 @@ def test_the_reports_skill_section_carries_the_comparison_worded_by_its_smallest
 
 @pytest.mark.parametrize("args, words", [
     (["--budgets", "0,1"], "same rules"),                                 # nothing to compare
+    (["--budgets", "0,1", "--set", "effects.caserne_payment=2"], "written otherwise"),   # the file's value
     (["--budgets", "2", "--set", SETTING], "none of 2"),                  # no budget in common
     (["--budgets", "0", "--players", "3", "--set", SETTING], "another panel"),
 ])
@@ -212,3 +263,19 @@ def test_against_a_directory_that_is_not_a_skill_or_is_out_itself(shipped, tmp_p
     assert _run(["skill", "--games", "8", "--budgets", "0", "--set", SETTING, "--out", str(shipped),
                  "--against", str(shipped)]) == 2
     assert "is --out itself" in capsys.readouterr().err
+
+
+def test_a_before_after_report_takes_the_after_runs_skill_directory(shipped, fixed):
+    """``balance report BEFORE AFTER --skill DIR``: a skill directory of the after run's rules is
+    taken (its comparison is against the before run's); one of neither run's rules is refused,
+    naming the runs' rules."""
+    from reports.skill import check_skill_dir
+    from simcore.errors import UsageError
+
+    ship = json.loads((shipped / "skill.json").read_text())["rules_sha256"]
+    fix = json.loads((fixed / "skill.json").read_text())["rules_sha256"]
+    assert check_skill_dir(fixed, "middle-ages", [ship, fix])["against"]["rules_sha256"] == ship
+    with pytest.raises(UsageError, match="than the report's run"):
+        check_skill_dir(fixed, "middle-ages", ship, "rules.toml")
+    with pytest.raises(UsageError, match="than any of the report's runs"):
+        check_skill_dir(fixed, "middle-ages", [ship, "0" * 64], "a, b")
