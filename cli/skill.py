@@ -111,7 +111,7 @@ def skill(
                 "panel": the_panel.to_json(), "rules_sha256": prep.rules_sha256}
     about_rules = {"rules": rules_file, "settings": [x.text for x in sets],
                    "rules_name": prep.rules_name, "rules_given": rules is not None or bool(sets),
-                   "rules_data_sha256": rules_data}
+                   "rules_data_sha256": rules_data, "rules_change": tuned_change(rules)}
     meta = out / "skill.json"
     claim_output(out)
     if out.exists() and any(out.iterdir()):
@@ -213,6 +213,23 @@ def skill(
                + (", against.csv" if (out / "against.csv").exists() else "") + ")")
 
 
+def tuned_change(rules: Path | None) -> str | None:
+    """What a tune's ``best_rules.toml`` changes, from its first line ("# balance tune: the best
+    rules found (setup.start_coins[3]=2)" → "setup.start_coins[3]=2"), so that the page names the
+    fix rather than only the file; None for any other rules file (or none)."""
+    from analysis.tune.search import BEST_RULES_HEAD
+
+    if rules is None:
+        return None
+    try:
+        with open(rules, encoding="utf-8") as f:
+            first = f.readline().strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    head = f"# {BEST_RULES_HEAD} ("
+    return first[len(head):-1] if first.startswith(head) and first.endswith(")") else None
+
+
 def rules_data_sha256(game: str, rules, sets, player_counts: list[int]) -> str:
     """The sha256 of the rules as read (the parsed TOML with the settings applied, keys sorted), at
     every player count played: two rules files that differ only in comments or layout, or a
@@ -293,7 +310,8 @@ def write_against(out: Path, table, before: dict | None, against: Path | None, s
     cmp = compare(theirs, table, smallest_difference(spec.name, "share"))
     q = {**question, "against": {
         "dir": str(against), "rules_name": before.get("rules_name"),
-        "rules_given": before.get("rules_given"), "rules_sha256": before.get("rules_sha256")}}
+        "rules_given": before.get("rules_given"), "rules_sha256": before.get("rules_sha256"),
+        "rules_change": before.get("rules_change")}}
     words = against_sentence(cmp, q, spec)
     for suffix in (".csv", ".parquet"):
         tmp = out / f"against{suffix}.tmp"

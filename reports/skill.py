@@ -104,12 +104,14 @@ def _write_figure(d: Path, fig, name: str) -> str:
 
 def rules_label(q: dict) -> str:
     """A skill question's rules as a sentence names them: "the shipped rules", or the rules file's
-    name with its settings ("best_rules.toml", "rules.toml with --set income.palais.base=4")."""
+    name with its settings ("rules.toml with --set income.palais.base=4"; a tune's best rules with
+    what they change, "best_rules.toml (setup.start_coins[3]=2)")."""
     name = str(q.get("rules_name") or "")
     if not name or not q.get("rules_given"):
         return "the shipped rules"
     file, _, rest = name.partition(" with ")
-    return Path(file).name + (f" with {rest}" if rest else "")
+    change = q.get("rules_change")          # a tune's best_rules.toml: what it changes
+    return Path(file).name + (f" ({change})" if change else "") + (f" with {rest}" if rest else "")
 
 
 @styled
@@ -332,17 +334,24 @@ def gain_sentence(ct: pl.DataFrame) -> str:
     top = budgets[-1]
     base = {r["seat"]: r for r in one.filter(pl.col("budget") == 0).iter_rows(named=True)}
     rows = one.filter(pl.col("budget") == top).sort("seat").iter_rows(named=True)
-    parts, better, clear = [], 0, 0
+    parts, better, clear, unclear = [], 0, 0, []
     for r in rows:
         b = base.get(r["seat"])
         w0 = b["win_share"] if b else float("nan")
         better += bool(r["win_share"] > w0)
         # clearly more: the searching seat's interval lies wholly above its own bot's
-        clear += bool(b is not None and r["ci_low"] > b["ci_high"])
+        apart = bool(b is not None and r["ci_low"] > b["ci_high"])
+        clear += apart
+        if not apart:
+            unclear.append(f"{r['seat'] + 1}")
         parts.append(f"seat {r['seat'] + 1} {100 * r['win_share']:.1f}% vs {100 * w0:.1f}%")
     n = len(parts)
+    # the seats not shown, named when some are (a reader looks for them first)
+    but = ("" if not clear or not unclear else
+           f", not in seat {unclear[0]}" if len(unclear) == 1 else
+           f", not in seats {', '.join(unclear[:-1])} and {unclear[-1]}")
     head = (f" At budget {top} one searching seat wins more than the seat's own bot in {better} of "
-            f"{n} seats, clearly (the intervals apart) in {clear or 'none'} ({'; '.join(parts)})")
+            f"{n} seats, clearly (the intervals apart) in {clear or 'none'}{but} ({'; '.join(parts)})")
     if clear == n:
         return head + ": the search bot is the stronger player, so the budgets do measure stronger play."
     if better == n:
@@ -421,8 +430,10 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
     sentence = verdict(advantage(table, spec.roles_alike), smallest_difference(q["game"], "share", smallest))
     budgets = sorted(table["budget"].unique().to_list())
     gain = gain_sentence(ct)
+    # a caption of its own: the sentence is the section's first bullet, not repeated under the figure
     names = figs.add("skill_budget", budget_figure(ct, spec.seat_roles(P), spec.fair_share(P)),
-                     sentence)
+                     "Each seat's win share by search budget: every seat searching (left), one "
+                     "searching seat against the others' bots (right); 95% intervals.")
     # the directory's --against comparison (the fix against the rules before it), if it has one
     extra_tables, extra_sentences = [], []
     read = against_reading(d, q, spec, smallest)

@@ -624,11 +624,16 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     return result
 
 
+# The first line of best_rules.toml, before the settings changed in parentheses: `balance skill`
+# reads it back to name a tune's fix by what it changes (cli/skill.py, tuned_change)
+BEST_RULES_HEAD = "balance tune: the best rules found"
+
+
 def best_rules_header(plan: TunePlan, values: dict, pj, where: str, verdict: str) -> str:
     """The comment lines heading best_rules.toml: what changed, and for which player counts and
     line-ups the confirmation met the target (and where not), so the file says whom it holds for
     wherever it is copied."""
-    lines = [f"balance tune: the best rules found ({plan.label(values)})"]
+    lines = [f"{BEST_RULES_HEAD} ({plan.label(values)})"]
     word = {"met": "met", "missed": "NOT met", "unclear": "unclear (more games would tell)"}
     if plan.multi:
         said = [cell_outcome(j.parts) for j in pj.cells]

@@ -104,6 +104,13 @@ def test_a_tune_says_how_to_ask_whether_its_fix_holds_as_play_gets_stronger(tmp_
     for cmd in (first, second):
         assert _run(shlex.split(cmd)[1:] + ["--budgets", "0", "--games", "8"]) == 0
     assert (tmp_path / "tu-skill" / "against.csv").is_file()
+    # the page names the fix by what the tune changed, not only by its file
+    from reports.skill import rules_label
+    change = json.loads((tmp_path / "tu-skill" / "skill.json").read_text())["rules_change"]
+    assert change.startswith("setup.start_coins[0]=")
+    assert f"best_rules.toml ({change})" in (tmp_path / "tu-skill" / "against.txt").read_text()
+    assert rules_label(json.loads((tmp_path / "tu-skill" / "skill.json").read_text())) == \
+        f"best_rules.toml ({change})"
     assert not json.loads((tmp_path / "tu-skill-start" / "skill.json").read_text())["rules_given"]
     # no bots (Fief 2 combats), or no best_rules.toml: no hint
     assert skill_hint("fief-combat", out, []) is None

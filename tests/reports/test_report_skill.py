@@ -100,7 +100,7 @@ def test_more_in_every_seat_is_called_stronger_play_only_when_the_intervals_are_
     assert "in 2 of 2 seats, clearly (the intervals apart) in 2" in apart
     assert "the budgets do measure stronger play" in apart
     close = gain_sentence(table([0.5, 0.21], [0.45, 0.17], [0.55, 0.25]))
-    assert "in 2 of 2 seats, clearly (the intervals apart) in 1" in close
+    assert "in 2 of 2 seats, clearly (the intervals apart) in 1, not in seat " in close
     assert "do measure stronger play" not in close and "play more games" in close
     none = gain_sentence(table([0.21, 0.19], [0.17, 0.15], [0.25, 0.23]))
     assert "in 1 of 2 seats, clearly (the intervals apart) in none (" in none
