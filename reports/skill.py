@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -218,8 +219,13 @@ def against_html(d: Path, q: dict, spec) -> str:
                     + f"<figure><img alt='change against {html.escape(other)}' "
                       f"src='data:image/png;base64,{png}'></figure>")
     level = float(cmp["level"][0])
+    # one sentence per line: the rules named and the level, each rules' gap (or the role's share),
+    # then budget by budget
+    parts = re.split(r"(?<=\.) (?=At budget|In \S+ |the largest gap|The largest gap|The \w+'s win share"
+                     r"|Budgets? \d|Every seat)", words)
     return (f"<h2>Against {html.escape(other)}: does the change hold as play gets stronger?</h2>"
-            f"<p>{html.escape(words)}</p>"
+            f"<p>{html.escape(parts[0])}</p><ul>"
+            + "".join(f"<li>{html.escape(x)}</li>" for x in parts[1:]) + "</ul>"
             f"<p class='note'>Compared with the balance skill directory {html.escape(str(a.get('dir')))} "
             f"({html.escape(other)}): each seat's win share when every seat searches, these rules "
             f"minus those, with Newcombe's interval for a difference of two proportions (at "
