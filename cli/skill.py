@@ -189,10 +189,12 @@ def skill(
         t.add_column("one searching seat: win share by seat (mean" + ("" if spec.roles_alike else " by role")
                      + ")", justify="right")
         for s in range(c.players):
-            t.add_column(f"all searching: seat {s + 1}" + ("" if spec.roles_alike else f" ({roles[s]})"),
-                         justify="right")
+            t.add_column(f"all searching: seat {s + 1}" + ("" if spec.roles_alike else
+                                                             f" ({roles[s].capitalize()})"),
+                         justify="right", overflow="fold")
         if spec.roles_alike:
-            t.add_column("all searching: largest gap between two seats, pp (95%)", justify="right")
+            t.add_column("all searching: largest gap between two seats, pp (95%)", justify="right",
+                         overflow="fold")
         for b in bs:
             one = ct.filter((ct["budget"] == b) & (ct["part"] == "one"))
             allp = ct.filter((ct["budget"] == b) & (ct["part"] == "all")).sort("seat")
@@ -340,7 +342,8 @@ def _against_table(cmp, other: str, spec):
     seats = sorted(set(cmp["seat"].to_list()))
     roles = {r["seat"]: str(r["role"]).capitalize() for r in cmp.iter_rows(named=True)}
     for s in seats:
-        t.add_column(f"seat {s + 1}" + ("" if spec.roles_alike else f" ({roles[s]})"), justify="right")
+        t.add_column(f"seat {s + 1}" + ("" if spec.roles_alike else f" ({roles[s]})"), justify="right",
+                     overflow="fold")
     for c in cells:
         ct = cmp.filter(cmp["cell"] == c)
         for b in sorted(set(ct["budget"].to_list())):
