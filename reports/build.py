@@ -131,6 +131,12 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     if skill is not None:                 # before the glossary, the last section
         from reports.skill import skill_section
         secs.insert(len(secs) - 1, skill_section(skill, figs, base_rs.n_players, smallest))
+        from reports.skill import skill_headline
+        # the report leads with what changed: a skill directory's comparison with other rules
+        # gets a line in the leading section
+        if (line := skill_headline(skill, smallest)) and secs:
+            # after what changed and the seats' answer, before the longer lists
+            secs[0].sentences.insert(min(2, len(secs[0].sentences)), line)
     files: dict = hook.question_files(played, base_rs) if played is not None else {}
     total = len(groups) + 1 + len(figs) + 1 + int(pdf)
     done = len(groups) + 1

@@ -412,6 +412,53 @@ def build_skill_page(skill_dir: str | Path) -> Path:
     return d / "report.html"
 
 
+def skill_headline(skill_dir: str | Path, smallest: dict | None = None) -> str:
+    """One sentence for the report's leading section when its ``--skill`` directory compares its
+    rules ``--against`` others: what these rules change at the largest budget with every seat
+    searching, and whether the changes seen at the smallest budget hold there; "" without a
+    comparison (the skill section reads the trend)."""
+    d = Path(skill_dir)
+    q = json.loads((d / "skill.json").read_text())
+    spec = registry.get(q["game"])
+    read = against_reading(d, q, spec, smallest)
+    if read is None:
+        return ""
+    cmp, _, other, _ = read
+    cmp = cmp.filter(pl.col("cell") == cmp["cell"][0])          # the first cell, named
+    budgets = sorted(set(cmp["budget"].to_list()))
+    lo, hi = budgets[0], budgets[-1]
+    at = {b: {r["seat"]: r for r in cmp.filter(pl.col("budget") == b).iter_rows(named=True)}
+          for b in (lo, hi)}
+
+    def seat(k: int) -> str:
+        r = at[hi][k]
+        return f"seat {k + 1}" + ("" if spec.roles_alike else f" ({str(r['role']).capitalize()})")
+
+    def moves(rows) -> str:
+        return ", ".join(f"{seat(r['seat'])} by {100 * r['change']:+.1f} pp".replace("-", "−")
+                         for r in rows)
+
+    clear_hi = [r for r in at[hi].values() if r["verdict"] != NOT_SHOWN]
+    clear_lo = [k for k, r in at[lo].items() if r["verdict"] != NOT_SHOWN]
+    cell = cmp["cell"][0]
+    head = (f"As play gets stronger ({d.name}, every seat searching"
+            + (f", {cell}" if cell else "") + f", against {other}): ")
+    text = (f"at budget {hi} these rules move {moves(clear_hi)}" if clear_hi else
+            f"at budget {hi} no seat's win share changes clearly")
+    if hi != lo and clear_lo:
+        held = [k for k in clear_lo if at[hi][k]["verdict"] != NOT_SHOWN
+                and (at[hi][k]["change"] > 0) == (at[lo][k]["change"] > 0)]
+        if len(clear_lo) == 1:
+            text += (f"; the change of seat {clear_lo[0] + 1} at budget {lo} "
+                     + ("holds there" if held else "is not shown to hold there"))
+        else:
+            names = ", ".join(str(k + 1) for k in clear_lo[:-1]) + f" and {clear_lo[-1] + 1}"
+            text += (f"; of the changes of seats {names} at budget {lo}, "
+                     + (f"{len(held)} hold{'s' if len(held) == 1 else ''} there" if held
+                        else "none is shown to hold there"))
+    return head + text + " (its section has the intervals)."
+
+
 def skill_section(skill_dir: str | Path, figs, players: int | None = None,
                   smallest: dict | None = None):
     """The balance report's section on a ``balance skill`` directory (``balance report RUN --skill

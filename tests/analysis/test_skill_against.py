@@ -279,3 +279,16 @@ def test_a_before_after_report_takes_the_after_runs_skill_directory(shipped, fix
         check_skill_dir(fixed, "middle-ages", ship, "rules.toml")
     with pytest.raises(UsageError, match="than any of the report's runs"):
         check_skill_dir(fixed, "middle-ages", [ship, "0" * 64], "a, b")
+
+
+def test_the_reports_leading_section_gets_a_line_on_the_comparison(fixed, shipped):
+    from reports.skill import skill_headline
+
+    line = skill_headline(fixed)
+    cmp = pl.read_parquet(fixed / "against.parquet").filter(pl.col("budget") == 1)
+    seat3 = cmp.filter(pl.col("seat") == 2).row(0, named=True)
+    assert line.startswith("As play gets stronger (fix, every seat searching, 4p 4×balanced, against "
+                           "the shipped rules): at budget 1 these rules move ")
+    assert f"seat 3 by {100 * seat3['change']:+.1f} pp" in line
+    assert "the change of seat 3 at budget 0 holds there" in line or "of the changes of seats" in line
+    assert skill_headline(shipped) == ""               # no comparison: its section reads the trend
