@@ -13,16 +13,9 @@ from types import SimpleNamespace
 import polars as pl
 import pytest
 
-from analysis import panel, stats
+from analysis import panel
 from analysis.sweep.panel_effects import in_cells, sentences
-
-
-def _effects(rows, smallest: float = 0.01):
-    return pl.DataFrame([{"parameter": "track.goal.4", "from": "8", "to": "12", "metric": "role_win_share_seigneur",
-                          "label": "the seigneurs' win share", "unit": "pp", "share": True,
-                          "cell_label": f"cell {k}", "delta": d, "low": lo, "high": hi,
-                          "smallest": smallest, "verdict": stats.practical(d, lo, hi, smallest)}
-                         for k, (d, lo, hi) in enumerate(rows)])
+from tests.sweep.test_panels import _effects
 
 
 def _no_zero(text: str) -> None:
