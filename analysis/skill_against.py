@@ -97,9 +97,11 @@ def _num(x: float) -> str:
     return f"{100 * x:.1f}".replace("-", "−")
 
 
-def _change(r: dict) -> str:
+def _change(r: dict, digits: int = 1) -> str:
     """"−4.2 pp (−6.0 to −2.4)"."""
-    return f"{_pp(r['change'])} pp ({_num(r['change_low'])} to {_num(r['change_high'])})"
+    n = lambda x: f"{100 * x:.{digits}f}".replace("-", "−")  # noqa: E731
+    sign = f"{100 * r['change']:+.{digits}f}".replace("-", "−")
+    return f"{sign} pp ({n(r['change_low'])} to {n(r['change_high'])})"
 
 
 def _seat(r: dict, roles_alike: bool) -> str:
@@ -111,14 +113,19 @@ _SIZE = {LARGE: "large enough to matter", MAY_MATTER: "clear, may matter", SMALL
 
 def _fairness(r: dict, fair: float | None) -> str:
     """Where a seat's win share moved against the fair share (estimates, the seats alike):
-    ": 19.4% → 24.5%, toward the fair 25%" (or "away from", "past"); "" without a fair share."""
+    ": 19.4% → 24.5%, toward the fair 25%", "away from the fair 25%", or, when it crossed the
+    fair share, ": 28.6% → 21.5%, past the fair 25%: from 3.6 pp above to 3.5 pp below" (a
+    crossing is never called "toward": by a tenth of a point the estimates would call an overshoot
+    a repair); "" without a fair share."""
     if fair is None:
         return ""
     b, a = r["before_win_share"] - fair, r["after_win_share"] - fair
     f = f"the fair {100 * fair:g}%"
-    way = (f"toward {f}" if abs(a) < abs(b) else f"past {f} and further from it" if a * b < 0
-           else f"away from {f}")
-    return f": {100 * r['before_win_share']:.1f}% → {100 * r['after_win_share']:.1f}%, {way}"
+    shares = f": {100 * r['before_win_share']:.1f}% → {100 * r['after_win_share']:.1f}%"
+    if a * b < 0:
+        side = lambda x: f"{100 * abs(x):.1f} pp {'above' if x > 0 else 'below'}"  # noqa: E731
+        return f"{shares}, past {f}: from {side(b)} to {side(a)}"
+    return f"{shares}, {'toward' if abs(a) < abs(b) else 'away from'} {f}"
 
 
 def _clear_rows(rows: list[dict]) -> list[dict]:
@@ -163,10 +170,11 @@ def _listed(rows: list[dict], roles_alike: bool, size: bool = True, fair: float 
 
 
 def _left(first: dict, last: dict) -> str:
-    """How much of a change that may no longer hold its interval still allows, on its first side:
-    "at most 3.3 pp of the −5.3 remains"."""
+    """How large a change that may no longer hold can still be on its first side, from its
+    interval at the largest budget: "at most 3.3 pp in the same direction" (the earlier estimate
+    is not compared with it: its own interval may reach that far)."""
     most = -last["change_low"] if first["change"] < 0 else last["change_high"]
-    return f"at most {100 * max(most, 0.0):.1f} pp of the {_pp(first['change'])} remains"
+    return f"at most {100 * max(most, 0.0):.1f} pp in the same direction"
 
 
 def _at_largest(first: dict, last: list[dict], budget: int, roles_alike: bool,
@@ -182,10 +190,12 @@ def _at_largest(first: dict, last: list[dict], budget: int, roles_alike: bool,
     unknown = [r for r in moved if r["verdict"] == NOT_SHOWN]
     out = []
     for rows, verb in ((held, "holds"), (turned, "reverses")):
-        if rows:
-            what = "change" if len(rows) == 1 else "changes"
-            verb = verb if len(rows) == 1 else verb[:-1]
-            out.append(f"At budget {budget} the {what} of {_seats(rows, roles_alike)} {verb}: "
+        if len(rows) == 1:
+            r = rows[0]
+            out.append(f"At budget {budget} the change of {_seat(r, roles_alike)} {verb}: {_change(r)}, "
+                       f"{_SIZE[r['verdict']]}{_fairness(r, fair)}.")
+        elif rows:
+            out.append(f"At budget {budget} the changes of {_seats(rows, roles_alike)} {verb[:-1]}: "
                        f"{_listed(rows, roles_alike, fair=fair)}.")
     if unknown:
         what = "change" if len(unknown) == 1 else "changes"
@@ -196,8 +206,11 @@ def _at_largest(first: dict, last: list[dict], budget: int, roles_alike: bool,
                                for r in unknown) + ".")
     others = _clear_rows([r for r in last if r not in moved])
     if others:
+        r = others[0]
+        listed = (f"{_change(r)}, {_SIZE[r['verdict']]}{_fairness(r, fair)}" if len(others) == 1
+                  else _listed(others, roles_alike, fair=fair))
         out.append(f"At budget {budget} the rules {'also move' if moved else 'move'} "
-                   f"{_seats(others, roles_alike)}: {_listed(others, roles_alike, fair=fair)}.")
+                   f"{_seats(others, roles_alike)}: {listed}.")
     if not moved and not others:
         out.append(f"At budget {budget}: {_budget_words(last, roles_alike, fair)}.")
     return " ".join(out)
@@ -211,11 +224,12 @@ def _gap_words(by_budget: dict[int, list[dict]], before_short: str, after_short:
         r = rows[0]
         if r.get("before_gap") is None or r.get("after_gap") is None:
             return ""
-        parts.append(f"budget {b} {_num(r['before_gap'])} ({_num(r['before_gap_low'])} to "
+        parts.append(f"at budget {b}: {_num(r['before_gap'])} pp ({_num(r['before_gap_low'])} to "
                      f"{_num(r['before_gap_high'])}) → {_num(r['after_gap'])} pp "
                      f"({_num(r['after_gap_low'])} to {_num(r['after_gap_high'])})")
-    return (f"The largest gap between two seats' win shares, {before_short} → {after_short} (each "
-            "with its own 95% interval): " + "; ".join(parts) + ".")
+    return (f"The largest gap between two seats' win shares, {before_short} → {after_short}, each "
+            "with its own 95% interval (a description of each rules, not a test of their "
+            "difference: the seats' changes below are that): " + "; ".join(parts) + ".")
 
 
 def _role_words(by_budget: dict[int, list[dict]]) -> str:
@@ -224,8 +238,10 @@ def _role_words(by_budget: dict[int, list[dict]]) -> str:
     parts = []
     for b, rows in by_budget.items():
         r = rows[0]
-        parts.append(f"budget {b}: {100 * r['before_win_share']:.1f}% → {100 * r['after_win_share']:.1f}%, "
-                     f"{_change(r)}, {_SIZE.get(r['verdict'], 'no clear change')}")
+        d = 2 if max(r["before_win_share"], r["after_win_share"]) < 0.05 else 1   # 0.50% → 0.75%
+        parts.append(f"budget {b}: {100 * r['before_win_share']:.{d}f}% → "
+                     f"{100 * r['after_win_share']:.{d}f}%, {_change(r, d)}, "
+                     f"{_SIZE.get(r['verdict'], 'no clear change')}")
     role = str(by_budget[next(iter(by_budget))][0]["role"]).capitalize()
     return f"The {role}'s win share: " + "; ".join(parts) + "."
 
@@ -250,6 +266,7 @@ def against_words(table: pl.DataFrame, before_name: str, after_name: str,
     if (table["change"] == 0).all() and (table["change_low"] < 0).all():
         out.append("Every seat's win share is the same under both rules at every budget: these rules "
                    "play the same games (the change has no effect on these line-ups).")
+        return " ".join(out + _only_after(only_after, before_name))
     cells = list(dict.fromkeys(table["cell"].to_list()))
     for c in cells:
         ct = table.filter(pl.col("cell") == c)
@@ -270,8 +287,12 @@ def against_words(table: pl.DataFrame, before_name: str, after_name: str,
             first = {r["seat"]: r for r in by_budget[lo]}
             text += " " + _at_largest(first, by_budget[hi], hi, roles_alike, share)
         out.append(text)
-    if only_after:
-        out.append(f"Budget{'s' if len(only_after) > 1 else ''} {', '.join(map(str, only_after))} "
-                   f"{'were' if len(only_after) > 1 else 'was'} not played under {before_name}: not "
-                   "compared (play them there with balance skill --budgets to compare them).")
-    return " ".join(out)
+    return " ".join(out + _only_after(only_after, before_name))
+
+
+def _only_after(only_after, before_name: str) -> list[str]:
+    if not only_after:
+        return []
+    return [f"Budget{'s' if len(only_after) > 1 else ''} {', '.join(map(str, only_after))} "
+            f"{'were' if len(only_after) > 1 else 'was'} not played under {before_name}: not "
+            "compared (play them there with balance skill --budgets to compare them)."]

@@ -269,8 +269,19 @@ def check_against(against: Path, out: Path, game: str, panel, budgets: list[int]
     if not set(played) & set(budgets):
         raise UsageError(f"--against {against}: played budgets {','.join(map(str, played))}, none of "
                          f"{','.join(map(str, budgets))}; give a budget both play")
-    same = q.get("rules_sha256") == rules_sha256 or (
-        rules_data is not None and q.get("rules_data_sha256") == rules_data)
+    theirs = q.get("rules_data_sha256")
+    if theirs is None and q.get("rules"):
+        # a directory written before the rules were recorded as read: read them again from the
+        # file and settings it names (when the file is still there)
+        from simcore.config import parse_settings
+
+        try:
+            theirs = rules_data_sha256(game, Path(q["rules"]), parse_settings(q.get("settings") or ()),
+                                       sorted({int(c["players"]) for c in (q.get("panel") or {}).get(
+                                           "cells", [])} or {int(q.get("players") or 0)}))
+        except Exception:          # the file moved or no longer reads: the text's sha256 decides
+            theirs = None
+    same = q.get("rules_sha256") == rules_sha256 or (rules_data is not None and theirs == rules_data)
     if same:
         raise UsageError(f"--against {against}: played under the same rules as this command"
                          + (" (the same settings, written otherwise)" if q.get("rules_sha256") != rules_sha256
@@ -296,6 +307,10 @@ def write_against(out: Path, table, before: dict | None, against: Path | None, s
     from reports.skill import against_sentence, rules_label
 
     had = (out / "against.parquet").exists()
+    try:
+        was = json.loads((out / "skill.json").read_text()).get("against", {}).get("dir") if had else None
+    except (OSError, ValueError, AttributeError):
+        was = None
     for name in ("against.csv", "against.parquet", "against.txt"):
         (out / name).unlink(missing_ok=True)
     # its figures too (the page writes them again from against.parquet): a panel's earlier
@@ -306,7 +321,7 @@ def write_against(out: Path, table, before: dict | None, against: Path | None, s
         _write_json(out / "skill.json", question)
         if had:
             print(f"skill: the comparison with other rules in {out} was removed (this call has no "
-                  "--against; add it again to compare)", file=sys.stderr)
+                  f"--against; add --against {was or 'DIR'} to compare again)", file=sys.stderr)
         return
     theirs = pl.read_parquet(against / "skill.parquet")
     cmp = compare(theirs, table, smallest_difference(spec.name, "share"))

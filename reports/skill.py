@@ -90,7 +90,9 @@ def rules_note(q: dict) -> str:
     ``--set``), else "" (the shipped rules, or a directory written before the rules were
     recorded)."""
     name = q.get("rules_name")
-    return f"Rules: {name}." if name and q.get("rules_given") else ""
+    change = q.get("rules_change")          # a tune's best_rules.toml: what it changes
+    return (f"Rules: {name}" + (f" ({change})" if change else "") + "."
+            if name and q.get("rules_given") else "")
 
 
 def _write_figure(d: Path, fig, name: str) -> str:
@@ -106,13 +108,15 @@ def _write_figure(d: Path, fig, name: str) -> str:
 def rules_label(q: dict) -> str:
     """A skill question's rules as a sentence names them: "the shipped rules", or the rules file's
     name with its settings ("rules.toml with --set income.palais.base=4"; a tune's best rules with
-    what they change, "best_rules.toml (setup.start_coins[3]=2)")."""
+    what they change, "best_rules.toml with setup.start_coins[3]=2")."""
     name = str(q.get("rules_name") or "")
     if not name or not q.get("rules_given"):
         return "the shipped rules"
     file, _, rest = name.partition(" with ")
     change = q.get("rules_change")          # a tune's best_rules.toml: what it changes
-    return Path(file).name + (f" ({change})" if change else "") + (f" with {rest}" if rest else "")
+    return Path(file).name + (f" with {change}" if change else "") + (f" and --set {rest.removeprefix('--set ')}"
+                                                                      if rest and change else
+                                                                      f" with {rest}" if rest else "")
 
 
 @styled
@@ -202,6 +206,13 @@ def against_reading(d: Path, q: dict, spec, smallest: dict | None = None):
     return cmp, against_sentence(cmp, q, spec), rules_label(a), small
 
 
+def against_lines(words: str) -> list[str]:
+    """The comparison's words one sentence per line: the rules named and the level, each rules'
+    gap (or the role's share), then budget by budget (the page's list, the report's bullets)."""
+    return re.split(r"(?<=\.) (?=At budget|In \S+ |The largest gap|The \w+'s win share|Budgets? \d"
+                    r"|Every seat)", words)
+
+
 def against_html(d: Path, q: dict, spec) -> str:
     """The page's section on the ``--against`` comparison (``against.parquet``), or "" without
     one: the sentence, a figure per cell and the table."""
@@ -219,10 +230,7 @@ def against_html(d: Path, q: dict, spec) -> str:
                     + f"<figure><img alt='change against {html.escape(other)}' "
                       f"src='data:image/png;base64,{png}'></figure>")
     level = float(cmp["level"][0])
-    # one sentence per line: the rules named and the level, each rules' gap (or the role's share),
-    # then budget by budget
-    parts = re.split(r"(?<=\.) (?=At budget|In \S+ |the largest gap|The largest gap|The \w+'s win share"
-                     r"|Budgets? \d|Every seat)", words)
+    parts = against_lines(words)
     return (f"<h2>Against {html.escape(other)}: does the change hold as play gets stronger?</h2>"
             f"<p>{html.escape(parts[0])}</p><ul>"
             + "".join(f"<li>{html.escape(x)}</li>" for x in parts[1:]) + "</ul>"
@@ -415,8 +423,10 @@ def build_skill_page(skill_dir: str | Path) -> Path:
 def skill_headline(skill_dir: str | Path, smallest: dict | None = None) -> str:
     """One sentence for the report's leading section when its ``--skill`` directory compares its
     rules ``--against`` others: what these rules change at the largest budget with every seat
-    searching, and whether the changes seen at the smallest budget hold there; "" without a
-    comparison (the skill section reads the trend)."""
+    searching (the clear changes, with their intervals; in a game with roles the first role's
+    change, clear or not; where none is clear, how large a change the games still allow), with the
+    games per budget it is read from. Only the largest budget: the report's own tables are the
+    reading with the bots; "" without a comparison (the skill section reads the trend)."""
     d = Path(skill_dir)
     q = json.loads((d / "skill.json").read_text())
     spec = registry.get(q["game"])
@@ -424,39 +434,36 @@ def skill_headline(skill_dir: str | Path, smallest: dict | None = None) -> str:
     if read is None:
         return ""
     cmp, _, other, _ = read
-    cmp = cmp.filter(pl.col("cell") == cmp["cell"][0])          # the first cell, named
-    budgets = sorted(set(cmp["budget"].to_list()))
-    lo, hi = budgets[0], budgets[-1]
-    at = {b: {r["seat"]: r for r in cmp.filter(pl.col("budget") == b).iter_rows(named=True)}
-          for b in (lo, hi)}
-
-    def seat(k: int) -> str:
-        r = at[hi][k]
-        return f"seat {k + 1}" + ("" if spec.roles_alike else f" ({str(r['role']).capitalize()})")
-
-    def moves(rows) -> str:
-        return ", ".join(f"{seat(r['seat'])} by {100 * r['change']:+.1f} pp".replace("-", "−")
-                         for r in rows)
-
-    clear_hi = [r for r in at[hi].values() if r["verdict"] != NOT_SHOWN]
-    clear_lo = [k for k, r in at[lo].items() if r["verdict"] != NOT_SHOWN]
     cell = cmp["cell"][0]
-    head = (f"As play gets stronger ({d.name}, every seat searching"
-            + (f", {cell}" if cell else "") + f", against {other}): ")
-    text = (f"at budget {hi} these rules move {moves(clear_hi)}" if clear_hi else
-            f"at budget {hi} no seat's win share changes clearly")
-    if hi != lo and clear_lo:
-        held = [k for k in clear_lo if at[hi][k]["verdict"] != NOT_SHOWN
-                and (at[hi][k]["change"] > 0) == (at[lo][k]["change"] > 0)]
-        if len(clear_lo) == 1:
-            text += (f"; the change of seat {clear_lo[0] + 1} at budget {lo} "
-                     + ("holds there" if held else "is not shown to hold there"))
-        else:
-            names = ", ".join(str(k + 1) for k in clear_lo[:-1]) + f" and {clear_lo[-1] + 1}"
-            text += (f"; of the changes of seats {names} at budget {lo}, "
-                     + (f"{len(held)} hold{'s' if len(held) == 1 else ''} there" if held
-                        else "none is shown to hold there"))
-    return head + text + " (its section has the intervals)."
+    top = cmp.filter((pl.col("cell") == cell) & (pl.col("budget") == cmp["budget"].max())).sort("seat")
+    hi = int(top["budget"][0])
+    rows = list(top.iter_rows(named=True))
+
+    def change(r) -> str:
+        return (f"{100 * r['change']:+.1f} pp ({100 * r['change_low']:.1f} to "
+                f"{100 * r['change_high']:.1f})").replace("-", "−")
+
+    def seat(r) -> str:
+        return f"seat {r['seat'] + 1}" + ("" if spec.roles_alike else f" ({str(r['role']).capitalize()})")
+
+    games = min(int(top["after_games"].min()), int(top["before_games"].min()))
+    head = (f"As play gets stronger ({d.name}: balance skill, {games:,} games per budget, every seat "
+            f"searching" + (f", {cell}" if cell else "") + f"; against {other}): at budget {hi} ")
+    parts = []
+    if not spec.roles_alike:                      # the first role's seat, clear or not
+        r = rows[0]
+        parts.append(f"the {str(r['role']).capitalize()}'s win share changes by {change(r)}"
+                     + ("" if r["verdict"] != NOT_SHOWN else ", no clear change"))
+        rows = rows[1:]
+    clear = [r for r in rows if r["verdict"] != NOT_SHOWN]
+    if clear:
+        parts.append("these rules move " + ", ".join(f"{seat(r)} by {change(r)}" for r in clear))
+    if len(clear) < len(rows):
+        rest = [r for r in rows if r["verdict"] == NOT_SHOWN]
+        most = max(max(abs(r["change_low"]), abs(r["change_high"])) for r in rest)
+        who = "no seat's" if not clear and spec.roles_alike else "no other seat's"
+        parts.append(f"{who} win share changes clearly (up to ±{100 * most:.1f} pp not excluded)")
+    return head + "; ".join(parts) + " (its section has the budgets before)."
 
 
 def skill_section(skill_dir: str | Path, figs, players: int | None = None,
@@ -500,7 +507,7 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
         extra_tables = [(f"Against {other}: each seat's change of win share, every seat searching "
                          f"(intervals at {100 * float(cmp['level'][0]):.4g}%, all holding together "
                          "at 95%)", against_table(cmp, other))]
-        extra_sentences = [words]
+        extra_sentences = against_lines(words)
     return Section(
         "skill", "Balance as play gets stronger (search budget)",
         f"From the balance skill directory {d.name} ({q['games']:,} games per budget and part; "

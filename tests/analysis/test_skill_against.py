@@ -67,7 +67,11 @@ def test_only_budgets_both_played_are_compared_and_one_parts_are_ignored():
     assert sorted(set(t["budget"])) == [0, 4] and t.height == 8
     assert family_level(8) == pytest.approx(t["level"][0])
     assert set(t["verdict"]) == {NOT_SHOWN}
-    assert "no seat's win share changes clearly" in against_words(t, "the shipped rules", "these rules")
+    # equal shares everywhere: the same games, said so (no bounds of noise after it)
+    same = against_words(t, "the shipped rules", "these rules")
+    assert "these rules play the same games" in same and "not excluded" not in same
+    moved = against(before, _table({0: [0.26, 0.25, 0.25, 0.24], 4: [0.25] * 4}, 500), 0.01)
+    assert "no seat's win share changes clearly (changes of up to ±" in against_words(moved, "a", "b")
 
 
 def _words(last_seat1: float) -> tuple[pl.DataFrame, str]:
@@ -82,11 +86,13 @@ def test_a_change_that_holds_reverses_or_fades_is_said_so():
     r = t.filter((pl.col("budget") == 0) & (pl.col("seat") == 0)).row(0, named=True)
     assert r["verdict"] == LARGE and r["change_low"] >= 0.01
     assert held.startswith("These rules (best_rules.toml) against the shipped rules (skill-shipped)")
-    assert "At budget 64 the change of seat 1 holds: seat 1 +8.0 pp" in held
+    assert "At budget 64 the change of seat 1 holds: +8.0 pp" in held
     assert "At budget 64 these games cannot tell whether the change of seat 2 holds: seat 2 +0.0 pp" in held
+    last2 = t.filter((pl.col("budget") == 64) & (pl.col("seat") == 1)).row(0, named=True)
+    assert f"at most {-100 * last2['change_low']:.1f} pp in the same direction" in held   # seat 2 fell
     assert "at 99.38%" in held and "8 seat and budget comparisons" in held
     _, reversed_ = _words(0.12)
-    assert "At budget 64 the change of seat 1 reverses: seat 1 −8.0 pp" in reversed_
+    assert "At budget 64 the change of seat 1 reverses: −8.0 pp" in reversed_
     t, faded = _words(0.205)
     assert t.filter((pl.col("budget") == 64) & (pl.col("seat") == 0))["verdict"][0] == NOT_SHOWN
     assert "At budget 64 these games cannot tell whether the changes of seats 1 and 2 hold" in faded
@@ -108,7 +114,7 @@ def test_each_clear_change_says_where_the_seat_moved_against_the_fair_share():
     assert "seat 1 +4.0 pp" in words and "20.0% → 24.0%, toward the fair 25%" in words
     assert "30.0% → 34.0%, away from the fair 25%" in words
     assert "25.0% → 16.0%, away from the fair 25%" in words
-    assert "20.0% → 32.0%, past the fair 25% and further from it" in words
+    assert "20.0% → 32.0%, past the fair 25%: from 5.0 pp below to 7.0 pp above" in words
     assert "fair" not in against_words(against(before, after, 0.01), "a", "b")     # no fair share given
 
 
@@ -123,8 +129,9 @@ def test_each_rules_largest_gap_is_described_at_every_budget():
     assert t["before_gap"].to_list() == [pytest.approx(0.10)] * 4
     words = against_words(t, "the shipped rules (s)", "these rules (f)", before_short="shipped",
                           after_short="fix")
-    assert ("the largest gap between two seats' win shares, shipped → fix (each with its own 95% "
-            "interval): budget 0 10.0 (5.0 to 15.0) → 2.0 pp (0.0 to 6.0).") in words
+    assert ("the largest gap between two seats' win shares, shipped → fix, each with its own 95% "
+            "interval (a description of each rules, not a test of their difference: the seats' "
+            "changes below are that): at budget 0: 10.0 pp (5.0 to 15.0) → 2.0 pp (0.0 to 6.0).") in words
 
 
 def test_with_roles_the_first_roles_share_leads_at_every_budget():
@@ -132,8 +139,9 @@ def test_with_roles_the_first_roles_share_leads_at_every_budget():
     after = _table({0: [0.02, 0.33, 0.32, 0.33], 16: [0.10, 0.30, 0.30, 0.30]}, 400).with_columns(
         pl.when(pl.col("seat") == 0).then(pl.lit("seigneur")).otherwise(pl.lit("censitaire")).alias("role"))
     words = against_words(against(before, after, 0.01), "a", "b", roles_alike=False)
-    assert "the Seigneur's win share: budget 0: 1.0% → 2.0%, +1.0 pp (" in words
+    assert "the Seigneur's win share: budget 0: 1.00% → 2.00%, +1.00 pp (" in words      # small: 2 decimals
     assert "no clear change; budget 16: 1.0% → 10.0%, +9.0 pp (" in words
+    assert "At budget 16 the rules move seat 1 (Seigneur): +9.0 pp (" in words      # named once
 
 
 def test_rules_that_play_the_same_games_and_budgets_played_on_one_side_are_said_so():
@@ -228,7 +236,9 @@ def test_the_reports_skill_section_carries_the_comparison_worded_by_its_smallest
     saved = pl.read_parquet(fixed / "against.parquet")
     figs = FigureSet()
     section = skill_section(fixed, figs, players=4)
-    assert len(section.sentences) == 2 and section.sentences[1].startswith("These rules (rules.toml")
+    # the trend, then the comparison one sentence per bullet (the rules and level, the gap, each budget)
+    assert section.sentences[1].startswith("These rules (rules.toml")
+    assert any(x.startswith("At budget 0") for x in section.sentences[2:])
     assert "skill_against" in figs and "skill_against" in section.figures
     title, table = section.tables[-1]
     assert title.startswith("Against the shipped rules")
@@ -287,8 +297,26 @@ def test_the_reports_leading_section_gets_a_line_on_the_comparison(fixed, shippe
     line = skill_headline(fixed)
     cmp = pl.read_parquet(fixed / "against.parquet").filter(pl.col("budget") == 1)
     seat3 = cmp.filter(pl.col("seat") == 2).row(0, named=True)
-    assert line.startswith("As play gets stronger (fix, every seat searching, 4p 4×balanced, against "
-                           "the shipped rules): at budget 1 these rules move ")
-    assert f"seat 3 by {100 * seat3['change']:+.1f} pp" in line
-    assert "the change of seat 3 at budget 0 holds there" in line or "of the changes of seats" in line
+    assert line.startswith("As play gets stronger (fix: balance skill, 60 games per budget, every seat "
+                           "searching, 4p 4×balanced; against the shipped rules): at budget 1 ")
+    assert f"seat 3 by {100 * seat3['change']:+.1f} pp".replace("-", "−") in line
+    assert "budget 0" not in line               # the report's own tables are the bots' reading
     assert skill_headline(shipped) == ""               # no comparison: its section reads the trend
+
+
+def test_the_same_rules_read_are_refused_against_a_directory_written_before_they_were_recorded(
+        shipped, tmp_path, capsys):
+    """A skill directory without ``rules_data_sha256`` (written before it was recorded): the rules
+    it names are read again, so a --set of the file's own value is still refused."""
+    import shutil
+
+    old = tmp_path / "old"
+    shutil.copytree(shipped, old)
+    q = json.loads((old / "skill.json").read_text())
+    del q["rules_data_sha256"]
+    (old / "skill.json").write_text(json.dumps(q))
+    capsys.readouterr()
+    assert _run(["skill", "--games", "8", "--budgets", "0", "--set", "effects.caserne_payment=2",
+                 "--out", str(tmp_path / "x"), "--against", str(old)]) == 2
+    assert "written otherwise" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()

@@ -108,9 +108,9 @@ def test_a_tune_says_how_to_ask_whether_its_fix_holds_as_play_gets_stronger(tmp_
     from reports.skill import rules_label
     change = json.loads((tmp_path / "tu-skill" / "skill.json").read_text())["rules_change"]
     assert change.startswith("setup.start_coins[0]=")
-    assert f"best_rules.toml ({change})" in (tmp_path / "tu-skill" / "against.txt").read_text()
+    assert f"best_rules.toml with {change}" in (tmp_path / "tu-skill" / "against.txt").read_text()
     assert rules_label(json.loads((tmp_path / "tu-skill" / "skill.json").read_text())) == \
-        f"best_rules.toml ({change})"
+        f"best_rules.toml with {change}"
     assert not json.loads((tmp_path / "tu-skill-start" / "skill.json").read_text())["rules_given"]
     # no bots (Fief 2 combats), or no best_rules.toml: no hint
     assert skill_hint("fief-combat", out, []) is None
