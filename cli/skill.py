@@ -200,7 +200,8 @@ def skill(
             allp = ct.filter((ct["budget"] == b) & (ct["part"] == "all")).sort("seat")
             by_seat = ", ".join(f"{100 * w:.1f}" for w in one.sort("seat")["win_share"])
             t.add_row(str(b), f"{by_seat}% ({_mean_by_role(one, roles, spec.roles_alike)})",
-                      *[f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
+                      # the interval on a line of its own: at 80 columns a cell is never cut mid-number
+                      *[f"{100 * r['win_share']:.1f}%\n({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
                         for r in allp.iter_rows(named=True)],
                       *([_gap_cell(allp.row(0, named=True))] if spec.roles_alike else []))
         console.print(t)
@@ -369,7 +370,7 @@ def _against_table(cmp, other: str, spec):
                 if r is None:
                     out.append("")
                     continue
-                text = (f"{100 * r['change']:+.1f} ({100 * r['change_low']:.1f} to "
+                text = (f"{100 * r['change']:+.1f}\n({100 * r['change_low']:.1f} to "
                         f"{100 * r['change_high']:.1f})").replace("-", "−")
                 out.append(f"[dim]{text}[/dim]" if r["verdict"] == NOT_SHOWN else f"[bold]{text}[/bold]")
             t.add_row(*([c] if len(cells) > 1 else []), str(b), *out)
@@ -413,7 +414,7 @@ def _mean_by_role(one, roles, roles_alike: bool) -> str:
 
 def _gap_cell(r: dict) -> str:
     """The largest gap between two seats' win shares (1 - win-share balance) and its interval."""
-    return (f"{100 * (1 - r['win_share_balance']):.1f} ({100 * (1 - r['win_share_balance_high']):.1f}–"
+    return (f"{100 * (1 - r['win_share_balance']):.1f}\n({100 * (1 - r['win_share_balance_high']):.1f}–"
             f"{100 * (1 - r['win_share_balance_low']):.1f})")
 
 
