@@ -115,38 +115,52 @@ def test_a_searching_censitaire_does_not_see_what_the_one_before_it_paid(seed, o
         np.testing.assert_array_equal(stats, results[0][1])
 
 
+def _world_checked(ws, sc, fs, seat: int, payer_seats: tuple[int, ...], r: int) -> np.ndarray:
+    """The world ``deal_world`` deals for the searching Censitaire ``seat`` (world ``r``) against
+    the real position ``ws`` where the Censitaires ``payer_seats`` paid before it, after the checks
+    every such world must pass: every card where one card can be (the kernel's invariants); the
+    searcher's hand, its own cards paid and what it has given as they are; each earlier payer
+    holding as many cards of each type as before it paid (what it pays in the world is the
+    world's own); the held cards, their value and the cards received adding up to the payments."""
+    from simcore.games.seigneurial.search import W_WORLD, deal_world
+
+    deal_world(ws, sc, fs, np.zeros(1, np.uint64), P, seat, np.uint64(r))
+    w = sc[W_WORLD:W_WORLD + L.W_TRACE].copy()
+    K.check_invariants(w, P)
+    assert w[L.G_ERROR] == 0, L.ERROR_TEXT.get(int(w[L.G_ERROR]))
+    me = L.W_PL + seat * L.PLS
+    hand = slice(L.W_HAND + seat * L.HS, L.W_HAND + (seat + 1) * L.HS)
+    np.testing.assert_array_equal(w[hand], ws[hand])
+    for f in (L.X_GIVEN, L.X_PAID, L.X_HANDN):
+        assert w[me + f] == ws[me + f]
+    recv = slice(L.W_RECV_CARDS, L.W_RECV_CARDS + L.HS)
+    np.testing.assert_array_equal(w[recv], ws[recv])          # the searcher's own cards
+    np.testing.assert_array_equal(w[L.G_RECV:L.G_RECV + 3], ws[L.G_RECV:L.G_RECV + 3])
+    payers = [L.W_PL + q * L.PLS for q in payer_seats]
+    for b in payers:
+        for t in range(3):
+            assert (w[b + L.X_NT + t] + w[b + L.X_GIVEN_NT + t]
+                    == ws[b + L.X_NT + t] + ws[b + L.X_GIVEN_NT + t])
+    held = w[L.W_PAY_HELD_CARDS:L.W_PAY_HELD_CARDS + L.HS]
+    assert held.sum() == sum(w[b + L.X_GIVEN_NT:b + L.X_GIVEN_NT + 3].sum() for b in payers)
+    assert sum((np.arange(24) % 8) * held) == sum(w[b + L.X_GIVEN] for b in payers)
+    assert w[L.G_PAY_HELD:L.G_PAY_HELD + 3].sum() == sum(w[b + L.X_GIVEN] for b in payers)
+    assert w[L.G_NRECV] == held.sum() + ws[me + L.X_GIVEN_NT:me + L.X_GIVEN_NT + 3].sum()
+    return w
+
+
 def test_the_world_of_a_simultaneous_payment_replays_the_earlier_payer_and_keeps_the_seats_cards():
     """The world dealt for Censitaire 2 (after it paid one card) against the real position where
     Censitaire 1 paid: every card is where one card can be (the kernel's invariants), Censitaire 2's
     hand, its own card paid and what it has given are as they are, and Censitaire 1 holds as many
     cards of each type as before it paid (what it paid in the world is the world's own)."""
-    from simcore.games.seigneurial.search import W_WORLD, deal_world
     positions, fs = _payments(2, 1)
     ws = positions[-1][0]
     c1, c2 = L.W_PL + L.PLS, L.W_PL + 2 * L.PLS
     assert ws[c1 + L.X_GIVEN] > 0 and ws[c2 + L.X_GIVEN] > 0
     sc = np.zeros_like(ws)
     for r in range(4):
-        deal_world(ws, sc, fs, np.zeros(1, np.uint64), P, 2, np.uint64(r))
-        w = sc[W_WORLD:W_WORLD + L.W_TRACE].copy()
-        K.check_invariants(w, P)
-        assert w[L.G_ERROR] == 0, L.ERROR_TEXT.get(int(w[L.G_ERROR]))
-        hand2 = slice(L.W_HAND + 2 * L.HS, L.W_HAND + 3 * L.HS)
-        np.testing.assert_array_equal(w[hand2], ws[hand2])
-        for f in (L.X_GIVEN, L.X_PAID, L.X_HANDN):
-            assert w[c2 + f] == ws[c2 + f]
-        recv = slice(L.W_RECV_CARDS, L.W_RECV_CARDS + L.HS)
-        np.testing.assert_array_equal(w[recv], ws[recv])          # Censitaire 2's own cards
-        np.testing.assert_array_equal(w[L.G_RECV:L.G_RECV + 3], ws[L.G_RECV:L.G_RECV + 3])
-        for t in range(3):
-            assert (w[c1 + L.X_NT + t] + w[c1 + L.X_GIVEN_NT + t]
-                    == ws[c1 + L.X_NT + t] + ws[c1 + L.X_GIVEN_NT + t])
-        held = w[L.W_PAY_HELD_CARDS:L.W_PAY_HELD_CARDS + L.HS]
-        assert sum(held[t * 8:(t + 1) * 8].sum() for t in range(3)) == w[c1 + L.X_GIVEN_NT:
-                                                                          c1 + L.X_GIVEN_NT + 3].sum()
-        assert w[c1 + L.X_GIVEN] == sum((np.arange(24) % 8) * held)
-        assert w[L.G_PAY_HELD:L.G_PAY_HELD + 3].sum() == w[c1 + L.X_GIVEN]
-        assert w[L.G_NRECV] == held.sum() + ws[c2 + L.X_GIVEN_NT:c2 + L.X_GIVEN_NT + 3].sum()
+        _world_checked(ws, sc, fs, 2, (1,), r)
 
 
 def test_a_simultaneous_search_run_is_the_same_for_any_chunk_size():
@@ -242,7 +256,7 @@ def test_the_world_of_censitaire_3_replays_both_earlier_payers_in_seat_order(ear
     play their playout policy (as in the search), or are random bots: every one of their choices
     is then a draw, so replaying them out of seat order would show. Over the worlds both pay
     something (the check is not empty)."""
-    from simcore.games.seigneurial.search import W_WORLD, deal_world, redeal, unpay_earlier
+    from simcore.games.seigneurial.search import redeal, unpay_earlier
     from simcore.search import rows_play_policy
     positions, fs = _two_earlier_payments(3, 1)
     ws = positions[(2, 2)][0]
@@ -257,26 +271,8 @@ def test_the_world_of_censitaire_3_replays_both_earlier_payers_in_seat_order(ear
     gave = np.zeros(2, np.int64)
     sc = np.zeros_like(ws)
     for r in range(6):
-        deal_world(ws, sc, fs, np.zeros(1, np.uint64), P, 3, np.uint64(r))
-        w = sc[W_WORLD:W_WORLD + L.W_TRACE].copy()
-        K.check_invariants(w, P)
-        assert w[L.G_ERROR] == 0, L.ERROR_TEXT.get(int(w[L.G_ERROR]))
-        hand3 = slice(L.W_HAND + 3 * L.HS, L.W_HAND + 4 * L.HS)
-        np.testing.assert_array_equal(w[hand3], ws[hand3])
-        for f in (L.X_GIVEN, L.X_PAID, L.X_HANDN):
-            assert w[C3 + f] == ws[C3 + f]
+        w = _world_checked(ws, sc, fs, 3, (1, 2), r)
         recv = slice(L.W_RECV_CARDS, L.W_RECV_CARDS + L.HS)
-        np.testing.assert_array_equal(w[recv], ws[recv])          # Censitaire 3's own card
-        np.testing.assert_array_equal(w[L.G_RECV:L.G_RECV + 3], ws[L.G_RECV:L.G_RECV + 3])
-        for b in payers:
-            for t in range(3):
-                assert (w[b + L.X_NT + t] + w[b + L.X_GIVEN_NT + t]
-                        == ws[b + L.X_NT + t] + ws[b + L.X_GIVEN_NT + t])
-        held = w[L.W_PAY_HELD_CARDS:L.W_PAY_HELD_CARDS + L.HS]
-        assert held.sum() == sum(w[b + L.X_GIVEN_NT:b + L.X_GIVEN_NT + 3].sum() for b in payers)
-        assert sum((np.arange(24) % 8) * held) == sum(w[b + L.X_GIVEN] for b in payers)
-        assert w[L.G_PAY_HELD:L.G_PAY_HELD + 3].sum() == sum(w[b + L.X_GIVEN] for b in payers)
-        assert w[L.G_NRECV] == held.sum() + ws[C3 + L.X_GIVEN_NT:C3 + L.X_GIVEN_NT + 3].sum()
         gave += [w[b + L.X_GIVEN] > 0 for b in payers]
         # the kernel's own simultaneous payment from the same undone, re-dealt world
         ref = ws[:L.W_TRACE].copy()
