@@ -8,8 +8,15 @@ The output directory is resumable: ``skill.json`` records what was asked; a seco
 same question plays only the cells not yet in ``cells/``; a different question there is refused
 unless ``--force``. ``skill.json``'s budgets are those of the table on disk (``skill.parquet``)
 until the new budgets are played: an interrupted resume leaves the earlier answer whole, and the
-new answer replaces it with the directory reading as unfinished (no ``skill.parquet``) in between. May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis` and
-:mod:`reports` and
+new answer replaces it with the directory reading as unfinished (no ``skill.parquet``) in between.
+
+Under rules of one's own (``--rules``, ``--set``: a fix), ``--against DIR`` compares every seat's
+win share with a skill directory of other rules (the shipped ones, say), budget by budget
+(:mod:`analysis.skill_against`): ``against.csv``/``.parquet``/``.txt``, a table on the terminal and
+the section the page leads with; what cannot be compared (another game or panel, no budget in
+common, the same rules as read) is refused in one line before ``--out`` is touched.
+
+May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis`, :mod:`reports` and
 :mod:`cli.progress`.
 """
 
