@@ -193,8 +193,11 @@ class _Layout:
             row_h = max(len(p) for p in parts) * lh + 2 * pad
             if row_h > self.room():
                 self.new_page()
-                self.text_at(MARGIN, self.y, f"{caption} (continued)", 8, color="#555555")
-                self.y -= self.line_height(8) + 0.02
+                # wrapped like every other line: a long caption ran off the page's edge
+                for line in self.wrap(f"{caption} (continued)", 8, TEXT_W):
+                    self.text_at(MARGIN, self.y, line, 8, color="#555555")
+                    self.y -= self.line_height(8)
+                self.y -= 0.02
                 self._header(header, hdr_lines, widths, hdr_h, size, pad)
             x = MARGIN
             for p, w in zip(parts, widths):

@@ -127,3 +127,30 @@ def test_a_section_opening_with_a_figure_keeps_its_heading_on_the_figure_page(tm
                      if any(o.type == pdfium_c.FPDF_PAGEOBJ_IMAGE for o in p.get_objects())]
     page_of_heading = [i for i, p in enumerate(pdf) if "Score distributions" in p.get_textpage().get_text_range()]
     assert len(pdf) >= 2 and page_of_image == page_of_heading == [len(pdf) - 1]
+
+
+def test_a_long_tables_continued_caption_stays_within_the_text_width(monkeypatch):
+    """A table over several pages repeats its caption "(continued)" on each: wrapped to the text
+    width like every other line (a long one ran off the page's edge: seen in a report's PDF)."""
+    import polars as pl
+
+    from reports import pdf as P
+
+    lay = P._Layout(PdfDocument("t"), "t")
+    lay.new_page()
+    drawn = []
+    real = lay.text_at
+
+    def text_at(x, y, text, size, weight="normal", **kw):
+        if kw.get("ha", "left") == "left":          # (the footer's page number ends at the margin)
+            drawn.append((x, text, size, weight))
+        return real(x, y, text, size, weight, **kw)
+
+    monkeypatch.setattr(lay, "text_at", text_at)
+    caption = ("Against the shipped rules: each seat's change of win share, every seat searching "
+               "(intervals at 99.58%, all holding together at 95%), budget by budget and seat by seat")
+    lay.add_table(caption, pl.DataFrame({"budget": list(range(150)), "seat": [1] * 150}))
+    continued = [d for d in drawn if d[2] == 8]
+    assert continued and "(continued)" in " ".join(d[1] for d in continued)
+    for x, text, size, weight in drawn:
+        assert x + lay.width(text, size, weight) <= P.MARGIN + P.TEXT_W + 1e-6, text
