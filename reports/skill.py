@@ -447,7 +447,7 @@ def skill_headline(skill_dir: str | Path, smallest: dict | None = None) -> str:
         return f"seat {r['seat'] + 1}" + ("" if spec.roles_alike else f" ({str(r['role']).capitalize()})")
 
     games = min(int(top["after_games"].min()), int(top["before_games"].min()))
-    head = (f"As play gets stronger ({d.name}: balance skill, {games:,} games per budget, every seat "
+    head = (f"As play gets stronger (balance skill {d.name}: {games:,} games per budget, every seat "
             f"searching" + (f", {cell}" if cell else "") + f"; against {other}): at budget {hi} ")
     parts = []
     if not spec.roles_alike:                      # the first role's seat, clear or not

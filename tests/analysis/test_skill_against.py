@@ -297,7 +297,7 @@ def test_the_reports_leading_section_gets_a_line_on_the_comparison(fixed, shippe
     line = skill_headline(fixed)
     cmp = pl.read_parquet(fixed / "against.parquet").filter(pl.col("budget") == 1)
     seat3 = cmp.filter(pl.col("seat") == 2).row(0, named=True)
-    assert line.startswith("As play gets stronger (fix: balance skill, 60 games per budget, every seat "
+    assert line.startswith("As play gets stronger (balance skill fix: 60 games per budget, every seat "
                            "searching, 4p 4×balanced; against the shipped rules): at budget 1 ")
     assert f"seat 3 by {100 * seat3['change']:+.1f} pp".replace("-", "−") in line
     assert "budget 0" not in line               # the report's own tables are the bots' reading
