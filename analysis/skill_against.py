@@ -12,10 +12,14 @@ seed deals the same games under both rules, and where the two rules' results agr
 that makes the true interval narrower, not wider. Each change is worded by its size against the
 smallest difference that matters, read on its interval (:func:`analysis.stats.practical`).
 
-The sentence (:func:`against_words`) leads with what the new rules change at the smallest budget
-and says, seat by seat, whether that change holds at the largest budget: still clear on the same
-side ("holds"), reversed, or not shown there (these games cannot tell).
-Reads tables only, plays nothing, so reports may use it.
+The sentence (:func:`against_words`) leads, per cell, with each rules' largest gap between two seats
+at every budget (described, each on its own interval), or in a game with roles with the first
+role's win share and its change; then what the new rules change at each budget (each clear change
+placed against the fair share, from the estimates; where none is clear, how large a change the
+games still allow), and, seat by seat, whether a change at the smallest budget holds at the
+largest: still clear on the same side ("holds"), reversed, or not shown there (these games cannot
+tell; how large it can still be in its direction). Reads tables only, plays nothing, so reports
+may use it.
 
 May import numpy, polars and :mod:`analysis.stats`.
 """
