@@ -93,22 +93,20 @@ def against(before: pl.DataFrame, after: pl.DataFrame, smallest: float,
                           pl.Series("verdict", list(verdicts), pl.Utf8)).select(list(COLUMNS))
 
 
-def _pp(x: float) -> str:
-    return f"{100 * x:+.1f}".replace("-", "−")
-
-
 def _num(x: float) -> str:
     return f"{100 * x:.1f}".replace("-", "−")
 
 
-def _change(r: dict, digits: int = 1) -> str:
-    """"−4.2 pp (−6.0 to −2.4)"."""
+def change_text(r: dict, digits: int = 1) -> str:
+    """A row's change with its interval, the minus typographic: "−4.2 pp (−6.0 to −2.4)" (also the
+    report's line, :func:`reports.skill.skill_headline`)."""
     n = lambda x: f"{100 * x:.{digits}f}".replace("-", "−")  # noqa: E731
     sign = f"{100 * r['change']:+.{digits}f}".replace("-", "−")
     return f"{sign} pp ({n(r['change_low'])} to {n(r['change_high'])})"
 
 
-def _seat(r: dict, roles_alike: bool) -> str:
+def seat_text(r: dict, roles_alike: bool) -> str:
+    """"seat 3", or with roles "seat 1 (Seigneur)"."""
     return f"seat {r['seat'] + 1}" + ("" if roles_alike else f" ({str(r['role']).capitalize()})")
 
 
@@ -138,7 +136,7 @@ def _clear_rows(rows: list[dict]) -> list[dict]:
     return clear
 
 
-def _bound(rows: list[dict]) -> str:
+def bound_text(rows: list[dict]) -> str:
     """The largest change these rows' intervals still allow, either way: "±4.7 pp"."""
     return f"±{100 * max(max(abs(r['change_low']), abs(r['change_high'])) for r in rows):.1f} pp"
 
@@ -149,9 +147,9 @@ def _budget_words(rows: list[dict], roles_alike: bool, fair: float | None = None
     a change the games still allow."""
     clear = _clear_rows(rows)
     if not clear:
-        return (f"no seat's win share changes clearly (changes of up to {_bound(rows)} are not "
+        return (f"no seat's win share changes clearly (changes of up to {bound_text(rows)} are not "
                 "excluded; more games would narrow them)")
-    parts = [f"{_seat(r, roles_alike)} {_change(r)}, {_SIZE[r['verdict']]}{_fairness(r, fair)}"
+    parts = [f"{seat_text(r, roles_alike)} {change_text(r)}, {_SIZE[r['verdict']]}{_fairness(r, fair)}"
              for r in clear]
     rest = len(rows) - len(clear)
     if rest:
@@ -164,12 +162,12 @@ def _seats(rows: list[dict], roles_alike: bool) -> str:
     if roles_alike:
         n = [str(r["seat"] + 1) for r in rows]
         return f"seat {n[0]}" if len(n) == 1 else "seats " + ", ".join(n[:-1]) + f" and {n[-1]}"
-    n = [_seat(r, roles_alike) for r in rows]
+    n = [seat_text(r, roles_alike) for r in rows]
     return n[0] if len(n) == 1 else ", ".join(n[:-1]) + f" and {n[-1]}"
 
 
 def _listed(rows: list[dict], roles_alike: bool, size: bool = True, fair: float | None = None) -> str:
-    return "; ".join(f"{_seat(r, roles_alike)} {_change(r)}"
+    return "; ".join(f"{seat_text(r, roles_alike)} {change_text(r)}"
                      + (f", {_SIZE[r['verdict']]}{_fairness(r, fair)}" if size else "") for r in rows)
 
 
@@ -196,7 +194,7 @@ def _at_largest(first: dict, last: list[dict], budget: int, roles_alike: bool,
     for rows, verb in ((held, "holds"), (turned, "reverses")):
         if len(rows) == 1:
             r = rows[0]
-            out.append(f"At budget {budget} the change of {_seat(r, roles_alike)} {verb}: {_change(r)}, "
+            out.append(f"At budget {budget} the change of {seat_text(r, roles_alike)} {verb}: {change_text(r)}, "
                        f"{_SIZE[r['verdict']]}{_fairness(r, fair)}.")
         elif rows:
             out.append(f"At budget {budget} the changes of {_seats(rows, roles_alike)} {verb[:-1]}: "
@@ -206,12 +204,12 @@ def _at_largest(first: dict, last: list[dict], budget: int, roles_alike: bool,
         verb = "holds" if len(unknown) == 1 else "hold"
         out.append(f"At budget {budget} these games cannot tell whether the {what} of "
                    f"{_seats(unknown, roles_alike)} {verb}: "
-                   + "; ".join(f"{_seat(r, roles_alike)} {_change(r)}, {_left(first[r['seat']], r)}"
+                   + "; ".join(f"{seat_text(r, roles_alike)} {change_text(r)}, {_left(first[r['seat']], r)}"
                                for r in unknown) + ".")
     others = _clear_rows([r for r in last if r not in moved])
     if others:
         r = others[0]
-        listed = (f"{_change(r)}, {_SIZE[r['verdict']]}{_fairness(r, fair)}" if len(others) == 1
+        listed = (f"{change_text(r)}, {_SIZE[r['verdict']]}{_fairness(r, fair)}" if len(others) == 1
                   else _listed(others, roles_alike, fair=fair))
         out.append(f"At budget {budget} the rules {'also move' if moved else 'move'} "
                    f"{_seats(others, roles_alike)}: {listed}.")
@@ -244,7 +242,7 @@ def _role_words(by_budget: dict[int, list[dict]]) -> str:
         r = rows[0]
         d = 2 if max(r["before_win_share"], r["after_win_share"]) < 0.05 else 1   # 0.50% → 0.75%
         parts.append(f"budget {b}: {100 * r['before_win_share']:.{d}f}% → "
-                     f"{100 * r['after_win_share']:.{d}f}%, {_change(r, d)}, "
+                     f"{100 * r['after_win_share']:.{d}f}%, {change_text(r, d)}, "
                      f"{_SIZE.get(r['verdict'], 'no clear change')}")
     role = str(by_budget[next(iter(by_budget))][0]["role"]).capitalize()
     return f"The {role}'s win share: " + "; ".join(parts) + "."

@@ -135,12 +135,8 @@ def skill(
             shutil.rmtree(out / "cells", ignore_errors=True)
             # the earlier question's table, words and page go too: left beside the new skill.json
             # (an interrupted run), they would be read as the new question's answer
-            for name in ("skill.parquet", "skill.csv", "skill.txt", "report.html", "against.csv",
-                         "against.parquet", "against.txt"):
-                (out / name).unlink(missing_ok=True)
-            for pattern in ("budget*.*", "against*.*"):
-                for fig in (out / "figures").glob(pattern) if (out / "figures").is_dir() else ():
-                    fig.unlink(missing_ok=True)
+            _remove(out, ("skill.parquet", "skill.csv", "skill.txt", "report.html") + AGAINST_FILES,
+                    ("budget*.*", "against*.*"))
     out.mkdir(parents=True, exist_ok=True)
     # skill.json names the budgets of the answer on disk (skill.parquet): while the new budgets are
     # played (resumed with more of them, say), an interruption leaves the earlier complete answer
@@ -177,10 +173,7 @@ def skill(
     for name in ("skill.parquet", "report.html", "skill.txt"):
         (out / name).unlink(missing_ok=True)
     _write_json(meta, {**question, **about_rules, "budgets": bs})
-    for suffix in (".csv", ".parquet"):
-        tmp = out / f"skill{suffix}.tmp"
-        table.write_csv(tmp) if suffix == ".csv" else table.write_parquet(tmp)
-        tmp.replace(out / f"skill{suffix}")
+    _write_table(out, "skill", table)
     adv = K.advantage(table, spec.roles_alike)
     console = Console()
     for c in cells:
@@ -319,12 +312,9 @@ def write_against(out: Path, table, before: dict | None, against: Path | None, s
         was = json.loads((out / "skill.json").read_text()).get("against", {}).get("dir") if had else None
     except (OSError, ValueError, AttributeError):
         was = None
-    for name in ("against.csv", "against.parquet", "against.txt"):
-        (out / name).unlink(missing_ok=True)
     # its figures too (the page writes them again from against.parquet): a panel's earlier
     # comparison of more cells would leave figures of cells no longer compared
-    for fig in (out / "figures").glob("against*.*") if (out / "figures").is_dir() else ():
-        fig.unlink(missing_ok=True)
+    _remove(out, AGAINST_FILES, ("against*.*",))
     if before is None or against is None:
         _write_json(out / "skill.json", question)
         if had:
@@ -338,10 +328,7 @@ def write_against(out: Path, table, before: dict | None, against: Path | None, s
         "rules_given": before.get("rules_given"), "rules_sha256": before.get("rules_sha256"),
         "rules_change": before.get("rules_change")}}
     words = against_sentence(cmp, q, spec)
-    for suffix in (".csv", ".parquet"):
-        tmp = out / f"against{suffix}.tmp"
-        cmp.write_csv(tmp) if suffix == ".csv" else cmp.write_parquet(tmp)
-        tmp.replace(out / f"against{suffix}")
+    _write_table(out, "against", cmp)
     (out / "against.txt").write_text(words + "\n")
     _write_json(out / "skill.json", q)
     console.print(_against_table(cmp, rules_label(before), spec))
@@ -382,6 +369,27 @@ def _against_table(cmp, other: str, spec):
                 out.append(f"[dim]{text}[/dim]" if r["verdict"] == NOT_SHOWN else f"[bold]{text}[/bold]")
             t.add_row(*([c] if len(cells) > 1 else []), str(b), *out)
     return t
+
+
+AGAINST_FILES = ("against.csv", "against.parquet", "against.txt")
+
+
+def _remove(out: Path, names, figure_patterns=()) -> None:
+    """Remove these files of ``out`` and its figures matching ``figure_patterns`` (those that
+    exist)."""
+    for name in names:
+        (out / name).unlink(missing_ok=True)
+    for pattern in figure_patterns:
+        for fig in (out / "figures").glob(pattern) if (out / "figures").is_dir() else ():
+            fig.unlink(missing_ok=True)
+
+
+def _write_table(out: Path, stem: str, table) -> None:
+    """``<stem>.csv`` and ``<stem>.parquet`` in ``out``, each whole or not at all."""
+    for suffix in (".csv", ".parquet"):
+        tmp = out / f"{stem}{suffix}.tmp"
+        table.write_csv(tmp) if suffix == ".csv" else table.write_parquet(tmp)
+        tmp.replace(out / f"{stem}{suffix}")
 
 
 def answered_budgets(out: Path) -> list[int] | None:

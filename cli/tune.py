@@ -141,8 +141,12 @@ def skill_hint(game: str, out: Path, vary, players=None, strategies=None, panel=
     and player counts as the tune; ``None`` for a game without bots or when no best_rules.toml was
     written."""
     common = _skill_args(game, out, vary, players, strategies, panel, lineup)
-    if common is None:
-        return None
+    return None if common is None else _fix_command(common, out)
+
+
+def _fix_command(common: list[str], out: Path) -> str:
+    """``balance skill`` with ``common`` arguments under the tune's ``best_rules.toml``, into
+    ``<out>-skill``."""
     q = shlex.quote
     return " ".join(common[:2] + [f"--rules {q(str(Path(out) / 'best_rules.toml'))}"] + common[2:]
                     + [f"--out {q(str(Path(out)) + '-skill')}"])
@@ -155,11 +159,11 @@ def skill_against_hint(game: str, out: Path, vary, players=None, strategies=None
     second :func:`skill_hint`'s command with ``--against`` that directory, so its page says, seat
     by seat and budget by budget, whether the fix's effect holds as play gets stronger (``None``
     when :func:`skill_hint` is)."""
-    hint = skill_hint(game, out, vary, players, strategies, panel, lineup)
-    if hint is None:
+    common = _skill_args(game, out, vary, players, strategies, panel, lineup)
+    if common is None:
         return None
     q = shlex.quote
-    common = _skill_args(game, out, vary, players, strategies, panel, lineup)
+    hint = _fix_command(common, out)
     start = str(Path(out)) + "-skill-start"
     base = ([f"--rules {q(str(rules))}"] if rules is not None else []) + \
         [f"--set {q(x)}" for x in settings or ()]

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from analysis.skill_against import bound_text, change_text, seat_text
 from analysis.stats import NOT_SHOWN
 from analysis.skill_words import (
     BALANCE_COLUMNS, LEVEL_COLUMN, advantage, cells as skill_cells, has_balance, verdict,
@@ -105,6 +106,11 @@ def _write_figure(d: Path, fig, name: str) -> str:
     return base64.b64encode((d / "figures" / f"{name}.png").read_bytes()).decode("ascii")
 
 
+def _seat_label(s: int, roles: tuple[str, ...]) -> str:
+    """A figure's legend entry for seat index ``s``: "seat 2", or with roles "seat 1 (Seigneur)"."""
+    return f"seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s].capitalize()})")
+
+
 def rules_label(q: dict) -> str:
     """A skill question's rules as a sentence names them: "the shipped rules", or the rules file's
     name with its settings ("rules.toml with --set income.palais.base=4"; a tune's best rules with
@@ -112,11 +118,9 @@ def rules_label(q: dict) -> str:
     name = str(q.get("rules_name") or "")
     if not name or not q.get("rules_given"):
         return "the shipped rules"
-    file, _, rest = name.partition(" with ")
-    change = q.get("rules_change")          # a tune's best_rules.toml: what it changes
-    return Path(file).name + (f" with {change}" if change else "") + (f" and --set {rest.removeprefix('--set ')}"
-                                                                      if rest and change else
-                                                                      f" with {rest}" if rest else "")
+    file, _, rest = name.partition(" with ")          # rest: "--set …", the settings given
+    changed = [x for x in (q.get("rules_change"), rest) if x]   # a tune's best rules: what they change
+    return Path(file).name + (" with " + " and ".join(changed) if changed else "")
 
 
 @styled
@@ -139,7 +143,7 @@ def against_figure(cmp: pl.DataFrame, roles: tuple[str, ...], smallest: float):
         ax.errorbar(x[at] + (s - (P - 1) / 2) * 0.06, y,
                     yerr=error_bars(100 * t["change_low"], y, 100 * t["change_high"]),
                     marker="o", capsize=3, color=OKABE_ITO[s % 8],
-                    label=f"seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s].capitalize()})"))
+                    label=_seat_label(s, roles))
     ax.set_xticks(x, [str(b) for b in budgets])
     ax.set_xlabel("playouts per option (0 = the default bot)")
     ax.set_ylabel("change in win share (pp), every seat searching")
@@ -186,9 +190,10 @@ def against_sentence(cmp: pl.DataFrame, q: dict, spec) -> str:
 
 
 def against_reading(d: Path, q: dict, spec, smallest: dict | None = None):
-    """``(table, sentence, the other rules' name, smallest difference)`` of the directory's
-    ``--against`` comparison (``against.parquet``), or ``None`` without one. ``smallest``: the
-    report's overrides by kind (the page uses the game's own)."""
+    """``(table, the other rules' name, smallest difference)`` of the directory's ``--against``
+    comparison (``against.parquet``), each change worded against that smallest difference, or
+    ``None`` without one. ``smallest``: the report's overrides by kind (the page uses the game's
+    own). Its words: :func:`against_sentence`."""
     a = q.get("against")
     if not isinstance(a, dict) or not (d / "against.parquet").is_file():
         return None
@@ -203,7 +208,7 @@ def against_reading(d: Path, q: dict, spec, smallest: dict | None = None):
     cmp = cmp.with_columns(pl.Series("verdict", list(practical(
         cmp["change"].to_numpy(), cmp["change_low"].to_numpy(), cmp["change_high"].to_numpy(), small)),
         pl.Utf8))
-    return cmp, against_sentence(cmp, q, spec), rules_label(a), small
+    return cmp, rules_label(a), small
 
 
 def against_lines(words: str) -> list[str]:
@@ -219,7 +224,8 @@ def against_html(d: Path, q: dict, spec) -> str:
     read = against_reading(d, q, spec)
     if read is None:
         return ""
-    cmp, words, other, smallest = read
+    cmp, other, smallest = read
+    words = against_sentence(cmp, q, spec)
     a = q["against"]
     figs = []
     for k, cell in enumerate(skill_cells(cmp)):
@@ -270,7 +276,7 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
         y = t["win_share"].to_numpy()
         ax.errorbar(x + (s - (P - 1) / 2) * 0.05, y, yerr=error_bars(t["ci_low"], y, t["ci_high"]),
                     marker="o", capsize=3, color=OKABE_ITO[s % 8],
-                    label=f"seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s].capitalize()})"))
+                    label=_seat_label(s, roles))
     if fair is not None:
         ax.axhline(fair, color="grey", lw=1, ls="--", label="fair share")
     ax.set_xticks(x, [str(b) for b in budgets])
@@ -286,7 +292,7 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
         ax2.errorbar(np.arange(t.height) + (s - (P - 1) / 2) * 0.05, y,
                      yerr=error_bars(t["ci_low"], y, t["ci_high"]), marker="o", capsize=3,
                      color=OKABE_ITO[s % 8],
-                     label=f"seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s].capitalize()})"))
+                     label=_seat_label(s, roles))
     if fair is not None:
         ax2.axhline(fair, color="grey", lw=1, ls="--")
     ax2.set_xticks(x, [str(b) for b in budgets])
@@ -433,36 +439,28 @@ def skill_headline(skill_dir: str | Path, smallest: dict | None = None) -> str:
     read = against_reading(d, q, spec, smallest)
     if read is None:
         return ""
-    cmp, _, other, _ = read
+    cmp, other, _ = read
     cell = cmp["cell"][0]
     top = cmp.filter((pl.col("cell") == cell) & (pl.col("budget") == cmp["budget"].max())).sort("seat")
     hi = int(top["budget"][0])
     rows = list(top.iter_rows(named=True))
-
-    def change(r) -> str:
-        return (f"{100 * r['change']:+.1f} pp ({100 * r['change_low']:.1f} to "
-                f"{100 * r['change_high']:.1f})").replace("-", "−")
-
-    def seat(r) -> str:
-        return f"seat {r['seat'] + 1}" + ("" if spec.roles_alike else f" ({str(r['role']).capitalize()})")
-
     games = min(int(top["after_games"].min()), int(top["before_games"].min()))
     head = (f"As play gets stronger (balance skill {d.name}: {games:,} games per budget, every seat "
             f"searching" + (f", {cell}" if cell else "") + f"; against {other}): at budget {hi} ")
     parts = []
     if not spec.roles_alike:                      # the first role's seat, clear or not
         r = rows[0]
-        parts.append(f"the {str(r['role']).capitalize()}'s win share changes by {change(r)}"
+        parts.append(f"the {str(r['role']).capitalize()}'s win share changes by {change_text(r)}"
                      + ("" if r["verdict"] != NOT_SHOWN else ", no clear change"))
         rows = rows[1:]
     clear = [r for r in rows if r["verdict"] != NOT_SHOWN]
     if clear:
-        parts.append("these rules move " + ", ".join(f"{seat(r)} by {change(r)}" for r in clear))
+        parts.append("these rules move " + ", ".join(f"{seat_text(r, spec.roles_alike)} by {change_text(r)}"
+                                                     for r in clear))
     if len(clear) < len(rows):
-        rest = [r for r in rows if r["verdict"] == NOT_SHOWN]
-        most = max(max(abs(r["change_low"]), abs(r["change_high"])) for r in rest)
         who = "no seat's" if not clear and spec.roles_alike else "no other seat's"
-        parts.append(f"{who} win share changes clearly (up to ±{100 * most:.1f} pp not excluded)")
+        parts.append(f"{who} win share changes clearly (up to "
+                     f"{bound_text([r for r in rows if r['verdict'] == NOT_SHOWN])} not excluded)")
     return head + "; ".join(parts) + " (its section has the budgets before)."
 
 
@@ -498,7 +496,8 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
     extra_tables, extra_sentences = [], []
     read = against_reading(d, q, spec, smallest)
     if read is not None:
-        cmp, words, other, small = read
+        cmp, other, small = read
+        words = against_sentence(cmp, q, spec)
         pick_cmp = cmp.filter(pl.col("cell") == pick) if pick in set(cmp["cell"]) else cmp
         names += figs.add("skill_against", against_figure(
             pick_cmp, spec.seat_roles(int(pick_cmp["players"][0])), small),
