@@ -125,13 +125,12 @@ def tune(
                           progress=None if quiet else progress, executor=executor)
     typer.echo(result["sentence"])
     typer.echo(f"best rules: {Path(out) / 'best_rules.toml'}; balance report {out} --out REPORT_DIR")
-    hint = skill_hint(game, out, vary, players=players, strategies=strategies, panel=panel,
-                      lineup=lineup)
+    # one line, two commands: the rules the tune started from, then the fix against them (the
+    # fix's own command alone would play the same games the second command plays)
+    hint = skill_against_hint(game, out, vary, players=players, strategies=strategies,
+                              panel=panel, lineup=lineup, rules=rules, settings=settings or ())
     if hint:
-        typer.echo(f"as play gets stronger: {hint}")
-        typer.echo("against the rules it started from: " + skill_against_hint(
-            game, out, vary, players=players, strategies=strategies, panel=panel, lineup=lineup,
-            rules=rules, settings=settings or ()))
+        typer.echo(f"as play gets stronger, against the rules it started from: {hint}")
 
 
 def skill_hint(game: str, out: Path, vary, players=None, strategies=None, panel=None,

@@ -86,8 +86,9 @@ def test_a_tune_says_how_to_ask_whether_its_fix_holds_as_play_gets_stronger(tmp_
             "-q"]
     assert _run(args) == 0
     printed = capsys.readouterr().out
-    line = next(ln for ln in printed.splitlines() if ln.startswith("as play gets stronger: "))
-    command = line.split(": ", 1)[1]
+    assert sum("balance skill" in ln for ln in printed.splitlines()) == 1, printed
+    command = skill_hint("middle-ages", out, ["setup.start_coins[0]=0..2"], players="2",
+                         strategies="random")
     assert command == (f"balance skill --game middle-ages --rules {out / 'best_rules.toml'} "
                        f"--strategies random --players 2 --out {out}-skill")
     argv = shlex.split(command)[1:] + ["--budgets", "0", "--games", "8"]
@@ -96,7 +97,8 @@ def test_a_tune_says_how_to_ask_whether_its_fix_holds_as_play_gets_stronger(tmp_
     assert q["rules_given"] and q["rules"].endswith("best_rules.toml")
     # and against the rules the tune started from (the shipped ones here): two commands, the
     # second the one above with --against the first's directory; both run as printed
-    line = next(ln for ln in printed.splitlines() if ln.startswith("against the rules it started from: "))
+    line = next(ln for ln in printed.splitlines()
+                if ln.startswith("as play gets stronger, against the rules it started from: "))
     first, second = line.split(": ", 1)[1].split(" && ")
     assert first == (f"balance skill --game middle-ages --strategies random --players 2 "
                      f"--out {out}-skill-start")
