@@ -180,7 +180,17 @@ def _simulate_panel(panel: str, *, game: str, games: str, players, strategies, s
             runner.run(prep, games=n_games, seed=seed, out=tmp / f"cell-{k}", force=True,
                        threads=threads, chunk_size=chunk_size, raw=raw, quiet=True)
     typer.echo(f"panel {the_panel.name}: {out} ({len(preps)} cells x {n_games:,} games); "
-               f"balance report {out} --out REPORT_DIR")
+               f"{report_hint(out)}")
+
+
+def report_hint(out: Path) -> str:
+    """The ``balance report`` command for ``out``, into a directory beside it (``<out>-report``):
+    a command that runs as printed (a placeholder such as REPORT_DIR, copied, made a directory of
+    that name)."""
+    import shlex
+
+    q = shlex.quote
+    return f"balance report {q(str(out))} --out {q(str(out) + '-report')}"
 
 
 def game_option_parameters() -> list[inspect.Parameter]:

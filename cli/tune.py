@@ -26,6 +26,7 @@ import typer
 
 from simcore.games import DEFAULT_GAME
 
+from cli.simulate import report_hint
 from cli.sweep import LINEUP_HELP, PANEL_HELP, SET_HELP
 
 TARGET_HELP = ("What to reach: seat-balance[:TOL] (every seat within 1/P ± TOL pp, default 1.5), "
@@ -124,7 +125,7 @@ def tune(
         result = run_tune(plan, out, storage=storage, force=force, threads=threads,
                           progress=None if quiet else progress, executor=executor)
     typer.echo(result["sentence"])
-    typer.echo(f"best rules: {Path(out) / 'best_rules.toml'}; balance report {out} --out REPORT_DIR")
+    typer.echo(f"best rules: {Path(out) / 'best_rules.toml'}; {report_hint(out)}")
     # one line, two commands: the rules the tune started from, then the fix against them (the
     # fix's own command alone would play the same games the second command plays)
     hint = skill_against_hint(game, out, vary, players=players, strategies=strategies,

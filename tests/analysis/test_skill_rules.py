@@ -87,6 +87,8 @@ def test_a_tune_says_how_to_ask_whether_its_fix_holds_as_play_gets_stronger(tmp_
     assert _run(args) == 0
     printed = capsys.readouterr().out
     assert sum("balance skill" in ln for ln in printed.splitlines()) == 1, printed
+    # the report command runs as printed: a directory beside the tune, not a placeholder
+    assert f"balance report {out} --out {out}-report" in printed and "REPORT_DIR" not in printed
     command = skill_hint("middle-ages", out, ["setup.start_coins[0]=0..2"], players="2",
                          strategies="random")
     assert command == (f"balance skill --game middle-ages --rules {out / 'best_rules.toml'} "
