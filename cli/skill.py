@@ -34,6 +34,9 @@ RULES_HELP = ("A rules TOML (default: the shipped rules), e.g. a tune's best_rul
               "fix hold as play gets stronger?")
 SET_HELP = ("Change one rule setting for every game: PATH=VALUE (income.palais.base=4, "
             "payment.order=simultaneous); repeatable.")
+TARGET_HELP = ("A tune's target, judged at every budget with every seat searching: met, missed or "
+               "unclear (target.csv, and a section of the page): seat-balance[:TOL] or "
+               "role=NAME:SHARE[:TOL], as balance tune takes them; repeatable.")
 AGAINST_HELP = ("A balance skill directory of the same game and panel under other rules (e.g. the "
                 "shipped rules): compare every seat's win share with it, budget by budget "
                 "(against.csv, and a section of the page): does the change hold as play gets stronger?")
@@ -64,6 +67,7 @@ def skill(
     out: Path = typer.Option(Path("skill"), "--out", "-o", help="Output directory (resumable)."),
     force: bool = typer.Option(False, "--force", help="Start again in an --out that holds another question."),
     against: Optional[Path] = typer.Option(None, "--against", help=AGAINST_HELP),
+    target: Optional[List[str]] = typer.Option(None, "--target", help=TARGET_HELP),
 ) -> None:
     import shutil
 
@@ -85,6 +89,7 @@ def skill(
                              strategies=strategies)
     check_seed(seed)
     n = parse_games(games)
+    targets = check_targets(spec.name, target or ())
     try:
         bs = sorted({int(b) for b in budgets.split(",") if b.strip()})
     except ValueError:
@@ -118,7 +123,8 @@ def skill(
                 "panel": the_panel.to_json(), "rules_sha256": prep.rules_sha256}
     about_rules = {"rules": rules_file, "settings": [x.text for x in sets],
                    "rules_name": prep.rules_name, "rules_given": rules is not None or bool(sets),
-                   "rules_data_sha256": rules_data, "rules_change": tuned_change(rules)}
+                   "rules_data_sha256": rules_data, "rules_change": tuned_change(rules),
+                   "target": [t.text for t in targets]}
     meta = out / "skill.json"
     claim_output(out)
     if out.exists() and any(out.iterdir()):
@@ -135,7 +141,8 @@ def skill(
             shutil.rmtree(out / "cells", ignore_errors=True)
             # the earlier question's table, words and page go too: left beside the new skill.json
             # (an interrupted run), they would be read as the new question's answer
-            _remove(out, ("skill.parquet", "skill.csv", "skill.txt", "report.html") + AGAINST_FILES,
+            _remove(out, ("skill.parquet", "skill.csv", "skill.txt", "report.html") + AGAINST_FILES
+                    + TARGET_FILES,
                     ("budget*.*", "against*.*"))
     out.mkdir(parents=True, exist_ok=True)
     # skill.json names the budgets of the answer on disk (skill.parquet): while the new budgets are
@@ -209,11 +216,56 @@ def skill(
     console.print(sentence)
     (out / "skill.txt").write_text(sentence + "\n")
     write_against(out, table, before, against, spec, {**question, **about_rules, "budgets": bs}, console)
+    write_target(out, table, targets, spec, console)
     from reports.skill import build_skill_page
 
     build_skill_page(out)
     typer.echo(f"skill: {out}  (report.html, figures/budget.png"
-               + (", against.csv" if (out / "against.csv").exists() else "") + ")")
+               + (", against.csv" if (out / "against.csv").exists() else "")
+               + (", target.csv" if (out / "target.csv").exists() else "") + ")")
+
+
+def check_targets(game: str, texts) -> tuple:
+    """The ``--target`` options parsed as ``balance tune`` parses them (one line, exit code 2, for
+    a malformed one), before ``--out`` is touched; a target a table of win shares cannot measure
+    (a game's length, a strategy's share) is refused too."""
+    if not texts:
+        return ()
+    from analysis.skill_target import JUDGED_KINDS
+    from analysis.tune.targets import parse_targets
+    from simcore.errors import UsageError
+
+    targets = parse_targets(texts, game)
+    for t in targets:
+        if t.kind not in JUDGED_KINDS:
+            raise UsageError(f"--target {t.text}: balance skill measures win shares only; give "
+                             "seat-balance[:TOL] or role=NAME:SHARE[:TOL]")
+    return targets
+
+
+TARGET_FILES = ("target.csv", "target.parquet", "target.txt")
+
+
+def role_labels(spec) -> dict[str, str]:
+    """Each role's name as a page writes it: "Seigneur", "Censitaires" (a role of several seats)."""
+    return {r.name: r.display + ("s" if r.max_count > 1 else "") for r in spec.roles}
+
+
+def write_target(out: Path, table, targets, spec, console) -> None:
+    """``target.csv``, ``target.parquet`` and ``target.txt`` in ``out`` (the targets judged at every
+    budget, :mod:`analysis.skill_target`) and the sentences on the terminal; without ``--target``
+    those of an earlier call are removed (they would be read as this answer's)."""
+    from analysis.skill_target import judge, sentences
+
+    _remove(out, TARGET_FILES)
+    if not targets:
+        return
+    judged = judge(table, targets)
+    words = sentences(judged, targets, role_labels(spec))
+    _write_table(out, "target", judged)
+    (out / "target.txt").write_text("\n".join(words) + "\n")
+    for line in words:
+        console.print(line)
 
 
 def tuned_change(rules: Path | None) -> str | None:

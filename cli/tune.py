@@ -129,7 +129,8 @@ def tune(
     # one line, two commands: the rules the tune started from, then the fix against them (the
     # fix's own command alone would play the same games the second command plays)
     hint = skill_against_hint(game, out, vary, players=players, strategies=strategies,
-                              panel=panel, lineup=lineup, rules=rules, settings=settings or ())
+                              panel=panel, lineup=lineup, rules=rules, settings=settings or (),
+                              targets=target)
     if hint:
         typer.echo(f"as play gets stronger, against the rules it started from: {hint}")
 
@@ -153,12 +154,13 @@ def _fix_command(common: list[str], out: Path) -> str:
 
 
 def skill_against_hint(game: str, out: Path, vary, players=None, strategies=None, panel=None,
-                       lineup=None, rules: Path | None = None, settings=()) -> str | None:
+                       lineup=None, rules: Path | None = None, settings=(), targets=()) -> str | None:
     """Two ``balance skill`` commands, joined by ``&&``: the first plays the rules the tune started
     from (``--rules``, ``--set``: by default the shipped rules) into ``<out>-skill-start``, the
     second :func:`skill_hint`'s command with ``--against`` that directory, so its page says, seat
-    by seat and budget by budget, whether the fix's effect holds as play gets stronger (``None``
-    when :func:`skill_hint` is)."""
+    by seat and budget by budget, whether the fix's effect holds as play gets stronger, and, with
+    the tune's ``targets`` that a win-share table measures (``--target``), whether the target is
+    still met at each budget (``None`` when :func:`skill_hint` is)."""
     common = _skill_args(game, out, vary, players, strategies, panel, lineup)
     if common is None:
         return None
@@ -168,7 +170,11 @@ def skill_against_hint(game: str, out: Path, vary, players=None, strategies=None
     base = ([f"--rules {q(str(rules))}"] if rules is not None else []) + \
         [f"--set {q(x)}" for x in settings or ()]
     first = " ".join(common[:2] + base + common[2:] + [f"--out {q(start)}"])
-    return f"{first} && {hint} --against {q(start)}"
+    from analysis.skill_target import JUDGED_KINDS
+    from analysis.tune.targets import parse_target
+
+    judged = [t for t in targets or () if parse_target(t, game).kind in JUDGED_KINDS]
+    return f"{first} && {hint} --against {q(start)}" + "".join(f" --target {q(t)}" for t in judged)
 
 
 def _skill_args(game: str, out: Path, vary, players, strategies, panel, lineup) -> list[str] | None:

@@ -380,6 +380,29 @@ def gain_sentence(ct: pl.DataFrame) -> str:
     return head + ": it is not the stronger player everywhere; read the trend with care."
 
 
+def target_html(table: pl.DataFrame, q: dict, spec) -> str:
+    """The section on the targets ``balance skill --target`` was given (a tune's): per cell and
+    target, met, missed or unclear at every budget with every seat searching, and the table of
+    every share judged (:mod:`analysis.skill_target`); "" without targets."""
+    texts = q.get("target") or []
+    if not texts:
+        return ""
+    from analysis.skill_target import judge, sentences
+    from analysis.tune.targets import parse_targets
+
+    targets = parse_targets(texts, q["game"])
+    judged = judge(table, targets)
+    labels = {r.name: r.display + ("s" if r.max_count > 1 else "") for r in spec.roles}
+    words = sentences(judged, targets, labels)
+    rows = [{"cell": r["cell"], "budget": r["budget"], "target": r["target"], "share": r["measure"],
+             "win share": pct_ci(r["win_share"], r["low"], r["high"]),
+             "tolerance": f"{100 * r['band_low']:.1f}–{100 * r['band_high']:.1f}%",
+             "outcome": r["outcome"]} for r in judged.iter_rows(named=True)]
+    return ("<h2>The target as play gets stronger</h2>"
+            + "".join(f"<p>{html.escape(w)}</p>" for w in words)
+            + (_html_table(pl.DataFrame(rows)) if rows else ""))
+
+
 def build_skill_page(skill_dir: str | Path) -> Path:
     """Write ``report.html`` and ``figures/budget.png|svg`` (a panel's further cells:
     ``figures/budget-<k>.png|svg``) into the skill directory."""
@@ -414,6 +437,7 @@ def build_skill_page(skill_dir: str | Path) -> Path:
             + f"<p class='note'>{q['games']:,} games per budget and part; a searching seat plays its own "
             f"bot in its playouts (the game's default: {html.escape(q['policy'])}); win shares in "
             f"percent with 95% Wilson intervals.</p>"
+            + target_html(table, q, spec)
             + compared
             + ("<h2>These rules as play gets stronger</h2>" if compared else "")
             + f"<p>{html.escape(sentence)}</p>"

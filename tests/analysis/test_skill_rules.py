@@ -104,10 +104,13 @@ def test_a_tune_says_how_to_ask_whether_its_fix_holds_as_play_gets_stronger(tmp_
     first, second = line.split(": ", 1)[1].split(" && ")
     assert first == (f"balance skill --game middle-ages --strategies random --players 2 "
                      f"--out {out}-skill-start")
-    assert second == f"{command} --against {out}-skill-start"
+    # with the tune's target, judged at every budget (a seat-balance target: a win-share table measures it)
+    assert second == f"{command} --against {out}-skill-start --target seat-balance:40"
     for cmd in (first, second):
         assert _run(shlex.split(cmd)[1:] + ["--budgets", "0", "--games", "8"]) == 0
     assert (tmp_path / "tu-skill" / "against.csv").is_file()
+    assert (tmp_path / "tu-skill" / "target.csv").is_file()
+    assert "The target as play gets stronger" in (tmp_path / "tu-skill" / "report.html").read_text()
     # the page names the fix by what the tune changed, not only by its file
     from reports.skill import rules_label
     change = json.loads((tmp_path / "tu-skill" / "skill.json").read_text())["rules_change"]

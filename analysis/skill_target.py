@@ -1,0 +1,147 @@
+"""A tune's target read on a balance-by-search-budget table (``balance skill --target``): is the
+target met, missed or not told apart at every budget, with every seat searching?
+
+A tune judges its fix with the line-up's own bots; ``balance skill`` plays the same line-up with
+the search bot at growing budgets. This module reads the ``all`` part of the skill table (every
+seat searching with budget b; b = 0 is the line-up itself) against the targets a tune takes
+(:mod:`analysis.tune.targets`), the ones a table of win shares measures:
+
+* ``seat-balance[:TOL]``: every seat's win share within 1/P ± TOL;
+* ``role=NAME:SHARE[:TOL]``: the win share of the seats playing role NAME (the sum of their win
+  shares: the share of games that side wins) within SHARE ± TOL.
+
+Each measured share gets Wilson's interval (:func:`analysis.stats.wilson`, Brown, Cai & DasGupta's
+ends) at the Bonferroni level over every share judged in the table (cells x budgets x targets x
+shares per target), so that every claim of the table holds together at 95%. A win share in [0, 1]
+per game has a variance of at most p(1 - p), so the interval is also valid for a role's summed
+share when a tie splits a win between sides. The words are the tune's: *met* (every interval inside
+the tolerance), *missed* (an interval wholly outside it), *unclear* (neither: more games would
+tell) (:func:`analysis.tune.targets.outcome`).
+
+Reads a table only, plays nothing, so reports may use it. May import numpy, polars,
+:mod:`analysis.stats` and :mod:`analysis.tune.targets`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from analysis.stats import wilson
+from analysis.tune.targets import Target, outcome
+
+# the targets a table of win shares measures (a game's length or a strategy's share is not in it)
+JUDGED_KINDS = ("seat-balance", "role")
+FAMILY = 0.05
+
+COLUMNS = {"cell": pl.String, "players": pl.Int64, "budget": pl.Int64, "target": pl.String,
+           "measure": pl.String, "games": pl.Int64, "win_share": pl.Float64, "low": pl.Float64,
+           "high": pl.Float64, "band_low": pl.Float64, "band_high": pl.Float64, "level": pl.Float64,
+           "outcome": pl.String}
+
+
+def _measures(t: Target, part: pl.DataFrame) -> list[tuple[str, float, float, float]]:
+    """(what, win share, band low, band high) of every share target ``t`` reads in one budget's
+    ``all`` part (seats in order)."""
+    P = part.height
+    if t.kind == "seat-balance":
+        fair = 1.0 / P
+        return [(f"seat {int(r['seat']) + 1}", float(r["win_share"]), fair - t.tol, fair + t.tol)
+                for r in part.iter_rows(named=True)]
+    share = float(part.filter(pl.col("role") == t.role)["win_share"].sum())
+    return [(t.role, share, t.aim - t.tol, t.aim + t.tol)]
+
+
+def judge(table: pl.DataFrame, targets: tuple[Target, ...]) -> pl.DataFrame:
+    """One row per cell, budget, target and share read (``measure``: "seat 2", or the role): the
+    share, its interval at ``level`` (Bonferroni over every row), the band it must lie in and the
+    target's outcome at that budget (the same on the target's rows of the budget)."""
+    judged = tuple(t for t in targets if t.kind in JUDGED_KINDS)
+    allp = table.filter(pl.col("part") == "all").sort(["budget", "seat"], maintain_order=True)
+    cells = list(dict.fromkeys(allp["cell"].to_list())) if "cell" in allp.columns else [""]
+    groups = []
+    for c in cells:
+        ct = allp.filter(pl.col("cell") == c) if c else allp
+        for b in sorted(set(ct["budget"].to_list())):
+            part = ct.filter(pl.col("budget") == b).sort("seat")
+            for t in judged:
+                groups.append((c, int(part["players"][0]), b, int(part["games"][0]), t,
+                               _measures(t, part)))
+    m = sum(len(g[-1]) for g in groups)
+    if m == 0:
+        return pl.DataFrame(schema=COLUMNS)
+    level = 1 - FAMILY / m
+    rows = []
+    for c, players, b, n, t, measures in groups:
+        shares = np.array([x[1] for x in measures])
+        lo, hi = wilson(shares * n, np.full(len(measures), n), level)
+        band_lo = np.array([x[2] for x in measures])
+        band_hi = np.array([x[3] for x in measures])
+        word = outcome({"met": bool(np.all(band_lo <= lo) and np.all(hi <= band_hi)),
+                        "missed": bool(np.any(lo > band_hi) or np.any(hi < band_lo))})
+        rows += [(c, players, b, t.text, what, n, share, float(lo[k]), float(hi[k]), blo, bhi, level,
+                  word) for k, (what, share, blo, bhi) in enumerate(measures)]
+    return pl.DataFrame(rows, schema=COLUMNS, orient="row")
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}"
+
+
+def _band_words(t: Target, players: int, role_label: str) -> str:
+    if t.kind == "seat-balance":
+        fair = 1.0 / players
+        return (f"every seat's win share from {_pct(fair - t.tol)}% to {_pct(fair + t.tol)}% "
+                f"(the fair {_pct(fair)}% ± {100 * t.tol:g} pp)")
+    return (f"the {role_label}' win share from {_pct(t.aim - t.tol)}% to {_pct(t.aim + t.tol)}%"
+            if role_label.endswith("s") else
+            f"the {role_label}'s win share from {_pct(t.aim - t.tol)}% to {_pct(t.aim + t.tol)}%")
+
+
+def sentences(judged: pl.DataFrame, targets: tuple[Target, ...], role_labels: dict[str, str] | None = None
+              ) -> list[str]:
+    """Per cell and target: "Target role=seigneur:0.30:10 (the Seigneur's win share from 20.0% to
+    40.0%), every seat searching: met at budget 0 (32.2%, 29.4–35.1), unclear at budget 64 (41.4%,
+    38.4–44.5)." Budget 0 is the line-up's own bots. For seat balance, the seat furthest from its
+    band is quoted. Targets a win-share table cannot measure are named once, as not judged here."""
+    role_labels = role_labels or {}
+    out = []
+    if judged.height:
+        level = float(judged["level"][0])
+        k = judged.height
+        for c in dict.fromkeys(judged["cell"].to_list()):
+            ct = judged.filter(pl.col("cell") == c)
+            for t in targets:
+                rows = ct.filter(pl.col("target") == t.text)
+                if not rows.height:
+                    continue
+                bits = []
+                for b in sorted(set(rows["budget"].to_list())):
+                    r = rows.filter(pl.col("budget") == b)
+                    # the share that decides: furthest outside its band (or nearest its edge)
+                    dist = np.maximum(r["band_low"].to_numpy() - r["win_share"].to_numpy(),
+                                      r["win_share"].to_numpy() - r["band_high"].to_numpy())
+                    q = r.row(int(np.argmax(dist)), named=True)
+                    who = f"{q['measure']} " if t.kind == "seat-balance" else ""
+                    edge = ""
+                    if q["outcome"] == "unclear":   # the tolerance's edge its interval straddles
+                        e = q["band_low"] if q["low"] < q["band_low"] < q["high"] else q["band_high"]
+                        edge = f", across the {_pct(e)}% edge"
+                    bits.append(f"{q['outcome']} at budget {b} ({who}{_pct(q['win_share'])}%, "
+                                f"{_pct(q['low'])}–{_pct(q['high'])}{edge})")
+                players = int(rows["players"][0])
+                label = role_labels.get(t.role, t.role.capitalize())
+                where = f" in {c}" if c and len(set(judged['cell'].to_list())) > 1 else ""
+                out.append(f"Target {t.text} ({_band_words(t, players, label)}){where}, every seat "
+                           f"searching: " + "; ".join(bits) + ".")
+        out.append(f"(Budget 0 is the line-up's own bots. Each interval at {100 * level:.4g}%: "
+                   f"Bonferroni over the {k} shares judged, all of them together at 95%. Met: every "
+                   "interval inside the target's tolerance; missed: one wholly outside it; unclear: "
+                   "neither, more games would tell.)")
+    skipped = [t.text for t in targets if t.kind not in JUDGED_KINDS]
+    if skipped:
+        out.append(f"Not judged here: {', '.join(skipped)} (balance skill records win shares only).")
+    return out
+
+
+__all__ = ["judge", "sentences", "JUDGED_KINDS", "COLUMNS"]
