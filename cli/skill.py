@@ -68,6 +68,8 @@ def skill(
     force: bool = typer.Option(False, "--force", help="Start again in an --out that holds another question."),
     against: Optional[Path] = typer.Option(None, "--against", help=AGAINST_HELP),
     target: Optional[List[str]] = typer.Option(None, "--target", help=TARGET_HELP),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress and no tables: the "
+                               "sentences and the closing line only."),
 ) -> None:
     import shutil
 
@@ -135,9 +137,10 @@ def skill(
         old = old if isinstance(old, dict) else None
         if old is None or {k: old.get(k) for k in question} != question:
             if not force or old is None or old.get("kind") != "balance-skill":
-                raise UsageError(f"--out {out}: holds " + ("something else" if old is None else
+                raise UsageError(f"--out {out}: holds " + (_what_is_there(out) if old is None else
                                  "another balance-skill question") + "; choose another --out"
-                                 + ("" if old is None else " or add --force"))
+                                 + ("" if old is None else " or add --force (it replaces only a "
+                                                           "balance-skill directory)"))
             shutil.rmtree(out / "cells", ignore_errors=True)
             # the earlier question's table, words and page go too: left beside the new skill.json
             # (an interrupted run), they would be read as the new question's answer
@@ -162,7 +165,7 @@ def skill(
     if rules is not None or sets:         # the answer holds for these rules only: say which
         typer.echo(f"skill: rules {prep.rules_name}")
     try:
-        with Steps("skill") as steps:
+        with Steps("skill", Console(stderr=True, quiet=quiet)) as steps:
             table = K.balance_by_budget(spec.name, None, bs, n, out, panel=the_panel, seed=seed,
                                         threads=threads, progress=steps, rules=rules, settings=sets)
     except Interrupted:
@@ -183,6 +186,7 @@ def skill(
     _write_table(out, "skill", table)
     adv = K.advantage(table, spec.roles_alike)
     console = Console()
+    tables = Console(quiet=quiet)       # the tables; the sentences are printed whatever --quiet
     for c in cells:
         ct = table.filter(table["cell"] == c.label)
         roles = spec.seat_roles(c.players)
@@ -211,11 +215,12 @@ def skill(
                       *[f"{100 * r['win_share']:.1f}%\n({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
                         for r in allp.iter_rows(named=True)],
                       *([_gap_cell(allp.row(0, named=True))] if spec.roles_alike else []))
-        console.print(t)
+        tables.print(t)
     sentence = K.verdict(adv)
     console.print(sentence)
     (out / "skill.txt").write_text(sentence + "\n")
-    write_against(out, table, before, against, spec, {**question, **about_rules, "budgets": bs}, console)
+    write_against(out, table, before, against, spec, {**question, **about_rules, "budgets": bs}, console,
+                  tables)
     write_target(out, table, targets, spec, console)
     from reports.skill import build_skill_page
 
@@ -223,6 +228,17 @@ def skill(
     typer.echo(f"skill: {out}  (report.html, figures/budget.png"
                + (", against.csv" if (out / "against.csv").exists() else "")
                + (", target.csv" if (out / "target.csv").exists() else "") + ")")
+
+
+def _what_is_there(out: Path) -> str:
+    """What an ``--out`` that is not a skill directory holds, in a few words: "a run (run.json)",
+    "a sweep (sweep.json)", "a report (report.html)", else the first few names."""
+    for name, what in (("run.json", "a run"), ("sweep.json", "a sweep"), ("tune.json", "a tune"),
+                       ("panel_sweep.json", "a panel sweep"), ("report.html", "a report")):
+        if (out / name).exists():
+            return f"{what} ({name}), not a balance skill directory"
+    names = sorted(p.name for p in out.iterdir())[:3]
+    return f"files of something else ({', '.join(names)}{', …' if len(names) == 3 else ''})"
 
 
 def check_targets(game: str, texts) -> tuple:
@@ -345,7 +361,7 @@ def check_against(against: Path, out: Path, game: str, panel, budgets: list[int]
 
 
 def write_against(out: Path, table, before: dict | None, against: Path | None, spec, question: dict,
-                  console) -> None:
+                  console, tables=None) -> None:
     """``against.csv``, ``against.parquet`` and ``against.txt`` in ``out`` (the comparison with the
     ``--against`` directory, :mod:`analysis.skill_against`), its record in ``skill.json``, and on
     the terminal a table of every seat's change by budget and the sentence; without ``--against``,
@@ -383,7 +399,7 @@ def write_against(out: Path, table, before: dict | None, against: Path | None, s
     _write_table(out, "against", cmp)
     (out / "against.txt").write_text(words + "\n")
     _write_json(out / "skill.json", q)
-    console.print(_against_table(cmp, rules_label(before), spec))
+    (tables or console).print(_against_table(cmp, rules_label(before), spec))
     console.print(words)
 
 

@@ -81,13 +81,26 @@ def test_skill_refuses_a_target_it_cannot_measure_before_out_is_touched(tmp_path
     assert rc == 2 and not out.exists()
 
 
-def test_a_call_without_target_removes_the_earlier_judgement(tmp_path):
+def test_a_call_without_target_removes_the_earlier_judgement(tmp_path, capsys):
     out = tmp_path / "sk"
     args = ["skill", "--budgets", "0", "--games", "8", "--players", "3", "--out", str(out)]
     assert _run(args + ["--target", "seat-balance:20"]) == 0
+    shown = capsys.readouterr().out
+    assert "balance by search budget" in shown and "Target seat-balance:20" in shown
     assert (out / "target.csv").is_file()
     assert json.loads((out / "skill.json").read_text())["target"] == ["seat-balance:20"]
     assert "The target as play gets stronger" in (out / "report.html").read_text()
-    assert _run(args) == 0
+    assert _run(args + ["-q"]) == 0
+    shown = capsys.readouterr().out          # --quiet: no tables, the sentence and the closing line
+    assert "balance by search budget" not in shown and f"skill: {out}" in shown
     assert not (out / "target.csv").exists() and not (out / "target.txt").exists()
     assert "The target as play gets stronger" not in (out / "report.html").read_text()
+
+
+def test_an_out_of_something_else_is_named_in_the_refusal(tmp_path, capsys):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "run.json").write_text("{}")
+    assert _run(["skill", "--budgets", "0", "--games", "8", "--out", str(run)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "a run (run.json), not a balance skill directory" in err[0], err
