@@ -107,6 +107,9 @@ def ladder(
         names = list(S.presets())      # a game with roles: every preset, grouped by role below
     for b in names:
         S.lookup(b, option="--bots")  # validate every name before the long part
+    if not by_count and len(set(names)) < 2:
+        # one bot against copies of itself is no ranking: a 1 x 1 matrix of its fair share
+        raise UsageError(f"--bots {bots!r}: a ladder ranks bots against each other; name two or more")
     if by_count and spec.roles_alike and any(len(v) < 2 for v in by_count.values()):
         # a single bot has no one to be ranked against: the panel's line-ups must hold two
         one = next(p for p, v in by_count.items() if len(v) < 2)
