@@ -7,8 +7,8 @@ file is never held in memory) or an analysis table (``seats`` = :func:`analysis.
 :func:`analysis.length.length_summary`, ``matchups`` = :func:`analysis.matchups.matchup_table`,
 ``summary`` = :func:`analysis.compare.metric_vector` of :func:`analysis.analyse`). Column names are
 those documented in docs/export.md (the analysis ones in docs/analysis.md) and are stable. CSV has a
-header row, plain numbers (no thousands separators, no scientific notation in analysis tables, empty
-cells for missing values) and is UTF-8 (optionally with a byte-order mark for Excel); in Parquet a
+header row, plain numbers (no thousands separators, no scientific notation in analysis tables but
+for p-values below 1e-4, :func:`p_values_as_text`; empty cells for missing values) and is UTF-8 (optionally with a byte-order mark for Excel); in Parquet a
 missing value is a null, never NaN, as in CSV.
 
 Nothing is lost: an existing file is refused unless ``force``; output goes to a hidden temporary file
@@ -115,6 +115,20 @@ def _missing_as_null(df: pl.DataFrame) -> pl.DataFrame:
     return df.with_columns([pl.col(c).fill_nan(None) for c in floats]) if floats else df
 
 
+def is_p_value(column: str) -> bool:
+    """A column of p-values (``p_value``, ``p_adjusted``, ``seat_p_value``, ``chi2_p_adjusted`` …)."""
+    return column in ("p", "p_value", "p_adjusted") or column.endswith(("_p_value", "_p_adjusted"))
+
+
+def p_values_as_text(df: pl.DataFrame) -> pl.DataFrame:
+    """The p-value columns of an analysis table as CSV writes them: the shortest text that reads
+    back as the same float (Python's ``repr``), so 0.0523 stays 0.0523 and a p-value below 1e-4 is
+    written in scientific notation (1.2e-120), not as 120 fixed decimals; missing stays empty."""
+    cols = [c for c, t in df.schema.items() if is_p_value(c) and t in (pl.Float32, pl.Float64)]
+    return df.with_columns([pl.col(c).map_elements(lambda v: repr(float(v)), return_dtype=pl.Utf8,
+                                                   skip_nulls=True) for c in cols]) if cols else df
+
+
 def stream_raw(src: Path, dest: Path, fmt: str, *, bom: bool = False,
                batch_rows: int | None = None) -> int:
     """Copy a parquet file to CSV or Parquet batch by batch; return the number of rows.
@@ -184,6 +198,7 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
     with atomic_output(out, force) as tmp:
         df = _missing_as_null(df)
         if fmt == "csv":
+            df = p_values_as_text(df)
             df.write_csv(tmp, include_bom=bom, float_scientific=False)
         else:
             df.write_parquet(tmp, compression="zstd")

@@ -220,7 +220,7 @@ def role_seat_table(rs: RunSet, seat_acc=None) -> pl.DataFrame:
 
     Columns: role, role_label, seat, seat_label, games, wins, win_share, ci_low, ci_high (Wilson over
     games), share_of_role (wins / the role's wins), share_low, share_high (Wilson over the role's
-    wins; 95 %, this seat's alone: unadjusted), equal_share (1 / seats of the role), diff
+    wins; 95 %, this seat's alone: unadjusted; nan for a role's only seat, whose share is exactly 1), equal_share (1 / seats of the role), diff
     (share_of_role − equal_share), seat_p_value (Wald test of "wins as often as its role's average
     seat", :func:`role_seat_flags`), seat_p_adjusted (Holm over every seat of every role of several
     seats: one family), significant (seat_p_adjusted < 0.05: in a game whose seats of a role are
@@ -258,7 +258,9 @@ def role_seat_table(rs: RunSet, seat_acc=None) -> pl.DataFrame:
         low, high = stats.wilson(wins, n)
         total = float(wins.sum())
         k = part.height
-        if total > 0:
+        if total > 0 and k == 1:        # a role's only seat holds all its wins: exactly 1, no interval
+            share, s_low, s_high = np.ones(1), np.full(1, np.nan), np.full(1, np.nan)
+        elif total > 0:
             s_low, s_high = stats.wilson(wins, np.full(k, total))
             share = wins / total
         else:

@@ -3,8 +3,15 @@ improvements change (SG-2, SG-5.6, SG-6, SG-8).
 
 :func:`objective_table`: per Objective card (the players' ``objective`` column indexes the rules'
 ``objectives.cards``, run.json ``rules_text``), how often a Censitaire holding it wins, with a
-Wilson interval, against the average Censitaire; and its mean goal progress (``score``). Each card
-is dealt at most once per game, so its player rows come from independent games.
+Wilson interval, against the average Censitaire; its holders' mean progress toward it (``score``,
+% of the card's requirement) and, where the run kept its player rows, the share of its holders that
+reached it (``score`` = 100: every type held in full). Each card is dealt at most once per game, so
+its player rows come from independent games.
+:func:`distinct_cards`: the same table with identical cards (the same requirement per type, run.json
+``objectives``; the default deck holds three "each type ≥ 4") pooled into one row: copies of one
+card are one card to a designer, and a ranking must not pick one copy out of them.
+:func:`not_told_apart`: the distinct cards whose win share cannot be told from the easiest's (the
+hardest's).
 :func:`improvement_table`: how many games reach the midpoint (the land improvements, games'
 ``improvement_turn`` ≥ 0), when, and who wins games that end before the improvements against games
 that end after them. These are associations under bot play: a game that ends before the
@@ -24,7 +31,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.load import RunSet, collect, int_moments
+from analysis.load import PLAYERS, RunSet, collect, int_moments
 
 SEIGNEUR, CENSITAIRE = "seigneur", "censitaire"
 TABLES = ("objectives", "improvements", "seigneur_squares")    # what :func:`tables` may give
@@ -40,6 +47,24 @@ def objective_labels(rs: RunSet) -> dict[int, str]:
         return {}
 
 
+def objective_requirements(rs: RunSet) -> dict[int, tuple]:
+    """Objective index → its requirement as a tuple of (type, amount) pairs in a fixed type order,
+    from run.json ``objectives`` (amounts per ``resource_types``), else the rules text; {} when
+    neither is readable (then no two cards are known to be identical)."""
+    meta = rs.metas[0]
+    table, types = meta.get("objectives"), meta.get("resource_types")
+    if isinstance(table, list) and isinstance(types, list):
+        try:
+            return {i: tuple((t, int(v)) for t, v in zip(types, row) if v) for i, row in enumerate(table)}
+        except (TypeError, ValueError):
+            pass
+    try:
+        cards = tomllib.loads(meta.get("rules_text") or "")["objectives"]["cards"]
+        return {i: tuple(sorted((k, int(v)) for k, v in card.items() if v)) for i, card in enumerate(cards)}
+    except (tomllib.TOMLDecodeError, KeyError, TypeError, AttributeError, ValueError):
+        return {}
+
+
 def has_objectives(rs: RunSet) -> bool:
     return rs.has("objective", "role", "win_share")
 
@@ -51,11 +76,17 @@ def _is_censitaire() -> pl.Expr:
 def objective_table(rs: RunSet) -> pl.DataFrame:
     """One row per Objective card dealt, easiest first.
 
-    Columns: objective (index in the rules' deck), label, dealt (player-games of a Censitaire
+    Columns: objective (index in the rules' deck), label, same_as (the lowest index of a card with
+    the same requirement: the card itself when it has no copy), dealt (player-games of a Censitaire
     holding it), wins (Σ win_share), win_share, ci_low, ci_high (Wilson), censitaire_share (every
     Censitaire's win share: the average card), diff (win_share − censitaire_share), significant
-    (censitaire_share outside the card's interval), mean_progress, progress_ci_low,
-    progress_ci_high (mean ``score``, % of the card's requirement reached at the end; t interval).
+    (censitaire_share outside the card's interval), mean_progress, progress_sd, progress_ci_low,
+    progress_ci_high (mean ``score`` of its holders at the end, % of the card's requirement held;
+    t interval: not the share that reached it), reached (holders ending with ``score`` = 100, the
+    whole requirement held; a winner always has, and so has a Censitaire that reached it on the
+    turn the Seigneur or a richer Censitaire won, SG-6), reached_share, reached_ci_low,
+    reached_ci_high (Wilson over the holders). The reached columns are null when the runs were read
+    from their statistics without player rows (stats.json counts no score by card).
     """
     if rs.from_stats:
         st = rs.stats
@@ -84,15 +115,109 @@ def objective_table(rs: RunSet) -> pl.DataFrame:
     sd = np.nan_to_num(agg["_sd"].to_numpy().astype(float), nan=0.0)
     p_low, p_high = stats.t_interval(mean, sd, n)
     labels = objective_labels(rs)
+    needs = objective_requirements(rs)
+    first: dict[tuple, int] = {}
+    for i in sorted(needs):
+        first.setdefault(needs[i], i)
+    reached = _reached(rs, agg["objective"].to_list())
+    r_low, r_high = (stats.wilson(reached, n) if reached is not None else (None, None))
     out = pl.DataFrame({
         "objective": agg["objective"].cast(pl.Int16),
         "label": [labels.get(int(i), f"Objective {int(i)}") for i in agg["objective"]],
+        "same_as": pl.Series([first.get(needs.get(int(i)), int(i)) for i in agg["objective"]], dtype=pl.Int16),
         "dealt": agg["dealt"].cast(pl.Int64), "wins": wins, "win_share": wins / n,
         "ci_low": low, "ci_high": high, "censitaire_share": np.full(len(n), overall),
         "diff": wins / n - overall, "significant": (low > overall) | (high < overall),
-        "mean_progress": mean, "progress_ci_low": p_low, "progress_ci_high": p_high,
-    })
+        "mean_progress": mean, "progress_sd": sd, "progress_ci_low": p_low, "progress_ci_high": p_high,
+        "reached": pl.Series(reached, dtype=pl.Int64),
+        "reached_share": pl.Series(None if reached is None else reached / n, dtype=pl.Float64),
+        "reached_ci_low": pl.Series(r_low, dtype=pl.Float64),
+        "reached_ci_high": pl.Series(r_high, dtype=pl.Float64),
+    }, strict=False)
+    if reached is None:
+        out = out.with_columns(pl.lit(None, pl.Int64).alias("reached"),
+                               *(pl.lit(None, pl.Float64).alias(c)
+                                 for c in ("reached_share", "reached_ci_low", "reached_ci_high")))
     return out.sort(["win_share", "objective"], descending=[True, False])
+
+
+REACHED = 100       # score of a holder holding its whole requirement (SG-2; score = % of own goal)
+
+
+def _reached(rs: RunSet, objectives: list) -> np.ndarray | None:
+    """Per objective (in the order given), how many Censitaire holders ended with the whole
+    requirement held (``score`` ≥ 100), from the player rows; None when a run has none."""
+    if not all((p / PLAYERS).is_file() for p in rs.paths) or not rs.has("role", "objective", "score"):
+        return None
+    got = collect(rs.players(["role", "objective", "score"]).filter(_is_censitaire()).group_by("objective")
+                  .agg((pl.col("score") >= REACHED).sum().alias("reached")))
+    found = dict(zip(got["objective"].to_list(), got["reached"].to_list()))
+    return np.array([float(found.get(o, 0)) for o in objectives])
+
+
+def distinct_cards(o: pl.DataFrame) -> pl.DataFrame:
+    """:func:`objective_table` with identical cards (same ``same_as``) pooled into one row, easiest
+    first: objective (the lowest index), same_as, cards (every index, as "#9, #10, #11"), copies,
+    label, and the columns of :func:`objective_table` over the copies' holders together (sums,
+    then share and Wilson interval; the pooled mean, standard deviation (within and between the
+    copies) and t interval of progress). Copies dealt in one game count as separate holders: at
+    most one of them wins, so the win-share interval is if anything too wide."""
+    o = o.sort("objective")
+    groups = list(dict.fromkeys(o["same_as"].to_list()))
+    rows = []
+    for key in groups:
+        part = o.filter(pl.col("same_as") == key)
+        n_i = part["dealt"].to_numpy().astype(float)
+        m_i = part["mean_progress"].to_numpy().astype(float)
+        sd_i = np.nan_to_num(part["progress_sd"].to_numpy().astype(float))
+        n = n_i.sum()
+        mean = float((n_i * m_i).sum() / n)
+        ss = float(((n_i - 1) * sd_i ** 2).sum() + (n_i * (m_i - mean) ** 2).sum())
+        reached = part["reached"]
+        rows.append({"objective": int(part["objective"][0]), "same_as": key,
+                     "cards": ", ".join(f"#{c}" for c in part["objective"]), "copies": part.height,
+                     "label": part["label"][0], "dealt": int(n), "wins": float(part["wins"].sum()),
+                     "censitaire_share": float(part["censitaire_share"][0]), "mean_progress": mean,
+                     "progress_sd": np.sqrt(ss / (n - 1)) if n > 1 else 0.0,
+                     "reached": None if reached.null_count() else int(reached.sum())})
+    g = pl.DataFrame(rows, schema_overrides={"reached": pl.Int64, "objective": pl.Int16, "same_as": pl.Int16})
+    n = g["dealt"].to_numpy().astype(float)
+    wins = g["wins"].to_numpy()
+    overall = g["censitaire_share"].to_numpy()
+    low, high = stats.wilson(wins, n)
+    p_low, p_high = stats.t_interval(g["mean_progress"].to_numpy(), g["progress_sd"].to_numpy(), n)
+    reached = g["reached"].cast(pl.Float64).fill_null(np.nan).to_numpy()
+    r_low, r_high = stats.wilson(reached, n)
+
+    def col(x):
+        return pl.Series(x, dtype=pl.Float64).fill_nan(None)
+
+    out = g.with_columns(
+        pl.Series("win_share", wins / n), pl.Series("ci_low", low), pl.Series("ci_high", high),
+        pl.Series("diff", wins / n - overall),
+        pl.Series("significant", (low > overall) | (high < overall)),
+        pl.Series("progress_ci_low", p_low), pl.Series("progress_ci_high", p_high),
+        col(reached / n).alias("reached_share"), col(r_low).alias("reached_ci_low"),
+        col(r_high).alias("reached_ci_high"))
+    return out.sort(["win_share", "objective"], descending=[True, False])
+
+
+def not_told_apart(o: pl.DataFrame, row: int, level: float = stats.LEVEL) -> list[int]:
+    """Rows of ``o`` (a table of cards, e.g. :func:`distinct_cards`) whose win share cannot be told
+    from row ``row``'s: Newcombe's interval of the difference (from Wilson's score intervals)
+    holds 0, at level 1 − (1 − ``level``)/(m − 1), Bonferroni over the m − 1 comparisons with the
+    other cards, so that the whole set is named with 95% confidence. Cards held in the same game
+    make two shares slightly dependent (at most one holder wins); that is not in the interval."""
+    n = o["dealt"].to_numpy().astype(float)
+    w = o["wins"].to_numpy().astype(float)
+    m = o.height
+    if m < 2:
+        return []
+    each = 1.0 - (1.0 - level) / (m - 1)
+    lo, hi = stats.score_interval(w, n, each)
+    p = w / n
+    d_lo, d_hi = stats.newcombe(p[row], lo[row], hi[row], p, lo, hi)
+    return [i for i in range(m) if i != row and d_lo[i] <= 0 <= d_hi[i]]
 
 
 def has_improvements(rs: RunSet) -> bool:

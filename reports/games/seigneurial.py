@@ -4,16 +4,26 @@ Found through the Seigneurial spec (``report_hooks``). The role advantage (Seign
 Censitaires, and the Censitaire seats) is a common section (:mod:`reports.sections`, table
 ``roles``); game length and end reasons, including the share of games stopped by the turn bound
 (``truncated``), are common too. This hook adds: :func:`headlines` — the easiest and hardest
-Objective card, the share of games reaching the land improvements and who wins before and after
-them; :func:`sections` — "Objective cards" and "Land improvements", from the tables of
-:mod:`analysis.games.seigneurial`. Every difference is worded as an association under bot play.
+Objective card, with the cards that cannot be told apart from it, the share of games reaching the
+land improvements and who wins before and after them; :func:`sections` — "Objective cards" and
+"Land improvements", from the tables of :mod:`analysis.games.seigneurial`. Every difference between
+cards is worded as an association under bot play; what the rules make certain is said as a rule.
 
-Whether a card is clear of the average Censitaire is decided over the family of every card in the
-table (:func:`adjusted_objectives`: Holm over the cards, then worded by size against the smallest
-share difference that matters), the same in the headlines, the table and the figure's colours.
+Identical Objective cards (the default deck's three "each type ≥ 4") are one card here
+(:func:`analysis.games.seigneurial.distinct_cards`): a ranking never picks one copy out of them.
+Whether a card is clear of the average Censitaire is decided over the family of the distinct cards
+(:func:`adjusted_objectives`: Holm over them, then worded by size against the smallest share
+difference that matters), the same in the headlines, the table and the figure's colours. The
+easiest (hardest) card is named with every card whose win share cannot be told from it
+(:func:`analysis.games.seigneurial.not_told_apart`, Bonferroni over the other cards).
+
+The Seigneur cannot win a game that ends before the land improvements (SG-1: the midpoint lies below
+the goal square; SG-5.6: he advances at most one square a turn; SG-6: he wins on the goal square),
+so that 0% is worded as the rule it is, not as an association.
 
 May import numpy, polars, :mod:`analysis.stats`, :mod:`analysis.load` (the smallest difference),
-:mod:`reports.text`, :mod:`reports.sections` and :mod:`reports.figures.seigneurial`.
+:mod:`analysis.games.seigneurial` (the pooled cards), :mod:`reports.text`, :mod:`reports.sections`
+and :mod:`reports.figures.seigneurial`.
 """
 
 from __future__ import annotations
@@ -22,6 +32,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
+from analysis.games.seigneurial import distinct_cards, not_told_apart
 from analysis.load import smallest_difference
 from reports.figures import seigneurial as F
 from reports.sections import FigureSet, Section, pct_column
@@ -52,24 +63,66 @@ def adjusted_objectives(o: pl.DataFrame, smallest: float = stats.DEFAULT_SMALLES
                           pl.Series("significant", [v != stats.NOT_SHOWN for v in verdict]))
 
 
+def _cards(t: dict) -> pl.DataFrame:
+    """The distinct Objective cards of ``t["objectives"]`` (identical cards pooled), easiest first."""
+    o = t["objectives"]
+    return distinct_cards(o) if "same_as" in o.columns else o.with_columns(
+        pl.format("#{}", "objective").alias("cards"), pl.lit(1).alias("copies"))
+
+
+def card_name(r: dict) -> str:
+    """A card as a sentence names it: ``#6 (grain ≥ 10)``; identical cards together: ``grain ≥ 4,
+    wood ≥ 4, fish ≥ 4 (3 identical cards: #9, #10, #11)``."""
+    copies = int(r.get("copies") or 1)
+    return (f"{r['label']} ({copies} identical cards: {r['cards']})" if copies > 1
+            else f"{r['cards']} ({r['label']})")
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
 def objective_headlines(t: dict, rs=None) -> list[str]:
+    """The easiest and the hardest distinct Objective card, each against the average Censitaire
+    (Holm over the distinct cards), and the cards that cannot be told apart from it."""
     if "objectives" not in t:
         return []
-    family = t["objectives"].height
-    o = adjusted_objectives(t["objectives"], _smallest(rs)).filter(pl.col("dealt") >= MIN_DEALT)
+    cards = _cards(t)
+    family = cards.height
+    o = adjusted_objectives(cards, _smallest(rs)).filter(pl.col("dealt") >= MIN_DEALT)
     if o.height < 2:
         return []
-    easy, hard = o.row(0, named=True), o.row(o.height - 1, named=True)
-    avg = pct(easy["censitaire_share"])
+    avg = pct(o["censitaire_share"][0])
+    holm = f"Holm over the {family} distinct cards"
     out = []
-    for r, what in ((easy, "easiest"), (hard, "hardest")):
+    for i, what in ((0, "easiest"), (o.height - 1, "hardest")):
+        r = o.row(i, named=True)
         verdict = (f"{verdict_words(r['verdict'])}: " + ("above" if r["diff"] > 0 else "below")
-                   + f" the average (Holm over the {family} cards)" if r["significant"] else
-                   f"within the noise of the average (Holm over the {family} cards)")
-        out.append(f"The {what} Objective card is #{r['objective']} ({r['label']}): a Censitaire holding "
-                   f"it wins {row_pct_ci(r, 'win_share')} of its games against {avg}% for the average "
-                   f"Censitaire, {verdict}.")
+                   + f" the average ({holm})" if r["significant"] else
+                   f"within the noise of the average ({holm})")
+        one = "one of them" if int(r.get("copies") or 1) > 1 else "it"
+        result = (f"a Censitaire holding {one} wins {row_pct_ci(r, 'win_share')} of its games against "
+                  f"{avg}% for the average Censitaire, {verdict}")
+        close = [o.row(j, named=True)["cards"] for j in not_told_apart(o, i)]
+        apart = f"Newcombe intervals, Bonferroni over the {o.height - 1} other cards"
+        if close:
+            out.append(f"{card_name(r)[0].upper()}{card_name(r)[1:]} measures {what} of the Objective "
+                       f"cards: {result}. But {_and(close)} {'are' if len(close) > 1 else 'is'} within "
+                       f"noise of it ({apart}), so the {what} card is one of these {len(close) + 1}.")
+        else:
+            out.append(f"The {what} Objective card is {card_name(r)}: {result}; every other card "
+                       f"is told apart from it ({apart}).")
     return out
+
+
+def _rule_makes_before_zero(before: dict) -> bool:
+    """True when the Seigneur won none of the games that ended before the land improvements, as the
+    rules make certain (SG-1, SG-5.6, SG-6: module docstring)."""
+    return bool(before["games"]) and before["seigneur_wins"] == 0
+
+
+RULE_BEFORE = ("he advances at most one square a turn and wins only on the goal square, which lies "
+               "past the midpoint (SG-1, SG-5.6, SG-6)")
 
 
 def improvement_headlines(t: dict) -> list[str]:
@@ -80,10 +133,15 @@ def improvement_headlines(t: dict) -> list[str]:
            + (f", on average at turn {turns(round(after['mean_improvement_turn'], 1))}."
               if after["games"] else ".")]
     if before["games"] and after["games"]:
-        out.append(f"The Seigneur wins {row_pct_ci(after, 'seigneur_share', 'seigneur_ci_low', 'seigneur_ci_high')} "
-                   f"of games that reach the improvements and "
-                   f"{row_pct_ci(before, 'seigneur_share', 'seigneur_ci_low', 'seigneur_ci_high')} of games "
-                   f"that end before them (an association: games ending early are short games).")
+        reach = (f"The Seigneur wins {row_pct_ci(after, 'seigneur_share', 'seigneur_ci_low', 'seigneur_ci_high')} "
+                 "of games that reach the improvements")
+        if _rule_makes_before_zero(before):
+            out.append(f"{reach} and none of the games that end before them: the rules make that "
+                       f"certain, as {RULE_BEFORE}.")
+        else:
+            out.append(f"{reach} and "
+                       f"{row_pct_ci(before, 'seigneur_share', 'seigneur_ci_low', 'seigneur_ci_high')} of "
+                       "games that end before them (an association: games ending early are short games).")
     return out
 
 
@@ -92,27 +150,47 @@ def headlines(t: dict, rs) -> list[str]:
 
 
 def _objective_rows(t: dict, rs=None) -> pl.DataFrame:
-    o = adjusted_objectives(t["objectives"], _smallest(rs))
     smallest = _smallest(rs)
+    o = adjusted_objectives(_cards(t), smallest)
+    has_reached = "reached_share" in o.columns and o["reached_share"].null_count() < o.height
     return pl.DataFrame({
-        "Card": [f"#{i}" for i in o["objective"]], "Requires": o["label"], "Dealt": o["dealt"],
+        "Card": o["cards"],
+        "Requires": [lab if int(k) == 1 else f"{lab} ({int(k)} identical cards)"
+                     for lab, k in zip(o["label"], o["copies"])],
+        "Dealt": o["dealt"],
         "Win share": pct_column(o, "win_share", "ci_low", "ci_high"),
         "vs average (pp)": [f"{100 * d:+.1f}".replace("-", "−") for d in o["diff"]],
-        f"Clear of the average (Holm over the {o.height} cards; {100 * smallest:g} pp matters)":
+        f"Clear of the average (Holm over the {o.height} distinct cards; {100 * smallest:g} pp matters)":
             [verdict_words(v) for v in o["verdict"]],
-        "Goal reached at the end": [f"{num(m, 1)}% ({num(lo, 1)}–{num(hi, 1)})" for m, lo, hi in
-                                    zip(o["mean_progress"], o["progress_ci_low"], o["progress_ci_high"])],
+        "Reached the card by the end (share of holders)":
+            pct_column(o, "reached_share", "reached_ci_low", "reached_ci_high") if has_reached
+            else ["needs the player rows (simulate --raw)"] * o.height,
+        "Mean progress toward the card (% of its requirement)":
+            [f"{num(m, 1)}% ({num(lo, 1)}–{num(hi, 1)})" for m, lo, hi in
+             zip(o["mean_progress"], o["progress_ci_low"], o["progress_ci_high"])],
     })
 
 
 def _improvement_rows(t: dict) -> pl.DataFrame:
     d = t["improvements"]
+    seig = pct_column(d, "seigneur_share", "seigneur_ci_low", "seigneur_ci_high")
+    if d.height and _rule_makes_before_zero(d.row(0, named=True)):
+        seig[0] = "0% (certain by the rules)"
     return pl.DataFrame({
         "Games": d["label"], "Count": d["games"], "Share": pct_column(d, "share", "ci_low", "ci_high"),
-        "Seigneur's win share": pct_column(d, "seigneur_share", "seigneur_ci_low", "seigneur_ci_high"),
+        "Seigneur's win share": seig,
         "Mean turns": ["" if m != m else num(m, 1) for m in d["mean_turns"]],
         "Improvements at turn": ["" if m is None else num(m, 1) for m in d["mean_improvement_turn"]],
     })
+
+
+def _figure_cards(t: dict, rs) -> pl.DataFrame:
+    """The distinct cards for the figure, a pooled card labelled with its copies' numbers."""
+    o = adjusted_objectives(_cards(t), _smallest(rs))
+    return o.with_columns(pl.when(pl.col("copies") > 1)
+                          .then(pl.format("{} (also {})", "label",
+                                          pl.col("cards").str.replace(r"^#\d+, ", "")))
+                          .otherwise(pl.col("label")).alias("label"))
 
 
 def sections(t: dict, rs, figs: FigureSet, questions=None) -> list[Section]:
@@ -121,13 +199,17 @@ def sections(t: dict, rs, figs: FigureSet, questions=None) -> list[Section]:
         out.append(Section(
             "objectives", "Objective cards",
             "How often a Censitaire wins when it holds each Objective card (SG-2), with 95% Wilson "
-            "intervals over the games the card was dealt, against the average Censitaire; and how much "
-            "of the card's requirement it holds at the end. A card clear of the average (Holm over "
-            f"the {t['objectives'].height} cards, so that among that many cards one is flagged by chance at most 5% "
-            "of the time) is easier or harder than the others under these bots.",
+            "intervals over the games the card was dealt, against the average Censitaire; the share of "
+            "its holders that held the whole requirement at the end (a winner always has; one can "
+            "reach it and still lose, SG-6); and their mean progress toward it (% of the requirement "
+            "held, at most the card's amount per type: not the share that reached it). Identical cards "
+            "are one row, their holders pooled (copies dealt in one game count as separate holders; at "
+            "most one of them wins, so the interval is if anything wide). A card clear of the average "
+            f"(Holm over the {_cards(t).height} distinct cards, so that among that many one is flagged by "
+            "chance at most 5% of the time) is easier or harder than the others under these bots.",
             figs.add("objectives", F.objectives(
-                {"objectives": adjusted_objectives(t["objectives"], _smallest(rs))},
-                how=f"Holm over the {t['objectives'].height} cards")),
+                {"objectives": _figure_cards(t, rs)},
+                how=f"Holm over the {_cards(t).height} distinct cards")),
             [("Objective cards (easiest first)", _objective_rows(t, rs))],
             objective_headlines(t, rs)))
     if "improvements" in t:
@@ -135,9 +217,10 @@ def sections(t: dict, rs, figs: FigureSet, questions=None) -> list[Section]:
             "improvements", "Land improvements",
             "Games that end before the Seigneur reaches the midpoint of the rent track, against games that "
             "reach it (the land improvements: bigger harvests, bigger rent, more forced draws; SG-5.6), and "
-            "the Seigneur's win share in each, with 95% Wilson intervals. The two groups differ in length "
-            "too, so this is an association, not the effect of the improvements alone: compare two runs "
-            "with different rent tables for that.",
+            "the Seigneur's win share in each, with 95% Wilson intervals. The Seigneur cannot win a game "
+            f"that ends before them: {RULE_BEFORE}. So the two groups do not show what the "
+            "improvements do to his chances: compare two runs with different rent tables or midpoints "
+            "for that.",
             figs.add("improvements", F.improvements(t)), [("Before and after the improvements",
                                                            _improvement_rows(t))],
             improvement_headlines(t)))

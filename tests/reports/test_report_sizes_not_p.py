@@ -197,7 +197,7 @@ def test_objective_cards_are_judged_over_the_twelve_cards(tmp_path):
     table = page[start:page.index("</table>", start)]
     head = [plain_text(h) for h in re.findall(r"<th[^>]*>(.*?)</th>", table)]
     col = next(i for i, h in enumerate(head) if h.startswith("Clear of the average"))
-    assert "Holm over the 12 cards" in head[col], head
+    assert "Holm over the 12 distinct cards" in head[col], head
     rows = {plain_text(c[0]): [plain_text(x) for x in c]
             for c in (re.findall(r"<td[^>]*>(.*?)</td>", r) for r in re.findall(r"<tr>(.*?)</tr>", table)) if c}
     for c in range(12):
