@@ -24,11 +24,13 @@ May import polars, numpy, :mod:`analysis` and its modules.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.load import RunSet
+from analysis.load import RunSet, collect
 
 ALPHA = 0.05
 _Z = stats.z_quantile()
@@ -69,7 +71,9 @@ def metric_vector(tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
         rows += _rows(tables["roles"], "role_win_share", lambda r: r["role"],
                       lambda r: f"{r['role_label']} side win share", "proportion",
                       "win_share", "ci_low", "ci_high", "games")
-    if "seat_tests" in tables:
+    if "seat_tests" in tables and "roles" not in tables:
+        # (a game with roles has no fair seat share: a seat-balance index over every seat, the
+        # Seigneur's included, measures the roles, which the role rows already compare; revB #10)
         st = tables["seat_tests"]
         rows += _rows(st, "balance", "all", "Balance (Ludii: 1 − largest seat gap in rank credit)", "index",
                       "balance", "balance_low", "balance_high", "games")
@@ -152,34 +156,103 @@ COMPARE_SCHEMA = {"metric": pl.String, "key": pl.String, "label": pl.String, "ki
                   "diff": pl.Float64, "diff_low": pl.Float64, "diff_high": pl.Float64, "z": pl.Float64,
                   "p_value": pl.Float64, "p_adjusted": pl.Float64, "significant": pl.Boolean,
                   "smallest": pl.Float64, "size_low": pl.Float64, "size_high": pl.Float64,
-                  "verdict": pl.String}
+                  "verdict": pl.String, "paired": pl.Boolean}
+
+
+PAIRED_METRICS = ("seat_win_share", "seat_mean_score", "role_win_share", "shared_wins", "score_spread",
+                  "end_reason_share", "mean_turns", "count_mean", "count_share")
+"""The metrics compared game by game when both runs played the same deals (:func:`pairing`): the
+ones with one value per game in players.parquet / games.parquet. The others (guild shares, event
+and tile metrics, strategy and leader metrics) stay unpaired."""
+
+SMALLEST_COUNT = 0.01
+"""The smallest change of a mean count per game that matters (reshuffles per game): one more in
+every 100 games, as 1 pp is for the share of games with one."""
+
+
+@dataclass
+class Pairing:
+    """Whether a before/after compares its metrics game by game (``paired``: the same ``games``
+    deals on both sides, per-game rows on both) and, when not, why (``why``, a sentence fragment
+    for the page: "the after run kept no per-game rows")."""
+
+    paired: bool
+    games: int = 0
+    why: str = ""
+    moments: dict = field(default_factory=dict)     # (metric, key) → (n, mean, sd) of after − before
+
+
+@dataclass
+class Comparison:
+    """A before/after: the compared metrics (:func:`compare_tables`' columns, plus ``paired``),
+    how they were compared (:class:`Pairing`), and the rows left out of the table, each as
+    (label, why): a founders' win share of a guild founded by almost nobody, a copy of another row
+    (a seat of a one-seat role)."""
+
+    table: pl.DataFrame
+    pairing: Pairing
+    dropped: list = field(default_factory=list)
 
 
 def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame],
                    alpha: float = ALPHA, game: str | None = None,
                    smallest: dict | None = None) -> pl.DataFrame:
-    """Every metric present in both analyses: difference variant − base with interval and flag.
+    """Every metric present in both analyses: difference variant − base with interval and flag,
+    every run's games independent of the other's (:func:`compare_runs` pairs them when it can).
 
     Columns: metric, key, label, kind, base, base_low, base_high, variant, variant_low,
     variant_high, diff, diff_low, diff_high, z, p_value, p_adjusted (Holm), significant
     (p_adjusted < alpha), smallest (the metric's smallest difference that matters,
-    :func:`analysis.load.smallest_difference` for ``game``, ``smallest`` overriding by kind),
-    size_low, size_high (the interval the verdict's size is read on: :func:`_size_intervals`),
-    verdict (:func:`analysis.stats.practical`, when significant: "clear and large enough to matter"
-    when its interval's near end is at least ``smallest``, "clear but small" when its far end is
-    below it, "clear, may matter" when the interval straddles it; else "not shown"; a guild's
-    founders' win share where fewer than 1 % of players found it is never shown. The size is read
-    on the Bonferroni interval over the tested metrics, :func:`_size_intervals`: wider than the
-    diff_low/diff_high shown, which are each metric's own 95 % interval). Seat win shares
-    are tested with the tie-aware per-game variance (Wald), not p(1 − p). Sorted by verdict, then
-    by size |diff| / smallest — never by p-value. Balance rows (kind ``index``) have no diff
-    interval, z or p-value (see the module docstring) and are never significant.
+    :func:`analysis.load.smallest_difference` for ``game``, ``smallest`` overriding by kind;
+    :data:`SMALLEST_COUNT` for a mean count per game), size_low, size_high (the interval the
+    verdict's size is read on: :func:`_size_intervals`), verdict (:func:`analysis.stats.practical`,
+    when significant: "clear and large enough to matter" when its interval's near end is at least
+    ``smallest``, "clear but small" when its far end is below it, "clear, may matter" when the
+    interval straddles it; else "not shown"), paired (the row's interval and test are over per-game
+    differences). The size is read on the Bonferroni interval over the tested metrics,
+    :func:`_size_intervals`: wider than the diff_low/diff_high shown, which are each metric's own
+    95 % interval. Seat win shares are tested with the tie-aware per-game variance (Wald), not
+    p(1 − p). Rows left out (see :func:`compare_runs`): a guild's founders' win share where fewer
+    than 1 % of players found it in both runs (a share of almost nobody; in one run only, it is
+    kept but never shown as moved), and in a game with roles a seat or end-reason share that
+    equals a role's win share in both runs (the same number: one copy in the tested family).
+    Sorted by verdict; clear changes by size |diff| / smallest, the rest (within noise) by |z|,
+    the strength of their evidence — never by p-value or by the point estimate alone. Balance rows
+    (kind ``index``) have no diff interval, z or p-value (see the module docstring), are never
+    significant, and are left out in a game with roles (no fair seat share to measure).
     """
+    return _compare(base, variant, alpha, game, smallest)[0]
+
+
+def compare_runs(base_rs: RunSet, variant_rs: RunSet, base: dict[str, pl.DataFrame],
+                 variant: dict[str, pl.DataFrame], alpha: float = ALPHA,
+                 smallest: dict | None = None) -> Comparison:
+    """The before/after of two run sets (their tables ``base`` and ``variant`` from
+    :func:`analysis.analyse`): :func:`compare_tables` plus the count metrics of the games table
+    (the share of games with a reshuffle and the mean reshuffles per game, :func:`count_vector`),
+    paired game by game when both sides played the same deals (:func:`pairing`): then the
+    :data:`PAIRED_METRICS` get the paired t interval and test of the per-game differences
+    after − before (mean ± t(n−1)·sd/√n over the n deals; Holm and the Bonferroni size interval
+    as for the others)."""
+    pair = pairing(base_rs, variant_rs)
+    df, dropped = _compare(base, variant, alpha, base_rs.game, smallest,
+                           extra=(count_vector(base_rs), count_vector(variant_rs)),
+                           paired=pair.moments if pair.paired else None)
+    return Comparison(df, pair, dropped)
+
+
+def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], alpha: float,
+             game: str | None, smallest: dict | None, extra=None, paired: dict | None = None
+             ) -> tuple[pl.DataFrame, list]:
     from analysis.load import smallest_difference
 
-    b = _with_sd(metric_vector(base), base)
-    v = _with_sd(metric_vector(variant), variant)
+    vb, vv = metric_vector(base), metric_vector(variant)
+    if extra is not None:
+        vb, vv = pl.concat([vb, extra[0]]), pl.concat([vv, extra[1]])
+    b = _with_sd(vb, base)
+    v = _with_sd(vv, variant)
     j = b.join(v, on=["metric", "key"], how="inner", suffix="_v")
+    j, dropped = _left_out(j, roles="roles" in base)
     e1, l1, h1, n1 = (j[c].to_numpy() for c in ("estimate", "ci_low", "ci_high", "n"))
     e2, l2, h2, n2 = (j[c].to_numpy() for c in ("estimate_v", "ci_low_v", "ci_high_v", "n_v"))
     kind = j["kind"].to_numpy()
@@ -212,6 +285,17 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
         p = np.where(wald, stats.two_sided_p(wz), p)
         dlo = np.where(wald, diff - _Z * wse, dlo)
         dhi = np.where(wald, diff + _Z * wse, dhi)
+    metrics = j["metric"].to_list()
+    keys = j["key"].to_list()
+    is_paired = np.zeros(j.height, bool)
+    pair_t = {}             # row → (n, mean, sd) of the per-game differences
+    for i, (m, k) in enumerate(zip(metrics, keys)):
+        if paired and (m, k) in paired and paired[(m, k)][0] > 1:
+            pair_t[i] = paired[(m, k)]
+            is_paired[i] = True
+            n, mean, sd = paired[(m, k)]
+            diff[i], dlo[i], dhi[i], z[i], p[i] = (mean, *_paired_t(n, mean, sd))
+            welch_sd.pop(i, None)
     index = kind == "index"
     z = np.where(index, np.nan, z)
     p = np.where(index, np.nan, p)
@@ -219,33 +303,105 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
     dhi = np.where(index, np.nan, dhi)
     adj = stats.holm(p)
     significant = np.nan_to_num(adj, nan=1.0) < alpha
-    slo, shi = _size_intervals(diff, dlo, dhi, p, alpha, welch_sd, (e1, n1, e2, n2))
-    metrics = j["metric"].to_list()
-    small = np.array([smallest_difference(game, _smallest_kind(m, k), smallest)
+    slo, shi = _size_intervals(diff, dlo, dhi, p, alpha, welch_sd, (e1, n1, e2, n2), pair_t)
+    small = np.array([SMALLEST_COUNT if m == "count_mean" else
+                      smallest_difference(game, _smallest_kind(m, k), smallest)
                       for m, k in zip(metrics, kind)], dtype=float)
     founded = {r["key"]: min(r["estimate"], r["estimate_v"]) for r in
                j.filter(pl.col("metric") == "guild_founded_share").iter_rows(named=True)}
     support = np.array([founded.get(k, 1.0) if m == "guild_founders_win_share" else 1.0
-                        for m, k in zip(metrics, j["key"].to_list())], dtype=float)
+                        for m, k in zip(metrics, keys)], dtype=float)
     verdict = stats.practical(diff, slo, shi, small, support=support, clear=significant)
     out = pl.DataFrame({
         "metric": j["metric"], "key": j["key"], "label": j["label"], "kind": j["kind"],
         "base": e1, "base_low": l1, "base_high": h1, "variant": e2, "variant_low": l2, "variant_high": h2,
         "diff": diff, "diff_low": dlo, "diff_high": dhi, "z": z, "p_value": p, "p_adjusted": adj,
         "significant": significant, "smallest": small, "size_low": slo, "size_high": shi,
-        "verdict": verdict}, schema=COMPARE_SCHEMA)
-    order = stats.practical_order(verdict, diff, small)
-    return out[order]
+        "verdict": verdict, "paired": is_paired}, schema=COMPARE_SCHEMA)
+    return out[reading_order(verdict, diff, small, z)], dropped
 
 
-def _size_intervals(diff, dlo, dhi, p, alpha: float, welch_sd: dict, runs) -> tuple[np.ndarray, np.ndarray]:
+def reading_order(verdicts, diff, smallest, z) -> np.ndarray:
+    """Rows in reading order: by verdict (:data:`analysis.stats.VERDICT_ORDER`); the clear changes
+    by size |diff| / smallest (:func:`analysis.stats.practical_order`), the ones within noise by
+    |z| (how far the evidence is from showing a change; untested rows last), so that a wide
+    interval around a large point estimate does not head the table (revA #11)."""
+    order = stats.practical_order(verdicts, diff, smallest)
+    verdicts = np.asarray(verdicts)
+    shown = [i for i in order if verdicts[i] != stats.NOT_SHOWN]
+    rest = [i for i in order if verdicts[i] == stats.NOT_SHOWN]
+    strength = np.nan_to_num(np.abs(np.asarray(z, dtype=float)), nan=-1.0)
+    rest.sort(key=lambda i: -strength[i])          # stable: ties keep their size order
+    return np.array(shown + rest, dtype=np.int64)
+
+
+def _left_out(j: pl.DataFrame, roles: bool) -> tuple[pl.DataFrame, list]:
+    """``j`` (the joined metric vectors) without the rows a page must not show, and those rows as
+    (label, why). A guild's founders' win share where the guild is founded by under 1 % of players
+    in both runs (:data:`analysis.stats.MIN_SUPPORT`: a share of almost nobody, its interval many
+    pp wide). A mean count per game equal to the share of games with one in both runs (never
+    more than one a game: one number twice). In a game with roles, a seat's win share or an end reason's share that equals a
+    role's win share in both runs (a one-seat role's seat; an end reason that is that role's win,
+    Seigneurial's "Seigneur goal"): the same number, tested once, as the role's; of two roles
+    whose win shares add up to 100% in both runs, the second (revB #10)."""
+    drop: list[tuple[str, str, str, str]] = []
+    founded = {r["key"]: max(r["estimate"], r["estimate_v"]) for r in
+               j.filter(pl.col("metric") == "guild_founded_share").iter_rows(named=True)}
+    for r in j.filter(pl.col("metric") == "guild_founders_win_share").iter_rows(named=True):
+        if founded.get(r["key"], 1.0) < stats.MIN_SUPPORT:
+            drop.append((r["metric"], r["key"], r["label"], "a share of almost nobody: the guild is "
+                         f"founded by under {stats.MIN_SUPPORT:.0%} of players in both runs"))
+    shares = {r["key"]: r for r in j.filter(pl.col("metric") == "count_share").iter_rows(named=True)}
+    for r in j.filter(pl.col("metric") == "count_mean").iter_rows(named=True):
+        s = shares.get(r["key"])
+        if s is not None and r["estimate"] == s["estimate"] and r["estimate_v"] == s["estimate_v"]:
+            # never more than one per game on either side: the mean is the share, one number
+            drop.append((r["metric"], r["key"], r["label"], f"the same number as {s['label']}: never "
+                         "more than one a game"))
+    if roles:
+        anchors = j.filter(pl.col("metric") == "role_win_share")
+        if anchors.height == 2:      # two sides and no shared win: the second is 1 − the first
+            a, c = anchors.row(0, named=True), anchors.row(1, named=True)
+            if abs(a["estimate"] + c["estimate"] - 1) < 1e-12 and abs(a["estimate_v"] + c["estimate_v"] - 1) < 1e-12:
+                drop.append((c["metric"], c["key"], c["label"], f"100% minus {a['label']}"))
+        for r in j.filter(pl.col("metric").is_in(["seat_win_share", "end_reason_share"])).iter_rows(named=True):
+            for a in anchors.iter_rows(named=True):
+                same = (r["n"] == a["n"] and r["n_v"] == a["n_v"]
+                        and 0 < a["estimate"] < 1 and 0 < a["estimate_v"] < 1
+                        and abs(r["estimate"] - a["estimate"]) < 1e-12
+                        and abs(r["estimate_v"] - a["estimate_v"]) < 1e-12)
+                if same:
+                    drop.append((r["metric"], r["key"], r["label"], f"the same number as {a['label']}"))
+                    break
+    if not drop:
+        return j, []
+    gone = pl.DataFrame([(m, k) for m, k, _, _ in drop], schema=["metric", "key"], orient="row")
+    return j.join(gone, on=["metric", "key"], how="anti", maintain_order="left"), \
+        [(lab, why) for _, _, lab, why in drop]
+
+
+def _paired_t(n: float, mean: float, sd: float, level: float = stats.LEVEL) -> tuple[float, float, float, float]:
+    """(low, high, t, two-sided p) of the one-sample t interval and test of per-game differences
+    with mean ``mean`` and sample sd ``sd`` over ``n`` games: mean ± t(n−1)·sd/√n (the paired t
+    test). A constant difference (sd 0) is a point: p is 1 when it is 0, else 0."""
+    if not sd > 0:
+        return mean, mean, (0.0 if mean == 0 else np.sign(mean) * np.inf), (1.0 if mean == 0 else 0.0)
+    se = sd / np.sqrt(n)
+    q = stats.t_quantile(float(n - 1), level)
+    t = mean / se
+    return mean - q * se, mean + q * se, t, 2 * stats.t_sf(abs(t), float(n - 1))
+
+
+def _size_intervals(diff, dlo, dhi, p, alpha: float, welch_sd: dict, runs, paired: dict | None = None
+                    ) -> tuple[np.ndarray, np.ndarray]:
     """The intervals the verdicts' sizes are read on: each tested metric's own interval at the
     Bonferroni level 1 − alpha/m over the m tested metrics (the family Holm's correction runs over;
     Bonferroni is wider than any of Holm's steps, so conservative for it). Welch's interval is
     recomputed at that level (its t quantile); every other interval (normal, the tie-aware Wald,
     Newcombe's) is widened about the difference by z(1 − alpha/(2m)) / z(0.975), each end
     separately (exact for the normal ones; for Newcombe's score interval the same widening of its
-    two sides). nan for an untested row."""
+    two sides); a paired row's t interval at that level (``paired``: row → (n, mean, sd)). nan for
+    an untested row."""
     m = int(np.isfinite(p).sum())
     c = stats.z_quantile(1.0 - alpha / max(m, 1)) / _Z
     slo = np.where(np.isfinite(p), diff - (diff - dlo) * c, np.nan)
@@ -253,6 +409,9 @@ def _size_intervals(diff, dlo, dhi, p, alpha: float, welch_sd: dict, runs) -> tu
     e1, n1, e2, n2 = runs
     for i, (sd1, sd2) in welch_sd.items():
         _, slo[i], shi[i], _ = stats.welch(e2[i], sd2, n2[i], e1[i], sd1, n1[i], level=1.0 - alpha / max(m, 1))
+    for i, (n, mean, sd) in (paired or {}).items():
+        if np.isfinite(p[i]):
+            slo[i], shi[i], _, _ = _paired_t(n, mean, sd, level=1.0 - alpha / max(m, 1))
     return slo, shi
 
 
@@ -261,3 +420,183 @@ def compare(base: RunSet, variant: RunSet, alpha: float = ALPHA) -> pl.DataFrame
     from analysis import analyse
 
     return compare_tables(analyse(base), analyse(variant), alpha, game=base.game)
+
+
+# ---------------------------------------------------------------------------------------------
+# Count metrics of the games table (reshuffles), and the paired pass over the same deals
+# ---------------------------------------------------------------------------------------------
+
+def _count_words(column: str) -> tuple[str, str]:
+    """(plural, singular) of a count column's name: ``reshuffles`` → reshuffles, reshuffle."""
+    plural = column.replace("_", " ")
+    return plural, plural[:-1] if plural.endswith("s") else plural
+
+
+def count_vector(rs: RunSet) -> pl.DataFrame:
+    """Rows of :func:`metric_vector`'s shape for every ``count_per_game`` column of the games
+    table (:func:`analysis.length.count_columns`: Middle-Ages' and Médiévallons' ``reshuffles``):
+    ``count_mean`` (the mean per game, t interval) and ``count_share`` (the share of games with at
+    least one, Wilson), from the statistics or the rows."""
+    from analysis.length import count_columns
+
+    rows = []
+    for c in count_columns(rs):
+        if rs.from_stats:
+            h = rs.stats.valued.get(f"g:{c}")
+            if h is None or h.a.size == 0:
+                continue
+            values, counts = h.values, h.a.reshape(-1, h.a.shape[-1]).sum(axis=0)
+            mom = stats.Moments.of_counts(values, counts)
+            some = int(counts[values > 0].sum())
+        else:
+            x = collect(rs.games([c]).select(pl.col(c).cast(pl.Float64)))[c].to_numpy()
+            mom = stats.Moments.of(x)
+            some = int((x > 0).sum())
+        n = int(mom.n)
+        if n < 2:
+            continue
+        mean, sd = mom.mean_sd()
+        lo, hi = stats.t_interval(mean, sd, n)
+        slo, shi = stats.wilson(some, n)
+        plural, singular = _count_words(c)
+        rows.append(("count_mean", c, f"Mean {plural} per game", "mean", float(mean), float(lo), float(hi), n))
+        rows.append(("count_share", c, f"Games with at least one {singular}", "proportion", some / n,
+                     float(slo), float(shi), n))
+    return pl.DataFrame(rows, schema=VECTOR_SCHEMA, orient="row")
+
+
+def _deals(metas) -> list[tuple]:
+    """The deals a run set plays, run by run: (seed, first game, games, line-up)."""
+    return sorted((str(m.get("seed")), int(m.get("first_game") or 0), int(m.get("games") or 0),
+                   tuple(m.get("strategies") or ())) for m in metas)
+
+
+def pairing(base: RunSet, variant: RunSet) -> Pairing:
+    """Whether ``base`` and ``variant`` can be compared game by game, and the per-game differences
+    when they can: the same deals (run.json: the same seeds and game numbers, so game N of each
+    side starts from the same random stream — common random numbers), the same line-up of bots,
+    seats not rotated within deals (games of a deal are not independent), and per-game rows
+    (players.parquet and games.parquet) on both sides covering the same games. Otherwise an
+    unpaired :class:`Pairing` saying why."""
+    from simcore.rundir import GAMES, PLAYERS
+
+    db, dv = _deals(base.metas), _deals(variant.metas)
+    if [d[:3] for d in db] != [d[:3] for d in dv]:
+        return Pairing(False, why="the two runs played different deals (seeds or game numbers differ)")
+    if db != dv:
+        return Pairing(False, why="the line-up of bots differs, so game N is not the same game")
+    if any(m.get("rotate_seats") for m in (*base.metas, *variant.metas)):
+        return Pairing(False, why="seats rotate within deals, so games are not independent units")
+    for rs in (base, variant):
+        if not all((p / PLAYERS).is_file() and (p / GAMES).is_file() for p in rs.paths):
+            return Pairing(False, why=f"{rs.label} kept no per-game rows (simulate with --raw to pair)")
+    return _paired_moments(open_runs_rows(base), open_runs_rows(variant))
+
+
+def open_runs_rows(rs: RunSet) -> RunSet:
+    """``rs`` read from its rows (players.parquet, games.parquet), whatever it was opened from."""
+    if not rs.from_stats:
+        return rs
+    from analysis.load import open_runs
+
+    return open_runs(rs.paths, label=rs.label, source="rows")
+
+
+def _game_keys(rs: RunSet, run: np.ndarray, game: np.ndarray, seeds: dict) -> np.ndarray:
+    """A key per game naming its deal across both sides: (seed, game number)."""
+    sid = np.array([seeds.setdefault(str(m.get("seed")), len(seeds)) for m in rs.metas], np.int64)
+    return sid[run] * (1 << 40) + game
+
+
+def _per_game(rs: RunSet, lo: int | None, hi: int | None, seeds: dict) -> tuple[np.ndarray, dict]:
+    """(deal keys, {(metric, key): per-game values}) of the games numbered lo ≤ game < hi (all
+    with None): the :data:`PAIRED_METRICS` with the same keys as :func:`metric_vector`'s rows."""
+    from analysis import length, roles, seats
+    from analysis.load import _game_rows, _irregular_error, _regular, seat_label
+
+    n = rs.n_players
+    has_roles = roles.has_roles(rs)
+    lf = rs.players(["game", "seat", "score", "win_share", *([roles._role_column(rs)] if has_roles else [])])
+    if has_roles:
+        lf = lf.with_columns(roles._role_expr(rs))
+    if lo is not None:
+        lf = lf.filter((pl.col("game") >= lo) & (pl.col("game") < hi))
+    df = collect(lf)
+    if df.height == 0:
+        return np.zeros(0, np.int64), {}
+    if not _regular(df, n):
+        df = df.sort(["run", "game", "seat"])
+        if not _regular(df, n):
+            raise _irregular_error(rs, df)
+    G = df.height // n
+    run = df["run"].to_numpy()[::n].astype(np.int64)
+    game = df["game"].to_numpy()[::n].astype(np.int64)
+    w = df["win_share"].cast(pl.Float64).to_numpy().reshape(G, n)
+    score = df["score"].to_numpy().reshape(G, n)
+    out: dict = {}
+    for s in range(n):
+        out[("seat_win_share", seat_label(s))] = w[:, s]
+        out[("seat_mean_score", seat_label(s))] = score[:, s].astype(float)
+    if has_roles:
+        role = np.asarray(df["role"].to_list(), dtype=object).reshape(G, n)
+        for r in dict.fromkeys(df["role"].to_list()):
+            if r is not None:
+                out[("role_win_share", str(r))] = np.where(role == r, w, 0.0).sum(axis=1)
+    out[("shared_wins", "all")] = (seats.row_max(w) < 1.0 - seats._SHARED_EPS).astype(float)
+    best = seats.row_max(score)
+    count, _ = seats.top_seat(score, best)
+    out[("score_spread", "all")] = np.clip(best.astype(np.int64) - seats.runner_up(score, best, count), 0,
+                                           seats.OutcomeAccumulator.MAX_SPREAD).astype(float)
+    turns, why = length.length_column(rs), length.reason_column(rs)
+    counts = length.count_columns(rs)
+    gcols = [c for c in (turns, why.name if why is not None and turns else None, *counts) if c]
+    g = _game_rows(rs, gcols, run, game) if gcols else {}
+    if turns:
+        out[("mean_turns", "all")] = g[turns].astype(float)
+        if why is not None:
+            names = length.end_reason_names(rs)
+            codes = g[why.name].astype(float)
+            for code in sorted(set(names) | {int(c) for c in np.unique(codes[np.isfinite(codes)])}):
+                out[("end_reason_share", length._name(names, code))] = (codes == code).astype(float)
+    for c in counts:
+        x = g[c].astype(float)
+        out[("count_mean", c)] = x
+        out[("count_share", c)] = (x > 0).astype(float)
+    return _game_keys(rs, run, game, seeds), out
+
+
+def _paired_moments(base: RunSet, variant: RunSet) -> Pairing:
+    """The per-game differences variant − base of every :data:`PAIRED_METRICS` row, game by game
+    over the same deals, read a range of game numbers at a time (:data:`analysis.load.
+    ROWS_PER_CHUNK` player rows, as :func:`analysis.load.run_pass`); unpaired when the two sides'
+    rows do not hold the same games."""
+    from analysis.load import ROWS_PER_CHUNK
+
+    rows = max(base.n_rows, 1)
+    lim = collect(base.players(["game"]).select(pl.col("game").min().alias("lo"), pl.col("game").max().alias("hi")))
+    lo, hi = int(lim["lo"][0]), int(lim["hi"][0])
+    width = max(1, int(np.ceil((hi - lo + 1) * ROWS_PER_CHUNK / rows)))
+    seeds: dict = {}
+    moments: dict = {}
+    games = 0
+    for a in range(lo, hi + 1, width):
+        kb, xb = _per_game(base, a, a + width, seeds)
+        kv, xv = _per_game(variant, a, a + width, seeds)
+        if len(kb) != len(kv) or not np.array_equal(np.sort(kb), np.sort(kv)):
+            return Pairing(False, why="the two runs' per-game rows do not hold the same games")
+        ib, iv = np.argsort(kb, kind="stable"), np.argsort(kv, kind="stable")
+        games += len(kb)
+        for key in xb.keys() & xv.keys():
+            d = xv[key][iv] - xb[key][ib]
+            if not np.isfinite(d).all():
+                continue
+            m = stats.Moments.of(d)
+            moments[key] = m if key not in moments else moments[key].merge(m)
+    if games != base.n_games or games != variant.n_games:
+        return Pairing(False, why="the two runs' per-game rows do not hold the same games")
+    out = {}
+    for key, m in moments.items():
+        if float(m.n) == games:          # a metric on some chunks only is not paired
+            mean, sd = m.mean_sd()
+            out[key] = (float(m.n), float(mean), float(sd))
+    return Pairing(True, games=games, moments=out)

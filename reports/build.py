@@ -29,7 +29,7 @@ from typing import Callable, Iterable
 import polars as pl
 
 from analysis import analyse, group_runs, open_runs
-from analysis.compare import compare_tables
+from analysis.compare import compare_runs
 from analysis.load import check_distinct_runs
 from reports.figures.draw import draw_all
 from reports.games import hook_for
@@ -120,14 +120,17 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     for g, lab in zip(groups, labels):
         g.label = lab
     if side_by_side:
-        cmps = []
+        cmps, comparisons = [], None
         side = [(labels[i], groups[i], tables[i]) for i in range(len(groups))]
     else:
-        cmps = [(labels[i], compare_tables(base, tables[i], game=base_rs.game, smallest=smallest), tables[i]) for i in range(1, len(groups))]
+        # paired game by game when both sides played the same deals and kept their rows
+        comparisons = [compare_runs(base_rs, groups[i], base, tables[i], smallest=smallest)
+                       for i in range(1, len(groups))]
+        cmps = [(labels[i], comparisons[i - 1].table, tables[i]) for i in range(1, len(groups))]
         side = None
     say("Drawing the figures", len(groups), total)
     secs, figs = build_sections(base, base_rs, cmps, played, side,
-                                variants=None if side_by_side else groups[1:])
+                                variants=None if side_by_side else groups[1:], comparisons=comparisons)
     if skill is not None:                 # before the glossary, the last section
         from reports.skill import skill_section
         secs.insert(len(secs) - 1, skill_section(skill, figs, base_rs.n_players, smallest))

@@ -196,6 +196,9 @@ def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
     """Every compared metric, in its unit, moved ones first (strongest evidence first)."""
     rows = {"Metric": [], "Unit": [], "Before": [], "After": [], "Change": [], "95% interval of the change": [],
             "p (Holm-adjusted)": [], "Verdict": []}
+    pairs = "paired" in cmp.columns and bool(cmp["paired"].any())
+    if pairs:
+        rows["Compared"] = []
     order = cmp if "verdict" in cmp.columns else cmp.with_columns(
         (~pl.col("significant")).alias("_s")).sort("_s", maintain_order=True).drop("_s")
     for r in order.iter_rows(named=True):
@@ -215,6 +218,8 @@ def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
                                "moved (significant)" if r["significant"] else
                                "no change detected (interval excludes 0, but not after Holm's correction)"
                                if holm_note(r, tested_count(cmp)) else "no change detected")
+        if pairs:
+            rows["Compared"].append("paired" if r["paired"] else "unpaired")
     return pl.DataFrame(rows)
 
 
@@ -283,25 +288,72 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
     return sentence.strip()
 
 
-def comparison_intro(cmp: pl.DataFrame) -> str:
-    """The before/after section's introduction: what counts as moved (Holm over the compared
-    metrics) and the three verdicts of a clear change in reading order (:data:`analysis.stats.
-    VERDICT_ORDER`: large enough to matter, may matter, small), each read on the change's interval
-    held to all compared metrics at once; the rule about a share of almost nobody only where the
-    comparison has such shares (Médiévallons' guild founders)."""
-    return ("First whether the seat (or role) win rates moved, then every metric that moved, each in its "
+def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False) -> str:
+    """The before/after section's introduction: how the changes were compared (``about``, the
+    :class:`analysis.compare.Comparison`: "paired on the same N deals", which metrics, the paired
+    t interval; or "unpaired" and why), what counts as moved (Holm over the compared metrics) and
+    the three verdicts of a clear change in reading order (:data:`analysis.stats.VERDICT_ORDER`:
+    large enough to matter, may matter, small), each read on the change's interval held to all
+    compared metrics at once; then the rows left out (how many, and why: a share of almost nobody,
+    the same number as another row) and, in a game with roles (``roles``), that no seat-balance
+    index is compared."""
+    pairing = about.pairing if about is not None else None
+    if pairing is not None and pairing.paired:
+        paired = cmp.filter(pl.col("paired")) if "paired" in cmp.columns else cmp.clear()
+        how = (f"Paired on the same {pairing.games:,} deals: the {paired.height} metrics with one value per "
+               "game (seat and role win shares, mean scores, the winner's lead, shared wins, game length, "
+               "end reasons, reshuffles) are compared deal by deal, each change the mean of the per-deal "
+               "differences after − before with its t interval (mean ± t·sd/√n over the deals: a paired "
+               "t test), which removes the luck of the deal both sides share"
+               + ("; the others (marked \"unpaired\" in the table) treat the two runs as independent. "
+                  if paired.height < cmp.filter(pl.col("kind") != "index").height else ". "))
+    elif pairing is not None:
+        how = (f"Unpaired: {pairing.why}, so every change treats the two runs as independent samples "
+               "(Newcombe's interval for shares, Welch's for means). ")
+    else:
+        how = ""
+    return (how + "First whether the seat (or role) win rates moved, then every metric that moved, each in its "
             "unit (pp for shares). Each change is after − before with a 95% interval; it counts as moved "
             "(significant, clear) when its Holm-adjusted p-value is below 5%: Holm's correction over all "
             "compared metrics keeps the chance that two runs of the same rules flag anything at 5%, so a "
             "change whose interval just excludes zero may still not count. A clear change is sized "
-            "against the metric's smallest difference that matters (1 pp for shares, the game's own "
-            "amount for scores and lengths) on its interval widened to hold for all compared metrics "
+            "against the metric's smallest difference that matters (1 pp for shares, 0.01 a game for a "
+            "mean count such as reshuffles, the game's own amount for scores and lengths) on its "
+            "interval widened to hold for all compared metrics "
             "at once (Bonferroni; wider than the 95% interval shown): \"clear and large enough to "
             "matter\" when all of that interval is at least that far from 0, \"clear, may matter\" "
             "when it reaches both sides of it (the change is real, these games cannot tell whether it "
-            "matters; more games would), \"clear but small\" when all of it is closer."
-            + (" A share of almost nobody (a guild founded by under 1% of players) is never shown."
-               if (cmp["metric"] == "guild_founders_win_share").any() else ""))
+            "matters; more games would), \"clear but small\" when all of it is closer. Changes within "
+            "noise are listed by the strength of their evidence (|z|), not by their size."
+            + (" A founders' win share of a guild founded by under 1% of players is a share of almost "
+               "nobody: never counted as moved, and left out of the table when under 1% in both runs."
+               if (cmp["metric"] == "guild_founders_win_share").any() else "")
+            + (" The seats play roles, so no seat-balance index is compared (a game of roles has no fair "
+               "seat share); the roles' win shares carry the test." if roles else "")
+            + _left_out_sentence(about))
+
+
+def _left_out_sentence(about) -> str:
+    """How many rows a before/after leaves out of its table and why (grouped by reason)."""
+    dropped = about.dropped if about is not None else []
+    if not dropped:
+        return ""
+    by_why: dict[str, list[str]] = {}
+    for label, why in dropped:
+        key = "a share of almost nobody" if why.startswith("a share of almost nobody") else "a copy"
+        by_why.setdefault(key, []).append(f"{label} ({why})" if key == "a copy" else label)
+    parts = []
+    if "a share of almost nobody" in by_why:
+        rows = by_why["a share of almost nobody"]
+        parts.append(f"{len(rows)} founders' win share{'s' if len(rows) > 1 else ''} of a guild founded by "
+                     f"under 1% of players in both runs ({', '.join(rows)}: a share of almost nobody, "
+                     "its interval many pp wide)")
+    if "a copy" in by_why:
+        rows = by_why["a copy"]
+        parts.append(f"{len(rows)} row{'s' if len(rows) > 1 else ''} that repeat{'' if len(rows) > 1 else 's'} "
+                     f"another row's number ({'; '.join(rows)}), kept once in the tested family")
+    n = len(dropped)
+    return f" Left out of the table ({n} row{'s' if n > 1 else ''}): " + "; ".join(parts) + "."
 
 
 def matchups_intro(t: dict) -> str:
@@ -428,15 +480,25 @@ def replay_line(rs: RunSet, t: dict) -> str | None:
             f"(any game: --game N).{cost}")
 
 
-def what_changed(rs: RunSet, variant: RunSet | None, vlabel: str) -> list[str]:
+def what_changed(rs: RunSet, variant: RunSet | None, vlabel: str, about=None) -> list[str]:
     """The before/after's first sentence: the rule settings the variant changes (its rules diff,
     :func:`reports.rules_diff.diff_sentences`), so a comparison leads with what changed before what
-    moved; nothing without the variant's run set."""
+    moved, then whether the two sides played the same deals: with ``about`` (the
+    :class:`analysis.compare.Comparison`) paired game by game, the sentence says so; else
+    :func:`reports.rules_diff.pairing_sentence`. Nothing without the variant's run set."""
     if variant is None:
         return []
     changes = rules_diff(rs.metas[0], variant.metas[0])
+    pairing = about.pairing if about is not None else None
+    if pairing is not None and pairing.paired:
+        seeds = ", ".join(dict.fromkeys(str(m.get("seed")) for m in rs.metas))
+        deals = (f"Both sides played the same {pairing.games:,} deals (seed {seeds}, the same game numbers "
+                 f"and bots: common random numbers, game N of each starts from the same random stream), "
+                 f"so the metrics with one value per game are compared paired, deal by deal.")
+    else:
+        deals = pairing_sentence(rs.metas, variant.metas, rs.label, vlabel)
     return ["What changed: " + diff_sentences(changes, rs.label, vlabel, rs.metas[0], variant.metas[0])[0]
-            + " " + pairing_sentence(rs.metas, variant.metas, rs.label, vlabel)]
+            + " " + deals]
 
 
 def rules_diff_section(name: str, rs: RunSet, variant: RunSet, vlabel: str) -> Section:
@@ -480,14 +542,16 @@ def glossary_section(secs: list[Section], figs: FigureSet) -> Section:
 
 def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict]],
                    questions=None, side: list[tuple[str, RunSet, dict]] | None = None,
-                   variants: list[RunSet] | None = None) -> tuple[list[Section], FigureSet]:
+                   variants: list[RunSet] | None = None,
+                   comparisons: list | None = None) -> tuple[list[Section], FigureSet]:
     """Every section of the report of ``rs`` (tables ``t``) and the figures they cite.
 
     ``cmps`` holds (label, comparison table, tables) per further configuration; ``questions`` a
     :class:`reports.questions.Questions` for the game's hook, or None; ``side`` (label, run set,
     tables) for every configuration, baseline first, to show side by side instead of before/after
     (configurations of different player counts); ``variants`` the run sets of ``cmps`` (for the
-    rules diff). A report with comparisons leads with them: each before/after, then its rules diff,
+    rules diff), ``comparisons`` their :class:`analysis.compare.Comparison` (how each was compared,
+    paired or not, and the rows left out: the page says both). A report with comparisons leads with them: each before/after, then its rules diff,
     then the baseline's own sections (titled as the baseline's)."""
     figs = FigureSet()
     hook = hook_for(rs.game)
@@ -581,17 +645,19 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
     cmp_secs: list[Section] = []
     for i, (vlabel, cmp, vt) in enumerate(cmps):
         name = "comparison" if len(cmps) == 1 else f"comparison_{i + 1}"
+        about = comparisons[i] if comparisons is not None and i < len(comparisons) else None
         names = figs.add(name, F.comparison(cmp, t, vt, rs.label, vlabel), _comparison_caption(cmp, unit))
         if hook is not None and hasattr(hook, "comparison_figures"):
             names += hook.comparison_figures(name, t, vt, rs.label, vlabel, figs)
         cmp_secs.append(Section(
             name, f"Before / after: {vlabel} vs {rs.label}",
-            comparison_intro(cmp),
+            comparison_intro(cmp, about, roles="roles" in t),
             names,
             [(f"All {cmp.height} compared metrics (clear and large, may matter, clear but small, then "
-              f"within noise; by size within each)",
+              f"within noise; clear ones by size, within noise by |z|)",
               comparison_rows(cmp, unit))],
-            what_changed(rs, variants[i] if variants is not None and i < len(variants) else None, vlabel)
+            what_changed(rs, variants[i] if variants is not None and i < len(variants) else None, vlabel,
+                         about)
             + comparison_headlines(cmp, rs.label, vlabel, unit)))
         if variants is not None and i < len(variants):
             line = replay_line(variants[i], vt)

@@ -1,0 +1,142 @@
+"""A before/after of two runs that played the same deals is compared game by game (paired t on the
+per-game differences), adds the reshuffle metrics, leaves out a share of almost nobody and copies
+of a role's number, and lists changes within noise by |z| (revA #10, #11; revB #10)."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy import stats as sps
+
+from analysis import analyse, open_runs
+from analysis.compare import _paired_t, compare_runs, compare_tables
+from tests.analysis.analysis_runs import write_run
+
+G = 400
+
+
+def _pair(tmp_path, seed_after: int = 0, games: int = G):
+    """Two 2-player runs of the same deals: the after rules move seat 0's score by a little and
+    reshuffle more often; per-game scores share the deal's luck (common random numbers)."""
+    rng = np.random.default_rng(5)
+    luck = rng.integers(0, 40, size=(games, 2))
+    shift = rng.integers(0, 3, size=games)
+    resh_b = rng.integers(0, 2, size=games)
+    resh_a = np.maximum(resh_b, rng.random(games) < 0.2).astype(int)
+    out = []
+    for name, score, resh, seed in (("before", luck, resh_b, 0),
+                                     ("after", luck + np.stack([shift, 0 * shift], 1), resh_a, seed_after)):
+        s = score.ravel()
+        win = np.zeros((games, 2))
+        best = score.max(axis=1, keepdims=True)
+        win[score == best] = 1
+        win = win / win.sum(axis=1, keepdims=True)
+        players = {"game": np.repeat(np.arange(games), 2), "seat": np.tile([0, 1], games),
+                   "strategy": ["A"] * (2 * games), "score": s, "win_share": win.ravel(),
+                   "rank": np.where(win.ravel() > 0, 1, 2)}
+        games_t = {"game": np.arange(games), "n_players": np.full(games, 2), "reshuffles": resh}
+        out.append((write_run(tmp_path / name, players, games_t, seed=seed), score, resh))
+    return out
+
+
+def _row(cmp: pl.DataFrame, metric: str, key: str) -> dict:
+    return cmp.filter((pl.col("metric") == metric) & (pl.col("key") == key)).row(0, named=True)
+
+
+def test_same_deals_are_compared_paired_as_a_one_sample_t_on_the_differences(tmp_path):
+    (b, sb, rb), (a, sa, ra) = _pair(tmp_path)
+    rs_b, rs_a = open_runs([b]), open_runs([a])
+    c = compare_runs(rs_b, rs_a, analyse(rs_b), analyse(rs_a))
+    assert c.pairing.paired and c.pairing.games == G
+    r = _row(c.table, "seat_mean_score", "Seat 1")
+    d = (sa - sb)[:, 0].astype(float)
+    ref = sps.ttest_1samp(d, 0.0)
+    lo, hi = ref.confidence_interval(0.95)
+    assert r["paired"] and r["diff"] == pytest.approx(d.mean(), abs=1e-12)
+    assert (r["diff_low"], r["diff_high"]) == pytest.approx((lo, hi), rel=1e-9)
+    assert r["p_value"] == pytest.approx(ref.pvalue, rel=1e-6)
+    # far narrower than the unpaired (Welch) interval of the same two runs: the deal's luck cancels
+    u = _row(compare_tables(analyse(rs_b), analyse(rs_a)), "seat_mean_score", "Seat 1")
+    assert (hi - lo) < 0.5 * (u["diff_high"] - u["diff_low"])
+    # the reshuffle metrics are compared, paired too
+    share = _row(c.table, "count_share", "reshuffles")
+    assert share["paired"] and share["diff"] == pytest.approx(((ra > 0).mean() - (rb > 0).mean()))
+    assert share["label"] == "Games with at least one reshuffle"
+
+
+def test_different_deals_stay_unpaired_and_say_why(tmp_path):
+    (b, *_), (a, *_) = _pair(tmp_path, seed_after=9)
+    rs_b, rs_a = open_runs([b]), open_runs([a])
+    c = compare_runs(rs_b, rs_a, analyse(rs_b), analyse(rs_a))
+    assert not c.pairing.paired and "different deals" in c.pairing.why
+    assert not c.table["paired"].any()
+    assert "count_share" in c.table["metric"].to_list()      # reshuffles compared, unpaired
+
+
+def test_paired_t_interval_covers_the_true_difference_95_percent_of_the_time():
+    rng = np.random.default_rng(11)
+    n, reps, true = 25, 2000, 0.3
+    deal = rng.normal(0, 3, size=(reps, n))        # shared luck, large against the change
+    before = deal + rng.normal(0, 1, size=(reps, n))
+    after = deal + true + rng.exponential(1, size=(reps, n)) - 1     # skewed noise
+    d = after - before
+    cover = 0
+    for k in range(reps):
+        lo, hi, _, _ = _paired_t(n, d[k].mean(), d[k].std(ddof=1))
+        cover += lo <= true <= hi
+    assert 0.93 <= cover / reps <= 0.97
+
+
+def _guilds(founded: list[float], founders_win: list[float], players: int = 400_000) -> dict:
+    f = np.array(founded)
+    n_f = np.maximum((f * players).astype(int), 1)
+    w = np.array(founders_win)
+    half = 1.96 * np.sqrt(w * (1 - w) / n_f)
+    fh = 1.96 * np.sqrt(f * (1 - f) / players)
+    return {"guild_types": pl.DataFrame({
+        "card": ["bouffon", "pretre", "moine"], "card_name": ["Bouffon", "Prêtre", "Moine"],
+        "founded_share": f, "founded_ci_low": f - fh, "founded_ci_high": f + fh, "players": [players] * 3,
+        "founders": n_f, "founders_win_share": w, "founders_ci_low": w - half, "founders_ci_high": w + half})}
+
+
+def test_a_share_of_almost_nobody_is_left_out_and_noise_is_ordered_by_z():
+    base = _guilds([0.0003, 0.30, 0.35], [0.626, 0.354, 0.2657])
+    after = _guilds([0.0003, 0.3002, 0.3495], [0.603, 0.3534, 0.2665])
+    cmp = compare_tables(base, after)
+    labels = cmp["label"].to_list()
+    assert "Bouffon: founders' win share" not in labels      # both runs under 1 %: not shown at all
+    z = np.abs(cmp["z"].to_numpy())
+    assert (cmp["verdict"] == "not shown").all()
+    assert list(z) == sorted(z, reverse=True)                # within noise: strongest evidence first
+
+
+def _roles(seigneur: float, goal: float) -> dict:
+    n = 20_000
+    rows = lambda p: (p, p - 0.002, p + 0.002)  # noqa: E731
+    seats = pl.DataFrame({"seat_label": ["Seat 1", "Seat 2"], "win_share": [seigneur, 1 - seigneur],
+                          "ci_low": [rows(seigneur)[1], rows(1 - seigneur)[1]],
+                          "ci_high": [rows(seigneur)[2], rows(1 - seigneur)[2]], "games": [n, n],
+                          "mean_score": [36.0, 80.0], "score_ci_low": [35.5, 79.5], "score_ci_high": [36.5, 80.5]})
+    roles = pl.DataFrame({"role": ["seigneur", "censitaire"], "role_label": ["Seigneur", "Censitaire"],
+                          "win_share": [seigneur, 1 - seigneur], "ci_low": [rows(seigneur)[1], rows(1 - seigneur)[1]],
+                          "ci_high": [rows(seigneur)[2], rows(1 - seigneur)[2]], "games": [n, n]})
+    tests = pl.DataFrame({"balance": [0.65], "balance_low": [0.64], "balance_high": [0.66], "games": [n],
+                          "win_share_balance": [0.6], "win_share_balance_low": [0.59],
+                          "win_share_balance_high": [0.61]})
+    ends = pl.DataFrame({"end_reason_name": ["seigneur_goal", "other"], "label": ["Seigneur goal", "Other"],
+                         "share": [seigneur, goal], "ci_low": [seigneur - 0.002, goal - 0.002],
+                         "ci_high": [seigneur + 0.002, goal + 0.002], "total": [n, n]})
+    return {"seats": seats, "roles": roles, "seat_tests": tests, "end_reasons": ends}
+
+
+def test_a_game_with_roles_tests_the_roles_number_once_and_no_seat_balance_index():
+    cmp = compare_tables(_roles(0.0041, 0.3), _roles(0.00815, 0.31))
+    metrics = list(zip(cmp["metric"].to_list(), cmp["key"].to_list()))
+    assert ("role_win_share", "seigneur") in metrics
+    assert ("seat_win_share", "Seat 1") not in metrics                 # the same number as the role's
+    assert ("seat_win_share", "Seat 2") not in metrics                 # the Censitaire's number
+    assert ("end_reason_share", "seigneur_goal") not in metrics        # the same number again
+    assert ("role_win_share", "censitaire") not in metrics             # 100 % minus the Seigneur's
+    assert ("end_reason_share", "other") in metrics                    # a different number: kept
+    assert not {"balance", "win_share_balance"} & set(cmp["metric"].to_list())
