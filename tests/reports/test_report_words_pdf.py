@@ -23,7 +23,7 @@ import pypdfium2.raw as pdfium_c
 import pytest
 
 from analysis import analyse, open_runs
-from analysis.compare import compare_tables
+from analysis.compare import compare_runs
 from reports.build import build_report
 from reports.text import headlines, metric_unit
 
@@ -172,7 +172,8 @@ def test_html_tables_have_display_names_and_every_row(runs):
     heads = re.findall(r"<th[^>]*>(.*?)</th>", raw)
     assert heads and not [h for h in heads if "_" in h]
     assert "rows not shown" not in raw
-    cmp = compare_tables(analyse(open_runs([runs["ma"]])), analyse(open_runs([runs["ma_cas"]])))
+    base_rs, var_rs = open_runs([runs["ma"]]), open_runs([runs["ma_cas"]])
+    cmp = compare_runs(base_rs, var_rs, analyse(base_rs), analyse(var_rs)).table   # as the report makes it
     sec = section_html(runs["ma_report"], "comparison")
     assert sec.count("<tr>") == cmp.height + 1          # every compared metric, plus the header
 
@@ -205,8 +206,9 @@ def test_heat_map_leaves_cells_within_noise_blank(runs):
 # ---------------------------------------------------------------------------------------------
 
 def test_before_after_of_one_rule_states_the_seat_verdict_first(runs):
-    cmp = compare_tables(analyse(open_runs([runs["ma"]])), analyse(open_runs([runs["ma_cas"]])),
-                         game="middle-ages")
+    # the comparison the report makes: paired game by game when both runs played the same deals
+    base_rs, var_rs = open_runs([runs["ma"]]), open_runs([runs["ma_cas"]])
+    cmp = compare_runs(base_rs, var_rs, analyse(base_rs), analyse(var_rs)).table
     seats = cmp.filter(pl.col("metric") == "seat_win_share")
     items = [html.unescape(re.sub(r"<[^>]+>", "", x)) for x in
              re.findall(r"<li>(.*?)</li>", section_html(runs["ma_report"], "comparison"), re.S)]
