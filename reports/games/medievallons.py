@@ -186,7 +186,7 @@ def _ci(p: float, se: float, n=None) -> str:
         lo, hi = (float(x) for x in stats.wilson(p * n, n))
     else:
         lo, hi = max(p - _Z * se, 0.0), min(p + _Z * se, 1.0)
-    return f"{pct(p)}% ({pct(lo)}–{pct(hi)})"
+    return pct_ci(p, lo, hi)
 
 
 def run_measures_first_player(q, rs: RunSet) -> bool:
