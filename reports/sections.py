@@ -604,7 +604,7 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
         name = "comparison" if len(cmps) == 1 else f"comparison_{i + 1}"
         names = figs.add(name, F.comparison(cmp, t, vt, rs.label, vlabel), _comparison_caption(cmp, unit))
         if hook is not None and hasattr(hook, "comparison_figures"):
-            names += hook.comparison_figures(name, t, vt, rs.label, vlabel, figs)
+            names += hook.comparison_figures(name, t, vt, rs.label, vlabel, figs, cmp)
         cmp_secs.append(Section(
             name, f"Before / after: {vlabel} vs {rs.label}",
             comparison_intro(cmp),

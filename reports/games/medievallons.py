@@ -151,27 +151,45 @@ def _guild_section(t: dict, figs: FigureSet) -> Section:
 
 
 def comparison_figures(name: str, base_t: dict, var_t: dict, base_label: str, var_label: str,
-                       figs: FigureSet) -> list[str]:
+                       figs: FigureSet, cmp: pl.DataFrame | None = None) -> list[str]:
     return figs.add(f"{name}_guilds", F.guild_comparison(base_t, var_t, base_label, var_label),
-                    _guild_comparison_caption(base_t, var_t, var_label))
+                    _guild_comparison_caption(base_t, var_t, var_label, cmp))
 
 
-def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str) -> str:
-    """The card type whose founded share moved most, and the mean game length before and after."""
+def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str,
+                              cmp: pl.DataFrame | None = None) -> str:
+    """The founded shares (MV-4) and the mean game length before and after, each worded by the
+    verdict the comparison table gives it (``cmp``, :func:`analysis.compare.compare_tables`: Holm
+    over the compared metrics, sized against the smallest difference that matters): the shares
+    that moved clearly, or that none did (with the largest change, within noise). A change is
+    never named as "moving most" without its verdict (revA #12). Without ``cmp``, only the
+    lengths, unworded."""
     if "guild_types" not in base_t or "guild_types" not in var_t:
         return ""
-    j = base_t["guild_types"].join(var_t["guild_types"], on="card", suffix="_v")
-    if j.height == 0:
-        return ""
-    r = j.with_columns((pl.col("founded_share_v") - pl.col("founded_share")).abs().alias("_a")).sort(
-        "_a", descending=True).row(0, named=True)
-    out = (f"With {var_label}, the founded share moves most for {r['card_name']}: "
-           f"{pct(r['founded_share'])}% → {pct(r['founded_share_v'])}% of players "
-           f"({pp(r['founded_share_v'] - r['founded_share'])}).")
+    out = ""
+    founded = (cmp.filter(pl.col("metric") == "guild_founded_share") if cmp is not None
+               and "verdict" in cmp.columns else None)
+    if founded is not None and founded.height:
+        def change(r: dict) -> str:
+            return (f"{card_name(r['key'])}, {pct(r['base'])}% → {pct(r['variant'])}% of players "
+                    f"({pp(r['diff'])})")
+
+        clear = founded.filter(pl.col("verdict") != stats.NOT_SHOWN)
+        if clear.height:      # cmp is in reading order: verdict, then size
+            out = (f"With {var_label}, the founded share moves clearly for {clear.height} of "
+                   f"{founded.height} card types: " + "; ".join(
+                       f"{change(r)}, {verdict_words(r['verdict'])}" for r in clear.head(3).iter_rows(named=True))
+                   + ("; …" if clear.height > 3 else "") + ".")
+        else:
+            top = founded.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True)
+            out = (f"With {var_label}, no card type's founded share moved beyond noise (largest "
+                   f"change: {change(top.row(0, named=True))}, within noise).")
     if "length" in base_t and "length" in var_t:
+        turns = cmp.filter(pl.col("metric") == "mean_turns") if cmp is not None and "verdict" in cmp.columns else None
+        verdict = f", {verdict_words(turns['verdict'][0])}" if turns is not None and turns.height else ""
         out += (f" Mean game length {num(base_t['length']['mean_turns'][0], 1)} → "
-                f"{num(var_t['length']['mean_turns'][0], 1)} turns.")
-    return out
+                f"{num(var_t['length']['mean_turns'][0], 1)} turns{verdict}.")
+    return out.strip()
 
 
 # ---------------------------------------------------------------------------------------------
