@@ -323,21 +323,41 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
     return out
 
 
+def _length_verdicts(ct: pl.DataFrame, smallest: float | None) -> tuple[pl.DataFrame, np.ndarray, float]:
+    """The types whose removal has a change of mean game length with a standard error, that
+    change's verdict for each (:func:`analysis.stats.practical_holm`, Holm over them; ``smallest``
+    turns matter, default the game's ``length`` smallest difference) and that smallest difference:
+    what :func:`length_sentences` words and the ablation figure's length bars are coloured by."""
+    small = smallest if smallest is not None else smallest_difference(GAME, "length")
+    if "delta_mean_turns" not in ct.columns:
+        return ct.clear(), np.array([], dtype=object), small
+    d = ct.filter(pl.col("delta_mean_turns").is_not_null() & pl.col("delta_mean_turns").is_not_nan()
+                  & pl.col("delta_turns_std_error").is_not_null() & (pl.col("delta_turns_std_error") > 0))
+    if d.height == 0:
+        return d, np.array([], dtype=object), small
+    delta, se = d["delta_mean_turns"].to_numpy(), d["delta_turns_std_error"].to_numpy()
+    return d, np.atleast_1d(stats.practical_holm(delta, delta / se, small)), small
+
+
+def length_verdict_map(ct: pl.DataFrame | None, smallest: float | None = None) -> dict[str, str]:
+    """card → the verdict on the change of mean game length when one copy is removed (the one
+    :func:`length_sentences` words), for the ablation figure's length bars."""
+    if ct is None:
+        return {}
+    d, v, _ = _length_verdicts(ct, smallest)
+    return dict(zip(d["card"].to_list(), v))
+
+
 def length_sentences(ct: pl.DataFrame, smallest: float | None = None) -> list[str]:
     """The change of mean game length when one copy of a type is removed, worded by size like the
     win shares: the types are one family (Holm over them, :func:`analysis.stats.practical_holm`),
     ``smallest`` turns matter (default: the game's ``length`` smallest difference); the change named
     is the first in reading order, its interval the type's own (unadjusted, said so). The maximum of
     many unadjusted intervals is not a finding by itself."""
-    if "delta_mean_turns" not in ct.columns:
-        return []
-    d = ct.filter(pl.col("delta_mean_turns").is_not_null() & pl.col("delta_mean_turns").is_not_nan()
-                  & pl.col("delta_turns_std_error").is_not_null() & (pl.col("delta_turns_std_error") > 0))
+    d, v, small = _length_verdicts(ct, smallest)
     if d.height == 0:
         return []
-    small = smallest if smallest is not None else smallest_difference(GAME, "length")
-    delta, se = d["delta_mean_turns"].to_numpy(), d["delta_turns_std_error"].to_numpy()
-    v = np.atleast_1d(stats.practical_holm(delta, delta / se, small))
+    delta = d["delta_mean_turns"].to_numpy()
     first = int(stats.practical_order(v, delta, small)[0])
     r, top = d.row(first, named=True), v[first]
     lo = r["delta_mean_turns"] - _Z * r["delta_turns_std_error"]
@@ -503,7 +523,8 @@ def _questions_section(q, rs: RunSet, figs: FigureSet, t: dict | None = None) ->
     ab_lines = ablation_sentences(ct, smallest, turns) if ct is not None else []
     b3_lines = best_of_three_sentences(b3) if b3 is not None else []
     names = (figs.add("questions_first_player", F.played_first_player(fp), " ".join(fp_lines))
-             + figs.add("questions_ablation", F.played_ablation(ct, _ablation_verdict_map(ct, smallest)),
+             + figs.add("questions_ablation", F.played_ablation(ct, _ablation_verdict_map(ct, smallest),
+                                                                length_verdicts=length_verdict_map(ct, turns)),
                         " ".join(ab_lines[:3]))
              + figs.add("questions_best_of_three", F.played_best_of_three(b3), " ".join(b3_lines)))
     tables = []
