@@ -58,9 +58,13 @@ TERMS: dict[str, str] = {
                    "share.",
     "z": "How many standard errors a difference lies from zero (its size divided by its uncertainty); "
          "beyond ±1.96 the 95% interval excludes zero.",
-    "association": "Under bot play, a pattern that goes with winning (for example holding many tiles "
-                   "of a type) is not proof that it causes winning: good positions collect both. To "
-                   "test a cause, change the rule in a rules file and compare the two runs.",
+    "mean rank": "A seat's (or role's) average finishing place, 1 for first. Tied players share the better "
+                 "place (two tied for first both get 1, the next player 3), so with ties the seats' "
+                 "mean ranks average a little under the middle place (2.5 at 4 players).",
+    "association": "Under bot play, a pattern that goes with winning (for example founding guilds, or "
+                   "holding many tiles, of one type) is not proof that it causes winning: good "
+                   "positions collect both. To test a cause, change the rule in a rules file and "
+                   "compare the two runs.",
     "per extra tile": "The slope: how much the win share changes, on average, for each extra tile of "
                       "the type held at the end of the game (an association).",
     "lift": "How many times more often a group appears among winners than among all players "
@@ -89,6 +93,7 @@ _PATTERNS: dict[str, str] = {
     "win-share balance": r"(?i:\bwin-share balance\b)",
     "AdvantageP1": r"\bAdvantageP1\b",
     "z": r"(?<![\w-])z(?= = |\b$)",
+    "mean rank": r"(?i:\bmean ranks?\b)",
     "association": r"\b(?:goes|go) with\b|\bassociation\b",
     "per extra tile": r"\bper extra\b",
     "lift": r"\blift\b|×\d",

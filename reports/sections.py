@@ -441,7 +441,9 @@ def side_by_side_role_sentences(side: list[tuple[str, RunSet, dict]]) -> list[st
 
 def replay_line(rs: RunSet, t: dict) -> str | None:
     """The command that shows a game behind a seat (role) finding, turn by turn: the weakest seat's
-    (role's) lost game with its highest score (``balance replay``, :mod:`simcore.replay`); None when
+    (role's) lost game with its highest score; when no seat is clearly off the fair share (every
+    verdict "within noise"), the lowest seat is named as such and the line only says how to watch
+    a game (there is no weaker seat to explain) (``balance replay``, :mod:`simcore.replay`); None when
     the run cannot be replayed (no reference engine, pooled runs). A run without players.parquet is
     replayed all the same: ``balance replay --find`` plays its games again to find the game (the
     report only reads, so it names the command and what it costs; it plays nothing)."""
@@ -465,19 +467,38 @@ def replay_line(rs: RunSet, t: dict) -> str | None:
         query = f"role={r['role']} loses max score"
         what = f"a game {article} {r['role_label']} lost with its highest score"
     elif "seats" in t and "win_share" in t["seats"].columns:
-        seat = int(t["seats"].sort("win_share").row(0, named=True)["seat"]) + 1
-        query, what = f"seat={seat} loses max score", f"a game seat {seat} (the weakest) lost with its highest score"
+        low = t["seats"].sort("win_share").row(0, named=True)
+        seat = int(low["seat"]) + 1
+        query = f"seat={seat} loses max score"
+        if not _seat_flagged(low):
+            # no seat is clearly weaker: nothing to explain, so no "to see why" (rev A #3)
+            return (f"To watch a game turn by turn: balance replay {rs.paths[0]} --game N, or --find "
+                    f"'{query}' for a game seat {seat} (lowest, within noise) lost with its highest "
+                    f"score.{_replay_cost(rs, rows)}")
+        what = f"a game seat {seat} (the weakest) lost with its highest score"
     else:
         return None
-    cost = ""
-    if not rows:
-        took = rs.metas[0].get("kernel_time_s") if rs.metas else None
-        about = (f"; about the {num(float(took), 1)} s of kernel time the run took"
-                 if isinstance(took, (int, float)) else "")
-        cost = (f" The run kept no players.parquet, so --find plays its {rs.n_games:,} games again "
-                f"to find it (the same games{about}); --game N plays one.")
     return (f"To see why, look at {what}, turn by turn: balance replay {rs.paths[0]} --find '{query}' "
-            f"(any game: --game N).{cost}")
+            f"(any game: --game N).{_replay_cost(rs, rows)}")
+
+
+def _seat_flagged(r: dict) -> bool:
+    """Whether a row of table ``seats`` is clearly off the fair share: its verdict is not "within
+    noise" (Holm over the seats), or, in a table without verdicts, it is significant."""
+    if "verdict" in r:
+        return r["verdict"] != stats.NOT_SHOWN
+    return bool(r.get("significant"))
+
+
+def _replay_cost(rs: RunSet, rows: bool) -> str:
+    """What --find costs on a run without players.parquet (it plays the run's games again)."""
+    if rows:
+        return ""
+    took = rs.metas[0].get("kernel_time_s") if rs.metas else None
+    about = (f"; about the {num(float(took), 1)} s of kernel time the run took"
+             if isinstance(took, (int, float)) else "")
+    return (f" The run kept no players.parquet, so --find plays its {rs.n_games:,} games again "
+            f"to find it (the same games{about}); --game N plays one.")
 
 
 def what_changed(rs: RunSet, variant: RunSet | None, vlabel: str, about=None) -> list[str]:
@@ -648,7 +669,7 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
         about = comparisons[i] if comparisons is not None and i < len(comparisons) else None
         names = figs.add(name, F.comparison(cmp, t, vt, rs.label, vlabel), _comparison_caption(cmp, unit))
         if hook is not None and hasattr(hook, "comparison_figures"):
-            names += hook.comparison_figures(name, t, vt, rs.label, vlabel, figs)
+            names += hook.comparison_figures(name, t, vt, rs.label, vlabel, figs, cmp)
         cmp_secs.append(Section(
             name, f"Before / after: {vlabel} vs {rs.label}",
             comparison_intro(cmp, about, roles="roles" in t),

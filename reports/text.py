@@ -38,12 +38,22 @@ def pct(p: float, digits: int = 1) -> str:
     return f"{100 * p:.{digits}f}"
 
 
+def _rounds_onto(x: float, to: float, digits: int) -> bool:
+    """Whether ``x`` prints as ``to`` with ``digits`` decimals though it differs from it."""
+    return x != to and pct(x, digits) == pct(to, digits)
+
+
 def pct_ci(p: float, low: float, high: float) -> str:
-    """``27.9% (27.6–28.2)``; with more decimals (up to 3) when the interval is narrower than the
-    last one shown, so that an interval never prints as a single value (``33.2% (33.2–33.2)`` for
-    a million games reads as a certainty): ``33.23% (33.19–33.27)``."""
+    """``27.9% (27.6–28.2)``; with more decimals (up to 3) when an end of the interval prints as
+    the estimate, as the other end, or as 0% or 100%, without being it, so that an interval never
+    prints as a single value (``33.2% (33.2–33.2)`` for a million games reads as a certainty:
+    ``33.23% (33.19–33.27)``) nor as one that looks wrong (385 shared wins in 100,000 games were
+    ``0.4% (0.3–0.4)``: ``0.39% (0.35–0.43)``; 9,996 of 10,000, ``99.9% (99.9–100.0)``: ``99.96%
+    (99.90–99.98)``)."""
     digits = 1
-    while digits < 3 and high > low and pct(low, digits) == pct(high, digits):
+    while digits < 3 and (
+            (high > low and pct(low, digits) == pct(high, digits))
+            or any(_rounds_onto(end, to, digits) for end in (low, high) for to in (p, 0.0, 1.0))):
         digits += 1
     return f"{pct(p, digits)}% ({pct(low, digits)}–{pct(high, digits)})"
 
@@ -308,10 +318,13 @@ def _seat_verdict_note(r: dict, n: int, small: str, size: str) -> str:
 
 def seat_headlines(t: dict) -> list[str]:
     """Win share per seat against the fair 1/n, the chi-square test, Balance and AdvantageP1: for
-    games whose seats are alike."""
+    games whose seats are alike. When no seat is clearly off the fair share (every verdict "within
+    noise") the per-seat lines are left out: the summary sentence says it for all of them, with the
+    largest gap (the seat table beside it has every seat)."""
     out: list[str] = []
     seats = t["seats"]
-    if "verdict" in seats.columns:      # largest gaps first; worded by size, Holm over the seats
+    flagged = "verdict" in seats.columns and bool((seats["verdict"] != stats.NOT_SHOWN).any())
+    if flagged:                         # largest gaps first; worded by size, Holm over the seats
         step = float(seats["smallest"][0]) if "smallest" in seats.columns else 0.01
         small = f"{100 * step:g} pp"
         order = stats.practical_order(seats["verdict"].to_numpy(), seats["diff"].to_numpy(), step)
@@ -320,7 +333,7 @@ def seat_headlines(t: dict) -> list[str]:
             out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
                        f"{pp(r['diff'])}, {verdict_words(r['verdict'])} "
                        f"({_seat_verdict_note(r, seats.height, small, size[int(k)])}).")
-    else:
+    elif "verdict" not in seats.columns:
         for r in seats.iter_rows(named=True):
             out.append(f"{r['seat_label']} wins {_p(r, 'win_share')} against a fair {pct(r['fair_share'])}%: "
                        f"{pp(r['diff'])}, {seat_verdict(r['significant'])} (unadjusted).")

@@ -163,13 +163,15 @@ def played_first_player(fp: pl.DataFrame) -> Figure | None:
 
 @styled
 def played_ablation(ct: pl.DataFrame, verdicts: dict[str, str] | None = None,
-                    how: str = "Holm over the types") -> Figure | None:
+                    how: str = "Holm over the types", length_verdicts: dict[str, str] | None = None
+                    ) -> Figure | None:
     """Card ablation: change of the founders' win share and of game length with one copy removed.
-    A bar is coloured by the verdict the page's text gives its card (``verdicts``: card → a verdict
-    of :func:`analysis.stats.practical`, adjusted over the family as ``how`` says): vermillion when
+    A bar is coloured by the verdict the page's text gives its card (``verdicts`` for the win
+    share, ``length_verdicts`` for the game length: card → a verdict of
+    :func:`analysis.stats.practical`, adjusted over the family as ``how`` says): vermillion when
     clear and large enough to matter, reddish purple when clear and it may matter, orange when
-    clear but small, blue otherwise; the error bars are each card's own 95% interval (unadjusted),
-    so a bar can cross 0 only when blue."""
+    clear but small, blue otherwise (one legend for both panels); the error bars are each card's
+    own 95% interval (unadjusted), so a bar can cross 0 only when blue."""
     if ct is None or "delta_founders_win_share" not in ct.columns:
         return None
     d = ct.filter(pl.col("delta_founders_win_share").is_not_null()
@@ -201,7 +203,9 @@ def played_ablation(ct: pl.DataFrame, verdicts: dict[str, str] | None = None,
     ax.set_title("Remove one copy: founders' win share")
     dt = d["delta_mean_turns"].to_numpy()
     st = d["delta_turns_std_error"].to_numpy()
-    ax2.barh(y, dt, color=OKABE_ITO[2], xerr=_Z95 * st, capsize=3, ecolor="black")
+    # coloured by their own verdicts (all one colour, the clear removals could not be picked out)
+    length_colours = [fill.get((length_verdicts or {}).get(c), OKABE_ITO[0]) for c in d["card"]]
+    ax2.barh(y, dt, color=length_colours, xerr=_Z95 * st, capsize=3, ecolor="black")
     ax2.axvline(0, color="black", linewidth=0.8)
     ax2.set_xlabel("Change of the mean game length (turns)")
     ax2.set_title("Remove one copy: game length")

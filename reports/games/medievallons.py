@@ -54,19 +54,46 @@ def guild_rows_for_headlines(t: dict) -> pl.DataFrame:
                     & (pl.col("founded_share") >= 0.005))
 
 
+RANK_RULE = "under 0.5% of players or 30 founders"      # guild_rows_for_headlines, in words
+
+
+def small_share(p: float) -> str:
+    """A share as a percentage with the decimals it needs to be told from 0 (up to 3): 0.000338 →
+    ``0.03``, where :func:`reports.text.pct` printed ``0.0`` for a type some players did found."""
+    digits = 1
+    while digits < 3 and p > 0 and float(pct(p, digits)) == 0:
+        digits += 1
+    return pct(p, digits)
+
+
+def left_out_words(rows: pl.DataFrame, share: str = "founded_share") -> str:
+    """"Bouffon (0.03% of players found one)": the types of ``rows`` a ranking leaves out, each
+    with the share of players who found one; "" when none is."""
+    parts = [f"{card_name(r['card'])} ({small_share(r[share])}% of players found one)"
+             for r in rows.iter_rows(named=True)]
+    return ", ".join(parts)
+
+
 def guild_headlines(t: dict) -> list[str]:
-    """Best and worst guild type for its founders (table ``guild_types``)."""
+    """Best and worst guild type for its founders (table ``guild_types``), among the types founded
+    often enough to rank (:func:`guild_rows_for_headlines`); the types left out are named, with the
+    share of players who found one, so a reader of the table beneath (where such a type may show
+    the largest gap of all) knows why it is not the headline (MV-4)."""
     if "guild_types" not in t:
         return []
     g = guild_rows_for_headlines(t)
     if g.height == 0:
         return []
     out = []
+    left = t["guild_types"].filter(~pl.col("card").is_in(g["card"].implode()))
     for r, what in zip(best_and_worst(g, "founders_win_share", "card"), ("most often", "least often")):
         out.append(f"Players who found a {r['card_name']} guild win {what}: they win "
                    f"{row_pct_ci(r, 'founders_win_share', 'founders_ci_low', 'founders_ci_high')} against a "
                    f"fair {pct(r['fair_share'])}% ({pct(r['others_win_share'])}% for the other players; "
                    f"{pct(r['founded_share'])}% of players found one; an association under bot play).")
+    if left.height:
+        out.append(f"Left out of this ranking, too few players to rank ({RANK_RULE}): "
+                   f"{left_out_words(left)}.")
     return out
 
 
@@ -75,7 +102,13 @@ def headlines(t: dict, rs: RunSet) -> list[str]:
 
 
 def _guild_rows(t: dict) -> pl.DataFrame:
+    """The guild-type table; a type founded too rarely to rank (:func:`guild_rows_for_headlines`)
+    says so in the verdict column instead of a test's verdict about almost nobody, and a type
+    without a power (a Bouffon does nothing, MV-5) says so in the powers column."""
     g = t["guild_types"]
+    ranked = set(guild_rows_for_headlines(t)["card"].to_list())
+    # a run that recorded powers has them for every type with one: a type without is powerless
+    none = "none (no power)" if g["mean_powers"].is_not_null().any() else ""
     return pl.DataFrame({
         "Card type": g["card_name"],
         "Founded by": [pct_ci(p, lo, hi) for p, lo, hi in
@@ -86,9 +119,11 @@ def _guild_rows(t: dict) -> pl.DataFrame:
         "Founders − others (pp, 95% interval)": ["" if d is None else f"{pp(d)} ({pp_ci(lo, hi)})"
                                                  for d, lo, hi in zip(g["diff"], g["diff_low"], g["diff_high"])],
         "p (Holm-adjusted)": ["" if p is None else pvalue(p) for p in g["p_adjusted"]],
-        "Significant": [_guild_verdict(x, lo, hi, p, g.height) for x, lo, hi, p in
-                        zip(g["significant"], g["diff_low"], g["diff_high"], g["p_adjusted"])],
-        "Powers used per player": ["" if x is None else num(x) for x in g["mean_powers"]]})
+        "Significant": [_guild_verdict(x, lo, hi, p, g.height) if c in ranked else
+                        f"too few players ({small_share(s)}% found one; {RANK_RULE})"
+                        for c, s, x, lo, hi, p in zip(g["card"], g["founded_share"], g["significant"],
+                                                      g["diff_low"], g["diff_high"], g["p_adjusted"])],
+        "Powers used per player": [none if x is None else num(x) for x in g["mean_powers"]]})
 
 
 def _guild_verdict(significant, low, high, p_adjusted, family: int) -> str:
@@ -116,27 +151,45 @@ def _guild_section(t: dict, figs: FigureSet) -> Section:
 
 
 def comparison_figures(name: str, base_t: dict, var_t: dict, base_label: str, var_label: str,
-                       figs: FigureSet) -> list[str]:
+                       figs: FigureSet, cmp: pl.DataFrame | None = None) -> list[str]:
     return figs.add(f"{name}_guilds", F.guild_comparison(base_t, var_t, base_label, var_label),
-                    _guild_comparison_caption(base_t, var_t, var_label))
+                    _guild_comparison_caption(base_t, var_t, var_label, cmp))
 
 
-def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str) -> str:
-    """The card type whose founded share moved most, and the mean game length before and after."""
+def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str,
+                              cmp: pl.DataFrame | None = None) -> str:
+    """The founded shares (MV-4) and the mean game length before and after, each worded by the
+    verdict the comparison table gives it (``cmp``, :func:`analysis.compare.compare_tables`: Holm
+    over the compared metrics, sized against the smallest difference that matters): the shares
+    that moved clearly, or that none did (with the largest change, within noise). A change is
+    never named as "moving most" without its verdict (revA #12). Without ``cmp``, only the
+    lengths, unworded."""
     if "guild_types" not in base_t or "guild_types" not in var_t:
         return ""
-    j = base_t["guild_types"].join(var_t["guild_types"], on="card", suffix="_v")
-    if j.height == 0:
-        return ""
-    r = j.with_columns((pl.col("founded_share_v") - pl.col("founded_share")).abs().alias("_a")).sort(
-        "_a", descending=True).row(0, named=True)
-    out = (f"With {var_label}, the founded share moves most for {r['card_name']}: "
-           f"{pct(r['founded_share'])}% → {pct(r['founded_share_v'])}% of players "
-           f"({pp(r['founded_share_v'] - r['founded_share'])}).")
+    out = ""
+    founded = (cmp.filter(pl.col("metric") == "guild_founded_share") if cmp is not None
+               and "verdict" in cmp.columns else None)
+    if founded is not None and founded.height:
+        def change(r: dict) -> str:
+            return (f"{card_name(r['key'])}, {pct(r['base'])}% → {pct(r['variant'])}% of players "
+                    f"({pp(r['diff'])})")
+
+        clear = founded.filter(pl.col("verdict") != stats.NOT_SHOWN)
+        if clear.height:      # cmp is in reading order: verdict, then size
+            out = (f"With {var_label}, the founded share moves clearly for {clear.height} of "
+                   f"{founded.height} card types: " + "; ".join(
+                       f"{change(r)}, {verdict_words(r['verdict'])}" for r in clear.head(3).iter_rows(named=True))
+                   + ("; …" if clear.height > 3 else "") + ".")
+        else:
+            top = founded.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True)
+            out = (f"With {var_label}, no card type's founded share moved beyond noise (largest "
+                   f"change: {change(top.row(0, named=True))}, within noise).")
     if "length" in base_t and "length" in var_t:
+        turns = cmp.filter(pl.col("metric") == "mean_turns") if cmp is not None and "verdict" in cmp.columns else None
+        verdict = f", {verdict_words(turns['verdict'][0])}" if turns is not None and turns.height else ""
         out += (f" Mean game length {num(base_t['length']['mean_turns'][0], 1)} → "
-                f"{num(var_t['length']['mean_turns'][0], 1)} turns.")
-    return out
+                f"{num(var_t['length']['mean_turns'][0], 1)} turns{verdict}.")
+    return out.strip()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -151,7 +204,49 @@ def _ci(p: float, se: float, n=None) -> str:
         lo, hi = (float(x) for x in stats.wilson(p * n, n))
     else:
         lo, hi = max(p - _Z * se, 0.0), min(p + _Z * se, 1.0)
-    return f"{pct(p)}% ({pct(lo)}–{pct(hi)})"
+    return pct_ci(p, lo, hi)
+
+
+def run_measures_first_player(q, rs: RunSet) -> bool:
+    """Whether the run's own seat table answers the first-player question (MV-2) at its player
+    count: one run (not pooled), its seats not rotated, the questions' bot at every seat (the rules
+    are the run's: :func:`reports.questions.check_matches`). The run then has more games than the
+    questions play (its first N games again when the seed is the run's), and one page must not give
+    two answers to one question."""
+    names = list(rs.metas[0].get("strategies") or [])
+    return (bool(names) and set(names) == {q.meta.get("strategy")}
+            and not rs.metas[0].get("rotate_seats") and len(rs.paths) == 1)
+
+
+def with_run_first_player(fp: pl.DataFrame, t: dict, rs: RunSet) -> pl.DataFrame:
+    """``fp`` (table ``first_player``) with its rows at the run's player count replaced by the run's
+    own seats (table ``seats``: win share, its Wilson interval, the standard error of the per-game
+    win share over the run's games); column ``from_run`` marks them. The played rows get their
+    Wilson interval over their games as ``ci_low``/``ci_high``, so every row is printed the same
+    way. Unchanged (but for those columns) when the run's player count was not played."""
+    lo, hi = stats.wilson(fp["win_share"].to_numpy() * fp["games"].to_numpy(), fp["games"].to_numpy())
+    fp = fp.with_columns(pl.Series("ci_low", np.asarray(lo, float)), pl.Series("ci_high", np.asarray(hi, float)),
+                         pl.lit(False).alias("from_run"))
+    if "seats" not in t or rs.n_players not in set(fp["players"].to_list()):
+        return fp
+    s = t["seats"]
+    se = s["win_share_sd"].to_numpy() / np.sqrt(s["games"].to_numpy())
+    own = pl.DataFrame({
+        "players": [rs.n_players] * s.height, "seat": s["seat"].cast(pl.Int64), "games": s["games"].cast(pl.Int64),
+        "win_share": s["win_share"], "std_error": se, "fair": s["fair_share"], "advantage": s["diff"],
+        "z": s["diff"].to_numpy() / se, "ci_low": s["ci_low"], "ci_high": s["ci_high"],
+        "from_run": [True] * s.height})
+    rest = fp.filter(pl.col("players") != rs.n_players)
+    own = own.select([pl.col(c).cast(rest.schema[c]) if c in rest.schema else pl.col(c) for c in own.columns])
+    return pl.concat([rest, own.select(rest.columns)]).sort(["players", "seat"])
+
+
+def _row_ci(r: dict) -> str:
+    """A first-player row's win share with its interval (:func:`with_run_first_player`'s columns,
+    else Wilson's over its games)."""
+    if r.get("ci_low") is not None:
+        return pct_ci(r["win_share"], r["ci_low"], r["ci_high"])
+    return _ci(r["win_share"], r["std_error"], r.get("games"))
 
 
 def _pts(d: float, se: float) -> str:
@@ -165,7 +260,8 @@ def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -
     clear advantage whose interval lies at least ``smallest`` from 0 is "clear and large enough to
     matter", one whose interval lies closer "clear but small", one whose interval reaches both
     "clear, may matter". The interval printed beside each is the count's own (unadjusted) 95%
-    interval, narrower than the one the size is read on, and says so."""
+    interval, narrower than the one the size is read on, and says so. A row the run itself measured
+    (``from_run``, :func:`with_run_first_player`) says so, with its number of games."""
     rows = fp.filter(pl.col("seat") == 0).sort("players")
     if rows.height == 0:
         return []
@@ -173,9 +269,10 @@ def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -
                                                   smallest))
     out = []
     for r, v in zip(rows.iter_rows(named=True), verdicts):
-        out.append(f"{r['players']} players: Seat 1 (plays first) wins "
-                   f"{_ci(r['win_share'], r['std_error'], r.get('games'))} "
-                   f"(95%, unadjusted) against a fair {pct(r['fair'])}%: {pp(r['advantage'])}, {verdict_words(v)} "
+        where = (f" in the run itself ({r['games']:,} games; the seat advantage above)" if r.get("from_run")
+                 else "")
+        out.append(f"{r['players']} players: Seat 1 (plays first) wins {_row_ci(r)} "
+                   f"(95%, unadjusted){where} against a fair {pct(r['fair'])}%: {pp(r['advantage'])}, {verdict_words(v)} "
                    f"(Holm over the {rows.height} player counts; {100 * smallest:g} pp matters).")
     return out
 
@@ -198,11 +295,13 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
     """The card ablation in words, by size (issue 29): how many types' founders' win share moves by
     at least ``smallest`` ("clear and large enough to matter"), clearly and perhaps by that much
     ("clear, may matter"), clearly by less ("clear but small"), or not clearly (Holm over the types,
-    sizes on the Bonferroni interval over them); the largest change in reading order
-    (:func:`analysis.stats.practical_order`: wording, then size; never by z)."""
+    sizes on the Bonferroni interval over them); the types left out (founded by almost nobody,
+    :func:`_ablation_rows`) named with the share of players who found one; the largest change in
+    reading order (:func:`analysis.stats.practical_order`: wording, then size; never by z)."""
     d = _ablation_rows(ct)
     if d.height == 0:
         return []
+    left = ct.filter(~pl.col("card").is_in(d["card"].implode()))
     v = _ablation_verdicts(d, smallest)
     large, small = int((v == stats.LARGE).sum()), int((v == stats.SMALL).sum())
     may = int((v == stats.MAY_MATTER).sum())
@@ -212,15 +311,41 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
               if may else "")
            + f"clearly but by less (clear but small) for {small}, and not clearly for the other "
            f"{d.height - large - may - small} (Holm over the types, 5% family-wise; sizes read on the "
-           f"interval for all types at once)."]
+           f"interval for all types at once)"
+           + (f"; left out, too few players to say: {left_out_words(left)}." if left.height else ".")]
     order = stats.practical_order(v, d["delta_founders_win_share"].to_numpy(), smallest)
     r = d.row(int(order[0]), named=True)
     name = card_name(r["card"])
-    out.append(f"The largest change: with one {name} fewer ({r['copies_after']} copies), {name} founders "
+    out.append(f"The largest change{f' among those {d.height} types' if left.height else ''}: with one {name} fewer ({r['copies_after']} copies), {name} founders "
                f"win {pct(r['founders_win_share_after'])}% instead of {pct(r['founders_win_share'])}%, "
                f"{_pts(r['delta_founders_win_share'], r['delta_std_error'])}: {verdict_words(v[int(order[0])])}.")
     out += length_sentences(ct, smallest_length)
     return out
+
+
+def _length_verdicts(ct: pl.DataFrame, smallest: float | None) -> tuple[pl.DataFrame, np.ndarray, float]:
+    """The types whose removal has a change of mean game length with a standard error, that
+    change's verdict for each (:func:`analysis.stats.practical_holm`, Holm over them; ``smallest``
+    turns matter, default the game's ``length`` smallest difference) and that smallest difference:
+    what :func:`length_sentences` words and the ablation figure's length bars are coloured by."""
+    small = smallest if smallest is not None else smallest_difference(GAME, "length")
+    if "delta_mean_turns" not in ct.columns:
+        return ct.clear(), np.array([], dtype=object), small
+    d = ct.filter(pl.col("delta_mean_turns").is_not_null() & pl.col("delta_mean_turns").is_not_nan()
+                  & pl.col("delta_turns_std_error").is_not_null() & (pl.col("delta_turns_std_error") > 0))
+    if d.height == 0:
+        return d, np.array([], dtype=object), small
+    delta, se = d["delta_mean_turns"].to_numpy(), d["delta_turns_std_error"].to_numpy()
+    return d, np.atleast_1d(stats.practical_holm(delta, delta / se, small)), small
+
+
+def length_verdict_map(ct: pl.DataFrame | None, smallest: float | None = None) -> dict[str, str]:
+    """card → the verdict on the change of mean game length when one copy is removed (the one
+    :func:`length_sentences` words), for the ablation figure's length bars."""
+    if ct is None:
+        return {}
+    d, v, _ = _length_verdicts(ct, smallest)
+    return dict(zip(d["card"].to_list(), v))
 
 
 def length_sentences(ct: pl.DataFrame, smallest: float | None = None) -> list[str]:
@@ -229,15 +354,10 @@ def length_sentences(ct: pl.DataFrame, smallest: float | None = None) -> list[st
     ``smallest`` turns matter (default: the game's ``length`` smallest difference); the change named
     is the first in reading order, its interval the type's own (unadjusted, said so). The maximum of
     many unadjusted intervals is not a finding by itself."""
-    if "delta_mean_turns" not in ct.columns:
-        return []
-    d = ct.filter(pl.col("delta_mean_turns").is_not_null() & pl.col("delta_mean_turns").is_not_nan()
-                  & pl.col("delta_turns_std_error").is_not_null() & (pl.col("delta_turns_std_error") > 0))
+    d, v, small = _length_verdicts(ct, smallest)
     if d.height == 0:
         return []
-    small = smallest if smallest is not None else smallest_difference(GAME, "length")
-    delta, se = d["delta_mean_turns"].to_numpy(), d["delta_turns_std_error"].to_numpy()
-    v = np.atleast_1d(stats.practical_holm(delta, delta / se, small))
+    delta = d["delta_mean_turns"].to_numpy()
     first = int(stats.practical_order(v, delta, small)[0])
     r, top = d.row(first, named=True), v[first]
     lo = r["delta_mean_turns"] - _Z * r["delta_turns_std_error"]
@@ -263,9 +383,11 @@ def best_of_three_sentences(b3: pl.DataFrame) -> list[str]:
 
 
 def _first_player_rows(fp: pl.DataFrame) -> pl.DataFrame:
+    from_run = fp["from_run"].to_list() if "from_run" in fp.columns else [False] * fp.height
     return pl.DataFrame({
         "Players": fp["players"], "Seat": [f"Seat {s + 1}" for s in fp["seat"]], "Games": fp["games"],
-        "Win share": [_ci(p, se, n) for p, se, n in zip(fp["win_share"], fp["std_error"], fp["games"])],
+        "From": ["the run itself" if x else "played for this report" for x in from_run],
+        "Win share": [_row_ci(r) for r in fp.iter_rows(named=True)],
         "vs fair share (pp)": [pp(a) for a in fp["advantage"]],
         "z": [num(z, 1) for z in fp["z"]]})
 
@@ -278,14 +400,14 @@ def _card_rows(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> pl.DataFra
 
     cols = {
         "Card type": [card_name(c) for c in ct["card"]],
-        "Founded by": [f"{pct(s)}%" for s in ct["founded_share"]],
+        "Founded by": [f"{small_share(s)}%" for s in ct["founded_share"]],
         "Founders' win share": [ci(p, se, n) for p, se, n in
                                 zip(ct["founders_win_share"], ct["founders_std_error"], founders)],
         "Others' win share": [f"{pct(p)}%" for p in ct["others_win_share"]]}
     if "delta_founders_win_share" in ct.columns:
         cols.update({
             "Copies after": ct["copies_after"],
-            "Founded by, after": [f"{pct(s)}%" for s in ct["founded_share_after"]],
+            "Founded by, after": [f"{small_share(s)}%" for s in ct["founded_share_after"]],
             "Founders' win share, after": ["" if p is None or p != p else f"{pct(p)}%"
                                            for p in ct["founders_win_share_after"]],
             "Change (pp, 95% interval)": ["" if d is None or se is None or d != d or se != se else _pts(d, se)
@@ -327,7 +449,9 @@ def _best_of_three_rows(b3: pl.DataFrame) -> pl.DataFrame:
         "Rounds per match": [num(x) for x in b3["mean_rounds"]]})
 
 
-def _intro(q, rs: RunSet, shown: dict[str, pl.DataFrame]) -> str:
+def _intro(q, rs: RunSet, shown: dict[str, pl.DataFrame], own: bool = False) -> str:
+    """The section's introduction; ``own``: the first-player rows at the run's player count are the
+    run's own (:func:`with_run_first_player`), and it says so."""
     m, run = q.meta, rs.metas[0]
     games, strategy, seed = int(m.get("games") or 0), m.get("strategy"), m.get("seed")
     why = m.get("strategy_note") or f"{strategy} bots at every seat"
@@ -342,6 +466,9 @@ def _intro(q, rs: RunSet, shown: dict[str, pl.DataFrame]) -> str:
             and len(rs.paths) == 1 and seed == run.get("seed") and rs.n_players in counts)
     replay = (f" (at {rs.n_players} players, the same seed, rules and bots replay the run's first "
               f"{min(games, rs.n_games):,} games)" if same else "")
+    mine = (f" At the run's {rs.n_players} players the first-player rows are the run's own "
+            f"{rs.n_games:,} games (its seat advantage above), not the {games:,} played here (those stay "
+            f"in questions/first_player.csv)." if own else "")
     where = ("Played for this report by the runner, not read from the run" if q.played_here else
              f"Read from {q.path} (written by {QUESTIONS}), not from the run")
     seed_text = f"its seed {seed}" if seed == run.get("seed") else f"seed {seed} (the run's is {run.get('seed')})"
@@ -362,7 +489,7 @@ def _intro(q, rs: RunSet, shown: dict[str, pl.DataFrame]) -> str:
            f"{', '.join(f'{a} vs {b}' for a, b in pairs)}" if "best_of_three" in shown else
            "; no best-of-3 question: the rules do not allow 2 players" if 2 not in counts else
            "; no best-of-3 question")
-        + f". Win shares and match rates have 95% Wilson intervals over their games, matches or "
+        + f".{mine} Win shares and match rates have 95% Wilson intervals over their games, matches or "
         f"founders; changes are ±1.96 standard errors. Tables as CSV in this report's directory: {csvs} "
         f"(settings in questions/settings.json). To measure a deck change on full runs instead, "
         f"simulate a rules file with one copy fewer and give both runs to balance report: the "
@@ -375,11 +502,15 @@ def _shown(q) -> dict[str, pl.DataFrame]:
     return {k: q.tables[k] for k in SHOWN if k in q.tables}
 
 
-def _questions_section(q, rs: RunSet, figs: FigureSet) -> Section:
+def _questions_section(q, rs: RunSet, figs: FigureSet, t: dict | None = None) -> Section:
     if q.not_played:
         return Section(SECTION_ID, TITLE, f"Not played: {q.not_played}", intro_in_pdf=True)
     shown = _shown(q)
     fp, ct, b3 = (shown.get(k) for k in SHOWN)
+    own = fp is not None and t is not None and run_measures_first_player(q, rs)
+    if fp is not None:      # one answer per question on the page: the run's own at its player count
+        fp = with_run_first_player(fp, t if own else {}, rs)
+        own = bool(fp["from_run"].any())
     # the report's --smallest-difference over the one balance questions recorded, over 1 pp
     smallest = smallest_difference(rs.game, "share", {**(q.meta.get("smallest_difference") or {}),
                                                       **(rs.smallest or {})})
@@ -392,7 +523,8 @@ def _questions_section(q, rs: RunSet, figs: FigureSet) -> Section:
     ab_lines = ablation_sentences(ct, smallest, turns) if ct is not None else []
     b3_lines = best_of_three_sentences(b3) if b3 is not None else []
     names = (figs.add("questions_first_player", F.played_first_player(fp), " ".join(fp_lines))
-             + figs.add("questions_ablation", F.played_ablation(ct, _ablation_verdict_map(ct, smallest)),
+             + figs.add("questions_ablation", F.played_ablation(ct, _ablation_verdict_map(ct, smallest),
+                                                                length_verdicts=length_verdict_map(ct, turns)),
                         " ".join(ab_lines[:3]))
              + figs.add("questions_best_of_three", F.played_best_of_three(b3), " ".join(b3_lines)))
     tables = []
@@ -403,14 +535,14 @@ def _questions_section(q, rs: RunSet, figs: FigureSet) -> Section:
                        f"copy removed", _card_rows(ct, smallest)))
     if b3 is not None:
         tables.append(("2 players: one round vs best of 3", _best_of_three_rows(b3)))
-    return Section(SECTION_ID, TITLE, _intro(q, rs, shown), names, tables, sentences, intro_in_pdf=True)
+    return Section(SECTION_ID, TITLE, _intro(q, rs, shown, own), names, tables, sentences, intro_in_pdf=True)
 
 
 def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None) -> list[Section]:
     """Guild types (when the run records ``founded_<type>``) and the played questions (when given)."""
     secs = [_guild_section(t, figs)] if "guild_types" in t else []
     if questions is not None:
-        secs.append(_questions_section(questions, rs, figs))
+        secs.append(_questions_section(questions, rs, figs, t))
     return secs
 
 

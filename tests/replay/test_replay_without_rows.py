@@ -155,5 +155,5 @@ def test_the_report_points_at_replay_for_a_rowless_run(pairs):
     rowless = pairs["middle-ages"][1]
     rs = open_runs([rowless])
     line = replay_line(rs, {"seats": seat_table(rs)})
-    assert line is not None and f"balance replay {rowless} --find 'seat=" in line
+    assert line is not None and f"balance replay {rowless} " in line and "--find 'seat=" in line
     assert "kept no players.parquet, so --find plays its 40 games again" in line
