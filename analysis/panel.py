@@ -153,11 +153,14 @@ def _role_seat_rows(run: Path, cell: int, label: str, players: int, games: int) 
         return []
     t = role_seat_table(rs).sort("seat")
     p = t["seat_p_value"].to_numpy().astype(float)
-    tested = np.isfinite(p)
+    # a seat of a role of several seats, the role with some win (no win: no share of it to compare)
+    tested = np.isfinite(p) & np.isfinite(t["share_of_role"].to_numpy().astype(float))
     mean, cov = _seat_mean_cov(rs)
-    z1 = z_quantile(1.0 - ALPHA)
-    lo, hi = role_share_size_intervals(mean, cov, t["role"].to_list(), tested, alpha=ALPHA * max(int(tested.sum()), 1))
-    se = (hi - lo) / (2.0 * z1)
+    # the intervals at one comparison each (alpha × m over m comparisons: level 1 − alpha), whose
+    # half-width is z_(1 − alpha) · se
+    lo, hi = role_share_size_intervals(mean, cov, t["role"].to_list(), tested,
+                                       alpha=ALPHA * max(int(tested.sum()), 1))
+    se = (hi - lo) / (2.0 * z_quantile(1.0 - ALPHA))
     out = []
     for i, r in enumerate(t.iter_rows(named=True)):
         if not tested[i]:
@@ -261,7 +264,7 @@ def role_finding(cells: pl.DataFrame, n: int, smallest: float = 0.01) -> list[st
         lo, hi = r.row(0, named=True), r.row(-1, named=True)
         if r.height == 1 or lo["estimate"] == hi["estimate"]:
             parts.append(f"{who} win share is {_pct_ci(lo['estimate'], lo['low'], lo['high'])}"
-                         + (f" in every cell" if r.height > 1 else ""))
+                         + (" in every cell" if r.height > 1 else ""))
         else:
             parts.append(f"{who} win share runs from {_pct_ci(lo['estimate'], lo['low'], lo['high'])} "
                          f"{_named(r, lo['estimate'])} to {_pct_ci(hi['estimate'], hi['low'], hi['high'])} "
@@ -310,9 +313,9 @@ def role_finding(cells: pl.DataFrame, n: int, smallest: float = 0.01) -> list[st
                   f"every cell, Wald tests from the cell's seat covariance; the chance that any of "
                   f"these calls is wrong is at most {100 * ALPHA:g}%; sizes read on Bonferroni "
                   f"intervals over the same {m})")
-        within = f"cells with several {label}s" if have < n else "cells"
+        within = f"cells with {label} seats to compare" if have < n else "cells"
         if hits == have:
-            head = (f"The finding holds in every {'cell' if have == n else f'cell with several {label}s'}: "
+            head = (f"The finding holds in every {'cell' if have == n else f'cell with {label} seats to compare'}: "
                     f"the {label}s' seats do not win equally often in "
                     + (f"all {have} {within}" if have > 1 else "the panel's one cell"))
         elif hits:
@@ -323,7 +326,8 @@ def role_finding(cells: pl.DataFrame, n: int, smallest: float = 0.01) -> list[st
             head = ((f"None of the {have} {within} shows" if have > 1 else "The panel's one cell does not show")
                     + f" the {label}s' seats winning unequally often (no seat's share of the {label}s' "
                     "wins clearly off an equal split)")
-        rest = "" if have == n else f"; {n - have} of the {n} cells have fewer than two {label}s"
+        rest = ("" if have == n else f"; {n - have} of the {n} cells have no {label} seats to compare "
+                f"(fewer than two {label}s, or no {label} win)")
         other = (f"; in the other {'cell' if have - hits == 1 else f'{have - hits}'}"
                  f"{_cells_named(unclear)} no seat is clearly off it" if 0 < hits < have else "")
         out.append(f"{head}{size}{other}; {gap}{rest}{family}.")

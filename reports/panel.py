@@ -33,7 +33,6 @@ def _cell_metric_table(cells: pl.DataFrame) -> pl.DataFrame:
     """One row per cell, one column per metric: a share as ``27.9% (27.6–28.2)`` with as many
     decimals as its interval needs not to print as one value (:func:`reports.text.pct_ci`: no win
     in 20,000 games is ``0.00% (0.00–0.02)``, not ``0.0% (0.0–0.0)``)."""
-
     rows = {}
     for r in cells.iter_rows(named=True):
         row = rows.setdefault(r["cell"], {"cell": r["label"], "players": r["players"], "games": r["games"]})
