@@ -317,16 +317,18 @@ def role_finding(cells: pl.DataFrame, n: int, smallest: float = 0.01) -> list[st
         if hits == have:
             head = (f"The finding holds in every {'cell' if have == n else f'cell with {label} seats to compare'}: "
                     f"the {label}s' seats do not win equally often in "
-                    + (f"all {have} {within}" if have > 1 else "the panel's one cell"))
+                    + (f"all {have} {within}" if have > 1 else "the panel's one cell" if n == 1
+                       else f"the one cell with {label} seats to compare"))
         elif hits:
             head = (f"The finding does not hold in every cell: the {label}s' seats do not win equally "
                     f"often in {hits} of the {have} {within} (some seat's share of the {label}s' wins "
                     f"clearly off an equal split)")
         else:
-            head = ((f"None of the {have} {within} shows" if have > 1 else "The panel's one cell does not show")
+            head = ((f"None of the {have} {within} shows" if have > 1 else "The panel's one cell does not show"
+                     if n == 1 else f"The one cell with {label} seats to compare does not show")
                     + f" the {label}s' seats winning unequally often (no seat's share of the {label}s' "
                     "wins clearly off an equal split)")
-        rest = ("" if have == n else f"; {n - have} of the {n} cells have no {label} seats to compare "
+        rest = ("" if have == n else f"; {n - have} of the {n} cells {'has' if n - have == 1 else 'have'} no {label} seats to compare "
                 f"(fewer than two {label}s, or no {label} win)")
         other = (f"; in the other {'cell' if have - hits == 1 else f'{have - hits}'}"
                  f"{_cells_named(unclear)} no seat is clearly off it" if 0 < hits < have else "")
