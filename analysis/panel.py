@@ -1,5 +1,7 @@
 """The runs of a panel read back: one row per cell (player count and line-up) with every seat's and
-role's win share and its interval, and whether a finding holds in every cell.
+role's win share and its interval (Wilson over the cell's games, :func:`analysis.stats.wilson`: a
+share of 0 or 100% wins still has an interval of some width, and no end leaves [0, 1]), and
+whether a finding holds in every cell.
 
 The cells are run directories (``balance tune``'s ``confirmations/trial-N/cell-K/``, or any runs of
 one game a designer names, e.g. one ``simulate`` per line-up and player count), each read from its
@@ -9,10 +11,9 @@ about the seat that deviates most from a fair seat share (1/P) over the whole pa
 roles, seat 1 is the first role's seat: the Seigneur): it is above (or below) 1/P in a cell when the
 cell's *adjusted* interval lies above (below) it. The family adjusted over is every seat of every
 cell (m = the sum of the cells' player counts seat × cell comparisons with 1/P): Bonferroni
-simultaneous intervals, each at level 1 − 0.05/m (estimate ± z·se, se from the cell's own 95%
-interval, mean ± Z·sd/√n). The seat is picked from the data among the P seats, so the family holds
+simultaneous intervals, each the seat's Wilson interval at level 1 − 0.05/m. The seat is picked from the data among the P seats, so the family holds
 every seat, not only the one reported: all m intervals hold together with probability at least
-95% (normal approximation), and then every call the finding makes — above, below, "in every cell" —
+95% (as far as the Wilson intervals cover), and then every call the finding makes — above, below, "in every cell" —
 is right, whichever seat the data pick. So the finding's calls are wrong, together, with probability at most 5%. (The page used to
 say "wrong with probability at most 2.5%": that is one one-sided intersection-union test, true only
 for a seat and a side named before the data; for the seat and side picked from the data among P
@@ -20,8 +21,17 @@ seats, unadjusted, the union bound is P × 5%.) "In every cell" is said only whe
 cell's adjusted interval is on the same side; otherwise the counts of cells above, below and
 unclear. The cell × metric table keeps each cell's own 95% interval (not adjusted).
 
+A game with roles (Seigneurial's one Seigneur against 2-4 Censitaires) has no fair share per seat:
+there the finding (:func:`role_finding`) is, as on a run's page (:mod:`analysis.roles`), each
+side's win share over the cells, and, for a role of several seats, whether its seats take equal
+shares of its wins: each seat's share of its role's wins against the equal split 1/k, clear when
+Holm over every such seat of every cell rejects (Wald tests from the cell's seat covariance,
+:func:`analysis.roles.role_seat_flags`), worded by size on Bonferroni intervals over the same
+family (:func:`role_seat_calls`). The table adds those shares (Wilson over the role's wins).
+
 May import numpy, polars, the standard library, :mod:`simcore`, :mod:`analysis.load` (smallest
-differences), :mod:`analysis.stats` (critical values, the wording by size) and :mod:`analysis.sweep.metrics`.
+differences, opening a cell), :mod:`analysis.stats` (critical values, intervals, the wording by
+size), :mod:`analysis.roles` (a cell's seats within a role) and :mod:`analysis.sweep.metrics`.
 """
 
 from __future__ import annotations
@@ -30,15 +40,17 @@ import itertools
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from simcore import games as registry
 from simcore.errors import UsageError
 from simcore.rundir import RUN_JSON, read_meta
 
-from analysis.load import smallest_difference
-from analysis.stats import LARGE, SMALL, practical, z_quantile
-from analysis.sweep.metrics import Z, cell_summary
+from analysis import stats
+from analysis.load import open_runs, smallest_difference
+from analysis.stats import LARGE, MAY_MATTER, SMALL, VERDICT_ORDER, practical, wilson, z_quantile
+from analysis.sweep.metrics import cell_summary
 
 
 def cell_runs(paths) -> list[Path]:
@@ -74,8 +86,10 @@ class PanelTable:
     game: str
     cells: pl.DataFrame          # one row per cell and metric: cell, label, players, metric, …
     labels: list[str]
-    finding: str
+    finding: str                 # the lead sentences, joined
     smallest: float = 0.01       # the smallest win-share difference that matters (the finding's)
+    roles: bool = False          # a game with roles: the finding is about sides and seats within a role
+    lead: list[str] | None = None   # the finding's sentences, one paragraph each
 
 
 def panel_table(paths, smallest: dict | None = None) -> PanelTable:
@@ -87,6 +101,7 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
         raise UsageError(f"the runs of a panel must be of one game (got {', '.join(sorted(map(str, games)))})")
     game = games.pop()
     spec = registry.get(game)
+    roles = not spec.roles_alike
     rows, labels = [], []
     for k, r in enumerate(runs):
         meta = read_meta(r)
@@ -101,13 +116,65 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
             label = f"{label} ({where})"
         labels.append(label)
         for key, (info, m, lo, hi) in v.estimates.items():
+            if info.share:
+                # a share of games: Wilson over the cell's games (wins may be fractional: shared
+                # wins), never the normal interval, which goes below 0 or shrinks to a point at 0
+                # or 100% wins ("0.0% (-0.0 to 0.0)" for 3 wins in 20,000)
+                lo, hi = (float(x) for x in wilson(m * v.n_games, v.n_games))
             rows.append({"cell": k, "label": label, "players": v.n_players, "games": v.n_games,
                          "run": str(r), "metric": key, "what": info.label,
                          "share": info.share, "estimate": m, "low": lo, "high": hi,
-                         "fair": 1.0 / v.n_players if key.startswith("seat_") else None})
-    cells = pl.DataFrame(rows)
+                         # a seat's fair share 1/P only where the seats are alike (a game
+                         # with roles has none per seat)
+                         "fair": 1.0 / v.n_players if key.startswith("seat_") and not roles else None})
+        if roles:
+            rows += _role_seat_rows(r, k, label, v.n_players, v.n_games)
+    cells = pl.DataFrame(rows, infer_schema_length=None)
     share = smallest_difference(game, "share", smallest)
-    return PanelTable(game, cells, labels, finding(cells, spec, len(runs), share), share)
+    if roles:
+        cells = role_seat_calls(cells, share)
+        lead = role_finding(cells, len(runs), share)
+    else:
+        lead = [finding(cells, spec, len(runs), share)]
+    return PanelTable(game, cells, labels, " ".join(lead), share, roles, lead)
+
+
+def _role_seat_rows(run: Path, cell: int, label: str, players: int, games: int) -> list[dict]:
+    """A cell's seats of the roles of several seats, each seat's share of its role's wins
+    (:func:`analysis.roles.role_seat_table`: Wilson over the role's wins, this seat's alone) against
+    the equal split 1/k, with the Wald test's p-value of "wins as often as its role's average seat"
+    (unadjusted: :func:`role_seat_calls` adjusts over the panel) and the standard error of its share
+    of the role's wins minus 1/k (delta method; :func:`analysis.roles.role_share_size_intervals`
+    at one comparison, whose half-width over z is that se)."""
+    from analysis.roles import _seat_mean_cov, has_roles, role_seat_table, role_share_size_intervals
+
+    rs = open_runs([run])
+    if not has_roles(rs):
+        return []
+    t = role_seat_table(rs).sort("seat")
+    p = t["seat_p_value"].to_numpy().astype(float)
+    # a seat of a role of several seats, the role with some win (no win: no share of it to compare)
+    tested = np.isfinite(p) & np.isfinite(t["share_of_role"].to_numpy().astype(float))
+    mean, cov = _seat_mean_cov(rs)
+    # the intervals at one comparison each (alpha × m over m comparisons: level 1 − alpha), whose
+    # half-width is z_(1 − alpha) · se
+    lo, hi = role_share_size_intervals(mean, cov, t["role"].to_list(), tested,
+                                       alpha=ALPHA * max(int(tested.sum()), 1))
+    se = (hi - lo) / (2.0 * z_quantile(1.0 - ALPHA))
+    out = []
+    for i, r in enumerate(t.iter_rows(named=True)):
+        if not tested[i]:
+            continue
+        role = r["role_label"]
+        out.append({"cell": cell, "label": label, "players": players, "games": games, "run": str(run),
+                    "metric": f"role_seat_share_{r['seat'] + 1}",
+                    "what": f"seat {r['seat'] + 1}'s share of the {role}s' wins",
+                    "share": True, "estimate": r["share_of_role"], "low": r["share_low"],
+                    "high": r["share_high"], "fair": r["equal_share"],
+                    "role": r["role"], "role_label": role, "seat": int(r["seat"]) + 1,
+                    "p_value": float(p[i]), "diff_se": float(se[i]),
+                    "win_share": r["win_share"], "win_low": r["ci_low"], "win_high": r["ci_high"]})
+    return out
 
 
 ALPHA = 0.05                 # the family-wise error of the finding's calls, over every seat × cell
@@ -115,16 +182,158 @@ ALPHA = 0.05                 # the family-wise error of the finding's calls, ove
 
 def adjusted_seat_intervals(cells: pl.DataFrame, alpha: float = ALPHA) -> tuple[pl.DataFrame, int, float]:
     """The seat rows of ``cells`` with ``adj_low``/``adj_high``: Bonferroni simultaneous intervals
-    over the family of every seat of every cell (m rows), each at level 1 − alpha/m, estimate ±
-    z·se with se = (high − low) / (2·Z) (the cell's own 95% interval is mean ± Z·se). Returns
-    (rows, m, z)."""
+    over the family of every seat of every cell (m rows), each the Wilson interval
+    (:func:`analysis.stats.wilson`) of the seat's wins over the cell's games at level 1 − alpha/m,
+    so that an end never leaves [0, 1] and a seat with no win (or every win) still has an interval
+    of some width. Returns (rows, m, z), z the two-sided normal critical value at that level."""
     seats = cells.filter(pl.col("metric").str.starts_with("seat_win_share_"))
     m = seats.height
-    z = z_quantile(1.0 - alpha / max(m, 1))
-    se = (seats["high"].to_numpy().astype(float) - seats["low"].to_numpy().astype(float)) / (2.0 * Z)
-    est = seats["estimate"].to_numpy().astype(float)
-    return (seats.with_columns(pl.Series("adj_low", est - z * se), pl.Series("adj_high", est + z * se)),
-            m, z)
+    level = 1.0 - alpha / max(m, 1)
+    n = seats["games"].to_numpy().astype(float)
+    low, high = wilson(seats["estimate"].to_numpy().astype(float) * n, n, level)
+    return (seats.with_columns(pl.Series("adj_low", low), pl.Series("adj_high", high)), m, z_quantile(level))
+
+
+def role_seat_calls(cells: pl.DataFrame, smallest: float = 0.01, alpha: float = ALPHA) -> pl.DataFrame:
+    """``cells`` with the panel's calls on every seat of a role of several seats (rows
+    ``role_seat_share_<s>``, :func:`_role_seat_rows`): whether its share of its role's wins is
+    clearly off the equal split 1/k — Holm over the family of every such seat of every cell (m rows;
+    ``p_panel``, ``clear``: the chance that any clear call of the panel is wrong is at most
+    ``alpha``) — and by how much (``verdict``, :func:`analysis.stats.practical` against
+    ``smallest``, read on ``adj_low``/``adj_high``: the share minus 1/k ± z·se, Bonferroni over the
+    same m, wider than any step of Holm's). Other rows get nulls. A game with roles
+    has no fair share per seat; the seats of one role are meant to win equally often."""
+    is_seat = cells["metric"].str.starts_with("role_seat_share_").to_numpy()
+    k = int(is_seat.sum())
+    if not k:
+        return cells
+    part = cells.filter(pl.Series(is_seat))
+    diff = (part["estimate"] - part["fair"]).to_numpy().astype(float)
+    se = part["diff_se"].to_numpy().astype(float)
+    padj = stats.holm(part["p_value"].to_numpy().astype(float))
+    clear = np.nan_to_num(padj, nan=1.0) < alpha
+    low, high = stats.bonferroni_interval(diff, se, alpha, m=k)
+    verdict = np.atleast_1d(practical(diff, low, high, smallest - 1e-12, clear=clear))
+
+    def spread(x, dtype=None):
+        full = np.full(cells.height, None, dtype=object)
+        full[np.flatnonzero(is_seat)] = list(x)
+        return pl.Series(full.tolist(), dtype=dtype)
+
+    return cells.with_columns(spread(padj, pl.Float64).alias("p_panel"), spread(clear, pl.Boolean).alias("clear"),
+                              spread(low, pl.Float64).alias("adj_low"), spread(high, pl.Float64).alias("adj_high"),
+                              spread(verdict, pl.String).alias("verdict"))
+
+
+def _pct_ci(p: float, low: float, high: float) -> str:
+    """``27.9% (27.6–28.2)``; more decimals (up to 3) while the interval would print as one value
+    (``0.00% (0.00–0.02)`` for no win in 20,000 games, not ``0.0% (0.0–0.0)``)."""
+    digits = 1
+    while digits < 3 and high > low and f"{100 * low:.{digits}f}" == f"{100 * high:.{digits}f}":
+        digits += 1
+    return f"{100 * p:.{digits}f}% ({100 * low:.{digits}f}–{100 * high:.{digits}f})"
+
+
+def _named(rows: pl.DataFrame, value: float) -> str:
+    """The cells (labels) whose estimate is exactly ``value``: every one of them, never one picked
+    out of equal ones: ``"in 4p a"``, ``"in 2 cells (4p a, 4p b)"``."""
+    names = rows.filter(pl.col("estimate") == value)["label"].to_list()
+    return f"in {names[0]}" if len(names) == 1 else f"in {len(names)} cells ({', '.join(names)})"
+
+
+def _cells_named(labels: list[str], most: int = 5) -> str:
+    """``" (4p a, 4p b)"``: the cells behind a count, named when there are at most ``most``."""
+    return f" ({', '.join(labels)})" if 0 < len(labels) <= most else ""
+
+
+def role_finding(cells: pl.DataFrame, n: int, smallest: float = 0.01) -> list[str]:
+    """The finding of a panel of a game with roles (no fair share per seat), one
+    sentence per paragraph: how often each role's side wins over the cells (its lowest and highest
+    cell, each with the cell's own 95% Wilson interval: a description, with no share to test it
+    against), then, for each role of several seats, in how many cells its seats do not win equally
+    often (:func:`role_seat_calls`: some seat's share of the role's wins clearly off 1/k, Holm over
+    every such seat of every cell), those cells split by size (the cell's largest, in reading
+    order), and the cell with the largest gap, its seats that take the most and the least of the
+    role's wins (unadjusted Wilson intervals, as the run page gives them)."""
+    out = []
+    sides = cells.filter(pl.col("metric").str.starts_with("role_win_share_"))
+    parts = []
+    for metric in dict.fromkeys(sides["metric"].to_list()):
+        r = sides.filter(pl.col("metric") == metric).sort("estimate")
+        who = r["what"][0].removesuffix(" win share")
+        lo, hi = r.row(0, named=True), r.row(-1, named=True)
+        if r.height == 1 or lo["estimate"] == hi["estimate"]:
+            parts.append(f"{who} win share is {_pct_ci(lo['estimate'], lo['low'], lo['high'])}"
+                         + (" in every cell" if r.height > 1 else ""))
+        else:
+            parts.append(f"{who} win share runs from {_pct_ci(lo['estimate'], lo['low'], lo['high'])} "
+                         f"{_named(r, lo['estimate'])} to {_pct_ci(hi['estimate'], hi['low'], hi['high'])} "
+                         f"{_named(r, hi['estimate'])}")
+    if parts:
+        out.append(f"Who wins, by side: {parts[0]}" + "".join(f"; {x}" for x in parts[1:])
+                   + f" (the share of games each side wins over the {n} cell{'s' if n != 1 else ''}, each cell's own 95% Wilson "
+                   "interval; a game with roles has no fair share per seat or per side to test it against).")
+    seats = cells.filter(pl.col("metric").str.starts_with("role_seat_share_"))
+    m = seats.height
+    that = f"{100 * smallest:g} pp"
+    for role in dict.fromkeys(seats["role"].to_list()):
+        part = seats.filter(pl.col("role") == role)
+        label = part["role_label"][0]
+        have = part["cell"].n_unique()
+        per_cell = {}
+        for c in dict.fromkeys(part["cell"].to_list()):
+            rows = part.filter(pl.col("cell") == c)
+            hit = rows.filter(pl.col("clear"))["verdict"].to_list()
+            per_cell[rows["label"][0]] = min(hit, key=VERDICT_ORDER.index) if hit else None
+        hits = sum(v is not None for v in per_cell.values())
+        unclear = [c for c, v in per_cell.items() if v is None]
+
+        def named(verdict):
+            return [c for c, v in per_cell.items() if v == verdict]
+
+        size = _by_size_named([(f"by at least {that} of the {label}s' wins (clear and large enough to "
+                                 "matter)", named(LARGE)),
+                                (f"perhaps by {that} or more (clear, may matter: these games cannot tell)",
+                                 named(MAY_MATTER)),
+                                (f"by less than {that} (clear but small)", named(SMALL))], hits)
+        top = part.with_columns((pl.col("estimate") - pl.col("fair")).abs().alias("_gap")).sort(
+            "_gap", descending=True).row(0, named=True)
+        cell = part.filter(pl.col("cell") == top["cell"]).sort("estimate")
+        lo, hi = cell.row(0, named=True), cell.row(-1, named=True)
+        gap = (f"the largest gap is in {top['label']}: seat {hi['seat']} takes "
+               f"{_pct_ci(hi['estimate'], hi['low'], hi['high'])} of the {label}s' wins and seat "
+               f"{lo['seat']} {_pct_ci(lo['estimate'], lo['low'], lo['high'])}, against an equal "
+               f"{100 * top['fair']:.1f}% each (unadjusted 95% Wilson intervals), and win "
+               f"{_pct_ci(hi['win_share'], hi['win_low'], hi['win_high'])} and "
+               f"{_pct_ci(lo['win_share'], lo['win_low'], lo['win_high'])} of all games")
+        if not top["clear"]:
+            gap += "; that gap is not clear after the adjustment"
+        family = (f" (clear: Holm over the panel's {m} seat × cell comparisons of a seat's share of "
+                  f"its role's wins with an equal split, every seat of a role of several seats in "
+                  f"every cell, Wald tests from the cell's seat covariance; the chance that any of "
+                  f"these calls is wrong is at most {100 * ALPHA:g}%; sizes read on Bonferroni "
+                  f"intervals over the same {m})")
+        within = f"cells with {label} seats to compare" if have < n else "cells"
+        if hits == have:
+            head = (f"The finding holds in every {'cell' if have == n else f'cell with {label} seats to compare'}: "
+                    f"the {label}s' seats do not win equally often in "
+                    + (f"all {have} {within}" if have > 1 else "the panel's one cell" if n == 1
+                       else f"the one cell with {label} seats to compare"))
+        elif hits:
+            head = (f"The finding does not hold in every cell: the {label}s' seats do not win equally "
+                    f"often in {hits} of the {have} {within} (some seat's share of the {label}s' wins "
+                    f"clearly off an equal split)")
+        else:
+            head = ((f"None of the {have} {within} shows" if have > 1 else "The panel's one cell does not show"
+                     if n == 1 else f"The one cell with {label} seats to compare does not show")
+                    + f" the {label}s' seats winning unequally often (no seat's share of the {label}s' "
+                    "wins clearly off an equal split)")
+        rest = ("" if have == n else f"; {n - have} of the {n} cells {'has' if n - have == 1 else 'have'} no {label} seats to compare "
+                f"(fewer than two {label}s, or no {label} win)")
+        other = (f"; in the other {'cell' if have - hits == 1 else f'{have - hits}'}"
+                 f"{_cells_named(unclear)} no seat is clearly off it" if 0 < hits < have else "")
+        out.append(f"{head}{size}{other}; {gap}{rest}{family}.")
+    return out
 
 
 def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
@@ -188,6 +397,21 @@ def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
             f"{spread}{family}.")
 
 
+def _by_size_named(counts: list[tuple[str, list[str]]], hits: int) -> str:
+    """:func:`_by_size` with the cells behind each count named (up to 5 per count,
+    :func:`_cells_named`): ``"; of those 3, by … in 1 (4p a), by … in 2 (4p b, 4p c)"``, ``"; in
+    that cell (4p a), by …"``, ``"; by … in all 3 of them"``, ``""`` when no cell is clear."""
+    shown = [(words, names) for words, names in counts if names]
+    if not hits:
+        return ""
+    if hits == 1:
+        return f"; in that cell ({shown[0][1][0]}), {shown[0][0]}"
+    if len(shown) == 1:
+        return f"; {shown[0][0]} in all {hits} of them"
+    return f"; of those {hits}, " + ", ".join(f"{words} in {len(names)}{_cells_named(names)}"
+                                             for words, names in shown)
+
+
 def _calls(above: int, below: int, cells: int) -> str:
     """The cells' calls, ``"1 above, 2 unclear"``: the counts of 0 left out (they add up to
     ``cells``, which is at least 1)."""
@@ -212,4 +436,5 @@ def _by_size(counts: list[tuple[str, int]], hits: int) -> str:
     return f"; of those {hits}, " + ", ".join(f"{words} in {k}" for words, k in shown)
 
 
-__all__ = ["PanelTable", "panel_table", "cell_runs", "is_panel_dir", "adjusted_seat_intervals", "finding"]
+__all__ = ["PanelTable", "panel_table", "cell_runs", "is_panel_dir", "adjusted_seat_intervals", "finding",
+           "role_seat_calls", "role_finding"]

@@ -3,8 +3,12 @@
 :func:`build_panel_report` reads the runs of a panel (:func:`analysis.panel.panel_table`: a tune's
 ``confirmations/trial-N/`` or any run directories of one game) and writes one page: first the
 sentence saying whether the finding holds in every cell, then the cell × metric table (every seat's
-and role's win share with its 95% interval) and a figure of every seat's win share per cell with
-its interval beside the fair share 1/P. :func:`build_panel_sweep_report` reads a panel sweep
+and role's win share with its 95% Wilson interval) and a figure of every seat's win share per cell
+with its interval beside the fair share 1/P. In a game with roles (no fair share per seat) the
+finding is each side's win share over the cells and, for a role of several seats, whether its
+seats take equal shares of its wins (:func:`analysis.panel.role_finding`); the table adds each
+such seat's share of its role's wins, and the figure draws the sides and those shares against an
+equal split, no 1/P line. :func:`build_panel_sweep_report` reads a panel sweep
 (:mod:`analysis.sweep.panel`): per parameter, whether it moves every cell the same way and by how
 much, the per-cell effects in a figure and a table. Both only read files.
 
@@ -22,15 +26,18 @@ import polars as pl
 from analysis.panel import panel_table
 from reports.sections import FigureSet, Section
 from reports.sweep import _meta, _publish, _title
-from reports.text import verdict_words
+from reports.text import pct_ci, verdict_words
 
 
 def _cell_metric_table(cells: pl.DataFrame) -> pl.DataFrame:
+    """One row per cell, one column per metric: a share as ``27.9% (27.6–28.2)`` with as many
+    decimals as its interval needs not to print as one value (:func:`reports.text.pct_ci`: no win
+    in 20,000 games is ``0.00% (0.00–0.02)``, not ``0.0% (0.0–0.0)``)."""
     rows = {}
     for r in cells.iter_rows(named=True):
         row = rows.setdefault(r["cell"], {"cell": r["label"], "players": r["players"], "games": r["games"]})
         if r["share"]:
-            text = f"{100 * r['estimate']:.1f}% ({100 * r['low']:.1f} to {100 * r['high']:.1f})"
+            text = pct_ci(r["estimate"], r["low"], r["high"])
         else:
             text = f"{r['estimate']:.2f} ({r['low']:.2f} to {r['high']:.2f})"
         row[r["what"]] = text
@@ -38,7 +45,8 @@ def _cell_metric_table(cells: pl.DataFrame) -> pl.DataFrame:
 
 
 def seat_share_figure(cells: pl.DataFrame, labels: list[str]):
-    """Every seat's win share per cell (points with 95% intervals), the fair share 1/P dashed."""
+    """Every seat's win share per cell (points with 95% Wilson intervals), the fair share 1/P dashed
+    (a game whose seats are alike: :func:`role_share_figure` draws a game with roles)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -71,16 +79,90 @@ def seat_share_figure(cells: pl.DataFrame, labels: list[str]):
     return fig
 
 
+def role_share_figure(cells: pl.DataFrame, labels: list[str]):
+    """A game with roles (no fair share per seat, so no 1/P line): left, each side's share of the
+    games won per cell; right, each seat of a role of several seats, its share of its role's wins
+    per cell against the equal split 1/k (dashed); points with each cell's own 95% Wilson interval,
+    not adjusted."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    n = len(labels)
+    sides = cells.filter(pl.col("metric").str.starts_with("role_win_share_"))
+    seats = cells.filter(pl.col("metric").str.starts_with("role_seat_share_"))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.5 * n + 1.8), sharey=True,
+                                      gridspec_kw={"width_ratios": [2, 3]})
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+
+    def draw(ax, rows, key, name, first=0):
+        kinds = list(dict.fromkeys(rows[key].to_list()))
+        for r in rows.iter_rows(named=True):
+            i = kinds.index(r[key])
+            y = r["cell"] + (i - (len(kinds) - 1) / 2) * 0.8 / max(len(kinds), 1)
+            ax.errorbar(100 * r["estimate"], y, xerr=[[100 * (r["estimate"] - r["low"])],
+                                                      [100 * (r["high"] - r["estimate"])]],
+                        fmt="o", ms=3, color=colors[(first + i) % len(colors)], label=name(r))
+        handles, names = ax.get_legend_handles_labels()
+        seen = dict(zip(names, handles))
+        # under the axes, never over a point or an interval
+        ax.legend(seen.values(), seen.keys(), fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18),
+                  ncol=min(len(seen), 4), borderaxespad=0.0, frameon=False)
+
+    draw(left, sides, "metric", lambda r: r["what"].removesuffix(" win share").removeprefix("the ") + " side")
+    left.set_xlim(-2, 102)
+    left.set_xlabel("share of games the side wins (%)")
+    left.set_title("Who wins, by side", fontsize=9)
+    if seats.height:
+        # colours after the sides' (seat 2 is not the Seigneur's blue)
+        draw(right, seats, "seat", lambda r: f"seat {r['seat']} ({r['role_label']})",
+             first=sides["metric"].n_unique())
+        for r in seats.unique(["cell", "role"], keep="first").iter_rows(named=True):
+            right.plot([100 * r["fair"]] * 2, [r["cell"] - 0.45, r["cell"] + 0.45], ls="--", color="grey",
+                       lw=0.8)
+        right.set_xlim(0, min(100.0, 100 * float(seats["high"].max()) * 1.15 + 2))
+        right.set_xlabel("seat's share of its role's wins (%); dashed: an equal split")
+        right.set_title("Seats within a role", fontsize=9)
+    else:
+        right.set_axis_off()
+    left.set_yticks(range(n), labels)
+    left.invert_yaxis()
+    fig.tight_layout()
+    return fig
+
+
+def roles_intro(smallest: float) -> str:
+    """The introduction of the panel page of a game with roles (:func:`analysis.panel.role_finding`),
+    the verdicts in reading order (:data:`analysis.stats.VERDICT_ORDER`)."""
+    return ("Each cell is one player count and one line-up, played on its own games. A game with "
+            "roles has no fair share per seat: the page gives each side's share of the games won "
+            "and, for a role of several seats, each seat's share of its role's wins against an "
+            "equal split among the role's seats. Intervals in the table and the figure: 95% Wilson "
+            "intervals (shares: over the cell's games, or over its role's wins), 95% normal "
+            "intervals for the game length; each cell on its own (not adjusted over the panel). "
+            "The finding's calls on the seats of a role are adjusted over the family of every seat "
+            "of a role of several seats in every cell (Holm, from Wald tests on the cell's seat win "
+            "shares and their covariance); their sizes are read on Bonferroni intervals over the "
+            "same family: 'clear and large enough to matter' needs the whole adjusted interval at "
+            f"least {100 * smallest:g} pp of the role's wins from an equal split (the smallest "
+            "difference that matters, --smallest-difference), 'clear, may matter' is a clear seat "
+            "whose interval reaches both sides of that (these games cannot tell whether it is that "
+            "far), and 'clear but small' needs the whole interval closer. A cell is counted by its "
+            "clear seat of the largest size.")
+
+
 def cells_intro(smallest: float) -> str:
     """The panel page's introduction: each cell's own intervals, the finding's calls adjusted over
     every seat of every cell, and the three verdicts of a clear seat in reading order
     (:data:`analysis.stats.VERDICT_ORDER`), ``smallest`` (a share) the smallest difference that
     matters."""
     return ("Each cell is one player count and one line-up, played on its own games. "
-            "Intervals in the table and the figure: 95% normal intervals of means over games, "
-            "each cell on its own (not adjusted over the panel). The finding's calls (above, "
-            "below, unclear) are adjusted over the family of every seat of every cell "
-            "(Bonferroni simultaneous 95% intervals over the panel's seat × cell comparisons "
+            "Intervals in the table and the figure: 95% Wilson intervals of shares over the "
+            "cell's games (95% normal intervals for the game length), each cell on its own (not "
+            "adjusted over the panel). The finding's calls (above, below, unclear) are adjusted "
+            "over the family of every seat of every cell (Bonferroni simultaneous 95% intervals, "
+            "Wilson intervals each at level 1 − 0.05/m over the panel's m seat × cell comparisons "
             "with 1/P, as the seat is picked from the data); 'in every cell' needs every cell's "
             "adjusted interval on the same side of 1/P; 'clear and large enough to matter' "
             f"needs the whole adjusted interval at least {100 * smallest:g} pp from 1/P (the "
@@ -97,15 +179,25 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
     t = panel_table(paths, smallest)
     title = f"{_title(t.game)}: a panel of {len(t.labels)} cells"
     figs = FigureSet()
-    secs = [Section("cells", "Every cell", cells_intro(t.smallest),
-                    tables=[("Every cell", _cell_metric_table(t.cells))]),
-            Section("figure", "Win share by seat, per cell",
-                    figures=figs.add("cells", seat_share_figure(t.cells, t.labels),
-                                     "Every seat's win share per cell with its 95% interval (each cell on its own, not adjusted); dashed: 1/P."))]
+    if t.roles:
+        intro = roles_intro(t.smallest)
+        figure = Section("figure", "Who wins, by side and by seat within a role, per cell",
+                         figures=figs.add("cells", role_share_figure(t.cells, t.labels),
+                                          "Each side's share of the games won, and each seat's share of "
+                                          "its role's wins against an equal split (dashed), per cell, with "
+                                          "95% Wilson intervals (each cell on its own, not adjusted)."))
+    else:
+        intro = cells_intro(t.smallest)
+        figure = Section("figure", "Win share by seat, per cell",
+                         figures=figs.add("cells", seat_share_figure(t.cells, t.labels),
+                                          "Every seat's win share per cell with its 95% Wilson interval "
+                                          "(each cell on its own, not adjusted); dashed: 1/P."))
+    secs = [Section("cells", "Every cell", intro, tables=[("Every cell", _cell_metric_table(t.cells))]),
+            figure]
     runs = sorted(set(t.cells["run"].to_list()))
     meta = _meta([("game", _title(t.game)), ("cells", str(len(t.labels))),
                   ("rules", "; ".join(_rules_of(runs))), ("runs", "; ".join(runs))])
-    return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=[t.finding], svg=svg)
+    return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=t.lead or [t.finding], svg=svg)
 
 
 def _rules_of(runs) -> list[str]:

@@ -1,7 +1,8 @@
 """The panel's finding adjusts its per-cell calls over its family (every seat of every cell,
 Bonferroni) and names that family in its sentence: on a synthetic panel where each cell's own 95%
 interval calls the seat clearly above 1/P in every cell, the adjusted calls (checked against
-statsmodels' Bonferroni over the same two-sided p-values, and scipy's normal quantile) do not."""
+statsmodels' Bonferroni over the score tests' two-sided p-values, the test a Wilson interval
+inverts, and statsmodels' Wilson interval at level 1 − 0.05/m) do not."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import numpy as np
 import polars as pl
 from scipy.stats import norm
 from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
 
 from analysis import panel
 
@@ -22,6 +24,7 @@ Z95 = norm.ppf(0.975)
 # clear after Bonferroni over 3 × 4 = 12 seat × cell comparisons only in the last (z_12 ≈ 2.87)
 SEAT1_Z = (2.2, 2.3, 5.0)
 SE = 0.01
+GAMES = 1875             # the binomial se of a share of 1/P over these games: sqrt(0.25 · 0.75 / 1875) = 1 pp
 
 
 def _cells() -> pl.DataFrame:
@@ -29,7 +32,7 @@ def _cells() -> pl.DataFrame:
     for k, z1 in enumerate(SEAT1_Z):
         for s in range(1, P + 1):
             est = FAIR + (z1 * SE if s == 1 else -1.0 * SE)
-            rows.append({"cell": k, "label": f"4p cell {k}", "players": P, "games": 1000, "run": f"r{k}",
+            rows.append({"cell": k, "label": f"4p cell {k}", "players": P, "games": GAMES, "run": f"r{k}",
                          "metric": f"seat_win_share_{s}", "what": f"seat {s}", "share": True,
                          "estimate": est, "low": est - Z95 * SE, "high": est + Z95 * SE, "fair": FAIR})
     return pl.DataFrame(rows)
@@ -41,8 +44,9 @@ def test_unadjusted_intervals_call_every_cell_clear_and_the_adjusted_only_one():
     seat1 = seats.filter(pl.col("metric") == "seat_win_share_1")
     assert (seat1["low"] > seat1["fair"]).all()              # each cell on its own: clear in all 3
 
-    # independent: two-sided p of every seat × cell against 1/P, Bonferroni and Holm over all 12
-    z = ((seats["estimate"] - seats["fair"]) / SE).to_numpy()
+    # independent: the score test's two-sided p of every seat × cell against 1/P (se at 1/P: 1 pp),
+    # Bonferroni and Holm over all 12
+    z = ((seats["estimate"] - seats["fair"]) / np.sqrt(FAIR * (1 - FAIR) / GAMES)).to_numpy()
     p = 2 * norm.sf(np.abs(z))
     bonf = multipletests(p, alpha=0.05, method="bonferroni")[0]
     holm = multipletests(p, alpha=0.05, method="holm")[0]
@@ -52,14 +56,18 @@ def test_unadjusted_intervals_call_every_cell_clear_and_the_adjusted_only_one():
     adj, m, zc = panel.adjusted_seat_intervals(cells)
     assert m == 12
     np.testing.assert_allclose(zc, norm.ppf(1 - 0.05 / 24), rtol=1e-9)
-    np.testing.assert_allclose(adj["adj_low"].to_numpy(), seats["estimate"].to_numpy() - zc * SE, rtol=1e-9)
+    # each adjusted interval is the seat's Wilson interval at level 1 − 0.05/12 (never a normal
+    # interval, which leaves [0, 1] near a share of 0 or 1)
+    lo, hi = proportion_confint(seats["estimate"].to_numpy() * GAMES, GAMES, alpha=0.05 / 12, method="wilson")
+    np.testing.assert_allclose(adj["adj_low"].to_numpy(), lo, rtol=1e-9)
+    np.testing.assert_allclose(adj["adj_high"].to_numpy(), hi, rtol=1e-9)
     clear = ((adj["adj_low"] > adj["fair"]) | (adj["adj_high"] < adj["fair"])).to_numpy()
     assert clear.tolist() == bonf.tolist()                   # interval excludes 1/P ⇔ Bonferroni rejects
 
     text = panel.finding(cells, SimpleNamespace(roles_alike=True), n=3, smallest=0.03)
     assert text.startswith("The finding does not hold in every cell: Seat 1 wins more"), text
     assert "in 1 of 3 cells (1 above, 2 unclear)" in text, text
-    # cell 2 is 5 pp above 1/P, its adjusted interval 2.1 to 7.9 pp above: at 3 pp the games cannot
+    # cell 2 is 5 pp above 1/P, its adjusted interval 2.06 to 8.11 pp above: at 3 pp the games cannot
     # tell whether it matters (the size is read on that interval, not on the estimate) ...
     assert re.search(r"in that cell, perhaps by 3 pp or more \(clear, may matter: these games cannot tell\);",
                      text), text

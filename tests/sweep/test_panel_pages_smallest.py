@@ -86,10 +86,11 @@ def test_a_panel_page_says_in_how_many_cells_the_seat_is_far_enough_from_fair(tm
         assert _run(["report", "--cells", *map(str, runs), "--out", str(out),
                      "--smallest-difference", text]) == 0
         pages[name] = _page(out)
-    # every clear cell is far enough at 0.001 pp, none at 99 pp (no count of 0 is printed)
-    large = r"by at least 0.001 pp \(clear and large enough to matter\)"
-    assert re.search(rf"in that cell, {large}|{large} in all \d of them", pages["tiny"]), pages["tiny"][:600]
-    assert re.search(r"in that cell, by less than 99 pp \(clear but small\)|by less than 99 pp \(clear but "
+    # every clear cell is far enough at 0.001 pp, none at 99 pp (no count of 0 is printed); a game with
+    # roles: the seats of the Censitaires against an equal split of their wins, the cell named
+    large = r"by at least 0.001 pp of the Censitaires' wins \(clear and large enough to matter\)"
+    assert re.search(rf"in that cell \([^)]*\), {large}|{large} in all \d of them", pages["tiny"]), pages["tiny"][:600]
+    assert re.search(r"in that cell \([^)]*\), by less than 99 pp \(clear but small\)|by less than 99 pp \(clear but "
                      r"small\) in all \d of them", pages["huge"]), pages["huge"][:600]
     assert "by at least 99 pp" not in pages["huge"]
     assert not re.search(r"\bin 0(?![.\d])", pages["huge"]), pages["huge"][:600]

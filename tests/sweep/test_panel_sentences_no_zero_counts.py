@@ -75,7 +75,7 @@ def test_in_cells_leaves_out_zero_counts_and_returns_none_when_all_are_zero():
 
 
 # --- the panel page's finding: seat 1 of 4, three cells, se 1 pp, its own 95% intervals ---------
-P, FAIR, SE, Z95 = 4, 0.25, 0.01, 1.959963984540054
+P, FAIR, SE, Z95 = 4, 0.25, 0.01, 1.959963984540054   # 1,875 games: a binomial se of 1 pp at 1/P
 
 
 def _cells(seat1_off: tuple[float, ...]) -> pl.DataFrame:
@@ -84,7 +84,7 @@ def _cells(seat1_off: tuple[float, ...]) -> pl.DataFrame:
     for k, off in enumerate(seat1_off):
         for s in range(1, P + 1):
             est = FAIR + (off * SE if s == 1 else -off * SE / (P - 1))
-            rows.append({"cell": k, "label": f"4p cell {k}", "players": P, "games": 1000, "run": f"r{k}",
+            rows.append({"cell": k, "label": f"4p cell {k}", "players": P, "games": 1875, "run": f"r{k}",
                          "metric": f"seat_win_share_{s}", "what": f"seat {s}", "share": True,
                          "estimate": est, "low": est - Z95 * SE, "high": est + Z95 * SE, "fair": FAIR})
     return pl.DataFrame(rows)
@@ -95,15 +95,15 @@ def _finding(off, smallest):
 
 
 def test_a_finding_in_every_cell_all_large_says_in_all_of_them():
-    # 12 se above 1/P; Bonferroni z over 12 seat x cell ~ 2.87: adjusted interval 9.1 to 14.9 pp
+    # 12 se above 1/P; Bonferroni z over 12 seat x cell ~ 2.87: adjusted (Wilson) interval 8.9 to 15.2 pp
     text = _finding((12, 12, 12), 0.05)
     assert "in all 3 cells; by at least 5 pp (clear and large enough to matter) in all 3 of them;" in text, text
     _no_zero(text)
 
 
 def test_a_finding_with_cells_of_each_size_prints_only_the_sizes_present():
-    # Bonferroni z over 16 seat x cell ~ 2.95: seat 1's adjusted intervals 11.0-17.0, 9.0-15.0,
-    # 2.0-8.0 pp above 1/P and one unclear cell (1 se); against 10 pp one of each size
+    # Bonferroni z over 16 seat x cell ~ 2.95: seat 1's adjusted (Wilson) intervals 10.7-17.4, 8.8-15.3,
+    # 2.0-8.2 pp above 1/P and one unclear cell (1 se); against 10 pp one of each size
     text = _finding((14, 12, 5, 1), 0.10)
     assert "in 3 of 4 cells (3 above, 1 unclear); of those 3, by at least 10 pp (clear and large enough to " \
            "matter) in 1, perhaps by 10 pp or more (clear, may matter: these games cannot tell) in 1, by less " \
