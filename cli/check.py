@@ -104,6 +104,17 @@ def _tolerances(tol: float | None, tol_s: float | None) -> dict[str, float]:
     return out
 
 
+def _print_tolerances(path) -> None:
+    """On stderr (stdout stays the path written): the tolerances a baseline file holds, against
+    the smallest difference that matters (revA #15), as a check will read them."""
+    from analysis.check.baseline import load_baseline, tolerance_summary
+
+    written = load_baseline(path)
+    kinds = list(dict.fromkeys(m.metric for m in written.metrics))
+    print(tolerance_summary(written.game, written.tolerance, written.smallest, kinds, written.beta),
+          file=sys.stderr)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("baseline")
     def baseline(
@@ -179,6 +190,7 @@ def register(app: typer.Typer) -> None:
                 tolerance=given_tol, alpha=alpha, beta=beta, check_games=n,
                 log=lambda m: print(m, file=sys.stderr))
             typer.echo(str(path))
+            _print_tolerances(Path(path) / "cell-0.toml")     # every cell has the same settings
             return
         if run is None:
             raise UsageError("give a run directory to measure, or --panel NAME")
@@ -194,12 +206,7 @@ def register(app: typer.Typer) -> None:
                              alpha=alpha, check_games=n, seed_offset=seed_offset, beta=beta,
                              smallest=small)
         typer.echo(str(path))
-        from analysis.check.baseline import load_baseline, tolerance_summary
-
-        written = load_baseline(path)        # what the file says, as a check will read it
-        kinds = list(dict.fromkeys(m.metric for m in written.metrics))
-        print(tolerance_summary(written.game, written.tolerance, written.smallest, kinds, written.beta),
-              file=sys.stderr)
+        _print_tolerances(path)
 
     @app.command("check")
     def check(
