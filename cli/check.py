@@ -83,11 +83,36 @@ def _parse_tolerance(text: str, option: str) -> float:
     return parse_tolerance(text, option)
 
 
-def _score_units() -> str:
-    """Every game's score unit, from the specs (``GameSpec.score_unit``)."""
+def _score_smallest() -> str:
+    """Every game's smallest score difference that matters, from the specs (the default
+    ``--score-tolerance``)."""
+    from analysis.load import smallest_difference
     from simcore import games as registry
 
-    return "; ".join(f"{s.name}: {s.score_unit}" for s in registry.specs().values())
+    return "; ".join(f"{s.name} {smallest_difference(s.name, 'score'):g} {s.score_unit}"
+                     for s in registry.specs().values())
+
+
+def _tolerances(tol: float | None, tol_s: float | None) -> dict[str, float]:
+    """The tolerances given on the command line, by kind (left out: the default, the smallest
+    difference that matters, :func:`analysis.check.baseline.default_tolerances`)."""
+    out = {}
+    if tol is not None:
+        out.update(seat_win_share=tol, strategy_win_share=tol, role_win_share=tol)
+    if tol_s is not None:
+        out["seat_mean_score"] = tol_s
+    return out
+
+
+def _print_tolerances(path) -> None:
+    """On stderr (stdout stays the path written): the tolerances a baseline file holds, against
+    the smallest difference that matters (revA #15), as a check will read them."""
+    from analysis.check.baseline import load_baseline, tolerance_summary
+
+    written = load_baseline(path)
+    kinds = list(dict.fromkeys(m.metric for m in written.metrics))
+    print(tolerance_summary(written.game, written.tolerance, written.smallest, kinds, written.beta),
+          file=sys.stderr)
 
 
 def register(app: typer.Typer) -> None:
@@ -100,11 +125,13 @@ def register(app: typer.Typer) -> None:
         out: str = typer.Option(..., "--out", "-o", help="Baseline file to write, e.g. "
                                 "configs/baselines/NAME.toml.", show_default=False, metavar="<path>"),
         force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
-        tolerance: str = typer.Option("1.0", "--tolerance",
-                                      help="Accepted change of win shares (seat and strategy), ± points."),
-        score_tolerance: str = typer.Option("1.0", "--score-tolerance",
-                                            help="Accepted change of mean scores per seat, ± in the "
-                                                 "game's score unit (" + _score_units() + ")."),
+        tolerance: Optional[str] = typer.Option(
+            None, "--tolerance", help="Accepted change of win shares (seat, strategy and role), ± points "
+            "(default: the smallest win-share difference that matters, 1 pp).", show_default=False),
+        score_tolerance: Optional[str] = typer.Option(
+            None, "--score-tolerance", help="Accepted change of mean scores per seat, ± in the game's "
+            "score unit (default: the game's smallest score difference that matters: "
+            + _score_smallest() + ").", show_default=False),
         alpha: float = typer.Option(0.05, "--alpha", help="Chance of a false FAIL (see docs/ci.md)."),
         beta: float = typer.Option(0.05, "--beta",
                                    help="Chance that a change of twice the tolerance PASSES."),
@@ -136,8 +163,10 @@ def register(app: typer.Typer) -> None:
         from analysis.check.baseline import make_baseline
         from simcore.runner import parse_games
 
-        tol = _parse_tolerance(tolerance, "--tolerance")
-        tol_s = _parse_tolerance(score_tolerance, "--score-tolerance")
+        tol = _parse_tolerance(tolerance, "--tolerance") if tolerance is not None else None
+        tol_s = (_parse_tolerance(score_tolerance, "--score-tolerance")
+                 if score_tolerance is not None else None)
+        given_tol = _tolerances(tol, tol_s)
         from analysis.load import parse_smallest_difference
 
         small = parse_smallest_difference(smallest_difference)
@@ -158,10 +187,10 @@ def register(app: typer.Typer) -> None:
             path = record_panel_baseline(
                 the_panel, out, games=parse_games(games), seed=seed, rules=rules,
                 settings=parse_settings(settings), force=force,
-                tolerance={"seat_win_share": tol, "strategy_win_share": tol, "seat_mean_score": tol_s},
-                alpha=alpha, beta=beta, check_games=n,
+                tolerance=given_tol, alpha=alpha, beta=beta, check_games=n,
                 log=lambda m: print(m, file=sys.stderr))
             typer.echo(str(path))
+            _print_tolerances(Path(path) / "cell-0.toml")     # every cell has the same settings
             return
         if run is None:
             raise UsageError("give a run directory to measure, or --panel NAME")
@@ -173,12 +202,11 @@ def register(app: typer.Typer) -> None:
         if given:
             raise UsageError(f"{', '.join(given)}: only with --panel or --lineup (a baseline of RUN "
                              "records the game, games, seed and players it was played with)")
-        path = make_baseline(run, out, force=force,
-                             tolerance={"seat_win_share": tol, "strategy_win_share": tol,
-                                        "seat_mean_score": tol_s},
+        path = make_baseline(run, out, force=force, tolerance=given_tol,
                              alpha=alpha, check_games=n, seed_offset=seed_offset, beta=beta,
                              smallest=small)
         typer.echo(str(path))
+        _print_tolerances(path)
 
     @app.command("check")
     def check(

@@ -6,7 +6,8 @@ A baseline (a commented TOML file, see :func:`render_baseline`) records what a r
 :func:`rules_entry`), the smallest difference that matters (``[smallest_difference]``: how a check
 words a change) and the accepted tolerance of every metric with the check's settings (alpha,
 beta, the maximum number of games and the games per look of the sequential test, seed offset;
-:func:`check_settings`). Files of format 1 (before the sequential check) still load: their
+:func:`check_settings`). Each tolerance defaults to the smallest difference that matters
+(:func:`default_tolerances`), and :func:`tolerance_summary` says so in ``balance baseline``'s output. Files of format 1 (before the sequential check) still load: their
 ``games`` is read as the maximum, ``beta`` and ``batch`` take their defaults and
 ``on_inconclusive`` is accepted and ignored (an undecided check exits 3). :func:`make_baseline` measures a run
 and writes the file, :func:`load_baseline` reads and validates it into a :class:`Baseline`. May
@@ -28,7 +29,7 @@ from typing import Sequence
 
 from analysis.check.decision import DEFAULT_ALPHA, DEFAULT_BETA, MAX_GAMES_FACTOR as MAX_FACTOR
 from analysis.check.decision import ON_INCONCLUSIVE, plan_games
-from analysis.check.measure import DEFAULT_TOLERANCE, KINDS, Z95, Measurement, measure_run, unit_of
+from analysis.check.measure import KINDS, Z95, Measurement, measure_run, unit_of
 from simcore.config import Table, read_toml
 from simcore.errors import UsageError
 
@@ -100,6 +101,39 @@ class Baseline:
         return plan_games(self.metrics, self.tolerances(), self.alpha, self.beta, paired).max_games
 
 
+def default_tolerances(game: str | None, smallest: dict | None = None) -> dict[str, float]:
+    """Each kind's default tolerance: the smallest difference that matters (revA #15), in the
+    check's difference unit: the share's (``smallest["share"]``, else 1 pp) for win shares, the
+    score's (``smallest["score"]``, else the game's ``GameSpec.smallest_difference``: 2 coins in
+    Middle-Ages, 0.5 guild cards in Médiévallons, 2 % of own goal in Seigneurial, 1 point in Fief)
+    for mean scores. With it a change of at least twice what matters fails (at power 1 − β) and a
+    change below what matters passes (a false FAIL at most α); between them either answer may come."""
+    from analysis.load import smallest_difference
+
+    share = 100.0 * smallest_difference(game, "share", smallest)
+    score = smallest_difference(game, "score", smallest)
+    return {k: (score if KINDS[k].unit == "score" else share) for k in KINDS}
+
+
+def tolerance_summary(game: str | None, tolerance: dict[str, float], smallest: dict | None = None,
+                      kinds: Sequence[str] | None = None, beta: float = DEFAULT_BETA) -> str:
+    """One line for ``balance baseline``: each kind's tolerance (``kinds``: those the file checks),
+    set against the smallest difference that matters, and what a check does with a change."""
+    small = default_tolerances(game, smallest)
+    names = {"seat_win_share": "seat win shares", "seat_mean_score": "seat mean scores",
+             "strategy_win_share": "strategy win shares", "role_win_share": "role win shares"}
+    parts = []
+    for k in (kinds or list(KINDS)):
+        t = float(tolerance[k])
+        unit = "pp" if KINDS[k].unit == "%" else unit_of(k, game)
+        rel = ("the smallest difference that matters" if math.isclose(t, small[k])
+               else f"{'above' if t > small[k] else 'below'} the {small[k]:g} {unit} that matters")
+        parts.append(f"{names[k]} ±{t:g} {unit} ({rel})")
+    return (f"tolerances: {'; '.join(parts)}. A check fails a change shown beyond its tolerance; a "
+            f"change of twice it passes with at most a {100 * beta:g}% chance "
+            "(--tolerance, --score-tolerance to change them)")
+
+
 def _shipped_configs() -> Path:
     return Path(str(resources.files("configs"))).resolve()
 
@@ -166,7 +200,7 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
 
     Every key is explained by a comment in the file itself.
     """
-    tol = dict(DEFAULT_TOLERANCE)
+    tol = default_tolerances(meta.get("game"), smallest)
     tol.update(tolerance or {})
     rules = rules_entry(meta, out)
     games = int(meta.get("games") or 0)
@@ -223,7 +257,8 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
         (f"batch = {batch or 0}", "games per look (0: about games / 50 in thousands; override: --batch)"),
         (f"seed_offset = {int(seed_offset)}", "the check plays seed = run.seed + seed_offset (override: --seed); not 0, so its games are new"),
     ])
-    lines += ["", "[tolerance]                     # accepted change, ± in each metric's unit; applies to every [[metric]] of that kind"]
+    lines += ["", "[tolerance]                     # accepted change, ± in each metric's unit; applies to every [[metric]] of that kind",
+              "                                # (default: the smallest difference that matters, below; a change of twice it fails)"]
     tol_docs = {
         "seat_win_share": "percentage points of win share, per seat",
         "seat_mean_score": f"{unit_of('seat_mean_score', meta.get('game'))} of mean final score, per seat",
@@ -348,13 +383,6 @@ def load_baseline(path: str | Path) -> Baseline:
         raise chk.error("seed_offset", "must not be 0 (the check would replay the baseline's own games)")
     on_inc = chk.get("on_inconclusive", str, "pass", choices=list(ON_INCONCLUSIVE))
     chk.done()
-    tol_t = top.table("tolerance", None)
-    tolerance = dict(DEFAULT_TOLERANCE)
-    for k in KINDS:
-        tolerance[k] = tol_t.get(k, float, DEFAULT_TOLERANCE[k])
-        if not (tolerance[k] > 0 and math.isfinite(tolerance[k])):
-            raise tol_t.error(k, f"must be > 0 (the sequential check needs a margin), got {tolerance[k]!r}")
-    tol_t.done()
     smallest: dict = {}
     if top.has("smallest_difference"):         # files written before it: the game's defaults
         sd = top.table("smallest_difference", None)
@@ -365,6 +393,14 @@ def load_baseline(path: str | Path) -> Baseline:
                     raise sd.error(key, "must be a number > 0" + (" and below 100 (pp)" if kind == "share" else ""))
                 smallest[kind] = v * scale
         sd.done()
+    tol_t = top.table("tolerance", None)
+    defaults = default_tolerances(game, smallest)    # a kind the file leaves out: what matters
+    tolerance = {}
+    for k in KINDS:
+        tolerance[k] = tol_t.get(k, float, defaults[k])
+        if not (tolerance[k] > 0 and math.isfinite(tolerance[k])):
+            raise tol_t.error(k, f"must be > 0 (the sequential check needs a margin), got {tolerance[k]!r}")
+    tol_t.done()
     metrics = []
     seen = set()
     for t in top.tables("metric"):
@@ -402,5 +438,6 @@ def load_baseline(path: str | Path) -> Baseline:
 
 
 
-__all__ = ["Baseline", "DEFAULT_SEED_OFFSET", "FORMAT", "check_settings", "load_baseline",
-           "make_baseline", "render_baseline", "rules_entry", "simulate_command"]
+__all__ = ["Baseline", "DEFAULT_SEED_OFFSET", "FORMAT", "check_settings", "default_tolerances",
+           "load_baseline", "make_baseline", "render_baseline", "rules_entry", "simulate_command",
+           "tolerance_summary"]

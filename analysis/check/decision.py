@@ -367,15 +367,20 @@ def check_configuration(baseline: Baseline, meta: dict) -> None:
         raise UsageError(f"the run is not the baseline's configuration: {'; '.join(problems)}")
 
 
-def check_notes(baseline: Baseline, meta: dict) -> list[str]:
-    """What a reader must know about a check: other rules, overlapping games, another engine."""
+def check_notes(baseline: Baseline, meta: dict, paired: bool = False) -> list[str]:
+    """What a reader must know about a check: other rules, overlapping games, another engine.
+    ``paired``: the differences are new − old rules on the same deals, not run − baseline, so
+    other rules than the baseline's are not mixed into them (revA #16) and the seed is not noted."""
     notes = []
     sha = str(meta.get("rules_sha256", ""))
     if sha != baseline.rules_sha256:
+        then = ("; paired, so the differences below are these rules against the old ones on the same "
+                "deals (the effect of the rules change), not against the baseline's values"
+                if paired else "; differences below include the rules change")
         notes.append(f"rules differ from the baseline's: this run used {meta.get('rules_name', '?')} "
                      f"(sha256 {sha[:12]}…), the baseline {baseline.rules} (sha256 "
-                     f"{baseline.rules_sha256[:12]}…); differences below include the rules change")
-    if meta.get("seed") == baseline.seed:
+                     f"{baseline.rules_sha256[:12]}…){then}")
+    if meta.get("seed") == baseline.seed and not paired:
         notes.append(f"this run has the baseline's seed {baseline.seed}: its games use the same random "
                      "streams as the baseline's, so the two estimates are not independent and the "
                      "check is not the statistical comparison it is meant to be (use another --seed)")

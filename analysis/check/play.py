@@ -177,9 +177,8 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
             "strategies": prep.strategy_names, "rules_name": prep.rules_name,
             "rules_sha256": prep.rules_sha256, "engine": baseline.engine,
             "rotate_seats": baseline.rotate_seats}
-    notes = check_notes(baseline, meta)
+    notes = check_notes(baseline, meta, paired)
     if paired:
-        notes = [n for n in notes if not n.startswith("this run has the baseline's seed")]
         notes.insert(0, f"paired: the rules {prep.rules_name} against {old.rules_name} on the same "
                         f"{played:,} deals (seed {seed}); the baseline's values are not used, only its "
                         "configuration, tolerances and error rates")

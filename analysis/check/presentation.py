@@ -22,7 +22,24 @@ from simcore.errors import UsageError
 
 
 def _fmt(x: float, unit: str) -> str:
-    return f"{x:.1f}%" if unit == "%" else f"{x:.1f}"
+    """A value in the check's output: win shares to 0.1 % (their change is in pp, and 0.1 pp is
+    far below the 1 pp that matters); scores (``unit`` anything else: the score unit, or "" for an
+    interval's ends) to two decimals, as their change is printed, so that "5.45 → 5.43" reads as the
+    −0.02 beside it (revA #16: "5.5 → 5.4 … −0.02 guild cards" read as −0.1)."""
+    return f"{x:.1f}%" if unit == "%" else f"{x:.2f}"
+
+
+def _ends(lo: float, hi: float, unit: str) -> str:
+    """An interval's ends, e.g. "30.4–32.0" (shares) or "5.40–5.49" (scores)."""
+    return f"{_fmt(lo, unit).rstrip('%')}–{_fmt(hi, unit).rstrip('%')}"
+
+
+def diff_interval(r: MetricResult) -> tuple[float, float]:
+    """The 95 % interval of the change tested, ``diff ± 1.96 · diff_se`` (in paired mode the mean
+    paired difference's; against a baseline the run's and the baseline's errors together)."""
+    se = r.diff_se if r.diff_se == r.diff_se and r.diff_se >= 0 else 0.0
+    z = stats.z_quantile()
+    return r.diff - z * se, r.diff + z * se
 
 
 def _p_text(p: float) -> str:
@@ -50,9 +67,7 @@ def size_words(r: MetricResult, smallest: float | None, game: str | None = None)
     unit = diff_unit_of(r.metric, game)
     verb = "matters" if smallest == 1 else "matter"
     what = f"the {smallest:g} {unit} that {verb}"
-    se = r.diff_se if r.diff_se == r.diff_se and r.diff_se >= 0 else 0.0
-    z = stats.z_quantile()
-    lo, hi = r.diff - z * se, r.diff + z * se
+    lo, hi = diff_interval(r)
     if lo >= smallest or hi <= -smallest:
         return f"; at least {what}"
     if -smallest < lo and hi < smallest:
@@ -70,6 +85,7 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
     passes with probability at most ``beta``; a change between the tolerance and twice it (the
     indifference zone) may pass, so a pass is not said to be "within the tolerance"."""
     unit = unit_of(r.metric, game)
+    dunit = diff_unit_of(r.metric, game)
     if r.metric == "seat_mean_score":
         what = f"{r.key} scores {_fmt(r.value, unit)} {unit} on average"
     elif r.metric == "role_win_share":
@@ -77,10 +93,15 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
     else:
         who = r.key if r.metric == "seat_win_share" else f"Strategy {r.key}"
         what = f"{who} wins {_fmt(r.value, unit)}"
-    lo, hi = _fmt(r.low, "").strip(), _fmt(r.high, "").strip()
-    where = "with the old rules on the same deals" if paired else "in the baseline"
-    head = (f"{what} ({lo}–{hi}) vs {_fmt(r.base, unit)} {where}: "
-            f"{r.diff:+.2f} {diff_unit_of(r.metric, game)}{size_words(r, smallest, game)}")
+    if paired:
+        # the paired difference is what is tested: its interval, not the new rules' own (revA #16)
+        lo, hi = diff_interval(r)
+        head = (f"{what} vs {_fmt(r.base, unit)} with the old rules on the same deals: "
+                f"{r.diff:+.2f} {dunit} (95% interval of the paired difference {lo:+.2f} to {hi:+.2f})"
+                f"{size_words(r, smallest, game)}")
+    else:
+        head = (f"{what} ({_ends(r.low, r.high, unit)}) vs {_fmt(r.base, unit)} in the baseline: "
+                f"{r.diff:+.2f} {dunit}{size_words(r, smallest, game)}")
     tol = _fmt_tol(r.tolerance)
     big = _fmt_tol(DETECT * r.tolerance)
     if r.verdict == "fail":
@@ -112,8 +133,10 @@ def status_line(res: CheckResult) -> str:
                 f"its tolerance (exit code 3)")
     top = max(res.results, key=lambda r: abs(r.diff / r.tolerance) if r.tolerance > 0 else 0.0,
               default=None)
+    # sized against the smallest difference that matters, as the FAIL sentences are (revA #16)
     largest = (f"; the largest change: {top.label} {top.diff:+.2f} {diff_unit_of(top.metric, game)} "
-               f"against {_fmt_tol(top.tolerance)} accepted" if top is not None else "")
+               f"against {_fmt_tol(top.tolerance)} accepted{size_words(top, _smallest(res)(top), game)}"
+               if top is not None else "")
     return (f"PASS: no metric moved by twice its tolerance or more (ruled out for all {n}, each with "
             f"at most a {res.beta:.0%} chance of passing such a change, {at}){largest}")
 
@@ -133,18 +156,31 @@ def _procedure_line(res: CheckResult) -> str:
             f"ruled out, beta {res.beta:g}); stops when every metric is decided or one fails")
 
 
-def _row_cells(r: MetricResult, game: str | None = None) -> list[str]:
+def _head(paired: bool) -> list[str]:
+    """The table's columns: against a baseline, this run's value with its own 95 % interval and the
+    change; in paired mode both rule sets' values and the tested paired difference with its
+    interval (a rule set's own interval is not what is tested there)."""
+    if paired:
+        return ["metric", "old rules", "new rules", "diff (95% interval)", "tolerance", "verdict"]
+    return ["metric", "baseline", "this run (95%)", "diff", "tolerance", "verdict"]
+
+
+def _row_cells(r: MetricResult, game: str | None = None, paired: bool = False) -> list[str]:
     u = unit_of(r.metric, game)
-    return [r.label, _fmt(r.base, u), f"{_fmt(r.value, u)} ({_fmt(r.low, '')}–{_fmt(r.high, '')})",
-            f"{r.diff:+.2f} {diff_unit_of(r.metric, game)}", _fmt_tol(r.tolerance),
+    du = diff_unit_of(r.metric, game)
+    if paired:
+        lo, hi = diff_interval(r)
+        cells = [_fmt(r.value, u), f"{r.diff:+.2f} {du} ({lo:+.2f} to {hi:+.2f})"]
+    else:
+        cells = [f"{_fmt(r.value, u)} ({_ends(r.low, r.high, u)})", f"{r.diff:+.2f} {du}"]
+    return [r.label, _fmt(r.base, u), *cells, _fmt_tol(r.tolerance),
             r.verdict.upper() if r.verdict == "fail" else r.verdict]
 
 
 def text_report(res: CheckResult) -> str:
     """The terminal output of ``balance check``."""
-    head = ["metric", "old rules" if res.paired else "baseline", "this run (95%)", "diff", "tolerance",
-            "verdict"]
-    rows = [_row_cells(r, res.baseline.game) for r in res.results]
+    head = _head(res.paired)
+    rows = [_row_cells(r, res.baseline.game, res.paired) for r in res.results]
     width = [max(len(x) for x in col) for col in zip(head, *rows)]
     fmt = lambda cells: "  ".join(c.ljust(w) if i in (0, 5) else c.rjust(w)  # noqa: E731
                                   for i, (c, w) in enumerate(zip(cells, width))).rstrip()
@@ -195,11 +231,9 @@ def markdown_summary(res: CheckResult) -> str:
              f"- **{_procedure_line(res)}**"]
     for n in res.notes:
         lines.append(f"- ⚠️ **note**: {n}")
-    lines += ["", f"| metric | {'old rules' if res.paired else 'baseline'} | this run (95 %) | diff | "
-                  "tolerance | verdict |",
-              "|---|---:|---:|---:|---:|---|"]
+    lines += ["", "| " + " | ".join(_head(res.paired)) + " |", "|---|---:|---:|---:|---:|---|"]
     for r in res.results:
-        c = _row_cells(r, res.baseline.game)
+        c = _row_cells(r, res.baseline.game, res.paired)
         mark = {"pass": "✅ pass", "fail": "❌ **FAIL**", "undecided": "⚠️ undecided"}[r.verdict]
         lines.append(f"| {c[0]} | {c[1]} | {c[2]} | {c[3]} | {c[4]} | {mark} |")
     if res.failed or res.undecided:

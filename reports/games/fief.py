@@ -2,7 +2,8 @@
 table (FF-7), the plague and revolt tables (FF-5, FF-6). The hooks ``figures`` / ``show`` of the
 Fief spec's table commands (:class:`simcore.contract.TableCommand`), called by ``cli/tables.py``.
 
-May import rich, polars, :mod:`reports.figures.fief` and the Fief rules constants.
+May import rich, polars, :mod:`analysis.stats` (the normal law of the agreement's yardstick),
+:mod:`reports.figures.fief` and the Fief rules constants.
 """
 
 from __future__ import annotations
@@ -52,10 +53,54 @@ def print_odds_summary(be, path: Path, agreement, mercy: str = "never") -> None:
             t.add_row(str(row[0]), *("-" if v is None else str(v) for v in row[1:]))
         console.print(t)
     if agreement:
-        console.print(f"MC vs exact over {agreement['cells']} cells: max |z| P(attacker wins) "
-                      f"{agreement['max_abs_z_p_attacker_wins']:.2f}, rounds "
-                      f"{agreement['max_abs_z_expected_rounds']:.2f}")
+        console.print(agreement_words(agreement))
     console.print(f"wrote {path}")
+
+
+def chance_max_abs_z(cells: int, p: float) -> float:
+    """The ``p`` quantile of the largest |z| of ``cells`` independent standard normal z (what
+    chance alone gives when Monte Carlo and exact agree): P(max |Z| ≤ q) = (1 − 2·P(Z > q))^cells."""
+    from analysis import stats
+
+    return stats.z_quantile(p ** (1.0 / max(int(cells), 1)))
+
+
+def chance_p_max_abs_z(z: float, cells: int) -> float:
+    """Šidák p of a largest |z| of ``z`` over ``cells`` independent cells: the chance that one of
+    them reaches it when every cell agrees, 1 − (1 − 2·P(Z > z))^cells."""
+    import math
+
+    from analysis import stats
+
+    tail = 2.0 * stats.normal_sf(abs(z))
+    return -math.expm1(max(int(cells), 1) * math.log1p(-min(tail, 1.0))) if tail < 1 else 1.0
+
+
+def agreement_words(agreement: dict) -> str:
+    """The MC-vs-exact line of ``balance fief-odds --method both`` (FF-7) with its yardstick (revA
+    #19: "max |z| 3.57 over 240 cells" alone said nothing): what the largest |z| of that many
+    cells is by chance alone (median and 95th percentile), and each maximum's Šidák p over the
+    cells; p < 0.05 says Monte Carlo and the exact computation disagree."""
+    cells = int(agreement["cells"])
+    zp = float(agreement["max_abs_z_p_attacker_wins"])
+    zr = float(agreement["max_abs_z_expected_rounds"])
+    pp, pr = chance_p_max_abs_z(zp, cells), chance_p_max_abs_z(zr, cells)
+    worst = min(pp, pr)
+    verdict = ("within what chance alone gives" if worst >= 0.05 else
+               "more than chance alone gives: Monte Carlo and the exact odds disagree somewhere")
+    return (f"MC vs exact over {cells:,} cells: max |z| P(attacker wins) {zp:.2f} (p = {pp:.2g}), "
+            f"rounds {zr:.2f} (p = {pr:.2g}); by chance alone the largest |z| of {cells:,} cells is "
+            f"about {chance_max_abs_z(cells, 0.5):.2f} and above {chance_max_abs_z(cells, 0.95):.2f} "
+            f"one time in 20 (p: Šidák over the cells): {verdict}")
+
+
+def revolt_cells(row: dict) -> list[str]:
+    """One row of the revolt table (FF-6): an exact row's interval reads "exact" (its bounds are the
+    value itself, "0.5000 – 0.5000" said nothing; revA #19); a Monte Carlo row's is its Wilson 95 %."""
+    interval = ("exact" if row["method"] == "exact"
+                else f"{row['p_success_lo']:.4f} – {row['p_success_hi']:.4f}")
+    return [row["method"], f"{row['ecus']:,}", str(row["conviction_points"]), f"{row['p_success']:.4f}",
+            interval, f"{row['p_bishop_stoned']:.4f}"]
 
 
 def print_calamity(rules, summary, dist, revolt, path: Path) -> None:
@@ -109,8 +154,6 @@ def print_calamity(rules, summary, dist, revolt, path: Path) -> None:
     for c in ("method", "écus spent", "points", "P(success)", "95% interval", "P(stoned)"):
         rt.add_column(c, justify="right")
     for row in revolt.iter_rows(named=True):
-        rt.add_row(row["method"], f"{row['ecus']:,}", str(row["conviction_points"]),
-                   f"{row['p_success']:.4f}", f"{row['p_success_lo']:.4f} – {row['p_success_hi']:.4f}",
-                   f"{row['p_bishop_stoned']:.4f}")
+        rt.add_row(*revolt_cells(row))
     console.print(rt)
     console.print(f"wrote {path}")

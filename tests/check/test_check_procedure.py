@@ -417,7 +417,9 @@ def test_the_verdict_line_says_what_was_ruled_out_and_what_decided():
     assert line.startswith("PASS: no metric moved by twice its tolerance or more (ruled out for all 2, "
                            "each with at most a 5% chance of passing such a change, after ")
     assert "within their tolerance" not in line
-    assert line.endswith("the largest change: Seat 2 win share +0.30 pp against ±1.0 accepted")
+    # sized against the smallest difference that matters, as the FAIL sentences are (revA #16)
+    assert line.endswith("the largest change: Seat 2 win share +0.30 pp against ±1.0 accepted; "
+                         "smaller than the 1 pp that matters")
     bad = result([(25.0, 0.1), (31.2, 0.4)])
     assert bad.verdict == "fail"
     assert status_line(bad).endswith("): Seat 2 win share +6.20 pp against ±1.0 accepted")
