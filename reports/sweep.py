@@ -658,6 +658,31 @@ def setting_effects(trials: pl.DataFrame, tune: dict, metric: str, smallest: dic
     return out[[int(i) for i in order]]
 
 
+def why_not_fitted(trials: pl.DataFrame, tune: dict, metric: str | None) -> str | None:
+    """Why :func:`setting_effects` has no fit for this tune, in a sentence the page prints in place
+    of its section ("Not fitted: 3 trials played the full budget for 3 settings (a fit needs at
+    least 5) …"); None when it has one or the page says why elsewhere (a panel's mixed cells)."""
+    if metric is None:
+        return ("Not fitted: the tune's targets are not one metric (a fit is made for a tune of one "
+                "role or length target).")
+    names = [v["name"] for v in tune["varies"] if v.get("kind") in ("int", "float")]
+    if not names:
+        return "Not fitted: no setting of this tune is a number (a fit needs settings with a range)."
+    if metric not in trials.columns:
+        return f"Not fitted: the trials do not record {_metric_name(metric, tune.get('game', ''))}."
+    full = trials["games"].cast(pl.Int64, strict=False).max()
+    n = trials.filter(pl.col("games").cast(pl.Int64, strict=False) == full).drop_nulls(metric).height
+    need = len(names) + 2               # an intercept, one slope per setting, one residual dof
+    k = len(names)
+    if n < need:
+        return (f"Not fitted: {n} trial{'s' if n != 1 else ''} played the full budget for {k} "
+                f"setting{'s' if k != 1 else ''} (a fit needs at least {need}: one more than the "
+                "settings and the intercept, to leave something to measure the noise by); run more "
+                "--trials, or --keep-going.")
+    return ("Not fitted: the trials that played the full budget do not move the settings "
+            "independently (one setting never changes among them, or two change together).")
+
+
 def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False,
                       pdf: bool = False, smallest: dict | None = None, svg: bool = False) -> Path:
     """The page of a tune's search; returns the path of report.html. ``smallest``: the smallest
@@ -765,6 +790,9 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                            f"worst cells ({', '.join(mixed)}), so a fit across trials would mix line-ups "
                            "and player counts. balance sweep --panel measures what each setting does "
                            "in every cell."]))
+        elif not eff.height:
+            secs.append(Section("effects", "What each setting does to the target",
+                                sentences=[why_not_fitted(trials, tune, metric)]))
         if eff.height:
             in_cell = f" in {only_cell}" if only_cell else ""
             lines = [f"Moving {r['parameter']} from {r['from']} to {r['to']} moves "
