@@ -2,7 +2,9 @@
 
 Thin shell over :mod:`analysis.sweep`. ``--panel NAME|FILE`` (or ``--players 3,4,5`` with
 ``--lineup``, repeatable) plays the sweep in every cell of a panel (:mod:`analysis.sweep.panel`)
-and prints, per parameter, whether it moves every cell the same way and by how much. ``--vary`` (repeatable) says what changes over which values
+and prints, per parameter, whether it moves every cell the same way and by how much (the cells
+behind the minority counts named; the metric it moves most when that is not the headline; the
+counts not adjusted over the cells, as the last line says). ``--vary`` (repeatable) says what changes over which values
 (``income.palais.base=2..5``, ``setup.start_coins[0]=0..8``, ``players=2..5``,
 ``PATH=[a, b, c]``); several make a grid, or ``--one-at-a-time`` moves one at a time. Every
 variant is validated before the first game (one line, exit 2), then played with the same seed
@@ -101,9 +103,10 @@ def sweep(
 
         shown = [headline_metric(effects)]
         if shown[0] == "balance" and "seat_win_share_1" in set(effects["metric"].to_list()):
-            shown.append("seat_win_share_1")
+            shown.insert(0, "seat_win_share_1")     # the headline's sentences end with the caveat
+        labels = [c.label for c in the_panel.cells]  # a cell with no measured effect is named
         for metric in shown:
-            for line in sentences(effects, len(the_panel), metric):
+            for line in sentences(effects, labels, metric):
                 typer.echo(line)
         typer.echo(f"panel sweep: {path} ({len(the_panel)} cells x {len(pplan.variants)} variants x "
                    f"{n:,} games); balance report {path} --out REPORT_DIR")

@@ -35,7 +35,7 @@ import polars as pl
 
 from analysis import stats
 from analysis.load import smallest_difference
-from analysis.sweep.metrics import sensitivity
+from analysis.sweep.metrics import condition_text, sensitivity
 from analysis.sweep.store import read_json
 from reports.figures import sweep as FS
 from reports.figures.draw import draw_all
@@ -65,50 +65,108 @@ def _unit_text(x: float, lo: float, hi: float, unit: str) -> str:
     return _minus(f"{x:+.2f}") + f" {unit} " + _minus(f"({lo:+.2f} to {hi:+.2f})")
 
 
-def effect_sentence(r: dict) -> str:
-    """One paired effect in words: "raising income.palais.base from 3 to 5 moves seat 3's win
-    share by +0.4 pp (+0.1 to +0.7): clear but small"."""
+def _move_words(r: dict) -> str:
+    """"raising income.palais.base from 3 to 5" (with the other parameters' values when the sweep
+    has several: "… with track.goal.4 = 10 (the base rules' value)")."""
     verb = "raising" if r["rising"] else ("lowering" if r["numeric"] else "changing")
+    at = f" with {r['at']}" if r.get("at") else ""
+    return f"{verb} {r['parameter']} from {r['from']} to {r['to']}{at}"
+
+
+def effect_sentence(r: dict, twins: list[dict] = ()) -> str:
+    """One paired effect in words: "raising income.palais.base from 3 to 5 moves seat 3's win
+    share by +0.4 pp (+0.1 to +0.7): clear but small"; ``twins``: the effects that are the same
+    number (or its mirror, :func:`analysis.sweep.metrics.same_numbers`), named once at the end."""
     amount = (_share_text(r["delta"], r["low"], r["high"]) if r["share"]
               else _unit_text(r["delta"], r["low"], r["high"], r["unit"]))
     verdict = f": {verdict_words(r['verdict'])}" if r.get("verdict") else ""
-    return f"{verb} {r['parameter']} from {r['from']} to {r['to']} moves {r['label']} by {amount}{verdict}"
+    same = [t["label"] for t in twins if not t.get("mirror")]
+    mirror = [t["label"] for t in twins if t.get("mirror")]
+    notes = ([f"{' and '.join(same)} {'is' if len(same) == 1 else 'are'} the same number"] if same else []) + \
+        ([f"{' and '.join(mirror)} {'moves' if len(mirror) == 1 else 'move'} by as much the other way"]
+         if mirror else [])
+    note = f" ({'; '.join(notes)})" if notes else ""
+    return f"{_move_words(r)} moves {r['label']} by {amount}{verdict}{note}"
 
 
-def sweep_sentences(effects: pl.DataFrame, per_parameter: int = 4) -> list[str]:
-    """The clear effects, worded by size (in reading order, :data:`analysis.stats.VERDICT_ORDER`:
-    "clear and large enough to matter" first, then "clear, may matter", then "clear but small"; by
-    size within each, never by p-value), per parameter; a parameter with none says so.
-    Clear = outside 0 by the page's simultaneous intervals (one family over every metric and
-    parameter: :func:`analysis.sweep.metrics.sensitivity`)."""
+EFFECTS_TABLE = "Every effect"
+
+
+def sweep_sentences(effects: pl.DataFrame, per_comparison: int = 4) -> list[str]:
+    """The clear effects of every comparison (a parameter from one value to another), worded by size
+    (in reading order, :data:`analysis.stats.VERDICT_ORDER`: "clear and large enough to matter"
+    first, then "clear, may matter", then "clear but small"; by size within each, never by
+    p-value): at most ``per_comparison`` win shares and 2 other metrics per comparison, then "…
+    and N more clear effects" naming the table that has them all (:data:`EFFECTS_TABLE`); a
+    comparison with no clear effect says so in its own sentence. A metric that is the same number
+    as another, or its mirror (a one-seat role's share is its seat's; with two roles one side's is
+    one minus the other's: column ``same_as``), is not a sentence of its own: the sentence of the
+    metric it repeats names it. Clear = outside 0 by the page's simultaneous intervals (one family
+    over every metric and comparison: :func:`analysis.sweep.metrics.sensitivity`)."""
     out = []
     if effects.height == 0:
         return out
-    for p in dict.fromkeys(effects["parameter"].to_list()):
-        d = effects.filter(pl.col("parameter") == p)
-        clear = d.filter((pl.col("low") > 0) | (pl.col("high") < 0))
-        if clear.height == 0:
-            r = d.row(0, named=True)
-            to = list(dict.fromkeys(d["to"].to_list()))
-            to_words = to[0] if len(to) == 1 else f"any of {', '.join(to[:-1])} or {to[-1]}"
-            out.append(f"changing {p} from {r['from']} to {to_words} moves no headline metric "
-                       "beyond its noise (every interval includes 0, adjusted over the page)")
-            continue
-        if "smallest" in clear.columns:
-            clear = clear.with_columns((pl.col("delta").abs() / pl.col("smallest")).alias("size"),
+    if "same_as" not in effects.columns:
+        effects = effects.with_columns(pl.lit(None, pl.String).alias("same_as"), pl.lit(False).alias("mirror"))
+    if "at" not in effects.columns:
+        effects = effects.with_columns(pl.lit("").alias("at"))
+    if "smallest" in effects.columns:
+        effects = effects.with_columns((pl.col("delta").abs() / pl.col("smallest")).alias("size"),
                                        pl.col("verdict").replace_strict(
                                            {v: k for k, v in enumerate(stats.VERDICT_ORDER)},
                                            default=len(stats.VERDICT_ORDER), return_dtype=pl.Int64).alias("_v"))
-        else:
-            clear = clear.with_columns(
-                (pl.col("delta").abs() * pl.when(pl.col("share")).then(100.0).otherwise(1.0)).alias("size"),
-                pl.lit(0).alias("_v"))
+    else:
+        effects = effects.with_columns(
+            (pl.col("delta").abs() * pl.when(pl.col("share")).then(100.0).otherwise(1.0)).alias("size"),
+            pl.lit(0).alias("_v"))
+    for (p, a, b), d in effects.group_by(["parameter", "from", "to"], maintain_order=True):
+        twins = {}
+        for t in d.filter(pl.col("same_as").is_not_null()).iter_rows(named=True):
+            twins.setdefault(t["same_as"], []).append(t)
+        own = d.filter(pl.col("same_as").is_null())
+        clear = own.filter((pl.col("low") > 0) | (pl.col("high") < 0))
+        if clear.height == 0:
+            out.append(f"{_move_words(d.row(0, named=True))} moves no headline metric beyond its noise "
+                       "(every interval includes 0, adjusted over the page)")
+            continue
         shares = clear.filter(pl.col("share")).sort(["_v", "size"], descending=[False, True])
         others = clear.filter(~pl.col("share")).sort(["_v", "size"], descending=[False, True])
-        rows = list(shares.head(per_parameter).iter_rows(named=True)) + \
+        rows = list(shares.head(per_comparison).iter_rows(named=True)) + \
             list(others.head(2).iter_rows(named=True))
-        out += [effect_sentence(r) for r in rows]
-    return [s[0].upper() + s[1:] + "." for s in out]
+        out += [effect_sentence(r, twins.get(r["metric"], ())) for r in rows]
+        more = clear.height - len(rows)
+        if more:
+            first = d.row(0, named=True)
+            out.append(f"… and {more} more clear effect{'s' if more != 1 else ''} of "
+                       f"{_move_words(first)} (the table \"{EFFECTS_TABLE}\" below)")
+    return [s[0].upper() + s[1:] + "." if s[0] != "…" else s + "." for s in out]
+
+
+def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
+    """The page's table of every effect: per comparison, every metric's paired change with its
+    simultaneous interval (shares in pp, every other metric in its own unit) and its words; a metric
+    that is the same number as another, or its mirror, says which."""
+    if effects.height == 0:
+        return pl.DataFrame()
+    d = effects
+    if "same_as" not in d.columns:
+        d = d.with_columns(pl.lit(None, pl.String).alias("same_as"), pl.lit(False).alias("mirror"))
+    if "at" not in d.columns:
+        d = d.with_columns(pl.lit("").alias("at"))
+    labels = dict(zip(d["metric"], d["label"]))
+    share = pl.col("share")
+    return d.with_columns(
+        *[pl.when(share).then(pl.col(c) * 100).otherwise(pl.col(c)).round(2).alias(c)
+          for c in ("delta", "low", "high")],
+        pl.when(share).then(pl.lit("pp")).otherwise(pl.col("unit")).alias("unit"),
+        pl.col("verdict").map_elements(verdict_words, return_dtype=pl.String).alias("verdict"),
+        pl.struct("same_as", "mirror").map_elements(
+            lambda x: "" if x["same_as"] is None else
+            (f"the mirror of {labels.get(x['same_as'], x['same_as'])}" if x["mirror"]
+             else f"the same as {labels.get(x['same_as'], x['same_as'])}"),
+            return_dtype=pl.String).alias("repeats"),
+    ).select("parameter", "from", "to", "at", "label", "delta", "low", "high", "unit", "verdict",
+             "repeats").rename({"at": "others at", "label": "metric", "delta": "change"})
 
 
 def _img(png: bytes, name: str, caption: str = "") -> str:
@@ -266,9 +324,15 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
               ) if n_params else ""
     secs = [Section("findings", "What moves what",
                     "Each sentence compares the parameter's first and last value (a list of words: "
-                    "each value against the first) with the other "
-                    "parameters at their first value; because every variant plays the same games, the "
-                    "difference is measured game by game. " + family,
+                    "each value against the first) with the other parameters held where the sentence "
+                    "says: at the base rules' value when the grid has it, else at their first value; "
+                    "the effect at other values of the others can differ (the curves and the table "
+                    "'Every variant' show each). Because every variant plays the same games, the "
+                    "difference is measured game by game. A metric that is the same number as another "
+                    "(a one-seat role's win share is its seat's) or its mirror (with two roles, one "
+                    "side's share is one minus the other's) is named in the other's sentence. At most "
+                    "4 win shares and 2 other metrics per comparison; the rest are counted, and the "
+                    f"table '{EFFECTS_TABLE}' has them all. " + family,
                     sentences=sweep_sentences(s.effects))]
     if s.effects.height:
         names = figs.add("tornado_shares", FS.tornado(s.effects, True, s.score_unit),
@@ -284,10 +348,20 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
     for i, v in enumerate(sw["varies"]):
         secs.append(Section(f"p{i}", v["name"], figures=figs.add(
             f"curve_{i}", FS.curves(s.curves, v["name"], fair, s.score_unit),
-            f"Every headline metric against {v['name']} (the other settings at their first value).")))
+            f"Every headline metric against {v['name']}"
+            + (f" (with {at})." if (at := condition_text(sw, v["name"])) else "."))))
+    if s.effects.height:
+        secs.append(Section("effects", EFFECTS_TABLE,
+                            "Every comparison's paired change of every metric, with the page's "
+                            "simultaneous 95% intervals (the sentences' family) and its words; "
+                            "'others at': where the other parameters were held; 'repeats': a metric "
+                            "that is the same number as another, or its mirror.",
+                            tables=[(EFFECTS_TABLE, effects_table(s.effects))]))
     table = variant_table(s.variants)
     secs.append(Section("variants", "Every variant",
-                        "Intervals: normal intervals of means over games; differences are means of "
+                        "Intervals: win shares, Wilson score intervals (inside 0 to 100%, never of "
+                        "zero width); every other metric, normal intervals of its mean over games; "
+                        "differences are means of "
                         "per-game differences (common random numbers); the seat balance's interval is the "
                         "Balance interval's construction: simultaneous intervals on the seat shares, then "
                         "the interval of the largest distance from the fair share. See docs/sweep.md.",
@@ -584,6 +658,31 @@ def setting_effects(trials: pl.DataFrame, tune: dict, metric: str, smallest: dic
     return out[[int(i) for i in order]]
 
 
+def why_not_fitted(trials: pl.DataFrame, tune: dict, metric: str | None) -> str | None:
+    """Why :func:`setting_effects` has no fit for this tune, in a sentence the page prints in place
+    of its section ("Not fitted: 3 trials played the full budget for 3 settings (a fit needs at
+    least 5) …"); None when it has one or the page says why elsewhere (a panel's mixed cells)."""
+    if metric is None:
+        return ("Not fitted: the tune's targets are not one metric (a fit is made for a tune of one "
+                "role or length target).")
+    names = [v["name"] for v in tune["varies"] if v.get("kind") in ("int", "float")]
+    if not names:
+        return "Not fitted: no setting of this tune is a number (a fit needs settings with a range)."
+    if metric not in trials.columns:
+        return f"Not fitted: the trials do not record {_metric_name(metric, tune.get('game', ''))}."
+    full = trials["games"].cast(pl.Int64, strict=False).max()
+    n = trials.filter(pl.col("games").cast(pl.Int64, strict=False) == full).drop_nulls(metric).height
+    need = len(names) + 2               # an intercept, one slope per setting, one residual dof
+    k = len(names)
+    if n < need:
+        return (f"Not fitted: {n} trial{'s' if n != 1 else ''} played the full budget for {k} "
+                f"setting{'s' if k != 1 else ''} (a fit needs at least {need}: one more than the "
+                "settings and the intercept, to leave something to measure the noise by); run more "
+                "--trials, or --keep-going.")
+    return ("Not fitted: the trials that played the full budget do not move the settings "
+            "independently (one setting never changes among them, or two change together).")
+
+
 def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False,
                       pdf: bool = False, smallest: dict | None = None, svg: bool = False) -> Path:
     """The page of a tune's search; returns the path of report.html. ``smallest``: the smallest
@@ -691,6 +790,9 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                            f"worst cells ({', '.join(mixed)}), so a fit across trials would mix line-ups "
                            "and player counts. balance sweep --panel measures what each setting does "
                            "in every cell."]))
+        elif not eff.height:
+            secs.append(Section("effects", "What each setting does to the target",
+                                sentences=[why_not_fitted(trials, tune, metric)]))
         if eff.height:
             in_cell = f" in {only_cell}" if only_cell else ""
             lines = [f"Moving {r['parameter']} from {r['from']} to {r['to']} moves "

@@ -4,7 +4,8 @@ A variant's run directory is read into per-game samples (:func:`load_variant`): 
 share, each strategy's and each role's win share where there are several, the winner's margin
 (winner's score minus the runner-up's, in the game's score unit), the game length (turns, where the
 game records it) and the event swing (the spread between the players' total event gains, where the
-game records them). Every metric is a mean over games with a 95% interval (normal: a sweep variant
+game records them). Every metric is a mean over games with a 95% interval (a win share: Wilson's score interval,
+:func:`share_ci`, inside [0, 1] and never of zero width; every other metric normal: a sweep variant
 has thousands of games); the seat balance — the largest distance of a seat's win share from the
 fair share 1/P — gets the Balance interval's construction (simultaneous intervals on the seat
 shares, then the interval of the maximum: :func:`analysis.stats.max_distance_interval`).
@@ -13,16 +14,17 @@ Because every variant of a sweep plays the same games (common random numbers), a
 parameter is measured game by game (:func:`paired_effect`): the interval of a difference between two
 variants is that of the mean of per-game differences, narrower than two independent intervals.
 :func:`sensitivity` builds, per parameter, the curve of every metric against the parameter's value
-(the other parameters at their first value) and the effect of moving it from its first to its last
-value — what ``balance report SWEEP_DIR`` shows. The effects on a page are adjusted as one family
+(the other parameters at their base rules' value when the grid holds it, else at their first value:
+:func:`anchors`; each effect row says where, column ``at``) and the effect of moving it from its
+first to its last value — what ``balance report SWEEP_DIR`` shows. The effects on a page are adjusted as one family
 (:func:`parameter_effects`: simultaneous intervals over the metrics, Bonferroni over the
 parameters), and each is worded by :func:`analysis.stats.practical` against the metric's smallest
 difference that matters.
 
 A run outside a sweep (a panel's cell, :mod:`analysis.panel`) needs only its statistics:
-:func:`cell_summary` gives every seat's and role's win share and the game length with the interval
-of :func:`mean_ci`, from stats.json (:func:`summary_from_stats`: exact integer sums, sums of squares
-and win cross-products) whatever the run's size, or from the rows for a run written before the
+:func:`cell_summary` gives every seat's and role's win share (Wilson's interval) and the game length
+(the interval of :func:`mean_ci`), from stats.json (:func:`summary_from_stats`: exact integer sums
+and sums of squares) whatever the run's size, or from the rows for a run written before the
 statistics (:func:`summary_from_rows`). On a run with both they agree within 1e-9 relative; the
 statistics are the exact ones (players.parquet keeps win shares as float32, where a third is a third
 within 3e-8 relative).
@@ -181,6 +183,23 @@ def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
+def share_ci(x: np.ndarray) -> tuple[float, float, float]:
+    """A win share's mean over games with Wilson's score interval (:func:`analysis.stats.wilson`:
+    the shares of a game's winners are the successes, fractional for a shared win), as the run page
+    and ``balance export`` give it: inside [0, 1], and never of zero width (0 wins in 20,000 games:
+    0.000% to 0.019%, where a normal interval claims 0 to 0)."""
+    x = x[~np.isnan(x)]
+    return share_ci_sums(x.size, float(x.sum()))
+
+
+def share_ci_sums(n: int, successes: float) -> tuple[float, float, float]:
+    """:func:`share_ci` from the number of games and the sum of the share over them."""
+    if n <= 0:
+        return (float("nan"),) * 3
+    lo, hi = stats.wilson(successes, n)
+    return successes / n, float(lo), float(hi)
+
+
 def mean_ci_sums(n: int, total: int, squares: int, scale: float = 1.0) -> tuple[float, float, float]:
     """:func:`mean_ci` of ``n`` values given by their exact integer sum and sum of squares, in
     units of 1/``scale`` (the statistics' sums, :mod:`simcore.accumulate`): the same mean and
@@ -198,8 +217,8 @@ def mean_ci_sums(n: int, total: int, squares: int, scale: float = 1.0) -> tuple[
 class CellSummary:
     """A run's win-share and game-length estimates, as a panel shows them (:func:`cell_summary`):
     ``estimates[key]`` = (info, mean, low, high) for every ``seat_win_share_<s>``, every
-    ``role_win_share_<role>`` (games with roles) and ``game_length`` (games that record it), the
-    interval that of :func:`mean_ci`. ``source``: ``"stats"`` (stats.json) or ``"rows"``."""
+    ``role_win_share_<role>`` (games with roles) and ``game_length`` (games that record it); a
+    share's interval Wilson's (:func:`share_ci`), the length's that of :func:`mean_ci`. ``source``: ``"stats"`` (stats.json) or ``"rows"``."""
 
     path: Path
     meta: dict
@@ -215,16 +234,16 @@ def _panel_metric(key: str) -> bool:
 
 def summary_from_rows(v: VariantData) -> CellSummary:
     """The :class:`CellSummary` of a variant read from its rows (:func:`load_variant`)."""
-    est = {k: (v.info[k], *mean_ci(x)) for k, x in v.samples.items() if _panel_metric(k)}
+    est = {k: (v.info[k], *(share_ci(x) if v.info[k].share else mean_ci(x)))
+           for k, x in v.samples.items() if _panel_metric(k)}
     return CellSummary(v.path, v.meta, v.n_players, v.n_games, est, "rows")
 
 
 def summary_from_stats(rs) -> CellSummary:
     """The :class:`CellSummary` of a run read from its statistics (an :class:`analysis.load.RunSet`
     with ``stats``, :func:`analysis.load.open_runs`): per game, a seat's win share has the sum
-    Σ_s of its win units and the sum of squares ``win_cross[s, s]``; a role's share (the sum of its
-    seats' shares) has the sum over its seats and Σ_{s,t in the role} ``win_cross[s, t]``; the game
-    length has the sums of value × count and value² × count over its histogram (one bin per turn:
+    Σ_s of its win units (its Wilson interval needs no more); a role's share (the sum of its
+    seats' shares) has the sum over its seats; the game length has the sums of value × count and value² × count over its histogram (one bin per turn:
     exact). Equal to :func:`summary_from_rows` of the same run within float rounding
     (tests/sweep/test_panel_from_stats.py)."""
     st = rs.stats
@@ -233,12 +252,10 @@ def summary_from_stats(rs) -> CellSummary:
     L = float(lay["win_units"])
     spec = registry.specs().get(rs.game)
     seat_sum = f["cell_win"].sum(axis=1)
-    cross = f["win_cross"]
     est: dict[str, tuple[MetricInfo, float, float, float]] = {}
     for info, seats in share_metrics(spec, P):
         total = sum(int(seat_sum[s]) for s in seats)
-        squares = sum(int(cross[s, t]) for s in seats for t in seats)
-        est[info.key] = (info, *mean_ci_sums(n, total, squares, L))
+        est[info.key] = (info, *share_ci_sums(n, total / L))
     length = lay.get("length")
     col = next((c for c in spec.columns_with_role("length", "games") if c.name == length), None) \
         if spec is not None and length else None
@@ -292,15 +309,17 @@ BALANCE = MetricInfo("balance", "the seat balance (largest distance of a seat fr
 
 
 def metric_table(v: VariantData) -> list[dict]:
-    """Every headline metric of a variant: key, label, unit, estimate, low, high."""
+    """Every headline metric of a variant: key, label, unit, estimate, low, high (a win share's
+    interval Wilson's, :func:`share_ci`; the seat balance's :func:`balance`; every other metric's
+    the normal interval of its mean, :func:`mean_ci`)."""
     rows = []
     b = balance(v)
     if b is not None:
         rows.append({"metric": "balance", "label": BALANCE.label, "unit": "pp", "share": True,
                      "estimate": b[0], "low": b[1], "high": b[2]})
     for key, x in v.samples.items():
-        m, lo, hi = mean_ci(x)
         i = v.info[key]
+        m, lo, hi = share_ci(x) if i.share else mean_ci(x)
         rows.append({"metric": key, "label": i.label, "unit": i.unit, "share": i.share,
                      "estimate": m, "low": lo, "high": hi})
     return rows
@@ -335,7 +354,8 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
     Rows: metric, label, unit, share, delta, low, high (simultaneous), low_unadjusted,
     high_unadjusted (the metric's own 95% interval, shown as such), smallest (the smallest
     difference that matters, :func:`analysis.load.smallest_difference`), verdict
-    (:func:`analysis.stats.practical`). Empty when the variants played different games. Between
+    (:func:`analysis.stats.practical`), same_as and mirror (:func:`same_numbers`: the metric this
+    row repeats, or None; whether it is that metric's mirror, moving by as much the other way). Empty when the variants played different games. Between
     two player counts a win share is compared by its distance from its fair share (the label says
     "seat 2's advantage (win share − fair share)"): its raw change is mostly 1/P moving."""
     if a.n_games != b.n_games:
@@ -371,12 +391,45 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
                      "low": float(low[j]), "high": float(high[j]),
                      "low_unadjusted": float(mean[j] - Z * se[j]),
                      "high_unadjusted": float(mean[j] + Z * se[j])})
+    twins = same_numbers(a, b, keys)
     for r in rows:
         info = r.pop("info")
         r.update(label=info.label, unit=info.unit, share=info.share,
                  smallest=_smallest(info, game, overrides))
         r["verdict"] = stats.practical(r["delta"], r["low"], r["high"], r["smallest"])
+        r["same_as"], r["mirror"] = twins.get(r["metric"], (None, False))
     return rows
+
+
+def _metric_rank(key: str) -> int:
+    """Which of two metrics that are the same number a sentence names: a role's share before a
+    seat's, a seat's before any other."""
+    return 0 if key.startswith("role_win_share_") else 1 if key.startswith("seat_win_share_") else 2
+
+
+def same_numbers(a: VariantData, b: VariantData, keys: list[str], tol: float = 1e-9
+                 ) -> dict[str, tuple[str, bool]]:
+    """The metrics of ``keys`` that are, game by game in both variants, the same number as another
+    (``key → (other, False)``: a one-seat role's share is its seat's) or its mirror (``key →
+    (other, True)``: with two roles and a winner in every game, one side's share is one minus the
+    other's, so its change is the other's with the sign turned). ``other`` is the metric a sentence
+    names (a role before a seat, :func:`_metric_rank`); a metric that is no other's is left out."""
+    order = sorted((k for k in keys if k in a.samples and k in b.samples), key=_metric_rank)
+    out: dict[str, tuple[str, bool]] = {}
+    kept: list[str] = []
+    for k in order:
+        for o in kept:
+            same = all(np.allclose(v.samples[k], v.samples[o], atol=tol, rtol=0.0, equal_nan=True)
+                       for v in (a, b))
+            total = [v.samples[k] + v.samples[o] for v in (a, b)]
+            mirror = not same and all(t.size and np.isfinite(t).all() and np.ptp(t) <= tol
+                                      for t in total) and abs(total[0][0] - total[1][0]) <= tol
+            if same or mirror:
+                out[k] = (o, bool(mirror))
+                break
+        else:
+            kept.append(k)
+    return out
 
 
 def paired_effect(a: VariantData, b: VariantData, key: str) -> tuple[float, float, float] | None:
@@ -414,11 +467,54 @@ def _is_number(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
+def base_value(sweep: dict, name: str):
+    """The value of setting ``name`` in the sweep's base rules (its rules file with its own --set
+    applied); None when the rules do not give it (``players``, a key the rules leave to its
+    default, an unreadable rules text)."""
+    import tomllib
+
+    from simcore.config import parse_path, parse_settings, set_in
+
+    try:
+        data = tomllib.loads(sweep.get("rules_text") or "")
+        for st in parse_settings(sweep.get("settings") or ()):
+            set_in(data, st.path, st.value)
+        node = data
+        for step in parse_path(name, "--vary"):
+            if isinstance(step, int) and not isinstance(node, list):
+                continue                        # a single number stands for every seat
+            node = node[step]
+        return node
+    except (tomllib.TOMLDecodeError, UsageError, KeyError, IndexError, TypeError):
+        return None
+
+
+def anchors(sweep: dict) -> dict[str, tuple[object, str]]:
+    """Per parameter, the value it is held at while another moves, and why: in a grid, the base
+    rules' value when the grid holds it ("the base rules' value"), else the parameter's first value
+    ("its first value"); moving one at a time, always the first value (the only one the others
+    are played with)."""
+    out = {}
+    for v in sweep["varies"]:
+        base = base_value(sweep, v["name"]) if sweep.get("mode") == "grid" else None
+        hit = next((x for x in v["values"] if base is not None and json_eq(x, base)), None)
+        out[v["name"]] = (hit, "the base rules' value") if hit is not None else \
+            (v["values"][0], "its first value")
+    return out
+
+
+def condition_text(sweep: dict, name: str) -> str:
+    """Where a parameter's effect is measured, in words: "track.goal.4 = 10 (the base rules'
+    value)"; "" for a sweep of one parameter."""
+    return "; ".join(f"{o} = {_text(value)} ({why})" for o, (value, why) in anchors(sweep).items()
+                     if o != name)
+
+
 def slices(sweep: dict) -> dict[str, list[dict]]:
-    """Per parameter, the variants where only it moves (the others at their first value), in the
-    order of its values."""
+    """Per parameter, the variants where only it moves (the others at their :func:`anchors`: the
+    base rules' value when a grid holds it, else their first value), in the order of its values."""
     varies = sweep["varies"]
-    first = {v["name"]: v["values"][0] for v in varies}
+    first = {k: value for k, (value, _) in anchors(sweep).items()}
     out: dict[str, list[dict]] = {}
     for v in varies:
         name = v["name"]
@@ -478,6 +574,7 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None) -> Sensiti
     family_level = 1 - (1 - stats.LEVEL) / max(n_effects, 1)
     for name, chain in slices(sweep).items():
         chain = [c for c in chain if c["id"] in done]
+        at = condition_text(sweep, name)
         for c in chain:
             sub = variants.filter(pl.col("variant") == c["id"])
             value = c["values"][name]
@@ -492,7 +589,7 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None) -> Sensiti
             x, y = first["values"][name], last["values"][name]
             for r in parameter_effects(a, b, level=family_level, overrides=overrides):
                 effect_rows.append({
-                    "parameter": name, "from": _text(x), "to": _text(y),
+                    "parameter": name, "from": _text(x), "to": _text(y), "at": at,
                     "numeric": _is_number(x) and _is_number(y),
                     "rising": _is_number(x) and _is_number(y) and y > x,
                     **r, "games": a.n_games})

@@ -54,7 +54,8 @@ def agreement(effects: pl.DataFrame, n_cells: int) -> pl.DataFrame:
     down, unclear; how many are large enough to matter (``large``: the interval beyond
     ``smallest_difference``), may matter (``may_matter``: clear, the interval straddles it) and
     clear but small (``small``: the interval inside it); the smallest and largest effect; whether
-    every cell moves the same way. Rows in reading order: parameters whose effect is large enough
+    every cell moves the same way; the cells of each way (``cells_in``, ``up_in``, ``down_in``,
+    ``unchanged_in``, ``unclear_in``: lists of cell labels). Rows in reading order: parameters whose effect is large enough
     to matter in more cells first, then may matter in more, then clear but small in more, then by
     size (the largest |effect| over the smallest difference), never by p-value."""
     g = effects.group_by(["parameter", "from", "to", "metric", "label", "unit", "share"],
@@ -72,6 +73,13 @@ def agreement(effects: pl.DataFrame, n_cells: int) -> pl.DataFrame:
         pl.col("delta").max().alias("largest"),
         pl.col("cell_label").sort_by("delta").first().alias("smallest_in"),
         pl.col("cell_label").sort_by("delta").last().alias("largest_in"),
+        pl.col("cell_label").alias("cells_in"),
+        *([pl.col("at").first().alias("at")] if "at" in effects.columns else []),
+        pl.col("cell_label").filter(pl.col("low") > 0).alias("up_in"),
+        pl.col("cell_label").filter(pl.col("high") < 0).alias("down_in"),
+        pl.col("cell_label").filter((pl.col("low") == 0) & (pl.col("high") == 0)).alias("unchanged_in"),
+        pl.col("cell_label").filter((pl.col("low") <= 0) & (pl.col("high") >= 0)
+                                    & ~((pl.col("low") == 0) & (pl.col("high") == 0))).alias("unclear_in"),
     )
     g = g.with_columns(
         (pl.col("cells") - pl.col("up") - pl.col("down") - pl.col("unchanged")).alias("unclear"),
@@ -104,51 +112,137 @@ def in_cells(counts: list[tuple], n_cells: int) -> str | None:
     return ", ".join([w + n for w, n in head] + [f"{last} of {n_cells} cells{note}"])
 
 
-def sentences(effects: pl.DataFrame, n_cells: int, metric: str | None = None) -> list[str]:
-    """One sentence per parameter on ``metric`` (default :func:`headline_metric`): which way it
-    moves the metric in how many cells (up, down, unchanged, unclear), the range of its effects,
-    and in how many cells the effect is clear and large enough to matter, may matter or is clear
-    but small (in that reading order). Counts of 0 are left out (:func:`in_cells`); when no cell's
-    effect is clear, the sentence says so in words."""
-    metric = metric or headline_metric(effects)
-    a = agreement(effects.filter(pl.col("metric") == metric), n_cells)
-    out = []
-    for r in a.iter_rows(named=True):
-        scale, unit = (100.0, " pp") if r["share"] else (1.0, f" {r['unit']}")
-        lo, hi = r["smallest"] * scale, r["largest"] * scale
-        move = f"moving {r['parameter']} from {r['from']} to {r['to']}"
-        what = r["label"]
-        matter = r["smallest_difference"] * scale
-        by_size = in_cells([(f"clear and large enough to matter (at least {matter:g}{unit})", r["large"]),
-                            (f"clear, may matter (these games cannot tell whether it reaches "
-                             f"{matter:g}{unit})", r["may_matter"]),
-                            # the figure is named once, on the first wording printed
-                            ("clear but small" if r["large"] or r["may_matter"]
-                             else f"clear but small (less than {matter:g}{unit})", r["small"])], n_cells)
-        size = f": {by_size}" if by_size else f": clear in none of the {n_cells} cells"
-        if r["up"] == n_cells:
-            out.append(f"{move} raises {what} in every cell ({n_cells} of {n_cells}), but by "
-                       f"{lo:.1f} to {hi:.1f}{unit} ({r['smallest_in']}: least; {r['largest_in']}: most)"
-                       f"{size}.")
-        elif r["down"] == n_cells:
-            out.append(f"{move} lowers {what} in every cell ({n_cells} of {n_cells}), but by "
-                       f"{-hi:.1f} to {-lo:.1f}{unit} ({r['largest_in']}: least; {r['smallest_in']}: most)"
-                       f"{size}.")
+NAMED_CELLS = 3      # a sentence names the cells behind a count up to this many
+
+
+def _named(ways: list[tuple], cells: dict[str, list[str]]) -> list[tuple]:
+    """The ways of :func:`in_cells` with the cells behind every count but the largest named
+    (``"unclear in 1 (harsh-lord + 3×fair-share)"``), when they are at most :data:`NAMED_CELLS`."""
+    top = max((c[1] for c in ways), default=0)
+    out, skipped = [], False
+    for c in ways:
+        names = cells.get(c[0]) or []
+        if c[1] and names and len(names) <= NAMED_CELLS and (c[1] < top or skipped):
+            why = f": {c[2].strip('()')}" if len(c) > 2 and c[2] else ""
+            out.append((c[0], c[1], f"({', '.join(names)}{why})"))
         else:
-            ways = in_cells([("up", r["up"]), ("down", r["down"]),
-                             ("unchanged", r["unchanged"], "(no game's outcome moved)"),
-                             ("unclear", r["unclear"])], n_cells)
-            effects_from = (f"effects from {f'{lo:+.1f}'.replace('-', '−')}{unit} ({r['smallest_in']}) to "
-                            f"{f'{hi:+.1f}'.replace('-', '−')}{unit} ({r['largest_in']})")
-            if r["up"] == r["down"] == 0 and not by_size:
-                # nothing clear anywhere: "clear in none" would only repeat the opening
-                out.append(f"{move} moves {what} clearly in none of the {n_cells} cells: {ways}; "
-                           f"{effects_from}.")
-            else:
-                out.append(f"{move} does not move {what} the same way in every cell: {ways}; "
-                           f"{effects_from}{size}.")
+            skipped = skipped or c[1] == top
+            out.append(c)
+    return out
+
+
+def not_adjusted(n_cells: int) -> str:
+    """The caveat every panel sweep's counts of cells carry."""
+    return (f"These counts of cells are not adjusted over the {n_cells} cells: each cell is judged on "
+            "its own 95% intervals, so over many cells a parameter that does nothing can come out "
+            "clear in one or two by chance (balance report --cells adjusts over the cells).")
+
+
+def most_moved(effects: pl.DataFrame) -> dict[tuple, str]:
+    """Per comparison (parameter, from, to), the metric it moves most over the cells: clear and
+    large enough to matter in the most cells, then may matter, then clear but small, then the
+    largest |effect| over its smallest difference; a metric that is the same number as another, or
+    its mirror (column ``same_as``), is left to that one."""
+    d = effects
+    if "same_as" in d.columns:
+        d = d.filter(pl.col("same_as").is_null())
+    g = d.group_by(["parameter", "from", "to", "metric"], maintain_order=True).agg(
+        (pl.col("verdict") == LARGE).sum().alias("large"),
+        (pl.col("verdict") == MAY_MATTER).sum().alias("may"),
+        (pl.col("verdict") == SMALL).sum().alias("small"),
+        (pl.col("delta").abs() / pl.col("smallest")).max().alias("size"))
+    g = g.sort(["large", "may", "small", "size"], descending=True, maintain_order=True)
+    out: dict[tuple, str] = {}
+    for r in g.iter_rows(named=True):
+        out.setdefault((r["parameter"], r["from"], r["to"]), r["metric"])
+    return out
+
+
+def _twin_of(effects: pl.DataFrame, metric: str) -> set[str]:
+    """``metric`` and the metrics that are the same number or its mirror."""
+    if "same_as" not in effects.columns:
+        return {metric}
+    pairs = effects.select("metric", "same_as").unique().drop_nulls().iter_rows()
+    out = {metric}
+    for m, o in pairs:
+        if m == metric or o == metric:
+            out |= {m, o}
+    return out
+
+
+def sentences(effects: pl.DataFrame, n_cells, metric: str | None = None) -> list[str]:
+    """One sentence per parameter on ``metric`` (default :func:`headline_metric`): which way it
+    moves the metric in how many cells (up, down, unchanged, unclear, and not measured: a cell with
+    fewer than two finished variants of it), the cells behind every count but the largest named,
+    the range of its effects, and in how many cells the effect is clear and large enough to matter,
+    may matter or is clear but small (in that reading order). Counts of 0 are left out
+    (:func:`in_cells`); when no cell's effect is clear, the sentence says so in words.
+
+    ``n_cells``: the panel's number of cells, or its cell labels (then a cell with no measured
+    effect is named). On the headline metric (``metric`` None or :func:`headline_metric`), a
+    parameter whose most moved metric (:func:`most_moved`) is another gets a second sentence on
+    that one (a payment order moves the split among the Censitaire seats, not the Seigneur's share),
+    unless it is seat 1's share beside the seat balance (the callers print that one), and the
+    sentences end with the caveat that the counts are not adjusted over the cells
+    (:func:`not_adjusted`)."""
+    labels = list(n_cells) if not isinstance(n_cells, int) else None
+    n_cells = len(labels) if labels is not None else n_cells
+    head = headline_metric(effects)
+    metric = metric or head
+    extra = most_moved(effects) if metric == head else {}
+    skip = _twin_of(effects, metric) | ({"seat_win_share_1"} if metric == "balance" else set())
+    out = []
+    for r in agreement(effects.filter(pl.col("metric") == metric), n_cells).iter_rows(named=True):
+        out.append(_sentence(r, n_cells, labels))
+        other = extra.get((r["parameter"], r["from"], r["to"]))
+        if other and other not in skip:
+            sub = effects.filter((pl.col("metric") == other) & (pl.col("parameter") == r["parameter"])
+                                 & (pl.col("from") == r["from"]) & (pl.col("to") == r["to"]))
+            for o in agreement(sub, n_cells).iter_rows(named=True):
+                out.append(_sentence(o, n_cells, labels, most=True))
+    if out and metric == head:
+        out.append(not_adjusted(n_cells))
     return [s[0].upper() + s[1:] for s in out]
 
 
+def _sentence(r: dict, n_cells: int, labels: list[str] | None, most: bool = False) -> str:
+    scale, unit = (100.0, " pp") if r["share"] else (1.0, f" {r['unit']}")
+    lo, hi = r["smallest"] * scale, r["largest"] * scale
+    at = f" with {r['at']}" if r.get("at") else ""
+    move = f"moving {r['parameter']} from {r['from']} to {r['to']}{at}"
+    what = r["label"] + (" (the metric it moves most)" if most else "")
+    matter = r["smallest_difference"] * scale
+    by_size = in_cells([(f"clear and large enough to matter (at least {matter:g}{unit})", r["large"]),
+                        (f"clear, may matter (these games cannot tell whether it reaches "
+                         f"{matter:g}{unit})", r["may_matter"]),
+                        # the figure is named once, on the first wording printed
+                        ("clear but small" if r["large"] or r["may_matter"]
+                         else f"clear but small (less than {matter:g}{unit})", r["small"])], n_cells)
+    size = f": {by_size}" if by_size else f": clear in none of the {n_cells} cells"
+    missing = n_cells - r["cells"]
+    unmeasured = [c for c in labels if c not in set(r["cells_in"])] if labels is not None else []
+    gone = (f"; not measured in {missing} (fewer than two finished variants"
+            + (f": {', '.join(unmeasured)}" if unmeasured else "") + ")") if missing > 0 else ""
+    if r["up"] == n_cells:
+        return (f"{move} raises {what} in every cell ({n_cells} of {n_cells}), but by "
+                f"{lo:.1f} to {hi:.1f}{unit} ({r['smallest_in']}: least; {r['largest_in']}: most){size}.")
+    if r["down"] == n_cells:
+        return (f"{move} lowers {what} in every cell ({n_cells} of {n_cells}), but by "
+                f"{-hi:.1f} to {-lo:.1f}{unit} ({r['largest_in']}: least; {r['smallest_in']}: most){size}.")
+    ways = in_cells(_named([("up", r["up"]), ("down", r["down"]),
+                            ("unchanged", r["unchanged"], "(no game's outcome moved)"),
+                            ("unclear", r["unclear"])],
+                           {"up": r["up_in"], "down": r["down_in"], "unchanged": r["unchanged_in"],
+                            "unclear": r["unclear_in"]}), n_cells)
+    ways = (ways or f"measured in none of the {n_cells} cells") + gone
+    effects_from = (f"effects from {f'{lo:+.1f}'.replace('-', '−')}{unit} ({r['smallest_in']}) to "
+                    f"{f'{hi:+.1f}'.replace('-', '−')}{unit} ({r['largest_in']})")
+    if r["up"] == r["down"] == 0 and not by_size:
+        # nothing clear anywhere: "clear in none" would only repeat the opening
+        return f"{move} moves {what} clearly in none of the {n_cells} cells: {ways}; {effects_from}."
+    return f"{move} does not move {what} the same way in every cell: {ways}; {effects_from}{size}."
+
+
 __all__ = ["read_panel_sweep", "panel_effects", "agreement", "headline_metric", "sentences", "in_cells",
+           "most_moved", "not_adjusted",
            "PANEL_SWEEP_JSON", "CELLS"]

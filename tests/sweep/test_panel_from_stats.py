@@ -57,14 +57,21 @@ def test_a_runs_estimates_from_its_statistics_equal_those_from_its_rows(case, tm
         assert any(k.startswith("role_win_share_") for k in keys)
     if case.startswith(("seigneurial", "fief", "medievallons")):
         assert "game_length" in keys
-    # the interval is the rows' mean ± Z·sd/√n with the sample sd (n − 1)
+    # a win share's interval is Wilson's on the rows' sum (revB #2: a normal one went below 0 or
+    # had zero width); the length's is the rows' mean ± Z·sd/√n with the sample sd (n − 1)
+    from analysis.stats import wilson
+
     v = load_variant(run)
     for key, x in v.samples.items():
         if key in keys:
             _, m, lo, hi = from_stats.estimates[key]
-            half = 1.959963984540054 * np.std(x, ddof=1) / np.sqrt(x.size)
-            np.testing.assert_allclose([m, lo, hi], [x.mean(), x.mean() - half, x.mean() + half],
-                                       rtol=1e-9, atol=1e-15, err_msg=key)
+            if v.info[key].share:
+                wl, wh = wilson(x.sum(), x.size)
+                want = [x.mean(), float(wl), float(wh)]
+            else:
+                half = 1.959963984540054 * np.std(x, ddof=1) / np.sqrt(x.size)
+                want = [x.mean(), x.mean() - half, x.mean() + half]
+            np.testing.assert_allclose([m, lo, hi], want, rtol=1e-9, atol=1e-15, err_msg=key)
 
 
 @pytest.mark.parametrize("game", ["seigneurial", "middle-ages"])
@@ -106,10 +113,13 @@ def test_report_cells_of_runs_without_rows_writes_the_page(tmp_path):
     assert _run(["report", "--cells", *map(str, runs), "--out", str(tmp_path / "page"), "--force"]) == 0
 
 
-def test_a_roles_sum_of_squares_takes_the_cross_products_of_its_seats_shared_wins(tmp_path):
+def test_a_roles_share_counts_its_seats_shared_wins_as_fractions(tmp_path):
     """Played games of a role rarely share a win, so the rows of a 5-player Seigneurial run are
     given shared wins (two or three Censitaires, or the Seigneur and one) and their statistics
-    filled again: the Censitaires' share then has a variance the diagonal alone would miss."""
+    filled again: the Censitaires' share (the sum of their seats' shares) and its Wilson interval
+    from the statistics equal those from the rows."""
+    from analysis.stats import wilson
+
     from types import SimpleNamespace
 
     import pyarrow as pa
@@ -142,7 +152,7 @@ def test_a_roles_sum_of_squares_takes_the_cross_products_of_its_seats_shared_win
     x = w[:, 1:].sum(axis=1)
     _, m, lo, hi = from_stats.estimates["role_win_share_censitaire"]
     assert m == pytest.approx(x.mean(), rel=1e-12)
-    assert hi - m == pytest.approx(1.959963984540054 * x.std(ddof=1) / np.sqrt(x.size), rel=1e-9)
+    assert (lo, hi) == pytest.approx(tuple(float(e) for e in wilson(x.sum(), x.size)), rel=1e-9)
 
 
 def test_two_panels_cells_of_one_line_up_are_named_by_their_panel(tmp_path):

@@ -43,7 +43,7 @@ MIXED = [(-0.05, -0.06, -0.04), (-0.002, -0.003, -0.001), (0.01, -0.001, 0.02)]
     (LARGE3, 0.30, ": clear but small (less than 30 pp) in 3 of 3 cells."),
     # mixed ways: two down (one large, one small), none up, one unclear
     (MIXED, 0.01, "does not move the seigneurs' win share the same way in every cell: down in 2, unclear in 1 "
-                  "of 3 cells;"),
+                  "of 3 cells (cell 2);"),
 ])
 def test_a_panel_sweep_sentence_prints_only_the_counts_that_are_not_zero(rows, smallest, want):
     s = sentences(_effects(rows, smallest), 3)[0]
@@ -63,7 +63,7 @@ def test_a_mixed_panel_sweep_sentence_splits_its_clear_cells_by_size_without_zer
 def test_a_panel_sweep_sentence_where_no_cell_is_clear_says_so_in_words():
     s = sentences(_effects([(0.001, -0.01, 0.012), (-0.002, -0.02, 0.01), (0.0, 0.0, 0.0)]), 3)[0]
     assert s.startswith("Moving track.goal.4 from 8 to 12 moves the seigneurs' win share clearly in none of "
-                        "the 3 cells: unchanged in 1 (no game's outcome moved), unclear in 2 of 3 cells;"), s
+                        "the 3 cells: unchanged in 1 (cell 2: no game's outcome moved), unclear in 2 of 3 cells;"), s
     assert "same way" not in s and "large enough" not in s, s
     _no_zero(s)
 
