@@ -227,9 +227,11 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
     effects = panel_effects(path, smallest)
     n = len(meta["panel"]["cells"])
     head = headline_metric(effects)
-    lines = sentences(effects, n, head)
+    shown = [head]
     if head == "balance" and "seat_win_share_1" in set(effects["metric"].to_list()):
-        lines += sentences(effects, n, "seat_win_share_1")
+        shown.insert(0, "seat_win_share_1")     # the headline's sentences end with the caveat
+    labels = [c["label"] for c in meta["panel"]["cells"]]   # a cell with no measured effect is named
+    lines = [line for metric in shown for line in sentences(effects, labels, metric)]
     title = f"{_title(meta['game'])}: a sweep over a panel of {n} cells"
     figs = FigureSet()
     agree = _in_units(agreement(effects, n), ("smallest_difference", "smallest", "largest")).select(
