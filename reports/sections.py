@@ -30,10 +30,12 @@ from reports.figures import common as F
 from reports.rules_diff import diff_sentences, diff_table, origin, pairing_sentence, rules_diff
 from reports.games import hook_for, spec_for
 from reports.text import (
+    amount,
     change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
     length_headlines, metric_change, metric_digits,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
-    pvalue, role_headlines, score_unit, seat_gap_words, tested_count, turns, verdict_words,
+    pvalue, role_headlines, score_unit, seat_gap_words, shared_role_seats, tested_count, turns,
+    verdict_words,
 )
 
 
@@ -105,7 +107,7 @@ def role_seat_rows(t: dict) -> pl.DataFrame:
     s = t["role_seats"]
     tested = int(s["seat_p_value"].is_not_nan().sum()) if "seat_p_value" in s.columns else 0
     roles = s.filter(pl.col("p_value").is_not_nan())["role"].n_unique()
-    verdict = ({f"Verdict (Holm over the {tested} seats of roles of several seats; {smallest_pp(s)} matters)":
+    verdict = ({f"Verdict (Holm over the {shared_role_seats(s, tested)}; {smallest_pp(s)} matters)":
                 ["" if p != p else verdict_words(v) for v, p in zip(s["verdict"], s["seat_p_value"])]}
                if "verdict" in s.columns else {})
     chi = "chi2_p_adjusted" if "chi2_p_adjusted" in s.columns else "p_value"
@@ -248,7 +250,7 @@ def _score_caption(t: dict, unit: str) -> str:
     best = s.sort("mean_score", descending=True).row(0, named=True)
     worst = s.sort("mean_score").row(0, named=True)
     if best["seat"] == worst["seat"]:
-        return f"{best['seat_label']} ends with {num(best['mean_score'])} {unit} on average."
+        return f"{best['seat_label']} ends with {amount(num(best['mean_score']), unit)} on average."
     return (f"{best['seat_label']} ends with the most {unit} on average ({num(best['mean_score'])}), "
             f"{worst['seat_label']} with the fewest ({num(worst['mean_score'])}).")
 

@@ -43,7 +43,7 @@ from reports.html import _CSS, _html_table
 from reports.pdf import write_pdf
 from reports.rules_diff import flatten, value_text
 from reports.sections import FigureSet, Section
-from reports.text import verdict_words
+from reports.text import amount, verdict_words
 from simcore import games as registry
 from simcore.atomic import atomic_dir
 
@@ -62,7 +62,7 @@ def _share_text(x: float, lo: float, hi: float) -> str:
 
 
 def _unit_text(x: float, lo: float, hi: float, unit: str) -> str:
-    return _minus(f"{x:+.2f}") + f" {unit} " + _minus(f"({lo:+.2f} to {hi:+.2f})")
+    return amount(_minus(f"{x:+.2f}"), unit) + " " + _minus(f"({lo:+.2f} to {hi:+.2f})")
 
 
 def _move_words(r: dict) -> str:
@@ -277,7 +277,7 @@ def _smallest_words(effects: pl.DataFrame) -> str:
     other = effects.filter(~pl.col("share"))
     for (unit, small), g in other.group_by(["unit", "smallest"], maintain_order=True):
         labels = list(dict.fromkeys(g["label"].to_list()))
-        parts.append(f"{small:g} {unit} for " + " and ".join(labels))
+        parts.append(f"{amount(f'{small:g}', unit)} for " + " and ".join(labels))
     return " (here " + ", ".join(parts) + ")" if parts else ""
 
 
@@ -571,8 +571,9 @@ def confirm_table(result: dict, tune_dir: Path, game: str) -> pl.DataFrame:
                 inside = lo <= m["low"] and m["high"] <= hi
                 row["Inside the band"] = "yes" if inside else "no"
                 e = m["estimate"]
-                row["Estimate beyond the band"] = (f"{sc * (e - hi):.1f} {unit} above" if e > hi else
-                                                   f"{sc * (lo - e):.1f} {unit} below" if e < lo else "inside")
+                row["Estimate beyond the band"] = (f"{amount(f'{sc * (e - hi):.1f}', unit)} above" if e > hi else
+                                                   f"{amount(f'{sc * (lo - e):.1f}', unit)} below" if e < lo
+                                                   else "inside")
             row["Target met"] = _outcome(p)
             rows.append(row)
     return pl.DataFrame(rows)

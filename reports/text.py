@@ -58,6 +58,19 @@ def pct_ci(p: float, low: float, high: float) -> str:
     return f"{pct(p, digits)}% ({pct(low, digits)}–{pct(high, digits)})"
 
 
+def amount(text: str, unit: str) -> str:
+    """A number's text with its unit as a page writes it: "2 coins", "1 turn", "19.27% of own goal"
+    (a unit that starts with % is written against the number), "3 pp"; the unit's plural s goes
+    when the number is exactly 1 ("1 turns" read as a typo)."""
+    if not unit:
+        return text
+    if unit.startswith("%"):
+        return text + unit
+    if text.lstrip("+−-") in ("1", "1.0", "1.00") and unit.endswith("s") and " " not in unit:
+        unit = unit[:-1]
+    return f"{text} {unit}"
+
+
 def num(x: float, digits: int = 2) -> str:
     """Fixed decimals, with a typographic minus: −3.80."""
     return f"{x:.{digits}f}".replace("-", "−")
@@ -364,6 +377,14 @@ def seat_headlines(t: dict) -> list[str]:
     return out
 
 
+def shared_role_seats(seats: pl.DataFrame, n: int) -> str:
+    """The family of the seats' Holm adjustment in words: "3 Censitaire seats" when one role has
+    several seats (table ``role_seats``), else "5 seats that share their role"."""
+    several = seats.filter(pl.col("p_value").is_not_nan()) if "p_value" in seats.columns else seats
+    labels = list(dict.fromkeys(several["role_label"].to_list())) if "role_label" in several.columns else []
+    return f"{n} {labels[0]} seats" if len(labels) == 1 else f"{n} seats that share their role"
+
+
 def role_seat_gap_words(part: pl.DataFrame, seats: pl.DataFrame) -> str:
     """A role's seats (rows of table ``role_seats`` for one role of several seats) worded by the
     size of each seat's gap from an equal share of the role's wins, as :func:`seat_gap_words` words
@@ -373,7 +394,7 @@ def role_seat_gap_words(part: pl.DataFrame, seats: pl.DataFrame) -> str:
     label = part["role_label"][0]
     equal = pct(part["equal_share"][0])
     family = int(seats.filter(pl.col("p_value").is_not_nan()).height)
-    holm = f"Holm over the {family} seats of roles of several seats"
+    holm = f"Holm over the {shared_role_seats(seats, family)}"
     if large.height:
         names, verb = _seats_named(large)
         may = _may_matter_words(part, None, small, holm)
@@ -447,8 +468,12 @@ def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
     o = {r["metric"]: r for r in t["outcomes"].iter_rows(named=True)}
     out.append(f"{_p(o['shared_wins'])} of games end in a shared win.")
     r = o["score_spread"]
-    out.append(f"The winner finishes {num(r['estimate'])} {score_unit(rs)} ({num_ci(r['ci_low'], r['ci_high'])}) "
-               f"ahead of the runner-up on average.")
+    spec = spec_for(rs.game) if rs is not None else None
+    rough = ("" if spec is None or spec.roles_alike else
+             # a score the roles earn toward goals of different sizes: the lead subtracts unlike things
+             " (scores are progress toward each player's own goal, and the goals differ: a rough figure)")
+    out.append(f"The winner finishes {amount(num(r['estimate']), score_unit(rs))} ({num_ci(r['ci_low'], r['ci_high'])}) "
+               f"ahead of the runner-up on average{rough}.")
     out += flow_headlines(t, rs, by_rank=False)     # (the flow section adds the by-rank sentence)
     out += length_headlines(t)
     hook = hook_for(rs.game) if rs is not None else None
@@ -539,7 +564,7 @@ def flow_headlines(t: dict, rs: RunSet | None = None, by_rank: bool = True) -> l
                      else "at no turn (by the last one, their lead is still within noise or smaller)")
             if win.height and second.height:
                 out.append(f"By final rank, the eventual winners hold clearly more {unit} than the runners-up, "
-                           f"by at least {num(smallest, 2 if smallest % 1 else 0)} {unit} (the smallest score "
+                           f"by at least {amount(num(smallest, 2 if smallest % 1 else 0), unit)} (the smallest score "
                            f"difference that matters), {where}; after turn {turns_[-1]} they hold {num(win['mean_coins'][0], 1)} "
                            f"{unit} against {num(second['mean_coins'][0], 1)}.")
     elif "lead_changes" in o:

@@ -116,4 +116,4 @@ def test_a_role_seats_sentence_is_worded_by_size_not_by_the_chi_square(tmp_path)
     assert verdicts[top + 1] == stats.MAY_MATTER
     assert (f"Seat {top + 2} ({pp(gaps[top])}) and " in line and "are clearly off an equal 33.3% of the "
             "Censitaires' wins, perhaps by the 1 pp that matters; these games cannot tell (Holm over the 3 "
-            "seats of roles of several seats; more games would)" in line), line
+            "Censitaire seats; more games would)" in line), line
