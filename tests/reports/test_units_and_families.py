@@ -22,3 +22,22 @@ def test_the_holm_family_of_role_seats_is_named_by_its_role():
     assert shared_role_seats(one, 3) == "3 Censitaire seats"
     two = pl.DataFrame({"role_label": ["A", "A", "B", "B"], "p_value": [0.1] * 4})
     assert shared_role_seats(two, 4) == "4 seats that share their role"
+
+
+def test_the_role_chi_square_is_shown_once_per_role():
+    """A role's chi-square tests all its seats at once: on the role's first row only, not beside
+    each seat's own verdict (revB: "p < 0.001" beside a seat "within noise" read as that seat's)."""
+    from reports.sections import role_seat_rows
+
+    n = float("nan")
+    s = pl.DataFrame({
+        "role": ["seigneur", "censitaire", "censitaire", "censitaire"],
+        "role_label": ["Seigneur", "Censitaire", "Censitaire", "Censitaire"],
+        "seat_label": [f"Seat {k}" for k in range(1, 5)], "games": [100] * 4,
+        "win_share": [0.1, 0.3, 0.3, 0.3], "ci_low": [0.05, 0.2, 0.2, 0.2], "ci_high": [0.2, 0.4, 0.4, 0.4],
+        "share_of_role": [1.0, 0.4, 0.3, 0.3], "share_low": [n, 0.3, 0.2, 0.2], "share_high": [n, 0.5, 0.4, 0.4],
+        "equal_share": [1.0, 1 / 3, 1 / 3, 1 / 3], "verdict": ["", "x", "x", "x"],
+        "seat_p_value": [n, 0.01, 0.5, 0.5], "p_value": [n, 1e-5, 1e-5, 1e-5]})
+    rows = role_seat_rows({"role_seats": s})
+    chi = rows[rows.columns[-1]].to_list()
+    assert chi[0] == "" and chi[1] != "" and chi[2:] == ["", ""], chi
