@@ -679,7 +679,8 @@ INDEX_METRICS = ("balance", "win_share_balance")
 def metric_change(r: dict, unit: str, digits: int | None = None) -> tuple[str, str]:
     """(the change, its 95% interval) of a compared metric, each with its unit (``digits``: as
     :func:`metric_digits`)."""
-    u = f" {unit}" if unit else ""
+    # an index's change is a bare number (its unit, "index (1 = equal seats)", is shown apart)
+    u = f" {unit}" if unit and r["metric"] not in INDEX_METRICS else ""
     diff = r["diff"] if digits is None else shown_change(r, digits)
     if r["kind"] == "proportion" or r["metric"] == "tile_slope":
         d = digits or 1
@@ -688,7 +689,9 @@ def metric_change(r: dict, unit: str, digits: int | None = None) -> tuple[str, s
     d = digits or (3 if r["metric"] in INDEX_METRICS else 2)
     change = f"{signed(diff, d)}{u}"
     if not (np.isfinite(r["diff_low"]) and np.isfinite(r["diff_high"])):
-        return change, "not computed (no interval for this index)"
+        # each run's index has its interval (the seat table); their difference has none: a
+        # largest gap over seat pairs has no standard error, and the seat win shares carry the test
+        return change, "none for a change of this index (the seat rows are tested)"
     return change, f"{signed(r['diff_low'], d)} to {signed(r['diff_high'], d)}{u}"
 
 
