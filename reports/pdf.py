@@ -182,15 +182,21 @@ class _Layout:
         hdr_lines = [self.wrap(h, size, w - 2 * pad, "bold") for h, w in zip(header, widths)]
         hdr_h = max(len(x) for x in hdr_lines) * lh + 2 * pad
         cap_lines = self.wrap(caption, 9.5, TEXT_W, "bold")
-        self.need(len(cap_lines) * self.line_height(9.5) + hdr_h + 2 * lh + 0.1)
+        wrapped = [[self.wrap(v, size, w - 2 * pad) for v, w in zip(row, widths)] for row in cells]
+        heights = [max(len(p) for p in parts) * lh + 2 * pad for parts in wrapped]
+        # the table starts on a new page unless its caption, header and first rows fit here: the
+        # whole of a table up to a third of a page (kept together), else its first three rows (a
+        # table that started with one row at a page's foot read as a table of one row)
+        head_h = len(cap_lines) * self.line_height(9.5) + 0.04 + hdr_h
+        whole = sum(heights)
+        keep = whole if whole <= (PAGE_H - TOP - BOTTOM) / 3 else sum(heights[:3])
+        self.need(head_h + keep + 0.1)
         for line in cap_lines:
             self.text_at(MARGIN, self.y, line, 9.5, "bold")
             self.y -= self.line_height(9.5)
         self.y -= 0.04
         self._header(header, hdr_lines, widths, hdr_h, size, pad)
-        for row in cells:
-            parts = [self.wrap(v, size, w - 2 * pad) for v, w in zip(row, widths)]
-            row_h = max(len(p) for p in parts) * lh + 2 * pad
+        for parts, row_h in zip(wrapped, heights):
             if row_h > self.room():
                 self.new_page()
                 # wrapped like every other line: a long caption ran off the page's edge

@@ -154,3 +154,31 @@ def test_a_long_tables_continued_caption_stays_within_the_text_width(monkeypatch
     assert continued and "(continued)" in " ".join(d[1] for d in continued)
     for x, text, size, weight in drawn:
         assert x + lay.width(text, size, weight) <= P.MARGIN + P.TEXT_W + 1e-6, text
+
+
+def test_a_table_does_not_start_at_a_page_foot_with_one_row(monkeypatch):
+    """A table starts on a new page unless its first three rows fit (a short table, up to a third
+    of a page, is kept whole): a review found a table of 13 rows begun at a page's foot with one."""
+    import polars as pl
+
+    from reports import pdf as P
+
+    def rows_per_page(room: float) -> dict[int, int]:
+        lay = P._Layout(PdfDocument("t"), "t")
+        lay.new_page()
+        lay.y = P.BOTTOM + room           # this much room left on the page
+        pages: dict[int, int] = {}
+        real = lay.text_at
+
+        def text_at(x, y, text, size, weight="normal", **kw):
+            if text.startswith("type "):
+                pages[lay.page_no] = pages.get(lay.page_no, 0) + 1
+            return real(x, y, text, size, weight, **kw)
+
+        monkeypatch.setattr(lay, "text_at", text_at)
+        lay.add_table("Card types", pl.DataFrame({"card type": [f"type {k}" for k in range(13)],
+                                                  "share": ["25.0% (24.1–25.9)"] * 13}))
+        return pages
+
+    assert rows_per_page(0.9) == {2: 13}       # two rows would fit: the table moves whole
+    assert rows_per_page(8.0) == {1: 13}       # plenty of room: it starts here
