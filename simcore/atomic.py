@@ -8,7 +8,8 @@ Nothing already on disk is lost:
   :func:`check_output_file`, :func:`check_output_dir`) refuses, in one line naming the option and
   the path, everything that would fail or do harm later: an empty name, a name too long for the
   file system (counting the hidden names written beside it), a symlink loop, a symbolic link as
-  the final name, a path under a virtual file system (``/proc``, ``/sys``, ``/dev`` or any mount of
+  the final name, a mount point as the final name (the final rename cannot replace it), a path
+  under a virtual file system (``/proc``, ``/sys``, ``/dev`` or any mount of
   that kind), the working directory or one of its ancestors, a directory where a file is expected
   and the reverse (also a file used as a parent directory), an output that is, contains or is
   inside one of the command's own inputs (``balance report RUN --out RUN --force``), an existing
@@ -36,7 +37,8 @@ Nothing already on disk is lost:
   target (``.<name>.tmp-<id>``, 16 random hex digits), recorded in the lock before it is made,
   and renamed into place only when complete. With ``force`` a directory is replaced in two renames:
   the old one is moved aside to ``.<name>.old-<id>`` (recorded first), then the new one takes the
-  final name, then what the old one's marker lists is removed.
+  final name, then what the old one's marker lists is removed. An existing empty directory holds
+  nothing to keep: the new one replaces it in one rename, and nothing is left beside it.
 * **Recovered, and only what is proven ours.** What a killed command left (its temporary entries,
   an old directory moved aside) is cleaned up by the next command that writes to the same folder
   (:func:`recover_leftovers`), said in one ``note:`` line on stderr — only the entries a lock's
@@ -242,6 +244,12 @@ def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = 
     if os.path.islink(absolute):
         raise UsageError(f"{option} {show(text)}: is a symbolic link (to {show(os.readlink(absolute))}); "
                          "give the real path")
+    if os.path.lexists(absolute) and os.path.ismount(absolute):
+        # Every output takes its final name by a rename, which a mount point refuses (EBUSY): an
+        # empty volume mounted as --out (Docker's -v host:/out) failed after all the games were
+        # played (revC #2).
+        inside = "a directory" if kind == "dir" else "a file name"
+        raise UsageError(f"{option} {show(text)}: is a mount point; give {inside} inside it")
     parent = _nearest_existing(absolute.parent)
     if not os.path.isdir(parent):
         raise UsageError(f"{option} {show(text)}: cannot write in {show(parent)}: a file, not a directory")
@@ -395,6 +403,11 @@ def _remove_owned(directory: Path) -> list[str]:
     marker = read_marker(directory)
     if marker is None:
         left = sorted(os.listdir(directory)) if directory.is_dir() else []
+        if not left and directory.is_dir() and not directory.is_symlink():
+            try:      # an empty directory without a marker holds nothing to lose (revC #1)
+                directory.rmdir()
+            except OSError:
+                return sorted(os.listdir(directory))
         return left
     for entry in marker["entries"]:
         p = directory / entry
@@ -909,6 +922,19 @@ def publish_dir(tmp: Path, target: Path, kind: str | None = None) -> Path:
     old_marker = read_marker(tmp)
     write_marker(tmp, kind, os.listdir(tmp),
                  old_marker.get("id") if old_marker and old_marker["kind"] == kind else None)
+    if _empty_dir(target):
+        # An existing empty directory (`mkdir out && simulate -o out`) holds nothing to keep: the
+        # complete directory takes its place in one rename (rename(2) replaces an empty
+        # directory), not moved aside to a `.<name>.old-<id>` left behind for ever (revC #1). A
+        # file written into it meanwhile makes the rename fail (ENOTEMPTY): then it is moved
+        # aside like any other.
+        try:
+            tmp.rename(target)
+        except OSError as exc:
+            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                raise
+        else:
+            return _published(tmp, target)
     if os.path.lexists(target):
         old = hidden_name(target, "old")
         target.rename(old)
@@ -927,6 +953,21 @@ def publish_dir(tmp: Path, target: Path, kind: str | None = None) -> Path:
         forget_entry(target, old.name)
     else:
         tmp.rename(target)
+    return _published(tmp, target)
+
+
+def _empty_dir(path: Path) -> bool:
+    """``path`` is a real (not symbolic link) directory with nothing in it."""
+    if os.path.islink(path) or not os.path.isdir(path):
+        return False
+    try:
+        with os.scandir(path) as entries:
+            return next(entries, None) is None
+    except OSError:
+        return False
+
+
+def _published(tmp: Path, target: Path) -> Path:
     forget_entry(target, tmp.name)
     PUBLISHED.append(target)
     release_claim(target, True)

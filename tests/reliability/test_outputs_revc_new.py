@@ -1,0 +1,98 @@
+"""revC robustness review: an empty directory or a mount point given as --out.
+
+#1: writing into an existing empty directory (``mkdir out && simulate -o out``) left a hidden
+``.out.old-<id>`` directory beside it for ever. #2: an empty mount point as --out (a Docker volume)
+failed with EBUSY after every game was played; it is refused before any work, in the output check
+every command shares.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from simcore import atomic
+
+from reliability_helpers import cli_in_process, hidden, one_error_line
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    yield
+    atomic.release_claims()
+
+
+def test_simulate_into_an_empty_directory_leaves_nothing_beside_it(tmp_path, capsys):
+    (tmp_path / "e").mkdir()
+    code, err = cli_in_process(["simulate", "-n", "100", "-o", "e", "-q"], capsys)
+    assert code == 0, err
+    assert (tmp_path / "e" / "run.json").is_file()
+    assert hidden(tmp_path) == [], "a hidden entry was left beside the run"
+
+
+def test_a_report_into_an_empty_directory_leaves_nothing_beside_it(tmp_path):
+    """The steps reports.build takes (check, temporary directory, publish), without drawing a
+    report's figures (5 s): the same publish_dir every directory output goes through."""
+    (tmp_path / "er").mkdir()
+    target = atomic.check_output_dir(tmp_path / "er", False, kind="report")
+    tmp = atomic.temporary_dir(target)
+    (tmp / "report.html").write_text("<p>page</p>")
+    atomic.publish_dir(tmp, target)
+    assert (tmp_path / "er" / "report.html").is_file()
+    assert atomic.read_marker(tmp_path / "er")["kind"] == "report"
+    assert hidden(tmp_path) == [], "a hidden entry was left beside the report"
+
+
+def test_an_empty_directory_that_fills_meanwhile_is_kept_aside_not_lost(tmp_path, capsys):
+    """A user's file written into the empty target while the command worked: the rename over it
+    fails (not empty), so it is moved aside as before and the file is kept there."""
+    out = atomic.check_output_dir(tmp_path / "d", False, kind="run")
+    (tmp_path / "d").mkdir()
+    tmp = atomic.temporary_dir(out)
+    (tmp / "run.json").write_text("{}")
+    (tmp_path / "d" / "notes.txt").write_text("mine")
+    atomic.publish_dir(tmp, out)
+    assert (tmp_path / "d" / "run.json").read_text() == "{}"
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith(".d.old-")]
+    assert len(kept) == 1 and (kept[0] / "notes.txt").read_text() == "mine"
+
+
+def test_an_empty_unmarked_directory_moved_aside_is_removed(tmp_path):
+    """What an older toolkit moved aside from an empty target (recorded as the old output) is
+    removed by the next command, not forgotten."""
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "run.json").write_text("{}")
+    old = tmp_path / ".d.old-0123456789abcdef"
+    old.mkdir()
+    assert atomic._remove_owned(old) == []
+    assert not old.exists()
+
+
+@pytest.mark.parametrize("argv", [
+    ["simulate", "-n", "100", "-o", "OUT"],
+    ["simulate", "-n", "100", "--panel", "default", "-o", "OUT"],
+    ["sweep", "--game", "middle-ages", "--vary", "income.palais.base=2..3", "-n", "100", "-o", "OUT"],
+    ["report", "run", "--questions-games", "0", "-o", "OUT"],
+    ["questions", "run", "--games", "100", "--out", "OUT"],
+], ids=["simulate", "panel", "sweep", "report", "questions"])
+def test_a_mount_point_as_out_is_refused_before_any_work(argv, tiny_run, tmp_path, capsys,
+                                                         monkeypatch):
+    from simcore import runner
+
+    def played(*args, **kwargs):
+        raise AssertionError("a game was played before the mount point was refused")
+
+    for name in ("run", "execute", "chunks"):     # (a sweep prepares its variants first: allowed)
+        monkeypatch.setattr(runner, name, played)
+    (tmp_path / "mp").mkdir()
+    real = os.path.ismount
+    monkeypatch.setattr(os.path, "ismount",
+                        lambda p: Path(os.path.abspath(p)) == tmp_path / "mp" or real(p))
+    code, err = cli_in_process([("mp" if a == "OUT" else a) for a in argv], capsys)
+    line = one_error_line(err)
+    assert code == 2
+    assert line.startswith("error: -") and "mp: is a mount point; give a directory inside it" in line
+    assert hidden(tmp_path) == [] and list((tmp_path / "mp").iterdir()) == []
