@@ -539,8 +539,9 @@ class _Lock:
 
 
 class _Claim:
-    def __init__(self, lock: _Lock, created: list[Path], kind: str | None) -> None:
-        self.lock, self.created, self.kind = lock, created, kind
+    def __init__(self, lock: _Lock, created: list[Path], kind: str | None,
+                 option: str = "--out") -> None:
+        self.lock, self.created, self.kind, self.option = lock, created, kind, option
         self.entries: dict[str, str] = {}
 
     def save(self, target: Path) -> None:
@@ -590,6 +591,13 @@ def forget_entry(target: str | Path, name: str) -> None:
     claim = _CLAIMS.get(Path(os.path.abspath(target)))
     if claim is not None and claim.entries.pop(name, None) is not None:
         claim.save(Path(os.path.abspath(target)))
+
+
+def claimed_option(target: str | Path, default: str = "--out") -> str:
+    """The option ``target`` was claimed under (``--out``, ``--save-run`` …), for a message about
+    it once the work has started; ``default`` when this process has not claimed it."""
+    claim = _CLAIMS.get(Path(os.path.abspath(target)))
+    return claim.option if claim is not None else default
 
 
 def hidden_name(target: str | Path, role: str, tag: str | None = None) -> Path:
@@ -643,7 +651,7 @@ def claim_output(target: str | Path, option: str = "--out", kind: str | None = N
             _remove_created(created)
             raise UsageError(f"{option} {show(target)}: another command is writing it right now "
                              f"({lock_path.name} is held); wait for it or choose another {option}")
-        claim = _Claim(lock, created, kind)
+        claim = _Claim(lock, created, kind, option)
         previous = lock.read()
         if previous is not None:      # a killed command's entries: ours to finish from now on
             claim.entries = {str(k): v for k, v in (previous.get("entries") or {}).items()}
@@ -847,6 +855,25 @@ def restore_interrupted(path: str | Path) -> bool:
 # Writing
 # ---------------------------------------------------------------------------------------------
 
+def no_space(exc: BaseException) -> bool:
+    """``exc`` says the disk is full: ENOSPC or EDQUOT, also as pyarrow's text of it ("Error
+    writing bytes to file. Detail: [errno 28] No space left on device") and polars' ("No space
+    left on device (os error 28)")."""
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return True
+    text = str(exc).lower()
+    return "[errno 28]" in text or "os error 28" in text or "no space left on device" in text
+
+
+def out_of_space(target: str | Path, option: str | None = None) -> OSError:
+    """The one line for a disk that filled while ``target`` was written (the writer has removed
+    its partial files: the target is as it was). An OSError: a problem of the machine, exit 1."""
+    option = option or claimed_option(target)
+    return OSError(errno.ENOSPC, f"{option} {show(target)}: the disk ran out of space while writing "
+                                 f"it; the partial files were removed and {show(target)} is as it "
+                                 "was (free some space or write somewhere else)")
+
+
 @contextmanager
 def atomic_output(out: str | Path, force: bool = False, option: str = "--out",
                   inputs: Iterable[str | Path] = (), own_sign: str | None = None) -> Iterator[Path]:
@@ -868,6 +895,10 @@ def atomic_output(out: str | Path, force: bool = False, option: str = "--out",
         os.replace(tmp, out)
         published = True
         PUBLISHED.append(out)
+    except Exception as exc:
+        if no_space(exc):
+            raise out_of_space(out, option) from None
+        raise
     finally:
         if tmp.exists():
             tmp.unlink()
@@ -985,6 +1016,10 @@ def atomic_dir(target: str | Path, force: bool = False, option: str = "--out",
     try:
         yield tmp
         publish_dir(tmp, out)
+    except Exception as exc:
+        if no_space(exc):
+            raise out_of_space(out, option) from None
+        raise
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)

@@ -96,3 +96,79 @@ def test_a_mount_point_as_out_is_refused_before_any_work(argv, tiny_run, tmp_pat
     assert code == 2
     assert line.startswith("error: -") and "mp: is a mount point; give a directory inside it" in line
     assert hidden(tmp_path) == [] and list((tmp_path / "mp").iterdir()) == []
+
+
+# revC #3: a run far too large for the disk is refused before any game; a disk that fills while
+# writing is one line naming the option, exit 1, and nothing is left.
+
+def _small_disk(monkeypatch, free: int) -> None:
+    import collections
+    import shutil
+
+    usage = collections.namedtuple("usage", "total used free")
+    monkeypatch.setattr(shutil, "disk_usage", lambda p: usage(10 * free, 9 * free, free))
+
+
+def _nothing_played(monkeypatch) -> None:
+    from simcore import runner
+
+    def played(*args, **kwargs):
+        raise AssertionError("a game was played before the run was refused")
+
+    monkeypatch.setattr(runner.LocalExecutor, "play", played)
+    monkeypatch.setattr(runner, "run", played)
+
+
+@pytest.mark.parametrize("argv,rows", [
+    (["simulate", "-n", "1e9", "--raw", "-o", "big"], "players.parquet and games.parquet"),
+    (["simulate", "-n", "1e10", "-o", "big"], "games.parquet"),
+    (["simulate", "-n", "1e10", "--panel", "default", "-o", "big"], "games.parquet"),
+], ids=["raw", "games", "panel"])
+def test_a_run_larger_than_the_free_space_is_refused_before_any_game(argv, rows, tmp_path, capsys,
+                                                                     monkeypatch):
+    _small_disk(monkeypatch, 5 * 10**9)
+    _nothing_played(monkeypatch)
+    code, err = cli_in_process(argv, capsys)
+    line = one_error_line(err)
+    assert code == 2
+    assert line.startswith("error: --out big: the run needs about ") and f"GB of disk space ({rows})" in line
+    assert "5.0 GB is free there" in line and ("drop --raw" in line) == ("--raw" in argv)
+    assert hidden(tmp_path) == [] and not (tmp_path / "big").exists()
+
+
+def test_the_estimate_covers_the_measured_size_of_a_large_raw_run():
+    """players.parquet was measured at 8.4 MB and games.parquet at 0.2 MB per 1e5 4-player
+    Middle-Ages games (simcore/runner.py, PLAYER_ROW_SHARE): the estimate is above that, by a
+    margin, and not wildly so (it refuses runs that would fit otherwise)."""
+    from simcore import runner
+
+    prep = runner.prepare("middle-ages", players=4)
+    measured = 10**10 / 10**5 * (8.4e6 + 0.2e6)
+    estimate = runner.estimated_bytes(prep, 10**10, raw=True)
+    assert 1.1 * measured < estimate < 1.5 * measured
+    assert runner.estimated_bytes(prep, 10**10, raw=False) < estimate / 10
+
+
+def test_a_disk_filling_while_writing_is_one_line_naming_out(tmp_path, capsys, monkeypatch):
+    from simcore import rundir
+
+    def full(self, name, table):
+        raise OSError("Error writing bytes to file. Detail: [errno 28] No space left on device")
+
+    monkeypatch.setattr(rundir.RunWriter, "write", full)
+    code, err = cli_in_process(["simulate", "-n", "100", "-o", "out", "-q"], capsys)
+    line = one_error_line(err)
+    assert code == 1
+    assert line == ("error: --out out: the disk ran out of space while writing it; the partial files "
+                    "were removed and out is as it was (free some space or write somewhere else)")
+    assert hidden(tmp_path) == [] and not (tmp_path / "out").exists()
+
+
+def test_a_file_output_filling_the_disk_names_its_option(tmp_path):
+    (tmp_path / "g.csv").write_text("old")
+    with pytest.raises(OSError, match=r"^.*--junit g.csv: the disk ran out of space") as info:
+        with atomic.atomic_output("g.csv", force=True, option="--junit") as tmp:
+            tmp.write_text("partial")
+            raise OSError("No space left on device (os error 28)")     # polars' text of it
+    assert info.value.errno == 28
+    assert (tmp_path / "g.csv").read_text() == "old" and hidden(tmp_path) == []
