@@ -550,6 +550,9 @@ class _Claim:
 
 
 _CLAIMS: dict[Path, _Claim] = {}
+#: Outputs this process claimed and has not yet published (the command line clears it when a
+#: command starts: a closed stdout then says whether the command's work was done).
+UNFINISHED: set[Path] = set()
 
 
 def lock_path_for(target: Path) -> Path:
@@ -656,6 +659,7 @@ def claim_output(target: str | Path, option: str = "--out", kind: str | None = N
         if previous is not None:      # a killed command's entries: ours to finish from now on
             claim.entries = {str(k): v for k, v in (previous.get("entries") or {}).items()}
         _CLAIMS[absolute] = claim
+        UNFINISHED.add(absolute)
     done: list[str] = []
     if previous is not None:                  # left by a killed command: clean up what it lists
         try:
@@ -716,6 +720,8 @@ def release_claim(target: str | Path, published: bool = True) -> None:
     """Release the claim on ``target`` (after it was published, or when giving up): the hidden
     entries it recorded are removed (a backup is put back if the target is missing)."""
     absolute = Path(os.path.abspath(target))
+    if published:
+        UNFINISHED.discard(absolute)
     claim = _CLAIMS.get(absolute)
     if claim is None:
         return

@@ -172,3 +172,76 @@ def test_a_file_output_filling_the_disk_names_its_option(tmp_path):
             raise OSError("No space left on device (os error 28)")     # polars' text of it
     assert info.value.errno == 28
     assert (tmp_path / "g.csv").read_text() == "old" and hidden(tmp_path) == []
+
+
+# revC #6: `simulate … | head -1` exited 1 (rich's on_broken_pipe: SystemExit(1)) when the reader
+# left before the summary table was written.
+
+def _closed_stdout(monkeypatch):
+    """sys.stdout becomes a pipe whose reader has exited (``| head -1``). Called in the test's
+    body: pytest sets sys.stdout again between a fixture and the test."""
+    import sys
+
+    r, w = os.pipe()
+    os.close(r)
+    out = os.fdopen(w, "w")
+    monkeypatch.setattr(sys, "stdout", out)
+    return out
+
+
+def _run_quietly(args):
+    import contextlib
+    import io
+
+    from cli import _run
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = _run(args)
+    return code, err.getvalue()
+
+
+def test_a_closed_stdout_after_the_work_exits_0_without_a_word(tmp_path, monkeypatch):
+    _closed_stdout(monkeypatch)
+    code, err = _run_quietly(["simulate", "-n", "100", "-o", "out"])   # the summary table: rich
+    assert code == 0 and "error" not in err, err
+    assert (tmp_path / "out" / "run.json").is_file()
+    _closed_stdout(monkeypatch)
+    code, err = _run_quietly(["games"])                                 # typer.echo
+    assert code == 0 and "error" not in err, err
+
+
+def test_a_closed_stdout_before_the_output_is_published_exits_141(tmp_path, monkeypatch):
+    from simcore import rundir
+
+    _closed_stdout(monkeypatch)
+
+    def broken(self, name, table):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(rundir.RunWriter, "write", broken)
+    code, err = _run_quietly(["simulate", "-n", "100", "-o", "out", "-q"])
+    assert code == 141 and "error" not in err, err
+    assert not (tmp_path / "out").exists() and hidden(tmp_path) == []
+
+
+def test_a_broken_pipe_that_is_not_stdout_is_an_error(tmp_path, monkeypatch):
+    """(a socket or a child's pipe: stdout is still read)"""
+    import sys
+
+    from simcore import rundir
+
+    r, w = os.pipe()
+    out = os.fdopen(w, "w")
+    monkeypatch.setattr(sys, "stdout", out)
+
+    def broken(self, name, table):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(rundir.RunWriter, "write", broken)
+    try:
+        code, err = _run_quietly(["simulate", "-n", "100", "-o", "out", "-q"])
+    finally:
+        out.close()
+        os.close(r)
+    assert code == 1 and one_error_line(err) == "error: Broken pipe"
