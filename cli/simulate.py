@@ -159,6 +159,9 @@ def _simulate_panel(panel: str, *, game: str, games: str, players, strategies, s
     from simcore.errors import UsageError
     from strategies.panels import from_options
 
+    if strategies:      # (the shared check names --lineup too, an option simulate does not have)
+        raise UsageError("--panel: give a panel or --strategies, not both (the panel's cells give "
+                         "the line-ups)")
     given = [k for k, v in refused.items() if v not in (None, False)]
     if given:
         raise UsageError(f"{given[0]}: not with --panel (the panel's cells are played as the panel "

@@ -245,3 +245,12 @@ def test_a_broken_pipe_that_is_not_stdout_is_an_error(tmp_path, monkeypatch):
         out.close()
         os.close(r)
     assert code == 1 and one_error_line(err) == "error: Broken pipe"
+
+
+def test_simulate_panel_with_strategies_names_only_simulates_options(tmp_path, capsys, no_playing):
+    """revC #8: the message named --lineup, which simulate does not have."""
+    code, err = cli_in_process(["simulate", "-n", "100", "-o", "z", "--panel", "default",
+                                "--strategies", "balanced"], capsys)
+    line = one_error_line(err)
+    assert code == 2 and "--lineup" not in line
+    assert line.startswith("error: --panel: give a panel or --strategies, not both")
