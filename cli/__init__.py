@@ -6,7 +6,9 @@ exit code 2, an error of the machine (a full disk, an unreadable file) into one 
 1; set ``BALANCE_DEBUG=1`` for the full traceback. Ctrl-C and SIGTERM print one "interrupted" line
 and exit 130 / 143 after the writers' cleanup (:class:`simcore.errors.Interrupted`); a second
 signal during that cleanup is ignored. Every output claimed by the command is released at its end
-(:func:`simcore.atomic.release_claims`). ``simulate`` is also a console script
+(:func:`simcore.atomic.release_claims`). A reader that closes stdout (``simulate … | head -1``)
+ends the command quietly: exit 0 when its outputs were published, 141 (SIGPIPE's) when it stopped
+before (:func:`_output_closed`). ``simulate`` is also a console script
 of its own (:func:`simulate_main`).
 
 Start-up: importing this package registers no command. :func:`main` imports only the command
@@ -217,6 +219,7 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
     from simcore import atomic
 
     atomic.PUBLISHED.clear()
+    atomic.UNFINISHED.clear()
     global _previous_unraisable
     handlers = {}
     hook = None
@@ -266,6 +269,8 @@ def _dispatch(argv, prog, target) -> int:
         print(_interrupted_line(signal.SIGINT, argv), file=sys.stderr)
         return 130
     except SystemExit as exc:
+        if isinstance(exc.__context__, BrokenPipeError):
+            return _broken_pipe(exc)
         return int(exc.code or 0)
     except typer.Exit as exc:
         return int(getattr(exc, "exit_code", 0) or 0)
@@ -285,6 +290,8 @@ def _dispatch(argv, prog, target) -> int:
         print(f"error: {_one_line(prefix + ' '.join(text.split()))}", file=sys.stderr)
         return int(getattr(exc, "exit_code", 2) or 2)
     except OSError as exc:      # the machine, not the input: a full disk, a file that vanished
+        if isinstance(exc, BrokenPipeError) and _stdout_closed():
+            return _output_closed()
         if os.environ.get("BALANCE_DEBUG"):
             raise
         where = f"{exc.filename}: " if exc.filename else ""
@@ -294,6 +301,68 @@ def _dispatch(argv, prog, target) -> int:
         print("error: out of memory (try fewer games per chunk: --chunk-size)", file=sys.stderr)
         return 1
     return 0
+
+
+#: Exit code of a command whose reader closed stdout before the command's outputs were published:
+#: 128 + SIGPIPE, what a Unix tool killed by the signal exits with (``yes | head``).
+EXIT_CLOSED_PIPE = 128 + 13
+
+
+def _stdout_closed() -> bool:
+    """Nobody reads stdout any more (a pipe whose reader exited: ``simulate … | head -1``): poll
+    says so on Linux (POLLERR on the write end of a pipe without readers). False when it cannot
+    tell: a BrokenPipeError of a socket or of a child process's pipe is an error like any other."""
+    import select
+
+    try:
+        fd = sys.stdout.fileno()
+        poll = select.poll()
+        poll.register(fd, select.POLLOUT)
+        return any(ev & select.POLLERR for _, ev in poll.poll(0))
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that what is still buffered (and the interpreter's last
+    flush) goes nowhere instead of failing again (the recipe of Python's signal documentation,
+    "Note on SIGPIPE")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (AttributeError, OSError, ValueError):
+        pass
+
+
+def _broken_pipe(exc: SystemExit) -> int:
+    """A SystemExit(1) raised for a BrokenPipeError: by rich (``Console.on_broken_pipe``: its
+    console's stream, stdout for the closing tables, was closed; it has pointed stdout at
+    /dev/null already) or by Typer's main, which turns every EPIPE of the command into exit 1
+    without a word. A closed stdout ends quietly (:func:`_output_closed`); any other broken pipe
+    (a socket, a child process's pipe) is one error line, exit 1."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if (tb is not None and tb.tb_frame.f_code.co_name == "on_broken_pipe") or _stdout_closed():
+        return _output_closed()
+    cause = exc.__context__
+    where = f"{cause.filename}: " if getattr(cause, "filename", None) else ""
+    print(f"error: {_one_line(where + (cause.strerror or str(cause)))}", file=sys.stderr)
+    return 1
+
+
+def _output_closed() -> int:
+    """A command whose reader closed stdout (``simulate … | head -1``): quietly, as Unix tools do.
+
+    Exit 0 when the work was done — every output the command claimed was published, so the reader
+    only left the summary unread (the run directory is complete; a script with ``set -o pipefail``
+    must not fail for it) —, else 141, the code of a process killed by SIGPIPE: the command stopped
+    before its end and its unfinished outputs were removed (revC #6)."""
+    from simcore import atomic
+
+    _silence_stdout()
+    return EXIT_CLOSED_PIPE if atomic.UNFINISHED else 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -465,7 +534,8 @@ def _end_process(rc: int) -> None:
     every file the command wrote was already closed and fsynced by its writer. What is skipped is
     the rest: freeing every module and object one by one and the destructors of Numba's and
     LLVM's native state, 0.1-0.3 s of CPU at the end of every run (docs/cluster.md, "Process
-    start"). An interactive session, or a flush that fails (a closed pipe), exits the usual way.
+    start"). A closed stdout (``| head -1``) has what is still buffered dropped: the command has
+    ended, its work done. An interactive session, or another flush that fails, exits the usual way.
     """
     if sys.flags.interactive or hasattr(sys, "ps1"):
         return
@@ -476,7 +546,10 @@ def _end_process(rc: int) -> None:
         if shutdown is not None:
             shutdown()
         atexit._run_exitfuncs()
-        sys.stdout.flush()
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:         # the reader left (`| head -1`) after the work was done
+            _silence_stdout()
         sys.stderr.flush()
     except BaseException:
         return                          # the usual exit then says what went wrong

@@ -159,6 +159,9 @@ def _simulate_panel(panel: str, *, game: str, games: str, players, strategies, s
     from simcore.errors import UsageError
     from strategies.panels import from_options
 
+    if strategies:      # (the shared check names --lineup too, an option simulate does not have)
+        raise UsageError("--panel: give a panel or --strategies, not both (the panel's cells give "
+                         "the line-ups)")
     given = [k for k, v in refused.items() if v not in (None, False)]
     if given:
         raise UsageError(f"{given[0]}: not with --panel (the panel's cells are played as the panel "
@@ -171,6 +174,9 @@ def _simulate_panel(panel: str, *, game: str, games: str, players, strategies, s
     check_output_dir(out, force, inputs=inputs, kind="panel")
     preps = [runner.prepare(game, players=c.players, strategies=c.strategies, rules=rules,
                             settings=parsed, quiet=True) for c in the_panel.cells]   # every cell first
+    # the disk space of every cell's rows, before the first cell is played (each cell's own
+    # check, in runner.execute, would find out only after the cells before it were played)
+    runner.check_disk_space([(p, n_games) for p in preps], out, raw, chunk_size)
     # played in a hidden directory beside --out, published whole when every cell is done: an
     # interrupted panel leaves --out as it was
     with atomic_dir(out, force, inputs=inputs, kind="panel") as tmp:

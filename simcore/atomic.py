@@ -8,7 +8,8 @@ Nothing already on disk is lost:
   :func:`check_output_file`, :func:`check_output_dir`) refuses, in one line naming the option and
   the path, everything that would fail or do harm later: an empty name, a name too long for the
   file system (counting the hidden names written beside it), a symlink loop, a symbolic link as
-  the final name, a path under a virtual file system (``/proc``, ``/sys``, ``/dev`` or any mount of
+  the final name, a mount point as the final name (the final rename cannot replace it), a path
+  under a virtual file system (``/proc``, ``/sys``, ``/dev`` or any mount of
   that kind), the working directory or one of its ancestors, a directory where a file is expected
   and the reverse (also a file used as a parent directory), an output that is, contains or is
   inside one of the command's own inputs (``balance report RUN --out RUN --force``), an existing
@@ -36,7 +37,8 @@ Nothing already on disk is lost:
   target (``.<name>.tmp-<id>``, 16 random hex digits), recorded in the lock before it is made,
   and renamed into place only when complete. With ``force`` a directory is replaced in two renames:
   the old one is moved aside to ``.<name>.old-<id>`` (recorded first), then the new one takes the
-  final name, then what the old one's marker lists is removed.
+  final name, then what the old one's marker lists is removed. An existing empty directory holds
+  nothing to keep: the new one replaces it in one rename, and nothing is left beside it.
 * **Recovered, and only what is proven ours.** What a killed command left (its temporary entries,
   an old directory moved aside) is cleaned up by the next command that writes to the same folder
   (:func:`recover_leftovers`), said in one ``note:`` line on stderr — only the entries a lock's
@@ -242,6 +244,12 @@ def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = 
     if os.path.islink(absolute):
         raise UsageError(f"{option} {show(text)}: is a symbolic link (to {show(os.readlink(absolute))}); "
                          "give the real path")
+    if os.path.lexists(absolute) and os.path.ismount(absolute):
+        # Every output takes its final name by a rename, which a mount point refuses (EBUSY): an
+        # empty volume mounted as --out (Docker's -v host:/out) failed after all the games were
+        # played (revC #2).
+        inside = "a directory" if kind == "dir" else "a file name"
+        raise UsageError(f"{option} {show(text)}: is a mount point; give {inside} inside it")
     parent = _nearest_existing(absolute.parent)
     if not os.path.isdir(parent):
         raise UsageError(f"{option} {show(text)}: cannot write in {show(parent)}: a file, not a directory")
@@ -395,6 +403,11 @@ def _remove_owned(directory: Path) -> list[str]:
     marker = read_marker(directory)
     if marker is None:
         left = sorted(os.listdir(directory)) if directory.is_dir() else []
+        if not left and directory.is_dir() and not directory.is_symlink():
+            try:      # an empty directory without a marker holds nothing to lose (revC #1)
+                directory.rmdir()
+            except OSError:
+                return sorted(os.listdir(directory))
         return left
     for entry in marker["entries"]:
         p = directory / entry
@@ -526,8 +539,9 @@ class _Lock:
 
 
 class _Claim:
-    def __init__(self, lock: _Lock, created: list[Path], kind: str | None) -> None:
-        self.lock, self.created, self.kind = lock, created, kind
+    def __init__(self, lock: _Lock, created: list[Path], kind: str | None,
+                 option: str = "--out") -> None:
+        self.lock, self.created, self.kind, self.option = lock, created, kind, option
         self.entries: dict[str, str] = {}
 
     def save(self, target: Path) -> None:
@@ -536,6 +550,9 @@ class _Claim:
 
 
 _CLAIMS: dict[Path, _Claim] = {}
+#: Outputs this process claimed and has not yet published (the command line clears it when a
+#: command starts: a closed stdout then says whether the command's work was done).
+UNFINISHED: set[Path] = set()
 
 
 def lock_path_for(target: Path) -> Path:
@@ -577,6 +594,13 @@ def forget_entry(target: str | Path, name: str) -> None:
     claim = _CLAIMS.get(Path(os.path.abspath(target)))
     if claim is not None and claim.entries.pop(name, None) is not None:
         claim.save(Path(os.path.abspath(target)))
+
+
+def claimed_option(target: str | Path, default: str = "--out") -> str:
+    """The option ``target`` was claimed under (``--out``, ``--save-run`` …), for a message about
+    it once the work has started; ``default`` when this process has not claimed it."""
+    claim = _CLAIMS.get(Path(os.path.abspath(target)))
+    return claim.option if claim is not None else default
 
 
 def hidden_name(target: str | Path, role: str, tag: str | None = None) -> Path:
@@ -630,11 +654,12 @@ def claim_output(target: str | Path, option: str = "--out", kind: str | None = N
             _remove_created(created)
             raise UsageError(f"{option} {show(target)}: another command is writing it right now "
                              f"({lock_path.name} is held); wait for it or choose another {option}")
-        claim = _Claim(lock, created, kind)
+        claim = _Claim(lock, created, kind, option)
         previous = lock.read()
         if previous is not None:      # a killed command's entries: ours to finish from now on
             claim.entries = {str(k): v for k, v in (previous.get("entries") or {}).items()}
         _CLAIMS[absolute] = claim
+        UNFINISHED.add(absolute)
     done: list[str] = []
     if previous is not None:                  # left by a killed command: clean up what it lists
         try:
@@ -695,6 +720,8 @@ def release_claim(target: str | Path, published: bool = True) -> None:
     """Release the claim on ``target`` (after it was published, or when giving up): the hidden
     entries it recorded are removed (a backup is put back if the target is missing)."""
     absolute = Path(os.path.abspath(target))
+    if published:
+        UNFINISHED.discard(absolute)
     claim = _CLAIMS.get(absolute)
     if claim is None:
         return
@@ -834,6 +861,25 @@ def restore_interrupted(path: str | Path) -> bool:
 # Writing
 # ---------------------------------------------------------------------------------------------
 
+def no_space(exc: BaseException) -> bool:
+    """``exc`` says the disk is full: ENOSPC or EDQUOT, also as pyarrow's text of it ("Error
+    writing bytes to file. Detail: [errno 28] No space left on device") and polars' ("No space
+    left on device (os error 28)")."""
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return True
+    text = str(exc).lower()
+    return "[errno 28]" in text or "os error 28" in text or "no space left on device" in text
+
+
+def out_of_space(target: str | Path, option: str | None = None) -> OSError:
+    """The one line for a disk that filled while ``target`` was written (the writer has removed
+    its partial files: the target is as it was). An OSError: a problem of the machine, exit 1."""
+    option = option or claimed_option(target)
+    return OSError(errno.ENOSPC, f"{option} {show(target)}: the disk ran out of space while writing "
+                                 f"it; the partial files were removed and {show(target)} is as it "
+                                 "was (free some space or write somewhere else)")
+
+
 @contextmanager
 def atomic_output(out: str | Path, force: bool = False, option: str = "--out",
                   inputs: Iterable[str | Path] = (), own_sign: str | None = None) -> Iterator[Path]:
@@ -855,6 +901,10 @@ def atomic_output(out: str | Path, force: bool = False, option: str = "--out",
         os.replace(tmp, out)
         published = True
         PUBLISHED.append(out)
+    except Exception as exc:
+        if no_space(exc):
+            raise out_of_space(out, option) from None
+        raise
     finally:
         if tmp.exists():
             tmp.unlink()
@@ -909,6 +959,19 @@ def publish_dir(tmp: Path, target: Path, kind: str | None = None) -> Path:
     old_marker = read_marker(tmp)
     write_marker(tmp, kind, os.listdir(tmp),
                  old_marker.get("id") if old_marker and old_marker["kind"] == kind else None)
+    if _empty_dir(target):
+        # An existing empty directory (`mkdir out && simulate -o out`) holds nothing to keep: the
+        # complete directory takes its place in one rename (rename(2) replaces an empty
+        # directory), not moved aside to a `.<name>.old-<id>` left behind for ever (revC #1). A
+        # file written into it meanwhile makes the rename fail (ENOTEMPTY): then it is moved
+        # aside like any other.
+        try:
+            tmp.rename(target)
+        except OSError as exc:
+            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                raise
+        else:
+            return _published(tmp, target)
     if os.path.lexists(target):
         old = hidden_name(target, "old")
         target.rename(old)
@@ -927,6 +990,21 @@ def publish_dir(tmp: Path, target: Path, kind: str | None = None) -> Path:
         forget_entry(target, old.name)
     else:
         tmp.rename(target)
+    return _published(tmp, target)
+
+
+def _empty_dir(path: Path) -> bool:
+    """``path`` is a real (not symbolic link) directory with nothing in it."""
+    if os.path.islink(path) or not os.path.isdir(path):
+        return False
+    try:
+        with os.scandir(path) as entries:
+            return next(entries, None) is None
+    except OSError:
+        return False
+
+
+def _published(tmp: Path, target: Path) -> Path:
     forget_entry(target, tmp.name)
     PUBLISHED.append(target)
     release_claim(target, True)
@@ -944,6 +1022,10 @@ def atomic_dir(target: str | Path, force: bool = False, option: str = "--out",
     try:
         yield tmp
         publish_dir(tmp, out)
+    except Exception as exc:
+        if no_space(exc):
+            raise out_of_space(out, option) from None
+        raise
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)

@@ -25,8 +25,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simcore.atomic import (check_output_dir, publish_dir, release_claim, restore_interrupted,  # noqa: F401
-                            show, temporary_dir)
+from simcore.atomic import (check_output_dir, no_space, out_of_space, publish_dir,  # noqa: F401
+                            release_claim, restore_interrupted, show, temporary_dir)
 from simcore.errors import UsageError
 
 RUN_JSON = "run.json"
@@ -142,7 +142,11 @@ class RunWriter:
         if self.tmp is not None and self.tmp.exists():
             shutil.rmtree(self.tmp, ignore_errors=True)
         if exc_type is not None:
+            full = isinstance(exc, Exception) and no_space(exc)
+            error = out_of_space(self.out) if full else None     # (names the option it was claimed under)
             release_claim(self.out, published=False)
+            if error is not None:     # one line naming --out, not pyarrow's "Error writing bytes"
+                raise error from None
 
 
 def refuse_tables(run: str | Path, meta: dict) -> dict:

@@ -35,7 +35,7 @@ import simcore
 from simcore import accumulate
 from simcore import games as registry
 from simcore import rundir
-from simcore.atomic import input_paths
+from simcore.atomic import claimed_option, input_paths
 from simcore.contract import (ChunkResult, PreparedRun, arrow_column, check_chunk, strategy_codes,
                               strings)
 from simcore.errors import UsageError
@@ -49,6 +49,23 @@ DEFAULT_CHUNK = 1 << 17          # games per chunk: ~30 MB of player rows at 5 p
 # (docs/cluster.md, "players.parquet by default"): up to 1e5 games it is kept, a small file for
 # who wants to look at rows; at 1e6 it was the largest cost outside the kernel.
 RAW_LIMIT = 100_000
+
+# Disk space a run directory's rows take, estimated before any game is played (revC #3: a
+# `--raw -n 1e10` run started and failed only when the disk filled). A table's rows are estimated
+# from its schema: the fixed width of its columns (bytes per row, uncompressed) times the share
+# zstd with the run's encodings keeps, plus a cost per row group (one per chunk) and column.
+# Measured (200,000 games, 4 players, chunks of 131,072; bytes per row / fixed width):
+# players.parquet Middle-Ages 21.0 / 77 B = 0.27 (the largest; 5 players and chunks of 5,000:
+# 0.28), Médiévallons 8.9 / 58 B = 0.15, Seigneurial 4.2 / 31 B = 0.14, Fief combat 0.35 / 18 B;
+# games.parquet 2.03 / 14 B = 0.15 (Middle-Ages; 5 players and chunks of 5,000: 0.16), the others
+# 0.04 to 0.13. Chunks of 100 and 1,000 games added 105 to 145 bytes per row group and column. The
+# figures below keep a margin of a quarter or more over the largest of these, so the estimate is
+# rather too large than too small (1e10 4-player Middle-Ages games with --raw: 1.1 TB estimated,
+# about 860 GB written); the run is refused when it exceeds the free space where --out is.
+PLAYER_ROW_SHARE = 0.35         # compressed bytes per byte of a player row's fixed-width columns
+GAME_ROW_SHARE = 0.20           # the same for a game row
+ROW_GROUP_BYTES = 200           # per row group and column: headers, statistics, page index
+SUMMARY_BYTES = 1 << 20         # summary.parquet, stats.json, run.json and the rest: 1 MB at most
 
 
 def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = None,
@@ -591,6 +608,69 @@ def simulate(game: str, *, games: int | str, seed: int = 0, out: str | Path | No
     return res if result else res.path
 
 
+def _fixed_width(schema: pa.Schema) -> int:
+    """Bytes of one row's fixed-width columns, uncompressed (a string column, dictionary-encoded,
+    counts one byte: a run's strings are a few repeated names)."""
+    width = 0
+    for f in schema:
+        try:
+            width += max(1, f.type.bit_width // 8)
+        except ValueError:             # a variable-width type
+            width += 1
+    return width
+
+
+def estimated_bytes(prep: PreparedRun, games: int, raw: bool, chunk_size: int | None = None) -> int:
+    """An estimate, on the large side, of the disk space a run directory of ``games`` games of
+    ``prep`` takes (players.parquet only with ``raw``): see :data:`PLAYER_ROW_SHARE`."""
+    size = chunk_size or prep.default_chunk or DEFAULT_CHUNK
+    row_groups = -(-games // size) + 12          # (+ the short chunks of the ramp at the start)
+    total = SUMMARY_BYTES
+    tables = [(prep.games_schema, games, GAME_ROW_SHARE)]
+    if raw:
+        tables.append((prep.players_schema, games * prep.n_players, PLAYER_ROW_SHARE))
+    for schema, rows, share in tables:
+        if schema is None:
+            continue
+        total += int(rows * _fixed_width(schema) * share) + row_groups * len(schema) * ROW_GROUP_BYTES
+    return total
+
+
+def human_bytes(n: float) -> str:
+    """``n`` bytes in decimal units (``840 GB``, ``12.5 MB``)."""
+    for unit in ("bytes", "kB", "MB", "GB", "TB", "PB"):
+        if n < 1000 or unit == "PB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" or n >= 100 else f"{n:.1f} {unit}"
+        n /= 1000
+    return f"{n:.1f} PB"
+
+
+def check_disk_space(runs: list[tuple[PreparedRun, int]], out: str | Path, raw: bool | None,
+                     chunk_size: int | None = None, option: str = "--out") -> None:
+    """Refuse (one :class:`UsageError` line, before any game) runs whose directories would need
+    more than the free space of the file system ``out`` is on: ``runs`` is a list of (prepared
+    run, games) written under ``out`` (a panel's cells; one run for simulate). ``raw`` as in
+    :func:`execute` (None: rows kept up to :data:`RAW_LIMIT` games)."""
+    import shutil
+
+    from simcore.atomic import show
+
+    need = sum(estimated_bytes(prep, games, raw if raw is not None else games <= RAW_LIMIT,
+                               chunk_size) for prep, games in runs)
+    probe = Path(os.path.abspath(out))
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    try:
+        free = shutil.disk_usage(probe).free
+    except OSError:
+        return                                   # nothing to say: the writing will tell
+    if need > free:
+        rows = "players.parquet and games.parquet" if raw else "games.parquet"
+        raise UsageError(f"{option} {show(out)}: the run needs about {human_bytes(need)} of disk "
+                         f"space ({rows}), and {human_bytes(free)} is free there; play fewer games"
+                         + (", drop --raw" if raw else "") + " or write somewhere else")
+
+
 def _check_counts(prep: PreparedRun, games: int, seed: int, chunk_size: int | None) -> None:
     parse_games(games)
     check_seed(seed)
@@ -748,12 +828,13 @@ def execute(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | N
     chunk_size = chunk_size or prep.default_chunk or DEFAULT_CHUNK
     out_dir = Path(out) if out is not None else rundir.default_run_dir(prep.game)
     rundir.check_output_dir(out_dir, force)
+    write_raw = raw if raw is not None else games <= RAW_LIMIT
+    check_disk_space([(prep, games)], out_dir, write_raw, chunk_size, claimed_option(out_dir))
     if executor is None:
         n_threads = set_threads(threads)
         executor = LocalExecutor(threads)
     else:
         n_threads = getattr(executor, "threads", threads)
-    write_raw = raw if raw is not None else games <= RAW_LIMIT
     report = _progress_callback(progress)
 
     t_compile = time.perf_counter()
