@@ -23,6 +23,7 @@ from typing import List, Optional
 
 import typer
 
+from cli.simulate import report_hint
 from simcore.games import DEFAULT_GAME
 
 SET_HELP = ("Change one rule setting for every variant: PATH=VALUE (income.palais.base=4, "
@@ -109,7 +110,7 @@ def sweep(
             for line in sentences(effects, labels, metric):
                 typer.echo(line)
         typer.echo(f"panel sweep: {path} ({len(the_panel)} cells x {len(pplan.variants)} variants x "
-                   f"{n:,} games); balance report {path} --out REPORT_DIR")
+                   f"{n:,} games); {report_hint(path)}")
         return
     plan = plan_sweep(game, varies=vary, games=n, seed=seed, one_at_a_time_mode=one_at_a_time,
                       players=players, strategies=strategies, rules=rules, settings=settings or (),
@@ -119,7 +120,7 @@ def sweep(
         path = play_with_progress(plan, out, force=force, threads=threads, chunk_size=chunk_size,
                                   quiet=quiet, executor=executor)
     typer.echo(f"sweep: {path} ({len(plan.variants)} variants x {n:,} games); "
-               f"balance report {path} --out REPORT_DIR")
+               f"{report_hint(path)}")
 
 
 def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, quiet: bool,
