@@ -339,8 +339,9 @@ def _left_out(j: pl.DataFrame, roles: bool) -> tuple[pl.DataFrame, list]:
     """``j`` (the joined metric vectors) without the rows a page must not show, and those rows as
     (label, why). A guild's founders' win share where the guild is founded by under 1 % of players
     in both runs (:data:`analysis.stats.MIN_SUPPORT`: a share of almost nobody, its interval many
-    pp wide). A mean count per game equal to the share of games with one in both runs (never
-    more than one a game: one number twice). In a game with roles, a seat's win share or an end reason's share that equals a
+    pp wide). A count the same in every game of both runs (the shipped Middle-Ages rules reshuffle
+    exactly twice at 3 players, never at 4: it cannot move). A mean count per game equal to the
+    share of games with one in both runs (never more than one a game: one number twice). In a game with roles, a seat's win share or an end reason's share that equals a
     role's win share in both runs (a one-seat role's seat; an end reason that is that role's win,
     Seigneurial's "Seigneur goal"): the same number, tested once, as the role's; of two roles
     whose win shares add up to 100% in both runs, the second (revB #10)."""
@@ -351,9 +352,23 @@ def _left_out(j: pl.DataFrame, roles: bool) -> tuple[pl.DataFrame, list]:
         if founded.get(r["key"], 1.0) < stats.MIN_SUPPORT:
             drop.append((r["metric"], r["key"], r["label"], "a share of almost nobody: the guild is "
                          f"founded by under {stats.MIN_SUPPORT:.0%} of players in both runs"))
+    constant = set()
+    for r in j.filter(pl.col("metric").is_in(["count_share", "count_mean"])).iter_rows(named=True):
+        # the same count in every game of both runs (the shipped rules reshuffle exactly twice at 3
+        # players, never at 4): nothing can move, so nothing is tested (rev22 #3)
+        fixed = (r["estimate"] in (0.0, 1.0) if r["metric"] == "count_share" else   # a share: all or none
+                 all(r[f"ci_low{s}"] == r[f"estimate{s}"] == r[f"ci_high{s}"] for s in ("", "_v")))
+        if fixed and r["estimate"] == r["estimate_v"]:
+            constant.add((r["metric"], r["key"]))
+            what = (f"{r['estimate']:g} a game" if r["metric"] == "count_mean"
+                    else "in every game" if r["estimate"] == 1 else "in no game")
+            drop.append((r["metric"], r["key"], r["label"], f"the same in every game of both runs ({what}): "
+                         "it cannot move"))
     shares = {r["key"]: r for r in j.filter(pl.col("metric") == "count_share").iter_rows(named=True)}
     for r in j.filter(pl.col("metric") == "count_mean").iter_rows(named=True):
         s = shares.get(r["key"])
+        if (r["metric"], r["key"]) in constant:
+            continue
         if s is not None and r["estimate"] == s["estimate"] and r["estimate_v"] == s["estimate_v"]:
             # never more than one per game on either side: the mean is the share, one number
             drop.append((r["metric"], r["key"], r["label"], f"the same number as {s['label']}: never "

@@ -79,8 +79,9 @@ def judge(table: pl.DataFrame, targets: tuple[Target, ...]) -> pl.DataFrame:
         band_hi = np.array([x[3] for x in measures])
         word = outcome({"met": bool(np.all(band_lo <= lo) and np.all(hi <= band_hi)),
                         "missed": bool(np.any(lo > band_hi) or np.any(hi < band_lo))})
-        rows += [(c, players, b, t.text, what, n, share, float(lo[k]), float(hi[k]), blo, bhi, level,
-                  word) for k, (what, share, blo, bhi) in enumerate(measures)]
+        # the band's ends as written (0.3 - 0.1 is 0.19999999999999998 in binary)
+        rows += [(c, players, b, t.text, what, n, share, float(lo[k]), float(hi[k]), round(blo, 12),
+                  round(bhi, 12), level, word) for k, (what, share, blo, bhi) in enumerate(measures)]
     return pl.DataFrame(rows, schema=COLUMNS, orient="row")
 
 

@@ -302,6 +302,22 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
     return sentence.strip()
 
 
+_PAIRED_WORDS = (("seat_win_share", "seat win shares"), ("role_win_share", "role win shares"),
+                 ("seat_mean_score", "mean scores"), ("score_spread", "the winner's lead"),
+                 ("shared_wins", "shared wins"), ("mean_turns", "game length"),
+                 ("end_reason_share", "end reasons"), ("count_share", "reshuffles"))
+
+
+def _paired_words(paired: pl.DataFrame) -> str:
+    """The kinds of metric a paired comparison holds, in words, as the table has them (rev22: the
+    paragraph named game length and end reasons for a game that records neither)."""
+    present = set(paired["metric"].to_list())
+    counts = paired.filter(pl.col("metric").is_in(["count_share", "count_mean"]))["key"].unique(maintain_order=True)
+    words = [", ".join(counts.to_list()) if m == "count_share" else w
+             for m, w in _PAIRED_WORDS if m in present or (m == "count_share" and counts.len())]
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
 def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False) -> str:
     """The before/after section's introduction: how the changes were compared (``about``, the
     :class:`analysis.compare.Comparison`: "paired on the same N deals", which metrics, the paired
@@ -314,12 +330,12 @@ def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False) -> str:
     pairing = about.pairing if about is not None else None
     if pairing is not None and pairing.paired:
         paired = cmp.filter(pl.col("paired")) if "paired" in cmp.columns else cmp.clear()
-        how = (f"Paired on the same {pairing.games:,} deals: the {paired.height} metrics with one value per "
-               "game (seat and role win shares, mean scores, the winner's lead, shared wins, game length, "
-               "end reasons, reshuffles) are compared deal by deal, each change the mean of the per-deal "
+        how = (f"Paired on the same {pairing.games:,} deals: the {paired.height} metrics read from the "
+               f"per-game rows ({_paired_words(paired)}) are compared deal by deal, each change the mean of the per-deal "
                "differences after − before with its t interval (mean ± t·sd/√n over the deals: a paired "
                "t test), which removes the luck of the deal both sides share"
-               + ("; the others (marked \"unpaired\" in the table) treat the two runs as independent. "
+               + ("; the others (marked \"unpaired\" in the table: read from each run's statistics, such as "
+                  "the lead changes and the events' rows) treat the two runs as independent. "
                   if paired.height < cmp.filter(pl.col("kind") != "index").height else ". "))
     elif pairing is not None:
         how = (f"Unpaired: {pairing.why}, so every change treats the two runs as independent samples "

@@ -394,8 +394,11 @@ def target_html(table: pl.DataFrame, q: dict, spec) -> str:
     judged = judge(table, targets)
     labels = {r.name: r.display + ("s" if r.max_count > 1 else "") for r in spec.roles}
     words = sentences(judged, targets, labels)
-    rows = [{"cell": r["cell"], "budget": r["budget"], "target": r["target"], "share": r["measure"],
-             "win share": pct_ci(r["win_share"], r["low"], r["high"]),
+    level = f"{100 * float(judged['level'][0]):.4g}%" if judged.height else ""
+    rows = [{"cell": r["cell"], "budget": r["budget"], "target": r["target"],
+             "share": labels.get(r["measure"], r["measure"]),
+             # the level of the sentence above, not the 95% of the tables below (rev22)
+             f"win share ({level} interval)": pct_ci(r["win_share"], r["low"], r["high"]),
              "tolerance": f"{100 * r['band_low']:.1f}–{100 * r['band_high']:.1f}%",
              "outcome": r["outcome"]} for r in judged.iter_rows(named=True)]
     return ("<h2>The target as play gets stronger</h2>"

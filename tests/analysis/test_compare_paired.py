@@ -140,3 +140,32 @@ def test_a_game_with_roles_tests_the_roles_number_once_and_no_seat_balance_index
     assert ("role_win_share", "censitaire") not in metrics             # 100 % minus the Seigneur's
     assert ("end_reason_share", "other") in metrics                    # a different number: kept
     assert not {"balance", "win_share_balance"} & set(cmp["metric"].to_list())
+
+
+def test_the_paired_paragraph_names_only_the_metrics_it_pairs():
+    """rev22: the paragraph listed game length and end reasons for Middle-Ages, which records
+    neither; it names the kinds the paired rows hold."""
+    from reports.sections import _paired_words
+
+    t = pl.DataFrame({"metric": ["seat_win_share", "seat_mean_score", "score_spread", "shared_wins",
+                                 "count_share"], "key": ["Seat 1", "Seat 1", "all", "all", "reshuffles"]})
+    assert _paired_words(t) == "seat win shares, mean scores, the winner's lead, shared wins and reshuffles"
+    assert _paired_words(t.filter(pl.col("metric") == "seat_win_share")) == "seat win shares"
+
+
+def test_a_count_the_same_in_every_game_of_both_runs_is_left_out():
+    """rev22: at 4 players the shipped rules never reshuffle (at 3, exactly twice a game): a row
+    that cannot move is left out of the tested family, with why."""
+    from analysis.compare import _left_out
+
+    def row(metric, est, lo, hi, est_v, lo_v, hi_v):
+        return {"metric": metric, "key": "reshuffles", "label": metric, "estimate": est, "ci_low": lo,
+                "ci_high": hi, "estimate_v": est_v, "ci_low_v": lo_v, "ci_high_v": hi_v, "n": 100, "n_v": 100}
+
+    never = pl.DataFrame([row("count_share", 0.0, 0.0, 0.04, 0.0, 0.0, 0.04), row("count_mean", 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)])
+    kept, dropped = _left_out(never, roles=False)
+    assert kept.height == 0 and all("the same in every game of both runs" in why for _, why in dropped)
+    twice = pl.DataFrame([row("count_share", 1.0, 0.96, 1.0, 1.0, 0.96, 1.0), row("count_mean", 2.0, 2.0, 2.0, 2.0, 2.0, 2.0)])
+    assert _left_out(twice, roles=False)[0].height == 0
+    moving = pl.DataFrame([row("count_share", 0.3, 0.2, 0.4, 0.4, 0.3, 0.5)])
+    assert _left_out(moving, roles=False)[0].height == 1
