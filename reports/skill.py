@@ -380,6 +380,16 @@ def gain_sentence(ct: pl.DataFrame) -> str:
     return head + ": it is not the stronger player everywhere; read the trend with care."
 
 
+def _per_seat(q: dict, table: pl.DataFrame) -> str:
+    """The games each seat of the one-searching-seat part played, as the table has them ("75", or
+    "75-100" when the panel's cells have different player counts)."""
+    one = table.filter(pl.col("part") == "one")["games"] if "part" in table.columns else None
+    if one is None or not one.len():
+        return f"{q['games']:,}"
+    lo, hi = int(one.min()), int(one.max())
+    return f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}"
+
+
 def target_html(table: pl.DataFrame, q: dict, spec) -> str:
     """The section on the targets ``balance skill --target`` was given (a tune's): per cell and
     target, met, missed or unclear at every budget with every seat searching, and the table of
@@ -437,7 +447,8 @@ def build_skill_page(skill_dir: str | Path) -> Path:
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
             f"<h1>{html.escape(title)}</h1>"
             + (f"<p><b>{html.escape(note)}</b></p>" if (note := rules_note(q)) else "")
-            + f"<p class='note'>{q['games']:,} games per budget and part; a searching seat plays its own "
+            + f"<p class='note'>{q['games']:,} games per budget and part (the one-searching-seat part "
+            f"splits them over the seats it rotates through: {_per_seat(q, table)} per seat); a searching seat plays its own "
             f"bot in its playouts (the game's default: {html.escape(q['policy'])}); win shares in "
             f"percent with 95% Wilson intervals.</p>"
             + target_html(table, q, spec)

@@ -104,3 +104,13 @@ def test_an_out_of_something_else_is_named_in_the_refusal(tmp_path, capsys):
     assert _run(["skill", "--budgets", "0", "--games", "8", "--out", str(run)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "a run (run.json), not a balance skill directory" in err[0], err
+
+
+def test_the_page_says_how_many_games_each_seat_of_the_one_seat_part_played():
+    """rev22: the page said "300 games per budget and part" where the one-searching-seat part
+    played 75 games at each of 4 seats (its intervals rest on those)."""
+    from reports.skill import _per_seat
+
+    t = _table({0: [0.25] * 4}, ["player"] * 4, games=300).with_columns(
+        pl.when(pl.col("part") == "one").then(75).otherwise(300).alias("games"))
+    assert _per_seat({"games": 300}, t) == "75"
