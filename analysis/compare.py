@@ -527,7 +527,7 @@ def _per_game(rs: RunSet, lo: int | None, hi: int | None, seeds: dict) -> tuple[
     """(deal keys, {(metric, key): per-game values}) of the games numbered lo ≤ game < hi (all
     with None): the :data:`PAIRED_METRICS` with the same keys as :func:`metric_vector`'s rows."""
     from analysis import length, roles, seats
-    from analysis.load import _game_rows, _irregular_error, _regular, seat_label
+    from analysis.load import _game_rows, game_major, seat_label
 
     n = rs.n_players
     has_roles = roles.has_roles(rs)
@@ -539,10 +539,7 @@ def _per_game(rs: RunSet, lo: int | None, hi: int | None, seeds: dict) -> tuple[
     df = collect(lf)
     if df.height == 0:
         return np.zeros(0, np.int64), {}
-    if not _regular(df, n):
-        df = df.sort(["run", "game", "seat"])
-        if not _regular(df, n):
-            raise _irregular_error(rs, df)
+    df = game_major(rs, df, n)
     G = df.height // n
     run = df["run"].to_numpy()[::n].astype(np.int64)
     game = df["game"].to_numpy()[::n].astype(np.int64)

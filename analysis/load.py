@@ -829,6 +829,17 @@ def _regular(df: pl.DataFrame, n: int) -> bool:
     return bool(np.all(np.diff(key) > 0))
 
 
+def game_major(rs: RunSet, df: pl.DataFrame, n: int) -> pl.DataFrame:
+    """Player rows ``df`` as every reader wants them: game-major, seats 0 … n − 1 within each game
+    (sorted when they come otherwise); one :class:`UsageError` naming the file when a game's rows
+    are not one per seat."""
+    if not _regular(df, n):
+        df = df.sort(["run", "game", "seat"])
+        if not _regular(df, n):
+            raise _irregular_error(rs, df)
+    return df
+
+
 def _irregular_error(rs: RunSet, df: pl.DataFrame) -> UsageError:
     counts = df.group_by(["run", "game"]).agg(pl.len().alias("rows"),
                                               pl.col("seat").n_unique().alias("seats"))
@@ -864,10 +875,7 @@ def run_pass(rs: RunSet, accumulators: Sequence[Accumulator], rows_per_chunk: in
         df = collect(lf)
         if df.height == 0:
             continue
-        if not _regular(df, n):
-            df = df.sort(["run", "game", "seat"])
-            if not _regular(df, n):
-                raise _irregular_error(rs, df)
+        df = game_major(rs, df, n)
         G = df.height // n
         run = df["run"].to_numpy()[::n].astype(np.int64)
         game = df["game"].to_numpy()[::n].astype(np.int64)

@@ -291,7 +291,7 @@ def role_finding(cells: pl.DataFrame, n: int, smallest: float = 0.01) -> list[st
         def named(verdict):
             return [c for c, v in per_cell.items() if v == verdict]
 
-        size = _by_size_named([(f"by at least {that} of the {label}s' wins (clear and large enough to "
+        size = _by_size([(f"by at least {that} of the {label}s' wins (clear and large enough to "
                                  "matter)", named(LARGE)),
                                 (f"perhaps by {that} or more (clear, may matter: these games cannot tell)",
                                  named(MAY_MATTER)),
@@ -397,21 +397,6 @@ def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
             f"{spread}{family}.")
 
 
-def _by_size_named(counts: list[tuple[str, list[str]]], hits: int) -> str:
-    """:func:`_by_size` with the cells behind each count named (up to 5 per count,
-    :func:`_cells_named`): ``"; of those 3, by … in 1 (4p a), by … in 2 (4p b, 4p c)"``, ``"; in
-    that cell (4p a), by …"``, ``"; by … in all 3 of them"``, ``""`` when no cell is clear."""
-    shown = [(words, names) for words, names in counts if names]
-    if not hits:
-        return ""
-    if hits == 1:
-        return f"; in that cell ({shown[0][1][0]}), {shown[0][0]}"
-    if len(shown) == 1:
-        return f"; {shown[0][0]} in all {hits} of them"
-    return f"; of those {hits}, " + ", ".join(f"{words} in {len(names)}{_cells_named(names)}"
-                                             for words, names in shown)
-
-
 def _calls(above: int, below: int, cells: int) -> str:
     """The cells' calls, ``"1 above, 2 unclear"``: the counts of 0 left out (they add up to
     ``cells``, which is at least 1)."""
@@ -419,21 +404,25 @@ def _calls(above: int, below: int, cells: int) -> str:
     return ", ".join(f"{k} {w}" for k, w in parts if k)
 
 
-def _by_size(counts: list[tuple[str, int]], hits: int) -> str:
-    """How far the seat is off 1/P in the ``hits`` cells where it is clearly on its side, in
+def _by_size(counts: list[tuple[str, object]], hits: int) -> str:
+    """How far a seat is off its mark in the ``hits`` cells where it is clearly on its side, in
     reading order (large enough to matter, may matter, clear but small), each wording with its
-    count of cells, the counts of 0 left out (the counts shown add up to ``hits``):
-    ``"; of those 3, by at least 1 pp (…) in 2, by less than 1 pp (…) in 1"``; ``"; in that cell,
-    by …"`` for one cell; ``"; by … in all 3 of them"`` when one wording holds them all; ``""``
-    when there is no such cell."""
-    shown = [(words, k) for words, k in counts if k]
+    count of cells, the counts of 0 left out (the counts shown add up to ``hits``). A count is a
+    number, or the cells' names (a list: up to 5 named per count, :func:`_cells_named`):
+    ``"; of those 3, by at least 1 pp (…) in 2 (4p a, 4p b), by less than 1 pp (…) in 1 (4p c)"``;
+    ``"; in that cell (4p a), by …"`` for one cell; ``"; by … in all 3 of them"`` when one wording
+    holds them all; ``""`` when there is no such cell."""
+    shown = [(words, x) for words, x in counts if x]
     if not hits:
         return ""
+    named = isinstance(shown[0][1], list)
     if hits == 1:
-        return f"; in that cell, {shown[0][0]}"
+        return f"; in that cell{f' ({shown[0][1][0]})' if named else ''}, {shown[0][0]}"
     if len(shown) == 1:
         return f"; {shown[0][0]} in all {hits} of them"
-    return f"; of those {hits}, " + ", ".join(f"{words} in {k}" for words, k in shown)
+    return f"; of those {hits}, " + ", ".join(
+        f"{words} in {len(x)}{_cells_named(x)}" if isinstance(x, list) else f"{words} in {x}"
+        for words, x in shown)
 
 
 __all__ = ["PanelTable", "panel_table", "cell_runs", "is_panel_dir", "adjusted_seat_intervals", "finding",
