@@ -35,7 +35,7 @@ import polars as pl
 
 from analysis import stats
 from analysis.load import smallest_difference
-from analysis.sweep.metrics import condition_text, sensitivity
+from analysis.sweep.metrics import anchors, condition_text, sensitivity
 from analysis.sweep.store import read_json
 from reports.figures import sweep as FS
 from reports.figures.draw import draw_all
@@ -92,7 +92,8 @@ def effect_sentence(r: dict, twins: list[dict] = ()) -> str:
 EFFECTS_TABLE = "Every effect"
 
 
-def sweep_sentences(effects: pl.DataFrame, per_comparison: int = 4) -> list[str]:
+def sweep_sentences(effects: pl.DataFrame, per_comparison: int = 4,
+                    slice_effects: pl.DataFrame | None = None) -> list[str]:
     """The clear effects of every comparison (a parameter from one value to another), worded by size
     (in reading order, :data:`analysis.stats.VERDICT_ORDER`: "clear and large enough to matter"
     first, then "clear, may matter", then "clear but small"; by size within each, never by
@@ -102,10 +103,16 @@ def sweep_sentences(effects: pl.DataFrame, per_comparison: int = 4) -> list[str]
     as another, or its mirror (a one-seat role's share is its seat's; with two roles one side's is
     one minus the other's: column ``same_as``), is not a sentence of its own: the sentence of the
     metric it repeats names it. Clear = outside 0 by the page's simultaneous intervals (one family
-    over every metric and comparison: :func:`analysis.sweep.metrics.sensitivity`)."""
+    over every metric and comparison: :func:`analysis.sweep.metrics.sensitivity`). With
+    ``slice_effects`` (a grid's same comparisons at the other values of the other parameters),
+    each parameter's sentences are followed by one that names where a verdict differs
+    (:func:`slice_sentence`)."""
     out = []
     if effects.height == 0:
         return out
+    last_of = {}                               # each parameter's last comparison: its slice sentence follows
+    for p, a, b in effects.select("parameter", "from", "to").unique(maintain_order=True).iter_rows():
+        last_of[p] = (a, b)
     if "same_as" not in effects.columns:
         effects = effects.with_columns(pl.lit(None, pl.String).alias("same_as"), pl.lit(False).alias("mirror"))
     if "at" not in effects.columns:
@@ -128,17 +135,22 @@ def sweep_sentences(effects: pl.DataFrame, per_comparison: int = 4) -> list[str]
         if clear.height == 0:
             out.append(f"{_move_words(d.row(0, named=True))} moves no headline metric beyond its noise "
                        "(every interval includes 0, adjusted over the page)")
-            continue
-        shares = clear.filter(pl.col("share")).sort(["_v", "size"], descending=[False, True])
-        others = clear.filter(~pl.col("share")).sort(["_v", "size"], descending=[False, True])
-        rows = list(shares.head(per_comparison).iter_rows(named=True)) + \
-            list(others.head(2).iter_rows(named=True))
-        out += [effect_sentence(r, twins.get(r["metric"], ())) for r in rows]
-        more = clear.height - len(rows)
-        if more:
-            first = d.row(0, named=True)
-            out.append(f"… and {more} more clear effect{'s' if more != 1 else ''} of "
-                       f"{_move_words(first)} (the table \"{EFFECTS_TABLE}\" below)")
+        else:
+            shares = clear.filter(pl.col("share")).sort(["_v", "size"], descending=[False, True])
+            others = clear.filter(~pl.col("share")).sort(["_v", "size"], descending=[False, True])
+            rows = list(shares.head(per_comparison).iter_rows(named=True)) + \
+                list(others.head(2).iter_rows(named=True))
+            out += [effect_sentence(r, twins.get(r["metric"], ())) for r in rows]
+            more = clear.height - len(rows)
+            if more:
+                first = d.row(0, named=True)
+                out.append(f"… and {more} more clear effect{'s' if more != 1 else ''} of "
+                           f"{_move_words(first)} (the table \"{EFFECTS_TABLE}\" below)")
+        if slice_effects is not None and slice_effects.height and last_of.get(p) == (a, b):
+            line = slice_sentence(effects.filter(pl.col("parameter") == p),
+                                  slice_effects.filter(pl.col("parameter") == p))
+            if line:
+                out.append(line)
     return [s[0].upper() + s[1:] + "." if s[0] != "…" else s + "." for s in out]
 
 
@@ -167,6 +179,93 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
             return_dtype=pl.String).alias("repeats"),
     ).select("parameter", "from", "to", "at", "label", "delta", "low", "high", "unit", "verdict",
              "repeats").rename({"at": "others at", "label": "metric", "delta": "change"})
+
+
+SLICES_TABLE = "Effects at the other values of the other parameters"
+
+
+def _amount(r: dict) -> str:
+    return (_share_text(r["delta"], r["low"], r["high"]) if r["share"]
+            else _unit_text(r["delta"], r["low"], r["high"], r["unit"]))
+
+
+def _verdict_differences(effects: pl.DataFrame, slice_effects: pl.DataFrame) -> pl.DataFrame:
+    """The rows of ``slice_effects`` whose verdict differs from the same comparison's and metric's
+    where the sentences hold the others (``effects``), with that row's numbers (``a_delta``,
+    ``a_low``, ``a_high``, ``a_verdict``, ``a_at``); a repeated metric (``same_as``) is left out, as
+    in the sentences. Ordered for reading: the larger of the two verdicts first
+    (:data:`analysis.stats.VERDICT_ORDER`), then by size |change| / smallest."""
+    keys = ["parameter", "from", "to", "metric"]
+    anchored = effects.select(*keys, *[pl.col(c).alias(f"a_{c}") for c in
+                                       ("delta", "low", "high", "verdict", "at")])
+    rank = {v: k for k, v in enumerate(stats.VERDICT_ORDER)}
+    d = slice_effects
+    if "same_as" in d.columns:
+        d = d.filter(pl.col("same_as").is_null())
+    d = d.join(anchored, on=keys, how="inner").filter(pl.col("verdict") != pl.col("a_verdict"))
+    if d.height == 0:
+        return d
+    top = pl.min_horizontal(*[pl.col(c).replace_strict(rank, default=len(rank), return_dtype=pl.Int64)
+                              for c in ("verdict", "a_verdict")])
+    size = pl.max_horizontal(pl.col("delta").abs(), pl.col("a_delta").abs()) / pl.col("smallest")
+    return d.with_columns(top.alias("_top"), size.alias("_size")).sort(
+        ["_top", "_size"], descending=[False, True], maintain_order=True)
+
+
+def slice_sentence(effects: pl.DataFrame, slice_effects: pl.DataFrame, cap: int = 3) -> str:
+    """One parameter's sentence about the other slices of a grid: the slices (the other parameters
+    at other values) where a headline metric's verdict differs from the sentences' ("At
+    track.goal.4 = 8 the same change moves the Seigneur's win share by +1.2 pp (+0.5 to +1.9):
+    clear, may matter, against +0.4 pp (−0.0 to +0.8), within noise, at track.goal.4 = 10 (the
+    base rules' value)"), the metric with the larger verdict named per slice, at most ``cap``
+    slices, then "… and N more"; or that every verdict is the same there. The slices' intervals
+    are their own family's (:attr:`analysis.sweep.metrics.Sensitivity.slice_effects`). "" when
+    the parameter has no other slice."""
+    if slice_effects.height == 0 or effects.height == 0:
+        return ""
+    p = effects["parameter"][0]
+    several = effects.select("from", "to").unique().height > 1
+    diff = _verdict_differences(effects, slice_effects)
+    where = list(dict.fromkeys(slice_effects["at"].to_list()))
+    if diff.height == 0:
+        others = "; ".join(where[:cap]) + (f"; … and {len(where) - cap} more" if len(where) > cap else "")
+        change = "each change" if several else "the same change"
+        return (f"{change} of {p} gets the same verdict on every headline metric at the other "
+                f"values of the other parameters ({others}) as where these sentences hold them "
+                f"(the table \"{SLICES_TABLE}\")")
+    parts = []
+    slices_differing = list(dict.fromkeys(diff["at"].to_list()))
+    for at in slices_differing[:cap]:
+        rows = diff.filter(pl.col("at") == at)
+        r = rows.row(0, named=True)
+        change = (f"{_move_words({**r, 'at': ''})}" if several else "the same change")
+        anchored = {**r, "delta": r["a_delta"], "low": r["a_low"], "high": r["a_high"]}
+        more = rows.height - 1
+        extra = (f", and {more} other metric{'s' if more != 1 else ''}' verdict{'s' if more != 1 else ''} "
+                 f"differ{'s' if more == 1 else ''} there" if more else "")
+        extra = extra.replace("metric' verdict", "metric's verdict")
+        parts.append(f"at {at} {change} moves {r['label']} by {_amount(r)}: "
+                     f"{verdict_words(r['verdict'])}, against {_amount(anchored)}, "
+                     f"{verdict_words(r['a_verdict'])}, at {r['a_at']}{extra}")
+    rest = len(slices_differing) - cap
+    tail = (f"; … and {rest} more slice{'s' if rest != 1 else ''} (the table \"{SLICES_TABLE}\")"
+            if rest > 0 else f" (the table \"{SLICES_TABLE}\")")
+    return "; ".join(parts) + tail
+
+
+def slice_table(effects: pl.DataFrame, slice_effects: pl.DataFrame) -> pl.DataFrame:
+    """The table :data:`SLICES_TABLE`: one row per parameter, slice ('others at') and metric, the
+    paired change with its interval (the slices' own family) and words, beside the same
+    comparison's change and words where the sentences hold the others."""
+    if slice_effects.height == 0:
+        return pl.DataFrame()
+    t = effects_table(slice_effects)
+    keys = ["parameter", "from", "to", "metric"]
+    a = effects_table(effects).select(*keys, pl.col("change").alias("change where held"),
+                                      pl.col("verdict").alias("verdict where held"))
+    return t.join(a, on=keys, how="left", maintain_order="left").select(
+        "parameter", "from", "to", "others at", "metric", "change", "low", "high", "unit", "verdict",
+        "change where held", "verdict where held", "repeats")
 
 
 def _img(png: bytes, name: str, caption: str = "") -> str:
@@ -322,23 +421,36 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
               f"simultaneous over {over}, so all of them hold together with 95% "
               "probability (each metric's own interval is narrower). " + effect_size_words(s.effects)
               ) if n_params else ""
+    n_slice = (s.slice_effects.select("parameter", "from", "to", "at").unique().height
+               if s.slice_effects.height else 0)
+    elsewhere = ((f"the same comparisons at every other value of the others are in the table "
+                  f"'{SLICES_TABLE}' (a family of their own: simultaneous over a comparison's "
+                  f"metrics, Bonferroni over those {n_slice} comparison{'s' if n_slice != 1 else ''}), "
+                  "and after each parameter's sentences one names where a verdict differs there. ")
+                 if n_slice else
+                 "the effect at other values of the others can differ (the curves and the table "
+                 "'Every variant' show each). ")
     secs = [Section("findings", "What moves what",
                     "Each sentence compares the parameter's first and last value (a list of words: "
                     "each value against the first) with the other parameters held where the sentence "
                     "says: at the base rules' value when the grid has it, else at their first value; "
-                    "the effect at other values of the others can differ (the curves and the table "
-                    "'Every variant' show each). Because every variant plays the same games, the "
+                    + elsewhere + "Because every variant plays the same games, the "
                     "difference is measured game by game. A metric that is the same number as another "
                     "(a one-seat role's win share is its seat's) or its mirror (with two roles, one "
                     "side's share is one minus the other's) is named in the other's sentence. At most "
                     "4 win shares and 2 other metrics per comparison; the rest are counted, and the "
                     f"table '{EFFECTS_TABLE}' has them all. " + family,
-                    sentences=sweep_sentences(s.effects))]
+                    sentences=sweep_sentences(s.effects, slice_effects=s.slice_effects))]
     if s.effects.height:
+        held = "; ".join(f"{o} = {value_text(v)} ({why})" for o, (v, why) in anchors(sw).items()) \
+            if len(sw["varies"]) > 1 else ""
+        held = f", each with the other parameters held at {held}" if held else ""
+        repeats = " A metric that repeats another (the same number, or its mirror) is left out."
         names = figs.add("tornado_shares", FS.tornado(s.effects, True, s.score_unit),
-                         "Win shares: the paired change from each setting's first to last value, in pp.")
+                         f"Win shares: the paired change from each setting's first to last value, in "
+                         f"pp{held}.{repeats}")
         names += figs.add("tornado_other", FS.tornado(s.effects, False, s.score_unit),
-                          "Every other headline metric, one panel per unit.")
+                          f"Every other headline metric, one panel per unit{held}.")
         secs.append(Section("tornado", "Which parameters move which metric most", figures=names))
     fair = None
     if spec is not None and spec.roles_alike and s.variants.height:
@@ -357,6 +469,15 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                             "'others at': where the other parameters were held; 'repeats': a metric "
                             "that is the same number as another, or its mirror.",
                             tables=[(EFFECTS_TABLE, effects_table(s.effects))]))
+    if n_slice:
+        secs.append(Section("slices", SLICES_TABLE,
+                            "In a grid, each parameter's same comparisons at every other combination "
+                            "of the other parameters' values ('others at'), game by game, with "
+                            "simultaneous 95% intervals over a comparison's metrics and Bonferroni over "
+                            f"these {n_slice} comparisons (a family of their own: the sentences' family "
+                            "above is unchanged); beside each, the change and words where the "
+                            "sentences hold the others ('where held').",
+                            tables=[(SLICES_TABLE, slice_table(s.effects, s.slice_effects))]))
     table = variant_table(s.variants)
     secs.append(Section("variants", "Every variant",
                         "Intervals: win shares, Wilson score intervals (inside 0 to 100%, never of "

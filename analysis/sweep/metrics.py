@@ -19,7 +19,10 @@ variants is that of the mean of per-game differences, narrower than two independ
 first to its last value — what ``balance report SWEEP_DIR`` shows. The effects on a page are adjusted as one family
 (:func:`parameter_effects`: simultaneous intervals over the metrics, Bonferroni over the
 parameters), and each is worded by :func:`analysis.stats.practical` against the metric's smallest
-difference that matters.
+difference that matters. In a grid the same comparisons are also made at every other combination of
+the other parameters' values (:func:`other_slices`; ``Sensitivity.slice_effects``), as a second
+family (Bonferroni over those comparisons), so an effect that differs where the others sit
+elsewhere is measured, and the anchored family keeps its width.
 
 A run outside a sweep (a panel's cell, :mod:`analysis.panel`) needs only its statistics:
 :func:`cell_summary` gives every seat's and role's win share (Wilson's interval) and the game length
@@ -453,7 +456,10 @@ def paired_effect(a: VariantData, b: VariantData, key: str) -> tuple[float, floa
 @dataclass
 class Sensitivity:
     """What a sweep says: ``variants`` (every metric of every variant), ``curves`` (per parameter,
-    metric against value) and ``effects`` (per parameter and metric, first value → last value)."""
+    metric against value), ``effects`` (per parameter and metric, first value → last value, the
+    others at their :func:`anchors`) and, in a grid, ``slice_effects`` (the same comparisons at
+    every other combination of the others' values, :func:`other_slices`: a second family, column
+    ``at`` names the slice)."""
 
     sweep: dict
     variants: pl.DataFrame
@@ -461,6 +467,7 @@ class Sensitivity:
     effects: pl.DataFrame
     score_unit: str
     missing: list[str]
+    slice_effects: pl.DataFrame = field(default_factory=pl.DataFrame)
 
 
 def _is_number(x) -> bool:
@@ -510,23 +517,54 @@ def condition_text(sweep: dict, name: str) -> str:
                      if o != name)
 
 
+def _chain(sweep: dict, name: str, held: dict) -> list[dict]:
+    """The variants where only ``name`` moves, the others at ``held`` (name → value), in the
+    order of its values (a value the sweep has no variant for is left out)."""
+    chosen = []
+    for value in next(v for v in sweep["varies"] if v["name"] == name)["values"]:
+        for var in sweep["variants"]:
+            vals = var["values"]
+            if json_eq(vals[name], value) and all(json_eq(vals[o], x) for o, x in held.items()
+                                                  if o != name):
+                chosen.append(var)
+                break
+    return chosen
+
+
 def slices(sweep: dict) -> dict[str, list[dict]]:
     """Per parameter, the variants where only it moves (the others at their :func:`anchors`: the
     base rules' value when a grid holds it, else their first value), in the order of its values."""
-    varies = sweep["varies"]
     first = {k: value for k, (value, _) in anchors(sweep).items()}
-    out: dict[str, list[dict]] = {}
+    return {v["name"]: _chain(sweep, v["name"], first) for v in sweep["varies"]}
+
+
+def held_text(held: dict) -> str:
+    """Where the other parameters are held, in words: "track.goal.4 = 8" ("; " between several)."""
+    return "; ".join(f"{o} = {_text(value)}" for o, value in held.items())
+
+
+def other_slices(sweep: dict) -> dict[str, list[tuple[dict, list[dict]]]]:
+    """Per parameter of a grid, every *other* combination of the other parameters' values than
+    its :func:`anchors` (the slices the page's sentences do not measure), each as (held: other
+    parameter → value, the variants where only this parameter moves), in the grid's order. Empty
+    for one parameter and for ``--one-at-a-time`` (its variants move one parameter from the first
+    values only: there is no other slice)."""
+    from itertools import product
+
+    varies = sweep["varies"]
+    if sweep.get("mode") != "grid" or len(varies) < 2:
+        return {}
+    first = {k: value for k, (value, _) in anchors(sweep).items()}
+    out: dict[str, list[tuple[dict, list[dict]]]] = {}
     for v in varies:
         name = v["name"]
-        chosen = []
-        for value in v["values"]:
-            for var in sweep["variants"]:
-                vals = var["values"]
-                if json_eq(vals[name], value) and all(json_eq(vals[o], first[o]) for o in first
-                                                      if o != name):
-                    chosen.append(var)
-                    break
-        out[name] = chosen
+        others = [o for o in varies if o["name"] != name]
+        out[name] = []
+        for combo in product(*(o["values"] for o in others)):
+            held = {o["name"]: x for o, x in zip(others, combo)}
+            if all(json_eq(x, first[o]) for o, x in held.items()):
+                continue                                   # the anchored slice: the sentences' own
+            out[name].append((held, _chain(sweep, name, held)))
     return out
 
 
@@ -540,7 +578,9 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None) -> Sensiti
     The effects of the page are one family: every metric of every parameter's effect, with
     simultaneous intervals per parameter (:func:`parameter_effects`) at level 1 − 0.05/m for the
     m parameters with an effect (Bonferroni across parameters), so a sweep of parameters that do
-    nothing shows any clear effect in at most 5 % of sweeps. ``overrides``: smallest differences
+    nothing shows any clear effect in at most 5 % of sweeps. In a grid, ``slice_effects`` holds the
+    same comparisons at the other slices (:func:`other_slices`), a family of their own at level
+    1 − 0.05/m' for their m' comparisons. ``overrides``: smallest differences
     that matter, by kind ("share", "score", "length"), over the sweep's own (sweep.json
     ``smallest_difference``, from ``balance sweep --smallest-difference``), over the game's."""
     sweep_dir = Path(sweep_dir)
@@ -594,9 +634,29 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None) -> Sensiti
                     "rising": _is_number(x) and _is_number(y) and y > x,
                     **r, "games": a.n_games})
         cache.clear()
+    # The same comparisons at the other slices of a grid: a second family (Bonferroni over its
+    # comparisons), so the anchored family and its words stay as they were.
+    extra = {name: [(held, [c for c in chain if c["id"] in done]) for held, chain in cuts]
+             for name, cuts in other_slices(sweep).items()}
+    n_extra = sum(len(_compared(name, chain)) for cuts in extra.values() for _, chain in cuts)
+    extra_level = 1 - (1 - stats.LEVEL) / max(n_extra, 1)
+    slice_rows = []
+    for name, cuts in extra.items():
+        for held, chain in cuts:
+            for first, last in _compared(name, chain):
+                a, b = get(first["id"]), get(last["id"])
+                x, y = first["values"][name], last["values"][name]
+                for r in parameter_effects(a, b, level=extra_level, overrides=overrides):
+                    slice_rows.append({
+                        "parameter": name, "from": _text(x), "to": _text(y), "at": held_text(held),
+                        "numeric": _is_number(x) and _is_number(y),
+                        "rising": _is_number(x) and _is_number(y) and y > x,
+                        **r, "games": a.n_games})
+                if len(cache) > 4:
+                    cache.clear()
     missing = [v["id"] for v in sweep["variants"] if v["id"] not in done]
     return Sensitivity(sweep, variants, pl.DataFrame(curve_rows), pl.DataFrame(effect_rows),
-                       unit, missing)
+                       unit, missing, pl.DataFrame(slice_rows))
 
 
 def _compared(name: str, chain: list[dict]) -> list[tuple[dict, dict]]:

@@ -99,8 +99,13 @@ def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = 16) -> Figure |
     """Which parameter moves which metric most: the paired effect of moving each parameter from its
     first to its last value, largest first. ``shares=True``: the win shares, in percentage points;
     otherwise every other metric, one panel per unit (the score unit, turns, …): one unit per axis.
-    At most ``top`` bars a panel, and a panel that leaves some out says so ("the 16 largest of 24")."""
+    At most ``top`` bars a panel, and a panel that leaves some out says so ("the 16 largest of 24").
+    A metric that is the same number as another, or its mirror (column ``same_as``: a one-seat
+    role's share is its seat's; with two roles one side's is one minus the other's), is not drawn:
+    its bar would repeat the other's, as the sentences name it once."""
     d = e.filter(pl.col("share") == shares)
+    if "same_as" in d.columns:
+        d = d.filter(pl.col("same_as").is_null())
     if d.height == 0:
         return None
     units = ["pp"] if shares else list(dict.fromkeys(d["unit"].to_list()))
