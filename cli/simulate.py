@@ -52,7 +52,7 @@ def simulate(
                             "repeatable; validated like the rules file."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run directory (default runs/<game>-<UTC time>/)."),
     threads: Optional[int] = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
-    chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per chunk (memory bound; results do not depend on it; default 131072)."),
+    chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per chunk (memory bound; default 131072). The tables do not depend on it (equal values); the parquet files' bytes do (their row groups follow the chunks)."),
     raw: Optional[bool] = typer.Option(None, "--raw/--no-raw", help="Write players.parquet, one row per player per game (default: only up to 1e5 games; "
                                                                         "analysis, reports, export of tables, baseline and check read stats.json, and balance replay plays a run without rows again)."),
     rotate_seats: Optional[bool] = typer.Option(None, "--rotate-seats", help="Player games: play every deal once per rotation of the strategies over the seats."),

@@ -43,7 +43,7 @@ from reports.html import _CSS, _html_table
 from reports.pdf import write_pdf
 from reports.rules_diff import flatten, value_text
 from reports.sections import FigureSet, Section
-from reports.text import amount, verdict_words
+from reports.text import amount, change_unit, verdict_words
 from simcore import games as registry
 from simcore.atomic import atomic_dir
 
@@ -62,7 +62,7 @@ def _share_text(x: float, lo: float, hi: float) -> str:
 
 
 def _unit_text(x: float, lo: float, hi: float, unit: str) -> str:
-    return amount(_minus(f"{x:+.2f}"), unit) + " " + _minus(f"({lo:+.2f} to {hi:+.2f})")
+    return amount(_minus(f"{x:+.2f}"), change_unit(unit)) + " " + _minus(f"({lo:+.2f} to {hi:+.2f})")
 
 
 def _move_words(r: dict) -> str:

@@ -71,6 +71,13 @@ def amount(text: str, unit: str) -> str:
     return f"{text} {unit}"
 
 
+def change_unit(unit: str) -> str:
+    """The unit of a *change* of a metric: a percentage unit changes in percentage points ("% of
+    own goal" → "pp of own goal"; "+0.62% of own goal" read as a relative change), any other as
+    itself."""
+    return "pp" + unit[1:] if unit.startswith("%") else unit
+
+
 def num(x: float, digits: int = 2) -> str:
     """Fixed decimals, with a typographic minus: −3.80."""
     return f"{x:.{digits}f}".replace("-", "−")
@@ -680,7 +687,7 @@ def metric_change(r: dict, unit: str, digits: int | None = None) -> tuple[str, s
     """(the change, its 95% interval) of a compared metric, each with its unit (``digits``: as
     :func:`metric_digits`)."""
     # an index's change is a bare number (its unit, "index (1 = equal seats)", is shown apart)
-    u = f" {unit}" if unit and r["metric"] not in INDEX_METRICS else ""
+    u = f" {change_unit(unit)}" if unit and r["metric"] not in INDEX_METRICS else ""
     diff = r["diff"] if digits is None else shown_change(r, digits)
     if r["kind"] == "proportion" or r["metric"] == "tile_slope":
         d = digits or 1

@@ -41,3 +41,15 @@ def test_the_role_chi_square_is_shown_once_per_role():
     rows = role_seat_rows({"role_seats": s})
     chi = rows[rows.columns[-1]].to_list()
     assert chi[0] == "" and chi[1] != "" and chi[2:] == ["", ""], chi
+
+
+def test_a_change_of_a_percentage_unit_is_in_points():
+    """rev22: "+0.62% of own goal" read as a relative change; a change of a percentage is in
+    percentage points."""
+    from reports.text import change_unit, metric_change
+
+    assert change_unit("% of own goal") == "pp of own goal" and change_unit("coins") == "coins"
+    r = {"metric": "score_spread", "kind": "mean", "diff": 0.62, "diff_low": 0.44, "diff_high": 0.79,
+         "base": 19.0, "variant": 19.62}
+    change, interval = metric_change(r, "% of own goal")
+    assert change == "+0.62 pp of own goal" and interval.endswith("pp of own goal"), (change, interval)
