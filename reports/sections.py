@@ -618,7 +618,7 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             "chart shows how often each role's side wins (its players' win shares summed per game, "
             "95% Wilson intervals over games, each role's alone: unadjusted); the right chart how a "
             "role's wins split among its seats, against an equal split (unadjusted intervals). "
-            "Verdicts on seats are Holm-adjusted over every seat of the roles of several seats (Wald "
+            "Verdicts on seats are Holm-adjusted over every seat that shares its role with another (Wald "
             "tests from the seats' joint win-share covariance), the chi-square tests over the roles.",
             figs.add("role_advantage", F.role_advantage(t), " ".join(role_lines[:2])),
             [("Roles", role_rows(t)), ("Seats within each role", role_seat_rows(t))],
