@@ -132,9 +132,10 @@ def register(app: typer.Typer) -> None:
             None, "--score-tolerance", help="Accepted change of mean scores per seat, ± in the game's "
             "score unit (default: the game's smallest score difference that matters: "
             + _score_smallest() + ").", show_default=False),
-        alpha: float = typer.Option(0.05, "--alpha", help="Chance of a false FAIL (see docs/ci.md)."),
-        beta: float = typer.Option(0.05, "--beta",
-                                   help="Chance that a change of twice the tolerance PASSES."),
+        alpha: str = typer.Option("0.05", "--alpha", help="Chance of a false FAIL (see docs/ci.md).",
+                                  metavar="FLOAT"),
+        beta: str = typer.Option("0.05", "--beta", metavar="FLOAT",
+                                 help="Chance that a change of twice the tolerance PASSES."),
         check_games: Optional[str] = typer.Option(
             None, "--check-games", help="Most games a check plays (default: from a power calculation)."),
         smallest_difference: Optional[str] = typer.Option(
@@ -161,8 +162,11 @@ def register(app: typer.Typer) -> None:
         """Record what RUN measured, how to reproduce it and the accepted tolerances (a TOML file);
         with --panel, every cell of a panel (a directory of one baseline per cell)."""
         from analysis.check.baseline import make_baseline
+        from simcore.options import check_alpha
         from simcore.runner import parse_games
 
+        # read as text, so that an error repeats what was typed (--alpha 2, not 2.0: revC #10)
+        alpha, beta = check_alpha(alpha), check_alpha(beta, "--beta")
         tol = _parse_tolerance(tolerance, "--tolerance") if tolerance is not None else None
         tol_s = (_parse_tolerance(score_tolerance, "--score-tolerance")
                  if score_tolerance is not None else None)
@@ -228,10 +232,11 @@ def register(app: typer.Typer) -> None:
         seed: Optional[int] = typer.Option(
             None, "--seed", help="Seed to play (default: the baseline's seed + \\[check] seed_offset)."),
         threads: Optional[int] = typer.Option(None, "--threads", help="Worker threads (default: all)."),
-        alpha: Optional[float] = typer.Option(None, "--alpha",
-                                              help="Chance of a false FAIL (default: the baseline's)."),
-        beta: Optional[float] = typer.Option(
-            None, "--beta", help="Chance that twice the tolerance PASSES (default: the baseline's)."),
+        alpha: Optional[str] = typer.Option(None, "--alpha", metavar="FLOAT",
+                                            help="Chance of a false FAIL (default: the baseline's)."),
+        beta: Optional[str] = typer.Option(
+            None, "--beta", metavar="FLOAT",
+            help="Chance that twice the tolerance PASSES (default: the baseline's)."),
         junit: Optional[str] = typer.Option(None, "--junit", help="Write JUnit XML (one testcase per metric).",
                                             metavar="<path>"),
         summary: Optional[str] = typer.Option(
@@ -263,7 +268,11 @@ def register(app: typer.Typer) -> None:
         pass, 1 regression, 3 undecided at the maximum number of games, 2 usage error."""
         from analysis.check.panel import check_panel, is_panel_baseline
         from analysis.check.presentation import status_line, text_report, write_reports
+        from simcore.options import check_alpha
         from simcore.runner import parse_games
+
+        # read as text, so that an error repeats what was typed (--alpha 2, not 2.0: revC #10)
+        alpha, beta = check_alpha(alpha), check_alpha(beta, "--beta")
 
         if panel is not None or lineup or players is not None:
             if not is_panel_baseline(baseline):
@@ -276,10 +285,9 @@ def register(app: typer.Typer) -> None:
             log = None if quiet else (lambda msg: print(msg, file=sys.stderr))
             from analysis.check.panel import read_panel_baseline
             from simcore.config import parse_settings
-            from simcore.options import check_alpha, check_common
+            from simcore.options import check_common
             from strategies.panels import from_options, parse_players
 
-            check_alpha(alpha)
             check_common(seed=seed, threads=threads)
             wanted = None
             if panel is not None or lineup or players is not None:

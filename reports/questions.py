@@ -14,6 +14,7 @@ May import polars, the standard library, :mod:`analysis.load` (types) and :mod:`
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,6 +46,9 @@ def read_questions(path: str | Path, option: str = "--questions") -> Questions:
     """The run.json and CSV tables (those run.json ``files`` lists) of a questions directory."""
     p = Path(path)
     meta_path = p / RUN_JSON
+    if not os.path.lexists(p):      # (revC #10: said "not a questions directory (no run.json)")
+        raise UsageError(f"{option} {p}: does not exist (write a questions directory with "
+                         f"balance questions RUN --out DIR)")
     if not meta_path.is_file():
         raise UsageError(f"{option} {p}: not a questions directory (no {RUN_JSON}; write one with "
                          f"balance questions RUN --out DIR)")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import os
 import re
 from pathlib import Path
 
@@ -55,6 +56,8 @@ def check_skill_dir(skill_dir: str | Path, game: str | None = None,
 
     d = Path(skill_dir)
     meta = d / "skill.json"
+    if not os.path.lexists(d):      # (revC #10: said "no readable skill.json")
+        raise UsageError(f"{option} {d}: does not exist (give a directory balance skill wrote)")
     try:
         q = json.loads(meta.read_text())
     except (OSError, ValueError):

@@ -98,6 +98,17 @@ def show(path: str | Path, limit: int = 80) -> str:
 # Path checks
 # ---------------------------------------------------------------------------------------------
 
+def unwritable_why(path: str | Path) -> str:
+    """Why ``path`` (an existing place ``os.access`` said is not writable) cannot be written:
+    "read-only file system" when it is on one (EROFS: no permission would help), else "permission
+    denied" (revC #10: a read-only mount was reported as a permission problem)."""
+    try:
+        read_only = bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only = False
+    return "read-only file system" if read_only else "permission denied"
+
+
 def _name_max(existing: Path) -> int:
     try:
         return int(os.pathconf(existing, "PC_NAME_MAX"))
@@ -254,7 +265,7 @@ def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = 
     if not os.path.isdir(parent):
         raise UsageError(f"{option} {show(text)}: cannot write in {show(parent)}: a file, not a directory")
     if not os.access(parent, os.W_OK | os.X_OK):
-        raise UsageError(f"{option} {show(text)}: cannot write in {show(parent)} (permission denied)")
+        raise UsageError(f"{option} {show(text)}: cannot write in {show(parent)} ({unwritable_why(parent)})")
     if kind == "file":
         if absolute.is_dir():
             raise UsageError(f"{option} {show(text)}: is a directory (give a file name)")
@@ -263,7 +274,7 @@ def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = 
         if absolute.exists() and not force and not append and not _holds_sign(absolute, own_sign):
             raise UsageError(f"{option} {show(text)}: file exists (use --force to replace it)")
         if append and absolute.exists() and not os.access(absolute, os.W_OK):
-            raise UsageError(f"{option} {show(text)}: cannot write to it (permission denied)")
+            raise UsageError(f"{option} {show(text)}: cannot write to it ({unwritable_why(absolute)})")
     else:
         if absolute.exists() and not absolute.is_dir():
             raise UsageError(f"{option} {show(text)}: exists and is not a directory")
@@ -844,6 +855,34 @@ def recover_leftovers(parent: str | Path, holding: Path | None = None, only: str
         print(f"note: cleaned up after an interrupted command in {show(parent)}: {'; '.join(done)}",
               file=sys.stderr)
     return done
+
+
+def being_replaced(path: str | Path) -> bool:
+    """``path`` is missing only for the moment between the two renames of a ``--force``
+    replacement another command is making: its lock is held by another process and a
+    ``.<name>.old-<id>`` entry waits beside it (revC #11). Readers say so ("retry in a moment")
+    instead of "does not exist"."""
+    p = Path(os.path.abspath(path))
+    lock_file = lock_path_for(p)
+    if os.path.lexists(p) or p in _CLAIMS or not os.path.isfile(lock_file):
+        return False
+    try:
+        names = os.listdir(p.parent)
+    except OSError:
+        return False
+    if not any(n.startswith(f".{p.name}.old-") and _ours(p.name, n) for n in names):
+        return False
+    raw = _peek(lock_file)
+    if raw and raw.strip() and _parse_record(raw) is None:
+        return False                      # a lock file this toolkit did not write
+    try:
+        lock = _try_lock(p, create=False)
+    except OSError:
+        return False
+    if lock is None:
+        return True                       # another command holds it
+    lock.close(unlink=False)
+    return False
 
 
 def restore_interrupted(path: str | Path) -> bool:

@@ -185,6 +185,38 @@ def check_options(workers: int | None, scheduler: str | None,
                          f"{max_workers(True)}, each a process with its own memory)")
     if scheduler is not None and not scheduler.strip():
         raise UsageError("--scheduler: give an address such as tcp://10.0.0.5:8786")
+    if scheduler is not None:
+        problem = address_problem(scheduler.strip())
+        if problem is not None:
+            raise UsageError(f"--scheduler {scheduler}: not a Dask scheduler address ({problem}; "
+                             "e.g. tcp://10.0.0.5:8786)")
+
+
+#: The address schemes a Dask client connects with (``tcp`` when none is given).
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")
+
+
+def address_problem(address: str) -> str | None:
+    """What is malformed in a scheduler ``address`` (``[SCHEME://]HOST:PORT``), or None; checked
+    without Dask and before any connection, so a typo is said as such at once rather than as "no
+    scheduler answered within 10 s" (revC #10)."""
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    if scheme not in SCHEMES:
+        return f"unknown scheme {scheme}://, known: {', '.join(s + '://' for s in SCHEMES)}"
+    if scheme == "inproc":
+        return None if rest else "nothing after inproc://"
+    host, colon, port = rest.rpartition(":")
+    if not colon:
+        return "no :PORT after the host"
+    if host.startswith("[") != host.endswith("]"):
+        return f"unbalanced brackets in the host {host}"
+    if not host.strip("[]"):
+        return "no host before the port"
+    if not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        return f"port {port or '(none)'} is not a number from 1 to 65535"
+    return None
 
 
 @contextlib.contextmanager

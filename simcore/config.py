@@ -164,9 +164,12 @@ class Table:
             v = self.get(name, kind, default, lo=lo, hi=hi)
             return [v] * max_seats, 0
         self._seen.add(name)
-        if not 1 <= len(value) <= max_seats:
-            raise self.error(name, f"a per-seat list needs 1 to {max_seats} values (seat 1 first), "
-                                   f"got {len(value)}")
+        if len(value) > max_seats:
+            # (``--set setup.start_coins[99]=3`` builds a list of 100: its index is what to name, revC #10)
+            raise self.error(name, f"index {len(value) - 1} is past the last seat (seat {max_seats} is "
+                                   f"index {max_seats - 1}; a per-seat list holds 1 to {max_seats} values)")
+        if not value:
+            raise self.error(name, f"a per-seat list needs 1 to {max_seats} values (seat 1 first), got 0")
         sub = Table({f"{name}[{i}]": v for i, v in enumerate(value)}, self.source, self.path)
         values = [sub.get(f"{name}[{i}]", kind, lo=lo, hi=hi) for i in range(len(value))]
         return values + [values[-1]] * (max_seats - len(values)), len(values)

@@ -50,8 +50,17 @@ def parse_games(text: str | int | float, option: str = "--games") -> int:
         raise UsageError(f"{option} {s[:20]}…: not a number of games (e.g. 1e6, 1_000_000, 250000)")
     if re.fullmatch(rf"[+]?{digits}", s):
         n = int(s.replace("_", ""))
-    elif re.fullmatch(rf"[+-]?(?:{digits}(?:\.(?:{digits})?)?|\.{digits})(?:[eE][+-]?[0-9]{{1,4}})?", s):
-        value = decimal.Decimal(s.replace("_", ""))
+    elif m := re.fullmatch(rf"([+-]?(?:{digits}(?:\.(?:{digits})?)?|\.{digits}))(?:[eE]([+-]?[0-9]+))?", s):
+        mantissa, exponent = decimal.Decimal(m[1].replace("_", "")), int(m[2] or 0)
+        if abs(exponent) > 9999 and mantissa:
+            # too far for decimal to compare (InvalidOperation), yet a number: 1e99999 is too
+            # large, as 1e30 is, not "not a number" (revC #10)
+            if mantissa < 0:
+                raise UsageError(f"{option} {text}: must be at least 1")
+            if exponent > 0:
+                raise UsageError(f"{option} {text}: more than {MAX_GAMES:.0e} games is not supported")
+            raise UsageError(f"{option} {text}: must be a whole number of games (e.g. 1e6, 250000)")
+        value = mantissa if not mantissa else decimal.Decimal(s.replace("_", ""))
         if value > MAX_GAMES:
             raise UsageError(f"{option} {text}: more than {MAX_GAMES:.0e} games is not supported")
         if value != value.to_integral_value():
@@ -227,5 +236,10 @@ def check_sqlite_storage(storage: str | None, option: str = "--storage") -> str 
         if not os.path.isdir(parent):
             raise UsageError(f"{option} {text}: the folder {parent} does not exist")
         if not os.access(parent, os.W_OK | os.X_OK):
-            raise UsageError(f"{option} {text}: cannot write in {parent} (permission denied)")
+            try:      # as simcore.atomic.unwritable_why (this module imports only the standard library)
+                read_only = bool(os.statvfs(parent).f_flag & os.ST_RDONLY)
+            except OSError:
+                read_only = False
+            raise UsageError(f"{option} {text}: cannot write in {parent} "
+                             f"({'read-only file system' if read_only else 'permission denied'})")
     return text

@@ -25,8 +25,9 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simcore.atomic import (check_output_dir, no_space, out_of_space, publish_dir,  # noqa: F401
-                            release_claim, restore_interrupted, show, temporary_dir)
+from simcore.atomic import (being_replaced, check_output_dir, no_space, out_of_space,  # noqa: F401
+                            publish_dir, read_marker, release_claim, restore_interrupted, show,
+                            temporary_dir)
 from simcore.errors import UsageError
 
 RUN_JSON = "run.json"
@@ -161,6 +162,49 @@ def refuse_tables(run: str | Path, meta: dict) -> dict:
     return meta
 
 
+def _first_run(directory: Path, pattern: str) -> Path | None:
+    """The first (by name) directory matching ``pattern`` under ``directory`` that holds a run.json."""
+    try:
+        found = sorted(directory.glob(pattern))
+    except OSError:
+        return None
+    return next((d for d in found if (d / RUN_JSON).is_file()), None)
+
+
+def not_a_run(directory: str | Path) -> str:
+    """Why the directory ``directory`` (no run.json in it) is not a run, and what to give instead:
+    a sweep or panel sweep names one of its variants, a panel one of its cells (or its own
+    report), a tune, report or skill directory says what it is; else "no run.json" (revC #10)."""
+    d = Path(directory)
+    marker = read_marker(d)
+    kind = marker["kind"] if marker is not None else None
+    if kind == "panel_sweep" or (d / "panel_sweep.json").is_file():
+        example = _first_run(d, "cells/*/variants/*")
+        return ("a panel sweep directory, not a run: give a variant of one of its cells, e.g. "
+                f"{show(example or d / 'cells' / 'cell-0' / 'variants' / 'v000')}, or balance report "
+                f"{show(d)}")
+    if kind == "sweep" or (d / "sweep.json").is_file():
+        example = _first_run(d, "variants/*")
+        return (f"a sweep directory, not a run: give a variant, e.g. "
+                f"{show(example or d / 'variants' / 'v000')}, or balance report {show(d)}")
+    if kind == "panel" or _first_run(d, "cell-*") is not None:
+        example = _first_run(d, "cell-*")
+        return (f"a panel, not a run: give a cell, e.g. {show(example or d / 'cell-1')}, "
+                f"or balance report {show(d)}")
+    if kind == "tune" or (d / "tune.json").is_file():
+        example = _first_run(d, "confirmations/*")
+        if example is not None:
+            return (f"a tune directory, not a run: give a confirmation run, e.g. {show(example)}, "
+                    f"or balance report {show(d)}")
+        return f"a tune directory, not a run (balance report {show(d)} reads it)"
+    if (d / "skill.json").is_file():
+        return (f"a balance skill directory, not a run (its page is {show(d / 'report.html')}; to add "
+                f"it to a run's report: balance report RUN --out DIR --skill {show(d)})")
+    if kind == "report" or (d / "report.html").is_file():
+        return "a report, not a run (give the run directory it was made from)"
+    return f"not a run directory (no {RUN_JSON})"
+
+
 def read_meta(run: str | Path) -> dict[str, Any]:
     """run.json of a run directory as an object, with one clear error line if ``run`` is not one.
 
@@ -172,11 +216,14 @@ def read_meta(run: str | Path) -> dict[str, Any]:
     if not os.path.lexists(p):
         restore_interrupted(p)
     if not p.exists():
+        if being_replaced(p):
+            raise UsageError(f"{show(p)}: being replaced right now (another command holds its lock); "
+                             "retry in a moment")
         raise UsageError(f"{show(p)}: not a run directory (it does not exist)")
     if not p.is_dir():
         raise UsageError(f"{show(p)}: not a run directory (a file, not a directory)")
     if not meta_path.is_file():
-        raise UsageError(f"{show(p)}: not a run directory (no {RUN_JSON})")
+        raise UsageError(f"{show(p)}: {not_a_run(p)}")
     try:
         st = meta_path.stat()
         if not stat.S_ISREG(st.st_mode):

@@ -95,6 +95,16 @@ def _batch_values(prep, start: int, n: int, seed: int, wanted, chunk: int,
     return np.concatenate(parts, axis=0)
 
 
+def check_batch(step: int, gpd: int) -> int:
+    """``step`` (--batch), or one :class:`UsageError` line: at least 1, and a multiple of the games
+    of one deal ``gpd`` when a deal is several games (rotated seats); "a multiple of 1" said
+    nothing (revC #10)."""
+    if step < 1 or step % gpd:
+        need = "at least 1" if gpd == 1 else f"a positive multiple of {gpd} (games per deal)"
+        raise UsageError(f"--batch {step}: must be {need}")
+    return step
+
+
 def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Path | None = None,
                against_rules: str | Path | None = None, seed: int | None = None, batch: int | None = None,
                threads: int | None = None, alpha: float | None = None, beta: float | None = None,
@@ -142,8 +152,7 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
         raise UsageError(f"--games {max_games}: must be at least 1")
     max_games = int(math.ceil(max_games / gpd)) * gpd
     step = batch if batch is not None else (baseline.batch or default_batch(max_games, gpd))
-    if step < 1 or step % gpd:
-        raise UsageError(f"--batch {step}: must be a positive multiple of {gpd} (games per deal)")
+    check_batch(step, gpd)
     chunk = max(gpd, (prep.default_chunk or runner.DEFAULT_CHUNK) // gpd * gpd)
     if log is not None and announce:
         log(announce)

@@ -180,8 +180,8 @@ def test_baseline_command_round_trip_with_a_rules_file(tmp_path, capsys):
     (["RUN", "--games", "100"], "--games: only for the run the check plays itself"),
     (["RUN", "--against-rules", "x.toml"], "--against-rules: only for the run the check plays itself"),
     (["--alpha", "0.7"], "--alpha 0.7: must be between 0 and 0.5"),
-    (["--beta", "0"], "--beta 0.0: must be between 0 and 0.5"),
-    (["--batch", "0"], "--batch 0: must be a positive multiple of 1"),
+    (["--beta", "0"], "--beta 0: must be between 0 and 0.5"),    # as typed (revC #10)
+    (["--batch", "0"], "--batch 0: must be at least 1"),    # one game a deal: no "multiple of 1"
     (["--against-rules", "nowhere.toml"], "--against-rules: rules file not found: nowhere.toml"),
 ])
 def test_options_that_do_not_apply_are_usage_errors(dogfood, capsys, args, message):

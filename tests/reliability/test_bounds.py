@@ -195,7 +195,8 @@ def test_a_tune_over_a_negative_range_is_refused_before_any_game(tmp_path, capsy
     ("１２", "not a number"), ("0x10", "not a number"), ("1,000", "not a number"), ("nan", "not a number"),
     ("inf", "not a number"), ("1e-3", "whole number"), ("1e999", "more than"), ("-5", "at least 1"),
     ("0", "at least 1"), ("1" * 70, "not a number"), ("12345678901234567e0", "more than"),
-    ("1e99999", "not a number"),
+    ("1e99999", "more than"), ("1e" + "9" * 62, "more than"), ("1e-99999", "whole number"),
+    ("-1e99999", "at least 1"), ("0e99999", "at least 1"),
 ])
 def test_bad_game_counts_are_one_line(text, words):
     from simcore.options import parse_games
