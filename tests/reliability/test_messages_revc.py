@@ -35,11 +35,19 @@ def _run_dir(path: Path) -> Path:
     return path
 
 
-def _sweep(d: Path) -> None:
-    d.mkdir()
-    (d / "sweep.json").write_text("{}", encoding="utf-8")
-    _run_dir(d / "variants" / "v000")
-    atomic.write_marker(d, "sweep", ["sweep.json", "variants"])
+def _kind(kind: str, meta: str, run: str):
+    """A maker of a directory of ``kind`` (its marker), holding ``meta`` and one run at ``run``."""
+    def make(d: Path) -> None:
+        d.mkdir()
+        (d / meta).write_text("{}", encoding="utf-8")
+        _run_dir(d / run)
+        atomic.write_marker(d, kind, [meta, run.split("/")[0]])
+    return make
+
+
+_sweep = _kind("sweep", "sweep.json", "variants/v000")
+_panel_sweep = _kind("panel_sweep", "panel_sweep.json", "cells/cell-0/variants/v000")
+_tune = _kind("tune", "tune.json", "confirmations/trial-0")
 
 
 def _panel(d: Path) -> None:
@@ -47,20 +55,6 @@ def _panel(d: Path) -> None:
     for i in (1, 2):
         _run_dir(d / f"cell-{i}")
     atomic.write_marker(d, "panel", ["cell-1", "cell-2"])
-
-
-def _panel_sweep(d: Path) -> None:
-    d.mkdir()
-    (d / "panel_sweep.json").write_text("{}", encoding="utf-8")
-    _run_dir(d / "cells" / "cell-0" / "variants" / "v000")
-    atomic.write_marker(d, "panel_sweep", ["panel_sweep.json", "cells"])
-
-
-def _tune(d: Path) -> None:
-    d.mkdir()
-    (d / "tune.json").write_text("{}", encoding="utf-8")
-    _run_dir(d / "confirmations" / "trial-0")
-    atomic.write_marker(d, "tune", ["tune.json", "confirmations"])
 
 
 def _skill(d: Path) -> None:
