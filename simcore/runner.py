@@ -655,8 +655,8 @@ def check_disk_space(runs: list[tuple[PreparedRun, int]], out: str | Path, raw: 
 
     from simcore.atomic import show
 
-    need = sum(estimated_bytes(prep, games, raw if raw is not None else games <= RAW_LIMIT,
-                               chunk_size) for prep, games in runs)
+    keeps = [raw if raw is not None else games <= RAW_LIMIT for _, games in runs]
+    need = sum(estimated_bytes(prep, games, keep, chunk_size) for (prep, games), keep in zip(runs, keeps))
     probe = Path(os.path.abspath(out))
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
@@ -665,7 +665,8 @@ def check_disk_space(runs: list[tuple[PreparedRun, int]], out: str | Path, raw: 
     except OSError:
         return                                   # nothing to say: the writing will tell
     if need > free:
-        rows = "players.parquet and games.parquet" if raw else "games.parquet"
+        # (the player rows the runs keep: --raw, or by default up to RAW_LIMIT games)
+        rows = "players.parquet and games.parquet" if any(keeps) else "games.parquet"
         raise UsageError(f"{option} {show(out)}: the run needs about {human_bytes(need)} of disk "
                          f"space ({rows}), and {human_bytes(free)} is free there; play fewer games"
                          + (", drop --raw" if raw else "") + " or write somewhere else")
