@@ -582,18 +582,15 @@ def _paired_moments(base: RunSet, variant: RunSet) -> Pairing:
     over the same deals, read a range of game numbers at a time (:data:`analysis.load.
     ROWS_PER_CHUNK` player rows, as :func:`analysis.load.run_pass`); unpaired when the two sides'
     rows do not hold the same games."""
-    from analysis.load import ROWS_PER_CHUNK
+    from analysis.load import ROWS_PER_CHUNK, _chunk_ranges
 
-    rows = max(base.n_rows, 1)
-    lim = collect(base.players(["game"]).select(pl.col("game").min().alias("lo"), pl.col("game").max().alias("hi")))
-    lo, hi = int(lim["lo"][0]), int(lim["hi"][0])
-    width = max(1, int(np.ceil((hi - lo + 1) * ROWS_PER_CHUNK / rows)))
     seeds: dict = {}
     moments: dict = {}
     games = 0
-    for a in range(lo, hi + 1, width):
-        kb, xb = _per_game(base, a, a + width, seeds)
-        kv, xv = _per_game(variant, a, a + width, seeds)
+    for span in _chunk_ranges(base, ROWS_PER_CHUNK):     # (the game numbers a pass reads at once)
+        a, b = span if span is not None else (None, None)
+        kb, xb = _per_game(base, a, b, seeds)
+        kv, xv = _per_game(variant, a, b, seeds)
         if len(kb) != len(kv) or not np.array_equal(np.sort(kb), np.sort(kv)):
             return Pairing(False, why="the two runs' per-game rows do not hold the same games")
         ib, iv = np.argsort(kb, kind="stable"), np.argsort(kv, kind="stable")
