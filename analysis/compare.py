@@ -550,10 +550,9 @@ def _per_game(rs: RunSet, lo: int | None, hi: int | None, seeds: dict) -> tuple[
         out[("seat_win_share", seat_label(s))] = w[:, s]
         out[("seat_mean_score", seat_label(s))] = score[:, s].astype(float)
     if has_roles:
-        role = np.asarray(df["role"].to_list(), dtype=object).reshape(G, n)
-        for r in dict.fromkeys(df["role"].to_list()):
-            if r is not None:
-                out[("role_win_share", str(r))] = np.where(role == r, w, 0.0).sum(axis=1)
+        for r in df["role"].drop_nulls().unique(maintain_order=True):
+            mine = (df["role"] == r).fill_null(False).to_numpy().reshape(G, n)
+            out[("role_win_share", str(r))] = np.where(mine, w, 0.0).sum(axis=1)
     out[("shared_wins", "all")] = (seats.row_max(w) < 1.0 - seats._SHARED_EPS).astype(float)
     best = seats.row_max(score)
     count, _ = seats.top_seat(score, best)

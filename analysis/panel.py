@@ -115,12 +115,8 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
             where = f"{r.parent.name}/{r.name}" if r.name.startswith("cell-") else r.name
             label = f"{label} ({where})"
         labels.append(label)
+        # (a share's interval is Wilson's over the cell's games already: cell_summary)
         for key, (info, m, lo, hi) in v.estimates.items():
-            if info.share:
-                # a share of games: Wilson over the cell's games (wins may be fractional: shared
-                # wins), never the normal interval, which goes below 0 or shrinks to a point at 0
-                # or 100% wins ("0.0% (-0.0 to 0.0)" for 3 wins in 20,000)
-                lo, hi = (float(x) for x in wilson(m * v.n_games, v.n_games))
             rows.append({"cell": k, "label": label, "players": v.n_players, "games": v.n_games,
                          "run": str(r), "metric": key, "what": info.label,
                          "share": info.share, "estimate": m, "low": lo, "high": hi,

@@ -28,7 +28,7 @@ import numpy as np
 import polars as pl
 
 from analysis.stats import wilson
-from analysis.tune.targets import Target, outcome
+from analysis.tune.targets import Target, _outside, _within, outcome
 
 # the targets a table of win shares measures (a game's length or a strategy's share is not in it)
 JUDGED_KINDS = ("seat-balance", "role")
@@ -75,10 +75,8 @@ def judge(table: pl.DataFrame, targets: tuple[Target, ...]) -> pl.DataFrame:
     for c, players, b, n, t, measures in groups:
         shares = np.array([x[1] for x in measures])
         lo, hi = wilson(shares * n, np.full(len(measures), n), level)
-        band_lo = np.array([x[2] for x in measures])
-        band_hi = np.array([x[3] for x in measures])
-        word = outcome({"met": bool(np.all(band_lo <= lo) and np.all(hi <= band_hi)),
-                        "missed": bool(np.any(lo > band_hi) or np.any(hi < band_lo))})
+        # the tune's own reading of its target on these intervals (met, missed, unclear)
+        word = outcome({"met": _within(t, 1.0 / players, lo, hi), "missed": _outside(t, 1.0 / players, lo, hi)})
         # the band's ends as written (0.3 - 0.1 is 0.19999999999999998 in binary)
         rows += [(c, players, b, t.text, what, n, share, float(lo[k]), float(hi[k]), round(blo, 12),
                   round(bhi, 12), level, word) for k, (what, share, blo, bhi) in enumerate(measures)]
