@@ -54,7 +54,6 @@ def score_unit(game: str | None) -> str:
 
 
 SMALLEST_SHARE = 0.01      # 1 percentage point: the smallest win-share difference that matters
-_SMALLEST_FALLBACK = {"score": 1.0, "length": 1.0}
 
 
 def smallest_difference(game: str | None, kind: str, overrides: dict | None = None) -> float:
@@ -69,8 +68,7 @@ def smallest_difference(game: str | None, kind: str, overrides: dict | None = No
     from simcore import games as registry
 
     spec = registry.specs().get(game) if game else None
-    table = getattr(spec, "smallest_difference", None) or {}
-    return float(table.get(kind, _SMALLEST_FALLBACK.get(kind, 1.0)))
+    return spec.smallest(kind) if spec is not None else 1.0
 
 
 SMALLEST_METRICS = {"win_share": "share", "share": "share", "score": "score", "length": "length",

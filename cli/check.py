@@ -85,11 +85,11 @@ def _parse_tolerance(text: str, option: str) -> float:
 
 def _score_smallest() -> str:
     """Every game's smallest score difference that matters, from the specs (the default
-    ``--score-tolerance``)."""
-    from analysis.load import smallest_difference
+    ``--score-tolerance``); from the specs alone (the help text is built at every start: the
+    analysis modules, which import polars, are not)."""
     from simcore import games as registry
 
-    return "; ".join(f"{s.name} {smallest_difference(s.name, 'score'):g} {s.score_unit}"
+    return "; ".join(f"{s.name} {s.smallest('score'):g}{'' if s.score_unit.startswith('%') else ' '}{s.score_unit}"
                      for s in registry.specs().values())
 
 

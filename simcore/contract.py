@@ -307,6 +307,12 @@ class GameSpec:
     # what a report calls each type of a per-type group (its columns' ``key``): "marche" → "Marché"
     type_names: dict[str, str] = field(default_factory=dict)
 
+    def smallest(self, kind: str) -> float:
+        """The game's smallest difference that matters of a ``kind`` measured in its own unit
+        ("score", "length"): its ``smallest_difference``, else 1 unit (win shares: 1 pp,
+        analysis.load.smallest_difference)."""
+        return float(self.smallest_difference.get(kind, 1.0))
+
     def __post_init__(self) -> None:
         for table, cols in (("player", self.all_player_columns), ("game", self.all_game_columns)):
             names = [c.name for c in cols]
