@@ -83,6 +83,12 @@ def judge(table: pl.DataFrame, targets: tuple[Target, ...]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=COLUMNS, orient="row")
 
 
+def role_labels(spec) -> dict[str, str]:
+    """Each role's name as the sentences write it: "Seigneur", "Censitaires" (a role of several
+    seats)."""
+    return {r.name: r.display + ("s" if r.max_count > 1 else "") for r in spec.roles}
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
@@ -143,4 +149,4 @@ def sentences(judged: pl.DataFrame, targets: tuple[Target, ...], role_labels: di
     return out
 
 
-__all__ = ["judge", "sentences", "JUDGED_KINDS", "COLUMNS"]
+__all__ = ["judge", "sentences", "role_labels", "JUDGED_KINDS", "COLUMNS"]

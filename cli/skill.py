@@ -262,16 +262,11 @@ def check_targets(game: str, texts) -> tuple:
 TARGET_FILES = ("target.csv", "target.parquet", "target.txt")
 
 
-def role_labels(spec) -> dict[str, str]:
-    """Each role's name as a page writes it: "Seigneur", "Censitaires" (a role of several seats)."""
-    return {r.name: r.display + ("s" if r.max_count > 1 else "") for r in spec.roles}
-
-
 def write_target(out: Path, table, targets, spec, console) -> None:
     """``target.csv``, ``target.parquet`` and ``target.txt`` in ``out`` (the targets judged at every
     budget, :mod:`analysis.skill_target`) and the sentences on the terminal; without ``--target``
     those of an earlier call are removed (they would be read as this answer's)."""
-    from analysis.skill_target import judge, sentences
+    from analysis.skill_target import judge, role_labels, sentences
 
     _remove(out, TARGET_FILES)
     if not targets:

@@ -90,7 +90,7 @@ def sweep(
     the_panel, players = options_panel(game, panel=panel, players=players, lineups=lineup,
                                        strategies=strategies)
     if the_panel is not None:
-        from analysis.sweep.panel import plan_panel_sweep, sentences, panel_effects
+        from analysis.sweep.panel import plan_panel_sweep, panel_effects
 
         pplan = plan_panel_sweep(game, panel=the_panel, varies=vary, games=n, seed=seed,
                                  one_at_a_time_mode=one_at_a_time, rules=rules,
@@ -100,15 +100,10 @@ def sweep(
             path = play_with_progress(pplan, out, force=force, threads=threads,
                                       chunk_size=chunk_size, quiet=quiet, executor=executor)
         effects = panel_effects(path)
-        from analysis.sweep.panel import headline_metric
+        from analysis.sweep.panel_effects import headline_sentences
 
-        shown = [headline_metric(effects)]
-        if shown[0] == "balance" and "seat_win_share_1" in set(effects["metric"].to_list()):
-            shown.insert(0, "seat_win_share_1")     # the headline's sentences end with the caveat
-        labels = [c.label for c in the_panel.cells]  # a cell with no measured effect is named
-        for metric in shown:
-            for line in sentences(effects, labels, metric):
-                typer.echo(line)
+        for line in headline_sentences(effects, [c.label for c in the_panel.cells]):
+            typer.echo(line)
         typer.echo(f"panel sweep: {path} ({len(the_panel)} cells x {len(pplan.variants)} variants x "
                    f"{n:,} games); {report_hint(path)}")
         return

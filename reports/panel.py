@@ -221,17 +221,14 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
     smallest differences that matter, by kind, over the sweep's own and the game's: every effect
     is worded by it and the tables are in reading order (large enough to matter first, by size)."""
     from analysis.stats import practical_order
-    from analysis.sweep.panel_effects import agreement, headline_metric, panel_effects, read_panel_sweep, sentences
+    from analysis.sweep.panel_effects import (agreement, headline_metric, headline_sentences, panel_effects,
+                                              read_panel_sweep)
 
     meta = read_panel_sweep(path)
     effects = panel_effects(path, smallest)
     n = len(meta["panel"]["cells"])
     head = headline_metric(effects)
-    shown = [head]
-    if head == "balance" and "seat_win_share_1" in set(effects["metric"].to_list()):
-        shown.insert(0, "seat_win_share_1")     # the headline's sentences end with the caveat
-    labels = [c["label"] for c in meta["panel"]["cells"]]   # a cell with no measured effect is named
-    lines = [line for metric in shown for line in sentences(effects, labels, metric)]
+    lines = headline_sentences(effects, [c["label"] for c in meta["panel"]["cells"]])
     title = f"{_title(meta['game'])}: a sweep over a panel of {n} cells"
     figs = FigureSet()
     agree = _in_units(agreement(effects, n), ("smallest_difference", "smallest", "largest")).select(

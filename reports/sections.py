@@ -126,17 +126,7 @@ def role_seat_rows(t: dict) -> pl.DataFrame:
         **verdict,
         # one chi-square per role: on the role's first row, not repeated beside each seat's verdict
         chi_label: ["" if p != p or not first else pvalue(p)
-                    for p, first in zip(s[chi], _first_of(s["role"]))]})
-
-
-def _first_of(column: pl.Series) -> pl.Series:
-    """True on the first row of each value of ``column``, in its order."""
-    seen: set = set()
-    out = []
-    for v in column.to_list():
-        out.append(v not in seen)
-        seen.add(v)
-    return pl.Series(out)
+                    for p, first in zip(s[chi], s["role"].is_first_distinct())]})
 
 
 def length_rows(t: dict) -> pl.DataFrame:

@@ -400,12 +400,12 @@ def target_html(table: pl.DataFrame, q: dict, spec) -> str:
     texts = q.get("target") or []
     if not texts:
         return ""
-    from analysis.skill_target import judge, sentences
+    from analysis.skill_target import judge, role_labels, sentences
     from analysis.tune.targets import parse_targets
 
     targets = parse_targets(texts, q["game"])
     judged = judge(table, targets)
-    labels = {r.name: r.display + ("s" if r.max_count > 1 else "") for r in spec.roles}
+    labels = role_labels(spec)
     words = sentences(judged, targets, labels)
     level = f"{100 * float(judged['level'][0]):.4g}%" if judged.height else ""
     rows = [{"cell": r["cell"], "budget": r["budget"], "target": r["target"],

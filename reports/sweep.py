@@ -77,8 +77,6 @@ def effect_sentence(r: dict, twins: list[dict] = ()) -> str:
     """One paired effect in words: "raising income.palais.base from 3 to 5 moves seat 3's win
     share by +0.4 pp (+0.1 to +0.7): clear but small"; ``twins``: the effects that are the same
     number (or its mirror, :func:`analysis.sweep.metrics.same_numbers`), named once at the end."""
-    amount = (_share_text(r["delta"], r["low"], r["high"]) if r["share"]
-              else _unit_text(r["delta"], r["low"], r["high"], r["unit"]))
     verdict = f": {verdict_words(r['verdict'])}" if r.get("verdict") else ""
     same = [t["label"] for t in twins if not t.get("mirror")]
     mirror = [t["label"] for t in twins if t.get("mirror")]
@@ -86,7 +84,7 @@ def effect_sentence(r: dict, twins: list[dict] = ()) -> str:
         ([f"{' and '.join(mirror)} {'moves' if len(mirror) == 1 else 'move'} by as much the other way"]
          if mirror else [])
     note = f" ({'; '.join(notes)})" if notes else ""
-    return f"{_move_words(r)} moves {r['label']} by {amount}{verdict}{note}"
+    return f"{_move_words(r)} moves {r['label']} by {_amount(r)}{verdict}{note}"
 
 
 EFFECTS_TABLE = "Every effect"

@@ -243,6 +243,17 @@ def _sentence(r: dict, n_cells: int, labels: list[str] | None, most: bool = Fals
     return f"{move} does not move {what} the same way in every cell: {ways}; {effects_from}{size}."
 
 
-__all__ = ["read_panel_sweep", "panel_effects", "agreement", "headline_metric", "sentences", "in_cells",
+def headline_sentences(effects: pl.DataFrame, labels: list[str]) -> list[str]:
+    """The sentences a panel sweep leads with (the terminal and its page): on the headline metric
+    (:func:`headline_metric`), preceded by seat 1's win share when the headline is the seat balance
+    (the headline's sentences end with the caveat); ``labels``: the panel's cells, so that a cell
+    with no measured effect is named."""
+    shown = [headline_metric(effects)]
+    if shown[0] == "balance" and "seat_win_share_1" in set(effects["metric"].to_list()):
+        shown.insert(0, "seat_win_share_1")
+    return [line for metric in shown for line in sentences(effects, labels, metric)]
+
+
+__all__ = ["read_panel_sweep", "panel_effects", "agreement", "headline_metric", "headline_sentences", "sentences", "in_cells",
            "most_moved", "not_adjusted",
            "PANEL_SWEEP_JSON", "CELLS"]
