@@ -239,9 +239,8 @@ def slice_sentence(effects: pl.DataFrame, slice_effects: pl.DataFrame, cap: int 
         change = (f"{_move_words({**r, 'at': ''})}" if several else "the same change")
         anchored = {**r, "delta": r["a_delta"], "low": r["a_low"], "high": r["a_high"]}
         more = rows.height - 1
-        extra = (f", and {more} other metric{'s' if more != 1 else ''}' verdict{'s' if more != 1 else ''} "
-                 f"differ{'s' if more == 1 else ''} there" if more else "")
-        extra = extra.replace("metric' verdict", "metric's verdict")
+        extra = ("" if not more else ", and 1 other metric's verdict differs there" if more == 1
+                 else f", and {more} other metrics' verdicts differ there")
         parts.append(f"at {at} {change} moves {r['label']} by {_amount(r)}: "
                      f"{verdict_words(r['verdict'])}, against {_amount(anchored)}, "
                      f"{verdict_words(r['a_verdict'])}, at {r['a_at']}{extra}")
