@@ -34,18 +34,12 @@ def level_edges(grid: np.ndarray, level: float, x_edges: np.ndarray, y_edges: np
     ``y_edges[i]``–``y_edges[i + 1]``); a missing cell (nan) borders nothing."""
     known = ~np.isnan(grid)
     above = known & (np.nan_to_num(grid, nan=-1.0) >= level)
-    segs = []
-    rows, cols = grid.shape
-    for i in range(rows):
-        for j in range(cols - 1):             # between horizontal neighbours: a vertical edge
-            if known[i, j] and known[i, j + 1] and above[i, j] != above[i, j + 1]:
-                x = x_edges[j + 1]
-                segs.append(((x, y_edges[i]), (x, y_edges[i + 1])))
-    for i in range(rows - 1):                 # between vertical neighbours: a horizontal edge
-        for j in range(cols):
-            if known[i, j] and known[i + 1, j] and above[i, j] != above[i + 1, j]:
-                y = y_edges[i + 1]
-                segs.append(((x_edges[j], y), (x_edges[j + 1], y)))
+    # between horizontal neighbours: a vertical edge; between vertical ones: a horizontal edge
+    # (np.nonzero lists them row by row, the order of a loop over i then j)
+    i, j = np.nonzero(known[:, :-1] & known[:, 1:] & (above[:, :-1] != above[:, 1:]))
+    segs = [((x_edges[b + 1], y_edges[a]), (x_edges[b + 1], y_edges[a + 1])) for a, b in zip(i, j)]
+    i, j = np.nonzero(known[:-1, :] & known[1:, :] & (above[:-1, :] != above[1:, :]))
+    segs += [((x_edges[b], y_edges[a + 1]), (x_edges[b + 1], y_edges[a + 1])) for a, b in zip(i, j)]
     return segs
 
 
