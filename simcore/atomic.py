@@ -69,7 +69,7 @@ from typing import Iterable, Iterator
 
 from filelock import FileLock, Timeout
 
-from simcore.errors import UsageError
+from simcore.errors import UsageError, unwritable_why
 
 #: Roots of the virtual file systems every Linux machine has: nothing of ours belongs there.
 VIRTUAL_ROOTS = ("/proc", "/sys", "/dev")
@@ -97,17 +97,6 @@ def show(path: str | Path, limit: int = 80) -> str:
 # ---------------------------------------------------------------------------------------------
 # Path checks
 # ---------------------------------------------------------------------------------------------
-
-def unwritable_why(path: str | Path) -> str:
-    """Why ``path`` (an existing place ``os.access`` said is not writable) cannot be written:
-    "read-only file system" when it is on one (EROFS: no permission would help), else "permission
-    denied" (revC #10: a read-only mount was reported as a permission problem)."""
-    try:
-        read_only = bool(os.statvfs(path).f_flag & os.ST_RDONLY)
-    except OSError:
-        read_only = False
-    return "read-only file system" if read_only else "permission denied"
-
 
 def _name_max(existing: Path) -> int:
     try:

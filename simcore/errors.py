@@ -1,4 +1,5 @@
-"""Errors a user can fix. The CLI prints them as one line and exits with code 2.
+"""Errors a user can fix. The CLI prints them as one line and exits with code 2. Also the words for
+why a place cannot be written (:func:`unwritable_why`), shared by every output check.
 
 May import nothing from the project.
 """
@@ -43,3 +44,16 @@ class Interrupted(BaseException):
     @property
     def exit_code(self) -> int:
         return 128 + self.signum
+
+
+def unwritable_why(path) -> str:
+    """Why ``path`` (an existing place ``os.access`` said is not writable) cannot be written:
+    "read-only file system" when it is on one (EROFS: no permission would help), else "permission
+    denied" (revC #10: a read-only mount was reported as a permission problem)."""
+    import os
+
+    try:
+        read_only = bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only = False
+    return "read-only file system" if read_only else "permission denied"

@@ -15,7 +15,7 @@ import decimal
 import math
 import re
 
-from simcore.errors import UsageError
+from simcore.errors import UsageError, unwritable_why
 
 
 def usable_cores() -> int:
@@ -236,10 +236,5 @@ def check_sqlite_storage(storage: str | None, option: str = "--storage") -> str 
         if not os.path.isdir(parent):
             raise UsageError(f"{option} {text}: the folder {parent} does not exist")
         if not os.access(parent, os.W_OK | os.X_OK):
-            try:      # as simcore.atomic.unwritable_why (this module imports only the standard library)
-                read_only = bool(os.statvfs(parent).f_flag & os.ST_RDONLY)
-            except OSError:
-                read_only = False
-            raise UsageError(f"{option} {text}: cannot write in {parent} "
-                             f"({'read-only file system' if read_only else 'permission denied'})")
+            raise UsageError(f"{option} {text}: cannot write in {parent} ({unwritable_why(parent)})")
     return text
