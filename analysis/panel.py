@@ -45,7 +45,7 @@ import polars as pl
 
 from simcore import games as registry
 from simcore.errors import UsageError
-from simcore.rundir import RUN_JSON, read_meta
+from simcore.rundir import PANEL_JSON, RUN_JSON, read_meta, unfinished_panel
 
 from analysis import stats
 from analysis.load import open_runs, smallest_difference
@@ -60,6 +60,9 @@ def cell_runs(paths) -> list[Path]:
         if (p / RUN_JSON).is_file():
             out.append(p)
             continue
+        why = unfinished_panel(p)
+        if why is not None:         # an interrupted simulate --panel: not the panel it asked for
+            raise UsageError(f"{p}: {why}")
         subs = sorted((d for d in p.glob("cell-*") if (d / RUN_JSON).is_file()),
                       key=lambda d: int(d.name.split("-")[1]) if d.name.split("-")[1].isdigit() else 0)
         if not subs:
@@ -70,7 +73,8 @@ def cell_runs(paths) -> list[Path]:
 
 def is_panel_dir(path) -> bool:
     p = Path(path)
-    return not (p / RUN_JSON).is_file() and any((d / RUN_JSON).is_file() for d in p.glob("cell-*"))
+    return not (p / RUN_JSON).is_file() and ((p / PANEL_JSON).is_file()
+                                             or any((d / RUN_JSON).is_file() for d in p.glob("cell-*")))
 
 
 def _label(players: int, lineup: list[str]) -> str:

@@ -190,6 +190,19 @@ _previous_unraisable = sys.unraisablehook
 RESUMABLE = ("tune", "sweep")     # commands whose directory the same command resumes
 
 
+def _resumes(argv) -> bool:
+    """Whether the command of ``argv`` resumes its directory when run again: a sweep, a tune, or
+    a panel played by ``simulate --panel`` (``balance simulate …`` or the ``simulate`` script,
+    whose first argument is an option)."""
+    args = [str(a) for a in argv or ()]
+    if not args:
+        return False
+    if args[0] in RESUMABLE:
+        return True
+    panel = any(a == "--panel" or a.startswith("--panel=") for a in args)
+    return panel and (args[0] == "simulate" or args[0].startswith("-"))
+
+
 def _interrupted_line(signum: int, argv=None) -> str:
     from simcore import atomic
 
@@ -198,8 +211,7 @@ def _interrupted_line(signum: int, argv=None) -> str:
     # replaces) is discarded with it: not worth a mention
     kept = [p for p in atomic.PUBLISHED if not any(atomic.is_hidden_name(part) for part in p.parts)]
     if kept:
-        again = ("; run the same command again to resume"
-                 if argv and str(argv[0]) in RESUMABLE else "")
+        again = "; run the same command again to resume" if _resumes(argv) else ""
         return f"interrupted ({how}) after {atomic.show(kept[-1])} was written{again}"
     return f"interrupted ({how}): nothing was written under the final name"
 

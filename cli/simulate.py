@@ -10,9 +10,11 @@ supplies the defaults. A game's own options (fief-combat's ``--attacker`` …) a
 ``--workers N`` / ``--scheduler ADDRESS`` play the chunks on a Dask cluster
 (:func:`simcore.cluster.executor_for`, connected only after the options were checked).
 
-``--panel NAME`` plays every cell of a panel into a directory of runs (:func:`_simulate_panel`).
+``--panel NAME`` plays every cell of a panel into a directory of runs (:func:`_simulate_panel`,
+:mod:`analysis.panel_run`: the same command on the same directory resumes an interrupted panel).
 
-May import typer, rich, :mod:`simcore` and :mod:`strategies.panels`.
+May import typer, rich, :mod:`simcore`, :mod:`strategies.panels` and, inside the panel command,
+:mod:`analysis.panel_run`.
 """
 
 from __future__ import annotations
@@ -69,7 +71,8 @@ def simulate(
         None, "--panel", help="Play every cell of a panel (line-ups x player counts, "
                               "configs/<game>/panels.toml: NAME, or FILE:NAME) with these rules, one run "
                               "directory per cell in --out (cell-1, cell-2, …); with --players, only "
-                              "that count's cells. balance report DIR shows where a finding holds."),
+                              "that count's cells; the same command again resumes an interrupted panel. "
+                              "balance report DIR shows where a finding holds."),
     **game_options: Any,
 ) -> None:
     from simcore import cluster, runner
@@ -153,9 +156,8 @@ def _simulate_panel(panel: str, *, game: str, games: str, players, strategies, s
     seat advantage holds, cell by cell, adjusted over the cells)."""
     import sys
 
+    from analysis.panel_run import claim_out, plan_panel, run_panel
     from simcore import rundir, runner
-    from simcore.atomic import atomic_dir, check_output_dir
-    from simcore.config import parse_settings
     from simcore.errors import UsageError
     from strategies.panels import from_options
 
@@ -168,24 +170,28 @@ def _simulate_panel(panel: str, *, game: str, games: str, players, strategies, s
                          "file gives them)")
     n_games = runner.parse_games(games)
     the_panel = from_options(game, panel=panel, players=players, strategies=strategies)
-    parsed = parse_settings(settings)
     out = Path(out) if out is not None else rundir.default_run_dir(f"{registry.get(game).name}-panel")
     inputs = [p for p in (rules,) if p is not None]
-    check_output_dir(out, force, inputs=inputs, kind="panel")
-    preps = [runner.prepare(game, players=c.players, strategies=c.strategies, rules=rules,
-                            settings=parsed, quiet=True) for c in the_panel.cells]   # every cell first
+    plan = plan_panel(the_panel, games=n_games, seed=seed, rules=rules, settings=settings, raw=raw)
+    # --out checked (and claimed) before any game: a new or empty directory, or this very panel
+    # interrupted (then only the cells not yet played are played)
+    resuming = claim_out(plan, out, force, inputs)
     # the disk space of every cell's rows, before the first cell is played (each cell's own
     # check, in runner.execute, would find out only after the cells before it were played)
-    runner.check_disk_space([(p, n_games) for p in preps], out, raw, chunk_size)
-    # played in a hidden directory beside --out, published whole when every cell is done: an
-    # interrupted panel leaves --out as it was
-    with atomic_dir(out, force, inputs=inputs, kind="panel") as tmp:
-        for k, (c, prep) in enumerate(zip(the_panel.cells, preps), start=1):
-            if not quiet:
-                print(f"cell {k} of {len(preps)}: {c.label} ({n_games:,} games)", file=sys.stderr)
-            runner.run(prep, games=n_games, seed=seed, out=tmp / f"cell-{k}", force=True,
-                       threads=threads, chunk_size=chunk_size, raw=raw, quiet=True)
-    typer.echo(f"panel {the_panel.name}: {out} ({len(preps)} cells x {n_games:,} games); "
+    todo = [p for k, p in enumerate(plan.preps, start=1)
+            if not (resuming and (out / f"cell-{k}" / rundir.RUN_JSON).is_file())]
+    runner.check_disk_space([(p, n_games) for p in todo], out, raw, chunk_size)
+
+    def say(k: int, n: int, label: str, played: bool) -> None:
+        if not quiet:
+            what = "played before: kept" if played else f"{n_games:,} games"
+            print(f"cell {k} of {n}: {label} ({what})", file=sys.stderr)
+
+    # written in place when --out is new or empty (each cell published whole as it ends, so an
+    # interrupted panel resumes); over another panel (--force), beside it, replacing it at the end
+    run_panel(plan, out, force=force, threads=threads, chunk_size=chunk_size, inputs=inputs,
+              on_cell=say)
+    typer.echo(f"panel {the_panel.name}: {out} ({len(plan.preps)} cells x {n_games:,} games); "
                f"{report_hint(out)}")
 
 

@@ -34,6 +34,7 @@ RUN_JSON = "run.json"
 PLAYERS = "players.parquet"
 GAMES = "games.parquet"
 SUMMARY = "summary.parquet"
+PANEL_JSON = "panel.json"            # a panel played by simulate --panel (analysis.panel_run)
 MAX_RUN_JSON_BYTES = 64 * 1024 * 1024     # rules text and tables included, a run.json is far smaller
 
 
@@ -203,6 +204,27 @@ def not_a_run(directory: str | Path) -> str:
     if kind == "report" or (d / "report.html").is_file():
         return "a report, not a run (give the run directory it was made from)"
     return f"not a run directory (no {RUN_JSON})"
+
+
+def unfinished_panel(directory: str | Path) -> str | None:
+    """Why ``directory``, a panel written by ``simulate --panel``, cannot be read yet, or None:
+    the cells its ``panel.json`` lists that are not played (an interrupted panel, resumed by the
+    same command)."""
+    d = Path(directory)
+    try:
+        meta = json.loads((d / PANEL_JSON).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(meta, dict):
+        return None
+    cells = [str(c) for c in meta.get("cells") or []]
+    missing = [c for c in cells if not (d / c / RUN_JSON).is_file()]
+    if not missing:
+        return None
+    more = " …" if len(missing) > 3 else ""
+    return (f"an unfinished panel: {len(cells) - len(missing)} of {len(cells)} cells played "
+            f"({', '.join(missing[:3])}{more} not yet); run the same simulate --panel command "
+            f"again to play the rest")
 
 
 def read_meta(run: str | Path) -> dict[str, Any]:

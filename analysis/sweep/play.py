@@ -41,7 +41,7 @@ FORMAT = 1
 # what must match for a directory to be resumed (the rest: times, status)
 _PLAN_KEYS = ("format", "kind", "game", "players", "strategies", "games", "seed", "rules_text",
               "settings", "varies", "mode", "variants", "rotate_seats", "targets", "confirm_games",
-              "confirm_seed", "panel", "aggregate")
+              "confirm_seed", "panel", "aggregate", "player_rows")
 
 
 @dataclass
@@ -152,11 +152,12 @@ def _same_plan(a: dict, b: dict) -> bool:
                for k in _PLAN_KEYS)
 
 
-def prepare_out(plan_json: dict, out: Path, force: bool, kind: str = "sweep") -> bool:
+def prepare_out(plan_json: dict, out: Path, force: bool, kind: str = "sweep", inputs=()) -> bool:
     """Check and claim ``out`` before any game: a new or empty directory, or one holding this very
     plan (then it resumes: returns True). Another plan there is refused unless ``force``; the new
     one is then built beside it and replaces it whole when complete (:func:`begin_out`). Either way
-    the directory is claimed: a second command writing it stops at once."""
+    the directory is claimed: a second command writing it stops at once. ``inputs``: files the
+    command reads, which ``out`` must neither be nor hold (:func:`simcore.atomic.check_output_dir`)."""
     out = Path(out)
     name = f"{kind}.json"
     old = out / name
@@ -175,7 +176,7 @@ def prepare_out(plan_json: dict, out: Path, force: bool, kind: str = "sweep") ->
         if not force:
             raise UsageError(f"--out {out}: holds another {kind} (different {_first_diff(before, plan_json)}); "
                              f"use another --out, or --force to replace it")
-    check_output_dir(out, force, kind=kind)
+    check_output_dir(out, force, inputs=inputs, kind=kind)
     return False
 
 

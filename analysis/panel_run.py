@@ -1,0 +1,112 @@
+"""Play every cell of a panel into one directory, resumably (``simulate --panel``).
+
+:func:`run_panel` writes ``panel.json`` (the panel, the rules text, the settings, the seed, the
+games per cell and whether the cells keep their player rows: everything a second call compares)
+and plays each cell as an ordinary run directory ``OUT/cell-1`` … ``OUT/cell-K`` (published
+atomically by :func:`simcore.runner.run`). Like a sweep (:mod:`analysis.sweep.play`), a new panel
+is written in place, so the same command on the same directory plays only the cells not yet
+published: an interrupted panel resumes where it stopped, and a cell is never half written. Another
+panel in ``--out`` is refused unless ``--force``; it is then built beside the old one and replaces
+it whole when every cell is done. :func:`analysis.panel.cell_runs` refuses an unfinished panel
+(:func:`simcore.rundir.unfinished_panel`: its ``panel.json`` lists a cell not yet played) rather
+than report the cells it has.
+
+May import the standard library, :mod:`simcore` (runner, atomic, errors, config),
+:mod:`strategies.panels` and :mod:`analysis.sweep.play` (the resumable directory).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import simcore
+from simcore import runner
+from simcore.atomic import write_text_atomic
+from simcore.rundir import PANEL_JSON, RUN_JSON
+from strategies.panels import Panel
+
+from analysis.sweep.play import begin_out, finish_out, prepare_out
+
+FORMAT = 1
+
+
+def cell_name(k: int) -> str:
+    """The directory of the k-th cell (from 1), as ``balance report DIR`` finds it."""
+    return f"cell-{k}"
+
+
+@dataclass
+class PanelRun:
+    """A panel about to be played: its cells prepared (validated), nothing played yet."""
+
+    panel: Panel
+    games: int
+    seed: int
+    rules_name: str
+    rules_text: str
+    settings: tuple[str, ...]
+    raw: bool                      # the cells keep their player rows
+    preps: list = field(default_factory=list, repr=False)
+
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "kind": "panel", "game": self.panel.game,
+                "panel": self.panel.to_json(), "games": self.games, "seed": self.seed,
+                "rules_name": self.rules_name, "rules_text": self.rules_text,
+                "settings": list(self.settings), "player_rows": self.raw,
+                "cells": [cell_name(k) for k in range(1, len(self.panel.cells) + 1)],
+                "version": simcore.__version__}
+
+
+def plan_panel(panel: Panel, *, games: int, seed: int, rules=None, settings=(),
+               raw: bool | None = None) -> PanelRun:
+    """Every cell of ``panel`` prepared with the same rules and settings (a bad rule, bot or
+    setting stops here, in one line, before any game)."""
+    from simcore.config import parse_settings
+
+    parsed = parse_settings(settings)
+    src = runner.rules_source(panel.game, rules, ())
+    preps = [runner.prepare(panel.game, players=c.players, strategies=c.strategies, rules=rules,
+                            settings=parsed, quiet=True) for c in panel.cells]
+    keep_rows = raw if raw is not None else games <= runner.RAW_LIMIT
+    return PanelRun(panel=panel, games=games, seed=seed, rules_name=str(src.name),
+                    rules_text=src.text, settings=tuple(s.text for s in parsed), raw=keep_rows,
+                    preps=preps)
+
+
+def claim_out(plan: PanelRun, out: str | Path, force: bool = False, inputs=()) -> bool:
+    """Check and claim ``out`` before any game; True when it holds this very panel (it resumes)."""
+    return prepare_out(plan.to_json(), Path(out), force, kind="panel", inputs=inputs)
+
+
+def run_panel(plan: PanelRun, out: str | Path, *, force: bool = False, threads: int | None = None,
+              chunk_size: int | None = None, inputs=(),
+              on_cell: Callable[[int, int, str, bool], None] | None = None) -> Path:
+    """Play every cell of ``plan`` not yet in ``out``; returns ``out``.
+
+    ``on_cell(k, cells, label, already_played)`` is called before each cell (the command line says
+    which cell it plays, or that a resumed cell is already there)."""
+    final = Path(out)
+    meta = plan.to_json()
+    resuming = claim_out(plan, final, force, inputs)
+    work = final
+    if not resuming:
+        meta["created_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        names = [cell_name(k) for k in range(1, len(plan.panel.cells) + 1)]
+        work = begin_out(final, "panel", (PANEL_JSON, *names))
+        write_text_atomic(work / PANEL_JSON, json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
+                          force=True)
+    n = len(plan.panel.cells)
+    for k, (c, prep) in enumerate(zip(plan.panel.cells, plan.preps), start=1):
+        target = work / cell_name(k)
+        played = (target / RUN_JSON).is_file()
+        if on_cell is not None:
+            on_cell(k, n, c.label, played)
+        if played:
+            continue
+        runner.run(prep, games=plan.games, seed=plan.seed, out=target, force=True, threads=threads,
+                   chunk_size=chunk_size, raw=plan.raw, quiet=True)
+    return finish_out(work, final)
