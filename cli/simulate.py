@@ -103,9 +103,11 @@ def simulate(
 
         if not can_replay(spec):
             raise UsageError(f"--log: {spec.title} has no turn-by-turn reference engine")
-    from simcore.config import parse_settings
+    from simcore.config import check_config_file, parse_settings
 
     parsed = parse_settings(settings)
+    if rules is not None:       # the input named first, before --out is related to it (revC #9)
+        check_config_file(rules, "rules")
     if out is None:
         from simcore import rundir
 

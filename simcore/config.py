@@ -58,10 +58,11 @@ def read_toml(path: "str | Path | TomlSource", *, what: str = "config") -> TomlS
 MAX_CONFIG_BYTES = 4 * 1024 * 1024
 
 
-def read_bounded(p: Path, what: str = "config", limit: int = MAX_CONFIG_BYTES) -> bytes:
-    """The bytes of the regular file ``p``, refusing in one line anything else (a directory, a
-    device such as /dev/zero, a FIFO, a socket) and a file over ``limit`` bytes, before reading
-    more than ``limit + 1`` bytes (so a file that grows while read cannot hold the process)."""
+def check_config_file(p: str | Path, what: str = "config", limit: int = MAX_CONFIG_BYTES) -> None:
+    """Refuse in one line a ``what`` file ``p`` that is missing, not a regular file (a directory, a
+    device such as /dev/zero, a FIFO, a socket) or over ``limit`` bytes, without reading it: a
+    command checks its inputs this way before it relates ``--out`` to them (so ``--rules DIR``
+    is named as the mistake, not an ``--out`` inside DIR; revC #9)."""
     try:
         st = os.stat(p)
     except FileNotFoundError:
@@ -78,6 +79,13 @@ def read_bounded(p: Path, what: str = "config", limit: int = MAX_CONFIG_BYTES) -
     if st.st_size > limit:
         raise UsageError(f"{what} file {p}: {st.st_size:,} bytes, more than a {what} file can be "
                          f"(at most {limit:,})")
+
+
+def read_bounded(p: Path, what: str = "config", limit: int = MAX_CONFIG_BYTES) -> bytes:
+    """The bytes of the regular file ``p``, refusing in one line anything else (a directory, a
+    device such as /dev/zero, a FIFO, a socket) and a file over ``limit`` bytes, before reading
+    more than ``limit + 1`` bytes (so a file that grows while read cannot hold the process)."""
+    check_config_file(p, what, limit)
     try:
         with open(p, "rb") as fh:
             raw = fh.read(limit + 1)
