@@ -37,9 +37,12 @@ def check_panel_games(panel: Panel, games: int, tolerance: dict | None, beta: fl
     (:func:`analysis.check.decision.planned_baseline_games`, the rule :func:`plan_games` applies
     once the cell is measured). One :class:`UsageError` line naming --games."""
     from analysis.check.decision import planned_baseline_games
-    from analysis.check.measure import DEFAULT_TOLERANCE
+    from analysis.load import smallest_difference
 
-    tol = float((tolerance or {}).get("seat_win_share", DEFAULT_TOLERANCE["seat_win_share"]))
+    # the tolerance a baseline records by default: the game's smallest share difference that
+    # matters (make_baseline's default), in pp
+    tol = float((tolerance or {}).get("seat_win_share",
+                                      100.0 * smallest_difference(panel.game, "share")))
     for c in panel.cells:
         least, ask = planned_baseline_games(c.players, tol, beta)
         if games < least:
