@@ -427,7 +427,12 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                  if n_slice else
                  "the effect at other values of the others can differ (the curves and the table "
                  "'Every variant' show each). ")
+    # the page leads with what moves what; how it is measured follows the sentences
     secs = [Section("findings", "What moves what",
+                    "The paired change of each setting, game by game, worded by its size (how it "
+                    "is measured: the next section).",
+                    sentences=sweep_sentences(s.effects, slice_effects=s.slice_effects)),
+            Section("method", "How these sentences are measured",
                     "Each sentence compares the parameter's first and last value (a list of words: "
                     "each value against the first) with the other parameters held where the sentence "
                     "says: at the base rules' value when the grid has it, else at their first value; "
@@ -436,8 +441,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                     "(a one-seat role's win share is its seat's) or its mirror (with two roles, one "
                     "side's share is one minus the other's) is named in the other's sentence. At most "
                     "4 win shares and 2 other metrics per comparison; the rest are counted, and the "
-                    f"table '{EFFECTS_TABLE}' has them all. " + family,
-                    sentences=sweep_sentences(s.effects, slice_effects=s.slice_effects))]
+                    f"table '{EFFECTS_TABLE}' has them all. " + family)]
     if s.effects.height:
         held = "; ".join(f"{o} = {value_text(v)} ({why})" for o, (v, why) in anchors(sw).items()) \
             if len(sw["varies"]) > 1 else ""
