@@ -53,7 +53,7 @@ RAW_LIMIT = 100_000
 # Disk space a run directory's rows take, estimated before any game is played (revC #3: a
 # `--raw -n 1e10` run started and failed only when the disk filled). A table's rows are estimated
 # from its schema: the fixed width of its columns (bytes per row, uncompressed) times the share
-# zstd with the run's encodings keeps, plus a cost per row group (one per chunk) and column.
+# zstd with the run's encodings keeps, plus a cost per row group (row_group_games) and column.
 # Measured (200,000 games, 4 players, chunks of 131,072; bytes per row / fixed width):
 # players.parquet Middle-Ages 21.0 / 77 B = 0.27 (the largest; 5 players and chunks of 5,000:
 # 0.28), Médiévallons 8.9 / 58 B = 0.15, Seigneurial 4.2 / 31 B = 0.14, Fief combat 0.35 / 18 B;
@@ -301,27 +301,50 @@ def chunks(prep: PreparedRun, *, games: int, seed: int = 0, chunk_size: int | No
         yield prep.play(start, n, seed)
 
 
-FIRST_CHUNK = 256     # games in the first chunk of a run; each next chunk twice as many, up to the size
+FIRST_CHUNK = 256     # games in the first chunk of a run; each next one as many as all before it
+
+
+def whole_deals(size: int, unit: int) -> int:
+    """``size`` games rounded down to whole deals of ``unit`` games (at least one deal)."""
+    return max(unit, size - size % unit)
+
+
+def row_group_games(prep: PreparedRun) -> int:
+    """Games in a row group of a run directory's players.parquet and games.parquet: the game's
+    default chunk in whole deals, whatever ``--chunk-size``, ``--threads`` or Dask workers play
+    the run (:class:`simcore.rundir.RunWriter` cuts the chunks it is given into row groups of this
+    many games), so the files' bytes depend only on what was played. The ramp of a default run's
+    first chunks (:func:`chunk_spans`) adds up to one row group, and every later chunk is one,
+    written without a copy."""
+    return whole_deals(prep.default_chunk or DEFAULT_CHUNK, prep.games_per_deal)
 
 
 def chunk_spans(games: int, size: int, first: int = 0, ramp: bool = True,
                 unit: int = 1) -> list[tuple[int, int]]:
     """The chunks of a run of ``games`` games from game ``first``: (first game, game count), in
     game order. With ``ramp`` the first chunk has :data:`FIRST_CHUNK` games (at most ``size``) and
-    each next one twice as many up to ``size``, so progress shows (with a time left) within about a
-    second even for slow bots, while long runs still play full chunks. A game's result depends only
-    on (seed, game index), so the spans change nothing in the run's content. ``unit``: every span
-    holds whole deals of this many games (seat rotation; the statistics pair a deal's games)."""
+    each next one as many as all before it (256, 256, 512, 1,024 …), the last of the ramp cut (or
+    grown, rather than leave a shorter one after it) so that the ramp adds up to ``size`` exactly,
+    then chunks of ``size``: progress shows (with a time left) within about a second even for slow
+    bots, long runs still play full chunks, and with the default size every chunk after the ramp
+    is a row group of the run's files (:func:`row_group_games`). A game's
+    result depends only on (seed, game index), so the spans change nothing in the run's content.
+    ``unit``: every span holds whole deals of this many games (seat rotation; the statistics pair
+    a deal's games)."""
     spans = []
     done = 0
-    whole = max(unit, size - size % unit)
-    step = min(FIRST_CHUNK, whole) if ramp else whole
-    step = max(unit, step - step % unit)
+    whole = whole_deals(size, unit)
+    step = whole_deals(min(FIRST_CHUNK, whole), unit) if ramp else whole
     while done < games:
         n = min(step, games - done)
         spans.append((first + done, n))
         done += n
-        step = min(step * 2, whole)
+        if done < whole:
+            step = min(done, whole - done)
+            if whole - done - step < step:           # no shorter chunk to end the ramp on
+                step = whole - done
+        else:
+            step = whole
     return spans
 
 
@@ -620,11 +643,11 @@ def _fixed_width(schema: pa.Schema) -> int:
     return width
 
 
-def estimated_bytes(prep: PreparedRun, games: int, raw: bool, chunk_size: int | None = None) -> int:
+def estimated_bytes(prep: PreparedRun, games: int, raw: bool) -> int:
     """An estimate, on the large side, of the disk space a run directory of ``games`` games of
-    ``prep`` takes (players.parquet only with ``raw``): see :data:`PLAYER_ROW_SHARE`."""
-    size = chunk_size or prep.default_chunk or DEFAULT_CHUNK
-    row_groups = -(-games // size) + 12          # (+ the short chunks of the ramp at the start)
+    ``prep`` takes (players.parquet only with ``raw``): see :data:`PLAYER_ROW_SHARE`. The chunk
+    size changes nothing: the row groups are :func:`row_group_games` games whatever the chunks."""
+    row_groups = -(-games // row_group_games(prep))
     total = SUMMARY_BYTES
     tables = [(prep.games_schema, games, GAME_ROW_SHARE)]
     if raw:
@@ -650,13 +673,14 @@ def check_disk_space(runs: list[tuple[PreparedRun, int]], out: str | Path, raw: 
     """Refuse (one :class:`UsageError` line, before any game) runs whose directories would need
     more than the free space of the file system ``out`` is on: ``runs`` is a list of (prepared
     run, games) written under ``out`` (a panel's cells; one run for simulate). ``raw`` as in
-    :func:`execute` (None: rows kept up to :data:`RAW_LIMIT` games)."""
+    :func:`execute` (None: rows kept up to :data:`RAW_LIMIT` games). ``chunk_size`` is taken for
+    the callers that pass it and changes nothing (see :func:`estimated_bytes`)."""
     import shutil
 
     from simcore.atomic import show
 
     keeps = [raw if raw is not None else games <= RAW_LIMIT for _, games in runs]
-    need = sum(estimated_bytes(prep, games, keep, chunk_size) for (prep, games), keep in zip(runs, keeps))
+    need = sum(estimated_bytes(prep, games, keep) for (prep, games), keep in zip(runs, keeps))
     probe = Path(os.path.abspath(out))
     while not probe.exists() and probe != probe.parent:
         probe = probe.parent
@@ -830,7 +854,7 @@ def execute(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | N
     out_dir = Path(out) if out is not None else rundir.default_run_dir(prep.game)
     rundir.check_output_dir(out_dir, force)
     write_raw = raw if raw is not None else games <= RAW_LIMIT
-    check_disk_space([(prep, games)], out_dir, write_raw, chunk_size, claimed_option(out_dir))
+    check_disk_space([(prep, games)], out_dir, write_raw, option=claimed_option(out_dir))
     if executor is None:
         n_threads = set_threads(threads)
         executor = LocalExecutor(threads)
@@ -850,8 +874,11 @@ def execute(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | N
     plan = PartPlan(tuple(prep.players_schema.names) if write_raw else None)
     t0 = time.perf_counter()
     totals = {"kernel_s": 0.0, "done": 0}
+    group = row_group_games(prep)
     with rundir.RunWriter(out_dir, force, players_schema=prep.players_schema if write_raw else None,
-                          games_schema=prep.games_schema) as writer:
+                          games_schema=prep.games_schema,
+                          group_rows={rundir.GAMES: group, rundir.PLAYERS: group * prep.n_players}
+                          ) as writer:
         def sink(part: Part) -> None:
             # called in game order, one part at a time (locally: in the writer thread)
             by_seat.merge(part.by_seat)

@@ -4,6 +4,7 @@ and the compile notice shows only while Numba really compiles."""
 from __future__ import annotations
 
 import io
+import itertools
 
 import numpy as np
 from numba import njit
@@ -14,15 +15,38 @@ from simcore.runner import FIRST_CHUNK, chunk_spans, compile_notice
 
 
 def test_chunks_ramp_up_and_cover_every_game_once():
-    for games, size, first in ((1, 131_072, 0), (1_000_000, 131_072, 0), (5_000, 97, 40), (300, 1000, 9)):
+    """Each chunk of the ramp has as many games as all before it, the ramp adds up to the chunk
+    size exactly (so that a default run's chunks are its files' row groups:
+    runner.row_group_games), then chunks of the size."""
+    for games, size, first in ((1, 131_072, 0), (1_000_000, 131_072, 0), (5_000, 97, 40),
+                               (300, 1000, 9), (10_000, 1000, 0), (3_000, 1 << 20, 0)):
         spans = chunk_spans(games, size, first)
         assert spans[0] == (first, min(FIRST_CHUNK, size, games))
         assert sum(n for _, n in spans) == games
         assert all(a + n == b for (a, n), (b, _) in zip(spans, spans[1:]))      # contiguous, in order
         sizes = [n for _, n in spans]
         assert max(sizes) <= size
-        assert all(b == min(2 * a, size) for a, b in zip(sizes[:-2], sizes[1:-1]))
+        done = sizes[0]
+        for n in sizes[1:-1]:                        # (the last one: what is left)
+            if done < size:
+                step = min(done, size - done)        # as many as all before, or the ramp's rest
+                assert n == (size - done if size - done - step < step else step)
+            else:
+                assert n == size
+            done += n
+        if games >= size:                            # the ramp ends on the size, exactly
+            assert size in list(itertools.accumulate(sizes))
+    assert [n for _, n in chunk_spans(1_000_000, 131_072)][:11] == [
+        256, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131_072]
+    assert [n for _, n in chunk_spans(5000, 1000)] == [256, 256, 488, 1000, 1000, 1000, 1000]
+    assert [n for _, n in chunk_spans(2000, 700)] == [256, 444, 700, 600]        # not 256, 256, 188
     assert chunk_spans(1000, 300, ramp=False) == [(0, 300), (300, 300), (600, 300), (900, 100)]
+
+
+def test_a_ramp_of_whole_deals_adds_up_to_the_chunk_size_in_whole_deals():
+    spans = chunk_spans(3000, 1024, unit=3)          # 1,023 games a chunk, the row group's size
+    assert [n for _, n in spans] == [255, 255, 513, 1023, 954]               # not 510, 3
+    assert all(n % 3 == 0 for _, n in spans)
 
 
 def test_the_first_progress_report_comes_after_the_first_small_chunk(tmp_path):

@@ -204,25 +204,27 @@ def test_a_command_exit_code_reaches_the_shell():
     assert _run(["exit-three-for-test"]) == 3
 
 
-def test_run_tables_store_required_columns_with_statistics_only_where_a_reader_skips_by_them(tmp_path):
+def test_run_tables_store_required_columns_with_statistics_only_where_a_reader_skips_by_them(
+        tmp_path, monkeypatch):
     """players.parquet and games.parquet: no column can hold a missing value (no definition
     levels stored, simcore/rundir.py), min/max statistics only on the counting columns, whose row
-    groups (chunks of consecutive games) hold disjoint ranges, so a reader asking for one game
+    groups (runs of consecutive games) hold disjoint ranges, so a reader asking for one game
     skips the other row groups; that read returns exactly the game's rows."""
-    assert simulate(tmp_path / "run", "--games", "700", "--seed", "3") == 0   # chunks 256, 444
+    monkeypatch.setattr(runner, "DEFAULT_CHUNK", 256)     # row groups of 256 games (default 131,072)
+    assert simulate(tmp_path / "run", "--games", "700", "--seed", "3", "--chunk-size", "500") == 0
     for name, counting in (("players.parquet", {"game"}), ("games.parquet", {"game"})):
         f = pq.ParquetFile(tmp_path / "run" / name)
         assert all(not field.nullable for field in f.schema_arrow), name
         assert all(f.schema.column(i).max_definition_level == 0 for i in range(len(f.schema))), name
-        assert f.metadata.num_row_groups == 2
+        assert f.metadata.num_row_groups == 3
         for g in range(f.metadata.num_row_groups):
             rg = f.metadata.row_group(g)
             with_stats = {rg.column(i).path_in_schema for i in range(rg.num_columns)
                           if rg.column(i).is_stats_set}
             assert with_stats == counting, (name, with_stats)
         spans = [(f.metadata.row_group(g).column(0).statistics.min,
-                  f.metadata.row_group(g).column(0).statistics.max) for g in range(2)]
-        assert spans == [(0, 255), (256, 699)]
+                  f.metadata.row_group(g).column(0).statistics.max) for g in range(3)]
+        assert spans == [(0, 255), (256, 511), (512, 699)]
     players = pl.read_parquet(tmp_path / "run" / "players.parquet")
     one = pq.read_table(tmp_path / "run" / "players.parquet", filters=[("game", "=", 300)])
     assert pl.from_arrow(one).equals(players.filter(pl.col("game") == 300))
