@@ -54,7 +54,7 @@ def simulate(
                             "repeatable; validated like the rules file."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run directory (default runs/<game>-<UTC time>/)."),
     threads: Optional[int] = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
-    chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per chunk (memory bound; default 131072). The tables do not depend on it (equal values); the parquet files' bytes do (their row groups follow the chunks)."),
+    chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per chunk (memory bound; default 131072). The run's files do not depend on it: the same games give the same bytes (row groups of 131,072 games whatever the chunks)."),
     raw: Optional[bool] = typer.Option(None, "--raw/--no-raw", help="Write players.parquet, one row per player per game (default: only up to 1e5 games; "
                                                                         "analysis, reports, export of tables, baseline and check read stats.json, and balance replay plays a run without rows again)."),
     rotate_seats: Optional[bool] = typer.Option(None, "--rotate-seats", help="Player games: play every deal once per rotation of the strategies over the seats."),
@@ -182,7 +182,7 @@ def _simulate_panel(panel: str, *, game: str, games: str, players, strategies, s
     # check, in runner.execute, would find out only after the cells before it were played)
     todo = [p for k, p in enumerate(plan.preps, start=1)
             if not (resuming and (out / f"cell-{k}" / rundir.RUN_JSON).is_file())]
-    runner.check_disk_space([(p, n_games) for p in todo], out, raw, chunk_size)
+    runner.check_disk_space([(p, n_games) for p in todo], out, raw)
 
     def say(k: int, n: int, label: str, played: bool) -> None:
         if not quiet:

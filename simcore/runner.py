@@ -669,12 +669,11 @@ def human_bytes(n: float) -> str:
 
 
 def check_disk_space(runs: list[tuple[PreparedRun, int]], out: str | Path, raw: bool | None,
-                     chunk_size: int | None = None, option: str = "--out") -> None:
+                     option: str = "--out") -> None:
     """Refuse (one :class:`UsageError` line, before any game) runs whose directories would need
     more than the free space of the file system ``out`` is on: ``runs`` is a list of (prepared
     run, games) written under ``out`` (a panel's cells; one run for simulate). ``raw`` as in
-    :func:`execute` (None: rows kept up to :data:`RAW_LIMIT` games). ``chunk_size`` is taken for
-    the callers that pass it and changes nothing (see :func:`estimated_bytes`)."""
+    :func:`execute` (None: rows kept up to :data:`RAW_LIMIT` games)."""
     import shutil
 
     from simcore.atomic import show
