@@ -43,7 +43,7 @@ th[title]{cursor:help}.glossary td{text-align:left;vertical-align:top}
 
 
 def _fmt_cell(v) -> str:
-    return html.escape(cell_text(v))
+    return code_marks(html.escape(cell_text(v)))
 
 
 _NUMBER = re.compile(r"^[×+−\-]?[\d.,]+(%| pp| coins| turns)?( \(.*\))?$")
@@ -78,17 +78,33 @@ def with_titles(text: str) -> str:
                    f"{html.escape(text[start:end])}</abbr>")
         at = end
     out.append(html.escape(text[at:]))
-    return "".join(out)
+    return code_marks("".join(out))
+
+
+_CODE = re.compile(r"`([^`<>]+)`")
+
+
+def code_marks(escaped: str) -> str:
+    """Escaped page text with its Markdown code marks (`balance questions`) set as code: a hook's
+    sentence names a command so, and the backticks showed literally."""
+    return _CODE.sub(r"<code>\1</code>", escaped)
+
+
+POOLED = "Run directories pooled"
 
 
 def meta_table(groups: list[RunSet]) -> pl.DataFrame:
-    """The runs, baseline first: what the HTML page and the PDF show first."""
-    rows: dict[str, list] = {"Run": [], "Directories": [], "Games": [], "Players": [], "Strategies by seat": [],
-                             "Rules": [], "Rules SHA-256": [], "Version": []}
+    """The runs, baseline first: what the HTML page and the PDF show first. How many run
+    directories each configuration pools (:data:`POOLED`) only when one pools several: a column
+    of 1s, headed "Directories", was unexplained (revD #15)."""
+    pooled = any(len(g.paths) > 1 for g in groups)
+    rows: dict[str, list] = {"Run": [], **({POOLED: []} if pooled else {}), "Games": [], "Players": [],
+                             "Strategies by seat": [], "Rules": [], "Rules SHA-256": [], "Version": []}
     for i, g in enumerate(groups):
         m = g.metas[0]
         rows["Run"].append(f"{g.label} ({'baseline' if i == 0 else 'variant'})")
-        rows["Directories"].append(str(len(g.paths)))
+        if pooled:
+            rows[POOLED].append(str(len(g.paths)))
         rows["Games"].append(f"{g.n_games:,}")
         rows["Players"].append(str(g.n_players))
         rows["Strategies by seat"].append(", ".join(map(str, m.get("strategies") or [])) or "?")

@@ -19,7 +19,7 @@ verdicts' names), :mod:`reports.text`,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import polars as pl
 
@@ -35,7 +35,7 @@ from reports.text import (
     length_headlines, metric_change, metric_digits,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
     pvalue, role_headlines, score_unit, seat_gap_words, shared_role_seats, tested_count, turns,
-    verdict_words,
+    verdict_words, without_code_marks,
 )
 
 
@@ -65,6 +65,17 @@ class FigureSet(dict):
         if caption:
             self.captions[name] = caption
         return [name]
+
+
+def plain_sections(secs: list[Section]) -> list[Section]:
+    """``secs`` with their intros, sentences and text cells without Markdown code marks (the PDF's
+    text: :func:`reports.text.without_code_marks`)."""
+    def cells(df: pl.DataFrame) -> pl.DataFrame:
+        text = [c for c in df.columns if df[c].dtype == pl.String]
+        return df.with_columns(pl.col(c).str.replace_all(r"`([^`]+)`", "$1") for c in text) if text else df
+
+    return [replace(s, intro=without_code_marks(s.intro), sentences=[without_code_marks(x) for x in s.sentences],
+                    tables=[(without_code_marks(c), cells(df)) for c, df in s.tables]) for s in secs]
 
 
 def pct_column(df: pl.DataFrame, est: str, low: str | None = None, high: str | None = None) -> list[str]:
@@ -309,13 +320,15 @@ def _paired_words(paired: pl.DataFrame) -> str:
 
 
 def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False) -> str:
-    """The before/after section's introduction: how the changes were compared (``about``, the
+    """A before/after's "How this is measured" paragraph, shown below its table (the section itself
+    leads with what changed and what moved): how the changes were compared (``about``, the
     :class:`analysis.compare.Comparison`: "paired on the same N deals", which metrics, the paired
-    t interval; or "unpaired" and why), what counts as moved (Holm over the compared metrics) and
+    t interval; or "unpaired" and why), which of the table's metrics are tested (the Balance
+    indices are not), what counts as moved (Holm over the tested metrics) and
     the three verdicts of a clear change in reading order (:data:`analysis.stats.VERDICT_ORDER`:
     large enough to matter, may matter, small), each read on the change's interval held to all
-    compared metrics at once; then the rows left out (how many, and why: a share of almost nobody,
-    the same number as another row) and, in a game with roles (``roles``), that no seat-balance
+    tested metrics at once; then the rows left out (how many, and why: a share of almost nobody,
+    a metric the same in every game of both runs, the same number as another row) and, in a game with roles (``roles``), that no seat-balance
     index is compared."""
     pairing = about.pairing if about is not None else None
     if pairing is not None and pairing.paired:
@@ -332,14 +345,14 @@ def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False) -> str:
                "(Newcombe's interval for shares, Welch's for means). ")
     else:
         how = ""
-    return (how + "First whether the seat (or role) win rates moved, then every metric that moved, each in its "
-            "unit (pp for shares). Each change is after − before with a 95% interval; it counts as moved "
+    return (how + _family_sentence(cmp) + "Each change is after − before, in its unit (pp for shares), with a "
+            "95% interval; it counts as moved "
             "(significant, clear) when its Holm-adjusted p-value is below 5%: Holm's correction over all "
-            "compared metrics keeps the chance that two runs of the same rules flag anything at 5%, so a "
+            "tested metrics keeps the chance that two runs of the same rules flag anything at 5%, so a "
             "change whose interval just excludes zero may still not count. A clear change is sized "
             "against the metric's smallest difference that matters (1 pp for shares, 0.01 a game for a "
             "mean count such as reshuffles, the game's own amount for scores and lengths) on its "
-            "interval widened to hold for all compared metrics "
+            "interval widened to hold for all tested metrics "
             "at once (Bonferroni; wider than the 95% interval shown): \"clear and large enough to "
             "matter\" when all of that interval is at least that far from 0, \"clear, may matter\" "
             "when it reaches both sides of it (the change is real, these games cannot tell whether it "
@@ -353,25 +366,54 @@ def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False) -> str:
             + _left_out_sentence(about))
 
 
+CONSTANT_WHY = "the same in every game of both runs"
+"""How :func:`analysis.compare.compare_runs` says a row was left out because it cannot move (a count
+that is the same in every game of both runs): the start of its reason."""
+
+
+def _family_sentence(cmp: pl.DataFrame) -> str:
+    """What the before/after's table holds and what of it is tested: "The table compares 77
+    metrics; 75 are tested (Holm's family below), the 2 Balance indices are shown but not tested: a
+    largest gap over seat pairs has no standard error, and the seat win shares carry the test."."""
+    n = tested_count(cmp)
+    if n == cmp.height:
+        return f"The table compares {n} metrics, all tested. "
+    rest = cmp.height - n
+    return (f"The table compares {cmp.height} metrics; {n} are tested, the {rest} Balance "
+            f"ind{'ices are' if rest > 1 else 'ex is'} shown but not tested (a largest gap over seat pairs "
+            "has no standard error; the seat win shares carry the test). ")
+
+
 def _left_out_sentence(about) -> str:
-    """How many rows a before/after leaves out of its table and why (grouped by reason)."""
+    """How many rows a before/after leaves out of its table and why, grouped by reason: a share of
+    almost nobody; a metric that is the same in every game of both runs (it cannot move, so it is
+    not tested: not "a copy of another row"); a copy of another row's number (one copy tested)."""
     dropped = about.dropped if about is not None else []
     if not dropped:
         return ""
-    by_why: dict[str, list[str]] = {}
-    for label, why in dropped:
-        key = "a share of almost nobody" if why.startswith("a share of almost nobody") else "a copy"
-        by_why.setdefault(key, []).append(f"{label} ({why})" if key == "a copy" else label)
+    nobody = [label for label, why in dropped if why.startswith("a share of almost nobody")]
+    constant = [(label, why) for label, why in dropped if why.startswith(CONSTANT_WHY)]
+    copies = [(label, why) for label, why in dropped
+              if not why.startswith("a share of almost nobody") and not why.startswith(CONSTANT_WHY)]
     parts = []
-    if "a share of almost nobody" in by_why:
-        rows = by_why["a share of almost nobody"]
-        parts.append(f"{len(rows)} founders' win share{'s' if len(rows) > 1 else ''} of a guild founded by "
-                     f"under 1% of players in both runs ({', '.join(rows)}: a share of almost nobody, "
+    if nobody:
+        parts.append(f"{len(nobody)} founders' win share{'s' if len(nobody) > 1 else ''} of a guild founded by "
+                     f"under 1% of players in both runs ({', '.join(nobody)}: a share of almost nobody, "
                      "its interval many pp wide)")
-    if "a copy" in by_why:
-        rows = by_why["a copy"]
-        parts.append(f"{len(rows)} row{'s' if len(rows) > 1 else ''} that repeat{'' if len(rows) > 1 else 's'} "
-                     f"another row's number ({'; '.join(rows)}), kept once in the tested family")
+    if constant:
+        def what(why: str) -> str:            # "(0 a game)" / "(in no game)" of the reason
+            inner = why[len(CONSTANT_WHY):].split(":")[0].strip()
+            return f" {inner}" if inner.startswith("(") else ""
+
+        many = len(constant) > 1
+        names = [f"{label}{what(why)}" for label, why in constant]
+        parts.append(f"{len(constant)} metric{'s' if many else ''} the same in every game of both runs, so "
+                     f"{'they' if many else 'it'} cannot move and {'are' if many else 'is'} not tested: "
+                     + (", ".join(names[:-1]) + " and " + names[-1] if many else names[0]))
+    if copies:
+        parts.append(f"{len(copies)} row{'s' if len(copies) > 1 else ''} that repeat{'' if len(copies) > 1 else 's'} "
+                     f"another row's number ({'; '.join(f'{label} ({why})' for label, why in copies)}), "
+                     "kept once in the tested family")
     n = len(dropped)
     return f" Left out of the table ({n} row{'s' if n > 1 else ''}): " + "; ".join(parts) + "."
 
@@ -690,9 +732,10 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
         names = figs.add(name, F.comparison(cmp, t, vt, rs.label, vlabel), _comparison_caption(cmp, unit))
         if hook is not None and hasattr(hook, "comparison_figures"):
             names += hook.comparison_figures(name, t, vt, rs.label, vlabel, figs, cmp)
+        # the section leads with what changed and whether the seats' win rates moved (no intro
+        # above them); how the changes were measured follows the table, in a section of its own
         cmp_secs.append(Section(
-            name, f"Before / after: {vlabel} vs {rs.label}",
-            comparison_intro(cmp, about, roles="roles" in t),
+            name, f"Before / after: {vlabel} vs {rs.label}", "",
             names,
             [(f"All {cmp.height} compared metrics (clear and large, may matter, clear but small, then "
               f"within noise; clear ones by size, within noise by |z|)",
@@ -704,6 +747,10 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             line = replay_line(variants[i], vt)
             if line:
                 cmp_secs[-1].sentences.append(line.replace("To see why", f"To see why in {vlabel}"))
+        cmp_secs.append(Section(
+            f"{name}_how", f"How this is measured: {vlabel} vs {rs.label}",
+            comparison_intro(cmp, about, roles="roles" in t), intro_in_pdf=True))
+        if variants is not None and i < len(variants):
             cmp_secs.append(rules_diff_section(name, rs, variants[i], vlabel))
     secs = cmp_secs + secs
     for s in secs:                       # a figure without its own caption states its section's finding

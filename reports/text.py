@@ -19,6 +19,7 @@ May import polars, the standard library, :mod:`analysis.load` (types), :mod:`ana
 from __future__ import annotations
 
 import re
+from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 import polars as pl
@@ -126,6 +127,12 @@ def verdict_digits(low: float, high: float, smallest: float, scale: float = 100.
 
 def pvalue(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
+
+
+def without_code_marks(text: str) -> str:
+    """``text`` without Markdown code marks (`balance questions` → balance questions): for the PDF,
+    whose text has no code face (the HTML page sets them as code, :func:`reports.html.code_marks`)."""
+    return re.sub(r"`([^`]+)`", r"\1", text)
 
 
 def cell_text(v) -> str:
@@ -377,10 +384,13 @@ def seat_headlines(t: dict) -> list[str]:
                f"Balance is 1 minus the largest gap between two seats' average earnings (1 = every seat "
                f"does equally well) and AdvantageP1 is Seat 1's average.")
     if "win_share_balance" in st:
+        # Seat 1's win share only where no seat line above gave it already (revD #15: it was said twice)
+        first = ("" if any(x.startswith(f"{seats['seat_label'][0]} wins ") for x in out) else
+                 " and Seat 1 wins " + _p(st, 'first_seat_win_share', 'first_seat_win_share_low',
+                                          'first_seat_win_share_high'))
         out.append(f"Counting wins only, the win-share balance is {num(st['win_share_balance'], 3)} "
                    f"({num_ci(st['win_share_balance_low'], st['win_share_balance_high'], 3)}; 1 minus the "
-                   f"largest gap between two seats' win shares) and Seat 1 wins "
-                   f"{_p(st, 'first_seat_win_share', 'first_seat_win_share_low', 'first_seat_win_share_high')}.")
+                   f"largest gap between two seats' win shares){first}.")
     return out
 
 
@@ -468,12 +478,31 @@ def role_headlines(t: dict) -> list[str]:
     return out
 
 
+def shared_win_sentence(r: dict) -> str:
+    """How often games end in a shared win (a row of table ``outcomes``): "0.39% (0.35–0.43) of
+    games end in a shared win"; with none, "No shared win in 200,000 games (at most 0.002%, the
+    upper end of the 95% interval)" ("0.000% (0.000–0.002)" read as a measured share of zero to
+    three decimals); with every game shared, the mirror of that."""
+    n = int(r.get("n") or 0)
+    if n and r["estimate"] in (0.0, 1.0):
+        end = r["ci_high"] if r["estimate"] == 0 else r["ci_low"]
+        d = 1
+        while d < 4 and pct(end, d) in (pct(0.0, d), pct(1.0, d)):
+            d += 1
+        if r["estimate"] == 0:
+            return (f"No shared win in {n:,} games (at most {pct(end, d)}%, the upper end of the 95% "
+                    f"interval).")
+        return (f"Every one of the {n:,} games ends in a shared win (at least {pct(end, d)}%, the lower "
+                f"end of the 95% interval).")
+    return f"{_p(r)} of games end in a shared win."
+
+
 def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
     """Shared wins, the winner's margin, lead changes, game length, the game's own sentences and
     the strategies."""
     out: list[str] = []
     o = {r["metric"]: r for r in t["outcomes"].iter_rows(named=True)}
-    out.append(f"{_p(o['shared_wins'])} of games end in a shared win.")
+    out.append(shared_win_sentence(o["shared_wins"]))
     r = o["score_spread"]
     spec = spec_for(rs.game) if rs is not None else None
     rough = ("" if spec is None or spec.roles_alike else
@@ -645,33 +674,75 @@ def _base_digits(metric: str, kind: str) -> tuple[float, int]:
     return 1.0, 3 if metric in INDEX_METRICS else 2
 
 
-def metric_digits(r: dict) -> int:
-    """The decimals a compared metric's before, after and change are printed with: the metric's
-    own (:func:`_base_digits`), or one more when at those the rounded after − before is not the
-    rounded change ("24.7% → 24.9% (+0.3 pp)" becomes "24.71% → 24.95% (+0.24 pp)"); at that
-    precision the change printed is the difference of the two printed values
-    (:func:`shown_change`), so the three always agree."""
-    scale, d = _base_digits(r["metric"], r["kind"])
+# Up to how many decimals past a metric's own :func:`metric_digits` adds so that its before, after
+# and change printed agree; at the last of them the change printed is the difference of the printed
+# values (off the change by under one unit there: 0.001 pp for a share).
+MORE_DIGITS = 2
+
+
+def rounded(x: float, d: int) -> float:
+    """``x`` rounded to ``d`` decimals as it is written, halves away from zero: 31.0735 → 31.074
+    (the binary 31.0735 lies just under it and printed as 31.073, while 30.0455 printed as
+    30.046: the two rounded in opposite directions, and their difference missed the change's)."""
+    if not np.isfinite(x):
+        return x
+    return float(Decimal(f"{x:.12g}").quantize(Decimal(1).scaleb(-d), rounding=ROUND_HALF_UP))
+
+
+def _agrees(r: dict, d: int) -> bool:
+    """Whether at ``d`` decimals the printed after − before of a compared metric is its change
+    rounded (within half a unit of the last decimal: 30.0455% → 31.0735%, change 1.028 pp, prints
+    at 2 decimals as 30.05 → 31.07, a difference of 1.02, not the change's 1.03)."""
+    scale, _ = _base_digits(r["metric"], r["kind"])
     b, v, c = (scale * float(r[k]) for k in ("base", "variant", "diff"))
     if not all(np.isfinite(x) for x in (b, v, c)):
-        return d
-    return d if round(round(v, d) - round(b, d), d) == round(c, d) else d + 1
+        return True
+    return abs(rounded(v, d) - rounded(b, d) - c) <= 0.5 * 10.0 ** -d + 1e-9
+
+
+def metric_digits(r: dict) -> int:
+    """The decimals a compared metric's before, after and change are printed with: the metric's
+    own (:func:`_base_digits`), or more (up to :data:`MORE_DIGITS` more) until the printed
+    after − before is the change rounded ("24.7% → 24.9% (+0.3 pp)" becomes "24.71% → 24.95%
+    (+0.24 pp)"; "30.05% → 31.07% (+1.02 pp)" for a change of 1.028 pp becomes "30.046% → 31.074%
+    (+1.028 pp)"). At that cap the change printed is the difference of the printed values
+    (:func:`shown_change`), so the three always agree."""
+    return common_digits([r])
+
+
+def common_digits(rows: list[dict]) -> int:
+    """The decimals at which every one of ``rows`` (compared metrics shown in one sentence, so at
+    one precision) prints a before, after and change rounded that agree: the largest of their own
+    (:func:`_base_digits`), or more, up to :data:`MORE_DIGITS` more; at the cap, that cap (where
+    :func:`shown_change` prints the difference of the printed values)."""
+    if not rows:
+        return 1
+    d = max(_base_digits(r["metric"], r["kind"])[1] for r in rows)
+    for k in range(d, d + MORE_DIGITS + 1):
+        if all(_agrees(r, k) for r in rows):
+            return k
+    return d + MORE_DIGITS
 
 
 def shown_change(r: dict, digits: int) -> float:
     """A compared metric's change as printed at ``digits`` (in the metric's own scale, a fraction
-    for shares): the difference of its printed after and before, which is the rounded change
-    whenever those agree."""
+    for shares): the difference of its printed after and before, which is the change rounded
+    wherever :func:`metric_digits` found them to agree, and within one unit of the last decimal at
+    its cap (:data:`MORE_DIGITS`); the change itself when a value is missing."""
     scale, _ = _base_digits(r["metric"], r["kind"])
     b, v = float(r["base"]), float(r["variant"])
     if not (np.isfinite(b) and np.isfinite(v)):
         return float(r["diff"])
-    return (round(scale * v, digits) - round(scale * b, digits)) / scale
+    return round(rounded(scale * v, digits) - rounded(scale * b, digits), digits) / scale
 
 
 def metric_value(x: float, metric: str, kind: str, digits: int | None = None) -> str:
     """One value of a compared metric: a share as ``27.9%``, a slope in pp per tile, Balance with 3
-    decimals, other means with 2 (``digits`` overrides: :func:`metric_digits`)."""
+    decimals, other means with 2 (``digits`` overrides: :func:`metric_digits`; the value is then
+    rounded as :func:`rounded`, the rounding :func:`shown_change` subtracts)."""
+    if digits is not None:
+        scale, _ = _base_digits(metric, kind)
+        x = rounded(scale * x, digits) / scale
     if kind == "proportion":
         return f"{pct(x, digits or 1)}%"
     if metric == "tile_slope":
@@ -719,7 +790,7 @@ def may_matter_sentence(r: dict, unit: str, family: int) -> str:
     (``size_low``/``size_high``: the Bonferroni interval over the ``family`` tested metrics, on the
     change's side of 0, low to high like every interval of the page; one more decimal than the
     change) and the smallest difference that matters it straddles: "…: clear, may matter (all 75
-    compared metrics at once: +0.09 to +3.46 pp, on both sides of the smallest difference that
+    tested metrics at once: +0.09 to +3.46 pp, on both sides of the smallest difference that
     matters, 1 pp; more games would tell)"."""
     u = metric_unit(r["metric"], r["kind"], unit)
     d = metric_digits(r)
@@ -733,7 +804,7 @@ def may_matter_sentence(r: dict, unit: str, family: int) -> str:
     _, interval = metric_change({**r, "diff_low": lo, "diff_high": hi}, u, d + 1)
     scale = 100 if r["kind"] == "proportion" or r["metric"] == "tile_slope" else 1
     that = f"{scale * r['smallest']:g}{(' ' + u) if u else ''}"
-    return (head + f"all {family} compared metrics at once: {interval}, on both sides of the smallest "
+    return (head + f"all {family} tested metrics at once: {interval}, on both sides of the smallest "
             f"difference that matters, {that}; more games would tell).")
 
 
@@ -746,11 +817,13 @@ def holm_note(r: dict, family: int) -> str:
             f"numbers are compared")
 
 
-def _seat_change(r: dict) -> str:
+def _seat_change(r: dict, d: int | None = None) -> str:
     """``Seat 2 24.71% → 24.95% (+0.24 pp, 95% interval …)``: a seat's (role's) win share before
-    and after and the change, to the decimals that make them agree (:func:`metric_digits`)."""
-    d = metric_digits(r)
-    return (f"{metric_label(r).replace(' win share', '')} {pct(r['base'], d)}% → {pct(r['variant'], d)}% "
+    and after and the change, to ``d`` decimals, by default the ones that make them agree
+    (:func:`metric_digits`; a sentence of several seats passes their :func:`common_digits`)."""
+    d = metric_digits(r) if d is None else d
+    before, after = (metric_value(r[k], r["metric"], r["kind"], d) for k in ("base", "variant"))
+    return (f"{metric_label(r).replace(' win share', '')} {before} → {after} "
             f"({pp(shown_change(r, d), d)}, 95% interval {pp_ci(r['diff_low'], r['diff_high'], d)})")
 
 
@@ -767,7 +840,10 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
     if moved.height:
         # each with its verdict: the seat rows are left out of the lists of changes that follow (this
         # question answers for them), so this is where a seat's change is sized
-        parts = [_seat_change(r) + (f", {verdict_words(r['verdict'], True)}" if r.get("verdict") else "")
+        # one precision for the whole sentence ("Seat 3 30.05% → 31.07% … Seat 2 24.7% → 23.9%" read
+        # as two kinds of number), the one at which every seat's three numbers agree
+        d = common_digits(list(moved.iter_rows(named=True)))
+        parts = [_seat_change(r, d) + (f", {verdict_words(r['verdict'], True)}" if r.get("verdict") else "")
                  for r in moved.iter_rows(named=True)]
         rest = rows.height - moved.height
         tail = (f"; the other {rest} {what}{'s' if rest > 1 else ''} stayed within noise" if rest else "")
@@ -810,61 +886,117 @@ def tested_count(cmp: pl.DataFrame) -> int:
 
 
 def family_words(cmp: pl.DataFrame) -> str:
-    """``all 77`` or, when some rows are shown untested, ``the 75 tested (the 2 Balance indices are
-    not tested)``: the Holm family a before/after's sentences name."""
+    """``all 77`` or, when some rows are shown untested, ``the 75 tested (the table's other 2 rows,
+    the Balance indices, are shown but not tested)``: the Holm family a before/after's sentences
+    name."""
     n = tested_count(cmp)
     if n == cmp.height:
         return f"all {n}"
-    rest = cmp.height - n
-    return (f"the {n} tested (the {rest} Balance ind{'ices are' if rest > 1 else 'ex is'} shown but not "
-            f"tested)")
+    return f"the {n} tested ({_untested_words(cmp)})"
+
+
+def _untested_words(cmp: pl.DataFrame) -> str:
+    """"the table's other 2 rows, the Balance indices, are shown but not tested": the rows of a
+    before/after's table outside the Holm family, named by what they are."""
+    rest = cmp.height - tested_count(cmp)
+    if rest == 1:
+        return "the table's other row, the Balance index, is shown but not tested"
+    return f"the table's other {rest} rows, the Balance indices, are shown but not tested"
 
 
 def _holm_family(cmp: pl.DataFrame) -> str:
-    """``Holm over all 77`` or ``Holm over the 75 tested; the 2 Balance indices are shown but not
-    tested``: the family of a before/after's count sentence, in one clause."""
-    words = family_words(cmp)
-    return f"Holm over {words.replace(' (', '; ', 1)[:-1] if words.endswith(')') else words}"
+    """``Holm over all 77`` or ``Holm over the 75; the table's other 2 rows, the Balance indices,
+    are shown but not tested``: the family of a before/after's count sentence, in one clause (the
+    sentence has just said "of the 75 tested metrics")."""
+    n = tested_count(cmp)
+    return f"Holm over all {n}" if n == cmp.height else f"Holm over the {n}; {_untested_words(cmp)}"
+
+
+# The kinds of change a before/after lists, in the order a designer reads them: what the seats
+# score, then the shape of a game (who leads, for how long, how it ends), then the event cards,
+# the tiles and the rest. Every compared metric falls in one (the last takes what no other names).
+CHANGE_GROUPS = (
+    ("Seats and scores", ("seat_win_share", "role_win_share", "seat_mean_score", "score_spread",
+                          "shared_wins"), ()),
+    ("Game shape", ("lead_changes", "lead_changes_by_turn", "mean_turns", "end_reason_share", "count_mean",
+                    "count_share"), ("leader_wins_",)),
+    ("Event cards", (), ("event_",)),
+    ("Tiles", ("tile_slope",), ()),
+    ("Strategies", ("strategy_win_share", "matchup_ahead_share"), ()),
+    ("Guilds", (), ("guild_",)),
+)
+
+
+def change_group(metric: str) -> str:
+    """The kind of change a compared metric is listed under (:data:`CHANGE_GROUPS`; "Other
+    measures" for a metric none names)."""
+    for name, exact, prefixes in CHANGE_GROUPS:
+        if metric in exact or any(metric.startswith(x) for x in prefixes):
+            return name
+    return "Other measures"
+
+
+def grouped_changes(rows: pl.DataFrame, unit: str = "points") -> list[tuple[str, list[dict]]]:
+    """The rows of a before/after's list of changes by kind (:func:`change_group`, in the order of
+    :data:`CHANGE_GROUPS`), and within a kind by unit (the unit whose largest change comes first
+    leads), each unit's rows largest change first: sizes are compared only within a unit ("−7.554
+    coins" sat between two pp changes when one list ran across units)."""
+    order = [g for g, _, _ in CHANGE_GROUPS] + ["Other measures"]
+    out: dict[str, list[dict]] = {}
+    for r in rows.iter_rows(named=True):
+        out.setdefault(change_group(r["metric"]), []).append(r)
+    groups = []
+    for name in sorted(out, key=order.index):
+        by_unit: dict[str, list[dict]] = {}
+        for r in out[name]:
+            by_unit.setdefault(metric_unit(r["metric"], r["kind"], unit), []).append(r)
+        parts = [sorted(v, key=lambda r: -abs(float(r["diff"]))) for v in by_unit.values()]
+        parts.sort(key=lambda v: -abs(float(v[0]["diff"])) / (float(v[0].get("smallest") or 1.0)))
+        groups.append((name, [r for v in parts for r in v]))
+    return groups
 
 
 def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, unit: str = "points") -> list[str]:
     """Sentences for a before/after comparison: the seat (role) question first, then how many
-    metrics moved (significance after Holm's correction over all of them; by their verdicts when
-    the table has them) and every one that moved clearly and by enough to matter, then every one
-    that moved clearly and may matter, largest first, each in its unit (``unit`` is the game's score
-    unit)."""
+    of the tested metrics moved (significance after Holm's correction over them; by their verdicts
+    when the table has them), then every one that moved clearly and by enough to matter or may
+    matter, grouped by kind (:func:`grouped_changes`: seats and scores, game shape, event cards,
+    tiles, …; each group headed by its name and count, largest first within a unit), each in its
+    unit (``unit`` is the game's score unit)."""
     out = [seat_question(cmp, unit)]
     seat_metrics = ("role_win_share",) if (cmp["metric"] == "role_win_share").any() else ("seat_win_share",)
     sig = cmp.filter(pl.col("significant"))
-    may: list[str] = []
+    n = tested_count(cmp)
     if "verdict" in cmp.columns:
         large = cmp.filter(pl.col("verdict") == stats.LARGE)
         maybe = cmp.filter(pl.col("verdict") == stats.MAY_MATTER)
         n_small = cmp.filter(pl.col("verdict") == stats.SMALL).height
         few = sig.filter(pl.col("verdict") == stats.NOT_SHOWN).height
-        # counts in reading order (VERDICT_ORDER); what "clear" and the size mean is the section's
-        # introduction and the glossary's ("Holm", "at once"): here one short clause names the family
-        out.append(f"{var_label} against {base_label}: {large.height} of {cmp.height} compared metrics "
+        # counts in reading order (VERDICT_ORDER), over the tested metrics they add up to; what
+        # "clear" and the size mean is the section's "How this is measured" and the glossary's
+        out.append(f"{var_label} against {base_label}: {large.height} of the {n} tested metrics "
                    f"moved clearly and by enough to matter, "
                    + (f"{maybe.height} clearly and perhaps by enough to matter (these games cannot tell), "
                       if maybe.height else "")
                    + f"{n_small} clearly but by less than the smallest difference that matters (1 pp for "
                    f"shares), "
                    + (f"{few} clearly but about too few players to say, " if few else "")
-                   + f"{tested_count(cmp) - sig.height} within noise ({_holm_family(cmp)})")
-        others = large.filter(~pl.col("metric").is_in(seat_metrics))
-        may = [may_matter_sentence(r, unit, tested_count(cmp))
-               for r in maybe.filter(~pl.col("metric").is_in(seat_metrics)).iter_rows(named=True)]
-        # "largest first" only before a list: with nothing listed it announced what never came
-        out[-1] += "; largest first." if others.height or may else "."
+                   + f"{n - sig.height} within noise ({_holm_family(cmp)})")
+        listed = cmp.filter(pl.col("verdict").is_in([stats.LARGE, stats.MAY_MATTER])
+                            & ~pl.col("metric").is_in(seat_metrics))
+        # "by kind" only before a list: with nothing listed it announced what never came
+        out[-1] += ("; by kind, largest first within a unit." if listed.height else ".")
     else:
-        out.append(f"{var_label} against {base_label}: {sig.height} of {cmp.height} compared metrics moved "
-                   f"significantly (significant = after Holm's correction over {family_words(cmp)}, so two runs "
-                   f"of the same rules flag anything at most 5% of the time).")
-        others = sig.filter(~pl.col("metric").is_in(seat_metrics))
-    for r in others.iter_rows(named=True):
-        out.append(change_sentence(r, unit))
-    if others.height == 0:
-        out.append("Nothing else is shown to have moved by enough to matter." if may else
-                   "Nothing else moved by enough to matter.")
-    return out + may
+        out.append(f"{var_label} against {base_label}: {sig.height} of the {n} tested metrics moved "
+                   f"significantly (significant = after Holm's correction over {family_words(cmp)}, so two "
+                   f"runs of the same rules flag anything at most 5% of the time).")
+        listed = sig.filter(~pl.col("metric").is_in(seat_metrics))
+    if listed.height == 0:
+        out.append("Nothing else moved by enough to matter.")
+    elif "verdict" in cmp.columns and listed.filter(pl.col("verdict") == stats.LARGE).height == 0:
+        out.append("Nothing else is shown to have moved by enough to matter; these may:")
+    for name, rows in grouped_changes(listed, unit):
+        out.append(f"{name} ({len(rows)} change{'s' if len(rows) > 1 else ''}):")
+        out += [may_matter_sentence(r, unit, n) if r.get("verdict") == stats.MAY_MATTER
+                else change_sentence(r, unit) for r in rows]
+    return out

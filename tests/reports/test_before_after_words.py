@@ -82,9 +82,12 @@ def test_holm_family_named_is_the_tested_metrics():
     from reports.text import comparison_headlines
 
     lines = comparison_headlines(with_balance(seigneurial_like()), "base", "var", "% of own goal")
-    family = next(x for x in lines if "compared metrics moved" in x)
+    family = next(x for x in lines if "tested metrics moved" in x)
     assert "over all 6" not in family
-    assert "Holm over the 4 tested" in family
+    # the counts are over the tested metrics, the family named with them (revD #9: "42 of 77
+    # compared metrics" beside "Holm over the 75 tested")
+    assert " of the 4 tested metrics moved" in family and "Holm over the 4;" in family
+    assert "the table's other 2 rows, the Balance indices, are shown but not tested" in family
 
 
 def test_no_pool_refuses_a_run_compared_with_itself(tmp_path):

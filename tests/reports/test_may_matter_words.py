@@ -69,24 +69,25 @@ def test_a_before_after_counts_and_lists_the_changes_that_may_matter():
                      row("end_reason_share", "b", 0.30, 0.304, 0.002, SMALL),
                      row("end_reason_share", "c", 0.20, 0.201, 0.01, NONE))
     lines = comparison_headlines(cmp, "base", "variant", "coins")
-    assert lines[1].startswith("variant against base: 1 of 4 compared metrics moved clearly and by enough "
+    assert lines[1].startswith("variant against base: 1 of the 4 tested metrics moved clearly and by enough "
                                "to matter, 1 clearly and perhaps by enough to matter (these games cannot "
                                "tell), 1 clearly but by less than the smallest difference that matters"), lines[1]
-    assert lines[2] == "Nothing else is shown to have moved by enough to matter."
-    assert lines[3].startswith("a end_reason_share: 50.0% → 51.1%, +1.1 pp (95% interval +0.2 to +2.0 pp)")
-    assert lines[3].endswith(": clear, may matter (all 4 compared metrics at once: +0.05 to +2.15 pp, on "
+    assert lines[2] == "Nothing else is shown to have moved by enough to matter; these may:"
+    assert lines[3] == "Game shape (1 change):"        # the list is grouped by kind (revD #9)
+    assert lines[4].startswith("a end_reason_share: 50.0% → 51.1%, +1.1 pp (95% interval +0.2 to +2.0 pp)")
+    assert lines[4].endswith(": clear, may matter (all 4 tested metrics at once: +0.05 to +2.15 pp, on "
                              "both sides of the smallest difference that matters, 1 pp; more games would "
-                             "tell)."), lines[3]
+                             "tell)."), lines[4]
     # Holm can call a change clear whose wider interval still holds 0: the sign is Holm's, the range
     # starts at 0 on the change's side
     held = comparison(row("end_reason_share", "a", 0.50, 0.489, 0.009, MAY, size=(-0.0215, 0.0012)))
     line = comparison_headlines(held, "base", "variant", "coins")[-1]
     assert "at once: −2.15 to 0.00 pp, on both sides of the smallest difference that matters, 1 pp" in line, line
-    assert len(lines) == 4
+    assert len(lines) == 5
     # a table without the size interval (older callers) still words it
     bare = comparison_headlines(cmp.with_columns(pl.lit(None, pl.Float64).alias("size_low")), "base", "variant",
                                 "coins")
-    assert bare[3].endswith(": clear, may matter (these games cannot tell whether it reaches the smallest "
+    assert bare[4].endswith(": clear, may matter (these games cannot tell whether it reaches the smallest "
                             "difference that matters).")
     # the caption: no other share shown large, the one that may matter said so
     caption = _comparison_caption(cmp, "coins")
