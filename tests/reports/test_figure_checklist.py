@@ -54,7 +54,10 @@ def test_every_figure_passes_the_checklist(reports, game):
 @pytest.mark.parametrize("game", list(CASES))
 def test_every_section_with_data_has_a_figure_or_a_sentence(reports, game):
     secs, _ = reports[game]
-    empty = [s.title for s in secs if s.id != "glossary" and not s.figures and not s.sentences]
+    # (text sections: the glossary, and a before/after's "How this is measured" note, whose
+    # findings are the sentences of the before/after section above it)
+    empty = [s.title for s in secs if s.id != "glossary" and not s.id.endswith("_how")
+             and not s.figures and not s.sentences]
     assert not empty, empty
 
 
