@@ -3,13 +3,15 @@ columns, :attr:`analysis.load.RunSet.tile_columns`: Middle-Ages' ``tiles_<domain
 
 :func:`tile_impact` gives the win share of players holding exactly c tiles of each type at the end;
 :func:`tile_summary` one row per type (mean count among all players and among winners, weighted by
-win share, and the least-squares slope of win share on the count, with a t interval);
+win share, the range of win share over the common counts, and the least-squares slope of win share
+on the count, its interval clustered by game);
 :func:`domain_pairs` the win share of each "Domain mix", a player's two most-stocked tile types, and
-how much more often that mix appears among winners than among all players. All are polars lazy
-queries over player rows (player rows are treated as independent; within a game they are slightly
-negatively correlated, which makes these intervals a little conservative).
+how much more often that mix appears among winners than among all players. Each reads the run's
+statistics, or polars lazy queries over player rows. The Wilson intervals of win shares treat
+player rows as independent; the slope's standard error does not (a game's rows are correlated).
 
-May import polars, numpy, :mod:`analysis.load` and :mod:`analysis.stats`.
+May import polars, numpy, :mod:`analysis.load`, :mod:`analysis.stats` and
+:mod:`simcore.accumulate` (its units and the names of its per-game sums).
 """
 
 from __future__ import annotations
