@@ -236,14 +236,18 @@ def event_seat_table(rs: RunSet, acc: EventAccumulator | None = None) -> pl.Data
     Columns: event, event_name, seat, seat_label, games_with, win_share_with, with_ci_low,
     with_ci_high, games_without, win_share_without, without_ci_low, without_ci_high, diff (with −
     without), diff_low, diff_high (Newcombe), p_value (two-proportion z test, unpooled),
-    p_adjusted (Holm over the whole table), significant (p_adjusted < 0.05).
+    p_adjusted (Holm over the whole table), significant (p_adjusted < 0.05), verdict (the size
+    of the change against the smallest share difference that matters,
+    :func:`analysis.stats.practical_holm`: clear by Holm over the whole table, worded on the
+    Bonferroni interval over the same family; revD #4). ``diff_low``/``diff_high`` are each row's
+    own 95% interval, unadjusted.
     """
     acc = _acc(rs, acc)
     cols = ["event", "event_name", "seat", "seat_label", "games_with", "win_share_with", "with_ci_low",
             "with_ci_high", "games_without", "win_share_without", "without_ci_low", "without_ci_high",
-            "diff", "diff_low", "diff_high", "p_value", "p_adjusted", "significant"]
+            "diff", "diff_low", "diff_high", "p_value", "p_adjusted", "significant", "verdict"]
     if not acc.slots:
-        return pl.DataFrame(schema={c: (pl.String if c in ("event_name", "seat_label") else
+        return pl.DataFrame(schema={c: (pl.String if c in ("event_name", "seat_label", "verdict") else
                                         pl.Boolean if c == "significant" else pl.Float64) for c in cols})
     ids = np.flatnonzero(acc.games_with > 0)
     ev = np.repeat(ids, acc.n)
@@ -263,4 +267,5 @@ def event_seat_table(rs: RunSet, acc: EventAccumulator | None = None) -> pl.Data
         "without_ci_low": lo2, "without_ci_high": hi2,
         "diff": p1 - p2, "diff_low": dlo, "diff_high": dhi, "p_value": pv, "p_adjusted": adj,
         "significant": np.nan_to_num(adj, nan=1.0) < 0.05,
+        "verdict": [str(v) for v in stats.practical_holm(p1 - p2, z, rs.smallest_of("share"))],
     })

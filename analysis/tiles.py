@@ -3,13 +3,15 @@ columns, :attr:`analysis.load.RunSet.tile_columns`: Middle-Ages' ``tiles_<domain
 
 :func:`tile_impact` gives the win share of players holding exactly c tiles of each type at the end;
 :func:`tile_summary` one row per type (mean count among all players and among winners, weighted by
-win share, and the least-squares slope of win share on the count, with a t interval);
+win share, the range of win share over the common counts, and the least-squares slope of win share
+on the count, its interval clustered by game);
 :func:`domain_pairs` the win share of each "Domain mix", a player's two most-stocked tile types, and
-how much more often that mix appears among winners than among all players. All are polars lazy
-queries over player rows (player rows are treated as independent; within a game they are slightly
-negatively correlated, which makes these intervals a little conservative).
+how much more often that mix appears among winners than among all players. Each reads the run's
+statistics, or polars lazy queries over player rows. The Wilson intervals of win shares treat
+player rows as independent; the slope's standard error does not (a game's rows are correlated).
 
-May import polars, numpy, :mod:`analysis.load` and :mod:`analysis.stats`.
+May import polars, numpy, :mod:`analysis.load`, :mod:`analysis.stats` and
+:mod:`simcore.accumulate` (its units and the names of its per-game sums).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import polars as pl
 
 from analysis import stats
 from analysis.load import RunSet, collect, tile_name
+from simcore.accumulate import CLUSTER_TERMS, win_units
 
 
 def has_tiles(rs: RunSet) -> bool:
@@ -82,19 +85,101 @@ def tile_summary(rs: RunSet) -> pl.DataFrame:
     """One row per tile type.
 
     Columns: tile, tile_name, mean_tiles (all players), winner_mean_tiles (weighted by win share),
-    slope (change in win share per extra tile, least squares), slope_ci_low, slope_ci_high (t
-    interval, n − 2 degrees of freedom), correlation (Pearson, count vs win share), significant
-    (slope interval excludes 0).
+    slope (change in win share per extra tile, least squares over player rows), slope_se and
+    slope_ci_low, slope_ci_high (a standard error clustered by game, the sandwich with the
+    small-sample factor G/(G − 1)·(N − 1)/(N − 2) statsmodels' ``cov_type="cluster"`` uses, and a
+    t interval with G − 1 degrees of freedom: a game's P rows are not independent, their win
+    shares sum to 1 and the tiles come from one supply; revD #2), slope_se_by ("game", or
+    "player rows" for statistics written before version 2, which hold no per-game sums: the
+    interval of independent rows, a little too narrow), correlation (Pearson, count vs win share),
+    significant (slope interval excludes 0), spread (largest minus smallest win share over the
+    counts held by at least :data:`COMMON_COUNT` of players: a size that holds for curves; revD
+    #1), linear_fit (share of the between-count variation of win share, weighted by players, that
+    the straight line explains: near 1 when the line describes the curve, low when it bends),
+    low_tiles, low_share, low_ci_low, low_ci_high and high_tiles, high_share, high_ci_low,
+    high_ci_high (the common counts with the lowest and the highest win share, Wilson intervals),
+    curve (over the common counts: "rises" or "falls" from the lowest to the highest point when
+    both are at the ends, "dips" when the lowest is in the middle, "peaks" when the highest is,
+    "flat").
     """
     cols = list(rs.tile_columns)
     schema = {"tile": pl.String, "tile_name": pl.String, "mean_tiles": pl.Float64,
-              "winner_mean_tiles": pl.Float64, "slope": pl.Float64, "slope_ci_low": pl.Float64,
-              "slope_ci_high": pl.Float64, "correlation": pl.Float64, "significant": pl.Boolean}
+              "winner_mean_tiles": pl.Float64, "slope": pl.Float64, "slope_se": pl.Float64,
+              "slope_ci_low": pl.Float64, "slope_ci_high": pl.Float64, "slope_se_by": pl.String,
+              "correlation": pl.Float64, "significant": pl.Boolean, "spread": pl.Float64,
+              "linear_fit": pl.Float64, "low_tiles": pl.Int64, "low_share": pl.Float64,
+              "low_ci_low": pl.Float64, "low_ci_high": pl.Float64, "high_tiles": pl.Int64,
+              "high_share": pl.Float64, "high_ci_low": pl.Float64, "high_ci_high": pl.Float64,
+              "curve": pl.String}
     if not cols:
         return pl.DataFrame(schema=schema)
+    L = win_units(rs.n_players)
+    s, clu = _tile_sums(rs, cols, L)
+    shape = _curve_shape(tile_impact(rs))
+    n, sy, syy = float(s["n"]), s["sy"], s["syy"]
+    Syy = syy - sy * sy / n
+    rows = []
+    for i, c in enumerate(cols):
+        sx, sxx, sxy = s[f"sx{i}"], s[f"sxx{i}"], s[f"sxy{i}"]
+        Sxx = sxx - sx * sx / n
+        Sxy = sxy - sx * sy / n
+        se, by = float("nan"), "game"
+        if Sxx <= 0 or n < 3:
+            slope = lo = hi = corr = float("nan")
+        else:
+            slope = Sxy / Sxx
+            corr = Sxy / (Sxx * Syy) ** 0.5 if Syy > 0 else float("nan")
+            if clu is not None:
+                se, dof = _cluster_se(clu["G"], rs.n_players, n, clu[c], slope, sx / n, sy / n, Sxx, L)
+            else:               # older statistics: independent rows
+                se, dof, by = (max(Syy - slope * Sxy, 0.0) / (n - 2) / Sxx) ** 0.5, n - 2, "player rows"
+            q = stats.t_quantile(max(dof, 1))
+            lo, hi = slope - q * se, slope + q * se
+        nan = float("nan")
+        curve = shape.get(rs.type_key(c), (nan, nan, None, nan, nan, nan, None, nan, nan, nan, ""))
+        rows.append((rs.type_key(c), tile_name(c, rs.game), sx / n, sxy / sy if sy else nan,
+                     slope, se, lo, hi, by, corr, bool(lo > 0 or hi < 0), *curve))
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+COMMON_COUNT = 0.01
+"""The share of players a tile count must be held by to count in a tile's ``spread`` (revD #1:
+the extreme counts of a few hundred players would otherwise set it)."""
+
+
+def _curve_shape(impact: pl.DataFrame) -> dict[str, tuple]:
+    """Per tile, from :func:`tile_impact`'s rows: (spread, linear_fit, low_tiles, low_share,
+    low_ci_low, low_ci_high, high_tiles, high_share, high_ci_low, high_ci_high, curve) of
+    :func:`tile_summary`."""
+    out = {}
+    for (tile,), t in impact.group_by(["tile"], maintain_order=True):
+        k = t["players"].to_numpy().astype(float)
+        x = t["tiles"].to_numpy().astype(float)
+        y = t["win_share"].to_numpy()
+        xm, ym = (k * x).sum() / k.sum(), (k * y).sum() / k.sum()
+        sxx, sxy, syy = (k * (x - xm) ** 2).sum(), (k * (x - xm) * (y - ym)).sum(), (k * (y - ym) ** 2).sum()
+        fit = float(sxy * sxy / (sxx * syy)) if sxx > 0 and syy > 0 else float("nan")
+        common = np.flatnonzero(k >= COMMON_COUNT * k.sum())
+        if common.size == 0:
+            out[tile] = (float("nan"), fit, None, *[float("nan")] * 3, None, *[float("nan")] * 3, "")
+            continue
+        lo, hi = common[np.argmin(y[common])], common[np.argmax(y[common])]
+        inner = lambda i: common[0] < i < common[-1]      # noqa: E731
+        curve = ("flat" if lo == hi else "dips" if inner(lo) else "peaks" if inner(hi)
+                 else "rises" if lo < hi else "falls")
+        lo_lo, lo_hi, hi_lo, hi_hi = t["ci_low"][int(lo)], t["ci_high"][int(lo)], t["ci_low"][int(hi)], t["ci_high"][int(hi)]
+        out[tile] = (float(y[hi] - y[lo]), fit, int(x[lo]), float(y[lo]), lo_lo, lo_hi,
+                     int(x[hi]), float(y[hi]), hi_lo, hi_hi, curve)
+    return out
+
+
+def _tile_sums(rs: RunSet, cols: list[str], L: int) -> tuple[dict, dict | None]:
+    """The row sums of the slopes (n, Σy, Σy², Σx, Σx², Σxy per type; y the win share) and the
+    per-game sums of :data:`simcore.accumulate.CLUSTER_TERMS` per column (with ``G``, the games;
+    None for statistics written before version 2), from the statistics or the player rows."""
     if rs.from_stats:
         st = rs.stats
-        f, L = st.fixed, st.layout["win_units"]
+        f = st.fixed
         s = {"n": st.games * rs.n_players, "sy": f["cell_win"].sum() / L,
              "syy": f["cell_win_sq"].sum() / (L * L)}
         for i, c in enumerate(cols):
@@ -103,32 +188,69 @@ def tile_summary(rs: RunSet) -> pl.DataFrame:
             s[f"sx{i}"] = float((v * k).sum())
             s[f"sxx{i}"] = float((v * v * k).sum())
             s[f"sxy{i}"] = float((v * st.valued[f"w:{c}"].a.sum(axis=0)).sum()) / L
-    else:
-        y = pl.col("win_share").cast(pl.Float64)
-        exprs = [pl.len().alias("n"), y.sum().alias("sy"), (y * y).sum().alias("syy")]
-        for i, c in enumerate(cols):
-            x = pl.col(c).cast(pl.Float64)
-            exprs += [x.sum().alias(f"sx{i}"), (x * x).sum().alias(f"sxx{i}"), (x * y).sum().alias(f"sxy{i}")]
-        s = collect(rs.players(["win_share", *cols]).select(exprs)).row(0, named=True)
-    n, sy, syy = float(s["n"]), s["sy"], s["syy"]
-    Syy = syy - sy * sy / n
-    q = stats.t_quantile(max(n - 2, 1))
-    rows = []
+        clu: dict | None = {"G": st.games}
+        for g, gc in st.layout["pair_groups"].items():
+            if f"clu:{g}" in f:
+                clu.update({c: {t: int(f[f"clu:{g}"][j, m]) for m, t in enumerate(CLUSTER_TERMS)}
+                            for j, c in enumerate(gc)})
+        if not all(c in clu for c in cols):
+            return s, None
+        for c in cols:
+            v, k = st.valued[f"n:{c}"].values.astype(np.int64), st.valued[f"n:{c}"].a.sum(axis=0)
+            clu[c].update(X=int((v * k).sum()), Q=int((v * v * k).sum()),
+                          A=int((v * st.valued[f"w:{c}"].a.sum(axis=0)).sum()), Y=int(f["cell_win"].sum()))
+        return s, clu
+    y = pl.col("win_share").cast(pl.Float64)
+    exprs = [pl.len().alias("n"), y.sum().alias("sy"), (y * y).sum().alias("syy")]
     for i, c in enumerate(cols):
-        sx, sxx, sxy = s[f"sx{i}"], s[f"sxx{i}"], s[f"sxy{i}"]
-        Sxx = sxx - sx * sx / n
-        Sxy = sxy - sx * sy / n
-        if Sxx <= 0 or n < 3:
-            slope = lo = hi = corr = float("nan")
-        else:
-            slope = Sxy / Sxx
-            resid = max(Syy - slope * Sxy, 0.0) / (n - 2)
-            se = (resid / Sxx) ** 0.5
-            lo, hi = slope - q * se, slope + q * se
-            corr = Sxy / (Sxx * Syy) ** 0.5 if Syy > 0 else float("nan")
-        rows.append((rs.type_key(c), tile_name(c, rs.game), sx / n, sxy / sy if sy else float("nan"),
-                     slope, lo, hi, corr, bool(lo > 0 or hi < 0)))
-    return pl.DataFrame(rows, schema=schema, orient="row")
+        x = pl.col(c).cast(pl.Float64)
+        exprs += [x.sum().alias(f"sx{i}"), (x * x).sum().alias(f"sxx{i}"), (x * y).sum().alias(f"sxy{i}")]
+    lf = rs.players(["game", "win_share", *cols])
+    s = collect(lf.select(exprs)).row(0, named=True)
+    # per game (run, game): X, Q, A, Y in integers (W = win share · L), then Σ of their products
+    w = (pl.col("win_share").cast(pl.Float64) * L).round().cast(pl.Int64)
+    per = []
+    for i, c in enumerate(cols):
+        x = pl.col(c).cast(pl.Int64)
+        per += [x.sum().alias(f"X{i}"), (x * x).sum().alias(f"Q{i}"), (x * w).sum().alias(f"A{i}")]
+    games = lf.group_by(["run", "game"]).agg(*per, w.sum().alias("Y"))
+    prods = [pl.len().alias("G")]
+    for i in range(len(cols)):
+        z = {"X": pl.col(f"X{i}"), "Q": pl.col(f"Q{i}"), "A": pl.col(f"A{i}"), "Y": pl.col("Y")}
+        prods += [(z[t[0]] * z[t[1]]).sum().alias(f"{t}{i}") for t in CLUSTER_TERMS]
+        prods += [z[t].sum().alias(f"{t}{i}") for t in "XQAY"]
+    got = collect(games.select(prods)).row(0, named=True)
+    clu = {"G": int(got["G"])}
+    clu.update({c: {t: int(got[f"{t}{i}"]) for t in (*CLUSTER_TERMS, *"XQAY")} for i, c in enumerate(cols)})
+    return s, clu
+
+
+def _cluster_se(G: int, P: int, n: float, terms: dict, slope: float, xbar: float, ybar: float,
+                Sxx: float, L: int) -> tuple[float, float]:
+    """Standard error of a least-squares slope clustered by game, and its degrees of freedom
+    (G − 1), from Σ over games of the products of the game's X = Σx, Q = Σx², A = Σxy, Y = Σy
+    (A, Y in win units, 1/L; ``terms``: :data:`CLUSTER_TERMS` and the totals X, Q, A, Y). A game's score u = Σ (x − x̄)·e (e the residual) is linear in
+    (X, Q, A, Y): u = β·z + c with β = (2b·x̄ − ȳ, −b, 1, −x̄); Σu = 0, so Σu² = β'Cβ / G with
+    C = G·Σzz' − Σz·Σz' (formed exactly in integers). Var b = Σu² / Sxx² · G/(G − 1) ·
+    (n − 1)/(n − 2), as statsmodels' ``cov_type="cluster"``."""
+    if G < 2:
+        return float("nan"), 1.0
+    names = "XQAY"
+    M = [[0] * 4 for _ in range(4)]
+    for t in CLUSTER_TERMS:
+        a, b = names.index(t[0]), names.index(t[1])
+        M[a][b] = M[b][a] = terms[t]
+    S = [terms[k] for k in names]
+    scale = [1.0, 1.0, 1.0 / L, 1.0 / L]
+    beta = [2 * slope * xbar - ybar, -slope, 1.0, -xbar]
+    su2 = 0.0
+    for a in range(4):
+        for b in range(4):
+            C = G * M[a][b] - S[a] * S[b]           # exact (Python integers)
+            su2 += beta[a] * beta[b] * C * scale[a] * scale[b]
+    su2 = max(su2 / G, 0.0)
+    var = su2 / (Sxx * Sxx) * G / (G - 1) * (n - 1) / (n - 2)
+    return var ** 0.5, float(G - 1)
 
 
 def domain_pairs(rs: RunSet) -> pl.DataFrame:

@@ -44,7 +44,15 @@ from typing import Any
 import numpy as np
 
 FORMAT = "balance-toolkit statistics"
-VERSION = 1
+VERSION = 2
+"""2: ``clu:<group>`` (per type of a count group, sums over games of products of the game's
+per-type aggregates, :func:`_cluster_py`: the tile slopes' standard errors clustered by game). A
+version-1 file is read without them (:meth:`RunStats.from_dict`), and so is a merge with one."""
+
+CLUSTER_TERMS = ("XX", "XQ", "XA", "XY", "QQ", "QA", "QY", "AA", "AY", "YY")
+"""The columns of ``clu:<group>`` (one row per type of the group): Σ over games of the products of
+the game's X = Σ x, Q = Σ x², A = Σ x·W and Y = Σ W over its players (x the player's count of
+the type, W its win units)."""
 STATS_FILE = "stats.json"
 LIMIT = 1 << 62          # a total beyond this would overflow int64 soon: refused
 
@@ -306,6 +314,43 @@ def _pairs_py(types, Wg, P):
     return out
 
 
+def _cluster_py(types, Wg, P):
+    """Per type j of a count group (``types`` stacks its k columns, (k, rows), game-major, P rows
+    a game), Σ over games of the products :data:`CLUSTER_TERMS` of the game's X = Σ x, Q = Σ x²,
+    A = Σ x·W, Y = Σ W (W: win units): with the totals of x, x², x·W and W these give the
+    sandwich variance of the slope of win share on x clustered by game
+    (:func:`analysis.tiles.tile_summary`). Integer sums: exact and mergeable."""
+    k, n = types.shape
+    u = np.uint64
+    out = np.zeros((k, 10), np.int64)
+    G = n // P
+    for j in range(k):
+        for g in range(G):
+            X = np.int64(0)
+            Q = np.int64(0)
+            A = np.int64(0)
+            Y = np.int64(0)
+            for s in range(P):
+                i = u(g * P + s)
+                x = np.int64(types[u(j), i])
+                w = np.int64(Wg[i])
+                X += x
+                Q += x * x
+                A += x * w
+                Y += w
+            out[j, 0] += X * X
+            out[j, 1] += X * Q
+            out[j, 2] += X * A
+            out[j, 3] += X * Y
+            out[j, 4] += Q * Q
+            out[j, 5] += Q * A
+            out[j, 6] += Q * Y
+            out[j, 7] += A * A
+            out[j, 8] += A * Y
+            out[j, 9] += Y * Y
+    return out
+
+
 def _event_slot_py(gain, before, has_before, Wg, P):
     """Per game, for one event slot (:meth:`RunStats._events`; player rows game-major): the
     players' total gain, the spread (most − least), whether one seat gained the most, that
@@ -524,6 +569,7 @@ def helper_signatures() -> dict[str, tuple[Any, list[tuple]]]:
         "by_seat_value": (_by_seat_value_py, [(a(x), b, i64, i64, i64, a(i32), a(i32), b)
                                               for x in small + (i64,)]),
         "pairs": (_pairs_py, [(a(i16, 2), a(i32), i64)]),
+        "cluster": (_cluster_py, [(a(i16, 2), a(i32), i64)]),
         "event_slot": (_event_slot_py, [(a(x), a(x), b, a(i32), i64) for x in small]),
         "group_sums": (_group_sums_py, [(a(i64), i64, a(i64, 2), a(i64))]),
         "matchups": (_matchups_py, [(a(i32), a(i8), a(i64), i64, i64, i64, i64, i64)]),
@@ -548,6 +594,7 @@ def helpers_for(layout: dict[str, Any], dtypes: dict[str, str]) -> dict[str, lis
                                + [s["event"] for s in layout["event_slots"]])}
     if layout["pair_groups"]:
         out["pairs"] = []
+        out["cluster"] = []
     if layout["event_slots"]:
         out["event_slot"] = of([s["gain"] for s in layout["event_slots"]])
         out["value_seat_sums"] = []           # a game's events_summary (Middle-Ages)
@@ -856,6 +903,7 @@ class RunStats:
         for g, cols in layout["pair_groups"].items():
             self.fixed[f"pair_n:{g}"] = z(len(cols), len(cols) + 1)
             self.fixed[f"pair_w:{g}"] = z(len(cols), len(cols) + 1)
+            self.fixed[f"clu:{g}"] = z(len(cols), len(CLUSTER_TERMS))
         ns = len(layout["event_slots"])
         if ns:
             for p in ("games", "gain_s", "gain_q", "spread_s", "spread_q", "top_games", "top_win",
@@ -955,6 +1003,7 @@ class RunStats:
             sums = _jit("pairs", _pairs_py)(types, Wg, P)
             f[f"pair_n:{g}"] += sums[0].reshape(k, k + 1)
             f[f"pair_w:{g}"] += sums[1].reshape(k, k + 1)
+            f[f"clu:{g}"] += _jit("cluster", _cluster_py)(types, Wg, P)
         self._events(pc, gc, Wg, G)
         self._games(gc, Wg, G)
         if K >= 2:
@@ -1025,8 +1074,11 @@ class RunStats:
         """Add ``other``'s sums to these (same layout); returns self."""
         if other.layout != self.layout:
             raise ValueError("statistics of different configurations cannot be merged")
+        for name in [n for n in self.fixed if n not in other.fixed and n.startswith("clu:")]:
+            del self.fixed[name]             # a version-1 part: the pool has no clustered sums
         for name, a in other.fixed.items():
-            self.fixed[name] += a
+            if name in self.fixed:
+                self.fixed[name] += a
         for name, h in other.valued.items():
             self.valued[name].merge(h)
         self._check_range()
@@ -1062,6 +1114,8 @@ class RunStats:
             raise ValueError(f"statistics version {d['version']} is newer than this toolkit's "
                              f"({VERSION}): update the toolkit")
         out = cls(d["layout"])
+        for k in [k for k in out.fixed if k.startswith("clu:") and k not in d["fixed"]]:
+            del out.fixed[k]                 # version 1: no clustered sums (older run)
         for k, e in d["fixed"].items():
             out.fixed[k] = np.asarray(e["data"], np.int64).reshape(e["shape"])
         for k, e in d["valued"].items():

@@ -19,12 +19,19 @@ from reports.figures.common import (
 )
 
 
+def event_order(ev: pl.DataFrame) -> pl.DataFrame:
+    """The event cards in the one order the table, the bar chart and the heat map show them, top
+    to bottom: most coins per player first, ties (the cards giving no coins) by card number
+    (revD #15)."""
+    return ev.sort(["mean_gain", "event"], descending=[True, False], nulls_last=True)
+
+
 @styled
 def event_impact(t: dict) -> Figure | None:
     """Per event card (all slots): mean coin gain per player, and how often it changes the leader."""
     if "events" not in t or t["events"].height == 0:
         return None
-    ev = t["events"].filter(pl.col("slot") == 0).sort("mean_gain")
+    ev = event_order(t["events"].filter(pl.col("slot") == 0)).reverse()    # barh draws bottom up
     labels = [f"{n} ({e})" for n, e in zip(ev["event_name"], ev["event"])]
     y = np.arange(ev.height)
     fig = new_figure(10, max(4.0, 0.42 * ev.height + 1.6))
@@ -62,7 +69,7 @@ def event_slots(t: dict) -> Figure | None:
     ev = t["events"].filter(pl.col("slot") > 0)
     if ev.height == 0:
         return None
-    events = t["events"].filter(pl.col("slot") == 0).sort("mean_gain")
+    events = event_order(t["events"].filter(pl.col("slot") == 0))          # imshow draws top down
     ids = events["event"].to_list()
     slots = sorted(set(ev["slot"].to_list()))
     grid = np.full((len(ids), len(slots)), np.nan)

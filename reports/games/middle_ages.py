@@ -20,8 +20,8 @@ from analysis import stats
 from analysis.load import RunSet, smallest_difference
 from reports.figures import middle_ages as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import (best_and_worst, num, num_ci, pct, pp, pp_ci, pvalue, row_pct_ci, signed,
-                          verdict_digits, verdict_words)
+from reports.text import (best_and_worst, num, num_ci, pct, pct_ci, pp, pp_ci, pvalue, row_pct_ci,
+                          signed, verdict_digits, verdict_words)
 
 SECTIONS_AFTER = "seats"
 GAME = "middle-ages"
@@ -150,35 +150,92 @@ def question_files(q, rs: RunSet) -> dict:
     return {"questions/event_ablation.csv": ab}
 
 
+LINE_FITS = 0.9
+"""A straight line describes a tile's curve when it explains at least this share of the
+between-count variation of win share (``linear_fit``, :func:`analysis.tiles.tile_summary`)."""
+
+NBSP = "\u00a0"
+
+
+def _nb(text: str) -> str:
+    """Keep a unit on the line of its number (the PDF's narrow columns broke "pp)" onto its own
+    line, revD #15)."""
+    return text.replace(" pp", NBSP + "pp").replace(" to ", NBSP + "to ")
+
+
 def _slope(r: dict) -> str:
     return (f"{signed(100 * r['slope'])} pp of win share per extra tile (95% interval "
             f"{pp_ci(r['slope_ci_low'], r['slope_ci_high'])})")
 
 
+def _range(r: dict) -> str:
+    """The lowest and the highest win share over a tile's common counts, in count order."""
+    ends = sorted([(r["low_tiles"], r["low_share"]), (r["high_tiles"], r["high_share"])])
+    return " to ".join(f"{pct(y)}% at {x} tile{'' if x == 1 else 's'}" for x, y in ends)
+
+
+def _shaped(ts: pl.DataFrame) -> pl.DataFrame:
+    return ts.filter(pl.col("spread").is_not_nan()).sort(["spread", "tile"], descending=[True, False])
+
+
 def tile_headlines(t: dict) -> list[str]:
-    """Tile types ranked by the size of their association with winning (|slope|), each with its sign:
-    under bot play a tile count goes with winning, it is not shown to cause it."""
-    if "tile_summary" not in t or t["tile_summary"].height == 0:
+    """Tile types ranked by the range of win share over the counts held by at least 1% of players
+    (a size that holds for curves, revD #1), the widest first, each with its lowest and highest
+    point; the straight-line slope only where a line describes the curve. Under bot play a tile
+    count goes with winning, it is not shown to cause it."""
+    if "tile_summary" not in t or t["tile_summary"].height == 0 or "spread" not in t["tile_summary"].columns:
         return []
-    ts = t["tile_summary"].filter(pl.col("slope").is_not_nan())
-    if ts.height == 0:
+    ranked = _shaped(t["tile_summary"])
+    if ranked.height == 0:
         return []
-    ranked = ts.with_columns(pl.col("slope").abs().alias("_a")).sort("_a", descending=True)
-    top, weak = ranked.row(0, named=True), ranked.row(ranked.height - 1, named=True)
-
-    def way(r):
-        return "winning" if r["slope"] > 0 else "losing"
-
-    out = [f"Under these bots, {top['tile_name']} tiles go with {way(top)} most strongly: each extra "
-           f"{top['tile_name']} tile held at the end goes with {_slope(top)}; an association, not proof "
-           f"that the tiles cause it."]
+    top = ranked.row(0, named=True)
+    line = (f"; each extra tile goes with {_slope(top)}" if top["linear_fit"] >= LINE_FITS else
+            " (not a straight line)")
+    out = [f"Under these bots, the number of {top['tile_name']} tiles held at the end goes with the "
+           f"widest range of win share: {_range(top)}{line}, over the counts held by at least 1% of "
+           "players; an association, not proof that the tiles cause it."]
     if ranked.height > 1:
-        out.append(f"{weak['tile_name']} tiles have the weakest association with winning either way: "
-                   f"{_slope(weak)}.")
-        out.append("Tile types by the size of their association with the win share, per extra tile: "
-                   + ", ".join(f"{r['tile_name']} {pp(r['slope'])}" for r in ranked.iter_rows(named=True))
-                   + ".")
+        out.append("Tile types by the range of their win share over the counts held by at least 1% of "
+                   "players: " + ", ".join(f"{r['tile_name']} {100 * r['spread']:.1f} pp ({_range(r)})"
+                                           for r in ranked.iter_rows(named=True)) + ".")
+        bent = ranked.filter(pl.col("linear_fit") < LINE_FITS)["tile_name"].to_list()
+        if bent:
+            straight = ranked.filter(pl.col("linear_fit") >= LINE_FITS)["tile_name"].to_list()
+            out.append("The straight-line slope per extra tile in the table describes "
+                       + (f"only {_and(straight)}'s curve{'s' if len(straight) > 1 else ''}" if straight
+                          else "none of the curves")
+                       + f"; {_and(bent)} bend (not linear: read their win share at each count in the figure).")
     return out
+
+
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _domain_leaders(dp: pl.DataFrame) -> pl.DataFrame:
+    """The first mix and the mixes not clearly different from it: their difference's 95% interval
+    (Newcombe, unadjusted) holds 0 (revD #3)."""
+    first = dp.row(0, named=True)
+    lo, hi = stats.newcombe(first["win_share"], first["ci_low"], first["ci_high"],
+                            dp["win_share"].to_numpy(), dp["ci_low"].to_numpy(), dp["ci_high"].to_numpy())
+    tied = (lo <= 0) & (hi >= 0)
+    tied[0] = True
+    return dp.filter(pl.Series(tied))
+
+
+def domain_headline(dp: pl.DataFrame) -> str:
+    """The Domain mix going with winning most, or the mixes these games cannot tell apart from it."""
+    lead = _domain_leaders(dp)
+    r = dp.row(0, named=True)
+    picked = "intervals unadjusted, the mixes picked by their win share"
+    if lead.height == 1:
+        return (f"The Domain mix that goes with winning most is {r['pair']}: its players win "
+                f"{row_pct_ci(r, 'win_share')}, {num(r['lift'])}× their share of players ({pct(r['share_of_wins'])}% "
+                f"of wins, {pct(r['share_of_players'])}% of players; {picked}).")
+    return ("The Domain mixes that go with winning most, not clearly different from each other (the 95% "
+            "interval of each one's difference from the first holds 0), are "
+            + _and([f"{x['pair']} at {row_pct_ci(x, 'win_share')}" for x in lead.iter_rows(named=True)])
+            + f"; {picked}.")
 
 
 def headlines(t: dict, rs: RunSet) -> list[str]:
@@ -201,46 +258,75 @@ def headlines(t: dict, rs: RunSet) -> list[str]:
     if "domain_pairs" in t:
         dp = t["domain_pairs"].filter(pl.col("share_of_players") >= 0.005)
         if dp.height:
-            r = dp.row(0, named=True)
-            out.append(f"The Domain mix that goes with winning most is {r['pair']}: its players win "
-                       f"{row_pct_ci(r, 'win_share')}, {num(r['lift'])}× their share of players ({pct(r['share_of_wins'])}% of wins, "
-                       f"{pct(r['share_of_players'])}% of players).")
+            out.append(domain_headline(dp))
     return out
 
 
 def _event_rows(t: dict) -> pl.DataFrame:
-    e = t["events"].filter(pl.col("slot") == 0).sort("mean_gain", descending=True)
+    e = F.event_order(t["events"].filter(pl.col("slot") == 0))
     return pl.DataFrame({
         "Event": [f"{n} ({i})" for n, i in zip(e["event_name"], e["event"])], "Games": e["games"],
         "Coins per player": [f"{signed(m, 2)} ({num_ci(lo, hi)})" for m, lo, hi in
                              zip(e["mean_gain"], e["gain_ci_low"], e["gain_ci_high"])],
-        "Spread between players": [f"{m:.2f}" for m in e["mean_spread"]],
+        "Spread between players (coins)": ["" if m != m else f"{num(m)} ({num_ci(lo, hi)})" for m, lo, hi in
+                                           zip(e["mean_spread"], e["spread_ci_low"], e["spread_ci_high"])],
         "Changes the leader": pct_column(e, "leader_change"),
         "Biggest gainer wins": pct_column(e, "top_gainer_win_share", "top_gainer_ci_low",
-                                          "top_gainer_ci_high")})
+                                          "top_gainer_ci_high"),
+        "Games with a single biggest gainer": [f"{n:,}" if n else "" for n in e["top_gainer_games"]]})
 
 
-def _event_seat_rows(t: dict) -> pl.DataFrame:
+def _event_note(t: dict) -> str:
+    """What the event table's columns mean, and why some of its cells are blank (revD #5)."""
+    e = t["events"].filter(pl.col("slot") == 0)
+    blank = F.event_order(e.filter(pl.col("top_gainer_games") == 0))
+    note = ("Spread between players: in each game where the card fires, the largest minus the smallest "
+            "coin gain among its players, averaged over those games (coins, 95% t interval). Biggest "
+            "gainer wins: the win share of the player who gained the most, over the games with a single "
+            "biggest gainer (the last column; games where two or more players tie for the most are left "
+            "out).")
+    if blank.height:
+        names = _and([f"{n} ({i})" for n, i in zip(blank["event_name"], blank["event"])])
+        note += (f" Blank cells: {names} give no player coins when "
+                 f"{'they fire' if blank.height > 1 else 'it fires'} (they move tiles), so no one gains "
+                 "most and the leader cannot change at that moment.")
+    return note
+
+
+def _event_seat_rows(t: dict, smallest: float = 0.01) -> pl.DataFrame:
     es = t["event_seats"].filter(pl.col("significant"))
+    if "verdict" in es.columns:
+        order = stats.practical_order(es["verdict"].to_list(), es["diff"].to_numpy(), smallest)
+        es = es[order]
     return pl.DataFrame({
         "Event": es["event_name"], "Seat": es["seat_label"],
         "Win share when it fires": pct_column(es, "win_share_with", "with_ci_low", "with_ci_high"),
         "Win share when it does not": pct_column(es, "win_share_without", "without_ci_low", "without_ci_high"),
-        "Change (pp, 95% interval)": [f"{pp(d)} ({pp_ci(lo, hi)})" for d, lo, hi in
-                                      zip(es["diff"], es["diff_low"], es["diff_high"])],
-        "p (Holm-adjusted)": [pvalue(p) for p in es["p_adjusted"]]})
+        "Change (pp, 95% interval, unadjusted)": [_nb(f"{pp(d)} ({pp_ci(lo, hi)})") for d, lo, hi in
+                                                  zip(es["diff"], es["diff_low"], es["diff_high"])],
+        "p (Holm-adjusted)": [pvalue(p) for p in es["p_adjusted"]],
+        **({f"Verdict (Holm over every card and seat; {100 * smallest:g} pp matters)":
+            [verdict_words(v) for v in es["verdict"]]} if "verdict" in es.columns else {})})
 
 
 def _tile_rows(t: dict) -> pl.DataFrame:
-    ts = t["tile_summary"].filter(pl.col("slope").is_not_nan())
-    ts = ts.with_columns(pl.col("slope").abs().alias("_a")).sort("_a", descending=True)
+    ts = _shaped(t["tile_summary"].filter(pl.col("slope").is_not_nan()))
+    rows_only = (ts["slope_se_by"] == "player rows").any()
+    slope = ("Straight line: win share per extra tile (pp, 95% interval"
+             + (", player rows as if independent: statistics written before version 2)" if rows_only
+                else " clustered by game)"))
     return pl.DataFrame({
         "Tile type": ts["tile_name"], "Mean tiles held": [num(x) for x in ts["mean_tiles"]],
         "Winners' mean tiles": [num(x) for x in ts["winner_mean_tiles"]],
-        "Win share per extra tile (pp, 95% interval)": [f"{pp(v)} ({pp_ci(lo, hi)})" for v, lo, hi in
-                                                        zip(ts["slope"], ts["slope_ci_low"], ts["slope_ci_high"])],
-        "Significant (unadjusted)": ["yes (interval excludes 0)" if x else "no (interval includes 0)"
-                                     for x in ts["significant"]]})
+        "Lowest win share (at tiles)": [f"{pct_ci(y, lo, hi)} at {x}" for x, y, lo, hi in
+                                        zip(ts["low_tiles"], ts["low_share"], ts["low_ci_low"], ts["low_ci_high"])],
+        "Highest win share (at tiles)": [f"{pct_ci(y, lo, hi)} at {x}" for x, y, lo, hi in
+                                         zip(ts["high_tiles"], ts["high_share"], ts["high_ci_low"], ts["high_ci_high"])],
+        "Range (pp)": [f"{100 * x:.1f}" for x in ts["spread"]],
+        slope: [_nb(f"{pp(v)} ({pp_ci(lo, hi)})") for v, lo, hi in
+                zip(ts["slope"], ts["slope_ci_low"], ts["slope_ci_high"])],
+        "Does the line fit?": [f"yes (R² {f:.2f})" if f >= LINE_FITS else f"no, not linear (R² {f:.2f})"
+                               for f in ts["linear_fit"]]})
 
 
 def _domain_rows(dp: pl.DataFrame) -> pl.DataFrame:
@@ -266,7 +352,7 @@ def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None) -> list[Secti
     """Event-card impact and tile-type impact, when the run has those tables."""
     secs = []
     if "events" in t:
-        es = _event_seat_rows(t)
+        es = _event_seat_rows(t, rs.smallest_of("share"))
         ev_lines = [x for x in headlines(t, rs) if "event" in x]
         secs.append(Section(
             "events", "Event-card impact when it fires (association)",
@@ -279,23 +365,28 @@ def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None) -> list[Secti
             figs.add("event_impact", F.event_impact(t), " ".join(ev_lines))
             + figs.add("event_slots", F.event_slots(t), _slot_caption(t)),
             [("Event cards (all firing turns)", _event_rows(t))]
-            + ([("Seats whose win share changes with the card (significant after Holm's correction over "
-                 "every card and seat)", es)] if es.height else [])))
+            + ([("Seats whose win share changes with the card (clear after Holm's correction over every "
+                 "card and seat; each change's own interval is unadjusted; largest first by verdict)", es)]
+               if es.height else [])))
     if "tiles" in t:
         dp = t["domain_pairs"].filter(pl.col("share_of_players") >= 0.005).head(12)
         tile_lines = tile_headlines(t)
-        dom_lines = [x for x in headlines(t, rs) if x.startswith("The Domain mix")]
+        dom_lines = [domain_headline(dp)] if dp.height else []
         secs.append(Section(
             "tiles", "Tile-type impact",
-            "Win share against the number of tiles of each type held at the end (Wilson intervals), the "
-            "slope of win share per extra tile, and the Domain mixes (a player's two most-stocked Domains) "
+            "Win share against the number of tiles of each type held at the end (Wilson intervals); each "
+            "type's lowest and highest win share over the counts held by at least 1% of players, and "
+            "their range (the types are ranked by it: it holds for curves, which a slope does not); the "
+            "straight-line slope of win share per extra tile (its interval clustered by game: a game's "
+            "players are not independent) and whether that line fits; and the Domain mixes (a player's two most-stocked Domains) "
             "most over-represented among winners. Under bot play these are associations: a strong position "
             "collects tiles and wins, so a tile that goes with winning is not shown to cause it (change its "
             "rule and compare two runs for that).",
             figs.add("tile_impact", F.tile_impact(t), tile_lines[0] if tile_lines else "")
             + figs.add("domain_pairs", F.domain_pairs(t), dom_lines[0] if dom_lines else ""),
-            [("Tile types (strongest association first)", _tile_rows(t)),
-             (f"Top {dp.height} Domain mixes (mixes of at least 0.5% of players)", _domain_rows(dp))]))
+            [("Tile types (widest range of win share first)", _tile_rows(t)),
+             (f"Top {dp.height} Domain mixes (mixes of at least 0.5% of players; intervals unadjusted: the "
+              f"{dp.height} are picked from the data by their win share)", _domain_rows(dp))]))
     if questions is not None:
         ab = _ablation_section(questions, rs)
         if ab is not None:

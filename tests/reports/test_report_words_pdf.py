@@ -126,21 +126,25 @@ def test_units_are_never_ambiguous(runs, game, unit):
     assert m and m.group(2) == unit
 
 
-def test_tile_types_are_ranked_by_size_with_their_sign_as_associations(runs):
+def test_tile_types_are_ranked_by_their_range_of_win_share_as_associations(runs):
+    """revD #1: ranked by the range of win share over the common counts (true for curves), not by
+    a straight-line slope; the slope is quoted only where the line fits."""
     rs = open_runs([runs["ma"]])
     t = analyse(rs)
-    ts = t["tile_summary"].filter(pl.col("slope").is_not_nan())
-    order = ts.with_columns(pl.col("slope").abs().alias("a")).sort("a", descending=True)
+    ts = t["tile_summary"].filter(pl.col("spread").is_not_nan())
+    order = ts.sort(["spread", "tile"], descending=[True, False])
     lines = headlines(t, rs)
-    ranking = next(x for x in lines if x.startswith("Tile types by the size of their association"))
-    shown = re.findall(r"(\w[\w ]*?) ([+−]?[\d.]+) pp", ranking.split(": ", 1)[1])
+    ranking = next(x for x in lines if x.startswith("Tile types by the range of their win share"))
+    shown = re.findall(r"(\w[\w ]*?) ([\d.]+) pp \(", ranking.split(": ", 1)[1])
     assert [n for n, _ in shown] == order["tile_name"].to_list()
-    assert [_num(v) for _, v in shown] == [round(100 * s, 1) + 0.0 for s in order["slope"]]
+    assert [_num(v) for _, v in shown] == [round(100 * s, 1) + 0.0 for s in order["spread"]]
     top = order.row(0, named=True)
     first = next(x for x in lines if x.startswith("Under these bots,"))
-    way = "winning" if top["slope"] > 0 else "losing"
-    assert first.startswith(f"Under these bots, {top['tile_name']} tiles go with {way} most strongly")
+    assert first.startswith(f"Under these bots, the number of {top['tile_name']} tiles held at the end "
+                            "goes with the widest range of win share")
+    assert ("per extra tile" in first) == (top["linear_fit"] >= 0.9)
     assert "an association, not proof" in first
+    assert not any("weakest" in x for x in lines)
     assert not any(" matter" in x for x in lines if "tile" in x.lower())
 
 
