@@ -321,33 +321,55 @@ def _cluster_py(types, Wg, P):
     sandwich variance of the slope of win share on x clustered by game
     (:func:`analysis.tiles.tile_summary`). Integer sums: exact and mergeable."""
     k, n = types.shape
-    u = np.uint64
-    out = np.zeros((k, 10), np.int64)
     G = n // P
+    out = np.zeros((k, 10), np.int64)
+    # the game's aggregates first, then the ten sums of their products in locals (one pass each:
+    # 0.70x the time of the products formed inside the loop over a game's players)
+    X = np.empty(G, np.int64)
+    Q = np.empty(G, np.int64)
+    A = np.empty(G, np.int64)
+    Y = np.zeros(G, np.int64)
+    for g in range(G):
+        for s in range(P):
+            Y[g] += np.int64(Wg[g * P + s])
     for j in range(k):
+        row = types[j]
         for g in range(G):
-            X = np.int64(0)
-            Q = np.int64(0)
-            A = np.int64(0)
-            Y = np.int64(0)
+            b = g * P
+            x0 = np.int64(0)
+            q0 = np.int64(0)
+            a0 = np.int64(0)
             for s in range(P):
-                i = u(g * P + s)
-                x = np.int64(types[u(j), i])
-                w = np.int64(Wg[i])
-                X += x
-                Q += x * x
-                A += x * w
-                Y += w
-            out[j, 0] += X * X
-            out[j, 1] += X * Q
-            out[j, 2] += X * A
-            out[j, 3] += X * Y
-            out[j, 4] += Q * Q
-            out[j, 5] += Q * A
-            out[j, 6] += Q * Y
-            out[j, 7] += A * A
-            out[j, 8] += A * Y
-            out[j, 9] += Y * Y
+                x = np.int64(row[b + s])
+                x0 += x
+                q0 += x * x
+                a0 += x * np.int64(Wg[b + s])
+            X[g] = x0
+            Q[g] = q0
+            A[g] = a0
+        s0 = s1 = s2 = s3 = s4 = s5 = s6 = s7 = s8 = s9 = np.int64(0)
+        for g in range(G):
+            x, q, a, y = X[g], Q[g], A[g], Y[g]
+            s0 += x * x
+            s1 += x * q
+            s2 += x * a
+            s3 += x * y
+            s4 += q * q
+            s5 += q * a
+            s6 += q * y
+            s7 += a * a
+            s8 += a * y
+            s9 += y * y
+        out[j, 0] = s0
+        out[j, 1] = s1
+        out[j, 2] = s2
+        out[j, 3] = s3
+        out[j, 4] = s4
+        out[j, 5] = s5
+        out[j, 6] = s6
+        out[j, 7] = s7
+        out[j, 8] = s8
+        out[j, 9] = s9
     return out
 
 
@@ -594,6 +616,7 @@ def helpers_for(layout: dict[str, Any], dtypes: dict[str, str]) -> dict[str, lis
                                + [s["event"] for s in layout["event_slots"]])}
     if layout["pair_groups"]:
         out["pairs"] = []
+    if layout.get("slope_groups"):
         out["cluster"] = []
     if layout["event_slots"]:
         out["event_slot"] = of([s["gain"] for s in layout["event_slots"]])
@@ -855,6 +878,9 @@ def layout_for(spec, n_players: int, strategies: list[str], games_per_deal: int,
         "hist_player": hist_player, "hist_game": hist_game,
         "pair_groups": {g: [n for _, n in cols] for g, cols in grouped(TYPE_COUNT_ROLES).items()
                         if len(cols) >= 2},
+        # the pair groups the type tables fit a slope of win share on (analysis.tiles: the
+        # drafted types), which get the per-game sums of a slope's clustered error (clu:<group>)
+        "slope_groups": [g for g, cols in grouped("drafted_by_type").items() if len(cols) >= 2],
         "length": role("length", gcols), "end_reason": reason, "end_reasons": reasons,
         "seat_roles": seat_roles,
     }
@@ -903,7 +929,8 @@ class RunStats:
         for g, cols in layout["pair_groups"].items():
             self.fixed[f"pair_n:{g}"] = z(len(cols), len(cols) + 1)
             self.fixed[f"pair_w:{g}"] = z(len(cols), len(cols) + 1)
-            self.fixed[f"clu:{g}"] = z(len(cols), len(CLUSTER_TERMS))
+            if g in layout.get("slope_groups", ()):
+                self.fixed[f"clu:{g}"] = z(len(cols), len(CLUSTER_TERMS))
         ns = len(layout["event_slots"])
         if ns:
             for p in ("games", "gain_s", "gain_q", "spread_s", "spread_q", "top_games", "top_win",
@@ -1003,7 +1030,8 @@ class RunStats:
             sums = _jit("pairs", _pairs_py)(types, Wg, P)
             f[f"pair_n:{g}"] += sums[0].reshape(k, k + 1)
             f[f"pair_w:{g}"] += sums[1].reshape(k, k + 1)
-            f[f"clu:{g}"] += _jit("cluster", _cluster_py)(types, Wg, P)
+            if f"clu:{g}" in f:
+                f[f"clu:{g}"] += _jit("cluster", _cluster_py)(types, Wg, P)
         self._events(pc, gc, Wg, G)
         self._games(gc, Wg, G)
         if K >= 2:
