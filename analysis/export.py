@@ -6,7 +6,8 @@ file is never held in memory) or an analysis table (``seats`` = :func:`analysis.
 :func:`analysis.events.event_impact`, ``tiles`` = :func:`analysis.tiles.tile_impact`, ``length`` =
 :func:`analysis.length.length_summary`, ``matchups`` = :func:`analysis.matchups.matchup_table`,
 ``summary`` = :func:`analysis.compare.metric_vector` of :func:`analysis.analyse`). Column names are
-those documented in docs/export.md (the analysis ones in docs/analysis.md) and are stable. CSV has a
+those documented in docs/export.md (the analysis ones in docs/analysis.md) and are stable; a
+``verdict`` is in the report's words (:func:`report_verdicts`: "within noise", not "not shown"). CSV has a
 header row, plain numbers (no thousands separators, no scientific notation in analysis tables but
 for p-values below 1e-4, :func:`p_values_as_text`; empty cells for missing values) and is UTF-8 (optionally with a byte-order mark for Excel); in Parquet a
 missing value is a null, never NaN, as in CSV.
@@ -107,6 +108,26 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
     raise UsageError(f"--what {what}: must be one of {', '.join(WHAT)}")
 
 
+WITHIN_NOISE = "within noise"          # the report's word for a tested row that is not clear
+TOO_FEW = "too few players to say"     # ... and for a clear difference about almost nobody
+
+
+def report_verdicts(df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` with its ``verdict`` column in the report's words (as ``reports.text.verdict_words``
+    prints them): :func:`analysis.stats.practical`'s "not shown" (left out of the headlines) is
+    "within noise" on a row that is not clear after the family's correction (``significant`` false)
+    and "too few players to say" on a clear one; the other words are the same on both. A row that
+    was not tested (null verdict) stays null."""
+    if "verdict" not in df.columns:
+        return df
+    from analysis.stats import NOT_SHOWN
+
+    clear = pl.col("significant").fill_null(False) if "significant" in df.columns else pl.lit(False)
+    return df.with_columns(
+        pl.when(pl.col("verdict").is_null() | (pl.col("verdict") != NOT_SHOWN)).then(pl.col("verdict"))
+        .when(clear).then(pl.lit(TOO_FEW)).otherwise(pl.lit(WITHIN_NOISE)).alias("verdict"))
+
+
 def _missing_as_null(df: pl.DataFrame) -> pl.DataFrame:
     """NaN → null, in both formats: an empty CSV cell (spreadsheets read "NaN" as text, an empty
     cell as missing) and a Parquet null, as every other missing value of the tables (a Parquet NaN
@@ -194,7 +215,7 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
         with atomic_output(out, force) as tmp:
             stream_raw(src, tmp, fmt, bom=bom)
         return Path(out)
-    df = analysis_table(run, what)
+    df = report_verdicts(analysis_table(run, what))
     with atomic_output(out, force) as tmp:
         df = _missing_as_null(df)
         if fmt == "csv":
@@ -206,4 +227,5 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
 
 
 __all__ = ["BATCH_ROWS", "FORMATS", "WHAT", "analysis_table", "atomic_output", "check_output_file",
+           "report_verdicts",
            "export", "format_from", "stream_raw", "write_text_atomic"]

@@ -6,7 +6,8 @@ as in duplicate formats and fishtest's paired games). The figure is A's mean win
 95% interval paired by deal (:func:`deal_interval`: a Student t interval over the deals' means, the
 deal being the independent unit; a Wilson interval over all games treated the rotations of one deal
 as independent games); the fair share is 1 / players. Each cell's interval is its own (unadjusted):
-``margin_in_se`` ranks cells, it is not a test of the ladder's family of cells. Games are played by the in-memory runner
+``margin_in_se`` ranks cells, it is not a test of the ladder's family of cells; :func:`fair_calls`
+is (above or below the fair share, Bonferroni over the cells). Games are played by the in-memory runner
 (:func:`simcore.runner.collect`), the same path as every run directory. :func:`pairs` lists the
 cells in the order :func:`ladder` plays them (so a caller can play them one by one and show
 progress); :func:`ladder_table` is the matrix as a table (``balance ladder --out`` writes it).
@@ -83,6 +84,28 @@ def deal_interval(shares, level: float = stats.LEVEL) -> tuple[float, float, flo
     sd = float(per_deal.std(ddof=1))
     lo, hi = stats.t_interval(mean, sd, deals, level)
     return mean, sd / float(np.sqrt(deals)), float(np.clip(lo, 0.0, 1.0)), float(np.clip(hi, 0.0, 1.0))
+
+
+ALPHA = 0.05                # the family-wise error of the calls against the fair share
+
+
+def fair_calls(cells: list[Cell], players: int, alpha: float = ALPHA) -> list[str | None]:
+    """Per cell of a ladder of a game whose seats are alike (:func:`duel`: ``games`` = deals ×
+    ``players`` rotations), "above" or "below" when the cell's Student t interval over its deals at
+    level 1 − alpha/k (Bonferroni over the ladder's k cells) lies wholly above or below its fair
+    share, else None: the calls are wrong, together, with probability at most ``alpha`` (as far as
+    the t intervals cover: see :func:`deal_interval` near 0 % or 100 %). The cells' own intervals
+    (``ci_low``/``ci_high``) stay unadjusted."""
+    k = max(len(cells), 1)
+    out = []
+    for c in cells:
+        deals = c.games // players
+        if deals < 2 or not np.isfinite(c.std_error):
+            out.append(None)
+            continue
+        lo, hi = stats.t_interval(c.win_share, c.std_error * np.sqrt(deals), deals, 1.0 - alpha / k)
+        out.append("above" if lo > c.fair else "below" if hi < c.fair else None)
+    return out
 
 
 def pairs(bots: list[str]) -> list[tuple[str, str]]:

@@ -19,7 +19,11 @@ say "wrong with probability at most 2.5%": that is one one-sided intersection-un
 for a seat and a side named before the data; for the seat and side picked from the data among P
 seats, unadjusted, the union bound is P × 5%.) "In every cell" is said only when every
 cell's adjusted interval is on the same side; otherwise the counts of cells above, below and
-unclear. The cell × metric table keeps each cell's own 95% interval (not adjusted).
+unclear. The page says first what the finding is (:func:`finding_statement`: the seat, its side
+and why it was picked), then whether it holds (:func:`finding`), then one sentence per cell on the
+finding's seat and the largest gap among the others (:func:`largest_gaps`), each gap worded by size
+on its adjusted interval; :func:`cell_calls` gives the finding's call per cell for the table. The
+cell × metric table keeps each cell's own 95% interval (not adjusted).
 
 A game with roles (Seigneurial's one Seigneur against 2-4 Censitaires) has no fair share per seat:
 there the finding (:func:`role_finding`) is, as on a run's page (:mod:`analysis.roles`), each
@@ -94,6 +98,8 @@ class PanelTable:
     smallest: float = 0.01       # the smallest win-share difference that matters (the finding's)
     roles: bool = False          # a game with roles: the finding is about sides and seats within a role
     lead: list[str] | None = None   # the finding's sentences, one paragraph each
+    calls: dict | None = None    # per cell: the finding's call on its seat there (seat games), or None
+    calls_title: str = ""        # the heading of that column
 
 
 def panel_table(paths, smallest: dict | None = None) -> PanelTable:
@@ -134,9 +140,12 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
     if roles:
         cells = role_seat_calls(cells, share)
         lead = role_finding(cells, len(runs), share)
+        calls, title = None, ""
     else:
-        lead = [finding(cells, spec, len(runs), share)]
-    return PanelTable(game, cells, labels, " ".join(lead), share, roles, lead)
+        lead = [finding_statement(cells, spec), finding(cells, spec, len(runs), share),
+                largest_gaps(cells, share)]
+        calls, title = cell_calls(cells, share)
+    return PanelTable(game, cells, labels, " ".join(lead), share, roles, lead, calls, title)
 
 
 def _role_seat_rows(run: Path, cell: int, label: str, players: int, games: int) -> list[dict]:
@@ -317,7 +326,7 @@ def role_finding(cells: pl.DataFrame, n: int, smallest: float = 0.01) -> list[st
         if hits == have:
             head = (f"The finding holds in every {'cell' if have == n else f'cell with {label} seats to compare'}: "
                     f"the {label}s' seats do not win equally often in "
-                    + (f"all {have} {within}" if have > 1 else "the panel's one cell" if n == 1
+                    + (f"{_all(have)} {within}" if have > 1 else "the panel's one cell" if n == 1
                        else f"the one cell with {label} seats to compare"))
         elif hits:
             head = (f"The finding does not hold in every cell: the {label}s' seats do not win equally "
@@ -346,10 +355,8 @@ def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
     out (no "in 0 of those 1"): the counts printed add up to the cells they split; when no cell is
     clear, the sentence says so in words ("in none of the 3 cells")."""
     seats, m, _ = adjusted_seat_intervals(cells)
-    dev = (seats.with_columns((pl.col("estimate") - pl.col("fair")).alias("d"))
-           .group_by("metric").agg(pl.col("d").mean()).sort(pl.col("d").abs(), descending=True))
-    key = dev["metric"][0]
-    up = dev["d"][0] > 0
+    key, mean_gap = picked_seat(seats)
+    up = mean_gap > 0
     s = seats.filter(pl.col("metric") == key)
     above = int((s["adj_low"] > s["fair"]).sum())
     below = int((s["adj_high"] < s["fair"]).sum())
@@ -384,17 +391,141 @@ def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
                 f"({', '.join(map(str, counts))} player{'s' if counts != [1] else ''})")
         if hits == have:
             return (f"The finding holds in every cell that has a seat {seat}, not in every cell: {who} "
-                    f"wins {side} than a fair seat share (1/P) in all {have} cells with a seat "
+                    f"wins {side} than a fair seat share (1/P) in {_all(have)} cells with a seat "
                     f"{seat}{size}; {none}; {spread}{family}.")
         return (f"The finding does not hold in every cell: {who} wins {side} than a fair seat share "
                 f"(1/P) in {hits or 'none'} of the {have} cells with a seat {seat} "
                 f"({_calls(above, below, have)}){size}; {none}; {spread}{family}.")
     if hits == n:
         return (f"The finding holds in every cell: {who} wins {side} than a fair "
-                f"seat share (1/P) in all {n} cells{size}; {spread}{family}.")
+                f"seat share (1/P) in {_all(n)} cells{size}; {spread}{family}.")
     return (f"The finding does not hold in every cell: {who} wins {side} than a fair seat share (1/P) "
             f"in {f'{hits} of {n}' if hits else f'none of the {n}'} cells ({_calls(above, below, n)}){size}; "
             f"{spread}{family}.")
+
+
+def picked_seat(seats: pl.DataFrame) -> tuple[str, float]:
+    """The seat the finding is about (its metric, ``seat_win_share_<s>``) and its mean gap from 1/P:
+    the seat whose win share minus the cell's 1/P, averaged over the cells that have it, is largest
+    in size (``seats``: the seat rows of a panel's cells)."""
+    dev = (seats.with_columns((pl.col("estimate") - pl.col("fair")).alias("d"))
+           .group_by("metric", maintain_order=True).agg(pl.col("d").mean())
+           .sort(pl.col("d").abs(), descending=True, maintain_order=True))
+    return dev["metric"][0], float(dev["d"][0])
+
+
+def _fair_text(rows: pl.DataFrame) -> str:
+    """1/P as a page says it: ``"1/P = 25%"``, or per player count when the cells differ
+    (``"1/P: 25% at 4 players, 33.3% at 3"``)."""
+    by = rows.select("players", "fair").unique().sort("players", descending=True)
+    if by.height == 1:
+        return f"1/P = {100 * by['fair'][0]:.3g}%"
+    return "1/P: " + ", ".join(f"{100 * f:.3g}% at {p}" + (" players" if i == 0 else "")
+                               for i, (p, f) in enumerate(by.iter_rows()))
+
+
+def finding_statement(cells: pl.DataFrame, spec) -> str:
+    """What the finding of a panel of a game whose seats are alike is, and why that seat, said
+    before whether it holds (:func:`finding`): the seat whose win share is furthest from a fair seat
+    share 1/P on average over the panel's cells (:func:`picked_seat`), on the side of that mean.
+    The seat is picked from the data, which is why the finding's calls are adjusted over every seat
+    of every cell."""
+    seats = cells.filter(pl.col("metric").str.starts_with("seat_win_share_"))
+    key, mean_gap = picked_seat(seats)
+    s = seats.filter(pl.col("metric") == key).sort("cell")
+    seat = int(key.rsplit("_", 1)[1])
+    role = "" if spec.roles_alike else f" ({spec.seat_roles(int(s['players'][0]))[seat - 1]})"
+    side = "more" if mean_gap > 0 else "less"
+    n = s.height
+    shares = ", ".join(f"{100 * x:.1f}%" for x in s["estimate"].to_list())
+    over = (f"the panel's {n} cells that have a seat {seat}" if n < cells["cell"].n_unique()
+            else f"the panel's {n} cells" if n > 1 else "the panel's one cell")
+    return (f"The finding: Seat {seat}{role} wins {side} than a fair seat share ({_fair_text(s)}). "
+            f"Seat {seat} is the seat picked because its win share is furthest from 1/P on average "
+            f"over {over}: {_pp(mean_gap)} on average ({shares}); as the seat is picked from the "
+            "data, the calls below are adjusted over every seat of every cell.")
+
+
+def _pp(d: float, signed: bool = True) -> str:
+    """A gap in pp to 1 decimal, signed (``"−5.1 pp"``, ``"+2.4 pp"``)."""
+    text = f"{abs(100 * d):.1f} pp"
+    return (("+" if d > 0 else "−" if d < 0 else "") + text) if signed else text
+
+
+NOISE = "within noise"           # the page's word for a gap whose adjusted interval holds 1/P
+
+
+def seat_calls(cells: pl.DataFrame, smallest: float = 0.01) -> pl.DataFrame:
+    """Every seat row of ``cells`` (games whose seats are alike) with ``gap`` (its win share minus
+    1/P), its interval adjusted over the panel (``gap_low``/``gap_high``: the Bonferroni
+    simultaneous intervals of :func:`adjusted_seat_intervals` minus 1/P), ``side`` ("above",
+    "below", or null when the adjusted interval holds 1/P) and ``size``: the verdict read on that
+    adjusted interval (:func:`analysis.stats.practical` against ``smallest``), :data:`NOISE` when
+    it is not clear."""
+    seats, _, _ = adjusted_seat_intervals(cells)
+    gap = (seats["estimate"] - seats["fair"]).to_numpy().astype(float)
+    low = (seats["adj_low"] - seats["fair"]).to_numpy().astype(float)
+    high = (seats["adj_high"] - seats["fair"]).to_numpy().astype(float)
+    clear = (low > 0) | (high < 0)
+    words = np.atleast_1d(practical(gap, low, high, smallest - 1e-12, clear=clear))
+    side = np.where(low > 0, "above", np.where(high < 0, "below", None))
+    size = np.where(clear, words, NOISE)
+    return seats.with_columns(pl.Series("gap", gap), pl.Series("gap_low", low), pl.Series("gap_high", high),
+                              pl.Series("side", side.tolist(), dtype=pl.String),
+                              pl.Series("size", size.tolist(), dtype=pl.String))
+
+
+def cell_calls(cells: pl.DataFrame, smallest: float = 0.01) -> tuple[dict, str]:
+    """Per cell (its index), the finding's call on the finding's seat there: ``"below 1/P: clear and
+    large enough to matter"``, ``"unclear (within noise)"``, or ``"no seat 4"`` in a cell without that seat;
+    and the column's heading (the seat, and that the calls are adjusted over the panel)."""
+    calls = seat_calls(cells, smallest)
+    key, _ = picked_seat(calls)
+    seat = int(key.rsplit("_", 1)[1])
+    out = {c: f"no seat {seat}" for c in cells["cell"].unique().to_list()}
+    for r in calls.filter(pl.col("metric") == key).iter_rows(named=True):
+        out[r["cell"]] = f"{r['side']} 1/P: {r['size']}" if r["side"] else f"unclear ({NOISE})"
+    return out, f"Seat {seat} against 1/P (the finding's call, adjusted over the panel)"
+
+
+def largest_gaps(cells: pl.DataFrame, smallest: float = 0.01) -> str:
+    """One sentence per cell: the finding's seat there and the largest gap from 1/P among the
+    cell's other seats (seats tied on it named together), each with its win share and the cell's
+    own 95% Wilson interval (unadjusted), the gap in pp and its size read on the interval adjusted
+    over the panel (:func:`seat_calls`: the finding's family, every seat of every cell, so the
+    wording of a gap picked from the data holds with the panel's other calls)."""
+    calls = seat_calls(cells, smallest).with_columns(pl.col("gap").abs().alias("_a"))
+    key, _ = picked_seat(calls)
+
+    def said(r) -> str:
+        where = "above" if r["gap"] > 0 else "below" if r["gap"] < 0 else "at"
+        return (f"{_pct_ci(r['estimate'], r['low'], r['high'])}, {_pp(r['gap'], signed=False)} {where} "
+                f"1/P: {r['size']} (adjusted interval {_pp(r['gap_low'])} to "
+                f"{_pp(r['gap_high'])})")
+
+    out = []
+    for c in sorted(calls["cell"].unique().to_list()):
+        rows = calls.filter(pl.col("cell") == c)
+        label = rows["label"][0]
+        mine = rows.filter(pl.col("metric") == key)
+        head = (f"In {label}, Seat {key.rsplit('_', 1)[1]} wins {said(mine.row(0, named=True))}"
+                if mine.height else f"{label} has no seat {key.rsplit('_', 1)[1]}")
+        rest = rows.filter(pl.col("metric") != key)
+        if rest.height:
+            top = rest.filter(pl.col("_a") == rest["_a"].max()).sort("metric")
+            seats = [f"Seat {m.rsplit('_', 1)[1]}" for m in top["metric"].to_list()]
+            whose = (f"{seats[0]}'s" if len(seats) == 1 else
+                     " and ".join(seats) + "'s, each")
+            head += (f"; the largest gap among the other seats is {whose}: "
+                     + "; ".join(said(r) for r in top.iter_rows(named=True)))
+        out.append(head + ".")
+    return (" ".join(out) + " (Win shares with the cell's own 95% Wilson interval, unadjusted; each "
+            "size read on the interval adjusted over the panel, as the finding's calls are.)")
+
+
+def _all(k: int) -> str:
+    """``"both"`` for 2, ``"all k"`` otherwise: "in both cells", "in all 3 cells"."""
+    return "both" if k == 2 else f"all {k}"
 
 
 def _calls(above: int, below: int, cells: int) -> str:
@@ -410,8 +541,8 @@ def _by_size(counts: list[tuple[str, object]], hits: int) -> str:
     count of cells, the counts of 0 left out (the counts shown add up to ``hits``). A count is a
     number, or the cells' names (a list: up to 5 named per count, :func:`_cells_named`):
     ``"; of those 3, by at least 1 pp (…) in 2 (4p a, 4p b), by less than 1 pp (…) in 1 (4p c)"``;
-    ``"; in that cell (4p a), by …"`` for one cell; ``"; by … in all 3 of them"`` when one wording
-    holds them all; ``""`` when there is no such cell."""
+    ``"; in that cell (4p a), by …"`` for one cell; ``"; by … in all 3 of them"`` (``"in both"``
+    for 2) when one wording holds them all; ``""`` when there is no such cell."""
     shown = [(words, x) for words, x in counts if x]
     if not hits:
         return ""
@@ -419,11 +550,12 @@ def _by_size(counts: list[tuple[str, object]], hits: int) -> str:
     if hits == 1:
         return f"; in that cell{f' ({shown[0][1][0]})' if named else ''}, {shown[0][0]}"
     if len(shown) == 1:
-        return f"; {shown[0][0]} in all {hits} of them"
+        return f"; {shown[0][0]} in {'both' if hits == 2 else f'all {hits} of them'}"
     return f"; of those {hits}, " + ", ".join(
         f"{words} in {len(x)}{_cells_named(x)}" if isinstance(x, list) else f"{words} in {x}"
         for words, x in shown)
 
 
 __all__ = ["PanelTable", "panel_table", "cell_runs", "is_panel_dir", "adjusted_seat_intervals", "finding",
+           "finding_statement", "largest_gaps", "seat_calls", "cell_calls", "picked_seat",
            "role_seat_calls", "role_finding"]

@@ -163,18 +163,31 @@ def _ladder(console, L, spec, names, n, players, seed, game, rules, sets):
             steps(f"{a} against {players - 1} × {b} ({n:,} games)", k, len(todo))
             c = L.duel(a, b, n, players=players, seed=seed, game=game, rules=rules, settings=sets)
             cells[(c.bot, c.opponent)] = c
+    played = list(cells.values())
+    calls = dict(zip(cells, L.fair_calls(played, players)))
+    k = len(played)
+    deals = played[0].games // players if played else 0
+    fair = f"{100 / players:.3g}%"
     t = Table(title=f"{players} players: win share of the row bot against {players - 1} copies of the column bot "
-                    f"(fair {100 / players:.0f}%, {n:,} games per cell, seats rotated)",
-              title_justify="left")
+                    f"(fair {fair}, {n:,} games per cell, seats rotated)",
+              title_justify="left",
+              caption=(f"95% intervals: Student t over the {deals:,} deals of a cell (each deal played in all "
+                       f"{players} rotations of the seats), each cell's own, unadjusted over the {k} cells. "
+                       f"▲ / ▼: clearly above / below the fair {fair} with the {k} cells adjusted together "
+                       f"(Bonferroni: t intervals at 1 − 0.05/{k}); these calls are wrong, together, with "
+                       "probability at most 5%."),
+              caption_justify="left")
     t.add_column("bot \\ opponents")
     for b in names:
         t.add_column(b, justify="right")
+    mark = {"above": " ▲", "below": " ▼", None: "  "}
     for a in names:
         row = []
         for b in names:
             c = cells.get((a, b))
             row.append("—" if c is None else
-                       f"{100 * c.win_share:.1f}% ({100 * c.ci_low:.1f}–{100 * c.ci_high:.1f})")
+                       f"{100 * c.win_share:.1f}% ({100 * c.ci_low:.1f}–{100 * c.ci_high:.1f})"
+                       + mark[calls[(a, b)]])
         t.add_row(a, *row)
     console.print(t)
     return L.ladder_table(list(cells.values()), game=spec.name, players=players, seed=seed)
@@ -206,7 +219,10 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None,
         # rows and columns in the order --bots names them (the cells come grouped by opponent)
         rows = [b for b in names if any(c.bot == b for c in cells[role])]
         cols = [b for b in names if any(c.opponent == b for c in cells[role])]
-        t = Table(title=titles[role], title_justify="left")
+        how = ("Wilson intervals over the cell's games" if role == lead else
+               f"Student t intervals over the deals (the row bot at each {shown[shared]} seat on the same deals)")
+        t = Table(title=titles[role], title_justify="left", caption_justify="left",
+                  caption=f"95% {how}, each cell's own, unadjusted over the {len(found)} cells.")
         t.add_column(f"{role} bot \\ opponents")
         for b in cols:
             t.add_column(b, justify="right")

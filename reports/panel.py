@@ -1,9 +1,10 @@
 """The page of a panel: the runs of its cells side by side, and of a sweep over a panel.
 
 :func:`build_panel_report` reads the runs of a panel (:func:`analysis.panel.panel_table`: a tune's
-``confirmations/trial-N/`` or any run directories of one game) and writes one page: first the
-sentence saying whether the finding holds in every cell, then the cell × metric table (every seat's
-and role's win share with its 95% Wilson interval) and a figure of every seat's win share per cell
+``confirmations/trial-N/`` or any run directories of one game) and writes one page: first what
+the finding is (which seat, and why that one), whether it holds in every cell, and a sentence per
+cell on its largest gaps from 1/P, then the cell × metric table (every seat's and role's win share
+with its 95% Wilson interval, and the finding's call in each cell) and a figure of every seat's win share per cell
 with its interval beside the fair share 1/P. In a game with roles (no fair share per seat) the
 finding is each side's win share over the cells and, for a role of several seats, whether its
 seats take equal shares of its wins (:func:`analysis.panel.role_finding`); the table adds each
@@ -14,7 +15,8 @@ much, the per-cell effects in a figure and a table. Both only read files.
 
 May import polars, matplotlib, the standard library, :mod:`analysis.panel`,
 :mod:`analysis.sweep.panel_effects` (reading), :mod:`analysis.stats` (reading order),
-:mod:`reports.sweep` (page helpers), :mod:`reports.text` (verdict words), :mod:`reports.sections` and :mod:`simcore` (atomic, errors, registry).
+:mod:`reports.sweep` (page helpers), :mod:`reports.text` (verdict words), :mod:`reports.sections`,
+:mod:`reports.figures.common` (the run page's seat colours) and :mod:`simcore` (atomic, errors, registry).
 """
 
 from __future__ import annotations
@@ -24,15 +26,18 @@ from pathlib import Path
 import polars as pl
 
 from analysis.panel import panel_table
+from reports.figures.common import OKABE_ITO
 from reports.sections import FigureSet, Section
 from reports.sweep import _meta, _publish, _title
 from reports.text import pct_ci, verdict_words
 
 
-def _cell_metric_table(cells: pl.DataFrame) -> pl.DataFrame:
+def _cell_metric_table(cells: pl.DataFrame, calls: dict | None = None, calls_title: str = "") -> pl.DataFrame:
     """One row per cell, one column per metric: a share as ``27.9% (27.6–28.2)`` with as many
     decimals as its interval needs not to print as one value (:func:`reports.text.pct_ci`: no win
-    in 20,000 games is ``0.00% (0.00–0.02)``, not ``0.0% (0.0–0.0)``)."""
+    in 20,000 games is ``0.00% (0.00–0.02)``, not ``0.0% (0.0–0.0)``); a seat written "Seat 1" as
+    in the figure and on a run's page. ``calls`` (cell → words, :func:`analysis.panel.cell_calls`):
+    the finding's call in each cell, a last column headed ``calls_title``."""
     rows = {}
     for r in cells.iter_rows(named=True):
         row = rows.setdefault(r["cell"], {"cell": r["label"], "players": r["players"], "games": r["games"]})
@@ -40,7 +45,11 @@ def _cell_metric_table(cells: pl.DataFrame) -> pl.DataFrame:
             text = pct_ci(r["estimate"], r["low"], r["high"])
         else:
             text = f"{r['estimate']:.2f} ({r['low']:.2f} to {r['high']:.2f})"
-        row[r["what"]] = text
+        what = r["what"]
+        row[what[:1].upper() + what[1:] if what.startswith("seat ") else what] = text
+    if calls:
+        for c, row in rows.items():
+            row[calls_title] = calls.get(c, "")
     return pl.DataFrame(list(rows.values()))
 
 
@@ -56,14 +65,14 @@ def seat_share_figure(cells: pl.DataFrame, labels: list[str]):
     n = len(labels)
     fig, ax = plt.subplots(figsize=(8, 0.45 * n + 1.4))
     P = int(seats["players"].max())
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    colors = OKABE_ITO           # each seat the colour it has on a run's page (Seat 4 pink there too)
     for r in seats.iter_rows(named=True):
         s = int(r["metric"].rsplit("_", 1)[1])
         y = r["cell"] + (s - 1 - (P - 1) / 2) * 0.8 / max(P, 1)
         ax.errorbar(100 * r["estimate"], y, xerr=[[100 * (r["estimate"] - r["low"])],
                                                   [100 * (r["high"] - r["estimate"])]],
                     fmt="o", ms=3, color=colors[(s - 1) % len(colors)],
-                    label=f"seat {s}")
+                    label=f"Seat {s}")
         ax.plot([100 * r["fair"]] * 2, [r["cell"] - 0.45, r["cell"] + 0.45], ls="--", color="grey", lw=0.8)
     ax.set_yticks(range(n), labels)
     ax.invert_yaxis()
@@ -94,7 +103,7 @@ def role_share_figure(cells: pl.DataFrame, labels: list[str]):
     seats = cells.filter(pl.col("metric").str.starts_with("role_seat_share_"))
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.5 * n + 1.8), sharey=True,
                                       gridspec_kw={"width_ratios": [2, 3]})
-    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    colors = OKABE_ITO           # the run page's palette
 
     def draw(ax, rows, key, name, first=0):
         kinds = list(dict.fromkeys(rows[key].to_list()))
@@ -116,7 +125,7 @@ def role_share_figure(cells: pl.DataFrame, labels: list[str]):
     left.set_title("Who wins, by side", fontsize=9)
     if seats.height:
         # colours after the sides' (seat 2 is not the Seigneur's blue)
-        draw(right, seats, "seat", lambda r: f"seat {r['seat']} ({r['role_label']})",
+        draw(right, seats, "seat", lambda r: f"Seat {r['seat']} ({r['role_label']})",
              first=sides["metric"].n_unique())
         for r in seats.unique(["cell", "role"], keep="first").iter_rows(named=True):
             right.plot([100 * r["fair"]] * 2, [r["cell"] - 0.45, r["cell"] + 0.45], ls="--", color="grey",
@@ -192,7 +201,9 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
                          figures=figs.add("cells", seat_share_figure(t.cells, t.labels),
                                           "Every seat's win share per cell with its 95% Wilson interval "
                                           "(each cell on its own, not adjusted); dashed: 1/P."))
-    secs = [Section("cells", "Every cell", intro, tables=[("Every cell", _cell_metric_table(t.cells))]),
+    table = _cell_metric_table(t.cells, t.calls, t.calls_title)
+    secs = [Section("cells", "Every cell", intro,
+                    tables=[("Win share per cell (each cell's own 95% interval)", table)]),
             figure]
     runs = sorted(set(t.cells["run"].to_list()))
     meta = _meta([("game", _title(t.game)), ("cells", str(len(t.labels))),

@@ -281,6 +281,36 @@ def _step_hist(ax, d: pl.DataFrame, groups: list[str]) -> int:
     return width
 
 
+TAIL = 1e-4                # the share of players a score axis may leave out at each end
+
+
+def _trim_to_data(ax, d: pl.DataFrame, unit: str, tail: float = TAIL) -> None:
+    """Cut the score axis to where the players are: from the score below which fewer than ``tail``
+    of them (pooled over the groups, by count) lie, to the one above which fewer than ``tail`` do;
+    the players left out are said on the axes (how many, and how far
+    the scores run), so the cut hides nothing silently. A histogram of 800,000 players ran to 300
+    coins with nothing visible past ~250."""
+    if d.height == 0:
+        return
+    g = d.group_by("score").agg(pl.col("players").sum()).sort("score")
+    score, n = g["score"].to_numpy(), g["players"].to_numpy().astype(float)
+    total = n.sum()
+    below = np.cumsum(n) / total                 # share at or below each score
+    above = 1.0 - np.concatenate([[0.0], below[:-1]])   # share at or above each score
+    lo = int(score[np.argmax(below >= tail)])
+    hi = int(score[len(score) - 1 - np.argmax(above[::-1] >= tail)])
+    if lo <= score[0] and hi >= score[-1]:
+        return
+    ax.set_xlim(lo, hi + 1)                     # a score s is drawn over [s, s + 1): the bins' edges
+    left = int(n[score < lo].sum())
+    right = int(n[score > hi].sum())
+    parts = ([f"{left:,} below {lo} (down to {int(score[0])})"] if left else []) + \
+            ([f"{right:,} above {hi} (up to {int(score[-1])})"] if right else [])
+    # in the top-left corner, one short line each: a score distribution's peak is near the middle
+    ax.text(0.01, 0.98, "Not shown, of {:,} players:\n".format(int(total)) + ",\n".join(parts) + f" {unit}",
+            transform=ax.transAxes, ha="left", va="top", fontsize=8, color=FAIR)
+
+
 @styled
 def scores(t: dict, unit: str = "coins") -> Figure:
     """Distributions of final scores per seat and per strategy."""
@@ -289,11 +319,15 @@ def scores(t: dict, unit: str = "coins") -> Figure:
     axes = np.atleast_1d(subplots(fig, 1, 2 if per_strategy else 1, sharey=True))
     d = t["scores_by_seat"]
     width = _step_hist(axes[0], d, sorted(set(d["group"]), key=lambda s: int(s.split()[-1])))
+    if "players" in d.columns:
+        _trim_to_data(axes[0], d, unit)
     axes[0].set_title("Final score by seat")
     if per_strategy:
         d2 = t["scores_by_strategy"]
         order = t["strategies"]["strategy"].to_list() if "strategies" in t else sorted(set(d2["group"]))
         _step_hist(axes[1], d2, [g for g in order if g in set(d2["group"])])
+        if "players" in d2.columns:
+            _trim_to_data(axes[1], d2, unit)
         axes[1].set_title("Final score by strategy")
     for ax in axes:
         ax.set_xlabel(f"Final {unit}" + (" (after end-of-game penalties)" if unit == "coins" else ""))
@@ -304,7 +338,7 @@ def scores(t: dict, unit: str = "coins") -> Figure:
 
 
 @styled
-def game_flow(t: dict) -> Figure | None:
+def game_flow(t: dict, unit: str = "coins") -> Figure | None:
     """Score at each checkpoint by final rank; lead changes; how often the leader wins.
 
     Generic over the checkpoints of the ``flow`` table: whatever family of score-by-time columns the
@@ -312,7 +346,8 @@ def game_flow(t: dict) -> Figure | None:
     older runs), the x axis is the table's own ``label``s, in
     ``checkpoint`` order, and the leader panel reads the turn of each ``leader_wins_*`` metric from
     the flow table's ``turn`` column. A per-turn family (consecutive turns) is labelled by turn
-    number, every turn shown, "End" for the final score."""
+    number, every turn shown, "End" for the final score. ``unit``: what the checkpoints count (the
+    flow table's ``mean_coins``: coins), on the y axis."""
     if "flow" not in t or t["flow"].height == 0:
         return None
     flow = t["flow"]
@@ -341,7 +376,7 @@ def game_flow(t: dict) -> Figure | None:
         ax.set_xlabel("Checkpoint" + (" (turn 4k: just before event card k)" if any(
             "Turn" in lab for lab in labels) and len(labels) <= 6 else ""))
         ax.set_title("Game flow: score at each checkpoint, by final rank (95% intervals)")
-    ax.set_ylabel("Mean score so far")
+    ax.set_ylabel(f"Mean score so far ({unit})")
     ax.legend(loc="upper left", fontsize=9)
     lc = t.get("lead_changes")
     if lc is not None and lc.height:

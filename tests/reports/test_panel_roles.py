@@ -130,7 +130,7 @@ def test_the_panel_page_of_a_game_with_roles(cells, tmp_path):
     text = html_mod.unescape(re.sub(r"<[^>]+>", " ", html))
     assert "1/P" not in text and "fair seat share" not in text
     assert "Who wins, by side and by seat within a role, per cell" in text and "no fair share per seat" in text
-    assert "seat 2's share of the Censitaires' wins" in text
+    assert "Seat 2's share of the Censitaires' wins" in text
     # an interval never prints as one value or below 0
     assert "0.0% (0.0–0.2)" in text and "100.0% (99.8–100.0)" in text
     assert "-0.0" not in text and not re.search(r"(\d+\.\d+)% \(\1–\1\)", text)

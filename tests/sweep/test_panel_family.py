@@ -103,6 +103,6 @@ def test_a_seat_that_some_cells_do_not_have_is_not_counted_unclear_there():
         (pl.col("estimate") - Z95 * SE).alias("low"), (pl.col("estimate") + Z95 * SE).alias("high"))
     text = panel.finding(cells, SimpleNamespace(roles_alike=True), n=4, smallest=0.01)
     assert "Seat 4 wins more" in text, text
-    assert "unclear" not in text and "in all 2 cells with a seat 4" in text, text
+    assert "unclear" not in text and "in both cells with a seat 4" in text, text
     assert "2 of the 4 cells have no seat 4 (3 players)" in text, text
     assert not text.startswith("The finding holds in every cell:"), text
