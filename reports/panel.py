@@ -256,7 +256,11 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
         .select("parameter", "from", "to", "cell_label", "label", "delta", "low", "high", "unit", "smallest",
                 "verdict")
         .with_columns(pl.col("verdict").map_elements(verdict_words, return_dtype=pl.String)))
+    # the page leads with what moves what; how it is measured follows the sentences
     secs = [Section("findings", "What moves what, cell by cell",
+                    "The paired change of each setting in every cell, worded by its size (how it "
+                    "is measured: the next section).", sentences=lines),
+            Section("method", "How these sentences are measured",
                     "Effects: paired differences between the parameter's first and last value within a "
                     "cell (common random numbers); each cell's effects are one family (simultaneous 95% "
                     "intervals over every metric, Bonferroni over the parameters, as on a sweep's page), "
@@ -268,8 +272,7 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
                     "games would tell whether it matters), 'clear but small' (the whole interval "
                     "closer to 0 than that) or 'within noise' (the interval holds 0); rows in that "
                     "order, by size within each. Each cell is also "
-                    "an ordinary sweep directory (cells/cell-K) with its own sensitivity page.",
-                    sentences=lines),
+                    "an ordinary sweep directory (cells/cell-K) with its own sensitivity page."),
             Section("figure", "Effect per cell",
                     figures=figs.add("effects", effects_figure(effects.filter(pl.col("metric") == head)),
                                      "Each parameter's effect on the headline metric in every cell.")),
