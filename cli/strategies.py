@@ -73,7 +73,7 @@ def list_strategies(
     for r in rows:
         t.add_row(*r)
     console.print(t)
-    if S.parse_search is not None:
+    if getattr(S, "parse_search", None) is not None:      # (a loader of the contract may have none)
         from strategies.search import MAX_PLAYOUTS
 
         console.print(f"searchN (any N from 1 to {MAX_PLAYOUTS:,}, e.g. search64): the search bot by name, "
