@@ -269,3 +269,82 @@ def event_seat_table(rs: RunSet, acc: EventAccumulator | None = None) -> pl.Data
         "significant": np.nan_to_num(adj, nan=1.0) < 0.05,
         "verdict": [str(v) for v in stats.practical_holm(p1 - p2, z, rs.smallest_of("share"))],
     })
+
+
+# ---------------------------------------------------------------------------------------------
+# The event ablation's table (written by analysis.questions.middle_ages), read for pages and the CLI
+# ---------------------------------------------------------------------------------------------
+
+_PER_DRAWN = {"win_share_effect": "win_share_when_drawn", "score_effect": "score_when_drawn"}
+WITHIN_NOISE = "within noise"   # the pages' (and the CLI's) word for stats.NOT_SHOWN on a shown effect
+_VERDICTS = ("verdict", "score_verdict")
+
+
+def ablation_words(ab: pl.DataFrame) -> pl.DataFrame:
+    """``ab`` with its ``verdict`` and ``score_verdict`` in the words the page and the CLI print
+    (one vocabulary everywhere): :func:`analysis.stats.practical`'s "not shown" is "within noise"
+    (every ablation effect is shown, and "not shown" there only ever means its interval holds 0);
+    the other verdicts are the same words."""
+    return ab.with_columns([pl.col(c).replace(stats.NOT_SHOWN, WITHIN_NOISE) for c in _VERDICTS
+                            if c in ab.columns])
+
+
+def _ranked(verdicts) -> list[str]:
+    """Verdicts as :func:`analysis.stats.practical_order` ranks them ("within noise" is its "not shown")."""
+    return [stats.NOT_SHOWN if v == WITHIN_NOISE else v for v in verdicts]
+
+
+def ablation_when_drawn(ab: pl.DataFrame, share: float = stats.DEFAULT_SMALLEST_SHARE,
+                        score: float = 2.0) -> pl.DataFrame:
+    """The event ablation ``ab`` (one row per card and seat: ``fires``, ``win_share_effect`` and
+    ``score_effect``, each with ``_low``/``_high``) with each effect also **per game where the card
+    is drawn**: ``win_share_when_drawn`` and ``score_when_drawn``, each with ``_low``/``_high`` =
+    the all-games effect and its interval ÷ ``fires`` (MA-8: a card acts only in the games that
+    draw it).
+
+    Why the division is the per-drawn effect: the ablation's effect is a mean over *all* the
+    replayed games, and a game that never draws the card is the same game in both decks (0
+    difference; :func:`analysis.questions.middle_ages.event_ablation` records it per card as
+    ``unchanged_when_not_drawn``), so mean over all games = draw rate × mean over the games that
+    draw it, exactly; ``fires`` is the draw rate of those very deals (counted, not estimated).
+
+    Why the interval may be divided too: as an interval for the effect per drawn game *of these
+    deals' kind* (the draw rate itself varies from one set of deals to another), it is conservative:
+    with d a game's difference, I whether it drew the card and R the mean of d over drawn games,
+    cov(d) = cov(d − R·I) + R² var(I) (the cross term is E[d·I] − R·E[I] = 0 when d = 0 without the
+    card), so the all-games interval's width already carries the draw rate's own variation on top
+    of the ratio's (delta-method) error; both families stay simultaneous (a positive factor per
+    card keeps every joint statement). A card never drawn has no per-drawn figure (NaN).
+
+    Each per-drawn effect is worded by size too (``verdict_when_drawn``,
+    ``score_verdict_when_drawn``: :func:`analysis.stats.practical` on the divided interval against
+    the same smallest differences, ``share`` and ``score`` coins, in the page's words,
+    :func:`ablation_words`): whether it is clear is the all-games verdict's answer (a positive factor
+    keeps 0 in or out of the interval), its size answers "does the card swing the games it appears
+    in?"."""
+    f = pl.when(pl.col("fires") > 0).then(pl.col("fires")).otherwise(None)
+    kinds = [(effect, name, small, verdict) for (effect, name), small, verdict
+             in zip(_PER_DRAWN.items(), (share, score), _VERDICTS) if effect in ab.columns]
+    out = ab.with_columns([(pl.col(effect + end) / f).fill_null(float("nan")).alias(name + end)
+                           for effect, name, _, _ in kinds for end in ("", "_low", "_high")])
+    for _, name, small, verdict in kinds:
+        v = stats.practical(out[name].to_numpy(), out[name + "_low"].to_numpy(),
+                            out[name + "_high"].to_numpy(), small)
+        out = out.with_columns(pl.Series(verdict + "_when_drawn", [WITHIN_NOISE if x == stats.NOT_SHOWN
+                                                                   else str(x) for x in np.atleast_1d(v)],
+                                         dtype=pl.String))
+    return out
+
+
+def ablation_card_order(ab: pl.DataFrame, share: float = stats.DEFAULT_SMALLEST_SHARE) -> pl.DataFrame:
+    """One row per card of the event ablation ``ab``, the card's leading seat, the cards in reading
+    order (:func:`analysis.stats.practical_order` on the ``verdict`` of every card × seat row: large
+    enough to matter first, then may matter, clear but small, within noise; by |win-share effect| /
+    ``share`` within each): a card's place is that of its first row in that order, so a card with a
+    clear seat comes before one whose largest estimate is within noise. Ties (equal verdict and
+    size) go by event id, then seat, whatever order the rows came in (the same page every time)."""
+    rows = ab.sort(["event", "seat"])
+    order = stats.practical_order(_ranked(rows["verdict"].to_list()), rows["win_share_effect"].to_numpy(),
+                                  share)
+    ranked = rows[order]      # np.lexsort is stable: equal keys keep the event, seat order
+    return ranked.unique("event", keep="first", maintain_order=True)

@@ -12,8 +12,8 @@ the directory. A game without played questions, a missing run, an output path th
 the inputs or a non-empty ``--out`` without ``--force`` is one line and exit code 2 before any
 game is played.
 
-May import typer and, lazily inside the command, :mod:`simcore` (registry, rundir, runner) and the
-game's questions module.
+May import typer and, lazily inside the command, :mod:`simcore` (registry, rundir, runner),
+:mod:`analysis.events` (the event ablation's order and per-drawn columns) and the game's questions module.
 """
 
 from __future__ import annotations
@@ -87,27 +87,30 @@ def register(app: typer.Typer) -> None:
 
 
 def _print_event_cards(df, meta: dict) -> None:
-    """Middle-Ages' cards by how much they move who wins, worded by size: each card's largest
-    |win-share effect| over the seats with that seat's verdict (against the smallest difference
-    recorded in run.json), in reading order — large enough to matter first, then may matter, then
-    clear but small, then not shown; by size within each, never by p-value."""
-    import polars as pl
-
-    from analysis import stats
-    from reports.text import verdict_words     # as the pages word it: "within noise", not "not shown"
+    """Middle-Ages' cards by how much they move who wins, worded by size, in the page's order
+    (:func:`analysis.events.ablation_card_order`: each card's leading seat in reading order — large
+    enough to matter first, then may matter, then clear but small, then within noise; by size
+    within each, never by p-value; ties by event id), with that seat's verdict (against the smallest
+    difference recorded in run.json), averaged over all games and per game where the card is drawn
+    (÷ the draw rate, :func:`analysis.events.ablation_when_drawn`)."""
+    from analysis import events
 
     small = float((meta.get("smallest_difference") or {}).get("share", 0.01))
-    top = (df.with_columns(pl.col("win_share_effect").abs().alias("_a"))
-           .sort(["event", "_a"], descending=[False, True]).group_by("event", maintain_order=True).first())
-    order = stats.practical_order(top["verdict"].to_list(), top["win_share_effect"].to_numpy(), small)
-    typer.echo(f"Event cards by how much they move who wins (each card's largest win-share effect over "
-               f"the seats, the card vs the same card made neutral; {100 * small:g} pp matters; "
-               f"simultaneous 95% intervals over every card and seat):")
-    for i in order:
-        r = top.row(int(i), named=True)
+    score = float((meta.get("smallest_difference") or {}).get("score", 2.0))
+    if "win_share_when_drawn" not in df.columns:       # a table written before the per-drawn columns
+        df = events.ablation_when_drawn(df, small, score)
+    top = events.ablation_card_order(events.ablation_words(df), small)
+    deals = meta.get("deals") or f"the run's first {meta.get('games', 0):,} deals"
+    typer.echo(f"Event cards by how much they move who wins (each card's leading seat, the card vs the "
+               f"same card made neutral on {deals}; averaged over all games, the games without the card "
+               f"counting 0, then per game where it is drawn; {100 * small:g} pp matters; simultaneous "
+               f"95% intervals over every card and seat):")
+    for r in top.iter_rows(named=True):
         typer.echo(f"  {r['name']:<28} {100 * r['win_share_effect']:+6.2f} pp seat {r['seat'] + 1} "
                    f"({100 * r['win_share_effect_low']:+.2f} to {100 * r['win_share_effect_high']:+.2f}): "
-                   f"{verdict_words(r['verdict'])}  (drawn in {100 * r['fires']:.0f}% of games)")
+                   f"{r['verdict']}; per game where drawn ({100 * r['fires']:.0f}% of games) "
+                   f"{100 * r['win_share_when_drawn']:+.2f} pp ({100 * r['win_share_when_drawn_low']:+.2f} to "
+                   f"{100 * r['win_share_when_drawn_high']:+.2f}): {r['verdict_when_drawn']}")
 
 
 def _print_tables(path: Path, hook) -> None:

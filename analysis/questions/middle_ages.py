@@ -10,23 +10,30 @@ with the rules as they are, and with that card **neutralised** — still in the 
 same moment (so every other random draw, every other card and tile, is the same: common random
 numbers, same seed), but with every effect field zeroed (:func:`neutralised`; no coins, no losses,
 no restoration). A game in which the card is not drawn is the same game in both. The card's
-**total effect** on seat s is the mean over games of (win share with the card − win share with
-the neutral card), likewise for the score (final coins); its intervals come from the paired
-per-game differences.
+**total effect** on seat s is the mean over *all* the replayed games of (win share with the card −
+win share with the neutral card), likewise for the score (final coins); its intervals come from the
+paired per-game differences. The games that never draw the card (about three in four) count 0 in
+that mean, so it answers "what does this card do to the game, averaged over every deal?"; divided
+by the draw rate it is the effect **per game where the card is drawn** ("does it swing the games it
+appears in?", :func:`analysis.events.ablation_when_drawn`), the scale of the association
+(:mod:`analysis.events`), which is measured in the games where the card fires. The games played
+are the run's *first* ``games`` deals (same seed, game indices 0…games − 1).
 
 Intervals are **simultaneous** over the whole table (every card × seat, one family for win shares
 and one for scores: max-|t| from the joint covariance of the per-game differences,
 :func:`analysis.stats.simultaneous`), so the table as a whole holds at 95 %; ``verdict`` words each
-win-share effect by :func:`analysis.stats.practical` against 1 pp. :func:`event_ablation` returns
+win-share effect by :func:`analysis.stats.practical` against 1 pp (written in the page's words:
+"within noise" for its "not shown", :func:`analysis.events.ablation_words`). :func:`event_ablation` returns
 the table, :func:`ablation_for_run` plays it for a run directory and writes ``event_ablation.csv``
 (one row per card and seat: ``event``, ``name``, ``seat``, ``win_share_effect``, ``score_effect``,
 each with ``_low`` and ``_high``, plus ``fires`` (share of games in which the card is drawn),
-``swing`` (the card's largest |win-share effect| over the seats), ``verdict`` and
-``score_verdict`` (against the game's smallest score difference that matters)) with run.json,
+``unchanged_when_not_drawn``, ``swing`` (the card's largest |win-share effect| over the seats),
+``verdict`` and ``score_verdict`` (against the game's smallest score difference that matters),
+``win_share_when_drawn`` and ``score_when_drawn`` with ``_low``/``_high``) with run.json,
 atomically (:func:`analysis.questions.write_dir`).
 
 May import numpy, polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.load`,
-:mod:`analysis.questions`,
+:mod:`analysis.questions`, :mod:`analysis.events` (the table's per-drawn columns and order),
 :mod:`simcore.runner`, :mod:`simcore.rundir`, :mod:`simcore.errors` and the Middle-Ages rules
 module (never its kernel).
 """
@@ -41,7 +48,7 @@ from typing import Callable
 import numpy as np
 import polars as pl
 
-from analysis import stats
+from analysis import events, stats
 from analysis.load import smallest_difference
 from analysis.questions import run_meta, write_dir
 from simcore import runner
@@ -87,18 +94,23 @@ def event_ablation(games: int, *, players: int = 4, strategies=None, seed: int =
                    smallest: dict | None = None) -> pl.DataFrame:
     """The total effect of every event card on every seat's win share and score (module docstring).
 
-    Rows sorted by ``swing`` (the card's largest |win-share effect|, largest first: how much it
-    moves who wins), then seat. Columns: event, name, seat (0-based), fires, win_share_effect,
-    win_share_effect_low, win_share_effect_high, score_effect, score_effect_low,
-    score_effect_high (simultaneous 95 % intervals over the table), swing, verdict,
-    score_verdict: each effect worded by size against the smallest difference that matters
-    (``smallest``, by kind, over the game's own: 1 pp of win share, 2 coins)."""
+    Cards in reading order (:func:`in_reading_order`: clear effects first, by size; ties by event
+    id), each card's seats in seat order. Columns: event, name, seat (0-based), fires (share of the
+    replayed games that draw the card), unchanged_when_not_drawn (every game without the card came
+    out the same in both decks), win_share_effect, win_share_effect_low, win_share_effect_high,
+    score_effect, score_effect_low, score_effect_high (means over *all* the games, the ones without
+    the card counting 0; simultaneous 95 % intervals, one family for win shares and one for
+    scores), swing (the card's largest |win-share effect|), verdict, score_verdict (each effect
+    worded by size against the smallest difference that matters: ``smallest``, by kind, over the
+    game's own: 1 pp of win share, 2 coins), and the same effects per game where the card is
+    drawn, win_share_when_drawn and score_when_drawn with their _low and _high (effect ÷ fires:
+    :func:`analysis.events.ablation_when_drawn`)."""
     say = progress or (lambda _m: None)
     rules = rules if rules is not None else R.load()
     P = players
     base_w, base_s, ev = _play(rules, P, games, seed, strategies, threads)
     ids = [int(e) for e in rules.event_ids]
-    dw, ds, fires = [], [], []
+    dw, ds, fires, unchanged = [], [], [], []
     for k, eid in enumerate(ids):
         say(f"Event ablation: {rules.event_names[k]} neutralised ({k + 1}/{len(ids)}, {games:,} games)")
         w, s, ev_n = _play(neutralised(rules, eid), P, games, seed, strategies, threads)
@@ -106,7 +118,11 @@ def event_ablation(games: int, *, players: int = 4, strategies=None, seed: int =
             raise RuntimeError("the neutralised deck drew other cards: common random numbers broken")
         dw.append(base_w - w)
         ds.append(base_s - s)
-        fires.append(float((ev == eid).any(axis=1).mean()))
+        drawn = (ev == eid).any(axis=1)
+        fires.append(float(drawn.mean()))
+        # a game that never draws the card is the same game in both decks (for bots that do not
+        # look ahead at the deck): then effect ÷ fires is exactly the mean over the games drawing it
+        unchanged.append(bool((dw[-1][~drawn] == 0).all() and (ds[-1][~drawn] == 0).all()))
     DW, DS = np.concatenate(dw, axis=1), np.concatenate(ds, axis=1)     # games × (cards · seats)
     mw, cw = stats.mean_cov(DW)
     ms, cs = stats.mean_cov(DS)
@@ -121,11 +137,23 @@ def event_ablation(games: int, *, players: int = 4, strategies=None, seed: int =
         for s in range(P):
             j = k * P + s
             rows.append({"event": eid, "name": rules.event_names[k], "seat": s, "fires": fires[k],
+                         "unchanged_when_not_drawn": unchanged[k],
                          "win_share_effect": mw[j], "win_share_effect_low": lw[j],
                          "win_share_effect_high": hw[j], "score_effect": ms[j],
                          "score_effect_low": ls[j], "score_effect_high": hs[j], "swing": swing,
                          "verdict": str(verdict[j]), "score_verdict": str(score_verdict[j])})
-    return pl.DataFrame(rows).sort(["swing", "event", "seat"], descending=[True, False, False])
+    share = smallest_difference(GAME, "share", smallest)
+    table = events.ablation_when_drawn(pl.DataFrame(rows), share, smallest_difference(GAME, "score", smallest))
+    return in_reading_order(events.ablation_words(table), share)
+
+
+def in_reading_order(ab: pl.DataFrame, share: float) -> pl.DataFrame:
+    """The ablation's rows card by card in the page's reading order
+    (:func:`analysis.events.ablation_card_order`), each card's seats in seat order."""
+    cards = events.ablation_card_order(ab, share)["event"].to_list()
+    rank = {e: i for i, e in enumerate(cards)}
+    return (ab.with_columns(pl.col("event").replace_strict(rank, return_dtype=pl.Int64).alias("_rank"))
+            .sort(["_rank", "seat"]).drop("_rank"))
 
 
 def check_games(n) -> int:
@@ -169,6 +197,7 @@ def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: boo
         "rules_sha256": meta.get("rules_sha256"),
         "intervals": "simultaneous 95% over every card and seat (max-|t|, paired per-game "
                      "differences); one family for win shares, one for scores",
+        "deals": f"the run's first {games:,} deals (game indices 0 to {games - 1:,}, seed {seed})",
         "smallest_share_difference": smallest_difference(GAME, "share", smallest),
         "smallest_difference": {k: smallest_difference(GAME, k, smallest) for k in ("share", "score")},
         "wall_time_s": round(time.perf_counter() - t0, 2)}, force)

@@ -8,15 +8,17 @@ wins, ranked. Everything is read from the ``events``, ``event_seats``, ``tiles``
 ``tile_summary`` and ``domain_pairs`` tables of :func:`analysis.analyse`; a table that is absent
 (a run without those columns) leaves its sentences and section out.
 
-May import polars, :mod:`analysis.load` (types, smallest differences), :mod:`analysis.stats`, :mod:`reports.text`, :mod:`reports.sections` and
+May import numpy, polars, :mod:`analysis.load` (types, smallest differences), :mod:`analysis.stats`,
+:mod:`analysis.events` (the ablation's per-drawn columns and reading order), :mod:`reports.text`, :mod:`reports.sections` and
 :mod:`reports.figures.middle_ages`.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import polars as pl
 
-from analysis import stats
+from analysis import events, stats
 from analysis.load import RunSet, smallest_difference
 from reports.figures import middle_ages as F
 from reports.sections import FigureSet, Section, pct_column
@@ -31,49 +33,82 @@ QUESTIONS = "balance questions RUN --out DIR"     # writes event_ablation.csv (t
 QUESTIONS_MATCH = ("players", "seed", "strategies")
 
 
-def _ablation_rows(ab: pl.DataFrame, share: float = 0.01, score: float = 2.0) -> pl.DataFrame:
-    """One row per card, ranked by how much it moves who wins (its largest |win-share effect|).
-    Each effect is printed to the decimals that put its interval's ends on the side of 0 and of the
-    smallest difference that matters (``share``, ``score``) its verdict was read from
+def _cell(effect: float, lo: float, hi: float, verdict: str, smallest: float, scale: float,
+          digits: int) -> str:
+    """An effect with its interval and verdict, the interval always "a to b" with signed ends
+    (win shares in pp: ``scale`` 100; coins: ``scale`` 1), printed to the decimals that put its ends
+    on the side of 0 and of the smallest difference that matters its verdict was read from
     (:func:`reports.text.verdict_digits`)."""
-    cards = ab.group_by("event", "name").agg(pl.col("swing").first(), pl.col("fires").first()
-                                             ).sort("swing", descending=True)
-    rows = {"Event card": [], "Drawn in": [], "Moves who wins by (largest seat)": []}
+    if effect != effect:
+        return "never drawn"
+    k = verdict_digits(lo, hi, smallest, scale=scale, digits=digits)
+    unit = " pp" if scale == 100.0 else " coins"
+    shown = max(k - 1, 1) if scale == 1.0 else k
+    return (f"{signed(scale * effect, shown)} ({signed(scale * lo, k)} to {signed(scale * hi, k)}{unit}), "
+            f"{verdict_words(verdict)}")
+
+
+def _moves_by(rows: pl.DataFrame, lead: dict, share: float, drawn: bool) -> str:
+    """How much a card moves who wins, said only for a clear effect (the card's leading seat in
+    reading order): "+0.86 pp, Seat 4"; for a card clear at no seat, "within noise (≤ x pp)", x the
+    farthest end from 0 of its seats' simultaneous intervals (no seat's effect is larger, at 95%
+    for the whole table). ``drawn``: per game where the card is drawn (÷ the draw rate)."""
+    col = "win_share_when_drawn" if drawn else "win_share_effect"
+    if lead["verdict"] == events.WITHIN_NOISE:
+        bound = float(np.nanmax(np.abs(rows.select(col + "_low", col + "_high").to_numpy())))
+        return "never drawn" if bound != bound else f"within noise (≤ {100 * bound:.{2 if bound < 0.1 else 1}f} pp)"
+    k = verdict_digits(lead[col + "_low"], lead[col + "_high"], share)
+    return f"{signed(100 * lead[col], k)} pp, Seat {lead['seat'] + 1}"
+
+
+def _ablation_rows(ab: pl.DataFrame, share: float = 0.01, score: float = 2.0,
+                   drawn: bool = False) -> pl.DataFrame:
+    """One row per card in reading order (:func:`analysis.events.ablation_card_order`: a card
+    clear at some seat first, by size; the rest within noise; ties by event id), with each seat's
+    win-share and score effect: averaged over all the replayed games, or (``drawn``) per game where
+    the card is drawn (:func:`analysis.events.ablation_when_drawn`), each with its own verdict."""
+    w, sc = ("win_share_when_drawn", "score_when_drawn") if drawn else ("win_share_effect", "score_effect")
+    wv, sv = ("verdict_when_drawn", "score_verdict_when_drawn") if drawn else ("verdict", "score_verdict")
+    cards = events.ablation_card_order(ab, share)
+    rows: dict[str, list] = {"Event card": [], "Drawn in": []}
+    if not drawn:
+        rows["Moves who wins by (its clear effect, all games)"] = []
+        rows["… per game where drawn"] = []
     seats = sorted(ab["seat"].unique().to_list())
     for s in seats:
         rows[f"Seat {s + 1}: win share (pp)"] = []
-        rows[f"Seat {s + 1}: score"] = []
+        rows[f"Seat {s + 1}: score (coins)"] = []
     for c in cards.iter_rows(named=True):
         d = ab.filter(pl.col("event") == c["event"]).sort("seat")
         rows["Event card"].append(c["name"])
         rows["Drawn in"].append(f"{pct(c['fires'])}% of games")
-        rows["Moves who wins by (largest seat)"].append(f"{100 * c['swing']:.2f} pp")
+        if not drawn:
+            rows["Moves who wins by (its clear effect, all games)"].append(_moves_by(d, c, share, False))
+            rows["… per game where drawn"].append(_moves_by(d, c, share, True))
         for r in d.iter_rows(named=True):
-            lo, hi = r["win_share_effect_low"], r["win_share_effect_high"]
-            k = verdict_digits(lo, hi, share)
             rows[f"Seat {r['seat'] + 1}: win share (pp)"].append(
-                f"{signed(100 * r['win_share_effect'], k)} ({pp_ci(lo, hi, k)}), {verdict_words(r['verdict'])}")
-            lo, hi = r["score_effect_low"], r["score_effect_high"]
-            k = verdict_digits(lo, hi, score, scale=1.0, digits=2)
-            rows[f"Seat {r['seat'] + 1}: score"].append(
-                f"{signed(r['score_effect'], max(k - 1, 1))} ({num_ci(lo, hi, k)}), "
-                f"{verdict_words(r['score_verdict'])}")
+                _cell(r[w], r[w + "_low"], r[w + "_high"], r[wv], share, 100.0, 1))
+            rows[f"Seat {r['seat'] + 1}: score (coins)"].append(
+                _cell(r[sc], r[sc + "_low"], r[sc + "_high"], r[sv], score, 1.0, 2))
     return pl.DataFrame(rows)
 
 
 def worded(ab: pl.DataFrame, overrides: dict | None) -> tuple[pl.DataFrame, float, float]:
     """``ab`` with ``verdict`` and ``score_verdict`` worded again (:func:`analysis.stats.practical`
     on each effect and its simultaneous interval) against ``overrides`` (by kind, over the game's
-    own): the page's smallest differences, which may differ from those the table was played with.
-    Returns (table, smallest share, smallest score)."""
+    own): the page's smallest differences, which may differ from those the table was played with;
+    in the page's words ("within noise", :func:`analysis.events.ablation_words`), with the effects
+    per game where the card is drawn (:func:`analysis.events.ablation_when_drawn`, worded against the
+    same differences). Returns (table, smallest share, smallest score)."""
     share = smallest_difference(GAME, "share", overrides)
     score = smallest_difference(GAME, "score", overrides)
     v = stats.practical(ab["win_share_effect"].to_numpy(), ab["win_share_effect_low"].to_numpy(),
                         ab["win_share_effect_high"].to_numpy(), share)
     sv = stats.practical(ab["score_effect"].to_numpy(), ab["score_effect_low"].to_numpy(),
                          ab["score_effect_high"].to_numpy(), score)
-    return ab.with_columns(pl.Series("verdict", [str(x) for x in v]),
-                           pl.Series("score_verdict", [str(x) for x in sv])), share, score
+    ab = ab.with_columns(pl.Series("verdict", [str(x) for x in v]),
+                         pl.Series("score_verdict", [str(x) for x in sv]))
+    return events.ablation_words(events.ablation_when_drawn(ab, share, score)), share, score
 
 
 def _ablation_section(q, rs: RunSet | None = None) -> Section | None:
@@ -83,21 +118,35 @@ def _ablation_section(q, rs: RunSet | None = None) -> Section | None:
     # the report's --smallest-difference over the one balance questions recorded, over the game's
     overrides = {**(q.meta.get("smallest_difference") or {}), **((rs.smallest if rs else None) or {})}
     ab, share, score = worded(ab, overrides)
-    order = stats.practical_order(ab["verdict"].to_list(), ab["win_share_effect"].to_numpy(), share)
-    top = ab.row(int(order[0]), named=True)
+    top = events.ablation_card_order(ab, share).row(0, named=True)
     large_cards = set(ab.filter(pl.col("verdict") == stats.LARGE)["event"].to_list())
     n_large = len(large_cards)
     n_may = len(set(ab.filter(pl.col("verdict") == stats.MAY_MATTER)["event"].to_list()) - large_cards)
     games = q.meta.get("games")
+    fires = ab.unique("event")["fires"]
+    drawn = (f"{pct(fires.min(), 0)}–{pct(fires.max(), 0)}%" if pct(fires.min(), 0) != pct(fires.max(), 0)
+             else f"{pct(fires.min(), 0)}%")
+    changed = (ab.filter(~pl.col("unchanged_when_not_drawn")).unique("event", maintain_order=True)["name"].to_list()
+               if "unchanged_when_not_drawn" in ab.columns else [])
+    per_drawn = ("Divided by the card's draw rate, the same effect is the effect per game where the card "
+                 "is drawn (\"does it swing the games it appears in?\"), the scale of the association section "
+                 "below; its interval is divided the same way (the draw rate is counted on these very "
+                 "deals, and the all-games interval already carries its variation: conservative). "
+                 + (f"For {_and(changed)}, games without the card came out differently too (bots that "
+                    "look ahead at the deck), so that figure also holds those changes. " if changed else ""))
     return Section(
         "event_ablation", "Event cards: total effect on who wins (ablation)",
-        f"Each card's causal effect: the run's deals played again ({games:,} games per deck, same seed "
-        "and bots) with that card made neutral — still drawn at the same moment, so every other card "
-        "and tile is the same, but doing nothing. The difference (with the card − neutral) of each "
-        "seat's win share and final score is the card's total effect, including what it does through "
-        "tiles destroyed or restored. Intervals are simultaneous 95% over every card and seat; "
-        "cards are ranked by how much they move who wins. Each effect is worded by size, read on its "
-        "interval: \"clear and large enough to matter\" (all of the interval at least "
+        f"Each card's causal effect: the run's first {games:,} deals played again (same seed, rules and "
+        "bots; one deck per card) with that card made neutral — still drawn at the same moment, so every "
+        "other card and tile is the same, but doing nothing. The difference (with the card − neutral) of "
+        "each seat's win share and final score (coins) is the card's total effect, including what it "
+        "does through tiles destroyed or restored. It is averaged over all the games: each card is drawn "
+        f"in only {drawn} of them, and a game without it is the same game in both decks (a difference of "
+        "0), so this answers \"what does the card do to the game as a whole?\". " + per_drawn
+        + "Intervals are simultaneous 95% in two families, one for the win shares of every card and "
+        "seat and one for their scores; cards are in reading order (a card clear at some seat first, "
+        "by size; \"Moves who wins by\" is said only for a clear effect). Each effect is worded by size, "
+        "read on its interval: \"clear and large enough to matter\" (all of the interval at least "
         f"{100 * share:g} pp of win share, {score:g} coins of score from 0: the smallest differences that "
         "matter), \"clear, may matter\" (the interval reaches both sides of that difference: these "
         "games cannot tell), \"clear but small\" (all of it closer to 0), or \"within noise\" (its "
@@ -105,18 +154,21 @@ def _ablation_section(q, rs: RunSet | None = None) -> Section | None:
         + ("Played for this report (balance report --play-questions), kept as questions/*.csv; not "
            "read from the run." if q.played_here else
            f"Read from {q.path} (written by {QUESTIONS}), not from the run."),
-        [], [("Event cards by their effect on who wins", _ablation_rows(ab, share, score))],
+        [], [("Event cards by their effect on who wins, averaged over all games", _ablation_rows(ab, share, score)),
+             ("The same effects per game where the card is drawn (effect ÷ draw rate, interval likewise)",
+              _ablation_rows(ab, share, score, drawn=True))],
         [_top_sentence(top, share), _count_sentence(n_large, n_may, ab["event"].n_unique(), share)])
 
 
 def _count_sentence(n_large: int, n_may: int, n_cards: int, share: float) -> str:
     """How many cards clearly move some seat's win share by the smallest difference that matters
-    (the whole interval), and, when any, how many more may (:data:`analysis.stats.MAY_MATTER`),
-    each verb agreeing with its count: "0 of 15 event cards clearly move …; 1 clearly moves it and
-    may do so by that much (clear, may matter: these games cannot tell)"."""
+    (the whole interval), averaged over all games, and, when any, how many more may
+    (:data:`analysis.stats.MAY_MATTER`), each verb agreeing with its count: "0 of 15 event cards
+    clearly move …; 1 clearly moves it and may do so by that much (clear, may matter: these games
+    cannot tell)"."""
     head = (f"{n_large} of {n_cards} event cards clearly move{'s' if n_large == 1 else ''} some seat's "
-            f"win share by {100 * share:g} pp or more (clear and large enough to matter: the whole "
-            "interval)")
+            f"win share by {100 * share:g} pp or more averaged over all games (clear and large enough to "
+            "matter: the whole interval)")
     if not n_may:
         return head + "."
     return (head + f"; {n_may} {'more ' if n_large else ''}clearly move{'s' if n_may == 1 else ''} it "
@@ -124,29 +176,43 @@ def _count_sentence(n_large: int, n_may: int, n_cards: int, share: float) -> str
 
 
 def _top_sentence(top: dict, share: float = 0.01) -> str:
-    """The first card of the reading order (:func:`analysis.stats.practical_order`: clear effects
-    first, by size). The simultaneous intervals do not rank the cards, so a clear effect is called
+    """The first card of the reading order (:func:`analysis.events.ablation_card_order`: clear
+    effects first, by size), worded on both scales: averaged over all games and per game where the
+    card is drawn. The simultaneous intervals do not rank the cards, so a clear effect is called
     the largest *clear* one, never the card that moves who wins the most; when no effect is clear,
     no card is said to move who wins."""
     lo, hi = top["win_share_effect_low"], top["win_share_effect_high"]
     k = verdict_digits(lo, hi, share)
     effect = f"{signed(100 * top['win_share_effect'], k)} pp for Seat {top['seat'] + 1} ({pp_ci(lo, hi, k)}"
-    if top["verdict"] == stats.NOT_SHOWN:
+    dlo, dhi = top.get("win_share_when_drawn_low"), top.get("win_share_when_drawn_high")
+    kd = verdict_digits(dlo, dhi, share)
+    when = (f"{signed(100 * top['win_share_when_drawn'], kd)} pp ({pp_ci(dlo, dhi, kd)}"
+            if dlo is not None and dlo == dlo else None)
+    if top["verdict"] == events.WITHIN_NOISE:
         return (f"No event card clearly moves who wins: every card's effect on every seat's win share "
-                f"is within noise (its simultaneous interval holds 0); the largest estimate, "
-                f"{top['name']}'s {effect}), could be no effect at all.")
+                f"is within noise (its simultaneous interval holds 0), averaged over all games and so "
+                f"per game where it is drawn; the largest estimate, {top['name']}'s {effect}), "
+                + (f"{when}) per game where it is drawn, " if when else "")
+                + "could be no effect at all.")
     return (f"The largest clear effect on who wins is {top['name']}'s: {effect}, "
-            f"{verdict_words(top['verdict'])}), by the same deals with the card made neutral.")
+            f"{verdict_words(top['verdict'])}) averaged over all games, by the same deals with the card "
+            "made neutral"
+            + (f"; when drawn (in {pct(top['fires'])}% of games), {top['name']} moves Seat "
+               f"{top['seat'] + 1} by {when}, {verdict_words(top['verdict_when_drawn'])})." if when else "."))
 
 
 def question_files(q, rs: RunSet) -> dict:
-    """The event ablation table the report shows, kept as ``questions/event_ablation.csv`` (its
-    verdicts worded as the page words them)."""
+    """The event ablation table the report shows, kept as ``questions/event_ablation.csv``: its
+    verdicts worded as the page words them, with the per-drawn columns, its rows in the page's
+    order (cards in reading order, seats within)."""
     ab = q.tables.get("event_ablation")
     if ab is None:
         return {}
     if ab.height:
-        ab = worded(ab, {**(q.meta.get("smallest_difference") or {}), **(rs.smallest or {})})[0]
+        ab, share, _ = worded(ab, {**(q.meta.get("smallest_difference") or {}), **(rs.smallest or {})})
+        rank = {e: i for i, e in enumerate(events.ablation_card_order(ab, share)["event"].to_list())}
+        ab = (ab.with_columns(pl.col("event").replace_strict(rank, return_dtype=pl.Int64).alias("_rank"))
+              .sort(["_rank", "seat"]).drop("_rank"))
     return {"questions/event_ablation.csv": ab}
 
 
@@ -354,10 +420,24 @@ def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None) -> list[Secti
     if "events" in t:
         es = _event_seat_rows(t, rs.smallest_of("share"))
         ev_lines = [x for x in headlines(t, rs) if "event" in x]
+        ab = questions.tables.get("event_ablation") if questions is not None else None
+        ablation = ab is not None and ab.height > 0 and bool((ab["fires"] > 0).all())
+        times = ""
+        if ablation:
+            lo, hi = 1 / ab["fires"].max(), 1 / ab["fires"].min()
+            times = f"{lo:.1f}×" if f"{lo:.1f}" == f"{hi:.1f}" else f"{lo:.1f}× to {hi:.1f}×"
         secs.append(Section(
             "events", "Event-card impact when it fires (association)",
             "What goes with a card in the games where it fires — an association, not the card's effect "
-            "(for that, the ablation section of `balance questions`). Coins each card gives per player when it fires (t intervals over games), the spread of that "
+            + ("(for that, the ablation section above). Its numbers are about 1 ÷ the draw rate "
+               f"({times} here) larger than the ablation's all-games effects because they are measured only "
+               "in the games where the card fires; compare them with the ablation's per-game-where-drawn "
+               "table. "
+               if ablation else
+               "(for that, the ablation section that `balance questions` adds). Its numbers are measured "
+               "only in the games where the card fires, so they are about 1 ÷ the draw rate larger than an "
+               "effect averaged over all games. ")
+            + "Coins each card gives per player when it fires (t intervals over games), the spread of that "
             "gain between the players of a game, how often it changes the sole leader, and the win share of "
             "the player it helped most. Cards are sorted by effect size; the heat map splits the effect by "
             "firing turn. Cards that only move tiles show no immediate coin effect here; their effect comes "

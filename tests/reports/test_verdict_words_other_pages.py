@@ -43,7 +43,8 @@ def test_the_ablation_count_agrees_in_number_and_names_the_verdict_that_may_matt
     verb for many after a count of one, "more" after none, and the verdict unnamed."""
     s = M._ablation_section(_questions({"Alliance": [(0.0076, 0.0048, 0.0104)],
                                         "Peste noire": [(0.002, -0.004, 0.008)]}))
-    assert s.sentences[1] == ("0 of 2 event cards clearly move some seat's win share by 1 pp or more (clear "
+    assert s.sentences[1] == ("0 of 2 event cards clearly move some seat's win share by 1 pp or more averaged "
+                              "over all games (clear "
                               "and large enough to matter: the whole interval); 1 clearly moves it and may do "
                               "so by that much (clear, may matter: these games cannot tell).")
     s = M._ablation_section(_questions({"Alliance": [(0.03, 0.02, 0.04)],
