@@ -299,9 +299,10 @@ def register(app: typer.Typer) -> None:
                              games=parse_games(games) if games is not None else None,
                              rules=rules, settings=parse_settings(settings), alpha=alpha, beta=beta,
                              threads=threads, log=log)
-            for label, r in zip(pc.labels, pc.results):
-                typer.echo(f"{label}: {status_line(r)}")
-            typer.echo(pc.text())
+            # the panel's verdict and what the rules change first; --quiet: that line alone
+            from analysis.check.presentation import panel_report
+
+            typer.echo("\n".join(panel_report(pc, quiet=quiet)))
             if pc.exit_code:
                 raise SystemExit(pc.exit_code)
             return

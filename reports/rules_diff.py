@@ -3,94 +3,21 @@
 Each run directory records the rules it was played with (run.json ``rules_text``, the TOML after
 any ``--set``; ``settings`` lists the ``--set`` lines; ``rules_name`` the file). :func:`rules_diff`
 parses both texts and lists every dotted setting whose value differs (``income.palais.base: 3 →
-4``), whatever made it differ: a ``--set``, an edited rules file or a tuned candidate's rules.
-Arrays of tables (Middle-Ages ``[[events]]``) are compared element by element and named by their
-``name``/``id`` key when they have one; plain lists (``setup.start_coins``) compare as one value.
+4``), whatever made it differ: a ``--set``, an edited rules file or a tuned candidate's rules. The
+diff itself is :mod:`analysis.rules_diff` (``balance check`` says the same diff, and the analysis
+layer may not import reports); this module words it for a before/after report.
 
-May import polars and the standard library (tomllib).
+May import polars, the standard library and :mod:`analysis.rules_diff`.
 """
 
 from __future__ import annotations
 
-import tomllib
-from dataclasses import dataclass
-
 import polars as pl
 
+# flatten, parse_rules and rules_diff are read from here too (reports.sweep, reports.sections)
+from analysis.rules_diff import SettingChange, flatten, parse_rules, rules_diff, value_text  # noqa: F401
 
-@dataclass(frozen=True)
-class SettingChange:
-    path: str
-    before: object
-    after: object
-
-    @property
-    def text(self) -> str:
-        return f"{self.path}: {value_text(self.before)} → {value_text(self.after)}"
-
-
-_MISSING = object()
 SHOWN = 6            # settings named in the sentence; the table lists every one
-
-
-def value_text(v: object) -> str:
-    """A TOML value as a designer typed it (``[2, 1, 0, 0]``, ``true``, ``"x"``); ``(absent)``."""
-    if v is _MISSING:
-        return "(absent)"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, str):
-        return f'"{v}"'
-    if isinstance(v, list):
-        return "[" + ", ".join(value_text(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{k} = {value_text(x)}" for k, x in v.items()) + "}"
-    return str(v)
-
-
-def _element_key(i: int, d: dict) -> str:
-    for k in ("name", "id", "type"):
-        if k in d and isinstance(d[k], (str, int)):
-            return f"[{d[k]!s}]" if k != "name" else f'["{d[k]}"]'
-    return f"[{i}]"
-
-
-def flatten(table: dict, prefix: str = "") -> dict[str, object]:
-    """Dotted path → leaf value; arrays of tables are flattened per element."""
-    out: dict[str, object] = {}
-    for k, v in table.items():
-        path = f"{prefix}.{k}" if prefix else str(k)
-        if isinstance(v, dict):
-            out.update(flatten(v, path))
-        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
-            for i, x in enumerate(v):
-                out.update(flatten(x, path + _element_key(i, x)))
-        else:
-            out[path] = v
-    return out
-
-
-def parse_rules(meta: dict) -> dict | None:
-    """The rules table a run played with (None when run.json holds no parseable rules text)."""
-    text = meta.get("rules_text")
-    if not text:
-        return None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        return None
-
-
-def rules_diff(before_meta: dict, after_meta: dict) -> list[SettingChange] | None:
-    """Every setting that differs between two runs (in the rules file's order), or None when
-    either run has no readable rules text (then no diff can be said)."""
-    a, b = parse_rules(before_meta), parse_rules(after_meta)
-    if a is None or b is None:
-        return None
-    fa, fb = flatten(a), flatten(b)
-    paths = list(fa) + [p for p in fb if p not in fa]
-    return [SettingChange(p, fa.get(p, _MISSING), fb.get(p, _MISSING))
-            for p in paths if fa.get(p, _MISSING) != fb.get(p, _MISSING)]
 
 
 def origin(meta: dict) -> str:

@@ -12,13 +12,16 @@ before it, and not all of those):
    (exit codes 0 / 1 / 3), :func:`check_configuration`, :func:`check_notes`, :func:`shifted`;
    imports only the metric types of ``measure``;
 3. :mod:`analysis.check.baseline` — the baseline TOML file, written and read (:class:`Baseline`,
-   :func:`render_baseline`, :func:`make_baseline`, :func:`load_baseline`, :func:`check_settings`);
+   :func:`render_baseline`, :func:`make_baseline`, :func:`load_baseline`, :func:`check_settings`),
+   and the rule settings a run changes from the baseline's measured rules (:func:`rules_changes`);
 4. :mod:`analysis.check.run` — :func:`check`: read a run directory, measure it, decide in one look;
 5. :mod:`analysis.check.play` — :func:`play_check`: play the baseline's configuration through the
    runner in batches (paired with old rules on the same deals, or not) until every metric is decided;
 6. :mod:`analysis.check.presentation` — a result in words, for a terminal, a CI job summary and
    CI test reporters (:func:`explain`, :func:`text_report`, :func:`markdown_summary`,
-   :func:`junit_xml`, :func:`write_reports`); imports ``decision`` only, and nothing imports it.
+   :func:`junit_xml`, :func:`write_reports`, :func:`panel_report`), each led by the verdict and
+   the rule settings the checked rules change (:func:`rules_lead`); imports ``decision`` and
+   ``measure`` (and :mod:`analysis.rules_diff`), and nothing in the package imports it.
 
 This file re-exports nothing: import names from the module that defines them (so that importing
 ``decision`` never loads the file-handling modules). The package as a whole may import polars,

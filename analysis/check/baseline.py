@@ -12,7 +12,8 @@ beta, the maximum number of games and the games per look of the sequential test,
 ``on_inconclusive`` is accepted and ignored (an undecided check exits 3). :func:`make_baseline` measures a run
 and writes the file, :func:`load_baseline` reads and validates it into a :class:`Baseline`. May
 import the standard library, :mod:`analysis.check.measure`, :mod:`analysis.check.decision` (its
-defaults), :mod:`analysis.export` (atomic writes), :mod:`simcore.config`, :mod:`simcore.errors` and :mod:`simcore.games` (the game names);
+defaults), :mod:`analysis.export` (atomic writes), :mod:`analysis.rules_diff` (the settings two
+rules texts differ in), :mod:`simcore.config`, :mod:`simcore.errors` and :mod:`simcore.games` (the game names and their shipped rules files);
 never :mod:`analysis.check.presentation`.
 """
 
@@ -66,6 +67,9 @@ class Baseline:
     # the smallest differences that matter, by kind ("share" as a fraction, "score", "length"):
     # the file's [smallest_difference] over the game's own (analysis.load.smallest_difference)
     smallest: dict = field(default_factory=dict)
+    # the rules text measured ([measured_rules] text: the rules file after any --set), when the
+    # file records it and it matches rules_sha256; files written before it: None
+    measured_rules: str | None = None
 
     def smallest_of(self, metric: str) -> float:
         """The smallest difference of ``metric`` that matters, in the check's difference unit
@@ -298,7 +302,72 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
                   f"ci_high = {_num(m.ci_high)}", f"se = {_num(m.se, 8)}", f"n = {int(m.n)}"]
         if m.tolerance is not None:
             lines.append(f"tolerance = {_num(m.tolerance)}")
+    lines += _measured_rules_lines(meta)
     return "\n".join(lines) + "\n"
+
+
+def _measured_rules_lines(meta: dict) -> list[str]:
+    """``[measured_rules]``: the rules text the run played (run.json ``rules_text``, after any
+    ``--set``), so that a check can name every setting its rules change from these (``effects.
+    caserne_payment 2 → 4``) even once the rules file itself has been edited. A TOML literal
+    string keeps the text as written; a text holding ``'''`` is written as a basic string."""
+    text = meta.get("rules_text")
+    if not isinstance(text, str) or not text:
+        return []
+    if "'''" in text or any(ord(c) < 32 and c not in "\t\n" for c in text.replace("\r\n", "\n")):
+        value = _q(text)
+    else:
+        value = "'''\n" + text + "'''"
+    return ["", "[measured_rules]                # the rules measured, as played (the rules file after any --set):",
+            "                                # balance check names the settings its rules change from these;",
+            "                                # not read for anything else (its sha256 must be rules_sha256)",
+            f"text = {value}"]
+
+
+def rules_text_matches(text: str, sha256: str) -> bool:
+    """Whether ``text`` is the rules text whose bytes have ``sha256`` (a TOML parser reads CRLF line
+    ends as LF, so a file written with CRLF matches too)."""
+    import hashlib
+
+    return any(hashlib.sha256(t.encode("utf-8")).hexdigest() == sha256
+               for t in (text, text.replace("\n", "\r\n")))
+
+
+def baseline_rules_text(baseline: Baseline) -> str | None:
+    """The rules text the baseline measured: its ``[measured_rules]`` text, else the rules file it
+    names (the game's shipped rules for "default") while that file still has the recorded sha256;
+    None when neither is known (a file written before ``[measured_rules]`` whose rules file has
+    since been edited)."""
+    if baseline.measured_rules is not None:
+        return baseline.measured_rules
+    path = baseline.rules_path()
+    if path is None:
+        from simcore import games as registry
+
+        shipped = dict(registry.shipped_rules()).get(baseline.game)
+        if shipped is None:
+            return None
+        path = Path(shipped())
+    try:
+        from simcore.config import read_bounded
+
+        text = read_bounded(path, "rules").decode("utf-8")
+    except (UsageError, UnicodeDecodeError):
+        return None
+    return text if rules_text_matches(text, baseline.rules_sha256) else None
+
+
+def rules_changes(baseline: Baseline, meta: dict):
+    """The rule settings a run's rules (``meta``: its run.json, or a played check's, with
+    ``rules_text``) change from the baseline's: ``[]`` for the same rules (the same sha256, or
+    texts that differ only in comments or layout), a list of
+    :class:`analysis.rules_diff.SettingChange`, or None when the rules differ but either text is
+    not known (then only the sha256 can be said)."""
+    from analysis.rules_diff import settings_diff
+
+    if meta.get("rules_sha256") == baseline.rules_sha256:
+        return []
+    return settings_diff(baseline_rules_text(baseline), meta.get("rules_text"))
 
 
 def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
@@ -401,6 +470,14 @@ def load_baseline(path: str | Path) -> Baseline:
         if not (tolerance[k] > 0 and math.isfinite(tolerance[k])):
             raise tol_t.error(k, f"must be > 0 (the sequential check needs a margin), got {tolerance[k]!r}")
     tol_t.done()
+    measured_rules = None
+    if top.has("measured_rules"):       # files written before it: the rules file, if unchanged
+        mr = top.table("measured_rules", None)
+        text = mr.get("text", str)
+        mr.done()
+        # an edited text no longer describes the measured rules: not used (a check then says the
+        # settings cannot be listed, as for a file without it)
+        measured_rules = text if rules_text_matches(text, sha) else None
     metrics = []
     seen = set()
     for t in top.tables("metric"):
@@ -434,10 +511,10 @@ def load_baseline(path: str | Path) -> Baseline:
                     rules_sha256=sha, version=version, created_utc=created, alpha=alpha,
                     check_games=check_games, seed_offset=seed_offset, on_inconclusive=on_inc,
                     tolerance=tolerance, metrics=metrics, beta=beta, batch=batch, format=fmt,
-                    smallest=smallest)
+                    smallest=smallest, measured_rules=measured_rules)
 
 
 
-__all__ = ["Baseline", "DEFAULT_SEED_OFFSET", "FORMAT", "check_settings", "default_tolerances",
-           "load_baseline", "make_baseline", "render_baseline", "rules_entry", "simulate_command",
-           "tolerance_summary"]
+__all__ = ["Baseline", "DEFAULT_SEED_OFFSET", "FORMAT", "baseline_rules_text", "check_settings",
+           "default_tolerances", "load_baseline", "make_baseline", "render_baseline", "rules_changes",
+           "rules_entry", "rules_text_matches", "simulate_command", "tolerance_summary"]

@@ -325,6 +325,10 @@ class CheckResult:
     looks: list[tuple[int, int, int, int]] = field(default_factory=list)
     paired: bool = False                  # new vs old rules on the same deals
     against_rules: str = ""               # the old rules file (paired mode)
+    # the rule settings the checked rules change from those they are compared with (the
+    # baseline's; in paired mode the old rules'), as analysis.rules_diff.SettingChange items: []
+    # the same settings, None not known (a rules text is missing: only the sha256 can be said)
+    rules_changes: list | None = None
 
     @property
     def failed(self) -> list[MetricResult]:
@@ -367,16 +371,22 @@ def check_configuration(baseline: Baseline, meta: dict) -> None:
         raise UsageError(f"the run is not the baseline's configuration: {'; '.join(problems)}")
 
 
-def check_notes(baseline: Baseline, meta: dict, paired: bool = False) -> list[str]:
+def check_notes(baseline: Baseline, meta: dict, paired: bool = False,
+                changes: list | None = None) -> list[str]:
     """What a reader must know about a check: other rules, overlapping games, another engine.
     ``paired``: the differences are new − old rules on the same deals, not run − baseline, so
-    other rules than the baseline's are not mixed into them (revA #16) and the seed is not noted."""
+    other rules than the baseline's are not mixed into them (revA #16) and the seed is not noted.
+    ``changes``: the settings the run's rules change from the baseline's
+    (:func:`analysis.check.baseline.rules_changes`); ``[]`` for a rules text that differs in
+    comments or layout only, which the note then says."""
     notes = []
     sha = str(meta.get("rules_sha256", ""))
     if sha != baseline.rules_sha256:
         then = ("; paired, so the differences below are these rules against the old ones on the same "
                 "deals (the effect of the rules change), not against the baseline's values"
                 if paired else "; differences below include the rules change")
+        if changes == [] and not paired:
+            then = "; the rule settings are the same (only comments or layout differ)"
         notes.append(f"rules differ from the baseline's: this run used {meta.get('rules_name', '?')} "
                      f"(sha256 {sha[:12]}…), the baseline {baseline.rules} (sha256 "
                      f"{baseline.rules_sha256[:12]}…){then}")

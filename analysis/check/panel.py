@@ -120,11 +120,14 @@ class PanelCheck:
     def verdict(self) -> str:
         return {0: "PASS", 1: "FAIL", 3: "UNDECIDED"}[self.exit_code]
 
-    def text(self) -> str:
+    def text(self, lead: str = "") -> str:
+        """The panel's verdict line; ``lead``: what the checked rules change, said right after the
+        verdict (:func:`analysis.check.presentation.panel_report` words it)."""
         from collections import Counter
 
         v = Counter(r.verdict for r in self.results)
-        head = (f"panel check: {self.verdict} — {len(self.results)} cells ("
+        said = f" ({lead})" if lead else ""
+        head = (f"panel check: {self.verdict}{said} — {len(self.results)} cells ("
                 + ", ".join(f"{n} {k}" for k, n in sorted(v.items())) + f"); a false FAIL anywhere "
                 f"in the panel at most {self.alpha:g} ({self.alpha_cell:.4g} per cell)")
         return head

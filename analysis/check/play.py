@@ -14,8 +14,9 @@ configuration, the tolerances and the error rates. ``save_run`` replays the game
 
 May import numpy, the standard library, :mod:`simcore.runner` (playing the games: the analysis layer
 sits above the runner, as :mod:`analysis.questions` does), :mod:`simcore.options`,
-:mod:`simcore.rundir`, :mod:`simcore.errors` and the modules of :mod:`analysis.check` listed before it
-(measure, decision, baseline); never :mod:`analysis.check.presentation`.
+:mod:`simcore.rundir`, :mod:`simcore.errors`, :mod:`analysis.rules_diff` (what paired mode's new
+rules change from the old) and the modules of :mod:`analysis.check` listed before it (measure,
+decision, baseline); never :mod:`analysis.check.presentation`.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Callable
 
 import numpy as np
 
-from analysis.check.baseline import Baseline, check_settings
+from analysis.check.baseline import Baseline, check_settings, rules_changes
 from analysis.check.decision import CheckResult, SequentialTest, check_notes, default_batch, plan_games
 from analysis.check.measure import PairedMeasure, UnitMeasure, unit_values
 from simcore.errors import UsageError
@@ -184,9 +185,15 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
             break
     meta = {"game": prep.game, "players": prep.n_players, "games": played, "seed": seed,
             "strategies": prep.strategy_names, "rules_name": prep.rules_name,
-            "rules_sha256": prep.rules_sha256, "engine": baseline.engine,
-            "rotate_seats": baseline.rotate_seats}
-    notes = check_notes(baseline, meta, paired)
+            "rules_sha256": prep.rules_sha256, "rules_text": prep.rules_text,
+            "engine": baseline.engine, "rotate_seats": baseline.rotate_seats}
+    if paired:       # what is tested: the new rules against the old ones on the same deals
+        from analysis.rules_diff import settings_diff
+
+        changes = settings_diff(old.rules_text, prep.rules_text)
+    else:
+        changes = rules_changes(baseline, meta)
+    notes = check_notes(baseline, meta, paired, changes=None if paired else changes)
     if paired:
         notes.insert(0, f"paired: the rules {prep.rules_name} against {old.rules_name} on the same "
                         f"{played:,} deals (seed {seed}); the baseline's values are not used, only its "
@@ -197,7 +204,7 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
     res = CheckResult(baseline, test.results, alpha, beta, meta, "(played by this check, not kept: "
                       "--save-run DIR keeps it)", notes, games=played, max_games=max_games,
                       looks=list(test.looks), paired=paired,
-                      against_rules=str(against_rules) if paired else "")
+                      against_rules=str(against_rules) if paired else "", rules_changes=changes)
     if save_run is not None:
         path = runner.run(prep, games=played, seed=seed, out=save_run, force=force, threads=threads,
                           raw=True, quiet=True, executor=executor)

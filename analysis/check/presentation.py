@@ -6,7 +6,10 @@ of ``balance check``, :func:`markdown_summary` the CI job summary, :func:`junit_
 CI test reporters; :func:`write_reports` writes the last two (``--junit``, ``--summary``). Last
 module of :mod:`analysis.check`: nothing in the package imports it. May import the standard library,
 :mod:`analysis.stats` (the 95% critical value), :mod:`analysis.check.decision` (the results it
-presents), :mod:`analysis.export` (atomic writes) and :mod:`simcore.errors`.
+presents), :mod:`analysis.check.measure` (units), :mod:`analysis.rules_diff` (how a setting is
+written), :mod:`analysis.export` (atomic writes) and :mod:`simcore.errors`. Every output leads with
+the verdict and what the checked rules change (:func:`rules_lead`, :func:`rules_change_lines`):
+the terminal report's first line, the ``--quiet`` line, the summary and a JUnit property.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from xml.etree import ElementTree as ET
 from analysis import stats
 from analysis.check.decision import DEFAULT_BETA, DETECT, CheckResult, MetricResult
 from analysis.check.measure import diff_unit_of, unit_of
+from analysis.rules_diff import value_text
 from simcore.errors import UsageError
 
 
@@ -116,20 +120,71 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
             f"(changes between {tol} and {big} are the slowest to decide: a larger --games may).")
 
 
-def status_line(res: CheckResult) -> str:
-    """The verdict in one line, with what decided it: the failing metrics and their changes; for a
-    pass, what was ruled out (a change of twice each metric's tolerance, the procedure's pass
-    condition) and the largest change measured."""
+#: Rule settings named in the verdict line; the report, the summary and JUnit list every one.
+LEAD_SHOWN = 3
+
+
+def _changes_compared(res: CheckResult) -> str:
+    return "the old rules (--against-rules)" if res.paired else "the baseline"
+
+
+def rules_lead(res: CheckResult) -> str:
+    """What the verdict line says the rules change, before anything else: "rules differ from the
+    baseline: effects.caserne_payment 2 → 4" (in paired mode "new rules against the old:" …, what
+    the paired differences measure), the first :data:`LEAD_SHOWN` settings and how many more;
+    when the rules differ but a rules text is not known, their sha256 and why the settings cannot
+    be listed. "" when the rules are the same (the same sha256, or the same settings with other
+    comments or layout): then the line says nothing extra."""
+    changes = res.rules_changes
+    if res.paired:
+        if not changes:
+            return ""
+        return f"new rules against the old on the same deals: {_listed(changes)}"
+    if not res.rules_changed or changes == []:
+        return ""
+    if changes is None:
+        sha = str(res.run_meta.get("rules_sha256", ""))
+        why = ("this run's rules text is not recorded" if not res.run_meta.get("rules_text") else
+               "the baseline records no rules text and its rules file has changed since it was "
+               "measured (regenerate it with balance baseline)")
+        return (f"rules differ from the baseline: sha256 {sha[:12]}… against {res.baseline.rules_sha256[:12]}…; "
+                f"the settings cannot be listed, {why}")
+    return f"rules differ from the baseline: {_listed(changes)}"
+
+
+def _listed(changes: list) -> str:
+    more = len(changes) - LEAD_SHOWN
+    return "; ".join(c.inline for c in changes[:LEAD_SHOWN]) + (
+        f"; and {more} more setting{'s' if more != 1 else ''}" if more > 0 else "")
+
+
+def rules_change_lines(res: CheckResult) -> list[str]:
+    """Every rule setting the checked rules change, one ``path: before → after`` each (the report's
+    rules diff, :mod:`analysis.rules_diff`); [] when the same or not known."""
+    if not rules_lead(res) or not res.rules_changes:
+        return []
+    return [c.text for c in res.rules_changes]
+
+
+def status_line(res: CheckResult, lead: bool = True) -> str:
+    """The verdict in one line, led by the verdict and what changed in the rules
+    (:func:`rules_lead`, e.g. "FAIL (rules differ from the baseline: effects.caserne_payment 2 → 4):
+    …"), then what decided it: the failing metrics and their changes; for a pass, what was ruled
+    out (a change of twice each metric's tolerance, the procedure's pass condition) and the largest
+    change measured. ``lead=False`` leaves the rules out (a panel's cells, whose head line says
+    them once)."""
     n = len(res.results)
     at = f"after {res.games:,} of at most {res.max_games:,} games"
     game = res.run_meta.get("game")
+    said = rules_lead(res) if lead else ""
+    head = lambda verdict: f"{verdict} ({said}): " if said else f"{verdict}: "  # noqa: E731
     if res.verdict == "fail":
         moved = "; ".join(f"{r.label} {r.diff:+.2f} {diff_unit_of(r.metric, game)} against "
                           f"{_fmt_tol(r.tolerance)} accepted" for r in res.failed[:3])
         more = f"; and {len(res.failed) - 3} more" if len(res.failed) > 3 else ""
-        return f"FAIL: {len(res.failed)} of {n} metrics moved beyond their tolerance ({at}): {moved}{more}"
+        return f"{head('FAIL')}{len(res.failed)} of {n} metrics moved beyond their tolerance ({at}): {moved}{more}"
     if res.verdict == "undecided":
-        return (f"UNDECIDED: {len(res.undecided)} of {n} metrics not decided {at}; none is shown beyond "
+        return (f"{head('UNDECIDED')}{len(res.undecided)} of {n} metrics not decided {at}; none is shown beyond "
                 f"its tolerance (exit code 3)")
     top = max(res.results, key=lambda r: abs(r.diff / r.tolerance) if r.tolerance > 0 else 0.0,
               default=None)
@@ -137,8 +192,27 @@ def status_line(res: CheckResult) -> str:
     largest = (f"; the largest change: {top.label} {top.diff:+.2f} {diff_unit_of(top.metric, game)} "
                f"against {_fmt_tol(top.tolerance)} accepted{size_words(top, _smallest(res)(top), game)}"
                if top is not None else "")
-    return (f"PASS: no metric moved by twice its tolerance or more (ruled out for all {n}, each with "
-            f"at most a {res.beta:.0%} chance of passing such a change, {at}){largest}")
+    return (f"{head('PASS')}no metric moved by twice its tolerance or more (ruled out for all {n}, each with at "
+            f"most a {res.beta:.0%} chance of passing such a change, {at}){largest}")
+
+
+def panel_report(pc, quiet: bool = False) -> list[str]:
+    """The output of ``balance check --baseline DIR`` (a panel, :class:`analysis.check.panel.PanelCheck`):
+    the panel's verdict first, with what the checked rules change when every cell changes the same
+    settings (said once there, not on every cell's line), or in how many cells they differ (then
+    each cell's line says how); then one verdict line per cell. ``quiet``: the first line only."""
+    leads = [rules_lead(r) for r in pc.results]
+    same = len(set(leads)) == 1
+    if same:
+        lead = leads[0] if leads else ""
+    else:
+        k = sum(1 for x in leads if x)
+        lead = (f"rules differ from the baseline in {k} of {len(leads)} cells, each cell's line "
+                f"says how")
+    head = pc.text(lead)
+    if quiet:
+        return [head]
+    return [head] + [f"{label}: {status_line(r, lead=not same)}" for label, r in zip(pc.labels, pc.results)]
 
 
 def _run_line(res: CheckResult) -> str:
@@ -184,10 +258,17 @@ def text_report(res: CheckResult) -> str:
     width = [max(len(x) for x in col) for col in zip(head, *rows)]
     fmt = lambda cells: "  ".join(c.ljust(w) if i in (0, 5) else c.rjust(w)  # noqa: E731
                                   for i, (c, w) in enumerate(zip(cells, width))).rstrip()
-    lines = [f"balance check against {res.baseline.path}",
+    # the verdict and what changed in the rules first: the line a reader (and a CI log) sees first
+    lines = [status_line(res), f"  balance check against {res.baseline.path}",
              f"  run: {res.run_path}", f"       {_run_line(res)}", f"  {_procedure_line(res)}"]
+    changed = rules_change_lines(res)
+    if changed:
+        lines.append(f"  rule settings changed from {_changes_compared(res)} ({len(changed)}):")
+        lines += [f"    {c}" for c in changed]
     lines += [f"  note: {n}" for n in res.notes]
-    lines += ["", "  " + fmt(head)] + ["  " + fmt(r) for r in rows] + ["", status_line(res)]
+    lines += ["", "  " + fmt(head)] + ["  " + fmt(r) for r in rows]
+    if res.failed or res.undecided:
+        lines.append("")
     small = _smallest(res)
     for r in res.failed:
         lines.append(f"  - {explain(r, res.paired, game=res.baseline.game, smallest=small(r))}")
@@ -229,6 +310,11 @@ def markdown_summary(res: CheckResult) -> str:
              f"{res.baseline.seed}, rules `{res.baseline.rules}`, sha256 `{res.baseline.rules_sha256[:12]}`)",
              f"- **this run**: {_run_line(res)}",
              f"- **{_procedure_line(res)}**"]
+    changed = rules_change_lines(res)
+    if changed:
+        lines.append(f"- **rule settings changed** from {_changes_compared(res)}: "
+                     + "; ".join(f"`{c.path}` {value_text(c.before)} → {value_text(c.after)}"
+                                 for c in res.rules_changes))
     for n in res.notes:
         lines.append(f"- ⚠️ **note**: {n}")
     lines += ["", "| " + " | ".join(_head(res.paired)) + " |", "|---|---:|---:|---:|---:|---|"]
@@ -264,6 +350,11 @@ def junit_xml(res: CheckResult) -> str:
                         ("beta", f"{res.beta:g}"), ("paired", str(res.paired).lower()),
                         ("verdict", res.verdict)):
         ET.SubElement(props, "property", name=name, value=value)
+    lead = rules_lead(res)
+    if lead:       # what changed in the rules, as the verdict line says it; nothing for the same rules
+        changed = rules_change_lines(res)
+        ET.SubElement(props, "property", name="rules_changes",
+                      value="; ".join(changed) if changed else lead)
     for r in res.results:
         case = ET.SubElement(suite, "testcase", classname=f"balance.check.{r.metric}", name=r.label,
                              time="0")
@@ -275,7 +366,8 @@ def junit_xml(res: CheckResult) -> str:
         else:
             ET.SubElement(case, "system-out").text = text
     out = ET.SubElement(suite, "system-out")
-    out.text = "\n".join([_run_line(res), _procedure_line(res), *res.notes])
+    out.text = "\n".join([status_line(res), _run_line(res), _procedure_line(res),
+                          *(f"rule setting changed: {c}" for c in rules_change_lines(res)), *res.notes])
     root = ET.Element("testsuites", name="balance check", tests=str(m), failures=str(failures),
                       errors=str(errors), skipped="0")
     root.append(suite)
@@ -309,4 +401,5 @@ def write_reports(res: CheckResult, junit: str | Path | None = None,
 
 
 
-__all__ = ["explain", "junit_xml", "markdown_summary", "status_line", "text_report", "write_reports"]
+__all__ = ["LEAD_SHOWN", "explain", "junit_xml", "markdown_summary", "panel_report", "rules_change_lines", "rules_lead",
+           "status_line", "text_report", "write_reports"]

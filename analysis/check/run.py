@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.check.baseline import Baseline, check_settings
+from analysis.check.baseline import Baseline, check_settings, rules_changes
 from analysis.check.decision import CheckResult, check_configuration, check_notes, compare
 from analysis.check.measure import measure_run
 from simcore.rundir import read_meta
@@ -35,8 +35,10 @@ def check(baseline: Baseline, run: str | Path, *, alpha: float | None = None,
     _, measured = measure_run(run)
     results = compare(baseline.metrics, measured, baseline.tolerances(), alpha, beta)
     games = int(meta.get("games") or 0)
-    return CheckResult(baseline, results, alpha, beta, meta, str(run), check_notes(baseline, meta),
-                       games=games, max_games=games)
+    changes = rules_changes(baseline, meta)     # run.json keeps the rules text the run played
+    return CheckResult(baseline, results, alpha, beta, meta, str(run),
+                       check_notes(baseline, meta, changes=changes), games=games, max_games=games,
+                       rules_changes=changes)
 
 
 

@@ -85,12 +85,15 @@ def test_palais_income_doubled_fails_fast_and_says_the_rules_differ(tmp_path, ca
                  "--summary", str(summary)])
     out = capsys.readouterr().out
     assert code == 1, out
+    # the first line leads with the verdict and the setting changed, old → new (revE #10)
+    assert out.startswith("FAIL (rules differ from the baseline: income.palais.base 3 → 6): 4 of 8 "), out
     assert "note: rules differ from the baseline's" in out and "DIFFERENT from the baseline" in out
     assert "mean score" in out and "beyond the ±1.0 accepted (shown after" in out
     games = int(out.split("(after ")[1].split(" of at most")[0].replace(",", ""))
     assert games <= base.max_games() // 20                 # a small fraction of the maximum
     md = summary.read_text(encoding="utf-8")
     assert md.startswith("## ❌ balance check: FAIL") and "rules differ from the baseline's" in md
+    assert "- **rule settings changed** from the baseline: `income.palais.base` 3 → 6" in md
     # docs/ci.md §2 shows this very check's output (Palais 3 → 6 against the committed baseline,
     # seed 2025, the same games each time): every line of its transcript is printed ("…" elides)
     doc = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")

@@ -124,7 +124,8 @@ def test_scores_print_to_the_decimals_of_their_change(tmp_path):
     text = explain(r, game="medievallons")
     assert text.startswith("Seat 1 scores 5.43 guild cards on average (5.38–5.48) vs 5.45 in the "
                            "baseline: -0.02 guild cards"), text
-    row = next(line for line in text_report(res).splitlines() if "Seat 1 mean score" in line)
+    # the table's row (the verdict line, now first, names the metric too)
+    row = next(line for line in text_report(res).splitlines() if line.startswith("  Seat 1 mean score"))
     assert "5.45" in row and "5.43 (5.38–5.48)" in row and "-0.02 guild cards" in row
 
 

@@ -1,0 +1,124 @@
+"""Rule settings that differ between two rule texts: ``income.palais.base: 3 → 4``.
+
+Every run records the rules it was played with (run.json ``rules_text``: the TOML after any
+``--set``). :func:`settings_diff` parses two such texts and lists every dotted setting whose value
+differs, whatever made it differ (a ``--set``, an edited rules file, a tuned candidate's rules);
+:func:`rules_diff` does the same for two runs' run.json. Arrays of tables (Middle-Ages ``[[events]]``)
+are compared element by element and named by their ``name``/``id`` key when they have one; plain
+lists (``setup.start_coins``) compare as one value. Used by the before/after report
+(:mod:`reports.rules_diff`, which adds its sentences and table) and by ``balance check``
+(:mod:`analysis.check`, which leads its verdict with the settings a check's rules change from the
+baseline's); it sits here, below both, so that neither copies it.
+
+May import the standard library only (tomllib).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "(absent)"
+
+
+MISSING = _Missing()      # a setting one side does not have
+
+
+@dataclass(frozen=True)
+class SettingChange:
+    path: str
+    before: object
+    after: object
+
+    @property
+    def text(self) -> str:
+        """``income.palais.base: 3 → 4`` (the report's rules diff)."""
+        return f"{self.path}: {value_text(self.before)} → {value_text(self.after)}"
+
+    @property
+    def inline(self) -> str:
+        """``income.palais.base 3 → 4``: the same, inside a sentence that already has a colon
+        (``FAIL (rules differ from the baseline: income.palais.base 3 → 4): …``)."""
+        return f"{self.path} {value_text(self.before)} → {value_text(self.after)}"
+
+
+def value_text(v: object) -> str:
+    """A TOML value as a designer typed it (``[2, 1, 0, 0]``, ``true``, ``"x"``); ``(absent)``."""
+    if v is MISSING:
+        return "(absent)"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return f'"{v}"'
+    if isinstance(v, list):
+        return "[" + ", ".join(value_text(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k} = {value_text(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+def _element_key(i: int, d: dict) -> str:
+    for k in ("name", "id", "type"):
+        if k in d and isinstance(d[k], (str, int)):
+            return f"[{d[k]!s}]" if k != "name" else f'["{d[k]}"]'
+    return f"[{i}]"
+
+
+def flatten(table: dict, prefix: str = "") -> dict[str, object]:
+    """Dotted path → leaf value; arrays of tables are flattened per element."""
+    out: dict[str, object] = {}
+    for k, v in table.items():
+        path = f"{prefix}.{k}" if prefix else str(k)
+        if isinstance(v, dict):
+            out.update(flatten(v, path))
+        elif isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            for i, x in enumerate(v):
+                out.update(flatten(x, path + _element_key(i, x)))
+        else:
+            out[path] = v
+    return out
+
+
+def parse_text(text: str | None) -> dict | None:
+    """A rules text as a table (None when there is no text or it is not TOML)."""
+    if not text:
+        return None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
+
+
+def parse_rules(meta: dict) -> dict | None:
+    """The rules table a run played with (None when run.json holds no parseable rules text)."""
+    return parse_text(meta.get("rules_text"))
+
+
+def _diff_tables(a: dict, b: dict) -> list[SettingChange]:
+    fa, fb = flatten(a), flatten(b)
+    paths = list(fa) + [p for p in fb if p not in fa]
+    return [SettingChange(p, fa.get(p, MISSING), fb.get(p, MISSING))
+            for p in paths if fa.get(p, MISSING) != fb.get(p, MISSING)]
+
+
+def settings_diff(before_text: str | None, after_text: str | None) -> list[SettingChange] | None:
+    """Every setting that differs between two rules texts (in the first text's order, then the
+    settings only the second has), or None when either text is missing or not TOML (then no diff
+    can be said). Texts that differ only in comments or layout give ``[]``."""
+    a, b = parse_text(before_text), parse_text(after_text)
+    if a is None or b is None:
+        return None
+    return _diff_tables(a, b)
+
+
+def rules_diff(before_meta: dict, after_meta: dict) -> list[SettingChange] | None:
+    """Every setting that differs between two runs (their run.json), or None when either run has
+    no readable rules text."""
+    return settings_diff(before_meta.get("rules_text"), after_meta.get("rules_text"))
+
+
+__all__ = ["MISSING", "SettingChange", "flatten", "parse_rules", "parse_text", "rules_diff",
+           "settings_diff", "value_text"]
