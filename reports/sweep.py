@@ -9,14 +9,18 @@ a tune directory (tune.json, trials.csv, result.json, the confirmation run) and 
 the search: the verdict sentence, the candidates that met the targets (fewest and smallest setting
 changes first), the target metric trial by trial in its own unit, what each setting does to it
 (the trials that played the full budget play the same games, so their differences are paired),
-and every trial with its win shares and game length. Both pages are built as
+and every trial with its win shares, game length and the target's outcome on the search's games
+(met / not met / unclear). For a seat-balance tune, how each seat responds (start rules → tuned,
+paired on the confirmation's games) and the settings as good as the best
+(:mod:`analysis.tune.advice`); the verdict says how the search reached its confirmation and to run
+the skill check before adopting a fix tuned on bots that do not search. Both pages are built as
 :class:`reports.sections.Section` lists, written as HTML and, with ``pdf=True``, as a PDF by
 :func:`reports.pdf.write_pdf`; they only read files and publish atomically (report.html,
 report.pdf, figures/*.png, with ``svg=True`` figures/*.svg too).
 
 May import polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.load` (smallest
 differences), :mod:`analysis.sweep` (metrics, store),
-:mod:`analysis.tune.targets`, :mod:`reports.figures`, :mod:`reports.html` (style),
+:mod:`analysis.tune.targets` and :mod:`analysis.tune.advice`, :mod:`reports.figures`, :mod:`reports.html` (style),
 :mod:`reports.text` (verdict words) and
 :mod:`simcore` (atomic, errors, registry).
 """
@@ -1017,12 +1021,18 @@ def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: s
         good = as_good_as_best(trials, int(result["best_trial"]))
         if good.height:
             names = [v["name"] for v in tune["varies"]]
+            base = _base_rules(tune)
+            named = {}
+            for n in names:
+                k = seat_of(n, base.get(re.sub(r"\[\d+\]$", "", n)))
+                named[n] = f"{n} (seat {k + 1}'s)" if k is not None else n
             seats = sorted((c for c in good.columns if c.startswith("seat_win_share_")),
                            key=lambda c: int(c.rsplit("_", 1)[1]))
             n_targets = len(tune.get("targets") or ())
             table = good.select(
-                pl.col("trial").alias("Trial"), *[pl.col(n) for n in names],
-                *[(pl.col(c).cast(pl.Float64) * 100).round(1).alias(_metric_name(c, game)) for c in seats],
+                pl.col("trial").alias("Trial"), *[pl.col(n).alias(named[n]) for n in names],
+                *[(pl.col(c).cast(pl.Float64) * 100).map_elements(lambda x: f"{x:.1f}", return_dtype=pl.String)
+                  .alias(_metric_name(c, game)) for c in seats],
                 pl.col("objective").cast(pl.Float64).round(2).alias("Objective"),
                 pl.concat_str([pl.col("low").cast(pl.Float64).round(2).cast(pl.String), pl.lit(" to "),
                                pl.col("high").cast(pl.Float64).round(2).cast(pl.String)]).alias("95% interval"),
@@ -1039,7 +1049,7 @@ def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: s
                 "not kept), so settings that may work as well; confirm one with simulate --set … "
                 "before adopting it.",
                 sentences=[f"{others} other trial{'s' if others != 1 else ''} not shown worse than the "
-                           f"best; their settings span {spans}." if others else
+                           f"best; with it, their settings span {spans}." if others else
                            "Every other trial played to the last rung is shown worse than the best."],
                 tables=[("Trials not shown worse than the best", table)]))
     return out

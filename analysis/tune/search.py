@@ -27,8 +27,16 @@ happened, and its win shares and mean game length; a trial the racing rule dropp
 only the bound it was dropped at, :func:`write_trials`) and ``DIR/importance.csv`` (Optuna's parameter importance). ``DIR/tune.json`` records the
 seed, base rules, ranges and targets, so the tune can be played again.
 
+When no trial met the target on the search's games, the best full-budget one is confirmed all the
+same and the verdict says so (:func:`analysis.tune.advice.search_path`). With one line-up, the
+rules the tune started from are played on the final confirmation's seed and games
+(``DIR/confirmations/start-rules/``, :func:`start_rules_response`): result.json ``start`` holds
+every seat's paired change from them to the tuned rules. Per-seat settings are named by seat in
+the verdict (:meth:`TunePlan.seat_label`).
+
 May import numpy, pyarrow, the standard library, optuna (lazily), :mod:`simcore.runner`,
-:mod:`simcore` and :mod:`analysis.sweep` / :mod:`analysis.tune`.
+:mod:`simcore`, :mod:`analysis.load` (the smallest difference) and :mod:`analysis.sweep` /
+:mod:`analysis.tune`.
 """
 
 from __future__ import annotations

@@ -124,24 +124,44 @@ def test_each_seat_responds_from_the_start_rules_paired_on_fresh_games(tmp_path)
     assert "seat 2 " in text and "within noise" in text
 
 
-@pytest.mark.parametrize("truth", [0.0, 0.02])
-def test_the_seat_change_intervals_cover_together_at_95_percent(truth):
+def test_the_seat_change_intervals_are_simultaneous_over_the_seats():
+    """Cheap: each seat's half-width is the max-|z| critical value (above the 1.96 of one interval,
+    below Bonferroni's 2.50 for 4) times the paired change's standard error."""
+    from analysis.tune.advice import seat_response
+
+    rng = np.random.default_rng(3)
+    winner = rng.integers(0, 4, 5000)
+    tuned_w = np.where(rng.random(5000) < 0.3, rng.integers(0, 4, 5000), winner)
+    start, tuned = np.eye(4)[winner], np.eye(4)[tuned_w]
+    seats = seat_response(start, tuned)
+    se = (tuned - start).std(axis=0, ddof=1) / np.sqrt(5000)
+    c = [(r["high"] - r["low"]) / 2 / s for r, s in zip(seats, se)]
+    assert all(1.97 < x < 2.50 for x in c) and max(c) - min(c) < 1e-9, c
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("shift", [0.0, 0.2])
+def test_the_seat_change_intervals_cover_together_at_95_percent(shift):
     """The paired per-seat change's intervals (simultaneous over the seats) cover every seat's true
-    change at once in about 95% of repetitions (checked against scipy's binomial for the count)."""
+    change at once in about 95% of repetitions (scipy's binomial test on the count; measured 96.0%
+    and 95.25% over 400 repetitions, ~20 s each: `-m slow`). Tuned games:
+    30% of deals get a new winner drawn at random (noise both ways, true change 0), and in the rest
+    a seat-3 win goes to seat 1 with probability ``shift``."""
     from scipy.stats import binomtest
 
     from analysis.tune.advice import seat_response
 
     rng = np.random.default_rng(7)
-    reps, n, hit = 300, 2000, 0
+    reps, n, q, hit = 400, 2000, 0.3, 0
+    true = np.array([1, 0, -1, 0]) * (1 - q) * 0.25 * shift
     for _ in range(reps):
         winner = rng.integers(0, 4, n)
-        moved = rng.random(n) < truth / 0.25
-        tuned_w = np.where(moved & (winner == 2), 0, winner)
+        redrawn = rng.random(n) < q
+        tuned_w = np.where(~redrawn & (winner == 2) & (rng.random(n) < shift), 0, winner)
+        tuned_w = np.where(redrawn, rng.integers(0, 4, n), tuned_w)
         seats = seat_response(np.eye(4)[winner], np.eye(4)[tuned_w])
-        true = [truth, 0.0, -truth, 0.0]
         hit += all(s["low"] <= t <= s["high"] for s, t in zip(seats, true))
-    assert binomtest(hit, reps, 0.95).pvalue > 0.01 or hit / reps > 0.95, hit
+    assert binomtest(hit, reps, 0.95).pvalue > 0.001, hit / reps
 
 
 def test_the_verdict_says_to_run_the_skill_check_before_adopting(tmp_path):
