@@ -9,14 +9,18 @@ a tune directory (tune.json, trials.csv, result.json, the confirmation run) and 
 the search: the verdict sentence, the candidates that met the targets (fewest and smallest setting
 changes first), the target metric trial by trial in its own unit, what each setting does to it
 (the trials that played the full budget play the same games, so their differences are paired),
-and every trial with its win shares and game length. Both pages are built as
+and every trial with its win shares, game length and the target's outcome on the search's games
+(met / not met / unclear). For a seat-balance tune, how each seat responds (start rules → tuned,
+paired on the confirmation's games) and the settings as good as the best
+(:mod:`analysis.tune.advice`); the verdict says how the search reached its confirmation and to run
+the skill check before adopting a fix tuned on bots that do not search. Both pages are built as
 :class:`reports.sections.Section` lists, written as HTML and, with ``pdf=True``, as a PDF by
 :func:`reports.pdf.write_pdf`; they only read files and publish atomically (report.html,
 report.pdf, figures/*.png, with ``svg=True`` figures/*.svg too).
 
 May import polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.load` (smallest
 differences), :mod:`analysis.sweep` (metrics, store),
-:mod:`analysis.tune.targets`, :mod:`reports.figures`, :mod:`reports.html` (style),
+:mod:`analysis.tune.targets` and :mod:`analysis.tune.advice`, :mod:`reports.figures`, :mod:`reports.html` (style),
 :mod:`reports.text` (verdict words) and
 :mod:`simcore` (atomic, errors, registry).
 """
@@ -37,6 +41,7 @@ from analysis import stats
 from analysis.load import smallest_difference
 from analysis.sweep.metrics import anchors, condition_text, sensitivity
 from analysis.sweep.store import read_json
+from analysis.tune.advice import WORDS as OUTCOME_WORDS, as_good_as_best, search_path, seat_of, trial_outcome
 from reports.figures import sweep as FS
 from reports.figures.draw import draw_all
 from reports.html import _CSS, _html_table
@@ -608,8 +613,10 @@ def best_changes(tune: dict, result: dict) -> str:
             same = float(before) == float(after)
         except (TypeError, ValueError):
             same = str(value_text(before)) == str(value_text(after))
-        bits.append(f"{name}: {value_text(before)} (unchanged)" if same
-                    else f"{name}: {value_text(before)} → {value_text(after)}")
+        k = seat_of(name, base.get(re.sub(r"\[\d+\]$", "", name)))
+        who = f"{name} (seat {k + 1}'s)" if k is not None else name
+        bits.append(f"{who}: {value_text(before)} (unchanged)" if same
+                    else f"{who}: {value_text(before)} → {value_text(after)}")
     if not bits:
         return ", ".join(result.get("settings") or []) or "(players only)"
     return "; ".join(bits) + " (base rules → tuned)"
@@ -786,6 +793,12 @@ def why_not_fitted(trials: pl.DataFrame, tune: dict, metric: str | None) -> str 
     of its section ("Not fitted: 3 trials played the full budget for 3 settings (a fit needs at
     least 5) …"); None when it has one or the page says why elsewhere (a panel's mixed cells)."""
     if metric is None:
+        if [t.get("kind") for t in tune.get("targets") or []] == ["seat-balance"]:
+            return ("Not fitted as one line: a seat-balance target is every seat's win share at once, "
+                    "and each seat responds to the settings in its own way (often not in a straight "
+                    "line). How each seat moves from the start rules to the tuned ones is in 'How "
+                    "each seat responds'; the trials as good as the best, with every seat's share, "
+                    "in 'Settings as good as the best'; every trial's shares in 'Every trial'.")
         return ("Not fitted: the tune's targets are not one metric (a fit is made for a tune of one "
                 "role or length target).")
     names = [v["name"] for v in tune["varies"] if v.get("kind") in ("int", "float")]
@@ -834,7 +847,13 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
         verdict.append("The tune has not finished: no confirmation yet (run the same balance tune "
                        "command again to resume).")
     else:
-        verdict.append(_clean_sentence(result["sentence"]))
+        said = _clean_sentence(result["sentence"])
+        # a result written before the sentence said how the search reached its confirmation
+        path = search_path(result)
+        if path and not (result.get("search") or {}).get("met") and "shown to meet" not in said:
+            said += " " + path
+        verdict.append(said)
+        verdict += adopt_advice(tune, result)
     rows = [("game", _title(game)), ("ranges", "; ".join(v["text"] for v in tune["varies"])),
             ("targets", "; ".join(t["text"] for t in tune["targets"])),
             ("games per candidate", " → ".join(f"{n:,}" for n in tune["games"]["rungs"])),
@@ -883,6 +902,7 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
             "of the cell lies inside the tolerance, not met when one lies wholly outside it, unclear "
             "otherwise (more games would tell). 'Target met' needs every cell.",
             tables=[("Every cell of the panel", cell_target_table(cells, game))]))
+    secs += seat_sections(tune, result, trials, game)
     cands = met_candidates(trials, tune)
     if cands.height:
         secs.append(Section(
@@ -895,8 +915,12 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                        f"smallest change: {cands['Settings changed'][0]} (trial {cands['Trial'][0]})."],
             tables=[("Candidates that met the targets", cands)]))
     elif trials.height:
+        none = "No trial met every target on the full search budget."
+        if result is not None and not (result.get("search") or {}).get("met"):
+            none += (f" The verdict's candidate, trial {result['best_trial']}, is the best of them, "
+                     "confirmed on fresh games all the same (the verdict; docs/sweep.md).")
         secs.append(Section("candidates", "Every candidate that met the targets",
-                            sentences=["No trial met every target on the full search budget."]))
+                            sentences=[none]))
     if trials.height:
         cap = (f"{_metric_name(metric, game)} of every trial; the band is the target" if metric else
                "The objective of every trial (0 = on target, 1 = at the tolerance)")
@@ -939,11 +963,96 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
         secs.append(Section("trials", "Every trial",
                             "Win shares in %, game length in turns; the objective is the distance from "
                             "the target in units of its tolerance (0 = on target, 1 = at the "
-                            "tolerance)" + ("; over a panel, the objective and the shares are the "
-                                            "trial's worst cell's (named in its column)"
-                                            if "worst_cell" in trials.columns else "") + ".", tables=[("Trials", _trial_table(trials, tune, game))],
+                            "tolerance); 'Target on the search's games': met (every interval inside "
+                            "the tolerance), not met (one wholly outside it) or unclear (one straddles "
+                            "its edge: these games cannot tell), for a trial played to the last rung"
+                            + ("; over a panel, the objective and the shares are the "
+                               "trial's worst cell's (named in its column)"
+                               if "worst_cell" in trials.columns else "") + ".", tables=[("Trials", _trial_table(trials, tune, game))],
                             sentences=_trial_notes(trials)))
     return _publish(Path(out), force, title, _meta(rows), secs, figs, pdf, lead=verdict, svg=svg)
+
+
+def adopt_advice(tune: dict, result: dict) -> list[str]:
+    """The sentence after the verdict that says whom the fix was tuned with and what to run before
+    adopting it (revE #8: a fix tuned on the line-up's own bots can fail once play is stronger):
+    the balance skill commands balance tune printed, for a game with a search bot."""
+    spec = registry.specs().get(tune.get("game", ""))
+    if spec is None or spec.strategies is None or spec.default_strategy is None:
+        return []
+    confirm = result.get("confirm") or {}
+    cells = confirm.get("cells") or []
+    who = (f"the {len(cells)} cells of its panel" if len(cells) > 1 else
+           confirm.get("label") or "its line-up")
+    return [f"Tuned and confirmed with {who} only, bots that do not search: before adopting the "
+            "fix, run the two balance skill commands balance tune printed (the search bot at "
+            "growing budgets, the fix against the rules it started from, with this target); "
+            "stronger play can undo a fix (docs/sweep.md)."]
+
+
+def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: str) -> list[Section]:
+    """Two sections for a seat-balance tune (revE #7): 'How each seat responds' (every seat's win
+    share under the start rules and the tuned ones on the confirmation's fresh games, paired, with
+    the change worded by size) and 'Settings as good as the best' (the full-budget trials not shown
+    worse than the best, every seat's share beside them: a range of settings that work, not one
+    point)."""
+    out = []
+    kinds = [t.get("kind") for t in tune.get("targets") or []]
+    start = (result or {}).get("start")
+    if start and start.get("seats"):
+        rows, lines = [], []
+        small = 100 * float(start.get("smallest", 0.01))
+        for r in start["seats"]:
+            change = _share_text(r["change"], r["low"], r["high"])
+            rows.append({"Seat": r["seat"], "Start rules": f"{100 * r['start']:.1f}%",
+                         "Tuned rules": f"{100 * r['tuned']:.1f}%", "Change (95%, simultaneous)": change,
+                         "Words": verdict_words(r["verdict"])})
+            lines.append(f"seat {r['seat']} {100 * r['start']:.1f}% → {100 * r['tuned']:.1f}%, "
+                         f"{change}: {verdict_words(r['verdict'])}")
+        out.append(Section(
+            "seats", "How each seat responds",
+            f"Every seat's win share under {start.get('rules', 'the start rules')} and under the tuned "
+            f"rules, both on the confirmation's {start['games']:,} fresh games (the same deals, so the "
+            "change is measured game by game); the changes' intervals hold together over the seats "
+            f"at 95%, worded against the {small:g} pp that matters.",
+            sentences=["From the start rules to the tuned ones: " + "; ".join(lines) + "."],
+            tables=[("Each seat, start rules → tuned rules", pl.DataFrame(rows))]))
+    if "seat-balance" in kinds and result is not None and trials.height and "low" in trials.columns:
+        good = as_good_as_best(trials, int(result["best_trial"]))
+        if good.height:
+            names = [v["name"] for v in tune["varies"]]
+            base = _base_rules(tune)
+            named = {}
+            for n in names:
+                k = seat_of(n, base.get(re.sub(r"\[\d+\]$", "", n)))
+                named[n] = f"{n} (seat {k + 1}'s)" if k is not None else n
+            seats = sorted((c for c in good.columns if c.startswith("seat_win_share_")),
+                           key=lambda c: int(c.rsplit("_", 1)[1]))
+            n_targets = len(tune.get("targets") or ())
+            table = good.select(
+                pl.col("trial").alias("Trial"), *[pl.col(n).alias(named[n]) for n in names],
+                *[(pl.col(c).cast(pl.Float64) * 100).map_elements(lambda x: f"{x:.1f}", return_dtype=pl.String)
+                  .alias(_metric_name(c, game)) for c in seats],
+                pl.col("objective").cast(pl.Float64).round(2).alias("Objective"),
+                pl.concat_str([pl.col("low").cast(pl.Float64).round(2).cast(pl.String), pl.lit(" to "),
+                               pl.col("high").cast(pl.Float64).round(2).cast(pl.String)]).alias("95% interval"),
+            ).with_columns(pl.Series("Target on the search's games",
+                                     [OUTCOME_WORDS.get(w, w) for w in
+                                      (trial_outcome(r, n_targets) for r in good.iter_rows(named=True))]))
+            others = good.height - 1
+            spans = "; ".join(f"{n} {good[n].min()} to {good[n].max()}" for n in names)
+            out.append(Section(
+                "as-good", "Settings as good as the best",
+                "The trials played to the last rung whose objective's 95% interval reaches below the "
+                f"best's upper end (trial {result['best_trial']}, first): not shown worse than the best "
+                "on the search's games (each trial's own interval, not paired: the trials' games are "
+                "not kept), so settings that may work as well; confirm one with simulate --set … "
+                "before adopting it.",
+                sentences=[f"{others} other trial{'s' if others != 1 else ''} not shown worse than the "
+                           f"best; with it, their settings span {spans}." if others else
+                           "Every other trial played to the last rung is shown worse than the best."],
+                tables=[("Trials not shown worse than the best", table)]))
+    return out
 
 
 def worst_cells(trials: pl.DataFrame) -> tuple[list[str], str | None]:
@@ -982,9 +1091,10 @@ def _trial_table(trials: pl.DataFrame, tune: dict, game: str) -> pl.DataFrame:
     for m in metrics:
         x = pl.col(m).cast(pl.Float64, strict=False)
         cols.append(((x * 100) if _is_share(m) else x).round(1).alias(_metric_name(m, game)))
-    cols += [pl.col("objective").cast(pl.Float64, strict=False).round(2).alias("Objective"),
-             pl.col("met").cast(pl.String).alias("Met")]
-    return trials.select(cols)
+    n_targets = len(tune.get("targets") or ())
+    said = [OUTCOME_WORDS.get(w, w) for w in (trial_outcome(r, n_targets) for r in trials.iter_rows(named=True))]
+    cols += [pl.col("objective").cast(pl.Float64, strict=False).round(2).alias("Objective")]
+    return trials.select(cols).with_columns(pl.Series("Target on the search's games", said, pl.String))
 
 
 def _trial_notes(trials: pl.DataFrame) -> list[str]:

@@ -27,8 +27,16 @@ happened, and its win shares and mean game length; a trial the racing rule dropp
 only the bound it was dropped at, :func:`write_trials`) and ``DIR/importance.csv`` (Optuna's parameter importance). ``DIR/tune.json`` records the
 seed, base rules, ranges and targets, so the tune can be played again.
 
+When no trial met the target on the search's games, the best full-budget one is confirmed all the
+same and the verdict says so (:func:`analysis.tune.advice.search_path`). With one line-up, the
+rules the tune started from are played on the final confirmation's seed and games
+(``DIR/confirmations/start-rules/``, :func:`start_rules_response`): result.json ``start`` holds
+every seat's paired change from them to the tuned rules. Per-seat settings are named by seat in
+the verdict (:meth:`TunePlan.seat_label`).
+
 May import numpy, pyarrow, the standard library, optuna (lazily), :mod:`simcore.runner`,
-:mod:`simcore` and :mod:`analysis.sweep` / :mod:`analysis.tune`.
+:mod:`simcore`, :mod:`analysis.load` (the smallest difference) and :mod:`analysis.sweep` /
+:mod:`analysis.tune`.
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ import json
 import logging
 import math
 import time
+import tomllib
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,6 +71,7 @@ from strategies.panels import Cell, Panel, from_options
 from analysis.sweep.grammar import Vary, parse_varies
 from analysis.sweep.metrics import from_tables, load_variant
 from analysis.sweep.play import base_rules, begin_out, finish_out, prepare_out
+from analysis.tune.advice import base_value, panel_outcome, search_path, seat_of, seat_response
 from analysis.tune.cells import AGGREGATES, aggregate, best_possible, cell_rows, panel_sentence
 from analysis.tune.targets import (Target, cell_outcome, check_lineup, evaluate, parse_targets, race, race_cells, sentence,
                                    tightened)
@@ -202,6 +212,17 @@ class TunePlan:
 
     def label(self, values: dict) -> str:
         return ", ".join(f"{v.name}={format_value(values[v.name])}" for v in self.varies)
+
+    def seat_label(self, values: dict) -> str:
+        """:meth:`label` with the seat a per-seat setting gives to ("setup.start_coins[0]=5 (seat
+        1's)"): index 0 is seat 1, which a designer would not guess (revE #7)."""
+        base = tomllib.loads(self.rules_text or "")
+        out = []
+        for v in self.varies:
+            k = seat_of(v.name, base_value(base, v.name))
+            out.append(f"{v.name}={format_value(values[v.name])}"
+                       + (f" (seat {k + 1}'s)" if k is not None else ""))
+        return ", ".join(out)
 
 
 def plan_tune(game: str, *, varies: list[str], targets: list[str], seed: int = 0,
@@ -439,6 +460,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                     trial.set_user_attr("low", best_possible(mine))
                     trial.set_user_attr("high", None)       # not every cell has played this rung
                     trial.set_user_attr("met", False)
+                    trial.set_user_attr("outcome", "")
                     trial.set_user_attr("seconds", round(time.perf_counter() - t0, 2))
                     trial.set_user_attr("note", f"dropped after {n:,} games of {len(mine)} of "
                                                 f"{len(preps)} cells: cell {labels[k]} alone "
@@ -454,6 +476,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
             trial.set_user_attr("low", pj.low)
             trial.set_user_attr("high", pj.high)
             trial.set_user_attr("met", pj.met)
+            trial.set_user_attr("outcome", panel_outcome(judged))
             if plan.multi:
                 trial.set_user_attr("cells", [[j.objective, j.low, j.high, bool(j.met)] for j in judged])
                 trial.set_user_attr("met_cells", pj.n_met)
@@ -571,7 +594,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     # whom the verdict holds for: the one line-up at its player count, or the panel's cells
     where = "" if plan.multi else Cell(prep.n_players, tuple(prep.strategy_names)).label + (
         " (seats rotated)" if prep.games_per_deal > 1 else "")
-    text = panel_sentence(pj, plan.targets, fairs, plan.label(values), plan.confirm_games, cseed,
+    text = panel_sentence(pj, plan.targets, fairs, plan.seat_label(values), plan.confirm_games, cseed,
                           where=where)
     write_text_atomic(out / BEST_RULES, best_rules_header(plan, values, pj, where, text)
                       + prep.rules_text, force=True)
@@ -593,11 +616,14 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         if plan.panel is not None:
             confirm["cells"] = cell_rows(pj, plan.panel.cells, [confirm["dir"]], seeds)
     earlier = [t for t in rejected if t != str(best.number)]
+    start = None if plan.multi else start_rules_response(plan, prep, cseed, confirm_dir, out,
+                                                         threads, executor)
     result = {"best_trial": best.number, "values": values, "settings": sets,
               "search": {"objective": best.user_attrs.get("worst", best.value), "games": best.user_attrs.get("games"),
                          "low": best.user_attrs.get("low"), "high": best.user_attrs.get("high"),
-                         "met": best.user_attrs.get("met")},
+                         "met": best.user_attrs.get("met"), "outcome": best.user_attrs.get("outcome")},
               "confirm": confirm,
+              "start": start,
               "rejected_by_confirmation": rejected,
               # every confirmation attempt, the failed ones first (issue 29: a pass after k tries
               # is read with the k tries beside it); a candidate set aside and read again (every
@@ -615,6 +641,10 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
               "games_played_in_search": int(sum(t.user_attrs.get("games_played",
                                                                   t.user_attrs.get("games", 0)) or 0
                                                 for t in study.get_trials(deepcopy=False)))}
+    # the path to this confirmation when no trial was shown to meet the target on the search's
+    # games (revE #6: "Target met" beside "no trial met" needs the sentence that joins them)
+    if not result["search"]["met"]:
+        result["sentence"] += " " + search_path(result)
     write_text_atomic(out / RESULT_JSON, json.dumps(result, indent=2, ensure_ascii=False,
                                                     default=_json_default) + "\n", force=True)
     del study
@@ -622,6 +652,37 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     if study_file is not None:
         release_claim(study_file, True)
     return result
+
+
+START_RULES = "start-rules"
+
+
+def start_rules_response(plan: TunePlan, prep, cseed: int, confirm_dir: Path, out: Path,
+                         threads=None, executor=None) -> dict | None:
+    """Every seat's win share under the rules the tune started from (the base rules with the
+    tune's own ``--set``) and under the tuned rules, on the confirmation's fresh games (the same
+    seed and count: game k is the same deal under both), with the paired change simultaneous over
+    the seats (:func:`analysis.tune.advice.seat_response`): how each seat responds to the fix
+    (revE #7). The start rules are played into ``confirmations/start-rules/`` (kept: a resumed tune
+    reads them again). None when the best candidate is the start rules."""
+    from analysis.load import smallest_difference
+
+    src = parse_toml(plan.rules_text, name=plan.rules_name)
+    base = runner.prepare(plan.game, rules=src, settings=list(plan.settings), players=prep.n_players,
+                          strategies=plan.strategies, rotate_seats=plan.rotate_seats)
+    if base.rules_sha256 == prep.rules_sha256:
+        return None
+    d = out / CONFIRM / START_RULES
+    meta = _read_json(d / RUN_JSON)
+    if meta.get("seed") != cseed or meta.get("games") != plan.confirm_games:
+        runner.run(base, games=plan.confirm_games, seed=cseed, out=d, force=True, threads=threads,
+                   raw=True, quiet=True, executor=executor)
+    start, tuned = load_variant(d), load_variant(confirm_dir)
+    small = smallest_difference(plan.game, "share")
+    return {"dir": str(d.relative_to(out)), "games": plan.confirm_games, "seed": cseed,
+            "rules": "the base rules" + (f" with {', '.join(plan.settings)}" if plan.settings else ""),
+            "intervals": "paired game by game, simultaneous 95% over the seats",
+            "smallest": small, "seats": seat_response(start.seat_wins, tuned.seat_wins, small)}
 
 
 # The first line of best_rules.toml, before the settings changed in parentheses: `balance skill`
@@ -687,7 +748,10 @@ def write_trials(study, plan: TunePlan, out: Path) -> None:
     ``dropped_at_bound`` is the lower end of its objective's interval on the games it had played
     when it was dropped (over a panel: the worst aggregate's, the largest low among the cells
     played; the mean aggregate's, the weighted mean of the lows), so its objective is at least that
-    at 95%. ``fail`` is a trial cut short by an interruption (played again on resume)."""
+    at 95%. ``fail`` is a trial cut short by an interruption (played again on resume).
+    ``outcome`` says ``met`` in words a reader can act on: met, missed (some interval wholly outside
+    the tolerance) or unclear (an interval straddles its edge: the games cannot tell), over a
+    panel over every cell (:func:`analysis.tune.advice.panel_outcome`)."""
     buf = io.StringIO()
     names = [v.name for v in plan.varies]
     w = csv.writer(buf)
@@ -695,7 +759,7 @@ def write_trials(study, plan: TunePlan, out: Path) -> None:
     trials = study.get_trials(deepcopy=False)
     metrics = list(dict.fromkeys(k for t in trials for k in (t.user_attrs.get("means") or {})))
     w.writerow(["trial", "state", *names, "games", "objective", "low", "high", "dropped_at_bound",
-                "met", *panel, "seconds", "note", *metrics])
+                "met", "outcome", *panel, "seconds", "note", *metrics])
     for t in trials:
         means = t.user_attrs.get("means") or {}
         vals = _values_of(plan, t.params) if len(t.params) == len(names) else {}
@@ -709,6 +773,7 @@ def write_trials(study, plan: TunePlan, out: Path) -> None:
                       if played_out else ("", "")),
                     _fmt(t.user_attrs.get("low")) if dropped else "",
                     t.user_attrs.get("met", "") if played_out else "",
+                    t.user_attrs.get("outcome", "") if played_out else "",
                     *([t.user_attrs.get("worst_cell", ""),
                        t.user_attrs.get("met_cells", "") if played_out else ""] if panel else []),
                     t.user_attrs.get("seconds", ""),

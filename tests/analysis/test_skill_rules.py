@@ -102,10 +102,14 @@ def test_a_tune_says_how_to_ask_whether_its_fix_holds_as_play_gets_stronger(tmp_
     line = next(ln for ln in printed.splitlines()
                 if ln.startswith("as play gets stronger, against the rules it started from: "))
     first, second = line.split(": ", 1)[1].split(" && ")
-    assert first == (f"balance skill --game middle-ages --strategies random --players 2 "
+    # with the budgets written out and --games sized for the target (revE #9: the default 2,000
+    # here, the ±40 pp band being wide)
+    sized = "--budgets 0,4,16,64 --games 2000"
+    assert first == (f"balance skill --game middle-ages --strategies random --players 2 {sized} "
                      f"--out {out}-skill-start")
     # with the tune's target, judged at every budget (a seat-balance target: a win-share table measures it)
-    assert second == f"{command} --against {out}-skill-start --target seat-balance:40"
+    assert second == (command.replace(" --out ", f" {sized} --out ")
+                      + f" --against {out}-skill-start --target seat-balance:40")
     for cmd in (first, second):
         assert _run(shlex.split(cmd)[1:] + ["--budgets", "0", "--games", "8"]) == 0
     assert (tmp_path / "tu-skill" / "against.csv").is_file()

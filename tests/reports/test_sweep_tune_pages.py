@@ -259,7 +259,8 @@ def test_best_changes_reads_a_per_seat_list_from_a_single_base_number():
 
     tune = {"rules_text": "[setup]\nstart_coins = 0\n[a]\nx = 3\n", "settings": []}
     result = {"values": {"setup.start_coins[0]": 8, "a.x": 3}, "settings": ["setup.start_coins[0]=8"]}
-    assert best_changes(tune, result) == ("setup.start_coins[0]: 0 → 8; a.x: 3 (unchanged) "
+    # index 0 of a per-seat list is seat 1's (revE #7)
+    assert best_changes(tune, result) == ("setup.start_coins[0] (seat 1's): 0 → 8; a.x: 3 (unchanged) "
                                           "(base rules → tuned)")
 
 
