@@ -686,7 +686,13 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
     if hook is not None and hasattr(hook, "sections"):
         after = getattr(hook, "SECTIONS_AFTER", None)
         at = next((i + 1 for i, s in enumerate(secs) if s.id == after), len(secs))
-        secs[at:at] = hook.sections(t, rs, figs, questions)
+        added = hook.sections(t, rs, figs, questions)
+        secs[at:at] = added
+        # a played question's answer (the hook's QUESTION_HEADLINES: the ids of its sections whose
+        # first sentence answers it, e.g. Middle-Ages' event ablation) leads the headline findings
+        for s in added:
+            if s.id in getattr(hook, "QUESTION_HEADLINES", ()) and s.sentences:
+                secs[0].sentences.insert(0, s.sentences[0])
     secs.append(Section("scores", "Score distributions", f"Final {unit} per seat and per strategy.",
                         figs.add("scores", F.scores(t, unit=unit), _score_caption(t, unit))))
     flow_lines = [x for x in outcome_headlines(t, rs) if "shared win" in x or "ahead of the runner-up" in x]

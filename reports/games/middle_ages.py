@@ -28,6 +28,9 @@ from reports.text import (best_and_worst, num, num_ci, pct, pct_ci, pp, pp_ci, p
 SECTIONS_AFTER = "seats"
 GAME = "middle-ages"
 QUESTIONS = "balance questions RUN --out DIR"     # writes event_ablation.csv (the event ablation)
+# the sections whose first sentence also leads the page's headline findings (reports.sections):
+# which card moves who wins, on both scales, when the ablation is on the page
+QUESTION_HEADLINES = ("event_ablation",)
 # The ablation plays the run's own deals again: a directory played for another player count, seed or
 # bots (same rules) would put another run's seats and deals on this page (reports.questions.check_matches).
 QUESTIONS_MATCH = ("players", "seed", "strategies")

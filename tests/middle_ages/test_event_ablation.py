@@ -74,6 +74,14 @@ def test_the_report_plays_the_event_ablation_when_asked(tmp_path, capsys, middle
     assert _run(["report", str(run), "--out", str(out), "--play-questions", "--questions-games", "150"]) == 0
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "Invasion barbare" in page and "event_ablation" in " ".join(p.name for p in (out / "questions").iterdir())
+    # the ablation's answer (its first sentence) also leads the headline findings
+    import re
+
+    def first_item(section_id):
+        body = re.search(rf"<section id='{section_id}'>(.*?)</section>", page, re.S).group(1)
+        return re.search(r"<li>(.*?)</li>", body, re.S).group(1)
+
+    assert first_item("headlines") == first_item("event_ablation")
     kept = pl.read_csv(out / "questions" / "event_ablation.csv")
     assert {"win_share_effect_low", "score_effect_high"} <= set(kept.columns)
     assert not any(p.name.startswith(".") and "questions" in p.name for p in tmp_path.iterdir())
