@@ -429,10 +429,16 @@ def finding_statement(cells: pl.DataFrame, spec) -> str:
     before whether it holds (:func:`finding`): the seat whose win share is furthest from a fair seat
     share 1/P on average over the panel's cells (:func:`picked_seat`), on the side of that mean.
     The seat is picked from the data, which is why the finding's calls are adjusted over every seat
-    of every cell."""
-    seats = cells.filter(pl.col("metric").str.starts_with("seat_win_share_"))
-    key, mean_gap = picked_seat(seats)
-    s = seats.filter(pl.col("metric") == key).sort("cell")
+    of every cell.
+
+    When the cells disagree (the seat is clearly above 1/P in one cell and clearly below in
+    another, on the intervals adjusted over the panel as :func:`finding` reads them), no side is
+    stated for the whole panel: the sentence says the seat is furthest from fair on average and
+    where it is below and where above, with each cell's gap (revF #10: "Seat 1 wins less than a
+    fair seat share" while the seat won clearly more in one cell)."""
+    adjusted, _, _ = adjusted_seat_intervals(cells)
+    key, mean_gap = picked_seat(adjusted)
+    s = adjusted.filter(pl.col("metric") == key).sort("cell")
     seat = int(key.rsplit("_", 1)[1])
     role = "" if spec.roles_alike else f" ({spec.seat_roles(int(s['players'][0]))[seat - 1]})"
     side = "more" if mean_gap > 0 else "less"
@@ -440,10 +446,27 @@ def finding_statement(cells: pl.DataFrame, spec) -> str:
     shares = ", ".join(f"{100 * x:.1f}%" for x in s["estimate"].to_list())
     over = (f"the panel's {n} cells that have a seat {seat}" if n < cells["cell"].n_unique()
             else f"the panel's {n} cells" if n > 1 else "the panel's one cell")
+    why = (f"as the seat is picked from the data, the calls below are adjusted over every seat of "
+           "every cell.")
+    above = s.filter(pl.col("adj_low") > pl.col("fair"))
+    below = s.filter(pl.col("adj_high") < pl.col("fair"))
+    if above.height and below.height:
+        def where(rows: pl.DataFrame, word: str) -> str:
+            labels = rows["label"].to_list()
+            gaps = ", ".join(_pp(g) for g in (rows["estimate"] - rows["fair"]).to_list())
+            named = labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+            return f"{word} in {named} ({gaps})"
+        noise = s.filter((pl.col("adj_low") <= pl.col("fair")) & (pl.col("adj_high") >= pl.col("fair")))
+        parts = [where(below, "below"), where(above, "above")]
+        if noise.height:
+            parts.append(where(noise, "within noise"))
+        return (f"The finding: Seat {seat}{role} is furthest from a fair seat share ({_fair_text(s)}) on "
+                f"average over {over} ({_pp(mean_gap)}), but not on one side of it: "
+                f"{', '.join(parts[:-1])} and {parts[-1]} (clear on the adjusted intervals). Seat {seat} "
+                f"is the seat picked because its mean gap from 1/P is the largest ({shares}); {why}")
     return (f"The finding: Seat {seat}{role} wins {side} than a fair seat share ({_fair_text(s)}). "
             f"Seat {seat} is the seat picked because its win share is furthest from 1/P on average "
-            f"over {over}: {_pp(mean_gap)} on average ({shares}); as the seat is picked from the "
-            "data, the calls below are adjusted over every seat of every cell.")
+            f"over {over}: {_pp(mean_gap)} on average ({shares}); {why}")
 
 
 def _pp(d: float, signed: bool = True) -> str:

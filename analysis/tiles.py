@@ -20,7 +20,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.load import RunSet, collect, tile_name
+from analysis.load import PLAYERS, RunSet, collect, tile_name
 from simcore.accumulate import CLUSTER_TERMS, win_units
 
 
@@ -90,8 +90,9 @@ def tile_summary(rs: RunSet) -> pl.DataFrame:
     small-sample factor G/(G − 1)·(N − 1)/(N − 2) statsmodels' ``cov_type="cluster"`` uses, and a
     t interval with G − 1 degrees of freedom: a game's P rows are not independent, their win
     shares sum to 1 and the tiles come from one supply; revD #2), slope_se_by ("game", or
-    "player rows" for statistics written before version 2, which hold no per-game sums: the
-    interval of independent rows, a little too narrow), correlation (Pearson, count vs win share),
+    "player rows" for statistics written before version 2, which hold no per-game sums, of a run
+    without players.parquet: the interval of independent rows, a little too narrow; with the
+    player rows, the per-game sums come from them and the interval is clustered, revF #8), correlation (Pearson, count vs win share),
     significant (slope interval excludes 0), spread (largest minus smallest win share over the
     counts held by at least :data:`COMMON_COUNT` of players: a size that holds for curves; revD
     #1), linear_fit (share of the between-count variation of win share, weighted by players, that
@@ -176,7 +177,8 @@ def _curve_shape(impact: pl.DataFrame) -> dict[str, tuple]:
 def _tile_sums(rs: RunSet, cols: list[str], L: int) -> tuple[dict, dict | None]:
     """The row sums of the slopes (n, Σy, Σy², Σx, Σx², Σxy per type; y the win share) and the
     per-game sums of :data:`simcore.accumulate.CLUSTER_TERMS` per column (with ``G``, the games;
-    None for statistics written before version 2), from the statistics or the player rows."""
+    from the player rows for statistics written before version 2 when the run kept them, None when
+    it did not), from the statistics or the player rows."""
     if rs.from_stats:
         st = rs.stats
         f = st.fixed
@@ -194,7 +196,10 @@ def _tile_sums(rs: RunSet, cols: list[str], L: int) -> tuple[dict, dict | None]:
                 clu.update({c: {t: int(f[f"clu:{g}"][j, m]) for m, t in enumerate(CLUSTER_TERMS)}
                             for j, c in enumerate(gc)})
         if not all(c in clu for c in cols):
-            return s, None
+            # statistics written before version 2 hold no per-game sums: the player rows, when the
+            # run kept them, give them exactly (revF #8); else the caller falls back to the
+            # interval of independent rows and says so
+            return s, (_row_cluster_sums(rs, cols, L) if _have_rows(rs) else None)
         for c in cols:
             v, k = st.valued[f"n:{c}"].values.astype(np.int64), st.valued[f"n:{c}"].a.sum(axis=0)
             clu[c].update(X=int((v * k).sum()), Q=int((v * v * k).sum()),
@@ -207,6 +212,18 @@ def _tile_sums(rs: RunSet, cols: list[str], L: int) -> tuple[dict, dict | None]:
         exprs += [x.sum().alias(f"sx{i}"), (x * x).sum().alias(f"sxx{i}"), (x * y).sum().alias(f"sxy{i}")]
     lf = rs.players(["game", "win_share", *cols])
     s = collect(lf.select(exprs)).row(0, named=True)
+    return s, _row_cluster_sums(rs, cols, L)
+
+
+def _have_rows(rs: RunSet) -> bool:
+    """Every pooled run kept its player rows (players.parquet)."""
+    return all((p / PLAYERS).is_file() for p in rs.paths)
+
+
+def _row_cluster_sums(rs: RunSet, cols: list[str], L: int) -> dict:
+    """The per-game sums of :data:`simcore.accumulate.CLUSTER_TERMS` per column, and ``G``, from
+    the player rows (as the statistics of version 2 hold them)."""
+    lf = rs.players(["game", "win_share", *cols])
     # per game (run, game): X, Q, A, Y in integers (W = win share · L), then Σ of their products
     w = (pl.col("win_share").cast(pl.Float64) * L).round().cast(pl.Int64)
     per = []
@@ -222,7 +239,7 @@ def _tile_sums(rs: RunSet, cols: list[str], L: int) -> tuple[dict, dict | None]:
     got = collect(games.select(prods)).row(0, named=True)
     clu = {"G": int(got["G"])}
     clu.update({c: {t: int(got[f"{t}{i}"]) for t in (*CLUSTER_TERMS, *"XQAY")} for i, c in enumerate(cols)})
-    return s, clu
+    return clu
 
 
 def _cluster_se(G: int, P: int, n: float, terms: dict, slope: float, xbar: float, ybar: float,

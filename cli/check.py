@@ -68,13 +68,22 @@ def run_check(baseline_path: str | Path, run: str | Path | None = None, *, games
     from analysis.check.play import play_check
 
     check_common(seed=seed, threads=threads)
-    where = rules if rules is not None else base.rules
-    vs = f" against {against_rules} on the same deals" if against_rules is not None else ""
-    announce = (f"playing {base.game} ({base.players} players, {','.join(dict.fromkeys(base.strategies))}) "
-                f"with rules {where}{vs}, in batches until every metric is decided …")
+    announce = announce_line(base, rules, against_rules, settings)
     return play_check(base, games=games, rules=rules, against_rules=against_rules, seed=seed, batch=batch,
                       threads=threads, alpha=alpha, beta=beta, save_run=save_run, force=force, log=log,
                       settings=settings, announce=announce, executor=executor)
+
+
+def announce_line(base, rules=None, against_rules=None, settings=()) -> str:
+    """The first line a played check prints: what it plays. It names the rules as checked, with
+    every ``--set`` (revF #4: "with rules default" was printed for ``--set
+    effects.caserne_payment=4``, the rules the baseline measured, not those played)."""
+    where = str(rules if rules is not None else base.rules)
+    if settings:
+        where += " with --set " + ", ".join(getattr(s, "text", str(s)) for s in settings)
+    vs = f" against {against_rules} on the same deals" if against_rules is not None else ""
+    return (f"playing {base.game} ({base.players} players, {','.join(dict.fromkeys(base.strategies))}) "
+            f"with rules {where}{vs}, in batches until every metric is decided …")
 
 
 def _parse_tolerance(text: str, option: str) -> float:

@@ -332,13 +332,16 @@ def markdown_summary(res: CheckResult) -> str:
 
 
 def junit_xml(res: CheckResult) -> str:
-    """JUnit XML: one testcase per metric; failures are metrics beyond tolerance, errors the metrics
-    left undecided (the check exits 3: neither a pass nor a regression)."""
+    """JUnit XML: one testcase per metric; failures are metrics beyond tolerance, and the metrics
+    left undecided are ``<skipped message=…>`` (revF #13): CI test reporters show an ``<error>`` as a
+    broken test, and an undecided metric is neither broken nor a regression, it was not decided
+    (because the check stopped at the first regression, or at the maximum number of games: then
+    the check exits 3, which is what fails or lets through the CI step). No ``<error>`` is written."""
     m = len(res.results)
     failures = len(res.failed)
-    errors = len(res.undecided)
+    skipped = len(res.undecided)
     suite = ET.Element("testsuite", name=f"balance check {res.baseline.path.name}", tests=str(m),
-                       failures=str(failures), errors=str(errors), skipped="0",
+                       failures=str(failures), errors="0", skipped=str(skipped),
                        timestamp=time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()))
     props = ET.SubElement(suite, "properties")
     for name, value in (("baseline", str(res.baseline.path)), ("run", res.run_path),
@@ -362,14 +365,14 @@ def junit_xml(res: CheckResult) -> str:
         if r.verdict == "fail":
             ET.SubElement(case, "failure", message=text, type="regression").text = text
         elif r.verdict == "undecided":
-            ET.SubElement(case, "error", message=text, type="undecided").text = text
+            ET.SubElement(case, "skipped", message=text).text = text
         else:
             ET.SubElement(case, "system-out").text = text
     out = ET.SubElement(suite, "system-out")
     out.text = "\n".join([status_line(res), _run_line(res), _procedure_line(res),
                           *(f"rule setting changed: {c}" for c in rules_change_lines(res)), *res.notes])
     root = ET.Element("testsuites", name="balance check", tests=str(m), failures=str(failures),
-                      errors=str(errors), skipped="0")
+                      errors="0", skipped=str(skipped))
     root.append(suite)
     ET.indent(root)
     return ('<?xml version="1.0" encoding="UTF-8"?>\n' + JUNIT_SIGN + "\n"

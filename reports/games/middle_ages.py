@@ -378,9 +378,31 @@ def _event_seat_rows(t: dict, smallest: float = 0.01) -> pl.DataFrame:
             [verdict_words(v) for v in es["verdict"]]} if "verdict" in es.columns else {})})
 
 
+def _slope_by_rows(t: dict) -> bool:
+    """The tile slopes' intervals treat player rows as independent (statistics written before
+    version 2 of a run without its player rows), not clustered by game."""
+    ts = t.get("tile_summary")
+    return ts is not None and "slope_se_by" in ts.columns and bool((ts["slope_se_by"] == "player rows").any())
+
+
+def tile_section_text(t: dict) -> str:
+    """What the tile section shows; the slope interval as this run's is (revF #8: "clustered by
+    game" was said of a run whose intervals treat the player rows as independent)."""
+    how = ("its interval treats the player rows as independent, a little too narrow: the statistics "
+           "were written before version 2 and the run kept no player rows to cluster them by game"
+           if _slope_by_rows(t) else "its interval clustered by game: a game's players are not independent")
+    return ("Win share against the number of tiles of each type held at the end (Wilson intervals); each "
+            "type's lowest and highest win share over the counts held by at least 1% of players, and "
+            "their range (the types are ranked by it: it holds for curves, which a slope does not); the "
+            f"straight-line slope of win share per extra tile ({how}) and whether that line fits; and the "
+            "Domain mixes (a player's two most-stocked Domains) most over-represented among winners. Under "
+            "bot play these are associations: a strong position collects tiles and wins, so a tile that "
+            "goes with winning is not shown to cause it (change its rule and compare two runs for that).")
+
+
 def _tile_rows(t: dict) -> pl.DataFrame:
     ts = _shaped(t["tile_summary"].filter(pl.col("slope").is_not_nan()))
-    rows_only = (ts["slope_se_by"] == "player rows").any()
+    rows_only = _slope_by_rows(t)
     slope = ("Straight line: win share per extra tile (pp, 95% interval"
              + (", player rows as if independent: statistics written before version 2)" if rows_only
                 else " clustered by game)"))
@@ -457,14 +479,7 @@ def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None) -> list[Secti
         dom_lines = [domain_headline(dp)] if dp.height else []
         secs.append(Section(
             "tiles", "Tile-type impact",
-            "Win share against the number of tiles of each type held at the end (Wilson intervals); each "
-            "type's lowest and highest win share over the counts held by at least 1% of players, and "
-            "their range (the types are ranked by it: it holds for curves, which a slope does not); the "
-            "straight-line slope of win share per extra tile (its interval clustered by game: a game's "
-            "players are not independent) and whether that line fits; and the Domain mixes (a player's two most-stocked Domains) "
-            "most over-represented among winners. Under bot play these are associations: a strong position "
-            "collects tiles and wins, so a tile that goes with winning is not shown to cause it (change its "
-            "rule and compare two runs for that).",
+            tile_section_text(t),
             figs.add("tile_impact", F.tile_impact(t), tile_lines[0] if tile_lines else "")
             + figs.add("domain_pairs", F.domain_pairs(t), dom_lines[0] if dom_lines else ""),
             [("Tile types (widest range of win share first)", _tile_rows(t)),

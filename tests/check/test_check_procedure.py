@@ -249,16 +249,19 @@ def test_a_pass_claims_what_the_procedure_guarantees_not_that_the_change_is_with
     assert "within what is accepted" not in case.find("system-out").text
 
 
-def test_junit_xml_parses_with_failures_and_errors():
+def test_junit_xml_parses_with_failures_and_skipped():
     res = result([(31.2, 0.4), (22.0, 0.2), (26.5, 0.5), (25.0, 0.1)])
     assert [r.verdict for r in res.results] == ["fail", "fail", "undecided", "pass"]
     root = ET.fromstring(junit_xml(res))
     suite = root.find("testsuite")
     cases = suite.findall("testcase")
     assert len(cases) == 4 and suite.get("tests") == "4"
-    assert suite.get("failures") == root.get("failures") == "2" and suite.get("errors") == "1"
+    assert suite.get("failures") == root.get("failures") == "2" and suite.get("errors") == "0"
     assert cases[0].find("failure").get("message").startswith("Seat 1 wins 31.2%")
-    assert cases[2].find("error") is not None
+    # undecided: skipped with the sentence as its message, not an error (revF #13)
+    assert cases[2].find("error") is None
+    assert cases[2].find("skipped").get("message").startswith("Seat 3 wins 26.5%")
+    assert suite.get("skipped") == root.get("skipped") == "1"
 
 
 def test_markdown_summary_has_the_table_and_states_other_rules():

@@ -79,3 +79,11 @@ def test_event_seat_table_has_a_verdict_and_an_unadjusted_interval_that_does_not
     assert rows[verdict].to_list() == ["clear and large enough to matter", "clear but small"]
     change = rows["Change (pp, 95% interval, unadjusted)"][0]
     assert change.endswith("\u00a0pp)") and " pp" not in change
+
+
+def test_the_tile_text_says_how_this_runs_slope_interval_was_made():
+    # revF #8: "clustered by game" was said of a run whose intervals treat player rows as independent
+    clustered = M.tile_section_text({"tile_summary": _summary()})
+    assert "its interval clustered by game" in clustered and "independent, a little too narrow" not in clustered
+    rows = M.tile_section_text({"tile_summary": _summary(slope_se_by=["player rows"] * 2)})
+    assert "clustered by game:" not in rows and "treats the player rows as independent" in rows

@@ -61,9 +61,18 @@ def test_older_statistics_read_with_the_rows_interval_and_say_so(run, tmp_path):
     assert pooled.games == 2 * new.games
     rs = open_runs([run], source="stats")
     rs.stats = st_old
+    # a version-1 run that kept its player rows: the per-game sums come from them, and the interval
+    # is clustered by game, as statsmodels' (revF #8: it was the rows-as-independent one)
+    t = tiles.tile_summary(rs)
+    assert set(t["slope_se_by"]) == {"game"}
+    sm_slope, se, (lo, hi), se_rows = _statsmodels(run, "tiles_caserne")
+    r = t.filter(pl.col("tile") == "caserne").row(0, named=True)
+    assert r["slope"] == pytest.approx(sm_slope, rel=1e-9)
+    assert (r["slope_se"], r["slope_ci_low"], r["slope_ci_high"]) == pytest.approx((se, lo, hi), rel=1e-9)
+    # without the rows (players.parquet not kept): the interval of independent rows, labelled so
+    rs.paths = (tmp_path,)
     t = tiles.tile_summary(rs)
     assert set(t["slope_se_by"]) == {"player rows"}
-    sm_slope, _, _, se_rows = _statsmodels(run, "tiles_caserne")
     r = t.filter(pl.col("tile") == "caserne").row(0, named=True)
     assert r["slope_se"] == pytest.approx(se_rows, rel=1e-9)
 

@@ -47,11 +47,25 @@ def _size(x: float, m: int = 12) -> str:
 
 
 def test_the_page_says_which_seat_the_finding_is_about_and_why_first():
+    # Seat 1 is clearly below 1/P in two cells, clearly above in 4×eventwise: no side is stated for
+    # the panel (revF #10), each cell's side and gap is
     text = panel.finding_statement(_cells(), ALIKE)
+    assert text.startswith("The finding: Seat 1 is furthest from a fair seat share (1/P = 25%) on average "
+                           "over the panel's 3 cells (−2.7 pp), but not on one side of it: below in "
+                           "4p 4×balanced and 4p 4×greedy (−5.1 pp, −5.4 pp) and above in 4p 4×eventwise "
+                           "(+2.4 pp)"), text
+    assert "wins less" not in text and "(19.9%, 19.6%, 27.4%)" in text
+    assert "adjusted over every seat of every cell" in text
+    # the sides are the adjusted intervals' (statsmodels' Wilson at 1 − 0.05/12)
+    assert [_size(x) != "within noise" for x in (0.1986, 0.1962, 0.2744)] == [True, True, True]
+
+
+def test_when_no_cell_reverses_it_the_finding_states_a_side():
+    cells = _cells({**SHARES, "4p 4×eventwise": (0.2530, 0.2490, 0.2480, 0.2500)})
+    text = panel.finding_statement(cells, ALIKE)
     assert text.startswith("The finding: Seat 1 wins less than a fair seat share (1/P = 25%). Seat 1 is the "
                            "seat picked because its win share is furthest from 1/P on average over the "
-                           "panel's 3 cells: −2.7 pp on average (19.9%, 19.6%, 27.4%)"), text
-    assert "adjusted over every seat of every cell" in text
+                           "panel's 3 cells: −3.4 pp on average (19.9%, 19.6%, 25.3%)"), text
 
 
 def test_every_cell_gets_a_sentence_on_its_largest_gaps_worded_by_size():
