@@ -156,7 +156,9 @@ COMPARE_SCHEMA = {"metric": pl.String, "key": pl.String, "label": pl.String, "ki
                   "diff": pl.Float64, "diff_low": pl.Float64, "diff_high": pl.Float64, "z": pl.Float64,
                   "p_value": pl.Float64, "p_adjusted": pl.Float64, "significant": pl.Boolean,
                   "smallest": pl.Float64, "size_low": pl.Float64, "size_high": pl.Float64,
-                  "verdict": pl.String, "paired": pl.Boolean}
+                  "verdict": pl.String, "paired": pl.Boolean,
+                  "base_fit": pl.Float64, "variant_fit": pl.Float64,
+                  "base_spread": pl.Float64, "variant_spread": pl.Float64}
 
 
 PAIRED_METRICS = ("seat_win_share", "seat_mean_score", "role_win_share", "shared_wins", "score_spread",
@@ -209,7 +211,8 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
     when significant: "clear and large enough to matter" when its interval's near end is at least
     ``smallest``, "clear but small" when its far end is below it, "clear, may matter" when the
     interval straddles it; else "not shown"), paired (the row's interval and test are over per-game
-    differences). The size is read on the Bonferroni interval over the tested metrics,
+    differences), base_fit, variant_fit, base_spread, variant_spread (a tile slope's curve in
+    each run: :func:`_tile_curves`; nan for other rows). The size is read on the Bonferroni interval over the tested metrics,
     :func:`_size_intervals`: wider than the diff_low/diff_high shown, which are each metric's own
     95 % interval. Seat win shares are tested with the tie-aware per-game variance (Wald), not
     p(1 − p). Rows left out (see :func:`compare_runs`): a guild's founders' win share where fewer
@@ -317,8 +320,28 @@ def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], al
         "base": e1, "base_low": l1, "base_high": h1, "variant": e2, "variant_low": l2, "variant_high": h2,
         "diff": diff, "diff_low": dlo, "diff_high": dhi, "z": z, "p_value": p, "p_adjusted": adj,
         "significant": significant, "smallest": small, "size_low": slo, "size_high": shi,
-        "verdict": verdict, "paired": is_paired}, schema=COMPARE_SCHEMA)
+        "verdict": verdict, "paired": is_paired,
+        **_tile_curves(metrics, keys, base, variant)}, schema=COMPARE_SCHEMA)
     return out[reading_order(verdict, diff, small, z)], dropped
+
+
+def _tile_curves(metrics: list, keys: list, base: dict, variant: dict) -> dict[str, np.ndarray]:
+    """For each compared row, where it is a tile's slope (``tile_slope``), each run's
+    ``linear_fit`` (how much of the tile's curve the straight line describes) and ``spread``
+    (highest minus lowest win share over the tile counts held by at least 1% of players) from
+    :func:`analysis.tiles.tile_summary`, as ``base_fit``, ``variant_fit``, ``base_spread``,
+    ``variant_spread``; nan elsewhere. A page says a slope's change summarises a curve that bends
+    when a fit is low (revF #6), and shows the runs' ranges beside it."""
+    out = {}
+    for side, tables in (("base", base), ("variant", variant)):
+        ts = tables.get("tile_summary")
+        by = ({r["tile_name"]: r for r in ts.iter_rows(named=True)}
+              if ts is not None and "linear_fit" in ts.columns else {})
+        for col, src in (("fit", "linear_fit"), ("spread", "spread")):
+            out[f"{side}_{col}"] = np.array(
+                [float(by[k][src]) if m == "tile_slope" and k in by and by[k][src] is not None else np.nan
+                 for m, k in zip(metrics, keys)], dtype=float)
+    return out
 
 
 def reading_order(verdicts, diff, smallest, z) -> np.ndarray:
@@ -353,14 +376,16 @@ def _left_out(j: pl.DataFrame, roles: bool) -> tuple[pl.DataFrame, list]:
             drop.append((r["metric"], r["key"], r["label"], "a share of almost nobody: the guild is "
                          f"founded by under {stats.MIN_SUPPORT:.0%} of players in both runs"))
     constant = set()
-    for r in j.filter(pl.col("metric").is_in(["count_share", "count_mean"])).iter_rows(named=True):
-        # the same count in every game of both runs (the shipped rules reshuffle exactly twice at 3
-        # players, never at 4): nothing can move, so nothing is tested (rev22 #3)
-        fixed = (r["estimate"] in (0.0, 1.0) if r["metric"] == "count_share" else   # a share: all or none
-                 all(r[f"ci_low{s}"] == r[f"estimate{s}"] == r[f"ci_high{s}"] for s in ("", "_v")))
-        if fixed and r["estimate"] == r["estimate_v"]:
+    for r in j.filter(pl.col("kind").is_in(["proportion", "mean"])).iter_rows(named=True):
+        # the same value in every game of both runs (the shipped rules reshuffle exactly twice at 3
+        # players, never at 4; no game ends in a shared win; a card that only moves tiles gains no
+        # coin and never changes the leader): nothing can move, so nothing is tested (rev22 #3,
+        # revF #5: one rule for every metric, so the family Holm and Bonferroni run over holds only
+        # metrics that can move)
+        if _constant(r):
             constant.add((r["metric"], r["key"]))
             what = (f"{r['estimate']:g} a game" if r["metric"] == "count_mean"
+                    else f"always {r['estimate']:g}" if r["kind"] == "mean"
                     else "in every game" if r["estimate"] == 1 else "in no game")
             drop.append((r["metric"], r["key"], r["label"], f"the same in every game of both runs ({what}): "
                          "it cannot move"))
@@ -393,6 +418,18 @@ def _left_out(j: pl.DataFrame, roles: bool) -> tuple[pl.DataFrame, list]:
     gone = pl.DataFrame([(m, k) for m, k, _, _ in drop], schema=["metric", "key"], orient="row")
     return j.join(gone, on=["metric", "key"], how="anti", maintain_order="left"), \
         [(lab, why) for _, _, lab, why in drop]
+
+
+def _constant(r: dict) -> bool:
+    """Whether a joined row (``estimate``, ``ci_low``, ``ci_high`` of the baseline, the same with
+    ``_v`` of the variant) is the same in every game of both runs, with the same value on both
+    sides: a share of 0 or 1 (none or all of the games), a mean whose interval is a point (a
+    standard deviation of 0: every game the same). Such a row cannot move, so it is not tested."""
+    if r["n"] < 1 or r["n_v"] < 1 or r["estimate"] != r["estimate_v"]:
+        return False
+    if r["kind"] == "proportion":
+        return r["estimate"] in (0.0, 1.0)
+    return all(r[f"ci_low{s}"] == r[f"estimate{s}"] == r[f"ci_high{s}"] for s in ("", "_v"))
 
 
 def _paired_t(n: float, mean: float, sd: float, level: float = stats.LEVEL) -> tuple[float, float, float, float]:

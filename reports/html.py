@@ -39,6 +39,7 @@ ul.headlines li{margin:.3em 0}.meta td{text-align:left}.note{color:#555;font-siz
 nav a{margin-right:1em}figure{margin:1.2em 0}figcaption{font-size:.95em;color:#333;margin-top:.3em;
 border-left:3px solid #0072B2;padding-left:.6em}abbr[title]{text-decoration:underline dotted #888;cursor:help}
 th[title]{cursor:help}.glossary td{text-align:left;vertical-align:top}
+ul.grouped{list-style:circle;margin:.2em 0 .5em}ul.grouped li{margin:.15em 0}
 """
 
 
@@ -90,6 +91,17 @@ def code_marks(escaped: str) -> str:
     return _CODE.sub(r"<code>\1</code>", escaped)
 
 
+def _li(sentence: str) -> str:
+    """A sentence as a list item; a heading with sentences of its own
+    (:class:`reports.text.Grouped`: a before/after's kind of change) holds them in a list nested
+    inside its item."""
+    items = getattr(sentence, "items", ())
+    inner = ("<ul class='grouped'>" + "".join(f"<li>{with_titles(x)}</li>" for x in items) + "</ul>"
+             if items else "")
+    head = f"<strong>{with_titles(sentence)}</strong>" if items else with_titles(sentence)
+    return f"<li>{head}{inner}</li>"
+
+
 POOLED = "Run directories pooled"
 
 
@@ -137,7 +149,7 @@ def page(title: str, groups: list[RunSet], secs: list[Section], png: dict[str, b
             parts.append(f"<p>{with_titles(s.intro)}</p>")
         if s.sentences:
             cls = " class='headlines'" if s.id == "headlines" else ""
-            parts.append(f"<ul{cls}>" + "".join(f"<li>{with_titles(x)}</li>" for x in s.sentences) + "</ul>")
+            parts.append(f"<ul{cls}>" + "".join(_li(x) for x in s.sentences) + "</ul>")
         for k, name in enumerate(s.figures, 1):
             data = base64.b64encode(png[name]).decode("ascii")
             cap = captions.get(name, "")

@@ -123,9 +123,10 @@ class _Layout:
 
     def add_text(self, text: str, size: float = 9.5, weight: str = "normal", indent: float = 0.0,
                  bullet: bool = False, color: str = "#222222", space_after: float = 0.06,
-                 keep_with: float = 0.0) -> None:
+                 keep_with: float = 0.0, mark: str = "•") -> None:
         """A wrapped paragraph; lines run on to the next page when needed. ``keep_with``: inches of
-        what follows that must share the page with the first lines (a heading and its content)."""
+        what follows that must share the page with the first lines (a heading and its content).
+        ``mark``: the bullet's sign (a nested item's "–")."""
         lead = 0.16 if bullet else 0.0
         lines = self.wrap(text, size, TEXT_W - indent - lead, weight)
         lh = self.line_height(size)
@@ -134,7 +135,7 @@ class _Layout:
             if lh > self.room():
                 self.new_page()
             if bullet and i == 0:
-                self.text_at(MARGIN + indent, self.y, "•", size, weight, color)
+                self.text_at(MARGIN + indent, self.y, mark, size, weight, color)
             self.text_at(MARGIN + indent + lead, self.y, line, size, weight, color)
             self.y -= lh
         self.y -= space_after
@@ -284,7 +285,11 @@ def write_pdf(path: Path, title: str, secs: list[Section], figs: dict, png: dict
         if s.intro:
             doc.add_text(s.intro, 9.5, space_after=0.1)
         for line in s.sentences:
-            doc.add_text(line, 9.5, bullet=True, space_after=0.05)
+            items = getattr(line, "items", ())   # a heading with sentences of its own: nested under it
+            doc.add_text(line, 9.5, "bold" if items else "normal", bullet=True, space_after=0.05,
+                         keep_with=2 * doc.line_height(9) if items else 0.0)
+            for item in items:
+                doc.add_text(item, 9, indent=0.2, bullet=True, mark="–", space_after=0.03)
         doc.y -= 0.08
         for name in s.figures:
             number += 1

@@ -29,7 +29,7 @@ from reports import glossary
 from reports.figures import common as F
 from reports.rules_diff import diff_sentences, diff_table, origin, pairing_sentence, rules_diff
 from reports.games import hook_for, spec_for
-from reports.text import (
+from reports.text import (Grouped, bends, sentence_texts,
     amount,
     change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
     length_headlines, metric_change, metric_digits,
@@ -74,7 +74,8 @@ def plain_sections(secs: list[Section]) -> list[Section]:
         text = [c for c in df.columns if df[c].dtype == pl.String]
         return df.with_columns(pl.col(c).str.replace_all(r"`([^`]+)`", "$1") for c in text) if text else df
 
-    return [replace(s, intro=without_code_marks(s.intro), sentences=[without_code_marks(x) for x in s.sentences],
+    return [replace(s, intro=without_code_marks(s.intro), sentences=[x.map(without_code_marks) if isinstance(x, Grouped)
+                                                            else without_code_marks(x) for x in s.sentences],
                     tables=[(without_code_marks(c), cells(df)) for c, df in s.tables]) for s in secs]
 
 
@@ -220,7 +221,8 @@ def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
         u = metric_unit(r["metric"], r["kind"], unit)
         d = metric_digits(r)
         change, interval = metric_change(r, u, d)
-        rows["Metric"].append(metric_label(r))
+        # a slope whose curve the line does not describe is tagged as the run page calls it (revF #6)
+        rows["Metric"].append(metric_label(r) + (" (straight-line summary: the curve bends)" if bends(r) else ""))
         rows["Unit"].append("%, change in pp" if r["kind"] == "proportion" else u)
         rows["Before"].append(metric_value(r["base"], r["metric"], r["kind"], d))
         rows["After"].append(metric_value(r["variant"], r["metric"], r["kind"], d))
@@ -607,7 +609,7 @@ def glossary_section(secs: list[Section], figs: FigureSet) -> Section:
     """"How to read this report": the glossary terms the report uses, in plain words."""
     texts = []
     for s in secs:
-        texts += [s.title, s.intro, *s.sentences]
+        texts += [s.title, s.intro, *sentence_texts(s.sentences)]
         for caption, df in s.tables:
             texts += [caption, *df.columns]
             texts += [str(v) for c in df.columns if df[c].dtype == pl.String for v in df[c].to_list()]

@@ -710,18 +710,21 @@ def metric_digits(r: dict) -> int:
     return common_digits([r])
 
 
-def common_digits(rows: list[dict]) -> int:
+def common_digits(rows: list[dict], more: int = MORE_DIGITS) -> int:
     """The decimals at which every one of ``rows`` (compared metrics shown in one sentence, so at
     one precision) prints a before, after and change rounded that agree: the largest of their own
     (:func:`_base_digits`), or more, up to :data:`MORE_DIGITS` more; at the cap, that cap (where
-    :func:`shown_change` prints the difference of the printed values)."""
+    :func:`shown_change` prints the difference of the printed values). ``more``: how many decimals
+    past their own at most (a list of many lines takes 1: at 4 decimals "111.8387 coins" read as
+    noise; at the cap a line's change is still the difference of its printed values, within one
+    unit of the last decimal of the change)."""
     if not rows:
         return 1
     d = max(_base_digits(r["metric"], r["kind"])[1] for r in rows)
-    for k in range(d, d + MORE_DIGITS + 1):
+    for k in range(d, d + more + 1):
         if all(_agrees(r, k) for r in rows):
             return k
-    return d + MORE_DIGITS
+    return d + more
 
 
 def shown_change(r: dict, digits: int) -> float:
@@ -773,18 +776,59 @@ def metric_change(r: dict, unit: str, digits: int | None = None) -> tuple[str, s
     return change, f"{signed(r['diff_low'], d)} to {signed(r['diff_high'], d)}{u}"
 
 
-def change_sentence(r: dict, unit: str) -> str:
-    """``Seat 1 win share: 19.9% → 22.1%, +2.2 pp (95% interval +1.4 to +3.0 pp).``"""
+def change_sentence(r: dict, unit: str, digits: int | None = None) -> str:
+    """``Seat 1 win share: 19.9% → 22.1%, +2.2 pp (95% interval +1.4 to +3.0 pp).`` (``digits``:
+    the precision of a list the sentence is one line of, :func:`common_digits`; by default its
+    own, :func:`metric_digits`). A tile's slope whose curve bends in either run says so
+    (:func:`bent_words`)."""
     u = metric_unit(r["metric"], r["kind"], unit)
-    d = metric_digits(r)
+    d = metric_digits(r) if digits is None else digits
     before, after = (metric_value(r["base"], r["metric"], r["kind"], d),
                      metric_value(r["variant"], r["metric"], r["kind"], d))
     shown_u = "" if r["kind"] == "proportion" or not u else f" {u}"
     change, interval = metric_change(r, u, d)
-    return f"{metric_label(r)}: {before} → {after}{shown_u}, {change} (95% interval {interval})."
+    bent = bent_words(r)
+    return (f"{metric_label(r)}: {before} → {after}{shown_u}, {change} (95% interval {interval})"
+            + (f": {bent}" if bent else "") + ".")
 
 
-def may_matter_sentence(r: dict, unit: str, family: int) -> str:
+def line_fits() -> float:
+    """The share of a tile curve's between-count variation a straight line must explain to
+    describe it: the run page's threshold (:data:`reports.games.middle_ages.LINE_FITS`, read
+    here so that the before/after and the run page call the same curves "not linear")."""
+    from reports.games.middle_ages import LINE_FITS
+
+    return LINE_FITS
+
+
+def bends(r: dict) -> bool:
+    """Whether a compared row is a tile's slope whose curve the straight line does not describe
+    in at least one of the two runs (``base_fit`` or ``variant_fit`` below :func:`line_fits`):
+    the run page calls that curve "not linear", so a change of its slope is a change of a
+    straight-line summary, not of the curve (revF #6)."""
+    if r.get("metric") != "tile_slope":
+        return False
+    fits = [r.get(k) for k in ("base_fit", "variant_fit")]
+    return any(f is not None and f == f and f < line_fits() for f in fits)
+
+
+def bent_words(r: dict) -> str:
+    """"a straight-line summary only: the curve bends (the line explains 22% of it before, 40%
+    after); best minus worst common count 19.8 pp before, 15.2 pp after" for a tile slope that
+    :func:`bends`, else ''. The ranges are the run pages' (:func:`analysis.tiles.tile_summary`'s
+    ``spread``), shown as they are: not tested."""
+    if not bends(r):
+        return ""
+    words = (f"a straight-line summary only: the curve bends (the line explains {100 * r['base_fit']:.0f}% "
+             f"of it before, {100 * r['variant_fit']:.0f}% after)")
+    spreads = [r.get(k) for k in ("base_spread", "variant_spread")]
+    if all(x is not None and x == x for x in spreads):
+        words += (f"; best minus worst common tile count {100 * spreads[0]:.1f} pp before, "
+                  f"{100 * spreads[1]:.1f} pp after (the run pages' range, not tested)")
+    return words
+
+
+def may_matter_sentence(r: dict, unit: str, family: int, digits: int | None = None) -> str:
     """A compared metric that moved clearly and may matter (:data:`analysis.stats.MAY_MATTER`):
     its change sentence, then, in one short clause, the range its size was read on
     (``size_low``/``size_high``: the Bonferroni interval over the ``family`` tested metrics, on the
@@ -793,8 +837,8 @@ def may_matter_sentence(r: dict, unit: str, family: int) -> str:
     tested metrics at once: +0.09 to +3.46 pp, on both sides of the smallest difference that
     matters, 1 pp; more games would tell)"."""
     u = metric_unit(r["metric"], r["kind"], unit)
-    d = metric_digits(r)
-    head = change_sentence(r, unit)[:-1] + ": clear, may matter ("
+    d = metric_digits(r) if digits is None else digits
+    head = change_sentence(r, unit, d)[:-1] + ": clear, may matter ("
     lo, hi = r.get("size_low"), r.get("size_high")
     if lo is None or hi is None or not (np.isfinite(lo) and np.isfinite(hi)):
         return head + "these games cannot tell whether it reaches the smallest difference that matters)."
@@ -936,11 +980,20 @@ def change_group(metric: str) -> str:
     return "Other measures"
 
 
+def _turn(metric: str) -> int | None:
+    """The turn (or event) number of a ``leader_wins_turn_t`` / ``leader_wins_event_k`` row."""
+    tail = metric.rsplit("_", 1)[-1]
+    return int(tail) if metric.startswith("leader_wins_") and tail.isdigit() else None
+
+
 def grouped_changes(rows: pl.DataFrame, unit: str = "points") -> list[tuple[str, list[dict]]]:
     """The rows of a before/after's list of changes by kind (:func:`change_group`, in the order of
     :data:`CHANGE_GROUPS`), and within a kind by unit (the unit whose largest change comes first
     leads), each unit's rows largest change first: sizes are compared only within a unit ("−7.554
-    coins" sat between two pp changes when one list ran across units)."""
+    coins" sat between two pp changes when one list ran across units). Two exceptions (revF #7,
+    #6): the leader-at-turn rows in turn order, after the group's other rows of their unit (a
+    designer reads them as a curve over the game: turns 11, 10, 9, 12, … scattered it), and a tile
+    slope whose curve :func:`bends` after the slopes that describe their curves."""
     order = [g for g, _, _ in CHANGE_GROUPS] + ["Other measures"]
     out: dict[str, list[dict]] = {}
     for r in rows.iter_rows(named=True):
@@ -952,8 +1005,40 @@ def grouped_changes(rows: pl.DataFrame, unit: str = "points") -> list[tuple[str,
             by_unit.setdefault(metric_unit(r["metric"], r["kind"], unit), []).append(r)
         parts = [sorted(v, key=lambda r: -abs(float(r["diff"]))) for v in by_unit.values()]
         parts.sort(key=lambda v: -abs(float(v[0]["diff"])) / (float(v[0].get("smallest") or 1.0)))
-        groups.append((name, [r for v in parts for r in v]))
+        flat = [r for v in parts for r in v]
+        turns = sorted((r for r in flat if _turn(r["metric"]) is not None), key=lambda r: _turn(r["metric"]))
+        flat = [r for r in flat if _turn(r["metric"]) is None] + turns
+        flat = [r for r in flat if not bends(r)] + [r for r in flat if bends(r)]
+        groups.append((name, flat))
     return groups
+
+
+def _examples(rows: pl.DataFrame, unit: str, most: int = 2) -> str:
+    """"Win share per extra Moulin tile −0.7 pp per tile, Seat 1 win share +0.4 pp": the first
+    ``most`` of ``rows`` (in the table's reading order) named with their change."""
+    parts = []
+    for r in rows.head(most).iter_rows(named=True):
+        change, _ = metric_change(r, metric_unit(r["metric"], r["kind"], unit), metric_digits(r))
+        parts.append(f"{metric_label(r)} {change}")
+    return ", ".join(parts)
+
+
+def _not_listed(cmp: pl.DataFrame, listed: pl.DataFrame, unit: str) -> str:
+    """What the grouped list leaves out, so that its silence is not read as "nothing else moved"
+    (revF #7): the clear but small changes (with two examples) and the ones within noise, both in
+    the table only."""
+    small = cmp.filter(pl.col("verdict") == stats.SMALL)
+    noise = cmp.filter((pl.col("verdict") == stats.NOT_SHOWN) & pl.col("p_adjusted").is_not_nan()
+                       & pl.col("p_adjusted").is_not_null())
+    parts = []
+    if small.height:
+        parts.append(f"the {small.height} clear but small change{'s' if small.height > 1 else ''} "
+                     f"({'such as ' if small.height > 2 else ''}{_examples(small, unit)})")
+    if noise.height:
+        parts.append(f"the {noise.height} within noise")
+    if not parts:
+        return ""
+    return " and ".join(parts) + " are in the table only"
 
 
 def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, unit: str = "points") -> list[str]:
@@ -984,8 +1069,12 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
                    + f"{n - sig.height} within noise ({_holm_family(cmp)})")
         listed = cmp.filter(pl.col("verdict").is_in([stats.LARGE, stats.MAY_MATTER])
                             & ~pl.col("metric").is_in(seat_metrics))
-        # "by kind" only before a list: with nothing listed it announced what never came
-        out[-1] += ("; by kind, largest first within a unit." if listed.height else ".")
+        # "by kind" only before a list: with nothing listed it announced what never came; the list
+        # says what it holds and what it leaves out (revF #7)
+        rest = _not_listed(cmp, listed, unit)
+        out[-1] += (". Listed below by kind: the changes clear and large enough to matter or that may "
+                    "matter, largest first within a unit (the leaders by turn in turn order)"
+                    + (f"; {rest}." if rest else ".") if listed.height else ".")
     else:
         out.append(f"{var_label} against {base_label}: {sig.height} of the {n} tested metrics moved "
                    f"significantly (significant = after Holm's correction over {family_words(cmp)}, so two "
@@ -996,7 +1085,41 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
     elif "verdict" in cmp.columns and listed.filter(pl.col("verdict") == stats.LARGE).height == 0:
         out.append("Nothing else is shown to have moved by enough to matter; these may:")
     for name, rows in grouped_changes(listed, unit):
-        out.append(f"{name} ({len(rows)} change{'s' if len(rows) > 1 else ''}):")
-        out += [may_matter_sentence(r, unit, n) if r.get("verdict") == stats.MAY_MATTER
-                else change_sentence(r, unit) for r in rows]
+        # one precision for a group's lines (revF #7: "67.343% → 72.377%" among one-decimal lines),
+        # the one at which every line's before, after and change agree (:func:`common_digits`)
+        d = common_digits(rows, more=1)
+        bent = sum(bends(r) for r in rows)
+        note = (f"; {'the last ' + str(bent) + ' are' if bent < len(rows) else 'all are'} slopes of curves "
+                f"that bend: straight-line summaries that say little about the curves" if bent else "")
+        out.append(Grouped(f"{name} ({len(rows)} change{'s' if len(rows) > 1 else ''}{note}):",
+                           [may_matter_sentence(r, unit, n, d) if r.get("verdict") == stats.MAY_MATTER
+                            else change_sentence(r, unit, d) for r in rows]))
+    return out
+
+
+class Grouped(str):
+    """A sentence that heads sentences of its own: a before/after's kind of change ("Game shape
+    (16 changes):") and the changes of that kind (``items``). The string is the heading, so what
+    reads sentences as text reads it; the pages nest the items under it (the HTML a list inside
+    the heading's item, the PDF indented bullets; revF #7: the headings were siblings of their
+    items, with the same bullet)."""
+
+    items: tuple[str, ...]
+
+    def __new__(cls, heading: str, items=()) -> "Grouped":
+        obj = super().__new__(cls, heading)
+        obj.items = tuple(items)
+        return obj
+
+    def map(self, f) -> "Grouped":
+        """The heading and every item passed through ``f`` (a text transform)."""
+        return Grouped(f(str(self)), [f(x) for x in self.items])
+
+
+def sentence_texts(sentences: list[str]) -> list[str]:
+    """Every text of a section's sentences, a :class:`Grouped` heading's items included."""
+    out = []
+    for x in sentences:
+        out.append(str(x))
+        out += list(getattr(x, "items", ()))
     return out

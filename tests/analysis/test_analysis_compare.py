@@ -43,7 +43,7 @@ def test_planted_seat_advantage_is_flagged(tmp_path):
 def test_two_seeds_of_one_configuration_are_not_flagged(tmp_path):
     cmp = compare(open_runs([synthetic_run(tmp_path / "a", 4000, 4, seed=11)]),
                   open_runs([synthetic_run(tmp_path / "b", 4000, 4, seed=12)]))
-    assert cmp.height > 60
+    assert cmp.height > 50     # (the metrics the same in every game of both runs are left out: revF #5)
     assert not cmp["significant"].any()
     # Unadjusted p-values of a null comparison are spread out, not piled near 0.
     assert (cmp["p_value"] < 0.05).mean() < 0.15

@@ -159,7 +159,9 @@ def test_a_count_the_same_in_every_game_of_both_runs_is_left_out():
     from analysis.compare import _left_out
 
     def row(metric, est, lo, hi, est_v, lo_v, hi_v):
-        return {"metric": metric, "key": "reshuffles", "label": metric, "estimate": est, "ci_low": lo,
+        # (revF #5: the rule reads every metric by its kind, so a row carries it)
+        return {"metric": metric, "key": "reshuffles", "label": metric,
+                "kind": "proportion" if metric == "count_share" else "mean", "estimate": est, "ci_low": lo,
                 "ci_high": hi, "estimate_v": est_v, "ci_low_v": lo_v, "ci_high_v": hi_v, "n": 100, "n_v": 100}
 
     never = pl.DataFrame([row("count_share", 0.0, 0.0, 0.04, 0.0, 0.0, 0.04), row("count_mean", 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)])

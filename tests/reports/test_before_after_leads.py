@@ -118,15 +118,16 @@ def test_the_changes_are_grouped_by_kind_and_sorted_by_size_within_a_unit():
     from reports.text import comparison_headlines
 
     lines = comparison_headlines(_listed(), "before", "after", "coins")
+    # (revF #7: each kind's changes are nested under its heading, a Grouped sentence)
     heads = [x for x in lines if re.fullmatch(r"[A-Z][a-z ]+ \(\d+ changes?\):", x)]
     assert heads == ["Seats and scores (2 changes):", "Game shape (1 change):", "Event cards (4 changes):",
                      "Tiles (1 change):"], lines
-    cards = lines[lines.index(heads[2]) + 1:lines.index(heads[3])]
+    cards = list(heads[2].items)
     assert [x.split(":")[0] + ":" + x.split(":")[1] for x in cards] == [
         "Alliance: biggest gainer wins", "Alliance: changes the leader", "Métiers: changes the leader",
         "Alliance: mean coin gain per player"], cards   # coins: a unit of its own, not between pp
     assert "clear, may matter" in cards[2]
-    scores = lines[lines.index(heads[0]) + 1:lines.index(heads[1])]
+    scores = list(heads[0].items)
     assert scores[0].startswith("Seat 4 mean final score") and scores[1].startswith("Winner's lead")
     # the counts are of the tested metrics (the Balance index is shown, not tested) and add up to them
     count = lines[1]
@@ -134,7 +135,8 @@ def test_the_changes_are_grouped_by_kind_and_sorted_by_size_within_a_unit():
                             "matter, 1 clearly and perhaps by enough to matter"), count
     assert "1 within noise (Holm over the 10; the table's other row, the Balance index, is shown but not " \
            "tested)" in count
-    said = [int(x) for x in re.findall(r"(\d+) (?:of the \d+ tested metrics moved )?(?:clearly|within noise)", count)]
+    said = [int(x) for x in re.findall(r"(\d+) (?:of the \d+ tested metrics moved )?(?:clearly|within noise)",
+                                       count.split(". Listed below")[0])]
     assert sum(said) == 10
 
 

@@ -74,20 +74,21 @@ def test_a_before_after_counts_and_lists_the_changes_that_may_matter():
                                "tell), 1 clearly but by less than the smallest difference that matters"), lines[1]
     assert lines[2] == "Nothing else is shown to have moved by enough to matter; these may:"
     assert lines[3] == "Game shape (1 change):"        # the list is grouped by kind (revD #9)
-    assert lines[4].startswith("a end_reason_share: 50.0% → 51.1%, +1.1 pp (95% interval +0.2 to +2.0 pp)")
-    assert lines[4].endswith(": clear, may matter (all 4 tested metrics at once: +0.05 to +2.15 pp, on "
+    item = lines[3].items[0]                          # nested under its heading (revF #7)
+    assert item.startswith("a end_reason_share: 50.0% → 51.1%, +1.1 pp (95% interval +0.2 to +2.0 pp)")
+    assert item.endswith(": clear, may matter (all 4 tested metrics at once: +0.05 to +2.15 pp, on "
                              "both sides of the smallest difference that matters, 1 pp; more games would "
-                             "tell)."), lines[4]
+                             "tell)."), item
     # Holm can call a change clear whose wider interval still holds 0: the sign is Holm's, the range
     # starts at 0 on the change's side
     held = comparison(row("end_reason_share", "a", 0.50, 0.489, 0.009, MAY, size=(-0.0215, 0.0012)))
-    line = comparison_headlines(held, "base", "variant", "coins")[-1]
+    line = comparison_headlines(held, "base", "variant", "coins")[-1].items[-1]
     assert "at once: −2.15 to 0.00 pp, on both sides of the smallest difference that matters, 1 pp" in line, line
-    assert len(lines) == 5
+    assert len(lines) == 4 and len(lines[3].items) == 1
     # a table without the size interval (older callers) still words it
     bare = comparison_headlines(cmp.with_columns(pl.lit(None, pl.Float64).alias("size_low")), "base", "variant",
                                 "coins")
-    assert bare[4].endswith(": clear, may matter (these games cannot tell whether it reaches the smallest "
+    assert bare[3].items[0].endswith(": clear, may matter (these games cannot tell whether it reaches the smallest "
                             "difference that matters).")
     # the caption: no other share shown large, the one that may matter said so
     caption = _comparison_caption(cmp, "coins")
