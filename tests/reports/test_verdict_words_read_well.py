@@ -140,10 +140,15 @@ def test_a_before_after_count_gives_every_verdict_and_the_changes_within_noise_i
     assert count == ("variant against base: 1 of the 5 tested metrics moved clearly and by enough to matter, "
                      "1 clearly and perhaps by enough to matter (these games cannot tell), 1 clearly but by "
                      "less than the smallest difference that matters (1 pp for shares), 2 within noise (Holm "
-                     "over the 5; the table's other row, the Balance index, is shown but not tested); by "
-                     "kind, largest first within a unit.")
+                     "over the 5; the table's other row, the Balance index, is shown but not tested). "
+                     # what the list below holds and what it leaves to the table (revF #7)
+                     "Listed below by kind: the changes clear and large enough to matter or that may "
+                     "matter, largest first within a unit (the leaders by turn in turn order); the 1 clear "
+                     "but small change (b end_reason_share +0.4 pp) and the 2 within noise are in the "
+                     "table only.")
     tested = cmp.filter(pl.col("p_adjusted").is_not_null())
-    said = [int(x) for x in re.findall(r"(\d+) (?:of the \d+ tested metrics moved )?(?:clearly|within noise)", count)]
+    said = [int(x) for x in re.findall(r"(\d+) (?:of the \d+ tested metrics moved )?(?:clearly|within noise)",
+                                       count.split(". Listed below")[0])]
     assert said == [(tested["verdict"] == v).sum() for v in (LARGE, MAY, SMALL, NONE)]
     quiet = comparison_headlines(_comparison(_row("end_reason_share", "c", 0.20, 0.201, 0.01, NONE),
                                              _row("end_reason_share", "d", 0.10, 0.101, 0.01, NONE)),
@@ -159,7 +164,10 @@ def test_a_change_that_may_matter_prints_its_range_low_to_high_and_names_the_thr
                            kind="mean", smallest=2.0),
                       _row("end_reason_share", "b", 0.30, 0.304, 0.002, SMALL),
                       _row("end_reason_share", "c", 0.20, 0.201, 0.01, NONE))
-    line = comparison_headlines(cmp, "base", "variant", "coins")[-1]
+    from reports.text import sentence_texts
+
+    # (the last change, nested under its kind's heading: revF #7)
+    line = sentence_texts(comparison_headlines(cmp, "base", "variant", "coins"))[-1]
     assert line == ("Seat 4 mean final score: 111.96 → 110.38 coins, −1.58 coins (95% interval −2.22 to −0.94 "
                     "coins): clear, may matter (all 3 tested metrics at once: −2.694 to −0.476 coins, on both "
                     "sides of the smallest difference that matters, 2 coins; more games would tell).")
