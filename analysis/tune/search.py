@@ -673,8 +673,9 @@ def as_good_pairs(plan: TunePlan, best, near: dict, kept: dict, replay, weights)
     :func:`analysis.tune.advice.as_good_as_best` reads it; a trial missing here is compared
     unpaired on the page."""
     others = {k: v for k, v in near.items() if k != best.number}
-    out = {"best": best.number, "intervals": "95% per trial, paired game by game on the search's games",
-           "trials": {}}
+    out = {"best": best.number, "trials": {},
+           "intervals": "95% per trial, paired game by game on the search's games"
+                        + (" of every cell (split over the cells, Bonferroni)" if plan.multi else "")}
     if not others:
         return out
     mine = near.get(best.number) or kept.get(best.number) or replay(best)
