@@ -138,7 +138,7 @@ def tune(
     if hint:
         # revE #8: the fix was tuned with bots that do not search; revE #9: say what the check costs
         typer.echo(f"before adopting the fix (tuned and confirmed with {result['confirm'].get('label') or 'its panel'} "
-                   f"only), check it as play gets stronger: {follow_up_cost(n)}")
+                   f"only), check it as play gets stronger: {follow_up_cost(n, game=game, players=counts)}")
         typer.echo(f"as play gets stronger, against the rules it started from: {hint}")
 
 
@@ -173,17 +173,48 @@ def follow_up_games(game: str, targets, player_counts: list[int],
     return max(SKILL_DEFAULT_GAMES, int(math.ceil(need / 1000.0)) * 1000)
 
 
-def follow_up_cost(n: int, budgets=FOLLOW_UP_BUDGETS) -> str:
-    """What the printed skill commands cost, in games and, roughly, in time (revE #9)."""
+#: The reference timing the printed skill commands' cost is scaled from (revE): one command (budgets
+#: 0, 4, 16, 64, one seat searching then every seat searching) at 2,000 games per budget took about
+#: 2½ minutes for 4-player Middle-Ages on 2 cores.
+REFERENCE_MINUTES, REFERENCE_GAMES, REFERENCE_PLAYERS, REFERENCE_CORES = 2.5, 2000, 4, 2
+#: Each game's cost relative to Middle-Ages at the same games and players: skill runs of 200 games
+#: per budget, 4 players, played one after the other on the same (busy) 2 cores (revF #11):
+#: Middle-Ages 35 s, Médiévallons 51 s, Seigneurial 53 s, less about 4 s each of start-up (10
+#: games: 3–4 s), so about 1.55 times Middle-Ages. A game not listed counts as Middle-Ages.
+GAME_COST = {"middle-ages": 1.0, "medievallons": 1.5, "seigneurial": 1.5}
+
+
+def follow_up_minutes(game: str, n: int, player_counts, cores: int | None = None) -> tuple[float, float]:
+    """(minutes per command, minutes for both) of the printed skill commands at ``n`` games per
+    budget: :data:`REFERENCE_MINUTES` scaled by the games, by the players (the searching seats'
+    decisions grow with them: in proportion, a rough rule), by the game (:data:`GAME_COST`) and by
+    the cores (``os.cpu_count()`` by default, in inverse proportion). A rough figure: the search
+    bot's cost depends on the position and the machine; summed over a panel's player counts."""
+    import os
+
+    cores = cores or os.cpu_count() or REFERENCE_CORES
+    per = sum(REFERENCE_MINUTES * (n / REFERENCE_GAMES) * (p / REFERENCE_PLAYERS) for p in player_counts)
+    one = per * GAME_COST.get(game, 1.0) * REFERENCE_CORES / cores
+    return one, 2 * one
+
+
+def follow_up_cost(n: int, budgets=FOLLOW_UP_BUDGETS, game: str = "middle-ages", players=(4,),
+                   cores: int | None = None) -> str:
+    """What the printed skill commands cost, in games and, roughly, in minutes (revE #9, revF #11:
+    :func:`follow_up_minutes`, scaled to the game, its players and the games from a reference
+    timing that the sentence names)."""
     parts = 2 * len(budgets)
-    ratio = n / SKILL_DEFAULT_GAMES
-    times = "about as long" if ratio == 1 else f"about {ratio:g} times as long"
+    one, both = follow_up_minutes(game, n, players, cores)
+    counts = list(players)
+    who = f"{counts[0]}-player {game}" if len(counts) == 1 else f"the {len(counts)} cells of the panel"
     return (f"each command plays {n:,} games at each of the budgets {', '.join(map(str, budgets))} "
-            f"twice (one seat searching, every seat searching): {parts * n:,} games, the slowest "
-            f"those with every seat searching at budget {budgets[-1]} (2,000 games per budget took "
-            f"about 2½ minutes per command for 4-player Middle-Ages on 2 cores: these take {times}); "
-            "--games is sized so that a fix that holds can be told met (fewer games leave the "
-            "target unclear)")
+            f"twice (one seat searching, every seat searching) for {who}: "
+            f"{parts * n * len(counts):,} games, the slowest those with every seat searching at budget "
+            f"{budgets[-1]}; about {one:.0f} minutes per command, {both:.0f} for both (a rough "
+            f"figure, scaled by games, players and cores from a reference measurement: "
+            f"{REFERENCE_GAMES:,} games per budget took about 2½ minutes per command for "
+            f"{REFERENCE_PLAYERS}-player Middle-Ages on {REFERENCE_CORES} cores); --games is sized so "
+            "that a fix that holds can be told met (fewer games leave the target unclear)")
 
 
 def skill_hint(game: str, out: Path, vary, players=None, strategies=None, panel=None,

@@ -42,13 +42,14 @@ from analysis.load import smallest_difference
 from analysis.sweep.metrics import anchors, condition_text, sensitivity
 from analysis.sweep.store import read_json
 from analysis.tune.advice import WORDS as OUTCOME_WORDS, as_good_as_best, search_path, seat_of, trial_outcome
+from analysis.tune.targets import edge_digits
 from reports.figures import sweep as FS
 from reports.figures.draw import draw_all
 from reports.html import _CSS, _html_table
 from reports.pdf import write_pdf
 from reports.rules_diff import flatten, value_text
 from reports.sections import FigureSet, Section
-from reports.text import amount, change_unit, verdict_words
+from reports.text import amount, change_unit, metric_digits, metric_value, shown_change, verdict_words
 from simcore import games as registry
 from simcore.atomic import atomic_dir
 
@@ -655,9 +656,11 @@ def played_with(tune_dir: Path, tune: dict, result: dict) -> str:
 
 
 def confirm_table(result: dict, tune_dir: Path, game: str) -> pl.DataFrame:
-    """The confirmation, one row per metric of every target: estimate, interval, the band the target
-    asks for, whether this metric's interval lies inside it, and how far its estimate lies beyond the
-    band (the size of the miss); 'Target met' is the whole target's (every metric)."""
+    """The confirmation, one row per metric of every target: estimate, interval (with more decimals
+    where an end would round onto the band's edge: :func:`analysis.tune.targets.edge_digits`), the
+    band the target asks for, whether this metric's interval lies inside it, and whether its
+    estimate lies inside the band or how far outside (the size of the miss); 'Target met' is the
+    whole target's (every metric)."""
     run = _confirm_run(tune_dir, result)
     players = run.get("players")
     confirm = (result or {}).get("confirm") or {}
@@ -689,20 +692,24 @@ def confirm_table(result: dict, tune_dir: Path, game: str) -> pl.DataFrame:
         for m in p["metrics"]:
             share = _is_share(m["metric"])
             sc, unit = (100.0, "pp") if share else (1.0, "turns")
+            # an interval end that rounds onto the band's edge gets more decimals until its side
+            # shows (revF #2: "25.48 to 27.02" against 23.0 to 27.0, not "25.5 to 27.0")
+            d = edge_digits([sc * m[k] for k in ("estimate", "low", "high")],
+                            [sc * e for e in band] if band is not None else [])
             row = {"Cell": cell["label"]} if cell is not None else {}
             row |= {"Target": p["target"], "Metric": _metric_name(m["metric"], game),
-                   "Estimate": f"{sc * m['estimate']:.1f}{'%' if share else ''}",
-                   "95% interval": f"{sc * m['low']:.1f} to {sc * m['high']:.1f}"}
+                   "Estimate": f"{sc * m['estimate']:.{d}f}{'%' if share else ''}",
+                   "95% interval": f"{sc * m['low']:.{d}f} to {sc * m['high']:.{d}f}"}
             if band is not None:
                 lo, hi = band
                 row["Band"] = (f"up to {sc * hi:.1f}" if lo == float("-inf")
                                else f"{sc * lo:.1f} to {sc * hi:.1f}")
                 inside = lo <= m["low"] and m["high"] <= hi
-                row["Inside the band"] = "yes" if inside else "no"
+                row["Interval inside the band"] = "yes" if inside else "no"
                 e = m["estimate"]
-                row["Estimate beyond the band"] = (f"{amount(f'{sc * (e - hi):.1f}', unit)} above" if e > hi else
-                                                   f"{amount(f'{sc * (lo - e):.1f}', unit)} below" if e < lo
-                                                   else "inside")
+                row["Estimate: inside or outside the band"] = (
+                    f"{amount(f'{sc * (e - hi):.{d}f}', unit)} above" if e > hi else
+                    f"{amount(f'{sc * (lo - e):.{d}f}', unit)} below" if e < lo else "inside")
             row["Target met"] = _outcome(p)
             rows.append(row)
     return pl.DataFrame(rows)
@@ -887,7 +894,7 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                                            "Met": "yes" if a["met"] else "no"}
                                           for i, a in enumerate(attempts)])))
     secs.append(Section("verdict", "Verdict", "The best candidate of the search, played again on fresh "
-                        f"games ({family or '95% intervals'}). 'Inside the band' is each metric's own; "
+                        f"games ({family or '95% intervals'}). 'Interval inside the band' is each metric's own; "
                         "'Target met' needs every metric of the target inside the band: no when one "
                         "lies wholly outside it, unclear when one straddles its edge (these games "
                         "cannot tell; more would).",
@@ -917,7 +924,7 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
     elif trials.height:
         none = "No trial met every target on the full search budget."
         if result is not None and not (result.get("search") or {}).get("met"):
-            none += (f" The verdict's candidate, trial {result['best_trial']}, is the best of them, "
+            none += (f" The verdict's candidate, trial {result['best_trial']}, is the best trial, "
                      "confirmed on fresh games all the same (the verdict; docs/sweep.md).")
         secs.append(Section("candidates", "Every candidate that met the targets",
                             sentences=[none]))
@@ -993,9 +1000,8 @@ def adopt_advice(tune: dict, result: dict) -> list[str]:
 def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: str) -> list[Section]:
     """Two sections for a seat-balance tune (revE #7): 'How each seat responds' (every seat's win
     share under the start rules and the tuned ones on the confirmation's fresh games, paired, with
-    the change worded by size) and 'Settings as good as the best' (the full-budget trials not shown
-    worse than the best, every seat's share beside them: a range of settings that work, not one
-    point)."""
+    the change worded by size) and 'Settings as good as the best' (:func:`as_good_section`: a range
+    of settings that work, not one point)."""
     out = []
     kinds = [t.get("kind") for t in tune.get("targets") or []]
     start = (result or {}).get("start")
@@ -1003,12 +1009,18 @@ def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: s
         rows, lines = [], []
         small = 100 * float(start.get("smallest", 0.01))
         for r in start["seats"]:
-            change = _share_text(r["change"], r["low"], r["high"])
-            rows.append({"Seat": r["seat"], "Start rules": f"{100 * r['start']:.1f}%",
-                         "Tuned rules": f"{100 * r['tuned']:.1f}%", "Change (95%, simultaneous)": change,
+            # printed as the before/after prints a change (revF #1): with the decimals at which
+            # tuned − start as printed is the change rounded (26.25 − 20.1 is not "+6.2")
+            m = {"metric": "seat_win_share", "kind": "proportion", "base": r["start"],
+                 "variant": r["tuned"], "diff": r["change"]}
+            d = metric_digits(m)
+            before, after = (metric_value(r[k], "seat_win_share", "proportion", d) for k in ("start", "tuned"))
+            change = _minus(f"{100 * shown_change(m, d):+.{d}f} pp ({100 * r['low']:+.{d}f} to "
+                            f"{100 * r['high']:+.{d}f})")
+            rows.append({"Seat": r["seat"], "Start rules": before,
+                         "Tuned rules": after, "Change (95%, simultaneous)": change,
                          "Words": verdict_words(r["verdict"])})
-            lines.append(f"seat {r['seat']} {100 * r['start']:.1f}% → {100 * r['tuned']:.1f}%, "
-                         f"{change}: {verdict_words(r['verdict'])}")
+            lines.append(f"seat {r['seat']} {before} → {after}, {change}: {verdict_words(r['verdict'])}")
         out.append(Section(
             "seats", "How each seat responds",
             f"Every seat's win share under {start.get('rules', 'the start rules')} and under the tuned "
@@ -1018,41 +1030,106 @@ def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: s
             sentences=["From the start rules to the tuned ones: " + "; ".join(lines) + "."],
             tables=[("Each seat, start rules → tuned rules", pl.DataFrame(rows))]))
     if "seat-balance" in kinds and result is not None and trials.height and "low" in trials.columns:
-        good = as_good_as_best(trials, int(result["best_trial"]))
-        if good.height:
-            names = [v["name"] for v in tune["varies"]]
-            base = _base_rules(tune)
-            named = {}
-            for n in names:
-                k = seat_of(n, base.get(re.sub(r"\[\d+\]$", "", n)))
-                named[n] = f"{n} (seat {k + 1}'s)" if k is not None else n
-            seats = sorted((c for c in good.columns if c.startswith("seat_win_share_")),
-                           key=lambda c: int(c.rsplit("_", 1)[1]))
-            n_targets = len(tune.get("targets") or ())
-            table = good.select(
-                pl.col("trial").alias("Trial"), *[pl.col(n).alias(named[n]) for n in names],
-                *[(pl.col(c).cast(pl.Float64) * 100).map_elements(lambda x: f"{x:.1f}", return_dtype=pl.String)
-                  .alias(_metric_name(c, game)) for c in seats],
-                pl.col("objective").cast(pl.Float64).round(2).alias("Objective"),
-                pl.concat_str([pl.col("low").cast(pl.Float64).round(2).cast(pl.String), pl.lit(" to "),
-                               pl.col("high").cast(pl.Float64).round(2).cast(pl.String)]).alias("95% interval"),
-            ).with_columns(pl.Series("Target on the search's games",
-                                     [OUTCOME_WORDS.get(w, w) for w in
-                                      (trial_outcome(r, n_targets) for r in good.iter_rows(named=True))]))
-            others = good.height - 1
-            spans = "; ".join(f"{n} {good[n].min()} to {good[n].max()}" for n in names)
-            out.append(Section(
-                "as-good", "Settings as good as the best",
-                "The trials played to the last rung whose objective's 95% interval reaches below the "
-                f"best's upper end (trial {result['best_trial']}, first): not shown worse than the best "
-                "on the search's games (each trial's own interval, not paired: the trials' games are "
-                "not kept), so settings that may work as well; confirm one with simulate --set … "
-                "before adopting it.",
-                sentences=[f"{others} other trial{'s' if others != 1 else ''} not shown worse than the "
-                           f"best; with it, their settings span {spans}." if others else
-                           "Every other trial played to the last rung is shown worse than the best."],
-                tables=[("Trials not shown worse than the best", table)]))
+        out += as_good_section(tune, result, trials, game)
     return out
+
+
+def grid_share(tune: dict, good: pl.DataFrame) -> float | None:
+    """The share of the searched grid (the box of every numeric --vary range) that the box spanned
+    by ``good``'s settings covers: the product over the settings of (max − min) / (hi − lo), a
+    whole-number range counted in values ((max − min + 1) / (hi − lo + 1)). None when a setting is
+    not numeric."""
+    share = 1.0
+    for v in tune["varies"]:
+        if v.get("kind") not in ("int", "float") or v.get("lo") is None or v.get("hi") is None:
+            return None
+        x = good[v["name"]].cast(pl.Float64, strict=False)
+        lo, hi, a, b = float(v["lo"]), float(v["hi"]), float(x.min()), float(x.max())
+        if v["kind"] == "int":
+            share *= (b - a + 1) / (hi - lo + 1)
+        elif hi > lo:
+            share *= (b - a) / (hi - lo)
+    return share
+
+
+def as_good_section(tune: dict, result: dict, trials: pl.DataFrame, game: str) -> list[Section]:
+    """'Settings as good as the best' (revE #7, revF #3): the full-budget trials whose own objective
+    estimate meets the target (≤ 1) and whose difference from the best is not shown worse (its 95%
+    interval reaches 0), paired game by game where the tune recorded it (result.json ``as_good``),
+    else unpaired from the two trials' intervals, and the table says which; every seat's share
+    beside them, and the span of their settings, with the share of the searched grid it covers
+    (most of it: the search does not narrow the settings down)."""
+    best = int(result["best_trial"])
+    good = as_good_as_best(trials, best, ((result.get("as_good") or {}).get("trials")))
+    if not good.height:
+        return []
+    best_obj = float(good["objective"].cast(pl.Float64)[0])
+    if not best_obj <= 1.0:
+        return [Section("as-good", "Settings as good as the best", sentences=[
+            f"No trial's own estimate meets the target on the search's games: the best, trial {best}, "
+            f"has objective {best_obj:.2f} (above 1, the tolerance), so no setting is shown to work "
+            "as well; the verdict's confirmation tells."])]
+    names = [v["name"] for v in tune["varies"]]
+    base = _base_rules(tune)
+    named = {}
+    for n in names:
+        k = seat_of(n, base.get(re.sub(r"\[\d+\]$", "", n)))
+        named[n] = f"{n} (seat {k + 1}'s)" if k is not None else n
+    seats = sorted((c for c in good.columns if c.startswith("seat_win_share_")),
+                   key=lambda c: int(c.rsplit("_", 1)[1]))
+    n_targets = len(tune.get("targets") or ())
+
+    def f2(x) -> str:
+        return f"{float(x):.2f}"
+
+    def how(r):
+        if r["trial"] == best:
+            return "the best"
+        return "paired" if r["paired"] else "unpaired"
+
+    rows = list(good.iter_rows(named=True))
+    table = good.select(
+        pl.col("trial").alias("Trial"), *[pl.col(n).alias(named[n]) for n in names],
+        *[(pl.col(c).cast(pl.Float64) * 100).map_elements(lambda x: f"{x:.1f}", return_dtype=pl.String)
+          .alias(_metric_name(c, game)) for c in seats],
+    ).with_columns(
+        pl.Series("Objective", [f2(r["objective"]) for r in rows]),
+        pl.Series("95% interval", [f"{f2(r['low'])} to {f2(r['high'])}" for r in rows]),
+        pl.Series("Objective − the best's (95%)", [
+            "—" if r["trial"] == best else
+            _minus(f"{r['difference']:+.2f} ({r['diff_low']:+.2f} to {r['diff_high']:+.2f})") for r in rows]),
+        pl.Series("Difference", [how(r) for r in rows]),
+        pl.Series("Target on the search's games",
+                  [OUTCOME_WORDS.get(w, w) for w in (trial_outcome(r, n_targets) for r in rows)]))
+    others = good.height - 1
+    unpaired = int((~good["paired"].fill_null(False)).sum())
+    if others:
+        spans = "; ".join(f"{n} {good[n].min()} to {good[n].max()}" for n in names)
+        said = (f"{others} other trial{'s have their' if others != 1 else ' has its'} own estimate within "
+                f"the target and {'are' if others != 1 else 'is'} not shown worse than the best; with "
+                f"the best, their settings span {spans}.")
+        share = grid_share(tune, good)
+        if share is not None and share >= 0.5:
+            said += (f" That span covers {100 * share:.0f}% of the searched grid: the search's games "
+                     "do not narrow these settings down much.")
+    else:
+        said = ("No other trial played to the last rung has its own estimate within the target and is "
+                "not shown worse than the best.")
+    paired_words = ("the difference from the best is paired game by game on the search's games (every "
+                    "full-budget trial plays the same games), 95% per trial")
+    if unpaired:
+        paired_words += ("; where the column 'Difference' says unpaired (a trial the tune did not "
+                         "record paired, as after a resume, or a result.json written before), it is "
+                         "the difference of the two trials' own 95% intervals, wider")
+    return [Section(
+        "as-good", "Settings as good as the best",
+        "The trials played to the last rung whose own objective estimate meets the target (1 or "
+        f"less: every seat within the tolerance) and whose objective is not shown worse than the best's "
+        f"(trial {best}, first): the interval of the difference reaches 0. {paired_words[0].upper()}"
+        f"{paired_words[1:]}. Settings that may work as well; confirm one with simulate --set … "
+        "before adopting it.",
+        sentences=[said],
+        tables=[("Trials as good as the best", table)])]
 
 
 def worst_cells(trials: pl.DataFrame) -> tuple[list[str], str | None]:

@@ -17,9 +17,10 @@ tuned ones, and which other trials were as good as the best.
   *same* fresh games (the confirmation's), and the paired change with intervals simultaneous over
   the seats (max-|t| from the joint covariance of the per-game differences,
   :func:`analysis.stats.simultaneous`), worded by size (:func:`analysis.stats.practical`).
-* :func:`as_good_as_best` — the full-budget trials not shown worse than the best: their
-  objective's interval reaches below the best's upper end (the racing rule's unpaired test; the
-  trials' per-game data are not kept), so the settings that may work as well.
+* :func:`as_good_as_best` — the full-budget trials whose own objective estimate meets the target
+  and whose difference from the best is not shown worse (paired game by game on the search's games
+  where the tune recorded it, result.json ``as_good``; else from the two trials' own intervals,
+  unpaired, and said so), so the settings that may work as well.
 
 Reads files' contents and per-game samples only; plays nothing (reports use it). May import numpy,
 polars, the standard library, :mod:`analysis.stats` and :mod:`analysis.tune.targets`.
@@ -41,6 +42,9 @@ from analysis.tune.targets import cell_outcome
 SEAT_LISTS = ("setup.start_coins", "setup.hand_size")
 
 WORDS = {"met": "met", "missed": "not met", "unclear": "unclear"}
+
+#: a seat's change whose interval holds 0, in result.json as on the page
+WITHIN_NOISE = "within noise"
 
 
 def trial_outcome(row: dict, n_targets: int) -> str:
@@ -126,25 +130,60 @@ def seat_response(start: np.ndarray, tuned: np.ndarray, smallest: float = 0.01,
         raise ValueError(f"start {start.shape} and tuned {tuned.shape}: not the same games")
     mean, cov = stats.mean_cov(tuned - start)
     low, high, _ = stats.simultaneous(mean, cov, level)
-    words = stats.practical(mean, low, high, smallest)
+    # the page's vocabulary (revD #14, revF #12): a change whose interval holds 0 is "within
+    # noise" here too, not analysis.stats' "not shown" (which means "left out of the headlines")
+    words = [WITHIN_NOISE if w == stats.NOT_SHOWN else w
+             for w in stats.practical(mean, low, high, smallest)]
     return [{"seat": k + 1, "start": float(start[:, k].mean()), "tuned": float(tuned[:, k].mean()),
              "change": float(mean[k]), "low": float(low[k]), "high": float(high[k]),
              "verdict": str(words[k])} for k in range(start.shape[1])]
 
 
-def as_good_as_best(trials: pl.DataFrame, best: int) -> pl.DataFrame:
-    """The full-budget trials (complete, the most games) whose objective's 95% interval reaches
-    below the best trial's upper end: not shown worse than the best on the search's games. The
-    best first, then by objective."""
+def as_good_as_best(trials: pl.DataFrame, best: int, paired: dict | None = None) -> pl.DataFrame:
+    """The full-budget trials (complete, the most games) that may work as well as the best (revF
+    #3): the trial's *own* objective estimate meets the target (≤ 1: every metric within the
+    tolerance), and its difference from the best's objective is not shown positive — its 95%
+    interval reaches 0 or below.
+
+    The difference is paired game by game when ``paired`` (result.json ``as_good``: trial number
+    → its difference, low, high, from :func:`analysis.tune.targets.race_bounds` on the search's
+    games, which every full-budget trial plays, the same seed) has the trial; otherwise unpaired,
+    from the two trials' own 95% intervals (low − best's high to high − best's low: at least 90%
+    by Bonferroni, wider than paired), and the ``paired`` column says so. The best first (always,
+    with difference 0), then by objective; columns ``difference``, ``diff_low``, ``diff_high``,
+    ``paired`` added."""
+    cols = {"difference": pl.Float64, "diff_low": pl.Float64, "diff_high": pl.Float64, "paired": pl.Boolean}
     if trials.height == 0 or "high" not in trials.columns:
-        return trials.head(0)
+        return trials.head(0).with_columns(*(pl.lit(None, t).alias(c) for c, t in cols.items()))
     games = pl.col("games").cast(pl.Int64, strict=False)
     full = trials.filter((pl.col("state") == "complete") & (games == games.max()))
     me = full.filter(pl.col("trial") == best)
     if me.height == 0:
-        return full.head(0)
-    top = float(me["high"].cast(pl.Float64)[0])
-    ok = full.filter(pl.col("low").cast(pl.Float64, strict=False) <= top)
+        return full.head(0).with_columns(*(pl.lit(None, t).alias(c) for c, t in cols.items()))
+    b_obj, b_lo, b_hi = (float(me[c].cast(pl.Float64)[0]) for c in ("objective", "low", "high"))
+    paired = {int(k): v for k, v in (paired or {}).items()}
+    rows = []
+    for r in full.iter_rows(named=True):
+        t = int(r["trial"])
+        if t == best:
+            rows.append((t, 0.0, 0.0, 0.0, True))
+            continue
+        try:
+            obj, lo, hi = float(r["objective"]), float(r["low"]), float(r["high"])
+        except (TypeError, ValueError):
+            continue
+        if not obj <= 1.0:            # its own estimate misses the target
+            continue
+        p = paired.get(t)
+        if p is not None:
+            rows.append((t, float(p["difference"]), float(p["low"]), float(p["high"]), True))
+        else:
+            rows.append((t, obj - b_obj, lo - b_hi, hi - b_lo, False))
+    keep = [x for x in rows if x[2] <= 0.0]       # not shown worse than the best
+    if not keep:
+        return full.head(0).with_columns(*(pl.lit(None, t).alias(c) for c, t in cols.items()))
+    extra = pl.DataFrame(keep, schema=[("trial", full["trial"].dtype), *cols.items()], orient="row")
+    ok = full.join(extra, on="trial", how="inner")
     return ok.with_columns((pl.col("trial") != best).alias("_o"),
                            pl.col("objective").cast(pl.Float64, strict=False).alias("_v")
                            ).sort(["_o", "_v"]).drop("_o", "_v")

@@ -31,8 +31,10 @@ When no trial met the target on the search's games, the best full-budget one is 
 same and the verdict says so (:func:`analysis.tune.advice.search_path`). With one line-up, the
 rules the tune started from are played on the final confirmation's seed and games
 (``DIR/confirmations/start-rules/``, :func:`start_rules_response`): result.json ``start`` holds
-every seat's paired change from them to the tuned rules. Per-seat settings are named by seat in
-the verdict (:meth:`TunePlan.seat_label`).
+every seat's paired change from them to the tuned rules. result.json ``as_good`` holds each other
+full-budget trial whose own objective estimate meets the target, its objective difference from the
+best paired game by game on the search's games (:func:`as_good_pairs`). Per-seat settings are named
+by seat in the verdict (:meth:`TunePlan.seat_label`).
 
 May import numpy, pyarrow, the standard library, optuna (lazily), :mod:`simcore.runner`,
 :mod:`simcore`, :mod:`analysis.load` (the smallest difference) and :mod:`analysis.sweep` /
@@ -73,7 +75,7 @@ from analysis.sweep.metrics import from_tables, load_variant
 from analysis.sweep.play import base_rules, begin_out, finish_out, prepare_out
 from analysis.tune.advice import base_value, panel_outcome, search_path, seat_of, seat_response
 from analysis.tune.cells import AGGREGATES, aggregate, best_possible, cell_rows, panel_sentence
-from analysis.tune.targets import (Target, cell_outcome, check_lineup, evaluate, parse_targets, race, race_cells, sentence,
+from analysis.tune.targets import (Target, cell_outcome, check_lineup, evaluate, parse_targets, race, race_bounds, race_cells, sentence,
                                    tightened)
 
 TUNE_JSON = "tune.json"
@@ -397,6 +399,10 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     labels = [c.label for c in plan.cells] if plan.multi else [""]
     weights = [c.weight for c in plan.cells] if plan.multi else [1.0]
     kept: dict = {}         # the incumbent's games (trial number → one VariantData per cell), for racing
+    # the games of every full-budget trial whose own objective estimate meets the target (≤ 1), to
+    # pair it with the best at the end (result.json as_good, revF #3); a resumed search has only
+    # the trials it played itself (the page says the others are compared unpaired)
+    near: dict = {}
 
     def incumbent_games(best):
         """The best full-budget candidate's games (one VariantData per cell), for paired racing:
@@ -525,6 +531,8 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         if plan.multi:
             trial.set_user_attr("worst", pj.objective)
             trial.set_user_attr("worst_cell", labels[max(range(len(judged)), key=lambda i: judged[i].objective)])
+        if done == plan.max_games and pj.objective <= 1.0:
+            near[trial.number] = cell_data[0] if not plan.multi else list(cell_data)
         if done == plan.max_games and (best is None or pj.score < best.value):
             kept.clear()            # the new incumbent's per-game data (every cell), for paired racing
             kept[trial.number] = cell_data[0] if not plan.multi else list(cell_data)
@@ -641,6 +649,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
               "games_played_in_search": int(sum(t.user_attrs.get("games_played",
                                                                   t.user_attrs.get("games", 0)) or 0
                                                 for t in study.get_trials(deepcopy=False)))}
+    result["as_good"] = as_good_pairs(plan, best, near, kept, incumbent_games, weights)
     # the path to this confirmation when no trial was shown to meet the target on the search's
     # games (revE #6: "Target met" beside "no trial met" needs the sentence that joins them)
     if not result["search"]["met"]:
@@ -652,6 +661,39 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     if study_file is not None:
         release_claim(study_file, True)
     return result
+
+
+def as_good_pairs(plan: TunePlan, best, near: dict, kept: dict, replay, weights) -> dict:
+    """result.json ``as_good`` (revF #3): each full-budget trial whose own objective estimate meets
+    the target (``near``: its games, kept by the search), paired game by game with the best on the
+    search's games (every full-budget trial plays the same seed's games 0 … N−1), its objective
+    difference trial − best with a 95% interval (:func:`analysis.tune.targets.race_bounds`; over a
+    panel :func:`analysis.tune.targets.race_cells`, 95% split over the cells). A trial of another
+    player count than the best's (a varied player count) is left out: not the same games.
+    :func:`analysis.tune.advice.as_good_as_best` reads it; a trial missing here is compared
+    unpaired on the page."""
+    others = {k: v for k, v in near.items() if k != best.number}
+    out = {"best": best.number, "trials": {},
+           "intervals": "95% per trial, paired game by game on the search's games"
+                        + (" of every cell (split over the cells, Bonferroni)" if plan.multi else "")}
+    if not others:
+        return out
+    mine = near.get(best.number) or kept.get(best.number) or replay(best)
+    if mine is None:
+        return out
+    for k, theirs in sorted(others.items()):
+        if plan.multi:
+            if len(theirs) != len(mine):
+                continue
+            _, diff, lo, hi, _ = race_cells(theirs, mine, plan.targets, 1, 1, aggregate=plan.aggregate,
+                                            weights=weights)
+        else:
+            if theirs.n_players != mine.n_players or mine.n_games < theirs.n_games:
+                continue
+            b = race_bounds(theirs, mine, plan.targets, 0.95)
+            diff, lo, hi = b.difference, b.low, b.high
+        out["trials"][str(k)] = {"difference": diff, "low": lo, "high": hi}
+    return out
 
 
 START_RULES = "start-rules"

@@ -480,6 +480,33 @@ _WORDS = {"met": "met", "missed": "not met", "unclear": "unclear"}
 UNCLEAR = "unclear: an interval straddles the tolerance's edge, so these games cannot tell; more games would"
 
 
+def edge_digits(values, edges, digits: int = 1, more: int = 2) -> int:
+    """The decimals, from ``digits`` up to ``digits + more``, at which every one of ``values``
+    printed lies on the same side of every band edge printed as the value itself does (revF #2):
+    an interval's upper end of 27.0169% against a band edge of 27.0% prints "27.02", not "27.0",
+    so a reader sees why the target is unclear. Values and edges in the unit they are printed in
+    (% for shares); an infinite edge (a band open on one side) is ignored. At the cap, the cap."""
+    vals = [float(v) for v in values if v is not None and np.isfinite(v)]
+    eds = [float(e) for e in edges if e is not None and np.isfinite(e)]
+
+    def shown(x: float, d: int) -> float:
+        return float(f"{x:.{d}f}")
+
+    for d in range(digits, digits + more + 1):
+        if all(np.sign(shown(v, d) - shown(e, d)) == np.sign(round(v - e, 9)) for v in vals for e in eds):
+            return d
+    return digits + more
+
+
+def interval_text(est: float, low: float, high: float, edges, scale: float = 100.0,
+                  unit: str = "%") -> str:
+    """``26.2% (25.5 to 26.9)``: an estimate and its interval, with as many decimals as
+    :func:`edge_digits` needs for every end to show its side of the band's ``edges`` (all three at
+    one precision: "26.25% (25.48 to 27.02)")."""
+    d = edge_digits([scale * est, scale * low, scale * high], [scale * e for e in edges])
+    return f"{scale * est:.{d}f}{unit} ({scale * low:.{d}f} to {scale * high:.{d}f})"
+
+
 def target_bits(j: Judgement, targets: tuple[Target, ...], fair: float | None) -> list[str]:
     """Each target of a judgement in words, with its estimates and simultaneous 95% intervals:
     "met" only when every interval lies inside the tolerance, "not met" only when one lies wholly
@@ -489,20 +516,24 @@ def target_bits(j: Judgement, targets: tuple[Target, ...], fair: float | None) -
         ms = p["metrics"]
         said = _WORDS[outcome(p)]
         if t.kind == "seat-balance":
-            shown = "; ".join(f"seat {i + 1} {100 * r['estimate']:.1f}% ({100 * r['low']:.1f} to "
-                              f"{100 * r['high']:.1f})" for i, r in enumerate(ms))
+            edges = (fair - t.tol, fair + t.tol)
+            shown = "; ".join(f"seat {i + 1} {interval_text(r['estimate'], r['low'], r['high'], edges)}"
+                              for i, r in enumerate(ms))
             bits.append(f"every seat within {100 * fair:.1f}% ± {100 * t.tol:.1f} pp: {said} ({shown})")
         elif t.kind == "role":
             r = ms[0]
-            bits.append(f"the {t.role.title()} side's win share {100 * r['estimate']:.1f}% ({100 * r['low']:.1f} to "
-                        f"{100 * r['high']:.1f}) against {100 * t.aim:.1f}% ± {100 * t.tol:.1f} pp: {said}")
+            shown = interval_text(r["estimate"], r["low"], r["high"], (t.aim - t.tol, t.aim + t.tol))
+            bits.append(f"the {t.role.title()} side's win share {shown} "
+                        f"against {100 * t.aim:.1f}% ± {100 * t.tol:.1f} pp: {said}")
         elif t.kind == "length":
             r = ms[0]
-            bits.append(f"mean length {r['estimate']:.1f} turns ({r['low']:.1f} to {r['high']:.1f}) "
-                        f"in {t.lo:g}..{t.hi:g}: {said}")
+            shown = interval_text(r["estimate"], r["low"], r["high"], (t.lo, t.hi), 1.0, " turns")
+            bits.append(f"mean length {shown} in {t.lo:g}..{t.hi:g}: {said}")
         else:
+            top = 100 * (fair + t.tol)
             shown = "; ".join(f"{r['metric'].removeprefix('strategy_win_share_')} "
-                              f"{100 * r['estimate']:.1f}% (up to {100 * r['high']:.1f})" for r in ms)
+                              f"{100 * r['estimate']:.{(d := edge_digits([100 * r['estimate'], 100 * r['high']], [top]))}f}% "
+                              f"(up to {100 * r['high']:.{d}f})" for r in ms)
             bits.append(f"no strategy above {100 * fair:.1f}% + {100 * t.tol:.1f} pp: {said} ({shown})")
     return bits
 

@@ -233,10 +233,10 @@ def test_tune_confirmation_rows_say_each_metric_own_band_and_the_miss_by_size(tm
     result = {"confirm": {"dir": "c", "targets": [{"target": "seat-balance:2", "met": False, "metrics": ms,
                                                     "intervals": "simultaneous 95% over every column"}]}}
     t = confirm_table(result, tmp_path, "middle-ages")
-    assert t["Inside the band"].to_list() == ["yes", "no"]
+    assert t["Interval inside the band"].to_list() == ["yes", "no"]
     assert t["Target met"].to_list() == ["no", "no"]
     assert t["Band"][0] == "48.0 to 52.0"
-    assert t["Estimate beyond the band"].to_list() == ["inside", "3.0 pp above"]
+    assert t["Estimate: inside or outside the band"].to_list() == ["inside", "3.0 pp above"]
 
 
 def test_tune_page_says_what_the_fix_changes_and_where_it_holds(tune_dir):
