@@ -143,6 +143,11 @@ def tile_summary(rs: RunSet) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=schema, orient="row")
 
 
+LINE_FITS = 0.9
+"""The share of a tile curve's between-count variation (``linear_fit``) a straight line must
+explain to describe the curve: below it the pages call the curve "not linear" (the run page's tile
+section and the before/after's slope rows alike)."""
+
 COMMON_COUNT = 0.01
 """The share of players a tile count must be held by to count in a tile's ``spread`` (revD #1:
 the extreme counts of a few hundred players would otherwise set it)."""

@@ -177,28 +177,23 @@ def follow_up_games(game: str, targets, player_counts: list[int],
 #: 0, 4, 16, 64, one seat searching then every seat searching) at 2,000 games per budget took about
 #: 2½ minutes for 4-player Middle-Ages on 2 cores.
 REFERENCE_MINUTES, REFERENCE_GAMES, REFERENCE_PLAYERS, REFERENCE_CORES = 2.5, 2000, 4, 2
-#: Each game's cost relative to Middle-Ages at the same games and players: skill runs of 200 games
-#: per budget, 4 players, played one after the other on the same (busy) 2 cores (revF #11):
-#: Middle-Ages 35 s, Médiévallons 51 s, Seigneurial 53 s, less about 4 s each of start-up (10
-#: games: 3–4 s), so about 1.55 times Middle-Ages. A game not listed counts as Middle-Ages.
-GAME_COST = {"middle-ages": 1.0, "medievallons": 1.5, "seigneurial": 1.5}
-
-
 def follow_up_minutes(game: str, n: int, player_counts, cores: int | None = None) -> tuple[float, float]:
     """(minutes per command, minutes for both) of the printed skill commands at ``n`` games per
     budget: :data:`REFERENCE_MINUTES` scaled by the games, by the players (the searching seats'
-    decisions grow with them: in proportion, a rough rule), by the game (:data:`GAME_COST`) and by
+    decisions grow with them: in proportion, a rough rule), by the game (its spec's ``search_cost``) and by
     the cores (``os.cpu_count()`` by default, in inverse proportion). A rough figure: the search
     bot's cost depends on the position and the machine; summed over a panel's player counts."""
     import os
 
     cores = cores or os.cpu_count() or REFERENCE_CORES
     per = sum(REFERENCE_MINUTES * (n / REFERENCE_GAMES) * (p / REFERENCE_PLAYERS) for p in player_counts)
-    one = per * GAME_COST.get(game, 1.0) * REFERENCE_CORES / cores
+    from simcore import games as registry
+
+    one = per * registry.get(game).search_cost * REFERENCE_CORES / cores
     return one, 2 * one
 
 
-def follow_up_cost(n: int, budgets=FOLLOW_UP_BUDGETS, game: str = "middle-ages", players=(4,),
+def follow_up_cost(n: int, game: str, budgets=FOLLOW_UP_BUDGETS, players=(4,),
                    cores: int | None = None) -> str:
     """What the printed skill commands cost, in games and, roughly, in minutes (revE #9, revF #11:
     :func:`follow_up_minutes`, scaled to the game, its players and the games from a reference

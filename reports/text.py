@@ -794,9 +794,9 @@ def change_sentence(r: dict, unit: str, digits: int | None = None) -> str:
 
 def line_fits() -> float:
     """The share of a tile curve's between-count variation a straight line must explain to
-    describe it: the run page's threshold (:data:`reports.games.middle_ages.LINE_FITS`, read
-    here so that the before/after and the run page call the same curves "not linear")."""
-    from reports.games.middle_ages import LINE_FITS
+    describe it: :data:`analysis.tiles.LINE_FITS`, the threshold the run page uses too, so that the
+    before/after and the run page call the same curves "not linear"."""
+    from analysis.tiles import LINE_FITS
 
     return LINE_FITS
 

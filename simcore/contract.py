@@ -299,6 +299,9 @@ class GameSpec:
     commands: tuple[TableCommand, ...] = ()     # the game's own table commands (cli/tables.py)
     search: str | None = None                   # module with the search hooks (playout,
                                                 # search_choice; docs/search.md), None: no search bot
+    # a `balance skill` game's CPU time relative to Middle-Ages' at the same games and players (a
+    # rough figure: the printed cost of a tune's follow-up skill commands, cli/tune.py)
+    search_cost: float = 1.0
     extra: dict[str, Any] = field(default_factory=dict)
     # the smallest difference that matters to a designer, by metric kind: "score" (in score_unit,
     # also margins and swings) and "length" (turns); win shares use 1 percentage point

@@ -19,6 +19,7 @@ import numpy as np
 import polars as pl
 
 from analysis import events, stats
+from analysis.tiles import LINE_FITS
 from analysis.load import RunSet, smallest_difference
 from reports.figures import middle_ages as F
 from reports.sections import FigureSet, Section, pct_column
@@ -219,7 +220,6 @@ def question_files(q, rs: RunSet) -> dict:
     return {"questions/event_ablation.csv": ab}
 
 
-LINE_FITS = 0.9
 """A straight line describes a tile's curve when it explains at least this share of the
 between-count variation of win share (``linear_fit``, :func:`analysis.tiles.tile_summary`)."""
 
