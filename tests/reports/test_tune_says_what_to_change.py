@@ -185,7 +185,7 @@ def test_the_printed_skill_commands_have_games_enough_for_the_target():
     n = follow_up_games("middle-ages", ["seat-balance:2"], [4])
     lo, hi = wilson(np.array([0.25 * n]), np.array([float(n)]), level)
     assert hi[0] - 0.25 <= 0.0101 and 0.25 - lo[0] <= 0.0101, (n, lo, hi)
-    assert "136,000 games" in follow_up_cost(17000) and "minutes per command" in follow_up_cost(17000)
+    assert "136,000 games" in follow_up_cost(17000, "middle-ages") and "minutes per command" in follow_up_cost(17000, "middle-ages")
 
 
 def test_a_tune_records_outcomes_seats_and_the_start_rules(tmp_path, capsys):
