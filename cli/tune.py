@@ -201,7 +201,10 @@ def follow_up_cost(n: int, game: str, budgets=FOLLOW_UP_BUDGETS, players=(4,),
     parts = 2 * len(budgets)
     one, both = follow_up_minutes(game, n, players, cores)
     counts = list(players)
-    who = f"{counts[0]}-player {game}" if len(counts) == 1 else f"the {len(counts)} cells of the panel"
+    from simcore import games as registry
+
+    title = registry.get(game).title
+    who = f"{counts[0]}-player {title}" if len(counts) == 1 else f"the {len(counts)} cells of the panel"
     return (f"each command plays {n:,} games at each of the budgets {', '.join(map(str, budgets))} "
             f"twice (one seat searching, every seat searching) for {who}: "
             f"{parts * n * len(counts):,} games, the slowest those with every seat searching at budget "
