@@ -49,7 +49,7 @@ from reports.html import _CSS, _html_table
 from reports.pdf import write_pdf
 from reports.rules_diff import flatten, value_text
 from reports.sections import FigureSet, Section
-from reports.text import amount, change_unit, metric_digits, metric_value, shown_change, verdict_words
+from reports.text import amount, change_unit, common_digits, metric_value, shown_change, verdict_words
 from simcore import games as registry
 from simcore.atomic import atomic_dir
 
@@ -1008,12 +1008,13 @@ def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: s
     if start and start.get("seats"):
         rows, lines = [], []
         small = 100 * float(start.get("smallest", 0.01))
-        for r in start["seats"]:
-            # printed as the before/after prints a change (revF #1): with the decimals at which
-            # tuned − start as printed is the change rounded (26.25 − 20.1 is not "+6.2")
-            m = {"metric": "seat_win_share", "kind": "proportion", "base": r["start"],
-                 "variant": r["tuned"], "diff": r["change"]}
-            d = metric_digits(m)
+        # printed as the before/after prints a change (revF #1): with the decimals at which tuned −
+        # start as printed is the change rounded (26.25 − 20.1 is not "+6.2"), one precision for
+        # every seat (one sentence, one table column: 20.372% beside 24.7% read as two kinds)
+        ms = [{"metric": "seat_win_share", "kind": "proportion", "base": r["start"],
+               "variant": r["tuned"], "diff": r["change"]} for r in start["seats"]]
+        d = common_digits(ms)
+        for r, m in zip(start["seats"], ms):
             before, after = (metric_value(r[k], "seat_win_share", "proportion", d) for k in ("start", "tuned"))
             change = _minus(f"{100 * shown_change(m, d):+.{d}f} pp ({100 * r['low']:+.{d}f} to "
                             f"{100 * r['high']:+.{d}f})")

@@ -46,6 +46,8 @@ def test_each_seat_change_printed_is_its_printed_values_difference(tmp_path):
         d = len(c.split(".")[1])
         assert round(_num(b) - _num(a), d) == _num(c), (a, b, c)
     assert "seat 1 20.1% → 26.3%, +6.2 pp" in said or "seat 1 20.10% → 26.25%, +6.15 pp" in said
+    # one precision for every seat (one sentence, one table column)
+    assert len({len(x.split(".")[1]) for row in found for x in row[1:]}) == 1, found
 
 
 def test_an_interval_end_that_rounds_onto_the_band_edge_gets_digits():
