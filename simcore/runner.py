@@ -676,13 +676,11 @@ def check_disk_space(runs: list[tuple[PreparedRun, int]], out: str | Path, raw: 
     :func:`execute` (None: rows kept up to :data:`RAW_LIMIT` games)."""
     import shutil
 
-    from simcore.atomic import show
+    from simcore.atomic import _nearest_existing, show
 
     keeps = [raw if raw is not None else games <= RAW_LIMIT for _, games in runs]
     need = sum(estimated_bytes(prep, games, keep) for (prep, games), keep in zip(runs, keeps))
-    probe = Path(os.path.abspath(out))
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
+    probe = _nearest_existing(Path(os.path.abspath(out)))
     try:
         free = shutil.disk_usage(probe).free
     except OSError:
