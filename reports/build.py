@@ -36,8 +36,8 @@ from reports.games import hook_for
 from reports.html import NOTES, meta_table, page
 from reports.pdf import write_pdf
 from reports.questions import check_matches, read_questions
-from reports.sections import build_sections, plain_sections
-from reports.text import game_title, without_code_marks
+from reports.sections import build_sections
+from reports.text import game_title
 from simcore.errors import UsageError
 from simcore.atomic import check_output_dir, publish_dir, temporary_dir
 
@@ -172,9 +172,8 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         done += 1
         if pdf:
             say("Writing the PDF", done, total)
-            # the PDF's text has no code face: its sentences without Markdown's code marks
-            write_pdf(tmp / "report.pdf", title, plain_sections(secs), figs, png,
-                      {k: without_code_marks(v) for k, v in figs.captions.items()}, meta_table(groups), NOTES)
+            # (the PDF's text has no code face: reports.pdf drops Markdown's code marks as it wraps)
+            write_pdf(tmp / "report.pdf", title, secs, figs, png, figs.captions, meta_table(groups), NOTES)
             done += 1
         say("Publishing the report", done, total)
         publish_dir(tmp, target)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from reports.pdfdoc import PdfDocument, TrueTypeFont, png_size
-from reports.text import cell_text
+from reports.text import cell_text, without_code_marks
 
 if TYPE_CHECKING:
     from reports.sections import Section
@@ -66,9 +66,11 @@ class _Layout:
         return self.fonts[weight].width(text, size) / 72
 
     def wrap(self, text: str, size: float, width: float, weight: str = "normal") -> list[str]:
-        """Greedy word wrap on measured widths; a word wider than ``width`` is split."""
+        """Greedy word wrap on measured widths; a word wider than ``width`` is split. Every text of
+        the PDF passes here, so Markdown's code marks are taken out here (the PDF has no code face;
+        the HTML renders them as code): every page's PDF alike."""
         lines: list[str] = []
-        for para in str(text).split("\n"):
+        for para in without_code_marks(str(text)).split("\n"):
             line = ""
             for word in para.split(" "):
                 trial = f"{line} {word}" if line else word

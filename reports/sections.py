@@ -19,7 +19,7 @@ verdicts' names), :mod:`reports.text`,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -29,13 +29,13 @@ from reports import glossary
 from reports.figures import common as F
 from reports.rules_diff import diff_sentences, diff_table, origin, pairing_sentence, rules_diff
 from reports.games import hook_for, spec_for
-from reports.text import (Grouped, bends, sentence_texts,
+from reports.text import (bends, sentence_texts,
     amount,
     change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
     length_headlines, metric_change, metric_digits,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
     pvalue, role_headlines, score_unit, seat_gap_words, shared_role_seats, tested_count, turns,
-    verdict_words, without_code_marks,
+    verdict_words,
 )
 
 
@@ -65,18 +65,6 @@ class FigureSet(dict):
         if caption:
             self.captions[name] = caption
         return [name]
-
-
-def plain_sections(secs: list[Section]) -> list[Section]:
-    """``secs`` with their intros, sentences and text cells without Markdown code marks (the PDF's
-    text: :func:`reports.text.without_code_marks`)."""
-    def cells(df: pl.DataFrame) -> pl.DataFrame:
-        text = [c for c in df.columns if df[c].dtype == pl.String]
-        return df.with_columns(pl.col(c).str.replace_all(r"`([^`]+)`", "$1") for c in text) if text else df
-
-    return [replace(s, intro=without_code_marks(s.intro), sentences=[x.map(without_code_marks) if isinstance(x, Grouped)
-                                                            else without_code_marks(x) for x in s.sentences],
-                    tables=[(without_code_marks(c), cells(df)) for c, df in s.tables]) for s in secs]
 
 
 def pct_column(df: pl.DataFrame, est: str, low: str | None = None, high: str | None = None) -> list[str]:

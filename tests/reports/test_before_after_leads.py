@@ -215,17 +215,24 @@ def test_the_seat_lines_say_seat_1_once_and_no_shared_win_reads_as_none():
     assert next(x for x in lines if "win-share balance" in x).endswith("two seats' win shares).")
 
 
-def test_backticks_are_code_in_html_and_plain_in_the_pdf_and_directories_only_when_pooled():
+def test_backticks_are_code_in_html_and_plain_in_the_pdf_and_directories_only_when_pooled(tmp_path):
     """#15: "the ablation section of `balance questions`" showed its backticks; the run table's
-    "Directories" column of 1s was unexplained."""
+    "Directories" column of 1s was unexplained. The PDF drops the marks where every text of it is
+    wrapped (reports.pdf), so every page's PDF does, not only the run report's."""
+    import pypdfium2 as pdfium
+
     from reports.html import code_marks, meta_table, with_titles
-    from reports.sections import Section, plain_sections
+    from reports.pdf import write_pdf
+    from reports.sections import Section
 
     assert "<code>balance questions</code>" in with_titles("the ablation section of `balance questions`.")
     assert code_marks("a `b` c `d`") == "a <code>b</code> c <code>d</code>"
-    s = plain_sections([Section("x", "X", "see `balance questions`", sentences=["run `balance replay`"],
-                                tables=[("T", pl.DataFrame({"a": ["`cmd`"]}))])])[0]
-    assert (s.intro, s.sentences, s.tables[0][1]["a"][0]) == ("see balance questions", ["run balance replay"], "cmd")
+    write_pdf(tmp_path / "r.pdf", "T", [Section("x", "X", "see `balance questions`", sentences=["run `balance replay`"],
+                                                tables=[("T", pl.DataFrame({"a": ["`cmd`"]}))], intro_in_pdf=True)],
+              {}, {}, {})
+    doc = pdfium.PdfDocument(str(tmp_path / "r.pdf"))
+    text = " ".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
+    assert "run balance replay" in text and "cmd" in text and "`" not in text, text
 
     class G:
         def __init__(self, paths):
