@@ -214,6 +214,10 @@ def draw_tile(st, ws, P):
     return tile
 
 
+# a sort key above every tile's (back number <= 99, times COLS, plus the draw index): place_row
+SLOT_PAST = 1 << 20
+
+
 @njit(cache=True, _nrt=False)
 def deal_row(ws, P, r):
     """Draw players + 1 tiles into row r, stable-sorted by back number (MA-3).
@@ -247,12 +251,39 @@ def deal_row(ws, P, r):
             ws[U(W_DEAL + n)] = tile
             ws[U(W_DEAL + COLS + n)] = rk[U(R_TNUM + tile)] * COLS + n
             n += 1
-    for i in range(n):
-        key = ws[U(W_DEAL + COLS + i)]
-        at = 0
-        for j in range(n):
-            at += ws[U(W_DEAL + COLS + j)] < key
-        ws[U(row + at)] = ws[U(W_DEAL + i)]
+    place_row(ws, row, n)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def place_row(ws, row, n):
+    """Put the ``n`` (<= 6) tiles drawn for a row (W_DEAL, their keys after them) at their places:
+    each at the number of keys smaller than its own. Written out for six slots, the slots past
+    ``n`` holding a key above every tile's (``SLOT_PAST + slot``) and the tile -1, so that they
+    land, as -1, on the cells past the tiles (empty: a row is dealt only once cleared, and the
+    cells past the row's width are never used): 30 independent compares without a branch or a
+    loop (LLVM vectorized the loop over n keys into a 4-wide step, a remainder and a horizontal
+    sum per tile: the sort was half of ``deal_row``'s samples, ``deal_row`` 10% of a random game's).
+    Measured (``bench_kernel_ab.py --check-traces``, 30 pairs of 3,000 games, decisions identical):
+    0.934 of the time per random game (fastest runs 0.910), 0.984 per balanced game (0.948)."""
+    kd = W_DEAL + COLS
+    k0 = ws[U(kd)] if 0 < n else SLOT_PAST
+    k1 = ws[U(kd + 1)] if 1 < n else SLOT_PAST + 1
+    k2 = ws[U(kd + 2)] if 2 < n else SLOT_PAST + 2
+    k3 = ws[U(kd + 3)] if 3 < n else SLOT_PAST + 3
+    k4 = ws[U(kd + 4)] if 4 < n else SLOT_PAST + 4
+    k5 = ws[U(kd + 5)] if 5 < n else SLOT_PAST + 5
+    t0 = ws[U(W_DEAL)] if 0 < n else -1
+    t1 = ws[U(W_DEAL + 1)] if 1 < n else -1
+    t2 = ws[U(W_DEAL + 2)] if 2 < n else -1
+    t3 = ws[U(W_DEAL + 3)] if 3 < n else -1
+    t4 = ws[U(W_DEAL + 4)] if 4 < n else -1
+    t5 = ws[U(W_DEAL + 5)] if 5 < n else -1
+    ws[U(row + (k1 < k0) + (k2 < k0) + (k3 < k0) + (k4 < k0) + (k5 < k0))] = t0
+    ws[U(row + (k0 < k1) + (k2 < k1) + (k3 < k1) + (k4 < k1) + (k5 < k1))] = t1
+    ws[U(row + (k0 < k2) + (k1 < k2) + (k3 < k2) + (k4 < k2) + (k5 < k2))] = t2
+    ws[U(row + (k0 < k3) + (k1 < k3) + (k2 < k3) + (k4 < k3) + (k5 < k3))] = t3
+    ws[U(row + (k0 < k4) + (k1 < k4) + (k2 < k4) + (k3 < k4) + (k5 < k4))] = t4
+    ws[U(row + (k0 < k5) + (k1 < k5) + (k2 < k5) + (k3 < k5) + (k4 < k5))] = t5
 
 
 # ---------------------------------------------------------------------------------------------
