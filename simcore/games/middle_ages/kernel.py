@@ -104,10 +104,8 @@ def count_change(ws, rk, p, t, delta):
     """Keep W_CNT current: every Domain whose Income counts type t (or whose Plot token is t);
     and the number of empty Domains (MA-9) in X_EMPTY."""
     n = ws[U(W_FN + p * 8 + t)]          # already updated by the caller
-    if delta > 0 and n == 1:
-        ws[U(W_PL + p * PLS + X_EMPTY)] -= 1
-    elif delta < 0 and n == 0:
-        ws[U(W_PL + p * PLS + X_EMPTY)] += 1
+    # (without a branch: whether the Domain was empty is a coin toss to the branch predictor)
+    ws[U(W_PL + p * PLS + X_EMPTY)] += ((delta < 0) & (n == 0)) - ((delta > 0) & (n == 1))
     # the Domains whose Income counts t by the table or by a Plot token of type t (never both);
     # all eight without a branch, in a loop LLVM vectorizes (its length is read at run time)
     for d in range(rk[U(R_NTYPES)]):
