@@ -34,7 +34,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcore.games.middle_ages.bots import decide, record_decision, strat_row, views
 from simcore.games.middle_ages.layout import (
-    COLS, D_EXTRA, D_MOVE, D_PLACE, D_PLOT, D_RESTORE, D_SCOUT, E_INCOME_CACHE, E_LEDGER,
+    COLS, D_EXTRA, ROW_CELLS, D_MOVE, D_PLACE, D_PLOT, D_RESTORE, D_SCOUT, E_INCOME_CACHE, E_LEDGER,
     E_NO_LEGAL_MOVE, E_SCOUT_LEFT_ON_ROW, E_TAKEN_NOT_16, E_TILES_NOT_CONSERVED, E_TILES_RAN_OUT,
     G_DISCARD_LEN, G_ERROR, G_EXTRA_SUPPLY, G_INDEX, G_LEDGER, G_NOPT, G_NORDER, G_ORANGE_LEFT,
     G_PHASE, G_PILE_LEN, G_PILE_POS, G_RESHUFFLES, G_TURN, MAXP, N_STRAT_COLS, PLS, R_COUNTED,
@@ -306,7 +306,7 @@ def apply_effect(st, ws, rk, strat, P, p, t, r, d, full=True):
         for row in range(N_ROWS):
             if row == r or row == d:
                 continue
-            for c in range(P + 1):      # (without a branch, as the Lord moves)
+            for c in range(ROW_CELLS):      # (without a branch, as the Lord moves)
                 cell = row * COLS + c
                 ws[U(W_OPTS + n)] = cell
                 n += (ws[U(W_BOARD + cell)] >= 0) & (ws[U(W_LORD + cell)] < 0) & \
@@ -533,7 +533,7 @@ def advance(ws, P, stop_for_rollout, forced, full=True):
             # MA-4.1: discard the tile of row r that holds no Lord.
             # (These two loops run without branches: which cells hold what is unpredictable.)
             n_discard = ws[U(G_DISCARD_LEN)]
-            for c in range(width):
+            for c in range(ROW_CELLS):
                 tile = ws[U(W_BOARD + rrow + c)]
                 free = (tile >= 0) & (ws[U(W_LORD + rrow + c)] < 0)
                 ws[U(W_DISCARD + n_discard)] = tile
@@ -542,7 +542,7 @@ def advance(ws, P, stop_for_rollout, forced, full=True):
             ws[U(G_DISCARD_LEN)] = n_discard
             # MA-4.2: players act in the left-to-right order of their Lords on row r.
             n_order = 0
-            for c in range(width):
+            for c in range(ROW_CELLS):
                 lord = ws[U(W_LORD + rrow + c)]
                 ws[U(W_ORDER + n_order)] = lord
                 n_order += lord >= 0
@@ -556,7 +556,7 @@ def advance(ws, P, stop_for_rollout, forced, full=True):
             if t < N_TURNS:
                 # MA-4.3a: a free tile of row d that no other player's Scout reserves.
                 n = 0       # MA-4.3a legal moves (written out: a jitted call per action costs ~15 ns)
-                for c in range(width):
+                for c in range(ROW_CELLS):
                     # without a branch (which tiles are free is a coin toss to the CPU's predictor)
                     cell = drow + c
                     scout = ws[U(W_SCOUT + cell)]

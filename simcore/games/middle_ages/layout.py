@@ -92,6 +92,10 @@ MAXP = 5            # players (MA-1)
 MAXT = 128          # tiles in a table (rules.py allows 127)
 MAXE = 32           # event cards in a deck
 COLS = 8            # row stride on the board (players + 1 <= 6 columns used)
+# The cells a row can use (players + 1 at most). Past a row's width (players + 1) every cell stays
+# empty (-1 on the board, no Lord, no Scout), so the kernel's loops over a row's cells run to this
+# constant, which LLVM unrolls, rather than to the width (a loop of unknown length)
+ROW_CELLS = MAXP + 1
 MAX_OPTIONS = 64    # Palais pairs <= 8 x 8; every other decision lists fewer
 MAX_TRACE = 512     # decisions recorded per game for replay (a game makes at most ~400)
 # A player's tiles only move between their own Fief and Graveyard, and a player takes N_TURNS tiles
