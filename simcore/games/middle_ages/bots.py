@@ -381,7 +381,9 @@ def decide(st, ws, rk, strat, kind, p, n_options, P, full=True):
     if row >= P:
         row -= P
     sr = row * N_STRAT_COLS
-    if strat[U(sr + S_KIND)] == STRAT_RANDOM:
+    # (a single option is taken here with its one draw, as the heuristic would, without its call:
+    # 0.972 of the time per balanced game, 0.980 per random one, bench_kernel_ab, 40 pairs)
+    if strat[U(sr + S_KIND)] == STRAT_RANDOM or n_options == 1:
         choice = below(st, n_options)
     elif strat[U(sr + S_EVENTS)] == 0.0 and strat[U(sr + S_DENIAL)] == 0.0:
         choice = decide_heuristic(ws, row, kind, p, n_options, P)
