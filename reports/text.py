@@ -1023,7 +1023,7 @@ def _examples(rows: pl.DataFrame, unit: str, most: int = 2) -> str:
     return ", ".join(parts)
 
 
-def _not_listed(cmp: pl.DataFrame, listed: pl.DataFrame, unit: str) -> str:
+def _not_listed(cmp: pl.DataFrame, unit: str) -> str:
     """What the grouped list leaves out, so that its silence is not read as "nothing else moved"
     (revF #7): the clear but small changes (with two examples) and the ones within noise, both in
     the table only."""
@@ -1071,7 +1071,7 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
                             & ~pl.col("metric").is_in(seat_metrics))
         # "by kind" only before a list: with nothing listed it announced what never came; the list
         # says what it holds and what it leaves out (revF #7)
-        rest = _not_listed(cmp, listed, unit)
+        rest = _not_listed(cmp, unit)
         out[-1] += (". Listed below by kind: the changes clear and large enough to matter or that may "
                     "matter, largest first within a unit (the leaders by turn in turn order)"
                     + (f"; {rest}." if rest else ".") if listed.height else ".")
