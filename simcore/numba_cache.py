@@ -387,7 +387,7 @@ def typeof_without_numpy_ma() -> None:
 typeof_without_numpy_ma()
 
 
-def njit_on_demand(signature: str, **options):
+def njit_on_demand(signature: str, *, literal: tuple[str, ...] = (), **options):
     """``@njit(signature, **options)``, compiled (or loaded from the cache) when first needed
     rather than at import: when a jitted caller is typed, or at the first call from Python.
 
@@ -396,9 +396,16 @@ def njit_on_demand(signature: str, **options):
     specialisation per literal value); unlike one, a function that no compiled caller reaches is
     never compiled, and a caller loaded from the cache does not load it at all. Arguments after
     those of ``signature`` are compile-time switches (a literal ``True``/``False`` or an omitted
-    default): they keep their type as the caller passes it, one specialisation for each."""
+    default): they keep their type as the caller passes it, one specialisation for each.
+
+    ``literal`` names arguments of ``signature`` that keep an integer constant a jitted caller
+    passes (one specialisation per value, in which LLVM folds it: the Middle-Ages kernel's player
+    count, see :mod:`simcore.games.middle_ages.driver`); passed a variable, they take the
+    signature's type, as the others do."""
+    import inspect
+
     from numba import njit
-    from numba.core import sigutils, typing
+    from numba.core import sigutils, types, typing
 
     fixed, _ = sigutils.normalize_signature(signature)
 
@@ -406,9 +413,16 @@ def njit_on_demand(signature: str, **options):
         disp = njit(**options)(py_func)
         numba_compile_for_args = disp._compile_for_args
         name = py_func.__name__
+        params = list(inspect.signature(py_func).parameters)
+        unknown = [a for a in literal if a not in params[:len(fixed)]]
+        if unknown:
+            raise ValueError(f"{name}: literal={unknown} are not arguments of its signature")
+        keep = {params.index(a) for a in literal}
 
         def ensure(argtypes):
-            key = tuple(fixed) + tuple(argtypes[len(fixed):])
+            key = tuple(t if i in keep and isinstance(t, types.IntegerLiteral) else f
+                        for i, (f, t) in enumerate(zip(fixed, argtypes))) \
+                + tuple(argtypes[len(fixed):])
             if key not in disp.overloads:
                 disp.compile(key)
             return disp.overloads[key].signature

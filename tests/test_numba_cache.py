@@ -6,6 +6,8 @@ inlines ``f`` and its constant from another file, would keep returning the old v
 
 from __future__ import annotations
 
+import pytest
+
 import os
 import subprocess
 import sys
@@ -135,6 +137,37 @@ def test_an_on_demand_signature_compiles_nothing_at_import_and_one_specialisatio
     assert caller(3) == 3 + 6 + 9
     assert len(scaled.overloads) == 1
     assert scaled(2, 4) == 10 and len(scaled.overloads) == 1      # called from Python
+
+
+def test_a_literal_argument_keeps_a_constant_per_value_and_the_others_stay_one_type():
+    """``literal=("n",)`` (the Middle-Ages player count): a constant ``n`` compiles one
+    specialisation per value, typed as that constant; a variable ``n`` the signature's type;
+    constants passed to the other arguments still share one specialisation."""
+    from numba import njit, types
+
+    from simcore.numba_cache import njit_on_demand
+
+    @njit_on_demand("int64(int64, int64)", literal=("n",))
+    def total(kind, n):
+        s = 0
+        for i in range(n):
+            s += i + kind
+        return s
+
+    @njit
+    def four(x):
+        return total(0, 4) + total(1, 4) + total(x, 4)
+
+    @njit
+    def any_count(x, n):
+        return total(x, n)
+
+    assert four(2) == 6 + 10 + 14
+    assert [sig[1] for sig in total.overloads] == [types.literal(4)]
+    assert any_count(2, 3) == 9 and any_count(0, 5) == 10
+    assert sorted(str(sig[1]) for sig in total.overloads) == ["Literal[int](4)", "int64"]
+    with pytest.raises(ValueError, match="count.*not arguments"):
+        njit_on_demand("int64(int64)", literal=("count",))(lambda x: x)
 
 
 def test_a_none_switch_keeps_the_unused_branch_out_of_the_compiled_code():

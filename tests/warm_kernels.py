@@ -51,7 +51,11 @@ SEARCH_ENTRY_KINDS = {"medievallons": ("playout", SEARCH_KIND)}
 # Middle-Ages: a seat weighing events or denial without a rollout or search seat goes through
 # ``driver.play_games_full`` (tests of the strategies, kernel variants, replay, the cluster and
 # the README's rotated line-up; compiled by each test process that met it first).
-EXTRA_LINEUPS = {"middle-ages": (("eventwise", "balanced", "greedy", "random"),)}
+# And three balanced players: four players have entry points of their own (the player count a
+# compile-time constant), so the line-ups of other counts that tests seat go through
+# ``driver.play_games``, which nothing above reaches.
+EXTRA_LINEUPS = {"middle-ages": (("eventwise", "balanced", "greedy", "random"),
+                                 ("balanced", "balanced", "balanced"))}
 # Fief's odds and calamity tables (`balance fief-odds`, `balance fief-calamity`: the exact solver
 # and the Monte Carlo grids) are kernels of their own, met by tests in seven files (fief,
 # reliability, conformance, the README) and by the command lines they start.

@@ -327,7 +327,7 @@ def heuristic_choice(ws, row, kind, p, n_options, P, full):
     return pick_best(st, ws, wf, n_options, best, second, argj)
 
 
-@njit_on_demand(SIG_HEURISTIC, cache=True, _nrt=False, error_model="numpy")
+@njit_on_demand(SIG_HEURISTIC, literal=("P",), cache=True, _nrt=False, error_model="numpy")
 def decide_heuristic(ws, row, kind, p, n_options, P):
     """:func:`heuristic_choice` for a strategy that weighs neither events nor denial (such as
     ``balanced``): compiled without those two features' code, which is most of the function's
@@ -336,13 +336,13 @@ def decide_heuristic(ws, row, kind, p, n_options, P):
     return heuristic_choice(ws, row, kind, p, n_options, P, False)
 
 
-@njit_on_demand(SIG_HEURISTIC, cache=True, _nrt=False, error_model="numpy")
+@njit_on_demand(SIG_HEURISTIC, literal=("P",), cache=True, _nrt=False, error_model="numpy")
 def decide_heuristic_full(ws, row, kind, p, n_options, P):
     """:func:`heuristic_choice` with every feature, for strategies that weigh events or denial."""
     return heuristic_choice(ws, row, kind, p, n_options, P, True)
 
 
-@njit_on_demand(SIG_HEURISTIC, cache=True, _nrt=False)
+@njit_on_demand(SIG_HEURISTIC, literal=("P",), cache=True, _nrt=False)
 def heuristic_for(ws, row, kind, p, n_options, P, full):
     """:func:`decide_heuristic_full`, or :func:`decide_heuristic` when ``full`` is ``None``.
 

@@ -512,7 +512,7 @@ def setup_game(ws, P, full=True):
     ws[U(G_PHASE)] = 0
 
 
-@njit_on_demand(SIG_ADVANCE, cache=True, _nrt=False)
+@njit_on_demand(SIG_ADVANCE, literal=("P",), cache=True, _nrt=False)
 def advance(ws, P, stop_for_rollout, forced, full=True):
     """Play MA-4 turns from the position saved in ``ws`` to the end of the game (MA-9 penalty).
 
