@@ -429,7 +429,11 @@ def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, va
     # would squash every other bar: such rows stay in the table, not in the chart.
     wide = shares.filter((pl.col("diff_high") - pl.col("diff_low")) > WIDE_INTERVAL)
     shares = shares.filter((pl.col("diff_high") - pl.col("diff_low")) <= WIDE_INTERVAL)
-    d = shares.with_columns(pl.col("z").abs().fill_nan(0).alias("_a")).sort("_a", descending=True).head(top)
+    # the `top` largest changes, largest first (the title says "changed most"; ranked by |z| before,
+    # the most certain changes came first and a +10 pp change sat below +4 pp ones); ties by |z|
+    d = shares.with_columns(pl.col("diff").abs().fill_nan(0).alias("_a"),
+                            pl.col("z").abs().fill_nan(0).alias("_z")) \
+        .sort(["_a", "_z"], descending=True, maintain_order=True).head(top)
     fig = new_figure(10, 4.6 + 0.34 * max(d.height, 4) + 0.6)
     upper, lower = fig.subfigures(2, 1, height_ratios=[4.6, 0.34 * max(d.height, 4) + 0.6])
     ax = upper.subplots()

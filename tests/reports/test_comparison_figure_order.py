@@ -1,0 +1,37 @@
+"""The before/after figure's lower panel, "The shares that changed most": the largest changes,
+largest at the top, whatever the evidence behind each (the colour says which moved clearly).
+
+Why it matters: ranked by |z|, the most certain changes came first, so a designer reading down the
+chart met +5 pp changes measured on every game before a +10 pp change measured on the games that
+drew one card, under a title promising the largest.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from reports.figures import common as F
+
+
+def _seats(shares):
+    return {"seats": pl.DataFrame({"seat_label": [f"Seat {i + 1}" for i in range(len(shares))],
+                                   "win_share": shares, "ci_low": [s - 0.01 for s in shares],
+                                   "ci_high": [s + 0.01 for s in shares],
+                                   "fair_share": [1 / len(shares)] * len(shares)})}
+
+
+def test_the_largest_changes_are_shown_largest_first():
+    # (label, change, half-width of its interval): z = change / (half-width / 1.96)
+    rows = [("Leader at turn 10 wins", 0.060, 0.003), ("Bonnes récoltes: biggest gainer wins", 0.101, 0.007),
+            ("Aide à la reconstruction: biggest gainer wins", -0.084, 0.005),
+            ("Seat 3 win share", 0.011, 0.003), ("Alliance: biggest gainer wins", 0.02, 0.03)]
+    cmp = pl.DataFrame({
+        "label": [r[0] for r in rows], "kind": ["proportion"] * len(rows),
+        "diff": [r[1] for r in rows], "diff_low": [r[1] - r[2] for r in rows],
+        "diff_high": [r[1] + r[2] for r in rows], "z": [r[1] / (r[2] / 1.96) for r in rows],
+        "significant": [abs(r[1]) > r[2] for r in rows]})
+    fig = F.comparison(cmp, _seats([0.25, 0.25, 0.26, 0.24]), _seats([0.25, 0.24, 0.27, 0.24]), "A", "B", top=4)
+    lower = [ax for ax in fig.get_axes() if ax.get_title().startswith("The shares that changed most")][0]
+    top_down = [t.get_text() for t in lower.get_yticklabels()][::-1]
+    assert top_down == ["Bonnes récoltes: biggest gainer wins", "Aide à la reconstruction: biggest gainer wins",
+                        "Leader at turn 10 wins", "Alliance: biggest gainer wins"], top_down
