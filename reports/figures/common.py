@@ -419,16 +419,36 @@ def _ordinal(k: int) -> str:
     return f"{k}{'st' if k == 1 else 'nd' if k == 2 else 'rd' if k == 3 else 'th'}"
 
 
+def _one_bar_per_series(shares: pl.DataFrame) -> pl.DataFrame:
+    """The leader-by-turn (and by-event) shares as one bar: the series' largest change, its label
+    saying so ("Leader at the end of turn 10 wins (largest of 16 turns)"). Shown each,
+    a change that shifts every turn's leader filled most of the chart with one story (9 of 15
+    bars on a before/after of the Caserne's payment); the table and the sentences keep every turn."""
+    if "metric" not in shares.columns:
+        return shares
+    for prefix, noun in (("leader_wins_turn_", "turns"), ("leader_wins_event_", "events")):
+        series = shares.filter(pl.col("metric").str.starts_with(prefix))
+        if series.height < 2:
+            continue
+        top = series.sort(pl.col("diff").abs(), descending=True, maintain_order=True).head(1)
+        top = top.with_columns(pl.lit(f"{top['label'][0]} (largest of {series.height} {noun})")
+                               .alias("label"))
+        shares = pl.concat([shares.filter(~pl.col("metric").str.starts_with(prefix)), top])
+    return shares
+
+
 @styled
 def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, var_label: str,
                top: int = 15) -> Figure:
     """Before / after: seat (or role) win shares side by side, and the shares that changed most, in
-    pp with their 95% intervals (metrics in other units are in the section's table and sentences)."""
+    pp with their 95% intervals (metrics in other units are in the section's table and sentences;
+    a leader-by-turn series is one bar: :func:`_one_bar_per_series`)."""
     shares = cmp.filter((pl.col("kind") == "proportion") & pl.col("diff").is_finite())
     # A share measured on a handful of games (a type almost nobody founds) has a huge interval that
     # would squash every other bar: such rows stay in the table, not in the chart.
     wide = shares.filter((pl.col("diff_high") - pl.col("diff_low")) > WIDE_INTERVAL)
     shares = shares.filter((pl.col("diff_high") - pl.col("diff_low")) <= WIDE_INTERVAL)
+    shares = _one_bar_per_series(shares)
     # the `top` largest changes, largest first (the title says "changed most"; ranked by |z| before,
     # the most certain changes came first and a +10 pp change sat below +4 pp ones); ties by |z|
     d = shares.with_columns(pl.col("diff").abs().fill_nan(0).alias("_a"),
@@ -461,7 +481,7 @@ def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, va
     colors = [OKABE_ITO[5] if s else "#999999" for s in d["significant"].to_list()]
     ax2.barh(y, diff, color=colors, xerr=error_bars(lo, diff, hi), capsize=3, ecolor="black")
     ax2.axvline(0, color="black", linewidth=0.8)
-    labels = [lab if len(lab) < 52 else lab[:50] + "…" for lab in d["label"].to_list()]
+    labels = [lab if len(lab) < 60 else lab[:58] + "…" for lab in d["label"].to_list()]
     ax2.set_yticks(y, labels, fontsize=9)
     ax2.set_xlabel("Change after − before (pp, 95% interval)\norange: moved (significant after Holm's "
                    "correction); grey: within noise")

@@ -26,7 +26,8 @@ def test_the_largest_changes_are_shown_largest_first():
             ("Aide à la reconstruction: biggest gainer wins", -0.084, 0.005),
             ("Seat 3 win share", 0.011, 0.003), ("Alliance: biggest gainer wins", 0.02, 0.03)]
     cmp = pl.DataFrame({
-        "label": [r[0] for r in rows], "kind": ["proportion"] * len(rows),
+        "label": [r[0] for r in rows], "metric": [f"m{i}" for i in range(len(rows))],
+        "kind": ["proportion"] * len(rows),
         "diff": [r[1] for r in rows], "diff_low": [r[1] - r[2] for r in rows],
         "diff_high": [r[1] + r[2] for r in rows], "z": [r[1] / (r[2] / 1.96) for r in rows],
         "significant": [abs(r[1]) > r[2] for r in rows]})
@@ -35,3 +36,22 @@ def test_the_largest_changes_are_shown_largest_first():
     top_down = [t.get_text() for t in lower.get_yticklabels()][::-1]
     assert top_down == ["Bonnes récoltes: biggest gainer wins", "Aide à la reconstruction: biggest gainer wins",
                         "Leader at turn 10 wins", "Alliance: biggest gainer wins"], top_down
+
+
+def test_a_leader_by_turn_series_is_one_bar_its_largest_change():
+    """Every turn's leader moving together is one story: one bar, the largest turn's, saying so."""
+    rows = [(f"leader_wins_turn_{t}", f"Leader at the end of turn {t} wins", d)
+            for t, d in ((8, 0.052), (9, 0.060), (10, 0.062), (11, 0.061))]
+    rows += [("event_gainer_wins_3", "Bonnes récoltes: biggest gainer wins", 0.101),
+             ("seat_win_share_3", "Seat 3 win share", 0.011)]
+    cmp = pl.DataFrame({
+        "metric": [r[0] for r in rows], "label": [r[1] for r in rows], "kind": ["proportion"] * len(rows),
+        "diff": [r[2] for r in rows], "diff_low": [r[2] - 0.003 for r in rows],
+        "diff_high": [r[2] + 0.003 for r in rows], "z": [r[2] / 0.0015 for r in rows],
+        "significant": [True] * len(rows)})
+    fig = F.comparison(cmp, _seats([0.25] * 4), _seats([0.25] * 4), "A", "B")
+    lower = [ax for ax in fig.get_axes() if ax.get_title().startswith("The shares that changed most")][0]
+    top_down = [t.get_text() for t in lower.get_yticklabels()][::-1]
+    assert top_down == ["Bonnes récoltes: biggest gainer wins",
+                        "Leader at the end of turn 10 wins (largest of 4 turns)",
+                        "Seat 3 win share"], top_down
