@@ -509,7 +509,7 @@ def option_score(ws, fs, sb, kind, p, P, o):
     return power_of(ws, fs, sb, p, P, o, ws[G_CTX_PLAYED])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def score_options(ws, fs, sb, kind, p, P, n):
     """The scores of the ``n`` options of a decision (W_OPTS) into F_SCORE; returns the best.
 
