@@ -21,7 +21,7 @@ from numpy import uint64 as U
 from simcore.games.medievallons.layout import (
     A_FOUND, A_PLAY, A_USE, D_ACTION, D_ASSASSIN, D_CHEVALIER, D_FOUND_SIZE, D_GIVE_ONE,
     D_GIVE_TWO, D_MAGICIEN, D_MARCHAND, D_MENDIANT, D_PRETRE, D_PRETRE_TAKE, D_REINFORCE_SIZE,
-    D_REINFORCE_TYPE, D_RODEUR, E_NO_OPTION, F_ATTACK, F_GAIN, F_HIDDEN, F_LEAD, F_LOSS, F_PROB,
+    D_REINFORCE_TYPE, D_RODEUR, E_NO_OPTION, F_ATTACK, F_FIXED, F_GAIN, F_HIDDEN, F_LEAD, F_LOSS, F_PROB,
     F_PV, F_PVOK, F_SCORE, F_SERIAL, F_SETD, F_SETV, F_STRAT, F_UNSEEN, GF, G_CTX_G, G_CTX_PLAYED,
     G_CTX_Q, G_DISC_N, G_ERROR, G_KIND, G_NGT_MASK, G_PLAYED, G_PREP_LEAD, G_PREP_STAMP,
     G_PV_PLAYED, G_ROT, G_SELF_ROW, G_TRACE_N, G_TURNS, MAXG, MAXP, MAX_TRACE, N_STRAT_COLS, PLS,
@@ -107,11 +107,20 @@ def public_score(ws, q):
 
 @njit(cache=True, _nrt=False)
 def init_values(ws, fs):
-    """Once per block: the set_value table for the rules' min_cards."""
+    """Once per block (after the strategy table): the set_value table for the rules' min_cards and
+    the fixed powers' worth (F_FIXED)."""
     m = ws[U(W_RULES + R_PARAMS + P_MIN_GUILD)]
     for k in range(64):
         fs[U(F_SETV + k)] = set_value(k, m)
         fs[U(F_SETD + k)] = set_value(k + 1, m) - set_value(k, m)
+    # the fixed powers' worth per strategy row and player count (fixed_value reads it)
+    for P in range(2, MAXP + 1):
+        for r in range(MAXP):
+            sb = F_STRAT + r * N_STRAT_COLS
+            for t in range(N_TYPES):
+                if (FIXED_POWERS >> t) & 1:
+                    fs[U(F_FIXED + (P - 2) * (MAXP * N_STRAT_COLS) + r * N_STRAT_COLS + t)] = \
+                        fixed_power_value(fs, sb, P, t)
 
 
 @njit(cache=True, _nrt=False)
@@ -318,13 +327,20 @@ def fixed_power_value(fs, sb, P, t):
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def fixed_value(fs, sb, P, t):
+    """fixed_power_value(fs, sb, P, t), read from the table init_values fills (F_FIXED): its
+    chain of tests on t followed the card types, which change from one option to the next."""
+    return fs[U(F_FIXED + (P - 2) * (MAXP * N_STRAT_COLS) + (sb - F_STRAT) + t)]
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def cached_value(ws, fs, sb, p, P, t, played):
     """base_power_value, computed once per decision (t is neither Bouffon nor Sorcière)."""
     i = TS * played + t
     if fs[U(F_PVOK + i)] != fs[F_SERIAL]:
         # the powers whose worth does not depend on the table are priced here, without a call
         if (FIXED_POWERS >> t) & 1:
-            v = fixed_power_value(fs, sb, P, t)
+            v = fixed_value(fs, sb, P, t)
         else:
             ws[G_PV_PLAYED] = played
             v = base_power_value(ws, fs, sb, p, P, t)
@@ -344,7 +360,7 @@ def power_of(ws, fs, sb, p, P, t, played):
     """:func:`power_value`, without the call for a power in FIXED_POWERS (the call passes two
     arrays of 7 words each; measured 0.95x the CPU time per balanced game)."""
     if (FIXED_POWERS >> t) & 1:
-        return fixed_power_value(fs, sb, P, t)
+        return fixed_value(fs, sb, P, t)
     if t == BOUFFON:            # no power (MV-5)
         return 0.0
     i = TS * played + t         # priced already in this decision: no call (power_value's cache)
