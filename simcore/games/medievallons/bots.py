@@ -56,6 +56,11 @@ from simcore.rng import below
 # and no index here is ever negative (tests/medievallons/test_mv_kernel_boundscheck.py plays every
 # bot under NUMBA_BOUNDSCHECK=1). Measured with benchmarks/bench_kernel_ab.py --game medievallons
 # (one process, decisions identical): random 0.85x, balanced 0.88x the CPU time per game.
+# Data-dependent multiway branches cost more here than the work they select: the fixed powers'
+# worth was a chain of tests on the card type (compiled to a jump table) at every option priced,
+# and reading it from a table filled once per block (F_FIXED, :func:`fixed_value`) made a balanced
+# game 0.95x (docs/medievallons_engine.md, fifth pass); :func:`score_options` is inlined into its
+# one caller :func:`decide` (0.98x). Cutting work that stays predictable did not pay (same doc).
 
 
 # =================================================================================================
