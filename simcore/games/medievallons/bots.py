@@ -185,11 +185,14 @@ def estimate_hands(ws, fs, P, p):
     kp = W_KNOWN + p * MAXP * TS          # what p has seen in each hand (row q: W_KNOWN[p, q])
     played = ws[G_PLAYED]
     total = 0
+    # what p has seen in every hand, summed over all MAXP rows without a loop over the seats: the
+    # rows of seats >= P and p's own row are always 0 (no rule writes them), and a loop over P
+    # seats was vectorised with a run-time dispatch and a gather per type
     for t in range(N_TYPES):
+        seen = ws[U(kp + t)] + ws[U(kp + TS + t)] + ws[U(kp + 2 * TS + t)] \
+            + ws[U(kp + 3 * TS + t)] + ws[U(kp + 4 * TS + t)]
         u = ws[U(W_RULES + R_COPIES + t)] - ws[U(W_HAND + p * TS + t)] - ws[U(W_DCNT + t)] \
-            - ws[U(W_TCNT + t)] - (played == t)
-        for q in range(P):
-            u -= ws[U(kp + q * TS + t)] * (q != p)
+            - ws[U(W_TCNT + t)] - (played == t) - seen
         u = max(u, 0)
         fs[U(F_UNSEEN + t)] = u
         total += u
