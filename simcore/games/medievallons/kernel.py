@@ -23,8 +23,8 @@ from simcore.games.medievallons.layout import (
     A_FOUND, A_PLAY, A_REINFORCE, A_USE, D_ACTION, D_ASSASSIN, D_CHEVALIER, D_FOUND_SIZE,
     D_GIVE_ONE, D_GIVE_TWO, D_MAGICIEN, D_MARCHAND, D_MENDIANT, D_PRETRE, D_PRETRE_TAKE,
     D_REINFORCE_SIZE, D_REINFORCE_TYPE, D_RODEUR, D_SORCIERE, EMPTY_PILE, E_BAD_GUILD,
-    E_CARDS_NOT_CONSERVED, E_GUILD_COUNTS, E_GUILD_TOO_SMALL, E_HAND_COUNT, E_KNOWN_ROWS,
-    F_STRAT, GF, G_CTX_G, G_CTX_PLAYED, G_CTX_Q, G_CTX_T, G_CUR, G_DISC_N, G_END_RED, G_ERROR, G_FORCED, G_LIMIT,
+    E_CARDS_NOT_CONSERVED, E_GUILD_COUNTS, E_GUILD_TOO_SMALL, E_HAND_COUNT, F_STRAT, GF, G_CTX_G,
+    G_CTX_PLAYED, G_CTX_Q, G_CTX_T, G_CUR, G_DISC_N, G_END_RED, G_ERROR, G_FORCED, G_LIMIT,
     G_LOOK_N, G_NGT_MASK, G_NOPT, G_OVER, G_PILE_N, G_PLAYED, G_RESHUF, G_SELF_ROW, G_STOP,
     G_TURNS, G_WINNER, MAXG, MAXP, N_STRAT_COLS, PLS, R_COPIES, R_PARAMS, STRAT_PLAYOUT, S_KIND,
     THIRD_GUILD, TRUNCATED, TS, W_BEST, W_DCNT, W_DISC, W_FOUNDED, W_HAND, W_KNOWN, W_LOOK, W_NGT,
@@ -793,8 +793,7 @@ def compare_keys(ws, a, b):
 def check_invariants(ws, P):
     """Debug (``debug=True``, after every turn and at the end): cards conserved (MV-1 deck) per
     type over every zone; guilds >= min_cards and well formed (MV-4); hand sizes agree with the
-    hands; the kept guild counts (X_GC, W_TCNT, W_NGT) agree with the guilds; no player "knows"
-    cards in its own or an absent seat's hand (estimate_hands relies on it). Writes an error code
+    hands; the kept guild counts (X_GC, W_TCNT, W_NGT) agree with the guilds. Writes an error code
     (10+) into ws[G_ERROR]."""
     check_guild_counts(ws, P)
     cnt = W_BEST           # scratch (free between decisions)
@@ -836,12 +835,6 @@ def check_invariants(ws, P):
         d += ws[U(W_DCNT + t)]
     if d != ws[G_DISC_N]:
         ws[G_ERROR] = E_CARDS_NOT_CONSERVED
-    for o in range(P):     # estimate_hands sums these rows of W_KNOWN unconditionally: all 0
-        for q in range(MAXP):
-            if q == o or q >= P:
-                for t in range(TS):
-                    if ws[U(W_KNOWN + (o * MAXP + q) * TS + t)] != 0:
-                        ws[G_ERROR] = E_KNOWN_ROWS
 
 
 @njit(cache=True, _nrt=False)

@@ -179,7 +179,6 @@ E_GUILD_TOO_SMALL = 11
 E_HAND_COUNT = 12
 E_BAD_GUILD = 13
 E_GUILD_COUNTS = 14
-E_KNOWN_ROWS = 15
 ERROR_TEXT = {
     E_NO_OPTION: "a decision was asked with no legal option",
     E_TOO_MANY_OPTIONS: "an option list overflowed the kernel's buffer",
@@ -188,7 +187,6 @@ ERROR_TEXT = {
     E_HAND_COUNT: "invariant broken: a hand size disagrees with its cards",
     E_BAD_GUILD: "invariant broken: a guild's type disagrees with its cards",
     E_GUILD_COUNTS: "invariant broken: the kept guild counts disagree with the guilds",
-    E_KNOWN_ROWS: "invariant broken: a player 'knows' cards in its own or an absent seat's hand",
 }
 
 # Strategy rows (float64[P, N_STRAT_COLS]), one per seat; see configs/medievallons/strategies.toml.
