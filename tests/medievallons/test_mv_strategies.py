@@ -69,6 +69,25 @@ def _mid_game(seed: int, players: int, strat: np.ndarray, turns: int):
     return (None if ws[L.G_OVER] else ws), fs
 
 
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_nobody_knows_cards_in_its_own_or_an_absent_hand(players):
+    """W_KNOWN[o, q] is 0 for q == o and for seats q >= P, whatever has happened: estimate_hands
+    sums every row of the observer's block (all MAXP of them) without testing the seat."""
+    _, strat = S.resolve(["saboteur", "balanced", "collector", "random", "balanced"][:players],
+                         players)
+    checked = 0
+    for seed in range(30):
+        for turns in (6, 15, 30, 60):
+            ws, _ = _mid_game(seed, players, strat, turns)
+            if ws is None:
+                continue
+            known = ws[L.W_KNOWN:L.W_KNOWN + L.MAXP * L.MAXP * L.TS].reshape(L.MAXP, L.MAXP, L.TS)
+            for o in range(L.MAXP):
+                assert not known[o, o].any() and not known[o, players:].any(), (seed, turns, o)
+            checked += 1
+    assert checked >= 40
+
+
 @pytest.mark.parametrize("bot", ["balanced", "saboteur", "collector"])
 def test_bots_never_read_a_hidden_hand(bot):
     """MV-8: deal the cards a player cannot see anew (opponents' hands and the draw pile, keeping

@@ -21,9 +21,9 @@ from numpy import uint64 as U
 from simcore.games.medievallons.layout import (
     A_FOUND, A_PLAY, A_USE, D_ACTION, D_ASSASSIN, D_CHEVALIER, D_FOUND_SIZE, D_GIVE_ONE,
     D_GIVE_TWO, D_MAGICIEN, D_MARCHAND, D_MENDIANT, D_PRETRE, D_PRETRE_TAKE, D_REINFORCE_SIZE,
-    D_REINFORCE_TYPE, D_RODEUR, E_NO_OPTION, F_ATTACK, F_GAIN, F_HIDDEN, F_LEAD, F_LOSS, F_PROB,
-    F_PV, F_PVOK, F_SCORE, F_SERIAL, F_SETD, F_SETV, F_STRAT, F_UNSEEN, GF, G_CTX_G, G_CTX_PLAYED,
-    G_CTX_Q, G_DISC_N, G_ERROR, G_KIND, G_NGT_MASK, G_PLAYED, G_PREP_LEAD, G_PREP_STAMP,
+    D_REINFORCE_TYPE, D_RODEUR, E_NO_OPTION, F_ATTACK, F_FIXED, F_GAIN, F_HIDDEN, F_LEAD, F_LOSS,
+    F_PROB, F_PV, F_PVOK, F_SCORE, F_SERIAL, F_SETD, F_SETV, F_STRAT, F_UNSEEN, GF, G_CTX_G,
+    G_CTX_PLAYED, G_CTX_Q, G_DISC_N, G_ERROR, G_KIND, G_NGT_MASK, G_PLAYED, G_PREP_LEAD, G_PREP_STAMP,
     G_PV_PLAYED, G_ROT, G_SELF_ROW, G_TRACE_N, G_TURNS, MAXG, MAXP, MAX_TRACE, N_STRAT_COLS, PLS,
     R_COPIES, R_PARAMS, STRAT_RANDOM, S_ATTACK, S_BIAS, S_BREAK, S_DEFEND, S_DRAW, S_FOUND, S_HURT,
     S_KIND, S_LEADER, S_PROGRESS, S_SAVE, S_SETS, TS, W_BEST, W_DCNT, W_DISC, W_GUILD, W_HAND,
@@ -56,6 +56,11 @@ from simcore.rng import below
 # and no index here is ever negative (tests/medievallons/test_mv_kernel_boundscheck.py plays every
 # bot under NUMBA_BOUNDSCHECK=1). Measured with benchmarks/bench_kernel_ab.py --game medievallons
 # (one process, decisions identical): random 0.85x, balanced 0.88x the CPU time per game.
+# Data-dependent multiway branches cost more here than the work they select: the fixed powers'
+# worth was a chain of tests on the card type (compiled to a jump table) at every option priced,
+# and reading it from a table filled once per block (F_FIXED, :func:`fixed_value`) made a balanced
+# game 0.95x (docs/medievallons_engine.md, fifth pass); :func:`score_options` is inlined into its
+# one caller :func:`decide` (0.98x). Cutting work that stays predictable did not pay (same doc).
 
 
 # =================================================================================================
@@ -107,11 +112,20 @@ def public_score(ws, q):
 
 @njit(cache=True, _nrt=False)
 def init_values(ws, fs):
-    """Once per block: the set_value table for the rules' min_cards."""
+    """Once per block (after the strategy table): the set_value table for the rules' min_cards and
+    the fixed powers' worth (F_FIXED)."""
     m = ws[U(W_RULES + R_PARAMS + P_MIN_GUILD)]
     for k in range(64):
         fs[U(F_SETV + k)] = set_value(k, m)
         fs[U(F_SETD + k)] = set_value(k + 1, m) - set_value(k, m)
+    # the fixed powers' worth per strategy row and player count (fixed_value reads it)
+    for P in range(2, MAXP + 1):
+        for r in range(MAXP):
+            sb = F_STRAT + r * N_STRAT_COLS
+            for t in range(N_TYPES):
+                if (FIXED_POWERS >> t) & 1:
+                    fs[U(F_FIXED + (P - 2) * (MAXP * N_STRAT_COLS) + r * N_STRAT_COLS + t)] = \
+                        fixed_power_value(fs, sb, P, t)
 
 
 @njit(cache=True, _nrt=False)
@@ -171,11 +185,14 @@ def estimate_hands(ws, fs, P, p):
     kp = W_KNOWN + p * MAXP * TS          # what p has seen in each hand (row q: W_KNOWN[p, q])
     played = ws[G_PLAYED]
     total = 0
+    # what p has seen in every hand, summed over all MAXP rows without a loop over the seats: the
+    # rows of seats >= P and p's own row are always 0 (no rule writes them), and a loop over P
+    # seats was vectorised with a run-time dispatch and a gather per type
     for t in range(N_TYPES):
+        seen = ws[U(kp + t)] + ws[U(kp + TS + t)] + ws[U(kp + 2 * TS + t)] \
+            + ws[U(kp + 3 * TS + t)] + ws[U(kp + 4 * TS + t)]
         u = ws[U(W_RULES + R_COPIES + t)] - ws[U(W_HAND + p * TS + t)] - ws[U(W_DCNT + t)] \
-            - ws[U(W_TCNT + t)] - (played == t)
-        for q in range(P):
-            u -= ws[U(kp + q * TS + t)] * (q != p)
+            - ws[U(W_TCNT + t)] - (played == t) - seen
         u = max(u, 0)
         fs[U(F_UNSEEN + t)] = u
         total += u
@@ -318,13 +335,20 @@ def fixed_power_value(fs, sb, P, t):
 
 
 @njit(cache=True, inline="always", _nrt=False)
+def fixed_value(fs, sb, P, t):
+    """fixed_power_value(fs, sb, P, t), read from the table init_values fills (F_FIXED): its
+    chain of tests on t followed the card types, which change from one option to the next."""
+    return fs[U(F_FIXED + (P - 2) * (MAXP * N_STRAT_COLS) + (sb - F_STRAT) + t)]
+
+
+@njit(cache=True, inline="always", _nrt=False)
 def cached_value(ws, fs, sb, p, P, t, played):
     """base_power_value, computed once per decision (t is neither Bouffon nor Sorcière)."""
     i = TS * played + t
     if fs[U(F_PVOK + i)] != fs[F_SERIAL]:
         # the powers whose worth does not depend on the table are priced here, without a call
         if (FIXED_POWERS >> t) & 1:
-            v = fixed_power_value(fs, sb, P, t)
+            v = fixed_value(fs, sb, P, t)
         else:
             ws[G_PV_PLAYED] = played
             v = base_power_value(ws, fs, sb, p, P, t)
@@ -344,7 +368,7 @@ def power_of(ws, fs, sb, p, P, t, played):
     """:func:`power_value`, without the call for a power in FIXED_POWERS (the call passes two
     arrays of 7 words each; measured 0.95x the CPU time per balanced game)."""
     if (FIXED_POWERS >> t) & 1:
-        return fixed_power_value(fs, sb, P, t)
+        return fixed_value(fs, sb, P, t)
     if t == BOUFFON:            # no power (MV-5)
         return 0.0
     i = TS * played + t         # priced already in this decision: no call (power_value's cache)
@@ -509,7 +533,7 @@ def option_score(ws, fs, sb, kind, p, P, o):
     return power_of(ws, fs, sb, p, P, o, ws[G_CTX_PLAYED])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, inline="always", _nrt=False)
 def score_options(ws, fs, sb, kind, p, P, n):
     """The scores of the ``n`` options of a decision (W_OPTS) into F_SCORE; returns the best.
 

@@ -78,10 +78,10 @@ from simcore.games.medievallons.rules import N_PARAMS, N_TYPES
 #   W_WORLD    1128  over W_TRACE, in ``sc`` only  the search bot's dealt world: the per-game   MV-8
 #                    (its playouts record nothing)   part, then the draw pile it dealt
 #
-# The float scratch fs: float64[FS_SIZE = 1536], one per block, the deciding bot's values (MV-8):
+# The float scratch fs: float64[FS_SIZE = 2176], one per block, the deciding bot's values (MV-8):
 # F_GAIN, F_LOSS [TS]; F_PV, F_PVOK [2 x TS]; F_LEAD [MAXP]; F_UNSEEN, F_HIDDEN [TS] (F_SERIAL
 # inside F_HIDDEN); F_PROB [MAXP x TS]; F_SETV, F_SETD [64]; F_STRAT [MAXP x N_STRAT_COLS];
-# F_SCORE, F_MEAN [MAX_OPTIONS] -- each commented where it is defined.
+# F_SCORE, F_MEAN [MAX_OPTIONS]; F_FIXED [4 x MAXP x N_STRAT_COLS] -- each commented where it is defined.
 
 MAXP = 5             # players (MV-1)
 TS = 16              # stride of a per-type vector (13 types used)
@@ -153,7 +153,10 @@ F_SETD = F_SETV + 64              # [64] set_value(k + 1) - set_value(k)
 F_STRAT = F_SETD + 64             # [MAXP x N_STRAT_COLS] the strategy table, copied once per block
 F_SCORE = F_STRAT + 5 * 32        # [MAX_OPTIONS] option scores (playout bot pruning)
 F_MEAN = F_SCORE + MAX_OPTIONS    # [MAX_OPTIONS] playout bot: summed playout values
-FS_SIZE = F_MEAN + MAX_OPTIONS
+F_FIXED = F_MEAN + MAX_OPTIONS    # [4 x MAXP x N_STRAT_COLS] fixed_power_value(row, P, t) for
+                                  # P = 2 … 5, filled once per block (init_values): index
+                                  # (P - 2) * MAXP * N_STRAT_COLS + (sb - F_STRAT) + t
+FS_SIZE = F_FIXED + 4 * MAXP * 32
 
 # End reasons (MV-9): games.parquet end_reason; ws[G_OVER] = reason + 1 once the game is over.
 THIRD_GUILD, EMPTY_PILE, TRUNCATED = 0, 1, 2
@@ -207,5 +210,6 @@ assert N_PARAMS <= 16 and R_SIZE <= 64, "the rules vector overflows its slots"
 assert N_TYPES < F_ATTACK and F_ATTACK + 1 < TS, "best_attack's slots overlap the card types"
 assert N_TYPES <= TS and S_BIAS + N_TYPES <= S_PLAYOUTS, "per-type vectors overflow their stride"
 assert F_STRAT + MAXP * N_STRAT_COLS <= F_SCORE, "the strategy table overflows F_STRAT"
+assert N_STRAT_COLS == 32 and N_TYPES <= N_STRAT_COLS, "F_FIXED's rows follow the strategy rows"
 assert W_WORLD + W_RESET_END + MAXC <= WS_SIZE, "a dealt world overflows the trace region"
 assert len(FEATURES) == S_HURT and len(DECISION_NAMES) == D_SORCIERE + 1
