@@ -49,15 +49,16 @@ def test_medievallons_plain_job_plays_only_the_entry_point_without_planner_or_se
 
     spec = registry.get("medievallons")
     strategies = registry.import_hook(spec.strategies)
-    for part, entry in (("plain", driver.play_games), ("search", driver.play_games_searching)):
+    for part, entries in (("plain", (driver.play_games, driver.play_games_4p)),
+                          ("search", (driver.play_games_searching, driver.play_games_searching_4p))):
         for what, lineup in warm_kernels.plays_of("medievallons", part):
             if what == "default":
                 lineup = (spec.default_strategy,) * spec.default_players
             elif what != "line-up":
                 continue
             _, rows = strategies.resolve(list(lineup), len(lineup))
-            got = driver.entry_point(np.asarray(rows, np.float64))
-            assert got is entry, f"medievallons:{part} plays {lineup} through {got.__name__}"
+            got = driver.entry_point(np.asarray(rows, np.float64), len(lineup))
+            assert got in entries, f"medievallons:{part} plays {lineup} through {got.__name__}"
 
 
 def test_middle_ages_extra_line_up_reaches_the_entry_point_nothing_else_compiles():

@@ -46,7 +46,8 @@ SEARCH_KIND = "search"
 # Médiévallons's planner (kind "playout") stops the rules of play as the search bot does
 # (driver.play_games_searching), so its line-ups belong to the search job too.
 SEARCH_ENTRY_KINDS = {"medievallons": ("playout", SEARCH_KIND)}
-# Line-ups played by a game's plain job beyond the default and the conformance suite's: ones many
+# Line-ups played beyond the default and the conformance suite's (by the job whose entry point each
+# reaches: the search job for one with a search seat): ones many
 # test files (and the README) seat, which reach a kernel entry point nothing above compiles.
 # Middle-Ages: a seat weighing events or denial without a rollout or search seat goes through
 # ``driver.play_games_full`` (tests of the strategies, kernel variants, replay, the cluster and
@@ -54,8 +55,12 @@ SEARCH_ENTRY_KINDS = {"medievallons": ("playout", SEARCH_KIND)}
 # And three balanced players: four players have entry points of their own (the player count a
 # compile-time constant), so the line-ups of other counts that tests seat go through
 # ``driver.play_games``, which nothing above reaches.
+# Médiévallons likewise (its default and the conformance line-ups are of 4 players, its search
+# line-ups of 5): three balanced players, and a searching seat among four players.
 EXTRA_LINEUPS = {"middle-ages": (("eventwise", "balanced", "greedy", "random"),
-                                 ("balanced", "balanced", "balanced"))}
+                                 ("balanced", "balanced", "balanced")),
+                 "medievallons": (("balanced", "balanced", "balanced"),
+                                  ("search16", "balanced", "balanced", "balanced"))}
 # Fief's odds and calamity tables (`balance fief-odds`, `balance fief-calamity`: the exact solver
 # and the Monte Carlo grids) are kernels of their own, met by tests in seven files (fief,
 # reliability, conformance, the README) and by the command lines they start.
@@ -105,8 +110,11 @@ def plays_of(name: str, part: str = "all") -> list[tuple[str, tuple[str, ...]]]:
             searching = any(getattr(presets[b], "kind", None) in kinds for b in lineup)
             if part == "all" or searching == (part == "search"):
                 out.append(("line-up", tuple(lineup)))
-        if part in ("all", "plain"):
-            out += [("extra", tuple(lineup)) for lineup in EXTRA_LINEUPS.get(name, ())]
+        for lineup in EXTRA_LINEUPS.get(name, ()):      # in the job whose entry point it reaches
+            kinds = SEARCH_ENTRY_KINDS.get(name, (SEARCH_KIND,))
+            searching = any(getattr(presets.get(b), "kind", None) in kinds for b in lineup)
+            if part == "all" or searching == (part == "search"):
+                out.append(("extra", tuple(lineup)))
     if "debug" in spec.takes and part in ("all", SEARCH_APART.get(name, "all")):
         out.append(("debug", ()))
     if name in EXTRA_CALLS and part in ("all", "plain"):

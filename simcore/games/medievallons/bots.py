@@ -377,8 +377,8 @@ def power_of(ws, fs, sb, p, P, t, played):
     return power_value(ws, fs, sb, p, P, t, played)
 
 
-@njit_on_demand("float64(int64[::1], float64[::1], int64, int64, int64, int64, int64)", cache=True,
-                _nrt=False)
+@njit_on_demand("float64(int64[::1], float64[::1], int64, int64, int64, int64, int64)", literal=("P",),
+                cache=True, _nrt=False)
 def power_value(ws, fs, sb, p, P, t, played):
     """Worth of power t now (Sorcière: the best power it can copy, else a flip's average).
 
@@ -602,8 +602,8 @@ def ask(st, ws, fs, kind, p, n, P):
 
 # One compiled copy: a caller that passes a constant option count (after `ask` is inlined, a
 # `n = 0` before a loop reached it as Literal[int](0)) compiled decide and score_options again.
-@njit_on_demand("int64(uint64[::1], int64[::1], float64[::1], int64, int64, int64)", cache=True,
-                _nrt=False)
+@njit_on_demand("int64(uint64[::1], int64[::1], float64[::1], int64, int64, int64)", literal=("P",),
+                cache=True, _nrt=False)
 def decide(st, ws, fs, p, n, P):
     """Index of the chosen option among ``n`` (listed in W_OPTS) for seat p (MV-8).
 

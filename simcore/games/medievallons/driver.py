@@ -210,6 +210,42 @@ def play_games(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, ou
     trace : int16[n_games, 2 * MAX_TRACE] or int16[1, 0]
         Decision trace (n_options, choice pairs) per game, or nothing when the width is 0.
     """
+    play_block(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, out_win, out_game, trace)
+
+
+@njit(cache=True, nogil=True)
+def play_games_searching(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, out_win,
+                         out_game, trace):
+    """:func:`play_games` for line-ups with a ``playout`` (planner) or ``search`` seat: every
+    game through :func:`play_one`, which stops at such a seat's action for its bot."""
+    play_block_searching(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, out_win,
+                         out_game, trace)
+
+
+# Four players, the default count, get entry points of their own that pass the count as a
+# constant: the rules of play and the bots are compiled for it (``play_turns``, ``decide`` and
+# ``power_value`` keep a constant count: ``njit_on_demand(literal=("P",))``; the other helpers are
+# specialised on constants as Numba does), so LLVM folds the loops over seats and the seat
+# arithmetic. Other counts share the entries compiled for any count. As in Middle-Ages
+# (docs/middle_ages_engine.md, "Compiled variants").
+@njit(cache=True, nogil=True)
+def play_games_4p(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, out_win, out_game,
+                  trace):
+    """:func:`play_games` for 4 players (``P`` must be 4), the count a compile-time constant."""
+    play_block(g0, g1, first_game, seed, 4, rk, strat, n_rot, debug, out_i16, out_win, out_game, trace)
+
+
+@njit(cache=True, nogil=True)
+def play_games_searching_4p(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, out_win,
+                            out_game, trace):
+    """:func:`play_games_searching` for 4 players (``P`` must be 4), the count a constant."""
+    play_block_searching(g0, g1, first_game, seed, 4, rk, strat, n_rot, debug, out_i16, out_win,
+                         out_game, trace)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def play_block(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, out_win, out_game, trace):
+    """The games of one block, without a planner or search seat (:func:`play_games`)."""
     record = trace.shape[1] > 0
     st = np.zeros(1, np.uint64)
     ws = np.zeros(WS_SIZE, np.int64)
@@ -224,11 +260,10 @@ def play_games(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, ou
             copy_trace(ws, g, trace)
 
 
-@njit(cache=True, nogil=True)
-def play_games_searching(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, out_win,
+@njit(cache=True, inline="always", _nrt=False)
+def play_block_searching(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, out_i16, out_win,
                          out_game, trace):
-    """:func:`play_games` for line-ups with a ``playout`` (planner) or ``search`` seat: every
-    game through :func:`play_one`, which stops at such a seat's action for its bot."""
+    """The games of one block with a planner or search seat (:func:`play_games_searching`)."""
     record = trace.shape[1] > 0
     st = np.zeros(1, np.uint64)
     st2 = np.zeros(1, np.uint64)
@@ -245,11 +280,15 @@ def play_games_searching(g0, g1, first_game, seed, P, rk, strat, n_rot, debug, o
             copy_trace(ws, g, trace)
 
 
-def entry_point(strat):
+def entry_point(strat, P: int | None = None):
     """The jitted entry point that plays the line-up of strategy rows ``strat``:
     :func:`play_games_searching` when a row plays ``playout`` (planner) or ``search``, else
-    :func:`play_games` (which never compiles those bots)."""
-    return play_games_searching if bool(np.any(strat[:, S_KIND] >= STRAT_PLAYOUT)) else play_games
+    :func:`play_games` (which never compiles those bots); for ``P`` = 4 players, their 4-player
+    entries (:func:`play_games_4p`, :func:`play_games_searching_4p`)."""
+    searching = bool(np.any(strat[:, S_KIND] >= STRAT_PLAYOUT))
+    if P == 4:
+        return play_games_searching_4p if searching else play_games_4p
+    return play_games_searching if searching else play_games
 
 
 def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, out_win, out_game,
@@ -257,7 +296,7 @@ def play_chunk(first_game, n_games, seed, P, rk, strat, n_rot, debug, out_i16, o
     """Play games ``first_game … first_game + n_games - 1``: blocks of :func:`play_games` (or
     :func:`play_games_searching` when a seat plays ``playout`` or ``search``) on Numba's thread
     count of threads (:func:`simcore.blocks.play_blocks`); arguments as there."""
-    play_blocks(entry_point(strat), int(n_games), np.int64(first_game), np.uint64(seed), np.int64(P), rk,
+    play_blocks(entry_point(strat, int(P)), int(n_games), np.int64(first_game), np.uint64(seed), np.int64(P), rk,
                 strat, np.int64(n_rot), bool(debug), out_i16, out_win, out_game, trace)
 
 

@@ -655,8 +655,8 @@ def do_action(st, ws, fs, P, p, code):
 
 # One compiled copy: the search's playouts pass a constant debug=False, which compiled a second
 # copy of the whole rules of play (debug is a run-time flag here, checked once per turn).
-@njit_on_demand("int64(uint64[::1], int64[::1], float64[::1], int64, boolean)", cache=True,
-                _nrt=False)
+@njit_on_demand("int64(uint64[::1], int64[::1], float64[::1], int64, boolean)", literal=("P",),
+                cache=True, _nrt=False)
 def play_turns(st, ws, fs, P, debug):
     """Play MV-3 turns from the position in ``ws`` until the game ends or ``turns`` reaches
     ws[G_LIMIT] (MV-7's max_turns ends the game as ``truncated``).
