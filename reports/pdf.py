@@ -320,9 +320,9 @@ def wrapped_lines(paragraphs: list[list[float]], room: float, space: float) -> i
     n = 0
     for words in paragraphs:
         n += 1
-        line = -1.0
+        line = 0.0
         for w in words:
-            if line < 0:
+            if line <= 0.0:           # an empty line (as wrap's "" before a first word, or one of width 0)
                 line = w
             elif line + space + w <= room + 1e-6:
                 line += space + w

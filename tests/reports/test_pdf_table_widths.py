@@ -67,7 +67,8 @@ def test_the_line_counts_it_optimises_are_the_ones_the_pdf_draws():
     allocation planned: every cell of the table, at widths from its longest word to the page."""
     doc = _Layout(PdfDocument("t"), "t")
     texts = {cell_text(v) for row in TABLE.iter_rows() for v in row}
-    texts |= {"Seat 1 wins\ntwice as often", "a `code` mark and a long-winded explanation of it"}
+    texts |= {"Seat 1 wins\ntwice as often", "a `code` mark and a long-winded explanation of it",
+              " a leading space", "two  spaces and a trailing one "}
     for size in (7.5, 5.4):
         gap = doc.width(" ", size)
         for text in sorted(texts):
