@@ -103,18 +103,18 @@ def plays_of(name: str, part: str = "all") -> list[tuple[str, tuple[str, ...]]]:
         # the line-ups the conformance suite replays (every preset bot seated), so they are compiled
         from test_every_preset_replayed import lineups
 
-        for lineup in [["random"] * spec.default_players, *lineups(spec)]:
-            if any(b not in presets for b in lineup):
-                continue
-            kinds = SEARCH_ENTRY_KINDS.get(name, (SEARCH_KIND,))
-            searching = any(getattr(presets[b], "kind", None) in kinds for b in lineup)
-            if part == "all" or searching == (part == "search"):
-                out.append(("line-up", tuple(lineup)))
-        for lineup in EXTRA_LINEUPS.get(name, ()):      # in the job whose entry point it reaches
-            kinds = SEARCH_ENTRY_KINDS.get(name, (SEARCH_KIND,))
+        kinds = SEARCH_ENTRY_KINDS.get(name, (SEARCH_KIND,))
+
+        def in_this_job(lineup) -> bool:
+            """The line-up goes through the entry point of this part (search or plain)."""
             searching = any(getattr(presets.get(b), "kind", None) in kinds for b in lineup)
-            if part == "all" or searching == (part == "search"):
-                out.append(("extra", tuple(lineup)))
+            return part == "all" or searching == (part == "search")
+
+        for lineup in [["random"] * spec.default_players, *lineups(spec)]:
+            if all(b in presets for b in lineup) and in_this_job(lineup):
+                out.append(("line-up", tuple(lineup)))
+        # the extra line-ups, each in the job whose entry point it reaches
+        out += [("extra", tuple(lineup)) for lineup in EXTRA_LINEUPS.get(name, ()) if in_this_job(lineup)]
     if "debug" in spec.takes and part in ("all", SEARCH_APART.get(name, "all")):
         out.append(("debug", ()))
     if name in EXTRA_CALLS and part in ("all", "plain"):
