@@ -254,7 +254,7 @@ def deal_row(ws, P, r):
 
 @njit(cache=True, inline="always", _nrt=False)
 def place_row(ws, row, n):
-    """Put the ``n`` (<= 6) tiles drawn for a row (W_DEAL, their keys after them) at their places:
+    """MA-3: put the ``n`` (<= 6) tiles drawn for a row (W_DEAL, their keys after them) at their places:
     each at the number of keys smaller than its own. Written out for six slots, the slots past
     ``n`` holding a key above every tile's (``SLOT_PAST + slot``) and the tile -1, so that they
     land, as -1, on the cells past the tiles (empty: a row is dealt only once cleared, and the
