@@ -6,7 +6,7 @@ second process: about 80% of a report's CPU). A test whose checks read the page'
 the figures' file names or the built Figure objects, never the drawn pixels, may write its report
 within ``figures_undrawn()`` (or with the ``undrawn`` fixture of tests/reports/conftest.py): each
 figure then gets a 1x1 PNG (and SVG) stand-in under its own name. The drawing stays checked where
-it is the subject, drawn for real: test_report.py's reports, test_report_words_pdf.py (the PDF's
+it is the subject, drawn for real: test_report.py's `built` report, test_report_words_pdf.py (the PDF's
 pixels, the SVGs), test_figure_drawing.py, test_figure_checklist.py (every figure of every game,
 measured drawn), test_report_medievallons.py's report, the session report of tests/conftest.py.
 """
