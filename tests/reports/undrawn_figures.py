@@ -29,8 +29,9 @@ def _one_pixel_png() -> bytes:
 
 @contextlib.contextmanager
 def figures_undrawn():
-    """Within it, ``build_report`` (reports.build.draw_all) writes a 1x1 stand-in for each figure
-    it built instead of drawing it; progress names each figure as when drawn."""
+    """Within it, ``build_report`` and the sweep and tune pages (``draw_all`` of reports.build and
+    reports.sweep) write a 1x1 stand-in for each figure they built instead of drawing it; progress
+    names each figure as when drawn."""
     png = _one_pixel_png()
     svg_bytes = b"<svg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/>"
 
@@ -43,5 +44,6 @@ def figures_undrawn():
         return out
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("reports.build.draw_all", stand_in)
+        mp.setattr("reports.build.draw_all", stand_in)      # the run reports
+        mp.setattr("reports.sweep.draw_all", stand_in)      # the sweep, tune and panel pages
         yield
