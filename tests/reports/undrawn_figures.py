@@ -9,6 +9,10 @@ figure then gets a 1x1 PNG (and SVG) stand-in under its own name. The drawing st
 it is the subject, drawn for real: test_report.py's `built` report, test_report_words_pdf.py (the PDF's
 pixels, the SVGs), test_figure_drawing.py, test_figure_checklist.py (every figure of every game,
 measured drawn), test_report_medievallons.py's report, the session report of tests/conftest.py.
+Every figure a report has in these tests is still drawn by at least one of them (checked once by
+logging the figure names given to draw_all, drawn and not: only skill_budget is drawn outside it,
+by test_report_skill's checklist test; the roles' side-by-side figure is drawn in
+test_report_roles.py).
 """
 
 from __future__ import annotations
