@@ -32,10 +32,13 @@ def _one_pixel_png() -> bytes:
 
 
 @contextlib.contextmanager
-def figures_undrawn():
+def figures_undrawn(drawn: tuple[str, ...] = ()):
     """Within it, ``build_report`` and the sweep and tune pages (``draw_all`` of reports.build and
-    reports.sweep) write a 1x1 stand-in for each figure they built instead of drawing it; progress
+    reports.sweep) write a 1x1 stand-in for each figure they built instead of drawing it, but for
+    the figures named in ``drawn``, drawn as the report draws them (in this process); progress
     names each figure as when drawn."""
+    from reports.figures.draw import draw_one
+
     png = _one_pixel_png()
     svg_bytes = b"<svg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/>"
 
@@ -44,7 +47,8 @@ def figures_undrawn():
         for name in figs:
             if started is not None:
                 started(name)
-            out[name] = {"png": png, **({"svg": svg_bytes} if svg else {})}
+            out[name] = (draw_one(figs[name], svg) if name in drawn else
+                         {"png": png, **({"svg": svg_bytes} if svg else {})})
         return out
 
     with pytest.MonkeyPatch.context() as mp:
