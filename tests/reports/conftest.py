@@ -5,7 +5,19 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 
 _RUNS = str(Path(__file__).resolve().parents[1] / "analysis")
 if _RUNS not in sys.path:
     sys.path.insert(0, _RUNS)
+
+
+
+@pytest.fixture
+def undrawn():
+    """A test's reports written with 1x1 stand-ins for their figures (see undrawn_figures.py)."""
+    from undrawn_figures import figures_undrawn
+
+    with figures_undrawn():
+        yield

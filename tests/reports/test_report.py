@@ -177,7 +177,8 @@ def test_non_empty_out_is_refused_without_force(built, tmp_path):
     assert (out / "keep.txt").exists()
 
 
-def test_game_specific_sections_appear_only_with_their_columns(tmp_path):
+def test_game_specific_sections_appear_only_with_their_columns(tmp_path, undrawn):
+    # (which figures a report has is the name of each file written: they need not be drawn, ``undrawn``)
     common = {k: runs.HAND[k] for k in ("game", "seat", "strategy", "score", "win_share", "rank")}
     run = runs.write_run(tmp_path / "generic", common, None, game="medievallons")
     out = tmp_path / "out"
@@ -199,7 +200,8 @@ def test_cli_report_bad_run_dir_is_one_line_exit_2(tmp_path, capsys):
     assert not (tmp_path / "rep").exists()
 
 
-def test_cli_report_writes_and_forces(built, tmp_path, capsys):
+def test_cli_report_writes_and_forces(built, tmp_path, capsys, undrawn):
+    """(The CLI's exit codes and files: the figures need not be drawn, ``undrawn``.)"""
     from cli import _run
 
     out = tmp_path / "rep"

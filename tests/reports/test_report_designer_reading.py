@@ -15,6 +15,7 @@ import pytest
 import analysis_runs as runs
 
 from reports.build import build_report
+from undrawn_figures import figures_undrawn
 
 
 def plain_text(page: str) -> str:
@@ -40,8 +41,11 @@ def built(tmp_path_factory):
         meta = json.loads((run / "run.json").read_text())
         meta.update(rules_sha256=sha, rules_text=text)
         (run / "run.json").write_text(json.dumps(meta))
-    single = build_report([base], root / "single").read_text(encoding="utf-8")
-    both = build_report([base, variant], root / "both").read_text(encoding="utf-8")
+    # every check reads the pages' words and tables: the figures are built, not drawn
+    # (undrawn_figures.py; 9.7 -> 3.0 s CPU)
+    with figures_undrawn():
+        single = build_report([base], root / "single").read_text(encoding="utf-8")
+        both = build_report([base, variant], root / "both").read_text(encoding="utf-8")
     return {"base": base, "variant": variant, "single": single, "both": both}
 
 

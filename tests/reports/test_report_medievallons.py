@@ -207,8 +207,9 @@ def test_pdf_includes_the_new_sections(mv):
     assert pages >= figs + 4
 
 
-def test_ablation_comparison_of_two_runs(mv):
-    """Card ablation as a comparison: base rules vs a rules file with one Chevalier fewer."""
+def test_ablation_comparison_of_two_runs(mv, undrawn):
+    """Card ablation as a comparison: base rules vs a rules file with one Chevalier fewer. (Words
+    and figure names: the figures need not be drawn, ``undrawn``.)"""
     out = mv["root"] / "cmp"
     page = text(build_report([mv["base"], mv["variant"]], out).read_text(encoding="utf-8"))
     assert "<section id='comparison'>" in page
@@ -225,7 +226,8 @@ def test_ablation_comparison_of_two_runs(mv):
     assert "<section id='questions'>" not in page and not (out / "questions").exists()
 
 
-def test_cli_questions_games_zero_skips(mv, tmp_path):
+def test_cli_questions_games_zero_skips(mv, tmp_path, undrawn):
+    # (sections and files: the figures need not be drawn, ``undrawn``)
     out = tmp_path / "rep"
     assert _run(["report", str(mv["base"]), "--out", str(out), "--questions-games", "0"]) == 0
     page = (out / "report.html").read_text(encoding="utf-8")
@@ -243,7 +245,8 @@ def test_cli_bad_questions_games_is_one_line_exit_2(mv, tmp_path, capsys, value)
     assert not out.exists()
 
 
-def test_cli_plays_the_questions_and_writes_csv(mv, tmp_path):
+def test_cli_plays_the_questions_and_writes_csv(mv, tmp_path, undrawn):
+    # (the CSV and the section: the figures need not be drawn, ``undrawn``)
     out = tmp_path / "rep"
     assert _run(["report", str(mv["base"]), "--out", str(out), "--questions-games", "50"]) == 0
     fp = pl.read_csv(out / "questions" / "first_player.csv")
@@ -267,7 +270,7 @@ def test_strategy_choice_for_the_played_questions(tmp_path):
     assert strategy == "balanced" and "cannot be loaded" in why
 
 
-def test_run_without_rules_text_gets_a_note_not_a_guess(tmp_path):
+def test_run_without_rules_text_gets_a_note_not_a_guess(tmp_path, undrawn):
     common = {k: runs.HAND[k] for k in ("game", "seat", "strategy", "score", "win_share", "rank")}
     run = runs.write_run(tmp_path / "generic", common, None, game="medievallons")
     out = tmp_path / "out"

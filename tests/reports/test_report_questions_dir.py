@@ -26,7 +26,8 @@ def played(tmp_path_factory):
     return {"root": root, "base": base, "questions": qdir}
 
 
-def test_report_reads_the_questions_directory_instead_of_playing(played, tmp_path, monkeypatch):
+def test_report_reads_the_questions_directory_instead_of_playing(played, tmp_path, monkeypatch, undrawn):
+    # (the page and the CSVs it keeps: the figures need not be drawn, ``undrawn``)
     from analysis.questions import medievallons as Q
 
     def refuse(*args, **kwargs):

@@ -64,7 +64,8 @@ def test_role_report_has_a_role_section_and_no_fair_share(tmp_path):
 
 def test_player_counts_side_by_side_read_by_role(tmp_path):
     """Seigneur against Censitaires at 3 and 4 players: the side-by-side section gives each side's
-    win share per player count, with the numbers of the role tables."""
+    win share per player count, with the numbers of the role tables. (Drawn: the only report here
+    whose side-by-side figure is the roles'.)"""
     from reports.sections import side_by_side_role_sentences
 
     four = open_runs([_role_run(tmp_path / "p4", games=2000, players=4, seigneur=0.42)])

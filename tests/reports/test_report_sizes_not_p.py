@@ -14,6 +14,7 @@ import pytest
 import analysis_runs as runs
 
 from reports.build import build_report
+from undrawn_figures import figures_undrawn
 
 
 def plain_text(page: str) -> str:
@@ -48,7 +49,8 @@ def small_gaps(tmp_path_factory):
         [pl.coalesce(pl.col(f"{c}_o"), pl.col(c)).cast(p[c].dtype).alias(c) for c in cols]).drop(
         [f"{c}_o" for c in cols])
     p.write_parquet(run / "players.parquet")
-    page = build_report([run], root / "report").read_text(encoding="utf-8")
+    with figures_undrawn():          # the checks read the page's words (undrawn_figures.py)
+        page = build_report([run], root / "report").read_text(encoding="utf-8")
     return {"run": run, "page": page, "players": p}
 
 
@@ -86,12 +88,14 @@ def _holm_clear(z: np.ndarray, alpha: float = 0.05) -> np.ndarray:
     return clear
 
 
-def test_ablation_figure_colours_follow_the_adjusted_verdict(tmp_path, monkeypatch):
+def test_ablation_figure_colours_follow_the_adjusted_verdict(tmp_path, monkeypatch, undrawn):
     """The Médiévallons card-ablation figure coloured a card orange ("95% interval excludes 0")
     from its unadjusted interval, while the text, after Holm over the types, called it within
     noise. Planted changes: one card at z = 2.3 (its own interval excludes 0; Holm over the types,
     computed here, does not call it clear), one clear and large, one clear but small. Each bar's
-    colour must follow the verdict computed here, and the table must give the same verdict."""
+    colour must follow the verdict computed here, and the table must give the same verdict.
+    (The bars' colours are read from the built figure, the verdicts from the page: the figures
+    need not be drawn, ``undrawn``.)"""
     from analysis.questions import medievallons as MV
     from reports.figures import medievallons as F
 
@@ -163,12 +167,13 @@ def _twelve_card_run(path, games=8000, seed=0):
     return runs.write_run(path, P, G, game="seigneurial", rules_text=RULES_TEXT), P
 
 
-def test_objective_cards_are_judged_over_the_twelve_cards(tmp_path):
+def test_objective_cards_are_judged_over_the_twelve_cards(tmp_path, undrawn):
     """Seigneurial's "Clear of the average" column over 12 Objective cards said yes whenever a
     card's own 95% interval missed the average: 12 unadjusted comparisons. Computed here: a card
     whose own interval clears the average but which Holm over the 12 cards does not call clear
     must read "within noise" in the table (whose header names the adjustment), and the headline and
-    the figure must not call it clear either."""
+    the figure must not call it clear either. (The bars' colours are read from the built figure:
+    the figures need not be drawn, ``undrawn``.)"""
     from reports.figures import seigneurial as F
 
     path, P = _twelve_card_run(tmp_path / "run")

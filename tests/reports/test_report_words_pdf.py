@@ -26,6 +26,7 @@ from analysis import analyse, open_runs
 from analysis.compare import compare_runs
 from reports.build import build_report
 from reports.text import headlines, metric_label, metric_unit
+from undrawn_figures import figures_undrawn
 
 GAMES = "3000"
 
@@ -50,7 +51,8 @@ def runs(tmp_path_factory):
     ma3 = _simulate(root / "ma3", "--players", "3")
     mv = _simulate(root / "mv", "--game", "medievallons")
     out = {"root": root, "ma": ma, "ma_cas": ma_cas, "ma3": ma3, "mv": mv}
-    out["ma_report"] = build_report([ma, ma_cas], root / "ma_report", pdf=True)
+    # with every figure's SVG too (svg=True, as --svg): test_every_figure_has_an_svg_too
+    out["ma_report"] = build_report([ma, ma_cas], root / "ma_report", pdf=True, svg=True)
     out["mv_report"] = build_report([mv], root / "mv_report", pdf=True)
     return out
 
@@ -298,16 +300,33 @@ def test_runs_of_different_player_counts_are_refused_or_side_by_side(runs, capsy
     assert code == 2 and "\n" not in err
     assert "4 players" in err and "3 players" in err and "--side-by-side" in err
     assert not out.exists()
-    assert _run(["report", str(runs["ma"]), str(runs["ma3"]), "--out", str(out), "--side-by-side",
-                 "--svg"]) == 0
+    # Only the page's own figure is drawn (PNG and SVG); the baseline's figures, the same as in the
+    # before/after report ma_report, get stand-ins here (undrawn_figures.py): their SVGs are
+    # checked in test_every_figure_has_an_svg_too (the side-by-side drew them all twice, 5.8 s CPU)
+    with figures_undrawn(drawn=("side_by_side",)):
+        assert _run(["report", str(runs["ma"]), str(runs["ma3"]), "--out", str(out), "--side-by-side",
+                     "--svg"]) == 0
     pngs = {p.stem for p in (out / "figures").glob("*.png")}
     assert pngs and {p.stem for p in (out / "figures").glob("*.svg")} == pngs      # --svg: every figure
-    for name in pngs:
-        assert ET.parse(out / "figures" / f"{name}.svg").getroot().tag.endswith("svg"), name
+    assert "side_by_side" in pngs
+    svg = ET.parse(out / "figures" / "side_by_side.svg").getroot()
+    assert svg.tag.endswith("svg") and len(svg.findall(".//{http://www.w3.org/2000/svg}text")) > 5
     raw = (out / "report.html").read_text(encoding="utf-8")
     assert "<section id='side_by_side'>" in raw and "<section id='comparison'>" not in raw
     rows = re.findall(r"<tr><td>(ma3?)</td><td[^>]*>(\d)</td>", section_html(out / "report.html", "side_by_side"))
     assert sorted(set(rows)) == [("ma", "4"), ("ma3", "3")] and len(rows) == 7
+
+
+def test_every_figure_has_an_svg_too(runs):
+    """svg=True (``--svg``): every figure of the page is also written as an SVG of that figure
+    (its text as text, svg.fonttype none: its title is in it)."""
+    figures = runs["ma_report"].parent / "figures"
+    pngs = {p.stem for p in figures.glob("*.png")}
+    assert len(pngs) >= 8 and {p.stem for p in figures.glob("*.svg")} == pngs
+    for name in pngs:
+        root = ET.parse(figures / f"{name}.svg").getroot()
+        assert root.tag.endswith("svg"), name
+        assert len(root.findall(".//{http://www.w3.org/2000/svg}text")) > 2, name
 
 
 def test_runs_of_different_games_are_refused(runs, capsys):

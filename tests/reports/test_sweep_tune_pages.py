@@ -144,7 +144,8 @@ def test_setting_effects_are_worded_by_the_smallest_difference_in_reading_order(
     assert e["verdict"].to_list()[:2] == [stats.SMALL, stats.SMALL]
 
 
-def test_tune_page_takes_the_smallest_difference(tune_dir, tmp_path):
+def test_tune_page_takes_the_smallest_difference(tune_dir, tmp_path, undrawn):
+    # (the page's words: its figures need not be drawn, ``undrawn``)
     out = tmp_path / "rep"
     assert _run(["report", str(tune_dir), "--out", str(out), "--smallest-difference", "win_share=3pp"]) == 0
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", (out / "report.html").read_text(encoding="utf-8")))
@@ -152,11 +153,12 @@ def test_tune_page_takes_the_smallest_difference(tune_dir, tmp_path):
         assert "3 pp is the smallest difference that matters" in text
 
 
-def test_tune_effects_on_shown_rows_never_read_not_shown(tune_dir, tmp_path, monkeypatch):
+def test_tune_effects_on_shown_rows_never_read_not_shown(tune_dir, tmp_path, monkeypatch, undrawn):
     """The tune page printed the raw verdict "not shown" on the setting effects it shows (and the
     panel sweep page in its table). Here the fit is replaced by two planted effects, one whose
     interval holds 0: its line must read "within noise" (its interval, printed beside it, holds 0),
-    the other "clear and large enough to matter" (interval above 0, effect at least 1 pp)."""
+    the other "clear and large enough to matter" (interval above 0, effect at least 1 pp). (Words
+    only: the figures need not be drawn, ``undrawn``.)"""
     import reports.sweep as RS
     from analysis import stats
 
@@ -317,7 +319,7 @@ def test_panel_tune_tables_name_the_cells_and_keep_their_columns_in_order(tmp_pa
     assert tt["Worst cell (its shares shown)"].to_list() == ["3p 3×greedy"]
 
 
-def test_panel_tune_page_fits_no_setting_effect_across_trials_of_different_worst_cells(tmp_path):
+def test_panel_tune_page_fits_no_setting_effect_across_trials_of_different_worst_cells(tmp_path, undrawn):
     """Over a panel, a trial's shares are its worst cell's; when the full-budget trials' worst cells
     differ, a fit of the Seigneur's share across trials would mix line-ups: the page says so and
     fits nothing (here the share moves with the cell, not with the setting, by construction)."""

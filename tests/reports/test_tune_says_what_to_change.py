@@ -63,7 +63,10 @@ def _page(tmp_path, result=RESULT):
     (d / "tune.json").write_text(json.dumps(TUNE), encoding="utf-8")
     (d / "result.json").write_text(json.dumps(result), encoding="utf-8")
     TRIALS.write_csv(d / "trials.csv")
-    page = build_tune_report(d, tmp_path / "rep")
+    from undrawn_figures import figures_undrawn
+
+    with figures_undrawn():          # the page's words are read, never its figures' pixels
+        page = build_tune_report(d, tmp_path / "rep")
     import html
 
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8"))))

@@ -1,0 +1,57 @@
+"""Reports written without drawing their figures, for tests that never read the pixels.
+
+A report's figures are built (matplotlib Figure objects from the tables: every data-dependent step,
+in reports.sections) and then drawn (constrained layout, Agg rasterising, PNG encoding, in a forked
+second process: about 80% of a report's CPU). A test whose checks read the page's words and tables,
+the figures' file names or the built Figure objects, never the drawn pixels, may write its report
+within ``figures_undrawn()`` (or with the ``undrawn`` fixture of tests/reports/conftest.py): each
+figure then gets a 1x1 PNG (and SVG) stand-in under its own name. The drawing stays checked where
+it is the subject, drawn for real: test_report.py's `built` report, test_report_words_pdf.py (the PDF's
+pixels, the SVGs), test_figure_drawing.py, test_figure_checklist.py (every figure of every game,
+measured drawn), test_report_medievallons.py's report, the session report of tests/conftest.py.
+Every figure a report has in these tests is still drawn by at least one of them (checked once by
+logging the figure names given to draw_all, drawn and not: only skill_budget is drawn outside it,
+by test_report_skill's checklist test; the roles' side-by-side figure is drawn in
+test_report_roles.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+import pytest
+
+
+def _one_pixel_png() -> bytes:
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (1, 1), "white").save(buf, format="png")
+    return buf.getvalue()
+
+
+@contextlib.contextmanager
+def figures_undrawn(drawn: tuple[str, ...] = ()):
+    """Within it, ``build_report`` and the sweep and tune pages (``draw_all`` of reports.build and
+    reports.sweep) write a 1x1 stand-in for each figure they built instead of drawing it, but for
+    the figures named in ``drawn``, drawn as the report draws them (in this process); progress
+    names each figure as when drawn."""
+    from reports.figures.draw import draw_one
+
+    png = _one_pixel_png()
+    svg_bytes = b"<svg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/>"
+
+    def stand_in(figs, svg=False, processes=None, started=None):
+        out = {}
+        for name in figs:
+            if started is not None:
+                started(name)
+            out[name] = (draw_one(figs[name], svg) if name in drawn else
+                         {"png": png, **({"svg": svg_bytes} if svg else {})})
+        return out
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("reports.build.draw_all", stand_in)      # the run reports
+        mp.setattr("reports.sweep.draw_all", stand_in)      # the sweep, tune and panel pages
+        yield
