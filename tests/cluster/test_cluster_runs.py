@@ -65,12 +65,29 @@ def two_workers():
         yield c
 
 
-def test_two_local_workers_write_the_run_directory_of_a_local_run(tmp_path, capsys):
-    # several chunks per worker, a mixed line-up (per-strategy sums) and uneven last chunk
+def test_two_local_workers_write_the_run_directory_of_a_local_run(two_workers, tmp_path, capsys,
+                                                                  monkeypatch):
+    # several chunks per worker, a mixed line-up (per-strategy sums) and uneven last chunk.
+    # `--workers 2` is handed the module's running LocalCluster instead of starting its own (two
+    # more worker processes importing the toolkit and loading the kernels: about 4 s of CPU); it
+    # connects, checks, warms, plays and closes it as its own, but the close leaves it running.
+    import distributed
+
+    asked, closed, lent = [], [], two_workers.open().local_cluster
+
+    def local_cluster(**kw):
+        asked.append(kw)
+        return lent
+
+    monkeypatch.setattr(distributed, "LocalCluster", local_cluster)
+    monkeypatch.setattr(lent, "close", lambda *a, **k: closed.append(True))
     args = ["--games", "2600", "--seed", "5", "--strategies", LINE_UP, "--chunk-size", "300",
             "--threads", "1", "-q"]
     assert _simulate(*args, "--out", str(tmp_path / "here")) == 0
     assert _simulate(*args, "--out", str(tmp_path / "dask"), "--workers", "2") == 0
+    # the command asked for two worker processes of one thread each, and closed them after the run
+    assert len(asked) == 1 and asked[0]["n_workers"] == 2 and asked[0]["processes"] is True
+    assert asked[0]["threads_per_worker"] == 1 and closed == [True]
     _assert_same_run(tmp_path / "here", tmp_path / "dask")
     meta = json.loads((tmp_path / "dask" / "run.json").read_text(encoding="utf-8"))
     assert meta["executor"]["kind"] == "dask" and meta["executor"]["workers"] == 2

@@ -129,11 +129,18 @@ def _reference_outputs(P, seed, n):
     return ref
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("players", [3, pytest.param(4, marks=pytest.mark.slow),
+                                     pytest.param(5, marks=pytest.mark.slow)])
 def test_kernel_and_reference_agree_in_distribution(players):
     """Independent seeds: kernel 20,000 games, reference 200; every figure's mean agrees within 4.5
     standard errors of the difference (pooled) (about 25 figures per player count: a false alarm has
-    probability below 1e-4), and game lengths and Censitaire scores agree by KS tests."""
+    probability below 1e-4), and game lengths and Censitaire scores agree by KS tests.
+
+    3 players in the fast suite (2 s of CPU, most of it the 200 reference games in Python), 4 and
+    5 with ``-m slow`` (3-4 s each): what only this test sees, a misreading of the engine protocol
+    (seeds, streams, chunking) that both engines share, does not depend on the player count, and
+    every count's own rules are checked game by game, decision by decision, by the exact replays
+    above (test_kernel_plays_the_reference_games_exactly, at 3, 4 and 5 players)."""
     from scipy.stats import ks_2samp
 
     k = D.run_chunk(RULES, players, 0, 20_000, 2024)
