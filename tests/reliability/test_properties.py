@@ -191,8 +191,8 @@ def _simulate_command_line(argv, tmp_path_factory, monkeypatch):
     monkeypatch.setattr(runner, "execute", reached)
     out = tmp_path_factory.mktemp("sim")
     err = io.StringIO()
-    with contextlib.chdir(out), contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()), \
-            as_a_new_process():
+    with contextlib.chdir(out), contextlib.redirect_stderr(err), \
+            contextlib.redirect_stdout(io.StringIO()), as_a_new_process():
         try:
             code = _run(["simulate", *argv])
         except Reached:
