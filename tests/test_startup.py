@@ -33,13 +33,18 @@ print(json.dumps({"rc": rc, "modules": sorted(m for m in sys.modules if m.split(
 
 def test_a_small_simulate_run_imports_neither_the_analysis_stack_nor_numbas_registries(tmp_path):
     args = ["--games", "300", "--out", str(tmp_path / "run"), "--force", "-q"]
-    # the first process may compile (a cold cache); the second loads the cached kernel
+    # the first process may compile (a cold cache: compiling imports Numba's registries); then a
+    # second one loads the cached kernel and is the one judged. With the cache warm (the suite's
+    # warm-up) the first already loads it: judged alone, one Python start (1.1 s CPU) less
     for _ in range(2):
         out = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(NOT_IMPORTED), *args],
                              capture_output=True, text=True, cwd=ROOT, check=True)
-    result = json.loads(out.stdout.strip().splitlines()[-1])
-    assert result["rc"] == 0
-    loaded = [m for m in NOT_IMPORTED if any(x == m or x.startswith(m + ".") for x in result["modules"])]
+        result = json.loads(out.stdout.strip().splitlines()[-1])
+        assert result["rc"] == 0
+        loaded = [m for m in NOT_IMPORTED
+                  if any(x == m or x.startswith(m + ".") for x in result["modules"])]
+        if not loaded:
+            break
     assert loaded == [], f"a 300-game simulate imported {loaded}"
 
 

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reliability_helpers import ROOT
+from reliability_helpers import ROOT, as_a_new_process
 from simcore.errors import UsageError
 
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
@@ -191,7 +191,8 @@ def _simulate_command_line(argv, tmp_path_factory, monkeypatch):
     monkeypatch.setattr(runner, "execute", reached)
     out = tmp_path_factory.mktemp("sim")
     err = io.StringIO()
-    with contextlib.chdir(out), contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+    with contextlib.chdir(out), contextlib.redirect_stderr(err), \
+            contextlib.redirect_stdout(io.StringIO()), as_a_new_process():
         try:
             code = _run(["simulate", *argv])
         except Reached:
