@@ -20,6 +20,7 @@ own otherwise, so each side has exactly its own law and the truth is known in cl
 
 from __future__ import annotations
 
+import functools
 import math
 from pathlib import Path
 
@@ -136,18 +137,28 @@ def coverage(p_inc, p_cand, reps: int, games: int, seed: int, paired: float = PA
     return hit / reps, (hit_old / reps if unpaired else np.nan), (float(np.mean(ratio)) if unpaired else np.nan)
 
 
+@functools.lru_cache(maxsize=None)
+def fast_coverage(case: str) -> tuple[float, float, float]:
+    """:func:`coverage` of a case over 10 repetitions, once per test process: the coverage test
+    and the width test read the same repetitions of "away, equal" (the unpaired interval is only
+    built there)."""
+    p_inc, p_cand = CASES[case]
+    return coverage(p_inc, p_cand, reps=10, games=GAMES, seed=3, unpaired=case == "away, equal")
+
+
 @pytest.mark.parametrize("case", list(CASES))
 def test_the_paired_racing_interval_covers_the_true_difference(case):
-    p_inc, p_cand = CASES[case]
-    cov, _, _ = coverage(p_inc, p_cand, reps=20, games=GAMES, seed=3)
-    # 20 repetitions only catch a gross mistake (a bound that misses often); the slow test holds
-    # the coverage to ≥ 93 % on 400 repetitions per case
-    assert cov >= 0.85, (case, cov)
+    cov, _, _ = fast_coverage(case)
+    # 10 repetitions only catch a gross mistake (a bound that misses often: the smallest of the
+    # incumbent's possible farthest columns' lower ends taken as their largest covers 4 of 10 in
+    # the last case; 20 repetitions, what this was, caught no subtler one either, the interval
+    # covering ~100 %); the slow test holds the coverage to ≥ 93 % on 400 repetitions per case
+    assert cov >= 0.8, (case, cov)
 
 
 def test_the_paired_racing_interval_is_narrower_than_the_unpaired_one():
-    _, _, ratio = coverage(AWAY, AWAY, reps=8, games=GAMES, seed=4, unpaired=True)
-    assert ratio < 0.7, ratio          # measured 0.47 (docs/sweep.md): the pairing is kept
+    _, _, ratio = fast_coverage("away, equal")
+    assert ratio < 0.7, ratio          # measured 0.39 (docs/sweep.md): the pairing is kept
 
 
 @pytest.mark.slow

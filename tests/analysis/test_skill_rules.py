@@ -10,6 +10,7 @@ import json
 
 import numpy as np
 import polars as pl
+import pytest
 
 from cli import _run
 from simcore import runner
@@ -24,11 +25,21 @@ def _shares(settings=()) -> np.ndarray:
     return played.win_shares(4).mean(axis=0)
 
 
-def test_the_games_are_played_under_the_rules_given_and_the_page_names_them(tmp_path):
-    out = tmp_path / "skill"
-    rc = _run(["skill", "--budgets", "0", "--games", "40", "--seed", "5", "--set", SETTING,
-               "--out", str(out)])
-    assert rc == 0
+ARGS = ["skill", "--budgets", "0", "--games", "40", "--seed", "5"]
+
+
+@pytest.fixture(scope="module")
+def skill_set(tmp_path_factory):
+    """``balance skill`` under --set SETTING, 40 games at budget 0: read by the three tests below
+    that need a skill directory of other rules than the shipped ones (each played one of its own,
+    ~0.9 s of CPU each, most of it the page's figure)."""
+    out = tmp_path_factory.mktemp("skill-rules") / "skill"
+    assert _run([*ARGS, "--set", SETTING, "--out", str(out)]) == 0
+    return out
+
+
+def test_the_games_are_played_under_the_rules_given_and_the_page_names_them(skill_set):
+    out = skill_set
     t = pl.read_parquet(out / "skill.parquet").filter(pl.col("part") == "all").sort("seat")
     got = t["win_share"].to_numpy()
     assert np.allclose(got, _shares([SETTING]))
@@ -39,13 +50,14 @@ def test_the_games_are_played_under_the_rules_given_and_the_page_names_them(tmp_
     assert "Rules: " in page and "setup.start_coins" in page
 
 
-def test_a_resume_under_other_rules_is_another_question(tmp_path, capsys):
+def test_a_resume_under_other_rules_is_another_question(skill_set, tmp_path, capsys):
+    import shutil
+
     out = tmp_path / "skill"
-    args = ["skill", "--budgets", "0", "--games", "8", "--out", str(out)]
-    assert _run(args) == 0
+    shutil.copytree(skill_set, out)          # played under --set SETTING; resumed under the shipped rules
     before = (out / "skill.parquet").read_bytes()
     capsys.readouterr()
-    assert _run(args + ["--set", SETTING]) == 2
+    assert _run([*ARGS, "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "another balance-skill question" in err[0]
     assert (out / "skill.parquet").read_bytes() == before
@@ -60,9 +72,8 @@ def test_a_bad_setting_is_one_line_before_out_is_made(tmp_path, capsys):
     assert not out.exists()
 
 
-def test_a_report_refuses_a_skill_directory_of_other_rules(tmp_path, capsys):
-    skill = tmp_path / "skill"
-    assert _run(["skill", "--budgets", "0", "--games", "8", "--set", SETTING, "--out", str(skill)]) == 0
+def test_a_report_refuses_a_skill_directory_of_other_rules(skill_set, tmp_path, capsys):
+    skill = skill_set
     run = tmp_path / "run"
     assert _run(["simulate", "--games", "200", "--out", str(run), "-q"]) == 0
     capsys.readouterr()

@@ -50,7 +50,19 @@ def test_bad_values_are_one_line_exit_2_on_every_command(run, tmp_path, capsys, 
     assert not (tmp_path / "rep").exists() and not (tmp_path / "sw").exists()
 
 
-def test_the_report_words_verdicts_by_the_given_size(run, tmp_path):
+def test_the_report_words_verdicts_by_the_given_size(run, tmp_path, monkeypatch):
+    """The whole report command, its figures built but not rendered: rendering them (matplotlib's
+    layout and Agg, most of a report's CPU: 4.3 s for this test) does not read the smallest
+    difference, and tests/reports render every figure of a report. Each gets a 1 × 1 PNG."""
+    import io
+
+    from PIL import Image
+
+    from reports.figures import draw
+
+    buf = io.BytesIO()
+    Image.new("RGB", (1, 1), "white").save(buf, format="png")
+    monkeypatch.setattr(draw, "draw_one", lambda fig, svg=False: {"png": buf.getvalue()})
     out = tmp_path / "rep"
     assert _run(["report", str(run), "--out", str(out), "--smallest-difference", "win_share=7pp"]) == 0
     page = (out / "report.html").read_text(encoding="utf-8")
