@@ -29,7 +29,16 @@ import sys
 import threading
 import weakref
 
-import typer
+# numpy's BLAS (OpenBLAS) on one thread unless the user says otherwise, set before anything
+# imports numpy: its only products here are small (the Monte Carlo critical values of
+# analysis.stats._max_abs_quantile, 200,000 x k normals times a k x k root), where a second BLAS
+# thread spins more than it computes: 12 such values at k = 4, 8, 12 took 1.07-1.33 s of CPU
+# (0.55-0.69 s wall) with the default threads and 0.47-0.50 s CPU (0.47-0.50 s wall) with one,
+# on this project's 2-core machine, the same values to the last bit. The kernels (Numba's
+# threads) and polars (its own pool) do not use BLAS. Dask workers started by a command inherit it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import typer  # noqa: E402
 
 from simcore.errors import Interrupted, UsageError
 
@@ -92,15 +101,35 @@ def _register_all() -> typer.Typer:
     return _register(_COMMAND_MODULES)
 
 
+# command module → a root application with that module's commands only (:func:`_app_for`)
+_one_module_apps: dict[str, typer.Typer] = {}
+
+
 def _app_for(argv: list[str] | None) -> typer.Typer:
-    """The application with the command module ``argv`` asks for registered (every module when
-    it names no command in :data:`COMMAND_MODULE`: ``--help``, ``--version``, a typo)."""
+    """The application a new ``balance`` process builds for ``argv``: the root with only the
+    command module ``argv`` names (:data:`COMMAND_MODULE`), every module when it names none
+    (``--help``, ``--version``, a typo, a command a game's spec adds).
+
+    Every call in one process answers the same: a Python caller running commands one after the
+    other (the tests run hundreds in their own process) gets the one-module application whatever
+    was registered before, as a new process would. (Before, once any call had registered every
+    module, each later call converted the whole tree of commands to click's: ~30 ms of CPU a
+    call instead of 2-8 ms.)"""
     args = list(argv or [])
     first = args[0] if args else None
     module = COMMAND_MODULE.get(first) if first is not None else None
-    if module is None or len(_registered) == len(_COMMAND_MODULES):
+    if module is None:
         return _register_all()
-    return _register([module])
+    app = _one_module_apps.get(module)
+    if app is None:
+        import copy
+        import importlib
+
+        app = copy.copy(_app)              # the root application and its --version callback
+        app.registered_commands, app.registered_groups = [], []
+        importlib.import_module(f"cli.{module}").register(app)
+        _one_module_apps[module] = app
+    return app
 
 
 def __getattr__(name: str):

@@ -15,11 +15,17 @@ Also: the costliest test files are handed out first (COSTLY_FIRST, with the Make
 from __future__ import annotations
 
 import json
+import os
 import resource
 import time
 from pathlib import Path
 
 import pytest
+
+# As the command line sets it (cli/__init__.py): numpy's BLAS on one thread, before any test
+# module imports numpy. Two xdist workers with two OpenBLAS threads each on two cores spun more
+# than they computed: the analysis tests took 78.9 s of CPU with the default, 47.4 s with one thread.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 _CPU = pytest.StashKey[float]()
 

@@ -8,7 +8,6 @@ code and stderr. (A module of its own, not conftest.py: other test folders have 
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import sys
@@ -58,34 +57,11 @@ def one_error_line(stderr: str) -> str:
     return lines[0]
 
 
-@contextlib.contextmanager
-def as_a_new_process():
-    """``cli`` as a new ``balance`` process has it, for the commands run inside: only the module
-    of the command named gets registered (cli._app_for), not every command some earlier test of
-    this worker registered. Once any test had registered them all (a table command, --help),
-    every later in-process command built and converted the whole 16-command tree: ~30 ms of CPU a
-    call instead of 2-8 ms, over the ~700 in-process calls of this suite (test_output_paths.py
-    13.1 -> 6.7 s CPU, test_damaged_runs.py 8.0 -> 4.9)."""
-    import copy
-
-    import cli
-
-    saved = cli._app, cli._registered
-    fresh = copy.copy(saved[0])            # the root application as imported: no command yet
-    fresh.registered_commands, fresh.registered_groups = [], []
-    cli._app, cli._registered = fresh, set()
-    try:
-        yield
-    finally:
-        cli._app, cli._registered = saved
-
-
 def cli_in_process(args, capsys) -> tuple[int, str]:
     from cli import _run
 
     capsys.readouterr()
-    with as_a_new_process():
-        code = _run([str(a) for a in args])
+    code = _run([str(a) for a in args])
     return code, capsys.readouterr().err
 
 

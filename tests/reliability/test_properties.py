@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reliability_helpers import ROOT, as_a_new_process
+from reliability_helpers import ROOT
 from simcore.errors import UsageError
 
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True,
@@ -192,7 +192,7 @@ def _simulate_command_line(argv, tmp_path_factory, monkeypatch):
     out = tmp_path_factory.mktemp("sim")
     err = io.StringIO()
     with contextlib.chdir(out), contextlib.redirect_stderr(err), \
-            contextlib.redirect_stdout(io.StringIO()), as_a_new_process():
+            contextlib.redirect_stdout(io.StringIO()):
         try:
             code = _run(["simulate", *argv])
         except Reached:
