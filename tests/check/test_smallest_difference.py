@@ -50,21 +50,15 @@ def test_bad_values_are_one_line_exit_2_on_every_command(run, tmp_path, capsys, 
     assert not (tmp_path / "rep").exists() and not (tmp_path / "sw").exists()
 
 
-def test_the_report_words_verdicts_by_the_given_size(run, tmp_path, monkeypatch):
-    """The whole report command, its figures built but not rendered: rendering them (matplotlib's
-    layout and Agg, most of a report's CPU: 4.3 s for this test) does not read the smallest
-    difference, and tests/reports render every figure of a report. Each gets a 1 × 1 PNG."""
-    import io
+def test_the_report_words_verdicts_by_the_given_size(run, tmp_path):
+    """The whole report command, its figures built but not drawn (tests/undrawn_figures.py):
+    drawing them (matplotlib's layout and Agg, most of a report's CPU: 4.3 s for this test) does not
+    read the smallest difference, and tests/reports draw every figure of a report."""
+    from undrawn_figures import figures_undrawn
 
-    from PIL import Image
-
-    from reports.figures import draw
-
-    buf = io.BytesIO()
-    Image.new("RGB", (1, 1), "white").save(buf, format="png")
-    monkeypatch.setattr(draw, "draw_one", lambda fig, svg=False: {"png": buf.getvalue()})
     out = tmp_path / "rep"
-    assert _run(["report", str(run), "--out", str(out), "--smallest-difference", "win_share=7pp"]) == 0
+    with figures_undrawn():
+        assert _run(["report", str(run), "--out", str(out), "--smallest-difference", "win_share=7pp"]) == 0
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "Verdict (Holm over the seats; 7 pp matters)" in page
     assert "the 7 pp that matters" in page

@@ -96,11 +96,17 @@ def _can_unshare() -> str | None:
 
 
 @pytest.mark.skipif(_can_unshare() is not None, reason=str(_can_unshare()))
-@pytest.mark.parametrize("no_tmp", [False, True], ids=["per-user temporary cache", "no cache at all"])
+@pytest.mark.parametrize("no_tmp", [False, pytest.param(True, marks=pytest.mark.slow)],
+                         ids=["per-user temporary cache", "no cache at all"])
 def test_a_read_only_checkout_with_an_unwritable_home_runs(no_tmp, tmp_path):
     """As root inside ``unshare -m``: the checkout bind-mounted read-only, HOME read-only (and,
     second case, /tmp and /var/tmp too). Numba cannot cache beside the sources nor in ~/.cache:
-    once every command died with "cannot cache function: no locator available"."""
+    once every command died with "cannot cache function: no locator available".
+
+    The second case compiles the game's kernels in the process (its subject: no cache anywhere),
+    8.8 s of CPU: it runs under ``make test-slow``; the fast suite keeps the same fallback reached
+    without unshare (``test_the_cache_fallbacks_without_unshare[none]``: one line of warning, no
+    folder written, the function still runs)."""
     home = tmp_path / "home"
     home.mkdir()
     e = env(CHECKOUT=ROOT, HOME=home, NO_TMP=int(no_tmp), PY=sys.executable, XDG_CACHE_HOME=home / ".cache",

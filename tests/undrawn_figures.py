@@ -4,14 +4,15 @@ A report's figures are built (matplotlib Figure objects from the tables: every d
 in reports.sections) and then drawn (constrained layout, Agg rasterising, PNG encoding, in a forked
 second process: about 80% of a report's CPU). A test whose checks read the page's words and tables,
 the figures' file names or the built Figure objects, never the drawn pixels, may write its report
-within ``figures_undrawn()`` (or with the ``undrawn`` fixture of tests/reports/conftest.py): each
-figure then gets a 1x1 PNG (and SVG) stand-in under its own name. The drawing stays checked where
-it is the subject, drawn for real: test_report.py's `built` report, test_report_words_pdf.py (the PDF's
-pixels, the SVGs), test_figure_drawing.py, test_figure_checklist.py (every figure of every game,
-measured drawn), test_report_medievallons.py's report, the session report of tests/conftest.py.
-Every figure a report has in these tests is still drawn by at least one of them (checked once by
-logging the figure names given to draw_all, drawn and not: only skill_budget is drawn outside it,
-by test_report_skill's checklist test; the roles' side-by-side figure is drawn in
+within ``figures_undrawn()`` (or with the ``undrawn`` fixture of tests/reports/conftest.py; the
+module sits in tests/, so every folder's tests can import it): each figure then gets a 1x1 PNG (and
+SVG) stand-in under its own name. The drawing stays checked where it is the subject, drawn for
+real: test_report.py's `built` report, test_report_words_pdf.py (the PDF's pixels, the SVGs),
+test_figure_drawing.py, test_figure_checklist.py (every figure of every game, measured drawn),
+test_report_medievallons.py's report, the session report of tests/conftest.py. Every figure a
+report has in these tests is still drawn by at least one of them (checked once by logging the
+figure names given to draw_all, drawn and not: only skill_budget is drawn outside it, by
+test_report_skill's checklist test; the roles' side-by-side figure is drawn in
 test_report_roles.py).
 """
 
