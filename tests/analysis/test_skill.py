@@ -24,7 +24,8 @@ from undrawn_figures import skill_pages_undrawn  # noqa: E402
 def pages_undrawn():
     """The commands' pages get 1x1 stand-ins for their figures (undrawn_figures.py): these tests
     read the tables, words and file names, never the pixels (~0.8 s of CPU a figure drawn). The
-    skill page's budget figure is drawn and measured by test_report_skill.py's checklist test."""
+    skill page's budget figure is measured by test_report_skill.py's checklist test and drawn by
+    the skill commands of tests/reliability/test_designer_inputs.py."""
     with skill_pages_undrawn():
         yield
 

@@ -183,8 +183,9 @@ SETTING = "setup.start_coins=[0,0,40,0]"     # seat 3 starts 40 coins ahead: it 
 def pages_undrawn():
     """The commands' pages get 1x1 stand-ins for their figures (undrawn_figures.py): these tests
     read the tables, words and file names, never the pixels (~0.8 s of CPU a figure drawn). The
-    comparison figure is drawn and measured by test_the_comparison_figure_passes_the_figure_checklist,
-    the budget figure by test_report_skill.py's checklist test."""
+    comparison figure is measured and drawn by test_the_comparison_figure_passes_the_figure_checklist,
+    the budget figure measured by test_report_skill.py's checklist test and drawn by the skill
+    commands of tests/reliability/test_designer_inputs.py."""
     with skill_pages_undrawn():
         yield
 
@@ -233,9 +234,16 @@ def test_against_writes_the_comparison_of_the_two_directories(shipped, fixed):
 
 def test_the_comparison_figure_passes_the_figure_checklist(fixed):
     """The page's figure of the --against comparison (a stand-in in the other tests here), built from
-    the directory as the page builds it, drawn and measured: no breach of the figure checklist, one
-    series per seat with a point per budget, the changes in pp."""
+    the directory as the page builds it, measured and drawn: no breach of the figure checklist, one
+    series per seat with a point per budget, the changes in pp; its PNG and SVG as the page writes
+    them (``render``, the real one: the fast suite's only drawing of this figure)."""
+    import io
+    import xml.etree.ElementTree as ET
+
+    from PIL import Image
+
     from reports.figures.checklist import problems
+    from reports.figures.common import render
     from reports.skill import against_figure, against_reading
     from simcore import games as registry
 
@@ -247,9 +255,14 @@ def test_the_comparison_figure_passes_the_figure_checklist(fixed):
     (ax,) = fig.axes
     series = [c for c in ax.containers if len(c.lines[0].get_xdata()) == 2]
     assert len(series) == 4
-    got = sorted(round(float(y), 6) for c in series for y in c.lines[0].get_ydata())
-    assert got == sorted(round(100 * float(v), 6) for v in cmp["change"])
+    for seat, c in enumerate(series):           # seat by seat, budget by budget: the table's changes
+        want = 100 * cmp.filter(pl.col("seat") == seat).sort("budget")["change"].to_numpy()
+        assert np.allclose(c.lines[0].get_ydata(), want), seat
     assert "pp" in ax.get_ylabel()
+    png = Image.open(io.BytesIO(render(fig, "png")))
+    assert png.format == "PNG" and min(png.size) > 200
+    svg = ET.fromstring(render(fig, "svg"))
+    assert svg.tag.endswith("svg") and len(svg.findall(".//{http://www.w3.org/2000/svg}text")) > 5
 
 
 def test_a_call_without_against_removes_the_earlier_comparison(fixed, tmp_path, capsys):

@@ -25,8 +25,9 @@ from undrawn_figures import figures_undrawn  # noqa: E402
 def pages_undrawn():
     """The commands' pages (the skill pages, the tune's page) get 1x1 stand-ins for their figures
     (undrawn_figures.py): these tests read the tables, words and file names, never the pixels. The
-    skill page's budget figure is drawn and measured by test_report_skill.py's checklist test, the
-    --against figure by test_skill_against.py's, the tune page's by test_sweep_tune_pages.py."""
+    skill page's budget figure is measured by test_report_skill.py's checklist test and drawn by
+    tests/reliability/test_designer_inputs.py, the --against figure measured and drawn by
+    test_skill_against.py's checklist test, the tune page's by test_sweep_tune_pages.py."""
     with figures_undrawn():
         yield
 

@@ -17,9 +17,10 @@ test_report_roles.py).
 The page of a ``balance skill`` directory (reports.skill) draws its figures itself, through
 ``render`` (PNG and SVG, ~0.8 s of CPU a figure): within ``skill_pages_undrawn()`` (and within
 ``figures_undrawn()``) each is a 1x1 stand-in, for the skill command's tests that read its tables,
-words and file names. Both figures of that page stay drawn and measured against the figure
-checklist: the budget figure by test_report_skill's checklist test, the comparison (``--against``)
-figure by test_skill_against's checklist test.
+words and file names. Both figures of that page stay measured against the figure checklist and
+drawn: the budget figure measured by test_report_skill's checklist test and drawn by the skill
+commands of tests/reliability/test_designer_inputs.py, the comparison (``--against``) figure measured
+and drawn (PNG and SVG) by test_skill_against's checklist test.
 """
 
 from __future__ import annotations
