@@ -14,6 +14,14 @@ report has in these tests is still drawn by at least one of them (checked once b
 figure names given to draw_all, drawn and not: only skill_budget is drawn outside it, by
 test_report_skill's checklist test; the roles' side-by-side figure is drawn in
 test_report_roles.py).
+
+The page of a ``balance skill`` directory (reports.skill) draws its figures itself, through
+``render`` (PNG and SVG, ~0.8 s of CPU a figure): within ``skill_pages_undrawn()`` (and within
+``figures_undrawn()``) each is a 1x1 stand-in, for the skill command's tests that read its tables,
+words and file names. Both figures of that page stay measured against the figure checklist and
+drawn: the budget figure measured by test_report_skill's checklist test and drawn by the skill
+commands of tests/reliability/test_designer_inputs.py, the comparison (``--against``) figure measured
+and drawn (PNG and SVG) by test_skill_against's checklist test.
 """
 
 from __future__ import annotations
@@ -22,6 +30,9 @@ import contextlib
 import io
 
 import pytest
+
+
+SVG_STAND_IN = b"<svg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/>"
 
 
 def _one_pixel_png() -> bytes:
@@ -37,11 +48,12 @@ def figures_undrawn(drawn: tuple[str, ...] = ()):
     """Within it, ``build_report`` and the sweep and tune pages (``draw_all`` of reports.build and
     reports.sweep) write a 1x1 stand-in for each figure they built instead of drawing it, but for
     the figures named in ``drawn``, drawn as the report draws them (in this process); progress
-    names each figure as when drawn."""
+    names each figure as when drawn. The page of a ``balance skill`` directory gets its stand-ins
+    too (:func:`skill_pages_undrawn`)."""
     from reports.figures.draw import draw_one
 
     png = _one_pixel_png()
-    svg_bytes = b"<svg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/>"
+    svg_bytes = SVG_STAND_IN
 
     def stand_in(figs, svg=False, processes=None, started=None):
         out = {}
@@ -55,4 +67,20 @@ def figures_undrawn(drawn: tuple[str, ...] = ()):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr("reports.build.draw_all", stand_in)      # the run reports
         mp.setattr("reports.sweep.draw_all", stand_in)      # the sweep, tune and panel pages
+        with skill_pages_undrawn():
+            yield
+
+
+@contextlib.contextmanager
+def skill_pages_undrawn():
+    """Within it, the page of a ``balance skill`` directory (``render`` of reports.skill) writes a
+    1x1 PNG and SVG stand-in for each of its figures (``figures/budget.png``, ``against.svg``, …)
+    instead of drawing it; the figures are still built from the tables."""
+    png = _one_pixel_png()
+
+    def stand_in(fig, fmt, dpi=None):
+        return png if fmt == "png" else SVG_STAND_IN
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("reports.skill.render", stand_in)
         yield

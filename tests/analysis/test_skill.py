@@ -5,6 +5,9 @@ Balance figures is played again), bad input is one line with exit code 2."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import polars as pl
 import pytest
@@ -12,6 +15,20 @@ import pytest
 from analysis import skill as K
 from analysis.skill_words import advantage, verdict
 from cli import _run
+
+sys.path.append(str(Path(__file__).resolve().parents[1] / "reports"))      # undrawn_figures.py
+from undrawn_figures import skill_pages_undrawn  # noqa: E402
+
+
+@pytest.fixture(scope="module", autouse=True)
+def pages_undrawn():
+    """The commands' pages get 1x1 stand-ins for their figures (undrawn_figures.py): these tests
+    read the tables, words and file names, never the pixels (~0.8 s of CPU a figure drawn). The
+    skill page's budget figure is measured by test_report_skill.py's checklist test and drawn by
+    the skill commands of tests/reliability/test_designer_inputs.py."""
+    with skill_pages_undrawn():
+        yield
+
 
 
 def _table(seat_shares: dict[int, list[tuple[float, float, float]]], cell: str = "2p balanced",

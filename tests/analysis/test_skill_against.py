@@ -6,6 +6,8 @@ cannot tell), and the command refuses what it cannot compare before --out is tou
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -15,6 +17,9 @@ from statsmodels.stats.proportion import confint_proportions_2indep
 from analysis.skill_against import against, against_words, family_level
 from analysis.stats import LARGE, MAY_MATTER, NOT_SHOWN, SMALL, newcombe, score_interval
 from cli import _run
+
+sys.path.append(str(Path(__file__).resolve().parents[1] / "reports"))      # undrawn_figures.py
+from undrawn_figures import skill_pages_undrawn  # noqa: E402
 
 
 def _table(shares: dict[int, list[float]], games: int, cell: str = "4p 4×balanced") -> pl.DataFrame:
@@ -174,6 +179,17 @@ def test_with_roles_each_seat_is_named_with_its_role():
 SETTING = "setup.start_coins=[0,0,40,0]"     # seat 3 starts 40 coins ahead: it wins clearly more
 
 
+@pytest.fixture(scope="module", autouse=True)
+def pages_undrawn():
+    """The commands' pages get 1x1 stand-ins for their figures (undrawn_figures.py): these tests
+    read the tables, words and file names, never the pixels (~0.8 s of CPU a figure drawn). The
+    comparison figure is measured and drawn by test_the_comparison_figure_passes_the_figure_checklist,
+    the budget figure measured by test_report_skill.py's checklist test and drawn by the skill
+    commands of tests/reliability/test_designer_inputs.py."""
+    with skill_pages_undrawn():
+        yield
+
+
 @pytest.fixture(scope="module")
 def shipped(tmp_path_factory):
     out = tmp_path_factory.mktemp("skill") / "shipped"
@@ -214,6 +230,39 @@ def test_against_writes_the_comparison_of_the_two_directories(shipped, fixed):
     assert page.index("Against the shipped rules") < page.index("These rules as play gets stronger")
     assert (out / "against.txt").read_text().startswith("These rules (rules.toml with --set "
                                                         "setup.start_coins=[0,0,40,0]) against")
+
+
+def test_the_comparison_figure_passes_the_figure_checklist(fixed):
+    """The page's figure of the --against comparison (a stand-in in the other tests here), built from
+    the directory as the page builds it, measured and drawn: no breach of the figure checklist, one
+    series per seat with a point per budget, the changes in pp; its PNG and SVG as the page writes
+    them (``render``, the real one: the fast suite's only drawing of this figure)."""
+    import io
+    import xml.etree.ElementTree as ET
+
+    from PIL import Image
+
+    from reports.figures.checklist import problems
+    from reports.figures.common import render
+    from reports.skill import against_figure, against_reading
+    from simcore import games as registry
+
+    q = json.loads((fixed / "skill.json").read_text())
+    spec = registry.get(q["game"])
+    cmp, _, smallest = against_reading(fixed, q, spec)
+    fig = against_figure(cmp, spec.seat_roles(4), smallest)
+    assert problems(fig) == []
+    (ax,) = fig.axes
+    series = [c for c in ax.containers if len(c.lines[0].get_xdata()) == 2]
+    assert len(series) == 4
+    for seat, c in enumerate(series):           # seat by seat, budget by budget: the table's changes
+        want = 100 * cmp.filter(pl.col("seat") == seat).sort("budget")["change"].to_numpy()
+        assert np.allclose(c.lines[0].get_ydata(), want), seat
+    assert "pp" in ax.get_ylabel()
+    png = Image.open(io.BytesIO(render(fig, "png")))
+    assert png.format == "PNG" and min(png.size) > 200
+    svg = ET.fromstring(render(fig, "svg"))
+    assert svg.tag.endswith("svg") and len(svg.findall(".//{http://www.w3.org/2000/svg}text")) > 5
 
 
 def test_a_call_without_against_removes_the_earlier_comparison(fixed, tmp_path, capsys):

@@ -7,6 +7,8 @@ rules than its run's."""
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -14,6 +16,21 @@ import pytest
 
 from cli import _run
 from simcore import runner
+
+sys.path.append(str(Path(__file__).resolve().parents[1] / "reports"))      # undrawn_figures.py
+from undrawn_figures import figures_undrawn  # noqa: E402
+
+
+@pytest.fixture(scope="module", autouse=True)
+def pages_undrawn():
+    """The commands' pages (the skill pages, the tune's page) get 1x1 stand-ins for their figures
+    (undrawn_figures.py): these tests read the tables, words and file names, never the pixels. The
+    skill page's budget figure is measured by test_report_skill.py's checklist test and drawn by
+    tests/reliability/test_designer_inputs.py, the --against figure measured and drawn by
+    test_skill_against.py's checklist test, the tune page's by test_sweep_tune_pages.py."""
+    with figures_undrawn():
+        yield
+
 
 SETTING = "setup.start_coins=[0,0,9,0]"      # seat 3 starts 9 coins ahead: the win shares move
 

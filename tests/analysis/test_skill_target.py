@@ -6,6 +6,8 @@ against statsmodels), and the words are the tune's: met, missed, unclear."""
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -14,6 +16,20 @@ from statsmodels.stats.proportion import proportion_confint
 from analysis.skill_target import judge, sentences
 from analysis.tune.targets import parse_targets
 from cli import _run
+
+sys.path.append(str(Path(__file__).resolve().parents[1] / "reports"))      # undrawn_figures.py
+from undrawn_figures import skill_pages_undrawn  # noqa: E402
+
+
+@pytest.fixture(scope="module", autouse=True)
+def pages_undrawn():
+    """The commands' pages get 1x1 stand-ins for their figures (undrawn_figures.py): these tests
+    read the tables, words and file names, never the pixels (~0.8 s of CPU a figure drawn). The
+    skill page's budget figure is measured by test_report_skill.py's checklist test and drawn by
+    the skill commands of tests/reliability/test_designer_inputs.py."""
+    with skill_pages_undrawn():
+        yield
+
 
 
 def _table(shares_by_budget: dict[int, list[float]], roles: list[str], games: int = 1000,
