@@ -5,9 +5,6 @@ Balance figures is played again), bad input is one line with exit code 2."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import polars as pl
 import pytest
@@ -16,8 +13,7 @@ from analysis import skill as K
 from analysis.skill_words import advantage, verdict
 from cli import _run
 
-sys.path.append(str(Path(__file__).resolve().parents[1] / "reports"))      # undrawn_figures.py
-from undrawn_figures import skill_pages_undrawn  # noqa: E402
+from undrawn_figures import skill_pages_undrawn
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -6,8 +6,6 @@ cannot tell), and the command refuses what it cannot compare before --out is tou
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -18,8 +16,7 @@ from analysis.skill_against import against, against_words, family_level
 from analysis.stats import LARGE, MAY_MATTER, NOT_SHOWN, SMALL, newcombe, score_interval
 from cli import _run
 
-sys.path.append(str(Path(__file__).resolve().parents[1] / "reports"))      # undrawn_figures.py
-from undrawn_figures import skill_pages_undrawn  # noqa: E402
+from undrawn_figures import skill_pages_undrawn
 
 
 def _table(shares: dict[int, list[float]], games: int, cell: str = "4p 4×balanced") -> pl.DataFrame:

@@ -7,8 +7,6 @@ rules than its run's."""
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -17,8 +15,7 @@ import pytest
 from cli import _run
 from simcore import runner
 
-sys.path.append(str(Path(__file__).resolve().parents[1] / "reports"))      # undrawn_figures.py
-from undrawn_figures import figures_undrawn  # noqa: E402
+from undrawn_figures import figures_undrawn
 
 
 @pytest.fixture(scope="module", autouse=True)

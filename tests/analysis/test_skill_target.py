@@ -6,8 +6,6 @@ against statsmodels), and the words are the tune's: met, missed, unclear."""
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import polars as pl
 import pytest
@@ -17,8 +15,7 @@ from analysis.skill_target import judge, sentences
 from analysis.tune.targets import parse_targets
 from cli import _run
 
-sys.path.append(str(Path(__file__).resolve().parents[1] / "reports"))      # undrawn_figures.py
-from undrawn_figures import skill_pages_undrawn  # noqa: E402
+from undrawn_figures import skill_pages_undrawn
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -9,8 +9,6 @@ import contextlib
 import html
 import json
 import re
-import sys
-from pathlib import Path
 
 import polars as pl
 import pytest
@@ -19,8 +17,7 @@ from analysis import stats
 from cli import _run
 from simcore import runner
 
-sys.path.append(str(Path(__file__).resolve().parents[1] / "reports"))      # undrawn_figures.py
-from undrawn_figures import figures_undrawn  # noqa: E402
+from undrawn_figures import figures_undrawn
 
 TINY, HUGE = "win_share=0.001pp,score=0.001,length=0.001", "win_share=99pp,score=100000,length=100000"
 
