@@ -100,9 +100,16 @@ def assert_mc_agrees(rules, attackers, defenders, terrain, darc, la, ld, mercy, 
 @pytest.mark.parametrize("terrain", range(3))
 def test_monte_carlo_agrees_with_exact_over_the_whole_grid(rules, terrain):
     """FF-7: the kernel's combats and the exact odds agree on the full 30 x 20 grid of each
-    terrain (20 000 combats per cell): wins, holds, both wiped, rounds, points and Lords left."""
+    terrain (5 000 combats per cell): wins, holds, both wiped, rounds, points and Lords left.
+
+    5 000 combats (was 20 000; the slow version plays 100 000) still catch a small kernel mistake
+    over the grid's 600 cells. Planted in the kernel once: a die showing 5 for one six in ten (its
+    mean 1/60 low) failed every terrain (3-5 cells past 4 standard errors, a first one persisting on
+    the replay at 10 times the combats, in the mean number of rounds); a die counted from one point
+    below its threshold (FF-1) failed 365-409 cells of every terrain, the attacker's loss read in the
+    defender's terrain (FF-2) 592 cells of the castle and the city."""
     assert_mc_agrees(rules, list(range(1, 31)), list(range(1, 21)), terrain, 0, 1, 1, (-1, -1),
-                     20_000, seed=2024)
+                     5_000, seed=2024)
 
 
 SETTINGS = {

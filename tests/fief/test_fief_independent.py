@@ -7,6 +7,7 @@ May import the standard library, polars, pytest and the command line entry point
 
 from __future__ import annotations
 
+import contextlib
 from fractions import Fraction
 from functools import lru_cache
 from itertools import product
@@ -86,15 +87,28 @@ def test_enumeration_reproduces_the_closed_form():
                                         Fraction(36, 35))
 
 
+@contextlib.contextmanager
+def _heat_maps_undrawn():
+    """Within it, ``fief-odds`` writes a PNG signature under each heat map's name instead of
+    drawing it: the tests here read odds.csv only (drawing was about 90 % of a small grid's CPU:
+    0.6-0.8 s a command against 0.05-0.08 s); the heat maps are drawn and read in test_cli_fief.py
+    and test_fief_tables_new.py."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("reports.figures.fief.heatmap",
+                   lambda odds, terrain, path, levels: path.write_bytes(b"\x89PNG\r\n\x1a\n"))
+        yield
+
+
 @pytest.fixture(scope="module")
 def odds_runs(tmp_path_factory):
     out = {}
-    for name, extra in (("plain", []), ("darc", ["--darc", "attacker"]),
-                        ("mercy", ["--mercy", "defender:2"])):
-        path = tmp_path_factory.mktemp("fief") / name
-        assert _run(["fief-odds", "--attackers", "1,3,6,7,10,14", "--defenders", "1,3,5,6,7",
-                     "--terrain", "all", *extra, "--out", str(path), "-q"]) == 0
-        out[name] = pl.read_csv(path / "odds.csv")
+    with _heat_maps_undrawn():
+        for name, extra in (("plain", []), ("darc", ["--darc", "attacker"]),
+                            ("mercy", ["--mercy", "defender:2"])):
+            path = tmp_path_factory.mktemp("fief") / name
+            assert _run(["fief-odds", "--attackers", "1,3,6,7,10,14", "--defenders", "1,3,5,6,7",
+                         "--terrain", "all", *extra, "--out", str(path), "-q"]) == 0
+            out[name] = pl.read_csv(path / "odds.csv")
     return out
 
 
@@ -115,8 +129,9 @@ def test_monte_carlo_intervals_cover_the_enumeration(tmp_path):
     """FF-7: --method mc's 95 % Wilson intervals contain the enumerated probability about 95 % of
     the time: of 24 cells at most 5 may miss (a binomial(24, 0.05) exceeds 5 with p < 0.001)."""
     out = tmp_path / "mc"
-    assert _run(["fief-odds", "--attackers", "4,7,10,13", "--defenders", "3,6", "--terrain", "all",
-                 "--method", "mc", "--games", "4000", "--out", str(out), "-q"]) == 0
+    with _heat_maps_undrawn():
+        assert _run(["fief-odds", "--attackers", "4,7,10,13", "--defenders", "3,6", "--terrain",
+                     "all", "--method", "mc", "--games", "4000", "--out", str(out), "-q"]) == 0
     misses = 0
     for row in pl.read_csv(out / "odds.csv").iter_rows(named=True):
         p = float(combat(row["attacker"], row["defender"], row["terrain"])[0])
