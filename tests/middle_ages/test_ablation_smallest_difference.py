@@ -7,10 +7,8 @@ own. Wording never changes which effects are clear (the simultaneous intervals d
 from __future__ import annotations
 
 import html
-import importlib.util
 import json
 import re
-from pathlib import Path
 
 import polars as pl
 import pytest
@@ -19,19 +17,11 @@ from analysis import stats
 from cli import _run
 from simcore import runner
 
+from undrawn_figures import figures_undrawn
+
 TINY = "win_share=0.001pp,score=0.001"
 HUGE = "win_share=99pp,score=100000"
 
-
-def _figures_undrawn():
-    """tests/reports/undrawn_figures.py's ``figures_undrawn`` (that folder is on the path only when
-    its conftest is loaded): a Middle-Ages report's questions section has no figure of its own, and
-    its other figures are drawn for real by test_report.py's report."""
-    spec = importlib.util.spec_from_file_location(
-        "undrawn_figures", Path(__file__).parents[1] / "reports" / "undrawn_figures.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.figures_undrawn()
 
 
 @pytest.fixture(scope="module")
@@ -91,9 +81,11 @@ def test_the_printed_cards_come_in_reading_order(played, capsys):
 def test_the_report_words_the_ablation_by_the_questions_figure_or_its_own(played, tmp_path):
     run, dirs = played
 
-    def page(*extra):       # the words and the kept table are read, not the figures' pixels
+    # the words and the kept table are read, not the figures' pixels: the questions section has
+    # no figure of its own, the report's others are drawn for real by tests/reports/test_report.py
+    def page(*extra):
         out = tmp_path / f"rep{len(list(tmp_path.iterdir()))}"
-        with _figures_undrawn():
+        with figures_undrawn():
             assert _run(["report", str(run), "--out", str(out), "--questions", str(dirs["tiny"]),
                          *extra]) == 0
         text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.unescape((out / "report.html").read_text(encoding="utf-8"))))

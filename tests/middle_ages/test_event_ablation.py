@@ -4,8 +4,6 @@ drawn, and cards acting through tiles get non-zero total effects with intervals.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -16,16 +14,7 @@ from simcore.games.middle_ages import rules as R
 from simcore.errors import UsageError
 
 from in_process import balance
-
-
-def _figures_undrawn():
-    """tests/reports/undrawn_figures.py's ``figures_undrawn`` (that folder is on the path only when
-    its conftest is loaded)."""
-    spec = importlib.util.spec_from_file_location(
-        "undrawn_figures", Path(__file__).parents[1] / "reports" / "undrawn_figures.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.figures_undrawn()
+from undrawn_figures import figures_undrawn
 
 
 def test_a_neutral_card_keeps_its_place_and_loses_every_effect():
@@ -88,7 +77,7 @@ def test_the_report_plays_the_event_ablation_when_asked(tmp_path, capsys, middle
     out = tmp_path / "rep"
     # the page's words and the kept table are read, not the figures' pixels: the questions section
     # has no figure, the report's others are drawn for real by tests/reports/test_report.py
-    with _figures_undrawn():
+    with figures_undrawn():
         assert _run(["report", str(run), "--out", str(out), "--play-questions",
                      "--questions-games", "150"]) == 0
     page = (out / "report.html").read_text(encoding="utf-8")

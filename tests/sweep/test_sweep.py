@@ -7,7 +7,6 @@ second of CPU in imports alone; docs/testing.md)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import signal
@@ -21,20 +20,10 @@ import pytest
 
 from analysis.sweep.metrics import paired_effect, load_variant, sensitivity
 from in_process import balance
+from undrawn_figures import figures_undrawn
 
 CLI = [sys.executable, "-c", "import cli; cli.main()"]
 
-
-def _figures_undrawn():
-    """tests/reports/undrawn_figures.py's ``figures_undrawn`` (that folder is on the path only when
-    its conftest is loaded), for the sweep pages whose words and file names are read here: their
-    figures (tornado_shares, tornado_other, curve_N) are drawn for real, and checked, by
-    tests/reports/test_sweep_tune_pages.py's sweep page."""
-    spec = importlib.util.spec_from_file_location(
-        "undrawn_figures", Path(__file__).parents[1] / "reports" / "undrawn_figures.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.figures_undrawn()
 ENV = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
 
 
@@ -128,7 +117,9 @@ def test_sensitivity_report_and_paired_intervals(tmp_path):
                      + b.samples["seat_win_share_1"].var() / b.n_games)
     assert (hi - lo) / 2 < 1.96 * se_ind
     rep = tmp_path / "rep"
-    with _figures_undrawn():
+    # the page's words and files are read: its figures (tornado_shares, tornado_other, curve_N)
+    # are drawn for real, and checked, by tests/reports/test_sweep_tune_pages.py's sweep page
+    with figures_undrawn():
         r = balance("report", sw, "--out", rep)
     assert (rep / "report.html").is_file() and (rep / "figures" / "tornado_shares.png").is_file()
     html = (rep / "report.html").read_text()
@@ -186,6 +177,6 @@ def test_a_list_of_words_compares_each_value_with_the_first(tmp_path):
         if one["high"] > one["low"]:
             assert r["high"] - r["low"] > one["high"] - one["low"], r["metric"]
     rep = tmp_path / "rep"
-    with _figures_undrawn():
+    with figures_undrawn():
         balance("report", sw, "--out", rep)
     assert "Bonferroni over the 2 comparisons of the 1 parameter" in (rep / "report.html").read_text()
