@@ -7,19 +7,19 @@ import pytest
 
 from cli import _run
 
+import undrawn_figures as undrawn
+
 ODDS_HEAD = ["attacker", "defender", "terrain", "darc", "method", "p_attacker_wins",
              "p_defender_holds", "p_both_wiped", "expected_rounds", "attacker_points_left",
              "defender_points_left"]
 
 
 @pytest.fixture
-def heat_maps_undrawn(monkeypatch):
-    """``fief-odds`` writes a PNG signature under each heat map's name instead of drawing it, for
-    the tests that read its tables, messages and file names, not the heat maps' pixels (drawing was
-    about 90 % of a small grid's CPU: 0.6-0.8 s a 3-terrain command against 0.05-0.08 s). The heat
-    maps stay drawn and read in the first test and in the large grid's page-size test."""
-    monkeypatch.setattr("reports.figures.fief.heatmap",
-                        lambda odds, terrain, path, levels: path.write_bytes(b"\x89PNG\r\n\x1a\n"))
+def heat_maps_undrawn():
+    """The heat maps written as stand-ins (tests/undrawn_figures.py) for the tests that read the
+    command's tables, messages and file names."""
+    with undrawn.heat_maps_undrawn():
+        yield
 
 
 def test_fief_odds_writes_tables_heat_maps_and_break_even(tmp_path, capsys):

@@ -2,12 +2,12 @@
 (shared/rules/fief.md, FF-1 … FF-6), not from the toolkit's code: every dice outcome is enumerated
 with exact fractions. Compared with what ``balance fief-odds`` / ``fief-calamity`` write.
 
-May import the standard library, polars, pytest and the command line entry point ``cli._run``.
+May import the standard library, polars, pytest and the command line entry point ``cli._run`` (and
+tests/undrawn_figures.py, which only keeps the heat maps from being drawn).
 """
 
 from __future__ import annotations
 
-import contextlib
 from fractions import Fraction
 from functools import lru_cache
 from itertools import product
@@ -17,6 +17,8 @@ import polars as pl
 import pytest
 
 from cli import _run
+
+from undrawn_figures import heat_maps_undrawn
 
 # FF-2: points the other side loses, by dice sum 1 … 18, read in the loser's terrain.
 TABLE = {
@@ -87,22 +89,10 @@ def test_enumeration_reproduces_the_closed_form():
                                         Fraction(36, 35))
 
 
-@contextlib.contextmanager
-def _heat_maps_undrawn():
-    """Within it, ``fief-odds`` writes a PNG signature under each heat map's name instead of
-    drawing it: the tests here read odds.csv only (drawing was about 90 % of a small grid's CPU:
-    0.6-0.8 s a command against 0.05-0.08 s); the heat maps are drawn and read in test_cli_fief.py
-    and test_fief_tables_new.py."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("reports.figures.fief.heatmap",
-                   lambda odds, terrain, path, levels: path.write_bytes(b"\x89PNG\r\n\x1a\n"))
-        yield
-
-
 @pytest.fixture(scope="module")
 def odds_runs(tmp_path_factory):
     out = {}
-    with _heat_maps_undrawn():
+    with heat_maps_undrawn():
         for name, extra in (("plain", []), ("darc", ["--darc", "attacker"]),
                             ("mercy", ["--mercy", "defender:2"])):
             path = tmp_path_factory.mktemp("fief") / name
@@ -129,7 +119,7 @@ def test_monte_carlo_intervals_cover_the_enumeration(tmp_path):
     """FF-7: --method mc's 95 % Wilson intervals contain the enumerated probability about 95 % of
     the time: of 24 cells at most 5 may miss (a binomial(24, 0.05) exceeds 5 with p < 0.001)."""
     out = tmp_path / "mc"
-    with _heat_maps_undrawn():
+    with heat_maps_undrawn():
         assert _run(["fief-odds", "--attackers", "4,7,10,13", "--defenders", "3,6", "--terrain",
                      "all", "--method", "mc", "--games", "4000", "--out", str(out), "-q"]) == 0
     misses = 0
