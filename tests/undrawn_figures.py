@@ -98,3 +98,14 @@ def heat_maps_undrawn():
         mp.setattr("reports.figures.fief.heatmap",
                    lambda odds, terrain, path, levels: path.write_bytes(b"\x89PNG\r\n\x1a\n"))
         yield
+
+
+@pytest.fixture(scope="module", autouse=True)
+def skill_pages_undrawn_in_this_module():
+    """Imported by a test module (``from undrawn_figures import skill_pages_undrawn_in_this_module``),
+    every test of that module writes its ``balance skill`` pages with stand-ins for their figures:
+    for the skill command's tests that read the tables, words and file names, never the pixels
+    (~0.8 s of CPU a figure drawn). The page's budget figure is measured by test_report_skill.py's
+    checklist test and drawn by the skill commands of tests/reliability/test_designer_inputs.py."""
+    with skill_pages_undrawn():
+        yield

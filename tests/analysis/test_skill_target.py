@@ -15,18 +15,7 @@ from analysis.skill_target import judge, sentences
 from analysis.tune.targets import parse_targets
 from cli import _run
 
-from undrawn_figures import skill_pages_undrawn
-
-
-@pytest.fixture(scope="module", autouse=True)
-def pages_undrawn():
-    """The commands' pages get 1x1 stand-ins for their figures (undrawn_figures.py): these tests
-    read the tables, words and file names, never the pixels (~0.8 s of CPU a figure drawn). The
-    skill page's budget figure is measured by test_report_skill.py's checklist test and drawn by
-    the skill commands of tests/reliability/test_designer_inputs.py."""
-    with skill_pages_undrawn():
-        yield
-
+from undrawn_figures import skill_pages_undrawn_in_this_module  # noqa: F401 (autouse: pages undrawn)
 
 
 def _table(shares_by_budget: dict[int, list[float]], roles: list[str], games: int = 1000,
