@@ -70,17 +70,15 @@ def test_two_writers_started_together_never_both_succeed(tmp_path):
     6 of 6 such trials ended with two exit-0 runs, one silently replacing the other). One trial
     (two processes; there were two trials): with the lock not taken (simcore.atomic._try_lock not
     acquiring) it failed 3 of 3 runs, [0, 0] for [0, 2]."""
-    for trial in range(1):
-        out = f"R{trial}"
-        args = ("simulate", "--games", "20000", "--quiet", "--out", out)
-        a, b = start(*args, cwd=tmp_path), start(*args, cwd=tmp_path)
-        results = [(p.wait(timeout=120), p.communicate()[1]) for p in (a, b)]
-        codes = sorted(code for code, _ in results)
-        assert codes == [0, 2], results
-        loser = next(err for code, err in results if code == 2)
-        line = one_error_line(loser)
-        assert "another command is writing it" in line or "not empty" in line
-        assert hidden(tmp_path) == []                  # no lock, temporary or old entry left
+    args = ("simulate", "--games", "20000", "--quiet", "--out", "R")
+    a, b = start(*args, cwd=tmp_path), start(*args, cwd=tmp_path)
+    results = [(p.wait(timeout=120), p.communicate()[1]) for p in (a, b)]
+    codes = sorted(code for code, _ in results)
+    assert codes == [0, 2], results
+    loser = next(err for code, err in results if code == 2)
+    line = one_error_line(loser)
+    assert "another command is writing it" in line or "not empty" in line
+    assert hidden(tmp_path) == []                  # no lock, temporary or old entry left
 
 
 # --- 4. signals ------------------------------------------------------------------------------

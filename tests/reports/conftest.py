@@ -13,7 +13,6 @@ if _RUNS not in sys.path:
     sys.path.insert(0, _RUNS)
 
 
-
 @pytest.fixture
 def undrawn():
     """A test's reports written with 1x1 stand-ins for their figures (see undrawn_figures.py)."""
