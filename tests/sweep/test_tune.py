@@ -101,3 +101,41 @@ def test_an_interrupted_tune_says_the_same_command_resumes_it(monkeypatch, tmp_p
     line = cli._interrupted_line(signal.SIGINT, ["tune", "--out", "tu"])
     assert line.startswith("interrupted (Ctrl-C) after ") and "run the same command again to resume" in line
     assert "resume" not in cli._interrupted_line(signal.SIGINT, ["simulate", "-o", "r"])
+
+
+def test_the_answer_is_the_full_budget_trial_with_the_lowest_objective_among_those_meeting_the_target():
+    """The planted problem above cannot tell a tune that picks the lowest objective from one that
+    picks the highest: racing leaves only the optimum's trials complete. This checks the choice
+    itself on trials with known objectives: full-budget trials that met the target on the search's
+    games come first, then those that met it on their own games, then any full-budget trial, then
+    any trial; within the pool the lowest objective wins; a trial whose confirmation failed is left
+    out; a candidate whose rules did not validate never wins."""
+    from types import SimpleNamespace
+
+    import optuna
+
+    from analysis.tune.search import INVALID, _best_trial
+
+    states = optuna.trial.TrialState
+    plan = SimpleNamespace(max_games=8000)
+
+    def study_of(*trials):
+        study = optuna.create_study()
+        for value, attrs in trials:
+            study.add_trial(optuna.trial.create_trial(value=value, user_attrs=attrs))
+        return study
+
+    full_met = {"games": 8000, "met_search": True, "met": True}
+    full_own = {"games": 8000, "met_search": False, "met": True}
+    full = {"games": 8000, "met_search": False, "met": False}
+    short = {"games": 1000}
+    study = study_of((0.9, full_met), (0.4, full_met), (0.7, full_met), (0.1, full_own),
+                     (0.05, full), (0.01, short))
+    assert _best_trial(study, plan, states).number == 1
+    assert _best_trial(study, plan, states, exclude={"1"}).number == 2
+    assert _best_trial(study, plan, states, exclude={"0", "1", "2"}).number == 3
+    assert _best_trial(study, plan, states, exclude={"0", "1", "2", "3"}).number == 4
+    assert _best_trial(study, plan, states, exclude={"0", "1", "2", "3", "4"}).number == 5
+    study = study_of((INVALID, full), (3.0, full), (2.0, short))
+    assert _best_trial(study, plan, states).number == 1
+    assert _best_trial(study_of((INVALID, full)), plan, states) is None
