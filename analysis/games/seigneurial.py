@@ -129,15 +129,15 @@ def objective_table(rs: RunSet) -> pl.DataFrame:
         "ci_low": low, "ci_high": high, "censitaire_share": np.full(len(n), overall),
         "diff": wins / n - overall, "significant": (low > overall) | (high < overall),
         "mean_progress": mean, "progress_sd": sd, "progress_ci_low": p_low, "progress_ci_high": p_high,
-        "reached": pl.Series(reached, dtype=pl.Int64),
-        "reached_share": pl.Series(None if reached is None else reached / n, dtype=pl.Float64),
-        "reached_ci_low": pl.Series(r_low, dtype=pl.Float64),
-        "reached_ci_high": pl.Series(r_high, dtype=pl.Float64),
     }, strict=False)
-    if reached is None:
-        out = out.with_columns(pl.lit(None, pl.Int64).alias("reached"),
-                               *(pl.lit(None, pl.Float64).alias(c)
-                                 for c in ("reached_share", "reached_ci_low", "reached_ci_high")))
+    # without player rows the reached columns are null (a Series built from None has no rows: it
+    # cannot sit in the frame beside the cards' columns)
+    nulls = [None] * out.height
+    out = out.with_columns(
+        pl.Series("reached", nulls if reached is None else reached, dtype=pl.Int64, strict=False),
+        pl.Series("reached_share", nulls if reached is None else reached / n, dtype=pl.Float64),
+        pl.Series("reached_ci_low", nulls if reached is None else r_low, dtype=pl.Float64),
+        pl.Series("reached_ci_high", nulls if reached is None else r_high, dtype=pl.Float64))
     return out.sort(["win_share", "objective"], descending=[True, False])
 
 
