@@ -98,6 +98,9 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
     if roles.has_roles(rs):
         t["roles"] = roles.role_table(rs)
         t["role_seats"] = roles.role_seat_table(rs, seat_acc)
+        if mu_acc is not None:      # no fair 1/n with roles: each bot against its role's seats
+            t["strategies"] = roles.strategy_table_within_roles(rs, mu_acc, seat_acc)
+            t["matchups"] = roles.same_role_matchups(t["matchups"], t["strategies"])
     t.update(tables_for(rs))
     return t
 

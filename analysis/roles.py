@@ -287,3 +287,86 @@ def role_seat_table(rs: RunSet, seat_acc=None) -> pl.DataFrame:
     adj = stats.holm(per_role["p_value"].to_numpy())
     return out.join(pl.DataFrame({"role": per_role["role"], "chi2_p_adjusted": adj}), on="role",
                     how="left", maintain_order="left")
+
+
+def _seat_role_list(rs: RunSet) -> list[str]:
+    """The role of every seat, seat 1 first."""
+    if rs.from_stats:
+        return list(rs.stats.layout["seat_roles"])
+    got = collect(rs.players(["seat", _role_column(rs)]).with_columns(_role_expr(rs))
+                  .group_by("seat").agg(pl.col("role").first()).sort("seat"))
+    return got["role"].to_list()
+
+
+def strategy_table_within_roles(rs: RunSet, mu_acc, seat_acc=None) -> pl.DataFrame:
+    """The strategies of a game with roles, each against its own role's average seat: the table
+    :func:`analysis.matchups.strategy_table` gives a game whose seats are alike, where a strategy's
+    fair share is 1/n. With roles there is no such share (a Censitaire bot's 44% and the Seigneur
+    bot's 0.4% are not one scale): a strategy is compared with the seats of its role instead, as
+    :func:`role_seat_table` compares seats. In such a game every bot keeps its seats (seats are
+    not rotated between roles), so strategy ``g`` is the group of seats S_g it holds, within one
+    role R of k_R seats.
+
+    Same columns as :func:`analysis.matchups.strategy_table` (fair_share is the role's average
+    seat's win share, Σ_R w / k_R; diff = the strategy's win share per seat it holds − that), plus
+    role and role_label. The test of "wins as often as its role's average seat" is the Wald test
+    of the contrast mean_{S_g} w − mean_{S_R} w from the seats' joint win-share covariance over
+    games (tie-aware, the contrasts of one role correlated), Holm over the strategies of the roles
+    that hold two strategies or more (one family); a strategy alone in its role (the Seigneur's bot,
+    or every Censitaire on one bot) is not tested (nan): its share is its role's. ci_low/ci_high:
+    the strategy's own win share (Wilson over its player rows); the verdict's size is read on the
+    Bonferroni interval of the contrast over the same family."""
+    P = rs.n_players
+    names = list(rs.strategies)
+    seat_roles = _seat_role_list(rs)
+    mean, cov = _seat_mean_cov(rs, seat_acc)
+    shown = role_names(rs)
+    keep = [i for i in range(len(names)) if mu_acc.rows[i] > 0]
+    groups = {i: [s for s in range(P) if mu_acc.seats[i, s] > 0] for i in keep}
+    role_of = {i: seat_roles[groups[i][0]] for i in keep}
+    bots_in = {r: [i for i in keep if role_of[i] == r] for r in set(role_of.values())}
+    C = np.zeros((len(keep), P))
+    tested = np.zeros(len(keep), dtype=bool)
+    fair = np.zeros(len(keep))
+    for row, i in enumerate(keep):
+        mates = [s for s in range(P) if seat_roles[s] == role_of[i]]
+        C[row, groups[i]] += 1.0 / len(groups[i])
+        C[row, mates] -= 1.0 / len(mates)
+        fair[row] = float(mean[mates].mean())
+        tested[row] = len(bots_in[role_of[i]]) > 1
+    d = C @ mean
+    dcov = C @ cov @ C.T
+    _, pval = stats.wald_vs(d, dcov, 0.0)
+    pval = np.where(tested, pval, np.nan)
+    padj = stats.holm(pval)
+    flag = np.nan_to_num(padj, nan=1.0) < ALPHA
+    se = np.sqrt(np.clip(np.diag(dcov), 0.0, None))
+    size_low, size_high = stats.bonferroni_interval(np.where(tested, d, np.nan), se, ALPHA,
+                                                    m=max(int(tested.sum()), 1))
+    rows = mu_acc.rows[keep]
+    wins = mu_acc.row_wins[keep]
+    low, high = stats.wilson(wins, rows)
+    small = rs.smallest_of("share")
+    share = wins / rows
+    return pl.DataFrame({
+        "strategy": [names[i] for i in keep], "players": rows.astype(np.int64),
+        "units": rows.astype(np.int64), "win_share": share, "ci_low": low, "ci_high": high,
+        "fair_share": fair, "diff": share - fair,
+        "test_units": np.full(len(keep), int(mu_acc.games), dtype=np.int64),
+        "p_value": pval, "p_adjusted": padj, "significant": flag,
+        "verdict": np.where(tested, np.atleast_1d(stats.practical(share - fair, size_low, size_high,
+                                                                  small, clear=flag)), stats.NOT_SHOWN),
+        "smallest": np.full(len(keep), small), "paired": np.zeros(len(keep), dtype=bool),
+        "confounded": np.ones(len(keep), dtype=bool),
+        "role": [role_of[i] for i in keep], "role_label": [shown.get(role_of[i], role_of[i]) for i in keep],
+    })
+
+
+def same_role_matchups(matchups: pl.DataFrame, strategies: pl.DataFrame) -> pl.DataFrame:
+    """The rows of a matchup table whose two strategies play the same role (a Censitaire bot
+    finishing ahead of the Seigneur's bot compares progress toward different goals): ``strategies``
+    is :func:`strategy_table_within_roles`'s table."""
+    role = dict(zip(strategies["strategy"].to_list(), strategies["role"].to_list()))
+    same = [role.get(a) is not None and role.get(a) == role.get(b)
+            for a, b in zip(matchups["strategy"].to_list(), matchups["opponent"].to_list())]
+    return matchups.filter(pl.Series(same, dtype=pl.Boolean))

@@ -32,7 +32,7 @@ from reports.games import hook_for, spec_for
 from reports.text import (bends, sentence_texts,
     amount,
     change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
-    length_headlines, metric_change, metric_digits,
+    length_headlines, lineup_note, metric_change, metric_digits,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
     pvalue, role_headlines, score_unit, seat_gap_words, shared_role_seats, tested_count, turns,
     verdict_words,
@@ -156,6 +156,17 @@ def end_rows(t: dict) -> pl.DataFrame:
 def strategy_rows(t: dict) -> pl.DataFrame:
     s = t["strategies"]
     paired = bool(s["paired"].any())
+    if "role" in s.columns:         # a game with roles: each bot against its role's average seat
+        tested = int(s["p_value"].is_not_nan().sum())
+        return pl.DataFrame({
+            "Strategy": s["strategy"], "Role": s["role_label"], "Player-games": s["units"],
+            "Win share (95% interval, unadjusted)": pct_column(s, "win_share", "ci_low", "ci_high"),
+            "Its role's average seat": [f"{pct(x)}%" for x in s["fair_share"]],
+            "Difference (pp)": [pp(d) if p == p else "" for d, p in zip(s["diff"], s["p_value"])],
+            f"Verdict (Holm over the {tested} bots that share a role; {smallest_pp(s)} matters)": [
+                verdict_words(v) if p == p else "not tested (its role's only bot)"
+                for v, p in zip(s["verdict"], s["p_value"])],
+            "Seat advantage included": ["yes (keeps its seats)"] * s.height})
     return pl.DataFrame({
         "Strategy": s["strategy"], ("Deals" if paired else "Player-games"): s["units"],
         "Win share (95% interval, unadjusted)": pct_column(s, "win_share", "ci_low", "ci_high"),
@@ -414,8 +425,10 @@ def matchups_intro(t: dict) -> str:
     matters; the three verdicts in reading order)."""
     return ("How often the row strategy finishes ahead of the column strategy when they meet (ties "
             "count ½), with 95% intervals (each pair's own, unadjusted); paired by deal when the run "
-            "rotates seats. Verdicts are Holm-adjusted: over the strategies (against the fair share) "
-            "and, separately, over the unordered pairs (against 50%). A clear gap is sized on its "
+            "rotates seats. Verdicts are Holm-adjusted: over the strategies (against "
+            + ("their role's average seat; a bot of another role plays for another goal, so bots "
+               "of two roles are not matched" if "role" in t.get("strategies", {}) else "the fair share")
+            + ") and, separately, over the unordered pairs (against 50%). A clear gap is sized on its "
             "interval held to its whole family at once (wider than the one shown): \"clear and large "
             "enough to matter\" when all of it is at least "
             f"{smallest_pp(t['strategies']) if 'strategies' in t else '1 pp'} from the reference, "
@@ -636,6 +649,7 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
         role_lines = role_headlines(t)
         secs.append(Section(
             "roles", "Role advantage",
+            "".join(x + " " for x in lineup_note(t, rs)) +
             "The seats of this game play different roles, so there is no fair share per seat: the left "
             "chart shows how often each role's side wins (its players' win shares summed per game, "
             "95% Wilson intervals over games, each role's alone: unadjusted); the right chart how a "
@@ -649,6 +663,7 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
         st = t["seat_tests"].row(0, named=True)
         secs.append(Section(
             "seats", "Seat advantage",
+            "".join(x + " " for x in lineup_note(t, rs)) +
             f"Win share per seat (shared wins split 1/k) with 95% Wilson intervals. Chi-square test that all "
             f"seats win equally often: {num(st['chi2'], 1)} on {st['dof']} degrees of freedom, "
             f"{pvalue(st['p_value'])}. "

@@ -197,7 +197,31 @@ def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
     own sentences come from its report hook (``rs`` names the game). A game with roles (table
     ``roles``) is read by role: how often each side wins, and the seats within a role."""
     out: list[str] = role_headlines(t) if "roles" in t else seat_headlines(t)
-    return out + outcome_headlines(t, rs)
+    return lineup_note(t, rs) + out + outcome_headlines(t, rs)
+
+
+def lineup_note(t: dict, rs: RunSet | None) -> list[str]:
+    """When the seats hold different bots and keep them in every game (no rotation: the
+    strategies table's ``confounded``), one sentence before the seats' findings naming each seat's
+    bot: a seat's gap from its fair (or its role's) share is then mostly its bot's strength, and a
+    page that words it as the seat's advantage misleads. [] otherwise."""
+    s = t.get("strategies")
+    if s is None or rs is None or not bool(s["confounded"].any()):
+        return []
+    bots = list(rs.metas[0].get("strategies") or [])
+    if len(set(bots)) < 2:
+        return []
+    held = ", ".join(f"Seat {i + 1} {b}" for i, b in enumerate(bots))
+    if "roles" in t:
+        if "role" not in s.columns or not bool(s["p_value"].is_not_nan().any()):
+            return []           # one bot per role: the role's seats play alike
+        return [f"The seats hold different bots, each the same seat in every game ({held}), so a "
+                "gap between seats of one role is mostly a gap between their bots, not between the "
+                "seats: to measure the seats, give every seat of a role the same bot."]
+    return [f"The seats hold different bots, each the same seat in every game ({held}), so a seat's "
+            "gap from the fair share is mostly its bot's strength, not the seat's advantage: to "
+            "measure the seats, play one bot in every seat or rotate the line-up over the seats "
+            "(simulate --rotate-seats)."]
 
 
 def seat_verdict(significant: bool, what: str = "the fair share") -> str:
@@ -515,7 +539,9 @@ def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
     hook = hook_for(rs.game) if rs is not None else None
     if hook is not None and hasattr(hook, "headlines"):
         out += hook.headlines(t, rs)
-    if "strategies" in t and t["strategies"].height > 1:
+    if "strategies" in t and "role" in t["strategies"].columns:
+        out += role_strategy_headlines(t["strategies"])
+    elif "strategies" in t and t["strategies"].height > 1:
         r = t["strategies"].sort("win_share", descending=True).row(0, named=True)
         note = " (strategies keep their seats in this run, so this includes seat advantage)" \
             if r["confounded"] else ""
@@ -539,6 +565,24 @@ def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
                     if "verdict" in r else f"({how}; interval unadjusted)")
             out.append(f"{r['strategy']} finishes ahead of {r['opponent']} in {_p(r, 'ahead_share')} "
                        f"of their meetings {tail}.")
+    return out
+
+
+def role_strategy_headlines(strategies: pl.DataFrame) -> list[str]:
+    """In a game with roles, per role played by two bots or more, its strongest bot against the
+    role's average seat (:func:`analysis.roles.strategy_table_within_roles`): a bot of another role
+    plays for another goal, so there is no share fair to all."""
+    out = []
+    tested = strategies.filter(pl.col("p_value").is_not_nan())
+    n = tested.height
+    for role in dict.fromkeys(tested["role"].to_list()):
+        part = tested.filter(pl.col("role") == role).sort("win_share", descending=True)
+        r = part.row(0, named=True)
+        label = r["role_label"]
+        out.append(f"Among the {part.height} {label} bots, {r['strategy']} wins most: {_p(r, 'win_share')} "
+                   f"of games against {pct(r['fair_share'])}% for the {label}s' average seat, "
+                   f"{pp(r['diff'])}, {verdict_words(r['verdict'])} (Holm over the {n} bots that share "
+                   f"a role; each bot keeps its seats, so its share includes its seat's).")
     return out
 
 
