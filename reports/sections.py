@@ -320,6 +320,17 @@ def _paired_words(paired: pl.DataFrame) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 
+def _unpaired_words(cmp: pl.DataFrame) -> str:
+    """The kinds of the tested metrics a paired comparison reads unpaired, in lower case, as its
+    table groups them (:func:`reports.text.change_group`): "game flow and event cards" for
+    Middle-Ages, what the game has for another (Médiévallons has no event card)."""
+    from reports.text import change_group
+
+    rows = cmp.filter(~pl.col("paired") & (pl.col("kind") != "index")) if "paired" in cmp.columns else cmp.clear()
+    kinds = list(dict.fromkeys(change_group(m).lower() for m in rows["metric"].to_list()))
+    return ", ".join(kinds[:-1]) + " and " + kinds[-1] if len(kinds) > 1 else "".join(kinds)
+
+
 def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False) -> str:
     """A before/after's "How this is measured" paragraph, shown below its table (the section itself
     leads with what changed and what moved): how the changes were compared (``about``, the
@@ -339,7 +350,7 @@ def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False) -> str:
                "differences after − before with its t interval (mean ± t·sd/√n over the deals: a paired "
                "t test), which removes the luck of the deal both sides share"
                + ("; the others (marked \"unpaired\" in the table: read from each run's statistics, such as "
-                  "the lead changes and the events' rows) treat the two runs as independent. "
+                  + _unpaired_words(cmp) + ") treat the two runs as independent. "
                   if paired.height < cmp.filter(pl.col("kind") != "index").height else ". "))
     elif pairing is not None:
         how = (f"Unpaired: {pairing.why}, so every change treats the two runs as independent samples "
@@ -579,8 +590,10 @@ def what_changed(rs: RunSet, variant: RunSet | None, vlabel: str, about=None) ->
     if pairing is not None and pairing.paired:
         seeds = ", ".join(dict.fromkeys(str(m.get("seed")) for m in rs.metas))
         deals = (f"Both sides played the same {pairing.games:,} deals (seed {seeds}, the same game numbers "
-                 f"and bots: common random numbers, game N of each starts from the same random stream), "
-                 f"so the metrics with one value per game are compared paired, deal by deal.")
+                 f"and bots: common random numbers, game N of each starts from the same random stream"
+                 + ("; where the new rules change what is dealt or drawn, the cards differ from there on"
+                    if changes else "")
+                 + "), so the metrics with one value per game are compared paired, deal by deal.")
     else:
         deals = pairing_sentence(rs.metas, variant.metas, rs.label, vlabel)
     return ["What changed: " + diff_sentences(changes, rs.label, vlabel, rs.metas[0], variant.metas[0])[0]
