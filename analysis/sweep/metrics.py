@@ -47,11 +47,11 @@ import pyarrow.parquet as pq
 
 from simcore import games as registry
 from simcore.errors import UsageError
-from simcore.rundir import GAMES, PLAYERS, read_meta
+from simcore.rundir import GAMES, PLAYERS, read_meta, verify_integrity
 
 from analysis import stats
 from analysis.load import int_moments, open_runs, score_unit, smallest_difference, value_sums
-from analysis.sweep.store import finished_variants, read_sweep, variant_dir
+from analysis.sweep.store import check_variant, finished_variants, read_sweep, variant_dir
 
 Z = 1.959963984540054
 
@@ -113,7 +113,9 @@ def load_variant(path: str | Path) -> VariantData:
     """Read a variant's run directory (needs players.parquet: a sweep keeps it)."""
     path = Path(path)
     meta = read_meta(path)
-    if not (path / PLAYERS).is_file():
+    if (path / PLAYERS).is_file():
+        verify_integrity(path, meta)    # sizes and hashes: a damaged file is named, not read
+    else:
         raise UsageError(f"{path}: no {PLAYERS} (a sweep variant or a tune's confirmation is read from "
                          "its player rows, which sweeps and tunes write; a run of a panel is read from "
                          "its stats.json: cell_summary)")
@@ -593,9 +595,13 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None) -> Sensiti
     unit = score_unit(sweep["game"])
     cache: dict[str, VariantData] = {}
 
+    by_id = {v["id"]: v for v in sweep["variants"]}
+
     def get(vid: str) -> VariantData:
         if vid not in cache:
-            cache[vid] = load_variant(variant_dir(sweep_dir, vid))
+            d = variant_dir(sweep_dir, vid)
+            check_variant(sweep_dir, sweep, by_id[vid], read_meta(d))
+            cache[vid] = load_variant(d)
         return cache[vid]
 
     rows = []

@@ -44,7 +44,9 @@ def _sweep_dir(tmp_path):
                          "values": {"payment.order": o, "track.goal.4": g}})
         d = tmp_path / "sw" / "variants" / vid
         d.mkdir(parents=True)
-        (d / "run.json").write_text(json.dumps({"game": "seigneurial", "players": 4}))
+        (d / "run.json").write_text(json.dumps({
+            "game": "seigneurial", "players": 4, "games": N, "seed": 0,
+            "rules_name": f'rules.toml with --set payment.order="{o}", track.goal.4={g}'}))
         u = np.random.default_rng(7).random(N)          # the same games in every variant
         rest = np.random.default_rng(8).integers(1, 4, size=N)
         winners = np.where(u < p[(o, g)], 0, rest)
