@@ -14,7 +14,9 @@ deals:
   Ludii's Balance on rank credits and the win-share balance, 1 minus the largest gap between two
   seats' win shares, both from simultaneous intervals on every pair of seats,
   :func:`analysis.seats.balance_interval`, on the games and z²/2 pseudo-games won by each seat:
-  :func:`gap_interval`), on every seat's row of the part.
+  :func:`gap_interval`), on every seat's row of the part. In a game with roles (Seigneurial) the
+  seats are not meant to win alike: no seat-balance index, but the largest gap between two seats
+  of the role several seats play (the Censitaires), with its 95% interval (:func:`role_gap`).
 
 Every interval holds at the few games a quick look plays (``--games 10``): a seat's win share gets
 Wilson's interval with Brown, Cai & DasGupta's ends (:func:`seat_interval`, never (0, 0) for no
@@ -51,11 +53,12 @@ from simcore.atomic import PUBLISHED
 from analysis.seats import balance_interval, ludii_credit
 from analysis.stats import wilson, z_quantile
 from analysis.skill_words import (  # noqa: F401  (re-exported)
-    BALANCE_COLUMNS, FAMILY_LEVEL, LEVEL_COLUMN, advantage, family_level, has_balance, verdict,
+    BALANCE_COLUMNS, FAMILY_LEVEL, LEVEL_COLUMN, ROLE_GAP_COLUMNS, advantage, family_level,
+    has_balance, several_seats_role, verdict,
 )
 
 COLUMNS = ("cell", "players", "budget", "part", "seat", "role", "bot", "games", "win_share",
-           "ci_low", "ci_high") + BALANCE_COLUMNS + (LEVEL_COLUMN,)
+           "ci_low", "ci_high") + BALANCE_COLUMNS + (LEVEL_COLUMN,) + ROLE_GAP_COLUMNS
 BOTS_FILE = "search_bots.toml"
 
 
@@ -210,6 +213,27 @@ def balance_figures(win_share: np.ndarray, rank: np.ndarray,
     return tuple(out)
 
 
+def role_gap(win_share: np.ndarray, roles) -> tuple[float | None, ...]:
+    """In a game with roles, the largest gap between two seats of the role several seats play
+    (:func:`analysis.skill_words.several_seats_role`: Seigneurial's Censitaires) in games x seats
+    win shares, with its 95% interval simultaneous over that role's pairs of seats
+    (:func:`gap_interval` on those seats' columns, a pseudo-game won by each of them), as
+    :data:`ROLE_GAP_COLUMNS`; None for each without such a role (seats alike: the seat gap is the
+    win-share balance) and NaN for the interval of fewer than two games."""
+    role = several_seats_role(roles)
+    if role is None:
+        return (None,) * len(ROLE_GAP_COLUMNS)
+    x = np.asarray(win_share, np.float64)[:, role[1]]
+    if x.shape[0] == 0:
+        return (float("nan"),) * 3
+    p = x.mean(axis=0)
+    gap = float(p.max() - p.min())
+    if x.shape[0] < 2:
+        return gap, float("nan"), float("nan")
+    low, high = gap_interval(x, np.eye(x.shape[1]), 0.95)      # of 1 minus the gap
+    return gap, 1.0 - high, 1.0 - low
+
+
 def play_cell(game: str, players: int, budget: int, part: str, games: int, *, lineup=None,
               policy: str | None = None, roles: tuple[str, ...], seed: int = 0,
               threads: int | None = None, default: str | None = None,
@@ -218,19 +242,24 @@ def play_cell(game: str, players: int, budget: int, part: str, games: int, *, li
     """One (cell, budget, part) as rows of :data:`COLUMNS` (one per seat). ``lineup``: the cell's
     bot per seat (or ``policy`` at every seat); ``family``: the level of the ``_adjusted``
     interval (:func:`balance_figures`); ``rules`` and ``settings``: the rules every game is
-    played under (default: the shipped rules)."""
+    played under (default: the shipped rules). In a game with roles (``roles`` not all alike) the
+    ``all`` part records no seat-balance index (:data:`BALANCE_COLUMNS` null: a Seigneur's and a
+    Censitaire's shares differ by design) but the gap within the role of several seats
+    (:func:`role_gap`)."""
     base = list(lineup) if lineup is not None else [policy] * players
     searching = [bot_at(budget, b, default, bots_file) for b in base]
     label = label or f"{players}p " + ",".join(base)
     rows = []
     if part == "all":
         w, rank = _shares(game, players, searching, games, seed, threads, rules, settings)
-        figures = balance_figures(w, rank, family)
+        with_roles = len(set(roles[:players])) > 1
+        figures = (None,) * len(BALANCE_COLUMNS) if with_roles else balance_figures(w, rank, family)
+        within = role_gap(w, roles[:players])
         for s in range(players):
             m = float(w[:, s].mean())
             lo, hi = seat_interval(m, len(w))
             rows.append((label, players, budget, part, s, roles[s], searching[s], len(w), m, lo, hi,
-                         *figures, family))
+                         *figures, family, *within))
     else:
         per_seat = max(1, -(-games // players))
         for s in range(players):
@@ -240,7 +269,7 @@ def play_cell(game: str, players: int, budget: int, part: str, games: int, *, li
             m = float(w.mean())
             lo, hi = seat_interval(m, len(w))
             rows.append((label, players, budget, part, s, roles[s], searching[s], len(w), m, lo, hi,
-                         *(None,) * (len(BALANCE_COLUMNS) + 1)))
+                         *(None,) * (len(BALANCE_COLUMNS) + 1 + len(ROLE_GAP_COLUMNS))))
     return pl.DataFrame(rows, schema=SCHEMA, orient="row")
 
 
@@ -311,6 +340,12 @@ def balance_by_budget(game: str, players: int | None, budgets: list[int], games:
                      f"cell{k}_budget{b}_{part}.parquet")
         if f.exists():
             old = pl.read_parquet(f)
+            with_roles = len(set(roles_of(c.players))) > 1
+            if part == "one" or not with_roles:
+                # written before the gap within a role: a one-seat part has none, nor one of seats
+                # alike; an every-seat part of a game with roles is played again (below)
+                old = old.with_columns([pl.lit(None, pl.Float64).alias(k) for k in ROLE_GAP_COLUMNS
+                                        if k not in old.columns])
             if part == "one":
                 # written before the Balance figures or their level: a one-seat part has none, so
                 # it is complete; its seats' intervals follow from their shares and games, so one
@@ -322,11 +357,13 @@ def balance_by_budget(game: str, players: int | None, budgets: list[int], games:
                 # written before the level was recorded: one cell's intervals were at FAMILY_LEVEL
                 old = old.with_columns(pl.lit(FAMILY_LEVEL, pl.Float64).alias(LEVEL_COLUMN))
             if has_balance(old) and LEVEL_COLUMN in old.columns and (
-                    part == "one" or (old[LEVEL_COLUMN].eq(family).all() and _gap_intervals_of_now(f))):
+                    part == "one" or (old[LEVEL_COLUMN].eq(family).all() and _gap_intervals_of_now(f)
+                                      and all(k in old.columns for k in ROLE_GAP_COLUMNS))):
                 frames.append(old.select(list(COLUMNS)))
                 continue
-            # else an every-seat part without the figures, read at another level, or with the gap
-            # intervals on its games alone (before the pseudo-games): played again
+            # else an every-seat part without the figures, read at another level, with the gap
+            # intervals on its games alone (before the pseudo-games), or of a game with roles
+            # without the gap within its role: played again
         if progress is not None:
             what = "one searching seat" if part == "one" else "every seat searching"
             progress(f"{c.label if len(panel.cells) > 1 else ''} budget {b}: {what}".strip(), i, len(todo))

@@ -25,6 +25,13 @@ FAMILY_LEVEL = 1 - 0.05 / 2
 # and the claims of all its cells hold together at 95%. A table without the column was written
 # before it, at FAMILY_LEVEL.
 LEVEL_COLUMN = "adjusted_level"
+# In a game with roles (Seigneurial: one Seigneur against the Censitaires) the seats are not meant
+# to win alike, so no seat-balance index is recorded (BALANCE_COLUMNS null; docs/reports.md: a game
+# with roles compares no seat-balance index); instead, on the ``all`` rows, the largest gap between
+# two seats of the role of several seats (the Censitaires) with its 95% interval, simultaneous over
+# that role's pairs of seats (:func:`analysis.skill.role_gap`). Null with seats alike, and in a game
+# with no role (or more than one role) of several seats.
+ROLE_GAP_COLUMNS = ("role_gap", "role_gap_low", "role_gap_high")
 
 
 def family_level(n_cells: int) -> float:
@@ -100,12 +107,33 @@ def verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> str:
     fraction; reports pass :func:`analysis.load.smallest_difference`): an interval that lies at or
     above it is a difference that matters, one that lies below it none that matters, and one that
     reaches both sides is one these games cannot tell. One or two sentences per cell (player count
-    and line-up: whom the answer holds for), led by the cell's name."""
+    and line-up: whom the answer holds for), led by the cell's name and the part read
+    (:data:`EVERY_SEAT`: every seat searching)."""
     out = []
     for c in cells(adv):
-        text = _verdict(adv if c == "" else adv.filter(pl.col("cell") == c), smallest)
+        one = adv if c == "" else adv.filter(pl.col("cell") == c)
+        text = _verdict(one, smallest)
+        # the part it reads, said first: the every-seat part (the page also has one searching seat)
+        text = f"{EVERY_SEAT}, {text}" if one.height >= 2 else text
         out.append(f"In {c}, {text[:1].lower() + text[1:]}" if c else text[:1].upper() + text[1:])
     return " ".join(out)
+
+
+# the part of the table the trend sentence reads (:func:`verdict`)
+EVERY_SEAT = "with every seat searching at the budget (at budget 0 every seat plays its own bot)"
+
+
+def several_seats_role(roles) -> tuple[str, list[int]] | None:
+    """In a game with roles, the role that several seats play and those seats (0-based), when
+    exactly one role has several seats (Seigneurial's Censitaires); else None (seats alike, or no
+    such role, or more than one)."""
+    roles = tuple(roles)
+    if len(set(roles)) <= 1:
+        return None
+    several = [r for r in dict.fromkeys(roles) if roles.count(r) > 1]
+    if len(several) != 1:
+        return None
+    return several[0], [s for s, r in enumerate(roles) if r == several[0]]
 
 
 def _span(value: float, low: float, high: float) -> str:

@@ -195,17 +195,29 @@ def skill(
                         + ")", title_justify="left")
         t.add_column("budget", justify="right")
         # seats of one role are averaged; a game with roles (Seigneurial) gets a mean per role, and
-        # no gap between two seats (a Seigneur's and a Censitaire's share differ by design: the
-        # sentence below reads the role's win share instead)
+        # no gap between two seats nor any seat-balance index (a Seigneur's and a Censitaire's share
+        # differ by design: the sentence below reads the role's win share instead) but the role
+        # shares and the gap between the seats of the role several seats play
+        from reports.skill import gap_level_words
+
+        several = None if spec.roles_alike else K.several_seats_role(roles)
+        has_gap = several is not None and "role_gap" in ct.columns
+        who = "" if several is None else _role_plural(spec, several[0])
         t.add_column("one searching seat: win share by seat (mean" + ("" if spec.roles_alike else " by role")
-                     + ")", justify="right")
+                     + ")", justify="right", overflow="fold")
         for s in range(c.players):
             t.add_column(f"all searching: seat {s + 1}" + ("" if spec.roles_alike else
                                                              f" ({roles[s].capitalize()})"),
                          justify="right", overflow="fold")
         if spec.roles_alike:
-            t.add_column("all searching: largest gap between two seats, pp (95%)", justify="right",
-                         overflow="fold")
+            # the interval the sentence below reads (one number, one interval)
+            t.add_column(f"all searching: largest gap between two seats, pp "
+                         f"({gap_level_words(ct)[1]})", justify="right", overflow="fold")
+        elif has_gap:
+            # (the role shares are the seat columns: a role of one seat is its seat, and the other
+            # side wins the rest; the page has each role's share with its interval)
+            t.add_column(f"all searching: largest gap between two {who}, pp (95%)",
+                         justify="right", overflow="fold")
         for b in bs:
             one = ct.filter((ct["budget"] == b) & (ct["part"] == "one"))
             allp = ct.filter((ct["budget"] == b) & (ct["part"] == "all")).sort("seat")
@@ -214,7 +226,8 @@ def skill(
                       # the interval on a line of its own: at 80 columns a cell is never cut mid-number
                       *[f"{100 * r['win_share']:.1f}%\n({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
                         for r in allp.iter_rows(named=True)],
-                      *([_gap_cell(allp.row(0, named=True))] if spec.roles_alike else []))
+                      *([_gap_cell(allp.row(0, named=True))] if spec.roles_alike else []),
+                      *([_role_gap_cell(allp.row(0, named=True))] if has_gap else []))
         tables.print(t)
     sentence = K.verdict(adv)
     console.print(sentence)
@@ -491,9 +504,25 @@ def _mean_by_role(one, roles, roles_alike: bool) -> str:
 
 
 def _gap_cell(r: dict) -> str:
-    """The largest gap between two seats' win shares (1 - win-share balance) and its interval."""
-    return (f"{100 * (1 - r['win_share_balance']):.1f}\n({100 * (1 - r['win_share_balance_high']):.1f}–"
-            f"{100 * (1 - r['win_share_balance_low']):.1f})")
+    """The largest gap between two seats' win shares (1 - win-share balance) and the interval the
+    sentence reads (at the table's ``adjusted_level``: one number, one interval)."""
+    return (f"{100 * (1 - r['win_share_balance']):.1f}\n"
+            f"({100 * (1 - r['win_share_balance_high_adjusted']):.1f}–"
+            f"{100 * (1 - r['win_share_balance_low_adjusted']):.1f})")
+
+
+def _role_plural(spec, role: str) -> str:
+    """A role of several seats as the sentences name it: "Censitaires"."""
+    from analysis.skill_target import role_labels
+
+    return role_labels(spec).get(role, role.capitalize())
+
+
+def _role_gap_cell(r: dict) -> str:
+    """The largest gap between two seats of the role of several seats and its 95% interval."""
+    if r.get("role_gap") is None:
+        return ""
+    return f"{100 * r['role_gap']:.1f}\n({100 * r['role_gap_low']:.1f}–{100 * r['role_gap_high']:.1f})"
 
 
 def pl_in(table, budgets):

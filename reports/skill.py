@@ -2,7 +2,9 @@
 and ``skill.json``, writes ``report.html`` with the trend sentence, the figure (every seat's win
 share against the budget when every seat searches, with 95% intervals and the fair share; the
 searching seat's win share against the default bots beside it; one figure per cell of a panel) and
-the table; with a ``--against`` comparison (``against.parquet``: these rules against a skill
+the tables (with seats alike the gap between seats, with the sentence's interval, and Ludii's
+Balance; in a game with roles the role shares and the gap within the role of several seats, no
+seat-balance index); with a ``--against`` comparison (``against.parquet``: these rules against a skill
 directory of other rules), a section leading with it: its sentence, a figure of every seat's change
 by budget and its table. Only reads files. :func:`skill_section` is the same reading as a section
 of the balance report (``balance report RUN --skill DIR``; :func:`check_skill_dir` validates the
@@ -10,7 +12,8 @@ directory first).
 
 May import polars, numpy, matplotlib (through :mod:`reports.figures.common`), :mod:`analysis.skill_words`
 (the advantage and its sentence, computed from the table), :mod:`analysis.skill_against` (the
-comparison's sentence), :mod:`analysis.stats` and :mod:`analysis.load` (sizes against the smallest
+comparison's sentence), :mod:`analysis.skill_target` (a target's reading, the roles' names),
+:mod:`analysis.stats` and :mod:`analysis.load` (sizes against the smallest
 difference that matters), :mod:`reports.html` (style),
 :mod:`reports.text` (number formats) and
 :mod:`simcore` (registry).
@@ -31,7 +34,8 @@ import polars as pl
 from analysis.skill_against import bound_text, change_text, seat_text
 from analysis.stats import NOT_SHOWN
 from analysis.skill_words import (
-    BALANCE_COLUMNS, LEVEL_COLUMN, advantage, cells as skill_cells, has_balance, verdict,
+    BALANCE_COLUMNS, FAMILY_LEVEL, LEVEL_COLUMN, ROLE_GAP_COLUMNS, advantage, cells as skill_cells,
+    has_balance, several_seats_role, verdict,
 )
 from reports.figures.common import (
     OKABE_ITO, error_bars, new_figure, percent_axis, render, styled, subplots,
@@ -109,6 +113,22 @@ def _write_figure(d: Path, fig, name: str) -> str:
     return base64.b64encode((d / "figures" / f"{name}.png").read_bytes()).decode("ascii")
 
 
+# each seat's marker beside its colour: on a budget axis every seat's point sits on its budget's tick
+# (the figure checklist's rule 3: no sideways offsets on a whole-number setting), so seats whose
+# points meet are told apart by marker, drawn open over the filled ones
+SEAT_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
+def _seat_style(s: int) -> dict:
+    """The matplotlib style of seat index ``s``'s points and bars on a budget axis: its colour and
+    marker, an open marker for every second seat, so two seats on the same point both show."""
+    colour = OKABE_ITO[s % 8]
+    return {"color": colour, "marker": SEAT_MARKERS[s % len(SEAT_MARKERS)], "capsize": 3,
+            "markersize": 6 if s % 2 == 0 else 8,
+            "markerfacecolor": colour if s % 2 == 0 else "none", "markeredgewidth": 1.5,
+            "alpha": 0.9}
+
+
 def _seat_label(s: int, roles: tuple[str, ...]) -> str:
     """A figure's legend entry for seat index ``s``: "seat 2", or with roles "seat 1 (Seigneur)"."""
     return f"seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s].capitalize()})")
@@ -130,7 +150,8 @@ def rules_label(q: dict) -> str:
 def against_figure(cmp: pl.DataFrame, roles: tuple[str, ...], smallest: float):
     """Every seat's change of win share (these rules minus the others, every seat searching)
     against the budget, with its interval at the family's level; the band of changes smaller than
-    the smallest difference that matters shaded around 0. One cell's rows."""
+    the smallest difference that matters shaded around 0. Every seat on its budget's tick, told
+    apart by colour and marker (:func:`_seat_style`). One cell's rows."""
     fig = new_figure(7.5, 4.2)
     ax = subplots(fig, 1, 1)
     budgets = sorted(cmp["budget"].unique().to_list())
@@ -143,10 +164,8 @@ def against_figure(cmp: pl.DataFrame, roles: tuple[str, ...], smallest: float):
         t = cmp.filter(pl.col("seat") == s).sort("budget")
         y = 100 * t["change"].to_numpy()
         at = np.searchsorted(budgets, t["budget"].to_numpy())
-        ax.errorbar(x[at] + (s - (P - 1) / 2) * 0.06, y,
-                    yerr=error_bars(100 * t["change_low"], y, 100 * t["change_high"]),
-                    marker="o", capsize=3, color=OKABE_ITO[s % 8],
-                    label=_seat_label(s, roles))
+        ax.errorbar(x[at], y, yerr=error_bars(100 * t["change_low"], y, 100 * t["change_high"]),
+                    label=_seat_label(s, roles), **_seat_style(s))
     ax.set_xticks(x, [str(b) for b in budgets])
     ax.set_xlabel("playouts per option (0 = the default bot)")
     ax.set_ylabel("change in win share (pp), every seat searching")
@@ -267,7 +286,9 @@ def _players_of(table: pl.DataFrame, q: dict) -> int:
 def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | None):
     """Left: win share per seat against the budget, every seat searching; right: one searching
     seat's win share against the others' bots, per seat it was rotated to. Both with their 95%
-    intervals (seats shifted slightly sideways so the bars do not hide each other). One cell's rows."""
+    intervals, every seat's point on its budget's tick (the figure checklist's rule 3: no sideways
+    offsets on a whole-number setting), told apart by colour and marker (:func:`_seat_style`).
+    One cell's rows."""
     fig = new_figure(10, 4.2)
     ax, ax2 = subplots(fig, 1, 2)
     budgets = sorted(table["budget"].unique().to_list())
@@ -277,9 +298,9 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
     for s in range(P):
         t = allp.filter(pl.col("seat") == s).sort("budget")
         y = t["win_share"].to_numpy()
-        ax.errorbar(x + (s - (P - 1) / 2) * 0.05, y, yerr=error_bars(t["ci_low"], y, t["ci_high"]),
-                    marker="o", capsize=3, color=OKABE_ITO[s % 8],
-                    label=_seat_label(s, roles))
+        at = np.searchsorted(budgets, t["budget"].to_numpy())
+        ax.errorbar(x[at], y, yerr=error_bars(t["ci_low"], y, t["ci_high"]),
+                    label=_seat_label(s, roles), **_seat_style(s))
     if fair is not None:
         ax.axhline(fair, color="grey", lw=1, ls="--", label="fair share")
     ax.set_xticks(x, [str(b) for b in budgets])
@@ -292,10 +313,9 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
     for s in range(P):
         t = one.filter(pl.col("seat") == s).sort("budget")
         y = t["win_share"].to_numpy()
-        ax2.errorbar(np.arange(t.height) + (s - (P - 1) / 2) * 0.05, y,
-                     yerr=error_bars(t["ci_low"], y, t["ci_high"]), marker="o", capsize=3,
-                     color=OKABE_ITO[s % 8],
-                     label=_seat_label(s, roles))
+        at = np.searchsorted(budgets, t["budget"].to_numpy())
+        ax2.errorbar(x[at], y, yerr=error_bars(t["ci_low"], y, t["ci_high"]),
+                     label=_seat_label(s, roles), **_seat_style(s))
     if fair is not None:
         ax2.axhline(fair, color="grey", lw=1, ls="--")
     ax2.set_xticks(x, [str(b) for b in budgets])
@@ -313,7 +333,7 @@ def _percent(table: pl.DataFrame) -> pl.DataFrame:
     (player count and line-up, as every sentence names it) stands for the player count, which is a
     column only in a table without cells; the role column goes when every seat plays the same role. The Balance figures are in their own table
     (:func:`balance_table`)."""
-    t = table.drop([c for c in BALANCE_COLUMNS + (LEVEL_COLUMN,) if c in table.columns])
+    t = table.drop([c for c in BALANCE_COLUMNS + (LEVEL_COLUMN,) + ROLE_GAP_COLUMNS if c in table.columns])
     rows = []
     for r in t.iter_rows(named=True):
         rows.append({"cell": r["cell"], "players": r["players"], "budget": r["budget"],
@@ -327,10 +347,28 @@ def _percent(table: pl.DataFrame) -> pl.DataFrame:
     return out.drop(drop)
 
 
-def balance_table(table: pl.DataFrame) -> pl.DataFrame:
-    """One row per cell and budget (every seat searching): the largest gap between two seats' win
-    shares in pp with its 95% interval (1 minus the win-share balance), and Ludii's Balance (rank
-    credits) with its interval, both from simultaneous intervals on every pair of seats."""
+def gap_level_words(table: pl.DataFrame) -> tuple[float, str]:
+    """The level of the seat gap's interval the trend sentence reads (:func:`analysis.skill_words.
+    verdict`: two budgets compared, at 97.5%; a panel's at its family level, the table's
+    ``adjusted_level``) and its words: "97.5%, as in the sentence: two budgets compared"."""
+    levels = table.filter(pl.col("part") == "all")[LEVEL_COLUMN].drop_nulls() \
+        if LEVEL_COLUMN in table.columns else pl.Series([], dtype=pl.Float64)
+    level = float(levels.min()) if levels.len() else FAMILY_LEVEL
+    k = round(0.05 / (2 * (1 - level))) if level < 1 else 1
+    family = "two budgets compared" if k <= 1 else f"two budgets of each of {k} cells compared"
+    return level, f"{100 * level:.4g}%, as in the sentence: {family}"
+
+
+def balance_table(table: pl.DataFrame, spec=None) -> pl.DataFrame:
+    """One row per cell and budget (every seat searching). Seats alike: the largest gap between two
+    seats' win shares in pp (1 minus the win-share balance) with the interval the sentence reads
+    (at its level, :func:`gap_level_words`: one number, one interval on the page), and Ludii's
+    Balance (rank credits) with its 95% interval, both from simultaneous intervals on every pair of
+    seats. A game with roles (``spec`` not ``roles_alike``): no seat-balance index but the role
+    shares (:func:`role_table`)."""
+    if spec is not None and not spec.roles_alike:
+        return role_table(table, spec)
+    level, words = gap_level_words(table)
     rows = []
     for c in skill_cells(table):
         t = table if c == "" else table.filter(pl.col("cell") == c)
@@ -339,45 +377,152 @@ def balance_table(table: pl.DataFrame) -> pl.DataFrame:
             r = t.filter(pl.col("budget") == b).row(0, named=True)
             rows.append({"cell": c, "budget": b,
                          "largest gap (pp)": f"{100 * (1 - r['win_share_balance']):.1f}",
-                         "gap 95% interval": f"{100 * (1 - r['win_share_balance_high']):.1f} to "
-                                             f"{100 * (1 - r['win_share_balance_low']):.1f}",
+                         f"gap interval ({words})":
+                             f"{100 * (1 - r['win_share_balance_high_adjusted']):.1f} to "
+                             f"{100 * (1 - r['win_share_balance_low_adjusted']):.1f}",
                          "Balance (Ludii)": f"{r['balance']:.3f}",
                          "Balance 95% interval": f"{r['balance_low']:.3f} to {r['balance_high']:.3f}"})
     out = pl.DataFrame(rows)
     return out.drop("cell") if set(out["cell"]) == {""} else out
 
 
+def balance_title(spec, section: bool = False) -> str:
+    """The heading of :func:`balance_table`: the seat-balance figures with seats alike, the role
+    shares in a game with roles (no seat-balance index there). ``section``: the report section's
+    caption, which says what the intervals are."""
+    if not spec.roles_alike:
+        return ("Role shares by search budget, every seat searching (each role's win share with its "
+                "95% Wilson interval; the largest gap between two seats of the role of several seats, "
+                "95% simultaneous over its pairs of seats)" if section else
+                "Role shares by budget, every seat searching")
+    return ("Balance by search budget, every seat searching (largest gap between two seats' win shares "
+            "with its interval at the sentence's level, and Ludii's Balance with its 95% interval; "
+            "both simultaneous over the pairs of seats)" if section else
+            "Balance by budget, every seat searching")
+
+
+def role_shares(part: pl.DataFrame, spec) -> list[tuple[str, float, float, float]]:
+    """A budget's every-seat part (one cell, one budget) as its roles' win shares: (the role as the
+    sentences write it, "Seigneur", "Censitaires"; its share; its 95% interval). A role of one seat
+    is that seat's share and interval (as in the win-share table); a role of several seats the sum
+    of its seats' shares (the share of games that side wins) with Wilson's interval over the games
+    (a win share in [0, 1] per game has a variance of at most p(1 - p), as for a tune's role
+    target, :mod:`analysis.skill_target`)."""
+    from analysis.skill_target import role_labels
+    from analysis.stats import wilson
+
+    labels = role_labels(spec)
+    part = part.sort("seat")
+    out = []
+    for role in dict.fromkeys(part["role"].to_list()):
+        rows = part.filter(pl.col("role") == role)
+        label = labels.get(role, str(role).capitalize())
+        if rows.height == 1:
+            r = rows.row(0, named=True)
+            out.append((label, r["win_share"], r["ci_low"], r["ci_high"]))
+            continue
+        share, n = float(rows["win_share"].sum()), int(rows["games"].min())
+        low, high = wilson(share * n, n)
+        out.append((label, share, float(low), float(high)))
+    return out
+
+
+def role_table(table: pl.DataFrame, spec) -> pl.DataFrame:
+    """A game with roles, every seat searching: one row per cell and budget with each role's win
+    share and its 95% interval (:func:`role_shares`) and, within the role of several seats (the
+    Censitaires), the largest gap between two of its seats with its 95% interval, simultaneous over
+    that role's pairs of seats (:func:`analysis.skill.role_gap`; a table written before it has
+    none). No seat-balance index: a Seigneur's and a Censitaire's shares differ by design."""
+    from analysis.skill_target import role_labels
+
+    labels = role_labels(spec)
+    rows = []
+    for c in skill_cells(table):
+        t = (table if c == "" else table.filter(pl.col("cell") == c)).filter(pl.col("part") == "all")
+        roles = tuple(t.filter(pl.col("budget") == t["budget"].min()).sort("seat")["role"].to_list())
+        several = several_seats_role(roles)
+        for b in sorted(t["budget"].unique().to_list()):
+            part = t.filter(pl.col("budget") == b)
+            row = {"cell": c, "budget": b}
+            for label, share, low, high in role_shares(part, spec):
+                row[f"{label}: win share (95% interval)"] = pct_ci(share, low, high)
+            r = part.row(0, named=True)
+            if several is not None and r.get("role_gap") is not None:
+                who = labels.get(several[0], several[0].capitalize())
+                row[f"largest gap between two {who} (pp)"] = f"{100 * r['role_gap']:.1f}"
+                row[f"its 95% interval (over the {who}' pairs)"] = (
+                    f"{100 * r['role_gap_low']:.1f} to {100 * r['role_gap_high']:.1f}")
+            rows.append(row)
+    out = pl.DataFrame(rows)
+    return out.drop("cell") if set(out["cell"]) == {""} else out
+
+
+def _list(seats: list[int]) -> str:
+    """Seats numbered from 1 in words: "seat 2", "seats 2 and 3", "seats 1, 2 and 4"."""
+    names = [str(s + 1) for s in seats]
+    if len(names) == 1:
+        return f"seat {names[0]}"
+    return f"seats {', '.join(names[:-1])} and {names[-1]}"
+
+
 def gain_sentence(ct: pl.DataFrame) -> str:
-    """Whether one searching seat does better than the cell's own bot in that seat (budget 0), seat
-    by seat at the largest budget: if it does not, the budgets do not measure stronger play."""
+    """Whether one searching seat does better than the cell's own bot in that seat, seat by seat at
+    the largest budget: if it does not, the budgets do not measure stronger play. The seat's own
+    bot is read at budget 0 with every seat its own bot (the every-seat part: all its games; the
+    one-seat part's budget-0 games are the first of those, the same line-up and seed, so the two
+    are not pooled), else, in a table without it, the one-seat part's budget 0. Each seat is put in
+    the clause that is true of its two numbers: clearly more (the 95% intervals apart), more but
+    not clearly, the same (to the 0.1 pp shown; "no difference to measure" where neither wins), less
+    but not clearly, clearly less."""
     one = ct.filter(pl.col("part") == "one")
     budgets = sorted(one["budget"].unique().to_list())
     if len(budgets) < 2 or budgets[0] != 0:
         return ""
     top = budgets[-1]
-    base = {r["seat"]: r for r in one.filter(pl.col("budget") == 0).iter_rows(named=True)}
-    rows = one.filter(pl.col("budget") == top).sort("seat").iter_rows(named=True)
-    parts, better, clear, unclear = [], 0, 0, []
-    for r in rows:
+    every0 = ct.filter((pl.col("part") == "all") & (pl.col("budget") == 0))
+    base_rows = every0 if every0.height else one.filter(pl.col("budget") == 0)
+    base = {r["seat"]: r for r in base_rows.iter_rows(named=True)}
+    n0 = int(base_rows["games"].min()) if base_rows.height else 0
+    own = (f"every seat its own bot at budget 0, {n0:,} games" if every0.height else
+           f"one seat at budget 0, {n0:,} games")
+    groups: dict[str, list[tuple[int, str]]] = {k: [] for k in
+                                                ("clear", "more", "same", "none", "less", "clearly less")}
+    for r in one.filter(pl.col("budget") == top).sort("seat").iter_rows(named=True):
         b = base.get(r["seat"])
-        w0 = b["win_share"] if b else float("nan")
-        better += bool(r["win_share"] > w0)
-        # clearly more: the searching seat's interval lies wholly above its own bot's
-        apart = bool(b is not None and r["ci_low"] > b["ci_high"])
-        clear += apart
-        if not apart:
-            unclear.append(f"{r['seat'] + 1}")
-        parts.append(f"seat {r['seat'] + 1} {100 * r['win_share']:.1f}% vs {100 * w0:.1f}%")
-    n = len(parts)
-    # the seats not shown, named when some are (a reader looks for them first)
-    but = ("" if not clear or not unclear else
-           f", not in seat {unclear[0]}" if len(unclear) == 1 else
-           f", not in seats {', '.join(unclear[:-1])} and {unclear[-1]}")
-    head = (f" At budget {top} one searching seat wins more than the seat's own bot in {better} of "
-            f"{n} seats, clearly (the intervals apart) in {clear or 'none'}{but} ({'; '.join(parts)})")
-    if clear == n:
+        if b is None:
+            continue
+        w, w0 = r["win_share"], b["win_share"]
+        shown, shown0 = round(1000 * w), round(1000 * w0)          # as written, to 0.1 pp
+        pair = f"{100 * w:.1f}% vs {100 * w0:.1f}%"
+        if r["ci_low"] > b["ci_high"]:
+            key = "clear"
+        elif r["ci_high"] < b["ci_low"]:
+            key = "clearly less"
+        elif shown == shown0:
+            key, pair = ("none" if shown == 0 else "same"), f"{100 * w:.1f}% both"
+        else:
+            key = "more" if w > w0 else "less"
+        groups[key].append((r["seat"], pair))
+    n = sum(len(g) for g in groups.values())
+    if n == 0:
+        return ""
+    words = {"clear": "clearly more (the 95% intervals apart) in",
+             "more": "more, but not clearly (the intervals overlap), in",
+             "same": "the same share in", "less": "less, but not clearly, in",
+             "clearly less": "clearly less (the 95% intervals apart) in",
+             "none": "no difference to measure (neither wins there) in"}
+    # each pair of shares named by its seat when a clause holds several
+    clauses = [f"{words[k]} {_list([s for s, _ in g])} ("
+               + "; ".join(p if len(g) == 1 else f"seat {s + 1} {p}" for s, p in g) + ")"
+               for k, g in groups.items() if g]
+    head = (f" At budget {top} one searching seat, against the seat's own bot there ({own}), wins "
+            + "; ".join(clauses))
+    if len(groups["clear"]) == n:
         return head + ": the search bot is the stronger player, so the budgets do measure stronger play."
-    if better == n:
+    if not (groups["same"] or groups["less"] or groups["clearly less"]):
+        if len(groups["clear"]) + len(groups["none"]) == n:
+            return head + (": the search bot is the stronger player wherever a seat can win, so the "
+                           "budgets do measure stronger play there.")
         return head + (": it looks the stronger player, but these games do not show it in every seat; "
                        "play more games before reading the trend as one of stronger play.")
     return head + ": it is not the stronger player everywhere; read the trend with care."
@@ -458,8 +603,8 @@ def build_skill_page(skill_dir: str | Path) -> Path:
             + compared
             + ("<h2>These rules as play gets stronger</h2>" if compared else "")
             + f"<p>{html.escape(sentence)}</p>"
-            + figures + "<h2>Balance by budget, every seat searching</h2>"
-            + _html_table(balance_table(table)) + "<h2>Win share by seat and budget</h2>"
+            + figures + f"<h2>{balance_title(spec)}</h2>"
+            + _html_table(balance_table(table, spec)) + "<h2>Win share by seat and budget</h2>"
             + _html_table(_percent(table)) + "</body></html>")
     tmp = d / "report.html.tmp"
     tmp.write_text(page, encoding="utf-8")
@@ -558,9 +703,7 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
         "persists as every seat plays better is a property of the rules; one that vanishes was a "
         "property of the bots.",
         names,
-        [("Balance by search budget, every seat searching (largest gap between two seats' win "
-          "shares, and Ludii's Balance; 95% intervals simultaneous over the pairs of seats)",
-          balance_table(table)),
+        [(balance_title(spec, section=True), balance_table(table, spec)),
          ("Win share by search budget (95% Wilson intervals; one seat searching: the others play "
           "their own bots)", _percent(table))] + extra_tables,
         [sentence + gain] + extra_sentences)

@@ -10,6 +10,9 @@ import polars as pl
 import pytest
 
 from analysis import skill as K
+
+# seats alike: no gap within a role (K.ROLE_GAP_COLUMNS, a game with roles only)
+NO_ROLE_GAP = (None,) * len(K.ROLE_GAP_COLUMNS)
 from analysis.skill_words import advantage, verdict
 from cli import _run
 
@@ -31,7 +34,7 @@ def _table(seat_shares: dict[int, list[tuple[float, float, float]]], cell: str =
         gap = max(w) - min(w)
         for s, (x, lo, hi) in enumerate(shares):
             rows.append((cell, len(shares), b, "all", s, "player", f"search{b}", 1000, x, lo, hi,
-                         0.9, 0.8, 1.0, 1 - gap, 0.0, 1.0, 1 - ghi, 1 - glo, K.FAMILY_LEVEL))
+                         0.9, 0.8, 1.0, 1 - gap, 0.0, 1.0, 1 - ghi, 1 - glo, K.FAMILY_LEVEL, *NO_ROLE_GAP))
     return pl.DataFrame(rows, schema=K.SCHEMA, orient="row")
 
 
@@ -93,7 +96,9 @@ def test_the_trend_sentence_words_each_gap_and_the_change_by_size(last, smallest
         ahead = 2 if last[1][0] > last[0][0] else 1
         want64 += f" with seat {ahead} ahead of seat {3 - ahead}"
     want64 += (" instead" if at64.endswith("instead") else "") + words[at64.replace(" instead", "")]
-    assert text.startswith("In 2p balanced, the largest gap between two seats' win shares (97.5% "
+    # led by the part it reads: every seat searching (the page also has one searching seat)
+    assert text.startswith("In 2p balanced, with every seat searching at the budget (at budget 0 every "
+                           "seat plays its own bot), the largest gap between two seats' win shares (97.5% "
                            f"intervals, two budgets compared) is {want0}, and {want64}. "), text
     d, lo, hi = g64[0] - g0[0], g64[1] - g0[2], g64[2] - g0[1]      # the change, between far ends
     between = "from budget 0 to budget 64"
@@ -196,7 +201,7 @@ def test_fair_games_are_rarely_said_to_have_a_seat_advantage():
             figures = K.balance_figures(w, rank)
             for s in range(4):
                 rows.append(("4p", 4, b, "all", s, "player", "x", 100, float(w[:, s].mean()), 0.0, 1.0,
-                             *figures, K.FAMILY_LEVEL))
+                             *figures, K.FAMILY_LEVEL, *NO_ROLE_GAP))
         text = verdict(advantage(pl.DataFrame(rows, schema=K.SCHEMA, orient="row"), True))
         claims += "ahead of" in text or "grows" in text or "shrinks" in text
     assert claims <= 32, claims
@@ -212,7 +217,8 @@ def test_roles_read_the_first_roles_win_share_by_size(last, smallest, word):
     t = _table({0: first, 16: last}).with_columns(pl.lit("seigneur").alias("role"))
     text = verdict(advantage(t, False), smallest)
     (x0, lo0, hi0), (x1, lo1, hi1) = first[0], last[0]
-    assert text.startswith(f"In 2p balanced, the Seigneur's win share is {100 * x0:.1f}% ({100 * lo0:.1f} to "
+    assert text.startswith("In 2p balanced, with every seat searching at the budget (at budget 0 every "
+                           f"seat plays its own bot), the Seigneur's win share is {100 * x0:.1f}% ({100 * lo0:.1f} to "
                            f"{100 * hi0:.1f}) at budget 0 and {100 * x1:.1f}% ({100 * lo1:.1f} to "
                            f"{100 * hi1:.1f}) at budget 16 (95% intervals). ")
     d, lo, hi = x1 - x0, lo1 - hi0, hi1 - lo0
@@ -325,7 +331,7 @@ def test_an_interrupted_run_says_which_parts_it_kept_and_how_to_resume(tmp_path,
         if len(calls) > 1:
             raise Interrupted(signal.SIGINT)
         rows = [(kw["label"], players, budget, part, s, "player", "balanced", games, 0.5, 0.1, 0.9,
-                 *(None,) * (len(K.BALANCE_COLUMNS) + 1)) for s in range(players)]
+                 *(None,) * (len(K.BALANCE_COLUMNS) + 1), *NO_ROLE_GAP) for s in range(players)]
         return pl.DataFrame(rows, schema=K.SCHEMA, orient="row")
 
     monkeypatch.setattr(K, "play_cell", fake)

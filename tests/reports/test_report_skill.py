@@ -12,6 +12,9 @@ import pytest
 import analysis_runs as runs
 
 from analysis import skill as K
+
+# seats alike: no gap within a role (K.ROLE_GAP_COLUMNS, a game with roles only)
+NO_ROLE_GAP = (None,) * len(K.ROLE_GAP_COLUMNS)
 from cli import _run
 from reports.build import build_report
 from undrawn_figures import figures_undrawn
@@ -34,9 +37,9 @@ def skill_dir(path, game="middle-ages", players=4):
         for s, w in enumerate(shares):
             lo, hi = wilson_interval(w, 2000)
             rows.append(("4p 4×balanced", players, b, "all", s, "player", f"search{b}", 2000, w, lo, hi,
-                         *BALANCE[b], K.FAMILY_LEVEL))
+                         *BALANCE[b], K.FAMILY_LEVEL, *NO_ROLE_GAP))
             rows.append(("4p 4×balanced", players, b, "one", s, "player", f"search{b}", 500, ONE[b][s], 0, 1,
-                         *(None,) * (len(K.BALANCE_COLUMNS) + 1)))
+                         *(None,) * (len(K.BALANCE_COLUMNS) + 1), *NO_ROLE_GAP))
     path.mkdir(parents=True)
     pl.DataFrame(rows, schema=K.SCHEMA, orient="row").write_parquet(path / "skill.parquet")
     (path / "skill.json").write_text(json.dumps({"kind": "balance-skill", "game": game, "players": players,
@@ -77,37 +80,48 @@ def test_the_sentence_is_true_for_the_table_beside_it(built):
     at = {b: f"{100 * x:.1f} pp ({100 * lo:.1f} to {100 * hi:.1f}) at budget {b}" for b, (x, lo, hi) in g.items()}
     shrink = (g[0][0] - g[64][0], g[0][1] - g[64][2], g[0][2] - g[64][1])     # between the far ends
     assert shrink[1] >= 0.01 and g[0][1] >= 0.01 and g[64][1] <= 0 < 0.01 <= g[64][2]
-    assert ("In 4p 4×balanced, the largest gap between two seats' win shares (97.5% intervals, two budgets "
+    assert ("In 4p 4×balanced, with every seat searching at the budget (at budget 0 every seat plays its own "
+            "bot), the largest gap between two seats' win shares (97.5% intervals, two budgets "
             f"compared) is {at[0]} with seat 3 ahead of seat 1, a seat advantage of at least the 1 pp that "
             f"matters, and {at[64]}, where these games cannot tell a seat advantage of at least the 1 pp "
             "that matters from none. The gap shrinks by "
             f"{100 * shrink[0]:.1f} pp ({100 * shrink[1]:.1f} to {100 * shrink[2]:.1f}) from budget 0 to "
             "budget 64, at least the 1 pp that matters.") in text
-    # the Balance table beside it: the gap with its 95% interval, Ludii's Balance with its own
-    assert "12.0" in text and "9.5 to 14.5" in text and "0.910" in text and "0.890 to 0.930" in text
-    assert ("one searching seat wins more than the seat's own bot in 3 of 4 seats, clearly (the intervals "
-            "apart) in none (seat 1 55.0% vs "
-            "20.0%; seat 2 60.0% vs 23.0%; seat 3 30.0% vs 32.0%; seat 4 58.0% vs 25.0%): it is not the "
-            "stronger player everywhere") in text
+    # the Balance table beside it: the gap with the sentence's interval (one number, one interval:
+    # its 95% interval, 9.5 to 14.5, is not on the page), Ludii's Balance with its 95% interval
+    assert "gap interval (97.5%, as in the sentence: two budgets compared)" in text
+    assert "12.0" in text and f"{100 * g[0][1]:.1f} to {100 * g[0][2]:.1f}" in text
+    assert "9.5 to 14.5" not in text
+    assert "0.910" in text and "0.890 to 0.930" in text
+    # the searching seat against its own bot with every seat at budget 0 (2,000 games), each clause
+    # true of its numbers: seat 3's 30.0% is less than its bot's 32.0%
+    assert ("At budget 64 one searching seat, against the seat's own bot there (every seat its own bot at "
+            "budget 0, 2,000 games), wins more, but not clearly (the intervals overlap), in seats 1, 2 and 4 "
+            "(seat 1 55.0% vs 20.0%; seat 2 60.0% vs 23.0%; seat 4 58.0% vs 25.0%); less, but not "
+            "clearly, in seat 3 (30.0% vs 32.0%): it is not the stronger player everywhere") in text
 
 
 def test_more_in_every_seat_is_called_stronger_play_only_when_the_intervals_are_apart():
     from reports.skill import gain_sentence
 
     def table(one64, lo64, hi64):
-        rows = [("c", 4, b, "one", s, "player", "x", 500, w, lo, hi, *(None,) * (len(K.BALANCE_COLUMNS) + 1))
+        rows = [("c", 4, b, "one", s, "player", "x", 500, w, lo, hi, *(None,) * (len(K.BALANCE_COLUMNS) + 1), *NO_ROLE_GAP)
                 for b, ws, los, his in ((0, [0.2, 0.2], [0.18, 0.18], [0.22, 0.22]), (64, one64, lo64, hi64))
                 for s, (w, lo, hi) in enumerate(zip(ws, los, his))]
         return pl.DataFrame(rows, schema=K.SCHEMA, orient="row")
 
+    # (no every-seat part here: the seat's own bot is read on the one-seat part's budget 0)
     apart = gain_sentence(table([0.5, 0.4], [0.45, 0.35], [0.55, 0.45]))
-    assert "in 2 of 2 seats, clearly (the intervals apart) in 2" in apart
+    assert ("wins clearly more (the 95% intervals apart) in seats 1 and 2 (seat 1 50.0% vs 20.0%; seat 2 "
+            "40.0% vs 20.0%): the search bot is the stronger player") in apart
     assert "the budgets do measure stronger play" in apart
     close = gain_sentence(table([0.5, 0.21], [0.45, 0.17], [0.55, 0.25]))
-    assert "in 2 of 2 seats, clearly (the intervals apart) in 1, not in seat " in close
+    assert ("wins clearly more (the 95% intervals apart) in seat 1 (50.0% vs 20.0%); more, but not clearly "
+            "(the intervals overlap), in seat 2 (21.0% vs 20.0%)") in close
     assert "do measure stronger play" not in close and "play more games" in close
     none = gain_sentence(table([0.21, 0.19], [0.17, 0.15], [0.25, 0.23]))
-    assert "in 1 of 2 seats, clearly (the intervals apart) in none (" in none
+    assert ("more, but not clearly (the intervals overlap), in seat 1 (21.0% vs 20.0%); less, but not "
+            "clearly, in seat 2 (19.0% vs 20.0%): it is not the stronger player everywhere") in none
 
 
 @pytest.mark.parametrize("make, problem", [
