@@ -6,14 +6,17 @@ One command for every game that has such questions: the game's spec names a modu
 plays them — Middle-Ages: the event-card ablation (``event_ablation.csv``,
 :mod:`analysis.questions.middle_ages`); Médiévallons: first player at every player count its rules
 allow, card types with the card ablation, best of 3 (:mod:`analysis.questions.medievallons`; this
-command replaced ``balance medievallons-questions``). The tables are printed (the columns the
-module's ``PRINTED`` names, under its ``TITLES``) and ``balance report RUN --questions DIR`` reads
-the directory. A game without played questions, a missing run, an output path that is one of
+command replaced ``balance medievallons-questions``). A summary is printed in the report's words
+when the game's report hook words one (``printed_summary``: Médiévallons; seats from 1, percentages
+with intervals, verdicts as the page gives them, at most 100 columns), else the columns the
+questions module's ``PRINTED`` names, under its ``TITLES``; ``balance report RUN --questions DIR``
+reads the directory. A game without played questions, a missing run, an output path that is one of
 the inputs or a non-empty ``--out`` without ``--force`` is one line and exit code 2 before any
 game is played.
 
 May import typer and, lazily inside the command, :mod:`simcore` (registry, rundir, runner),
-:mod:`analysis.events` (the event ablation's order and per-drawn columns) and the game's questions module.
+:mod:`analysis.events` (the event ablation's order and per-drawn columns), the game's questions module,
+:mod:`reports.games` and :mod:`reports.questions` (the printed summary's words), and rich.
 """
 
 from __future__ import annotations
@@ -79,7 +82,14 @@ def register(app: typer.Typer) -> None:
         if quiet:
             typer.echo(str(path))
             return
-        _print_tables(path, hook)
+        from reports.games import hook_for
+        from reports.questions import read_questions
+
+        summary = getattr(hook_for(meta.get("game")), "printed_summary", None)
+        if summary is not None:         # in the report's words (Médiévallons)
+            _print_summary(summary(read_questions(path)))
+        else:
+            _print_tables(path, hook)
         table = path / "event_ablation.csv"
         if table.is_file():
             _print_event_cards(pl.read_csv(table), json.loads((path / "run.json").read_text("utf-8")))
@@ -111,6 +121,37 @@ def _print_event_cards(df, meta: dict) -> None:
                    f"{r['verdict']}; per game where drawn ({100 * r['fires']:.0f}% of games) "
                    f"{100 * r['win_share_when_drawn']:+.2f} pp ({100 * r['win_share_when_drawn_low']:+.2f} to "
                    f"{100 * r['win_share_when_drawn_high']:+.2f}): {r['verdict_when_drawn']}")
+
+
+SUMMARY_WIDTH = 100      # the printed summary fits 80 to 100 columns
+
+
+def _print_summary(parts, width: int | None = None) -> None:
+    """A game's printed summary (its report hook's ``printed_summary``: title, table of texts,
+    sentences) as tables that wrap their cells rather than cut them ("foun…"), at most
+    :data:`SUMMARY_WIDTH` columns wide (``width``: the console's, for tests)."""
+    from rich import box
+    from rich.console import Console
+    from rich.padding import Padding
+    from rich.table import Table
+
+    console = Console(width=width) if width else Console()
+    if console.width > SUMMARY_WIDTH:
+        console = Console(width=SUMMARY_WIDTH)
+    for title, df, sentences in parts:
+        if df.width:
+            t = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                      collapse_padding=True)
+            for c in df.columns:      # cells wrap at spaces, never cut
+                t.add_column(c, overflow="fold", justify="left")
+            for row in df.iter_rows():
+                t.add_row(*(str(v) for v in row))
+            console.print(t)
+        else:
+            console.print(title)
+        for line in sentences:
+            console.print(Padding(line, (0, 0, 0, 2)))
+        console.print()
 
 
 def _print_tables(path: Path, hook) -> None:

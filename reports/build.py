@@ -108,6 +108,8 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         played = read_questions(questions)
         played.played_here = questions_played
         check_matches(played, base_rs, same=getattr(hook, "QUESTIONS_MATCH", ()))
+        if (check := getattr(hook, "check_questions", None)) is not None:
+            check(played, base_rs)      # the game's own: played for this run (player count, run)
     # Steps: one per configuration analysed, drawing, one per figure written, the page, the PDF.
     total = len(groups) + 2 + int(pdf) + 12
     tables = []

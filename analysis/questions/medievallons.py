@@ -21,7 +21,11 @@ the same games). :func:`all_questions` plays every table for any settings (tests
 :func:`questions_for_run` plays the set for one Médiévallons run (its rules from run.json
 ``rules_text``, its seed, its bot) into a questions directory: ``balance questions RUN --out DIR``
 (:mod:`cli.questions`, which replaced ``balance medievallons-questions``) writes it, and
-``balance report`` reads it or plays it itself (:mod:`reports.games.medievallons`).
+``balance report`` reads it or plays it itself (:mod:`reports.games.medievallons`, which also
+words the summary ``balance questions`` prints). The card table's ``verdict`` column is in the
+page's words (:func:`card_ablation_verdicts`), and run.json records the run the questions were
+played for (path, creation time, games.parquet's SHA-256, player count, games), so a report of
+another run refuses them.
 
 May import numpy, polars, the standard library, :mod:`analysis.questions`, :mod:`analysis.stats`,
 :mod:`analysis.load` (smallest differences), :mod:`simcore.runner`,
@@ -158,7 +162,7 @@ def card_types(games: int, *, players: int = 4, strategy: str = "balanced", seed
     ``founded_share`` = share of player-games that founded at least one guild of the type;
     ``founders_win_share`` = their mean win share (1/P = no better than anyone). For the ablation
     the same games are played with one copy of the type removed (``copies - 1``, a rules variant
-    loaded and validated like a file): ``delta_founders_win_share`` is the change of the founders'
+    loaded and validated like a file; ``founders_after`` founders there): ``delta_founders_win_share`` is the change of the founders'
     win share, with its standard error (independent samples) and ``z``; ``delta_mean_turns`` the
     change in game length. The Bouffon row counts guilds of Bouffons only."""
     rules, plays = _rules(rules), plays or Plays()
@@ -174,12 +178,12 @@ def card_types(games: int, *, players: int = 4, strategy: str = "balanced", seed
         if ablation and int(rules.copies[t]) > 0:
             variant = R.with_copies(rules, {name: int(rules.copies[t]) - 1})
             o = plays(variant, players, games, seed + 1 + t, strategy)
-            share2, wf2, se2, _, _ = _founder_figures(o)[t]
+            share2, wf2, se2, _, n2 = _founder_figures(o)[t]
             d = wf2 - wf
             sd = math.sqrt(se * se + se2 * se2) if se == se and se2 == se2 else float("nan")
             t2 = o["turns"].astype(np.float64)
             row.update(copies_after=int(rules.copies[t]) - 1, founded_share_after=share2,
-                       founders_win_share_after=wf2, delta_founders_win_share=d,
+                       founders_after=n2, founders_win_share_after=wf2, delta_founders_win_share=d,
                        delta_std_error=sd, z=d / sd if sd and sd == sd else float("nan"),
                        delta_mean_turns=float(t2.mean() - turns0.mean()),
                        delta_turns_std_error=math.hypot(_se(turns0), _se(t2)))
@@ -304,23 +308,52 @@ def check_games(n) -> int:
     return n
 
 
+ABLATION_MIN_FOUNDED = 0.005     # a type founded by fewer players has no ablation verdict (the report's rule)
+WITHIN_NOISE = "within noise"          # the page's words (analysis.export.report_verdicts)
+TOO_FEW = "too few players to say"
+
+
+def ablation_family(ct: pl.DataFrame) -> np.ndarray:
+    """Which rows of ``ct`` are tested in the card ablation's family: a change with a z, of a type
+    founded by at least :data:`ABLATION_MIN_FOUNDED` of the players (the rule the report's section
+    applies, ``reports.games.medievallons._ablation_rows``, so the CSV and the page agree)."""
+    d = ct["delta_founders_win_share"].cast(pl.Float64).fill_null(np.nan).to_numpy()
+    z = ct["z"].cast(pl.Float64).fill_null(np.nan).to_numpy()
+    return np.isfinite(d) & np.isfinite(z) & (ct["founded_share"].to_numpy() >= ABLATION_MIN_FOUNDED)
+
+
 def card_ablation_verdicts(ct: pl.DataFrame, smallest: dict | None = None) -> pl.DataFrame:
     """``ct`` (:func:`card_types` with the ablation) with ``smallest`` (the smallest win-share
     difference that matters: ``smallest`` by kind over the game's own, 1 pp) and ``verdict``: each
-    type's change of its founders' win share worded by size (:func:`analysis.stats.practical_holm`:
-    clear by Holm over the types, its size read on the Bonferroni interval over them: "clear and
-    large enough to matter" / "clear, may matter" / "clear but small" / "not shown"; a type founded
-    by under 1 % of the players, before or after, is never shown)."""
+    type's change of its founders' win share worded by size, in the words the report's page gives
+    it (:func:`analysis.stats.practical_holm`: clear by Holm over the types of
+    :func:`ablation_family`, its size read on the Bonferroni interval over them: "clear and large
+    enough to matter" / "clear, may matter" / "clear but small" / "within noise"; a type founded
+    by under 1 % of the players, before or after, is never clear; a type outside the family, "too
+    few players to say")."""
     if "delta_founders_win_share" not in ct.columns:
         return ct
     from analysis import stats
     from analysis.load import smallest_difference
 
     small = smallest_difference(GAME, "share", smallest)
-    support = np.minimum(ct["founded_share"].to_numpy(), ct["founded_share_after"].fill_null(0.0).to_numpy())
-    verdict = stats.practical_holm(ct["delta_founders_win_share"].fill_null(np.nan).to_numpy(),
-                                   ct["z"].fill_null(np.nan).to_numpy(), small, support=support)
-    return ct.with_columns(pl.lit(small).alias("smallest"), pl.Series("verdict", [str(v) for v in verdict]))
+    family = ablation_family(ct)
+    words = np.array([TOO_FEW] * ct.height, dtype=object)
+    if family.any():
+        d = ct.filter(pl.Series(family))
+        support = np.minimum(d["founded_share"].to_numpy(), d["founded_share_after"].fill_null(0.0).to_numpy())
+        verdict = np.atleast_1d(stats.practical_holm(d["delta_founders_win_share"].to_numpy(),
+                                                     d["z"].to_numpy(), small, support=support))
+        words[family] = [WITHIN_NOISE if str(v) == stats.NOT_SHOWN else str(v) for v in verdict]
+    return ct.with_columns(pl.lit(small).alias("smallest"), pl.Series("verdict", [str(v) for v in words]))
+
+
+def _games_sha256(meta: dict) -> str | None:
+    """The SHA-256 of a run's games.parquet as its run.json records it (``integrity``): what tells
+    one run from another of the same settings written in the same second."""
+    files = (meta.get("integrity") or {}).get("files") or {} if isinstance(meta.get("integrity"), dict) else {}
+    sha = (files.get("games.parquet") or {}).get("sha256") if isinstance(files, dict) else None
+    return sha if isinstance(sha, str) else None
 
 
 def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bool = False,
@@ -348,7 +381,11 @@ def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bo
         raise UsageError(f"{run}: a {meta.get('game')} run; these questions are for {GAME} runs")
     P = int(meta.get("players") or 0)
     rules_name = str(meta.get("rules_name") or "run.json rules_text")
+    # what the run was (a report refuses a directory played for another run: reports.games.medievallons)
     record = {"game": GAME, "command": "questions", "for_run": str(run),
+              "for_run_path": str(run.resolve()), "for_run_created_utc": meta.get("created_utc"),
+              "for_run_games_sha256": _games_sha256(meta),
+              "for_run_players": P, "for_run_games": meta.get("games"),
               "games": games, "rules_name": rules_name, "rules_sha256": meta.get("rules_sha256")}
     text = meta.get("rules_text")
     if not isinstance(text, str) or not text.strip():
@@ -405,24 +442,3 @@ def _smallest_share(smallest: dict | None) -> float:
 
 
 questions_command = questions_for_run    # what `balance questions RUN` plays for this game
-
-# What `balance questions` prints of each table (columns), and its title.
-PRINTED = {
-    "first_player": ("players", "seat", "win_share", "std_error", "advantage", "z"),
-    "game_length": ("players", "mean_turns", "std_error", "p05", "median", "p95",
-                    "share_third_guild", "share_empty_pile", "share_truncated", "mean_reshuffles"),
-    "length_distribution": (),
-    "card_types": ("card", "founded_share", "founders_win_share", "founders_std_error",
-                   "founders_win_share_after", "delta_founders_win_share", "delta_std_error", "z",
-                   "verdict", "delta_mean_turns"),
-    "best_of_three": ("bot", "opponent", "single_round_win_rate", "single_std_error",
-                      "match_win_rate", "match_std_error", "mean_rounds"),
-}
-TITLES = {
-    "first_player": "win share per seat (column seat is 0-based: 0 is seat 1, which plays first; fair = 1/P)",
-    "game_length": "turns per game and how games end",
-    "length_distribution": "share of games per 10-turn bin (see the CSV)",
-    "card_types": "players who founded a guild of the type, and with one copy removed",
-    "best_of_three": "2 players: one round vs best of 3 rounds",
-}
-

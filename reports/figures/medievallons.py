@@ -7,6 +7,7 @@ questions directory (:mod:`analysis.questions.medievallons`, read by
 ±1.96 SE. Each returns ``None`` when its table is absent.
 
 May import matplotlib (Agg), numpy, polars, :mod:`reports.figures.common`,
+:mod:`reports.figures.checklist` (marking a zoomed axis),
 :mod:`analysis.guilds` (card names) and :mod:`analysis.stats` (the verdict words).
 """
 
@@ -18,6 +19,7 @@ from matplotlib.figure import Figure
 
 from analysis import stats
 from analysis.load import type_name
+from reports.figures.checklist import zoomed_axis
 from reports.figures.common import (
     BASE, FAIR, OKABE_ITO, VARIANT, error_bars, new_figure, percent_axis, styled, subplots,
 )
@@ -72,6 +74,7 @@ def guild_types(t: dict) -> Figure | None:
     percent_axis(ax, "x")
     ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=3, frameon=False, fontsize=9)
     ax.set_title("Win share of the players who founded a guild of each type", pad=26)
+    zoomed_axis(ax, "x")        # founders win 20-36%: the axis does not start at 0 (checklist rule 5)
     f = g["founded_share"].to_numpy()
     ax2.barh(y, f, color=OKABE_ITO[4], xerr=error_bars(g["founded_ci_low"], f, g["founded_ci_high"]), capsize=3,
              ecolor="black")
@@ -113,6 +116,7 @@ def guild_comparison(base_t: dict, var_t: dict, base_label: str, var_label: str)
     percent_axis(ax, "x")
     ax.legend(fontsize=9, loc="lower right")
     ax.set_title("Founders' win share, before / after")
+    zoomed_axis(ax, "x")        # 24-37%: not from 0 (checklist rule 5)
     ax2.set_xlabel("Players who founded one")
     percent_axis(ax2, "x")
     ax2.set_title("How often each type is founded")
@@ -171,7 +175,8 @@ def played_ablation(ct: pl.DataFrame, verdicts: dict[str, str] | None = None,
     :func:`analysis.stats.practical`, adjusted over the family as ``how`` says): vermillion when
     clear and large enough to matter, reddish purple when clear and it may matter, orange when
     clear but small, blue otherwise (one legend for both panels); the error bars are each card's
-    own 95% interval (unadjusted), so a bar can cross 0 only when blue."""
+    own 95% interval (unadjusted), so a bar can cross 0 only when blue, and a blue bar's may not
+    reach 0 (the axis label and the key say which interval is drawn)."""
     if ct is None or "delta_founders_win_share" not in ct.columns:
         return None
     d = ct.filter(pl.col("delta_founders_win_share").is_not_null()
@@ -192,13 +197,15 @@ def played_ablation(ct: pl.DataFrame, verdicts: dict[str, str] | None = None,
     ax.barh(y, delta, color=colours, xerr=_Z95 * se, capsize=3, ecolor="black")
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(y, names)
-    ax.set_xlabel("Change of the founders' win share (pp; bars: each card's 95% interval)")
+    # the whiskers are each card's own interval, the colours the verdict after Holm's correction
+    # over the types: a blue bar's whisker may clear 0, and the axis and the key say so
+    ax.set_xlabel("Change of the founders' win share (pp;\nwhiskers: each card's own 95% interval, unadjusted)")
     # the colours' key as a legend of swatches under both panels, in reading order (a key spelled
     # out in the axis label, once it named four colours, ran off the figure's left edge)
     from matplotlib.patches import Patch
 
     key = [Patch(color=fill[v], label=v) for v in (stats.LARGE, stats.MAY_MATTER, stats.SMALL)]
-    key.append(Patch(color=OKABE_ITO[0], label=f"within noise ({how})"))
+    key.append(Patch(color=OKABE_ITO[0], label=f"within noise ({how}; its own whisker may miss 0)"))
     fig.legend(handles=key, loc="outside lower center", ncol=2, frameon=False)
     ax.set_title("Remove one copy: founders' win share")
     dt = d["delta_mean_turns"].to_numpy()

@@ -9,27 +9,33 @@ best of 3, MV-7), read from the tables :mod:`analysis.questions.medievallons` wr
 tables carry standard errors; the report shows rates with 95% Wilson intervals over their games,
 matches or founders, and changes as ±1.96 SE.
 :func:`question_files` is what the report directory keeps of them (``questions/*.csv`` and
-``questions/settings.json``); :func:`comparison_figures` adds the guild before/after figure.
+``questions/settings.json``); :func:`comparison_figures` adds the guild before/after figure;
+:func:`printed_summary` is what ``balance questions`` prints (:mod:`cli.questions`), in the same
+words; :func:`check_questions` refuses a questions directory played for another run (player count,
+run), after :func:`reports.questions.check_matches` (game, rules).
 Reading only: this module never plays a game (``balance report`` plays the questions before it
 builds the report, see :mod:`cli.report`).
 
 May import numpy, polars, the standard library, :mod:`analysis` (stats, card names, types),
-:mod:`reports.text`, :mod:`reports.sections` and :mod:`reports.figures.medievallons`.
+:mod:`simcore.errors`, :mod:`reports.text`, :mod:`reports.sections` and
+:mod:`reports.figures.medievallons`.
 """
 
 from __future__ import annotations
 
 import json
+import unicodedata
 
 import numpy as np
 import polars as pl
 
 from analysis import stats
 from analysis.load import RunSet, smallest_difference
+from simcore.errors import UsageError
 from reports.figures import medievallons as F
 from reports.sections import FigureSet, Section, pct_column
-from reports.text import (best_and_worst, num, pct, pct_ci, pp, pp_ci, pvalue, row_pct_ci, signed,
-                          verdict_words)
+from reports.text import (best_and_worst, common_digits, metric_value, num, pct, pct_ci, pp, pp_ci, pvalue,
+                          row_pct_ci, shown_change, signed, verdict_words)
 
 card_name = F.card_name          # the spec's name of a card type
 
@@ -59,18 +65,37 @@ RANK_RULE = "under 0.5% of players or 30 founders"      # guild_rows_for_headlin
 
 def small_share(p: float) -> str:
     """A share as a percentage with the decimals it needs to be told from 0 (up to 3): 0.000338 →
-    ``0.03``, where :func:`reports.text.pct` printed ``0.0`` for a type some players did found."""
+    ``0.03``, where :func:`reports.text.pct` printed ``0.0`` for a type some players did found; a
+    share that 3 decimals still print as 0 is ``under 0.001``."""
     digits = 1
     while digits < 3 and p > 0 and float(pct(p, digits)) == 0:
         digits += 1
+    if p > 0 and float(pct(p, digits)) == 0:
+        return "under 0.001"
     return pct(p, digits)
 
 
-def left_out_words(rows: pl.DataFrame, share: str = "founded_share") -> str:
+def found_words(p: float) -> str:
+    """"0.03% of players found one", or "no player found one" (a share of exactly 0: "0.0% of
+    players found one" read as a rounding of some)."""
+    return "no player found one" if p == 0 else f"{small_share(p)}% of players found one"
+
+
+def with_article(name: str) -> str:
+    """A card name with its indefinite article: "a Prêtre", "an Étoile", "an Assassin"."""
+    first = unicodedata.normalize("NFD", name[:1])[:1].lower()
+    return f"{'an' if first in 'aeiou' else 'a'} {name}"
+
+
+def left_out_words(rows: pl.DataFrame, share: str = "founded_share", after: str | None = None) -> str:
     """"Bouffon (0.03% of players found one)": the types of ``rows`` a ranking leaves out, each
-    with the share of players who found one; "" when none is."""
-    parts = [f"{card_name(r['card'])} ({small_share(r[share])}% of players found one)"
-             for r in rows.iter_rows(named=True)]
+    with the share of players who found one (and, with ``after``, the share with one copy fewer);
+    "" when none is."""
+    parts = []
+    for r in rows.iter_rows(named=True):
+        more = ("" if after is None or r.get(after) is None or r[after] != r[after] else
+                f"; {small_share(r[after])}% with one copy fewer")
+        parts.append(f"{card_name(r['card'])} ({found_words(r[share])}{more})")
     return ", ".join(parts)
 
 
@@ -87,7 +112,7 @@ def guild_headlines(t: dict) -> list[str]:
     out = []
     left = t["guild_types"].filter(~pl.col("card").is_in(g["card"].implode()))
     for r, what in zip(best_and_worst(g, "founders_win_share", "card"), ("most often", "least often")):
-        out.append(f"Players who found a {r['card_name']} guild win {what}: they win "
+        out.append(f"Players who found {with_article(r['card_name'])} guild win {what}: they win "
                    f"{row_pct_ci(r, 'founders_win_share', 'founders_ci_low', 'founders_ci_high')} against a "
                    f"fair {pct(r['fair_share'])}% ({pct(r['others_win_share'])}% for the other players; "
                    f"{pct(r['founded_share'])}% of players found one; an association under bot play).")
@@ -120,7 +145,7 @@ def _guild_rows(t: dict) -> pl.DataFrame:
                                                  for d, lo, hi in zip(g["diff"], g["diff_low"], g["diff_high"])],
         "p (Holm-adjusted)": ["" if p is None else pvalue(p) for p in g["p_adjusted"]],
         "Significant": [_guild_verdict(x, lo, hi, p, g.height) if c in ranked else
-                        f"too few players ({small_share(s)}% found one; {RANK_RULE})"
+                        f"too few players ({'none' if s == 0 else small_share(s) + '%'} found one; {RANK_RULE})"
                         for c, s, x, lo, hi, p in zip(g["card"], g["founded_share"], g["significant"],
                                                       g["diff_low"], g["diff_high"], g["p_adjusted"])],
         "Powers used per player": [none if x is None else num(x) for x in g["mean_powers"]]})
@@ -249,10 +274,6 @@ def _row_ci(r: dict) -> str:
     return _ci(r["win_share"], r["std_error"], r.get("games"))
 
 
-def _pts(d: float, se: float) -> str:
-    return f"{pp(d)} ({pp_ci(d - _Z * se, d + _Z * se)})"
-
-
 def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> list[str]:
     """Seat 1's advantage at each player count (MV-2), worded by size (issue 29): the player counts
     are one family, so "clear" is Holm's step-down over their two-sided p-values (5% family-wise,
@@ -290,6 +311,42 @@ def _ablation_verdicts(d: pl.DataFrame, smallest: float) -> np.ndarray:
                                 support=support)
 
 
+def _ablation_metric(r: dict) -> dict:
+    """A card's ablation row as a compared metric (:mod:`reports.text`'s before/after helpers):
+    the founders' win share with the full deck, with one copy fewer, and the change."""
+    return {"metric": "founders_win_share", "kind": "proportion", "base": r["founders_win_share"],
+            "variant": r["founders_win_share_after"], "diff": r["delta_founders_win_share"]}
+
+
+def ablation_change(r: dict, digits: int | None = None) -> tuple[str, str, str, str]:
+    """(founders' win share with the full deck, with one copy fewer, the change, its own 95%
+    interval) of a card's ablation row, printed as the before/after page prints a change
+    (:func:`reports.text.common_digits`, :func:`reports.text.shown_change`): after − before as
+    printed is the change as printed (25.2% instead of 26.8% is −1.6 pp, not the −1.5 pp of the
+    unrounded change). ``digits``: the decimals of a table the row is one line of (default the
+    row's own)."""
+    m = _ablation_metric(r)
+    d = common_digits([m]) if digits is None else digits
+    lo = r["delta_founders_win_share"] - _Z * r["delta_std_error"]
+    hi = r["delta_founders_win_share"] + _Z * r["delta_std_error"]
+    return (metric_value(m["base"], m["metric"], m["kind"], d), metric_value(m["variant"], m["metric"], m["kind"], d),
+            pp(shown_change(m, d), d), pp_ci(lo, hi, d))
+
+
+def _excludes_zero(r: dict) -> bool:
+    """Whether a card's own (unadjusted) 95% interval of its change leaves out 0."""
+    d, se = r["delta_founders_win_share"], r["delta_std_error"]
+    return d - _Z * se > 0 or d + _Z * se < 0
+
+
+def _own_games(r: dict) -> str:
+    """Where the ablation's full-deck figures come from: its own games, not the run's (the guild
+    types section has the run's figure for the same founders' win share)."""
+    games = r.get("games")
+    return (f"each deck's own {int(games):,} games played here, not the run's" if games else
+            "each deck's own games played here, not the run's")
+
+
 def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
                        smallest_length: float | None = None) -> list[str]:
     """The card ablation in words, by size (issue 29): how many types' founders' win share moves by
@@ -312,13 +369,20 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
            + f"clearly but by less (clear but small) for {small}, and not clearly for the other "
            f"{d.height - large - may - small} (Holm over the types, 5% family-wise; sizes read on the "
            f"interval for all types at once)"
-           + (f"; left out, too few players to say: {left_out_words(left)}." if left.height else ".")]
+           + (f"; left out, too few players to say: {left_out_words(left, after='founded_share_after')}."
+              if left.height else ".")]
     order = stats.practical_order(v, d["delta_founders_win_share"].to_numpy(), smallest)
     r = d.row(int(order[0]), named=True)
     name = card_name(r["card"])
-    out.append(f"The largest change{f' among those {d.height} types' if left.height else ''}: with one {name} fewer ({r['copies_after']} copies), {name} founders "
-               f"win {pct(r['founders_win_share_after'])}% instead of {pct(r['founders_win_share'])}%, "
-               f"{_pts(r['delta_founders_win_share'], r['delta_std_error'])}: {verdict_words(v[int(order[0])])}.")
+    before, after, change, interval = ablation_change(r)
+    top = v[int(order[0])]
+    note = f"Holm over the {d.height} types"
+    if top == stats.NOT_SHOWN and _excludes_zero(r):
+        note += "; the interval shown is this card's alone"
+    out.append(f"The largest change{f' among those {d.height} types' if left.height else ''}: with one {name} "
+               f"fewer ({r['copies_after']} copies), {name} founders win {after} instead of {before} with "
+               f"the full deck ({_own_games(r)}), {change} (95% interval {interval}, unadjusted): "
+               f"{verdict_words(top)} ({note}).")
     out += length_sentences(ct, smallest_length)
     return out
 
@@ -363,13 +427,13 @@ def length_sentences(ct: pl.DataFrame, smallest: float | None = None) -> list[st
     lo = r["delta_mean_turns"] - _Z * r["delta_turns_std_error"]
     hi = r["delta_mean_turns"] + _Z * r["delta_turns_std_error"]
     change = (f"{signed(r['delta_mean_turns'])} turns ({signed(lo)} to {signed(hi)}, 95%, unadjusted) "
-              f"when a {card_name(r['card'])} is removed")
+              f"when {with_article(card_name(r['card']))} is removed")
     family = f"Holm over the {d.height} types; {small:g} turns matters"
     if top == stats.NOT_SHOWN:
         return [f"No removal of one card clearly changes game length ({family}): the largest change, "
                 f"{change}, is within noise."]
     n_clear = int((v != stats.NOT_SHOWN).sum())
-    return [f"Game length moves most clearly when a {card_name(r['card'])} is removed: "
+    return [f"Game length moves most clearly when {with_article(card_name(r['card']))} is removed: "
             f"{signed(r['delta_mean_turns'])} turns ({signed(lo)} to {signed(hi)}, 95%, unadjusted), "
             f"{verdict_words(top)} ({family}); {n_clear} of {d.height} removals change it clearly."]
 
@@ -392,27 +456,83 @@ def _first_player_rows(fp: pl.DataFrame) -> pl.DataFrame:
         "z": [num(z, 1) for z in fp["z"]]})
 
 
-def _card_rows(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> pl.DataFrame:
-    founders = ct["founders"] if "founders" in ct.columns else [None] * ct.height
+MIN_FOUNDERS = 30      # a founders' win share of fewer founders is not printed (RANK_RULE's count)
 
-    def ci(p, se, n):
-        return "" if p is None or p != p or se is None or se != se else _ci(p, se, n)
+
+def _founders_after(ct: pl.DataFrame) -> list:
+    """Founders with one copy fewer: the column, or (a table written before it) the founded share
+    times the player-games."""
+    if "founders_after" in ct.columns:
+        return ct["founders_after"].to_list()
+    return [None if s is None or s != s else int(round(s * g * p)) for s, g, p in
+            zip(ct["founded_share_after"], ct["games"], ct["players"])]
+
+
+def _few_founders(n) -> str | None:
+    """"too few founders (1)" for a founders' win share of fewer than :data:`MIN_FOUNDERS`
+    players (one founder's win prints as 100.0%), else None."""
+    if n is None or n != n or int(n) >= MIN_FOUNDERS:
+        return None
+    return "no founder" if int(n) == 0 else f"too few founders ({int(n)})"
+
+
+def _card_rows(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> pl.DataFrame:
+    """The card-types table of the questions: per type, who founds it and how they fare with the
+    full deck, in the questions' own games (their number in the header: the guild-types section
+    gives the run's figure), and with one copy fewer. A founders' win share of fewer than
+    :data:`MIN_FOUNDERS` founders is not printed (their number is); the full deck's, the one copy
+    fewer's and the change print at one precision (:func:`reports.text.common_digits`) so that
+    after − before is the change; the change's interval is each card's own (unadjusted), the
+    verdict Holm's over the types."""
+    founders = ct["founders"] if "founders" in ct.columns else [None] * ct.height
+    games = int(ct["games"][0]) if "games" in ct.columns and ct.height else 0
+    own = f"its own {games:,} games" if games else "its own games"
+    ablation = "delta_founders_win_share" in ct.columns
+    rows = list(ct.iter_rows(named=True))
+    keep = set(_ablation_rows(ct)["card"].to_list()) if ablation else set()
+    digits = (common_digits([_ablation_metric(r) for r in rows if r["card"] in keep], more=1)
+              if keep else 1)
+
+    def before(r, n):
+        p, se = r["founders_win_share"], r["founders_std_error"]
+        if (few := _few_founders(n)) is not None:
+            return few
+        if p is None or p != p or se is None or se != se:
+            return ""
+        if not ablation or r["card"] not in keep:
+            return _ci(p, se, n)
+        lo, hi = ((float(x) for x in stats.wilson(p * n, n)) if n else (p - _Z * se, p + _Z * se))
+        return f"{metric_value(p, 'founders_win_share', 'proportion', digits)} ({pct(lo, digits)}–{pct(hi, digits)})"
 
     cols = {
         "Card type": [card_name(c) for c in ct["card"]],
         "Founded by": [f"{small_share(s)}%" for s in ct["founded_share"]],
-        "Founders' win share": [ci(p, se, n) for p, se, n in
-                                zip(ct["founders_win_share"], ct["founders_std_error"], founders)],
+        f"Founders' win share, full deck ({own})": [before(r, n) for r, n in zip(rows, founders)],
         "Others' win share": [f"{pct(p)}%" for p in ct["others_win_share"]]}
-    if "delta_founders_win_share" in ct.columns:
+    if ablation:
+        after_n = _founders_after(ct)
+
+        def after(r, n):
+            if (few := _few_founders(n)) is not None:
+                return few
+            p = r["founders_win_share_after"]
+            if p is None or p != p:
+                return ""
+            return ablation_change(r, digits)[1] if r["card"] in keep else f"{pct(p)}%"
+
+        def change(r):
+            d, se = r["delta_founders_win_share"], r["delta_std_error"]
+            if r["card"] not in keep or d is None or se is None or d != d or se != se:
+                return ""
+            _, _, c, interval = ablation_change(r, digits)
+            return f"{c} ({interval})"
+
         cols.update({
             "Copies after": ct["copies_after"],
-            "Founded by, after": [f"{small_share(s)}%" for s in ct["founded_share_after"]],
-            "Founders' win share, after": ["" if p is None or p != p else f"{pct(p)}%"
-                                           for p in ct["founders_win_share_after"]],
-            "Change (pp, 95% interval)": ["" if d is None or se is None or d != d or se != se else _pts(d, se)
-                                for d, se in zip(ct["delta_founders_win_share"], ct["delta_std_error"])],
-            "z": ["" if z is None or z != z else num(z) for z in ct["z"]],
+            "Founded by, one copy fewer": [f"{small_share(s)}%" for s in ct["founded_share_after"]],
+            "Founders' win share, one copy fewer": [after(r, n) for r, n in zip(rows, after_n)],
+            "Change (pp; 95% interval, each card's alone: unadjusted)": [change(r) for r in rows],
+            "z": ["" if r["card"] not in keep or z is None or z != z else num(z) for r, z in zip(rows, ct["z"])],
             f"Verdict (Holm over the types; {100 * smallest:g} pp matters)": _card_verdicts(ct, smallest),
             "Change of mean length (turns, 95%, unadjusted)": [f"{signed(d)} ± {num(_Z * se, 1)}" for d, se in
                                               zip(ct["delta_mean_turns"], ct["delta_turns_std_error"])]})
@@ -502,6 +622,18 @@ def _shown(q) -> dict[str, pl.DataFrame]:
     return {k: q.tables[k] for k in SHOWN if k in q.tables}
 
 
+def _ablation_figure_note(ct: pl.DataFrame | None) -> list[str]:
+    """What the ablation figure draws: each card's own interval, coloured by the verdict after
+    Holm's correction over the types, so a whisker clear of 0 on a bar within noise is not read
+    as a finding."""
+    n = _ablation_rows(ct).height if ct is not None else 0
+    if n == 0:
+        return []
+    return [f"In the figure the whiskers are each card's own 95% interval (unadjusted) and the colours "
+            f"the verdicts after Holm's correction over the {n} types: a bar within noise may have a "
+            f"whisker that does not reach 0."]
+
+
 def _questions_section(q, rs: RunSet, figs: FigureSet, t: dict | None = None) -> Section:
     if q.not_played:
         return Section(SECTION_ID, TITLE, f"Not played: {q.not_played}", intro_in_pdf=True)
@@ -525,17 +657,128 @@ def _questions_section(q, rs: RunSet, figs: FigureSet, t: dict | None = None) ->
     names = (figs.add("questions_first_player", F.played_first_player(fp), " ".join(fp_lines))
              + figs.add("questions_ablation", F.played_ablation(ct, _ablation_verdict_map(ct, smallest),
                                                                 length_verdicts=length_verdict_map(ct, turns)),
-                        " ".join(ab_lines[:3]))
+                        " ".join(ab_lines[:3] + _ablation_figure_note(ct)))
              + figs.add("questions_best_of_three", F.played_best_of_three(b3), " ".join(b3_lines)))
     tables = []
     if fp is not None:
         tables.append(("First-player advantage per player count", _first_player_rows(fp)))
     if ct is not None:
+        n = int(ct["games"][0]) if "games" in ct.columns and ct.height else int(q.meta.get("games") or 0)
         tables.append((f"Card types at {q.meta.get('card_players', rs.n_players)} players, and with one "
-                       f"copy removed", _card_rows(ct, smallest)))
+                       f"copy removed (each deck's own {n:,} games played here"
+                       + (f"; the guild types above are the run's {rs.n_games:,} games)"
+                          if t is not None and "guild_types" in t else ")"), _card_rows(ct, smallest)))
     if b3 is not None:
         tables.append(("2 players: one round vs best of 3", _best_of_three_rows(b3)))
     return Section(SECTION_ID, TITLE, _intro(q, rs, shown, own), names, tables, sentences, intro_in_pdf=True)
+
+
+def _games_sha256(meta: dict) -> str | None:
+    """A run's games.parquet SHA-256 from its run.json ``integrity`` (None when not recorded)."""
+    integrity = meta.get("integrity")
+    files = integrity.get("files") if isinstance(integrity, dict) else None
+    entry = files.get("games.parquet") if isinstance(files, dict) else None
+    sha = entry.get("sha256") if isinstance(entry, dict) else None
+    return sha if isinstance(sha, str) else None
+
+
+def check_questions(q, rs: RunSet, option: str = "--questions") -> None:
+    """A one-line :class:`UsageError` unless the questions directory ``q`` was played for the
+    baseline ``rs`` (:func:`reports.build.build_report` calls it after
+    :func:`reports.questions.check_matches`, which checks the game and the rules): the same player
+    count (run.json ``for_run_players``, or ``card_players``) and the same run (``for_run_games_sha256``,
+    else ``for_run_created_utc``, against the baseline runs' own; a directory written before these
+    were recorded: its seed). A
+    3-player directory on a 4-player page showed "Card types at 3 players" as the run's."""
+    m = q.meta
+    theirs = m.get("for_run") or "another run"
+    fix = f"play them for this run with balance questions {rs.paths[0]} --out DIR"
+    players = m.get("for_run_players", m.get("card_players"))
+    if isinstance(players, (int, float)) and int(players) != rs.n_players:
+        raise UsageError(f"{option} {q.path}: played for {theirs} ({int(players)} players), but the baseline "
+                         f"run {rs.label} has {rs.n_players} players; {fix}")
+    sha, created = m.get("for_run_games_sha256"), m.get("for_run_created_utc")
+    ours = [_games_sha256(meta) for meta in rs.metas]
+    if sha and any(ours) and sha not in ours:
+        raise UsageError(f"{option} {q.path}: played for another run ({theirs}, games.parquet "
+                         f"{str(sha)[:12]}) than the baseline run {rs.label} (games.parquet "
+                         f"{', '.join(str(c)[:12] for c in ours if c)}); {fix}")
+    when = [meta.get("created_utc") for meta in rs.metas]
+    if not sha and created and any(when) and created not in when:
+        raise UsageError(f"{option} {q.path}: played for another run ({theirs}, written {created}) than the "
+                         f"baseline run {rs.label} (written {', '.join(str(c) for c in when if c)}); {fix}")
+    seeds = {int(meta.get("seed") or 0) for meta in rs.metas}
+    if not (sha or created) and isinstance(m.get("seed"), int) and m["seed"] not in seeds:
+        raise UsageError(f"{option} {q.path}: played for another run ({theirs}, seed {m['seed']}) than the "
+                         f"baseline run {rs.label} (seed {', '.join(map(str, sorted(seeds)))}); {fix}")
+
+
+def printed_summary(q) -> list[tuple[str, pl.DataFrame, list[str]]]:
+    """What ``balance questions RUN --out DIR`` prints of a Médiévallons questions directory, in the
+    page's words and at most about 90 columns wide: (title, table of texts, sentences under it)
+    per question. Seats numbered from 1, rates as percentages with their 95% intervals, the card
+    ablation's before, after and change at one precision (:func:`ablation_change`) with each
+    card's own interval (unadjusted) beside its verdict (Holm over the types), as the report's
+    section words them."""
+    if q.not_played:
+        return [("Not played", pl.DataFrame(), [q.not_played])]
+    shown = _shown(q)
+    fp, ct, b3 = (shown.get(k) for k in SHOWN)
+    overrides = q.meta.get("smallest_difference") or {}
+    smallest = smallest_difference(GAME, "share", overrides)
+    turns = smallest_difference(GAME, "length", overrides)
+    out: list[tuple[str, pl.DataFrame, list[str]]] = []
+    if fp is not None and fp.height:
+        fp = with_run_first_player(fp, {}, None)       # Wilson intervals over the played games
+        out.append((f"First player: win share per seat (Seat 1 plays first; {int(fp['games'][0]):,} games "
+                    f"per player count)", pl.DataFrame({
+                        "Players": [str(x) for x in fp["players"]],
+                        "Seat": [f"Seat {s + 1}" for s in fp["seat"]],
+                        "Win share (95% interval)": [_row_ci(r) for r in fp.iter_rows(named=True)],
+                        "Fair share": [f"{pct(x)}%" for x in fp["fair"]],
+                        "vs fair": [pp(a) for a in fp["advantage"]]}),
+                    first_player_sentences(fp, smallest)))
+    if ct is not None and ct.height:
+        founders = ct["founders"].to_list() if "founders" in ct.columns else [None] * ct.height
+        games = int(ct["games"][0])
+        rows = list(ct.iter_rows(named=True))
+        out.append((f"Card types at {int(ct['players'][0])} players, full deck ({games:,} games)",
+                    pl.DataFrame({
+                        "Card type": [card_name(c) for c in ct["card"]],
+                        "Founded by": [f"{small_share(x)}%" for x in ct["founded_share"]],
+                        "Founders' win share (95%)": [
+                            _few_founders(n) or ("" if r["founders_win_share"] is None
+                                                 or r["founders_win_share"] != r["founders_win_share"]
+                                                 else _ci(r["founders_win_share"], r["founders_std_error"], n))
+                            for r, n in zip(rows, founders)],
+                        "Others' win share": [f"{pct(x)}%" for x in ct["others_win_share"]]}), []))
+        keep = _ablation_rows(ct)
+        if keep.height:
+            digits = common_digits([_ablation_metric(r) for r in keep.iter_rows(named=True)], more=1)
+            verdicts = dict(zip(ct["card"].to_list(), _card_verdicts(ct, smallest)))
+            lines = []
+            for r in keep.iter_rows(named=True):
+                before, after, change, interval = ablation_change(r, digits)
+                lines.append({
+                    "Card type": card_name(r["card"]),
+                    "Full\ndeck": before, "One\nfewer": after,
+                    "Change, pp": f"{change.removesuffix(' pp')} ({interval.removesuffix(' pp')})",
+                    "Verdict": verdicts[r["card"]],
+                    "Length,\nturns": f"{signed(r['delta_mean_turns'])} ± "
+                                     f"{num(_Z * r['delta_turns_std_error'], 1)}"})
+            out.append((f"Card ablation: founders' win share with one copy of their type removed "
+                        f"({games:,} games per deck). Change with its 95% interval, this card's alone "
+                        f"(unadjusted); verdict by Holm over the {keep.height} types, {100 * smallest:g} pp "
+                        f"matters; change of the mean game length with its 95% interval",
+                        pl.DataFrame(lines), ablation_sentences(ct, smallest, turns)))
+    if b3 is not None and b3.height:
+        table = _best_of_three_rows(b3)
+        out.append(("2 players: one round vs a best-of-3 match (first player alternating; the first-named "
+                    "bot's win rate)",
+                    pl.DataFrame({"Bot vs opponent": [f"{a} vs {b}" for a, b in zip(b3["bot"], b3["opponent"])],
+                                  "One round (95%)": table["One round"], "Best of 3 (95%)": table["Best of 3"],
+                                  "Rounds per match": table["Rounds per match"]}), []))
+    return out
 
 
 def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None) -> list[Section]:

@@ -116,8 +116,9 @@ def test_command_writes_csv_tables_and_run_json(mv_run, tmp_path, capsys):
     meta = json.loads((out / "run.json").read_text())
     assert meta["games"] == 60 and meta["players"] == [2, 3, 4, 5] and meta["card_players"] == 3
     assert meta["command"] == "questions" and meta["for_run"] == str(mv_run)
-    printed = capsys.readouterr().out
-    assert "first_player" in printed and "best_of_three" in printed
+    printed = capsys.readouterr().out            # the summary in the report's words
+    assert "First player: win share per seat" in printed and "Seat 3" in printed
+    assert "2 players: one round vs a best-of-3 match" in printed and "not shown" not in printed
     assert pl.read_csv(out / "first_player.csv").height == 2 + 3 + 4 + 5
     # an existing result is never overwritten without --force
     assert run_cli("questions", str(mv_run), "--games", "60", "--out", str(out)) == 2

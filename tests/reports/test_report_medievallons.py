@@ -189,7 +189,7 @@ def test_guild_headlines_name_the_best_and_worst_type_for_founders(mv):
     worst = min(rates, key=lambda k: rates[k][0])
     for key, what in ((best, "most often"), (worst, "least often")):
         name = names.get(key, key.capitalize())
-        m = re.search(rf"Players who found a {name} guild win {what}: they win ([\d.]+)% \(([\d.]+)–([\d.]+)\) "
+        m = re.search(rf"Players who found an? {name} guild win {what}: they win ([\d.]+)% \(([\d.]+)–([\d.]+)\) "
                       rf"against a fair 25\.0% \(([\d.]+)% for the other players; "
                       rf"([\d.]+)% of players found one; an association under bot play\)",
                       mv["html"])
