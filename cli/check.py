@@ -283,6 +283,15 @@ def register(app: typer.Typer) -> None:
         # read as text, so that an error repeats what was typed (--alpha 2, not 2.0: revC #10)
         alpha, beta = check_alpha(alpha), check_alpha(beta, "--beta")
 
+        if batch is not None:         # the same words whether the baseline is a file or a panel
+            from analysis.check.play import check_batch
+
+            check_batch(batch, 1)
+        if baseline.is_dir() and not is_panel_baseline(baseline) \
+                and any(baseline.glob("cell-*.toml")):
+            raise UsageError(f"--baseline {baseline}: an unfinished panel baseline (cell baselines "
+                             "but no panel.json: balance baseline --panel stopped before the end); "
+                             "remove it and record the panel again")
         if panel is not None or lineup or players is not None:
             if not is_panel_baseline(baseline):
                 raise UsageError(f"--panel: --baseline {baseline} is not a panel baseline directory "
@@ -297,17 +306,24 @@ def register(app: typer.Typer) -> None:
             from simcore.options import check_common
             from strategies.panels import from_options, parse_players
 
+            from analysis.load import parse_smallest_difference
+            from simcore.cluster import executor_for
+
             check_common(seed=seed, threads=threads)
+            small = parse_smallest_difference(smallest_difference)
             wanted = None
             if panel is not None or lineup or players is not None:
                 recorded, _ = read_panel_baseline(baseline)
                 wanted = (from_options(recorded.game, panel=panel, players=players, lineups=lineup)
                           if panel is not None or lineup else
                           recorded.only_players(parse_players(players)))
-            pc = check_panel(baseline, panel=wanted,
-                             games=parse_games(games) if games is not None else None,
-                             rules=rules, settings=parse_settings(settings), alpha=alpha, beta=beta,
-                             threads=threads, log=log)
+            n = parse_games(games) if games is not None else None
+            sets = parse_settings(settings)
+            with executor_for(workers, scheduler, threads=threads, quiet=quiet,
+                              allow_oversubscribe=allow_oversubscribe) as executor:
+                pc = check_panel(baseline, panel=wanted, games=n, rules=rules, settings=sets,
+                                 alpha=alpha, beta=beta, threads=threads, log=log,
+                                 executor=executor, seed=seed, batch=batch, smallest=small)
             # the panel's verdict and what the rules change first; --quiet: that line alone
             from analysis.check.presentation import panel_report
 

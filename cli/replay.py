@@ -50,7 +50,10 @@ def replay(
 
     if (game is None) == (find is None):
         raise UsageError("give --game N or --find QUERY (one of them)")
-    R.check_replayable(R.read_meta(run), game)
+    meta = R.read_meta(run)
+    R.check_replayable(meta, game)
+    if strategies is not None:           # before any game is played again (review G #5)
+        check_strategies(meta, strategies)
     if out is not None:                  # before the replay: a bad --out is one line at once
         from simcore.atomic import check_output_file
 
@@ -70,6 +73,35 @@ def replay(
     if result.row is not None and not result.matches:
         typer.echo("the replay differs from the run's row (see the CHECK FAILED lines)", err=True)
         raise typer.Exit(1)
+
+
+def _file_spec(item: str) -> bool:
+    return ".toml" in item
+
+
+def check_strategies(meta: dict, strategies: str) -> None:
+    """``--strategies`` against the bots run.json records, one line (exit 2) before any game is
+    played again: a name the game does not know is the game's own refusal ("--strategies: unknown
+    strategy 'nobot' …", not "the bots of this run"), and bots other than the run's are refused
+    (they replayed the whole game, then said only that the replay differs). A seat whose recorded
+    bot came from a strategy file takes any bot given for it: run.json names only the file's path,
+    and --strategies is there to name that file where the path is not found."""
+    from simcore import games as registry
+    from simcore.errors import UsageError
+
+    spec = registry.get(meta["game"])
+    if spec.strategies is None or "players" not in spec.takes:
+        raise UsageError(f"--strategies {strategies}: a {spec.title} run has no bots (leave it out)")
+    players = int(meta["players"])
+    names, _ = registry.import_hook(spec.strategies).resolve(strategies, players)
+    recorded = meta.get("strategies")
+    if not isinstance(recorded, list) or len(recorded) != players:
+        return
+    recorded = [str(x) for x in recorded]
+    if any(g != r and not _file_spec(r) for g, r in zip(names, recorded)):
+        raise UsageError(f"--strategies {strategies}: this run was played by {','.join(recorded)} "
+                         f"(run.json), not {','.join(names)}; a replay plays the run's own bots (leave "
+                         "out --strategies, or name the same bots)")
 
 
 def _find(run: Path, query: str, strategies: Optional[str]) -> tuple[int, str]:

@@ -79,13 +79,14 @@ def sweep(
     from analysis.load import parse_smallest_difference
     from analysis.sweep.play import plan_sweep
     from simcore.cluster import check_options, executor_for
-    from simcore.options import check_threads
+    from simcore.options import check_chunk_size, check_threads
     from simcore.runner import parse_games
     from strategies.panels import options_panel
 
     small = parse_smallest_difference(smallest_difference)
     n = parse_games(games)
     check_threads(threads)
+    check_chunk_size(chunk_size)
     check_options(workers, scheduler, allow_oversubscribe)
     the_panel, players = options_panel(game, panel=panel, players=players, lineups=lineup,
                                        strategies=strategies)
@@ -125,14 +126,18 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeRemainingColumn)
 
-    from analysis.sweep.play import prepare_out, run_sweep
+    from analysis.sweep.play import check_play_options, prepare_out, run_sweep
 
     if hasattr(plan, "panel"):                       # a panel sweep: every cell's sweep
         from analysis.sweep.panel import run_panel_sweep as run_sweep  # noqa: F811
 
         kind, total = "panel_sweep", plan.games * len(plan.variants) * len(plan.plans)
+        played_in = [(p, plan.cell_dir(out, k)) for k, p in enumerate(plan.plans)]
     else:
         kind, total = "sweep", plan.games * len(plan.variants)
+        played_in = [(plan, Path(out))]
+    # every option the variants are played with, before anything is created (review G #3)
+    check_play_options(played_in, out, chunk_size)
     console = Console(stderr=True, quiet=quiet)
     prepare_out(plan.to_json(), out, force, kind=kind)   # a bad --out fails before the compile
     with console.status("Compiling the kernel (first run only; cached afterwards)"):

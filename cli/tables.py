@@ -48,8 +48,10 @@ def run_table_command(game: str, command: str, *, rules: Path | None = None,
     t0 = time.perf_counter()
     job = _hook(cmd.job)(rules_path=rules_path, **options)
     out = out or rundir.default_run_dir(cmd.name)
+    if force:
+        adopt_shared_kind(Path(out), cmd)
     with numba_threads(threads), RunWriter(out, force, players_schema=None, games_schema=None,
-                                           inputs=input_paths(rules_path), kind=cmd.kind) as w:
+                                           inputs=input_paths(rules_path), kind=cmd.name) as w:
         tables = job.compute()
         for name, df in tables.items():
             df.write_csv(w.tmp / f"{name}.csv")
@@ -64,6 +66,35 @@ def run_table_command(game: str, command: str, *, rules: Path | None = None,
         else:
             print(f"wrote {path}")
     return path
+
+
+def adopt_shared_kind(out: Path, cmd) -> None:
+    """Each table command's output directory has its own ownership kind, the command's name
+    (``fief-odds``, ``fief-calamity``), so ``--force`` of one never replaces the other's tables
+    (review G #4: both were marked ``fief-tables``). A directory an earlier version marked with the
+    declaration's shared kind (``cmd.kind``, ``fief-tables``) says by its run.json ``game`` which
+    command wrote it: this command's is re-marked as its own (then replaced as usual), another's is
+    refused in one line, and one whose run.json does not say is refused too (nothing proves whose
+    it is)."""
+    import json
+
+    from simcore.atomic import read_marker, write_marker
+    from simcore.errors import UsageError
+
+    marker = read_marker(out) if out.is_dir() else None
+    if marker is None or marker["kind"] != cmd.kind or cmd.kind == cmd.name:
+        return
+    try:
+        wrote = json.loads((out / "run.json").read_text(encoding="utf-8")).get("game")
+    except (OSError, ValueError, AttributeError):
+        wrote = None
+    if wrote == cmd.name:
+        write_marker(out, cmd.name, marker["entries"], marker.get("id"))
+        return
+    whose = f"{wrote} tables" if isinstance(wrote, str) and wrote else \
+        f"{cmd.kind} whose run.json does not say which command wrote them"
+    raise UsageError(f"--out {out}: holds {whose}, not {cmd.name} tables; --force replaces only "
+                     f"{cmd.name} tables, choose another directory")
 
 
 def _command(game: str, cmd):

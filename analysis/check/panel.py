@@ -139,12 +139,33 @@ def read_panel_baseline(path: str | Path) -> tuple[Panel, list]:
     from analysis.check.baseline import load_baseline
 
     path = Path(path)
+    record = "record one with balance baseline --panel NAME --out DIR"
     try:
         meta = json.loads((path / PANEL_JSON).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"{path}: not a panel baseline directory (cannot read {PANEL_JSON}: "
+                         f"{exc.strerror})") from None
+    except ValueError:
+        raise UsageError(f"{path}: not a panel baseline directory ({PANEL_JSON} is not readable "
+                         f"JSON: damaged or written by something else); {record}") from None
+    kind = meta.get("kind") if isinstance(meta, dict) else None
+    if kind == "panel":               # a panel of runs (simulate --panel), finished or not
+        from simcore.rundir import unfinished_panel
+
+        why = unfinished_panel(path)
+        said = f" ({why.split(';')[0]})" if why else ""
+        raise UsageError(f"{path}: a panel of runs played by simulate --panel{said}, not a panel "
+                         f"baseline directory; {record}")
+    if not isinstance(meta, dict) or not isinstance(meta.get("baselines"), list) \
+            or "panel" not in meta:
+        raise UsageError(f"{path}: not a panel baseline directory ({PANEL_JSON} lists no cell "
+                         f"baselines: an unfinished or damaged one, or another panel.json); {record}")
+    try:
         panel = Panel.from_json(meta["panel"])
-        files = list(meta["baselines"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise UsageError(f"{path}: not a panel baseline directory ({type(exc).__name__}: {exc})"[:300]) from None
+        files = [str(f) for f in meta["baselines"]]
+    except (ValueError, KeyError, TypeError, UsageError) as exc:
+        raise UsageError(f"{path}: {PANEL_JSON} does not describe a panel ({exc}); it is damaged: "
+                         f"{record}"[:300]) from None
     if len(files) != len(panel.cells):
         raise UsageError(f"{path / PANEL_JSON}: {len(panel.cells)} cells but {len(files)} baselines")
     return panel, [load_baseline(path / f) for f in files]
@@ -174,19 +195,27 @@ def select_cells(recorded: Panel, bases: list, wanted: Panel | None, where: str)
 
 def check_panel(path: str | Path, *, panel: Panel | None = None, games: int | None = None,
                 rules=None, settings=(), alpha: float | None = None, beta: float | None = None,
-                threads: int | None = None, log=None, executor=None) -> PanelCheck:
+                threads: int | None = None, log=None, executor=None, seed: int | None = None,
+                batch: int | None = None, smallest: dict | None = None) -> PanelCheck:
     """Check the cells of a panel baseline directory (every recorded cell, or those of ``panel``),
-    with the chance of a false FAIL split over the cells checked (see the module docstring)."""
+    with the chance of a false FAIL split over the cells checked (see the module docstring).
+    ``seed``, ``batch`` and ``smallest`` (--seed, --batch, --smallest-difference) apply to every
+    cell as to a single baseline's check; each is checked for every cell before any game."""
     from analysis.check.baseline import check_settings
-    from analysis.check.play import play_check
+    from analysis.check.play import check_batch, check_play_seed, play_check
 
     path = Path(path)
     recorded, bases = read_panel_baseline(path)
     cells, bases = select_cells(recorded, bases, panel, str(path))
     labels = [c.label for c in cells]
+    if batch is not None:
+        check_batch(batch, 1)         # a multiple of a deal's games: per cell, when it is prepared
     for b in bases:                   # every cell's settings before any game
         check_settings(b.alpha if alpha is None else alpha, b.seed_offset, {},
                        b.beta if beta is None else beta)
+        check_play_seed(b, seed)
+        if smallest:                  # --smallest-difference: over the baseline's own
+            b.smallest = {**b.smallest, **smallest}
     family = bases[0].alpha if alpha is None else alpha
     per_cell = family / len(bases)
     results = []
@@ -195,7 +224,7 @@ def check_panel(path: str | Path, *, panel: Panel | None = None, games: int | No
             log(f"cell {k + 1} of {len(bases)}: {label}")
         results.append(play_check(base, games=games, rules=rules, settings=settings,
                                   alpha=per_cell, beta=beta, threads=threads, log=log,
-                                  executor=executor))
+                                  executor=executor, seed=seed, batch=batch))
     return PanelCheck(labels, results, family, per_cell)
 
 

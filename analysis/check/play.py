@@ -106,6 +106,21 @@ def check_batch(step: int, gpd: int) -> int:
     return step
 
 
+def check_play_seed(baseline: Baseline, seed: int | None, paired: bool = False) -> int:
+    """The seed a check of ``baseline`` plays (``seed``, --seed, default the baseline's seed +
+    seed_offset), or one :class:`UsageError` line: out of range, or the baseline's own seed when
+    not paired."""
+    seed = baseline.check_seed if seed is None else seed
+    if seed < 0 or seed >= 2 ** 63:
+        raise UsageError(f"--seed {seed}: must be between 0 and 2**63 - 1")
+    if seed == baseline.seed and not paired:
+        # game i draws from the stream (seed, i): the check's first games would be the baseline's own,
+        # and run − baseline would not be the comparison of independent estimates the test assumes
+        raise UsageError(f"--seed {seed}: the baseline's own seed (its games would be replayed); "
+                         f"use another seed (default: {baseline.check_seed}, the baseline's seed + seed_offset)")
+    return seed
+
+
 def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Path | None = None,
                against_rules: str | Path | None = None, seed: int | None = None, batch: int | None = None,
                threads: int | None = None, alpha: float | None = None, beta: float | None = None,
@@ -134,14 +149,7 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
     if save_run is not None:
         rundir.check_output_dir(save_run, force, "--save-run",
                                 inputs=[p for p in (baseline.path, rules, against_rules) if p is not None])
-    seed = baseline.check_seed if seed is None else seed
-    if seed < 0 or seed >= 2 ** 63:
-        raise UsageError(f"--seed {seed}: must be between 0 and 2**63 - 1")
-    if seed == baseline.seed and not paired:
-        # game i draws from the stream (seed, i): the check's first games would be the baseline's own,
-        # and run − baseline would not be the comparison of independent estimates the test assumes
-        raise UsageError(f"--seed {seed}: the baseline's own seed (its games would be replayed); "
-                         f"use another seed (default: {baseline.check_seed}, the baseline's seed + seed_offset)")
+    seed = check_play_seed(baseline, seed, paired)
     tolerances = baseline.tolerances()
     plan = plan_games(baseline.metrics, tolerances, alpha, beta, paired)
     prep = _prepare(baseline, new_rules, settings)

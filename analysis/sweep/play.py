@@ -31,7 +31,7 @@ from simcore.atomic import (check_output_dir, claim_output, mark_dir, ownership_
                             write_text_atomic)
 from simcore.config import parse_settings
 from simcore.errors import ConfigError, UsageError
-from simcore.options import check_seed
+from simcore.options import check_chunk_size, check_seed
 from simcore.rundir import RUN_JSON
 
 from analysis.sweep.grammar import Vary, Variant, grid, one_at_a_time, parse_varies
@@ -210,6 +210,32 @@ def _first_diff(a: dict, b: dict) -> str:
     return "settings"
 
 
+def check_play_options(plans: list[tuple[SweepPlan, Path]], out: str | Path,
+                       chunk_size: int | None) -> None:
+    """Everything the variants will be played with, checked before anything is created (one line,
+    exit 2; review G #3: ``--chunk-size -5`` was refused only after ``--out`` held sweep.json and
+    an empty variants/, which the next sweep then called another sweep): ``--chunk-size``, the
+    games against every variant's deal (``--rotate-seats``: a multiple of its players), and the
+    disk space of the variants not yet played. ``plans``: (sweep plan, the directory it is played
+    into), one per panel cell."""
+    check_chunk_size(chunk_size)
+    runs = []
+    for plan, where in plans:
+        for v, prep in zip(plan.variants, plan.preps):
+            if plan.games % prep.games_per_deal:
+                raise UsageError(f"--games {plan.games}: with --rotate-seats the count must be a "
+                                 f"multiple of {prep.games_per_deal} (one game per rotation of every "
+                                 "deal)")
+            if not (plan.variant_dir(where, v) / RUN_JSON).is_file():
+                runs.append((prep, plan.games))
+    if runs:
+        try:
+            runner.check_disk_space(runs, out, True, option="--out")
+        except UsageError as exc:         # a sweep keeps every row and has no --raw to drop
+            raise UsageError(str(exc).replace("the run needs", f"the {len(runs)} variants to play need")
+                             .replace(", drop --raw", ", fewer variants")) from None
+
+
 def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads: int | None = None,
               chunk_size: int | None = None,
               progress: Callable[[int, int, str], None] | None = None, executor=None) -> Path:
@@ -220,6 +246,7 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
     here; a :class:`simcore.cluster.Cluster` plays them on Dask, the same run directories)."""
     final = Path(out)
     meta = plan.to_json()
+    check_play_options([(plan, final)], final, chunk_size)   # before anything is created
     resuming = prepare_out(meta, final, force)
     out = final
     if not resuming:

@@ -72,7 +72,7 @@ from strategies.panels import Cell, Panel, from_options
 
 from analysis.sweep.grammar import Vary, parse_varies
 from analysis.sweep.metrics import from_tables, load_variant
-from analysis.sweep.play import base_rules, begin_out, finish_out, prepare_out
+from analysis.sweep.play import _PLAN_KEYS, base_rules, begin_out, finish_out, prepare_out
 from analysis.tune.advice import base_value, panel_outcome, search_path, seat_of, seat_response
 from analysis.tune.cells import AGGREGATES, aggregate, best_possible, cell_rows, panel_sentence
 from analysis.tune.targets import (Target, cell_outcome, check_lineup, evaluate, parse_targets, race, race_bounds, race_cells, sentence,
@@ -113,6 +113,139 @@ def storage_url(storage: str | None, out: Path) -> str:
     if storage is None:
         return f"sqlite:///{(Path(out) / 'study.db').resolve()}"
     return storage if "://" in storage else f"sqlite:///{Path(storage).resolve()}"
+
+
+#: The study's user attribute holding the plan of the tune that owns it (the keys of tune.json that
+#: define the question: game, players, line-up or panel, rules, settings, ranges, targets, seed,
+#: games …), so a ``--storage`` of another tune is refused instead of read as this one's.
+PLAN_ATTR = "balance_tune_plan"
+
+
+def plan_identity(meta: dict) -> dict:
+    """What defines a tune's question (``tune.json``'s plan keys), as stored in its study."""
+    return json.loads(json.dumps({k: meta.get(k) for k in _PLAN_KEYS}, default=str))
+
+
+def _owning_output(path: Path) -> Path | None:
+    """The nearest directory above ``path`` that carries this toolkit's ownership marker."""
+    from simcore.atomic import read_marker
+
+    for parent in path.parents:
+        if read_marker(parent) is not None:
+            return parent
+    return None
+
+
+def check_storage_place(storage: str | None, out: Path) -> None:
+    """Refuse a ``--storage`` file inside an output directory of this toolkit that is not this
+    tune's own ``--out`` (another tune's, a sweep, a run): the study would be written into a
+    directory another command owns. One line, before anything is written."""
+    from simcore.atomic import read_marker
+
+    file = _study_file(storage)
+    if file is None:
+        return
+    real = Path(file).resolve()
+    owner = _owning_output(real)
+    if owner is None or owner == Path(out).resolve():
+        return
+    kind = (read_marker(owner) or {}).get("kind", "output")
+    raise UsageError(f"--storage {storage}: is inside {owner_shown(owner)}, a {kind} directory another "
+                     f"command wrote (this tune writes {out}); give a file outside it, or that "
+                     f"tune's own --out to resume it")
+
+
+def owner_shown(path: Path) -> str:
+    import os
+
+    rel = os.path.relpath(path)
+    return str(path) if rel.startswith("..") else rel
+
+
+def check_study(storage: str | None, out: Path, meta: dict, resuming: bool) -> None:
+    """Refuse, in one line and before ``--out`` is created, a study that is not this tune's: a
+    damaged SQLite file ("study.db is damaged: …"), a database of something else, or the study of
+    another tune (its recorded plan differs: another game, players, line-up, rules, ranges,
+    targets, seed …). A study with trials but no recorded plan (an earlier version's) is taken
+    only when the tune directory itself is resumed (its tune.json matched). Read with sqlite3,
+    read-only: nothing is written to a study that is refused."""
+    import sqlite3
+    from urllib.parse import quote
+
+    file = _study_file(storage)
+    if storage is None:
+        if not resuming:
+            return                      # a new study in a new directory
+        path, where, name = Path(out) / "study.db", f"--out {out}", "study.db"
+    elif file is None:
+        return
+    else:
+        path, where, name = Path(file), f"--storage {storage}", Path(file).name
+    try:
+        if not path.is_file() or path.stat().st_size == 0:
+            return
+    except OSError:
+        return
+    try:
+        con = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise UsageError(f"{where}: cannot read {name}: {exc}") from None
+    try:
+        try:
+            check = [r[0] for r in con.execute("PRAGMA quick_check").fetchall()]
+            if check != ["ok"]:
+                raise sqlite3.DatabaseError("; ".join(map(str, check[:2])))
+            tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if not tables:
+                return
+            if not {"studies", "study_user_attributes", "trials"} <= tables:
+                raise UsageError(f"{where}: {name} is a SQLite database of something else, not an "
+                                 "Optuna study (it will not be touched); give a new file")
+            row = con.execute("SELECT study_id FROM studies WHERE study_name = ?", (STUDY,)).fetchone()
+            if row is None:
+                return
+            attr = con.execute("SELECT value_json FROM study_user_attributes WHERE study_id = ? "
+                               "AND key = ?", (row[0], PLAN_ATTR)).fetchone()
+            n = con.execute("SELECT count(*) FROM trials WHERE study_id = ?", (row[0],)).fetchone()[0]
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc):
+                raise UsageError(f"{where}: {name} is in use by another program ({exc})") from None
+            raise UsageError(f"{where}: {name} is damaged: {exc} (move it away to start the search "
+                             "afresh)") from None
+        except sqlite3.DatabaseError as exc:
+            raise UsageError(f"{where}: {name} is damaged: {exc} (move it away to start the search "
+                             "afresh)") from None
+    finally:
+        con.close()
+    mine = plan_identity(meta)
+    if attr is None:
+        if n and not resuming:
+            raise UsageError(f"{where}: holds a study of {n} trial(s) with no record of which tune "
+                             "they belong to; give a new --storage file")
+        return
+    try:
+        theirs = json.loads(attr[0])
+    except (TypeError, ValueError):
+        theirs = None
+    if not isinstance(theirs, dict):
+        raise UsageError(f"{where}: {name} is damaged: its record of the tune is unreadable "
+                         "(move it away to start the search afresh)")
+    if json.dumps(theirs, sort_keys=True) != json.dumps(mine, sort_keys=True):
+        game = f" of {theirs.get('game')}" if theirs.get("game") != mine.get("game") else ""
+        diff = next((k for k in _PLAN_KEYS if json.dumps(theirs.get(k), sort_keys=True)
+                     != json.dumps(mine.get(k), sort_keys=True)), "settings")
+        raise UsageError(f"{where}: holds the study of another tune{game} (different "
+                         f"{_PLAN_WORDS.get(diff, diff.replace('_', ' '))}); give a new --storage "
+                         "file, or that tune's own command to resume it")
+
+
+#: A plan key as the designer typed it, for :func:`check_study`'s refusal.
+_PLAN_WORDS = {"players": "--players", "strategies": "line-up (--strategies)", "seed": "--seed",
+               "rules_text": "rules (--rules)", "settings": "--set", "varies": "--vary",
+               "targets": "--target", "games": "--min-games, --max-games or --eta",
+               "confirm_games": "--confirm-games", "confirm_seed": "--confirm-seed",
+               "rotate_seats": "--rotate-seats", "panel": "panel (--panel, --lineup)",
+               "aggregate": "--aggregate", "game": "--game"}
 
 
 @dataclass
@@ -371,8 +504,10 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     resuming = prepare_out(meta, final, force, kind="tune")
     out = final
     study_file = _study_file(storage)
+    check_storage_place(storage, final)
     if study_file is not None:
         claim_output(study_file, "--storage", kind="file")   # one writer per study, outside --out too
+    check_study(storage, final, meta, resuming)   # another tune's study, a damaged one: before --out
     if not resuming:
         meta["created_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         meta["storage"] = storage_url(storage, out) if storage else "study.db (in this directory)"
@@ -382,9 +517,19 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     say = progress or (lambda *_: None)
     optuna = _load_optuna()
     url = storage_url(storage, out)
-    study = optuna.create_study(
-        study_name=STUDY, storage=url, direction="minimize", load_if_exists=True,
-        sampler=_sampler(optuna, plan, 0))
+    from sqlalchemy.exc import DatabaseError as _DatabaseError
+
+    try:
+        study = optuna.create_study(
+            study_name=STUDY, storage=url, direction="minimize", load_if_exists=True,
+            sampler=_sampler(optuna, plan, 0))
+        if study.user_attrs.get(PLAN_ATTR) is None:
+            study.set_user_attr(PLAN_ATTR, plan_identity(meta))     # whose study this is
+    except _DatabaseError as exc:
+        name = Path(study_file).name if study_file is not None else "study.db"
+        where = f"--storage {storage}" if storage is not None else f"--out {final}"
+        raise UsageError(f"{where}: {name} is damaged: {getattr(exc, 'orig', exc)} (move it away "
+                         "to start the search afresh)") from None
     states = optuna.trial.TrialState
     for t in study.get_trials(deepcopy=False, states=(states.RUNNING, states.WAITING)):
         study.tell(t.number, state=states.FAIL)         # cut short by an interruption
