@@ -28,7 +28,7 @@ from analysis.load import RunSet, group_runs, open_runs
 # (:func:`table_names` lists both).
 TABLES = ("seats", "seat_tests", "outcomes", "spread_counts", "lead_changes", "flow", "scores_by_seat",
           "scores_by_strategy", "events", "event_seats", "tiles", "tile_summary", "domain_pairs",
-          "strategies", "matchups", "length", "length_distribution", "end_reasons", "guild_types",
+          "strategies", "matchups", "seat_bots", "length", "length_distribution", "end_reasons", "guild_types",
           "roles", "role_seats")
 
 
@@ -88,6 +88,9 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
     if mu_acc is not None:
         t["strategies"] = matchups.strategy_table(rs, mu_acc)
         t["matchups"] = matchups.matchup_table(rs, mu_acc)
+        bots = matchups.seat_bot_table(rs, mu_acc)
+        if bots is not None:
+            t["seat_bots"] = bots
     if length.has_length(rs):
         t["length"] = length.length_summary(rs)
         t["length_distribution"] = length.length_distribution(rs)

@@ -48,8 +48,10 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
     then one ``seat`` row per seat with its share of its role's wins against the equal split, its
     Wald test against its role's average seat (``seat_p_value``; ``seat_p_adjusted``, Holm over the
     seats of roles of several seats; ``significant``; ``verdict``) and the role's chi-square p-value
-    (``p_value``; ``chi2_p_adjusted``, Holm over the roles) (:mod:`analysis.roles`). The intervals
-    are each row's own 95 % intervals, unadjusted."""
+    (``p_value``; ``chi2_p_adjusted``, Holm over the roles) (:mod:`analysis.roles`). A role's only
+    seat (the Seigneur) is not tested: its ``significant`` and ``verdict`` are empty, as the
+    report's cell, and its ``share_of_role`` is 1 (empty when the role won no game: a share of no
+    wins). The intervals are each row's own 95 % intervals, unadjusted."""
     from analysis import analyse, open_runs
     from analysis.compare import metric_vector
     from analysis.events import event_impact, has_events
@@ -96,8 +98,13 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
                                       "ci_low", "ci_high")
         seats = by_seat.select("role", "role_label", "seat", pl.lit("seat").alias("level"),
                                "games", "wins", "win_share", "ci_low", "ci_high")
+        # a seat not tested (its role's only seat: the Seigneur) has no verdict and no call, as
+        # on the report's page (an empty cell), not "within noise" (report_verdicts)
+        untested = pl.col("seat_p_value").is_null() | pl.col("seat_p_value").is_nan()
         extra = by_seat.select("share_of_role", "share_low", "share_high", "equal_share",
-                               "seat_p_value", "seat_p_adjusted", "significant", "verdict",
+                               "seat_p_value", "seat_p_adjusted",
+                               pl.when(untested).then(None).otherwise(pl.col("significant")).alias("significant"),
+                               pl.when(untested).then(None).otherwise(pl.col("verdict")).alias("verdict"),
                                "p_value", "chi2_p_adjusted")
         nulls = pl.DataFrame({c: [None] * sides.height for c in extra.columns},
                              schema=extra.schema)

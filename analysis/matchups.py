@@ -275,6 +275,21 @@ def strategy_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.Data
     }).filter(pl.Series(keep))
 
 
+def seat_bot_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataFrame | None:
+    """The bot of every seat when each bot keeps its seats in every game and the seats are not
+    rotated (every strategy ``confounded``): columns seat (0-based), bot. None otherwise (rotated
+    seats, or a bot moving between seats): then no seat has one bot."""
+    acc = _acc(rs, acc)
+    if acc.paired or acc.k < 2 or not bool(_seat_bound(acc).all()):
+        return None
+    names = list(rs.strategies)
+    owner = [[i for i in range(acc.k) if acc.seats[i, s] > 0] for s in range(acc.n)]
+    if any(len(o) != 1 for o in owner):
+        return None
+    return pl.DataFrame({"seat": pl.Series(range(acc.n), dtype=pl.Int8),
+                         "bot": [names[o[0]] for o in owner]})
+
+
 def matchup_table(rs: RunSet, acc: MatchupAccumulator | None = None) -> pl.DataFrame:
     """Head-to-head results of every ordered pair of different strategies that met.
 

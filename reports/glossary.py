@@ -18,8 +18,12 @@ import re
 TERMS: dict[str, str] = {
     "win share": "The share of games a seat, role or strategy wins; a win shared by k players counts "
                  "1/k for each of them.",
-    "fair share": "The win share every seat would have if the seats were equal: 1 / number of players "
-                  "(25% at 4 players).",
+    "fair share": "In a game whose seats are alike, the win share every seat would have if the seats "
+                  "were equal: 1 / number of players (25% at 4 players). A game whose seats play "
+                  "different roles (Seigneurial's Seigneur and Censitaires, a Fief combat's attacker "
+                  "and defender) has none: each side's share of the games stands as it is, and a seat "
+                  "of a role of several seats is compared with its role's other seats, against an "
+                  "equal split of the role's wins.",
     "pp": "Percentage points: the difference between two percentages. 27% against a fair 25% is "
           "+2 pp (not +2%).",
     "95% interval": "The range the true value lies in with 95% confidence, given the number of games "

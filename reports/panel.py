@@ -28,7 +28,7 @@ import polars as pl
 from analysis.panel import panel_table
 from reports.figures.common import OKABE_ITO
 from reports.sections import FigureSet, Section
-from reports.sweep import _meta, _publish, _title
+from reports.sweep import _meta, _publish, _title, rounded
 from reports.text import pct_ci, verdict_words
 
 
@@ -180,6 +180,34 @@ def cells_intro(smallest: float) -> str:
             "whether it is that far), and 'clear but small' needs the whole interval closer.")
 
 
+def role_finding_statements(cells: pl.DataFrame) -> list[str]:
+    """What the finding of a panel of a game with roles is, one sentence per role of several seats,
+    said before whether it holds (:func:`analysis.panel.role_finding` says where it does): "The
+    finding: the Censitaires' seats do not win equally often (…)", with the equal split the page
+    judges each seat's share of its role's wins against, per player count of the panel."""
+    seats = cells.filter(pl.col("metric").str.starts_with("role_seat_share_"))
+    out = []
+    for role in dict.fromkeys(seats["role"].to_list()):
+        part = seats.filter(pl.col("role") == role)
+        label = part["role_label"][0]
+        split = part.select("players", "fair").unique().sort("players", descending=True)
+        at = ", ".join(f"{100 * f:.3g}% at {p} players" for p, f in split.iter_rows())
+        out.append(f"The finding: the {label}s' seats do not win equally often, some {label} seat "
+                   f"taking clearly more or less of the {label}s' wins than an equal split among "
+                   f"them ({at}).")
+    return out
+
+
+def _lead_with_the_finding(lead: list[str], cells: pl.DataFrame) -> list[str]:
+    """The panel page's lead of a game with roles: the finding named (:func:`role_finding_statements`)
+    just before the sentence that says where it holds (its first after "Who wins, by side")."""
+    said = role_finding_statements(cells)
+    if not said:
+        return lead
+    at = next((i for i, x in enumerate(lead) if not x.startswith("Who wins")), len(lead))
+    return lead[:at] + said + lead[at:]
+
+
 def build_panel_report(paths, out: str | Path, force: bool = False, smallest: dict | None = None,
                        pdf: bool = False, svg: bool = False) -> Path:
     """The page of the runs of a panel; returns the path of report.html. ``smallest``: the smallest
@@ -208,7 +236,10 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
     runs = sorted(set(t.cells["run"].to_list()))
     meta = _meta([("game", _title(t.game)), ("cells", str(len(t.labels))),
                   ("rules", "; ".join(_rules_of(runs))), ("runs", "; ".join(runs))])
-    return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=t.lead or [t.finding], svg=svg)
+    lead = t.lead or [t.finding]
+    if t.roles:
+        lead = _lead_with_the_finding(lead, t.cells)
+    return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=lead, svg=svg)
 
 
 def _rules_of(runs) -> list[str]:
@@ -290,7 +321,7 @@ def _in_units(df: pl.DataFrame, cols) -> pl.DataFrame:
     """``cols`` as a designer reads them: shares (fractions in the effects) in pp, every other metric
     in its own unit, with the ``unit`` column saying which; rounded to 2 decimals."""
     return df.with_columns(
-        *[pl.when(pl.col("share")).then(pl.col(c) * 100).otherwise(pl.col(c)).round(2).alias(c)
+        *[rounded(pl.when(pl.col("share")).then(pl.col(c) * 100).otherwise(pl.col(c))).alias(c)
           for c in cols],
         pl.when(pl.col("share")).then(pl.lit("pp")).otherwise(pl.col("unit")).alias("unit"))
 

@@ -119,9 +119,10 @@ def role_seat_rows(t: dict) -> pl.DataFrame:
         "Win share (95% interval, unadjusted)": pct_column(s, "win_share", "ci_low", "ci_high"),
         # a role of one seat (the Seigneur) takes all its role's wins by definition: no interval
         "Share of the role's wins (95% interval, unadjusted)": [
-            "100% (its role's only seat)" if alone else cell for alone, cell in zip(
+            "no wins to share" if share != share else "100% (its role's only seat)" if alone else cell
+            for alone, cell, share in zip(
                 s["role"].is_in(s.group_by("role").len().filter(pl.col("len") == 1)["role"].implode()),
-                pct_column(s, "share_of_role", "share_low", "share_high"))],
+                pct_column(s, "share_of_role", "share_low", "share_high"), s["share_of_role"])],
         "Equal split": [f"{pct(v)}%" for v in s["equal_share"]],
         **verdict,
         # one chi-square per role: on the role's first row, not repeated beside each seat's verdict

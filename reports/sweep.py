@@ -158,6 +158,13 @@ def sweep_sentences(effects: pl.DataFrame, per_comparison: int = 4,
     return [s[0].upper() + s[1:] + "." if s[0] != "…" else s + "." for s in out]
 
 
+def rounded(x: pl.Expr, decimals: int = 2) -> pl.Expr:
+    """``x`` rounded to ``decimals`` for a table, a value that rounds to zero written 0: a change of
+    −0.001 turns rounds to −0.0, which a page prints "-0" (a sign with no size)."""
+    r = x.round(decimals)
+    return pl.when(r == 0).then(pl.lit(0.0)).otherwise(r)
+
+
 def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
     """The page's table of every effect: per comparison, every metric's paired change with its
     simultaneous interval (shares in pp, every other metric in its own unit) and its words; a metric
@@ -172,7 +179,7 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
     labels = dict(zip(d["metric"], d["label"]))
     share = pl.col("share")
     return d.with_columns(
-        *[pl.when(share).then(pl.col(c) * 100).otherwise(pl.col(c)).round(2).alias(c)
+        *[rounded(pl.when(share).then(pl.col(c) * 100).otherwise(pl.col(c))).alias(c)
           for c in ("delta", "low", "high")],
         pl.when(share).then(pl.lit("pp")).otherwise(pl.col("unit")).alias("unit"),
         pl.col("verdict").map_elements(verdict_words, return_dtype=pl.String).alias("verdict"),
@@ -349,7 +356,7 @@ def variant_table(variants: pl.DataFrame) -> pl.DataFrame:
     pp, every other metric in its own unit; rounded to 2 decimals."""
     share = pl.col("share")
     return variants.with_columns(
-        *[pl.when(share).then(pl.col(c) * 100).otherwise(pl.col(c)).round(2).alias(c)
+        *[rounded(pl.when(share).then(pl.col(c) * 100).otherwise(pl.col(c))).alias(c)
           for c in ("estimate", "low", "high")],
         pl.when(pl.col("metric") == "balance").then(pl.lit("pp"))
         .when(share).then(pl.lit("%")).otherwise(pl.col("unit")).alias("unit"),
@@ -399,10 +406,13 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
     s = sensitivity(sweep_dir, smallest or None)
     sw = s.sweep
     spec = registry.specs().get(sw["game"])
-    title = f"{_title(sw['game'])}: what each setting changes"
+    players = sw.get("players")
+    at_players = f" at {players} players" if players else ""
+    title = f"{_title(sw['game'])}{f', {players} players' if players else ''}: what each setting changes"
     figs = FigureSet()
     meta = _meta([
-        ("game", _title(sw["game"])), ("varied", "; ".join(v["text"] for v in sw["varies"])),
+        ("game", _title(sw["game"])), *([("players", str(players))] if players else []),
+        ("varied", "; ".join(v["text"] for v in sw["varies"])),
         ("design", sw["mode"]), ("variants", f"{len(sw['variants']) - len(s.missing)} of "
                                              f"{len(sw['variants'])} finished"),
         ("games per variant", f"{sw['games']:,} (the same games in every variant: "
@@ -435,8 +445,8 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                  "'Every variant' show each). ")
     # the page leads with what moves what; how it is measured follows the sentences
     secs = [Section("findings", "What moves what",
-                    "The paired change of each setting, game by game, worded by its size (how it "
-                    "is measured: the next section).",
+                    f"The paired change of each setting{at_players}, game by game, worded by its "
+                    "size (how it is measured: the next section).",
                     sentences=sweep_sentences(s.effects, slice_effects=s.slice_effects)),
             Section("method", "How these sentences are measured",
                     "Each sentence compares the parameter's first and last value (a list of words: "
@@ -1168,10 +1178,10 @@ def _trial_table(trials: pl.DataFrame, tune: dict, game: str) -> pl.DataFrame:
         cols.append(pl.col("worst_cell").alias("Worst cell (its shares shown)"))
     for m in metrics:
         x = pl.col(m).cast(pl.Float64, strict=False)
-        cols.append(((x * 100) if _is_share(m) else x).round(1).alias(_metric_name(m, game)))
+        cols.append(rounded((x * 100) if _is_share(m) else x, 1).alias(_metric_name(m, game)))
     n_targets = len(tune.get("targets") or ())
     said = [OUTCOME_WORDS.get(w, w) for w in (trial_outcome(r, n_targets) for r in trials.iter_rows(named=True))]
-    cols += [pl.col("objective").cast(pl.Float64, strict=False).round(2).alias("Objective")]
+    cols += [rounded(pl.col("objective").cast(pl.Float64, strict=False)).alias("Objective")]
     return trials.select(cols).with_columns(pl.Series("Target on the search's games", said, pl.String))
 
 

@@ -201,16 +201,14 @@ def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
 
 
 def lineup_note(t: dict, rs: RunSet | None) -> list[str]:
-    """When the seats hold different bots and keep them in every game (no rotation: the
-    strategies table's ``confounded``), one sentence before the seats' findings naming each seat's
+    """When the seats hold different bots and keep them in every game (no rotation: table
+    ``seat_bots``), one sentence before the seats' findings naming each seat's
     bot: a seat's gap from its fair (or its role's) share is then mostly its bot's strength, and a
     page that words it as the seat's advantage misleads. [] otherwise."""
-    s = t.get("strategies")
-    if s is None or rs is None or not bool(s["confounded"].any()):
+    s, table = t.get("strategies"), t.get("seat_bots")
+    if s is None or table is None:
         return []
-    bots = list(rs.metas[0].get("strategies") or [])
-    if len(set(bots)) < 2:
-        return []
+    bots = table.sort("seat")["bot"].to_list()
     held = ", ".join(f"Seat {i + 1} {b}" for i, b in enumerate(bots))
     if "roles" in t:
         if "role" not in s.columns or not bool(s["p_value"].is_not_nan().any()):
@@ -670,7 +668,8 @@ def length_headlines(t: dict) -> list[str]:
     if "end_reasons" in t and t["end_reasons"]["games"].sum() > 0:
         er = t["end_reasons"].sort(["share", "end_reason"], descending=[True, False])
         top = er.row(0, named=True)
-        rest = [f"{r['label'].lower()} {pct(r['share'])}%" for r in er.iter_rows(named=True)][1:]
+        # the labels as named (a role's name keeps its capital: "Seigneur goal")
+        rest = [f"{r['label']} {pct(r['share'])}%" for r in er.iter_rows(named=True)][1:]
         out.append(f"The most common end is “{top['label']}”: {_p(top, 'share')} of games"
                    + (f" (then {', '.join(rest)})" if rest else "") + ".")
     return out

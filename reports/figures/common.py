@@ -24,7 +24,7 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.ticker import PercentFormatter  # noqa: E402
+from matplotlib.ticker import MaxNLocator, PercentFormatter  # noqa: E402
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable with every common colour deficiency.
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
@@ -61,8 +61,6 @@ def percent_axis(ax, axis: str = "y") -> None:
     """A share axis: ticks as percentages, its limits kept within 0–100% (a bar's label or an
     interval never stretches it to 120%), marked for the figure checklist
     (:mod:`reports.figures.checklist`)."""
-    from matplotlib.ticker import MaxNLocator
-
     from reports.figures.checklist import share_axis
 
     lo, hi = ax.get_ylim() if axis == "y" else ax.get_xlim()
@@ -152,10 +150,26 @@ def error_bars(low, mid, high) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------------------
 
+def seat_bots(t: dict) -> list[str] | None:
+    """The bot of each seat (seat 1 first) when the seats hold different bots that keep their seats
+    (table ``seat_bots``, :func:`analysis.matchups.seat_bot_table`), else None (one bot in every
+    seat, or rotated seats). Then a seat's win share is mostly its bot's strength, and the seat
+    figures name the bot beside the seat."""
+    table = t.get("seat_bots")
+    if table is None or table.height == 0:
+        return None
+    return table.sort("seat")["bot"].to_list()
+
+
 @styled
 def seat_advantage(t: dict, title: str = "", unit: str = "coins") -> Figure:
-    """Win share per seat with 95 % intervals and the fair share line; mean score per seat."""
+    """Win share per seat with 95 % intervals and the fair share line; mean score per seat. When the
+    seats hold different bots that keep their seats (:func:`seat_bots`), each seat is labelled with
+    its bot ("Seat 2 (collector)"): its share is then mostly its bot's strength."""
     seats = t["seats"]
+    bots = seat_bots(t)
+    names = (seats["seat_label"].to_list() if bots is None else
+             [f"{lab}\n({bots[int(k)]})" for lab, k in zip(seats["seat_label"], seats["seat"])])
     fig = new_figure(10, 4.6)
     ax, ax2 = subplots(fig, 1, 2, width_ratios=[3, 2])
     x = np.arange(seats.height)
@@ -166,20 +180,21 @@ def seat_advantage(t: dict, title: str = "", unit: str = "coins") -> Figure:
     ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1.5, label=f"Fair share ({100 * fair:.0f}%)")
     for xi, pi in zip(x, p):
         ax.annotate(f"{100 * pi:.1f}%", (xi, pi), xytext=(0, 12), textcoords="offset points", ha="center")
-    ax.set_xticks(x, seats["seat_label"].to_list())
-    ax.set_xlabel("Seat (order of the first turn)")
+    ax.set_xticks(x, names)
+    ax.set_xlabel("Seat (order of the first turn)" + (" and its bot" if bots else ""))
     ax.set_ylabel("Win share (shared wins split)")
     top = float(np.nanmax(seats["ci_high"].to_numpy())) if seats.height else fair
     ax.set_ylim(0, max(top, fair) * 1.3)
     percent_axis(ax)
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), frameon=False)
-    ax.set_title("Who wins, by seat (95% intervals)", pad=24)
+    ax.set_title("Who wins, by seat and its bot (95% intervals)" if bots else
+                 "Who wins, by seat (95% intervals)", pad=24)
     m = seats["mean_score"].to_numpy()
     ax2.bar(x, m, color=[OKABE_ITO[i % 8] for i in range(len(x))], width=0.65,
             yerr=error_bars(seats["score_ci_low"], m, seats["score_ci_high"]), capsize=5, ecolor="black")
-    ax2.set_xticks(x, seats["seat_label"].to_list())
+    ax2.set_xticks(x, names)
     ax2.set_ylabel(f"Mean final {unit}")
-    ax2.set_xlabel("Seat")
+    ax2.set_xlabel("Seat and its bot" if bots else "Seat")
     ax2.set_title("Mean final score by seat", pad=24)
     if title:
         fig.suptitle(title)
@@ -190,9 +205,11 @@ def seat_advantage(t: dict, title: str = "", unit: str = "coins") -> Figure:
 @styled
 def role_advantage(t: dict) -> Figure:
     """Asymmetric games: each role's share of the games won, with 95% intervals (left); for each
-    role of several seats, each seat's share of its role's wins against the equal split (right)."""
+    role of several seats, each seat's share of its role's wins against the equal split (right),
+    each seat labelled with its bot when the seats hold different bots (:func:`seat_bots`)."""
     roles = t["roles"]
     seats = t["role_seats"]
+    bots = seat_bots(t)
     multi = roles.filter(pl.col("seats") > 1)["role"].to_list()
     fig = new_figure(10, 4.6)
     ax, ax2 = subplots(fig, 1, 2, width_ratios=[2, 3])
@@ -217,14 +234,15 @@ def role_advantage(t: dict) -> Figure:
     for xi, (lo, hi, eq) in enumerate(zip(xs - 0.4, xs + 0.4, part["equal_share"].to_list())):
         ax2.plot([lo, hi], [eq, eq], color=FAIR, linestyle="--", linewidth=1.5,
                  label="Equal split" if xi == 0 else None)
-    ax2.set_xticks(xs, [f"{lab}\n{role}" for lab, role in
-                        zip(part["seat_label"].to_list(), part["role_label"].to_list())])
+    ax2.set_xticks(xs, [f"{lab}{'' if bots is None else f' ({bots[int(k)]})'}\n{role}" for lab, k, role in
+                        zip(part["seat_label"].to_list(), part["seat"].to_list(), part["role_label"].to_list())])
     ax2.set_ylabel("Share of the role's wins")
     ax2.set_ylim(0, min(1.0, max(share.max() * 1.3, 0.1)) if part.height else 1)
     percent_axis(ax2)
     if part.height:
         ax2.legend(loc="upper right")
-    ax2.set_title("Seats within a role (95% intervals, unadjusted)")
+    ax2.set_title("Seats within a role, each with its bot\n(95% intervals, unadjusted)" if bots else
+                  "Seats within a role (95% intervals, unadjusted)")
     return fig
 
 
@@ -269,68 +287,81 @@ def matchups(t: dict) -> Figure | None:
     return fig
 
 
-def _step_hist(ax, d: pl.DataFrame, groups: list[str]) -> int:
-    """Step lines of the share of players per score bin (bins of equal width, ~60 over the range)."""
-    lo, hi = int(d["score"].min()), int(d["score"].max())
+TAIL = 1e-4                # the share of players a score axis may leave out at each end
+
+
+def _score_counts(d: pl.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Every score of ``d`` (a score histogram table) and the players on it, pooled over the groups
+    (by count when the table has ``players``, else by share)."""
+    col = "players" if "players" in d.columns else "share"
+    g = d.group_by("score").agg(pl.col(col).sum()).sort("score")
+    return g["score"].to_numpy(), g[col].to_numpy().astype(float)
+
+
+def _shown_scores(d: pl.DataFrame, tail: float = TAIL) -> tuple[int, int]:
+    """The scores the axis shows, ``(lo, hi)``: from the score below which fewer than ``tail`` of
+    the players (pooled over the groups, by count) lie, to the one above which fewer than ``tail``
+    do. A histogram of 800,000 players ran to 300 coins with nothing visible past ~250. A table
+    without player counts is shown whole."""
+    score, n = _score_counts(d)
+    if "players" not in d.columns or n.sum() == 0:
+        return int(score[0]), int(score[-1])
+    below = np.cumsum(n) / n.sum()                        # share at or below each score
+    above = 1.0 - np.concatenate([[0.0], below[:-1]])     # share at or above each score
+    return (int(score[np.argmax(below >= tail)]),
+            int(score[len(score) - 1 - np.argmax(above[::-1] >= tail)]))
+
+
+def _step_hist(ax, d: pl.DataFrame, groups: list[str], unit: str = "coins",
+               tail: float = TAIL) -> tuple[int, str]:
+    """Step lines of the share of players per score bin, each bin centred on the whole scores it
+    holds (a score s is drawn over [s − ½, s + ½), so a tick stands under its own score), bins of
+    equal width (~60 over the scores shown). The axis is cut to where the players are
+    (:func:`_shown_scores`) and ends on a bin's edge; returns the bins' width and the note that
+    says what the cut leaves out ("Not shown, of 80,000 players: 6 above 13 (up to 14) guild
+    cards", empty when nothing is left out), worded by the same last whole score the axis shows,
+    for the caller to put below the axes, where it hides no line."""
+    lo, hi = _shown_scores(d, tail)
     width = max(1, math.ceil((hi - lo + 1) / 60))
-    edges = np.arange(lo, hi + width + 1, width)
+    edges = np.arange(lo, hi + width + 1, width) - 0.5
+    edges = edges[: int(np.searchsorted(edges, hi + 0.5)) + 1]     # the last edge: at or past hi + ½
     for i, g in enumerate(groups):
         s = d.filter(pl.col("group") == g)
         share, _ = np.histogram(s["score"].to_numpy(), bins=edges, weights=s["share"].to_numpy())
         ax.stairs(share, edges, color=OKABE_ITO[i % 8], label=g, linewidth=1.8)
-    return width
-
-
-TAIL = 1e-4                # the share of players a score axis may leave out at each end
-
-
-def _trim_to_data(ax, d: pl.DataFrame, unit: str, tail: float = TAIL) -> None:
-    """Cut the score axis to where the players are: from the score below which fewer than ``tail``
-    of them (pooled over the groups, by count) lie, to the one above which fewer than ``tail`` do;
-    the players left out are said on the axes (how many, and how far
-    the scores run), so the cut hides nothing silently. A histogram of 800,000 players ran to 300
-    coins with nothing visible past ~250."""
-    if d.height == 0:
-        return
-    g = d.group_by("score").agg(pl.col("players").sum()).sort("score")
-    score, n = g["score"].to_numpy(), g["players"].to_numpy().astype(float)
-    total = n.sum()
-    below = np.cumsum(n) / total                 # share at or below each score
-    above = 1.0 - np.concatenate([[0.0], below[:-1]])   # share at or above each score
-    lo = int(score[np.argmax(below >= tail)])
-    hi = int(score[len(score) - 1 - np.argmax(above[::-1] >= tail)])
-    if lo <= score[0] and hi >= score[-1]:
-        return
-    ax.set_xlim(lo, hi + 1)                     # a score s is drawn over [s, s + 1): the bins' edges
-    left = int(n[score < lo].sum())
-    right = int(n[score > hi].sum())
-    parts = ([f"{left:,} below {lo} (down to {int(score[0])})"] if left else []) + \
-            ([f"{right:,} above {hi} (up to {int(score[-1])})"] if right else [])
-    # in the top-left corner, one short line each: a score distribution's peak is near the middle
-    ax.text(0.01, 0.98, "Not shown, of {:,} players:\n".format(int(total)) + ",\n".join(parts) + f" {unit}",
-            transform=ax.transAxes, ha="left", va="top", fontsize=8, color=FAIR)
+    ax.set_xlim(edges[0], edges[-1])
+    first, last = int(round(edges[0] + 0.5)), int(round(edges[-1] - 0.5))   # whole scores shown
+    score, n = _score_counts(d)
+    left, right = int(n[score < first].sum()), int(n[score > last].sum())
+    if "players" not in d.columns or not (left or right):
+        return width, ""
+    parts = ([f"{left:,} below {first} (down to {int(score[0])})"] if left else []) + \
+            ([f"{right:,} above {last} (up to {int(score[-1])})"] if right else [])
+    note = f"Not shown, of {int(n.sum()):,} players: " + ", ".join(parts) + f" {unit}"
+    if len(note) > 55:         # one short line each, as wide as half a figure's panel
+        note = f"Not shown, of {int(n.sum()):,} players:\n" + ",\n".join(parts) + f" {unit}"
+    return width, note
 
 
 @styled
 def scores(t: dict, unit: str = "coins") -> Figure:
-    """Distributions of final scores per seat and per strategy."""
+    """Distributions of final scores per seat and per strategy; what an axis cut to where the
+    players are leaves out is said under it (:func:`_step_hist`)."""
     per_strategy = "scores_by_strategy" in t and t["scores_by_strategy"]["group"].n_unique() > 1
     fig = new_figure(10 if per_strategy else 8, 4.5)
     axes = np.atleast_1d(subplots(fig, 1, 2 if per_strategy else 1, sharey=True))
     d = t["scores_by_seat"]
-    width = _step_hist(axes[0], d, sorted(set(d["group"]), key=lambda s: int(s.split()[-1])))
-    if "players" in d.columns:
-        _trim_to_data(axes[0], d, unit)
+    width, note = _step_hist(axes[0], d, sorted(set(d["group"]), key=lambda s: int(s.split()[-1])), unit)
+    notes = [note]
     axes[0].set_title("Final score by seat")
     if per_strategy:
         d2 = t["scores_by_strategy"]
         order = t["strategies"]["strategy"].to_list() if "strategies" in t else sorted(set(d2["group"]))
-        _step_hist(axes[1], d2, [g for g in order if g in set(d2["group"])])
-        if "players" in d2.columns:
-            _trim_to_data(axes[1], d2, unit)
+        notes.append(_step_hist(axes[1], d2, [g for g in order if g in set(d2["group"])], unit)[1])
         axes[1].set_title("Final score by strategy")
-    for ax in axes:
-        ax.set_xlabel(f"Final {unit}" + (" (after end-of-game penalties)" if unit == "coins" else ""))
+    for ax, note in zip(axes, notes):
+        ax.set_xlabel(f"Final {unit}" + (" (after end-of-game penalties)" if unit == "coins" else "")
+                      + (f"\n{note}" if note else ""))
         ax.legend()
         percent_axis(ax)
     axes[0].set_ylabel("Share of players" + (f" per {width} {unit}" if width > 1 else ""))
@@ -560,7 +591,8 @@ def _reason_colours(labels: list[str]) -> dict[str, str]:
 
 @styled
 def game_length(t: dict) -> Figure | None:
-    """Histogram of game length stacked by end reason; share of each end reason (Wilson intervals)."""
+    """Histogram of game length stacked by end reason, each bar centred on its whole number of
+    turns (a bin of several turns on its middle); share of each end reason (Wilson intervals)."""
     if "length_distribution" not in t or t["length_distribution"].height == 0:
         return None
     d = t["length_distribution"]
@@ -581,7 +613,8 @@ def game_length(t: dict) -> Figure | None:
             continue
         h = np.zeros(len(starts))
         h[((s["turns_from"].to_numpy() - starts[0]) // width).astype(int)] = s["share"].to_numpy()
-        ax.bar(starts, h, width=width, bottom=bottom, align="edge", color=colours[lab], label=lab,
+        # a bin of whole turns [from, to] spans from − ½ to to + ½: a 7-turn bar centred on 7
+        ax.bar(starts - 0.5, h, width=width, bottom=bottom, align="edge", color=colours[lab], label=lab,
                edgecolor="white", linewidth=0.4)
         bottom += h
     ax.set_ylim(0, float(bottom.max()) * 1.3 if bottom.size else 1)    # room for the legend: no bar under it
@@ -591,6 +624,7 @@ def game_length(t: dict) -> Figure | None:
                    label=f"Mean {r['mean_turns']:.1f} turns")
         ax.axvline(r["median"], color=FAIR, linestyle=":", linewidth=1.5, label=f"Median {r['median']:g}")
     ax.set_xlabel("Turns in the game")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))      # whole turns, under their bars
     ax.set_ylabel(f"Share of games per {width} turns" if width > 1 else "Share of games")
     percent_axis(ax)
     ax.legend(loc="upper right", fontsize=9)

@@ -22,37 +22,45 @@ def objectives(t: dict, how: str = "95% interval, unadjusted") -> Figure | None:
     """Win share of a Censitaire by Objective card (95% intervals), hardest at the bottom, against
     the average Censitaire; a card is coloured easier or harder when its ``significant`` says it is
     clear of the average (the report passes the verdict adjusted over the cards, ``how`` names the
-    adjustment in the legend)."""
+    adjustment in the legend). Cards are numbered from #1 as the page numbers them: the table's
+    ``cards`` ("#10, #11, #12": the first is shown), else ``objective`` + 1 (0-based in the data).
+    The legend sits under the axes, off every bar and interval, and lists only the groups drawn."""
     if "objectives" not in t or t["objectives"].height == 0:
         return None
     o = t["objectives"].sort("win_share")
-    fig = new_figure(9, 0.45 * o.height + 1.8)
+    fig = new_figure(9, 0.45 * o.height + 2.6)
     ax = subplots(fig)
     y = np.arange(o.height)
     p = o["win_share"].to_numpy()
-    colours = [OKABE_ITO[5] if s and d < 0 else OKABE_ITO[2] if s else OKABE_ITO[0]
-               for s, d in zip(o["significant"].to_list(), o["diff"].to_list())]
-    ax.barh(y, p, color=colours, height=0.65,
+    group = ["harder" if s and d < 0 else "easier" if s else "unclear"
+             for s, d in zip(o["significant"].to_list(), o["diff"].to_list())]
+    colour = {"easier": OKABE_ITO[2], "harder": OKABE_ITO[5], "unclear": OKABE_ITO[0]}
+    ax.barh(y, p, color=[colour[g] for g in group], height=0.65,
             xerr=error_bars(o["ci_low"], p, o["ci_high"]), capsize=3, ecolor="black")
     avg = float(o["censitaire_share"][0])
     ax.axvline(avg, color=FAIR, linestyle="--", linewidth=1.5, label=f"Average Censitaire ({100 * avg:.1f}%)")
-    ax.set_yticks(y, [f"#{i}: {lab}" for i, lab in zip(o["objective"].to_list(), o["label"].to_list())])
+    numbers = ([c.split(",")[0] for c in o["cards"].to_list()] if "cards" in o.columns
+               else [f"#{i + 1}" for i in o["objective"].to_list()])
+    ax.set_yticks(y, [f"{n}: {lab}" for n, lab in zip(numbers, o["label"].to_list())])
     ax.set_xlabel("Win share of a Censitaire holding the card (95% intervals)")
     ax.set_xlim(0, max(float(o["ci_high"].max()) * 1.15, avg * 1.5))
     percent_axis(ax, "x")
     handles, _ = ax.get_legend_handles_labels()
-    handles += [Patch(color=OKABE_ITO[2], label=f"Easier (clear above the average, {how})"),
-                Patch(color=OKABE_ITO[5], label=f"Harder (clear below the average, {how})"),
-                Patch(color=OKABE_ITO[0], label="Not clear of the average")]
-    ax.legend(handles=handles, loc="lower right", fontsize=8)
+    words = {"easier": f"Easier (clear above the average, {how})",
+             "harder": f"Harder (clear below the average, {how})",
+             "unclear": "Not clear of the average"}
+    handles += [Patch(color=colour[g], label=words[g]) for g in ("easier", "harder", "unclear") if g in group]
+    fig.legend(handles=handles, loc="outside lower center", fontsize=8, frameon=False)
     ax.set_title("Objective cards: how often their holder wins")
     return fig
 
 
 @styled
-def improvements(t: dict) -> Figure | None:
+def improvements(t: dict, certain_before: bool = False) -> Figure | None:
     """How many games reach the land improvements, and the Seigneur's win share in games that end
-    before them against games that reach them."""
+    before them against games that reach them. ``certain_before``: the rules make his share of the
+    games that end before them 0 (the report's hook decides: SG-1, SG-5.6, SG-6), so that bar has
+    no interval and its label says why."""
     if "improvements" not in t:
         return None
     d = t["improvements"]
@@ -72,11 +80,20 @@ def improvements(t: dict) -> Figure | None:
     ax.set_title("Games and the land improvements")
     s = d["seigneur_share"].cast(float).to_numpy()
     ok = ~np.isnan(s)
+    ruled = np.zeros(d.height, bool)
+    ruled[0] = certain_before and bool(ok[0])          # row 0: the games that end before them
     ax2.bar(x[ok], s[ok], color=[OKABE_ITO[4], OKABE_ITO[0]][: ok.sum()] if ok.all() else OKABE_ITO[0],
-            width=0.6, yerr=error_bars(d["seigneur_ci_low"].to_numpy()[ok], s[ok],
-                                        d["seigneur_ci_high"].to_numpy()[ok]), capsize=5, ecolor="black")
-    for xi, v in zip(x[ok], s[ok]):
-        bar_label(ax2, xi, v)
+            width=0.6)
+    sampled = ok & ~ruled                               # a measured share: its 95% interval
+    ax2.errorbar(x[sampled], s[sampled], yerr=error_bars(d["seigneur_ci_low"].to_numpy()[sampled], s[sampled],
+                                                         d["seigneur_ci_high"].to_numpy()[sampled]),
+                 fmt="none", capsize=5, ecolor="black")
+    for xi, v, rule in zip(x[ok], s[ok], ruled[ok]):
+        if rule:
+            ax2.annotate("0% (certain by\nthe rules: no interval)", (xi, v), xytext=(0, 8),
+                         textcoords="offset points", ha="center", va="bottom", fontsize=9)
+        else:
+            bar_label(ax2, xi, v)
     ax2.set_xticks(x, labels)
     ax2.set_ylim(0, 1.0)
     percent_axis(ax2)

@@ -28,6 +28,8 @@ and :mod:`reports.figures.seigneurial`.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import polars as pl
 
@@ -63,16 +65,24 @@ def adjusted_objectives(o: pl.DataFrame, smallest: float = stats.DEFAULT_SMALLES
                           pl.Series("significant", [v != stats.NOT_SHOWN for v in verdict]))
 
 
+NUMBERING = ("Cards are numbered from #1 in the order of objectives.cards in the rules (the "
+             "objective column of players.parquet counts from 0: card #1 is objective 0).")
+
+
 def _cards(t: dict) -> pl.DataFrame:
-    """The distinct Objective cards of ``t["objectives"]`` (identical cards pooled), easiest first."""
+    """The distinct Objective cards of ``t["objectives"]`` (identical cards pooled), easiest first,
+    their ``cards`` numbered from #1 as a person reads them ("#10, #11, #12"; the tables'
+    ``objective`` is the 0-based index into ``objectives.cards``, as in players.parquet)."""
     o = t["objectives"]
-    return distinct_cards(o) if "same_as" in o.columns else o.with_columns(
+    o = distinct_cards(o) if "same_as" in o.columns else o.with_columns(
         pl.format("#{}", "objective").alias("cards"), pl.lit(1).alias("copies"))
+    return o.with_columns(pl.col("cards").map_elements(
+        lambda c: re.sub(r"#(\d+)", lambda m: f"#{int(m.group(1)) + 1}", c), return_dtype=pl.String))
 
 
 def card_name(r: dict) -> str:
-    """A card as a sentence names it: ``#6 (grain ≥ 10)``; identical cards together: ``grain ≥ 4,
-    wood ≥ 4, fish ≥ 4 (3 identical cards: #9, #10, #11)``."""
+    """A card as a sentence names it: ``#7 (grain ≥ 10)``; identical cards together: ``grain ≥ 4,
+    wood ≥ 4, fish ≥ 4 (3 identical cards: #10, #11, #12)``."""
     copies = int(r.get("copies") or 1)
     return (f"{r['label']} ({copies} identical cards: {r['cards']})" if copies > 1
             else f"{r['cards']} ({r['label']})")
@@ -206,7 +216,8 @@ def sections(t: dict, rs, figs: FigureSet, questions=None) -> list[Section]:
             "are one row, their holders pooled (copies dealt in one game count as separate holders; at "
             "most one of them wins, so the interval is if anything wide). A card clear of the average "
             f"(Holm over the {_cards(t).height} distinct cards, so that among that many one is flagged by "
-            "chance at most 5% of the time) is easier or harder than the others under these bots.",
+            "chance at most 5% of the time) is easier or harder than the others under these bots. "
+            + NUMBERING,
             figs.add("objectives", F.objectives(
                 {"objectives": _figure_cards(t, rs)},
                 how=f"Holm over the {_cards(t).height} distinct cards")),
@@ -221,8 +232,9 @@ def sections(t: dict, rs, figs: FigureSet, questions=None) -> list[Section]:
             f"that ends before them: {RULE_BEFORE}. So the two groups do not show what the "
             "improvements do to his chances: compare two runs with different rent tables or midpoints "
             "for that.",
-            figs.add("improvements", F.improvements(t)), [("Before and after the improvements",
-                                                           _improvement_rows(t))],
+            figs.add("improvements", F.improvements(
+                t, certain_before=_rule_makes_before_zero(t["improvements"].row(0, named=True)))),
+            [("Before and after the improvements", _improvement_rows(t))],
             improvement_headlines(t)))
     if "seigneur_squares" in t:
         sq = t["seigneur_squares"]

@@ -33,8 +33,9 @@ def test_objective_sentences_name_the_extreme_cards_with_their_numbers(tables):
     easy_line, hard_line = hook.objective_headlines(t)
     o = t["objectives"]
     easy, hard = o.row(0, named=True), o.row(o.height - 1, named=True)
-    assert f"#{easy['objective']} ({easy['label']})" in easy_line and "easiest" in easy_line
-    assert f"#{hard['objective']} ({hard['label']})" in hard_line and "hardest" in hard_line
+    # numbered from #1 on the page: the table's objective 0 is card #1
+    assert f"#{easy['objective'] + 1} ({easy['label']})" in easy_line and "easiest" in easy_line
+    assert f"#{hard['objective'] + 1} ({hard['label']})" in hard_line and "hardest" in hard_line
     assert _pcts(hard_line)[:3] == pytest.approx([round(100 * hard[k], 1) for k in ("win_share", "ci_low", "ci_high")])
     assert "below the average" in hard_line and "above the average" in easy_line
 

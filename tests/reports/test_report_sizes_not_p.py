@@ -208,14 +208,14 @@ def test_objective_cards_are_judged_over_the_twelve_cards(tmp_path, undrawn):
     for c in range(12):
         want = ("clear and large enough to matter" if clear[c] and abs(share[c] - avg) >= 0.01 else
                 "clear but small" if clear[c] else "within noise")
-        assert rows[f"#{c}"][col] == want, (c, z[c], rows[f"#{c}"])
+        assert rows[f"#{c + 1}"][col] == want, (c, z[c], rows[f"#{c + 1}"])   # cards shown from #1
     ax = drawn["fig"].axes[0]
     labels = [t.get_text() for t in ax.get_yticklabels()]
     colour = {lab.split(":")[0]: bar.get_facecolor() for lab, bar in zip(labels, ax.patches)}
-    neutral = {colour[f"#{c}"] for c in range(12) if not clear[c]}
-    assert len(neutral) == 1 and colour["#0"] not in neutral
+    neutral = {colour[f"#{c + 1}"] for c in range(12) if not clear[c]}
+    assert len(neutral) == 1 and colour["#1"] not in neutral
     for c in borderline:
-        assert colour[f"#{c}"] in neutral
+        assert colour[f"#{c + 1}"] in neutral
 
 
 def test_no_seat_moved_is_worded_by_noise_not_significance():

@@ -96,3 +96,14 @@ def test_the_role_games_strategy_sentence_names_the_role_and_its_numbers(runs):
                            f"{100 * best['win_share']:.1f}%")
     assert f"against {100 * best['fair_share']:.1f}% for the Censitaires' average seat" in line
     assert not any("against a fair 25.0%" in x for x in lines)
+
+
+def test_the_seat_bots_table_names_each_seats_bot_only_on_fixed_mixed_seats(runs):
+    """analysis.matchups.seat_bot_table, which the seat figures and the line-up sentence read."""
+    t = analyse(open_runs([runs["mv-fixed"]]))
+    assert t["seat_bots"].sort("seat")["bot"].to_list() == ["balanced", "collector", "saboteur", "random"]
+    for name in ("mv-rotated", "mv-one-bot"):
+        assert "seat_bots" not in analyse(open_runs([runs[name]]))
+    assert analyse(open_runs([runs["sg-fixed"]], source="stats"))["seat_bots"]["bot"].to_list() == \
+        ["harsh-lord", "objective", "dutiful", "hoarder"]
+

@@ -1,0 +1,38 @@
+"""Two role-page words from review G: a role whose only seat won no game has no share of its
+role's wins to show ("no wins to share", not "100%"), and the end reasons after the most common
+keep their names as written (a role's name keeps its capital: "Seigneur goal")."""
+
+from __future__ import annotations
+
+import pytest
+
+from analysis import analyse, open_runs
+from reports.sections import role_seat_rows
+from reports.text import length_headlines
+from simcore import runner
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    path = runner.simulate("seigneurial", games=400, seed=3, out=tmp_path_factory.mktemp("sg") / "r",
+                           quiet=True, strategies="harsh-lord,objective,dutiful,hoarder")
+    return analyse(open_runs([path]))
+
+
+def test_a_role_seat_without_wins_shows_no_share_of_them(tables):
+    t = dict(tables)
+    lord = t["role_seats"]["role"] == "seigneur"
+    t["role_seats"] = t["role_seats"].with_columns(
+        share_of_role=t["role_seats"]["share_of_role"].scatter(lord.arg_true(), float("nan")))
+    col = "Share of the role's wins (95% interval, unadjusted)"
+    rows = role_seat_rows(t).to_dicts()
+    assert rows[0]["Role"] == "Seigneur" and rows[0][col] == "no wins to share"
+    t["role_seats"] = tables["role_seats"].with_columns(
+        share_of_role=tables["role_seats"]["share_of_role"].fill_nan(1.0))
+    assert role_seat_rows(t).to_dicts()[0][col] == "100% (its role's only seat)"
+
+
+def test_the_other_end_reasons_keep_their_names_as_written(tables):
+    line = length_headlines(tables)[-1]
+    others = [r["label"] for r in tables["end_reasons"].sort("share", descending=True).iter_rows(named=True)][1:]
+    assert others and all(f"{label} " in line for label in others), line
