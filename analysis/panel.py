@@ -49,7 +49,7 @@ import polars as pl
 
 from simcore import games as registry
 from simcore.errors import UsageError
-from simcore.rundir import PANEL_JSON, RUN_JSON, read_meta, unfinished_panel
+from simcore.rundir import PANEL_JSON, RUN_JSON, panel_cell_mismatch, read_meta, unfinished_panel
 
 from analysis import stats
 from analysis.load import open_runs, smallest_difference
@@ -71,6 +71,10 @@ def cell_runs(paths) -> list[Path]:
                       key=lambda d: int(d.name.split("-")[1]) if d.name.split("-")[1].isdigit() else 0)
         if not subs:
             raise UsageError(f"{p}: neither a run directory nor a directory of cell-*/ runs")
+        for d in subs:
+            why = panel_cell_mismatch(p, d.name, read_meta(d))
+            if why is not None:
+                raise UsageError(f"{p}: {why}")
         out += subs
     return out
 

@@ -26,7 +26,8 @@ from typing import Callable
 import simcore
 from simcore import runner
 from simcore.atomic import write_text_atomic
-from simcore.rundir import PANEL_JSON, RUN_JSON
+from simcore.errors import UsageError
+from simcore.rundir import PANEL_JSON, RUN_JSON, panel_cell_mismatch, read_meta
 from strategies.panels import Panel
 
 from analysis.sweep.play import begin_out, finish_out, prepare_out
@@ -106,6 +107,9 @@ def run_panel(plan: PanelRun, out: str | Path, *, force: bool = False, threads: 
         if on_cell is not None:
             on_cell(k, n, c.label, played)
         if played:
+            why = panel_cell_mismatch(work, cell_name(k), read_meta(target))
+            if why is not None:
+                raise UsageError(f"{final}: {why}")
             continue
         runner.run(prep, games=plan.games, seed=plan.seed, out=target, force=True, threads=threads,
                    chunk_size=chunk_size, raw=plan.raw, quiet=True)

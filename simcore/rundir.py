@@ -281,6 +281,39 @@ def unfinished_panel(directory: str | Path) -> str | None:
             f"again to play the rest")
 
 
+def panel_cell_mismatch(directory: str | Path, cell: str, run_meta: dict[str, Any]) -> str | None:
+    """Why run ``cell`` (``cell-K``) of the panel in ``directory`` is not the cell its
+    ``panel.json`` says it is, or None: its player count, line-up, games, seed and rules against the
+    panel's K-th cell. A run played into a cell by hand (``simulate --out PANEL/cell-2 --force``),
+    or a cell copied from another panel, would otherwise be read, and resumed, as that cell. None
+    also when there is no readable panel.json (a directory of runs the user gathered)."""
+    d = Path(directory)
+    try:
+        meta = json.loads((d / PANEL_JSON).read_text(encoding="utf-8"))
+        names = [str(c) for c in meta["cells"]]
+        want = meta["panel"]["cells"][names.index(cell)]
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None
+    wrong = []
+    if run_meta.get("players") != want.get("players"):
+        wrong.append(f"{run_meta.get('players')} players, not {want.get('players')}")
+    bots, lineup = list(run_meta.get("strategies") or []), list(want.get("lineup") or [])
+    if len(bots) != len(lineup) or any(":" not in w and b != w for b, w in zip(bots, lineup)):
+        wrong.append(f"bots {', '.join(map(str, bots))}, not {', '.join(map(str, lineup))}")
+    for key in ("games", "seed"):
+        if run_meta.get(key) != meta.get(key):
+            wrong.append(f"{key} {run_meta.get(key)}, not the panel's {meta.get(key)}")
+    settings = [str(x) for x in meta.get("settings") or []]
+    rules = str(meta.get("rules_name")) + (" with --set " + ", ".join(settings) if settings else "")
+    if meta.get("rules_name") is not None and run_meta.get("rules_name") != rules:
+        wrong.append(f"rules {run_meta.get('rules_name')}, not {rules}")
+    if not wrong:
+        return None
+    return (f"{cell} is not the cell panel.json lists as {want.get('label', cell)}: {'; '.join(wrong)} "
+            "(played into the panel by another command, or copied from elsewhere: move it away and "
+            "run the same simulate --panel command again to play it anew)")
+
+
 def read_meta(run: str | Path) -> dict[str, Any]:
     """run.json of a run directory as an object, with one clear error line if ``run`` is not one.
 
