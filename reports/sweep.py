@@ -52,6 +52,7 @@ from reports.sections import FigureSet, Section
 from reports.text import amount, change_unit, common_digits, metric_value, shown_change, verdict_words
 from simcore import games as registry
 from simcore.atomic import atomic_dir
+from simcore.errors import UsageError
 
 
 def _minus(text: str) -> str:
@@ -836,6 +837,31 @@ def why_not_fitted(trials: pl.DataFrame, tune: dict, metric: str | None) -> str 
             "independently (one setting never changes among them, or two change together).")
 
 
+def _tune_result(tune_dir: Path) -> dict | None:
+    """result.json of a finished tune (None while it runs), checked before the page says anything
+    of it: what the verdict reads (its sentence, best trial, confirmation) must be there, and the
+    confirmation's games must still be on disk (the page says "confirmed on N fresh games"). One
+    :class:`UsageError` line otherwise."""
+    f = tune_dir / "result.json"
+    if not f.is_file():
+        return None
+    try:
+        result = json.loads(f.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise UsageError(f"{f}: not valid JSON ({exc}); run the same balance tune again to confirm "
+                         "anew, after moving result.json away") from None
+    confirm = result.get("confirm") if isinstance(result, dict) else None
+    missing = [k for k in ("sentence", "best_trial", "confirm") if not isinstance(result, dict) or k not in result]
+    missing += [f"confirm.{k}" for k in ("games", "seed") if isinstance(confirm, dict) and k not in confirm]
+    if missing or not isinstance(confirm, dict):
+        raise UsageError(f"{f}: damaged (no {', '.join(missing) or 'confirm'}); run the same balance "
+                         "tune again to confirm anew, after moving result.json away")
+    if "dir" in confirm and not (tune_dir / str(confirm["dir"]) / "run.json").is_file():
+        raise UsageError(f"{f}: its confirmation {confirm['dir']}/ is missing; run the same balance "
+                         "tune again to confirm anew, after moving result.json away")
+    return result
+
+
 def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False,
                       pdf: bool = False, smallest: dict | None = None, svg: bool = False) -> Path:
     """The page of a tune's search; returns the path of report.html. ``smallest``: the smallest
@@ -846,8 +872,7 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
     tune = read_json(tune_dir, "tune.json", "tune")
     trials = pl.read_csv(tune_dir / "trials.csv", infer_schema_length=None) \
         if (tune_dir / "trials.csv").is_file() else pl.DataFrame()
-    result = json.loads((tune_dir / "result.json").read_text(encoding="utf-8")) \
-        if (tune_dir / "result.json").is_file() else None
+    result = _tune_result(tune_dir)
     game = tune["game"]
     title = f"{_title(game)}: tuning " + ", ".join(v["name"] for v in tune["varies"])
     figs = FigureSet()
