@@ -856,7 +856,9 @@ def _tune_result(tune_dir: Path) -> dict | None:
     if missing or not isinstance(confirm, dict):
         raise UsageError(f"{f}: damaged (no {', '.join(missing) or 'confirm'}); run the same balance "
                          "tune again to confirm anew, after moving result.json away")
-    if "dir" in confirm and not (tune_dir / str(confirm["dir"]) / "run.json").is_file():
+    # (a tune keeps its confirmations' runs under confirmations/: one missing there was deleted)
+    if "dir" in confirm and (tune_dir / "confirmations").is_dir() and \
+            not (tune_dir / str(confirm["dir"]) / "run.json").is_file():
         raise UsageError(f"{f}: its confirmation {confirm['dir']}/ is missing; run the same balance "
                          "tune again to confirm anew, after moving result.json away")
     return result
