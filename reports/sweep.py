@@ -857,8 +857,9 @@ def _tune_result(tune_dir: Path) -> dict | None:
         raise UsageError(f"{f}: damaged (no {', '.join(missing) or 'confirm'}); run the same balance "
                          "tune again to confirm anew, after moving result.json away")
     # (a tune keeps its confirmations' runs under confirmations/: one missing there was deleted)
-    if "dir" in confirm and (tune_dir / "confirmations").is_dir() and \
-            not (tune_dir / str(confirm["dir"]) / "run.json").is_file():
+    played = tune_dir / str(confirm.get("dir", ""))     # a run, or a panel's runs (cell-K/)
+    if "dir" in confirm and (tune_dir / "confirmations").is_dir() and not (
+            (played / "run.json").is_file() or any((d / "run.json").is_file() for d in played.glob("cell-*"))):
         raise UsageError(f"{f}: its confirmation {confirm['dir']}/ is missing; run the same balance "
                          "tune again to confirm anew, after moving result.json away")
     return result

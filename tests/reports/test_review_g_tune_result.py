@@ -48,3 +48,18 @@ def test_a_missing_confirmation_is_not_reported_as_confirmed(tuned, tmp_path):
     done = balance("report", d, "--out", tmp_path / "rep", check=False)
     assert done.returncode == 2 and f"its confirmation {confirm}/ is missing" in done.stderr
     assert not (tmp_path / "rep").exists()
+
+
+def test_a_panel_tunes_confirmation_of_cells_is_found(tmp_path):
+    """A panel tune confirms in one run per cell (confirmations/trial-K/cell-*/): its page is built,
+    and refused once those runs are deleted."""
+    out = tmp_path / "pt"
+    balance("tune", "--players", 2, "--lineup", "random", "--lineup", "greedy", "--vary",
+            "setup.start_coins[0]=0..2", "--target", "seat-balance:10", "--trials", 2, "--min-games", 200,
+            "--max-games", 400, "--confirm-games", 400, "-q", "--out", out)
+    confirm = json.loads((out / "result.json").read_text())["confirm"]["dir"]
+    assert not (out / confirm / "run.json").exists() and list((out / confirm).glob("cell-*/run.json"))
+    assert balance("report", out, "--out", tmp_path / "rep").returncode == 0
+    for d in (out / confirm).glob("cell-*"):
+        shutil.rmtree(d)
+    assert balance("report", out, "--out", tmp_path / "rep2", check=False).returncode == 2
