@@ -52,6 +52,7 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
     game). The game's own tables come from its spec's analysis hook (:mod:`analysis.games`).
     """
     from analysis import events, guilds, length, load, matchups, roles, seats, tiles
+    from simcore import games as registry
 
     if rs.from_stats:          # every accumulator comes filled from the statistics: no row read
         seat_acc = seats.seat_accumulator_from_stats(rs)
@@ -89,8 +90,9 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
         t["strategies"] = matchups.strategy_table(rs, mu_acc)
         t["matchups"] = matchups.matchup_table(rs, mu_acc)
         bots = matchups.seat_bot_table(rs, mu_acc)
-        if bots is not None:
-            t["seat_bots"] = bots
+        spec = registry.specs().get(rs.game)
+        if bots is not None and spec is not None and spec.strategies is not None:
+            t["seat_bots"] = bots       # (Fief's "attacker"/"defender" are sides, not bots)
     if length.has_length(rs):
         t["length"] = length.length_summary(rs)
         t["length_distribution"] = length.length_distribution(rs)

@@ -757,9 +757,12 @@ def json_key(obj) -> str:
 
 
 def config_key(meta: dict) -> tuple:
-    """What makes two runs the same configuration: game, players, rules and strategies."""
+    """What makes two runs the same configuration: game, players, rules, strategies and the game's
+    matchup (Fief: attacker, defender, terrain, …; :func:`simcore.rundir.matchup_key`)."""
+    from simcore.rundir import matchup_key
+
     return (meta.get("game"), meta.get("players"), meta.get("rules_sha256"),
-            tuple(meta.get("strategies") or ()))
+            tuple(meta.get("strategies") or ()), matchup_key(meta))
 
 
 def group_runs(paths: Iterable[str | Path], source: str = "auto") -> list[RunSet]:

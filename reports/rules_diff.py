@@ -43,16 +43,33 @@ def diff_sentences(changes: list[SettingChange] | None, before_label: str, after
     if changes is None:
         return [f"The rules of {before_label} or {after_label} are not recorded in run.json, so the "
                 f"settings that differ cannot be listed."]
+    fought = matchup_changes(before_meta, after_meta)
     if not changes:
         same = ("" if before_meta.get("rules_sha256") != after_meta.get("rules_sha256")
                 else " (same rules file hash)")
+        if fought:
+            return [f"{after_label} plays the same rule settings as {before_label}{same} but another "
+                    f"matchup: {fought}."]
         return [f"{after_label} plays the same rule settings as {before_label}{same}: any difference "
                 f"comes from the bots, the seed or the number of games."]
     n = len(changes)
     listed = "; ".join(c.text for c in changes[:SHOWN])
     more = f"; and {n - SHOWN} more in the table" if n > SHOWN else ""
+    also = f"; it also plays another matchup: {fought}" if fought else ""
     return [f"{after_label} changes {n} rule setting{'s' if n != 1 else ''} of {before_label}: "
-            f"{listed}{more} (rules: {origin(after_meta)})."]
+            f"{listed}{more} (rules: {origin(after_meta)}){also}."]
+
+
+def matchup_changes(before_meta: dict, after_meta: dict) -> str:
+    """What differs in the two runs' matchups (run.json ``matchup``: Fief's attacker, defender,
+    terrain, …), "terrain castle → city"; "" when they agree or neither has one."""
+    a, b = before_meta.get("matchup") or {}, after_meta.get("matchup") or {}
+    keys = list(dict.fromkeys([*a, *b]))
+    def shown(v) -> str:
+        return v if isinstance(v, str) else value_text(v)
+
+    return ", ".join(f"{k.replace('_', ' ')} {shown(a.get(k))} → {shown(b.get(k))}"
+                     for k in keys if a.get(k) != b.get(k))
 
 
 def _deals(metas: list[dict]) -> set[tuple]:

@@ -197,7 +197,9 @@ def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
     own sentences come from its report hook (``rs`` names the game). A game with roles (table
     ``roles``) is read by role: how often each side wins, and the seats within a role."""
     out: list[str] = role_headlines(t) if "roles" in t else seat_headlines(t)
-    return lineup_note(t, rs) + out + outcome_headlines(t, rs)
+    hook = hook_for(rs.game) if rs is not None else None
+    lead = hook.lead_headlines(t, rs) if hook is not None and hasattr(hook, "lead_headlines") else []
+    return lead + lineup_note(t, rs) + out + outcome_headlines(t, rs)
 
 
 def lineup_note(t: dict, rs: RunSet | None) -> list[str]:

@@ -462,11 +462,20 @@ def verify_integrity(run: str | Path, meta: dict[str, Any]) -> None:
 
 
 def run_identity(meta: dict[str, Any]) -> tuple:
-    """What makes two runs play the same games: game, players, rules, strategies, seed and seat
-    rotation (a game's random stream is keyed on the seed and its index, so runs that agree on
+    """What makes two runs play the same games: game, players, rules, strategies, seed, seat
+    rotation and matchup (a game's random stream is keyed on the seed and its index, so runs that agree on
     these play the very same game at every index both cover)."""
     return (meta.get("game"), meta.get("players"), meta.get("rules_sha256"),
-            tuple(meta.get("strategies") or ()), meta.get("seed"), meta.get("rotate_seats"))
+            tuple(meta.get("strategies") or ()), meta.get("seed"), meta.get("rotate_seats"),
+            matchup_key(meta))
+
+
+def matchup_key(meta: dict[str, Any]) -> str:
+    """The options a game's run played besides its rules and bots (run.json ``matchup``: Fief's
+    attacker, defender, terrain, …), canonical; "" for a game without. Two runs of one game and
+    rules but another matchup play other games (a castle siege and a city siege of 10 against 6)."""
+    m = meta.get("matchup")
+    return json.dumps(m, sort_keys=True) if m else ""
 
 
 def _game_span(meta: dict[str, Any]) -> tuple[int, int]:

@@ -1,6 +1,7 @@
 """Fief's own tables as the command line shows them: the odds grid's heat maps and break-even
 table (FF-7), the plague and revolt tables (FF-5, FF-6). The hooks ``figures`` / ``show`` of the
-Fief spec's table commands (:class:`simcore.contract.TableCommand`), called by ``cli/tables.py``.
+Fief spec's table commands (:class:`simcore.contract.TableCommand`), called by ``cli/tables.py``;
+and a fief-combat run's page's first sentence (:func:`lead_headlines`: the matchup and its odds).
 
 May import rich, polars, :mod:`analysis.stats` (the normal law of the agreement's yardstick),
 :mod:`reports.figures.fief` and the Fief rules constants.
@@ -157,3 +158,36 @@ def print_calamity(rules, summary, dist, revolt, path: Path) -> None:
         rt.add_row(*revolt_cells(row))
     console.print(rt)
     console.print(f"wrote {path}")
+
+
+def lead_headlines(t: dict, rs) -> list[str]:
+    """A fief-combat run's page opens with the combat it measured (run.json ``matchup``, FF-1 to
+    FF-4) and its three outcomes (run.json ``results``, summed over pooled runs, Wilson 95%
+    intervals): the generic seat sentences below count half of each mutual wipe-out as each side's
+    "win share", which is not the attacker's odds of taking the fief. [] for a run without them."""
+    from analysis.stats import wilson
+
+    metas = [m for m in rs.metas if m.get("matchup") and m.get("results")]
+    if not metas or len(metas) != len(rs.metas):
+        return []
+    m = metas[0]["matchup"]
+    games = sum(int(x["results"]["games"]) for x in metas)
+
+    def share(key: str) -> str:
+        k = sum(int(x["results"][key]["count"]) for x in metas)
+        lo, hi = wilson(k, games)
+        return f"{100 * k / games:.1f}% ({100 * float(lo):.1f}–{100 * float(hi):.1f})"
+
+    lords = lambda n: f"{n} Lord{'s' if n != 1 else ''}"  # noqa: E731
+    darc = "" if m.get("darc") in (None, "none") else f", Jeanne d'Arc with the {m['darc']}"
+    mercy = "" if m.get("mercy") in (None, "never") else f", mercy: {m['mercy']}"
+    rounds = sum(float(x["results"]["expected_rounds"]["mean"]) * int(x["results"]["games"])
+                 for x in metas) / games
+    return [f"The combat: {m['attacker']} points with {lords(m['lords_attacker'])} attack "
+            f"{m['defender']} points with {lords(m['lords_defender'])} in {m['terrain']} terrain"
+            f"{darc}{mercy} ({games:,} combats). The attacker takes the fief in "
+            f"{share('p_attacker_wins')} of combats, the defender holds in {share('p_defender_holds')}, "
+            f"both armies are wiped out in {share('p_both_wiped')}; a combat lasts {rounds:.2f} rounds "
+            "on average. (The seat figures below count half of each mutual wipe-out as each side's "
+            "win share: read the odds here; `balance fief-odds` gives them exactly.)"]
+

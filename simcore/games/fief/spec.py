@@ -103,6 +103,7 @@ SPEC = GameSpec(
     ),
     score_unit="points",
     smallest_difference={"score": 1.0},
+    report_hooks="reports.games.fief",          # the page's first sentence: the matchup and its odds
     adapter="simcore.games.fief.game",
     takes=frozenset(),
     options=(
