@@ -32,7 +32,9 @@ a policy; a bot from a file of one's own cannot, nor a bot that searches already
 strong agent's results -- so this figure does not carry that name.) Games are played by the
 in-memory runner (:func:`simcore.runner.collect`). Every (cell, budget, part) is written to
 ``<out>/cells/`` as soon as it is played and read back on a second call (resumable): only missing
-ones are played. A part written before the pseudo-games is not mixed with today's: an every-seat
+ones are played, and each part read back is checked first (:func:`read_part`: one that is damaged,
+of another budget, part or cell, or of another question is played again). A part written before
+the pseudo-games is not mixed with today's: an every-seat
 part is played again, a one-seat part keeps its shares and gets its seats' intervals made again.
 :mod:`analysis.skill_words` reads the trend from the table (reports use it without importing the
 runner).
@@ -280,13 +282,83 @@ GAP_INTERVAL_KEY = b"balance_skill_gap_interval"
 GAP_INTERVAL = b"simultaneous over the pairs of seats, z^2/2 pseudo-games won by each seat"
 
 
-def _write_part(df: pl.DataFrame, path: Path) -> None:
-    """A (cell, budget, part) to ``path``, with the record of its gap intervals' method."""
+# The record, in a part's parquet metadata, of the question it answers (:func:`question_digest`
+# of ``balance skill``'s question: game, panel, games, seed, rules ...): a part copied from another
+# skill directory is told from this one's own.
+QUESTION_KEY = b"balance_skill_question"
+
+
+def question_digest(question: dict | None) -> bytes | None:
+    """The sha256 (hex, as bytes) of a ``balance skill`` question, recorded in each of its parts."""
+    import hashlib
+    import json
+
+    if question is None:
+        return None
+    text = json.dumps(question, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest().encode()
+
+
+def _write_part(df: pl.DataFrame, path: Path, digest: bytes | None = None) -> None:
+    """A (cell, budget, part) to ``path``, with the record of its gap intervals' method and of the
+    question it answers (``digest``: :func:`question_digest`)."""
     import pyarrow.parquet as pq
 
     table = df.to_arrow()
     pq.write_table(table.replace_schema_metadata({**(table.schema.metadata or {}),
-                                                  GAP_INTERVAL_KEY: GAP_INTERVAL}), path)
+                                                  GAP_INTERVAL_KEY: GAP_INTERVAL,
+                                                  **({QUESTION_KEY: digest} if digest else {})}), path)
+
+
+#: The columns every part of every version of balance skill holds.
+PART_COLUMNS = ("cell", "players", "budget", "part", "seat", "role", "bot", "games", "win_share",
+                "ci_low", "ci_high")
+_PART_WORDS = {"one": "one-searching-seat", "all": "every-seat"}
+
+
+def read_part(path: Path, label: str, players: int, budget: int, part: str, games: int,
+              digest: bytes | None = None) -> tuple[pl.DataFrame | None, str | None]:
+    """The part at ``path`` if it is the (cell ``label`` of ``players`` seats, ``budget``,
+    ``part``) of ``games`` games it stands for: (its rows, None); else (None, why not, in a few
+    words): it cannot be read (cut short, not parquet), it lacks a column of every part, its rows
+    hold another cell, budget, part, player count or number of games (another part copied over it),
+    or it records another question than ``digest`` (a part of another skill directory). A part
+    written before the question was recorded is judged by its rows alone."""
+    import pyarrow.parquet as pq
+
+    try:
+        df = pl.read_parquet(path)
+        meta = pq.read_schema(path).metadata or {}
+    except Exception:           # truncated, not parquet, unreadable: a part this call cannot use
+        return None, "cannot be read (damaged or cut short)"
+    missing = [c for c in PART_COLUMNS if c not in df.columns]
+    if df.height == 0:
+        return None, "holds no rows"
+    if missing:
+        return None, f"is not a balance skill part (no {missing[0]} column)"
+    try:
+        found = {c: sorted(set(df[c].to_list())) for c in ("cell", "players", "budget", "part")}
+        seats = sorted(int(x) for x in df["seat"].to_list())
+        counts = set(int(x) for x in df["games"].to_list())
+    except (TypeError, ValueError):
+        return None, "is not a balance skill part (a column of another type)"
+    want = {"cell": [label], "players": [players], "budget": [budget], "part": [part]}
+    if found != want:
+        b, p = found["budget"], found["part"]
+        what = (f"budget {b[0]}'s {_PART_WORDS.get(p[0], str(p[0]))} part" if len(b) == 1 and len(p) == 1
+                else "rows of other parts")
+        if found["cell"] != want["cell"] and len(found["cell"]) == 1:
+            what += f" of {found['cell'][0]}"
+        return None, f"holds {what}, not budget {budget}'s {_PART_WORDS[part]} part" + (
+            f" of {label}" if found["cell"] != want["cell"] else "")
+    per_seat = games if part == "all" else max(1, -(-games // players))
+    if seats != list(range(players)) or counts != {per_seat}:
+        return None, (f"holds {len(seats)} seat rows of {', '.join(map(str, sorted(counts)))} games, "
+                      f"not {players} of {per_seat}")
+    theirs = meta.get(QUESTION_KEY)
+    if digest is not None and theirs is not None and theirs != digest:
+        return None, "answers another question (another skill directory's part)"
+    return df, None
 
 
 def _gap_intervals_of_now(path: Path) -> bool:
@@ -311,14 +383,23 @@ SCHEMA = {c: (pl.Utf8 if c in ("cell", "part", "role", "bot") else pl.Int64
 def balance_by_budget(game: str, players: int | None, budgets: list[int], games: int, out: Path, *,
                       policy: str | None = None, roles=None, panel=None, seed: int = 0,
                       threads: int | None = None, progress=None, rules=None,
-                      settings=()) -> pl.DataFrame:
+                      settings=(), question: dict | None = None, say=None) -> pl.DataFrame:
     """Every (cell, budget, part), played or read back from ``out/cells``; the whole table.
     ``panel`` (:class:`strategies.panels.Panel`), or one line-up of ``policy`` at every seat of
     ``players`` seats. ``roles``: a tuple of seat roles, or a function of the player count.
     ``rules`` (a rules file) and ``settings`` (``--set``): the rules of every game (default: the
     shipped rules; a tune's ``best_rules.toml`` asks whether its fix holds as play gets
     stronger). The cells read back are the caller's to match to these rules (``balance skill``
-    records the rules' sha256 in its question and refuses an ``out`` of other rules)."""
+    records the rules' sha256 in its question and refuses an ``out`` of other rules).
+
+    Each part read back is checked first (:func:`read_part`): one that cannot be read, holds
+    another cell, budget, part or number of games (a file copied over it), or records another
+    ``question`` (``balance skill``'s, recorded in every part it writes) is played again, with one
+    line saying so (``say``; default: stderr)."""
+    import sys
+
+    say = say or (lambda line: print(line, file=sys.stderr))
+    digest = question_digest(question)
     from simcore import games as registry
     from strategies.panels import Cell, Panel
 
@@ -338,8 +419,11 @@ def balance_by_budget(game: str, players: int | None, budgets: list[int], games:
     for i, (k, c, b, part) in enumerate(todo):
         f = cells / (f"budget{b}_{part}.parquet" if len(panel.cells) == 1 else
                      f"cell{k}_budget{b}_{part}.parquet")
-        if f.exists():
-            old = pl.read_parquet(f)
+        old, why = (read_part(f, c.label, c.players, b, part, games, digest) if f.exists()
+                    else (None, None))
+        if why is not None:
+            say(f"skill: {f} {why}; playing it again")
+        if old is not None:
             with_roles = len(set(roles_of(c.players))) > 1
             if part == "one" or not with_roles:
                 # written before the gap within a role: a one-seat part has none, nor one of seats
@@ -372,7 +456,7 @@ def balance_by_budget(game: str, players: int | None, budgets: list[int], games:
                        bots_file=bots_file, label=c.label, family=family, rules=rules,
                        settings=settings)
         tmp = f.with_suffix(".tmp")
-        _write_part(df, tmp)
+        _write_part(df, tmp, digest)
         tmp.replace(f)
         PUBLISHED.append(f)          # an interruption's line says a part was kept, not "nothing"
         frames.append(df)

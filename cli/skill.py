@@ -6,8 +6,9 @@ a page with its figure (``report.html``, ``figures/budget.png``, :mod:`reports.s
 
 The output directory is resumable: ``skill.json`` records what was asked; a second call with the
 same question plays only the cells not yet in ``cells/``; a different question there is refused
-unless ``--force``. ``skill.json``'s budgets are those of the table on disk (``skill.parquet``)
-until the new budgets are played: an interrupted resume leaves the earlier answer whole, and the
+unless ``--force``, which replaces only a directory whose ownership marker says ``skill`` and that
+holds nothing balance skill did not write (:func:`claim_skill_out`). ``skill.json``'s budgets
+are those of the table on disk (``skill.parquet``) until the new budgets are played: an interrupted resume leaves the earlier answer whole, and the
 new answer replaces it with the directory reading as unfinished (no ``skill.parquet``) in between.
 
 Under rules of one's own (``--rules``, ``--set``: a fix), ``--against DIR`` compares every seat's
@@ -71,14 +72,12 @@ def skill(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress and no tables: the "
                                "sentences and the closing line only."),
 ) -> None:
-    import shutil
-
     from rich.console import Console
     from rich.table import Table
 
     from analysis import skill as K
     from simcore import games as registry
-    from simcore.atomic import claim_output
+    from simcore.atomic import input_paths
     from simcore.errors import UsageError
     from simcore.options import check_seed, parse_games, set_threads
 
@@ -127,27 +126,11 @@ def skill(
                    "rules_name": prep.rules_name, "rules_given": rules is not None or bool(sets),
                    "rules_data_sha256": rules_data, "rules_change": tuned_change(rules),
                    "target": [t.text for t in targets]}
+    # --out checked and claimed as every command's (simcore.atomic.check_output_path: the working
+    # directory, a symbolic link, a virtual file system, inside or around an input ... one line),
+    # its ownership marker proving a skill directory before --force empties it of its own files
+    claim_skill_out(out, question, force, inputs=input_paths(against, rules, panel))
     meta = out / "skill.json"
-    claim_output(out)
-    if out.exists() and any(out.iterdir()):
-        try:
-            old = json.loads(meta.read_text()) if meta.is_file() else None
-        except (OSError, ValueError):
-            old = None          # an unreadable skill.json: not a question this command can resume
-        old = old if isinstance(old, dict) else None
-        if old is None or {k: old.get(k) for k in question} != question:
-            if not force or old is None or old.get("kind") != "balance-skill":
-                raise UsageError(f"--out {out}: holds " + (_what_is_there(out) if old is None else
-                                 "another balance-skill question") + "; choose another --out"
-                                 + ("" if old is None else " or add --force (it replaces only a "
-                                                           "balance-skill directory)"))
-            shutil.rmtree(out / "cells", ignore_errors=True)
-            # the earlier question's table, words and page go too: left beside the new skill.json
-            # (an interrupted run), they would be read as the new question's answer
-            _remove(out, ("skill.parquet", "skill.csv", "skill.txt", "report.html") + AGAINST_FILES
-                    + TARGET_FILES,
-                    ("budget*.*", "against*.*"))
-    out.mkdir(parents=True, exist_ok=True)
     # skill.json names the budgets of the answer on disk (skill.parquet): while the new budgets are
     # played (resumed with more of them, say), an interruption leaves the earlier complete answer
     # as it was, never the new budget list beside the old table
@@ -167,7 +150,8 @@ def skill(
     try:
         with Steps("skill", Console(stderr=True, quiet=quiet)) as steps:
             table = K.balance_by_budget(spec.name, None, bs, n, out, panel=the_panel, seed=seed,
-                                        threads=threads, progress=steps, rules=rules, settings=sets)
+                                        threads=threads, progress=steps, rules=rules, settings=sets,
+                                        question=question)
     except Interrupted:
         import sys
 
@@ -236,16 +220,149 @@ def skill(
                   tables)
     write_target(out, table, targets, spec, console)
     from reports.skill import build_skill_page
+    from simcore.atomic import release_claim
 
     build_skill_page(out)
+    release_claim(out, True)        # complete: the next command may write it
     typer.echo(f"skill: {out}  (report.html, figures/budget.png"
                + (", against.csv" if (out / "against.csv").exists() else "")
                + (", target.csv" if (out / "target.csv").exists() else "") + ")")
 
 
+#: The ownership kind of a balance skill directory (:data:`simcore.atomic.MARKER`).
+SKILL_KIND = "skill"
+_TABLE_STEMS = ("skill", "against", "target")
+#: Every entry balance skill writes at the top of its directory (the marker lists them all: --force
+#: replaces a directory holding only these, and removes only these), with the names they are
+#: written under before their rename (left by a kill).
+SKILL_NAMES = (("skill.json", "skill.txt", "against.txt", "target.txt", "report.html", "figures",
+                "cells", "search_bots.toml")
+               + tuple(f"{s}.{x}" for s in _TABLE_STEMS for x in ("csv", "parquet"))
+               + ("skill.json.tmp", "report.html.tmp", "search_bots.tmp")
+               + tuple(f"{s}.{x}.tmp" for s in _TABLE_STEMS for x in ("csv", "parquet")))
+#: What balance skill writes inside its two folders (a part, a figure; each also under its
+#: temporary name): anything else there is not this toolkit's, and --force will not delete it.
+_INSIDE = {"cells": r"(cell[0-9]+_)?budget[0-9]+_(one|all)\.(parquet|tmp)",
+           "figures": r"(budget|against)(-[0-9]+)?\.(png|svg)(\.tmp)?"}
+
+
+def claim_skill_out(out: Path, question: dict, force: bool, inputs=()) -> None:
+    """Check and claim ``--out`` for ``question`` as every command's output is checked and claimed
+    (:func:`simcore.atomic.check_output_path`: its checks and its one line), before any game; the
+    directory then carries the ownership marker of a ``skill`` directory (:data:`SKILL_KIND`)
+    listing :data:`SKILL_NAMES`.
+
+    * new or empty: made and marked (a killed call resumes there);
+    * a skill directory of this question: resumed (files added there are kept);
+    * a skill directory of another question, with ``force``: emptied of what balance skill wrote
+      there, one file at a time (the entries its marker lists, the parts in ``cells/`` and the
+      figures in ``figures/``), then written anew in place; refused in one line when it holds
+      anything else (beside its tables, or in ``cells/`` or ``figures/``), which nothing deletes;
+    * anything else (no marker of a skill directory): refused in one line, ``force`` or not.
+
+    A directory written before skill directories carried a marker is recognised by its
+    ``skill.json`` (a balance-skill question: no other writer makes one) and given the marker,
+    listing only the entries of :data:`SKILL_NAMES` it holds (so a file of one's own beside them
+    still stops ``--force``)."""
+    import os
+
+    from simcore.atomic import (check_output_path, claim_output, mark_dir, ownership_problem,
+                                read_marker, show, write_marker)
+    from simcore.errors import UsageError
+
+    if not (out.is_dir() and not out.is_symlink() and any(out.iterdir())):
+        check_output_path(out, kind="dir", force=force, what=SKILL_KIND, inputs=inputs)
+        out.mkdir(parents=True, exist_ok=True)
+        mark_dir(out, SKILL_KIND, SKILL_NAMES)
+        return
+    # every check of the path, but whether the directory may be replaced (decided below: a resume
+    # replaces nothing, and a directory written before the marker is recognised by its skill.json)
+    owned = ownership_problem(out, SKILL_KIND)
+    try:
+        check_output_path(out, kind="dir", force=True, what=SKILL_KIND, inputs=inputs, claim=False)
+    except UsageError as exc:
+        if owned is None or str(exc) != f"--out {show(os.fspath(out))}: {owned}":
+            raise
+    old = _question_in(out)
+    marker = read_marker(out)
+    earlier = marker is None and old is not None and old.get("kind") == "balance-skill"
+    if (marker is None and not earlier) or (marker is not None and marker["kind"] != SKILL_KIND):
+        raise UsageError(f"--out {out}: holds {_what_is_there(out)}; "
+                         + ("--force replaces only a balance skill directory this toolkit wrote, "
+                            if force else "") + "choose another --out")
+    claim_output(out, kind=SKILL_KIND)             # one writer per directory
+    if earlier:
+        write_marker(out, SKILL_KIND, [e for e in os.listdir(out) if e in SKILL_NAMES])
+    if old is not None and {k: old.get(k) for k in question} == question:
+        mark_dir(out, SKILL_KIND, SKILL_NAMES)
+        return
+    if not force:
+        raise UsageError(f"--out {out}: holds " + ("another balance-skill question" if old is not None
+                                                   else "a balance skill directory without a readable "
+                                                   "skill.json")
+                         + "; choose another --out or add --force (it replaces only a balance-skill "
+                         "directory)")
+    ours, foreign = _skill_files(out)
+    problem = ownership_problem(out, SKILL_KIND) or (None if not foreign else (
+        "holds " + ", ".join(show(f, 40) for f in foreign[:3])
+        + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+        + ", which this toolkit did not write there; --force will not delete them: move them, or "
+        "choose another directory"))
+    if problem is not None:
+        raise UsageError(f"--out {out}: {problem}")
+    # the earlier question's table, words, page, parts and figures go: left beside the new
+    # skill.json (an interrupted run), they would be read as the new question's answer
+    for f in ours:
+        f.unlink(missing_ok=True)
+    mark_dir(out, SKILL_KIND, SKILL_NAMES)
+
+
+def _skill_files(out: Path) -> tuple[list[Path], list[str]]:
+    """The files balance skill wrote in the skill directory ``out`` (the marker's entries that are
+    files, and in ``cells/`` and ``figures/`` the files of the names it gives them), and the names
+    of everything else in those two folders (a file of one's own, a folder, a symbolic link),
+    which ``--force`` must not delete. ``out``'s other entries are the marker's to judge
+    (:func:`simcore.atomic.ownership_problem`)."""
+    import os
+    import re
+
+    from simcore.atomic import read_marker
+
+    listed = set((read_marker(out) or {}).get("entries", ()))
+    ours = [out / e for e in sorted(listed) if e not in _INSIDE and (out / e).is_file()
+            and not (out / e).is_symlink()]
+    foreign: list[str] = []
+    for folder, pattern in _INSIDE.items():
+        d = out / folder
+        if d.is_symlink() or (d.exists() and not d.is_dir()):
+            foreign.append(folder)
+            continue
+        for e in sorted(os.scandir(d), key=lambda e: e.name) if d.is_dir() else ():
+            if e.is_symlink() or not e.is_file() or not re.fullmatch(pattern, e.name):
+                foreign.append(f"{folder}/{e.name}")
+            else:
+                ours.append(d / e.name)
+    return ours, foreign
+
+
+def _question_in(out: Path) -> dict | None:
+    """The question in ``out/skill.json`` (a dict), or None when there is none to read."""
+    try:
+        old = json.loads((out / "skill.json").read_text()) if (out / "skill.json").is_file() else None
+    except (OSError, ValueError):
+        old = None          # an unreadable skill.json: not a question this command can resume
+    return old if isinstance(old, dict) else None
+
+
 def _what_is_there(out: Path) -> str:
-    """What an ``--out`` that is not a skill directory holds, in a few words: "a run (run.json)",
-    "a sweep (sweep.json)", "a report (report.html)", else the first few names."""
+    """What an ``--out`` that is not a skill directory holds, in a few words: what its ownership
+    marker says, else "a run (run.json)", "a sweep (sweep.json)", "a report (report.html)", else
+    the first few names."""
+    from simcore.atomic import MARKER, read_marker
+
+    marker = read_marker(out)
+    if marker is not None and marker["kind"] != SKILL_KIND:
+        return f"a {marker['kind']} (its {MARKER} says so), not a balance skill directory"
     for name, what in (("run.json", "a run"), ("sweep.json", "a sweep"), ("tune.json", "a tune"),
                        ("panel_sweep.json", "a panel sweep"), ("report.html", "a report")):
         if (out / name).exists():
