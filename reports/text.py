@@ -937,7 +937,7 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
         rest = rows.height - moved.height
         tail = (f"; the other {rest} {what}{'s' if rest > 1 else ''} stayed within noise" if rest else "")
         return (f"Did the {what} win rates move? Yes: {moved.height} of {rows.height} {what}s moved beyond "
-                f"noise (significant after Holm's correction): " + "; ".join(parts) + tail + ".")
+                f"noise (clear after Holm's correction over the tested metrics): " + "; ".join(parts) + tail + ".")
     r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
     why = holm_note(r, tested_count(cmp))
     return (f"Did the {what} win rates move? No: no {what}'s win share changed beyond noise. The largest "

@@ -36,3 +36,21 @@ def test_the_unpaired_metrics_are_named_by_what_the_game_has(page):
     assert m is not None
     assert "event" not in m.group(1) and "lead changes" not in m.group(1)
     assert m.group(1)
+
+
+def test_moved_seats_and_the_comparison_figure_are_worded_clear_not_significant():
+    """The seat question said "moved beyond noise (significant after Holm's correction)" beside
+    verdicts worded by size; it says "clear after Holm's correction" now (as does the comparison
+    figure's key, reports.figures.common.comparison)."""
+    import polars as pl
+
+    from reports.text import seat_question
+
+    rows = [dict(metric="seat_win_share", key=f"Seat {s}", label=f"Seat {s} win share", kind="proportion",
+                 base=b, variant=v, diff=v - b, diff_low=v - b - 0.004, diff_high=v - b + 0.004,
+                 significant=True, p_adjusted=0.001, verdict="clear and large enough to matter")
+            for s, b, v in ((1, 0.25, 0.28), (2, 0.25, 0.22))]
+    text = seat_question(pl.DataFrame(rows))
+    assert text.startswith("Did the seat win rates move? Yes") and "significant" not in text, text
+    assert "clear after Holm's correction over the tested metrics" in text
+
