@@ -52,13 +52,9 @@ CHEVALIER = {"chevalier": dict(founders_win_share=0.26764, founders_win_share_af
 
 
 def _first_player(games=2000):
-    rows = []
-    for players, shares in ((2, (0.565, 0.435)), (4, (0.262, 0.248, 0.254, 0.236))):
-        for seat, p in enumerate(shares):
-            se = (p * (1 - p) / games) ** 0.5
-            rows.append(dict(players=players, seat=seat, games=games, win_share=p, std_error=se,
-                             fair=1 / players, advantage=p - 1 / players, z=(p - 1 / players) / se))
-    return pl.DataFrame(rows)
+    from tests.reports.test_mv_words import _first_player as first_player_table
+
+    return first_player_table(games, ((2, (0.565, 0.435)), (4, (0.262, 0.248, 0.254, 0.236))))
 
 
 def _best_of_three():

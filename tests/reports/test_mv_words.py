@@ -42,9 +42,10 @@ def _run(tmp_path, strategies=("balanced",) * 4, n_games=100_000):
                            metas=({"strategies": list(strategies), "seed": 3},), smallest=None)
 
 
-def _first_player(games=10_000):
+def _first_player(games=10_000, by_count=((2, (0.57, 0.43)), (4, (0.2424, 0.2528, 0.2514, 0.2534)))):
+    """A first-player table: per player count, each seat's win share over ``games`` games."""
     rows = []
-    for players, shares in ((2, (0.57, 0.43)), (4, (0.2424, 0.2528, 0.2514, 0.2534))):
+    for players, shares in by_count:
         for seat, p in enumerate(shares):
             se = (p * (1 - p) / games) ** 0.5
             rows.append(dict(players=players, seat=seat, games=games, win_share=p, std_error=se,
