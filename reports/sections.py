@@ -504,7 +504,10 @@ def side_by_side_role_rows(side: list[tuple[str, RunSet, dict]]) -> pl.DataFrame
 
 
 def side_by_side_role_sentences(side: list[tuple[str, RunSet, dict]]) -> list[str]:
-    """Games with roles: how often each side wins at each player count."""
+    """Games with roles: how often each side wins at each player count, then, per player count,
+    whether the seats of a role of several seats win alike (:func:`reports.text.role_headlines`'
+    words for that configuration: a 5-player table's gap between Censitaire seats is a finding of
+    its own, which the first configuration's headlines do not carry)."""
     out = []
     for label, rs, t in side:
         parts = [f"{r['role_label']} side {pct_ci(r['win_share'], r['ci_low'], r['ci_high'])}"
@@ -513,6 +516,8 @@ def side_by_side_role_sentences(side: list[tuple[str, RunSet, dict]]) -> list[st
         if "length" in t:
             line += f"; games last {num(t['length']['mean_turns'][0], 1)} turns on average"
         out.append(line + ".")
+        within = [x for x in role_headlines(t) if x.startswith(("Among the ", "No evidence that one "))]
+        out += [f"At {rs.n_players} players ({label}): {x[0].lower()}{x[1:]}" for x in within]
     return out
 
 
@@ -657,7 +662,14 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
     hook = hook_for(rs.game)
     unit = score_unit(rs)
     lines = headlines(t, rs)
-    secs = [Section("headlines", f"Baseline ({rs.label}): headline findings" if cmps else "Headline findings",
+    if side:    # the headlines are the first configuration's: say so, and give every count's answer
+        others = side_by_side_role_sentences(side) if all("roles" in t_ for _, _, t_ in side) \
+            else side_by_side_sentences(side)
+        lines = [f"Player counts side by side ({', '.join(f'{r.n_players}p' for _, r, _ in side)}): "
+                 + " ".join(others)] + lines
+    secs = [Section("headlines", f"Baseline ({rs.label}): headline findings" if cmps else
+                    f"Headline findings (the findings after the first are {rs.label}'s, "
+                    f"{rs.n_players} players)" if side else "Headline findings",
                     sentences=lines)]
     if "roles" in t:
         role_lines = role_headlines(t)

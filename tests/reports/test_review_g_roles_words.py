@@ -36,3 +36,24 @@ def test_the_other_end_reasons_keep_their_names_as_written(tables):
     line = length_headlines(tables)[-1]
     others = [r["label"] for r in tables["end_reasons"].sort("share", descending=True).iter_rows(named=True)][1:]
     assert others and all(f"{label} " in line for label in others), line
+
+
+def test_a_side_by_side_page_gives_every_player_counts_seats_within_a_role(tmp_path):
+    """A 3- against a 5-player page led with the 3-player run's findings only; the 5-player gap
+    between Censitaire seats appeared nowhere. Its headlines now give each count's answer."""
+    import html
+    import re
+
+    from reports.build import build_report
+    from undrawn_figures import figures_undrawn
+
+    runs = [runner.simulate("seigneurial", players=p, games=1500, seed=2, out=tmp_path / f"sg{p}", quiet=True)
+            for p in (3, 5)]
+    with figures_undrawn():
+        page = build_report(runs, tmp_path / "rep", side_by_side=True).read_text(encoding="utf-8")
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    title = "Headline findings (the findings after the first are sg3's, 3 players) "
+    head = text[text.index(title + "Player counts side by side"):]          # (not the contents list)
+    head = head[:head.index("Role advantage")]
+    assert "Player counts side by side (3p, 5p)" in head
+    assert "At 3 players (sg3): " in head and "At 5 players (sg5): " in head
