@@ -89,14 +89,19 @@ def deal_interval(shares, level: float = stats.LEVEL) -> tuple[float, float, flo
 ALPHA = 0.05                # the family-wise error of the calls against the fair share
 
 
-def fair_calls(cells: list[Cell], players: int, alpha: float = ALPHA) -> list[str | None]:
+def fair_calls(cells: list[Cell], players: int, alpha: float = ALPHA,
+               family: int | None = None) -> list[str | None]:
     """Per cell of a ladder of a game whose seats are alike (:func:`duel`: ``games`` = deals ×
     ``players`` rotations), "above" or "below" when the cell's Student t interval over its deals at
     level 1 − alpha/k (Bonferroni over the ladder's k cells) lies wholly above or below its fair
     share, else None: the calls are wrong, together, with probability at most ``alpha`` (as far as
     the t intervals cover: see :func:`deal_interval` near 0 % or 100 %). The cells' own intervals
-    (``ci_low``/``ci_high``) stay unadjusted."""
-    k = max(len(cells), 1)
+    (``ci_low``/``ci_high``) stay unadjusted. ``family``: k when these cells are part of a larger
+    family (a ladder at several player counts, called once per count over all its matchups); at
+    least ``len(cells)``."""
+    if family is not None and family < len(cells):
+        raise ValueError(f"family {family}: fewer than the {len(cells)} cells called")
+    k = max(family if family is not None else len(cells), 1)
     out = []
     for c in cells:
         deals = c.games // players

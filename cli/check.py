@@ -13,7 +13,9 @@ or 2 (usage or config error). Everything is callable from Python: :func:`run_che
 ``balance baseline --panel NAME --out DIR`` (with ``--rules``/``--set``) records every cell of a
 panel (a directory of one baseline per cell, :mod:`analysis.check.panel`), and ``balance check
 --baseline DIR`` checks every cell (or ``--panel NAME|FILE``/``--players``/``--lineup``: those
-cells) with the chance of a false FAIL split over the cells checked.
+cells) with the chance of a false FAIL split over the cells checked; ``--junit``/``--summary``
+write one file for the panel (a test suite, a section, per cell). Every line naming a cell by its
+position names its file too ("cell 1 of 3 (cell-0.toml)": the files are numbered from 0).
 
 May import typer, the standard library, :mod:`simcore`, :mod:`cli.sweep` (help texts) and, lazily
 inside the commands, :mod:`analysis` and :mod:`strategies.panels`.
@@ -122,6 +124,19 @@ def _print_tolerances(path) -> None:
     kinds = list(dict.fromkeys(m.metric for m in written.metrics))
     print(tolerance_summary(written.game, written.tolerance, written.smallest, kinds, written.beta),
           file=sys.stderr)
+
+
+def _check_report_files(junit, summary, force: bool, read: list) -> None:
+    """Where ``--junit`` and ``--summary`` write, checked before the check plays (for one baseline
+    file or a panel: ``read`` are the inputs they must not overwrite)."""
+    from simcore.atomic import check_output_file
+
+    if junit is not None:
+        from analysis.check.presentation import JUNIT_SIGN
+
+        check_output_file(junit, force, "--junit", inputs=read, own_sign=JUNIT_SIGN)
+    if summary is not None:
+        check_output_file(summary, False, "--summary", inputs=read, append=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -246,7 +261,8 @@ def register(app: typer.Typer) -> None:
         beta: Optional[str] = typer.Option(
             None, "--beta", metavar="FLOAT",
             help="Chance that twice the tolerance PASSES (default: the baseline's)."),
-        junit: Optional[str] = typer.Option(None, "--junit", help="Write JUnit XML (one testcase per metric).",
+        junit: Optional[str] = typer.Option(None, "--junit", help="Write JUnit XML (one testcase per metric; "
+                                            "for a panel, one test suite per cell).",
                                             metavar="<path>"),
         summary: Optional[str] = typer.Option(
             None, "--summary", help="Append a Markdown summary (e.g. \"$GITHUB_STEP_SUMMARY\").",
@@ -297,9 +313,14 @@ def register(app: typer.Typer) -> None:
                 raise UsageError(f"--panel: --baseline {baseline} is not a panel baseline directory "
                                  "(record one with balance baseline --panel NAME --out DIR)")
         if is_panel_baseline(baseline):
-            if run is not None or against_rules is not None or save_run is not None or junit or summary:
-                raise UsageError("--baseline DIR (a panel): RUN, --against-rules, --save-run, --junit "
-                                 "and --summary are for one baseline file")
+            given = [o for o, v in (("RUN", run), ("--against-rules", against_rules),
+                                    ("--save-run", save_run)) if v is not None]
+            if given:
+                raise UsageError(f"--baseline {baseline} (a panel): {', '.join(given)} "
+                                 f"{'is' if len(given) == 1 else 'are'} for one baseline file; give "
+                                 f"--baseline {baseline / 'cell-K.toml'} (one cell's, as the check "
+                                 "lines name it) to check that cell alone, at its own alpha instead of "
+                                 "the panel's split")
             log = None if quiet else (lambda msg: print(msg, file=sys.stderr))
             from analysis.check.panel import read_panel_baseline
             from simcore.config import parse_settings
@@ -319,20 +340,23 @@ def register(app: typer.Typer) -> None:
                           recorded.only_players(parse_players(players)))
             n = parse_games(games) if games is not None else None
             sets = parse_settings(settings)
+            _check_report_files(junit, summary, force, [baseline, *(p for p in (rules,) if p)])
             with executor_for(workers, scheduler, threads=threads, quiet=quiet,
                               allow_oversubscribe=allow_oversubscribe) as executor:
                 pc = check_panel(baseline, panel=wanted, games=n, rules=rules, settings=sets,
                                  alpha=alpha, beta=beta, threads=threads, log=log,
                                  executor=executor, seed=seed, batch=batch, smallest=small)
-            # the panel's verdict and what the rules change first; --quiet: that line alone
-            from analysis.check.presentation import panel_report
+            # --junit: one test suite per cell, a test case per cell and metric; --summary: a
+            # section per cell (analysis.check.panel.write_panel_reports)
+            from analysis.check.panel import panel_lines, write_panel_reports
 
-            typer.echo("\n".join(panel_report(pc, quiet=quiet)))
+            write_panel_reports(pc, junit, summary, force=force)
+            # the panel's verdict and what the rules change first; --quiet: that line alone
+            typer.echo("\n".join(panel_lines(pc, quiet=quiet)))
             if pc.exit_code:
                 raise SystemExit(pc.exit_code)
             return
 
-        from simcore.atomic import check_output_file
         from simcore.config import parse_settings
 
         from analysis.load import parse_smallest_difference
@@ -341,12 +365,7 @@ def register(app: typer.Typer) -> None:
         n = parse_games(games) if games is not None else None
         sets = parse_settings(settings)
         read = [baseline, *(p for p in (run, rules) if p is not None)]
-        if junit is not None:        # where the check writes is checked before it plays
-            from analysis.check.presentation import JUNIT_SIGN
-
-            check_output_file(junit, force, "--junit", inputs=read, own_sign=JUNIT_SIGN)
-        if summary is not None:
-            check_output_file(summary, False, "--summary", inputs=read, append=True)
+        _check_report_files(junit, summary, force, read)
         log = None if quiet else (lambda msg: print(msg, file=sys.stderr))
         from simcore.cluster import executor_for
 

@@ -1,14 +1,18 @@
 """``balance ladder``: the skill matrix of bots, each against copies of each other, seats rotated.
 
-Shows the cells as they are played (step k of n with an estimate of the time left,
-:class:`cli.progress.Steps`), prints the matrix, and with ``--out FILE`` writes it as a table
-(``.csv`` or ``.parquet``, one row per cell: :func:`analysis.ladder.ladder_table`), atomically
+Shows the matchups (a bot against copies of another) as they are played (step k of n with an
+estimate of the time left, :class:`cli.progress.Steps`), prints the matrix with the games each
+matchup played (``--games`` rounded up to whole rotations of the seats), and with ``--out FILE``
+writes it as a table (``.csv`` or ``.parquet``, one row per matchup:
+:func:`analysis.ladder.ladder_table`), atomically
 (:mod:`simcore.atomic`); an existing file is refused unless ``--force``, before any game is played.
 ``--rules`` and ``--set`` play the ladder under other rules (a tune's ``best_rules.toml``), printed
 above the matrix and written in the table's ``rules`` and ``settings`` columns;
 ``--players 3,4,5`` plays one matrix per player count. ``--panel NAME|FILE`` (or ``--players`` with
 ``--lineup``, repeatable) plays the panel's player counts and line-ups: at each of its player counts,
 the matrix of the bots its line-ups at that count hold (every seat's bot, in the panel's order).
+The calls against the fair share (▲/▼) are adjusted over every matchup of every player count at
+once (one family), and a last line says which calls hold at every player count.
 
 May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis` and :mod:`cli.progress`.
 """
@@ -38,7 +42,7 @@ def register(app: typer.Typer) -> None:
 def ladder(
     bots: str = typer.Option("random,greedy,balanced,rollout", "--bots",
                              help="Comma list of strategies (a game with roles: default every preset)."),
-    games: str = typer.Option("4000", "--games", "-n", help="Games per cell (rounded up to whole rotations)."),
+    games: str = typer.Option("4000", "--games", "-n", help="Games per matchup (rounded up to whole rotations of the seats)."),
     players: Optional[str] = typer.Option(None, "--players", "-p", help="Players per game, or several: "
                                           "3,4,5 (default 4; with --panel: its player counts)."),
     panel: Optional[str] = typer.Option(None, "--panel", help="Play the bots of this panel's line-ups "
@@ -123,10 +127,8 @@ def ladder(
                   for p in counts]
         _write(out, force, tables, rules_name, sets)
         return
-    tables = []
-    for players in counts:
-        tables.append(_ladder(console, L, spec, by_count.get(players, names), n, players, seed, game,
-                              rules, sets))
+    tables = _ladders(console, L, spec, {p: by_count.get(p, names) for p in counts}, n, seed, game,
+                      rules, sets)
     _write(out, force, tables, rules_name, sets)
 
 
@@ -152,29 +154,94 @@ def _write(out, force, tables, rules_name="", sets=()) -> None:
 
 def _ladder(console, L, spec, names, n, players, seed, game, rules, sets):
     """The matrix of a game whose seats are alike, at one player count; returns its table."""
-    from rich.table import Table
+    return _ladders(console, L, spec, {players: names}, n, seed, game, rules, sets)[0]
 
+
+def _ladders(console, L, spec, bots_by_count: dict, n, seed, game, rules, sets) -> list:
+    """The matrices of a game whose seats are alike, one per player count (``bots_by_count``:
+    the bots ranked at each count), all played before any is printed: the calls against the fair
+    share (▲/▼, :func:`analysis.ladder.fair_calls`) are adjusted over every matchup of every
+    player count together (one family: a ladder over 3, 4 and 5 players of 3 bots is 18
+    comparisons, whose calls are wrong together with a chance of at most 5%, not 5% per count).
+    With several player counts, a last line says which calls hold at every count. Returns one
+    table per count."""
     from cli.progress import Steps
 
-    cells = {}
-    todo = L.pairs(names)
+    counts = list(bots_by_count)
+    todo = [(p, a, b) for p in counts for a, b in L.pairs(bots_by_count[p])]
+    played: dict[int, dict] = {p: {} for p in counts}
     with Steps("ladder") as steps:
-        for k, (a, b) in enumerate(todo):
-            steps(f"{a} against {players - 1} × {b} ({n:,} games)", k, len(todo))
-            c = L.duel(a, b, n, players=players, seed=seed, game=game, rules=rules, settings=sets)
-            cells[(c.bot, c.opponent)] = c
+        for k, (p, a, b) in enumerate(todo):
+            steps(f"{p} players: {a} against {p - 1} × {b} ({n:,} games)", k, len(todo))
+            c = L.duel(a, b, n, players=p, seed=seed, game=game, rules=rules, settings=sets)
+            played[p][(c.bot, c.opponent)] = c
+    family = sum(len(v) for v in played.values())
+    calls = {p: dict(zip(played[p], L.fair_calls(list(played[p].values()), p, family=family)))
+             for p in counts}
+    tables = [_print_ladder(console, L, spec, played[p], bots_by_count[p], n, p, seed, calls[p],
+                            family, counts) for p in counts]
+    if len(counts) > 1:
+        console.print(held_everywhere(calls, counts, family), markup=False, highlight=False)
+    return tables
+
+
+def _counts_text(counts) -> str:
+    c = [str(p) for p in counts]
+    return (", ".join(c[:-1]) + " and " + c[-1] if len(c) > 1 else c[0]) + " players"
+
+
+def held_everywhere(calls: dict, counts: list, family: int) -> str:
+    """The calls (above or below the fair share) that hold at every player count of the ladder:
+    the matchups played at every count and called the same way at each (the calls adjusted over
+    the whole ladder's ``family`` of matchups)."""
+    common = [m for m in calls[counts[0]] if all(m in calls[p] for p in counts)]
+    where = _counts_text(counts)
+    if not common:
+        return f"No matchup is played at every player count ({where}): none can hold at all of them."
+    held = {"above": [], "below": []}
+    for a, b in common:
+        seen = {calls[p][(a, b)] for p in counts}
+        if len(seen) == 1 and None not in seen:
+            held[seen.pop()].append((a, b))
+    said = []
+    for side in ("above", "below"):
+        by_bot: dict[str, list[str]] = {}
+        for a, b in held[side]:
+            by_bot.setdefault(a, []).append(b)
+        said += [f"{a} {side} its fair share against {', '.join(bs)}" for a, bs in by_bot.items()]
+    if not said:
+        return (f"No call holds at every player count ({where}): no matchup is clearly above or "
+                f"below its fair share at all of them (calls adjusted over all {family} matchups).")
+    return (f"Holds at every player count ({where}; calls adjusted over all {family} matchups): "
+            + "; ".join(said) + ".")
+
+
+def _print_ladder(console, L, spec, cells: dict, names, n, players, seed, calls: dict, family: int,
+                  counts):
+    """Print one player count's matrix with its calls; returns its table."""
+    from rich.table import Table
+
     played = list(cells.values())
-    calls = dict(zip(cells, L.fair_calls(played, players)))
     k = len(played)
-    deals = played[0].games // players if played else 0
+    games = played[0].games if played else n          # rounded up to whole rotations of the seats
+    deals = games // players
+    rounded = (f", --games {n:,} rounded up to whole rotations of the {players} seats"
+               if games != n else "")
     fair = f"{100 / players:.3g}%"
+    if family == k:
+        adjusted = f"the {k} matchups adjusted together"
+        wrong = "these calls are wrong, together,"
+    else:
+        adjusted = (f"all {family} matchups of the ladder ({_counts_text(counts)}) adjusted "
+                    "together")
+        wrong = "this table's calls and the other player counts' are wrong, together,"
     t = Table(title=f"{players} players: win share of the row bot against {players - 1} copies of the column bot "
-                    f"(fair {fair}, {n:,} games per cell, seats rotated)",
+                    f"(fair {fair}, {games:,} games per matchup{rounded}, seats rotated)",
               title_justify="left",
-              caption=(f"95% intervals: Student t over the {deals:,} deals of a cell (each deal played in all "
-                       f"{players} rotations of the seats), each cell's own, unadjusted over the {k} cells. "
-                       f"▲ / ▼: clearly above / below the fair {fair} with the {k} cells adjusted together "
-                       f"(Bonferroni: t intervals at 1 − 0.05/{k}); these calls are wrong, together, with "
+              caption=(f"95% intervals: Student t over the {deals:,} deals of a matchup (each deal played in all "
+                       f"{players} rotations of the seats), each matchup's own, unadjusted over the {k} "
+                       f"matchups. ▲ / ▼: clearly above / below the fair {fair} with {adjusted} "
+                       f"(Bonferroni: t intervals at 1 − 0.05/{family}); {wrong} with "
                        "probability at most 5%."),
               caption_justify="left")
     t.add_column("bot \\ opponents")
@@ -190,7 +257,7 @@ def _ladder(console, L, spec, names, n, players, seed, game, rules, sets):
                        + mark[calls[(a, b)]])
         t.add_row(a, *row)
     console.print(t)
-    return L.ladder_table(list(cells.values()), game=spec.name, players=players, seed=seed)
+    return L.ladder_table(played, game=spec.name, players=players, seed=seed)
 
 
 def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None, sets=()):
@@ -204,13 +271,16 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None,
     with console.status("playing the ladder by role…"):
         cells = L.role_ladder(names, n, players=players, seed=seed, game=game,
                               roles_of=S.roles_of, lead_bot=lead_bot, rules=rules, settings=sets)
+    # the games each matchup played: the shared role's are split over its seats, rounded up
+    played = {r: max((c.games for c in cells[r]), default=n) for r in (lead, shared)}
     titles = {
         lead: f"{players} players: win share of the {shown[lead]} bot (row) against the {shown[shared]} bot "
-              f"(column) at every {shown[shared]} seat ({n:,} games per cell)",
+              f"(column) at every {shown[shared]} seat ({played[lead]:,} games per matchup)",
         shared: f"win share of one {shown[shared]} bot (row) against copies of another (column) at "
                 f"the other {shown[shared]} seats, {shown[lead]} {lead_bot or 'the first ' + shown[lead] + ' bot'}; "
                 f"in brackets the share of a column bot in games of column bots only "
-                f"({n:,} games per cell, the row bot at every {shown[shared]} seat in turn)",
+                f"({played[shared]:,} games per matchup, the row bot at every {shown[shared]} seat in "
+                f"turn{_rounded(played[shared], n, players - 1)})",
     }
     for role in (lead, shared):
         found = {(c.bot, c.opponent): c for c in cells[role]}
@@ -219,10 +289,10 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None,
         # rows and columns in the order --bots names them (the cells come grouped by opponent)
         rows = [b for b in names if any(c.bot == b for c in cells[role])]
         cols = [b for b in names if any(c.opponent == b for c in cells[role])]
-        how = ("Wilson intervals over the cell's games" if role == lead else
+        how = ("Wilson intervals over the matchup's games" if role == lead else
                f"Student t intervals over the deals (the row bot at each {shown[shared]} seat on the same deals)")
         t = Table(title=titles[role], title_justify="left", caption_justify="left",
-                  caption=f"95% {how}, each cell's own, unadjusted over the {len(found)} cells.")
+                  caption=f"95% {how}, each matchup's own, unadjusted over the {len(found)} matchups.")
         t.add_column(f"{role} bot \\ opponents")
         for b in cols:
             t.add_column(b, justify="right")
@@ -243,3 +313,8 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None,
 
     return pl.concat([L.ladder_table(cells[r], game=spec.name, players=players, seed=seed)
                       .with_columns(pl.lit(r).alias("role")) for r in (lead, shared)])
+
+
+def _rounded(games: int, asked: int, seats: int) -> str:
+    """How ``--games`` became the games played, when it did not divide evenly over the seats."""
+    return f", --games {asked:,} rounded up to a multiple of the {seats} seats" if games != asked else ""

@@ -41,7 +41,9 @@ def register(app: typer.Typer) -> None:
 def simulate(
     games: str = typer.Option("1e6", "--games", "-n", help="How many games: 1e6, 1_000_000, 250000."),
     game: str = typer.Option(registry.DEFAULT_GAME, "--game", "-g", help=_game_help()),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Players per game (player games; default 4)."),
+    players: Optional[str] = typer.Option(
+        None, "--players", "-p", help="Players per game (player games; default 4); several (3,4,5 or "
+                                      "3..5) play a panel: one cell per count and line-up, as --panel."),
     strategies: Optional[str] = typer.Option(
         None, "--strategies", "-s",
         help="Comma list: one strategy for every seat or one per seat (names or TOML files). "
@@ -73,12 +75,38 @@ def simulate(
                               "directory per cell in --out (cell-1, cell-2, …); with --players, only "
                               "that count's cells; the same command again resumes an interrupted panel. "
                               "balance report DIR shows where a finding holds."),
+    lineup: Optional[List[str]] = typer.Option(
+        None, "--lineup", help="A line-up of a panel made here: one bot for every seat, one per seat "
+                               "(A,B,C,D) or one per role (seigneur=harsh-lord,censitaire=objective); "
+                               "repeatable, crossed with --players 3,4,5; played as --panel is."),
     **game_options: Any,
 ) -> None:
     from simcore import cluster, runner
 
-    if panel is not None:
-        return _simulate_panel(panel, game=game, games=games, players=players, strategies=strategies,
+    the_panel = None
+    if panel is not None or lineup or players is not None:
+        # the panel the options name, as sweep, skill, ladder, baseline and check read them
+        # (strategies.panels.options_panel): --panel, --lineup or several --players; else the one
+        # player count of --players
+        from strategies.panels import options_panel
+
+        if panel is not None and strategies:     # (named before the shared check, which names
+            from simcore.errors import UsageError    # --lineup too)
+
+            raise UsageError("--panel: give a panel or --strategies, not both (the panel's cells give "
+                             "the line-ups)")
+        spec = registry.get(game)
+        if spec.strategies is None and (lineup or panel is not None or players is not None):
+            from simcore.errors import UsageError
+
+            if players is not None:         # a game without players: "--players 3,4: … does not take"
+                spec.check_options({"players": players})
+            raise UsageError(f"{'--panel' if panel is not None else '--lineup'}: {spec.name} has no "
+                             "bots, so no line-ups to make a panel of; simulate it without")
+        the_panel, players = options_panel(game, panel=panel, players=players, lineups=lineup or (),
+                                           strategies=strategies)
+    if the_panel is not None:
+        return _simulate_panel(the_panel, game=game, games=games, players=players, strategies=strategies,
                                seed=seed, rules=rules, settings=settings, out=out, threads=threads,
                                chunk_size=chunk_size, raw=raw, force=force, quiet=quiet,
                                refused={"--rotate-seats": rotate_seats, "--engine": engine,
@@ -148,12 +176,13 @@ def simulate(
             sys.stdout.write(replay(result.path, g).text + "\n")
 
 
-def _simulate_panel(panel: str, *, game: str, games: str, players, strategies, seed: int, rules,
+def _simulate_panel(the_panel, *, game: str, games: str, players, strategies, seed: int, rules,
                     settings, out, threads, chunk_size, raw, force: bool, quiet: bool,
                     refused: dict) -> None:
-    """``simulate --panel``: every cell of the panel played with the same rules and seed, one run
-    directory per cell (``OUT/cell-1`` …), all checked before the first game: the options a
-    panel's cells decide (``--strategies``) or that a panel does not take are refused in one line.
+    """``simulate --panel`` (or ``--lineup``, or several ``--players``: ``the_panel``, read by
+    :func:`strategies.panels.options_panel`): every cell of the panel played with the same rules and
+    seed, one run directory per cell (``OUT/cell-1`` …), all checked before the first game: the
+    options that a panel does not take are refused in one line.
     A directory of cells is what ``balance report DIR`` reads as a panel (the panel page: where a
     seat advantage holds, cell by cell, adjusted over the cells)."""
     import sys
@@ -161,17 +190,13 @@ def _simulate_panel(panel: str, *, game: str, games: str, players, strategies, s
     from analysis.panel_run import claim_out, plan_panel, run_panel
     from simcore import rundir, runner
     from simcore.errors import UsageError
-    from strategies.panels import from_options
 
-    if strategies:      # (the shared check names --lineup too, an option simulate does not have)
-        raise UsageError("--panel: give a panel or --strategies, not both (the panel's cells give "
-                         "the line-ups)")
     given = [k for k, v in refused.items() if v not in (None, False)]
     if given:
-        raise UsageError(f"{given[0]}: not with --panel (the panel's cells are played as the panel "
-                         "file gives them)")
+        raise UsageError(f"{given[0]}: not with a panel (--panel, --lineup or several --players: the "
+                         "panel's cells are played as it gives them); play one line-up at one player "
+                         f"count without the panel to use {given[0]}")
     n_games = runner.parse_games(games)
-    the_panel = from_options(game, panel=panel, players=players, strategies=strategies)
     out = Path(out) if out is not None else rundir.default_run_dir(f"{registry.get(game).name}-panel")
     inputs = [p for p in (rules,) if p is not None]
     plan = plan_panel(the_panel, games=n_games, seed=seed, rules=rules, settings=settings, raw=raw)

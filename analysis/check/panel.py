@@ -11,6 +11,15 @@ it over the cell's metrics), so the chance of any false FAIL over cells × metri
 ``alpha``; ``beta`` (the chance that a shift of twice the tolerance passes) is per cell and metric.
 The panel fails if a cell fails, is undecided if none fails and one is undecided, passes otherwise.
 
+The cells' files are numbered from 0 (``cell-0.toml`` …, as ``sweep --panel`` and tune
+confirmations number theirs; a panel of runs, ``simulate --panel``, numbers its directories from 1):
+every line that names a cell by its position also names its file ("cell 1 of 3 (cell-0.toml): 4p
+4×balanced"), so a designer loosening a cell's tolerance edits the file the line names, and
+directories written before keep working. :func:`panel_lines` words the check's output (each cell's
+line names its file and, when the cell stopped at its first regression, how many metrics were left
+undecided); :func:`write_panel_reports` writes ``--junit`` (one test suite per cell, one test case
+per cell and metric) and ``--summary`` (one section per cell).
+
 May import the standard library, :mod:`simcore` (runner lazily, as :mod:`analysis.check.play`),
 :mod:`strategies.panels` and :mod:`analysis.check`.
 """
@@ -18,7 +27,7 @@ May import the standard library, :mod:`simcore` (runner lazily, as :mod:`analysi
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from simcore.errors import UsageError
@@ -87,11 +96,11 @@ def record_panel_baseline(panel: Panel, out: str | Path, *, games: int, seed: in
                                 quiet=True) for c, r in zip(panel.cells, cell_rules)]
     files = []
     for k, (c, prep) in enumerate(zip(panel.cells, preps)):
-        if log:
-            log(f"cell {k + 1} of {len(panel)}: {c.label} ({games:,} games)")
+        name = f"cell-{k}.toml"
+        if log:     # the file the cell's baseline is, not only its position (numbered from 1)
+            log(f"cell {k + 1} of {len(panel)} ({name}): {c.label} ({games:,} games)")
         run = runner.run(prep, games=games, seed=seed, out=out / "runs" / f"cell-{k}", force=True,
                          threads=threads, quiet=True, executor=executor)
-        name = f"cell-{k}.toml"
         make_baseline(run, out / name, force=True, tolerance=tolerance,
                       alpha=DEFAULT_ALPHA if alpha is None else alpha,
                       beta=DEFAULT_BETA if beta is None else beta, check_games=check_games)
@@ -110,6 +119,7 @@ class PanelCheck:
     results: list                # one CheckResult per cell
     alpha: float                 # over the whole family
     alpha_cell: float
+    files: list[str] = field(default_factory=list)     # each cell's baseline file (cell-K.toml)
 
     @property
     def exit_code(self) -> int:
@@ -219,14 +229,123 @@ def check_panel(path: str | Path, *, panel: Panel | None = None, games: int | No
     family = bases[0].alpha if alpha is None else alpha
     per_cell = family / len(bases)
     results = []
-    for k, (label, base) in enumerate(zip(labels, bases)):
-        if log:
-            log(f"cell {k + 1} of {len(bases)}: {label}")
+    files = [_file_of(b) for b in bases]
+    for k, (label, base, name) in enumerate(zip(labels, bases, files)):
+        if log:     # the cell's file beside its position: "cell 1 of 3" is cell-0.toml
+            log(f"cell {k + 1} of {len(bases)} ({name}): {label}")
         results.append(play_check(base, games=games, rules=rules, settings=settings,
                                   alpha=per_cell, beta=beta, threads=threads, log=log,
                                   executor=executor, seed=seed, batch=batch))
-    return PanelCheck(labels, results, family, per_cell)
+    return PanelCheck(labels, results, family, per_cell, files)
+
+
+def _file_of(base) -> str:
+    """The name of a cell's baseline file (``cell-0.toml``), as the directory holds it."""
+    path = getattr(base, "path", None)
+    return Path(path).name if path else ""
+
+
+def _undecided_clause(res) -> str:
+    """What a FAIL line of a cell leaves unsaid: the check stops at a cell's first regression, so
+    the metrics still open then were not decided (the single-file output lists them with "not
+    decided when the check stopped at the first regression")."""
+    if res.verdict != "fail" or not res.undecided:
+        return ""
+    others = len(res.results) - len(res.failed)
+    return (f"; {len(res.undecided)} of the other {others} metrics not decided: the check stops at "
+            "a cell's first regression")
+
+
+def panel_lines(pc: PanelCheck, quiet: bool = False) -> list[str]:
+    """The output of ``balance check --baseline DIR``: the panel's verdict line, then one line per
+    cell (:func:`analysis.check.presentation.panel_report`), each led by the cell's label and its
+    baseline file ("4p 4×balanced (cell-0.toml): FAIL: …"), a FAIL saying how many metrics were
+    left undecided when the cell's check stopped. ``quiet``: the verdict line only."""
+    from analysis.check.presentation import panel_report
+
+    lines = panel_report(pc, quiet=quiet)
+    if quiet:
+        return lines
+    files = pc.files or [""] * len(pc.labels)
+    out = [lines[0]]
+    for line, label, name, res in zip(lines[1:], pc.labels, files, pc.results):
+        rest = line[len(label) + 2:] if line.startswith(label + ": ") else line
+        named = f"{label} ({name})" if name else label
+        out.append(f"{named}: {rest}{_undecided_clause(res)}")
+    return out
+
+
+def panel_junit_xml(pc: PanelCheck) -> str:
+    """One JUnit file for a panel check: one ``<testsuite>`` per cell (named by its label and
+    baseline file, each cell's own JUnit of :func:`analysis.check.presentation.junit_xml`: a test
+    case per metric, failures for regressions, ``<skipped>`` for metrics left undecided), the test
+    cases' class names led by the cell's file so that CI reporters keep the cells apart; the
+    panel's verdict line in every suite's properties; totals summed on ``<testsuites>``."""
+    import xml.etree.ElementTree as ET
+
+    from analysis.check.presentation import JUNIT_SIGN, junit_xml
+
+    head = panel_lines(pc, quiet=True)[0]       # the verdict line, with what the rules change
+    root = ET.Element("testsuites", name="balance check (panel)")
+    totals = {"tests": 0, "failures": 0, "skipped": 0}
+    files = pc.files or [f"cell {k + 1}" for k in range(len(pc.labels))]
+    for label, name, res in zip(pc.labels, files, pc.results):
+        one = ET.fromstring(junit_xml(res).split("\n", 2)[2])      # past the declaration and sign
+        for suite in list(one.iter("testsuite")):
+            suite.set("name", f"balance check {name}: {label}")
+            props = suite.find("properties")
+            if props is not None:
+                ET.SubElement(props, "property", name="cell", value=f"{label} ({name})")
+                ET.SubElement(props, "property", name="panel_verdict", value=head)
+            stem = Path(name).stem.replace(" ", "-")
+            for case in suite.iter("testcase"):
+                case.set("classname", case.get("classname", "").replace(
+                    "balance.check.", f"balance.check.{stem}.", 1))
+                case.set("name", f"{label}: {case.get('name')}")
+            for k in totals:
+                totals[k] += int(suite.get(k, "0"))
+            root.append(suite)
+    for k, v in totals.items():
+        root.set(k, str(v))
+    root.set("errors", "0")
+    ET.indent(root)
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n' + JUNIT_SIGN + "\n"
+            + ET.tostring(root, encoding="unicode") + "\n")
+
+
+def panel_markdown(pc: PanelCheck) -> str:
+    """A Markdown summary of a panel check: the panel's verdict, then each cell's own summary
+    (:func:`analysis.check.presentation.markdown_summary`) under a heading naming the cell and its
+    baseline file."""
+    from analysis.check.presentation import markdown_summary
+
+    icon = {"PASS": "✅", "FAIL": "❌", "UNDECIDED": "⚠️"}[pc.verdict]
+    parts = [f"## {icon} balance check (panel): {pc.verdict}", "", panel_lines(pc, quiet=True)[0] + ".",
+             ""]
+    files = pc.files or [""] * len(pc.labels)
+    for label, name, res in zip(pc.labels, files, pc.results):
+        body = markdown_summary(res)
+        if body.startswith("## "):
+            first, _, rest = body.partition("\n")
+            named = f"{label} (`{name}`)" if name else label
+            body = f"### {named}: {first[3:]}\n{rest}"
+        parts.append(body)
+    return "\n".join(parts)
+
+
+def write_panel_reports(pc: PanelCheck, junit=None, summary=None, force: bool = False) -> None:
+    """``--junit`` (replaced atomically, as a single baseline's) and ``--summary`` (appended)."""
+    from simcore.atomic import append_text, write_text_atomic
+
+    from analysis.check.presentation import JUNIT_SIGN
+
+    if junit is not None:
+        write_text_atomic(junit, panel_junit_xml(pc), force=force, option="--junit",
+                          own_sign=JUNIT_SIGN)
+    if summary is not None:
+        append_text(summary, panel_markdown(pc), "--summary")
 
 
 __all__ = ["check_panel_games", "record_panel_baseline", "check_panel", "is_panel_baseline", "read_panel_baseline",
-           "select_cells", "PanelCheck"]
+           "select_cells", "PanelCheck", "panel_lines", "panel_junit_xml", "panel_markdown",
+           "write_panel_reports"]

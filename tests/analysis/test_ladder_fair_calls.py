@@ -65,6 +65,6 @@ def test_the_terminal_table_says_what_its_interval_is():
     _ladder(console, fake, SimpleNamespace(name="middle-ages"), ["strong", "weak"], 400, 4, 0,
             "middle-ages", None, ())
     out = console.export_text()
-    assert "95% intervals: Student t over the 100 deals of a cell" in out, out
-    assert "unadjusted over the 2 cells" in out and "Bonferroni" in out and "fair 25%" in out
+    assert "95% intervals: Student t over the 100 deals of a matchup" in out, out
+    assert "unadjusted over the 2 matchups" in out and "Bonferroni" in out and "fair 25%" in out
     assert "▲" in out and "▼" in out
