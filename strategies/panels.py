@@ -223,6 +223,9 @@ def from_options(game: str, *, panel: str | None = None, players=None, lineups=(
     spec = registry.get(game)
     if not lineups:
         if counts and len(counts) > 1:
+            if not (strategies or spec.default_strategy):
+                raise UsageError(f"--players {players}: {spec.title} has no bots to play at several "
+                                 "player counts (give one count, or leave --players out)")
             return from_options(game, players=players, lineups=[strategies or spec.default_strategy])
         return single(game, counts[0] if counts else None, strategies)
     counts = counts or [spec.default_players]

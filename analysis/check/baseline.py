@@ -131,7 +131,8 @@ def tolerance_summary(game: str | None, tolerance: dict[str, float], smallest: d
         t = float(tolerance[k])
         unit = "pp" if KINDS[k].unit == "%" else unit_of(k, game)
         rel = ("the smallest difference that matters" if math.isclose(t, small[k])
-               else f"{'above' if t > small[k] else 'below'} the {small[k]:g} {unit} that matters")
+               else f"{'above' if t > small[k] else 'below'} the {small[k]:g} {unit} that "
+                    f"{'matter' if unit.endswith('s') and small[k] != 1 else 'matters'}")
         parts.append(f"{names[k]} ±{t:g} {unit} ({rel})")
     return (f"tolerances: {'; '.join(parts)}. A check fails a change shown beyond its tolerance; a "
             f"change of twice it passes with at most a {100 * beta:g}% chance "

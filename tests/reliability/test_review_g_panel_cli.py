@@ -254,3 +254,12 @@ def test_fair_calls_over_a_larger_family_are_stricter():
     assert L.fair_calls([c], 4, family=18) == [None]
     with pytest.raises(ValueError):
         L.fair_calls([c, c], 4, family=1)
+
+
+def test_several_player_counts_of_a_game_without_bots_is_one_line(tmp_path):
+    """`balance sweep --game fief-combat --players 3,4` recursed until Python stopped it."""
+    done = balance("sweep", "--game", "fief-combat", "--players", "3,4", "--vary",
+                   "combat.lords_removed=[last,first]", "--games", 100, "--out", tmp_path / "s",
+                   check=False)
+    assert done.returncode == 2 and "has no bots to play at several player counts" in done.stderr
+    assert not (tmp_path / "s").exists()
