@@ -380,10 +380,7 @@ def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
     size = _by_size([(f"by at least {that} (clear and large enough to matter)", large),
                     (f"perhaps by {that} or more (clear, may matter: these games cannot tell)", may),
                     (f"by less than {that} (clear but small)", small)], hits)
-    lo_row = s.sort("estimate").row(0, named=True)
-    hi_row = s.sort("estimate").row(-1, named=True)
-    spread = (f"its win share runs from {100 * lo_row['estimate']:.1f}% ({lo_row['label']}) to "
-              f"{100 * hi_row['estimate']:.1f}% ({hi_row['label']})")
+    spread = _spread(s)
     family = (f" (clear: {100 * (1 - ALPHA):g}% intervals simultaneous over the panel's {m} seat × cell "
               f"comparisons with 1/P, every seat of every cell, Bonferroni; the calls are wrong, "
               f"together, with probability at most {100 * ALPHA:g}%)")
@@ -408,13 +405,40 @@ def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
             f"{spread}{family}.")
 
 
+def _spread(s: pl.DataFrame) -> str:
+    """The range of the finding's seat over the cells that have it (``s``: its rows). At one player
+    count, its win share ("its win share runs from 19.6% (4p a) to 27.4% (4p b)"); over several, its
+    gap from each cell's own 1/P, each end with its win share and that 1/P: 37.2% at 3 players is
+    +3.8 pp over its fair share, 14.8% at 5 players −5.3 pp under its own, and the raw shares are not
+    comparable across player counts (review G, panel #2)."""
+    if s["players"].n_unique() == 1:
+        lo_row = s.sort("estimate").row(0, named=True)
+        hi_row = s.sort("estimate").row(-1, named=True)
+        return (f"its win share runs from {100 * lo_row['estimate']:.1f}% ({lo_row['label']}) to "
+                f"{100 * hi_row['estimate']:.1f}% ({hi_row['label']})")
+    by_gap = s.with_columns((pl.col("estimate") - pl.col("fair")).alias("_gap")).sort("_gap")
+
+    def end(r) -> str:
+        return (f"{_pp(r['_gap'])} ({r['label']}: {100 * r['estimate']:.1f}% against 1/P = "
+                f"{100 * r['fair']:.3g}%)")
+
+    return (f"its gap from 1/P (win share minus the cell's own 1/P) runs from "
+            f"{end(by_gap.row(0, named=True))} to {end(by_gap.row(-1, named=True))}")
+
+
+def _mean_gaps(seats: pl.DataFrame) -> pl.DataFrame:
+    """Every seat's mean gap from 1/P over the cells that have it (``metric``, ``d``), largest in
+    size first: the ranking :func:`picked_seat` picks from."""
+    return (seats.with_columns((pl.col("estimate") - pl.col("fair")).alias("d"))
+            .group_by("metric", maintain_order=True).agg(pl.col("d").mean())
+            .sort(pl.col("d").abs(), descending=True, maintain_order=True))
+
+
 def picked_seat(seats: pl.DataFrame) -> tuple[str, float]:
     """The seat the finding is about (its metric, ``seat_win_share_<s>``) and its mean gap from 1/P:
     the seat whose win share minus the cell's 1/P, averaged over the cells that have it, is largest
     in size (``seats``: the seat rows of a panel's cells)."""
-    dev = (seats.with_columns((pl.col("estimate") - pl.col("fair")).alias("d"))
-           .group_by("metric", maintain_order=True).agg(pl.col("d").mean())
-           .sort(pl.col("d").abs(), descending=True, maintain_order=True))
+    dev = _mean_gaps(seats)
     return dev["metric"][0], float(dev["d"][0])
 
 
@@ -447,7 +471,12 @@ def finding_statement(cells: pl.DataFrame, spec) -> str:
     role = "" if spec.roles_alike else f" ({spec.seat_roles(int(s['players'][0]))[seat - 1]})"
     side = "more" if mean_gap > 0 else "less"
     n = s.height
-    shares = ", ".join(f"{100 * x:.1f}%" for x in s["estimate"].to_list())
+    # the numbers behind "furthest on average" are gaps from each cell's own 1/P, never raw win
+    # shares: those are not comparable across player counts (review G, panel #2)
+    gaps = ", ".join(f"{_pp(g)} in {c}" for g, c in zip((s["estimate"] - s["fair"]).to_list(), s["label"]))
+    ranked = _mean_gaps(adjusted)
+    runner = (f"the next, Seat {ranked['metric'][1].rsplit('_', 1)[1]}: {_pp(float(ranked['d'][1]))}"
+              if ranked.height > 1 else "")
     over = (f"the panel's {n} cells that have a seat {seat}" if n < cells["cell"].n_unique()
             else f"the panel's {n} cells" if n > 1 else "the panel's one cell")
     why = (f"as the seat is picked from the data, the calls below are adjusted over every seat of "
@@ -467,10 +496,13 @@ def finding_statement(cells: pl.DataFrame, spec) -> str:
         return (f"The finding: Seat {seat}{role} is furthest from a fair seat share ({_fair_text(s)}) on "
                 f"average over {over} ({_pp(mean_gap)}), but not on one side of it: "
                 f"{', '.join(parts[:-1])} and {parts[-1]} (clear on the adjusted intervals). Seat {seat} "
-                f"is the seat picked because its mean gap from 1/P is the largest ({shares}); {why}")
+                f"is the seat picked because its mean gap from 1/P (win share minus the cell's own 1/P, "
+                f"averaged over the cells), {_pp(mean_gap)}, is the largest in size of any seat's"
+                f"{f' ({runner})' if runner else ''}; {why}")
+    beside = f"; {runner} on average" if runner else ""
     return (f"The finding: Seat {seat}{role} wins {side} than a fair seat share ({_fair_text(s)}). "
             f"Seat {seat} is the seat picked because its win share is furthest from 1/P on average "
-            f"over {over}: {_pp(mean_gap)} on average ({shares}); {why}")
+            f"over {over}: {_pp(mean_gap)} on average (its gap from 1/P: {gaps}{beside}); {why}")
 
 
 def _pp(d: float, signed: bool = True) -> str:

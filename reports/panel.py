@@ -37,8 +37,15 @@ def _cell_metric_table(cells: pl.DataFrame, calls: dict | None = None, calls_tit
     decimals as its interval needs not to print as one value (:func:`reports.text.pct_ci`: no win
     in 20,000 games is ``0.00% (0.00–0.02)``, not ``0.0% (0.0–0.0)``); a seat written "Seat 1" as
     in the figure and on a run's page. ``calls`` (cell → words, :func:`analysis.panel.cell_calls`):
-    the finding's call in each cell, a last column headed ``calls_title``."""
-    rows = {}
+    the finding's call in each cell, a last column headed ``calls_title``.
+
+    The columns are in one order whatever the cells: cell, players, games, then each kind of
+    metric in the order it first appears, a kind's numbered columns in their number's order
+    (Seat 1 … Seat 5 together, wherever a cell first has a seat 4), then the call: in a panel of
+    3, 4 and 5 players the call column sat between Seat 3 and Seat 4 (review G, panel #1)."""
+    rows: dict = {}
+    columns: dict[str, tuple] = {}       # column → where it goes (kind first seen, its number)
+    kinds: dict[str, int] = {}
     for r in cells.iter_rows(named=True):
         row = rows.setdefault(r["cell"], {"cell": r["label"], "players": r["players"], "games": r["games"]})
         if r["share"]:
@@ -46,11 +53,20 @@ def _cell_metric_table(cells: pl.DataFrame, calls: dict | None = None, calls_tit
         else:
             text = f"{r['estimate']:.2f} ({r['low']:.2f} to {r['high']:.2f})"
         what = r["what"]
-        row[what[:1].upper() + what[1:] if what.startswith("seat ") else what] = text
+        name = what[:1].upper() + what[1:] if what.startswith("seat ") else what
+        row[name] = text
+        metric = r.get("metric") or name           # a hand-built table may carry only the words
+        kind, _, number = metric.rpartition("_")
+        if not number.isdigit():
+            kind, number = metric, "0"
+        columns.setdefault(name, (kinds.setdefault(kind, len(kinds)), int(number)))
+    order = ["cell", "players", "games", *sorted(columns, key=columns.__getitem__)]
     if calls:
+        order.append(calls_title)
         for c, row in rows.items():
             row[calls_title] = calls.get(c, "")
-    return pl.DataFrame(list(rows.values()))
+    return pl.DataFrame([{k: row.get(k) for k in order} for row in rows.values()],
+                        schema={k: (pl.Int64 if k in ("players", "games") else pl.String) for k in order})
 
 
 def seat_share_figure(cells: pl.DataFrame, labels: list[str]):
@@ -273,9 +289,13 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
     lines = headline_sentences(effects, [c["label"] for c in meta["panel"]["cells"]])
     title = f"{_title(meta['game'])}: a sweep over a panel of {n} cells"
     figs = FigureSet()
+    # "cells": how many cells have the metric and measured it (a seat 4 only at 4 players or more):
+    # the counts beside it add up to it, not to the panel's n (review G, panel #4)
+    of_n = f"cells (of {n})"
     agree = _in_units(agreement(effects, n), ("smallest_difference", "smallest", "largest")).select(
-        "parameter", "from", "to", "label", "unit", "up", "down", "unchanged", "unclear", "large", "may_matter", "small",
-        "smallest_difference", "smallest", "largest", "same_way_everywhere")
+        "parameter", "from", "to", "label", "unit", pl.col("cells").alias(of_n), "up", "down", "unchanged",
+        "unclear", "large", "may_matter", "small", "smallest_difference", "smallest", "largest",
+        "same_way_everywhere")
     params = list(dict.fromkeys(effects["parameter"].to_list()))
     order = practical_order(effects["verdict"].to_list(), effects["delta"].to_numpy(),
                             effects["smallest"].to_numpy())
@@ -308,6 +328,13 @@ def build_panel_sweep_report(path: str | Path, out: str | Path, force: bool = Fa
                     figures=figs.add("effects", effects_figure(effects.filter(pl.col("metric") == head)),
                                      "Each parameter's effect on the headline metric in every cell.")),
             Section("agreement", "Does every cell move the same way?",
+                    f"One row per parameter and metric. Column '{of_n}': the cells that have the "
+                    f"metric and measured its effect, out of the panel's {n} (a seat 4 only in the "
+                    "cells of 4 players or more; a cell with fewer than two finished variants of the "
+                    "parameter is not counted); up, down, unchanged and unclear count those cells and "
+                    "add up to it, large, may_matter and small split the clear ones by size; "
+                    "smallest and largest are the smallest and largest effect over them. Each cell "
+                    "is judged on its own intervals: the counts are not adjusted over the cells.",
                     tables=[("Does every cell move the same way?", agree)]),
             Section("effects", "Every effect in every cell",
                     tables=[("Every effect in every cell", table)])]

@@ -524,10 +524,33 @@ def _outcome(d: dict) -> str:
     return "no" if any(missed) or not missed else "unclear"
 
 
+def cells_section(cells: list[dict], game: str = "") -> Section:
+    """The tune page's "Every cell of the panel" (``result.json`` ``confirm.cells``, a panel of at
+    least 2 cells): the cell × target table (:func:`cell_target_table`), its intervals labelled as
+    what they are: each cell's own family (:func:`analysis.tune.targets.evaluate`: simultaneous over
+    every column of every target of the cell), not a lone 95% interval and not adjusted over the
+    cells (review G, panel #5: the page said "its 95% interval")."""
+    fams = list(dict.fromkeys(t.get("intervals") for c in cells for t in c.get("targets") or []
+                              if t.get("intervals")))
+    fam = fams[0] if len(fams) == 1 else "95%"
+    return Section(
+        "cells", "Every cell of the panel",
+        "One row per cell (player count and line-up), one column per target metric: the estimate "
+        f"and its interval on the cell's own fresh confirmation games, {fam} of that cell (one "
+        f"family per cell: the intervals are not adjusted over the {len(cells)} cells). A cell "
+        "is met when every interval of the cell lies inside the tolerance, not met when one lies "
+        "wholly outside it, unclear otherwise (more games would tell). 'Target met' needs every "
+        "cell met, which needs no adjustment over the cells (an intersection-union test: every "
+        "cell's own family must say so); a cell's 'not met' is read on that cell's family alone.",
+        tables=[(f"Every cell of the panel (intervals: {fam}, per cell)", cell_target_table(cells, game))])
+
+
 def cell_target_table(cells: list[dict], game: str = "") -> pl.DataFrame:
     """The cell × target table of a panel tune's confirmation (``result.json`` ``confirm.cells``):
-    one row per cell, a column per target metric in words (estimate and 95% interval, in % for
-    shares; a seat the cell does not have is empty), then whether the cell meets the targets."""
+    one row per cell, a column per target metric in words (estimate and interval, in % for shares:
+    the interval result.json gives, simultaneous 95% over every column of every target of that
+    cell, one family per cell; a seat the cell does not have is empty), then whether the cell meets
+    the targets."""
     cols: dict[str, None] = {}
     rows = []
     for c in cells:
@@ -940,13 +963,7 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                         tables=conf_tables))
     cells = ((result or {}).get("confirm") or {}).get("cells") or []
     if len(cells) > 1:
-        secs.append(Section(
-            "cells", "Every cell of the panel",
-            "One row per cell (player count and line-up), one column per target metric: the estimate "
-            "and its 95% interval on the cell's own fresh confirmation games; met when every interval "
-            "of the cell lies inside the tolerance, not met when one lies wholly outside it, unclear "
-            "otherwise (more games would tell). 'Target met' needs every cell.",
-            tables=[("Every cell of the panel", cell_target_table(cells, game))]))
+        secs.append(cells_section(cells, game))
     secs += seat_sections(tune, result, trials, game)
     cands = met_candidates(trials, tune)
     if cands.height:

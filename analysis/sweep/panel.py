@@ -10,9 +10,13 @@ numbers inside a cell; each cell resumable and reportable on its own).
 metric the *agreement* over the cells — in how many cells the effect's 95% interval is above 0,
 below 0, or holds 0 — and the spread of the effects (smallest to largest), in a sentence:
 "raising track.goal.4 from 8 to 12 raises the seigneurs' win share in every cell (12 of 12), by
-2.1-19.0 pp". The cells' intervals are each at 95% (not adjusted over the panel); "in every cell"
-is claimed only when every cell's interval excludes 0 on the same side (an intersection-union
-statement, wrong with probability at most 2.5%).
+2.1-19.0 pp". Each cell's effects are one family of their own (95% intervals simultaneous over the
+cell's metrics and parameters, as on a sweep's page), not adjusted over the cells, and nothing
+adjusts them over the cells: the counts "k of N cells" are unadjusted
+(:func:`~analysis.sweep.panel_effects.not_adjusted` says so under the sentences). "In every cell" is
+claimed only when every cell's interval excludes 0 on the same side (an intersection-union
+statement: wrong with probability at most 2.5% for a side named before the data, 5% for the side
+the data show).
 
 May import polars, numpy, the standard library, :mod:`simcore`, :mod:`strategies.panels` and
 :mod:`analysis.sweep`.

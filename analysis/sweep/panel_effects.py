@@ -132,10 +132,17 @@ def _named(ways: list[tuple], cells: dict[str, list[str]]) -> list[tuple]:
 
 
 def not_adjusted(n_cells: int) -> str:
-    """The caveat every panel sweep's counts of cells carry."""
-    return (f"These counts of cells are not adjusted over the {n_cells} cells: each cell is judged on "
-            "its own 95% intervals, so over many cells a parameter that does nothing can come out "
-            "clear in one or two by chance (balance report --cells adjusts over the cells).")
+    """The caveat every panel sweep's counts of cells carry: what the counts are (each cell judged
+    in its own family) and what a designer can do with them. Nothing in the toolkit adjusts a
+    sweep's effects over the cells (``balance report --cells``, once named here, adjusts a panel of
+    runs' seat finding, not a sweep's effects: review G, panel #3)."""
+    return (f"These counts of cells are not adjusted over the {n_cells} cells, and nothing adjusts "
+            "them: each cell's effects are a family of their own (95% intervals simultaneous over "
+            "that cell's metrics and parameters), so over many cells a parameter that does nothing "
+            f"can come out clear in one or two by chance. Read \"k of {n_cells} cells\" as unadjusted; "
+            "read one cell's effects on its own sweep page (balance report DIR/cells/cell-K, K from 0 "
+            "in the panel's order), and confirm an effect that matters in one cell by sweeping that "
+            "cell again on fresh games (another --seed).")
 
 
 def most_moved(effects: pl.DataFrame) -> dict[tuple, str]:

@@ -54,7 +54,10 @@ def test_the_page_says_which_seat_the_finding_is_about_and_why_first():
                            "over the panel's 3 cells (−2.7 pp), but not on one side of it: below in "
                            "4p 4×balanced and 4p 4×greedy (−5.1 pp, −5.4 pp) and above in 4p 4×eventwise "
                            "(+2.4 pp)"), text
-    assert "wins less" not in text and "(19.9%, 19.6%, 27.4%)" in text
+    # why this seat: its mean gap from 1/P (not its win shares) against the next seat's (review G #2)
+    assert "wins less" not in text and "(19.9%, 19.6%, 27.4%)" not in text
+    assert ("its mean gap from 1/P (win share minus the cell's own 1/P, averaged over the cells), "
+            "−2.7 pp, is the largest in size of any seat's (the next, Seat 3: +2.3 pp)") in text, text
     assert "adjusted over every seat of every cell" in text
     # the sides are the adjusted intervals' (statsmodels' Wilson at 1 − 0.05/12)
     assert [_size(x) != "within noise" for x in (0.1986, 0.1962, 0.2744)] == [True, True, True]
@@ -65,7 +68,8 @@ def test_when_no_cell_reverses_it_the_finding_states_a_side():
     text = panel.finding_statement(cells, ALIKE)
     assert text.startswith("The finding: Seat 1 wins less than a fair seat share (1/P = 25%). Seat 1 is the "
                            "seat picked because its win share is furthest from 1/P on average over the "
-                           "panel's 3 cells: −3.4 pp on average (19.9%, 19.6%, 25.3%)"), text
+                           "panel's 3 cells: −3.4 pp on average (its gap from 1/P: −5.1 pp in 4p 4×balanced, "
+                           "−5.4 pp in 4p 4×greedy, +0.3 pp in 4p 4×eventwise; the next, Seat 3"), text
 
 
 def test_every_cell_gets_a_sentence_on_its_largest_gaps_worded_by_size():
