@@ -137,7 +137,7 @@ class PanelCheck:
 
         v = Counter(r.verdict for r in self.results)
         said = f" ({lead})" if lead else ""
-        head = (f"panel check: {self.verdict}{said} — {len(self.results)} cells ("
+        head = (f"panel check: {self.verdict}{said} — {len(self.results)} cell{'s' if len(self.results) != 1 else ''} ("
                 + ", ".join(f"{n} {k}" for k, n in sorted(v.items())) + f"); a false FAIL anywhere "
                 f"in the panel at most {self.alpha:g} ({self.alpha_cell:.4g} per cell)")
         return head
