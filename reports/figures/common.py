@@ -514,8 +514,8 @@ def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, va
     ax2.axvline(0, color="black", linewidth=0.8)
     labels = [lab if len(lab) < 60 else lab[:58] + "…" for lab in d["label"].to_list()]
     ax2.set_yticks(y, labels, fontsize=9)
-    ax2.set_xlabel("Change after − before (pp, 95% interval, each metric's own)\norange: moved beyond "
-                   "noise (clear after Holm's correction over the tested metrics); grey: within noise")
+    ax2.set_xlabel("Change after − before (pp, 95% interval)\norange: moved, clear after Holm over the "
+                   "tested metrics; grey: within noise")
     ax2.set_title(f"The shares that changed most: {var_label} vs {base_label}")
     if wide.height:
         names = wide["label"].to_list()
