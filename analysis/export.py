@@ -9,15 +9,21 @@ file is never held in memory) or an analysis table (``seats`` = :func:`analysis.
 those documented in docs/export.md (the analysis ones in docs/analysis.md) and are stable; a
 ``verdict`` is in the report's words (:func:`report_verdicts`: "within noise", not "not shown"). CSV has a
 header row, plain numbers (no thousands separators, no scientific notation in analysis tables but
-for p-values below 1e-4, :func:`p_values_as_text`; empty cells for missing values) and is UTF-8 (optionally with a byte-order mark for Excel); in Parquet a
+for p-values below 1e-4, :func:`p_values_as_text`, and "< 1e-300" for one below that, an underflow
+to 0.0 among them; empty cells for missing values) and is UTF-8 (optionally with a byte-order mark for Excel); in Parquet a
 missing value is a null, never NaN, as in CSV.
+
+``out`` ``-`` (or ``/dev/stdout``) writes the CSV to standard output (:func:`to_stdout`). A table a
+run's game cannot have is refused in a designer's words (:func:`lacking`: what the run is, which
+games have the table, what the run exports).
 
 Nothing is lost: an existing file is refused unless ``force``; output goes to a hidden temporary file
 beside the target and is renamed into place only when complete (:mod:`simcore.atomic`, the one
 atomic writer of run directories, reports, exports, baselines and golden files).
 
-May import polars, pyarrow, the standard library, :mod:`analysis` and its modules, :mod:`simcore.errors` and
-:mod:`simcore.rundir`.
+May import polars, pyarrow, the standard library, :mod:`analysis` and its modules, :mod:`simcore.errors`,
+:mod:`simcore.rundir` and the registry of games (:mod:`simcore.games`, to name the games that have a
+table).
 """
 
 from __future__ import annotations
@@ -63,35 +69,33 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
         return seat_table(rs)
     if what == "events":
         if not has_events(rs):
-            raise UsageError(f"{run}: --what events needs event cards (columns of roles "
-                             f"gain_by_event in {PLAYERS} and event_by_slot in {GAMES}; this game "
-                             "or run has none)")
+            raise UsageError(lacking(run, rs, "events"))
         return event_impact(rs)
     if what == "tiles":
         from analysis.tiles import has_tiles, tile_impact
 
         if not has_tiles(rs):
-            raise UsageError(f"{run}: --what tiles needs drafted tiles (columns of role "
-                             "drafted_by_type; Middle-Ages)")
+            raise UsageError(lacking(run, rs, "tiles"))
         return tile_impact(rs)
     if what == "length":
         from analysis.length import has_length, length_summary
 
         if not has_length(rs):
-            raise UsageError(f"{run}: --what length needs a game length (turns; Médiévallons, "
-                             "Seigneurial)")
+            raise UsageError(lacking(run, rs, "length"))
         return length_summary(rs)
     if what == "matchups":
         if not has_matchups(rs):
-            raise UsageError(f"{run}: --what matchups needs at least two strategies in the run "
-                             "(simulate with --strategies a,b,… and ideally --rotate-seats)")
+            raise UsageError(f"{run}: no strategy matchups to export: this run is "
+                             f"{describe_run(rs)}, with one strategy in every seat; matchups need "
+                             "at least two strategies (simulate with --strategies a,b,…, ideally "
+                             "with --rotate-seats). "
+                             f"{tables_sentence(run, rs)}")
         return matchup_table(rs)
     if what == "roles":
         from analysis.roles import has_roles, role_seat_table, role_table
 
         if not has_roles(rs):
-            raise UsageError(f"{run}: --what roles needs a game whose seats play roles "
-                             "(e.g. Seigneurial: one Seigneur against the Censitaires)")
+            raise UsageError(lacking(run, rs, "roles"))
         by_seat = role_seat_table(rs)
         sides = role_table(rs).select("role", "role_label", pl.lit(None, pl.Int8).alias("seat"),
                                       pl.lit("side").alias("level"), "games", "wins", "win_share",
@@ -114,6 +118,96 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
         return metric_vector(analyse(rs))
     raise UsageError(f"--what {what}: must be one of {', '.join(WHAT)}")
 
+
+# ---------------------------------------------------------------------------------------------
+# Saying what a run lacks, in a designer's words
+# ---------------------------------------------------------------------------------------------
+
+def _games_with(what: str) -> list[str]:
+    """The titles of the games whose records hold table ``what``'s data, read from the games'
+    specs (a new game with event cards is named without touching this module)."""
+    from simcore import games as registry
+
+    def has(spec) -> bool:
+        if what == "events":
+            return bool(spec.columns_with_role("gain_by_event"))
+        if what == "tiles":
+            return bool(spec.columns_with_role("drafted_by_type"))
+        if what == "length":
+            return any(c.unit == "turns" for c in spec.columns_with_role("length", "games"))
+        if what == "roles":
+            return bool(spec.columns_with_role("seat_role")) and len(spec.roles) > 1
+        return False
+
+    return [spec.title for spec in registry.specs().values() if has(spec)]
+
+
+_TERRAIN_WORDS = {"castle": "in a castle", "city": "in a city", "open": "in open ground"}
+
+
+def describe_run(rs) -> str:
+    """What a run is, as a designer names it: "a Fief 2 combat (10 attacker points against 6
+    defender points in a castle; 100,000 combats)", "a Middle-Ages run (4 players, 20,000 games)"."""
+    title = rs.spec.title if rs.spec is not None else rs.game
+    matchup = next((m["matchup"] for m in rs.metas if m.get("matchup")), None)
+    if matchup:
+        terrain = _TERRAIN_WORDS.get(matchup.get("terrain"), f"in {matchup.get('terrain')}")
+        return (f"a {title} ({matchup.get('attacker')} attacker points against "
+                f"{matchup.get('defender')} defender points {terrain}; {rs.n_games:,} combats)")
+    return f"a {title} run ({rs.n_players} players, {rs.n_games:,} games)"
+
+
+def available(run: str | Path, rs) -> list[str]:
+    """The ``--what`` tables this run has, in :data:`WHAT`'s order."""
+    from analysis.events import has_events
+    from analysis.length import has_length
+    from analysis.matchups import has_matchups
+    from analysis.roles import has_roles
+    from analysis.tiles import has_tiles
+
+    has = {"players": (Path(run) / PLAYERS).is_file(), "games": True, "seats": True,
+           "roles": has_roles, "events": has_events, "tiles": has_tiles, "length": has_length,
+           "matchups": has_matchups, "summary": True}
+    return [w for w in WHAT if (has[w](rs) if callable(has[w]) else has[w])]
+
+
+def tables_sentence(run: str | Path, rs) -> str:
+    return f"This run exports: {', '.join(available(run, rs))}."
+
+
+# what a game lacks, and who has it: (the table's data, "<game> …" without it, "… do/does")
+_LACKS = {
+    "events": ("event cards", "{game} has no event cards", "{games} {has} them"),
+    "tiles": ("drafted tiles", "{game} has no drafted tiles", "{games} {has} them"),
+    "length": ("game length in turns", "{game} records no game length in turns",
+               "{games} {does}"),
+    "roles": ("roles", "in {game} the seats play no roles", "in {games}: one Seigneur against "
+              "the Censitaires"),
+}
+
+
+def lacking(run: str | Path, rs, what: str) -> str:
+    """The one line refusing ``--what what`` on a run whose game lacks its data: what the run is,
+    which games have it and what this run can export ("runs/siege: no event cards to export: this
+    run is a Fief 2 combat (10 attacker points against 6 defender points in a castle; 100,000
+    combats), and Fief 2 combat has no event cards (only Middle-Ages has them). This run exports:
+    players, games, seats, matchups, summary.")."""
+    thing, without, having = _LACKS[what]
+    title = rs.spec.title if rs.spec is not None else rs.game
+    games = _games_with(what)
+    head = f"{run}: no {thing} to export: this run is {describe_run(rs)}"
+    if title in games:                      # the game has them, this run's records do not
+        return f"{head}, and its records hold none. {tables_sentence(run, rs)}"
+    one = len(games) == 1
+    who = (having.format(games=" and ".join(games), has="has" if one else "have",
+                         does="does" if one else "do") if games else "no registered game")
+    if what == "roles" and rs.spec is not None and len(rs.spec.roles) > 1:
+        # Fief: attacker and defender are one seat each, so its sides are the seats' rows
+        sides = " and ".join(r.display.lower() for r in rs.spec.roles)
+        return (f"{head}, whose {sides} are one seat each: --what seats or matchups gives them. "
+                f"{tables_sentence(run, rs)}")
+    return (f"{head}, and {without.format(game=title)} (only {who}). "
+            f"{tables_sentence(run, rs)}")
 
 WITHIN_NOISE = "within noise"          # the report's word for a tested row that is not clear
 TOO_FEW = "too few players to say"     # ... and for a clear difference about almost nobody
@@ -148,12 +242,27 @@ def is_p_value(column: str) -> bool:
     return column in ("p", "p_value", "p_adjusted") or column.endswith(("_p_value", "_p_adjusted"))
 
 
+#: A p-value below :data:`P_FLOOR` is written as this bound: the tests' tail probabilities underflow
+#: to 0.0 (a Fief seat winning 89 % of 100,000 combats) or keep no correct digit down there, so
+#: "0.0" would claim a certainty no test gives and "5e-324" digits it does not have.
+P_FLOOR = 1e-300
+P_BELOW_FLOOR = "< 1e-300"
+
+
+def p_value_text(v: float) -> str:
+    """One p-value as CSV writes it: the shortest text that reads back as the same float
+    (``repr``: 0.0523, 2.2e-127), or :data:`P_BELOW_FLOOR` below :data:`P_FLOOR` (0.0 included)."""
+    v = float(v)
+    return P_BELOW_FLOOR if v < P_FLOOR else repr(v)
+
+
 def p_values_as_text(df: pl.DataFrame) -> pl.DataFrame:
-    """The p-value columns of an analysis table as CSV writes them: the shortest text that reads
-    back as the same float (Python's ``repr``), so 0.0523 stays 0.0523 and a p-value below 1e-4 is
-    written in scientific notation (1.2e-120), not as 120 fixed decimals; missing stays empty."""
+    """The p-value columns of an analysis table as CSV writes them (:func:`p_value_text`): the
+    shortest text that reads back as the same float, so 0.0523 stays 0.0523 and a p-value below
+    1e-4 is written in scientific notation (1.2e-120), not as 120 fixed decimals; one below 1e-300
+    (an underflow to 0.0 among them) is the bound "< 1e-300"; missing stays empty."""
     cols = [c for c, t in df.schema.items() if is_p_value(c) and t in (pl.Float32, pl.Float64)]
-    return df.with_columns([pl.col(c).map_elements(lambda v: repr(float(v)), return_dtype=pl.Utf8,
+    return df.with_columns([pl.col(c).map_elements(p_value_text, return_dtype=pl.Utf8,
                                                    skip_nulls=True) for c in cols]) if cols else df
 
 
@@ -172,6 +281,8 @@ def stream_raw(src: Path, dest: Path, fmt: str, *, bom: bool = False,
         source = pq.ParquetFile(src)
     except (OSError, ValueError) as exc:
         raise UsageError(f"{src}: cannot read ({str(exc).splitlines()[0]})") from None
+    if hasattr(dest, "write"):          # an open binary stream (standard output): CSV only
+        return _csv_batches(source, dest, bom, batch_rows)
     rows = 0
     if fmt == "parquet":
         with pq.ParquetWriter(dest, source.schema_arrow, compression="zstd") as writer:
@@ -180,13 +291,38 @@ def stream_raw(src: Path, dest: Path, fmt: str, *, bom: bool = False,
                 rows += batch.num_rows
         return rows
     with open(dest, "wb") as fh:
-        for batch in source.iter_batches(batch_size=batch_rows):
-            pl.from_arrow(batch).write_csv(fh, include_header=rows == 0, include_bom=bom and rows == 0,
-                                           float_scientific=False)
-            rows += batch.num_rows
-        if rows == 0:  # an empty table still gets its header
-            pl.from_arrow(source.schema_arrow.empty_table()).write_csv(fh, include_bom=bom)
+        return _csv_batches(source, fh, bom, batch_rows)
+
+
+def _csv_batches(source, fh, bom: bool, batch_rows: int) -> int:
+    rows = 0
+    for batch in source.iter_batches(batch_size=batch_rows):
+        pl.from_arrow(batch).write_csv(fh, include_header=rows == 0, include_bom=bom and rows == 0,
+                                       float_scientific=False)
+        rows += batch.num_rows
+    if rows == 0:  # an empty table still gets its header
+        pl.from_arrow(source.schema_arrow.empty_table()).write_csv(fh, include_bom=bom)
     return rows
+
+
+#: ``--out -`` writes the CSV to standard output; these names of it are taken as ``-`` too.
+STDOUT = "-"
+STDOUT_NAMES = ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+_OTHER_STREAMS = {"/dev/stderr": "standard error", "/dev/fd/2": "standard error",
+                  "/proc/self/fd/2": "standard error", "/dev/stdin": "standard input",
+                  "/dev/fd/0": "standard input", "/proc/self/fd/0": "standard input"}
+
+
+def to_stdout(out: str | Path) -> bool:
+    """True when ``out`` names standard output (``-``, ``/dev/stdout``); a UsageError for the
+    other standard streams (a device, not a file)."""
+    text = str(out)
+    if text == STDOUT or text in STDOUT_NAMES:
+        return True
+    if text in _OTHER_STREAMS:
+        raise UsageError(f"--out {text}: is the {_OTHER_STREAMS[text]}, a device, not a file; give a "
+                         "file path, or --out - to write the CSV to standard output")
+    return False
 
 
 def format_from(out: str | Path, fmt: str | None) -> str:
@@ -210,19 +346,31 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
     """
     if what not in WHAT:
         raise UsageError(f"--what {what}: must be one of {', '.join(WHAT)}")
+    stdout = to_stdout(out)
     fmt = format_from(out, fmt)
+    if stdout and fmt != "csv":
+        raise UsageError(f"--out {out}: standard output takes CSV only; give a file path "
+                         "(tables.parquet) for --format parquet")
     run = Path(run)
     check_run(run, players=True if what == "players" else None)  # one clear line for a damaged run
-    check_output_file(out, force, inputs=[run])
+    if not stdout:
+        check_output_file(out, force, inputs=[run])
     if what in RAW:
         src = run / RAW[what]
         if not src.is_file():
             hint = " (the run was written without --raw)" if what == "players" else ""
             raise UsageError(f"{run}: no {RAW[what]}{hint}")
+        if stdout:
+            stream_raw(src, _stdout_bytes(), fmt, bom=bom)
+            return Path(STDOUT)
         with atomic_output(out, force) as tmp:
             stream_raw(src, tmp, fmt, bom=bom)
         return Path(out)
     df = report_verdicts(analysis_table(run, what))
+    if stdout:
+        p_values_as_text(_missing_as_null(df)).write_csv(_stdout_bytes(), include_bom=bom,
+                                                         float_scientific=False)
+        return Path(STDOUT)
     with atomic_output(out, force) as tmp:
         df = _missing_as_null(df)
         if fmt == "csv":
@@ -233,6 +381,14 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
     return Path(out)
 
 
+def _stdout_bytes():
+    """Standard output as a binary stream, after whatever text was printed to it."""
+    import sys
+
+    sys.stdout.flush()
+    return sys.stdout.buffer
+
+
 __all__ = ["BATCH_ROWS", "FORMATS", "WHAT", "analysis_table", "atomic_output", "check_output_file",
            "report_verdicts",
-           "export", "format_from", "stream_raw", "write_text_atomic"]
+           "export", "format_from", "p_value_text", "stream_raw", "to_stdout", "write_text_atomic"]

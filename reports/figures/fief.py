@@ -4,7 +4,10 @@
 with the break-even contours, and writes it as a PNG. The contours are steps on the cell edges
 (:func:`level_edges`), not lines interpolated between cell centres: the odds change in steps with
 whole points (the 6 → 7 and 12 → 13 jumps), so an interpolated line put the 50 % border at "5.8
-attackers" where the break-even table says 6 (revA #18); ``balance fief-odds`` (``cli/tables.py``,
+attackers" where the break-even table says 6 (revA #18). Each level is a solid line in its own
+colour, drawn in the levels' order and each narrower than the one before, so two borders on the
+same edge both show (:func:`level_styles`); the legend sits under the axes, the colour bar reads in
+%, and the wrapped title names each side's Lords (review G). ``balance fief-odds`` (``cli/tables.py``,
 through :mod:`reports.games.fief`) calls
 it for every terrain of the grid. Built without pyplot (a :class:`matplotlib.figure.Figure` on the
 Agg canvas), like every report figure.
@@ -14,6 +17,7 @@ May import matplotlib (Agg), numpy and polars.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -24,7 +28,9 @@ import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 from matplotlib.collections import LineCollection  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
+from matplotlib import patheffects  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.ticker import MaxNLocator, PercentFormatter  # noqa: E402
 
 
 def level_edges(grid: np.ndarray, level: float, x_edges: np.ndarray, y_edges: np.ndarray
@@ -43,8 +49,85 @@ def level_edges(grid: np.ndarray, level: float, x_edges: np.ndarray, y_edges: np
     return segs
 
 
+# Levels' borders, drawn in the order of the levels (the lowest first), each solid in its own
+# colour and narrower than the one before: where two levels' borders fall on the same cell edge
+# (open ground, defender 1: the 75 % and 90 % borders both under 4 attackers) the later one is
+# drawn inside the earlier, so both show (a black line with a white core is both 50 % and 75 %).
+# Black, white and vermillion stand out from every colour of cividis (blue to grey to yellow)
+# and from each other, in colour-blind vision too (they differ in lightness).
+LEVEL_COLOURS = ("black", "white", "#D55E00", "#56B4E9")
+THINNEST = 1.2          # points: the last level's width; each earlier level is 1.8 wider
+WIDTH_STEP = 1.8
+
+
+def merged(segs: list[tuple[tuple[float, float], tuple[float, float]]]
+           ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """:func:`level_edges`' unit segments with the collinear ones that touch joined into one, so
+    a border along several cells is drawn as one line (no seam where two cells meet)."""
+    vertical = sorted((x0, min(y0, y1), max(y0, y1)) for (x0, y0), (x1, y1) in segs if x0 == x1)
+    horizontal = sorted((y0, min(x0, x1), max(x0, x1)) for (x0, y0), (x1, y1) in segs if y0 == y1)
+    runs: list[list[list[float]]] = []
+    for lines in (vertical, horizontal):
+        joined: list[list[float]] = []
+        for at, lo, hi in lines:
+            if joined and joined[-1][0] == at and joined[-1][2] == lo:
+                joined[-1][2] = hi
+            else:
+                joined.append([at, lo, hi])
+        runs.append(joined)
+    return ([((at, lo), (at, hi)) for at, lo, hi in runs[0]]
+            + [((lo, at), (hi, at)) for at, lo, hi in runs[1]])
+
+
+def level_styles(n: int) -> list[tuple[str, float]]:
+    """(colour, line width) of each of ``n`` levels, in drawing order: the first the widest."""
+    return [(LEVEL_COLOURS[k % len(LEVEL_COLOURS)], THINNEST + WIDTH_STEP * (n - 1 - k))
+            for k in range(n)]
+
+
+def _lords(sub: pl.DataFrame, side: str) -> str:
+    """A side's Lords over a grid ("2"), saying so where a cell's points cap them (a 1-point
+    army has 1 Lord at most)."""
+    col = sub[f"{side}_lords"]
+    hi, lo = int(col.max()), int(col.min())
+    return f"{hi}" if hi == lo else f"{hi} (at most its points)"
+
+
+def heatmap_title(sub: pl.DataFrame, terrain: str, method: str, width_chars: int) -> str:
+    """The heat map's title: what is shown and every condition it holds under (terrain, Lords of
+    each side, d'Arc, mercy, method), wrapped to ``width_chars`` characters a line."""
+    darc = sub["darc"][0]
+    mercy = sub["mercy"][0]
+    parts = [f"defender in {terrain}",
+             f"Lords: attacker {_lords(sub, 'attacker')}, defender {_lords(sub, 'defender')}"]
+    if darc != "none":
+        parts.append(f"d'Arc with the {darc}")
+    if mercy != "never":
+        parts.append(f"mercy {mercy}")
+    parts[0] = f"P(attacker wins), {parts[0]} ({method})"
+    # whole conditions a line while they fit; one longer than a line wraps on its own
+    width, lines = max(20, width_chars), []
+    for part in parts:
+        if lines and len(lines[-1]) + 2 + len(part) <= width:
+            lines[-1] += "; " + part
+        else:
+            if lines:
+                lines[-1] += ";"
+            lines += textwrap.wrap(part, width=width, break_on_hyphens=False)
+    return "\n".join(lines)
+
+
 def heatmap(odds: pl.DataFrame, terrain: str, path: Path, levels=(0.5, 0.75, 0.9)) -> None:
     """PNG heat map of P(attacker wins) over (defender, attacker) for one terrain (cividis)."""
+    fig = heatmap_figure(odds, terrain, levels)
+    fig.savefig(path)
+
+
+def heatmap_figure(odds: pl.DataFrame, terrain: str, levels=(0.5, 0.75, 0.9)) -> Figure:
+    """The heat map's figure (:func:`heatmap` saves it): the cells in cividis with a colour bar in
+    %, the levels' borders on the cell edges (:func:`level_styles`), their legend under the axes
+    (never on a cell) and a wrapped title naming the terrain, each side's Lords, d'Arc, mercy and
+    the method (:func:`heatmap_title`). Constrained layout keeps every text inside the figure."""
     methods = odds["method"].unique().to_list()
     method = "exact" if "exact" in methods else "mc"
     sub = odds.filter((pl.col("terrain") == terrain) & (pl.col("method") == method))
@@ -56,41 +139,45 @@ def heatmap(odds: pl.DataFrame, terrain: str, path: Path, levels=(0.5, 0.75, 0.9
     for a, d, p in sub.select("attacker", "defender", "p_attacker_wins").iter_rows():
         grid[ai[a], di[d]] = p
     # Grows with the grid up to a page: a 999 x 999 grid must not ask for a gigapixel canvas.
-    # At least room for the colour bar and the levels' legend on a grid of one or two cells.
-    fig = Figure(figsize=(min(max(4.0, 1.2 + 0.32 * len(defs)), 16.0),
-                          min(max(3.2, 1.2 + 0.26 * len(atts)), 14.0)), dpi=110)
+    # At least room for the colour bar, the title's lines and the levels' legend under the axes
+    # on a grid of one or two cells.
+    width = min(max(4.6, 1.6 + 0.32 * len(defs)), 16.0)
+    height = min(max(4.0, 2.0 + 0.26 * len(atts)), 14.0)
+    fig = Figure(figsize=(width, height), dpi=110, layout="constrained")
     ax = fig.subplots()
     ext = (defs[0] - 0.5, defs[-1] + 0.5, atts[0] - 0.5, atts[-1] + 0.5)
     im = ax.imshow(grid, origin="lower", aspect="auto", cmap="cividis", vmin=0, vmax=1, extent=ext,
                    interpolation="nearest")
-    # Black steps on the cell edges (the levels sit in the mid and bright part of cividis), one
-    # line style per level, named in the legend (0.999 is 99.9%, not 100%).
     x_edges = np.linspace(ext[0], ext[1], len(defs) + 1)     # the cells imshow draws
     y_edges = np.linspace(ext[2], ext[3], len(atts) + 1)
-    styles = ["solid", "dashed", "dotted", "dashdot"]
-    drawn = False
-    for k, level in enumerate(levels):
+    handles = []
+    for level, (colour, lw) in zip(levels, level_styles(len(levels))):
         segs = level_edges(grid, level, x_edges, y_edges)
-        style = styles[k % len(styles)]
-        ax.add_collection(LineCollection(segs, colors="black", linewidths=1.3, linestyles=style,
+        ax.add_collection(LineCollection(merged(segs), colors=colour, linewidths=lw, linestyles="solid",
                                          capstyle="projecting"))
-        ax.plot([], [], color="black", linewidth=1.3, linestyle=style,
-                label=f"P ≥ {level * 100:.6g}%" + ("" if segs else " (not in the grid)"))
-        drawn = True
-    if drawn:
-        ax.legend(loc="lower right", fontsize=7, framealpha=0.9)
+        # the legend's sample: the line on a grey middle of cividis (white on a white legend
+        # would vanish), 0.999 is 99.9%, not 100%
+        handles.append(Line2D([], [], color=colour, linewidth=lw,
+                              path_effects=[patheffects.withStroke(linewidth=lw + 1.2,
+                                                                   foreground="0.45")],
+                              label=f"P ≥ {level * 100:.6g}%" + ("" if segs else " (not in the grid)")))
+    if handles:
+        # under the axes, off every cell: as many entries a row as the figure's width holds
+        chars = max(len(h.get_label()) for h in handles)
+        per_row = max(1, min(len(handles), int((width * 72 - 20) // (chars * 4.4 + 40))))
+        # (matplotlib fills a legend's columns first: reordered, it reads left to right, then down)
+        handles = [h for j in range(per_row) for h in handles[j::per_row]]
+        fig.legend(handles=handles, loc="outside lower center", ncols=per_row, fontsize=7,
+                   frameon=False, handlelength=2.6)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     for values, set_ticks in ((defs, ax.set_xticks), (atts, ax.set_yticks)):
         if len(values) <= 12 and all(b - a == 1 for a, b in zip(values, values[1:])):
             set_ticks(values)          # a few whole points: one tick per cell (not 0.5, 0.6, …)
-    darc = sub["darc"][0]
-    mercy = sub["mercy"][0]
-    ax.set_title(f"P(attacker wins) — defender in {terrain}"
-                 + (f", d'Arc with {darc}" if darc != "none" else "")
-                 + (f", mercy {mercy}" if mercy != "never" else "") + f" ({method})", fontsize=9)
+    # about 5 points a character at 9 points: the title wraps to the figure's width
+    fig.suptitle(heatmap_title(sub, terrain, method, int((width * 72 - 16) / 5.2)), fontsize=9)
     ax.set_xlabel("defender points")
     ax.set_ylabel("attacker points")
-    fig.colorbar(im, ax=ax, label="P(attacker wins)")
-    fig.tight_layout()
-    fig.savefig(path)
+    bar = fig.colorbar(im, ax=ax, label="P(attacker wins), %")
+    bar.ax.yaxis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=0))
+    return fig
