@@ -199,7 +199,8 @@ def lacking(run: str | Path, rs, what: str) -> str:
     if title in games:                      # the game has them, this run's records do not
         return f"{head}, and its records hold none. {tables_sentence(run, rs)}"
     one = len(games) == 1
-    who = (having.format(games=" and ".join(games), has="has" if one else "have",
+    names = games[0] if one else ", ".join(games[:-1]) + " and " + games[-1] if games else ""
+    who = (having.format(games=names, has="has" if one else "have",
                          does="does" if one else "do") if games else "no registered game")
     if what == "roles" and rs.spec is not None and len(rs.spec.roles) > 1:
         # Fief: attacker and defender are one seat each, so its sides are the seats' rows

@@ -6,6 +6,8 @@ streams are refused in one line naming what to give. One small Fief combat run (
 
 from __future__ import annotations
 
+import re
+
 import io
 
 import polars as pl
@@ -31,7 +33,8 @@ def _error(capsys) -> str:
 
 @pytest.mark.parametrize("what, has", [("events", "only Middle-Ages has them"),
                                        ("tiles", "only Middle-Ages has them"),
-                                       ("length", "only Médiévallons and Seigneurial do"),
+                                       ("length", r"only Médiévallons(, .*)? and Seigneurial( and .*)? do\)|"
+                                                  r"only Médiévallons, Seigneurial and .* do\)"),
                                        ("roles", "--what seats or matchups")])
 def test_a_table_the_game_lacks_is_refused_in_a_designers_words(siege, tmp_path, capsys, what, has):
     """`--what events` on a fief-combat run said "needs event cards (columns of roles gain_by_event
@@ -40,7 +43,9 @@ def test_a_table_the_game_lacks_is_refused_in_a_designers_words(siege, tmp_path,
     err = _error(capsys)
     assert "this run is a Fief 2 combat (10 attacker points against 6 defender points in a castle; "\
            "2,000 combats)" in err, err
-    assert has in err, err
+    # (a game registered by another test in this process, such as the conformance suite's Pig,
+    # may join the games named: the shipped ones must be there)
+    assert has in err or re.search(has, err), err
     assert "This run exports: players, games, seats, matchups, summary." in err, err
     for jargon in ("gain_by_event", "drafted_by_type", "columns of role", ".parquet", "needs "):
         assert jargon not in err, (jargon, err)

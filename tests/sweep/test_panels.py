@@ -282,7 +282,7 @@ def test_check_panel_decides_the_named_cells_of_a_panel_baseline_recorded_with_s
     (tmp_path / "greedy.toml").write_text('[only]\nplayers = [2]\nlineups = ["greedy"]\n')
     code, out, err = cli("check", "--baseline", "base", "--panel", "greedy.toml")
     assert code in (0, 3), err
-    assert "2p 2×greedy" in out and "2×random" not in out and "1 cells" in out
+    assert "2p 2×greedy" in out and "2×random" not in out and "1 cell (" in out
     assert "at most 0.05 (0.05 per cell)" in out            # one cell: alpha is not split
     # the recorded rules are played: seat 2's 30 coins taken away is a regression in both cells
     code, out, err = cli("check", "--baseline", "base", "--set", "setup.start_coins[1]=0")
