@@ -46,7 +46,8 @@ def check_variant(out: str | Path, sweep: dict, variant: dict, meta: dict) -> No
     """One-line :class:`UsageError` unless the run directory of ``variant`` (its run.json
     ``meta``) played what sweep.json says it did: the sweep's games and seed (the variants share
     their deals), its player count and line-up where the sweep fixed them, and the variant's own
-    settings (run.json's rules name ends with the ``--set`` it was played with). A variant directory
+    settings (run.json's ``settings``, the ``--set`` it was played with; a run without that record is
+    not checked on them). A variant directory
     copied from another, or a run played into it by hand, would otherwise be reported under this
     variant's label."""
     where = variant_dir(out, variant["id"])
@@ -57,37 +58,18 @@ def check_variant(out: str | Path, sweep: dict, variant: dict, meta: dict) -> No
         wrong.append(f"seed {meta.get('seed')}, not the sweep's {sweep.get('seed')}")
     if sweep.get("players") is not None and meta.get("players") != sweep.get("players"):
         wrong.append(f"{meta.get('players')} players, not the sweep's {sweep.get('players')}")
-    sets = str(meta.get("rules_name") or "").rpartition(" with --set ")[2]
+    from simcore.config import format_value
+
+    played = [str(x).strip() for x in meta.get("settings") or []]     # the run's --set, as given
     for name, value in (variant.get("values") or {}).items():
         if name == "players":
             if meta.get("players") != value:
                 wrong.append(f"{meta.get('players')} players, not {value}")
-        elif f"{name}={_text(value)}" not in [x.strip() for x in _settings_of(sets)]:
-            wrong.append(f"not played with {name}={_text(value)}")
+        elif "settings" in meta and f"{name}={format_value(value)}" not in played:
+            wrong.append(f"not played with {name}={format_value(value)}")
     if wrong:
         raise UsageError(f"{where}: does not match sweep.json's variant {variant['id']} "
                          f"({variant.get('label', '')}): {'; '.join(wrong)} (the directory or sweep.json "
                          "changed after the sweep wrote them; move the variant away and run the same "
                          "balance sweep again to play it anew)")
-
-
-def _settings_of(text: str) -> list[str]:
-    """The ``--set`` texts of a rules name's tail, split at the commas between settings (a list
-    value's own commas sit inside brackets)."""
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        depth += ch in "[{"
-        depth -= ch in "]}"
-        if ch == "," and depth == 0:
-            out.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    return out + [cur] if cur else out
-
-
-def _text(value) -> str:
-    from simcore.config import format_value
-
-    return format_value(value)
 

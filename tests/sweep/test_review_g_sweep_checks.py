@@ -56,3 +56,12 @@ def test_a_sweep_json_edited_after_the_sweep_is_refused(sweep, tmp_path):
     (d / "sweep.json").write_text(json.dumps(meta))
     with pytest.raises(UsageError, match=r"200 games, not the sweep's -5"):
         sensitivity(d)
+
+
+def test_a_setting_whose_value_holds_a_comma_is_matched_whole(tmp_path):
+    """A text value with a comma (Fief's mercy.policy="attacker:2,defender:2") was split in two
+    when the variant was matched, and the sweep's own page was refused."""
+    out = tmp_path / "sw"
+    run_sweep(plan_sweep("fief-combat", varies=['mercy.policy=["never","attacker:2,defender:2"]'],
+                         games=300, seed=1), out)
+    assert sensitivity(out).variants.height > 0
