@@ -305,7 +305,8 @@ def strategy_table_within_roles(rs: RunSet, mu_acc, seat_acc=None) -> pl.DataFra
     bot's 0.4% are not one scale): a strategy is compared with the seats of its role instead, as
     :func:`role_seat_table` compares seats. In such a game every bot keeps its seats (seats are
     not rotated between roles), so strategy ``g`` is the group of seats S_g it holds, within one
-    role R of k_R seats.
+    role R of k_R seats; a bot holding seats of two roles (random, a search bot) is one row per
+    role, judged within each.
 
     Same columns as :func:`analysis.matchups.strategy_table` (fair_share is the role's average
     seat's win share, Σ_R w / k_R; diff = the strategy's win share per seat it holds − that), plus
@@ -321,19 +322,25 @@ def strategy_table_within_roles(rs: RunSet, mu_acc, seat_acc=None) -> pl.DataFra
     seat_roles = _seat_role_list(rs)
     mean, cov = _seat_mean_cov(rs, seat_acc)
     shown = role_names(rs)
-    keep = [i for i in range(len(names)) if mu_acc.rows[i] > 0]
-    groups = {i: [s for s in range(P) if mu_acc.seats[i, s] > 0] for i in keep}
-    role_of = {i: seat_roles[groups[i][0]] for i in keep}
-    bots_in = {r: [i for i in keep if role_of[i] == r] for r in set(role_of.values())}
-    C = np.zeros((len(keep), P))
-    tested = np.zeros(len(keep), dtype=bool)
-    fair = np.zeros(len(keep))
-    for row, i in enumerate(keep):
-        mates = [s for s in range(P) if seat_roles[s] == role_of[i]]
-        C[row, groups[i]] += 1.0 / len(groups[i])
+    games = int(mu_acc.games)
+    # one group per bot and role it plays (random or a search bot may hold the Seigneur's seat and
+    # a Censitaire's in one line-up: each is judged within its own role)
+    groups: list[tuple[int, str, list[int]]] = []
+    for i in range(len(names)):
+        held = [s for s in range(P) if mu_acc.seats[i, s] > 0]
+        for r in dict.fromkeys(seat_roles[s] for s in held):
+            groups.append((i, r, [s for s in held if seat_roles[s] == r]))
+    bots_in = {r: sum(1 for _, g, _ in groups if g == r) for _, r, _ in groups}
+    n = len(groups)
+    C = np.zeros((n, P))
+    tested = np.zeros(n, dtype=bool)
+    fair = np.zeros(n)
+    for row, (i, r, seats) in enumerate(groups):
+        mates = [s for s in range(P) if seat_roles[s] == r]
+        C[row, seats] += 1.0 / len(seats)
         C[row, mates] -= 1.0 / len(mates)
         fair[row] = float(mean[mates].mean())
-        tested[row] = len(bots_in[role_of[i]]) > 1
+        tested[row] = bots_in[r] > 1
     d = C @ mean
     dcov = C @ cov @ C.T
     _, pval = stats.wald_vs(d, dcov, 0.0)
@@ -343,22 +350,21 @@ def strategy_table_within_roles(rs: RunSet, mu_acc, seat_acc=None) -> pl.DataFra
     se = np.sqrt(np.clip(np.diag(dcov), 0.0, None))
     size_low, size_high = stats.bonferroni_interval(np.where(tested, d, np.nan), se, ALPHA,
                                                     m=max(int(tested.sum()), 1))
-    rows = mu_acc.rows[keep]
-    wins = mu_acc.row_wins[keep]
-    low, high = stats.wilson(wins, rows)
+    rows = np.array([games * len(seats) for _, _, seats in groups], dtype=float)
+    share = np.array([float(mean[seats].mean()) for _, _, seats in groups])
+    low, high = stats.wilson(share * rows, rows)
     small = rs.smallest_of("share")
-    share = wins / rows
     return pl.DataFrame({
-        "strategy": [names[i] for i in keep], "players": rows.astype(np.int64),
+        "strategy": [names[i] for i, _, _ in groups], "players": rows.astype(np.int64),
         "units": rows.astype(np.int64), "win_share": share, "ci_low": low, "ci_high": high,
         "fair_share": fair, "diff": share - fair,
-        "test_units": np.full(len(keep), int(mu_acc.games), dtype=np.int64),
+        "test_units": np.full(n, games, dtype=np.int64),
         "p_value": pval, "p_adjusted": padj, "significant": flag,
         "verdict": np.where(tested, np.atleast_1d(stats.practical(share - fair, size_low, size_high,
                                                                   small, clear=flag)), stats.NOT_SHOWN),
-        "smallest": np.full(len(keep), small), "paired": np.zeros(len(keep), dtype=bool),
-        "confounded": np.ones(len(keep), dtype=bool),
-        "role": [role_of[i] for i in keep], "role_label": [shown.get(role_of[i], role_of[i]) for i in keep],
+        "smallest": np.full(n, small), "paired": np.zeros(n, dtype=bool),
+        "confounded": np.ones(n, dtype=bool),
+        "role": [r for _, r, _ in groups], "role_label": [shown.get(r, r) for _, r, _ in groups],
     })
 
 
@@ -366,7 +372,10 @@ def same_role_matchups(matchups: pl.DataFrame, strategies: pl.DataFrame) -> pl.D
     """The rows of a matchup table whose two strategies play the same role (a Censitaire bot
     finishing ahead of the Seigneur's bot compares progress toward different goals): ``strategies``
     is :func:`strategy_table_within_roles`'s table."""
-    role = dict(zip(strategies["strategy"].to_list(), strategies["role"].to_list()))
-    same = [role.get(a) is not None and role.get(a) == role.get(b)
+    roles: dict[str, set] = {}
+    for bot, r in zip(strategies["strategy"].to_list(), strategies["role"].to_list()):
+        roles.setdefault(bot, set()).add(r)
+    # a bot playing two roles meets the others in both: its matchups mix goals, so they are left out
+    same = [len(roles.get(a, ())) == 1 and roles.get(a) == roles.get(b)
             for a, b in zip(matchups["strategy"].to_list(), matchups["opponent"].to_list())]
     return matchups.filter(pl.Series(same, dtype=pl.Boolean))

@@ -665,11 +665,14 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
     if side:    # the headlines are the first configuration's: say so, and give every count's answer
         others = side_by_side_role_sentences(side) if all("roles" in t_ for _, _, t_ in side) \
             else side_by_side_sentences(side)
-        lines = [f"Player counts side by side ({', '.join(f'{r.n_players}p' for _, r, _ in side)}): "
-                 + " ".join(others)] + lines
+        counts = [r.n_players for _, r, _ in side]
+        what = (f"Player counts side by side ({', '.join(f'{c}p' for c in counts)})"
+                if len(set(counts)) == len(counts) else
+                f"Configurations side by side ({', '.join(lab for lab, _, _ in side)})")
+        lines = [f"{what}: " + " ".join(others)] + lines
     secs = [Section("headlines", f"Baseline ({rs.label}): headline findings" if cmps else
-                    f"Headline findings (the findings after the first are {rs.label}'s, "
-                    f"{rs.n_players} players)" if side else "Headline findings",
+                    f"Headline findings (the findings after the first are {rs.label}'s)"
+                    if side else "Headline findings",
                     sentences=lines)]
     if "roles" in t:
         role_lines = role_headlines(t)

@@ -226,15 +226,21 @@ def from_options(game: str, *, panel: str | None = None, players=None, lineups=(
             if not (strategies or spec.default_strategy):
                 raise UsageError(f"--players {players}: {spec.title} has no bots to play at several "
                                  "player counts (give one count, or leave --players out)")
-            return from_options(game, players=players, lineups=[strategies or spec.default_strategy])
+            if strategies:      # the same line-up at every count: named as the user gave it
+                return _cells_of(game, parse_players(players), [strategies], "--strategies")
+            return from_options(game, players=players, lineups=[spec.default_strategy])
         return single(game, counts[0] if counts else None, strategies)
-    counts = counts or [spec.default_players]
+    return _cells_of(game, counts or [spec.default_players], lineups, "--lineup")
+
+
+def _cells_of(game: str, counts, lineups, where: str) -> Panel:
+    """The panel of every count × line-up, its errors naming the option ``where`` the line-ups
+    came from (--lineup, or --strategies played at several counts)."""
     cells = []
     for p in counts:
         for lu in lineups:
-            cells.append(_checked(game, Cell(p, _seat_names(game, _lineup_text(lu), p, "--lineup")),
-                                  "--lineup"))
-    _no_duplicates(cells, "--lineup")
+            cells.append(_checked(game, Cell(p, _seat_names(game, _lineup_text(lu), p, where)), where))
+    _no_duplicates(cells, where)
     return Panel(game, "command-line", tuple(cells), source="command line")
 
 

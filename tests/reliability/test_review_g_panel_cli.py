@@ -263,3 +263,10 @@ def test_several_player_counts_of_a_game_without_bots_is_one_line(tmp_path):
                    check=False)
     assert done.returncode == 2 and "has no bots to play at several player counts" in done.stderr
     assert not (tmp_path / "s").exists()
+
+
+def test_a_strategies_list_wrong_at_one_count_names_strategies(tmp_path):
+    """--strategies played at several counts named --lineup, an option the user had not typed."""
+    done = balance("simulate", "--players", "3,4", "--strategies", "balanced,greedy,balanced",
+                   "--games", 300, "--out", tmp_path / "x", check=False)
+    assert done.returncode == 2 and done.stderr.startswith("error: --strategies: 3 bots for 4 players")

@@ -107,3 +107,24 @@ def test_the_seat_bots_table_names_each_seats_bot_only_on_fixed_mixed_seats(runs
     assert analyse(open_runs([runs["sg-fixed"]], source="stats"))["seat_bots"]["bot"].to_list() == \
         ["harsh-lord", "objective", "dutiful", "hoarder"]
 
+
+
+def test_a_bot_playing_two_roles_is_judged_within_each(tmp_path):
+    """random in the Seigneur's seat and in a Censitaire's: it was given its first seat's role, its
+    Censitaire seat pooled with it and compared with the Seigneur alone ("its role's only bot").
+    Now one row per bot and role, each against that role's average seat; its matchups, which mix
+    the two roles' goals, are left out."""
+    path = runner.simulate("seigneurial", games=1500, seed=5, out=tmp_path / "r", quiet=True, raw=True,
+                           strategies="random,standard,objective,random")
+    s = analyse(open_runs([path]))["strategies"]
+    rows = {(r["strategy"], r["role"]): r for r in s.iter_rows(named=True)}
+    assert set(rows) == {("random", "seigneur"), ("random", "censitaire"), ("standard", "censitaire"),
+                         ("objective", "censitaire")}
+    w = pl.read_parquet(path / "players.parquet", columns=["win_share"])["win_share"].cast(pl.Float64) \
+        .to_numpy().reshape(-1, 4)
+    assert rows[("random", "censitaire")]["win_share"] == pytest.approx(w[:, 3].mean(), abs=1e-12)
+    assert rows[("random", "censitaire")]["fair_share"] == pytest.approx(w[:, 1:].mean(), abs=1e-12)
+    assert np.isnan(rows[("random", "seigneur")]["p_value"])
+    assert not np.isnan(rows[("random", "censitaire")]["p_value"])
+    m = analyse(open_runs([path]))["matchups"]
+    assert "random" not in set(m["strategy"]) | set(m["opponent"]) and m.height == 2

@@ -52,7 +52,7 @@ def test_a_side_by_side_page_gives_every_player_counts_seats_within_a_role(tmp_p
     with figures_undrawn():
         page = build_report(runs, tmp_path / "rep", side_by_side=True).read_text(encoding="utf-8")
     text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-    title = "Headline findings (the findings after the first are sg3's, 3 players) "
+    title = "Headline findings (the findings after the first are sg3's) "
     head = text[text.index(title + "Player counts side by side"):]          # (not the contents list)
     head = head[:head.index("Role advantage")]
     assert "Player counts side by side (3p, 5p)" in head
