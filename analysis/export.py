@@ -87,10 +87,17 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
         if not has_matchups(rs):
             raise UsageError(f"{run}: no strategy matchups to export: this run is "
                              f"{describe_run(rs)}, with one strategy in every seat; matchups need "
-                             "at least two strategies (simulate with --strategies a,b,…, ideally "
-                             "with --rotate-seats). "
+                             "at least two strategies (simulate with --strategies a,b,…"
+                             + (", ideally with --rotate-seats" if rs.spec is None or rs.spec.roles_alike
+                                else "") + "). "
                              f"{tables_sentence(run, rs)}")
-        return matchup_table(rs)
+        from analysis.roles import has_roles, same_role_matchups, strategy_table_within_roles
+
+        acc = _matchup_acc(rs)          # one pass, for the table and the roles' filter
+        table = matchup_table(rs, acc)
+        if has_roles(rs):       # as on the page: only bots of one role are matched
+            table = same_role_matchups(table, strategy_table_within_roles(rs, acc))
+        return table
     if what == "roles":
         from analysis.roles import has_roles, role_seat_table, role_table
 
@@ -393,3 +400,16 @@ def _stdout_bytes():
 __all__ = ["BATCH_ROWS", "FORMATS", "WHAT", "analysis_table", "atomic_output", "check_output_file",
            "report_verdicts",
            "export", "format_from", "p_value_text", "stream_raw", "to_stdout", "write_text_atomic"]
+
+
+def _matchup_acc(rs):
+    """The matchup accumulator of ``rs`` (from its statistics, or one pass over its rows)."""
+    from analysis.load import run_pass
+    from analysis.matchups import MatchupAccumulator, accumulator_from_stats
+
+    if rs.from_stats:
+        return accumulator_from_stats(rs)
+    acc = MatchupAccumulator(rs)
+    run_pass(rs, [acc])
+    return acc
+

@@ -101,3 +101,17 @@ def test_other_streams_are_refused_in_one_line(siege, tmp_path, monkeypatch, cap
     err = _error(capsys)
     assert words in err and "/proc" not in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_role_games_matchups_export_pairs_only_bots_of_one_role(tmp_path):
+    """The page leaves out bots of two roles; the export paired them (a Censitaire bot 'ahead' of
+    the Seigneur's, toward another goal) and advised --rotate-seats, which Seigneurial refuses."""
+    from simcore import runner
+
+    path = runner.simulate("seigneurial", games=400, seed=1, out=tmp_path / "r", quiet=True,
+                           strategies="harsh-lord,objective,dutiful,hoarder")
+    assert _run(["export", str(path), "--what", "matchups", "--out", str(tmp_path / "m.csv")]) == 0
+    import polars as pl
+
+    m = pl.read_csv(tmp_path / "m.csv")
+    assert "harsh-lord" not in set(m["strategy"]) | set(m["opponent"]) and m.height == 6
