@@ -39,7 +39,7 @@ from analysis.sweep.store import SWEEP_JSON, VARIANTS, read_sweep  # noqa: F401 
 
 FORMAT = 1
 # what must match for a directory to be resumed (the rest: times, status)
-_PLAN_KEYS = ("format", "kind", "game", "players", "strategies", "games", "seed", "rules_text",
+PLAN_KEYS = ("format", "kind", "game", "players", "strategies", "games", "seed", "rules_text",
               "settings", "varies", "mode", "variants", "rotate_seats", "targets", "confirm_games",
               "confirm_seed", "panel", "aggregate", "player_rows")
 
@@ -149,7 +149,7 @@ def prepare_variant(plan: SweepPlan, v: Variant, src=None):
 
 def _same_plan(a: dict, b: dict) -> bool:
     return all(json.dumps(a.get(k), sort_keys=True) == json.dumps(b.get(k), sort_keys=True)
-               for k in _PLAN_KEYS)
+               for k in PLAN_KEYS)
 
 
 def prepare_out(plan_json: dict, out: Path, force: bool, kind: str = "sweep", inputs=()) -> bool:
@@ -204,7 +204,7 @@ def finish_out(work: Path, out: Path) -> Path:
 
 
 def _first_diff(a: dict, b: dict) -> str:
-    for k in _PLAN_KEYS:
+    for k in PLAN_KEYS:
         if json.dumps(a.get(k), sort_keys=True) != json.dumps(b.get(k), sort_keys=True):
             return k.replace("_", " ")
     return "settings"

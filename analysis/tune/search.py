@@ -72,7 +72,7 @@ from strategies.panels import Cell, Panel, from_options
 
 from analysis.sweep.grammar import Vary, parse_varies
 from analysis.sweep.metrics import from_tables, load_variant
-from analysis.sweep.play import _PLAN_KEYS, base_rules, begin_out, finish_out, prepare_out
+from analysis.sweep.play import PLAN_KEYS, base_rules, begin_out, finish_out, prepare_out
 from analysis.tune.advice import base_value, panel_outcome, search_path, seat_of, seat_response
 from analysis.tune.cells import AGGREGATES, aggregate, best_possible, cell_rows, panel_sentence
 from analysis.tune.targets import (Target, cell_outcome, check_lineup, evaluate, parse_targets, race, race_bounds, race_cells, sentence,
@@ -123,7 +123,7 @@ PLAN_ATTR = "balance_tune_plan"
 
 def plan_identity(meta: dict) -> dict:
     """What defines a tune's question (``tune.json``'s plan keys), as stored in its study."""
-    return json.loads(json.dumps({k: meta.get(k) for k in _PLAN_KEYS}, default=str))
+    return json.loads(json.dumps({k: meta.get(k) for k in PLAN_KEYS}, default=str))
 
 
 def _owning_output(path: Path) -> Path | None:
@@ -232,7 +232,7 @@ def check_study(storage: str | None, out: Path, meta: dict, resuming: bool) -> N
                          "(move it away to start the search afresh)")
     if json.dumps(theirs, sort_keys=True) != json.dumps(mine, sort_keys=True):
         game = f" of {theirs.get('game')}" if theirs.get("game") != mine.get("game") else ""
-        diff = next((k for k in _PLAN_KEYS if json.dumps(theirs.get(k), sort_keys=True)
+        diff = next((k for k in PLAN_KEYS if json.dumps(theirs.get(k), sort_keys=True)
                      != json.dumps(mine.get(k), sort_keys=True)), "settings")
         raise UsageError(f"{where}: holds the study of another tune{game} (different "
                          f"{_PLAN_WORDS.get(diff, diff.replace('_', ' '))}); give a new --storage "
