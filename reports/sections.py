@@ -27,7 +27,8 @@ from analysis import stats
 from analysis.load import RunSet
 from reports import glossary
 from reports.figures import common as F
-from reports.rules_diff import diff_sentences, diff_table, origin, pairing_sentence, rules_diff
+from reports.rules_diff import (diff_sentences, diff_table, matchup_changes, origin, pairing_sentence,
+                               rules_diff)
 from reports.games import hook_for, spec_for
 from reports.text import (bends, sentence_texts,
     amount,
@@ -595,11 +596,20 @@ def what_changed(rs: RunSet, variant: RunSet | None, vlabel: str, about=None) ->
     pairing = about.pairing if about is not None else None
     if pairing is not None and pairing.paired:
         seeds = ", ".join(dict.fromkeys(str(m.get("seed")) for m in rs.metas))
-        deals = (f"Both sides played the same {pairing.games:,} deals (seed {seeds}, the same game numbers "
-                 f"and bots: common random numbers, game N of each starts from the same random stream"
-                 + ("; where the new rules change what is dealt or drawn, the cards differ from there on"
-                    if changes else "")
-                 + "), so the metrics with one value per game are compared paired, deal by deal.")
+        spec = spec_for(rs.game)
+        if spec is not None and spec.strategies is None:    # Fief: dice, no deal and no bot
+            fought = matchup_changes(rs.metas[0], variant.metas[0])
+            deals = (f"Both sides played the same {pairing.games:,} random streams (seed {seeds}, the same "
+                     "game numbers: common random numbers, game N of each starts from the same random "
+                     "stream" + ("; the dice fall differently once the matchups differ" if fought else "")
+                     + "), so the metrics with one value per game are compared paired, game by game.")
+        else:
+            deals = (f"Both sides played the same {pairing.games:,} deals (seed {seeds}, the same game "
+                     f"numbers and bots: common random numbers, game N of each starts from the same random "
+                     f"stream"
+                     + ("; where the new rules change what is dealt or drawn, the cards differ from there on"
+                        if changes else "")
+                     + "), so the metrics with one value per game are compared paired, deal by deal.")
     else:
         deals = pairing_sentence(rs.metas, variant.metas, rs.label, vlabel)
     return ["What changed: " + diff_sentences(changes, rs.label, vlabel, rs.metas[0], variant.metas[0])[0]

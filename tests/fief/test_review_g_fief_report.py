@@ -39,6 +39,11 @@ def test_two_matchups_are_two_configurations_and_the_page_says_what_differs(sieg
     assert "city plays the same rule settings as castle (same rules file hash) but another matchup: " \
            "terrain castle → city." in page
     assert "any difference comes from the bots" not in page
+    # a combat has dice, not deals, and no bots
+    assert "Both sides played the same 4,000 random streams (seed 0, the same game numbers" in page
+    what = page[page.index("What changed: "):]
+    what = what[:what.index("compared paired")]
+    assert "the dice fall differently once the matchups differ" in what and "deal" not in what
 
 
 def test_the_page_opens_with_the_combat_and_its_odds(sieges):
