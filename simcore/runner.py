@@ -20,6 +20,7 @@ May import numpy, pyarrow, numba, :mod:`strategies` (through the specs' loader n
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -862,42 +863,147 @@ def execute(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | N
     t_compile = time.perf_counter()
     executor.warm(prep, show_compile)
     t_compile = time.perf_counter() - t_compile
-
-    strategy_labels = list(dict.fromkeys(prep.strategy_names))
-    by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
-    by_strategy = GroupSummary("strategy", strategy_labels, prep.summary_columns)
-    extras = {name: make() for name, make in prep.extra_summaries.items()}
-    stats = accumulate.RunStats(stats_layout(prep))
-    plan = PartPlan(tuple(prep.players_schema.names) if write_raw else None)
-    t0 = time.perf_counter()
-    totals = {"kernel_s": 0.0, "done": 0}
-    group = row_group_games(prep)
-    with rundir.RunWriter(out_dir, force, players_schema=prep.players_schema if write_raw else None,
-                          games_schema=prep.games_schema,
-                          group_rows={rundir.GAMES: group, rundir.PLAYERS: group * prep.n_players}
-                          ) as writer:
+    with RunBuild(prep, games=games, seed=seed, out=out_dir, force=force, raw=write_raw,
+                  chunk_size=chunk_size, threads=n_threads, executor=executor) as build:
         def sink(part: Part) -> None:
             # called in game order, one part at a time (locally: in the writer thread)
-            by_seat.merge(part.by_seat)
-            by_strategy.merge(part.by_strategy)
-            stats.merge(part.stats)
-            for name, acc in extras.items():
-                merge_sums(acc, part.extras[name])
-            if write_raw:
-                writer.write(rundir.PLAYERS, part.players)
-            writer.write(rundir.GAMES, part.games)
-            totals["kernel_s"] += part.kernel_s
-            totals["done"] += part.n
-            report(totals["done"], games)
+            build.add(part)
+            report(build.done, games)
 
-        executor.play(prep, chunk_spans(games, chunk_size, unit=prep.games_per_deal), seed, plan,
-                      sink, progress if hasattr(progress, "note") else None)
+        t0 = time.perf_counter()
+        executor.play(prep, chunk_spans(games, chunk_size, unit=prep.games_per_deal), seed,
+                      build.plan, sink, progress if hasattr(progress, "note") else None)
+        return build.finish(time.perf_counter() - t0, t_compile)
+
+
+def execute_together(preps: list[PreparedRun], *, games: int, seed: int, outs: list[str | Path],
+                     force: bool = False, threads: int | None = None,
+                     chunk_size: int | None = None, raw: bool = False, executor=None,
+                     progress=None, show_compile=None,
+                     player_columns: tuple[str, ...] | None = None, observe=None,
+                     before_publish=None) -> list[RunResult]:
+    """Play the same ``games`` games (the same seed and game indices) of several prepared runs
+    chunk by chunk in lockstep, each into its own run directory ``outs[k]``, identical to the one
+    :func:`execute` writes for it alone (only run.json's timings differ). After each chunk,
+    ``observe(k, part)`` receives run k's :class:`Part` of the chunk as soon as it is made, for k
+    = 0 … len(preps) − 1 in turn (with the ``player_columns`` named in memory, whether or not
+    players.parquet is written): what needs a game's results in several runs at once — a sweep's
+    paired effects without player rows (:mod:`analysis.sweep.joint`) — is accumulated there. ``before_publish()`` is called once every
+    game is played and before any directory is published (a caller's own file goes first, so a
+    run directory never stands without it). ``progress(done, total)`` counts the games of every
+    run. Memory: one chunk at a time. Every run's deals must divide the chunks: the
+    spans hold whole deals of every run (the least common multiple of their deal sizes)."""
+    if len(preps) != len(outs) or not preps:
+        raise ValueError("one output directory per prepared run, and at least one run")
+    for prep in preps:
+        _check_counts(prep, games, seed, chunk_size)
+    unit = math.lcm(*(prep.games_per_deal for prep in preps))
+    if games % unit:
+        raise UsageError(f"--games {games}: with --rotate-seats the count must be a multiple of "
+                         f"{unit} (one game per rotation of every deal of every run)")
+    size = chunk_size or min(p.default_chunk or DEFAULT_CHUNK for p in preps)
+    out_dirs = [Path(o) for o in outs]
+    for o in out_dirs:
+        rundir.check_output_dir(o, force)
+    check_disk_space([(p, games) for p in preps], out_dirs[0], raw,
+                     option=claimed_option(out_dirs[0]))
+    if executor is None:
+        n_threads = set_threads(threads)
+        executor = LocalExecutor(threads)
+    else:
+        n_threads = getattr(executor, "threads", threads)
+    report = _progress_callback(progress)
+    t_compile = time.perf_counter()
+    for prep in preps:
+        executor.warm(prep, show_compile)
+    t_compile = time.perf_counter() - t_compile
+    from contextlib import ExitStack
+
+    with ExitStack() as stack:
+        builds = [stack.enter_context(RunBuild(p, games=games, seed=seed, out=o, force=force,
+                                               raw=raw, chunk_size=size, threads=n_threads,
+                                               executor=executor, player_columns=player_columns))
+                  for p, o in zip(preps, out_dirs)]
+        t0 = time.perf_counter()
+        done = 0
+        for span in chunk_spans(games, size, unit=unit):
+            for k, (prep, build) in enumerate(zip(preps, builds)):
+                def sink(part: Part, k=k, build=build) -> None:
+                    build.add(part)
+                    if observe is not None:
+                        observe(k, part)
+
+                executor.play(prep, [span], seed, build.plan, sink)
+                done += span[1]
+                report(done, games * len(preps))
         wall = time.perf_counter() - t0
-        writer.write_table(rundir.SUMMARY, pa.concat_tables([by_seat.table(), by_strategy.table()]))
-        stats.write(writer.tmp / accumulate.STATS_FILE)
+        if before_publish is not None:
+            before_publish()
+        return [b.finish(wall, t_compile) for b in builds]
+
+
+class RunBuild:
+    """One run directory being written from its parts, in game order: the sums of
+    summary.parquet, the statistics of stats.json, the game's own accumulators and the streamed
+    tables (:class:`simcore.rundir.RunWriter`), then run.json and the atomic publication
+    (:meth:`finish`). :func:`execute` feeds one from an executor; :func:`execute_together` feeds
+    several, a chunk of each in turn. A context manager: on an exception nothing is published and
+    the target is left as it was. ``raw``: write players.parquet (the parts then carry every
+    player column; ``player_columns`` asks for the named columns in memory even when none is
+    written, for a caller that reads them from the parts)."""
+
+    def __init__(self, prep: PreparedRun, *, games: int, seed: int, out: Path, force: bool,
+                 raw: bool, chunk_size: int, threads: int | None, executor,
+                 player_columns: tuple[str, ...] | None = None) -> None:
+        self.prep, self.games, self.seed, self.raw = prep, games, seed, raw
+        self.chunk_size, self.threads, self.executor = chunk_size, threads, executor
+        self.by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
+        self.by_strategy = GroupSummary("strategy", list(dict.fromkeys(prep.strategy_names)),
+                                        prep.summary_columns)
+        self.extras = {name: make() for name, make in prep.extra_summaries.items()}
+        self.stats = accumulate.RunStats(stats_layout(prep))
+        columns = tuple(prep.players_schema.names) if raw else None
+        if player_columns is not None and not raw:
+            names = prep.players_schema.names
+            columns = tuple(c for c in names if c in player_columns)
+        self.plan = PartPlan(columns)
+        self.kernel_s = 0.0
+        self.done = 0
+        group = row_group_games(prep)
+        self.writer = rundir.RunWriter(out, force, players_schema=prep.players_schema if raw else None,
+                                       games_schema=prep.games_schema,
+                                       group_rows={rundir.GAMES: group,
+                                                   rundir.PLAYERS: group * prep.n_players})
+
+    def __enter__(self) -> "RunBuild":
+        self.writer.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return self.writer.__exit__(*exc)
+
+    def add(self, part: Part) -> None:
+        """Add the next part (game order) to the sums and the streamed tables."""
+        self.by_seat.merge(part.by_seat)
+        self.by_strategy.merge(part.by_strategy)
+        self.stats.merge(part.stats)
+        for name, acc in self.extras.items():
+            merge_sums(acc, part.extras[name])
+        if self.raw:
+            self.writer.write(rundir.PLAYERS, part.players)
+        self.writer.write(rundir.GAMES, part.games)
+        self.kernel_s += part.kernel_s
+        self.done += part.n
+
+    def finish(self, wall: float, t_compile: float) -> RunResult:
+        """Write summary.parquet, stats.json, the accumulators' tables and run.json; publish."""
+        prep, writer, games = self.prep, self.writer, self.games
+        writer.write_table(rundir.SUMMARY, pa.concat_tables([self.by_seat.table(),
+                                                             self.by_strategy.table()]))
+        self.stats.write(writer.tmp / accumulate.STATS_FILE)
         extra_meta: dict[str, Any] = {}
         closing: list = []
-        for name, acc in extras.items():
+        for name, acc in self.extras.items():
             table = acc.table()
             if table is not None:
                 writer.write_table(f"{name}.parquet", table)
@@ -909,19 +1015,19 @@ def execute(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | N
             "game": prep.game,
             "players": prep.n_players,
             "games": games,
-            "seed": seed,
+            "seed": self.seed,
             "strategies": prep.strategy_names,
             "rules_name": prep.rules_name,
             "rules_sha256": prep.rules_sha256,
             "rules_text": prep.rules_text,
             "version": simcore.__version__,
-            "threads": n_threads,
-            "executor": executor.describe(),
-            "chunk_size": chunk_size,
-            "raw_players": write_raw,
+            "threads": self.threads,
+            "executor": self.executor.describe(),
+            "chunk_size": self.chunk_size,
+            "raw_players": self.raw,
             "statistics": {"file": accumulate.STATS_FILE, "version": accumulate.VERSION},
             "wall_time_s": round(wall, 3),
-            "kernel_time_s": round(totals["kernel_s"], 3),
+            "kernel_time_s": round(self.kernel_s, 3),
             "compile_or_load_s": round(t_compile, 3),
             "games_per_s": round(games / wall, 1) if wall > 0 else None,
             "created_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -929,7 +1035,7 @@ def execute(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | N
             **extra_meta,
         }
         path = writer.finish(meta)
-    return RunResult(path, meta, stats, prep, closing)
+        return RunResult(path, meta, self.stats, prep, closing)
 
 
 def _progress_callback(progress):

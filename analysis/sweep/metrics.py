@@ -53,6 +53,8 @@ from analysis import stats
 from analysis.load import int_moments, open_runs, score_unit, smallest_difference, value_sums
 from analysis.sweep.store import check_variant, finished_variants, read_sweep, variant_dir
 
+JOINT_FILE = "paired_stats.json"        # analysis.sweep.joint.JOINT_FILE (not imported: no cycle)
+
 Z = 1.959963984540054
 
 
@@ -73,13 +75,27 @@ class VariantData:
     n_players: int
     samples: dict[str, np.ndarray]
     info: dict[str, MetricInfo]
-    seat_wins: np.ndarray                       # float64[games, players]
+    seat_wins: np.ndarray                       # float64[games, players] (no rows: [0, players])
     fair: float | None
     extra: dict = field(default_factory=dict)
+    # a variant of a sweep played without rows: its sums in the sweep's paired_stats.json
+    # (:class:`analysis.sweep.joint.JointSums`) under its id; ``samples`` is then empty
+    joint: "object | None" = None
+    vid: str | None = None
 
     @property
     def n_games(self) -> int:
-        return int(self.seat_wins.shape[0])
+        return int(self.joint.n) if self.joint is not None else int(self.seat_wins.shape[0])
+
+    @property
+    def keys(self) -> list[str]:
+        """Its metrics, in :func:`from_tables`' order (without rows: those defined in every game)."""
+        return self.joint.usable(self.vid) if self.joint is not None else list(self.samples)
+
+    def sums(self, key: str) -> tuple[int, int, int, int]:
+        """(games, Σx, Σx², scale) of a metric of a variant without rows, x in units of 1/scale."""
+        (t,), ((q,),), (c,) = self.joint.integer_sums([(self.vid, key)])
+        return self.joint.n, t, q, c
 
 
 def _role_names(spec, role: str, table: str = "players") -> list[str]:
@@ -107,6 +123,40 @@ def share_metrics(spec, n_players: int) -> list[tuple[MetricInfo, list[int]]]:
             side = f"the {display(r)}'s" if len(seats) == 1 else f"the {display(r)}s'"
             out.append((MetricInfo(f"role_win_share_{r}", f"{side} win share", "pp", True), seats))
     return out
+
+
+def metric_info(game: str, n_players: int, key: str) -> MetricInfo:
+    """The label and unit of per-game metric ``key`` (as :func:`from_tables` names them)."""
+    spec = registry.specs().get(game)
+    for m, _ in share_metrics(spec, n_players):
+        if m.key == key:
+            return m
+    unit = score_unit(game)
+    if key == "winner_margin":
+        return MetricInfo(key, "the winner's margin", unit, False)
+    if key == "event_swing":
+        return MetricInfo(key, "the event swing", unit, False)
+    if key == "game_length":
+        length = next(iter(spec.columns_with_role("length", "games")), None) if spec else None
+        return MetricInfo(key, "the game length", length.unit if length is not None else "turns", False)
+    if key.startswith("strategy_win_share_"):
+        k = key[len("strategy_win_share_"):]
+        return MetricInfo(key, f"{k}'s win share (per seat it holds)", "pp", True)
+    raise KeyError(key)
+
+
+def load_variant_sums(path: str | Path, joint, vid: str) -> VariantData:
+    """A variant of a sweep played without rows: its run.json and its sums in ``joint`` (the
+    sweep's :class:`analysis.sweep.joint.JointSums`)."""
+    path = Path(path)
+    meta = read_meta(path)
+    game, P = meta["game"], int(meta["players"])
+    spec = registry.specs().get(game)
+    if vid not in joint.keys:
+        raise UsageError(f"{path}: variant {vid} is not in the sweep's paired statistics")
+    info = {k: metric_info(game, P, k) for k in joint.keys[vid]}
+    fair = 1.0 / P if spec is None or spec.roles_alike else None
+    return VariantData(path, meta, P, {}, info, np.zeros((0, P)), fair, joint=joint, vid=vid)
 
 
 def load_variant(path: str | Path) -> VariantData:
@@ -294,8 +344,27 @@ def balance(v: VariantData) -> tuple[float, float, float] | None:
     it covers a fair game (true 0) as often as an unfair one."""
     if v.fair is None:
         return None
-    mean, cov = stats.mean_cov(v.seat_wins)
+    mean, cov = _seat_moments(v)
     return stats.max_distance_interval(mean, cov, v.fair, v.fair)
+
+
+def _seat_moments(v: VariantData) -> tuple[np.ndarray, np.ndarray]:
+    """The seat shares' mean and the covariance of that mean (:func:`analysis.stats.mean_cov`),
+    from the rows or, without them, from the sweep's exact sums."""
+    if v.joint is None:
+        return stats.mean_cov(v.seat_wins)
+    n, mean, cov = v.joint.moments([(v.vid, f"seat_win_share_{s + 1}") for s in range(v.n_players)])
+    return mean, cov / n
+
+
+def _estimate(v: VariantData, key: str) -> tuple[float, float, float]:
+    """A metric's mean with its 95% interval: Wilson's for a share (:func:`share_ci`), else the
+    normal one (:func:`mean_ci`); from the rows or from the exact sums (the same numbers)."""
+    if v.joint is None:
+        x = v.samples[key]
+        return share_ci(x) if v.info[key].share else mean_ci(x)
+    n, t, q, c = v.sums(key)
+    return share_ci_sums(n, t / c) if v.info[key].share else mean_ci_sums(n, t, q, c)
 
 
 def seat_balance_met(v: VariantData, tolerance: float) -> bool:
@@ -303,7 +372,10 @@ def seat_balance_met(v: VariantData, tolerance: float) -> bool:
     if v.fair is None:
         return False
     for s in range(v.n_players):
-        _, lo, hi = mean_ci(v.seat_wins[:, s])
+        if v.joint is None:
+            _, lo, hi = mean_ci(v.seat_wins[:, s])
+        else:
+            _, lo, hi = mean_ci_sums(*v.sums(f"seat_win_share_{s + 1}"))
         if lo < v.fair - tolerance or hi > v.fair + tolerance:
             return False
     return True
@@ -322,9 +394,9 @@ def metric_table(v: VariantData) -> list[dict]:
     if b is not None:
         rows.append({"metric": "balance", "label": BALANCE.label, "unit": "pp", "share": True,
                      "estimate": b[0], "low": b[1], "high": b[2]})
-    for key, x in v.samples.items():
+    for key in v.keys:
         i = v.info[key]
-        m, lo, hi = share_ci(x) if i.share else mean_ci(x)
+        m, lo, hi = _estimate(v, key)
         rows.append({"metric": key, "label": i.label, "unit": i.unit, "share": i.share,
                      "estimate": m, "low": lo, "high": hi})
     return rows
@@ -344,7 +416,7 @@ def fair_shares(v: VariantData) -> dict[str, float]:
     role's seats / P for a role (its share if every seat won equally often)."""
     spec = registry.specs().get(v.meta.get("game"))
     return {m.key: len(seats) / v.n_players for m, seats in share_metrics(spec, v.n_players)
-            if m.key in v.samples}
+            if m.key in v.keys}
 
 
 def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL,
@@ -366,15 +438,14 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
     if a.n_games != b.n_games:
         return []
     game = a.meta.get("game")
-    keys = [k for k in a.samples if k in b.samples]
+    b_keys = set(b.keys)
+    keys = [k for k in a.keys if k in b_keys]
     # Across player counts a win share moves with the fair share (1/2 → 1/5 is −30 pp of nothing
     # but arithmetic): compare each share's distance from its own fair share instead.
     fair_a, fair_b = fair_shares(a), fair_shares(b)
-    cols = [(b.samples[k] - fair_b.get(k, 0.0)) - (a.samples[k] - fair_a.get(k, 0.0)) for k in keys]
     with_balance = a.fair is not None and b.fair is not None
     P = a.n_players
-    X = np.column_stack(cols + ([a.seat_wins, b.seat_wins] if with_balance else []))
-    mean, cov = stats.mean_cov(X)
+    mean, cov = _effect_moments(a, b, keys, fair_a, fair_b, with_balance)
     low, high, _ = stats.simultaneous(mean, cov, level)
     se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     rows = []
@@ -406,6 +477,36 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
     return rows
 
 
+def _effect_moments(a: VariantData, b: VariantData, keys: list[str], fair_a: dict, fair_b: dict,
+                    with_balance: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and covariance of the mean of the per-game vector [each metric's change (b − a, a
+    share's from its fair share), then a's and b's seat shares when ``with_balance``]: from the
+    rows, or without them as the linear map of the pair's exact sums
+    (:meth:`analysis.sweep.joint.JointSums.moments`): mean A·μ + shift, covariance A·C·Aᵀ / n."""
+    if a.joint is None or b.joint is None:
+        cols = [(b.samples[k] - fair_b.get(k, 0.0)) - (a.samples[k] - fair_a.get(k, 0.0))
+                for k in keys]
+        X = np.column_stack(cols + ([a.seat_wins, b.seat_wins] if with_balance else []))
+        return stats.mean_cov(X)
+    if not a.joint.has_pair(a.vid, b.vid):
+        raise UsageError(f"variants {a.vid} and {b.vid}: the sweep's paired statistics do not pair "
+                         "them (not a comparison of this sweep)")
+    K = len(keys)
+    columns = [(a.vid, k) for k in keys] + [(b.vid, k) for k in keys]
+    seat_rows: list[tuple[str, str]] = []
+    if with_balance:               # each variant's own seats (a player count may differ)
+        seat_rows = [(v.vid, f"seat_win_share_{s + 1}") for v in (a, b) for s in range(v.n_players)]
+    n, mu, C = a.joint.moments(columns + seat_rows)
+    A = np.zeros((K + len(seat_rows), len(columns) + len(seat_rows)))
+    shift = np.zeros(A.shape[0])
+    for j, k in enumerate(keys):
+        A[j, K + j], A[j, j] = 1.0, -1.0
+        shift[j] = fair_a.get(k, 0.0) - fair_b.get(k, 0.0)
+    for r in range(len(seat_rows)):
+        A[K + r, len(columns) + r] = 1.0
+    return A @ mu + shift, A @ C @ A.T / n
+
+
 def _metric_rank(key: str) -> int:
     """Which of two metrics that are the same number a sentence names: a role's share before a
     seat's, a seat's before any other."""
@@ -419,22 +520,43 @@ def same_numbers(a: VariantData, b: VariantData, keys: list[str], tol: float = 1
     (other, True)``: with two roles and a winner in every game, one side's share is one minus the
     other's, so its change is the other's with the sign turned). ``other`` is the metric a sentence
     names (a role before a seat, :func:`_metric_rank`); a metric that is no other's is left out."""
-    order = sorted((k for k in keys if k in a.samples and k in b.samples), key=_metric_rank)
+    in_both = set(a.keys) & set(b.keys)
+    order = sorted((k for k in keys if k in in_both), key=_metric_rank)
     out: dict[str, tuple[str, bool]] = {}
     kept: list[str] = []
     for k in order:
         for o in kept:
-            same = all(np.allclose(v.samples[k], v.samples[o], atol=tol, rtol=0.0, equal_nan=True)
-                       for v in (a, b))
-            total = [v.samples[k] + v.samples[o] for v in (a, b)]
-            mirror = not same and all(t.size and np.isfinite(t).all() and np.ptp(t) <= tol
-                                      for t in total) and abs(total[0][0] - total[1][0]) <= tol
+            if a.joint is None or b.joint is None:
+                same = all(np.allclose(v.samples[k], v.samples[o], atol=tol, rtol=0.0, equal_nan=True)
+                           for v in (a, b))
+                total = [v.samples[k] + v.samples[o] for v in (a, b)]
+                mirror = not same and all(t.size and np.isfinite(t).all() and np.ptp(t) <= tol
+                                          for t in total) and abs(total[0][0] - total[1][0]) <= tol
+            else:
+                same, mirror = _same_from_sums(a, b, k, o)
             if same or mirror:
                 out[k] = (o, bool(mirror))
                 break
         else:
             kept.append(k)
     return out
+
+
+def _same_from_sums(a: VariantData, b: VariantData, k: str, o: str) -> tuple[bool, bool]:
+    """:func:`same_numbers`' two tests from exact sums: x_k = x_o in every game of both variants
+    when Σ(x_k − x_o)² = 0; x_k + x_o the same constant in every game of both when its variance is
+    0 in each and its mean the same (in whole units of 1/(scale_k·scale_o): exact)."""
+    same, const = True, []
+    for v in (a, b):
+        (tk, to), ((qkk, qko), (_, qoo)), (ck, co) = v.joint.integer_sums([(v.vid, k), (v.vid, o)])
+        n = v.joint.n
+        # x_k·ck·co and x_o·ck·co are whole numbers: Wk·co and Wo·ck
+        diff2 = co * co * qkk - 2 * ck * co * qko + ck * ck * qoo
+        same &= diff2 == 0
+        tot, tot2 = tk * co + to * ck, co * co * qkk + 2 * ck * co * qko + ck * ck * qoo
+        const.append((n > 0 and n * tot2 - tot * tot == 0, tot, n * ck * co))
+    mirror = not same and all(c[0] for c in const) and const[0][1] * const[1][2] == const[1][1] * const[0][2]
+    return bool(same), bool(mirror)
 
 
 def paired_effect(a: VariantData, b: VariantData, key: str) -> tuple[float, float, float] | None:
@@ -449,10 +571,14 @@ def paired_effect(a: VariantData, b: VariantData, key: str) -> tuple[float, floa
             return None
         r = parameter_effects(a, b)[0]
         return r["delta"], r["low_unadjusted"], r["high_unadjusted"]
-    if key not in a.samples or key not in b.samples:
+    if key not in a.keys or key not in b.keys:
         return None
     shift = fair_shares(b).get(key, 0.0) - fair_shares(a).get(key, 0.0)   # 0 at one player count
-    return mean_ci(b.samples[key] - a.samples[key] - shift)
+    if a.joint is None or b.joint is None:
+        return mean_ci(b.samples[key] - a.samples[key] - shift)
+    mean, cov = _effect_moments(a, b, [key], fair_shares(a), fair_shares(b), False)
+    m, half = float(mean[0]), Z * float(np.sqrt(max(cov[0, 0], 0.0)))
+    return m, m - half, m + half
 
 
 @dataclass
@@ -574,7 +700,30 @@ def json_eq(a, b) -> bool:
     return a == b and type(a) is type(b) or (_is_number(a) and _is_number(b) and a == b)
 
 
-def sensitivity(sweep_dir: str | Path, overrides: dict | None = None) -> Sensitivity:
+def read_joint(sweep_dir: str | Path, sweep: dict):
+    """The sweep's paired statistics (:class:`analysis.sweep.joint.JointSums`), or None when it
+    was played with its rows (no ``paired_stats.json``); one line when the file is not this
+    sweep's (other variants or games)."""
+    from analysis.sweep.joint import JointSums
+
+    p = Path(sweep_dir) / JOINT_FILE
+    if not p.is_file():
+        return None
+    try:
+        joint = JointSums.read(p)
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{p}: not readable ({exc}); delete it and run the same balance sweep "
+                         "again to play the sweep anew") from None
+    ids = [v["id"] for v in sweep["variants"]]
+    if joint.variants != ids or joint.n != sweep.get("games"):
+        raise UsageError(f"{p}: holds {joint.n:,} games of variants {', '.join(joint.variants)}, not "
+                         f"this sweep's {sweep.get('games'):,} of {', '.join(ids)} (the file or "
+                         "sweep.json changed after the sweep wrote them)")
+    return joint
+
+
+def sensitivity(sweep_dir: str | Path, overrides: dict | None = None,
+                source: str | None = None) -> Sensitivity:
     """Read a (possibly unfinished) sweep directory into its sensitivity tables.
 
     The effects of the page are one family: every metric of every parameter's effect, with
@@ -584,7 +733,10 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None) -> Sensiti
     same comparisons at the other slices (:func:`other_slices`), a family of their own at level
     1 − 0.05/m' for their m' comparisons. ``overrides``: smallest differences
     that matter, by kind ("share", "score", "length"), over the sweep's own (sweep.json
-    ``smallest_difference``, from ``balance sweep --smallest-difference``), over the game's."""
+    ``smallest_difference``, from ``balance sweep --smallest-difference``), over the game's.
+    ``source``: where the per-game quantities come from: the sweep's exact sums
+    (``paired_stats.json``, a sweep played without rows) when it has them, else the variants'
+    rows (None); ``"rows"`` or ``"stats"`` to insist (the two give the same tables)."""
     sweep_dir = Path(sweep_dir)
     sweep = read_sweep(sweep_dir)
     # the sweep's own (balance sweep --smallest-difference), then the page's over them
@@ -596,12 +748,15 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None) -> Sensiti
     cache: dict[str, VariantData] = {}
 
     by_id = {v["id"]: v for v in sweep["variants"]}
+    joint = read_joint(sweep_dir, sweep) if source != "rows" else None
+    if source == "stats" and joint is None:
+        raise UsageError(f"{sweep_dir}: no {JOINT_FILE} (a sweep played with its rows is read from them)")
 
     def get(vid: str) -> VariantData:
         if vid not in cache:
             d = variant_dir(sweep_dir, vid)
             check_variant(sweep_dir, sweep, by_id[vid], read_meta(d))
-            cache[vid] = load_variant(d)
+            cache[vid] = load_variant_sums(d, joint, vid) if joint is not None else load_variant(d)
         return cache[vid]
 
     rows = []

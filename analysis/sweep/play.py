@@ -11,8 +11,16 @@ variant with the same seed (common random numbers: game i of every variant draws
 directory skips the variants already published: an interrupted sweep resumes where it stopped. The
 kernels compile once per process: a variant's rules are runtime arrays, not compile-time constants.
 
+A sweep without player rows (above :data:`simcore.runner.RAW_LIMIT` games per variant, or
+``raw=False``: ``balance sweep --no-raw``) plays its variants together instead, chunk by chunk
+(:func:`play_together`), and keeps the exact sums its paired effects need in ``paired_stats.json``
+(:mod:`analysis.sweep.joint`): its report costs the same at any number of games. Interrupted before
+that file is written, it plays again from the first game (the lockstep has no variant to skip);
+after, only the variants not yet published are played, each alone.
+
 May import the standard library, :mod:`simcore.runner`, :mod:`simcore` (config, errors, rundir,
-atomic, registry) and :mod:`analysis.sweep.grammar`.
+atomic, registry), :mod:`analysis.sweep.grammar`, :mod:`analysis.sweep.joint` and, lazily, the
+variant pairs of :mod:`analysis.sweep.metrics`.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ from simcore.options import check_chunk_size, check_seed
 from simcore.rundir import RUN_JSON
 
 from analysis.sweep.grammar import Vary, Variant, grid, one_at_a_time, parse_varies
+from analysis.sweep.joint import JOINT_FILE
 from analysis.sweep.store import SWEEP_JSON, VARIANTS, read_sweep  # noqa: F401  (API)
 
 FORMAT = 1
@@ -63,6 +72,7 @@ class SweepPlan:
     rotate_seats: bool | None
     preps: list = field(default_factory=list, repr=False)
     smallest: dict | None = None                # smallest differences that matter, by kind (or the game's)
+    player_rows: bool = True                    # keep players.parquet (False: played together, paired_stats.json)
 
     def variant_dir(self, out: Path, v: Variant) -> Path:
         return Path(out) / VARIANTS / v.id
@@ -78,6 +88,9 @@ class SweepPlan:
             "common_random_numbers": "every variant plays games 0..games-1 of the same seed: game i "
                                      "draws from the stream (seed, i)",
             **({"smallest_difference": dict(self.smallest)} if self.smallest else {}),
+            # a sweep without rows (above the runner's row limit, or --no-raw) plays its variants
+            # together; a sweep with rows writes no key (as every sweep did before), so it resumes
+            **({"player_rows": False} if not self.player_rows else {}),
         }
 
 
@@ -92,8 +105,12 @@ def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
                one_at_a_time_mode: bool = False, players: int | None = None,
                strategies: str | None = None, rules: str | Path | None = None,
                settings: list[str] | tuple = (), rotate_seats: bool | None = None,
-               option: str = "--vary", smallest: dict | None = None) -> SweepPlan:
-    """Parse and validate a sweep; every variant is prepared (validated) here, none is played."""
+               option: str = "--vary", smallest: dict | None = None,
+               raw: bool | None = None) -> SweepPlan:
+    """Parse and validate a sweep; every variant is prepared (validated) here, none is played.
+    ``raw``: keep every variant's players.parquet (default: up to the runner's row limit,
+    :data:`simcore.runner.RAW_LIMIT` games per variant, as ``simulate`` does). Without rows the
+    variants are played together (:func:`run_sweep`)."""
     spec = registry.get(game)
     check_seed(seed)
     parsed = parse_varies(varies, option)
@@ -110,7 +127,8 @@ def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
                      strategies=strategies, rules=str(rules) if rules is not None else None,
                      rules_name=src.name, rules_text=src.text,
                      settings=tuple(s.text for s in base), rotate_seats=rotate_seats,
-                     smallest=dict(smallest) if smallest else None)
+                     smallest=dict(smallest) if smallest else None,
+                     player_rows=raw if raw is not None else games <= runner.RAW_LIMIT)
     for v in variants:
         plan.preps.append(prepare_variant(plan, v, src))
     return plan
@@ -219,7 +237,7 @@ def check_play_options(plans: list[tuple[SweepPlan, Path]], out: str | Path,
     disk space of the variants not yet played. ``plans``: (sweep plan, the directory it is played
     into), one per panel cell."""
     check_chunk_size(chunk_size)
-    runs = []
+    runs, rows = [], []
     for plan, where in plans:
         for v, prep in zip(plan.variants, plan.preps):
             if plan.games % prep.games_per_deal:
@@ -228,12 +246,13 @@ def check_play_options(plans: list[tuple[SweepPlan, Path]], out: str | Path,
                                  "deal)")
             if not (plan.variant_dir(where, v) / RUN_JSON).is_file():
                 runs.append((prep, plan.games))
+                rows.append(plan.player_rows)
     if runs:
         try:
-            runner.check_disk_space(runs, out, True, option="--out")
-        except UsageError as exc:         # a sweep keeps every row and has no --raw to drop
+            runner.check_disk_space(runs, out, any(rows), option="--out")
+        except UsageError as exc:
             raise UsageError(str(exc).replace("the run needs", f"the {len(runs)} variants to play need")
-                             .replace(", drop --raw", ", fewer variants")) from None
+                             .replace(", drop --raw", ", --no-raw, fewer variants")) from None
 
 
 def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads: int | None = None,
@@ -259,6 +278,13 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
     total = plan.games * len(plan.variants)
     done = 0
     say = progress or (lambda *_: None)
+    if not plan.player_rows and not (out / JOINT_FILE).is_file():
+        play_together(plan, out, threads=threads, chunk_size=chunk_size, executor=executor,
+                      progress=lambda d, t: say(d, total, "every variant, together"))
+        return finish_out(out, final)
+    # Rows kept: one variant after another, each resumable. Without rows, once paired_stats.json
+    # is written only a publication cut short is left: the variants missing are played alone
+    # (the same games: their directories are the same as the lockstep's).
     for v, prep in zip(plan.variants, plan.preps):
         target = plan.variant_dir(out, v)
         label = v.label(plan.varies)
@@ -268,7 +294,58 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
             continue
         before = done
         runner.run(prep, games=plan.games, seed=plan.seed, out=target, force=True, threads=threads,
-                   chunk_size=chunk_size, raw=True, quiet=True, executor=executor,
+                   chunk_size=chunk_size, raw=plan.player_rows, quiet=True, executor=executor,
                    on_chunk=lambda d, b=before, lab=label: say(b + d, total, lab))
         done += plan.games
     return finish_out(out, final)
+
+
+# the lockstep's chunk when none is given: every variant's per-game metrics of a chunk are held
+# until the last variant has played it (float64[games, metrics] each: 2.6 MB at 10 metrics)
+TOGETHER_CHUNK = 1 << 15
+
+
+def play_together(plan: SweepPlan, out: Path, *, threads: int | None = None,
+                  chunk_size: int | None = None, executor=None, progress=None) -> None:
+    """Play every variant of ``plan`` together, chunk by chunk (:func:`simcore.runner.execute_together`),
+    into ``out/variants/<id>/`` without player rows, and write ``out/paired_stats.json``
+    (:class:`analysis.sweep.joint.JointSums`: the exact sums and cross-products of every variant's
+    per-game metrics, and of the pairs the sweep compares) before any variant is published."""
+    from analysis.sweep.joint import JOINT_FILE, JointSums, chunk_metrics
+
+    ids = [v.id for v in plan.variants]
+    joint = JointSums(ids, compared_pairs(plan.to_json()))
+    held: dict[str, tuple] = {}
+    needed = ("seat", "strategy", "win_share", "score")
+
+    def observe(k: int, part) -> None:
+        prep = plan.preps[k]
+        held[ids[k]] = chunk_metrics(plan.game, prep.n_players, part.players, part.games)
+        part.players = None                                  # the rows are not kept
+        if k == len(ids) - 1:
+            joint.add_chunk(held)
+            held.clear()
+
+    spec = registry.get(plan.game)
+    gains = tuple(c.name for c in spec.columns_with_role("gain_by_event", "players"))
+    runner.execute_together(plan.preps, games=plan.games, seed=plan.seed,
+                            outs=[plan.variant_dir(out, v) for v in plan.variants], force=True,
+                            threads=threads, chunk_size=chunk_size or TOGETHER_CHUNK, raw=False,
+                            executor=executor, progress=progress,
+                            player_columns=needed + gains, observe=observe,
+                            before_publish=lambda: joint.write(out / JOINT_FILE))
+
+
+def compared_pairs(sweep: dict) -> list[tuple[str, str]]:
+    """The (first, second) variant ids of every effect the sensitivity page measures
+    (:func:`analysis.sweep.metrics.sensitivity`: each parameter's anchored slice and, in a grid,
+    every other slice)."""
+    from analysis.sweep.metrics import _compared, other_slices, slices
+
+    pairs: list[tuple[str, str]] = []
+    for name, chain in slices(sweep).items():
+        pairs += [(a["id"], b["id"]) for a, b in _compared(name, chain)]
+    for name, cuts in other_slices(sweep).items():
+        for _, chain in cuts:
+            pairs += [(a["id"], b["id"]) for a, b in _compared(name, chain)]
+    return list(dict.fromkeys(pairs))

@@ -1,0 +1,221 @@
+"""Paired statistics of sweep variants played together: exact sums and cross-products of per-game metrics.
+
+A sweep's effects are measured game by game (common random numbers: game i of every variant draws
+from the stream (seed, i)): the interval of an effect is that of the mean of per-game differences,
+which needs, for the two variants compared, the covariance of their metrics across the same games.
+Read from player rows that is a subtraction; without rows (a sweep above the runner's row limit) the
+variants are played together chunk by chunk (:func:`simcore.runner.execute_together`) and this
+module keeps, over the games, for every variant the sum of each of its metrics and the sums of
+products of every two of them, and for every *pair of variants the sweep compares* the sums of
+products of a metric of one with a metric of the other. From these the mean and covariance of any
+linear combination of the two variants' per-game metrics follow (:meth:`JointSums.pair`): exactly
+what :func:`analysis.sweep.metrics.parameter_effects` computes from rows, at a cost that does not
+grow with the games.
+
+The per-game metrics are those of :func:`analysis.sweep.metrics.from_tables` (seat, role and
+strategy win shares, the winner's margin, the event swing, the game length). Each is a whole number
+of units (:func:`metric_scales`: a seat's or a role's share in units of 1/L with L = lcm(1 … P), a
+strategy's share per seat it holds in units of 1/L², scores and turns in themselves), so the sums
+are integers: exact, and the same for any chunk size, thread or worker count. A chunk's products
+are formed by BLAS in float64 on integer values below 2^53, which is exact, then added in int64.
+A metric missing from some game (a strategy that held no seat in it) is counted in ``missing`` and
+not offered (:meth:`JointSums.usable`).
+
+The file, ``paired_stats.json`` in the sweep directory, is written before any variant directory of
+the lockstep is published (:func:`simcore.runner.execute_together`'s ``before_publish``).
+
+May import numpy, the standard library, :mod:`simcore` (accumulate, atomic) and
+:mod:`analysis.sweep.metrics` (lazily, for the per-game metrics of a chunk).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+JOINT_FILE = "paired_stats.json"
+FORMAT = 1
+EXACT = float(2 ** 53)
+
+
+def metric_scales(keys: list[str], n_players: int) -> list[int]:
+    """The unit of each per-game metric, as a divisor: a value times its scale is a whole number."""
+    from simcore.accumulate import win_units
+
+    L = win_units(n_players)
+    out = []
+    for k in keys:
+        if k.startswith(("seat_win_share_", "role_win_share_")):
+            out.append(L)
+        elif k.startswith("strategy_win_share_"):
+            out.append(L * L)          # (a whole number of 1/L) / (1 … P seats)
+        else:
+            out.append(1)
+    return out
+
+
+class JointSums:
+    """The sums of a lockstep sweep: ``n`` games; per variant its metric ``keys`` and ``scales``,
+    ``sums`` (int, per metric, in units of 1/scale), ``own`` (int, metric × metric products) and
+    ``missing`` (games where a metric was undefined); per compared pair (a, b) ``cross`` (int,
+    metric of a × metric of b)."""
+
+    def __init__(self, variants: list[str], pairs: list[tuple[str, str]]) -> None:
+        self.variants = list(variants)
+        self.pairs = [tuple(p) for p in pairs]
+        self.n = 0
+        self.keys: dict[str, list[str]] = {}
+        self.scales: dict[str, list[int]] = {}
+        self.sums: dict[str, np.ndarray] = {}
+        self.own: dict[str, np.ndarray] = {}
+        self.missing: dict[str, np.ndarray] = {}
+        self.cross: dict[tuple[str, str], np.ndarray] = {}
+
+    # --- accumulating ---------------------------------------------------------------------
+    def add_chunk(self, per_variant: dict[str, tuple[list[str], list[int], np.ndarray]]) -> None:
+        """Add one chunk: per variant id, (metric keys, scales, float64[games, metrics] of the
+        per-game values); every variant's chunk holds the same games."""
+        ints: dict[str, np.ndarray] = {}
+        games = None
+        for vid in self.variants:
+            keys, scales, x = per_variant[vid]
+            if vid not in self.keys:
+                self.keys[vid], self.scales[vid] = list(keys), list(scales)
+                d = len(keys)
+                self.sums[vid] = np.zeros(d, np.int64)
+                self.own[vid] = np.zeros((d, d), np.int64)
+                self.missing[vid] = np.zeros(d, np.int64)
+            elif list(keys) != self.keys[vid]:
+                raise ValueError(f"variant {vid}: its metrics changed between chunks "
+                                 f"({self.keys[vid]} then {list(keys)})")
+            if games is None:
+                games = x.shape[0]
+            elif x.shape[0] != games:
+                raise ValueError("the variants' chunks hold different numbers of games")
+            nan = np.isnan(x)
+            self.missing[vid] += nan.sum(axis=0)
+            w = np.where(nan, 0.0, x) * np.asarray(scales, np.float64)
+            r = np.rint(w)
+            if np.abs(w - r).max(initial=0.0) > 1e-6:
+                k = int(np.argmax(np.abs(w - r).max(axis=0)))
+                raise ValueError(f"variant {vid}: {keys[k]} is not a whole number of 1/{scales[k]}")
+            ints[vid] = r
+        for vid, r in ints.items():
+            self.sums[vid] += r.sum(axis=0).astype(np.int64)
+            self.own[vid] += _products(r, r)
+        for a, b in self.pairs:
+            self.cross[(a, b)] = self.cross.get((a, b), 0) + _products(ints[a], ints[b])
+        self.n += int(games or 0)
+
+    # --- reading ----------------------------------------------------------------------------
+    def usable(self, vid: str) -> list[str]:
+        """The metrics of ``vid`` defined in every game."""
+        return [k for k, m in zip(self.keys[vid], self.missing[vid]) if int(m) == 0]
+
+    def has_pair(self, a: str, b: str) -> bool:
+        return (a, b) in self.cross or (b, a) in self.cross
+
+    def _block(self, a: str, b: str) -> list[list[int]]:
+        if a == b:
+            return self.own[a].tolist()
+        if (a, b) in self.cross:
+            return self.cross[(a, b)].tolist()
+        if (b, a) in self.cross:
+            return self.cross[(b, a)].T.tolist()
+        raise KeyError(f"no paired sums of variants {a} and {b} (not compared by this sweep)")
+
+    def moments(self, columns: list[tuple[str, str]]) -> tuple[int, np.ndarray, np.ndarray]:
+        """(games, mean, sample covariance (n − 1)) of the per-game metrics ``columns``, each a
+        (variant id, metric key); the covariance formed in Python integers
+        ((n·Σxy − Σx·Σy) / (n(n − 1)) in the metrics' units), so no digit is lost to
+        cancellation whatever the games."""
+        n = self.n
+        idx = [(v, self.keys[v].index(k)) for v, k in columns]
+        sums = [int(self.sums[v][i]) for v, i in idx]
+        scale = [self.scales[v][i] for v, i in idx]
+        blocks: dict[tuple[str, str], list[list[int]]] = {}
+        d = len(idx)
+        mean = np.array([s / n / c for s, c in zip(sums, scale)]) if n else np.full(d, np.nan)
+        cov = np.full((d, d), np.nan)
+        if n >= 2:
+            for p, (va, i) in enumerate(idx):
+                for q, (vb, j) in enumerate(idx):
+                    if q < p:
+                        cov[p, q] = cov[q, p]
+                        continue
+                    blk = blocks.get((va, vb))
+                    if blk is None:
+                        blk = blocks[(va, vb)] = self._block(va, vb)
+                    num = n * int(blk[i][j]) - sums[p] * sums[q]
+                    cov[p, q] = num / (n * (n - 1)) / (scale[p] * scale[q])
+        return n, mean, cov
+
+    def integer_sums(self, columns: list[tuple[str, str]]) -> tuple[list[int], list[list[int]],
+                                                                       list[int]]:
+        """(Σx, Σxy, scale) of ``columns`` in their integer units (for exact equality tests)."""
+        idx = [(v, self.keys[v].index(k)) for v, k in columns]
+        sums = [int(self.sums[v][i]) for v, i in idx]
+        prods = [[int(self._block(va, vb)[i][j]) for vb, j in idx] for va, i in idx]
+        return sums, prods, [self.scales[v][i] for v, i in idx]
+
+    # --- the file --------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        return {"format": FORMAT, "games": self.n, "variants": self.variants,
+                "pairs": [list(p) for p in self.pairs],
+                "metrics": {v: {"keys": self.keys[v], "scales": self.scales[v],
+                                "sums": self.sums[v].tolist(), "products": self.own[v].tolist(),
+                                "missing": self.missing[v].tolist()} for v in self.keys},
+                "cross": [{"a": a, "b": b, "products": np.asarray(m).tolist()}
+                          for (a, b), m in self.cross.items()]}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "JointSums":
+        if d.get("format") != FORMAT:
+            raise ValueError(f"paired statistics of format {d.get('format')!r}, not {FORMAT}")
+        j = cls(d["variants"], [tuple(p) for p in d["pairs"]])
+        j.n = int(d["games"])
+        for v, m in d["metrics"].items():
+            j.keys[v], j.scales[v] = list(m["keys"]), [int(x) for x in m["scales"]]
+            j.sums[v] = np.asarray(m["sums"], np.int64)
+            j.own[v] = np.asarray(m["products"], np.int64).reshape(len(m["keys"]), -1)
+            j.missing[v] = np.asarray(m["missing"], np.int64)
+        for c in d["cross"]:
+            j.cross[(c["a"], c["b"])] = np.asarray(c["products"], np.int64).reshape(
+                len(j.keys[c["a"]]), -1)
+        return j
+
+    def write(self, path: str | Path) -> None:
+        from simcore.atomic import write_text_atomic
+
+        write_text_atomic(Path(path), json.dumps(self.to_dict(), separators=(",", ":")) + "\n",
+                          force=True)
+
+    @classmethod
+    def read(cls, path: str | Path) -> "JointSums":
+        return cls.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def _products(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """xᵀy of two integer-valued float64 matrices, exactly, as int64: BLAS sums of whole numbers
+    are exact while every partial sum stays below 2^53, so the rows are taken in blocks small
+    enough for that."""
+    big = max(float(np.abs(x).max(initial=0.0)), 1.0) * max(float(np.abs(y).max(initial=0.0)), 1.0)
+    step = max(int(EXACT // big) - 1, 1)
+    out = np.zeros((x.shape[1], y.shape[1]), np.int64)
+    for s in range(0, x.shape[0], step):
+        out += (x[s:s + step].T @ y[s:s + step]).astype(np.int64)
+    return out
+
+
+def chunk_metrics(game: str, n_players: int, players, games) -> tuple[list[str], list[int],
+                                                                     np.ndarray]:
+    """A chunk's per-game metrics (:func:`analysis.sweep.metrics.from_tables`) as (keys, scales,
+    float64[games, metrics])."""
+    from analysis.sweep.metrics import from_tables
+
+    v = from_tables(game, n_players, players, games)
+    keys = list(v.samples)
+    x = np.column_stack([v.samples[k] for k in keys]) if keys else np.zeros((v.n_games, 0))
+    return keys, metric_scales(keys, n_players), x
