@@ -36,6 +36,9 @@ PANEL_HELP = ("A panel of line-ups and player counts: a name shipped in configs/
               "those counts (docs/sweep.md).")
 LINEUP_HELP = ("A line-up of a panel made here: one bot for every seat, one per seat (A,B,C,D) or one "
                "per role (seigneur=harsh-lord,censitaire=objective); repeatable, crossed with --players 3,4,5.")
+RAW_HELP = ("Keep every variant's players.parquet (default: up to 1e5 games per variant). Without "
+            "rows the variants are played together and the paired effects come from exact sums "
+            "(paired_stats.json): the report costs the same at any --games.")
 VARY_HELP = ("What to vary: PATH=2..5, PATH=0..1:0.25, PATH=\\[a,b,c], setup.start_coins[0]=0..8 "
              "(one seat) or players=2..5; repeatable (a grid).")
 
@@ -68,6 +71,7 @@ def sweep(
     threads: Optional[int] = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
     chunk_size: Optional[int] = typer.Option(None, "--chunk-size", help="Games per chunk."),
     force: bool = typer.Option(False, "--force", help="Replace a directory holding another sweep."),
+    raw: Optional[bool] = typer.Option(None, "--raw/--no-raw", help=RAW_HELP),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     workers: Optional[int] = typer.Option(None, "--workers", help="Play on a local Dask cluster of N worker processes (docs/cluster.md)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a running Dask scheduler (docs/cluster.md)."),
@@ -95,7 +99,8 @@ def sweep(
 
         pplan = plan_panel_sweep(game, panel=the_panel, varies=vary, games=n, seed=seed,
                                  one_at_a_time_mode=one_at_a_time, rules=rules,
-                                 settings=settings or (), rotate_seats=rotate_seats, smallest=small)
+                                 settings=settings or (), rotate_seats=rotate_seats, smallest=small,
+                                 raw=raw)
         with executor_for(workers, scheduler, threads=threads, quiet=quiet,
                           allow_oversubscribe=allow_oversubscribe) as executor:
             path = play_with_progress(pplan, out, force=force, threads=threads,
@@ -110,7 +115,7 @@ def sweep(
         return
     plan = plan_sweep(game, varies=vary, games=n, seed=seed, one_at_a_time_mode=one_at_a_time,
                       players=players, strategies=strategies, rules=rules, settings=settings or (),
-                      rotate_seats=rotate_seats, smallest=small)
+                      rotate_seats=rotate_seats, smallest=small, raw=raw)
     with executor_for(workers, scheduler, threads=threads, quiet=quiet,
                       allow_oversubscribe=allow_oversubscribe) as executor:
         path = play_with_progress(plan, out, force=force, threads=threads, chunk_size=chunk_size,

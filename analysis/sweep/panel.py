@@ -70,12 +70,14 @@ class PanelSweepPlan:
                 "cells": [f"{CELLS}/cell-{k}" for k in range(len(self.plans))],
                 **({"smallest_difference": first["smallest_difference"]}
                    if first.get("smallest_difference") else {}),
+                **({"player_rows": False} if "player_rows" in first else {}),
                 "version": simcore.__version__}
 
 
 def plan_panel_sweep(game: str, *, panel: Panel, varies: list[str], games: int, seed: int = 0,
                      one_at_a_time_mode: bool = False, rules=None, settings=(),
-                     rotate_seats: bool | None = None, smallest: dict | None = None) -> PanelSweepPlan:
+                     rotate_seats: bool | None = None, smallest: dict | None = None,
+                     raw: bool | None = None) -> PanelSweepPlan:
     """Validate the sweep in every cell of ``panel`` (nothing played). ``smallest``: the smallest
     differences that matter, by kind (``--smallest-difference``), recorded in every cell's
     sweep.json and in panel_sweep.json: the pages word the effects by them."""
@@ -85,7 +87,7 @@ def plan_panel_sweep(game: str, *, panel: Panel, varies: list[str], games: int, 
             plans.append(plan_sweep(game, varies=varies, games=games, seed=seed,
                                     one_at_a_time_mode=one_at_a_time_mode, players=c.players,
                                     strategies=c.strategies, rules=rules, settings=settings,
-                                    rotate_seats=rotate_seats, smallest=smallest))
+                                    rotate_seats=rotate_seats, smallest=smallest, raw=raw))
         except UsageError as exc:
             raise type(exc)(f"cell {c.label}: {exc}") if type(exc) is UsageError else exc
     if any(v.is_players for v in plans[0].varies):

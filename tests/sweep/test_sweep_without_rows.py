@@ -1,0 +1,202 @@
+"""A sweep without player rows (issue #27 item 1): its variants are played together, chunk by chunk,
+and its paired effects come from exact sums (analysis.sweep.joint, paired_stats.json).
+
+Checked against what does not depend on the new code: the same sweep played the old way (each
+variant alone, with its rows) gives every table of the sensitivity page — variants, curves, the
+anchored effects and the other slices' — within 1e-9 relative from the sums; a variant played in
+the lockstep is the same run directory as the variant played alone; the sums are the same for any
+chunk size and equal Python-integer sums of the rows; a sweep cut short resumes; a paired_stats.json
+that is not the sweep's is named in one line.
+
+Small sweeps (a few thousand games a variant): about 20 s of CPU in all.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pyarrow.parquet as pq
+import pytest
+
+from tests.in_process import balance
+
+CASES = {
+    # a grid of two parameters, one of them the player count (the balance across counts)
+    "middle-ages": dict(varies=["income.palais.base=2..4", "players=3..4"], games=2400, seed=3),
+    # roles: a one-seat role is its seat's number, two roles are each other's mirror
+    "seigneurial": dict(varies=["players=3..4"], games=2000, seed=5),
+    # a rotated mixed line-up: strategy win shares per seat held (units of 1/L²)
+    "medievallons": dict(varies=["setup.hand_size=5..6"], games=1200, seed=5, players=4,
+                         strategies="balanced,random,random,random", rotate_seats=True),
+}
+
+
+def _plan(game, raw, **kw):
+    from analysis.sweep.play import plan_sweep
+
+    return plan_sweep(game, raw=raw, **kw)
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """Every case played twice: with rows (each variant alone) and without (together)."""
+    from analysis.sweep.play import run_sweep
+
+    base = tmp_path_factory.mktemp("sweeps")
+    out = {}
+    for game, kw in CASES.items():
+        rows, sums = base / f"{game}-rows", base / f"{game}-sums"
+        run_sweep(_plan(game, True, **kw), rows)
+        run_sweep(_plan(game, False, **kw), sums)
+        out[game] = (rows, sums)
+    return out
+
+
+def _same_tables(x: pl.DataFrame, y: pl.DataFrame, what: str) -> None:
+    assert x.shape == y.shape and x.columns == y.columns, what
+    assert len(x) > 0, f"{what}: empty (nothing compared)"
+    for c in x.columns:
+        a, b = x[c], y[c]
+        if a.dtype in (pl.Float64, pl.Float32):
+            u, v = a.to_numpy(), b.to_numpy()
+            assert np.array_equal(np.isnan(u), np.isnan(v)), f"{what}.{c}: NaN in other places"
+            ok = ~np.isnan(u)
+            np.testing.assert_allclose(v[ok], u[ok], rtol=1e-9, atol=1e-12, err_msg=f"{what}.{c}")
+        else:
+            assert a.to_list() == b.to_list(), f"{what}.{c}"
+
+
+@pytest.mark.parametrize("game", list(CASES))
+def test_the_page_from_sums_is_the_page_from_rows(played, game):
+    from analysis.sweep.metrics import sensitivity
+
+    rows_dir, sums_dir = played[game]
+    assert not (rows_dir / "paired_stats.json").exists()
+    assert (sums_dir / "paired_stats.json").is_file()
+    assert not list(sums_dir.glob("variants/*/players.parquet"))       # no rows were written
+    a, b = sensitivity(rows_dir), sensitivity(sums_dir)
+    for what in ("variants", "curves", "effects"):
+        _same_tables(getattr(a, what), getattr(b, what), f"{game} {what}")
+    if CASES[game]["varies"][1:]:
+        _same_tables(a.slice_effects, b.slice_effects, f"{game} slice_effects")
+    if game == "seigneurial":          # the mirror was found from the sums too
+        assert b.effects.filter(pl.col("mirror"))["metric"].to_list() == ["role_win_share_censitaire"]
+
+
+@pytest.mark.parametrize("game", list(CASES))
+def test_a_variant_played_together_is_the_variant_played_alone(played, game):
+    rows_dir, sums_dir = played[game]
+    for d in sorted((rows_dir / "variants").iterdir()):
+        e = sums_dir / "variants" / d.name
+        assert json.loads((d / "stats.json").read_text()) == json.loads((e / "stats.json").read_text())
+        assert pq.read_table(d / "games.parquet").equals(pq.read_table(e / "games.parquet"))
+        ra, rb = (json.loads((x / "run.json").read_text()) for x in (d, e))
+        assert ra["raw_players"] and not rb["raw_players"]
+        assert ra["rules_sha256"] == rb["rules_sha256"] and ra["seed"] == rb["seed"]
+
+
+def test_the_sums_are_exact_and_do_not_depend_on_the_chunks(played, tmp_path):
+    """The sums in paired_stats.json equal Python-integer sums over the rows of the sweep played
+    the old way, and a lockstep in chunks of 200 games writes the same file."""
+    from analysis.sweep.joint import JointSums, chunk_metrics
+    from analysis.sweep.play import play_together, run_sweep  # noqa: F401
+    from analysis.sweep.store import read_sweep
+
+    game = "middle-ages"
+    rows_dir, sums_dir = played[game]
+    joint = JointSums.read(sums_dir / "paired_stats.json")
+    sweep = read_sweep(rows_dir)
+    ints = {}
+    for v in sweep["variants"]:
+        d = rows_dir / "variants" / v["id"]
+        P = json.loads((d / "run.json").read_text())["players"]
+        keys, scales, x = chunk_metrics(game, P, pq.read_table(d / "players.parquet"),
+                                        pq.read_table(d / "games.parquet"))
+        assert keys == joint.keys[v["id"]] and scales == joint.scales[v["id"]]
+        ints[v["id"]] = [[int(round(val * s)) for val, s in zip(row, scales)] for row in x.tolist()]
+    for vid, w in ints.items():
+        assert joint.sums[vid].tolist() == [sum(r[i] for r in w) for i in range(len(w[0]))]
+        d = len(w[0])
+        assert joint.own[vid].tolist() == [[sum(r[i] * r[j] for r in w) for j in range(d)]
+                                           for i in range(d)]
+    assert joint.pairs, "the sweep compares some variants"
+    for a, b in joint.pairs:
+        wa, wb = ints[a], ints[b]
+        want = [[sum(x[i] * y[j] for x, y in zip(wa, wb)) for j in range(len(wb[0]))]
+                for i in range(len(wa[0]))]
+        assert joint.cross[(a, b)].tolist() == want
+
+    small = tmp_path / "chunks"
+    run_sweep(_plan(game, False, **CASES[game]), small, chunk_size=200)
+    assert (small / "paired_stats.json").read_bytes() == (sums_dir / "paired_stats.json").read_bytes()
+
+
+def test_a_sweep_cut_short_resumes(played, tmp_path, monkeypatch):
+    """Cut before paired_stats.json: nothing is published and the same command plays it again.
+    Cut after it (a variant missing): that variant is played alone, the same directory."""
+    from analysis.sweep import joint as joint_mod
+    from analysis.sweep.play import run_sweep
+
+    game = "seigneurial"
+    out = tmp_path / "sweep"
+
+    def fail(self, path):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(joint_mod.JointSums, "write", fail)
+        with pytest.raises(KeyboardInterrupt):
+            run_sweep(_plan(game, False, **CASES[game]), out)
+    assert not (out / "paired_stats.json").exists()
+    assert not list(out.glob("variants/*/run.json"))
+    run_sweep(_plan(game, False, **CASES[game]), out)
+    _, sums_dir = played[game]
+    assert (out / "paired_stats.json").read_bytes() == (sums_dir / "paired_stats.json").read_bytes()
+    gone = sorted((out / "variants").iterdir())[-1]
+    before = json.loads((gone / "stats.json").read_text())
+    shutil.rmtree(gone)
+    run_sweep(_plan(game, False, **CASES[game]), out)
+    assert json.loads((gone / "stats.json").read_text()) == before
+
+
+def test_the_command_line_sweeps_without_rows_and_reports(tmp_path):
+    out = tmp_path / "sw"
+    balance("sweep", "--out", out, "--vary", "income.palais.base=2..3", "-n", "2000", "--no-raw",
+            "-q", "--players", "4")
+    assert json.loads((out / "sweep.json").read_text())["player_rows"] is False
+    assert (out / "paired_stats.json").is_file()
+    done = balance("report", out, "--out", tmp_path / "page")
+    assert (tmp_path / "page" / "report.html").is_file(), done.stderr
+    # a paired_stats.json that is not this sweep's: one line, exit 2
+    p = out / "paired_stats.json"
+    data = json.loads(p.read_text())
+    data["games"] = 1000
+    p.write_text(json.dumps(data))
+    bad = balance("report", out, "--out", tmp_path / "page2", check=False)
+    assert bad.returncode == 2
+    assert "paired_stats.json" in bad.stderr and "1,000 games" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_every_share_a_game_can_give_is_a_whole_number_of_its_unit():
+    """A strategy's share per seat it holds is (win units of its seats) / (its seats): at P = 5,
+    a win shared by 3 (20 of L = 60 units) over 4 seats is 1/12 of a win; a seat's share is a
+    whole number of 1/L. A value not whole at its scale is refused, not rounded."""
+    from analysis.sweep.joint import JointSums, metric_scales
+
+    for P in range(2, 6):
+        keys = ["seat_win_share_1", "role_win_share_x", "strategy_win_share_a", "winner_margin"]
+        sc = metric_scales(keys, P)
+        L = sc[0]
+        for winners in range(1, P + 1):
+            for seats in range(1, P + 1):
+                for held in range(0, min(winners, seats) + 1):
+                    x = held * (L // winners) / L / seats
+                    assert abs(x * sc[2] - round(x * sc[2])) < 1e-9, (P, winners, seats, held)
+    j = JointSums(["v0"], [])
+    with pytest.raises(ValueError, match="not a whole number"):
+        j.add_chunk({"v0": (["seat_win_share_1"], [4], np.array([[1 / 3]]))})
