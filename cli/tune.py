@@ -177,6 +177,12 @@ def follow_up_games(game: str, targets, player_counts: list[int],
 #: 0, 4, 16, 64, one seat searching then every seat searching) at 2,000 games per budget took about
 #: 2½ minutes for 4-player Middle-Ages on 2 cores.
 REFERENCE_MINUTES, REFERENCE_GAMES, REFERENCE_PLAYERS, REFERENCE_CORES = 2.5, 2000, 4, 2
+def _minutes(x: float) -> str:
+    """"1 minute", "3 minutes" (at least one)."""
+    m = max(1, round(x))
+    return f"{m} minute" + ("s" if m != 1 else "")
+
+
 def follow_up_minutes(game: str, n: int, player_counts, cores: int | None = None) -> tuple[float, float]:
     """(minutes per command, minutes for both) of the printed skill commands at ``n`` games per
     budget: :data:`REFERENCE_MINUTES` scaled by the games, by the players (the searching seats'
@@ -208,7 +214,7 @@ def follow_up_cost(n: int, game: str, budgets=FOLLOW_UP_BUDGETS, players=(4,),
     return (f"each command plays {n:,} games at each of the budgets {', '.join(map(str, budgets))} "
             f"twice (one seat searching, every seat searching) for {who}: "
             f"{parts * n * len(counts):,} games, the slowest those with every seat searching at budget "
-            f"{budgets[-1]}; about {one:.0f} minutes per command, {both:.0f} for both (a rough "
+            f"{budgets[-1]}; about {_minutes(one)} per command, {_minutes(both)} for both (a rough "
             f"figure, scaled by games, players and cores from a reference measurement: "
             f"{REFERENCE_GAMES:,} games per budget took about 2½ minutes per command for "
             f"{REFERENCE_PLAYERS}-player Middle-Ages on {REFERENCE_CORES} cores); --games is sized so "

@@ -311,29 +311,43 @@ def play_together(plan: SweepPlan, out: Path, *, threads: int | None = None,
     into ``out/variants/<id>/`` without player rows, and write ``out/paired_stats.json``
     (:class:`analysis.sweep.joint.JointSums`: the exact sums and cross-products of every variant's
     per-game metrics, and of the pairs the sweep compares) before any variant is published."""
-    from analysis.sweep.joint import JOINT_FILE, JointSums, chunk_metrics
+    play_with_sums(plan.game, plan.preps, [v.id for v in plan.variants],
+                   [plan.variant_dir(out, v) for v in plan.variants], out / JOINT_FILE,
+                   games=plan.games, seed=plan.seed, pairs=compared_pairs(plan.to_json()),
+                   threads=threads, chunk_size=chunk_size, executor=executor, progress=progress)
 
-    ids = [v.id for v in plan.variants]
-    joint = JointSums(ids, compared_pairs(plan.to_json()))
+
+def play_with_sums(game: str, preps: list, names: list[str], outs: list[Path], sums_path: Path, *,
+                   games: int, seed: int, pairs: list[tuple[str, str]] = (),
+                   threads: int | None = None, chunk_size: int | None = None, executor=None,
+                   progress=None, raw: bool = False):
+    """Play ``preps`` together on the same games into the run directories ``outs`` (players.parquet
+    only with ``raw``), and write ``sums_path`` (:class:`analysis.sweep.joint.JointSums` of the
+    runs, named ``names``, with the cross-products of ``pairs``) before any run is published: a
+    sweep without rows, a tune's confirmation without rows and its start rules. Returns the
+    :class:`~analysis.sweep.joint.JointSums`."""
+    from analysis.sweep.joint import JointSums, chunk_metrics
+
+    joint = JointSums(list(names), list(pairs))
     held: dict[str, tuple] = {}
     needed = ("seat", "strategy", "win_share", "score")
 
     def observe(k: int, part) -> None:
-        prep = plan.preps[k]
-        held[ids[k]] = chunk_metrics(plan.game, prep.n_players, part.players, part.games)
-        part.players = None                                  # the rows are not kept
-        if k == len(ids) - 1:
+        held[names[k]] = chunk_metrics(game, preps[k].n_players, part.players, part.games)
+        if not raw:
+            part.players = None                              # the rows are not kept
+        if k == len(names) - 1:
             joint.add_chunk(held)
             held.clear()
 
-    spec = registry.get(plan.game)
+    spec = registry.get(game)
     gains = tuple(c.name for c in spec.columns_with_role("gain_by_event", "players"))
-    runner.execute_together(plan.preps, games=plan.games, seed=plan.seed,
-                            outs=[plan.variant_dir(out, v) for v in plan.variants], force=True,
-                            threads=threads, chunk_size=chunk_size or TOGETHER_CHUNK, raw=False,
+    runner.execute_together(list(preps), games=games, seed=seed, outs=list(outs), force=True,
+                            threads=threads, chunk_size=chunk_size or TOGETHER_CHUNK, raw=raw,
                             executor=executor, progress=progress,
                             player_columns=needed + gains, observe=observe,
-                            before_publish=lambda: joint.write(out / JOINT_FILE))
+                            before_publish=lambda: joint.write(sums_path))
+    return joint
 
 
 def compared_pairs(sweep: dict) -> list[tuple[str, str]]:

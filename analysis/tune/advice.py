@@ -129,14 +129,22 @@ def seat_response(start: np.ndarray, tuned: np.ndarray, smallest: float = 0.01,
     if start.shape != tuned.shape:
         raise ValueError(f"start {start.shape} and tuned {tuned.shape}: not the same games")
     mean, cov = stats.mean_cov(tuned - start)
+    return seat_response_from_moments(start.mean(axis=0), tuned.mean(axis=0), mean, cov, smallest,
+                                      level)
+
+
+def seat_response_from_moments(start_mean, tuned_mean, mean, cov, smallest: float = 0.01,
+                               level: float = stats.LEVEL) -> list[dict]:
+    """:func:`seat_response` from the seats' mean shares under both rules, the mean per-game
+    change and the covariance of that mean (a tune's confirmation without rows: from exact sums)."""
     low, high, _ = stats.simultaneous(mean, cov, level)
     # the page's vocabulary (revD #14, revF #12): a change whose interval holds 0 is "within
     # noise" here too, not analysis.stats' "not shown" (which means "left out of the headlines")
     words = [WITHIN_NOISE if w == stats.NOT_SHOWN else w
              for w in stats.practical(mean, low, high, smallest)]
-    return [{"seat": k + 1, "start": float(start[:, k].mean()), "tuned": float(tuned[:, k].mean()),
+    return [{"seat": k + 1, "start": float(start_mean[k]), "tuned": float(tuned_mean[k]),
              "change": float(mean[k]), "low": float(low[k]), "high": float(high[k]),
-             "verdict": str(words[k])} for k in range(start.shape[1])]
+             "verdict": str(words[k])} for k in range(len(mean))]
 
 
 def as_good_as_best(trials: pl.DataFrame, best: int, paired: dict | None = None) -> pl.DataFrame:
@@ -189,4 +197,5 @@ def as_good_as_best(trials: pl.DataFrame, best: int, paired: dict | None = None)
                            ).sort(["_o", "_v"]).drop("_o", "_v")
 
 
-__all__ = ["SEAT_LISTS", "as_good_as_best", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response", "trial_outcome"]
+__all__ = ["SEAT_LISTS", "as_good_as_best", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
+           "seat_response_from_moments", "trial_outcome"]

@@ -47,6 +47,7 @@ import csv
 import hashlib
 import io
 import json
+import shutil
 import logging
 import math
 import time
@@ -66,14 +67,16 @@ from simcore.atomic import claim_output, release_claim, write_text_atomic
 from simcore.config import format_value, parse_settings, parse_toml
 from simcore.errors import UsageError
 from simcore.options import check_seed
-from simcore.rundir import RUN_JSON
+from simcore.rundir import PLAYERS, RUN_JSON
 
 from strategies.panels import Cell, Panel, from_options
 
 from analysis.sweep.grammar import Vary, parse_varies
-from analysis.sweep.metrics import from_tables, load_variant
-from analysis.sweep.play import PLAN_KEYS, base_rules, begin_out, finish_out, prepare_out
-from analysis.tune.advice import base_value, panel_outcome, search_path, seat_of, seat_response
+from analysis.sweep.joint import JointSums
+from analysis.sweep.metrics import from_tables, load_variant, load_variant_sums
+from analysis.sweep.play import PLAN_KEYS, base_rules, begin_out, finish_out, play_with_sums, prepare_out
+from analysis.tune.advice import (base_value, panel_outcome, search_path, seat_of, seat_response,
+                                  seat_response_from_moments)
 from analysis.tune.cells import AGGREGATES, aggregate, best_possible, cell_rows, panel_sentence
 from analysis.tune.targets import (Target, cell_outcome, check_lineup, evaluate, parse_targets, race, race_bounds, race_cells, sentence,
                                    tightened)
@@ -724,11 +727,11 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         judged, fairs, seeds = [], [], []
         for k, (p_k, d_k) in enumerate(zip(preps, cell_dirs)):
             if not (d_k / RUN_JSON).is_file():
-                runner.run(p_k, games=plan.confirm_games, seed=cseed, out=d_k,
-                           force=True, threads=threads, raw=True, quiet=True, executor=executor,
-                           on_chunk=lambda d, b=k * plan.confirm_games: say("confirm", b + d, total, ""))
+                play_confirmation(plan.game, p_k, d_k, games=plan.confirm_games, seed=cseed,
+                                  threads=threads, executor=executor,
+                                  progress=lambda d, t, b=k * plan.confirm_games: say("confirm", b + d, total, ""))
             seeds.append(json.loads((d_k / RUN_JSON).read_text(encoding="utf-8"))["seed"])
-            v = load_variant(d_k)
+            v = load_confirmation(d_k)
             judged.append(evaluate(v, plan.targets))
             fairs.append(v.fair)
         cseed = seeds[0]
@@ -861,15 +864,73 @@ def start_rules_response(plan: TunePlan, prep, cseed: int, confirm_dir: Path, ou
         return None
     d = out / CONFIRM / START_RULES
     meta = _read_json(d / RUN_JSON)
-    if meta.get("seed") != cseed or meta.get("games") != plan.confirm_games:
-        runner.run(base, games=plan.confirm_games, seed=cseed, out=d, force=True, threads=threads,
-                   raw=True, quiet=True, executor=executor)
-    start, tuned = load_variant(d), load_variant(confirm_dir)
     small = smallest_difference(plan.game, "share")
+    if (confirm_dir / PLAYERS).is_file():            # the confirmation kept its rows: pair them
+        if meta.get("seed") != cseed or meta.get("games") != plan.confirm_games:
+            runner.run(base, games=plan.confirm_games, seed=cseed, out=d, force=True,
+                       threads=threads, raw=True, quiet=True, executor=executor)
+        start, tuned = load_variant(d), load_variant(confirm_dir)
+        seats = seat_response(start.seat_wins, tuned.seat_wins, small)
+    else:
+        # No rows: the start rules are played together with the tuned rules on the same games
+        # (the tuned ones again, into a scratch directory removed after), and the pair's exact
+        # sums kept beside start-rules/ (a resumed tune reads them again).
+        sums = sums_file(d)
+        if meta.get("seed") != cseed or meta.get("games") != plan.confirm_games or not sums.is_file():
+            scratch = out / CONFIRM / ".start-rules-tuned"
+            play_with_sums(plan.game, [base, prep], ["start", "tuned"], [d, scratch], sums,
+                           games=plan.confirm_games, seed=cseed, pairs=[("start", "tuned")],
+                           threads=threads, executor=executor)
+            shutil.rmtree(scratch, ignore_errors=True)
+        joint = JointSums.read(sums)
+        P = prep.n_players
+        cols = [(v, f"seat_win_share_{s + 1}") for v in ("start", "tuned") for s in range(P)]
+        n, mean, cov = joint.moments(cols)
+        seats = seat_response_from_moments(mean[:P], mean[P:], mean[P:] - mean[:P],
+                                           _difference_cov(cov, P) / n, small)
     return {"dir": str(d.relative_to(out)), "games": plan.confirm_games, "seed": cseed,
             "rules": "the base rules" + (f" with {', '.join(plan.settings)}" if plan.settings else ""),
             "intervals": "paired game by game, simultaneous 95% over the seats",
-            "smallest": small, "seats": seat_response(start.seat_wins, tuned.seat_wins, small)}
+            "smallest": small, "seats": seats}
+
+
+def _difference_cov(cov: np.ndarray, P: int) -> np.ndarray:
+    """The covariance of (tuned − start) per seat from that of [start seats, tuned seats]."""
+    A = np.hstack([-np.eye(P), np.eye(P)])
+    return A @ cov @ A.T
+
+
+def sums_file(run_dir: Path) -> Path:
+    """Where the exact sums of a tune's run played without rows are kept: beside it
+    (``confirmations/trial-7.sums.json`` for ``confirmations/trial-7/``)."""
+    return run_dir.with_name(run_dir.name + ".sums.json")
+
+
+def play_confirmation(game: str, prep, d: Path, *, games: int, seed: int, threads=None,
+                      executor=None, progress=None) -> None:
+    """Play a confirmation run into ``d``: with its rows up to the runner's row limit
+    (:data:`simcore.runner.RAW_LIMIT`), else without them and with its exact sums beside it
+    (:func:`sums_file`; :func:`analysis.sweep.play.play_with_sums`), which is all a confirmation
+    is judged from (:func:`load_confirmation`)."""
+    if games <= runner.RAW_LIMIT:
+        runner.run(prep, games=games, seed=seed, out=d, force=True, threads=threads, raw=True,
+                   quiet=True, executor=executor,
+                   on_chunk=(lambda done: progress(done, games)) if progress else None)
+    else:
+        play_with_sums(game, [prep], ["tuned"], [d], sums_file(d), games=games, seed=seed,
+                       threads=threads, executor=executor, progress=progress)
+
+
+def load_confirmation(d: Path):
+    """A confirmation run's per-game metrics: from its rows when it kept them, else from its exact
+    sums (:func:`sums_file`): the same judgement either way."""
+    if (d / PLAYERS).is_file():
+        return load_variant(d)
+    sums = sums_file(d)
+    if not sums.is_file():
+        raise UsageError(f"{d}: neither players.parquet nor {sums.name} beside it (move the "
+                         "directory away and run the same balance tune again to play it anew)")
+    return load_variant_sums(d, JointSums.read(sums), "tuned")
 
 
 # The first line of best_rules.toml, before the settings changed in parentheses: `balance skill`

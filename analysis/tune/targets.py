@@ -155,7 +155,7 @@ def _columns(v: VariantData, t: Target) -> list[str]:
         return [f"role_win_share_{t.role}"]
     if t.kind == "length":
         return ["game_length"]
-    return sorted(k for k in v.samples if k.startswith("strategy_win_share_"))
+    return sorted(k for k in v.keys if k.startswith("strategy_win_share_"))
 
 
 @dataclass
@@ -232,14 +232,26 @@ def _matrix(v: VariantData, targets: tuple[Target, ...], games: int | None = Non
     spans = []
     for t in targets:
         c = _columns(v, t)
-        missing = [k for k in c if k not in v.samples]
+        missing = [k for k in c if k not in v.keys]
         if missing or not c:
             raise UsageError(f"--target {t.text}: these games do not measure it "
                              f"({', '.join(missing) or 'no strategy columns'})")
         spans.append((len(cols), len(cols) + len(c)))
         cols += c
+    if v.joint is not None:
+        return cols, spans, None            # no rows: the moments come from the sums (_moments)
     X = np.stack([v.samples[k][:games] for k in cols], axis=1)
     return cols, spans, X
+
+
+def _moments(v: VariantData, cols: list[str], X) -> tuple[int, np.ndarray, np.ndarray]:
+    """(games, mean, covariance of the mean) of the columns: from the rows ``X``, or from the
+    exact sums of a run played without them (a confirmation above the row limit)."""
+    if X is None:
+        n, mean, cov = v.joint.moments([(v.vid, k) for k in cols])
+        return n, mean, cov / n
+    mean, cov = stats.mean_cov(X)
+    return X.shape[0], mean, cov
 
 
 def objective_interval(mean: np.ndarray, cov: np.ndarray, targets: tuple[Target, ...],
@@ -269,8 +281,9 @@ def evaluate(v: VariantData, targets: tuple[Target, ...], seed: int = 777,
     *simultaneous* interval inside the target's tolerance, so "met" holds for all seats at once
     with 95% confidence. (``seed`` is accepted for compatibility: nothing here is random.)"""
     cols, spans, X = _matrix(v, targets, games)
-    n = X.shape[0]
-    mean, cov = stats.mean_cov(X)
+    if X is None and games is not None and games != v.n_games:
+        raise ValueError(f"the first {games} games of a run without rows: only all {v.n_games}")
+    n, mean, cov = _moments(v, cols, X)
     if n < 2:
         cov = np.zeros((len(cols),) * 2)
     est, low, high, clow, chigh = objective_interval(mean, cov, targets, spans, v.fair)

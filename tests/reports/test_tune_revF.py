@@ -165,5 +165,8 @@ def test_the_skill_commands_cost_is_in_minutes_scaled_and_marked_rough():
     assert follow_up_minutes("middle-ages", 17000, [2], cores=2)[0] == one / 2
     assert follow_up_minutes("medievallons", 17000, [4], cores=2)[0] > one
     said = follow_up_cost(17000, game="middle-ages", players=[4], cores=2)
-    assert f"about {one:.0f} minutes per command, {both:.0f} for both" in said
+    assert f"about {round(one)} minutes per command, {round(both)} minutes for both" in said
+    # a short follow-up reads "about 1 minute", not "1 minutes" (or "0 minutes")
+    short = follow_up_cost(2000, game="middle-ages", players=[2], cores=2)
+    assert "about 1 minute per command, 2 minutes for both" in short, short
     assert "rough" in said and "reference" in said

@@ -1,0 +1,78 @@
+"""A tune's confirmation above the runner's row limit keeps no players.parquet (issue #27 item 1): it
+is judged from exact sums kept beside it, and the start rules are paired with the tuned rules from
+sums too. The same tune run with its confirmations' rows gives the same result.json (every number
+within 1e-9 relative): the rows are the independent check.
+
+The limit is lowered for the test (a tune of 1,200-game confirmations): a few seconds of CPU.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import simcore.runner as runner
+from analysis.tune.search import plan_tune, run_tune
+
+
+def _plan(targets, settings=(), strategies="random", players=2):
+    panel = None
+    if isinstance(players, tuple):        # a panel: one confirmation per cell, no start rules
+        from strategies.panels import from_options
+
+        panel = from_options("middle-ages", players=",".join(map(str, players)), lineups=[strategies])
+        players = strategies = None
+    return plan_tune("middle-ages", varies=["setup.start_coins[0]=0..120:20"], settings=list(settings),
+                     targets=targets, seed=3, trials=6, min_games=400, max_games=800, eta=2,
+                     confirm_games=1200, players=players, strategies=strategies, panel=panel)
+
+
+def _numbers(x, path=""):
+    """Every number of a JSON value, by its path (the directories and times left out)."""
+    if isinstance(x, dict):
+        out = {}
+        for k, v in x.items():
+            if k not in ("dir", "created_utc", "wall_time_s"):
+                out.update(_numbers(v, f"{path}.{k}"))
+        return out
+    if isinstance(x, list):
+        out = {}
+        for i, v in enumerate(x):
+            out.update(_numbers(v, f"{path}[{i}]"))
+        return out
+    return {path: x}
+
+
+@pytest.mark.parametrize("targets,settings,strategies,players", [
+    (["seat-balance:40"], ["setup.start_coins[1]=60"], "random", 2),
+    (["no-dominant-strategy:20"], (), "balanced,random,random", 3),
+    (["seat-balance:40"], (), "random", (2, 3)),
+])
+def test_a_confirmation_without_rows_gives_the_same_result(tmp_path, monkeypatch, targets, settings,
+                                                           strategies, players):
+    with_rows = run_tune(_plan(targets, settings, strategies, players), tmp_path / "rows")
+    monkeypatch.setattr(runner, "RAW_LIMIT", 1000)
+    out = tmp_path / "sums"
+    without = run_tune(_plan(targets, settings, strategies, players), out)
+    confirm = out / without["confirm"]["dir"]
+    assert not list(out.glob("confirmations/**/players.parquet"))
+    runs = [confirm] if not isinstance(players, tuple) else sorted(confirm.glob("cell-*[0-9]"))
+    assert len(runs) == (len(players) if isinstance(players, tuple) else 1)
+    assert all(r.with_name(r.name + ".sums.json").is_file() for r in runs)
+    if not isinstance(players, tuple):   # one line-up: the start rules paired from sums as well
+        assert without["start"] is not None
+        assert (out / "confirmations" / "start-rules.sums.json").is_file()
+        assert not (out / "confirmations" / ".start-rules-tuned").exists()
+    a, b = _numbers(with_rows), _numbers(without)
+    assert a.keys() == b.keys()
+    for k in a:
+        if isinstance(a[k], float) and isinstance(b[k], float):
+            assert np.isclose(b[k], a[k], rtol=1e-9, atol=1e-12), (k, a[k], b[k])
+        else:
+            assert a[k] == b[k], k
+    assert any(k.startswith(".start.seats") for k in a) == (not isinstance(players, tuple))
+    # resumed, it reads the sums again and says the same
+    again = run_tune(_plan(targets, settings, strategies, players), out)
+    assert _numbers(again) == b
