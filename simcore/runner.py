@@ -925,21 +925,61 @@ def execute_together(preps: list[PreparedRun], *, games: int, seed: int, outs: l
                                                executor=executor, player_columns=player_columns))
                   for p, o in zip(preps, out_dirs)]
         t0 = time.perf_counter()
-        done = 0
-        for span in chunk_spans(games, size, unit=unit):
-            for k, (prep, build) in enumerate(zip(preps, builds)):
-                def sink(part: Part, k=k, build=build) -> None:
-                    build.add(part)
-                    if observe is not None:
-                        observe(k, part)
+        spans = chunk_spans(games, size, unit=unit)
+        if isinstance(executor, LocalExecutor):
+            set_threads(executor.threads)
+            _play_together_here(preps, builds, spans, seed, observe, report, games * len(preps))
+        else:
+            done = 0
+            for span in spans:
+                for k, (prep, build) in enumerate(zip(preps, builds)):
+                    def sink(part: Part, k=k, build=build) -> None:
+                        build.add(part)
+                        if observe is not None:
+                            observe(k, part)
 
-                executor.play(prep, [span], seed, build.plan, sink)
-                done += span[1]
-                report(done, games * len(preps))
+                    executor.play(prep, [span], seed, build.plan, sink)
+                    done += span[1]
+                    report(done, games * len(preps))
         wall = time.perf_counter() - t0
         if before_publish is not None:
             before_publish()
         return [b.finish(wall, t_compile) for b in builds]
+
+
+def _play_together_here(preps, builds, spans, seed, observe, report, total) -> None:
+    """:func:`execute_together` in this process, as :class:`LocalExecutor` plays one run: while
+    the kernel plays the next (run, chunk), one writer thread makes the last one's part, adds it
+    to its run and hands it to ``observe``, in order."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def finish(k, prep, build, chunk, first, n, kernel_s):
+        part = make_part(prep, chunk, first, n, build.plan, kernel_s)
+        build.add(part)
+        if observe is not None:
+            observe(k, part)
+
+    done = 0
+    with ThreadPoolExecutor(1, thread_name_prefix="run-writer") as writer:
+        pending = None
+        try:
+            for first, n in spans:
+                for k, (prep, build) in enumerate(zip(preps, builds)):
+                    t = time.perf_counter()
+                    chunk = prep.play(first, n, seed)
+                    kernel_s = time.perf_counter() - t
+                    if pending is not None:
+                        pending.result()
+                        report(done, total)
+                    pending = writer.submit(finish, k, prep, build, chunk, first, n, kernel_s)
+                    done += n
+            if pending is not None:
+                pending.result()
+                report(done, total)
+        except BaseException:
+            if pending is not None:
+                pending.cancel()
+            raise
 
 
 class RunBuild:
