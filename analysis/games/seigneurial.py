@@ -85,8 +85,9 @@ def objective_table(rs: RunSet) -> pl.DataFrame:
     t interval: not the share that reached it), reached (holders ending with ``score`` = 100, the
     whole requirement held; a winner always has, and so has a Censitaire that reached it on the
     turn the Seigneur or a richer Censitaire won, SG-6), reached_share, reached_ci_low,
-    reached_ci_high (Wilson over the holders). The reached columns are null when the runs were read
-    from their statistics without player rows (stats.json counts no score by card).
+    reached_ci_high (Wilson over the holders). Without player rows the reached counts come from
+    objectives_summary.parquet (every run written since it exists); the reached columns are null
+    only for a run without rows written before.
     """
     if rs.from_stats:
         st = rs.stats
@@ -144,11 +145,23 @@ def objective_table(rs: RunSet) -> pl.DataFrame:
 REACHED = 100       # score of a holder holding its whole requirement (SG-2; score = % of own goal)
 
 
+OBJECTIVES_SUMMARY = "objectives_summary.parquet"   # simcore.games.seigneurial.game.ObjectiveSummary
+
+
 def _reached(rs: RunSet, objectives: list) -> np.ndarray | None:
     """Per objective (in the order given), how many Censitaire holders ended with the whole
-    requirement held (``score`` ≥ 100), from the player rows; None when a run has none."""
+    requirement held (``score`` ≥ 100), from the player rows, else from every run's
+    objectives_summary.parquet (its sums, written at any size); None when a run has neither (a
+    run without rows written before that file existed)."""
     if not all((p / PLAYERS).is_file() for p in rs.paths) or not rs.has("role", "objective", "score"):
-        return None
+        if not all((p / OBJECTIVES_SUMMARY).is_file() for p in rs.paths):
+            return None
+        found: dict[int, int] = {}
+        for p in rs.paths:
+            t = pl.read_parquet(p / OBJECTIVES_SUMMARY)
+            for o, r in zip(t["objective"].to_list(), t["reached"].to_list()):
+                found[int(o)] = found.get(int(o), 0) + int(r)
+        return np.array([float(found.get(int(o), 0)) for o in objectives])
     got = collect(rs.players(["role", "objective", "score"]).filter(_is_censitaire()).group_by("objective")
                   .agg((pl.col("score") >= REACHED).sum().alias("reached")))
     found = dict(zip(got["objective"].to_list(), got["reached"].to_list()))

@@ -10,6 +10,8 @@ analysis and the page's words, which read the tables."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from analysis import open_runs
@@ -51,11 +53,13 @@ def test_a_before_after_of_runs_without_player_rows_is_reported(two_runs, tmp_pa
     assert "headline findings" in html and "Before / after: " in html
 
 
-def test_the_seigneurial_card_table_without_rows_leaves_only_the_reached_columns_null(tmp_path):
-    """The Objective-card table from the statistics alone equals the one from rows (the same games
-    played again with rows) but for the reached columns, which only rows can count: null on every
-    card."""
+def test_the_seigneurial_card_table_without_rows_is_the_table_from_rows(tmp_path):
+    """The Objective-card table from the statistics alone (stats.json, and for the reached columns
+    objectives_summary.parquet) equals the one from rows (the same games played again with rows),
+    the reached counts included; a run without rows written before objectives_summary.parquet
+    existed (the file removed) leaves only the reached columns null."""
     from analysis.games import seigneurial as sg
+    from simcore.rundir import read_meta
 
     stats_only = _without_rows(tmp_path, "seigneurial", 3)
     with_rows = tmp_path / "rows"
@@ -64,11 +68,29 @@ def test_the_seigneurial_card_table_without_rows_leaves_only_the_reached_columns
     b = sg.objective_table(open_runs([with_rows]))
     reached = ["reached", "reached_share", "reached_ci_low", "reached_ci_high"]
     assert a.height == b.height > 0
-    for c in reached:
-        assert a[c].null_count() == a.height, c
-        assert b[c].null_count() == 0, c
-    for c in (c for c in a.columns if c not in reached):
+    assert b["reached"].sum() > 0 and b["reached"].to_list() != b["dealt"].to_list()
+    for c in a.columns:
         if a[c].dtype.is_float():
             assert a[c].to_numpy() == pytest.approx(b[c].to_numpy(), rel=1e-9, nan_ok=True), c
         else:
             assert a[c].to_list() == b[c].to_list(), c
+    # the summary's holders are the cards' dealt counts from stats.json
+    import polars as pl
+
+    summary = pl.read_parquet(stats_only / sg.OBJECTIVES_SUMMARY).sort("objective")
+    dealt = dict(zip(a["objective"].to_list(), a["dealt"].to_list()))
+    assert dict(zip(summary["objective"].to_list(), summary["holders"].to_list())) == dealt
+    # an older run without rows (no objectives_summary.parquet): only the reached columns null
+    older = tmp_path / "older"
+    import shutil
+
+    shutil.copytree(stats_only, older)
+    (older / sg.OBJECTIVES_SUMMARY).unlink()
+    meta = read_meta(older)
+    del meta["integrity"]["files"][sg.OBJECTIVES_SUMMARY]       # as run.json was written then
+    (older / "run.json").write_text(json.dumps(meta), encoding="utf-8")
+    c = sg.objective_table(open_runs([older]))
+    for col in reached:
+        assert c[col].null_count() == c.height, col
+    for col in (x for x in c.columns if x not in reached):
+        assert c[col].to_list() == a[col].to_list() or c[col].dtype.is_float(), col

@@ -60,7 +60,41 @@ def prepare(*, players: int = 4, bots: tuple[list[str], np.ndarray] | None = Non
               "seat_roles": ["seigneur"] + ["censitaire"] * (players - 1),
               "goal_square": rules.goal(players), "midpoint": rules.midpoint(players),
               "objectives": rules.objectives.tolist()},
-        summary_columns=SUMMARY_COLUMNS)
+        summary_columns=SUMMARY_COLUMNS,
+        extra_summaries={"objectives_summary": lambda: ObjectiveSummary(len(rules.objectives))})
+
+
+# SG-2 / SG-6: a Censitaire's score is the % of its Objective card's requirement it holds at the
+# end (capped per type); 100 = the whole requirement held
+REACHED = 100
+
+
+class ObjectiveSummary:
+    """Per Objective card (SG-2), over the Censitaires that held it: ``holders`` (player-games) and
+    ``reached`` (those that ended with its whole requirement held, score = :data:`REACHED`: a
+    winner always, and a Censitaire that reached it on the turn another won, SG-6), kept for runs
+    too large for player rows (``objectives_summary.parquet``; the objective table's "reached"
+    column reads it when the run has no players.parquet). Seat 0 is the Seigneur, who holds none
+    (SG-1). Its attributes are only the sums (:func:`simcore.runner.merge_sums` adds them)."""
+
+    def __init__(self, n_objectives: int) -> None:
+        self.holders = np.zeros(n_objectives, np.int64)
+        self.reached = np.zeros(n_objectives, np.int64)
+
+    def add(self, chunk) -> None:
+        seat = np.asarray(chunk.players["seat"])
+        censitaire = seat != 0
+        card = np.asarray(chunk.players["objective"])[censitaire].astype(np.int64)
+        full = np.asarray(chunk.players["score"])[censitaire] >= REACHED
+        n = len(self.holders)
+        self.holders += np.bincount(card, minlength=n)[:n]
+        self.reached += np.bincount(card[full], minlength=n)[:n]
+
+    def table(self) -> pa.Table:
+        card = np.nonzero(self.holders)[0]
+        return pa.table({"objective": pa.array(card.astype(np.int16), pa.int16()),
+                         "holders": pa.array(self.holders[card], pa.int64()),
+                         "reached": pa.array(self.reached[card], pa.int64())})
 
 
 def _spec_arrays(o: dict, P: int) -> dict:
