@@ -24,8 +24,8 @@ not offered (:meth:`JointSums.usable`).
 The file, ``paired_stats.json`` in the sweep directory, is written before any variant directory of
 the lockstep is published (:func:`simcore.runner.execute_together`'s ``before_publish``).
 
-May import numpy, the standard library, :mod:`simcore` (accumulate, atomic) and
-:mod:`analysis.sweep.metrics` (lazily, for the per-game metrics of a chunk).
+May import numpy, the standard library and :mod:`simcore` (accumulate, atomic): the per-game
+metrics of a chunk are made by :func:`analysis.sweep.play.chunk_metrics`.
 """
 
 from __future__ import annotations
@@ -207,15 +207,3 @@ def _products(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     for s in range(0, x.shape[0], step):
         out += (x[s:s + step].T @ y[s:s + step]).astype(np.int64)
     return out
-
-
-def chunk_metrics(game: str, n_players: int, players, games) -> tuple[list[str], list[int],
-                                                                     np.ndarray]:
-    """A chunk's per-game metrics (:func:`analysis.sweep.metrics.from_tables`) as (keys, scales,
-    float64[games, metrics])."""
-    from analysis.sweep.metrics import from_tables
-
-    v = from_tables(game, n_players, players, games)
-    keys = list(v.samples)
-    x = np.column_stack([v.samples[k] for k in keys]) if keys else np.zeros((v.n_games, 0))
-    return keys, metric_scales(keys, n_players), x

@@ -18,7 +18,7 @@ A sweep without player rows (above :data:`simcore.runner.RAW_LIMIT` games per va
 that file is written, it plays again from the first game (the lockstep has no variant to skip);
 after, only the variants not yet published are played, each alone.
 
-May import the standard library, :mod:`simcore.runner`, :mod:`simcore` (config, errors, rundir,
+May import numpy, the standard library, :mod:`simcore.runner`, :mod:`simcore` (config, errors, rundir,
 atomic, registry), :mod:`analysis.sweep.grammar`, :mod:`analysis.sweep.joint` and, lazily, the
 variant pairs of :mod:`analysis.sweep.metrics`.
 """
@@ -30,6 +30,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
+
+import numpy as np
 
 import simcore
 from simcore import games as registry
@@ -43,7 +45,7 @@ from simcore.options import check_chunk_size, check_seed
 from simcore.rundir import RUN_JSON
 
 from analysis.sweep.grammar import Vary, Variant, grid, one_at_a_time, parse_varies
-from analysis.sweep.joint import JOINT_FILE
+from analysis.sweep.joint import JOINT_FILE, metric_scales
 from analysis.sweep.store import SWEEP_JSON, VARIANTS, read_sweep  # noqa: F401  (API)
 
 FORMAT = 1
@@ -326,7 +328,7 @@ def play_with_sums(game: str, preps: list, names: list[str], outs: list[Path], s
     runs, named ``names``, with the cross-products of ``pairs``) before any run is published: a
     sweep without rows, a tune's confirmation without rows and its start rules. Returns the
     :class:`~analysis.sweep.joint.JointSums`."""
-    from analysis.sweep.joint import JointSums, chunk_metrics
+    from analysis.sweep.joint import JointSums
 
     joint = JointSums(list(names), list(pairs))
     held: dict[str, tuple] = {}
@@ -363,3 +365,15 @@ def compared_pairs(sweep: dict) -> list[tuple[str, str]]:
         for _, chain in cuts:
             pairs += [(a["id"], b["id"]) for a, b in _compared(name, chain)]
     return list(dict.fromkeys(pairs))
+
+
+def chunk_metrics(game: str, n_players: int, players, games) -> tuple[list[str], list[int],
+                                                                     np.ndarray]:
+    """A chunk's per-game metrics (:func:`analysis.sweep.metrics.from_tables`) as (keys, scales,
+    float64[games, metrics])."""
+    from analysis.sweep.metrics import from_tables
+
+    v = from_tables(game, n_players, players, games)
+    keys = list(v.samples)
+    x = np.column_stack([v.samples[k] for k in keys]) if keys else np.zeros((v.n_games, 0))
+    return keys, metric_scales(keys, n_players), x

@@ -50,9 +50,9 @@ def _what_was_played(run: Path) -> dict:
     return {k: v for k, v in meta.items() if k not in runner.RUN_JSON_HOW_IT_RAN}
 
 
-def _assert_same_run(a: Path, b: Path) -> None:
+def _assert_same_run(a: Path, b: Path, rows: bool = True) -> None:
     fa, fb = _files(a), _files(b)
-    assert sorted(fa) == sorted(fb) and "players.parquet" in fa and "summary.parquet" in fa
+    assert sorted(fa) == sorted(fb) and ("players.parquet" in fa) == rows and "summary.parquet" in fa
     for name in fa:
         assert fa[name] == fb[name], f"{name} differs"
     assert _what_was_played(a) == _what_was_played(b)
@@ -341,6 +341,27 @@ def test_a_sweep_on_the_cluster_writes_the_variants_of_a_local_sweep(two_workers
     assert len(variants) == 4
     for v in variants:
         _assert_same_run(tmp_path / "here" / "variants" / v, tmp_path / "dask" / "variants" / v)
+
+
+def test_a_sweep_without_rows_on_the_cluster_is_the_local_one(two_workers, tmp_path):
+    """Played together (no player rows, issue #27): the variants and the paired sums a cluster
+    writes are those of the sweep played here on one thread (run.json records the chunk size,
+    so both use the same; the sums' independence of it: tests/sweep/test_sweep_without_rows.py)."""
+    from analysis.sweep.play import plan_sweep, run_sweep
+
+    def plan():
+        return plan_sweep("middle-ages", varies=["setup.start_coins[1]=[0,5]", "players=[3,4]"],
+                          games=600, seed=17, raw=False)
+
+    run_sweep(plan(), tmp_path / "here", threads=1, chunk_size=250)
+    run_sweep(plan(), tmp_path / "dask", chunk_size=250, executor=two_workers)
+    variants = sorted(p.name for p in (tmp_path / "here" / "variants").iterdir())
+    assert len(variants) == 4
+    for v in variants:
+        _assert_same_run(tmp_path / "here" / "variants" / v, tmp_path / "dask" / "variants" / v,
+                         rows=False)
+    assert (tmp_path / "here" / "paired_stats.json").read_bytes() == \
+        (tmp_path / "dask" / "paired_stats.json").read_bytes()
 
 
 def test_a_tune_on_the_cluster_searches_and_confirms_as_a_local_tune(two_workers, tmp_path):

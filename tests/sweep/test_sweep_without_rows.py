@@ -102,7 +102,8 @@ def test_a_variant_played_together_is_the_variant_played_alone(played, game):
 def test_the_sums_are_exact_and_do_not_depend_on_the_chunks(played, tmp_path):
     """The sums in paired_stats.json equal Python-integer sums over the rows of the sweep played
     the old way, and a lockstep in chunks of 200 games writes the same file."""
-    from analysis.sweep.joint import JointSums, chunk_metrics
+    from analysis.sweep.joint import JointSums
+    from analysis.sweep.play import chunk_metrics
     from analysis.sweep.play import play_together, run_sweep  # noqa: F401
     from analysis.sweep.store import read_sweep
 
