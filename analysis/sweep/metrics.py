@@ -596,6 +596,7 @@ class Sensitivity:
     score_unit: str
     missing: list[str]
     slice_effects: pl.DataFrame = field(default_factory=pl.DataFrame)
+    source: str = "rows"          # "stats": read from paired_stats.json (a sweep without rows)
 
 
 def _is_number(x) -> bool:
@@ -817,7 +818,8 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None,
                     cache.clear()
     missing = [v["id"] for v in sweep["variants"] if v["id"] not in done]
     return Sensitivity(sweep, variants, pl.DataFrame(curve_rows), pl.DataFrame(effect_rows),
-                       unit, missing, pl.DataFrame(slice_rows))
+                       unit, missing, pl.DataFrame(slice_rows),
+                       source="stats" if joint is not None else "rows")
 
 
 def _compared(name: str, chain: list[dict]) -> list[tuple[dict, dict]]:

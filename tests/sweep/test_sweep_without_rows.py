@@ -171,7 +171,8 @@ def test_the_command_line_sweeps_without_rows_and_reports(tmp_path):
     assert json.loads((out / "sweep.json").read_text())["player_rows"] is False
     assert (out / "paired_stats.json").is_file()
     done = balance("report", out, "--out", tmp_path / "page")
-    assert (tmp_path / "page" / "report.html").is_file(), done.stderr
+    page = (tmp_path / "page" / "report.html").read_text(encoding="utf-8")
+    assert "from exact sums kept as the variants played together" in page, done.stderr
     # a paired_stats.json that is not this sweep's: one line, exit 2
     p = out / "paired_stats.json"
     data = json.loads(p.read_text())
