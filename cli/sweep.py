@@ -131,7 +131,7 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeRemainingColumn)
 
-    from analysis.sweep.play import check_play_options, prepare_out, run_sweep
+    from analysis.sweep.play import check_play_options, keep_recorded_rows, prepare_out, run_sweep
 
     if hasattr(plan, "panel"):                       # a panel sweep: every cell's sweep
         from analysis.sweep.panel import run_panel_sweep as run_sweep  # noqa: F811
@@ -141,6 +141,7 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
     else:
         kind, total = "sweep", plan.games * len(plan.variants)
         played_in = [(plan, Path(out))]
+    keep_recorded_rows(plan, out, kind)   # an older sweep resumed as it was played (with rows)
     # every option the variants are played with, before anything is created (review G #3)
     check_play_options(played_in, out, chunk_size)
     console = Console(stderr=True, quiet=quiet)

@@ -35,7 +35,8 @@ from simcore.atomic import write_text_atomic
 from simcore.errors import UsageError
 from strategies.panels import Panel
 
-from analysis.sweep.play import SweepPlan, begin_out, finish_out, plan_sweep, prepare_out, run_sweep
+from analysis.sweep.play import (SweepPlan, begin_out, finish_out, keep_recorded_rows, plan_sweep,
+                                 prepare_out, run_sweep)
 from analysis.sweep.panel_effects import (CELLS, PANEL_SWEEP_JSON, agreement, headline_metric,  # noqa: F401
                                           panel_effects, read_panel_sweep, sentences)
 
@@ -101,6 +102,7 @@ def run_panel_sweep(plan: PanelSweepPlan, out: str | Path, *, force: bool = Fals
                     executor=None) -> Path:
     """Play every cell's sweep not yet in ``out``; returns ``out`` (resumable like a sweep)."""
     final = Path(out)
+    keep_recorded_rows(plan, final, "panel_sweep")
     meta = plan.to_json()
     resuming = prepare_out(meta, final, force, kind="panel_sweep")
     out = final

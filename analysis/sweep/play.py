@@ -75,6 +75,7 @@ class SweepPlan:
     preps: list = field(default_factory=list, repr=False)
     smallest: dict | None = None                # smallest differences that matter, by kind (or the game's)
     player_rows: bool = True                    # keep players.parquet (False: played together, paired_stats.json)
+    rows_given: bool = False                    # --raw / --no-raw given (else the default by size)
 
     def variant_dir(self, out: Path, v: Variant) -> Path:
         return Path(out) / VARIANTS / v.id
@@ -130,7 +131,8 @@ def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
                      rules_name=src.name, rules_text=src.text,
                      settings=tuple(s.text for s in base), rotate_seats=rotate_seats,
                      smallest=dict(smallest) if smallest else None,
-                     player_rows=raw if raw is not None else games <= runner.RAW_LIMIT)
+                     player_rows=raw if raw is not None else games <= runner.RAW_LIMIT,
+                     rows_given=raw is not None)
     for v in variants:
         plan.preps.append(prepare_variant(plan, v, src))
     return plan
@@ -165,6 +167,23 @@ def prepare_variant(plan: SweepPlan, v: Variant, src=None):
                              f"{msg.split(': ', 1)[1]}") from None
         raise type(exc)(f"variant {v.label(plan.varies)}: {exc}") if type(exc) is UsageError \
             else exc
+
+
+def keep_recorded_rows(plan, out: str | Path, kind: str = "sweep") -> None:
+    """A directory written before sweeps could go without rows records no ``player_rows``: its
+    variants kept their rows. Resuming it without ``--raw``/``--no-raw`` keeps playing it that way
+    (else the same sweep above 1e5 games would be "another sweep" and refused). ``plan``: a
+    :class:`SweepPlan` or a panel sweep's plan (its ``plans``)."""
+    plans = getattr(plan, "plans", [plan])
+    if any(p.rows_given or p.player_rows for p in plans):
+        return
+    try:
+        before = json.loads((Path(out) / f"{kind}.json").read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError):
+        return
+    if "player_rows" not in before and _same_plan({**before, "player_rows": False}, plan.to_json()):
+        for p in plans:
+            p.player_rows = True
 
 
 def _same_plan(a: dict, b: dict) -> bool:
@@ -266,6 +285,7 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
     line draws one bar over the whole sweep). ``executor``: where the games are played (default
     here; a :class:`simcore.cluster.Cluster` plays them on Dask, the same run directories)."""
     final = Path(out)
+    keep_recorded_rows(plan, final)
     meta = plan.to_json()
     check_play_options([(plan, final)], final, chunk_size)   # before anything is created
     resuming = prepare_out(meta, final, force)

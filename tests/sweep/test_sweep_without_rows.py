@@ -202,3 +202,24 @@ def test_every_share_a_game_can_give_is_a_whole_number_of_its_unit():
     j = JointSums(["v0"], [])
     with pytest.raises(ValueError, match="not a whole number"):
         j.add_chunk({"v0": (["seat_win_share_1"], [4], np.array([[1 / 3]]))})
+
+
+def test_an_older_sweep_with_rows_resumes_as_it_was_played(tmp_path, monkeypatch):
+    """A sweep directory written before sweeps could go without rows (no player_rows in sweep.json)
+    of more games than the row limit resumes with rows, not as "another sweep"; --no-raw given
+    asks for the other sweep and is refused without --force."""
+    import simcore.runner as runner
+    from analysis.sweep.play import run_sweep
+    from simcore.errors import UsageError
+
+    monkeypatch.setattr(runner, "RAW_LIMIT", 1000)
+    kw = dict(varies=["income.palais.base=2..3"], games=1200, seed=4, players=4)
+    out = tmp_path / "old"
+    run_sweep(_plan("middle-ages", True, **kw), out)            # as the old version played it
+    assert "player_rows" not in json.loads((out / "sweep.json").read_text())
+    gone = sorted((out / "variants").iterdir())[-1]
+    shutil.rmtree(gone)
+    run_sweep(_plan("middle-ages", None, **kw), out)            # resumed by default: with rows
+    assert (gone / "players.parquet").is_file() and not (out / "paired_stats.json").exists()
+    with pytest.raises(UsageError, match="another sweep"):
+        run_sweep(_plan("middle-ages", False, **kw), out)
