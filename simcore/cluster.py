@@ -417,6 +417,12 @@ class Cluster:
             self._run_everywhere(_warm, token, blob, self._fingerprint)
         self._warm.add(token)
 
+    def parallel_chunks(self) -> int:
+        """How many chunks :meth:`play` keeps in flight (2 per worker thread, at least 4): what
+        :func:`simcore.runner.execute_together` hands it at once."""
+        self.open()
+        return max(4, IN_FLIGHT_PER_THREAD * max(1, sum(self.client.nthreads().values())))
+
     def play(self, prep: PreparedRun, spans: list[tuple[int, int]], seed: int,
              plan: runner.PartPlan, sink, progress=None) -> None:
         """Send ``spans`` as tasks and call ``sink(part)`` for each, in game order."""

@@ -913,10 +913,11 @@ def execute_together(preps: list[PreparedRun], *, games: int, seed: int, outs: l
     else:
         n_threads = getattr(executor, "threads", threads)
     report = _progress_callback(progress)
-    t_compile = time.perf_counter()
+    t_compile = []
     for prep in preps:
+        t = time.perf_counter()
         executor.warm(prep, show_compile)
-    t_compile = time.perf_counter() - t_compile
+        t_compile.append(time.perf_counter() - t)
     from contextlib import ExitStack
 
     with ExitStack() as stack:
@@ -930,21 +931,36 @@ def execute_together(preps: list[PreparedRun], *, games: int, seed: int, outs: l
             set_threads(executor.threads)
             _play_together_here(preps, builds, spans, seed, observe, report, games * len(preps))
         else:
+            # elsewhere (a Dask cluster): a few chunks of a run at a time, played in parallel,
+            # then the same chunks of the next run (``observe`` sees each run's part of a chunk,
+            # in the order of the runs, chunk after chunk)
+            parallel = getattr(executor, "parallel_chunks", None)
+            batch = max(1, min(int(parallel()) if parallel else 1, TOGETHER_HELD // len(preps)))
             done = 0
-            for span in spans:
+            for i in range(0, len(spans), batch):
+                some = spans[i:i + batch]
                 for k, (prep, build) in enumerate(zip(preps, builds)):
                     def sink(part: Part, k=k, build=build) -> None:
                         build.add(part)
                         if observe is not None:
                             observe(k, part)
 
-                    executor.play(prep, [span], seed, build.plan, sink)
-                    done += span[1]
+                    executor.play(prep, some, seed, build.plan, sink)
+                    done += sum(n for _, n in some)
                     report(done, games * len(preps))
         wall = time.perf_counter() - t0
         if before_publish is not None:
             before_publish()
-        return [b.finish(wall, t_compile) for b in builds]
+        # each run's share of the wall time is its share of the kernel time (its run.json's
+        # games_per_s is then its own), and its compile or load its own
+        kernel = sum(b.kernel_s for b in builds)
+        return [b.finish(wall * (b.kernel_s / kernel if kernel > 0 else 1 / len(builds)), tc)
+                for b, tc in zip(builds, t_compile)]
+
+
+# chunks of every run an observer of execute_together may hold at once on a cluster (a chunk of
+# every run is held until the last run has played it; runs × chunks at most this)
+TOGETHER_HELD = 64
 
 
 def _play_together_here(preps, builds, spans, seed, observe, report, total) -> None:

@@ -62,7 +62,9 @@ class JointSums:
     ``missing`` (games where a metric was undefined); per compared pair (a, b) ``cross`` (int,
     metric of a × metric of b)."""
 
-    def __init__(self, variants: list[str], pairs: list[tuple[str, str]]) -> None:
+    def __init__(self, variants: list[str], pairs: list[tuple[str, str]],
+                 meta: dict | None = None) -> None:
+        self.meta = dict(meta or {})          # seed, rules_sha256 per run: what was played
         self.variants = list(variants)
         self.pairs = [tuple(p) for p in pairs]
         self.n = 0
@@ -114,6 +116,27 @@ class JointSums:
         """The metrics of ``vid`` defined in every game."""
         return [k for k, m in zip(self.keys[vid], self.missing[vid]) if int(m) == 0]
 
+    def played(self, name: str, seed, rules_sha256: str | None) -> str | None:
+        """Why run ``name`` of these sums is not the run played with ``seed`` and these rules, or
+        None when it is (a record without them is not checked)."""
+        if "seed" in self.meta and self.meta["seed"] != seed:
+            return f"seed {self.meta['seed']}, not {seed}"
+        want = (self.meta.get("rules_sha256") or {}).get(name)
+        if want is not None and rules_sha256 is not None and want != rules_sha256:
+            return f"other rules for {name} (sha256 {want[:12]}…, not {rules_sha256[:12]}…)"
+        return None
+
+    @classmethod
+    def read_checked(cls, path: str | Path) -> "JointSums":
+        """:meth:`read`, a damaged or foreign file as one :class:`simcore.errors.UsageError` line."""
+        from simcore.errors import UsageError
+
+        try:
+            return cls.read(path)
+        except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+            raise UsageError(f"{path}: not readable exact sums ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__}); "
+                             "move it away and run the same command again to play anew") from None
+
     def has_pair(self, a: str, b: str) -> bool:
         return (a, b) in self.cross or (b, a) in self.cross
 
@@ -152,17 +175,23 @@ class JointSums:
                     cov[p, q] = num / (n * (n - 1)) / (scale[p] * scale[q])
         return n, mean, cov
 
+    def sums_of(self, columns: list[tuple[str, str]]) -> tuple[list[int], list[int]]:
+        """(Σx, scale) of ``columns`` in their integer units."""
+        idx = [(v, self.keys[v].index(k)) for v, k in columns]
+        return [int(self.sums[v][i]) for v, i in idx], [self.scales[v][i] for v, i in idx]
+
     def integer_sums(self, columns: list[tuple[str, str]]) -> tuple[list[int], list[list[int]],
                                                                        list[int]]:
         """(Σx, Σxy, scale) of ``columns`` in their integer units (for exact equality tests)."""
         idx = [(v, self.keys[v].index(k)) for v, k in columns]
         sums = [int(self.sums[v][i]) for v, i in idx]
-        prods = [[int(self._block(va, vb)[i][j]) for vb, j in idx] for va, i in idx]
+        blocks = {(va, vb): self._block(va, vb) for va, _ in idx for vb, _ in idx}
+        prods = [[int(blocks[(va, vb)][i][j]) for vb, j in idx] for va, i in idx]
         return sums, prods, [self.scales[v][i] for v, i in idx]
 
     # --- the file --------------------------------------------------------------------------
     def to_dict(self) -> dict:
-        return {"format": FORMAT, "games": self.n, "variants": self.variants,
+        return {"format": FORMAT, "games": self.n, "variants": self.variants, "meta": self.meta,
                 "pairs": [list(p) for p in self.pairs],
                 "metrics": {v: {"keys": self.keys[v], "scales": self.scales[v],
                                 "sums": self.sums[v].tolist(), "products": self.own[v].tolist(),
@@ -174,7 +203,7 @@ class JointSums:
     def from_dict(cls, d: dict) -> "JointSums":
         if d.get("format") != FORMAT:
             raise ValueError(f"paired statistics of format {d.get('format')!r}, not {FORMAT}")
-        j = cls(d["variants"], [tuple(p) for p in d["pairs"]])
+        j = cls(d["variants"], [tuple(p) for p in d["pairs"]], d.get("meta"))
         j.n = int(d["games"])
         for v, m in d["metrics"].items():
             j.keys[v], j.scales[v] = list(m["keys"]), [int(x) for x in m["scales"]]

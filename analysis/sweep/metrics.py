@@ -154,6 +154,10 @@ def load_variant_sums(path: str | Path, joint, vid: str) -> VariantData:
     spec = registry.specs().get(game)
     if vid not in joint.keys:
         raise UsageError(f"{path}: variant {vid} is not in the sweep's paired statistics")
+    why = joint.played(vid, meta.get("seed"), meta.get("rules_sha256"))
+    if why is not None:
+        raise UsageError(f"{path}: not the run the exact sums beside it were made from ({why}); "
+                         "move it away and run the same command again to play it anew")
     info = {k: metric_info(game, P, k) for k in joint.keys[vid]}
     fair = 1.0 / P if spec is None or spec.roles_alike else None
     return VariantData(path, meta, P, {}, info, np.zeros((0, P)), fair, joint=joint, vid=vid)
@@ -504,7 +508,18 @@ def _effect_moments(a: VariantData, b: VariantData, keys: list[str], fair_a: dic
         shift[j] = fair_a.get(k, 0.0) - fair_b.get(k, 0.0)
     for r in range(len(seat_rows)):
         A[K + r, len(columns) + r] = 1.0
-    return A @ mu + shift, A @ C @ A.T / n
+    mean = A @ mu + shift
+    # each change's mean formed exactly, (Σb·c_a − Σa·c_b) / (n·c_a·c_b) − (fair_b − fair_a) as a
+    # fraction, then rounded once: a metric and its mirror move by exactly opposite amounts
+    from fractions import Fraction
+
+    sums, scales = a.joint.sums_of(columns)
+    for j, k in enumerate(keys):
+        ta, tb, ca, cb = sums[j], sums[K + j], scales[j], scales[K + j]
+        # a fair share is (seats of the role) / P: exact as a fraction of small denominator
+        fa, fb = (Fraction(f.get(k, 0.0)).limit_denominator(1000) for f in (fair_a, fair_b))
+        mean[j] = float(Fraction(tb * ca - ta * cb, n * ca * cb) - fb + fa)
+    return mean, A @ C @ A.T / n
 
 
 def _metric_rank(key: str) -> int:
@@ -710,16 +725,14 @@ def read_joint(sweep_dir: str | Path, sweep: dict):
     p = Path(sweep_dir) / JOINT_FILE
     if not p.is_file():
         return None
-    try:
-        joint = JointSums.read(p)
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{p}: not readable ({exc}); delete it and run the same balance sweep "
-                         "again to play the sweep anew") from None
+    joint = JointSums.read_checked(p)
     ids = [v["id"] for v in sweep["variants"]]
-    if joint.variants != ids or joint.n != sweep.get("games"):
-        raise UsageError(f"{p}: holds {joint.n:,} games of variants {', '.join(joint.variants)}, not "
-                         f"this sweep's {sweep.get('games'):,} of {', '.join(ids)} (the file or "
-                         "sweep.json changed after the sweep wrote them)")
+    if joint.variants != ids or joint.n != sweep.get("games") or \
+            joint.meta.get("seed", sweep.get("seed")) != sweep.get("seed"):
+        raise UsageError(f"{p}: holds {joint.n:,} games (seed {joint.meta.get('seed', '?')}) of "
+                         f"variants {', '.join(joint.variants)}, not this sweep's "
+                         f"{sweep.get('games'):,} (seed {sweep.get('seed')}) of {', '.join(ids)} "
+                         "(the file or sweep.json changed after the sweep wrote them)")
     return joint
 
 
@@ -752,6 +765,15 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None,
     joint = read_joint(sweep_dir, sweep) if source != "rows" else None
     if source == "stats" and joint is None:
         raise UsageError(f"{sweep_dir}: no {JOINT_FILE} (a sweep played with its rows is read from them)")
+    if joint is None and source != "rows" and sweep.get("player_rows") is False:
+        raise UsageError(f"{sweep_dir}: no {JOINT_FILE}, the exact sums of this sweep played without "
+                         "player rows (moved or deleted?); run the same balance sweep again to play "
+                         "it anew")
+
+    def measured(pairs):
+        """The pairs whose paired sums exist (all, from rows): a lockstep sweep whose last
+        publications were cut short is reported with the pairs it has."""
+        return [(a, b) for a, b in pairs if joint is None or joint.has_pair(a["id"], b["id"])]
 
     def get(vid: str) -> VariantData:
         if vid not in cache:
@@ -771,7 +793,7 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None,
             cache.clear()
     variants = pl.DataFrame(rows)
     curve_rows, effect_rows = [], []
-    n_effects = sum(len(_compared(name, [c for c in chain if c["id"] in done]))
+    n_effects = sum(len(measured(_compared(name, [c for c in chain if c["id"] in done])))
                     for name, chain in slices(sweep).items())
     family_level = 1 - (1 - stats.LEVEL) / max(n_effects, 1)
     for name, chain in slices(sweep).items():
@@ -786,7 +808,7 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None,
                                    "order": chain.index(c), "variant": c["id"], **{
                                        k: r[k] for k in ("metric", "label", "unit", "share",
                                                          "estimate", "low", "high")}})
-        for first, last in _compared(name, chain):
+        for first, last in measured(_compared(name, chain)):
             a, b = get(first["id"]), get(last["id"])
             x, y = first["values"][name], last["values"][name]
             for r in parameter_effects(a, b, level=family_level, overrides=overrides):
@@ -800,12 +822,12 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None,
     # comparisons), so the anchored family and its words stay as they were.
     extra = {name: [(held, [c for c in chain if c["id"] in done]) for held, chain in cuts]
              for name, cuts in other_slices(sweep).items()}
-    n_extra = sum(len(_compared(name, chain)) for cuts in extra.values() for _, chain in cuts)
+    n_extra = sum(len(measured(_compared(name, chain))) for cuts in extra.values() for _, chain in cuts)
     extra_level = 1 - (1 - stats.LEVEL) / max(n_extra, 1)
     slice_rows = []
     for name, cuts in extra.items():
         for held, chain in cuts:
-            for first, last in _compared(name, chain):
+            for first, last in measured(_compared(name, chain)):
                 a, b = get(first["id"]), get(last["id"])
                 x, y = first["values"][name], last["values"][name]
                 for r in parameter_effects(a, b, level=extra_level, overrides=overrides):

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
+import pyarrow as pa
 
 import simcore
 from simcore import games as registry
@@ -170,20 +171,24 @@ def prepare_variant(plan: SweepPlan, v: Variant, src=None):
 
 
 def keep_recorded_rows(plan, out: str | Path, kind: str = "sweep") -> None:
-    """A directory written before sweeps could go without rows records no ``player_rows``: its
-    variants kept their rows. Resuming it without ``--raw``/``--no-raw`` keeps playing it that way
-    (else the same sweep above 1e5 games would be "another sweep" and refused). ``plan``: a
-    :class:`SweepPlan` or a panel sweep's plan (its ``plans``)."""
+    """A sweep resumed without ``--raw``/``--no-raw`` is played as its directory records it: with
+    rows or without (a directory written before sweeps could go without rows records no
+    ``player_rows``: its variants kept their rows). Else the same sweep on the other side of the
+    1e5-game default would be "another sweep" and refused. ``plan``: a :class:`SweepPlan` or a
+    panel sweep's plan (its ``plans``)."""
     plans = getattr(plan, "plans", [plan])
-    if any(p.rows_given or p.player_rows for p in plans):
+    if any(p.rows_given for p in plans):
         return
     try:
         before = json.loads((Path(out) / f"{kind}.json").read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError, UnicodeDecodeError):
         return
-    if "player_rows" not in before and _same_plan({**before, "player_rows": False}, plan.to_json()):
+    recorded = before.get("player_rows", True) is not False
+    mine = plan.to_json()
+    if recorded != plans[0].player_rows and _same_plan(
+            {**before, "player_rows": mine.get("player_rows")}, mine):
         for p in plans:
-            p.player_rows = True
+            p.player_rows = recorded
 
 
 def _same_plan(a: dict, b: dict) -> bool:
@@ -292,7 +297,7 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
     out = final
     if not resuming:
         meta["created_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        out = begin_out(final, "sweep", (SWEEP_JSON, VARIANTS))
+        out = begin_out(final, "sweep", (SWEEP_JSON, VARIANTS, JOINT_FILE))
         write_text_atomic(out / SWEEP_JSON, json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
                           force=True)
     (out / VARIANTS).mkdir(exist_ok=True)
@@ -350,17 +355,18 @@ def play_with_sums(game: str, preps: list, names: list[str], outs: list[Path], s
     :class:`~analysis.sweep.joint.JointSums`."""
     from analysis.sweep.joint import JointSums
 
-    joint = JointSums(list(names), list(pairs))
-    held: dict[str, tuple] = {}
+    joint = JointSums(list(names), list(pairs),
+                      meta={"seed": seed, "rules_sha256": {n: p.rules_sha256 for n, p in zip(names, preps)}})
+    held: dict[int, dict[str, tuple]] = {}        # first game of a chunk → its runs' metrics so far
     needed = ("seat", "strategy", "win_share", "score")
 
     def observe(k: int, part) -> None:
-        held[names[k]] = chunk_metrics(game, preps[k].n_players, part.players, part.games)
+        mine = held.setdefault(part.first, {})
+        mine[names[k]] = chunk_metrics(game, preps[k].n_players, part.players, part.games)
         if not raw:
             part.players = None                              # the rows are not kept
-        if k == len(names) - 1:
-            joint.add_chunk(held)
-            held.clear()
+        if len(mine) == len(names):                          # every run has played this chunk
+            joint.add_chunk(held.pop(part.first))             # (exact sums: in any order)
 
     spec = registry.get(game)
     gains = tuple(c.name for c in spec.columns_with_role("gain_by_event", "players"))
@@ -373,17 +379,18 @@ def play_with_sums(game: str, preps: list, names: list[str], outs: list[Path], s
 
 
 def compared_pairs(sweep: dict) -> list[tuple[str, str]]:
-    """The (first, second) variant ids of every effect the sensitivity page measures
+    """The (earlier, later) variant ids of every two variants in one chain of the sensitivity page
     (:func:`analysis.sweep.metrics.sensitivity`: each parameter's anchored slice and, in a grid,
-    every other slice)."""
-    from analysis.sweep.metrics import _compared, other_slices, slices
+    every other slice): the pairs it compares, and those it would compare if only some of a
+    chain's variants were published (the first and last published of a chain)."""
+    from analysis.sweep.metrics import other_slices, slices
 
+    chains = list(slices(sweep).values())
+    chains += [chain for cuts in other_slices(sweep).values() for _, chain in cuts]
     pairs: list[tuple[str, str]] = []
-    for name, chain in slices(sweep).items():
-        pairs += [(a["id"], b["id"]) for a, b in _compared(name, chain)]
-    for name, cuts in other_slices(sweep).items():
-        for _, chain in cuts:
-            pairs += [(a["id"], b["id"]) for a, b in _compared(name, chain)]
+    for chain in chains:
+        ids = [c["id"] for c in chain]
+        pairs += [(a, b) for i, a in enumerate(ids) for b in ids[i + 1:]]
     return list(dict.fromkeys(pairs))
 
 
@@ -393,6 +400,16 @@ def chunk_metrics(game: str, n_players: int, players, games) -> tuple[list[str],
     float64[games, metrics])."""
     from analysis.sweep.metrics import from_tables
 
+    from simcore.accumulate import win_units
+
+    # players.parquet's win shares are float32 (a third within 3e-8): each is a whole number of
+    # 1/L, taken exactly before any share is formed from it (a strategy's share per seat, in
+    # units of 1/L², would carry that error times L²)
+    if "win_share" in players.column_names:
+        L = win_units(n_players)
+        w = np.rint(np.asarray(players["win_share"], np.float64) * L) / L
+        players = players.set_column(players.column_names.index("win_share"), "win_share",
+                                     pa.array(w, pa.float64()))
     v = from_tables(game, n_players, players, games)
     keys = list(v.samples)
     x = np.column_stack([v.samples[k] for k in keys]) if keys else np.zeros((v.n_games, 0))

@@ -876,13 +876,19 @@ def start_rules_response(plan: TunePlan, prep, cseed: int, confirm_dir: Path, ou
         # (the tuned ones again, into a scratch directory removed after), and the pair's exact
         # sums kept beside start-rules/ (a resumed tune reads them again).
         sums = sums_file(d)
-        if meta.get("seed") != cseed or meta.get("games") != plan.confirm_games or not sums.is_file():
+        joint = JointSums.read_checked(sums) if sums.is_file() else None
+        # the sums pair the start rules with *these* tuned rules (a tune resumed with more
+        # trials may have another best than when they were written)
+        if meta.get("seed") != cseed or meta.get("games") != plan.confirm_games or joint is None \
+                or joint.n != plan.confirm_games \
+                or joint.played("start", cseed, base.rules_sha256) is not None \
+                or joint.played("tuned", cseed, prep.rules_sha256) is not None:
             scratch = out / CONFIRM / ".start-rules-tuned"
-            play_with_sums(plan.game, [base, prep], ["start", "tuned"], [d, scratch], sums,
-                           games=plan.confirm_games, seed=cseed, pairs=[("start", "tuned")],
-                           threads=threads, executor=executor)
+            shutil.rmtree(scratch, ignore_errors=True)            # a killed one's leftover
+            joint = play_with_sums(plan.game, [base, prep], ["start", "tuned"], [d, scratch], sums,
+                                   games=plan.confirm_games, seed=cseed, pairs=[("start", "tuned")],
+                                   threads=threads, executor=executor)
             shutil.rmtree(scratch, ignore_errors=True)
-        joint = JointSums.read(sums)
         P = prep.n_players
         cols = [(v, f"seat_win_share_{s + 1}") for v in ("start", "tuned") for s in range(P)]
         n, mean, cov = joint.moments(cols)
@@ -930,7 +936,7 @@ def load_confirmation(d: Path):
     if not sums.is_file():
         raise UsageError(f"{d}: neither players.parquet nor {sums.name} beside it (move the "
                          "directory away and run the same balance tune again to play it anew)")
-    return load_variant_sums(d, JointSums.read(sums), "tuned")
+    return load_variant_sums(d, JointSums.read_checked(sums), "tuned")
 
 
 # The first line of best_rules.toml, before the settings changed in parentheses: `balance skill`

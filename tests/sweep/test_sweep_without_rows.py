@@ -223,3 +223,92 @@ def test_an_older_sweep_with_rows_resumes_as_it_was_played(tmp_path, monkeypatch
     assert (gone / "players.parquet").is_file() and not (out / "paired_stats.json").exists()
     with pytest.raises(UsageError, match="another sweep"):
         run_sweep(_plan("middle-ages", False, **kw), out)
+
+
+def test_a_three_way_tie_at_five_players_is_taken_exactly():
+    """Review H #1: players.parquet keeps a third as float32; a strategy's share per seat it holds
+    at 5 players is in units of 1/3600, where that error (1e-8 × 3600) was refused as "not a whole
+    number" and the sweep stopped. The shares are taken in whole units of 1/L first."""
+    import pyarrow as pa
+
+    from analysis.sweep.joint import JointSums
+    from analysis.sweep.play import chunk_metrics
+
+    third = np.float32(1 / 3)
+    players = pa.table({
+        "seat": pa.array(np.tile(np.arange(5), 2).astype(np.int8)),
+        "strategy": pa.array(["balanced", "random", "random", "random", "random"] * 2),
+        "win_share": pa.array(np.array([third, third, third, 0, 0, 0, 0, 0, 1, 0], np.float32)),
+        "score": pa.array(np.array([5, 5, 5, 3, 1, 2, 2, 2, 9, 1], np.int32)),
+    })
+    games = pa.table({"turns": pa.array(np.array([20, 30], np.int16))})
+    keys, scales, x = chunk_metrics("medievallons", 5, players, games)
+    j = JointSums(["v0"], [])
+    j.add_chunk({"v0": (keys, scales, x)})
+    k = keys.index("strategy_win_share_random")
+    # game 1: random holds 4 seats and 2/3 of a win: 1/6 per seat; game 2: 1/4 per seat
+    assert scales[k] == 3600 and j.sums["v0"][k] == 600 + 900
+    assert j.sums["v0"][keys.index("seat_win_share_1")] == 60 // 3
+
+
+def test_a_lockstep_sweep_cut_short_in_its_publications_is_reported(played, tmp_path):
+    """Review H #3: sums written, a variant's publication cut short: the page is made from the
+    variants published (an effect between two of them, never a pair the sums lack), and says
+    which is missing."""
+    from analysis.sweep.metrics import sensitivity
+
+    _, sums_dir = played["middle-ages"]
+    cut = tmp_path / "cut"
+    shutil.copytree(sums_dir, cut)
+    last = sorted((cut / "variants").iterdir())[-1]
+    shutil.rmtree(last)
+    s = sensitivity(cut)
+    assert s.missing == [last.name] and s.effects.height > 0
+    assert last.name not in set(s.variants["variant"].to_list())
+    done = balance("report", cut, "--out", tmp_path / "page")
+    assert "Not finished yet" in (tmp_path / "page" / "report.html").read_text(encoding="utf-8"), done
+
+
+def test_a_metric_and_its_mirror_move_by_exactly_opposite_amounts(played):
+    """Review H #6: from the sums, the Seigneur's share and the Censitaires' (each other's mirror)
+    changed by amounts that differed in the last bit, and the panel page ordered them otherwise
+    than from rows."""
+    from analysis.sweep.metrics import sensitivity
+
+    e = sensitivity(played["seigneurial"][1]).effects
+    d = dict(zip(e["metric"].to_list(), e["delta"].to_list()))
+    assert d["role_win_share_censitaire"] == -d["role_win_share_seigneur"] != 0
+
+
+def test_force_replaces_a_sweep_without_rows_and_a_resume_keeps_its_choice(tmp_path):
+    """Review H #4: --force over a sweep written without rows was refused ("holds
+    paired_stats.json, which this toolkit did not write there"). And a sweep played with
+    --no-raw, resumed without the flag, resumes as it was played (not "another sweep")."""
+    from analysis.sweep.play import run_sweep
+
+    kw = dict(varies=["income.palais.base=2..3"], games=600, seed=2, players=4)
+    out = tmp_path / "s"
+    run_sweep(_plan("middle-ages", False, **kw), out)
+    gone = sorted((out / "variants").iterdir())[-1]
+    shutil.rmtree(gone)
+    run_sweep(_plan("middle-ages", None, **kw), out)             # ≤ 1e5 games: rows by default
+    assert (gone / "run.json").is_file() and not (gone / "players.parquet").exists()
+    other = dict(kw, varies=["income.palais.base=3..4"])
+    run_sweep(_plan("middle-ages", True, **other), out, force=True)
+    assert not (out / "paired_stats.json").exists()
+    assert json.loads((out / "sweep.json").read_text())["varies"][0]["text"].endswith("3..4")
+
+
+def test_a_sweep_without_its_sums_says_so(played, tmp_path):
+    from analysis.sweep.metrics import sensitivity
+    from simcore.errors import UsageError
+
+    _, sums_dir = played["middle-ages"]
+    d = tmp_path / "nosums"
+    shutil.copytree(sums_dir, d)
+    (d / "paired_stats.json").unlink()
+    with pytest.raises(UsageError, match="no paired_stats.json, the exact sums of this sweep"):
+        sensitivity(d)
+    (d / "paired_stats.json").write_text("{not json")
+    with pytest.raises(UsageError, match="not readable exact sums"):
+        sensitivity(d)

@@ -76,3 +76,32 @@ def test_a_confirmation_without_rows_gives_the_same_result(tmp_path, monkeypatch
     # resumed, it reads the sums again and says the same
     again = run_tune(_plan(targets, settings, strategies, players), out)
     assert _numbers(again) == b
+
+
+def test_a_tune_resumed_with_more_trials_pairs_the_start_rules_with_its_new_best(tmp_path,
+                                                                                 monkeypatch):
+    """Review H #2: the start rules' sums were reused when seed and games matched, although they
+    paired the start rules with the best candidate of the first run; resumed with more trials (a
+    new best), result.json's ``start`` showed the old candidate's seat shares. The sums record the
+    rules they paired and are played again for another candidate."""
+    monkeypatch.setattr(runner, "RAW_LIMIT", 1000)
+
+    def plan(trials):
+        return plan_tune("middle-ages", varies=["setup.start_coins[0]=0..120:5"],
+                         settings=["setup.start_coins[1]=45"], targets=["seat-balance:5"], seed=3,
+                         trials=trials, min_games=400, max_games=800, eta=2, confirm_games=1200,
+                         players=2, strategies="random", stop_when_met=False)
+
+    first = run_tune(plan(1), tmp_path / "resumed")
+    resumed = run_tune(plan(12), tmp_path / "resumed")
+    fresh = run_tune(plan(12), tmp_path / "fresh")
+    assert resumed["best_trial"] == fresh["best_trial"] != first["best_trial"]
+    assert resumed["start"]["seats"] == fresh["start"]["seats"]
+    # a damaged sums file is one line, not a traceback
+    sums = tmp_path / "fresh" / "confirmations" / "start-rules.sums.json"
+    sums.write_text("{", encoding="utf-8")
+    from simcore.errors import UsageError
+
+    from analysis.sweep.joint import JointSums
+    with pytest.raises(UsageError, match="not readable exact sums"):
+        JointSums.read_checked(sums)
