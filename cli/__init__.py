@@ -232,6 +232,11 @@ def _resumes(argv) -> bool:
     return panel and (args[0] == "simulate" or args[0].startswith("-"))
 
 
+# what the running command adds to the line an interruption prints (a sweep without rows: that
+# running it again starts from game 0); set by the command, read by _interrupted_line
+INTERRUPT_NOTE: list[str] = []
+
+
 def _interrupted_line(signum: int, argv=None) -> str:
     from simcore import atomic
 
@@ -239,10 +244,11 @@ def _interrupted_line(signum: int, argv=None) -> str:
     # what was published inside a hidden temporary directory (a sweep built beside the one it
     # replaces) is discarded with it: not worth a mention
     kept = [p for p in atomic.PUBLISHED if not any(atomic.is_hidden_name(part) for part in p.parts)]
+    note = f" ({INTERRUPT_NOTE[-1]})" if INTERRUPT_NOTE else ""
     if kept:
         again = "; run the same command again to resume" if _resumes(argv) else ""
-        return f"interrupted ({how}) after {atomic.show(kept[-1])} was written{again}"
-    return f"interrupted ({how}): nothing was written under the final name"
+        return f"interrupted ({how}) after {atomic.show(kept[-1])} was written{again}{note}"
+    return f"interrupted ({how}): nothing was written under the final name{note}"
 
 
 def _interruption_behind(exc: BaseException) -> Interrupted | None:
@@ -261,6 +267,7 @@ def _run(argv: list[str] | None, prog: str | None = None, target: typer.Typer | 
 
     atomic.PUBLISHED.clear()
     atomic.UNFINISHED.clear()
+    INTERRUPT_NOTE.clear()
     global _previous_unraisable
     handlers = {}
     hook = None

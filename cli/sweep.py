@@ -24,6 +24,10 @@ from typing import List, Optional
 import typer
 
 from cli.simulate import report_hint
+
+JOINT_FILE, VARIANTS = "paired_stats.json", "variants"     # analysis.sweep.joint / .store
+RESTART_NOTE = ("played together without player rows, the variants keep their games only once "
+                "every game is played: running it again starts from game 0")
 from simcore.games import DEFAULT_GAME
 
 SET_HELP = ("Change one rule setting for every variant: PATH=VALUE (income.palais.base=4, "
@@ -38,7 +42,8 @@ LINEUP_HELP = ("A line-up of a panel made here: one bot for every seat, one per 
                "per role (seigneur=harsh-lord,censitaire=objective); repeatable, crossed with --players 3,4,5.")
 RAW_HELP = ("Keep every variant's players.parquet (default: up to 1e5 games per variant). Without "
             "rows the variants are played together and the paired effects come from exact sums "
-            "(paired_stats.json): the report costs the same at any --games.")
+            "(paired_stats.json; the same numbers as from rows): the report costs the same at any "
+            "--games. Interrupted, a sweep without rows starts again from game 0.")
 VARY_HELP = ("What to vary: PATH=2..5, PATH=0..1:0.25, PATH=\\[a,b,c], setup.start_coins[0]=0..8 "
              "(one seat) or players=2..5; repeatable (a grid).")
 
@@ -145,7 +150,18 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
     # every option the variants are played with, before anything is created (review G #3)
     check_play_options(played_in, out, chunk_size)
     console = Console(stderr=True, quiet=quiet)
-    prepare_out(plan.to_json(), out, force, kind=kind)   # a bad --out fails before the compile
+    resuming = prepare_out(plan.to_json(), out, force, kind=kind)   # a bad --out fails before the compile
+    together = [where for p, where in played_in if not p.player_rows]
+    if together:
+        import cli
+
+        # a sweep without rows keeps nothing of its games until every variant has played them
+        cli.INTERRUPT_NOTE[:] = [RESTART_NOTE]
+        restart = [w for w in together if not (Path(w) / JOINT_FILE).is_file()
+                   and (Path(w) / VARIANTS).is_dir()]
+        if resuming and restart:
+            console.print(f"resuming {out}: " + RESTART_NOTE.replace("running it again starts",
+                                                                      "it starts"))
     with console.status("Compiling the kernel (first run only; cached afterwards)"):
         plan.preps[0].warmup()
     if quiet:

@@ -418,9 +418,13 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                                              f"{len(sw['variants'])} finished"),
         ("games per variant", f"{sw['games']:,} (the same games in every variant: "
                               f"{short_seed(sw['seed'])})"),
-        ("paired game by game", "from exact sums kept as the variants played together "
-                                "(paired_stats.json; no player rows)" if s.source == "stats"
-                                else "from the variants' player rows"),
+        ("paired game by game", "every variant played the same deals and dice, so a change is "
+                                "the mean of per-game differences; here from exact sums kept as the "
+                                "variants played together (paired_stats.json, no player rows): the "
+                                "same numbers the rows give" if s.source == "stats"
+                                else "every variant played the same deals and dice, so a change is "
+                                "the mean of per-game differences, taken from the variants' "
+                                "player rows"),
         ("strategies", strategies_text(sw, spec)),
         ("base rules", sw["rules_name"]), ("also set", ", ".join(sw.get("settings") or []) or "nothing"),
     ])

@@ -145,19 +145,23 @@ def metric_info(game: str, n_players: int, key: str) -> MetricInfo:
     raise KeyError(key)
 
 
-def load_variant_sums(path: str | Path, joint, vid: str) -> VariantData:
-    """A variant of a sweep played without rows: its run.json and its sums in ``joint`` (the
-    sweep's :class:`analysis.sweep.joint.JointSums`)."""
+def load_variant_sums(path: str | Path, joint, vid: str, sums_path: str | Path | None = None,
+                      fix: str = "move it away and run the same command again to play anew"
+                      ) -> VariantData:
+    """A variant played without rows: its run.json and its sums in ``joint`` (a
+    :class:`analysis.sweep.joint.JointSums`, read from ``sums_path``). Sums made from other
+    games or rules than the run's are refused in one line naming the sums file (``fix``: what
+    to do)."""
     path = Path(path)
     meta = read_meta(path)
     game, P = meta["game"], int(meta["players"])
     spec = registry.specs().get(game)
+    where = sums_path or "the exact sums"
     if vid not in joint.keys:
-        raise UsageError(f"{path}: variant {vid} is not in the sweep's paired statistics")
+        raise UsageError(f"{where}: holds no sums of {vid} ({path}): not this run's; {fix}")
     why = joint.played(vid, meta.get("seed"), meta.get("rules_sha256"))
     if why is not None:
-        raise UsageError(f"{path}: not the run the exact sums beside it were made from ({why}); "
-                         "move it away and run the same command again to play it anew")
+        raise UsageError(f"{where}: not made from {path} (its sums of {vid} have {why}); {fix}")
     info = {k: metric_info(game, P, k) for k in joint.keys[vid]}
     fair = 1.0 / P if spec is None or spec.roles_alike else None
     return VariantData(path, meta, P, {}, info, np.zeros((0, P)), fair, joint=joint, vid=vid)
@@ -779,7 +783,10 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None,
         if vid not in cache:
             d = variant_dir(sweep_dir, vid)
             check_variant(sweep_dir, sweep, by_id[vid], read_meta(d))
-            cache[vid] = load_variant_sums(d, joint, vid) if joint is not None else load_variant(d)
+            cache[vid] = load_variant_sums(
+                d, joint, vid, Path(sweep_dir) / JOINT_FILE,
+                "restore this sweep's own file, or move it away and run the same balance sweep "
+                "again to play every variant together") if joint is not None else load_variant(d)
         return cache[vid]
 
     rows = []

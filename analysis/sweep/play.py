@@ -218,6 +218,12 @@ def prepare_out(plan_json: dict, out: Path, force: bool, kind: str = "sweep", in
             claim_output(out, kind=kind)        # one writer per directory
             return True
         if not force:
+            if _same_plan({**before, "player_rows": plan_json.get("player_rows")}, plan_json):
+                was = before.get("player_rows", True) is not False
+                raise UsageError(f"--out {out}: this {kind.replace('_', ' ')} was played "
+                                 f"{'with' if was else 'without'} player rows; give "
+                                 f"{'--raw' if was else '--no-raw'} (or neither) to resume it, or "
+                                 "--force to play it anew the other way")
             raise UsageError(f"--out {out}: holds another {kind} (different {_first_diff(before, plan_json)}); "
                              f"use another --out, or --force to replace it")
     check_output_dir(out, force, inputs=inputs, kind=kind)
@@ -305,6 +311,8 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
     total = plan.games * len(plan.variants)
     done = 0
     say = progress or (lambda *_: None)
+    if (out / JOINT_FILE).is_file():
+        check_joint(plan, out / JOINT_FILE)         # before a variant is played against it
     if not plan.player_rows and not (out / JOINT_FILE).is_file():
         play_together(plan, out, threads=threads, chunk_size=chunk_size, executor=executor,
                       progress=lambda d, t: say(d, total, "every variant, together"))
@@ -376,6 +384,30 @@ def play_with_sums(game: str, preps: list, names: list[str], outs: list[Path], s
                             player_columns=needed + gains, observe=observe,
                             before_publish=lambda: joint.write(sums_path))
     return joint
+
+
+def check_joint(plan: SweepPlan, path: Path) -> None:
+    """One line unless ``path`` holds this sweep's exact sums: its variants, games, seed and each
+    variant's rules (a file copied from another sweep was blamed on a good variant, and moving
+    the variant away only played it again against the same wrong file)."""
+    from analysis.sweep.joint import JointSums
+
+    joint = JointSums.read_checked(path)
+    ids = [v.id for v in plan.variants]
+    wrong = []
+    if joint.variants != ids:
+        wrong.append(f"variants {', '.join(joint.variants)}, not {', '.join(ids)}")
+    if joint.n != plan.games:
+        wrong.append(f"{joint.n:,} games, not {plan.games:,}")
+    for vid, prep in zip(ids, plan.preps):
+        why = joint.played(vid, plan.seed, prep.rules_sha256)
+        if why is not None:
+            wrong.append(f"{vid}: {why}")
+            break
+    if wrong:
+        raise UsageError(f"{path}: not this sweep's exact sums ({'; '.join(wrong)}): restore its "
+                         "own file, or move it away and run the same balance sweep again to play "
+                         "every variant together")
 
 
 def compared_pairs(sweep: dict) -> list[tuple[str, str]]:

@@ -726,9 +726,14 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         total = plan.confirm_games * len(preps)
         judged, fairs, seeds = [], [], []
         for k, (p_k, d_k) in enumerate(zip(preps, cell_dirs)):
-            if not (d_k / RUN_JSON).is_file():
+            if not confirmation_ready(d_k):
+                # one line-up without rows: the start rules play beside the tuned ones, on the
+                # same games (result.json ``start``, :func:`start_rules_response`)
+                base = None if plan.multi else start_prep(plan, p_k)
                 play_confirmation(plan.game, p_k, d_k, games=plan.confirm_games, seed=cseed,
                                   threads=threads, executor=executor,
+                                  start=base if base is None or base.rules_sha256 != p_k.rules_sha256
+                                  else None, start_dir=out / CONFIRM / START_RULES,
                                   progress=lambda d, t, b=k * plan.confirm_games: say("confirm", b + d, total, ""))
             seeds.append(json.loads((d_k / RUN_JSON).read_text(encoding="utf-8"))["seed"])
             v = load_confirmation(d_k)
@@ -857,9 +862,7 @@ def start_rules_response(plan: TunePlan, prep, cseed: int, confirm_dir: Path, ou
     reads them again). None when the best candidate is the start rules."""
     from analysis.load import smallest_difference
 
-    src = parse_toml(plan.rules_text, name=plan.rules_name)
-    base = runner.prepare(plan.game, rules=src, settings=list(plan.settings), players=prep.n_players,
-                          strategies=plan.strategies, rotate_seats=plan.rotate_seats)
+    base = start_prep(plan, prep)
     if base.rules_sha256 == prep.rules_sha256:
         return None
     d = out / CONFIRM / START_RULES
@@ -877,6 +880,11 @@ def start_rules_response(plan: TunePlan, prep, cseed: int, confirm_dir: Path, ou
         # sums kept beside start-rules/ (a resumed tune reads them again).
         sums = sums_file(d)
         joint = JointSums.read_checked(sums) if sums.is_file() else None
+        own = sums_file(confirm_dir)
+        if own.is_file():                 # played beside the confirmation (play_confirmation)
+            both = JointSums.read_checked(own)
+            if "start" in both.variants and both.has_pair("tuned", "start"):
+                joint = both
         # the sums pair the start rules with *these* tuned rules (a tune resumed with more
         # trials may have another best than when they were written)
         if meta.get("seed") != cseed or meta.get("games") != plan.confirm_games or joint is None \
@@ -912,19 +920,51 @@ def sums_file(run_dir: Path) -> Path:
     return run_dir.with_name(run_dir.name + ".sums.json")
 
 
+def start_prep(plan: TunePlan, prep):
+    """The prepared run of the rules the tune started from (the base rules with the tune's own
+    ``--set``) at ``prep``'s player count and line-up."""
+    src = parse_toml(plan.rules_text, name=plan.rules_name)
+    return runner.prepare(plan.game, rules=src, settings=list(plan.settings),
+                          players=prep.n_players, strategies=plan.strategies,
+                          rotate_seats=plan.rotate_seats)
+
+
 def play_confirmation(game: str, prep, d: Path, *, games: int, seed: int, threads=None,
-                      executor=None, progress=None) -> None:
+                      executor=None, progress=None, start=None, start_dir: Path | None = None) -> None:
     """Play a confirmation run into ``d``: with its rows up to the runner's row limit
     (:data:`simcore.runner.RAW_LIMIT`), else without them and with its exact sums beside it
     (:func:`sums_file`; :func:`analysis.sweep.play.play_with_sums`), which is all a confirmation
-    is judged from (:func:`load_confirmation`)."""
+    is judged from (:func:`load_confirmation`). Without rows, ``start`` (the rules the tune started
+    from, or None) is played beside it on the same games into ``start_dir``, the pair's sums in
+    the same file: result.json ``start`` without playing the tuned rules again."""
     if games <= runner.RAW_LIMIT:
         runner.run(prep, games=games, seed=seed, out=d, force=True, threads=threads, raw=True,
                    quiet=True, executor=executor,
                    on_chunk=(lambda done: progress(done, games)) if progress else None)
-    else:
+    elif start is None:
         play_with_sums(game, [prep], ["tuned"], [d], sums_file(d), games=games, seed=seed,
                        threads=threads, executor=executor, progress=progress)
+    else:
+        # progress counts the confirmation's games (the start rules' are played beside them)
+        play_with_sums(game, [prep, start], ["tuned", "start"], [d, start_dir], sums_file(d),
+                       games=games, seed=seed, pairs=[("tuned", "start")], threads=threads,
+                       executor=executor,
+                       progress=(lambda done, total: progress(done // 2, games)) if progress else None)
+
+
+def confirmation_ready(d: Path) -> bool:
+    """``d`` holds a published confirmation run that can be judged: its rows, or exact sums made
+    from it (sums missing, or of other games or rules, and the run is played again: it is the
+    tune's own and the same seed plays the same games)."""
+    if not (d / RUN_JSON).is_file():
+        return False
+    if (d / PLAYERS).is_file():
+        return True
+    try:
+        load_confirmation(d)
+    except UsageError:
+        return False
+    return True
 
 
 def load_confirmation(d: Path):

@@ -221,7 +221,7 @@ def test_an_older_sweep_with_rows_resumes_as_it_was_played(tmp_path, monkeypatch
     shutil.rmtree(gone)
     run_sweep(_plan("middle-ages", None, **kw), out)            # resumed by default: with rows
     assert (gone / "players.parquet").is_file() and not (out / "paired_stats.json").exists()
-    with pytest.raises(UsageError, match="another sweep"):
+    with pytest.raises(UsageError, match="was played with player rows; give --raw"):
         run_sweep(_plan("middle-ages", False, **kw), out)
 
 
@@ -312,3 +312,50 @@ def test_a_sweep_without_its_sums_says_so(played, tmp_path):
     (d / "paired_stats.json").write_text("{not json")
     with pytest.raises(UsageError, match="not readable exact sums"):
         sensitivity(d)
+
+
+def test_the_sums_of_another_sweep_are_named_not_a_good_variant(played, tmp_path):
+    """Review I #1: paired_stats.json copied from another sweep (other values, the same variant
+    ids, games and seed) was blamed on variant v000, and moving v000 away as told only played it
+    again against the same wrong file. The file is named, by the page and before a resume."""
+    from analysis.sweep.metrics import sensitivity
+    from analysis.sweep.play import run_sweep
+    from simcore.errors import UsageError
+
+    kw = dict(varies=["income.palais.base=2..3"], games=600, seed=2, players=4)
+    mine, other = tmp_path / "mine", tmp_path / "other"
+    run_sweep(_plan("middle-ages", False, **kw), mine)
+    run_sweep(_plan("middle-ages", False, **dict(kw, varies=["income.palais.base=3..4"])), other)
+    shutil.copy(other / "paired_stats.json", mine / "paired_stats.json")
+    with pytest.raises(UsageError, match=r"paired_stats.json: not made from .*v000.*restore this sweep's own file"):
+        sensitivity(mine)
+    shutil.rmtree(sorted((mine / "variants").iterdir())[0])
+    with pytest.raises(UsageError, match=r"paired_stats.json: not this sweep's exact sums \(v000: other rules"):
+        run_sweep(_plan("middle-ages", False, **kw), mine)
+
+
+def test_ctrl_c_on_a_sweep_without_rows_says_it_starts_again_from_game_0(tmp_path, monkeypatch):
+    """Review I #2: the interruption line said "run the same command again to resume" and the
+    rerun started at 0 of N games without a word. Both now say that a sweep without rows starts
+    again from game 0 (its variants keep their games only once every game is played)."""
+    import signal
+
+    import analysis.sweep.play as play
+    from simcore.errors import Interrupted
+
+    real = play.runner.execute_together
+
+    def cut(*a, **k):
+        raise Interrupted(signal.SIGINT)                # what the Ctrl-C handler raises
+
+    out = tmp_path / "s"
+    args = ("sweep", "--out", out, "--vary", "income.palais.base=2..3", "-n", "600", "--no-raw",
+            "--players", "4")
+    monkeypatch.setattr(play.runner, "execute_together", cut)
+    first = balance(*args, check=False)
+    assert first.returncode != 0
+    assert "starts from game 0" in first.stderr and "resume" in first.stderr, first.stderr
+    monkeypatch.setattr(play.runner, "execute_together", real)
+    again = balance(*args)
+    assert "resuming" in again.stderr and "it starts from game 0" in again.stderr, again.stderr
+    assert (out / "paired_stats.json").is_file()

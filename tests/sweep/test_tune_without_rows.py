@@ -61,9 +61,14 @@ def test_a_confirmation_without_rows_gives_the_same_result(tmp_path, monkeypatch
     runs = [confirm] if not isinstance(players, tuple) else sorted(confirm.glob("cell-*[0-9]"))
     assert len(runs) == (len(players) if isinstance(players, tuple) else 1)
     assert all(r.with_name(r.name + ".sums.json").is_file() for r in runs)
-    if not isinstance(players, tuple):   # one line-up: the start rules paired from sums as well
-        assert without["start"] is not None
-        assert (out / "confirmations" / "start-rules.sums.json").is_file()
+    if not isinstance(players, tuple):   # one line-up: the start rules paired from sums as well,
+        assert without["start"] is not None  # played beside the confirmation (review I #4: not
+        from analysis.sweep.joint import JointSums  # the tuned rules a third time, in silence)
+
+        assert JointSums.read(confirm.with_name(confirm.name + ".sums.json")).variants == \
+            ["tuned", "start"]
+        assert (out / "confirmations" / "start-rules" / "run.json").is_file()
+        assert not (out / "confirmations" / "start-rules.sums.json").exists()
         assert not (out / "confirmations" / ".start-rules-tuned").exists()
     a, b = _numbers(with_rows), _numbers(without)
     assert a.keys() == b.keys()
@@ -97,11 +102,15 @@ def test_a_tune_resumed_with_more_trials_pairs_the_start_rules_with_its_new_best
     fresh = run_tune(plan(12), tmp_path / "fresh")
     assert resumed["best_trial"] == fresh["best_trial"] != first["best_trial"]
     assert resumed["start"]["seats"] == fresh["start"]["seats"]
-    # a damaged sums file is one line, not a traceback
-    sums = tmp_path / "fresh" / "confirmations" / "start-rules.sums.json"
+    # a damaged sums file: one line when read, and a resumed tune plays its confirmation again
+    # (its own run, the same seed: the same games) instead of stopping
+    confirm = tmp_path / "fresh" / fresh["confirm"]["dir"]
+    sums = confirm.with_name(confirm.name + ".sums.json")
     sums.write_text("{", encoding="utf-8")
     from simcore.errors import UsageError
 
     from analysis.sweep.joint import JointSums
     with pytest.raises(UsageError, match="not readable exact sums"):
         JointSums.read_checked(sums)
+    again = run_tune(plan(12), tmp_path / "fresh")
+    assert _numbers(again) == _numbers(fresh)
