@@ -152,6 +152,7 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
     console = Console(stderr=True, quiet=quiet)
     resuming = prepare_out(plan.to_json(), out, force, kind=kind)   # a bad --out fails before the compile
     together = [where for p, where in played_in if not p.player_rows]
+    restart: list = []
     if together:
         import cli
 
@@ -162,6 +163,13 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
         if resuming and restart:
             console.print(f"resuming {out}: " + RESTART_NOTE.replace("running it again starts",
                                                                       "it starts"))
+    if resuming:
+        kept = [v.id for p, where in played_in for v in p.variants
+                if (p.variant_dir(where, v) / "run.json").is_file()]
+        n = len(plan.variants) * len(played_in)
+        if 0 < len(kept) < n and not (together and restart):
+            console.print(f"resuming {out}: {len(kept)} of {n} variants kept; playing the other "
+                          f"{n - len(kept)}")
     with console.status("Compiling the kernel (first run only; cached afterwards)"):
         plan.preps[0].warmup()
     if quiet:

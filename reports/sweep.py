@@ -431,7 +431,11 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
     notes = []
     if s.missing:
         notes.append(f"Not finished yet: {', '.join(s.missing)} (run the same balance sweep command "
-                     "again to resume).")
+                     "again to resume)." + (
+                         " Until then the comparisons that need them are not measured: the effects "
+                         "at the other values of the other parameters among them (a grid's "
+                         "interactions), which this page will show when they are played."
+                         if sw.get("mode") == "grid" and len(sw.get("varies") or ()) > 1 else ""))
     n_params = s.effects["parameter"].n_unique() if s.effects.height else 0
     n_pairs = s.effects.select("parameter", "from", "to").unique().height if s.effects.height else 0
     over = (f"every metric of a parameter, Bonferroni over the {n_params} "

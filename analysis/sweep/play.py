@@ -220,9 +220,10 @@ def prepare_out(plan_json: dict, out: Path, force: bool, kind: str = "sweep", in
         if not force:
             if _same_plan({**before, "player_rows": plan_json.get("player_rows")}, plan_json):
                 was = before.get("player_rows", True) is not False
+                either = " (or neither)" if kind in ("sweep", "panel_sweep") else ""  # keep_recorded_rows
                 raise UsageError(f"--out {out}: this {kind.replace('_', ' ')} was played "
                                  f"{'with' if was else 'without'} player rows; give "
-                                 f"{'--raw' if was else '--no-raw'} (or neither) to resume it, or "
+                                 f"{'--raw' if was else '--no-raw'}{either} to resume it, or "
                                  "--force to play it anew the other way")
             raise UsageError(f"--out {out}: holds another {kind} (different {_first_diff(before, plan_json)}); "
                              f"use another --out, or --force to replace it")

@@ -87,7 +87,8 @@ def test_rows_kept_are_part_of_what_a_resume_compares(tmp_path, monkeypatch):
     _interrupt_at_cell(monkeypatch, 2)
     balance(*ARGS, "--out", out, check=False)       # 300 games: rows kept by default
     again = balance(*ARGS, "--no-raw", "--out", out, check=False)
-    assert again.returncode == 2 and "different player rows" in again.stderr, again.stderr
+    assert again.returncode == 2 and "was played with player rows; give --raw to resume it" \
+        in again.stderr, again.stderr
 
 
 def test_which_commands_resume_their_directory():
