@@ -26,8 +26,9 @@ import typer
 from cli.simulate import report_hint
 
 JOINT_FILE, VARIANTS = "paired_stats.json", "variants"     # analysis.sweep.joint / .store
-RESTART_NOTE = ("played together without player rows, the variants keep their games only once "
-                "every game is played: running it again starts from game 0")
+PLAYED_SO_FAR = "played_so_far"                            # analysis.sweep.play.PLAYED_SO_FAR
+RESTART_NOTE = ("a sweep without player rows keeps what its variants played every 8 chunks: "
+                "running it again goes on from there")
 from simcore.games import DEFAULT_GAME
 
 SET_HELP = ("Change one rule setting for every variant: PATH=VALUE (income.palais.base=4, "
@@ -43,7 +44,7 @@ LINEUP_HELP = ("A line-up of a panel made here: one bot for every seat, one per 
 RAW_HELP = ("Keep every variant's players.parquet (default: up to 1e5 games per variant). Without "
             "rows the variants are played together and the paired effects come from exact sums "
             "(paired_stats.json; the same numbers as from rows): the report costs the same at any "
-            "--games. Interrupted, a sweep without rows starts again from game 0.")
+            "--games. Interrupted, a sweep without rows goes on from the last 8 chunks it kept.")
 VARY_HELP = ("What to vary: PATH=2..5, PATH=0..1:0.25, PATH=\\[a,b,c], setup.start_coins[0]=0..8 "
              "(one seat) or players=2..5; repeatable (a grid).")
 
@@ -129,6 +130,17 @@ def sweep(
                f"{report_hint(path)}")
 
 
+def _played_so_far(where) -> int:
+    """The games a sweep without rows kept before it was stopped (0 when none)."""
+    import json
+
+    try:
+        state = json.loads((Path(where) / PLAYED_SO_FAR / "state.json").read_text(encoding="utf-8"))
+        return int(state["games_done"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0
+
+
 def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, quiet: bool,
                        executor=None) -> Path:
     """Run the sweep with one progress bar over every variant's games (on stderr)."""
@@ -161,8 +173,8 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
         restart = [w for w in together if not (Path(w) / JOINT_FILE).is_file()
                    and (Path(w) / VARIANTS).is_dir()]
         if resuming and restart:
-            console.print(f"resuming {out}: " + RESTART_NOTE.replace("running it again starts",
-                                                                      "it starts"))
+            console.print(f"resuming {out}: the variants go on together from game "
+                          f"{_played_so_far(restart[0]):,} of {plan.games:,}")
     if resuming:
         kept = [v.id for p, where in played_in for v in p.variants
                 if (p.variant_dir(where, v) / "run.json").is_file()]

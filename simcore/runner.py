@@ -881,7 +881,8 @@ def execute_together(preps: list[PreparedRun], *, games: int, seed: int, outs: l
                      chunk_size: int | None = None, raw: bool = False, executor=None,
                      progress=None, show_compile=None,
                      player_columns: tuple[str, ...] | None = None, observe=None,
-                     before_publish=None) -> list[RunResult]:
+                     before_publish=None, checkpoint: Path | None = None,
+                     checkpoint_every: int = 8, observer_state=None) -> list[RunResult]:
     """Play the same ``games`` games (the same seed and game indices) of several prepared runs
     chunk by chunk in lockstep, each into its own run directory ``outs[k]``, identical to the one
     :func:`execute` writes for it alone (only run.json's timings differ). After each chunk,
@@ -892,7 +893,15 @@ def execute_together(preps: list[PreparedRun], *, games: int, seed: int, outs: l
     game is played and before any directory is published (a caller's own file goes first, so a
     run directory never stands without it). ``progress(done, total)`` counts the games of every
     run. Memory: one chunk at a time. Every run's deals must divide the chunks: the
-    spans hold whole deals of every run (the least common multiple of their deal sizes)."""
+    spans hold whole deals of every run (the least common multiple of their deal sizes).
+
+    ``checkpoint``: a directory where the games played so far are kept every ``checkpoint_every``
+    chunks (each run's game rows spooled, its sums and the observer's state,
+    ``observer_state = (save, load)``: ``save()`` returns a picklable state, ``load(state)`` puts
+    it back), so that the same call after a kill or Ctrl-C goes on from the last checkpoint
+    instead of game 0: the same directories and sums, since every chunk's sums are exact and
+    added in game order. A checkpoint of other runs, games or seed is not used. Removed once
+    every run is published."""
     if len(preps) != len(outs) or not preps:
         raise ValueError("one output directory per prepared run, and at least one run")
     for prep in preps:
@@ -923,39 +932,122 @@ def execute_together(preps: list[PreparedRun], *, games: int, seed: int, outs: l
     with ExitStack() as stack:
         builds = [stack.enter_context(RunBuild(p, games=games, seed=seed, out=o, force=force,
                                                raw=raw, chunk_size=size, threads=n_threads,
-                                               executor=executor, player_columns=player_columns))
-                  for p, o in zip(preps, out_dirs)]
+                                               executor=executor, player_columns=player_columns,
+                                               spool=None if checkpoint is None
+                                               else Path(checkpoint) / f"run-{k}"))
+                  for k, (p, o) in enumerate(zip(preps, out_dirs))]
+        key = {"format": 1, "version": simcore.__version__, "games": games, "seed": seed,
+               "unit": unit, "raw": raw,
+               "runs": [[p.game, p.n_players, list(p.strategy_names), p.rules_sha256]
+                        for p in preps]}
+        start = _resume_checkpoint(checkpoint, key, builds, observer_state)
         t0 = time.perf_counter()
-        spans = chunk_spans(games, size, unit=unit)
-        if isinstance(executor, LocalExecutor):
-            set_threads(executor.threads)
-            _play_together_here(preps, builds, spans, seed, observe, report, games * len(preps))
-        else:
-            # elsewhere (a Dask cluster): a few chunks of a run at a time, played in parallel,
-            # then the same chunks of the next run (``observe`` sees each run's part of a chunk,
-            # in the order of the runs, chunk after chunk)
-            parallel = getattr(executor, "parallel_chunks", None)
-            batch = max(1, min(int(parallel()) if parallel else 1, TOGETHER_HELD // len(preps)))
-            done = 0
-            for i in range(0, len(spans), batch):
-                some = spans[i:i + batch]
-                for k, (prep, build) in enumerate(zip(preps, builds)):
-                    def sink(part: Part, k=k, build=build) -> None:
-                        build.add(part)
-                        if observe is not None:
-                            observe(k, part)
-
-                    executor.play(prep, some, seed, build.plan, sink)
-                    done += sum(n for _, n in some)
-                    report(done, games * len(preps))
+        spans = chunk_spans(games - start, size, first=start, unit=unit)
+        step = len(spans) if checkpoint is None else max(1, checkpoint_every)
+        done = start * len(preps)
+        for i in range(0, len(spans), step):
+            some = spans[i:i + step]
+            if isinstance(executor, LocalExecutor):
+                set_threads(executor.threads)
+                done = _play_together_here(preps, builds, some, seed, observe, report,
+                                           games * len(preps), done)
+            else:
+                done = _play_together_there(executor, preps, builds, some, seed, observe, report,
+                                            games * len(preps), done)
+            if checkpoint is not None and i + step < len(spans):
+                _save_checkpoint(checkpoint, key, builds, observer_state, some[-1][0] + some[-1][1])
         wall = time.perf_counter() - t0
         if before_publish is not None:
             before_publish()
         # each run's share of the wall time is its share of the kernel time (its run.json's
         # games_per_s is then its own), and its compile or load its own
         kernel = sum(b.kernel_s for b in builds)
-        return [b.finish(wall * (b.kernel_s / kernel if kernel > 0 else 1 / len(builds)), tc)
-                for b, tc in zip(builds, t_compile)]
+        results = [b.finish(wall * (b.kernel_s / kernel if kernel > 0 else 1 / len(builds)), tc)
+                   for b, tc in zip(builds, t_compile)]
+    if checkpoint is not None:
+        import shutil
+
+        shutil.rmtree(checkpoint, ignore_errors=True)
+    return results
+
+
+CHECKPOINT_STATE = "state.json"
+
+
+def _resume_checkpoint(checkpoint, key: dict, builds, observer_state) -> int:
+    """The first game still to play: 0, or where ``checkpoint`` (of these very runs, games and
+    seed) left off, with every build's sums and spooled rows and the observer's state put back.
+    A checkpoint of anything else is removed."""
+    if checkpoint is None:
+        return 0
+    import json
+    import pickle
+    import shutil
+
+    d = Path(checkpoint)
+    try:
+        state = json.loads((d / CHECKPOINT_STATE).read_text(encoding="utf-8"))
+        if state.get("key") != key:
+            raise ValueError("another lockstep")
+        with open(d / state["file"], "rb") as f:
+            saved = pickle.load(f)
+        for b, st in zip(builds, saved["builds"], strict=True):
+            b.restore(st)
+        if observer_state is not None:
+            observer_state[1](saved["observer"])
+        return int(state["games_done"])
+    except (OSError, ValueError, KeyError, TypeError, EOFError, pickle.UnpicklingError):
+        for b in builds:                     # nothing restored: start from game 0, afresh
+            b.restore(None)
+        shutil.rmtree(d, ignore_errors=True)
+        return 0
+
+
+def _save_checkpoint(checkpoint, key: dict, builds, observer_state, games_done: int) -> None:
+    """Spool every build's rows since the last checkpoint, then write their sums and the
+    observer's state in a new file, then ``state.json`` naming it (written atomically: the
+    commit). What a kill leaves half-written is never named by state.json."""
+    import json
+    import pickle
+
+    d = Path(checkpoint)
+    d.mkdir(parents=True, exist_ok=True)
+    for b in builds:
+        b.spool_flush()
+    name = f"sums-{games_done}.pkl"
+    tmp = d / (name + ".tmp")
+    with open(tmp, "wb") as f:
+        pickle.dump({"builds": [b.snapshot() for b in builds],
+                     "observer": observer_state[0]() if observer_state is not None else None}, f)
+    os.replace(tmp, d / name)
+    tmp = d / (CHECKPOINT_STATE + ".tmp")
+    tmp.write_text(json.dumps({"key": key, "games_done": games_done, "file": name}),
+                   encoding="utf-8")
+    os.replace(tmp, d / CHECKPOINT_STATE)
+    for old in d.glob("sums-*.pkl"):
+        if old.name != name:
+            old.unlink(missing_ok=True)
+
+
+def _play_together_there(executor, preps, builds, spans, seed, observe, report, total,
+                         done) -> int:
+    """:func:`execute_together` elsewhere (a Dask cluster): a few chunks of a run at a time,
+    played in parallel, then the same chunks of the next run (``observe`` sees each run's part
+    of a chunk, in the order of the runs, chunk after chunk). Returns the games done."""
+    parallel = getattr(executor, "parallel_chunks", None)
+    batch = max(1, min(int(parallel()) if parallel else 1, TOGETHER_HELD // len(preps)))
+    for i in range(0, len(spans), batch):
+        some = spans[i:i + batch]
+        for k, (prep, build) in enumerate(zip(preps, builds)):
+            def sink(part: Part, k=k, build=build) -> None:
+                build.add(part)
+                if observe is not None:
+                    observe(k, part)
+
+            executor.play(prep, some, seed, build.plan, sink)
+            done += sum(n for _, n in some)
+            report(done, total)
+    return done
 
 
 # chunks of every run an observer of execute_together may hold at once on a cluster (a chunk of
@@ -963,10 +1055,10 @@ def execute_together(preps: list[PreparedRun], *, games: int, seed: int, outs: l
 TOGETHER_HELD = 64
 
 
-def _play_together_here(preps, builds, spans, seed, observe, report, total) -> None:
+def _play_together_here(preps, builds, spans, seed, observe, report, total, done: int = 0) -> int:
     """:func:`execute_together` in this process, as :class:`LocalExecutor` plays one run: while
     the kernel plays the next (run, chunk), one writer thread makes the last one's part, adds it
-    to its run and hands it to ``observe``, in order."""
+    to its run and hands it to ``observe``, in order. Returns the games done (``done`` before)."""
     from concurrent.futures import ThreadPoolExecutor
 
     def finish(k, prep, build, chunk, first, n, kernel_s):
@@ -975,7 +1067,6 @@ def _play_together_here(preps, builds, spans, seed, observe, report, total) -> N
         if observe is not None:
             observe(k, part)
 
-    done = 0
     with ThreadPoolExecutor(1, thread_name_prefix="run-writer") as writer:
         pending = None
         try:
@@ -996,6 +1087,7 @@ def _play_together_here(preps, builds, spans, seed, observe, report, total) -> N
             if pending is not None:
                 pending.cancel()
             raise
+    return done
 
 
 class RunBuild:
@@ -1010,7 +1102,7 @@ class RunBuild:
 
     def __init__(self, prep: PreparedRun, *, games: int, seed: int, out: Path, force: bool,
                  raw: bool, chunk_size: int, threads: int | None, executor,
-                 player_columns: tuple[str, ...] | None = None) -> None:
+                 player_columns: tuple[str, ...] | None = None, spool: Path | None = None) -> None:
         self.prep, self.games, self.seed, self.raw = prep, games, seed, raw
         self.chunk_size, self.threads, self.executor = chunk_size, threads, executor
         self.by_seat = GroupSummary("seat", _seat_labels(prep), prep.summary_columns)
@@ -1025,18 +1117,65 @@ class RunBuild:
         self.plan = PartPlan(columns)
         self.kernel_s = 0.0
         self.done = 0
-        group = row_group_games(prep)
-        self.writer = rundir.RunWriter(out, force, players_schema=prep.players_schema if raw else None,
-                                       games_schema=prep.games_schema,
-                                       group_rows={rundir.GAMES: group,
-                                                   rundir.PLAYERS: group * prep.n_players})
+        self.out, self.force = out, force
+        # spool: the streamed tables are kept in files there (one per checkpoint, in game order)
+        # and written into the run directory by finish (execute_together's checkpoints)
+        self.spool = Path(spool) if spool is not None else None
+        self.spooled: list[dict[str, str]] = []
+        self.held: dict[str, list] = {rundir.GAMES: [], rundir.PLAYERS: []}
+        self.writer = None if self.spool is not None else self._writer()
+
+    def _writer(self) -> "rundir.RunWriter":
+        prep, group = self.prep, row_group_games(self.prep)
+        return rundir.RunWriter(self.out, self.force,
+                                players_schema=prep.players_schema if self.raw else None,
+                                games_schema=prep.games_schema,
+                                group_rows={rundir.GAMES: group, rundir.PLAYERS: group * prep.n_players})
 
     def __enter__(self) -> "RunBuild":
-        self.writer.__enter__()
+        if self.writer is not None:
+            self.writer.__enter__()
         return self
 
     def __exit__(self, *exc) -> None:
-        return self.writer.__exit__(*exc)
+        if self.writer is not None:
+            return self.writer.__exit__(*exc)
+        return None
+
+    # -- spooled (checkpointed) form --------------------------------------------------------
+    def spool_flush(self) -> None:
+        """Write the rows added since the last flush into new spool files (not yet named by any
+        checkpoint: a kill here leaves files the next checkpoint overwrites)."""
+        import pyarrow.parquet as pq
+
+        self.spool.mkdir(parents=True, exist_ok=True)
+        files = {}
+        k = len(self.spooled)
+        for name, tables in self.held.items():
+            if tables:
+                f = f"{Path(name).stem}-{k:05d}.parquet"
+                pq.write_table(pa.concat_tables(tables), self.spool / f, compression="zstd")
+                files[name] = f
+                tables.clear()
+        self.spooled.append(files)
+
+    def snapshot(self) -> dict:
+        """The sums so far and the spool files that hold the rows so far (picklable)."""
+        return {"by_seat": self.by_seat, "by_strategy": self.by_strategy, "extras": self.extras,
+                "stats": self.stats, "kernel_s": self.kernel_s, "done": self.done,
+                "spooled": list(self.spooled)}
+
+    def restore(self, state: dict | None) -> None:
+        """Put back a :meth:`snapshot` (None: start afresh, nothing spooled)."""
+        for v in self.held.values():
+            v.clear()
+        if state is None:
+            self.spooled = []
+            return
+        self.by_seat, self.by_strategy = state["by_seat"], state["by_strategy"]
+        self.extras, self.stats = state["extras"], state["stats"]
+        self.kernel_s, self.done = state["kernel_s"], state["done"]
+        self.spooled = list(state["spooled"])
 
     def add(self, part: Part) -> None:
         """Add the next part (game order) to the sums and the streamed tables."""
@@ -1045,14 +1184,34 @@ class RunBuild:
         self.stats.merge(part.stats)
         for name, acc in self.extras.items():
             merge_sums(acc, part.extras[name])
-        if self.raw:
-            self.writer.write(rundir.PLAYERS, part.players)
-        self.writer.write(rundir.GAMES, part.games)
+        if self.writer is None:
+            if self.raw:
+                self.held[rundir.PLAYERS].append(part.players)
+            self.held[rundir.GAMES].append(part.games)
+        else:
+            if self.raw:
+                self.writer.write(rundir.PLAYERS, part.players)
+            self.writer.write(rundir.GAMES, part.games)
         self.kernel_s += part.kernel_s
         self.done += part.n
 
     def finish(self, wall: float, t_compile: float) -> RunResult:
-        """Write summary.parquet, stats.json, the accumulators' tables and run.json; publish."""
+        """Write summary.parquet, stats.json, the accumulators' tables and run.json; publish.
+        Spooled: the run directory is written now, its streamed tables from the spool files and
+        the rows held since, in game order."""
+        if self.writer is None:
+            import pyarrow.parquet as pq
+
+            self.spool_flush()
+            with self._writer() as writer:
+                self.writer = writer
+                for files in self.spooled:
+                    for name, f in files.items():
+                        writer.write(name, pq.read_table(self.spool / f))
+                return self._finish(wall, t_compile)
+        return self._finish(wall, t_compile)
+
+    def _finish(self, wall: float, t_compile: float) -> RunResult:
         prep, writer, games = self.prep, self.writer, self.games
         writer.write_table(rundir.SUMMARY, pa.concat_tables([self.by_seat.table(),
                                                              self.by_strategy.table()]))

@@ -199,6 +199,10 @@ class JointSums:
                 "cross": [{"a": a, "b": b, "products": np.asarray(m).tolist()}
                           for (a, b), m in self.cross.items()]}
 
+    def load_dict(self, d: dict) -> None:
+        """Become the sums of :meth:`to_dict`'s ``d`` (a checkpoint put back)."""
+        self.__dict__.update(JointSums.from_dict(d).__dict__)
+
     @classmethod
     def from_dict(cls, d: dict) -> "JointSums":
         if d.get("format") != FORMAT:

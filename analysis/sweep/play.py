@@ -14,9 +14,10 @@ kernels compile once per process: a variant's rules are runtime arrays, not comp
 A sweep without player rows (above :data:`simcore.runner.RAW_LIMIT` games per variant, or
 ``raw=False``: ``balance sweep --no-raw``) plays its variants together instead, chunk by chunk
 (:func:`play_together`), and keeps the exact sums its paired effects need in ``paired_stats.json``
-(:mod:`analysis.sweep.joint`): its report costs the same at any number of games. Interrupted before
-that file is written, it plays again from the first game (the lockstep has no variant to skip);
-after, only the variants not yet published are played, each alone.
+(:mod:`analysis.sweep.joint`): its report costs the same at any number of games. While it plays,
+what the variants have played is kept every 8 chunks (``played_so_far/``): interrupted, it goes on
+from there; interrupted after paired_stats.json is written, only the variants not yet published
+are played, each alone.
 
 May import numpy, the standard library, :mod:`simcore.runner`, :mod:`simcore` (config, errors, rundir,
 atomic, registry), :mod:`analysis.sweep.grammar`, :mod:`analysis.sweep.joint` and, lazily, the
@@ -304,7 +305,7 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
     out = final
     if not resuming:
         meta["created_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        out = begin_out(final, "sweep", (SWEEP_JSON, VARIANTS, JOINT_FILE))
+        out = begin_out(final, "sweep", (SWEEP_JSON, VARIANTS, JOINT_FILE, PLAYED_SO_FAR))
         write_text_atomic(out / SWEEP_JSON, json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
                           force=True)
     (out / VARIANTS).mkdir(exist_ok=True)
@@ -336,6 +337,10 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
     return finish_out(out, final)
 
 
+# a sweep without rows keeps the games played so far here while it plays (every 8 chunks of every
+# variant: a Ctrl-C or a kill loses at most those); removed once every variant is published
+PLAYED_SO_FAR = "played_so_far"
+
 # the lockstep's chunk when none is given: every variant's per-game metrics of a chunk are held
 # until the last variant has played it (float64[games, metrics] each: 2.6 MB at 10 metrics)
 TOGETHER_CHUNK = 1 << 15
@@ -350,18 +355,21 @@ def play_together(plan: SweepPlan, out: Path, *, threads: int | None = None,
     play_with_sums(plan.game, plan.preps, [v.id for v in plan.variants],
                    [plan.variant_dir(out, v) for v in plan.variants], out / JOINT_FILE,
                    games=plan.games, seed=plan.seed, pairs=compared_pairs(plan.to_json()),
-                   threads=threads, chunk_size=chunk_size, executor=executor, progress=progress)
+                   threads=threads, chunk_size=chunk_size, executor=executor, progress=progress,
+                   checkpoint=out / PLAYED_SO_FAR)
 
 
 def play_with_sums(game: str, preps: list, names: list[str], outs: list[Path], sums_path: Path, *,
                    games: int, seed: int, pairs: list[tuple[str, str]] = (),
                    threads: int | None = None, chunk_size: int | None = None, executor=None,
-                   progress=None, raw: bool = False):
+                   progress=None, raw: bool = False, checkpoint: Path | None = None):
     """Play ``preps`` together on the same games into the run directories ``outs`` (players.parquet
     only with ``raw``), and write ``sums_path`` (:class:`analysis.sweep.joint.JointSums` of the
     runs, named ``names``, with the cross-products of ``pairs``) before any run is published: a
     sweep without rows, a tune's confirmation without rows and its start rules. Returns the
-    :class:`~analysis.sweep.joint.JointSums`."""
+    :class:`~analysis.sweep.joint.JointSums`. ``checkpoint``: where the games played so far are
+    kept as they are played (:func:`simcore.runner.execute_together`), so that the same call
+    after an interruption goes on from there."""
     from analysis.sweep.joint import JointSums
 
     joint = JointSums(list(names), list(pairs),
@@ -383,7 +391,8 @@ def play_with_sums(game: str, preps: list, names: list[str], outs: list[Path], s
                             threads=threads, chunk_size=chunk_size or TOGETHER_CHUNK, raw=raw,
                             executor=executor, progress=progress,
                             player_columns=needed + gains, observe=observe,
-                            before_publish=lambda: joint.write(sums_path))
+                            before_publish=lambda: joint.write(sums_path), checkpoint=checkpoint,
+                            observer_state=(joint.to_dict, lambda d: joint.load_dict(d)))
     return joint
 
 

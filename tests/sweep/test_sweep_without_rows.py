@@ -334,28 +334,43 @@ def test_the_sums_of_another_sweep_are_named_not_a_good_variant(played, tmp_path
         run_sweep(_plan("middle-ages", False, **kw), mine)
 
 
-def test_ctrl_c_on_a_sweep_without_rows_says_it_starts_again_from_game_0(tmp_path, monkeypatch):
-    """Review I #2: the interruption line said "run the same command again to resume" and the
-    rerun started at 0 of N games without a word. Both now say that a sweep without rows starts
-    again from game 0 (its variants keep their games only once every game is played)."""
+def test_a_sweep_without_rows_stopped_mid_way_goes_on_from_what_it_kept(tmp_path, monkeypatch):
+    """Review I #2: Ctrl-C on a sweep without rows lost every game played (its variants kept
+    their games only once all were played) while the line said "resume". The games played are
+    now kept every 8 chunks (played_so_far/): stopped after 19 of 24 chunks, the same command
+    goes on from game 1,600 and writes exactly the directories and sums of a sweep never
+    stopped; the interruption line and the rerun say so."""
     import signal
 
     import analysis.sweep.play as play
     from simcore.errors import Interrupted
 
-    real = play.runner.execute_together
+    args = ("sweep", "--vary", "income.palais.base=2..3", "-n", "2400", "--no-raw", "--players",
+            "4", "--chunk-size", "100")
+    whole = tmp_path / "whole"
+    balance(*args, "--out", whole)
+
+    real = play.chunk_metrics
+    seen = []
 
     def cut(*a, **k):
-        raise Interrupted(signal.SIGINT)                # what the Ctrl-C handler raises
+        seen.append(1)
+        if len(seen) == 2 * 19:                          # both variants' chunk 19
+            raise Interrupted(signal.SIGINT)             # what the Ctrl-C handler raises
+        return real(*a, **k)
 
-    out = tmp_path / "s"
-    args = ("sweep", "--out", out, "--vary", "income.palais.base=2..3", "-n", "600", "--no-raw",
-            "--players", "4")
-    monkeypatch.setattr(play.runner, "execute_together", cut)
-    first = balance(*args, check=False)
+    out = tmp_path / "cut"
+    monkeypatch.setattr(play, "chunk_metrics", cut)
+    first = balance(*args, "--out", out, check=False)
     assert first.returncode != 0
-    assert "starts from game 0" in first.stderr and "resume" in first.stderr, first.stderr
-    monkeypatch.setattr(play.runner, "execute_together", real)
-    again = balance(*args)
-    assert "resuming" in again.stderr and "it starts from game 0" in again.stderr, again.stderr
-    assert (out / "paired_stats.json").is_file()
+    assert "resume" in first.stderr and "goes on from there" in first.stderr, first.stderr
+    assert (out / "played_so_far" / "state.json").is_file()
+    assert not list((out / "variants").glob("*/run.json"))
+    monkeypatch.setattr(play, "chunk_metrics", real)
+    again = balance(*args, "--out", out)
+    assert "go on together from game 1,600 of 2,400" in again.stderr, again.stderr
+    assert not (out / "played_so_far").exists()
+    assert (out / "paired_stats.json").read_bytes() == (whole / "paired_stats.json").read_bytes()
+    for d in sorted((whole / "variants").iterdir()):
+        for f in ("stats.json", "games.parquet", "summary.parquet", "events_summary.parquet"):
+            assert (out / "variants" / d.name / f).read_bytes() == (d / f).read_bytes(), f
