@@ -64,12 +64,23 @@ def _signed1(x: float) -> str:
     return _minus(f"{x:+.1f}")
 
 
+def _places(lo: float, hi: float, base: int) -> int:
+    """Decimals to print an interval with: ``base``, or up to two more when its ends would print
+    the same ("−0.9 pp (−0.9 to −0.9)" at 1e7 games a variant; "(−0.93 to −0.87)" says it)."""
+    for d in range(base, base + 3):
+        if f"{lo:+.{d}f}" != f"{hi:+.{d}f}" or not (lo < hi):
+            return d
+    return base + 2
+
+
 def _share_text(x: float, lo: float, hi: float) -> str:
-    return _minus(f"{100 * x:+.1f} pp ({100 * lo:+.1f} to {100 * hi:+.1f})")
+    d = _places(100 * lo, 100 * hi, 1)
+    return _minus(f"{100 * x:+.{d}f} pp ({100 * lo:+.{d}f} to {100 * hi:+.{d}f})")
 
 
 def _unit_text(x: float, lo: float, hi: float, unit: str) -> str:
-    return amount(_minus(f"{x:+.2f}"), change_unit(unit)) + " " + _minus(f"({lo:+.2f} to {hi:+.2f})")
+    d = _places(lo, hi, 2)
+    return amount(_minus(f"{x:+.{d}f}"), change_unit(unit)) + " " + _minus(f"({lo:+.{d}f} to {hi:+.{d}f})")
 
 
 def _move_words(r: dict) -> str:

@@ -374,3 +374,14 @@ def test_a_sweep_without_rows_stopped_mid_way_goes_on_from_what_it_kept(tmp_path
     for d in sorted((whole / "variants").iterdir()):
         for f in ("stats.json", "games.parquet", "summary.parquet", "events_summary.parquet"):
             assert (out / "variants" / d.name / f).read_bytes() == (d / f).read_bytes(), f
+
+
+def test_a_narrow_interval_is_printed_with_ends_that_differ():
+    """At 1e7 games a variant the page said "by −0.9 pp (−0.9 to −0.9)": an interval whose ends
+    print the same gets one or two more decimals; a wide one keeps the page's usual precision."""
+    from reports.sweep import _share_text, _unit_text
+
+    assert _share_text(-0.009, -0.0093, -0.0087) == "−0.90 pp (−0.93 to −0.87)"
+    assert _share_text(0.004, 0.001, 0.007) == "+0.4 pp (+0.1 to +0.7)"
+    assert _unit_text(-0.11, -0.1131, -0.1129, "coins").endswith("(−0.113 to −0.113)") is False
+    assert "(−0.1131 to −0.1129)" in _unit_text(-0.113, -0.1131, -0.1129, "coins")
