@@ -85,8 +85,16 @@ def num(x: float, digits: int = 2) -> str:
 
 
 def num_ci(low: float, high: float, digits: int = 2) -> str:
-    """An interval of plain numbers: ``8.37–8.40``, or ``−3.86 to −3.75`` when a bound is negative."""
+    """An interval of plain numbers: ``8.37–8.40``, or ``−3.86 to −3.75`` when a bound is negative;
+    with up to two more decimals when its ends would print the same (a million games: the lead
+    changes "3.00 times per game (3.00–3.00)" read as a certainty; ``2.998–3.003``)."""
     sep = " to " if low < 0 or high < 0 else "–"
+    for d in range(digits, digits + 3):
+        if not high > low or num(low, d) != num(high, d):
+            digits = d
+            break
+    else:
+        digits += 2
     return f"{num(low, digits)}{sep}{num(high, digits)}"
 
 

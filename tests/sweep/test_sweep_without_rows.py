@@ -385,3 +385,8 @@ def test_a_narrow_interval_is_printed_with_ends_that_differ():
     assert _share_text(0.004, 0.001, 0.007) == "+0.4 pp (+0.1 to +0.7)"
     assert _unit_text(-0.11, -0.1131, -0.1129, "coins").endswith("(−0.113 to −0.113)") is False
     assert "(−0.1131 to −0.1129)" in _unit_text(-0.113, -0.1131, -0.1129, "coins")
+    # the run page's plain numbers likewise: "the lead changes 3.00 times per game (3.00–3.00)"
+    from reports.text import num_ci
+
+    assert num_ci(2.9981, 3.0032) == "2.998–3.003" and num_ci(8.37, 8.40) == "8.37–8.40"
+    assert num_ci(1.0, 1.0) == "1.00–1.00"            # a zero-width interval is printed as it is
