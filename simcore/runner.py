@@ -853,11 +853,7 @@ def execute(prep: PreparedRun, *, games: int, seed: int = 0, out: str | Path | N
     rundir.check_output_dir(out_dir, force)
     write_raw = raw if raw is not None else games <= RAW_LIMIT
     check_disk_space([(prep, games)], out_dir, write_raw, option=claimed_option(out_dir))
-    if executor is None:
-        n_threads = set_threads(threads)
-        executor = LocalExecutor(threads)
-    else:
-        n_threads = getattr(executor, "threads", threads)
+    executor, n_threads = _executor(executor, threads)
     report = _progress_callback(progress)
 
     t_compile = time.perf_counter()
@@ -916,11 +912,7 @@ def execute_together(preps: list[PreparedRun], *, games: int, seed: int, outs: l
         rundir.check_output_dir(o, force)
     check_disk_space([(p, games) for p in preps], out_dirs[0], raw,
                      option=claimed_option(out_dirs[0]))
-    if executor is None:
-        n_threads = set_threads(threads)
-        executor = LocalExecutor(threads)
-    else:
-        n_threads = getattr(executor, "threads", threads)
+    executor, n_threads = _executor(executor, threads)
     report = _progress_callback(progress)
     t_compile = []
     for prep in preps:
@@ -1251,6 +1243,14 @@ class RunBuild:
         }
         path = writer.finish(meta)
         return RunResult(path, meta, self.stats, prep, closing)
+
+
+def _executor(executor, threads: int | None):
+    """(the executor, the thread count run.json records): here with ``threads`` set now when
+    none is given, else the given one's."""
+    if executor is None:
+        return LocalExecutor(threads), set_threads(threads)
+    return executor, getattr(executor, "threads", threads)
 
 
 def _progress_callback(progress):

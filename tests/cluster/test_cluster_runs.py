@@ -328,30 +328,17 @@ def test_balance_check_of_a_given_run_refuses_a_cluster(tmp_path, capsys, monkey
     assert len(err) == 1 and "--workers/--scheduler: only for the run the check plays" in err[0]
 
 
-def test_a_sweep_on_the_cluster_writes_the_variants_of_a_local_sweep(two_workers, tmp_path):
+@pytest.mark.parametrize("rows", [True, False], ids=["with-rows", "without-rows"])
+def test_a_sweep_on_the_cluster_writes_the_variants_of_a_local_sweep(two_workers, tmp_path, rows):
+    """With rows (each variant alone) and without (the variants played together, issue #27):
+    the variants, and without rows the paired sums, a cluster writes are those of the sweep played
+    here on one thread (run.json records the chunk size, so both use the same; the sums'
+    independence of it: tests/sweep/test_sweep_without_rows.py)."""
     from analysis.sweep.play import plan_sweep, run_sweep
 
     def plan():
         return plan_sweep("middle-ages", varies=["setup.start_coins[1]=[0,5]", "players=[3,4]"],
-                          games=600, seed=17, one_at_a_time_mode=False)
-
-    run_sweep(plan(), tmp_path / "here", threads=1, chunk_size=250)
-    run_sweep(plan(), tmp_path / "dask", chunk_size=250, executor=two_workers)
-    variants = sorted(p.name for p in (tmp_path / "here" / "variants").iterdir())
-    assert len(variants) == 4
-    for v in variants:
-        _assert_same_run(tmp_path / "here" / "variants" / v, tmp_path / "dask" / "variants" / v)
-
-
-def test_a_sweep_without_rows_on_the_cluster_is_the_local_one(two_workers, tmp_path):
-    """Played together (no player rows, issue #27): the variants and the paired sums a cluster
-    writes are those of the sweep played here on one thread (run.json records the chunk size,
-    so both use the same; the sums' independence of it: tests/sweep/test_sweep_without_rows.py)."""
-    from analysis.sweep.play import plan_sweep, run_sweep
-
-    def plan():
-        return plan_sweep("middle-ages", varies=["setup.start_coins[1]=[0,5]", "players=[3,4]"],
-                          games=600, seed=17, raw=False)
+                          games=600, seed=17, one_at_a_time_mode=False, raw=rows)
 
     run_sweep(plan(), tmp_path / "here", threads=1, chunk_size=250)
     run_sweep(plan(), tmp_path / "dask", chunk_size=250, executor=two_workers)
@@ -359,9 +346,10 @@ def test_a_sweep_without_rows_on_the_cluster_is_the_local_one(two_workers, tmp_p
     assert len(variants) == 4
     for v in variants:
         _assert_same_run(tmp_path / "here" / "variants" / v, tmp_path / "dask" / "variants" / v,
-                         rows=False)
-    assert (tmp_path / "here" / "paired_stats.json").read_bytes() == \
-        (tmp_path / "dask" / "paired_stats.json").read_bytes()
+                         rows=rows)
+    if not rows:
+        assert (tmp_path / "here" / "paired_stats.json").read_bytes() == \
+            (tmp_path / "dask" / "paired_stats.json").read_bytes()
 
 
 def test_a_tune_on_the_cluster_searches_and_confirms_as_a_local_tune(two_workers, tmp_path):
