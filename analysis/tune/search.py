@@ -943,13 +943,21 @@ def play_confirmation(game: str, prep, d: Path, *, games: int, seed: int, thread
                    on_chunk=(lambda done: progress(done, games)) if progress else None)
     elif start is None:
         play_with_sums(game, [prep], ["tuned"], [d], sums_file(d), games=games, seed=seed,
-                       threads=threads, executor=executor, progress=progress)
+                       threads=threads, executor=executor, progress=progress,
+                       checkpoint=played_so_far(d))
     else:
         # progress counts the confirmation's games (the start rules' are played beside them)
         play_with_sums(game, [prep, start], ["tuned", "start"], [d, start_dir], sums_file(d),
                        games=games, seed=seed, pairs=[("tuned", "start")], threads=threads,
-                       executor=executor,
+                       executor=executor, checkpoint=played_so_far(d),
                        progress=(lambda done, total: progress(done // 2, games)) if progress else None)
+
+
+def played_so_far(run_dir: Path) -> Path:
+    """Where a confirmation played without rows keeps what it played while it plays
+    (``confirmations/trial-7.played_so_far/``, :func:`simcore.runner.execute_together`'s
+    checkpoint): a tune stopped mid-confirmation goes on from there; removed once published."""
+    return run_dir.with_name(run_dir.name + ".played_so_far")
 
 
 def confirmation_ready(d: Path) -> bool:

@@ -114,3 +114,38 @@ def test_a_tune_resumed_with_more_trials_pairs_the_start_rules_with_its_new_best
         JointSums.read_checked(sums)
     again = run_tune(plan(12), tmp_path / "fresh")
     assert _numbers(again) == _numbers(fresh)
+
+
+def test_a_tune_stopped_mid_confirmation_goes_on_from_what_it_kept(tmp_path, monkeypatch):
+    """A confirmation without rows keeps what it played every 8 chunks (trial-N.played_so_far/):
+    stopped in its 11th chunk, the same tune goes on from there and gives the result.json of a
+    tune never stopped."""
+    import signal
+
+    import analysis.sweep.play as play
+    from simcore.errors import Interrupted
+
+    monkeypatch.setattr(runner, "RAW_LIMIT", 1000)
+    monkeypatch.setattr(play, "TOGETHER_CHUNK", 100)          # 12 chunks of 100 games
+    args = (["seat-balance:40"], ["setup.start_coins[1]=60"], "random", 2)
+    whole = run_tune(_plan(*args), tmp_path / "whole")
+    real, seen = play.chunk_metrics, []
+
+    def cut(*a, **k):
+        seen.append(1)
+        if len(seen) == 2 * 11:           # the tuned and start rules' chunk 11
+            raise Interrupted(signal.SIGINT)
+        return real(*a, **k)
+
+    out = tmp_path / "cut"
+    monkeypatch.setattr(play, "chunk_metrics", cut)
+    with pytest.raises(Interrupted):
+        run_tune(_plan(*args), out)
+    kept = list(out.glob("confirmations/*.played_so_far/state.json"))
+    assert len(kept) == 1 and json.loads(kept[0].read_text())["games_done"] == 800
+    resumed = []
+    monkeypatch.setattr(play, "chunk_metrics", lambda *a, **k: resumed.append(1) or real(*a, **k))
+    again = run_tune(_plan(*args), out)
+    assert len(resumed) == 2 * 4                   # chunks 9-12 of both rules, not all 12
+    assert _numbers(again) == _numbers(whole)
+    assert not list(out.glob("confirmations/*.played_so_far"))
