@@ -168,7 +168,10 @@ def test_a_scheduler_nobody_listens_at_is_one_line_and_nothing_written(tmp_path,
 
 def test_workers_with_another_package_are_refused(two_workers, tmp_path):
     # every task carries the client's package fingerprint; the workers compare it with the one
-    # they compute from their own files (a worker joining mid-run is checked the same way)
+    # they compute from their own files (a worker joining mid-run is checked the same way).
+    # Opened first: opening sets the client's own fingerprint (run alone, this test was the first
+    # to open the module's cluster, which then overwrote the one set here)
+    two_workers.open()
     real = two_workers._fingerprint
     two_workers._fingerprint = "0.0.1+0000000000000000"
     try:
