@@ -2,8 +2,10 @@
 
 :func:`run_panel` writes ``panel.json`` (the panel, the rules text, the settings, the seed, the
 games per cell and whether the cells keep their player rows: everything a second call compares)
-and plays each cell as an ordinary run directory ``OUT/cell-1`` … ``OUT/cell-K`` (published
-atomically by :func:`simcore.runner.run`). Like a sweep (:mod:`analysis.sweep.play`), a new panel
+and plays each cell as an ordinary run directory ``OUT/cell-0`` … ``OUT/cell-(K-1)`` (numbered
+from 0, as ``sweep --panel``, a tune's confirmations and ``check --panel`` number theirs; published
+atomically by :func:`simcore.runner.run`). A panel written before cells were numbered from 0
+(``cell-1`` … ``cell-K``) keeps its names: they come from its ``panel.json`` when it resumes. Like a sweep (:mod:`analysis.sweep.play`), a new panel
 is written in place, so the same command on the same directory plays only the cells not yet
 published: an interrupted panel resumes where it stopped, and a cell is never half written. Another
 panel in ``--out`` is refused unless ``--force``; it is then built beside the old one and replaces
@@ -36,8 +38,21 @@ FORMAT = 1
 
 
 def cell_name(k: int) -> str:
-    """The directory of the k-th cell (from 1), as ``balance report DIR`` finds it."""
+    """The directory of the k-th cell (from 0), as ``balance report DIR`` finds it."""
     return f"cell-{k}"
+
+
+def recorded_cells(out: Path, n: int) -> list[str] | None:
+    """The cell directories the panel in ``out`` recorded in its ``panel.json`` (``n`` of them),
+    or None: an older panel numbered its cells from 1, and goes on under those names."""
+    try:
+        cells = json.loads((Path(out) / PANEL_JSON).read_text(encoding="utf-8")).get("cells")
+    except (OSError, ValueError, AttributeError):
+        return None
+    if (isinstance(cells, list) and len(cells) == n and len(set(map(str, cells))) == n
+            and all(str(c).startswith("cell-") and "/" not in str(c) for c in cells)):
+        return [str(c) for c in cells]
+    return None
 
 
 @dataclass
@@ -52,13 +67,18 @@ class PanelRun:
     settings: tuple[str, ...]
     raw: bool                      # the cells keep their player rows
     preps: list = field(default_factory=list, repr=False)
+    cell_dirs: list = field(default_factory=list)   # cell-0 …, or an older panel's own names
+
+    def __post_init__(self) -> None:
+        if not self.cell_dirs:
+            self.cell_dirs = [cell_name(k) for k in range(len(self.panel.cells))]
 
     def to_json(self) -> dict:
         return {"format": FORMAT, "kind": "panel", "game": self.panel.game,
                 "panel": self.panel.to_json(), "games": self.games, "seed": self.seed,
                 "rules_name": self.rules_name, "rules_text": self.rules_text,
                 "settings": list(self.settings), "player_rows": self.raw,
-                "cells": [cell_name(k) for k in range(1, len(self.panel.cells) + 1)],
+                "cells": list(self.cell_dirs),
                 "version": simcore.__version__}
 
 
@@ -79,8 +99,12 @@ def plan_panel(panel: Panel, *, games: int, seed: int, rules=None, settings=(),
 
 
 def claim_out(plan: PanelRun, out: str | Path, force: bool = False, inputs=()) -> bool:
-    """Check and claim ``out`` before any game; True when it holds this very panel (it resumes)."""
-    return prepare_out(plan.to_json(), Path(out), force, kind="panel", inputs=inputs)
+    """Check and claim ``out`` before any game; True when it holds this very panel (it resumes:
+    then ``plan.cell_dirs`` are the names its ``panel.json`` recorded)."""
+    resuming = prepare_out(plan.to_json(), Path(out), force, kind="panel", inputs=inputs)
+    if resuming:
+        plan.cell_dirs = recorded_cells(Path(out), len(plan.panel.cells)) or plan.cell_dirs
+    return resuming
 
 
 def run_panel(plan: PanelRun, out: str | Path, *, force: bool = False, threads: int | None = None,
@@ -88,26 +112,26 @@ def run_panel(plan: PanelRun, out: str | Path, *, force: bool = False, threads: 
               on_cell: Callable[[int, int, str, bool], None] | None = None) -> Path:
     """Play every cell of ``plan`` not yet in ``out``; returns ``out``.
 
-    ``on_cell(k, cells, label, already_played)`` is called before each cell (the command line says
-    which cell it plays, or that a resumed cell is already there)."""
+    ``on_cell(k, cells, label, already_played, directory)`` is called before each cell, ``k`` its
+    position from 1 and ``directory`` its name (the command line says which cell it plays, or that
+    a resumed cell is already there)."""
     final = Path(out)
     meta = plan.to_json()
     resuming = claim_out(plan, final, force, inputs)
     work = final
     if not resuming:
         meta["created_utc"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        names = [cell_name(k) for k in range(1, len(plan.panel.cells) + 1)]
-        work = begin_out(final, "panel", (PANEL_JSON, *names))
+        work = begin_out(final, "panel", (PANEL_JSON, *plan.cell_dirs))
         write_text_atomic(work / PANEL_JSON, json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
                           force=True)
     n = len(plan.panel.cells)
-    for k, (c, prep) in enumerate(zip(plan.panel.cells, plan.preps), start=1):
-        target = work / cell_name(k)
+    for k, (c, prep, name) in enumerate(zip(plan.panel.cells, plan.preps, plan.cell_dirs), start=1):
+        target = work / name
         played = (target / RUN_JSON).is_file()
         if on_cell is not None:
-            on_cell(k, n, c.label, played)
+            on_cell(k, n, c.label, played, name)
         if played:
-            why = panel_cell_mismatch(work, cell_name(k), read_meta(target))
+            why = panel_cell_mismatch(work, name, read_meta(target))
             if why is not None:
                 raise UsageError(f"{final}: {why}")
             continue

@@ -72,7 +72,7 @@ def simulate(
     panel: Optional[str] = typer.Option(
         None, "--panel", help="Play every cell of a panel (line-ups x player counts, "
                               "configs/<game>/panels.toml: NAME, or FILE:NAME) with these rules, one run "
-                              "directory per cell in --out (cell-1, cell-2, …); with --players, only "
+                              "directory per cell in --out (cell-0, cell-1, …); with --players, only "
                               "that count's cells; the same command again resumes an interrupted panel. "
                               "balance report DIR shows where a finding holds."),
     lineup: Optional[List[str]] = typer.Option(
@@ -181,7 +181,7 @@ def _simulate_panel(the_panel, *, game: str, games: str, players, strategies, se
                     refused: dict) -> None:
     """``simulate --panel`` (or ``--lineup``, or several ``--players``: ``the_panel``, read by
     :func:`strategies.panels.options_panel`): every cell of the panel played with the same rules and
-    seed, one run directory per cell (``OUT/cell-1`` …), all checked before the first game: the
+    seed, one run directory per cell (``OUT/cell-0`` …, numbered from 0), all checked before the first game: the
     options that a panel does not take are refused in one line.
     A directory of cells is what ``balance report DIR`` reads as a panel (the panel page: where a
     seat advantage holds, cell by cell, adjusted over the cells)."""
@@ -205,14 +205,14 @@ def _simulate_panel(the_panel, *, game: str, games: str, players, strategies, se
     resuming = claim_out(plan, out, force, inputs)
     # the disk space of every cell's rows, before the first cell is played (each cell's own
     # check, in runner.execute, would find out only after the cells before it were played)
-    todo = [p for k, p in enumerate(plan.preps, start=1)
-            if not (resuming and (out / f"cell-{k}" / rundir.RUN_JSON).is_file())]
+    todo = [p for p, name in zip(plan.preps, plan.cell_dirs)
+            if not (resuming and (out / name / rundir.RUN_JSON).is_file())]
     runner.check_disk_space([(p, n_games) for p in todo], out, raw)
 
-    def say(k: int, n: int, label: str, played: bool) -> None:
-        if not quiet:
+    def say(k: int, n: int, label: str, played: bool, name: str) -> None:
+        if not quiet:       # "cell 1 of 3 (cell-0)": its position, and its directory's name
             what = "played before: kept" if played else f"{n_games:,} games"
-            print(f"cell {k} of {n}: {label} ({what})", file=sys.stderr)
+            print(f"cell {k} of {n} ({name}): {label} ({what})", file=sys.stderr)
 
     # written in place when --out is new or empty (each cell published whole as it ends, so an
     # interrupted panel resumes); over another panel (--force), beside it, replacing it at the end

@@ -244,7 +244,7 @@ def not_a_run(directory: str | Path) -> str:
                 f"{show(example or d / 'variants' / 'v000')}, or balance report {show(d)}")
     if kind == "panel" or _first_run(d, "cell-*") is not None:
         example = _first_run(d, "cell-*")
-        return (f"a panel, not a run: give a cell, e.g. {show(example or d / 'cell-1')}, "
+        return (f"a panel, not a run: give a cell, e.g. {show(example or d / 'cell-0')}, "
                 f"or balance report {show(d)}")
     if kind == "tune" or (d / "tune.json").is_file():
         example = _first_run(d, "confirmations/*")

@@ -42,17 +42,17 @@ def test_simulate_plays_a_panel_of_players_and_lineups_as_a_panel_file(tmp_path)
     done = balance("simulate", "--players", "3,4", "--lineup", "greedy", "--games", "60",
                    "--out", out, "-q")
     assert "(2 cells x 60 games)" in done.stdout, done.stdout
-    assert sorted(p.name for p in out.glob("cell-*")) == ["cell-1", "cell-2"]
+    assert sorted(p.name for p in out.glob("cell-*")) == ["cell-0", "cell-1"]
     cells = [(c["players"], c["lineup"]) for c in
              json.loads((out / "panel.json").read_text())["panel"]["cells"]]
     assert cells == [(3, ["greedy"] * 3), (4, ["greedy"] * 4)]
-    for k, p in ((1, 3), (2, 4)):
+    for k, p in ((0, 3), (1, 4)):
         run = json.loads((out / f"cell-{k}" / "run.json").read_text())
         assert run["players"] == p and run["strategies"] == ["greedy"] * p and run["games"] == 60
     # the same cells from a panel file: the same games (the same statistics, byte for byte)
     (tmp_path / "p.toml").write_text('[two]\nplayers = [3, 4]\nlineups = ["greedy"]\n')
     balance("simulate", "--panel", tmp_path / "p.toml", "--games", "60", "--out", tmp_path / "F", "-q")
-    for k in (1, 2):
+    for k in (0, 1):
         assert (out / f"cell-{k}" / "stats.json").read_bytes() == \
             (tmp_path / "F" / f"cell-{k}" / "stats.json").read_bytes()
 

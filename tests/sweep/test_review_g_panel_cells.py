@@ -1,5 +1,5 @@
 """A panel's cells are the cells panel.json lists (review G): a run played into a cell by hand
-(``simulate --out PANEL/cell-2 --force`` with another line-up) or a cell copied from another panel
+(``simulate --out PANEL/cell-1 --force`` with another line-up) or a cell copied from another panel
 was reported, and resumed, as that cell ("a panel of 3 cells … 2p 2×random" under panel
 ``default``). The report and the resume now refuse it in one line naming the cell and what
 differs; an intact panel still reports and resumes."""
@@ -30,13 +30,13 @@ def test_an_intact_panel_is_reported_and_resumed(panel, tmp_path):
 def test_a_cell_played_over_by_hand_is_refused_by_report_and_resume(panel, tmp_path):
     d = tmp_path / "pan"
     shutil.copytree(panel, d)
-    balance("simulate", "--games", 60, "--players", 2, "--strategies", "random", "--out", d / "cell-2",
+    balance("simulate", "--games", 60, "--players", 2, "--strategies", "random", "--out", d / "cell-1",
             "--force", "-q")
     for args in (("report", d, "--out", tmp_path / "rep"), (*ARGS, "--out", d)):
         done = balance(*args, check=False)
         lines = [ln for ln in done.stderr.splitlines() if ln.strip()]
         assert done.returncode == 2 and len(lines) == 1, done.stderr
-        assert "cell-2 is not the cell panel.json lists as 4p 4×greedy" in lines[0]
+        assert "cell-1 is not the cell panel.json lists as 4p 4×greedy" in lines[0]
         assert "2 players, not 4" in lines[0] and "games 60, not the panel's 120" in lines[0]
     assert not (tmp_path / "rep").exists()
 
@@ -44,8 +44,8 @@ def test_a_cell_played_over_by_hand_is_refused_by_report_and_resume(panel, tmp_p
 def test_a_cell_copied_from_another_cell_is_refused(panel, tmp_path):
     d = tmp_path / "pan"
     shutil.copytree(panel, d)
-    shutil.rmtree(d / "cell-3")
-    shutil.copytree(d / "cell-1", d / "cell-3")
+    shutil.rmtree(d / "cell-2")
+    shutil.copytree(d / "cell-0", d / "cell-2")
     done = balance("report", d, "--out", tmp_path / "rep", check=False)
     assert done.returncode == 2
-    assert "cell-3 is not the cell panel.json lists as 4p 4×eventwise: bots balanced" in done.stderr
+    assert "cell-2 is not the cell panel.json lists as 4p 4×eventwise: bots balanced" in done.stderr
