@@ -5,7 +5,7 @@
 of each type a player founded during the game, MV-9): the share of player-games that founded at
 least one guild of the type, the founders' win share against everyone else's and against the fair
 1/n, the difference with Newcombe's interval and a two-proportion z test (Holm-adjusted over the
-types), the mean number of guilds of the type founded, and the mean number of powers of the type
+types) and its size in words (``verdict``: :func:`analysis.stats.practical_holm`), the mean number of guilds of the type founded, and the mean number of powers of the type
 used (the ``count_by_type`` column of the same type, when recorded: Médiévallons' powers). One polars pass of conditional sums over the player rows.
 Player rows are treated as independent (within a game they are slightly negatively correlated,
 which makes these intervals a little conservative), as for tile metrics.
@@ -27,7 +27,8 @@ SCHEMA = {"card": pl.String, "card_name": pl.String, "players": pl.Int64, "found
           "founders_ci_high": pl.Float64, "others_win_share": pl.Float64, "others_ci_low": pl.Float64,
           "others_ci_high": pl.Float64, "fair_share": pl.Float64, "diff": pl.Float64,
           "diff_low": pl.Float64, "diff_high": pl.Float64, "p_value": pl.Float64,
-          "p_adjusted": pl.Float64, "significant": pl.Boolean, "mean_powers": pl.Float64}
+          "p_adjusted": pl.Float64, "significant": pl.Boolean, "verdict": pl.String,
+          "mean_powers": pl.Float64}
 
 
 def guild_columns(rs: RunSet) -> tuple[str, ...]:
@@ -112,5 +113,8 @@ def _guild_table(rs, cols, powers, pcols, s) -> pl.DataFrame:
         "fair_share": np.full(len(cols), 1.0 / rs.n_players), "diff": clean(p1 - p2),
         "diff_low": clean(dlo), "diff_high": clean(dhi), "p_value": clean(pv), "p_adjusted": clean(adj),
         "significant": np.nan_to_num(adj, nan=1.0) < 0.05,
+        # the founders − others difference worded by its size (Holm over the types, then read on
+        # the Bonferroni interval against the smallest win-share difference that matters)
+        "verdict": stats.practical_holm(p1 - p2, z, rs.smallest_of("share")),
         "mean_powers": [s[f"p{i}"] / n if c in powers else None for i, c in enumerate(cols)],
     }, schema=SCHEMA)

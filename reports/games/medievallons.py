@@ -111,15 +111,33 @@ def guild_headlines(t: dict) -> list[str]:
         return []
     out = []
     left = t["guild_types"].filter(~pl.col("card").is_in(g["card"].implode()))
+    tested = "p_value" if "p_value" in t["guild_types"].columns else "p_adjusted"
+    family = int(t["guild_types"][tested].is_not_null().sum())      # the types Holm adjusts over
     for r, what in zip(best_and_worst(g, "founders_win_share", "card"), ("most often", "least often")):
-        out.append(f"Players who found {with_article(r['card_name'])} guild win {what}: they win "
-                   f"{row_pct_ci(r, 'founders_win_share', 'founders_ci_low', 'founders_ci_high')} against a "
-                   f"fair {pct(r['fair_share'])}% ({pct(r['others_win_share'])}% for the other players; "
+        out.append(f"Players who found {with_article(r['card_name'])} guild win {what} of the ranked "
+                   f"types: {row_pct_ci(r, 'founders_win_share', 'founders_ci_low', 'founders_ci_high')}"
+                   f" against {pct(r['others_win_share'])}% for the other players, "
+                   f"{_gap_words(r, family)} (a fair share is {pct(r['fair_share'])}%; "
                    f"{pct(r['founded_share'])}% of players found one; an association under bot play).")
     if left.height:
         out.append(f"Left out of this ranking, too few players to rank ({RANK_RULE}): "
                    f"{left_out_words(left)}.")
     return out
+
+
+def _gap_words(r: dict, types: int) -> str:
+    """The founders − others gap of a headline's type worded by its size (the table's ``verdict``),
+    never by the ranking alone: "0.4 pp fewer, within noise after Holm's correction over the 13
+    types", or "14.5 pp more: clear and large enough to matter"."""
+    d, v = r.get("diff"), r.get("verdict")
+    if d is None or d != d:
+        return "a gap the games cannot measure"
+    size = f"{abs(100 * d):.1f} pp {'more' if d > 0 else 'fewer'}" if round(100 * d, 1) else "no gap at 0.1 pp"
+    if v is None and r.get("significant"):          # (a table without its verdict column)
+        return f"{size}: clear after Holm's correction over the {types} types"
+    if v is None or v == stats.NOT_SHOWN:
+        return f"{size}, within noise after Holm's correction over the {types} types"
+    return f"{size}: {verdict_words(v)}"
 
 
 def headlines(t: dict, rs: RunSet) -> list[str]:
