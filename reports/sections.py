@@ -100,7 +100,7 @@ def role_rows(t: dict) -> pl.DataFrame:
     return pl.DataFrame({
         "Role": r["role_label"], "Seats": r["seats"], "Games": r["games"],
         "Side wins (95% interval, unadjusted)": pct_column(r, "win_share", "ci_low", "ci_high"),
-        "Per seat (95% interval, unadjusted)": pct_column(r, "per_seat", "per_seat_low", "per_seat_high"),
+        "Average per seat (the side's wins ÷ its seats, 95% interval)": pct_column(r, "per_seat", "per_seat_low", "per_seat_high"),
         "Mean rank": [num(x, 3) for x in r["mean_rank"]]})
 
 
@@ -491,7 +491,7 @@ def side_by_side_role_rows(side: list[tuple[str, RunSet, dict]]) -> pl.DataFrame
     """Games with roles: one row per configuration and role, the share of games its side wins."""
     cols: dict[str, list] = {"Configuration": [], "Players": [], "Games": [], "Role": [], "Seats": [],
                              "Side wins (95% interval, unadjusted)": [],
-                             "Per seat (95% interval, unadjusted)": []}
+                             "Average per seat (the side's wins ÷ its seats, 95% interval)": []}
     for label, rs, t in side:
         for r in t["roles"].iter_rows(named=True):
             cols["Configuration"].append(label)
@@ -500,7 +500,7 @@ def side_by_side_role_rows(side: list[tuple[str, RunSet, dict]]) -> pl.DataFrame
             cols["Role"].append(r["role_label"])
             cols["Seats"].append(r["seats"])
             cols["Side wins (95% interval, unadjusted)"].append(pct_ci(r["win_share"], r["ci_low"], r["ci_high"]))
-            cols["Per seat (95% interval, unadjusted)"].append(pct_ci(r["per_seat"], r["per_seat_low"], r["per_seat_high"]))
+            cols["Average per seat (the side's wins ÷ its seats, 95% interval)"].append(pct_ci(r["per_seat"], r["per_seat_low"], r["per_seat_high"]))
     return pl.DataFrame(cols)
 
 

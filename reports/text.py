@@ -474,8 +474,12 @@ def role_headlines(t: dict) -> list[str]:
         else:
             sentence = f"The {r['seats']} {r['role_label']}s together win {_p(r, 'win_share')} of {n}-player games"
         if r["seats"] > 1:
-            sentence += (f", {pct_ci(r['per_seat'], r['per_seat_low'], r['per_seat_high'])} per "
-                         f"{r['role_label']} seat")
+            # the side's share split evenly over its seats, not any one seat's share (review J #7:
+            # "33.2% (33.1–33.3) per Censitaire seat" read as every seat near 33.2%, with seats at
+            # 31.6%, 33.1% and 35.0%)
+            sentence += (f", an average of {pct_ci(r['per_seat'], r['per_seat_low'], r['per_seat_high'])} "
+                         f"per {r['role_label']} seat (the side's wins split evenly over its "
+                         f"{r['seats']} seats)")
         out.append(sentence + ".")
     seats = t["role_seats"]
     for role in roles.filter(pl.col("seats") > 1)["role"].to_list():

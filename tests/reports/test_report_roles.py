@@ -120,3 +120,22 @@ def test_a_role_seats_sentence_is_worded_by_size_not_by_the_chi_square(tmp_path)
     assert (f"Seat {top + 2} ({pp(gaps[top])}) and " in line and "are clearly off an equal 33.3% of the "
             "Censitaires' wins, perhaps by the 1 pp that matters; these games cannot tell (Holm over the 3 "
             "Censitaire seats; more games would)" in line), line
+
+
+def test_the_per_seat_figure_of_a_side_is_said_to_be_its_average(tmp_path):
+    """Review J #7: "33.2% (33.1–33.3) per Censitaire seat" read as every Censitaire seat winning
+    about 33.2%, where the seats won 31.6%, 33.1% and 35.0%. The figure is the side's win share
+    split evenly over its seats, and the sentence says so; here seat 1 wins twice as often as each
+    other Censitaire seat (planted), so the seats' own shares differ widely from that average."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    games = 3000
+    rs = open_runs([_role_run(tmp_path / "r", games=games)])
+    line = next(x for x in headlines(analyse(rs), rs) if x.startswith("The 3 "))
+    wins = round(rs.players(["role", "win_share"]).collect().filter(role="censitaire")["win_share"].sum())
+    low, high = proportion_confint(wins, games, method="wilson")
+    m = re.search(r"an average of ([\d.]+)% \(([\d.]+)–([\d.]+)\) per censitaire seat \(the side's wins "
+                  r"split evenly over its 3 seats\)", line, re.IGNORECASE)
+    assert m, line
+    assert [float(x) for x in m.groups()] == pytest.approx(
+        [round(100 * wins / games / 3, 1), round(100 * low / 3, 1), round(100 * high / 3, 1)])
