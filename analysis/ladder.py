@@ -195,19 +195,26 @@ def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, gam
 
 
 
-def ladder_table(cells: list[Cell], *, game: str, players: int, seed: int) -> pl.DataFrame:
+def ladder_table(cells: list[Cell], *, game: str, players: int, seed: int,
+                 calls: list[str | None] | None = None, family: int | None = None) -> pl.DataFrame:
     """One row per cell: game, players, seed, bot, opponent, games, win_share, std_error and
     ci_low, ci_high (95 %, paired by deal for rotated cells and the shared role: :func:`deal_interval`;
     Wilson over independent games for the lead role; each cell's own, unadjusted), fair_share,
-    margin_in_se."""
+    margin_in_se, and (a game whose seats are alike, ``calls`` from :func:`fair_calls`) call
+    ("above", "below" or empty: the table's ▲ / ▼) and calls_adjusted_over (``family``, the number
+    of matchups the calls are adjusted over together: Bonferroni); without calls both are null."""
+    if calls is not None and len(calls) != len(cells):
+        raise ValueError(f"{len(calls)} calls for {len(cells)} cells")
     return pl.DataFrame({
         "game": [game] * len(cells), "players": [players] * len(cells), "seed": [seed] * len(cells),
         "bot": [c.bot for c in cells], "opponent": [c.opponent for c in cells],
         "games": [c.games for c in cells], "win_share": [c.win_share for c in cells],
         "std_error": [c.std_error for c in cells], "ci_low": [c.ci_low for c in cells],
         "ci_high": [c.ci_high for c in cells], "fair_share": [c.fair for c in cells],
-        "margin_in_se": [c.margin_in_se for c in cells]},
+        "margin_in_se": [c.margin_in_se for c in cells],
+        "call": [None] * len(cells) if calls is None else [c or "" for c in calls],
+        "calls_adjusted_over": [None if calls is None else family or len(cells)] * len(cells)},
         schema={"game": pl.String, "players": pl.Int64, "seed": pl.Int64, "bot": pl.String,
                 "opponent": pl.String, "games": pl.Int64, "win_share": pl.Float64, "std_error": pl.Float64,
                 "ci_low": pl.Float64, "ci_high": pl.Float64, "fair_share": pl.Float64,
-                "margin_in_se": pl.Float64})
+                "margin_in_se": pl.Float64, "call": pl.String, "calls_adjusted_over": pl.Int64})

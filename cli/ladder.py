@@ -257,7 +257,8 @@ def _print_ladder(console, L, spec, cells: dict, names, n, players, seed, calls:
                        + mark[calls[(a, b)]])
         t.add_row(a, *row)
     console.print(t)
-    return L.ladder_table(played, game=spec.name, players=players, seed=seed)
+    return L.ladder_table(played, game=spec.name, players=players, seed=seed,
+                          calls=[calls[(c.bot, c.opponent)] for c in played], family=family)
 
 
 def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None, sets=()):

@@ -68,3 +68,38 @@ def test_the_terminal_table_says_what_its_interval_is():
     assert "95% intervals: Student t over the 100 deals of a matchup" in out, out
     assert "unadjusted over the 2 matchups" in out and "Bonferroni" in out and "fair 25%" in out
     assert "▲" in out and "▼" in out
+
+
+def test_the_written_table_carries_the_printed_calls():
+    """Review J #12: ladder.csv had margin_in_se but not the adjusted ▲ / ▼ the terminal shows; a
+    spreadsheet could not recover them without redoing the Bonferroni step. The written table's
+    ``call`` is checked here against scipy's t quantile at 1 − 0.05/(2k) over the k matchups."""
+    from rich.console import Console
+
+    from cli.ladder import _ladder
+
+    rng = np.random.default_rng(3)
+
+    def duel(a, b, n, **kw):
+        p = {"strong": 0.45, "weak": 0.05, "even": 0.25}[a]
+        c = _cells(rng, [p], deals=n // 4)[0]
+        return L.Cell(a, b, c.games, c.win_share, c.std_error, c.ci_low, c.ci_high, c.fair)
+
+    fake = SimpleNamespace(pairs=L.pairs, duel=duel, fair_calls=L.fair_calls, ladder_table=L.ladder_table)
+    console = Console(record=True, width=250)
+    table = _ladder(console, fake, SimpleNamespace(name="middle-ages"), ["strong", "weak", "even"], 400,
+                    4, 0, "middle-ages", None, ())
+    k = table.height
+    assert k == 6 and set(table["calls_adjusted_over"]) == {k}
+    for r in table.iter_rows(named=True):
+        deals = r["games"] // 4
+        half = student.ppf(1 - 0.05 / (2 * k), deals - 1) * r["std_error"]
+        want = ("above" if r["win_share"] - half > 0.25 else
+                "below" if r["win_share"] + half < 0.25 else "")
+        assert r["call"] == want, r
+    assert {"above", "below"} <= set(table["call"])
+    out = console.export_text()
+    for r in table.iter_rows(named=True):      # the same calls as the printed marks
+        cell = f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
+        mark = {"above": " ▲", "below": " ▼", "": ""}[r["call"]]
+        assert cell + mark in out and (mark or cell + " ▲" not in out and cell + " ▼" not in out), (cell, r["call"])
