@@ -25,6 +25,7 @@ May import polars, numpy, :mod:`analysis` and its modules.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -182,6 +183,7 @@ class Pairing:
     games: int = 0
     why: str = ""
     moments: dict = field(default_factory=dict)     # (metric, key) → (n, mean, sd) of after − before
+    source: str = "rows"        # where the per-game differences come from: "rows", or "sums" (a sweep's)
 
 
 @dataclass
@@ -541,8 +543,63 @@ def pairing(base: RunSet, variant: RunSet) -> Pairing:
         return Pairing(False, why="seats rotate within deals, so games are not independent units")
     for rs in (base, variant):
         if not all((p / PLAYERS).is_file() and (p / GAMES).is_file() for p in rs.paths):
+            from_sums = sweep_pairing(base, variant)
+            if from_sums is not None:
+                return from_sums
             return Pairing(False, why=f"{rs.label} kept no per-game rows (simulate with --raw to pair)")
     return _paired_moments(open_runs_rows(base), open_runs_rows(variant))
+
+
+def sweep_pairing(base: RunSet, variant: RunSet) -> Pairing | None:
+    """Two variants of one sweep played together without rows (``SWEEP/variants/vNNN``, the
+    sweep's ``paired_stats.json`` holding the cross-products of the two: variants of one parameter's
+    chain, :mod:`analysis.sweep.joint`), paired from those exact sums: the seat and role win shares
+    and the game length, each the mean and sd of the per-game difference after − before over the
+    same games. None when the two are not such variants, or the sums do not hold them as played
+    (other games, seed or rules): the caller then compares them unpaired."""
+    from analysis.sweep.joint import JOINT_FILE, JointSums
+    from analysis.sweep.metrics import share_metrics
+    from analysis.length import length_column
+    from analysis.load import seat_label
+
+    if len(base.paths) != 1 or len(variant.paths) != 1:
+        return None
+    a, b = Path(base.paths[0]).resolve(), Path(variant.paths[0]).resolve()
+    sweep = a.parent.parent
+    if a.parent.name != "variants" or b.parent != a.parent or not (sweep / JOINT_FILE).is_file():
+        return None
+    try:
+        joint = JointSums.read(sweep / JOINT_FILE)
+    except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
+        return None
+    if not joint.has_pair(a.name, b.name) or joint.n != base.n_games or joint.n != variant.n_games:
+        return None
+    for name, rs in ((a.name, base), (b.name, variant)):
+        meta = rs.metas[0]
+        if joint.played(name, meta.get("seed"), meta.get("rules_sha256")) is not None:
+            return None
+    from simcore import games as registry
+
+    spec = registry.specs().get(base.game)
+    wanted = {}
+    for m, seats in share_metrics(spec, base.n_players):
+        if m.key.startswith("seat_win_share_"):
+            wanted[m.key] = ("seat_win_share", seat_label(seats[0]))
+        else:
+            wanted[m.key] = ("role_win_share", m.key.removeprefix("role_win_share_"))
+    if length_column(base) is not None and length_column(variant) is not None:
+        wanted["game_length"] = ("mean_turns", "all")
+    usable = set(joint.usable(a.name)) & set(joint.usable(b.name))
+    out = {}
+    for key, row in wanted.items():
+        if key not in usable:
+            continue
+        n, mean, cov = joint.moments([(a.name, key), (b.name, key)])
+        var = max(float(cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]), 0.0)
+        out[row] = (float(n), float(mean[1] - mean[0]), float(np.sqrt(var)))
+    if not out:
+        return None
+    return Pairing(True, games=joint.n, moments=out, source="sums")
 
 
 def open_runs_rows(rs: RunSet) -> RunSet:

@@ -347,8 +347,11 @@ def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False) -> str:
     pairing = about.pairing if about is not None else None
     if pairing is not None and pairing.paired:
         paired = cmp.filter(pl.col("paired")) if "paired" in cmp.columns else cmp.clear()
-        how = (f"Paired on the same {pairing.games:,} deals: the {paired.height} metrics read from the "
-               f"per-game rows ({_paired_words(paired)}) are compared deal by deal, each change the mean of the per-deal "
+        where = ("per-game rows" if getattr(pairing, "source", "rows") == "rows" else
+                 "sweep's exact paired sums (paired_stats.json: the two variants were played "
+                 "together, game by game)")
+        how = (f"Paired on the same {pairing.games:,} deals: the {paired.height} metrics "
+               f"({_paired_words(paired)}) read from the {where} are compared deal by deal, each change the mean of the per-deal "
                "differences after − before with its t interval (mean ± t·sd/√n over the deals: a paired "
                "t test), which removes the luck of the deal both sides share"
                + ("; the others (marked \"unpaired\" in the table: read from each run's statistics, such as "

@@ -390,3 +390,57 @@ def test_a_narrow_interval_is_printed_with_ends_that_differ():
 
     assert num_ci(2.9981, 3.0032) == "2.998–3.003" and num_ci(8.37, 8.40) == "8.37–8.40"
     assert num_ci(1.0, 1.0) == "1.00–1.00"            # a zero-width interval is printed as it is
+
+
+@pytest.fixture(scope="module")
+def two_chains(played, tmp_path_factory):
+    """Sweeps with two variants of one player count in a chain: the Middle-Ages grid of ``played``,
+    and a Seigneurial sweep of a rule (roles: the role rows), with rows and without."""
+    from analysis.sweep.play import run_sweep
+
+    base = tmp_path_factory.mktemp("chains")
+    kw = dict(varies=["resources.start_cards=0..1"], games=1500, seed=7, players=4)
+    rows, sums = base / "sg-rows", base / "sg-sums"
+    run_sweep(_plan("seigneurial", True, **kw), rows)
+    run_sweep(_plan("seigneurial", False, **kw), sums)
+    return {"middle-ages": played["middle-ages"], "seigneurial": (rows, sums)}
+
+
+@pytest.mark.parametrize("game", ["middle-ages", "seigneurial"])
+def test_a_before_after_of_two_variants_is_paired_from_the_sweeps_sums(two_chains, game):
+    """``balance report SWEEP/variants/vA SWEEP/variants/vB`` of a sweep without rows compared the
+    two unpaired ("kept no per-game rows"). Two variants of one chain are paired from
+    paired_stats.json: every paired row (seat and role win shares, the game length) equals the
+    before/after of the same variants played with rows, paired from the rows game by game."""
+    from analysis import analyse, open_runs
+    from analysis.compare import compare_runs
+    from analysis.sweep.joint import JointSums
+
+    rows_dir, sums_dir = two_chains[game]
+    joint = JointSums.read(sums_dir / "paired_stats.json")
+    players = {v: json.loads((sums_dir / "variants" / v / "run.json").read_text())["players"]
+               for v in joint.variants}
+    assert joint.pairs, joint.variants
+    a, b = next(((a, b) for a, b in joint.pairs if players[a] == players[b]), (None, None))
+    assert a is not None, (joint.pairs, players)
+    found = {}
+    for where in (rows_dir, sums_dir):
+        rs = [open_runs([where / "variants" / v]) for v in (a, b)]
+        cmp = compare_runs(rs[0], rs[1], analyse(rs[0]), analyse(rs[1]))
+        assert cmp.pairing.paired, cmp.pairing.why
+        found[where] = cmp
+    assert found[rows_dir].pairing.source == "rows" and found[sums_dir].pairing.source == "sums"
+    from_rows, from_sums = (found[d].table.filter(pl.col("paired")).sort("metric", "key")
+                            for d in (rows_dir, sums_dir))
+    metrics = set(from_sums["metric"])
+    want = {"seat_win_share"} | ({"role_win_share"} if game == "seigneurial" else set())
+    assert want <= metrics <= set(from_rows["metric"]), metrics
+    rows_part = from_rows.filter(pl.col("metric").is_in(list(metrics)))
+    _same_tables(rows_part.select("metric", "key", "diff", "diff_low", "diff_high", "z", "p_value"),
+                 from_sums.select("metric", "key", "diff", "diff_low", "diff_high", "z", "p_value"),
+                 f"{game} {a}→{b}")
+    # the same two variants from another sweep's directory are not paired by these sums
+    other = sums_dir.parent / f"{game}-copy"
+    shutil.copytree(sums_dir / "variants" / b, other / "variants" / b)
+    rs = [open_runs([sums_dir / "variants" / a]), open_runs([other / "variants" / b])]
+    assert not compare_runs(rs[0], rs[1], analyse(rs[0]), analyse(rs[1])).pairing.paired
