@@ -115,15 +115,21 @@ def _tolerances(tol: float | None, tol_s: float | None) -> dict[str, float]:
     return out
 
 
-def _print_tolerances(path) -> None:
+def _print_tolerances(path, cells: list[str] | None = None) -> None:
     """On stderr (stdout stays the path written): the tolerances a baseline file holds, against
-    the smallest difference that matters (revA #15), as a check will read them."""
-    from analysis.check.baseline import load_baseline, tolerance_summary
+    the smallest difference that matters (revA #15), as a check will read them, with the caveat
+    when the baseline's own error limits a check's power (revH #2). ``cells``: the files of a
+    panel baseline in directory ``path`` (the same settings in each; the caveat names the cells)."""
+    from analysis.check.baseline import load_baseline, power_caveat, tolerance_summary
 
-    written = load_baseline(path)
+    if cells:
+        named = [(name, load_baseline(Path(path) / name)) for name in cells]
+    else:
+        named = [("", load_baseline(path))]
+    written = named[0][1]
     kinds = list(dict.fromkeys(m.metric for m in written.metrics))
-    print(tolerance_summary(written.game, written.tolerance, written.smallest, kinds, written.beta),
-          file=sys.stderr)
+    print(tolerance_summary(written.game, written.tolerance, written.smallest, kinds, written.beta,
+                            caveat=power_caveat(named)), file=sys.stderr)
 
 
 def _check_report_files(junit, summary, force: bool, read: list) -> None:
@@ -218,7 +224,7 @@ def register(app: typer.Typer) -> None:
                 tolerance=given_tol, alpha=alpha, beta=beta, check_games=n,
                 log=lambda m: print(m, file=sys.stderr))
             typer.echo(str(path))
-            _print_tolerances(Path(path) / "cell-0.toml")     # every cell has the same settings
+            _print_tolerances(path, [f"cell-{k}.toml" for k in range(len(the_panel))])
             return
         if run is None:
             raise UsageError("give a run directory to measure, or --panel NAME")

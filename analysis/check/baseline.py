@@ -7,7 +7,9 @@ A baseline (a commented TOML file, see :func:`render_baseline`) records what a r
 words a change) and the accepted tolerance of every metric with the check's settings (alpha,
 beta, the maximum number of games and the games per look of the sequential test, seed offset;
 :func:`check_settings`). Each tolerance defaults to the smallest difference that matters
-(:func:`default_tolerances`), and :func:`tolerance_summary` says so in ``balance baseline``'s output. Files of format 1 (before the sequential check) still load: their
+(:func:`default_tolerances`), and :func:`tolerance_summary` says so in ``balance baseline``'s output,
+with :func:`power_caveat` when the baseline's own error limits a check's power; the comment beside
+``[check] games`` says what that maximum is made of (:func:`games_comment`). Files of format 1 (before the sequential check) still load: their
 ``games`` is read as the maximum, ``beta`` and ``batch`` take their defaults and
 ``on_inconclusive`` is accepted and ignored (an undecided check exits 3). :func:`make_baseline` measures a run
 and writes the file, :func:`load_baseline` reads and validates it into a :class:`Baseline`. May
@@ -29,7 +31,7 @@ from pathlib import Path
 from typing import Sequence
 
 from analysis.check.decision import DEFAULT_ALPHA, DEFAULT_BETA, MAX_GAMES_FACTOR as MAX_FACTOR
-from analysis.check.decision import ON_INCONCLUSIVE, plan_games
+from analysis.check.decision import ON_INCONCLUSIVE, metric_names, plan_games
 from analysis.check.measure import KINDS, Z95, Measurement, measure_run, unit_of
 from simcore.config import Table, read_toml
 from simcore.errors import UsageError
@@ -120,9 +122,11 @@ def default_tolerances(game: str | None, smallest: dict | None = None) -> dict[s
 
 
 def tolerance_summary(game: str | None, tolerance: dict[str, float], smallest: dict | None = None,
-                      kinds: Sequence[str] | None = None, beta: float = DEFAULT_BETA) -> str:
+                      kinds: Sequence[str] | None = None, beta: float = DEFAULT_BETA,
+                      caveat: str = "") -> str:
     """One line for ``balance baseline``: each kind's tolerance (``kinds``: those the file checks),
-    set against the smallest difference that matters, and what a check does with a change."""
+    set against the smallest difference that matters, and what a check does with a change
+    (``caveat``: :func:`power_caveat`, when the baseline's own error limits that)."""
     small = default_tolerances(game, smallest)
     names = {"seat_win_share": "seat win shares", "seat_mean_score": "seat mean scores",
              "strategy_win_share": "strategy win shares", "role_win_share": "role win shares"}
@@ -135,8 +139,55 @@ def tolerance_summary(game: str | None, tolerance: dict[str, float], smallest: d
                     f"{'matter' if unit.endswith('s') and small[k] != 1 else 'matters'}")
         parts.append(f"{names[k]} ±{t:g} {unit} ({rel})")
     return (f"tolerances: {'; '.join(parts)}. A check fails a change shown beyond its tolerance; a "
-            f"change of twice it passes with at most a {100 * beta:g}% chance "
+            f"change of twice it passes with at most a {100 * beta:g}% chance{caveat} "
             "(--tolerance, --score-tolerance to change them)")
+
+
+def games_comment(plan, games: int) -> str:
+    """Where the default maximum of :func:`plan_games` comes from, as the baseline file's comment
+    says it: ``MAX_FACTOR`` × the largest metric's games, rounded up to a thousand, and what those
+    games are — a fixed-size test's, or, when the baseline's own error limits that metric
+    (``plan.basis_limited``), the games by which an unchanged configuration passes it; the metrics
+    so limited and the baseline size that would not limit them (``games``: this baseline's)."""
+    head = f"{MAX_FACTOR:g} x {plan.basis_games:,} games, rounded up to a thousand"
+    if not plan.limited:
+        return f"{head}: the games of a fixed-size test with these error rates"
+    names = metric_names(plan.limited)
+    limit = (f"this baseline's own error ({games:,} games) keeps {'them' if plan.basis_limited else names} "
+             "from the fixed-size test's power at twice the tolerance (a baseline of at least "
+             f"{plan.baseline_games:,} games would not)")
+    if plan.basis_limited:
+        other = (f"; the other metrics need {plan.fixed_games:,} games for a fixed-size test with "
+                 "these error rates" if plan.fixed_games else "")
+        return (f"{head}: the games by which an unchanged configuration passes {names} with "
+                f"probability 1 - beta; {limit}{other}")
+    return f"{head}: the games of a fixed-size test with these error rates; {limit}"
+
+
+def power_caveat(baselines: Sequence[tuple[str, "Baseline"]]) -> str:
+    """What ``balance baseline`` adds to "a change of twice it passes with at most a 5% chance"
+    when a baseline's own error limits a metric (:func:`plan_games`'s ``limited``): such a change
+    still passes with at most that chance, but a check may not fail it either (it can end
+    UNDECIDED): the metrics, and the baseline games that would lift it. ``baselines``: (the name
+    a reader knows the file by, "" for one file, a loaded baseline); "" when none is limited."""
+    by_metrics: dict[str, list[str]] = {}        # the metrics limited → the files they are in
+    need = 0
+    for name, b in baselines:
+        plan = plan_games(b.metrics, b.tolerances(), b.alpha, b.beta)
+        if plan.limited:
+            by_metrics.setdefault(metric_names(plan.limited), []).append(name)
+            need = max(need, plan.baseline_games or 0)
+    if not by_metrics:
+        return ""
+    said = [what + (f" ({', '.join(names)})" if any(names) else "")
+            for what, names in by_metrics.items()]
+    whose = ("this baseline's own error" if len(baselines) == 1 else "the cell baselines' own error")
+    games = sorted({b.games for _, b in baselines})
+    count = (f"{games[0]:,} games" + ("" if len(baselines) == 1 else " each")) if len(games) == 1 \
+        else "games"
+    return (f"; but for {'; '.join(said)} {whose} ({count}) keeps a check from failing such a "
+            "change with that confidence: it may end UNDECIDED instead (record a baseline of at "
+            f"least {need:,} games)")
 
 
 def _shipped_configs() -> Path:
@@ -253,12 +304,11 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
          "when the run was made (information only)"),
     ])
     lines += ["", "[check]                         # how `balance check --baseline THIS_FILE` decides"]
-    fixed = (f"{plan.fixed_games:,} games for a fixed-size test with these error rates"
-             if plan.fixed_games else "power at twice the tolerance limited by this baseline's own error")
+    basis = games_comment(plan, games)
     lines += _aligned([
         (f"alpha = {_num(alpha)}", "at most this chance that the check FAILS while every metric is within its tolerance"),
         (f"beta = {_num(beta)}", "at most this chance that a metric moved by twice its tolerance PASSES"),
-        (f"games = {check_games}", f"most games a check plays; it stops as soon as every metric is decided (default: power calculation, {MAX_FACTOR:g} x {fixed}; override: --games)"),
+        (f"games = {check_games}", f"most games a check plays; it stops as soon as every metric is decided (default: power calculation, {basis}; override: --games)"),
         (f"batch = {batch or 0}", "games per look (0: about games / 50 in thousands; override: --batch)"),
         (f"seed_offset = {int(seed_offset)}", "the check plays seed = run.seed + seed_offset (override: --seed); not 0, so its games are new"),
     ])
@@ -375,11 +425,13 @@ def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
                   tolerance: dict[str, float] | None = None, alpha: float = DEFAULT_ALPHA,
                   check_games: int | None = None, seed_offset: int = DEFAULT_SEED_OFFSET,
                   beta: float = DEFAULT_BETA, batch: int | None = None,
-                  smallest: dict | None = None) -> Path:
+                  smallest: dict | None = None, published_as: tuple | None = None) -> Path:
     """Measure run directory ``run`` and write the baseline file ``out`` (atomic; no overwrite
     without ``force``). ``smallest``: the smallest differences that matter, by kind
     (:func:`analysis.load.parse_smallest_difference`), recorded in ``[smallest_difference]``
-    (default: the game's own)."""
+    (default: the game's own). ``published_as``: (the baseline file, the run) as they will be
+    named once the directory being built is published (a panel baseline is built under a hidden
+    name): the file's commands and its rules path are written for those."""
     from analysis.export import check_output_file, write_text_atomic
 
     from analysis.load import check_run
@@ -390,7 +442,8 @@ def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
     check_seed(meta.get("seed", 0) + seed_offset, "--seed-offset")   # the seed a check will play
     check_output_file(out, force, inputs=[run])
     meta, metrics = measure_run(run)
-    text = render_baseline(meta, metrics, out, source=Path(run).as_posix(), tolerance=tolerance,
+    shown_out, shown_run = published_as or (out, run)
+    text = render_baseline(meta, metrics, shown_out, source=Path(shown_run).as_posix(), tolerance=tolerance,
                            alpha=alpha, check_games=check_games, seed_offset=seed_offset, beta=beta,
                            batch=batch, smallest=smallest)
     return write_text_atomic(out, text, force)
@@ -517,5 +570,6 @@ def load_baseline(path: str | Path) -> Baseline:
 
 
 __all__ = ["Baseline", "DEFAULT_SEED_OFFSET", "FORMAT", "baseline_rules_text", "check_settings",
-           "default_tolerances", "load_baseline", "make_baseline", "render_baseline", "rules_changes",
+           "default_tolerances", "games_comment", "load_baseline", "make_baseline", "power_caveat",
+           "render_baseline", "rules_changes",
            "rules_entry", "rules_text_matches", "simulate_command", "tolerance_summary"]

@@ -7,9 +7,12 @@ tolerance), *pass* (no move of twice the tolerance, at error β) or leaves it op
 as soon as one metric fails or every metric passes, and is *undecided* if the maximum number of
 games comes first. :func:`compare` is one look at a finished run. :class:`MetricResult` and
 :class:`CheckResult` carry the verdicts, the exit code and what to say about them;
-:func:`check_configuration` and :func:`check_notes` judge a run's run.json (already read, a dict)
-against a baseline; :func:`plan_games` is the power calculation behind the default maximum number of
-games; :func:`fixed_n_verdict` is the fixed-size test of the same hypotheses (benchmarks);
+:func:`check_configuration`, :func:`check_seed_differs` and :func:`check_notes` judge a run's
+run.json (already read, a dict) against a baseline; :func:`plan_games` is the power calculation
+behind the default maximum number of games (:class:`GamePlan`: what the maximum is made of and which
+metrics the baseline's own error limits, :func:`limited_note`; a baseline too small to pass at all
+is :class:`BaselineTooSmall`, a one-line :class:`UsageError`); :func:`metric_names` says labels
+together; :func:`fixed_n_verdict` is the fixed-size test of the same hypotheses (benchmarks);
 :func:`shifted` moves a baseline value (tests, benchmarks). Nothing here reads or writes a file.
 May import numpy, the standard library, :mod:`analysis.stats`, :mod:`simcore.errors` and the metric
 vocabulary of :mod:`analysis.check.measure` (:class:`Kind`, :data:`KINDS`, :class:`Measurement`);
@@ -241,6 +244,27 @@ class GamePlan:
     max_games: int                  # default maximum of a check
     fixed_games: int | None         # games of the fixed-size test with the same α, β (None: unreachable)
     limited: list[str]              # labels of metrics whose baseline error caps the power at 2δ
+    # what max_games is made of: MAX_GAMES_FACTOR × basis_games, rounded up to a thousand, where
+    # basis_games is the largest metric's need: a fixed-size test's games, or (basis_limited) the
+    # games at which an unchanged configuration passes a metric in ``limited``
+    basis_games: int = 0
+    basis_limited: bool = False
+    # games a baseline needs so that no metric is limited (its own error half the room the
+    # fixed-size test leaves, for every metric in ``limited``), in thousands; None: none limited
+    baseline_games: int | None = None
+
+
+class BaselineTooSmall(UsageError):
+    """A baseline whose own standard error leaves no room for an unchanged configuration to pass
+    (:func:`plan_games`): one line, with what a caller rewording it needs (``label``, ``se`` in
+    the metric's difference unit, ``n`` its games, ``tolerance``, ``games_hint`` the baseline
+    games that would do: its error half the room; ``metric`` its kind)."""
+
+    def __init__(self, message: str, *, metric: str, label: str, se: float, n: int,
+                 tolerance: float, games_hint: int) -> None:
+        super().__init__(message)
+        self.metric, self.label, self.se, self.n, self.tolerance = metric, label, se, n, tolerance
+        self.games_hint = games_hint
 
 
 def plan_games(baseline: Sequence[Measurement], tolerances: Sequence[float], alpha: float = DEFAULT_ALPHA,
@@ -257,30 +281,67 @@ def plan_games(baseline: Sequence[Measurement], tolerances: Sequence[float], alp
     probability 1 − β (:func:`pass_information`), and is listed in ``limited``; if even that is
     unreachable, :class:`UsageError` (the baseline is too small for the tolerance)."""
     m = len(baseline)
-    need, fixed, limited = [], [], []
+    need, fixed, limited, lift = [], [], [], []
     for b, tol in zip(baseline, tolerances):
         if not tol > 0:
             raise UsageError(f"{b.label}: tolerance {tol:g}: the sequential check needs a tolerance > 0")
         sd = b.se * math.sqrt(max(b.n, 1))
         base_se = 0.0 if paired else b.se
-        n_fix = games_for_information(fixed_information(tol, alpha, beta, m), sd, base_se)
+        info_fix = fixed_information(tol, alpha, beta, m)
+        n_fix = games_for_information(info_fix, sd, base_se)
         if math.isfinite(n_fix):
             fixed.append(n_fix)
-            need.append(MAX_GAMES_FACTOR * n_fix)
+            need.append((n_fix, False))
             continue
         n_pass = games_for_information(pass_information(tol, beta, m), sd, base_se)
         if not math.isfinite(n_pass):
             # a baseline whose error is at most half the room 1/I_pass leaves the other half to the run
-            games_hint = 2 * b.n * b.se ** 2 * pass_information(tol, beta, m)
-            raise UsageError(f"{b.label}: the baseline's own standard error ({b.se:.3g} {b.kind.diff_unit}, "
-                             f"{b.n:,} games) is too large for a tolerance of ±{tol:g}: even an unchanged "
-                             f"configuration could not pass; record a baseline of at least "
-                             f"{int(math.ceil(games_hint)):,} games or raise the tolerance")
+            hint = int(math.ceil(2 * b.n * b.se ** 2 * pass_information(tol, beta, m)))
+            raise BaselineTooSmall(
+                f"{b.label}: the baseline's own standard error ({b.se:.3g} {b.kind.diff_unit}, "
+                f"{b.n:,} games) is too large for a tolerance of ±{tol:g}: even an unchanged "
+                f"configuration could not pass; record a baseline of at least {hint:,} games or "
+                "raise the tolerance", metric=b.metric, label=b.label, se=b.se, n=b.n,
+                tolerance=tol, games_hint=hint)
         limited.append(b.label)
-        need.append(MAX_GAMES_FACTOR * n_pass)
-    worst = max(need) if need else 1000.0
+        # the baseline games whose error is half the room 1/I_fix: then the fixed-size power is
+        # reached (sd² = n·se², the baseline's per-game variance)
+        lift.append(2 * b.n * b.se ** 2 * info_fix)
+        need.append((n_pass, True))
+    basis, basis_limited = max(need) if need else (500.0, False)
+    worst = MAX_GAMES_FACTOR * basis
     return GamePlan(int(math.ceil(worst / 1000.0)) * 1000, int(math.ceil(max(fixed))) if fixed else None,
-                    limited)
+                    limited, int(math.ceil(basis)), basis_limited,
+                    int(math.ceil(max(lift) / 1000.0)) * 1000 if lift else None)
+
+
+def metric_names(labels: Sequence[str]) -> str:
+    """Metric labels said together: "Seat 1, Seat 2, Seat 3 and Seat 4 win shares" (labels
+    sharing their last words, " win share" or " mean score", are grouped, in order)."""
+    groups: dict[str, list[str]] = {}
+    for label in labels:
+        for tail in (" win share", " mean score"):
+            if label.endswith(tail):
+                groups.setdefault(tail + "s", []).append(label[: -len(tail)])
+                break
+        else:
+            groups.setdefault("", []).append(label)
+    parts = []
+    for tail, heads in groups.items():
+        said = heads[0] if len(heads) == 1 else ", ".join(heads[:-1]) + " and " + heads[-1]
+        parts.append(said + (tail if len(heads) > 1 else tail[:-1]))
+    return "; ".join(parts)
+
+
+def limited_note(plan: GamePlan, baseline_games: int) -> str:
+    """What a check says when the baseline's own error limits it (``plan.limited``), "" when it
+    does not: more games cannot give these metrics the power at twice the tolerance; a baseline of
+    more games can."""
+    if not plan.limited:
+        return ""
+    return (f"this baseline's own error ({baseline_games:,} games) limits the power at twice the "
+            f"tolerance for {metric_names(plan.limited)}: more check games cannot make up for it; record "
+            f"a baseline of at least {plan.baseline_games:,} games")
 
 
 def planned_baseline_games(players: int, tolerance: float, beta: float = DEFAULT_BETA,
@@ -329,6 +390,10 @@ class CheckResult:
     # baseline's; in paired mode the old rules'), as analysis.rules_diff.SettingChange items: []
     # the same settings, None not known (a rules text is missing: only the sha256 can be said)
     rules_changes: list | None = None
+    # the metrics whose power at twice the tolerance the baseline's own error limits
+    # (GamePlan.limited) and the baseline games that would lift it (GamePlan.baseline_games)
+    limited: list[str] = field(default_factory=list)
+    baseline_games_needed: int | None = None
 
     @property
     def failed(self) -> list[MetricResult]:
@@ -371,9 +436,24 @@ def check_configuration(baseline: Baseline, meta: dict) -> None:
         raise UsageError(f"the run is not the baseline's configuration: {'; '.join(problems)}")
 
 
+def check_seed_differs(baseline: Baseline, meta: dict, what: str) -> None:
+    """Refuse a run played with the baseline's own seed (one :class:`UsageError` line): game i of
+    both draws from the stream (seed, i), so its estimates are not independent of the baseline's
+    and run − baseline is not the comparison the test's error rates are computed for (docs/ci.md
+    §2: the seed must differ from the baseline's). ``what`` names the run in the message."""
+    seed = meta.get("seed")
+    if seed is None or seed != baseline.seed:
+        return
+    raise UsageError(f"{what}: played with the baseline's own seed {seed}: its games draw the same "
+                     "random streams as the baseline's, so the check would not compare independent "
+                     f"estimates; play the run with another --seed (e.g. {getattr(baseline, 'check_seed', seed + 1)}), or leave out "
+                     "RUN and give its rules (--rules/--set): the check then plays them on a new seed")
+
+
 def check_notes(baseline: Baseline, meta: dict, paired: bool = False,
                 changes: list | None = None) -> list[str]:
-    """What a reader must know about a check: other rules, overlapping games, another engine.
+    """What a reader must know about a check: other rules, another engine. (A run on the
+    baseline's own seed is not noted but refused: :func:`check_seed_differs`.)
     ``paired``: the differences are new − old rules on the same deals, not run − baseline, so
     other rules than the baseline's are not mixed into them (revA #16) and the seed is not noted.
     ``changes``: the settings the run's rules change from the baseline's
@@ -390,10 +470,6 @@ def check_notes(baseline: Baseline, meta: dict, paired: bool = False,
         notes.append(f"rules differ from the baseline's: this run used {meta.get('rules_name', '?')} "
                      f"(sha256 {sha[:12]}…), the baseline {baseline.rules} (sha256 "
                      f"{baseline.rules_sha256[:12]}…){then}")
-    if meta.get("seed") == baseline.seed and not paired:
-        notes.append(f"this run has the baseline's seed {baseline.seed}: its games use the same random "
-                     "streams as the baseline's, so the two estimates are not independent and the "
-                     "check is not the statistical comparison it is meant to be (use another --seed)")
     if meta.get("engine", "kernel") != baseline.engine:
         notes.append(f"engine {meta.get('engine', 'kernel')} (baseline: {baseline.engine})")
     return notes
@@ -408,7 +484,8 @@ def shifted(baseline: Baseline, metric: str, key: str, by: float) -> Baseline:
 
 
 
-__all__ = ["CheckResult", "DEFAULT_ALPHA", "DEFAULT_BETA", "DETECT", "GamePlan", "MAX_GAMES_FACTOR",
-           "MetricResult", "ON_INCONCLUSIVE", "SequentialTest", "VERDICTS", "check_configuration", "check_notes",
+__all__ = ["BaselineTooSmall", "CheckResult", "DEFAULT_ALPHA", "DEFAULT_BETA", "DETECT", "GamePlan",
+           "MAX_GAMES_FACTOR", "MetricResult", "ON_INCONCLUSIVE", "SequentialTest", "VERDICTS",
+           "check_configuration", "check_notes", "check_seed_differs", "limited_note", "metric_names",
            "compare", "default_batch", "fixed_information", "fixed_n_verdict", "games_for_information", "llr",
-           "pass_information", "plan_games", "shifted"]
+           "pass_information", "plan_games", "planned_baseline_games", "shifted"]

@@ -4,7 +4,11 @@ the error rate controlled over the whole family.
 :func:`record_panel_baseline` plays every cell of a :class:`strategies.panels.Panel` (``games``
 games, the same seed; the runs kept under ``DIR/runs/cell-K/``) and writes one ordinary baseline
 file per cell (``DIR/cell-K.toml``, :func:`analysis.check.baseline.make_baseline`) and
-``DIR/panel.json`` (the panel and its files). :func:`check_panel` plays each cell's check
+``DIR/panel.json`` (the panel and its files), built under a hidden name beside ``DIR`` and
+published whole with the toolkit's ownership marker (kind :data:`PANEL_KIND`), so a baseline that
+stops leaves nothing and ``--force`` replaces one written before; ``--games`` too few for any cell
+is refused before a game (:func:`check_panel_games`), and a cell whose baseline proves too small
+once played is one line naming it (nothing written). :func:`check_panel` plays each cell's check
 (:func:`analysis.check.play.play_check`, the sequential test per metric) with the chance of a false
 FAIL split over the cells (Bonferroni: ``alpha / n_cells`` per cell, whose own test already controls
 it over the cell's metrics), so the chance of any false FAIL over cells × metrics stays at most
@@ -27,6 +31,7 @@ May import the standard library, :mod:`simcore` (runner lazily, as :mod:`analysi
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +39,9 @@ from simcore.errors import UsageError
 from strategies.panels import Panel
 
 PANEL_JSON = "panel.json"
+#: The ownership marker's kind of a panel baseline directory (:mod:`simcore.atomic`): ``--force``
+#: replaces only a directory of this kind.
+PANEL_KIND = "panel-baseline"
 
 
 def is_panel_baseline(path) -> bool:
@@ -72,45 +80,90 @@ def record_panel_baseline(panel: Panel, out: str | Path, *, games: int, seed: in
 
     ``settings`` (``--set``) change the rules: each cell's complete rules (an index into a single
     value makes a per-seat list of that cell's player count) are written as ``cell-K.rules.toml``
-    beside its baseline, which names that file, so a check plays the very rules measured."""
+    beside its baseline, which names that file, so a check plays the very rules measured.
+
+    The directory is built under a hidden name beside ``out`` and published whole, with the
+    toolkit's ownership marker (kind :data:`PANEL_KIND`), once every cell is recorded
+    (:func:`simcore.atomic.publish_dir`, as a report is): a baseline that fails — a cell whose
+    baseline turns out too small once played (:func:`_too_small`), a bad rule, Ctrl-C — leaves
+    nothing behind and ``out`` as it was (revH #1: it left ``out/runs/cell-0/`` without a marker,
+    which the same command, even with ``--force``, then refused to replace), and ``--force``
+    replaces a panel baseline written before."""
     from simcore import runner
-    from simcore.atomic import check_output_dir, write_text_atomic
+    from simcore.atomic import check_output_dir, publish_dir, release_claim, temporary_dir, \
+        write_text_atomic
 
     from analysis.check.baseline import DEFAULT_ALPHA, DEFAULT_BETA, check_settings, make_baseline
+    from analysis.check.decision import BaselineTooSmall
 
     out = Path(out)
     check_settings(DEFAULT_ALPHA if alpha is None else alpha, 1, tolerance or {},
                    DEFAULT_BETA if beta is None else beta)
     check_panel_games(panel, games, tolerance, DEFAULT_BETA if beta is None else beta)
-    check_output_dir(out, force, inputs=[p for p in (rules,) if p is not None])
+    check_output_dir(out, force, inputs=[p for p in (rules,) if p is not None], kind=PANEL_KIND)
     preps = [runner.prepare(panel.game, players=c.players, strategies=c.strategies, rules=rules,
                             settings=settings, quiet=True) for c in panel.cells]   # validate first
-    out.mkdir(parents=True, exist_ok=True)
-    if settings:
-        cell_rules = []
+    work = temporary_dir(out)
+    published = False
+    try:
+        if settings:
+            cell_rules = []
+            for k, (c, prep) in enumerate(zip(panel.cells, preps)):
+                path = work / f"cell-{k}.rules.toml"
+                write_text_atomic(path, prep.rules_text, force=True)
+                cell_rules.append(path)
+            preps = [runner.prepare(panel.game, players=c.players, strategies=c.strategies, rules=r,
+                                    quiet=True) for c, r in zip(panel.cells, cell_rules)]
+            for k, prep in enumerate(preps):      # the rules file as it is named once published
+                prep.rules_name = str(out / f"cell-{k}.rules.toml")
+        files = []
         for k, (c, prep) in enumerate(zip(panel.cells, preps)):
-            path = out / f"cell-{k}.rules.toml"
-            write_text_atomic(path, prep.rules_text, force=True)
-            cell_rules.append(path)
-        preps = [runner.prepare(panel.game, players=c.players, strategies=c.strategies, rules=r,
-                                quiet=True) for c, r in zip(panel.cells, cell_rules)]
-    files = []
-    for k, (c, prep) in enumerate(zip(panel.cells, preps)):
-        name = f"cell-{k}.toml"
-        if log:     # the file the cell's baseline is, not only its position (numbered from 1)
-            log(f"cell {k + 1} of {len(panel)} ({name}): {c.label} ({games:,} games)")
-        run = runner.run(prep, games=games, seed=seed, out=out / "runs" / f"cell-{k}", force=True,
-                         threads=threads, quiet=True, executor=executor)
-        make_baseline(run, out / name, force=True, tolerance=tolerance,
-                      alpha=DEFAULT_ALPHA if alpha is None else alpha,
-                      beta=DEFAULT_BETA if beta is None else beta, check_games=check_games)
-        files.append(name)
-    meta = {"format": 1, "kind": "panel-baseline", "panel": panel.to_json(), "baselines": files,
-            "games": games, "seed": seed,
-            "settings": [getattr(x, "text", str(x)) for x in settings],
-            "family": "a check splits alpha over the cells (alpha / n per cell)"}
-    write_text_atomic(out / PANEL_JSON, json.dumps(meta, indent=2, ensure_ascii=False) + "\n", force=True)
+            name = f"cell-{k}.toml"
+            where = f"cell {k + 1} of {len(panel)} ({name})"
+            if log:     # the file the cell's baseline is, not only its position (numbered from 1)
+                log(f"{where}: {c.label} ({games:,} games)")
+            run = runner.run(prep, games=games, seed=seed, out=work / "runs" / f"cell-{k}", force=True,
+                             threads=threads, quiet=True, executor=executor)
+            try:
+                make_baseline(run, work / name, force=True, tolerance=tolerance,
+                              alpha=DEFAULT_ALPHA if alpha is None else alpha,
+                              beta=DEFAULT_BETA if beta is None else beta, check_games=check_games,
+                              published_as=(out / name, out / "runs" / f"cell-{k}"))
+            except BaselineTooSmall as exc:
+                raise _too_small(exc, games, f"{where} {c.label}", out, panel.game) from None
+            files.append(name)
+        meta = {"format": 1, "kind": "panel-baseline", "panel": panel.to_json(), "baselines": files,
+                "games": games, "seed": seed,
+                "settings": [getattr(x, "text", str(x)) for x in settings],
+                "family": "a check splits alpha over the cells (alpha / n per cell)"}
+        write_text_atomic(work / PANEL_JSON, json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
+                          force=True)
+        publish_dir(work, out, PANEL_KIND)
+        published = True
+    finally:
+        if not published:
+            shutil.rmtree(work, ignore_errors=True)
+            release_claim(out, published=False)
     return out
+
+
+def _too_small(exc, games: int, cell: str, out: Path, game: str) -> UsageError:
+    """The one line for a cell whose baseline, once played, is too small for its tolerance
+    (:class:`analysis.check.decision.BaselineTooSmall`): which cell and metric, that this could
+    not be known before the cell was played (how much a seat's results vary is measured by its
+    games; :func:`check_panel_games` refuses before any game what is too few whatever they show),
+    that nothing was written, and the --games that would do."""
+    from analysis.check.measure import diff_unit_of
+
+    ask = int(-(-exc.games_hint // 1000)) * 1000
+    unit = diff_unit_of(exc.metric, game)
+    option = "--tolerance" if unit == "pp" else "--score-tolerance"
+    return UsageError(f"--games {games:,}: too few for a baseline of {cell}: {exc.label} has a "
+                      f"standard error of {exc.se:.3g} {unit} ({exc.n:,} games), too large for "
+                      f"a tolerance of ±{exc.tolerance:g} {unit} (even an unchanged configuration "
+                      "could not pass a check); this shows only once the cell is played (how much "
+                      f"its results vary), and nothing was written to --out {out}; use --games "
+                      f"{ask:,} or more, or raise {option}")
 
 
 @dataclass

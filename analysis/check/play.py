@@ -28,7 +28,8 @@ from typing import Callable
 import numpy as np
 
 from analysis.check.baseline import Baseline, check_settings, rules_changes
-from analysis.check.decision import CheckResult, SequentialTest, check_notes, default_batch, plan_games
+from analysis.check.decision import (CheckResult, SequentialTest, check_notes, default_batch, limited_note,
+                                     plan_games)
 from analysis.check.measure import PairedMeasure, UnitMeasure, unit_values
 from simcore.errors import UsageError
 
@@ -206,13 +207,15 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
         notes.insert(0, f"paired: the rules {prep.rules_name} against {old.rules_name} on the same "
                         f"{played:,} deals (seed {seed}); the baseline's values are not used, only its "
                         "configuration, tolerances and error rates")
-    if plan.limited and games is None and baseline.check_games is None:
-        notes.append("the baseline's own error limits the power at twice the tolerance for "
-                     f"{', '.join(plan.limited)}: record a baseline with more games")
+    # whatever the maximum (--games, [check] games or the power calculation): more games cannot
+    # give back the power the baseline's own error takes (paired mode has none: plan.limited [])
+    if plan.limited:
+        notes.append(limited_note(plan, baseline.games))
     res = CheckResult(baseline, test.results, alpha, beta, meta, "(played by this check, not kept: "
                       "--save-run DIR keeps it)", notes, games=played, max_games=max_games,
                       looks=list(test.looks), paired=paired,
-                      against_rules=str(against_rules) if paired else "", rules_changes=changes)
+                      against_rules=str(against_rules) if paired else "", rules_changes=changes,
+                      limited=list(plan.limited), baseline_games_needed=plan.baseline_games)
     if save_run is not None:
         path = runner.run(prep, games=played, seed=seed, out=save_run, force=force, threads=threads,
                           raw=True, quiet=True, executor=executor)

@@ -9,7 +9,10 @@ module of :mod:`analysis.check`: nothing in the package imports it. May import t
 presents), :mod:`analysis.check.measure` (units), :mod:`analysis.rules_diff` (how a setting is
 written), :mod:`analysis.export` (atomic writes) and :mod:`simcore.errors`. Every output leads with
 the verdict and what the checked rules change (:func:`rules_lead`, :func:`rules_change_lines`):
-the terminal report's first line, the ``--quiet`` line, the summary and a JUnit property.
+the terminal report's first line, the ``--quiet`` line, the summary and a JUnit property; a FAIL
+line also says what the win shares none of which failed did (:func:`_shares_not_failed`). A change
+that rounds to zero is written ``0.00``, without a sign (:func:`_signed`, the rule of
+:func:`reports.text.signed`, which this layer may not import).
 """
 
 from __future__ import annotations
@@ -31,6 +34,14 @@ def _fmt(x: float, unit: str) -> str:
     interval's ends) to two decimals, as their change is printed, so that "5.45 → 5.43" reads as the
     −0.02 beside it (revA #16: "5.5 → 5.4 … −0.02 guild cards" read as −0.1)."""
     return f"{x:.1f}%" if unit == "%" else f"{x:.2f}"
+
+
+def _signed(x: float, digits: int = 2) -> str:
+    """A change with its sign, ``+0.33`` / ``-0.12``; one that rounds to zero is ``0.00``, with
+    neither sign ("-0.00" read as a loss), the rule of :func:`reports.text.signed` (which the
+    analysis layer may not import; the check keeps its ASCII minus)."""
+    text = f"{x:+.{digits}f}"
+    return f"{0:.{digits}f}" if float(text) == 0 else text
 
 
 def _ends(lo: float, hi: float, unit: str) -> str:
@@ -60,12 +71,14 @@ def _games(n: int | None) -> str:
     return f"{n:,} games" if n is not None else "the last look"
 
 
-def size_words(r: MetricResult, smallest: float | None, game: str | None = None) -> str:
+def size_words(r: MetricResult, smallest: float | None, game: str | None = None,
+               interval_said: bool = False) -> str:
     """How large the measured change is against the smallest difference that matters (the
     baseline's ``[smallest_difference]``, or ``--smallest-difference``), judged by the change's own
     95% interval (``diff ± 1.96 · diff_se``), not its estimate alone: clearly at least that
     difference (the interval beyond it, on one side), smaller (the interval inside it), or not
-    told apart by these games; "" when not known."""
+    told apart by these games (with that interval, unless ``interval_said``: the sentence gives it
+    already); "" when not known."""
     if smallest is None or not smallest > 0 or r.diff != r.diff:
         return ""
     unit = diff_unit_of(r.metric, game)
@@ -76,18 +89,28 @@ def size_words(r: MetricResult, smallest: float | None, game: str | None = None)
         return f"; at least {what}"
     if -smallest < lo and hi < smallest:
         return f"; smaller than {what}"
-    return f"; these games cannot tell whether it reaches {what} (change {lo:+.2f} to {hi:+.2f} {unit})"
+    if interval_said:       # the sentence already gives this interval (paired mode): not twice
+        return f"; these games cannot tell whether it reaches {what}"
+    return f"; these games cannot tell whether it reaches {what} (change {_signed(lo)} to {_signed(hi)} {unit})"
 
 
 
 def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: str | None = None,
-            smallest: float | None = None, beta: float = DEFAULT_BETA) -> str:
+            smallest: float | None = None, beta: float = DEFAULT_BETA, *,
+            limited_by: int | None = None, more: str = "a larger --games may") -> str:
     """One plain sentence on a metric, e.g. "Seat 1 wins 31.2% (30.4–32.0) vs 25.0% in the baseline:
     +6.20 pp, beyond the ±1.0 accepted (shown after 4,000 games)."; ``stopped``: the check stopped
     at a regression before this metric was decided; ``game`` names the score unit (coins for
     Middle-Ages). A pass says what the procedure guarantees: a change of twice the tolerance or more
     passes with probability at most ``beta``; a change between the tolerance and twice it (the
-    indifference zone) may pass, so a pass is not said to be "within the tolerance"."""
+    indifference zone) may pass, so a pass is not said to be "within the tolerance".
+
+    An undecided metric says what would decide it: ``more`` (played: "a larger --games may"; a
+    RUN: "a larger run may") and, when the baseline's own error limits this metric
+    (``limited_by``: the baseline games that would lift it, :attr:`CheckResult.limited`), that
+    more games are limited by it and a baseline of how many games would not be; that a change
+    between the tolerance and twice it is the slowest to decide is said only when this change
+    lies there (revH #4: it was said of +0.14 against ±1.0)."""
     unit = unit_of(r.metric, game)
     dunit = diff_unit_of(r.metric, game)
     if r.metric == "seat_mean_score":
@@ -98,14 +121,15 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
         who = r.key if r.metric == "seat_win_share" else f"Strategy {r.key}"
         what = f"{who} wins {_fmt(r.value, unit)}"
     if paired:
-        # the paired difference is what is tested: its interval, not the new rules' own (revA #16)
+        # the paired difference is what is tested: its interval, not the new rules' own (revA #16),
+        # said once (size_words would repeat it)
         lo, hi = diff_interval(r)
         head = (f"{what} vs {_fmt(r.base, unit)} with the old rules on the same deals: "
-                f"{r.diff:+.2f} {dunit} (95% interval of the paired difference {lo:+.2f} to {hi:+.2f})"
-                f"{size_words(r, smallest, game)}")
+                f"{_signed(r.diff)} {dunit} (95% interval of the paired difference {_signed(lo)} to "
+                f"{_signed(hi)}){size_words(r, smallest, game, interval_said=True)}")
     else:
         head = (f"{what} ({_ends(r.low, r.high, unit)}) vs {_fmt(r.base, unit)} in the baseline: "
-                f"{r.diff:+.2f} {dunit}{size_words(r, smallest, game)}")
+                f"{_signed(r.diff)} {dunit}{size_words(r, smallest, game)}")
     tol = _fmt_tol(r.tolerance)
     big = _fmt_tol(DETECT * r.tolerance)
     if r.verdict == "fail":
@@ -116,8 +140,26 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
                 f"{_games(r.decided_games)}.")
     if stopped:
         return f"{head}; not decided when the check stopped at the first regression."
-    return (f"{head}; the games played cannot tell yet whether this is beyond the {tol} accepted "
-            f"(changes between {tol} and {big} are the slowest to decide: a larger --games may).")
+    zone = (f" (this change lies between {tol} and {big}, where a check is slowest to decide)"
+            if r.tolerance <= abs(r.diff) <= DETECT * r.tolerance else "")
+    remedy = more
+    if limited_by is not None:
+        remedy += (f", though this baseline's own error limits what more games can tell (a baseline "
+                   f"of at least {limited_by:,} games would not)")
+    return (f"{head}; the games played cannot tell yet whether this is beyond the {tol} "
+            f"accepted{zone}: {remedy}.")
+
+
+def _explain(res: CheckResult, r: MetricResult, beta: float | None = None) -> str:
+    """:func:`explain` of one of ``res``'s metrics, with everything the result knows: paired mode,
+    whether the check stopped at a regression, the game, the smallest difference that matters,
+    whether the baseline limits the metric and how more games would be had."""
+    limited = getattr(res, "limited", None) or []
+    return explain(r, res.paired, bool(res.failed), res.baseline.game, _smallest(res)(r),
+                   res.beta if beta is None else beta,
+                   limited_by=(getattr(res, "baseline_games_needed", None)
+                               if r.label in limited else None),
+                   more="a larger --games may" if res.looks or res.paired else "a larger run may")
 
 
 #: Rule settings named in the verdict line; the report, the summary and JUnit list every one.
@@ -179,21 +221,51 @@ def status_line(res: CheckResult, lead: bool = True) -> str:
     said = rules_lead(res) if lead else ""
     head = lambda verdict: f"{verdict} ({said}): " if said else f"{verdict}: "  # noqa: E731
     if res.verdict == "fail":
-        moved = "; ".join(f"{r.label} {r.diff:+.2f} {diff_unit_of(r.metric, game)} against "
+        moved = "; ".join(f"{r.label} {_signed(r.diff)} {diff_unit_of(r.metric, game)} against "
                           f"{_fmt_tol(r.tolerance)} accepted" for r in res.failed[:3])
         more = f"; and {len(res.failed) - 3} more" if len(res.failed) > 3 else ""
-        return f"{head('FAIL')}{len(res.failed)} of {n} metrics moved beyond their tolerance ({at}): {moved}{more}"
+        return (f"{head('FAIL')}{len(res.failed)} of {n} metrics moved beyond their tolerance ({at}): "
+                f"{moved}{more}{_shares_not_failed(res)}")
     if res.verdict == "undecided":
         return (f"{head('UNDECIDED')}{len(res.undecided)} of {n} metrics not decided {at}; none is shown beyond "
                 f"its tolerance (exit code 3)")
     top = max(res.results, key=lambda r: abs(r.diff / r.tolerance) if r.tolerance > 0 else 0.0,
               default=None)
     # sized against the smallest difference that matters, as the FAIL sentences are (revA #16)
-    largest = (f"; the largest change: {top.label} {top.diff:+.2f} {diff_unit_of(top.metric, game)} "
+    largest = (f"; the largest change: {top.label} {_signed(top.diff)} {diff_unit_of(top.metric, game)} "
                f"against {_fmt_tol(top.tolerance)} accepted{size_words(top, _smallest(res)(top), game)}"
                if top is not None else "")
     return (f"{head('PASS')}no metric moved by twice its tolerance or more (ruled out for all {n}, each with at "
             f"most a {res.beta:.0%} chance of passing such a change, {at}){largest}")
+
+
+#: The win-share kinds a FAIL line sums up when none of them failed, and their names there.
+SHARE_KINDS = {"seat_win_share": "seat win shares", "strategy_win_share": "strategy win shares",
+               "role_win_share": "role win shares"}
+
+
+def _shares_not_failed(res: CheckResult) -> str:
+    """What a FAIL line adds on the win shares when none of a kind failed (a CI log shows that
+    line alone; "4 of 8 metrics moved … mean score …" left unsaid that every seat's win share
+    passed): " — seat win shares: all 4 passed (largest change +0.33 pp)", or that none failed and
+    how many passed, the others not decided; "" for a kind with a failure (the line lists it) or
+    no metric."""
+    parts = []
+    for kind, name in SHARE_KINDS.items():
+        rs = [r for r in res.results if r.metric == kind]
+        if not rs or any(r.verdict == "fail" for r in rs):
+            continue
+        passed = sum(r.verdict == "pass" for r in rs)
+        when = " when the check stopped" if res.looks else ""
+        if passed == len(rs):
+            status = "passed" if len(rs) == 1 else f"all {len(rs)} passed"
+        elif passed == 0:
+            status = f"none failed, none decided{when}"
+        else:
+            status = f"none failed, {passed} of {len(rs)} passed, the others not decided{when}"
+        top = max(rs, key=lambda r: abs(r.diff) if r.diff == r.diff else -1.0)
+        parts.append(f"{name}: {status} (largest change {_signed(top.diff)} pp)")
+    return (" — " + "; ".join(parts)) if parts else ""
 
 
 def panel_report(pc, quiet: bool = False) -> list[str]:
@@ -244,9 +316,9 @@ def _row_cells(r: MetricResult, game: str | None = None, paired: bool = False) -
     du = diff_unit_of(r.metric, game)
     if paired:
         lo, hi = diff_interval(r)
-        cells = [_fmt(r.value, u), f"{r.diff:+.2f} {du} ({lo:+.2f} to {hi:+.2f})"]
+        cells = [_fmt(r.value, u), f"{_signed(r.diff)} {du} ({_signed(lo)} to {_signed(hi)})"]
     else:
-        cells = [f"{_fmt(r.value, u)} ({_ends(r.low, r.high, u)})", f"{r.diff:+.2f} {du}"]
+        cells = [f"{_fmt(r.value, u)} ({_ends(r.low, r.high, u)})", f"{_signed(r.diff)} {du}"]
     return [r.label, _fmt(r.base, u), *cells, _fmt_tol(r.tolerance),
             r.verdict.upper() if r.verdict == "fail" else r.verdict]
 
@@ -269,11 +341,10 @@ def text_report(res: CheckResult) -> str:
     lines += ["", "  " + fmt(head)] + ["  " + fmt(r) for r in rows]
     if res.failed or res.undecided:
         lines.append("")
-    small = _smallest(res)
     for r in res.failed:
-        lines.append(f"  - {explain(r, res.paired, game=res.baseline.game, smallest=small(r))}")
+        lines.append(f"  - {_explain(res, r)}")
     for r in res.undecided:
-        lines.append(f"  ? {explain(r, res.paired, bool(res.failed), res.baseline.game, small(r))}")
+        lines.append(f"  ? {_explain(res, r)}")
     note = _smallest_note(res)
     if note:
         lines.append(f"  {note}")
@@ -325,9 +396,9 @@ def markdown_summary(res: CheckResult) -> str:
     if res.failed or res.undecided:
         lines.append("")
     for r in res.failed:
-        lines.append(f"- ❌ {explain(r, res.paired, game=res.baseline.game, smallest=_smallest(res)(r))}")
+        lines.append(f"- ❌ {_explain(res, r)}")
     for r in res.undecided:
-        lines.append(f"- ⚠️ {explain(r, res.paired, bool(res.failed), res.baseline.game, _smallest(res)(r))}")
+        lines.append(f"- ⚠️ {_explain(res, r)}")
     return "\n".join(lines) + "\n"
 
 
@@ -361,7 +432,7 @@ def junit_xml(res: CheckResult) -> str:
     for r in res.results:
         case = ET.SubElement(suite, "testcase", classname=f"balance.check.{r.metric}", name=r.label,
                              time="0")
-        text = explain(r, res.paired, bool(res.failed), res.baseline.game, beta=res.beta)
+        text = _explain(res, r)
         if r.verdict == "fail":
             ET.SubElement(case, "failure", message=text, type="regression").text = text
         elif r.verdict == "undecided":

@@ -1,7 +1,9 @@
 """Running a check: read a run directory, measure it and decide against a loaded baseline.
 
 :func:`check` is the one function that combines the other modules: it reads the run's run.json,
-refuses a run of another configuration (:func:`~analysis.check.decision.check_configuration`),
+refuses a run of another configuration (:func:`~analysis.check.decision.check_configuration`) or
+played on the baseline's own seed (:func:`~analysis.check.decision.check_seed_differs`: not an
+independent estimate), both before measuring it,
 measures the run (:func:`~analysis.check.measure.measure_run`) and decides
 (:func:`~analysis.check.decision.compare`: one look of the sequential test at the whole run),
 returning a :class:`~analysis.check.decision.CheckResult`. It lives in its own module because it
@@ -17,7 +19,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from analysis.check.baseline import Baseline, check_settings, rules_changes
-from analysis.check.decision import CheckResult, check_configuration, check_notes, compare
+from analysis.check.decision import (CheckResult, check_configuration, check_notes, check_seed_differs,
+                                     compare, limited_note, plan_games)
 from analysis.check.measure import measure_run
 from simcore.rundir import read_meta
 
@@ -29,16 +32,21 @@ def check(baseline: Baseline, run: str | Path, *, alpha: float | None = None,
     decide)."""
     meta = read_meta(run)
     check_configuration(baseline, meta)
+    check_seed_differs(baseline, meta, f"RUN {run}")       # before the run is measured
     alpha = baseline.alpha if alpha is None else alpha
     beta = baseline.beta if beta is None else beta
     check_settings(alpha, baseline.seed_offset, {}, beta)
+    plan = plan_games(baseline.metrics, baseline.tolerances(), alpha, beta)
     _, measured = measure_run(run)
     results = compare(baseline.metrics, measured, baseline.tolerances(), alpha, beta)
     games = int(meta.get("games") or 0)
     changes = rules_changes(baseline, meta)     # run.json keeps the rules text the run played
-    return CheckResult(baseline, results, alpha, beta, meta, str(run),
-                       check_notes(baseline, meta, changes=changes), games=games, max_games=games,
-                       rules_changes=changes)
+    notes = check_notes(baseline, meta, changes=changes)
+    if plan.limited:
+        notes.append(limited_note(plan, baseline.games))
+    return CheckResult(baseline, results, alpha, beta, meta, str(run), notes, games=games,
+                       max_games=games, rules_changes=changes, limited=list(plan.limited),
+                       baseline_games_needed=plan.baseline_games)
 
 
 

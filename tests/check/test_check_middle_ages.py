@@ -174,9 +174,11 @@ def test_baseline_command_round_trip_with_a_rules_file(tmp_path, capsys):
     # the check replays the baseline's rules file (found relative to the baseline) with seed 6
     assert _run(["check", "--baseline", str(out), "--quiet"]) == 0
     assert capsys.readouterr().out.startswith("PASS")
-    # checking the measured run itself: same seed and games → not a statistical comparison, said so
-    _run(["check", "--baseline", str(out), str(run)])
-    assert "has the baseline's seed 5" in capsys.readouterr().out
+    # checking the measured run itself: the same seed → not independent estimates: refused
+    # (docs/ci.md §2), one line, exit 2, as a played check on the baseline's seed is
+    assert _run(["check", "--baseline", str(out), str(run)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "played with the baseline's own seed 5" in err, err
 
 
 @pytest.mark.parametrize("args, message", [

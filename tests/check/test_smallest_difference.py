@@ -21,6 +21,14 @@ def run(tmp_path_factory):
                            quiet=True, players=4)
 
 
+@pytest.fixture(scope="module")
+def other(tmp_path_factory):
+    """A run of the same configuration on another seed: what a check of a RUN compares (a run on
+    the baseline's own seed is refused)."""
+    return runner.simulate("middle-ages", games=600, seed=4, out=tmp_path_factory.mktemp("sd") / "other",
+                           quiet=True, players=4)
+
+
 def test_parse_takes_pp_percent_and_units():
     assert parse_smallest_difference("win_share=2pp,score=3") == {"share": 0.02, "score": 3.0}
     assert parse_smallest_difference("win_share=2.5%, length=1") == {"share": 0.025, "length": 1.0}
@@ -71,7 +79,7 @@ def test_the_report_words_verdicts_by_the_given_size(run, tmp_path):
     assert "Verdict (Holm over the seats; 1 pp matters)" in seat_rows(analyse(open_runs([run]))).columns
 
 
-def test_the_baseline_records_it_and_check_uses_it(run, tmp_path, capsys):
+def test_the_baseline_records_it_and_check_uses_it(run, other, tmp_path, capsys):
     from analysis.check.baseline import load_baseline
 
     b = tmp_path / "b.toml"
@@ -85,12 +93,12 @@ def test_the_baseline_records_it_and_check_uses_it(run, tmp_path, capsys):
     assert base.smallest_of("seat_win_share") == pytest.approx(3.0)
     assert base.smallest_of("seat_mean_score") == 4.0
     capsys.readouterr()
-    code = _run(["check", str(run), "--baseline", str(b)])
+    code = _run(["check", str(other), "--baseline", str(b)])
     out = capsys.readouterr().out
     assert code in (0, 3), out
     assert "smallest difference that matters: 3 pp, 4 coins" in out
     # check --smallest-difference wins over the baseline's
-    code = _run(["check", str(run), "--baseline", str(b), "--smallest-difference", "win_share=5pp"])
+    code = _run(["check", str(other), "--baseline", str(b), "--smallest-difference", "win_share=5pp"])
     out = capsys.readouterr().out
     assert "smallest difference that matters: 5 pp, 4 coins" in out
     # a baseline without the table (written before it) takes the game's own: 1 pp and 2 coins
@@ -98,7 +106,7 @@ def test_the_baseline_records_it_and_check_uses_it(run, tmp_path, capsys):
     old.write_text(re.sub(r"^\[smallest_difference\].*?\n\n", "", text, flags=re.M | re.S))
     assert load_baseline(old).smallest == {}
     assert load_baseline(old).smallest_of("seat_mean_score") == 2.0
-    _run(["check", str(run), "--baseline", str(old)])
+    _run(["check", str(other), "--baseline", str(old)])
     assert "smallest difference that matters: 1 pp, 2 coins (the game's defaults)" in capsys.readouterr().out
 
 
