@@ -60,8 +60,11 @@ def _assert_same_run(a: Path, b: Path, rows: bool = True) -> None:
 
 @pytest.fixture(scope="module")
 def two_workers():
-    """An in-process LocalCluster with 2 worker processes, shared by the tests of this module."""
+    """An in-process LocalCluster with 2 worker processes, shared by the tests of this module;
+    opened here, so that a test run alone finds it as it does after the module's first test (its
+    address, its fingerprint: both are set when it opens)."""
     with cluster.Cluster(workers=2, threads=1, quiet=True) as c:
+        c.open()
         yield c
 
 
