@@ -309,6 +309,23 @@ def _may_matter_words(df: pl.DataFrame, off: str | None, small: str, holm: str) 
             f"cannot tell ({holm}; more games would)")
 
 
+def _farthest_reach(seats: pl.DataFrame) -> tuple[str, float] | None:
+    """(seat label, end) of the seat interval end farthest from the fair share, on the intervals
+    the verdicts' sizes are read on (:func:`analysis.seats.seat_size_intervals`: Bonferroni over
+    the tested seats); None when the table lacks what they need."""
+    from analysis.seats import seat_size_intervals
+
+    need = ("diff", "win_share_sd", "games", "p_value")
+    if not all(c in seats.columns for c in need):
+        return None
+    low, high = seat_size_intervals(*(seats[c].to_numpy() for c in need))
+    ends = np.where(np.abs(low) > np.abs(high), low, high)
+    if not np.isfinite(ends).any():
+        return None
+    k = int(np.nanargmax(np.abs(ends)))
+    return str(seats["seat_label"][k]), float(ends[k])
+
+
 def seat_gap_words(seats: pl.DataFrame) -> str:
     """The seats' gaps from the fair share worded by their size (table ``seats`` with its Holm
     verdicts, :func:`analysis.stats.practical`), never by a p-value: which seats are clear of the
@@ -329,8 +346,16 @@ def seat_gap_words(seats: pl.DataFrame) -> str:
         return may
     if abs(top["diff"]) < step:
         note = _small_note(seats)
-        return (f"the seats' win shares differ from the fair {fair}% by at most {gap_pp(top['diff'], step)} "
-                f"({top['seat_label']}), under the {small} that matters{note}")
+        head = (f"the seats' win shares differ from the fair {fair}% by at most {gap_pp(top['diff'], step)} "
+                f"({top['seat_label']})")
+        reach = _farthest_reach(seats)
+        if reach is None or abs(reach[1]) < step:
+            return f"{head}, under the {small} that matters{note}"
+        # the estimates are under it, the intervals are not: "under 1 pp" would read the estimate
+        # alone (review K #10: Seat 2 at 24.6%, its interval reaching 1.0 pp below the fair 25%)
+        return (f"{head}{note}, but these games cannot rule out a gap of the {small} that matters: "
+                f"{reach[0]}'s interval, held for all {seats.height} seats at once, reaches "
+                f"{signed(100 * reach[1], 2)} pp")
     return (f"no seat's gap from the fair {fair}% is both clear and at least the {small} that matters: the "
             f"largest, {top['seat_label']}'s {pp(top['diff'])}, is {verdict_words(top['verdict'])} "
             f"(Holm over the {seats.height} seats)")

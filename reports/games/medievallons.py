@@ -162,17 +162,22 @@ def _guild_rows(t: dict) -> pl.DataFrame:
         "Founders − others (pp, 95% interval)": ["" if d is None else f"{pp(d)} ({pp_ci(lo, hi)})"
                                                  for d, lo, hi in zip(g["diff"], g["diff_low"], g["diff_high"])],
         "p (Holm-adjusted)": ["" if p is None else pvalue(p) for p in g["p_adjusted"]],
-        "Significant": [_guild_verdict(x, lo, hi, p, g.height) if c in ranked else
+        "Significant": [_guild_verdict(x, lo, hi, p, g.height, v) if c in ranked else
                         f"too few players ({'none' if s == 0 else small_share(s) + '%'} found one; {RANK_RULE})"
-                        for c, s, x, lo, hi, p in zip(g["card"], g["founded_share"], g["significant"],
-                                                      g["diff_low"], g["diff_high"], g["p_adjusted"])],
+                        for c, s, x, lo, hi, p, v in zip(g["card"], g["founded_share"], g["significant"],
+                                                         g["diff_low"], g["diff_high"], g["p_adjusted"],
+                                                         g["verdict"] if "verdict" in g.columns
+                                                         else [None] * g.height)],
         "Powers used per player": [none if x is None else num(x) for x in g["mean_powers"]]})
 
 
-def _guild_verdict(significant, low, high, p_adjusted, family: int) -> str:
-    """"yes" / "no", and why "no" when the interval alone would say yes (Holm over the types)."""
+def _guild_verdict(significant, low, high, p_adjusted, family: int, verdict=None) -> str:
+    """"yes" / "no", and why "no" when the interval alone would say yes (Holm over the types); a
+    "yes" with the difference's size in words (the table's ``verdict``: "clear but small" for
+    +0.8 pp (+0.1 to +1.4), which read as a finding like a +14.5 pp one)."""
     if significant:
-        return "yes (after Holm's correction)"
+        size = verdict_words(verdict) if verdict is not None and verdict != stats.NOT_SHOWN else ""
+        return "yes (after Holm's correction)" + (f": {size}" if size else "")
     if low is not None and high is not None and (low > 0 or high < 0):
         return (f"no: the interval excludes 0, but not after Holm's correction over the {family} types "
                 f"(p = {p_adjusted:.2f})")

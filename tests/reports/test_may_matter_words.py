@@ -114,3 +114,33 @@ def test_the_panel_sweep_agreement_counts_the_cells_where_an_effect_may_matter()
                             for k, (d, lo, hi) in enumerate(rows)])
     a = agreement(effects, 3).row(0, named=True)
     assert (a["large"], a["may_matter"], a["small"]) == (1, 1, 1)
+
+
+def test_gaps_under_1_pp_are_said_under_it_only_when_the_intervals_are():
+    """Review K #10: "the seats' win shares differ from the fair 25.0% by at most 0.4 pp, under the
+    1 pp that matters" read the estimates alone, where a seat's interval reached 1.0 pp below the
+    fair share. The sentence says "under" only when every seat's interval, held for all seats at
+    once (Bonferroni: z at 1 − 0.05/(2·4), from scipy here), stays within 1 pp; else it names the
+    seat whose interval reaches past it."""
+    import numpy as np
+    from scipy.stats import norm
+
+    def table(games):
+        t = seats([(0.004, NONE), (-0.002, NONE), (-0.001, NONE), (-0.001, NONE)])
+        sd = np.full(4, 0.43)
+        z = t["diff"].to_numpy() / (sd / np.sqrt(games))
+        return t.with_columns(pl.Series("win_share_sd", sd), pl.Series("games", [games] * 4),
+                              pl.Series("p_value", 2 * norm.sf(np.abs(z))))
+
+    q = norm.ppf(1 - 0.05 / 8)
+    for games in (4_000, 200_000):
+        text = seat_gap_words(table(games))
+        reach = 0.004 + q * 0.43 / np.sqrt(games)          # Seat 1's far end, +0.4 pp plus the half-width
+        assert text.startswith("the seats' win shares differ from the fair 25.0% by at most 0.4 pp (Seat 1)")
+        if reach < 0.01:
+            assert "under the 1 pp that matters" in text and "cannot rule out" not in text, text
+        else:
+            assert "under the 1 pp that matters" not in text, text
+            assert text.endswith(f"cannot rule out a gap of the 1 pp that matters: Seat 1's interval, held "
+                                 f"for all 4 seats at once, reaches +{100 * reach:.2f} pp"), text
+    assert 0.004 + q * 0.43 / np.sqrt(4_000) >= 0.01 > 0.004 + q * 0.43 / np.sqrt(200_000)   # both cases met
