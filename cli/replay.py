@@ -12,8 +12,10 @@ by the kernel (game N alone for ``--game N``; every game for ``--find``, with a 
 on stderr: 1e6 Middle-Ages games take seconds), the same rows since every game draws from its own
 stream, and the replayed game is also checked against games.parquet. The log goes to stdout, or
 to ``--out FILE`` (written atomically, never over an existing file without ``--force``). Exit
-code 1 when the replay differs from the run's row. Bad input (not a run, a game out of range, a
-game without a reference engine, a query the grammar does not take) is one line, exit code 2.
+code 1 when the replay differs from the run's row. Bad input (not a run: a panel, sweep or tune
+directory is named as such, with the run to give, as ``balance export`` does; a game out of range, a
+game without a reference engine, a query the grammar does not take, ``role=`` on a game without
+roles) is one line, exit code 2.
 
 May import typer, rich (progress), the standard library, :mod:`cli.progress` and :mod:`simcore`.
 """
@@ -37,7 +39,8 @@ def replay(
     game: Optional[int] = typer.Option(None, "--game", help="Game number (0-based, as in games.parquet)."),
     find: Optional[str] = typer.Option(
         None, "--find", help="Pick the game: \\[seat=N|role=NAME|strategy=NAME] \\[wins|loses] "
-                             "(max|min|median) COLUMN, e.g. 'seat=1 loses max score'."),
+                             "(max|min|median) COLUMN, e.g. 'seat=1 loses max score' (role= in games "
+                             "with roles: Seigneurial)."),
     strategies: Optional[str] = typer.Option(
         None, "--strategies", help="The run's bots, when run.json names a strategy file not found here."),
     # a str, not a Path: Path("log/") drops the slash the output check refuses a file name for

@@ -20,6 +20,9 @@ against players.parquet and games.parquet.
 :func:`find_game` picks a game by a small grammar (:data:`FIND_GRAMMAR`): ``[seat=N|role=R|strategy=S]
 [wins|loses] (max|min|median) COLUMN`` — "a game where seat 1 loses with the most coins" is
 ``seat=1 loses max score``. Seats are numbered from 1 here, as everywhere a person reads them.
+``role=`` is for games of several roles (Seigneurial's Seigneur and Censitaires, Fief's attacker
+and defender); in a game whose seats all play alike it is one line saying the game has no roles
+and what to give instead.
 
 Seats in the log are printed 1-based (``P1`` is seat 1), as in the reports; the reference engines'
 own golden files keep their 0-based ``P0``.
@@ -40,7 +43,6 @@ be replayed) is in :mod:`simcore.replayable`, which imports no runner.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,18 +80,12 @@ class Replay:
 
 
 def read_meta(run: str | Path) -> dict:
-    path = Path(run) / "run.json"
-    if not path.is_file():
-        raise UsageError(f"{run}: not a run directory (no run.json)")
-    try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise UsageError(f"{path}: cannot be read ({e})") from None
-    if not isinstance(meta, dict):
-        raise UsageError(f"{path}: not a run.json object")
-    from simcore.rundir import refuse_tables
+    """run.json of the run directory ``run`` (:func:`simcore.rundir.read_meta`, as every reader:
+    a panel, sweep, tune or report directory given instead is named as such, with what to give),
+    refusing the run.json of a directory of tables."""
+    from simcore.rundir import read_meta as read_run_meta, refuse_tables
 
-    return refuse_tables(run, meta)      # balance questions / sweep / tune write run.json too
+    return refuse_tables(run, read_run_meta(run))    # balance questions / sweep / tune write run.json too
 
 
 def _modules(spec):
@@ -398,9 +394,7 @@ def find_game(run: str | Path, query: str, strategies: str | None = None,
     if who == "seat" and (not value.isdigit() or not 1 <= int(value) <= P):
         raise UsageError(f"--find seat={value}: seats are numbered 1 to {P}")
     if who == "role":
-        roles = spec.seat_roles(P)
-        if value.lower() not in roles:
-            raise UsageError(f"--find role={value}: roles are " + ", ".join(sorted(set(roles))))
+        _check_role(spec, value, P, meta)
     if (run / "players.parquet").is_file():
         target, game, n = _find_in_rows(run, query, who, value, outcome, how, column, P, spec)
     else:
@@ -412,6 +406,23 @@ def find_game(run: str | Path, query: str, strategies: str | None = None,
     verb = {"wins": " wins", "loses": " loses", None: ""}[outcome]
     shown = int(target) if float(target).is_integer() else round(float(target), 3)
     return game, f"game {game}: {what}{verb} with {word} {column} ({shown}; {n} candidate rows)"
+
+
+def _check_role(spec, value: str, P: int, meta: dict) -> None:
+    """``--find role=VALUE``: one line when the game's seats all play alike (it has no roles: what
+    --find takes instead) or the game has no role of that name. A game of several roles takes
+    their names: Seigneurial's ``seigneur`` and ``censitaire``, Fief's ``attacker`` and
+    ``defender`` (one seat each)."""
+    roles = list(dict.fromkeys(spec.seat_roles(P)))
+    if len(roles) > 1:
+        if value.lower() not in roles:
+            raise UsageError(f"--find role={value}: {spec.title}'s roles are {', '.join(roles)}")
+        return
+    instead = f"pick a seat with seat=N (1 to {P})"
+    if spec.strategies is not None:
+        bots = list(dict.fromkeys(str(b) for b in meta.get("strategies") or []))
+        instead += " or a bot with strategy=NAME" + (f" ({', '.join(bots)} in this run)" if bots else "")
+    raise UsageError(f"--find role={value}: {spec.title} has no roles (every seat plays alike); {instead}")
 
 
 def _candidates(df, who, value, outcome, P, spec):

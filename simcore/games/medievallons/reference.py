@@ -17,7 +17,7 @@ import numpy as np
 from simcore.games.medievallons.rules import (
     ARTISAN, ASSASSIN, BOUFFON, CARD_NAMES, CHEVALIER, ETOILE, MAGICIEN, MARCHAND, MAX_PLAYERS,
     MENDIANT, MIN_PLAYERS, MOINE, N_TYPES, NOBLE, P_ARTISAN_TAKES_PLAYED, P_MENDIANT_DRAWS_ON_TIE,
-    P_SORCIERE_FLIP_AGAIN, POWER_TYPES, PRETRE, RODEUR, SORCIERE, RulesArrays,
+    P_SORCIERE_FLIP_AGAIN, POWER_TYPES, PRETRE, RODEUR, SORCIERE, RulesArrays, with_article,
 )
 from simcore.reference_strategies import RandomStrategy, ReplayStrategy  # noqa: F401 (re-exported)
 from simcore.rng import PyStream
@@ -145,6 +145,11 @@ def _say(log: list | None, text: str) -> None:
         log.append(text)
 
 
+def a_card(t: int) -> str:
+    """Card type ``t`` with its article: "a Prêtre", "an Étoile" (:func:`rules.with_article`)."""
+    return with_article(CARD_NAMES[t])
+
+
 def hand_text(hand: list[int]) -> str:
     parts = [f"{CARD_NAMES[t]}x{n}" if n > 1 else CARD_NAMES[t] for t, n in enumerate(hand) if n]
     return " ".join(parts) if parts else "(empty)"
@@ -153,15 +158,15 @@ def hand_text(hand: list[int]) -> str:
 def option_text(kind: str, option) -> str:
     if kind == "action":
         what, arg = option
-        return f"{what} {CARD_NAMES[arg]}" if what in ("play", "found") else f"{what} guild {arg}"
+        return f"{what} {CARD_NAMES[arg]}" if what in ("play", "found") else f"{what} guild {arg + 1}"
     if kind in ("reinforce_type", "magicien_keep", "give_one", "pretre_take", "sorciere"):
         return CARD_NAMES[option]
     if kind == "give_two":
         return f"{CARD_NAMES[option[0]]} + {CARD_NAMES[option[1]]}"
     if kind == "chevalier":
-        return f"P{option[0]} for a {CARD_NAMES[option[1]]}"
+        return f"P{option[0]} for {a_card(option[1])}"
     if kind in ("assassin", "rodeur"):
-        return f"P{option[0]} guild {option[1]} ({'a Bouffon' if option[2] else 'a type card'})"
+        return f"P{option[0]} guild {option[1] + 1} ({'a Bouffon' if option[2] else 'a type card'})"
     if kind in ("found_size", "reinforce_size"):
         return f"{option[0]} + {option[1]} Bouffon(s)"
     return f"P{option}"
@@ -304,7 +309,7 @@ def remove_from_guild(state: GameState, owner: int, g: int, bouffon: int,
         if guild.type is not None:
             state.hands[owner][guild.type] += guild.n_type
         state.hands[owner][BOUFFON] += guild.n_bouffon
-        _say(log, f"      P{owner}'s guild breaks up: {guild.size} card(s) back to the hand")
+        _say(log, f"      P{owner}'s guild {g + 1} breaks up: {guild.size} card(s) back to the hand")
     return card
 
 
@@ -372,9 +377,11 @@ def power_rodeur(state, seat, source, strategies, rng, log):
         _no_target(state, seat, source, rng, log, "Rôdeur")
         return
     q, g, bouffon = choice
+    if log is not None:      # said before the card leaves: a guild it breaks breaks after the take
+        taken = BOUFFON if bouffon else state.guilds[q][g].type
+        _say(log, f"      Rôdeur: takes {a_card(taken)} from P{q}'s guild {g + 1}")
     card = remove_from_guild(state, q, g, bouffon, log)
     state.hands[seat][card] += 1
-    _say(log, f"      Rôdeur: takes a {CARD_NAMES[card]} from P{q}'s guild {g}")
 
 
 def power_chevalier(state, seat, source, strategies, rng, log):
@@ -384,9 +391,9 @@ def power_chevalier(state, seat, source, strategies, rng, log):
     if state.hands[q][t]:
         state.hands[q][t] -= 1
         state.hands[seat][t] += 1
-        _say(log, f"      Chevalier: asks P{q} for a {CARD_NAMES[t]} and gets it")
+        _say(log, f"      Chevalier: asks P{q} for {a_card(t)} and gets it")
     else:
-        _say(log, f"      Chevalier: asks P{q} for a {CARD_NAMES[t]}; P{q} has none")
+        _say(log, f"      Chevalier: asks P{q} for {a_card(t)}; P{q} has none")
 
 
 def power_etoile(state, seat, source, strategies, rng, log):
@@ -407,7 +414,7 @@ def power_magicien(state, seat, source, strategies, rng, log):
     state.hands[seat][keep] += 1
     state.discard.extend(drawn)
     state.look = []
-    _say(log, f"      Magicien: keeps a {CARD_NAMES[keep]}, discards "
+    _say(log, f"      Magicien: keeps {a_card(keep)}, discards "
               + " and ".join(CARD_NAMES[t] for t in drawn))
 
 
@@ -453,7 +460,7 @@ def power_mendiant(state, seat, source, strategies, rng, log):
         k -= state.hands[q][t]
     state.hands[q][t] -= 1
     state.hands[seat][t] += 1
-    _say(log, f"      Mendiant: takes a random card from P{q}: a {CARD_NAMES[t]}")
+    _say(log, f"      Mendiant: takes a random card from P{q}: {a_card(t)}")
 
 
 def power_moine(state, seat, source, strategies, rng, log):
@@ -470,7 +477,7 @@ def _give_one(state, giver, receiver, strategies, rng, log, why):
         return
     state.hands[giver][t] -= 1
     state.hands[receiver][t] += 1
-    _say(log, f"      {why}: P{giver} gives P{receiver} a {CARD_NAMES[t]}")
+    _say(log, f"      {why}: P{giver} gives P{receiver} {a_card(t)}")
 
 
 def power_noble(state, seat, source, strategies, rng, log):
@@ -495,7 +502,7 @@ def power_pretre(state, seat, source, strategies, rng, log):
     if t is not None:
         state.hands[q][t] -= 1
         state.hands[seat][t] += 1
-        _say(log, f"      Prêtre: takes a {CARD_NAMES[t]}")
+        _say(log, f"      Prêtre: takes {a_card(t)}")
     _give_one(state, seat, q, strategies, rng, log, "Prêtre")
 
 
@@ -510,7 +517,7 @@ def power_sorciere(state, seat, source, strategies, rng, log):
     again = bool(state.rules.param(P_SORCIERE_FLIP_AGAIN))
     while True:
         t = draw_card(state, rng, log, lambda c: state.discard.append(c))   # (the list a reshuffle left)
-        _say(log, f"      Sorcière: no guild to copy; turns over a {CARD_NAMES[t]}")
+        _say(log, f"      Sorcière: no guild to copy; turns over {a_card(t)}")
         if t == SORCIERE and again:
             continue
         if t not in (BOUFFON, SORCIERE):
@@ -607,7 +614,7 @@ def reinforce_guild(state, seat, g, strategies, rng, log):
         guild.n_type += nx
     hand[BOUFFON] -= nb
     guild.n_bouffon += nb
-    _say(log, f"    P{seat} reinforces guild {g}: {guild.label()}")
+    _say(log, f"    P{seat} reinforces guild {g + 1}: {guild.label()}")
     if guild.type is not None:
         resolve_power(state, seat, guild.type, GUILD, strategies, rng, log)
 
@@ -627,7 +634,7 @@ def do_action(state, seat, action, strategies, rng, log):
         reinforce_guild(state, seat, arg, strategies, rng, log)
     else:
         guild = state.guilds[seat][arg]
-        _say(log, f"    P{seat} uses guild {arg} {guild.label()}")
+        _say(log, f"    P{seat} uses guild {arg + 1} {guild.label()}")
         resolve_power(state, seat, guild.type, GUILD, strategies, rng, log)
 
 

@@ -24,6 +24,17 @@ CARD_TYPES = ("artisan", "assassin", "bouffon", "chevalier", "etoile", "magicien
               "mendiant", "moine", "noble", "pretre", "rodeur", "sorciere")
 CARD_NAMES = ("Artisan", "Assassin", "Bouffon", "Chevalier", "Étoile", "Magicien", "Marchand",
               "Mendiant", "Moine", "Noble", "Prêtre", "Rôdeur", "Sorcière")
+
+
+def with_article(name: str) -> str:
+    """A card name with its indefinite article, as the texts say it: "an Étoile", "an Artisan",
+    "an Assassin", "a Prêtre" ("an" before a vowel, accented or not)."""
+    import unicodedata
+
+    first = unicodedata.normalize("NFD", name[:1])[:1].lower()
+    return f"{'an' if first in 'aeiou' else 'a'} {name}"
+
+
 (ARTISAN, ASSASSIN, BOUFFON, CHEVALIER, ETOILE, MAGICIEN, MARCHAND, MENDIANT, MOINE, NOBLE,
  PRETRE, RODEUR, SORCIERE) = range(13)
 N_TYPES = 13

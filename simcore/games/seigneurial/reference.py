@@ -49,8 +49,9 @@ from simcore.games.seigneurial.rules import (
     CACHETTE, CENSITAIRE_CARD_NAMES, CHURCH, CORVEE, MAX_PLAYERS, MILL, MIN_PLAYERS, N_RES,
     N_SQUARES, N_VALUES, P_BONUS, P_CC_HAND_LIMIT, P_CC_PLAY_LIMIT, P_CHURCH_CAP,
     P_FAVOUR_DISTRIBUTION, P_FAVOUR_PER_CARD, P_FORCED_AFTER, P_FORCED_BEFORE, P_MILL_CAP, P_PAWNS,
-    P_SICK_TURNS, P_START_SQUARE, P_WINTER_PAYMENT, RECOLTE, REQUISITION, RESOURCE_NAMES,
-    PAY_ROTATING, PAY_SIMULTANEOUS, SEIGNEUR_CARD_NAMES, SQUARE_NAMES, TROC, RulesArrays,
+    P_SICK_TURNS, P_START_SQUARE, P_WINTER_PAYMENT, RECOLTE, REQUISITION, RESOURCE_TYPES,
+    PAY_ROTATING, PAY_SIMULTANEOUS, SEIGNEUR_CARD_NAMES, SQUARE_NAMES, TROC, RulesArrays, objective_card, objective_label,
+    objective_number,
 )
 from simcore.reference_strategies import RandomStrategy, ReplayStrategy  # noqa: F401 (re-exported)
 from simcore.rng import PyStream
@@ -218,13 +219,13 @@ def _say(log: list | None, text: str) -> None:
 
 def card_text(card: tuple[int, int]) -> str:
     t, v = card
-    return f"{RESOURCE_NAMES[t]} {v}"
+    return f"{RESOURCE_TYPES[t]} {v}"
 
 
 def hand_text(state: GameState, p: int) -> str:
     parts = [f"{card_text((t, v))}x{state.hand[p][t][v]}" if state.hand[p][t][v] > 1 else
              card_text((t, v)) for t, v in state.hand_codes(p)]
-    laid = [f"{RESOURCE_NAMES[t]} 0 laid x{n}" for t, n in enumerate(state.laid[p]) if n]
+    laid = [f"{RESOURCE_TYPES[t]} 0 laid x{n}" for t, n in enumerate(state.laid[p]) if n]
     return " ".join(parts + laid) or "(empty)"
 
 
@@ -240,7 +241,7 @@ def option_text(kind: str, option) -> str:
     if kind == "seigneur_card":
         return "stop" if option == STOP else SEIGNEUR_CARD_NAMES[option]
     if kind in ("recolte_type", "troc_type", "improve"):
-        return RESOURCE_NAMES[option]
+        return RESOURCE_TYPES[option]
     if kind in ("troc_give", "pay"):
         return "stop" if option is None else card_text(option)
     if kind == "rent":
@@ -282,7 +283,7 @@ def draw_resource(state: GameState, p: int, t: int, rng: PyStream, log: list | N
     """SG-5.2: Censitaire p draws a resource card of type t; a 0 is laid face up."""
     v = _draw(state.res_pile[t], state.res_disc[t], rng)
     if v is None:
-        _say(log, f"      the {RESOURCE_NAMES[t]} deck is empty: nothing drawn")
+        _say(log, f"      the {RESOURCE_TYPES[t]} deck is empty: nothing drawn")
         return None
     if v == 0:
         state.laid[p][t] += 1
@@ -339,9 +340,8 @@ def setup_game(rules: RulesArrays, n_players: int, rng: PyStream, log: list | No
     _say(log, f"Setup: {n_players} players; Seigneur on square {state.square}, goal "
               f"{rules.goal(n_players)}, midpoint {rules.midpoint(n_players)}")
     for p in state.censitaires:
-        req = state.requirement(p)
-        _say(log, f"  P{p} objective #{state.objective[p]}: "
-                  + ", ".join(f"{RESOURCE_NAMES[t]} >= {req[t]}" for t in range(N_RES) if req[t])
+        i = state.objective[p]
+        _say(log, f"  P{p} objective {objective_number(i)}: {objective_label(objective_card(rules, i))}"
                   + (f"; starts with {hand_text(state, p)}" if rules.start_cards(p) else ""))
     return state
 
@@ -428,7 +428,7 @@ def harvest(state: GameState, p: int, squares, strategies, rng, log) -> None:
         if s < N_RES:
             n = 1 + (rules.param(P_BONUS) if state.improved[p] == s else 0)
             got = [draw_resource(state, p, s, rng, log) for _ in range(n)]
-            _say(log, f"      P{p} harvests {RESOURCE_NAMES[s]}: "
+            _say(log, f"      P{p} harvests {RESOURCE_TYPES[s]}: "
                       + ", ".join("-" if v is None else str(v) for v in got))
         elif s == CHURCH:
             a = draw_censitaire_card(state, rng)
@@ -453,7 +453,7 @@ def harvest(state: GameState, p: int, squares, strategies, rng, log) -> None:
                     state.laid[p][t] = 0
                     state.res_disc[t][0] += n
                     got = [draw_resource(state, p, t, rng, log) for _ in range(n)]
-                    _say(log, f"      P{p} at the Mill discards {n} {RESOURCE_NAMES[t]} 0 and draws "
+                    _say(log, f"      P{p} at the Mill discards {n} {RESOURCE_TYPES[t]} 0 and draws "
                               + ", ".join("-" if v is None else str(v) for v in got))
 
 
@@ -508,7 +508,7 @@ def card_window(state: GameState, p: int, strategies, rng, log) -> None:
         if k == RECOLTE:
             t = decide(state, p, "recolte_type", [0, 1, 2], strategies, rng)
             v = draw_resource(state, p, t, rng, log)
-            _say(log, f"      P{p} plays Récolte: draws {RESOURCE_NAMES[t]} "
+            _say(log, f"      P{p} plays Récolte: draws {RESOURCE_TYPES[t]} "
                       f"{'-' if v is None else v}")
         elif k == CACHETTE:
             state.protected[p] = True
@@ -519,7 +519,7 @@ def card_window(state: GameState, p: int, strategies, rng, log) -> None:
             t = decide(state, p, "troc_type", [x for x in range(N_RES) if x != card[0]], strategies, rng)
             v = draw_resource(state, p, t, rng, log)
             _say(log, f"      P{p} plays Troc: discards {card_text(card)}, draws "
-                      f"{RESOURCE_NAMES[t]} {'-' if v is None else v}")
+                      f"{RESOURCE_TYPES[t]} {'-' if v is None else v}")
 
 
 def payment(state: GameState, p: int, strategies, rng, log) -> None:

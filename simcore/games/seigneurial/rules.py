@@ -23,7 +23,8 @@ import numpy as np
 from simcore.config import RulesFile, Table, TomlSource, allowed_players
 from simcore.errors import ConfigError, UsageError
 
-# SG-1: resource types (ids in this order) and their French names.
+# SG-1: resource types (ids in this order; the names every log, table and report uses) and their
+# French names (the book's, in column descriptions).
 RESOURCE_TYPES = ("grain", "wood", "fish")
 RESOURCE_NAMES = ("Céréale", "Bois", "Poisson")
 GRAIN, WOOD, FISH = 0, 1, 2
@@ -311,6 +312,33 @@ def from_source(src: TomlSource) -> RulesArrays:
                        censitaire_counts=cc_counts, seigneur_counts=sc_counts,
                        allowed_players=tuple(sorted(allowed)), params=params, source=src,
                        pay_order=PAY_ORDERS.index(pay_order))
+
+
+# SG-2 Objective cards in words: one numbering and one wording for every text that names a card (the
+# replay's log; the report's objective-card table numbers and words its cards the same way).
+
+def objective_number(index: int) -> str:
+    """Objective card ``index`` (0-based: its place in ``objectives.cards``, the ``objective`` column
+    of players.parquet) as a person numbers it: from #1, so ``#1`` is the deck's first card."""
+    return f"#{int(index) + 1}"
+
+
+def objective_label(card: dict) -> str:
+    """An Objective card's requirement in words (``grain ≥ 6, wood ≥ 4``): each type it requires by
+    its rules-file name, in the order of ``card`` (type name → amount; a type of amount 0 is left out)."""
+    return ", ".join(f"{k} ≥ {v}" for k, v in card.items() if v)
+
+
+def objective_card(rules: RulesArrays, index: int) -> dict:
+    """Objective card ``index`` of ``rules`` as type name → amount: the amounts of
+    ``rules.objectives``, the types in the order the rules file lists them on that card
+    (``{ wood = 6, grain = 4 }`` stays wood first), the types it does not list after them."""
+    amounts = {t: int(v) for t, v in zip(RESOURCE_TYPES, rules.objectives[index])}
+    try:
+        listed = [k for k in rules.source.data["objectives"]["cards"][index] if k in amounts]
+    except (KeyError, IndexError, TypeError, AttributeError):
+        listed = []
+    return {t: amounts[t] for t in listed + [t for t in RESOURCE_TYPES if t not in listed]}
 
 
 def check_players(rules: RulesArrays, n_players: int) -> None:
