@@ -41,8 +41,10 @@ def objective_labels(rs: RunSet) -> dict[int, str]:
     """Objective index → its requirement in words (``grain ≥ 6, wood ≥ 4``), from the rules text
     in run.json; ``Objective k`` when the text is missing or unreadable."""
     try:
+        from simcore.games.seigneurial.rules import objective_label    # the replay's words too
+
         cards = tomllib.loads(rs.metas[0].get("rules_text") or "")["objectives"]["cards"]
-        return {i: ", ".join(f"{k} ≥ {v}" for k, v in card.items() if v) for i, card in enumerate(cards)}
+        return {i: objective_label(card) for i, card in enumerate(cards)}
     except (tomllib.TOMLDecodeError, KeyError, TypeError, AttributeError):
         return {}
 
