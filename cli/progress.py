@@ -177,7 +177,8 @@ def print_summary(console, result) -> None:
                 label = prep.seat_labels[i]
             cells = [label, f"{100 * w:.2f}%", f"{100 * lo:.2f}–{100 * hi:.2f}%"]
             if fair is not None:
-                cells.append(f"{100 * (w - fair):+.2f} pp")
+                gap = f"{100 * (w - fair):+.2f}"
+                cells.append(f"{'0.00' if float(gap) == 0 else gap} pp")      # not "-0.00" (a loss)
             cells.append(f"{float(r['mean_score'][i]):.2f}")
             t.add_row(*([str(i + 1)] if head == "seat" else []), *cells)
         console.print(t)

@@ -127,3 +127,22 @@ def test_the_closing_table_says_win_share_and_how_a_shared_win_counts(tmp_path):
     assert f"a win shared by k players counts 1/k ({shared:,} of 4,000 games had a shared win)" in text
     share = p.filter(pl.col("seat") == 0)["win_share"].mean()
     assert f"{100 * share:.2f}%" in text
+
+
+def test_a_gap_that_rounds_to_zero_has_no_sign(tmp_path):
+    """Review K #12: `simulate --games 20000` printed "-0.00 pp" for seat 2 (25.00% against a fair
+    25%): a minus reads as a loss. A gap that rounds to zero prints 0.00 pp; the others keep their
+    sign. (Seed 0, 20,000 games: seat 2 wins 25.00%, a gap of -0.0025 pp before rounding.)"""
+    from cli.progress import print_summary
+
+    res = runner.simulate("middle-ages", games=20_000, seed=0, out=tmp_path / "r", result=True, quiet=True)
+    out = io.StringIO()
+    print_summary(Console(file=out, width=200), res)
+    text = out.getvalue()
+    w = res.stats.fixed["cell_win"].sum(axis=1) / res.stats.layout["win_units"] / 20_000
+    gaps = [f"{100 * (x - 0.25):+.2f}" for x in w]
+    assert "-0.00" in gaps                          # the case this test is about
+    assert "-0.00 pp" not in text and "0.00 pp" in text
+    for g in gaps:
+        if float(g) != 0:
+            assert f"{g} pp" in text
