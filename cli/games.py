@@ -21,14 +21,26 @@ def list_games() -> None:
 
     from simcore import games as registry
 
-    t = Table(title="games (simulate --game NAME)", title_justify="left")
-    for c in ("game", "players", "roles", "score", "default bot", "options"):
+    specs = list(registry.specs().values())
+    # no name or option broken mid-word in an 80-column terminal ("medievallon / s", "--strategi /
+    # es"): their columns are as wide as their longest word; the others wrap between words
+    longest_flag = max((len(f) for s in specs for f in s.option_flags()), default=8)
+    from rich import box
+
+    t = Table(title="games (simulate --game NAME)", title_justify="left", box=box.SIMPLE_HEAD)
+    t.add_column("game", no_wrap=True)
+    t.add_column("players", no_wrap=True)
+    # (a column rich may narrow is narrowed below its longest word: the roles' is fixed at it)
+    role_words = [w for s in specs for r in s.roles for w in r.display.split()] or ["alike"]
+    t.add_column("roles", width=max(10, *map(len, role_words)))
+    for c in ("score", "default bot"):
         t.add_column(c, overflow="fold")
-    for s in registry.specs().values():
+    t.add_column("options", min_width=longest_flag, no_wrap=True)     # one option a line
+    for s in specs:
         lo, hi = s.players
         roles = ("every seat alike" if s.roles_alike and not s.roles else
                  ", ".join(f"{r.display} ×{r.min_count}" + (f"-{r.max_count}" if r.max_count != r.min_count else "")
                            for r in s.roles))
         t.add_row(s.name, f"{lo}-{hi}" if lo != hi else str(lo), roles, s.score_unit,
-                  s.default_strategy or "—", " ".join(s.option_flags()) or "—")
+                  s.default_strategy or "—", "\n".join(s.option_flags()) or "—")
     Console().print(t)

@@ -87,3 +87,21 @@ def test_steps_say_which_step_runs_out_of_how_many():
     assert steps.lines[1].startswith("report: step 3 of 4: Writing figure scores…")
     assert "left)" in steps.lines[1]
     assert "step 3 of 4: a played question" in steps.lines[2]
+
+
+def test_the_games_listing_breaks_no_name_or_option_in_80_columns(capsys, monkeypatch):
+    """Review K #7: at 80 columns `balance games` printed "medievallon / s" and "--strategi / es".
+    Every game name and every option flag of the registry is printed whole, and no line is wider
+    than the terminal."""
+    from cli import _run
+    from simcore import games as registry
+
+    monkeypatch.setenv("COLUMNS", "80")
+    assert _run(["games"]) == 0
+    out = capsys.readouterr().out
+    words = set(out.split())
+    assert max(len(line.rstrip()) for line in out.splitlines()) <= 80
+    for spec in registry.specs().values():
+        assert spec.name in words, spec.name
+        for flag in spec.option_flags():
+            assert flag in words, flag
