@@ -179,14 +179,61 @@ class _Layout:
 
     def add_table(self, caption: str, df: pl.DataFrame) -> None:
         """Every row of ``df``, paginated under a repeated header; narrower type and wrapped cells
-        when the natural widths do not fit the text width."""
-        cells = [[cell_text(v) for v in row] for row in df.iter_rows()]
-        header = list(df.columns)
-        pad = 0.05
+        when the natural widths do not fit the text width. A table too wide to read so (its rows
+        wrapped to more than :data:`MAX_ROW_LINES` lines, or its type below 6.8 pt) is printed in
+        parts of its columns, each beginning with the first column (the row's name), as few
+        parts as make it readable (:func:`column_parts`): the event-card table of 11 columns ran
+        to five pages of cells wrapped over 6-9 lines."""
+        parts = self.column_parts(df)
+        for k, cols in enumerate(parts):
+            part = df.select([df.columns[0], *cols]) if len(parts) > 1 else df
+            said = (caption if len(parts) == 1 else
+                    f"{caption} (part {k + 1} of {len(parts)}: {_column_range(cols)})")
+            self._add_table(said, part)
+
+    def _layout(self, header: list[str], cells: list[list[str]], pad: float = 0.05):
+        """(type size, column widths, the most lines a row wraps to) of a table at the first type
+        size that fits the text width."""
         for size in (7.5, 6.8, 6.0, 5.4):
             widths = self._column_widths(header, cells, size, pad)
             if widths is not None:
                 break
+        most = max((max(len(self.wrap(v, size, w - 2 * pad)) for v, w in zip(row, widths))
+                    for row in cells), default=1)
+        return size, widths, most
+
+    def column_parts(self, df: pl.DataFrame) -> list[list[str]]:
+        """The columns after the first, cut into the fewest runs of neighbouring columns (up to
+        :data:`MAX_PARTS`) whose tables, each with the first column, keep their type at 6.8 pt or
+        more and no row over :data:`MAX_ROW_LINES` lines; the whole table when it reads so, or
+        when no cut does better (then the cut with the fewest wrapped lines in all)."""
+        rest = df.columns[1:]
+        cells = [[cell_text(v) for v in row] for row in df.iter_rows()]
+        size, _, most = self._layout(list(df.columns), cells)
+        if (size >= 6.8 and most <= MAX_ROW_LINES) or len(rest) < 2:
+            return [list(rest)]
+        best, best_lines = [list(rest)], most * len(cells)
+        for k in range(2, min(MAX_PARTS, len(rest)) + 1):
+            cuts = [round(i * len(rest) / k) for i in range(k + 1)]
+            groups = [list(rest[a:b]) for a, b in zip(cuts, cuts[1:])]
+            readable, lines = True, 0
+            for g in groups:
+                idx = [0] + [df.columns.index(c) for c in g]
+                sub = [[row[i] for i in idx] for row in cells]
+                size, _, most = self._layout([df.columns[i] for i in idx], sub)
+                readable &= size >= 6.8 and most <= MAX_ROW_LINES
+                lines += most * len(cells)
+            if readable:
+                return groups
+            if lines < best_lines:
+                best, best_lines = groups, lines
+        return best
+
+    def _add_table(self, caption: str, df: pl.DataFrame) -> None:
+        cells = [[cell_text(v) for v in row] for row in df.iter_rows()]
+        header = list(df.columns)
+        pad = 0.05
+        size, widths, _ = self._layout(header, cells, pad)
         lh = self.line_height(size)
         hdr_lines = [self.wrap(h, size, w - 2 * pad, "bold") for h, w in zip(header, widths)]
         hdr_h = max(len(x) for x in hdr_lines) * lh + 2 * pad
@@ -310,6 +357,16 @@ class _Layout:
                 lo, hi = (cap, hi) if total <= rest else (lo, cap)
             widths = [max(w, min(n, lo)) for n, w in zip(natural, widths)]
         return widths
+
+
+MAX_ROW_LINES = 4      # a table row wrapped to more lines than this is cut into parts of columns
+MAX_PARTS = 4
+
+
+def _column_range(cols: list[str]) -> str:
+    """The columns of a part as its caption names them: "Seat 1: win share … Seat 2: score"."""
+    first, last = (" ".join(c.split()) for c in (cols[0], cols[-1]))
+    return first if len(cols) == 1 else f"{first} … {last}"
 
 
 def wrapped_lines(paragraphs: list[list[float]], room: float, space: float) -> int:

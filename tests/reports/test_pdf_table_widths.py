@@ -77,3 +77,44 @@ def test_the_line_counts_it_optimises_are_the_ones_the_pdf_draws():
                 room = longest + k * 0.05
                 assert wrapped_lines(doc.word_widths(text, size), room, gap) == len(doc.wrap(text, size, room)), \
                     (text, size, room)
+
+
+def _event_table(rows: int = 14) -> pl.DataFrame:
+    """Like the Middle-Ages event-card ablation table: a name, three summary columns, then a win
+    share and a score column for each of four seats, every cell a value, an interval and a verdict."""
+    cols = {"Event card": [f"Cérémonies dispendieuses {k}" for k in range(rows)],
+            "Drawn in": ["27.2% of games"] * rows,
+            "Moves who wins by (its clear effect, all games)": ["within noise (≤ 0.87 pp)"] * rows,
+            "… per game where drawn": ["within noise (≤ 3.20 pp)"] * rows}
+    for s in range(1, 5):
+        cols[f"Seat {s}: win share (pp)"] = ["+0.2 (−0.2 to +0.7 pp), within noise"] * rows
+        cols[f"Seat {s}: score (coins)"] = ["−0.6 (−0.68 to −0.51 coins), clear but small"] * rows
+    return pl.DataFrame(cols)
+
+
+def test_a_table_too_wide_to_read_is_printed_in_parts_of_its_columns(monkeypatch):
+    """Review K #6: the event-card table's 11 columns ran to five PDF pages of cells wrapped over
+    6-9 lines at 5.4 pt. It is printed in parts, each with the row's name first, every other column
+    once and in order; in every part each cell wraps to at most 4 lines (measured with the PDF's
+    own wrap at the widths it draws) at 6.8 pt or more. A table that reads as it is stays whole."""
+    from reports import pdf
+
+    doc = _Layout(PdfDocument("t"), "t")
+    drawn = []
+    monkeypatch.setattr(_Layout, "_add_table", lambda self, caption, df: drawn.append((caption, df)))
+    table = _event_table()
+    doc.add_table("Event cards", table)
+    assert len(drawn) >= 2
+    assert [c for _, df in drawn for c in df.columns[1:]] == table.columns[1:]
+    for k, (caption, df) in enumerate(drawn):
+        assert df.columns[0] == "Event card" and df["Event card"].to_list() == table["Event card"].to_list()
+        assert caption.startswith(f"Event cards (part {k + 1} of {len(drawn)}: ")
+        header, cells = list(df.columns), [[cell_text(v) for v in row] for row in df.iter_rows()]
+        size = next(z for z in (7.5, 6.8, 6.0, 5.4) if doc._column_widths(header, cells, z, PAD) is not None)
+        widths = doc._column_widths(header, cells, size, PAD)
+        assert size >= 6.8, (k, size)
+        assert max(len(doc.wrap(v, size, w - 2 * PAD)) for row in cells for v, w in zip(row, widths)) <= 4
+    drawn.clear()
+    doc.add_table("Before/after", TABLE)          # (8 columns, rows of up to 3-4 lines: readable)
+    assert len(drawn) == 1 and drawn[0][1].columns == TABLE.columns and drawn[0][0] == "Before/after"
+    assert pdf.MAX_ROW_LINES == 4
