@@ -380,10 +380,74 @@ SCHEMA = {c: (pl.Utf8 if c in ("cell", "part", "role", "bot") else pl.Int64
               if c in ("players", "budget", "seat", "games") else pl.Float64) for c in COLUMNS}
 
 
+def _part_path(cells: Path, k: int, budget: int, part: str, n_cells: int) -> Path:
+    return cells / (f"budget{budget}_{part}.parquet" if n_cells == 1 else
+                    f"cell{k}_budget{budget}_{part}.parquet")
+
+
+def _kept_part(f: Path, c, b: int, part: str, games: int, digest, family: float, roles_of, say
+               ) -> pl.DataFrame | None:
+    """The part at ``f`` as today's rows (:data:`COLUMNS`) if it can be kept, else None (missing,
+    damaged or of another question: said, ``say``; or written before today's figures)."""
+    old, why = (read_part(f, c.label, c.players, b, part, games, digest) if f.exists()
+                else (None, None))
+    if why is not None:
+        say(f"skill: {f} {why}; playing it again")
+    if old is None:
+        return None
+    with_roles = len(set(roles_of(c.players))) > 1
+    if part == "one" or not with_roles:
+        # written before the gap within a role: a one-seat part has none, nor one of seats
+        # alike; an every-seat part of a game with roles is played again (below)
+        old = old.with_columns([pl.lit(None, pl.Float64).alias(k) for k in ROLE_GAP_COLUMNS
+                                if k not in old.columns])
+    if part == "one":
+        # written before the Balance figures or their level: a one-seat part has none, so
+        # it is complete; its seats' intervals follow from their shares and games, so one
+        # written with the plain score interval gets today's (seat_interval)
+        old = old.with_columns([pl.lit(None, pl.Float64).alias(k) for k in
+                                BALANCE_COLUMNS + (LEVEL_COLUMN,) if k not in old.columns])
+        old = _seat_intervals(old)
+    elif has_balance(old) and LEVEL_COLUMN not in old.columns and family == FAMILY_LEVEL:
+        # written before the level was recorded: one cell's intervals were at FAMILY_LEVEL
+        old = old.with_columns(pl.lit(FAMILY_LEVEL, pl.Float64).alias(LEVEL_COLUMN))
+    if has_balance(old) and LEVEL_COLUMN in old.columns and (
+            part == "one" or (old[LEVEL_COLUMN].eq(family).all() and _gap_intervals_of_now(f)
+                              and all(k in old.columns for k in ROLE_GAP_COLUMNS))):
+        return old.select(list(COLUMNS))
+    # else an every-seat part without the figures, read at another level, with the gap
+    # intervals on its games alone (before the pseudo-games), or of a game with roles
+    # without the gap within its role: played again
+    return None
+
+
+def part_seconds_left(timed: dict, left: list[tuple[int, str, int]]) -> float | None:
+    """An honest estimate of the seconds the parts ``left`` (budget, part, games) take, from the
+    parts timed in this call (``timed``: (part, budget) -> seconds per game), or None when one of
+    them cannot be estimated. A part's cost grows with its budget (the playouts per option) and
+    differs between the two parts (one seat searching, or every seat): a part is estimated from a
+    timed part of its own kind, at its own budget, or for a budget above 0 at the largest timed
+    budget below it, scaled up in proportion to the budgets (a search's time is about a constant
+    plus a part proportional to the playouts, so this errs long, not short); budget 0 (the bots
+    themselves) only from budget 0. Parts read back from an earlier call, which took no time here,
+    never enter it (their "0 s" made a resumed run claim about 1 s left before an 8 s part)."""
+    total = 0.0
+    for b, part, games in left:
+        rate = timed.get((part, b))
+        if rate is None and b > 0:
+            below = [x for (p, x) in timed if p == part and 0 < x < b]
+            if below:
+                rate = timed[(part, max(below))] * b / max(below)
+        if rate is None:
+            return None
+        total += rate * games
+    return total
+
+
 def balance_by_budget(game: str, players: int | None, budgets: list[int], games: int, out: Path, *,
                       policy: str | None = None, roles=None, panel=None, seed: int = 0,
                       threads: int | None = None, progress=None, rules=None,
-                      settings=(), question: dict | None = None, say=None) -> pl.DataFrame:
+                      settings=(), question: dict | None = None, say=None, plan=None) -> pl.DataFrame:
     """Every (cell, budget, part), played or read back from ``out/cells``; the whole table.
     ``panel`` (:class:`strategies.panels.Panel`), or one line-up of ``policy`` at every seat of
     ``players`` seats. ``roles``: a tuple of seat roles, or a function of the player count.
@@ -395,7 +459,12 @@ def balance_by_budget(game: str, players: int | None, budgets: list[int], games:
     Each part read back is checked first (:func:`read_part`): one that cannot be read, holds
     another cell, budget, part or number of games (a file copied over it), or records another
     ``question`` (``balance skill``'s, recorded in every part it writes) is played again, with one
-    line saying so (``say``; default: stderr)."""
+    line saying so (``say``; default: stderr).
+
+    Every part is checked before the first game is played: ``plan(kept, total)`` is then told how
+    many parts are kept (read back) of how many, and ``progress(text, done, total, parts)`` before
+    each part played, with ``done`` of the ``total`` parts this call plays and ``parts`` those parts
+    in order as (budget, part, games) (:func:`part_seconds_left` estimates their time)."""
     import sys
 
     say = say or (lambda line: print(line, file=sys.stderr))
@@ -415,42 +484,25 @@ def balance_by_budget(game: str, players: int | None, budgets: list[int], games:
     family = family_level(len(panel.cells))
     todo = [(k, c, b, part) for k, c in enumerate(panel.cells) for b in budgets
             for part in ("one", "all")]
-    frames = []
+    frames, play = {}, []
+    # first every part on disk is read back and checked, so that what is kept and what is left to
+    # play are known (and said, ``plan``) before the first game
     for i, (k, c, b, part) in enumerate(todo):
-        f = cells / (f"budget{b}_{part}.parquet" if len(panel.cells) == 1 else
-                     f"cell{k}_budget{b}_{part}.parquet")
-        old, why = (read_part(f, c.label, c.players, b, part, games, digest) if f.exists()
-                    else (None, None))
-        if why is not None:
-            say(f"skill: {f} {why}; playing it again")
-        if old is not None:
-            with_roles = len(set(roles_of(c.players))) > 1
-            if part == "one" or not with_roles:
-                # written before the gap within a role: a one-seat part has none, nor one of seats
-                # alike; an every-seat part of a game with roles is played again (below)
-                old = old.with_columns([pl.lit(None, pl.Float64).alias(k) for k in ROLE_GAP_COLUMNS
-                                        if k not in old.columns])
-            if part == "one":
-                # written before the Balance figures or their level: a one-seat part has none, so
-                # it is complete; its seats' intervals follow from their shares and games, so one
-                # written with the plain score interval gets today's (seat_interval)
-                old = old.with_columns([pl.lit(None, pl.Float64).alias(k) for k in
-                                        BALANCE_COLUMNS + (LEVEL_COLUMN,) if k not in old.columns])
-                old = _seat_intervals(old)
-            elif has_balance(old) and LEVEL_COLUMN not in old.columns and family == FAMILY_LEVEL:
-                # written before the level was recorded: one cell's intervals were at FAMILY_LEVEL
-                old = old.with_columns(pl.lit(FAMILY_LEVEL, pl.Float64).alias(LEVEL_COLUMN))
-            if has_balance(old) and LEVEL_COLUMN in old.columns and (
-                    part == "one" or (old[LEVEL_COLUMN].eq(family).all() and _gap_intervals_of_now(f)
-                                      and all(k in old.columns for k in ROLE_GAP_COLUMNS))):
-                frames.append(old.select(list(COLUMNS)))
-                continue
-            # else an every-seat part without the figures, read at another level, with the gap
-            # intervals on its games alone (before the pseudo-games), or of a game with roles
-            # without the gap within its role: played again
+        f = _part_path(cells, k, b, part, len(panel.cells))
+        kept = _kept_part(f, c, b, part, games, digest, family, roles_of, say)
+        if kept is not None:
+            frames[i] = kept
+        else:
+            play.append(i)
+    if plan is not None:
+        plan(len(todo) - len(play), len(todo))
+    for j, i in enumerate(play):
+        k, c, b, part = todo[i]
+        f = _part_path(cells, k, b, part, len(panel.cells))
         if progress is not None:
             what = "one searching seat" if part == "one" else "every seat searching"
-            progress(f"{c.label if len(panel.cells) > 1 else ''} budget {b}: {what}".strip(), i, len(todo))
+            progress(f"{c.label if len(panel.cells) > 1 else ''} budget {b}: {what}".strip(), j,
+                     len(play), [(todo[x][2], todo[x][3], games) for x in play])
         df = play_cell(game, c.players, b, part, games, lineup=c.lineup, roles=roles_of(c.players),
                        seed=seed, threads=threads, default=spec.default_strategy,
                        bots_file=bots_file, label=c.label, family=family, rules=rules,
@@ -459,7 +511,8 @@ def balance_by_budget(game: str, players: int | None, budgets: list[int], games:
         _write_part(df, tmp, digest)
         tmp.replace(f)
         PUBLISHED.append(f)          # an interruption's line says a part was kept, not "nothing"
-        frames.append(df)
+        frames[i] = df
+    frames = [frames[i] for i in sorted(frames)]
     order = {c.label: k for k, c in enumerate(panel.cells)}
     t = pl.concat(frames)
     return t.with_columns(pl.col("cell").replace_strict(order, return_dtype=pl.Int64).alias("_k")) \

@@ -13,7 +13,8 @@ that makes the true interval narrower, not wider. Each change is worded by its s
 smallest difference that matters, read on its interval (:func:`analysis.stats.practical`).
 
 The sentence (:func:`against_words`) leads, per cell, with each rules' largest gap between two seats
-at every budget (described, each on its own interval), or in a game with roles with the first
+at every budget (described, each with the adjusted interval its own trend and tables give: one gap,
+one interval), or in a game with roles with the first
 role's win share and its change; then what the new rules change at each budget (each clear change
 placed against the fair share, from the estimates; where none is clear, how large a change the
 games still allow), and, seat by seat, whether a change at the smallest budget holds at the
@@ -37,11 +38,16 @@ ALPHA = 0.05
 COLUMNS = ("cell", "players", "budget", "seat", "role", "before_games", "before_win_share",
            "after_games", "after_win_share", "change", "change_low", "change_high", "level", "verdict",
            "before_gap", "before_gap_low", "before_gap_high", "after_gap", "after_gap_low",
-           "after_gap_high")
+           "after_gap_high", "gap_level")
 # before_gap …, after_gap …: each table's largest gap between two seats' win shares at the budget
-# (1 minus its win-share balance) with that table's own 95% interval (simultaneous over the pairs
-# of seats, analysis.skill.gap_interval), the same on every seat's row: each rules described on its
-# own, not a comparison (the comparison is the per-seat change).
+# (1 minus its win-share balance) with the interval that table's own trend sentence and tables read
+# (simultaneous over the pairs of seats, analysis.skill.gap_interval, at the table's adjusted level:
+# 97.5% for one cell, two budgets compared; ``gap_level``), the same on every seat's row: each rules
+# described on its own, not a comparison (the comparison is the per-seat change). One gap, one
+# interval, wherever it is shown.
+# The verdict as the files and the page write it: practical()'s "not shown" (left out of headlines)
+# is, on a row that is shown, "no clear change".
+NO_CLEAR_CHANGE = "no clear change"
 
 
 def family_level(comparisons: int, alpha: float = ALPHA) -> float:
@@ -53,13 +59,15 @@ def _all_part(table: pl.DataFrame) -> pl.DataFrame:
     t = table.filter(pl.col("part") == "all")
     if "cell" not in t.columns:
         t = t.with_columns(pl.lit("").alias("cell"))
-    if "win_share_balance" not in t.columns:
-        t = t.with_columns([pl.lit(None, pl.Float64).alias(c) for c in
-                            ("win_share_balance", "win_share_balance_low", "win_share_balance_high")])
+    for c in ("win_share_balance", "win_share_balance_low_adjusted", "win_share_balance_high_adjusted",
+              "adjusted_level"):
+        if c not in t.columns:
+            t = t.with_columns(pl.lit(None, pl.Float64).alias(c))
     return t.select(["cell", "players", "budget", "seat", "role", "games", "win_share",
                      (1 - pl.col("win_share_balance")).alias("gap"),
-                     (1 - pl.col("win_share_balance_high")).alias("gap_low"),
-                     (1 - pl.col("win_share_balance_low")).alias("gap_high")])
+                     (1 - pl.col("win_share_balance_high_adjusted")).alias("gap_low"),
+                     (1 - pl.col("win_share_balance_low_adjusted")).alias("gap_high"),
+                     pl.col("adjusted_level").cast(pl.Float64).alias("gap_level")])
 
 
 def against(before: pl.DataFrame, after: pl.DataFrame, smallest: float,
@@ -95,6 +103,18 @@ def against(before: pl.DataFrame, after: pl.DataFrame, smallest: float,
 
 def _num(x: float) -> str:
     return f"{100 * x:.1f}".replace("-", "−")
+
+
+def verdict_text(v) -> str:
+    """A row's verdict as the page and the files write it: :data:`NO_CLEAR_CHANGE` for
+    :data:`analysis.stats.NOT_SHOWN`, else the size as it is ("clear, may matter" …)."""
+    return NO_CLEAR_CHANGE if v == NOT_SHOWN else str(v)
+
+
+def written(cmp: pl.DataFrame) -> pl.DataFrame:
+    """:func:`against`'s table as ``against.csv``/``.parquet`` hold it: its verdicts in the page's
+    words (:func:`verdict_text`)."""
+    return cmp.with_columns(pl.col("verdict").map_elements(verdict_text, return_dtype=pl.Utf8))
 
 
 def change_text(r: dict, digits: int = 1) -> str:
@@ -219,19 +239,27 @@ def _at_largest(first: dict, last: list[dict], budget: int, roles_alike: bool,
 
 
 def _gap_words(by_budget: dict[int, list[dict]], before_short: str, after_short: str) -> str:
-    """Each table's largest gap between two seats at every budget, each with its own 95% interval:
-    a description of each rules, not a comparison."""
+    """Each table's largest gap between two seats at every budget, each with the interval its own
+    trend reads (at the adjusted level, ``gap_level``, named): a description of each rules, not a
+    comparison."""
     parts = []
+    levels = set()
     for b, rows in by_budget.items():
         r = rows[0]
-        if r.get("before_gap") is None or r.get("after_gap") is None:
-            return ""
+        if any(r.get(k) is None for k in ("before_gap", "after_gap", "before_gap_low", "after_gap_low",
+                                          "gap_level")):
+            return ""           # a table written without the adjusted interval: no gap described
+        levels.add(r.get("gap_level"))
         parts.append(f"at budget {b}: {_num(r['before_gap'])} pp ({_num(r['before_gap_low'])} to "
                      f"{_num(r['before_gap_high'])}) → {_num(r['after_gap'])} pp "
                      f"({_num(r['after_gap_low'])} to {_num(r['after_gap_high'])})")
+    level = min(levels)
+    k = round(0.05 / (2 * (1 - level))) if level < 1 else 1
+    family = "two budgets compared" if k <= 1 else f"two budgets of each of {k} cells compared"
     return (f"The largest gap between two seats' win shares, {before_short} → {after_short}, each "
-            "with its own 95% interval (a description of each rules, not a test of their "
-            "difference: the seats' changes below are that): " + "; ".join(parts) + ".")
+            f"with the adjusted interval its own trend reads ({100 * level:.4g}%: {family}; a "
+            "description of each rules, not a test of their difference: the seats' changes below "
+            "are that): " + "; ".join(parts) + ".")
 
 
 def _role_words(by_budget: dict[int, list[dict]]) -> str:

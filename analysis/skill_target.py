@@ -18,8 +18,12 @@ share when a tie splits a win between sides. The words are the tune's: *met* (ev
 the tolerance), *missed* (an interval wholly outside it), *unclear* (neither: more games would
 tell) (:func:`analysis.tune.targets.outcome`).
 
+Each row carries its share's own status against the band (``share_status``: inside, outside,
+unclear) beside the target's verdict at the budget (``budget_outcome``): a seat inside the band at a
+budget whose target is missed reads inside / missed, never missed alone.
+
 Reads a table only, plays nothing, so reports may use it. May import numpy, polars,
-:mod:`analysis.stats` and :mod:`analysis.tune.targets`.
+:mod:`analysis.stats`, :mod:`analysis.skill_words` and :mod:`analysis.tune.targets`.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from analysis.skill_words import decimals
 from analysis.stats import wilson
 from analysis.tune.targets import Target, _outside, _within, outcome
 
@@ -34,10 +39,26 @@ from analysis.tune.targets import Target, _outside, _within, outcome
 JUDGED_KINDS = ("seat-balance", "role")
 FAMILY = 0.05
 
+# ``share_status``: the row's own share against the band (inside: its interval wholly in it; outside:
+# wholly out of it; unclear: across an edge); ``budget_outcome``: the target's verdict at that budget,
+# from all its shares (the same on each of them: met, missed, unclear). A seat inside the band at a
+# budget whose target is missed (another seat is outside) reads inside / missed.
 COLUMNS = {"cell": pl.String, "players": pl.Int64, "budget": pl.Int64, "target": pl.String,
            "measure": pl.String, "games": pl.Int64, "win_share": pl.Float64, "low": pl.Float64,
            "high": pl.Float64, "band_low": pl.Float64, "band_high": pl.Float64, "level": pl.Float64,
-           "outcome": pl.String}
+           "share_status": pl.String, "budget_outcome": pl.String}
+INSIDE, OUTSIDE, UNCLEAR = "inside", "outside", "unclear"
+
+
+def share_status(low: float, high: float, band_low: float, band_high: float) -> str:
+    """One share's interval against its band: :data:`INSIDE` (wholly in it), :data:`OUTSIDE`
+    (wholly out of it) or :data:`UNCLEAR` (across an edge), as the tune reads each interval
+    (:func:`analysis.tune.targets._within`, :func:`analysis.tune.targets._outside`)."""
+    if band_low <= low and high <= band_high:
+        return INSIDE
+    if low > band_high or high < band_low:
+        return OUTSIDE
+    return UNCLEAR
 
 
 def _measures(t: Target, part: pl.DataFrame) -> list[tuple[str, float, float, float]]:
@@ -54,8 +75,9 @@ def _measures(t: Target, part: pl.DataFrame) -> list[tuple[str, float, float, fl
 
 def judge(table: pl.DataFrame, targets: tuple[Target, ...]) -> pl.DataFrame:
     """One row per cell, budget, target and share read (``measure``: "seat 2", or the role): the
-    share, its interval at ``level`` (Bonferroni over every row), the band it must lie in and the
-    target's outcome at that budget (the same on the target's rows of the budget)."""
+    share, its interval at ``level`` (Bonferroni over every row), the band it must lie in, the
+    share's own status against it (``share_status``: :func:`share_status`) and the target's outcome
+    at that budget (``budget_outcome``, the same on the target's rows of the budget)."""
     judged = tuple(t for t in targets if t.kind in JUDGED_KINDS)
     allp = table.filter(pl.col("part") == "all").sort(["budget", "seat"], maintain_order=True)
     cells = list(dict.fromkeys(allp["cell"].to_list())) if "cell" in allp.columns else [""]
@@ -79,7 +101,9 @@ def judge(table: pl.DataFrame, targets: tuple[Target, ...]) -> pl.DataFrame:
         word = outcome({"met": _within(t, 1.0 / players, lo, hi), "missed": _outside(t, 1.0 / players, lo, hi)})
         # the band's ends as written (0.3 - 0.1 is 0.19999999999999998 in binary)
         rows += [(c, players, b, t.text, what, n, share, float(lo[k]), float(hi[k]), round(blo, 12),
-                  round(bhi, 12), level, word) for k, (what, share, blo, bhi) in enumerate(measures)]
+                  round(bhi, 12), level, share_status(float(lo[k]), float(hi[k]), round(blo, 12),
+                                                      round(bhi, 12)), word)
+                 for k, (what, share, blo, bhi) in enumerate(measures)]
     return pl.DataFrame(rows, schema=COLUMNS, orient="row")
 
 
@@ -91,6 +115,15 @@ def role_labels(spec) -> dict[str, str]:
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}"
+
+
+def interval_text(r: dict, sep: str = ", ") -> str:
+    """A judged row's share and interval, "29.7%, 26.2–33.0", with more decimals (up to 3) when an
+    end would print as a band edge it is not (:func:`analysis.skill_words.decimals`): the
+    interval's low end at 26.549% beside a 26.5% edge is "29.67%, 26.55–32.99", which reads as
+    outside the band, as it is."""
+    d = decimals([r["low"], r["high"], r["win_share"]], [r["band_low"], r["band_high"]])
+    return (f"{100 * r['win_share']:.{d}f}%{sep}{100 * r['low']:.{d}f}–{100 * r['high']:.{d}f}")
 
 
 def _band_words(t: Target, players: int, role_label: str) -> str:
@@ -129,11 +162,10 @@ def sentences(judged: pl.DataFrame, targets: tuple[Target, ...], role_labels: di
                     q = r.row(int(np.argmax(dist)), named=True)
                     who = f"{q['measure']} " if t.kind == "seat-balance" else ""
                     edge = ""
-                    if q["outcome"] == "unclear":   # the tolerance's edge its interval straddles
+                    if q["budget_outcome"] == "unclear":   # the tolerance's edge its interval straddles
                         e = q["band_low"] if q["low"] < q["band_low"] < q["high"] else q["band_high"]
                         edge = f", across the {_pct(e)}% edge"
-                    bits.append(f"{q['outcome']} at budget {b} ({who}{_pct(q['win_share'])}%, "
-                                f"{_pct(q['low'])}–{_pct(q['high'])}{edge})")
+                    bits.append(f"{q['budget_outcome']} at budget {b} ({who}{interval_text(q)}{edge})")
                 players = int(rows["players"][0])
                 label = role_labels.get(t.role, t.role.capitalize())
                 where = f" in {c}" if c and len(set(judged['cell'].to_list())) > 1 else ""
@@ -149,4 +181,4 @@ def sentences(judged: pl.DataFrame, targets: tuple[Target, ...], role_labels: di
     return out
 
 
-__all__ = ["judge", "sentences", "role_labels", "JUDGED_KINDS", "COLUMNS"]
+__all__ = ["judge", "sentences", "role_labels", "share_status", "interval_text", "JUDGED_KINDS", "COLUMNS"]

@@ -3,6 +3,11 @@ seat (or role) advantage per budget with its interval, and whether it grows or s
 by its size against the smallest difference that matters.
 Reads a table only, plays nothing, so reports may use it.
 
+In a game with roles the sentence first says whether the first role's side is ahead or behind at
+each budget (:func:`role_state`, against the range a balance of the roles can sit in,
+:func:`role_balance_range`) and whether that advantage persists, then what these games can tell of
+its change.
+
 May import numpy and polars.
 """
 
@@ -71,7 +76,7 @@ def advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
         one = table if c == "" else table.filter(pl.col("cell") == c)
         frames.append(_advantage(one, roles_alike).with_columns(pl.lit(c).alias("cell")))
     return pl.concat(frames).select(["cell", "budget", "figure", "value", "low", "high", "best", "worst",
-                                     "level", "games"])
+                                     "level", "games", "players", "other"])
 
 
 GAP = "largest gap between two seats' win shares"
@@ -91,14 +96,136 @@ def _advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
             out.append((b, GAP, 1.0 - r["win_share_balance"],
                         1.0 - r["win_share_balance_high_adjusted"],
                         1.0 - r["win_share_balance_low_adjusted"], best, worst,
-                        FAMILY_LEVEL if level is None else float(level), int(t["games"].min())))
+                        FAMILY_LEVEL if level is None else float(level), int(t["games"].min()),
+                        t.height, ""))
         else:
             out.append((b, f"{r['role'].capitalize()} win share", r["win_share"], r["ci_low"], r["ci_high"],
-                        best, worst, 0.95, int(r["games"])))
+                        best, worst, 0.95, int(r["games"]), t.height, _other_side(t["role"].to_list())))
     return pl.DataFrame(out, schema=[("budget", pl.Int64), ("figure", pl.Utf8), ("value", pl.Float64),
                                      ("low", pl.Float64), ("high", pl.Float64), ("best", pl.Int64),
-                                     ("worst", pl.Int64), ("level", pl.Float64), ("games", pl.Int64)],
+                                     ("worst", pl.Int64), ("level", pl.Float64), ("games", pl.Int64),
+                                     ("players", pl.Int64), ("other", pl.Utf8)],
                         orient="row")
+
+
+def _other_side(roles: list) -> str:
+    """The side against the first role's seat (seat 0), as a sentence names it: "the Censitaires"
+    (a role of several seats), "the Defender"; "the other seats" when they play no one role of
+    their own."""
+    others = [str(r) for r in roles[1:] if r != roles[0]]
+    if len(others) != len(roles) - 1 or len(set(others)) != 1:
+        return "the other seats"
+    return "the " + others[0].capitalize() + ("s" if len(others) > 1 else "")
+
+
+def role_balance_range(players: int) -> tuple[float, float]:
+    """Where a balance of the roles can sit, for the first role's seat (the Seigneur) of
+    ``players`` seats: from 1/``players`` (it wins as often as any one seat) to 1/2 (its side wins
+    as often as the other side). A game with roles has no single fair share (the designer sets the
+    aim, e.g. a tune's ``role=seigneur:0.30``), so an advantage is only claimed outside this whole
+    range."""
+    a, b = 1.0 / max(1, int(players)), 0.5
+    return min(a, b), max(a, b)
+
+
+def role_state(low: float, high: float, players: int, smallest: float = SMALLEST_SHARE) -> str:
+    """Where one budget's interval of the first role's win share lies against
+    :func:`role_balance_range` widened by ``smallest`` (the difference that matters) on each side:
+    ``"behind"`` (its high end below the range's low edge: the other side's advantage, by at least
+    ``smallest`` from any balance), ``"ahead"`` (its low end above the high edge), ``"within"``
+    (wholly inside the widened range: no role advantage as large as ``smallest`` outside it) or
+    ``"cannot tell"`` (it reaches across an edge)."""
+    lo, hi = role_balance_range(players)
+    lo, hi = lo - smallest, hi + smallest
+    if high < lo:
+        return "behind"
+    if low > hi:
+        return "ahead"
+    if low >= lo and high <= hi:
+        return "within"
+    return "cannot tell"
+
+
+def decimals(values, edges, digits: int = 1, most: int = 3) -> int:
+    """The decimals (from ``digits`` up to ``most``) at which no share of ``values`` prints in
+    percent as one of ``edges`` (a band's or a range's edge, fractions) it differs from: an
+    interval's end at 26.549% beside a 26.5% edge is "26.55", not "26.5", which reads as touching
+    it (as :func:`reports.text.pct_ci` adds decimals for narrow intervals)."""
+    for d in range(digits, most + 1):
+        if not any(v != e and f"{100 * v:.{d}f}" == f"{100 * e:.{d}f}" for v in values for e in edges):
+            return d
+    return most
+
+
+def _edge(x: float) -> str:
+    """A range's edge in percent: "24", "32.3"."""
+    return f"{100 * x:.1f}".removesuffix(".0")
+
+
+def _budgets(bs: list[int]) -> str:
+    """"budget 4", "budgets 0 and 4", "budgets 0, 4 and 16"."""
+    n = [str(b) for b in bs]
+    return f"budget {n[0]}" if len(n) == 1 else "budgets " + ", ".join(n[:-1]) + f" and {n[-1]}"
+
+
+def _role_words(rows: list[dict], smallest: float) -> str:
+    """Whether the first role's side is ahead or behind at every budget (each budget's 95%
+    interval against :func:`role_balance_range` widened by ``smallest``, :func:`role_state`) and
+    what that says of the advantage as play gets stronger. "Persists" is said only when every
+    budget's interval lies wholly on the same side outside the widened range; "vanishes",
+    "appears" and "reverses" only when no budget's interval reaches across an edge; else these
+    games cannot tell (and which budgets' intervals reach across). Each of these is one claim on
+    all the budgets' intervals together (every part of it must hold), so it holds at 95%."""
+    role = rows[0]["figure"].replace(" win share", "")
+    other = rows[0].get("other") or "the other seats"
+    P = int(rows[0].get("players") or 2)
+    a, b = role_balance_range(P)
+    lo, hi = a - smallest, b + smallest
+    states = [role_state(r["low"], r["high"], P, smallest) for r in rows]
+    budgets = [r["budget"] for r in rows]
+    span = (f"{_edge(a)}%, one seat's share in {P}, to {_edge(b)}%, an even split between the sides"
+            if a < b else f"{_edge(a)}%, an even split")
+    where = (f"Against the range a balance of the roles can sit in (from {span}; widened by the "
+             f"{100 * smallest:g} pp that matters: {_edge(lo)}% to {_edge(hi)}%)")
+    if a == b:
+        where = (f"Against a balance of the roles ({span}; widened by the {100 * smallest:g} pp "
+                 f"that matters: {_edge(lo)}% to {_edge(hi)}%)")
+    edge_words = {"behind": f"wholly below {_edge(lo)}%", "ahead": f"wholly above {_edge(hi)}%",
+                  "within": "wholly within it", "cannot tell": "across one of its edges"}
+    adv = {"behind": f"{other}' advantage" if other.endswith("s") else f"{other}'s advantage",
+           "ahead": f"the {role}'s advantage"}
+    every = len(rows) > 1
+    if len(set(states)) == 1:
+        s = states[0]
+        at = "at every budget" if every else f"at budget {budgets[0]}"
+        if s in adv:
+            tail = (f": {adv[s]} is there {at}, so it persists as play gets stronger." if every
+                    else f": {adv[s]} is there.")
+            return f"{where}, its interval lies {edge_words[s]} {at}{tail}"
+        if s == "within":
+            return (f"{where}, its interval lies wholly within it {at}: no role advantage as large "
+                    f"as the {100 * smallest:g} pp that matters outside that range.")
+        return (f"{where}, its interval reaches across one of its edges {at}: these games cannot "
+                "tell whether either side has an advantage.")
+    groups = []
+    for s in ("behind", "ahead", "within", "cannot tell"):
+        bs = [b for b, x in zip(budgets, states) if x == s]
+        if bs:
+            groups.append(f"{edge_words[s]} at {_budgets(bs)}")
+    text = f"{where}, its interval lies " + ", ".join(groups[:-1]) + f" and {groups[-1]}"
+    first, last = states[0], states[-1]
+    if "cannot tell" in states:
+        side = next((x for x in states if x in adv), None)
+        what = (f"whether {adv[side]} is there at every budget, so not whether it persists as play "
+                "gets stronger" if side else "whether either side has an advantage")
+        return text + f": these games cannot tell {what}."
+    if first in adv and last == "within":
+        return text + f": {adv[first]} vanishes as play gets stronger."
+    if first == "within" and last in adv:
+        return text + f": {adv[last]} appears as play gets stronger."
+    if first in adv and last in adv and first != last:
+        return text + f": the advantage reverses, from {adv[first]} to {adv[last]}."
+    return text + "."
 
 
 def verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> str:
@@ -206,7 +333,7 @@ def _change_words(first: dict, last: dict, smallest: float, what: str, up: str, 
     if -smallest < lo and hi < smallest:
         return (f"{what} changes by less than {that} {between} ({_signed(d)} pp, {_signed(lo)} to "
                 f"{_signed(hi)}).")
-    return (f"These games cannot tell whether {what.lower()} changes by as much as {that} {between}, "
+    return (f"These games cannot tell whether {what[:1].lower() + what[1:]} changes by as much as {that} {between}, "
             f"a change of {_signed(d)} pp that could lie anywhere from {_signed(lo)} to {_signed(hi)} "
             f"({_too_few(first, last)}).")
 
@@ -216,13 +343,17 @@ def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> str:
         return "only one budget was played, so there is no trend to read."
     first, last = adv.row(0, named=True), adv.row(adv.height - 1, named=True)
     what = first["figure"]
-    if what != GAP:              # a role's win share: say which way it moves, not "advantage"
+    if what != GAP:              # a role's win share: is its side ahead or behind at each budget,
+        # then which way it moves
         role = what.replace(" win share", "'s win share")
-        shares = (f"the {role} is {100 * first['value']:.1f}% ({100 * first['low']:.1f} to "
-                  f"{100 * first['high']:.1f}) at budget {first['budget']} and "
-                  f"{100 * last['value']:.1f}% ({100 * last['low']:.1f} to {100 * last['high']:.1f}) "
-                  f"at budget {last['budget']} (95% intervals).")
-        return shares + " " + _change_words(first, last, smallest, "It", "rises", "falls")
+        rows = list(adv.iter_rows(named=True))
+        a, b = role_balance_range(int(first.get("players") or 2))
+        d = decimals([x for r in rows for x in (r["low"], r["high"])], (a - smallest, b + smallest))
+        at = [f"{100 * r['value']:.{d}f}% ({100 * r['low']:.{d}f} to {100 * r['high']:.{d}f}) at "
+              f"budget {r['budget']}" for r in rows]
+        shares = (f"the {role} is " + ", ".join(at[:-1]) + f" and {at[-1]} (95% intervals).")
+        return (shares + " " + _role_words(rows, smallest) + " "
+                + _change_words(first, last, smallest, f"The {role}", "rises", "falls"))
     # The seats' advantage is the largest gap between two seats, with its interval simultaneous over
     # every pair of seats at FAMILY_LEVEL (two budgets read, 95% for the pair; a panel of k cells:
     # family_level(k), 95% for its 2k intervals); the change's interval runs between the two

@@ -147,11 +147,18 @@ def skill(
 
     if rules is not None or sets:         # the answer holds for these rules only: say which
         typer.echo(f"skill: rules {prep.rules_name}")
+    def plan(kept: int, total: int) -> None:
+        """One line when parts of an earlier call are kept: what is resumed, and what is left."""
+        import sys
+
+        if kept:
+            print(resume_line(out, kept, total), file=sys.stderr)
+
     try:
         with Steps("skill", Console(stderr=True, quiet=quiet)) as steps:
             table = K.balance_by_budget(spec.name, None, bs, n, out, panel=the_panel, seed=seed,
-                                        threads=threads, progress=steps, rules=rules, settings=sets,
-                                        question=question)
+                                        threads=threads, progress=PartClock(steps), rules=rules,
+                                        settings=sets, question=question, plan=plan)
     except Interrupted:
         import sys
 
@@ -227,6 +234,82 @@ def skill(
     typer.echo(f"skill: {out}  (report.html, figures/budget.png"
                + (", against.csv" if (out / "against.csv").exists() else "")
                + (", target.csv" if (out / "target.csv").exists() else "") + ")")
+
+
+def resume_line(out: Path, kept: int, total: int) -> str:
+    """The line of a call that finds parts of an earlier one (as other commands': "resuming D:
+    …"): "resuming skill_sg: 3 of 8 parts kept (in skill_sg/cells); playing the other 5", or
+    with nothing left to play, that the answer is written again from them."""
+    if kept >= total:
+        return (f"resuming {out}: all {total} parts kept (in {out / 'cells'}); nothing to play, the "
+                "answer is written again from them")
+    return (f"resuming {out}: {kept} of {total} parts kept (in {out / 'cells'}); playing the other "
+            f"{total - kept}")
+
+
+def _seconds(left: float) -> str:
+    if left < 90:
+        return f"about {max(1, round(left))} s left"
+    return f"about {left / 60:.0f} min left"
+
+
+class PartClock:
+    """The progress of :func:`analysis.skill.balance_by_budget` on a :class:`cli.progress.Steps`
+    line: which part of how many this call plays, the time spent, and the time left only when it
+    can be estimated honestly (:func:`analysis.skill.part_seconds_left`: from the parts timed in
+    this call, by kind and budget; none before a part of the kind has been timed, and none while
+    the current part runs past its estimate). Parts read back from an earlier call are not steps
+    here: counted as steps that took 0 s, a resumed run said "about 1 s left" for 8 s. The line is
+    re-rendered as the spinner turns, so the time spent keeps counting during a long part."""
+
+    def __init__(self, steps, clock=None) -> None:
+        import time
+
+        self.steps = steps
+        self.clock = clock or time.perf_counter
+        self.start = getattr(steps, "start", None)
+        self.timed: dict = {}
+        self.parts: list = []
+        self.done, self.text = 0, ""
+        self.started = None
+
+    def __call__(self, text: str, done: int, total: int, parts) -> None:
+        now = self.clock()
+        if self.start is None:
+            self.start = now
+        if self.started is not None and self.parts:         # the part before this one ended now
+            b, part, games = self.parts[self.done]
+            self.timed[(part, b)] = (now - self.started) / max(1, games)
+        self.parts, self.done, self.text, self.started = list(parts), done, text, now
+        self.steps(self.label())
+        live = getattr(self.steps, "live", None)
+        if live is not None:
+            live.update(self)
+
+    def left(self) -> float | None:
+        """The seconds left by the estimate, or None when it cannot be made honestly."""
+        from analysis.skill import part_seconds_left
+
+        here = part_seconds_left(self.timed, self.parts[self.done:self.done + 1])
+        rest = part_seconds_left(self.timed, self.parts[self.done + 1:])
+        if here is None or rest is None:
+            return None
+        here -= self.clock() - self.started
+        if here <= 0:
+            return None                                       # the part runs past its estimate
+        return here + rest
+
+    def label(self) -> str:
+        return f"part {self.done + 1} of {len(self.parts)} to play: {self.text}"
+
+    def line(self) -> str:
+        elapsed = self.clock() - self.start
+        left = self.left()
+        return (f"skill: {self.label()}… ({elapsed:.0f} s" + (f", {_seconds(left)})" if left is not None
+                                                            else ")"))
+
+    def __rich__(self) -> str:
+        return self.line()
 
 
 #: The ownership kind of a balance skill directory (:data:`simcore.atomic.MARKER`).
@@ -521,7 +604,9 @@ def write_against(out: Path, table, before: dict | None, against: Path | None, s
         "rules_given": before.get("rules_given"), "rules_sha256": before.get("rules_sha256"),
         "rules_change": before.get("rules_change")}}
     words = against_sentence(cmp, q, spec)
-    _write_table(out, "against", cmp)
+    from analysis.skill_against import written
+
+    _write_table(out, "against", written(cmp))        # its verdicts in the page's words
     (out / "against.txt").write_text(words + "\n")
     _write_json(out / "skill.json", q)
     (tables or console).print(_against_table(cmp, rules_label(before), spec))

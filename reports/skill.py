@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from analysis.skill_against import bound_text, change_text, seat_text
+from analysis.skill_against import bound_text, change_text, seat_text, verdict_text
 from analysis.stats import NOT_SHOWN
 from analysis.skill_words import (
     BALANCE_COLUMNS, FAMILY_LEVEL, LEVEL_COLUMN, ROLE_GAP_COLUMNS, advantage, cells as skill_cells,
@@ -186,7 +186,7 @@ def against_table(cmp: pl.DataFrame, other: str = "the other rules") -> pl.DataF
                      "change (pp)": f"{100 * r['change']:+.1f}".replace("-", "−"),
                      "interval": f"{100 * r['change_low']:.1f} to {100 * r['change_high']:.1f}"
                      .replace("-", "−"),
-                     "verdict": "no clear change" if r["verdict"] == NOT_SHOWN else r["verdict"],
+                     "verdict": verdict_text(r["verdict"]),
                      "games": f"{r['before_games']:,} / {r['after_games']:,}"})
     out = pl.DataFrame(rows)
     drop = ["cell"] if out["cell"].n_unique() == 1 else []
@@ -226,11 +226,36 @@ def against_reading(d: Path, q: dict, spec, smallest: dict | None = None):
     if cmp.height == 0:
         return None
     small = smallest_difference(q["game"], "share", smallest)
+    if "gap_level" not in cmp.columns:
+        # written when each rules' gap was given its 95% interval, not the adjusted one its own
+        # trend reads: made again from the two skill tables, or else not described (one gap, one
+        # interval)
+        cmp = _gaps_again(cmp, d, Path(str(a.get("dir") or "")), small)
     # each change worded against this reading's smallest difference (a report's override too)
     cmp = cmp.with_columns(pl.Series("verdict", list(practical(
         cmp["change"].to_numpy(), cmp["change_low"].to_numpy(), cmp["change_high"].to_numpy(), small)),
         pl.Utf8))
     return cmp, rules_label(a), small
+
+
+def _gaps_again(cmp: pl.DataFrame, d: Path, before_dir: Path, small: float) -> pl.DataFrame:
+    """An ``against.parquet`` written before ``gap_level``, its gap columns made again from the two
+    skill tables (:func:`analysis.skill_against.against`), or emptied when the other directory's
+    table can no longer be read (the sentence then describes no gap rather than a 95% interval
+    as the adjusted one)."""
+    from analysis.skill_against import against
+
+    try:
+        again = against(pl.read_parquet(before_dir / "skill.parquet"),
+                        pl.read_parquet(d / "skill.parquet"), small)
+    except Exception:           # moved, removed or unreadable: no gap described
+        again = None
+    gaps = [c for c in again.columns if "_gap" in c or c == "gap_level"] if again is not None else []
+    if again is not None and again.height == cmp.height:
+        return cmp.drop([c for c in gaps if c in cmp.columns]).join(
+            again.select(["cell", "budget", "seat", *gaps]), on=["cell", "budget", "seat"], how="left")
+    return cmp.with_columns([pl.lit(None, pl.Float64).alias(c) for c in
+                             ("before_gap_low", "after_gap_low", "gap_level")])
 
 
 def against_lines(words: str) -> list[str]:
@@ -282,6 +307,16 @@ def _players_of(table: pl.DataFrame, q: dict) -> int:
     return int(table["players"][0]) if "players" in table.columns else int(q["players"])
 
 
+def _whole(bars) -> None:
+    """A seat's markers and bars drawn whole where they sit on the share axis' 0 or 100% (the
+    Seigneur's 0.0%): the axis stays within 0–100% (the figure checklist's rule 4), so a marker
+    there is not clipped at the axes' edge, half of it cut off."""
+    line, caps, cols = bars.lines
+    for artist in (line, *caps, *cols):
+        if artist is not None:
+            artist.set_clip_on(False)
+
+
 @styled
 def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | None):
     """Left: win share per seat against the budget, every seat searching; right: one searching
@@ -299,8 +334,8 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
         t = allp.filter(pl.col("seat") == s).sort("budget")
         y = t["win_share"].to_numpy()
         at = np.searchsorted(budgets, t["budget"].to_numpy())
-        ax.errorbar(x[at], y, yerr=error_bars(t["ci_low"], y, t["ci_high"]),
-                    label=_seat_label(s, roles), **_seat_style(s))
+        _whole(ax.errorbar(x[at], y, yerr=error_bars(t["ci_low"], y, t["ci_high"]),
+                           label=_seat_label(s, roles), **_seat_style(s)))
     if fair is not None:
         ax.axhline(fair, color="grey", lw=1, ls="--", label="fair share")
     ax.set_xticks(x, [str(b) for b in budgets])
@@ -314,8 +349,8 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
         t = one.filter(pl.col("seat") == s).sort("budget")
         y = t["win_share"].to_numpy()
         at = np.searchsorted(budgets, t["budget"].to_numpy())
-        ax2.errorbar(x[at], y, yerr=error_bars(t["ci_low"], y, t["ci_high"]),
-                     label=_seat_label(s, roles), **_seat_style(s))
+        _whole(ax2.errorbar(x[at], y, yerr=error_bars(t["ci_low"], y, t["ci_high"]),
+                            label=_seat_label(s, roles), **_seat_style(s)))
     if fair is not None:
         ax2.axhline(fair, color="grey", lw=1, ls="--")
     ax2.set_xticks(x, [str(b) for b in budgets])
@@ -338,7 +373,7 @@ def _percent(table: pl.DataFrame) -> pl.DataFrame:
     for r in t.iter_rows(named=True):
         rows.append({"cell": r["cell"], "players": r["players"], "budget": r["budget"],
                      "who searches": "every seat" if r["part"] == "all" else "one seat",
-                     "seat": r["seat"] + 1, "role": str(r["role"]).capitalize(), "bot": r["bot"], "games": r["games"],
+                     "seat": r["seat"] + 1, "role": str(r["role"]).capitalize(), "bot": r["bot"], "games": f"{r['games']:,}",
                      "win share (95% interval)": pct_ci(r["win_share"], r["ci_low"], r["ci_high"])})
     out = pl.DataFrame(rows)
     drop = ["cell"] if set(out["cell"]) == {""} else ["players"]
@@ -553,15 +588,32 @@ def target_html(table: pl.DataFrame, q: dict, spec) -> str:
     labels = role_labels(spec)
     words = sentences(judged, targets, labels)
     level = f"{100 * float(judged['level'][0]):.4g}%" if judged.height else ""
+    # each row its own share's status against the band, beside the target's verdict at its budget
+    # (from all its shares: a seat inside the band at a budget missed by another seat reads
+    # inside / missed); an interval's end that would print as the band's edge it is not gets more
+    # decimals (26.549% beside 26.5%: "26.55")
     rows = [{"cell": r["cell"], "budget": r["budget"], "target": r["target"],
              "share": labels.get(r["measure"], r["measure"]),
              # the level of the sentence above, not the 95% of the tables below (rev22)
-             f"win share ({level} interval)": pct_ci(r["win_share"], r["low"], r["high"]),
+             f"win share ({level} interval)": _band_ci(r),
              "tolerance": f"{100 * r['band_low']:.1f}–{100 * r['band_high']:.1f}%",
-             "outcome": r["outcome"]} for r in judged.iter_rows(named=True)]
+             "this share": {"inside": "inside the tolerance", "outside": "outside it",
+                            "unclear": "unclear (across an edge)"}[r["share_status"]],
+             "target at this budget": r["budget_outcome"]} for r in judged.iter_rows(named=True)]
     return ("<h2>The target as play gets stronger</h2>"
             + "".join(f"<p>{html.escape(w)}</p>" for w in words)
             + (_html_table(pl.DataFrame(rows)) if rows else ""))
+
+
+def _band_ci(r: dict) -> str:
+    """A judged share with its interval as the page writes one (:func:`reports.text.pct_ci`), with
+    at least the decimals that tell its ends from the band's edges
+    (:func:`analysis.skill_target.interval_text`)."""
+    from analysis.skill_target import interval_text
+
+    text = pct_ci(r["win_share"], r["low"], r["high"])
+    ours = interval_text(r, sep=" (") + ")"
+    return ours if len(ours) > len(text) else text
 
 
 def build_skill_page(skill_dir: str | Path) -> Path:

@@ -122,18 +122,24 @@ def test_each_clear_change_says_where_the_seat_moved_against_the_fair_share():
 
 def test_each_rules_largest_gap_is_described_at_every_budget():
     def with_gap(t, gap, low, high):
+        # the 95% interval (wider-looking stand-in numbers) must not be read: the gap's interval is
+        # the adjusted one each rules' own trend and tables give (review K #4)
         return t.with_columns(pl.lit(1 - gap).alias("win_share_balance"),
-                              pl.lit(1 - high).alias("win_share_balance_low"),
-                              pl.lit(1 - low).alias("win_share_balance_high"))
+                              pl.lit(1 - high + 0.01).alias("win_share_balance_low"),
+                              pl.lit(1 - low - 0.01).alias("win_share_balance_high"),
+                              pl.lit(1 - high).alias("win_share_balance_low_adjusted"),
+                              pl.lit(1 - low).alias("win_share_balance_high_adjusted"),
+                              pl.lit(0.975).alias("adjusted_level"))
     before = with_gap(_table({0: [0.20, 0.30, 0.25, 0.25]}, 4000), 0.10, 0.05, 0.15)
     after = with_gap(_table({0: [0.24, 0.26, 0.25, 0.25]}, 4000), 0.02, 0.0, 0.06)
     t = against(before, after, 0.01)
     assert t["before_gap"].to_list() == [pytest.approx(0.10)] * 4
     words = against_words(t, "the shipped rules (s)", "these rules (f)", before_short="shipped",
                           after_short="fix")
-    assert ("the largest gap between two seats' win shares, shipped → fix, each with its own 95% "
-            "interval (a description of each rules, not a test of their difference: the seats' "
-            "changes below are that): at budget 0: 10.0 pp (5.0 to 15.0) → 2.0 pp (0.0 to 6.0).") in words
+    assert ("the largest gap between two seats' win shares, shipped → fix, each with the adjusted "
+            "interval its own trend reads (97.5%: two budgets compared; a description of each rules, "
+            "not a test of their difference: the seats' changes below are that): at budget 0: 10.0 pp "
+            "(5.0 to 15.0) → 2.0 pp (0.0 to 6.0).") in words, words
 
 
 def test_with_roles_the_first_roles_share_leads_at_every_budget():

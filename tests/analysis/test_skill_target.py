@@ -42,11 +42,11 @@ def test_a_role_target_is_met_missed_or_unclear_at_each_budget():
     assert j.height == 6 and j["level"].unique().to_list() == [pytest.approx(1 - 0.05 / 6)]
     out = {(r["target"], r["budget"]): r for r in j.iter_rows(named=True)}
     lord = "role=seigneur:0.30:10"
-    assert [out[(lord, b)]["outcome"] for b in (0, 16, 64)] == ["met", "missed", "unclear"]
+    assert [out[(lord, b)]["budget_outcome"] for b in (0, 16, 64)] == ["met", "missed", "unclear"]
     # a role of several seats: the sum of their win shares (the share of games that side wins)
     tenants = "role=censitaire:0.70:10"
     assert out[(tenants, 16)]["win_share"] == pytest.approx(0.54)
-    assert out[(tenants, 16)]["outcome"] == "missed" and out[(tenants, 0)]["outcome"] == "met"
+    assert out[(tenants, 16)]["budget_outcome"] == "missed" and out[(tenants, 0)]["budget_outcome"] == "met"
     # Wilson's interval at the family's level, as statsmodels computes it
     level = 1 - 0.05 / 6
     for r in j.iter_rows(named=True):
@@ -66,8 +66,8 @@ def test_seat_balance_names_the_seat_furthest_from_the_fair_share():
     targets = parse_targets(["seat-balance:5"], "middle-ages")
     j = judge(table, targets)
     assert j.height == 8 and j["level"][0] == pytest.approx(1 - 0.05 / 8)
-    assert j.filter(pl.col("budget") == 0)["outcome"].unique().to_list() == ["met"]
-    assert j.filter(pl.col("budget") == 4)["outcome"].unique().to_list() == ["missed"]
+    assert j.filter(pl.col("budget") == 0)["budget_outcome"].unique().to_list() == ["met"]
+    assert j.filter(pl.col("budget") == 4)["budget_outcome"].unique().to_list() == ["missed"]
     words = sentences(j, targets)[0]
     assert "every seat's win share from 20.0% to 30.0%" in words
     assert "missed at budget 4 (seat 1 36.0%" in words
