@@ -139,7 +139,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         from reports.skill import skill_headline
         # the report leads with what changed: a skill directory's comparison with other rules
         # gets a line in the leading section
-        if (line := skill_headline(skill, smallest)) and secs:
+        if (line := skill_headline(skill, smallest, base_rs.n_players)) and secs:
             # after what changed and the seats' answer, before the longer lists
             secs[0].sentences.insert(min(2, len(secs[0].sentences)), line)
     files: dict = hook.question_files(played, base_rs) if played is not None else {}

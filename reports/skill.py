@@ -664,7 +664,51 @@ def build_skill_page(skill_dir: str | Path) -> Path:
     return d / "report.html"
 
 
-def skill_headline(skill_dir: str | Path, smallest: dict | None = None) -> str:
+def trend_headline(d: Path, q: dict, spec, smallest: dict | None = None,
+                   players: int | None = None) -> str:
+    """The report's leading line on a ``--skill`` directory without a comparison (review K #5: the
+    headlines led with a 0.7 pp card effect and seat 1's deficit with the bots while the skill
+    section showed seat 1 ahead by 10.6 pp once every seat searched): the seat advantage (in a
+    game with roles, the first role's win share) at the largest budget with every seat searching,
+    worded by its size on its interval, beside what the bots themselves show (budget 0). The cell
+    at the report's player count (``players``), else the first; "" with one budget."""
+    from analysis.load import smallest_difference
+
+    table = pl.read_parquet(d / "skill.parquet")
+    adv = advantage(table, spec.roles_alike)
+    names = skill_cells(adv)
+    pick = next((c for c in names if players is not None and
+                 int(adv.filter(pl.col("cell") == c)["players"][0]) == players), names[0])
+    one = (adv if pick == "" else adv.filter(pl.col("cell") == pick)).sort("budget")
+    if one.height < 2:
+        return ""
+    first, last = one.row(0, named=True), one.row(-1, named=True)
+    small = smallest_difference(q["game"], "share", smallest)
+    head = (f"As play gets stronger (balance skill {d.name}: {int(last['games']):,} games per budget, "
+            f"every seat searching" + (f", {pick}" if pick else "") + f"): at budget {last['budget']} ")
+    if spec.roles_alike:
+        def gap(r):
+            return (f"seat {int(r['best']) + 1} leads seat {int(r['worst']) + 1} by "
+                    f"{100 * r['value']:.1f} pp ({100 * r['low']:.1f} to {100 * r['high']:.1f})")
+        size = ("a seat advantage of at least the "
+                if last["low"] >= small else "under the " if last["high"] < small else
+                "these games cannot tell whether it reaches the ")
+        said = (f"{gap(last)}, {size}{100 * small:g} pp that matters"
+                f" ({100 * float(last['level']):.4g}% interval)")
+        bots = (f"; with the bots (budget {first['budget']}) " +
+                (f"seat {int(first['best']) + 1} led instead, {100 * first['value']:.1f} pp ahead of "
+                 f"seat {int(first['worst']) + 1}" if int(first["best"]) != int(last["best"]) else
+                 f"the same seat led, by {100 * first['value']:.1f} pp"))
+    else:
+        who = str(last["figure"]).replace(" win share", "'s win share")
+        said = (f"the {who} is {pct_ci(last['value'], last['low'], last['high'])} "
+                f"({100 * float(last['level']):.4g}% interval)")
+        bots = (f"; with the bots (budget {first['budget']}) "
+                f"{pct_ci(first['value'], first['low'], first['high'])}")
+    return head + said + bots + " (its section, below, has every budget)."
+
+
+def skill_headline(skill_dir: str | Path, smallest: dict | None = None, players: int | None = None) -> str:
     """One sentence for the report's leading section when its ``--skill`` directory compares its
     rules ``--against`` others: what these rules change at the largest budget with every seat
     searching (the clear changes, with their intervals; in a game with roles the first role's
@@ -676,7 +720,7 @@ def skill_headline(skill_dir: str | Path, smallest: dict | None = None) -> str:
     spec = registry.get(q["game"])
     read = against_reading(d, q, spec, smallest)
     if read is None:
-        return ""
+        return trend_headline(d, q, spec, smallest, players)
     cmp, other, _ = read
     cell = cmp["cell"][0]
     top = cmp.filter((pl.col("cell") == cell) & (pl.col("budget") == cmp["budget"].max())).sort("seat")
