@@ -166,10 +166,14 @@ class CalamityRequest:
         return {"plague": dist, "plague_summary": plague_summary(dist),
                 "revolt": revolt_table(self.rules, self.max_ecus, self.method, self.games, self.seed)}
 
+    def agreement(self, tables: dict) -> dict | None:
+        """Monte Carlo vs exact (``--method both``, :func:`calamity_agreement`), else None."""
+        return calamity_agreement(tables) if self.method == "both" else None
+
     def meta(self, tables: dict, files: list[str], wall_time_s: float) -> dict:
         """run.json of the output directory."""
         return {
-            "game": "fief-calamity",
+            "game": "fief-calamity", "mc_vs_exact": self.agreement(tables),
             "created_utc": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "soldiers": self.soldiers_text, "lords": self.lords_text, "max_ecus": self.max_ecus,
             "method": self.method, "games_per_cell": self.games if self.method != "exact" else 0,
@@ -177,6 +181,61 @@ class CalamityRequest:
             "rules_sha256": self.rules.source.sha256, "rules_text": self.rules.source.text,
             "rules_settings": self.rules.settings, "files": files, "wall_time_s": wall_time_s,
         }
+
+
+def calamity_agreement(tables: dict) -> dict:
+    """Monte Carlo vs exact for ``--method both`` (FF-5, FF-6), with the exact tests of
+    :mod:`simcore.games.fief.agreement`: in every plague cell (soldiers, Lords), the number of
+    trials in which exactly k Lords survive, for each k (binomial under the exact P(k survive));
+    in every revolt row, the bishop's successes (binomial under the exact odds). Two-sided exact p
+    per test (twice the smaller tail), the smallest of each table and where, and the smallest over
+    all tests adjusted by Bonferroni; below 0.05 Monte Carlo and exact disagree. A Monte Carlo
+    cell whose soldiers left differ from the rule's (no dice: they are fixed) is a disagreement
+    too (``soldiers_left_differ``)."""
+    from simcore.games.fief.agreement import ALPHA, two_sided_p
+
+    keys = ["soldiers", "lords", "lords_left"]
+    dist = tables["plague"]
+    ex = dist.filter(pl.col("method") == "exact").select(
+        *keys, pl.col("probability").alias("p_ex"), pl.col("soldiers_left").alias("left_ex"))
+    mc = dist.filter(pl.col("method") == "mc").select(*keys, "probability", "soldiers_left", "games")
+    j = mc.join(ex, on=keys, maintain_order="left")
+    plague = []
+    for r in j.iter_rows(named=True):
+        n = int(r["games"])
+        k = int(round(r["probability"] * n))
+        p = two_sided_p([1.0 - r["p_ex"], r["p_ex"]], n, k)
+        plague.append((p, {"soldiers": r["soldiers"], "lords": r["lords"],
+                           "lords_left": r["lords_left"]}))
+    differ = j.filter(pl.col("soldiers_left") != pl.col("left_ex")).select(
+        "soldiers", "lords").unique().height
+    rv = tables["revolt"]
+    rex = rv.filter(pl.col("method") == "exact").select(
+        "conviction_points", "ecus", pl.col("p_success").alias("p_ex"))
+    rmc = rv.filter(pl.col("method") == "mc").select("conviction_points", "p_success", "games")
+    revolt = []
+    for r in rmc.join(rex, on="conviction_points", maintain_order="left").iter_rows(named=True):
+        n = int(r["games"])
+        p = two_sided_p([1.0 - r["p_ex"], r["p_ex"]], n, int(round(r["p_success"] * n)))
+        revolt.append((p, {"ecus": r["ecus"], "conviction_points": r["conviction_points"]}))
+    tests = len(plague) + len(revolt)
+
+    def smallest(ps):
+        if not ps:
+            return None
+        p, where = min(ps, key=lambda x: x[0])
+        return {"p": float(p), **where}
+
+    p_min = min(p for p, _ in plague + revolt) if tests else 1.0
+    p_adj = min(1.0, tests * p_min)
+    return {"plague_cells": mc.select("soldiers", "lords").unique().height,
+            "games": int(mc["games"][0]) if mc.height else 0, "tests": tests,
+            "plague": smallest(plague), "revolt": smallest(revolt), "p_bonferroni": p_adj,
+            "soldiers_left_differ": differ, "disagree": bool(p_adj < ALPHA or differ > 0),
+            "alpha": ALPHA,
+            "test": "exact two-sided binomial p per count (twice the smaller tail) under the exact "
+                    "odds: plague trials with k Lords surviving, per cell and k; revolt successes "
+                    "per row; Bonferroni over the tests"}
 
 
 def calamity_request(*, soldiers: str = "0-30", lords: str = "1-4", max_ecus: int | str = 2000,

@@ -198,3 +198,125 @@ def exact_combat(rules: FiefRules, attacker: int, defender: int, terrain: int, d
     """Exact expected quantities ``[Q_*]`` of one matchup."""
     return exact_grid(rules, [attacker], [defender], terrain, darc, lords_attacker, lords_defender,
                       mercy)[0, 0]
+
+
+# ---------------------------------------------------------------------------------------------
+# The distribution of the number of rounds (what the Monte Carlo check of rounds is tested against)
+# ---------------------------------------------------------------------------------------------
+
+ROUNDS_TAIL = 1e-13          # rounds distributions are cut where less than this is left
+MAX_ROUNDS_WORK = 2 * 10**9  # states x rounds x loss pairs the rounds distributions may cost
+
+
+@njit(cache=True)
+def rounds_layers(pa, pd, ask_a, ask_d, grant, defender_first, before_first, cell_a, cell_d, out):
+    """``out[c, r]`` = P(the combat from (cell_a[c], cell_d[c]) lasts exactly r rounds), for
+    r < out.shape[1] (jit-compiled by Numba). The chain of :func:`solve`, layer by layer: a round
+    is one roll of both sides (the kernel's ``rounds``); a granted mercy ends the combat at the
+    start of a round without one; with ``before_first`` mercy may end it before the first.
+
+        fight_r(a, d) = sum_{x, y} P_a(x) P_d(y) enter_{r-1}(a - y, d - x)      (r >= 1)
+        enter_0(a, d) = 1 - q_fight(a, d),  enter_r(a, d) = q_fight(a, d) fight_r(a, d)  (r >= 1)
+
+    and a finished combat (a = 0 or d = 0) has enter_0 = 1.
+    """
+    A = pa.shape[0] - 1
+    D = pd.shape[0] - 1
+    nx = pa.shape[1]
+    ny = pd.shape[1]
+    R = out.shape[1]
+    qfight = np.ones((A + 1, D + 1))
+    for a in range(1, A + 1):
+        for d in range(1, D + 1):
+            qa1 = grant if ask_a[a] else 0.0
+            qd1 = grant if ask_d[d] else 0.0
+            if defender_first:
+                qd = qd1
+                qa = (1.0 - qd1) * qa1
+            else:
+                qa = qa1
+                qd = (1.0 - qa1) * qd1
+            qfight[a, d] = 1.0 - qa - qd
+    enter = np.zeros((A + 1, D + 1))
+    fight = np.zeros((A + 1, D + 1))
+    for a in range(A + 1):
+        for d in range(D + 1):
+            enter[a, d] = 1.0 if (a == 0 or d == 0) else 1.0 - qfight[a, d]
+    for c in range(cell_a.shape[0]):
+        out[c, 0] = enter[cell_a[c], cell_d[c]] if before_first else 0.0
+    for r in range(1, R):
+        for a in range(1, A + 1):
+            for d in range(1, D + 1):
+                acc = 0.0
+                for x in range(nx):
+                    px = pa[a, x]
+                    if px == 0.0:
+                        continue
+                    d2 = d - x if x < d else 0
+                    for y in range(ny):
+                        p = px * pd[d, y]
+                        if p == 0.0:
+                            continue
+                        a2 = a - y if y < a else 0
+                        acc += p * enter[a2, d2]
+                fight[a, d] = acc
+        for a in range(A + 1):
+            for d in range(D + 1):
+                enter[a, d] = 0.0 if (a == 0 or d == 0) else qfight[a, d] * fight[a, d]
+        for c in range(cell_a.shape[0]):
+            out[c, r] = enter[cell_a[c], cell_d[c]] if before_first else fight[cell_a[c], cell_d[c]]
+
+
+def _rounds_pair(rules, a0, d0, la, ld, terrain, darc, mercy, cell_a, cell_d, tail):
+    pa, _, ask_a = side_arrays(rules, a0, la, terrain, darc == DARC_ATTACKER, mercy[0])
+    pd, _, ask_d = side_arrays(rules, d0, ld, OPEN, darc == DARC_DEFENDER, mercy[1])
+    grant = rules.param(P_GRANT_THRESHOLD) / GRANT_ONE
+    before = bool(rules.param(P_MERCY_BEFORE_FIRST))
+    per_round = (a0 + 1) * (d0 + 1) * pa.shape[1] * pd.shape[1]
+    R = 64
+    while True:
+        out = np.zeros((len(cell_a), R))
+        rounds_layers(pa, pd, ask_a, ask_d, grant, bool(rules.param(P_MERCY_DEFENDER_FIRST)),
+                      before, np.asarray(cell_a, np.int64), np.asarray(cell_d, np.int64), out)
+        left = 1.0 - out.sum(axis=1)
+        if left.max() <= tail:
+            out[:, -1] += np.maximum(left, 0.0)     # (at most ``tail``: keeps each a distribution)
+            return out, per_round * R
+        R *= 2
+        if per_round * R > MAX_ROUNDS_WORK:
+            return None, per_round * R
+
+
+def rounds_pmf_grid(rules: FiefRules, attackers, defenders, terrain: int, darc: int,
+                    lords_attacker: int, lords_defender: int, mercy: tuple[int, int],
+                    tail: float = ROUNDS_TAIL) -> np.ndarray | None:
+    """The exact distribution of a combat's rounds, ``pmf[i, j, r]`` = P(attackers[i] against
+    defenders[j] lasts r rounds), as :func:`exact_grid` sets the cells up (FF-1 … FF-4, mercy).
+
+    Rounds are unbounded (a round where nobody loses repeats), so the distributions are cut at the
+    first length R (a power of two, at least 64) where less than ``tail`` of every cell's
+    probability lies beyond, and that remainder is put on the last length kept. None when that
+    would cost more than MAX_ROUNDS_WORK (a grid of hundreds of points a side)."""
+    attackers = [int(a) for a in attackers]
+    defenders = [int(d) for d in defenders]
+    shared = not rules.param(P_LORDS_FIRST) and not rules.param(P_DARC_FIRST)
+    if shared:
+        ca = [a for a in attackers for _ in defenders]
+        cd = [d for _ in attackers for d in defenders]
+        out, _ = _rounds_pair(rules, max(attackers), max(defenders), lords_attacker,
+                              lords_defender, terrain, darc, mercy, ca, cd, tail)
+        return None if out is None else out.reshape(len(attackers), len(defenders), -1)
+    cells, work = [], 0
+    for a in attackers:
+        for d in defenders:
+            out, w = _rounds_pair(rules, a, d, min(lords_attacker, a), min(lords_defender, d),
+                                  terrain, darc, mercy, [a], [d], tail)
+            work += w
+            if out is None or work > MAX_ROUNDS_WORK:
+                return None
+            cells.append(out[0])
+    R = max(len(c) for c in cells)
+    pmf = np.zeros((len(cells), R))
+    for k, c in enumerate(cells):
+        pmf[k, :len(c)] = c
+    return pmf.reshape(len(attackers), len(defenders), R)

@@ -199,6 +199,12 @@ class CombatOdds:
             ("p_defender_holds", "P(defender holds)"),
             ("p_defender_holds_by_mercy", "  of which by mercy"),
             ("p_both_wiped", "P(both wiped out)"))]
+        # the seat table above counts half of each mutual wipe-out as each side's "win share"
+        # (88.25% beside P(attacker wins) 0.8524, review K #2): the same figure, named, here
+        n = self.n
+        share = (self.winner[K.ATTACKER_WINS] + 0.5 * self.winner[K.BOTH_WIPED]) / n
+        rows.append(ClosingRow("attacker win share = wins + ½ both wiped out",
+                               float(share), *wilson_interval(float(share), n)))
         rows += [ClosingRow(label, r[key]["mean"], *r[key]["ci95"], percent=False)
                  for key, label in (("expected_rounds", "rounds (mean)"),
                                     ("attacker_points_left", "attacker points left (mean)"),

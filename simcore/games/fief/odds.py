@@ -2,7 +2,8 @@
 
 :func:`odds_frame` computes, for each terrain, the odds of every cell exactly (``exact.py``), by
 Monte Carlo (``kernel.combat_grid``) or both; :func:`break_even` finds the smallest attacker
-reaching given probabilities; :func:`agreement` measures Monte Carlo against exact.
+reaching given probabilities; :func:`simcore.games.fief.agreement.agreement` tests Monte Carlo
+against exact.
 :func:`odds_request` validates the options of ``balance fief-odds`` (one-line UsageError; a grid
 too large for its rows or work is refused by :func:`check_work` before anything runs) into an
 :class:`OddsRequest`, whose :meth:`~OddsRequest.compute` gives the tables and
@@ -19,7 +20,7 @@ May import numpy, polars, the standard library and the simcore packages (no matp
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -28,7 +29,8 @@ import polars as pl
 
 from simcore.errors import UsageError
 from simcore.games.fief import kernel as K
-from simcore.games.fief.exact import exact_grid
+from simcore.games.fief.agreement import agreement
+from simcore.games.fief.exact import exact_grid, rounds_pmf_grid
 from simcore.games.fief.rules import (
     DARC_SIDES, P_DARC_FIRST, P_LORDS_FIRST, TERRAINS, FiefRules, check_army, darc_index, load,
     mercy_text, parse_mercy, terrain_index,
@@ -221,6 +223,7 @@ class OddsRequest:
     lords_attacker: int
     lords_defender: int
     mercy: tuple[int, int]
+    _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def compute(self) -> dict[str, pl.DataFrame]:
         """The tables by file stem: ``odds`` (one row per cell, terrain and method) and
@@ -232,8 +235,32 @@ class OddsRequest:
         return {"odds": odds, "break_even": break_even(odds, self.levels)}
 
     def agreement(self, tables: dict) -> dict | None:
-        """Monte Carlo vs exact agreement (``--method both``), else None."""
-        return agreement(tables["odds"]) if self.method == "both" else None
+        """Monte Carlo vs exact agreement (``--method both``; exact tests of every cell's wins and
+        rounds, :func:`simcore.games.fief.agreement.agreement`), else None. Computed once per
+        tables (run.json and the printed line read the same)."""
+        if self.method != "both":
+            return None
+        key = id(tables["odds"])
+        if key not in self._memo:
+            self._memo.clear()
+            self._memo[key] = agreement(tables["odds"], self.rounds_pmf())
+        return self._memo[key]
+
+    def rounds_pmf(self) -> dict | None:
+        """The exact distribution of rounds of every cell, ``{(terrain, attacker, defender):
+        pmf}`` (:func:`simcore.games.fief.exact.rounds_pmf_grid`); None when a terrain's is too
+        costly (the rounds are then not tested)."""
+        out: dict = {}
+        for terrain in self.terrains:
+            pmf = rounds_pmf_grid(self.rules, self.attackers, self.defenders,
+                                  terrain_index(terrain), darc_index(self.darc),
+                                  self.lords_attacker, self.lords_defender, self.mercy)
+            if pmf is None:
+                return None
+            for i, a in enumerate(self.attackers):
+                for j, d in enumerate(self.defenders):
+                    out[(terrain, a, d)] = pmf[i, j]
+        return out
 
     def meta(self, tables: dict, files: list[str], wall_time_s: float) -> dict:
         """run.json of the output directory."""
@@ -325,25 +352,3 @@ def check_work(rules: FiefRules, attackers, defenders, terrains, method: str, ga
             raise UsageError(f"{grid}: exact work {states:.2g} states (each cell is solved on "
                              f"its own with these rules), at most {MAX_EXACT_WORK:.0e}; "
                              "use a smaller grid")
-
-
-def agreement(odds: pl.DataFrame) -> dict:
-    """Largest |z| between MC and exact over the grid, for P(attacker wins) and rounds."""
-    keys = ["terrain", "attacker", "defender"]
-    ex = odds.filter(pl.col("method") == "exact").select(
-        *keys, pl.col("p_attacker_wins").alias("p_ex"), pl.col("expected_rounds").alias("r_ex"))
-    mc = odds.filter(pl.col("method") == "mc").select(
-        *keys, "p_attacker_wins", "expected_rounds", "se_expected_rounds", "games")
-    j = mc.join(ex, on=keys)
-    # z of the win count under the exact p, with Yates' half-count continuity correction
-    # (cells with p near 0 or 1 are far from normal; a single unlikely win is a rare event).
-    p = j["p_ex"].to_numpy()
-    n = j["games"].to_numpy()
-    sd = np.sqrt(np.maximum(n * p * (1 - p), 1e-300))
-    dev = np.maximum(np.abs(j["p_attacker_wins"].to_numpy() * n - n * p) - 0.5, 0.0)
-    z_p = dev / sd
-    se_r = j["se_expected_rounds"].to_numpy()
-    diff_r = np.abs(j["expected_rounds"].to_numpy() - j["r_ex"].to_numpy())
-    z_r = np.where(se_r > 0, diff_r / np.where(se_r > 0, se_r, 1), 0.0)
-    return {"cells": j.height, "max_abs_z_p_attacker_wins": float(z_p.max()),
-            "max_abs_z_expected_rounds": float(z_r.max())}

@@ -1,0 +1,130 @@
+"""Review K #2 and #3 (FF-3, FF-5, FF-6, FF-7).
+
+#2: a fief-combat run's page read the attacker and the defender as seats that should each win a
+fair 50% ("Seat 1 wins 88.3% … against a fair 50.0%: +38.3 pp", a chi-square of 11706, "Balance
+is 0.235", "The strongest strategy is attacker"). Those sentences are the shared modules'; the
+game's first sentence now says how the seat figures and the "shared win" below relate to the
+combat's odds and that the fair share, balance and strongest strategy say nothing about a combat;
+simulate's outcomes table shows the seat table's figure, named.
+
+#3: ``fief-calamity --method both`` wrote the plague's Monte Carlo rows but neither showed them nor
+checked them against the exact values; the plague table now has them and one line tests every
+plague count and revolt row exactly (binomial, scipy the check), Bonferroni over the tests."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy import stats
+
+from analysis import analyse, open_runs
+from cli import _run
+from reports.text import headlines
+from simcore import runner
+from undrawn_figures import figures_undrawn
+
+
+@pytest.fixture(scope="module")
+def siege(tmp_path_factory):
+    return runner.simulate("fief-combat", attacker=10, defender=6, terrain="castle", games=4000,
+                           seed=1, out=tmp_path_factory.mktemp("fief") / "siege", quiet=True)
+
+
+def test_a_combat_page_says_its_seat_figures_are_not_a_fair_share_test(siege, tmp_path):
+    """The shared seat sentences still follow (reports/text.py, not the game's to change): the
+    first sentence says how they count a mutual wipe-out, the attacker's share as they compute it,
+    that their "shared win" is a mutual wipe-out and that their fair 50%, balance and strongest
+    strategy say nothing about a combat; with the sides as roles it speaks of the sides' shares."""
+    from reports.games.fief import lead_headlines
+
+    rs = open_runs([siege])
+    t = analyse(rs)
+    lead = lead_headlines(t, rs)[0]
+    winner = pl.read_parquet(siege / "games.parquet")["winner"].to_numpy()
+    n = winner.shape[0]
+    side = (np.sum(winner == 0) + 0.5 * np.sum(winner == 2)) / n          # the seat tables' share
+    assert t["seats"].sort("seat")["win_share"][0] == pytest.approx(side)    # Seat 1's
+    assert (f"The seat figures below (Seat 1 the attacker, Seat 2 the defender) count half of each "
+            f"mutual wipe-out as a win for each side, so the attacker's reads {100 * side:.1f}%, and "
+            "the \"shared win\" below is a mutual wipe-out: a combat's two sides have no fair share to "
+            "be measured against, so the \"fair 50%\", the seats' balance and chi-square and the "
+            "\"strongest strategy\" below say nothing about it;") in lead
+    assert f"takes the fief in {100 * int(np.sum(winner == 0)) / n:.1f}% (" in lead
+    assert lead == headlines(t, rs)[0]
+    as_roles = lead_headlines({**t, "roles": t["seats"]}, rs)[0]
+    assert "The sides' win shares below count half" in as_roles and "fair 50%" not in as_roles
+
+
+def test_simulate_shows_the_seat_tables_share_named(tmp_path, capsys):
+    assert _run(["simulate", "--game", "fief-combat", "--attacker", "10", "--defender", "6",
+                 "--terrain", "castle", "--games", "3000", "--seed", "4", "--out",
+                 str(tmp_path / "r")]) == 0
+    out = capsys.readouterr().out
+    winner = pl.read_parquet(tmp_path / "r" / "games.parquet")["winner"].to_numpy()
+    share = (np.sum(winner == 0) + 0.5 * np.sum(winner == 2)) / winner.shape[0]
+    seat = next(x for x in out.splitlines() if "│ attacker" in x)
+    assert f"{100 * share:.2f}%" in seat
+    row = next(x for x in out.splitlines() if "attacker win share = wins + ½ both wiped out" in x)
+    assert f"{share:.4f}" in row
+
+
+def _plague_rows(out: str, method: str) -> dict[int, list[float]]:
+    table = out[:out.index("soldiers left")]
+    rows = {}
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.split("│")[1:-1]]
+        if len(cells) > 3 and cells[0] == method:
+            rows[int(cells[1])] = [float(c) for c in cells[2:-2] if c]
+    return rows
+
+
+def test_calamity_shows_and_checks_the_plague_monte_carlo(tmp_path, capsys):
+    assert _run(["fief-calamity", "--soldiers", "0-4", "--lords", "1-3", "--method", "both",
+                 "--games", "4000", "--seed", "2", "--out", str(tmp_path / "c")]) == 0
+    out = capsys.readouterr().out
+    dist = pl.read_parquet(tmp_path / "c" / "plague.parquet").filter(pl.col("method") == "mc")
+    mc = _plague_rows(out, "mc")
+    assert sorted(mc) == [1, 2, 3]
+    for lords, printed in mc.items():       # pooled over the 5 soldier counts, 20,000 trials
+        sub = dist.filter(pl.col("lords") == lords)
+        counts = (sub.with_columns((pl.col("probability") * 4000).round().alias("c"))
+                  .group_by("lords_left").agg(pl.col("c").sum()).sort("lords_left"))["c"].to_numpy()
+        np.testing.assert_allclose(printed, counts / 20000, atol=5.0001e-5)   # (printed to 4 places)
+    assert _plague_rows(out, "exact")[2] == [0.25, 0.5, 0.25]
+    a = json.loads((tmp_path / "c" / "run.json").read_text())["mc_vs_exact"]
+    assert a["tests"] == 5 * (2 + 3 + 4) + 5 and a["plague_cells"] == 15
+    flat = " ".join(out.split())
+    assert (f"MC vs exact, 4,000 trials per cell: each plague cell's count of trials with k Lords "
+            f"surviving (15 cells) and each revolt row's successes tested exactly (binomial)") in flat
+    assert f"Bonferroni over the 50 tests: p = {a['p_bonferroni']:.2g}" in flat
+    # the smallest p is scipy's exact binomial p of its count (twice the smaller tail)
+    w = a["plague"]
+    row = dist.filter((pl.col("soldiers") == w["soldiers"]) & (pl.col("lords") == w["lords"])
+                      & (pl.col("lords_left") == w["lords_left"]))
+    k = int(round(row["probability"][0] * 4000))
+    p = stats.binom.pmf(w["lords_left"], w["lords"], 0.5)
+    want = min(1, 2 * min(stats.binom.cdf(k, 4000, p), stats.binom.sf(k - 1, 4000, p)))
+    assert w["p"] == pytest.approx(want, rel=1e-9)
+
+
+def test_a_planted_plague_error_is_a_disagreement(rules):
+    """One cell's Monte Carlo with 3 Lords reporting 2 survivors 3 points too often (of 20,000):
+    the check names it; the true tables agree."""
+    from simcore.games.fief.calamity import calamity_agreement, calamity_request
+
+    job = calamity_request(soldiers="0-3", lords="3", method="both", games=20000, seed=5)
+    t = job.compute()
+    assert not calamity_agreement(t)["disagree"]
+    cell = (pl.col("method") == "mc") & (pl.col("soldiers") == 2) & (pl.col("lords_left") == 2)
+    plague = t["plague"].with_columns(pl.when(cell).then(pl.col("probability") + 0.03)
+                                      .otherwise(pl.col("probability")).alias("probability"))
+    a = calamity_agreement({**t, "plague": plague})
+    assert a["disagree"] and (a["plague"]["soldiers"], a["plague"]["lords_left"]) == (2, 2)
+    left = t["plague"].with_columns(pl.when(pl.col("method") == "mc").then(pl.col("soldiers_left") + 1)
+                                    .otherwise(pl.col("soldiers_left")).alias("soldiers_left"))
+    assert calamity_agreement({**t, "plague": left})["soldiers_left_differ"] == 4
