@@ -204,10 +204,23 @@ def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
     """Plain-language findings built from the metric tables (numbers rounded as shown); the game's
     own sentences come from its report hook (``rs`` names the game). A game with roles (table
     ``roles``) is read by role: how often each side wins, and the seats within a role."""
-    out: list[str] = role_headlines(t) if "roles" in t else seat_headlines(t)
     hook = hook_for(rs.game) if rs is not None else None
     lead = hook.lead_headlines(t, rs) if hook is not None and hasattr(hook, "lead_headlines") else []
+    if unlike_sides_as_seats(t, rs):
+        # (Fief's attacker and defender, one seat each, read as seats: no fair share, seat balance,
+        # shared win or strongest strategy to speak of; the game's lead gives the outcomes)
+        return lead + outcome_headlines(t, rs, sides=True)
+    out: list[str] = role_headlines(t) if "roles" in t else seat_headlines(t)
     return lead + lineup_note(t, rs) + out + outcome_headlines(t, rs)
+
+
+def unlike_sides_as_seats(t: dict, rs: RunSet | None) -> bool:
+    """A game whose seats play unlike roles (its spec has no fair share) read as seats, without a
+    role table: Fief 2's combat, its attacker and defender one seat each. Its seats' "fair 50%",
+    chi-square, Balance, "shared win" (a mutual wipe-out) and "strongest strategy" (a side) say
+    nothing about it (review K #2)."""
+    spec = spec_for(rs.game) if rs is not None else None
+    return spec is not None and not spec.roles_alike and "roles" not in t
 
 
 def lineup_note(t: dict, rs: RunSet | None) -> list[str]:
@@ -558,12 +571,14 @@ def shared_win_sentence(r: dict) -> str:
     return f"{_p(r)} of games end in a shared win."
 
 
-def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
+def outcome_headlines(t: dict, rs: RunSet | None = None, sides: bool = False) -> list[str]:
     """Shared wins, the winner's margin, lead changes, game length, the game's own sentences and
-    the strategies."""
+    the strategies; with ``sides`` (:func:`unlike_sides_as_seats`) neither the shared wins nor the
+    strategies (each a side of its own)."""
     out: list[str] = []
     o = {r["metric"]: r for r in t["outcomes"].iter_rows(named=True)}
-    out.append(shared_win_sentence(o["shared_wins"]))
+    if not sides:
+        out.append(shared_win_sentence(o["shared_wins"]))
     r = o["score_spread"]
     spec = spec_for(rs.game) if rs is not None else None
     rough = ("" if spec is None or spec.roles_alike else
@@ -576,6 +591,8 @@ def outcome_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
     hook = hook_for(rs.game) if rs is not None else None
     if hook is not None and hasattr(hook, "headlines"):
         out += hook.headlines(t, rs)
+    if sides:
+        return out
     if "strategies" in t and "role" in t["strategies"].columns:
         out += role_strategy_headlines(t["strategies"])
     elif "strategies" in t and t["strategies"].height > 1:

@@ -254,9 +254,8 @@ def lead_headlines(t: dict, rs) -> list[str]:
     if "roles" in t:            # the run has the sides as a seat_role column
         below, seats = "The sides' win shares below", ""
     else:
-        below = "The seat figures below (Seat 1 the attacker, Seat 2 the defender)"
-        seats = (", so the \"fair 50%\", the seats' balance and chi-square and the \"strongest "
-                 "strategy\" below say nothing about it")
+        below = "The seat figures in the sections below (Seat 1 the attacker, Seat 2 the defender)"
+        seats = (", so their \"fair 50%\", seat balance and chi-square say nothing about it")
     lords = lambda n: f"{n} Lord{'s' if n != 1 else ''}"  # noqa: E731
     darc = "" if m.get("darc") in (None, "none") else f", Jeanne d'Arc with the {m['darc']}"
     mercy = "" if m.get("mercy") in (None, "never") else f", mercy: {m['mercy']}"
