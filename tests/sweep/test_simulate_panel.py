@@ -18,8 +18,8 @@ def test_simulate_panel_plays_every_cell_with_the_rules_given(tmp_path):
                    "--set", "setup.start_coins=[0,1,1,1]", "--seed", 5, "--out", out, "-q")
     cells = lookup("middle-ages", "default").cells
     assert sorted(p.name for p in out.iterdir() if not p.name.startswith(".")) == \
-        [f"cell-{k}" for k in range(1, len(cells) + 1)] + ["panel.json"]
-    for k, c in enumerate(cells, start=1):
+        [f"cell-{k}" for k in range(len(cells))] + ["panel.json"]      # numbered from 0
+    for k, c in enumerate(cells):
         meta = json.loads((out / f"cell-{k}" / "run.json").read_text())
         assert (meta["players"], meta["strategies"], meta["games"], meta["seed"]) == \
             (c.players, list(c.lineup), 200, 5)
