@@ -83,6 +83,18 @@ def side_arrays(rules: FiefRules, p0: int, lords0: int, row: int, darc: bool, k:
 
 
 @njit(cache=True)
+def mercy_granted(attacker_asks, defender_asks, grant, defender_first):
+    """FF-3: the chances that the attacker's (qa) and the defender's (qd) surrender is granted at
+    the start of a round, the first asker first (the defender's with ``defender_first``), the
+    other only if the first was not granted."""
+    qa1 = grant if attacker_asks else 0.0
+    qd1 = grant if defender_asks else 0.0
+    if defender_first:
+        return (1.0 - qd1) * qa1, qd1
+    return qa1, (1.0 - qa1) * qd1
+
+
+@njit(cache=True)
 def solve(pa, pd, lla, lld, ask_a, ask_d, grant, defender_first, v_enter, v_fight):
     """Fill ``v_enter[a, d, Q_*]`` and ``v_fight[a, d, Q_*]`` for every a <= A, d <= D (jit-compiled by Numba).
 
@@ -110,14 +122,7 @@ def solve(pa, pd, lla, lld, ask_a, ask_d, grant, defender_first, v_enter, v_figh
                     v_enter[a, d, Q_BOTH_WIPED] = 1.0
                 continue
             # FF-3 mercy at the start of a round: first asker, then the other.
-            qa1 = grant if ask_a[a] else 0.0
-            qd1 = grant if ask_d[d] else 0.0
-            if defender_first:
-                qd = qd1
-                qa = (1.0 - qd1) * qa1
-            else:
-                qa = qa1
-                qd = (1.0 - qa1) * qd1
+            qa, qd = mercy_granted(ask_a[a], ask_d[d], grant, defender_first)
             qfight = 1.0 - qa - qd
             m[:] = 0.0
             # attacker surrenders: defender holds, attacker's Lords captured
@@ -228,14 +233,7 @@ def rounds_layers(pa, pd, ask_a, ask_d, grant, defender_first, before_first, cel
     qfight = np.ones((A + 1, D + 1))
     for a in range(1, A + 1):
         for d in range(1, D + 1):
-            qa1 = grant if ask_a[a] else 0.0
-            qd1 = grant if ask_d[d] else 0.0
-            if defender_first:
-                qd = qd1
-                qa = (1.0 - qd1) * qa1
-            else:
-                qa = qa1
-                qd = (1.0 - qa1) * qd1
+            qa, qd = mercy_granted(ask_a[a], ask_d[d], grant, defender_first)
             qfight[a, d] = 1.0 - qa - qd
     enter = np.zeros((A + 1, D + 1))
     fight = np.zeros((A + 1, D + 1))
