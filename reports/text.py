@@ -581,8 +581,9 @@ def outcome_headlines(t: dict, rs: RunSet | None = None, sides: bool = False) ->
         out.append(shared_win_sentence(o["shared_wins"]))
     r = o["score_spread"]
     spec = spec_for(rs.game) if rs is not None else None
-    rough = ("" if spec is None or spec.roles_alike else
+    rough = ("" if spec is None or spec.roles_alike or "goal" not in str(spec.score_unit) else
              # a score the roles earn toward goals of different sizes: the lead subtracts unlike things
+             # (Seigneurial; Fief's points are what each side has left, not progress toward a goal)
              " (scores are progress toward each player's own goal, and the goals differ: a rough figure)")
     out.append(f"The winner finishes {amount(num(r['estimate']), score_unit(rs))} ({num_ci(r['ci_low'], r['ci_high'])}) "
                f"ahead of the runner-up on average{rough}.")

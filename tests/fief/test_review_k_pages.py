@@ -134,3 +134,11 @@ def test_a_planted_plague_error_is_a_disagreement(rules):
     left = t["plague"].with_columns(pl.when(pl.col("method") == "mc").then(pl.col("soldiers_left") + 1)
                                     .otherwise(pl.col("soldiers_left")).alias("soldiers_left"))
     assert calamity_agreement({**t, "plague": left})["soldiers_left_differ"] == 4
+
+
+def test_a_combats_winner_margin_is_not_called_progress_toward_a_goal(siege):
+    """The winner's margin of a combat is in points each side has left; the note that scores are
+    "progress toward each player's own goal" is Seigneurial's (its score unit), not Fief's."""
+    rs = open_runs([siege])
+    line = next(x for x in headlines(analyse(rs), rs) if x.startswith("The winner finishes"))
+    assert "points" in line and "own goal" not in line, line
