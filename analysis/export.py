@@ -91,7 +91,15 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
                              + (", ideally with --rotate-seats" if rs.spec is None or rs.spec.roles_alike
                                 else "") + "). "
                              f"{tables_sentence(run, rs)}")
-        from analysis.roles import has_roles, same_role_matchups, strategy_table_within_roles
+        from analysis.roles import (bots_share_a_role, has_roles, same_role_matchups,
+                                    strategy_table_within_roles)
+
+        if has_roles(rs) and not bots_share_a_role(rs):
+            raise UsageError(f"{run}: no strategy matchups to export: this run is "
+                             f"{describe_run(rs)}, and every role has one bot; matchups compare "
+                             "bots of one role (a bot of another role plays for another goal). "
+                             + ("The sides' win shares are --what roles. " if "roles" in
+                                available(run, rs) else "") + tables_sentence(run, rs))
 
         acc = _matchup_acc(rs)          # one pass, for the table and the roles' filter
         table = matchup_table(rs, acc)
@@ -169,12 +177,13 @@ def available(run: str | Path, rs) -> list[str]:
     from analysis.events import has_events
     from analysis.length import has_length
     from analysis.matchups import has_matchups
-    from analysis.roles import has_roles
+    from analysis.roles import bots_share_a_role, has_roles
     from analysis.tiles import has_tiles
 
     has = {"players": (Path(run) / PLAYERS).is_file(), "games": True, "seats": True,
            "roles": has_roles, "events": has_events, "tiles": has_tiles, "length": has_length,
-           "matchups": has_matchups, "summary": True}
+           "matchups": lambda r: has_matchups(r) and (not has_roles(r) or bots_share_a_role(r)),
+           "summary": True}
     return [w for w in WHAT if (has[w](rs) if callable(has[w]) else has[w])]
 
 

@@ -368,6 +368,27 @@ def strategy_table_within_roles(rs: RunSet, mu_acc, seat_acc=None) -> pl.DataFra
     })
 
 
+def bots_share_a_role(rs: RunSet) -> bool:
+    """Whether two different bots play one role in some run of ``rs`` (read from run.json's
+    line-up, seat by seat; True when a run does not record it): without that, a game with roles
+    has no strategy matchups (:func:`same_role_matchups` keeps none), e.g. Fief's attacker and
+    defender or a Seigneur's bot against one Censitaire bot."""
+    from simcore import games as registry
+
+    spec = registry.specs().get(rs.game)
+    if spec is None:
+        return True
+    seat_roles = spec.seat_roles(rs.n_players)
+    bots: dict[str, set] = {}
+    for meta in rs.metas:
+        lineup = meta.get("strategies")
+        if not isinstance(lineup, list) or len(lineup) != rs.n_players:
+            return True
+        for role, bot in zip(seat_roles, lineup):
+            bots.setdefault(role, set()).add(bot)
+    return any(len(b) > 1 for b in bots.values())
+
+
 def same_role_matchups(matchups: pl.DataFrame, strategies: pl.DataFrame) -> pl.DataFrame:
     """The rows of a matchup table whose two strategies play the same role (a Censitaire bot
     finishing ahead of the Seigneur's bot compares progress toward different goals): ``strategies``

@@ -435,6 +435,18 @@ def _left_out_sentence(about) -> str:
     return f" Left out of the table ({n} row{'s' if n > 1 else ''}): " + "; ".join(parts) + "."
 
 
+def matchups_to_show(t: dict) -> bool:
+    """Whether the strategy matchups section has anything to say: a pair of strategies that met,
+    or a strategy tested against its reference. Not when every bot is its role's only one (Fief's
+    attacker and defender, a Seigneur's bot against one Censitaire bot): bots of two roles are not
+    matched and a role's only bot is its role, which the role section shows."""
+    if "matchups" not in t:
+        return False
+    s = t.get("strategies")
+    tested = s is not None and "p_value" in s.columns and bool(s["p_value"].is_not_nan().any())
+    return t["matchups"].height > 0 or tested
+
+
 def matchups_intro(t: dict) -> str:
     """The strategy matchups section's introduction: the two Holm families and how a clear gap is
     sized (on its interval held to its family at once, against the smallest difference that
@@ -689,17 +701,23 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
                     sentences=lines)]
     if "roles" in t:
         role_lines = role_headlines(t)
+        split = bool((t["roles"]["seats"] > 1).any())     # some role has several seats to compare
         secs.append(Section(
             "roles", "Role advantage",
             "".join(x + " " for x in lineup_note(t, rs)) +
-            "The seats of this game play different roles, so there is no fair share per seat: the left "
-            "chart shows how often each role's side wins (its players' win shares summed per game, "
-            "95% Wilson intervals over games, each role's alone: unadjusted); the right chart how a "
-            "role's wins split among its seats, against an equal split (unadjusted intervals). "
-            "Verdicts on seats are Holm-adjusted over every seat that shares its role with another (Wald "
-            "tests from the seats' joint win-share covariance), the chi-square tests over the roles.",
+            "The seats of this game play different roles, so there is no fair share per seat: the "
+            + ("left chart shows" if split else "chart shows") +
+            " how often each role's side wins (its players' win shares summed per game, "
+            "95% Wilson intervals over games, each role's alone: unadjusted)"
+            + ("; the right chart how a role's wins split among its seats, against an equal split "
+               "(unadjusted intervals). Verdicts on seats are Holm-adjusted over every seat that "
+               "shares its role with another (Wald tests from the seats' joint win-share "
+               "covariance), the chi-square tests over the roles." if split else
+               ". Every role has one seat here, so there is no split of a role's wins among its "
+               "seats to test."),
             figs.add("role_advantage", F.role_advantage(t), " ".join(role_lines[:2])),
-            [("Roles", role_rows(t)), ("Seats within each role", role_seat_rows(t))],
+            [("Roles", role_rows(t))] + ([("Seats within each role", role_seat_rows(t))]
+                                         if split else []),
             [x for x in [replay_line(rs, t)] if x]))
     else:
         st = t["seat_tests"].row(0, named=True)
@@ -714,7 +732,7 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             f"{num(st.get('win_share_balance', float('nan')), 3)}.",
             figs.add("seat_advantage", F.seat_advantage(t, unit=unit), _seat_caption(t)),
             [("Seats", seat_rows(t, unit))], [x for x in [replay_line(rs, t)] if x]))
-    if "matchups" in t:
+    if matchups_to_show(t):
         mu_line = next((x for x in lines if " finishes ahead of " in x), "")
         secs.append(Section(
             "matchups", "Strategy matchups", matchups_intro(t),

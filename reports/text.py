@@ -206,21 +206,25 @@ def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
     ``roles``) is read by role: how often each side wins, and the seats within a role."""
     hook = hook_for(rs.game) if rs is not None else None
     lead = hook.lead_headlines(t, rs) if hook is not None and hasattr(hook, "lead_headlines") else []
-    if unlike_sides_as_seats(t, rs):
-        # (Fief's attacker and defender, one seat each, read as seats: no fair share, seat balance,
-        # shared win or strongest strategy to speak of; the game's lead gives the outcomes)
-        return lead + outcome_headlines(t, rs, sides=True)
+    if one_seat_sides(t, rs):
+        # (Fief's attacker and defender, one seat each: how often each side wins, but no fair
+        # share, seat balance, shared win or strongest strategy to speak of; the game's lead gives
+        # the outcomes, a mutual wipe-out among them)
+        return lead + (role_headlines(t) if "roles" in t else []) + outcome_headlines(t, rs, sides=True)
     out: list[str] = role_headlines(t) if "roles" in t else seat_headlines(t)
     return lead + lineup_note(t, rs) + out + outcome_headlines(t, rs)
 
 
-def unlike_sides_as_seats(t: dict, rs: RunSet | None) -> bool:
-    """A game whose seats play unlike roles (its spec has no fair share) read as seats, without a
-    role table: Fief 2's combat, its attacker and defender one seat each. Its seats' "fair 50%",
-    chi-square, Balance, "shared win" (a mutual wipe-out) and "strongest strategy" (a side) say
-    nothing about it (review K #2)."""
+def one_seat_sides(t: dict, rs: RunSet | None) -> bool:
+    """A game whose seats play unlike roles (its spec has no fair share), each role one seat: Fief
+    2's combat, its attacker and defender. Read as seats (a run without the role table), their
+    "fair 50%", chi-square, Balance and "strongest strategy" say nothing about it (review K #2);
+    read by role, each side's win share does, but a "shared win" is a mutual wipe-out and a side's
+    only bot is the side itself."""
     spec = spec_for(rs.game) if rs is not None else None
-    return spec is not None and not spec.roles_alike and "roles" not in t
+    if spec is None or spec.roles_alike:
+        return False
+    return "roles" not in t or bool((t["roles"]["seats"] == 1).all())
 
 
 def lineup_note(t: dict, rs: RunSet | None) -> list[str]:
@@ -573,7 +577,7 @@ def shared_win_sentence(r: dict) -> str:
 
 def outcome_headlines(t: dict, rs: RunSet | None = None, sides: bool = False) -> list[str]:
     """Shared wins, the winner's margin, lead changes, game length, the game's own sentences and
-    the strategies; with ``sides`` (:func:`unlike_sides_as_seats`) neither the shared wins nor the
+    the strategies; with ``sides`` (:func:`one_seat_sides`) neither the shared wins nor the
     strategies (each a side of its own)."""
     out: list[str] = []
     o = {r["metric"]: r for r in t["outcomes"].iter_rows(named=True)}

@@ -206,13 +206,18 @@ def seat_advantage(t: dict, title: str = "", unit: str = "coins") -> Figure:
 def role_advantage(t: dict) -> Figure:
     """Asymmetric games: each role's share of the games won, with 95% intervals (left); for each
     role of several seats, each seat's share of its role's wins against the equal split (right),
-    each seat labelled with its bot when the seats hold different bots (:func:`seat_bots`)."""
+    each seat labelled with its bot when the seats hold different bots (:func:`seat_bots`). When
+    every role has one seat (Fief's attacker and defender) there is no split: the left panel alone."""
     roles = t["roles"]
     seats = t["role_seats"]
     bots = seat_bots(t)
     multi = roles.filter(pl.col("seats") > 1)["role"].to_list()
-    fig = new_figure(10, 4.6)
-    ax, ax2 = subplots(fig, 1, 2, width_ratios=[2, 3])
+    if not multi:           # every role one seat (Fief's attacker and defender): no split to draw
+        fig = new_figure(5.5, 4.6)
+        ax, ax2 = subplots(fig), None
+    else:
+        fig = new_figure(10, 4.6)
+        ax, ax2 = subplots(fig, 1, 2, width_ratios=[2, 3])
     x = np.arange(roles.height)
     p = roles["win_share"].to_numpy()
     ax.bar(x, p, color=[OKABE_ITO[i % 8] for i in range(len(x))], width=0.6,
@@ -225,6 +230,8 @@ def role_advantage(t: dict) -> Figure:
     ax.set_ylim(0, min(1.0, max(p.max() * 1.25, 0.1)))
     percent_axis(ax)
     ax.set_title(f"Who wins, by role ({int(roles['players'][0])} players,\n95% intervals, unadjusted)")
+    if ax2 is None:
+        return fig
     part = seats.filter(pl.col("role").is_in(multi))
     xs = np.arange(part.height)
     share = part["share_of_role"].to_numpy()

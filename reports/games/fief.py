@@ -232,10 +232,11 @@ def lead_headlines(t: dict, rs) -> list[str]:
     FF-4) and its three outcomes (run.json ``results``, summed over pooled runs, Wilson 95%
     intervals): the generic sentences below count half of each mutual wipe-out as each side's
     "win share" and call it a "shared win", which is not the attacker's odds of taking the fief;
-    the sentence says so, with the attacker's share as they compute it, and, on a page that reads
-    the sides as seats, that the seats' fair 50%, balance and "strongest strategy" below say nothing
-    about a combat (a ``seat_role`` column would have the page read them as sides: review K #2).
-    [] for a run without them."""
+    the sentence says so, with the attacker's share as they compute it. A run has the sides as its
+    players' ``side`` column (the spec's seat role), so the page reads it by side; a run written
+    before that column existed is read as seats, and then the sentence adds that the seats' fair
+    50%, balance and chi-square below say nothing about a combat (review K #2). [] for a run
+    without them."""
     from analysis.stats import wilson
 
     metas = [m for m in rs.metas if m.get("matchup") and m.get("results")]

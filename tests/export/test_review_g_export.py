@@ -35,10 +35,12 @@ def _error(capsys) -> str:
                                        ("tiles", "only Middle-Ages has them"),
                                        ("length", r"only Médiévallons(, .*)? and Seigneurial( and .*)? do\)|"
                                                   r"only Médiévallons, Seigneurial and .* do\)"),
-                                       ("roles", "--what seats or matchups")])
+                                       ("matchups", "and every role has one bot; matchups "
+                                                    "compare bots of one role")])
 def test_a_table_the_game_lacks_is_refused_in_a_designers_words(siege, tmp_path, capsys, what, has):
     """`--what events` on a fief-combat run said "needs event cards (columns of roles gain_by_event
-    in players.parquet …)"."""
+    in players.parquet …)". A combat's sides are its roles (`side`), one bot each, so it has a
+    roles table and no strategy matchups (they compare bots of one role)."""
     assert _run(["export", str(siege), "--what", what, "--out", str(tmp_path / "x.csv")]) == 2
     err = _error(capsys)
     assert "this run is a Fief 2 combat (10 attacker points against 6 defender points in a castle; "\
@@ -46,7 +48,7 @@ def test_a_table_the_game_lacks_is_refused_in_a_designers_words(siege, tmp_path,
     # (a game registered by another test in this process, such as the conformance suite's Pig,
     # may join the games named: the shipped ones must be there)
     assert has in err or re.search(has, err), err
-    assert "This run exports: players, games, seats, matchups, summary." in err, err
+    assert "This run exports: players, games, seats, roles, summary." in err, err
     for jargon in ("gain_by_event", "drafted_by_type", "columns of role", ".parquet", "needs "):
         assert jargon not in err, (jargon, err)
     assert not (tmp_path / "x.csv").exists()
@@ -54,10 +56,14 @@ def test_a_table_the_game_lacks_is_refused_in_a_designers_words(siege, tmp_path,
 
 def test_an_underflowed_p_value_is_written_as_a_bound_in_every_table(siege, tmp_path):
     """The Fief seats export wrote p_value 0.0; docs/export.md promises short text for small
-    p-values."""
-    for what in ("seats", "matchups"):
-        assert _run(["export", str(siege), "--what", what, "--out", str(tmp_path / f"{what}.csv")]) == 0
-        assert _run(["export", str(siege), "--what", what, "--out", str(tmp_path / f"{what}.parquet")]) == 0
+    p-values. Matchups from a Middle-Ages run of the balanced bot against the random one (2,000
+    games: the balanced bot finishes ahead in far more than half its meetings, z above 37)."""
+    mixed = tmp_path / "mixed"
+    assert _run(["simulate", "--strategies", "balanced,random,balanced,random", "-n", "2000",
+                 "--seed", "1", "--out", str(mixed), "--quiet"]) == 0
+    for run, what in ((siege, "seats"), (mixed, "matchups")):
+        assert _run(["export", str(run), "--what", what, "--out", str(tmp_path / f"{what}.csv")]) == 0
+        assert _run(["export", str(run), "--what", what, "--out", str(tmp_path / f"{what}.parquet")]) == 0
         csv = pl.read_csv(tmp_path / f"{what}.csv", infer_schema_length=0)
         pq = pl.read_parquet(tmp_path / f"{what}.parquet")
         for col in ("p_value", "p_adjusted"):

@@ -37,8 +37,10 @@ def test_run_directory_has_the_common_columns_and_reproducible_meta(tmp_path, ca
     games = pq.read_table(out / "games.parquet")
     players = pq.read_table(out / "players.parquet")
     assert games.num_rows == 20_000 and players.num_rows == 40_000
-    assert players.schema.names == ["game", "seat", "strategy", "score", "win_share", "rank"]
-    assert [str(t) for t in players.schema.types] == ["int64", "int8", "string", "int32", "float", "int8"]
+    assert players.schema.names == ["game", "seat", "strategy", "side", "score", "win_share", "rank"]
+    assert [str(t) for t in players.schema.types] == ["int64", "int8", "string", "string", "int32",
+                                                      "float", "int8"]
+    assert players.column("side").to_pylist()[:4] == ["attacker", "defender"] * 2
     g = {c: games.column(c).to_numpy() for c in games.schema.names}
     assert np.array_equal(g["game"], np.arange(20_000))
     assert np.all(g["attacker_soldiers_left"] + g["attacker_lords_left"] == g["attacker_points_left"])

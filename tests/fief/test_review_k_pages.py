@@ -2,10 +2,10 @@
 
 #2: a fief-combat run's page read the attacker and the defender as seats that should each win a
 fair 50% ("Seat 1 wins 88.3% … against a fair 50.0%: +38.3 pp", a chi-square of 11706, "Balance
-is 0.235", "The strongest strategy is attacker"). Those sentences are the shared modules'; the
-game's first sentence now says how the seat figures and the "shared win" below relate to the
-combat's odds and that the fair share, balance and strongest strategy say nothing about a combat;
-simulate's outcomes table shows the seat table's figure, named.
+is 0.235", "The strongest strategy is attacker"). The players now carry their ``side`` as the
+spec's seat role, so the page reads the run by side; the game's first sentence says how the sides'
+win shares and the "shared win" below relate to the combat's odds; simulate's outcomes table
+shows the seat table's figure, named.
 
 #3: ``fief-calamity --method both`` wrote the plague's Monte Carlo rows but neither showed them nor
 checked them against the exact values; the plague table now has them and one line tests every
@@ -35,35 +35,46 @@ def siege(tmp_path_factory):
                            seed=1, out=tmp_path_factory.mktemp("fief") / "siege", quiet=True)
 
 
-def test_a_combat_page_says_its_seat_figures_are_not_a_fair_share_test(siege, tmp_path):
-    """The shared seat sentences still follow (reports/text.py, not the game's to change): the
-    first sentence says how they count a mutual wipe-out, the attacker's share as they compute it,
-    that their "shared win" is a mutual wipe-out and that their fair 50%, balance and strongest
-    strategy say nothing about a combat; with the sides as roles it speaks of the sides' shares."""
+def test_a_combat_page_reads_the_run_by_side(siege, tmp_path):
+    """The players' ``side`` column is the spec's seat role, so the page reads a combat by side: a
+    Role advantage section with each side's win share (half of each mutual wipe-out to each side,
+    as the game's first sentence says), no Seat advantage against a fair 50%, no split of a side's
+    wins among seats (each has one), no Strategy matchups (a side's only bot is the side); the
+    headlines claim no fair share, Balance, chi-square, "shared win" or "strongest strategy". A run
+    read without the role table (written before the column) gets the seats' caveat instead."""
     from reports.games.fief import lead_headlines
+    from reports.sections import build_sections
 
     rs = open_runs([siege])
     t = analyse(rs)
-    lead = lead_headlines(t, rs)[0]
     winner = pl.read_parquet(siege / "games.parquet")["winner"].to_numpy()
     n = winner.shape[0]
-    side = (np.sum(winner == 0) + 0.5 * np.sum(winner == 2)) / n          # the seat tables' share
-    assert t["seats"].sort("seat")["win_share"][0] == pytest.approx(side)    # Seat 1's
-    assert (f"The seat figures in the sections below (Seat 1 the attacker, Seat 2 the defender) count "
-            f"half of each mutual wipe-out as a win for each side, so the attacker's reads "
-            f"{100 * side:.1f}%, and the \"shared win\" below is a mutual wipe-out: a combat's two sides "
-            "have no fair share to be measured against, so their \"fair 50%\", seat balance and "
-            "chi-square say nothing about it;") in lead
-    assert f"takes the fief in {100 * int(np.sum(winner == 0)) / n:.1f}% (" in lead
+    side = (np.sum(winner == 0) + 0.5 * np.sum(winner == 2)) / n          # the attacker side's share
+    roles = t["roles"].sort("role")
+    assert roles["role"].to_list() == ["attacker", "defender"] and roles["seats"].to_list() == [1, 1]
+    assert roles["win_share"].to_list() == pytest.approx([side, 1 - side])
     lines = headlines(t, rs)
-    assert lead == lines[0]
-    # the headlines themselves make none of those claims (review K #2: "Seat 1 wins 88.3% against
-    # a fair 50.0%", "Balance is 0.235", "a shared win", "The strongest strategy is attacker")
+    lead = lines[0]
+    assert lead == lead_headlines(t, rs)[0]
+    assert (f"The sides' win shares below count half of each mutual wipe-out as a win for each "
+            f"side, so the attacker's reads {100 * side:.1f}%, and the \"shared win\" below is a "
+            "mutual wipe-out: a combat's two sides have no fair share to be measured against;") in lead
+    assert f"takes the fief in {100 * int(np.sum(winner == 0)) / n:.1f}% (" in lead
+    assert any(x.startswith(f"The Attacker wins {100 * side:.1f}% (") for x in lines[1:]), lines
     said = " ".join(lines[1:])
-    for claim in ("against a fair", "Balance is", "shared win", "strongest strategy", "Chi-square"):
+    for claim in ("against a fair", "Balance is", "shared win", "strongest strategy", "Chi-square",
+                  "Seat 1"):
         assert claim not in said, (claim, said)
-    as_roles = lead_headlines({**t, "roles": t["seats"]}, rs)[0]
-    assert "The sides' win shares below count half" in as_roles and "fair 50%" not in as_roles
+    with figures_undrawn():
+        secs, _ = build_sections(t, rs, [])
+    keys = [x.id for x in secs]
+    assert "roles" in keys and "seats" not in keys and "matchups" not in keys, keys
+    role_sec = secs[keys.index("roles")]
+    assert [name for name, _ in role_sec.tables] == ["Roles"]
+    assert "Every role has one seat here" in role_sec.intro and "right chart" not in role_sec.intro
+    as_seats = lead_headlines({k: v for k, v in t.items() if k != "roles"}, rs)[0]
+    assert "The seat figures in the sections below (Seat 1 the attacker, Seat 2 the defender)" in as_seats
+    assert "\"fair 50%\", seat balance and chi-square say nothing about it" in as_seats
 
 
 def test_simulate_shows_the_seat_tables_share_named(tmp_path, capsys):

@@ -8,8 +8,8 @@ neither threads nor chunk size. Per chunk it returns the ``games`` rows (one per
 :class:`CombatOdds` accumulator turns the combats into the odds with 95 % Wilson intervals that
 run.json's ``results`` holds and the runner's closing table shows (FF-7).
 
-May import numpy, :mod:`simcore.contract`, :mod:`simcore.stats`, :mod:`simcore.errors`
-and this game's modules.
+May import numpy, pyarrow (the side column), :mod:`simcore.contract`, :mod:`simcore.stats`,
+:mod:`simcore.errors` and this game's modules.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pyarrow as pa
 
 from simcore.contract import (ChunkResult, ClosingRow, PreparedRun, SeatStrategies,
                               chunk_from_arrays)
@@ -131,7 +132,10 @@ def _side_results(r: dict) -> dict:
     share = np.empty(2 * n, np.float32)
     share[0::2] = np.where(win == K.ATTACKER_WINS, 1.0, np.where(win == K.BOTH_WIPED, 0.5, 0.0))
     share[1::2] = 1.0 - share[0::2]
-    return {"score": score, "win_share": share, "rank": np.where(share >= 0.5, 1, 2).astype(np.int8)}
+    side = pa.DictionaryArray.from_arrays(pa.array(np.tile(np.array([0, 1], np.int32), n)),
+                                          pa.array(list(SIDES))).cast(pa.string())
+    return {"side": side, "score": score, "win_share": share,
+            "rank": np.where(share >= 0.5, 1, 2).astype(np.int8)}
 
 
 class CombatOdds:

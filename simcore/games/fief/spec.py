@@ -74,6 +74,10 @@ SPEC = GameSpec(
     default_players=2,
     roles=(Role("attacker", "Attacker", 1, 1), Role("defender", "Defender", 1, 1)),
     player_columns=(
+        # the seat's side as a role column: the analysis reads the run by side (how often each
+        # side wins), not by seats that should each win a fair 50% (review K #2)
+        Column("side", "string", "attacker (seat index 0, seat 1 in reports) or defender (seat "
+                                 "index 1) (FF-3)", "side", role="seat_role"),
         Column("score", "int32", "points left at the end of the combat (FF-1)", "points left",
                "points", role="score", low=0),
         Column("win_share", "float32", "1 winner, 0 loser, 0.5 each when both are wiped out (FF-3)",
