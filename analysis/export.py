@@ -66,7 +66,7 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
 
     rs = open_runs([run])
     if what == "seats":
-        return seat_table(rs)
+        return _without_fair_share(seat_table(rs), rs)
     if what == "events":
         if not has_events(rs):
             raise UsageError(lacking(run, rs, "events"))
@@ -170,6 +170,24 @@ def describe_run(rs) -> str:
         return (f"a {title} ({matchup.get('attacker')} attacker points against "
                 f"{matchup.get('defender')} defender points {terrain}; {rs.n_games:,} combats)")
     return f"a {title} run ({rs.n_players} players, {rs.n_games:,} games)"
+
+
+# the seats table's columns that read a seat against the fair 1/P
+FAIR_SHARE_COLUMNS = ("fair_share", "diff", "diff_low", "diff_high", "p_value", "p_adjusted",
+                      "significant", "verdict")
+
+
+def _without_fair_share(table, rs):
+    """The seats table of a game whose seats play unlike roles (Seigneurial, a Fief combat) with
+    the columns that judge a seat against a fair 1/P left empty: there is no fair share per seat
+    (the report says so and shows no such verdict); ``--what roles`` reads each seat against its
+    role's average seat. Games whose seats are alike: the table as it is."""
+    import polars as pl
+
+    if rs.spec is None or rs.spec.roles_alike:
+        return table
+    return table.with_columns([pl.lit(None, dtype=table.schema[c]).alias(c)
+                               for c in FAIR_SHARE_COLUMNS if c in table.columns])
 
 
 def available(run: str | Path, rs) -> list[str]:

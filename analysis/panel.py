@@ -79,6 +79,26 @@ def cell_runs(paths) -> list[Path]:
     return out
 
 
+def _one_rule_set(paths, runs: list[Path]) -> None:
+    """A panel's finding is about one set of rules across line-ups: cells played under different
+    rules (two panels given together, a baseline's and a variant's, or ``--cells`` from both) would
+    average the before and the after into one figure. One line naming both rule sets and what to
+    give instead."""
+    seen: dict[str, Path] = {}
+    for r in runs:
+        meta = read_meta(r)
+        seen.setdefault(str(meta.get("rules_sha256")), r)
+    if len(seen) < 2:
+        return
+    (a, ra), (b, rb) = list(seen.items())[:2]
+    name = lambda r: str(read_meta(r).get("rules_name") or "the shipped rules")  # noqa: E731
+    raise UsageError(
+        f"the cells were played under {len(seen)} different rule sets ({ra}: {name(ra)}; {rb}: "
+        f"{name(rb)}): a panel's page is about one set of rules, and these would mix a before and "
+        f"an after; for the change in one line-up give its two cells (balance report "
+        f"{ra} {rb} --out DIR), for the panels give each on its own")
+
+
 def is_panel_dir(path) -> bool:
     p = Path(path)
     return not (p / RUN_JSON).is_file() and ((p / PANEL_JSON).is_file()
@@ -114,6 +134,7 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
     if len(games) != 1:
         raise UsageError(f"the runs of a panel must be of one game (got {', '.join(sorted(map(str, games)))})")
     game = games.pop()
+    _one_rule_set(paths, runs)
     spec = registry.get(game)
     roles = not spec.roles_alike
     rows, labels = [], []
