@@ -280,9 +280,12 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
         ranked = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True)
         moved = ranked.filter(pl.col("significant"))
         if moved.height:
+            # each with its size in words, as the page's question says it: "+0.7 pp (clear but
+            # small)" is a move, not one "by enough to matter"
             sentence = (f"{what} win rates moved: " + ", ".join(
-                f"{metric_label(r).replace(' win share', '')} {pp(r['diff'])}" for r in moved.iter_rows(named=True))
-                + ".")
+                f"{metric_label(r).replace(' win share', '')} {pp(r['diff'])}"
+                + (f" ({verdict_words(r['verdict'], True)})" if r.get("verdict") else "")
+                for r in moved.iter_rows(named=True)) + ".")
         else:
             r = ranked.row(0, named=True)
             sentence = (f"{what} win rates did not move beyond noise (largest change: "
@@ -300,7 +303,11 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
         sentence += (" No other share is shown to have moved by enough to matter; the largest clear change "
                      f"that may matter (these games cannot tell): {change_sentence(first, unit)}")
     elif "verdict" in cmp.columns:
-        sentence += " No other share moved by enough to matter."
+        # "other" only beside a change that did matter (review L #6: "Seigneur side +0.7 pp. No
+        # other share moved by enough to matter" beside the page's "clear but small")
+        large = rows.height > 0 and bool((rows.filter(pl.col("significant"))["verdict"] == stats.LARGE).any())
+        sentence += " No other share moved by enough to matter." if large else \
+            " No share moved by enough to matter."
     else:
         sentence += " No other share moved beyond noise."
     return sentence.strip()

@@ -995,6 +995,11 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
                  for r in moved.iter_rows(named=True)]
         rest = rows.height - moved.height
         tail = (f"; the other {rest} {what}{'s' if rest > 1 else ''} stayed within noise" if rest else "")
+        if what == "role" and rows.height == 1:
+            # two sides: the comparison keeps one, the other's share is its mirror (they sum to 100%)
+            return ("Did the role win rates move? Yes: both sides' shares moved beyond noise (clear "
+                    "after Holm's correction over the tested metrics; the other side's share is this "
+                    "one's mirror, the two sum to 100%): " + "; ".join(parts) + ".")
         return (f"Did the {what} win rates move? Yes: {moved.height} of {rows.height} {what}s moved beyond "
                 f"noise (clear after Holm's correction over the tested metrics): " + "; ".join(parts) + tail + ".")
     r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)

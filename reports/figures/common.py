@@ -494,24 +494,25 @@ def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, va
         .sort(["_a", "_z"], descending=True, maintain_order=True).head(top)
     fig = new_figure(10, 4.6 + 0.34 * max(d.height, 4) + 0.6)
     upper, lower = fig.subfigures(2, 1, height_ratios=[4.6, 0.34 * max(d.height, 4) + 0.6])
-    ax = upper.subplots()
     ax2 = lower.subplots()
     by_role = "roles" in base_t and "roles" in var_t
-    sb, sv = (base_t["roles"], var_t["roles"]) if by_role else (base_t["seats"], var_t["seats"])
-    names = sb["role_label" if by_role else "seat_label"].to_list()
-    x = np.arange(sb.height)
-    for off, s, color, lab in ((-0.2, sb, BASE, f"Before: {base_label}"), (0.2, sv, VARIANT, f"After: {var_label}")):
-        p = s["win_share"].to_numpy()[: len(x)]
-        ax.bar(x[: len(p)] + off, p, width=0.4, color=color, label=lab,
-               yerr=error_bars(s["ci_low"][: len(x)], p, s["ci_high"][: len(x)]), capsize=4, ecolor="black")
-    if not by_role:
+    if by_role:
+        _role_shares_before_after(upper, base_t["roles"], var_t["roles"], base_label, var_label)
+    else:
+        ax = upper.subplots()
+        sb, sv = base_t["seats"], var_t["seats"]
+        x = np.arange(sb.height)
+        for off, s, color, lab in ((-0.2, sb, BASE, f"Before: {base_label}"), (0.2, sv, VARIANT, f"After: {var_label}")):
+            p = s["win_share"].to_numpy()[: len(x)]
+            ax.bar(x[: len(p)] + off, p, width=0.4, color=color, label=lab,
+                   yerr=error_bars(s["ci_low"][: len(x)], p, s["ci_high"][: len(x)]), capsize=4, ecolor="black")
         ax.axhline(sb["fair_share"][0], color=FAIR, linestyle="--", linewidth=1.2, label="Fair share")
-    ax.set_xticks(x, names)
-    ax.set_ylabel("Win share (95% intervals)")
-    ax.set_ylim(0, float(max(sb["ci_high"].max(), sv["ci_high"].max())) * 1.3)
-    percent_axis(ax)
-    ax.legend(fontsize=9, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=3, frameon=False)
-    ax.set_title(f"Win share by {'role' if by_role else 'seat'}, before / after", pad=26)
+        ax.set_xticks(x, sb["seat_label"].to_list())
+        ax.set_ylabel("Win share (95% intervals)")
+        ax.set_ylim(0, float(max(sb["ci_high"].max(), sv["ci_high"].max())) * 1.3)
+        percent_axis(ax)
+        ax.legend(fontsize=9, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=3, frameon=False)
+        ax.set_title("Win share by seat, before / after", pad=26)
     d = d.reverse()
     y = np.arange(d.height)
     diff = 100 * d["diff"].to_numpy()
@@ -529,6 +530,38 @@ def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, va
         ax2.set_xlabel(ax2.get_xlabel() + "\nleft out (interval wider than 20 pp; in the table): "
                        + ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else ""))
     return fig
+
+
+def _role_shares_before_after(upper, rb: pl.DataFrame, rv: pl.DataFrame, base_label: str,
+                              var_label: str) -> None:
+    """Each role's share of the games won, before and after, on an axis of its own from 0 to a
+    little above its larger interval: on one axis from 0 to 100% a side that wins 0.4% → 1.1% (the
+    Seigneur) was a pixel high beside the Censitaires' 99% (review L #5)."""
+    axes = np.atleast_1d(upper.subplots(1, rb.height))
+    rv = rv.join(rb.select("role").with_row_index("_i"), on="role").sort("_i")     # rb's order
+    for i, ax in enumerate(axes):
+        high = float(max(rb["ci_high"][i], rv["ci_high"][i]))
+        top = min(1.0, max(high * 1.3, 0.01))
+        for off, s, color, lab in ((-0.2, rb, BASE, f"Before: {base_label}"), (0.2, rv, VARIANT, f"After: {var_label}")):
+            p = float(s["win_share"][i])
+            ax.bar([off], [p], width=0.4, color=color, label=lab,
+                   yerr=error_bars(s["ci_low"][i: i + 1], np.array([p]), s["ci_high"][i: i + 1]),
+                   capsize=4, ecolor="black")
+            if p > 0.85 * top:
+                bar_label(ax, off, p, top=top)
+            else:       # above its interval, not through the error bar
+                ax.annotate(f"{100 * p:.1f}%", (off, float(s["ci_high"][i])), xytext=(0, 5),
+                            textcoords="offset points", ha="center")
+        ax.set_xlim(-0.6, 0.6)
+        ax.set_xticks([-0.2, 0.2], ["before", "after"])
+        ax.set_ylim(0, top)
+        percent_axis(ax)
+        ax.set_title(f"{rb['role_label'][i]} side" + ("" if top >= 1.0 else "\n(axis zoomed to its range)"),
+                     fontsize=10)
+        if i == 0:
+            ax.set_ylabel("Share of games won (95% intervals)")
+    axes[0].legend(fontsize=9, loc="lower left", bbox_to_anchor=(0.0, 1.12), ncols=2, frameon=False)
+    upper.suptitle("Win share by role, before / after (each role on its own axis)", fontsize=11)
 
 
 @styled

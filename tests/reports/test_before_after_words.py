@@ -49,7 +49,7 @@ def test_caption_without_a_large_other_share_does_not_deny_small_clear_ones():
     cmp = table([row("seat_win_share", "Seat 1", "Seat 1 win share", 0.20, 0.25, 0.003, 1e-6),
                  row("end_reason_share", "x", "Games ending: x", 0.500, 0.505, 0.002, 1e-4)])
     text = _comparison_caption(cmp, "coins")
-    assert "beyond noise" not in text.split("Seat 1 +5.0 pp.")[1]
+    assert "beyond noise" not in text.split("Seat 1 +5.0 pp (clear and large enough to matter).")[1]
     assert "by enough to matter" in text
 
 

@@ -1,0 +1,74 @@
+"""Review L #5 and #6, a Seigneurial before/after (track.start_square 0 → 1):
+
+#6: the figure's caption said "Role win rates moved: Seigneur side +0.7 pp. No other share moved
+by enough to matter" beside the page's "clear but small" (the "other" says this one did), and the
+question said "1 of 1 roles moved" of a game of two sides (the comparison keeps one side: the
+other's share is 100% minus it). #5: the before/after chart drew both sides on one 0–100% axis,
+where the Seigneur's 0.4% → 1.1% was a pixel high: each side now has an axis of its own."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from analysis import analyse, open_runs
+from analysis import stats
+from analysis.compare import compare_runs
+from reports.figures import common as F
+from reports.sections import _comparison_caption
+from reports.text import seat_question
+from simcore import runner
+
+
+@pytest.fixture(scope="module")
+def before_after(tmp_path_factory):
+    root = tmp_path_factory.mktemp("review_l_sg")
+    base = runner.simulate("seigneurial", games=3000, seed=2, out=root / "base", quiet=True)
+    var = runner.simulate("seigneurial", games=3000, seed=2, out=root / "start1", quiet=True,
+                          settings=["track.start_square=1"])
+    brs, vrs = open_runs([base]), open_runs([var])
+    bt, vt = analyse(brs), analyse(vrs)
+    return bt, vt, compare_runs(brs, vrs, bt, vt).table
+
+
+def _role_row_as(cmp: pl.DataFrame, verdict: str) -> pl.DataFrame:
+    """The comparison with its side's row called clear, with the verdict ``verdict`` (the wording
+    is what is checked; the games decide neither)."""
+    role = pl.col("metric") == "role_win_share"
+    return cmp.with_columns(pl.when(role).then(True).otherwise(pl.col("significant")).alias("significant"),
+                            pl.when(role).then(pl.lit(verdict)).otherwise(pl.col("verdict")).alias("verdict"))
+
+
+def test_one_side_kept_is_said_to_stand_for_both(before_after):
+    bt, _, cmp = before_after
+    assert bt["roles"].height == 2
+    roles = cmp.filter(pl.col("metric") == "role_win_share")
+    assert roles.height == 1        # the other side is 100% minus this one: the comparison keeps one
+    q = seat_question(_role_row_as(cmp, stats.SMALL))
+    assert "1 of 1 roles" not in q and "both sides' shares moved beyond noise" in q, q
+    assert "the two sum to 100%" in q and "clear but small" in q, q
+
+
+@pytest.mark.parametrize("verdict, words, rest", [
+    (stats.SMALL, "(clear but small)", "No share moved by enough to matter."),
+    (stats.LARGE, "(clear and large enough to matter)", "No other share moved by enough to matter.")])
+def test_the_caption_sizes_the_sides_change_as_the_page_does(before_after, verdict, words, rest):
+    _, _, cmp = before_after
+    shown = cmp.filter(~((pl.col("kind") == "proportion") & (pl.col("metric") != "role_win_share")
+                         & pl.col("verdict").is_in([stats.LARGE, stats.MAY_MATTER])))
+    caption = _comparison_caption(_role_row_as(shown, verdict), "% of own goal")
+    assert caption.startswith("Role win rates moved: Seigneur side ") and words in caption, caption
+    assert caption.endswith(rest), caption
+
+
+def test_each_side_has_an_axis_of_its_own(before_after):
+    bt, vt, cmp = before_after
+    fig = F.comparison(cmp, bt, vt, "base", "start1")
+    side_axes = [ax for ax in fig.axes if ax.get_title().endswith("side") or "side\n" in ax.get_title()]
+    assert len(side_axes) == 2, [ax.get_title() for ax in fig.axes]
+    lord, tenants = sorted(side_axes, key=lambda ax: ax.get_ylim()[1])
+    top = max(bt["roles"].filter(pl.col("role") == "seigneur")["ci_high"][0],
+              vt["roles"].filter(pl.col("role") == "seigneur")["ci_high"][0])
+    assert "Seigneur side" in lord.get_title() and "zoomed" in lord.get_title()
+    assert top < lord.get_ylim()[1] <= 1.3 * top + 1e-12 < 0.5    # zoomed to the Seigneur's range
+    assert "Censitaire side" in tenants.get_title() and tenants.get_ylim()[1] == pytest.approx(1.0)
