@@ -79,7 +79,8 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
                 pool: bool = True, questions: Path | None = None, questions_games: int | None = None,
                 progress: Callable[..., None] | None = None, side_by_side: bool = False,
                 cells: bool = False, smallest: dict | None = None,
-                play_questions: bool = False, skill: Path | None = None, svg: bool = False) -> Path:
+                play_questions: bool = False, skill: Path | None = None, svg: bool = False,
+                answers: list[str] | None = None) -> Path:
     """Play the baseline's questions if its game has them (unless ``questions`` is given or
     ``questions_games`` is 0), then build the report; returns the path of report.html. ``skill``:
     a ``balance skill`` directory whose section the report gets. ``svg``: the figures as SVG too."""
@@ -151,13 +152,13 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
     if play is None:
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=questions,
                             progress=progress, side_by_side=side_by_side, smallest=smallest,
-                            skill=skill, svg=svg)
+                            skill=skill, svg=svg, answers=answers)
     tmp = hidden_name(target, "scratch", "questions")
     try:
         played = play(runs[0], n, tmp, progress=progress, smallest=smallest or None)
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=played,
                             progress=progress, side_by_side=side_by_side, smallest=smallest,
-                            questions_played=True, skill=skill, svg=svg)
+                            questions_played=True, skill=skill, svg=svg, answers=answers)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -217,9 +218,14 @@ def register(app: typer.Typer) -> None:
         n_questions = None if questions_games is None else parse_questions_games(questions_games)
         from cli.progress import Steps
 
+        answers: list[str] = []
         with Steps("report") as steps:
             path = make_report(runs, out, force=force, pdf=pdf, pool=pool, questions=questions,
                                questions_games=n_questions, progress=steps, side_by_side=side_by_side,
                                cells=cells, smallest=small, play_questions=play_questions,
-                               skill=skill, svg=svg)
+                               skill=skill, svg=svg, answers=answers)
+        for line in answers:        # a before/after's answer, not only its page (review L #4)
+            typer.echo(line)
+        if answers:
+            typer.echo(f"every compared metric: {path.parent / 'comparison.csv'}")
         typer.echo(f"report: {path}")

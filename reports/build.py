@@ -68,7 +68,8 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                  pool: bool = True, questions: str | Path | None = None,
                  progress: Callable[..., None] | None = None, side_by_side: bool = False,
                  smallest: dict | None = None, questions_played: bool = False,
-                 skill: str | Path | None = None, svg: bool = False) -> Path:
+                 skill: str | Path | None = None, svg: bool = False,
+                 answers: list[str] | None = None) -> Path:
     """Analyse ``runs`` and write the report into ``out``; returns the path of report.html.
 
     Runs of one configuration are pooled (``pool=False`` keeps every directory separate); the first
@@ -86,6 +87,10 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     ``skill`` is a ``balance skill`` directory of the same game: the report gets its section
     (:func:`reports.skill.skill_section`). ``svg``: write every figure as SVG too (the page and
     the PDF use the PNGs; drawing the SVGs costs about as much again as the PNGs).
+    A before/after also writes ``comparison.csv`` (every compared metric of every variant, as the
+    page's table: :func:`comparison_csv`) and appends to ``answers``, when given, its first two
+    sentences per variant (did the seat or role win rates move, how many metrics moved), for the
+    command line to print.
     """
     say = _steps(progress)
     target = check_output_dir(out, force, kind="report")
@@ -130,6 +135,15 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                        for i in range(1, len(groups))]
         cmps = [(labels[i], comparisons[i - 1].table, tables[i]) for i in range(1, len(groups))]
         side = None
+        if answers is not None:
+            from reports.text import comparison_headlines, score_unit
+
+            for lab, cmp, _ in cmps:
+                first = comparison_headlines(cmp, labels[0], lab, score_unit(base_rs))[:2]
+                # (the page's pointer to its lists stays on the page)
+                first = [x.split(" Listed below by kind")[0].removeprefix(f"{lab} against {labels[0]}: ")
+                         for x in first]
+                answers += [f"{lab} against {labels[0]}:"] + [f"  {x}" for x in first]
     say("Drawing the figures", len(groups), total)
     secs, figs = build_sections(base, base_rs, cmps, played, side,
                                 variants=None if side_by_side else groups[1:], comparisons=comparisons)
@@ -143,6 +157,8 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
             # after what changed and the seats' answer, before the longer lists
             secs[0].sentences.insert(min(2, len(secs[0].sentences)), line)
     files: dict = hook.question_files(played, base_rs) if played is not None else {}
+    if cmps:
+        files["comparison.csv"] = comparison_csv(labels[0], cmps)
     total = len(groups) + 1 + len(figs) + 1 + int(pdf)
     done = len(groups) + 1
     title = report_title(game_title(base_rs), base_rs.n_players, labels, side_by_side)
@@ -183,6 +199,30 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return target / "report.html"
+
+
+#: comparison.csv's columns, in order (docs/reports.md): which runs, the metric, both sides'
+#: estimates with their 95% intervals, the change with its 95% interval, the tests (Holm over each
+#: comparison's tested metrics) and the verdict in the page's words
+COMPARISON_COLUMNS = ("before", "after", "metric", "key", "label", "kind", "base", "base_low",
+                      "base_high", "variant", "variant_low", "variant_high", "diff", "diff_low",
+                      "diff_high", "p_value", "p_adjusted", "significant", "smallest", "verdict",
+                      "paired")
+
+
+def comparison_csv(base_label: str, cmps: list) -> str:
+    """Every before/after of a report as one CSV text, a row per compared metric and variant, in the
+    page's reading order, with the export's conventions (docs/export.md: missing values empty,
+    p-values as the shortest text that reads back as the same number, the verdict as the page
+    words it)."""
+    from analysis.export import _missing_as_null, p_values_as_text, report_verdicts
+
+    parts = []
+    for lab, cmp, _ in cmps:
+        t = cmp.with_columns(pl.lit(base_label).alias("before"), pl.lit(lab).alias("after"))
+        parts.append(t.select([c for c in COMPARISON_COLUMNS if c in t.columns]))
+    df = report_verdicts(pl.concat(parts, how="diagonal_relaxed"))
+    return p_values_as_text(_missing_as_null(df)).write_csv(float_scientific=False)
 
 
 def report_title(game: str, n_players: int, labels: list[str], side_by_side: bool = False) -> str:

@@ -28,7 +28,7 @@ def before_after(tmp_path_factory):
                           settings=["track.start_square=1"])
     brs, vrs = open_runs([base]), open_runs([var])
     bt, vt = analyse(brs), analyse(vrs)
-    return bt, vt, compare_runs(brs, vrs, bt, vt).table
+    return bt, vt, compare_runs(brs, vrs, bt, vt).table, root
 
 
 def _role_row_as(cmp: pl.DataFrame, verdict: str) -> pl.DataFrame:
@@ -40,7 +40,7 @@ def _role_row_as(cmp: pl.DataFrame, verdict: str) -> pl.DataFrame:
 
 
 def test_one_side_kept_is_said_to_stand_for_both(before_after):
-    bt, _, cmp = before_after
+    bt, _, cmp, _ = before_after
     assert bt["roles"].height == 2
     roles = cmp.filter(pl.col("metric") == "role_win_share")
     assert roles.height == 1        # the other side is 100% minus this one: the comparison keeps one
@@ -53,7 +53,7 @@ def test_one_side_kept_is_said_to_stand_for_both(before_after):
     (stats.SMALL, "(clear but small)", "No share moved by enough to matter."),
     (stats.LARGE, "(clear and large enough to matter)", "No other share moved by enough to matter.")])
 def test_the_caption_sizes_the_sides_change_as_the_page_does(before_after, verdict, words, rest):
-    _, _, cmp = before_after
+    _, _, cmp, _ = before_after
     shown = cmp.filter(~((pl.col("kind") == "proportion") & (pl.col("metric") != "role_win_share")
                          & pl.col("verdict").is_in([stats.LARGE, stats.MAY_MATTER])))
     caption = _comparison_caption(_role_row_as(shown, verdict), "% of own goal")
@@ -62,7 +62,7 @@ def test_the_caption_sizes_the_sides_change_as_the_page_does(before_after, verdi
 
 
 def test_each_side_has_an_axis_of_its_own(before_after):
-    bt, vt, cmp = before_after
+    bt, vt, cmp, _ = before_after
     fig = F.comparison(cmp, bt, vt, "base", "start1")
     side_axes = [ax for ax in fig.axes if ax.get_title().endswith("side") or "side\n" in ax.get_title()]
     assert len(side_axes) == 2, [ax.get_title() for ax in fig.axes]
@@ -72,3 +72,35 @@ def test_each_side_has_an_axis_of_its_own(before_after):
     assert "Seigneur side" in lord.get_title() and "zoomed" in lord.get_title()
     assert top < lord.get_ylim()[1] <= 1.3 * top + 1e-12 < 0.5    # zoomed to the Seigneur's range
     assert "Censitaire side" in tenants.get_title() and tenants.get_ylim()[1] == pytest.approx(1.0)
+
+
+def test_the_command_prints_the_answer_and_writes_every_compared_metric(before_after, tmp_path,
+                                                                        capsys):
+    """`balance report BASE VARIANT` printed only the page's path (review L #4): it now prints
+    whether the role win rates moved and how many metrics did, and writes comparison.csv, whose
+    Seigneur row holds each run's share of games the Seigneur won (from games.parquet)."""
+    import csv
+    import io
+
+    from cli import _run
+
+    root = tmp_path_factory_root(before_after)
+    assert _run(["report", str(root / "base"), str(root / "start1"), "--out", str(tmp_path / "r")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "start1 against base:", out
+    assert out[1].startswith("  Did the role win rates move? ") and "Seigneur side" in out[1]
+    assert " tested metrics " in out[2] and "Listed below" not in out[2] and "against" not in out[2]
+    assert out[-2] == f"every compared metric: {tmp_path / 'r' / 'comparison.csv'}"
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "r" / "comparison.csv").read_text())))
+    lord = next(r for r in rows if r["metric"] == "role_win_share")
+    for side, run in (("base", "base"), ("variant", "start1")):
+        won = pl.read_parquet(root / run / "games.parquet")["winner_role"]
+        assert float(lord[side]) == pytest.approx(float((won == "seigneur").mean()), abs=1e-12)
+    assert {(r["before"], r["after"]) for r in rows} == {("base", "start1")}
+    assert lord["verdict"] in ("within noise", "clear but small", "clear, may matter",
+                               "clear and large enough to matter")
+
+
+def tmp_path_factory_root(before_after):
+    """The fixture's run directory (both runs sit side by side in it)."""
+    return before_after[3]
