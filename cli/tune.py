@@ -60,7 +60,8 @@ def tune(
     rules: Optional[Path] = typer.Option(None, "--rules", help="Base rules TOML (default: the shipped rules)."),
     settings: Optional[List[str]] = typer.Option(None, "--set", help=SET_HELP),
     trials: int = typer.Option(100, "--trials", help="Most candidates to try (a resumed tune counts "
-                               "the ones already tried)."),
+                               "the ones already tried; a repeat of settings already tried reuses "
+                               "their result and does not count)."),
     min_games: str = typer.Option("1e4", "--min-games", help="Games of a candidate's first rung."),
     max_games: str = typer.Option("1.6e5", "--max-games", help="Games of a promising candidate (last rung)."),
     eta: int = typer.Option(4, "--eta", help="Each rung plays this many times more games."),
@@ -127,8 +128,34 @@ def tune(
                           progress=None if quiet else progress, executor=executor)
     typer.echo(result["sentence"])
     typer.echo(f"best rules: {Path(out) / 'best_rules.toml'}; {report_hint(out)}")
-    # one line, two commands: the rules the tune started from, then the fix against them (the
-    # fix's own command alone would play the same games the second command plays)
+    for line in follow_up_lines(result, game, out, vary, target, players=players,
+                                strategies=strategies, panel=panel, lineup=lineup, rules=rules,
+                                settings=settings or (), repeats=int(result.get("repeats") or 0)):
+        typer.echo(line)
+
+
+def follow_up_lines(result: dict, game: str, out: Path, vary, target, players=None,
+                    strategies=None, panel=None, lineup=None, rules=None, settings=(),
+                    repeats: int = 0) -> list[str]:
+    """What balance tune prints after its verdict. A fix that met the target (or that the
+    confirmation could not decide) gets the skill check: one line, two commands (the rules the
+    tune started from, then the fix against them: the fix's own command alone would play the same
+    games the second command plays) and what they cost (revE #8, #9). A fix that missed the target
+    gets no such advice (review L #7): there is no fix to adopt, and the line names the closest
+    candidate and how far it was (:func:`analysis.tune.advice.adopt_advice`). ``repeats``: the
+    proposals that repeated settings already played (review L #8), said when there were any."""
+    from analysis.tune.advice import adopt_advice, confirmed_outcome
+    from analysis.tune.targets import parse_target
+
+    lines = []
+    if repeats:
+        lines.append(f"{repeats} proposal{'s' if repeats != 1 else ''} of the search repeated "
+                     "settings already played: the earlier trial's result was reused, no games "
+                     "played and not counted against --trials (trials.csv: state duplicate)")
+    said = confirmed_outcome(result)
+    if said == "missed":
+        targets = [parse_target(t, game).to_json() for t in target or ()]
+        return lines + adopt_advice(result, targets=targets)
     counts = [int(c["players"]) for c in result["confirm"].get("cells") or []] or \
         [int(result["confirm"]["players"])]
     n = follow_up_games(game, target, counts)
@@ -136,10 +163,18 @@ def tune(
                               panel=panel, lineup=lineup, rules=rules, settings=settings or (),
                               targets=target, games=n)
     if hint:
-        # revE #8: the fix was tuned with bots that do not search; revE #9: say what the check costs
-        typer.echo(f"before adopting the fix (tuned and confirmed with {result['confirm'].get('label') or 'its panel'} "
-                   f"only), check it as play gets stronger: {follow_up_cost(n, game=game, players=counts)}")
-        typer.echo(f"as play gets stronger, against the rules it started from: {hint}")
+        who = result["confirm"].get("label") or "its panel"
+        cost = follow_up_cost(n, game=game, players=counts)
+        if said == "met":
+            # revE #8: the fix was tuned with bots that do not search; revE #9: what the check costs
+            lines.append(f"before adopting the fix (tuned and confirmed with {who} only), check it "
+                         f"as play gets stronger: {cost}")
+        else:
+            lines.append(f"undecided: the confirmation cannot tell whether the fix meets the target "
+                         f"(more --confirm-games would tell); if you take it further (tuned with "
+                         f"{who} only), check it as play gets stronger: {cost}")
+        lines.append(f"as play gets stronger, against the rules it started from: {hint}")
+    return lines
 
 
 #: the budgets the printed skill commands play (balance skill's default, written out)

@@ -49,7 +49,8 @@ from reports.html import _CSS, _html_table
 from reports.pdf import write_pdf
 from reports.rules_diff import flatten, value_text
 from reports.sections import FigureSet, Section
-from reports.text import amount, change_unit, common_digits, metric_value, shown_change, verdict_words
+from reports.text import (amount, change_unit, common_digits, metric_value, pct, shown_change, verdict_digits,
+                          verdict_words)
 from simcore import games as registry
 from simcore.atomic import atomic_dir
 from simcore.errors import UsageError
@@ -205,6 +206,159 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
 
 
 SLICES_TABLE = "Effects at the other values of the other parameters"
+VALUES_TABLE = "Each value against the base value"
+PAIRS_TABLE = "Every two values"
+LISTED_VALUES = 6        # a value sentence lists at most this many values, then counts the rest
+
+
+def _value_list(rows: list[dict]) -> str:
+    """"1 by +2.4 pp (+0.3 to +4.3), clear, may matter; 2 by …": each value's change against the
+    reference in value order, at most :data:`LISTED_VALUES` (the clear ones first, largest first,
+    when there are more), then "… and N more (the table …)"."""
+    if len(rows) > LISTED_VALUES:
+        rank = {v: k for k, v in enumerate(stats.VERDICT_ORDER)}
+        keep = sorted(rows, key=lambda r: (rank.get(r["verdict"], len(rank)), -abs(r["delta"])))
+        keep = {id(r) for r in keep[:LISTED_VALUES]}
+        shown = [r for r in rows if id(r) in keep]
+    else:
+        shown = rows
+    text = "; ".join(f"{r['to']} by {_pair_amount(r)}, {verdict_words(r['verdict'])}" for r in shown)
+    rest = len(rows) - len(shown)
+    return text + (f"; … and {rest} more value{'s' if rest != 1 else ''} (the table "
+                   f"\"{VALUES_TABLE}\")" if rest else "")
+
+
+def _pair_amount(r: dict) -> str:
+    """A value-by-value change with its interval, with the decimals its verdict needs (an end
+    never prints as 0 or as ± the smallest difference that matters without being it:
+    :func:`reports.text.verdict_digits`), shares in pp, any other metric in its unit."""
+    scale = 100.0 if r["share"] else 1.0
+    d = max(verdict_digits(r["low"], r["high"], r["smallest"], scale, 1 if r["share"] else 2),
+            _places(scale * r["low"], scale * r["high"], 1 if r["share"] else 2))
+    x, lo, hi = (scale * r[k] for k in ("delta", "low", "high"))
+    if r["share"]:
+        return _minus(f"{x:+.{d}f} pp ({lo:+.{d}f} to {hi:+.{d}f})")
+    return amount(_minus(f"{x:+.{d}f}"), change_unit(r["unit"])) + " " + _minus(f"({lo:+.{d}f} to {hi:+.{d}f})")
+
+
+def _balance_text(est: float, lo: float, hi: float) -> str:
+    d = _places(100 * lo, 100 * hi, 1)
+    return f"{100 * est:.{d}f} pp from fair ({100 * lo:.{d}f} to {100 * hi:.{d}f})"
+
+
+def _ordered(rows: list[dict]) -> list[dict]:
+    """Rows of one metric against the reference, in the order of their values (numbers by size)."""
+    return sorted(rows, key=lambda r: (r["to_x"] if r.get("to_x") is not None else 0.0))
+
+
+def fairest_sentence(name: str, ref: tuple[str, str], curves: pl.DataFrame, against: list[dict]
+                     ) -> str | None:
+    """The value of ``name`` with the smallest seat balance, and every other value against the
+    reference (the base rules' value when tried: :func:`analysis.sweep.metrics.reference`), each
+    change worded by its size on the value-by-value family's interval; None when the game has no
+    seat balance (seats not alike)."""
+    bal = [r for r in against if r["metric"] == "balance"]
+    c = curves.filter((pl.col("parameter") == name) & (pl.col("metric") == "balance")) \
+        if curves.height else curves
+    if not bal or c.height == 0:
+        return None
+    value, why = ref
+    best = c.sort(["estimate", "order"]).row(0, named=True)
+    at_ref = c.filter(pl.col("value") == value).row(0, named=True)
+    bal = _ordered(bal)
+    where = f" with {bal[0]['at']}" if bal[0].get("at") else ""
+    if best["value"] == value:
+        n = len(bal)
+        clear = sum(r["low"] > 0 for r in bal)
+        worse = "less fair" if all(r["delta"] > 0 for r in bal) else "as fair or less fair"
+        return (f"The fairest value of {name} tried{where} is {value} ({why}), its seat balance "
+                f"{_balance_text(at_ref['estimate'], at_ref['low'], at_ref['high'])}; every other "
+                f"value is {worse} by its estimate, clearly at {clear} of {n}: {_value_list(bal)}")
+    fairer = sum(r["high"] < 0 for r in bal)
+    return (f"The fairest value of {name} tried{where} is {best['value']}, its seat balance "
+            f"{_balance_text(best['estimate'], best['low'], best['high'])}, against "
+            f"{_balance_text(at_ref['estimate'], at_ref['low'], at_ref['high'])} at {value} ({why}); "
+            f"against {value}, the seat balance is clearly smaller at {fairer} of {len(bal)} values: "
+            f"{_value_list(bal)}")
+
+
+def role_values_sentence(name: str, ref: tuple[str, str], against: list[dict]) -> str | None:
+    """A game with roles (no seat balance): the first role's win share at every other value of
+    ``name`` against the reference, each change worded by its size."""
+    roles = [r for r in against if r["metric"].startswith("role_win_share_")]
+    if not roles:
+        return None
+    first = roles[0]["metric"]
+    rows = _ordered([r for r in roles if r["metric"] == first])
+    value, why = ref
+    where = f" with {rows[0]['at']}" if rows[0].get("at") else ""
+    return (f"Against {name} = {value} ({why}){where}, {rows[0]['label']} changes at "
+            f"{_value_list(rows)}")
+
+
+def turn_sentence(name: str, t: dict) -> str:
+    """A metric whose response to ``name`` turns (:func:`analysis.sweep.metrics.turns`): both steps
+    with their intervals, and the first-vs-last effect the turn hides."""
+    a, b, e = t["first"], t["second"], t["ends"]
+    way = "rises" if a["delta"] > 0 else "falls"
+    back = "falls" if way == "rises" else "rises"
+    ends = (f"; the first-vs-last effect ({e['from']} → {e['to']}: {_pair_amount(e)}, "
+            f"{verdict_words(e['verdict'])}) hides it" if e is not None else "")
+    return (f"{t['label']} does not move one way with {name}: it {way} from {a['from']} to {a['to']} "
+            f"by {_pair_amount(a)}, {verdict_words(a['verdict'])}, and {back} from {b['from']} to "
+            f"{b['to']} by {_pair_amount(b)}, {verdict_words(b['verdict'])}{ends}")
+
+
+def value_sentences(value_effects: pl.DataFrame, references: dict, curves: pl.DataFrame,
+                    per_parameter: int = 3) -> list[str]:
+    """What the value-by-value comparisons of a sweep say (review L #2: first → last alone hid a
+    setting that made the table less fair at every value tried), per parameter of 3 values or
+    more: the fairest value tried and every other value against the base rules' value
+    (:func:`fairest_sentence`; in a game with roles, the first role's share:
+    :func:`role_values_sentence`), then the metrics whose response turns (:func:`turn_sentence`, at
+    most ``per_parameter``, largest first, then "… and N more"), or that none does. Every interval
+    is the pair family's (:attr:`analysis.sweep.metrics.Sensitivity.value_effects`)."""
+    from analysis.sweep.metrics import against_reference, turns
+
+    out = []
+    if value_effects.height == 0:
+        return out
+    for name in dict.fromkeys(value_effects["parameter"].to_list()):
+        ref = references.get(name)
+        if ref is None:
+            continue
+        against = against_reference(value_effects, name, ref[0])
+        head = fairest_sentence(name, ref, curves, against) or role_values_sentence(name, ref, against)
+        if head:
+            out.append(head)
+        sub = value_effects.filter(pl.col("parameter") == name)
+        if not sub["numeric"].all():
+            continue
+        found = turns(value_effects, name)
+        out += [turn_sentence(name, t) for t in found[:per_parameter]]
+        if len(found) > per_parameter:
+            more = len(found) - per_parameter
+            out.append(f"… and {more} more metric{'s' if more != 1 else ''} whose response to {name} "
+                       f"turns (the table \"{PAIRS_TABLE}\")")
+        if not found:
+            lo, hi = sub.sort("from_x")["from"][0], sub.sort("to_x")["to"][-1]
+            out.append(f"no headline metric's response to {name} is shown to turn between {lo} and "
+                       f"{hi} (no two steps clearly opposite in the value-by-value family)")
+    return [x[0].upper() + x[1:] + "." if x[0] != "…" else x + "." for x in out]
+
+
+def value_family_words(value_effects: pl.DataFrame) -> str:
+    """How the value-by-value comparisons are adjusted, as the page states it."""
+    if value_effects.height == 0:
+        return ""
+    n = int(value_effects["pairs"][0])
+    params = value_effects["parameter"].n_unique()
+    return (f"Each value against another is a paired change with an interval of a family of its "
+            f"own: simultaneous over a pair's metrics, Bonferroni over the {n} pairs of values of "
+            f"the {params} parameter{'s' if params != 1 else ''} with 3 values or more (every two "
+            "values, the others held as the other sentences hold them), so all of them hold "
+            "together with 95% probability; a response is said to turn when one step is clearly up "
+            "and a later one clearly down (or the reverse) in that family.")
 
 
 def _amount(r: dict) -> str:
@@ -467,12 +621,21 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                  "the effect at other values of the others can differ (the curves and the table "
                  "'Every variant' show each). ")
     # the page leads with what moves what; how it is measured follows the sentences
+    by_value = value_sentences(s.value_effects, s.references, s.curves)
     secs = [Section("findings", "What moves what",
                     f"The paired change of each setting{at_players}, game by game, worded by its "
-                    "size (how it is measured: the next section).",
-                    sentences=sweep_sentences(s.effects, slice_effects=s.slice_effects)),
+                    "size (how it is measured: the next section)."
+                    + (" The first sentences set each value tried against the base rules' value "
+                       "(its first value when the base is not tried) and name a response that "
+                       "turns; the others compare the first and last value. "
+                       + value_family_words(s.value_effects) if by_value else ""),
+                    sentences=by_value + sweep_sentences(s.effects, slice_effects=s.slice_effects)),
             Section("method", "How these sentences are measured",
-                    "Each sentence compares the parameter's first and last value (a list of words: "
+                    ("The first sentences (a parameter of 3 values or more) set each value "
+                     "against the base rules' value and name a response that turns, in a family "
+                     "of their own (above, and the tables '" + VALUES_TABLE + "' and '"
+                     + PAIRS_TABLE + "'). Every other sentence" if by_value else "Each sentence")
+                    + " compares the parameter's first and last value (a list of words: "
                     "each value against the first) with the other parameters held where the sentence "
                     "says: at the base rules' value when the grid has it, else at their first value; "
                     + elsewhere + "Because every variant plays the same games, the "
@@ -509,6 +672,21 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                             "'others at': where the other parameters were held; 'repeats': a metric "
                             "that is the same number as another, or its mirror.",
                             tables=[(EFFECTS_TABLE, effects_table(s.effects))]))
+    if s.value_effects.height:
+        from analysis.sweep.metrics import against_reference
+
+        vs = [r for name, (ref, _) in s.references.items()
+              for r in against_reference(s.value_effects, name, ref)]
+        why = "; ".join(f"{name}: {ref} ({w})" for name, (ref, w) in s.references.items())
+        secs.append(Section("values", VALUES_TABLE,
+                            "Each value of a parameter of 3 values or more against the value it is "
+                            f"compared with ('from': {why}), every metric, game by game. "
+                            + value_family_words(s.value_effects),
+                            tables=[(VALUES_TABLE, effects_table(pl.DataFrame(vs)))]))
+        secs.append(Section("pairs", PAIRS_TABLE,
+                            "Every two values of those parameters (from → to), every metric, with "
+                            "the same family's intervals: where a response turns.",
+                            tables=[(PAIRS_TABLE, effects_table(s.value_effects))]))
     if n_slice:
         secs.append(Section("slices", SLICES_TABLE,
                             "In a grid, each parameter's same comparisons at every other combination "
@@ -1060,18 +1238,14 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
 def adopt_advice(tune: dict, result: dict) -> list[str]:
     """The sentence after the verdict that says whom the fix was tuned with and what to run before
     adopting it (revE #8: a fix tuned on the line-up's own bots can fail once play is stronger):
-    the balance skill commands balance tune printed, for a game with a search bot."""
+    the balance skill commands balance tune printed, for a game with a search bot; when the target
+    was missed, that there is no fix to adopt (:func:`analysis.tune.advice.adopt_advice`)."""
+    from analysis.tune.advice import adopt_advice as advice
+
     spec = registry.specs().get(tune.get("game", ""))
-    if spec is None or spec.strategies is None or spec.default_strategy is None:
-        return []
-    confirm = result.get("confirm") or {}
-    cells = confirm.get("cells") or []
-    who = (f"the {len(cells)} cells of its panel" if len(cells) > 1 else
-           confirm.get("label") or "its line-up")
-    return [f"Tuned and confirmed with {who} only, bots that do not search: before adopting the "
-            "fix, run the two balance skill commands balance tune printed (the search bot at "
-            "growing budgets, the fix against the rules it started from, with this target); "
-            "stronger play can undo a fix (docs/sweep.md)."]
+    bots = spec is not None and spec.strategies is not None and spec.default_strategy is not None
+    # a missed target: no fix to adopt, the closest candidate and how far (review L #7)
+    return advice(result, has_search_bot=bots, targets=tune.get("targets"))
 
 
 def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: str) -> list[Section]:
@@ -1168,8 +1342,7 @@ def as_good_section(tune: dict, result: dict, trials: pl.DataFrame, game: str) -
     rows = list(good.iter_rows(named=True))
     table = good.select(
         pl.col("trial").alias("Trial"), *[pl.col(n).alias(named[n]) for n in names],
-        *[(pl.col(c).cast(pl.Float64) * 100).map_elements(lambda x: f"{x:.1f}", return_dtype=pl.String)
-          .alias(_metric_name(c, game)) for c in seats],
+        *[trial_cell(pl.col(c), c).alias(_metric_name(c, game)) for c in seats],
     ).with_columns(
         pl.Series("Objective", [f2(r["objective"]) for r in rows]),
         pl.Series("95% interval", [f"{f2(r['low'])} to {f2(r['high'])}" for r in rows]),
@@ -1235,6 +1408,20 @@ def _clean_sentence(text: str) -> str:
     return re.sub(r"the (\w+)s' win share", lambda m: f"the {m.group(1).title()} side's win share", text)
 
 
+def trial_cell(x: pl.Expr, metric: str) -> pl.Expr:
+    """A trial's metric as both tables of the tune page print it (review L #10: "25.9" in one,
+    "26" in the other): a win share in % with one decimal (:func:`reports.text.pct`), a game
+    length with one decimal, as text, so no table drops a trailing zero or rounds another way;
+    a missing value stays missing (printed empty)."""
+    if _is_share(metric):
+        f = pct
+    else:
+        def f(v):
+            return f"{v:.1f}"
+    return x.cast(pl.Float64, strict=False).map_elements(
+        lambda v: None if v != v else f(v), return_dtype=pl.String, skip_nulls=True)
+
+
 def _trial_table(trials: pl.DataFrame, tune: dict, game: str) -> pl.DataFrame:
     names = [v["name"] for v in tune["varies"]]
     metrics = [c for c in trials.columns if c.startswith(("role_win_share_", "seat_win_share_",
@@ -1244,8 +1431,7 @@ def _trial_table(trials: pl.DataFrame, tune: dict, game: str) -> pl.DataFrame:
     if "worst_cell" in trials.columns:       # a panel: the shares that follow are this cell's
         cols.append(pl.col("worst_cell").alias("Worst cell (its shares shown)"))
     for m in metrics:
-        x = pl.col(m).cast(pl.Float64, strict=False)
-        cols.append(rounded((x * 100) if _is_share(m) else x, 1).alias(_metric_name(m, game)))
+        cols.append(trial_cell(pl.col(m), m).alias(_metric_name(m, game)))
     n_targets = len(tune.get("targets") or ())
     said = [OUTCOME_WORDS.get(w, w) for w in (trial_outcome(r, n_targets) for r in trials.iter_rows(named=True))]
     cols += [rounded(pl.col("objective").cast(pl.Float64, strict=False)).alias("Objective")]

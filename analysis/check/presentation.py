@@ -72,13 +72,14 @@ def _games(n: int | None) -> str:
 
 
 def size_words(r: MetricResult, smallest: float | None, game: str | None = None,
-               interval_said: bool = False) -> str:
+               interval_said: bool = False, alone: bool = False) -> str:
     """How large the measured change is against the smallest difference that matters (the
     baseline's ``[smallest_difference]``, or ``--smallest-difference``), judged by the change's own
     95% interval (``diff ± 1.96 · diff_se``), not its estimate alone: clearly at least that
     difference (the interval beyond it, on one side), smaller (the interval inside it), or not
     told apart by these games (with that interval, unless ``interval_said``: the sentence gives it
-    already); "" when not known."""
+    already); "" when not known. ``alone``: the metric is undecided, so "at least" is said to be
+    read on this interval alone (the decision reads a stricter, adjusted bound: review L #11)."""
     if smallest is None or not smallest > 0 or r.diff != r.diff:
         return ""
     unit = diff_unit_of(r.metric, game)
@@ -86,7 +87,7 @@ def size_words(r: MetricResult, smallest: float | None, game: str | None = None,
     what = f"the {smallest:g} {unit} that {verb}"
     lo, hi = diff_interval(r)
     if lo >= smallest or hi <= -smallest:
-        return f"; at least {what}"
+        return f"; on this interval alone, at least {what}" if alone else f"; at least {what}"
     if -smallest < lo and hi < smallest:
         return f"; smaller than {what}"
     if interval_said:       # the sentence already gives this interval (paired mode): not twice
@@ -97,7 +98,8 @@ def size_words(r: MetricResult, smallest: float | None, game: str | None = None,
 
 def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: str | None = None,
             smallest: float | None = None, beta: float = DEFAULT_BETA, *,
-            limited_by: int | None = None, more: str = "a larger --games may") -> str:
+            limited_by: int | None = None, more: str = "a larger --games may",
+            n_metrics: int | None = None, alpha: float | None = None) -> str:
     """One plain sentence on a metric, e.g. "Seat 1 wins 31.2% (30.4–32.0) vs 25.0% in the baseline:
     +6.20 pp, beyond the ±1.0 accepted (shown after 4,000 games)."; ``stopped``: the check stopped
     at a regression before this metric was decided; ``game`` names the score unit (coins for
@@ -110,7 +112,13 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
     (``limited_by``: the baseline games that would lift it, :attr:`CheckResult.limited`), that
     more games are limited by it and a baseline of how many games would not be; that a change
     between the tolerance and twice it is the slowest to decide is said only when this change
-    lies there (revH #4: it was said of +0.14 against ±1.0)."""
+    lies there (revH #4: it was said of +0.14 against ±1.0).
+
+    An undecided metric's interval is its own 95% interval, read once (unadjusted); the decision
+    reads the sequential test, whose error is held at ``alpha`` over the ``n_metrics`` metrics and
+    every look, a stricter bound: so the sentence says "on this interval alone" of its size and,
+    with ``n_metrics``, why such an interval does not decide (review L #11). ``stopped``: the check
+    stopped because another metric failed, before this one reached a decision."""
     unit = unit_of(r.metric, game)
     dunit = diff_unit_of(r.metric, game)
     if r.metric == "seat_mean_score":
@@ -120,16 +128,21 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
     else:
         who = r.key if r.metric == "seat_win_share" else f"Strategy {r.key}"
         what = f"{who} wins {_fmt(r.value, unit)}"
+    open_ = r.verdict == "undecided"
     if paired:
         # the paired difference is what is tested: its interval, not the new rules' own (revA #16),
         # said once (size_words would repeat it)
         lo, hi = diff_interval(r)
         head = (f"{what} vs {_fmt(r.base, unit)} with the old rules on the same deals: "
                 f"{_signed(r.diff)} {dunit} (95% interval of the paired difference {_signed(lo)} to "
-                f"{_signed(hi)}){size_words(r, smallest, game, interval_said=True)}")
+                f"{_signed(hi)}){size_words(r, smallest, game, interval_said=True, alone=open_)}")
     else:
         head = (f"{what} ({_ends(r.low, r.high, unit)}) vs {_fmt(r.base, unit)} in the baseline: "
-                f"{_signed(r.diff)} {dunit}{size_words(r, smallest, game)}")
+                f"{_signed(r.diff)} {dunit}{size_words(r, smallest, game, alone=open_)}")
+    # why an interval beyond the tolerance need not decide (review L #11)
+    stricter = (f", which reads a stricter bound than this metric's own unadjusted 95% interval "
+                f"(the error held at alpha {alpha if alpha is not None else 0.05:g} over all "
+                f"{n_metrics} metrics and every look)" if n_metrics else "")
     tol = _fmt_tol(r.tolerance)
     big = _fmt_tol(DETECT * r.tolerance)
     if r.verdict == "fail":
@@ -139,15 +152,19 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
                 f"of passing one; changes between {tol} and {big} may pass), decided after "
                 f"{_games(r.decided_games)}.")
     if stopped:
-        return f"{head}; not decided when the check stopped at the first regression."
+        return (f"{head}; not decided when the check stopped at the first regression: another "
+                f"metric failed before this one reached its decision{stricter}.")
     zone = (f" (this change lies between {tol} and {big}, where a check is slowest to decide)"
             if r.tolerance <= abs(r.diff) <= DETECT * r.tolerance else "")
     remedy = more
     if limited_by is not None:
         remedy += (f", though this baseline's own error limits what more games can tell (a baseline "
                    f"of at least {limited_by:,} games would not)")
+    why = (f" (the decision reads a stricter bound than this metric's own unadjusted 95% "
+           f"interval: the error held at alpha {alpha if alpha is not None else 0.05:g} over all "
+           f"{n_metrics} metrics and every look)" if n_metrics else "")
     return (f"{head}; the games played cannot tell yet whether this is beyond the {tol} "
-            f"accepted{zone}: {remedy}.")
+            f"accepted{zone}{why}: {remedy}.")
 
 
 def _explain(res: CheckResult, r: MetricResult, beta: float | None = None) -> str:
@@ -159,7 +176,8 @@ def _explain(res: CheckResult, r: MetricResult, beta: float | None = None) -> st
                    res.beta if beta is None else beta,
                    limited_by=(getattr(res, "baseline_games_needed", None)
                                if r.label in limited else None),
-                   more="a larger --games may" if res.looks or res.paired else "a larger run may")
+                   more="a larger --games may" if res.looks or res.paired else "a larger run may",
+                   n_metrics=len(res.results), alpha=res.alpha)
 
 
 #: Rule settings named in the verdict line; the report, the summary and JUnit list every one.
@@ -339,6 +357,8 @@ def text_report(res: CheckResult) -> str:
         lines += [f"    {c}" for c in changed]
     lines += [f"  note: {n}" for n in res.notes]
     lines += ["", "  " + fmt(head)] + ["  " + fmt(r) for r in rows]
+    if res.undecided:
+        lines.append(f"  {_verdicts_note(res)}")
     if res.failed or res.undecided:
         lines.append("")
     for r in res.failed:
@@ -349,6 +369,17 @@ def text_report(res: CheckResult) -> str:
     if note:
         lines.append(f"  {note}")
     return "\n".join(lines) + "\n"
+
+
+def _verdicts_note(res: CheckResult) -> str:
+    """Under the table when a metric is undecided (review L #11): the intervals shown are each
+    metric's own, unadjusted; the verdicts are the sequential test's, adjusted over the metrics, so
+    an interval beyond the tolerance may sit beside "undecided"."""
+    why = (" or was stopped by the first regression before it was decided" if res.failed else "")
+    return (f"the 95% intervals are each metric's own (unadjusted); the verdict column is the "
+            f"sequential test's, which holds the error at alpha {res.alpha:g} over all "
+            f"{len(res.results)} metrics and every look: a metric whose interval lies beyond its "
+            f"tolerance is undecided when that stricter bound was not yet crossed{why}")
 
 
 def _smallest(res: CheckResult):
@@ -393,6 +424,8 @@ def markdown_summary(res: CheckResult) -> str:
         c = _row_cells(r, res.baseline.game, res.paired)
         mark = {"pass": "✅ pass", "fail": "❌ **FAIL**", "undecided": "⚠️ undecided"}[r.verdict]
         lines.append(f"| {c[0]} | {c[1]} | {c[2]} | {c[3]} | {c[4]} | {mark} |")
+    if res.undecided:
+        lines += ["", _verdicts_note(res)[0].upper() + _verdicts_note(res)[1:] + "."]
     if res.failed or res.undecided:
         lines.append("")
     for r in res.failed:

@@ -22,7 +22,12 @@ parameters), and each is worded by :func:`analysis.stats.practical` against the 
 difference that matters. In a grid the same comparisons are also made at every other combination of
 the other parameters' values (:func:`other_slices`; ``Sensitivity.slice_effects``), as a second
 family (Bonferroni over those comparisons), so an effect that differs where the others sit
-elsewhere is measured, and the anchored family keeps its width.
+elsewhere is measured, and the anchored family keeps its width. A parameter of 3 values or more is
+also compared value by value (every two of its values, the others at their anchors:
+``Sensitivity.value_effects``, a third family, Bonferroni over those pairs), so that each value can
+be set against the base rules' value (:func:`reference`, :func:`against_reference`) and a response
+that turns between the first and the last value is found (:func:`turns`): first → last alone
+hides it (review L #2).
 
 A run outside a sweep (a panel's cell, :mod:`analysis.panel`) needs only its statistics:
 :func:`cell_summary` gives every seat's and role's win share (Wilson's interval) and the game length
@@ -616,6 +621,11 @@ class Sensitivity:
     missing: list[str]
     slice_effects: pl.DataFrame = field(default_factory=pl.DataFrame)
     source: str = "rows"          # "stats": read from paired_stats.json (a sweep without rows)
+    # every two values of a parameter of 3 values or more, the others at their anchors
+    # (:func:`value_pairs`): a family of its own; ``references``: per such parameter, the value
+    # each value is compared with (:func:`reference`) and why
+    value_effects: pl.DataFrame = field(default_factory=pl.DataFrame)
+    references: dict = field(default_factory=dict)
 
 
 def _is_number(x) -> bool:
@@ -845,10 +855,122 @@ def sensitivity(sweep_dir: str | Path, overrides: dict | None = None,
                         **r, "games": a.n_games})
                 if len(cache) > 4:
                     cache.clear()
+    # Every two values of a parameter's anchored chain (3 values or more): first → last alone
+    # hides a response that turns (review L #2). A third family: simultaneous over a pair's
+    # metrics, Bonferroni over every pair of every such parameter.
+    chains = {name: [c for c in chain if c["id"] in done] for name, chain in slices(sweep).items()}
+    pairs = {name: measured(value_pairs(chain)) for name, chain in chains.items() if len(chain) >= 3}
+    n_pairs = sum(len(p) for p in pairs.values())
+    pair_level = 1 - (1 - stats.LEVEL) / max(n_pairs, 1)
+    value_rows, references = [], {}
+    for name, todo in pairs.items():
+        if not todo:
+            continue
+        references[name] = reference(sweep, name, chains[name])
+        at = condition_text(sweep, name)
+        for first, last in todo:
+            a, b = get(first["id"]), get(last["id"])
+            x, y = first["values"][name], last["values"][name]
+            numeric = _is_number(x) and _is_number(y)
+            for r in parameter_effects(a, b, level=pair_level, overrides=overrides):
+                value_rows.append({
+                    "parameter": name, "from": _text(x), "to": _text(y), "at": at,
+                    "numeric": numeric, "rising": numeric and y > x,
+                    "from_x": float(x) if numeric else None, "to_x": float(y) if numeric else None,
+                    **r, "pairs": n_pairs, "games": a.n_games})
+        cache.clear()
     missing = [v["id"] for v in sweep["variants"] if v["id"] not in done]
     return Sensitivity(sweep, variants, pl.DataFrame(curve_rows), pl.DataFrame(effect_rows),
                        unit, missing, pl.DataFrame(slice_rows),
-                       source="stats" if joint is not None else "rows")
+                       source="stats" if joint is not None else "rows",
+                       value_effects=pl.DataFrame(value_rows), references=references)
+
+
+def value_pairs(chain: list[dict]) -> list[tuple[dict, dict]]:
+    """Every two (finished) variants of a parameter's chain, (earlier, later) in the chain's order:
+    the pairs :func:`sensitivity` compares value by value (a sweep without rows keeps their paired
+    sums: :func:`analysis.sweep.play.compared_pairs`)."""
+    return [(a, b) for i, a in enumerate(chain) for b in chain[i + 1:]]
+
+
+def reference(sweep: dict, name: str, chain: list[dict]) -> tuple[str, str]:
+    """The value of parameter ``name`` every other value is compared with, in words, and why: the
+    base rules' value when ``chain`` (its finished variants) holds it, else the chain's first."""
+    base = base_value(sweep, name)
+    hit = next((c["values"][name] for c in chain if base is not None and json_eq(c["values"][name], base)),
+               None)
+    if hit is not None:
+        return _text(hit), "the base rules' value"
+    why = (f"its first value (the base rules' {_text(base)} is not among those tried)"
+           if base is not None else "its first value")
+    return _text(chain[0]["values"][name]), why
+
+
+def _oriented(r: dict, flip: bool) -> dict:
+    """A pair's row read the other way round (to − from becomes from − to)."""
+    if not flip:
+        return dict(r)
+    return {**r, "from": r["to"], "to": r["from"], "from_x": r.get("to_x"), "to_x": r.get("from_x"),
+            "delta": -r["delta"], "low": -r["high"], "high": -r["low"],
+            "low_unadjusted": -r["high_unadjusted"], "high_unadjusted": -r["low_unadjusted"],
+            "rising": not r["rising"] if r.get("numeric") else r.get("rising")}
+
+
+def against_reference(value_effects: pl.DataFrame, name: str, ref: str) -> list[dict]:
+    """Parameter ``name``'s every other value against its reference ``ref`` (:func:`reference`),
+    one row per value and metric from :attr:`Sensitivity.value_effects`: ``from`` the reference,
+    ``to`` the value, ``delta`` = the value's metric − the reference's, with the pair's interval of
+    that family (the verdict is the pair's: the size of a difference does not depend on its
+    sign)."""
+    if value_effects.height == 0:
+        return []
+    out = []
+    for r in value_effects.filter(pl.col("parameter") == name).iter_rows(named=True):
+        if ref in (r["from"], r["to"]):
+            out.append(_oriented(r, r["to"] == ref))
+    return out
+
+
+def turns(value_effects: pl.DataFrame, name: str) -> list[dict]:
+    """The metrics whose response to numeric parameter ``name`` clearly turns: values a < b < c
+    (by value) with b − a clearly one way and c − b clearly the other (each interval of the pair
+    family excludes 0). Those intervals hold together at 95 % over every pair of the page, so a
+    response that is monotone in truth is flagged on at most 5 % of pages. Per metric (a repeat of
+    another left out), the turn whose smaller step is largest: rows with ``metric``, ``label``,
+    ``share``, ``unit``, ``smallest``, ``first`` (the step a → b), ``second`` (b → c), ``ends``
+    (the lowest value → the highest: the first-vs-last effect), ``size`` (the smaller step's
+    |change| over the smallest difference that matters); largest first."""
+    if value_effects.height == 0:
+        return []
+    d = value_effects.filter((pl.col("parameter") == name) & pl.col("numeric"))
+    if "same_as" in d.columns:
+        d = d.filter(pl.col("same_as").is_null())
+    out = []
+    for (metric,), g in d.group_by(["metric"], maintain_order=True):
+        steps = [_oriented(r, r["from_x"] > r["to_x"]) for r in g.iter_rows(named=True)]
+        xs = sorted({s["from_x"] for s in steps} | {s["to_x"] for s in steps})
+        lo_x, hi_x = xs[0], xs[-1]
+        best = None
+        for mid in xs[1:-1]:
+            into = [s for s in steps if s["to_x"] == mid and (s["low"] > 0 or s["high"] < 0)]
+            out_of = [s for s in steps if s["from_x"] == mid and (s["low"] > 0 or s["high"] < 0)]
+            for sign in (1, -1):
+                up = [s for s in into if sign * s["delta"] > 0]
+                down = [s for s in out_of if sign * s["delta"] < 0]
+                if up and down:
+                    a = max(up, key=lambda s: abs(s["delta"]))
+                    b = max(down, key=lambda s: abs(s["delta"]))
+                    size = min(abs(a["delta"]), abs(b["delta"]))
+                    if best is None or size > best[0]:
+                        best = (size, a, b)
+        if best is None:
+            continue
+        size, a, b = best
+        ends = next((s for s in steps if s["from_x"] == lo_x and s["to_x"] == hi_x), None)
+        out.append({"metric": metric, "label": a["label"], "share": a["share"], "unit": a["unit"],
+                    "smallest": a["smallest"], "first": a, "second": b, "ends": ends,
+                    "size": size / a["smallest"] if a["smallest"] else size})
+    return sorted(out, key=lambda t: -t["size"])
 
 
 def _compared(name: str, chain: list[dict]) -> list[tuple[dict, dict]]:

@@ -54,7 +54,10 @@ def agreement(effects: pl.DataFrame, n_cells: int) -> pl.DataFrame:
     down, unclear; how many are large enough to matter (``large``: the interval beyond
     ``smallest_difference``), may matter (``may_matter``: clear, the interval straddles it) and
     clear but small (``small``: the interval inside it); the smallest and largest effect; whether
-    every cell moves the same way; the cells of each way (``cells_in``, ``up_in``, ``down_in``,
+    every cell moves the same way (``same_way_everywhere``: "yes" or "no", over the cells that
+    have the metric and measured it — a Censitaire's strategy exists only in the cells that seat
+    it — and saying so when they are fewer than the panel's: "yes (in the 1 of 4 cells that
+    measure it)"; review L #9: a metric of one cell, up there, read "no"); the cells of each way (``cells_in``, ``up_in``, ``down_in``,
     ``unchanged_in``, ``unclear_in``: lists of cell labels). Rows in reading order: parameters whose effect is large enough
     to matter in more cells first, then may matter in more, then clear but small in more, then by
     size (the largest |effect| over the smallest difference), never by p-value."""
@@ -81,10 +84,13 @@ def agreement(effects: pl.DataFrame, n_cells: int) -> pl.DataFrame:
         pl.col("cell_label").filter((pl.col("low") <= 0) & (pl.col("high") >= 0)
                                     & ~((pl.col("low") == 0) & (pl.col("high") == 0))).alias("unclear_in"),
     )
+    same = (pl.col("cells") > 0) & ((pl.col("up") == pl.col("cells")) | (pl.col("down") == pl.col("cells")))
+    words = pl.when(same).then(pl.lit("yes")).otherwise(pl.lit("no"))
     g = g.with_columns(
         (pl.col("cells") - pl.col("up") - pl.col("down") - pl.col("unchanged")).alias("unclear"),
-        (((pl.col("up") == n_cells) | (pl.col("down") == n_cells)) & (pl.col("cells") == n_cells))
-        .alias("same_way_everywhere"))
+        pl.when(pl.col("cells") < n_cells)
+        .then(pl.format("{} (in the {} of {} cells that measure it)", words, pl.col("cells"), pl.lit(n_cells)))
+        .otherwise(words).alias("same_way_everywhere"))
     return g.sort(["metric", "large", "may_matter", "small", "_size"],
                   descending=[False, True, True, True, True], maintain_order=True).drop("_size")
 
@@ -199,20 +205,30 @@ def sentences(effects: pl.DataFrame, n_cells, metric: str | None = None) -> list
     extra = most_moved(effects) if metric == head else {}
     skip = _twin_of(effects, metric) | ({"seat_win_share_1"} if metric == "balance" else set())
     out = []
+    # per comparison, the cells that measured it (any metric): a cell among them without the
+    # metric does not have it (a strategy it does not seat), not "fewer than two finished variants"
+    measured: dict[tuple, set] = {}
+    for p, f, t, c in effects.select("parameter", "from", "to", "cell_label").iter_rows():
+        measured.setdefault((p, f, t), set()).add(c)
     for r in agreement(effects.filter(pl.col("metric") == metric), n_cells).iter_rows(named=True):
-        out.append(_sentence(r, n_cells, labels))
+        out.append(_sentence(r, n_cells, labels, measured=measured.get((r["parameter"], r["from"], r["to"]))))
         other = extra.get((r["parameter"], r["from"], r["to"]))
         if other and other not in skip:
             sub = effects.filter((pl.col("metric") == other) & (pl.col("parameter") == r["parameter"])
                                  & (pl.col("from") == r["from"]) & (pl.col("to") == r["to"]))
             for o in agreement(sub, n_cells).iter_rows(named=True):
-                out.append(_sentence(o, n_cells, labels, most=True))
+                out.append(_sentence(o, n_cells, labels, most=True,
+                                     measured=measured.get((o["parameter"], o["from"], o["to"]))))
     if out and metric == head:
         out.append(not_adjusted(n_cells))
     return [s[0].upper() + s[1:] for s in out]
 
 
-def _sentence(r: dict, n_cells: int, labels: list[str] | None, most: bool = False) -> str:
+def _sentence(r: dict, n_cells: int, labels: list[str] | None, most: bool = False,
+              measured: set | None = None) -> str:
+    """One parameter's sentence on one metric (:func:`sentences`); ``measured``: the cells that
+    measured the comparison (any metric), so that a cell among them without the metric is said not
+    to have it, and "every cell" is said only of the panel's every cell."""
     scale, unit = (100.0, " pp") if r["share"] else (1.0, f" {r['unit']}")
     lo, hi = r["smallest"] * scale, r["largest"] * scale
     at = f" with {r['at']}" if r.get("at") else ""
@@ -226,10 +242,25 @@ def _sentence(r: dict, n_cells: int, labels: list[str] | None, most: bool = Fals
                         ("clear but small" if r["large"] or r["may_matter"]
                          else f"clear but small (less than {matter:g}{unit})", r["small"])], n_cells)
     size = f": {by_size}" if by_size else f": clear in none of the {n_cells} cells"
-    missing = n_cells - r["cells"]
-    unmeasured = [c for c in labels if c not in set(r["cells_in"])] if labels is not None else []
+    have = set(r["cells_in"])
+    lacking = sorted(measured - have) if measured is not None else []
+    missing = n_cells - r["cells"] - len(lacking)
+    unmeasured = [c for c in labels if c not in have and c not in lacking] if labels is not None else []
     gone = (f"; not measured in {missing} (fewer than two finished variants"
             + (f": {', '.join(unmeasured)}" if unmeasured else "") + ")") if missing > 0 else ""
+    if lacking:
+        gone += (f"; {len(lacking)} cell{'s' if len(lacking) != 1 else ''} "
+                 f"{'do' if len(lacking) != 1 else 'does'} not have it"
+                 + (f" ({', '.join(lacking)})" if len(lacking) <= NAMED_CELLS else ""))
+    k = r["cells"]
+    if lacking and missing <= 0 and 0 < k < n_cells and (r["up"] == k or r["down"] == k):
+        verb, a, b = ("raises", lo, hi) if r["up"] == k else ("lowers", -hi, -lo)
+        least, most_in = ((r["smallest_in"], r["largest_in"]) if r["up"] == k
+                          else (r["largest_in"], r["smallest_in"]))
+        by = (f"by {a:.1f}{unit} ({least})" if k == 1 else
+              f"by {a:.1f} to {b:.1f}{unit} ({least}: least; {most_in}: most)")
+        return (f"{move} {verb} {what} in every cell that measures it, {k} of {n_cells}{gone}, "
+                f"{by}{size}.")
     if r["up"] == n_cells:
         return (f"{move} raises {what} in every cell ({n_cells} of {n_cells}), but by "
                 f"{lo:.1f} to {hi:.1f}{unit} ({r['smallest_in']}: least; {r['largest_in']}: most){size}.")

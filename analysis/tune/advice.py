@@ -22,6 +22,10 @@ tuned ones, and which other trials were as good as the best.
   where the tune recorded it, result.json ``as_good``; else from the two trials' own intervals,
   unpaired, and said so), so the settings that may work as well.
 
+* :func:`adopt_advice` — what to do with the answer (the terminal's follow-up and the page's
+  sentence after the verdict): check a met or undecided fix as play gets stronger; for a fix that
+  missed, say there is none to adopt and how far the closest candidate was (:func:`how_far`).
+
 Reads files' contents and per-game samples only; plays nothing (reports use it). May import numpy,
 polars, the standard library, :mod:`analysis.stats` and :mod:`analysis.tune.targets`.
 """
@@ -85,6 +89,133 @@ def search_path(result: dict, search_games: int | None = None) -> str:
             f"({WORDS.get(word, word)} there: objective {s['objective']:.2f}, "
             f"{s['low']:.2f} to {s['high']:.2f}), was confirmed on the {fresh:,} fresh games the "
             "verdict reads.")
+
+
+def confirmed_outcome(result: dict) -> str:
+    """The confirmation's verdict in one word: "met", "missed" (some cell or metric shown outside
+    the tolerance) or "unclear" (none shown outside it, but not every one shown inside)."""
+    if result.get("met"):
+        return "met"
+    confirm = result.get("confirm") or {}
+    cells = confirm.get("cells") or []
+    said = [c.get("outcome") or cell_outcome(c.get("targets") or []) for c in cells] if cells else \
+        [confirm.get("outcome") or cell_outcome(confirm.get("targets") or [])]
+    return "missed" if "missed" in said else "unclear"
+
+
+def _furthest(result: dict) -> tuple[str, dict | None]:
+    """The confirmation's cell furthest from the target (its label, "" for one line-up) and that
+    cell's judgement (``objective``, ``targets``)."""
+    confirm = result.get("confirm") or {}
+    cells = confirm.get("cells") or []
+    if len(cells) > 1:
+        c = max(cells, key=lambda c: float(c.get("objective") or 0.0))
+        return str(c.get("label") or ""), c
+    return "", confirm if confirm.get("targets") is not None else None
+
+
+def _metric_name(metric: str) -> str:
+    for head, name in (("seat_win_share_", "seat {} win share"), ("role_win_share_", "the {} side's win share"),
+                       ("strategy_win_share_", "{}'s win share")):
+        if metric.startswith(head):
+            x = metric.removeprefix(head)
+            return name.format(x.title() if head == "role_win_share_" else x)
+    return "mean game length" if metric == "game_length" else metric.replace("_", " ")
+
+
+def _band_words(m: dict, target: dict | None, players: int | None) -> str:
+    """A share's or a length's estimate against the target's band, and how far outside it lies:
+    "0.3% (0.2 to 0.4) against the band 20.0 to 40.0%: 19.7 pp below it"; "" when the band is not
+    known (``target``: tune.json's target, :meth:`analysis.tune.targets.Target.to_json`)."""
+    if not target:
+        return ""
+    kind, tol = target.get("kind"), float(target.get("tol") or 0.0)
+    est, lo, hi = float(m["estimate"]), float(m["low"]), float(m["high"])
+    if kind == "length":
+        a, b, scale, unit, gap = float(target["lo"]), float(target["hi"]), 1.0, " turns", "turns"
+    elif kind == "role":
+        a, b, scale, unit, gap = (float(target["aim"]) - tol, float(target["aim"]) + tol, 100.0, "%", "pp")
+    elif kind == "seat-balance" and players:
+        a, b, scale, unit, gap = 1.0 / players - tol, 1.0 / players + tol, 100.0, "%", "pp"
+    else:
+        return ""
+    d = 1
+    text = (f"{scale * est:.{d}f}{unit} ({scale * lo:.{d}f} to {scale * hi:.{d}f}) against the band "
+            f"{scale * a:.{d}f} to {scale * b:.{d}f}{unit}")
+    if est < a:
+        text += f": {scale * (a - est):.{d}f} {gap} below it"
+    elif est > b:
+        text += f": {scale * (est - b):.{d}f} {gap} above it"
+    return text
+
+
+def how_far(result: dict, targets=None) -> str:
+    """How far the confirmed candidate was from the target, in words: the furthest cell (over a
+    panel), its objective (the distance from the target in units of its tolerance: 0 on target, 1
+    at the tolerance's edge) and, for a target of one share or the game length, that metric's
+    estimate and interval against the band, e.g. "furthest in 4p harsh-lord + 3×fair-share:
+    objective 2.97 (…); the Seigneur side's win share 0.3% (0.2 to 0.4) against the band 20.0 to
+    40.0%: 19.7 pp below it". ``targets``: tune.json's targets (for the band)."""
+    where, j = _furthest(result)
+    if j is None or j.get("objective") is None:
+        return ""
+    obj = (f"objective {float(j['objective']):.2f}: the distance from the target in units of its "
+           "tolerance, 0 on target, 1 at the tolerance's edge")
+    band = ""
+    parts = list(j.get("targets") or [])
+    if parts:
+        k = max(range(len(parts)), key=lambda i: float(parts[i].get("objective") or 0.0))
+        metrics = parts[k].get("metrics") or []
+        target = next((t for t in targets or [] if t.get("text") == parts[k].get("target")), None)
+        players = j.get("players") or (result.get("confirm") or {}).get("players")
+        if len(metrics) == 1:
+            band = _band_words(metrics[0], target, players)
+            band = f"{_metric_name(str(metrics[0].get('metric', '')))} was {band}" if band else ""
+    at = f"furthest in {where}" if where else ""
+    if band:
+        return f"{at + ', where ' if at else ''}{band} ({obj})"
+    return f"{at}: {obj}" if at else obj
+
+
+def adopt_advice(result: dict, has_search_bot: bool = True, cost: str = "",
+                 commands_printed: bool = False, targets=None) -> list[str]:
+    """What to do with the tune's answer, after its verdict, for the terminal and the page (review
+    L #7): only a confirmed fix (target met) or an undecided one is worth checking as play gets
+    stronger (the ``balance skill`` commands, ``cost`` their price in words); a fix that missed the
+    target is no fix to adopt, and the sentence names the closest candidate and how far it was.
+    ``has_search_bot``: the game has bots that search (else no skill check is advised).
+    ``commands_printed``: the commands follow on the next line (the terminal) rather than having
+    been printed by ``balance tune`` (the page). ``targets``: tune.json's (for :func:`how_far`)."""
+    confirm = result.get("confirm") or {}
+    cells = confirm.get("cells") or []
+    who = (f"the {len(cells)} cells of its panel" if len(cells) > 1 else
+           confirm.get("label") or "its line-up")
+    said = confirmed_outcome(result)
+    trial = result.get("best_trial")
+    settings = ", ".join(result.get("settings") or []) or "the settings found"
+    if said == "missed":
+        n_met, n = confirm.get("met_cells"), len(cells)
+        held = (f" (met in {n_met} of {n} cells; a fix must meet it in every cell)"
+                if len(cells) > 1 and n_met else "")
+        far = how_far(result, targets)
+        return [f"No fix to adopt: the target was not met{held}. The closest candidate on the "
+                f"search's games, trial {trial} ({settings}), missed it on the fresh games"
+                + (f"; {far}" if far else "") + ". Widen the --vary ranges, vary other settings or "
+                "loosen the target and tune again; there is no fix to check as play gets stronger."]
+    if not has_search_bot:
+        return []
+    run = ("run the two balance skill commands below" if commands_printed else
+           "run the two balance skill commands balance tune printed")
+    what = (" (the search bot at growing budgets, the fix against the rules it started from, with "
+            "this target)")
+    price = f": {cost}" if cost else ""
+    if said == "unclear":
+        return [f"Undecided: the confirmation cannot tell whether trial {trial}'s fix ({settings}) "
+                f"meets the target (an interval straddles the band's edge; more --confirm-games "
+                f"would tell). Tuned with {who} only, bots that do not search: if you take it "
+                f"further, {run}{what} to see whether it holds as play gets stronger{price}."]
+    return [f"Tuned and confirmed with {who} only, bots that do not search: before adopting the "
+            f"fix, {run}{what}; stronger play can undo a fix (docs/sweep.md){price}."]
 
 
 def panel_outcome(judged) -> str:
@@ -197,5 +328,5 @@ def as_good_as_best(trials: pl.DataFrame, best: int, paired: dict | None = None)
                            ).sort(["_o", "_v"]).drop("_o", "_v")
 
 
-__all__ = ["SEAT_LISTS", "as_good_as_best", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
+__all__ = ["SEAT_LISTS", "adopt_advice", "as_good_as_best", "confirmed_outcome", "how_far", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
            "seat_response_from_moments", "trial_outcome"]

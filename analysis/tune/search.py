@@ -9,7 +9,9 @@ common random numbers), and after each rung the targets are judged with a 95% in
 the best full-budget candidate on the same games: the interval of the objective difference built
 from the per-game differences (:func:`analysis.tune.targets.race`, the error spent across the rungs)
 lies above 0; so poor candidates cost ``min_games`` and only promising ones get ``max_games``.
-The search stops after ``trials`` trials or, by default, at the first full-budget candidate whose
+The search stops after ``trials`` trials (a proposal repeating settings already played reuses that
+trial's result without playing and does not count; the search also ends when no new candidate is
+left: :func:`_exhausted`) or, by default, at the first full-budget candidate whose
 targets are met within 0.8 of their tolerance on the search's games (a margin: the best of many
 candidates judged on the same games looks a little better on them than it is). That candidate is
 then confirmed on fresh games; if the confirmation misses the target, the candidate is set aside
@@ -24,7 +26,9 @@ The end: ``DIR/best_rules.toml`` (the complete rules file, usable as ``--rules``
 search's) and enough games for the target's interval, ``DIR/result.json`` with the verdict
 sentence, ``DIR/trials.csv`` (every candidate: settings, games, objective and interval, what
 happened, and its win shares and mean game length; a trial the racing rule dropped has no objective,
-only the bound it was dropped at, :func:`write_trials`) and ``DIR/importance.csv`` (Optuna's parameter importance). ``DIR/tune.json`` records the
+only the bound it was dropped at; a proposal that repeats an earlier trial's settings is not played
+again: state ``duplicate``, its note naming that trial, not counted against ``trials``,
+:func:`write_trials`) and ``DIR/importance.csv`` (Optuna's parameter importance). ``DIR/tune.json`` records the
 seed, base rules, ranges and targets, so the tune can be played again.
 
 When no trial met the target on the search's games, the best full-budget one is confirmed all the
@@ -481,6 +485,67 @@ def _sampler(optuna, plan: TunePlan, k: int):
                                       multivariate=True)
 
 
+#: The user attribute of a trial whose settings repeat an earlier trial's: that trial's number.
+DUPLICATE_OF = "duplicate_of"
+#: The search ends when this many proposals in a row repeat settings already played: the sampler
+#: keeps returning to candidates it has seen (a small space, or one it has settled in), and every
+#: repeat is free but tells nothing new.
+MAX_REPEATS_IN_A_ROW = 25
+
+
+def _twin(study, trial, states):
+    """The earlier trial (played to the end or dropped by racing, not itself a repeat) with exactly
+    ``trial``'s settings, or None."""
+    for t in study.get_trials(deepcopy=False, states=(states.COMPLETE, states.PRUNED)):
+        if t.number != trial.number and DUPLICATE_OF not in t.user_attrs and t.params == trial.params:
+            return t
+    return None
+
+
+def _reuse(trial, twin, optuna, states, t0: float):
+    """Record ``trial`` as a repeat of ``twin`` without playing a game: the sampler is told what
+    ``twin`` gave (its value, or its rungs and then "dropped"), the trial's log says whose result it
+    is (trials.csv state "duplicate", :func:`write_trials`); it is no candidate of its own (no
+    games, objective or shares: the best, the racing and the page's evidence never read it)."""
+    trial.set_user_attr(DUPLICATE_OF, twin.number)
+    trial.set_user_attr("games_played", 0)
+    trial.set_user_attr("note", f"duplicate of trial {twin.number}: the same settings, so its "
+                                "result was reused (no games played; not counted against --trials)")
+    trial.set_user_attr("seconds", round(time.perf_counter() - t0, 2))
+    if twin.state == states.PRUNED:
+        for step, value in sorted(twin.intermediate_values.items()):
+            trial.report(value, step=step)
+        raise optuna.TrialPruned()
+    return twin.value
+
+
+def space_size(plan: TunePlan) -> int | None:
+    """How many distinct candidates the ``--vary`` ranges hold, or None when one is a range of
+    numbers without a step (not countable)."""
+    n = 1
+    for v in plan.varies:
+        if not v.values:
+            return None
+        n *= len(v.values)
+    return n
+
+
+def _exhausted(plan: TunePlan, finished) -> bool:
+    """No new candidate is left to play: every candidate of a countable space has been tried, or
+    the last :data:`MAX_REPEATS_IN_A_ROW` proposals all repeated settings already played (read from
+    the study, so a resumed search ends where an uninterrupted one would)."""
+    size = space_size(plan)
+    played = {tuple(sorted(t.params.items())) for t in finished if DUPLICATE_OF not in t.user_attrs}
+    if size is not None and len(played) >= size:
+        return True
+    run = 0
+    for t in sorted(finished, key=lambda t: t.number, reverse=True):
+        if DUPLICATE_OF not in t.user_attrs:
+            break
+        run += 1
+    return run >= MAX_REPEATS_IN_A_ROW
+
+
 def _load_optuna():
     import optuna
 
@@ -540,8 +605,12 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     tight = tuple(tightened(t, SEARCH_MARGIN) for t in plan.targets)
 
     def incumbent():
+        # not a candidate set aside by its confirmation (rejected.json): the search goes on without
+        # it, so the others are not raced against it (before review L #8 the search went on only by
+        # playing the set-aside settings again and confirming them once more)
         full = [t for t in study.get_trials(deepcopy=False, states=(states.COMPLETE,))
-                if t.user_attrs.get("games") == plan.max_games]
+                if t.user_attrs.get("games") == plan.max_games and DUPLICATE_OF not in t.user_attrs
+                and str(t.number) not in rejected]
         return min(full, key=lambda t: t.value) if full else None
 
     labels = [c.label for c in plan.cells] if plan.multi else [""]
@@ -573,6 +642,12 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     def objective(trial):
         t0 = time.perf_counter()
         values = {v.name: _suggest(trial, v) for v in plan.varies}
+        twin = _twin(study, trial, states)
+        if twin is not None:
+            # the sampler proposed settings already played (review L #8): the same seed plays the
+            # same games, so the stored result is the result; nothing is played, and the trial
+            # does not count against --trials (:func:`counted`)
+            return _reuse(trial, twin, optuna, states, t0)
         try:
             preps = plan.prepare_cells(values)
         except UsageError as exc:
@@ -687,28 +762,40 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         return pj.score
 
     def finished():
+        """Every trial that ended (repeats included): what seeds the sampler, so a resumed
+        search suggests what an uninterrupted one would have."""
         return [t for t in study.get_trials(deepcopy=False)
                 if t.state in (states.COMPLETE, states.PRUNED)]
+
+    def counted():
+        """The trials that count against --trials: those that ended, but not a repeat of settings
+        already played (:func:`_twin`: its result was reused, nothing played)."""
+        return [t for t in finished() if DUPLICATE_OF not in t.user_attrs]
 
     def after_trial(study_, trial):
         study_.sampler = _sampler(optuna, plan, len(finished()))
         write_trials(study_, plan, out)
         best = incumbent()
-        say("search", len(finished()), plan.trials,
+        say("search", len(counted()), plan.trials,
             f"best {best.value:.2f}" if best is not None else "")
         if plan.stop_when_met and trial.state == states.COMPLETE and \
                 trial.user_attrs.get("met_search") and trial.user_attrs.get("games") == plan.max_games:
             study_.stop()
+        elif len(counted()) >= plan.trials or _exhausted(plan, finished()):
+            study_.stop()
 
     rejected = _read_json(out / CONFIRMATIONS)
     while True:
-        remaining = plan.trials - len(finished())
-        waiting = any(t.user_attrs.get("met_search") and t.user_attrs.get("games") == plan.max_games
-                      and str(t.number) not in rejected
-                      for t in study.get_trials(deepcopy=False, states=(states.COMPLETE,)))
-        say("search", len(finished()), plan.trials, "")
-        if remaining > 0 and not (plan.stop_when_met and waiting):
+        while True:
+            remaining = plan.trials - len(counted())
+            waiting = any(t.user_attrs.get("met_search") and t.user_attrs.get("games") == plan.max_games
+                          and str(t.number) not in rejected
+                          for t in study.get_trials(deepcopy=False, states=(states.COMPLETE,)))
+            say("search", len(counted()), plan.trials, "")
+            if remaining <= 0 or (plan.stop_when_met and waiting) or _exhausted(plan, finished()):
+                break
             study.sampler = _sampler(optuna, plan, len(finished()))
+            # a repeat does not count against --trials, so a call may end short of them: go on
             study.optimize(objective, n_trials=remaining, callbacks=[after_trial], catch=())
         write_trials(study, plan, out)
         best = _best_trial(study, plan, states, exclude=set(rejected))
@@ -742,7 +829,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         cseed = seeds[0]
         pj = aggregate(judged, labels, weights, plan.aggregate)
         j = pj
-        more = plan.trials - len(finished()) > 0
+        more = plan.trials - len(counted()) > 0 and not _exhausted(plan, finished())
         if j.met or not plan.stop_when_met or not more or attempt + 1 >= MAX_CONFIRMATIONS \
                 or str(best.number) in rejected:
             break
@@ -798,7 +885,10 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                   f" Confirmation attempt {len(earlier) + 1}: {len(earlier)} earlier candidate(s) "
                   "met the target on the search's games but not on fresh ones (listed on the page)."
                   if earlier else ""),
-              "trials": len(finished()),
+              "trials": len(counted()),
+              # proposals that repeated a trial's settings: its result reused, nothing played
+              # (trials.csv state "duplicate"), not counted in "trials"
+              "repeats": len(finished()) - len(counted()),
               "games_played_in_search": int(sum(t.user_attrs.get("games_played",
                                                                   t.user_attrs.get("games", 0)) or 0
                                                 for t in study.get_trials(deepcopy=False)))}
@@ -1030,7 +1120,8 @@ def _json_default(x):
 
 def _best_trial(study, plan: TunePlan, states, exclude: set = frozenset()):
     done = [t for t in study.get_trials(deepcopy=False, states=(states.COMPLETE,))
-            if t.value is not None and t.value < INVALID and str(t.number) not in exclude]
+            if t.value is not None and t.value < INVALID and str(t.number) not in exclude
+            and DUPLICATE_OF not in t.user_attrs]
     if not done:
         return None
     full = [t for t in done if t.user_attrs.get("games") == plan.max_games]
@@ -1051,6 +1142,9 @@ def write_trials(study, plan: TunePlan, out: Path) -> None:
     when it was dropped (over a panel: the worst aggregate's, the largest low among the cells
     played; the mean aggregate's, the weighted mean of the lows), so its objective is at least that
     at 95%. ``fail`` is a trial cut short by an interruption (played again on resume).
+    ``duplicate`` is a proposal of settings an earlier trial had (its ``note``: "duplicate of trial
+    k"): nothing was played, its result is trial k's (told to the sampler, not repeated here: no
+    games, objective or shares), and it does not count against ``--trials``.
     ``outcome`` says ``met`` in words a reader can act on: met, missed (some interval wholly outside
     the tolerance) or unclear (an interval straddles its edge: the games cannot tell), over a
     panel over every cell (:func:`analysis.tune.advice.panel_outcome`)."""
@@ -1065,10 +1159,13 @@ def write_trials(study, plan: TunePlan, out: Path) -> None:
     for t in trials:
         means = t.user_attrs.get("means") or {}
         vals = _values_of(plan, t.params) if len(t.params) == len(names) else {}
-        played_out = t.state.name == "COMPLETE"
+        # a repeat of an earlier trial's settings (review L #8) is no evidence of its own: its
+        # state says so and its note names the trial whose result it reused
+        repeat = DUPLICATE_OF in t.user_attrs
+        played_out = t.state.name == "COMPLETE" and not repeat
         obj = t.user_attrs.get("worst", t.value) if played_out else None
-        dropped = t.state.name == "PRUNED"
-        w.writerow([t.number, t.state.name.lower(),
+        dropped = t.state.name == "PRUNED" and not repeat
+        w.writerow([t.number, "duplicate" if repeat else t.state.name.lower(),
                     *(format_value(vals[n]) if n in vals else "" for n in names),
                     t.user_attrs.get("games", ""), "" if obj is None or obj >= INVALID else f"{obj:.6g}",
                     *((_fmt(t.user_attrs.get("low")), _fmt(t.user_attrs.get("high")))

@@ -238,7 +238,7 @@ def test_panel_sweep_sentence_says_every_cell_only_when_every_interval_is_on_one
     assert "lowers the seigneurs' win share in every cell (3 of 3)" in s and "2.0 to 19.0 pp" in s
     mixed = _effects([(-0.02, -0.03, -0.01), (0.01, -0.001, 0.02), (0.0, 0.0, 0.0)])
     a = agreement(mixed, 3).row(0, named=True)
-    assert (a["down"], a["up"], a["unchanged"], a["unclear"], a["same_way_everywhere"]) == (1, 0, 1, 1, False)
+    assert (a["down"], a["up"], a["unchanged"], a["unclear"], a["same_way_everywhere"]) == (1, 0, 1, 1, "no")
     assert "not move the seigneurs' win share the same way" in sentences(mixed, 3)[0]
 
 

@@ -28,7 +28,7 @@ def test_every_confirmation_attempt_is_listed_once_in_result_and_on_the_page(tmp
 
     monkeypatch.setattr(search, "evaluate", missing_on_fresh_games)
     plan = plan_tune("middle-ages", varies=["setup.start_coins[0]=0..120:20"],
-                     settings=["setup.start_coins[1]=60"], targets=["seat-balance:40"], seed=3,
+                     settings=["setup.start_coins[1]=60"], targets=["seat-balance:49"], seed=3,   # (wide: 3 different settings pass the search)
                      trials=8, min_games=400, max_games=800, eta=2, confirm_games=800, players=2,
                      strategies="random")
     out = tmp_path / "tune"

@@ -1,0 +1,189 @@
+"""Review L #2, #9 and #10: what a sweep page says between its first and last value, a panel
+sweep's "same way everywhere" over the cells that have a metric, and one number printed one way
+on the tune page.
+
+#2: the sweep page compared only a setting's first and last value, so a response that turns went
+unnamed (every start-coin value for seat 1 made the table less fair than the base, and seat 1
+weaker, and no sentence said so). Now every two values of a parameter of 3 values or more are
+compared game by game (a family of their own: simultaneous over a pair's metrics, Bonferroni over
+the pairs), the page names the fairest value tried against the base rules' value, and flags a metric
+whose response turns. The sweep here is written by hand (seat and win share only, no game played):
+seat 1's share planted 25 → 12 → 16 → 20 → 21 % as its start coins go 0 → 4 (a turn), seat 4's
+25 → 29 % one way (no turn). Every number the test checks is recomputed from the planted winners.
+
+#9: ``agreement`` said "same_way_everywhere: no" for a metric that exists in one cell of four and
+moved up there. #10: the tune page's "Every trial" printed 0.2595 as "26" where "Settings as good
+as the best" printed "25.9".
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+N = 4000
+VALUES = [0, 1, 2, 3, 4]
+SEAT1 = [0.25, 0.12, 0.16, 0.20, 0.21]        # falls, then rises: a turn
+SEAT4 = [0.25, 0.26, 0.27, 0.28, 0.29]        # one way
+NAME = "setup.start_coins[0]"
+
+
+def _winners() -> dict[int, np.ndarray]:
+    """Each value's winner per game, from the same uniform draw per game (common random numbers):
+    seat 1 below its share, seat 4 above 1 − its share, seat 3 a fixed quarter, seat 2 the rest."""
+    u = np.random.default_rng(11).random(N)
+    out = {}
+    for v, p1, p4 in zip(VALUES, SEAT1, SEAT4):
+        w = np.where(u < p1, 0, np.where(u >= 1 - p4, 3, np.where(u >= 1 - p4 - 0.25, 2, 1)))
+        out[v] = w
+    return out
+
+
+@pytest.fixture(scope="module")
+def swept(tmp_path_factory):
+    root = tmp_path_factory.mktemp("review_l") / "sw"
+    winners = _winners()
+    variants = []
+    for i, v in enumerate(VALUES):
+        vid = f"v{i:03d}"
+        variants.append({"id": vid, "label": f"{NAME}={v}", "values": {NAME: v}})
+        d = root / "variants" / vid
+        d.mkdir(parents=True)
+        (d / "run.json").write_text(json.dumps({
+            "game": "middle-ages", "players": 4, "games": N, "seed": 0,
+            "rules_name": f"rules.toml with --set {NAME}={v}"}))
+        w = np.zeros((N, 4))
+        w[np.arange(N), winners[v]] = 1.0
+        pq.write_table(pa.table({"seat": np.tile(np.arange(4), N), "win_share": w.ravel()}),
+                       d / "players.parquet")
+    (root / "sweep.json").write_text(json.dumps({
+        "format": 1, "kind": "sweep", "game": "middle-ages", "players": None, "games": N, "seed": 0,
+        "rules_name": "rules.toml", "rules_text": "[setup]\nstart_coins = 0\n", "settings": [],
+        "strategies": None, "mode": "grid", "variants": variants,
+        "varies": [{"text": f"{NAME}=0..4", "name": NAME, "kind": "int", "values": VALUES}]}))
+    from analysis.sweep.metrics import sensitivity
+    from reports.sweep import value_sentences
+
+    s = sensitivity(root)
+    return root, s, value_sentences(s.value_effects, s.references, s.curves), winners
+
+
+def _shares(w: np.ndarray) -> np.ndarray:
+    """Per game, every seat's win share (one winner a game)."""
+    x = np.zeros((N, 4))
+    x[np.arange(N), w] = 1.0
+    return x
+
+
+def _numbers(text: str) -> list[float]:
+    return [float(x.replace("−", "-")) for x in re.findall(r"[+−-]?\d+\.\d+", text)]
+
+
+def test_the_page_names_the_fairest_value_and_sets_every_value_against_the_base(swept):
+    _, s, lines, winners = swept
+    balance = {v: float(np.abs(_shares(w).mean(axis=0) - 0.25).max()) for v, w in winners.items()}
+    fairest = min(balance, key=balance.get)
+    head = lines[0]
+    assert head.startswith(f"The fairest value of {NAME} tried is {fairest} (the base rules' value)"), head
+    # each other value's change of the seat balance against 0, as the planted rows give it
+    for v in VALUES[1:]:
+        m = re.search(rf"[:;] {v} by ([+−]\d+\.\d+) pp \(([+−]\d+\.\d+) to ([+−]\d+\.\d+)\)", head)
+        assert m, (v, head)
+        delta, lo, hi = (float(x.replace("−", "-")) for x in m.groups())
+        own = 100 * (balance[v] - balance[0])
+        assert abs(delta - own) <= 0.051 and lo <= own <= hi, (v, own, m.group(0))
+    clear = sum(1 for r in s.value_effects.filter(pl.col("metric") == "balance").iter_rows(named=True)
+                if "0" in (r["from"], r["to"]) and (r["low"] > 0 or r["high"] < 0))
+    assert f"clearly at {clear} of 4" in head
+
+
+def test_a_turning_response_is_flagged_and_a_monotone_one_is_not(swept):
+    _, s, lines, winners = swept
+    x = {v: _shares(w) for v, w in winners.items()}
+    turn = next(line for line in lines if line.startswith("Seat 1's win share does not move one way"))
+    assert "falls from 0 to 1 by" in turn and "rises from 1 to" in turn and "hides it" in turn
+    # the first step's size and interval from the planted rows: the paired mean of seat 1's
+    # per-game change, inside an interval wider than that step's own 95% one (the family's)
+    d = x[1][:, 0] - x[0][:, 0]
+    own, half = 100 * d.mean(), 100 * 1.959964 * d.std(ddof=1) / np.sqrt(N)
+    step, lo, hi = _numbers(turn.split("falls from 0 to 1 by ")[1])[:3]
+    assert abs(step - own) <= 0.051 and lo < own - half and hi > own + half, (own, half, turn)
+    # the first-vs-last effect the turn hides, from the rows too
+    ends = _numbers(turn.split("(0 → 4: ")[1])[0]
+    assert abs(ends - 100 * (x[4][:, 0] - x[0][:, 0]).mean()) <= 0.051
+    assert not any(line.startswith("Seat 4's win share does not move one way") for line in lines)
+    # the adjustment is stated: every two of 5 values, 10 pairs
+    from reports.sweep import value_family_words
+
+    assert "Bonferroni over the 10 pairs of values" in value_family_words(s.value_effects)
+
+
+def test_the_page_shows_the_value_sentences_first_and_their_tables(swept, tmp_path):
+    from reports.sweep import PAIRS_TABLE, VALUES_TABLE, build_sweep_report
+
+    root, _, lines, _ = swept
+    page = build_sweep_report(root, tmp_path / "rep").read_text()
+    findings = page[page.index("id='findings'"):page.index("id='method'")]
+    first = re.findall(r"<li>(.*?)</li>", findings, flags=re.S)[0]
+    assert first.startswith("The fairest value of")
+    assert f"<h2>{VALUES_TABLE}</h2>" in page and f"<h2>{PAIRS_TABLE}</h2>" in page
+    assert "<h2>Every effect</h2>" in page             # the first → last table is kept
+
+
+def _agreement_rows():
+    """m1 in all 4 cells, up in each; m2 only in cell 0, up there; m3 in cells 0 and 1, up in
+    one and unclear in the other."""
+    rows = []
+    for k in range(4):
+        rows.append(("m1", k, 0.02, 0.01, 0.03))
+    rows.append(("m2", 0, 0.02, 0.01, 0.03))
+    rows += [("m3", 0, 0.02, 0.01, 0.03), ("m3", 1, 0.0, -0.01, 0.01)]
+    return pl.DataFrame([{"parameter": "p", "from": "0", "to": "2", "metric": m, "label": m, "unit": "pp",
+                          "share": True, "cell_label": f"cell {k}", "delta": d, "low": lo, "high": hi,
+                          "smallest": 0.01, "verdict": "clear and large enough to matter"}
+                         for m, k, d, lo, hi in rows])
+
+
+def test_same_way_everywhere_is_read_over_the_cells_that_have_the_metric():
+    from analysis.sweep.panel_effects import agreement, sentences
+
+    effects = _agreement_rows()
+    got = {r["metric"]: r["same_way_everywhere"] for r in agreement(effects, 4).iter_rows(named=True)}
+    # from the rows: the cells with the metric, and whether all of them are clearly one way
+    for m, g in effects.group_by("metric"):
+        k = g.height
+        same = bool((g["low"] > 0).all() or (g["high"] < 0).all())
+        word = "yes" if same else "no"
+        want = word if k == 4 else f"{word} (in the {k} of 4 cells that measure it)"
+        assert got[m[0]] == want, (m, got)
+    line = sentences(effects, [f"cell {k}" for k in range(4)], "m2")[0]
+    assert "raises m2 in every cell that measures it, 1 of 4" in line, line
+    assert "3 cells do not have it" in line and "not measured" not in line, line
+
+
+def test_every_trial_prints_a_share_as_the_as_good_table_does():
+    from reports.sweep import _trial_table, as_good_section
+
+    shares = {0: [0.2595, 0.21, 0.30, 0.2305], 1: [0.2405, 0.26, 0.25, 0.2495]}
+    trials = pl.DataFrame([{"trial": t, "state": "complete", "x": t, "games": 20000,
+                            "objective": 0.5 + 0.3 * t, "low": 0.1 + 0.2 * t, "high": 0.9 + 0.3 * t,
+                            "met": False, "outcome": "unclear",
+                            **{f"seat_win_share_{i + 1}": v for i, v in enumerate(s)}}
+                           for t, s in shares.items()])
+    tune = {"game": "middle-ages", "rules_text": "", "settings": [],
+            "varies": [{"name": "x", "kind": "int", "lo": 0, "hi": 8}],
+            "targets": [{"kind": "seat-balance", "tol": 0.02, "text": "seat-balance:2"}]}
+    every = _trial_table(trials, tune, "middle-ages")
+    good = as_good_section(tune, {"best_trial": 0}, trials, "middle-ages")[0].tables[0][1]
+    for t, s in shares.items():
+        for i, v in enumerate(s):
+            col = f"seat {i + 1} win share (%)"
+            want = f"{100 * v:.1f}"                       # one decimal, trailing zero kept
+            assert every.filter(pl.col("Trial") == t)[col][0] == want, (t, col, every)
+            assert good.filter(pl.col("Trial") == t)[col][0] == want, (t, col, good)

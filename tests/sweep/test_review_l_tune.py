@@ -1,0 +1,174 @@
+"""Review L #7 and #8 for balance tune.
+
+#8: the sampler may propose settings already played. Such a proposal is not played again (the same
+seed plays the same games: the stored result is the result), is marked in trials.csv as a
+duplicate naming the trial it repeats, and does not count against --trials. The search stays
+reproducible and resumable (same seed, same trials, whether or not it was interrupted), and ends
+when every candidate of a countable space has been played.
+
+#7: a tune whose confirmation missed the target advises no skill check of a "fix": it says there
+is no fix to adopt and how far the closest candidate was; a met (or undecided) one keeps the
+advice.
+
+Tiny tunes (2-player Middle-Ages with random bots, 100 to 800 games a candidate)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import analysis.tune.search as search
+from analysis.tune.search import plan_tune, run_tune
+from simcore import runner
+
+SETTING = "setup.start_coins[0]"
+
+
+def _plan(trials: int, seed: int = 1, **kw):
+    return plan_tune("middle-ages", varies=[f"{SETTING}=0..3"], targets=["seat-balance:3"], seed=seed,
+                     trials=trials, min_games=100, max_games=200, eta=2, confirm_games=200,
+                     players=2, strategies="random", stop_when_met=False, **kw)
+
+
+def _rows(out: Path) -> list[dict]:
+    return list(csv.DictReader((out / "trials.csv").open(encoding="utf-8")))
+
+
+def test_a_repeated_proposal_is_not_played_again_and_does_not_count(tmp_path, monkeypatch):
+    played = []
+    real = runner.collect
+
+    def counting(prep, *args, **kwargs):
+        if kwargs.get("seed") == 1:          # the search's games (the confirmation has its own seed)
+            played.append((prep.rules_sha256, kwargs.get("first", 0)))
+        return real(prep, *args, **kwargs)
+
+    monkeypatch.setattr(runner, "collect", counting)
+    out = tmp_path / "t"
+    result = run_tune(_plan(3), out)       # seed 1: the sampler proposes trial 0's settings again
+    rows = _rows(out)
+    repeats = [r for r in rows if r["state"] == "duplicate"]
+    assert repeats, rows                   # the case this test is about happened
+    others = [r for r in rows if r["state"] != "duplicate"]
+    for r in repeats:
+        k = int(r["note"].split("duplicate of trial ")[1].split(":")[0])
+        twin = next(o for o in others if int(o["trial"]) == k)
+        assert twin[SETTING] == r[SETTING] and int(twin["trial"]) < int(r["trial"])
+        assert r["games"] == r["objective"] == "", r       # no evidence of its own
+    # --trials 3: three distinct candidates played, the repeats on top
+    assert len(others) == 3 and len({o[SETTING] for o in others}) == 3, rows
+    assert result["trials"] == 3 and result["repeats"] == len(repeats)
+    # no rung of any candidate was played twice
+    assert len(played) == len(set(played)), played
+
+
+def test_same_seed_same_trials_resumed_or_not(tmp_path):
+    """A search stopped after 2 trials and resumed to 3 proposes and plays what one run of 3 does,
+    repeats included."""
+    keep = ("trial", "state", SETTING, "games", "objective")
+    whole = run_tune(_plan(3), tmp_path / "a")
+    run_tune(_plan(2), tmp_path / "b")
+    resumed = run_tune(_plan(3), tmp_path / "b")
+    a = [{k: r[k] for k in keep} for r in _rows(tmp_path / "a")]
+    b = [{k: r[k] for k in keep} for r in _rows(tmp_path / "b")]
+    assert a == b and any(r["state"] == "duplicate" for r in a)
+    assert whole["best_trial"] == resumed["best_trial"] and whole["trials"] == resumed["trials"] == 3
+
+
+def test_the_search_ends_once_every_candidate_has_been_played(tmp_path):
+    """0..3 holds 4 candidates: --trials 10 plays the 4 and stops there, not proposing repeats
+    until a limit."""
+    result = run_tune(_plan(10, seed=2), tmp_path / "t")
+    rows = _rows(tmp_path / "t")
+    played = [r for r in rows if r["state"] != "duplicate"]
+    assert sorted(int(r[SETTING]) for r in played) == [0, 1, 2, 3]
+    assert rows[-1]["state"] != "duplicate", rows            # nothing proposed after the last one
+    assert result["trials"] == 4
+
+
+def test_every_confirmation_attempt_is_another_candidate(tmp_path, monkeypatch):
+    """The confirmations set a candidate aside and search on (issue 29): each attempt is another
+    setting, not the set-aside one proposed again and confirmed once more. The misses are planted:
+    the confirmation's judgement is made to fail. With a ±49 pp band the start coins 40, 60 and 80
+    of seat 1 (seat 2 has 60) meet the search's margin, 0 and 120 do not."""
+    real = search.evaluate
+
+    def missing_on_fresh_games(v, targets, *args, **kwargs):
+        j = real(v, targets, *args, **kwargs)
+        if "confirmations" in str(v.path):
+            j.met = False
+        return j
+
+    monkeypatch.setattr(search, "evaluate", missing_on_fresh_games)
+    plan = plan_tune("middle-ages", varies=[f"{SETTING}=0..120:20"],
+                     settings=["setup.start_coins[1]=60"], targets=["seat-balance:49"], seed=3,
+                     trials=8, min_games=400, max_games=800, eta=2, confirm_games=800, players=2,
+                     strategies="random")
+    out = tmp_path / "tune"
+    result = run_tune(plan, out)
+    attempts = result["confirmations"]
+    assert len(attempts) >= 3, attempts
+    rows = {int(r["trial"]): r for r in _rows(out)}
+    settings = [rows[a["trial"]][SETTING] for a in attempts]
+    assert len(set(settings)) == len(settings), settings
+    assert not any(a["met"] for a in attempts)
+
+
+# --- #7: what to do after the verdict ---------------------------------------------------------------
+
+ROLE = {"text": "role=seigneur:0.30:10", "kind": "role", "tol": 0.10, "role": "seigneur", "aim": 0.30,
+        "lo": 0.0, "hi": 0.0}
+
+
+def _cell(label: str, estimate: float, objective: float, outcome: str) -> dict:
+    part = {"target": ROLE["text"], "objective": objective, "met": outcome == "met",
+            "missed": outcome == "missed",
+            "metrics": [{"metric": "role_win_share_seigneur", "estimate": estimate,
+                         "low": estimate - 0.001, "high": estimate + 0.001}]}
+    return {"label": label, "players": 4, "objective": objective, "met": outcome == "met",
+            "outcome": outcome, "targets": [part]}
+
+
+def _result(outcomes: tuple[str, str], estimates=(0.0026, 0.088)) -> dict:
+    # |0.0026 − 0.30| / 0.10 = 2.974; |0.088 − 0.30| / 0.10 = 2.12
+    cells = [_cell("4p harsh-lord + 3×fair-share", estimates[0], abs(estimates[0] - 0.3) / 0.1, outcomes[0]),
+             _cell("4p even-lord + 3×fair-share", estimates[1], abs(estimates[1] - 0.3) / 0.1, outcomes[1])]
+    return {"best_trial": 1, "settings": ["track.start_square=3"], "met": all(o == "met" for o in outcomes),
+            "confirm": {"games": 10_000, "cells": cells, "met_cells": sum(o == "met" for o in outcomes)}}
+
+
+def test_a_missed_target_has_no_fix_to_adopt_and_says_how_far_the_closest_candidate_was():
+    from analysis.tune.advice import adopt_advice
+
+    text = " ".join(adopt_advice(_result(("missed", "missed")), targets=[ROLE]))
+    assert "No fix to adopt" in text and "trial 1 (track.start_square=3)" in text, text
+    assert "before adopting" not in text and "balance skill" not in text, text
+    # the furthest cell, its share against the 20-40% band: 20.0 − 0.26 = 19.74 pp below it
+    assert "4p harsh-lord + 3×fair-share" in text and "0.3%" in text, text
+    assert "band 20.0 to 40.0%: 19.7 pp below it" in text and "objective 2.97" in text, text
+
+
+def test_a_met_or_undecided_fix_keeps_the_skill_check():
+    from analysis.tune.advice import adopt_advice
+
+    met = " ".join(adopt_advice(_result(("met", "met"), estimates=(0.29, 0.31))))
+    assert "before adopting the fix" in met and "No fix" not in met, met
+    unclear = " ".join(adopt_advice(_result(("unclear", "met"), estimates=(0.21, 0.31))))
+    assert unclear.startswith("Undecided") and "balance skill" in unclear, unclear
+
+
+def test_the_terminal_prints_no_skill_commands_for_a_missed_target(tmp_path):
+    from cli.tune import follow_up_lines
+
+    out = tmp_path / "t"
+    out.mkdir()
+    (out / "best_rules.toml").write_text("# rules\n", encoding="utf-8")   # the hint needs the file
+    args = dict(game="seigneurial", out=out, vary=["track.start_square=0..3"],
+                target=[ROLE["text"]], panel="default")
+    missed = follow_up_lines(_result(("missed", "missed")), **args)
+    text = "\n".join(missed)
+    assert "No fix to adopt" in text and "balance skill" not in text and "before adopting" not in text, text
+    met = follow_up_lines(_result(("met", "met"), estimates=(0.29, 0.31)), **args)
+    assert any(x.startswith("before adopting the fix") for x in met), met
+    assert any("balance skill" in x for x in met), met
