@@ -81,9 +81,10 @@ def cell_runs(paths) -> list[Path]:
 
 def _one_rule_set(paths, runs: list[Path]) -> None:
     """A panel's finding is about one set of rules across line-ups: cells played under different
-    rules (two panels given together, a baseline's and a variant's, or ``--cells`` from both) would
+    rules (``--cells`` from a baseline's panel and a variant's, or more than two panels) would
     average the before and the after into one figure. One line naming both rule sets and what to
-    give instead."""
+    give instead (two panel directories alone make a before/after per cell:
+    :mod:`analysis.panel_compare`)."""
     seen: dict[str, Path] = {}
     for r in runs:
         meta = read_meta(r)
@@ -92,11 +93,15 @@ def _one_rule_set(paths, runs: list[Path]) -> None:
         return
     (a, ra), (b, rb) = list(seen.items())[:2]
     name = lambda r: str(read_meta(r).get("rules_name") or "the shipped rules")  # noqa: E731
+    panels = ""
+    if ra.name.startswith("cell-") and rb.name.startswith("cell-") and ra.parent != rb.parent:
+        panels = (f"for the change in every line-up give the two panel directories alone (balance "
+                  f"report {ra.parent} {rb.parent} --out DIR), ")
     raise UsageError(
         f"the cells were played under {len(seen)} different rule sets ({ra}: {name(ra)}; {rb}: "
         f"{name(rb)}): a panel's page is about one set of rules, and these would mix a before and "
-        f"an after; for the change in one line-up give its two cells (balance report "
-        f"{ra} {rb} --out DIR), for the panels give each on its own")
+        f"an after; {panels}for the change in one line-up give its two cells (balance report "
+        f"{ra} {rb} --out DIR)")
 
 
 def is_panel_dir(path) -> bool:

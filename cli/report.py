@@ -115,6 +115,12 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
         check_output_dir(out, force, inputs=runs, kind="report")
         if progress:
             progress("Reading the panel")
+        if len(runs) == 2 and not cells and all(is_panel_dir(r) for r in runs):
+            # two panels, a baseline's and a variant's: the before/after of every line-up
+            from reports.panel import build_panel_comparison_report
+
+            return build_panel_comparison_report(runs[0], runs[1], out, force, smallest=smallest,
+                                                 pdf=pdf, svg=svg, progress=progress, answers=answers)
         if (runs[0] / "panel_sweep.json").is_file():
             if len(runs) > 1:
                 raise UsageError(f"{runs[0]} is a panel sweep directory: report it on its own")

@@ -382,3 +382,168 @@ def effects_figure(effects: pl.DataFrame):
 
 
 __all__ = ["build_panel_report", "build_panel_sweep_report"]
+
+
+def build_panel_comparison_report(base: str | Path, variant: str | Path, out: str | Path,
+                                  force: bool = False, smallest: dict | None = None,
+                                  pdf: bool = False, svg: bool = False, progress=None,
+                                  answers: list[str] | None = None) -> Path:
+    """The before/after of two panels, cell by cell (:func:`analysis.panel_compare.panel_comparison`):
+    what changed in the rules, then whether each seat's (side's) win share moved and in which
+    line-ups, one family over every cell and seat; the table of every cell and seat and a figure
+    of the changes with their intervals over the family. ``answers``, when given, gets the lead
+    sentences for the command line. Returns the path of report.html."""
+    from analysis.panel_compare import panel_comparison
+    from reports.rules_diff import diff_sentences, diff_table, rules_diff
+    from simcore.rundir import read_meta
+
+    c = panel_comparison(base, variant, smallest, progress=progress)
+    b_meta, v_meta = (read_meta(r) for r in c.runs[0])
+    bl, vl = Path(base).name, Path(variant).name
+    changes = rules_diff(b_meta, v_meta)
+    changed = diff_sentences(changes, bl, vl, b_meta, v_meta)
+    lead = ["What changed: " + changed[0]] + comparison_findings(c)
+    if c.left_out:
+        lead.append(f"Left out, in one panel only: {'; '.join(c.left_out)}.")
+    figs = FigureSet()
+    unit = "side" if c.what == "side" else "seat"
+    secs = [Section("changes", f"Every cell and {unit}",
+                    f"Each {unit}'s win share before and after, cell by cell, as a before/after of "
+                    f"the cell's two runs computes it (paired game by game when both played the same "
+                    f"deals). The verdicts are one family over the {c.family} comparisons of every "
+                    f"cell and {unit}: clear after Holm's correction over them, and sized on the "
+                    f"Bonferroni interval over them (the interval shown), against the "
+                    f"{rounded_pp(c.smallest)} that matters.",
+                    figures=figs.add("changes", change_figure(c),
+                                     f"Each {unit}'s change in win share, after − before, per cell, with "
+                                     f"its interval over the family of {c.family} (Bonferroni)."),
+                    tables=[(f"Win share per cell and {unit}", comparison_table(c))]),
+            Section("rules", "What changed in the rules", " ".join(changed[1:]) if len(changed) > 1 else "",
+                    tables=[("Settings that differ", diff_table(changes))] if changes else [])]
+    meta = _meta([("game", _title(c.game)), ("cells compared", str(len(c.cells))),
+                  ("before", f"{base}"), ("after", f"{variant}")])
+    if answers is not None:
+        answers += lead
+    title = f"{_title(c.game)}: before / after over a panel of {len(c.cells)} cells"
+    from analysis.export import _missing_as_null, p_values_as_text
+
+    from analysis.export import report_verdicts
+
+    csv = p_values_as_text(_missing_as_null(report_verdicts(c.rows))).write_csv(float_scientific=False)
+    return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=lead, svg=svg,
+                    files={"comparison.csv": csv})
+
+
+def rounded_pp(share: float) -> str:
+    return f"{100 * share:g} pp"
+
+
+def _change(r: dict) -> str:
+    from reports.text import pp, pp_ci
+
+    return f"{r['cell']} {pp(r['diff'])} ({pp_ci(r['size_low'], r['size_high'])})"
+
+
+def comparison_findings(c) -> list[str]:
+    """The lead of a panel's before/after: per seat (side) that moved, in how many cells and which
+    way, each change with its interval over the family and its size in words; the seats that moved
+    in no cell; or that none moved anywhere and whether the games leave room for a change that
+    matters."""
+    from analysis import stats
+    from reports.text import pp, pp_ci
+
+    rows = c.rows
+    n, unit = len(c.cells), ("side" if c.what == "side" else "seat")
+    family = (f"(clear after Holm's correction over the {c.family} comparisons of every cell and "
+              f"{unit}; intervals over that family)")
+    clear = rows.filter(pl.col("verdict") != stats.NOT_SHOWN)
+    if clear.height == 0:
+        r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
+        reach = rows.with_columns(pl.max_horizontal(pl.col("size_low").abs(), pl.col("size_high").abs())
+                                  .alias("_r")).sort("_r", descending=True).row(0, named=True)
+        if reach["_r"] < c.smallest:
+            room = (f"every interval lies within ±{rounded_pp(c.smallest)}, the smallest difference "
+                    f"that matters: these games leave no room for a change that matters in any cell")
+        else:
+            end = reach["size_high"] if abs(reach["size_high"]) >= abs(reach["size_low"]) else reach["size_low"]
+            room = (f"these games cannot rule out a change of {rounded_pp(c.smallest)}, the smallest "
+                    f"difference that matters, in every cell: {reach['item']}'s interval in "
+                    f"{reach['cell']} reaches {pp(end)}; more games per cell would tell")
+        return [f"Did the {unit} win rates move, line-up by line-up? No: no {unit}'s win share "
+                f"moved beyond noise in any of the {n} cells (Holm's correction over the {c.family} "
+                f"comparisons of every cell and {unit}; intervals over that family). The largest change is "
+                f"{r['item']} in {r['cell']}, {pp(r['diff'])} ({pp_ci(r['size_low'], r['size_high'])}); "
+                f"{room}."]
+    out = []
+    order = (clear.group_by("item").agg(pl.len().alias("k"), pl.col("diff").abs().max().alias("a"))
+             .sort(["k", "a"], descending=True)["item"].to_list())
+    for item in order:
+        mine = clear.filter(pl.col("item") == item)
+        up = mine.filter(pl.col("diff") > 0)
+        down = mine.filter(pl.col("diff") < 0)
+        k = mine.height
+        if up.height and down.height:
+            way = f"up in {up.height} and down in {down.height}: not one way"
+        else:
+            way = ("up" if up.height else "down") + (" in every one" if k == n else " in each" if k > 1 else "")
+        where = "; ".join(f"{_change(r)}, {verdict_words(r['verdict'])}" for r in mine.iter_rows(named=True))
+        rest = f"; within noise in the other {n - k}" if k < n else ""
+        out.append(f"{item} moved in {k} of {n} cells, {way} ({where}){rest}.")
+    still = [i for i in rows["item"].unique(maintain_order=True).to_list() if i not in order]
+    head = (f"Did the {unit} win rates move, line-up by line-up? Yes {family}: ")
+    tail = ([f"{', '.join(still[:-1]) + ' and ' + still[-1] if len(still) > 1 else still[0]} moved "
+             f"in no cell."] if still else [])
+    return [head + out[0]] + out[1:] + tail
+
+
+def comparison_table(c) -> pl.DataFrame:
+    from reports.text import pp, pp_ci
+
+    r = c.rows
+    return pl.DataFrame({
+        "Cell": r["cell"], c.what.capitalize(): r["item"],
+        "Before": [f"{100 * x:.1f}%" for x in r["before"]],
+        "After": [f"{100 * x:.1f}%" for x in r["after"]],
+        "Change": [pp(d) for d in r["diff"]],
+        f"Interval over the family of {c.family}": [pp_ci(lo, hi) for lo, hi in zip(r["size_low"], r["size_high"])],
+        "Verdict": [verdict_words(v) for v in r["verdict"]],
+        "Paired by deal": ["yes" if p else "no" for p in r["paired"]]})
+
+
+def change_figure(c):
+    """Each seat's (side's) change after − before in pp, per cell, with its interval over the
+    family; dashed lines at ± the smallest difference that matters."""
+    import numpy as np
+
+    from reports.figures.common import new_figure, subplots
+
+    rows = c.rows
+    items = rows["item"].unique(maintain_order=True).to_list()
+    items = sorted(items, key=lambda s: (len(s), s))
+    fig = new_figure(10, 4.6)
+    ax = subplots(fig)
+    k = len(c.cells)
+    width = 0.8 / max(k, 1)
+    for i, cell in enumerate(c.cells):
+        sub = rows.filter(pl.col("cell") == cell)
+        x, d, lo, hi = [], [], [], []
+        for j, item in enumerate(items):
+            r = sub.filter(pl.col("item") == item)
+            if r.height:
+                x.append(j - 0.4 + width * (i + 0.5))
+                d.append(100 * r["diff"][0])
+                lo.append(100 * r["size_low"][0])
+                hi.append(100 * r["size_high"][0])
+        d = np.array(d)
+        ax.bar(x, d, width=width * 0.9, color=OKABE_ITO[i % 8], label=cell,
+               yerr=np.vstack([d - np.array(lo), np.array(hi) - d]), capsize=3, ecolor="black")
+    ax.axhline(0, color="black", linewidth=0.8)
+    for s in (-1, 1):
+        ax.axhline(s * 100 * c.smallest, color="#777777", linestyle="--", linewidth=1,
+                   label="the smallest difference that matters" if s == 1 else None)
+    ax.set_xticks(range(len(items)), items)
+    ax.set_ylabel("Change in win share, after − before (pp)")
+    ax.set_title(f"Change per {'side' if c.what == 'side' else 'seat'} and cell (intervals over the "
+                 f"family of {c.family})")
+    ax.legend(fontsize=8, loc="best")
+    return fig

@@ -485,9 +485,10 @@ def _meta(rows: list[tuple[str, str]]) -> pl.DataFrame:
 
 def _publish(out: Path, force: bool, title: str, meta: pl.DataFrame, secs: list[Section],
              figs: FigureSet, pdf: bool, notes: list[str] = (), lead: list[str] = (),
-             svg: bool = False) -> Path:
+             svg: bool = False, files: dict[str, str] | None = None) -> Path:
     """Write the page (the ``lead`` sentences first, in bold: what the reader came for), its
-    figures and, with ``pdf``, report.pdf, atomically."""
+    figures, with ``pdf`` report.pdf, and ``files`` (name → text, e.g. a CSV of the page's table),
+    atomically."""
     drawn = draw_all(figs, svg=svg)              # on two cores when it may (reports.figures.draw)
     png = {name: formats["png"] for name, formats in drawn.items()}
     with atomic_dir(out, force) as tmp:
@@ -497,6 +498,8 @@ def _publish(out: Path, force: bool, title: str, meta: pl.DataFrame, secs: list[
                 (tmp / "figures" / f"{name}.{fmt}").write_bytes(content)
         (tmp / "report.html").write_text(_page(title, meta, secs, png, figs.captions, list(notes),
                                                list(lead)), encoding="utf-8")
+        for name, text in (files or {}).items():
+            (tmp / name).write_text(text, encoding="utf-8")
         if pdf:
             write_pdf(tmp / "report.pdf", title, secs, figs, png, figs.captions,
                       meta.rename({"Item": " ", "Value": "  "}),

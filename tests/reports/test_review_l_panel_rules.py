@@ -1,13 +1,16 @@
 """Review L #1: two panels given to `balance report` (a baseline's and a variant's, the same line-ups
 under two rule sets) were merged into one "panel of 6 cells" whose finding averaged the before and
-the after; `--cells` from both likewise. A panel's page is about one set of rules: cells of
-different rules are refused in one line (exit 2, nothing written) that says what to give instead;
-the two cells of one line-up still make a before/after."""
+the after. Two panel directories now make a before/after of every line-up
+(:mod:`analysis.panel_compare`: cells paired by players and line-up, one family over every cell and
+seat); cells of different rules mixed otherwise (`--cells` from both) are refused in one line."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
+import polars as pl
 import pytest
 
 from cli import _run
@@ -15,32 +18,91 @@ from cli import _run
 
 @pytest.fixture(scope="module")
 def panels(tmp_path_factory):
+    """The default Middle-Ages panel (3 line-ups of 4 players), 600 games a cell, before and after
+    seat 1 starts with 40 coins (MA-1; the others with none): a change seat 1 feels in every
+    line-up, by far more than the 1 pp that matters (about +40 pp), and the other seats lose."""
     root = tmp_path_factory.mktemp("review_l_panels")
-    for name, extra in (("base", []), ("palais4", ["--set", "income.palais.base=4"])):
-        assert _run(["simulate", "--panel", "default", "--games", "300", "--seed", "3", "--quiet",
+    for name, extra in (("base", []), ("rich1", ["--set", "setup.start_coins[0]=40"])):
+        assert _run(["simulate", "--panel", "default", "--games", "600", "--seed", "3", "--quiet",
                      "--out", str(root / name), *extra]) == 0
     return root
 
 
-def test_two_panels_of_different_rules_are_refused_in_one_line(panels, tmp_path, capsys):
-    base, variant = panels / "base", panels / "palais4"
-    sha = {json.loads((p / "cell-0" / "run.json").read_text())["rules_sha256"] for p in (base, variant)}
-    assert len(sha) == 2                        # the variant's cells did play other rules
-    for args in ([str(base), str(variant)], ["--cells", str(base / "cell-0"), str(variant / "cell-0")]):
-        out = tmp_path / "page"
-        capsys.readouterr()
-        assert _run(["report", *args, "--out", str(out)]) == 2
-        err = capsys.readouterr().err
-        assert err.startswith("error: the cells were played under 2 different rule sets") and \
-            err.count("\n") == 1, err
-        assert "with --set income.palais.base=4" in err and "mix a before and an after" in err
-        assert f"balance report {base / 'cell-0'} {variant / 'cell-0'} --out DIR" in err, err
-        assert not out.exists()
+def _seat_share(run, seat: int) -> float:
+    """A seat's win share from the run's players.parquet (ties split as the rows record them)."""
+    p = pl.read_parquet(run / "players.parquet")
+    return float(p.filter(pl.col("seat") == seat)["win_share"].mean())
 
 
-def test_each_panel_alone_and_one_line_ups_before_after_still_report(panels, tmp_path, capsys):
+def test_two_panels_give_a_before_after_per_line_up(panels, tmp_path, capsys):
+    base, variant = panels / "base", panels / "rich1"
+    capsys.readouterr()
+    assert _run(["report", str(base), str(variant), "--out", str(tmp_path / "r")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("What changed: rich1 changes 1 rule setting of base: setup.start_coins")
+    assert "Seat 1 moved in 3 of 3 cells, up in every one (" in out, out
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "r" / "comparison.csv").read_text())))
+    assert len(rows) == 3 * 4
+    cells = sorted({json.loads((d / "run.json").read_text())["strategies"][0] for d in base.glob("cell-*")})
+    assert len(cells) == 3
+    for k in range(3):          # every pair against the two cells' own rows
+        b, v = base / f"cell-{k}", variant / f"cell-{k}"
+        lineup = json.loads((b / "run.json").read_text())["strategies"]
+        assert json.loads((v / "run.json").read_text())["strategies"] == lineup
+        for seat in range(4):
+            r = next(x for x in rows if x["cell"] == f"4p 4×{lineup[0]}" and x["item"] == f"Seat {seat + 1}")
+            assert float(r["before"]) == pytest.approx(_seat_share(b, seat), abs=1e-12)
+            assert float(r["after"]) == pytest.approx(_seat_share(v, seat), abs=1e-12)
+            assert float(r["size_low"]) <= float(r["diff_low"]) <= float(r["diff"]) <= \
+                float(r["diff_high"]) <= float(r["size_high"])      # the family's interval is wider
+        seat1 = next(x for x in rows if x["cell"] == f"4p 4×{lineup[0]}" and x["item"] == "Seat 1")
+        assert seat1["verdict"] == "clear and large enough to matter" and float(seat1["size_low"]) > 0.01
+    # one family over the 12 comparisons, checked with scipy and statsmodels: Holm's step-down on
+    # the two-sided p-values, and each size interval Bonferroni's, diff ± z(1 − 0.05/24)·|diff / z|
+    from scipy import stats as sps
+    from statsmodels.stats.multitest import multipletests
+
+    z = [float(r["z"]) for r in rows]
+    p = [2 * sps.norm.sf(abs(x)) for x in z]
+    reject, holm, _, _ = multipletests(p, alpha=0.05, method="holm")
+    q = sps.norm.ppf(1 - 0.05 / (2 * 12))
+    for r, zr, rej, adj in zip(rows, z, reject, holm):
+        d = float(r["diff"])
+        assert float(r["p_adjusted"]) == pytest.approx(adj, rel=1e-9, abs=1e-300)
+        assert (r["significant"] == "true") == bool(rej)
+        assert float(r["size_low"]) == pytest.approx(d - q * abs(d / zr), rel=1e-9)
+        assert float(r["size_high"]) == pytest.approx(d + q * abs(d / zr), rel=1e-9)
+        near = min(abs(float(r["size_low"])), abs(float(r["size_high"])))
+        large = rej and float(r["size_low"]) * float(r["size_high"]) > 0 and near >= 0.01
+        assert (r["verdict"] == "clear and large enough to matter") == large, r
+
+
+def test_two_panels_of_one_rule_set_move_no_seat(panels, tmp_path, capsys):
+    """The baseline against itself: every change is 0, no seat moved, no room for a change left
+    unsaid."""
+    capsys.readouterr()
+    assert _run(["report", str(panels / "base"), str(panels / "base"), "--out", str(tmp_path / "r")]) == 0
+    out = capsys.readouterr().out
+    assert "No: no seat's win share moved beyond noise in any of the 3 cells" in out, out
+
+
+def test_cells_of_different_rules_are_refused_in_one_line(panels, tmp_path, capsys):
+    base, variant = panels / "base", panels / "rich1"
+    out = tmp_path / "page"
+    capsys.readouterr()
+    assert _run(["report", "--cells", str(base / "cell-0"), str(variant / "cell-0"), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: the cells were played under 2 different rule sets") and \
+        err.count("\n") == 1, err
+    assert "with --set setup.start_coins[0]=40" in err and "mix a before and an after" in err
+    assert f"balance report {base} {variant} --out DIR" in err, err
+    assert f"balance report {base / 'cell-0'} {variant / 'cell-0'} --out DIR" in err, err
+    assert not out.exists()
+
+
+def test_each_panel_alone_and_one_line_ups_before_after_still_report(panels, tmp_path):
     assert _run(["report", str(panels / "base"), "--out", str(tmp_path / "p")]) == 0
-    assert _run(["report", str(panels / "base" / "cell-0"), str(panels / "palais4" / "cell-0"),
+    assert _run(["report", str(panels / "base" / "cell-0"), str(panels / "rich1" / "cell-0"),
                  "--out", str(tmp_path / "ba")]) == 0
     page = (tmp_path / "ba" / "report.html").read_text()
-    assert "income.palais.base" in page            # the before/after's rules diff
+    assert "setup.start_coins" in page            # the before/after's rules diff
