@@ -219,7 +219,10 @@ def skill(
                         for r in allp.iter_rows(named=True)],
                       *([_gap_cell(allp.row(0, named=True))] if spec.roles_alike else []),
                       *([_role_gap_cell(allp.row(0, named=True))] if has_gap else []))
-        tables.print(t)
+        if tables.width >= WIDE_TABLE_COLUMNS:
+            tables.print(t)
+        else:       # a narrow terminal: one row per budget and seat (review K #9: 7 columns folded mid-number)
+            tables.print(_long_table(t.title, ct, bs, roles, spec, several, who, has_gap))
     sentence = K.verdict(adv)
     console.print(sentence)
     (out / "skill.txt").write_text(sentence + "\n")
@@ -687,6 +690,50 @@ def _write_json(path: Path, data: dict) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=1))
     tmp.replace(path)
+
+
+#: The terminal width from which the budget table is printed one row per budget (every seat's
+#: share in its own column): below it, one row per budget and seat (:func:`_long_table`).
+WIDE_TABLE_COLUMNS = 120
+
+
+def _long_table(title: str, ct, bs, roles, spec, several, who: str, has_gap: bool):
+    """The budget table for a narrow terminal: one row per budget and seat, the searching seat's
+    win share there (one searching seat, the others their own bots) and the seat's win share with
+    every seat searching, with its 95% interval; the largest gap (between two seats, or two seats of
+    the role several play) on the budget's first row, with the interval the sentence reads."""
+    from rich.table import Table
+
+    from reports.skill import gap_level_words
+
+    gap_name = "largest gap, pp" if spec.roles_alike or has_gap else None
+    caption = ("one searching: the searching seat's win share there, the other seats their own "
+               "bots; all searching: every seat searching, with its 95% interval"
+               + (f"; largest gap: between two seats' win shares, with its interval "
+                  f"({gap_level_words(ct)[1]})" if spec.roles_alike else
+                  f"; largest gap: between two {who}, with its 95% interval" if has_gap else ""))
+    t = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
+    t.add_column("budget", justify="right")
+    t.add_column("seat")
+    t.add_column("one searching", justify="right")
+    t.add_column("all searching", justify="right", no_wrap=True)
+    if gap_name:
+        t.add_column(gap_name, justify="right", no_wrap=True)
+    for b in bs:
+        one = ct.filter((ct["budget"] == b) & (ct["part"] == "one")).sort("seat")
+        allp = ct.filter((ct["budget"] == b) & (ct["part"] == "all")).sort("seat")
+        share = dict(zip(one["seat"].to_list(), one["win_share"].to_list()))
+        for i, r in enumerate(allp.iter_rows(named=True)):
+            s = int(r["seat"])
+            seat = f"{s + 1}" + ("" if spec.roles_alike else f" {roles[s].capitalize()}")
+            gap = ""
+            if i == 0 and gap_name:
+                gap = (_gap_cell(r) if spec.roles_alike else _role_gap_cell(r)).replace("\n", " ")
+            t.add_row(str(b) if i == 0 else "", seat,
+                      f"{100 * share[s]:.1f}%" if s in share else "",
+                      f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})",
+                      *([gap] if gap_name else []), end_section=i == allp.height - 1)
+    return t
 
 
 def _mean_by_role(one, roles, roles_alike: bool) -> str:
