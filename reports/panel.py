@@ -402,7 +402,7 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
     bl, vl = Path(base).name, Path(variant).name
     changes = rules_diff(b_meta, v_meta)
     changed = diff_sentences(changes, bl, vl, b_meta, v_meta)
-    lead = ["What changed: " + changed[0]] + comparison_findings(c)
+    lead = ["What changed: " + changed[0] + " " + pairing_words(c)] + comparison_findings(c)
     if c.left_out:
         lead.append(f"Left out, in one panel only: {'; '.join(c.left_out)}.")
     figs = FigureSet()
@@ -410,7 +410,7 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
     secs = [Section("changes", f"Every cell and {unit}",
                     f"Each {unit}'s win share before and after, cell by cell, as a before/after of "
                     f"the cell's two runs computes it (paired game by game when both played the same "
-                    f"deals). The verdicts are one family over the {c.family} comparisons of every "
+                    f"deals). The verdicts are one family over the {_comparisons(c.family)} of every "
                     f"cell and {unit}: clear after Holm's correction over them, and sized on the "
                     f"Bonferroni interval over them (the interval shown), against the "
                     f"{rounded_pp(c.smallest)} that matters.",
@@ -434,14 +434,48 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
                     files={"comparison.csv": csv})
 
 
+def _comparisons(m: int) -> str:
+    return f"{m} comparison" + ("" if m == 1 else "s")
+
+
 def rounded_pp(share: float) -> str:
     return f"{100 * share:g} pp"
 
 
-def _change(r: dict) -> str:
-    from reports.text import pp, pp_ci
+def _change(r: dict, smallest: float) -> str:
+    """A cell's change with its interval over the family, at the decimals at which no end prints on
+    the wrong side of 0 or of the smallest difference for its verdict (review M #11: "+1.0 to +2.3
+    pp, clear, may matter" for a low end of 0.97)."""
+    from reports.text import pp, pp_ci, verdict_digits
 
-    return f"{r['cell']} {pp(r['diff'])} ({pp_ci(r['size_low'], r['size_high'])})"
+    d = verdict_digits(r["size_low"], r["size_high"], smallest)
+    return f"{r['cell']} {pp(r['diff'], d)} ({pp_ci(r['size_low'], r['size_high'], d)})"
+
+
+def pairing_words(c) -> str:
+    """Whether each cell's two runs played the same deals (seed and games), as the two-run page
+    says it: paired changes are measured game by game; other deals or game counts are compared
+    unpaired, with wider intervals (review M #9)."""
+    r = c.rows.unique(subset=["cell"], maintain_order=True)
+    paired = c.rows.group_by("cell").agg(pl.col("paired").any())["paired"].all()
+    sb, sa = set(r["seed_before"].to_list()), set(r["seed_after"].to_list())
+    gb, ga = set(r["games_before"].to_list()), set(r["games_after"].to_list())
+    games = lambda g: "/".join(f"{x:,}" for x in sorted(g))  # noqa: E731
+    if paired:
+        return (f"Every cell's two runs played the same deals (seed {'/'.join(map(str, sorted(sb)))}, "
+                f"{games(gb)} games a cell): each change is paired game by game, so only the rules differ.")
+    what = []
+    if sb != sa or len(sb) > 1:
+        what.append(f"seed {'/'.join(map(str, sorted(sb)))} before, {'/'.join(map(str, sorted(sa)))} after")
+    if gb != ga:
+        what.append(f"{games(gb)} games a cell before, {games(ga)} after")
+    if not what:            # the same deals, but not paired: the comparison says why
+        why = next((w for w in r["unpaired_why"].to_list() if w), "no per-game rows to pair")
+        return (f"The cells' two runs played the same deals but are compared unpaired ({why}), so "
+                "each interval is wider than a paired one would be.")
+    return ("The cells' two runs played different deals (" + "; ".join(what) +
+            "): each cell is compared unpaired, so its interval is wider than a paired one would be "
+            "(a change within it may come from the deals as well as the rules).")
 
 
 def comparison_findings(c) -> list[str]:
@@ -454,13 +488,21 @@ def comparison_findings(c) -> list[str]:
 
     rows = c.rows
     n, unit = len(c.cells), ("side" if c.what == "side" else "seat")
-    family = (f"(clear after Holm's correction over the {c.family} comparisons of every cell and "
+    family = (f"(clear after Holm's correction over the {_comparisons(c.family)} of every cell and "
               f"{unit}; intervals over that family)")
-    clear = rows.filter(pl.col("verdict") != stats.NOT_SHOWN)
+    clear = rows.filter(pl.col("verdict").is_not_null() & (pl.col("verdict") != stats.NOT_SHOWN))
+    untested = rows.filter(pl.col("verdict").is_null())
+    said = ", ".join(f"{r['item']} in {r['cell']} ({100 * r['before']:.1f}% before and after)"
+                     for r in untested.iter_rows(named=True))
+    aside = [f"Not tested, the same in every game of both runs: {said}."] if untested.height else []
+    tested = rows.filter(pl.col("verdict").is_not_null())
+    if tested.height == 0:
+        return [f"Did the {unit} win rates move, line-up by line-up? No {unit}'s win share could be "
+                f"tested in any of the {n} cells."] + aside
     if clear.height == 0:
-        r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
-        reach = rows.with_columns(pl.max_horizontal(pl.col("size_low").abs(), pl.col("size_high").abs())
-                                  .alias("_r")).sort("_r", descending=True).row(0, named=True)
+        r = tested.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
+        reach = tested.with_columns(pl.max_horizontal(pl.col("size_low").abs(), pl.col("size_high").abs())
+                                    .alias("_r")).sort("_r", descending=True).row(0, named=True)
         if reach["_r"] < c.smallest:
             room = (f"every interval lies within ±{rounded_pp(c.smallest)}, the smallest difference "
                     f"that matters: these games leave no room for a change that matters in any cell")
@@ -472,8 +514,7 @@ def comparison_findings(c) -> list[str]:
         return [f"Did the {unit} win rates move, line-up by line-up? No: no {unit}'s win share "
                 f"moved beyond noise in any of the {n} cells (Holm's correction over the {c.family} "
                 f"comparisons of every cell and {unit}; intervals over that family). The largest change is "
-                f"{r['item']} in {r['cell']}, {pp(r['diff'])} ({pp_ci(r['size_low'], r['size_high'])}); "
-                f"{room}."]
+                f"{r['item']} in {_change(r, c.smallest)}; {room}."] + aside
     out = []
     order = (clear.group_by("item").agg(pl.len().alias("k"), pl.col("diff").abs().max().alias("a"))
              .sort(["k", "a"], descending=True)["item"].to_list())
@@ -486,27 +527,37 @@ def comparison_findings(c) -> list[str]:
             way = f"up in {up.height} and down in {down.height}: not one way"
         else:
             way = ("up" if up.height else "down") + (" in every one" if k == n else " in each" if k > 1 else "")
-        where = "; ".join(f"{_change(r)}, {verdict_words(r['verdict'])}" for r in mine.iter_rows(named=True))
-        rest = f"; within noise in the other {n - k}" if k < n else ""
-        out.append(f"{item} moved in {k} of {n} cells, {way} ({where}){rest}.")
-    still = [i for i in rows["item"].unique(maintain_order=True).to_list() if i not in order]
+        where = "; ".join(f"{_change(r, c.smallest)}, {verdict_words(r['verdict'])}"
+                          for r in mine.iter_rows(named=True))
+        n_item = tested.filter(pl.col("item") == item).height
+        rest = f"; within noise in the other {n_item - k}" if k < n_item else ""
+        n_item = tested.filter(pl.col("item") == item).height
+        cells = f"{k} of {n_item} cells" + ("" if n_item == n else f" where it was tested")
+        out.append(f"{item} moved in {cells}, {way} ({where}){rest}.")
+    still = [i for i in tested["item"].unique(maintain_order=True).to_list() if i not in order]
     head = (f"Did the {unit} win rates move, line-up by line-up? Yes {family}: ")
     tail = ([f"{', '.join(still[:-1]) + ' and ' + still[-1] if len(still) > 1 else still[0]} moved "
              f"in no cell."] if still else [])
-    return [head + out[0]] + out[1:] + tail
+    return [head + out[0]] + out[1:] + tail + aside
 
 
 def comparison_table(c) -> pl.DataFrame:
     from reports.text import pp, pp_ci
 
+    from reports.text import verdict_digits
+
     r = c.rows
+    digits = [verdict_digits(lo, hi, c.smallest) for lo, hi in zip(r["size_low"], r["size_high"])]
     return pl.DataFrame({
         "Cell": r["cell"], c.what.capitalize(): r["item"],
         "Before": [f"{100 * x:.1f}%" for x in r["before"]],
         "After": [f"{100 * x:.1f}%" for x in r["after"]],
-        "Change": [pp(d) for d in r["diff"]],
-        f"Interval over the family of {c.family}": [pp_ci(lo, hi) for lo, hi in zip(r["size_low"], r["size_high"])],
-        "Verdict": [verdict_words(v) for v in r["verdict"]],
+        "Change": [pp(x, d) for x, d in zip(r["diff"], digits)],
+        f"Interval over the family of {c.family}": [
+            pp_ci(lo, hi, d) if v is not None else "" for lo, hi, d, v in
+            zip(r["size_low"], r["size_high"], digits, r["verdict"])],
+        "Verdict": [verdict_words(v) if v is not None else f"not tested ({note})"
+                    for v, note in zip(r["verdict"], r["note"])],
         "Paired by deal": ["yes" if p else "no" for p in r["paired"]]})
 
 
@@ -536,7 +587,8 @@ def change_figure(c):
                 hi.append(100 * r["size_high"][0])
         d = np.array(d)
         ax.bar(x, d, width=width * 0.9, color=OKABE_ITO[i % 8], label=cell,
-               yerr=np.vstack([d - np.array(lo), np.array(hi) - d]), capsize=3, ecolor="black")
+               yerr=np.nan_to_num(np.vstack([d - np.array(lo), np.array(hi) - d])),   # (untested: none)
+               capsize=3, ecolor="black")
     ax.axhline(0, color="black", linewidth=0.8)
     for s in (-1, 1):
         ax.axhline(s * 100 * c.smallest, color="#777777", linestyle="--", linewidth=1,

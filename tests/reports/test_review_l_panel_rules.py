@@ -58,32 +58,85 @@ def test_two_panels_give_a_before_after_per_line_up(panels, tmp_path, capsys):
         seat1 = next(x for x in rows if x["cell"] == f"4p 4×{lineup[0]}" and x["item"] == "Seat 1")
         assert seat1["verdict"] == "clear and large enough to matter" and float(seat1["size_low"]) > 0.01
     # one family over the 12 comparisons, checked with scipy and statsmodels: Holm's step-down on
-    # the two-sided p-values, and each size interval Bonferroni's, diff ± z(1 − 0.05/24)·|diff / z|
+    # the comparisons' own p-values (never below them), and each size interval Bonferroni's: the
+    # own 95% interval widened about the change by z(1 − 0.05/24) / z(0.975), each end separately
     from scipy import stats as sps
     from statsmodels.stats.multitest import multipletests
 
-    z = [float(r["z"]) for r in rows]
-    p = [2 * sps.norm.sf(abs(x)) for x in z]
+    p = [float(r["p_value"]) for r in rows]
     reject, holm, _, _ = multipletests(p, alpha=0.05, method="holm")
-    q = sps.norm.ppf(1 - 0.05 / (2 * 12))
-    for r, zr, rej, adj in zip(rows, z, reject, holm):
+    widen = sps.norm.ppf(1 - 0.05 / (2 * 12)) / sps.norm.ppf(0.975)
+    for r, raw, rej, adj in zip(rows, p, reject, holm):
         d = float(r["diff"])
         assert float(r["p_adjusted"]) == pytest.approx(adj, rel=1e-9, abs=1e-300)
+        assert float(r["p_adjusted"]) >= raw
         assert (r["significant"] == "true") == bool(rej)
-        assert float(r["size_low"]) == pytest.approx(d - q * abs(d / zr), rel=1e-9)
-        assert float(r["size_high"]) == pytest.approx(d + q * abs(d / zr), rel=1e-9)
+        assert float(r["size_low"]) == pytest.approx(d - (d - float(r["diff_low"])) * widen, rel=1e-9)
+        assert float(r["size_high"]) == pytest.approx(d + (float(r["diff_high"]) - d) * widen, rel=1e-9)
         near = min(abs(float(r["size_low"])), abs(float(r["size_high"])))
         large = rej and float(r["size_low"]) * float(r["size_high"]) > 0 and near >= 0.01
         assert (r["verdict"] == "clear and large enough to matter") == large, r
 
 
-def test_two_panels_of_one_rule_set_move_no_seat(panels, tmp_path, capsys):
-    """The baseline against itself: every change is 0, no seat moved, no room for a change left
-    unsaid."""
+def test_the_lead_says_the_cells_played_the_same_deals(panels, tmp_path, capsys):
     capsys.readouterr()
-    assert _run(["report", str(panels / "base"), str(panels / "base"), "--out", str(tmp_path / "r")]) == 0
+    assert _run(["report", str(panels / "base"), str(panels / "rich1"), "--out", str(tmp_path / "r")]) == 0
+    assert ("Every cell's two runs played the same deals (seed 3, 600 games a cell): each change is "
+            "paired game by game") in capsys.readouterr().out
+
+
+def test_two_panels_of_one_rule_set_on_other_deals_move_no_seat(panels, tmp_path, capsys):
+    """The baseline's rules on other deals (seed 4): compared unpaired, said so, no seat moved."""
+    other = tmp_path / "base4"
+    assert _run(["simulate", "--panel", "default", "--games", "600", "--seed", "4", "--quiet",
+                 "--out", str(other)]) == 0
+    capsys.readouterr()
+    assert _run(["report", str(panels / "base"), str(other), "--out", str(tmp_path / "r")]) == 0
     out = capsys.readouterr().out
+    assert "played different deals (seed 3 before, 4 after): each cell is compared unpaired" in out
     assert "No: no seat's win share moved beyond noise in any of the 3 cells" in out, out
+
+
+def test_a_panel_against_itself_is_refused_in_one_line(panels, tmp_path, capsys):
+    """Review M #6: it printed "(+nan to +nan pp) … more games per cell would tell", exit 0."""
+    capsys.readouterr()
+    assert _run(["report", str(panels / "base"), str(panels / "base"), "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "a panel compared with itself has no before/after" in err, err
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_side_constant_in_a_cell_stays_a_side_outside_the_family(tmp_path, capsys):
+    """Review M #1: in a Seigneurial cell where the Seigneur won no game before nor after, the
+    comparison fell back to the Censitaires' seats ("Did the seat win rates move … Seat 2, Seat 3
+    and Seat 4 moved in no cell"). The harsh lord wins none of 150 games against fair-share
+    Censitaires under either rule set, the even lord some: every cell is read by side, the
+    constant one named and left out of the family."""
+    for name, extra in (("a", []), ("b", ["--set", "track.start_square=2"])):
+        assert _run(["simulate", "--game", "seigneurial", "--players", "4", "--lineup",
+                     "seigneur=harsh-lord,censitaire=fair-share", "--lineup",
+                     "seigneur=even-lord,censitaire=fair-share", "--games", "150", "--seed", "5",
+                     "--quiet", "--out", str(tmp_path / name), *extra]) == 0
+    import polars as pl
+
+    lords = {}
+    for name in ("a", "b"):
+        for cell in sorted((tmp_path / name).glob("cell-*")):
+            line = json.loads((cell / "run.json").read_text())["strategies"][0]
+            won = pl.read_parquet(cell / "games.parquet")["winner_role"]
+            lords.setdefault(line, []).append(int((won == "seigneur").sum()))
+    assert lords["harsh-lord"] == [0, 0] and sum(lords["even-lord"]) > 0, lords
+    capsys.readouterr()
+    assert _run(["report", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "r")]) == 0
+    out = capsys.readouterr().out
+    assert "Did the side win rates move, line-up by line-up?" in out and "Seat 2" not in out, out
+    assert "over the 1 comparison of every cell and side" in out, out
+    assert ("Not tested, the same in every game of both runs: Seigneur side in 4p harsh-lord + "
+            "3×fair-share (0.0% before and after).") in out, out
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "r" / "comparison.csv").read_text())))
+    assert [r["item"] for r in rows] == ["Seigneur side"] * 2
+    harsh = next(r for r in rows if "harsh" in r["cell"])
+    assert harsh["verdict"] == "" and harsh["p_value"] == "" and harsh["note"], harsh
 
 
 def test_cells_of_different_rules_are_refused_in_one_line(panels, tmp_path, capsys):
