@@ -11,7 +11,9 @@ changes first), the target metric trial by trial in its own unit, what each sett
 (the trials that played the full budget play the same games, so their differences are paired),
 and every trial with its win shares, game length and the target's outcome on the search's games
 (met / not met / unclear). For a seat-balance tune, how each seat responds (start rules → tuned,
-paired on the confirmation's games) and the settings as good as the best
+paired on the confirmation's games); over a panel, how each cell responds (every target metric,
+start rules → tuned per cell, paired, one family over the cells and metrics); and the settings as
+good as the best
 (:mod:`analysis.tune.advice`); the verdict says how the search reached its confirmation and to run
 the skill check before adopting a fix tuned on bots that do not search. Both pages are built as
 :class:`reports.sections.Section` lists, written as HTML and, with ``pdf=True``, as a PDF by
@@ -49,8 +51,8 @@ from reports.html import _CSS, _html_table
 from reports.pdf import write_pdf
 from reports.rules_diff import flatten, value_text
 from reports.sections import FigureSet, Section
-from reports.text import (amount, change_unit, common_digits, metric_value, pct, shown_change, verdict_digits,
-                          verdict_words)
+from reports.text import (amount, change_unit, common_digits, metric_value, pct, rounded as rounded_value,
+                          shown_change, signed, verdict_digits, verdict_words)
 from simcore import games as registry
 from simcore.atomic import atomic_dir
 from simcore.errors import UsageError
@@ -1284,9 +1286,154 @@ def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: s
             f"at 95%, worded against the {small:g} pp that matters.",
             sentences=["From the start rules to the tuned ones: " + "; ".join(lines) + "."],
             tables=[("Each seat, start rules → tuned rules", pl.DataFrame(rows))]))
+    cells = (result or {}).get("start_cells")
+    if cells and cells.get("cells"):
+        out.append(cell_response_section(cells, game))
     if "seat-balance" in kinds and result is not None and trials.height and "low" in trials.columns:
         out += as_good_section(tune, result, trials, game)
     return out
+
+
+def _response_words(col: str, game: str) -> str:
+    """A target metric as a sentence names it: "the Seigneur side's win share", "seat 2's win
+    share", "balanced's win share", "the mean game length"."""
+    name = _metric_name(col, game).rsplit(" (", 1)[0]
+    if col.startswith("role_win_share_"):
+        return "the " + name.replace(" side win share", " side's win share")
+    if col.startswith("seat_win_share_"):
+        return name.replace(" win share", "'s win share")
+    if col.startswith("strategy_win_share_"):
+        return name.replace(" win share", "'s win share")
+    return "the mean game length" if col == "game_length" else name
+
+
+def _response_texts(start_cells: dict) -> dict:
+    """Per (cell index, metric): the start and tuned values, the change and its interval over the
+    family as the page prints them, at one precision per unit (shares in %, lengths in turns),
+    the decimals at which tuned − start as printed is the change rounded (as 'How each seat
+    responds' prints them), and more where an interval end would round onto 0 or the smallest
+    difference that matters (:func:`reports.text.verdict_digits`)."""
+    rows = [(c["cell"], m) for c in start_cells["cells"] for m in c["metrics"]]
+
+    def as_metric(m):
+        share = _is_share(m["metric"])
+        return {"metric": "seat_win_share" if share else "mean_turns",
+                "kind": "proportion" if share else "mean", "base": m["start"],
+                "variant": m["tuned"], "diff": m["change"]}
+
+    digits = {share: common_digits([as_metric(m) for _, m in rows if _is_share(m["metric"]) == share])
+              for share in (True, False)}
+    out = {}
+    for k, m in rows:
+        share = _is_share(m["metric"])
+        r, d = as_metric(m), digits[share]
+        sc, unit = (100.0, "pp") if share else (1.0, "turns")
+        if share:
+            before, after = (metric_value(m[x], "seat_win_share", "proportion", d) for x in ("start", "tuned"))
+        else:
+            before, after = (f"{rounded_value(m[x], d):.{d}f} turns" for x in ("start", "tuned"))
+        change = f"{signed(sc * shown_change(r, d), d)} {unit}"      # 0.0, never "+0.0"
+        if m.get("size_low") is None or m.get("size_high") is None:
+            interval = "(the same in every game)" if not m.get("se") else "(no interval)"
+        else:
+            di = verdict_digits(m["size_low"], m["size_high"], m["smallest"], sc, digits=d)
+            interval = _minus(f"({sc * m['size_low']:+.{di}f} to {sc * m['size_high']:+.{di}f})")
+        out[(k, m["metric"])] = {"before": before, "after": after, "change": change,
+                                 "interval": interval, "words": verdict_words(m["verdict"])}
+    return out
+
+
+def cell_response_sentences(start_cells: dict, game: str) -> list[str]:
+    """The lead of 'How each cell responds' (review L #7): per target metric, in how many cells
+    the fix moved it up or down (clear after the family's correction: result.json
+    ``start_cells``, :func:`analysis.tune.advice.cell_response`), each such cell with start →
+    tuned, the change, its interval over the family and its size in words, and the cells where it
+    stayed within noise: "The fix moved the Seigneur side's win share up in 3 of 4 cells (…),
+    within noise in the other (…)". A metric only some cells have (a seat of the larger tables)
+    is counted over the cells that have it."""
+    texts = _response_texts(start_cells)
+    cells = start_cells["cells"]
+    metrics = list(dict.fromkeys(m["metric"] for c in cells for m in c["metrics"]))
+    out = []
+    for col in metrics:
+        have = [(c, m) for c in cells for m in c["metrics"] if m["metric"] == col]
+        n = len(have)
+        of = f"{n} cells" + (" that have it" if n < len(cells) else "")
+        name = _response_words(col, game)
+
+        def bit(c, m, full=True):
+            t = texts[(c["cell"], col)]
+            return (f"{c['label']}: {t['before']} → {t['after']}, {t['change']} {t['interval']}, "
+                    f"{t['words']}") if full else c["label"]
+
+        up = [(c, m) for c, m in have if m.get("clear") and m["change"] > 0]
+        down = [(c, m) for c, m in have if m.get("clear") and m["change"] < 0]
+        still = [(c, m) for c, m in have if not m.get("clear")]
+        if not up and not down:
+            c, m = max(have, key=lambda x: abs(x[1]["change"]))
+            t = texts[(c["cell"], col)]
+            out.append(f"The fix did not move {name} beyond noise in any of the {of} (the largest "
+                       f"change: {c['label']}, {t['before']} → {t['after']}, {t['change']} "
+                       f"{t['interval']}).")
+            continue
+        parts = []
+        if up and down:
+            parts.append(f"up in {len(up)} and down in {len(down)} of the {of}, not one way "
+                         f"(up: {'; '.join(bit(c, m) for c, m in up)}; down: "
+                         f"{'; '.join(bit(c, m) for c, m in down)})")
+        else:
+            moved = up or down
+            way = "up" if up else "down"
+            k = f"all {of}" if len(moved) == n and n > 1 else f"{len(moved)} of {of}"
+            parts.append(f"{way} in {k} ({'; '.join(bit(c, m) for c, m in moved)})")
+        if still:
+            other = "the other" if len(still) == 1 else f"the other {len(still)}"
+            parts.append(f"within noise in {other} ({'; '.join(bit(c, m, False) for c, m in still)})")
+        out.append(f"The fix moved {name} " + ", ".join(parts) + ".")
+    return out
+
+
+def cell_response_table(start_cells: dict, game: str) -> pl.DataFrame:
+    """'How each cell responds', one row per cell and target metric: start rules, tuned rules, the
+    paired change with its interval over the family (Bonferroni) and its size in words."""
+    texts = _response_texts(start_cells)
+    rows = []
+    for c in start_cells["cells"]:
+        for m in c["metrics"]:
+            t = texts[(c["cell"], m["metric"])]
+            rows.append({"Cell": c["label"], "Metric": _metric_name(m["metric"], game).rsplit(" (", 1)[0],
+                         "Start rules": t["before"], "Tuned rules": t["after"],
+                         f"Change (interval over the family of {start_cells.get('family', 0)})":
+                             f"{t['change']} {t['interval']}",
+                         "Words": t["words"]})
+    return pl.DataFrame(rows)
+
+
+def cell_response_section(start_cells: dict, game: str) -> Section:
+    """'How each cell responds' (review L #7): over a panel, every cell's target metrics under the
+    start rules and the tuned rules on the cell's own confirmation games, paired, one family over
+    every cell and metric (Holm for which changes are clear, Bonferroni intervals for their sizes;
+    the page says so). result.json ``start_cells``; a tune written before has none and its page has
+    no such section."""
+    m = int(start_cells.get("family") or 0)
+    small = start_cells.get("smallest") or {}
+    share = small.get("share", 0.01) if isinstance(small, dict) else float(small)
+    length = small.get("length") if isinstance(small, dict) else None
+    has_length = any(x["metric"] == "game_length" for c in start_cells["cells"] for x in c["metrics"])
+    against = f"{100 * share:g} pp of win share" + (
+        f", {length:g} turns of game length" if has_length and length is not None else "")
+    return Section(
+        "cell-response", "How each cell responds",
+        f"Every metric the target reads, in every cell, under {start_cells.get('rules', 'the start rules')} "
+        f"(the rules the tune started from) and under the tuned rules, both on the cell's own "
+        f"{start_cells['games']:,} fresh confirmation games (the same deals, so each change is "
+        f"measured game by game). The {m} changes are one family over every cell and metric: a "
+        f"change is clear when Holm's step-down correction over the {m} says so, and the interval "
+        f"shown is its Bonferroni interval over the same {m} (each at 1 − 0.05/{m}), on which its "
+        f"size is worded against the smallest difference that matters ({against}). 'Within "
+        "noise': not clear after the correction.",
+        sentences=cell_response_sentences(start_cells, game),
+        tables=[("Each cell, start rules → tuned rules", cell_response_table(start_cells, game))])
 
 
 def grid_share(tune: dict, good: pl.DataFrame) -> float | None:

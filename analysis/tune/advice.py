@@ -17,6 +17,9 @@ tuned ones, and which other trials were as good as the best.
   *same* fresh games (the confirmation's), and the paired change with intervals simultaneous over
   the seats (max-|t| from the joint covariance of the per-game differences,
   :func:`analysis.stats.simultaneous`), worded by size (:func:`analysis.stats.practical`).
+* :func:`cell_response` — over a panel, every cell's target metrics under the start rules and the
+  tuned rules on that cell's confirmation games, paired, one family over every cell and metric
+  (Holm for which changes are clear, Bonferroni intervals for their sizes).
 * :func:`as_good_as_best` — the full-budget trials whose own objective estimate meets the target
   and whose difference from the best is not shown worse (paired game by game on the search's games
   where the tune recorded it, result.json ``as_good``; else from the two trials' own intervals,
@@ -278,6 +281,57 @@ def seat_response_from_moments(start_mean, tuned_mean, mean, cov, smallest: floa
              "verdict": str(words[k])} for k in range(len(mean))]
 
 
+#: result.json ``start_cells.intervals``: what the family of a panel tune's start → tuned changes is
+FAMILY_WORDS = ("paired game by game on each cell's confirmation games; one family over the {m} "
+                "changes of every cell and target metric: Holm's step-down over their two-sided "
+                "p-values says which are clear, their sizes read on Bonferroni intervals over the "
+                "same {m} (each at 1 − {alpha:g}/{m})")
+
+
+def cell_response(cells: list[dict], alpha: float = 0.05) -> list[dict]:
+    """How each cell of a panel tune responds to the fix (review L #7): per cell (``cells``: dicts
+    with ``metrics``, each metric's ``start``, ``tuned``, paired ``change`` = tuned − start and its
+    standard error ``se`` from the per-game differences on the same games, and ``smallest``, the
+    smallest difference that matters in its unit), every change judged in **one family over every
+    cell and metric**, as :mod:`analysis.panel_compare` judges a panel's before/after: clear when
+    Holm's step-down over the family's two-sided p-values rejects at ``alpha``
+    (:func:`analysis.stats.holm`), worded by size on the Bonferroni interval over the same family
+    (:func:`analysis.stats.practical_holm`, :func:`analysis.stats.bonferroni_interval`), so "moved in
+    3 of 4 cells" holds for the whole table at once. Adds to each metric ``low``, ``high`` (its own
+    95% interval, unadjusted), ``z``, ``p_value``, ``p_adjusted``, ``clear``, ``size_low``,
+    ``size_high`` and ``verdict`` (the page's words: "within noise" for a change not clear); a
+    metric with no variance (the same in every game under both rules) is left out of the family
+    (no p-value) and within noise. Returns the cells (new dicts)."""
+    flat = [(i, j) for i, c in enumerate(cells) for j in range(len(c["metrics"]))]
+    get = lambda key: np.array([float(cells[i]["metrics"][j][key]) for i, j in flat])  # noqa: E731
+    diff, se, small = get("change"), get("se"), get("smallest")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        z = np.where(se > 0, diff / se, np.nan)
+    live = np.isfinite(z)
+    m = int(live.sum())
+    p = np.where(live, stats.two_sided_p(np.nan_to_num(z, nan=0.0)), np.nan)
+    padj = stats.holm(p)
+    q = stats.z_quantile()
+    size_low, size_high = stats.bonferroni_interval(diff, np.where(live, se, np.nan), alpha, m=m)
+    words = stats.practical_holm(diff, z, small, alpha=alpha) if len(flat) else np.array([], str)
+    out = [{**c, "metrics": [dict(x) for x in c["metrics"]]} for c in cells]
+    for k, (i, j) in enumerate(flat):
+        r = out[i]["metrics"][j]
+        w = str(words[k])
+        r.update({"low": float(diff[k] - q * se[k]), "high": float(diff[k] + q * se[k]),
+                  "z": _finite(z[k]), "p_value": _finite(p[k]), "p_adjusted": _finite(padj[k]),
+                  "clear": bool(np.nan_to_num(padj[k], nan=1.0) < alpha),
+                  "size_low": _finite(size_low[k]), "size_high": _finite(size_high[k]),
+                  "verdict": WITHIN_NOISE if w == stats.NOT_SHOWN else w})
+    return out
+
+
+def _finite(x) -> float | None:
+    """A number for result.json: None for NaN or ±inf (JSON has neither)."""
+    x = float(x)
+    return x if np.isfinite(x) else None
+
+
 def as_good_as_best(trials: pl.DataFrame, best: int, paired: dict | None = None) -> pl.DataFrame:
     """The full-budget trials (complete, the most games) that may work as well as the best (revF
     #3): the trial's *own* objective estimate meets the target (≤ 1: every metric within the
@@ -328,5 +382,5 @@ def as_good_as_best(trials: pl.DataFrame, best: int, paired: dict | None = None)
                            ).sort(["_o", "_v"]).drop("_o", "_v")
 
 
-__all__ = ["SEAT_LISTS", "adopt_advice", "as_good_as_best", "confirmed_outcome", "how_far", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
+__all__ = ["SEAT_LISTS", "adopt_advice", "as_good_as_best", "cell_response", "confirmed_outcome", "how_far", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
            "seat_response_from_moments", "trial_outcome"]

@@ -35,14 +35,17 @@ When no trial met the target on the search's games, the best full-budget one is 
 same and the verdict says so (:func:`analysis.tune.advice.search_path`). With one line-up, the
 rules the tune started from are played on the final confirmation's seed and games
 (``DIR/confirmations/start-rules/``, :func:`start_rules_response`): result.json ``start`` holds
-every seat's paired change from them to the tuned rules. result.json ``as_good`` holds each other
+every seat's paired change from them to the tuned rules. Over a panel they are played per cell
+(``DIR/confirmations/start-rules/cell-K/``, :func:`start_cells_response`): result.json
+``start_cells`` holds every cell's target metrics under both rules and the paired change, one
+family over every cell and metric. result.json ``as_good`` holds each other
 full-budget trial whose own objective estimate meets the target, its objective difference from the
 best paired game by game on the search's games (:func:`as_good_pairs`). Per-seat settings are named
 by seat in the verdict (:meth:`TunePlan.seat_label`).
 
 May import numpy, pyarrow, the standard library, optuna (lazily), :mod:`simcore.runner`,
-:mod:`simcore`, :mod:`analysis.load` (the smallest difference) and :mod:`analysis.sweep` /
-:mod:`analysis.tune`.
+:mod:`simcore`, :mod:`analysis.load` (the smallest difference), :mod:`analysis.stats` and
+:mod:`analysis.sweep` / :mod:`analysis.tune`.
 """
 
 from __future__ import annotations
@@ -75,6 +78,7 @@ from simcore.rundir import PLAYERS, RUN_JSON
 
 from strategies.panels import Cell, Panel, from_options
 
+from analysis import stats
 from analysis.sweep.grammar import Vary, parse_varies
 from analysis.sweep.joint import JointSums
 from analysis.sweep.metrics import from_tables, load_variant, load_variant_sums
@@ -814,13 +818,14 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         judged, fairs, seeds = [], [], []
         for k, (p_k, d_k) in enumerate(zip(preps, cell_dirs)):
             if not confirmation_ready(d_k):
-                # one line-up without rows: the start rules play beside the tuned ones, on the
-                # same games (result.json ``start``, :func:`start_rules_response`)
-                base = None if plan.multi else start_prep(plan, p_k)
+                # without rows: the start rules play beside the tuned ones, on the same games
+                # (result.json ``start``, :func:`start_rules_response`; over a panel, per cell,
+                # ``start_cells``, :func:`start_cells_response`)
+                base = start_prep(plan, p_k, plan.cells[k] if plan.multi else None)
                 play_confirmation(plan.game, p_k, d_k, games=plan.confirm_games, seed=cseed,
                                   threads=threads, executor=executor,
-                                  start=base if base is None or base.rules_sha256 != p_k.rules_sha256
-                                  else None, start_dir=out / CONFIRM / START_RULES,
+                                  start=base if base.rules_sha256 != p_k.rules_sha256 else None,
+                                  start_dir=out / CONFIRM / START_RULES / (f"cell-{k}" if plan.multi else ""),
                                   progress=lambda d, t, b=k * plan.confirm_games: say("confirm", b + d, total, ""))
             seeds.append(json.loads((d_k / RUN_JSON).read_text(encoding="utf-8"))["seed"])
             v = load_confirmation(d_k)
@@ -866,12 +871,16 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     earlier = [t for t in rejected if t != str(best.number)]
     start = None if plan.multi else start_rules_response(plan, prep, cseed, confirm_dir, out,
                                                          threads, executor)
+    # over a panel: the start rules per cell on the confirmation's games (review L #7)
+    start_cells = start_cells_response(plan, preps, cseed, cell_dirs, judged, out, threads,
+                                       executor) if plan.multi else None
     result = {"best_trial": best.number, "values": values, "settings": sets,
               "search": {"objective": best.user_attrs.get("worst", best.value), "games": best.user_attrs.get("games"),
                          "low": best.user_attrs.get("low"), "high": best.user_attrs.get("high"),
                          "met": best.user_attrs.get("met"), "outcome": best.user_attrs.get("outcome")},
               "confirm": confirm,
               "start": start,
+              "start_cells": start_cells,
               "rejected_by_confirmation": rejected,
               # every confirmation attempt, the failed ones first (issue 29: a pass after k tries
               # is read with the k tries beside it); a candidate set aside and read again (every
@@ -956,46 +965,113 @@ def start_rules_response(plan: TunePlan, prep, cseed: int, confirm_dir: Path, ou
     if base.rules_sha256 == prep.rules_sha256:
         return None
     d = out / CONFIRM / START_RULES
-    meta = _read_json(d / RUN_JSON)
     small = smallest_difference(plan.game, "share")
+    P = prep.n_players
+    s_mean, t_mean, mean, cov = paired_with_start(
+        plan, prep, base, cseed, confirm_dir, d, [f"seat_win_share_{s + 1}" for s in range(P)],
+        threads, executor)
+    seats = seat_response_from_moments(s_mean, t_mean, mean, cov, small)
+    return {"dir": str(d.relative_to(out)), "games": plan.confirm_games, "seed": cseed,
+            "rules": _start_words(plan),
+            "intervals": "paired game by game, simultaneous 95% over the seats",
+            "smallest": small, "seats": seats}
+
+
+def _start_words(plan: TunePlan) -> str:
+    return "the base rules" + (f" with {', '.join(plan.settings)}" if plan.settings else "")
+
+
+def paired_with_start(plan: TunePlan, prep, base, cseed: int, confirm_dir: Path, d: Path,
+                      columns: list[str], threads=None, executor=None):
+    """The start rules (``base``, prepared) against the tuned rules (``prep``, confirmed in
+    ``confirm_dir``) on the confirmation's games (seed ``cseed``, ``plan.confirm_games``): game k
+    is the same deal under both. Returns (start means, tuned means, mean per-game change tuned −
+    start, covariance of that mean) of ``columns`` (per-game metrics: ``seat_win_share_1``,
+    ``role_win_share_seigneur``, ``game_length`` …).
+
+    With the confirmation's rows, the start rules are played with rows into ``d`` (kept: a resumed
+    tune reads them again) and paired game by game. Without them, from exact sums: the pair's,
+    played beside the confirmation (:func:`play_confirmation`), or else the start rules are played
+    together with the tuned rules on the same games (the tuned ones again, into a scratch directory
+    removed after), the pair's sums kept beside ``d`` (a resumed tune reads them again)."""
+    meta = _read_json(d / RUN_JSON)
+    k = len(columns)
     if (confirm_dir / PLAYERS).is_file():            # the confirmation kept its rows: pair them
-        if meta.get("seed") != cseed or meta.get("games") != plan.confirm_games:
+        if meta.get("seed") != cseed or meta.get("games") != plan.confirm_games \
+                or meta.get("rules_sha256", base.rules_sha256) != base.rules_sha256 \
+                or not (d / PLAYERS).is_file():
             runner.run(base, games=plan.confirm_games, seed=cseed, out=d, force=True,
                        threads=threads, raw=True, quiet=True, executor=executor)
         start, tuned = load_variant(d), load_variant(confirm_dir)
-        seats = seat_response(start.seat_wins, tuned.seat_wins, small)
-    else:
-        # No rows: the start rules are played together with the tuned rules on the same games
-        # (the tuned ones again, into a scratch directory removed after), and the pair's exact
-        # sums kept beside start-rules/ (a resumed tune reads them again).
-        sums = sums_file(d)
-        joint = JointSums.read_checked(sums) if sums.is_file() else None
-        own = sums_file(confirm_dir)
-        if own.is_file():                 # played beside the confirmation (play_confirmation)
-            both = JointSums.read_checked(own)
-            if "start" in both.variants and both.has_pair("tuned", "start"):
-                joint = both
-        # the sums pair the start rules with *these* tuned rules (a tune resumed with more
-        # trials may have another best than when they were written)
-        if meta.get("seed") != cseed or meta.get("games") != plan.confirm_games or joint is None \
-                or joint.n != plan.confirm_games \
-                or joint.played("start", cseed, base.rules_sha256) is not None \
-                or joint.played("tuned", cseed, prep.rules_sha256) is not None:
-            scratch = out / CONFIRM / ".start-rules-tuned"
-            shutil.rmtree(scratch, ignore_errors=True)            # a killed one's leftover
-            joint = play_with_sums(plan.game, [base, prep], ["start", "tuned"], [d, scratch], sums,
-                                   games=plan.confirm_games, seed=cseed, pairs=[("start", "tuned")],
-                                   threads=threads, executor=executor)
-            shutil.rmtree(scratch, ignore_errors=True)
-        P = prep.n_players
-        cols = [(v, f"seat_win_share_{s + 1}") for v in ("start", "tuned") for s in range(P)]
-        n, mean, cov = joint.moments(cols)
-        seats = seat_response_from_moments(mean[:P], mean[P:], mean[P:] - mean[:P],
-                                           _difference_cov(cov, P) / n, small)
-    return {"dir": str(d.relative_to(out)), "games": plan.confirm_games, "seed": cseed,
-            "rules": "the base rules" + (f" with {', '.join(plan.settings)}" if plan.settings else ""),
-            "intervals": "paired game by game, simultaneous 95% over the seats",
-            "smallest": small, "seats": seats}
+        S = np.stack([start.samples[c] for c in columns], axis=1)
+        T = np.stack([tuned.samples[c] for c in columns], axis=1)
+        if S.shape != T.shape:
+            raise ValueError(f"start {S.shape} and tuned {T.shape}: not the same games")
+        mean, cov = stats.mean_cov(T - S)
+        return np.nanmean(S, axis=0), np.nanmean(T, axis=0), mean, cov
+    sums = sums_file(d)
+    joint = JointSums.read_checked(sums) if sums.is_file() else None
+    own = sums_file(confirm_dir)
+    if own.is_file():                 # played beside the confirmation (play_confirmation)
+        both = JointSums.read_checked(own)
+        if "start" in both.variants and both.has_pair("tuned", "start"):
+            joint = both
+    # the sums pair the start rules with *these* tuned rules (a tune resumed with more
+    # trials may have another best than when they were written)
+    if meta.get("seed") != cseed or meta.get("games") != plan.confirm_games or joint is None \
+            or joint.n != plan.confirm_games \
+            or joint.played("start", cseed, base.rules_sha256) is not None \
+            or joint.played("tuned", cseed, prep.rules_sha256) is not None:
+        scratch = d.with_name(f".{d.name}-tuned")       # confirmations/.start-rules-tuned
+        shutil.rmtree(scratch, ignore_errors=True)            # a killed one's leftover
+        joint = play_with_sums(plan.game, [base, prep], ["start", "tuned"], [d, scratch], sums,
+                               games=plan.confirm_games, seed=cseed, pairs=[("start", "tuned")],
+                               threads=threads, executor=executor)
+        shutil.rmtree(scratch, ignore_errors=True)
+    cols = [(v, c) for v in ("start", "tuned") for c in columns]
+    n, mean, cov = joint.moments(cols)
+    return mean[:k], mean[k:], mean[k:] - mean[:k], _difference_cov(cov, k) / n
+
+
+def start_cells_response(plan: TunePlan, preps: list, cseed: int, cell_dirs: list[Path],
+                         judged: list, out: Path, threads=None, executor=None) -> dict | None:
+    """result.json ``start_cells`` (review L #7): over a panel, how each cell responds to the fix.
+    Per cell, the rules the tune started from (the base rules with the tune's own ``--set``, at the
+    cell's players and line-up) are played on that cell's confirmation games (the same seed and
+    count: game k is the same deal under the start and the tuned rules) into
+    ``confirmations/start-rules/cell-K/`` (:func:`paired_with_start`), and every metric the targets
+    read in the cell (``judged``: the confirmation's judgements; a seat-balance target's seat
+    shares, a role target's side share, the game length …) gets its start and tuned means and the
+    paired change; the changes of every cell and metric are one family
+    (:func:`analysis.tune.advice.cell_response`: Holm for which are clear, Bonferroni intervals for
+    their sizes). None when the best candidate is the start rules."""
+    from analysis.load import smallest_difference
+    from analysis.tune.advice import FAMILY_WORDS, cell_response
+
+    cells, bases = [], [start_prep(plan, p, c) for p, c in zip(preps, plan.cells)]
+    if all(b.rules_sha256 == p.rules_sha256 for b, p in zip(bases, preps)):
+        return None
+    small = {"share": smallest_difference(plan.game, "share"),
+             "length": smallest_difference(plan.game, "length")}
+    root = out / CONFIRM / START_RULES
+    for k, (prep, base, c_dir, j, cell) in enumerate(zip(preps, bases, cell_dirs, judged, plan.cells)):
+        columns = list(dict.fromkeys(m["metric"] for part in j.parts for m in part["metrics"]))
+        d = root / f"cell-{k}"
+        s_mean, t_mean, mean, cov = paired_with_start(plan, prep, base, cseed, c_dir, d, columns,
+                                                      threads, executor)
+        se = np.sqrt(np.clip(np.diag(np.atleast_2d(cov)), 0.0, None))
+        cells.append({"cell": k, "label": cell.label, "players": prep.n_players,
+                      "lineup": list(prep.strategy_names), "dir": str(d.relative_to(out)),
+                      "metrics": [{"metric": c, "start": float(s_mean[i]), "tuned": float(t_mean[i]),
+                                   "change": float(mean[i]), "se": float(se[i]),
+                                   "smallest": small["share" if "share" in c else "length"]}
+                                  for i, c in enumerate(columns)]})
+    cells = cell_response(cells)
+    m = sum(r["p_value"] is not None for c in cells for r in c["metrics"])
+    return {"dir": str(root.relative_to(out)), "games": plan.confirm_games, "seed": cseed,
+            "rules": _start_words(plan), "family": m, "alpha": 0.05,
+            "intervals": FAMILY_WORDS.format(m=m, alpha=0.05),
+            "smallest": small, "cells": cells}
 
 
 def _difference_cov(cov: np.ndarray, P: int) -> np.ndarray:
@@ -1010,12 +1086,13 @@ def sums_file(run_dir: Path) -> Path:
     return run_dir.with_name(run_dir.name + ".sums.json")
 
 
-def start_prep(plan: TunePlan, prep):
+def start_prep(plan: TunePlan, prep, cell: Cell | None = None):
     """The prepared run of the rules the tune started from (the base rules with the tune's own
-    ``--set``) at ``prep``'s player count and line-up."""
+    ``--set``) at ``prep``'s player count and line-up (a panel's ``cell``: that cell's line-up)."""
     src = parse_toml(plan.rules_text, name=plan.rules_name)
     return runner.prepare(plan.game, rules=src, settings=list(plan.settings),
-                          players=prep.n_players, strategies=plan.strategies,
+                          players=prep.n_players,
+                          strategies=cell.strategies if cell is not None else plan.strategies,
                           rotate_seats=plan.rotate_seats)
 
 
