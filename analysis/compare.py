@@ -76,7 +76,7 @@ def metric_vector(tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
         # (a game with roles has no fair seat share: a seat-balance index over every seat, the
         # Seigneur's included, measures the roles, which the role rows already compare; revB #10)
         st = tables["seat_tests"]
-        rows += _rows(st, "balance", "all", "Balance (Ludii: 1 − largest seat gap in rank credit)", "index",
+        rows += _rows(st, "balance", "all", "Balance (Ludii: 1 − largest seat gap in place credit)", "index",
                       "balance", "balance_low", "balance_high", "games")
         if "win_share_balance" in st.columns:
             rows += _rows(st, "win_share_balance", "all", "Win-share balance (1 − largest seat gap in win share)",
@@ -406,7 +406,10 @@ def _left_out(j: pl.DataFrame, roles: bool) -> tuple[pl.DataFrame, list]:
             a, c = anchors.row(0, named=True), anchors.row(1, named=True)
             if abs(a["estimate"] + c["estimate"] - 1) < 1e-12 and abs(a["estimate_v"] + c["estimate_v"] - 1) < 1e-12:
                 drop.append((c["metric"], c["key"], c["label"], f"100% minus {a['label']}"))
-        for r in j.filter(pl.col("metric").is_in(["seat_win_share", "end_reason_share"])).iter_rows(named=True):
+        # (a strategy that is its role's only bot, Fief's attacker and defender, repeats its side's
+        # share: review M #5 counted one fact three times)
+        for r in j.filter(pl.col("metric").is_in(["seat_win_share", "end_reason_share",
+                                                  "strategy_win_share"])).iter_rows(named=True):
             for a in anchors.iter_rows(named=True):
                 same = (r["n"] == a["n"] and r["n_v"] == a["n_v"]
                         and 0 < a["estimate"] < 1 and 0 < a["estimate_v"] < 1

@@ -214,14 +214,19 @@ def comparison_csv(base_label: str, cmps: list) -> str:
     """Every before/after of a report as one CSV text, a row per compared metric and variant, in the
     page's reading order, with the export's conventions (docs/export.md: missing values empty,
     p-values as the shortest text that reads back as the same number, the verdict as the page
-    words it)."""
+    words it; empty for a row not tested, the Balance indices)."""
     from analysis.export import _missing_as_null, p_values_as_text, report_verdicts
 
     parts = []
     for lab, cmp, _ in cmps:
         t = cmp.with_columns(pl.lit(base_label).alias("before"), pl.lit(lab).alias("after"))
         parts.append(t.select([c for c in COMPARISON_COLUMNS if c in t.columns]))
-    df = report_verdicts(pl.concat(parts, how="diagonal_relaxed"))
+    df = pl.concat(parts, how="diagonal_relaxed")
+    # a row with no test (the Balance indices: shown, not tested) has no verdict, as on the page,
+    # not "within noise" (review M #4)
+    df = report_verdicts(df.with_columns(
+        pl.when(pl.col("p_value").is_nan() | pl.col("p_value").is_null()).then(None)
+        .otherwise(pl.col("verdict")).alias("verdict")))
     return p_values_as_text(_missing_as_null(df)).write_csv(float_scientific=False)
 
 

@@ -571,6 +571,9 @@ def replay_line(rs: RunSet, t: dict) -> str | None:
         article = "the" if int(r["seats"]) == 1 else "a"
         query = f"role={r['role']} loses max score"
         what = f"a game {article} {r['role_label']} lost with its highest score"
+        hook = hook_for(rs.game)
+        if hook is not None and hasattr(hook, "replay_focus"):     # the game's own telling game
+            query, what = hook.replay_focus(r["role"], r["role_label"])
     elif "seats" in t and "win_share" in t["seats"].columns:
         low = t["seats"].sort("win_share").row(0, named=True)
         seat = int(low["seat"]) + 1

@@ -87,7 +87,10 @@ def size_words(r: MetricResult, smallest: float | None, game: str | None = None,
     what = f"the {smallest:g} {unit} that {verb}"
     lo, hi = diff_interval(r)
     if lo >= smallest or hi <= -smallest:
-        return f"; on this interval alone, at least {what}" if alone else f"; at least {what}"
+        if alone:       # the interval named must be on the line (review M #7: only the run's was)
+            shown = "" if interval_said else f" (change {_signed(lo)} to {_signed(hi)} {unit})"
+            return f"; on this interval alone{shown}, at least {what}"
+        return f"; at least {what}"
     if -smallest < lo and hi < smallest:
         return f"; smaller than {what}"
     if interval_said:       # the sentence already gives this interval (paired mode): not twice

@@ -1,7 +1,8 @@
 """Fief's own tables as the command line shows them: the odds grid's heat maps and break-even
 table (FF-7), the plague and revolt tables (FF-5, FF-6). The hooks ``figures`` / ``show`` of the
 Fief spec's table commands (:class:`simcore.contract.TableCommand`), called by ``cli/tables.py``;
-and a fief-combat run's page's first sentence (:func:`lead_headlines`: the matchup and its odds).
+and a fief-combat run's page's first sentence (:func:`lead_headlines`: the matchup and its odds)
+and the combat its replay line points to (:func:`replay_focus`).
 
 May import rich, polars, :mod:`analysis.stats`, :mod:`reports.figures.fief` and the Fief rules
 constants.
@@ -272,3 +273,11 @@ def lead_headlines(t: dict, rs) -> list[str]:
             f"wipe-out: a combat's two sides have no fair share to be measured against{seats}; read "
             "the odds here, `balance fief-odds` gives them exactly.)"]
 
+
+
+def replay_focus(role: str, label: str) -> tuple[str, str]:
+    """The game behind a side's losses worth watching (review M #10): a losing
+    side has no points left (FF-1, without mercy), so "its highest score" picks any loss; the
+    longest stand it lost (the most rounds) is the close fight. (query, words) for
+    :func:`reports.sections.replay_line`."""
+    return f"role={role} loses max rounds", f"the combat the {label} lost after the most rounds (its longest stand)"

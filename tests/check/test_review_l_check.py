@@ -43,7 +43,9 @@ def test_an_undecided_metric_beyond_what_matters_says_why_it_is_undecided():
     report = text_report(res)
     line = next(x for x in report.splitlines() if x.startswith("  ? Seat 2"))
     # the size is read on the metric's own interval, and said to be
-    assert "on this interval alone, at least the 1 pp that matters" in line, line
+    # (the interval it names is on the line: review M #7; unpaired, the line's other interval is
+    # the run's own share, 27.0 ± 1.96·0.44)
+    assert "on this interval alone (change +1.12 to +2.88 pp), at least the 1 pp that matters" in line, line
     assert "; at least the 1 pp that matters" not in line, line
     # why it is undecided: stopped at another metric's regression, before its own decision, which
     # is adjusted over both metrics and every look

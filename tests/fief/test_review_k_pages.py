@@ -72,6 +72,19 @@ def test_a_combat_page_reads_the_run_by_side(siege, tmp_path):
     role_sec = secs[keys.index("roles")]
     assert [name for name, _ in role_sec.tables] == ["Roles"]
     assert "Every role has one seat here" in role_sec.intro and "right chart" not in role_sec.intro
+    # review M #10: a losing side has no points left, so "its highest score" picked any loss; the
+    # replay line points to the longest combat the weaker side lost, which the query finds
+    line = next(x for x in role_sec.sentences if "balance replay" in x)
+    assert "--find 'role=defender loses max rounds'" in line and "highest score" not in line, line
+    from simcore.replay import find_game
+
+    games = pl.read_parquet(siege / "games.parquet")
+    lost = games.filter(pl.col("winner") == 0)
+    assert lost.height and (pl.read_parquet(siege / "players.parquet")
+                            .filter((pl.col("seat") == 1) & (pl.col("win_share") == 0))["score"].max() == 0)
+    found = find_game(siege, "role=defender loses max rounds")
+    game = found[0] if isinstance(found, tuple) else found
+    assert games.filter(pl.col("game") == int(game))["rounds"][0] == lost["rounds"].max()
     as_seats = lead_headlines({k: v for k, v in t.items() if k != "roles"}, rs)[0]
     assert "The seat figures in the sections below (Seat 1 the attacker, Seat 2 the defender)" in as_seats
     assert "\"fair 50%\", seat balance and chi-square say nothing about it" in as_seats

@@ -104,3 +104,41 @@ def test_the_command_prints_the_answer_and_writes_every_compared_metric(before_a
 def tmp_path_factory_root(before_after):
     """The fixture's run directory (both runs sit side by side in it)."""
     return before_after[3]
+
+
+def test_the_untested_balance_indices_have_no_verdict_in_the_csv(tmp_path):
+    """Review M #4: comparison.csv called the Balance indices "within noise"; the page says they
+    are not tested (an index of the seats: their win shares carry the test)."""
+    import csv
+    import io
+
+    from cli import _run
+
+    for name, extra in (("a", []), ("b", ["--set", "effects.moulin_payment=3"])):
+        assert _run(["simulate", "--games", "2000", "--seed", "1", "--quiet", "--out",
+                     str(tmp_path / name), *extra]) == 0
+    assert _run(["report", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "r")]) == 0
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "r" / "comparison.csv").read_text())))
+    index = [r for r in rows if r["kind"] == "index"]
+    assert {r["metric"] for r in index} == {"balance", "win_share_balance"}
+    assert all(r["verdict"] == "" and r["p_value"] == "" for r in index), index
+    assert all(r["verdict"] for r in rows if r["p_value"]), [r for r in rows if r["p_value"] and not r["verdict"]]
+    assert "place credit" in next(r["label"] for r in index if r["metric"] == "balance")
+
+
+def test_a_combats_bots_are_not_counted_again_beside_their_sides(tmp_path):
+    """Review M #5: a Fief before/after (castle → city) tested the attacker and defender bots'
+    win shares beside the sides' (the same numbers, each bot its side's only one): "6 of the 7
+    tested metrics moved" counted one fact three times."""
+    from analysis import analyse, open_runs
+    from analysis.compare import compare_runs
+
+    runs = [runner.simulate("fief-combat", attacker=10, defender=6, terrain=t, games=2000, seed=1,
+                            out=tmp_path / t, quiet=True) for t in ("castle", "city")]
+    b, v = open_runs([runs[0]]), open_runs([runs[1]])
+    tb, tv = analyse(b), analyse(v)
+    assert tb["strategies"]["win_share"].to_list() == pytest.approx(tb["roles"]["win_share"].to_list())
+    c = compare_runs(b, v, tb, tv)
+    metrics = c.table["metric"].to_list()
+    assert "strategy_win_share" not in metrics and metrics.count("role_win_share") == 1, metrics
+    assert sum("the same number as" in why for _, why in c.dropped) >= 2, c.dropped
