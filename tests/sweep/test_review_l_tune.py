@@ -87,32 +87,7 @@ def test_the_search_ends_once_every_candidate_has_been_played(tmp_path):
     assert result["trials"] == 4
 
 
-def test_every_confirmation_attempt_is_another_candidate(tmp_path, monkeypatch):
-    """The confirmations set a candidate aside and search on (issue 29): each attempt is another
-    setting, not the set-aside one proposed again and confirmed once more. The misses are planted:
-    the confirmation's judgement is made to fail. With a ±49 pp band the start coins 40, 60 and 80
-    of seat 1 (seat 2 has 60) meet the search's margin, 0 and 120 do not."""
-    real = search.evaluate
-
-    def missing_on_fresh_games(v, targets, *args, **kwargs):
-        j = real(v, targets, *args, **kwargs)
-        if "confirmations" in str(v.path):
-            j.met = False
-        return j
-
-    monkeypatch.setattr(search, "evaluate", missing_on_fresh_games)
-    plan = plan_tune("middle-ages", varies=[f"{SETTING}=0..120:20"],
-                     settings=["setup.start_coins[1]=60"], targets=["seat-balance:49"], seed=3,
-                     trials=8, min_games=400, max_games=800, eta=2, confirm_games=800, players=2,
-                     strategies="random")
-    out = tmp_path / "tune"
-    result = run_tune(plan, out)
-    attempts = result["confirmations"]
-    assert len(attempts) >= 3, attempts
-    rows = {int(r["trial"]): r for r in _rows(out)}
-    settings = [rows[a["trial"]][SETTING] for a in attempts]
-    assert len(set(settings)) == len(settings), settings
-    assert not any(a["met"] for a in attempts)
+# (that each confirmation attempt is another setting: tests/sweep/test_tune_confirmations.py)
 
 
 # --- #7: what to do after the verdict ---------------------------------------------------------------

@@ -18,6 +18,9 @@ from cli import _run
 
 
 def test_every_confirmation_attempt_is_listed_once_in_result_and_on_the_page(tmp_path, monkeypatch):
+    """The misses are planted (the confirmation's judgement is made to fail). With a ±49 pp band the
+    start coins 40, 60 and 80 of seat 1 (seat 2 has 60) meet the search's margin, 0 and 120 do
+    not, so the search confirms several different settings in turn."""
     real = search.evaluate
 
     def missing_on_fresh_games(v, targets, *args, **kwargs):
@@ -28,7 +31,7 @@ def test_every_confirmation_attempt_is_listed_once_in_result_and_on_the_page(tmp
 
     monkeypatch.setattr(search, "evaluate", missing_on_fresh_games)
     plan = plan_tune("middle-ages", varies=["setup.start_coins[0]=0..120:20"],
-                     settings=["setup.start_coins[1]=60"], targets=["seat-balance:49"], seed=3,   # (wide: 3 different settings pass the search)
+                     settings=["setup.start_coins[1]=60"], targets=["seat-balance:49"], seed=3,
                      trials=8, min_games=400, max_games=800, eta=2, confirm_games=800, players=2,
                      strategies="random")
     out = tmp_path / "tune"
@@ -41,6 +44,13 @@ def test_every_confirmation_attempt_is_listed_once_in_result_and_on_the_page(tmp
     assert not any(a["met"] for a in attempts) and result["met"] is False
     rejected = json.loads((out / "rejected.json").read_text())
     assert [int(t) for t in rejected] == trials[:-1]
+    # each attempt is another setting, not the set-aside one proposed again and confirmed once more
+    # (review L #8: before, trials 0, 1 and 4 were all start_coins[0]=60)
+    import csv
+
+    with (out / "trials.csv").open(newline="") as f:
+        setting = {int(r["trial"]): r["setup.start_coins[0]"] for r in csv.DictReader(f)}
+    assert len({setting[t] for t in trials}) == len(trials), (trials, setting)
     assert f"Confirmation attempt {n}: {n - 1} earlier" in result["sentence"]
     for a in attempts:
         assert (out / a["dir"] / "run.json").is_file()
