@@ -15,10 +15,8 @@ Tiny tunes (2-player Middle-Ages with random bots, 100 to 800 games a candidate)
 from __future__ import annotations
 
 import csv
-import json
 from pathlib import Path
 
-import analysis.tune.search as search
 from analysis.tune.search import plan_tune, run_tune
 from simcore import runner
 
