@@ -127,11 +127,23 @@ def tune(
         result = run_tune(plan, out, storage=storage, force=force, threads=threads,
                           progress=None if quiet else progress, executor=executor)
     typer.echo(result["sentence"])
-    typer.echo(f"best rules: {Path(out) / 'best_rules.toml'}; {report_hint(out)}")
+    typer.echo(f"{rules_line(result, out)}; {report_hint(out)}")
     for line in follow_up_lines(result, game, out, vary, target, players=players,
                                 strategies=strategies, panel=panel, lineup=lineup, rules=rules,
                                 settings=settings or (), repeats=int(result.get("repeats") or 0)):
         typer.echo(line)
+
+
+def rules_line(result: dict, out: Path) -> str:
+    """Where the tune's rules file is, named for what it is (review M #12): a fix's rules when the
+    confirmation met the target (or could not tell), the closest candidate's when it missed it,
+    "not a fix", as the lines after it say ("No fix to adopt")."""
+    from analysis.tune.advice import confirmed_outcome
+
+    path = Path(out) / "best_rules.toml"
+    if confirmed_outcome(result) == "missed":
+        return f"the closest candidate's rules (not a fix: the target was not met): {path}"
+    return f"best rules: {path}"
 
 
 def follow_up_lines(result: dict, game: str, out: Path, vary, target, players=None,

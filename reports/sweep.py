@@ -37,13 +37,15 @@ import tomllib
 from datetime import datetime, timezone
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 
 from analysis import stats
 from analysis.load import smallest_difference
 from analysis.sweep.metrics import anchors, condition_text, sensitivity
 from analysis.sweep.store import read_json
-from analysis.tune.advice import WORDS as OUTCOME_WORDS, as_good_as_best, search_path, seat_of, trial_outcome
+from analysis.tune.advice import (WORDS as OUTCOME_WORDS, as_good_as_best, confirmed_outcome, objective_text,
+                                  search_path, seat_of, trial_outcome)
 from analysis.tune.targets import edge_digits
 from reports.figures import sweep as FS
 from reports.figures.draw import draw_all
@@ -76,14 +78,32 @@ def _places(lo: float, hi: float, base: int) -> int:
     return base + 2
 
 
-def _share_text(x: float, lo: float, hi: float) -> str:
-    d = _places(100 * lo, 100 * hi, 1)
+def _share_text(x: float, lo: float, hi: float, at_least: int = 0) -> str:
+    d = max(_places(100 * lo, 100 * hi, 1), at_least)
     return _minus(f"{100 * x:+.{d}f} pp ({100 * lo:+.{d}f} to {100 * hi:+.{d}f})")
 
 
-def _unit_text(x: float, lo: float, hi: float, unit: str) -> str:
-    d = _places(lo, hi, 2)
+def _unit_text(x: float, lo: float, hi: float, unit: str, at_least: int = 0) -> str:
+    d = max(_places(lo, hi, 2), at_least)
     return amount(_minus(f"{x:+.{d}f}"), change_unit(unit)) + " " + _minus(f"({lo:+.{d}f} to {hi:+.{d}f})")
+
+
+#: the verdicts that say on which side of 0 and of the smallest difference that matters an
+#: interval lies (a change within noise says neither: an end printed as 0 is on its side)
+_SIDED = (stats.LARGE, stats.MAY_MATTER, stats.SMALL)
+
+
+def _verdict_places(r: dict, base: int) -> int:
+    """The decimals a clear change's interval needs beside its verdict (review M #11): ``base``, or
+    up to two more while an end would print as 0 or as ± the smallest difference that matters on
+    the wrong side of its verdict ("+1.0 pp (+0.0 to +1.9): clear, may matter" with a low end of
+    +0.05 pp; :func:`reports.text.verdict_digits`). ``base`` for a change within noise or a row
+    without its smallest difference."""
+    small = r.get("smallest")
+    if r.get("verdict") not in _SIDED or small is None or not np.isfinite(small):
+        return base
+    return verdict_digits(r["low"], r["high"], small, 100.0 if r["share"] else 1.0, base,
+                          most=base + 2)
 
 
 def _move_words(r: dict) -> str:
@@ -193,8 +213,13 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
         d = d.with_columns(pl.lit("").alias("at"))
     labels = dict(zip(d["metric"], d["label"]))
     share = pl.col("share")
+    # two decimals, or up to two more where an end would print as 0 or as ± the smallest
+    # difference that matters on the wrong side of its verdict (review M #11: "−0.4 to 0, clear
+    # but small" for a high end of −0.001 pp)
+    places = [_verdict_places(r, 2) for r in d.iter_rows(named=True)]
     return d.with_columns(
-        *[rounded(pl.when(share).then(pl.col(c) * 100).otherwise(pl.col(c))).alias(c)
+        *[pl.Series(c, [_table_number((100.0 if r["share"] else 1.0) * r[c], k)
+                        for r, k in zip(d.iter_rows(named=True), places)], pl.Float64)
           for c in ("delta", "low", "high")],
         pl.when(share).then(pl.lit("pp")).otherwise(pl.col("unit")).alias("unit"),
         pl.col("verdict").map_elements(verdict_words, return_dtype=pl.String).alias("verdict"),
@@ -205,6 +230,15 @@ def effects_table(effects: pl.DataFrame) -> pl.DataFrame:
             return_dtype=pl.String).alias("repeats"),
     ).select("parameter", "from", "to", "at", "label", "delta", "low", "high", "unit", "verdict",
              "repeats").rename({"at": "others at", "label": "metric", "delta": "change"})
+
+
+def _table_number(x, decimals: int):
+    """``x`` rounded to ``decimals`` for a table (:func:`rounded`: a value that rounds to zero is
+    written 0, never "-0")."""
+    if x is None or not np.isfinite(x):
+        return x
+    r = round(float(x), decimals)
+    return 0.0 if r == 0 else r
 
 
 SLICES_TABLE = "Effects at the other values of the other parameters"
@@ -235,8 +269,9 @@ def _pair_amount(r: dict) -> str:
     never prints as 0 or as ± the smallest difference that matters without being it:
     :func:`reports.text.verdict_digits`), shares in pp, any other metric in its unit."""
     scale = 100.0 if r["share"] else 1.0
-    d = max(verdict_digits(r["low"], r["high"], r["smallest"], scale, 1 if r["share"] else 2),
-            _places(scale * r["low"], scale * r["high"], 1 if r["share"] else 2))
+    base = 1 if r["share"] else 2
+    d = max(verdict_digits(r["low"], r["high"], r["smallest"], scale, base, most=base + 2),
+            _places(scale * r["low"], scale * r["high"], base))
     x, lo, hi = (scale * r[k] for k in ("delta", "low", "high"))
     if r["share"]:
         return _minus(f"{x:+.{d}f} pp ({lo:+.{d}f} to {hi:+.{d}f})")
@@ -298,29 +333,72 @@ def role_values_sentence(name: str, ref: tuple[str, str], against: list[dict]) -
             f"{_value_list(rows)}")
 
 
+def _smallest_text(t: dict) -> str:
+    """The smallest difference that matters of a turn's metric, as the page says it ("1 pp")."""
+    return f"{100 * t['smallest']:g} pp" if t["share"] else amount(f"{t['smallest']:g}", t["unit"])
+
+
+def _ends_clause(t: dict, what: str) -> str:
+    """The first-vs-last effect beside a turn or a levelling off (review M #2, #3): the page's own
+    first-vs-last row (the family of its other sentences and of the table "Every effect"), printed
+    as those print it, and whether it hides ``what`` (:func:`analysis.sweep.metrics.hidden_by`):
+    within noise, or short of the larger step by at least the smallest difference that matters;
+    else it is within that of the larger step. A turn read without the page's first-vs-last
+    effects (``ends_family`` "value-by-value") names the value-by-value family's row as such."""
+    e = t["ends"]
+    if e is None:
+        return ""
+    words = verdict_words(e["verdict"])
+    if t.get("ends_family") == "value-by-value":
+        said = f"first to last in the value-by-value family ({e['from']} → {e['to']}: {_pair_amount(e)}, {words})"
+    else:
+        said = f"the first-vs-last effect ({e['from']} → {e['to']}: {_amount(e)}, {words})"
+    if t["hidden"]:
+        return f"; {said} hides {what}"
+    big = max((t["first"], t["second"]), key=lambda s: abs(s["delta"]))
+    way = "rise" if big["delta"] > 0 else "fall"
+    return (f"; {said} is within the {_smallest_text(t)} that matters of the {way} from "
+            f"{big['from']} to {big['to']}")
+
+
 def turn_sentence(name: str, t: dict) -> str:
     """A metric whose response to ``name`` turns (:func:`analysis.sweep.metrics.turns`): both steps
-    with their intervals, and the first-vs-last effect the turn hides."""
-    a, b, e = t["first"], t["second"], t["ends"]
+    with their intervals, and the first-vs-last effect (the page's, :func:`_ends_clause`): it
+    hides the turn, or it is within the smallest difference that matters of the larger step."""
+    a, b = t["first"], t["second"]
     way = "rises" if a["delta"] > 0 else "falls"
     back = "falls" if way == "rises" else "rises"
-    ends = (f"; the first-vs-last effect ({e['from']} → {e['to']}: {_pair_amount(e)}, "
-            f"{verdict_words(e['verdict'])}) hides it" if e is not None else "")
     return (f"{t['label']} does not move one way with {name}: it {way} from {a['from']} to {a['to']} "
             f"by {_pair_amount(a)}, {verdict_words(a['verdict'])}, and {back} from {b['from']} to "
-            f"{b['to']} by {_pair_amount(b)}, {verdict_words(b['verdict'])}{ends}")
+            f"{b['to']} by {_pair_amount(b)}, {verdict_words(b['verdict'])}{_ends_clause(t, 'it')}")
+
+
+def level_sentence(name: str, t: dict) -> str:
+    """A metric that moves clearly one way with ``name`` and then steps back by a clear but small
+    amount (:func:`analysis.sweep.metrics.levels_off`): it levels off there, it does not turn."""
+    a, b = t["first"], t["second"]
+    way = "rises" if a["delta"] > 0 else "falls"
+    back = "falls" if way == "rises" else "rises"
+    return (f"{t['label']} {way} with {name} from {a['from']} to {a['to']} by {_pair_amount(a)}, "
+            f"{verdict_words(a['verdict'])}, then levels off: from {b['from']} to {b['to']} it "
+            f"{back} by {_pair_amount(b)}, {verdict_words(b['verdict'])} (under the "
+            f"{_smallest_text(t)} that matters)"
+            f"{_ends_clause(t, 'the ' + ('rise' if way == 'rises' else 'fall'))}")
 
 
 def value_sentences(value_effects: pl.DataFrame, references: dict, curves: pl.DataFrame,
-                    per_parameter: int = 3) -> list[str]:
+                    per_parameter: int = 3, effects: pl.DataFrame | None = None) -> list[str]:
     """What the value-by-value comparisons of a sweep say (review L #2: first → last alone hid a
     setting that made the table less fair at every value tried), per parameter of 3 values or
     more: the fairest value tried and every other value against the base rules' value
     (:func:`fairest_sentence`; in a game with roles, the first role's share:
     :func:`role_values_sentence`), then the metrics whose response turns (:func:`turn_sentence`, at
-    most ``per_parameter``, largest first, then "… and N more"), or that none does. Every interval
-    is the pair family's (:attr:`analysis.sweep.metrics.Sensitivity.value_effects`)."""
-    from analysis.sweep.metrics import against_reference, turns
+    most ``per_parameter``, largest first, then "… and N more"), or that none does, then those
+    that level off (:func:`level_sentence`, as many at most). Every step's interval is the pair
+    family's (:attr:`analysis.sweep.metrics.Sensitivity.value_effects`); the first-vs-last effect
+    beside a turn is ``effects``' (the page's first-vs-last family, review M #2), or, without
+    them, the value-by-value family's row, said to be that."""
+    from analysis.sweep.metrics import against_reference, levels_off, turns
 
     out = []
     if value_effects.height == 0:
@@ -336,7 +414,8 @@ def value_sentences(value_effects: pl.DataFrame, references: dict, curves: pl.Da
         sub = value_effects.filter(pl.col("parameter") == name)
         if not sub["numeric"].all():
             continue
-        found = turns(value_effects, name)
+        found = [_with_ends(t, sub, effects) for t in turns(value_effects, name, effects)]
+        level = [_with_ends(t, sub, effects) for t in levels_off(value_effects, name, effects)]
         out += [turn_sentence(name, t) for t in found[:per_parameter]]
         if len(found) > per_parameter:
             more = len(found) - per_parameter
@@ -345,8 +424,33 @@ def value_sentences(value_effects: pl.DataFrame, references: dict, curves: pl.Da
         if not found:
             lo, hi = sub.sort("from_x")["from"][0], sub.sort("to_x")["to"][-1]
             out.append(f"no headline metric's response to {name} is shown to turn between {lo} and "
-                       f"{hi} (no two steps clearly opposite in the value-by-value family)")
+                       f"{hi} (no two steps clearly opposite in the value-by-value family with each "
+                       "interval reaching the smallest difference that matters)")
+        out += [level_sentence(name, t) for t in level[:per_parameter]]
+        if len(level) > per_parameter:
+            more = len(level) - per_parameter
+            out.append(f"… and {more} more metric{'s' if more != 1 else ''} whose response to {name} "
+                       f"levels off (the table \"{PAIRS_TABLE}\")")
     return [x[0].upper() + x[1:] + "." if x[0] != "…" else x + "." for x in out]
+
+
+def _with_ends(t: dict, sub: pl.DataFrame, effects: pl.DataFrame | None) -> dict:
+    """A turn as :func:`value_sentences` words it: read without the page's first-vs-last effects
+    (``effects`` None), its first-vs-last comparison is the value-by-value family's row of the
+    lowest and the highest value, named as such (never "the first-vs-last effect", which is the
+    other family's)."""
+    if effects is not None or t["ends"] is not None:
+        return t
+    from analysis.sweep.metrics import hidden_by
+
+    rows = sub.filter(pl.col("metric") == t["metric"])
+    lo, hi = rows["from_x"].min(), rows["to_x"].max()
+    e = rows.filter((pl.col("from_x") == lo) & (pl.col("to_x") == hi))
+    if e.height != 1:
+        return t
+    ends = e.row(0, named=True)
+    return {**t, "ends": ends, "ends_family": "value-by-value",
+            "hidden": hidden_by(ends, (t["first"], t["second"]))}
 
 
 def value_family_words(value_effects: pl.DataFrame) -> str:
@@ -360,12 +464,18 @@ def value_family_words(value_effects: pl.DataFrame) -> str:
             f"the {params} parameter{'s' if params != 1 else ''} with 3 values or more (every two "
             "values, the others held as the other sentences hold them), so all of them hold "
             "together with 95% probability; a response is said to turn when one step is clearly up "
-            "and a later one clearly down (or the reverse) in that family.")
+            "and a later one clearly down (or the reverse) in that family, each interval reaching "
+            "the smallest difference that matters; a later step back that is clear but small "
+            "(its whole interval under that difference) is said to level off, not to turn.")
 
 
 def _amount(r: dict) -> str:
-    return (_share_text(r["delta"], r["low"], r["high"]) if r["share"]
-            else _unit_text(r["delta"], r["low"], r["high"], r["unit"]))
+    """A change with its interval as the page's sentences print it: shares in pp, any other metric
+    in its unit, with the decimals its ends need to differ and to lie on their verdict's side
+    (:func:`_verdict_places`)."""
+    if r["share"]:
+        return _share_text(r["delta"], r["low"], r["high"], _verdict_places(r, 1))
+    return _unit_text(r["delta"], r["low"], r["high"], r["unit"], _verdict_places(r, 2))
 
 
 def _verdict_differences(effects: pl.DataFrame, slice_effects: pl.DataFrame) -> pl.DataFrame:
@@ -418,7 +528,8 @@ def slice_sentence(effects: pl.DataFrame, slice_effects: pl.DataFrame, cap: int 
         rows = diff.filter(pl.col("at") == at)
         r = rows.row(0, named=True)
         change = (f"{_move_words({**r, 'at': ''})}" if several else "the same change")
-        anchored = {**r, "delta": r["a_delta"], "low": r["a_low"], "high": r["a_high"]}
+        anchored = {**r, "delta": r["a_delta"], "low": r["a_low"], "high": r["a_high"],
+                    "verdict": r["a_verdict"]}
         more = rows.height - 1
         extra = ("" if not more else ", and 1 other metric's verdict differs there" if more == 1
                  else f", and {more} other metrics' verdicts differ there")
@@ -626,7 +737,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                  "the effect at other values of the others can differ (the curves and the table "
                  "'Every variant' show each). ")
     # the page leads with what moves what; how it is measured follows the sentences
-    by_value = value_sentences(s.value_effects, s.references, s.curves)
+    by_value = value_sentences(s.value_effects, s.references, s.curves, effects=s.effects)
     secs = [Section("findings", "What moves what",
                     f"The paired change of each setting{at_players}, game by game, worded by its "
                     "size (how it is measured: the next section)."
@@ -839,6 +950,28 @@ def _base_rules(tune: dict) -> dict:
     return base
 
 
+def _same_value(before, after) -> bool:
+    try:
+        return float(before) == float(after)
+    except (TypeError, ValueError):
+        return str(value_text(before)) == str(value_text(after))
+
+
+def is_start_rules(tune: dict, result: dict | None) -> bool:
+    """Whether the tune's best candidate is the rules it started from (review M #12): every
+    setting it tunes at its value in the base rules with the tune's own ``--set`` (a player count
+    varied, or a value the base rules do not give: not known to be, False)."""
+    values = (result or {}).get("values") or {}
+    if not values:
+        return False
+    base = _base_rules(tune)
+    for name, after in values.items():
+        before = _base_value(base, name)
+        if before is None or not _same_value(before, after):
+            return False
+    return True
+
+
 def best_changes(tune: dict, result: dict) -> str:
     """The tuned settings as changes from the base rules: "setup.start_coins[0]: 0 → 8" (a setting
     the search left at its base value says so)."""
@@ -849,10 +982,7 @@ def best_changes(tune: dict, result: dict) -> str:
         if before is None:
             bits.append(f"{name}: ? → {value_text(after)}")
             continue
-        try:
-            same = float(before) == float(after)
-        except (TypeError, ValueError):
-            same = str(value_text(before)) == str(value_text(after))
+        same = _same_value(before, after)
         k = seat_of(name, base.get(re.sub(r"\[\d+\]$", "", name)))
         who = f"{name} (seat {k + 1}'s)" if k is not None else name
         bits.append(f"{who}: {value_text(before)} (unchanged)" if same
@@ -1121,9 +1251,13 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                        "command again to resume).")
     else:
         said = _clean_sentence(result["sentence"])
-        # a result written before the sentence said how the search reached its confirmation
+        # how the search reached its confirmation, as this page prints it (a result written
+        # before the sentence said it has none; one written before review M #12 printed its
+        # objective with another rounding than the page's tables)
         path = search_path(result)
-        if path and not (result.get("search") or {}).get("met") and "shown to meet" not in said:
+        if path and not (result.get("search") or {}).get("met"):
+            if "No candidate was shown to meet" in said:
+                said = said[:said.index("No candidate was shown to meet")].rstrip()
             said += " " + path
         verdict.append(said)
         verdict += adopt_advice(tune, result)
@@ -1135,7 +1269,9 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
         rows[:0] = [
             ("best settings", best_changes(tune, result)),
             ("played with", played_with(tune_dir, tune, result)),
-            ("best rules file", str(tune_dir / "best_rules.toml")),
+            # a missed target: the file holds the closest candidate's rules, no fix (review M #12)
+            ("closest candidate's rules file (not a fix)" if confirmed_outcome(result) == "missed"
+             else "best rules file", str(tune_dir / "best_rules.toml")),
             ("confirmation", f"{result['confirm']['games']:,} fresh games "
                              f"({short_seed(result['confirm']['seed'])}; the search used "
                              f"{short_seed(tune['seed'])})"),
@@ -1261,6 +1397,22 @@ def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: s
     out = []
     kinds = [t.get("kind") for t in tune.get("targets") or []]
     start = (result or {}).get("start")
+    cells = (result or {}).get("start_cells")
+    if is_start_rules(tune, result):
+        # the start rules against themselves, on the same games, is no response: every change 0
+        # with an interval of zero width (review M #12)
+        panel = len(((result or {}).get("confirm") or {}).get("cells") or []) > 1
+        words = (start or {}).get("rules") or ("the base rules" + (
+            f" with {', '.join(tune['settings'])}" if tune.get("settings") else ""))
+        settings = ", ".join(result.get("settings") or [])
+        out.append(Section(
+            "cell-response" if panel else "seats", "How each cell responds" if panel else "How each seat responds",
+            sentences=[f"The best candidate, trial {result.get('best_trial')} ({settings}), is the "
+                       f"start rules ({words}): every setting it tunes is at the value the tune "
+                       "started from, so there is no change from the start rules to show; the "
+                       "confirmation above gives the start rules' own "
+                       + ("figures in every cell." if panel else "win shares.")]))
+        start = cells = None
     if start and start.get("seats"):
         rows, lines = [], []
         small = 100 * float(start.get("smallest", 0.01))
@@ -1286,7 +1438,6 @@ def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: s
             f"at 95%, worded against the {small:g} pp that matters.",
             sentences=["From the start rules to the tuned ones: " + "; ".join(lines) + "."],
             tables=[("Each seat, start rules → tuned rules", pl.DataFrame(rows))]))
-    cells = (result or {}).get("start_cells")
     if cells and cells.get("cells"):
         out.append(cell_response_section(cells, game))
     if "seat-balance" in kinds and result is not None and trials.height and "low" in trials.columns:
@@ -1469,7 +1620,7 @@ def as_good_section(tune: dict, result: dict, trials: pl.DataFrame, game: str) -
     if not best_obj <= 1.0:
         return [Section("as-good", "Settings as good as the best", sentences=[
             f"No trial's own estimate meets the target on the search's games: the best, trial {best}, "
-            f"has objective {best_obj:.2f} (above 1, the tolerance), so no setting is shown to work "
+            f"has objective {objective_text(best_obj)} (above 1, the tolerance), so no setting is shown to work "
             "as well; the verdict's confirmation tells."])]
     names = [v["name"] for v in tune["varies"]]
     base = _base_rules(tune)
@@ -1482,7 +1633,7 @@ def as_good_section(tune: dict, result: dict, trials: pl.DataFrame, game: str) -
     n_targets = len(tune.get("targets") or ())
 
     def f2(x) -> str:
-        return f"{float(x):.2f}"
+        return objective_text(x)
 
     def how(r):
         if r["trial"] == best:
@@ -1584,7 +1735,11 @@ def _trial_table(trials: pl.DataFrame, tune: dict, game: str) -> pl.DataFrame:
         cols.append(trial_cell(pl.col(m), m).alias(_metric_name(m, game)))
     n_targets = len(tune.get("targets") or ())
     said = [OUTCOME_WORDS.get(w, w) for w in (trial_outcome(r, n_targets) for r in trials.iter_rows(named=True))]
-    cols += [rounded(pl.col("objective").cast(pl.Float64, strict=False)).alias("Objective")]
+    # printed as every other objective of the page (review M #12: 4.775 read 4.78 here, 4.77 in
+    # the verdict): :func:`analysis.tune.advice.objective_text`
+    cols += [pl.col("objective").cast(pl.Float64, strict=False).map_elements(
+        lambda v: None if v != v else float(objective_text(v)), return_dtype=pl.Float64,
+        skip_nulls=True).alias("Objective")]
     return trials.select(cols).with_columns(pl.Series("Target on the search's games", said, pl.String))
 
 

@@ -27,7 +27,9 @@ also compared value by value (every two of its values, the others at their ancho
 ``Sensitivity.value_effects``, a third family, Bonferroni over those pairs), so that each value can
 be set against the base rules' value (:func:`reference`, :func:`against_reference`) and a response
 that turns between the first and the last value is found (:func:`turns`): first → last alone
-hides it (review L #2).
+hides it (review L #2); a clear but small step back is said to level off (:func:`levels_off`), and
+the first-vs-last effect quoted beside either is the page's own (``Sensitivity.effects``, review M
+#2).
 
 A run outside a sweep (a panel's cell, :mod:`analysis.panel`) needs only its statistics:
 :func:`cell_summary` gives every seat's and role's win share (Wilson's interval) and the game length
@@ -931,46 +933,117 @@ def against_reference(value_effects: pl.DataFrame, name: str, ref: str) -> list[
     return out
 
 
-def turns(value_effects: pl.DataFrame, name: str) -> list[dict]:
-    """The metrics whose response to numeric parameter ``name`` clearly turns: values a < b < c
-    (by value) with b − a clearly one way and c − b clearly the other (each interval of the pair
-    family excludes 0). Those intervals hold together at 95 % over every pair of the page, so a
-    response that is monotone in truth is flagged on at most 5 % of pages. Per metric (a repeat of
-    another left out), the turn whose smaller step is largest: rows with ``metric``, ``label``,
-    ``share``, ``unit``, ``smallest``, ``first`` (the step a → b), ``second`` (b → c), ``ends``
-    (the lowest value → the highest: the first-vs-last effect), ``size`` (the smaller step's
-    |change| over the smallest difference that matters); largest first."""
-    if value_effects.height == 0:
-        return []
+#: the verdicts of a step that may matter: its interval reaches the smallest difference that matters
+MATTERING = (stats.LARGE, stats.MAY_MATTER)
+
+
+def _clear(s: dict) -> bool:
+    return s["low"] > 0 or s["high"] < 0
+
+
+def first_vs_last(effects: pl.DataFrame | None, name: str, metric: str) -> dict | None:
+    """The row of ``effects`` (:attr:`Sensitivity.effects`, the page's first-vs-last family: the
+    sentences, the tornado chart and the table "Every effect") comparing numeric parameter
+    ``name``'s first and last value on ``metric``, as the page prints it (its own from → to);
+    None when there is none (no such frame, a pair not measured)."""
+    if effects is None or effects.height == 0:
+        return None
+    d = effects.filter((pl.col("parameter") == name) & (pl.col("metric") == metric))
+    if "numeric" in d.columns:
+        d = d.filter(pl.col("numeric"))
+    return d.row(0, named=True) if d.height == 1 else None
+
+
+def hidden_by(ends: dict | None, steps: tuple[dict, dict]) -> bool | None:
+    """Whether the first-vs-last effect ``ends`` hides a response made of ``steps`` (review M #3):
+    yes when it is within noise (its interval holds 0), or when it falls short of the larger step,
+    in that step's direction, by at least the smallest difference that matters (rises 2 pp then
+    falls 1.2: first to last +0.8 pp, 1.2 short); no when it shows nearly all of the larger step
+    (then it gives the net change, if not the turn). None without ``ends``. Estimates, each step
+    oriented from the lower value to the higher, ``ends`` too."""
+    if ends is None:
+        return None
+    if not _clear(ends):
+        return True
+    e = _oriented(ends, bool(ends.get("numeric")) and not ends.get("rising"))
+    big = max(steps, key=lambda s: abs(s["delta"]))
+    short = abs(big["delta"]) - float(np.sign(big["delta"])) * e["delta"]
+    return bool(short >= big["smallest"] - 1e-12)
+
+
+def _reversals(value_effects: pl.DataFrame, name: str):
+    """Per metric of numeric parameter ``name`` (a repeat of another left out): its steps (every
+    pair of values, oriented from the lower value to the higher) and every reversal: values
+    a < b < c with b − a clearly one way and c − b clearly the other (each interval of the pair
+    family excludes 0), as (a → b, b → c)."""
     d = value_effects.filter((pl.col("parameter") == name) & pl.col("numeric"))
     if "same_as" in d.columns:
         d = d.filter(pl.col("same_as").is_null())
-    out = []
     for (metric,), g in d.group_by(["metric"], maintain_order=True):
         steps = [_oriented(r, r["from_x"] > r["to_x"]) for r in g.iter_rows(named=True)]
         xs = sorted({s["from_x"] for s in steps} | {s["to_x"] for s in steps})
-        lo_x, hi_x = xs[0], xs[-1]
-        best = None
+        found = []
         for mid in xs[1:-1]:
-            into = [s for s in steps if s["to_x"] == mid and (s["low"] > 0 or s["high"] < 0)]
-            out_of = [s for s in steps if s["from_x"] == mid and (s["low"] > 0 or s["high"] < 0)]
-            for sign in (1, -1):
-                up = [s for s in into if sign * s["delta"] > 0]
-                down = [s for s in out_of if sign * s["delta"] < 0]
-                if up and down:
-                    a = max(up, key=lambda s: abs(s["delta"]))
-                    b = max(down, key=lambda s: abs(s["delta"]))
-                    size = min(abs(a["delta"]), abs(b["delta"]))
-                    if best is None or size > best[0]:
-                        best = (size, a, b)
-        if best is None:
+            into = [s for s in steps if s["to_x"] == mid and _clear(s)]
+            out_of = [s for s in steps if s["from_x"] == mid and _clear(s)]
+            found += [(a, b) for a in into for b in out_of if a["delta"] * b["delta"] < 0]
+        yield metric, steps, found
+
+
+def turns(value_effects: pl.DataFrame, name: str, effects: pl.DataFrame | None = None) -> list[dict]:
+    """The metrics whose response to numeric parameter ``name`` clearly turns: values a < b < c
+    (by value) with b − a clearly one way and c − b clearly the other, **each step's interval
+    reaching the smallest difference that matters** (verdict "clear and large enough to matter"
+    or "clear, may matter", :data:`MATTERING`; review M #3: a step back that is clear but small is
+    no turn a designer acts on, :func:`levels_off` names it). Those intervals hold together at
+    95 % over every pair of the page, so a response that is monotone in truth is flagged on at
+    most 5 % of pages. Per metric, the turn whose smaller step is largest: rows with ``metric``,
+    ``label``, ``share``, ``unit``, ``smallest``, ``first`` (the step a → b), ``second`` (b → c),
+    ``ends`` (the first-vs-last effect: ``effects``' row, the page's first-vs-last family, as the
+    sentences and the table "Every effect" give it; None without ``effects``), ``hidden``
+    (:func:`hidden_by`), ``size`` (the smaller step's |change| over the smallest difference that
+    matters); largest first."""
+    if value_effects.height == 0:
+        return []
+    out = []
+    for metric, steps, found in _reversals(value_effects, name):
+        real = [(a, b) for a, b in found if a["verdict"] in MATTERING and b["verdict"] in MATTERING]
+        if not real:
             continue
-        size, a, b = best
-        ends = next((s for s in steps if s["from_x"] == lo_x and s["to_x"] == hi_x), None)
-        out.append({"metric": metric, "label": a["label"], "share": a["share"], "unit": a["unit"],
-                    "smallest": a["smallest"], "first": a, "second": b, "ends": ends,
-                    "size": size / a["smallest"] if a["smallest"] else size})
+        a, b = max(real, key=lambda p: min(abs(p[0]["delta"]), abs(p[1]["delta"])))
+        out.append(_found(metric, a, b, effects, name))
     return sorted(out, key=lambda t: -t["size"])
+
+
+def levels_off(value_effects: pl.DataFrame, name: str, effects: pl.DataFrame | None = None
+               ) -> list[dict]:
+    """The metrics whose response to numeric parameter ``name`` moves clearly one way and then
+    steps back by a clear but small amount (review M #3): a step a → b that may matter
+    (:data:`MATTERING`) followed by b → c clearly the other way with its whole interval under the
+    smallest difference that matters ("clear but small"), and no turn (:func:`turns`). It levels
+    off there rather than turning. Rows as :func:`turns` gives them (the largest small step back
+    first per metric, then the metrics by it)."""
+    if value_effects.height == 0:
+        return []
+    out = []
+    for metric, steps, found in _reversals(value_effects, name):
+        if any(a["verdict"] in MATTERING and b["verdict"] in MATTERING for a, b in found):
+            continue
+        small = [(a, b) for a, b in found if a["verdict"] in MATTERING and b["verdict"] == stats.SMALL]
+        if not small:
+            continue
+        a, b = max(small, key=lambda p: (abs(p[1]["delta"]), abs(p[0]["delta"])))
+        out.append(_found(metric, a, b, effects, name))
+    return sorted(out, key=lambda t: -t["size"])
+
+
+def _found(metric: str, a: dict, b: dict, effects: pl.DataFrame | None, name: str) -> dict:
+    ends = first_vs_last(effects, name, metric)
+    size = min(abs(a["delta"]), abs(b["delta"]))
+    return {"metric": metric, "label": a["label"], "share": a["share"], "unit": a["unit"],
+            "smallest": a["smallest"], "first": a, "second": b, "ends": ends,
+            "hidden": hidden_by(ends, (a, b)),
+            "size": size / a["smallest"] if a["smallest"] else size}
 
 
 def _compared(name: str, chain: list[dict]) -> list[tuple[dict, dict]]:

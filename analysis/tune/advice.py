@@ -54,6 +54,14 @@ WORDS = {"met": "met", "missed": "not met", "unclear": "unclear"}
 WITHIN_NOISE = "within noise"
 
 
+def objective_text(x) -> str:
+    """An objective as every page and terminal line prints it (review M #12: the same trial read
+    "objective 4.77" in the verdict and "4.78" in the tables): the value as trials.csv keeps it (6
+    significant digits, so 4.774999999999999 in result.json and 4.775 in trials.csv are one
+    number), then 2 decimals."""
+    return f"{float(f'{float(x):.6g}'):.2f}"
+
+
 def trial_outcome(row: dict, n_targets: int) -> str:
     """A trial's target on the search's games: "met", "missed", "unclear", or "" (a trial not played
     to the last rung has none). See the module docstring."""
@@ -89,8 +97,9 @@ def search_path(result: dict, search_games: int | None = None) -> str:
                 "games the verdict reads.")
     word = s.get("outcome") or ("missed" if (s.get("low") or 0) > 1.0 else "unclear")
     return (f"No candidate was shown to meet the target on {on}; the best, trial {trial} "
-            f"({WORDS.get(word, word)} there: objective {s['objective']:.2f}, "
-            f"{s['low']:.2f} to {s['high']:.2f}), was confirmed on the {fresh:,} fresh games the "
+            f"({WORDS.get(word, word)} there: objective {objective_text(s['objective'])}, "
+            f"{objective_text(s['low'])} to {objective_text(s['high'])}), was confirmed on the "
+            f"{fresh:,} fresh games the "
             "verdict reads.")
 
 
@@ -162,8 +171,12 @@ def how_far(result: dict, targets=None) -> str:
     where, j = _furthest(result)
     if j is None or j.get("objective") is None:
         return ""
-    obj = (f"objective {float(j['objective']):.2f}: the distance from the target in units of its "
-           "tolerance, 0 on target, 1 at the tolerance's edge")
+    # the confirmation's objective, on its fresh games (review M #12: the search's objective of
+    # the same trial is another number, on other games)
+    fresh = (result.get("confirm") or {}).get("games")
+    on = f"the {int(fresh):,} fresh games" if fresh else "the fresh games"
+    obj = (f"objective {objective_text(j['objective'])} on {on}: the distance from the target in "
+           "units of its tolerance, 0 on target, 1 at the tolerance's edge")
     band = ""
     parts = list(j.get("targets") or [])
     if parts:
@@ -382,5 +395,5 @@ def as_good_as_best(trials: pl.DataFrame, best: int, paired: dict | None = None)
                            ).sort(["_o", "_v"]).drop("_o", "_v")
 
 
-__all__ = ["SEAT_LISTS", "adopt_advice", "as_good_as_best", "cell_response", "confirmed_outcome", "how_far", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
+__all__ = ["SEAT_LISTS", "adopt_advice", "objective_text", "as_good_as_best", "cell_response", "confirmed_outcome", "how_far", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
            "seat_response_from_moments", "trial_outcome"]

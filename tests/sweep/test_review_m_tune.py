@@ -1,0 +1,100 @@
+"""Review M #12: a tune that misses its target.
+
+(a) the terminal named best_rules.toml "best rules" just above "No fix to adopt"; (b) when the best
+candidate is the start rules, "How each seat responds" compared the start rules with themselves
+("+0.0 pp (+0.0 to +0.0): within noise"); (c) one trial's objective read 4.77 in the verdict and
+4.78 in the tables (result.json's 4.774999999999999, trials.csv's 4.775); (d) the objective of
+"No fix to adopt" is the fresh games' and did not say so. Hand-built result.json and trials (no
+game played)."""
+
+from __future__ import annotations
+
+import re
+from decimal import ROUND_HALF_EVEN, Decimal
+
+import polars as pl
+
+TUNE = {"game": "middle-ages", "rules_text": "[setup]\nstart_coins = 0\n", "settings": [],
+        "varies": [{"name": "setup.start_coins[0]", "kind": "int", "lo": 0, "hi": 2,
+                    "text": "setup.start_coins[0]=0..2"}],
+        "targets": [{"kind": "seat-balance", "tol": 0.01, "text": "seat-balance:1"}]}
+SHARES = [0.20125, 0.2501, 0.29855, 0.2501]
+
+
+def _result(value: int, objective=4.774999999999999, fresh=4.874999999999999) -> dict:
+    metrics = [{"metric": f"seat_win_share_{k + 1}", "estimate": x, "low": x - 0.007, "high": x + 0.007}
+               for k, x in enumerate(SHARES)]
+    same = value == 0
+    seats = [{"seat": k + 1, "start": x, "tuned": x if same else x + 0.01,
+              "change": 0.0 if same else 0.01, "low": 0.0 if same else 0.004,
+              "high": 0.0 if same else 0.016, "verdict": "within noise" if same else "clear, may matter"}
+             for k, x in enumerate(SHARES)]
+    return {"best_trial": 3, "values": {"setup.start_coins[0]": value},
+            "settings": [f"setup.start_coins[0]={value}"], "met": False,
+            "search": {"objective": objective, "games": 8000, "low": 3.6686, "high": 5.8814,
+                       "met": False, "outcome": "missed"},
+            "confirm": {"games": 20000, "objective": fresh, "met": False, "outcome": "missed",
+                        "label": "4p 4×balanced", "players": 4,
+                        "targets": [{"target": "seat-balance:1", "objective": fresh, "met": False,
+                                     "missed": True, "metrics": metrics}]},
+            "start": {"games": 20000, "rules": "the base rules", "smallest": 0.01, "seats": seats},
+            "as_good": {"best": 3, "trials": {}}}
+
+
+def _trials() -> pl.DataFrame:
+    return pl.DataFrame([{"trial": t, "state": "complete", "setup.start_coins[0]": v, "games": 8000,
+                          "objective": obj, "low": obj - 1.1, "high": obj + 1.1, "met": False,
+                          "outcome": "missed", **{f"seat_win_share_{k + 1}": x for k, x in enumerate(SHARES)}}
+                         for t, v, obj in ((0, 2, 6.6375), (3, 0, 4.775))])
+
+
+def _two(x: str) -> str:
+    """x to 2 decimals, rounded from its decimal text (not its binary value)."""
+    return str(Decimal(x).quantize(Decimal("0.01"), rounding=ROUND_HALF_EVEN))
+
+
+def test_a_missed_target_names_its_rules_file_no_fix():
+    from cli.tune import rules_line
+
+    missed = rules_line(_result(0), "T_miss")
+    assert "best rules" not in missed and "closest candidate's rules (not a fix" in missed, missed
+    assert missed.endswith("T_miss/best_rules.toml"), missed
+    met = {**_result(2), "met": True}
+    assert rules_line(met, "T").startswith("best rules: "), rules_line(met, "T")
+
+
+def test_the_start_rules_as_best_candidate_are_not_compared_with_themselves():
+    from reports.sweep import seat_sections
+
+    secs = seat_sections(TUNE, _result(0), pl.DataFrame(), "middle-ages")
+    seats = next(s for s in secs if s.title == "How each seat responds")
+    text = " ".join(seats.sentences) + seats.intro
+    assert "is the start rules" in text and "no change from the start rules to show" in text, text
+    assert "+0.0 pp" not in text and not seats.tables, seats
+    # a candidate that changes a setting keeps its table of changes
+    other = next(s for s in seat_sections(TUNE, _result(2), pl.DataFrame(), "middle-ages")
+                 if s.title == "How each seat responds")
+    assert other.tables and "is the start rules" not in " ".join(other.sentences), other
+
+
+def test_one_objective_prints_one_way_everywhere():
+    """result.json's 4.774999999999999 and trials.csv's 4.775 are one number (6 significant digits
+    as trials.csv keeps it): 4.78 in the verdict's sentence, the trial table and 'Settings as good
+    as the best'."""
+    from analysis.tune.advice import search_path
+    from reports.sweep import _trial_table, as_good_section
+
+    want = _two("4.775")
+    said = re.search(r"objective (\d+\.\d+),", search_path(_result(0))).group(1)
+    table = _trial_table(_trials(), TUNE, "middle-ages")
+    in_table = f"{table.filter(pl.col('Trial') == 3)['Objective'][0]:.2f}"
+    good = as_good_section(TUNE, _result(0), _trials(), "middle-ages")[0].sentences[0]
+    in_good = re.search(r"has objective (\d+\.\d+)", good).group(1)
+    assert said == in_table == in_good == want, (said, in_table, in_good, want)
+
+
+def test_the_missed_objective_says_it_is_on_the_fresh_games():
+    from analysis.tune.advice import adopt_advice
+
+    text = " ".join(adopt_advice(_result(0)))
+    assert f"objective {_two('4.875')} on the 20,000 fresh games" in text, text
