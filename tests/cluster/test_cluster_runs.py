@@ -377,7 +377,9 @@ def test_a_tune_on_the_cluster_searches_and_confirms_as_a_local_tune(two_workers
         rows = list(csv.DictReader((tune / "trials.csv").open(encoding="utf-8")))
         return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
 
-    assert trials(tmp_path / "here") == trials(tmp_path / "dask") and len(trials(tmp_path / "here")) == 5
+    assert trials(tmp_path / "here") == trials(tmp_path / "dask")
+    # the 5 trials --trials asks for, besides proposals of settings already played (not counted)
+    assert len([r for r in trials(tmp_path / "here") if r["state"] != "duplicate"]) == 5
     confirm = sorted((tmp_path / "here" / "confirmations").iterdir())
     assert confirm
     for c in confirm:
