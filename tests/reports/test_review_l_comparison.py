@@ -18,6 +18,7 @@ from reports.figures import common as F
 from reports.sections import _comparison_caption
 from reports.text import seat_question
 from simcore import runner
+from undrawn_figures import figures_undrawn
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +86,8 @@ def test_the_command_prints_the_answer_and_writes_every_compared_metric(before_a
     from cli import _run
 
     root = tmp_path_factory_root(before_after)
-    assert _run(["report", str(root / "base"), str(root / "start1"), "--out", str(tmp_path / "r")]) == 0
+    with figures_undrawn():         # (the words and the CSV are checked, not the pixels)
+        assert _run(["report", str(root / "base"), str(root / "start1"), "--out", str(tmp_path / "r")]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "start1 against base:", out
     assert out[1].startswith("  Did the role win rates move? ") and "Seigneur side" in out[1]
@@ -117,7 +119,8 @@ def test_the_untested_balance_indices_have_no_verdict_in_the_csv(tmp_path):
     for name, extra in (("a", []), ("b", ["--set", "effects.moulin_payment=3"])):
         assert _run(["simulate", "--games", "2000", "--seed", "1", "--quiet", "--out",
                      str(tmp_path / name), *extra]) == 0
-    assert _run(["report", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "r")]) == 0
+    with figures_undrawn():
+        assert _run(["report", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "r")]) == 0
     rows = list(csv.DictReader(io.StringIO((tmp_path / "r" / "comparison.csv").read_text())))
     index = [r for r in rows if r["kind"] == "index"]
     assert {r["metric"] for r in index} == {"balance", "win_share_balance"}

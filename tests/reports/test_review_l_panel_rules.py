@@ -14,6 +14,7 @@ import polars as pl
 import pytest
 
 from cli import _run
+from undrawn_figures import figures_undrawn
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +81,8 @@ def test_two_panels_give_a_before_after_per_line_up(panels, tmp_path, capsys):
 
 def test_the_lead_says_the_cells_played_the_same_deals(panels, tmp_path, capsys):
     capsys.readouterr()
-    assert _run(["report", str(panels / "base"), str(panels / "rich1"), "--out", str(tmp_path / "r")]) == 0
+    with figures_undrawn():
+        assert _run(["report", str(panels / "base"), str(panels / "rich1"), "--out", str(tmp_path / "r")]) == 0
     assert ("Every cell's two runs played the same deals (seed 3, 600 games a cell): each change is "
             "paired game by game") in capsys.readouterr().out
 
@@ -91,7 +93,8 @@ def test_two_panels_of_one_rule_set_on_other_deals_move_no_seat(panels, tmp_path
     assert _run(["simulate", "--panel", "default", "--games", "600", "--seed", "4", "--quiet",
                  "--out", str(other)]) == 0
     capsys.readouterr()
-    assert _run(["report", str(panels / "base"), str(other), "--out", str(tmp_path / "r")]) == 0
+    with figures_undrawn():
+        assert _run(["report", str(panels / "base"), str(other), "--out", str(tmp_path / "r")]) == 0
     out = capsys.readouterr().out
     assert "played different deals (seed 3 before, 4 after): each cell is compared unpaired" in out
     assert "No: no seat's win share moved beyond noise in any of the 3 cells" in out, out
@@ -127,7 +130,8 @@ def test_a_side_constant_in_a_cell_stays_a_side_outside_the_family(tmp_path, cap
             lords.setdefault(line, []).append(int((won == "seigneur").sum()))
     assert lords["harsh-lord"] == [0, 0] and sum(lords["even-lord"]) > 0, lords
     capsys.readouterr()
-    assert _run(["report", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "r")]) == 0
+    with figures_undrawn():
+        assert _run(["report", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "r")]) == 0
     out = capsys.readouterr().out
     assert "Did the side win rates move, line-up by line-up?" in out and "Seat 2" not in out, out
     assert "over the 1 comparison of every cell and side" in out, out
@@ -154,8 +158,9 @@ def test_cells_of_different_rules_are_refused_in_one_line(panels, tmp_path, caps
 
 
 def test_each_panel_alone_and_one_line_ups_before_after_still_report(panels, tmp_path):
-    assert _run(["report", str(panels / "base"), "--out", str(tmp_path / "p")]) == 0
-    assert _run(["report", str(panels / "base" / "cell-0"), str(panels / "rich1" / "cell-0"),
-                 "--out", str(tmp_path / "ba")]) == 0
+    with figures_undrawn():
+        assert _run(["report", str(panels / "base"), "--out", str(tmp_path / "p")]) == 0
+        assert _run(["report", str(panels / "base" / "cell-0"), str(panels / "rich1" / "cell-0"),
+                     "--out", str(tmp_path / "ba")]) == 0
     page = (tmp_path / "ba" / "report.html").read_text()
     assert "setup.start_coins" in page            # the before/after's rules diff
