@@ -10,21 +10,24 @@ import pytest
 
 from cli import _run
 from cli.skill import WIDE_TABLE_COLUMNS
+from undrawn_figures import skill_pages_undrawn
 
 
 @pytest.fixture(scope="module")
 def skill_dir(tmp_path_factory):
     out = tmp_path_factory.mktemp("skill_narrow") / "sk"
-    assert _run(["skill", "--budgets", "0,1", "--games", "8", "--players", "2", "--out", str(out),
-                 "-q"]) == 0
+    with skill_pages_undrawn():     # (the terminal's table is checked, not the page's pixels)
+        assert _run(["skill", "--budgets", "0,1", "--games", "8", "--players", "2", "--out", str(out),
+                     "-q"]) == 0
     return out
 
 
 def _printed(skill_dir, monkeypatch, capsys, columns: int) -> list[str]:
     monkeypatch.setenv("COLUMNS", str(columns))
     capsys.readouterr()
-    assert _run(["skill", "--budgets", "0,1", "--games", "8", "--players", "2", "--out",
-                 str(skill_dir)]) == 0          # (resumed: every part kept, the answer printed again)
+    with skill_pages_undrawn():
+        assert _run(["skill", "--budgets", "0,1", "--games", "8", "--players", "2", "--out",
+                     str(skill_dir)]) == 0      # (resumed: every part kept, the answer printed again)
     return capsys.readouterr().out.splitlines()
 
 
