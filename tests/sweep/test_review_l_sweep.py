@@ -18,14 +18,12 @@ as the best" printed "25.9".
 
 from __future__ import annotations
 
-import json
 import re
 
 import numpy as np
 import polars as pl
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
+from handmade_sweep import write_sweep
 
 N = 4000
 VALUES = [0, 1, 2, 3, 4]
@@ -49,24 +47,7 @@ def _winners() -> dict[int, np.ndarray]:
 def swept(tmp_path_factory):
     root = tmp_path_factory.mktemp("review_l") / "sw"
     winners = _winners()
-    variants = []
-    for i, v in enumerate(VALUES):
-        vid = f"v{i:03d}"
-        variants.append({"id": vid, "label": f"{NAME}={v}", "values": {NAME: v}})
-        d = root / "variants" / vid
-        d.mkdir(parents=True)
-        (d / "run.json").write_text(json.dumps({
-            "game": "middle-ages", "players": 4, "games": N, "seed": 0,
-            "rules_name": f"rules.toml with --set {NAME}={v}"}))
-        w = np.zeros((N, 4))
-        w[np.arange(N), winners[v]] = 1.0
-        pq.write_table(pa.table({"seat": np.tile(np.arange(4), N), "win_share": w.ravel()}),
-                       d / "players.parquet")
-    (root / "sweep.json").write_text(json.dumps({
-        "format": 1, "kind": "sweep", "game": "middle-ages", "players": None, "games": N, "seed": 0,
-        "rules_name": "rules.toml", "rules_text": "[setup]\nstart_coins = 0\n", "settings": [],
-        "strategies": None, "mode": "grid", "variants": variants,
-        "varies": [{"text": f"{NAME}=0..4", "name": NAME, "kind": "int", "values": VALUES}]}))
+    write_sweep(root, NAME, VALUES, winners, N)
     from analysis.sweep.metrics import sensitivity
     from reports.sweep import value_sentences
 
