@@ -110,6 +110,11 @@ def is_panel_dir(path) -> bool:
                                              or any((d / RUN_JSON).is_file() for d in p.glob("cell-*")))
 
 
+def lineup_label(players: int, lineup: list[str]) -> str:
+    """A cell as the pages name it: "4p 4×balanced", "4p harsh-lord + 3×fair-share"."""
+    return _label(players, lineup)
+
+
 def _label(players: int, lineup: list[str]) -> str:
     parts = []
     for name, run in itertools.groupby(lineup):

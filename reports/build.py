@@ -138,8 +138,12 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         if answers is not None:
             from reports.text import comparison_headlines, score_unit
 
-            for lab, cmp, _ in cmps:
+            from reports.sections import holds_for
+
+            for i, (lab, cmp, _) in enumerate(cmps):
                 first = comparison_headlines(cmp, labels[0], lab, score_unit(base_rs))[:2]
+                holds = holds_for(base_rs, groups[i + 1])
+                first = first[:1] + ([holds] if holds else []) + first[1:]
                 # (the page's pointer to its lists stays on the page)
                 first = [x.split(" Listed below by kind")[0].removeprefix(f"{lab} against {labels[0]}: ")
                          for x in first]

@@ -442,6 +442,33 @@ def _left_out_sentence(about) -> str:
     return f" Left out of the table ({n} row{'s' if n > 1 else ''}): " + "; ".join(parts) + "."
 
 
+def _with_holds_for(lines: list[str], holds: str) -> list[str]:
+    """The before/after's sentences with the line-up it holds for right after the seat question."""
+    return lines[:1] + [holds] + lines[1:] if holds else lines
+
+
+def holds_for(rs: RunSet, variant: RunSet | None) -> str:
+    """Which line-up and player count a two-run before/after's answer is about, and how to ask it
+    of others (a panel played under both rules: :mod:`analysis.panel_compare`); "" for a game
+    without bots to line up (a Fief combat) or runs that do not record their line-up."""
+    from analysis.panel import lineup_label
+
+    spec = spec_for(rs.game)
+    if spec is None or spec.strategies is None:
+        return ""
+    ups = []
+    for r in (rs, variant):
+        names = (r.metas[0].get("strategies") if r is not None and r.metas else None) or []
+        if not isinstance(names, list) or not names:
+            return ""
+        ups.append(lineup_label(r.n_players, names))
+    where = ups[0] if ups[0] == ups[1] else f"{ups[0]} before, {ups[1]} after"
+    return (f"This answer holds for the line-up these runs played, {where}; for other line-ups and "
+            f"player counts, play a panel under each rule set (simulate --game {rs.game} --panel "
+            f"default --out BASE, the same with the change --out VARIANT) and give both panels to "
+            f"balance report BASE VARIANT: it says in which line-ups the change moved the win rates.")
+
+
 def matchups_to_show(t: dict) -> bool:
     """Whether the strategy matchups section has anything to say: a pair of strategies that met,
     or a strategy tested against its reference. Not when every bot is its role's only one (Fief's
@@ -823,7 +850,8 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
               comparison_rows(cmp, unit))],
             what_changed(rs, variants[i] if variants is not None and i < len(variants) else None, vlabel,
                          about)
-            + comparison_headlines(cmp, rs.label, vlabel, unit)))
+            + _with_holds_for(comparison_headlines(cmp, rs.label, vlabel, unit),
+                              holds_for(rs, variants[i] if variants is not None and i < len(variants) else None))))
         if variants is not None and i < len(variants):
             line = replay_line(variants[i], vt)
             if line:

@@ -242,6 +242,9 @@ def test_before_after_of_one_rule_states_the_seat_verdict_first(runs):
     n_large = int(cmp.select(large.sum()).item())
     n_may = int((cmp["verdict"] == "clear, may matter").sum())
     n_small = int((cmp["verdict"] == "clear but small").sum())
+    # then the line-up the answer holds for (the runs' own) and how to ask it of a panel
+    assert items[1].startswith("This answer holds for the line-up these runs played, 4p "), items[1]
+    items = items[1:]
     assert items[1].split(":")[1].strip().startswith(
         f"{n_large} of the {int(cmp['p_adjusted'].is_not_nan().sum())} tested metrics moved clearly and by "
         f"enough to matter, "

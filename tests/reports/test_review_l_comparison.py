@@ -82,6 +82,7 @@ def test_the_command_prints_the_answer_and_writes_every_compared_metric(before_a
     Seigneur row holds each run's share of games the Seigneur won (from games.parquet)."""
     import csv
     import io
+    import json
 
     from cli import _run
 
@@ -91,7 +92,14 @@ def test_the_command_prints_the_answer_and_writes_every_compared_metric(before_a
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "start1 against base:", out
     assert out[1].startswith("  Did the role win rates move? ") and "Seigneur side" in out[1]
-    assert " tested metrics " in out[2] and "Listed below" not in out[2] and "against" not in out[2]
+    # which line-up the answer is about (the runs' own, read here from run.json), and how to ask
+    # it of others
+    lineup = json.loads((root / "base" / "run.json").read_text())["strategies"]
+    assert len(set(lineup)) == 1
+    assert out[2].startswith(f"  This answer holds for the line-up these runs played, "
+                             f"{len(lineup)}p {len(lineup)}×{lineup[0]}; for other line-ups"), out[2]
+    assert "--panel default" in out[2] and "balance report BASE VARIANT" in out[2]
+    assert " tested metrics " in out[3] and "Listed below" not in out[3] and "against" not in out[3]
     assert out[-2] == f"every compared metric: {tmp_path / 'r' / 'comparison.csv'}"
     rows = list(csv.DictReader(io.StringIO((tmp_path / "r" / "comparison.csv").read_text())))
     lord = next(r for r in rows if r["metric"] == "role_win_share")
