@@ -212,7 +212,26 @@ def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
         # the outcomes, a mutual wipe-out among them)
         return lead + (role_headlines(t) if "roles" in t else []) + outcome_headlines(t, rs, sides=True)
     out: list[str] = role_headlines(t) if "roles" in t else seat_headlines(t)
-    return lead + lineup_note(t, rs) + out + outcome_headlines(t, rs)
+    return lead + lineup_note(t, rs) + out + outcome_headlines(t, rs) + scope_line(rs)
+
+
+def scope_line(rs: RunSet | None) -> list[str]:
+    """Which line-up and player count a run's findings hold for, and how to ask them of others (the
+    game's panel): [] for a game without bots to line up (a Fief combat), a run that does not
+    record its line-up, or runs of several line-ups pooled."""
+    from analysis.panel import lineup_label
+
+    spec = spec_for(rs.game) if rs is not None else None
+    if spec is None or spec.strategies is None or not rs.metas:
+        return []
+    ups = {tuple(m.get("strategies") or ()) for m in rs.metas}
+    if len(ups) != 1 or not next(iter(ups)):
+        return []
+    where = lineup_label(rs.n_players, list(next(iter(ups))))
+    return [f"These findings hold for the line-up this run played, {where}; for other line-ups and "
+            f"player counts, simulate --game {rs.game} --panel default --out DIR plays the game's "
+            f"panel, and balance report DIR says in which of them the "
+            f"{'seat' if spec.roles_alike else 'side'} finding holds."]
 
 
 def one_seat_sides(t: dict, rs: RunSet | None) -> bool:

@@ -153,3 +153,23 @@ def test_a_combats_bots_are_not_counted_again_beside_their_sides(tmp_path):
     metrics = c.table["metric"].to_list()
     assert "strategy_win_share" not in metrics and metrics.count("role_win_share") == 1, metrics
     assert sum("the same number as" in why for _, why in c.dropped) >= 2, c.dropped
+
+
+def test_a_run_page_says_which_line_up_its_findings_hold_for(before_after, tmp_path):
+    """Every answer says which line-ups and player counts it holds for: a run's headlines end
+    with its line-up (read here from run.json) and how to ask the findings of the game's panel."""
+    import json
+
+    from reports.text import headlines
+
+    bt, _, _, root = before_after
+    lineup = json.loads((root / "base" / "run.json").read_text())["strategies"]
+    rs = open_runs([root / "base"])
+    last = headlines(bt, rs)[-1]
+    assert last.startswith(f"These findings hold for the line-up this run played, "
+                           f"{len(lineup)}p {len(lineup)}×{lineup[0]}; "), last
+    assert "--panel default" in last and "the side finding holds" in last, last
+    fief = runner.simulate("fief-combat", attacker=10, defender=6, games=500, seed=1,
+                           out=tmp_path / "f", quiet=True)
+    frs = open_runs([fief])
+    assert not any("line-up" in x for x in headlines(analyse(frs), frs))     # no bots to line up
