@@ -40,3 +40,13 @@ def write_sweep(root: Path, name: str, values: list[int], winners: dict[int, np.
         "varies": [{"text": f"{name}={values[0]}..{values[-1]}", "name": name, "kind": "int",
                     "values": values}]}))
     return root
+
+
+def plant_winners(values: list[int], seat1: list[float], seat3: list[float], seat4: list[float],
+                  games: int, seed: int) -> dict[int, np.ndarray]:
+    """Each value's winner per game (a seat index), from the same uniform draw per game (common
+    random numbers): seat 1 below its share, seat 4 above 1 − its share, seat 3 just below seat 4's,
+    seat 2 the rest."""
+    u = np.random.default_rng(seed).random(games)
+    return {v: np.where(u < p1, 0, np.where(u >= 1 - p4, 3, np.where(u >= 1 - p4 - p3, 2, 1)))
+            for v, p1, p3, p4 in zip(values, seat1, seat3, seat4)}

@@ -23,7 +23,7 @@ import re
 import numpy as np
 import polars as pl
 import pytest
-from handmade_sweep import write_sweep
+from handmade_sweep import plant_winners, write_sweep
 
 N = 4000
 VALUES = [0, 1, 2, 3, 4]
@@ -33,14 +33,8 @@ NAME = "setup.start_coins[0]"
 
 
 def _winners() -> dict[int, np.ndarray]:
-    """Each value's winner per game, from the same uniform draw per game (common random numbers):
-    seat 1 below its share, seat 4 above 1 − its share, seat 3 a fixed quarter, seat 2 the rest."""
-    u = np.random.default_rng(11).random(N)
-    out = {}
-    for v, p1, p4 in zip(VALUES, SEAT1, SEAT4):
-        w = np.where(u < p1, 0, np.where(u >= 1 - p4, 3, np.where(u >= 1 - p4 - 0.25, 2, 1)))
-        out[v] = w
-    return out
+    """Seat 3 a fixed quarter, seats 1 and 4 as planted, seat 2 the rest (common random numbers)."""
+    return plant_winners(VALUES, SEAT1, [0.25] * len(VALUES), SEAT4, N, seed=11)
 
 
 @pytest.fixture(scope="module")

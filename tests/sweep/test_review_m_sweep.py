@@ -24,7 +24,7 @@ from statistics import NormalDist
 import numpy as np
 import polars as pl
 import pytest
-from handmade_sweep import write_sweep
+from handmade_sweep import plant_winners, write_sweep
 
 N = 4000
 VALUES = [0, 1, 2, 3, 4]
@@ -35,11 +35,7 @@ NAME = "setup.start_coins[0]"
 
 
 def _winners() -> dict[int, np.ndarray]:
-    u = np.random.default_rng(5).random(N)
-    out = {}
-    for v, p1, p3, p4 in zip(VALUES, S1, S3, S4):
-        out[v] = np.where(u < p1, 0, np.where(u >= 1 - p4, 3, np.where(u >= 1 - p4 - p3, 2, 1)))
-    return out
+    return plant_winners(VALUES, S1, S3, S4, N, seed=5)
 
 
 @pytest.fixture(scope="module")
