@@ -272,6 +272,13 @@ def _missing_as_null(df: pl.DataFrame) -> pl.DataFrame:
     return df.with_columns([pl.col(c).fill_nan(None) for c in floats]) if floats else df
 
 
+def table_csv(df: pl.DataFrame) -> str:
+    """An analysis table as CSV text with :func:`export`'s conventions: verdicts in the report's
+    words, missing values empty, p-values as :func:`p_value_text` writes them, no scientific
+    notation otherwise (a report's ``comparison.csv``)."""
+    return p_values_as_text(_missing_as_null(report_verdicts(df))).write_csv(float_scientific=False)
+
+
 def is_p_value(column: str) -> bool:
     """A column of p-values (``p_value``, ``p_adjusted``, ``seat_p_value``, ``chi2_p_adjusted`` …)."""
     return column in ("p", "p_value", "p_adjusted") or column.endswith(("_p_value", "_p_adjusted"))

@@ -219,7 +219,7 @@ def comparison_csv(base_label: str, cmps: list) -> str:
     page's reading order, with the export's conventions (docs/export.md: missing values empty,
     p-values as the shortest text that reads back as the same number, the verdict as the page
     words it; empty for a row not tested, the Balance indices)."""
-    from analysis.export import _missing_as_null, p_values_as_text, report_verdicts
+    from analysis.export import table_csv
 
     parts = []
     for lab, cmp, _ in cmps:
@@ -228,10 +228,9 @@ def comparison_csv(base_label: str, cmps: list) -> str:
     df = pl.concat(parts, how="diagonal_relaxed")
     # a row with no test (the Balance indices: shown, not tested) has no verdict, as on the page,
     # not "within noise" (review M #4)
-    df = report_verdicts(df.with_columns(
+    return table_csv(df.with_columns(
         pl.when(pl.col("p_value").is_nan() | pl.col("p_value").is_null()).then(None)
         .otherwise(pl.col("verdict")).alias("verdict")))
-    return p_values_as_text(_missing_as_null(df)).write_csv(float_scientific=False)
 
 
 def report_title(game: str, n_players: int, labels: list[str], side_by_side: bool = False) -> str:

@@ -425,11 +425,9 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
     if answers is not None:
         answers += lead
     title = f"{_title(c.game)}: before / after over a panel of {len(c.cells)} cells"
-    from analysis.export import _missing_as_null, p_values_as_text
+    from analysis.export import table_csv
 
-    from analysis.export import report_verdicts
-
-    csv = p_values_as_text(_missing_as_null(report_verdicts(c.rows))).write_csv(float_scientific=False)
+    csv = table_csv(c.rows)
     return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=lead, svg=svg,
                     files={"comparison.csv": csv})
 
