@@ -42,14 +42,24 @@ def _pool(n: int) -> ThreadPoolExecutor:
         return pool
 
 
+def threads_of_this_thread() -> int:
+    """``numba.get_num_threads()`` of the calling thread, without starting Numba's threading layer
+    when nothing has (then every thread has the default, ``NUMBA_NUM_THREADS``): a kernel played
+    on this pool needs no layer (:func:`simcore.options.set_threads`)."""
+    import numba
+    from numba.np.ufunc import parallel
+
+    if not getattr(parallel, "_is_initialized", True):
+        return numba.config.NUMBA_NUM_THREADS
+    return numba.get_num_threads()
+
+
 def play_blocks(play: Callable[..., None], n_games: int, *args, threads: int | None = None) -> None:
     """Call ``play(g0, g1, *args)`` for blocks ``[g0, g1)`` covering ``range(n_games)``, on
     ``threads`` threads (default: Numba's thread count of the calling thread). ``play`` must be a
     jitted ``nogil`` function writing only rows ``g0 … g1 - 1`` of its outputs."""
     if threads is None:
-        import numba
-
-        threads = numba.get_num_threads()
+        threads = threads_of_this_thread()
     if threads <= 1 or n_games < 2:
         play(0, n_games, *args)
         return

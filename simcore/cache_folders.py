@@ -22,10 +22,20 @@ def register(folder: str) -> None:
     FOLDERS.add(os.path.abspath(folder))
 
 
+_LISTED: dict[str, tuple[int, tuple[str, ...]]] = {}   # folder → (its mtime, its Python files)
+
+
 def folder_files(py_file: str) -> tuple[str, ...] | None:
     """Every Python file of the registered folder holding ``py_file`` (sorted), or None when the
-    file is in no registered folder."""
+    file is in no registered folder. Listed again whenever the folder's modification time
+    changes (a file added, removed or renamed): every jitted function of a game's modules asks,
+    67 listings of the same folder at every start otherwise."""
     folder = os.path.dirname(os.path.abspath(py_file))
     if folder not in FOLDERS:
         return None
-    return tuple(sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".py")))
+    mtime = os.stat(folder).st_mtime_ns
+    listed = _LISTED.get(folder)
+    if listed is None or listed[0] != mtime:
+        files = tuple(sorted(os.path.join(folder, f) for f in os.listdir(folder) if f.endswith(".py")))
+        listed = _LISTED[folder] = (mtime, files)
+    return listed[1]

@@ -312,17 +312,126 @@ def _load_overload_light(self, sig, target_context):
     typing templates of every ``@overload``: 0.2-0.3 s of CPU with the BLAS probe, at the start
     of every run), which only a compilation reads; loading object code from the cache reads none
     of it, and every compilation refreshes the contexts itself (Numba's ``CompilerBase``), so a
-    function compiled later in the same process sees them all."""
+    function compiled later in the same process sees them all. The runtime's own functions
+    come from this cache's folder too (:func:`_compile_nrt_functions_cached`)."""
     from numba.core.runtime import rtsys
 
+    if not rtsys._init:
+        _NRT_CACHE_DIR[0] = getattr(self, "_cache_path", None)
     rtsys.initialize(target_context)
     with self._guard_against_spurious_io_errors():
         return self._load_overload(sig, target_context)
 
 
+# The folder of the cache whose first look-up initialises Numba's runtime (NRT), where its
+# compiled functions are kept (:func:`_compile_nrt_functions_cached`); None: compile them there.
+_NRT_CACHE_DIR: list = [None]
+_real_nrt: dict = {}
+_NRT_MAGIC = b"balance-toolkit NRT object code 1\n"
+
+
+def _nrt_cache_file(folder: str, ctx) -> str:
+    """The file holding Numba's runtime functions compiled for this Numba, llvmlite, Python and
+    host (the target triple, CPU and features Numba keys its own cache on)."""
+    import llvmlite
+    import numba
+    from numba.core.runtime import nrtdynmod
+
+    h = hashlib.sha256(repr((numba.__version__, llvmlite.__version__, sys.version,
+                             ctx.codegen().magic_tuple())).encode())
+    with open(nrtdynmod.__file__, "rb") as f:
+        h.update(f.read())
+    return os.path.join(folder, f"numba-nrt-{h.hexdigest()[:16]}.nbo")
+
+
+def _compile_nrt_functions_cached(ctx):
+    """Numba's ``nrtdynmod.compile_nrt_functions`` (the runtime's reference-counting functions,
+    compiled by LLVM when the runtime is initialised: 0.03 s of CPU at every start, the first
+    cached kernel's load) read from an object-code file beside the cache when there is one
+    (0.004 s), else compiled as Numba does and written there for the next process. The same
+    IR, optimised and compiled by the same LLVM for the same host; a file that cannot be read
+    or written changes nothing but the time. Without a cache folder (a compilation before any
+    cache look-up, an uncached process), Numba's own function."""
+    folder = _NRT_CACHE_DIR[0]
+    if not folder:
+        return _real_nrt["compile"](ctx)
+    from numba.core.runtime import nrtdynmod
+
+    try:
+        path = _nrt_cache_file(folder, ctx)
+    except Exception:                         # noqa: BLE001  (an odd install: Numba's own)
+        return _real_nrt["compile"](ctx)
+    state = _read_nrt_object(path)
+    if state is not None:
+        try:
+            codegen = ctx.codegen()
+            lib = _load_object_library(codegen, state)
+            if lib is None:           # (not through the class's _unserialize: no function's entry)
+                lib = _real["_unserialize"](codegen, state) if _real \
+                    else codegen.unserialize_library(state)
+            return lib
+        except Exception:                     # noqa: BLE001  (then compiled below)
+            pass
+    ir_mod, library = nrtdynmod.create_nrt_module(ctx)
+    library.enable_object_caching()           # (before finalising: keeps the object code)
+    library.add_ir_module(ir_mod)
+    library.finalize()
+    try:
+        name, kind, (obj, bitcode) = library.serialize_using_object_code()
+        if kind == "object":
+            _write_nrt_object(path, name, obj, bitcode)
+    except Exception:                         # noqa: BLE001  (not kept: compiled next time)
+        pass
+    return library
+
+
+def _read_nrt_object(path: str):
+    """``(name, "object", (object code, bitcode))`` as Numba serialises a library, or None."""
+    import struct
+
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    head = len(_NRT_MAGIC) + 24
+    if not data.startswith(_NRT_MAGIC) or len(data) < head:
+        return None
+    n_name, n_obj, n_bitcode = struct.unpack("<QQQ", data[len(_NRT_MAGIC):head])
+    if head + n_name + n_obj + n_bitcode != len(data):
+        return None
+    obj_at = head + n_name
+    name, obj, bitcode = data[head:obj_at], data[obj_at:obj_at + n_obj], data[obj_at + n_obj:]
+    return name.decode("utf-8"), "object", (obj, bitcode)
+
+
+def _write_nrt_object(path: str, name: str, obj: bytes, bitcode: bytes) -> None:
+    """Write the file whole under a temporary name, then rename it (a reader sees all or none);
+    its mode is the umask's, as Numba's own cache files."""
+    import struct
+
+    raw = name.encode("utf-8")
+    tmp = f"{path}.{os.getpid()}.{os.urandom(4).hex()}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(_NRT_MAGIC + struct.pack("<QQQ", len(raw), len(obj), len(bitcode)) + raw + obj
+                    + bitcode)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
 def _load_registries_without_blas_probe(self):
     skip_blas_probe()
     out = _load_registries(self)
+    _fill_deferred_env_globals()    # (the registries imported Numba's implementation modules)
     lighter_ir_inlining()     # (a compilation is starting: Numba's inliner is loaded)
     return out
 
@@ -334,15 +443,179 @@ def load_cache_without_registries() -> None:
     """Load cached functions without Numba's registries (:func:`_load_overload_light`), and move
     :func:`skip_blas_probe` to the first time they are loaded (a compilation): importing
     ``numba.np.arraymath`` for the probe is itself part of the registries' cost (idempotent; runs
-    on import)."""
+    on import). Also :func:`_rebuild_env_light`, :func:`_load_defined_symbols_light`,
+    :func:`_init_entry_points` and :func:`_compile_nrt_functions_cached`."""
     global _load_registries
-    from numba.core import cpu
+    from numba.core import codegen, cpu, environment
 
     if caching.Cache.load_overload is not _load_overload_light:
         caching.Cache.load_overload = _load_overload_light
     if cpu.CPUContext.load_additional_registries is not _load_registries_without_blas_probe:
         _load_registries = cpu.CPUContext.load_additional_registries
         cpu.CPUContext.load_additional_registries = _load_registries_without_blas_probe
+    if environment._rebuild_env is not _rebuild_env_light:
+        _real_env["rebuild"] = environment._rebuild_env
+        environment._rebuild_env = _rebuild_env_light
+    from numba.core import entrypoints
+    from numba.core.runtime import nrtdynmod
+
+    if entrypoints.init_all is not _init_entry_points:
+        _real_env["init_all"] = entrypoints.init_all
+        entrypoints.init_all = _init_entry_points
+    if nrtdynmod.compile_nrt_functions is not _compile_nrt_functions_cached:
+        _real_nrt["compile"] = nrtdynmod.compile_nrt_functions
+        nrtdynmod.compile_nrt_functions = _compile_nrt_functions_cached
+    engine = getattr(codegen, "JitEngine", None)
+    if (engine is not None and hasattr(engine, "_load_defined_symbols")
+            and engine._load_defined_symbols is not _load_defined_symbols_light
+            and _raw_llvm_calls() is not None):
+        _real_env["load_defined_symbols"] = engine._load_defined_symbols
+        engine._load_defined_symbols = _load_defined_symbols_light
+
+
+def _init_entry_points() -> None:
+    """Numba's ``entrypoints.init_all`` (run before the first call of any jitted function: it
+    loads the ``numba_extensions`` entry points of every installed distribution), answered
+    without ``importlib.metadata`` when no distribution declares one: Numba's scan builds every
+    distribution's metadata and entry points (0.008-0.01 s of CPU at every start; the files
+    are looked at here in 0.002 s). Only the plain layout is read this way (``*.dist-info`` and
+    ``*.egg-info`` folders, and ``EGG-INFO`` of an ``.egg`` folder, in the folders of
+    ``sys.path``, as ``importlib.metadata`` finds them); any other (a zip on the path, a finder
+    of distributions besides Python's own) or any file naming ``numba_extensions`` leaves the
+    work to Numba's function, as does a folder that cannot be listed."""
+    from numba.core import entrypoints
+
+    if not entrypoints._already_initialized and not _may_declare_numba_extensions():
+        entrypoints._already_initialized = True        # what Numba concludes: nothing to load
+        return
+    _real_env["init_all"]()
+
+
+def _may_declare_numba_extensions() -> bool:
+    from importlib.machinery import PathFinder
+
+    if any(hasattr(f, "find_distributions") and f is not PathFinder for f in sys.meta_path):
+        return True
+    for entry in sys.path:
+        folder = entry or "."
+        if not os.path.isdir(folder):
+            if os.path.exists(folder):
+                return True                            # a zip file (or an egg file) on the path
+            continue
+        try:
+            children = os.listdir(folder)
+        except OSError:
+            return True
+        egg = folder.lower().endswith(".egg")
+        for child in children:
+            low = child.lower()
+            if not (low.endswith((".dist-info", ".egg-info")) or (egg and low == "egg-info")):
+                continue
+            try:
+                with open(os.path.join(folder, child, "entry_points.txt"), "rb") as f:
+                    if b"numba_extensions" in f.read():
+                        return True
+            except FileNotFoundError:
+                continue
+            except NotADirectoryError:                 # (an .egg-info file: no entry points)
+                continue
+            except OSError:
+                return True
+    return False
+
+
+# Numba's environments whose module's globals are not read yet (:func:`_rebuild_env_light`):
+# (the stand-in globals, the module's name), filled when a compilation loads the registries
+_DEFERRED_ENVS: list[tuple[dict, str]] = []
+_real_env: dict = {}
+
+
+def _rebuild_env_light(modname, consts, env_name):
+    """Numba's ``_rebuild_env`` (how a cached function's environment is unpickled) without
+    importing a module of Numba's own implementations that is not imported yet.
+
+    Numba gives an environment its module's globals (``Environment(mod.__dict__)``), importing
+    the module; the Middle-Ages kernel inlines ``np.empty``/``np.zeros`` implementations of
+    ``numba.np.arrayobj``, whose import (with ``numba.cpython.unicode``, ``charseq``, …) was
+    0.05-0.08 s of CPU at every start. Those globals are read only by object-mode code
+    (``PyLower.get_module_dict``), which Numba's implementations never are; nopython code reads
+    the environment's constants, restored as before. So such an environment gets a dict holding
+    ``__name__`` (what ``Environment.can_cache`` and its pickling read), and the module's globals
+    are copied into it once a compilation has imported the module
+    (:func:`_fill_deferred_env_globals`). Any other module (the project's own, a module already
+    imported) is handled by Numba's function."""
+    from numba.core import environment
+
+    env = environment.lookup_environment(env_name)
+    if env is not None:
+        return env
+    if modname in sys.modules or not str(modname).startswith("numba."):
+        return _real_env["rebuild"](modname, consts, env_name)
+    globals_ = {"__name__": modname}
+    env = environment.Environment(globals_)
+    env.consts[:] = consts
+    env.env_name = env_name
+    environment.Environment._memo[env_name] = env
+    _DEFERRED_ENVS.append((globals_, modname))
+    return env
+
+
+def _fill_deferred_env_globals() -> None:
+    """Give every environment of :func:`_rebuild_env_light` its module's globals (importing the
+    module if the registries did not)."""
+    import importlib
+
+    while _DEFERRED_ENVS:
+        globals_, modname = _DEFERRED_ENVS.pop()
+        globals_.update(vars(importlib.import_module(modname)))
+
+
+@lru_cache(maxsize=1)
+def _raw_llvm_calls():
+    """llvmlite's C functions that list a module's defined symbols, unwrapped (ctypes), with the
+    lock they are called under; None if this llvmlite does not have them as expected."""
+    try:
+        from llvmlite.binding import ffi
+
+        lib = ffi.lib
+        names = ("LLVMPY_ModuleFunctionsIter", "LLVMPY_FunctionsIterNext",
+                 "LLVMPY_DisposeFunctionsIter", "LLVMPY_ModuleGlobalsIter",
+                 "LLVMPY_GlobalsIterNext", "LLVMPY_DisposeGlobalsIter", "LLVMPY_GetValueName",
+                 "LLVMPY_IsDeclaration")
+        raw = {n: getattr(lib, n)._cfn for n in names}
+        lock = lib._lock
+        if not (hasattr(lock, "__enter__") and hasattr(lock, "__exit__")):
+            return None
+    except Exception:                            # noqa: BLE001  (then Numba's own scan)
+        return None
+    return lock, raw
+
+
+def _load_defined_symbols_light(self, mod):
+    """Numba's ``JitEngine._load_defined_symbols`` (the names a module defines, recorded when a
+    cached library is loaded: its ``is_symbol_defined``), with llvmlite's C functions called
+    directly under one acquisition of its lock instead of through its Python wrappers: each
+    wrapped call takes the lock and broadcasts a pair of Numba "llvm_lock" events, and the
+    scan made ~3,000 of them for a run's kernel and statistics' helpers (0.035-0.045 s of CPU
+    at every start; 0.005 s so). The same names (the functions and global variables that are
+    not declarations)."""
+    lock, raw = _raw_llvm_calls()
+    names = []
+    is_declaration, name_of = raw["LLVMPY_IsDeclaration"], raw["LLVMPY_GetValueName"]
+    with lock:                   # (Numba's lock events once, for the whole scan)
+        for kind, step in (("ModuleFunctionsIter", "Functions"), ("ModuleGlobalsIter", "Globals")):
+            it = raw[f"LLVMPY_{kind}"](mod)
+            try:
+                next_value = raw[f"LLVMPY_{step}IterNext"]
+                while True:
+                    value = next_value(it)
+                    if not value:
+                        break
+                    if not is_declaration(value):
+                        names.append(name_of(value).decode("utf-8"))
+            finally:
+                raw[f"LLVMPY_Dispose{step}Iter"](it)
+    self._defined_symbols.update(names)
 
 
 load_cache_without_registries()
@@ -700,7 +973,8 @@ def _keep_linking_module(lib) -> None:
     runtime's or a function Python called before any jitted caller, hands callers its
     module-optimised IR; a lazy one its IR before that optimisation, which callers do.)"""
     mod = lib._final_module
-    if lib._shared_module is not None or not any(True for _ in mod.functions):
+    if lib.__dict__.get("_shared_bitcode") is not None or lib._shared_module is not None \
+            or not any(True for _ in mod.functions):
         return
     from llvmlite import binding as ll
 
@@ -795,6 +1069,9 @@ def _serialize_using_object_code(self):
 
 def _unserialize(cls, codegen, state):
     name, kind, data = state
+    if kind == "object":
+        lib = _load_object_library(codegen, state)
+        return lib if lib is not None else _real["_unserialize"](codegen, state)
     if kind != "bitcode":
         return _real["_unserialize"](codegen, state)
     from llvmlite import binding as ll
@@ -807,6 +1084,104 @@ def _unserialize(cls, codegen, state):
     self._lazy_code = getattr(_compiling, "depth", 0) >= 2     # loaded for a caller's compile
     self._finalize_final_module()
     return self
+
+
+def _load_object_library(codegen, state):
+    """A library cached as object code (Numba's ``_unserialize`` of kind "object"), without
+    parsing its IR until something needs it, or None (then Numba's own load) when its object
+    code is not an ELF64 little-endian file.
+
+    Numba parses the IR kept beside the object code (the module a later compilation links) at
+    once, and scans it for the names it defines (``JitEngine._load_defined_symbols``, what its
+    ``is_symbol_defined`` answers). A run that loads its kernel and statistics' helpers from the
+    cache never links them into anything and asks only for names they define (their entry points
+    and environments): the parse was 0.03-0.05 s of CPU at every start (the kernel's 190 kB of
+    bitcode and 14 helpers). Here the names come from the object code's symbol table (those it
+    defines with global or weak binding: a subset of the module's), the IR is kept as bytes and
+    parsed when first read (:func:`_get_shared_module`: a compilation linking the library, its
+    cache entry written again), and a name not found among them makes the engine parse and scan
+    every library loaded so (:func:`_is_symbol_defined`), so every answer is Numba's."""
+    if not _PATCHED:
+        return None
+    name, kind, (object_code, shared_bitcode) = state
+    names = _elf_defined_symbols(object_code)
+    if names is None:
+        return None
+    self = codegen.create_library(name)
+    self.enable_object_caching()
+    self._set_compiled_object(object_code)
+    self.__dict__["_shared_bitcode"] = shared_bitcode
+    self._finalize_final_module()
+    engine = self._codegen._engine
+    engine._defined_symbols.update(names)
+    engine.__dict__.setdefault("_unscanned", []).append(self)
+    return self
+
+
+def _elf_defined_symbols(obj: bytes) -> list[str] | None:
+    """The names an ELF64 little-endian relocatable object defines with global or weak binding
+    (in one of its sections, absolute or common), from its symbol tables; None for anything
+    else (another format, an unexpected layout)."""
+    import struct
+
+    if len(obj) < 64 or obj[:4] != b"\x7fELF" or obj[4] != 2 or obj[5] != 1:
+        return None
+    shoff, = struct.unpack_from("<Q", obj, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", obj, 0x3A)
+    if shentsize != 64 or shnum == 0 or shoff + shnum * 64 > len(obj):
+        return None
+    sections = [struct.unpack_from("<IIQQQQIIQQ", obj, shoff + i * 64) for i in range(shnum)]
+    names = []
+    for _, kind, _, _, offset, size, link, _, _, entsize in sections:
+        if kind != 2:                            # SHT_SYMTAB
+            continue
+        if entsize != 24 or link >= shnum or offset + size > len(obj):
+            return None
+        str_offset, str_size = sections[link][4], sections[link][5]
+        strings = obj[str_offset:str_offset + str_size]
+        for at, info, _, section, _, _ in struct.iter_unpack("<IBBHQQ",
+                                                           obj[offset:offset + size - size % 24]):
+            if section != 0 and info >> 4 in (1, 2) and at:      # defined; GLOBAL or WEAK
+                end = strings.find(b"\0", at)
+                if end < 0:
+                    return None
+                names.append(strings[at:end].decode("utf-8"))
+    return names
+
+
+def _get_shared_module(self):
+    """``CPUCodeLibrary._shared_module`` (the module callers link), parsed from the bitcode
+    :func:`_load_object_library` kept when first read."""
+    d = self.__dict__
+    bitcode = d.get("_shared_bitcode")
+    if bitcode is not None:
+        from llvmlite import binding as ll
+
+        d["_shared_module_ref"] = ll.parse_bitcode(bitcode)
+        d["_shared_bitcode"] = None
+    return d.get("_shared_module_ref")
+
+
+def _set_shared_module(self, module) -> None:
+    self.__dict__["_shared_module_ref"] = module
+    self.__dict__["_shared_bitcode"] = None
+
+
+def _is_symbol_defined(self, name) -> bool:
+    """``JitEngine.is_symbol_defined``: a name not among those recorded makes the engine scan
+    the modules of the libraries :func:`_load_object_library` loaded first, as Numba scans them
+    at load time (then every answer is Numba's)."""
+    if name in self._defined_symbols:
+        return True
+    if not self.__dict__.get("_unscanned"):
+        return False
+    from numba.core.compiler_lock import global_compiler_lock
+
+    with global_compiler_lock:
+        unscanned = self.__dict__.get("_unscanned") or []
+        while unscanned:
+            self._load_defined_symbols(unscanned.pop()._shared_module)
+    return name in self._defined_symbols
 
 
 def _set_env(self, env_name, env):
@@ -980,6 +1355,10 @@ def code_for_callers_only() -> None:
     )
     _real.update(_REAL_TABLE)
     _real["_unserialize"] = base._unserialize          # (bound to the class: called as cls(...))
+    # (left in place by numba_own_code: without a library loaded by _load_object_library they
+    # answer as Numba's own attribute and method)
+    base._shared_module = property(_get_shared_module, _set_shared_module)
+    codegen.JitEngine.is_symbol_defined = _is_symbol_defined
     _PATCHED.update(
         _finalize_final_module=_finalize_final_module,
         _optimize_final_module=_optimize_final_module,

@@ -168,12 +168,29 @@ def check_threads(threads: int | None) -> int:
 
 
 def set_threads(threads: int | None) -> int:
-    """Validate and set the Numba thread count for the rest of the process."""
+    """Validate and set the Numba thread count for the rest of the process.
+
+    ``None`` (all threads) in a process where nothing has started Numba's threading layer yet
+    sets nothing: every thread already has that default (``numba.get_num_threads()`` is
+    ``NUMBA_NUM_THREADS`` until something sets it), and starting the layer (importing
+    ``multiprocessing`` and the OpenMP/TBB pool, 0.006-0.01 s of CPU) is left to a kernel
+    that uses it (a ``prange``); :func:`simcore.blocks.threads_of_this_thread` answers without
+    starting it."""
     import numba
 
     n = check_threads(threads)
+    if threads is None and not threading_layer_started():
+        return n
     numba.set_num_threads(n)
     return n
+
+
+def threading_layer_started() -> bool:
+    """Whether Numba's threading layer was started in this process (its thread count read or
+    set, or a parallel kernel run)."""
+    from numba.np.ufunc import parallel
+
+    return bool(getattr(parallel, "_is_initialized", True))
 
 
 @contextlib.contextmanager

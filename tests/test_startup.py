@@ -5,6 +5,7 @@ pydantic exactly as Typer's own adapters convert them."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,14 @@ NOT_IMPORTED = ("pydantic", "polars", "matplotlib", "dask", "distributed", "optu
                 # Numba's registries of implementations: only a compilation needs them
                 "numba.np.random.generator_core", "numba.typed.typeddict", "numba.np.arraymath",
                 # Numba's typeof of an array asks numpy for numpy.ma (0.04-0.05 s to import)
-                "numpy.ma")
+                "numpy.ma",
+                # the module of the np.empty/np.zeros implementations the kernel inlines: their
+                # cached environments are made without importing it (simcore.numba_cache)
+                "numba.np.arrayobj", "numba.cpython.unicode",
+                # Numba's threading layer (the kernels play on a Python thread pool) and
+                # multiprocessing, which starting it imports (simcore.options.set_threads)
+                "numba.np.ufunc.omppool", "numba.np.ufunc.tbbpool", "numba.np.ufunc.workqueue",
+                "multiprocessing")
 
 _CHILD = """
 import json, sys
@@ -258,3 +266,134 @@ def test_the_array_types_numba_sees_are_its_own_without_numpy_ma():
     with pytest.raises(Exception) as theirs:
         numba_own(objects, None)
     assert type(ours.value) is type(theirs.value) and str(ours.value) == str(theirs.value)
+
+
+_CACHED = """
+import json, sys
+import numpy as np
+import simcore.numba_cache as nc          # (what every kernel module imports first)
+from llvmlite import binding as ll
+from numba import njit
+from numba.core.runtime import nrtdynmod
+
+import importlib.metadata as metadata
+calls = {"parse_bitcode": 0, "create_nrt_module": 0, "entry_points": 0}
+
+def counted(module, name):
+    real = getattr(module, name)
+    def wrapper(*args, **kwargs):
+        calls[name] += 1
+        return real(*args, **kwargs)
+    setattr(module, name, wrapper)
+
+counted(ll, "parse_bitcode")
+counted(nrtdynmod, "create_nrt_module")
+counted(metadata, "entry_points")
+
+@njit(cache=True)
+def halves(n):
+    out = np.empty(n)                     # numba.np.arrayobj's implementation, inlined
+    for i in range(n):
+        out[i] = i * 0.5
+    return out
+
+first = {"sum": float(halves(5).sum()), "arrayobj": "numba.np.arrayobj" in sys.modules,
+         "deferred": len(nc._DEFERRED_ENVS), **calls}
+
+@njit
+def caller(n):                            # compiled here: links halves' cached IR
+    return halves(n).sum() + 1.0
+
+then = {"sum": float(caller(5)), "parse_bitcode": calls["parse_bitcode"]}
+from numba.core.environment import Environment
+import numba.np.arrayobj as arrayobj
+envs = [e for e in list(Environment._memo.values()) if e.globals.get("__name__") == arrayobj.__name__]
+then["filled"] = bool(envs) and all(e.globals.get("empty_like") is arrayobj.__dict__.get("empty_like")
+                                    and e.globals.get("__file__") == arrayobj.__file__ for e in envs)
+print(json.dumps({"first": first, "then": then}))
+"""
+
+
+def test_a_cached_function_loads_without_numbas_array_module_its_ir_or_compiling_the_runtime(tmp_path):
+    """Loading a cached function (simcore.numba_cache): its environments of Numba's own modules
+    are made without importing them (numba.np.arrayobj, 0.05-0.08 s) and given the module's
+    globals once a compilation imports it; its IR is not parsed until a caller compiled later
+    links it; the runtime's (NRT) functions come from an object-code file beside the cache
+    instead of LLVM at every start. Results are Numba's in each process."""
+    (tmp_path / "cached_mod.py").write_text(_CACHED)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT), *sys.path]),
+           "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+
+    def run() -> dict:
+        out = subprocess.run([sys.executable, str(tmp_path / "cached_mod.py")], cwd=tmp_path,
+                             env=env, capture_output=True, text=True, check=True)
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    compiled, loaded = run(), run()
+    assert compiled["first"]["sum"] == loaded["first"]["sum"] == 5.0
+    assert compiled["first"]["create_nrt_module"] == 1          # compiled once, then kept
+    assert list((tmp_path / "cache").rglob("numba-nrt-*.nbo"))
+    first = loaded["first"]
+    assert (first["create_nrt_module"], first["parse_bitcode"], first["arrayobj"]) == (0, 0, False)
+    assert compiled["first"]["entry_points"] == first["entry_points"] == 0    # no extension here
+    assert first["deferred"] > 0
+    assert loaded["then"]["sum"] == compiled["then"]["sum"] == 6.0
+    assert loaded["then"]["parse_bitcode"] > 0 and loaded["then"]["filled"]
+
+
+def test_the_names_a_loaded_library_defines_are_numbas():
+    """The defined-symbol scan without llvmlite's wrappers (simcore.numba_cache) and the names
+    read from a library's object code (a subset, the rest found by a scan when asked) agree
+    with Numba's own scan of the same module."""
+    import numpy as np
+    from numba import njit
+    from numba.core import codegen
+
+    from simcore import numba_cache as nc
+
+    @njit
+    def grid(n):
+        out = np.zeros((n, 2))
+        for i in range(n):
+            out[i, 0] = i
+        return out
+
+    grid(3)
+    library = grid.overloads[grid.signatures[0]].library
+    module = library._get_module_for_linking()
+    numba_own = codegen.JitEngine.__new__(codegen.JitEngine)
+    numba_own._defined_symbols = set()
+    nc._real_env["load_defined_symbols"](numba_own, module)
+    light = codegen.JitEngine.__new__(codegen.JitEngine)
+    light._defined_symbols = set()
+    nc._load_defined_symbols_light(light, module)
+    assert light._defined_symbols == numba_own._defined_symbols and len(light._defined_symbols) > 3
+    from_object = nc._elf_defined_symbols(library._codegen._tm.emit_object(library._final_module))
+    if from_object is not None:                       # (an ELF platform)
+        assert set(from_object) <= numba_own._defined_symbols
+        assert any(n.startswith("_ZN") for n in from_object)
+
+
+def test_numba_extensions_are_found_where_importlib_metadata_finds_them(tmp_path, monkeypatch):
+    """Numba's start skips its scan of every distribution's entry points when no distribution
+    declares a ``numba_extensions`` one (simcore.numba_cache): never when importlib.metadata
+    finds one, as for a distribution on the path that declares it."""
+    import importlib.metadata as metadata
+
+    from simcore import numba_cache as nc
+
+    def numba_finds() -> bool:
+        return bool(list(metadata.entry_points().select(group="numba_extensions", name="init")))
+
+    assert nc._may_declare_numba_extensions() or not numba_finds()
+    for path_entry, info_name in (("a", "fake_ext-1.0.dist-info"), ("b", "fake_ext.egg-info"),
+                                  ("c/fake_ext.egg", "EGG-INFO")):
+        info = tmp_path / path_entry / info_name
+        info.mkdir(parents=True)
+        for meta in ("METADATA", "PKG-INFO"):
+            (info / meta).write_text("Metadata-Version: 2.1\nName: fake-ext\nVersion: 1.0\n")
+        (info / "entry_points.txt").write_text("[numba_extensions]\ninit = fake_ext:init\n")
+        with monkeypatch.context() as m:
+            m.syspath_prepend(str(tmp_path / path_entry))
+            assert numba_finds(), info_name
+            assert nc._may_declare_numba_extensions(), info_name
