@@ -46,6 +46,7 @@ May import numpy, polars, pyarrow, the standard library, :mod:`simcore` (registr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -638,22 +639,40 @@ def base_value(sweep: dict, name: str):
     """The value of setting ``name`` in the sweep's base rules (its rules file with its own --set
     applied); None when the rules do not give it (``players``, a key the rules leave to its
     default, an unreadable rules text)."""
+    import copy
     import tomllib
 
-    from simcore.config import parse_path, parse_settings, set_in
+    from simcore.config import parse_path
 
     try:
-        data = tomllib.loads(sweep.get("rules_text") or "")
-        for st in parse_settings(sweep.get("settings") or ()):
-            set_in(data, st.path, st.value)
-        node = data
+        text, settings = sweep.get("rules_text") or "", tuple(sweep.get("settings") or ())
+        try:
+            hash(settings)
+        except TypeError:                       # not a list of --set texts: read it here
+            node = _base_rules.__wrapped__(text, settings)
+        else:
+            node = _base_rules(text, settings)
         for step in parse_path(name, "--vary"):
             if isinstance(step, int) and not isinstance(node, list):
                 continue                        # a single number stands for every seat
             node = node[step]
-        return node
+        return copy.deepcopy(node)              # the kept rules are not the caller's to change
     except (tomllib.TOMLDecodeError, UsageError, KeyError, IndexError, TypeError):
         return None
+
+
+@lru_cache(maxsize=16)
+def _base_rules(rules_text: str, settings: tuple) -> dict:
+    """The sweep's rules text read, its --set applied: read once per sweep, not once for every
+    parameter and page that asks for a base value (reading a rules file is most of that)."""
+    import tomllib
+
+    from simcore.config import parse_settings, set_in
+
+    data = tomllib.loads(rules_text)
+    for st in parse_settings(settings):
+        set_in(data, st.path, st.value)
+    return data
 
 
 def anchors(sweep: dict) -> dict[str, tuple[object, str]]:

@@ -721,7 +721,8 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                 trial.set_user_attr("met_search", all(j.met_search for j in judged))
             trial.set_user_attr("seconds", round(time.perf_counter() - t0, 2))
             trial.report(pj.score, step=done)
-            best = incumbent()
+            # ``best`` is still the incumbent read before the first rung: no other trial ends
+            # while this one plays (one at a time), and each read of the study queries its storage
             theirs = (incumbent_games(best) if r < len(plan.rungs) - 1 and best is not None
                       else None)
             if plan.multi and theirs is not None:
@@ -771,34 +772,40 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
         return [t for t in study.get_trials(deepcopy=False)
                 if t.state in (states.COMPLETE, states.PRUNED)]
 
-    def counted():
-        """The trials that count against --trials: those that ended, but not a repeat of settings
-        already played (:func:`_twin`: its result was reused, nothing played)."""
-        return [t for t in finished() if DUPLICATE_OF not in t.user_attrs]
+    def counted(ended=None):
+        """The trials that count against --trials: those that ended (``ended``, or read from the
+        study), but not a repeat of settings already played (:func:`_twin`: its result was reused,
+        nothing played)."""
+        return [t for t in (finished() if ended is None else ended) if DUPLICATE_OF not in t.user_attrs]
 
     def after_trial(study_, trial):
-        study_.sampler = _sampler(optuna, plan, len(finished()))
+        # the trials that ended, read once: nothing below changes them (each read of the study
+        # queries its storage)
+        ended = finished()
+        n_counted = len(counted(ended))
+        study_.sampler = _sampler(optuna, plan, len(ended))
         write_trials(study_, plan, out)
         best = incumbent()
-        say("search", len(counted()), plan.trials,
+        say("search", n_counted, plan.trials,
             f"best {best.value:.2f}" if best is not None else "")
         if plan.stop_when_met and trial.state == states.COMPLETE and \
                 trial.user_attrs.get("met_search") and trial.user_attrs.get("games") == plan.max_games:
             study_.stop()
-        elif len(counted()) >= plan.trials or _exhausted(plan, finished()):
+        elif n_counted >= plan.trials or _exhausted(plan, ended):
             study_.stop()
 
     rejected = _read_json(out / CONFIRMATIONS)
     while True:
         while True:
-            remaining = plan.trials - len(counted())
+            ended = finished()
+            remaining = plan.trials - len(counted(ended))
             waiting = any(t.user_attrs.get("met_search") and t.user_attrs.get("games") == plan.max_games
                           and str(t.number) not in rejected
                           for t in study.get_trials(deepcopy=False, states=(states.COMPLETE,)))
-            say("search", len(counted()), plan.trials, "")
-            if remaining <= 0 or (plan.stop_when_met and waiting) or _exhausted(plan, finished()):
+            say("search", len(counted(ended)), plan.trials, "")
+            if remaining <= 0 or (plan.stop_when_met and waiting) or _exhausted(plan, ended):
                 break
-            study.sampler = _sampler(optuna, plan, len(finished()))
+            study.sampler = _sampler(optuna, plan, len(ended))
             # a repeat does not count against --trials, so a call may end short of them: go on
             study.optimize(objective, n_trials=remaining, callbacks=[after_trial], catch=())
         write_trials(study, plan, out)
