@@ -359,12 +359,16 @@ def test_a_sweep_on_the_cluster_writes_the_variants_of_a_local_sweep(two_workers
 
 
 def test_a_tune_on_the_cluster_searches_and_confirms_as_a_local_tune(two_workers, tmp_path):
+    """Three trials (five before) at this seed: two candidates played to the last rung and one
+    dropped after the first (paired racing against the incumbent's games), so every kind of play a
+    search asks of the cluster happens; the two trials more were two more complete candidates
+    (and two repeated proposals, nothing played)."""
     from analysis.tune.search import plan_tune, run_tune
 
     def plan():
         return plan_tune("middle-ages", varies=["setup.start_coins[0]=0..80:20"],
                          settings=["setup.start_coins[1]=40"],
-                         targets=["seat-balance:5"], seed=7, trials=5, min_games=400,
+                         targets=["seat-balance:5"], seed=7, trials=3, min_games=400,
                          max_games=1600, eta=2, confirm_games=2000, players=2,
                          strategies="random", stop_when_met=False)
 
@@ -378,8 +382,9 @@ def test_a_tune_on_the_cluster_searches_and_confirms_as_a_local_tune(two_workers
         return [{k: v for k, v in r.items() if k != "seconds"} for r in rows]
 
     assert trials(tmp_path / "here") == trials(tmp_path / "dask")
-    # the 5 trials --trials asks for, besides proposals of settings already played (not counted)
-    assert len([r for r in trials(tmp_path / "here") if r["state"] != "duplicate"]) == 5
+    # the 3 trials --trials asks for, besides proposals of settings already played (not counted)
+    assert len([r for r in trials(tmp_path / "here") if r["state"] != "duplicate"]) == 3
+    assert {r["state"] for r in trials(tmp_path / "here")} >= {"complete", "pruned"}
     confirm = sorted((tmp_path / "here" / "confirmations").iterdir())
     assert confirm
     for c in confirm:

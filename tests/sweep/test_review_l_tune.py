@@ -17,6 +17,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import pytest
+
 from analysis.tune.search import plan_tune, run_tune
 from simcore import runner
 
@@ -33,7 +35,11 @@ def _rows(out: Path) -> list[dict]:
     return list(csv.DictReader((out / "trials.csv").open(encoding="utf-8")))
 
 
-def test_a_repeated_proposal_is_not_played_again_and_does_not_count(tmp_path, monkeypatch):
+@pytest.fixture(scope="module")
+def three_trials(tmp_path_factory):
+    """``_plan(3)`` played once for the module, every search game it asked for counted: (its
+    directory, its result.json, the (rules, first game) of every search call to runner.collect).
+    Seed 1: the sampler proposes trial 0's settings again."""
     played = []
     real = runner.collect
 
@@ -42,9 +48,15 @@ def test_a_repeated_proposal_is_not_played_again_and_does_not_count(tmp_path, mo
             played.append((prep.rules_sha256, kwargs.get("first", 0)))
         return real(prep, *args, **kwargs)
 
-    monkeypatch.setattr(runner, "collect", counting)
-    out = tmp_path / "t"
-    result = run_tune(_plan(3), out)       # seed 1: the sampler proposes trial 0's settings again
+    out = tmp_path_factory.mktemp("three") / "t"
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(runner, "collect", counting)
+        result = run_tune(_plan(3), out)
+    return out, result, played
+
+
+def test_a_repeated_proposal_is_not_played_again_and_does_not_count(three_trials):
+    out, result, played = three_trials
     rows = _rows(out)
     repeats = [r for r in rows if r["state"] == "duplicate"]
     assert repeats, rows                   # the case this test is about happened
@@ -61,14 +73,14 @@ def test_a_repeated_proposal_is_not_played_again_and_does_not_count(tmp_path, mo
     assert len(played) == len(set(played)), played
 
 
-def test_same_seed_same_trials_resumed_or_not(tmp_path):
+def test_same_seed_same_trials_resumed_or_not(three_trials, tmp_path):
     """A search stopped after 2 trials and resumed to 3 proposes and plays what one run of 3 does,
-    repeats included."""
+    repeats included (the run of 3: the module's, ``three_trials``)."""
     keep = ("trial", "state", SETTING, "games", "objective")
-    whole = run_tune(_plan(3), tmp_path / "a")
+    whole_dir, whole, _ = three_trials
     run_tune(_plan(2), tmp_path / "b")
     resumed = run_tune(_plan(3), tmp_path / "b")
-    a = [{k: r[k] for k in keep} for r in _rows(tmp_path / "a")]
+    a = [{k: r[k] for k in keep} for r in _rows(whole_dir)]
     b = [{k: r[k] for k in keep} for r in _rows(tmp_path / "b")]
     assert a == b and any(r["state"] == "duplicate" for r in a)
     assert whole["best_trial"] == resumed["best_trial"] and whole["trials"] == resumed["trials"] == 3

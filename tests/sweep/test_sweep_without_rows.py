@@ -23,6 +23,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.in_process import balance
+from undrawn_figures import figures_undrawn
 
 CASES = {
     # a grid of two parameters, one of them the player count (the balance across counts)
@@ -170,7 +171,8 @@ def test_the_command_line_sweeps_without_rows_and_reports(tmp_path):
             "-q", "--players", "4")
     assert json.loads((out / "sweep.json").read_text())["player_rows"] is False
     assert (out / "paired_stats.json").is_file()
-    done = balance("report", out, "--out", tmp_path / "page")
+    with figures_undrawn():     # the page's words are read, not its figures' pixels
+        done = balance("report", out, "--out", tmp_path / "page")
     page = (tmp_path / "page" / "report.html").read_text(encoding="utf-8")
     assert "from exact sums kept as the variants played together" in page, done.stderr
     # a paired_stats.json that is not this sweep's: one line, exit 2
@@ -265,7 +267,8 @@ def test_a_lockstep_sweep_cut_short_in_its_publications_is_reported(played, tmp_
     s = sensitivity(cut)
     assert s.missing == [last.name] and s.effects.height > 0
     assert last.name not in set(s.variants["variant"].to_list())
-    done = balance("report", cut, "--out", tmp_path / "page")
+    with figures_undrawn():     # the page's words are read, not its figures' pixels
+        done = balance("report", cut, "--out", tmp_path / "page")
     assert "Not finished yet" in (tmp_path / "page" / "report.html").read_text(encoding="utf-8"), done
 
 
