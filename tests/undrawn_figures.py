@@ -9,7 +9,9 @@ module sits in tests/, so every folder's tests can import it): each figure then 
 SVG) stand-in under its own name. The drawing stays checked where it is the subject, drawn for
 real: test_report.py's `built` report, test_report_words_pdf.py (the PDF's pixels, the SVGs),
 test_figure_drawing.py, test_figure_checklist.py (every figure of every game, measured drawn),
-test_report_medievallons.py's report, the session report of tests/conftest.py. Every figure a
+test_report_medievallons.py's report (its played questions' figures; the run's own
+figures, drawn in test_report_words_pdf.py, are white stand-ins of their own size there, ``sized``), the
+session report of tests/conftest.py. Every figure a
 report has in these tests is still drawn by at least one of them (checked once by logging the
 figure names given to draw_all, drawn and not: only skill_budget is drawn outside it, by
 test_report_skill's checklist test; the roles' side-by-side figure is drawn in
@@ -43,13 +45,28 @@ def _one_pixel_png() -> bytes:
     return buf.getvalue()
 
 
+def _blank_png(fig) -> bytes:
+    """A white PNG of the size the report draws ``fig`` at (its inches at the PNGs' dpi, as
+    ``reports.figures.common.render``'s canvas): the PDF lays it out as it lays out the drawn one."""
+    from PIL import Image
+
+    from reports.figures.common import DPI
+
+    w, h = fig.get_size_inches() * DPI
+    buf = io.BytesIO()
+    Image.new("RGB", (int(round(w)), int(round(h))), "white").save(buf, format="png", dpi=(DPI, DPI))
+    return buf.getvalue()
+
+
 @contextlib.contextmanager
-def figures_undrawn(drawn: tuple[str, ...] = ()):
+def figures_undrawn(drawn: tuple[str, ...] = (), sized: bool = False):
     """Within it, ``build_report`` and the sweep and tune pages (``draw_all`` of reports.build and
     reports.sweep) write a 1x1 stand-in for each figure they built instead of drawing it, but for
     the figures named in ``drawn``, drawn as the report draws them (in this process); progress
-    names each figure as when drawn. The page of a ``balance skill`` directory gets its stand-ins
-    too (:func:`skill_pages_undrawn`)."""
+    names each figure as when drawn. With ``sized``, each stand-in is a white PNG of the figure's
+    own pixel size instead (for a test that reads the PDF's pages, laid out around the images'
+    sizes, not its pixels). The page of a ``balance skill`` directory gets its stand-ins too
+    (:func:`skill_pages_undrawn`)."""
     from reports.figures.draw import draw_one
 
     png = _one_pixel_png()
@@ -61,7 +78,8 @@ def figures_undrawn(drawn: tuple[str, ...] = ()):
             if started is not None:
                 started(name)
             out[name] = (draw_one(figs[name], svg) if name in drawn else
-                         {"png": png, **({"svg": svg_bytes} if svg else {})})
+                         {"png": _blank_png(figs[name]) if sized else png,
+                          **({"svg": svg_bytes} if svg else {})})
         return out
 
     with pytest.MonkeyPatch.context() as mp:

@@ -12,7 +12,6 @@ import re
 import numpy as np
 import polars as pl
 import pytest
-from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
 from analysis import open_runs, panel
@@ -80,7 +79,7 @@ def test_the_finding_of_a_game_with_roles_is_by_side_and_within_a_role_never_aga
     assert "Holm over the panel's 6 seat × cell comparisons" in within, within
 
 
-def test_the_seats_within_a_role_are_adjusted_over_every_cell_by_holm(cells):
+def test_the_seats_within_a_role_are_adjusted_over_every_cell_by_holm(cells, multipletests):
     d, greedy, even = cells
     t = panel.panel_table([d])
     rows = t.cells.filter(pl.col("metric").str.starts_with("role_seat_share_"))

@@ -20,11 +20,12 @@ from reports.build import build_report
 from reports.text import num, pct
 from cli import _run
 from cli import report as report_cli
+from undrawn_figures import figures_undrawn
 
 QGAMES = 300
 NEW_SECTIONS = ("length", "guilds", "questions")
-NEW_FIGURES = {"game_length", "guild_types", "questions_first_player", "questions_ablation",
-               "questions_best_of_three"}
+QUESTION_FIGURES = {"questions_first_player", "questions_ablation", "questions_best_of_three"}
+NEW_FIGURES = {"game_length", "guild_types", *QUESTION_FIGURES}
 
 
 def text(page: str) -> str:
@@ -40,7 +41,12 @@ def mv(tmp_path_factory):
     out = root / "out"
     said: list[str] = []
     questions = MV.questions_for_run(base, QGAMES, root / "questions", progress=said.append)
-    page = build_report([base], out, pdf=True, questions=questions, progress=said.append)
+    # The played questions' figures are drawn for real here (the only report that draws them); the
+    # run's own (seat_advantage, game_length, guild_types, scores) are drawn, and their PDF pages
+    # read, in test_report_words_pdf.py's Médiévallons report: here they are white stand-ins of
+    # their own pixel size (undrawn_figures.py), so that the PDF is laid out page for page as drawn.
+    with figures_undrawn(drawn=tuple(sorted(QUESTION_FIGURES)), sized=True):
+        page = build_report([base], out, pdf=True, questions=questions, progress=said.append)
     return {"root": root, "base": base, "variant": variant, "out": out, "said": said,
             "html": text(page.read_text(encoding="utf-8")),
             "players": pl.read_parquet(base / "players.parquet"),
@@ -89,10 +95,9 @@ def test_first_player_at_the_runs_count_replays_the_run(mv):
     assert f"replay the run's first {QGAMES:,} games" in mv["html"]
 
 
-def test_played_sentences_equal_the_csv_tables(mv):
+def test_played_sentences_equal_the_csv_tables(mv, multipletests):
     page = mv["html"]
     from scipy.stats import norm
-    from statsmodels.stats.multitest import multipletests
 
     fp = pl.read_csv(mv["out"] / "questions" / "first_player.csv")
     # at the run's 4 players the page reads the run itself (its 3,000 games, not the 300 played
@@ -132,7 +137,6 @@ def test_played_sentences_equal_the_csv_tables(mv):
     # (1 pp) before clear but small, then by size — never the largest |z|; recomputed here with
     # statsmodels' Holm from the CSV's z
     from scipy.stats import norm
-    from statsmodels.stats.multitest import multipletests
 
     ct = pl.read_csv(mv["out"] / "questions" / "card_types.csv")
     d = ct.filter((pl.col("founded_share") >= 0.005) & pl.col("z").is_not_nan()
@@ -176,7 +180,7 @@ def test_length_headlines_equal_numpy(mv):
     assert f"The most common end is “{label}”: {pct(share)}% (" in page
 
 
-def test_guild_headlines_name_the_best_and_worst_type_for_founders(mv):
+def test_guild_headlines_name_the_best_and_worst_type_for_founders(mv, multipletests):
     p = mv["players"]
     w = p["win_share"].to_numpy().astype(float)
     rates = {}
@@ -190,7 +194,6 @@ def test_guild_headlines_name_the_best_and_worst_type_for_founders(mv):
     # clear or within noise, as an independent two-proportion z test (statsmodels, unpooled) with
     # Holm's correction over every type some player founded says (review J #6: the worst type
     # "win least often" at -0.4 pp, p = 1.000 in the table beside it)
-    from statsmodels.stats.multitest import multipletests
     from statsmodels.stats.proportion import test_proportions_2indep
 
     tested, pvals = [], []

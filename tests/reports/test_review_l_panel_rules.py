@@ -35,7 +35,7 @@ def _seat_share(run, seat: int) -> float:
     return float(p.filter(pl.col("seat") == seat)["win_share"].mean())
 
 
-def test_two_panels_give_a_before_after_per_line_up(panels, tmp_path, capsys):
+def test_two_panels_give_a_before_after_per_line_up(panels, tmp_path, capsys, multipletests):
     base, variant = panels / "base", panels / "rich1"
     capsys.readouterr()
     assert _run(["report", str(base), str(variant), "--out", str(tmp_path / "r")]) == 0
@@ -62,7 +62,6 @@ def test_two_panels_give_a_before_after_per_line_up(panels, tmp_path, capsys):
     # the comparisons' own p-values (never below them), and each size interval Bonferroni's: the
     # own 95% interval widened about the change by z(1 − 0.05/24) / z(0.975), each end separately
     from scipy import stats as sps
-    from statsmodels.stats.multitest import multipletests
 
     p = [float(r["p_value"]) for r in rows]
     reject, holm, _, _ = multipletests(p, alpha=0.05, method="holm")
