@@ -5,8 +5,10 @@ temporary directory (later examples use earlier results). The first ``balance`` 
 ``simulate`` command run as the installed commands would (a process with the project's venv first
 on PATH); the others run in this process, through the same entry points (``cli._run``; a ``python
 -c`` line as its code). The fast suite plays at most FAST_GAMES games per command (the
-examples' own counts cost about 50 CPU seconds, the largest test of the suite); ``make
-test-slow`` runs them as written.
+examples' own counts cost about 50 CPU seconds, the largest test of the suite) and writes the
+reports and Fief's heat maps with their figures undrawn (tests/undrawn_figures.py: each figure is
+still built from the tables, a 1x1 stand-in written under its name); ``make test-slow`` runs them
+as written, figures drawn.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from undrawn_figures import figures_undrawn, heat_maps_undrawn
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -85,7 +89,24 @@ def fewer_games(argv: list[str], cap: int) -> list[str]:
     return out
 
 
-def run_readme(tmp_path, monkeypatch, cap: int | None) -> None:
+# Drawing the figures was about 9 of the fast test's 22 s of CPU (the two comparison reports, the
+# sweep page, Fief's heat maps), so the fast test writes 1x1 stand-ins for them (``undrawn``): the
+# check here is that each command runs and writes what the next one reads (a figure that fails to
+# build still fails it: the figures are built, only not drawn). Every figure these reports build
+# (comparison, comparison_guilds, domain_pairs, event_impact, event_slots, game_flow, game_length,
+# guild_types, questions_*, scores, seat_advantage, tile_impact; the sweep's curve_0 and tornado_*)
+# is still drawn elsewhere in the fast suite: a comparison report's figures of every game measured
+# drawn by tests/reports/test_figure_checklist.py (comparison_guilds only there), the others through
+# the report's own draw_all by tests/reports (test_report.py, test_report_words_pdf.py, the played
+# questions of test_report_medievallons.py) and tests/sweep/test_sweep.py (checked once by logging
+# the names given to draw_all), the heat maps by tests/fief/test_cli_fief.py; and
+# test_readme_examples_run_as_written draws them all.
+
+
+def run_readme(tmp_path, monkeypatch, cap: int | None, undrawn: bool = False) -> None:
+    if undrawn:
+        with figures_undrawn(), heat_maps_undrawn():
+            return run_readme(tmp_path, monkeypatch, cap)
     commands = readme_commands()
     assert len(commands) >= 10
     bin_dir = Path(sys.executable).parent
@@ -110,8 +131,8 @@ def run_readme(tmp_path, monkeypatch, cap: int | None) -> None:
 
 
 def test_readme_examples_run(tmp_path, monkeypatch):
-    """Every example, at most FAST_GAMES games each."""
-    run_readme(tmp_path, monkeypatch, FAST_GAMES)
+    """Every example, at most FAST_GAMES games each, the figures undrawn."""
+    run_readme(tmp_path, monkeypatch, FAST_GAMES, undrawn=True)
 
 
 @pytest.mark.slow

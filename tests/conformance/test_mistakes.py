@@ -45,14 +45,24 @@ def _sync(src: Path, dst: Path) -> None:
             shutil.copy2(f, dst / f.name)
 
 
+# A copy whose mistake is outside the jitted files (kernel.py, bots.py) plays Pig's own compiled
+# kernel: its driver imports ``pig.kernel`` (cached by tests/warm_kernels.py) instead of its own
+# copy, which Numba would compile cold (~2 s of CPU a copy: its path is new). The mistake under test
+# (a dtype, a column, a mapping in driver.py, spec.py or game.py) is the same either way.
+PIGS_KERNEL = ("from .kernel import play_chunk", "from pig.kernel import play_chunk")
+
+
 def broken_pig(root: Path, name: str, edits: dict[str, list[tuple[str, str]]],
                register: bool = True):
     """A copy of Pig as package ``name`` under ``root``, with ``edits`` (file → (old, new)
-    replacements, each of which must apply), registered; returns its spec."""
+    replacements, each of which must apply), registered; returns its spec. A copy that edits
+    neither kernel.py nor bots.py plays Pig's compiled kernel (PIGS_KERNEL)."""
     staged = root / ".staging" / name
     if staged.exists():
         shutil.rmtree(staged)
     shutil.copytree(PIG, staged, ignore=shutil.ignore_patterns("__pycache__"))
+    if edits and not {"kernel.py", "bots.py"} & set(edits):
+        edits = {**edits, "driver.py": [*edits.get("driver.py", []), PIGS_KERNEL]}
     for file, pairs in edits.items():
         text = (staged / file).read_text(encoding="utf-8")
         for old, new in pairs:
