@@ -75,16 +75,33 @@ def test_run_directory_matches_the_spec(spec, tmp_path):
     assert abs(share - 1).max() < 1e-6, "every game's win shares add up to 1"
 
 
+@pytest.fixture(scope="module")
+def one_thread_one_chunk(tmp_path_factory):
+    """Each game's run on one thread in one chunk, the run every thread/chunk parametrisation
+    below is compared with: made once per game (it was made three times, once per
+    parametrisation) and only read afterwards."""
+    made = {}
+
+    def run(spec, bots):
+        if spec.name not in made:
+            a = tmp_path_factory.mktemp(f"one-chunk-{spec.name}") / "a"
+            assert _simulate(spec, a, "--games", "1000", "--seed", "11", "--threads", "1",
+                             "--chunk-size", "1000", *bots) == 0
+            made[spec.name] = a
+        return made[spec.name]
+
+    return run
+
+
 @pytest.mark.parametrize("spec", SPECS, ids=IDS)
 @pytest.mark.parametrize("threads,chunk", [(1, 97), (2, 1000), (2, 33)])
-def test_same_seed_gives_identical_parquet_whatever_threads_and_chunks(spec, tmp_path, threads, chunk):
+def test_same_seed_gives_identical_parquet_whatever_threads_and_chunks(spec, tmp_path, threads, chunk,
+                                                                      one_thread_one_chunk):
     if threads > numba.config.NUMBA_NUM_THREADS:
         pytest.skip("needs 2 threads")
     lineup = _mixed_lineup(spec)
     bots = ("--strategies", lineup) if lineup else ()
-    a, b = tmp_path / "a", tmp_path / "b"
-    assert _simulate(spec, a, "--games", "1000", "--seed", "11", "--threads", "1",
-                     "--chunk-size", "1000", *bots) == 0
+    a, b = one_thread_one_chunk(spec, bots), tmp_path / "b"
     assert _simulate(spec, b, "--games", "1000", "--seed", "11", "--threads", str(threads),
                      "--chunk-size", str(chunk), *bots) == 0
     for name in ("players.parquet", "games.parquet", "summary.parquet"):
