@@ -34,29 +34,6 @@ from pk.a import f
 def g(x):
     return f(x) * 10
 """
-RUN = "from pk.b import g; r = g(1); print(r, g.stats.cache_hits[g.signatures[0]] > 0)"
-
-
-def run(tmp: Path) -> str:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp), *sys.path]),
-           "NUMBA_CACHE_DIR": str(tmp / "cache")}
-    return subprocess.run([sys.executable, "-c", RUN], cwd=tmp, env=env, capture_output=True,
-                          text=True, check=True).stdout.strip()
-
-
-def test_an_edit_to_another_file_of_the_group_recompiles(tmp_path):
-    pk = tmp_path / "pk"
-    pk.mkdir()
-    (pk / "__init__.py").write_text("")
-    (pk / "a.py").write_text(textwrap.dedent(A.format(k=1)))
-    (pk / "b.py").write_text(textwrap.dedent(B))
-    assert run(tmp_path) == "20 False"      # compiled
-    assert run(tmp_path) == "20 True"       # loaded from the cache
-    (pk / "a.py").write_text(textwrap.dedent(A.format(k=2)))
-    assert run(tmp_path) == "30 False"      # a.py changed: recompiled
-    assert run(tmp_path) == "30 True"
-
-
 BOTS = """
 from numba import njit
 import simcore.rng
@@ -67,53 +44,95 @@ def hold(total):
 """
 KERNEL = """
 from numba import njit
-from pig_like.bots import hold
+from {pkg}.bots import hold
 @njit(cache=True)
 def play(total):
     return 1 if hold(total) else 0
 """
-RUN_GAME = ("{register}from pig_like.kernel import play; r = play(20); "
-            "print(r, play.stats.cache_hits[play.signatures[0]] > 0)")
+# One process per step for the three cases below (the group of share_cache_stamp, a registered
+# game folder, the same folder unregistered): each a package of its own in one folder and cache,
+# only ``pig_like`` registered. Four processes in all instead of ten (each ~0.8 s of CPU, nearly
+# all of it Python's and Numba's start): every step is still a new process loading or compiling
+# from the cache the previous one wrote.
+RUN = """
+import json
+from simcore import games
+games.register("pig_like.spec")
+from pk.b import g
+from pig_like.kernel import play as registered
+from pig_plain.kernel import play as unregistered
+def result(f, x):
+    r = f(x)
+    return f"{r} {f.stats.cache_hits[f.signatures[0]] > 0}"
+print(json.dumps({"group": result(g, 1), "registered": result(registered, 20),
+                  "unregistered": result(unregistered, 20)}))
+"""
 
 
-def run_game(tmp: Path, register: bool) -> str:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp), *sys.path]),
-           "NUMBA_CACHE_DIR": str(tmp / "cache")}
-    code = RUN_GAME.format(register="from simcore import games; games.register('pig_like.spec'); "
-                           if register else "")
-    return subprocess.run([sys.executable, "-c", code], cwd=tmp, env=env, capture_output=True,
-                          text=True, check=True).stdout.strip()
-
-
-def _game_folder(tmp: Path) -> Path:
-    pk = tmp / "pig_like"
+def _game_folder(tmp: Path, pkg: str) -> Path:
+    pk = tmp / pkg
     pk.mkdir()
     (pk / "__init__.py").write_text("")
     (pk / "spec.py").write_text("")
     (pk / "bots.py").write_text(textwrap.dedent(BOTS.format(k=20)))
-    (pk / "kernel.py").write_text(textwrap.dedent(KERNEL))
+    (pk / "kernel.py").write_text(textwrap.dedent(KERNEL.format(pkg=pkg)))
     return pk
 
 
-def test_a_registered_game_folder_recompiles_after_an_edit_to_any_of_its_files(tmp_path):
+@pytest.fixture(scope="module")
+def steps(tmp_path_factory) -> list[dict[str, str]]:
+    """Each case's result and whether it came from the cache, in four processes: compiled; run
+    again; after an edit to a.py (the group) and to both games' bots.py; after a new file in the
+    registered game's folder."""
+    import json
+
+    tmp = tmp_path_factory.mktemp("groups")
+    pk = tmp / "pk"
+    pk.mkdir()
+    (pk / "__init__.py").write_text("")
+    (pk / "a.py").write_text(textwrap.dedent(A.format(k=1)))
+    (pk / "b.py").write_text(textwrap.dedent(B))
+    registered, unregistered = _game_folder(tmp, "pig_like"), _game_folder(tmp, "pig_plain")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp), *sys.path]),
+           "NUMBA_CACHE_DIR": str(tmp / "cache")}
+
+    def run() -> dict[str, str]:
+        out = subprocess.run([sys.executable, "-c", RUN], cwd=tmp, env=env, capture_output=True,
+                             text=True, check=True).stdout
+        return json.loads(out.strip().splitlines()[-1])
+
+    found = [run(), run()]
+    (pk / "a.py").write_text(textwrap.dedent(A.format(k=2)))
+    for folder in (registered, unregistered):
+        (folder / "bots.py").write_text(textwrap.dedent(BOTS.format(k=21)))
+    found.append(run())
+    (registered / "notes.py").write_text("# any file of the folder\n")
+    found.append(run())
+    return found
+
+
+def test_an_edit_to_another_file_of_the_group_recompiles(steps):
+    assert [s["group"] for s in steps] == [
+        "20 False",         # compiled
+        "20 True",          # loaded from the cache
+        "30 False",         # a.py changed: recompiled
+        "30 True"]
+
+
+def test_a_registered_game_folder_recompiles_after_an_edit_to_any_of_its_files(steps):
     """The registry stamps a game's whole folder: an edit to bots.py (here a `>=` threshold the
     kernel inlines) recompiles the kernel, with no cache code in the game."""
-    pk = _game_folder(tmp_path)
-    assert run_game(tmp_path, True) == "1 False"
-    assert run_game(tmp_path, True) == "1 True"
-    (pk / "bots.py").write_text(textwrap.dedent(BOTS.format(k=21)))
-    assert run_game(tmp_path, True) == "0 False"        # bots.py changed: recompiled
-    (pk / "notes.py").write_text("# any file of the folder\n")
-    assert run_game(tmp_path, True) == "0 False"
+    assert [s["registered"] for s in steps] == [
+        "1 False", "1 True",
+        "0 False",          # bots.py changed: recompiled
+        "0 False"]          # a new file in the folder
 
 
-def test_without_the_registry_numba_alone_keeps_stale_code(tmp_path):
+def test_without_the_registry_numba_alone_keeps_stale_code(steps):
     """The mistake the registry's stamp prevents (numba/numba#1833): unregistered, the kernel
     keeps the old threshold after bots.py changes."""
-    pk = _game_folder(tmp_path)
-    assert run_game(tmp_path, False) == "1 False"
-    (pk / "bots.py").write_text(textwrap.dedent(BOTS.format(k=21)))
-    assert run_game(tmp_path, False) == "1 True"        # stale: still the old bots.py
+    assert steps[0]["unregistered"] == "1 False"
+    assert steps[2]["unregistered"] == "1 True"         # stale: still the old bots.py
 
 
 # ---------------------------------------------------------------------------------------------

@@ -140,11 +140,17 @@ def test_plain_options_convert_values_exactly_as_typers_adapters():
 
 
 def test_values_the_plain_path_does_not_know_still_get_typers_messages():
-    code = ("import cli, sys; sys.exit(cli._run(['--seed', 'x1', '--games', '10'], prog='simulate', "
-            "target=cli._simulate_app()))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert out.returncode == 2
-    assert out.stderr.strip() == ("error: Invalid value for '--seed': Input should be a valid integer, "
+    """In this process (what a command says, not how its process starts: tests/in_process.py)."""
+    import contextlib
+    import io
+
+    import cli
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(out):
+        rc = cli._run(["--seed", "x1", "--games", "10"], prog="simulate", target=cli._simulate_app())
+    assert rc == 2
+    assert out.getvalue().strip() == ("error: Invalid value for '--seed': Input should be a valid integer, "
                                   "unable to parse string as an integer")
 
 
@@ -157,29 +163,43 @@ def test_whole_numbers_in_other_spellings_are_left_to_typer(text):
 
 
 def test_a_report_imports_neither_pydantic_nor_numba(tmp_path):
+    """The report's figures are built but undrawn (tests/undrawn_figures.py: 1x1 stand-ins, 2.1 s
+    of CPU instead of 5.3): drawing (reports.figures.draw) may import only matplotlib and the
+    standard library, and runs in a forked child whose imports this process never sees anyway."""
     from simcore import runner
 
     run = runner.simulate("middle-ages", games=200, seed=1, out=tmp_path / "run", players=4)
-    code = ("import json, sys, cli; rc = cli._run(['report', sys.argv[1], '--out', sys.argv[2]]); "
+    code = ("import json, sys, cli\n"
+            "from undrawn_figures import figures_undrawn\n"
+            "with figures_undrawn():\n"
+            "    rc = cli._run(['report', sys.argv[1], '--out', sys.argv[2]])\n"
             "print(json.dumps([rc] + [m for m in ('pydantic', 'numba', 'simcore.replay') "
             "if m in sys.modules]))")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "tests"), str(ROOT), *sys.path])}
     out = subprocess.run([sys.executable, "-c", code, str(run), str(tmp_path / "rep")],
-                         capture_output=True, text=True, cwd=ROOT, check=True)
+                         capture_output=True, text=True, cwd=ROOT, env=env, check=True)
     assert json.loads(out.stdout.strip().splitlines()[-1]) == [0]
     assert "balance replay" in (tmp_path / "rep" / "report.html").read_text(encoding="utf-8")
 
 
 _CONSOLE = """
-import atexit, os, sys, threading, time
+import atexit, sys, threading, time
 import cli
 atexit.register(lambda: print("atexit handler ran", flush=True))
+returned = threading.Event()
+command = cli._run
+
+def run_and_say(*args, **kwargs):   # the command itself, then a word to the thread below
+    try:
+        return command(*args, **kwargs)
+    finally:
+        returned.set()
+
+cli._run = run_and_say
 
 def late():     # still working when the command returns: a normal exit waits for it
-    for _ in range(100):
-        if os.path.exists(os.path.join(sys.argv[sys.argv.index("--out") + 1], "run.json")):
-            break
-        time.sleep(0.05)
-    time.sleep(1.0)
+    returned.wait(60)       # (was: polling for run.json, 5 s of waiting when none is written)
+    time.sleep(0.5)
     print("thread finished")
 
 threading.Thread(target=late).start()
