@@ -50,3 +50,13 @@ def plant_winners(values: list[int], seat1: list[float], seat3: list[float], sea
     u = np.random.default_rng(seed).random(games)
     return {v: np.where(u < p1, 0, np.where(u >= 1 - p4, 3, np.where(u >= 1 - p4 - p3, 2, 1)))
             for v, p1, p3, p4 in zip(values, seat1, seat3, seat4)}
+
+
+def swept_sensitivity(root: Path, name: str, values: list[int], winners: dict[int, np.ndarray],
+                      n: int):
+    """:func:`write_sweep` into ``root``, then the sweep's sensitivity as the sweep page reads it
+    (``analysis.sweep.metrics.sensitivity``)."""
+    from analysis.sweep.metrics import sensitivity
+
+    write_sweep(root, name, values, winners, n)
+    return sensitivity(root)

@@ -23,7 +23,7 @@ import re
 import numpy as np
 import polars as pl
 import pytest
-from handmade_sweep import plant_winners, write_sweep
+from handmade_sweep import plant_winners, swept_sensitivity
 from undrawn_figures import figures_undrawn
 
 N = 4000
@@ -42,11 +42,9 @@ def _winners() -> dict[int, np.ndarray]:
 def swept(tmp_path_factory):
     root = tmp_path_factory.mktemp("review_l") / "sw"
     winners = _winners()
-    write_sweep(root, NAME, VALUES, winners, N)
-    from analysis.sweep.metrics import sensitivity
     from reports.sweep import value_sentences
 
-    s = sensitivity(root)
+    s = swept_sensitivity(root, NAME, VALUES, winners, N)
     return root, s, value_sentences(s.value_effects, s.references, s.curves), winners
 
 

@@ -24,7 +24,7 @@ from statistics import NormalDist
 import numpy as np
 import polars as pl
 import pytest
-from handmade_sweep import plant_winners, write_sweep
+from handmade_sweep import plant_winners, swept_sensitivity
 
 N = 4000
 VALUES = [0, 1, 2, 3, 4]
@@ -42,11 +42,9 @@ def _winners() -> dict[int, np.ndarray]:
 def swept(tmp_path_factory):
     root = tmp_path_factory.mktemp("review_m") / "sw"
     winners = _winners()
-    write_sweep(root, NAME, VALUES, winners, N)
-    from analysis.sweep.metrics import sensitivity
     from reports.sweep import sweep_sentences, value_sentences
 
-    s = sensitivity(root)
+    s = swept_sensitivity(root, NAME, VALUES, winners, N)
     lines = value_sentences(s.value_effects, s.references, s.curves, effects=s.effects)
     return s, lines, sweep_sentences(s.effects), winners
 
