@@ -23,6 +23,7 @@ may import every other one, lazily inside commands where the import is heavy.
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import sys
@@ -558,18 +559,58 @@ def _plain_value(kind, value, desc, param, ctx):
 def main(argv: list[str] | None = None) -> None:
     """The ``balance`` console script; with ``argv`` (a caller in Python, a test) it raises
     SystemExit as usual, without it the process ends as :func:`_end_process` says."""
-    rc = _run(argv if argv is not None else sys.argv[1:])
-    if argv is None:
-        _end_process(rc)
+    if argv is not None:
+        sys.exit(_run(argv))
+    with _start_without_collector():
+        rc = _run(sys.argv[1:])
+    _end_process(rc)
     sys.exit(rc)
 
 
 def simulate_main(argv: list[str] | None = None) -> None:
     """The ``simulate`` console script (see :func:`main`)."""
-    rc = _run(argv if argv is not None else sys.argv[1:], prog="simulate", target=_simulate_app())
-    if argv is None:
-        _end_process(rc)
+    if argv is not None:
+        sys.exit(_run(argv, prog="simulate", target=_simulate_app()))
+    with _start_without_collector():
+        rc = _run(sys.argv[1:], prog="simulate", target=_simulate_app())
+    _end_process(rc)
     sys.exit(rc)
+
+
+START_WITHOUT_COLLECTOR_S = 1.0
+"""How long a console command starts with Python's cyclic garbage collector paused."""
+
+
+class _start_without_collector:
+    """A console command's first :data:`START_WITHOUT_COLLECTOR_S` seconds with the cyclic garbage
+    collector paused (``gc.disable``), then collected as usual (a timer thread calls
+    ``gc.enable``); on the command's end, whichever comes first, it is enabled again.
+
+    Why: a command's start imports numpy, numba, pyarrow and the game's modules, ~200,000 objects
+    that live as long as the process; the collector scanned them again and again while they were
+    made (~140 young collections, ~13 middle and one full one: 50-70 ms of a small run's ~0.6 s,
+    timed with ``gc.callbacks``; issue #27 item 5). Paused, none of them runs: a run that ends
+    within the pause never pays for them; a longer command pays its first collections once the
+    timer enables the collector (the objects made meanwhile are young then, scanned as before).
+    Garbage made during the pause is only reference cycles (everything else is freed when its last
+    reference goes, collector or not), and what one second can make is collected once the
+    collector is back. A process that had the collector off (``gc.disable`` before) is left so.
+    Console scripts only (:func:`main`, :func:`simulate_main` without ``argv``): a caller in
+    Python keeps its own collector settings."""
+
+    def __enter__(self):
+        self.timer = None
+        if gc.isenabled():
+            gc.disable()
+            self.timer = threading.Timer(START_WITHOUT_COLLECTOR_S, gc.enable)
+            self.timer.daemon = True
+            self.timer.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            gc.enable()
 
 
 def _end_process(rc: int) -> None:

@@ -262,13 +262,34 @@ def is_cached(disp, sig) -> bool:
         return True
 
 
+_numba_ensure_cache_path = caching._CacheLocator.ensure_cache_path
+_WRITABLE_FOLDERS: set[str] = set()     # cache folders this process wrote a test file in
+
+
+def _ensure_cache_path_once(self) -> None:
+    """Numba's ``ensure_cache_path`` (make the folder, then create and delete a file in it to
+    know it is writable), the file test once per folder and process: Numba runs it for every
+    jitted function as it is decorated (77 for a Middle-Ages run, ~5 ms of a small run's start).
+    The folder is still made each time (a folder removed since is made again before a save); one
+    that stops being writable later fails at the save, as it would between two of Numba's tests."""
+    path = self.get_cache_path()
+    if path in _WRITABLE_FOLDERS:
+        os.makedirs(path, exist_ok=True)
+        return
+    _numba_ensure_cache_path(self)
+    _WRITABLE_FOLDERS.add(path)
+
+
 def install_fallbacks() -> None:
-    """Add :class:`FallbackCacheLocator` after Numba's locators and the uncached last resort
+    """Add :class:`FallbackCacheLocator` after Numba's locators and the uncached last resort, and
+    test a cache folder's writability once per process (:func:`_ensure_cache_path_once`)
     (idempotent; runs on import)."""
     if FallbackCacheLocator not in _IMPL._locator_classes:
         _IMPL._locator_classes.append(FallbackCacheLocator)
     if dispatcher.Dispatcher.enable_caching is not _enable_caching_or_not:
         dispatcher.Dispatcher.enable_caching = _enable_caching_or_not
+    if caching._CacheLocator.ensure_cache_path is not _ensure_cache_path_once:
+        caching._CacheLocator.ensure_cache_path = _ensure_cache_path_once
 
 
 install_fallbacks()

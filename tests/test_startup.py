@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 import subprocess
 import sys
 from pathlib import Path
@@ -225,6 +226,85 @@ def test_a_console_script_ends_after_the_threads_and_exit_handlers_with_its_exit
     else:
         assert lines[0] == str(out)
         assert (out / "run.json").exists() and (out / "stats.json").exists()
+
+
+_START = """
+import atexit, gc, json, sys, tempfile
+collections = []
+gc.callbacks.append(lambda phase, info: phase == "start" and collections.append(info["generation"]))
+tested = []
+numbas_test = tempfile.TemporaryFile
+
+def counted(*args, **kwargs):       # Numba's test of a cache folder: a file made and deleted
+    tested.append(kwargs.get("dir"))
+    return numbas_test(*args, **kwargs)
+
+tempfile.TemporaryFile = counted
+import cli
+collections.clear()                         # (importing cli itself, typer: before the command)
+cli.START_WITHOUT_COLLECTOR_S = 600.0       # the whole command in the pause, however slow
+during = []
+command = cli._run
+
+def run_and_count(*args, **kwargs):
+    try:
+        return command(*args, **kwargs)
+    finally:
+        during.extend(collections)
+
+cli._run = run_and_count
+atexit.register(lambda: print(json.dumps({"collections": during, "enabled": gc.isenabled(),
+                                          "tested": tested}), flush=True))
+cli.simulate_main()
+"""
+
+
+def test_a_console_command_starts_without_the_collector_and_tests_each_cache_folder_once(tmp_path):
+    """The start of a console command (issue #27 item 5): no cyclic garbage collection while it
+    imports and loads its kernels (cli._start_without_collector; the collector is on again when
+    the command ends), and Numba's test that a cache folder is writable made once per folder,
+    not once per jitted function (simcore.numba_cache._ensure_cache_path_once)."""
+    out = tmp_path / "run"
+    r = subprocess.run([sys.executable, "-c", _START, "--games", "16", "--out", str(out), "-q"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert r.returncode == 0, r.stderr
+    seen = json.loads(r.stdout.splitlines()[-1])
+    assert (out / "stats.json").exists()
+    assert seen["collections"] == [], "the collector ran during the command's start"
+    assert seen["enabled"], "the collector stayed off after the command"
+    folders = [d for d in seen["tested"] if d is not None]
+    twice = {d: n for d, n in Counter(folders).items() if n > 1}
+    assert twice == {}, f"cache folders tested more than once (folder: times): {twice}"
+
+
+def test_the_start_pause_gives_the_collector_back_after_its_time_or_at_the_end(monkeypatch):
+    """cli._start_without_collector: off inside; on again when its timer ends (a long command
+    collects as before) or when the block ends, whichever is first; a process whose collector
+    was off before is left with it off."""
+    import gc
+    import time
+
+    import cli
+
+    assert gc.isenabled()
+    monkeypatch.setattr(cli, "START_WITHOUT_COLLECTOR_S", 0.05)
+    try:
+        with cli._start_without_collector():
+            assert not gc.isenabled()
+            deadline = time.monotonic() + 10
+            while not gc.isenabled() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert gc.isenabled(), "the timer did not give the collector back"
+        monkeypatch.setattr(cli, "START_WITHOUT_COLLECTOR_S", 600.0)
+        with cli._start_without_collector():
+            assert not gc.isenabled()
+        assert gc.isenabled()
+        gc.disable()
+        with cli._start_without_collector():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_the_statistics_helpers_compile_only_the_listed_specialisations(monkeypatch):
