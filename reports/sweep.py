@@ -33,7 +33,6 @@ import base64
 import html
 import json
 import re
-import tomllib
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -44,14 +43,15 @@ from analysis import stats
 from analysis.load import smallest_difference
 from analysis.sweep.metrics import anchors, condition_text, sensitivity
 from analysis.sweep.store import read_json
-from analysis.tune.advice import (WORDS as OUTCOME_WORDS, as_good_as_best, confirmed_outcome, objective_text,
-                                  search_path, seat_of, trial_outcome)
+from analysis.tune.advice import (WORDS as OUTCOME_WORDS, as_good_as_best, confirmed_outcome, is_start_rules,
+                                  objective_text, same_value, search_path, seat_of, start_settings,
+                                  start_value, trial_outcome)
 from analysis.tune.targets import edge_digits
 from reports.figures import sweep as FS
 from reports.figures.draw import draw_all
 from reports.html import _CSS, _html_table
 from reports.pdf import write_pdf
-from reports.rules_diff import flatten, value_text
+from reports.rules_diff import value_text
 from reports.sections import FigureSet, Section
 from reports.text import (amount, change_unit, common_digits, metric_value, pct, rounded as rounded_value,
                           shown_change, signed, verdict_digits, verdict_words)
@@ -919,17 +919,6 @@ def target_metric(targets: list[dict]) -> str | None:
         "game_length" if t["kind"] == "length" else None)
 
 
-def _base_value(base: dict, path: str):
-    """The base rules' value at a ``--vary`` path (``setup.start_coins[0]`` indexes a per-seat list;
-    a single number stands for every seat)."""
-    m = re.fullmatch(r"(.+)\[(\d+)\]", path)
-    key, idx = (m.group(1), int(m.group(2))) if m else (path, None)
-    v = base.get(key)
-    if idx is not None and isinstance(v, list):
-        return v[idx] if idx < len(v) else None
-    return v
-
-
 def _change_size(before, after) -> float:
     try:
         b, a = float(before), float(after)
@@ -938,51 +927,17 @@ def _change_size(before, after) -> float:
     return abs(a - b) / max(abs(b), 1.0)
 
 
-def _base_rules(tune: dict) -> dict:
-    """The tune's base rules, flattened, with the tune's own --set applied."""
-    try:
-        base = flatten(tomllib.loads(tune.get("rules_text") or ""))
-    except tomllib.TOMLDecodeError:
-        base = {}
-    for st in tune.get("settings") or []:             # --set given to the tune itself
-        k, _, v = st.partition("=")
-        base[k.strip()] = v.strip()
-    return base
-
-
-def _same_value(before, after) -> bool:
-    try:
-        return float(before) == float(after)
-    except (TypeError, ValueError):
-        return str(value_text(before)) == str(value_text(after))
-
-
-def is_start_rules(tune: dict, result: dict | None) -> bool:
-    """Whether the tune's best candidate is the rules it started from (review M #12): every
-    setting it tunes at its value in the base rules with the tune's own ``--set`` (a player count
-    varied, or a value the base rules do not give: not known to be, False)."""
-    values = (result or {}).get("values") or {}
-    if not values:
-        return False
-    base = _base_rules(tune)
-    for name, after in values.items():
-        before = _base_value(base, name)
-        if before is None or not _same_value(before, after):
-            return False
-    return True
-
-
 def best_changes(tune: dict, result: dict) -> str:
     """The tuned settings as changes from the base rules: "setup.start_coins[0]: 0 → 8" (a setting
     the search left at its base value says so)."""
-    base = _base_rules(tune)
+    base = start_settings(tune)
     bits = []
     for name, after in (result.get("values") or {}).items():
-        before = _base_value(base, name)
+        before = start_value(base, name)
         if before is None:
             bits.append(f"{name}: ? → {value_text(after)}")
             continue
-        same = _same_value(before, after)
+        same = same_value(before, after)
         k = seat_of(name, base.get(re.sub(r"\[\d+\]$", "", name)))
         who = f"{name} (seat {k + 1}'s)" if k is not None else name
         bits.append(f"{who}: {value_text(before)} (unchanged)" if same
@@ -1094,13 +1049,13 @@ def met_candidates(trials: pl.DataFrame, tune: dict) -> pl.DataFrame:
                        & (pl.col("games").cast(pl.Int64, strict=False) == full))
     if ok.height == 0:
         return pl.DataFrame()
-    base = _base_rules(tune)
+    base = start_settings(tune)
     names = [v["name"] for v in tune["varies"]]
     rows = []
     for r in ok.iter_rows(named=True):
         changes, size = [], 0.0
         for n in names:
-            before = _base_value(base, n)
+            before = start_value(base, n)
             after = r[n]
             if before is None or str(value_text(before)) != str(after):
                 if before is not None:
@@ -1623,7 +1578,7 @@ def as_good_section(tune: dict, result: dict, trials: pl.DataFrame, game: str) -
             f"has objective {objective_text(best_obj)} (above 1, the tolerance), so no setting is shown to work "
             "as well; the verdict's confirmation tells."])]
     names = [v["name"] for v in tune["varies"]]
-    base = _base_rules(tune)
+    base = start_settings(tune)
     named = {}
     for n in names:
         k = seat_of(n, base.get(re.sub(r"\[\d+\]$", "", n)))

@@ -13,6 +13,9 @@ tuned ones, and which other trials were as good as the best.
   within a margin; when none is, it still confirms the best full-budget one: docs/sweep.md).
 * :func:`seat_of` — the seat a per-seat setting's index names (``setup.start_coins[0]`` is seat
   1's: MA-1, MV-2), or None.
+* :func:`is_start_rules` — whether the best candidate is the rules the tune started from, by value
+  (its settings against :func:`start_settings`: the base rules with the tune's own ``--set``):
+  the tune then plays no start rules and its page shows no change from them.
 * :func:`seat_response` — every seat's win share under the start rules and the tuned rules on the
   *same* fresh games (the confirmation's), and the paired change with intervals simultaneous over
   the seats (max-|t| from the joint covariance of the per-game differences,
@@ -30,18 +33,23 @@ tuned ones, and which other trials were as good as the best.
   missed, say there is none to adopt and how far the closest candidate was (:func:`how_far`).
 
 Reads files' contents and per-game samples only; plays nothing (reports use it). May import numpy,
-polars, the standard library, :mod:`analysis.stats` and :mod:`analysis.tune.targets`.
+polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.rules_diff` (flatten, value
+text), :mod:`analysis.tune.targets` and :mod:`simcore.config` / :mod:`simcore.errors` (``--set``).
 """
 
 from __future__ import annotations
 
 import re
+import tomllib
 
 import numpy as np
 import polars as pl
 
 from analysis import stats
+from analysis.rules_diff import flatten, value_text
 from analysis.tune.targets import cell_outcome
+from simcore.config import parse_setting, set_in
+from simcore.errors import UsageError
 
 #: the per-seat list settings (one value per seat, seat 1 first): Middle-Ages' start coins (MA-1)
 #: and Médiévallons' hand size (MV-2). An index into a single number also makes a per-seat list
@@ -267,6 +275,71 @@ def seat_of(name: str, base=None) -> int | None:
     return None
 
 
+def start_settings(tune: dict, players: int | None = None) -> dict:
+    """The rules a tune started from, flattened (dotted path → value,
+    :func:`analysis.rules_diff.flatten`): tune.json ``rules_text`` with the tune's own ``--set``
+    (``settings``) applied as the runner applies them (:func:`simcore.config.set_in`: an index into
+    a single number makes it a per-seat list of ``players`` values, else of tune.json's); {} when
+    the text is not TOML. A ``--set`` that does not apply is kept as typed, under its own name."""
+    try:
+        data = tomllib.loads(tune.get("rules_text") or "")
+    except tomllib.TOMLDecodeError:
+        return {}
+    seats = players if players is not None else tune.get("players")
+    typed = {}
+    for text in tune.get("settings") or []:           # --set given to the tune itself
+        try:
+            st = parse_setting(text)
+            set_in(data, st.path, st.value, seats=seats if isinstance(seats, int) else None)
+        except UsageError:
+            k, _, v = text.partition("=")
+            typed[k.strip()] = v.strip()
+    return {**flatten(data), **typed}
+
+
+def start_value(start: dict, name: str):
+    """The start rules' value (:func:`start_settings`) of a tuned setting ``name``
+    (``setup.start_coins[0]`` indexes a per-seat list; a single number stands for every seat);
+    None when they do not give it (``players``, a key left to the game's default)."""
+    m = re.fullmatch(r"(.+)\[(\d+)\]", name)
+    key, idx = (m.group(1), int(m.group(2))) if m else (name, None)
+    v = start.get(key)
+    if idx is not None and isinstance(v, list):
+        return v[idx] if idx < len(v) else None
+    return v
+
+
+def same_value(before, after) -> bool:
+    """Whether two values of a setting are the same setting: numbers by value (``8`` and ``8.0``,
+    a tuned float range's ``8.0`` against the rules' ``8``), anything else as written in TOML."""
+    try:
+        return float(before) == float(after)
+    except (TypeError, ValueError):
+        return value_text(before) == value_text(after)
+
+
+def is_start_rules(tune: dict, result: dict | None, players: int | None = None) -> bool:
+    """Whether a tune's best candidate (result.json ``values``) is the rules it started from
+    (review M #12), by value, not by text: every setting it tunes at its value in the base rules
+    with the tune's own ``--set`` (:func:`start_settings`, :func:`start_value`, :func:`same_value`);
+    a candidate rules text that writes them otherwise (``8.0`` for ``8``, a single number made a
+    per-seat list of it, the ``--set`` comment lines) is still the start rules. A player count
+    varied, or a value the base rules do not give: not known to be, False. The one test the tune
+    (whether to play the start rules beside the confirmation: :mod:`analysis.tune.search`) and its
+    page (whether there is a change from them to show) both use."""
+    values = (result or {}).get("values") or {}
+    if not values:
+        return False
+    if players is None:
+        players = ((result or {}).get("confirm") or {}).get("players")
+    start = start_settings(tune, players if isinstance(players, int) else None)
+    for name, after in values.items():
+        before = start_value(start, name)
+        if before is None or not same_value(before, after):
+            return False
+    return True
+
+
 def seat_response(start: np.ndarray, tuned: np.ndarray, smallest: float = 0.01,
                   level: float = stats.LEVEL) -> list[dict]:
     """Per seat: win share under the start rules and the tuned rules on the same games (per-game
@@ -396,4 +469,5 @@ def as_good_as_best(trials: pl.DataFrame, best: int, paired: dict | None = None)
 
 
 __all__ = ["SEAT_LISTS", "adopt_advice", "objective_text", "as_good_as_best", "cell_response", "confirmed_outcome", "how_far", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
-           "seat_response_from_moments", "trial_outcome"]
+           "seat_response_from_moments", "trial_outcome", "start_settings", "start_value", "same_value",
+           "is_start_rules"]

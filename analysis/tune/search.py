@@ -38,7 +38,9 @@ rules the tune started from are played on the final confirmation's seed and game
 every seat's paired change from them to the tuned rules. Over a panel they are played per cell
 (``DIR/confirmations/start-rules/cell-K/``, :func:`start_cells_response`): result.json
 ``start_cells`` holds every cell's target metrics under both rules and the paired change, one
-family over every cell and metric. result.json ``as_good`` holds each other
+family over every cell and metric. When the best candidate is the start rules (every setting it tunes at
+the start value, by value, however its rules text writes it: :func:`same_as_start`), they are not
+played and ``start`` / ``start_cells`` is null. result.json ``as_good`` holds each other
 full-budget trial whose own objective estimate meets the target, its objective difference from the
 best paired game by game on the search's games (:func:`as_good_pairs`). Per-seat settings are named
 by seat in the verdict (:meth:`TunePlan.seat_label`).
@@ -79,12 +81,12 @@ from simcore.rundir import PLAYERS, RUN_JSON
 from strategies.panels import Cell, Panel, from_options
 
 from analysis import stats
-from analysis.sweep.grammar import Vary, parse_varies
+from analysis.sweep.grammar import PLAYERS as PLAYER_COUNT, Vary, parse_varies
 from analysis.sweep.joint import JointSums
 from analysis.sweep.metrics import from_tables, load_variant, load_variant_sums
 from analysis.sweep.play import PLAN_KEYS, base_rules, begin_out, finish_out, play_with_sums, prepare_out
-from analysis.tune.advice import (base_value, panel_outcome, search_path, seat_of, seat_response,
-                                  seat_response_from_moments)
+from analysis.tune.advice import (base_value, is_start_rules, panel_outcome, search_path, seat_of,
+                                  seat_response, seat_response_from_moments)
 from analysis.tune.cells import AGGREGATES, aggregate, best_possible, cell_rows, panel_sentence
 from analysis.tune.targets import (Target, cell_outcome, check_lineup, evaluate, parse_targets, race, race_bounds, race_cells, sentence,
                                    tightened)
@@ -831,7 +833,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                 base = start_prep(plan, p_k, plan.cells[k] if plan.multi else None)
                 play_confirmation(plan.game, p_k, d_k, games=plan.confirm_games, seed=cseed,
                                   threads=threads, executor=executor,
-                                  start=base if base.rules_sha256 != p_k.rules_sha256 else None,
+                                  start=None if same_as_start(plan, values, p_k, base) else base,
                                   start_dir=out / CONFIRM / START_RULES / (f"cell-{k}" if plan.multi else ""),
                                   progress=lambda d, t, b=k * plan.confirm_games: say("confirm", b + d, total, ""))
             seeds.append(json.loads((d_k / RUN_JSON).read_text(encoding="utf-8"))["seed"])
@@ -877,10 +879,10 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
             confirm["cells"] = cell_rows(pj, plan.panel.cells, [confirm["dir"]], seeds)
     earlier = [t for t in rejected if t != str(best.number)]
     start = None if plan.multi else start_rules_response(plan, prep, cseed, confirm_dir, out,
-                                                         threads, executor)
+                                                         threads, executor, values=values)
     # over a panel: the start rules per cell on the confirmation's games (review L #7)
     start_cells = start_cells_response(plan, preps, cseed, cell_dirs, judged, out, threads,
-                                       executor) if plan.multi else None
+                                       executor, values=values) if plan.multi else None
     result = {"best_trial": best.number, "values": values, "settings": sets,
               "search": {"objective": best.user_attrs.get("worst", best.value), "games": best.user_attrs.get("games"),
                          "low": best.user_attrs.get("low"), "high": best.user_attrs.get("high"),
@@ -959,17 +961,18 @@ START_RULES = "start-rules"
 
 
 def start_rules_response(plan: TunePlan, prep, cseed: int, confirm_dir: Path, out: Path,
-                         threads=None, executor=None) -> dict | None:
+                         threads=None, executor=None, *, values: dict) -> dict | None:
     """Every seat's win share under the rules the tune started from (the base rules with the
     tune's own ``--set``) and under the tuned rules, on the confirmation's fresh games (the same
     seed and count: game k is the same deal under both), with the paired change simultaneous over
     the seats (:func:`analysis.tune.advice.seat_response`): how each seat responds to the fix
     (revE #7). The start rules are played into ``confirmations/start-rules/`` (kept: a resumed tune
-    reads them again). None when the best candidate is the start rules."""
+    reads them again). None when the best candidate (``values``) is the start rules
+    (:func:`same_as_start`): nothing is played."""
     from analysis.load import smallest_difference
 
     base = start_prep(plan, prep)
-    if base.rules_sha256 == prep.rules_sha256:
+    if same_as_start(plan, values, prep, base):
         return None
     d = out / CONFIRM / START_RULES
     small = smallest_difference(plan.game, "share")
@@ -1041,7 +1044,8 @@ def paired_with_start(plan: TunePlan, prep, base, cseed: int, confirm_dir: Path,
 
 
 def start_cells_response(plan: TunePlan, preps: list, cseed: int, cell_dirs: list[Path],
-                         judged: list, out: Path, threads=None, executor=None) -> dict | None:
+                         judged: list, out: Path, threads=None, executor=None, *,
+                         values: dict) -> dict | None:
     """result.json ``start_cells`` (review L #7): over a panel, how each cell responds to the fix.
     Per cell, the rules the tune started from (the base rules with the tune's own ``--set``, at the
     cell's players and line-up) are played on that cell's confirmation games (the same seed and
@@ -1051,12 +1055,13 @@ def start_cells_response(plan: TunePlan, preps: list, cseed: int, cell_dirs: lis
     shares, a role target's side share, the game length …) gets its start and tuned means and the
     paired change; the changes of every cell and metric are one family
     (:func:`analysis.tune.advice.cell_response`: Holm for which are clear, Bonferroni intervals for
-    their sizes). None when the best candidate is the start rules."""
+    their sizes). None when the best candidate (``values``) is the start rules
+    (:func:`same_as_start`): nothing is played."""
     from analysis.load import smallest_difference
     from analysis.tune.advice import FAMILY_WORDS, cell_response
 
     cells, bases = [], [start_prep(plan, p, c) for p, c in zip(preps, plan.cells)]
-    if all(b.rules_sha256 == p.rules_sha256 for b, p in zip(bases, preps)):
+    if all(same_as_start(plan, values, p, b) for b, p in zip(bases, preps)):
         return None
     small = {"share": smallest_difference(plan.game, "share"),
              "length": smallest_difference(plan.game, "length")}
@@ -1091,6 +1096,21 @@ def sums_file(run_dir: Path) -> Path:
     """Where the exact sums of a tune's run played without rows are kept: beside it
     (``confirmations/trial-7.sums.json`` for ``confirmations/trial-7/``)."""
     return run_dir.with_name(run_dir.name + ".sums.json")
+
+
+def same_as_start(plan: TunePlan, values: dict, prep, base) -> bool:
+    """Whether a candidate (its settings ``values``, prepared: ``prep``) is the rules the tune
+    started from (``base``, :func:`start_prep`, at the same players and line-up): the same rules
+    text, or every setting it tunes at its start value, by value
+    (:func:`analysis.tune.advice.is_start_rules`, the test the tune's page makes: a candidate's text
+    differs from the start rules' even then, by its ``--set`` lines, ``8.0`` for ``8`` …). A varied
+    player count is left out here: the start rules are played at the candidate's. The start rules
+    then played beside it would only measure no change: they are not played."""
+    if base.rules_sha256 == prep.rules_sha256:
+        return True
+    rules = {k: x for k, x in values.items() if k != PLAYER_COUNT}
+    return is_start_rules({"rules_text": plan.rules_text, "settings": list(plan.settings)},
+                          {"values": rules}, players=prep.n_players)
 
 
 def start_prep(plan: TunePlan, prep, cell: Cell | None = None):
