@@ -14,6 +14,13 @@ from __future__ import annotations
 
 import re
 
+
+INTERVALS_NOTE = ("Intervals are 95%, each on its own, unless marked as adjusted (simultaneous, "
+                  "Bonferroni, or a stated level such as 97.5%): an adjusted interval holds for its "
+                  "whole family of comparisons at once, so it is wider.")
+"""What every page says of its intervals, at its head and in its glossary (review N #7: "All
+intervals are 95%." headed pages that show intervals adjusted over a panel's cells or at 97.5%)."""
+
 # Order = the order of the glossary section: from what every report has to the rarer statistics.
 TERMS: dict[str, str] = {
     "win share": "The share of games a seat, role or strategy wins; a win shared by k players counts "

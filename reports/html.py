@@ -130,7 +130,7 @@ def meta_rows(groups: list[RunSet]) -> str:
     return _html_table(meta_table(groups), "meta")
 
 
-NOTES = ("All intervals are 95%.",
+NOTES = (glossary.INTERVALS_NOTE,
          "Methods: Wilson intervals for proportions, Student t for means, Newcombe for differences of "
          "proportions, Holm's correction across compared metrics; see docs/analysis.md.")
 
@@ -140,7 +140,7 @@ def page(title: str, groups: list[RunSet], secs: list[Section], png: dict[str, b
     captions = captions or {}
     parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
              f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>",
-             f"<p class='note'>Generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. {NOTES[0]}</p>",
+             f"<p class='note'>Generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. {html.escape(NOTES[0])}</p>",
              meta_rows(groups),
              "<nav>" + "".join(f"<a href='#{s.id}'>{html.escape(s.title)}</a>" for s in secs) + "</nav>"]
     for s in secs:

@@ -700,7 +700,7 @@ def glossary_section(secs: list[Section], figs: FigureSet) -> Section:
     return Section(
         "glossary", "How to read this report",
         "Every statistic this report uses, in plain words (in the HTML page, hover over a term or a "
-        "column heading to read its entry). All intervals are 95%. Under bot play, what goes with "
+        f"column heading to read its entry). {glossary.INTERVALS_NOTE} Under bot play, what goes with "
         "winning is an association: it shows where to look, a rules change compared run against run "
         "shows the effect.",
         tables=[("Terms", pl.DataFrame({"Term": [k for k, _ in rows], "Meaning": [v for _, v in rows]}))],

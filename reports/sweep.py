@@ -49,6 +49,7 @@ from analysis.tune.advice import (WORDS as OUTCOME_WORDS, as_good_as_best, confi
 from analysis.tune.targets import edge_digits
 from reports.figures import sweep as FS
 from reports.figures.draw import draw_all
+from reports.glossary import INTERVALS_NOTE
 from reports.html import _CSS, _html_table
 from reports.pdf import write_pdf
 from reports.rules_diff import value_text
@@ -584,7 +585,7 @@ def _page(title: str, meta: pl.DataFrame, secs: list[Section], png: dict[str, by
             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
             f"<h1>{html.escape(title)}</h1><p class='note'>Generated "
-            f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. All intervals are 95%.</p>"
+            f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. {html.escape(INTERVALS_NOTE)}</p>"
             + "".join(f"<p style='font-size:1.15em'><b>{html.escape(x)}</b></p>" for x in lead)
             + "".join(f"<p class='note'>{html.escape(n)}</p>" for n in notes)
             + f"<table class='meta'><tbody>{rows}</tbody></table>"
@@ -616,7 +617,7 @@ def _publish(out: Path, force: bool, title: str, meta: pl.DataFrame, secs: list[
         if pdf:
             write_pdf(tmp / "report.pdf", title, secs, figs, png, figs.captions,
                       meta.rename({"Item": " ", "Value": "  "}),
-                      tuple(lead) + tuple(notes) + ("All intervals are 95%.",))
+                      tuple(lead) + tuple(notes) + (INTERVALS_NOTE,))
     return Path(out) / "report.html"
 
 
