@@ -245,8 +245,26 @@ collections.clear()                         # (importing cli itself, typer: befo
 cli.START_WITHOUT_COLLECTOR_S = 600.0       # the whole command in the pause, however slow
 during = []
 command = cli._run
+mapped = []
+
+def heap_probe():   # a 64 MB block taken and freed: from the heap, or mapped apart (glibc's mallinfo)
+    import ctypes
+    import numpy as np
+
+    class Info(ctypes.Structure):
+        _fields_ = [(n, ctypes.c_int) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd",
+                                                "usmblks", "fsmblks", "uordblks", "fordblks",
+                                                "keepcost")]
+
+    info = ctypes.CDLL(None).mallinfo
+    info.restype = Info
+    before = info().hblkhd
+    block = np.ones(64 << 20, np.uint8)
+    mapped.append(info().hblkhd - before)
+    del block
 
 def run_and_count(*args, **kwargs):
+    heap_probe()
     try:
         return command(*args, **kwargs)
     finally:
@@ -254,7 +272,7 @@ def run_and_count(*args, **kwargs):
 
 cli._run = run_and_count
 atexit.register(lambda: print(json.dumps({"collections": during, "enabled": gc.isenabled(),
-                                          "tested": tested}), flush=True))
+                                          "tested": tested, "mapped": mapped}), flush=True))
 cli.simulate_main()
 """
 
@@ -262,8 +280,10 @@ cli.simulate_main()
 def test_a_console_command_starts_without_the_collector_and_tests_each_cache_folder_once(tmp_path):
     """The start of a console command (issue #27 item 5): no cyclic garbage collection while it
     imports and loads its kernels (cli._start_without_collector; the collector is on again when
-    the command ends), and Numba's test that a cache folder is writable made once per folder,
-    not once per jitted function (simcore.numba_cache._ensure_cache_path_once)."""
+    the command ends), Numba's test that a cache folder is writable made once per folder, not
+    once per jitted function (simcore.numba_cache._ensure_cache_path_once), and a block of a
+    chunk's size taken from the C heap, not mapped apart and zeroed again for every chunk
+    (cli._keep_freed_memory)."""
     out = tmp_path / "run"
     r = subprocess.run([sys.executable, "-c", _START, "--games", "16", "--out", str(out), "-q"],
                        capture_output=True, text=True, cwd=ROOT)
@@ -273,6 +293,7 @@ def test_a_console_command_starts_without_the_collector_and_tests_each_cache_fol
     assert seen["collections"] == [], "the collector ran during the command's start"
     assert seen["enabled"], "the collector stayed off after the command"
     folders = [d for d in seen["tested"] if d is not None]
+    assert seen["mapped"] == [0], "a 64 MB block was mapped apart from the heap"
     twice = {d: n for d, n in Counter(folders).items() if n > 1}
     assert twice == {}, f"cache folders tested more than once (folder: times): {twice}"
 
