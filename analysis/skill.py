@@ -17,6 +17,9 @@ deals:
   :func:`gap_interval`), on every seat's row of the part. In a game with roles (Seigneurial) the
   seats are not meant to win alike: no seat-balance index, but the largest gap between two seats
   of the role several seats play (the Censitaires), with its 95% interval (:func:`role_gap`).
+  The table published (:func:`balance_by_budget`) says the level of each interval beside it:
+  ``adjusted_level`` where the ``_adjusted`` interval is filled, ``role_gap_level`` where the
+  role gap's is (:func:`with_interval_levels`).
 
 Every interval holds at the few games a quick look plays (``--games 10``): a seat's win share gets
 Wilson's interval with Brown, Cai & DasGupta's ends (:func:`seat_interval`, never (0, 0) for no
@@ -215,11 +218,17 @@ def balance_figures(win_share: np.ndarray, rank: np.ndarray,
     return tuple(out)
 
 
+# The level of the role gap's interval (:func:`role_gap`), written beside it in the published
+# table (:func:`with_interval_levels`) as ``adjusted_level`` is beside the adjusted interval.
+ROLE_GAP_LEVEL = 0.95
+ROLE_GAP_LEVEL_COLUMN = "role_gap_level"
+
+
 def role_gap(win_share: np.ndarray, roles) -> tuple[float | None, ...]:
     """In a game with roles, the largest gap between two seats of the role several seats play
     (:func:`analysis.skill_words.several_seats_role`: Seigneurial's Censitaires) in games x seats
-    win shares, with its 95% interval simultaneous over that role's pairs of seats
-    (:func:`gap_interval` on those seats' columns, a pseudo-game won by each of them), as
+    win shares, with its interval at :data:`ROLE_GAP_LEVEL` (95%) simultaneous over that role's
+    pairs of seats (:func:`gap_interval` on those seats' columns, a pseudo-game won by each), as
     :data:`ROLE_GAP_COLUMNS`; None for each without such a role (seats alike: the seat gap is the
     win-share balance) and NaN for the interval of fewer than two games."""
     role = several_seats_role(roles)
@@ -232,8 +241,23 @@ def role_gap(win_share: np.ndarray, roles) -> tuple[float | None, ...]:
     gap = float(p.max() - p.min())
     if x.shape[0] < 2:
         return gap, float("nan"), float("nan")
-    low, high = gap_interval(x, np.eye(x.shape[1]), 0.95)      # of 1 minus the gap
+    low, high = gap_interval(x, np.eye(x.shape[1]), ROLE_GAP_LEVEL)      # of 1 minus the gap
     return gap, 1.0 - high, 1.0 - low
+
+
+def with_interval_levels(table: pl.DataFrame) -> pl.DataFrame:
+    """The table as ``skill.csv`` and ``skill.parquet`` publish it: beside each interval it holds,
+    the level that interval is at, and no level where it holds none (review N #9: every row of a
+    Seigneurial table said ``adjusted_level`` 0.975, with no ``_adjusted`` interval filled, beside
+    a role gap at 95%). ``adjusted_level`` (:data:`LEVEL_COLUMN`) stays on the rows whose
+    ``win_share_balance_low_adjusted`` is filled and is emptied on the others;
+    ``role_gap_level`` (:data:`ROLE_GAP_LEVEL`) is added, filled where ``role_gap_low`` is. The
+    parts in ``cells/`` keep the level they were played at (a resume compares it)."""
+    adjusted = pl.col("win_share_balance_low_adjusted").is_not_null()
+    return table.with_columns(
+        pl.when(adjusted).then(pl.col(LEVEL_COLUMN)).otherwise(None).cast(pl.Float64).alias(LEVEL_COLUMN),
+        pl.when(pl.col("role_gap_low").is_not_null()).then(pl.lit(ROLE_GAP_LEVEL))
+        .otherwise(None).cast(pl.Float64).alias(ROLE_GAP_LEVEL_COLUMN))
 
 
 def play_cell(game: str, players: int, budget: int, part: str, games: int, *, lineup=None,
@@ -448,7 +472,8 @@ def balance_by_budget(game: str, players: int | None, budgets: list[int], games:
                       policy: str | None = None, roles=None, panel=None, seed: int = 0,
                       threads: int | None = None, progress=None, rules=None,
                       settings=(), question: dict | None = None, say=None, plan=None) -> pl.DataFrame:
-    """Every (cell, budget, part), played or read back from ``out/cells``; the whole table.
+    """Every (cell, budget, part), played or read back from ``out/cells``; the whole table, with the
+    level of each of its intervals beside it (:func:`with_interval_levels`).
     ``panel`` (:class:`strategies.panels.Panel`), or one line-up of ``policy`` at every seat of
     ``players`` seats. ``roles``: a tuple of seat roles, or a function of the player count.
     ``rules`` (a rules file) and ``settings`` (``--set``): the rules of every game (default: the
@@ -515,5 +540,6 @@ def balance_by_budget(game: str, players: int | None, budgets: list[int], games:
     frames = [frames[i] for i in sorted(frames)]
     order = {c.label: k for k, c in enumerate(panel.cells)}
     t = pl.concat(frames)
-    return t.with_columns(pl.col("cell").replace_strict(order, return_dtype=pl.Int64).alias("_k")) \
-        .sort(["_k", "budget", "part", "seat"]).drop("_k")
+    return with_interval_levels(
+        t.with_columns(pl.col("cell").replace_strict(order, return_dtype=pl.Int64).alias("_k"))
+        .sort(["_k", "budget", "part", "seat"]).drop("_k"))

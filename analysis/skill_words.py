@@ -364,3 +364,49 @@ def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> str:
     return (f"the {GAP} ({_level(level)}% intervals, {family}) is "
             f"{_gap_words(first, smallest)}, and {_gap_words(last, smallest, first)}. "
             + _change_words(first, last, smallest, "The gap", "grows", "shrinks"))
+
+
+def gap_headline(first: dict, last: dict, smallest: float = SMALLEST_SHARE, note: str = "") -> str:
+    """The seat advantage as a report's leading line words it (``reports.skill.trend_headline``),
+    from two budgets' rows of :func:`advantage` (seats alike): the largest budget (``last``) first,
+    then the bots (``first``, budget 0). It is read as the trend sentence reads it
+    (:func:`_gap_words`), so the two never disagree (review N #5: the line named "seat 1 leads seat
+    3 by 7.3 pp (0.0 to 17.0)" and "seat 3 led instead" where the sentence said these games cannot
+    tell an advantage from none): a seat is named as leading only where the interval of the
+    largest gap lies above 0, a reversal ("instead") only where both do with other seats ahead,
+    and the interval is said to be of the largest gap between two seats, not of the two seats
+    named. Else these games cannot tell (or, below the difference that matters, show no such
+    advantage). ``note``: more words for the closing parenthesis, which names the intervals."""
+    that = f"the {100 * smallest:g} pp that matters"
+
+    def how(r):                 # a clear gap's size against the difference that matters
+        return {"matters": f"a seat advantage of at least {that}",
+                "none": f"a clear seat advantage but smaller than {that}",
+                "cannot tell": f"a clear seat advantage, though these games cannot tell whether it "
+                               f"reaches {that}"}[size(r["low"], r["high"], smallest)]
+
+    def unclear(r):             # a gap whose interval reaches 0
+        return (f"no seat advantage as large as {that}" if size(r["low"], r["high"], smallest) == "none"
+                else f"these games cannot tell a seat advantage of at least {that} from none")
+
+    span = {k: _span(r["value"], r["low"], r["high"]) for k, r in (("first", first), ("last", last))}
+    if last["low"] > 0:
+        said = (f"at budget {last['budget']} seat {last['best'] + 1} leads seat {last['worst'] + 1}: "
+                f"the {GAP} is {span['last']}, {how(last)}")
+    else:
+        said = f"at budget {last['budget']} {unclear(last)}: the {GAP} is {span['last']}"
+    bots = (f"with the bots (budget {first['budget']})" if first["budget"] == 0 else
+            f"at budget {first['budget']}")
+    if first["low"] > 0:
+        ahead = (f"seat {first['best'] + 1} led instead, ahead of seat {first['worst'] + 1}"
+                 if last["low"] > 0 and first["best"] != last["best"] else
+                 f"the same seat led, ahead of seat {first['worst'] + 1}" if last["low"] > 0 else
+                 f"seat {first['best'] + 1} led seat {first['worst'] + 1}")
+        bots += f" {ahead}: the largest gap was {span['first']}, {how(first)}"
+    elif last["low"] <= 0 and unclear(first) == unclear(last):
+        bots += f" likewise: the largest gap was {span['first']}"
+    else:
+        bots += f" {unclear(first)}: the largest gap was {span['first']}"
+    level = min(first["level"], last["level"])
+    return (f"{said}; {bots} ({_level(level)}% intervals of that largest gap, simultaneous over "
+            "every pair of seats" + (f"; {note}" if note else "") + ")")

@@ -14,7 +14,8 @@ May import polars, numpy, matplotlib (through :mod:`reports.figures.common`), :m
 (the advantage and its sentence, computed from the table), :mod:`analysis.skill_against` (the
 comparison's sentence), :mod:`analysis.skill_target` (a target's reading, the roles' names),
 :mod:`analysis.stats` and :mod:`analysis.load` (sizes against the smallest
-difference that matters), :mod:`reports.html` (style),
+difference that matters), :mod:`reports.html` (style, and the glossary's hover titles on the
+page's sentences), :mod:`reports.glossary` (the page's "How to read this page"),
 :mod:`reports.text` (number formats) and
 :mod:`simcore` (registry).
 """
@@ -35,12 +36,13 @@ from analysis.skill_against import bound_text, change_text, seat_text, verdict_t
 from analysis.stats import NOT_SHOWN
 from analysis.skill_words import (
     BALANCE_COLUMNS, FAMILY_LEVEL, LEVEL_COLUMN, ROLE_GAP_COLUMNS, advantage, cells as skill_cells,
-    has_balance, several_seats_role, verdict,
+    gap_headline, has_balance, several_seats_role, verdict,
 )
 from reports.figures.common import (
     OKABE_ITO, error_bars, new_figure, percent_axis, render, styled, subplots,
 )
-from reports.html import _CSS, _html_table
+from reports import glossary
+from reports.html import _CSS, _html_table, with_titles
 from reports.text import pct_ci
 from simcore import games as registry
 
@@ -113,10 +115,20 @@ def _write_figure(d: Path, fig, name: str) -> str:
     return base64.b64encode((d / "figures" / f"{name}.png").read_bytes()).decode("ascii")
 
 
-# each seat's marker beside its colour: on a budget axis every seat's point sits on its budget's tick
-# (the figure checklist's rule 3: no sideways offsets on a whole-number setting), so seats whose
-# points meet are told apart by marker, drawn open over the filled ones
+# each seat's marker beside its colour, drawn open for every second seat, so that seats whose points
+# meet are told apart (the --against figure puts every seat's point on its budget's tick; the
+# budget figure sets them side by side, :func:`seat_offsets`)
 SEAT_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
+def seat_offsets(seats: int) -> np.ndarray:
+    """Each seat's small step beside its budget's tick in :func:`budget_figure`, in seat order
+    (seat 1 leftmost), together at most a third of the space between two budgets (review N #10:
+    every seat's error bar on the same x, seats 2 and 4 at budget 0 covering each other). The
+    budgets are categories at equal steps (0, 4, 16 at 0, 1, 2), not values on a scale, so a point
+    beside its tick is read as its budget's: nearer its own tick than any other."""
+    step = min(0.08, 0.32 / max(1, seats))
+    return (np.arange(seats) - (seats - 1) / 2) * step
 
 
 def _seat_style(s: int) -> dict:
@@ -285,8 +297,8 @@ def against_html(d: Path, q: dict, spec) -> str:
     level = float(cmp["level"][0])
     parts = against_lines(words)
     return (f"<h2>Against {html.escape(other)}: does the change hold as play gets stronger?</h2>"
-            f"<p>{html.escape(parts[0])}</p><ul>"
-            + "".join(f"<li>{html.escape(x)}</li>" for x in parts[1:]) + "</ul>"
+            f"<p>{with_titles(parts[0])}</p><ul>"
+            + "".join(f"<li>{with_titles(x)}</li>" for x in parts[1:]) + "</ul>"
             f"<p class='note'>Compared with the balance skill directory {html.escape(str(a.get('dir')))} "
             f"({html.escape(other)}): each seat's win share when every seat searches, these rules "
             f"minus those, with Newcombe's interval for a difference of two proportions (at "
@@ -319,27 +331,29 @@ def _whole(bars) -> None:
 
 @styled
 def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | None):
-    """Left: win share per seat against the budget, every seat searching; right: one searching
-    seat's win share against the others' bots, per seat it was rotated to. Both with their 95%
-    intervals, every seat's point on its budget's tick (the figure checklist's rule 3: no sideways
-    offsets on a whole-number setting), told apart by colour and marker (:func:`_seat_style`).
-    One cell's rows."""
+    """Left: win share per seat against the budget, every seat searching (at budget 0 every seat
+    plays its own bot); right: one searching seat's win share against the others' bots, per seat it
+    was rotated to. Both with their 95% intervals, each seat's point a small step beside its
+    budget's tick (:func:`seat_offsets`: no two seats' intervals drawn over each other), told apart
+    by colour and marker (:func:`_seat_style`). One cell's rows; its caption:
+    :func:`budget_caption`."""
     fig = new_figure(10, 4.2)
     ax, ax2 = subplots(fig, 1, 2)
     budgets = sorted(table["budget"].unique().to_list())
     x = np.arange(len(budgets))
     allp = table.filter(pl.col("part") == "all")
     P = int(allp["seat"].max()) + 1
+    beside = seat_offsets(P)
     for s in range(P):
         t = allp.filter(pl.col("seat") == s).sort("budget")
         y = t["win_share"].to_numpy()
         at = np.searchsorted(budgets, t["budget"].to_numpy())
-        _whole(ax.errorbar(x[at], y, yerr=error_bars(t["ci_low"], y, t["ci_high"]),
+        _whole(ax.errorbar(x[at] + beside[s], y, yerr=error_bars(t["ci_low"], y, t["ci_high"]),
                            label=_seat_label(s, roles), **_seat_style(s)))
     if fair is not None:
         ax.axhline(fair, color="grey", lw=1, ls="--", label="fair share")
     ax.set_xticks(x, [str(b) for b in budgets])
-    ax.set_xlabel("playouts per option (0 = the default bot)")
+    ax.set_xlabel("playouts per option (0 = each seat's own bot)")
     ax.set_ylabel("win share, every seat searching")
     ax.set_ylim(bottom=0)
     percent_axis(ax)
@@ -349,7 +363,7 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
         t = one.filter(pl.col("seat") == s).sort("budget")
         y = t["win_share"].to_numpy()
         at = np.searchsorted(budgets, t["budget"].to_numpy())
-        _whole(ax2.errorbar(x[at], y, yerr=error_bars(t["ci_low"], y, t["ci_high"]),
+        _whole(ax2.errorbar(x[at] + beside[s], y, yerr=error_bars(t["ci_low"], y, t["ci_high"]),
                             label=_seat_label(s, roles), **_seat_style(s)))
     if fair is not None:
         ax2.axhline(fair, color="grey", lw=1, ls="--")
@@ -359,6 +373,32 @@ def budget_figure(table: pl.DataFrame, roles: tuple[str, ...], fair: float | Non
     ax2.set_ylabel("one searching seat: its win share")
     percent_axis(ax2)
     return fig
+
+
+def budget_caption(ct: pl.DataFrame) -> str:
+    """What :func:`budget_figure` of one cell's rows ``ct`` shows, for the page and the report's
+    section: the two panels and their games, and why the right panel's budget-0 points differ from
+    the left's for the same bots (review N #10: 23/25/32/20% beside 20.5/24.2/29.8/25.5%, unsaid):
+    at budget 0 nobody searches, so a one-seat game is an every-seat game, and the one-seat part's
+    games there are the first of the every-seat part's (the same line-up and seed,
+    :func:`gain_sentence`), each seat's point from those same few games."""
+    def games(part: str, budget: int | None = None) -> int | None:
+        t = ct.filter(pl.col("part") == part)
+        t = t if budget is None else t.filter(pl.col("budget") == budget)
+        return int(t["games"].min()) if t.height else None
+
+    every, one = games("all"), games("one")
+    text = ("Left: every seat searching, each seat's win share by budget"
+            + (f" ({every:,} games a budget)" if every else "") + "; at budget 0 no seat searches, every "
+            "seat plays its own bot. Right: one searching seat against the others' bots, each seat's "
+            "win share when it is the one searching" + (f" ({one:,} games a seat)" if one else "") + ".")
+    n0, m0 = games("all", 0), games("one", 0)
+    if n0 and m0:
+        text += (f" At budget 0 the right panel shows the same bots as the left, in only the first "
+                 f"{m0:,} of the left's {n0:,} games (every seat's point from those same games), so "
+                 "its points differ from the left's by chance: its wider intervals say how far.")
+    return text + (" Each seat's point sits a small step beside its budget's tick, seat 1 leftmost; "
+                   "95% Wilson intervals.")
 
 
 def _percent(table: pl.DataFrame) -> pl.DataFrame:
@@ -421,19 +461,22 @@ def balance_table(table: pl.DataFrame, spec=None) -> pl.DataFrame:
     return out.drop("cell") if set(out["cell"]) == {""} else out
 
 
-def balance_title(spec, section: bool = False) -> str:
+def balance_title(spec, section: bool = False, budgets=()) -> str:
     """The heading of :func:`balance_table`: the seat-balance figures with seats alike, the role
     shares in a game with roles (no seat-balance index there). ``section``: the report section's
-    caption, which says what the intervals are."""
+    caption, which says what the intervals are. ``budgets``: the table's; with budget 0 the
+    heading says that no seat searches there (review N #10: "every seat searching" over a budget-0
+    row of the bots themselves)."""
+    bots = " (budget 0: no seat searches, every seat plays its own bot)" if 0 in budgets else ""
     if not spec.roles_alike:
-        return ("Role shares by search budget, every seat searching (each role's win share with its "
-                "95% Wilson interval; the largest gap between two seats of the role of several seats, "
-                "95% simultaneous over its pairs of seats)" if section else
-                "Role shares by budget, every seat searching")
-    return ("Balance by search budget, every seat searching (largest gap between two seats' win shares "
-            "with its interval at the sentence's level, and Ludii's Balance with its 95% interval; "
-            "both simultaneous over the pairs of seats)" if section else
-            "Balance by budget, every seat searching")
+        return (f"Role shares by search budget, every seat searching{bots[:-1] + '; ' if bots else ' ('}"
+                "each role's win share with its 95% Wilson interval; the largest gap between two seats "
+                "of the role of several seats, 95% simultaneous over its pairs of seats)" if section else
+                f"Role shares by budget, every seat searching{bots}")
+    return (f"Balance by search budget, every seat searching{bots[:-1] + '; ' if bots else ' ('}"
+            "largest gap between two seats' win shares with its interval at the sentence's level, and "
+            "Ludii's Balance with its 95% interval; both simultaneous over the pairs of seats)" if section
+            else f"Balance by budget, every seat searching{bots}")
 
 
 def role_shares(part: pl.DataFrame, spec) -> list[tuple[str, float, float, float]]:
@@ -601,7 +644,7 @@ def target_html(table: pl.DataFrame, q: dict, spec) -> str:
                             "unclear": "unclear (across an edge)"}[r["share_status"]],
              "target at this budget": r["budget_outcome"]} for r in judged.iter_rows(named=True)]
     return ("<h2>The target as play gets stronger</h2>"
-            + "".join(f"<p>{html.escape(w)}</p>" for w in words)
+            + "".join(f"<p>{with_titles(w)}</p>" for w in words)
             + (_html_table(pl.DataFrame(rows)) if rows else ""))
 
 
@@ -614,6 +657,33 @@ def _band_ci(r: dict) -> str:
     text = pct_ci(r["win_share"], r["low"], r["high"])
     ours = interval_text(r, sep=" (") + ")"
     return ours if len(ours) > len(text) else text
+
+
+PERCENT_TITLE = ("Win share by seat and budget (at budget 0 nobody searches: both parts are the bots "
+                 "themselves)")
+
+# The page's own term, beside the glossary's (reports.glossary: the run report's terms)
+BUDGET_TERM = ("budget (playouts per option)",
+               "How hard the search bot thinks: at each of its decisions it plays each option it has "
+               "out this many times with the seat's own bot (to the end of the game, or for the "
+               "game's search horizon) and takes the option whose playouts won most. Budget 0 is no "
+               "search: every seat plays its own bot.")
+
+
+def terms_html(texts) -> str:
+    """The page's "How to read this page": the search budget (:data:`BUDGET_TERM`) and every
+    glossary term the page uses (:func:`reports.glossary.used_terms` of ``texts``, the page's text,
+    those found in it), each with the explanation the run report gives (review N
+    #6: "Balance (Ludii)", "pp" unexplained on the skill page). The sentences carry the same
+    explanations as hover titles (:func:`reports.html.with_titles`)."""
+    blob = "\n".join(str(t) for t in texts)
+    found = {term for _, _, term in glossary.spans(blob)}
+    rows = [BUDGET_TERM] + glossary.section_rows([t for t in glossary.used_terms([blob]) if t in found])
+    return ("<h2>How to read this page</h2><p class='note'>Every statistic this page uses, in plain "
+            "words, as the balance report explains them (hover over a term or a column heading to read "
+            "its entry). An interval is 95% unless its level is written beside it.</p>"
+            + _html_table(pl.DataFrame({"Term": [k for k, _ in rows], "Meaning": [v for _, v in rows]}),
+                          "glossary"))
 
 
 def build_skill_page(skill_dir: str | Path) -> Path:
@@ -630,34 +700,41 @@ def build_skill_page(skill_dir: str | Path) -> Path:
         P = _players_of(ct, q)
         fig = budget_figure(ct, spec.seat_roles(P), spec.fair_share(P))
         png = _write_figure(d, fig, "budget" if k == 0 else f"budget-{k + 1}")
-        imgs.append((cell, png, gain_sentence(ct).strip()))
+        imgs.append((cell, png, gain_sentence(ct).strip(), budget_caption(ct)))
     from analysis.load import smallest_difference
     sentence = verdict(advantage(table, spec.roles_alike), smallest_difference(q["game"], "share"))
+    budgets = sorted(table["budget"].unique().to_list())
     figures = "".join((f"<h2>{html.escape(cell)}</h2>" if cell else "")
-                      + (f"<p>{html.escape(gain)}</p>" if gain else "")
-                      + f"<figure><img alt='budget' src='data:image/png;base64,{png}'></figure>"
-                      for cell, png, gain in imgs)
+                      + (f"<p>{with_titles(gain)}</p>" if gain else "")
+                      + f"<figure><img alt='budget' src='data:image/png;base64,{png}'>"
+                      f"<figcaption>{with_titles(caption)}</figcaption></figure>"
+                      for cell, png, gain, caption in imgs)
     what = f"{q['players']} players" if len(imgs) == 1 else "a panel"
     compared = against_html(d, q, spec)
     # with a comparison the page leads with it (what the rules change, as play gets stronger),
     # then these rules' own trend
     title = (f"{spec.title}, {what}: {rules_label(q)} against {rules_label(q['against'])} as play "
              "gets stronger" if compared else f"{spec.title}, {what}: balance by search budget")
-    page = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
-            f"<h1>{html.escape(title)}</h1>"
+    note_text = (f"{q['games']:,} games per budget and part (the one-searching-seat part splits them "
+                 f"over the seats it rotates through: {_per_seat(q, table)} per seat); a searching seat "
+                 f"plays its own bot in its playouts (the game's default: {q['policy']}); win shares "
+                 "in percent with 95% Wilson intervals. The terms are explained at the end of the page.")
+    heading, balances, shares = (balance_title(spec, budgets=budgets), balance_table(table, spec),
+                                 _percent(table))
+    body = (f"<h1>{html.escape(title)}</h1>"
             + (f"<p><b>{html.escape(note)}</b></p>" if (note := rules_note(q)) else "")
-            + f"<p class='note'>{q['games']:,} games per budget and part (the one-searching-seat part "
-            f"splits them over the seats it rotates through: {_per_seat(q, table)} per seat); a searching seat plays its own "
-            f"bot in its playouts (the game's default: {html.escape(q['policy'])}); win shares in "
-            f"percent with 95% Wilson intervals.</p>"
+            + f"<p class='note'>{with_titles(note_text)}</p>"
             + target_html(table, q, spec)
             + compared
             + ("<h2>These rules as play gets stronger</h2>" if compared else "")
-            + f"<p>{html.escape(sentence)}</p>"
-            + figures + f"<h2>{balance_title(spec)}</h2>"
-            + _html_table(balance_table(table, spec)) + "<h2>Win share by seat and budget</h2>"
-            + _html_table(_percent(table)) + "</body></html>")
+            + f"<p>{with_titles(sentence)}</p>"
+            + figures + f"<h2>{html.escape(heading)}</h2>"
+            + _html_table(balances) + f"<h2>{html.escape(PERCENT_TITLE)}</h2>"
+            + _html_table(shares))
+    page = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>" + body
+            # the glossary of every word the page shows (its text, without the markup)
+            + terms_html([html.unescape(re.sub(r"<[^>]+>", " ", body))]) + "</body></html>")
     tmp = d / "report.html.tmp"
     tmp.write_text(page, encoding="utf-8")
     tmp.replace(d / "report.html")
@@ -685,26 +762,16 @@ def trend_headline(d: Path, q: dict, spec, smallest: dict | None = None,
     first, last = one.row(0, named=True), one.row(-1, named=True)
     small = smallest_difference(q["game"], "share", smallest)
     head = (f"As play gets stronger (balance skill {d.name}: {int(last['games']):,} games per budget, "
-            f"every seat searching" + (f", {pick}" if pick else "") + f"): at budget {last['budget']} ")
+            f"every seat searching" + (f", {pick}" if pick else "") + "): ")
     if spec.roles_alike:
-        def gap(r):
-            return (f"seat {int(r['best']) + 1} leads seat {int(r['worst']) + 1} by "
-                    f"{100 * r['value']:.1f} pp ({100 * r['low']:.1f} to {100 * r['high']:.1f})")
-        size = ("a seat advantage of at least the "
-                if last["low"] >= small else "under the " if last["high"] < small else
-                "these games cannot tell whether it reaches the ")
-        said = (f"{gap(last)}, {size}{100 * small:g} pp that matters"
-                f" ({100 * float(last['level']):.4g}% interval)")
-        bots = (f"; with the bots (budget {first['budget']}) " +
-                (f"seat {int(first['best']) + 1} led instead, {100 * first['value']:.1f} pp ahead of "
-                 f"seat {int(first['worst']) + 1}" if int(first["best"]) != int(last["best"]) else
-                 f"the same seat led, by {100 * first['value']:.1f} pp"))
-    else:
-        who = str(last["figure"]).replace(" win share", "'s win share")
-        said = (f"the {who} is {pct_ci(last['value'], last['low'], last['high'])} "
-                f"({100 * float(last['level']):.4g}% interval)")
-        bots = (f"; with the bots (budget {first['budget']}) "
-                f"{pct_ci(first['value'], first['low'], first['high'])}")
+        # worded as the trend sentence words the same two budgets (a leader or a reversal only
+        # where the largest gap's interval lies above 0), the interval named as that gap's
+        return head + gap_headline(first, last, small, "its section, below, has every budget") + "."
+    who = str(last["figure"]).replace(" win share", "'s win share")
+    said = (f"at budget {last['budget']} the {who} is {pct_ci(last['value'], last['low'], last['high'])} "
+            f"({100 * float(last['level']):.4g}% interval)")
+    bots = ((f"; with the bots (budget {first['budget']}) " if first["budget"] == 0 else
+             f"; at budget {first['budget']} ") + f"{pct_ci(first['value'], first['low'], first['high'])}")
     return head + said + bots + " (its section, below, has every budget)."
 
 
@@ -772,8 +839,7 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
     gain = gain_sentence(ct)
     # a caption of its own: the sentence is the section's first bullet, not repeated under the figure
     names = figs.add("skill_budget", budget_figure(ct, spec.seat_roles(P), spec.fair_share(P)),
-                     "Each seat's win share by search budget: every seat searching (left), one "
-                     "searching seat against the others' bots (right); 95% intervals.")
+                     "Each seat's win share by search budget. " + budget_caption(ct))
     # the directory's --against comparison (the fix against the rules before it), if it has one
     extra_tables, extra_sentences = [], []
     read = against_reading(d, q, spec, smallest)
@@ -799,7 +865,7 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
         "persists as every seat plays better is a property of the rules; one that vanishes was a "
         "property of the bots.",
         names,
-        [(balance_title(spec, section=True), balance_table(table, spec)),
+        [(balance_title(spec, section=True, budgets=budgets), balance_table(table, spec)),
          ("Win share by search budget (95% Wilson intervals; one seat searching: the others play "
-          "their own bots)", _percent(table))] + extra_tables,
+          "their own bots; at budget 0 nobody searches)", _percent(table))] + extra_tables,
         [sentence + gain] + extra_sentences)

@@ -226,14 +226,21 @@ def test_a_skill_directory_given_as_the_run_points_to_its_page_and_to_skill(buil
 def test_the_headlines_say_what_stronger_play_shows(built):
     """Review K #5: a report with --skill led with a 0.7 pp card effect and seat 1's deficit with
     the bots while its skill section showed another seat ahead once every seat searched. The
-    leading section now says it: at the largest budget (64 here) seat 3 (26%) leads seat 2 (24%)
-    by 2.0 pp, its interval 1 − the win-share balance's adjusted ends (0.0 to 5.0 pp: BALANCE),
-    which reaches both sides of 1 pp; with the bots seat 3 led too, by 32 − 20 = 12 pp."""
+    leading section now says it: at the largest budget (64 here) the largest gap is 26 − 24 = 2.0 pp,
+    its interval 1 − the win-share balance's adjusted ends (0.0 to 5.0 pp: BALANCE), which reaches
+    0, so no seat is named as leading there (review N #5: it said "seat 3 leads seat 2 by 2.0 pp
+    (0.0 to 5.0)", as if the interval were of those two seats' gap and excluded none); with the
+    bots seat 3 led seat 1, by 32 − 20 = 12 pp (9.0 to 15.0: clear of 1 pp)."""
     page = built["page"]
     lead = page.split("<section id='headlines'>")[1].split("</section>")[0] if "<section id='headlines'>" in page \
         else page.split("</section>")[0]
-    text = re.sub(r"<[^>]+>", "", lead)
+    import html
+    text = html.unescape(re.sub(r"<[^>]+>", "", lead))
     assert ("As play gets stronger (balance skill skill: 2,000 games per budget, every seat searching, "
-            "4p 4×balanced): at budget 64 seat 3 leads seat 2 by 2.0 pp (0.0 to 5.0), these games cannot "
-            "tell whether it reaches the 1 pp that matters (97.5% interval); with the bots (budget 0) the "
-            "same seat led, by 12.0 pp") in text, text[:3000]
+            "4p 4×balanced): at budget 64 these games cannot tell a seat advantage of at least the 1 pp "
+            "that matters from none: the largest gap between two seats' win shares is 2.0 pp (0.0 to "
+            "5.0); with the bots (budget 0) seat 3 led seat 1: the largest gap was 12.0 pp (9.0 to "
+            "15.0), a seat advantage of at least the 1 pp that matters (97.5% intervals of that "
+            "largest gap") in text, text[:3000]
+    line = text.split("As play gets stronger")[1].split("has every budget).")[0]
+    assert "leads" not in line and "instead" not in line

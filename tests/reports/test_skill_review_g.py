@@ -30,7 +30,8 @@ def _row(cell, budget, part, seat, role, games, w, lo, hi, rest):
 
 def _text(page: str) -> str:
     import html
-    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+    # a sentence's hover titles (<abbr>, reports.html.with_titles) sit inside it: no space for them
+    return html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"</?abbr[^>]*>", "", page)))
 
 
 # --- finding 1: one number, one interval --------------------------------------------------------
@@ -114,11 +115,21 @@ def _points_on_ticks(fig):
 
 
 def test_the_budget_figures_points_sit_on_their_budgets_ticks(tmp_path):
+    """The comparison figure's points on their budgets' ticks; the budget figure's beside them since
+    review N #10 (seats' intervals drawn over each other): each point nearer its own budget's tick
+    than any other (tests/reports/test_skill_review_n.py)."""
     from reports.skill import against_figure, budget_figure
 
     t = pl.read_parquet(_medievallons_dir(tmp_path / "sk") / "skill.parquet")
     fig = budget_figure(t, ("player",) * 4, 0.25)
-    assert len(fig.axes[0].get_lines()) >= 4 and _points_on_ticks(fig) == []
+    assert len(fig.axes[0].get_lines()) >= 4
+    for ax in fig.axes:
+        ticks = np.asarray(ax.get_xticks(), float)
+        for line in ax.get_lines():
+            x = np.asarray(line.get_xdata(), float)
+            if line.get_marker() in (None, "None", "") or x.size == 0:
+                continue
+            assert all(np.abs(ticks - v).min() < 0.5 * np.diff(ticks).min() for v in x), x
     # seats told apart by marker, as they may meet on a tick
     markers = {line.get_marker() for line in fig.axes[0].get_lines()} - {"None", "_", "|"}   # not the caps
     assert len(markers) == 4
@@ -163,6 +174,22 @@ def test_a_game_with_roles_pages_role_shares_and_says_which_part_it_reads(seigne
     # the lead sentence names its part
     assert ("In 4p 4×standard, with every seat searching at the budget (at budget 0 every seat plays its "
             "own bot), the Seigneur's win share is") in text
+
+
+def test_the_skill_csv_says_the_level_of_each_interval_it_holds(seigneurial):
+    """Review N #9: every row of a Seigneurial skill.csv said adjusted_level 0.975, no ``_adjusted``
+    column filled, beside the role gap's interval at 95%: a reader paired the role gap with 97.5%.
+    Now a level stands only beside a filled interval, the role gap's in ``role_gap_level``, the
+    level the page names for it."""
+    t = pl.read_csv(seigneurial / "skill.csv")
+    adjusted = t["win_share_balance_low_adjusted"].is_not_null()
+    assert t.filter(~adjusted)[K.LEVEL_COLUMN].null_count() == t.filter(~adjusted).height
+    gap = t["role_gap_low"].is_not_null()
+    assert gap.sum() > 0 and t.filter(~gap)["role_gap_level"].null_count() == t.filter(~gap).height
+    levels = set(t.filter(gap)["role_gap_level"].to_list())
+    page = _text((seigneurial / "report.html").read_text(encoding="utf-8"))
+    named = set(re.findall(r"its (\d+(?:\.\d+)?)% interval \(over the Censitaires' pairs\)", page))
+    assert named and {float(x) / 100 for x in named} == levels, (named, levels)
 
 
 def test_the_role_table_sums_a_roles_seats_and_keeps_a_one_seat_roles_interval(seigneurial):
