@@ -85,6 +85,11 @@ TERMS: dict[str, str] = {
     "Wilson": "The Wilson score interval, a 95% interval for a share that stays reliable near 0% and "
               "100%; when only 1 to 3 games (of over 50; 1 or 2 of fewer) are successes or failures, "
               "its end on that side is the exact Poisson one (Brown, Cai & DasGupta).",
+    "playouts per option": "The search bot's budget, how hard it thinks: at each of its decisions it "
+                           "plays each option it has out this many times with the seat's own bot (to "
+                           "the end of the game, or for the game's search horizon) and takes the "
+                           "option whose playouts won most. Budget 0 is no search: every seat plays "
+                           "its own bot.",
 }
 
 # How a term shows up in text: a pattern per term (word boundaries; the first match is the one a
@@ -110,6 +115,7 @@ _PATTERNS: dict[str, str] = {
     "lift": r"\blift\b|×\d",
     "paired by deal": r"\bpaired by deal\b",
     "Wilson": r"\bWilson\b",
+    "playouts per option": r"\bplayouts per option\b",
 }
 _COMPILED = {k: re.compile(v) for k, v in _PATTERNS.items()}
 

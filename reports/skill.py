@@ -662,23 +662,22 @@ def _band_ci(r: dict) -> str:
 PERCENT_TITLE = ("Win share by seat and budget (at budget 0 nobody searches: both parts are the bots "
                  "themselves)")
 
-# The page's own term, beside the glossary's (reports.glossary: the run report's terms)
-BUDGET_TERM = ("budget (playouts per option)",
-               "How hard the search bot thinks: at each of its decisions it plays each option it has "
-               "out this many times with the seat's own bot (to the end of the game, or for the "
-               "game's search horizon) and takes the option whose playouts won most. Budget 0 is no "
-               "search: every seat plays its own bot.")
+
+BUDGET = "playouts per option"          # the search budget's glossary term
 
 
 def terms_html(texts) -> str:
-    """The page's "How to read this page": the search budget (:data:`BUDGET_TERM`) and every
-    glossary term the page uses (:func:`reports.glossary.used_terms` of ``texts``, the page's text,
-    those found in it), each with the explanation the run report gives (review N
+    """The page's "How to read this page": every glossary term the page uses
+    (:func:`reports.glossary.used_terms` of ``texts``, the page's text, those found in it; the
+    search budget's "playouts per option" among them), each with the explanation the run report
+    gives (review N
     #6: "Balance (Ludii)", "pp" unexplained on the skill page). The sentences carry the same
     explanations as hover titles (:func:`reports.html.with_titles`)."""
     blob = "\n".join(str(t) for t in texts)
     found = {term for _, _, term in glossary.spans(blob)}
-    rows = [BUDGET_TERM] + glossary.section_rows([t for t in glossary.used_terms([blob]) if t in found])
+    used = [t for t in glossary.used_terms([blob]) if t in found]
+    # the page is about budgets, which its figures' axes name: their term always comes first
+    rows = glossary.section_rows([BUDGET] + [t for t in used if t != BUDGET])
     return ("<h2>How to read this page</h2><p class='note'>Every statistic this page uses, in plain "
             "words, as the balance report explains them (hover over a term or a column heading to read "
             "its entry). An interval is 95% unless its level is written beside it.</p>"
