@@ -388,7 +388,9 @@ def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
     at least ``smallest`` from 1/P ("clear and large enough to matter"), all of it closer ("clear but
     small"), or reaching both ("clear, may matter": these games cannot tell). Counts of 0 are left
     out (no "in 0 of those 1"): the counts printed add up to the cells they split; when no cell is
-    clear, the sentence says so in words ("in none of the 3 cells")."""
+    clear on the seat's side, the sentence answers :func:`finding_statement`'s question in words
+    ("No cell shows it: … in none of the 3 cells") and names the clear calls on other seats, or
+    that there are none (:func:`_other_seats_clear`)."""
     seats, m, _ = adjusted_seat_intervals(cells)
     key, mean_gap = picked_seat(seats)
     up = mean_gap > 0
@@ -412,10 +414,22 @@ def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
                     (f"perhaps by {that} or more (clear, may matter: these games cannot tell)", may),
                     (f"by less than {that} (clear but small)", small)], hits)
     spread = _spread(s)
-    family = (f" (clear: {100 * (1 - ALPHA):g}% intervals simultaneous over the panel's {m} seat × cell "
-              f"comparisons with 1/P, every seat of every cell, Bonferroni; the calls are wrong, "
-              f"together, with probability at most {100 * ALPHA:g}%)")
+    family = (f" ({'clear' if hits else 'calls'}: {100 * (1 - ALPHA):g}% intervals simultaneous over the "
+              f"panel's {m} seat × cell comparisons with 1/P, every seat of every cell, Bonferroni; the "
+              f"calls are wrong, together, with probability at most {100 * ALPHA:g}%)")
     have = s.height
+    if not hits:
+        # the finding's seat is clearly on its side in no cell: the finding was put as a question
+        # (:func:`finding_statement`), this answers it, then says what is clear (review N #4)
+        where = f"{have} cells with a seat {seat}" if have < n else f"{n} cells"
+        none = ""
+        if have < n:
+            counts = sorted(set(seats["players"].to_list()) - set(s["players"].to_list()))
+            none = (f"; {n - have} of the {n} cells have no seat {seat} "
+                    f"({', '.join(map(str, counts))} player{'s' if counts != [1] else ''})")
+        return (f"No cell shows it: {who} wins {side} than a fair seat share (1/P) in none of the "
+                f"{where} ({_calls(above, below, have)}){none}; {spread}{family}. "
+                + _other_seats_clear(cells, key, smallest))
     if have < n:
         # cells at fewer players have no such seat: they are neither above, below nor unclear
         counts = sorted(set(seats["players"].to_list()) - set(s["players"].to_list()))
@@ -434,6 +448,24 @@ def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
     return (f"The finding does not hold in every cell: {who} wins {side} than a fair seat share (1/P) "
             f"in {f'{hits} of {n}' if hits else f'none of the {n}'} cells ({_calls(above, below, n)}){size}; "
             f"{spread}{family}.")
+
+
+def _other_seats_clear(cells: pl.DataFrame, key: str, smallest: float, most: int = 5) -> str:
+    """When the finding's seat (``key``) is clear in no cell: the clear calls on the other seats, on
+    the same adjusted intervals (:func:`seat_calls`), largest gap first, or that there is none, so
+    that the lead does not put forward a seat no cell shows and leave out the one it does (review N
+    #4: Seat 1 in 4p 4×balanced, 8.3 pp below 1/P, clear and large enough to matter, only named as
+    "the largest gap among the other seats")."""
+    calls = (seat_calls(cells, smallest).filter((pl.col("metric") != key) & pl.col("side").is_not_null())
+             .with_columns(pl.col("gap").abs().alias("_a")).sort("_a", descending=True))
+    if calls.height == 0:
+        return "No other seat is clearly off 1/P in any cell either."
+    said = "; ".join(f"Seat {r['metric'].rsplit('_', 1)[1]} in {r['label']}, {_pp(r['gap'], signed=False)} "
+                     f"{r['side']} 1/P ({r['size']})" for r in calls.head(most).iter_rows(named=True))
+    more = f"; and {calls.height - most} more" if calls.height > most else ""
+    if calls.height == 1:
+        return f"The only clear call is about another seat, on the same intervals: {said}."
+    return f"The clear calls are about other seats, on the same intervals: {said}{more}."
 
 
 def _spread(s: pl.DataFrame) -> str:
@@ -494,7 +526,10 @@ def finding_statement(cells: pl.DataFrame, spec) -> str:
     another, on the intervals adjusted over the panel as :func:`finding` reads them), no side is
     stated for the whole panel: the sentence says the seat is furthest from fair on average and
     where it is below and where above, with each cell's gap (revF #10: "Seat 1 wins less than a
-    fair seat share" while the seat won clearly more in one cell)."""
+    fair seat share" while the seat won clearly more in one cell). When the seat is clearly on
+    that side in no cell, the finding holds nowhere, so it is asked, not stated: "The question:
+    does Seat 3 win more than a fair seat share (1/P = 25%)? …" (review N #4), and
+    :func:`finding` answers it."""
     adjusted, _, _ = adjusted_seat_intervals(cells)
     key, mean_gap = picked_seat(adjusted)
     s = adjusted.filter(pl.col("metric") == key).sort("cell")
@@ -531,6 +566,12 @@ def finding_statement(cells: pl.DataFrame, spec) -> str:
                 f"averaged over the cells), {_pp(mean_gap)}, is the largest in size of any seat's"
                 f"{f' ({runner})' if runner else ''}; {why}")
     beside = f"; {runner} on average" if runner else ""
+    if not (above if mean_gap > 0 else below).height:
+        # clear on its side in no cell: a question, not a finding stated as fact (review N #4)
+        return (f"The question: does Seat {seat}{role} win {side} than a fair seat share "
+                f"({_fair_text(s)})? Seat {seat} is the seat picked because its win share is furthest "
+                f"from 1/P on average over {over}: {_pp(mean_gap)} on average (its gap from 1/P: "
+                f"{gaps}{beside}); {why}")
     return (f"The finding: Seat {seat}{role} wins {side} than a fair seat share ({_fair_text(s)}). "
             f"Seat {seat} is the seat picked because its win share is furthest from 1/P on average "
             f"over {over}: {_pp(mean_gap)} on average (its gap from 1/P: {gaps}{beside}); {why}")

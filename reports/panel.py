@@ -11,10 +11,13 @@ seats take equal shares of its wins (:func:`analysis.panel.role_finding`); the t
 such seat's share of its role's wins, and the figure draws the sides and those shares against an
 equal split, no 1/P line. :func:`build_panel_sweep_report` reads a panel sweep
 (:mod:`analysis.sweep.panel`): per parameter, whether it moves every cell the same way and by how
-much, the per-cell effects in a figure and a table. Both only read files.
+much, the per-cell effects in a figure and a table. :func:`build_panel_comparison_report` reads
+two panels, before and after a rule change (:mod:`analysis.panel_compare`): which seats moved in
+which cells, and whether the change moves the seats toward or away from fair. All only read files.
 
 May import polars, matplotlib, the standard library, :mod:`analysis.panel`,
-:mod:`analysis.sweep.panel_effects` (reading), :mod:`analysis.stats` (reading order),
+:mod:`analysis.sweep.panel_effects` (reading), :mod:`analysis.panel_compare` (the before/after
+over a panel), :mod:`analysis.stats` (reading order),
 :mod:`reports.sweep` (page helpers), :mod:`reports.text` (verdict words), :mod:`reports.sections`,
 :mod:`reports.figures.common` (the run page's seat colours) and :mod:`simcore` (atomic, errors, registry).
 """
@@ -200,7 +203,10 @@ def role_finding_statements(cells: pl.DataFrame) -> list[str]:
     """What the finding of a panel of a game with roles is, one sentence per role of several seats,
     said before whether it holds (:func:`analysis.panel.role_finding` says where it does): "The
     finding: the Censitaires' seats do not win equally often (…)", with the equal split the page
-    judges each seat's share of its role's wins against, per player count of the panel."""
+    judges each seat's share of its role's wins against, per player count of the panel. Where no
+    seat of the role is clearly off that split in any cell, the finding holds nowhere, so it is
+    asked, not stated: "The question: do the Censitaires' seats win equally often …?" (review N
+    #4)."""
     seats = cells.filter(pl.col("metric").str.starts_with("role_seat_share_"))
     out = []
     for role in dict.fromkeys(seats["role"].to_list()):
@@ -208,6 +214,12 @@ def role_finding_statements(cells: pl.DataFrame) -> list[str]:
         label = part["role_label"][0]
         split = part.select("players", "fair").unique().sort("players", descending=True)
         at = ", ".join(f"{100 * f:.3g}% at {p} players" for p, f in split.iter_rows())
+        if "clear" in part.columns and not part["clear"].fill_null(False).any():
+            # clear in no cell: a question, which the next sentence answers (review N #4)
+            out.append(f"The question: do the {label}s' seats win equally often, each taking an equal "
+                       f"split of the {label}s' wins ({at}), or does some {label} seat take clearly "
+                       "more or less?")
+            continue
         out.append(f"The finding: the {label}s' seats do not win equally often, some {label} seat "
                    f"taking clearly more or less of the {label}s' wins than an equal split among "
                    f"them ({at}).")
@@ -246,9 +258,9 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
                                           "Every seat's win share per cell with its 95% Wilson interval "
                                           "(each cell on its own, not adjusted); dashed: 1/P."))
     table = _cell_metric_table(t.cells, t.calls, t.calls_title)
-    secs = [Section("cells", "Every cell", intro,
-                    tables=[("Win share per cell (each cell's own 95% interval)", table)]),
-            figure]
+    tables = ([("Win share per cell (each cell's own 95% interval)", table)] if not t.roles
+              else _role_tables(table))
+    secs = [Section("cells", "Every cell", intro, tables=tables), figure]
     runs = sorted(set(t.cells["run"].to_list()))
     meta = _meta([("game", _title(t.game)), ("cells", str(len(t.labels))),
                   ("rules", "; ".join(_rules_of(runs))), ("runs", "; ".join(runs))])
@@ -256,6 +268,26 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
     if t.roles:
         lead = _lead_with_the_finding(lead, t.cells)
     return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=lead, svg=svg)
+
+
+def _role_tables(table: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:
+    """The cell table of a game with roles in two (review N #11: in one, 12 columns ran past a
+    1300-pixel window and the columns the finding reads sat behind a scroll bar): first what the
+    finding reads, each side's win share and each seat's share of its role's wins; then the
+    cell's players and games, each seat's win share of all games (a one-seat role's repeats its
+    side's) and the other metrics (the game length)."""
+    seats = [c for c in table.columns if c.startswith("Seat ") and c.endswith("'s win share")]
+    if not seats:
+        return [("Win share per cell (each cell's own 95% interval)", table)]
+    # the second table: the cell's size, every seat's share of all games and what else the cell
+    # measured (the game length)
+    rest = [c for c in table.columns if c not in seats and c not in ("cell", "players", "games")
+            and not c.endswith(" win share") and not c.endswith(" wins")]
+    first = [c for c in table.columns if c not in seats and c not in rest and c != "players"]
+    return [("Who wins, by side and by seat within a role, per cell (each cell's own 95% interval)",
+             table.select(first)),
+            ("Each seat's share of all games won, and the game length, per cell (each cell's own 95% "
+             "interval)", table.select("cell", "players", "games", *seats, *rest))]
 
 
 def _rules_of(runs) -> list[str]:
@@ -393,16 +425,18 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
     line-ups, one family over every cell and seat; the table of every cell and seat and a figure
     of the changes with their intervals over the family. ``answers``, when given, gets the lead
     sentences for the command line. Returns the path of report.html."""
-    from analysis.panel_compare import panel_comparison
+    from analysis.panel_compare import panel_comparison, seat_balance
     from reports.rules_diff import diff_sentences, diff_table, rules_diff
     from simcore.rundir import read_meta
 
     c = panel_comparison(base, variant, smallest, progress=progress)
+    balance = seat_balance(c)
     b_meta, v_meta = (read_meta(r) for r in c.runs[0])
     bl, vl = Path(base).name, Path(variant).name
     changes = rules_diff(b_meta, v_meta)
     changed = diff_sentences(changes, bl, vl, b_meta, v_meta)
-    lead = ["What changed: " + changed[0] + " " + pairing_words(c)] + comparison_findings(c)
+    lead = (["What changed: " + changed[0] + " " + pairing_words(c)] + comparison_findings(c)
+            + ([balance_sentence(balance, c.smallest)] if balance.height else []))
     if c.left_out:
         lead.append(f"Left out, in one panel only: {'; '.join(c.left_out)}.")
     figs = FigureSet()
@@ -413,11 +447,17 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
                     f"deals). The verdicts are one family over the {_comparisons(c.family)} of every "
                     f"cell and {unit}: clear after Holm's correction over them, and sized on the "
                     f"Bonferroni interval over them (the interval shown), against the "
-                    f"{rounded_pp(c.smallest)} that matters.",
+                    f"{rounded_pp(c.smallest)} that matters" + (f"; {CUT_AT_ZERO}. comparison.csv keeps "
+                    "the interval's own ends (size_low, size_high)." if cut_at_zero(c) else "."),
                     figures=figs.add("changes", change_figure(c),
                                      f"Each {unit}'s change in win share, after − before, per cell, with "
-                                     f"its interval over the family of {c.family} (Bonferroni)."),
+                                     f"its interval over the family of {c.family} (Bonferroni"
+                                     + ("; a clear change's drawn on its side of 0" if cut_at_zero(c) else "")
+                                     + ")."),
                     tables=[(f"Win share per cell and {unit}", comparison_table(c))]),
+            *([Section("balance", _balance_heading(balance), balance_note(balance),
+                       tables=[("Largest gap from fair, before and after", balance_table(balance, c.smallest))])]
+              if balance.height else []),
             Section("rules", "What changed in the rules", " ".join(changed[1:]) if len(changed) > 1 else "",
                     tables=[("Settings that differ", diff_table(changes))] if changes else [])]
     meta = _meta([("game", _title(c.game)), ("cells compared", str(len(c.cells))),
@@ -428,8 +468,147 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
     from analysis.export import table_csv
 
     csv = table_csv(c.rows)
-    return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=lead, svg=svg,
-                    files={"comparison.csv": csv})
+    files = {"comparison.csv": csv, **({"balance.csv": table_csv(balance)} if balance.height else {})}
+    return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=lead, svg=svg, files=files)
+
+
+def _fair_of(balance: pl.DataFrame) -> str:
+    """The fair share the balance is read against: ``1/P = 25%`` (a seat's win share), ``33.3%`` (an
+    equal split of a role's wins), or per cell when the cells differ (the table gives each)."""
+    fairs = set(balance["fair"].drop_nulls().to_list())
+    seat = balance["what"][0] == "seat"
+    if len(fairs) != 1:
+        return "1/P, the cell's own" if seat else "1/k, the cell's own"
+    f = f"{100 * fairs.pop():.3g}%"
+    return f"1/P = {f}" if seat else f
+
+
+def _subject(balance: pl.DataFrame) -> tuple[str, str]:
+    """(the question, what the largest gap is of) for the page's balance words: a seat's win share
+    from a fair seat share, or, in a game with roles, a seat's share of its role's wins from an
+    equal split (what the panel page's finding is about)."""
+    what = balance["what"][0]
+    if what == "seat":
+        return (f"Toward or away from a fair seat share ({_fair_of(balance)})?",
+                "The largest gap of a seat's win share from 1/P")
+    return (f"Toward or away from an equal split of the {what}s' wins ({_fair_of(balance)} a seat)?",
+            f"The largest gap of a {what} seat's share of the {what}s' wins from an equal split")
+
+
+def _balance_heading(balance: pl.DataFrame) -> str:
+    return ("Toward or away from a fair seat share, per cell" if balance["what"][0] == "seat" else
+            f"Toward or away from an equal split among the {balance['what'][0]}s, per cell")
+
+
+def _gap_digits(r: dict, smallest: float) -> int:
+    """The decimals of a cell's largest gaps and their change: as many as the change's range needs
+    not to print an end on the wrong side of 0 or of ``smallest``, and one more while before
+    → after would not print the change between them (1.8 → 0.4 pp beside a change of −1.5 pp; at
+    most 2 decimals, where a last digit may still differ by rounding)."""
+    from reports.text import verdict_digits
+
+    d = verdict_digits(r["change_low"], r["change_high"], smallest)
+    while d < 2 and round(round(100 * r["after"], d) - round(100 * r["before"], d), d) != round(100 * r["change"], d):
+        d += 1
+    return d
+
+
+def _gap(x: float, d: int) -> str:
+    return f"{100 * x:.{d}f}"
+
+
+def _gap_change(r: dict, smallest: float) -> str:
+    """``−2.3 pp (−4.2 to −0.4 pp)``: a cell's change in its largest gap with the range the games
+    allow (:func:`_gap_digits`)."""
+    from reports.text import pp, pp_ci
+
+    d = _gap_digits(r, smallest)
+    return f"{pp(r['change'], d)} ({pp_ci(r['change_low'], r['change_high'], d)})"
+
+
+def balance_sentence(balance: pl.DataFrame, smallest: float, most: int = 5) -> str:
+    """The lead's answer to "does the change help balance?" (review N #2: the page gave only
+    directions, "up in every one", while the coins unbalanced one line-up): per cell, the largest
+    gap from a fair share before → after, grouped by whether it clearly shrinks, clearly grows or
+    these games cannot tell (:func:`analysis.panel_compare.seat_balance`: the change in the largest
+    gap read on the range every seat's interval over both panels allows, worded by size); the
+    before → after values are the runs'. Up to ``most`` cells with numbers per group, the rest
+    named (the table has every one)."""
+    from analysis import stats
+    from reports.text import verdict_words
+
+    ask, subject = _subject(balance)
+
+    def said(rows: pl.DataFrame, numbers: bool) -> str:
+        parts = [f"{r['cell']} ({_gap(r['before'], _gap_digits(r, smallest))} → "
+                 f"{_gap(r['after'], _gap_digits(r, smallest))} pp; change "
+                 f"{_gap_change(r, smallest)}, {verdict_words(r['verdict'])})" if numbers and k < most
+                 else r["cell"] for k, r in enumerate(rows.iter_rows(named=True))]
+        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+    clear = pl.col("verdict") != stats.NOT_SHOWN
+    shrinks = balance.filter(clear & (pl.col("change") < 0)).sort("change")
+    grows = balance.filter(clear & (pl.col("change") > 0)).sort("change", descending=True)
+    untold = balance.filter(~clear)
+    parts = []
+    if shrinks.height:
+        parts.append(f"shrinks in {said(shrinks, True)}")
+    if grows.height:
+        parts.append(f"grows in {said(grows, True)}")
+    if not parts:
+        cells = "the one cell" if balance.height == 1 else f"any of the {balance.height} cells"
+        return (f"{ask} These games cannot tell in {cells}. {subject}, before → after: " + "; ".join(
+            f"{r['cell']} {_gap(r['before'], _gap_digits(r, smallest))} → {_gap(r['after'], _gap_digits(r, smallest))} "
+            f"pp (change {_gap_change(r, smallest)})"
+            for r in balance.iter_rows(named=True)) + f" ({_balance_how(balance)}).")
+    told = "; it ".join(parts)
+    rest = f"; these games cannot tell in {said(untold, False)}" if untold.height else ""
+    return f"{ask} {subject} {told}{rest} ({_balance_how(balance)})."
+
+
+def _balance_how(balance: pl.DataFrame) -> str:
+    return (f"before → after: the runs' values; each change read on the range that every seat's "
+            f"interval over every seat of every cell of both panels allows, Bonferroni over "
+            f"{int(balance['family'][0])}, wider than a paired test would be")
+
+
+def balance_note(balance: pl.DataFrame) -> str:
+    """The balance section's note: what the largest gap is, where its range comes from, and that
+    the points are the runs' values."""
+    ask, subject = _subject(balance)
+    seat = balance["what"][0] == "seat"
+    interval = ("Wilson interval of its win share" if seat else
+                "interval of its share of its role's wins (share ± z·se, as the panel page's calls)")
+    return (f"{subject}, in each cell before and after, and whose it is (the runs' values). Its range: "
+            f"every seat's {interval}, all {int(balance['family'][0])} of both panels at once "
+            "(Bonferroni, each at level 1 − 0.05/"
+            f"{int(balance['family'][0])}), bound the largest gap between the largest of the seats' "
+            "nearest distances and the largest of their furthest; the change is read on those two "
+            "ranges (after's low end minus before's high end, to after's high end minus before's low "
+            "end), so it is wider than a paired test of it would be, and worded by size on it "
+            "against the smallest difference that matters. 'Within noise': these games cannot tell "
+            "whether the largest gap moved.")
+
+
+def balance_table(balance: pl.DataFrame, smallest: float) -> pl.DataFrame:
+    from reports.text import verdict_words
+
+    seat = balance["what"][0] == "seat"
+
+    def gap(r: dict, when: str) -> str:
+        d = _gap_digits(r, smallest)
+        return (f"{_gap(r[when], d)} pp (Seat {r[when + '_seat']}; {_gap(r[when + '_low'], d)} to "
+                f"{_gap(r[when + '_high'], d)})")
+
+    rows = list(balance.iter_rows(named=True))
+    return pl.DataFrame({
+        "Cell": [r["cell"] for r in rows],
+        ("1/P" if seat else "Equal split"): [f"{100 * r['fair']:.3g}%" if r["fair"] is not None else ""
+                                              for r in rows],
+        "Largest gap before": [gap(r, "before") for r in rows],
+        "Largest gap after": [gap(r, "after") for r in rows],
+        "Change (range)": [_gap_change(r, smallest) for r in rows],
+        "Verdict": [verdict_words(r["verdict"]) for r in rows]})
 
 
 def _comparisons(m: int) -> str:
@@ -440,14 +619,40 @@ def rounded_pp(share: float) -> str:
     return f"{100 * share:g} pp"
 
 
+def shown_range(r: dict) -> tuple[float, float]:
+    """The interval over the family a row of the comparison is shown with: for a change Holm calls
+    clear, its Bonferroni interval on the change's side of 0, the range its size was read on
+    (:func:`reports.text.size_range`: Holm shows the sign even where that wider interval still
+    holds 0, review N #1); otherwise the interval as it is. ``comparison.csv`` keeps the
+    interval's own ends (``size_low``, ``size_high``)."""
+    from reports.text import size_range
+
+    clear = bool(r.get("significant")) and r.get("verdict") is not None
+    return size_range(r["diff"], r["size_low"], r["size_high"], clear)
+
+
+def cut_at_zero(c) -> bool:
+    """Whether some change Holm calls clear is shown cut at 0 (:func:`shown_range`): its
+    Bonferroni interval over the family still holds 0."""
+    return any(shown_range(r) != (r["size_low"], r["size_high"]) for r in c.rows.iter_rows(named=True)
+               if r["significant"])
+
+
+#: what a page says when a clear change's interval is shown cut at 0 (:func:`cut_at_zero`)
+CUT_AT_ZERO = ("a clear change's interval is cut at 0 where Holm shows its sign but that wider "
+               "(Bonferroni) interval still holds 0: the range on the change's side of 0 its size is "
+               "read on")
+
+
 def _change(r: dict, smallest: float) -> str:
-    """A cell's change with its interval over the family, at the decimals at which no end prints on
-    the wrong side of 0 or of the smallest difference for its verdict (review M #11: "+1.0 to +2.3
-    pp, clear, may matter" for a low end of 0.97)."""
+    """A cell's change with its interval over the family (:func:`shown_range`), at the decimals at
+    which no end prints on the wrong side of 0 or of the smallest difference for its verdict
+    (review M #11: "+1.0 to +2.3 pp, clear, may matter" for a low end of 0.97)."""
     from reports.text import pp, pp_ci, verdict_digits
 
-    d = verdict_digits(r["size_low"], r["size_high"], smallest)
-    return f"{r['cell']} {pp(r['diff'], d)} ({pp_ci(r['size_low'], r['size_high'], d)})"
+    lo, hi = shown_range(r)
+    d = verdict_digits(lo, hi, smallest)
+    return f"{r['cell']} {pp(r['diff'], d)} ({pp_ci(lo, hi, d)})"
 
 
 def pairing_words(c) -> str:
@@ -476,6 +681,62 @@ def pairing_words(c) -> str:
             "(a change within it may come from the deals as well as the rules).")
 
 
+def _decimals(x: float) -> int:
+    """The decimals that show ``x`` (a number of percent or pp) with 2 significant digits when it is
+    below 0.1, 1 otherwise, at most 3: 0.015, 0.005, 0.8."""
+    import math
+
+    return 1 if not 0 < abs(x) < 0.1 else min(3, 1 - math.floor(math.log10(abs(x))))
+
+
+def _share(x: float) -> str:
+    """A small share at the decimals that keep it from printing as 0: ``0.015%``, ``0.8%``."""
+    return f"{100 * x:.{_decimals(100 * x)}f}%"
+
+
+def same_games_words(r: dict) -> str:
+    """What the games say of a row the same in every game under both rules, paired
+    (:data:`analysis.panel_compare.SAME_GAMES`): not a change of exactly 0, a bound on it
+    (:func:`analysis.panel_compare.same_games_bound`)."""
+    from analysis.panel_compare import same_games_bound
+
+    n = int(r["games_before"])
+    return (f"no game of the {n:,} differs, so its change is at most {_bound(same_games_bound(n))} "
+            "either way, 95% bound")
+
+
+def _bound(x: float) -> str:
+    """An upper bound in pp at the decimals that show it, rounded up (``0.015 pp`` for 0.01498):
+    a bound printed below itself would claim more than the games show."""
+    import math
+
+    d = _decimals(100 * x)
+    return f"{math.ceil(100 * x * 10 ** d - 1e-9) / 10 ** d:.{d}f} pp"
+
+
+def _untested_words(rows: pl.DataFrame) -> list[str]:
+    """The lead's sentences on the rows outside the family: a side the same in every game of both
+    runs (a Seigneur who won none), and, paired game by game, a side with the same result in every
+    game under both rules (the Seigneur won the very same games: review N #8), with what the games
+    bound its change by."""
+    from analysis.panel_compare import SAME_GAMES
+
+    untested = rows.filter(pl.col("verdict").is_null())
+    constant = untested.filter(pl.col("note").is_null() | (pl.col("note") != SAME_GAMES))
+    same = untested.filter(pl.col("note") == SAME_GAMES)
+    out = []
+    if constant.height:
+        said = ", ".join(f"{r['item']} in {r['cell']} ({100 * r['before']:.1f}% before and after)"
+                         for r in constant.iter_rows(named=True))
+        out.append(f"Not tested, the same in every game of both runs: {said}.")
+    if same.height:
+        said = "; ".join(f"{r['item']} in {r['cell']} ({_share(r['before'])} before and after: "
+                         f"{same_games_words(r)})" for r in same.iter_rows(named=True))
+        out.append(f"Not tested, the same result in every game under both rules (paired game by game): "
+                   f"{said}.")
+    return out
+
+
 def comparison_findings(c) -> list[str]:
     """The lead of a panel's before/after: per seat (side) that moved, in how many cells and which
     way, each change with its interval over the family and its size in words; the seats that moved
@@ -487,12 +748,9 @@ def comparison_findings(c) -> list[str]:
     rows = c.rows
     n, unit = len(c.cells), ("side" if c.what == "side" else "seat")
     family = (f"(clear after Holm's correction over the {_comparisons(c.family)} of every cell and "
-              f"{unit}; intervals over that family)")
+              f"{unit}; intervals over that family" + (f", {CUT_AT_ZERO}" if cut_at_zero(c) else "") + ")")
     clear = rows.filter(pl.col("verdict").is_not_null() & (pl.col("verdict") != stats.NOT_SHOWN))
-    untested = rows.filter(pl.col("verdict").is_null())
-    said = ", ".join(f"{r['item']} in {r['cell']} ({100 * r['before']:.1f}% before and after)"
-                     for r in untested.iter_rows(named=True))
-    aside = [f"Not tested, the same in every game of both runs: {said}."] if untested.height else []
+    aside = _untested_words(rows)
     tested = rows.filter(pl.col("verdict").is_not_null())
     if tested.height == 0:
         return [f"Did the {unit} win rates move, line-up by line-up? No {unit}'s win share could be "
@@ -540,22 +798,26 @@ def comparison_findings(c) -> list[str]:
 
 
 def comparison_table(c) -> pl.DataFrame:
+    from analysis.panel_compare import SAME_GAMES
     from reports.text import pp, pp_ci
 
     from reports.text import verdict_digits
 
     r = c.rows
-    digits = [verdict_digits(lo, hi, c.smallest) for lo, hi in zip(r["size_low"], r["size_high"])]
+    shown = [shown_range(x) for x in r.iter_rows(named=True)]
+    digits = [verdict_digits(lo, hi, c.smallest) for lo, hi in shown]
     return pl.DataFrame({
         "Cell": r["cell"], c.what.capitalize(): r["item"],
-        "Before": [f"{100 * x:.1f}%" for x in r["before"]],
-        "After": [f"{100 * x:.1f}%" for x in r["after"]],
+        "Before": [_share(x) for x in r["before"]],         # 0.015%, not 0.0% (review N #8)
+        "After": [_share(x) for x in r["after"]],
         "Change": [pp(x, d) for x, d in zip(r["diff"], digits)],
         f"Interval over the family of {c.family}": [
-            pp_ci(lo, hi, d) if v is not None else "" for lo, hi, d, v in
-            zip(r["size_low"], r["size_high"], digits, r["verdict"])],
-        "Verdict": [verdict_words(v) if v is not None else f"not tested ({note})"
-                    for v, note in zip(r["verdict"], r["note"])],
+            pp_ci(lo, hi, d) if v is not None else "" for (lo, hi), d, v in
+            zip(shown, digits, r["verdict"])],
+        "Verdict": [verdict_words(x["verdict"]) if x["verdict"] is not None else
+                    f"not tested (the same result in every game under both rules, paired game by game: "
+                    f"{same_games_words(x)})" if x["note"] == SAME_GAMES else
+                    f"not tested ({x['note']})" for x in r.iter_rows(named=True)],
         "Paired by deal": ["yes" if p else "no" for p in r["paired"]]})
 
 
@@ -581,8 +843,9 @@ def change_figure(c):
             if r.height:
                 x.append(j - 0.4 + width * (i + 0.5))
                 d.append(100 * r["diff"][0])
-                lo.append(100 * r["size_low"][0])
-                hi.append(100 * r["size_high"][0])
+                low, high = shown_range(r.row(0, named=True))       # a clear change on its side of 0
+                lo.append(100 * low)
+                hi.append(100 * high)
         d = np.array(d)
         ax.bar(x, d, width=width * 0.9, color=OKABE_ITO[i % 8], label=cell,
                yerr=np.nan_to_num(np.vstack([d - np.array(lo), np.array(hi) - d])),   # (untested: none)

@@ -951,6 +951,17 @@ def bent_words(r: dict) -> str:
     return words
 
 
+def size_range(diff: float, low: float, high: float, clear: bool = True) -> tuple[float, float]:
+    """The range a clear change's size is read on (:func:`analysis.stats.practical`): its interval
+    over the family (Bonferroni) on the change's side of 0. Where "clear" is Holm's step-down, Holm
+    shows the sign even where that wider interval still holds 0, so the end past 0 is cut at 0
+    ("−2.2 to 0.0 pp, clear, may matter", never "−2.2 to +0.1 pp, clear"). A change that is not
+    clear keeps its interval as it is (it holds 0: within noise)."""
+    if not clear:
+        return low, high
+    return (max(low, 0.0), high) if diff > 0 else (low, min(high, 0.0))
+
+
 def may_matter_sentence(r: dict, unit: str, family: int, digits: int | None = None) -> str:
     """A compared metric that moved clearly and may matter (:data:`analysis.stats.MAY_MATTER`):
     its change sentence, then, in one short clause, the range its size was read on
@@ -965,9 +976,7 @@ def may_matter_sentence(r: dict, unit: str, family: int, digits: int | None = No
     lo, hi = r.get("size_low"), r.get("size_high")
     if lo is None or hi is None or not (np.isfinite(lo) and np.isfinite(hi)):
         return head + "these games cannot tell whether it reaches the smallest difference that matters)."
-    # the size range practical() read: on the change's side of 0 (Holm shows the sign even where the
-    # wider interval still holds 0)
-    lo, hi = (max(lo, 0.0), hi) if r["diff"] > 0 else (lo, min(hi, 0.0))
+    lo, hi = size_range(r["diff"], lo, hi)
     _, interval = metric_change({**r, "diff_low": lo, "diff_high": hi}, u, d + 1)
     scale = 100 if r["kind"] == "proportion" or r["metric"] == "tile_slope" else 1
     that = f"{scale * r['smallest']:g}{(' ' + u) if u else ''}"
