@@ -17,7 +17,14 @@ that wording and by size, never by p-value.
 metric in at most ~5 % of comparisons (family-wise error rate). Balance rows (kind ``index``) are
 shown with both runs' intervals and the difference but not tested: a maximum over seat pairs has no
 standard error to combine (their intervals come from simultaneous intervals, not from a normal law),
-and the seat win-share rows carry the test.
+and the seat win-share rows carry the test. Neither is a row compared game by game whose per-game
+differences are all 0 (:func:`compare_runs`: every game gives it the same value in both runs, a side
+that won the very same games): its paired t interval would be the point 0 to 0 with p = 1 ("0.0 to
+0.0 pp, within noise", counted in the family), which says more than the games do. It is shown with
+no interval, z, p-value or verdict, outside the family Holm and the Bonferroni sizes run over, with
+``same_games`` (how many games, none differing) and, for a share, ``change_at_most``: the games'
+95 % bound on its change, :func:`analysis.stats.same_games_bound` (a mean, a score or a length,
+gets no bound: one game that differs can move it by any amount).
 
 May import polars, numpy, :mod:`analysis` and its modules.
 """
@@ -158,6 +165,7 @@ COMPARE_SCHEMA = {"metric": pl.String, "key": pl.String, "label": pl.String, "ki
                   "p_value": pl.Float64, "p_adjusted": pl.Float64, "significant": pl.Boolean,
                   "smallest": pl.Float64, "size_low": pl.Float64, "size_high": pl.Float64,
                   "verdict": pl.String, "paired": pl.Boolean,
+                  "same_games": pl.Int64, "change_at_most": pl.Float64,
                   "base_fit": pl.Float64, "variant_fit": pl.Float64,
                   "base_spread": pl.Float64, "variant_spread": pl.Float64}
 
@@ -213,8 +221,12 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
     when significant: "clear and large enough to matter" when its interval's near end is at least
     ``smallest``, "clear but small" when its far end is below it, "clear, may matter" when the
     interval straddles it; else "not shown"), paired (the row's interval and test are over per-game
-    differences), base_fit, variant_fit, base_spread, variant_spread (a tile slope's curve in
-    each run: :func:`_tile_curves`; nan for other rows). The size is read on the Bonferroni interval over the tested metrics,
+    differences), same_games (a paired row whose per-game differences are all 0: the number of
+    games, each giving it the same value in both runs; untested, see the module docstring; null
+    otherwise), change_at_most (such a row's 95 % bound on its change, either way, when it is a
+    share: :func:`analysis.stats.same_games_bound`; nan otherwise), base_fit, variant_fit,
+    base_spread, variant_spread (a tile slope's curve in each run: :func:`_tile_curves`; nan for
+    other rows). The size is read on the Bonferroni interval over the tested metrics,
     :func:`_size_intervals`: wider than the diff_low/diff_high shown, which are each metric's own
     95 % interval. Seat win shares are tested with the tie-aware per-game variance (Wald), not
     p(1 − p). Rows left out (see :func:`compare_runs`): a guild's founders' win share where fewer
@@ -238,7 +250,9 @@ def compare_runs(base_rs: RunSet, variant_rs: RunSet, base: dict[str, pl.DataFra
     paired game by game when both sides played the same deals (:func:`pairing`): then the
     :data:`PAIRED_METRICS` get the paired t interval and test of the per-game differences
     after − before (mean ± t(n−1)·sd/√n over the n deals; Holm and the Bonferroni size interval
-    as for the others)."""
+    as for the others). A paired metric whose per-game differences are all 0 is not tested (no
+    interval, z, p-value or verdict; ``same_games``, ``change_at_most``: the module docstring) and
+    is not counted in the family m that sizes the others' Bonferroni intervals."""
     pair = pairing(base_rs, variant_rs)
     df, dropped = _compare(base, variant, alpha, base_rs.game, smallest,
                            extra=(count_vector(base_rs), count_vector(variant_rs)),
@@ -294,6 +308,7 @@ def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], al
     keys = j["key"].to_list()
     is_paired = np.zeros(j.height, bool)
     pair_t = {}             # row → (n, mean, sd) of the per-game differences
+    same_games = [None] * j.height       # paired games, where every one has the same value both sides
     for i, (m, k) in enumerate(zip(metrics, keys)):
         if paired and (m, k) in paired and paired[(m, k)][0] > 1:
             pair_t[i] = paired[(m, k)]
@@ -301,11 +316,20 @@ def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], al
             n, mean, sd = paired[(m, k)]
             diff[i], dlo[i], dhi[i], z[i], p[i] = (mean, *_paired_t(n, mean, sd))
             welch_sd.pop(i, None)
-    index = kind == "index"
-    z = np.where(index, np.nan, z)
-    p = np.where(index, np.nan, p)
-    dlo = np.where(index, np.nan, dlo)
-    dhi = np.where(index, np.nan, dhi)
+            if mean == 0 and sd == 0:
+                same_games[i] = int(n)
+    same = np.array([g is not None for g in same_games], dtype=bool)
+    # untested: a Balance index (no standard error), and a paired row whose per-game differences
+    # are all 0 (its t interval is the point 0 to 0 and p = 1: "0.0 to 0.0 pp, within noise" says
+    # more than the games do; only the games' bound on a share's change, :func:`analysis.stats.
+    # same_games_bound`, holds). Neither is in the family Holm and Bonferroni run over.
+    untested = (kind == "index") | same
+    z = np.where(untested, np.nan, z)
+    p = np.where(untested, np.nan, p)
+    dlo = np.where(untested, np.nan, dlo)
+    dhi = np.where(untested, np.nan, dhi)
+    at_most = np.array([stats.same_games_bound(g) if g is not None and kd == "proportion" else np.nan
+                        for g, kd in zip(same_games, kind)], dtype=float)
     adj = stats.holm(p)
     significant = np.nan_to_num(adj, nan=1.0) < alpha
     slo, shi = _size_intervals(diff, dlo, dhi, p, alpha, welch_sd, (e1, n1, e2, n2), pair_t)
@@ -323,6 +347,7 @@ def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], al
         "diff": diff, "diff_low": dlo, "diff_high": dhi, "z": z, "p_value": p, "p_adjusted": adj,
         "significant": significant, "smallest": small, "size_low": slo, "size_high": shi,
         "verdict": verdict, "paired": is_paired,
+        "same_games": pl.Series(same_games, dtype=pl.Int64), "change_at_most": at_most,
         **_tile_curves(metrics, keys, base, variant)}, schema=COMPARE_SCHEMA)
     return out[reading_order(verdict, diff, small, z)], dropped
 

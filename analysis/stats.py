@@ -12,6 +12,7 @@ from Σx² − n·mean², which loses every digit when the mean is large against
 interval of :mod:`analysis.seats`). :func:`practical` words a difference by the size its interval
 allows against the smallest difference that matters (large enough to matter, may matter, small,
 not shown), the interval of a Holm family being its Bonferroni one (:func:`bonferroni_interval`).
+:func:`same_games_bound` bounds a share's change when paired games all give it the same value.
 
 Tail probabilities come from the regularised incomplete gamma function (chi-square) and the
 regularised incomplete beta function (Student t), by the classic series / continued-fraction
@@ -525,6 +526,18 @@ def holm(p_values) -> np.ndarray:
         running = max(running, min(1.0, (m - i) * p[idx]))
         out[idx] = running
     return out
+
+
+def same_games_bound(games: int, level: float = LEVEL) -> float:
+    """How far a share can have moved when ``games`` games, paired game by game, all give it the
+    same value under both configurations (every per-game difference is 0, so a paired t interval
+    is the point 0 to 0 and says nothing): for a metric with one value in [0, 1] per game (a win
+    share, shared wins, an end reason), the change is the mean per-game difference, each at most 1
+    in size, so it is at most the chance that a game differs, whose one-sided ``level`` upper
+    bound after no differing game in ``games`` is 1 − (1 − level)^(1/games) (the exact binomial
+    bound with no successes; the rule of three: about 3 / games). It bounds nothing for a metric
+    unbounded per game (a score, a length). 1 for no games."""
+    return 1.0 - (1.0 - level) ** (1.0 / games) if games > 0 else 1.0
 
 
 # ---------------------------------------------------------------------------------------------

@@ -207,18 +207,21 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
 
 #: comparison.csv's columns, in order (docs/reports.md): which runs, the metric, both sides'
 #: estimates with their 95% intervals, the change with its 95% interval, the tests (Holm over each
-#: comparison's tested metrics) and the verdict in the page's words
+#: comparison's tested metrics), the verdict in the page's words, whether it was paired game by game
+#: and, where no game differs between the runs (untested), how many games and the bound they put
+#: on a share's change
 COMPARISON_COLUMNS = ("before", "after", "metric", "key", "label", "kind", "base", "base_low",
                       "base_high", "variant", "variant_low", "variant_high", "diff", "diff_low",
                       "diff_high", "p_value", "p_adjusted", "significant", "smallest", "verdict",
-                      "paired")
+                      "paired", "same_games", "change_at_most")
 
 
 def comparison_csv(base_label: str, cmps: list) -> str:
     """Every before/after of a report as one CSV text, a row per compared metric and variant, in the
     page's reading order, with the export's conventions (docs/export.md: missing values empty,
     p-values as the shortest text that reads back as the same number, the verdict as the page
-    words it; empty for a row not tested, the Balance indices)."""
+    words it; empty for a row not tested, the Balance indices and the rows where no game differs
+    between the runs, whose ``same_games`` and ``change_at_most`` say what the games show)."""
     from analysis.export import table_csv
 
     parts = []

@@ -33,7 +33,8 @@ from reports.games import hook_for, spec_for
 from reports.text import (bends, sentence_texts,
     amount,
     change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
-    length_headlines, lineup_note, metric_change, metric_digits,
+    INDEX_UNTESTED_SEATS, length_headlines, lineup_note, metric_change, metric_digits, NO_GAME_DIFFERS,
+    no_game_differs, no_game_differs_in,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
     pvalue, role_headlines, score_unit, seat_gap_words, shared_role_seats, tested_count, turns,
     verdict_words,
@@ -222,6 +223,8 @@ def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
         u = metric_unit(r["metric"], r["kind"], unit)
         d = metric_digits(r)
         change, interval = metric_change(r, u, d)
+        if r["kind"] == "index" and no_game_differs_in(cmp, "seat_win_share"):
+            interval = INDEX_UNTESTED_SEATS          # (not "the seat rows are tested": none is)
         # a slope whose curve the line does not describe is tagged as the run page calls it (revF #6)
         rows["Metric"].append(metric_label(r) + (" (straight-line summary: the curve bends)" if bends(r) else ""))
         rows["Unit"].append("%, change in pp" if r["kind"] == "proportion" else u)
@@ -232,6 +235,7 @@ def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
         rows["p (Holm-adjusted)"].append("" if r["p_adjusted"] != r["p_adjusted"] else pvalue(r["p_adjusted"]))
         rows["Verdict"].append("not tested (an index of the seats: see their win shares)"
                                if r["kind"] == "index" else
+                               NO_GAME_DIFFERS if no_game_differs(r) else
                                verdict_words(r["verdict"], r["significant"]) if r.get("verdict") else
                                "moved (significant)" if r["significant"] else
                                "no change detected (interval excludes 0, but not after Holm's correction)"
@@ -276,19 +280,27 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
     rows = roles if roles.height else cmp.filter(pl.col("metric") == "seat_win_share")
     what = "Role" if roles.height else "Seat"
     sentence = ""
+    same = rows.filter(pl.col("same_games").is_not_null()) if "same_games" in rows.columns else rows.clear()
+    if same.height:
+        # untested (no game differs between the runs): said apart, never ranked as a change of 0.0 pp
+        rows = rows.filter(pl.col("same_games").is_null())
+        names = [metric_label(r).replace(" win share", "") for r in same.iter_rows(named=True)]
+        sentence = ((", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0])
+                    + f": the same result in every one of the {int(same['same_games'][0]):,} games of both runs "
+                    "(no game differs; untested).")
     if rows.height:
         ranked = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True)
         moved = ranked.filter(pl.col("significant"))
         if moved.height:
             # each with its size in words, as the page's question says it: "+0.7 pp (clear but
             # small)" is a move, not one "by enough to matter"
-            sentence = (f"{what} win rates moved: " + ", ".join(
+            sentence += (f" {what} win rates moved: " + ", ".join(
                 f"{metric_label(r).replace(' win share', '')} {pp(r['diff'])}"
                 + (f" ({verdict_words(r['verdict'], True)})" if r.get("verdict") else "")
                 for r in moved.iter_rows(named=True)) + ".")
         else:
             r = ranked.row(0, named=True)
-            sentence = (f"{what} win rates did not move beyond noise (largest change: "
+            sentence += (f" {what} win rates did not move beyond noise (largest change: "
                         f"{metric_label(r).replace(' win share', '')} {pp(r['diff'])}).")
     shown = pl.col("verdict").is_in([stats.LARGE, stats.MAY_MATTER]) if "verdict" in cmp.columns \
         else pl.col("significant")
@@ -386,7 +398,9 @@ def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False) -> str:
                "nobody: never counted as moved, and left out of the table when under 1% in both runs."
                if (cmp["metric"] == "guild_founders_win_share").any() else "")
             + (" The seats play roles, so no seat-balance index is compared (a game of roles has no fair "
-               "seat share); the roles' win shares carry the test." if roles else "")
+               "seat share); the roles' win shares "
+               + ("say what the games show (no game differs in them)" if no_game_differs_in(cmp, "role_win_share")
+                  else "carry the test") + "." if roles else "")
             + _left_out_sentence(about))
 
 
@@ -398,14 +412,38 @@ that is the same in every game of both runs): the start of its reason."""
 def _family_sentence(cmp: pl.DataFrame) -> str:
     """What the before/after's table holds and what of it is tested: "The table compares 77
     metrics; 75 are tested (Holm's family below), the 2 Balance indices are shown but not tested: a
-    largest gap over seat pairs has no standard error, and the seat win shares carry the test."."""
+    largest gap over seat pairs has no standard error, and the seat win shares carry the test."; and
+    the metrics compared game by game where no game differs between the runs, shown but not tested
+    either (why, and the bound the games put on a share's change: :func:`analysis.stats.
+    same_games_bound`)."""
     n = tested_count(cmp)
     if n == cmp.height:
         return f"The table compares {n} metrics, all tested. "
-    rest = cmp.height - n
-    return (f"The table compares {cmp.height} metrics; {n} are tested, the {rest} Balance "
-            f"ind{'ices are' if rest > 1 else 'ex is'} shown but not tested (a largest gap over seat pairs "
-            "has no standard error; the seat win shares carry the test). ")
+    same = int(cmp["same_games"].is_not_null().sum()) if "same_games" in cmp.columns else 0
+    rest = cmp.height - n - same
+    parts = []
+    if rest:
+        parts.append(f"the {rest} Balance ind{'ices are' if rest > 1 else 'ex is'} shown but not tested (a largest "
+                     "gap over seat pairs has no standard error; the seat win shares "
+                     + ("say what the games show: no game differs in them)" if no_game_differs_in(cmp, "seat_win_share")
+                        else "carry the test)"))
+    if same:
+        games = int(cmp["same_games"].drop_nulls()[0])
+        kinds = set(cmp.filter(pl.col("same_games").is_not_null())["kind"].to_list())
+        bounds = []
+        if "proportion" in kinds:
+            bounds.append("for a share the games bound its change instead, by the rule of three (at most "
+                          "1 − 0.05^(1/n) either way after n games with no difference, about 3/n: the 95% "
+                          "bound in its row)")
+        if kinds - {"proportion"}:
+            bounds.append("a mean (a score, a length) gets no bound, as one game that differed could move "
+                          "it by any amount")
+        parts.append(
+            f"{same} metric{'s' if same > 1 else ''} where no game of the {games:,} differs between the runs "
+            f"(every game gives {'each' if same > 1 else 'it'} the same value in both runs) "
+            f"{'are' if same > 1 else 'is'} shown but not tested: every per-game difference is 0, so a paired "
+            "interval would be the point 0 to 0, saying more than the games do; " + ", while ".join(bounds))
+    return f"The table compares {cmp.height} metrics; {n} {'is' if n == 1 else 'are'} tested, " + "; ".join(parts) + ". "
 
 
 def _left_out_sentence(about) -> str:
@@ -837,7 +875,10 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
     for i, (vlabel, cmp, vt) in enumerate(cmps):
         name = "comparison" if len(cmps) == 1 else f"comparison_{i + 1}"
         about = comparisons[i] if comparisons is not None and i < len(comparisons) else None
-        names = figs.add(name, F.comparison(cmp, t, vt, rs.label, vlabel), _comparison_caption(cmp, unit))
+        # (a row where no game differs has no interval to draw: its change is 0 and the table
+        # says what the games bound it to; in the chart it would read as an interval wider than any)
+        charted = cmp.filter(pl.col("same_games").is_null()) if "same_games" in cmp.columns else cmp
+        names = figs.add(name, F.comparison(charted, t, vt, rs.label, vlabel), _comparison_caption(cmp, unit))
         if hook is not None and hasattr(hook, "comparison_figures"):
             names += hook.comparison_figures(name, t, vt, rs.label, vlabel, figs, cmp)
         # the section leads with what changed and whether the seats' win rates moved (no intro

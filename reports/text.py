@@ -880,12 +880,59 @@ def metric_value(x: float, metric: str, kind: str, digits: int | None = None) ->
 INDEX_METRICS = ("balance", "win_share_balance")
 
 
+def no_game_differs(r: dict) -> bool:
+    """Whether a compared row was paired game by game with every per-game difference 0 (its
+    ``same_games``: :func:`analysis.compare.compare_tables`): shown, not tested, no interval."""
+    g = r.get("same_games")
+    return g is not None and g == g
+
+
+def bound_pp(x: float) -> str:
+    """A share's bound in pp to two significant digits, never in exponent form: 0.00014978 →
+    ``0.015``, 0.0074 → ``0.75``, 0.0295 → ``3``."""
+    return np.format_float_positional(100 * x, precision=2, unique=True, fractional=False, trim="-")
+
+
+def same_games_words(r: dict) -> str:
+    """What the games say of a row where no game differs (:func:`no_game_differs`): "no game of the
+    20,000 differs (each gives it the same value in both runs), so its change is at most 0.015 pp
+    either way (95% bound)" for a share (its ``change_at_most``: :func:`analysis.stats.
+    same_games_bound`); for a mean (a score, a length) only that no game differs: one game that
+    differed could move it by any amount, so the games bound nothing in its unit."""
+    head = f"no game of the {int(r['same_games']):,} differs (each gives it the same value in both runs)"
+    bound = r.get("change_at_most")
+    if bound is None or not np.isfinite(bound):
+        return head
+    return f"{head}, so its change is at most {bound_pp(bound)} pp either way (95% bound)"
+
+
+NO_GAME_DIFFERS = "not tested: no game differs between the runs"
+"""A before/after table's verdict for a row where no game differs (:func:`no_game_differs`)."""
+
+
+def no_game_differs_in(cmp: pl.DataFrame, metric: str) -> bool:
+    """Whether a before/after has rows of ``metric`` (the seat or role win shares) and no game
+    differs in any of them: none is tested, so they do not "carry the test" of the Balance indices
+    (or of the roles); what the games show is their bound (:func:`same_games_words`)."""
+    rows = cmp.filter(pl.col("metric") == metric)
+    return rows.height > 0 and "same_games" in rows.columns and bool(rows["same_games"].is_not_null().all())
+
+
+INDEX_UNTESTED_SEATS = "none for a change of this index (no game differs in the seats' win shares: see their rows)"
+"""A Balance index's interval where no game differs in any seat's win share (:func:`no_game_differs_in`)."""
+
+
 def metric_change(r: dict, unit: str, digits: int | None = None) -> tuple[str, str]:
     """(the change, its 95% interval) of a compared metric, each with its unit (``digits``: as
-    :func:`metric_digits`)."""
+    :func:`metric_digits`); a row where no game differs has no interval, the games' words instead
+    (:func:`same_games_words`)."""
     # an index's change is a bare number (its unit, "index (1 = equal seats)", is shown apart)
     u = f" {change_unit(unit)}" if unit and r["metric"] not in INDEX_METRICS else ""
     diff = r["diff"] if digits is None else shown_change(r, digits)
+    if no_game_differs(r):
+        d = digits or _base_digits(r["metric"], r["kind"])[1]
+        scale = 100 if r["kind"] == "proportion" or r["metric"] == "tile_slope" else 1
+        return f"{signed(scale * diff, d)}{u}", f"none: {same_games_words(r)}"
     if r["kind"] == "proportion" or r["metric"] == "tile_slope":
         d = digits or 1
         return (f"{signed(100 * diff, d)}{u}",
@@ -910,6 +957,8 @@ def change_sentence(r: dict, unit: str, digits: int | None = None) -> str:
                      metric_value(r["variant"], r["metric"], r["kind"], d))
     shown_u = "" if r["kind"] == "proportion" or not u else f" {u}"
     change, interval = metric_change(r, u, d)
+    if no_game_differs(r):
+        return f"{metric_label(r)}: {before} → {after}{shown_u}, {change}: {same_games_words(r)}."
     bent = bent_words(r)
     return (f"{metric_label(r)}: {before} → {after}{shown_u}, {change} (95% interval {interval})"
             + (f": {bent}" if bent else "") + ".")
@@ -1011,6 +1060,13 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
     what = "role" if roles.height else "seat"
     if rows.height == 0:
         return f"Did the {what} win rates move? The runs have no {what} win shares to compare."
+    # a seat (side) where no game differs between the runs is not tested: said apart, with the
+    # games' bound on its change, never as "0.0 pp (0.0 to 0.0 pp), within noise" (review N #8)
+    same = rows.filter(pl.col("same_games").is_not_null()) if "same_games" in rows.columns else rows.clear()
+    rows = rows.filter(pl.col("same_games").is_null()) if same.height else rows
+    if rows.height == 0:
+        return f"Did the {what} win rates move? No: " + _same_games_clause(same, what, alone=True) + "."
+    unmoved = f"; {_same_games_clause(same, what)}" if same.height else ""
     moved = rows.filter(pl.col("significant")).with_columns(pl.col("diff").abs().alias("_a")).sort(
         "_a", descending=True)
     if moved.height:
@@ -1028,13 +1084,44 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
             return ("Did the role win rates move? Yes: both sides' shares moved beyond noise (clear "
                     "after Holm's correction over the tested metrics; the other side's share is this "
                     "one's mirror, the two sum to 100%): " + "; ".join(parts) + ".")
-        return (f"Did the {what} win rates move? Yes: {moved.height} of {rows.height} {what}s moved beyond "
-                f"noise (clear after Holm's correction over the tested metrics): " + "; ".join(parts) + tail + ".")
+        return (f"Did the {what} win rates move? Yes: {moved.height} of {rows.height + same.height} {what}s "
+                f"moved beyond noise (clear after Holm's correction over the tested metrics): "
+                + "; ".join(parts) + tail + unmoved + ".")
     r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
     why = holm_note(r, tested_count(cmp))
     return (f"Did the {what} win rates move? No: no {what}'s win share changed beyond noise. The largest "
             f"change is {_seat_change(r)}"
-            + (f": {why}." if why else ", within noise.") + _room_for_a_change(rows, what))
+            + (f": {why}" if why else ", within noise") + unmoved + "." + _room_for_a_change(rows, what))
+
+
+def _same_games_clause(same: pl.DataFrame, what: str, alone: bool = False) -> str:
+    """The seats (sides) of a before/after where no game differs between the runs, in one clause:
+    "the Seigneur side has the same result in every one of the 20,000 games of both runs (paired
+    game by game: no game differs), so its win share changed in none of them and its change is at
+    most 0.015 pp either way (95% bound), within the 1 pp that matters" (:func:`analysis.stats.
+    same_games_bound`); ``alone``: every seat (side) of the question is one, so the clause answers
+    it (whether these games leave room for a change that matters)."""
+    first = same.row(0, named=True)
+    names = [metric_label(r).replace(" win share", "") for r in same.iter_rows(named=True)]
+    many = len(names) > 1
+    who = (", ".join(names[:-1]) + " and " + names[-1]) if many else names[0]
+    if alone and many:
+        who = f"every {what} ({who})"
+    bound = max(float(x) for x in same["change_at_most"].fill_null(float("nan")).to_list()) \
+        if "change_at_most" in same.columns else float("nan")
+    text = (f"{who} {'have' if many and not alone else 'has'} the same result in every one of the "
+            f"{int(first['same_games']):,} games of both runs (paired game by game: no game differs), so "
+            f"{'their win shares' if many else 'its win share'} changed in none of them")
+    if not np.isfinite(bound):
+        return text + ", untested"
+    text += (f"; untested, the games bound {'each' if many else 'its'} change at {bound_pp(bound)} pp "
+             "either way (95% bound)")
+    small = float(first["smallest"]) if first.get("smallest") is not None else float("nan")
+    if alone and np.isfinite(small) and small > 0:
+        text += (f": these games leave no room for a change that matters ({100 * small:g} pp)" if bound < small
+                 else f": these games cannot rule out a change of {100 * small:g} pp (the smallest "
+                 "difference that matters); more games would tell")
+    return text
 
 
 def _room_for_a_change(rows: pl.DataFrame, what: str) -> str:
@@ -1062,7 +1149,8 @@ def _room_for_a_change(rows: pl.DataFrame, what: str) -> str:
 
 def tested_count(cmp: pl.DataFrame) -> int:
     """How many compared metrics are tested, the family Holm's correction runs over: every row with
-    a p-value (the Balance indices are shown with both runs' values but not tested)."""
+    a p-value (the Balance indices, and the rows where no game differs between the runs, are shown
+    with both runs' values but not tested)."""
     return int(cmp["p_adjusted"].fill_null(float("nan")).is_finite().sum())
 
 
@@ -1078,11 +1166,24 @@ def family_words(cmp: pl.DataFrame) -> str:
 
 def _untested_words(cmp: pl.DataFrame) -> str:
     """"the table's other 2 rows, the Balance indices, are shown but not tested": the rows of a
-    before/after's table outside the Holm family, named by what they are."""
-    rest = cmp.height - tested_count(cmp)
+    before/after's table outside the Holm family, named by what they are: the Balance indices, and
+    the metrics where no game differs between the runs (:func:`no_game_differs`)."""
+    n = tested_count(cmp)
+    rest = cmp.height - n
+    same = int(cmp["same_games"].is_not_null().sum()) if "same_games" in cmp.columns else 0
+    index = rest - same
+    no_game = "where no game differs between the runs"
+    if not same:
+        what = f"the Balance ind{'ex' if index == 1 else 'ices'}"
+    elif not index:
+        what = f"a metric {no_game}" if same == 1 else f"metrics {no_game}"
+    else:
+        what = (f"the {f'{index} Balance indices' if index > 1 else 'Balance index'} and {same} "
+                f"metric{'s' if same > 1 else ''} {no_game}")
+    other = "other " if n else ""
     if rest == 1:
-        return "the table's other row, the Balance index, is shown but not tested"
-    return f"the table's other {rest} rows, the Balance indices, are shown but not tested"
+        return f"the table's {other}row, {what}, is shown but not tested"
+    return f"the table's {other}{rest} rows, {what}, are shown but not tested"
 
 
 def _holm_family(cmp: pl.DataFrame) -> str:
@@ -1189,7 +1290,11 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
     seat_metrics = ("role_win_share",) if (cmp["metric"] == "role_win_share").any() else ("seat_win_share",)
     sig = cmp.filter(pl.col("significant"))
     n = tested_count(cmp)
-    if "verdict" in cmp.columns:
+    if n == 0:
+        # (every row untested: the Balance indices, the metrics where no game differs)
+        out.append(f"{var_label} against {base_label}: no metric is tested ({_untested_words(cmp)}).")
+        listed = cmp.clear()
+    elif "verdict" in cmp.columns:
         large = cmp.filter(pl.col("verdict") == stats.LARGE)
         maybe = cmp.filter(pl.col("verdict") == stats.MAY_MATTER)
         n_small = cmp.filter(pl.col("verdict") == stats.SMALL).height
@@ -1218,7 +1323,8 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
                    f"runs of the same rules flag anything at most 5% of the time).")
         listed = sig.filter(~pl.col("metric").is_in(seat_metrics))
     if listed.height == 0:
-        out.append("Nothing else moved by enough to matter.")
+        if n:
+            out.append("Nothing else moved by enough to matter.")
     elif "verdict" in cmp.columns and listed.filter(pl.col("verdict") == stats.LARGE).height == 0:
         out.append("Nothing else is shown to have moved by enough to matter; these may:")
     for name, rows in grouped_changes(listed, unit):

@@ -16,9 +16,11 @@ from tests.analysis.analysis_runs import write_run
 G = 400
 
 
-def _pair(tmp_path, seed_after: int = 0, games: int = G):
+def _pair(tmp_path, seed_after: int = 0, games: int = G, same_winners: bool = False):
     """Two 2-player runs of the same deals: the after rules move seat 0's score by a little and
-    reshuffle more often; per-game scores share the deal's luck (common random numbers)."""
+    reshuffle more often; per-game scores share the deal's luck (common random numbers). With
+    ``same_winners`` both seats' scores move by the same amount: every game has the same winner (and
+    the same lead) before and after, while the mean scores change."""
     rng = np.random.default_rng(5)
     luck = rng.integers(0, 40, size=(games, 2))
     shift = rng.integers(0, 3, size=games)
@@ -26,7 +28,8 @@ def _pair(tmp_path, seed_after: int = 0, games: int = G):
     resh_a = np.maximum(resh_b, rng.random(games) < 0.2).astype(int)
     out = []
     for name, score, resh, seed in (("before", luck, resh_b, 0),
-                                     ("after", luck + np.stack([shift, 0 * shift], 1), resh_a, seed_after)):
+                                     ("after", luck + np.stack([shift, shift if same_winners else 0 * shift], 1),
+                                      resh_a, seed_after)):
         s = score.ravel()
         win = np.zeros((games, 2))
         best = score.max(axis=1, keepdims=True)
@@ -171,3 +174,74 @@ def test_a_count_the_same_in_every_game_of_both_runs_is_left_out():
     assert _left_out(twice, roles=False)[0].height == 0
     moving = pl.DataFrame([row("count_share", 0.3, 0.2, 0.4, 0.4, 0.3, 0.5)])
     assert _left_out(moving, roles=False)[0].height == 1
+
+
+@pytest.fixture(scope="module")
+def same_winners(tmp_path_factory):
+    """A paired before/after where every game has the same winner and lead in both runs (both seats'
+    scores move together): (its comparison table, the per-game score changes of seat 1)."""
+    (b, sb, _), (a, sa, _) = _pair(tmp_path_factory.mktemp("same"), same_winners=True)
+    rs_b, rs_a = open_runs([b]), open_runs([a])
+    return compare_runs(rs_b, rs_a, analyse(rs_b), analyse(rs_a)).table, (sa - sb)[:, 0].astype(float)
+
+
+def test_a_paired_metric_where_no_game_differs_is_untested_with_its_bound_and_outside_the_family(same_winners):
+    """Review N #8 for two runs: a side that won the very same games in both runs got the paired t
+    interval "0.0 to 0.0 pp", p = 1, "within noise", and a seat in the Holm family, widening every
+    other row's Bonferroni interval. Such a row is shown untested, with the bound the games put on a
+    share's change (a mean gets none), and the family m holds only the rows with a test."""
+    cmp, d = same_winners
+    bound = sps.beta.ppf(0.95, 1, G)        # exact one-sided 95% upper bound on a chance seen 0 times in G
+    for key in ("Seat 1", "Seat 2"):
+        r = _row(cmp, "seat_win_share", key)
+        assert r["paired"] and r["diff"] == 0 and r["same_games"] == G and not r["significant"]
+        assert all(np.isnan(r[k]) for k in ("diff_low", "diff_high", "z", "p_value", "p_adjusted",
+                                            "size_low", "size_high")), r
+        assert r["change_at_most"] == pytest.approx(bound, rel=1e-9)
+    shared = _row(cmp, "shared_wins", "all")           # a share of the games: bounded too
+    assert shared["same_games"] == G and shared["change_at_most"] == pytest.approx(bound, rel=1e-9)
+    lead = _row(cmp, "score_spread", "all")            # a mean: no game differs, no bound in its unit
+    assert lead["same_games"] == G and np.isnan(lead["p_value"]) and np.isnan(lead["change_at_most"])
+    # the family: the rows with a test, neither the Balance indices nor the rows where no game differs
+    tested = cmp.filter(pl.col("p_value").is_not_nan())
+    m = cmp.filter(pl.col("same_games").is_null() & (pl.col("kind") != "index")).height
+    assert tested.height == m and m < cmp.height - 2
+    # a tested paired row's size interval: its t interval at 1 − 0.05/m (Bonferroni over those m)
+    r = _row(cmp, "seat_mean_score", "Seat 1")
+    half = sps.t.ppf(1 - 0.05 / (2 * m), G - 1) * d.std(ddof=1) / np.sqrt(G)
+    assert (r["size_low"], r["size_high"]) == pytest.approx((d.mean() - half, d.mean() + half), rel=1e-9)
+    p, adj = tested["p_value"].to_numpy(), tested["p_adjusted"].to_numpy()
+    assert adj[np.argmin(p)] == pytest.approx(min(1.0, m * p.min()), rel=1e-12)      # Holm's first step
+
+
+def test_the_page_and_csv_name_a_row_where_no_game_differs_with_its_bound(same_winners):
+    """The table, the seats' question, the count sentence, the caption and comparison.csv say that
+    no game differs and what the games bound the change to, never "0.0 to 0.0 pp" or "within
+    noise", and name such rows (not "the Balance indices") among the rows outside Holm's family."""
+    from reports.build import comparison_csv
+    from reports.sections import _comparison_caption, comparison_intro, comparison_rows
+    from reports.text import comparison_headlines
+
+    cmp, _ = same_winners
+    at_most = f"at most {np.format_float_positional(100 * sps.beta.ppf(0.95, 1, G), 2, fractional=False)} pp"
+    rows = comparison_rows(cmp, "coins")
+    seat = rows.filter(pl.col("Metric") == "Seat 1 win share").row(0, named=True)
+    assert f"no game of the {G} differs" in seat["95% interval of the change"]
+    assert at_most in seat["95% interval of the change"] and seat["p (Holm-adjusted)"] == ""
+    assert seat["Verdict"].startswith("not tested") and "noise" not in seat["Verdict"]
+    lead = rows.filter(pl.col("Metric").str.starts_with("Winner's lead")).row(0, named=True)
+    assert f"no game of the {G} differs" in lead["95% interval of the change"] and " pp" not in lead["95% interval of the change"]
+    question, count = comparison_headlines(cmp, "before", "after", "coins")[:2]
+    assert "No:" in question and "no game differs" in question and at_most.replace("at most ", "") in question
+    assert "0.0 to 0.0" not in question and "noise" not in question
+    m = int(cmp["p_value"].is_not_nan().sum())
+    same = int(cmp["same_games"].is_not_null().sum())
+    assert f"of the {m} tested metrics" in count and f"Holm over the {m};" in count
+    assert f"{same} metrics where no game differs between the runs" in count
+    assert f"{same} metrics where no game of the {G} differs" in comparison_intro(cmp)
+    caption = _comparison_caption(cmp, "coins")
+    assert "no game differs" in caption and "largest change" not in caption
+    csv = pl.read_csv(comparison_csv("before", [("after", cmp, None)]).encode())
+    line = csv.filter((pl.col("metric") == "seat_win_share") & (pl.col("key") == "Seat 1")).row(0, named=True)
+    assert line["same_games"] == G and line["verdict"] is None and line["diff_low"] is None
+    assert line["change_at_most"] == pytest.approx(sps.beta.ppf(0.95, 1, G), rel=1e-9)
