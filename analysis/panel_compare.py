@@ -6,13 +6,19 @@ cell by cell, so that a rule change's effect on the win rates says which line-up
 the panel page names it), in order when a line-up appears twice; a cell of one panel alone is
 named and left out. :func:`panel_comparison` compares each pair as ``balance report BASE/cell-K
 VARIANT/cell-K`` does (:func:`analysis.compare.compare_runs`: paired game by game when both
-cells played the same deals) and keeps the seat win shares (in a game with roles, the sides'):
-one family over every cell and seat, Holm's step-down on the comparisons' two-sided p-values,
+cells played the same deals) and keeps the seat win shares (in a game with roles, the sides', and
+each seat of a role of several seats, its share of its role's wins: :func:`_split_rows`, what the
+panel page's finding is about): one family over every cell and row, Holm's step-down on the
+comparisons' two-sided p-values,
 each change worded by its size on its Bonferroni interval over that family
 (:func:`analysis.stats.practical_holm`), so that "moved in 3 of 3 cells" holds for the whole
 table at once, not cell by cell. A row that cannot move is kept outside the family, not tested:
 a side constant in both runs, or, paired game by game, a seat or side with the same result in
-every game under both rules (:func:`_same_games_untested`). :func:`seat_balance` says per cell
+every game under both rules (:func:`_same_games_untested`). A seat's share of its role's wins is a
+ratio (its wins over the role's): its change is tested on its delta-method standard error, paired
+game by game on each game's linearised contribution when both runs kept per-game rows of the same
+deals (:class:`PairedRoleSplit`), else from each run's own (unpaired, :func:`analysis.panel.
+_role_seat_rows`). :func:`seat_balance` says per cell
 whether the change moves the seats toward or away from fair (the largest gap from a fair share,
 before and after, and the change in it read on simultaneous intervals).
 The page's words are :mod:`reports.panel`'s (:func:`reports.panel.build_panel_comparison_report`).
@@ -41,13 +47,17 @@ ALPHA = 0.05
 class PanelComparison:
     """The seat (or side) win shares of every paired cell, before and after.
 
-    ``rows``: one row per cell and seat: cell (its label: players and line-up), players, item (the
-    seat's or side's label), before, after, diff (after − before), diff_low, diff_high (its own 95%
+    ``rows``: one row per cell and seat: cell (its label: players and line-up), players, metric
+    (``seat_win_share``, ``role_win_share`` for a side, :data:`SPLIT_METRIC` for a seat's share of
+    its role's wins), item (the seat's or side's label, or "Seat 2's share of the Censitaires'
+    wins"), key, before, after, diff (after − before), diff_low, diff_high (its own 95%
     interval, unadjusted), z, p_value, p_adjusted (Holm over the family), significant (p_adjusted
     below 0.05), size_low, size_high (the
     Bonferroni interval over the family, the verdict's, as computed: a page shows a clear change's
     on its side of 0), verdict (its size in words), paired (compared game by game), note (why a
-    row outside the family is not tested; its interval, z, p and verdict are then null).
+    row outside the family is not tested; its interval, z, p and verdict are then null),
+    change_at_most (a row with the same result in every paired game: the 95% bound the games put
+    on its change either way, :func:`same_games_bound`, :func:`same_share_bound`; null otherwise).
     ``family``: how many comparisons the correction runs over. ``left_out``: the cells found in one
     panel only."""
 
@@ -119,13 +129,17 @@ def _untested_side(tb: dict, tv: dict, dropped: list, paired: bool) -> pl.DataFr
 SAME_GAMES = "the same result in every game under both rules, paired game by game: no game differs"
 
 
-def same_games_bound(games: int, level: float = 0.95) -> float:
-    """How far a win share can have moved when ``games`` paired games all have the same result
-    under both rules: at most the chance that a game's result differs (a change in win share is
-    the mean of the per-game differences, each at most 1 in size), whose one-sided ``level`` upper
-    bound after no differing game in ``games`` is 1 − (1 − level)^(1/games) (the rule of three:
-    about 3 / games)."""
-    return 1.0 - (1.0 - level) ** (1.0 / games) if games > 0 else 1.0
+same_games_bound = stats.same_games_bound      # (the two-run before/after's bound, one definition)
+
+
+def same_share_bound(games: int, role_share: float, share: float, level: float = 0.95) -> float:
+    """How far a seat's share of its role's wins can have moved when ``games`` paired games all give
+    the seat and its role the same wins under both rules: with q the chance that a game differs
+    (at most :func:`same_games_bound`), the seat's and the role's wins per game each move by at
+    most q, so the share x/X (the role's wins per game X = ``role_share``, the seat's share of them
+    S = ``share``) moves by at most (x + q)/(X − q) − x/X = q (1 + S) / (X − q) (1 when q ≥ X)."""
+    q = same_games_bound(games, level)
+    return 1.0 if q >= role_share else min(1.0, q * (1.0 + share) / (role_share - q))
 
 
 def _same_games_untested(rows: pl.DataFrame) -> pl.DataFrame:
@@ -137,9 +151,183 @@ def _same_games_untested(rows: pl.DataFrame) -> pl.DataFrame:
     0.0 pp, within noise", counted in the family of 4). A row constant in both runs, the same in
     every game, is left out by the comparison itself (:func:`_untested_side`)."""
     same = (pl.col("paired") & (pl.col("diff") == 0) & (pl.col("diff_low") == 0) & (pl.col("diff_high") == 0))
+    if "same_games" in rows.columns:        # the comparison's own mark of such a row, where it gives one
+        same = same.fill_null(False) | pl.col("same_games").is_not_null()
     return rows.with_columns(
         *[pl.when(same).then(None).otherwise(pl.col(k)).alias(k) for k in ("diff_low", "diff_high", "z", "p_value")],
         pl.when(same).then(pl.lit(SAME_GAMES)).otherwise(pl.col("note")).alias("note"))
+
+
+#: the metric of a row comparing a seat's share of its role's wins (a game with roles)
+SPLIT_METRIC = "seat_share_of_role_wins"
+
+#: the note of a seat's share the same in every game of both runs (it took none, or all, of its
+#: role's wins), compared unpaired: nothing can move
+SAME_SHARE = "the same in every game of both runs"
+
+
+class PairedRoleSplit:
+    """The seats' wins in paired games (the same deal before and after), summed chunk by chunk, from
+    which each seat's change in its share of its role's wins gets a standard error that accounts
+    for the pairing.
+
+    A seat's share is a ratio, S = Σ_g w_g / Σ_g W_g (its wins over its role's, W the role's seats
+    summed, over the G games). Its change ΔS = S_after − S_before is, to first order, the mean over
+    the games of the paired per-game contributions d_g = (w'_g − S' W'_g) / W̄' − (w_g − S W_g) / W̄
+    (the delta method: ' after, W̄ the role's mean wins per game), so var(ΔS) ≈ var(d) / G. d_g is
+    linear in the game's win vector (both runs' seats), so var(d) = gᵀ Σ g with Σ the per-game
+    covariance of that vector and g the gradient above: what is kept is the vector's mean and
+    centred cross-products (merged across chunks by Chan et al.'s update), and which seats' and
+    roles' per-game wins ever differ between the runs (a share with the same wins and role wins in
+    every game cannot move: :func:`_same_games_untested`). Unpaired, the same gradient on each
+    run's own covariance gives var_before + var_after (:func:`analysis.panel._role_seat_rows`)."""
+
+    def __init__(self, seat_roles) -> None:
+        self.roles = list(seat_roles)
+        k = 2 * len(self.roles)
+        self.n = 0.0
+        self.mean = np.zeros(k)
+        self.m2 = np.zeros((k, k))
+        self.seat_differs = np.zeros(len(self.roles), bool)
+        self.role_differs = {r: False for r in self.roles}
+
+    def add(self, before, after) -> None:
+        """Games × seats win shares of the same games (row by row) before and after."""
+        before, after = np.asarray(before, dtype=float), np.asarray(after, dtype=float)
+        if before.shape[0] == 0:
+            return
+        x = np.hstack([before, after])
+        m = x.mean(axis=0)
+        c = x - m
+        n2 = float(x.shape[0])
+        n = self.n + n2
+        d = m - self.mean
+        self.m2 = self.m2 + c.T @ c + np.outer(d, d) * self.n * n2 / n
+        self.mean = self.mean + d * n2 / n
+        self.n = n
+        self.seat_differs |= (before != after).any(axis=0)
+        for r in set(self.roles):
+            mates = [j for j, q in enumerate(self.roles) if q == r]
+            self.role_differs[r] |= bool((before[:, mates].sum(axis=1) != after[:, mates].sum(axis=1)).any())
+
+    def changes(self) -> dict[int, dict]:
+        """Per seat (0-based) of a role of several seats that won some game in both runs: before,
+        after (its share of its role's wins), diff (after − before), se (of diff, paired: the class
+        docstring), same (its wins and its role's the same in every game under both rules),
+        role_share (the role's wins per game, before)."""
+        P = len(self.roles)
+        if self.n < 2:
+            return {}
+        cov = self.m2 / (self.n - 1.0)
+        out = {}
+        for s, role in enumerate(self.roles):
+            mates = [j for j, q in enumerate(self.roles) if q == role]
+            tb, ta = float(self.mean[mates].sum()), float(self.mean[[P + j for j in mates]].sum())
+            if len(mates) < 2 or not (tb > 0 and ta > 0):
+                continue
+            sb, sa = self.mean[s] / tb, self.mean[P + s] / ta
+            g = np.zeros(2 * P)
+            g[mates] += sb / tb
+            g[s] -= 1.0 / tb
+            g[[P + j for j in mates]] -= sa / ta
+            g[P + s] += 1.0 / ta
+            out[s] = {"before": float(sb), "after": float(sa), "diff": float(sa - sb), "role_share": tb,
+                      "se": float(np.sqrt(max(g @ cov @ g, 0.0) / self.n)),
+                      "same": not self.seat_differs[s] and not self.role_differs[role]}
+        return out
+
+
+def paired_role_split(base_rs, variant_rs) -> PairedRoleSplit | None:
+    """:class:`PairedRoleSplit` of two run sets that played the same deals, read from their rows a
+    range of game numbers at a time and matched game by game as :func:`analysis.compare.pairing`
+    matches them (:func:`analysis.compare._per_game`: (seed, game number)); None when the rows do
+    not hold the same games or the seats' roles differ."""
+    from analysis.compare import _per_game, open_runs_rows
+    from analysis.load import ROWS_PER_CHUNK, _chunk_ranges, seat_label
+    from analysis.roles import _seat_role_list
+
+    b, v = open_runs_rows(base_rs), open_runs_rows(variant_rs)
+    roles = _seat_role_list(b)
+    if roles != _seat_role_list(v):
+        return None
+    acc = PairedRoleSplit(roles)
+    seeds: dict = {}
+    seats = [("seat_win_share", seat_label(s)) for s in range(len(roles))]
+    for span in _chunk_ranges(b, ROWS_PER_CHUNK):
+        lo, hi = span if span is not None else (None, None)
+        kb, xb = _per_game(b, lo, hi, seeds)
+        kv, xv = _per_game(v, lo, hi, seeds)
+        if len(kb) != len(kv) or not np.array_equal(np.sort(kb), np.sort(kv)):
+            return None
+        ib, iv = np.argsort(kb, kind="stable"), np.argsort(kv, kind="stable")
+        if len(kb):
+            acc.add(np.column_stack([xb[k] for k in seats])[ib], np.column_stack([xv[k] for k in seats])[iv])
+    return acc if acc.n == base_rs.n_games == variant_rs.n_games else None
+
+
+SPLIT_SCHEMA = {"metric": pl.String, "label": pl.String, "key": pl.String, "base": pl.Float64,
+                "variant": pl.Float64, "diff": pl.Float64, "diff_low": pl.Float64, "diff_high": pl.Float64,
+                "z": pl.Float64, "p_value": pl.Float64, "paired": pl.Boolean, "note": pl.String,
+                "change_at_most": pl.Float64}
+
+
+def _split_rows(lab: str, b: Path, v: Path, brs, vrs, paired: bool) -> pl.DataFrame:
+    """A cell's rows of every seat of a role of several seats, its share of its role's wins before
+    and after (each run's own, :func:`analysis.panel._role_seat_rows`: the panel page's numbers)
+    and the change's 95% Wald interval, z and two-sided p from its delta-method standard error:
+    paired game by game (:class:`PairedRoleSplit`) when ``paired`` (the comparison paired the
+    cell's runs) and the rows hold the same games, else var_before + var_after (each run's own
+    delta-method variance: runs written without rows, other deals). Not tested (no interval, z or
+    p): a seat whose wins and role's wins are the same in every paired game (the interval set to
+    the point 0 to 0 for :func:`_same_games_untested`), one whose share is the same in every game
+    of both runs (:data:`SAME_SHARE`), one whose role won no game in a run (no share to compare)."""
+    from analysis.panel import _role_seat_rows
+
+    got = {}
+    for run, path in (("before", b), ("after", v)):
+        meta = read_meta(path)
+        for r in _role_seat_rows(path, 0, lab, int(meta.get("players") or 0), int(meta.get("games") or 0)):
+            got.setdefault(r["seat"], {"role": r["role"], "what": r["what"], "role_label": r["role_label"]})[run] = r
+    acc = paired_role_split(brs, vrs) if paired and got else None
+    pair = acc.changes() if acc is not None else {}
+    pair_games = acc.n if acc is not None else 0
+    z975 = stats.z_quantile()
+    out = []
+    for seat in sorted(got):
+        g = got[seat]
+        rb, ra = g.get("before"), g.get("after")
+        row = {"metric": SPLIT_METRIC, "label": g["what"][:1].upper() + g["what"][1:],
+               "key": f"{g['role']} seat {seat}", "base": rb["estimate"] if rb else None,
+               "variant": ra["estimate"] if ra else None, "diff": None, "diff_low": None, "diff_high": None,
+               "z": None, "p_value": None, "paired": False, "note": None, "change_at_most": None}
+        if rb is None or ra is None:
+            row["note"] = (f"the {g['role_label']}s won no game {'before' if rb is None else 'after'}: "
+                           "no share of their wins to compare")
+            out.append(row)
+            continue
+        diff = float(ra["estimate"]) - float(rb["estimate"])
+        p = pair.get(seat - 1)
+        if p is not None:
+            se = p["se"]
+            row["paired"] = True
+            if p["same"]:
+                se, diff = 0.0, 0.0
+                row["change_at_most"] = same_share_bound(int(pair_games), p["role_share"], p["before"])
+        else:
+            se = float(np.hypot(rb["diff_se"], ra["diff_se"]))
+        row["diff"] = diff
+        if se > 0:
+            z = diff / se
+            row.update(diff_low=diff - z975 * se, diff_high=diff + z975 * se, z=z,
+                       p_value=float(stats.two_sided_p(z)))
+        elif p is not None and p["same"]:
+            row.update(diff_low=0.0, diff_high=0.0, z=0.0, p_value=1.0)    # made untested below
+        elif se == 0:
+            row["note"] = SAME_SHARE
+        else:
+            row["note"] = "no standard error of its change (a run's seat covariance is not finite)"
+        out.append(row)
+    return pl.DataFrame(out, schema=SPLIT_SCHEMA)
 
 
 def panel_comparison(base: str | Path, variant: str | Path, smallest: dict | None = None,
@@ -155,7 +343,8 @@ def panel_comparison(base: str | Path, variant: str | Path, smallest: dict | Non
     side in every cell; a side constant in both runs of a cell (the Seigneur won no game), or,
     paired game by game, with the same result in every game under both rules (the Seigneur won
     the same 3 games: :func:`_same_games_untested`), is kept as a row outside the family, not
-    tested."""
+    tested. There, each seat of a role of several seats adds a row per cell, its share of its
+    role's wins (:func:`_split_rows`, metric :data:`SPLIT_METRIC`), in the same family."""
     from analysis import analyse, open_runs
     from analysis.compare import compare_runs
     from simcore import games as registry
@@ -188,19 +377,33 @@ def panel_comparison(base: str | Path, variant: str | Path, smallest: dict | Non
             small = float(rows["smallest"][0])
         if rows.height == 0 and what == "side":
             rows = _untested_side(tb, tv, comparison.dropped, bool(comparison.pairing.paired))
+        rows = rows.with_columns(pl.lit(metric).alias("metric"), pl.lit(0).alias("_order"))
+        if what == "side":
+            paired = bool(comparison.pairing.paired) and comparison.pairing.source == "rows"
+            split = _same_games_untested(_split_rows(lab, b, v, brs, vrs, paired))
+            rows = pl.concat([rows.with_columns(pl.lit(None, pl.Float64).alias("change_at_most"))
+                              .select(list(SPLIT_SCHEMA) + ["_order"]),
+                              split.with_columns(pl.lit(1).alias("_order"))], how="vertical_relaxed")
         parts.append(rows.select(
             pl.lit(k).alias("cell_index"), pl.lit(lab).alias("cell"),
-            pl.lit(int(read_meta(b).get("players") or 0)).alias("players"),
-            pl.col("label").str.replace(" win share$", "").alias("item"), pl.col("key"),
+            pl.lit(int(read_meta(b).get("players") or 0)).alias("players"), "metric",
+            pl.col("label").str.replace(" win share$", "").alias("item"), pl.col("key"), "_order",
             pl.col("base").alias("before"), pl.col("variant").alias("after"), "diff", "diff_low",
             "diff_high", "z", "p_value", "paired", "note",
+            (pl.col("change_at_most") if "change_at_most" in rows.columns else pl.lit(None, pl.Float64))
+            .alias("change_at_most"),
             pl.lit(int(read_meta(b).get("games") or 0)).alias("games_before"),
             pl.lit(int(read_meta(v).get("games") or 0)).alias("games_after"),
             pl.lit(read_meta(b).get("seed")).cast(pl.Int64).alias("seed_before"),
             pl.lit(read_meta(v).get("seed")).cast(pl.Int64).alias("seed_after"),
             pl.lit(comparison.pairing.why or "", pl.String).alias("unpaired_why")))
     small = 0.01 if small is None else small
-    t = pl.concat(parts, how="vertical_relaxed").sort(["cell_index", "key"]).drop("cell_index")
+    t = pl.concat(parts, how="vertical_relaxed").sort(["cell_index", "_order", "key"]).drop("cell_index", "_order")
+    # the bound a row with the same result in every paired game puts on its change (a share of a
+    # role's wins has its own, set by _split_rows: same_share_bound)
+    bound = pl.Series([same_games_bound(int(g)) for g in t["games_before"]], dtype=pl.Float64)
+    t = t.with_columns(pl.when(pl.col("note") == SAME_GAMES).then(pl.coalesce("change_at_most", bound))
+                       .otherwise(None).alias("change_at_most"))
     diff = t["diff"].to_numpy()
     p = t["p_value"].fill_null(np.nan).to_numpy()
     live = np.isfinite(p)

@@ -13,7 +13,9 @@ equal split, no 1/P line. :func:`build_panel_sweep_report` reads a panel sweep
 (:mod:`analysis.sweep.panel`): per parameter, whether it moves every cell the same way and by how
 much, the per-cell effects in a figure and a table. :func:`build_panel_comparison_report` reads
 two panels, before and after a rule change (:mod:`analysis.panel_compare`): which seats moved in
-which cells, and whether the change moves the seats toward or away from fair. All only read files.
+which cells (in a game with roles, which sides, and whose share of a role's wins: the split the
+panel page's finding is about), and whether the change moves the seats toward or away from fair.
+All only read files.
 
 May import polars, matplotlib, the standard library, :mod:`analysis.panel`,
 :mod:`analysis.sweep.panel_effects` (reading), :mod:`analysis.panel_compare` (the before/after
@@ -441,20 +443,23 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
         lead.append(f"Left out, in one panel only: {'; '.join(c.left_out)}.")
     figs = FigureSet()
     unit = "side" if c.what == "side" else "seat"
-    secs = [Section("changes", f"Every cell and {unit}",
-                    f"Each {unit}'s win share before and after, cell by cell, as a before/after of "
+    whose = split_roles(c)
+    split = "".join(f", and each seat's share of {w}" for w in whose)
+    secs = [Section("changes", f"Every cell and {unit}" + (", and the split within a role" if whose else ""),
+                    f"Each {unit}'s win share{split + ',' if whose else ''} before and after, cell by cell, as a before/after of "
                     f"the cell's two runs computes it (paired game by game when both played the same "
-                    f"deals). The verdicts are one family over the {_comparisons(c.family)} of every "
-                    f"cell and {unit}: clear after Holm's correction over them, and sized on the "
+                    f"deals). " + (SPLIT_HOW + " " if whose else "") +
+                    f"The verdicts are one family over {family_words(c)}: clear after Holm's correction "
+                    f"over them, and sized on the "
                     f"Bonferroni interval over them (the interval shown), against the "
                     f"{rounded_pp(c.smallest)} that matters" + (f"; {CUT_AT_ZERO}. comparison.csv keeps "
                     "the interval's own ends (size_low, size_high)." if cut_at_zero(c) else "."),
                     figures=figs.add("changes", change_figure(c),
-                                     f"Each {unit}'s change in win share, after − before, per cell, with "
-                                     f"its interval over the family of {c.family} (Bonferroni"
+                                     f"Each {unit}'s change in win share{split.replace(', and each', ', and in each')}, after − before, per cell, "
+                                     f"with its interval over the family of {c.family} (Bonferroni"
                                      + ("; a clear change's drawn on its side of 0" if cut_at_zero(c) else "")
                                      + ")."),
-                    tables=[(f"Win share per cell and {unit}", comparison_table(c))]),
+                    tables=[(f"Win share per cell and {unit}{split}", comparison_table(c))]),
             *([Section("balance", _balance_heading(balance), balance_note(balance),
                        tables=[("Largest gap from fair, before and after", balance_table(balance, c.smallest))])]
               if balance.height else []),
@@ -696,13 +701,14 @@ def _share(x: float) -> str:
 
 def same_games_words(r: dict) -> str:
     """What the games say of a row the same in every game under both rules, paired
-    (:data:`analysis.panel_compare.SAME_GAMES`): not a change of exactly 0, a bound on it
-    (:func:`analysis.panel_compare.same_games_bound`)."""
-    from analysis.panel_compare import same_games_bound
+    (:data:`analysis.panel_compare.SAME_GAMES`): not a change of exactly 0, a bound on it (the
+    row's ``change_at_most``, or :func:`analysis.stats.same_games_bound` of its games)."""
+    from analysis.stats import same_games_bound
 
     n = int(r["games_before"])
-    return (f"no game of the {n:,} differs, so its change is at most {_bound(same_games_bound(n))} "
-            "either way, 95% bound")
+    bound = r.get("change_at_most")
+    bound = same_games_bound(n) if bound is None or bound != bound else bound
+    return f"no game of the {n:,} differs, so its change is at most {_bound(bound)} either way, 95% bound"
 
 
 def _bound(x: float) -> str:
@@ -722,9 +728,14 @@ def _untested_words(rows: pl.DataFrame) -> list[str]:
     from analysis.panel_compare import SAME_GAMES
 
     untested = rows.filter(pl.col("verdict").is_null())
+    one_run = untested.filter(pl.col("before").is_null() | pl.col("after").is_null())
+    untested = untested.filter(pl.col("before").is_not_null() & pl.col("after").is_not_null())
     constant = untested.filter(pl.col("note").is_null() | (pl.col("note") != SAME_GAMES))
     same = untested.filter(pl.col("note") == SAME_GAMES)
     out = []
+    if one_run.height:
+        out.append("Not tested: " + "; ".join(f"{r['item']} in {r['cell']} ({r['note']})"
+                                              for r in one_run.iter_rows(named=True)) + ".")
     if constant.height:
         said = ", ".join(f"{r['item']} in {r['cell']} ({100 * r['before']:.1f}% before and after)"
                          for r in constant.iter_rows(named=True))
@@ -737,24 +748,77 @@ def _untested_words(rows: pl.DataFrame) -> list[str]:
     return out
 
 
+def split_mask(rows: pl.DataFrame) -> pl.Series:
+    """Which rows of a comparison are a seat's share of its role's wins
+    (:data:`analysis.panel_compare.SPLIT_METRIC`), not a seat's or a side's win share."""
+    from analysis.panel_compare import SPLIT_METRIC
+
+    if "metric" not in rows.columns:
+        return pl.Series([False] * rows.height)
+    return (rows["metric"] == SPLIT_METRIC).fill_null(False)
+
+
+def _split_whose(item: str) -> str:
+    """``the Censitaires' wins`` of ``Seat 2's share of the Censitaires' wins``."""
+    return item.split("'s share of ", 1)[1]
+
+
+def split_roles(c) -> list[str]:
+    """The roles' wins a comparison splits by seat, as its rows name them ("the Censitaires' wins"),
+    in the rows' order."""
+    items = c.rows.filter(split_mask(c.rows))["item"].to_list()
+    return list(dict.fromkeys(_split_whose(x) for x in items))
+
+
+def family_words(c) -> str:
+    """What the family is over: ``the 11 comparisons of every cell and side, and of each seat's
+    share of the Censitaires' wins``."""
+    unit = "side" if c.what == "side" else "seat"
+    extra = "".join(f", and of each seat's share of {w}" for w in split_roles(c))
+    return f"the {_comparisons(c.family)} of every cell and {unit}{extra}"
+
+
 def comparison_findings(c) -> list[str]:
     """The lead of a panel's before/after: per seat (side) that moved, in how many cells and which
     way, each change with its interval over the family and its size in words; the seats that moved
     in no cell; or that none moved anywhere and whether the games leave room for a change that
-    matters."""
-    from analysis import stats
-    from reports.text import pp, pp_ci
-
+    matters. In a game with roles the same, then, per role of several seats, for each seat's share
+    of the role's wins (whether the split moved: the panel page's finding), in the same family."""
     rows = c.rows
-    n, unit = len(c.cells), ("side" if c.what == "side" else "seat")
-    family = (f"(clear after Holm's correction over the {_comparisons(c.family)} of every cell and "
-              f"{unit}; intervals over that family" + (f", {CUT_AT_ZERO}" if cut_at_zero(c) else "") + ")")
+    split = split_mask(rows)
+    unit = "side" if c.what == "side" else "seat"
+    family = (f"(clear after Holm's correction over {family_words(c)}; intervals over that family"
+              + (f", {CUT_AT_ZERO}" if cut_at_zero(c) else "") + ")")
+    out = _moved_words(c, rows.filter(~split), f"Did the {unit} win rates move, line-up by line-up?",
+                       f"{unit}'s win share", family,
+                       f"(Holm's correction over {family_words(c)}; intervals over that family)")
+    for whose in split_roles(c):
+        mine = rows.filter(split & pl.col("item").str.ends_with(f"'s share of {whose}"))
+        out += _moved_words(c, mine, f"Did the split of {whose} among their seats move, line-up by line-up?",
+                            f"seat's share of {whose}", f"(the same family of {c.family}: clear after Holm's "
+                            "correction over it, intervals over it)", "(the same family)")
+    return out
+
+
+def _interval_of(item: str) -> str:
+    """``Seat 1's interval``; ``the interval of Seat 4's share of the Censitaires' wins`` (not
+    "… wins's interval")."""
+    return f"the interval of {item}" if "'s share of " in item else f"{item}'s interval"
+
+
+def _moved_words(c, rows: pl.DataFrame, question: str, noun: str, family: str, family_no: str) -> list[str]:
+    """:func:`comparison_findings`' sentences on one group of rows (the seats' or sides' win
+    shares, or the seats' shares of one role's wins): ``question`` answered, ``noun`` what a row is
+    ("side's win share"), ``family`` / ``family_no`` the words on the family after Yes / No."""
+    from analysis import stats
+    from reports.text import pp
+
+    n = len(c.cells)
     clear = rows.filter(pl.col("verdict").is_not_null() & (pl.col("verdict") != stats.NOT_SHOWN))
     aside = _untested_words(rows)
     tested = rows.filter(pl.col("verdict").is_not_null())
     if tested.height == 0:
-        return [f"Did the {unit} win rates move, line-up by line-up? No {unit}'s win share could be "
-                f"tested in any of the {n} cells."] + aside
+        return [f"{question} No {noun} could be tested in any of the {n} cells."] + aside
     if clear.height == 0:
         r = tested.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
         reach = tested.with_columns(pl.max_horizontal(pl.col("size_low").abs(), pl.col("size_high").abs())
@@ -765,12 +829,10 @@ def comparison_findings(c) -> list[str]:
         else:
             end = reach["size_high"] if abs(reach["size_high"]) >= abs(reach["size_low"]) else reach["size_low"]
             room = (f"these games cannot rule out a change of {rounded_pp(c.smallest)}, the smallest "
-                    f"difference that matters, in every cell: {reach['item']}'s interval in "
+                    f"difference that matters, in every cell: {_interval_of(reach['item'])} in "
                     f"{reach['cell']} reaches {pp(end)}; more games per cell would tell")
-        return [f"Did the {unit} win rates move, line-up by line-up? No: no {unit}'s win share "
-                f"moved beyond noise in any of the {n} cells (Holm's correction over the {c.family} "
-                f"comparisons of every cell and {unit}; intervals over that family). The largest change is "
-                f"{r['item']} in {_change(r, c.smallest)}; {room}."] + aside
+        return [f"{question} No: no {noun} moved beyond noise in any of the {n} cells {family_no}. "
+                f"The largest change is {r['item']} in {_change(r, c.smallest)}; {room}."] + aside
     out = []
     order = (clear.group_by("item").agg(pl.len().alias("k"), pl.col("diff").abs().max().alias("a"))
              .sort(["k", "a"], descending=True)["item"].to_list())
@@ -787,14 +849,21 @@ def comparison_findings(c) -> list[str]:
                           for r in mine.iter_rows(named=True))
         n_item = tested.filter(pl.col("item") == item).height
         rest = f"; within noise in the other {n_item - k}" if k < n_item else ""
-        n_item = tested.filter(pl.col("item") == item).height
         cells = f"{k} of {n_item} cells" + ("" if n_item == n else f" where it was tested")
         out.append(f"{item} moved in {cells}, {way} ({where}){rest}.")
     still = [i for i in tested["item"].unique(maintain_order=True).to_list() if i not in order]
-    head = (f"Did the {unit} win rates move, line-up by line-up? Yes {family}: ")
+    head = f"{question} Yes {family}: "
     tail = ([f"{', '.join(still[:-1]) + ' and ' + still[-1] if len(still) > 1 else still[0]} moved "
              f"in no cell."] if still else [])
     return [head + out[0]] + out[1:] + tail + aside
+
+
+#: how a seat's share of its role's wins is compared (the comparison's section)
+SPLIT_HOW = ("A seat's share of its role's wins (its wins over the role's, what the panel page's "
+             "finding is about) is a ratio: its change is tested on its delta-method standard error, "
+             "paired game by game on each game's linearised contribution where both runs kept per-game "
+             "rows of the same deals, else each run's own variance added (unpaired, wider); the column "
+             "'Paired by deal' says which each row used.")
 
 
 def comparison_table(c) -> pl.DataFrame:
@@ -807,10 +876,10 @@ def comparison_table(c) -> pl.DataFrame:
     shown = [shown_range(x) for x in r.iter_rows(named=True)]
     digits = [verdict_digits(lo, hi, c.smallest) for lo, hi in shown]
     return pl.DataFrame({
-        "Cell": r["cell"], c.what.capitalize(): r["item"],
-        "Before": [_share(x) for x in r["before"]],         # 0.015%, not 0.0% (review N #8)
-        "After": [_share(x) for x in r["after"]],
-        "Change": [pp(x, d) for x, d in zip(r["diff"], digits)],
+        "Cell": r["cell"], ("Side or seat" if split_mask(r).any() else c.what.capitalize()): r["item"],
+        "Before": [_share(x) if x is not None else "" for x in r["before"]],   # 0.015%, not 0.0% (review N #8)
+        "After": [_share(x) if x is not None else "" for x in r["after"]],
+        "Change": [pp(x, d) if x is not None else "" for x, d in zip(r["diff"], digits)],
         f"Interval over the family of {c.family}": [
             pp_ci(lo, hi, d) if v is not None else "" for (lo, hi), d, v in
             zip(shown, digits, r["verdict"])],
@@ -822,8 +891,9 @@ def comparison_table(c) -> pl.DataFrame:
 
 
 def change_figure(c):
-    """Each seat's (side's) change after − before in pp, per cell, with its interval over the
-    family; dashed lines at ± the smallest difference that matters."""
+    """Each seat's (side's, and in a game with roles each seat's share of its role's wins) change
+    after − before in pp, per cell, with its interval over the family; dashed lines at ± the
+    smallest difference that matters."""
     import numpy as np
 
     from reports.figures.common import new_figure, subplots
@@ -839,7 +909,7 @@ def change_figure(c):
         sub = rows.filter(pl.col("cell") == cell)
         x, d, lo, hi = [], [], [], []
         for j, item in enumerate(items):
-            r = sub.filter(pl.col("item") == item)
+            r = sub.filter((pl.col("item") == item) & pl.col("diff").is_not_null())
             if r.height:
                 x.append(j - 0.4 + width * (i + 0.5))
                 d.append(100 * r["diff"][0])
@@ -854,9 +924,18 @@ def change_figure(c):
     for s in (-1, 1):
         ax.axhline(s * 100 * c.smallest, color="#777777", linestyle="--", linewidth=1,
                    label="the smallest difference that matters" if s == 1 else None)
-    ax.set_xticks(range(len(items)), items)
-    ax.set_ylabel("Change in win share, after − before (pp)")
-    ax.set_title(f"Change per {'side' if c.what == 'side' else 'seat'} and cell (intervals over the "
-                 f"family of {c.family})")
+    whose = split_roles(c)
+    if whose:       # a seat's share of a role's wins: its tick in lines ("Seat 2 / share of the / …")
+        import textwrap
+
+        ax.set_xticks(range(len(items)), [textwrap.fill(x, 18)
+                                          if "'s share of " in x else x for x in items], fontsize=8)
+        ax.set_ylabel("Change, after − before (pp)")
+    else:
+        ax.set_xticks(range(len(items)), items)
+        ax.set_ylabel("Change in win share, after − before (pp)")
+    split = "".join(f", and in each seat's share of {w}" for w in whose)
+    ax.set_title(f"Change per {'side' if c.what == 'side' else 'seat'} and cell{split} (intervals over "
+                 f"the family of {c.family})", fontsize=9 if whose else None)
     ax.legend(fontsize=8, loc="best")
     return fig

@@ -132,11 +132,17 @@ def test_a_side_constant_in_a_cell_stays_a_side_outside_the_family(tmp_path, cap
     with figures_undrawn():
         assert _run(["report", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "r")]) == 0
     out = capsys.readouterr().out
-    assert "Did the side win rates move, line-up by line-up?" in out and "Seat 2" not in out, out
-    assert "over the 1 comparison of every cell and side" in out, out
+    # (since review N #3 the family also holds each Censitaire seat's share of the Censitaires'
+    # wins, 3 a cell: 1 tested side + 6 seat rows = 7; what this test guards is that the cells are
+    # read by side, not by the seats' own win shares)
+    assert "Did the side win rates move, line-up by line-up?" in out, out
+    assert "Seat 2 win share" not in out and "Seat 2, Seat 3 and Seat 4 moved" not in out, out
+    assert ("over the 7 comparisons of every cell and side, and of each seat's share of the "
+            "Censitaires' wins") in out, out
     assert ("Not tested, the same in every game of both runs: Seigneur side in 4p harsh-lord + "
             "3×fair-share (0.0% before and after).") in out, out
     rows = list(csv.DictReader(io.StringIO((tmp_path / "r" / "comparison.csv").read_text())))
+    rows = [r for r in rows if r["metric"] == "role_win_share"]
     assert [r["item"] for r in rows] == ["Seigneur side"] * 2
     harsh = next(r for r in rows if "harsh" in r["cell"])
     assert harsh["verdict"] == "" and harsh["p_value"] == "" and harsh["note"], harsh
