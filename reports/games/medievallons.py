@@ -234,7 +234,12 @@ def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str,
                    f"change: {change(top.row(0, named=True))}, within noise).")
     if "length" in base_t and "length" in var_t:
         turns = cmp.filter(pl.col("metric") == "mean_turns") if cmp is not None and "verdict" in cmp.columns else None
-        verdict = f", {verdict_words(turns['verdict'][0])}" if turns is not None and turns.height else ""
+        verdict = ""
+        if turns is not None and turns.height:
+            same = turns["same_games"][0] if "same_games" in turns.columns else None
+            # paired games every one of which lasted as long before as after: untested, no verdict
+            verdict = (f", the same in every game (no game of the {same:,} differs)" if same is not None
+                       else f", {verdict_words(turns['verdict'][0])}")
         out += (f" Mean game length {num(base_t['length']['mean_turns'][0], 1)} → "
                 f"{num(var_t['length']['mean_turns'][0], 1)} turns{verdict}.")
     return out.strip()
