@@ -233,8 +233,9 @@ def lead_headlines(t: dict, rs) -> list[str]:
     FF-4) and its three outcomes (run.json ``results``, summed over pooled runs, Wilson 95%
     intervals): the generic sentences below count half of each mutual wipe-out as each side's
     "win share" and call it a "shared win", which is not the attacker's odds of taking the fief;
-    the sentence says so, with the attacker's share as they compute it. A run has the sides as its
-    players' ``side`` column (the spec's seat role), so the page reads it by side; a run written
+    the sentence says so, with each side's share as they compute it (the defender's beside how
+    often it holds: the page gave two answers to that question, review O #2). A run has the sides
+    as its players' ``side`` column (the spec's seat role), so the page reads it by side; a run written
     before that column existed is read as seats, and then the sentence adds that the seats' fair
     50%, balance and chi-square below say nothing about a combat (review K #2). [] for a run
     without them."""
@@ -253,6 +254,10 @@ def lead_headlines(t: dict, rs) -> list[str]:
 
     count = lambda key: sum(int(x["results"][key]["count"]) for x in metas)  # noqa: E731
     side_share = (count("p_attacker_wins") + 0.5 * count("p_both_wiped")) / games
+    # the defender's win share beside how often it holds: the page's two answers to "how often
+    # does the defender hold?" (11.3% and 8.2%, review O #2), told apart
+    held = count("p_defender_holds") / games
+    held_share = held + 0.5 * count("p_both_wiped") / games
     if "roles" in t:            # the run has the sides as a seat_role column
         below, seats = "The sides' win shares below", ""
     else:
@@ -270,8 +275,9 @@ def lead_headlines(t: dict, rs) -> list[str]:
             f"both armies are wiped out in {share('p_both_wiped')}; a combat lasts {rounds:.2f} rounds "
             f"on average. ({below} count half of each mutual wipe-out as a win for each side, so the "
             f"attacker's reads {100 * side_share:.1f}%, and the \"shared win\" below is a mutual "
-            f"wipe-out: a combat's two sides have no fair share to be measured against{seats}; read "
-            "the odds here, `balance fief-odds` gives them exactly.)"]
+            f"wipe-out: a combat's two sides have no fair share to be measured against{seats}; the "
+            f"defender's win share, {100 * held_share:.1f}%, is not how often it holds "
+            f"({100 * held:.1f}%): read the odds here, `balance fief-odds` gives them exactly.)"]
 
 
 

@@ -6,7 +6,9 @@ combat is played, and provides the per-chunk play function: combat ``i`` of the 
 neither threads nor chunk size. Per chunk it returns the ``games`` rows (one per combat) and two
 ``players`` rows per combat (attacker then defender, with the common columns); the
 :class:`CombatOdds` accumulator turns the combats into the odds with 95 % Wilson intervals that
-run.json's ``results`` holds and the runner's closing table shows (FF-7).
+run.json's ``results`` holds and the runner's closing table shows (FF-7). The games' ``winner`` is
+their end reason (the spec's role): run.json's ``end_reason_names`` names its codes, as every game
+names how its games end.
 
 May import numpy, pyarrow (the side column), :mod:`simcore.contract`, :mod:`simcore.stats`,
 :mod:`simcore.errors` and this game's modules.
@@ -86,7 +88,10 @@ def prepare(*, attacker: int = 10, defender: int = 6, terrain: str = "open", dar
                           "darc": DARC_SIDES[di], "lords_attacker": la, "lords_defender": ld,
                           "mercy": mercy_text(*k)},
               "stream": "combat i uses simcore.rng.stream_state(seed, i)",
-              "columns": {"winner": dict(enumerate(WINNER_NAMES)), "seat": dict(enumerate(SIDES))}},
+              "columns": {"winner": dict(enumerate(WINNER_NAMES)), "seat": dict(enumerate(SIDES))},
+              # the games' ``winner`` is their end reason (the spec's role): named as every game
+              # names its end reasons, so analysis reads a combat's outcomes like any game's ends
+              "end_reason_names": dict(enumerate(WINNER_NAMES))},
         summary_columns=("score",),
         compile_message="Compiling the Fief combat kernel (first run only; cached afterwards)",
         extra_summaries={"results": CombatOdds},

@@ -13,6 +13,9 @@ from simcore.contract import Column, GameOption, GameSpec, Role, TableCommand, l
 
 SIDES = ("attacker", "defender")
 WINNER_NAMES = ("attacker", "defender", "both_wiped")
+# how a combat ends (FF-3), in a designer's words: what a page shows for each outcome code
+WINNER_WORDS = {"attacker": "Attacker takes the fief", "defender": "Defender holds",
+                "both_wiped": "Both armies wiped out"}
 
 
 def _exact_or_mc(what: str, games: str) -> tuple[GameOption, ...]:
@@ -85,8 +88,10 @@ SPEC = GameSpec(
         Column("rank", "int8", "1 winner, 2 loser, 1 each when both are wiped out", "rank", role="rank", low=1, high=2),
     ),
     game_columns=(
+        # the combat's outcome as the games' end reason: codes named in run.json
+        # ``end_reason_names`` (game.prepare), shown in WINNER_WORDS
         Column("winner", "int8", "0 attacker, 1 defender, 2 both wiped out (FF-3)", "winner", role="end_reason", low=0,
-               high=2, labels=labelled(WINNER_NAMES)),
+               high=2, labels=labelled(WINNER_NAMES, WINNER_WORDS)),
         Column("by_mercy", "bool", "the loser asked for mercy and it was granted (FF-3)"),
         Column("rounds", "int16", "combat rounds played (FF-2)", "rounds", "rounds", role="length", low=0),
         *(Column(f"{s}_points_left", "int16", f"the {s}'s points at the end", unit="points",

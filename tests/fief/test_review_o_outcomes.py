@@ -1,0 +1,75 @@
+"""Review O #2 (FF-3): a combat's outcomes as the page reads them.
+
+A fief-combat run's page gave two answers to "how often does the defender hold?": the game's lead
+said 8.2% and the sides' win share below 11.3% (half of each mutual wipe-out counted to each
+side); the lead now names the defender's win share beside how often it holds. The games' ``winner``
+column is the spec's ``end_reason``, but run.json named its codes only under ``columns``, so
+analysis, which names end reasons from run.json's ``end_reason_names``, would have called them
+``end_reason_0`` … : the run now names them as every game names its ends, and the spec gives each
+outcome its words. Each checked against the games' and players' rows."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+
+from analysis import analyse, open_runs
+from reports.text import headlines
+from simcore import runner
+from simcore.games.fief.spec import SPEC
+
+
+@pytest.fixture(scope="module")
+def castle(tmp_path_factory):
+    return runner.simulate("fief-combat", attacker=10, defender=6, terrain="castle", games=3000,
+                           seed=5, out=tmp_path_factory.mktemp("fief") / "castle", quiet=True)
+
+
+def _sides(run) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(game, attacker's win share, defender's win share) per combat, from the players' rows."""
+    p = (pl.read_parquet(run / "players.parquet").sort("game", "seat")
+         .pivot(on="seat", index="game", values="win_share").sort("game"))
+    return p["game"].to_numpy(), p["0"].to_numpy(), p["1"].to_numpy()
+
+
+def test_the_combats_outcome_is_its_end_reason_named_in_run_json(castle):
+    """Every combat's ``winner`` code is named in run.json ``end_reason_names`` by the outcome its
+    players' rows show (the attacker's win share 1: it takes the fief; the defender's 1: it holds;
+    0.5 each: both wiped out), the names are the spec's labels with words for each, and the
+    counts of each name are run.json's odds."""
+    meta = json.loads((castle / "run.json").read_text(encoding="utf-8"))
+    names = {int(k): v for k, v in meta["end_reason_names"].items()}
+    games = pl.read_parquet(castle / "games.parquet").sort("game")
+    game, att, dfd = _sides(castle)
+    assert np.array_equal(game, games["game"].to_numpy())
+    shown = np.where(att == 1, "attacker", np.where(dfd == 1, "defender", "both_wiped"))
+    assert set(np.unique(shown)) == {"attacker", "defender", "both_wiped"}   # every outcome played
+    named = np.array([names[int(c)] for c in games["winner"].to_list()])
+    assert np.array_equal(named, shown)
+    col = SPEC.role_column("end_reason", "games")
+    assert col.name == "winner" and {code: name for code, name, *_ in col.labels} == names
+    words = col.label_words
+    roles = {r.name: r.display for r in SPEC.roles}
+    assert set(words) == set(names.values())
+    for side in ("attacker", "defender"):
+        assert words[side].startswith(roles[side]), words       # "Defender holds"
+    res = meta["results"]
+    for key, name in (("p_attacker_wins", "attacker"), ("p_defender_holds", "defender"),
+                      ("p_both_wiped", "both_wiped")):
+        assert res[key]["count"] == int(np.sum(named == name)), key
+
+
+def test_the_lead_tells_the_defenders_win_share_from_how_often_it_holds(castle):
+    """The lead names the defender's win share (its holds plus half of the mutual wipe-outs) beside
+    how often it holds, both from the players' rows."""
+    _, _, dfd = _sides(castle)
+    holds, share = float(np.mean(dfd == 1)), float(np.mean(dfd))
+    assert share > holds
+    rs = open_runs([castle])
+    lead = headlines(analyse(rs), rs)[0]
+    assert (f"the defender's win share, {100 * share:.1f}%, is not how often it holds "
+            f"({100 * holds:.1f}%)") in lead, lead
+    assert f"the defender holds in {100 * holds:.1f}% (" in lead
