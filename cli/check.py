@@ -17,8 +17,13 @@ cells) with the chance of a false FAIL split over the cells checked; ``--junit``
 write one file for the panel (a test suite, a section, per cell). Every line naming a cell by its
 position names its file too ("cell 1 of 3 (cell-0.toml)": the files are numbered from 0).
 
+At a terminal the output is laid out for its width (:func:`print_report`, :func:`print_wrapped`):
+the table fitted to it as simulate's and ladder's are (a rich table: a cell wraps inside its
+column) and every sentence wrapped at word boundaries under its own indent; piped or in a CI log it
+is printed as :func:`analysis.check.presentation.text_report` makes it, one line per sentence.
+
 May import typer, the standard library, :mod:`simcore`, :mod:`cli.sweep` (help texts) and, lazily
-inside the commands, :mod:`analysis` and :mod:`strategies.panels`.
+inside the commands, rich (the terminal layout), :mod:`analysis` and :mod:`strategies.panels`.
 """
 
 from __future__ import annotations
@@ -89,9 +94,41 @@ def announce_line(base, rules=None, against_rules=None, settings=()) -> str:
 
 
 def _parse_tolerance(text: str, option: str) -> float:
+    """``--score-tolerance``: a number > 0 in the game's score unit."""
     from simcore.options import parse_tolerance
 
     return parse_tolerance(text, option)
+
+
+def _parse_share_tolerance(text: str) -> float:
+    """``--tolerance``, in percentage points, spelt as ``--smallest-difference win_share=`` takes
+    it (``2pp``, ``2%`` or ``2``; review P #9: ``2pp`` was "not a number"), by its parser
+    (:func:`analysis.load.parse_smallest_difference`), its errors said of ``--tolerance``."""
+    from analysis.load import parse_smallest_difference
+
+    given = str(text).strip()
+    if not given or "," in given or "=" in given:
+        raise UsageError(f"--tolerance {text}: expected one win-share change in percentage points, "
+                         "e.g. 2pp, 2% or 2")
+    try:
+        share = parse_smallest_difference(f"win_share={given}", "--tolerance")["share"]
+    except UsageError as exc:
+        said = str(exc).replace("--tolerance win_share=", "--tolerance ", 1)
+        raise UsageError(said.replace("must be between 0 and 100 pp",
+                                      "must be a number > 0, below 100 pp")) from None
+    return float(f"{100.0 * share:.12g}")      # percentage points, as typed (2pp → 2.0, not 2.0000000004)
+
+
+def _baseline_too_small(exc, tolerance: str | None, tol: float | None):
+    """The baseline-too-small line (:class:`analysis.check.decision.BaselineTooSmall`, which names
+    the unit) with, for a win share whose ``--tolerance`` was given below 1 pp, how a designer who
+    meant a fraction writes it (review P #9: ``--tolerance 0.02`` meant 2%)."""
+    from analysis.check.measure import KINDS
+
+    if tolerance is None or tol is None or KINDS[exc.metric].unit != "%" or tol >= 1:
+        return exc
+    return UsageError(f"{exc}; --tolerance counts percentage points: --tolerance {tolerance} is "
+                      f"±{tol:g} pp (for ±{100 * tol:g} pp give --tolerance {100 * tol:g}pp)")
 
 
 def _score_smallest() -> str:
@@ -132,6 +169,86 @@ def _print_tolerances(path, cells: list[str] | None = None) -> None:
                             caveat=power_caveat(named)), file=sys.stderr)
 
 
+def _terminal():
+    """A rich console on stdout when stdout is a terminal (its width known), else None."""
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    return console if console.is_terminal else None
+
+
+def wrapped(line: str, width: int, hang: int = 0) -> list[str]:
+    """``line`` wrapped at word boundaries to ``width`` (review P #2: the sentences broke
+    mid-word at 80 columns): its continuation lines start under the line's text, after its indent
+    and its mark (``- ``, ``? ``, ``! ``, ``note: ``), or ``hang`` spaces in for a line without an
+    indent. A word longer than the width is kept whole."""
+    import re
+    import textwrap
+
+    lead = re.match(r"( *)((?:[-?!] |note: )?)", line).group(0)
+    rest = " " * (len(lead) if lead else hang)
+    return textwrap.wrap(line, width=max(width, len(rest) + 20), subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False) or [""]
+
+
+def print_wrapped(console, lines: list[str], hang: int = 0) -> None:
+    """Print ``lines`` on ``console``, each :func:`wrapped` to the console's width."""
+    from rich.text import Text
+
+    out = [w for line in lines for w in wrapped(line, console.width, hang)]
+    console.print(Text("\n".join(out)), soft_wrap=True)
+
+
+def fit_widths(natural: list[int], least: list[int], room: int) -> list[int]:
+    """Column widths that fit ``room`` characters: each column's ``natural`` width when they fit,
+    else the widest column narrowed first, one character at a time, none below its ``least``
+    (rich's own fitting narrows the widest columns below their longest word, which it then folds
+    or overflows: "pass (beyon"); when even those do not fit (a narrow terminal), the widest go
+    below them and their cells fold, nothing cut off."""
+    widths = list(natural)
+    for floor in (least, [1] * len(widths)):
+        while sum(widths) > room:
+            shrink = [i for i, w in enumerate(widths) if w > floor[i]]
+            if not shrink:
+                break
+            widths[max(shrink, key=lambda i: widths[i])] -= 1
+    return widths
+
+
+def print_report(console, res) -> None:
+    """A check's output laid out for ``console`` (:func:`analysis.check.presentation.report_parts`):
+    the lines above and under the table :func:`wrapped`, the table a rich table that fits the
+    console's width (a cell wraps at its spaces; one too long for its column is folded, never cut
+    short), indented as the plain table is."""
+    from rich.padding import Padding
+    from rich.table import Table
+    from rich.text import Text
+
+    from analysis.check.presentation import LEFT_COLUMNS, report_parts
+
+    above, head, rows, below = report_parts(res)
+    print_wrapped(console, [*above, ""])
+    columns = [[name, *(row[i] for row in rows)] for i, name in enumerate(head)]
+    natural = [max(map(len, cells)) for cells in columns]
+    # a column is not made narrower than its longest word (an interval, "undecided"), so that
+    # "(113.45–114.55)" is not folded mid-number; a change ("+3.94 coins") and a tolerance stay
+    # whole on their line
+    least = [natural[i] if head[i] in ("diff", "tolerance") else
+             max(len(w) for cell in cells for w in cell.split() or [""])
+             for i, cells in enumerate(columns)]
+    gap, indent = 2, 2
+    widths = fit_widths(natural, least, console.width - indent - gap * (len(head) - 1))
+    table = Table(box=None, pad_edge=False, padding=(0, gap // 2), show_edge=False)
+    for i, (name, width) in enumerate(zip(head, widths)):
+        table.add_column(name, justify="left" if i in LEFT_COLUMNS else "right", overflow="fold",
+                         width=width)
+    for row in rows:
+        table.add_row(*(Text(c, style="bold" if c == "FAIL" else "") for c in row))
+    console.print(Padding(table, (0, 0, 0, 2)))
+    if below:
+        print_wrapped(console, below)
+
+
 def _check_report_files(junit, summary, force: bool, read: list) -> None:
     """Where ``--junit`` and ``--summary`` write, checked before the check plays (for one baseline
     file or a panel: ``read`` are the inputs they must not overwrite)."""
@@ -156,10 +273,11 @@ def register(app: typer.Typer) -> None:
                                 "configs/baselines/NAME.toml.", show_default=False, metavar="<path>"),
         force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
         tolerance: Optional[str] = typer.Option(
-            None, "--tolerance", help="Accepted change of win shares (seat, strategy and role), ± points "
-            "(default: the smallest win-share difference that matters, 1 pp).", show_default=False),
+            None, "--tolerance", help="Tolerance of win shares (seat, strategy and role), ± percentage "
+            "points: 2pp, 2% or 2 (default: the smallest win-share difference that matters, 1 pp).",
+            show_default=False),
         score_tolerance: Optional[str] = typer.Option(
-            None, "--score-tolerance", help="Accepted change of mean scores per seat, ± in the game's "
+            None, "--score-tolerance", help="Tolerance of mean scores per seat, ± in the game's "
             "score unit (default: the game's smallest score difference that matters: "
             + _score_smallest() + ").", show_default=False),
         alpha: str = typer.Option("0.05", "--alpha", help="Chance of a false FAIL (see docs/ci.md).",
@@ -197,7 +315,7 @@ def register(app: typer.Typer) -> None:
 
         # read as text, so that an error repeats what was typed (--alpha 2, not 2.0: revC #10)
         alpha, beta = check_alpha(alpha), check_alpha(beta, "--beta")
-        tol = _parse_tolerance(tolerance, "--tolerance") if tolerance is not None else None
+        tol = _parse_share_tolerance(tolerance) if tolerance is not None else None
         tol_s = (_parse_tolerance(score_tolerance, "--score-tolerance")
                  if score_tolerance is not None else None)
         given_tol = _tolerances(tol, tol_s)
@@ -236,9 +354,14 @@ def register(app: typer.Typer) -> None:
         if given:
             raise UsageError(f"{', '.join(given)}: only with --panel or --lineup (a baseline of RUN "
                              "records the game, games, seed and players it was played with)")
-        path = make_baseline(run, out, force=force, tolerance=given_tol,
-                             alpha=alpha, check_games=n, seed_offset=seed_offset, beta=beta,
-                             smallest=small)
+        from analysis.check.decision import BaselineTooSmall
+
+        try:
+            path = make_baseline(run, out, force=force, tolerance=given_tol,
+                                 alpha=alpha, check_games=n, seed_offset=seed_offset, beta=beta,
+                                 smallest=small)
+        except BaselineTooSmall as exc:
+            raise _baseline_too_small(exc, tolerance, tol) from None
         typer.echo(str(path))
         _print_tolerances(path)
 
@@ -294,9 +417,21 @@ def register(app: typer.Typer) -> None:
         lineup: Optional[list[str]] = typer.Option(None, "--lineup", help=LINEUP_HELP),
         players: Optional[str] = typer.Option(None, "--players", "-p", help="With --baseline DIR: the "
                                               "player counts to check (3,4,5)."),
+        # options of balance baseline, given to check by mistake: said so (review P #9: click
+        # offered "--force" for --tolerance); hidden from the help
+        tolerance: Optional[str] = typer.Option(
+            None, "--tolerance", hidden=True, help="Refused: an option of balance baseline."),
+        score_tolerance: Optional[str] = typer.Option(
+            None, "--score-tolerance", hidden=True, help="Refused: an option of balance baseline."),
     ) -> None:
         """Compare win shares and scores with a baseline, playing until every metric is decided: exit 0
         pass, 1 regression, 3 undecided at the maximum number of games, 2 usage error."""
+        for option, given in (("--tolerance", tolerance), ("--score-tolerance", score_tolerance)):
+            if given is not None:
+                raise UsageError(f"{option} is an option of balance baseline: a check reads the "
+                                 f"tolerances of the baseline file it is given ([tolerance], or a "
+                                 f"metric's own tolerance = line); edit them there, or record the "
+                                 f"baseline again with balance baseline {option} {given}")
         from analysis.check.panel import check_panel, is_panel_baseline
         from analysis.check.presentation import status_line, text_report, write_reports
         from simcore.options import check_alpha
@@ -358,7 +493,12 @@ def register(app: typer.Typer) -> None:
 
             write_panel_reports(pc, junit, summary, force=force)
             # the panel's verdict and what the rules change first; --quiet: that line alone
-            typer.echo("\n".join(panel_lines(pc, quiet=quiet)))
+            lines = panel_lines(pc, quiet=quiet)
+            console = _terminal()
+            if console is None:
+                typer.echo("\n".join(lines))
+            else:               # a cell's line wraps 2 spaces in: where the next cell starts shows
+                print_wrapped(console, lines, hang=2)
             if pc.exit_code:
                 raise SystemExit(pc.exit_code)
             return
@@ -382,7 +522,13 @@ def register(app: typer.Typer) -> None:
                             save_run=save_run, force=force, log=log, settings=sets,
                             executor=executor, smallest=small)
         write_reports(res, junit, summary, force=force)
-        typer.echo(status_line(res) if quiet else text_report(res).rstrip())
+        console = _terminal()
+        if console is None:         # piped, a CI log: one line per sentence
+            typer.echo(status_line(res) if quiet else text_report(res).rstrip())
+        elif quiet:
+            print_wrapped(console, [status_line(res)])
+        else:
+            print_report(console, res)
         if res.exit_code:
             # SystemExit, not typer.Exit: click returns (not raises) typer.Exit's code when
             # standalone_mode is off, and cli._run would then report 0.

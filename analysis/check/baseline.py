@@ -104,7 +104,8 @@ class Baseline:
         :func:`analysis.check.decision.plan_games`."""
         if self.check_games is not None:
             return self.check_games
-        return plan_games(self.metrics, self.tolerances(), self.alpha, self.beta, paired).max_games
+        return plan_games(self.metrics, self.tolerances(), self.alpha, self.beta, paired,
+                          game=self.game).max_games
 
 
 def default_tolerances(game: str | None, smallest: dict | None = None) -> dict[str, float]:
@@ -138,8 +139,11 @@ def tolerance_summary(game: str | None, tolerance: dict[str, float], smallest: d
                else f"{'above' if t > small[k] else 'below'} the {small[k]:g} {unit} that "
                     f"{'matter' if unit.endswith('s') and small[k] != 1 else 'matters'}")
         parts.append(f"{names[k]} ±{t:g} {unit} ({rel})")
-    return (f"tolerances: {'; '.join(parts)}. A check fails a change shown beyond its tolerance; a "
-            f"change of twice it passes with at most a {100 * beta:g}% chance{caveat} "
+    # review P #1: "fails a change shown beyond its tolerance" was read as its converse; a change
+    # between the tolerance and twice it may pass, even with its 95% interval beyond the tolerance
+    return (f"tolerances: {'; '.join(parts)}. A check fails a change only when it is shown nearer "
+            f"twice its tolerance than its tolerance, so one between the tolerance and twice it may "
+            f"pass; a change of twice it passes with at most a {100 * beta:g}% chance{caveat} "
             "(--tolerance, --score-tolerance to change them)")
 
 
@@ -173,7 +177,7 @@ def power_caveat(baselines: Sequence[tuple[str, "Baseline"]]) -> str:
     by_metrics: dict[str, list[str]] = {}        # the metrics limited → the files they are in
     need = 0
     for name, b in baselines:
-        plan = plan_games(b.metrics, b.tolerances(), b.alpha, b.beta)
+        plan = plan_games(b.metrics, b.tolerances(), b.alpha, b.beta, game=b.game)
         if plan.limited:
             by_metrics.setdefault(metric_names(plan.limited), []).append(name)
             need = max(need, plan.baseline_games or 0)
@@ -261,7 +265,7 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
     rules = rules_entry(meta, out)
     games = int(meta.get("games") or 0)
     tols = [m.tolerance if m.tolerance is not None else tol[m.metric] for m in metrics]
-    plan = plan_games(metrics, tols, alpha, beta)
+    plan = plan_games(metrics, tols, alpha, beta, game=meta.get("game"))
     check_games = int(check_games or plan.max_games)
     out_name = Path(out).as_posix()
     src = source or "runs/baseline"
@@ -312,8 +316,10 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
         (f"batch = {batch or 0}", "games per look (0: about games / 50 in thousands; override: --batch)"),
         (f"seed_offset = {int(seed_offset)}", "the check plays seed = run.seed + seed_offset (override: --seed); not 0, so its games are new"),
     ])
-    lines += ["", "[tolerance]                     # accepted change, ± in each metric's unit; applies to every [[metric]] of that kind",
-              "                                # (default: the smallest difference that matters, below; a change of twice it fails)"]
+    # review P #1: "accepted change … a change of twice it fails" read as "a change beyond it fails"
+    lines += ["", "[tolerance]                     # ± in each metric's unit, for every [[metric]] of that kind (default: the smallest difference that matters, below)",
+              "                                # A check fails a change only when it is shown nearer twice the tolerance than the tolerance:",
+              "                                # a change of twice it passes with at most beta's chance; one between it and twice it may pass"]
     tol_docs = {
         "seat_win_share": "percentage points of win share, per seat",
         "seat_mean_score": f"{unit_of('seat_mean_score', meta.get('game'))} of mean final score, per seat",

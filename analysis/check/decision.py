@@ -15,7 +15,8 @@ is :class:`BaselineTooSmall`, a one-line :class:`UsageError`); :func:`metric_nam
 together; :func:`fixed_n_verdict` is the fixed-size test of the same hypotheses (benchmarks);
 :func:`shifted` moves a baseline value (tests, benchmarks). Nothing here reads or writes a file.
 May import numpy, the standard library, :mod:`analysis.stats`, :mod:`simcore.errors` and the metric
-vocabulary of :mod:`analysis.check.measure` (:class:`Kind`, :data:`KINDS`, :class:`Measurement`);
+vocabulary of :mod:`analysis.check.measure` (:class:`Kind`, :data:`KINDS`, :class:`Measurement`,
+:func:`~analysis.check.measure.diff_unit_of`: a unit named in an error);
 never :mod:`analysis.check.baseline` (a :class:`Baseline` is only read through its attributes; the
 name is imported for annotations alone), nor :mod:`analysis.check.presentation`, nor any module
 that reads or writes files.
@@ -42,7 +43,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol, Sequence
 
 from analysis import stats
-from analysis.check.measure import KINDS, Kind, Measurement
+from analysis.check.measure import KINDS, Kind, Measurement, diff_unit_of
 from simcore.errors import UsageError
 
 
@@ -268,7 +269,7 @@ class BaselineTooSmall(UsageError):
 
 
 def plan_games(baseline: Sequence[Measurement], tolerances: Sequence[float], alpha: float = DEFAULT_ALPHA,
-               beta: float = DEFAULT_BETA, paired: bool = False) -> GamePlan:
+               beta: float = DEFAULT_BETA, paired: bool = False, game: str | None = None) -> GamePlan:
     """The default maximum number of games of a check, from a power calculation on the baseline.
 
     For every metric, the per-unit standard deviation is the baseline's se·√n; the fixed-size test
@@ -279,7 +280,8 @@ def plan_games(baseline: Sequence[Measurement], tolerances: Sequence[float], alp
     is slowest, from ending undecided). Where the baseline's error makes that power unreachable,
     the metric asks instead for the games at which an unchanged configuration passes with
     probability 1 − β (:func:`pass_information`), and is listed in ``limited``; if even that is
-    unreachable, :class:`UsageError` (the baseline is too small for the tolerance)."""
+    unreachable, :class:`UsageError` (the baseline is too small for the tolerance), its standard
+    error and tolerance in ``game``'s unit (pp, coins: review P #9 read "±0.02" with no unit)."""
     m = len(baseline)
     need, fixed, limited, lift = [], [], [], []
     for b, tol in zip(baseline, tolerances):
@@ -297,9 +299,10 @@ def plan_games(baseline: Sequence[Measurement], tolerances: Sequence[float], alp
         if not math.isfinite(n_pass):
             # a baseline whose error is at most half the room 1/I_pass leaves the other half to the run
             hint = int(math.ceil(2 * b.n * b.se ** 2 * pass_information(tol, beta, m)))
+            unit = diff_unit_of(b.metric, game)
             raise BaselineTooSmall(
-                f"{b.label}: the baseline's own standard error ({b.se:.3g} {b.kind.diff_unit}, "
-                f"{b.n:,} games) is too large for a tolerance of ±{tol:g}: even an unchanged "
+                f"{b.label}: the baseline's own standard error ({b.se:.3g} {unit}, "
+                f"{b.n:,} games) is too large for a tolerance of ±{tol:g} {unit}: even an unchanged "
                 f"configuration could not pass; record a baseline of at least {hint:,} games or "
                 "raise the tolerance", metric=b.metric, label=b.label, se=b.se, n=b.n,
                 tolerance=tol, games_hint=hint)

@@ -152,7 +152,7 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
                                 inputs=[p for p in (baseline.path, rules, against_rules) if p is not None])
     seed = check_play_seed(baseline, seed, paired)
     tolerances = baseline.tolerances()
-    plan = plan_games(baseline.metrics, tolerances, alpha, beta, paired)
+    plan = plan_games(baseline.metrics, tolerances, alpha, beta, paired, game=baseline.game)
     prep = _prepare(baseline, new_rules, settings)
     old = _prepare(baseline, old_rules) if paired else None
     wanted = _wanted(baseline, prep)

@@ -10,7 +10,12 @@ presents), :mod:`analysis.check.measure` (units), :mod:`analysis.rules_diff` (ho
 written), :mod:`analysis.export` (atomic writes) and :mod:`simcore.errors`. Every output leads with
 the verdict and what the checked rules change (:func:`rules_lead`, :func:`rules_change_lines`):
 the terminal report's first line, the ``--quiet`` line, the summary and a JUnit property; a FAIL
-line also says what the win shares none of which failed did (:func:`_shares_not_failed`). A change
+line also says what the win shares none of which failed did (:func:`_shares_not_failed`). A metric
+that passes with its change beyond its tolerance (:func:`beyond_tolerance`: the procedure may pass a
+change between the tolerance and twice it) says so in its row (:func:`verdict_cell`), the PASS line,
+a sentence under the table, the summary and JUnit, with the tolerance that would gate it
+(:func:`halve_text`). :func:`report_parts` gives the terminal report in parts (lines, table,
+lines) for ``cli.check`` to lay out at a terminal's width. A change
 that rounds to zero is written ``0.00``, without a sign (:func:`_signed`, the rule of
 :func:`reports.text.signed`, which this layer may not import).
 """
@@ -102,7 +107,7 @@ def size_words(r: MetricResult, smallest: float | None, game: str | None = None,
 def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: str | None = None,
             smallest: float | None = None, beta: float = DEFAULT_BETA, *,
             limited_by: int | None = None, more: str = "a larger --games may",
-            n_metrics: int | None = None, alpha: float | None = None) -> str:
+            n_metrics: int | None = None, alpha: float | None = None, halve: str = "") -> str:
     """One plain sentence on a metric, e.g. "Seat 1 wins 31.2% (30.4–32.0) vs 25.0% in the baseline:
     +6.20 pp, beyond the ±1.0 accepted (shown after 4,000 games)."; ``stopped``: the check stopped
     at a regression before this metric was decided; ``game`` names the score unit (coins for
@@ -121,7 +126,12 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
     reads the sequential test, whose error is held at ``alpha`` over the ``n_metrics`` metrics and
     every look, a stricter bound: so the sentence says "on this interval alone" of its size and,
     with ``n_metrics``, why such an interval does not decide (review L #11). ``stopped``: the check
-    stopped because another metric failed, before this one reached a decision."""
+    stopped because another metric failed, before this one reached a decision.
+
+    A metric that passes with its change beyond its tolerance (:func:`beyond_tolerance`) says so,
+    whether its interval lies wholly beyond it, and why it passes: the check fails a change only
+    when it is shown nearer twice the tolerance than the tolerance (review P #1); ``halve``: how to
+    set this metric's tolerance to half (:func:`halve_text`), to gate a change of its tolerance."""
     unit = unit_of(r.metric, game)
     dunit = diff_unit_of(r.metric, game)
     if r.metric == "seat_mean_score":
@@ -150,6 +160,21 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
     big = _fmt_tol(DETECT * r.tolerance)
     if r.verdict == "fail":
         return f"{head}, beyond the {tol} accepted (shown after {_games(r.decided_games)})."
+    if r.verdict == "pass" and beyond_tolerance(r):
+        # review P #1: "+4.50 coins ±3.5 pass" with no word on why a change beyond the tolerance
+        # passes; its interval is said here (size_words is told so, not to say it twice)
+        lo, hi = diff_interval(r)
+        wholly = "lies wholly beyond it" if lo > r.tolerance or hi < -r.tolerance else "reaches within it"
+        if not paired:
+            head = (f"{what} ({_ends(r.low, r.high, unit)}) vs {_fmt(r.base, unit)} in the baseline: "
+                    f"{_signed(r.diff)} {dunit}{size_words(r, smallest, game, interval_said=True)}")
+        gate = (f". For a change of {tol} {dunit} to pass with at most a {100 * beta:g}% chance, halve "
+                f"this tolerance: {halve}" if halve else "")
+        shown = "" if paired else f", {_signed(lo)} to {_signed(hi)} {dunit},"   # paired: in head
+        return (f"{head}; beyond its {tol} tolerance (the change's 95% interval{shown} {wholly}), yet passes: the check fails a change only when it "
+                f"is shown to be nearer twice its tolerance ({big}) than its tolerance, and a change "
+                f"of {big} or more is ruled out (at most a {100 * beta:g}% chance of passing one), "
+                f"decided after {_games(r.decided_games)}{gate}.")
     if r.verdict == "pass":
         return (f"{head}; passes: a change of {big} or more is ruled out (at most a {100 * beta:g}% chance "
                 f"of passing one; changes between {tol} and {big} may pass), decided after "
@@ -180,7 +205,34 @@ def _explain(res: CheckResult, r: MetricResult, beta: float | None = None) -> st
                    limited_by=(getattr(res, "baseline_games_needed", None)
                                if r.label in limited else None),
                    more="a larger --games may" if res.looks or res.paired else "a larger run may",
-                   n_metrics=len(res.results), alpha=res.alpha)
+                   n_metrics=len(res.results), alpha=res.alpha,
+                   halve=halve_text(res, r) if beyond_tolerance(r) else "")
+
+
+def beyond_tolerance(r: MetricResult) -> bool:
+    """A metric that passes with its change, as printed (two decimals), beyond its tolerance: the
+    procedure passes a change between the tolerance and twice it when it is shown nearer the
+    tolerance than twice it (docs/ci.md §3), so "pass" beside such a change needs its words."""
+    return r.verdict == "pass" and r.diff == r.diff and round(abs(r.diff), 2) > r.tolerance
+
+
+def halve_text(res: CheckResult, r: MetricResult, short: bool = False) -> str:
+    """How to set ``r``'s tolerance to half its value (so that a change of its present tolerance
+    is one of twice the new one: failed with probability at least 1 − β): the metric's own
+    ``tolerance =`` line when its ``[[metric]]`` block has one, else its kind's line under
+    ``[tolerance]`` and the ``balance baseline`` option that writes it; ``short``: the option (or
+    the line) alone."""
+    half = f"{r.tolerance / 2:g}"
+    base = res.baseline
+    name = Path(str(base.path)).name
+    own = next((m for m in getattr(base, "metrics", []) if m.metric == r.metric and m.key == r.key
+                and m.tolerance is not None), None)
+    if own is not None:
+        return f"tolerance = {half} in its [[metric]] block of {name}"
+    option = "--score-tolerance" if r.kind.unit == "score" else "--tolerance"
+    if short:
+        return f"balance baseline {option} {half}"
+    return f"{r.metric} = {half} under [tolerance] in {name} (balance baseline {option} {half})"
 
 
 #: Rule settings named in the verdict line; the report, the summary and JUnit list every one.
@@ -250,14 +302,30 @@ def status_line(res: CheckResult, lead: bool = True) -> str:
     if res.verdict == "undecided":
         return (f"{head('UNDECIDED')}{len(res.undecided)} of {n} metrics not decided {at}; none is shown beyond "
                 f"its tolerance (exit code 3)")
-    top = max(res.results, key=lambda r: abs(r.diff / r.tolerance) if r.tolerance > 0 else 0.0,
-              default=None)
+    ratio = lambda r: abs(r.diff / r.tolerance) if r.tolerance > 0 else 0.0  # noqa: E731
+    top = max(res.results, key=ratio, default=None)
+    ruled_out = (f"{head('PASS')}no metric moved by twice its tolerance or more (ruled out for all {n}, "
+                 f"each with at most a {res.beta:.0%} chance of passing such a change, {at})")
+    beyond = [r for r in res.results if beyond_tolerance(r)]
+    if beyond:
+        # review P #1: passes beside changes beyond their tolerance, said with their numbers
+        top = max(beyond, key=ratio)
+        unit = diff_unit_of(top.metric, game)
+        k = len(beyond)
+        moved = (f"{k} of the {n} moved beyond their tolerance and pass" if k > 1 else
+                 f"1 of the {n} moved beyond its tolerance and passes")
+        largest = "the largest" if k > 1 else "it"
+        return (f"{ruled_out}; but {moved}: the check fails a change only when it is shown to be "
+                f"nearer twice its tolerance than its tolerance; {largest}: {top.label} "
+                f"{_signed(top.diff)} {unit} against {_fmt_tol(top.tolerance)} (twice it "
+                f"{_fmt_tol(DETECT * top.tolerance)}){size_words(top, _smallest(res)(top), game)}; for "
+                f"a change of {_fmt_tol(top.tolerance)} {unit} to pass with at most a {res.beta:.0%} "
+                f"chance, halve the tolerance ({halve_text(res, top, short=True)})")
     # sized against the smallest difference that matters, as the FAIL sentences are (revA #16)
     largest = (f"; the largest change: {top.label} {_signed(top.diff)} {diff_unit_of(top.metric, game)} "
                f"against {_fmt_tol(top.tolerance)} accepted{size_words(top, _smallest(res)(top), game)}"
                if top is not None else "")
-    return (f"{head('PASS')}no metric moved by twice its tolerance or more (ruled out for all {n}, each with at "
-            f"most a {res.beta:.0%} chance of passing such a change, {at}){largest}")
+    return f"{ruled_out}{largest}"
 
 
 #: The win-share kinds a FAIL line sums up when none of them failed, and their names there.
@@ -318,9 +386,10 @@ def _run_line(res: CheckResult) -> str:
 
 def _procedure_line(res: CheckResult) -> str:
     what = "paired differences new − old rules" if res.paired else "run − baseline"
-    return (f"procedure: sequential probability ratio test per metric on {what} (fail: shown beyond the "
-            f"tolerance, alpha {res.alpha:g} over {len(res.results)} metrics; pass: twice the tolerance "
-            f"ruled out, beta {res.beta:g}); stops when every metric is decided or one fails")
+    return (f"procedure: sequential probability ratio test per metric on {what} (fail: shown nearer "
+            f"twice the tolerance than the tolerance, alpha {res.alpha:g} over {len(res.results)} "
+            f"metrics; pass: twice the tolerance ruled out, beta {res.beta:g}; a change between the "
+            f"two may pass or fail); stops when every metric is decided or one fails")
 
 
 def _head(paired: bool) -> list[str]:
@@ -340,37 +409,67 @@ def _row_cells(r: MetricResult, game: str | None = None, paired: bool = False) -
         cells = [_fmt(r.value, u), f"{_signed(r.diff)} {du} ({_signed(lo)} to {_signed(hi)})"]
     else:
         cells = [f"{_fmt(r.value, u)} ({_ends(r.low, r.high, u)})", f"{_signed(r.diff)} {du}"]
-    return [r.label, _fmt(r.base, u), *cells, _fmt_tol(r.tolerance),
-            r.verdict.upper() if r.verdict == "fail" else r.verdict]
+    return [r.label, _fmt(r.base, u), *cells, _fmt_tol(r.tolerance), verdict_cell(r)]
 
 
-def text_report(res: CheckResult) -> str:
-    """The terminal output of ``balance check``."""
+def verdict_cell(r: MetricResult) -> str:
+    """The verdict column: ``FAIL``, ``undecided``, ``pass``, or for a pass beside a change beyond
+    its tolerance ``pass (beyond ±3.5, under ±7.0)`` (review P #1: a bare "pass" read as within
+    it); "under" only while the change is under twice the tolerance."""
+    if r.verdict == "fail":
+        return "FAIL"
+    if not beyond_tolerance(r):
+        return r.verdict
+    under = (f", under {_fmt_tol(DETECT * r.tolerance)}" if round(abs(r.diff), 2) < DETECT * r.tolerance
+             else "")
+    return f"pass (beyond {_fmt_tol(r.tolerance)}{under})"
+
+
+#: The table's left-aligned columns (the metric and the verdict); the others are numbers.
+LEFT_COLUMNS = (0, 5)
+
+
+def report_parts(res: CheckResult) -> tuple[list[str], list[str], list[list[str]], list[str]]:
+    """The terminal output of ``balance check`` in its parts: the lines above the table, the
+    table's head and rows (cells as text; :data:`LEFT_COLUMNS` left-aligned), and the lines under
+    it. :func:`text_report` joins them as plain text; ``cli.check`` lays them out for a terminal
+    (the table fitted to its width, the sentences wrapped at word boundaries)."""
     head = _head(res.paired)
     rows = [_row_cells(r, res.baseline.game, res.paired) for r in res.results]
-    width = [max(len(x) for x in col) for col in zip(head, *rows)]
-    fmt = lambda cells: "  ".join(c.ljust(w) if i in (0, 5) else c.rjust(w)  # noqa: E731
-                                  for i, (c, w) in enumerate(zip(cells, width))).rstrip()
     # the verdict and what changed in the rules first: the line a reader (and a CI log) sees first
-    lines = [status_line(res), f"  balance check against {res.baseline.path}",
+    above = [status_line(res), f"  balance check against {res.baseline.path}",
              f"  run: {res.run_path}", f"       {_run_line(res)}", f"  {_procedure_line(res)}"]
     changed = rules_change_lines(res)
     if changed:
-        lines.append(f"  rule settings changed from {_changes_compared(res)} ({len(changed)}):")
-        lines += [f"    {c}" for c in changed]
-    lines += [f"  note: {n}" for n in res.notes]
-    lines += ["", "  " + fmt(head)] + ["  " + fmt(r) for r in rows]
+        above.append(f"  rule settings changed from {_changes_compared(res)} ({len(changed)}):")
+        above += [f"    {c}" for c in changed]
+    above += [f"  note: {n}" for n in res.notes]
+    below = []
     if res.undecided:
-        lines.append(f"  {_verdicts_note(res)}")
-    if res.failed or res.undecided:
-        lines.append("")
+        below.append(f"  {_verdicts_note(res)}")
+    beyond = [r for r in res.results if beyond_tolerance(r)]
+    if res.failed or res.undecided or beyond:
+        below.append("")
     for r in res.failed:
-        lines.append(f"  - {_explain(res, r)}")
+        below.append(f"  - {_explain(res, r)}")
     for r in res.undecided:
-        lines.append(f"  ? {_explain(res, r)}")
+        below.append(f"  ? {_explain(res, r)}")
+    for r in beyond:        # passed beside a change beyond its tolerance: why (review P #1)
+        below.append(f"  ! {_explain(res, r)}")
     note = _smallest_note(res)
     if note:
-        lines.append(f"  {note}")
+        below.append(f"  {note}")
+    return above, head, rows, below
+
+
+def text_report(res: CheckResult) -> str:
+    """The terminal output of ``balance check`` as plain text (one line per sentence: a CI log, a
+    pipe; :func:`report_parts`)."""
+    above, head, rows, below = report_parts(res)
+    width = [max(len(x) for x in col) for col in zip(head, *rows)]
+    fmt = lambda cells: "  ".join(c.ljust(w) if i in LEFT_COLUMNS else c.rjust(w)  # noqa: E731
+                                  for i, (c, w) in enumerate(zip(cells, width))).rstrip()
+    lines = [*above, "", "  " + fmt(head), *("  " + fmt(r) for r in rows), *below]
     return "\n".join(lines) + "\n"
 
 
@@ -425,16 +524,19 @@ def markdown_summary(res: CheckResult) -> str:
     lines += ["", "| " + " | ".join(_head(res.paired)) + " |", "|---|---:|---:|---:|---:|---|"]
     for r in res.results:
         c = _row_cells(r, res.baseline.game, res.paired)
-        mark = {"pass": "✅ pass", "fail": "❌ **FAIL**", "undecided": "⚠️ undecided"}[r.verdict]
+        mark = {"pass": f"✅ {c[5]}", "fail": "❌ **FAIL**", "undecided": "⚠️ undecided"}[r.verdict]
         lines.append(f"| {c[0]} | {c[1]} | {c[2]} | {c[3]} | {c[4]} | {mark} |")
     if res.undecided:
         lines += ["", _verdicts_note(res)[0].upper() + _verdicts_note(res)[1:] + "."]
-    if res.failed or res.undecided:
+    beyond = [r for r in res.results if beyond_tolerance(r)]
+    if res.failed or res.undecided or beyond:
         lines.append("")
     for r in res.failed:
         lines.append(f"- ❌ {_explain(res, r)}")
     for r in res.undecided:
         lines.append(f"- ⚠️ {_explain(res, r)}")
+    for r in beyond:
+        lines.append(f"- ✅ {_explain(res, r)}")
     return "\n".join(lines) + "\n"
 
 
@@ -511,5 +613,6 @@ def write_reports(res: CheckResult, junit: str | Path | None = None,
 
 
 
-__all__ = ["LEAD_SHOWN", "explain", "junit_xml", "markdown_summary", "panel_report", "rules_change_lines", "rules_lead",
-           "status_line", "text_report", "write_reports"]
+__all__ = ["LEAD_SHOWN", "LEFT_COLUMNS", "beyond_tolerance", "explain", "halve_text", "junit_xml",
+           "markdown_summary", "panel_report", "report_parts", "rules_change_lines", "rules_lead",
+           "status_line", "text_report", "verdict_cell", "write_reports"]

@@ -36,7 +36,7 @@ def check(baseline: Baseline, run: str | Path, *, alpha: float | None = None,
     alpha = baseline.alpha if alpha is None else alpha
     beta = baseline.beta if beta is None else beta
     check_settings(alpha, baseline.seed_offset, {}, beta)
-    plan = plan_games(baseline.metrics, baseline.tolerances(), alpha, beta)
+    plan = plan_games(baseline.metrics, baseline.tolerances(), alpha, beta, game=baseline.game)
     _, measured = measure_run(run)
     results = compare(baseline.metrics, measured, baseline.tolerances(), alpha, beta)
     games = int(meta.get("games") or 0)

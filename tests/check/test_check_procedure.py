@@ -128,7 +128,7 @@ def test_plan_games_from_the_baseline_and_a_baseline_too_small():
     weak = [m("Seat 1", 25.0, 0.35, n=15_000)]
     limited = plan_games(weak, [1.0])
     assert limited.limited == ["Seat 1 win share"] and limited.fixed_games is None
-    with pytest.raises(UsageError, match="too large for a tolerance of ±1: even an unchanged configuration"):
+    with pytest.raises(UsageError, match="too large for a tolerance of ±1 pp: even an unchanged configuration"):
         plan_games([m("Seat 1", 25.0, 0.8, n=3000)], [1.0])
     # paired mode: no baseline error, so always reachable
     assert plan_games([m("Seat 1", 25.0, 0.8, n=3000)], [1.0], paired=True).limited == []
