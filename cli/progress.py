@@ -6,14 +6,22 @@ scores"), the time spent and, once a step has finished, an estimate of the time 
 average time per step so far (:func:`time_left`). It is called as ``steps(text)`` (a new phase
 without a count, e.g. a played question) or ``steps(text, done, total)``. Nothing is shown when
 stderr is not a terminal, unless forced (``BALANCE_PROGRESS=1``), so scripts and CI logs stay clean.
+:func:`counted` writes a count with its noun ("1 game", "2 games") for every command's lines.
 
-May import rich, the standard library and :mod:`simcore` (the runner's results and statistics).
+May import rich, the standard library and :mod:`simcore` (the runner's results and statistics;
+:func:`simcore.numbers.rounded`, the report's rounding, so that a number prints the same in both).
 """
 
 from __future__ import annotations
 
 import os
 import time
+
+
+def counted(n: int, noun: str) -> str:
+    """``1 game``, ``2,000 games``: a count and its noun, singular for one (review P #9: "1 games",
+    "1 variants")."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def time_left(elapsed: float, done: int, total: int) -> str:
@@ -137,18 +145,25 @@ class SimulationBar:
 def print_summary(console, result) -> None:
     """The closing table of a run (:class:`simcore.runner.RunResult`): win share per seat (and per
     strategy when several play seats alike) with its 95% Wilson interval, the distance to the fair
-    share where every seat is alike, the mean score in the game's unit (all from the run's
-    statistics, :func:`simcore.accumulate.results_by`), with a line saying how a shared win counts
-    when the run had any; then the lines the game adds."""
+    share where every seat is alike (the printed share minus the printed fair share), the mean
+    score in the game's unit (all from the run's statistics, :func:`simcore.accumulate.results_by`),
+    every number rounded as ``balance report`` rounds it (:func:`simcore.numbers.rounded`), with a line
+    saying how a shared win counts when the run had any; then the lines the game adds."""
     from rich.table import Table
 
+    from simcore.numbers import rounded
     from simcore.accumulate import results_by
     from simcore.stats import wilson_interval
+
+    def two(x: float) -> str:
+        """Two decimals rounded as ``balance report`` rounds them (halves away from zero: a share
+        of exactly 0.25375 is 25.38% in both, not 25.37% here; review P #7)."""
+        return f"{rounded(x, 2):.2f}"
 
     meta, prep, stats = result.meta, result.prep, result.stats
     P = meta["players"]
     fair = prep.fair_share
-    title = (f"{meta['game']}: {meta['games']:,} games, {P} players, seed {meta['seed']}"
+    title = (f"{meta['game']}: {counted(meta['games'], 'game')}, {P} players, seed {meta['seed']}"
              f" — {meta['games_per_s']:,.0f} games/s")
     seat_labels = (["(rotating)"] * P if prep.games_per_deal > 1 else list(prep.strategy_names))
     groups = [("seat", seat_labels)]
@@ -175,16 +190,18 @@ def print_summary(console, result) -> None:
             lo, hi = wilson_interval(w, n)
             if head == "seat" and prep.seat_labels:
                 label = prep.seat_labels[i]
-            cells = [label, f"{100 * w:.2f}%", f"{100 * lo:.2f}–{100 * hi:.2f}%"]
+            cells = [label, f"{two(100 * w)}%", f"{two(100 * lo)}–{two(100 * hi)}%"]
             if fair is not None:
-                gap = f"{100 * (w - fair):+.2f}"
-                cells.append(f"{'0.00' if float(gap) == 0 else gap} pp")      # not "-0.00" (a loss)
-            cells.append(f"{float(r['mean_score'][i]):.2f}")
+                # the printed share minus the printed fair share (30.11% beside +5.10 pp read as a
+                # slip), never "-0.00" (a loss)
+                gap = round(rounded(100 * w, 2) - rounded(100 * fair, 2), 2)
+                cells.append(f"{'0.00' if gap == 0 else format(gap, '+.2f')} pp")
+            cells.append(two(float(r['mean_score'][i])))
             t.add_row(*([str(i + 1)] if head == "seat" else []), *cells)
         console.print(t)
         if shared and head == "seat":        # under the table, not a caption (wrapped to its width)
             console.print(f"win share: a win shared by k players counts 1/k ({shared:,} of "
-                          f"{meta['games']:,} games had a shared win)", soft_wrap=True)
+                          f"{counted(meta['games'], 'game')} had a shared win)", soft_wrap=True)
     if result.closing:
         t = Table(title=f"{meta['game']}: outcomes", title_justify="left")
         for c, j in (("outcome", "left"), ("estimate", "right"), ("95% interval", "right")):

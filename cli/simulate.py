@@ -188,6 +188,7 @@ def _simulate_panel(the_panel, *, game: str, games: str, players, strategies, se
     import sys
 
     from analysis.panel_run import claim_out, plan_panel, run_panel
+    from cli.progress import counted
     from simcore import rundir, runner
     from simcore.errors import UsageError
 
@@ -211,15 +212,15 @@ def _simulate_panel(the_panel, *, game: str, games: str, players, strategies, se
 
     def say(k: int, n: int, label: str, played: bool, name: str) -> None:
         if not quiet:       # "cell 1 of 3 (cell-0)": its position, and its directory's name
-            what = "played before: kept" if played else f"{n_games:,} games"
+            what = "played before: kept" if played else counted(n_games, "game")
             print(f"cell {k} of {n} ({name}): {label} ({what})", file=sys.stderr)
 
     # written in place when --out is new or empty (each cell published whole as it ends, so an
     # interrupted panel resumes); over another panel (--force), beside it, replacing it at the end
     run_panel(plan, out, force=force, threads=threads, chunk_size=chunk_size, inputs=inputs,
               on_cell=say)
-    typer.echo(f"panel {the_panel.name}: {out} ({len(plan.preps)} cells x {n_games:,} games); "
-               f"{report_hint(out)}")
+    typer.echo(f"panel {the_panel.name}: {out} ({counted(len(plan.preps), 'cell')} x "
+               f"{counted(n_games, 'game')}); {report_hint(out)}")
 
 
 def report_hint(out: Path) -> str:

@@ -23,6 +23,7 @@ from typing import List, Optional
 
 import typer
 
+from cli.progress import counted
 from cli.simulate import report_hint
 
 JOINT_FILE, VARIANTS = "paired_stats.json", "variants"     # analysis.sweep.joint / .store
@@ -116,8 +117,9 @@ def sweep(
 
         for line in headline_sentences(effects, [c.label for c in the_panel.cells]):
             typer.echo(line)
-        typer.echo(f"panel sweep: {path} ({len(the_panel)} cells x {len(pplan.variants)} variants x "
-                   f"{n:,} games); {report_hint(path)}")
+        typer.echo(f"panel sweep: {path} ({counted(len(the_panel), 'cell')} x "
+                   f"{counted(len(pplan.variants), 'variant')} x {counted(n, 'game')}); "
+                   f"{report_hint(path)}")
         return
     plan = plan_sweep(game, varies=vary, games=n, seed=seed, one_at_a_time_mode=one_at_a_time,
                       players=players, strategies=strategies, rules=rules, settings=settings or (),
@@ -126,7 +128,7 @@ def sweep(
                       allow_oversubscribe=allow_oversubscribe) as executor:
         path = play_with_progress(plan, out, force=force, threads=threads, chunk_size=chunk_size,
                                   quiet=quiet, executor=executor)
-    typer.echo(f"sweep: {path} ({len(plan.variants)} variants x {n:,} games); "
+    typer.echo(f"sweep: {path} ({counted(len(plan.variants), 'variant')} x {counted(n, 'game')}); "
                f"{report_hint(path)}")
 
 
@@ -180,8 +182,8 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
                 if (p.variant_dir(where, v) / "run.json").is_file()]
         n = len(plan.variants) * len(played_in)
         if 0 < len(kept) < n and not (together and restart):
-            console.print(f"resuming {out}: {len(kept)} of {n} variants kept; playing the other "
-                          f"{n - len(kept)}")
+            console.print(f"resuming {out}: {len(kept)} of {counted(n, 'variant')} kept; playing "
+                          f"the other {n - len(kept)}")
     with console.status("Compiling the kernel (first run only; cached afterwards)"):
         plan.preps[0].warmup()
     if quiet:

@@ -2,11 +2,14 @@
 
 A :class:`Table` wraps one TOML table with the file name and key path, so every validation error
 names file, key and problem in one line (:class:`simcore.errors.ConfigError`). Unknown keys are
-errors: a typo in a rules file must never be silently ignored.
+errors: a typo in a rules file must never be silently ignored (a misspelt section is named as
+unknown, not only the one it stands for as missing: :meth:`RulesFile._checked`), and a file of
+the wrong kind (a baseline given as rules, or the reverse) says so (:func:`wrong_kind`).
 
 Rule settings on the command line (``--set PATH=VALUE``) are parsed here once for every game:
 :func:`parse_setting` reads ``income.palais.base=4`` or ``setup.start_coins[0]=3`` (dotted keys,
-0-based list indices, the value a TOML value, a bare word a string), and :func:`apply_settings`
+0-based list indices, the value a TOML value, a bare word a string, also in a list:
+:func:`parse_value`, which ``--vary`` reads its lists with too), and :func:`apply_settings`
 applies them to a parsed rules file and returns a new :class:`TomlSource` whose text is the
 complete resulting rules file (the original text edited in place where possible, so comments stay;
 otherwise the whole document written again). The game's own strict loader then validates the
@@ -47,11 +50,35 @@ class TomlSource:
 
 def read_toml(path: "str | Path | TomlSource", *, what: str = "config") -> TomlSource:
     """Read and parse a TOML file; a :class:`TomlSource` (rules already read and overridden, see
-    :func:`apply_settings`) is returned as it is."""
+    :func:`apply_settings`) is returned as it is. A baseline read as rules, or rules read as a
+    baseline, is refused in one line saying which it is (:func:`wrong_kind`)."""
     if isinstance(path, TomlSource):
         return path
     p = Path(path)
-    return parse_toml(read_bounded(p, what), name=str(p))
+    src = parse_toml(read_bounded(p, what), name=str(p))
+    refusal = wrong_kind(src, what)
+    if refusal is not None:
+        raise refusal
+    return src
+
+
+def wrong_kind(src: TomlSource, what: str) -> ConfigError | None:
+    """The one line for a file of the other kind than ``what`` ("rules" or "baseline"): a baseline
+    file given as rules (:func:`is_baseline`) or a game's rules given as a baseline
+    (:func:`rules_game`), saying which it is and which is expected (review P #8: "format: missing",
+    "setup: missing table"); None when the file is not recognisably the other kind."""
+    if what == "rules" and is_baseline(src.data):
+        return ConfigError(src.name, "", "is a baseline file (balance baseline writes it), not a "
+                                         "rules file: give it to balance check --baseline")
+    if what == "baseline" and not is_baseline(src.data):
+        found = rules_game(src.data)
+        if found is not None:
+            game, sections = found
+            shown = ", ".join(sections[:3]) + (", …" if len(sections) > 3 else "")
+            return ConfigError(src.name, "", f"is a rules file of {game} (sections {shown}), not a "
+                                             "baseline file: give rules to --rules; balance baseline "
+                                             "RUN --out FILE writes a baseline")
+    return None
 
 
 #: The largest config file read (rules, strategies, panels, baselines): real ones are a few KB.
@@ -252,19 +279,29 @@ class RulesFile:
         return self._checked(parse_toml(text, name=name))
 
     def _checked(self, src: TomlSource):
-        """The game's strict loader; a file it refuses that holds another registered game's rules
-        (:func:`other_game_rules`) is one line naming that game, instead of the first key of this
-        game's rules it lacks (``setup.blue_tiles: missing``)."""
+        """The game's strict loader; a file it refuses is named for what it is when that is clearer
+        than the first key of this game's rules it lacks (``setup.blue_tiles: missing``): a
+        baseline file (:func:`wrong_kind`), another registered game's rules
+        (:func:`other_game_rules`), or a section or key this game does not have, typed close to the
+        one it lacks (``[income.palace]`` for ``[income.palais]``: :func:`misspelt_for`)."""
         try:
             return self._from_source(src)
-        except ConfigError:
+        except ConfigError as exc:
+            refusal = wrong_kind(src, "rules")
+            if refusal is not None:
+                raise refusal from None
             found = other_game_rules(src.data, self.default_rules_path())
-            if found is None:
+            if found is not None:
+                mine, other, sections = found
+                shown = ", ".join(sections[:4]) + (", …" if len(sections) > 4 else "")
+                raise ConfigError(src.name, "", f"holds the rules of {other} (sections {shown}), "
+                                                f"not of {mine}: add --game {other}") from None
+            typed = misspelt_for(src.data, _shipped_data(self.default_rules_path()), exc)
+            if typed is None:
                 raise
-            mine, other, sections = found
-            shown = ", ".join(sections[:4]) + (", …" if len(sections) > 4 else "")
-            raise ConfigError(src.name, "", f"holds the rules of {other} (sections {shown}), "
-                                            f"not of {mine}: add --game {other}") from None
+            kind = "section" if isinstance(_at(src.data, parse_path(typed, typed)), dict) else "key"
+            raise ConfigError(src.name, typed, f"unknown {kind}; did you mean {exc.key}? "
+                                               f"({exc.key} is missing)") from None
 
     def variant(self, *pairs: tuple[str, str], name: str = "variant.toml"):
         """The shipped default rules with exact text replacements ``(old, new)`` (tests,
@@ -282,11 +319,36 @@ def _sections(data: Any) -> set[str]:
     return {str(k) for k in data} if isinstance(data, dict) else set()
 
 
-_SHIPPED_SECTIONS: dict[Path, set[str]] = {}
+_SHIPPED: dict[Path, dict] = {}
 #: Every registered game's name and a function giving the path of its shipped rules, as
 #: ``shipped_rules() -> [(name, path_of), ...]``: set by :mod:`simcore.games` when it is imported
 #: (this module lies below the registry and may not import it); None: no other game is known.
 shipped_rules = None
+
+
+def _shipped_data(path: Path) -> dict:
+    """The parsed shipped rules file ``path`` (read once); {} when it cannot be read."""
+    path = Path(path)
+    if path not in _SHIPPED:
+        try:
+            _SHIPPED[path] = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            _SHIPPED[path] = {}
+    return _SHIPPED[path]
+
+
+def _games_sections() -> list[tuple[str, Path, set[str]]]:
+    """(game, shipped rules path, its top-level sections) of every registered game with rules."""
+    out = []
+    for name, path_of in (shipped_rules() if shipped_rules is not None else []):
+        try:
+            shipped = Path(path_of())
+        except Exception:     # a game whose rules cannot be found is no candidate
+            continue
+        sections = _sections(_shipped_data(shipped))
+        if sections:
+            out.append((name, shipped, sections))
+    return out
 
 
 def other_game_rules(data: Any, default_path: Path) -> tuple[str, str, list[str]] | None:
@@ -295,14 +357,7 @@ def other_game_rules(data: Any, default_path: Path) -> tuple[str, str, list[str]
     of the file's top-level sections (and keys) are among that game's shipped rules' than among
     this game's. None when no other game matches better (a damaged file of this game, say)."""
     mine_name, own, others = None, None, []
-    for name, path_of in (shipped_rules() if shipped_rules is not None else []):
-        try:
-            shipped = Path(path_of())
-            if shipped not in _SHIPPED_SECTIONS:
-                _SHIPPED_SECTIONS[shipped] = _sections(tomllib.loads(shipped.read_text(encoding="utf-8")))
-            sections = _SHIPPED_SECTIONS[shipped]
-        except Exception:     # a game whose rules cannot be read is no candidate
-            continue
+    for name, shipped, sections in _games_sections():
         if shipped.resolve() == Path(default_path).resolve():
             mine_name, own = name, sections
         else:
@@ -315,6 +370,59 @@ def other_game_rules(data: Any, default_path: Path) -> tuple[str, str, list[str]
     if best is None or score(best[1]) <= score(own) or score(best[1]) * 2 < len(keys):
         return None
     return mine_name, best[0], sorted(keys & best[1])
+
+
+def rules_game(data: Any) -> tuple[str, list[str]] | None:
+    """(the registered game, the file's sections of its rules) whose shipped rules hold most of the
+    top-level sections of ``data``, and at least half of them; None when no game's do (a file
+    that is not rules: a baseline refused as rules is named by :func:`is_baseline`)."""
+    keys = _sections(data)
+    if not keys or is_baseline(data):
+        return None
+    best = max(_games_sections(), key=lambda g: len(keys & g[2]), default=None)
+    if best is None or len(keys & best[2]) * 2 < len(keys):
+        return None
+    return best[0], sorted(keys & best[2])
+
+
+def is_baseline(data: Any) -> bool:
+    """Whether a parsed TOML file is a baseline of ``balance check`` (``balance baseline`` writes
+    ``format``, a ``[run]`` table and ``[tolerance]`` or ``[[metric]]``: analysis.check.baseline),
+    told apart here so that a baseline given as rules is named as one."""
+    return (isinstance(data, dict) and "format" in data and isinstance(data.get("run"), dict)
+            and ("tolerance" in data or "metric" in data))
+
+
+def misspelt_for(data: Any, shipped: Any, exc: ConfigError) -> str | None:
+    """The key path the file has instead of the one ``exc`` says is missing, when it typed one
+    close to it that the game's shipped rules ``shipped`` do not have beside it (``income.palace``
+    for a missing ``income.palais``); None otherwise."""
+    if not exc.key or not exc.problem.startswith("missing"):
+        return None
+    try:
+        path = parse_path(exc.key, exc.key)
+    except UsageError:
+        return None
+    parent, name = path[:-1], path[-1]
+    mine, known = _at(data, parent), _at(shipped, parent)
+    if not isinstance(name, str) or not isinstance(mine, dict) or not isinstance(known, dict):
+        return None
+    strangers = [str(k) for k in mine if k not in known]
+    near = difflib.get_close_matches(name, strangers, n=1)
+    return path_text((*parent, near[0])) if near else None
+
+
+def _at(data: Any, path: tuple) -> Any:
+    """The value at ``path`` (keys and list indices) in ``data``; None when there is none (a list
+    index past the shipped rules' list reads its first element: the same table layout)."""
+    for p in path:
+        if isinstance(p, int) and isinstance(data, list) and data:
+            data = data[p] if p < len(data) else data[0]
+        elif isinstance(p, str) and isinstance(data, dict) and p in data:
+            data = data[p]
+        else:
+            return None
+    return data
 
 
 def allowed_players(top: Table, default: list[int], lo: int, hi: int) -> list[int]:
@@ -402,18 +510,107 @@ def parse_path(text: str, what: str) -> tuple:
 
 def parse_value(text: str, what: str) -> Any:
     """A TOML value (``4``, ``2.5``, ``true``, ``[2, 1, 0, 0]``, ``"open"``); a bare word such as
-    ``open`` or ``defender:3`` is taken as a string."""
+    ``open`` or ``defender:3`` is taken as a string, also in a list, nested or not (``[palais,
+    eglise]``, ``[[palais], [palais, eglise]]``: :func:`_word_list`). ``--set`` and ``--vary``
+    (:mod:`analysis.sweep.grammar`) read values here. A value neither reads is one line saying
+    why (an unclosed ``[``, an item that is not a value nor a word)."""
     s = text.strip()
     if not s:
         raise UsageError(f"{what}: no value after '='")
+    value = _value_or_word(s)
+    if value is not _NEITHER:
+        return value
+    if s.startswith("["):
+        return _word_list(s, what)
+    raise UsageError(f"{what}: {s!r} is not a TOML value (a number, true/false, a word, [a, b], or "
+                     "a string in quotes)")
+
+
+def _word_list(s: str, what: str) -> list:
+    """``[palais, eglise]`` or ``[[palais], [palais, eglise]]``: a list whose items are TOML values,
+    bare words (strings, as :func:`parse_value` reads one alone) or such lists; a one-line
+    :class:`UsageError` saying why otherwise."""
+    def refuse(why: str, hint: str = " (a list is [a, b] or [[a], [a, b]]; a word in it needs no "
+                                      "quotes)"):
+        return UsageError(f"{what}: {s!r} is not a TOML value: {why}{hint}")
+
+    def items(pos: int) -> tuple[list, int]:          # s[pos - 1] is the list's '['
+        out: list = []
+        while True:
+            pos = _skip_blanks(s, pos)
+            if pos < len(s) and s[pos] == "]":
+                return out, pos + 1                     # (after a trailing comma too, as TOML allows)
+            if pos < len(s) and s[pos] == "[":
+                value, pos = items(pos + 1)
+            else:
+                end = _item_end(s, pos)
+                item = s[pos:end].strip()
+                if not item:
+                    raise refuse("an empty item" if end < len(s) else "a '[' is not closed")
+                value, pos = _item_value(item, refuse), end
+            out.append(value)
+            pos = _skip_blanks(s, pos)
+            if pos >= len(s):
+                raise refuse("a '[' is not closed")
+            if s[pos] == "]":
+                return out, pos + 1
+            if s[pos] != ",":
+                raise refuse(f"expected ',' or ']' at position {pos + 1}")
+            pos += 1
+
+    value, end = items(1)
+    if end < len(s):
+        raise refuse(f"unexpected {s[end:]!r} after the list's closing ']'")
+    return value
+
+
+def _skip_blanks(s: str, pos: int) -> int:
+    while pos < len(s) and s[pos] in " \t":
+        pos += 1
+    return pos
+
+
+def _item_end(s: str, pos: int) -> int:
+    """Where the list item starting at ``pos`` ends: the next ',', '[' or ']' outside quotes and
+    inline tables."""
+    quote, depth = None, 0
+    while pos < len(s):
+        c = s[pos]
+        if quote:
+            if c == "\\" and quote == '"':
+                pos += 1
+            elif c == quote:
+                quote = None
+        elif c in "\"'":
+            quote = c
+        elif c in "{}":
+            depth += 1 if c == "{" else -1
+        elif c in ",[]" and depth <= 0:
+            return pos
+        pos += 1
+    return pos
+
+
+_NEITHER = object()
+
+
+def _value_or_word(s: str) -> Any:
+    """``s`` read as a TOML value, or as a bare word (a string); :data:`_NEITHER` when it is
+    neither."""
     try:
         return tomllib.loads(f"v = {s}")["v"]
     except tomllib.TOMLDecodeError:
         pass
-    if _BARE_WORD.fullmatch(s) and s not in ("true", "false"):
-        return s
-    raise UsageError(f"{what}: {s!r} is not a TOML value (a number, true/false, [a, b], or a "
-                     "string in quotes)")
+    return s if _BARE_WORD.fullmatch(s) and s not in ("true", "false") else _NEITHER
+
+
+def _item_value(item: str, refuse) -> Any:
+    """One item of a list of words: a TOML value, or a bare word (a string)."""
+    value = _value_or_word(item)
+    if value is not _NEITHER:
+        return value
+    raise refuse(f"{item!r} is neither a value nor one word (a comma missing? a word holds "
+                 "letters, digits, _ - and :; other text goes in quotes)", "")
 
 
 def parse_setting(text: str, option: str = "--set") -> Setting:

@@ -55,8 +55,21 @@ from simcore.errors import UsageError
 from simcore.reference_strategies import ReplayStrategy
 from simcore.replayable import can_replay, run_hook  # noqa: F401  (their home before)
 
-FIND_GRAMMAR = ("[seat=N | role=NAME | strategy=NAME] [wins | loses] (max | min | median) COLUMN, "
-                "e.g. 'seat=1 loses max score', 'median turns', 'role=seigneur wins min turns'")
+FIND_GRAMMAR = "[seat=N | role=NAME | strategy=NAME] [wins | loses] (max | min | median) COLUMN"
+
+
+def find_examples(spec, players: int) -> str:
+    """``e.g. 'seat=1 loses max score', 'median turns'``: queries of :data:`FIND_GRAMMAR` that work
+    on a run of this game (its score and length columns, ``role=`` only in a game of several
+    roles; review P #9: 'median turns' was suggested for Middle-Ages, which has no such column)."""
+    score = spec.role_column("score").name
+    length = spec.role_column("length", "games") or spec.role_column("length")
+    measure = length.name if length is not None else score       # Middle-Ages: no length column
+    out = [f"'seat=1 loses max {score}'", f"'median {measure}'"]
+    roles = list(dict.fromkeys(spec.seat_roles(players)))
+    if len(roles) > 1:
+        out.append(f"'role={roles[0]} wins min {measure}'")
+    return "e.g. " + ", ".join(out)
 
 
 @dataclass
@@ -385,12 +398,12 @@ def find_game(run: str | Path, query: str, strategies: str | None = None,
     chunk."""
     run = Path(run)
     meta = read_meta(run)
-    m = _FIND.match(query)
-    if not m:
-        raise UsageError(f"--find {query!r}: expected {FIND_GRAMMAR}")
-    who, value, outcome, how, column = m.groups()
     P = int(meta["players"])
     spec = registry.get(meta["game"])
+    m = _FIND.match(query)
+    if not m:
+        raise UsageError(f"--find {query!r}: expected {FIND_GRAMMAR}, {find_examples(spec, P)}")
+    who, value, outcome, how, column = m.groups()
     if who == "seat" and (not value.isdigit() or not 1 <= int(value) <= P):
         raise UsageError(f"--find seat={value}: seats are numbered 1 to {P}")
     if who == "role":

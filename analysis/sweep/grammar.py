@@ -1,11 +1,13 @@
 """``--vary`` and the variants of a sweep: what changes, over which values.
 
 ``--vary PATH=2..5`` (whole numbers 2 to 5), ``PATH=0..1:0.25`` (a step), ``PATH=0.5..1.5`` (a
-continuous range: ``balance tune`` only), ``PATH=[a, b, c]`` (listed TOML values, e.g.
-``setup.start_coins=[[2,1,0,0],[0,0,0,0]]``), ``setup.start_coins[0]=0..8`` (one seat of a
-per-seat list) and ``players=2..5`` (the player count, not a rules setting). Several ``--vary``
-make a grid (:func:`grid`) or, with ``--one-at-a-time``, one parameter moves while the others stay
-at their first value (:func:`one_at_a_time`). Every malformed or oversized request is a one-line
+continuous range: ``balance tune`` only), ``PATH=[a, b, c]`` (listed values, each read as ``--set``
+reads one, :func:`simcore.config.parse_value`, a bare word a string: ``combat.lords_removed=[last,
+first]``, ``setup.start_coins=[[2,1,0,0],[0,0,0,0]]``, ``income.palais.counts=[[palais], [palais,
+eglise]]``), ``setup.start_coins[0]=0..8`` (one seat of a per-seat list) and ``players=2..5`` (the
+player count, not a rules setting). Several ``--vary`` make a grid (:func:`grid`) or, with
+``--one-at-a-time``, one parameter moves while the others stay at their first value
+(:func:`one_at_a_time`). Every malformed or oversized request is a one-line
 :class:`~simcore.errors.UsageError` before anything is played.
 
 May import the standard library and :mod:`simcore.config` / :mod:`simcore.errors`.
@@ -106,10 +108,10 @@ def parse_vary(text: str, option: str = "--vary", *, need_values: bool = True) -
         try:
             parsed = parse_value(body, what)
         except UsageError:
-            parsed = _word_list(body, what)
-            if parsed is None:
-                raise UsageError(f"{what}: expected a range (2..5, 0..1:0.25) or a list ([a, b, c])") \
-                    from None
+            if body.startswith("["):        # a list it cannot read: parse_value's line says why
+                raise
+            raise UsageError(f"{what}: expected a range (2..5, 0..1:0.25) or a list ([a, b, c])") \
+                from None
         values = tuple(parsed) if isinstance(parsed, list) else (parsed,)
         if not values:
             raise UsageError(f"{what}: the list of values is empty")
@@ -122,22 +124,6 @@ def parse_vary(text: str, option: str = "--vary", *, need_values: bool = True) -
             raise UsageError(f"{what}: the player count takes whole numbers (players=2..5)")
     return Vary(text=text.strip(), path=path, kind=kind, values=values,
                 lo=lo if m else None, hi=hi if m else None, step=step if m else None)
-
-
-def _word_list(body: str, what: str) -> list | None:
-    """``[last, first]``: a flat list whose items are TOML values or bare words, each read as
-    ``--set`` reads a value (a bare word is a string); None when ``body`` is not such a list."""
-    if not (body.startswith("[") and body.endswith("]")) or any(c in body[1:-1] for c in "[]{}\"'"):
-        return None
-    items = [x.strip() for x in body[1:-1].split(",")]
-    if items and not items[-1]:
-        items.pop()                              # a trailing comma, as TOML allows
-    if any(not x for x in items):
-        return [] if not any(items) else None
-    try:
-        return [parse_value(x, what) for x in items]
-    except UsageError:
-        return None
 
 
 def parse_varies(texts, option: str = "--vary", *, need_values: bool = True) -> tuple[Vary, ...]:

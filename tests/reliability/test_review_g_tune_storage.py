@@ -47,7 +47,7 @@ def _tuned(tmp_path_factory):
     os.chdir(root)
     try:
         (root / "ext").mkdir()
-        tune(out="tA")
+        (root / "tA.stdout").write_text(tune(out="tA").stdout, encoding="utf-8")     # with -q
         tune("--storage", "ext/s.db", out="tB")
     finally:
         os.chdir(here)
@@ -94,3 +94,18 @@ def test_a_damaged_study_is_one_line(tuned):
             fh.truncate(100)
         line = refused(tune(*args, out=out, check=False))
         assert f"{db.name} is damaged: " in line, line
+
+
+def test_quiet_prints_only_the_verdict_as_its_help_says(_tuned):
+    """Review P #9: `balance tune -q`'s help says "print only the verdict", but it printed four
+    lines (the verdict, the rules file, the repeats note, the advice). Now the one line of the
+    verdict the tune recorded."""
+    import inspect
+    import json
+
+    from cli.tune import tune as command
+
+    said = (_tuned / "tA.stdout").read_text(encoding="utf-8").splitlines()
+    verdict = json.loads((_tuned / "tA" / "result.json").read_text(encoding="utf-8"))["sentence"]
+    assert said == [verdict]
+    assert "print only the verdict" in inspect.signature(command).parameters["quiet"].default.help

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tomllib
 
+import numpy as np
 import pytest
 
 from simcore import runner
@@ -168,3 +169,39 @@ def test_role_target_takes_shares_as_percent_or_fraction_and_tolerance_in_pp():
         assert (t.aim, t.tol) == (pytest.approx(0.45), pytest.approx(0.05)), text
     with pytest.raises(UsageError, match="from 0 to 100%"):
         parse_target("role=seigneur:145", "seigneurial")
+
+
+def test_set_takes_a_list_of_bare_words_as_vary_does():
+    """Review P #3: `--set 'income.palais.counts=[palais]'` was refused ("not a TOML value (… [a,
+    b] …)") although `--vary` took `[last, first]` and docs/sweep.md says a bare word is a string;
+    and `--vary '…=[[palais],[palais, eglise]]'` was refused without saying why. One reader for
+    both (simcore.config.parse_value), nested lists included."""
+    from analysis.sweep.grammar import parse_vary
+
+    assert parse_setting("income.palais.counts=[palais]").value == ["palais"]
+    order = ["palais", "eglise", "caserne", "marche", "rempart", "village", "moulin", "champs"]
+    assert parse_setting(f"scoring.tie_break=[{', '.join(order)}]").value == order
+    assert parse_setting('x=[a, "b, c", [d, 2]]').value == ["a", "b, c", ["d", 2]]
+    _, rules = _ma("income.palais.counts=[palais, eglise]")
+    assert [MA.DOMAINS[c] for c in np.flatnonzero(rules.income_counts[MA.PALAIS])] == ["eglise", "palais"]
+    v = parse_vary("income.palais.counts=[[palais],[palais, eglise]]")
+    assert v.values == (["palais"], ["palais", "eglise"])
+    for text in ("income.palais.counts=[palais]", "combat.lords_removed=[last, first]"):
+        assert list(parse_vary(text).values) == parse_setting(text).value
+
+
+@pytest.mark.parametrize("value, why", [
+    ("[[palais], [palais eglise]]", "'palais eglise' is neither a value nor one word (a comma missing?"),
+    ("[[palais], [palais, eglise]", "a '[' is not closed"),
+    ("[palais,, eglise]", "an empty item"),
+    ("[palais] eglise", "unexpected ' eglise' after the list's closing ']'"),
+])
+def test_a_list_neither_reads_says_why_in_one_line(value, why):
+    from analysis.sweep.grammar import parse_vary
+
+    for parse, option in ((parse_setting, "--set"), (parse_vary, "--vary")):
+        with pytest.raises(UsageError) as e:
+            parse(f"income.palais.counts={value}")
+        msg = str(e.value)
+        assert msg.startswith(f"{option} income.palais.counts={value}: ") and why in msg, msg
+        assert "\n" not in msg and "expected a range" not in msg
