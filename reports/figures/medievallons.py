@@ -176,25 +176,35 @@ def played_ablation(ct: pl.DataFrame, verdicts: dict[str, str] | None = None,
     clear and large enough to matter, reddish purple when clear and it may matter, orange when
     clear but small, blue otherwise (one legend for both panels); the error bars are each card's
     own 95% interval (unadjusted), so a bar can cross 0 only when blue, and a blue bar's may not
-    reach 0 (the axis label and the key say which interval is drawn)."""
+    reach 0 (the axis label and the key say which interval is drawn). A type left out of the
+    win-share family (founded by almost nobody) whose game length the page tests (a key of
+    ``length_verdicts``) has a row too, at the bottom: its length bar, and no win-share bar but
+    the words "too few players to say", so the length panel shows every type its test is over."""
     if ct is None or "delta_founders_win_share" not in ct.columns:
         return None
-    d = ct.filter(pl.col("delta_founders_win_share").is_not_null()
-                  & pl.col("delta_founders_win_share").is_not_nan()
-                  & (pl.col("founders_std_error").fill_nan(None).is_not_null()))
-    d = d.filter(pl.col("founded_share") >= 0.005).sort("delta_founders_win_share")
-    if d.height == 0:
+    shares = ct.filter(pl.col("delta_founders_win_share").is_not_null()
+                       & pl.col("delta_founders_win_share").is_not_nan()
+                       & (pl.col("founders_std_error").fill_nan(None).is_not_null()))
+    shares = shares.filter(pl.col("founded_share") >= 0.005).sort("delta_founders_win_share")
+    if shares.height == 0:
         return None
+    length_only = ct.filter(pl.col("card").is_in(sorted(length_verdicts or {}))
+                            & ~pl.col("card").is_in(shares["card"].implode())).sort("card")
+    d = pl.concat([length_only, shares])
     names = [_card_label(c) for c in d["card"]]
     y = np.arange(d.height)
     fig = new_figure(10, max(4.5, 0.42 * d.height + 1.8))
     ax, ax2 = subplots(fig, 1, 2, sharey=True)
-    delta = 100 * d["delta_founders_win_share"].to_numpy()
-    se = 100 * d["delta_std_error"].to_numpy()
+    on = y[length_only.height:]                # the rows with a win-share bar
+    delta = 100 * shares["delta_founders_win_share"].to_numpy()
+    se = 100 * shares["delta_std_error"].to_numpy()
     verdicts = verdicts or {}
     fill = {stats.LARGE: OKABE_ITO[5], stats.MAY_MATTER: OKABE_ITO[3], stats.SMALL: OKABE_ITO[1]}
-    colours = [fill.get(verdicts.get(c), OKABE_ITO[0]) for c in d["card"]]
-    ax.barh(y, delta, color=colours, xerr=_Z95 * se, capsize=3, ecolor="black")
+    colours = [fill.get(verdicts.get(c), OKABE_ITO[0]) for c in shares["card"]]
+    ax.barh(on, delta, color=colours, xerr=_Z95 * se, capsize=3, ecolor="black")
+    for k in range(length_only.height):
+        ax.annotate("too few players to say", (0, y[k]), xytext=(4, 0), textcoords="offset points",
+                    va="center", fontsize=8, color="0.35")
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(y, names)
     # the whiskers are each card's own interval, the colours the verdict after Holm's correction

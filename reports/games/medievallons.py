@@ -7,7 +7,10 @@ directory (:mod:`reports.questions`), the "Balance questions" section: what the 
 (first-player advantage at other player counts, MV-2; the card ablation, MV-1 deck; the 2-player
 best of 3, MV-7), read from the tables :mod:`analysis.questions.medievallons` wrote. Rates of those
 tables carry standard errors; the report shows rates with 95% Wilson intervals over their games,
-matches or founders, and changes as ±1.96 SE.
+matches or founders, and changes as ±1.96 SE. That section's first sentence (:func:`question_lead`)
+also leads the page's headline findings (:data:`QUESTION_HEADLINES`): the first-player advantage at
+the player counts the run did not play, and the rules the questions were played with (the baseline
+run's only, :func:`played_rules`: a before/after does not play them for its variant).
 :func:`question_files` is what the report directory keeps of them (``questions/*.csv`` and
 ``questions/settings.json``); :func:`comparison_figures` adds the guild before/after figure;
 :func:`printed_summary` is what ``balance questions`` prints (:mod:`cli.questions`), in the same
@@ -47,6 +50,11 @@ SHOWN = ("first_player", "card_types", "best_of_three")     # the question table
 _Z = stats.z_quantile()
 SMALLEST_SHARE = 0.01     # 1 pp unless --smallest-difference says otherwise
 GAME = "medievallons"
+# the section whose first sentence also leads the page's headline findings (reports.sections): a
+# played question's clear answer at another player count than the run's (question_lead)
+QUESTION_HEADLINES = (SECTION_ID,)
+NOT_THE_VARIANT = "no other run's rules were played"     # (a before/after's variant has none)
+BOOK_PLAYERS = 2          # MV-1 (configs/medievallons/rules.toml): the rulebook names 2-player play only
 
 
 # ---------------------------------------------------------------------------------------------
@@ -302,6 +310,18 @@ def _row_ci(r: dict) -> str:
     return _ci(r["win_share"], r["std_error"], r.get("games"))
 
 
+def first_player_verdicts(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> tuple[pl.DataFrame, np.ndarray]:
+    """Seat 1's rows of ``fp`` (table ``first_player``) by player count, and the verdict on each
+    one's advantage (Holm over the player counts, sized on their Bonferroni interval:
+    :func:`analysis.stats.practical_holm`), one per row: what :func:`first_player_sentences`
+    words."""
+    rows = fp.filter(pl.col("seat") == 0).sort("players")
+    if rows.height == 0:
+        return rows, np.array([], dtype=object)
+    return rows, np.atleast_1d(stats.practical_holm(rows["advantage"].to_numpy(), rows["z"].to_numpy(),
+                                                    smallest))
+
+
 def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> list[str]:
     """Seat 1's advantage at each player count (MV-2), worded by size (issue 29): the player counts
     are one family, so "clear" is Holm's step-down over their two-sided p-values (5% family-wise,
@@ -311,11 +331,7 @@ def first_player_sentences(fp: pl.DataFrame, smallest: float = SMALLEST_SHARE) -
     "clear, may matter". The interval printed beside each is the count's own (unadjusted) 95%
     interval, narrower than the one the size is read on, and says so. A row the run itself measured
     (``from_run``, :func:`with_run_first_player`) says so, with its number of games."""
-    rows = fp.filter(pl.col("seat") == 0).sort("players")
-    if rows.height == 0:
-        return []
-    verdicts = np.atleast_1d(stats.practical_holm(rows["advantage"].to_numpy(), rows["z"].to_numpy(),
-                                                  smallest))
+    rows, verdicts = first_player_verdicts(fp, smallest)
     out = []
     for r, v in zip(rows.iter_rows(named=True), verdicts):
         where = (f" in the run itself ({r['games']:,} games; the seat advantage above)" if r.get("from_run")
@@ -597,12 +613,18 @@ def _best_of_three_rows(b3: pl.DataFrame) -> pl.DataFrame:
         "Rounds per match": [num(x) for x in b3["mean_rounds"]]})
 
 
+def _bots(m: dict) -> str:
+    """The bots the questions were played with, from their run.json: "balanced bots at every seat"
+    (with the note the questions wrote, e.g. ", as in the run")."""
+    return m.get("strategy_note") or f"{m.get('strategy')} bots at every seat"
+
+
 def _intro(q, rs: RunSet, shown: dict[str, pl.DataFrame], own: bool = False) -> str:
     """The section's introduction; ``own``: the first-player rows at the run's player count are the
     run's own (:func:`with_run_first_player`), and it says so."""
     m, run = q.meta, rs.metas[0]
     games, strategy, seed = int(m.get("games") or 0), m.get("strategy"), m.get("seed")
-    why = m.get("strategy_note") or f"{strategy} bots at every seat"
+    why = _bots(m)
     fp = shown.get("first_player")
     counts = list(m.get("players") or (sorted(set(fp["players"])) if fp is not None else []))
     card_players = m.get("card_players", rs.n_players)
@@ -626,8 +648,9 @@ def _intro(q, rs: RunSet, shown: dict[str, pl.DataFrame], own: bool = False) -> 
     ablation = ct is not None and "delta_founders_win_share" in ct.columns
     csvs = ", ".join(f"questions/{k}.csv" for k in shown)
     return (
-        f"{where}: {games:,} games per question and per rules variant{took}, with {why}, the run's rules "
-        f"({m.get('rules_name')}) and {seed_text}{replay}. First-player advantage at "
+        f"{where}: {games:,} games per question and per rules variant{took}, with {why}, and "
+        f"{played_rules(q, rs, m.get('rules_name'), NOT_THE_VARIANT)} and "
+        f"{seed_text}{replay}. First-player advantage at "
         + (f"every player count the rules allow ({', '.join(map(str, counts))})" if m.get("for_run") else
            f"{', '.join(map(str, counts))} players")
         + (f"; the card ablation at {at_players}: for each card type the same number of games with one "
@@ -657,9 +680,75 @@ def _ablation_figure_note(ct: pl.DataFrame | None) -> list[str]:
     n = _ablation_rows(ct).height if ct is not None else 0
     if n == 0:
         return []
+    d = _length_verdicts(ct, None)[0]
+    only = d.filter(~pl.col("card").is_in(_ablation_rows(ct)["card"].implode()))["card"].to_list()
+    family = (f"over the {n} types" if d.height in (0, n) else
+              f"over the {n} types for the founders' win share and the {d.height} for game length ("
+              + ", ".join(card_name(c) for c in only) + ": game length only, too few players to say for "
+              f"{'its' if len(only) == 1 else 'their'} founders' win share)")
     return [f"In the figure the whiskers are each card's own 95% interval (unadjusted) and the colours "
-            f"the verdicts after Holm's correction over the {n} types: a bar within noise may have a "
-            f"whisker that does not reach 0."]
+            f"the verdicts after Holm's correction {family}: a bar within noise may have a whisker that "
+            f"does not reach 0."]
+
+
+def played_rules(q, rs: RunSet, path: str | None = None, note: str = "") -> str:
+    """Which rules the questions were played with, named so that a before/after page (whose
+    variant has other rules and no questions) cannot lend them to the variant: "the rules of the
+    baseline run mv-a only (rules SHA-256 6553921400fa, as in the table of runs)", with the rules'
+    ``path`` first and a ``note`` last inside the parenthesis when given."""
+    sha = str(q.meta.get("rules_sha256") or rs.metas[0].get("rules_sha256") or "")
+    inside = "; ".join(x for x in (path, f"rules SHA-256 {sha[:12]}, as in the table of runs" if sha else "")
+                       if x)
+    inside += f": {note}" if inside and note else note
+    return f"the rules of the baseline run {rs.label} only" + (f" ({inside})" if inside else "")
+
+
+def question_context(q, rs: RunSet) -> str:
+    """Where the questions come from, for a sentence that leads the headline findings: "The balance
+    questions played for this report, with the rules of the baseline run mv-a only (…) and
+    balanced bots at every seat"."""
+    how = "played for this report" if q.played_here else f"read from {q.path}"
+    return f"The balance questions {how}, with {played_rules(q, rs)} and {_bots(q.meta)}"
+
+
+def question_lead(q, rs: RunSet, fp: pl.DataFrame | None, ct: pl.DataFrame | None,
+                  smallest: float = SMALLEST_SHARE, turns: float | None = None) -> tuple[str, list[str]]:
+    """The played questions' answer for the page's headline findings (:data:`QUESTION_HEADLINES`)
+    and the section's sentences it holds: Seat 1's advantage at every player count played here
+    (not the run's own, which its seat findings give) that is clear after Holm over the player
+    counts, each in the words of :func:`first_player_sentences` (its count, win share, interval,
+    advantage and verdict), or that none is; and the card ablation's largest change of a founders'
+    win share when it is clear and large enough to matter (:func:`ablation_sentences`). Said to
+    be played with the baseline run's rules only (:func:`played_rules`). ("", []) when no
+    first-player row was played."""
+    if fp is None or fp.height == 0:
+        return "", []
+    rows, verdicts = first_player_verdicts(fp, smallest)
+    lines = first_player_sentences(fp, smallest)
+    played = [i for i, r in enumerate(rows.iter_rows(named=True)) if not r.get("from_run")]
+    if not played:
+        return "", []
+    counts = [int(rows["players"][i]) for i in played]
+    where = (", ".join(map(str, counts[:-1])) + " and " + str(counts[-1]) if len(counts) > 1 else str(counts[0]))
+    text = (f"{question_context(q, rs)}, measure the first player's advantage at {where} players"
+            + (f" (this run plays {rs.n_players})." if rs.n_players not in counts else "."))
+    clear = [i for i in played if verdicts[i] != stats.NOT_SHOWN]
+    order = [played[j] for j in stats.practical_order(
+        [verdicts[i] for i in played], [float(rows["advantage"][i]) for i in played], smallest)]
+    led = [lines[i] for i in order if i in clear]       # reading order: large enough to matter first
+    if led:
+        text += " " + " ".join(led)
+        if any(int(rows["players"][i]) == BOOK_PLAYERS for i in clear):
+            text += f" The rulebook names {BOOK_PLAYERS}-player play only (MV-1)."
+    else:
+        text += (f" At each, Seat 1's advantage is within noise (Holm over the {rows.height} player counts; "
+                 f"{100 * smallest:g} pp matters; each count in the section “{TITLE}”).")
+    d = _ablation_rows(ct) if ct is not None else None
+    if d is not None and d.height and (_ablation_verdicts(d, smallest) == stats.LARGE).any():
+        largest = ablation_sentences(ct, smallest, turns)[1]      # in reading order: a large one
+        text += f" With the same rules, {largest[0].lower()}{largest[1:]}"
+        led.append(largest)
+    return text, led
 
 
 def _questions_section(q, rs: RunSet, figs: FigureSet, t: dict | None = None) -> Section:
@@ -676,9 +765,15 @@ def _questions_section(q, rs: RunSet, figs: FigureSet, t: dict | None = None) ->
                                                       **(rs.smallest or {})})
     overrides = {**(q.meta.get("smallest_difference") or {}), **(rs.smallest or {})}
     turns = smallest_difference(rs.game, "length", overrides)
-    sentences = ((first_player_sentences(fp, smallest) if fp is not None else [])
-                 + (ablation_sentences(ct, smallest, turns) if ct is not None else [])
-                 + (best_of_three_sentences(b3) if b3 is not None else []))
+    # the first sentence also leads the headline findings (QUESTION_HEADLINES): the played answer
+    # the run's own seats cannot give; the sentences it holds are not said twice
+    lead, held = question_lead(q, rs, fp, ct, smallest, turns)
+    sentences = ([lead] if lead else []) + [x for x in (
+        (first_player_sentences(fp, smallest) if fp is not None else [])
+        + (ablation_sentences(ct, smallest, turns) if ct is not None else [])
+        + (best_of_three_sentences(b3) if b3 is not None else [])) if x not in held]
+    if not lead and sentences:      # (no first player played here: the first sentence leads, said whose)
+        sentences[0] = f"{question_context(q, rs)}: {sentences[0][0].lower()}{sentences[0][1:]}"
     fp_lines = first_player_sentences(fp, smallest) if fp is not None else []
     ab_lines = ablation_sentences(ct, smallest, turns) if ct is not None else []
     b3_lines = best_of_three_sentences(b3) if b3 is not None else []

@@ -1,6 +1,8 @@
 """Middle-Ages report sections (the game's report hook): event cards (MA-8) and tiles / Domains (MA-12).
 
-Found through the Middle-Ages spec (``report_hooks``): :func:`headlines` adds the event-card and
+Found through the Middle-Ages spec (``report_hooks``): :func:`lead_headlines` leads the page with
+the event card that goes with the largest swing of a seat's win share (:func:`card_swing_sentences`,
+the card section's sentences), :func:`headlines` adds the event-card coins and leader changes and the
 tile sentences, :func:`sections` the "Event-card impact when it fires" (association) and
 "Tile-type impact" sections, right after seat advantage, and, given a questions directory written by
 ``balance questions`` (:data:`QUESTIONS`), the event ablation first: each card's total effect on who
@@ -362,17 +364,90 @@ def _event_note(t: dict) -> str:
     return note
 
 
-def _event_seat_rows(t: dict, smallest: float = 0.01) -> pl.DataFrame:
+def card_swings(t: dict, smallest: float = 0.01) -> pl.DataFrame:
+    """The rows of table ``event_seats`` (a seat's win share in the games where a card fires
+    against the games where it does not) that are clear after Holm's correction over every card
+    and seat, in reading order (:func:`analysis.stats.practical_order`: large enough to matter
+    first, then may matter, then clear but small; by size within each): the card table's rows."""
     es = t["event_seats"].filter(pl.col("significant"))
     if "verdict" in es.columns:
         order = stats.practical_order(es["verdict"].to_list(), es["diff"].to_numpy(), smallest)
         es = es[order]
+    return es
+
+
+def swing_change(r: dict, note: str = "") -> str:
+    """A card's change of a seat's win share (a row of ``event_seats``) with its own 95% interval
+    (unadjusted), as the card table and the card sentences print it: "+2.7 pp (+2.0 to +3.3 pp)";
+    ``note`` goes inside the parenthesis, after the interval."""
+    return f"{pp(r['diff'])} ({pp_ci(r['diff_low'], r['diff_high'])}{'; ' + note if note else ''})"
+
+
+def _swing_words(r: dict, note: str = "") -> str:
+    """Seat k's win share in the games where the card fires against those where it does not, and
+    the change with its interval (the card table's columns, in a sentence)."""
+    return (f"{r['seat_label']} wins {row_pct_ci(r, 'win_share_with', 'with_ci_low', 'with_ci_high')} of the "
+            f"games where {r['event_name']} fires against "
+            f"{row_pct_ci(r, 'win_share_without', 'without_ci_low', 'without_ci_high')} where it does not, "
+            f"{swing_change(r, note)}")
+
+
+def _verdict_of(r: dict) -> str:
+    """A clear row's verdict in the page's words ("clear" for a table without its verdicts)."""
+    return verdict_words(r["verdict"]) if r.get("verdict") else "clear"
+
+
+def card_swing_sentences(t: dict, smallest: float = 0.01) -> list[str]:
+    """Which event card goes with the largest swing of a seat's win share (table ``event_seats``,
+    the card table's first row: clear after Holm over every card and seat, the largest of the best
+    verdict), how many swings are clear and large enough to matter, and, when the seat that wins
+    least is clearly under its fair share, that seat's largest swing when it is another row.
+    Worded with the card table's numbers (:func:`swing_change`); an association under bot play
+    (the games where a card fires against the others), not the card's effect. [] without the
+    table."""
+    if "event_seats" not in t or t["event_seats"].height == 0:
+        return []
+    holm = f"Holm over every card and seat, {100 * smallest:g} pp matters"
+    es = card_swings(t, smallest)
+    if es.height == 0:
+        return [f"No event card clearly changes any seat's win share in the games where it fires ({holm})."]
+    top = es.row(0, named=True)
+    large = int((es["verdict"] == stats.LARGE).sum()) if "verdict" in es.columns else 0
+    why = "an association under bot play (the games where a card fires against the others), not the card's effect."
+    tail = (f" {large} card-and-seat swings are clear and large enough to matter (the table under “Event-card "
+            f"impact when it fires”); each is {why}" if large > 1 else f" It is {why}")
+    out = [f"The event card that goes with the largest swing of a seat's win share, among the swings "
+           f"{_verdict_of(top)}, is {top['event_name']}: "
+           f"{_swing_words(top, f'its own interval, unadjusted; {holm}')}.{tail}"]
+    seats = t.get("seats")
+    if seats is None or "verdict" not in seats.columns or seats.height == 0:
+        return out
+    weakest = seats.sort("win_share").row(0, named=True)
+    if weakest["verdict"] == stats.NOT_SHOWN or weakest["diff"] >= 0:
+        return out                       # no seat clearly under its fair share to speak of
+    own = es.filter(pl.col("seat") == weakest["seat"])
+    if own.height and not (own["event"][0] == top["event"] and own["seat"][0] == top["seat"]):
+        r = own.row(0, named=True)
+        out.append(f"For {weakest['seat_label']}, the seat that wins least ({pct(weakest['win_share'])}% "
+                   f"against a fair {pct(weakest['fair_share'])}%), the largest of its swings "
+                   f"{_verdict_of(r)} goes with {r['event_name']}: {_swing_words(r)}.")
+    return out
+
+
+def lead_headlines(t: dict, rs: RunSet) -> list[str]:
+    """The page's first findings: the event card that goes with the largest swing of a seat's win
+    share (:func:`card_swing_sentences`, as the card section words it). The coins and leader
+    changes follow among the game's own headlines (:func:`headlines`)."""
+    return card_swing_sentences(t, smallest_difference(GAME, "share", getattr(rs, "smallest", None)))
+
+
+def _event_seat_rows(t: dict, smallest: float = 0.01) -> pl.DataFrame:
+    es = card_swings(t, smallest)
     return pl.DataFrame({
         "Event": es["event_name"], "Seat": es["seat_label"],
         "Win share when it fires": pct_column(es, "win_share_with", "with_ci_low", "with_ci_high"),
         "Win share when it does not": pct_column(es, "win_share_without", "without_ci_low", "without_ci_high"),
-        "Change (pp, 95% interval, unadjusted)": [_nb(f"{pp(d)} ({pp_ci(lo, hi)})") for d, lo, hi in
-                                                  zip(es["diff"], es["diff_low"], es["diff_high"])],
+        "Change (pp, 95% interval, unadjusted)": [_nb(swing_change(r)) for r in es.iter_rows(named=True)],
         "p (Holm-adjusted)": [pvalue(p) for p in es["p_adjusted"]],
         **({f"Verdict (Holm over every card and seat; {100 * smallest:g} pp matters)":
             [verdict_words(v) for v in es["verdict"]]} if "verdict" in es.columns else {})})
@@ -472,7 +547,8 @@ def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None) -> list[Secti
             [("Event cards (all firing turns)", _event_rows(t))]
             + ([("Seats whose win share changes with the card (clear after Holm's correction over every "
                  "card and seat; each change's own interval is unadjusted; largest first by verdict)", es)]
-               if es.height else [])))
+               if es.height else []),
+            card_swing_sentences(t, rs.smallest_of("share"))))
     if "tiles" in t:
         dp = t["domain_pairs"].filter(pl.col("share_of_players") >= 0.005).head(12)
         tile_lines = tile_headlines(t)
