@@ -88,9 +88,11 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     (:func:`reports.skill.skill_section`). ``svg``: write every figure as SVG too (the page and
     the PDF use the PNGs; drawing the SVGs costs about as much again as the PNGs).
     A before/after also writes ``comparison.csv`` (every compared metric of every variant, as the
-    page's table: :func:`comparison_csv`) and appends to ``answers``, when given, its first two
-    sentences per variant (did the seat or role win rates move, how many metrics moved), for the
-    command line to print.
+    page's table: :func:`comparison_csv`), in a game whose seats are alike ``balance.csv`` (the
+    largest gap of a seat from the fair share before and after, per variant:
+    :func:`seat_balance`) and appends to ``answers``, when given, its first
+    sentences per variant (did the seat or role win rates move, toward or away from a fair seat
+    share, which line-up that holds for, how many metrics moved), for the command line to print.
     """
     say = _steps(progress)
     target = check_output_dir(out, force, kind="report")
@@ -133,6 +135,8 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         # paired game by game when both sides played the same deals and kept their rows
         comparisons = [compare_runs(base_rs, groups[i], base, tables[i], smallest=smallest)
                        for i in range(1, len(groups))]
+        for i, c in enumerate(comparisons):      # toward or away from a fair seat share
+            c.balance = seat_balance(c.table, base, tables[i + 1], base_rs.n_players)
         cmps = [(labels[i], comparisons[i - 1].table, tables[i]) for i in range(1, len(groups))]
         side = None
         if answers is not None:
@@ -140,10 +144,14 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
 
             from reports.sections import holds_for
 
+            from reports.text import seat_balance_sentence
+
             for i, (lab, cmp, _) in enumerate(cmps):
                 first = comparison_headlines(cmp, labels[0], lab, score_unit(base_rs))[:2]
                 holds = holds_for(base_rs, groups[i + 1])
-                first = first[:1] + ([holds] if holds else []) + first[1:]
+                # whether the seats moved toward or away from fair, with the seats' answer
+                toward = seat_balance_sentence(comparisons[i].balance, cmp)
+                first = [f"{first[0]} {toward}" if toward else first[0]] + ([holds] if holds else []) + first[1:]
                 # (the page's pointer to its lists stays on the page)
                 first = [x.split(" Listed below by kind")[0].removeprefix(f"{lab} against {labels[0]}: ")
                          for x in first]
@@ -163,6 +171,15 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     files: dict = hook.question_files(played, base_rs) if played is not None else {}
     if cmps:
         files["comparison.csv"] = comparison_csv(labels[0], cmps)
+        balance = [c.balance.drop("cell").select(pl.lit(labels[0]).alias("before_run"),
+                                                 pl.lit(lab).alias("after_run"), pl.all())
+                   for (lab, _, _), c in zip(cmps, comparisons or []) if c.balance.height]
+        if balance:
+            from analysis.export import table_csv
+
+            # the largest gap of a seat from the fair share before and after (the lead's "toward or
+            # away from a fair seat share"), as the panel before/after's balance.csv
+            files["balance.csv"] = table_csv(pl.concat(balance, how="vertical_relaxed"))
     total = len(groups) + 1 + len(figs) + 1 + int(pdf)
     done = len(groups) + 1
     title = report_title(game_title(base_rs), base_rs.n_players, labels, side_by_side)
@@ -205,6 +222,32 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     return target / "report.html"
 
 
+def seat_balance(cmp: pl.DataFrame, base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame],
+                 players: int) -> pl.DataFrame:
+    """Whether a two-run before/after (``cmp``, :func:`analysis.compare.compare_tables`' table of the
+    runs whose tables are ``base`` and ``variant``) moves the seats toward or away from a fair share
+    1/``players``: the panel before/after's answer (:func:`analysis.panel_compare.seat_balance`) for
+    its one cell, the two runs. The largest gap of a seat's win share from 1/P before and after,
+    whose it is, and its change read on the range every seat's Wilson interval over both runs
+    allows at once (Bonferroni over the 2P intervals; wider than a paired test of the gap would
+    be), worded by size against the seats' smallest difference that matters. Columns:
+    :data:`analysis.panel_compare.BALANCE_COLUMNS` (``cell`` empty); empty in a game with roles (no
+    fair seat share) or without seat rows. (Here, not in :mod:`analysis.compare`: the panel module
+    imports that one.)"""
+    from analysis.panel_compare import BALANCE_COLUMNS, PanelComparison
+    from analysis.panel_compare import seat_balance as cells_balance
+
+    seats = cmp.filter(pl.col("metric") == "seat_win_share")
+    if "roles" in base or seats.height == 0 or players < 2:
+        return pl.DataFrame(schema=BALANCE_COLUMNS)
+    games = [int(t["seat_tests"]["games"][0]) if "seat_tests" in t else 0 for t in (base, variant)]
+    rows = seats.select(pl.lit("").alias("cell"), "key", pl.col("base").alias("before"),
+                        pl.col("variant").alias("after"), pl.lit(games[0]).alias("games_before"),
+                        pl.lit(games[1]).alias("games_after"), pl.lit(players).alias("players"))
+    small = float(seats["smallest"][0]) if "smallest" in seats.columns else 0.01
+    return cells_balance(PanelComparison(game="", rows=rows, cells=[""], what="seat", family=0, smallest=small))
+
+
 #: comparison.csv's columns, in order (docs/reports.md): which runs, the metric, both sides'
 #: estimates with their 95% intervals, the change with its 95% interval, the tests (Holm over each
 #: comparison's tested metrics), the verdict in the page's words, whether it was paired game by game
@@ -212,8 +255,8 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
 #: on a share's change
 COMPARISON_COLUMNS = ("before", "after", "metric", "key", "label", "kind", "base", "base_low",
                       "base_high", "variant", "variant_low", "variant_high", "diff", "diff_low",
-                      "diff_high", "p_value", "p_adjusted", "significant", "smallest", "verdict",
-                      "paired", "same_games", "change_at_most")
+                      "diff_high", "p_value", "p_adjusted", "significant", "smallest", "size_low",
+                      "size_high", "verdict", "paired", "same_games", "change_at_most")
 
 
 def comparison_csv(base_label: str, cmps: list) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
 import polars as pl
 
 from analysis import stats
@@ -33,11 +34,11 @@ from reports.games import hook_for, spec_for
 from reports.text import (bends, sentence_texts,
     amount,
     change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
-    INDEX_UNTESTED_SEATS, length_headlines, lineup_note, metric_change, metric_digits, NO_GAME_DIFFERS,
+    INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, lineup_note, metric_change, metric_digits, NO_GAME_DIFFERS,
     no_game_differs, no_game_differs_in,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
-    pvalue, role_headlines, score_unit, seat_gap_words, shared_role_seats, tested_count, turns,
-    verdict_words,
+    pvalue, role_headlines, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
+    tested_count, turns, verdict_with_range, verdict_words,
 )
 
 
@@ -219,6 +220,7 @@ def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
         rows["Compared"] = []
     order = cmp if "verdict" in cmp.columns else cmp.with_columns(
         (~pl.col("significant")).alias("_s")).sort("_s", maintain_order=True).drop("_s")
+    family = tested_count(cmp)
     for r in order.iter_rows(named=True):
         u = metric_unit(r["metric"], r["kind"], unit)
         d = metric_digits(r)
@@ -228,15 +230,24 @@ def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
         # a slope whose curve the line does not describe is tagged as the run page calls it (revF #6)
         rows["Metric"].append(metric_label(r) + (" (straight-line summary: the curve bends)" if bends(r) else ""))
         rows["Unit"].append("%, change in pp" if r["kind"] == "proportion" else u)
+        if r["kind"] == "index" and np.isfinite(r["base_low"]) and np.isfinite(r["variant_low"]) \
+                and interval == INDEX_UNTESTED:
+            # each run's interval, as the run page prints it (review O #3: the page said an index
+            # has "no standard error" beside the baseline's "0.912 (0.907–0.917)")
+            interval = (f"none for the change; each run's, from simultaneous intervals over its seat gaps: "
+                        f"{num_ci(r['base_low'], r['base_high'], d)} before, "
+                        f"{num_ci(r['variant_low'], r['variant_high'], d)} after (the seat rows are tested)")
         rows["Before"].append(metric_value(r["base"], r["metric"], r["kind"], d))
         rows["After"].append(metric_value(r["variant"], r["metric"], r["kind"], d))
         rows["Change"].append(change)
         rows["95% interval of the change"].append(interval)
         rows["p (Holm-adjusted)"].append("" if r["p_adjusted"] != r["p_adjusted"] else pvalue(r["p_adjusted"]))
+        # a verdict beside the interval it was read on (review O #4): a clear change's over all the
+        # tested metrics at once; "within noise" beside an own interval that excludes 0 says why
         rows["Verdict"].append("not tested (an index of the seats: see their win shares)"
                                if r["kind"] == "index" else
                                NO_GAME_DIFFERS if no_game_differs(r) else
-                               verdict_words(r["verdict"], r["significant"]) if r.get("verdict") else
+                               verdict_with_range(r, unit, family, d) if r.get("verdict") else
                                "moved (significant)" if r["significant"] else
                                "no change detected (interval excludes 0, but not after Holm's correction)"
                                if holm_note(r, tested_count(cmp)) else "no change detected")
@@ -392,7 +403,10 @@ def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False) -> str:
             "at once (Bonferroni; wider than the 95% interval shown): \"clear and large enough to "
             "matter\" when all of that interval is at least that far from 0, \"clear, may matter\" "
             "when it reaches both sides of it (the change is real, these games cannot tell whether it "
-            "matters; more games would), \"clear but small\" when all of it is closer. Changes within "
+            "matters; more games would), \"clear but small\" when all of it is closer. The table's "
+            f"Verdict gives that interval beside each clear change (\"all {tested_count(cmp)} at once\"), on the change's "
+            "side of 0: where Holm shows the sign but the wider interval still holds 0, it is cut at 0; "
+            "a change within noise whose own 95% interval excludes 0 says so. Changes within "
             "noise are listed by the strength of their evidence (|z|), not by their size."
             + (" A founders' win share of a guild founded by under 1% of players is a share of almost "
                "nobody: never counted as moved, and left out of the table when under 1% in both runs."
@@ -423,10 +437,13 @@ def _family_sentence(cmp: pl.DataFrame) -> str:
     rest = cmp.height - n - same
     parts = []
     if rest:
-        parts.append(f"the {rest} Balance ind{'ices are' if rest > 1 else 'ex is'} shown but not tested (a largest "
-                     "gap over seat pairs has no standard error; the seat win shares "
+        parts.append(f"the {rest} Balance ind{'ices are' if rest > 1 else 'ex is'} shown with each run's interval "
+                     "but not tested (each run's interval, as the run page prints it, comes from simultaneous "
+                     "intervals over its seat gaps, not from a standard error, so the two give no test of the "
+                     "change; the seat win shares "
                      + ("say what the games show: no game differs in them)" if no_game_differs_in(cmp, "seat_win_share")
-                        else "carry the test)"))
+                        else "carry the test, and the largest gap of a seat from the fair share, read on "
+                        "every seat's intervals at once, says whether balance got better or worse)"))
     if same:
         games = int(cmp["same_games"].drop_nulls()[0])
         kinds = set(cmp.filter(pl.col("same_games").is_not_null())["kind"].to_list())
@@ -480,9 +497,12 @@ def _left_out_sentence(about) -> str:
     return f" Left out of the table ({n} row{'s' if n > 1 else ''}): " + "; ".join(parts) + "."
 
 
-def _with_holds_for(lines: list[str], holds: str) -> list[str]:
-    """The before/after's sentences with the line-up it holds for right after the seat question."""
-    return lines[:1] + [holds] + lines[1:] if holds else lines
+def _with_holds_for(lines: list[str], holds: str, balance: str = "") -> list[str]:
+    """The before/after's sentences with the seat question followed, in the same item, by whether
+    the seats moved toward or away from fair (``balance``: :func:`reports.text.
+    seat_balance_sentence`), then the line-up it holds for."""
+    first = [f"{lines[0]} {balance}" if balance else lines[0]] if lines else []
+    return first + ([holds] if holds else []) + lines[1:]
 
 
 def holds_for(rs: RunSet, variant: RunSet | None) -> str:
@@ -892,7 +912,8 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             what_changed(rs, variants[i] if variants is not None and i < len(variants) else None, vlabel,
                          about)
             + _with_holds_for(comparison_headlines(cmp, rs.label, vlabel, unit),
-                              holds_for(rs, variants[i] if variants is not None and i < len(variants) else None))))
+                              holds_for(rs, variants[i] if variants is not None and i < len(variants) else None),
+                              seat_balance_sentence(getattr(about, "balance", None), cmp))))
         if variants is not None and i < len(variants):
             line = replay_line(variants[i], vt)
             if line:

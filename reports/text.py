@@ -13,13 +13,14 @@ moved, each in its own unit (:func:`metric_unit`).
 
 May import polars, the standard library, :mod:`analysis.load` (types), :mod:`analysis.stats` and
 :mod:`analysis.seats` (the verdicts and the intervals their sizes are read on) and
-:mod:`reports.games` (the registry lookup of a game's spec and hook).
+:mod:`reports.games` (the registry lookup of a game's spec and hook), and
+:mod:`simcore.numbers` (how a number is rounded where it is written, the same rule as the command
+line's).
 """
 
 from __future__ import annotations
 
 import re
-from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 import polars as pl
@@ -28,6 +29,7 @@ from analysis import stats
 from analysis.load import RunSet, smallest_difference
 from analysis.load import score_unit as load_score_unit
 from reports.games import hook_for, spec_for
+from simcore import numbers
 
 # ---------------------------------------------------------------------------------------------
 # Number formats shared by sentences and tables
@@ -803,13 +805,7 @@ def _base_digits(metric: str, kind: str) -> tuple[float, int]:
 MORE_DIGITS = 2
 
 
-def rounded(x: float, d: int) -> float:
-    """``x`` rounded to ``d`` decimals as it is written, halves away from zero: 31.0735 → 31.074
-    (the binary 31.0735 lies just under it and printed as 31.073, while 30.0455 printed as
-    30.046: the two rounded in opposite directions, and their difference missed the change's)."""
-    if not np.isfinite(x):
-        return x
-    return float(Decimal(f"{x:.12g}").quantize(Decimal(1).scaleb(-d), rounding=ROUND_HALF_UP))
+rounded = numbers.rounded      # how a number is rounded where it is written (one rule: simcore.numbers)
 
 
 def _agrees(r: dict, d: int) -> bool:
@@ -918,37 +914,91 @@ def no_game_differs_in(cmp: pl.DataFrame, metric: str) -> bool:
     return rows.height > 0 and "same_games" in rows.columns and bool(rows["same_games"].is_not_null().all())
 
 
+INDEX_UNTESTED = "none for a change of this index (the seat rows are tested)"
+"""A Balance index's interval of the change in a before/after's table (:func:`metric_change`)."""
+
 INDEX_UNTESTED_SEATS = "none for a change of this index (no game differs in the seats' win shares: see their rows)"
 """A Balance index's interval where no game differs in any seat's win share (:func:`no_game_differs_in`)."""
 
 
+def _scale(r: dict) -> float:
+    """What a compared metric's values are multiplied by to be printed: 100 for a share or a tile's
+    slope (in pp), 1 for the rest."""
+    return 100.0 if r["kind"] == "proportion" or r["metric"] == "tile_slope" else 1.0
+
+
+def interval_digits(r: dict, low: float, high: float, digits: int) -> int:
+    """The decimals an interval of a compared metric's change is printed with beside its verdict:
+    ``digits``, or more (up to two more) while an end would print as 0 or as ± the smallest
+    difference that matters without being it (:func:`verdict_digits`): "0.0 to +0.3 pp per tile"
+    beside "clear" (review O #10: its low end was +0.04) reads as an interval that holds 0."""
+    small = r.get("smallest")
+    small = float(small) if small is not None and small == small else 0.0
+    return verdict_digits(low, high, small, _scale(r), digits, most=digits + 2)
+
+
 def metric_change(r: dict, unit: str, digits: int | None = None) -> tuple[str, str]:
     """(the change, its 95% interval) of a compared metric, each with its unit (``digits``: as
-    :func:`metric_digits`); a row where no game differs has no interval, the games' words instead
-    (:func:`same_games_words`)."""
+    :func:`metric_digits`, the change then :func:`shown_change`; the interval with more decimals
+    where an end would print as 0 or as ± the smallest difference that matters without being it:
+    :func:`interval_digits`); a row where no game differs has no interval, the games' words
+    instead (:func:`same_games_words`)."""
     # an index's change is a bare number (its unit, "index (1 = equal seats)", is shown apart)
     u = f" {change_unit(unit)}" if unit and r["metric"] not in INDEX_METRICS else ""
     diff = r["diff"] if digits is None else shown_change(r, digits)
     if no_game_differs(r):
         d = digits or _base_digits(r["metric"], r["kind"])[1]
-        scale = 100 if r["kind"] == "proportion" or r["metric"] == "tile_slope" else 1
-        return f"{signed(scale * diff, d)}{u}", f"none: {same_games_words(r)}"
-    if r["kind"] == "proportion" or r["metric"] == "tile_slope":
-        d = digits or 1
-        return (f"{signed(100 * diff, d)}{u}",
-                f"{signed(100 * r['diff_low'], d)} to {signed(100 * r['diff_high'], d)}{u}")
-    d = digits or (3 if r["metric"] in INDEX_METRICS else 2)
-    change = f"{signed(diff, d)}{u}"
+        return f"{signed(_scale(r) * diff, d)}{u}", f"none: {same_games_words(r)}"
+    d = digits or (1 if _scale(r) == 100 else 3 if r["metric"] in INDEX_METRICS else 2)
+    change = f"{signed(_scale(r) * diff, d)}{u}"
     if not (np.isfinite(r["diff_low"]) and np.isfinite(r["diff_high"])):
-        # each run's index has its interval (the seat table); their difference has none: a
-        # largest gap over seat pairs has no standard error, and the seat win shares carry the test
-        return change, "none for a change of this index (the seat rows are tested)"
-    return change, f"{signed(r['diff_low'], d)} to {signed(r['diff_high'], d)}{u}"
+        # each run's index has its interval (the seat table's, from simultaneous intervals over the
+        # seat gaps, not from a standard error): none combines into a test of the change, and the
+        # seat win shares carry the test
+        return change, INDEX_UNTESTED
+    di = interval_digits(r, r["diff_low"], r["diff_high"], d)
+    return change, f"{signed(_scale(r) * r['diff_low'], di)} to {signed(_scale(r) * r['diff_high'], di)}{u}"
+
+
+def verdict_range(r: dict, unit: str, digits: int) -> str:
+    """The range a clear change's verdict was read on, with its unit: its interval over the family
+    (``size_low``/``size_high``, Bonferroni), cut at 0 on the change's side where Holm shows the
+    sign but that interval still holds 0 (:func:`size_range`), one decimal more than the change
+    (``digits``; at most the metric's own plus :data:`MORE_DIGITS`: "+4.8920 to +6.3960 pp" beside
+    a change at three decimals read as noise) and more while an end would print as 0 or as ± the smallest difference that
+    matters without being it (:func:`interval_digits`); '' when the row has none."""
+    lo, hi = r.get("size_low"), r.get("size_high")
+    if lo is None or hi is None or not (np.isfinite(lo) and np.isfinite(hi)):
+        return ""
+    lo, hi = size_range(r["diff"], lo, hi)
+    u = f" {change_unit(unit)}" if unit and r["metric"] not in INDEX_METRICS else ""
+    d = interval_digits(r, lo, hi, min(digits + 1, _base_digits(r["metric"], r["kind"])[1] + MORE_DIGITS))
+    return f"{signed(_scale(r) * lo, d)} to {signed(_scale(r) * hi, d)}{u}"
+
+
+def verdict_with_range(r: dict, unit: str, family: int, digits: int | None = None) -> str:
+    """A compared metric's verdict beside the interval it was read on, named (review O #4: "Seat 4
+    −0.5 pp (95% interval −0.9 to −0.2 pp), clear, may matter" beside "Seat 1 +0.5 pp (+0.2 to
+    +0.8 pp), clear but small": the size was read on an interval the page did not print):
+    "clear, may matter (all 64 at once: −1.08 to 0.00 pp)" for a clear change (:func:`verdict_range`:
+    its interval over all ``family`` tested metrics at once, cut at 0 where Holm shows the sign);
+    a change within noise whose own 95% interval excludes 0 says that Holm's correction is why;
+    else the verdict's words alone."""
+    words = verdict_words(r.get("verdict"), r.get("significant"))
+    if r.get("significant") and r.get("verdict") != stats.NOT_SHOWN:
+        d = metric_digits(r) if digits is None else digits
+        rng = verdict_range(r, metric_unit(r["metric"], r["kind"], unit), d)
+        return f"{words} (all {family} at once: {rng})" if rng else words
+    lo, hi = r.get("diff_low"), r.get("diff_high")
+    if (words == verdict_words(stats.NOT_SHOWN) and lo is not None and hi is not None
+            and (lo > 0 or hi < 0)):
+        return f"{words} (its 95% interval excludes 0, but not after Holm's correction over the {family})"
+    return words
 
 
 def change_sentence(r: dict, unit: str, digits: int | None = None) -> str:
     """``Seat 1 win share: 19.9% → 22.1%, +2.2 pp (95% interval +1.4 to +3.0 pp).`` (``digits``:
-    the precision of a list the sentence is one line of, :func:`common_digits`; by default its
+    the precision of a list the sentence is one line of, :func:`line_digits`; by default its
     own, :func:`metric_digits`). A tile's slope whose curve bends in either run says so
     (:func:`bent_words`)."""
     u = metric_unit(r["metric"], r["kind"], unit)
@@ -1022,13 +1072,10 @@ def may_matter_sentence(r: dict, unit: str, family: int, digits: int | None = No
     u = metric_unit(r["metric"], r["kind"], unit)
     d = metric_digits(r) if digits is None else digits
     head = change_sentence(r, unit, d)[:-1] + ": clear, may matter ("
-    lo, hi = r.get("size_low"), r.get("size_high")
-    if lo is None or hi is None or not (np.isfinite(lo) and np.isfinite(hi)):
+    interval = verdict_range(r, u, d)
+    if not interval:
         return head + "these games cannot tell whether it reaches the smallest difference that matters)."
-    lo, hi = size_range(r["diff"], lo, hi)
-    _, interval = metric_change({**r, "diff_low": lo, "diff_high": hi}, u, d + 1)
-    scale = 100 if r["kind"] == "proportion" or r["metric"] == "tile_slope" else 1
-    that = f"{scale * r['smallest']:g}{(' ' + u) if u else ''}"
+    that = f"{_scale(r) * r['smallest']:g}{(' ' + u) if u else ''}"
     return (head + f"all {family} tested metrics at once: {interval}, on both sides of the smallest "
             f"difference that matters, {that}; more games would tell).")
 
@@ -1042,14 +1089,33 @@ def holm_note(r: dict, family: int) -> str:
             f"numbers are compared")
 
 
+_VERDICT_READ_ON = ("each size read on the change's interval over all {family} at once, Bonferroni, "
+                    "given after its verdict")
+"""How a before/after's seat sentence says which interval its verdicts were read on
+(:func:`verdict_with_range`); :data:`_CUT_AT_ZERO` follows when one of them is cut at 0."""
+
+_CUT_AT_ZERO = ": cut at 0 where Holm shows the sign but that wider interval still holds 0"
+
+
+def _read_on(rows: pl.DataFrame, family: int) -> str:
+    """Which interval the verdicts of ``rows`` (clear seat or role changes) were read on, and, when
+    one of them holds 0 and is shown cut there (:func:`size_range`), why."""
+    cut = any(np.isfinite(r["size_low"]) and np.isfinite(r["size_high"])
+              and size_range(r["diff"], r["size_low"], r["size_high"]) != (r["size_low"], r["size_high"])
+              for r in rows.iter_rows(named=True)
+              if r.get("size_low") is not None and r.get("size_high") is not None)
+    return _VERDICT_READ_ON.format(family=family) + (_CUT_AT_ZERO if cut else "")
+
+
 def _seat_change(r: dict, d: int | None = None) -> str:
     """``Seat 2 24.71% → 24.95% (+0.24 pp, 95% interval …)``: a seat's (role's) win share before
     and after and the change, to ``d`` decimals, by default the ones that make them agree
     (:func:`metric_digits`; a sentence of several seats passes their :func:`common_digits`)."""
     d = metric_digits(r) if d is None else d
     before, after = (metric_value(r[k], r["metric"], r["kind"], d) for k in ("base", "variant"))
+    di = interval_digits(r, r["diff_low"], r["diff_high"], d)
     return (f"{metric_label(r).replace(' win share', '')} {before} → {after} "
-            f"({pp(shown_change(r, d), d)}, 95% interval {pp_ci(r['diff_low'], r['diff_high'], d)})")
+            f"({pp(shown_change(r, d), d)}, 95% interval {pp_ci(r['diff_low'], r['diff_high'], di)})")
 
 
 def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
@@ -1075,23 +1141,82 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
         # one precision for the whole sentence ("Seat 3 30.05% → 31.07% … Seat 2 24.7% → 23.9%" read
         # as two kinds of number), the one at which every seat's three numbers agree
         d = common_digits(list(moved.iter_rows(named=True)))
-        parts = [_seat_change(r, d) + (f", {verdict_words(r['verdict'], True)}" if r.get("verdict") else "")
+        # each verdict beside the interval it was read on, named (review O #4): the seat's own 95%
+        # interval can lie wholly under 1 pp beside "may matter", read on the family's interval
+        family = tested_count(cmp)
+        parts = [_seat_change(r, d) + (f", {verdict_with_range(r, 'pp', family, d)}" if r.get("verdict") else "")
                  for r in moved.iter_rows(named=True)]
         rest = rows.height - moved.height
         tail = (f"; the other {rest} {what}{'s' if rest > 1 else ''} stayed within noise" if rest else "")
         if what == "role" and rows.height == 1:
             # two sides: the comparison keeps one, the other's share is its mirror (they sum to 100%)
             return ("Did the role win rates move? Yes: both sides' shares moved beyond noise (clear "
-                    "after Holm's correction over the tested metrics; the other side's share is this "
+                    "after Holm's correction over the tested metrics; "
+                    f"{_read_on(moved, family)}; the other side's share is this "
                     "one's mirror, the two sum to 100%): " + "; ".join(parts) + ".")
         return (f"Did the {what} win rates move? Yes: {moved.height} of {rows.height + same.height} {what}s "
-                f"moved beyond noise (clear after Holm's correction over the tested metrics): "
-                + "; ".join(parts) + tail + unmoved + ".")
+                f"moved beyond noise (clear after Holm's correction over the tested metrics; "
+                f"{_read_on(moved, family)}): " + "; ".join(parts) + tail + unmoved + ".")
     r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
     why = holm_note(r, tested_count(cmp))
     return (f"Did the {what} win rates move? No: no {what}'s win share changed beyond noise. The largest "
             f"change is {_seat_change(r)}"
             + (f": {why}" if why else ", within noise") + unmoved + "." + _room_for_a_change(rows, what))
+
+
+def _balance_digits(r: dict) -> int:
+    """The decimals of a before/after's largest gaps from the fair share and their change (pp): as
+    many as the change's range needs for no end to print as 0 or as the smallest difference that
+    matters without being it (:func:`verdict_digits`), and more (up to 3) while the printed before
+    and after would not give the printed change."""
+    d = verdict_digits(r["change_low"], r["change_high"], float(r.get("smallest") or 0.0))
+    while d < 3 and rounded(rounded(100 * r["after"], d) - rounded(100 * r["before"], d), d) != rounded(
+            100 * r["change"], d):
+        d += 1
+    return d
+
+
+def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> str:
+    """Whether a two-run before/after moves the seats toward or away from a fair share (review O
+    #3: the page gave each seat's direction only, and its two Balance indices, untested, moved
+    opposite ways): the largest gap of a seat's win share from 1/P before → after (the runs'
+    values, whose it is) and its change with the range every seat's interval over both runs allows
+    at once, worded by size (``balance``: one row of :func:`reports.build.seat_balance`); then the
+    table's Balance indices (``cmp``'s untested ``balance`` and ``win_share_balance`` rows), said to be
+    untested and which way each moved. '' without a row (a game with roles: no fair seat share)."""
+    if balance is None or balance.height == 0:
+        return ""
+    r = balance.row(0, named=True)
+    small = cmp.filter(pl.col("metric") == "seat_win_share")["smallest"]
+    r["smallest"] = float(small[0]) if small.len() else 0.0
+    d = _balance_digits(r)
+    fair = f"{pct(r['fair'], 1)}%"
+    ask = f"Toward or away from a fair seat share (1/P = {fair})?"
+    gap = (f"the largest gap of a seat's win share from {fair} {{verb}} {pct(r['before'], d)} pp "
+           f"(Seat {r['before_seat']}) {{to}} {pct(r['after'], d)} pp (Seat {r['after_seat']}), a change of "
+           f"{pp(r['change'], d)} ({pp_ci(r['change_low'], r['change_high'], d)}), "
+           f"{verdict_words(r['verdict'])}")
+    if r["verdict"] == stats.NOT_SHOWN:
+        words = f"These games cannot tell: {gap.format(verb='goes from', to='to')}"
+    elif r["change"] < 0:
+        words = "Toward: " + gap.format(verb="shrinks from", to="to")
+    else:
+        words = "Away: " + gap.format(verb="grows from", to="to")
+    n = int(r["family"])
+    how = (f" (before → after: the runs' values; the change read on the range that every seat's Wilson "
+           f"interval allows, all {n} of both runs at once, Bonferroni, each at level 1 − 0.05/{n}: wider "
+           "than a paired test of the gap would be)")
+    out = f"{ask} {words}{how}."
+    idx = {x["metric"]: x for x in cmp.filter(pl.col("metric").is_in(list(INDEX_METRICS))).iter_rows(named=True)}
+    if len(idx) == 2:
+        moves = [idx[m]["variant"] - idx[m]["base"] for m in INDEX_METRICS]
+        way = ("move opposite ways" if moves[0] * moves[1] < 0 else "both rise" if moves[0] > 0
+               else "both fall" if moves[0] < 0 else "move")
+        said = "; ".join(f"{name} {num(idx[m]['base'], 3)} → {num(idx[m]['variant'], 3)}" for m, name in
+                         zip(INDEX_METRICS, ("Balance, on places,", "win-share balance, on wins,")))
+        out += (f" The table's two Balance indices {way}, untested ({said}): whether balance got better "
+                "or worse is read on the largest gap above.")
+    return out
 
 
 def _same_games_clause(same: pl.DataFrame, what: str, alone: bool = False) -> str:
@@ -1127,7 +1252,9 @@ def _same_games_clause(same: pl.DataFrame, what: str, alone: bool = False) -> st
 def _room_for_a_change(rows: pl.DataFrame, what: str) -> str:
     """After "no seat moved": whether these games leave room for a change that matters (a change
     within noise is not a change ruled out). Every seat's 95% interval inside ± the smallest
-    difference that matters, or the seat whose interval reaches furthest past it."""
+    difference that matters, or every seat whose interval reaches it, furthest first, each with
+    the end that does (review O #6: naming only the furthest, Seat 1, read as if the other three
+    were settled, though all four intervals reached past 1 pp), and "every seat" when all do."""
     if "smallest" not in rows.columns:
         return ""
     small = rows["smallest"].drop_nulls()
@@ -1137,14 +1264,25 @@ def _room_for_a_change(rows: pl.DataFrame, what: str) -> str:
     that = f"{100 * small:g} pp"
     reach = rows.with_columns(pl.max_horizontal(pl.col("diff_low").abs(), pl.col("diff_high").abs())
                               .alias("_reach")).sort("_reach", descending=True)
-    far = reach.row(0, named=True)
-    if far["_reach"] < small:
+    open_ = reach.filter(pl.col("_reach") >= small)
+    if open_.height == 0:
         return (f" Every {what}'s 95% interval lies within ±{that}, the smallest difference that "
                 f"matters: these games leave no room for a change that matters.")
-    edge = far["diff_high"] if abs(far["diff_high"]) >= abs(far["diff_low"]) else far["diff_low"]
+    ends = []           # (the seat, the end of its interval that reaches the smallest difference)
+    d = common_digits(list(rows.iter_rows(named=True)))      # the seats' own, as the table prints them
+    for r in open_.iter_rows(named=True):
+        edge = r["diff_high"] if abs(r["diff_high"]) >= abs(r["diff_low"]) else r["diff_low"]
+        ends.append((metric_label(r).replace(" win share", ""), pp(edge, interval_digits(r, edge, edge, d))))
+    listed = " and ".join(", ".join(f"{who} {end}" for who, end in ends).rsplit(", ", 1))
+    if open_.height == rows.height and rows.height > 1:
+        where = f"at every {what}: each one's 95% interval reaches it ({listed})"
+    elif open_.height == 1:
+        where = f"at {ends[0][0]}: its 95% interval reaches {ends[0][1]}"
+    else:
+        where = (f"at {open_.height} of the {rows.height} {what}s: their 95% intervals reach it ({listed}); "
+                 f"the other {what}s' lie within ±{that}")
     return (f" These games cannot rule out a change of {that} (the smallest difference that matters) "
-            f"at {metric_label(far).replace(' win share', '')}: its 95% interval reaches {pp(edge)}; "
-            "more games would tell.")
+            f"{where}; more games would tell.")
 
 
 def tested_count(cmp: pl.DataFrame) -> int:
@@ -1309,13 +1447,19 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
                    f"shares), "
                    + (f"{few} clearly but about too few players to say, " if few else "")
                    + f"{n - sig.height} within noise ({_holm_family(cmp)})")
-        listed = cmp.filter(pl.col("verdict").is_in([stats.LARGE, stats.MAY_MATTER])
-                            & ~pl.col("metric").is_in(seat_metrics))
+        worth = pl.col("verdict").is_in([stats.LARGE, stats.MAY_MATTER])
+        listed = cmp.filter(worth & ~pl.col("metric").is_in(seat_metrics))
+        # the seats' (roles') changes are the first sentence's: the list says it leaves them to it, so
+        # that its count adds up to the one above (review O #7: "40 … and 9 …" then 46 lines)
+        answered = cmp.filter(worth & pl.col("metric").is_in(seat_metrics)).height
+        what = "role" if seat_metrics == ("role_win_share",) else "seat"
+        besides = (f" except the {answered} {what} win share{'s' if answered > 1 else ''} the first answer "
+                   f"gives" if answered else "")
         # "by kind" only before a list: with nothing listed it announced what never came; the list
         # says what it holds and what it leaves out (revF #7)
         rest = _not_listed(cmp, unit)
         out[-1] += (". Listed below by kind: the changes clear and large enough to matter or that may "
-                    "matter, largest first within a unit (the leaders by turn in turn order)"
+                    f"matter{besides}, largest first within a unit (the leaders by turn in turn order)"
                     + (f"; {rest}." if rest else ".") if listed.height else ".")
     else:
         out.append(f"{var_label} against {base_label}: {sig.height} of the {n} tested metrics moved "
@@ -1329,15 +1473,31 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
         out.append("Nothing else is shown to have moved by enough to matter; these may:")
     for name, rows in grouped_changes(listed, unit):
         # one precision for a group's lines (revF #7: "67.343% → 72.377%" among one-decimal lines),
-        # the one at which every line's before, after and change agree (:func:`common_digits`)
+        # the one at which every line's before, after and change agree (:func:`common_digits`, at
+        # most one decimal more than their own); a line that does not agree there is printed as its
+        # table row (:func:`line_digits`), so that each change printed is the measured one rounded
+        # (review O #9: at that cap "54.63% → 60.28%, +5.65 pp" printed the difference of the
+        # rounded values, the table +5.644)
         d = common_digits(rows, more=1)
         bent = sum(bends(r) for r in rows)
         note = (f"; {'the last ' + str(bent) + ' are' if bent < len(rows) else 'all are'} slopes of curves "
                 f"that bend: straight-line summaries that say little about the curves" if bent else "")
         out.append(Grouped(f"{name} ({len(rows)} change{'s' if len(rows) > 1 else ''}{note}):",
-                           [may_matter_sentence(r, unit, n, d) if r.get("verdict") == stats.MAY_MATTER
-                            else change_sentence(r, unit, d) for r in rows]))
+                           [may_matter_sentence(r, unit, n, line_digits(r, d)) if r.get("verdict") == stats.MAY_MATTER
+                            else change_sentence(r, unit, line_digits(r, d)) for r in rows]))
     return out
+
+
+def line_digits(r: dict, digits: int) -> int:
+    """The decimals of one line of a list whose kind is printed at ``digits`` (one precision for
+    the kind's lines, :func:`common_digits`, revF #7): ``digits`` where the line's before, after
+    and change agree there, else the first precision above it where they do (up to the metric's
+    own plus :data:`MORE_DIGITS`), else the decimals of its row in the table (:func:`metric_digits`),
+    so that the change printed is the measured one rounded, as the table's and comparison.csv's,
+    never the difference of values rounded apart (review O #9: "54.63% → 60.28%, +5.65 pp" beside
+    the table's +5.644)."""
+    top = _base_digits(r["metric"], r["kind"])[1] + MORE_DIGITS
+    return next((k for k in range(digits, top + 1) if _agrees(r, k)), metric_digits(r))
 
 
 class Grouped(str):

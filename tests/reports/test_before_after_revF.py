@@ -102,8 +102,13 @@ def test_the_grouped_list_nests_its_items_in_turn_order_at_one_precision_and_say
     shape = next(x for x in lines if x.startswith("Game shape ("))
     assert isinstance(shape, Grouped) and shape == "Game shape (5 changes):"
     assert [int(re.search(r"turn (\d+)", x).group(1)) for x in shape.items] == [1, 2, 6, 11, 13]
-    digits = {len(n.split(".")[1]) for x in shape.items for n in re.findall(r"\d+\.\d+(?=%| pp)", x.split(": clear")[0])}
+    digits = {len(n.split(".")[1]) for x in shape.items if "turn 13" not in x
+              for n in re.findall(r"\d+\.\d+(?=%| pp)", x.split(": clear")[0])}
     assert digits == {2}, shape.items              # one precision for the group, not 3 for one line
+    # but turn 13, whose before, after and change do not agree at 2 decimals (67.34% → 72.38% for a
+    # change of 5.034 pp): printed as its table row, with the measured change, never the difference
+    # of the rounded values, "+5.04 pp" (review O #9: the list contradicted the table and the CSV)
+    assert "67.343% → 72.377%, +5.034 pp" in next(x for x in shape.items if "turn 13" in x)
     # no heading's items are repeated as sentences of their own
     assert not any(x.startswith("Leader at the end") for x in lines)
     count = lines[1]

@@ -143,7 +143,9 @@ def test_a_before_after_count_gives_every_verdict_and_the_changes_within_noise_i
                      "over the 5; the table's other row, the Balance index, is shown but not tested). "
                      # what the list below holds and what it leaves to the table (revF #7)
                      "Listed below by kind: the changes clear and large enough to matter or that may "
-                     "matter, largest first within a unit (the leaders by turn in turn order); the 1 clear "
+                     # (review O #7: the seats' are the first answer's, so the list says it leaves them)
+                     "matter except the 1 seat win share the first answer gives, largest first within a "
+                     "unit (the leaders by turn in turn order); the 1 clear "
                      "but small change (b end_reason_share +0.4 pp) and the 2 within noise are in the "
                      "table only.")
     tested = cmp.filter(pl.col("p_adjusted").is_not_null())
@@ -180,9 +182,10 @@ def test_the_seat_question_sizes_every_seat_that_moved():
                       _row("seat_win_share", "Seat 2", 0.25, 0.237, 0.004, MAY, size=(-0.02, -0.006)),
                       _row("seat_win_share", "Seat 3", 0.25, 0.251, 0.004, NONE))
     first = comparison_headlines(cmp, "base", "variant", "coins")[0]
-    assert "Seat 1 25.0% → 28.0% (+3.0 pp, 95% interval +2.7 to +3.3 pp), clear and large enough to matter; " \
-           "Seat 2 25.0% → 23.7% (−1.3 pp, 95% interval −1.7 to −0.9 pp), clear, may matter; the other 1 seat " \
-           "stayed within noise." in first, first
+    # (review O #4: each verdict beside the interval it was read on, the family's, named)
+    assert "Seat 1 25.0% → 28.0% (+3.0 pp, 95% interval +2.7 to +3.3 pp), clear and large enough to matter " \
+           "(all 3 at once: +2.49 to +3.51 pp); Seat 2 25.0% → 23.7% (−1.3 pp, 95% interval −1.7 to −0.9 pp), " \
+           "clear, may matter (all 3 at once: −2.00 to −0.60 pp); the other 1 seat stayed within noise." in first, first
 
 
 # ---------------------------------------------------------------------------------------------
