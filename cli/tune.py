@@ -76,8 +76,8 @@ def tune(
     rotate_seats: Optional[bool] = typer.Option(None, "--rotate-seats", help="Rotate the strategies over the seats."),
     threads: Optional[int] = typer.Option(None, "--threads", help="Worker threads (default: all cores)."),
     force: bool = typer.Option(False, "--force", help="Replace a directory holding another tune."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar; print only the "
-                               "verdict, one line (the rules found: DIR/best_rules.toml)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar: print the verdict, "
+                               "where the rules found are, and what to run next."),
     workers: Optional[int] = typer.Option(None, "--workers", help="Play on a local Dask cluster of N worker processes (docs/cluster.md)."),
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="Play on a running Dask scheduler (docs/cluster.md)."),
     allow_oversubscribe: bool = typer.Option(False, "--allow-oversubscribe", help="With --workers: allow more workers than cores (up to 8 per core; each worker is a process with its own memory)."),
@@ -128,8 +128,6 @@ def tune(
         result = run_tune(plan, out, storage=storage, force=force, threads=threads,
                           progress=None if quiet else progress, executor=executor)
     typer.echo(result["sentence"])
-    if quiet:               # only the verdict, as --quiet's help says (review P #9: it was 4 lines)
-        return
     typer.echo(f"{rules_line(result, out)}; {report_hint(out)}")
     for line in follow_up_lines(result, game, out, vary, target, players=players,
                                 strategies=strategies, panel=panel, lineup=lineup, rules=rules,
