@@ -95,21 +95,34 @@ def parse_smallest_difference(text: str | None, option: str = "--smallest-differ
             raise UsageError(f"{option} {name}: unknown metric (use win_share, score or length)")
         if kind in out:
             raise UsageError(f"{option} {name}: given twice")
-        raw = value.lower()
         if kind == "share":
-            raw = raw.removesuffix("pp").removesuffix("%").strip()
+            out[kind] = share_points(value, f"{option} {name}={value}") / 100.0
+            continue
         try:
-            v = float(raw)
+            v = float(value.lower())
         except ValueError:
-            unit = "percentage points, e.g. 2pp" if kind == "share" else "a number > 0"
-            raise UsageError(f"{option} {name}={value}: not a number ({unit})") from None
-        if kind == "share":
-            v /= 100.0
-        if not (v > 0 and v == v and v != float("inf")) or (kind == "share" and v >= 1.0):
-            limit = "between 0 and 100 pp" if kind == "share" else "> 0"
-            raise UsageError(f"{option} {name}={value}: must be {limit}")
+            raise UsageError(f"{option} {name}={value}: not a number (a number > 0)") from None
+        if not (v > 0 and v == v and v != float("inf")):
+            raise UsageError(f"{option} {name}={value}: must be > 0")
         out[kind] = v
     return out
+
+
+def share_points(value: str, said: str, limit: str = "between 0 and 100 pp") -> float:
+    """A win-share change typed as ``2pp``, ``2%`` or ``2``, in percentage points (> 0, below 100);
+    a bad value is one :class:`UsageError` line starting with ``said`` (the option and what was
+    typed), ending with ``limit`` when out of range. ``--smallest-difference win_share=`` and
+    ``balance baseline --tolerance`` read a share so."""
+    from simcore.errors import UsageError
+
+    raw = str(value).lower().removesuffix("pp").removesuffix("%").strip()
+    try:
+        v = float(raw)
+    except ValueError:
+        raise UsageError(f"{said}: not a number (percentage points, e.g. 2pp)") from None
+    if not (v > 0 and v == v and v < 100.0):
+        raise UsageError(f"{said}: must be {limit}")
+    return v
 
 
 def smallest_text(kind: str, value: float, game: str | None = None) -> str:

@@ -102,21 +102,15 @@ def _parse_tolerance(text: str, option: str) -> float:
 
 def _parse_share_tolerance(text: str) -> float:
     """``--tolerance``, in percentage points, spelt as ``--smallest-difference win_share=`` takes
-    it (``2pp``, ``2%`` or ``2``; review P #9: ``2pp`` was "not a number"), by its parser
-    (:func:`analysis.load.parse_smallest_difference`), its errors said of ``--tolerance``."""
-    from analysis.load import parse_smallest_difference
+    it (``2pp``, ``2%`` or ``2``; review P #9: ``2pp`` was "not a number"), by the same reader
+    (:func:`analysis.load.share_points`), its errors said of ``--tolerance``."""
+    from analysis.load import share_points
 
     given = str(text).strip()
     if not given or "," in given or "=" in given:
         raise UsageError(f"--tolerance {text}: expected one win-share change in percentage points, "
                          "e.g. 2pp, 2% or 2")
-    try:
-        share = parse_smallest_difference(f"win_share={given}", "--tolerance")["share"]
-    except UsageError as exc:
-        said = str(exc).replace("--tolerance win_share=", "--tolerance ", 1)
-        raise UsageError(said.replace("must be between 0 and 100 pp",
-                                      "must be a number > 0, below 100 pp")) from None
-    return float(f"{100.0 * share:.12g}")      # percentage points, as typed (2pp → 2.0, not 2.0000000004)
+    return share_points(given, f"--tolerance {given}", limit="a number > 0, below 100 pp")
 
 
 def _baseline_too_small(exc, tolerance: str | None, tol: float | None):

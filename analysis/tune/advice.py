@@ -39,8 +39,10 @@ text), :mod:`analysis.tune.targets` and :mod:`simcore.config` / :mod:`simcore.er
 
 from __future__ import annotations
 
+import copy
 import re
 import tomllib
+from functools import lru_cache
 
 import numpy as np
 import polars as pl
@@ -280,17 +282,26 @@ def start_settings(tune: dict, players: int | None = None) -> dict:
     :func:`analysis.rules_diff.flatten`): tune.json ``rules_text`` with the tune's own ``--set``
     (``settings``) applied as the runner applies them (:func:`simcore.config.set_in`: an index into
     a single number makes it a per-seat list of ``players`` values, else of tune.json's); {} when
-    the text is not TOML. A ``--set`` that does not apply is kept as typed, under its own name."""
+    the text is not TOML. A ``--set`` that does not apply is kept as typed, under its own name.
+    Read once per rules text, settings and seats (the tune and its page ask for every candidate
+    and section); each caller gets its own copy."""
+    seats = players if players is not None else tune.get("players")
+    return copy.deepcopy(_start_settings(tune.get("rules_text") or "",
+                                         tuple(str(x) for x in tune.get("settings") or ()),
+                                         seats if isinstance(seats, int) else None))
+
+
+@lru_cache(maxsize=16)
+def _start_settings(rules_text: str, settings: tuple[str, ...], seats: int | None) -> dict:
     try:
-        data = tomllib.loads(tune.get("rules_text") or "")
+        data = tomllib.loads(rules_text)
     except tomllib.TOMLDecodeError:
         return {}
-    seats = players if players is not None else tune.get("players")
     typed = {}
-    for text in tune.get("settings") or []:           # --set given to the tune itself
+    for text in settings:                           # --set given to the tune itself
         try:
             st = parse_setting(text)
-            set_in(data, st.path, st.value, seats=seats if isinstance(seats, int) else None)
+            set_in(data, st.path, st.value, seats=seats)
         except UsageError:
             k, _, v = text.partition("=")
             typed[k.strip()] = v.strip()
