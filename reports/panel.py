@@ -506,16 +506,12 @@ def _balance_heading(balance: pl.DataFrame) -> str:
 
 
 def _gap_digits(r: dict, smallest: float) -> int:
-    """The decimals of a cell's largest gaps and their change: as many as the change's range needs
-    not to print an end on the wrong side of 0 or of ``smallest``, and one more while before
-    → after would not print the change between them (1.8 → 0.4 pp beside a change of −1.5 pp; at
-    most 2 decimals, where a last digit may still differ by rounding)."""
-    from reports.text import verdict_digits
+    """The decimals of a cell's largest gaps and their change (:func:`reports.text.gap_digits`, at
+    most 2 decimals, where a last digit may still differ by rounding: 1.8 → 0.4 pp beside a change
+    of −1.5 pp)."""
+    from reports.text import gap_digits
 
-    d = verdict_digits(r["change_low"], r["change_high"], smallest)
-    while d < 2 and round(round(100 * r["after"], d) - round(100 * r["before"], d), d) != round(100 * r["change"], d):
-        d += 1
-    return d
+    return gap_digits(r, smallest, most=2)
 
 
 def _gap(x: float, d: int) -> str:

@@ -1164,13 +1164,16 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
             + (f": {why}" if why else ", within noise") + unmoved + "." + _room_for_a_change(rows, what))
 
 
-def _balance_digits(r: dict) -> int:
-    """The decimals of a before/after's largest gaps from the fair share and their change (pp): as
-    many as the change's range needs for no end to print as 0 or as the smallest difference that
-    matters without being it (:func:`verdict_digits`), and more (up to 3) while the printed before
-    and after would not give the printed change."""
-    d = verdict_digits(r["change_low"], r["change_high"], float(r.get("smallest") or 0.0))
-    while d < 3 and rounded(rounded(100 * r["after"], d) - rounded(100 * r["before"], d), d) != rounded(
+def gap_digits(r: dict, smallest: float | None = None, most: int = 3) -> int:
+    """The decimals of a largest gap from the fair share before and after and its change (pp; a
+    :func:`analysis.panel_compare.seat_balance` row): as many as the change's range needs for no
+    end to print as 0 or as the smallest difference that matters without being it
+    (:func:`verdict_digits`), and more (up to ``most``) while the printed before and after would
+    not give the printed change. ``smallest``: the row's own when not given. The two-run and the
+    panel before/after print their balance rows so."""
+    small = float(r.get("smallest") or 0.0) if smallest is None else smallest
+    d = verdict_digits(r["change_low"], r["change_high"], small)
+    while d < most and rounded(rounded(100 * r["after"], d) - rounded(100 * r["before"], d), d) != rounded(
             100 * r["change"], d):
         d += 1
     return d
@@ -1189,7 +1192,7 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
     r = balance.row(0, named=True)
     small = cmp.filter(pl.col("metric") == "seat_win_share")["smallest"]
     r["smallest"] = float(small[0]) if small.len() else 0.0
-    d = _balance_digits(r)
+    d = gap_digits(r)
     fair = f"{pct(r['fair'], 1)}%"
     ask = f"Toward or away from a fair seat share (1/P = {fair})?"
     gap = (f"the largest gap of a seat's win share from {fair} {{verb}} {pct(r['before'], d)} pp "

@@ -768,15 +768,12 @@ def _questions_section(q, rs: RunSet, figs: FigureSet, t: dict | None = None) ->
     # the first sentence also leads the headline findings (QUESTION_HEADLINES): the played answer
     # the run's own seats cannot give; the sentences it holds are not said twice
     lead, held = question_lead(q, rs, fp, ct, smallest, turns)
-    sentences = ([lead] if lead else []) + [x for x in (
-        (first_player_sentences(fp, smallest) if fp is not None else [])
-        + (ablation_sentences(ct, smallest, turns) if ct is not None else [])
-        + (best_of_three_sentences(b3) if b3 is not None else [])) if x not in held]
-    if not lead and sentences:      # (no first player played here: the first sentence leads, said whose)
-        sentences[0] = f"{question_context(q, rs)}: {sentences[0][0].lower()}{sentences[0][1:]}"
     fp_lines = first_player_sentences(fp, smallest) if fp is not None else []
     ab_lines = ablation_sentences(ct, smallest, turns) if ct is not None else []
     b3_lines = best_of_three_sentences(b3) if b3 is not None else []
+    sentences = ([lead] if lead else []) + [x for x in fp_lines + ab_lines + b3_lines if x not in held]
+    if not lead and sentences:      # (no first player played here: the first sentence leads, said whose)
+        sentences[0] = f"{question_context(q, rs)}: {sentences[0][0].lower()}{sentences[0][1:]}"
     names = (figs.add("questions_first_player", F.played_first_player(fp), " ".join(fp_lines))
              + figs.add("questions_ablation", F.played_ablation(ct, _ablation_verdict_map(ct, smallest),
                                                                 length_verdicts=length_verdict_map(ct, turns)),
