@@ -118,6 +118,9 @@ def tune(
     tasks: dict[str, int] = {}
 
     def progress(phase: str, done: int, total: int, text: str) -> None:
+        if phase == "resume":           # one line, as sweep and skill say it
+            console.print(text, highlight=False, soft_wrap=True)
+            return
         if phase not in tasks:
             tasks[phase] = bar.add_task(text, total=total,
                                         phase="trials" if phase == "search" else "confirmation games")

@@ -18,9 +18,9 @@ then confirmed on fresh games; if the confirmation misses the target, the candid
 (``rejected.json``) and the search goes on (at most five confirmations).
 
 The study lives in SQLite (``--storage``, default ``DIR/study.db``): the same command on the same
-directory resumes an interrupted tune (a trial cut short is marked failed and the search goes on; the
-sampler is seeded from the seed and the number of trials finished, so the resumed search suggests what
-an uninterrupted one would have).
+directory resumes an interrupted tune (a trial cut short is forgotten and played again under its own
+number, :func:`forget_cut_trials`; the sampler is seeded from the seed and the number of trials
+finished, so the resumed search suggests, numbers and plays what an uninterrupted one would have).
 The end: ``DIR/best_rules.toml`` (the complete rules file, usable as ``--rules``), a confirmation run
 ``DIR/confirmations/trial-N/`` with a fresh seed (derived from the search seed, recorded; never one of the
 search's) and enough games for the target's interval, ``DIR/result.json`` with the verdict
@@ -552,6 +552,53 @@ def _exhausted(plan: TunePlan, finished) -> bool:
     return run >= MAX_REPEATS_IN_A_ROW
 
 
+#: The tables of an Optuna study that hang off a trial (Optuna 3-5's schema; a table an older or
+#: newer schema lacks is skipped).
+_TRIAL_TABLES = ("trial_user_attributes", "trial_system_attributes", "trial_params", "trial_values",
+                 "trial_intermediate_values", "trial_heartbeats")
+
+
+def forget_cut_trials(url: str) -> int:
+    """Delete from the study the trials an interruption cut short, before the search goes on; returns
+    how many. Those are the trials after the last one that ended (state RUNNING, WAITING or FAIL:
+    Optuna marks a trial stopped by Ctrl-C failed; a trial killed outright stays RUNNING). Kept, such
+    a trial took a trial number, so every later trial was numbered one on from an uninterrupted
+    tune's, and trials.csv gained a ``fail`` row (review P #6): the same seed did not give the same
+    files. Optuna numbers a new trial by the count of the study's earlier trials, so with the cut
+    ones gone the next trial takes the number the cut one had and plays what it would have played
+    (the sampler is seeded by the trials that ended: :func:`_sampler`). Only trailing trials are
+    deleted: one mid-list (an earlier version's ``fail``) keeps its number, or a later number would
+    be given twice. Written with SQLAlchemy (Optuna's own storage layer) in one transaction."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as con:
+            tables = set(sa.inspect(con).get_table_names())
+            if not {"studies", "trials"} <= tables:
+                return 0
+            row = con.execute(sa.text("SELECT study_id FROM studies WHERE study_name = :name"),
+                              {"name": STUDY}).fetchone()
+            if row is None:
+                return 0
+            trials = con.execute(sa.text("SELECT trial_id, number, state FROM trials "
+                                         "WHERE study_id = :study ORDER BY number"),
+                                 {"study": row[0]}).fetchall()
+            cut = []
+            for trial_id, _, state in reversed(trials):
+                if str(state).rsplit(".", 1)[-1] not in ("RUNNING", "WAITING", "FAIL"):
+                    break
+                cut.append(trial_id)
+            for table in (*_TRIAL_TABLES, "trials"):
+                if table in tables:
+                    for trial_id in cut:
+                        con.execute(sa.text(f"DELETE FROM {table} WHERE trial_id = :trial"),
+                                    {"trial": trial_id})
+            return len(cut)
+    finally:
+        engine.dispose()
+
+
 def _load_optuna():
     import optuna
 
@@ -593,6 +640,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     url = storage_url(storage, out)
     from sqlalchemy.exc import DatabaseError as _DatabaseError
 
+    forgotten = forget_cut_trials(url) if resuming or storage is not None else 0
     try:
         study = optuna.create_study(
             study_name=STUDY, storage=url, direction="minimize", load_if_exists=True,
@@ -606,7 +654,13 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                          "to start the search afresh)") from None
     states = optuna.trial.TrialState
     for t in study.get_trials(deepcopy=False, states=(states.RUNNING, states.WAITING)):
-        study.tell(t.number, state=states.FAIL)         # cut short by an interruption
+        study.tell(t.number, state=states.FAIL)         # (an earlier version's cut trial, mid-list)
+    if resuming and progress is not None:
+        ended = [t for t in study.get_trials(deepcopy=False) if t.state in (states.COMPLETE, states.PRUNED)]
+        progress("resume", len(ended), plan.trials,
+                 f"resuming {final}: {len(ended)} trial{'s' if len(ended) != 1 else ''} kept"
+                 + (f" (and {forgotten} cut short by the interruption, played again)" if forgotten else "")
+                 + "; the search goes on from there")
     columns = ("seat", "strategy", "win_share")
     tight = tuple(tightened(t, SEARCH_MARGIN) for t in plan.targets)
 
@@ -1245,7 +1299,8 @@ def write_trials(study, plan: TunePlan, out: Path) -> None:
     ``dropped_at_bound`` is the lower end of its objective's interval on the games it had played
     when it was dropped (over a panel: the worst aggregate's, the largest low among the cells
     played; the mean aggregate's, the weighted mean of the lows), so its objective is at least that
-    at 95%. ``fail`` is a trial cut short by an interruption (played again on resume).
+    at 95%. ``fail`` is a trial cut short by an interruption (only in the trials.csv written at the
+    interruption: a resumed tune forgets it and plays it again under its number, :func:`forget_cut_trials`).
     ``duplicate`` is a proposal of settings an earlier trial had (its ``note``: "duplicate of trial
     k"): nothing was played, its result is trial k's (told to the sampler, not repeated here: no
     games, objective or shares), and it does not count against ``--trials``.

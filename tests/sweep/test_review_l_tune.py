@@ -157,3 +157,60 @@ def test_the_terminal_prints_no_skill_commands_for_a_missed_target(tmp_path):
     met = follow_up_lines(_result(("met", "met"), estimates=(0.29, 0.31)), **args)
     assert any(x.startswith("before adopting the fix") for x in met), met
     assert any("balance skill" in x for x in met), met
+
+
+# --- review P #6: a tune cut mid-trial and resumed gives the files of one never cut ----------------
+
+def _trial_states(out: Path) -> list[str]:
+    import sqlite3
+
+    con = sqlite3.connect(out / "study.db")
+    try:
+        return [r[0] for r in con.execute("SELECT state FROM trials ORDER BY number")]
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "killed"])
+def test_a_tune_cut_mid_trial_and_resumed_numbers_and_plays_what_one_never_cut_does(
+        three_trials, tmp_path, monkeypatch, how):
+    """Ctrl-C inside a trial leaves it failed in the study (Optuna marks it so); a kill leaves it
+    running. Either way the resumed tune must give the uninterrupted one's trials.csv, trial numbers
+    included, with no ``fail`` row (before, the cut trial kept its number: every later trial was one
+    on, and the verdict named "trial 2" where the uninterrupted tune said "trial 1")."""
+    whole_dir, whole, _ = three_trials
+    out = tmp_path / "cut"
+    if how == "ctrl-c":
+        real, calls = runner.collect, []
+
+        def cut_in_the_second_trial(prep, *args, **kwargs):
+            if kwargs.get("seed") == 1:
+                calls.append(kwargs.get("first", 0))
+                if len(calls) == 3:          # trial 0 played 100 + 100 games; trial 1's first rung
+                    raise KeyboardInterrupt
+            return real(prep, *args, **kwargs)
+
+        with monkeypatch.context() as m:
+            m.setattr(runner, "collect", cut_in_the_second_trial)
+            with pytest.raises(KeyboardInterrupt):
+                run_tune(_plan(3), out)
+        assert _trial_states(out) == ["COMPLETE", "FAIL"]          # the case this test is about
+    else:
+        import optuna
+
+        from analysis.tune.search import STUDY, storage_url
+
+        run_tune(_plan(1), out)
+        study = optuna.load_study(study_name=STUDY, storage=storage_url(None, out))
+        study.ask()                          # a trial begun and never ended: the process was killed
+        assert _trial_states(out)[-1] == "RUNNING"
+    said = []
+    resumed = run_tune(_plan(3), out, progress=lambda *a: said.append(a))
+    drop = ("seconds",)
+    a = [{k: v for k, v in r.items() if k not in drop} for r in _rows(whole_dir)]
+    b = [{k: v for k, v in r.items() if k not in drop} for r in _rows(out)]
+    assert b == a and "fail" not in {r["state"] for r in b}
+    assert "FAIL" not in _trial_states(out) and "RUNNING" not in _trial_states(out)
+    assert resumed["best_trial"] == whole["best_trial"] and resumed["sentence"] == whole["sentence"]
+    line = next(text for phase, *_, text in said if phase == "resume")
+    assert "1 trial kept (and 1 cut short by the interruption, played again)" in line, line
