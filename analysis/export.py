@@ -32,7 +32,7 @@ from pathlib import Path
 
 import polars as pl
 
-from simcore.atomic import atomic_output, check_output_file, write_text_atomic  # noqa: F401
+from simcore.atomic import atomic_output, check_output_file, table_file, write_text_atomic  # noqa: F401
 from simcore.errors import UsageError
 from analysis.load import check_run
 from simcore.rundir import GAMES, PLAYERS
@@ -396,7 +396,7 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
     run = Path(run)
     check_run(run, players=True if what == "players" else None)  # one clear line for a damaged run
     if not stdout:
-        check_output_file(out, force, inputs=[run])
+        check_output_file(out, force, inputs=[run], replaces=table_file(fmt))
     if what in RAW:
         src = run / RAW[what]
         if not src.is_file():
@@ -405,7 +405,7 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
         if stdout:
             stream_raw(src, _stdout_bytes(), fmt, bom=bom)
             return Path(STDOUT)
-        with atomic_output(out, force) as tmp:
+        with atomic_output(out, force, replaces=table_file(fmt)) as tmp:
             stream_raw(src, tmp, fmt, bom=bom)
         return Path(out)
     df = report_verdicts(analysis_table(run, what))
@@ -413,7 +413,7 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
         p_values_as_text(_missing_as_null(df)).write_csv(_stdout_bytes(), include_bom=bom,
                                                          float_scientific=False)
         return Path(STDOUT)
-    with atomic_output(out, force) as tmp:
+    with atomic_output(out, force, replaces=table_file(fmt)) as tmp:
         df = _missing_as_null(df)
         if fmt == "csv":
             df = p_values_as_text(df)

@@ -249,9 +249,10 @@ def _check_report_files(junit, summary, force: bool, read: list) -> None:
     from simcore.atomic import check_output_file
 
     if junit is not None:
-        from analysis.check.presentation import JUNIT_SIGN
+        from analysis.check.presentation import JUNIT_FILE, JUNIT_SIGN
 
-        check_output_file(junit, force, "--junit", inputs=read, own_sign=JUNIT_SIGN)
+        check_output_file(junit, force, "--junit", inputs=read, own_sign=JUNIT_SIGN,
+                          replaces=JUNIT_FILE)
     if summary is not None:
         check_output_file(summary, False, "--summary", inputs=read, append=True)
 

@@ -78,11 +78,11 @@ def ladder(
     n = parse_games(games)
     check_seed(seed)
     if out is not None:        # where the matrix goes, before any game is prepared
-        from simcore.atomic import check_output_file
+        from simcore.atomic import check_output_file, table_file
 
         if Path(out).suffix.lower() not in LADDER_FORMATS:
             raise UsageError(f"--out {out}: write the matrix as .csv or .parquet")
-        check_output_file(out, force)
+        check_output_file(out, force, replaces=table_file(Path(out).suffix.lower().lstrip(".")))
     set_threads(threads)
     counts = parse_players(players or "4")
     by_count: dict[int, list[str]] = {}
@@ -139,12 +139,12 @@ def _write(out, force, tables, rules_name="", sets=()) -> None:
         return
     import polars as pl
 
-    from simcore.atomic import atomic_output
+    from simcore.atomic import atomic_output, table_file
 
     table = pl.concat(tables).with_columns(
         pl.lit(str(rules_name)).alias("rules"),
         pl.lit("; ".join(s.text for s in sets)).alias("settings"))
-    with atomic_output(out, force) as tmp:
+    with atomic_output(out, force, replaces=table_file(Path(out).suffix.lower().lstrip("."))) as tmp:
         if Path(out).suffix.lower() == ".csv":
             table.write_csv(tmp)
         else:

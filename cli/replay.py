@@ -58,9 +58,9 @@ def replay(
     if strategies is not None:           # before any game is played again (review G #5)
         check_strategies(meta, strategies)
     if out is not None:                  # before the replay: a bad --out is one line at once
-        from simcore.atomic import check_output_file
+        from simcore.atomic import REPLAY_FILE, check_output_file
 
-        check_output_file(out, force, "--out", inputs=[run])
+        check_output_file(out, force, "--out", inputs=[run], replaces=REPLAY_FILE)
     why = ""
     if find is not None:
         game, why = _find(run, find, strategies)
@@ -69,9 +69,9 @@ def replay(
     if out is None:
         sys.stdout.write(text)
     else:
-        from simcore.atomic import write_text_atomic
+        from simcore.atomic import REPLAY_FILE, write_text_atomic
 
-        write_text_atomic(out, text, force=force, option="--out")
+        write_text_atomic(out, text, force=force, option="--out", replaces=REPLAY_FILE)
         typer.echo(f"replay of game {game}: {out}")
     if result.row is not None and not result.matches:
         typer.echo("the replay differs from the run's row (see the CHECK FAILED lines)", err=True)

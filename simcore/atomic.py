@@ -21,7 +21,9 @@ Nothing already on disk is lost:
   not list, and removes only the listed entries (:func:`ownership_problem`,
   :func:`publish_dir`). A file named ``run.json`` or ``report.html`` proves nothing. An existing
   file is replaced only with ``force``, or when it holds the writer's own sign (``own_sign``: the
-  JUnit report that every CI run rewrites).
+  JUnit report that every CI run rewrites); and ``force`` replaces only a file of the kind the
+  command writes (``replaces``, :class:`FileKind`: a baseline over a baseline, a CSV table over a
+  CSV table, never over a rules file or a user's notes).
 * **Claimed.** The same check takes a lock beside the target (``.<name>.lock``, a
   :class:`filelock.FileLock`, an exclusive ``flock`` taken without waiting): of two commands
   writing the same output at once, the second stops at once with one line. The record of the
@@ -192,7 +194,8 @@ def input_paths(*items) -> list[Path]:
 
 def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = "--out",
                       inputs: Iterable[str | Path] = (), append: bool = False,
-                      claim: bool = True, what: str = "run", own_sign: str | None = None) -> Path:
+                      claim: bool = True, what: str = "run", own_sign: str | None = None,
+                      replaces: "FileKind | None" = None) -> Path:
     """Check that ``out`` can be written as a ``kind`` (``"file"`` or ``"dir"``) and claim it.
 
     ``inputs`` are the files and directories the command reads (run directories, rules,
@@ -202,6 +205,8 @@ def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = 
     ``questions`` …); with ``force`` an existing directory is replaced only if its ownership marker
     has this kind and it holds nothing the marker does not list. ``own_sign`` (files): an existing
     file holding this text near its start is the toolkit's and is replaced without ``force``.
+    ``replaces`` (files): the kind of file written (:class:`FileKind`); with ``force`` an existing
+    file is replaced only if it is of that kind (a CSV export over a CSV, not over a rules file).
     Returns ``out`` as a :class:`Path`; raises :class:`UsageError` (one line) otherwise. Called
     before any work so that a bad path fails in a second, not after an hour of simulation.
     """
@@ -262,6 +267,13 @@ def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = 
             raise UsageError(f"{option} {show(text)}: exists and is not a regular file")
         if absolute.exists() and not force and not append and not _holds_sign(absolute, own_sign):
             raise UsageError(f"{option} {show(text)}: file exists (use --force to replace it)")
+        if (absolute.exists() and force and not append and replaces is not None
+                and not _holds_sign(absolute, own_sign)):
+            problem = replaces.problem(absolute)
+            if problem is not None:
+                raise UsageError(f"{option} {show(text)}: {problem}, not {replaces.name} (--force "
+                                 f"replaces only {replaces.name}; give another name, or move it "
+                                 "away first)")
         if append and absolute.exists() and not os.access(absolute, os.W_OK):
             raise UsageError(f"{option} {show(text)}: cannot write to it ({unwritable_why(absolute)})")
     else:
@@ -286,10 +298,131 @@ def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = 
 
 def check_output_file(out: str | Path, force: bool, option: str = "--out",
                       inputs: Iterable[str | Path] = (), append: bool = False,
-                      own_sign: str | None = None) -> Path:
+                      own_sign: str | None = None, replaces: "FileKind | None" = None) -> Path:
     """:func:`check_output_path` for a file (an export, a baseline, a JUnit or Markdown summary)."""
     return check_output_path(out, kind="file", force=force, option=option, inputs=inputs,
-                             append=append, own_sign=own_sign)
+                             append=append, own_sign=own_sign, replaces=replaces)
+
+
+# ---------------------------------------------------------------------------------------------
+# What a file is, for --force on a file
+# ---------------------------------------------------------------------------------------------
+
+def _head(path: Path, size: int = 4096) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(size)
+    except OSError:
+        return b""
+
+
+def _text_head(path: Path) -> str | None:
+    """The first 4 KB of ``path`` as text (a BOM dropped), or None when it is not UTF-8 text."""
+    import codecs
+
+    raw = _head(path)
+    if b"\x00" in raw:
+        return None
+    try:            # (final=False: a character cut at the 4 KB boundary is not an error)
+        text = codecs.getincrementaldecoder("utf-8")().decode(raw, final=len(raw) < 4096)
+    except UnicodeDecodeError:
+        return None
+    return text.removeprefix("\ufeff")
+
+
+def what_file(path: Path) -> str:
+    """In a few words, what an existing file holds (for the refusal of --force over it): a
+    baseline, a TOML file (rules, settings, strategies, panels), JSON, HTML or XML, a Parquet
+    file, text, or binary data."""
+    import json
+    import tomllib
+
+    raw = _head(path)
+    if raw.startswith(b"PAR1"):
+        return "a Parquet file"
+    text = _text_head(path)
+    if text is None:
+        return "binary data"
+    if text.startswith(BASELINE_SIGN):
+        return "a baseline of balance check"
+    if text.lstrip()[:1] == "<":
+        return "an HTML or XML file"
+    try:
+        whole = Path(path).read_text(encoding="utf-8-sig") if path.stat().st_size < 1 << 20 else ""
+    except (OSError, UnicodeDecodeError):
+        whole = ""
+    for kind, parse in (("a TOML file (rules, settings, strategies or panels)", tomllib.loads),
+                        ("a JSON file", json.loads)):
+        try:
+            if whole.strip() and parse(whole) not in (None, {}):
+                return kind
+        except ValueError:
+            pass
+    return "a CSV table" if _is_csv(path) else "a text file"
+
+
+#: The first line of every baseline file ``balance baseline`` writes.
+BASELINE_SIGN = "# Baseline for `balance check`"
+
+
+class FileKind:
+    """A kind of file a command writes (``name``, in words: "a CSV table") and how to tell an
+    existing file of that kind: ``test(path) -> bool``. ``--force`` replaces an existing file only
+    when the test holds (:func:`check_output_path`): a file of another kind is refused, named by
+    :func:`what_file`."""
+
+    def __init__(self, name: str, test):
+        self.name, self.test = name, test
+
+    def problem(self, path: Path) -> str | None:
+        return None if self.test(path) else f"is {what_file(path)}"
+
+
+def _is_csv(path: Path) -> bool:
+    """A table this toolkit could have written as CSV: UTF-8 text whose first line is a header of
+    two or more comma-separated names (not a comment, a TOML section or key, JSON or markup)."""
+    text = _text_head(path)
+    if text is None:
+        return False
+    if not text.strip():
+        return True                      # an empty file holds nothing to lose
+    first = text.splitlines()[0]
+    return ("," in first and first[:1] not in "#[{<" and "=" not in first
+            and not first.startswith(('"""', "'''")))
+
+
+def _is_parquet(path: Path) -> bool:
+    raw = _head(path)
+    return raw.startswith(b"PAR1") or not raw
+
+
+def _starts_with(pattern: str):
+    """A test: the file is empty, or UTF-8 text whose start matches the regular expression."""
+    import re
+
+    rx = re.compile(pattern)
+
+    def test(path: Path) -> bool:
+        text = _text_head(path)
+        return text is not None and (not text.strip() or rx.match(text) is not None)
+    return test
+
+
+CSV_FILE = FileKind("a CSV table", _is_csv)
+PARQUET_FILE = FileKind("a Parquet file", _is_parquet)
+BASELINE_FILE = FileKind("a baseline of balance check", _starts_with(re.escape(BASELINE_SIGN)))
+#: a replay's text: its first line (or its second, after the "# why" line of --find) names the game
+REPLAY_FILE = FileKind("a replay", _starts_with(r"(?:# [^\n]*\n)?[^\n]*: game \d+ of run "))
+
+
+def signed_file(name: str, sign: str) -> FileKind:
+    """The kind of a file that carries ``sign`` in its first 4 KB (an empty file too)."""
+    return FileKind(name, lambda path: not _head(path) or _holds_sign(path, sign))
+
+
+def table_file(fmt: str) -> FileKind:
+    """The kind of a table written as ``fmt`` (csv or parquet)."""
+    return PARQUET_FILE if fmt == "parquet" else CSV_FILE
 
 
 def check_output_dir(path: str | Path, force: bool, option: str = "--out",
@@ -910,13 +1043,14 @@ def out_of_space(target: str | Path, option: str | None = None) -> OSError:
 
 @contextmanager
 def atomic_output(out: str | Path, force: bool = False, option: str = "--out",
-                  inputs: Iterable[str | Path] = (), own_sign: str | None = None) -> Iterator[Path]:
+                  inputs: Iterable[str | Path] = (), own_sign: str | None = None,
+                  replaces: FileKind | None = None) -> Iterator[Path]:
     """Yield a temporary path beside ``out``; on success rename it to ``out`` (atomic on one file system).
 
     On an exception the temporary file is removed and ``out`` is left exactly as it was.
     ``own_sign``: an existing file holding this text near its start was written by this toolkit
     and is replaced without ``force`` (a JUnit report rewritten by every CI run)."""
-    out = check_output_file(out, force, option, inputs, own_sign=own_sign)
+    out = check_output_file(out, force, option, inputs, own_sign=own_sign, replaces=replaces)
     force = force or (own_sign is not None and out.exists())
     tmp = hidden_name(out, "tmp")
     published = False
@@ -941,10 +1075,11 @@ def atomic_output(out: str | Path, force: bool = False, option: str = "--out",
 
 
 def write_text_atomic(out: str | Path, text: str, force: bool = False, option: str = "--out",
-                      inputs: Iterable[str | Path] = (), own_sign: str | None = None) -> Path:
+                      inputs: Iterable[str | Path] = (), own_sign: str | None = None,
+                      replaces: FileKind | None = None) -> Path:
     """Write UTF-8 text to ``out`` atomically (refusing an existing file unless ``force``, or
     unless it holds ``own_sign``: see :func:`atomic_output`)."""
-    with atomic_output(out, force, option, inputs, own_sign=own_sign) as tmp:
+    with atomic_output(out, force, option, inputs, own_sign=own_sign, replaces=replaces) as tmp:
         tmp.write_text(text, encoding="utf-8")
     return Path(out)
 

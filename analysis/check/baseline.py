@@ -33,6 +33,7 @@ from typing import Sequence
 from analysis.check.decision import DEFAULT_ALPHA, DEFAULT_BETA, MAX_GAMES_FACTOR as MAX_FACTOR
 from analysis.check.decision import ON_INCONCLUSIVE, metric_names, plan_games
 from analysis.check.measure import KINDS, Z95, Measurement, measure_run, unit_of
+from simcore.atomic import BASELINE_FILE, BASELINE_SIGN
 from simcore.config import Table, read_toml
 from simcore.errors import UsageError
 
@@ -274,7 +275,7 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
     rules_note = ("the rules shipped with the toolkit" if rules == "default"
                   else f"the file {rules}, relative to this file's directory")
     lines = [
-        "# Baseline for `balance check`: what a run measured, how to reproduce it, and how much change",
+        f"{BASELINE_SIGN}: what a run measured, how to reproduce it, and how much change",
         "# is accepted. Edit the [check] settings and the tolerances freely; regenerate the measurements",
         "# (the [[metric]] blocks) with the commands below instead of editing them by hand.",
         "#",
@@ -446,13 +447,13 @@ def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
     check_settings(alpha, seed_offset, tolerance or {}, beta)
     meta = check_run(run)
     check_seed(meta.get("seed", 0) + seed_offset, "--seed-offset")   # the seed a check will play
-    check_output_file(out, force, inputs=[run])
+    check_output_file(out, force, inputs=[run], replaces=BASELINE_FILE)
     meta, metrics = measure_run(run)
     shown_out, shown_run = published_as or (out, run)
     text = render_baseline(meta, metrics, shown_out, source=Path(shown_run).as_posix(), tolerance=tolerance,
                            alpha=alpha, check_games=check_games, seed_offset=seed_offset, beta=beta,
                            batch=batch, smallest=smallest)
-    return write_text_atomic(out, text, force)
+    return write_text_atomic(out, text, force, replaces=BASELINE_FILE)
 
 
 def check_settings(alpha: float, seed_offset: int, tolerance: dict, beta: float = DEFAULT_BETA) -> None:

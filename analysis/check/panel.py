@@ -390,11 +390,11 @@ def write_panel_reports(pc: PanelCheck, junit=None, summary=None, force: bool = 
     """``--junit`` (replaced atomically, as a single baseline's) and ``--summary`` (appended)."""
     from simcore.atomic import append_text, write_text_atomic
 
-    from analysis.check.presentation import JUNIT_SIGN
+    from analysis.check.presentation import JUNIT_FILE, JUNIT_SIGN
 
     if junit is not None:
         write_text_atomic(junit, panel_junit_xml(pc), force=force, option="--junit",
-                          own_sign=JUNIT_SIGN)
+                          own_sign=JUNIT_SIGN, replaces=JUNIT_FILE)
     if summary is not None:
         append_text(summary, panel_markdown(pc), "--summary")
 

@@ -30,6 +30,7 @@ from analysis import stats
 from analysis.check.decision import DEFAULT_BETA, DETECT, CheckResult, MetricResult
 from analysis.check.measure import diff_unit_of, unit_of
 from analysis.rules_diff import value_text
+from simcore.atomic import signed_file
 from simcore.errors import UsageError
 
 
@@ -591,6 +592,8 @@ def junit_xml(res: CheckResult) -> str:
 #: The comment that marks a JUnit file as written by ``balance check``: such a file is replaced by
 #: the next check without ``--force``; any other file at that path is not.
 JUNIT_SIGN = "<!-- written by balance check (balance-toolkit) -->"
+#: What --force may replace at --junit: a JUnit report balance check wrote (simcore.atomic.FileKind).
+JUNIT_FILE = signed_file("a JUnit report of balance check", JUNIT_SIGN)
 
 
 def write_reports(res: CheckResult, junit: str | Path | None = None,
@@ -599,7 +602,8 @@ def write_reports(res: CheckResult, junit: str | Path | None = None,
     from analysis.export import write_text_atomic
 
     if junit is not None:
-        write_text_atomic(junit, junit_xml(res), force=force, option="--junit", own_sign=JUNIT_SIGN)
+        write_text_atomic(junit, junit_xml(res), force=force, option="--junit", own_sign=JUNIT_SIGN,
+                          replaces=JUNIT_FILE)
     if summary is not None:
         p = Path(summary)
         if p.is_dir():

@@ -294,6 +294,12 @@ def test_a_junit_path_holding_a_file_check_did_not_write_needs_force(tmp_path):
     with pytest.raises(UsageError, match="file exists"):
         write_reports(res, junit, None)
     assert junit.read_text(encoding="utf-8") == "my own notes"
+    # nor with --force: it replaces only a JUnit report balance check wrote (review P: --force
+    # on a file replaced any file)
+    with pytest.raises(UsageError, match="is a text file, not a JUnit report of balance check"):
+        write_reports(res, junit, None, force=True)
+    assert junit.read_text(encoding="utf-8") == "my own notes"
+    junit.write_text("", encoding="utf-8")          # an empty file holds nothing to lose
     write_reports(res, junit, None, force=True)
     ET.parse(junit)
 

@@ -107,8 +107,35 @@ def test_existing_file_is_refused_without_force(mixed_run, tmp_path, capsys):
     assert export(mixed_run, "seats", out) == 2
     assert "file exists (use --force" in capsys.readouterr().err
     assert out.read_text(encoding="utf-8") == "precious"
+    # --force replaces a table, never a file of another kind (review P: it replaced a rules file)
+    assert export(mixed_run, "seats", out, "--force") == 2
+    assert "is a text file, not a CSV table (--force replaces only a CSV table" in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8") == "precious"
+    out.write_text("seat,win_share\n1,0.25\n", encoding="utf-8")
     assert export(mixed_run, "seats", out, "--force") == 0
     assert pl.read_csv(out).columns == SEATS
+
+
+@pytest.mark.parametrize("name, content, kind", [
+    ("rules.csv", "# Middle-Ages rules\n[setup]\nstart_coins = [5, 5]\n", "a TOML file"),
+    ("notes.csv", "# My notes, a, b\n", "a text file"),
+    ("data.csv", "\x00\x01binary", "binary data"),
+    ("table.parquet", "seat,win_share\n1,0.25\n", "a CSV table, not a Parquet file"),
+])
+def test_force_refuses_a_file_of_another_kind(mixed_run, tmp_path, capsys, name, content, kind):
+    out = tmp_path / name
+    out.write_text(content, encoding="utf-8")
+    assert export(mixed_run, "seats", out, "--force") == 2
+    err = capsys.readouterr().err
+    assert kind in err and err.count("\n") == 1, err
+    assert out.read_text(encoding="utf-8") == content
+
+
+def test_force_replaces_a_parquet_table(mixed_run, tmp_path):
+    out = tmp_path / "seats.parquet"
+    assert export(mixed_run, "seats", out) == 0
+    assert export(mixed_run, "games", out, "--force") == 0
+    assert pl.read_parquet(out).columns != SEATS
 
 
 def test_interrupted_export_leaves_no_file_and_keeps_the_old_one(mixed_run, tmp_path, monkeypatch):
@@ -127,11 +154,11 @@ def test_interrupted_export_leaves_no_file_and_keeps_the_old_one(mixed_run, tmp_
     with pytest.raises(OSError):
         export_mod.export(mixed_run, "players", out)
     assert not out.exists()
-    out.write_text("old", encoding="utf-8")
+    out.write_text("old,table\n", encoding="utf-8")
     calls.clear()
     with pytest.raises(OSError):
         export_mod.export(mixed_run, "players", out, force=True)
-    assert out.read_text(encoding="utf-8") == "old"
+    assert out.read_text(encoding="utf-8") == "old,table\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["players.csv"]
 
 

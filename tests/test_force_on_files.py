@@ -1,0 +1,68 @@
+"""``--force`` on a file replaces only a file of the kind the command writes (review P #9: it
+replaced any file: ``balance baseline RUN --out rules.toml --force`` overwrote a rules file, while
+directories already had an ownership check). A baseline replaces a baseline, a replay a replay, an
+export or ladder table a table of its format, a JUnit report one balance check wrote; anything else
+is refused in one line with exit 2 and left byte for byte (the export's cases:
+tests/export/test_export_tables.py; JUnit's: tests/check/test_check_procedure.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cli import _run
+from simcore import runner
+
+RULES = Path(__file__).resolve().parents[1] / "configs" / "middle_ages" / "rules.toml"
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    return runner.simulate("middle-ages", games=1000, seed=5, out=tmp_path_factory.mktemp("f") / "run",
+                           quiet=True, players=4, strategies="balanced")
+
+
+def _refused(capsys, code: int, path: Path, before: bytes, words: str) -> None:
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert words in err and len(err.strip().splitlines()) == 1, err
+    assert path.read_bytes() == before
+
+
+def test_baseline_force_refuses_a_rules_file_and_replaces_a_baseline(run, tmp_path, capsys):
+    victim = tmp_path / "my_rules.toml"
+    victim.write_bytes(RULES.read_bytes())
+    loose = ["--tolerance", "5", "--score-tolerance", "5"]
+    code = _run(["baseline", str(run), "--out", str(victim), "--force", *loose])
+    _refused(capsys, code, victim, RULES.read_bytes(),
+             "is a TOML file (rules, settings, strategies or panels), not a baseline of balance check")
+    base = tmp_path / "base.toml"
+    assert _run(["baseline", str(run), "--out", str(base), *loose]) == 0
+    first = base.read_text(encoding="utf-8")
+    assert _run(["baseline", str(run), "--out", str(base), "--force", "--tolerance", "6",
+                 "--score-tolerance", "6"]) == 0
+    second = base.read_text(encoding="utf-8")
+    assert second != first and second.startswith("# Baseline for `balance check`")
+
+
+def test_replay_force_refuses_notes_and_replaces_a_replay(run, tmp_path, capsys):
+    notes = tmp_path / "notes.md"
+    notes.write_text("# What I saw in game 3\n\nSeat 2 never built.\n", encoding="utf-8")
+    code = _run(["replay", str(run), "--game", "3", "--out", str(notes), "--force"])
+    _refused(capsys, code, notes, notes.read_bytes(), "is a text file, not a replay")
+    out = tmp_path / "game.txt"
+    assert _run(["replay", str(run), "--game", "3", "--out", str(out)]) == 0
+    assert _run(["replay", str(run), "--find", "seat=1 wins max score", "--out", str(out),
+                 "--force"]) == 0
+    again = out.read_text(encoding="utf-8")
+    assert again.startswith("# ") and ": game " in again.splitlines()[1]
+    # a replay that --find wrote (its "# why" line first) is a replay too
+    assert _run(["replay", str(run), "--game", "2", "--out", str(out), "--force"]) == 0
+
+
+def test_ladder_force_refuses_a_parquet_name_holding_text(tmp_path, capsys):
+    out = tmp_path / "matrix.parquet"
+    out.write_text("not a table\n", encoding="utf-8")
+    code = _run(["ladder", "--bots", "random,greedy", "--games", "20", "--out", str(out), "--force"])
+    _refused(capsys, code, out, b"not a table\n", "is a text file, not a Parquet file")
