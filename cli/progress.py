@@ -5,7 +5,10 @@ check``: a transient line on stderr saying which step runs ("step 3 of 8: Writin
 scores"), the time spent and, once a step has finished, an estimate of the time left from the
 average time per step so far (:func:`time_left`). It is called as ``steps(text)`` (a new phase
 without a count, e.g. a played question) or ``steps(text, done, total)``. Nothing is shown when
-stderr is not a terminal, unless forced (``BALANCE_PROGRESS=1``), so scripts and CI logs stay clean.
+stderr is not a terminal, unless forced (``BALANCE_PROGRESS=1``), so scripts and CI logs stay clean;
+there a long command instead writes a plain line at most every minute (:class:`LogLines`: games or
+steps done, time spent and left), so a CI log shows it is alive (some CI services stop a job that
+prints nothing for ten minutes) and a short one prints nothing extra.
 :func:`counted` writes a count with its noun ("1 game", "2 games") for every command's lines.
 
 May import rich, the standard library and :mod:`simcore` (the runner's results and statistics;
@@ -36,6 +39,40 @@ def time_left(elapsed: float, done: int, total: int) -> str:
     return f"about {left / 60:.0f} min left"
 
 
+#: Seconds between two progress lines when stderr is not a terminal (``BALANCE_LOG_EVERY`` sets it).
+LOG_EVERY_S = 60.0
+
+
+class LogLines:
+    """Progress as plain lines, for a console that is not a terminal (a CI log, a file): called as
+    ``log(done, total, text)``, it prints "simulating: 250,000 of 1,000,000 games (25%), 61 s,
+    about 3 min left" at most every :data:`LOG_EVERY_S` seconds (the first after that long: a short
+    command prints nothing), never at the end (the command's own lines say that). Silent on a
+    terminal (the live bar shows it) and on a quiet console."""
+
+    def __init__(self, console, what: str, unit: str = "game") -> None:
+        self.what, self.unit, self.console = what, unit, console
+        self.enabled = not console.quiet and not console.is_terminal
+        try:
+            self.every = float(os.environ.get("BALANCE_LOG_EVERY", LOG_EVERY_S))
+        except ValueError:
+            self.every = LOG_EVERY_S
+        self.start = self.last = time.perf_counter()
+
+    def __call__(self, done: int, total: int, text: str = "") -> None:
+        if not self.enabled or not total or done >= total:
+            return
+        now = time.perf_counter()
+        if now - self.last < self.every:
+            return
+        self.last = now
+        elapsed = now - self.start
+        left = time_left(elapsed, done, total)
+        line = (f"{self.what}: {done:,} of {counted(total, self.unit)} ({100 * done / total:.0f}%), "
+                f"{elapsed:.0f} s" + (f", {left}" if left else "") + (f"; {text}" if text else ""))
+        self.console.print(line, highlight=False, soft_wrap=True, markup=False)
+
+
 class Steps:
     """A context manager; call it with each step (see the module docstring)."""
 
@@ -48,6 +85,7 @@ class Steps:
         self.live = None
         self.done, self.total, self.text = 0, 0, what
         self.lines: list[str] = []          # every step shown, for tests and --verbose logs
+        self.log = LogLines(self.console, what, "step")
 
     def __enter__(self) -> "Steps":
         if self.console.is_terminal or os.environ.get("BALANCE_PROGRESS"):
@@ -67,6 +105,9 @@ class Steps:
         self.lines.append(line)
         if self.live is not None:
             self.live.update(line)
+        elif self.log.enabled and time.perf_counter() - self.log.last >= self.log.every:
+            self.log.last = time.perf_counter()
+            self.console.print(line, highlight=False, soft_wrap=True, markup=False)
 
     def render(self) -> str:
         elapsed = time.perf_counter() - self.start
@@ -106,6 +147,7 @@ class SimulationBar:
         self.bar = None
         self.task = None
         self._note = ""
+        self.log = LogLines(console, "simulating")
 
     def __enter__(self) -> "SimulationBar":
         return self
@@ -135,6 +177,7 @@ class SimulationBar:
         if self.bar is not None:
             rate = f"{done / elapsed:,.0f} games/s" if elapsed > 0 else ""
             self.bar.update(self.task, completed=done, rate=rate)
+        self.log(done, total, f"{done / elapsed:,.0f} games/s" if elapsed > 0 else "")
 
     def stop(self) -> None:
         if self.bar is not None:

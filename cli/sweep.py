@@ -192,8 +192,15 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
     bar = Progress(TextColumn("[bold]sweep"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
                    TimeRemainingColumn(), TextColumn("{task.description}"), console=console,
                    transient=True)
+    from cli.progress import LogLines
+
+    log = LogLines(console, "sweep")         # plain lines when stderr is not a terminal
+
+    def progress(done: int, _total: int, label: str) -> None:
+        bar.update(task, completed=done, description=label)
+        log(done, total, label)
+
     with bar:
         task = bar.add_task("", total=total)
         return run_sweep(plan, out, force=force, threads=threads, chunk_size=chunk_size,
-                         progress=lambda d, t, lab: bar.update(task, completed=d, description=lab),
-                         executor=executor)
+                         progress=progress, executor=executor)

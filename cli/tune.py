@@ -116,8 +116,14 @@ def tune(
     bar = Progress(TextColumn("[bold]{task.fields[phase]}"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("{task.description}"), console=console, transient=True)
     tasks: dict[str, int] = {}
+    from cli.progress import LogLines
+
+    logs = {"search": LogLines(console, "tune", "trial"),      # plain lines off a terminal
+            "confirm": LogLines(console, "tune: confirming", "game")}
 
     def progress(phase: str, done: int, total: int, text: str) -> None:
+        if phase in logs:
+            logs[phase](done, total, text)
         if phase == "resume":           # one line, as sweep and skill say it
             console.print(text, highlight=False, soft_wrap=True)
             return

@@ -171,3 +171,42 @@ def test_the_closing_table_rounds_as_the_report_does(tmp_path):
         gap = rounded(100 * x, 2) - 25                  # the printed share minus the fair 25%
         assert f" {r} " in text, r
         assert (f"{gap:+.2f} pp" if round(gap, 2) else "0.00 pp") in text
+
+
+def test_off_a_terminal_a_long_command_writes_a_plain_line_at_most_every_interval(monkeypatch):
+    """Review P #9: simulate and sweep wrote nothing to a CI log for the whole run. Off a terminal
+    the progress is a plain line at most every BALANCE_LOG_EVERY seconds (none before the first
+    interval, none at the end); on a terminal (the live bar) and on a quiet console, nothing."""
+    import cli.progress as P
+
+    clock = iter(range(0, 1000, 10))                     # each reading of the clock: 10 s later
+    monkeypatch.setattr(P.time, "perf_counter", lambda: float(next(clock)))
+    monkeypatch.setenv("BALANCE_LOG_EVERY", "25")
+    buf = io.StringIO()
+    log = P.LogLines(Console(file=buf, width=200), "simulating")        # start: t = 0
+    for done in (100, 200, 300, 400, 500, 600, 1000):                    # t = 10, 20, … 70
+        log(done, 1000, "x games/s")
+    lines = buf.getvalue().splitlines()
+    # printed at t = 30 (300 done: 30 s for 300, 70 s left) and t = 60 (600 done: 40 s left)
+    assert lines == ["simulating: 300 of 1,000 games (30%), 30 s, about 70 s left; x games/s",
+                     "simulating: 600 of 1,000 games (60%), 60 s, about 40 s left; x games/s"]
+    for console in (Console(file=io.StringIO(), force_terminal=True),
+                    Console(file=io.StringIO(), quiet=True)):
+        quiet = P.LogLines(console, "simulating")
+        for done in range(1, 50):
+            quiet(done, 100)
+        assert console.file.getvalue() == ""
+
+
+def test_simulate_and_sweep_off_a_terminal_say_how_far_they_are(tmp_path, monkeypatch):
+    from in_process import balance
+
+    monkeypatch.setenv("BALANCE_LOG_EVERY", "0")
+    err = balance("simulate", "--games", "20000", "--chunk-size", "4000", "--out",
+                  tmp_path / "r").stderr
+    lines = [x for x in err.splitlines() if x.startswith("simulating: ")]
+    assert lines and all(" of 20,000 games (" in x and "games/s" in x for x in lines), err
+    err = balance("sweep", "--vary", "income.palais.base=3..4", "--games", "6000", "--chunk-size",
+                  "2000", "--out", tmp_path / "s").stderr
+    lines = [x for x in err.splitlines() if x.startswith("sweep: ")]
+    assert lines and all(" of 12,000 games (" in x for x in lines), err
