@@ -43,6 +43,61 @@ import typer  # noqa: E402
 
 from simcore.errors import Interrupted, UsageError
 
+
+
+def _plain_help_types() -> None:
+    """Typer (0.2x) prints a flag's type (``--pdf <bool>``, ``--help <bool>``: as if it took a value)
+    and a repeatable option's or argument's as ``<list[str]>``: the options column widened until an
+    80-column terminal cut the help's own examples with "…" (review P #4, #5). A flag shows no type
+    and a repeatable parameter its element's (``--set <str>``, ``runs... <Path>``: the help says it
+    repeats)."""
+    import re
+
+    from typer.core import TyperArgument, TyperOption
+
+    for kind in (TyperOption, TyperArgument):
+        shown = kind.display_type_rich
+        if getattr(shown, "_balance_plain", False):
+            continue
+
+        def display_type_rich(self, ctx, shown=shown):
+            _fold_help_words()          # (help is being drawn: rich_utils is imported by now)
+            if self.metavar is None and getattr(self, "is_flag", False):
+                return None
+            text = shown(self, ctx)
+            if isinstance(text, str):
+                text = re.sub(r"^<list\[(.*)\]>$", r"<\1>", text)
+            return text
+
+        display_type_rich._balance_plain = True
+        kind.display_type_rich = display_type_rich
+
+
+def _fold_help_words() -> None:
+    """An option's help folds a word too long for its column (an example such as
+    ``(seigneur=harsh-lord,censitaire=standard)``) onto the next line instead of cutting it with
+    "…" (rich's table default; review P #4). Patched when help is first drawn, so that a command
+    that draws none does not import typer's rich help module."""
+    from rich.text import Text
+    from typer import rich_utils
+
+    build = rich_utils._get_parameter_help
+    if getattr(build, "_balance_fold", False):
+        return
+
+    def folded(*args, **kwargs):
+        columns = build(*args, **kwargs)
+        for item in getattr(columns, "renderables", ()):
+            if isinstance(item, Text):
+                item.overflow = "fold"
+        return columns
+
+    folded._balance_fold = True
+    rich_utils._get_parameter_help = folded
+
+
+_plain_help_types()
+
 _app = typer.Typer(
     name="balance",
     help="Monte Carlo balance analysis for tabletop games.",
@@ -80,6 +135,22 @@ COMMAND_MODULE = {"simulate": "simulate", "report": "report", "export": "export"
 _registered: set[str] = set()
 
 
+def _one_line_summaries(app: typer.Typer) -> typer.Typer:
+    """Each command's help with its first paragraph (the summary in ``balance --help``'s list and
+    at the top of the command's page) as one line: typer's rich help keeps a docstring's line
+    breaks, so a summary written over two source lines broke at a fixed place on every terminal
+    ("…: exit 0 / pass, 1 regression", review P #4). Later paragraphs are left as written."""
+    import inspect
+
+    for info in app.registered_commands:
+        doc = info.help if info.help is not None else getattr(info.callback, "__doc__", None)
+        if doc:
+            first, *rest = inspect.cleandoc(doc).split("\n\n")
+            if not first.startswith("\b"):
+                info.help = "\n\n".join([" ".join(first.split("\n")), *rest])
+    return app
+
+
 def _register(names) -> typer.Typer:
     import importlib
 
@@ -95,7 +166,7 @@ def _register(names) -> typer.Typer:
             raise
         mod.register(_app)
         _registered.add(name)
-    return _app
+    return _one_line_summaries(_app)
 
 
 def _register_all() -> typer.Typer:
@@ -129,7 +200,7 @@ def _app_for(argv: list[str] | None) -> typer.Typer:
         app = copy.copy(_app)              # the root application and its --version callback
         app.registered_commands, app.registered_groups = [], []
         importlib.import_module(f"cli.{module}").register(app)
-        _one_module_apps[module] = app
+        _one_module_apps[module] = _one_line_summaries(app)
     return app
 
 
@@ -144,7 +215,7 @@ def _simulate_app() -> typer.Typer:
 
     single = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
     register(single)  # one command: typer makes it the root, so `simulate --games 1e6` works
-    return single
+    return _one_line_summaries(single)
 
 
 def _one_line(text: str) -> str:

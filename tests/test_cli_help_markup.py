@@ -32,3 +32,41 @@ def test_every_option_has_help():
     bare = [(path, name) for root, command in commands for path, name, text in _helps(command, root)
             if name != "help" and not text.strip()]
     assert bare == []
+
+
+def _help_page(args, capsys, monkeypatch) -> str:
+    from cli import _run
+
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("TERMINAL_WIDTH", "80")
+    assert _run([*args, "--help"]) == 0
+    return capsys.readouterr().out
+
+
+def test_help_at_80_columns_cuts_no_word_and_shows_no_flag_type(capsys, monkeypatch):
+    """Review P #4, #5: at 80 columns the options column (widened by ``<list[str]>`` and by a
+    ``<bool>`` beside every flag, as if it took a value) left the help ~24 characters, and rich cut
+    every longer word with "…" (``setup.start_coins=[2,1,…``, ``(seigneur=harsh-lord,ce…``). A
+    page holds no "…" its source does not, no ``<bool>`` and no ``list[``."""
+    command = typer.main.get_command(cli._register_all())
+    pages = [["simulate"]] + [[name] for name in command.commands]
+    for args in pages:
+        page = _help_page(args, capsys, monkeypatch)
+        sub = command.commands.get(args[0])
+        source = "".join(text for _, _, text in _helps(sub, args[0])) if sub is not None else ""
+        assert page.count("…") <= source.count("…"), (args, [x for x in page.splitlines() if "…" in x])
+        assert "<bool>" not in page and "list[" not in page, (args, [x for x in page.splitlines() if "bool" in x or "list[" in x])
+        assert max(len(line.rstrip()) for line in page.splitlines()) <= 80, args
+
+
+def test_a_command_summary_is_one_paragraph_not_broken_at_its_source_lines(capsys, monkeypatch):
+    """Review P #4: typer's rich help keeps a docstring's line breaks, so ``balance --help`` broke
+    check's summary after "exit 0" and questions' after "(each card's total" on every terminal.
+    In the summaries given to typer, the first paragraph has no line break; and at 80 columns the
+    page's line holding "exit 0" runs on with "pass," (the source broke between them)."""
+    app = cli._register_all()
+    for info in app.registered_commands:
+        assert "\n" not in (info.help or "").split("\n\n")[0], info.callback.__name__
+    page = _help_page([], capsys, monkeypatch)
+    line = next(x for x in page.splitlines() if "exit 0" in x)
+    assert "exit 0 pass," in line, line
