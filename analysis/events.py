@@ -240,12 +240,15 @@ def event_seat_table(rs: RunSet, acc: EventAccumulator | None = None) -> pl.Data
     of the change against the smallest share difference that matters,
     :func:`analysis.stats.practical_holm`: clear by Holm over the whole table, worded on the
     Bonferroni interval over the same family; revD #4). ``diff_low``/``diff_high`` are each row's
-    own 95% interval, unadjusted.
+    own 95% interval, unadjusted; ``family_low``/``family_high`` the interval the verdict's size is
+    read on (:func:`analysis.stats.holm_size_interval`: every card and seat at once), over
+    ``family_size`` tested rows (the same for every row).
     """
     acc = _acc(rs, acc)
     cols = ["event", "event_name", "seat", "seat_label", "games_with", "win_share_with", "with_ci_low",
             "with_ci_high", "games_without", "win_share_without", "without_ci_low", "without_ci_high",
-            "diff", "diff_low", "diff_high", "p_value", "p_adjusted", "significant", "verdict"]
+            "diff", "diff_low", "diff_high", "family_low", "family_high", "family_size", "p_value",
+            "p_adjusted", "significant", "verdict"]
     if not acc.slots:
         return pl.DataFrame(schema={c: (pl.String if c in ("event_name", "seat_label", "verdict") else
                                         pl.Boolean if c == "significant" else pl.Float64) for c in cols})
@@ -259,13 +262,16 @@ def event_seat_table(rs: RunSet, acc: EventAccumulator | None = None) -> pl.Data
     p1, lo1, hi1, p2, lo2, hi2, dlo, dhi, z = stats.two_proportions(s1, n1, s2, n2, np.inf)
     pv = stats.two_sided_p(z)
     adj = stats.holm(pv)
+    flo, fhi = stats.holm_size_interval(p1 - p2, z)
     return pl.DataFrame({
         "event": (ev - 128).astype(np.int16), "event_name": [rs.event_name(e - 128) for e in ev],
         "seat": seat.astype(np.int8), "seat_label": [seat_label(s) for s in seat],
         "games_with": n1.astype(np.int64), "win_share_with": p1, "with_ci_low": lo1, "with_ci_high": hi1,
         "games_without": n2.astype(np.int64), "win_share_without": p2,
         "without_ci_low": lo2, "without_ci_high": hi2,
-        "diff": p1 - p2, "diff_low": dlo, "diff_high": dhi, "p_value": pv, "p_adjusted": adj,
+        "diff": p1 - p2, "diff_low": dlo, "diff_high": dhi, "family_low": flo, "family_high": fhi,
+        "family_size": np.full(ev.size, int(np.isfinite(z).sum()), dtype=np.int64),
+        "p_value": pv, "p_adjusted": adj,
         "significant": np.nan_to_num(adj, nan=1.0) < 0.05,
         "verdict": [str(v) for v in stats.practical_holm(p1 - p2, z, rs.smallest_of("share"))],
     })

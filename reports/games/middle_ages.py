@@ -26,7 +26,7 @@ from analysis.load import RunSet, smallest_difference
 from reports.figures import middle_ages as F
 from reports.sections import FigureSet, Section, pct_column
 from reports.text import (best_and_worst, num, num_ci, pct, pct_ci, pp, pp_ci, pvalue, row_pct_ci,
-                          signed, verdict_digits, verdict_words)
+                          signed, size_range, verdict_digits, verdict_words)
 
 SECTIONS_AFTER = "seats"
 GAME = "middle-ages"
@@ -383,6 +383,25 @@ def swing_change(r: dict, note: str = "") -> str:
     return f"{pp(r['diff'])} ({pp_ci(r['diff_low'], r['diff_high'])}{'; ' + note if note else ''})"
 
 
+def family_range(r: dict) -> str:
+    """The interval a card-and-seat swing's verdict was read on: Bonferroni over every card and
+    seat (``family_low``/``family_high``), on the change's side of 0 for a clear row
+    (:func:`reports.text.size_range`); '' for a table written before the columns."""
+    if r.get("family_low") is None or r.get("family_high") is None or r.get("family_size") is None:
+        return ""
+    return pp_ci(*size_range(r["diff"], r["family_low"], r["family_high"], bool(r.get("significant", True))))
+
+
+def family_note(t: dict, r: dict) -> str:
+    """``all 132 card-and-seat swings at once: +1.2 to +4.1 pp``, the range a verdict of table
+    ``event_seats`` was read on (review O #4: the verdict stood beside the row's own interval
+    only, so two swings with the same own interval wore different verdicts); '' without it."""
+    shown = family_range(r)
+    if not shown:
+        return ""
+    return f"all {int(r['family_size'])} card-and-seat swings at once: {shown}"
+
+
 def _swing_words(r: dict, note: str = "") -> str:
     """Seat k's win share in the games where the card fires against those where it does not, and
     the change with its interval (the card table's columns, in a sentence)."""
@@ -416,9 +435,11 @@ def card_swing_sentences(t: dict, smallest: float = 0.01) -> list[str]:
     why = "an association under bot play (the games where a card fires against the others), not the card's effect."
     tail = (f" {large} card-and-seat swings are clear and large enough to matter (the table under “Event-card "
             f"impact when it fires”); each is {why}" if large > 1 else f" It is {why}")
+    family = family_note(t, top)
     out = [f"The event card that goes with the largest swing of a seat's win share, among the swings "
            f"{_verdict_of(top)}, is {top['event_name']}: "
-           f"{_swing_words(top, f'its own interval, unadjusted; {holm}')}.{tail}"]
+           f"{_swing_words(top, 'its own interval, unadjusted; ' + (family + '; ' if family else '') + holm)}"
+           f".{tail}"]
     seats = t.get("seats")
     if seats is None or "verdict" not in seats.columns or seats.height == 0:
         return out
@@ -430,7 +451,7 @@ def card_swing_sentences(t: dict, smallest: float = 0.01) -> list[str]:
         r = own.row(0, named=True)
         out.append(f"For {weakest['seat_label']}, the seat that wins least ({pct(weakest['win_share'])}% "
                    f"against a fair {pct(weakest['fair_share'])}%), the largest of its swings "
-                   f"{_verdict_of(r)} goes with {r['event_name']}: {_swing_words(r)}.")
+                   f"{_verdict_of(r)} goes with {r['event_name']}: {_swing_words(r, family_note(t, r))}.")
     return out
 
 
@@ -448,6 +469,9 @@ def _event_seat_rows(t: dict, smallest: float = 0.01) -> pl.DataFrame:
         "Win share when it fires": pct_column(es, "win_share_with", "with_ci_low", "with_ci_high"),
         "Win share when it does not": pct_column(es, "win_share_without", "without_ci_low", "without_ci_high"),
         "Change (pp, 95% interval, unadjusted)": [_nb(swing_change(r)) for r in es.iter_rows(named=True)],
+        **({f"All {int(es['family_size'][0])} at once (pp, the verdict's range)":
+            [_nb(family_range(r)) for r in es.iter_rows(named=True)]}
+           if "family_size" in es.columns and es.height else {}),
         "p (Holm-adjusted)": [pvalue(p) for p in es["p_adjusted"]],
         **({f"Verdict (Holm over every card and seat; {100 * smallest:g} pp matters)":
             [verdict_words(v) for v in es["verdict"]]} if "verdict" in es.columns else {})})
@@ -546,7 +570,8 @@ def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None) -> list[Secti
             + figs.add("event_slots", F.event_slots(t), _slot_caption(t)),
             [("Event cards (all firing turns)", _event_rows(t))]
             + ([("Seats whose win share changes with the card (clear after Holm's correction over every "
-                 "card and seat; each change's own interval is unadjusted; largest first by verdict)", es)]
+                 "card and seat; each change's own interval is unadjusted, and its verdict is read on the "
+                 "interval of every card and seat at once beside it; largest first by verdict)", es)]
                if es.height else []),
             card_swing_sentences(t, rs.smallest_of("share"))))
     if "tiles" in t:
