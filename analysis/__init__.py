@@ -96,8 +96,8 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
     if length.has_length(rs):
         t["length"] = length.length_summary(rs)
         t["length_distribution"] = length.length_distribution(rs)
-        if length.has_end_reasons(rs):
-            t["end_reasons"] = length.end_reason_table(rs)
+    if length.has_end_reasons(rs):
+        t["end_reasons"] = length.end_reason_table(rs)
     if guilds.has_guilds(rs):
         t["guild_types"] = guilds.guild_table(rs)
     if roles.has_roles(rs):

@@ -687,15 +687,15 @@ def _per_game(rs: RunSet, lo: int | None, hi: int | None, seeds: dict) -> tuple[
                                            seats.OutcomeAccumulator.MAX_SPREAD).astype(float)
     turns, why = length.length_column(rs), length.reason_column(rs)
     counts = length.count_columns(rs)
-    gcols = [c for c in (turns, why.name if why is not None and turns else None, *counts) if c]
+    gcols = [c for c in (turns, why.name if why is not None else None, *counts) if c]
     g = _game_rows(rs, gcols, run, game) if gcols else {}
     if turns:
         out[("mean_turns", "all")] = g[turns].astype(float)
-        if why is not None:
-            names = length.end_reason_names(rs)
-            codes = g[why.name].astype(float)
-            for code in sorted(set(names) | {int(c) for c in np.unique(codes[np.isfinite(codes)])}):
-                out[("end_reason_share", length._name(names, code))] = (codes == code).astype(float)
+    if why is not None:
+        names = length.end_reason_names(rs)
+        codes = g[why.name].astype(float)
+        for code in sorted(set(names) | {int(c) for c in np.unique(codes[np.isfinite(codes)])}):
+            out[("end_reason_share", length._name(names, code))] = (codes == code).astype(float)
     for c in counts:
         x = g[c].astype(float)
         out[("count_mean", c)] = x

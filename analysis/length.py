@@ -48,13 +48,15 @@ def has_length(rs: RunSet) -> bool:
 
 
 def has_end_reasons(rs: RunSet) -> bool:
-    return has_length(rs) and reason_column(rs) is not None
+    """Whether the games say how they ended (an ``end_reason`` column), with or without a length
+    in turns (a Fief combat's outcome: its length is in rounds)."""
+    return reason_column(rs) is not None
 
 
 def _games(rs: RunSet, reason: bool = False, extra: tuple[str, ...] = ()) -> pl.LazyFrame:
     """The games' length (as ``turns``), end reason (as ``end_reason``) and ``extra`` columns."""
     length, why = length_column(rs), reason_column(rs)
-    names = {length: "turns", **({why.name: "end_reason"} if reason else {})}
+    names = {**({length: "turns"} if length else {}), **({why.name: "end_reason"} if reason else {})}
     return rs.games([*names, *extra]).rename({k: v for k, v in names.items() if k != v})
 
 
@@ -204,13 +206,22 @@ def end_reason_table(rs: RunSet) -> pl.DataFrame:
     games), share, ci_low, ci_high (Wilson), mean_turns, turns_ci_low, turns_ci_high (t interval
     over those games; null below two games).
     """
-    if rs.from_stats:
+    turns = has_length(rs)
+    if rs.from_stats and not turns:        # the end reason's own histogram; no length in turns
+        h = rs.stats.valued[f"g:{reason_column(rs).name}"]
+        keep = h.a > 0
+        agg = pl.DataFrame({"end_reason": h.values[keep].astype(np.int64), "games": h.a[keep],
+                            "_s": np.zeros(int(keep.sum())), "_ss": np.zeros(int(keep.sum()))})
+    elif rs.from_stats:
         values, by_reason = _length_hist(rs)
         n_r = by_reason.sum(axis=1)
         m, m2 = int_moments(n_r, (by_reason * values).sum(axis=1), (by_reason * values * values).sum(axis=1))
         keep = n_r > 0
         agg = pl.DataFrame({"end_reason": np.flatnonzero(keep), "games": n_r[keep], "_s": m[keep],
                             "_ss": m2[keep]})
+    elif not turns:
+        agg = collect(_games(rs, reason=True).group_by("end_reason").agg(
+            pl.len().alias("games"), pl.lit(0.0).alias("_s"), pl.lit(0.0).alias("_ss")))
     else:
         t = pl.col("turns").cast(pl.Float64)
         agg = collect(_games(rs, reason=True).group_by("end_reason").agg(
@@ -225,6 +236,8 @@ def end_reason_table(rs: RunSet) -> pl.DataFrame:
     lo, hi = stats.wilson(n, np.full(len(codes), total))
     mean, sd = stats.moments(n, mean=s, m2=ss)
     tlo, thi = stats.t_interval(mean, sd, n)
+    if not turns:                            # no length in turns: no mean length per end
+        mean = tlo = thi = np.full(len(codes), np.nan)
     nm = [_name(names, c) for c in codes]
 
     def clean(x):

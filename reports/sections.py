@@ -31,7 +31,7 @@ from reports.figures import common as F
 from reports.rules_diff import (diff_sentences, diff_table, matchup_changes, origin, pairing_sentence,
                                rules_diff)
 from reports.games import hook_for, spec_for
-from reports.text import (bends, sentence_texts,
+from reports.text import (bends, sentence_texts, sides_named,
     amount,
     change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, lineup_note, metric_change, metric_digits, NO_GAME_DIFFERS,
@@ -893,6 +893,7 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             side_by_side_sentences(side)))
     cmp_secs: list[Section] = []
     for i, (vlabel, cmp, vt) in enumerate(cmps):
+        cmp = sides_named(cmp, rs.game)
         name = "comparison" if len(cmps) == 1 else f"comparison_{i + 1}"
         about = comparisons[i] if comparisons is not None and i < len(comparisons) else None
         # (a row where no game differs has no interval to draw: its change is 0 and the table
@@ -911,7 +912,7 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
               comparison_rows(cmp, unit))],
             what_changed(rs, variants[i] if variants is not None and i < len(variants) else None, vlabel,
                          about)
-            + _with_holds_for(comparison_headlines(cmp, rs.label, vlabel, unit),
+            + _with_holds_for(comparison_headlines(cmp, rs.label, vlabel, unit, game=rs.game),
                               holds_for(rs, variants[i] if variants is not None and i < len(variants) else None),
                               seat_balance_sentence(getattr(about, "balance", None), cmp))))
         if variants is not None and i < len(variants):

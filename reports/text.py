@@ -236,6 +236,20 @@ def scope_line(rs: RunSet | None) -> list[str]:
             f"{'seat' if spec.roles_alike else 'side'} finding holds."]
 
 
+def sides_named(cmp: pl.DataFrame, game: str) -> pl.DataFrame:
+    """A before/after's seat rows named by side where each of the game's unlike roles is one seat
+    (Fief's combat: "Attacker (Seat 1) mean final score", not "Seat 1 mean final score", review
+    O #2); ``cmp`` as it is otherwise (the CSV keeps the seat keys)."""
+    spec = spec_for(game)
+    if spec is None or spec.roles_alike or not spec.roles or any(
+            r.min_count != 1 or r.max_count != 1 for r in spec.roles):
+        return cmp
+    names = {f"Seat {k + 1}": f"{r.display} (Seat {k + 1})" for k, r in enumerate(spec.roles)}
+    seat_rows = pl.col("metric").is_in(["seat_win_share", "seat_mean_score"])
+    return cmp.with_columns(pl.when(seat_rows).then(pl.col("key").replace(names)).otherwise(pl.col("key"))
+                            .alias("key"))
+
+
 def one_seat_sides(t: dict, rs: RunSet | None) -> bool:
     """A game whose seats play unlike roles (its spec has no fair share), each role one seat: Fief
     2's combat, its attacker and defender. Read as seats (a run without the role table), their
@@ -1417,18 +1431,26 @@ def _not_listed(cmp: pl.DataFrame, unit: str) -> str:
         parts.append(f"the {noise.height} within noise")
     if not parts:
         return ""
-    return " and ".join(parts) + " are in the table only"
+    one = small.height + noise.height == 1
+    return " and ".join(parts) + (" is" if one else " are") + " in the table only"
 
 
-def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, unit: str = "points") -> list[str]:
-    """Sentences for a before/after comparison: the seat (role) question first, then how many
+def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, unit: str = "points",
+                         game: str | None = None) -> list[str]:
+    """Sentences for a before/after comparison: the game's own first question when its report hook
+    has one (``comparison_lead``: a combat's three outcomes; the metrics it answers are left out of
+    the list, as the seats' are), the seat (role) question first, then how many
     of the tested metrics moved (significance after Holm's correction over them; by their verdicts
     when the table has them), then every one that moved clearly and by enough to matter or may
     matter, grouped by kind (:func:`grouped_changes`: seats and scores, game shape, event cards,
     tiles, …; each group headed by its name and count, largest first within a unit), each in its
     unit (``unit`` is the game's score unit)."""
-    out = [seat_question(cmp, unit)]
+    hook = hook_for(game) if game is not None else None
+    lead, answered_first = (hook.comparison_lead(cmp, unit) if hook is not None
+                            and hasattr(hook, "comparison_lead") else ([], ()))
+    out = [*lead, seat_question(cmp, unit)]
     seat_metrics = ("role_win_share",) if (cmp["metric"] == "role_win_share").any() else ("seat_win_share",)
+    first_metrics = seat_metrics + tuple(answered_first)
     sig = cmp.filter(pl.col("significant"))
     n = tested_count(cmp)
     if n == 0:
@@ -1451,24 +1473,29 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
                    + (f"{few} clearly but about too few players to say, " if few else "")
                    + f"{n - sig.height} within noise ({_holm_family(cmp)})")
         worth = pl.col("verdict").is_in([stats.LARGE, stats.MAY_MATTER])
-        listed = cmp.filter(worth & ~pl.col("metric").is_in(seat_metrics))
+        listed = cmp.filter(worth & ~pl.col("metric").is_in(first_metrics))
         # the seats' (roles') changes are the first sentence's: the list says it leaves them to it, so
         # that its count adds up to the one above (review O #7: "40 … and 9 …" then 46 lines)
         answered = cmp.filter(worth & pl.col("metric").is_in(seat_metrics)).height
         what = "role" if seat_metrics == ("role_win_share",) else "seat"
-        besides = (f" except the {answered} {what} win share{'s' if answered > 1 else ''} the first answer "
-                   f"gives" if answered else "")
+        also = cmp.filter(worth & pl.col("metric").is_in(answered_first)).height
+        given = [f"{answered} {what} win share{'s' if answered > 1 else ''}"] if answered else []
+        given += [f"{also} outcome row{'s' if also > 1 else ''}"] if also else []
+        besides = (f" except the {' and the '.join(given)} the first answer{'s' if len(given) > 1 else ''} "
+                   f"give{'' if len(given) > 1 else 's'}" if given else "")
         # "by kind" only before a list: with nothing listed it announced what never came; the list
         # says what it holds and what it leaves out (revF #7)
         rest = _not_listed(cmp, unit)
         out[-1] += (". Listed below by kind: the changes clear and large enough to matter or that may "
-                    f"matter{besides}, largest first within a unit (the leaders by turn in turn order)"
+                    f"matter{besides}, largest first within a unit"
+                    + (" (the leaders by turn in turn order)"
+                       if listed.filter(pl.col("metric").str.starts_with("leader_wins_")).height else "")
                     + (f"; {rest}." if rest else ".") if listed.height else ".")
     else:
         out.append(f"{var_label} against {base_label}: {sig.height} of the {n} tested metrics moved "
                    f"significantly (significant = after Holm's correction over {family_words(cmp)}, so two "
                    f"runs of the same rules flag anything at most 5% of the time).")
-        listed = sig.filter(~pl.col("metric").is_in(seat_metrics))
+        listed = sig.filter(~pl.col("metric").is_in(first_metrics))
     if listed.height == 0:
         if n:
             out.append("Nothing else moved by enough to matter.")

@@ -281,6 +281,51 @@ def lead_headlines(t: dict, rs) -> list[str]:
 
 
 
+#: The comparison rows a combat's before/after answers first (:func:`comparison_lead`): the three
+#: outcomes, and the "shared win", which in a combat is the mutual wipe-out (the same games).
+OUTCOME_METRICS = ("end_reason_share", "shared_wins")
+
+
+def comparison_lead(cmp, unit: str = "points") -> tuple[list[str], tuple[str, ...]]:
+    """A combat's before/after opens with its three outcomes, as its run page does (review O #2:
+    the page compared only the sides' win shares, which count half of each mutual wipe-out, so
+    "defender +17.9 pp" stood where the hold rate moved +15.7 pp, and listed the wipe-outs a
+    second time as "Games with a shared win"): each outcome's share of combats before → after,
+    the change with its 95% interval and its verdict beside the interval it was read on
+    (:func:`reports.text.verdict_with_range`). Returns the sentences and the metrics they answer
+    (left out of the page's list of changes, as the seat question's are)."""
+    import polars as pl
+
+    from reports.text import common_digits, metric_value, pp, pp_ci, shown_change, tested_count
+    from reports.text import interval_digits, verdict_with_range
+
+    rows = cmp.filter(pl.col("metric") == "end_reason_share")
+    if rows.height == 0:
+        return [], ()
+    order = {"attacker": 0, "defender": 1, "both_wiped": 2}
+    rows = rows.with_columns(pl.col("key").replace_strict(order, default=9).alias("_o")).sort("_o")
+    family = tested_count(cmp)
+    d = common_digits(list(rows.iter_rows(named=True)))
+    words = {"attacker": "the attacker takes the fief", "defender": "the defender holds",
+             "both_wiped": "both armies are wiped out (the table's shared win)"}
+    parts, moved = [], 0
+    for r in rows.iter_rows(named=True):
+        before, after = (metric_value(r[k], r["metric"], r["kind"], d) for k in ("base", "variant"))
+        what = words.get(r["key"], r["label"].removeprefix("Games ending: "))
+        if r.get("same_games") is not None:
+            parts.append(f"{what} in {before} → {after} of combats (the same combats in both runs)")
+            continue
+        di = interval_digits(r, r["diff_low"], r["diff_high"], d)
+        moved += bool(r.get("significant"))
+        parts.append(f"{what} in {before} → {after} of combats ({pp(shown_change(r, d), d)}, 95% interval "
+                     f"{pp_ci(r['diff_low'], r['diff_high'], di)}), {verdict_with_range(r, 'pp', family, d)}")
+    head = ("Did the combat's outcomes move? " + (f"Yes, {moved} of {rows.height} beyond noise (clear after "
+            "Holm's correction over the tested metrics)" if moved else "No, none beyond noise") + ": ")
+    text = head + "; ".join(parts) + (". The sides' win shares below count half of each mutual wipe-out "
+                                      "as a win for each side: the defender's is not how often it holds.")
+    return [text[0].upper() + text[1:]], OUTCOME_METRICS
+
+
 def replay_focus(role: str, label: str) -> tuple[str, str]:
     """The game behind a side's losses worth watching (review M #10): a losing
     side has no points left (FF-1, without mercy), so "its highest score" picks any loss; the

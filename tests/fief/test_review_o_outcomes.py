@@ -11,6 +11,7 @@ outcome its words. Each checked against the games' and players' rows."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import polars as pl
@@ -73,3 +74,65 @@ def test_the_lead_tells_the_defenders_win_share_from_how_often_it_holds(castle):
     assert (f"the defender's win share, {100 * share:.1f}%, is not how often it holds "
             f"({100 * holds:.1f}%)") in lead, lead
     assert f"the defender holds in {100 * holds:.1f}% (" in lead
+
+
+# --- the before/after compares the three outcomes (review O #2's second half) -----------------------
+
+@pytest.fixture(scope="module")
+def before_after(castle, tmp_path_factory):
+    """The castle run against an open-terrain one of the same seed (so the combats are paired), and
+    the sentences and table of the before/after page."""
+    from analysis.compare import compare_runs
+
+    root = tmp_path_factory.mktemp("fief-ba")
+    open_ = runner.simulate("fief-combat", attacker=10, defender=6, terrain="open", games=3000, seed=5,
+                            out=root / "open", quiet=True)
+    rs, vrs = open_runs([open_]), open_runs([castle])
+    t, vt = analyse(rs), analyse(vrs)
+    return open_, castle, compare_runs(rs, vrs, t, vt).table
+
+
+def _odds(run) -> dict:
+    res = json.loads((run / "run.json").read_text(encoding="utf-8"))["results"]
+    return {name: int(res[key]["count"]) / int(res["games"]) for key, name in
+            (("p_attacker_wins", "attacker"), ("p_defender_holds", "defender"), ("p_both_wiped", "both_wiped"))}
+
+
+def test_the_before_after_compares_each_outcome_share_of_combats(before_after):
+    """Before, the comparison had no row for any outcome (only the sides' win shares, which count
+    half of each mutual wipe-out): a designer sizing a castle read "defender +17.9 pp" where the hold
+    rate moved +15.7 pp. Each outcome's row now holds run.json's odds of each run, paired."""
+    open_, castle, cmp = before_after
+    rows = {r["key"]: r for r in cmp.filter(pl.col("metric") == "end_reason_share").iter_rows(named=True)}
+    assert set(rows) == {"attacker", "defender", "both_wiped"}
+    before, after = _odds(open_), _odds(castle)
+    for k, r in rows.items():
+        assert r["base"] == pytest.approx(before[k], abs=1e-12)
+        assert r["variant"] == pytest.approx(after[k], abs=1e-12)
+        assert r["diff"] == pytest.approx(after[k] - before[k], abs=1e-12) and r["paired"]
+
+
+def test_the_before_after_page_leads_with_the_outcomes_and_names_the_sides(before_after):
+    from reports.text import comparison_headlines, sides_named
+
+    open_, castle, cmp = before_after
+    lines = [str(x) for x in comparison_headlines(sides_named(cmp, "fief-combat"), "open", "castle",
+                                                  "points", game="fief-combat")]
+    before, after = _odds(open_), _odds(castle)
+    first = lines[0]
+    assert first.startswith("Did the combat's outcomes move?"), first
+    for k, words in (("attacker", "the attacker takes the fief"), ("defender", "the defender holds"),
+                     ("both_wiped", "both armies are wiped out (the table's shared win)")):
+        assert f"{words}" in first
+        i = first.index(words)
+        got = re.match(r" in (\d+\.(\d+))% → (\d+\.\d+)% of combats", first[i + len(words):])
+        assert got is not None, (k, first)
+        ulp = 10.0 ** -len(got.group(2))            # the last printed decimal
+        assert abs(float(got.group(1)) - 100 * before[k]) <= ulp / 2 + 1e-9, (k, first)
+        assert abs(float(got.group(3)) - 100 * after[k]) <= ulp / 2 + 1e-9, (k, first)
+    assert lines[1].startswith("Did the role win rates move?")
+    text = " ".join(lines)
+    assert "Seat 1 mean final score" not in text and "Seat 2 mean final score" not in text
+    assert "(the leaders by turn in turn order)" not in text
+    # the outcomes (and the shared win, the same mutual wipe-outs) are the first answer's, not listed again
+    assert "Games ending:" not in " ".join(lines[2:]) and "Games with a shared win" not in " ".join(lines[2:])

@@ -145,7 +145,9 @@ def test_a_before_after_count_gives_every_verdict_and_the_changes_within_noise_i
                      "Listed below by kind: the changes clear and large enough to matter or that may "
                      # (review O #7: the seats' are the first answer's, so the list says it leaves them)
                      "matter except the 1 seat win share the first answer gives, largest first within a "
-                     "unit (the leaders by turn in turn order); the 1 clear "
+                     # (no "(the leaders by turn in turn order)": no leader-by-turn row is listed,
+                     # review O #2's boilerplate on a Fief combat)
+                     "unit; the 1 clear "
                      "but small change (b end_reason_share +0.4 pp) and the 2 within noise are in the "
                      "table only.")
     tested = cmp.filter(pl.col("p_adjusted").is_not_null())
