@@ -34,7 +34,7 @@ from analysis.panel import panel_table
 from reports.figures.common import OKABE_ITO
 from reports.sections import FigureSet, Section
 from reports.sweep import _meta, _publish, _title, rounded
-from reports.text import pct_ci, verdict_words
+from reports.text import bound_pp, pct_ci, verdict_words
 
 
 def _cell_metric_table(cells: pl.DataFrame, calls: dict | None = None, calls_title: str = "") -> pl.DataFrame:
@@ -704,16 +704,7 @@ def same_games_words(r: dict) -> str:
     n = int(r["games_before"])
     bound = r.get("change_at_most")
     bound = same_games_bound(n) if bound is None or bound != bound else bound
-    return f"no game of the {n:,} differs, so its change is at most {_bound(bound)} either way, 95% bound"
-
-
-def _bound(x: float) -> str:
-    """An upper bound in pp at the decimals that show it, rounded up (``0.015 pp`` for 0.01498):
-    a bound printed below itself would claim more than the games show."""
-    import math
-
-    d = _decimals(100 * x)
-    return f"{math.ceil(100 * x * 10 ** d - 1e-9) / 10 ** d:.{d}f} pp"
+    return f"no game of the {n:,} differs, so its change is at most {bound_pp(bound)} pp either way, 95% bound"
 
 
 def _untested_words(rows: pl.DataFrame) -> list[str]:

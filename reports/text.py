@@ -898,9 +898,18 @@ def no_game_differs(r: dict) -> bool:
 
 
 def bound_pp(x: float) -> str:
-    """A share's bound in pp to two significant digits, never in exponent form: 0.00014978 →
-    ``0.015``, 0.0074 → ``0.75``, 0.0295 → ``3``."""
-    return np.format_float_positional(100 * x, precision=2, unique=True, fractional=False, trim="-")
+    """A share's upper bound in pp to two significant digits, rounded up (a bound printed below
+    itself would claim more than the games show) and never in exponent form: 0.00014978 →
+    ``0.015``, 0.0074 → ``0.74``, 0.00741 → ``0.75``, 0.0295 → ``3``. The one rule for every page
+    that prints a "no game differs" bound (the run pair's and the panel's before/after)."""
+    import math
+
+    v = 100 * float(x)
+    if not v > 0:
+        return "0"
+    d = 1 - math.floor(math.log10(v))          # the decimals of two significant digits
+    up = math.ceil(round(v * 10.0 ** d, 9)) / 10.0 ** d
+    return np.format_float_positional(up, precision=max(d, 0), unique=True, fractional=True, trim="-")
 
 
 def same_games_words(r: dict) -> str:
