@@ -524,6 +524,14 @@ def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, va
     ax2.set_yticks(y, labels, fontsize=9)
     ax2.set_xlabel("Change after − before (pp, 95% interval)\norange: moved, clear after Holm over the "
                    "tested metrics; grey: within noise")
+    # a grey bar whose own interval misses 0 read as a contradiction (review O #4's chart): say why
+    missed = [not s and (a > 0 or b < 0) for s, a, b in zip(d["significant"].to_list(), lo, hi)]
+    if any(missed):
+        n = int(cmp["p_adjusted"].fill_null(float("nan")).is_finite().sum())
+        k = sum(missed)
+        ax2.set_xlabel(ax2.get_xlabel() + (f"\n{k} grey bars miss 0 on their own 95% intervals" if k > 1 else
+                                           "\n1 grey bar misses 0 on its own 95% interval")
+                       + f" but not once all {n} tested metrics are weighed (Holm's correction)")
     ax2.set_title(f"The shares that changed most: {var_label} vs {base_label}")
     if wide.height:
         names = wide["label"].to_list()

@@ -55,3 +55,26 @@ def test_a_leader_by_turn_series_is_one_bar_its_largest_change():
     assert top_down == ["Bonnes récoltes: biggest gainer wins",
                         "Leader at the end of turn 10 wins (largest of 4 turns)",
                         "Seat 3 win share"], top_down
+
+
+def test_a_grey_bar_whose_own_interval_misses_zero_is_explained():
+    """Review O: a grey ("within noise") bar whose whiskers do not reach 0 read as a contradiction;
+    the axis says how many such bars there are and why (Holm over the tested metrics). A chart
+    without one says nothing of it."""
+    rows = [("A share that moved", 0.05, 0.01, True, 1e-6), ("Own interval misses 0", 0.02, 0.015, False, 0.2),
+            ("Another that misses 0", -0.03, 0.02, False, 0.3), ("Within noise", 0.01, 0.02, False, 1.0)]
+    cmp = pl.DataFrame({
+        "label": [r[0] for r in rows], "metric": [f"m{i}" for i in range(len(rows))],
+        "kind": ["proportion"] * len(rows), "diff": [r[1] for r in rows],
+        "diff_low": [r[1] - r[2] for r in rows], "diff_high": [r[1] + r[2] for r in rows],
+        "z": [r[1] / (r[2] / 1.96) for r in rows], "significant": [r[3] for r in rows],
+        "p_adjusted": [r[4] for r in rows]})
+    seats = _seats([0.25, 0.25, 0.25, 0.25])
+    fig = F.comparison(cmp, seats, seats, "A", "B")
+    lower = [ax for ax in fig.get_axes() if ax.get_title().startswith("The shares that changed most")][0]
+    assert "2 grey bars miss 0 on their own 95% intervals but not once all 4 tested metrics are weighed" \
+        in lower.get_xlabel().replace("\n", " "), lower.get_xlabel()
+    fig = F.comparison(cmp.filter(pl.col("label") != "Own interval misses 0").filter(
+        pl.col("label") != "Another that misses 0"), seats, seats, "A", "B")
+    lower = [ax for ax in fig.get_axes() if ax.get_title().startswith("The shares that changed most")][0]
+    assert "miss" not in lower.get_xlabel(), lower.get_xlabel()
