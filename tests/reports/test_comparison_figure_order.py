@@ -72,7 +72,7 @@ def test_a_grey_bar_whose_own_interval_misses_zero_is_explained():
     seats = _seats([0.25, 0.25, 0.25, 0.25])
     fig = F.comparison(cmp, seats, seats, "A", "B")
     lower = [ax for ax in fig.get_axes() if ax.get_title().startswith("The shares that changed most")][0]
-    assert "2 grey bars miss 0 on their own 95% intervals but not once all 4 tested metrics are weighed" \
+    assert "2 grey bars miss 0 on their own 95% intervals, but not once all 4 tested metrics are weighed" \
         in lower.get_xlabel().replace("\n", " "), lower.get_xlabel()
     fig = F.comparison(cmp.filter(pl.col("label") != "Own interval misses 0").filter(
         pl.col("label") != "Another that misses 0"), seats, seats, "A", "B")
