@@ -204,9 +204,9 @@ class Comparison:
     table: pl.DataFrame
     pairing: Pairing
     dropped: list = field(default_factory=list)
-    # toward or away from a fair seat share (reports.build.seat_balance: the panel before/after's
-    # analysis.panel_compare.seat_balance, which imports this module, for the one cell); empty in a
-    # game with roles or until a report fills it
+    # toward or away from a fair seat share (analysis.panel_compare.run_pair_balance: the panel
+    # before/after's seat_balance, in the module that imports this one, for the one cell); empty in
+    # a game with roles or until a report fills it
     balance: pl.DataFrame = field(default_factory=pl.DataFrame)
 
 
@@ -257,7 +257,7 @@ def compare_runs(base_rs: RunSet, variant_rs: RunSet, base: dict[str, pl.DataFra
     as for the others). A paired metric whose per-game differences are all 0 is not tested (no
     interval, z, p-value or verdict; ``same_games``, ``change_at_most``: the module docstring) and
     is not counted in the family m that sizes the others' Bonferroni intervals. ``balance`` is left
-    empty here (a report fills it: :func:`reports.build.seat_balance`)."""
+    empty here (a report fills it: :func:`analysis.panel_compare.run_pair_balance`)."""
     pair = pairing(base_rs, variant_rs)
     df, dropped = _compare(base, variant, alpha, base_rs.game, smallest,
                            extra=(count_vector(base_rs), count_vector(variant_rs)),

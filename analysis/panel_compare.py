@@ -532,3 +532,26 @@ def _role_seat_gaps(c: PanelComparison) -> pl.DataFrame:
     return pl.DataFrame(out, schema={"cell": pl.String, "run": pl.String, "seat": pl.Int64, "what": pl.String,
                                      "fair": pl.Float64, "estimate": pl.Float64, "games": pl.Int64,
                                      "se": pl.Float64})
+
+
+def run_pair_balance(cmp: pl.DataFrame, base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame],
+                 players: int) -> pl.DataFrame:
+    """Whether a two-run before/after (``cmp``, :func:`analysis.compare.compare_tables`' table of the
+    runs whose tables are ``base`` and ``variant``) moves the seats toward or away from a fair share
+    1/``players``: the panel before/after's answer (:func:`analysis.panel_compare.seat_balance`) for
+    its one cell, the two runs. The largest gap of a seat's win share from 1/P before and after,
+    whose it is, and its change read on the range every seat's Wilson interval over both runs
+    allows at once (Bonferroni over the 2P intervals; wider than a paired test of the gap would
+    be), worded by size against the seats' smallest difference that matters. Columns:
+    :data:`analysis.panel_compare.BALANCE_COLUMNS` (``cell`` empty); empty in a game with roles (no
+    fair seat share) or without seat rows. (Here, not in :mod:`analysis.compare`: this module
+    imports that one; before, in reports/build.py.)"""
+    seats = cmp.filter(pl.col("metric") == "seat_win_share")
+    if "roles" in base or seats.height == 0 or players < 2:
+        return pl.DataFrame(schema=BALANCE_COLUMNS)
+    games = [int(t["seat_tests"]["games"][0]) if "seat_tests" in t else 0 for t in (base, variant)]
+    rows = seats.select(pl.lit("").alias("cell"), "key", pl.col("base").alias("before"),
+                        pl.col("variant").alias("after"), pl.lit(games[0]).alias("games_before"),
+                        pl.lit(games[1]).alias("games_after"), pl.lit(players).alias("players"))
+    small = float(seats["smallest"][0]) if "smallest" in seats.columns else 0.01
+    return seat_balance(PanelComparison(game="", rows=rows, cells=[""], what="seat", family=0, smallest=small))

@@ -30,6 +30,7 @@ import polars as pl
 
 from analysis import analyse, group_runs, open_runs
 from analysis.compare import compare_runs
+from analysis.panel_compare import run_pair_balance
 from analysis.load import check_distinct_runs
 from reports.figures.draw import draw_all
 from reports.games import hook_for
@@ -136,7 +137,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         comparisons = [compare_runs(base_rs, groups[i], base, tables[i], smallest=smallest)
                        for i in range(1, len(groups))]
         for i, c in enumerate(comparisons):      # toward or away from a fair seat share
-            c.balance = seat_balance(c.table, base, tables[i + 1], base_rs.n_players)
+            c.balance = run_pair_balance(c.table, base, tables[i + 1], base_rs.n_players)
         cmps = [(labels[i], comparisons[i - 1].table, tables[i]) for i in range(1, len(groups))]
         side = None
         if answers is not None:
@@ -220,32 +221,6 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return target / "report.html"
-
-
-def seat_balance(cmp: pl.DataFrame, base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame],
-                 players: int) -> pl.DataFrame:
-    """Whether a two-run before/after (``cmp``, :func:`analysis.compare.compare_tables`' table of the
-    runs whose tables are ``base`` and ``variant``) moves the seats toward or away from a fair share
-    1/``players``: the panel before/after's answer (:func:`analysis.panel_compare.seat_balance`) for
-    its one cell, the two runs. The largest gap of a seat's win share from 1/P before and after,
-    whose it is, and its change read on the range every seat's Wilson interval over both runs
-    allows at once (Bonferroni over the 2P intervals; wider than a paired test of the gap would
-    be), worded by size against the seats' smallest difference that matters. Columns:
-    :data:`analysis.panel_compare.BALANCE_COLUMNS` (``cell`` empty); empty in a game with roles (no
-    fair seat share) or without seat rows. (Here, not in :mod:`analysis.compare`: the panel module
-    imports that one.)"""
-    from analysis.panel_compare import BALANCE_COLUMNS, PanelComparison
-    from analysis.panel_compare import seat_balance as cells_balance
-
-    seats = cmp.filter(pl.col("metric") == "seat_win_share")
-    if "roles" in base or seats.height == 0 or players < 2:
-        return pl.DataFrame(schema=BALANCE_COLUMNS)
-    games = [int(t["seat_tests"]["games"][0]) if "seat_tests" in t else 0 for t in (base, variant)]
-    rows = seats.select(pl.lit("").alias("cell"), "key", pl.col("base").alias("before"),
-                        pl.col("variant").alias("after"), pl.lit(games[0]).alias("games_before"),
-                        pl.lit(games[1]).alias("games_after"), pl.lit(players).alias("players"))
-    small = float(seats["smallest"][0]) if "smallest" in seats.columns else 0.01
-    return cells_balance(PanelComparison(game="", rows=rows, cells=[""], what="seat", family=0, smallest=small))
 
 
 #: comparison.csv's columns, in order (docs/reports.md): which runs, the metric, both sides'

@@ -1207,7 +1207,7 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
     #3: the page gave each seat's direction only, and its two Balance indices, untested, moved
     opposite ways): the largest gap of a seat's win share from 1/P before → after (the runs'
     values, whose it is) and its change with the range every seat's interval over both runs allows
-    at once, worded by size (``balance``: one row of :func:`reports.build.seat_balance`); then the
+    at once, worded by size (``balance``: one row of :func:`analysis.panel_compare.run_pair_balance`); then the
     table's Balance indices (``cmp``'s untested ``balance`` and ``win_share_balance`` rows), said to be
     untested and which way each moved. '' without a row (a game with roles: no fair seat share)."""
     if balance is None or balance.height == 0:

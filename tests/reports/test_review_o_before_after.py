@@ -204,7 +204,7 @@ def test_the_before_after_says_whether_the_seats_moved_toward_or_away_from_fair(
     import analysis_runs as runs
     from analysis import analyse, open_runs
     from analysis.compare import compare_runs
-    from reports.build import seat_balance
+    from analysis.panel_compare import run_pair_balance as seat_balance
     from reports.sections import build_sections, comparison_rows
 
     b = open_runs([runs.synthetic_run(tmp_path / "b", 3000, 4, seed=1, seat_edge=0.3)])
