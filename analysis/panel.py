@@ -184,6 +184,28 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
 
 
 def _role_seat_rows(run: Path, cell: int, label: str, players: int, games: int) -> list[dict]:
+    """:func:`_role_seat_rows_of`, read once per run: a panel before/after asks it of each run two or
+    three times (the split of the roles' wins, toward or away from fair, the panel page), each
+    reading the run's rows again. Keyed by the run's path and its run.json's size and time (a run
+    written again is read again); each caller gets its own copies."""
+    import os
+
+    try:
+        st = os.stat(Path(run) / "run.json")
+        key = (str(Path(run).resolve()), st.st_mtime_ns, st.st_size, cell, label, players, games)
+    except OSError:
+        return _role_seat_rows_of(run, cell, label, players, games)
+    if key not in _ROLE_SEAT_ROWS:
+        if len(_ROLE_SEAT_ROWS) >= 256:
+            _ROLE_SEAT_ROWS.clear()
+        _ROLE_SEAT_ROWS[key] = _role_seat_rows_of(run, cell, label, players, games)
+    return [dict(r) for r in _ROLE_SEAT_ROWS[key]]
+
+
+_ROLE_SEAT_ROWS: dict = {}
+
+
+def _role_seat_rows_of(run: Path, cell: int, label: str, players: int, games: int) -> list[dict]:
     """A cell's seats of the roles of several seats, each seat's share of its role's wins
     (:func:`analysis.roles.role_seat_table`: Wilson over the role's wins, this seat's alone) against
     the equal split 1/k, with the Wald test's p-value of "wins as often as its role's average seat"

@@ -192,3 +192,28 @@ def test_the_paired_interval_of_a_share_change_covers_as_often_as_it_claims():
     print(f"paired share change: {cover:.3f} of {3 * reps} 95% intervals hold the true change; per seat {hits / reps}")
     # 1,200 intervals (3 per pair, correlated): 95% ± about 1.5 pp at two standard errors
     assert 0.93 <= cover <= 0.97, (cover, hits / reps)
+
+
+def test_a_runs_role_seat_rows_are_read_once_and_again_when_it_is_written_again(tmp_path, monkeypatch):
+    """The panel before/after asked each run's role-seat rows two or three times, each reading its
+    rows again; they are read once per run. Each caller gets its own copies, and a run written again
+    (another run.json) is read again: the numbers follow the run."""
+    import os
+
+    from analysis import panel as P
+
+    base, _, wins = _sg_panels(tmp_path)
+    run = base / "cell-0"
+    calls = []
+    real = P._role_seat_rows_of
+    monkeypatch.setattr(P, "_role_seat_rows_of", lambda *a: calls.append(a) or real(*a))
+    first = P._role_seat_rows(run, 0, "c", 4, G)
+    first[0]["estimate"] = -1.0                         # a caller's change stays its own
+    again = P._role_seat_rows(run, 0, "c", 4, G)
+    assert len(calls) == 1 and again[0]["estimate"] != -1.0
+    assert [r["estimate"] for r in again] == pytest.approx(list(_share(wins[("base", 0)])))
+    _write(run, np.resize([1, 2, 3, 3], G), 7, "before", LINEUPS[0])   # seat 4 half of them now
+    st = os.stat(run / "run.json")
+    os.utime(run / "run.json", ns=(st.st_atime_ns, st.st_mtime_ns + 10**9))
+    rewritten = P._role_seat_rows(run, 0, "c", 4, G)
+    assert len(calls) == 2 and [r["estimate"] for r in rewritten] == pytest.approx([0.25, 0.25, 0.5])
