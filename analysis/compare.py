@@ -430,6 +430,18 @@ def _left_out(j: pl.DataFrame, roles: bool) -> tuple[pl.DataFrame, list]:
             # never more than one per game on either side: the mean is the share, one number
             drop.append((r["metric"], r["key"], r["label"], f"the same number as {s['label']}: never "
                          "more than one a game"))
+    # a shared win that is one of the game's endings in both runs (Fief's mutual wipe-out: the
+    # same games), tested once, as the ending (review Q #6: counted twice in "7 of the 8 moved")
+    ends = j.filter(pl.col("metric") == "end_reason_share")
+    for r in j.filter(pl.col("metric") == "shared_wins").iter_rows(named=True):
+        if (r["metric"], r["key"]) in constant:
+            continue
+        for e in ends.iter_rows(named=True):
+            if (r["n"] == e["n"] and r["n_v"] == e["n_v"] and abs(r["estimate"] - e["estimate"]) < 1e-12
+                    and abs(r["estimate_v"] - e["estimate_v"]) < 1e-12):
+                drop.append((r["metric"], r["key"], r["label"], f"the same number as {e['label']}: a shared "
+                             "win is that ending"))
+                break
     if roles:
         anchors = j.filter(pl.col("metric") == "role_win_share")
         if anchors.height == 2:      # two sides and no shared win: the second is 1 − the first

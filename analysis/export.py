@@ -32,7 +32,8 @@ from pathlib import Path
 
 import polars as pl
 
-from simcore.atomic import atomic_output, check_output_file, table_file, write_text_atomic  # noqa: F401
+from simcore.atomic import PARQUET_SIGN, atomic_output, check_output_file, table_file  # noqa: F401
+from simcore.atomic import write_text_atomic  # noqa: F401
 from simcore.errors import UsageError
 from analysis.load import check_run
 from simcore.rundir import GAMES, PLAYERS
@@ -327,7 +328,9 @@ def stream_raw(src: Path, dest: Path, fmt: str, *, bom: bool = False,
         return _csv_batches(source, dest, bom, batch_rows)
     rows = 0
     if fmt == "parquet":
-        with pq.ParquetWriter(dest, source.schema_arrow, compression="zstd") as writer:
+        schema = source.schema_arrow.with_metadata({**(source.schema_arrow.metadata or {}),
+                                                    **{k.encode(): v.encode() for k, v in PARQUET_SIGN.items()}})
+        with pq.ParquetWriter(dest, schema, compression="zstd") as writer:
             for batch in source.iter_batches(batch_size=batch_rows):
                 writer.write_batch(batch)
                 rows += batch.num_rows
@@ -419,7 +422,7 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
             df = p_values_as_text(df)
             df.write_csv(tmp, include_bom=bom, float_scientific=False)
         else:
-            df.write_parquet(tmp, compression="zstd")
+            df.write_parquet(tmp, compression="zstd", metadata=PARQUET_SIGN)
     return Path(out)
 
 

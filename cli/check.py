@@ -254,7 +254,9 @@ def _check_report_files(junit, summary, force: bool, read: list) -> None:
         check_output_file(junit, force, "--junit", inputs=read, own_sign=JUNIT_SIGN,
                           replaces=JUNIT_FILE)
     if summary is not None:
-        check_output_file(summary, False, "--summary", inputs=read, append=True)
+        from simcore.atomic import MARKDOWN_FILE
+
+        check_output_file(summary, False, "--summary", inputs=read, append=True, replaces=MARKDOWN_FILE)
 
 
 def register(app: typer.Typer) -> None:

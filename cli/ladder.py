@@ -139,7 +139,7 @@ def _write(out, force, tables, rules_name="", sets=()) -> None:
         return
     import polars as pl
 
-    from simcore.atomic import atomic_output, table_file
+    from simcore.atomic import PARQUET_SIGN, atomic_output, table_file
 
     table = pl.concat(tables).with_columns(
         pl.lit(str(rules_name)).alias("rules"),
@@ -148,7 +148,7 @@ def _write(out, force, tables, rules_name="", sets=()) -> None:
         if Path(out).suffix.lower() == ".csv":
             table.write_csv(tmp)
         else:
-            table.write_parquet(tmp)
+            table.write_parquet(tmp, metadata=PARQUET_SIGN)
     typer.echo(f"ladder: {out}")
 
 

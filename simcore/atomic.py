@@ -267,9 +267,12 @@ def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = 
             raise UsageError(f"{option} {show(text)}: exists and is not a regular file")
         if absolute.exists() and not force and not append and not _holds_sign(absolute, own_sign):
             raise UsageError(f"{option} {show(text)}: file exists (use --force to replace it)")
-        if (absolute.exists() and force and not append and replaces is not None
+        if (absolute.exists() and (force or append) and replaces is not None
                 and not _holds_sign(absolute, own_sign)):
             problem = replaces.problem(absolute)
+            if problem is not None and append:
+                raise UsageError(f"{option} {show(text)}: {problem}, not {replaces.name} (only "
+                                 f"{replaces.name} is added to; give another name)")
             if problem is not None:
                 raise UsageError(f"{option} {show(text)}: {problem}, not {replaces.name} (--force "
                                  f"replaces only {replaces.name}; give another name, or move it "
@@ -299,7 +302,8 @@ def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = 
 def check_output_file(out: str | Path, force: bool, option: str = "--out",
                       inputs: Iterable[str | Path] = (), append: bool = False,
                       own_sign: str | None = None, replaces: "FileKind | None" = None) -> Path:
-    """:func:`check_output_path` for a file (an export, a baseline, a JUnit or Markdown summary)."""
+    """:func:`check_output_path` for a file (an export, a baseline, a JUnit or Markdown summary;
+    ``replaces`` with ``append``: the kind of file it may be added to)."""
     return check_output_path(out, kind="file", force=force, option=option, inputs=inputs,
                              append=append, own_sign=own_sign, replaces=replaces)
 
@@ -339,7 +343,8 @@ def what_file(path: Path) -> str:
 
     raw = _head(path)
     if raw.startswith(b"PAR1"):
-        return "a Parquet file"
+        return ("a Parquet table of this toolkit" if _is_our_parquet(path) else
+                "a Parquet file of another program (or of a version before the toolkit marked its own)")
     text = _text_head(path)
     if text is None:
         return "binary data"
@@ -378,22 +383,50 @@ class FileKind:
         return None if self.test(path) else f"is {what_file(path)}"
 
 
+#: A column name of a table this toolkit writes as CSV: a lower-case identifier (snake_case).
+_COLUMN = re.compile(r"[a-z_][a-z0-9_]*\Z")
+
+
 def _is_csv(path: Path) -> bool:
     """A table this toolkit could have written as CSV: UTF-8 text whose first line is a header of
-    two or more comma-separated names (not a comment, a TOML section or key, JSON or markup)."""
+    two or more names, each a lower-case identifier (``seat,win_share,ci_low``: the toolkit's
+    columns), and whose next lines have as many fields. A user's notes, a script, YAML, JSON or
+    a table of spreadsheet names ("Name, Age") are not (review Q #2: any first line with a comma
+    passed). A user's own table with snake_case names and the same shape cannot be told apart."""
+    import csv
+    import io
+
     text = _text_head(path)
     if text is None:
         return False
     if not text.strip():
         return True                      # an empty file holds nothing to lose
-    first = text.splitlines()[0]
-    return ("," in first and first[:1] not in "#[{<" and "=" not in first
-            and not first.startswith(('"""', "'''")))
+    lines = text.splitlines()
+    complete = lines if len(text) < 4000 else lines[:-1]          # (the last line may be cut)
+    rows = list(csv.reader(io.StringIO("\n".join(complete[:20]))))
+    if not rows or len(rows[0]) < 2 or not all(_COLUMN.match(c) for c in rows[0]):
+        return False
+    return all(len(r) == len(rows[0]) for r in rows[1:] if r)
+
+
+#: The key-value metadata every Parquet table this toolkit writes carries (export, ladder), so that
+#: --force replaces a Parquet file only when it is one of them.
+PARQUET_SIGN = {"written_by": "balance-toolkit"}
+
+
+def _is_our_parquet(path: Path) -> bool:
+    try:
+        import pyarrow.parquet as pq
+
+        meta = pq.read_metadata(path).metadata or {}
+    except Exception:            # (not Parquet, damaged: not ours)
+        return False
+    return all(meta.get(k.encode()) == v.encode() for k, v in PARQUET_SIGN.items())
 
 
 def _is_parquet(path: Path) -> bool:
     raw = _head(path)
-    return raw.startswith(b"PAR1") or not raw
+    return not raw or (raw.startswith(b"PAR1") and _is_our_parquet(path))
 
 
 def _starts_with(pattern: str):
@@ -409,10 +442,21 @@ def _starts_with(pattern: str):
 
 
 CSV_FILE = FileKind("a CSV table", _is_csv)
-PARQUET_FILE = FileKind("a Parquet file", _is_parquet)
+PARQUET_FILE = FileKind("a Parquet table of this toolkit", _is_parquet)
 BASELINE_FILE = FileKind("a baseline of balance check", _starts_with(re.escape(BASELINE_SIGN)))
-#: a replay's text: its first line (or its second, after the "# why" line of --find) names the game
-REPLAY_FILE = FileKind("a replay", _starts_with(r"(?:# [^\n]*\n)?[^\n]*: game \d+ of run "))
+#: a replay's text: its first line (or its second, after the "# why" line of --find) names the
+#: game, its run, its player count and the run's seed, as simcore.replay heads every replay
+REPLAY_FILE = FileKind("a replay", _starts_with(
+    r"(?:# [^\n]*\n)?[^\n]*: game \d+ of run [^\n]*\(\d+ (?:players|sides), run seed \d+"))
+
+
+def _is_markdown(path: Path) -> bool:
+    """Text a summary may be appended to: empty, or text that is not a table, TOML, JSON, HTML or
+    a baseline (a $GITHUB_STEP_SUMMARY file, Markdown)."""
+    return not _head(path) or what_file(path) == "a text file"
+
+
+MARKDOWN_FILE = FileKind("a Markdown or text file", _is_markdown)
 
 
 def signed_file(name: str, sign: str) -> FileKind:
@@ -1085,8 +1129,10 @@ def write_text_atomic(out: str | Path, text: str, force: bool = False, option: s
 
 
 def append_text(out: str | Path, text: str, option: str) -> Path:
-    """Append UTF-8 text to ``out`` (created if missing), as ``$GITHUB_STEP_SUMMARY`` expects."""
-    out = check_output_file(out, False, option, append=True)
+    """Append UTF-8 text to ``out`` (created if missing), as ``$GITHUB_STEP_SUMMARY`` expects; only
+    to a Markdown or text file (review Q #1: a rules TOML or a Parquet file given as --summary was
+    appended to and no longer read)."""
+    out = check_output_file(out, False, option, append=True, replaces=MARKDOWN_FILE)
     try:
         with open(out, "a", encoding="utf-8") as fh:
             fh.write(text)

@@ -65,4 +65,58 @@ def test_ladder_force_refuses_a_parquet_name_holding_text(tmp_path, capsys):
     out = tmp_path / "matrix.parquet"
     out.write_text("not a table\n", encoding="utf-8")
     code = _run(["ladder", "--bots", "random,greedy", "--games", "20", "--out", str(out), "--force"])
-    _refused(capsys, code, out, b"not a table\n", "is a text file, not a Parquet file")
+    _refused(capsys, code, out, b"not a table\n", "is a text file, not a Parquet table of this toolkit")
+
+
+@pytest.mark.parametrize("name, content", [
+    ("notes.txt", "Playtest notes, session 3\nSeat 1 felt weak\n"),
+    ("script.py", "import os, sys\nprint(sys.argv)\n"),
+    ("conf.yaml", "strategies: [greedy, balanced]\nseed: 3\n"),
+    ("data.json", ' {"a": 1, "b": 2}\n'),
+    ("mail.eml", "Subject: meeting, notes\n\nSee you.\n"),
+    ("people.csv", "Name, Age\nAnn, 31\n"),
+])
+def test_export_force_refuses_text_that_is_no_table_of_the_toolkit(run, tmp_path, capsys, name, content):
+    """Review Q #2: any text whose first line held a comma passed for one of the toolkit's CSV
+    tables and was replaced."""
+    out = tmp_path / name
+    out.write_text(content, encoding="utf-8")
+    code = _run(["export", str(run), "--what", "seats", "--out", str(out), "--format", "csv", "--force"])
+    _refused(capsys, code, out, content.encode(), "not a CSV table")
+
+
+def test_a_parquet_file_of_another_program_is_not_replaced(run, tmp_path, capsys):
+    import polars as pl
+
+    mine = tmp_path / "mine.parquet"
+    pl.DataFrame({"seat": [1], "win_share": [0.3]}).write_parquet(mine)
+    before = mine.read_bytes()
+    code = _run(["export", str(run), "--what", "seats", "--out", str(mine), "--force"])
+    _refused(capsys, code, mine, before, "is a Parquet file of another program")
+    ours = tmp_path / "ours.parquet"
+    assert _run(["export", str(run), "--what", "seats", "--out", str(ours)]) == 0
+    assert _run(["export", str(run), "--what", "games", "--out", str(ours), "--force"]) == 0
+
+
+def test_replay_force_refuses_notes_that_name_a_game_of_a_run(run, tmp_path, capsys):
+    notes = tmp_path / "n.md"
+    notes.write_text("# Why seat 1 lost\nMiddle-Ages: game 957 of run small_ma looked odd\n", encoding="utf-8")
+    code = _run(["replay", str(run), "--game", "4", "--out", str(notes), "--force"])
+    _refused(capsys, code, notes, notes.read_bytes(), "not a replay")
+
+
+def test_a_summary_is_added_to_markdown_only(run, tmp_path, capsys):
+    """Review Q #1: --summary appended to any file (a rules TOML no longer parsed, a Parquet file no
+    longer opened), without --force."""
+    base = tmp_path / "base.toml"
+    assert _run(["baseline", str(run), "--out", str(base), "--tolerance", "6", "--score-tolerance", "6"]) == 0
+    capsys.readouterr()
+    rules = tmp_path / "rules.toml"
+    rules.write_bytes(RULES.read_bytes())
+    code = _run(["check", "--baseline", str(base), "--games", "2000", "--summary", str(rules), "-q"])
+    _refused(capsys, code, rules, RULES.read_bytes(), "is a TOML file")
+    md = tmp_path / "summary.md"
+    md.write_text("# CI summary\n\nearlier step\n", encoding="utf-8")
+    assert _run(["check", "--baseline", str(base), "--games", "2000", "--summary", str(md), "-q"]) in (0, 1, 3)
+    text = md.read_text(encoding="utf-8")
+    assert text.startswith("# CI summary\n\nearlier step\n") and len(text) > 40

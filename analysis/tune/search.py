@@ -199,6 +199,7 @@ def check_study(storage: str | None, out: Path, meta: dict, resuming: bool) -> N
             return
     except OSError:
         return
+    _roll_back_hot_journal(path)
     try:
         con = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
     except sqlite3.Error as exc:
@@ -250,6 +251,29 @@ def check_study(storage: str | None, out: Path, meta: dict, resuming: bool) -> N
         raise UsageError(f"{where}: holds the study of another tune{game} (different "
                          f"{_PLAN_WORDS.get(diff, diff.replace('_', ' '))}); give a new --storage "
                          "file, or that tune's own command to resume it")
+
+
+def _roll_back_hot_journal(path: Path) -> None:
+    """A study killed while writing leaves a hot journal beside it (``study.db-journal``); a
+    read-only connection cannot roll it back and reports the intact study as damaged ("attempt to
+    write a readonly database": review Q #3, once in 13 kills of a tune, and the advice was to move
+    the study away). Opened read-write once, SQLite rolls the unfinished write back to the last
+    committed state, as any writer of the study would; nothing else is written."""
+    import sqlite3
+
+    journal = Path(str(path) + "-journal")
+    try:
+        if not journal.is_file() or journal.stat().st_size == 0:
+            return
+        con = sqlite3.connect(str(path), timeout=1.0)
+    except (OSError, sqlite3.Error):
+        return
+    try:
+        con.execute("PRAGMA schema_version").fetchone()       # (a read: the rollback happens here)
+    except sqlite3.Error:
+        pass
+    finally:
+        con.close()
 
 
 #: A plan key as the designer typed it, for :func:`check_study`'s refusal.

@@ -120,7 +120,7 @@ def test_existing_file_is_refused_without_force(mixed_run, tmp_path, capsys):
     ("rules.csv", "# Middle-Ages rules\n[setup]\nstart_coins = [5, 5]\n", "a TOML file"),
     ("notes.csv", "# My notes, a, b\n", "a text file"),
     ("data.csv", "\x00\x01binary", "binary data"),
-    ("table.parquet", "seat,win_share\n1,0.25\n", "a CSV table, not a Parquet file"),
+    ("table.parquet", "seat,win_share\n1,0.25\n", "a CSV table, not a Parquet table of this toolkit"),
 ])
 def test_force_refuses_a_file_of_another_kind(mixed_run, tmp_path, capsys, name, content, kind):
     out = tmp_path / name

@@ -15,6 +15,7 @@ Tiny tunes (2-player Middle-Ages with random bots, 100 to 800 games a candidate)
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -214,3 +215,30 @@ def test_a_tune_cut_mid_trial_and_resumed_numbers_and_plays_what_one_never_cut_d
     assert resumed["best_trial"] == whole["best_trial"] and resumed["sentence"] == whole["sentence"]
     line = next(text for phase, *_, text in said if phase == "resume")
     assert "1 trial kept (and 1 cut short by the interruption, played again)" in line, line
+
+
+def test_a_study_killed_mid_write_is_rolled_back_not_called_damaged(three_trials, tmp_path):
+    """Review Q #3: a kill during a write to study.db leaves a hot journal; the read-only check of
+    the study could not roll it back and said "study.db is damaged … move it away", advice that
+    threw away every trial. The study is rolled back (SQLite's own recovery) and the tune resumes
+    with the files of one never interrupted."""
+    import shutil
+    import subprocess
+    import sys
+
+    whole_dir, _, _ = three_trials
+    out = tmp_path / "killed"
+    shutil.copytree(whole_dir, out)
+    for name in ("result.json", "best_rules.toml", "importance.csv"):
+        (out / name).unlink()
+    code = ("import os, signal, sqlite3, sys\n"
+            "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+            "c.execute('pragma cache_size=2'); c.execute('begin immediate'); c.execute('create table junk(x)')\n"
+            "c.executemany('insert into junk values(?)', [(b'x' * 4000,)] * 200)\n"
+            "os.kill(os.getpid(), signal.SIGKILL)\n")
+    subprocess.run([sys.executable, "-c", code, str(out / "study.db")], check=False)
+    assert (out / "study.db-journal").stat().st_size > 0              # the case this test is about
+    resumed = run_tune(_plan(3), out)
+    keep = ("trial", "state", SETTING, "games", "objective")
+    assert [{k: r[k] for k in keep} for r in _rows(out)] == [{k: r[k] for k in keep} for r in _rows(whole_dir)]
+    assert resumed["best_trial"] == json.loads((whole_dir / "result.json").read_text())["best_trial"]
