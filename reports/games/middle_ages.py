@@ -383,20 +383,24 @@ def swing_change(r: dict, note: str = "") -> str:
     return f"{pp(r['diff'])} ({pp_ci(r['diff_low'], r['diff_high'])}{'; ' + note if note else ''})"
 
 
-def family_range(r: dict) -> str:
+def family_range(r: dict, smallest: float = 0.01) -> str:
     """The interval a card-and-seat swing's verdict was read on: Bonferroni over every card and
     seat (``family_low``/``family_high``), on the change's side of 0 for a clear row
-    (:func:`reports.text.size_range`); '' for a table written before the columns."""
+    (:func:`reports.text.size_range`: Holm shows the sign where this wider interval still reaches
+    0, so the end past 0 is printed as 0), with the decimals that keep every end on its side of 0
+    and of ``smallest`` (:func:`reports.text.verdict_digits`: "−3.0 to −1.0 pp" beside "may matter"
+    was −0.978 at its low end, review Q #4); '' for a table written before the columns."""
     if r.get("family_low") is None or r.get("family_high") is None or r.get("family_size") is None:
         return ""
-    return pp_ci(*size_range(r["diff"], r["family_low"], r["family_high"], bool(r.get("significant", True))))
+    lo, hi = size_range(r["diff"], r["family_low"], r["family_high"], bool(r.get("significant", True)))
+    return pp_ci(lo, hi, verdict_digits(lo, hi, smallest))
 
 
-def family_note(t: dict, r: dict) -> str:
+def family_note(t: dict, r: dict, smallest: float = 0.01) -> str:
     """``all 132 card-and-seat swings at once: +1.2 to +4.1 pp``, the range a verdict of table
     ``event_seats`` was read on (review O #4: the verdict stood beside the row's own interval
     only, so two swings with the same own interval wore different verdicts); '' without it."""
-    shown = family_range(r)
+    shown = family_range(r, smallest)
     if not shown:
         return ""
     return f"all {int(r['family_size'])} card-and-seat swings at once: {shown}"
@@ -435,7 +439,7 @@ def card_swing_sentences(t: dict, smallest: float = 0.01) -> list[str]:
     why = "an association under bot play (the games where a card fires against the others), not the card's effect."
     tail = (f" {large} card-and-seat swings are clear and large enough to matter (the table under “Event-card "
             f"impact when it fires”); each is {why}" if large > 1 else f" It is {why}")
-    family = family_note(t, top)
+    family = family_note(t, top, smallest)
     out = [f"The event card that goes with the largest swing of a seat's win share, among the swings "
            f"{_verdict_of(top)}, is {top['event_name']}: "
            f"{_swing_words(top, 'its own interval, unadjusted; ' + (family + '; ' if family else '') + holm)}"
@@ -451,7 +455,7 @@ def card_swing_sentences(t: dict, smallest: float = 0.01) -> list[str]:
         r = own.row(0, named=True)
         out.append(f"For {weakest['seat_label']}, the seat that wins least ({pct(weakest['win_share'])}% "
                    f"against a fair {pct(weakest['fair_share'])}%), the largest of its swings "
-                   f"{_verdict_of(r)} goes with {r['event_name']}: {_swing_words(r, family_note(t, r))}.")
+                   f"{_verdict_of(r)} goes with {r['event_name']}: {_swing_words(r, family_note(t, r, smallest))}.")
     return out
 
 
@@ -470,7 +474,7 @@ def _event_seat_rows(t: dict, smallest: float = 0.01) -> pl.DataFrame:
         "Win share when it does not": pct_column(es, "win_share_without", "without_ci_low", "without_ci_high"),
         "Change (pp, 95% interval, unadjusted)": [_nb(swing_change(r)) for r in es.iter_rows(named=True)],
         **({f"All {int(es['family_size'][0])} at once (pp, the verdict's range)":
-            [_nb(family_range(r)) for r in es.iter_rows(named=True)]}
+            [_nb(family_range(r, smallest)) for r in es.iter_rows(named=True)]}
            if "family_size" in es.columns and es.height else {}),
         "p (Holm-adjusted)": [pvalue(p) for p in es["p_adjusted"]],
         **({f"Verdict (Holm over every card and seat; {100 * smallest:g} pp matters)":
@@ -571,7 +575,9 @@ def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None) -> list[Secti
             [("Event cards (all firing turns)", _event_rows(t))]
             + ([("Seats whose win share changes with the card (clear after Holm's correction over every "
                  "card and seat; each change's own interval is unadjusted, and its verdict is read on the "
-                 "interval of every card and seat at once beside it; largest first by verdict)", es)]
+                 "interval of every card and seat at once beside it, shown on the change's side of 0: where "
+                 "that wider interval still reaches past 0, Holm's step-down shows the sign and the end is "
+                 "printed as 0.0; largest first by verdict)", es)]
                if es.height else []),
             card_swing_sentences(t, rs.smallest_of("share"))))
     if "tiles" in t:

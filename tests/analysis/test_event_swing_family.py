@@ -71,12 +71,14 @@ def test_each_verdict_is_true_of_the_range_printed_beside_it(tables):
         s = 100 * smallest
         kind = next(k for k, w in words.items() if w in said)
         seen.add(kind)
+        # exactly on the printed numbers (review Q #4: "−3.0 to −1.0 pp" beside "may matter" was
+        # −0.978 at its low end: the decimals now keep each end on its side of 1 pp)
         if kind == stats.LARGE:
-            assert near >= s - 0.05, (cell, said)
+            assert near >= s, (cell, said)
         elif kind == stats.SMALL:
-            assert far <= s + 0.05, (cell, said)
+            assert far <= s, (cell, said)
         else:
-            assert near <= s + 0.05 and far >= s - 0.05, (cell, said)
+            assert near < s < far, (cell, said)
     assert seen, table
 
 
@@ -97,3 +99,16 @@ def test_the_lead_sentence_names_the_range_its_verdict_was_read_on(tables):
     expect = f"all {int(r['family_size'])} card-and-seat swings at once: {signed(lo)} to {signed(hi)} pp"
     assert expect in lines[0].replace("\u00a0", " "), lines[0]
     assert math.isfinite(lo) and math.isfinite(hi)
+
+
+def test_a_range_is_printed_with_the_decimals_its_verdict_needs():
+    """Review Q #4, the reviewer's row: a family interval −3.00 to −0.978 pp (may matter) printed
+    at one decimal read "−3.0 to −1.0 pp", wholly past 1 pp."""
+    from reports.games.middle_ages import family_range
+
+    row = {"diff": -0.020, "family_low": -0.0300, "family_high": -0.00978, "family_size": 60, "significant": True}
+    shown = family_range(row, 0.01).replace("\u2212", "-")
+    lo, hi = (float(x) for x in shown.removesuffix(" pp").split(" to "))
+    assert hi > -1.0 and lo < -1.0, shown
+    row = {"diff": 0.010, "family_low": -0.00002, "family_high": 0.02094, "family_size": 60, "significant": True}
+    assert family_range(row, 0.01).replace("\u2212", "-") == "0.0 to +2.1 pp"     # cut at 0 (Holm's sign)
