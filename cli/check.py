@@ -268,7 +268,7 @@ def register(app: typer.Typer) -> None:
         # output check refuses for a file only if it sees it (as balance export)
         out: str = typer.Option(..., "--out", "-o", help="Baseline file to write, e.g. "
                                 "configs/baselines/NAME.toml.", show_default=False, metavar="<path>"),
-        force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
+        force: bool = typer.Option(False, "--force", help="Replace an existing --out baseline (never a file of another kind)."),
         tolerance: Optional[str] = typer.Option(
             None, "--tolerance", help="Tolerance of win shares (seat, strategy and role), ± percentage "
             "points: 2pp, 2% or 2 (default: the smallest win-share difference that matters, 1 pp).",
@@ -398,7 +398,7 @@ def register(app: typer.Typer) -> None:
                                 "(income.palais.base=4); repeatable."),
         save_run: Optional[Path] = typer.Option(None, "--save-run", help="Keep the games the check "
                                                 "played as a run directory (replayed there)."),
-        force: bool = typer.Option(False, "--force", help="Replace a non-empty --save-run directory, or a --junit file that balance check did not write."),
+        force: bool = typer.Option(False, "--force", help="Replace a non-empty --save-run directory this toolkit wrote. A --junit file balance check wrote is replaced without it; one it did not write never is."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the verdict line."),
         smallest_difference: Optional[str] = typer.Option(
             None, "--smallest-difference",

@@ -57,7 +57,7 @@ def ladder(
     # a str, not a Path: Path("m.csv/") drops the slash the output check refuses a file name for
     out: Optional[str] = typer.Option(None, "--out", "-o", metavar="<path>",
                                       help="Also write the matrix to this file (.csv or .parquet)."),
-    force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --out table of this toolkit, of the format written (never a file of another kind)."),
 ) -> None:
     import importlib
 

@@ -43,31 +43,66 @@ def time_left(elapsed: float, done: int, total: int) -> str:
 LOG_EVERY_S = 60.0
 
 
+def log_every() -> float | None:
+    """Seconds between two progress lines off a terminal (``BALANCE_LOG_EVERY``: a number of
+    seconds, 0 for every update; ``off``, ``no``, ``never`` or ``0ff`` for none); None: no lines.
+    A value that is none of these is one line on stderr and the default (review Q #7: a word was
+    read as 60 without a word)."""
+    raw = os.environ.get("BALANCE_LOG_EVERY")
+    if raw is None or not raw.strip():
+        return LOG_EVERY_S
+    if raw.strip().lower() in ("off", "no", "never", "none", "false"):
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = float("nan")
+    if not value >= 0:                 # (nan, a negative number)
+        global _WARNED
+        if not _WARNED:
+            _WARNED = True
+            import sys
+
+            print(f"BALANCE_LOG_EVERY={raw!r}: not a number of seconds (0 or more) or 'off'; "
+                  f"progress lines every {LOG_EVERY_S:g} s", file=sys.stderr)
+        return LOG_EVERY_S
+    return value
+
+
+_WARNED = False
+
+
 class LogLines:
     """Progress as plain lines, for a console that is not a terminal (a CI log, a file): called as
     ``log(done, total, text)``, it prints "simulating: 250,000 of 1,000,000 games (25%), 61 s,
     about 3 min left" at most every :data:`LOG_EVERY_S` seconds (the first after that long: a short
     command prints nothing), never at the end (the command's own lines say that). Silent on a
-    terminal (the live bar shows it) and on a quiet console."""
+    terminal (the live bar shows it), on a quiet console and with ``BALANCE_LOG_EVERY=off``. Its
+    clock starts at its first report (``done`` then is where it started: a resumed tune's trials
+    already played, the first chunk's games), so the time left is read on the work timed here, not
+    on the start-up or an earlier phase (review Q #7: a tune's confirmation said "about 35 min
+    left" for 2 s of work)."""
 
     def __init__(self, console, what: str, unit: str = "game") -> None:
         self.what, self.unit, self.console = what, unit, console
-        self.enabled = not console.quiet and not console.is_terminal
-        try:
-            self.every = float(os.environ.get("BALANCE_LOG_EVERY", LOG_EVERY_S))
-        except ValueError:
-            self.every = LOG_EVERY_S
-        self.start = self.last = time.perf_counter()
+        self.every = log_every()
+        self.enabled = not console.quiet and not console.is_terminal and self.every is not None
+        self.start = self.last = None
+        self.first = 0
 
     def __call__(self, done: int, total: int, text: str = "") -> None:
         if not self.enabled or not total or done >= total:
             return
         now = time.perf_counter()
+        if self.start is None:
+            self.start = self.last = now
+            self.first = done
+            return
         if now - self.last < self.every:
             return
         self.last = now
         elapsed = now - self.start
-        left = time_left(elapsed, done, total)
+        left = time_left(elapsed, done - self.first, total - self.first)
         line = (f"{self.what}: {done:,} of {counted(total, self.unit)} ({100 * done / total:.0f}%), "
                 f"{elapsed:.0f} s" + (f", {left}" if left else "") + (f"; {text}" if text else ""))
         self.console.print(line, highlight=False, soft_wrap=True, markup=False)
@@ -105,9 +140,13 @@ class Steps:
         self.lines.append(line)
         if self.live is not None:
             self.live.update(line)
-        elif self.log.enabled and time.perf_counter() - self.log.last >= self.log.every:
-            self.log.last = time.perf_counter()
-            self.console.print(line, highlight=False, soft_wrap=True, markup=False)
+        elif self.log.enabled:
+            now = time.perf_counter()
+            if self.log.last is None:
+                self.log.last = self.start
+            if now - self.log.last >= self.log.every:
+                self.log.last = now
+                self.console.print(line, highlight=False, soft_wrap=True, markup=False)
 
     def render(self) -> str:
         elapsed = time.perf_counter() - self.start

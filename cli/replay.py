@@ -46,7 +46,7 @@ def replay(
     # a str, not a Path: Path("log/") drops the slash the output check refuses a file name for
     out: Optional[str] = typer.Option(None, "--out", "-o", metavar="<path>",
                                       help="Write the log to this file."),
-    force: bool = typer.Option(False, "--force", help="Replace an existing --out file."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --out replay (never a file of another kind)."),
 ) -> None:
     from simcore import replay as R
     from simcore.errors import UsageError

@@ -183,13 +183,15 @@ def test_off_a_terminal_a_long_command_writes_a_plain_line_at_most_every_interva
     monkeypatch.setattr(P.time, "perf_counter", lambda: float(next(clock)))
     monkeypatch.setenv("BALANCE_LOG_EVERY", "25")
     buf = io.StringIO()
-    log = P.LogLines(Console(file=buf, width=200), "simulating")        # start: t = 0
-    for done in (100, 200, 300, 400, 500, 600, 1000):                    # t = 10, 20, … 70
+    log = P.LogLines(Console(file=buf, width=200), "simulating")
+    for done in (100, 200, 300, 400, 500, 600, 700, 800, 900, 1000):   # t = 0, 10, … 90
         log(done, 1000, "x games/s")
     lines = buf.getvalue().splitlines()
-    # printed at t = 30 (300 done: 30 s for 300, 70 s left) and t = 60 (600 done: 40 s left)
-    assert lines == ["simulating: 300 of 1,000 games (30%), 30 s, about 70 s left; x games/s",
-                     "simulating: 600 of 1,000 games (60%), 60 s, about 40 s left; x games/s"]
+    # its clock starts at the first report (t = 0, 100 done: review Q #7, the time before it is
+    # not the work's); printed at t = 30 (400 done: 30 s for 300, 600 left: 60 s) and t = 60
+    # (700 done: 60 s for 600, 300 left: 30 s)
+    assert lines == ["simulating: 400 of 1,000 games (40%), 30 s, about 60 s left; x games/s",
+                     "simulating: 700 of 1,000 games (70%), 60 s, about 30 s left; x games/s"]
     for console in (Console(file=io.StringIO(), force_terminal=True),
                     Console(file=io.StringIO(), quiet=True)):
         quiet = P.LogLines(console, "simulating")
@@ -210,3 +212,17 @@ def test_simulate_and_sweep_off_a_terminal_say_how_far_they_are(tmp_path, monkey
                   "2000", "--out", tmp_path / "s").stderr
     lines = [x for x in err.splitlines() if x.startswith("sweep: ")]
     assert lines and all(" of 12,000 games (" in x for x in lines), err
+
+
+def test_balance_log_every_off_stops_the_lines_and_a_word_is_said(monkeypatch, capsys):
+    import cli.progress as P
+
+    buf = io.StringIO()
+    monkeypatch.setenv("BALANCE_LOG_EVERY", "off")
+    assert not P.LogLines(Console(file=buf), "simulating").enabled
+    monkeypatch.setattr(P, "_WARNED", False)
+    monkeypatch.setenv("BALANCE_LOG_EVERY", "soon")
+    assert P.log_every() == P.LOG_EVERY_S
+    assert "BALANCE_LOG_EVERY='soon': not a number of seconds" in capsys.readouterr().err
+    monkeypatch.setenv("BALANCE_LOG_EVERY", "0")
+    assert P.log_every() == 0.0

@@ -680,11 +680,19 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     for t in study.get_trials(deepcopy=False, states=(states.RUNNING, states.WAITING)):
         study.tell(t.number, state=states.FAIL)         # (an earlier version's cut trial, mid-list)
     if resuming and progress is not None:
+        # counted as --trials counts them (a repeat of settings already played is not a trial of its
+        # own: review Q #8 read "11 trials kept" beside --trials 6)
         ended = [t for t in study.get_trials(deepcopy=False) if t.state in (states.COMPLETE, states.PRUNED)]
-        progress("resume", len(ended), plan.trials,
-                 f"resuming {final}: {len(ended)} trial{'s' if len(ended) != 1 else ''} kept"
-                 + (f" (and {forgotten} cut short by the interruption, played again)" if forgotten else "")
-                 + "; the search goes on from there")
+        kept = sum(DUPLICATE_OF not in t.user_attrs for t in ended)
+        repeats = len(ended) - kept
+        rest = ("the search goes on from there" if kept < plan.trials and not _exhausted(plan, ended)
+                else "the search is done; the confirmation goes on")
+        progress("resume", kept, plan.trials,
+                 f"resuming {final}: {kept} of {plan.trials} trials kept"
+                 + (f" (and {repeats} repeat{'s' if repeats != 1 else ''} of settings already played)"
+                    if repeats else "")
+                 + (f"; {forgotten} cut short by the interruption, played again" if forgotten else "")
+                 + f"; {rest}")
     columns = ("seat", "strategy", "win_share")
     tight = tuple(tightened(t, SEARCH_MARGIN) for t in plan.targets)
 

@@ -214,7 +214,7 @@ def test_a_tune_cut_mid_trial_and_resumed_numbers_and_plays_what_one_never_cut_d
     assert "FAIL" not in _trial_states(out) and "RUNNING" not in _trial_states(out)
     assert resumed["best_trial"] == whole["best_trial"] and resumed["sentence"] == whole["sentence"]
     line = next(text for phase, *_, text in said if phase == "resume")
-    assert "1 trial kept (and 1 cut short by the interruption, played again)" in line, line
+    assert "1 of 3 trials kept; 1 cut short by the interruption, played again; the search goes on" in line, line
 
 
 def test_a_study_killed_mid_write_is_rolled_back_not_called_damaged(three_trials, tmp_path):
