@@ -363,7 +363,7 @@ def _unpaired_words(cmp: pl.DataFrame) -> str:
     return ", ".join(kinds[:-1]) + " and " + kinds[-1] if len(kinds) > 1 else "".join(kinds)
 
 
-def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False) -> str:
+def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False, game: str | None = None) -> str:
     """A before/after's "How this is measured" paragraph, shown below its table (the section itself
     leads with what changed and what moved): how the changes were compared (``about``, the
     :class:`analysis.compare.Comparison`: "paired on the same N deals", which metrics, the paired
@@ -373,17 +373,23 @@ def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False) -> str:
     large enough to matter, may matter, small), each read on the change's interval held to all
     tested metrics at once; then the rows left out (how many, and why: a share of almost nobody,
     a metric the same in every game of both runs, the same number as another row) and, in a game with roles (``roles``), that no seat-balance
-    index is compared."""
+    index is compared. A game with no bots to deal to (``game``: Fief's combat, dice only) is
+    paired on the same random streams, game by game, not on deals (review Q #6)."""
     pairing = about.pairing if about is not None else None
+    spec = spec_for(game) if game is not None else None
+    dice = spec is not None and spec.strategies is None
+    deals = "random streams" if dice else "deals"
+    by = "game by game" if dice else "deal by deal"
     if pairing is not None and pairing.paired:
         paired = cmp.filter(pl.col("paired")) if "paired" in cmp.columns else cmp.clear()
         where = ("per-game rows" if getattr(pairing, "source", "rows") == "rows" else
                  "sweep's exact paired sums (paired_stats.json: the two variants were played "
                  "together, game by game)")
-        how = (f"Paired on the same {pairing.games:,} deals: the {paired.height} metrics "
-               f"({_paired_words(paired)}) read from the {where} are compared deal by deal, each change the mean of the per-deal "
-               "differences after − before with its t interval (mean ± t·sd/√n over the deals: a paired "
-               "t test), which removes the luck of the deal both sides share"
+        how = (f"Paired on the same {pairing.games:,} {deals}: the {paired.height} metrics "
+               f"({_paired_words(paired)}) read from the {where} are compared {by}, each change the mean "
+               f"of the per-{'game' if dice else 'deal'} differences after − before with its t interval "
+               f"(mean ± t·sd/√n over the {'games' if dice else 'deals'}: a paired t test), which removes "
+               f"the luck of the {'dice' if dice else 'deal'} both sides share"
                + ("; the others (marked \"unpaired\" in the table: read from each run's statistics, such as "
                   + _unpaired_words(cmp) + ") treat the two runs as independent. "
                   if paired.height < cmp.filter(pl.col("kind") != "index").height else ". "))
@@ -671,7 +677,8 @@ def replay_line(rs: RunSet, t: dict) -> str | None:
         what = f"a game seat {seat} (the weakest) lost with its highest score"
     else:
         return None
-    return (f"To see why, look at {what}, turn by turn: balance replay {rs.paths[0]} --find '{query}' "
+    step = getattr(hook_for(rs.game), "REPLAY_STEP", "turn by turn")     # (Fief: round by round)
+    return (f"To see why, look at {what}, {step}: balance replay {rs.paths[0]} --find '{query}' "
             f"(any game: --game N).{_replay_cost(rs, rows)}")
 
 
@@ -795,7 +802,7 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
                     if side else "Headline findings",
                     sentences=lines)]
     if "roles" in t:
-        role_lines = role_headlines(t)
+        role_lines = role_headlines(t, getattr(hook_for(rs.game), "GAMES_NOUN", None))
         split = bool((t["roles"]["seats"] > 1).any())     # some role has several seats to compare
         secs.append(Section(
             "roles", "Role advantage",
@@ -921,7 +928,7 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
                 cmp_secs[-1].sentences.append(line.replace("To see why", f"To see why in {vlabel}"))
         cmp_secs.append(Section(
             f"{name}_how", f"How this is measured: {vlabel} vs {rs.label}",
-            comparison_intro(cmp, about, roles="roles" in t), intro_in_pdf=True))
+            comparison_intro(cmp, about, roles="roles" in t, game=rs.game), intro_in_pdf=True))
         if variants is not None and i < len(variants):
             cmp_secs.append(rules_diff_section(name, rs, variants[i], vlabel))
     secs = cmp_secs + secs

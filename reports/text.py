@@ -212,7 +212,8 @@ def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
         # (Fief's attacker and defender, one seat each: how often each side wins, but no fair
         # share, seat balance, shared win or strongest strategy to speak of; the game's lead gives
         # the outcomes, a mutual wipe-out among them)
-        return lead + (role_headlines(t) if "roles" in t else []) + outcome_headlines(t, rs, sides=True)
+        return lead + (role_headlines(t, getattr(hook, "GAMES_NOUN", None)) if "roles" in t else []) \
+            + outcome_headlines(t, rs, sides=True)
     out: list[str] = role_headlines(t) if "roles" in t else seat_headlines(t)
     return lead + lineup_note(t, rs) + out + outcome_headlines(t, rs) + scope_line(rs)
 
@@ -538,18 +539,20 @@ def role_seat_gap_words(part: pl.DataFrame, seats: pl.DataFrame) -> str:
             f"{verdict_words(top['verdict'])} ({holm})")
 
 
-def role_headlines(t: dict) -> list[str]:
+def role_headlines(t: dict, games: str | None = None) -> list[str]:
     """How often each role's side wins (table ``roles``) and, for a role of several seats, whether
     one of its seats wins more than its fellows (table ``role_seats``): for asymmetric games, where
-    a fair share per seat does not exist."""
+    a fair share per seat does not exist. ``games``: what the game's games are called (its report
+    hook's ``GAMES_NOUN``: Fief's "combats"), else "N-player games"."""
     out: list[str] = []
     roles = t["roles"]
     n = int(roles["players"][0])
+    played = games or f"{n}-player games"
     for r in roles.iter_rows(named=True):
         if r["seats"] == 1:
-            sentence = f"The {r['role_label']} wins {_p(r, 'win_share')} of {n}-player games"
+            sentence = f"The {r['role_label']} wins {_p(r, 'win_share')} of {played}"
         else:
-            sentence = f"The {r['seats']} {r['role_label']}s together win {_p(r, 'win_share')} of {n}-player games"
+            sentence = f"The {r['seats']} {r['role_label']}s together win {_p(r, 'win_share')} of {played}"
         if r["seats"] > 1:
             # the side's share split evenly over its seats, not any one seat's share (review J #7:
             # "33.2% (33.1–33.3) per Censitaire seat" read as every seat near 33.2%, with seats at

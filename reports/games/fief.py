@@ -228,6 +228,12 @@ def calamity_agreement_words(agreement: dict) -> str:
     return head + " ≥ 0.05: they agree (within what chance alone gives)"
 
 
+#: What the generic sentences call a combat run's games and how a replay shows one (a combat has
+#: rounds, not turns; review Q #6).
+GAMES_NOUN = "combats"
+REPLAY_STEP = "round by round"
+
+
 def lead_headlines(t: dict, rs) -> list[str]:
     """A fief-combat run's page opens with the combat it measured (run.json ``matchup``, FF-1 to
     FF-4) and its three outcomes (run.json ``results``, summed over pooled runs, Wilson 95%

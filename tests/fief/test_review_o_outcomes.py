@@ -136,3 +136,24 @@ def test_the_before_after_page_leads_with_the_outcomes_and_names_the_sides(befor
     assert "(the leaders by turn in turn order)" not in text
     # the outcomes (and the shared win, the same mutual wipe-outs) are the first answer's, not listed again
     assert "Games ending:" not in " ".join(lines[2:]) and "Games with a shared win" not in " ".join(lines[2:])
+
+
+def test_the_before_after_page_speaks_of_combats_not_deals_or_turns(before_after, tmp_path):
+    """Review Q #6: the combat's before/after said "Paired on the same 3,000 deals … the luck of the
+    deal", "of 2-player games" and "turn by turn" (a combat has dice and rounds, no deal or turn),
+    and counted the mutual wipe-outs twice ("Games with a shared win" is that ending)."""
+    import html as H
+
+    from cli import _run
+
+    open_, castle, cmp = before_after
+    assert "shared_wins" not in cmp["metric"].to_list()
+    assert _run(["report", str(open_), str(castle), "--out", str(tmp_path / "r")]) == 0
+    page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    text = " ".join(H.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style).*?</\1>", "", page, flags=re.S))).split())
+    for wrong in (" deals", "luck of the deal", "-player games", "turn by turn"):
+        assert wrong not in text, (wrong, text[max(0, text.find(wrong) - 120):text.find(wrong) + 60])
+    assert "random streams" in text and "of combats" in text and "round by round" in text
+    # the shared win is named once, among the rows left out, as the wipe-outs' copy
+    assert text.count("Games with a shared win") == 1
+    assert "Games with a shared win (the same number as Games ending: Both armies wiped out" in text
