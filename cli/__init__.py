@@ -320,7 +320,26 @@ def _interrupted_line(signum: int, argv=None) -> str:
     if kept:
         again = "; run the same command again to resume" if _resumes(argv) else ""
         return f"interrupted ({how}) after {atomic.show(kept[-1])} was written{again}{note}"
+    out = _out_of(argv) if _resumes(argv) else None
+    if out is not None and atomic.read_marker(out) is not None:
+        # a resumed directory interrupted before it wrote anything new: what it held is kept
+        # (review Q #8: "nothing was written" read as if its earlier trials were gone)
+        return (f"interrupted ({how}): {atomic.show(out)} is kept as it was; run the same command "
+                f"again to resume{note}")
     return f"interrupted ({how}): nothing was written under the final name{note}"
+
+
+def _out_of(argv):
+    """The ``--out``/``-o`` path of ``argv`` (a :class:`pathlib.Path`), or None."""
+    from pathlib import Path
+
+    args = [str(a) for a in argv or ()]
+    for i, a in enumerate(args):
+        if a in ("--out", "-o") and i + 1 < len(args):
+            return Path(args[i + 1])
+        if a.startswith("--out="):
+            return Path(a.split("=", 1)[1])
+    return None
 
 
 def _interruption_behind(exc: BaseException) -> Interrupted | None:

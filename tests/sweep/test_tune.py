@@ -101,6 +101,15 @@ def test_an_interrupted_tune_says_the_same_command_resumes_it(monkeypatch, tmp_p
     line = cli._interrupted_line(signal.SIGINT, ["tune", "--out", "tu"])
     assert line.startswith("interrupted (Ctrl-C) after ") and "run the same command again to resume" in line
     assert "resume" not in cli._interrupted_line(signal.SIGINT, ["simulate", "-o", "r"])
+    # a resumed tune interrupted before it wrote anything new keeps what it held (review Q #8:
+    # "nothing was written under the final name" read as if the earlier trials were gone)
+    monkeypatch.setattr(atomic, "PUBLISHED", [])
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    atomic.write_marker(kept, "tune", [])
+    line = cli._interrupted_line(signal.SIGINT, ["tune", "--out", str(kept)])
+    assert "is kept as it was; run the same command again to resume" in line, line
+    assert "nothing was written" in cli._interrupted_line(signal.SIGINT, ["tune", "--out", str(tmp_path / "new")])
 
 
 def test_the_answer_is_the_full_budget_trial_with_the_lowest_objective_among_those_meeting_the_target():
