@@ -118,12 +118,12 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         check_matches(played, base_rs, same=getattr(hook, "QUESTIONS_MATCH", ()))
         if (check := getattr(hook, "check_questions", None)) is not None:
             check(played, base_rs)      # the game's own: played for this run (player count, run)
-    # Steps: one per configuration analysed, drawing, one per figure written, the page, the PDF.
-    total = len(groups) + 2 + int(pdf) + 12
+    # Steps: one per configuration analysed, drawing, one per figure written, the page, the PDF;
+    # counted once the figures are known (a guess of 12 figures made the count change partway,
+    # "step 1 of 16" then "step 4 of 12": review Q #7), the configurations by their own count
     tables = []
     for i, g in enumerate(groups):
-        say(f"Analysing {g.label}" + (f" ({i + 1} of {len(groups)} configurations)" if len(groups) > 1 else ""),
-            i, total)
+        say(f"Analysing {g.label}" + (f" ({i + 1} of {len(groups)} configurations)" if len(groups) > 1 else ""))
         tables.append(analyse(g))
     base = tables[0]
     labels = _unique_labels([g.label for g in groups])
@@ -157,7 +157,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                 first = [x.split(" Listed below by kind")[0].removeprefix(f"{lab} against {labels[0]}: ")
                          for x in first]
                 answers += [f"{lab} against {labels[0]}:"] + [f"  {x}" for x in first]
-    say("Drawing the figures", len(groups), total)
+    say("Drawing the figures")
     secs, figs = build_sections(base, base_rs, cmps, played, side,
                                 variants=None if side_by_side else groups[1:], comparisons=comparisons)
     if skill is not None:                 # before the glossary, the last section

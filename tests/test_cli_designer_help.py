@@ -105,3 +105,19 @@ def test_the_games_listing_breaks_no_name_or_option_in_80_columns(capsys, monkey
         assert spec.name in words, spec.name
         for flag in spec.option_flags():
             assert flag in words, flag
+
+
+def test_a_reports_step_count_does_not_change_partway(tmp_path):
+    """Review Q #7: "report: step 1 of 16: Analysing …" then "step 4 of 12: Writing figure …" (a
+    guess of 12 figures, then the real count). Every step that gives a count gives the same one,
+    and the steps it counts are numbered in order."""
+    from reports.build import build_report
+    from simcore import runner
+
+    run = runner.simulate("middle-ages", games=300, seed=4, out=tmp_path / "r", quiet=True, players=4)
+    said = []
+    build_report([run], tmp_path / "rep", progress=lambda text, done=None, total=None: said.append((text, done, total)))
+    totals = {t for _, _, t in said if t is not None}
+    assert len(totals) == 1, said
+    counted = [d for _, d, t in said if t is not None]
+    assert counted == sorted(counted) and max(counted) < totals.pop()
