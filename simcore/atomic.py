@@ -336,7 +336,7 @@ def _text_head(path: Path) -> str | None:
 
 def what_file(path: Path) -> str:
     """In a few words, what an existing file holds (for the refusal of --force over it): a
-    baseline, a TOML file (rules, settings, strategies, panels), JSON, HTML or XML, a Parquet
+    baseline, a TOML file (rules, settings, strategies, panels), JSON, XML, HTML, a Parquet
     file, text, or binary data."""
     import json
     import tomllib
@@ -350,8 +350,10 @@ def what_file(path: Path) -> str:
         return "binary data"
     if text.startswith(BASELINE_SIGN):
         return "a baseline of balance check"
+    if text.lstrip().startswith("<?xml"):
+        return "an XML file"
     if text.lstrip()[:1] == "<":
-        return "an HTML or XML file"
+        return "HTML"
     try:
         whole = Path(path).read_text(encoding="utf-8-sig") if path.stat().st_size < 1 << 20 else ""
     except (OSError, UnicodeDecodeError):
@@ -431,8 +433,6 @@ def _is_parquet(path: Path) -> bool:
 
 def _starts_with(pattern: str):
     """A test: the file is empty, or UTF-8 text whose start matches the regular expression."""
-    import re
-
     rx = re.compile(pattern)
 
     def test(path: Path) -> bool:
@@ -451,9 +451,10 @@ REPLAY_FILE = FileKind("a replay", _starts_with(
 
 
 def _is_markdown(path: Path) -> bool:
-    """Text a summary may be appended to: empty, or text that is not a table, TOML, JSON, HTML or
-    a baseline (a $GITHUB_STEP_SUMMARY file, Markdown)."""
-    return not _head(path) or what_file(path) == "a text file"
+    """Text a summary may be appended to: empty, Markdown or text, or HTML (a $GITHUB_STEP_SUMMARY
+    file, which earlier steps may have begun with HTML); not a table, TOML, JSON, XML (a JUnit
+    report), a baseline or binary data."""
+    return not _head(path) or what_file(path) in ("a text file", "HTML")
 
 
 MARKDOWN_FILE = FileKind("a Markdown or text file", _is_markdown)

@@ -120,3 +120,19 @@ def test_a_summary_is_added_to_markdown_only(run, tmp_path, capsys):
     assert _run(["check", "--baseline", str(base), "--games", "2000", "--summary", str(md), "-q"]) in (0, 1, 3)
     text = md.read_text(encoding="utf-8")
     assert text.startswith("# CI summary\n\nearlier step\n") and len(text) > 40
+
+
+def test_a_summary_is_added_to_a_step_summary_that_begins_with_html_but_not_to_xml(run, tmp_path, capsys):
+    """$GITHUB_STEP_SUMMARY may begin with an earlier step's HTML: it is added to; an XML file (a
+    JUnit report of another tool) is not."""
+    base = tmp_path / "base.toml"
+    assert _run(["baseline", str(run), "--out", str(base), "--tolerance", "6", "--score-tolerance", "6"]) == 0
+    summary = tmp_path / "step_summary"
+    summary.write_text("<details><summary>lint</summary>ok</details>\n", encoding="utf-8")
+    assert _run(["check", "--baseline", str(base), "--games", "2000", "--summary", str(summary), "-q"]) in (0, 1, 3)
+    assert summary.read_text(encoding="utf-8").startswith("<details>") and "balance check" in summary.read_text()
+    capsys.readouterr()
+    xml = tmp_path / "pytest.xml"
+    xml.write_text('<?xml version="1.0"?>\n<testsuites></testsuites>\n', encoding="utf-8")
+    code = _run(["check", "--baseline", str(base), "--games", "2000", "--summary", str(xml), "-q"])
+    _refused(capsys, code, xml, xml.read_bytes(), "is an XML file")
