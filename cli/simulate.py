@@ -77,7 +77,7 @@ def simulate(
                               "balance report DIR shows where a finding holds."),
     lineup: Optional[List[str]] = typer.Option(
         None, "--lineup", help="A line-up of a panel made here: one bot for every seat, one per seat "
-                               "(A,B,C,D) or one per role (seigneur=harsh-lord,censitaire=objective); "
+                               "(A,B,C,D) or one per role ('seigneur=harsh-lord, censitaire=objective'); "
                                "repeatable, crossed with --players 3,4,5; played as --panel is."),
     **game_options: Any,
 ) -> None:

@@ -33,7 +33,7 @@ RESTART_NOTE = ("a sweep without player rows keeps what its variants played ever
 from simcore.games import DEFAULT_GAME
 
 SET_HELP = ("Change one rule setting for every variant: PATH=VALUE (income.palais.base=4, "
-            "setup.start_coins=[2,1,0,0]); repeatable.")
+            "setup.start_coins[0]=3); repeatable.")
 SMALLEST_HELP = ("The smallest difference that matters, per metric: win_share=2pp (or 2%; win shares and "
                  "other shares; default 1pp), score=N (in the game's score unit), length=N (turns); "
                  "e.g. 'win_share=2pp,score=3'. Default: the game's own (docs/analysis.md).")
@@ -41,7 +41,7 @@ PANEL_HELP = ("A panel of line-ups and player counts: a name shipped in configs/
               "(default, wide), FILE.toml or FILE.toml:NAME; --players then keeps its cells at "
               "those counts (docs/sweep.md).")
 LINEUP_HELP = ("A line-up of a panel made here: one bot for every seat, one per seat (A,B,C,D) or one "
-               "per role (seigneur=harsh-lord,censitaire=objective); repeatable, crossed with --players 3,4,5.")
+               "per role ('seigneur=harsh-lord, censitaire=objective'); repeatable, crossed with --players 3,4,5.")
 RAW_HELP = ("Keep every variant's players.parquet (default: up to 1e5 games per variant). Without "
             "rows the variants are played together and the paired effects come from exact sums "
             "(paired_stats.json; the same numbers as from rows): the report costs the same at any "

@@ -70,3 +70,24 @@ def test_a_command_summary_is_one_paragraph_not_broken_at_its_source_lines(capsy
     page = _help_page([], capsys, monkeypatch)
     line = next(x for x in page.splitlines() if "exit 0" in x)
     assert "exit 0 pass," in line, line
+
+
+def test_help_at_80_columns_breaks_no_word_of_an_options_help(capsys, monkeypatch):
+    """Review Q #10: folding a word too long for the help column split the --lineup example inside
+    its value ("censitaire=ob" / "jective"), so a copied command was wrong. Every word of every
+    option's help is printed whole at 80 columns (the examples are written to wrap at spaces)."""
+    import re
+
+    command = typer.main.get_command(cli._register_all())
+    broken = []
+    for name in ["simulate", *command.commands]:
+        page = _help_page([name], capsys, monkeypatch)
+        tokens = set(re.sub(r"[│╭╮╰╯─]", " ", page).split())
+        sub = command.commands.get(name)
+        for param in (sub.params if sub is not None else ()):
+            if getattr(param, "hidden", False):
+                continue
+            for word in Text.from_markup(getattr(param, "help", None) or "").plain.split():
+                if word not in tokens:
+                    broken.append((name, param.name, word))
+    assert broken == [], broken[:10]
