@@ -44,7 +44,6 @@ import typer  # noqa: E402
 from simcore.errors import Interrupted, UsageError
 
 
-
 def _plain_help_types() -> None:
     """Typer (0.2x) prints a flag's type (``--pdf <bool>``, ``--help <bool>``: as if it took a value)
     and a repeatable option's or argument's as ``<list[str]>``: the options column widened until an
@@ -74,10 +73,11 @@ def _plain_help_types() -> None:
 
 
 def _fold_help_words() -> None:
-    """An option's help folds a word too long for its column (an example such as
-    ``(seigneur=harsh-lord,censitaire=standard)``) onto the next line instead of cutting it with
-    "…" (rich's table default; review P #4). Patched when help is first drawn, so that a command
-    that draws none does not import typer's rich help module."""
+    """An option's help folds a word too long for its column onto the next line instead of cutting
+    it with "…" (rich's table default; review P #4): a safety net, as the helps' examples are written
+    to wrap at spaces (tests/test_cli_help_markup.py prints every word whole at 80 columns). Patched
+    when help is first drawn, so that a command that draws none does not import typer's rich help
+    module."""
     from rich.text import Text
     from typer import rich_utils
 
