@@ -531,15 +531,25 @@ def _count_words(column: str) -> tuple[str, str]:
     return plural, plural[:-1] if plural.endswith("s") else plural
 
 
+def _count_labels(col) -> tuple[str | None, str]:
+    """The labels of a ``count_per_game`` column's two rows (:func:`count_vector`): the mean per
+    game (None for a ``bool`` column: 0 or 1 a game, its mean is the share) and the share of
+    games with at least one. A ``bool`` column's share reads with its ``display`` words (Fief's
+    ``by_mercy``: "Games ended by the loser's surrender (mercy granted)")."""
+    plural, singular = _count_words(col.name)
+    if col.dtype == "bool":
+        return None, f"Games {col.display}" if col.display else f"Games with {singular}"
+    return f"Mean {plural} per game", f"Games with at least one {singular}"
+
+
 def count_vector(rs: RunSet) -> pl.DataFrame:
     """Rows of :func:`metric_vector`'s shape for every ``count_per_game`` column of the games
     table (:func:`analysis.length.count_columns`: Middle-Ages' and Médiévallons' ``reshuffles``):
     ``count_mean`` (the mean per game, t interval) and ``count_share`` (the share of games with at
     least one, Wilson), from the statistics or the rows."""
-    from analysis.length import count_columns
-
     rows = []
-    for c in count_columns(rs):
+    for col in rs.role_columns("count_per_game", "games"):
+        c = col.name
         if rs.from_stats:
             h = rs.stats.valued.get(f"g:{c}")
             if h is None or h.a.size == 0:
@@ -557,10 +567,10 @@ def count_vector(rs: RunSet) -> pl.DataFrame:
         mean, sd = mom.mean_sd()
         lo, hi = stats.t_interval(mean, sd, n)
         slo, shi = stats.wilson(some, n)
-        plural, singular = _count_words(c)
-        rows.append(("count_mean", c, f"Mean {plural} per game", "mean", float(mean), float(lo), float(hi), n))
-        rows.append(("count_share", c, f"Games with at least one {singular}", "proportion", some / n,
-                     float(slo), float(shi), n))
+        mean_label, share_label = _count_labels(col)
+        if mean_label is not None:
+            rows.append(("count_mean", c, mean_label, "mean", float(mean), float(lo), float(hi), n))
+        rows.append(("count_share", c, share_label, "proportion", some / n, float(slo), float(shi), n))
     return pl.DataFrame(rows, schema=VECTOR_SCHEMA, orient="row")
 
 
@@ -708,10 +718,11 @@ def _per_game(rs: RunSet, lo: int | None, hi: int | None, seeds: dict) -> tuple[
         codes = g[why.name].astype(float)
         for code in sorted(set(names) | {int(c) for c in np.unique(codes[np.isfinite(codes)])}):
             out[("end_reason_share", length._name(names, code))] = (codes == code).astype(float)
-    for c in counts:
-        x = g[c].astype(float)
-        out[("count_mean", c)] = x
-        out[("count_share", c)] = (x > 0).astype(float)
+    for col in rs.role_columns("count_per_game", "games"):
+        x = g[col.name].astype(float)
+        if _count_labels(col)[0] is not None:
+            out[("count_mean", col.name)] = x
+        out[("count_share", col.name)] = (x > 0).astype(float)
     return _game_keys(rs, run, game, seeds), out
 
 

@@ -346,9 +346,18 @@ def _paired_words(paired: pl.DataFrame) -> str:
     """The kinds of metric a paired comparison holds, in words, as the table has them (rev22: the
     paragraph named game length and end reasons for a game that records neither)."""
     present = set(paired["metric"].to_list())
-    counts = paired.filter(pl.col("metric").is_in(["count_share", "count_mean"]))["key"].unique(maintain_order=True)
-    words = [", ".join(counts.to_list()) if m == "count_share" else w
-             for m, w in _PAIRED_WORDS if m in present or (m == "count_share" and counts.len())]
+    counts = paired.filter(pl.col("metric").is_in(["count_share", "count_mean"]))
+    # a count by its name (reshuffles); one counted 0 or 1 a game (Fief's ending by mercy) has only
+    # its share of games, said by its label
+    named: dict[str, str] = {}
+    for r in counts.iter_rows(named=True):
+        label = r.get("label")
+        if r["metric"] == "count_mean" or not label:
+            named[r["key"]] = r["key"].replace("_", " ")
+        else:
+            named.setdefault(r["key"], label[:1].lower() + label[1:])
+    words = [", ".join(named.values()) if m == "count_share" else w
+             for m, w in _PAIRED_WORDS if m in present or (m == "count_share" and named)]
     return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 

@@ -288,32 +288,39 @@ def lead_headlines(t: dict, rs) -> list[str]:
 
 
 #: The comparison rows a combat's before/after answers first (:func:`comparison_lead`): the three
-#: outcomes, and the "shared win", which in a combat is the mutual wipe-out (the same games).
-OUTCOME_METRICS = ("end_reason_share", "shared_wins")
+#: outcomes, the "shared win", which in a combat is the mutual wipe-out (the same games), and the
+#: share of combats ended by the loser's surrender (``by_mercy``, the spec's one count per game).
+OUTCOME_METRICS = ("end_reason_share", "shared_wins", "count_share")
 
 
 def comparison_lead(cmp, unit: str = "points") -> tuple[list[str], tuple[str, ...]]:
     """A combat's before/after opens with its three outcomes, as its run page does (review O #2:
     the page compared only the sides' win shares, which count half of each mutual wipe-out, so
     "defender +17.9 pp" stood where the hold rate moved +15.7 pp, and listed the wipe-outs a
-    second time as "Games with a shared win"): each outcome's share of combats before → after,
-    the change with its 95% interval and its verdict beside the interval it was read on
-    (:func:`reports.text.verdict_with_range`). Returns the sentences and the metrics they answer
-    (left out of the page's list of changes, as the seat question's are)."""
+    second time as "Games with a shared win"), and how often the loser's surrender ended a combat
+    (FF-3 mercy: what a change of the mercy policy moves first): each share of combats before →
+    after, the change with its 95% interval and its verdict beside the interval it was read on
+    (:func:`reports.text.verdict_with_range`). Where the outcomes are the sides' win shares (no
+    mutual wipe-out in either run: the comparison kept them once, as the sides'), the sentence
+    says so and leaves them to the role question that follows. Returns the sentences and the
+    metrics they answer (left out of the page's list of changes, as the seat question's are)."""
     import polars as pl
 
     from reports.text import common_digits, metric_value, pp, pp_ci, shown_change, tested_count
     from reports.text import interval_digits, verdict_with_range
 
-    rows = cmp.filter(pl.col("metric") == "end_reason_share")
-    if rows.height == 0:
+    ends = cmp.filter(pl.col("metric") == "end_reason_share")
+    mercy = cmp.filter((pl.col("metric") == "count_share") & (pl.col("key") == "by_mercy"))
+    if ends.height == 0 and mercy.height == 0:
         return [], ()
     order = {"attacker": 0, "defender": 1, "both_wiped": 2}
-    rows = rows.with_columns(pl.col("key").replace_strict(order, default=9).alias("_o")).sort("_o")
+    ends = ends.with_columns(pl.col("key").replace_strict(order, default=9).alias("_o")).sort("_o").drop("_o")
+    rows = pl.concat([ends, mercy])
     family = tested_count(cmp)
     d = common_digits(list(rows.iter_rows(named=True)))
     words = {"attacker": "the attacker takes the fief", "defender": "the defender holds",
-             "both_wiped": "both armies are wiped out (the table's shared win)"}
+             "both_wiped": "both armies are wiped out (the table's shared win)",
+             "by_mercy": "the loser's surrender (mercy granted) ends the combat"}
     parts, moved = [], 0
     for r in rows.iter_rows(named=True):
         before, after = (metric_value(r[k], r["metric"], r["kind"], d) for k in ("base", "variant"))
@@ -325,10 +332,18 @@ def comparison_lead(cmp, unit: str = "points") -> tuple[list[str], tuple[str, ..
         moved += bool(r.get("significant"))
         parts.append(f"{what} in {before} → {after} of combats ({pp(shown_change(r, d), d)}, 95% interval "
                      f"{pp_ci(r['diff_low'], r['diff_high'], di)}), {verdict_with_range(r, 'pp', family, d)}")
-    head = ("Did the combat's outcomes move? " + (f"Yes, {moved} of {rows.height} beyond noise (clear after "
-            "Holm's correction over the tested metrics)" if moved else "No, none beyond noise") + ": ")
-    text = head + "; ".join(parts) + (". The sides' win shares below count half of each mutual wipe-out "
-                                      "as a win for each side: the defender's is not how often it holds.")
+    question = "Did the combat's outcomes move? " if ends.height else "Did the mercy endings move? "
+    count = f"{moved} of {rows.height} " if rows.height > 1 else ""
+    head = (question + (f"Yes, {count}beyond noise (clear after Holm's correction over the tested metrics)"
+                        if moved else "No, none beyond noise" if rows.height > 1 else "Not beyond noise")
+            + ": ")
+    if ends.height:
+        tail = (". The sides' win shares below count half of each mutual wipe-out as a win for each side: "
+                "the defender's is not how often it holds.")
+    else:
+        tail = (". Who wins is the role win rates below: no combat ended with both armies wiped out in "
+                "either run, so the attacker's and defender's outcomes are their sides' win shares.")
+    text = head + "; ".join(parts) + tail
     return [text[0].upper() + text[1:]], OUTCOME_METRICS
 
 

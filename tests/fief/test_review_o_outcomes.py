@@ -116,8 +116,10 @@ def test_the_before_after_page_leads_with_the_outcomes_and_names_the_sides(befor
     from reports.text import comparison_headlines, sides_named
 
     open_, castle, cmp = before_after
-    lines = [str(x) for x in comparison_headlines(sides_named(cmp, "fief-combat"), "open", "castle",
-                                                  "points", game="fief-combat")]
+    # every sentence the page prints, the changes under their kind's heading included (a
+    # reports.text.Grouped is its heading as a string, its changes as items)
+    lines = [s for x in comparison_headlines(sides_named(cmp, "fief-combat"), "open", "castle", "points",
+                                             game="fief-combat") for s in (str(x), *getattr(x, "items", ()))]
     before, after = _odds(open_), _odds(castle)
     first = lines[0]
     assert first.startswith("Did the combat's outcomes move?"), first

@@ -92,7 +92,10 @@ SPEC = GameSpec(
         # ``end_reason_names`` (game.prepare), shown in WINNER_WORDS
         Column("winner", "int8", "0 attacker, 1 defender, 2 both wiped out (FF-3)", "winner", role="end_reason", low=0,
                high=2, labels=labelled(WINNER_NAMES, WINNER_WORDS)),
-        Column("by_mercy", "bool", "the loser asked for mercy and it was granted (FF-3)"),
+        # a per-game count of 0 or 1: a before/after compares how often combats end so (a change
+        # of the mercy policy moves it), as it compares Médiévallons' reshuffles
+        Column("by_mercy", "bool", "the loser asked for mercy and it was granted (FF-3)",
+               "ended by the loser's surrender (mercy granted)", role="count_per_game"),
         Column("rounds", "int16", "combat rounds played (FF-2)", "rounds", "rounds", role="length", low=0),
         *(Column(f"{s}_points_left", "int16", f"the {s}'s points at the end", unit="points",
                  low=0)

@@ -1,0 +1,103 @@
+"""A combat's before/after compares how often the loser's surrender ends it (FF-3 mercy).
+
+Review Q #6 left this out: a designer changing the mercy policy (``--mercy defender:2`` →
+``defender:4``) got a before/after of the sides' win shares and scores only, and never read how
+often combats ended by mercy, the first thing the policy moves (run.json's ``…_by_mercy`` odds
+said it, each run alone). ``by_mercy`` is now the spec's count per game (0 or 1): the comparison
+holds the share of combats ended by mercy (no mean row: for a 0/1 count it is the same number),
+paired game by game, from the rows or from the statistics alone, and the page leads with it.
+Each figure is checked against the games' rows and run.json."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import polars as pl
+import pytest
+
+from analysis import analyse, open_runs
+from analysis.compare import compare_runs
+from simcore import runner
+
+
+def _run(root, name: str, mercy: str, raw: bool = True):
+    return runner.simulate("fief-combat", attacker=10, defender=6, terrain="castle", mercy=mercy,
+                           games=3000, seed=5, out=root / name, quiet=True, raw=raw)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("mercy")
+    return {(m, raw): _run(root, f"{m.replace(':', '')}-{raw}", m, raw)
+            for m in ("defender:2", "defender:4") for raw in (True, False)}
+
+
+def _by_mercy(run) -> float:
+    """The share of combats ended by mercy, from the games' rows (cross-checked with run.json)."""
+    share = float(pl.read_parquet(run / "games.parquet")["by_mercy"].cast(pl.Float64).mean())
+    res = json.loads((run / "run.json").read_text(encoding="utf-8"))["results"]
+    counted = (res["p_attacker_wins_by_mercy"]["count"] + res["p_defender_holds_by_mercy"]["count"]) / res["games"]
+    assert share == pytest.approx(counted, abs=1e-12)
+    return share
+
+
+def _compare(base, variant):
+    rs, vrs = open_runs([base]), open_runs([variant])
+    return compare_runs(rs, vrs, analyse(rs), analyse(vrs)).table
+
+
+def test_the_share_of_combats_ended_by_mercy_is_compared_game_by_game(runs):
+    base, variant = runs[("defender:2", True)], runs[("defender:4", True)]
+    before, after = _by_mercy(base), _by_mercy(variant)
+    assert 0 < before < after < 1                         # the policy moves it
+    cmp = _compare(base, variant)
+    rows = cmp.filter(pl.col("key") == "by_mercy")
+    assert rows["metric"].to_list() == ["count_share"]    # no mean row: for 0 or 1 a game, the same number
+    r = rows.row(0, named=True)
+    assert r["base"] == pytest.approx(before, abs=1e-12) and r["variant"] == pytest.approx(after, abs=1e-12)
+    assert r["label"] == "Games ended by the loser's surrender (mercy granted)"
+    # paired: the mean of the per-game differences with its t interval, computed here from the rows
+    a = pl.read_parquet(base / "games.parquet").sort("game")["by_mercy"].cast(pl.Float64).to_numpy()
+    b = pl.read_parquet(variant / "games.parquet").sort("game")["by_mercy"].cast(pl.Float64).to_numpy()
+    from scipy import stats as st
+
+    d = b - a
+    half = st.t.ppf(0.975, d.size - 1) * d.std(ddof=1) / np.sqrt(d.size)
+    assert r["paired"] and r["diff"] == pytest.approx(d.mean(), abs=1e-12)
+    assert (r["diff_low"], r["diff_high"]) == pytest.approx((d.mean() - half, d.mean() + half), rel=1e-9)
+
+
+def test_without_rows_the_statistics_give_the_same_shares(runs):
+    """Runs written without rows: the share of each side comes from the statistics (stats.json's
+    histogram of the games column), equal to the rows' of the runs that kept them (same seed)."""
+    cmp = _compare(runs[("defender:2", False)], runs[("defender:4", False)])
+    r = cmp.filter(pl.col("key") == "by_mercy").row(0, named=True)
+    assert r["metric"] == "count_share" and not r["paired"]
+    assert r["base"] == pytest.approx(_by_mercy(runs[("defender:2", True)]), abs=1e-12)
+    assert r["variant"] == pytest.approx(_by_mercy(runs[("defender:4", True)]), abs=1e-12)
+
+
+def test_the_page_leads_with_the_mercy_endings(runs):
+    from reports.text import comparison_headlines, sides_named
+
+    base, variant = runs[("defender:2", True)], runs[("defender:4", True)]
+    cmp = _compare(base, variant)
+    # a kind of change heads its changes (reports.text.Grouped: the string is the heading, the
+    # changes are its items): every sentence the page prints, in order
+    lines = [s for x in comparison_headlines(sides_named(cmp, "fief-combat"), "d2", "d4", "points",
+                                             game="fief-combat") for s in (str(x), *getattr(x, "items", ()))]
+    first = lines[0]
+    # no mutual wipe-out here: the outcomes are the sides' win shares, left to the role question
+    assert first.startswith("Did the mercy endings move? Yes, beyond noise"), first
+    got = re.search(r"the loser's surrender \(mercy granted\) ends the combat in (\d+\.(\d+))% → (\d+\.\d+)% "
+                    r"of combats", first)
+    assert got is not None, first
+    ulp = 10.0 ** -len(got.group(2))
+    assert abs(float(got.group(1)) - 100 * _by_mercy(base)) <= ulp / 2 + 1e-9
+    assert abs(float(got.group(3)) - 100 * _by_mercy(variant)) <= ulp / 2 + 1e-9
+    assert "the attacker's and defender's outcomes are their sides' win shares" in first
+    assert lines[1].startswith("Did the role win rates move?")
+    # answered first, so not listed again among the changes
+    assert "Games ended by the loser's surrender" not in " ".join(lines[2:])
