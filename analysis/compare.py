@@ -155,7 +155,7 @@ def _with_sd(vec: pl.DataFrame, tables: dict[str, pl.DataFrame]) -> pl.DataFrame
 def _smallest_kind(metric: str, kind: str) -> str:
     if kind in ("proportion", "slope", "index"):
         return "share"
-    return "length" if metric == "mean_turns" else "score"
+    return "length" if metric in ("mean_turns", "mean_length") else "score"
 
 
 COMPARE_SCHEMA = {"metric": pl.String, "key": pl.String, "label": pl.String, "kind": pl.String,
@@ -171,7 +171,7 @@ COMPARE_SCHEMA = {"metric": pl.String, "key": pl.String, "label": pl.String, "ki
 
 
 PAIRED_METRICS = ("seat_win_share", "seat_mean_score", "role_win_share", "shared_wins", "score_spread",
-                  "end_reason_share", "mean_turns", "count_mean", "count_share")
+                  "end_reason_share", "mean_turns", "mean_length", "count_mean", "count_share")
 """The metrics compared game by game when both runs played the same deals (:func:`pairing`): the
 ones with one value per game in players.parquet / games.parquet. The others (guild shares, event
 and tile metrics, strategy and leader metrics) stay unpaired."""
@@ -260,7 +260,8 @@ def compare_runs(base_rs: RunSet, variant_rs: RunSet, base: dict[str, pl.DataFra
     empty here (a report fills it: :func:`analysis.panel_compare.run_pair_balance`)."""
     pair = pairing(base_rs, variant_rs)
     df, dropped = _compare(base, variant, alpha, base_rs.game, smallest,
-                           extra=(count_vector(base_rs), count_vector(variant_rs)),
+                           extra=(pl.concat([count_vector(base_rs), length_vector(base_rs)]),
+                                  pl.concat([count_vector(variant_rs), length_vector(variant_rs)])),
                            paired=pair.moments if pair.paired else None)
     return Comparison(df, pair, dropped)
 
@@ -574,6 +575,32 @@ def count_vector(rs: RunSet) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=VECTOR_SCHEMA, orient="row")
 
 
+def length_vector(rs: RunSet) -> pl.DataFrame:
+    """The row of :func:`metric_vector`'s shape for a game length not in turns
+    (:func:`analysis.length.other_length_column`: a Fief combat's rounds), which the length tables
+    leave out: ``mean_length``, keyed by its unit, the mean per game with its t interval, from the
+    statistics (the games column's histogram) or the rows. Empty for a game whose length is in
+    turns (``mean_turns``) or that has none."""
+    from analysis.length import other_length_column
+
+    col = other_length_column(rs)
+    rows = []
+    if col is not None:
+        if rs.from_stats:
+            h = rs.stats.valued.get(f"g:{col.name}")
+            mom = (stats.Moments.of_counts(h.values, h.a.reshape(-1, h.a.shape[-1]).sum(axis=0))
+                   if h is not None and h.a.size else None)
+        else:
+            mom = stats.Moments.of(collect(rs.games([col.name]).select(pl.col(col.name).cast(pl.Float64)))
+                                   [col.name].to_numpy())
+        if mom is not None and int(mom.n) >= 2:
+            mean, sd = mom.mean_sd()
+            lo, hi = stats.t_interval(mean, sd, int(mom.n))
+            rows.append(("mean_length", col.unit, "Mean length", "mean", float(mean),
+                         float(lo), float(hi), int(mom.n)))
+    return pl.DataFrame(rows, schema=VECTOR_SCHEMA, orient="row")
+
+
 def _deals(metas) -> list[tuple]:
     """The deals a run set plays, run by run: (seed, first game, games, line-up)."""
     return sorted((str(m.get("seed")), int(m.get("first_game") or 0), int(m.get("games") or 0),
@@ -708,11 +735,15 @@ def _per_game(rs: RunSet, lo: int | None, hi: int | None, seeds: dict) -> tuple[
     out[("score_spread", "all")] = np.clip(best.astype(np.int64) - seats.runner_up(score, best, count), 0,
                                            seats.OutcomeAccumulator.MAX_SPREAD).astype(float)
     turns, why = length.length_column(rs), length.reason_column(rs)
+    other = length.other_length_column(rs)
     counts = length.count_columns(rs)
-    gcols = [c for c in (turns, why.name if why is not None else None, *counts) if c]
+    gcols = [c for c in (turns, other.name if other is not None else None,
+                         why.name if why is not None else None, *counts) if c]
     g = _game_rows(rs, gcols, run, game) if gcols else {}
     if turns:
         out[("mean_turns", "all")] = g[turns].astype(float)
+    if other is not None:
+        out[("mean_length", other.unit)] = g[other.name].astype(float)
     if why is not None:
         names = length.end_reason_names(rs)
         codes = g[why.name].astype(float)

@@ -37,6 +37,15 @@ def reason_column(rs: RunSet):
     return cols[0] if cols else None
 
 
+def other_length_column(rs: RunSet):
+    """The games column the spec declares ``length`` when it is not in turns (Fief's combat
+    ``rounds``: a :class:`simcore.contract.Column`, its ``unit`` the words), else None. The length
+    tables leave it out (they speak of turns); a before/after compares its mean
+    (:func:`analysis.compare.length_vector`)."""
+    cols = rs.role_columns("length", "games")
+    return cols[0] if cols and cols[0].unit != "turns" else None
+
+
 def count_columns(rs: RunSet) -> list[str]:
     """The games columns the spec declares ``count_per_game`` (Middle-Ages' and Médiévallons'
     ``reshuffles``), in table order."""

@@ -222,7 +222,7 @@ def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
         (~pl.col("significant")).alias("_s")).sort("_s", maintain_order=True).drop("_s")
     family = tested_count(cmp)
     for r in order.iter_rows(named=True):
-        u = metric_unit(r["metric"], r["kind"], unit)
+        u = metric_unit(r["metric"], r["kind"], unit, r.get("key"))
         d = metric_digits(r)
         change, interval = metric_change(r, u, d)
         if r["kind"] == "index" and no_game_differs_in(cmp, "seat_win_share"):
@@ -338,7 +338,7 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
 
 _PAIRED_WORDS = (("seat_win_share", "seat win shares"), ("role_win_share", "role win shares"),
                  ("seat_mean_score", "mean scores"), ("score_spread", "the winner's lead"),
-                 ("shared_wins", "shared wins"), ("mean_turns", "game length"),
+                 ("shared_wins", "shared wins"), ("mean_turns", "game length"), ("mean_length", "length"),
                  ("end_reason_share", "end reasons"), ("count_share", "reshuffles"))
 
 

@@ -781,14 +781,17 @@ def length_headlines(t: dict) -> list[str]:
 _TRAILING_UNIT = re.compile(r" \((coins|turns|points)\)$")
 
 
-def metric_unit(metric: str, kind: str, unit: str = "points") -> str:
+def metric_unit(metric: str, kind: str, unit: str = "points", key: str | None = None) -> str:
     """The unit a compared metric (a row of :func:`analysis.compare.compare_tables`) is shown in:
     ``pp`` for shares, the game's score ``unit`` for scores, coins, turns, lead changes, ``pp per
-    tile`` for tile slopes, nothing for the Balance index."""
+    tile`` for tile slopes, nothing for the Balance index; a length not in turns (``mean_length``,
+    a Fief combat's rounds) in its unit, the row's ``key``."""
     if kind == "proportion":
         return "pp"
     if metric in ("seat_mean_score", "score_spread"):
         return unit
+    if metric == "mean_length":
+        return key or ""
     return {"event_mean_gain": "coins", "mean_turns": "turns", "lead_changes": "lead changes",
             "lead_changes_by_turn": "lead changes",
             "tile_slope": "pp per tile", "balance": "index (1 = equal seats)",
@@ -1013,7 +1016,7 @@ def verdict_with_range(r: dict, unit: str, family: int, digits: int | None = Non
     words = verdict_words(r.get("verdict"), r.get("significant"))
     if r.get("significant") and r.get("verdict") != stats.NOT_SHOWN:
         d = metric_digits(r) if digits is None else digits
-        rng = verdict_range(r, metric_unit(r["metric"], r["kind"], unit), d)
+        rng = verdict_range(r, metric_unit(r["metric"], r["kind"], unit, r.get("key")), d)
         return f"{words} (all {family} at once: {rng})" if rng else words
     lo, hi = r.get("diff_low"), r.get("diff_high")
     if (words == verdict_words(stats.NOT_SHOWN) and lo is not None and hi is not None
@@ -1027,7 +1030,7 @@ def change_sentence(r: dict, unit: str, digits: int | None = None) -> str:
     the precision of a list the sentence is one line of, :func:`line_digits`; by default its
     own, :func:`metric_digits`). A tile's slope whose curve bends in either run says so
     (:func:`bent_words`)."""
-    u = metric_unit(r["metric"], r["kind"], unit)
+    u = metric_unit(r["metric"], r["kind"], unit, r.get("key"))
     d = metric_digits(r) if digits is None else digits
     before, after = (metric_value(r["base"], r["metric"], r["kind"], d),
                      metric_value(r["variant"], r["metric"], r["kind"], d))
@@ -1095,7 +1098,7 @@ def may_matter_sentence(r: dict, unit: str, family: int, digits: int | None = No
     change) and the smallest difference that matters it straddles: "…: clear, may matter (all 75
     tested metrics at once: +0.09 to +3.46 pp, on both sides of the smallest difference that
     matters, 1 pp; more games would tell)"."""
-    u = metric_unit(r["metric"], r["kind"], unit)
+    u = metric_unit(r["metric"], r["kind"], unit, r.get("key"))
     d = metric_digits(r) if digits is None else digits
     head = change_sentence(r, unit, d)[:-1] + ": clear, may matter ("
     interval = verdict_range(r, u, d)
@@ -1367,8 +1370,8 @@ def _holm_family(cmp: pl.DataFrame) -> str:
 CHANGE_GROUPS = (
     ("Seats and scores", ("seat_win_share", "role_win_share", "seat_mean_score", "score_spread",
                           "shared_wins"), ()),
-    ("Game shape", ("lead_changes", "lead_changes_by_turn", "mean_turns", "end_reason_share", "count_mean",
-                    "count_share"), ("leader_wins_",)),
+    ("Game shape", ("lead_changes", "lead_changes_by_turn", "mean_turns", "mean_length", "end_reason_share",
+                    "count_mean", "count_share"), ("leader_wins_",)),
     ("Event cards", (), ("event_",)),
     ("Tiles", ("tile_slope",), ()),
     ("Strategies", ("strategy_win_share", "matchup_ahead_share"), ()),
@@ -1407,7 +1410,7 @@ def grouped_changes(rows: pl.DataFrame, unit: str = "points") -> list[tuple[str,
     for name in sorted(out, key=order.index):
         by_unit: dict[str, list[dict]] = {}
         for r in out[name]:
-            by_unit.setdefault(metric_unit(r["metric"], r["kind"], unit), []).append(r)
+            by_unit.setdefault(metric_unit(r["metric"], r["kind"], unit, r.get("key")), []).append(r)
         parts = [sorted(v, key=lambda r: -abs(float(r["diff"]))) for v in by_unit.values()]
         parts.sort(key=lambda v: -abs(float(v[0]["diff"])) / (float(v[0].get("smallest") or 1.0)))
         flat = [r for v in parts for r in v]
@@ -1423,7 +1426,7 @@ def _examples(rows: pl.DataFrame, unit: str, most: int = 2) -> str:
     ``most`` of ``rows`` (in the table's reading order) named with their change."""
     parts = []
     for r in rows.head(most).iter_rows(named=True):
-        change, _ = metric_change(r, metric_unit(r["metric"], r["kind"], unit), metric_digits(r))
+        change, _ = metric_change(r, metric_unit(r["metric"], r["kind"], unit, r.get("key")), metric_digits(r))
         parts.append(f"{metric_label(r)} {change}")
     return ", ".join(parts)
 

@@ -101,3 +101,35 @@ def test_the_page_leads_with_the_mercy_endings(runs):
     assert lines[1].startswith("Did the role win rates move?")
     # answered first, so not listed again among the changes
     assert "Games ended by the loser's surrender" not in " ".join(lines[2:])
+
+
+def test_the_rounds_a_combat_lasts_are_compared_in_rounds(runs):
+    """A combat's length is in rounds, which the length tables (in turns) leave out; the
+    before/after compares its mean ("Mean length", in rounds), paired, from the rows or the
+    statistics, and lists it in rounds."""
+    from reports.text import comparison_headlines, sides_named
+
+    base, variant = runs[("defender:2", True)], runs[("defender:4", True)]
+    a = pl.read_parquet(base / "games.parquet").sort("game")["rounds"].cast(pl.Float64).to_numpy()
+    b = pl.read_parquet(variant / "games.parquet").sort("game")["rounds"].cast(pl.Float64).to_numpy()
+    for res, x in ((json.loads((base / "run.json").read_text())["results"], a),
+                   (json.loads((variant / "run.json").read_text())["results"], b)):
+        assert res["expected_rounds"]["mean"] == pytest.approx(x.mean(), rel=1e-12)
+    cmp = _compare(base, variant)
+    r = cmp.filter(pl.col("metric") == "mean_length").row(0, named=True)
+    assert r["key"] == "rounds" and r["paired"]
+    assert (r["base"], r["variant"], r["diff"]) == pytest.approx((a.mean(), b.mean(), (b - a).mean()), rel=1e-9)
+    unpaired = _compare(runs[("defender:2", False)], runs[("defender:4", False)])
+    u = unpaired.filter(pl.col("metric") == "mean_length").row(0, named=True)
+    assert not u["paired"] and (u["base"], u["variant"]) == pytest.approx((a.mean(), b.mean()), rel=1e-9)
+    # Welch's interval, from the two runs' own t intervals
+    from scipy import stats as st
+
+    w = st.ttest_ind(b, a, equal_var=False)
+    lo, hi = w.confidence_interval(0.95)
+    assert (u["diff_low"], u["diff_high"]) == pytest.approx((lo, hi), rel=1e-6)
+    said = [s for x in comparison_headlines(sides_named(cmp, "fief-combat"), "d2", "d4", "points",
+                                            game="fief-combat") for s in (str(x), *getattr(x, "items", ()))]
+    line = next(s for s in said if s.startswith("Mean length:"))
+    assert f"{a.mean():.2f} → {b.mean():.2f} rounds" in line, line
+    assert "turns" not in line
