@@ -839,7 +839,10 @@ def _moved_words(c, rows: pl.DataFrame, question: str, noun: str, family: str, f
         cells = f"{k} of {n_item} cells" + ("" if n_item == n else f" where it was tested")
         out.append(f"{item} moved in {cells}, {way} ({where}){rest}.")
     still = [i for i in tested["item"].unique(maintain_order=True).to_list() if i not in order]
-    head = f"{question} Yes {family}: "
+    from reports.text import moved_opener
+
+    # opened by the size of what moved (review R #4), as the two-run page's first answer
+    head = f"{question} {moved_opener(clear['verdict'].to_list(), c.smallest)} {family}: "
     tail = ([f"{', '.join(still[:-1]) + ' and ' + still[-1] if len(still) > 1 else still[0]} moved "
              f"in no cell."] if still else [])
     return [head + out[0]] + out[1:] + tail + aside

@@ -1147,6 +1147,28 @@ def _seat_change(r: dict, d: int | None = None) -> str:
             f"({pp(shown_change(r, d), d)}, 95% interval {pp_ci(r['diff_low'], r['diff_high'], di)})")
 
 
+def moved_opener(verdicts, smallest: float | None) -> str:
+    """How a before/after's first answer opens, by the size of what moved beyond noise (review R
+    #4: "Yes" stood before a change the same sentence called "clear but small", whose whole
+    interval lay under the 1 pp that matters): "Yes, by enough to matter" when one change is
+    clear and large enough; "Yes, perhaps by enough to matter (these games cannot tell)" when the
+    largest may matter; "Not by enough to matter (beyond noise, but each by less than the
+    smallest difference that matters, 1 pp)" when every one is clear but small; else "Yes" (the
+    verdicts unknown). ``verdicts``: the moved rows' verdicts; ``smallest`` a share, as a row's."""
+    given = [x for x in verdicts if x]
+    v = set(given)
+    if stats.LARGE in v:
+        return "Yes, by enough to matter"
+    if stats.MAY_MATTER in v:
+        return "Yes, perhaps by enough to matter (these games cannot tell)"
+    if v and v <= {stats.SMALL}:
+        said = f", {100 * smallest:g} pp" if smallest else ""
+        each = "each " if len(given) > 1 else ""
+        return (f"Not by enough to matter (beyond noise, but {each}by less than the smallest difference "
+                f"that matters{said})")
+    return "Yes"
+
+
 def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
     """The designer's first question about a before/after: did the seat (or, in a game of roles,
     the role) win rates move? Yes or no, by how much, every seat (role) that moved."""
@@ -1177,13 +1199,15 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
                  for r in moved.iter_rows(named=True)]
         rest = rows.height - moved.height
         tail = (f"; the other {rest} {what}{'s' if rest > 1 else ''} stayed within noise" if rest else "")
+        opener = moved_opener(moved["verdict"].to_list() if "verdict" in moved.columns else [],
+                              moved["smallest"][0] if "smallest" in moved.columns else None)
         if what == "role" and rows.height == 1:
             # two sides: the comparison keeps one, the other's share is its mirror (they sum to 100%)
-            return ("Did the role win rates move? Yes: both sides' shares moved beyond noise (clear "
+            return (f"Did the role win rates move? {opener}: both sides' shares moved beyond noise (clear "
                     "after Holm's correction over the tested metrics; "
                     f"{_read_on(moved, family)}; the other side's share is this "
                     "one's mirror, the two sum to 100%): " + "; ".join(parts) + ".")
-        return (f"Did the {what} win rates move? Yes: {moved.height} of {rows.height + same.height} {what}s "
+        return (f"Did the {what} win rates move? {opener}: {moved.height} of {rows.height + same.height} {what}s "
                 f"moved beyond noise (clear after Holm's correction over the tested metrics; "
                 f"{_read_on(moved, family)}): " + "; ".join(parts) + tail + unmoved + ".")
     r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)

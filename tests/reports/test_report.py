@@ -137,9 +137,13 @@ def test_comparison_sentences_name_the_planted_seat_difference(built):
     lines = comparison_headlines(cmp, "base", "variant", "coins")
     n_sig = int(cmp["significant"].sum())
     # The designer's question comes first: the planted seat edge moved Seat 1's win share.
-    assert lines[0].startswith("Did the seat win rates move? Yes:")
     seat1 = cmp.filter((pl.col("metric") == "seat_win_share") & (pl.col("key") == "Seat 1")).row(0, named=True)
     assert seat1["significant"]
+    # opened by the size of what moved (review R #4: "Yes" stood before a clear but small change)
+    moved = cmp.filter((pl.col("metric") == "seat_win_share") & pl.col("significant"))["verdict"].to_list()
+    opener = ("Yes, by enough to matter:" if "clear and large enough to matter" in moved
+              else "Yes, perhaps by enough to matter" if "clear, may matter" in moved else "Not by enough to matter")
+    assert lines[0].startswith(f"Did the seat win rates move? {opener}"), (moved, lines[0])
     # one more decimal when the rounded before and after would not give the rounded change
     shown = re.search(r"Seat 1 (\d+\.(\d+))% → (\d+\.\d+)%", lines[0])
     assert shown and len(shown.group(2)) in (1, 2, 3), lines[0]

@@ -226,11 +226,15 @@ def test_before_after_of_one_rule_states_the_seat_verdict_first(runs):
                                                   section_html(runs["ma_report"], "comparison"), flags=re.S), re.S)]
     # (the kinds' headings hold their changes in nested lists, revF #7: read the changes alone)
     moved = seats.filter(pl.col("significant"))
-    answer = "Yes" if moved.height else "No"
+    # opened by the size of what moved (review R #4): the largest verdict among the moved seats
+    verdicts = moved["verdict"].to_list()
+    answer = ("No" if not moved.height else "Yes, by enough to matter" if "clear and large enough to matter" in verdicts
+              else "Yes, perhaps by enough to matter (these games cannot tell)" if "clear, may matter" in verdicts
+              else "Not by enough to matter (beyond noise, but")
     # what changed leads (docs/reports.md): the one rule setting of caserne4.toml
     assert items[0].startswith("What changed: ") and "effects.caserne_payment: 2 → 4" in items[0]
     items = items[1:]
-    assert items[0].startswith(f"Did the seat win rates move? {answer}:")
+    assert items[0].startswith(f"Did the seat win rates move? {answer}"), items[0]
     for r in moved.iter_rows(named=True):
         assert f"{r['key']} {100 * r['base']:.1f}% → {100 * r['variant']:.1f}%" in items[0]
     if not moved.height:      # the largest change is named with its size
