@@ -258,8 +258,14 @@ def compare_runs(base_rs: RunSet, variant_rs: RunSet, base: dict[str, pl.DataFra
     interval, z, p-value or verdict; ``same_games``, ``change_at_most``: the module docstring) and
     is not counted in the family m that sizes the others' Bonferroni intervals. ``balance`` is left
     empty here (a report fills it: :func:`analysis.panel_compare.run_pair_balance`)."""
+    from analysis.load import score_unit
+    from analysis.rules_diff import GOAL_SCORE_METRICS, goal_changes, goal_words, rules_diff
+
     pair = pairing(base_rs, variant_rs)
-    df, dropped = _compare(base, variant, alpha, base_rs.game, smallest,
+    unit = score_unit(base_rs.game)
+    goal = goal_changes(rules_diff(base_rs.metas[0], variant_rs.metas[0]), unit)
+    set_aside = (GOAL_SCORE_METRICS, f"not comparable: {goal_words(goal, unit)}") if goal else None
+    df, dropped = _compare(base, variant, alpha, base_rs.game, smallest, set_aside=set_aside,
                            extra=(pl.concat([count_vector(base_rs), length_vector(base_rs)]),
                                   pl.concat([count_vector(variant_rs), length_vector(variant_rs)])),
                            paired=pair.moments if pair.paired else None)
@@ -267,8 +273,8 @@ def compare_runs(base_rs: RunSet, variant_rs: RunSet, base: dict[str, pl.DataFra
 
 
 def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], alpha: float,
-             game: str | None, smallest: dict | None, extra=None, paired: dict | None = None
-             ) -> tuple[pl.DataFrame, list]:
+             game: str | None, smallest: dict | None, extra=None, paired: dict | None = None,
+             set_aside: tuple[tuple[str, ...], str] | None = None) -> tuple[pl.DataFrame, list]:
     from analysis.load import smallest_difference
 
     vb, vv = metric_vector(base), metric_vector(variant)
@@ -278,6 +284,13 @@ def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], al
     v = _with_sd(vv, variant)
     j = b.join(v, on=["metric", "key"], how="inner", suffix="_v")
     j, dropped = _left_out(j, roles="roles" in base)
+    if set_aside is not None:
+        # metrics that do not measure the same thing before and after (a score in % of a goal the
+        # change moved): out of the table and the tested family, listed with why
+        metrics, why = set_aside
+        out = j.filter(pl.col("metric").is_in(list(metrics)))
+        dropped = dropped + [(r["label"], why) for r in out.iter_rows(named=True)]
+        j = j.filter(~pl.col("metric").is_in(list(metrics)))
     e1, l1, h1, n1 = (j[c].to_numpy() for c in ("estimate", "ci_low", "ci_high", "n"))
     e2, l2, h2, n2 = (j[c].to_numpy() for c in ("estimate_v", "ci_low_v", "ci_high_v", "n_v"))
     kind = j["kind"].to_numpy()

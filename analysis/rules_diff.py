@@ -120,5 +120,29 @@ def rules_diff(before_meta: dict, after_meta: dict) -> list[SettingChange] | Non
     return settings_diff(before_meta.get("rules_text"), after_meta.get("rules_text"))
 
 
-__all__ = ["MISSING", "SettingChange", "flatten", "parse_rules", "parse_text", "rules_diff",
-           "settings_diff", "value_text"]
+def goal_changes(changes: list[SettingChange] | None, unit: str) -> list[str]:
+    """The changed settings that move what a score is measured against, when the score is a
+    share of a goal (``unit`` names a goal: Seigneurial's "% of own goal"): a goal's square
+    (``track.goal.*``) or an Objective card (``objectives.*``). A score in such a unit then
+    measures progress toward another goal before and after, so a change of it is not a change
+    of play: a before/after leaves the mean scores out of its tested family and a check does not
+    test them (review R #1: goal 10 → 7 read as the Seigneur's +14.3 pp "that matters" and failed
+    a check, while his mean final square fell). [] otherwise."""
+    if "goal" not in unit or not changes:
+        return []
+    return [c.path for c in changes if "goal" in c.path or c.path.startswith("objectives")]
+
+
+GOAL_SCORE_METRICS = ("seat_mean_score", "score_spread")
+"""The compared and checked metrics in the score's unit, which :func:`goal_changes` sets aside."""
+
+
+def goal_words(paths: list[str], unit: str) -> str:
+    """Why the scores are set aside, in one clause: "the goal changed (track.goal.4), so a score
+    in % of own goal measures progress toward a different goal before and after"."""
+    return (f"the goal changed ({', '.join(paths[:3])}{', …' if len(paths) > 3 else ''}), so a score "
+            f"in {unit} measures progress toward a different goal before and after")
+
+
+__all__ = ["GOAL_SCORE_METRICS", "MISSING", "SettingChange", "flatten", "goal_changes", "goal_words",
+           "parse_rules", "parse_text", "rules_diff", "settings_diff", "value_text"]

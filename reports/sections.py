@@ -26,6 +26,7 @@ import polars as pl
 
 from analysis import stats
 from analysis.load import RunSet
+from analysis.rules_diff import goal_changes
 from reports import glossary
 from reports.figures import common as F
 from reports.rules_diff import (diff_sentences, diff_table, matchup_changes, origin, pairing_sentence,
@@ -487,8 +488,11 @@ def _left_out_sentence(about) -> str:
         return ""
     nobody = [label for label, why in dropped if why.startswith("a share of almost nobody")]
     constant = [(label, why) for label, why in dropped if why.startswith(CONSTANT_WHY)]
+    # (a score in % of a goal the change moved: analysis.compare_runs' set-aside, one reason for all)
+    apart = [(label, why) for label, why in dropped if why.startswith("not comparable: ")]
     copies = [(label, why) for label, why in dropped
-              if not why.startswith("a share of almost nobody") and not why.startswith(CONSTANT_WHY)]
+              if not why.startswith("a share of almost nobody") and not why.startswith(CONSTANT_WHY)
+              and (label, why) not in apart]
     parts = []
     if nobody:
         parts.append(f"{len(nobody)} founders' win share{'s' if len(nobody) > 1 else ''} of a guild founded by "
@@ -508,6 +512,10 @@ def _left_out_sentence(about) -> str:
         parts.append(f"{len(copies)} row{'s' if len(copies) > 1 else ''} that repeat{'' if len(copies) > 1 else 's'} "
                      f"another row's number ({'; '.join(f'{label} ({why})' for label, why in copies)}), "
                      "kept once in the tested family")
+    if apart:
+        names = [label for label, _ in apart]
+        parts.append(f"{len(apart)} row{'s' if len(apart) > 1 else ''} in the score's unit, not comparable "
+                     f"before and after ({', '.join(names)}): {apart[0][1].removeprefix('not comparable: ')}")
     n = len(dropped)
     return f" Left out of the table ({n} row{'s' if n > 1 else ''}): " + "; ".join(parts) + "."
 
@@ -748,11 +756,11 @@ def rules_diff_section(name: str, rs: RunSet, variant: RunSet, vlabel: str) -> S
     sentences = diff_sentences(changes, rs.label, vlabel, rs.metas[0], variant.metas[0])
     tables = [("Rule settings that differ", diff_table(changes))] if changes else []
     unit = score_unit(rs)
-    moved_goal = [c.path for c in changes or [] if "goal" in c.path or c.path.startswith("objectives")]
-    if "goal" in unit and moved_goal:
+    moved_goal = goal_changes(changes, unit)
+    if moved_goal:
         sentences.append(f"The goal itself changed ({', '.join(moved_goal[:3])}), so a score in {unit} "
-                         f"measures progress toward a different goal before and after: compare win "
-                         f"shares, not these scores.")
+                         f"measures progress toward a different goal before and after: the mean scores "
+                         f"are left out of the comparison; compare win shares.")
     return Section(
         f"{name}_rules", f"Rules diff: {vlabel} vs {rs.label}",
         "Every rule setting whose value differs between the two runs, read from the rules each run "

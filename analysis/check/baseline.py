@@ -25,7 +25,7 @@ import json
 import math
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Sequence
@@ -426,6 +426,32 @@ def rules_changes(baseline: Baseline, meta: dict):
     if meta.get("rules_sha256") == baseline.rules_sha256:
         return []
     return settings_diff(baseline_rules_text(baseline), meta.get("rules_text"))
+
+
+def without_goal_scores(baseline: Baseline, rules_text: str | None,
+                        old_rules_text: str | None = None) -> tuple[Baseline, list[str]]:
+    """``baseline`` without its mean-score metrics when the rules checked move the goal a score in
+    % of a goal is measured against (:func:`analysis.rules_diff.goal_changes`: Seigneurial's
+    ``track.goal.*``, ``objectives.*``), and the note saying so; else ``baseline`` and []. The
+    rules checked (``rules_text``) are compared with the baseline's, or in paired mode with the
+    old rules (``old_rules_text``). Review R #1: goal 10 → 7 failed a check on "Seat 1 mean score
+    +14.81 % of own goal" (the same squares over a smaller goal), and goal 10 → 9 failed a panel
+    check on the score alone while every role win share passed."""
+    from analysis.load import score_unit
+    from analysis.rules_diff import GOAL_SCORE_METRICS, goal_changes, goal_words, settings_diff
+
+    before = old_rules_text if old_rules_text is not None else baseline_rules_text(baseline)
+    unit = score_unit(baseline.game)
+    goal = goal_changes(settings_diff(before, rules_text), unit)
+    if not goal:
+        return baseline, []
+    kept = [m for m in baseline.metrics if m.metric not in GOAL_SCORE_METRICS]
+    gone = len(baseline.metrics) - len(kept)
+    if not gone:
+        return baseline, []
+    return replace(baseline, metrics=kept), [
+        f"mean scores not checked ({gone} metric{'s' if gone > 1 else ''}): {goal_words(goal, unit)}; "
+        "the win shares carry the check"]
 
 
 def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,

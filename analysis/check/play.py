@@ -27,7 +27,7 @@ from typing import Callable
 
 import numpy as np
 
-from analysis.check.baseline import Baseline, check_settings, rules_changes
+from analysis.check.baseline import Baseline, check_settings, rules_changes, without_goal_scores
 from analysis.check.decision import (CheckResult, SequentialTest, check_notes, default_batch, limited_note,
                                      plan_games)
 from analysis.check.measure import PairedMeasure, UnitMeasure, unit_values
@@ -151,10 +151,11 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
         rundir.check_output_dir(save_run, force, "--save-run",
                                 inputs=[p for p in (baseline.path, rules, against_rules) if p is not None])
     seed = check_play_seed(baseline, seed, paired)
-    tolerances = baseline.tolerances()
-    plan = plan_games(baseline.metrics, tolerances, alpha, beta, paired, game=baseline.game)
     prep = _prepare(baseline, new_rules, settings)
     old = _prepare(baseline, old_rules) if paired else None
+    baseline, set_aside = without_goal_scores(baseline, prep.rules_text, old.rules_text if paired else None)
+    tolerances = baseline.tolerances()
+    plan = plan_games(baseline.metrics, tolerances, alpha, beta, paired, game=baseline.game)
     wanted = _wanted(baseline, prep)
     gpd = prep.games_per_deal
     max_games = games if games is not None else (baseline.check_games or plan.max_games)
@@ -202,7 +203,7 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
         changes = settings_diff(old.rules_text, prep.rules_text)
     else:
         changes = rules_changes(baseline, meta)
-    notes = check_notes(baseline, meta, paired, changes=None if paired else changes)
+    notes = check_notes(baseline, meta, paired, changes=None if paired else changes) + set_aside
     if paired:
         notes.insert(0, f"paired: the rules {prep.rules_name} against {old.rules_name} on the same "
                         f"{played:,} deals (seed {seed}); the baseline's values are not used, only its "

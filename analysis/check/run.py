@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analysis.check.baseline import Baseline, check_settings, rules_changes
+from analysis.check.baseline import Baseline, check_settings, rules_changes, without_goal_scores
 from analysis.check.decision import (CheckResult, check_configuration, check_notes, check_seed_differs,
                                      compare, limited_note, plan_games)
 from analysis.check.measure import measure_run
@@ -36,12 +36,13 @@ def check(baseline: Baseline, run: str | Path, *, alpha: float | None = None,
     alpha = baseline.alpha if alpha is None else alpha
     beta = baseline.beta if beta is None else beta
     check_settings(alpha, baseline.seed_offset, {}, beta)
+    baseline, set_aside = without_goal_scores(baseline, meta.get("rules_text"))
     plan = plan_games(baseline.metrics, baseline.tolerances(), alpha, beta, game=baseline.game)
     _, measured = measure_run(run)
     results = compare(baseline.metrics, measured, baseline.tolerances(), alpha, beta)
     games = int(meta.get("games") or 0)
     changes = rules_changes(baseline, meta)     # run.json keeps the rules text the run played
-    notes = check_notes(baseline, meta, changes=changes)
+    notes = check_notes(baseline, meta, changes=changes) + set_aside
     if plan.limited:
         notes.append(limited_note(plan, baseline.games))
     return CheckResult(baseline, results, alpha, beta, meta, str(run), notes, games=games,

@@ -1,0 +1,79 @@
+"""Review R #1: a change of the goal a score is measured against is not a change of the score.
+
+Seigneurial's score is a share of the player's own goal ("% of own goal": the Seigneur's square
+over the goal's square). With ``track.goal.4`` 10 → 7 the before/after listed "Seat 1 mean final
+score … +14.34 pp of own goal, clear and large enough to matter" (the same squares over a smaller
+goal; his mean square fell), and ``balance check`` FAILED on it; with 10 → 9 a panel check failed
+on the score alone while every role win share passed. Now a before/after leaves the scores out of
+its table and tested family, listed with why, and a check does not test them, with a note; a
+change that leaves the goal alone still compares and checks them."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from analysis import analyse, open_runs
+from analysis.compare import compare_runs
+from simcore import runner
+
+GOAL = ["track.goal.4=7"]
+OTHER = ['payment.order="simultaneous"']      # a change that leaves the goal alone
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("goal")
+    play = lambda name, games, settings=(): runner.simulate(  # noqa: E731
+        "seigneurial", players=4, games=games, seed=0, out=root / name, quiet=True, settings=list(settings))
+    return {"base": play("base", 4000), "goal": play("goal", 4000, GOAL), "other": play("other", 4000, OTHER),
+            "big": play("big", 30000), "root": root}
+
+
+def _compare(a, b):
+    rs, vrs = open_runs([a]), open_runs([b])
+    return compare_runs(rs, vrs, analyse(rs), analyse(vrs))
+
+
+def test_a_goal_change_leaves_the_scores_out_of_the_before_after(runs):
+    moved = _compare(runs["base"], runs["goal"])
+    metrics = set(moved.table["metric"].to_list())
+    assert not metrics & {"seat_mean_score", "score_spread"}, metrics
+    apart = [(label, why) for label, why in moved.dropped if why.startswith("not comparable: ")]
+    assert sorted(label for label, _ in apart)[:4] == [f"Seat {s} mean score" for s in (1, 2, 3, 4)]
+    assert all("the goal changed (track.goal.4)" in why for _, why in apart)
+    # the win shares are still compared, and a change that leaves the goal alone keeps the scores
+    assert "role_win_share" in metrics
+    kept = _compare(runs["base"], runs["other"])
+    assert {"seat_mean_score", "score_spread"} <= set(kept.table["metric"].to_list())
+    assert not [w for _, w in kept.dropped if w.startswith("not comparable")]
+
+
+def test_the_page_lists_the_scores_apart_with_why(runs, tmp_path):
+    import html as H
+    import re
+
+    from cli import _run
+
+    assert _run(["report", str(runs["base"]), str(runs["goal"]), "--out", str(tmp_path / "r")]) == 0
+    page = (tmp_path / "r" / "report.html").read_text(encoding="utf-8")
+    text = " ".join(H.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<(script|style).*?</\1>", "", page, flags=re.S))).split())
+    assert ("rows in the score's unit, not comparable before and after (Seat 1 mean score, Seat 2 mean score, "
+            "Seat 3 mean score, Seat 4 mean score") in text
+    assert "Seat 1 mean final score:" not in text          # not listed among the changes
+
+
+def test_a_check_of_a_goal_change_does_not_test_the_scores(runs):
+    from analysis.check.baseline import load_baseline, make_baseline
+    from analysis.check.play import play_check
+
+    path = make_baseline(runs["big"], runs["root"] / "base.toml")
+    baseline = load_baseline(path)
+    assert any(m.metric == "seat_mean_score" for m in baseline.metrics)
+    moved = play_check(baseline, games=2000, settings=GOAL)
+    checked = {r.metric for r in moved.results}
+    assert "seat_mean_score" not in checked and {"seat_win_share", "role_win_share"} <= checked, checked
+    assert any(n.startswith("mean scores not checked (4 metrics): the goal changed (track.goal.4)") for n in moved.notes)
+    other = play_check(baseline, games=2000, settings=OTHER)
+    assert "seat_mean_score" in {r.metric for r in other.results}
+    assert not any(n.startswith("mean scores not checked") for n in other.notes)
