@@ -59,8 +59,14 @@ def plan_groups(runs: Iterable[str | Path], pool: bool = True, side_by_side: boo
         if g.game != base.game:
             raise UsageError(f"cannot compare {base.game} with {g.game}: runs of different games")
         if g.n_players != base.n_players and not side_by_side:
+            # a game of roles has no fair share (review R #10): what differs is the game itself
+            from simcore import games as registry
+
+            spec = registry.specs().get(base.game)
+            why = ("another player count is another game (its roles' sizes and its rules by player count "
+                   "differ)" if spec is not None and spec.roles else "the fair share differs")
             raise UsageError(f"cannot compare {base.label} ({base.n_players} players) with {g.label} "
-                             f"({g.n_players} players) as a before/after: the fair share differs; give "
+                             f"({g.n_players} players) as a before/after: {why}; give "
                              f"--side-by-side to show the player counts next to each other")
     return groups
 

@@ -1265,13 +1265,19 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
     out = f"{ask} {words}{how}."
     idx = {x["metric"]: x for x in cmp.filter(pl.col("metric").is_in(list(INDEX_METRICS))).iter_rows(named=True)}
     if len(idx) == 2:
-        moves = [idx[m]["variant"] - idx[m]["base"] for m in INDEX_METRICS]
-        way = ("move opposite ways" if moves[0] * moves[1] < 0 else "both rise" if moves[0] > 0
-               else "both fall" if moves[0] < 0 else "move")
-        said = "; ".join(f"{name} {num(idx[m]['base'], 3)} → {num(idx[m]['variant'], 3)}" for m, name in
-                         zip(INDEX_METRICS, ("Balance, on places,", "win-share balance, on wins,")))
-        out += (f" The table's two Balance indices {way}, untested ({said}): whether balance got better "
-                "or worse is read on the largest gap above.")
+        # which way each moved, as printed (three decimals): review R #8 read "both fall" beside
+        # "Balance 0.992 → 0.992" (−0.00008)
+        shown = {m: (num(idx[m]["base"], 3), num(idx[m]["variant"], 3)) for m in INDEX_METRICS}
+        moves = [round(idx[m]["variant"], 3) - round(idx[m]["base"], 3) for m in INDEX_METRICS]
+        moves = [0.0 if abs(x) < 5e-4 else x for x in moves]
+        way = ("move opposite ways" if moves[0] * moves[1] < 0 else "both rise" if min(moves) > 0
+               else "both fall" if max(moves) < 0 else "")
+        said = "; ".join(f"{name} {shown[m][0]} → {shown[m][1]}"
+                         + ("" if way else ", up" if x > 0 else ", down" if x < 0 else ", the same at three decimals")
+                         for m, name, x in zip(INDEX_METRICS, ("Balance, on places,", "win-share balance, on wins,"),
+                                               moves))
+        out += (f" The table's two Balance indices{' ' + way if way else ''}, untested ({said}): whether "
+                "balance got better or worse is read on the largest gap above.")
     return out
 
 
