@@ -918,6 +918,11 @@ class RunStats:
             "lead_changes": z(max(k, 1) if k else 1), "leader_games": z(k), "leader_win": z(k),
             "flow_n": z(P), "flow_sum": z(P, k + 1), "flow_sq": z(P, k + 1),
         }
+        if layout["games_per_deal"] > 1:
+            # Σ over deals of (a seat's win units over the deal's rotated games)²: the seats' win
+            # shares' variance between deals, the independent units of a rotated run
+            # (analysis.seats.deal_clustered_sd); absent from statistics written before
+            self.fixed["deal_win_sq"] = z(P)
         if K >= 2:
             self.fixed.update({"mu_s_n": z(K), "mu_s_sum": z(K), "mu_s_sq": z(K),
                                "mu_m_n": z(K * K), "mu_m_sum": z(K * K), "mu_m_sq": z(K * K),
@@ -1012,6 +1017,9 @@ class RunStats:
             f[name] += cells[:, k].reshape(P, K)
         win_cross, credit_sum, credit_cross, shared, gap = _jit("per_game", _per_game_py)(
             Wg, Rg, Sg, P, L)
+        if "deal_win_sq" in f:
+            per_deal = Wg.reshape(G // gpd, gpd, P).sum(axis=1, dtype=np.int64)
+            f["deal_win_sq"] += (per_deal * per_deal).sum(axis=0)
         f["win_cross"] += win_cross
         f["credit_sum"] += credit_sum
         f["credit_cross"] += credit_cross
@@ -1102,8 +1110,9 @@ class RunStats:
         """Add ``other``'s sums to these (same layout); returns self."""
         if other.layout != self.layout:
             raise ValueError("statistics of different configurations cannot be merged")
-        for name in [n for n in self.fixed if n not in other.fixed and n.startswith("clu:")]:
-            del self.fixed[name]             # a version-1 part: the pool has no clustered sums
+        for name in [n for n in self.fixed if n not in other.fixed and (n.startswith("clu:")
+                                                                          or n == "deal_win_sq")]:
+            del self.fixed[name]             # an older part: the pool has no clustered sums
         for name, a in other.fixed.items():
             if name in self.fixed:
                 self.fixed[name] += a
@@ -1142,8 +1151,8 @@ class RunStats:
             raise ValueError(f"statistics version {d['version']} is newer than this toolkit's "
                              f"({VERSION}): update the toolkit")
         out = cls(d["layout"])
-        for k in [k for k in out.fixed if k.startswith("clu:") and k not in d["fixed"]]:
-            del out.fixed[k]                 # version 1: no clustered sums (older run)
+        for k in [k for k in out.fixed if (k.startswith("clu:") or k == "deal_win_sq") and k not in d["fixed"]]:
+            del out.fixed[k]                 # no clustered sums (an older run)
         for k, e in d["fixed"].items():
             out.fixed[k] = np.asarray(e["data"], np.int64).reshape(e["shape"])
         for k, e in d["valued"].items():
