@@ -543,15 +543,60 @@ def _list(seats: list[int]) -> str:
     return f"seats {', '.join(names[:-1])} and {names[-1]}"
 
 
-def gain_sentence(ct: pl.DataFrame) -> str:
+def _gain_item(seat: int, w: float, n: int, w0: float, n0: int, diff: float, low: float, high: float,
+               flo: float, fhi: float, family: int, smallest: float, named: bool) -> str:
+    """One seat of :func:`gain_sentence`: the two shares with the games each is from, the
+    difference, its own 95% interval (Newcombe's) and the range its size was read on (Bonferroni
+    over the seats compared, cut at 0 on the difference's side for a clear one,
+    :func:`reports.text.size_range`), at the decimals that keep every end of that range on its side
+    of 0 and of the smallest difference (:func:`reports.text.verdict_digits`)."""
+    from reports.text import pp, pp_ci, verdict_digits
+
+    head = ((f"seat {seat + 1} " if named else "")
+            + f"{100 * w:.1f}% of {n:,} games vs the bot's {100 * w0:.1f}% of {n0:,}")
+    if not np.isfinite(diff):
+        return head
+    text = f"{head}, {pp(diff)}"
+    if np.isfinite(low) and np.isfinite(high):
+        text += f", 95% interval {pp_ci(low, high)}"
+    if np.isfinite(flo) and np.isfinite(fhi):
+        d = verdict_digits(flo, fhi, smallest)
+        at_once = {1: "tested alone", 2: "both seats at once"}.get(family, f"all {family} seats at once")
+        text += f", {at_once} {pp_ci(flo, fhi, d)}"
+    return text
+
+
+#: a seat's clause in :func:`gain_sentence`, by its verdict and the side of 0 of its difference
+_GAIN_WORDS = {("large", 1): "clearly more, by enough to matter,", ("may", 1): "clearly more, may matter,",
+               ("small", 1): "clearly more but by less than {small}",
+               ("large", -1): "clearly less, by enough to matter,", ("may", -1): "clearly less, may matter,",
+               ("small", -1): "clearly less but by less than {small}",
+               ("not", 0): "not clearly different",
+               ("none", 0): "no difference to measure (neither wins there)"}
+
+
+def gain_sentence(ct: pl.DataFrame, smallest: float | None = None) -> str:
     """Whether one searching seat does better than the cell's own bot in that seat, seat by seat at
     the largest budget: if it does not, the budgets do not measure stronger play. The seat's own
     bot is read at budget 0 with every seat its own bot (the every-seat part: all its games; the
     one-seat part's budget-0 games are the first of those, the same line-up and seed, so the two
-    are not pooled), else, in a table without it, the one-seat part's budget 0. Each seat is put in
-    the clause that is true of its two numbers: clearly more (the 95% intervals apart), more but
-    not clearly, the same (to the 0.1 pp shown; "no difference to measure" where neither wins), less
-    but not clearly, clearly less."""
+    are not pooled), else, in a table without it, the one-seat part's budget 0.
+
+    Each seat's difference (its searching share minus its bot's, two independent samples: the
+    searching seat's few games of the one-seat part against the bot's games) is worded by its size
+    against ``smallest`` (the share difference that matters, 1 pp by default), as every verdict of
+    the toolkit: clear when Holm's step-down over the seats compared rejects, its size read on the
+    Bonferroni interval over them (:func:`analysis.stats.practical_holm`,
+    :func:`analysis.stats.holm_size_interval`) — never on whether the two shares' own 95% intervals
+    overlap, which is no test of their difference (designer review: "clearly more (the 95% intervals apart)"
+    beside 68.4% of 38 games vs 38.7% of 150, with no size read). Each seat prints the games each
+    share is from, the difference with its own 95% interval (Newcombe's, unadjusted) and the
+    range its verdict was read on (all the seats at once), so the clause is true of the numbers
+    beside it. A seat where neither wins has no difference to measure."""
+    from analysis import stats
+    from reports.text import size_range
+
+    small = stats.DEFAULT_SMALLEST_SHARE if smallest is None else float(smallest)
     one = ct.filter(pl.col("part") == "one")
     budgets = sorted(one["budget"].unique().to_list())
     if len(budgets) < 2 or budgets[0] != 0:
@@ -563,47 +608,72 @@ def gain_sentence(ct: pl.DataFrame) -> str:
     n0 = int(base_rows["games"].min()) if base_rows.height else 0
     own = (f"every seat its own bot at budget 0, {n0:,} games" if every0.height else
            f"one seat at budget 0, {n0:,} games")
-    groups: dict[str, list[tuple[int, str]]] = {k: [] for k in
-                                                ("clear", "more", "same", "none", "less", "clearly less")}
-    for r in one.filter(pl.col("budget") == top).sort("seat").iter_rows(named=True):
-        b = base.get(r["seat"])
-        if b is None:
-            continue
-        w, w0 = r["win_share"], b["win_share"]
-        shown, shown0 = round(1000 * w), round(1000 * w0)          # as written, to 0.1 pp
-        pair = f"{100 * w:.1f}% vs {100 * w0:.1f}%"
-        if r["ci_low"] > b["ci_high"]:
-            key = "clear"
-        elif r["ci_high"] < b["ci_low"]:
-            key = "clearly less"
-        elif shown == shown0:
-            key, pair = ("none" if shown == 0 else "same"), f"{100 * w:.1f}% both"
-        else:
-            key = "more" if w > w0 else "less"
-        groups[key].append((r["seat"], pair))
-    n = sum(len(g) for g in groups.values())
-    if n == 0:
+    pairs = [(r, base[r["seat"]]) for r in one.filter(pl.col("budget") == top).sort("seat").iter_rows(named=True)
+             if r["seat"] in base]
+    if not pairs:
         return ""
-    words = {"clear": "clearly more (the 95% intervals apart) in",
-             "more": "more, but not clearly (the intervals overlap), in",
-             "same": "the same share in", "less": "less, but not clearly, in",
-             "clearly less": "clearly less (the 95% intervals apart) in",
-             "none": "no difference to measure (neither wins there) in"}
-    # each pair of shares named by its seat when a clause holds several
-    clauses = [f"{words[k]} {_list([s for s, _ in g])} ("
-               + "; ".join(p if len(g) == 1 else f"seat {s + 1} {p}" for s, p in g) + ")"
-               for k, g in groups.items() if g]
-    head = (f" At budget {top} one searching seat, against the seat's own bot there ({own}), wins "
-            + "; ".join(clauses))
-    if len(groups["clear"]) == n:
-        return head + ": the search bot is the stronger player, so the budgets do measure stronger play."
-    if not (groups["same"] or groups["less"] or groups["clearly less"]):
-        if len(groups["clear"]) + len(groups["none"]) == n:
-            return head + (": the search bot is the stronger player wherever a seat can win, so the "
-                           "budgets do measure stronger play there.")
-        return head + (": it looks the stronger player, but these games do not show it in every seat; "
-                       "play more games before reading the trend as one of stronger play.")
-    return head + ": it is not the stronger player everywhere; read the trend with care."
+    w = np.array([float(r["win_share"]) for r, _ in pairs])
+    n = np.array([int(r["games"]) for r, _ in pairs], dtype=float)
+    w0 = np.array([float(b["win_share"]) for _, b in pairs])
+    n0s = np.array([int(b["games"]) for _, b in pairs], dtype=float)
+    # the shares as win counts (a shared win counts 1/k, so a count may be fractional); z is
+    # infinite only where every game of both went one way and the two ways differ
+    _, _, _, _, _, _, low, high, z = stats.two_proportions(w * n, n, w0 * n0s, n0s, np.inf)
+    diff = w - w0
+    # a seat where neither wins (a Seigneurial seat the bots never win from) has no difference to
+    # measure: out of the family, so "Holm over the N seats compared" counts the seats it words
+    neither = (w == 0) & (w0 == 0)
+    z = np.where(neither, np.nan, z)
+    verdicts = np.atleast_1d(stats.practical_holm(diff, z, small))
+    flo, fhi = stats.holm_size_interval(diff, z)
+    family = int(np.isfinite(z).sum())
+    size = {stats.LARGE: "large", stats.MAY_MATTER: "may", stats.SMALL: "small"}
+    groups: dict[tuple[str, int], list[int]] = {k: [] for k in _GAIN_WORDS}
+    for i in range(len(pairs)):
+        key = (("none", 0) if neither[i] else ("not", 0) if verdicts[i] == stats.NOT_SHOWN
+               else (size[str(verdicts[i])], 1 if diff[i] > 0 else -1))
+        groups[key].append(i)
+    clauses = []
+    for key, idx in groups.items():
+        if not idx:
+            continue
+        items = []
+        for i in idx:
+            lo, hi = size_range(float(diff[i]), float(flo[i]), float(fhi[i]), verdicts[i] != stats.NOT_SHOWN)
+            items.append(_gain_item(pairs[i][0]["seat"], w[i], int(n[i]), w0[i], int(n0s[i]),
+                                    np.nan if neither[i] else float(diff[i]),
+                                    float(low[i]), float(high[i]), lo, hi, family, small, len(idx) > 1))
+        words = _GAIN_WORDS[key].format(small=f"{100 * small:g} pp")
+        clauses.append(f"{words} in {_list([pairs[i][0]['seat'] for i in idx])} ({'; '.join(items)})")
+    holm = (f"; Holm over the {family} seat{'s' if family != 1 else ''} compared, {100 * small:g} pp matters"
+            if family else "")
+    head = (f" At budget {top}, one searching seat's win share against the seat's own bot's there ({own}{holm}) "
+            "is " + "; ".join(clauses))
+    clear = [i for i, v in enumerate(verdicts) if v != stats.NOT_SHOWN]
+    more = [i for i in clear if diff[i] > 0]
+    less = [i for i in clear if diff[i] < 0]
+
+    def seats_of(idx: list[int]) -> str:
+        return _list([pairs[i][0]["seat"] for i in idx])
+
+    if less:
+        return head + (f": it is clearly the weaker player in {seats_of(less)}, not the stronger "
+                       "player everywhere; read the trend with care.")
+    unclear = groups[("not", 0)]
+    if more and not unclear:
+        where = " wherever a seat can win" if groups[("none", 0)] else ""
+        if all(verdicts[i] == stats.SMALL for i in more):
+            return head + (f": the search bot is clearly the stronger player{where}, but by less than the "
+                           f"{100 * small:g} pp that matters in every seat, so the budgets barely measure "
+                           "stronger play.")
+        return head + (f": the search bot is the stronger player{where}, so the budgets do measure "
+                       f"stronger play{' there' if where else ''}.")
+    if more:
+        return head + (f": these games show it the stronger player in {seats_of(more)}; in "
+                       f"{seats_of(unclear)} they cannot tell yet: play more games before reading the "
+                       "trend as one of stronger play.")
+    return head + (": these games do not show it the stronger player in any seat; play more games "
+                   "before reading the trend as one of stronger play.")
 
 
 def _per_seat(q: dict, table: pl.DataFrame) -> str:
@@ -693,15 +763,16 @@ def build_skill_page(skill_dir: str | Path) -> Path:
     table = pl.read_parquet(d / "skill.parquet")
     spec = registry.get(q["game"])
     (d / "figures").mkdir(exist_ok=True)
+    from analysis.load import smallest_difference
+    small = smallest_difference(q["game"], "share")
     imgs = []
     for k, cell in enumerate(_cells(table)):
         ct = _cell_table(table, cell)
         P = _players_of(ct, q)
         fig = budget_figure(ct, spec.seat_roles(P), spec.fair_share(P))
         png = _write_figure(d, fig, "budget" if k == 0 else f"budget-{k + 1}")
-        imgs.append((cell, png, gain_sentence(ct).strip(), budget_caption(ct)))
-    from analysis.load import smallest_difference
-    sentence = verdict(advantage(table, spec.roles_alike), smallest_difference(q["game"], "share"))
+        imgs.append((cell, png, gain_sentence(ct, small).strip(), budget_caption(ct)))
+    sentence = verdict(advantage(table, spec.roles_alike), small)
     budgets = sorted(table["budget"].unique().to_list())
     figures = "".join((f"<h2>{html.escape(cell)}</h2>" if cell else "")
                       + (f"<p>{with_titles(gain)}</p>" if gain else "")
@@ -833,9 +904,10 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
     ct = _cell_table(table, pick)
     P = _players_of(ct, q)
     from analysis.load import smallest_difference
-    sentence = verdict(advantage(table, spec.roles_alike), smallest_difference(q["game"], "share", smallest))
+    small = smallest_difference(q["game"], "share", smallest)
+    sentence = verdict(advantage(table, spec.roles_alike), small)
     budgets = sorted(table["budget"].unique().to_list())
-    gain = gain_sentence(ct)
+    gain = gain_sentence(ct, small)
     # a caption of its own: the sentence is the section's first bullet, not repeated under the figure
     names = figs.add("skill_budget", budget_figure(ct, spec.seat_roles(P), spec.fair_share(P)),
                      "Each seat's win share by search budget. " + budget_caption(ct))

@@ -38,7 +38,7 @@ from simcore.errors import UsageError
 from reports.figures import medievallons as F
 from reports.sections import FigureSet, Section, pct_column
 from reports.text import (best_and_worst, common_digits, metric_value, num, pct, pct_ci, pp, pp_ci, pvalue,
-                          row_pct_ci, shown_change, signed, verdict_words)
+                          row_pct_ci, shown_change, signed, size_range, verdict_digits, verdict_words)
 
 card_name = F.card_name          # the spec's name of a card type
 
@@ -152,14 +152,44 @@ def headlines(t: dict, rs: RunSet) -> list[str]:
     return guild_headlines(t)
 
 
-def _guild_rows(t: dict) -> pl.DataFrame:
+def _guild_family(g: pl.DataFrame, smallest: float) -> tuple[list[str], np.ndarray, np.ndarray, int]:
+    """Each type's founders − others verdict, the range its size was read on and the family's size.
+
+    The verdict is the table's reading (:func:`analysis.stats.practical_holm`: Holm over the types,
+    its size on the Bonferroni interval over them) against ``smallest``, the smallest difference
+    the page heads the column with: read again here from the table's counts (founders and the
+    other player-games, each side's win share: the z statistic the table's test used), so that a
+    page's own smallest difference words its rows, as the table's ``verdict`` (the headlines') does
+    with the run's. The range is that Bonferroni interval (:func:`analysis.stats.holm_size_interval`)
+    over the types with a test (a finite z) — what the column heads as "Holm over the N types"."""
+    f = g["founders"].cast(pl.Float64).to_numpy()
+    o = g["players"].cast(pl.Float64).to_numpy() - f
+    p1 = g["founders_win_share"].cast(pl.Float64).fill_null(np.nan).to_numpy()
+    p2 = g["others_win_share"].cast(pl.Float64).fill_null(np.nan).to_numpy()
+    z = stats.two_proportions(p1 * f, f, p2 * o, o)[-1]
+    diff = p1 - p2
+    low, high = stats.holm_size_interval(diff, z)
+    verdicts = [str(v) for v in np.atleast_1d(stats.practical_holm(diff, z, smallest))]
+    return verdicts, low, high, int(np.isfinite(z).sum())
+
+
+def _guild_rows(t: dict, smallest: float = SMALLEST_SHARE) -> pl.DataFrame:
     """The guild-type table; a type founded too rarely to rank (:func:`guild_rows_for_headlines`)
     says so in the verdict column instead of a test's verdict about almost nobody, and a type
-    without a power (a Bouffon does nothing, MV-5) says so in the powers column."""
+    without a power (a Bouffon does nothing, MV-5) says so in the powers column.
+
+    Each ranked type's founders − others difference is worded like every verdict of the report
+    (:func:`_guild_verdict`: Holm over the types, its size against ``smallest``, the win-share
+    difference that matters), beside the range that size was read on (all the types at once) and
+    its own 95% interval (unadjusted), so the words are true of the numbers in their row: the column
+    said "Significant: no" beside Noble's +1.4 pp (0.0 to +2.8 pp), worded by p alone and silent that
+    1 pp was not ruled out."""
     g = t["guild_types"]
     ranked = set(guild_rows_for_headlines(t)["card"].to_list())
+    verdicts, low, high, family = _guild_family(g, smallest)
     # a run that recorded powers has them for every type with one: a type without is powerless
     none = "none (no power)" if g["mean_powers"].is_not_null().any() else ""
+    rows = list(g.iter_rows(named=True))
     return pl.DataFrame({
         "Card type": g["card_name"],
         "Founded by": [pct_ci(p, lo, hi) for p, lo, hi in
@@ -167,43 +197,60 @@ def _guild_rows(t: dict) -> pl.DataFrame:
         "Guilds per player": [num(x) for x in g["mean_guilds"]],
         "Founders' win share": pct_column(g, "founders_win_share", "founders_ci_low", "founders_ci_high"),
         "Others' win share": pct_column(g, "others_win_share", "others_ci_low", "others_ci_high"),
-        "Founders − others (pp, 95% interval)": ["" if d is None else f"{pp(d)} ({pp_ci(lo, hi)})"
-                                                 for d, lo, hi in zip(g["diff"], g["diff_low"], g["diff_high"])],
+        "Founders − others (pp, 95% interval, each type's alone: unadjusted)": [
+            "" if d is None else f"{pp(d)} ({pp_ci(lo, hi)})"
+            for d, lo, hi in zip(g["diff"], g["diff_low"], g["diff_high"])],
+        f"All {family} types at once (pp, the verdict's range)": [
+            _guild_range(r["diff"], lo, hi, v, smallest) if r["card"] in ranked else ""
+            for r, v, lo, hi in zip(rows, verdicts, low, high)],
         "p (Holm-adjusted)": ["" if p is None else pvalue(p) for p in g["p_adjusted"]],
-        "Significant": [_guild_verdict(x, lo, hi, p, g.height, v) if c in ranked else
-                        f"too few players ({'none' if s == 0 else small_share(s) + '%'} found one; {RANK_RULE})"
-                        for c, s, x, lo, hi, p, v in zip(g["card"], g["founded_share"], g["significant"],
-                                                         g["diff_low"], g["diff_high"], g["p_adjusted"],
-                                                         g["verdict"] if "verdict" in g.columns
-                                                         else [None] * g.height)],
+        f"Verdict (Holm over the {family} types; {100 * smallest:g} pp matters)": [
+            _guild_verdict(v, lo, hi, smallest) if r["card"] in ranked else
+            f"too few players ({'none' if r['founded_share'] == 0 else small_share(r['founded_share']) + '%'} "
+            f"found one; {RANK_RULE})"
+            for r, v, lo, hi in zip(rows, verdicts, low, high)],
         "Powers used per player": [none if x is None else num(x) for x in g["mean_powers"]]})
 
 
-def _guild_verdict(significant, low, high, p_adjusted, family: int, verdict=None) -> str:
-    """"yes" / "no", and why "no" when the interval alone would say yes (Holm over the types); a
-    "yes" with the difference's size in words (the table's ``verdict``: "clear but small" for
-    +0.8 pp (+0.1 to +1.4), which read as a finding like a +14.5 pp one)."""
-    if significant:
-        size = verdict_words(verdict) if verdict is not None and verdict != stats.NOT_SHOWN else ""
-        return "yes (after Holm's correction)" + (f": {size}" if size else "")
-    if low is not None and high is not None and (low > 0 or high < 0):
-        return (f"no: the interval excludes 0, but not after Holm's correction over the {family} types "
-                f"(p = {p_adjusted:.2f})")
-    return "no"
+def _guild_range(diff, low: float, high: float, verdict, smallest: float) -> str:
+    """The range a type's verdict was read on (:func:`_guild_family`), on the difference's side
+    of 0 for a clear one (:func:`reports.text.size_range`: Holm shows the sign where this wider
+    interval still reaches 0), at the decimals that keep each end on its side of 0 and of
+    ``smallest`` (:func:`reports.text.verdict_digits`); '' without one."""
+    if diff is None or not (np.isfinite(low) and np.isfinite(high)):
+        return ""
+    lo, hi = size_range(diff, float(low), float(high), verdict != stats.NOT_SHOWN)
+    return pp_ci(lo, hi, verdict_digits(lo, hi, smallest))
 
 
-def _guild_section(t: dict, figs: FigureSet) -> Section:
+def _guild_verdict(verdict, low: float, high: float, smallest: float) -> str:
+    """A type's verdict in the report's words (:func:`reports.text.verdict_words`: "clear and large
+    enough to matter", "clear, may matter", "clear but small", "within noise"), the same words for
+    every row. A difference within noise says what its range (``low`` to ``high``, all the types at
+    once) leaves open: whether a difference of ``smallest`` is ruled out either way or not — within
+    noise is not "no difference" (Noble's +1.4 pp, its interval reaching +2.8, read "no")."""
+    words = verdict_words(verdict)
+    if verdict != stats.NOT_SHOWN or not (np.isfinite(low) and np.isfinite(high)):
+        return words
+    that = f"{100 * smallest:g} pp"
+    if max(abs(low), abs(high)) >= smallest:
+        return f"{words} ({that} not ruled out)"
+    return f"{words} (under {that} either way)"
+
+
+def _guild_section(t: dict, figs: FigureSet, smallest: float = SMALLEST_SHARE) -> Section:
     return Section(
         "guilds", "Guild types",
         "For each card type: the share of player-games that founded at least one guild of it, and the "
         "win share of those founders against everyone else and against the fair 1/n (Wilson intervals; "
-        "the difference has Newcombe's interval and a two-proportion test, Holm-adjusted over the "
-        "types). "
+        "the difference has Newcombe's interval, each type's own, and a two-proportion test, Holm-adjusted "
+        f"over the types; its verdict reads its size against the {100 * smallest:g} pp that matters on its "
+        "range over all the types at once). "
         "Founding any type goes with winning (a winner founds several guilds), so compare the types with "
         "each other rather than with the fair share alone; to test a type, remove a copy in a rules "
         "file and compare the two runs.",
         figs.add("guild_types", F.guild_types(t), " ".join(guild_headlines(t))),
-        [("Guild types", _guild_rows(t))], guild_headlines(t))
+        [("Guild types", _guild_rows(t, smallest))], guild_headlines(t))
 
 
 def comparison_figures(name: str, base_t: dict, var_t: dict, base_label: str, var_label: str,
@@ -903,7 +950,7 @@ def printed_summary(q) -> list[tuple[str, pl.DataFrame, list[str]]]:
 
 def sections(t: dict, rs: RunSet, figs: FigureSet, questions=None) -> list[Section]:
     """Guild types (when the run records ``founded_<type>``) and the played questions (when given)."""
-    secs = [_guild_section(t, figs)] if "guild_types" in t else []
+    secs = [_guild_section(t, figs, rs.smallest_of("share"))] if "guild_types" in t else []
     if questions is not None:
         secs.append(_questions_section(questions, rs, figs, t))
     return secs

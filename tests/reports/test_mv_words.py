@@ -88,6 +88,7 @@ def _guild_types():
     cards = ["pretre", "rodeur", "bouffon"]
     return pl.DataFrame({
         "card": cards, "card_name": ["Prêtre", "Rôdeur", "Bouffon"],
+        "players": [400_000] * 3,
         "founders": [120_000, 92_000, 135], "founded_share": [0.30, 0.231, 0.0003375],
         "founded_ci_low": [0.299, 0.230, 0.00028], "founded_ci_high": [0.301, 0.232, 0.0004],
         "mean_guilds": [0.45, 0.69, 0.0003],
@@ -112,9 +113,10 @@ def test_guild_table_marks_a_rare_type_too_few_players_and_a_powerless_one():
     """revA #2 and #6: the row read "yes (after Holm's correction)" and its powers cell was blank."""
     rows = M._guild_rows({"guild_types": _guild_types()})
     bouffon = rows.filter(pl.col("Card type") == "Bouffon").row(0, named=True)
-    assert bouffon["Significant"].startswith("too few players (0.03% found one")
+    verdict = "Verdict (Holm over the 3 types; 1 pp matters)"       # review R: was "Significant"
+    assert bouffon[verdict].startswith("too few players (0.03% found one")
     assert bouffon["Powers used per player"] == "none (no power)"
-    assert rows.filter(pl.col("Card type") == "Prêtre")["Significant"][0].startswith("yes")
+    assert rows.filter(pl.col("Card type") == "Prêtre")[verdict][0] == "clear and large enough to matter"
 
 
 def test_ablation_sentence_names_the_type_left_out():

@@ -94,11 +94,17 @@ def test_the_sentence_is_true_for_the_table_beside_it(built):
     assert "9.5 to 14.5" not in text
     assert "0.910" in text and "0.890 to 0.930" in text
     # the searching seat against its own bot with every seat at budget 0 (2,000 games), each clause
-    # true of its numbers: seat 3's 30.0% is less than its bot's 32.0%
-    assert ("At budget 64 one searching seat, against the seat's own bot there (every seat its own bot at "
-            "budget 0, 2,000 games), wins more, but not clearly (the intervals overlap), in seats 1, 2 and 4 "
-            "(seat 1 55.0% vs 20.0%; seat 2 60.0% vs 23.0%; seat 4 58.0% vs 25.0%); less, but not "
-            "clearly, in seat 3 (30.0% vs 32.0%): it is not the stronger player everywhere") in text
+    # true of its numbers, worded by the size of each seat's difference (Holm over the seats, 1 pp
+    # matters; tests/reports/test_review_r_skill_gain.py checks the intervals): seat 3's 30.0% of 500
+    # games against its bot's 32.0% of 2,000 is not clearly different
+    assert ("At budget 64, one searching seat's win share against the seat's own bot's there (every seat "
+            "its own bot at budget 0, 2,000 games; Holm over the 4 seats compared, 1 pp matters) is clearly "
+            "more, by enough to matter, in seats 1, 2 and 4 (seat 1 55.0% of 500 games vs the bot's 20.0% "
+            "of 2,000, +35.0 pp, 95% interval ") in text
+    assert ("; not clearly different in seat 3 (30.0% of 500 games vs the bot's 32.0% of 2,000, −2.0 pp, "
+            "95% interval ") in text
+    assert ("these games show it the stronger player in seats 1, 2 and 4; in seat 3 they cannot tell "
+            "yet: play more games") in text
 
 
 def test_more_in_every_seat_is_called_stronger_play_only_when_the_intervals_are_apart():
@@ -112,16 +118,19 @@ def test_more_in_every_seat_is_called_stronger_play_only_when_the_intervals_are_
 
     # (no every-seat part here: the seat's own bot is read on the one-seat part's budget 0)
     apart = gain_sentence(table([0.5, 0.4], [0.45, 0.35], [0.55, 0.45]))
-    assert ("wins clearly more (the 95% intervals apart) in seats 1 and 2 (seat 1 50.0% vs 20.0%; seat 2 "
-            "40.0% vs 20.0%): the search bot is the stronger player") in apart
-    assert "the budgets do measure stronger play" in apart
+    assert ("is clearly more, by enough to matter, in seats 1 and 2 (seat 1 50.0% of 500 games vs the "
+            "bot's 20.0% of 500, +30.0 pp, 95% interval ") in apart
+    assert "the search bot is the stronger player, so the budgets do measure stronger play" in apart
     close = gain_sentence(table([0.5, 0.21], [0.45, 0.17], [0.55, 0.25]))
-    assert ("wins clearly more (the 95% intervals apart) in seat 1 (50.0% vs 20.0%); more, but not clearly "
-            "(the intervals overlap), in seat 2 (21.0% vs 20.0%)") in close
+    assert ("is clearly more, by enough to matter, in seat 1 (50.0% of 500 games vs the bot's 20.0% of "
+            "500, +30.0 pp, ") in close
+    assert ("; not clearly different in seat 2 (21.0% of 500 games vs the bot's 20.0% of 500, +1.0 pp, "
+            "95% interval ") in close
     assert "do measure stronger play" not in close and "play more games" in close
     none = gain_sentence(table([0.21, 0.19], [0.17, 0.15], [0.25, 0.23]))
-    assert ("more, but not clearly (the intervals overlap), in seat 1 (21.0% vs 20.0%); less, but not "
-            "clearly, in seat 2 (19.0% vs 20.0%): it is not the stronger player everywhere") in none
+    assert ("is not clearly different in seats 1 and 2 (seat 1 21.0% of 500 games vs the bot's 20.0% of "
+            "500, +1.0 pp, ") in none and "seat 2 19.0% of 500 games vs the bot's 20.0% of 500, −1.0 pp" in none
+    assert "these games do not show it the stronger player in any seat" in none
 
 
 @pytest.mark.parametrize("make, problem", [

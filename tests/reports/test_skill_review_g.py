@@ -90,7 +90,7 @@ def test_the_searching_seat_is_compared_with_its_bot_over_every_game_at_budget_0
     t = pl.read_parquet(_medievallons_dir(tmp_path / "sk") / "skill.parquet")
     words = gain_sentence(t)
     assert "every seat its own bot at budget 0, 200 games" in words
-    assert "seat 2 32.0% vs 24.0%" in words and "32.0% vs 20.0%" not in words
+    assert "seat 2 32.0% of 50 games vs the bot's 24.0% of 200" in words and "vs the bot's 20.0%" not in words
 
 
 def test_budget_0s_one_seat_games_are_the_first_of_the_every_seat_games():
@@ -226,7 +226,11 @@ def test_each_clause_of_the_searching_seats_sentence_is_true_of_its_numbers():
             lo, hi = K.seat_interval(w, games)
             rows.append(_row("c", b, part, s, roles[s], games, w, lo, hi, ONE_NONE))
     words = gain_sentence(pl.DataFrame(rows, schema=K.SCHEMA, orient="row"))
-    assert ("wins clearly more (the 95% intervals apart) in seat 4 (68.0% vs 38.0%); more, but not clearly "
-            "(the intervals overlap), in seats 2 and 3 (seat 2 44.0% vs 33.0%; seat 3 40.0% vs 29.0%); "
-            "no difference to measure (neither wins there) in seat 1 (0.0% both)") in words
+    # each seat worded by the size of its difference (Holm over the 3 seats with one to measure)
+    assert ("Holm over the 3 seats compared, 1 pp matters) is clearly more, by enough to matter, in seat 4 "
+            "(68.0% of 50 games vs the bot's 38.0% of 200, +30.0 pp, 95% interval ") in words
+    assert ("; not clearly different in seats 2 and 3 (seat 2 44.0% of 50 games vs the bot's 33.0% of 200, "
+            "+11.0 pp, ") in words and "seat 3 40.0% of 50 games vs the bot's 29.0% of 200, +11.0 pp" in words
+    assert ("; no difference to measure (neither wins there) in seat 1 (0.0% of 50 games vs the bot's "
+            "0.0% of 200)") in words
     assert "not in seat" not in words
