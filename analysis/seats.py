@@ -315,8 +315,11 @@ def seat_tests(rs: RunSet, acc: SeatAccumulator | None = None) -> pl.DataFrame:
     win shares).
 
     * chi2: Σ (O − E)² / E over seats with O = wins per seat (win shares summed), E = games / n.
-    * **balance** and **advantage_p1** are Ludii's metrics of those names as current Ludii computes
-      them (Ludeme/Ludii, Evaluation/src/metrics/single/outcome/Balance.java and AdvantageP1.java):
+    * **balance** and **advantage_p1** are Ludii's metrics of those names as Ludii defines them
+      (Ludeme/Ludii, Evaluation/src/metrics/single/outcome/Balance.java and AdvantageP1.java; the
+      figure Balance.java outputs differs: it sums the credits in an ``int`` array, which drops
+      every credit below 1, so it counts outright first places only; statistics audit R #4,
+      docs/analysis.md):
       every player of a game is credited 1 − (rank − 1)/(n − 1) (:func:`ludii_credit`: 1 for the
       winner, 0 for the last, in between for middle places; ties share the mean of their places);
       advantage_p1 is Seat 1's mean credit (t interval over games), balance is 1 − the largest gap

@@ -1,7 +1,8 @@
 """The statistical decision of the regression check: pure functions of numbers, no I/O.
 
-The check is a **sequential probability ratio test** in the manner of fishtest (Wald's SPRT on a
-normal approximation, one per metric and direction): :class:`SequentialTest` looks at the metrics
+The check is a **sequential likelihood-ratio test** on a normal approximation, one per metric and
+direction, with fishtest's indifference zone (H0 at the tolerance, H1 at twice it) but Ville's
+bounds, not the Wald bounds fishtest stops at (below, and docs/ci.md): :class:`SequentialTest` looks at the metrics
 after every batch of games and decides each metric *fail* (shown to have moved beyond its
 tolerance), *pass* (no move of twice the tolerance, at error β) or leaves it open; the check stops
 as soon as one metric fails or every metric passes, and is *undecided* if the maximum number of

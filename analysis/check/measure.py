@@ -171,6 +171,15 @@ def unit_values(players: dict, n_players: int, games_per_deal: int, wanted: Sequ
     return x
 
 
+FEW_UNITS = 5
+"""Below this many units won (or not won) a share's plug-in standard error √(p̂(1 − p̂)/n) is not
+trusted: with every unit of a first batch one way it is 0, and the test then read the change on
+the baseline's error alone (statistics audit R #3: a 3% share, no change, looks every 100 games:
+the check FAILED 5.65% of the time, above its α of 5%, from first batches without a win).
+:meth:`UnitMeasure.measurements` then takes at least the error of the share smoothed by half a
+unit each way, (x + ½) / (n + 1) (Jeffreys' prior)."""
+
+
 class UnitMeasure:
     """The checked metrics of a growing sample, batch by batch: per metric the count of units, their
     mean and centred sum of squares (:class:`analysis.stats.Moments`, merged batch after batch so
@@ -179,7 +188,9 @@ class UnitMeasure:
     A win share's own 95 % interval is Wilson's (:func:`analysis.stats.wilson`, the share of its
     units won, as the baseline's intervals are: not a symmetric mean ± 1.96 se, which at 22 wins
     in 1,000 games read 1.3–3.1 % against Wilson's 1.5–3.3 %); a mean score's is mean ± 1.96 se.
-    The standard error the test uses is the units' own either way. ``differences``: the values are
+    The standard error the test uses is the units' own either way, but not below a smoothed
+    share's while a share has fewer than :data:`FEW_UNITS` units won or not won (a first batch
+    without a win has a plug-in error of 0). ``differences``: the values are
     paired differences (:class:`PairedMeasure`), not shares, so every interval is symmetric."""
 
     def __init__(self, wanted: Sequence[tuple[str, str]], labels: Sequence[str],
@@ -204,8 +215,13 @@ class UnitMeasure:
             low, high = float(mean[i] - Z95 * se), float(mean[i] + Z95 * se)
             kind = KINDS[metric]
             if kind.unit == "%" and not self.differences and n[i] > 0:
-                lo, hi = stats.wilson(mean[i] / kind.scale * n[i], n[i])
+                won = mean[i] / kind.scale * n[i]
+                lo, hi = stats.wilson(won, n[i])
                 low, high = float(lo) * kind.scale, float(hi) * kind.scale
+                if min(won, n[i] - won) < FEW_UNITS:
+                    smooth = (won + 0.5) / (n[i] + 1.0)
+                    floor = kind.scale * float(np.sqrt(smooth * (1.0 - smooth) / n[i]))
+                    se = floor if not se >= floor else se
             out.append(Measurement(metric, key, label, float(mean[i]), low, high, se, int(n[i])))
         return out
 
@@ -229,5 +245,5 @@ class PairedMeasure:
         self.diff.add(new - old, games)
 
 
-__all__ = ["DEFAULT_TOLERANCE", "KINDS", "Kind", "Measurement", "PairedMeasure", "UnitMeasure", "Z95",
+__all__ = ["DEFAULT_TOLERANCE", "FEW_UNITS", "KINDS", "Kind", "Measurement", "PairedMeasure", "UnitMeasure", "Z95",
            "measure", "measure_run", "unit_values"]
