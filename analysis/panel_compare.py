@@ -431,10 +431,27 @@ def moved(c: PanelComparison) -> pl.DataFrame:
 
 
 BALANCE_COLUMNS = {"cell": pl.String, "what": pl.String, "fair": pl.Float64, "before": pl.Float64,
-                   "before_seat": pl.Int64, "before_low": pl.Float64, "before_high": pl.Float64,
-                   "after": pl.Float64, "after_seat": pl.Int64, "after_low": pl.Float64,
-                   "after_high": pl.Float64, "change": pl.Float64, "change_low": pl.Float64,
-                   "change_high": pl.Float64, "verdict": pl.String, "family": pl.Int64}
+                   "before_seat": pl.Int64, "before_signed_gap": pl.Float64, "before_low": pl.Float64,
+                   "before_high": pl.Float64, "after": pl.Float64, "after_seat": pl.Int64,
+                   "after_signed_gap": pl.Float64, "after_low": pl.Float64, "after_high": pl.Float64,
+                   "change": pl.Float64, "change_low": pl.Float64, "change_high": pl.Float64,
+                   "verdict": pl.String, "family": pl.Int64}
+
+#: two gaps from fair this close are the same gap: in a 2-player cell the seats' gaps are equal by
+#: construction (56.5% / 43.5%: 6.5 pp each), and only floating-point rounding told them apart
+GAP_TIE = 1e-12
+
+
+def _largest_gap(rows: pl.DataFrame) -> dict:
+    """The row of the seat with the largest gap from fair among ``rows`` (one cell, one run). Equal
+    gaps (within :data:`GAP_TIE`) go to the seat above fair, then to the lowest seat number: in a
+    2-player cell the seat above fair and the seat below are always tied, and the pick had been the
+    float's, naming the losing seat in one run and the winning seat in the other, so that the table
+    read as if the advantage had moved between seats. The seat above fair is the one the advantage
+    is about."""
+    top = float(rows["gap"].max())
+    tied = [r for r in rows.iter_rows(named=True) if r["gap"] >= top - GAP_TIE]
+    return min(tied, key=lambda r: (not r["estimate"] - r["fair"] > GAP_TIE, r["seat"]))
 
 
 def seat_balance(c: PanelComparison, alpha: float = ALPHA) -> pl.DataFrame:
@@ -454,7 +471,10 @@ def seat_balance(c: PanelComparison, alpha: float = ALPHA) -> pl.DataFrame:
     before_high and after_high − before_low (``change_low``, ``change_high``: wider than a paired
     test of it would be, never narrower); ``verdict`` is :func:`analysis.stats.practical` on that
     range against the panel's smallest difference that matters. ``before``, ``after`` and
-    ``change`` are the runs' values.
+    ``change`` are the runs' values. ``before_seat`` (``after_seat``) holds the largest gap, equal
+    gaps going to the seat above fair (:func:`_largest_gap`); ``before_signed_gap`` is that seat's
+    share minus fair, + above fair and − below (its size is ``before``), so that a page can say from
+    whose side the gap is: the largest gap alone cannot tell a favoured seat from a starved one.
 
     Columns: :data:`BALANCE_COLUMNS` (``what``: "seat", or the role's label; ``family``: n). Empty
     when no cell has such seats (a game whose roles are of one seat each)."""
@@ -479,14 +499,15 @@ def seat_balance(c: PanelComparison, alpha: float = ALPHA) -> pl.DataFrame:
         b, a = here.filter(pl.col("run") == "before"), here.filter(pl.col("run") == "after")
         if b.height == 0 or a.height == 0:
             continue
-        tb = b.sort("gap", descending=True).row(0, named=True)
-        ta = a.sort("gap", descending=True).row(0, named=True)
+        tb, ta = _largest_gap(b), _largest_gap(a)
         fairs = set(here["fair"].to_list())
         rows.append({"cell": cell, "what": str(here["what"][0]),
                      "fair": fairs.pop() if len(fairs) == 1 else None,
                      "before": tb["gap"], "before_seat": tb["seat"],
+                     "before_signed_gap": tb["estimate"] - tb["fair"],
                      "before_low": float(b["near"].max()), "before_high": float(b["far"].max()),
                      "after": ta["gap"], "after_seat": ta["seat"],
+                     "after_signed_gap": ta["estimate"] - ta["fair"],
                      "after_low": float(a["near"].max()), "after_high": float(a["far"].max())})
     if not rows:
         return pl.DataFrame(schema=BALANCE_COLUMNS)

@@ -580,7 +580,13 @@ def balance_note(balance: pl.DataFrame) -> str:
     seat = balance["what"][0] == "seat"
     interval = ("Wilson interval of its win share" if seat else
                 "interval of its share of its role's wins (share ± z·se, as the panel page's calls)")
-    return (f"{subject}, in each cell before and after, and whose it is (the runs' values). Its range: "
+    above = ("the seat wins more than its fair share" if seat else
+             f"the seat takes more of the {balance['what'][0]}s' wins than an equal split")
+    tie = (", as the two seats' of a 2-player cell always are, go to the seat above fair" if seat else
+           " go to the seat above the equal split")
+    return (f"{subject}, in each cell before and after, and whose it is, signed from that seat's "
+            f"side (+: {above}; −: less; equal gaps{tie}, then to the lowest seat), the runs' values. "
+            "The range of its size: "
             f"every seat's {interval}, all {int(balance['family'][0])} of both panels at once "
             "(Bonferroni, each at level 1 − 0.05/"
             f"{int(balance['family'][0])}), bound the largest gap between the largest of the seats' "
@@ -592,14 +598,20 @@ def balance_note(balance: pl.DataFrame) -> str:
 
 
 def balance_table(balance: pl.DataFrame, smallest: float) -> pl.DataFrame:
-    from reports.text import verdict_words
+    """One row per cell: the largest gap before and after, each as the seat that holds it and its
+    gap signed from that seat's side ("Seat 1 +6.5 pp": it wins 6.5 pp more than fair; "Seat 3
+    −4.0 pp": less), then the range of the gap's size. Review R #9: "6.5 pp (Seat 2; …)" before
+    beside "6.1 pp (Seat 1; …)" after, in a 2-player cell where Seat 1 was above fair both times,
+    read as if the advantage had moved from seat 2 to seat 1; a tie now goes to the seat above fair
+    (:func:`analysis.panel_compare.seat_balance`) and the sign says which side it is on."""
+    from reports.text import pp, verdict_words
 
     seat = balance["what"][0] == "seat"
 
     def gap(r: dict, when: str) -> str:
         d = _gap_digits(r, smallest)
-        return (f"{_gap(r[when], d)} pp (Seat {r[when + '_seat']}; {_gap(r[when + '_low'], d)} to "
-                f"{_gap(r[when + '_high'], d)})")
+        return (f"Seat {r[when + '_seat']} {pp(r[when + '_signed_gap'], d)} (size {_gap(r[when + '_low'], d)} "
+                f"to {_gap(r[when + '_high'], d)})")
 
     rows = list(balance.iter_rows(named=True))
     return pl.DataFrame({
@@ -927,5 +939,9 @@ def change_figure(c):
     split = "".join(f", and in each seat's share of {w}" for w in whose)
     ax.set_title(f"Change per {'side' if c.what == 'side' else 'seat'} and cell{split} (intervals over "
                  f"the family of {c.family})", fontsize=9 if whose else None)
-    ax.legend(fontsize=8, loc="best")
+    # beside the axes, never over a bar or a whisker (review R #7: "best" put the box over Seat 3's
+    # interval, hiding its lower end); the figure's constrained layout narrows the axes to make room,
+    # so the legend stays inside the saved image (rendered without bbox_inches="tight": nothing
+    # outside the figure would be drawn)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     return fig

@@ -249,8 +249,9 @@ def test_the_lead_says_per_cell_whether_the_seats_move_toward_or_away_from_fair(
     assert "grows in 4p 4×eventwise (2.2 → 4.6 pp; change +2.4 pp (" in text, text
     assert "these games cannot tell in 4p 4×greedy (before → after: the runs' values;" in text, text
     table = balance_table(bal, c.smallest)
-    assert table["Largest gap before"][0].startswith("4.8 pp (Seat 1; ")
-    assert table["Largest gap after"][0].startswith("2.5 pp (Seat 4; ")
+    # signed from the seat's side (review R #9): Seat 1 won 20.2%, below 25%; Seat 4 27.5%, above
+    assert table["Largest gap before"][0].startswith("Seat 1 −4.8 pp (size ")
+    assert table["Largest gap after"][0].startswith("Seat 4 +2.5 pp (size ")
 
 
 def test_a_game_with_roles_reads_the_split_within_a_role_before_and_after(tmp_path):

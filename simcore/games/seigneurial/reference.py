@@ -875,14 +875,23 @@ def play_game(rules: RulesArrays, n_players: int, seed: int, game: int, strategi
 
 
 def record_table(record: GameRecord) -> list[str]:
-    """The final SG-8 table of a record, one line per seat (used by the golden file)."""
+    """The final SG-8 table of a record, one line per seat (used by the golden file and ``balance
+    replay``).
+
+    The ``objective`` column names the card as the log's setup lines and the reports' Objective-card
+    table do (:func:`objective_number`, from #1), not by the record's 0-based index (players.parquet's
+    value): one file numbering the same card #12 in its header and 11 in its table sent a designer to
+    the wrong row of the report's card table. The Seigneur, who holds no card (index -1), shows ``-``.
+    Only the text changes: the replay checks the record's own arrays against the run's row."""
     lines = ["seat role        share rank score grain wood fish favour sick objective paid seized"]
     for s in range(record.score.shape[0]):
         role = "seigneur" if s == 0 else "censitaire"
+        card = int(record.objective[s])
+        card_text = objective_number(card) if card >= 0 else "-"
         lines.append(f"P{s:<3} {role:<10} {float(record.win_share[s]):5.3f} {int(record.rank[s]):4d} "
                      f"{int(record.score[s]):5d} " + " ".join(f"{int(x):5d}" for x in record.resources[s])
                      + f" {int(record.favour[s]):6d} {int(record.turns_sick[s]):4d} "
-                       f"{int(record.objective[s]):9d} {int(record.paid[s]):4d} {int(record.seized[s]):6d}")
+                       f"{card_text:>9} {int(record.paid[s]):4d} {int(record.seized[s]):6d}")
     lines.append(f"turns: {record.turns}; end: {END_REASONS[record.end_reason]}; winner: "
                  f"{'P' + str(record.winner) if record.winner >= 0 else 'the Censitaires'}; "
                  f"Seigneur's square: {record.square}; "
