@@ -247,7 +247,7 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
 
 def compare_runs(base_rs: RunSet, variant_rs: RunSet, base: dict[str, pl.DataFrame],
                  variant: dict[str, pl.DataFrame], alpha: float = ALPHA,
-                 smallest: dict | None = None) -> Comparison:
+                 smallest: dict | None = None, split=None) -> Comparison:
     """The before/after of two run sets (their tables ``base`` and ``variant`` from
     :func:`analysis.analyse`): :func:`compare_tables` plus the count metrics of the games table
     (the share of games with a reshuffle and the mean reshuffles per game, :func:`count_vector`),
@@ -257,7 +257,9 @@ def compare_runs(base_rs: RunSet, variant_rs: RunSet, base: dict[str, pl.DataFra
     as for the others). A paired metric whose per-game differences are all 0 is not tested (no
     interval, z, p-value or verdict; ``same_games``, ``change_at_most``: the module docstring) and
     is not counted in the family m that sizes the others' Bonferroni intervals. ``balance`` is left
-    empty here (a report fills it: :func:`analysis.panel_compare.run_pair_balance`)."""
+    empty here (a report fills it: :func:`analysis.panel_compare.run_pair_balance`). ``split``:
+    the split of a role's wins among its seats, (base rows, variant rows, tested changes) from
+    :func:`analysis.panel_compare.role_split_vectors`, compared in the same family."""
     from analysis.load import score_unit
     from analysis.rules_diff import GOAL_SCORE_METRICS, goal_changes, goal_words, rules_diff
 
@@ -265,16 +267,19 @@ def compare_runs(base_rs: RunSet, variant_rs: RunSet, base: dict[str, pl.DataFra
     unit = score_unit(base_rs.game)
     goal = goal_changes(rules_diff(base_rs.metas[0], variant_rs.metas[0]), unit)
     set_aside = (GOAL_SCORE_METRICS, f"not comparable: {goal_words(goal, unit)}") if goal else None
+    split_b, split_v, tested = split if split is not None else (None, None, {})
+    extra_b = [count_vector(base_rs), length_vector(base_rs), *([split_b] if split_b is not None else [])]
+    extra_v = [count_vector(variant_rs), length_vector(variant_rs), *([split_v] if split_v is not None else [])]
     df, dropped = _compare(base, variant, alpha, base_rs.game, smallest, set_aside=set_aside,
-                           extra=(pl.concat([count_vector(base_rs), length_vector(base_rs)]),
-                                  pl.concat([count_vector(variant_rs), length_vector(variant_rs)])),
-                           paired=pair.moments if pair.paired else None)
+                           extra=(pl.concat(extra_b), pl.concat(extra_v)),
+                           paired=pair.moments if pair.paired else None, tested=tested)
     return Comparison(df, pair, dropped)
 
 
 def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], alpha: float,
              game: str | None, smallest: dict | None, extra=None, paired: dict | None = None,
-             set_aside: tuple[tuple[str, ...], str] | None = None) -> tuple[pl.DataFrame, list]:
+             set_aside: tuple[tuple[str, ...], str] | None = None,
+             tested: dict | None = None) -> tuple[pl.DataFrame, list]:
     from analysis.load import smallest_difference
 
     vb, vv = metric_vector(base), metric_vector(variant)
@@ -337,6 +342,11 @@ def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], al
             welch_sd.pop(i, None)
             if mean == 0 and sd == 0:
                 same_games[i] = int(n)
+        if tested and (m, k) in tested:
+            # a change tested by its own construction (a seat's share of its role's wins: a ratio,
+            # its delta-method error; role_split_vectors), in the same family as the rest
+            diff[i], dlo[i], dhi[i], z[i], p[i], is_paired[i] = tested[(m, k)]
+            welch_sd.pop(i, None)
     same = np.array([g is not None for g in same_games], dtype=bool)
     # untested: a Balance index (no standard error), and a paired row whose per-game differences
     # are all 0 (its t interval is the point 0 to 0 and p = 1: "0.0 to 0.0 pp, within noise" says
@@ -618,6 +628,16 @@ def _deals(metas) -> list[tuple]:
     """The deals a run set plays, run by run: (seed, first game, games, line-up)."""
     return sorted((str(m.get("seed")), int(m.get("first_game") or 0), int(m.get("games") or 0),
                    tuple(m.get("strategies") or ())) for m in metas)
+
+
+def can_pair_rows(base: RunSet, variant: RunSet) -> bool:
+    """Whether :func:`pairing` would pair the two run sets from their rows (the same deals and
+    line-up, no rotation, players.parquet and games.parquet on both sides), without reading a row."""
+    from simcore.rundir import GAMES, PLAYERS
+
+    db, dv = _deals(base.metas), _deals(variant.metas)
+    return (db == dv and not any(m.get("rotate_seats") for m in (*base.metas, *variant.metas))
+            and all((p / PLAYERS).is_file() and (p / GAMES).is_file() for rs in (base, variant) for p in rs.paths))
 
 
 def pairing(base: RunSet, variant: RunSet) -> Pairing:

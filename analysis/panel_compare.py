@@ -330,6 +330,49 @@ def _split_rows(lab: str, b: Path, v: Path, brs, vrs, paired: bool) -> pl.DataFr
     return pl.DataFrame(out, schema=SPLIT_SCHEMA)
 
 
+def role_split_vectors(base_rs, variant_rs):
+    """The split of a role's wins among its seats, for a before/after of two runs of a game whose
+    role has several seats (Seigneurial's Censitaires; review R #2: the page showed one role change
+    as three seats' "changes that matter", each seat's share of all games mirroring the Seigneur's
+    gain, and never answered whether the split among the Censitaires moved, the question the docs
+    send designers to it with). Each seat's share of its role's wins (``seat_share_of_role_wins``,
+    :data:`analysis.panel_compare.SPLIT_METRIC`), as the panel before/after compares it
+    (:func:`analysis.panel_compare._split_rows`: each run's own share with its Wilson interval;
+    the change with its delta-method standard error, paired game by game when the runs played the
+    same deals and kept rows: :func:`analysis.compare.can_pair_rows`). Returns (base rows, variant rows) of :func:`metric_vector`'s shape
+    and {(metric, key): (diff, low, high, z, p, paired)} of the tested changes, which
+    :func:`analysis.compare.compare_runs` (``split``) tests in its family instead of its own; (None, None, {}) when a side pools several runs or no
+    role has several seats."""
+    from analysis.compare import VECTOR_SCHEMA, can_pair_rows
+    from analysis.panel import _role_seat_rows
+    from analysis.roles import has_roles
+
+    if len(base_rs.paths) != 1 or len(variant_rs.paths) != 1 or not has_roles(base_rs):
+        return None, None, {}
+    b, v = base_rs.paths[0], variant_rs.paths[0]
+    rows = _split_rows("", b, v, base_rs, variant_rs, can_pair_rows(base_rs, variant_rs))
+    if rows.height == 0:
+        return None, None, {}
+    sides = []
+    for path, rs in ((b, base_rs), (v, variant_rs)):
+        own = {f"{r['role']} seat {r['seat']}": r for r in _role_seat_rows(path, 0, "", rs.n_players, rs.n_games)}
+        sides.append(own)
+    vb, vv, tested = [], [], {}
+    for r in rows.iter_rows(named=True):
+        k = r["key"]
+        if r["p_value"] is None or k not in sides[0] or k not in sides[1]:
+            continue
+        label = r["label"]
+        for side, out in zip(sides, (vb, vv)):
+            s = side[k]
+            out.append((SPLIT_METRIC, k, label, "proportion", float(s["estimate"]), float(s["low"]),
+                        float(s["high"]), int(s["games"])))
+        tested[(SPLIT_METRIC, k)] = (r["diff"], r["diff_low"], r["diff_high"], r["z"], r["p_value"],
+                                     bool(r["paired"]))
+    mk = lambda rows: pl.DataFrame(rows, schema=VECTOR_SCHEMA, orient="row")  # noqa: E731
+    return mk(vb), mk(vv), tested
+
+
 def panel_comparison(base: str | Path, variant: str | Path, smallest: dict | None = None,
                      progress=None) -> PanelComparison:
     """The before/after of two panels, cell by cell (module docstring). ``smallest``: the smallest

@@ -30,7 +30,7 @@ import polars as pl
 
 from analysis import analyse, group_runs, open_runs
 from analysis.compare import compare_runs
-from analysis.panel_compare import run_pair_balance
+from analysis.panel_compare import role_split_vectors, run_pair_balance
 from analysis.load import check_distinct_runs
 from reports.figures.draw import draw_all
 from reports.games import hook_for
@@ -140,7 +140,9 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         side = [(labels[i], groups[i], tables[i]) for i in range(len(groups))]
     else:
         # paired game by game when both sides played the same deals and kept their rows
-        comparisons = [compare_runs(base_rs, groups[i], base, tables[i], smallest=smallest)
+        # (a role of several seats: the split of its wins among them, compared in the same family)
+        comparisons = [compare_runs(base_rs, groups[i], base, tables[i], smallest=smallest,
+                                    split=role_split_vectors(base_rs, groups[i]))
                        for i in range(1, len(groups))]
         for i, c in enumerate(comparisons):      # toward or away from a fair seat share
             c.balance = run_pair_balance(c.table, base, tables[i + 1], base_rs.n_players)
@@ -154,7 +156,10 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
             from reports.text import seat_balance_sentence
 
             for i, (lab, cmp, _) in enumerate(cmps):
-                first = comparison_headlines(cmp, labels[0], lab, score_unit(base_rs))[:2]
+                heads = comparison_headlines(cmp, labels[0], lab, score_unit(base_rs))
+                # the first answers: the seats' (roles'), the split of a role's wins when asked,
+                # and how many metrics moved
+                first = heads[:3] if any(str(h).startswith("Did the split") for h in heads[1:2]) else heads[:2]
                 holds = holds_for(base_rs, groups[i + 1])
                 # whether the seats moved toward or away from fair, with the seats' answer
                 toward = seat_balance_sentence(comparisons[i].balance, cmp)

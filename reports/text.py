@@ -1217,6 +1217,42 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
             + (f": {why}" if why else ", within noise") + unmoved + "." + _room_for_a_change(rows, what))
 
 
+SPLIT_METRIC = "seat_share_of_role_wins"     # analysis.panel_compare.SPLIT_METRIC (no import here)
+
+
+def split_question(cmp: pl.DataFrame) -> str:
+    """A before/after of a game whose role has several seats, its second question: did the split of
+    that role's wins among its seats move? (review R #2: a Seigneurial pair page listed the three
+    Censitaire seats' win shares as changes that matter, −2.2, −2.7 and −3.3 pp, which together
+    mirror the Seigneur's +8.2 pp, and never said whether the split among the Censitaires moved).
+    Each seat's share of its role's wins before → after (:func:`analysis.compare.
+    role_split_vectors`), the ones that moved beyond noise with their verdicts beside the interval
+    they were read on, or the largest change; '' without such rows."""
+    rows = cmp.filter(pl.col("metric") == SPLIT_METRIC)
+    if rows.height == 0:
+        return ""
+    role = re.sub(r"^Seat \d+'s share of the (.*) wins$", r"\1", str(rows["label"][0]))
+    ask = f"Did the split of the {role} wins among their seats move?"
+    family = tested_count(cmp)
+    moved = rows.filter(pl.col("significant")).with_columns(pl.col("diff").abs().alias("_a")).sort(
+        "_a", descending=True)
+    if moved.height:
+        d = common_digits(list(moved.iter_rows(named=True)))
+        parts = [_seat_change(r, d) + (f", {verdict_with_range(r, 'pp', family, d)}" if r.get("verdict") else "")
+                 for r in moved.iter_rows(named=True)]
+        rest = rows.height - moved.height
+        opener = moved_opener(moved["verdict"].to_list(), moved["smallest"][0])
+        return (f"{ask} {opener}: {moved.height} of {rows.height} seats' shares moved beyond noise "
+                f"(clear after Holm's correction over the tested metrics; {_read_on(moved, family)}): "
+                + "; ".join(parts) + (f"; the other {rest} stayed within noise" if rest else "")
+                + ". (Each seat's win share of all games also carries its role's change: read the split here.)")
+    r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
+    why = holm_note(r, family)
+    return (f"{ask} No: no seat's share moved beyond noise. The largest change is {_seat_change(r)}"
+            + (f": {why}" if why else ", within noise") + "."
+            + " (Each seat's win share of all games also carries its role's change: read the split here.)")
+
+
 def gap_digits(r: dict, smallest: float | None = None, most: int = 3) -> int:
     """The decimals of a largest gap from the fair share before and after and its change (pp; a
     :func:`analysis.panel_compare.seat_balance` row): as many as the change's range needs for no
@@ -1493,9 +1529,13 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
     hook = hook_for(game) if game is not None else None
     lead, answered_first = (hook.comparison_lead(cmp, unit) if hook is not None
                             and hasattr(hook, "comparison_lead") else ([], ()))
-    out = [*lead, seat_question(cmp, unit)]
+    split = split_question(cmp)
+    out = [*lead, seat_question(cmp, unit), *([split] if split else [])]
     seat_metrics = ("role_win_share",) if (cmp["metric"] == "role_win_share").any() else ("seat_win_share",)
-    first_metrics = seat_metrics + tuple(answered_first)
+    # with the split of a role's wins answered, the seats' win shares of all games (which also
+    # carry the role's change) are the table's, not listed again as changes
+    split_metrics = (SPLIT_METRIC, "seat_win_share") if split else ()
+    first_metrics = seat_metrics + tuple(answered_first) + split_metrics
     sig = cmp.filter(pl.col("significant"))
     n = tested_count(cmp)
     if n == 0:
@@ -1524,8 +1564,10 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
         answered = cmp.filter(worth & pl.col("metric").is_in(seat_metrics)).height
         what = "role" if seat_metrics == ("role_win_share",) else "seat"
         also = cmp.filter(worth & pl.col("metric").is_in(answered_first)).height
+        seated = cmp.filter(worth & pl.col("metric").is_in(split_metrics)).height
         given = [f"{answered} {what} win share{'s' if answered > 1 else ''}"] if answered else []
         given += [f"{also} outcome row{'s' if also > 1 else ''}"] if also else []
+        given += [f"{seated} seat row{'s' if seated > 1 else ''}"] if seated else []
         besides = (f" except the {' and the '.join(given)} the first answer{'s' if len(given) > 1 else ''} "
                    f"give{'' if len(given) > 1 else 's'}" if given else "")
         # "by kind" only before a list: with nothing listed it announced what never came; the list

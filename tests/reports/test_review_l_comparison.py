@@ -99,7 +99,9 @@ def test_the_command_prints_the_answer_and_writes_every_compared_metric(before_a
     assert out[2].startswith(f"  This answer holds for the line-up these runs played, "
                              f"{len(lineup)}p {len(lineup)}×{lineup[0]}; for other line-ups"), out[2]
     assert "--panel default" in out[2] and "balance report BASE VARIANT" in out[2]
-    assert " tested metrics " in out[3] and "Listed below" not in out[3] and "against" not in out[3]
+    # then the split of the Censitaires' wins among their seats (review R #2), then the count
+    assert out[3].startswith("  Did the split of the Censitaires' wins among their seats move? "), out[3]
+    assert " tested metrics " in out[4] and "Listed below" not in out[4] and "against" not in out[4]
     assert out[-2] == f"every compared metric: {tmp_path / 'r' / 'comparison.csv'}"
     rows = list(csv.DictReader(io.StringIO((tmp_path / "r" / "comparison.csv").read_text())))
     lord = next(r for r in rows if r["metric"] == "role_win_share")

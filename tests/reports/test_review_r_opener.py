@@ -19,13 +19,20 @@ from simcore import runner
 
 
 @pytest.fixture(scope="module")
-def payment_order(tmp_path_factory):
+def payment_runs(tmp_path_factory):
     root = tmp_path_factory.mktemp("order")
     base = runner.simulate("seigneurial", players=4, games=4000, seed=0, out=root / "seat", quiet=True)
     variant = runner.simulate("seigneurial", players=4, games=4000, seed=0, out=root / "simultaneous",
                               quiet=True, settings=['payment.order="simultaneous"'])
-    rs, vrs = open_runs([base]), open_runs([variant])
-    return compare_runs(rs, vrs, analyse(rs), analyse(vrs)).table
+    return base, variant
+
+
+@pytest.fixture(scope="module")
+def payment_order(payment_runs):
+    from analysis.panel_compare import role_split_vectors
+
+    rs, vrs = open_runs([payment_runs[0]]), open_runs([payment_runs[1]])
+    return compare_runs(rs, vrs, analyse(rs), analyse(vrs), split=role_split_vectors(rs, vrs)).table
 
 
 def test_a_clear_but_small_role_change_is_not_answered_yes(payment_order):
@@ -54,3 +61,46 @@ def test_the_opener_follows_the_largest_verdict():
     assert moved_opener([stats.SMALL, stats.SMALL], 0.02).endswith("each by less than the smallest difference "
                                                                    "that matters, 2 pp)")
     assert moved_opener([None], None) == "Yes"
+
+
+def test_the_split_of_the_censitaires_wins_is_compared_and_answered(payment_order, tmp_path):
+    """Review R #2: the pair page listed the Censitaire seats' win shares of all games as changes
+    that matter (they mirror the Seigneur's change) and never said whether the split among the
+    Censitaires moved. Each seat's share of the Censitaires' wins is now in the comparison (from the
+    rows: checked here), in the tested family (Holm over every tested row, as statsmodels adjusts),
+    and the page's second answer says which moved; the seats' shares of all games stay in the table
+    but are not listed again as changes."""
+    from statsmodels.stats.multitest import multipletests
+
+    from reports.text import comparison_headlines
+
+    cmp = payment_order
+    split = cmp.filter(pl.col("metric") == "seat_share_of_role_wins").sort("key")
+    assert split["key"].to_list() == [f"censitaire seat {s}" for s in (2, 3, 4)]
+    live = cmp.filter(pl.col("p_value").is_not_nan())
+    assert live["p_adjusted"].to_numpy() == pytest.approx(multipletests(live["p_value"].to_numpy(), method="holm")[1])
+    lines = [s for x in comparison_headlines(cmp, "seat", "simultaneous", "% of own goal", game="seigneurial")
+             for s in (str(x), *getattr(x, "items", ()))]
+    second = lines[1]
+    assert second.startswith("Did the split of the Censitaires' wins among their seats move? ")
+    moved = split.filter(pl.col("significant"))
+    largest = float(split["diff"].abs().max())
+    for r in split.iter_rows(named=True):
+        named = f"Seat {r['key'][-1]}'s share of the Censitaires' wins "
+        shown = bool(r["significant"]) if moved.height else abs(r["diff"]) == largest
+        assert (named in second) == shown, (r, second)
+    assert not any(s.startswith("Seat ") and " win share:" in s for s in lines[2:]), lines
+
+
+def test_the_split_rows_are_each_runs_share_of_the_censitaires_wins(payment_runs, payment_order):
+    base, variant = payment_runs
+    cmp = payment_order
+    for side, run in (("base", base), ("variant", variant)):
+        p = pl.read_parquet(run / "players.parquet")
+        role = p.filter(pl.col("seat") > 0)["win_share"].cast(pl.Float64).sum()
+        for s in (1, 2, 3):
+            share = p.filter(pl.col("seat") == s)["win_share"].cast(pl.Float64).sum() / role
+            r = cmp.filter((pl.col("metric") == "seat_share_of_role_wins")
+                           & (pl.col("key") == f"censitaire seat {s + 1}")).row(0, named=True)
+            assert r[side] == pytest.approx(share, rel=1e-9)
+    assert cmp.filter(pl.col("metric") == "seat_share_of_role_wins")["paired"].all()
