@@ -6,15 +6,19 @@ Reads a table only, plays nothing, so reports may use it.
 In a game with roles the sentence first says whether the first role's side is ahead or behind at
 each budget (:func:`role_state`, against the range a balance of the roles can sit in,
 :func:`role_balance_range`) and whether that advantage persists, then what these games can tell of
-its change.
+its change. Its intervals are read at the Bonferroni level over every budget of every cell the
+sentences read (:func:`role_level`: 98.75% for 4 budgets, 99.58% for 4 budgets of 3 cells), so that
+all the claims of a table, or a panel, hold together at 95%, as the seats-alike sentence's do.
 
-May import numpy and polars.
+May import numpy, polars and :mod:`analysis.stats`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import polars as pl
+
+from analysis.stats import wilson
 
 
 # The Balance figures of a budget's ``all`` part (:func:`analysis.skill.balance_figures`), the same
@@ -43,6 +47,23 @@ def family_level(n_cells: int) -> float:
     """The level each budget's gap interval is read at when the sentences of ``n_cells`` cells
     each read two budgets (Bonferroni over the 2 x ``n_cells`` intervals: 95% for them all)."""
     return 1 - 0.05 / (2 * max(1, int(n_cells)))
+
+
+def role_level(n_intervals: int) -> float:
+    """The level each budget's interval of the first role's win share is read at in a game with
+    roles, when the sentences read ``n_intervals`` of them: every budget of every cell (B x k for
+    a panel of k cells of B budgets), Bonferroni: 1 - 0.05 / ``n_intervals``, so that all of them
+    hold together at 95%. Not the two budgets :func:`family_level` adjusts for: the role sentence
+    (:func:`_role_words`) names every budget's state, each a claim of its own ("wholly below 24% at
+    budget 4": the Censitaires' advantage at budget 4), and "persists" reads every budget. At a
+    fixed 95% each, a table of 4 budgets whose Seigneur sits on the range's edge named a false
+    advantage in 8.8% of simulated tables and a panel of 3 such cells in 25.3%; a false
+    "vanishes" came in 6.5% of 3-cell and 12.9% of 6-cell panels (review R's simulation, 4,000
+    each); at this level 2.3%, 2.0%, 0.4% and 0.4% (the same simulation; a faster one in
+    tests/analysis/test_review_r_skill_roles.py)."""
+    return 1 - 0.05 / max(1, int(n_intervals))
+
+
 # The smallest win-share difference that matters when the caller passes none (1 pp, as
 # analysis.load.SMALLEST_SHARE; reports pass the run's or the game's own).
 SMALLEST_SHARE = 0.01
@@ -69,12 +90,20 @@ def advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
     :data:`FAMILY_LEVEL` (from the simultaneous intervals on every pair of seats,
     :func:`analysis.seats.balance_interval`) and the seats that lead and trail in these games
     (``best``, ``worst``: 0-based); with roles, the first role's win share (its seat 0) and its
-    95% Wilson interval. ``games``: the games the budget's figure is read from (the sentence says
-    when they are too few to tell)."""
+    Wilson interval (Brown, Cai & DasGupta's ends, as the table's own 95% one,
+    :func:`analysis.skill.seat_interval`) at :func:`role_level` over every budget of every cell of
+    ``table`` (the sentences read them all; the table's ``ci_low``/``ci_high`` are each seat's own
+    95% interval, for its figure and its table, and are not what the sentence reads). ``level``: the
+    level of the interval beside it, as the seats-alike rows carry the table's ``adjusted_level``,
+    so the sentence says the level it read. ``games``: the games the budget's figure is read from
+    (the sentence says when they are too few to tell)."""
+    parts = [(c, table if c == "" else table.filter(pl.col("cell") == c)) for c in cells(table)]
+    # the intervals the role sentences read: one per budget with an every-seat part, in every cell
+    read = sum(one.filter(pl.col("part") == "all")["budget"].n_unique() for _, one in parts)
+    level = role_level(read)
     frames = []
-    for c in cells(table):
-        one = table if c == "" else table.filter(pl.col("cell") == c)
-        frames.append(_advantage(one, roles_alike).with_columns(pl.lit(c).alias("cell")))
+    for c, one in parts:
+        frames.append(_advantage(one, roles_alike, level).with_columns(pl.lit(c).alias("cell")))
     return pl.concat(frames).select(["cell", "budget", "figure", "value", "low", "high", "best", "worst",
                                      "level", "games", "players", "other"])
 
@@ -82,7 +111,7 @@ def advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
 GAP = "largest gap between two seats' win shares"
 
 
-def _advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
+def _advantage(table: pl.DataFrame, roles_alike: bool, roles_level: float) -> pl.DataFrame:
     out = []
     for b in sorted(table["budget"].unique().to_list()):
         t = table.filter((pl.col("budget") == b) & (pl.col("part") == "all")).sort("seat")
@@ -99,8 +128,12 @@ def _advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
                         FAMILY_LEVEL if level is None else float(level), int(t["games"].min()),
                         t.height, ""))
         else:
-            out.append((b, f"{r['role'].capitalize()} win share", r["win_share"], r["ci_low"], r["ci_high"],
-                        best, worst, 0.95, int(r["games"]), t.height, _other_side(t["role"].to_list())))
+            # the first role's share with its interval at the level the sentences' family needs
+            # (:func:`role_level`), made again from its share and games (shared wins as fractions)
+            low, high = wilson(r["win_share"] * r["games"], r["games"], roles_level)
+            out.append((b, f"{r['role'].capitalize()} win share", r["win_share"], float(low), float(high),
+                        best, worst, roles_level, int(r["games"]), t.height,
+                        _other_side(t["role"].to_list())))
     return pl.DataFrame(out, schema=[("budget", pl.Int64), ("figure", pl.Utf8), ("value", pl.Float64),
                                      ("low", pl.Float64), ("high", pl.Float64), ("best", pl.Int64),
                                      ("worst", pl.Int64), ("level", pl.Float64), ("games", pl.Int64),
@@ -169,13 +202,21 @@ def _budgets(bs: list[int]) -> str:
 
 
 def _role_words(rows: list[dict], smallest: float) -> str:
-    """Whether the first role's side is ahead or behind at every budget (each budget's 95%
-    interval against :func:`role_balance_range` widened by ``smallest``, :func:`role_state`) and
-    what that says of the advantage as play gets stronger. "Persists" is said only when every
-    budget's interval lies wholly on the same side outside the widened range; "vanishes",
-    "appears" and "reverses" only when no budget's interval reaches across an edge; else these
-    games cannot tell (and which budgets' intervals reach across). Each of these is one claim on
-    all the budgets' intervals together (every part of it must hold), so it holds at 95%."""
+    """Whether the first role's side is ahead or behind at every budget (each budget's interval
+    against :func:`role_balance_range` widened by ``smallest``, :func:`role_state`) and what that
+    says of the advantage as play gets stronger. "Persists" is said only when every budget's
+    interval lies wholly on the same side outside the widened range; "vanishes", "appears" and
+    "reverses" only when no budget's interval reaches across an edge; else these games cannot tell
+    (and which budgets' intervals reach across).
+
+    The sentence names the state of every budget, each a claim of its own (an interval wholly
+    below the range at one budget says the other side is ahead there), and a panel says this of
+    every cell: it reads every budget's interval of every cell, not only the first and the last.
+    So the intervals are read at :func:`role_level`, Bonferroni over all of them (B x k), and
+    every claim made from them holds whenever they all do: together at 95%. "One claim on all the
+    budgets' intervals together" (an intersection-union reading) kept "persists" at 95% alone,
+    not the per-budget states beside it nor the claims of several cells (tests/analysis/
+    test_review_r_skill_roles.py)."""
     role = rows[0]["figure"].replace(" win share", "")
     other = rows[0].get("other") or "the other seats"
     P = int(rows[0].get("players") or 2)
@@ -226,6 +267,23 @@ def _role_words(rows: list[dict], smallest: float) -> str:
     if first in adv and last in adv and first != last:
         return text + f": the advantage reverses, from {adv[first]} to {adv[last]}."
     return text + "."
+
+
+def _role_family(rows: list[dict]) -> str:
+    """The level of a cell's role intervals and what it is adjusted for, in the words of its
+    sentence: "98.75% intervals, Bonferroni over the 4 budgets read: together at 95%" (one cell),
+    "... over the 4 budgets of each of 3 cells read: ..." (a panel), from the level the rows carry
+    (:func:`role_level`: 1 - 0.05 / (B x k), so B x k = 0.05 / (1 - level)). Rows at 95% each
+    (built before the adjustment) say so: they are not adjusted for the budgets read."""
+    level = min(float(r["level"]) for r in rows)
+    n = round(0.05 / (1 - level)) if level < 1 else 0
+    B = len(rows)
+    if n < B:
+        alone = "each budget's alone, " if n <= 1 else ""
+        return f"{_level(level)}% intervals, {alone}not adjusted for the {B} budgets read"
+    over = (f"the {B} budgets" if n == B else f"the {B} budgets of each of {n // B} cells"
+            if n % B == 0 else f"{n} intervals of budgets and cells")
+    return f"{_level(level)}% intervals, Bonferroni over {over} read: together at 95%"
 
 
 def verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> str:
@@ -351,7 +409,7 @@ def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> str:
         d = decimals([x for r in rows for x in (r["low"], r["high"])], (a - smallest, b + smallest))
         at = [f"{100 * r['value']:.{d}f}% ({100 * r['low']:.{d}f} to {100 * r['high']:.{d}f}) at "
               f"budget {r['budget']}" for r in rows]
-        shares = (f"the {role} is " + ", ".join(at[:-1]) + f" and {at[-1]} (95% intervals).")
+        shares = (f"the {role} is " + ", ".join(at[:-1]) + f" and {at[-1]} ({_role_family(rows)}).")
         return (shares + " " + _role_words(rows, smallest) + " "
                 + _change_words(first, last, smallest, f"The {role}", "rises", "falls"))
     # The seats' advantage is the largest gap between two seats, with its interval simultaneous over

@@ -208,19 +208,28 @@ def test_fair_games_are_rarely_said_to_have_a_seat_advantage():
 
 
 @pytest.mark.parametrize("last, smallest, word", [
-    ([(0.10, 0.08, 0.12), (0.3, 0.28, 0.32)], 0.01, "rises"),     # +9.6 pp (7.2 to 11.8)
-    ([(0.10, 0.08, 0.12), (0.3, 0.28, 0.32)], 0.08, "cannot tell"),   # 7.2 to 11.8 reaches 8 pp
-    ([(0.006, 0.003, 0.009), (0.3, 0.28, 0.32)], 0.01, "less than"),  # -0.5 to +0.7
+    ([(0.10, 0.08, 0.12), (0.3, 0.28, 0.32)], 0.01, "rises"),     # +9.6 pp (6.9 to 12.2)
+    ([(0.10, 0.08, 0.12), (0.3, 0.28, 0.32)], 0.08, "cannot tell"),   # 6.9 to 12.2 reaches 8 pp
+    # +0.2 pp (-0.9 to +1.3) at 97.5% each: less than 1.5 pp (at 95% each it was less than 1 pp)
+    ([(0.006, 0.003, 0.009), (0.3, 0.28, 0.32)], 0.015, "less than"),
 ])
 def test_roles_read_the_first_roles_win_share_by_size(last, smallest, word):
+    """The Seigneur's share at each budget with its Wilson interval (statsmodels', the independent
+    check) at 97.5%: two budgets read, Bonferroni (review R; the table's own ``ci_low``/``ci_high``
+    are each seat's 95% interval, not the sentence's), then its change worded by size."""
+    from statsmodels.stats.proportion import proportion_confint
+
     first = [(0.004, 0.002, 0.008), (0.332, 0.3, 0.36)]
     t = _table({0: first, 16: last}).with_columns(pl.lit("seigneur").alias("role"))
     text = verdict(advantage(t, False), smallest)
-    (x0, lo0, hi0), (x1, lo1, hi1) = first[0], last[0]
+    x0, x1 = first[0][0], last[0][0]
+    (lo0, hi0), (lo1, hi1) = (proportion_confint(round(x * 1000), 1000, 0.05 / 2, method="wilson")
+                              for x in (x0, x1))
     assert text.startswith("In 2p balanced, with every seat searching at the budget (at budget 0 every "
                            f"seat plays its own bot), the Seigneur's win share is {100 * x0:.1f}% ({100 * lo0:.1f} to "
                            f"{100 * hi0:.1f}) at budget 0 and {100 * x1:.1f}% ({100 * lo1:.1f} to "
-                           f"{100 * hi1:.1f}) at budget 16 (95% intervals). ")
+                           f"{100 * hi1:.1f}) at budget 16 (97.5% intervals, Bonferroni over the 2 budgets "
+                           "read: together at 95%). ")
     d, lo, hi = x1 - x0, lo1 - hi0, hi1 - lo0
     that = f"the {100 * smallest:g} pp that matters"
     want = {"rises": f"The Seigneur's win share rises by {100 * d:.1f} pp ({100 * lo:.1f} to {100 * hi:.1f}) "

@@ -1,11 +1,13 @@
 """Review K #1: in a game with roles the skill sentence first says whether the first role's side is
-ahead or behind at each budget (its 95% interval against the range a balance of the roles can sit
+ahead or behind at each budget (its interval against the range a balance of the roles can sit
 in: from 1/P, one seat's share, to 1/2, an even split, widened by the difference that matters) and
 whether that advantage persists, then what the games tell of its change. It said only "these games
 cannot tell whether it changes" for a Seigneur winning 0.0% (0.0 to 1.9) and 1.0% (0.1 to 3.6).
 
-The tables are constructed; each interval is statsmodels' Wilson interval (the independent check),
-and the expected words follow from those numbers and the definition, computed here."""
+The tables are constructed; each interval is statsmodels' Wilson interval (the independent check)
+at the level the sentence reads, Bonferroni over the table's budgets (1 - 0.05 / B: review R,
+tests/analysis/test_review_r_skill_roles.py), and the expected words follow from those numbers and
+the definition, computed here."""
 
 from __future__ import annotations
 
@@ -31,8 +33,9 @@ def _table(seigneur_wins: dict[int, int], games: int, players: int = 4) -> pl.Da
     return pl.DataFrame(rows, schema=K.SCHEMA, orient="row")
 
 
-def _wilson(wins: int, games: int) -> tuple[float, float]:
-    return proportion_confint(wins, games, 0.05, method="wilson")
+def _wilson(wins: int, games: int, budgets: int = 2) -> tuple[float, float]:
+    """The Wilson interval the sentence reads for a table of ``budgets`` budgets (one cell)."""
+    return proportion_confint(wins, games, 0.05 / budgets, method="wilson")
 
 
 def test_a_side_clearly_behind_at_every_budget_is_said_to_persist():
@@ -64,7 +67,7 @@ def test_a_side_clearly_ahead_at_every_budget_is_the_first_roles_advantage():
     ({0: 44, 64: 2}, 0),
 ])
 def test_an_interval_across_an_edge_at_any_budget_is_unclear_never_persists(wins, budget_unclear):
-    lo, hi = _wilson(wins[budget_unclear], 200)
+    lo, hi = _wilson(wins[budget_unclear], 200, len(wins))
     assert lo < 0.24 < hi
     text = verdict(advantage(_table(wins, 200), False))
     assert "so it persists" not in text, text
