@@ -1284,8 +1284,15 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
     d = gap_digits(r)
     fair = f"{pct(r['fair'], 1)}%"
     ask = f"Toward or away from a fair seat share (1/P = {fair})?"
+    def side(key: str) -> str:
+        # which side of fair the named seat is on (review R #9: with 3 or more players the largest
+        # gap may be a seat below fair, which the sentence did not say)
+        g = r.get(f"{key}_signed_gap")
+        return "" if g is None or g != g or g == 0 else (", above fair" if g > 0 else ", below fair")
+
     gap = (f"the largest gap of a seat's win share from {fair} {{verb}} {pct(r['before'], d)} pp "
-           f"(Seat {r['before_seat']}) {{to}} {pct(r['after'], d)} pp (Seat {r['after_seat']}), a change of "
+           f"(Seat {r['before_seat']}{side('before')}) {{to}} {pct(r['after'], d)} pp "
+           f"(Seat {r['after_seat']}{side('after')}), a change of "
            f"{pp(r['change'], d)} ({pp_ci(r['change_low'], r['change_high'], d)}), "
            f"{verdict_words(r['verdict'])}")
     if r["verdict"] == stats.NOT_SHOWN:

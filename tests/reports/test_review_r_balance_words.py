@@ -65,3 +65,18 @@ def test_two_player_counts_are_refused_with_the_games_own_reason(game, why, tmp_
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and f"as a before/after: {why}; give --side-by-side" in err[0], err
     assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("before, after", [(-0.0048, 0.0062), (0.031, -0.02), (0.01, 0.012)])
+def test_the_seat_of_the_largest_gap_is_said_to_be_above_or_below_fair(before, after):
+    """Review R #9's remainder on the two-run page: with three or more players the largest gap from
+    fair may be a seat below it; the sentence now says which side each named seat is on, from the
+    signed gap beside it (analysis.panel_compare.seat_balance)."""
+    balance = pl.DataFrame([{"before": abs(before), "after": abs(after), "before_seat": 4, "after_seat": 2,
+                             "before_signed_gap": before, "after_signed_gap": after, "change": abs(after) - abs(before),
+                             "change_low": -0.03, "change_high": 0.03, "verdict": stats.NOT_SHOWN, "fair": 0.25,
+                             "family": 8}])
+    cmp = pl.DataFrame([{"metric": "seat_win_share", "key": "Seat 1", "smallest": 0.01, "base": 0.3, "variant": 0.3}])
+    text = seat_balance_sentence(balance, cmp)
+    way = lambda g: "above fair" if g > 0 else "below fair"  # noqa: E731
+    assert f"pp (Seat 4, {way(before)}) to " in text and f"pp (Seat 2, {way(after)}), a change" in text, text
