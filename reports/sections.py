@@ -279,12 +279,39 @@ def _seat_caption(t: dict) -> str:
 
 def _score_caption(t: dict, unit: str) -> str:
     s = t["seats"]
+    roles = t.get("role_seats")
+    if roles is not None and "seat_label" in roles.columns and roles["role"].n_unique() > 1:
+        return _score_caption_by_role(s, roles, unit)
     best = s.sort("mean_score", descending=True).row(0, named=True)
     worst = s.sort("mean_score").row(0, named=True)
     if best["seat"] == worst["seat"]:
         return f"{best['seat_label']} ends with {amount(num(best['mean_score']), unit)} on average."
     return (f"{best['seat_label']} ends with the most {unit} on average ({num(best['mean_score'])}), "
             f"{worst['seat_label']} with the fewest ({num(worst['mean_score'])}).")
+
+
+def _score_caption_by_role(s: pl.DataFrame, roles: pl.DataFrame, unit: str) -> str:
+    """The score caption of a game whose seats play roles: each role's seats compared among
+    themselves only (review R #12: "Seat 4 ends with the most % of own goal on average (80.62),
+    Seat 1 with the fewest (36.10)" set the Seigneur's squares on the track against the
+    Censitaires' resources toward their Objective cards), a role of one seat said alone."""
+    mean = dict(zip(s["seat_label"], s["mean_score"]))
+    parts = []
+    for role in roles["role"].unique(maintain_order=True).to_list():
+        mine = roles.filter(pl.col("role") == role)
+        name = str(mine["role_label"][0])
+        seats = [(lab, mean[lab]) for lab in mine["seat_label"] if lab in mean]
+        if not seats:
+            continue
+        if len(seats) == 1:
+            parts.append(f"the {name} ({seats[0][0]}) ends with {num(seats[0][1])} on average")
+            continue
+        best, worst = max(seats, key=lambda x: x[1]), min(seats, key=lambda x: x[1])
+        parts.append(f"among the {name}s, {best[0]} ends with the most on average ({num(best[1])}), "
+                     f"{worst[0]} the fewest ({num(worst[1])})")
+    text = "; ".join(parts)
+    return (f"Final {unit}, role by role: {text}. The roles play for different ends, so their scores are "
+            "not alike: compare seats within a role, and the roles by their win shares.")
 
 
 def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:

@@ -320,7 +320,7 @@ def _shown_scores(d: pl.DataFrame, tail: float = TAIL) -> tuple[int, int]:
 
 
 def _step_hist(ax, d: pl.DataFrame, groups: list[str], unit: str = "coins",
-               tail: float = TAIL) -> tuple[int, str]:
+               tail: float = TAIL, names: dict | None = None) -> tuple[int, str]:
     """Step lines of the share of players per score bin, each bin centred on the whole scores it
     holds (a score s is drawn over [s − ½, s + ½), so a tick stands under its own score), bins of
     equal width (~60 over the scores shown). The axis is cut to where the players are
@@ -335,7 +335,7 @@ def _step_hist(ax, d: pl.DataFrame, groups: list[str], unit: str = "coins",
     for i, g in enumerate(groups):
         s = d.filter(pl.col("group") == g)
         share, _ = np.histogram(s["score"].to_numpy(), bins=edges, weights=s["share"].to_numpy())
-        ax.stairs(share, edges, color=OKABE_ITO[i % 8], label=g, linewidth=1.8)
+        ax.stairs(share, edges, color=OKABE_ITO[i % 8], label=(names or {}).get(g, g), linewidth=1.8)
     ax.set_xlim(edges[0], edges[-1])
     first, last = int(round(edges[0] + 0.5)), int(round(edges[-1] - 0.5))   # whole scores shown
     score, n = _score_counts(d)
@@ -358,7 +358,8 @@ def scores(t: dict, unit: str = "coins") -> Figure:
     fig = new_figure(10 if per_strategy else 8, 4.5)
     axes = np.atleast_1d(subplots(fig, 1, 2 if per_strategy else 1, sharey=True))
     d = t["scores_by_seat"]
-    width, note = _step_hist(axes[0], d, sorted(set(d["group"]), key=lambda s: int(s.split()[-1])), unit)
+    width, note = _step_hist(axes[0], d, sorted(set(d["group"]), key=lambda s: int(s.split()[-1])), unit,
+                             names=seat_role_names(t))
     notes = [note]
     axes[0].set_title("Final score by seat")
     if per_strategy:
@@ -373,6 +374,17 @@ def scores(t: dict, unit: str = "coins") -> Figure:
         percent_axis(ax)
     axes[0].set_ylabel("Share of players" + (f" per {width} {unit}" if width > 1 else ""))
     return fig
+
+
+def seat_role_names(t: dict) -> dict[str, str]:
+    """{"Seat 1": "Seat 1 (Seigneur)", …} for a game whose seats play roles (the ``role_seats``
+    table), {} otherwise: a score figure's legend names each seat's role, since the roles' scores
+    measure different things (review R #12: "Seat 1 … Seat 4" beside a Seigneur's squares and the
+    Censitaires' resources)."""
+    rs = t.get("role_seats")
+    if rs is None or "seat_label" not in rs.columns:
+        return {}
+    return {r["seat_label"]: f"{r['seat_label']} ({r['role_label']})" for r in rs.iter_rows(named=True)}
 
 
 @styled

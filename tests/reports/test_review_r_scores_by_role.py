@@ -1,0 +1,47 @@
+"""Review R #12: a game of roles compares its seats' scores within a role.
+
+Seigneurial's score page said "Seat 4 ends with the most % of own goal on average (80.62), Seat 1
+with the fewest (36.10)": the Seigneur's squares on the rent track set against the Censitaires'
+resources toward their Objective cards, and the figure's legend read "Seat 1 … Seat 4" with no
+role. The caption now compares the seats of each role among themselves (the one-seat role alone)
+and the legend names each seat's role. Checked against players.parquet."""
+
+from __future__ import annotations
+
+import re
+
+import polars as pl
+import pytest
+
+from analysis import analyse, open_runs
+from reports.figures import common as F
+from reports.sections import _score_caption
+from simcore import runner
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    run = runner.simulate("seigneurial", players=4, games=2000, seed=2, out=tmp_path_factory.mktemp("sc") / "r",
+                          quiet=True)
+    return run, analyse(open_runs([run]))
+
+
+def test_the_caption_compares_seats_within_their_role(tables):
+    run, t = tables
+    p = pl.read_parquet(run / "players.parquet")
+    mean = {s: float(p.filter(pl.col("seat") == s)["score"].cast(pl.Float64).mean()) for s in range(4)}
+    text = _score_caption(t, "% of own goal")
+    assert text.startswith(f"Final % of own goal, role by role: the Seigneur (Seat 1) ends with {mean[0]:.2f} on average; ")
+    cens = {s: mean[s] for s in (1, 2, 3)}
+    best, worst = max(cens, key=cens.get), min(cens, key=cens.get)
+    assert (f"among the Censitaires, Seat {best + 1} ends with the most on average ({cens[best]:.2f}), "
+            f"Seat {worst + 1} the fewest ({cens[worst]:.2f})") in text, text
+    # no sentence sets a Censitaire's score against the Seigneur's
+    assert not re.search(r"Seat 1 with the fewest|Seat 1 ends with the most", text)
+
+
+def test_the_score_figure_names_each_seats_role(tables):
+    _, t = tables
+    fig = F.scores(t, unit="% of own goal")
+    labels = [x.get_text() for x in fig.axes[0].get_legend().get_texts()]
+    assert labels == ["Seat 1 (Seigneur)", "Seat 2 (Censitaire)", "Seat 3 (Censitaire)", "Seat 4 (Censitaire)"]
