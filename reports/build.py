@@ -156,14 +156,21 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
             from reports.text import seat_balance_sentence
 
             for i, (lab, cmp, _) in enumerate(cmps):
-                heads = comparison_headlines(cmp, labels[0], lab, score_unit(base_rs))
-                # the first answers: the seats' (roles'), the split of a role's wins when asked,
-                # and how many metrics moved
-                first = heads[:3] if any(str(h).startswith("Did the split") for h in heads[1:2]) else heads[:2]
+                heads = [str(h) for h in comparison_headlines(cmp, labels[0], lab, score_unit(base_rs),
+                                                              game=base_rs.game)]
+                # the first answers, as the page leads (a game's own first question, e.g. a combat's
+                # outcomes; the seats' or roles'; the split of a role's wins), then how many moved
+                count = next((k for k, h in enumerate(heads) if h.startswith(f"{lab} against {labels[0]}:")),
+                             len(heads) - 1)
+                first = heads[:count + 1]
+                seats_at = next((k for k, h in enumerate(first) if h.startswith(("Did the seat win rates",
+                                                                                 "Did the role win rates"))), 0)
                 holds = holds_for(base_rs, groups[i + 1])
                 # whether the seats moved toward or away from fair, with the seats' answer
                 toward = seat_balance_sentence(comparisons[i].balance, cmp)
-                first = [f"{first[0]} {toward}" if toward else first[0]] + ([holds] if holds else []) + first[1:]
+                if toward:
+                    first[seats_at] = f"{first[seats_at]} {toward}"
+                first = first[:seats_at + 1] + ([holds] if holds else []) + first[seats_at + 1:]
                 # (the page's pointer to its lists stays on the page)
                 first = [x.split(" Listed below by kind")[0].removeprefix(f"{lab} against {labels[0]}: ")
                          for x in first]

@@ -620,7 +620,8 @@ def balance_table(balance: pl.DataFrame, smallest: float) -> pl.DataFrame:
                                               for r in rows],
         "Largest gap before": [gap(r, "before") for r in rows],
         "Largest gap after": [gap(r, "after") for r in rows],
-        "Change (range)": [_gap_change(r, smallest) for r in rows],
+        # the change of the gap's size, not of the signed values beside it (review S #9)
+        "Change in the gap's size (range)": [_gap_change(r, smallest) for r in rows],
         "Verdict": [verdict_words(r["verdict"]) for r in rows]})
 
 

@@ -310,8 +310,12 @@ def _score_caption_by_role(s: pl.DataFrame, roles: pl.DataFrame, unit: str) -> s
         parts.append(f"among the {name}s, {best[0]} ends with the most on average ({num(best[1])}), "
                      f"{worst[0]} the fewest ({num(worst[1])})")
     text = "; ".join(parts)
-    return (f"Final {unit}, role by role: {text}. The roles play for different ends, so their scores are "
-            "not alike: compare seats within a role, and the roles by their win shares.")
+    several = any(roles.filter(pl.col("role") == r).height > 1 for r in roles["role"].unique().to_list())
+    # (every role of one seat, a Fief combat's sides: nothing to compare within a role, review S #9)
+    return (f"Final {unit}, role by role: {text}. "
+            + ("The roles play for different ends, so their scores are not alike: compare seats within a "
+               "role, and the roles by their win shares." if several else
+               "Compare the roles by their win shares."))
 
 
 def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
@@ -346,7 +350,11 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
     # the other shares: every share but the ones the first sentence gave (in a game of roles the
     # seats' own win shares are other shares: a Censitaire seat's gap may move while the roles do not)
     headed = "role_win_share" if roles.height else "seat_win_share"
-    shares = cmp.filter((pl.col("kind") == "proportion") & shown & (pl.col("metric") != headed))
+    # with the split of a role's wins compared, the seats' win shares of all games carry the roles'
+    # change (review S #1): not "the other shares" that moved
+    aside = [headed] + (["seat_win_share", "seat_share_of_role_wins"]
+                        if (cmp["metric"] == "seat_share_of_role_wins").any() else [])
+    shares = cmp.filter((pl.col("kind") == "proportion") & shown & ~pl.col("metric").is_in(aside))
     first = shares.row(0, named=True) if shares.height else {}
     if shares.height and first.get("verdict") != stats.MAY_MATTER:
         sentence += f" Largest clear change among the other shares: {change_sentence(first, unit)}"

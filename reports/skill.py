@@ -624,9 +624,17 @@ def gain_sentence(ct: pl.DataFrame, smallest: float | None = None) -> str:
     # measure: out of the family, so "Holm over the N seats compared" counts the seats it words
     neither = (w == 0) & (w0 == 0)
     z = np.where(neither, np.nan, z)
-    verdicts = np.atleast_1d(stats.practical_holm(diff, z, small))
-    flo, fhi = stats.holm_size_interval(diff, z)
     family = int(np.isfinite(z).sum())
+    # the size read on Newcombe's interval at the Bonferroni level over the seats compared, as the
+    # seat's own 95% one is Newcombe's (review S #10: a Wald interval at 38 games near 0% or 100%
+    # has an error near 0, and the family's range could fall inside the seat's own interval);
+    # clear by Holm's step-down over the same seats
+    level = 1.0 - 0.05 / max(family, 1)
+    flo, fhi = stats.newcombe(w, *stats.score_interval(w * n, n, level),
+                              w0, *stats.score_interval(w0 * n0s, n0s, level))
+    flo, fhi = np.where(np.isfinite(z), flo, np.nan), np.where(np.isfinite(z), fhi, np.nan)
+    p_values = np.where(np.isfinite(z), stats.two_sided_p(np.nan_to_num(z, nan=0.0)), np.nan)
+    verdicts = np.atleast_1d(stats.practical(diff, flo, fhi, small, clear=stats.holm_reject(p_values)))
     size = {stats.LARGE: "large", stats.MAY_MATTER: "may", stats.SMALL: "small"}
     groups: dict[tuple[str, int], list[int]] = {k: [] for k in _GAIN_WORDS}
     for i in range(len(pairs)):
@@ -640,9 +648,13 @@ def gain_sentence(ct: pl.DataFrame, smallest: float | None = None) -> str:
         items = []
         for i in idx:
             lo, hi = size_range(float(diff[i]), float(flo[i]), float(fhi[i]), verdicts[i] != stats.NOT_SHOWN)
-            items.append(_gain_item(pairs[i][0]["seat"], w[i], int(n[i]), w0[i], int(n0s[i]),
-                                    np.nan if neither[i] else float(diff[i]),
-                                    float(low[i]), float(high[i]), lo, hi, family, small, len(idx) > 1))
+            item = _gain_item(pairs[i][0]["seat"], w[i], int(n[i]), w0[i], int(n0s[i]),
+                              np.nan if neither[i] else float(diff[i]),
+                              float(low[i]), float(high[i]), lo, hi, family, small, len(idx) > 1)
+            if key == ("not", 0) and family > 1 and (low[i] > 0 or high[i] < 0):
+                # why "not clearly" beside an interval that excludes 0 (review S #10)
+                item += ": its own 95% interval excludes 0, but not after Holm's correction over the seats"
+            items.append(item)
         words = _GAIN_WORDS[key].format(small=f"{100 * small:g} pp")
         clauses.append(f"{words} in {_list([pairs[i][0]['seat'] for i in idx])} ({'; '.join(items)})")
     holm = (f"; Holm over the {family} seat{'s' if family != 1 else ''} compared, {100 * small:g} pp matters"

@@ -836,6 +836,8 @@ def _agrees(r: dict, d: int) -> bool:
     b, v, c = (scale * float(r[k]) for k in ("base", "variant", "diff"))
     if not all(np.isfinite(x) for x in (b, v, c)):
         return True
+    if r["kind"] == "proportion" and any(0.0 < x < scale and rounded(x, d) in (0.0, scale) for x in (b, v)):
+        return False     # a share not 0% or 100% must not print as one (review S #2: 99.958% as 100.0%)
     return abs(rounded(v, d) - rounded(b, d) - c) <= 0.5 * 10.0 ** -d + 1e-9
 
 
@@ -1220,6 +1222,22 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
 SPLIT_METRIC = "seat_share_of_role_wins"     # analysis.panel_compare.SPLIT_METRIC (no import here)
 
 
+def _small_thresholds(cmp: pl.DataFrame, unit: str) -> str:
+    """The smallest differences the clear-but-small changes were read against, by unit: "1 pp for
+    shares", "1 points", "1 pp for shares, 2 points" (review S #9: "(1 pp for shares)" stood beside a
+    clear but small change of a mean score in points); "1 pp for shares" when none is small."""
+    small = cmp.filter(pl.col("verdict") == stats.SMALL) if "verdict" in cmp.columns else cmp.clear()
+    seen: dict[str, str] = {}
+    for r in small.iter_rows(named=True):
+        u = metric_unit(r["metric"], r["kind"], unit, r.get("key"))
+        s = r.get("smallest")
+        if s is None or s != s:
+            continue
+        one = s == 1 and u.endswith("s") and " " not in u        # 1 point, 1 turn; "% of own goal" as it is
+        seen.setdefault(u, f"{100 * s:g} pp for shares" if u == "pp" else f"{s:g} {u[:-1] if one else u}".strip())
+    return ", ".join(seen.values()) or "1 pp for shares"
+
+
 def split_question(cmp: pl.DataFrame) -> str:
     """A before/after of a game whose role has several seats, its second question: did the split of
     that role's wins among its seats move? (review R #2: a Seigneurial pair page listed the three
@@ -1560,8 +1578,8 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
                    f"moved clearly and by enough to matter, "
                    + (f"{maybe.height} clearly and perhaps by enough to matter (these games cannot tell), "
                       if maybe.height else "")
-                   + f"{n_small} clearly but by less than the smallest difference that matters (1 pp for "
-                   f"shares), "
+                   + f"{n_small} clearly but by less than the smallest difference that matters "
+                   f"({_small_thresholds(cmp, unit)}), "
                    + (f"{few} clearly but about too few players to say, " if few else "")
                    + f"{n - sig.height} within noise ({_holm_family(cmp)})")
         worth = pl.col("verdict").is_in([stats.LARGE, stats.MAY_MATTER])
@@ -1575,6 +1593,20 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
         given = [f"{answered} {what} win share{'s' if answered > 1 else ''}"] if answered else []
         given += [f"{also} outcome row{'s' if also > 1 else ''}"] if also else []
         given += [f"{seated} seat row{'s' if seated > 1 else ''}"] if seated else []
+        if not listed.height and (answered or also or seated):
+            # nothing left to list: say where the counted changes are (review S #1: "4 of the 8 …
+            # moved clearly and by enough to matter", one named, then "Nothing else moved")
+            seat_n = cmp.filter(worth & (pl.col("metric") == "seat_win_share")).height if seated else 0
+            split_n = seated - seat_n
+            parts = ([f"the {' and the '.join(g for g in given if 'seat row' not in g)} "
+                      f"{'are' if answered + also > 1 else 'is'} the first answer's"] if answered or also else [])
+            parts += ([f"the {seat_n} seat{'s' if seat_n > 1 else ''}' win share{'s' if seat_n > 1 else ''} of all "
+                       f"games (which carry the roles' change) {'are' if seat_n > 1 else 'is'} in the table"]
+                      if seat_n else [])
+            parts += ([f"the {split_n} seat{'s' if split_n > 1 else ''}' share{'s' if split_n > 1 else ''} of "
+                       f"their role's wins {'are' if split_n > 1 else 'is'} the split answered above"] if split_n else [])
+            text = "; ".join(parts)
+            out[-1] += ". " + text[0].upper() + text[1:]
         besides = (f" except the {' and the '.join(given)} the first answer{'s' if len(given) > 1 else ''} "
                    f"give{'' if len(given) > 1 else 's'}" if given else "")
         # "by kind" only before a list: with nothing listed it announced what never came; the list

@@ -274,6 +274,16 @@ def lead_headlines(t: dict, rs) -> list[str]:
     mercy = "" if m.get("mercy") in (None, "never") else f", mercy: {m['mercy']}"
     rounds = sum(float(x["results"]["expected_rounds"]["mean"]) * int(x["results"]["games"])
                  for x in metas) / games
+    if count("p_both_wiped") == 0:
+        # no mutual wipe-out: the sides' win shares are the outcomes (review S #7: "the defender's
+        # win share, 2.1%, is not how often it holds (2.1%)" beside two equal numbers)
+        return [f"The combat: {m['attacker']} points with {lords(m['lords_attacker'])} attack "
+                f"{m['defender']} points with {lords(m['lords_defender'])} in {m['terrain']} terrain"
+                f"{darc}{mercy} ({games:,} combats). The attacker takes the fief in "
+                f"{share('p_attacker_wins')} of combats, the defender holds in {share('p_defender_holds')}; "
+                f"no combat ended with both armies wiped out; a combat lasts {rounds:.2f} rounds on average. "
+                f"({below} are these outcomes: a combat's two sides have no fair share to be measured "
+                f"against{seats}; read the odds here, `balance fief-odds` gives them exactly.)"]
     return [f"The combat: {m['attacker']} points with {lords(m['lords_attacker'])} attack "
             f"{m['defender']} points with {lords(m['lords_defender'])} in {m['terrain']} terrain"
             f"{darc}{mercy} ({games:,} combats). The attacker takes the fief in "
@@ -306,7 +316,7 @@ def comparison_lead(cmp, unit: str = "points") -> tuple[list[str], tuple[str, ..
     metrics they answer (left out of the page's list of changes, as the seat question's are)."""
     import polars as pl
 
-    from reports.text import common_digits, metric_value, pp, pp_ci, shown_change, tested_count
+    from reports.text import common_digits, metric_value, moved_opener, pp, pp_ci, shown_change, tested_count
     from reports.text import interval_digits, verdict_with_range
 
     ends = cmp.filter(pl.col("metric") == "end_reason_share")
@@ -333,9 +343,13 @@ def comparison_lead(cmp, unit: str = "points") -> tuple[list[str], tuple[str, ..
         parts.append(f"{what} in {before} → {after} of combats ({pp(shown_change(r, d), d)}, 95% interval "
                      f"{pp_ci(r['diff_low'], r['diff_high'], di)}), {verdict_with_range(r, 'pp', family, d)}")
     question = "Did the combat's outcomes move? " if ends.height else "Did the mercy endings move? "
-    count = f"{moved} of {rows.height} " if rows.height > 1 else ""
-    head = (question + (f"Yes, {count}beyond noise (clear after Holm's correction over the tested metrics)"
-                        if moved else "No, none beyond noise" if rows.height > 1 else "Not beyond noise")
+    # opened by the size of what moved (review S #2, as the seats' answer: "Yes, 4 of 4 beyond
+    # noise" stood over four changes all clear but small)
+    clear = rows.filter(pl.col("significant").fill_null(False))
+    count = f"{moved} of {rows.height} beyond noise, " if rows.height > 1 else ""
+    head = (question + (f"{moved_opener(clear['verdict'].to_list(), clear['smallest'][0])} ({count}clear after "
+                        "Holm's correction over the tested metrics)" if moved
+                        else "No, none beyond noise" if rows.height > 1 else "Not beyond noise")
             + ": ")
     if ends.height:
         tail = (". The sides' win shares below count half of each mutual wipe-out as a win for each side: "

@@ -90,7 +90,7 @@ def test_the_page_leads_with_the_mercy_endings(runs):
                                              game="fief-combat") for s in (str(x), *getattr(x, "items", ()))]
     first = lines[0]
     # no mutual wipe-out here: the outcomes are the sides' win shares, left to the role question
-    assert first.startswith("Did the mercy endings move? Yes, beyond noise"), first
+    assert first.startswith("Did the mercy endings move? Yes, by enough to matter (clear after Holm's"), first
     got = re.search(r"the loser's surrender \(mercy granted\) ends the combat in (\d+\.(\d+))% → (\d+\.\d+)% "
                     r"of combats", first)
     assert got is not None, first
@@ -133,3 +133,64 @@ def test_the_rounds_a_combat_lasts_are_compared_in_rounds(runs):
     line = next(s for s in said if s.startswith("Mean length:"))
     assert f"{a.mean():.2f} → {b.mean():.2f} rounds" in line, line
     assert "turns" not in line
+
+
+def test_review_s_the_lead_is_worded_by_size_and_printed_on_the_terminal(runs, tmp_path, capsys):
+    """Review S #2, #8, #9: the combat's first answer opens with the size of what moved (it said
+    "Yes, beyond noise" over changes all clear but small), the terminal prints it as the page leads
+    (it printed only the role answer), and the count's "smallest difference that matters" names the
+    thresholds of the small changes it counts (it said "1 pp for shares" of a change in points)."""
+    from analysis import stats
+    from cli import _run
+    from reports.text import comparison_headlines, sides_named
+
+    base, variant = runs[("defender:2", True)], runs[("defender:4", True)]
+    cmp = _compare(base, variant)
+    lines = [str(x) for x in comparison_headlines(sides_named(cmp, "fief-combat"), "d2", "d4", "points",
+                                                  game="fief-combat")]
+    r = cmp.filter(pl.col("key") == "by_mercy").row(0, named=True)
+    opener = {stats.LARGE: "Yes, by enough to matter", stats.MAY_MATTER: "Yes, perhaps by enough to matter",
+              stats.SMALL: "Not by enough to matter"}[r["verdict"]]
+    assert lines[0].startswith(f"Did the mercy endings move? {opener}"), lines[0]
+    count = next(x for x in lines if x.startswith("d4 against d2: "))
+    small = cmp.filter(pl.col("verdict") == stats.SMALL)
+    if small.height:
+        said = re.search(r"smallest difference that matters \(([^)]*)\)", count).group(1)
+        for s in small.iter_rows(named=True):
+            want = f"{100 * s['smallest']:g} pp for shares" if s["kind"] == "proportion" else f"{s['smallest']:g} point"
+            assert want in said, (want, said)
+    capsys.readouterr()
+    assert _run(["report", str(base), str(variant), "--out", str(tmp_path / "r")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith(f"  Did the mercy endings move? {opener}"), out[:3]
+    assert out[2].startswith("  Did the role win rates move? "), out[:3]
+
+
+def test_review_s_no_wipe_out_no_contradiction_and_no_100_percent_that_is_not(runs):
+    """Review S #7: without a mutual wipe-out the run page said "the defender's win share, 2.1%, is
+    not how often it holds (2.1%)", beside two equal numbers (and the before/after says they are the
+    same); review S #2: 99.958% printed as 100.0% of combats. The share printed is never 0.0% or
+    100.0% unless it is."""
+    from reports.games.fief import lead_headlines
+    from reports.text import common_digits, metric_value
+
+    run = runs[("defender:4", True)]
+    games = pl.read_parquet(run / "games.parquet")
+    assert int((games["winner"] == 2).sum()) == 0                # the premise: no mutual wipe-out
+    rs = open_runs([run])
+    lead = lead_headlines(analyse(rs), rs)[0]
+    assert "is not how often it holds" not in lead and "no combat ended with both armies wiped out" in lead
+    row = {"metric": "count_share", "kind": "proportion", "base": 0.85092, "variant": 0.99958, "diff": 0.14866}
+    d = common_digits([row])
+    assert metric_value(row["variant"], "count_share", "proportion", d) != "100.0%"
+    assert metric_value(1.0, "count_share", "proportion", d).startswith("100")
+
+
+def test_review_s_a_combats_score_caption_does_not_ask_to_compare_within_a_role(runs):
+    """Review S #9: every side of a combat is one seat, so "compare seats within a role" asked for
+    nothing; the caption compares the sides by their win shares only."""
+    from reports.sections import _score_caption
+
+    rs = open_runs([runs[("defender:2", True)]])
+    text = _score_caption(analyse(rs), "points")
+    assert "within a role" not in text and text.endswith("Compare the roles by their win shares."), text

@@ -229,10 +229,16 @@ def test_the_before_after_says_whether_the_seats_moved_toward_or_away_from_fair(
     secs, _ = build_sections(tb, b, [(v.label, about.table, tv)], variants=[v], comparisons=[about])
     seats = next(x for x in secs[0].sentences if x.startswith("Did the seat win rates move?"))
     said = re.search(rf"Toward or away from a fair seat share \(1/P = 25\.0%\)\? (\w+)[^:]*: .*? from 25\.0% "
-                     rf"\w+ (?:from )?{NUM} pp \(Seat (\d)\) to {NUM} pp \(Seat (\d)\), a change of {NUM} pp "
+                     rf"\w+ (?:from )?{NUM} pp \(Seat (\d), (?:above|below) fair\) to {NUM} pp "
+                     rf"\(Seat (\d), (?:above|below) fair\), a change of {NUM} pp "
                      rf"\({NUM} to {NUM} pp\)", seats)
     assert said, seats
     word, before, seat_b, after, seat_a, change, lo, hi = said.groups()
+    # each named seat's side of fair, as its share lies (review R #9)
+    for when, seat in (("before", seat_b), ("after", seat_a)):
+        p = pl.read_parquet((b if when == "before" else v).paths[0] / "players.parquet")
+        share = float(p.filter(pl.col("seat") == int(seat) - 1)["win_share"].cast(pl.Float64).mean())
+        assert f"(Seat {seat}, {'above' if share > 0.25 else 'below'} fair)" in seats, (when, share)
     assert word == ("Away" if low > 0 else "Toward" if high < 0 else "These"), seats
     d = len(lo.split(".")[1])
     for shown, true in ((before, gaps["before"][0]), (after, gaps["after"][0]), (lo, low), (hi, high),

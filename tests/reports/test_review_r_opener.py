@@ -104,3 +104,24 @@ def test_the_split_rows_are_each_runs_share_of_the_censitaires_wins(payment_runs
                            & (pl.col("key") == f"censitaire seat {s + 1}")).row(0, named=True)
             assert r[side] == pytest.approx(share, rel=1e-9)
     assert cmp.filter(pl.col("metric") == "seat_share_of_role_wins")["paired"].all()
+
+
+def test_review_s_the_count_says_where_the_seat_rows_went(payment_order):
+    """Review S #1: with the seats' rows answered by the split, the count said "4 of the 13 … moved
+    clearly and perhaps by enough to matter" and then "Nothing else moved by enough to matter"
+    without saying where they were; it now says how many are the seats' shares of all games (in the
+    table) and how many the split's, as the table counts them."""
+    from reports.text import comparison_headlines
+
+    cmp = payment_order
+    worth = pl.col("verdict").is_in(["clear and large enough to matter", "clear, may matter"])
+    seats = cmp.filter(worth & (pl.col("metric") == "seat_win_share")).height
+    split = cmp.filter(worth & (pl.col("metric") == "seat_share_of_role_wins")).height
+    assert seats and split                           # the premise of this pair
+    lines = [str(x) for x in comparison_headlines(cmp, "seat", "simultaneous", "% of own goal", game="seigneurial")]
+    count = next(x for x in lines if x.startswith("simultaneous against seat: "))
+    assert (f"the {seats} seat{'s' if seats > 1 else ''}' win share{'s' if seats > 1 else ''} of all games "
+            "(which carry the roles' change)") in count.lower(), count
+    assert f"the {split} seat{'s' if split > 1 else ''}' share" in count.lower(), count
+    # no count of changes without their place: "by kind" only before a list that follows
+    assert "Listed below by kind" not in count

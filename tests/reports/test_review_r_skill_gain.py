@@ -71,7 +71,11 @@ def _expected(top, bot, multipletests, smallest=SMALLEST):
         if neither[k]:
             out[k] = (("none", 0), diff[k], nlo, nhi, None)
             continue
-        lo, hi = diff[k] - crit * se[k], diff[k] + crit * se[k]
+        # the size range: Newcombe's interval at the Bonferroni level over the m seats (review S
+        # #10: a Wald range, with its error near 0 at a share near 0% or 100%, could fall inside
+        # the seat's own 95% interval)
+        lo, hi = confint_proportions_2indep(int(x1[k]), int(n1[k]), int(x0[k]), int(n0[k]),
+                                            method="newcomb", compare="diff", alpha=0.05 / m)
         clear = bool(reject[list(tested).index(k)])
         if not clear:
             out[k] = (("not", 0), diff[k], nlo, nhi, (lo, hi))
@@ -94,7 +98,8 @@ def _decimals(text: str) -> int:
 
 ITEM = re.compile(r"^(?:seat (\d) )?([\d.]+)% of ([\d,]+) games vs the bot's ([\d.]+)% of ([\d,]+)"
                   r"(?:, ([−+]?[\d.]+) pp, 95% interval ([−+]?[\d.]+) to ([−+]?[\d.]+) pp"
-                  r"(?:, (?:all (\d+) seats|both seats) at once ([−+]?[\d.]+) to ([−+]?[\d.]+) pp)?)?$")
+                  r"(?:, (?:all (\d+) seats|both seats) at once ([−+]?[\d.]+) to ([−+]?[\d.]+) pp)?)?"
+                  r"(: its own 95% interval excludes 0, but not after Holm's correction over the seats)?$")
 
 
 def _clauses(words: str) -> dict[int, tuple[str, re.Match]]:
@@ -151,9 +156,10 @@ def test_each_seat_is_worded_by_the_size_of_its_difference(multipletests):
     # the design of the table: every verdict is there, and the third seat's Bonferroni interval,
     # uncut, holds 0 though Holm calls it clear
     assert [expected[k][0] for k in range(4)] == [("large", 1), ("small", 1), ("may", 1), ("not", 0)]
-    se = np.sqrt(0.2735 * 0.7265 / 2000 + 0.25 * 0.75 / BOT_GAMES)
-    assert 0.2735 - 0.25 - norm.ppf(1 - 0.05 / 8) * se < 0
-    assert expected[2][4][0] == 0.0 and "all 4 seats at once 0.0 to +4.8 pp" in words
+    uncut, _ = confint_proportions_2indep(547, 2000, 250_000, BOT_GAMES, method="newcomb", compare="diff",
+                                          alpha=0.05 / 4)
+    assert uncut < 0
+    assert expected[2][4][0] == 0.0 and "all 4 seats at once 0.0 to +4.9 pp" in words
     assert "intervals apart" not in words and "intervals overlap" not in words
     assert words.endswith("these games show it the stronger player in seats 1, 2 and 3; in seat 4 they "
                           "cannot tell yet: play more games before reading the trend as one of stronger play.")
@@ -201,3 +207,6 @@ def test_a_seat_whose_own_interval_excludes_0_is_clear_only_after_holm(multiplet
     _, _, nlo, _, (flo, fhi) = expected[1]
     assert nlo > 0 and flo < 0 < fhi          # the design: its own interval excludes 0, the family's not
     assert "not clearly different in seats 2, 3 and 4 (seat 2 27.1% of 2,000 games" in words
+    # and says why (review S #10): only where the seat's own interval excludes 0
+    found = _clauses(words)
+    assert [bool(found[k][1].group(12)) for k in (1, 2, 3)] == [True, False, False], words
