@@ -661,7 +661,11 @@ def pairing(base: RunSet, variant: RunSet) -> Pairing:
             from_sums = sweep_pairing(base, variant)
             if from_sums is not None:
                 return from_sums
-            return Pairing(False, why=f"{rs.label} kept no per-game rows (simulate with --raw to pair)")
+            # which rows are missing (review S: a --no-raw run keeps games.parquet, one row per game,
+            # and was said to keep "no per-game rows"); the pairing needs both tables
+            gone = [name for name, f in (("players.parquet", PLAYERS), ("games.parquet", GAMES))
+                    if not all((p / f).is_file() for p in rs.paths)]
+            return Pairing(False, why=f"{rs.label} kept no {' or '.join(gone)} (simulate with --raw to pair)")
     return _paired_moments(open_runs_rows(base), open_runs_rows(variant))
 
 

@@ -194,3 +194,13 @@ def test_review_s_a_combats_score_caption_does_not_ask_to_compare_within_a_role(
     rs = open_runs([runs[("defender:2", True)]])
     text = _score_caption(analyse(rs), "points")
     assert "within a role" not in text and text.endswith("Compare the roles by their win shares."), text
+
+
+def test_review_s_an_unpaired_reason_names_the_table_missing(runs):
+    """Review S: runs written without rows keep games.parquet (one row per combat) and were said to
+    have kept "no per-game rows"; the reason names the table that is missing."""
+    base, variant = runs[("defender:2", False)], runs[("defender:4", False)]
+    assert (base / "games.parquet").is_file() and not (base / "players.parquet").exists()
+    rs, vrs = open_runs([base]), open_runs([variant])
+    why = compare_runs(rs, vrs, analyse(rs), analyse(vrs)).pairing.why
+    assert why.endswith("kept no players.parquet (simulate with --raw to pair)"), why
