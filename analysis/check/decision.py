@@ -17,14 +17,17 @@ together; :func:`fixed_n_verdict` is the fixed-size test of the same hypotheses 
 :func:`shifted` moves a baseline value (tests, benchmarks). Nothing here reads or writes a file.
 May import numpy, the standard library, :mod:`analysis.stats`, :mod:`simcore.errors` and the metric
 vocabulary of :mod:`analysis.check.measure` (:class:`Kind`, :data:`KINDS`, :class:`Measurement`,
-:func:`~analysis.check.measure.diff_unit_of`: a unit named in an error);
+:func:`~analysis.check.measure.diff_unit_of`: a unit named in an error;
+:func:`~analysis.check.measure.tested_se`: the error a rare share is tested with);
 never :mod:`analysis.check.baseline` (a :class:`Baseline` is only read through its attributes; the
 name is imported for annotations alone), nor :mod:`analysis.check.presentation`, nor any module
 that reads or writes files.
 
 **The test of one metric.** d is the change (run − baseline, or the mean paired difference new −
 old rules on the same deals) with standard error s (√(s_run² + s_base²) against a baseline, whose
-own error stays in every look), and information I = 1/s². For the upward direction, H0: Δ = δ (the
+own error stays in every look; s_run of a win share with fewer than
+:data:`~analysis.check.measure.FEW_UNITS` units won or not won is floored at a smoothed share's,
+:func:`~analysis.check.measure.tested_se`), and information I = 1/s². For the upward direction, H0: Δ = δ (the
 tolerance) against H1: Δ = 2δ; the log-likelihood ratio of the normal model is
 LLR⁺ = I · δ · (d − 1.5 δ), and LLR⁻ = I · δ · (−d − 1.5 δ) for the downward one. A direction
 *rejects* H0 when its LLR reaches log(2m/α) (m metrics) and *accepts* it when its LLR falls to
@@ -44,7 +47,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol, Sequence
 
 from analysis import stats
-from analysis.check.measure import KINDS, Kind, Measurement, diff_unit_of
+from analysis.check.measure import KINDS, Kind, Measurement, diff_unit_of, tested_se
 from simcore.errors import UsageError
 
 
@@ -76,8 +79,11 @@ class MetricResult:
     """The verdict on one metric at the last look. Values in the metric's unit.
 
     ``base*`` describe the baseline value (in paired mode: the old rules measured on the same deals),
-    ``value``/``low``/``high``/``se``/``n`` this run's, ``diff``/``diff_se`` the change tested
-    (paired: the mean paired difference and its error). ``llr_up``/``llr_down`` are the two
+    ``value``/``low``/``high``/``se``/``n`` this run's (``se`` its own, plug-in error),
+    ``diff``/``diff_se`` the change tested (paired: the mean paired difference and its error;
+    against a baseline ``diff_se`` is √(tested_se(run)² + s_base²), the error the test read, with a
+    rare share's floor in it: not an interval to print, see
+    :func:`analysis.check.presentation.diff_interval`). ``llr_up``/``llr_down`` are the two
     directions' log-likelihood ratios (frozen at their first crossing), ``fail_bound`` = log(2m/α),
     ``pass_bound`` = log β; ``decided_games`` the games played when the verdict was reached."""
 
@@ -167,7 +173,8 @@ class SequentialTest:
                 dm = by_diff[(b.metric, b.key)]
                 d, se = dm.value, dm.se
             else:
-                d, se = r.value - b.value, math.hypot(r.se, b.se)
+                # a rare share's run error floored for the test alone (tested_se): review S #3
+                d, se = r.value - b.value, math.hypot(tested_se(r), b.se)
             ups = llr(d, se, tol)
             for j in (0, 1):
                 if self.state[i][j] != "open":

@@ -6,7 +6,9 @@ with its 95 % interval, standard error and sample size) of a :class:`Kind` (unit
 :func:`analysis.matchups.strategy_table`) of a :class:`analysis.load.RunSet` and :func:`measure_run`
 off a run directory. :class:`UnitMeasure` measures the same metrics batch by batch from the games a
 sequential check plays (one value per unit: a game, or a deal with rotated seats), and
-:class:`PairedMeasure` the paired differences of two rule sets played on the same deals. First
+:class:`PairedMeasure` the paired differences of two rule sets played on the same deals;
+:func:`tested_se` is the error the sequential test reads for a run's metric (a rare share's
+floored, the Measurement's own left plug-in). First
 module of :mod:`analysis.check`: it imports no other module of the package. May import the standard library, :mod:`analysis` and its modules and :mod:`simcore.rundir`;
 the modules that read runs are imported inside :func:`measure` and :func:`measure_run`, so importing
 this module for its types (as :mod:`analysis.check.decision` does) reads nothing.
@@ -14,6 +16,7 @@ this module for its types (as :mod:`analysis.check.decision` does) reads nothing
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -82,14 +85,18 @@ def _se(low: float, high: float) -> float:
     return (high - low) / (2.0 * Z95)
 
 
-def measure(rs) -> list[Measurement]:
+def measure(rs, keep_copies: bool = False) -> list[Measurement]:
     """The checked metrics of a :class:`analysis.load.RunSet`.
 
     Seat win shares (Wilson interval) and mean scores (t interval) from
     :func:`analysis.seats.seat_table`; strategy win shares from
     :func:`analysis.matchups.strategy_table` when the run has two strategies or more (with one
     strategy its win share is exactly 1/n and says nothing); in a game with roles, the share of
-    games each role's side wins (:func:`analysis.roles.role_table`).
+    games each role's side wins (:func:`analysis.roles.role_table`). A row that repeats a row kept
+    (a role's only seat, a bot on exactly one seat or one role's seats, the second role's side) is
+    left out, so that a number is tested once (:func:`_copies`); ``keep_copies`` keeps them (a
+    check of a run directory against a baseline written before the copies were left out matches
+    the baseline's rows, whatever it holds).
     """
     from analysis.matchups import has_matchups, strategy_table
     from analysis.roles import has_roles, role_table
@@ -99,7 +106,9 @@ def measure(rs) -> list[Measurement]:
     seats = seat_table(rs)
     k = KINDS["seat_win_share"].scale
     roles = role_table(rs) if has_roles(rs) else None
-    seat_roles, copies = _role_copies(rs, roles)
+    seat_roles, copies = _copies(rs, roles)
+    if keep_copies:
+        copies = set()
     shown = {} if roles is None else dict(zip(roles["role"], roles["role_label"]))
     named = {s: f"Seat {s + 1} ({shown.get(r, r)})" for s, r in enumerate(seat_roles)}
     for r in seats.iter_rows(named=True):
@@ -129,19 +138,26 @@ def measure(rs) -> list[Measurement]:
     return out
 
 
-def _role_copies(rs, roles) -> tuple[list[str], set[tuple[str, str]]]:
-    """(the role of every seat, the (metric, key) rows that repeat a role's win share) of a game
-    with roles; ([], set()) otherwise. Review R #3: a Seigneurial check tested one number up to
+def _copies(rs, roles) -> tuple[list[str], set[tuple[str, str]]]:
+    """(the role of every seat, [] in a game without roles; the (metric, key) rows that repeat a
+    row kept). A number is tested once: review R #3, a Seigneurial check tested one number up to
     three times (Seat 1, the Seigneur side and the Seigneur's only bot) and its mirror (the
     Censitaire side: the sides' shares add up to 1 in every game), so one change gave four FAIL
-    lines and the error allowance was split over the copies. Left out: the win share of a role's
-    only seat, a bot's that plays exactly one role's seats in every game (no rotation; its share is
-    the role's over its seats, a fixed multiple), and, with two roles, the second's."""
-    if roles is None or rs.spec is None:
-        return [], set()
-    seat_roles = list(rs.spec.seat_roles(rs.n_players))
+    lines and the error allowance was split over the copies. Left out:
+
+    * in a game with roles, the win share of a role's only seat (the role's side's share) and, with
+      two roles, the second role's (the first's mirror);
+    * in any game played without seat rotation and with one line-up, the win share of a bot that
+      plays exactly one seat (its share is that seat's, game by game: review S #4, Seigneurial
+      ``greedy-lord,fair-share,objective,fair-share`` tested "Seat 3 (Censitaire) win share" and
+      "objective win share", 49.625 both, twice; Middle-Ages ``greedy,balanced,balanced,balanced``
+      greedy's and Seat 1's) or exactly one role's seats (its share is the role's over its seats, a
+      fixed multiple). A bot on several seats that are not one role's (fair-share on seats 2 and 4
+      there) is the mean of those seats' shares, no row's copy, and is kept."""
+    seat_roles = list(rs.spec.seat_roles(rs.n_players)) if roles is not None and rs.spec is not None else []
     copies: set[tuple[str, str]] = set()
-    seats_of = {r: {s for s, x in enumerate(seat_roles) if x == r} for r in roles["role"]}
+    seats_of = ({r: {s for s, x in enumerate(seat_roles) if x == r} for r in roles["role"]}
+                if seat_roles else {})
     for r, seats in seats_of.items():
         if len(seats) == 1:
             copies.add(("seat_win_share", f"Seat {next(iter(seats)) + 1}"))
@@ -152,20 +168,25 @@ def _role_copies(rs, roles) -> tuple[list[str], set[tuple[str, str]]]:
             lineup = next(iter(lineups))
             for bot in set(lineup):
                 mine = {s for s, b in enumerate(lineup) if b == bot}
-                if any(mine == seats for seats in seats_of.values()):
+                if len(mine) == 1 or any(mine == seats for seats in seats_of.values()):
                     copies.add(("strategy_win_share", bot))
-    if roles.height == 2:
+            bots = list(dict.fromkeys(lineup))
+            if len(bots) == 2:
+                # two bots: the second's share is the first's mirror (the seats' shares add up to 1
+                # in every game: greedy,balanced,balanced,balanced's balanced is (1 − greedy's)/3)
+                copies.add(("strategy_win_share", bots[1]))
+    if seat_roles and roles.height == 2:
         copies.add(("role_win_share", roles["role"][1]))
     return seat_roles, copies
 
 
-def measure_run(run: str | Path) -> tuple[dict, list[Measurement]]:
-    """(run.json, metrics) of one run directory."""
+def measure_run(run: str | Path, keep_copies: bool = False) -> tuple[dict, list[Measurement]]:
+    """(run.json, metrics) of one run directory (``keep_copies``: :func:`measure`)."""
     from analysis import open_runs
     from simcore.rundir import read_meta
 
     meta = read_meta(run)
-    return meta, measure(open_runs([run]))
+    return meta, measure(open_runs([run]), keep_copies=keep_copies)
 
 
 def unit_values(players: dict, n_players: int, games_per_deal: int, wanted: Sequence[tuple[str, str]],
@@ -213,11 +234,36 @@ def unit_values(players: dict, n_players: int, games_per_deal: int, wanted: Sequ
 
 FEW_UNITS = 5
 """Below this many units won (or not won) a share's plug-in standard error √(p̂(1 − p̂)/n) is not
-trusted: with every unit of a first batch one way it is 0, and the test then read the change on
-the baseline's error alone (statistics audit R #3: a 3% share, no change, looks every 100 games:
-the check FAILED 5.65% of the time, above its α of 5%, from first batches without a win).
-:meth:`UnitMeasure.measurements` then takes at least the error of the share smoothed by half a
-unit each way, (x + ½) / (n + 1) (Jeffreys' prior)."""
+trusted by the test: with every unit of a first batch one way it is 0, and the test then read the
+change on the baseline's error alone (statistics audit R #3: a 3% share, no change, looks every
+100 games: the check FAILED 5.65% of the time, above its α of 5%, from first batches without a
+win). :func:`tested_se` then takes at least the error of the share smoothed by half a unit each
+way, (x + ½) / (n + 1) (Jeffreys' prior)."""
+
+
+def tested_se(m: Measurement) -> float:
+    """The standard error the sequential test uses for the run's ``m``: its own ``m.se``, but for a
+    win share with fewer than :data:`FEW_UNITS` units won or not won at least the error of the
+    share smoothed by half a unit each way (:data:`FEW_UNITS`), read off ``m.value`` and ``m.n``.
+
+    The floor is the test's alone (:meth:`analysis.check.decision.SequentialTest.look` calls this),
+    not the measurement's: ``Measurement.se`` stays the share's plug-in error, and no interval is
+    printed from the floor (review S #3: the floored error of 0 wins in 100 games, 0.70 pp, put
+    into the Measurement and printed as diff ± 1.96·se, read "change −1.82 to +0.94 pp" from a
+    baseline of 0.44%: below what is possible, and short of the +3.3 pp the run's own Wilson
+    interval allows; a share's change interval is Newcombe's from the two shares' intervals,
+    :func:`analysis.check.presentation.diff_interval`). Paired differences (not shares) and
+    scores keep their own error; so does a share with no unit (n = 0)."""
+    kind = KINDS[m.metric]
+    se = m.se
+    if kind.unit != "%" or not m.n > 0:
+        return se
+    won = m.value / kind.scale * m.n
+    if min(won, m.n - won) >= FEW_UNITS:
+        return se
+    smooth = (won + 0.5) / (m.n + 1.0)
+    floor = kind.scale * math.sqrt(smooth * (1.0 - smooth) / m.n)
+    return floor if not se >= floor else se     # a nan error (one unit) takes the floor too
 
 
 class UnitMeasure:
@@ -228,9 +274,10 @@ class UnitMeasure:
     A win share's own 95 % interval is Wilson's (:func:`analysis.stats.wilson`, the share of its
     units won, as the baseline's intervals are: not a symmetric mean ± 1.96 se, which at 22 wins
     in 1,000 games read 1.3–3.1 % against Wilson's 1.5–3.3 %); a mean score's is mean ± 1.96 se.
-    The standard error the test uses is the units' own either way, but not below a smoothed
-    share's while a share has fewer than :data:`FEW_UNITS` units won or not won (a first batch
-    without a win has a plug-in error of 0). ``differences``: the values are
+    The standard error is the units' own either way (for a share the plug-in √(p̂(1 − p̂)/n),
+    0 for a first batch without a win); the test floors a share's at a smoothed share's while it
+    has fewer than :data:`FEW_UNITS` units won or not won (:func:`tested_se`), not here, so no
+    interval is drawn from that floor. ``differences``: the values are
     paired differences (:class:`PairedMeasure`), not shares, so every interval is symmetric."""
 
     def __init__(self, wanted: Sequence[tuple[str, str]], labels: Sequence[str],
@@ -258,10 +305,6 @@ class UnitMeasure:
                 won = mean[i] / kind.scale * n[i]
                 lo, hi = stats.wilson(won, n[i])
                 low, high = float(lo) * kind.scale, float(hi) * kind.scale
-                if min(won, n[i] - won) < FEW_UNITS:
-                    smooth = (won + 0.5) / (n[i] + 1.0)
-                    floor = kind.scale * float(np.sqrt(smooth * (1.0 - smooth) / n[i]))
-                    se = floor if not se >= floor else se
             out.append(Measurement(metric, key, label, float(mean[i]), low, high, se, int(n[i])))
         return out
 
@@ -286,4 +329,4 @@ class PairedMeasure:
 
 
 __all__ = ["DEFAULT_TOLERANCE", "FEW_UNITS", "KINDS", "Kind", "Measurement", "PairedMeasure", "UnitMeasure", "Z95",
-           "measure", "measure_run", "unit_values"]
+           "measure", "measure_run", "tested_se", "unit_values"]

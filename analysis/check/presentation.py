@@ -5,7 +5,7 @@ decided); :func:`status_line` and :func:`text_report` are the terminal output
 of ``balance check``, :func:`markdown_summary` the CI job summary, :func:`junit_xml` the report for
 CI test reporters; :func:`write_reports` writes the last two (``--junit``, ``--summary``). Last
 module of :mod:`analysis.check`: nothing in the package imports it. May import the standard library,
-:mod:`analysis.stats` (the 95% critical value), :mod:`analysis.check.decision` (the results it
+:mod:`analysis.stats` (the 95% critical value, Newcombe's interval), :mod:`analysis.check.decision` (the results it
 presents), :mod:`analysis.check.measure` (units), :mod:`analysis.rules_diff` (how a setting is
 written), :mod:`analysis.export` (atomic writes) and :mod:`simcore.errors`. Every output leads with
 the verdict and what the checked rules change (:func:`rules_lead`, :func:`rules_change_lines`):
@@ -55,11 +55,30 @@ def _ends(lo: float, hi: float, unit: str) -> str:
     return f"{_fmt(lo, unit).rstrip('%')}–{_fmt(hi, unit).rstrip('%')}"
 
 
-def diff_interval(r: MetricResult) -> tuple[float, float]:
-    """The 95 % interval of the change tested, ``diff ± 1.96 · diff_se`` (in paired mode the mean
-    paired difference's; against a baseline the run's and the baseline's errors together)."""
-    se = r.diff_se if r.diff_se == r.diff_se and r.diff_se >= 0 else 0.0
+def diff_interval(r: MetricResult, paired: bool = False) -> tuple[float, float]:
+    """The 95 % interval of the change printed beside a metric.
+
+    A win share against a baseline: Newcombe's square-and-add (:func:`analysis.stats.newcombe`)
+    from the run's own interval (``low``/``high``, Wilson's, printed beside it) and the baseline's
+    (``base_low``/``base_high``), then held to [−baseline, 100 − baseline] (a share cannot fall
+    below 0% nor rise above 100%). So it holds the run's interval minus the baseline (the run's
+    "0.0% (0.0–3.7)" beside "0.4% in the baseline" allows +3.3 pp) and no change that cannot be:
+    review S #3, where diff ± 1.96 · diff_se read "change −1.82 to +0.94 pp" from a baseline of
+    0.44%, a symmetric interval made of the error the test floors for a rare share
+    (:func:`analysis.check.measure.tested_se`; the floor is the test's, not an interval). The hold
+    moves an end by at most the baseline's own half-width: at a run share of 0 Newcombe's low end
+    is −(the baseline's high end), a fall possible only were the baseline's true share above the
+    value the change is read from.
+
+    A mean score: ``diff ± 1.96 · diff_se``, the run's and the baseline's errors together.
+    ``paired``: the mean paired difference's, ``diff ± 1.96 · diff_se`` whatever the metric (the
+    differences of the same deals are not two independent shares)."""
     z = stats.z_quantile()
+    if not paired and r.kind.unit == "%" and r.low == r.low and r.base_low == r.base_low:
+        lo, hi = stats.newcombe(r.value, r.low, r.high, r.base, r.base_low, r.base_high)
+        full = r.kind.scale                 # 100%: the whole of a share
+        return max(float(lo), -r.base), min(float(hi), full - r.base)
+    se = r.diff_se if r.diff_se == r.diff_se and r.diff_se >= 0 else 0.0
     return r.diff - z * se, r.diff + z * se
 
 
@@ -78,10 +97,11 @@ def _games(n: int | None) -> str:
 
 
 def size_words(r: MetricResult, smallest: float | None, game: str | None = None,
-               interval_said: bool = False, alone: bool = False) -> str:
+               interval_said: bool = False, alone: bool = False, paired: bool = False) -> str:
     """How large the measured change is against the smallest difference that matters (the
     baseline's ``[smallest_difference]``, or ``--smallest-difference``), judged by the change's own
-    95% interval (``diff ± 1.96 · diff_se``), not its estimate alone: clearly at least that
+    95% interval (:func:`diff_interval`: Newcombe's for a share against a baseline, ``diff ± 1.96 ·
+    diff_se`` for a score or, ``paired``, a paired difference), not its estimate alone: clearly at least that
     difference (the interval beyond it, on one side), smaller (the interval inside it), or not
     told apart by these games (with that interval, unless ``interval_said``: the sentence gives it
     already); "" when not known. ``alone``: the metric is undecided, so "at least" is said to be
@@ -91,7 +111,7 @@ def size_words(r: MetricResult, smallest: float | None, game: str | None = None,
     unit = diff_unit_of(r.metric, game)
     verb = "matters" if smallest == 1 else "matter"
     what = f"the {smallest:g} {unit} that {verb}"
-    lo, hi = diff_interval(r)
+    lo, hi = diff_interval(r, paired)
     if lo >= smallest or hi <= -smallest:
         if alone:       # the interval named must be on the line (review M #7: only the run's was)
             shown = "" if interval_said else f" (change {_signed(lo)} to {_signed(hi)} {unit})"
@@ -146,10 +166,10 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
     if paired:
         # the paired difference is what is tested: its interval, not the new rules' own (revA #16),
         # said once (size_words would repeat it)
-        lo, hi = diff_interval(r)
+        lo, hi = diff_interval(r, paired=True)
         head = (f"{what} vs {_fmt(r.base, unit)} with the old rules on the same deals: "
                 f"{_signed(r.diff)} {dunit} (95% interval of the paired difference {_signed(lo)} to "
-                f"{_signed(hi)}){size_words(r, smallest, game, interval_said=True, alone=open_)}")
+                f"{_signed(hi)}){size_words(r, smallest, game, interval_said=True, alone=open_, paired=True)}")
     else:
         head = (f"{what} ({_ends(r.low, r.high, unit)}) vs {_fmt(r.base, unit)} in the baseline: "
                 f"{_signed(r.diff)} {dunit}{size_words(r, smallest, game, alone=open_)}")
@@ -164,7 +184,7 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
     if r.verdict == "pass" and beyond_tolerance(r):
         # review P #1: "+4.50 coins ±3.5 pass" with no word on why a change beyond the tolerance
         # passes; its interval is said here (size_words is told so, not to say it twice)
-        lo, hi = diff_interval(r)
+        lo, hi = diff_interval(r, paired)
         wholly = "lies wholly beyond it" if lo > r.tolerance or hi < -r.tolerance else "reaches within it"
         if not paired:
             head = (f"{what} ({_ends(r.low, r.high, unit)}) vs {_fmt(r.base, unit)} in the baseline: "
@@ -319,12 +339,12 @@ def status_line(res: CheckResult, lead: bool = True) -> str:
         return (f"{ruled_out}; but {moved}: the check fails a change only when it is shown to be "
                 f"nearer twice its tolerance than its tolerance; {largest}: {top.label} "
                 f"{_signed(top.diff)} {unit} against {_fmt_tol(top.tolerance)} (twice it "
-                f"{_fmt_tol(DETECT * top.tolerance)}){size_words(top, _smallest(res)(top), game)}; for "
+                f"{_fmt_tol(DETECT * top.tolerance)}){size_words(top, _smallest(res)(top), game, paired=res.paired)}; for "
                 f"a change of {_fmt_tol(top.tolerance)} {unit} to pass with at most a {res.beta:.0%} "
                 f"chance, halve the tolerance ({halve_text(res, top, short=True)})")
     # sized against the smallest difference that matters, as the FAIL sentences are (revA #16)
     largest = (f"; the largest change: {top.label} {_signed(top.diff)} {diff_unit_of(top.metric, game)} "
-               f"against {_fmt_tol(top.tolerance)} accepted{size_words(top, _smallest(res)(top), game)}"
+               f"against {_fmt_tol(top.tolerance)} accepted{size_words(top, _smallest(res)(top), game, paired=res.paired)}"
                if top is not None else "")
     return f"{ruled_out}{largest}"
 
@@ -406,7 +426,7 @@ def _row_cells(r: MetricResult, game: str | None = None, paired: bool = False) -
     u = unit_of(r.metric, game)
     du = diff_unit_of(r.metric, game)
     if paired:
-        lo, hi = diff_interval(r)
+        lo, hi = diff_interval(r, paired=True)
         cells = [_fmt(r.value, u), f"{_signed(r.diff)} {du} ({_signed(lo)} to {_signed(hi)})"]
     else:
         cells = [f"{_fmt(r.value, u)} ({_ends(r.low, r.high, u)})", f"{_signed(r.diff)} {du}"]

@@ -38,7 +38,9 @@ def check(baseline: Baseline, run: str | Path, *, alpha: float | None = None,
     check_settings(alpha, baseline.seed_offset, {}, beta)
     baseline, set_aside = without_goal_scores(baseline, meta.get("rules_text"))
     plan = plan_games(baseline.metrics, baseline.tolerances(), alpha, beta, game=baseline.game)
-    _, measured = measure_run(run)
+    # every row, copies too: the baseline's rows decide what is tested (one written before the
+    # copies were left out holds them)
+    _, measured = measure_run(run, keep_copies=True)
     results = compare(baseline.metrics, measured, baseline.tolerances(), alpha, beta)
     games = int(meta.get("games") or 0)
     changes = rules_changes(baseline, meta)     # run.json keeps the rules text the run played

@@ -57,7 +57,10 @@ def test_a_first_batch_without_a_win_does_not_decide_a_three_pp_drop():
     run = UnitMeasure([("seat_win_share", "Seat 1")], ["Seat 1 win share"])
     run.add(np.zeros((100, 1)), 100)
     r = run.measurements()[0]
-    assert r.value == 0.0 and r.se == pytest.approx(100 * np.sqrt((0.5 / 101) * (1 - 0.5 / 101) / 100))
+    floor = 100 * np.sqrt((0.5 / 101) * (1 - 0.5 / 101) / 100)
+    # review S #3: the Measurement keeps its plug-in error (0 here); the test floors it (tested_se)
+    assert r.value == 0.0 and r.se == 0.0 and M.tested_se(r) == pytest.approx(floor)
     test = SequentialTest(8, alpha=0.05, beta=0.05)
-    test.look(base * 8, [r] * 8, [1.0] * 8, 100)
+    results = test.look(base * 8, [r] * 8, [1.0] * 8, 100)
     assert test.verdict == "undecided"
+    assert results[0].diff_se == pytest.approx(np.hypot(floor, se))

@@ -6,6 +6,7 @@ stays the game's own (GameSpec.smallest_difference)."""
 from __future__ import annotations
 
 import json
+import math
 import re
 
 import pytest
@@ -115,8 +116,11 @@ def test_check_words_a_failing_change_by_size():
     from analysis.check.presentation import explain
 
     fields = MetricResult.__dataclass_fields__
-    values = dict(metric="seat_win_share", key="Seat 1", label="Seat 1 win share", value=27.0, low=26.0,
-                  high=28.0, base=25.0, diff=2.0, tolerance=1.0, verdict="fail", decided_games=4000)
+    # no error on either side (review S #3: a share's change interval is Newcombe's from the two
+    # shares' intervals, here both of width 0, so the change's is +2.00 to +2.00)
+    values = dict(metric="seat_win_share", key="Seat 1", label="Seat 1 win share", value=27.0, low=27.0,
+                  high=27.0, base=25.0, base_low=25.0, base_high=25.0, diff=2.0, tolerance=1.0,
+                  verdict="fail", decided_games=4000)
     r = MetricResult(**{k: values.get(k, 0.0) for k in fields})
     assert "at least the 2 pp that matter" in explain(r, smallest=2.0)
     assert "smaller than the 3 pp that matter" in explain(r, smallest=3.0)
@@ -124,18 +128,18 @@ def test_check_words_a_failing_change_by_size():
 
 
 def test_check_words_a_change_by_its_interval_not_its_estimate():
-    """+2.00 pp with a standard error of 0.8 pp: its 95% interval, 2 ± 1.96 · 0.8 = +0.43 to +3.57,
-    reaches past 2 pp and below it (cannot tell), lies beyond 0.4 pp (at least) and inside ±4 pp
-    (smaller)."""
+    """+2.00 pp, 27.0% (25.6–28.4) against 25.0% (24.7–25.3): the change's 95% interval, Newcombe's
+    from the two shares' intervals (review S #3), 2 ∓ √(1.4² + 0.3²) = +0.57 to +3.43, reaches past
+    2 pp and below it (cannot tell), lies beyond 0.4 pp (at least) and inside ±4 pp (smaller)."""
     from analysis.check.decision import MetricResult
     from analysis.check.presentation import explain
 
     fields = MetricResult.__dataclass_fields__
-    values = dict(metric="seat_win_share", key="Seat 4", label="Seat 4 win share", value=27.0, low=25.4,
-                  high=28.6, base=25.0, diff=2.0, diff_se=0.8, tolerance=1.0, verdict="fail",
-                  decided_games=4000)
+    values = dict(metric="seat_win_share", key="Seat 4", label="Seat 4 win share", value=27.0, low=25.6,
+                  high=28.4, base=25.0, base_low=24.7, base_high=25.3, diff=2.0, diff_se=0.8,
+                  tolerance=1.0, verdict="fail", decided_games=4000)
     r = MetricResult(**{k: values.get(k, 0.0) for k in fields})
-    lo, hi = 2.0 - 1.959964 * 0.8, 2.0 + 1.959964 * 0.8
+    lo, hi = 2.0 - math.hypot(27.0 - 25.6, 25.3 - 25.0), 2.0 + math.hypot(28.4 - 27.0, 25.0 - 24.7)
     assert (f"these games cannot tell whether it reaches the 2 pp that matter (change {lo:+.2f} to "
             f"{hi:+.2f} pp)") in explain(r, smallest=2.0)
     assert "at least the 0.4 pp that matter" in explain(r, smallest=0.4)
