@@ -216,12 +216,21 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
             f"accepted{zone}{why}: {remedy}.")
 
 
+def stopped_early(res: CheckResult) -> bool:
+    """Whether a check stopped at its first regression before some metric was decided: a played
+    check (looks, batch after batch) that failed before its maximum number of games. A check of a
+    run directory is one look at all its games: a metric it leaves undecided was not stopped by
+    another (review S: "not decided when the check stopped at the first regression" after one look
+    at 4,000 of 4,000 games)."""
+    return bool(res.failed) and bool(res.looks) and res.games < res.max_games
+
+
 def _explain(res: CheckResult, r: MetricResult, beta: float | None = None) -> str:
     """:func:`explain` of one of ``res``'s metrics, with everything the result knows: paired mode,
     whether the check stopped at a regression, the game, the smallest difference that matters,
     whether the baseline limits the metric and how more games would be had."""
     limited = getattr(res, "limited", None) or []
-    return explain(r, res.paired, bool(res.failed), res.baseline.game, _smallest(res)(r),
+    return explain(r, res.paired, stopped_early(res), res.baseline.game, _smallest(res)(r),
                    res.beta if beta is None else beta,
                    limited_by=(getattr(res, "baseline_games_needed", None)
                                if r.label in limited else None),
@@ -498,7 +507,7 @@ def _verdicts_note(res: CheckResult) -> str:
     """Under the table when a metric is undecided (review L #11): the intervals shown are each
     metric's own, unadjusted; the verdicts are the sequential test's, adjusted over the metrics, so
     an interval beyond the tolerance may sit beside "undecided"."""
-    why = (" or was stopped by the first regression before it was decided" if res.failed else "")
+    why = (" or was stopped by the first regression before it was decided" if stopped_early(res) else "")
     return (f"the 95% intervals are each metric's own (unadjusted); the verdict column is the "
             f"sequential test's, which holds the error at alpha {res.alpha:g} over all "
             f"{len(res.results)} metrics and every look: a metric whose interval lies beyond its "

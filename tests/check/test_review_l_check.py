@@ -34,7 +34,7 @@ def _result() -> CheckResult:
             "rules_sha256": "a" * 64, "rules_name": "rules.toml"}
     res = compare(base, run, [1.0, 1.0])
     return CheckResult(b, res, 0.05, 0.05, meta, "runs/x", check_notes(b, meta), games=10_000,
-                       max_games=50_000, paired=False)
+                       max_games=50_000, paired=False, looks=[(10_000, 1, 0, 1)])   # played, stopped at a fail
 
 
 def test_an_undecided_metric_beyond_what_matters_says_why_it_is_undecided():

@@ -229,3 +229,23 @@ def test_a_baseline_written_before_the_copies_were_left_out_still_checks_a_run(t
     assert ("strategy_win_share", "objective") in {(m.metric, m.key) for m in base.metrics}
     result = check(base, other)
     assert {(r.metric, r.key) for r in result.results} == {(m.metric, m.key) for m in base.metrics}
+
+
+def test_a_run_directory_check_does_not_say_it_stopped_at_a_regression(tmp_path):
+    """Review S: a check of a run directory is one look at all its games; a metric it leaves
+    undecided beside one that failed was not "stopped by the first regression" (it said so of 4,000
+    of 4,000 games). A played check that fails before its maximum still says it."""
+    from analysis.check.presentation import stopped_early, text_report
+    from analysis.check.run import check
+
+    base = runner.simulate("seigneurial", players=4, games=20_000, seed=11, out=tmp_path / "base", quiet=True,
+                           threads=1)
+    moved = runner.simulate("seigneurial", players=4, games=4000, seed=3, out=tmp_path / "moved", quiet=True,
+                            threads=1, settings=["track.goal.4=7"])
+    make_baseline(base, tmp_path / "b.toml")
+    res = check(load_baseline(tmp_path / "b.toml"), moved)
+    assert res.failed and any(r.verdict == "undecided" for r in res.results)      # the premise
+    assert not stopped_early(res)
+    text = text_report(res)
+    assert "not decided" not in text or "stopped at the first regression" not in text
+    assert "stopped at the first regression" not in text and "stopped by the first regression" not in text, text
