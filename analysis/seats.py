@@ -84,7 +84,16 @@ def seat_table(rs: RunSet) -> pl.DataFrame:
     than the per-seat interval shown), smallest (that difference, as a share), mean_score, score_sd, score_ci_low,
     score_ci_high (t interval), mean_rank.
 
-    From the statistics: games, Σ win share, Σ win share², Σ score, Σ score², Σ rank per seat.
+    A rotated-seat run (``--rotate-seats``) is read over its deals, its independent units (the
+    games of a deal share its tiles and cards): win_share_sd and score_sd are then the per-game sds
+    that make ``sd / √games`` the standard error of the seat's per-deal means
+    (:func:`deal_clustered_sd`), so everything that reads ``sd / √games`` reads the deals; the
+    Wilson interval is on the effective number of games (Kish) and the score interval is the t
+    interval of the per-deal mean scores (D − 1 degrees of freedom, D deals). Statistics written
+    before a per-deal sum existed (``deal_win_sq``, ``deal_score_sq``) are read game by game.
+
+    From the statistics: games, Σ win share, Σ win share², Σ score, Σ score², Σ rank per seat, and
+    for a rotated run Σ over deals of each seat's squared win units and squared score per deal.
     """
     if rs.from_stats:
         from simcore.accumulate import results_by
@@ -99,10 +108,13 @@ def seat_table(rs: RunSet) -> pl.DataFrame:
                             "wins": seat["wins"], "_w2": w2, "_m": m, "_m2": m2,
                             "mean_rank": f["cell_rank"].sum(axis=1) / n_i})
         gpd = int(rs.stats.layout["games_per_deal"])
-        if "deal_win_sq" in f and gpd > 1:
+        if gpd > 1 and ("deal_win_sq" in f or "deal_score_sq" in f):
             L = float(rs.stats.layout["win_units"])
-            agg = agg.with_columns(pl.Series("_deal_sq", f["deal_win_sq"] / (L * L)),
-                                   pl.lit(gpd, pl.Int64).alias("_gpd"))
+            agg = agg.with_columns(pl.lit(gpd, pl.Int64).alias("_gpd"))
+            if "deal_win_sq" in f:
+                agg = agg.with_columns(pl.Series("_deal_sq", f["deal_win_sq"] / (L * L)))
+            if "deal_score_sq" in f:
+                agg = agg.with_columns(pl.Series("_deal_score_sq", f["deal_score_sq"].astype(float)))
     else:
         agg = _seat_agg(rs)
     return _seat_table(rs, agg)
@@ -110,14 +122,30 @@ def seat_table(rs: RunSet) -> pl.DataFrame:
 
 def _deal_sums(rs: RunSet) -> pl.DataFrame | None:
     """Per seat of a rotated-seat run (rows), Σ over deals of (the seat's win shares summed over
-    the deal's rotated games)² and the games a deal has: ``seat``, ``_deal_sq``, ``_gpd``. None
-    for a run whose games are its independent units."""
+    the deal's rotated games)², Σ over deals of (its scores summed over them)² and the games a
+    deal has: ``seat``, ``_deal_sq``, ``_deal_score_sq``, ``_gpd`` (the statistics' deal_win_sq,
+    deal_score_sq and games_per_deal). None for a run whose games are its independent units."""
     if rs.cluster != "deal":
         return None
-    per = rs.players(["seat", "deal", "win_share"]).group_by(["run", "deal", "seat"]).agg(
-        pl.col("win_share").cast(pl.Float64).sum().alias("_s"), pl.len().alias("_g"))
+    per = rs.players(["seat", "deal", "win_share", "score"]).group_by(["run", "deal", "seat"]).agg(
+        pl.col("win_share").cast(pl.Float64).sum().alias("_s"),
+        pl.col("score").cast(pl.Float64).sum().alias("_sc"), pl.len().alias("_g"))
     return collect(per.group_by("seat").agg((pl.col("_s") ** 2).sum().alias("_deal_sq"),
+                                            (pl.col("_sc") ** 2).sum().alias("_deal_score_sq"),
                                             pl.col("_g").max().cast(pl.Int64).alias("_gpd")).sort("seat"))
+
+
+def deal_means_sd(mean, games, deal_sq, games_per_deal) -> np.ndarray:
+    """The sd of a seat's per-deal means x_d (its values summed over the deal's games, over
+    games_per_deal) in a rotated-seat run: s(x) = √((Σ x_d² − D·mean²) / (D − 1)), D = games /
+    games_per_deal, from ``deal_sq`` = Σ_d (games_per_deal·x_d)². The t interval of the seat's
+    mean over its deals is mean ± t(D − 1)·s(x)/√D. NaN below two deals."""
+    mean = np.asarray(mean, dtype=float)
+    g = np.asarray(games_per_deal, dtype=float)
+    D = np.asarray(games, dtype=float) / g
+    with np.errstate(invalid="ignore", divide="ignore"):
+        s2 = (np.asarray(deal_sq, dtype=float) / (g * g) - D * mean * mean) / (D - 1)
+    return np.where(D >= 2, np.sqrt(np.clip(s2, 0.0, None)), np.nan)
 
 
 def deal_clustered_sd(share, games, deal_sq, games_per_deal) -> np.ndarray:
@@ -158,6 +186,15 @@ def _seat_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
     p = wins / n
     mean, sd = stats.moments(n, mean=agg["_m"].to_numpy(), m2=agg["_m2"].to_numpy())
     slow, shigh = stats.t_interval(mean, sd, n)
+    if "_deal_score_sq" in agg.columns:
+        # a rotated-seat run: the t interval of the seat's per-deal mean scores (D − 1 degrees of
+        # freedom); score_sd the per-game sd that gives its standard error (sd / √games)
+        g = agg["_gpd"].to_numpy().astype(float)
+        xsd = deal_means_sd(mean, n, agg["_deal_score_sq"].to_numpy(), g)
+        ok = np.isfinite(xsd)
+        dlow, dhigh = stats.t_interval(mean, np.where(ok, xsd, 0.0), np.where(ok, n / g, 2.0))
+        slow, shigh = np.where(ok, dlow, slow), np.where(ok, dhigh, shigh)
+        sd = np.where(ok, xsd * np.sqrt(g), sd)
     _, wsd = stats.moments(n, mean=p, m2=agg["_w2"].to_numpy())
     low, high = stats.wilson(wins, n)
     if "_deal_sq" in agg.columns:
@@ -305,6 +342,54 @@ def _share_cov(total: np.ndarray, cross: np.ndarray, g: int) -> tuple[np.ndarray
     return p, per_game / g
 
 
+def _deal_cross(rs: RunSet) -> tuple[np.ndarray, np.ndarray, int, int] | None:
+    """(Σ per seat of its win shares, Σ over deals of the outer product of the seats' win shares
+    summed over the deal's games, games, games per deal) of a rotated-seat run, from the rows or
+    the statistics (``deal_win_cross``) alike; None for a run whose games are its independent
+    units, or statistics written without the cross-products."""
+    if rs.from_stats:
+        st = rs.stats
+        gpd = int(st.layout["games_per_deal"])
+        if gpd < 2 or "deal_win_cross" not in st.fixed:
+            return None
+        L = float(st.layout["win_units"])
+        return (st.fixed["cell_win"].sum(axis=1) / L, st.fixed["deal_win_cross"] / (L * L),
+                int(st.games), gpd)
+    if rs.cluster != "deal":
+        return None
+    per = collect(rs.players(["seat", "deal", "win_share"]).group_by(["run", "deal", "seat"]).agg(
+        pl.col("win_share").cast(pl.Float64).sum().alias("_s"), pl.len().alias("_g"))
+        .sort("run", "deal", "seat"))
+    x = per["_s"].to_numpy().reshape(-1, rs.n_players)
+    return x.sum(axis=0), x.T @ x, int(per["_g"].sum()) // rs.n_players, int(per["_g"].max())
+
+
+def deal_wald_equal(total, deal_cross, games, games_per_deal) -> tuple[float, int, float]:
+    """(statistic, degrees of freedom, p-value) of "every seat has the same win share" read over
+    the D = games / games_per_deal deals of a rotated-seat run: the seats' shares p = total /
+    games are the means of the per-deal vectors x_d (each seat's win shares summed over the deal's
+    games, over games_per_deal), whose covariance is S / D with S = (Σ x_d x_dᵀ − D·p pᵀ) / (D − 1),
+    from ``deal_cross`` = Σ_d (games_per_deal·x_d)(games_per_deal·x_d)ᵀ. The Wald statistic of the
+    n − 1 differences p_i − p_n, (A p)ᵀ (A S Aᵀ / D)⁻ (A p), is chi-square on their rank (n − 1)
+    degrees of freedom when the seats are equal. NaN below two deals."""
+    total = np.asarray(total, dtype=float)
+    k = total.size
+    g = float(games_per_deal)
+    D = games / g
+    if k < 2 or D < 2:
+        return float("nan"), max(k - 1, 0), float("nan")
+    p = total / games
+    S = (np.asarray(deal_cross, dtype=float) / (g * g) - D * np.outer(p, p)) / (D - 1)
+    a = np.hstack([np.eye(k - 1), -np.ones((k - 1, 1))])
+    d = a @ p
+    v = a @ S @ a.T / D
+    rank = int(np.linalg.matrix_rank(v))
+    if rank == 0:
+        return (0.0 if not d.any() else float("inf")), k - 1, (1.0 if not d.any() else 0.0)
+    stat = float(d @ np.linalg.pinv(v) @ d)
+    return stat, rank, float(stats.chi2_sf(stat, rank))
+
+
 def seat_tests(rs: RunSet, acc: SeatAccumulator | None = None) -> pl.DataFrame:
     """One row of run-level seat statistics.
 
@@ -315,6 +400,11 @@ def seat_tests(rs: RunSet, acc: SeatAccumulator | None = None) -> pl.DataFrame:
     win shares).
 
     * chi2: Σ (O − E)² / E over seats with O = wins per seat (win shares summed), E = games / n.
+      A rotated-seat run is read over its deals (:func:`deal_wald_equal`): chi2 is then the Wald
+      statistic of "the seats' win shares are equal" on the covariance of the seats' per-deal
+      means, on n − 1 degrees of freedom (the games of a deal are not independent: the Pearson
+      statistic on game counts was about twice as large). Statistics written before the per-deal
+      cross-products (``deal_win_cross``) are read game by game.
     * **balance** and **advantage_p1** are Ludii's metrics of those names as Ludii defines them
       (Ludeme/Ludii, Evaluation/src/metrics/single/outcome/Balance.java and AdvantageP1.java; the
       figure Balance.java outputs differs: it sums the credits in an ``int`` array, which drops
@@ -336,7 +426,11 @@ def seat_tests(rs: RunSet, acc: SeatAccumulator | None = None) -> pl.DataFrame:
         run_pass(rs, [acc])
     g = acc.games
     p, cov = _share_cov(acc.total, acc.cross, g)
-    chi2, dof, pval = stats.chi_square_equal(acc.total)
+    deals = _deal_cross(rs)
+    if deals is None:
+        chi2, dof, pval = stats.chi_square_equal(acc.total)
+    else:
+        chi2, dof, pval = deal_wald_equal(*deals)
     c, ccov = _share_cov(acc.credit, acc.credit_cross, g)
     blow, bhigh = balance_interval(c, ccov)
     wlow, whigh = balance_interval(p, cov)

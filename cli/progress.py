@@ -12,7 +12,9 @@ prints nothing for ten minutes) and a short one prints nothing extra.
 :func:`counted` writes a count with its noun ("1 game", "2 games") for every command's lines.
 
 May import rich, the standard library and :mod:`simcore` (the runner's results and statistics;
-:func:`simcore.numbers.rounded`, the report's rounding, so that a number prints the same in both).
+:func:`simcore.numbers.rounded`, the report's rounding, so that a number prints the same in both),
+and for a rotated-seat run's closing table :mod:`analysis` (the seat and strategy tables
+``balance report`` prints, read over the run's deals from its statistics).
 """
 
 from __future__ import annotations
@@ -224,9 +226,30 @@ class SimulationBar:
             self.bar = None
 
 
+def _deal_intervals(result) -> dict | None:
+    """For a rotated-seat run, the 95% intervals ``balance report`` prints for the same run, read
+    over its deals (the games of a deal share it, so they are not independent): ``{"seat": [(low,
+    high) per seat], "strategy": {name: (low, high)}}`` from the run's statistics through
+    :func:`analysis.seats.seat_table` (Wilson on the effective number of games) and
+    :func:`analysis.matchups.strategy_table` (t interval of the per-deal means). None for a run
+    whose games are its independent units."""
+    if result.prep.games_per_deal <= 1:
+        return None
+    from analysis import matchups, open_runs, seats
+
+    rs = open_runs([result.path], source="stats")
+    t = seats.seat_table(rs).sort("seat")
+    out = {"seat": list(zip(t["ci_low"].to_list(), t["ci_high"].to_list())), "strategy": {}}
+    if len(result.stats.strategies) > 1:
+        st = matchups.strategy_table(rs)
+        out["strategy"] = {n: (lo, hi) for n, lo, hi in st.select("strategy", "ci_low", "ci_high").iter_rows()}
+    return out
+
+
 def print_summary(console, result) -> None:
     """The closing table of a run (:class:`simcore.runner.RunResult`): win share per seat (and per
-    strategy when several play seats alike) with its 95% Wilson interval, the distance to the fair
+    strategy when several play seats alike) with its 95% Wilson interval (a rotated-seat run's read
+    over its deals, the intervals of ``balance report``: :func:`_deal_intervals`), the distance to the fair
     share where every seat is alike (the printed share minus the printed fair share), the mean
     score in the game's unit (all from the run's statistics, :func:`simcore.accumulate.results_by`),
     every number rounded as ``balance report`` rounds it (:func:`simcore.numbers.rounded`), with a line
@@ -248,6 +271,7 @@ def print_summary(console, result) -> None:
     title = (f"{meta['game']}: {counted(meta['games'], 'game')}, {P} players, seed {meta['seed']}"
              f" — {meta['games_per_s']:,.0f} games/s")
     seat_labels = (["(rotating)"] * P if prep.games_per_deal > 1 else list(prep.strategy_names))
+    deals = _deal_intervals(result)
     groups = [("seat", seat_labels)]
     if len(stats.strategies) > 1 and not prep.seat_labels:
         groups.append(("strategy", stats.strategies))
@@ -261,7 +285,8 @@ def print_summary(console, result) -> None:
         if head == "seat":
             t.add_column("seat", justify="right")
         t.add_column("role" if prep.seat_labels and head == "seat" else "strategy")
-        columns = ["win share", "95% interval (Wilson)"]
+        columns = ["win share", "95% interval (Wilson)" if deals is None else
+                   "95% interval (over deals)"]
         if fair is not None:
             columns.append("vs fair share")
         columns.append(f"mean score ({prep.score_unit})")
@@ -269,7 +294,12 @@ def print_summary(console, result) -> None:
             t.add_column(c, justify="right")
         for i, label in enumerate(labels):
             n, w = int(r["games"][i]), float(r["win_share"][i])
-            lo, hi = wilson_interval(w, n)
+            if deals is None:
+                lo, hi = wilson_interval(w, n)
+            elif head == "seat":
+                lo, hi = deals["seat"][i]
+            else:
+                lo, hi = deals["strategy"].get(label, (float("nan"), float("nan")))
             if head == "seat" and prep.seat_labels:
                 label = prep.seat_labels[i]
             cells = [label, f"{two(100 * w)}%", f"{two(100 * lo)}–{two(100 * hi)}%"]
@@ -284,6 +314,10 @@ def print_summary(console, result) -> None:
         if shared and head == "seat":        # under the table, not a caption (wrapped to its width)
             console.print(f"win share: a win shared by k players counts 1/k ({shared:,} of "
                           f"{counted(meta['games'], 'game')} had a shared win)", soft_wrap=True)
+        if deals is not None and head == "seat":
+            console.print(f"intervals over the {counted(meta['games'] // prep.games_per_deal, 'deal')}"
+                          f" (each played in {prep.games_per_deal} seat rotations: its games are not "
+                          "independent), as balance report reads them", soft_wrap=True)
     if result.closing:
         t = Table(title=f"{meta['game']}: outcomes", title_justify="left")
         for c, j in (("outcome", "left"), ("estimate", "right"), ("95% interval", "right")):

@@ -899,6 +899,13 @@ def layout_of_run(prep) -> dict[str, Any]:
 # The statistics
 # ---------------------------------------------------------------------------------------------
 
+#: The per-deal sums of a rotated-seat run's statistics, each absent from statistics written
+#: before it (deal_win_sq since 0bb185e; deal_score_sq and deal_win_cross after): :meth:`RunStats.from_dict`
+#: and :meth:`RunStats.merge` drop one a file or a part lacks, and the analysis then reads what it
+#: gives game by game.
+DEAL_SUMS = ("deal_win_sq", "deal_score_sq", "deal_win_cross")
+
+
 class RunStats:
     """The mergeable statistics of one configuration (see the module docstring).
 
@@ -919,10 +926,12 @@ class RunStats:
             "flow_n": z(P), "flow_sum": z(P, k + 1), "flow_sq": z(P, k + 1),
         }
         if layout["games_per_deal"] > 1:
-            # Σ over deals of (a seat's win units over the deal's rotated games)²: the seats' win
-            # shares' variance between deals, the independent units of a rotated run
-            # (analysis.seats.deal_clustered_sd); absent from statistics written before
-            self.fixed["deal_win_sq"] = z(P)
+            # Σ over deals of (a seat's win units over the deal's rotated games)² and of (its score
+            # over them)², and Σ over deals of the outer product of the seats' win units per deal:
+            # the seats' win shares' and mean scores' variance between deals, the independent units
+            # of a rotated run (analysis.seats.deal_clustered_sd, the Wald test of seat_tests);
+            # each is absent from statistics written before it (DEAL_SUMS)
+            self.fixed.update({"deal_win_sq": z(P), "deal_score_sq": z(P), "deal_win_cross": z(P, P)})
         if K >= 2:
             self.fixed.update({"mu_s_n": z(K), "mu_s_sum": z(K), "mu_s_sq": z(K),
                                "mu_m_n": z(K * K), "mu_m_sum": z(K * K), "mu_m_sq": z(K * K),
@@ -1017,9 +1026,14 @@ class RunStats:
             f[name] += cells[:, k].reshape(P, K)
         win_cross, credit_sum, credit_cross, shared, gap = _jit("per_game", _per_game_py)(
             Wg, Rg, Sg, P, L)
+        per_deal = Wg.reshape(G // gpd, gpd, P).sum(axis=1, dtype=np.int64) if gpd > 1 else None
         if "deal_win_sq" in f:
-            per_deal = Wg.reshape(G // gpd, gpd, P).sum(axis=1, dtype=np.int64)
             f["deal_win_sq"] += (per_deal * per_deal).sum(axis=0)
+        if "deal_win_cross" in f:
+            f["deal_win_cross"] += per_deal.T @ per_deal
+        if "deal_score_sq" in f:
+            per_deal_score = Sg.reshape(G // gpd, gpd, P).sum(axis=1, dtype=np.int64)
+            f["deal_score_sq"] += (per_deal_score * per_deal_score).sum(axis=0)
         f["win_cross"] += win_cross
         f["credit_sum"] += credit_sum
         f["credit_cross"] += credit_cross
@@ -1111,7 +1125,7 @@ class RunStats:
         if other.layout != self.layout:
             raise ValueError("statistics of different configurations cannot be merged")
         for name in [n for n in self.fixed if n not in other.fixed and (n.startswith("clu:")
-                                                                          or n == "deal_win_sq")]:
+                                                                          or n in DEAL_SUMS)]:
             del self.fixed[name]             # an older part: the pool has no clustered sums
         for name, a in other.fixed.items():
             if name in self.fixed:
@@ -1151,7 +1165,7 @@ class RunStats:
             raise ValueError(f"statistics version {d['version']} is newer than this toolkit's "
                              f"({VERSION}): update the toolkit")
         out = cls(d["layout"])
-        for k in [k for k in out.fixed if (k.startswith("clu:") or k == "deal_win_sq") and k not in d["fixed"]]:
+        for k in [k for k in out.fixed if (k.startswith("clu:") or k in DEAL_SUMS) and k not in d["fixed"]]:
             del out.fixed[k]                 # no clustered sums (an older run)
         for k, e in d["fixed"].items():
             out.fixed[k] = np.asarray(e["data"], np.int64).reshape(e["shape"])

@@ -8,7 +8,12 @@ rotated run's seats over its deals (``analysis.seats.deal_clustered_sd``). Check
 simulation: synthetic rotated runs whose deals favour some seats across all their rotations, with
 a known true share, through the seat table's own interval code; and on a real run, the table's
 standard error against the per-deal means computed here from players.parquet, from the rows and
-from the statistics alike."""
+from the statistics alike.
+
+The seat's mean score beside it is read over the deals too (review S #5: its game-by-game t interval
+was 21-33% too narrow in a rotated run, design effects 1.6-2.2): the synthetic deals favour some
+seats' scores across all their rotations as well, and the real run's score interval is checked
+against the t interval of its per-deal mean scores."""
 
 from __future__ import annotations
 
@@ -23,29 +28,45 @@ from analysis.seats import _seat_table
 P = 4
 BOTS = np.array([0.0, 0.0, 0.0, 0.6])          # three alike bots and a stronger one, rotated
 DEAL_SD = 0.9                                  # how much a deal favours some seats, every rotation
+SCORE_BASE, SCORE_DEAL, SCORE_BOT, SCORE_NOISE = 100.0, 15.0, 10.0, 25.0
+TRUE_SCORE = SCORE_BASE + SCORE_BOT * BOTS.mean()   # every seat holds every bot once per deal
 
 
-def _games(rng, deals: int) -> np.ndarray:
+def _scores(rng, favour: np.ndarray, bot: np.ndarray) -> np.ndarray:
+    """(deals, P rotations, P seats) whole-number scores: the deal's favour of the seat (the same in
+    every rotation: the deal effect), the bot in the seat and the game's own noise."""
+    noise = rng.normal(0.0, SCORE_NOISE, size=(favour.shape[0], P, P))
+    return np.rint(SCORE_BASE + SCORE_DEAL * favour + SCORE_BOT * bot + noise)
+
+
+def _games(rng, deals: int, scores: bool = False):
     """(deals, P rotations, P seats) win shares: one winner per game, its odds the softmax of the
-    deal's favour of each seat plus the strength of the bot rotation r puts in that seat."""
+    deal's favour of each seat plus the strength of the bot rotation r puts in that seat (and the
+    scores of those games, :func:`_scores`, when asked)."""
     favour = rng.normal(0.0, DEAL_SD, size=(deals, 1, P))
     bot = BOTS[(np.arange(P)[None, :] + np.arange(P)[:, None]) % P][None]    # seat s, rotation r
     logit = favour + bot
     prob = np.exp(logit) / np.exp(logit).sum(axis=-1, keepdims=True)
     u = rng.random(size=(deals, P, 1))
     winner = (prob.cumsum(axis=-1) < u).sum(axis=-1)
-    return (np.arange(P)[None, None, :] == winner[..., None]).astype(float)
+    w = (np.arange(P)[None, None, :] == winner[..., None]).astype(float)
+    return (w, _scores(rng, favour, bot)) if scores else w
 
 
-def _agg(w: np.ndarray, clustered: bool) -> pl.DataFrame:
+def _agg(w: np.ndarray, clustered: bool, score: np.ndarray | None = None) -> pl.DataFrame:
+    """The seat table's aggregate (as analysis.seats._seat_agg and _deal_sums build it from rows)."""
     deals = w.shape[0]
     games = np.full(P, deals * P)
     wins = w.sum(axis=(0, 1))
     p = wins / games
+    score = np.zeros_like(w) if score is None else score
+    m = score.mean(axis=(0, 1))
     cols = {"seat": np.arange(P, dtype=np.int8), "games": games, "wins": wins,
-            "_w2": ((w - p) ** 2).sum(axis=(0, 1)), "_m": np.zeros(P), "_m2": np.zeros(P), "mean_rank": np.ones(P)}
+            "_w2": ((w - p) ** 2).sum(axis=(0, 1)), "_m": m, "_m2": ((score - m) ** 2).sum(axis=(0, 1)),
+            "mean_rank": np.ones(P)}
     if clustered:
-        cols |= {"_deal_sq": (w.sum(axis=1) ** 2).sum(axis=0), "_gpd": np.full(P, P)}
+        cols |= {"_deal_sq": (w.sum(axis=1) ** 2).sum(axis=0), "_gpd": np.full(P, P),
+                 "_deal_score_sq": (score.sum(axis=1) ** 2).sum(axis=0)}
     return pl.DataFrame(cols)
 
 
@@ -66,6 +87,25 @@ def test_the_seat_intervals_of_rotated_runs_cover_95_percent():
     # the premise: counted as independent games, the intervals of the seats a deal favours together
     # undercover (the audit's 84%); by deals, every seat covers 95% (± 2.1 pp: three binomial sds)
     assert naive.min() < 0.91, naive
+    assert np.all(np.abs(cover - 0.95) < 0.021), cover
+
+
+def test_the_mean_score_intervals_of_rotated_runs_cover_95_percent():
+    """Review S #5: the seat's mean score interval beside its win share read the games as
+    independent. Synthetic rotated runs whose deals favour some seats' scores in every rotation
+    (a known true mean, :data:`TRUE_SCORE`): read over the deals, every seat's 95% t interval
+    covers 95% (± 2.1 pp: three binomial sds over 1,000 runs); game by game, it undercovers."""
+    rng = np.random.default_rng(20261127)
+    reps, deals = 1000, 400
+    hit = {True: np.zeros(P), False: np.zeros(P)}
+    for _ in range(reps):
+        w, score = _games(rng, deals, scores=True)
+        for clustered in (True, False):
+            t = _seat_table(RS, _agg(w, clustered, score))
+            hit[clustered] += ((t["score_ci_low"].to_numpy() <= TRUE_SCORE)
+                               & (TRUE_SCORE <= t["score_ci_high"].to_numpy()))
+    cover, naive = hit[True] / reps, hit[False] / reps
+    assert naive.max() < 0.91, naive                    # the premise: the deal effect is real
     assert np.all(np.abs(cover - 0.95) < 0.021), cover
 
 
@@ -91,3 +131,45 @@ def test_a_rotated_runs_seat_errors_are_the_deals(rotated, source):
         r = t.row(s, named=True)
         assert r["win_share"] == pytest.approx(xs.mean(), rel=1e-12)
         assert r["win_share_sd"] / np.sqrt(r["games"]) == pytest.approx(se, rel=1e-9)
+
+
+@pytest.mark.parametrize("source", ["rows", "stats"])
+def test_a_rotated_runs_score_intervals_are_the_deals(rotated, source):
+    """The mean score's interval is the t interval of the seat's per-deal mean scores (computed
+    here from players.parquet, with scipy's t quantile on D − 1 degrees of freedom), and score_sd
+    the per-game sd whose sd / √games is their standard error; from the rows and from the
+    statistics alike."""
+    from scipy.stats import t as student
+
+    from analysis import open_runs
+    from analysis.seats import seat_table
+
+    t = seat_table(open_runs([rotated], source=source))
+    x = (pl.read_parquet(rotated / "players.parquet").group_by(["deal", "seat"])
+         .agg(pl.col("score").cast(pl.Float64).mean().alias("x")).sort("deal", "seat"))
+    for s in range(P):
+        xs = x.filter(pl.col("seat") == s)["x"].to_numpy()
+        se = xs.std(ddof=1) / np.sqrt(xs.size)
+        half = student.ppf(0.975, xs.size - 1) * se
+        r = t.row(s, named=True)
+        assert r["mean_score"] == pytest.approx(xs.mean(), rel=1e-12)
+        assert r["score_sd"] / np.sqrt(r["games"]) == pytest.approx(se, rel=1e-9)
+        assert r["score_ci_low"] == pytest.approx(xs.mean() - half, rel=1e-9)
+        assert r["score_ci_high"] == pytest.approx(xs.mean() + half, rel=1e-9)
+
+
+def test_a_rotated_runs_seat_table_is_the_same_from_rows_and_statistics(rotated):
+    """Rows and statistics give the same seat table and the same test of equal seats (standards:
+    identical results from rows and from the statistics)."""
+    from analysis import open_runs
+    from analysis.seats import seat_table, seat_tests
+
+    rows, st = (open_runs([rotated], source=s) for s in ("rows", "stats"))
+    a, b = seat_table(rows), seat_table(st)
+    for c in ("win_share", "ci_low", "ci_high", "win_share_sd", "mean_score", "score_sd",
+              "score_ci_low", "score_ci_high", "p_value"):
+        np.testing.assert_allclose(a[c].to_numpy(), b[c].to_numpy(), rtol=1e-12, err_msg=c)
+    ta, tb = seat_tests(rows), seat_tests(st)
+    assert ta["dof"][0] == tb["dof"][0] == P - 1
+    assert ta["chi2"][0] == pytest.approx(tb["chi2"][0], rel=1e-10)
+    assert ta["p_value"][0] == pytest.approx(tb["p_value"][0], rel=1e-8)
