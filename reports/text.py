@@ -1329,7 +1329,8 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
         # which way each moved, as printed (three decimals): review R #8 read "both fall" beside
         # "Balance 0.992 → 0.992" (−0.00008)
         shown = {m: (num(idx[m]["base"], 3), num(idx[m]["variant"], 3)) for m in INDEX_METRICS}
-        moves = [round(idx[m]["variant"], 3) - round(idx[m]["base"], 3) for m in INDEX_METRICS]
+        printed = lambda s: float(s.replace("−", "-"))  # noqa: E731
+        moves = [printed(shown[m][1]) - printed(shown[m][0]) for m in INDEX_METRICS]
         moves = [0.0 if abs(x) < 5e-4 else x for x in moves]
         way = ("move opposite ways" if moves[0] * moves[1] < 0 else "both rise" if min(moves) > 0
                else "both fall" if max(moves) < 0 else "")
