@@ -117,16 +117,21 @@ def rotated(tmp_path_factory):
                            strategies="balanced,balanced,balanced,greedy", rotate_seats=True, quiet=True)
 
 
+def _per_deal_means(run, column: str) -> list[np.ndarray]:
+    """Per seat, the mean of ``column`` over each deal's rotated games, computed here from
+    players.parquet (the deal is the independent unit)."""
+    x = (pl.read_parquet(run / "players.parquet").group_by(["deal", "seat"])
+         .agg(pl.col(column).cast(pl.Float64).mean().alias("x")).sort("deal", "seat"))
+    return [x.filter(pl.col("seat") == s)["x"].to_numpy() for s in range(P)]
+
+
 @pytest.mark.parametrize("source", ["rows", "stats"])
 def test_a_rotated_runs_seat_errors_are_the_deals(rotated, source):
     from analysis import open_runs
     from analysis.seats import seat_table
 
     t = seat_table(open_runs([rotated], source=source))
-    x = (pl.read_parquet(rotated / "players.parquet").group_by(["deal", "seat"])
-         .agg(pl.col("win_share").cast(pl.Float64).mean().alias("x")).sort("deal", "seat"))
-    for s in range(P):
-        xs = x.filter(pl.col("seat") == s)["x"].to_numpy()
+    for s, xs in enumerate(_per_deal_means(rotated, "win_share")):
         se = xs.std(ddof=1) / np.sqrt(xs.size)
         r = t.row(s, named=True)
         assert r["win_share"] == pytest.approx(xs.mean(), rel=1e-12)
@@ -145,10 +150,7 @@ def test_a_rotated_runs_score_intervals_are_the_deals(rotated, source):
     from analysis.seats import seat_table
 
     t = seat_table(open_runs([rotated], source=source))
-    x = (pl.read_parquet(rotated / "players.parquet").group_by(["deal", "seat"])
-         .agg(pl.col("score").cast(pl.Float64).mean().alias("x")).sort("deal", "seat"))
-    for s in range(P):
-        xs = x.filter(pl.col("seat") == s)["x"].to_numpy()
+    for s, xs in enumerate(_per_deal_means(rotated, "score")):
         se = xs.std(ddof=1) / np.sqrt(xs.size)
         half = student.ppf(0.975, xs.size - 1) * se
         r = t.row(s, named=True)
