@@ -364,6 +364,21 @@ def _deal_cross(rs: RunSet) -> tuple[np.ndarray, np.ndarray, int, int] | None:
     return x.sum(axis=0), x.T @ x, int(per["_g"].sum()) // rs.n_players, int(per["_g"].max())
 
 
+def deal_share_cov(total, deal_cross, games, games_per_deal) -> np.ndarray:
+    """The covariance of the seats' win shares p = total / games read over the D = games /
+    games_per_deal deals of a rotated-seat run (the means of the per-deal vectors x_d): S / D, S =
+    (Σ x_d x_dᵀ − D·p pᵀ) / (D − 1) from ``deal_cross`` = Σ_d (games_per_deal·x_d)(games_per_deal·x_d)ᵀ
+    (:func:`deal_wald_equal`'s). NaN below two deals."""
+    total = np.asarray(total, dtype=float)
+    g = float(games_per_deal)
+    D = games / g
+    if D < 2:
+        return np.full((total.size, total.size), np.nan)
+    p = total / games
+    S = (np.asarray(deal_cross, dtype=float) / (g * g) - D * np.outer(p, p)) / (D - 1)
+    return S / D
+
+
 def deal_wald_equal(total, deal_cross, games, games_per_deal) -> tuple[float, int, float]:
     """(statistic, degrees of freedom, p-value) of "every seat has the same win share" read over
     the D = games / games_per_deal deals of a rotated-seat run: the seats' shares p = total /
@@ -433,10 +448,20 @@ def seat_tests(rs: RunSet, acc: SeatAccumulator | None = None) -> pl.DataFrame:
         chi2, dof, pval = deal_wald_equal(*deals)
     c, ccov = _share_cov(acc.credit, acc.credit_cross, g)
     blow, bhigh = balance_interval(c, ccov)
-    wlow, whigh = balance_interval(p, cov)
     c_sd = np.sqrt(max(float(ccov[0, 0]) * g, 0.0))
     alow, ahigh = np.clip(stats.t_interval(c[0], c_sd, g), 0.0, 1.0)
     flow, fhigh = stats.wilson(acc.total[0], g)
+    if deals is not None:
+        # the win shares' covariance over the deals (review S: Seat 1's interval here was per game
+        # while the seat table's beside it read the deals); Seat 1's Wilson interval on the
+        # effective number of games (Kish), as the seat table's
+        dcov = deal_share_cov(*deals)
+        if np.all(np.isfinite(dcov)):
+            if dcov[0, 0] > 0 and cov[0, 0] > 0:
+                n_eff = g * cov[0, 0] / dcov[0, 0]          # games over the design effect
+                flow, fhigh = stats.wilson(p[0] * n_eff, n_eff)
+            cov = dcov
+    wlow, whigh = balance_interval(p, cov)
     return pl.DataFrame({
         "games": [g], "chi2": [chi2], "dof": [dof], "p_value": [pval], "seats_differ": [bool(pval < 0.05)],
         "balance": [1.0 - (c.max() - c.min())], "balance_low": [blow], "balance_high": [bhigh],

@@ -175,3 +175,21 @@ def test_a_rotated_runs_seat_table_is_the_same_from_rows_and_statistics(rotated)
     assert ta["dof"][0] == tb["dof"][0] == P - 1
     assert ta["chi2"][0] == pytest.approx(tb["chi2"][0], rel=1e-10)
     assert ta["p_value"][0] == pytest.approx(tb["p_value"][0], rel=1e-8)
+
+
+@pytest.mark.parametrize("source", ["rows", "stats"])
+def test_a_rotated_runs_first_seat_and_balance_intervals_are_the_deals(rotated, source):
+    """seat_tests' Seat 1 interval is the seat table's (it was per game beside the table's over
+    deals), and the win-share Balance interval reads the covariance of the seats' per-deal means
+    (computed here from players.parquet)."""
+    from analysis import open_runs
+    from analysis.seats import balance_interval, seat_table, seat_tests
+
+    rs = open_runs([rotated], source=source)
+    seat1, tests = seat_table(rs).row(0, named=True), seat_tests(rs).row(0, named=True)
+    assert (tests["first_seat_win_share_low"], tests["first_seat_win_share_high"]) == pytest.approx(
+        (seat1["ci_low"], seat1["ci_high"]), rel=1e-12)
+    x = np.column_stack(_per_deal_means(rotated, "win_share"))          # deals × seats
+    cov = np.cov(x, rowvar=False, ddof=1) / x.shape[0]
+    low, high = balance_interval(x.mean(axis=0), cov)
+    assert (tests["win_share_balance_low"], tests["win_share_balance_high"]) == pytest.approx((low, high), rel=1e-9)
