@@ -389,15 +389,12 @@ def deal_wald_equal(total, deal_cross, games, games_per_deal) -> tuple[float, in
     degrees of freedom when the seats are equal. NaN below two deals."""
     total = np.asarray(total, dtype=float)
     k = total.size
-    g = float(games_per_deal)
-    D = games / g
-    if k < 2 or D < 2:
+    if k < 2 or games / float(games_per_deal) < 2:
         return float("nan"), max(k - 1, 0), float("nan")
     p = total / games
-    S = (np.asarray(deal_cross, dtype=float) / (g * g) - D * np.outer(p, p)) / (D - 1)
     a = np.hstack([np.eye(k - 1), -np.ones((k - 1, 1))])
     d = a @ p
-    v = a @ S @ a.T / D
+    v = a @ deal_share_cov(total, deal_cross, games, games_per_deal) @ a.T
     rank = int(np.linalg.matrix_rank(v))
     if rank == 0:
         return (0.0 if not d.any() else float("inf")), k - 1, (1.0 if not d.any() else 0.0)
