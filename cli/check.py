@@ -89,7 +89,11 @@ def announce_line(base, rules=None, against_rules=None, settings=()) -> str:
     if settings:
         where += " with --set " + ", ".join(getattr(s, "text", str(s)) for s in settings)
     vs = f" against {against_rules} on the same deals" if against_rules is not None else ""
-    return (f"playing {base.game} ({base.players} players, {','.join(dict.fromkeys(base.strategies))}) "
+    bots = list(base.strategies)
+    # the line-up seat by seat (review T #4: "greedy,balanced" for greedy,balanced,balanced,balanced
+    # lost the seats), or "4×balanced" when every seat holds the same bot
+    lineup = f"{len(bots)}×{bots[0]}" if bots and len(set(bots)) == 1 else ",".join(bots)
+    return (f"playing {base.game} ({base.players} players, {lineup}) "
             f"with rules {where}{vs}, in batches until every metric is decided …")
 
 

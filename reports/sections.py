@@ -187,7 +187,11 @@ def matchup_rows(t: dict) -> pl.DataFrame:
     m = t["matchups"].sort(["strategy", "opponent"])
     pairs = m.height // 2
     return pl.DataFrame({
-        "Strategy": m["strategy"], "Opponent": m["opponent"], "Meetings": m["meetings"],
+        # paired by deal (rotated seats): the count is of deals, each holding many meetings of the
+        # two bots (review T #3: "Meetings 2000" of 24,000 meetings in 2,000 deals)
+        "Strategy": m["strategy"], "Opponent": m["opponent"],
+        ("Deals (paired)" if "paired" in m.columns and bool(m["paired"].all()) and m.height else "Meetings"):
+            m["meetings"],
         "Finishes ahead (95% interval, unadjusted)": pct_column(m, "ahead_share", "ci_low", "ci_high"),
         **({f"Verdict (Holm over the {pairs} pairs; {smallest_pp(m)} matters)": [verdict_words(v) for v in m["verdict"]]}
            if "verdict" in m.columns else
