@@ -566,6 +566,18 @@ def _count_labels(col) -> tuple[str | None, str]:
     return f"Mean {plural} per game", f"Games with at least one {singular}"
 
 
+def _games_column_counts(rs: RunSet, column: str) -> tuple[np.ndarray, np.ndarray] | None:
+    """(values, games holding each) of a games column: the statistics' histogram (``g:<column>``,
+    summed over its cells) or the rows; None when the statistics have none."""
+    if rs.from_stats:
+        h = rs.stats.valued.get(f"g:{column}")
+        if h is None or h.a.size == 0:
+            return None
+        return h.values, h.a.reshape(-1, h.a.shape[-1]).sum(axis=0)
+    x = collect(rs.games([column]).select(pl.col(column).cast(pl.Float64)))[column].to_numpy()
+    return np.unique(x, return_counts=True)
+
+
 def count_vector(rs: RunSet) -> pl.DataFrame:
     """Rows of :func:`metric_vector`'s shape for every ``count_per_game`` column of the games
     table (:func:`analysis.length.count_columns`: Middle-Ages' and Médiévallons' ``reshuffles``):
@@ -574,17 +586,12 @@ def count_vector(rs: RunSet) -> pl.DataFrame:
     rows = []
     for col in rs.role_columns("count_per_game", "games"):
         c = col.name
-        if rs.from_stats:
-            h = rs.stats.valued.get(f"g:{c}")
-            if h is None or h.a.size == 0:
-                continue
-            values, counts = h.values, h.a.reshape(-1, h.a.shape[-1]).sum(axis=0)
-            mom = stats.Moments.of_counts(values, counts)
-            some = int(counts[values > 0].sum())
-        else:
-            x = collect(rs.games([c]).select(pl.col(c).cast(pl.Float64)))[c].to_numpy()
-            mom = stats.Moments.of(x)
-            some = int((x > 0).sum())
+        got = _games_column_counts(rs, c)
+        if got is None:
+            continue
+        values, counts = got
+        mom = stats.Moments.of_counts(values, counts)
+        some = int(counts[values > 0].sum())
         n = int(mom.n)
         if n < 2:
             continue
@@ -608,15 +615,10 @@ def length_vector(rs: RunSet) -> pl.DataFrame:
 
     col = other_length_column(rs)
     rows = []
-    if col is not None:
-        if rs.from_stats:
-            h = rs.stats.valued.get(f"g:{col.name}")
-            mom = (stats.Moments.of_counts(h.values, h.a.reshape(-1, h.a.shape[-1]).sum(axis=0))
-                   if h is not None and h.a.size else None)
-        else:
-            mom = stats.Moments.of(collect(rs.games([col.name]).select(pl.col(col.name).cast(pl.Float64)))
-                                   [col.name].to_numpy())
-        if mom is not None and int(mom.n) >= 2:
+    got = _games_column_counts(rs, col.name) if col is not None else None
+    if got is not None:
+        mom = stats.Moments.of_counts(*got)
+        if int(mom.n) >= 2:
             mean, sd = mom.mean_sd()
             lo, hi = stats.t_interval(mean, sd, int(mom.n))
             rows.append(("mean_length", col.unit, "Mean length", "mean", float(mean),
@@ -630,14 +632,33 @@ def _deals(metas) -> list[tuple]:
                    tuple(m.get("strategies") or ())) for m in metas)
 
 
-def can_pair_rows(base: RunSet, variant: RunSet) -> bool:
-    """Whether :func:`pairing` would pair the two run sets from their rows (the same deals and
-    line-up, no rotation, players.parquet and games.parquet on both sides), without reading a row."""
+def _unpaired_why(base: RunSet, variant: RunSet) -> tuple[str, bool]:
+    """Why two run sets cannot be paired from their rows ('' when they can), and whether it is only
+    that a side kept no rows (then a sweep's sums may pair them: :func:`sweep_pairing`); read from
+    run.json and the files present, no row read."""
     from simcore.rundir import GAMES, PLAYERS
 
     db, dv = _deals(base.metas), _deals(variant.metas)
-    return (db == dv and not any(m.get("rotate_seats") for m in (*base.metas, *variant.metas))
-            and all((p / PLAYERS).is_file() and (p / GAMES).is_file() for rs in (base, variant) for p in rs.paths))
+    if [d[:3] for d in db] != [d[:3] for d in dv]:
+        return "the two runs played different deals (seeds or game numbers differ)", False
+    if db != dv:
+        return "the line-up of bots differs, so game N is not the same game", False
+    if any(m.get("rotate_seats") for m in (*base.metas, *variant.metas)):
+        return "seats rotate within deals, so games are not independent units", False
+    for rs in (base, variant):
+        # which rows are missing (review S: a --no-raw run keeps games.parquet, one row per game,
+        # and was said to keep "no per-game rows"); the pairing needs both tables
+        gone = [name for name, f in (("players.parquet", PLAYERS), ("games.parquet", GAMES))
+                if not all((p / f).is_file() for p in rs.paths)]
+        if gone:
+            return f"{rs.label} kept no {' or '.join(gone)} (simulate with --raw to pair)", True
+    return "", False
+
+
+def can_pair_rows(base: RunSet, variant: RunSet) -> bool:
+    """Whether :func:`pairing` would pair the two run sets from their rows (the same deals and
+    line-up, no rotation, players.parquet and games.parquet on both sides), without reading a row."""
+    return not _unpaired_why(base, variant)[0]
 
 
 def pairing(base: RunSet, variant: RunSet) -> Pairing:
@@ -647,25 +668,13 @@ def pairing(base: RunSet, variant: RunSet) -> Pairing:
     seats not rotated within deals (games of a deal are not independent), and per-game rows
     (players.parquet and games.parquet) on both sides covering the same games. Otherwise an
     unpaired :class:`Pairing` saying why."""
-    from simcore.rundir import GAMES, PLAYERS
-
-    db, dv = _deals(base.metas), _deals(variant.metas)
-    if [d[:3] for d in db] != [d[:3] for d in dv]:
-        return Pairing(False, why="the two runs played different deals (seeds or game numbers differ)")
-    if db != dv:
-        return Pairing(False, why="the line-up of bots differs, so game N is not the same game")
-    if any(m.get("rotate_seats") for m in (*base.metas, *variant.metas)):
-        return Pairing(False, why="seats rotate within deals, so games are not independent units")
-    for rs in (base, variant):
-        if not all((p / PLAYERS).is_file() and (p / GAMES).is_file() for p in rs.paths):
-            from_sums = sweep_pairing(base, variant)
-            if from_sums is not None:
-                return from_sums
-            # which rows are missing (review S: a --no-raw run keeps games.parquet, one row per game,
-            # and was said to keep "no per-game rows"); the pairing needs both tables
-            gone = [name for name, f in (("players.parquet", PLAYERS), ("games.parquet", GAMES))
-                    if not all((p / f).is_file() for p in rs.paths)]
-            return Pairing(False, why=f"{rs.label} kept no {' or '.join(gone)} (simulate with --raw to pair)")
+    why, rows_missing = _unpaired_why(base, variant)
+    if rows_missing:
+        from_sums = sweep_pairing(base, variant)
+        if from_sums is not None:
+            return from_sums
+    if why:
+        return Pairing(False, why=why)
     return _paired_moments(open_runs_rows(base), open_runs_rows(variant))
 
 

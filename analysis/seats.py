@@ -156,15 +156,9 @@ def deal_clustered_sd(share, games, deal_sq, games_per_deal) -> np.ndarray:
     95% interval covered ~84%). A seat's share is the mean over the D = games / games_per_deal
     deals of x_d, its win shares summed over the deal's games over games_per_deal; its variance
     is s²(x) / D, s²(x) = (Σ x_d² − D·share²) / (D − 1), from ``deal_sq`` = Σ_d (games_per_deal·x_d)².
-    NaN where it cannot be estimated (fewer than two deals)."""
-    share = np.asarray(share, dtype=float)
-    n = np.asarray(games, dtype=float)
-    g = np.asarray(games_per_deal, dtype=float)
-    D = n / g
-    with np.errstate(invalid="ignore", divide="ignore"):
-        s2 = (np.asarray(deal_sq, dtype=float) / (g * g) - D * share * share) / (D - 1)
-        sd = np.sqrt(np.clip(s2, 0.0, None) / D * n)
-    return np.where(D >= 2, sd, np.nan)
+    NaN where it cannot be estimated (fewer than two deals). That sd is s(x)·√games_per_deal
+    (games / D = games_per_deal), s(x) the per-deal means' sd (:func:`deal_means_sd`)."""
+    return deal_means_sd(share, games, deal_sq, games_per_deal) * np.sqrt(np.asarray(games_per_deal, dtype=float))
 
 
 def _seat_agg(rs: RunSet) -> pl.DataFrame:
