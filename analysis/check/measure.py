@@ -152,8 +152,10 @@ def _copies(rs, roles) -> tuple[list[str], set[tuple[str, str]]]:
       ``greedy-lord,fair-share,objective,fair-share`` tested "Seat 3 (Censitaire) win share" and
       "objective win share", 49.625 both, twice; Middle-Ages ``greedy,balanced,balanced,balanced``
       greedy's and Seat 1's) or exactly one role's seats (its share is the role's over its seats, a
-      fixed multiple). A bot on several seats that are not one role's (fair-share on seats 2 and 4
-      there) is the mean of those seats' shares, no row's copy, and is kept."""
+      fixed multiple); and of a line-up of two bots, the second's share (the first's mirror: the
+      seats' shares add up to 1 in every game). A bot on several seats that are not one role's
+      (fair-share on seats 2 and 4 there), beside other bots, is the mean of those seats' shares, no
+      row's copy, and is kept."""
     seat_roles = list(rs.spec.seat_roles(rs.n_players)) if roles is not None and rs.spec is not None else []
     copies: set[tuple[str, str]] = set()
     seats_of = ({r: {s for s, x in enumerate(seat_roles) if x == r} for r in roles["role"]}
