@@ -596,8 +596,9 @@ def count_vector(rs: RunSet) -> pl.DataFrame:
         if n < 2:
             continue
         mean, sd = mom.mean_sd()
-        lo, hi = stats.t_interval(mean, sd, n)
-        slo, shi = stats.wilson(some, n)
+        u = float(rs.games_per_unit)     # a rotated run's deals weigh as one game each
+        lo, hi = stats.t_interval(mean, sd, n / u)
+        slo, shi = stats.wilson(some / u, n / u)
         mean_label, share_label = _count_labels(col)
         if mean_label is not None:
             rows.append(("count_mean", c, mean_label, "mean", float(mean), float(lo), float(hi), n))
@@ -620,7 +621,7 @@ def length_vector(rs: RunSet) -> pl.DataFrame:
         mom = stats.Moments.of_counts(*got)
         if int(mom.n) >= 2:
             mean, sd = mom.mean_sd()
-            lo, hi = stats.t_interval(mean, sd, int(mom.n))
+            lo, hi = stats.t_interval(mean, sd, int(mom.n) / rs.games_per_unit)
             rows.append(("mean_length", col.unit, "Mean length", "mean", float(mean),
                          float(lo), float(hi), int(mom.n)))
     return pl.DataFrame(rows, schema=VECTOR_SCHEMA, orient="row")

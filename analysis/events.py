@@ -187,11 +187,13 @@ def event_impact(rs: RunSet, acc: EventAccumulator | None = None) -> pl.DataFram
     leader_change (share of games whose sole leader differs before and after the card, counting a
     lead that becomes or stops being shared; null without coins_before_event_k) with Wilson
     interval, top_gainer_games (games with a single biggest gainer), top_gainer_win_share (that
-    player's win share) with Wilson interval, fair_share (1/n). Sorted by slot then event.
+    player's win share) with Wilson interval, fair_share (1/n). Sorted by slot then event. In a
+    rotated-seat run the intervals read each deal as one game (:attr:`RunSet.games_per_unit`).
     """
     acc = _acc(rs, acc)
     if not acc.slots:
         return pl.DataFrame(schema=_IMPACT_SCHEMA)
+    u = float(rs.games_per_unit)         # a rotated run's deals weigh as one game each
     frames = []
     pooled = [acc.games.sum(0), acc.gain.sum(0), acc.spread.sum(0),
               acc.changes.sum(0), acc.top_games.sum(0), acc.top_wins.sum(0)]
@@ -204,18 +206,18 @@ def event_impact(rs: RunSet, acc: EventAccumulator | None = None) -> pl.DataFram
             continue
         n = games[ids]
         mg, sd = gain[ids].mean_sd()
-        glo, ghi = stats.t_interval(mg, sd, n)
+        glo, ghi = stats.t_interval(mg, sd, n / u)
         ms, ssd = spread[ids].mean_sd()
-        slo, shi = stats.t_interval(ms, ssd, n)
+        slo, shi = stats.t_interval(ms, ssd, n / u)
         if acc.with_coins:
             lc = changes[ids] / n
-            llo, lhi = stats.wilson(changes[ids], n)
+            llo, lhi = stats.wilson(changes[ids] / u, n / u)
         else:
             lc = llo = lhi = np.full(ids.size, np.nan)
         tn = top_games[ids]
         with np.errstate(invalid="ignore", divide="ignore"):
             tw = np.where(tn > 0, top_wins[ids] / tn, np.nan)
-        tlo, thi = stats.wilson(top_wins[ids], tn)
+        tlo, thi = stats.wilson(top_wins[ids] / u, tn / u)
         event = ids - 128
         frames.append(pl.DataFrame({
             "event": event, "event_name": [rs.event_name(e) for e in event], "slot": np.full(ids.size, slot),
@@ -242,7 +244,8 @@ def event_seat_table(rs: RunSet, acc: EventAccumulator | None = None) -> pl.Data
     Bonferroni interval over the same family; revD #4). ``diff_low``/``diff_high`` are each row's
     own 95% interval, unadjusted; ``family_low``/``family_high`` the interval the verdict's size is
     read on (:func:`analysis.stats.holm_size_interval`: every card and seat at once), over
-    ``family_size`` tested rows (the same for every row).
+    ``family_size`` tested rows (the same for every row). In a rotated-seat run the intervals and
+    tests read each deal as one game (:attr:`RunSet.games_per_unit`).
     """
     acc = _acc(rs, acc)
     cols = ["event", "event_name", "seat", "seat_label", "games_with", "win_share_with", "with_ci_low",
@@ -259,7 +262,8 @@ def event_seat_table(rs: RunSet, acc: EventAccumulator | None = None) -> pl.Data
     s1 = acc.seat_with[ev, seat]
     n2 = acc.games_total - n1
     s2 = acc.seat_total[seat] - s1
-    p1, lo1, hi1, p2, lo2, hi2, dlo, dhi, z = stats.two_proportions(s1, n1, s2, n2, np.inf)
+    u = float(rs.games_per_unit)         # a rotated run's deals weigh as one game each
+    p1, lo1, hi1, p2, lo2, hi2, dlo, dhi, z = stats.two_proportions(s1 / u, n1 / u, s2 / u, n2 / u, np.inf)
     pv = stats.two_sided_p(z)
     adj = stats.holm(pv)
     flo, fhi = stats.holm_size_interval(p1 - p2, z)

@@ -96,10 +96,11 @@ def _guild_table(rs, cols, powers, pcols, s) -> pl.DataFrame:
     fw = np.array([s[f"fw{i}"] for i in range(len(cols))], float)
     g = np.array([s[f"g{i}"] for i in range(len(cols))], float)
     o, ow = n - f, total_w - fw
-    p1, lo1, hi1, p2, lo2, hi2, dlo, dhi, z = stats.two_proportions(fw, f, ow, o)
+    u = float(rs.games_per_unit)         # a rotated run's deals weigh as one game each
+    p1, lo1, hi1, p2, lo2, hi2, dlo, dhi, z = stats.two_proportions(fw / u, f / u, ow / u, o / u)
     pv = stats.two_sided_p(z)
     adj = stats.holm(pv)
-    flo, fhi = stats.wilson(f, np.full(len(cols), n))
+    flo, fhi = stats.wilson(f / u, np.full(len(cols), n / u))
 
     def clean(x):
         return [float(v) if np.isfinite(v) else None for v in np.asarray(x, float)]

@@ -133,7 +133,8 @@ def _summary_from_stats(rs: RunSet) -> dict:
 def length_summary(rs: RunSet) -> pl.DataFrame:
     """One row: games, mean_turns, turns_sd, ci_low, ci_high (t interval over games), p05, p25,
     median, p75, p95 (linear interpolation, as numpy's default), min, max, and for every
-    ``count_per_game`` column C (:func:`count_columns`) mean_C, C_ci_low, C_ci_high (t)."""
+    ``count_per_game`` column C (:func:`count_columns`) mean_C, C_ci_low, C_ci_high (t). In a
+    rotated-seat run the intervals read each deal as one game (:attr:`RunSet.games_per_unit`)."""
     counts = count_columns(rs)
     if rs.from_stats:
         s = _summary_from_stats(rs)
@@ -148,15 +149,16 @@ def length_summary(rs: RunSet) -> pl.DataFrame:
             exprs += [r.mean().alias(f"_s:{c}"), ((r - r.mean()) ** 2).sum().alias(f"_ss:{c}")]
         s = collect(lf.select(exprs)).row(0, named=True)
     n = s["games"]
+    u = float(rs.games_per_unit)         # a rotated run's deals weigh as one game each
     mean, sd = stats.moments(n, mean=s["_s"], m2=s["_ss"])
-    lo, hi = stats.t_interval(mean, sd, n)
+    lo, hi = stats.t_interval(mean, sd, n / u)
     row = {"games": n, "mean_turns": float(mean), "turns_sd": float(sd), "ci_low": float(lo),
            "ci_high": float(hi)}
     row.update({name: s[name] for name, _ in QUANTILES})
     row.update({"min": s["min"], "max": s["max"]})
     for c in counts:
         rm, rsd = stats.moments(n, mean=s[f"_s:{c}"], m2=s[f"_ss:{c}"])
-        rlo, rhi = stats.t_interval(rm, rsd, n)
+        rlo, rhi = stats.t_interval(rm, rsd, n / u)
         row.update({f"mean_{c}": float(rm), f"{c}_ci_low": float(rlo), f"{c}_ci_high": float(rhi)})
     schema = {"games": pl.Int64, "mean_turns": pl.Float64, "turns_sd": pl.Float64, "ci_low": pl.Float64,
               "ci_high": pl.Float64, **{name: pl.Float64 for name, _ in QUANTILES}, "min": pl.Float64,
@@ -213,7 +215,8 @@ def end_reason_table(rs: RunSet) -> pl.DataFrame:
     One row per code named in run.json (even when no game ended that way) or seen in the data,
     by code. Columns: end_reason, end_reason_name, label, games (ending that way), total (all
     games), share, ci_low, ci_high (Wilson), mean_turns, turns_ci_low, turns_ci_high (t interval
-    over those games; null below two games).
+    over those games; null below two games). In a rotated-seat run the intervals read each deal as
+    one game (:attr:`RunSet.games_per_unit`).
     """
     turns = has_length(rs)
     if rs.from_stats and not turns:        # the end reason's own histogram; no length in turns
@@ -242,9 +245,10 @@ def end_reason_table(rs: RunSet) -> pl.DataFrame:
     n = np.array([found.get(c, (0, 0.0, 0.0))[0] for c in codes], float)
     s = np.array([found.get(c, (0, 0.0, 0.0))[1] for c in codes], float)
     ss = np.array([found.get(c, (0, 0.0, 0.0))[2] for c in codes], float)
-    lo, hi = stats.wilson(n, np.full(len(codes), total))
+    u = float(rs.games_per_unit)         # a rotated run's deals weigh as one game each
+    lo, hi = stats.wilson(n / u, np.full(len(codes), total / u))
     mean, sd = stats.moments(n, mean=s, m2=ss)
-    tlo, thi = stats.t_interval(mean, sd, n)
+    tlo, thi = stats.t_interval(mean, sd, n / u)
     if not turns:                            # no length in turns: no mean length per end
         mean = tlo = thi = np.full(len(codes), np.nan)
     nm = [_name(names, c) for c in codes]

@@ -550,6 +550,23 @@ class RunSet:
         return all(c in self.game_columns for c in columns)
 
     @property
+    def games_per_unit(self) -> int:
+        """The games one independent unit of the run holds: 1 where its games are independent, a
+        rotated-seat run's deal size (``--rotate-seats``: each deal played once per rotation, its
+        games sharing the deal's tiles and cards, often the same game with its seats permuted).
+
+        The seat, strategy and matchup tables keep per-deal sums and read the deals exactly. Every
+        other interval of such a run reads its game counts divided by this (each deal weighs as one
+        game): a sum over a deal's g games has at most g times the variance of g independent games
+        (Cauchy-Schwarz, (Σ z)² ≤ g·Σ z²: the design effect is at most g), so those intervals cover
+        at least what they claim, at most √g wider than an exact reading over the deals, and
+        nearly as narrow where the rotations replay one game (design effects of 3-4 measured on
+        four-seat runs; docs/analysis.md "Rotated seats")."""
+        if self.from_stats:
+            return int(self.stats.layout.get("games_per_deal", 1))
+        return self.n_players if self.cluster == "deal" else 1
+
+    @property
     def cluster(self) -> str:
         """Independent unit of the run: ``deal`` for rotated-seat runs (paired analysis), else ``game``."""
         return "deal" if self.has("deal", "rotation") else "game"

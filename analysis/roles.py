@@ -125,7 +125,8 @@ def role_table(rs: RunSet) -> pl.DataFrame:
 def _role_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
     n = agg["games"].to_numpy().astype(float)
     wins = agg["wins"].to_numpy()
-    low, high = stats.wilson(wins, n)
+    u = float(rs.games_per_unit)         # a rotated run's deals weigh as one game each
+    low, high = stats.wilson(wins / u, n / u)
     seats = agg["seats"].to_numpy().astype(float)
     shown = role_names(rs)
     return pl.DataFrame({
@@ -198,7 +199,8 @@ def role_share_size_intervals(mean, cov, seat_roles, tested, alpha: float = ALPH
 
 def _seat_mean_cov(rs: RunSet, seat_acc=None):
     """Mean win-share vector of the seats and the covariance of that mean (from the per-game
-    cross-products Σ w wᵀ: :class:`analysis.seats.SeatAccumulator`)."""
+    cross-products Σ w wᵀ: :class:`analysis.seats.SeatAccumulator`; a rotated-seat run's read over
+    its deals, :func:`analysis.seats.seat_share_cov`)."""
     from analysis import seats as seats_mod
     from analysis.load import run_pass
 
@@ -209,10 +211,7 @@ def _seat_mean_cov(rs: RunSet, seat_acc=None):
         else:
             acc = seats_mod.SeatAccumulator(rs.n_players)
             run_pass(rs, [acc])
-    G = float(acc.games)
-    m = acc.total / G
-    cov = (acc.cross / G - np.outer(m, m)) * (G / max(G - 1.0, 1.0)) / G
-    return m, cov
+    return seats_mod.seat_share_cov(rs, acc)
 
 
 def role_seat_table(rs: RunSet, seat_acc=None) -> pl.DataFrame:
@@ -249,23 +248,26 @@ def role_seat_table(rs: RunSet, seat_acc=None) -> pl.DataFrame:
     spval, spadj, sflag = role_seat_flags(mean, cov, roles_of)
     size_low, size_high = role_share_size_intervals(mean, cov, roles_of, np.isfinite(spval))
     small = rs.smallest_of("share")
+    u = float(rs.games_per_unit)         # a rotated run's deals weigh as one game each
     frames = []
     for role in order:
         part = agg.filter(pl.col("role") == role).sort("seat")
         seats_of = part["seat"].cast(pl.Int64).to_numpy()
         n = part["games"].to_numpy().astype(float)
         wins = part["wins"].to_numpy()
-        low, high = stats.wilson(wins, n)
+        low, high = stats.wilson(wins / u, n / u)
         total = float(wins.sum())
         k = part.height
         if total > 0 and k == 1:        # a role's only seat holds all its wins: exactly 1, no interval
             share, s_low, s_high = np.ones(1), np.full(1, np.nan), np.full(1, np.nan)
         elif total > 0:
-            s_low, s_high = stats.wilson(wins, np.full(k, total))
+            s_low, s_high = stats.wilson(wins / u, np.full(k, total / u))
             share = wins / total
         else:
             s_low = s_high = share = np.full(k, np.nan)
-        chi2, dof, p = stats.chi_square_equal(wins) if k > 1 and total > 0 else (np.nan, 0, np.nan)
+        # a rotated run: Pearson on the counts over the deal's games (the largest design effect, a
+        # bound as for the intervals: RunSet.games_per_unit)
+        chi2, dof, p = stats.chi_square_equal(wins / u) if k > 1 and total > 0 else (np.nan, 0, np.nan)
         equal = 1.0 / k
         frames.append(pl.DataFrame({
             "role": [role] * k, "role_label": [shown.get(role, role)] * k,
@@ -352,7 +354,8 @@ def strategy_table_within_roles(rs: RunSet, mu_acc, seat_acc=None) -> pl.DataFra
                                                     m=max(int(tested.sum()), 1))
     rows = np.array([games * len(seats) for _, _, seats in groups], dtype=float)
     share = np.array([float(mean[seats].mean()) for _, _, seats in groups])
-    low, high = stats.wilson(share * rows, rows)
+    u = float(rs.games_per_unit)         # a rotated run's deals weigh as one game each
+    low, high = stats.wilson(share * rows / u, rows / u)
     small = rs.smallest_of("share")
     return pl.DataFrame({
         "strategy": [names[i] for i, _, _ in groups], "players": rows.astype(np.int64),

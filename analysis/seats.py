@@ -336,6 +336,20 @@ def _share_cov(total: np.ndarray, cross: np.ndarray, g: int) -> tuple[np.ndarray
     return p, per_game / g
 
 
+def seat_share_cov(rs: RunSet, acc: SeatAccumulator) -> tuple[np.ndarray, np.ndarray]:
+    """The seats' mean win shares and the covariance of those means, from the per-game
+    cross-products; in a rotated-seat run read over its deals (:func:`deal_share_cov`) where the
+    statistics keep ``deal_win_cross``, else the per-game covariance times the deal's games (a
+    bound: :attr:`analysis.load.RunSet.games_per_unit`)."""
+    p, cov = _share_cov(acc.total, acc.cross, acc.games)
+    u = rs.games_per_unit
+    if u > 1:
+        deals = _deal_cross(rs)
+        dcov = deal_share_cov(*deals) if deals is not None else None
+        cov = dcov if dcov is not None and np.all(np.isfinite(dcov)) else cov * u
+    return p, cov
+
+
 def _deal_cross(rs: RunSet) -> tuple[np.ndarray, np.ndarray, int, int] | None:
     """(Σ per seat of its win shares, Σ over deals of the outer product of the seats' win shares
     summed over the deal's games, games, games per deal) of a rotated-seat run, from the rows or
@@ -424,6 +438,10 @@ def seat_tests(rs: RunSet, acc: SeatAccumulator | None = None) -> pl.DataFrame:
       1's win share (Wilson interval): winners only, shared wins 1/k. largest_gap, best_seat and
       worst_seat are about win shares too. With two players, or when nobody is ever placed between
       first and last, the two families coincide.
+
+    In a rotated-seat run the place credits' intervals (balance, advantage_p1) read each deal as one
+    game (:attr:`analysis.load.RunSet.games_per_unit`: a bound, no per-deal sums are kept for
+    places); the win shares' read the deals exactly where the statistics keep ``deal_win_cross``.
     """
     if acc is None and rs.from_stats:
         acc = seat_accumulator_from_stats(rs)
@@ -438,11 +456,16 @@ def seat_tests(rs: RunSet, acc: SeatAccumulator | None = None) -> pl.DataFrame:
     else:
         chi2, dof, pval = deal_wald_equal(*deals)
     c, ccov = _share_cov(acc.credit, acc.credit_cross, g)
-    blow, bhigh = balance_interval(c, ccov)
     c_sd = np.sqrt(max(float(ccov[0, 0]) * g, 0.0))
-    alow, ahigh = np.clip(stats.t_interval(c[0], c_sd, g), 0.0, 1.0)
-    flow, fhigh = stats.wilson(acc.total[0], g)
-    if deals is not None:
+    # The place credits keep no per-deal sums: a rotated run's deals weigh as one game each there
+    # (the covariance times the deal's games, a bound: RunSet.games_per_unit)
+    u = rs.games_per_unit
+    blow, bhigh = balance_interval(c, ccov * u)
+    alow, ahigh = np.clip(stats.t_interval(c[0], c_sd, g / u), 0.0, 1.0)
+    flow, fhigh = stats.wilson(acc.total[0] / u, g / u)
+    if deals is None:
+        cov = cov * u                       # older statistics of a rotated run: the same bound
+    else:
         # the win shares' covariance over the deals (review S: Seat 1's interval here was per game
         # while the seat table's beside it read the deals); Seat 1's Wilson interval on the
         # effective number of games (Kish), as the seat table's
@@ -611,15 +634,16 @@ def outcome_table(rs: RunSet, acc: OutcomeAccumulator | None = None) -> pl.DataF
     acc = _outcome_acc(rs, acc)
     rows = []
     g = acc.games
-    lo, hi = stats.wilson(acc.shared, g)
+    u = float(rs.games_per_unit)         # a rotated run's deals weigh as one game each
+    lo, hi = stats.wilson(acc.shared / u, g / u)
     rows.append(("shared_wins", "Games with a shared win", acc.shared / g, lo, hi, g, "proportion"))
     mean, sd = stats.Moments.of_counts(np.arange(len(acc.spread)), acc.spread).mean_sd()
-    lo, hi = stats.t_interval(mean, sd, g)
+    lo, hi = stats.t_interval(mean, sd, g / u)
     rows.append(("score_spread", f"Winner's lead over the runner-up ({score_unit(rs.game)})", mean,
                  lo, hi, g, "mean"))
     if acc.checkpoints:
         mean, sd = stats.Moments.of_counts(np.arange(len(acc.changes)), acc.changes).mean_sd()
-        lo, hi = stats.t_interval(mean, sd, g)
+        lo, hi = stats.t_interval(mean, sd, g / u)
         if acc.kind == "turn":     # (another name: a before/after never pairs it with the other)
             rows.append(("lead_changes_by_turn",
                          f"Lead changes from turn to turn over the {len(acc.checkpoints)} turns",
@@ -629,7 +653,7 @@ def outcome_table(rs: RunSet, acc: OutcomeAccumulator | None = None) -> pl.DataF
                          mean, lo, hi, g, "mean"))
         for k, turn in enumerate(acc.turns):
             n = acc.leader_games[k]
-            lo, hi = stats.wilson(acc.leader_wins[k], n)
+            lo, hi = stats.wilson(acc.leader_wins[k] / u, n / u)
             metric, label = ((f"leader_wins_turn_{turn}", f"Leader at the end of turn {turn} wins")
                              if acc.kind == "turn" else
                              (f"leader_wins_event_{k + 1}", f"Leader before event {k + 1} (turn {turn}) wins"))
@@ -680,21 +704,21 @@ def flow_table(rs: RunSet) -> pl.DataFrame:
             d[f"s{i}"], d[f"q{i}"] = int_moments(f["flow_n"][keep], f["flow_sum"][keep, i],
                                                  f["flow_sq"][keep, i])
         agg = pl.DataFrame(d)
-        return _flow_parts(agg, cols, all_cols, turns, schema)
+        return _flow_parts(agg, cols, all_cols, turns, schema, rs.games_per_unit)
     aggs = [pl.len().alias("players")]
     for i, c in enumerate(all_cols):
         x = pl.col(c).cast(pl.Float64)
         aggs += [x.mean().alias(f"s{i}"), ((x - x.mean()) ** 2).sum().alias(f"q{i}")]
     agg = collect(rs.players(["rank", *all_cols]).group_by("rank").agg(aggs).sort("rank"))
-    return _flow_parts(agg, cols, all_cols, turns, schema)
+    return _flow_parts(agg, cols, all_cols, turns, schema, rs.games_per_unit)
 
 
-def _flow_parts(agg, cols, all_cols, turns, schema) -> pl.DataFrame:
+def _flow_parts(agg, cols, all_cols, turns, schema, games_per_unit: int = 1) -> pl.DataFrame:
     parts = []
     n = agg["players"].to_numpy()
     for i, c in enumerate(all_cols):
         mean, sd = stats.moments(n, mean=agg[f"s{i}"].to_numpy(), m2=agg[f"q{i}"].to_numpy())
-        lo, hi = stats.t_interval(mean, sd, n)
+        lo, hi = stats.t_interval(mean, sd, n / games_per_unit)
         end = i == len(cols)
         parts.append(pl.DataFrame({
             "checkpoint": np.full(len(n), i + 1),

@@ -72,7 +72,8 @@ def _impact(rs: RunSet, rows: list, schema: dict) -> pl.DataFrame:
                                      "wins": pl.Float64}, orient="row")
     n = agg["players"].to_numpy().astype(float)
     wins = agg["wins"].to_numpy()
-    lo, hi = stats.wilson(wins, n)
+    u = float(rs.games_per_unit)         # a rotated run's deals weigh as one game each
+    lo, hi = stats.wilson(wins / u, n / u)
     return pl.DataFrame({
         "tile": [rs.type_key(c) for c in agg["column"]],
         "tile_name": [tile_name(c, rs.game) for c in agg["column"]],
@@ -89,7 +90,8 @@ def tile_summary(rs: RunSet) -> pl.DataFrame:
     slope_ci_low, slope_ci_high (a standard error clustered by game, the sandwich with the
     small-sample factor G/(G − 1)·(N − 1)/(N − 2) statsmodels' ``cov_type="cluster"`` uses, and a
     t interval with G − 1 degrees of freedom: a game's P rows are not independent, their win
-    shares sum to 1 and the tiles come from one supply; revD #2), slope_se_by ("game", or
+    shares sum to 1 and the tiles come from one supply; revD #2), slope_se_by ("game"; "deal" in a
+    rotated-seat run, whose bound over its deals is read from the games' sums, :func:`_cluster_se`; or
     "player rows" for statistics written before version 2, which hold no per-game sums, of a run
     without players.parquet: the interval of independent rows, a little too narrow; with the
     player rows, the per-game sums come from them and the interval is clustered, revF #8), correlation (Pearson, count vs win share),
@@ -131,7 +133,9 @@ def tile_summary(rs: RunSet) -> pl.DataFrame:
             slope = Sxy / Sxx
             corr = Sxy / (Sxx * Syy) ** 0.5 if Syy > 0 else float("nan")
             if clu is not None:
-                se, dof = _cluster_se(clu["G"], rs.n_players, n, clu[c], slope, sx / n, sy / n, Sxx, L)
+                se, dof = _cluster_se(clu["G"], rs.n_players, n, clu[c], slope, sx / n, sy / n, Sxx, L,
+                                      rs.games_per_unit)
+                by = "game" if rs.games_per_unit == 1 else "deal"
             else:               # older statistics: independent rows
                 se, dof, by = (max(Syy - slope * Sxy, 0.0) / (n - 2) / Sxx) ** 0.5, n - 2, "player rows"
             q = stats.t_quantile(max(dof, 1))
@@ -248,14 +252,20 @@ def _row_cluster_sums(rs: RunSet, cols: list[str], L: int) -> dict:
 
 
 def _cluster_se(G: int, P: int, n: float, terms: dict, slope: float, xbar: float, ybar: float,
-                Sxx: float, L: int) -> tuple[float, float]:
+                Sxx: float, L: int, games_per_unit: int = 1) -> tuple[float, float]:
     """Standard error of a least-squares slope clustered by game, and its degrees of freedom
     (G − 1), from Σ over games of the products of the game's X = Σx, Q = Σx², A = Σxy, Y = Σy
     (A, Y in win units, 1/L; ``terms``: :data:`CLUSTER_TERMS` and the totals X, Q, A, Y). A game's score u = Σ (x − x̄)·e (e the residual) is linear in
     (X, Q, A, Y): u = β·z + c with β = (2b·x̄ − ȳ, −b, 1, −x̄); Σu = 0, so Σu² = β'Cβ / G with
     C = G·Σzz' − Σz·Σz' (formed exactly in integers). Var b = Σu² / Sxx² · G/(G − 1) ·
-    (n − 1)/(n − 2), as statsmodels' ``cov_type="cluster"``."""
-    if G < 2:
+    (n − 1)/(n − 2), as statsmodels' ``cov_type="cluster"``.
+
+    A rotated-seat run (``games_per_unit`` g > 1 games a deal): clustered by its D = G/g deals,
+    read as a bound from the games' sums: a deal's Σu over its g games is at most g·Σu² of them
+    (Cauchy-Schwarz), so Var b ≤ g·Σu² / Sxx² · D/(D − 1) · (n − 1)/(n − 2), on D − 1 degrees of
+    freedom (:attr:`analysis.load.RunSet.games_per_unit`)."""
+    D = G / games_per_unit
+    if D < 2:
         return float("nan"), 1.0
     names = "XQAY"
     M = [[0] * 4 for _ in range(4)]
@@ -271,8 +281,8 @@ def _cluster_se(G: int, P: int, n: float, terms: dict, slope: float, xbar: float
             C = G * M[a][b] - S[a] * S[b]           # exact (Python integers)
             su2 += beta[a] * beta[b] * C * scale[a] * scale[b]
     su2 = max(su2 / G, 0.0)
-    var = su2 / (Sxx * Sxx) * G / (G - 1) * (n - 1) / (n - 2)
-    return var ** 0.5, float(G - 1)
+    var = games_per_unit * su2 / (Sxx * Sxx) * D / (D - 1) * (n - 1) / (n - 2)
+    return var ** 0.5, float(D - 1)
 
 
 def domain_pairs(rs: RunSet) -> pl.DataFrame:
@@ -318,6 +328,7 @@ def domain_pairs(rs: RunSet) -> pl.DataFrame:
 
 
 def _pairs(rs: RunSet, cols: list[str], agg: pl.DataFrame, schema: dict) -> pl.DataFrame:
+    u = float(rs.games_per_unit)         # a rotated run's deals weigh as one game each
     total_players = float(agg["players"].sum())
     total_wins = float(agg["wins"].sum())
     rows = []
@@ -326,7 +337,7 @@ def _pairs(rs: RunSet, cols: list[str], agg: pl.DataFrame, schema: dict) -> pl.D
         first, second = cols[lo_t], (cols[hi_t] if hi_t is not None else None)
         label = (f"{tile_name(first, rs.game)} only" if second is None
                  else f"{tile_name(first, rs.game)} + {tile_name(second, rs.game)}")
-        low, high = stats.wilson(wins, players)
+        low, high = stats.wilson(wins / u, players / u)
         sp, sw = players / total_players, (wins / total_wins if total_wins else float("nan"))
         rows.append((label, rs.type_key(first), rs.type_key(second) if second else None,
                      int(players), sp, sw, sw / sp, wins / players, float(low), float(high)))
@@ -337,7 +348,7 @@ def _pairs(rs: RunSet, cols: list[str], agg: pl.DataFrame, schema: dict) -> pl.D
         (pl.col("win_share") * pl.col("players")).sum().alias("_w"))
     n = out["players"].to_numpy().astype(float)
     w = out["_w"].to_numpy()
-    low, high = stats.wilson(w, n)
+    low, high = stats.wilson(w / u, n / u)
     out = out.with_columns((pl.col("share_of_wins") / pl.col("share_of_players")).alias("lift"),
                            pl.Series("win_share", w / n), pl.Series("ci_low", low),
                            pl.Series("ci_high", high))

@@ -828,14 +828,20 @@ def glossary_section(secs: list[Section], figs: FigureSet) -> Section:
         intro_in_pdf=True)
 
 
-#: The run page's sections whose intervals read a rotated-seat run's games as independent (the
+#: The run page's sections whose intervals count a rotated-seat run's deals as one game each (the
 #: events', tiles' and game flow's: the statistics keep per-deal sums for the seats only), and what
-#: each says of it in such a run.
+#: each says of it in such a run (:func:`rotated_note`).
 GAME_BY_GAME_SECTIONS = ("events", "tiles", "flow")
-ROTATED_NOTE = ("Seats rotate within deals in this run, and this section's intervals read its games as "
-                "independent: the games of a deal share it (often the same game with its seats permuted), "
-                "so they are too narrow here (about 1.75-2 times in an 8,000-game run); the seat, strategy "
-                "and matchup tables read the deals.")
+
+
+def rotated_note(games_per_deal: int) -> str:
+    """What a section of a rotated-seat run's page says of its intervals: each deal counts as one
+    game (:attr:`analysis.load.RunSet.games_per_unit`), a bound that covers at least what it claims
+    and is at most √games_per_deal wider than an exact reading over the deals."""
+    return (f"Seats rotate within deals in this run ({games_per_deal} games a deal, often the same game with "
+            "its seats permuted), so this section's intervals count each deal as one game: they cover at "
+            f"least what they claim, and are at most {games_per_deal ** 0.5:.3g} times wider than an exact "
+            "reading over the deals, which the seat, strategy and matchup tables give.")
 
 
 def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict]],
@@ -997,18 +1003,20 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             comparison_intro(cmp, about, roles="roles" in t, game=rs.game), intro_in_pdf=True))
         if variants is not None and i < len(variants):
             cmp_secs.append(rules_diff_section(name, rs, variants[i], vlabel))
-    if rs.cluster == "deal":
-        # a rotated-seat run: these sections' intervals still read its games as independent (review
-        # T: ~1.75-2x too narrow, the rotations of a deal often replaying one game with its seats
-        # permuted); the seat, strategy and matchup tables read the deals (docs/analysis.md)
+    if rs.games_per_unit > 1:
+        # a rotated-seat run: these sections' intervals count each deal as one game (review T: read
+        # game by game they were ~1.75-2x too narrow, the rotations of a deal often replaying one
+        # game with its seats permuted); the seat, strategy and matchup tables read the deals
+        # exactly (docs/analysis.md "Rotated seats")
+        note = rotated_note(rs.games_per_unit)
         for s in secs:
             if s.id in GAME_BY_GAME_SECTIONS:
-                s.intro = (s.intro + " " if s.intro else "") + ROTATED_NOTE
+                s.intro = (s.intro + " " if s.intro else "") + note
                 s.intro_in_pdf = True
             elif s.id == "seats":
                 s.intro += (" Seats rotate within deals in this run: the seats' win shares, mean scores and the "
-                            "chi-square read the deals, but the intervals of Balance (on places) and "
-                            "AdvantageP1 still read the games as independent, and are too narrow here.")
+                            "chi-square read the deals; Balance (on places) and AdvantageP1 count each deal "
+                            "as one game, which covers at least what it claims but may be wider than needed.")
     secs = cmp_secs + secs
     for s in secs:                       # a figure without its own caption states its section's finding
         for n in s.figures:

@@ -112,18 +112,19 @@ def objective_table(rs: RunSet) -> pl.DataFrame:
         ).sort("objective"))
     n = agg["dealt"].to_numpy().astype(float)
     wins = agg["wins"].to_numpy()
-    low, high = stats.wilson(wins, n)
+    u = float(rs.games_per_unit)         # a rotated run's deals weigh as one game each
+    low, high = stats.wilson(wins / u, n / u)
     overall = wins.sum() / n.sum() if n.sum() else np.nan
     mean = agg["mean_progress"].to_numpy()
     sd = np.nan_to_num(agg["_sd"].to_numpy().astype(float), nan=0.0)
-    p_low, p_high = stats.t_interval(mean, sd, n)
+    p_low, p_high = stats.t_interval(mean, sd, n / u)
     labels = objective_labels(rs)
     needs = objective_requirements(rs)
     first: dict[tuple, int] = {}
     for i in sorted(needs):
         first.setdefault(needs[i], i)
     reached = _reached(rs, agg["objective"].to_list())
-    r_low, r_high = (stats.wilson(reached, n) if reached is not None else (None, None))
+    r_low, r_high = (stats.wilson(reached / u, n / u) if reached is not None else (None, None))
     out = pl.DataFrame({
         "objective": agg["objective"].cast(pl.Int16),
         "label": [labels.get(int(i), f"Objective {int(i)}") for i in agg["objective"]],
@@ -170,13 +171,14 @@ def _reached(rs: RunSet, objectives: list) -> np.ndarray | None:
     return np.array([float(found.get(o, 0)) for o in objectives])
 
 
-def distinct_cards(o: pl.DataFrame) -> pl.DataFrame:
+def distinct_cards(o: pl.DataFrame, games_per_unit: int = 1) -> pl.DataFrame:
     """:func:`objective_table` with identical cards (same ``same_as``) pooled into one row, easiest
     first: objective (the lowest index), same_as, cards (every index, as "#9, #10, #11"), copies,
     label, and the columns of :func:`objective_table` over the copies' holders together (sums,
     then share and Wilson interval; the pooled mean, standard deviation (within and between the
     copies) and t interval of progress). Copies dealt in one game count as separate holders: at
-    most one of them wins, so the win-share interval is if anything too wide."""
+    most one of them wins, so the win-share interval is if anything too wide. ``games_per_unit``:
+    the run's :attr:`analysis.load.RunSet.games_per_unit` (a rotated run's deal weighs as one game)."""
     o = o.sort("objective")
     groups = list(dict.fromkeys(o["same_as"].to_list()))
     rows = []
@@ -199,10 +201,11 @@ def distinct_cards(o: pl.DataFrame) -> pl.DataFrame:
     n = g["dealt"].to_numpy().astype(float)
     wins = g["wins"].to_numpy()
     overall = g["censitaire_share"].to_numpy()
-    low, high = stats.wilson(wins, n)
-    p_low, p_high = stats.t_interval(g["mean_progress"].to_numpy(), g["progress_sd"].to_numpy(), n)
+    u = float(games_per_unit)
+    low, high = stats.wilson(wins / u, n / u)
+    p_low, p_high = stats.t_interval(g["mean_progress"].to_numpy(), g["progress_sd"].to_numpy(), n / u)
     reached = g["reached"].cast(pl.Float64).fill_null(np.nan).to_numpy()
-    r_low, r_high = stats.wilson(reached, n)
+    r_low, r_high = stats.wilson(reached / u, n / u)
 
     def col(x):
         return pl.Series(x, dtype=pl.Float64).fill_nan(None)
@@ -269,7 +272,7 @@ def improvement_table(rs: RunSet) -> pl.DataFrame:
         sums[period] = (n, float(part["seigneur_win"].sum()) if n else 0.0,
                         float(part["turns"].mean()) if n else np.nan,
                         float(part["improvement_turn"].mean()) if n else np.nan)
-    return _improvement_rows(total, sums)
+    return _improvement_rows(total, sums, rs.games_per_unit)
 
 
 def _improvements_from_stats(rs: RunSet) -> pl.DataFrame:
@@ -285,16 +288,17 @@ def _improvements_from_stats(rs: RunSet) -> pl.DataFrame:
         k = int(n[mask].sum())
         sums[period] = (k, float(w[mask].sum()), t[mask].sum() / k if k else np.nan,
                         (v[mask] * n[mask]).sum() / k if k else np.nan)
-    return _improvement_rows(st.games, sums)
+    return _improvement_rows(st.games, sums, rs.games_per_unit)
 
 
-def _improvement_rows(total: int, sums: dict) -> pl.DataFrame:
+def _improvement_rows(total: int, sums: dict, games_per_unit: int = 1) -> pl.DataFrame:
+    u = float(games_per_unit)            # a rotated run's deals weigh as one game each
     rows = []
     for period, label in (("before", "Ended before the land improvements"),
                           ("after", "Reached the land improvements")):
         n, w, mean_turns, mean_improvement = sums[period]
-        lo, hi = stats.wilson(np.array([float(n)]), np.array([float(total)]))
-        slo, shi = stats.wilson(np.array([w]), np.array([float(n)])) if n else (np.array([np.nan]),) * 2
+        lo, hi = stats.wilson(np.array([n / u]), np.array([total / u]))
+        slo, shi = stats.wilson(np.array([w / u]), np.array([n / u])) if n else (np.array([np.nan]),) * 2
         rows.append({
             "period": period, "label": label, "games": n, "share": n / total if total else np.nan,
             "ci_low": float(lo[0]), "ci_high": float(hi[0]),

@@ -49,14 +49,17 @@ def _smallest(rs) -> float:
                                rs.smallest if rs is not None else None)
 
 
-def adjusted_objectives(o: pl.DataFrame, smallest: float = stats.DEFAULT_SMALLEST_SHARE) -> pl.DataFrame:
+def adjusted_objectives(o: pl.DataFrame, smallest: float = stats.DEFAULT_SMALLEST_SHARE,
+                        games_per_unit: int = 1) -> pl.DataFrame:
     """The ``objectives`` table with ``significant`` decided over the family of its cards: each
     card's win share against the average Censitaire's (z from the card's binomial standard error),
     clear when Holm's step-down over the cards rejects at 5%; ``verdict`` words it by size
-    (:func:`analysis.stats.practical_holm`, ``smallest`` = the share difference that matters)."""
+    (:func:`analysis.stats.practical_holm`, ``smallest`` = the share difference that matters; a
+    rotated run's deal weighs as one game, ``games_per_unit``)."""
     if o.height == 0:
         return o.with_columns(pl.lit(stats.NOT_SHOWN).alias("verdict"))
     p, n, diff = (o[c].to_numpy().astype(float) for c in ("win_share", "dealt", "diff"))
+    n = n / games_per_unit
     with np.errstate(invalid="ignore", divide="ignore"):
         se = np.sqrt(p * (1 - p) / n)
         z = np.where(se > 0, diff / se, np.nan)
@@ -69,12 +72,16 @@ NUMBERING = ("Cards are numbered from #1 in the order of objectives.cards in the
              "objective column of players.parquet counts from 0: card #1 is objective 0).")
 
 
-def _cards(t: dict) -> pl.DataFrame:
+def _units(rs) -> int:
+    return rs.games_per_unit if rs is not None else 1
+
+
+def _cards(t: dict, rs=None) -> pl.DataFrame:
     """The distinct Objective cards of ``t["objectives"]`` (identical cards pooled), easiest first,
     their ``cards`` numbered from #1 as a person reads them ("#10, #11, #12"; the tables'
     ``objective`` is the 0-based index into ``objectives.cards``, as in players.parquet)."""
     o = t["objectives"]
-    o = distinct_cards(o) if "same_as" in o.columns else o.with_columns(
+    o = distinct_cards(o, _units(rs)) if "same_as" in o.columns else o.with_columns(
         pl.format("#{}", "objective").alias("cards"), pl.lit(1).alias("copies"))
     return o.with_columns(pl.col("cards").map_elements(
         lambda c: re.sub(r"#(\d+)", lambda m: f"#{int(m.group(1)) + 1}", c), return_dtype=pl.String))
@@ -97,9 +104,9 @@ def objective_headlines(t: dict, rs=None) -> list[str]:
     (Holm over the distinct cards), and the cards that cannot be told apart from it."""
     if "objectives" not in t:
         return []
-    cards = _cards(t)
+    cards = _cards(t, rs)
     family = cards.height
-    o = adjusted_objectives(cards, _smallest(rs)).filter(pl.col("dealt") >= MIN_DEALT)
+    o = adjusted_objectives(cards, _smallest(rs), _units(rs)).filter(pl.col("dealt") >= MIN_DEALT)
     if o.height < 2:
         return []
     avg = pct(o["censitaire_share"][0])
@@ -161,7 +168,7 @@ def headlines(t: dict, rs) -> list[str]:
 
 def _objective_rows(t: dict, rs=None) -> pl.DataFrame:
     smallest = _smallest(rs)
-    o = adjusted_objectives(_cards(t), smallest)
+    o = adjusted_objectives(_cards(t, rs), smallest, _units(rs))
     has_reached = "reached_share" in o.columns and o["reached_share"].null_count() < o.height
     return pl.DataFrame({
         "Card": o["cards"],
@@ -196,7 +203,7 @@ def _improvement_rows(t: dict) -> pl.DataFrame:
 
 def _figure_cards(t: dict, rs) -> pl.DataFrame:
     """The distinct cards for the figure, a pooled card labelled with its copies' numbers."""
-    o = adjusted_objectives(_cards(t), _smallest(rs))
+    o = adjusted_objectives(_cards(t, rs), _smallest(rs), _units(rs))
     return o.with_columns(pl.when(pl.col("copies") > 1)
                           .then(pl.format("{} (also {})", "label",
                                           pl.col("cards").str.replace(r"^#\d+, ", "")))
@@ -215,12 +222,12 @@ def sections(t: dict, rs, figs: FigureSet, questions=None) -> list[Section]:
             "held, at most the card's amount per type: not the share that reached it). Identical cards "
             "are one row, their holders pooled (copies dealt in one game count as separate holders; at "
             "most one of them wins, so the interval is if anything wide). A card clear of the average "
-            f"(Holm over the {_cards(t).height} distinct cards, so that among that many one is flagged by "
+            f"(Holm over the {_cards(t, rs).height} distinct cards, so that among that many one is flagged by "
             "chance at most 5% of the time) is easier or harder than the others under these bots. "
             + NUMBERING,
             figs.add("objectives", F.objectives(
                 {"objectives": _figure_cards(t, rs)},
-                how=f"Holm over the {_cards(t).height} distinct cards")),
+                how=f"Holm over the {_cards(t, rs).height} distinct cards")),
             [("Objective cards (easiest first)", _objective_rows(t, rs))],
             objective_headlines(t, rs)))
     if "improvements" in t:
