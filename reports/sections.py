@@ -829,9 +829,10 @@ def glossary_section(secs: list[Section], figs: FigureSet) -> Section:
 
 
 #: The run page's sections whose intervals count a rotated-seat run's deals as one game each (the
-#: events', tiles' and game flow's: the statistics keep per-deal sums for the seats only), and what
-#: each says of it in such a run (:func:`rotated_note`).
-GAME_BY_GAME_SECTIONS = ("events", "tiles", "flow")
+#: statistics keep per-deal sums for the seats only: the events', tiles', game flow's and length's,
+#: the roles', and the games' own tables of Objective cards, land improvements and guilds), and
+#: what each says of it in such a run (:func:`rotated_note`).
+GAME_BY_GAME_SECTIONS = ("events", "tiles", "flow", "length", "roles", "objectives", "improvements", "guilds")
 
 
 def rotated_note(games_per_deal: int) -> str:

@@ -19,12 +19,25 @@ def test_the_sections_read_deal_by_deal_say_so_in_a_rotated_run(tmp_path, rotate
     assert rs.games_per_unit == (4 if rotate else 1)
     secs, _ = build_sections(analyse(rs), rs, [])
     by_id = {s.id: s for s in secs}
-    assert set(GAME_BY_GAME_SECTIONS) <= set(by_id)
+    assert {"events", "tiles", "flow"} <= set(by_id)
     note = rotated_note(4)
     assert "4 games a deal" in note and "at most 2 times wider" in note
-    for sid in GAME_BY_GAME_SECTIONS:
+    for sid in set(GAME_BY_GAME_SECTIONS) & set(by_id):
         assert (note in by_id[sid].intro) == rotate, sid
     assert ("AdvantageP1 count each deal as one game" in by_id["seats"].intro) == rotate
     for s in secs:
         if s.id not in (*GAME_BY_GAME_SECTIONS, "seats"):
             assert note not in s.intro, s.id
+
+
+def test_a_rotated_medievallons_run_says_so_of_its_length_and_guilds(tmp_path):
+    run = runner.simulate("medievallons", players=2, games=200, seed=2, out=tmp_path / "r", quiet=True,
+                          strategies="balanced,random", rotate_seats=True)
+    rs = open_runs([run])
+    secs, _ = build_sections(analyse(rs), rs, [])
+    by_id = {s.id: s for s in secs}
+    note = rotated_note(2)
+    assert "guilds" in by_id
+    for sid in ("length", "flow", "guilds"):
+        assert note in by_id[sid].intro, sid
+    assert "at most 1.41 times wider" in note
