@@ -4,6 +4,7 @@ silently drops a ``[word…]`` it takes for a style tag (``PATH=[a,b,c]``, ``[cl
 
 from __future__ import annotations
 
+import pytest
 import typer
 from rich.text import Text
 
@@ -43,15 +44,44 @@ def _help_page(args, capsys, monkeypatch) -> str:
     return capsys.readouterr().out
 
 
-def test_help_at_80_columns_cuts_no_word_and_shows_no_flag_type(capsys, monkeypatch):
+@pytest.fixture(scope="module")
+def pages_at_80() -> dict[str, str]:
+    """``balance NAME --help`` at 80 columns for every command (and ``simulate --help``), made once
+    for the two tests below that read them all (each made them all: ~0.7 s of CPU)."""
+    import contextlib
+    import io
+
+    from cli import _run
+
+    command = typer.main.get_command(cli._register_all())
+    pages = {}
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("COLUMNS", "80")
+        mp.setenv("TERMINAL_WIDTH", "80")
+        for name in ["simulate", *command.commands]:
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                assert _run([name, "--help"]) == 0
+            pages[name] = out.getvalue()
+    return pages
+
+
+def test_the_pages_at_80_columns_are_the_pages_a_command_prints(pages_at_80, capsys, monkeypatch):
+    """The fixture's pages are what ``balance NAME --help`` prints at 80 columns."""
+    for name in ("simulate", "report", "fief-odds"):
+        assert pages_at_80[name] == _help_page([name], capsys, monkeypatch), name
+
+
+def test_help_at_80_columns_cuts_no_word_and_shows_no_flag_type(pages_at_80):
     """Review P #4, #5: at 80 columns the options column (widened by ``<list[str]>`` and by a
     ``<bool>`` beside every flag, as if it took a value) left the help ~24 characters, and rich cut
     every longer word with "…" (``setup.start_coins=[2,1,…``, ``(seigneur=harsh-lord,ce…``). A
     page holds no "…" its source does not, no ``<bool>`` and no ``list[``."""
     command = typer.main.get_command(cli._register_all())
     pages = [["simulate"]] + [[name] for name in command.commands]
+    assert set(pages_at_80) == {args[0] for args in pages}
     for args in pages:
-        page = _help_page(args, capsys, monkeypatch)
+        page = pages_at_80[args[0]]
         sub = command.commands.get(args[0])
         source = "".join(text for _, _, text in _helps(sub, args[0])) if sub is not None else ""
         assert page.count("…") <= source.count("…"), (args, [x for x in page.splitlines() if "…" in x])
@@ -72,7 +102,7 @@ def test_a_command_summary_is_one_paragraph_not_broken_at_its_source_lines(capsy
     assert "exit 0 pass," in line, line
 
 
-def test_help_at_80_columns_breaks_no_word_of_an_options_help(capsys, monkeypatch):
+def test_help_at_80_columns_breaks_no_word_of_an_options_help(pages_at_80):
     """Review Q #10: folding a word too long for the help column split the --lineup example inside
     its value ("censitaire=ob" / "jective"), so a copied command was wrong. Every word of every
     option's help is printed whole at 80 columns (the examples are written to wrap at spaces)."""
@@ -80,8 +110,9 @@ def test_help_at_80_columns_breaks_no_word_of_an_options_help(capsys, monkeypatc
 
     command = typer.main.get_command(cli._register_all())
     broken = []
+    assert set(pages_at_80) == {"simulate", *command.commands}
     for name in ["simulate", *command.commands]:
-        page = _help_page([name], capsys, monkeypatch)
+        page = pages_at_80[name]
         tokens = set(re.sub(r"[│╭╮╰╯─]", " ", page).split())
         sub = command.commands.get(name)
         for param in (sub.params if sub is not None else ()):

@@ -2,9 +2,13 @@
 process beside the kernel, and the process that then fills the statistics compiles none itself.
 
 The check is what the parent process compiles, seen through Numba's own compile events: every
-helper a Middle-Ages chunk's statistics and summary sums call must come from the cache the
-child wrote (a job left out of ``accumulate.jobs_for``, or a child that writes elsewhere, makes
-the parent compile it and this test fail).
+helper a chunk's statistics and summary sums call must come from the cache the child wrote (a job
+left out of ``accumulate.jobs_for``, or a child that writes elsewhere, makes the parent compile it
+and this test fail). In the fast suite for a Fief chunk (10 helper specialisations, 1-2 s of CPU
+less), under ``make test-slow`` for Middle-Ages's (14); that every specialisation a run of
+Middle-Ages (and of every other game) compiles is one ``accumulate.helpers_for`` lists, hence one
+``jobs_for`` hands the child, is checked without compiling by
+tests/test_startup.py::test_the_statistics_helpers_compile_only_the_listed_specialisations.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from simcore import runner
 
@@ -24,9 +29,9 @@ import numpy as np
 from numba.core import event
 from simcore import runner
 from simcore.contract import ChunkResult
-game, players, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+game, options, path = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3]
 from simcore import accumulate
-prep = runner.prepare(game, players=players)
+prep = runner.prepare(game, **options)
 jobs = runner.statistics_jobs(prep)
 uncached_before = accumulate.uncached_jobs(jobs)
 helpers = runner.HelperCompile(prep)
@@ -50,14 +55,17 @@ print(json.dumps({"started": started, "rc": helpers.proc.returncode if started e
 """
 
 
-def test_a_cold_start_compiles_the_statistics_helpers_in_a_child(tmp_path):
-    game = "middle-ages"        # which specialisations each game needs: tests/test_startup.py
-    prep = runner.prepare(game, players=4)
+@pytest.mark.parametrize("game, options", [
+    ("fief-combat", {}), pytest.param("middle-ages", {"players": 4}, marks=pytest.mark.slow)])
+def test_a_cold_start_compiles_the_statistics_helpers_in_a_child(tmp_path, game, options):
+    # (which specialisations each game needs: tests/test_startup.py)
+    prep = runner.prepare(game, **options)
     chunk = prep.play(0, 24, 3)                      # played with the suite's warm cache
     np.savez(tmp_path / "chunk.npz", chunk=np.array(chunk, dtype=object))
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
            "PYTHONPATH": os.pathsep.join(sys.path)}
-    r = subprocess.run([sys.executable, "-c", CHILD, game, "4", str(tmp_path / "chunk.npz")],
+    r = subprocess.run([sys.executable, "-c", CHILD, game, json.dumps(options),
+                        str(tmp_path / "chunk.npz")],
                        env=env, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout.strip().splitlines()[-1])

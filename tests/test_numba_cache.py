@@ -53,7 +53,7 @@ def play(total):
 # game folder, the same folder unregistered): each a package of its own in one folder and cache,
 # only ``pig_like`` registered. Four processes in all instead of ten (each ~0.8 s of CPU, nearly
 # all of it Python's and Numba's start): every step is still a new process loading or compiling
-# from the cache the previous one wrote.
+# from the cache the previous one wrote. The same four processes run LAZY's steps first (below).
 RUN = """
 import json
 from simcore import games
@@ -80,10 +80,15 @@ def _game_folder(tmp: Path, pkg: str) -> Path:
 
 
 @pytest.fixture(scope="module")
-def steps(tmp_path_factory) -> list[dict[str, str]]:
-    """Each case's result and whether it came from the cache, in four processes: compiled; run
-    again; after an edit to a.py (the group) and to both games' bots.py; after a new file in the
-    registered game's folder."""
+def processes(tmp_path_factory) -> list[tuple[dict[str, str], str]]:
+    """Four processes, each one step of RUN (each case's result and whether it came from the
+    cache: compiled; run again; after an edit to a.py (the group) and to both games' bots.py;
+    after a new file in the registered game's folder) and, before it, one step of LAZY (1, 2, c,
+    12c: test_a_callee_gets_machine_code_only_when_python_runs_it), which needs four processes
+    too, each the one after the last: (RUN's result, LAZY's line) per process. Four processes for
+    both scripts instead of eight (each ~1 s of CPU, nearly all of it Python's and Numba's start);
+    each script has its own files in the cache folder, and LAZY's line is printed before RUN
+    starts."""
     import json
 
     tmp = tmp_path_factory.mktemp("groups")
@@ -93,22 +98,30 @@ def steps(tmp_path_factory) -> list[dict[str, str]]:
     (pk / "a.py").write_text(textwrap.dedent(A.format(k=1)))
     (pk / "b.py").write_text(textwrap.dedent(B))
     registered, unregistered = _game_folder(tmp, "pig_like"), _game_folder(tmp, "pig_plain")
+    (tmp / "lazy_mod.py").write_text(LAZY + RUN)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp), *sys.path]),
            "NUMBA_CACHE_DIR": str(tmp / "cache")}
 
-    def run() -> dict[str, str]:
-        out = subprocess.run([sys.executable, "-c", RUN], cwd=tmp, env=env, capture_output=True,
-                             text=True, check=True).stdout
-        return json.loads(out.strip().splitlines()[-1])
+    def run(lazy_steps: str) -> tuple[dict[str, str], str]:
+        out = subprocess.run([sys.executable, str(tmp / "lazy_mod.py"), lazy_steps], cwd=tmp,
+                             env=env, capture_output=True, text=True, check=True).stdout
+        lines = out.strip().splitlines()
+        return json.loads(lines[-1]), lines[-2].strip()
 
-    found = [run(), run()]
+    found = [run("1"), run("2")]
     (pk / "a.py").write_text(textwrap.dedent(A.format(k=2)))
     for folder in (registered, unregistered):
         (folder / "bots.py").write_text(textwrap.dedent(BOTS.format(k=21)))
-    found.append(run())
+    found.append(run("c"))
     (registered / "notes.py").write_text("# any file of the folder\n")
-    found.append(run())
+    found.append(run("12c"))
     return found
+
+
+@pytest.fixture(scope="module")
+def steps(processes) -> list[dict[str, str]]:
+    """RUN's result in each of the four processes (see ``processes``)."""
+    return [run for run, _ in processes]
 
 
 def test_an_edit_to_another_file_of_the_group_recompiles(steps):
@@ -404,36 +417,29 @@ print(entry, sorted(kinds))
 """
 
 
-def test_a_callee_gets_machine_code_only_when_python_runs_it(tmp_path):
+def test_a_callee_gets_machine_code_only_when_python_runs_it(processes):
     """A function compiled for a jitted caller has no machine code of its own (its cache entry
     holds its IR); a caller compiled in a later process links that IR without generating it
     either; a call from Python completes it and rewrites its cache entry with object code; a
     caller loaded from the cache loads nothing else. Results, and an exception raised in the
-    callee with a value computed at run time, are Numba's in every case."""
+    callee with a value computed at run time, are Numba's in every case. (LAZY's four steps, each
+    a new process after the last: the ``processes`` fixture, which runs RUN's steps after them.)"""
     import numba
 
     from simcore import numba_cache as nc
 
-    (tmp_path / "lazy_mod.py").write_text(LAZY)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path]),
-           "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-
-    def run(steps: str) -> str:
-        return subprocess.run([sys.executable, str(tmp_path / "lazy_mod.py"), steps],
-                              cwd=tmp_path, env=env, capture_output=True, text=True,
-                              check=True).stdout.strip()
-
+    said = [line for _, line in processes]         # LAZY with "1", "2", "c", "12c"
     lo, hi = nc._LAZY_CODE_TESTED
     err = "('too big', 1800)"
     if not lo <= nc._version(numba.__version__) < hi:      # Numba's own behaviour
-        assert run("1") == f"19 {err} ['builtin_function_or_method'] []"
+        assert said[0] == f"19 {err} ['builtin_function_or_method'] []"
         return
-    assert run("1") == f"19 {err} ['_LazyEntry'] []"              # compiled: callee lazy
-    assert run("2") == f"36 {err} ['_LazyEntry'] [('callee', 'bitcode'), ('first', 'object')]"
-    assert run("c") == f"18 {err} ['builtin_function_or_method'] " \
-                       "[('callee', 'bitcode'), ('first', 'object')]"   # completed, re-cached
-    assert run("12c") == f"19 36 18 {err} ['builtin_function_or_method'] " \
-                         "[('callee', 'object'), ('first', 'object'), ('second', 'object')]"
+    assert said[0] == f"19 {err} ['_LazyEntry'] []"               # compiled: callee lazy
+    assert said[1] == f"36 {err} ['_LazyEntry'] [('callee', 'bitcode'), ('first', 'object')]"
+    assert said[2] == f"18 {err} ['builtin_function_or_method'] " \
+                      "[('callee', 'bitcode'), ('first', 'object')]"   # completed, re-cached
+    assert said[3] == f"19 36 18 {err} ['builtin_function_or_method'] " \
+                      "[('callee', 'object'), ('first', 'object'), ('second', 'object')]"
 
 
 def test_numba_own_code_compiles_what_numba_alone_compiles():

@@ -203,14 +203,18 @@ def test_skill_force_interrupted_leaves_no_earlier_answer_under_the_new_question
 def test_two_runs_in_the_same_second_without_out_do_not_collide(args, tmp_path, capsys, monkeypatch):
     """The default --out is named to the second: a second quick run (a loop over seeds) was
     refused, "directory exists ... use --force to replace it" (advice that would lose the first).
-    (fief-odds on one terrain: one heat map per run, not four; the name does not depend on it.)"""
+    (fief-odds on one terrain: one heat map per run, not four; the name does not depend on it.
+    Its heat maps are written undrawn, tests/undrawn_figures.py: only the directories' names are
+    read here.)"""
     from simcore import rundir
+    from undrawn_figures import heat_maps_undrawn
 
     monkeypatch.setattr(rundir, "stamped_run_dir",
                         lambda game, root="runs": Path(root) / f"{game}-20250101T000000Z")
     monkeypatch.chdir(tmp_path)
     for _ in range(3):
-        code, err = cli_in_process(args, capsys)
+        with heat_maps_undrawn():
+            code, err = cli_in_process(args, capsys)
         assert code == 0, err
     names = sorted(os.listdir(tmp_path / "runs"))
     assert len(names) == 3 and names[1:] == [f"{names[0]}-2", f"{names[0]}-3"], names

@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -95,6 +96,41 @@ def _can_unshare() -> str | None:
     return None if r.returncode == 0 else f"unshare -m is not allowed: {r.stderr.decode().strip()}"
 
 
+def _cache_folder(py_file: Path) -> Path:
+    """The folder this process's Numba caches the jitted functions of ``py_file`` in (the locator
+    Numba would choose: ``NUMBA_CACHE_DIR``, else beside the sources)."""
+    from simcore import numba_cache as nc
+
+    def probe():
+        pass
+
+    for locator_class in nc._IMPL._locator_classes:
+        locator = locator_class.from_function(probe, str(py_file))
+        if locator is not None:
+            return Path(locator.get_cache_path())
+    raise AssertionError(f"no Numba cache folder for {py_file}")
+
+
+# The folders whose compiled code RO_SCRIPT's command loads: Fief's kernel, the statistics' helpers
+RO_SCRIPT_JITTED = (ROOT / "simcore" / "games" / "fief" / "kernel.py", ROOT / "simcore" / "accumulate.py")
+
+
+def _seeded_temporary_cache(tmp: Path) -> Path:
+    """``tmp/balance-toolkit-numba-<uid>``, the per-user folder Numba's cache falls back to with
+    ``TMPDIR=tmp``, holding a copy of the compiled code RO_SCRIPT's command loads, under the names
+    the fallback locator gives it (:class:`simcore.numba_cache.FallbackCacheLocator`)."""
+    from simcore.numba_cache import FallbackCacheLocator
+
+    root = tmp / f"balance-toolkit-numba-{os.getuid()}"
+    root.mkdir(mode=0o700, parents=True)
+    for py_file in RO_SCRIPT_JITTED:
+        folder = root / FallbackCacheLocator.get_suitable_cache_subpath(str(py_file))
+        folder.mkdir()
+        for entry in _cache_folder(py_file).glob("*.nb[ic]"):
+            shutil.copy2(entry, folder / entry.name)
+    return root
+
+
 @pytest.mark.skipif(_can_unshare() is not None, reason=str(_can_unshare()))
 @pytest.mark.parametrize("no_tmp", [False, pytest.param(True, marks=pytest.mark.slow)],
                          ids=["per-user temporary cache", "no cache at all"])
@@ -103,14 +139,25 @@ def test_a_read_only_checkout_with_an_unwritable_home_runs(no_tmp, tmp_path):
     second case, /tmp and /var/tmp too). Numba cannot cache beside the sources nor in ~/.cache:
     once every command died with "cannot cache function: no locator available".
 
+    The first case's per-user temporary folder (in a TMPDIR of its own) already holds the
+    compiled code the command loads, copied from this process's cache: in a folder of its own
+    (as in a clean clone's /tmp) the command compiled Fief's kernel and the statistics' helpers
+    into it, 10.5 s of CPU in a clean-clone ``make test``; the check is that the command finds that
+    folder and runs, with no warning (without the fallback: "no locator available", or the
+    warning that it compiles without a cache).
+
     The second case compiles the game's kernels in the process (its subject: no cache anywhere),
     8.8 s of CPU: it runs under ``make test-slow``; the fast suite keeps the same fallback reached
     without unshare (``test_the_cache_fallbacks_without_unshare[none]``: one line of warning, no
     folder written, the function still runs)."""
     home = tmp_path / "home"
     home.mkdir()
+    tmp = "/tmp"
+    if not no_tmp:
+        tmp = tmp_path / "tmp"
+        _seeded_temporary_cache(tmp)
     e = env(CHECKOUT=ROOT, HOME=home, NO_TMP=int(no_tmp), PY=sys.executable, XDG_CACHE_HOME=home / ".cache",
-            TMPDIR="/tmp")
+            TMPDIR=tmp)
     e.pop("NUMBA_CACHE_DIR", None)
     r = subprocess.run([UNSHARE, "-m", "sh", "-c", RO_SCRIPT], env=e, capture_output=True, text=True,
                        timeout=300)
