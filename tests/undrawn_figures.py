@@ -6,16 +6,18 @@ second process: about 80% of a report's CPU). A test whose checks read the page'
 the figures' file names or the built Figure objects, never the drawn pixels, may write its report
 within ``figures_undrawn()`` (or with the ``undrawn`` fixture of tests/reports/conftest.py; the
 module sits in tests/, so every folder's tests can import it): each figure then gets a 1x1 PNG (and
-SVG) stand-in under its own name. The drawing stays checked where it is the subject, drawn for
-real: test_report.py's `built` report, test_report_words_pdf.py (the PDF's pixels, the SVGs),
-test_figure_drawing.py, test_figure_checklist.py (every figure of every game, measured drawn),
-test_report_medievallons.py's report (its played questions' figures; the run's own
-figures, drawn in test_report_words_pdf.py, are white stand-ins of their own size there, ``sized``), the
-session report of tests/conftest.py. Every figure a
-report has in these tests is still drawn by at least one of them (checked once by logging the
-figure names given to draw_all, drawn and not: only skill_budget is drawn outside it, by
-test_report_skill's checklist test; the roles' side-by-side figure is drawn in
-test_report_roles.py).
+SVG) stand-in under its own name. The drawing stays checked where it is the subject, drawn for real: the session's Middle-Ages
+report of tests/conftest.py (every figure of a Middle-Ages run, whose PNGs test_report.py's drawn-image
+checks read), test_report.py's `built` report (its two figures no other drawn report has: the
+before/after's comparison and the matchups; the rest white stand-ins of their own pixel size,
+``sized``), test_report_words_pdf.py's Médiévallons report (PNG and SVG; the PDF's pixels), its
+Middle-Ages before/after (sized stand-ins in the fast suite, drawn under `make test-slow`),
+test_figure_drawing.py, test_sweep_tune_pages.py (each kind of sweep figure), test_report_roles.py
+(the role figure, the side-by-side). Every figure of a game's report is also measured against the
+figure checklist, laid out as drawn (reports.figures.checklist: text extents without pixels), in the
+fast suite through tests/reports/figure_checks.py on the before/afters that test_report_words_pdf.py
+(Middle-Ages), test_report_medievallons.py (Médiévallons) and test_review_l_comparison.py
+(Seigneurial) build anyway; test_figure_checklist.py's own runs of those three games are slow.
 
 The page of a ``balance skill`` directory (reports.skill) draws its figures itself, through
 ``render`` (PNG and SVG, ~0.8 s of CPU a figure): within ``skill_pages_undrawn()`` (and within

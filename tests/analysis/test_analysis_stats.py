@@ -11,11 +11,25 @@ import numpy as np
 import pytest
 from scipy import special as spf
 from scipy import stats as sps
-from statsmodels.stats.multitest import multipletests
 from tests.analysis.analysis_runs import wilson_ref
 from statsmodels.stats.proportion import confint_proportions_2indep, proportion_confint
 
 from analysis import stats
+
+
+def multipletests(*args, **kwargs):
+    """statsmodels' ``multipletests``, the independent reference for Holm's step-down, without the
+    ``gc.collect()`` it runs after every Holm adjustment: a full collection of the test process
+    (~0.2 s of CPU a call in a worker holding Numba, polars and matplotlib; tests/reports/conftest.py
+    does the same); nothing of its result depends on it."""
+    import gc
+
+    from statsmodels.stats.multitest import multipletests as reference
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(gc, "collect", lambda generation=2: 0)
+        return reference(*args, **kwargs)
+
 
 REL = 1e-9          # the accuracy analysis/stats.py claims (docstring) for tails above 1e-290
 FLOOR = 1e-290

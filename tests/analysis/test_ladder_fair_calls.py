@@ -9,6 +9,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import numpy as np
+import pytest
 from scipy.stats import t as student
 
 from analysis import ladder as L
@@ -38,12 +39,16 @@ def test_the_calls_are_bonferroni_t_intervals_against_the_fair_share():
     assert calls[-2:] == ["above", "below"]
 
 
-def test_the_calls_are_wrong_together_at_most_5_percent_of_the_time():
+@pytest.mark.parametrize("reps", [200, pytest.param(400, marks=pytest.mark.slow)])
+def test_the_calls_are_wrong_together_at_most_5_percent_of_the_time(reps):
+    """200 ladders in the fast suite, 400 with -m slow (measured: 5.5% and 6.5% wrong). Unadjusted
+    calls are wrong in ~46% of them; a rule wrong in 10% or 15% fails the 7.5% bound with
+    probability 0.86 or 0.999 at 200 ladders (0.95 or 1.0 at 400)."""
     rng = np.random.default_rng(7)
-    reps, wrong = 400, 0
+    wrong = 0
     for _ in range(reps):
         wrong += any(c is not None for c in L.fair_calls(_cells(rng, [0.25] * 12, deals=100), players=4))
-    # Bonferroni: at most 5%; 400 reps, binomial sd ~1.1 pp at 5%
+    # Bonferroni: at most 5%; 400 reps, binomial sd ~1.1 pp at 5% (200: ~1.5 pp)
     assert wrong / reps <= 0.075, wrong / reps
 
 

@@ -11,6 +11,8 @@ games (0.44%) lay above the exact one (0.06%). Checked here against scipy and st
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import polars as pl
 import pytest
@@ -116,7 +118,8 @@ GRID_P = np.round(np.arange(0.10, 0.501, 0.05), 2)
 
 
 def _exact_coverage(interval, truth, n: int, p: float) -> float:
-    """P(the interval of X successes in n covers truth(p)), X ~ Binomial(n, p): scipy's pmf."""
+    """P(the interval of X successes in n covers truth(p)), X ~ Binomial(n, p): scipy's pmf.
+    ``interval(k, n)`` is asked again for every p: the callers below keep each (k, n)'s answer."""
     x = np.arange(n + 1)
     covered = np.array([lo - 1e-12 <= truth(p) <= hi + 1e-12 for lo, hi in (interval(k, n) for k in x)])
     return float(binom.pmf(x, n, p)[covered].sum())
@@ -128,12 +131,19 @@ def test_a_seats_win_share_interval_covers_at_small_counts():
     share of 0.25, where the interval's ends jump from one count to the next; Agresti and Coull's
     minimum there is 92.3%, the exact interval's 95%), and at least 92% at shares near
     1/games, where the plain score interval's lower end failed (84%)."""
-    cover = [_exact_coverage(lambda k, n: K.seat_interval(k / n, n), lambda q: q, n, p)
-             for n in GRID_N for p in GRID_P]
+    interval = functools.lru_cache(maxsize=None)(lambda k, n: K.seat_interval(k / n, n))
+    cover = [_exact_coverage(interval, lambda q: q, n, p) for n in GRID_N for p in GRID_P]
     assert min(cover) >= 0.91 and np.mean(cover) >= 0.95, (min(cover), np.mean(cover))
-    small = [_exact_coverage(lambda k, n: K.seat_interval(k / n, n), lambda q: q, n, c / n)
+    small = [_exact_coverage(interval, lambda q: q, n, c / n)
              for n in (10, 20, 40) for c in (0.1, 0.15, 0.2)]
     assert min(small) >= 0.92, small
+
+
+@functools.lru_cache(maxsize=None)
+def _balance_figures(k: int, n: int) -> dict:
+    """balance skill's figures of ``n`` two-seat games, seat 1 winning ``k``: once per (k, n) in
+    this process, for both levels' tests below (they read the 95% and the adjusted columns)."""
+    return dict(zip(K.BALANCE_COLUMNS, K.balance_figures(*_two_seats(k, n), family=K.FAMILY_LEVEL)))
 
 
 @pytest.mark.parametrize("level, column", [(0.95, ""), (K.FAMILY_LEVEL, "_adjusted")])
@@ -144,13 +154,10 @@ def test_the_gap_interval_of_two_seats_covers_at_small_counts(level, column):
     where the Wilson interval covers the same) and in 95% of samples on average, exactly
     (binomial sums over 10 to 40 games, p = 0.1 to 0.5). Wald's: 65% at 10 games and p = 0.1."""
     lo_col, hi_col = f"win_share_balance_low{column}", f"win_share_balance_high{column}"
-    figures = {}
 
     def gap(k, n):
-        if (k, n) not in figures:
-            f = dict(zip(K.BALANCE_COLUMNS, K.balance_figures(*_two_seats(k, n), family=K.FAMILY_LEVEL)))
-            figures[k, n] = (1 - f[hi_col], 1 - f[lo_col])
-        return figures[k, n]
+        f = _balance_figures(k, n)
+        return 1 - f[hi_col], 1 - f[lo_col]
 
     cover = [_exact_coverage(gap, lambda q: abs(2 * q - 1), n, p) for n in GRID_N for p in GRID_P]
     floor = 0.92 if level == 0.95 else 0.95

@@ -9,10 +9,24 @@ import numpy as np
 import pytest
 from analysis_runs import write_run
 from scipy.stats import ttest_1samp
-from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
 from analysis import matchups, open_runs
+
+
+def multipletests(*args, **kwargs):
+    """statsmodels' ``multipletests``, the independent reference for Holm's step-down, without the
+    ``gc.collect()`` it runs after every Holm adjustment: a full collection of the test process
+    (~0.2 s of CPU a call in a worker holding Numba, polars and matplotlib; tests/reports/conftest.py
+    does the same); nothing of its result depends on it."""
+    import gc
+
+    from statsmodels.stats.multitest import multipletests as reference
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(gc, "collect", lambda generation=2: 0)
+        return reference(*args, **kwargs)
+
 
 # 5 games, 3 players; the winner per game (seat index) and the line-ups
 # (ten times over: counts of wins far from 0, where the repo's Wilson has its exact ends)

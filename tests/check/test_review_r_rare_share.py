@@ -18,11 +18,12 @@ from analysis.check.decision import SequentialTest
 from analysis.check.measure import Measurement, UnitMeasure
 
 P_TRUE, BASE_GAMES, BATCH, MAX_GAMES, REPS = 0.03, 20_000, 100, 3000, 1200
+FAST_REPS = 300
 
 
-def _false_fail_rate(rng) -> float:
+def _false_fail_rate(rng, reps: int = REPS) -> float:
     fails = 0
-    for _ in range(REPS):
+    for _ in range(reps):
         won = rng.binomial(BASE_GAMES, P_TRUE)
         p = won / BASE_GAMES
         se = 100 * np.sqrt(p * (1 - p) / BASE_GAMES)
@@ -36,10 +37,23 @@ def _false_fail_rate(rng) -> float:
             played += BATCH
             test.look(base, run.measurements(), [1.0], played)
         fails += test.verdict == "fail"
-    return fails / REPS
+    return fails / reps
 
 
 def test_an_unchanged_rare_share_fails_at_most_alpha(monkeypatch):
+    """300 unchanged checks (the slow test below plays 1,200): with the floor, far fewer than 2%
+    fail (measured 0 of 300, 3 of 1,200; 6 of 300, a 2% rate, has probability 0.0001 at the fixed
+    gate's ~0.25%); without it (the defect), ~5% (12 of 300; 64 of 1,200), which the 2% bound
+    catches: a rate of 5.3% stays under it with probability 0.004."""
+    fixed = _false_fail_rate(np.random.default_rng(11), FAST_REPS)
+    monkeypatch.setattr(M, "FEW_UNITS", 0)                  # the plug-in error alone, as before
+    before = _false_fail_rate(np.random.default_rng(11), FAST_REPS)
+    assert before > 0.02, before                            # the defect fails this test's bound
+    assert fixed < 0.02, fixed
+
+
+@pytest.mark.slow
+def test_an_unchanged_rare_share_fails_at_most_alpha_over_1200_checks(monkeypatch):
     fixed = _false_fail_rate(np.random.default_rng(11))
     monkeypatch.setattr(M, "FEW_UNITS", 0)                  # the plug-in error alone, as before
     before = _false_fail_rate(np.random.default_rng(11))

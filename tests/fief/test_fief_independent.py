@@ -49,34 +49,38 @@ def combat(a0: int, d0: int, terrain: str, darc: str = "none", mercy_def: int | 
     """FF-3 exactly: (P attacker wins, P defender holds, P both wiped, E rounds, E attacker points
     left, E defender points left). One Lord a side, so d'Arc's +6 lasts while her side stands;
     mercy (defender at <= K points) is asked between rounds and always granted."""
-    @lru_cache(None)
-    def value(a, d, first):
-        if a == 0 or d == 0:
-            return (Fraction(int(d == 0 < a)), Fraction(int(a == 0 < d)),
-                    Fraction(int(a == d == 0)), Fraction(0), Fraction(a), Fraction(d))
-        if not first and mercy_def is not None and d <= mercy_def:
-            return (Fraction(1), Fraction(0), Fraction(0), Fraction(0), Fraction(a), Fraction(0))
-        by_att = losses(a, terrain, 6 if darc == "attacker" else 0)
-        by_def = losses(d, "open", 6 if darc == "defender" else 0)
-        acc = [Fraction(0)] * 6
-        stay = Fraction(0)
-        for x, px in by_att:
-            for y, py in by_def:
-                if x == y == 0:
-                    stay = px * py
-                    continue
-                nxt = value(max(a - y, 0), max(d - x, 0), False)
-                acc = [s + px * py * v for s, v in zip(acc, nxt)]
-        if first and stay:
-            nxt = value(a, d, False)
-            acc = [s + stay * v for s, v in zip(acc, nxt)]
-            acc[3] += 1
-            return tuple(acc)
-        out = [s / (1 - stay) for s in acc]
-        out[3] = (acc[3] + 1) / (1 - stay)
-        return tuple(out)
+    return _value(a0, d0, True, terrain, darc, mercy_def)
 
-    return value(a0, d0, True)
+
+@lru_cache(None)
+def _value(a, d, first, terrain, darc, mercy_def):
+    """:func:`combat` from ``a`` against ``d`` points (``first``: before the first round), kept for
+    the test process: every cell's combat passes through the smaller ones' (a cell's own cache,
+    rebuilt for each cell, enumerated them again: 2 s of CPU for this file's cells)."""
+    if a == 0 or d == 0:
+        return (Fraction(int(d == 0 < a)), Fraction(int(a == 0 < d)),
+                Fraction(int(a == d == 0)), Fraction(0), Fraction(a), Fraction(d))
+    if not first and mercy_def is not None and d <= mercy_def:
+        return (Fraction(1), Fraction(0), Fraction(0), Fraction(0), Fraction(a), Fraction(0))
+    by_att = losses(a, terrain, 6 if darc == "attacker" else 0)
+    by_def = losses(d, "open", 6 if darc == "defender" else 0)
+    acc = [Fraction(0)] * 6
+    stay = Fraction(0)
+    for x, px in by_att:
+        for y, py in by_def:
+            if x == y == 0:
+                stay = px * py
+                continue
+            nxt = _value(max(a - y, 0), max(d - x, 0), False, terrain, darc, mercy_def)
+            acc = [s + px * py * v for s, v in zip(acc, nxt)]
+    if first and stay:
+        nxt = _value(a, d, False, terrain, darc, mercy_def)
+        acc = [s + stay * v for s, v in zip(acc, nxt)]
+        acc[3] += 1
+        return tuple(acc)
+    out = [s / (1 - stay) for s in acc]
+    out[3] = (acc[3] + 1) / (1 - stay)
+    return tuple(out)
 
 
 COLUMNS = ("p_attacker_wins", "p_defender_holds", "p_both_wiped", "expected_rounds",

@@ -21,6 +21,8 @@ from analysis import analyse, open_runs
 from analysis.compare import compare_runs
 from simcore import runner
 
+from undrawn_figures import figures_undrawn
+
 
 def _run(root, name: str, mercy: str, raw: bool = True):
     return runner.simulate("fief-combat", attacker=10, defender=6, terrain="castle", mercy=mercy,
@@ -160,7 +162,10 @@ def test_review_s_the_lead_is_worded_by_size_and_printed_on_the_terminal(runs, t
             want = f"{100 * s['smallest']:g} pp for shares" if s["kind"] == "proportion" else f"{s['smallest']:g} point"
             assert want in said, (want, said)
     capsys.readouterr()
-    assert _run(["report", str(base), str(variant), "--out", str(tmp_path / "r")]) == 0
+    # the terminal's lines are read, not the figures' pixels (tests/undrawn_figures.py: the
+    # before/after figures are drawn by tests/reports)
+    with figures_undrawn():
+        assert _run(["report", str(base), str(variant), "--out", str(tmp_path / "r")]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[1].startswith(f"  Did the mercy endings move? {opener}"), out[:3]
     assert out[2].startswith("  Did the role win rates move? "), out[:3]

@@ -48,6 +48,10 @@ def test_game_length_quantiles_and_end_reasons():
 
 
 def test_card_types_and_ablation_of_one_copy(monkeypatch):
+    """The table's make-up, not its figures: every type in order, each ablation through the rules
+    loader, the delta the difference of its columns. 500 games (was 1,500: 1.2 s of CPU more)
+    found every type but the Bouffon (founded in 1 of 6,000 player-games, so at 1,500 games too
+    its row is mostly NaN, which the delta check allows)."""
     seen = []
     real = R.with_copies
 
@@ -56,7 +60,7 @@ def test_card_types_and_ablation_of_one_copy(monkeypatch):
         return real(rules, changes)
 
     monkeypatch.setattr(Q.R, "with_copies", spy)
-    df = Q.card_types(1500, players=4, seed=3)
+    df = Q.card_types(500, players=4, seed=3)
     assert df["card"].to_list() == list(R.CARD_TYPES)
     assert seen == [{t: 7} for t in R.CARD_TYPES]          # through the rules loader, one each
     assert (df["copies_after"] == 7).all()

@@ -4,6 +4,14 @@ The checks (:mod:`reports.figures.checklist`) measure the drawn figure: text ins
 one unit per axis label, whole-number ticks on integer settings, share axes within 0–100%, a zoomed
 axis saying so; and every section with data shows a figure or a sentence. The checker itself is
 shown each mistake once (a cut title, a 110% share axis, a 0.5 tick, a silent zoom, two units).
+
+Middle-Ages, Médiévallons and Seigneurial: the fast suite makes the same checks
+(tests/reports/figure_checks.py) of the real before/after reports that test_report_words_pdf.py
+(Middle-Ages, Caserne payment 2 → 4), test_report_medievallons.py (Médiévallons, one Chevalier
+fewer) and test_review_l_comparison.py (Seigneurial, the Seigneur's start square 0 → 1, with the
+Seigneurial sections' checks below) build anyway, every figure of the game's report among them;
+their cases here, on runs of their own (3,000 games each side, about 5 s of CPU for the three
+games' runs, analyses and figures), run under `make test-slow`.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from reports.figures.checklist import integer_axis, problems
 from reports.figures.common import percent_axis
 from reports.sections import build_sections
 from simcore import runner
+from figure_checks import checklist_breaches, sections_showing_nothing
 
 CASES = {
     "middle-ages": ({}, {"settings": ["income.palais.base=4", "setup.start_coins=[0, 0, 3, 0]"]}),
@@ -27,40 +36,50 @@ CASES = {
 }
 
 
-@pytest.fixture(scope="module")
-def reports(tmp_path_factory):
-    root = tmp_path_factory.mktemp("checklist")
-    out = {}
-    for game, (base_kw, var_kw) in CASES.items():
+# the games checked here in the fast suite (the others: the module docstring)
+SLOW = {"middle-ages", "medievallons", "seigneurial"}
+GAMES = [pytest.param(g, marks=pytest.mark.slow) if g in SLOW else g for g in CASES]
+
+
+class _Reports(dict):
+    """Each game's (sections, figures), built when a test first asks for it."""
+
+    def __init__(self, root):
+        super().__init__()
+        self.root = root
+
+    def __missing__(self, game):
+        base_kw, var_kw = CASES[game]
         n = 20_000 if game == "fief-combat" else 3000
-        b = runner.simulate(game, games=n, seed=3, out=root / f"{game}-base", quiet=True, **base_kw)
-        v = runner.simulate(game, games=n, seed=4, out=root / f"{game}-var", quiet=True, **var_kw)
+        b = runner.simulate(game, games=n, seed=3, out=self.root / f"{game}-base", quiet=True, **base_kw)
+        v = runner.simulate(game, games=n, seed=4, out=self.root / f"{game}-var", quiet=True, **var_kw)
         rb, rv = open_runs([b]), open_runs([v])
         tb, tv = analyse(rb), analyse(rv)
-        out[game] = build_sections(tb, rb, [(rv.label, compare_tables(tb, tv), tv)], variants=[rv])
-    return out
+        self[game] = build_sections(tb, rb, [(rv.label, compare_tables(tb, tv), tv)], variants=[rv])
+        return self[game]
 
 
-@pytest.mark.parametrize("game", list(CASES))
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory):
+    return _Reports(tmp_path_factory.mktemp("checklist"))
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_every_figure_passes_the_checklist(reports, game):
     _, figs = reports[game]
     assert figs
-    found = []
-    for name, fig in figs.items():
-        found += [f"{name}: {p}" for p in problems(fig)]
+    found = checklist_breaches(figs)
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("game", list(CASES))
+@pytest.mark.parametrize("game", GAMES)
 def test_every_section_with_data_has_a_figure_or_a_sentence(reports, game):
     secs, _ = reports[game]
-    # (text sections: the glossary, and a before/after's "How this is measured" note, whose
-    # findings are the sentences of the before/after section above it)
-    empty = [s.title for s in secs if s.id != "glossary" and not s.id.endswith("_how")
-             and not s.figures and not s.sentences]
+    empty = sections_showing_nothing(secs)
     assert not empty, empty
 
 
+@pytest.mark.slow       # (fast: test_review_l_comparison.py's Seigneurial before/after, as above)
 def test_seigneurial_sections_named_in_the_issue_show_something(reports):
     secs, figs = reports["seigneurial"]
     by_id = {s.id: s for s in secs}

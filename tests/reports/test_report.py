@@ -26,8 +26,21 @@ def plain_text(page: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", page))
 
 
+# The figures of the module's report drawn for real: the two its run's figures share with no other
+# drawn report of this suite (the before/after's comparison, and matchups: the synthetic runs'
+# seats play two strategies). The others, the Middle-Ages run report's, are white stand-ins of
+# their own pixel size (tests/undrawn_figures.py, ``sized``: the PDF is laid out page for page as
+# drawn); they are drawn for real in the session's Middle-Ages report (``middle_ages_report`` of
+# tests/conftest.py, built on this worker for this module's last test anyway), whose PNGs the
+# drawn-image checks below read beside these two (the whole report drawn here cost ~3.5 s of CPU
+# more), and measured drawn by test_figure_checklist.py.
+DRAWN_HERE = ("comparison", "matchups")
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
+    from undrawn_figures import figures_undrawn
+
     root = tmp_path_factory.mktemp("report")
     base = runs.synthetic_run(root / "base", 3000, 4, seed=1, seat_edge=0.5)
     variant = runs.synthetic_run(root / "variant", 3000, 4, seed=2, seat_edge=3.0)
@@ -35,8 +48,18 @@ def built(tmp_path_factory):
     meta["rules_sha256"] = "variant-rules"
     (variant / "run.json").write_text(json.dumps(meta))
     out = root / "out"
-    html_path = build_report([base, variant], out, pdf=True)     # SVGs: the --side-by-side CLI test
+    with figures_undrawn(drawn=DRAWN_HERE, sized=True):
+        html_path = build_report([base, variant], out, pdf=True)
     return {"base": base, "variant": variant, "out": out, "html": html_path.read_text(encoding="utf-8")}
+
+
+def _drawn_pngs(built, middle_ages_report) -> list:
+    """Every figure drawn for real that this module's checks of drawn images read: the module
+    report's DRAWN_HERE and every figure of the session's Middle-Ages report."""
+    ma = sorted((middle_ages_report[1] / "figures").glob("*.png"))
+    assert {p.stem for p in ma} >= {"seat_advantage", "event_impact", "event_slots", "tile_impact",
+                                    "domain_pairs", "scores", "game_flow"}
+    return [built["out"] / "figures" / f"{n}.png" for n in DRAWN_HERE] + ma
 
 
 def test_report_has_every_section(built):
@@ -53,24 +76,29 @@ def test_report_has_every_section(built):
                                                                        (built["out"] / "figures").glob("*.png")}
 
 
-def test_report_is_self_contained_with_valid_embedded_images(built):
-    page = built["html"]
-    assert not re.search(r"(src|href)=['\"](https?:|//|file:)", page)
-    images = re.findall(r"src='data:image/png;base64,([A-Za-z0-9+/=]+)'", page)
-    assert len(images) >= 8
-    for data in images:
-        raw = base64.b64decode(data)
-        assert raw.startswith(PNG)
+def test_report_is_self_contained_with_valid_embedded_images(built, middle_ages_report):
+    # the module's page, and the session's Middle-Ages page, every figure of which is drawn
+    drawn = (middle_ages_report[1] / "report.html").read_text(encoding="utf-8")
+    for page in (built["html"], drawn):
+        assert not re.search(r"(src|href)=['\"](https?:|//|file:)", page)
+        images = re.findall(r"src='data:image/png;base64,([A-Za-z0-9+/=]+)'", page)
+        assert len(images) >= 7
+        for data in images:
+            raw = base64.b64decode(data)
+            assert raw.startswith(PNG)
+    assert len(re.findall(r"src='data:image/png;base64,", built["html"])) >= 8
 
 
-def test_figures_are_written_as_png(built):
+def test_figures_are_written_as_png(built, middle_ages_report):
     figs = built["out"] / "figures"
     names = {p.stem for p in figs.glob("*.png")}
     assert {"seat_advantage", "event_impact", "event_slots", "tile_impact", "domain_pairs", "matchups",
             "scores", "game_flow", "comparison"} <= names
-    for name in names:
-        img = mpimg.imread(figs / f"{name}.png")
-        assert img.shape[0] > 300 and img.shape[1] > 500
+    drawn = _drawn_pngs(built, middle_ages_report)       # (the others here are stand-ins)
+    for path in drawn:
+        img = mpimg.imread(path)
+        assert img.shape[0] > 300 and img.shape[1] > 500, path.name
+    assert {p.stem for p in drawn} >= names              # each figure of the page, drawn somewhere
     assert not list(figs.glob("*.svg"))                  # only when asked (svg=True, --svg)
 
 

@@ -229,11 +229,40 @@ def test_pdf_includes_the_new_sections(mv):
     assert pages >= figs + 4
 
 
-def test_ablation_comparison_of_two_runs(mv, undrawn):
-    """Card ablation as a comparison: base rules vs a rules file with one Chevalier fewer. (Words
-    and figure names: the figures need not be drawn, ``undrawn``.)"""
+@pytest.fixture(scope="module")
+def ablation(mv):
+    """The before/after of the base rules and a rules file with one Chevalier fewer: (its folder,
+    its page, its sections and figures). Its figures are built, not drawn (the words and figure
+    names are read; undrawn_figures.py); test_figure_checklist.py's checks are made of them below
+    (figure_checks.py)."""
+    from figure_checks import sections_kept
+
     out = mv["root"] / "cmp"
-    page = text(build_report([mv["base"], mv["variant"]], out).read_text(encoding="utf-8"))
+    with figures_undrawn(), sections_kept({}) as built:
+        page = text(build_report([mv["base"], mv["variant"]], out).read_text(encoding="utf-8"))
+    return out, page, built["secs"], built["figs"]
+
+
+def test_every_figure_of_the_before_after_passes_the_checklist(ablation):
+    """test_figure_checklist.py's checks of a real Médiévallons report (its own runs' case there
+    runs under `make test-slow`): every figure of this before/after, each of the game's report
+    figures and the comparison's, measured drawn against the figure checklist; every section with
+    data shows a figure or a sentence."""
+    from figure_checks import checklist_breaches, sections_showing_nothing
+
+    _, _, secs, figs = ablation
+    assert {"seat_advantage", "game_length", "guild_types", "scores", "comparison",
+            "comparison_guilds"} <= set(figs)
+    found = checklist_breaches(figs)
+    assert not found, "\n".join(found)
+    empty = sections_showing_nothing(secs)
+    assert not empty, empty
+
+
+def test_ablation_comparison_of_two_runs(mv, ablation):
+    """Card ablation as a comparison: base rules vs a rules file with one Chevalier fewer. (Words
+    and figure names: the figures need not be drawn, ``ablation``.)"""
+    out, page, _, _ = ablation
     assert "<section id='comparison'>" in page
     for label in ("Chevalier: players founding a guild", "Chevalier: founders&#x27;",
                   "Mean game length", "Games ending: Third guild founded"):

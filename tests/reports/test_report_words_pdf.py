@@ -51,10 +51,27 @@ def runs(tmp_path_factory):
     ma3 = _simulate(root / "ma3", "--players", "3")
     mv = _simulate(root / "mv", "--game", "medievallons")
     out = {"root": root, "ma": ma, "ma_cas": ma_cas, "ma3": ma3, "mv": mv}
-    # with every figure's SVG too (svg=True, as --svg): test_every_figure_has_an_svg_too
-    out["ma_report"] = build_report([ma, ma_cas], root / "ma_report", pdf=True, svg=True)
-    out["mv_report"] = build_report([mv], root / "mv_report", pdf=True)
+    # The Middle-Ages before/after is read for its words, tables and PDF layout (text, page size,
+    # overlaps), not for its figures' pixels: its figures are white stand-ins of their own pixel
+    # size (tests/undrawn_figures.py, ``sized``: the PDF is laid out page for page as drawn; drawn,
+    # PNG and SVG, it cost ~6 s of CPU more). Its figures are drawn in the session's Middle-Ages
+    # report (tests/conftest.py) and test_report.py (the comparison), and measured drawn against
+    # the figure checklist below (its sections and figures kept: ``ma_built``); the checks of
+    # drawn pixels and SVGs read the Médiévallons report here, drawn with every figure's SVG
+    # (svg=True, as --svg), and the same Middle-Ages before/after drawn under `make test-slow`
+    # (``ma_report_drawn``).
+    from figure_checks import sections_kept
+
+    with figures_undrawn(sized=True), sections_kept(out.setdefault("ma_built", {})):
+        out["ma_report"] = build_report([ma, ma_cas], root / "ma_report", pdf=True, svg=True)
+    out["mv_report"] = build_report([mv], root / "mv_report", pdf=True, svg=True)
     return out
+
+
+@pytest.fixture(scope="module")
+def ma_report_drawn(runs):
+    """The module's Middle-Ages before/after drawn for real, PNG and SVG (slow tests only)."""
+    return build_report([runs["ma"], runs["ma_cas"]], runs["root"] / "ma_report_drawn", pdf=True, svg=True)
 
 
 def page_text(path: Path) -> str:
@@ -200,6 +217,22 @@ def test_every_figure_has_a_caption_stating_a_finding(runs):
             assert re.search(r"\d", re.sub(r"<[^>]+>", "", cap.group(1))), (name, cap.group(1))
 
 
+def test_every_figure_of_the_before_after_passes_the_checklist(runs):
+    """test_figure_checklist.py's checks of a real Middle-Ages report (its own runs' case there
+    runs under `make test-slow`): every figure of this before/after, each of the game's report
+    figures and the comparison's, measured drawn against the figure checklist; every section with
+    data shows a figure or a sentence."""
+    from figure_checks import checklist_breaches, sections_showing_nothing
+
+    secs, figs = runs["ma_built"]["secs"], runs["ma_built"]["figs"]
+    assert {"seat_advantage", "event_impact", "event_slots", "tile_impact", "domain_pairs", "scores",
+            "game_flow", "comparison"} <= set(figs)
+    found = checklist_breaches(figs)
+    assert not found, "\n".join(found)
+    empty = sections_showing_nothing(secs)
+    assert not empty, empty
+
+
 def test_heat_map_leaves_cells_within_noise_blank(runs):
     from reports.figures.middle_ages import event_slots
 
@@ -324,12 +357,15 @@ def test_runs_of_different_player_counts_are_refused_or_side_by_side(runs, capsy
     assert sorted(set(rows)) == [("ma", "4"), ("ma3", "3")] and len(rows) == 7
 
 
-def test_every_figure_has_an_svg_too(runs):
+@pytest.mark.parametrize("key", ["mv_report", pytest.param("ma_report_drawn", marks=pytest.mark.slow)])
+def test_every_figure_has_an_svg_too(runs, key, request):
     """svg=True (``--svg``): every figure of the page is also written as an SVG of that figure
-    (its text as text, svg.fonttype none: its title is in it)."""
-    figures = runs["ma_report"].parent / "figures"
+    (its text as text, svg.fonttype none: its title is in it). (The Middle-Ages before/after's
+    figures, white stand-ins in ``runs``, are drawn for this check under `make test-slow`.)"""
+    report = runs[key] if key in runs else request.getfixturevalue(key)
+    figures = report.parent / "figures"
     pngs = {p.stem for p in figures.glob("*.png")}
-    assert len(pngs) >= 8 and {p.stem for p in figures.glob("*.svg")} == pngs
+    assert len(pngs) >= (8 if key.startswith("ma") else 4) and {p.stem for p in figures.glob("*.svg")} == pngs
     for name in pngs:
         root = ET.parse(figures / f"{name}.svg").getroot()
         assert root.tag.endswith("svg"), name
@@ -380,19 +416,22 @@ def test_pdf_has_one_page_size_and_every_headline_caption_and_table(runs, key):
         assert _squash(html.unescape(title)) in text
 
 
-@pytest.mark.parametrize("key", ["ma_report", "mv_report"])
-def test_pdf_shows_every_figure_of_the_page_pixel_for_pixel_in_order(runs, key):
+@pytest.mark.parametrize("key", ["mv_report", pytest.param("ma_report_drawn", marks=pytest.mark.slow)])
+def test_pdf_shows_every_figure_of_the_page_pixel_for_pixel_in_order(runs, key, request):
     """The PDF's images are the HTML page's figures, in the page's order, each with the very
-    pixels of its PNG (not re-drawn, re-sampled or re-compressed with a loss)."""
+    pixels of its PNG (not re-drawn, re-sampled or re-compressed with a loss). (The Middle-Ages
+    before/after's figures, white stand-ins in ``runs``, are drawn for this check under
+    `make test-slow`.)"""
     import base64
     import io
 
     from PIL import Image
 
-    raw = runs[key].read_text(encoding="utf-8")
+    report = runs[key] if key in runs else request.getfixturevalue(key)
+    raw = report.read_text(encoding="utf-8")
     shown = [np.asarray(Image.open(io.BytesIO(base64.b64decode(b))).convert("RGB"))
              for b in re.findall(r"src='data:image/png;base64,([A-Za-z0-9+/=]+)'", raw)]
-    pdf = _pdf(runs[key])
+    pdf = _pdf(report)
     images = [obj.get_bitmap(render=False).to_numpy()[..., 2::-1] for page in pdf
               for obj in page.get_objects() if obj.type == pdfium_c.FPDF_PAGEOBJ_IMAGE]
     assert len(shown) >= 4 and len(images) == len(shown)

@@ -9,6 +9,7 @@ import shutil
 
 import pytest
 from in_process import balance
+from undrawn_figures import figures_undrawn
 
 TUNE = ("tune", "--players", 2, "--strategies", "random", "--vary", "setup.start_coins[0]=0..2",
         "--target", "seat-balance:10", "--trials", 2, "--min-games", 200, "--max-games", 400,
@@ -29,7 +30,10 @@ def _copy(tuned, tmp_path):
 
 
 def test_an_intact_tune_is_reported(tuned, tmp_path):
-    assert balance("report", tuned, "--out", tmp_path / "rep").returncode == 0
+    # (the page is built: its figure need not be drawn, tests/undrawn_figures.py; a tune page's
+    # figures are drawn in test_sweep_tune_pages.py)
+    with figures_undrawn():
+        assert balance("report", tuned, "--out", tmp_path / "rep").returncode == 0
 
 
 def test_a_damaged_result_is_one_line(tuned, tmp_path):
@@ -59,7 +63,8 @@ def test_a_panel_tunes_confirmation_of_cells_is_found(tmp_path):
             "--max-games", 400, "--confirm-games", 400, "-q", "--out", out)
     confirm = json.loads((out / "result.json").read_text())["confirm"]["dir"]
     assert not (out / confirm / "run.json").exists() and list((out / confirm).glob("cell-*/run.json"))
-    assert balance("report", out, "--out", tmp_path / "rep").returncode == 0
+    with figures_undrawn():          # (built, not drawn: as above)
+        assert balance("report", out, "--out", tmp_path / "rep").returncode == 0
     for d in (out / confirm).glob("cell-*"):
         shutil.rmtree(d)
     assert balance("report", out, "--out", tmp_path / "rep2", check=False).returncode == 2

@@ -75,8 +75,22 @@ def test_each_side_has_an_axis_of_its_own(before_after):
     assert "Censitaire side" in tenants.get_title() and tenants.get_ylim()[1] == pytest.approx(1.0)
 
 
-def test_the_command_prints_the_answer_and_writes_every_compared_metric(before_after, tmp_path,
-                                                                        capsys):
+@pytest.fixture(scope="module")
+def command(before_after, tmp_path_factory):
+    """`balance report BASE START1` of the module's runs, once: (its folder, what it printed, the
+    sections and figures it built). Its figures are built, not drawn (its words and CSV are read;
+    undrawn_figures.py); test_figure_checklist.py's checks are made of them below."""
+    from figure_checks import sections_kept
+    from in_process import balance
+
+    root = tmp_path_factory_root(before_after)
+    r = tmp_path_factory.mktemp("review_l_cmd") / "r"
+    with figures_undrawn(), sections_kept({}) as built:
+        done = balance("report", root / "base", root / "start1", "--out", r)
+    return r, done.stdout, built["secs"], built["figs"]
+
+
+def test_the_command_prints_the_answer_and_writes_every_compared_metric(before_after, command):
     """`balance report BASE VARIANT` printed only the page's path (review L #4): it now prints
     whether the role win rates moved and how many metrics did, and writes comparison.csv, whose
     Seigneur row holds each run's share of games the Seigneur won (from games.parquet)."""
@@ -84,12 +98,9 @@ def test_the_command_prints_the_answer_and_writes_every_compared_metric(before_a
     import io
     import json
 
-    from cli import _run
-
     root = tmp_path_factory_root(before_after)
-    with figures_undrawn():         # (the words and the CSV are checked, not the pixels)
-        assert _run(["report", str(root / "base"), str(root / "start1"), "--out", str(tmp_path / "r")]) == 0
-    out = capsys.readouterr().out.splitlines()
+    r, printed, _, _ = command
+    out = printed.splitlines()
     assert out[0] == "start1 against base:", out
     assert out[1].startswith("  Did the role win rates move? ") and "Seigneur side" in out[1]
     # which line-up the answer is about (the runs' own, read here from run.json), and how to ask
@@ -102,8 +113,8 @@ def test_the_command_prints_the_answer_and_writes_every_compared_metric(before_a
     # then the split of the Censitaires' wins among their seats (review R #2), then the count
     assert out[3].startswith("  Did the split of the Censitaires' wins among their seats move? "), out[3]
     assert " tested metrics " in out[4] and "Listed below" not in out[4] and "against" not in out[4]
-    assert out[-2] == f"every compared metric: {tmp_path / 'r' / 'comparison.csv'}"
-    rows = list(csv.DictReader(io.StringIO((tmp_path / "r" / "comparison.csv").read_text())))
+    assert out[-2] == f"every compared metric: {r / 'comparison.csv'}"
+    rows = list(csv.DictReader(io.StringIO((r / "comparison.csv").read_text())))
     lord = next(r for r in rows if r["metric"] == "role_win_share")
     for side, run in (("base", "base"), ("variant", "start1")):
         won = pl.read_parquet(root / run / "games.parquet")["winner_role"]
@@ -111,6 +122,29 @@ def test_the_command_prints_the_answer_and_writes_every_compared_metric(before_a
     assert {(r["before"], r["after"]) for r in rows} == {("base", "start1")}
     assert lord["verdict"] in ("within noise", "clear but small", "clear, may matter",
                                "clear and large enough to matter")
+
+
+def test_every_figure_of_the_before_after_passes_the_checklist(command):
+    """test_figure_checklist.py's checks of a real Seigneurial report (its own runs' case there
+    runs under `make test-slow`): every figure of this before/after, each of the game's report
+    figures and the comparison's, measured drawn against the figure checklist; every section with
+    data shows a figure or a sentence; and the sections issue #9 named show something (as
+    test_seigneurial_sections_named_in_the_issue_show_something there)."""
+    from figure_checks import checklist_breaches, sections_showing_nothing
+
+    _, _, secs, figs = command
+    assert {"role_advantage", "seigneur_squares", "improvements", "objectives", "game_length", "scores",
+            "comparison"} <= set(figs)
+    found = checklist_breaches(figs)
+    assert not found, "\n".join(found)
+    empty = sections_showing_nothing(secs)
+    assert not empty, empty
+    by_id = {s.id: s for s in secs}
+    assert by_id["squares"].figures == ["seigneur_squares"]
+    assert by_id["squares"].sentences[0].startswith("The Seigneur most often ends on square")
+    assert by_id["flow"].sentences, "Seigneurial game flow has no figure, so it must say something"
+    titles = [ax.get_title() for ax in figs["improvements"].axes]
+    assert not any("before and after" in x.lower() for x in titles)   # it meant the improvements
 
 
 def tmp_path_factory_root(before_after):

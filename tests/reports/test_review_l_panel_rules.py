@@ -29,20 +29,30 @@ def panels(tmp_path_factory):
     return root
 
 
+@pytest.fixture(scope="module")
+def report_of_both(panels, tmp_path_factory):
+    """``balance report BASE RICH1`` of the two panels, once for the module (two tests read it):
+    (its directory, what it printed). Its figure is drawn: the fast suite's drawing of a panel
+    before/after's change figure of seats."""
+    from in_process import balance
+
+    out = tmp_path_factory.mktemp("review_l_report") / "r"
+    done = balance("report", panels / "base", panels / "rich1", "--out", out)
+    return out, done.stdout
+
+
 def _seat_share(run, seat: int) -> float:
     """A seat's win share from the run's players.parquet (ties split as the rows record them)."""
     p = pl.read_parquet(run / "players.parquet")
     return float(p.filter(pl.col("seat") == seat)["win_share"].mean())
 
 
-def test_two_panels_give_a_before_after_per_line_up(panels, tmp_path, capsys, multipletests):
+def test_two_panels_give_a_before_after_per_line_up(panels, report_of_both, multipletests):
     base, variant = panels / "base", panels / "rich1"
-    capsys.readouterr()
-    assert _run(["report", str(base), str(variant), "--out", str(tmp_path / "r")]) == 0
-    out = capsys.readouterr().out
+    r_dir, out = report_of_both
     assert out.startswith("What changed: rich1 changes 1 rule setting of base: setup.start_coins")
     assert "Seat 1 moved in 3 of 3 cells, up in every one (" in out, out
-    rows = list(csv.DictReader(io.StringIO((tmp_path / "r" / "comparison.csv").read_text())))
+    rows = list(csv.DictReader(io.StringIO((r_dir / "comparison.csv").read_text())))
     assert len(rows) == 3 * 4
     cells = sorted({json.loads((d / "run.json").read_text())["strategies"][0] for d in base.glob("cell-*")})
     assert len(cells) == 3
@@ -78,12 +88,10 @@ def test_two_panels_give_a_before_after_per_line_up(panels, tmp_path, capsys, mu
         assert (r["verdict"] == "clear and large enough to matter") == large, r
 
 
-def test_the_lead_says_the_cells_played_the_same_deals(panels, tmp_path, capsys):
-    capsys.readouterr()
-    with figures_undrawn():
-        assert _run(["report", str(panels / "base"), str(panels / "rich1"), "--out", str(tmp_path / "r")]) == 0
+def test_the_lead_says_the_cells_played_the_same_deals(report_of_both):
+    # (what the module's report of the two panels printed: the same command, run once)
     assert ("Every cell's two runs played the same deals (seed 3, 600 games a cell): each change is "
-            "paired game by game") in capsys.readouterr().out
+            "paired game by game") in report_of_both[1]
 
 
 def test_two_panels_of_one_rule_set_on_other_deals_move_no_seat(panels, tmp_path, capsys):

@@ -107,10 +107,13 @@ def _panels(tmp_path, same_seat: int = 0):
     return out["base"], out["variant"], wins
 
 
-def test_a_seat_with_the_same_games_under_both_rules_is_named_and_kept_out_of_the_family(tmp_path):
+def test_a_seat_with_the_same_games_under_both_rules_is_named_and_kept_out_of_the_family(tmp_path, undrawn):
     """Review N #8: the Seigneur won the same 3 games under both rules; the paired differences were
     all 0, and the row read "0.0 to 0.0 pp, within noise" inside the Holm family of 4. Such a row is
-    named and kept out of the family, with the bound its games put on its change."""
+    named and kept out of the family, with the bound its games put on its change. (The page's words
+    are read: its figure need not be drawn, ``undrawn``; a panel before/after's change figure is
+    drawn in test_a_game_with_roles_reads_the_split_within_a_role_before_and_after and
+    test_review_l_panel_rules.py.)"""
     from reports.panel import build_panel_comparison_report
 
     base, variant, wins = _panels(tmp_path)
@@ -278,10 +281,12 @@ def test_a_game_with_roles_reads_the_split_within_a_role_before_and_after(tmp_pa
     assert (tmp_path / "r" / "balance.csv").is_file()
 
 
-def test_the_panel_page_of_a_game_with_roles_splits_its_cell_table_so_the_finding_columns_fit(tmp_path):
+def test_the_panel_page_of_a_game_with_roles_splits_its_cell_table_so_the_finding_columns_fit(tmp_path, undrawn):
     """Review N #11: the Seigneurial panel page's one cell table of 12 columns ran past a 1300-pixel
     window, each seat's share of the Censitaires' wins behind a scroll bar. The columns the
-    finding reads come first, in a table of their own; each seat's share of all games follows."""
+    finding reads come first, in a table of their own; each seat's share of all games follows.
+    (The page's tables are read: its figure need not be drawn, ``undrawn``; a role game's panel
+    page is drawn in test_panel_roles.py.)"""
     import html as html_mod
 
     from reports.panel import build_panel_report

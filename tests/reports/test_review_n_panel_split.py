@@ -81,12 +81,15 @@ def _split(c):
     return c.rows.filter(pl.col("metric") == "seat_share_of_role_wins")
 
 
-def test_the_split_rows_are_the_runs_own_shares_tested_paired_in_the_family_of_the_sides(tmp_path, multipletests):
+def test_the_split_rows_are_the_runs_own_shares_tested_paired_in_the_family_of_the_sides(tmp_path, multipletests,
+                                                                                         undrawn):
     """Each Censitaire seat's share before and after is the runs' own (wins over the Censitaires'
     wins, from the arrays written); its change's se is the sd of the paired per-game linearised
     differences over √G (and agrees with a bootstrap over games); Holm and the Bonferroni sizes
     run over every tested row, sides and seats; the seats of the cell with the same games are kept
-    out, with the bound those games put on a share."""
+    out, with the bound those games put on a share. (The page's words and CSV are read: its figure
+    need not be drawn, ``undrawn``; a role game's panel before/after is drawn in
+    test_review_n_panel.py.)"""
     from analysis.stats import same_games_bound
     from reports.panel import build_panel_comparison_report
 

@@ -63,15 +63,14 @@ def test_the_opener_follows_the_largest_verdict():
     assert moved_opener([None], None) == "Yes"
 
 
-def test_the_split_of_the_censitaires_wins_is_compared_and_answered(payment_order, tmp_path):
+def test_the_split_of_the_censitaires_wins_is_compared_and_answered(payment_order, tmp_path, multipletests):
     """Review R #2: the pair page listed the Censitaire seats' win shares of all games as changes
     that matter (they mirror the Seigneur's change) and never said whether the split among the
     Censitaires moved. Each seat's share of the Censitaires' wins is now in the comparison (from the
     rows: checked here), in the tested family (Holm over every tested row, as statsmodels adjusts),
     and the page's second answer says which moved; the seats' shares of all games stay in the table
-    but are not listed again as changes."""
-    from statsmodels.stats.multitest import multipletests
-
+    but are not listed again as changes. (statsmodels' ``multipletests`` without the full garbage
+    collection it runs after a Holm adjustment: the ``multipletests`` fixture of conftest.py.)"""
     from reports.text import comparison_headlines
 
     cmp = payment_order

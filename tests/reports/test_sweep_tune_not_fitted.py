@@ -37,7 +37,10 @@ def test_a_tune_with_too_few_full_budget_trials_says_why_it_has_no_fit(tmp_path)
     TRIALS.write_csv(tune_dir / "trials.csv")
     want = ("Not fitted: 3 trials played the full budget for 3 settings (a fit needs at least 5")
     assert why_not_fitted(TRIALS, TUNE, "role_win_share_seigneur").startswith(want)
-    page = build_tune_report(tune_dir, tmp_path / "rep")
+    from undrawn_figures import figures_undrawn
+
+    with figures_undrawn():      # the page's words (its figure is drawn in test_sweep_tune_pages.py)
+        page = build_tune_report(tune_dir, tmp_path / "rep")
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8")))
     assert "What each setting does to the target" in text
     assert want in text and "--trials" in text

@@ -18,7 +18,10 @@ from simcore.config import parse_settings
 def baseline(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("sgcheck")
     prep = runner.prepare("seigneurial", players=4)
-    run = runner.run(prep, games=40_000, seed=3, out=tmp / "run", quiet=True)
+    # 20,000 games (was 40,000: 0.5 s of CPU more): enough for a baseline whose own error lets an
+    # unchanged configuration pass (at 15,000 a seat's is refused as too large), and the moved
+    # goal changes the Seigneur's share by far more than the tolerance
+    run = runner.run(prep, games=20_000, seed=3, out=tmp / "run", quiet=True)
     return make_baseline(run, tmp / "base.toml")
 
 
@@ -32,7 +35,7 @@ def test_export_roles_has_each_side_then_each_seat(baseline, tmp_path):
     t = pl.read_csv(out)
     sides = t.filter(level="side")
     assert sides["role"].to_list() == ["seigneur", "censitaire"]
-    assert sides["wins"].sum() == pytest.approx(40_000)       # one winning side per game
+    assert sides["wins"].sum() == pytest.approx(20_000)       # one winning side per game
     seats = t.filter(level="seat")
     assert seats["seat"].to_list() == [0, 1, 2, 3]
     players = pl.read_parquet(run / "players.parquet")

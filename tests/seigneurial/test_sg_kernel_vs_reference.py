@@ -69,19 +69,19 @@ def test_kernel_plays_the_reference_games_exactly(players):
     ("sick_turns = 2", "sick_turns = 4"),
     ("max_turns = 200", "max_turns = 6"),
 ])
-def test_kernel_replays_reference_under_every_setting(old, new):
+@pytest.mark.parametrize("n", [3, pytest.param(15, marks=pytest.mark.slow)])
+def test_kernel_replays_reference_under_every_setting(old, new, n):
     """Each [assumption] and compensation setting takes its other branch in both engines alike.
 
-    5 games per player count (15 before; the reference's games are most of the cost): every
-    setting changes the very first game at both counts (the reference run with the default rules
-    differs from the kernel from game 0 on in all 42 cases), and mistakes planted in the
-    reference's handling of a setting -- the Mill's or the Church's capacity off by one
-    (``used <= cap``), ``sick_turns`` or ``forced_draws_after`` capped at 3, the winter payment
-    floored at 2 -- each fail at game 0 at both counts; the rarest, the Mill's capacity at 3
-    players, shows in 6 of 15 games there and in all 15 at 5 players."""
+    3 games per player count (15 with -m slow; 5, then 3, in the fast suite: the reference's games
+    are most of the cost): every setting changes the very first game at both counts (the
+    reference run with the default rules differs from the kernel from game 0 on in all 42 cases),
+    and mistakes planted in the reference's handling of a setting -- the Mill's or the Church's
+    capacity off by one (``used <= cap``), ``sick_turns`` or ``forced_draws_after`` capped at 3,
+    the winter payment floored at 2 -- each fail at game 0 at both counts; the rarest, the Mill's
+    capacity at 3 players, shows in 6 of 15 games there and in all 15 at 5 players."""
     assert old in TEXT
     rules = R.loads(TEXT.replace(old, new))
-    n = 5
     for players in (3, 5):
         out = D.run_chunk(rules, players, 0, n, 3, debug=True, trace_decisions=True)
         assert not out["error"].any(), np.unique(out["error"])

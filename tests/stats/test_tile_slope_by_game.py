@@ -8,6 +8,7 @@ rows and a label saying so; coverage by simulation (slow)."""
 
 from __future__ import annotations
 
+import functools
 import json
 
 import numpy as np
@@ -26,13 +27,20 @@ def run(tmp_path_factory):
     return out
 
 
+@functools.lru_cache(maxsize=None)
 def _statsmodels(out, column):
-    sm = pytest.importorskip("statsmodels.api")
+    """statsmodels' OLS of win share on ``column`` over the run's player rows: (slope, its standard
+    error clustered by game, its interval, the rows-as-independent standard error); once per run
+    and column (both sources' tests read the same). Its OLS module alone: statsmodels.api imports
+    every model (~0.5 s of CPU more)."""
+    lm = pytest.importorskip("statsmodels.regression.linear_model")
+    from statsmodels.tools.tools import add_constant
+
     df = pl.read_parquet(out / "players.parquet")
-    X = sm.add_constant(df[column].to_numpy().astype(float))
+    X = add_constant(df[column].to_numpy().astype(float))
     y = df["win_share"].to_numpy().astype(float)
-    fit = sm.OLS(y, X).fit(cov_type="cluster", cov_kwds={"groups": df["game"].to_numpy()}, use_t=True)
-    return fit.params[1], fit.bse[1], fit.conf_int()[1], sm.OLS(y, X).fit().bse[1]
+    fit = lm.OLS(y, X).fit(cov_type="cluster", cov_kwds={"groups": df["game"].to_numpy()}, use_t=True)
+    return fit.params[1], fit.bse[1], tuple(fit.conf_int()[1]), lm.OLS(y, X).fit().bse[1]
 
 
 @pytest.mark.parametrize("source", ["stats", "rows"])

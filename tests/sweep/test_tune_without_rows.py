@@ -49,19 +49,41 @@ def _numbers(x, path=""):
     return {path: x}
 
 
+CASE = (["seat-balance:40"], ["setup.start_coins[1]=60"], "random", 2)     # 2 players, random bots
+
+
+@pytest.fixture(scope="module")
+def case_without_rows(tmp_path_factory):
+    """``_plan(*CASE)`` tuned with the row limit lowered (its 1,200-game confirmation without rows),
+    once for the module: (its directory, its result.json). Read by the first case below and, as the
+    tune never stopped, by test_a_tune_stopped_mid_confirmation_goes_on_from_what_it_kept."""
+    out = tmp_path_factory.mktemp("case") / "sums"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(runner, "RAW_LIMIT", 1000)
+        return out, run_tune(_plan(*CASE), out)
+
+
 @pytest.mark.parametrize("targets,settings,strategies,players", [
-    (["seat-balance:40"], ["setup.start_coins[1]=60"], "random", 2),
+    CASE,
+    # The same check over two more plans runs under `make test-slow` (~5.5 s of CPU: three tunes
+    # each): a 3-player mixed line-up with a strategy target, and a panel (one confirmation per
+    # cell, no start rules; a panel tune without rows is also checked in the fast suite, figure for
+    # figure against its rows, by tests/sweep/test_tune_panel_start.py).
     # start coins 10 each: no candidate (seat 1 at 0, 20 … 120) is the start rules, which a best
     # candidate at their values would not play (tests/sweep/test_tune_start_rules_by_value.py)
-    (["no-dominant-strategy:20"], ["setup.start_coins=10"], "balanced,random,random", 3),
-    (["seat-balance:40"], (), "random", (2, 3)),
+    pytest.param(["no-dominant-strategy:20"], ["setup.start_coins=10"], "balanced,random,random", 3,
+                 marks=pytest.mark.slow),
+    pytest.param(["seat-balance:40"], (), "random", (2, 3), marks=pytest.mark.slow),
 ])
-def test_a_confirmation_without_rows_gives_the_same_result(tmp_path, monkeypatch, targets, settings,
+def test_a_confirmation_without_rows_gives_the_same_result(tmp_path, monkeypatch, request, targets, settings,
                                                            strategies, players):
     with_rows = run_tune(_plan(targets, settings, strategies, players), tmp_path / "rows")
     monkeypatch.setattr(runner, "RAW_LIMIT", 1000)
-    out = tmp_path / "sums"
-    without = run_tune(_plan(targets, settings, strategies, players), out)
+    if (targets, settings, strategies, players) == CASE:     # the module's (as played below)
+        out, without = request.getfixturevalue("case_without_rows")
+    else:
+        out = tmp_path / "sums"
+        without = run_tune(_plan(targets, settings, strategies, players), out)
     confirm = out / without["confirm"]["dir"]
     assert not list(out.glob("confirmations/**/players.parquet"))
     runs = [confirm] if not isinstance(players, tuple) else sorted(confirm.glob("cell-*[0-9]"))
@@ -94,19 +116,23 @@ def test_a_tune_resumed_with_more_trials_pairs_the_start_rules_with_its_new_best
     """Review H #2: the start rules' sums were reused when seed and games matched, although they
     paired the start rules with the best candidate of the first run; resumed with more trials (a
     new best), result.json's ``start`` showed the old candidate's seat shares. The sums record the
-    rules they paired and are played again for another candidate. Nine trials (twelve before) are
-    the fewest at this seed whose best is not the one-trial tune's (trial 9 against trial 0)."""
+    rules they paired and are played again for another candidate. All it needs is a resumed tune
+    whose best is not the one-trial tune's: at seed 1 two trials are enough (trial 1 against
+    trial 0; seed 3 needed nine, 1.6 s of CPU more each time: a tune's trial is mostly its
+    bookkeeping). Tried against the mistake put back (the resumed tune's start rules paired from
+    the sums of the earlier best's confirmation, trial-0, their tuned rules left unchecked): it
+    fails."""
     monkeypatch.setattr(runner, "RAW_LIMIT", 1000)
 
     def plan(trials):
         return plan_tune("middle-ages", varies=["setup.start_coins[0]=0..120:5"],
-                         settings=["setup.start_coins[1]=45"], targets=["seat-balance:5"], seed=3,
+                         settings=["setup.start_coins[1]=45"], targets=["seat-balance:5"], seed=1,
                          trials=trials, min_games=400, max_games=800, eta=2, confirm_games=1200,
                          players=2, strategies="random", stop_when_met=False)
 
     first = run_tune(plan(1), tmp_path / "resumed")
-    resumed = run_tune(plan(9), tmp_path / "resumed")
-    fresh = run_tune(plan(9), tmp_path / "fresh")
+    resumed = run_tune(plan(2), tmp_path / "resumed")
+    fresh = run_tune(plan(2), tmp_path / "fresh")
     assert resumed["best_trial"] == fresh["best_trial"] != first["best_trial"]
     assert resumed["start"]["seats"] == fresh["start"]["seats"]
     # a damaged sums file: one line when read, and a resumed tune plays its confirmation again
@@ -119,14 +145,15 @@ def test_a_tune_resumed_with_more_trials_pairs_the_start_rules_with_its_new_best
     from analysis.sweep.joint import JointSums
     with pytest.raises(UsageError, match="not readable exact sums"):
         JointSums.read_checked(sums)
-    again = run_tune(plan(9), tmp_path / "fresh")
+    again = run_tune(plan(2), tmp_path / "fresh")
     assert _numbers(again) == _numbers(fresh)
 
 
-def test_a_tune_stopped_mid_confirmation_goes_on_from_what_it_kept(tmp_path, monkeypatch):
+def test_a_tune_stopped_mid_confirmation_goes_on_from_what_it_kept(tmp_path, monkeypatch, case_without_rows):
     """A confirmation without rows keeps what it played every 8 chunks (trial-N.played_so_far/):
     stopped in its 11th chunk, the same tune goes on from there and gives the result.json of a
-    tune never stopped."""
+    tune never stopped (the module's ``case_without_rows``, played in chunks of the default size:
+    the sums are exact, the same whatever the chunks)."""
     import signal
 
     import analysis.sweep.play as play
@@ -134,8 +161,8 @@ def test_a_tune_stopped_mid_confirmation_goes_on_from_what_it_kept(tmp_path, mon
 
     monkeypatch.setattr(runner, "RAW_LIMIT", 1000)
     monkeypatch.setattr(play, "TOGETHER_CHUNK", 100)          # 12 chunks of 100 games
-    args = (["seat-balance:40"], ["setup.start_coins[1]=60"], "random", 2)
-    whole = run_tune(_plan(*args), tmp_path / "whole")
+    args = CASE
+    whole = case_without_rows[1]
     real, seen = play.chunk_metrics, []
 
     def cut(*a, **k):
