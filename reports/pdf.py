@@ -69,23 +69,33 @@ class _Layout:
         """Greedy word wrap on measured widths; a word wider than ``width`` is split. Every text of
         the PDF passes here, so Markdown's code marks are taken out here (the PDF has no code face;
         the HTML renders them as code): every page's PDF alike."""
+        font = self.fonts[weight]
+        space = font.units(" ")
+
+        def fits(units: int) -> bool:           # (as self.width's inches, from the same units)
+            return units * size / font.units_per_em / 72 <= width + 1e-6
+
         lines: list[str] = []
         for para in without_code_marks(str(text)).split("\n"):
-            line = ""
+            line, line_units = "", 0
             for word in para.split(" "):
-                trial = f"{line} {word}" if line else word
-                if self.width(trial, size, weight) <= width + 1e-6:
-                    line = trial
+                # a line's advance is the sum of its characters' (no kerning): the trial line's is
+                # the line's, a space's and the word's, not measured again character by character
+                word_units = font.units(word)
+                trial_units = line_units + space + word_units if line else word_units
+                if fits(trial_units):
+                    line, line_units = (f"{line} {word}" if line else word), trial_units
                     continue
                 if line:
                     lines.append(line)
-                while self.width(word, size, weight) > width + 1e-6 and len(word) > 1:
+                while not fits(word_units) and len(word) > 1:
                     cut = len(word) - 1
-                    while cut > 1 and self.width(word[:cut], size, weight) > width + 1e-6:
+                    while cut > 1 and not fits(font.units(word[:cut])):
                         cut -= 1
                     lines.append(word[:cut])
                     word = word[cut:]
-                line = word
+                    word_units = font.units(word)
+                line, line_units = word, word_units
             lines.append(line)
         return lines
 

@@ -71,6 +71,7 @@ class TrueTypeFont:
         self.cap_height = (struct.unpack_from(">h", os2, 88)[0] if len(os2) >= 90
                            else round(0.7 * self.ascent))
         self.cmap = self._read_cmap()
+        self._units: dict[str, int] = {}           # the texts measured (:meth:`units`)
         name = self._postscript_name() or self.path.stem
         self.name = "".join(c for c in name if c.isalnum() or c in "-_") or "Font"
 
@@ -140,12 +141,21 @@ class TrueTypeFont:
         """The glyph id of a character (0, the font's "missing" box, for one it does not have)."""
         return self.cmap.get(ord(ch), 0)
 
+    def units(self, text: str) -> int:
+        """The advance of ``text`` in font units (no kerning: the advances add up, as
+        :class:`Page` places it)."""
+        got = self._units.get(text)
+        if got is None:
+            cmap, adv = self.cmap, self.advances
+            got = sum(adv[cmap.get(ord(c), 0)] for c in text)
+            if len(self._units) < 200_000:      # (a report's table layout measures its words
+                self._units[text] = got         # thousands of times over: ~750,000 characters)
+        return got
+
     def width(self, text: str, size: float) -> float:
         """The advance of ``text`` at ``size`` points, in points (no kerning: as :class:`Page`
         places it)."""
-        cmap, adv = self.cmap, self.advances
-        units = sum(adv[cmap.get(ord(c), 0)] for c in text)
-        return units * size / self.units_per_em
+        return self.units(text) * size / self.units_per_em
 
     # -- the embedded subset ---------------------------------------------------------------------
 
