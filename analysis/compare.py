@@ -177,8 +177,13 @@ ones with one value per game in players.parquet / games.parquet. The others (gui
 and tile metrics, strategy and leader metrics) stay unpaired."""
 
 SMALLEST_COUNT = 0.01
-"""The smallest change of a mean count per game that matters (reshuffles per game): one more in
-every 100 games, as 1 pp is for the share of games with one."""
+"""The smallest change of a mean count per game that matters (reshuffles or lead changes per game):
+one more in every 100 games, as 1 pp is for the share of games with one."""
+
+COUNT_METRICS = ("count_mean", "lead_changes", "lead_changes_by_turn")
+"""The compared means that are counts per game, sized against :data:`SMALLEST_COUNT` (review U #3:
+the lead changes were sized against the game's score amount, "2 lead changes" in Middle-Ages,
+two thirds of their mean)."""
 
 
 @dataclass
@@ -220,7 +225,7 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
     variant_high, diff, diff_low, diff_high, z, p_value, p_adjusted (Holm), significant
     (p_adjusted < alpha), smallest (the metric's smallest difference that matters,
     :func:`analysis.load.smallest_difference` for ``game``, ``smallest`` overriding by kind;
-    :data:`SMALLEST_COUNT` for a mean count per game), size_low, size_high (the interval the
+    :data:`SMALLEST_COUNT` for a mean count per game, :data:`COUNT_METRICS`), size_low, size_high (the interval the
     verdict's size is read on: :func:`_size_intervals`), verdict (:func:`analysis.stats.practical`,
     when significant: "clear and large enough to matter" when its interval's near end is at least
     ``smallest``, "clear but small" when its far end is below it, "clear, may matter" when the
@@ -362,7 +367,7 @@ def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], al
     adj = stats.holm(p)
     significant = np.nan_to_num(adj, nan=1.0) < alpha
     slo, shi = _size_intervals(diff, dlo, dhi, p, alpha, welch_sd, (e1, n1, e2, n2), pair_t)
-    small = np.array([SMALLEST_COUNT if m == "count_mean" else
+    small = np.array([SMALLEST_COUNT if m in COUNT_METRICS else
                       smallest_difference(game, _smallest_kind(m, k), smallest)
                       for m, k in zip(metrics, kind)], dtype=float)
     founded = {r["key"]: min(r["estimate"], r["estimate_v"]) for r in

@@ -453,7 +453,7 @@ def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False, game: s
             "tested metrics keeps the chance that two runs of the same rules flag anything at 5%, so a "
             "change whose interval just excludes zero may still not count. A clear change is sized "
             "against the metric's smallest difference that matters (1 pp for shares, 0.01 a game for a "
-            "mean count such as reshuffles, the game's own amount for scores and lengths) on its "
+            "mean count such as reshuffles or lead changes, the game's own amount for scores and lengths) on its "
             "interval widened to hold for all tested metrics "
             "at once (Bonferroni; wider than the 95% interval shown): \"clear and large enough to "
             "matter\" when all of that interval is at least that far from 0, \"clear, may matter\" "

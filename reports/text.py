@@ -1234,7 +1234,10 @@ def _small_thresholds(cmp: pl.DataFrame, unit: str) -> str:
         if s is None or s != s:
             continue
         one = s == 1 and u.endswith("s") and " " not in u        # 1 point, 1 turn; "% of own goal" as it is
-        seen.setdefault(u, f"{100 * s:g} pp for shares" if u == "pp" else f"{s:g} {u[:-1] if one else u}".strip())
+        # (a share's and a tile slope's are fractions: 0.01 is 1 pp, 1 pp per tile; review U #3
+        # read "0.01 pp per tile")
+        seen.setdefault(u, f"{100 * s:g} pp for shares" if u == "pp" else f"{100 * s:g} {u}" if u.startswith("pp ")
+                        else f"{s:g} {u[:-1] if one else u}".strip())
     return ", ".join(seen.values()) or "1 pp for shares"
 
 
