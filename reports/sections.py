@@ -35,7 +35,7 @@ from reports.games import hook_for, spec_for
 from reports.text import (bends, sentence_texts, sides_named,
     amount,
     change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
-    INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, lineup_note, metric_change, metric_digits, NO_GAME_DIFFERS,
+    INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
     no_game_differs, no_game_differs_in,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
     pvalue, role_headlines, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
@@ -341,14 +341,18 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
         if moved.height:
             # each with its size in words, as the page's question says it: "+0.7 pp (clear but
             # small)" is a move, not one "by enough to matter"
+            d = common_digits(list(moved.iter_rows(named=True)))     # (as the page's answer prints them)
             sentence += (f" {what} win rates moved: " + ", ".join(
-                f"{metric_label(r).replace(' win share', '')} {pp(r['diff'])}"
+                f"{metric_label(r).replace(' win share', '')} {pp(shown_change(r, d), d)}"
                 + (f" ({verdict_words(r['verdict'], True)})" if r.get("verdict") else "")
                 for r in moved.iter_rows(named=True)) + ".")
         else:
             r = ranked.row(0, named=True)
+            # at the decimals and from the printed values of the page's answer (review U #4: the
+            # answer read "+0.2 pp" and this caption "+0.3 pp" for one change of 0.25 pp)
+            d = metric_digits(r)
             sentence += (f" {what} win rates did not move beyond noise (largest change: "
-                        f"{metric_label(r).replace(' win share', '')} {pp(r['diff'])}).")
+                        f"{metric_label(r).replace(' win share', '')} {pp(shown_change(r, d), d)}).")
     shown = pl.col("verdict").is_in([stats.LARGE, stats.MAY_MATTER]) if "verdict" in cmp.columns \
         else pl.col("significant")
     # the other shares: every share but the ones the first sentence gave (in a game of roles the

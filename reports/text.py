@@ -838,6 +838,8 @@ def _agrees(r: dict, d: int) -> bool:
         return True
     if r["kind"] == "proportion" and any(0.0 < x < scale and rounded(x, d) in (0.0, scale) for x in (b, v)):
         return False     # a share not 0% or 100% must not print as one (review S #2: 99.958% as 100.0%)
+    if rounded(v, d) == rounded(b, d) and abs(c) >= 0.5 * 10.0 ** -(d + MORE_DIGITS):
+        return False     # a change must not print as none (review U #4: 0.42% → 0.45% as "0.4% → 0.4% (0.0 pp)")
     return abs(rounded(v, d) - rounded(b, d) - c) <= 0.5 * 10.0 ** -d + 1e-9
 
 

@@ -46,3 +46,57 @@ def test_lead_changes_are_sized_as_a_count_per_game_not_in_coins(palais):
     assert coins == [pytest.approx(smallest_difference("middle-ages", "score"))]
     tiles = palais.filter(pl.col("metric") == "tile_slope")["smallest"].unique().to_list()
     assert tiles == [pytest.approx(0.01)]
+
+
+# Review U #4: one change printed as two numbers on one page ("+0.2 pp" in the answer, "+0.3 pp" in
+# the figure's caption, for 24.69% → 24.94%), and a change printed as none ("Seigneur side 0.4% →
+# 0.4% (0.0 pp …)" for 0.42% → 0.45%).
+
+def _seats(shares_before, shares_after, significant=False):
+    from analysis.compare import COMPARE_SCHEMA
+
+    rows = []
+    for k, (b, v) in enumerate(zip(shares_before, shares_after)):
+        d = v - b
+        row = {c: None for c in COMPARE_SCHEMA}
+        row.update(metric="seat_win_share", key=f"Seat {k + 1}", label=f"Seat {k + 1} win share",
+                   kind="proportion", base=b, variant=v, diff=d, diff_low=d - 0.003, diff_high=d + 0.003,
+                   z=d / 0.0015, p_value=0.5, p_adjusted=1.0, significant=significant, smallest=0.01,
+                   verdict="within noise", paired=True)
+        rows.append(row)
+    return pl.DataFrame(rows, schema=COMPARE_SCHEMA)
+
+
+def _seat_numbers(text: str, seat: str) -> tuple[float, float, float]:
+    """(before, after, change) of a seat as the answer prints them: "Seat 1 24.69% → 24.94% (+0.25 pp"."""
+    import re
+
+    got = re.search(rf"{seat} ([\d.]+)% → ([\d.]+)% \(([+−-]?[\d.]+) pp", text).groups()
+    return tuple(float(x.replace("−", "-")) for x in got)
+
+
+@pytest.mark.parametrize("significant", [False, True])
+def test_the_caption_prints_the_change_the_answer_prints(significant):
+    import re
+
+    from reports.sections import _comparison_caption
+    from reports.text import seat_question
+
+    cmp = _seats([0.2469, 0.2500, 0.2531, 0.2500], [0.2494, 0.2490, 0.2516, 0.2500], significant)
+    answer, caption = seat_question(cmp), _comparison_caption(cmp, "coins")
+    before, after, change = _seat_numbers(answer, "Seat 1")
+    # the printed after − before is the change printed, within half a unit of the change (0.25 pp:
+    # a tie at one decimal, which the answer printed +0.2 and the caption +0.3)
+    assert change == pytest.approx(after - before) and abs(change - 0.25) <= 0.05 + 1e-9, answer
+    in_caption = re.search(r"Seat 1 ([+−-]?[\d.]+) pp", caption).group(1)
+    assert float(in_caption.replace("−", "-")) == change, (answer, caption)
+
+
+def test_a_small_share_that_changed_does_not_print_as_unchanged():
+    from reports.text import seat_question
+
+    cmp = _seats([0.0042, 0.33, 0.33, 0.3358], [0.0044, 0.33, 0.33, 0.3356])
+    answer = seat_question(cmp)
+    before, after, change = __import__("re").search(r"Seat 1 ([\d.]+)% → ([\d.]+)% \(([+−-][\d.]+) pp", answer).groups()
+    assert before != after and float(change.replace("−", "-")) != 0, answer
+    assert abs(float(after) - float(before) - float(change.replace("−", "-"))) < 1e-9, answer
