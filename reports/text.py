@@ -1414,6 +1414,43 @@ def _room_for_a_change(rows: pl.DataFrame, what: str) -> str:
             f"{where}; more games would tell.")
 
 
+def room_for_a_swing(within: list[tuple[str, float, float]], smallest: float, what: tuple[str, str],
+                     more: str = "more games would tell") -> str:
+    """After "none of these changed clearly": whether these games leave room for a change of
+    ``smallest`` (a share's, as a fraction) among the rows ``within`` noise, each ``(name, low,
+    high)``, its own 95% interval (review U #1, #2: "no event card clearly changes any seat's win
+    share" and "not clearly for the other 12" read as "no effect" where every interval reached past
+    the 1 pp that matters). " Every … lies within ±1 pp: these games leave no room for a change
+    that matters." or " These games cannot rule out a change of 1 pp for 9 of the 12 …: their 95%
+    intervals reach it (the furthest: Chevalier, −2.59 pp); more games would tell."; '' without
+    rows or a smallest difference. ``what``: a row in words, singular and plural ("card-and-seat
+    swing", "card-and-seat swings")."""
+    rows = [(n, lo, hi) for n, lo, hi in within
+            if lo is not None and hi is not None and np.isfinite(lo) and np.isfinite(hi)]
+    if not rows or not smallest > 0:
+        return ""
+    that = f"{100 * smallest:g} pp"
+    reach = sorted(((max(abs(lo), abs(hi)), n, hi if abs(hi) >= abs(lo) else lo) for n, lo, hi in rows),
+                   key=lambda x: -x[0])
+    open_ = [x for x in reach if x[0] >= smallest]
+    one, many = what
+    if not open_:
+        whose = (f"both {many}" if len(rows) == 2 else f"all {len(rows)} {many}" if len(rows) > 1
+                 else f"the one {one}")
+        return (f" The 95% interval{'s' if len(rows) > 1 else ''} of {whose} lie{'' if len(rows) > 1 else 's'} "
+                f"within ±{that}, the smallest difference that matters: these games leave no room for a "
+                "change that matters.")
+    _, name, edge = open_[0]
+    count = (f"both {many}" if len(open_) == len(rows) == 2 else
+             f"all {len(rows)} {many}" if len(open_) == len(rows) and len(rows) > 1
+             else f"the one {one}" if len(rows) == 1 else f"{len(open_)} of the {len(rows)} {many}")
+    its = "their 95% intervals reach it" if len(open_) > 1 else "its 95% interval reaches it"
+    furthest = "the furthest: " if len(open_) > 1 else ""
+    return (f" These games cannot rule out a change of {that} (the smallest difference that matters) "
+            f"for {count}: {its} ({furthest}{name}, {pp(edge, verdict_digits(edge, edge, smallest))}); "
+            f"{more}.")
+
+
 def tested_count(cmp: pl.DataFrame) -> int:
     """How many compared metrics are tested, the family Holm's correction runs over: every row with
     a p-value (the Balance indices, and the rows where no game differs between the runs, are shown

@@ -38,7 +38,7 @@ from simcore.errors import UsageError
 from reports.figures import medievallons as F
 from reports.sections import FigureSet, Section, pct_column
 from reports.text import (best_and_worst, common_digits, metric_value, num, pct, pct_ci, pp, pp_ci, pvalue,
-                          row_pct_ci, shown_change, signed, size_range, verdict_digits, verdict_words)
+                          room_for_a_swing, row_pct_ci, shown_change, signed, size_range, verdict_digits, verdict_words)
 
 card_name = F.card_name          # the spec's name of a card type
 
@@ -462,6 +462,16 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
            f"interval for all types at once)"
            + (f"; left out, too few players to say: {left_out_words(left, after='founded_share_after')}."
               if left.height else ".")]
+    # whether "not clearly" leaves room for a change that matters (review U #2: every type's
+    # interval reached past 1 pp, and the page read as "removing a copy does not matter")
+    within = [(card_name(r["card"]), r["delta_founders_win_share"] - _Z * r["delta_std_error"],
+               r["delta_founders_win_share"] + _Z * r["delta_std_error"])
+              for r, verdict in zip(d.iter_rows(named=True), v) if verdict == stats.NOT_SHOWN]
+    games = d["games"][0] if "games" in d.columns and d.height else None
+    out[0] += room_for_a_swing(
+        within, smallest, ("type left within noise", "types left within noise"),
+        "more games would tell (`--questions-games`"
+        + (f", {int(games):,} a deck here" if games else "") + "; four times as many halve an interval)")
     order = stats.practical_order(v, d["delta_founders_win_share"].to_numpy(), smallest)
     r = d.row(int(order[0]), named=True)
     name = card_name(r["card"])
