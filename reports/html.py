@@ -119,11 +119,25 @@ def meta_table(groups: list[RunSet]) -> pl.DataFrame:
             rows[POOLED].append(str(len(g.paths)))
         rows["Games"].append(f"{g.n_games:,}")
         rows["Players"].append(str(g.n_players))
-        rows["Strategies by seat"].append(", ".join(map(str, m.get("strategies") or [])) or "?")
+        rows["Strategies by seat"].append(lineup_words(m.get("strategies") or [], getattr(g, "games_per_unit", 1)))
         rows["Rules"].append(str(m.get("rules_name", "")))
         rows["Rules SHA-256"].append(str(m.get("rules_sha256", ""))[:12])
         rows["Version"].append(str(m.get("version", "")))
     return pl.DataFrame(rows)
+
+
+def lineup_words(strategies: list, games_per_deal: int = 1) -> str:
+    """The strategies of a run's seats as the table of runs shows them: "balanced, greedy, random,
+    random" seat by seat; with rotated seats (each deal played ``games_per_deal`` times, the line-up
+    turned one seat each time) "rotated: 3 × balanced, greedy", no bot holding a seat (review U #11:
+    a rotated run's "balanced, balanced, balanced, greedy" read as greedy always in Seat 4)."""
+    names = [str(x) for x in strategies]
+    if not names:
+        return "?"
+    if games_per_deal <= 1:
+        return ", ".join(names)
+    counts = {n: names.count(n) for n in dict.fromkeys(names)}
+    return "rotated: " + ", ".join(f"{c} × {n}" if c > 1 else n for n, c in counts.items())
 
 
 def meta_rows(groups: list[RunSet]) -> str:
