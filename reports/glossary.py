@@ -54,6 +54,13 @@ TERMS: dict[str, str] = {
                "on the difference's side of zero: \"clear and large enough to matter\" when all of it "
                "is at least the smallest difference that matters, \"clear, may matter\" when it "
                "reaches both sides of that, \"clear but small\" when all of it is closer to zero.",
+    "verdict": "How a difference is read, by its size: \"within noise\" (not clear once the "
+               "many numbers compared are allowed for: these games cannot tell it from chance), "
+               "\"clear but small\" (real, and all of its interval, widened for those many numbers, "
+               "lies closer to zero than the smallest difference that matters), \"clear, may "
+               "matter\" (real, and that interval reaches both sides of the smallest difference "
+               "that matters) and \"clear and large enough to matter\" (all of it at least that far "
+               "from zero). The column's heading names the correction and the smallest difference.",
     "p": "p-value: how likely a difference at least this large would be if there were no real "
          "difference. Small (below 0.05) means chance alone is an unlikely explanation.",
     "chi-square": "A test of whether all seats win equally often; the larger the value (for its "
@@ -69,6 +76,14 @@ TERMS: dict[str, str] = {
                    "share.",
     "z": "How many standard errors a difference lies from zero (its size divided by its uncertainty); "
          "beyond ±1.96 the 95% interval excludes zero.",
+    "Bonferroni": "A correction for k numbers read together: each one's interval is widened to "
+                  "the level 1 − 5%/k, so that all k hold together with at least 95% confidence.",
+    "Newcombe": "Newcombe's interval for the difference of two shares, built from each share's "
+                "Wilson interval: reliable near 0% and 100%, where a plain ± interval is not.",
+    "Welch": "Welch's t interval for the difference of two means, which does not assume the two "
+             "runs' games spread alike.",
+    "Wald": "A Wald test: a difference, or several at once, set against its standard error (their "
+            "covariance, for several) and read on the normal (chi-square) distribution.",
     "mean rank": "A seat's (or role's) average finishing place, 1 for first. Tied players share the better "
                  "place (two tied for first both get 1, the next player 3), so with ties the seats' "
                  "mean ranks average a little under the middle place (2.5 at 4 players).",
@@ -103,12 +118,17 @@ _PATTERNS: dict[str, str] = {
     "Holm": r"\bHolm(?:'s|-adjusted)?\b",
     "may matter": r"\bmay matter\b",
     "at once": r"\bat once\b",
+    "verdict": r"(?i:\bverdicts?\b)",
     "p": r"(?<![\w-])p(?: [<=] |-value)",
     "chi-square": r"(?i:\bchi-square\b)",
     "Balance": r"(?<!win-share )\bBalance\b",
     "win-share balance": r"(?i:\bwin-share balance\b)",
     "AdvantageP1": r"\bAdvantageP1\b",
-    "z": r"(?<![\w-])z(?= = |\b$)",
+    "z": r"(?<![\w-])z(?= = |\b$)|\|z\|",
+    "Bonferroni": r"\bBonferroni\b",
+    "Newcombe": r"\bNewcombe\b",
+    "Welch": r"\bWelch(?:'s)?\b",
+    "Wald": r"\bWald\b",
     "mean rank": r"(?i:\bmean ranks?\b)",
     "association": r"\b(?:goes|go) with\b|\bassociation\b",
     "per extra tile": r"\bper extra\b",
@@ -134,11 +154,11 @@ def section_rows(terms: list[str]) -> list[tuple[str, str]]:
 
 
 def title_for(text: str) -> str | None:
-    """The explanation of the first glossary term found in ``text`` (a table header), or None."""
-    for k, pat in _COMPILED.items():
-        if pat.search(text):
-            return TERMS[k]
-    return None
+    """The explanation of the glossary term found first in ``text`` (a table header, read from its
+    start: "Verdict (Holm over the 4 seats; 1 pp matters)" is explained as a verdict, not as "pp",
+    review U #10), or None."""
+    found = [(m.start(), k) for k, pat in _COMPILED.items() if (m := pat.search(text))]
+    return TERMS[min(found)[1]] if found else None
 
 
 def spans(text: str) -> list[tuple[int, int, str]]:
