@@ -1683,6 +1683,11 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
                 f"that bend: straight-line summaries that say little about the curves" if bent else "")
         out.append(Grouped(f"{name} ({len(rows)} change{'s' if len(rows) > 1 else ''}{note}):",
                            [may_matter_sentence(r, unit, n, line_digits(r, d)) if r.get("verdict") == stats.MAY_MATTER
+                            # each line with its verdict (review U #8: the clear and large enough
+                            # ones carried none, beside the long verdicts of the ones that may matter)
+                            else (change_sentence(r, unit, line_digits(r, d))[:-1]
+                                  + f"{'; ' if bends(r) else ': '}{verdict_words(r['verdict'])}.")
+                            if r.get("verdict") == stats.LARGE
                             else change_sentence(r, unit, line_digits(r, d)) for r in rows]))
     return out
 

@@ -100,3 +100,21 @@ def test_a_small_share_that_changed_does_not_print_as_unchanged():
     before, after, change = __import__("re").search(r"Seat 1 ([\d.]+)% → ([\d.]+)% \(([+−-][\d.]+) pp", answer).groups()
     assert before != after and float(change.replace("−", "-")) != 0, answer
     assert abs(float(after) - float(before) - float(change.replace("−", "-"))) < 1e-9, answer
+
+
+def test_every_listed_change_carries_its_verdict(palais):
+    """Review U #8: in the before/after's list of changes, the ones clear and large enough to matter
+    carried no verdict, beside the long verdicts of the ones that may matter."""
+    from reports.text import comparison_headlines, metric_label
+
+    large = palais.filter(pl.col("verdict") == stats.LARGE)
+    assert large.height
+    lines = [x for item in comparison_headlines(palais, "palais", "base", "coins")
+             for x in getattr(item, "items", ())]
+    for r in large.iter_rows(named=True):
+        if r["metric"] in ("seat_win_share", "role_win_share"):
+            continue                          # (answered by the first question, not listed)
+        (line,) = [x for x in lines if x.startswith(metric_label(r) + ":")]
+        assert line.endswith(("clear and large enough to matter.")), line
+    for x in lines:
+        assert x.rstrip(".").endswith(("matter", "tell)", "small")) or "matter (" in x or "small (" in x, x
