@@ -322,6 +322,17 @@ def _score_caption_by_role(s: pl.DataFrame, roles: pl.DataFrame, unit: str) -> s
                "Compare the roles by their win shares."))
 
 
+def _seat_changes(cmp: pl.DataFrame) -> dict[str, str]:
+    """Each seat's change of win share as the page's answer prints it (its decimals, from its
+    printed values: :func:`reports.text.common_digits`, :func:`reports.text.shown_change`), for the
+    before/after figure: {"Seat 1": "+0.25 pp", …}."""
+    rows = list(cmp.filter(pl.col("metric") == "seat_win_share").iter_rows(named=True))
+    if not rows:
+        return {}
+    d = common_digits(rows)
+    return {r["key"]: pp(shown_change(r, d), d) for r in rows}
+
+
 def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
     roles = cmp.filter(pl.col("metric") == "role_win_share")
     rows = roles if roles.height else cmp.filter(pl.col("metric") == "seat_win_share")
@@ -341,7 +352,7 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
         if moved.height:
             # each with its size in words, as the page's question says it: "+0.7 pp (clear but
             # small)" is a move, not one "by enough to matter"
-            d = common_digits(list(moved.iter_rows(named=True)))     # (as the page's answer prints them)
+            d = common_digits(list(rows.iter_rows(named=True)))     # (as the page's answer prints them)
             sentence += (f" {what} win rates moved: " + ", ".join(
                 f"{metric_label(r).replace(' win share', '')} {pp(shown_change(r, d), d)}"
                 + (f" ({verdict_words(r['verdict'], True)})" if r.get("verdict") else "")
@@ -350,7 +361,7 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
             r = ranked.row(0, named=True)
             # at the decimals and from the printed values of the page's answer (review U #4: the
             # answer read "+0.2 pp" and this caption "+0.3 pp" for one change of 0.25 pp)
-            d = metric_digits(r)
+            d = common_digits(list(rows.iter_rows(named=True)))
             sentence += (f" {what} win rates did not move beyond noise (largest change: "
                         f"{metric_label(r).replace(' win share', '')} {pp(shown_change(r, d), d)}).")
     shown = pl.col("verdict").is_in([stats.LARGE, stats.MAY_MATTER]) if "verdict" in cmp.columns \
@@ -983,7 +994,8 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
         # (a row where no game differs has no interval to draw: its change is 0 and the table
         # says what the games bound it to; in the chart it would read as an interval wider than any)
         charted = cmp.filter(pl.col("same_games").is_null()) if "same_games" in cmp.columns else cmp
-        names = figs.add(name, F.comparison(charted, t, vt, rs.label, vlabel), _comparison_caption(cmp, unit))
+        names = figs.add(name, F.comparison(charted, t, vt, rs.label, vlabel, changes=_seat_changes(charted)),
+                         _comparison_caption(cmp, unit))
         if hook is not None and hasattr(hook, "comparison_figures"):
             names += hook.comparison_figures(name, t, vt, rs.label, vlabel, figs, cmp)
         # the section leads with what changed and whether the seats' win rates moved (no intro

@@ -838,8 +838,10 @@ def _agrees(r: dict, d: int) -> bool:
         return True
     if r["kind"] == "proportion" and any(0.0 < x < scale and rounded(x, d) in (0.0, scale) for x in (b, v)):
         return False     # a share not 0% or 100% must not print as one (review S #2: 99.958% as 100.0%)
-    if rounded(v, d) == rounded(b, d) and abs(c) >= 0.5 * 10.0 ** -(d + MORE_DIGITS):
-        return False     # a change must not print as none (review U #4: 0.42% → 0.45% as "0.4% → 0.4% (0.0 pp)")
+    if (r["kind"] == "proportion" and min(b, v) < SMALL_SHARE_PP and rounded(v, d) == rounded(b, d)
+            and abs(c) >= 0.5 * 10.0 ** -(d + MORE_DIGITS)):
+        return False     # a small share's change must not print as none (review U #4: 0.42% → 0.45% as
+        # "0.4% → 0.4% (0.0 pp)", a tenth of the Seigneur's chances erased)
     return abs(rounded(v, d) - rounded(b, d) - c) <= 0.5 * 10.0 ** -d + 1e-9
 
 
@@ -895,6 +897,10 @@ def metric_value(x: float, metric: str, kind: str, digits: int | None = None) ->
         return signed(100 * x, digits or 1)
     return num(x, digits or (3 if metric in INDEX_METRICS else 2))
 
+
+# Below this share (in pp) a before/after's change is never printed as none: more decimals instead
+# (:func:`_agrees`; a share of a few per cent moves by a large part of itself in a tenth of a pp).
+SMALL_SHARE_PP = 2.0
 
 # The balance indices (0 to 1) read in thousandths: a change of 0.005 is shown, not rounded to 0.00.
 INDEX_METRICS = ("balance", "win_share_balance")
@@ -1195,7 +1201,7 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
         # question answers for them), so this is where a seat's change is sized
         # one precision for the whole sentence ("Seat 3 30.05% → 31.07% … Seat 2 24.7% → 23.9%" read
         # as two kinds of number), the one at which every seat's three numbers agree
-        d = common_digits(list(moved.iter_rows(named=True)))
+        d = common_digits(list(rows.iter_rows(named=True)))      # (every seat's: the figure's too)
         # each verdict beside the interval it was read on, named (review O #4): the seat's own 95%
         # interval can lie wholly under 1 pp beside "may matter", read on the family's interval
         family = tested_count(cmp)
@@ -1217,7 +1223,7 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
     r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
     why = holm_note(r, tested_count(cmp))
     return (f"Did the {what} win rates move? No: no {what}'s win share changed beyond noise. The largest "
-            f"change is {_seat_change(r)}"
+            f"change is {_seat_change(r, common_digits(list(rows.iter_rows(named=True))))}"
             + (f": {why}" if why else ", within noise") + unmoved + "." + _room_for_a_change(rows, what))
 
 

@@ -489,10 +489,12 @@ def _one_bar_per_series(shares: pl.DataFrame) -> pl.DataFrame:
 
 @styled
 def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, var_label: str,
-               top: int = 15) -> Figure:
+               top: int = 15, changes: dict[str, str] | None = None) -> Figure:
     """Before / after: seat (or role) win shares side by side, and the shares that changed most, in
     pp with their 95% intervals (metrics in other units are in the section's table and sentences;
-    a leader-by-turn series is one bar: :func:`_one_bar_per_series`)."""
+    a leader-by-turn series is one bar: :func:`_one_bar_per_series`). ``changes``: each seat's
+    change as the page prints it ("+0.25 pp"), written above its pair of bars (review U #7: bars
+    from 0 to 30% showed changes of 0.05-0.25 pp as no change at all)."""
     shares = cmp.filter((pl.col("kind") == "proportion") & pl.col("diff").is_finite())
     # A share measured on a handful of games (a type almost nobody founds) has a huge interval that
     # would squash every other bar: such rows stay in the table, not in the chart.
@@ -528,7 +530,14 @@ def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, va
         ax.set_ylim(0, float(max(sb["ci_high"].max(), sv["ci_high"].max())) * 1.3)
         percent_axis(ax)
         ax.legend(fontsize=9, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=3, frameon=False)
-        ax.set_title("Win share by seat, before / after", pad=26)
+        shown = changes or {}
+        for i, seat in enumerate(sb["seat_label"].to_list()[: len(x)]):
+            if seat in shown and i < sv.height:
+                top_i = float(max(sb["ci_high"][i], sv["ci_high"][i]))
+                ax.annotate(shown[seat], (x[i], top_i), xytext=(0, 6), textcoords="offset points",
+                            ha="center", fontsize=9)
+        ax.set_title("Win share by seat, before / after" + (" (above each seat: its change)" if shown else ""),
+                     pad=26)
     d = d.reverse()
     y = np.arange(d.height)
     diff = 100 * d["diff"].to_numpy()

@@ -28,12 +28,18 @@ def test_the_thresholds_are_printed_in_the_unit_of_their_rows():
 
 
 @pytest.fixture(scope="module")
-def palais(tmp_path_factory):
+def palais_tables(tmp_path_factory):
     root = tmp_path_factory.mktemp("review_u")
     b = runner.simulate("middle-ages", games=2000, seed=5, out=root / "base", quiet=True)
     v = runner.simulate("middle-ages", games=2000, seed=5, out=root / "palais", quiet=True,
                         settings=["income.palais.base=4"])
-    return compare_tables(analyse(open_runs([b])), analyse(open_runs([v])), game="middle-ages")
+    tb, tv = analyse(open_runs([b])), analyse(open_runs([v]))
+    return compare_tables(tb, tv, game="middle-ages"), tb, tv
+
+
+@pytest.fixture(scope="module")
+def palais(palais_tables):
+    return palais_tables[0]
 
 
 def test_lead_changes_are_sized_as_a_count_per_game_not_in_coins(palais):
@@ -118,3 +124,27 @@ def test_every_listed_change_carries_its_verdict(palais):
         assert line.endswith(("clear and large enough to matter.")), line
     for x in lines:
         assert x.rstrip(".").endswith(("matter", "tell)", "small")) or "matter (" in x or "small (" in x, x
+
+
+def test_the_figure_writes_each_seats_change_as_the_answer_prints_it(palais_tables):
+    """Review U #7: the before/after figure's bars from 0 to 30% showed changes of 0.05-0.25 pp as
+    none; each seat's change is now written above its pair of bars, as the page's answer prints it."""
+    import re
+
+    import reports.figures.common as F
+    from reports.sections import _seat_changes
+    from reports.text import seat_question
+
+    cmp, tb, tv = palais_tables
+    fig = F.comparison(cmp, tb, tv, "base", "palais", changes=_seat_changes(cmp))
+    upper = fig.subfigs[0].axes[0]
+    written = {t.get_text() for t in upper.texts}
+    seats = cmp.filter(pl.col("metric") == "seat_win_share")
+    assert len(written) == seats.height == 4
+    answer = seat_question(cmp)
+    largest = re.search(r"(?:largest change is|moved beyond noise[^:]*:) Seat \d ([\d.]+)% → ([\d.]+)% \(([+−-]?[\d.]+ pp)",
+                        answer)
+    assert largest and largest.group(3) in written, (answer, written)
+    for r in seats.iter_rows(named=True):
+        change = 100 * (r["variant"] - r["base"])
+        assert any(abs(float(w.replace("−", "-").split()[0]) - change) <= 0.051 for w in written), (change, written)
