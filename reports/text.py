@@ -82,8 +82,12 @@ def change_unit(unit: str) -> str:
 
 
 def num(x: float, digits: int = 2) -> str:
-    """Fixed decimals, with a typographic minus: −3.80."""
-    return f"{x:.{digits}f}".replace("-", "−")
+    """Fixed decimals, with a typographic minus: −3.80; a value that rounds to zero has no sign
+    ("−0.0" read as a loss, review U #15)."""
+    text = f"{x:.{digits}f}"
+    if text.startswith("-") and float(text) == 0:
+        text = text[1:]
+    return text.replace("-", "−")
 
 
 def num_ci(low: float, high: float, digits: int = 2) -> str:
@@ -1402,7 +1406,7 @@ def _room_for_a_change(rows: pl.DataFrame, what: str) -> str:
     open_ = reach.filter(pl.col("_reach") >= small)
     if open_.height == 0:
         return (f" Every {what}'s 95% interval lies within ±{that}, the smallest difference that "
-                f"matters: these games leave no room for a change that matters.")
+                f"matters: these games leave no room for a change that matters." + _below_smallest(rows, small, what))
     ends = []           # (the seat, the end of its interval that reaches the smallest difference)
     d = common_digits(list(rows.iter_rows(named=True)))      # the seats' own, as the table prints them
     for r in open_.iter_rows(named=True):
@@ -1417,7 +1421,27 @@ def _room_for_a_change(rows: pl.DataFrame, what: str) -> str:
         where = (f"at {open_.height} of the {rows.height} {what}s: their 95% intervals reach it ({listed}); "
                  f"the other {what}s' lie within ±{that}")
     return (f" These games cannot rule out a change of {that} (the smallest difference that matters) "
-            f"{where}; more games would tell.")
+            f"{where}; more games would tell." + _below_smallest(rows, small, what))
+
+
+def _below_smallest(rows: pl.DataFrame, small: float, what: str) -> str:
+    """A seat or side whose share is under the smallest difference that matters itself, before or
+    after: " The Seigneur side wins 0.42% → 0.45% of games: the 1 pp that matters is more than its
+    whole share, so a change that multiplies its chances may not count; to size smaller changes,
+    give `--smallest-difference win_share=0.1pp`." (review U #5: "no room for a change that matters" beside a side that wins
+    0.42% of games read as settled where doubling its chances would not count); '' otherwise."""
+    low = [r for r in rows.iter_rows(named=True)
+           if r["base"] is not None and r["variant"] is not None and min(r["base"], r["variant"]) < small]
+    if not low:
+        return ""
+    r = min(low, key=lambda r: min(r["base"], r["variant"]))
+    d = common_digits(list(rows.iter_rows(named=True)))
+    name = metric_label(r).replace(" win share", "")
+    name = name if name.startswith("Seat") else f"The {name}"
+    before, after = (metric_value(r[k], r["metric"], r["kind"], d) for k in ("base", "variant"))
+    return (f" {name} wins {before} → {after} of games: the {100 * small:g} pp that matters is more "
+            f"than its whole share, so a change that multiplies its chances may not count; to size "
+            f"smaller changes, give `--smallest-difference win_share={100 * small / 10:g}pp`.")
 
 
 def room_for_a_swing(within: list[tuple[str, float, float]], smallest: float, what: tuple[str, str],

@@ -15,7 +15,7 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from reports.figures.common import (
-    BASE, FAIR, OKABE_ITO, error_bars, new_figure, percent_axis, styled, subplots,
+    BASE, FAIR, OKABE_ITO, VARIANT, error_bars, new_figure, percent_axis, styled, subplots,
 )
 
 
@@ -97,6 +97,48 @@ def event_slots(t: dict) -> Figure | None:
     ax.grid(False)
     fig.colorbar(im, ax=ax, label="Mean coins gained per player")
     ax.set_title("Event cards by firing turn")
+    return fig
+
+
+def _tile_counts(tiles: pl.DataFrame, name: str) -> pl.DataFrame:
+    """A tile type's rows of table ``tiles`` drawn in its curve: the counts held by at least 30
+    players and 0.1% of the players holding any count of it (a count held by a handful of players
+    has an interval that squashes the rest)."""
+    total = int(tiles.filter(pl.col("tile_name") == name)["players"].sum())
+    return tiles.filter((pl.col("tile_name") == name) & (pl.col("players") >= max(30, 0.001 * total)))
+
+
+@styled
+def tile_comparison(base_t: dict, var_t: dict, names: list[str], base_label: str,
+                    var_label: str) -> Figure | None:
+    """Before / after: the win share by number of tiles held (MA-12) of each tile type in
+    ``names`` (the ones whose straight-line slope moved), each run's curve with its 95% band, the
+    fair share dashed; ``None`` without the tables or names (review U #6: the rule under test, the
+    Palais's income, was shown only as a slope the page called a poor summary of its curve)."""
+    if not names or "tiles" not in base_t or "tiles" not in var_t:
+        return None
+    cols = min(len(names), 2)
+    rows = math.ceil(len(names) / cols)
+    fig = new_figure(10, 3.3 * rows + 1.0)
+    axes = np.atleast_1d(subplots(fig, rows, cols, sharey=True)).ravel()
+    fair = base_t["tiles"]["fair_share"][0]
+    for ax, name in zip(axes, names):
+        for tiles, color, label in ((base_t["tiles"], BASE, f"Before: {base_label}"),
+                                    (var_t["tiles"], VARIANT, f"After: {var_label}")):
+            d = _tile_counts(tiles, name)
+            x = d["tiles"].to_numpy()
+            ax.fill_between(x, d["ci_low"].to_numpy(), d["ci_high"].to_numpy(), color=color, alpha=0.25)
+            ax.plot(x, d["win_share"].to_numpy(), marker="o", color=color, label=label)
+        ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1, label="Fair share")
+        ax.set_title(name)
+        ax.set_xlabel(f"{name} tiles at the end")
+        percent_axis(ax)
+    for ax in axes[len(names):]:
+        ax.set_visible(False)
+    for ax in axes[::cols]:
+        ax.set_ylabel("Win share (95% band)")
+    axes[0].legend(fontsize=9, loc="upper left", frameon=False)
+    fig.suptitle("Win share by number of tiles held, before and after: the tile types whose slope moved")
     return fig
 
 

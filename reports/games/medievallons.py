@@ -787,15 +787,20 @@ def question_lead(q, rs: RunSet, fp: pl.DataFrame | None, ct: pl.DataFrame | Non
         return "", []
     counts = [int(rows["players"][i]) for i in played]
     where = (", ".join(map(str, counts[:-1])) + " and " + str(counts[-1]) if len(counts) > 1 else str(counts[0]))
+    # the run's own count named as the rulebook's or not (review U #13: "The rulebook names 2-player
+    # play only" came last, in passing, and the run's 4 players, an assumed count, went unsaid)
+    unbooked = rs.n_players != BOOK_PLAYERS
     text = (f"{question_context(q, rs)}, measure the first player's advantage at {where} players"
-            + (f" (this run plays {rs.n_players})." if rs.n_players not in counts else "."))
+            + (f" (this run plays {rs.n_players}" + (f", a count the rulebook does not name: it names "
+                                                     f"{BOOK_PLAYERS}-player play only, MV-1" if unbooked else "")
+               + ")." if rs.n_players not in counts else "."))
     clear = [i for i in played if verdicts[i] != stats.NOT_SHOWN]
     order = [played[j] for j in stats.practical_order(
         [verdicts[i] for i in played], [float(rows["advantage"][i]) for i in played], smallest)]
     led = [lines[i] for i in order if i in clear]       # reading order: large enough to matter first
     if led:
         text += " " + " ".join(led)
-        if any(int(rows["players"][i]) == BOOK_PLAYERS for i in clear):
+        if any(int(rows["players"][i]) == BOOK_PLAYERS for i in clear) and not (unbooked and rs.n_players not in counts):
             text += f" The rulebook names {BOOK_PLAYERS}-player play only (MV-1)."
     else:
         text += (f" At each, Seat 1's advantage is within noise (Holm over the {rows.height} player counts; "

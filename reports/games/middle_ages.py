@@ -465,6 +465,36 @@ def card_swing_sentences(t: dict, smallest: float = 0.01) -> list[str]:
     return out
 
 
+TILE_CURVES_SHOWN = 4          # the tile types whose curves the before/after draws, at most
+
+
+def comparison_figures(name: str, base_t: dict, var_t: dict, base_label: str, var_label: str,
+                       figs: FigureSet, cmp: pl.DataFrame | None = None) -> list[str]:
+    """The before/after's figure of the tile curves (MA-12): the win share by number of tiles held
+    before and after, for the tile types whose straight-line slope moved clearly (the comparison's
+    reading order: verdict, then size; at most :data:`TILE_CURVES_SHOWN`), so that a rule that
+    changes a tile's worth is seen on its curve, not only on a slope (review U #6). None when no
+    slope moved clearly."""
+    if cmp is None or "verdict" not in cmp.columns:
+        return []
+    moved = cmp.filter((pl.col("metric") == "tile_slope") & (pl.col("verdict") != stats.NOT_SHOWN)
+                       & pl.col("significant"))
+    if moved.height == 0:
+        return []
+    shown = moved.head(TILE_CURVES_SHOWN)
+    names = shown["key"].to_list()
+    parts = [f"{r['key']}, {signed(100 * r['base'])} → {signed(100 * r['variant'])} pp per tile "
+             f"({verdict_words(r['verdict'])})"
+             for r in shown.iter_rows(named=True)]
+    rest = moved.height - shown.height
+    caption = (f"With {var_label}, the straight-line slope of the win share per extra tile moved clearly "
+               f"for {moved.height} tile type{'s' if moved.height > 1 else ''}: " + "; ".join(parts)
+               + (f"; and {rest} more (in the table)" if rest else "")
+               + ". Each curve is the win share of the players ending with that many tiles "
+               "(an association under bot play); where a curve bends, read the curve, not the slope.")
+    return figs.add(f"{name}_tiles", F.tile_comparison(base_t, var_t, names, base_label, var_label), caption)
+
+
 def lead_headlines(t: dict, rs: RunSet) -> list[str]:
     """The page's first findings: the event card that goes with the largest swing of a seat's win
     share (:func:`card_swing_sentences`, as the card section words it). The coins and leader

@@ -148,3 +148,23 @@ def test_the_figure_writes_each_seats_change_as_the_answer_prints_it(palais_tabl
     for r in seats.iter_rows(named=True):
         change = 100 * (r["variant"] - r["base"])
         assert any(abs(float(w.replace("−", "-").split()[0]) - change) <= 0.051 for w in written), (change, written)
+
+
+def test_a_side_winning_less_than_the_smallest_difference_is_told_how_to_size_smaller_changes():
+    """Review U #5: "these games leave no room for a change that matters" beside a Seigneur side
+    that wins 0.42% of games, where doubling his chances would not count at 1 pp."""
+    from reports.text import seat_question
+
+    cmp = _seats([0.0042, 0.33, 0.33, 0.3358], [0.0045, 0.33, 0.33, 0.3355])
+    said = seat_question(cmp)
+    assert ("Seat 1 wins 0.42% → 0.45% of games: the 1 pp that matters is more than its whole share"
+            in said and "`--smallest-difference win_share=0.1pp`" in said), said
+    assert "more than its whole share" not in seat_question(_seats([0.24, 0.25, 0.25, 0.26],
+                                                                   [0.245, 0.25, 0.25, 0.255]))
+
+
+def test_a_number_that_rounds_to_zero_has_no_sign():
+    """Review U #15: a z of −0.04 in the first-player table printed "−0.0"."""
+    from reports.text import num
+
+    assert [num(-0.04, 1), num(-0.004), num(-0.06, 1), num(0.04, 1), num(-3.8)] == ["0.0", "0.00", "−0.1", "0.0", "−3.80"]
