@@ -972,12 +972,15 @@ def _scale(r: dict) -> float:
 
 def interval_digits(r: dict, low: float, high: float, digits: int) -> int:
     """The decimals an interval of a compared metric's change is printed with beside its verdict:
-    ``digits``, or more (up to two more) while an end would print as 0 or as ± the smallest
+    ``digits``, or more (up to three past the metric's own) while an end would print as 0 or as ± the smallest
     difference that matters without being it (:func:`verdict_digits`): "0.0 to +0.3 pp per tile"
     beside "clear" (review O #10: its low end was +0.04) reads as an interval that holds 0."""
     small = r.get("smallest")
     small = float(small) if small is not None and small == small else 0.0
-    return verdict_digits(low, high, small, _scale(r), digits, most=digits + 2)
+    # (up to three more: at two, the table printed +0.368 to +1.000 pp, on the 1 pp that matters,
+    # where the list at its own precision printed +0.3681 to +0.9996; review U #9)
+    return verdict_digits(low, high, small, _scale(r), max(digits, _base_digits(r["metric"], r["kind"])[1]),
+                          most=_base_digits(r["metric"], r["kind"])[1] + 3)
 
 
 def metric_change(r: dict, unit: str, digits: int | None = None) -> tuple[str, str]:

@@ -168,3 +168,15 @@ def test_a_number_that_rounds_to_zero_has_no_sign():
     from reports.text import num
 
     assert [num(-0.04, 1), num(-0.004), num(-0.06, 1), num(0.04, 1), num(-3.8)] == ["0.0", "0.00", "−0.1", "0.0", "−3.80"]
+
+
+def test_an_interval_end_near_the_smallest_difference_is_not_printed_on_it():
+    """Review U #9: the table printed "+0.368 to +1.000 pp" (on the 1 pp that matters) where the
+    list printed "+0.3681 to +0.9996 pp" for the same interval."""
+    from reports.text import metric_change
+
+    r = {"metric": "leader_wins_turn_6", "kind": "proportion", "smallest": 0.01, "base": 0.44707,
+         "variant": 0.45391, "diff": 0.006840, "diff_low": 0.003681, "diff_high": 0.009996}
+    for digits in (None, 1, 2):
+        _, interval = metric_change(r, "pp", digits)
+        assert interval == "+0.3681 to +0.9996 pp", (digits, interval)
