@@ -18,7 +18,9 @@ polars, the standard library, :mod:`reports.pdfdoc`, :mod:`reports.figures.commo
 
 from __future__ import annotations
 
+import bisect
 import functools
+import itertools
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -216,7 +218,7 @@ class _Layout:
                    ) -> list[tuple[int, int, float]]:
         """Runs of rows (start, end, height in inches) whose tables of every part, stacked, fit one
         page (captions, headers and the space after each table counted); one row at least per
-        block."""
+        block; as few blocks as fit, their heights as even as that number allows."""
         page = PAGE_H - TOP - BOTTOM
         fixed, per_row = 0.0, [0.0] * df.height
         for k, cols in enumerate(parts):
@@ -232,14 +234,29 @@ class _Layout:
             fixed += cap + 0.04 + hdr + 0.18
             for i, row in enumerate(cells):
                 per_row[i] += max(len(self.wrap(v, size, w - 0.1)) for v, w in zip(row, widths)) * lh + 0.1
-        blocks, start, used = [], 0, fixed
-        for i, h in enumerate(per_row):
-            if used + h > page and i > start:
-                blocks.append((start, i, used))
-                start, used = i, fixed
-            used += h
-        blocks.append((start, df.height, used))
-        return blocks
+        def greedy(room: float) -> list[tuple[int, int, float]]:
+            blocks, start, used = [], 0, fixed
+            for i, h in enumerate(per_row):
+                if used + h > room and i > start:
+                    blocks.append((start, i, used))
+                    start, used = i, fixed
+                used += h
+            blocks.append((start, df.height, used))
+            return blocks
+
+        blocks = greedy(page)
+        n = len(blocks)
+        if n < 2:
+            return blocks
+        # as many pages as a page's worth at a time needs, the rows spread evenly over them (review
+        # U #14: 66 rows ran 16, 16, 16, 16 and 2, the last page three rows and blank below): each
+        # block ends where the rows' running height passes its share of the whole; the greedy
+        # blocks where a block so cut would not fit a page
+        ends = list(itertools.accumulate(per_row))
+        cuts = sorted({min(max(bisect.bisect_left(ends, ends[-1] * k / n) + 1, 1), df.height - 1)
+                       for k in range(1, n)})
+        even = [(a, b, fixed + float(sum(per_row[a:b]))) for a, b in zip([0] + cuts, cuts + [df.height])]
+        return even if len(even) == n and all(h <= page for _, _, h in even) else blocks
 
     def _layout(self, header: list[str], cells: list[list[str]], pad: float = 0.05):
         """(type size, column widths, the most lines a row wraps to) of a table at the first type
