@@ -325,6 +325,18 @@ def square_table(rs: RunSet) -> pl.DataFrame:
         (pl.col("games") / total).alias("share"))
 
 
+def track_squares(rs: RunSet) -> dict[str, int] | None:
+    """The rent track's midpoint (the land improvements) and goal square (the Seigneur wins there,
+    SG-6) at the run's player count (SG-1), from run.json's ``rules_text``: {"midpoint": 5,
+    "goal": 10}; None when the rules text does not give both."""
+    try:
+        track = tomllib.loads(rs.metas[0].get("rules_text") or "").get("track", {})
+        key = str(rs.n_players)
+        return {"midpoint": int(track["midpoint"][key]), "goal": int(track["goal"][key])}
+    except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
 def tables(rs: RunSet) -> dict[str, pl.DataFrame]:
     """The Seigneurial tables the columns of ``rs`` allow: ``objectives``, ``improvements``,
     ``seigneur_squares``."""

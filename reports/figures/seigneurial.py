@@ -103,8 +103,10 @@ def improvements(t: dict, certain_before: bool = False) -> Figure | None:
 
 
 @styled
-def final_squares(sq: pl.DataFrame) -> Figure | None:
-    """The Seigneur's square on the rent track at the end of the game: share of games per square."""
+def final_squares(sq: pl.DataFrame, marks: dict[str, int] | None = None) -> Figure | None:
+    """The Seigneur's square on the rent track at the end of the game: share of games per square;
+    ``marks`` ({"midpoint": 5, "goal": 10}, SG-1) drawn as dashed lines, named (review U #15: the
+    squares that matter were not marked)."""
     if sq.height == 0:
         return None
     from reports.figures.checklist import integer_axis
@@ -114,7 +116,17 @@ def final_squares(sq: pl.DataFrame) -> Figure | None:
     x = sq["square"].to_numpy()
     share = sq["share"].to_numpy()
     ax.bar(x, share, color=OKABE_ITO[0], width=0.7)
-    ax.set_xlim(float(x.min()) - 0.6, float(x.max()) + 0.6)
+    lo, hi = float(x.min()), float(x.max())
+    for what, words, color in (("midpoint", "midpoint: land improvements", OKABE_ITO[2]),
+                               ("goal", "goal: the Seigneur wins", OKABE_ITO[5])):
+        if marks and what in marks:
+            at = float(marks[what])
+            lo, hi = min(lo, at), max(hi, at)
+            ax.axvline(at, color=color, linestyle="--", linewidth=1.2, label=f"Square {int(at)}, {words}")
+    if marks:
+        ax.legend(fontsize=9, loc="upper left", frameon=False)
+    x_lo, x_hi = lo, hi
+    ax.set_xlim(x_lo - 0.6, x_hi + 0.6)
     ax.set_ylim(0, min(1.0, max(float(share.max()) * 1.2, 0.05)))
     integer_axis(ax, "x")
     percent_axis(ax)

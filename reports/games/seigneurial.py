@@ -34,7 +34,7 @@ import numpy as np
 import polars as pl
 
 from analysis import stats
-from analysis.games.seigneurial import distinct_cards, not_told_apart
+from analysis.games.seigneurial import distinct_cards, not_told_apart, track_squares
 from analysis.load import smallest_difference
 from reports.figures import seigneurial as F
 from reports.sections import FigureSet, Section, pct_column
@@ -245,10 +245,11 @@ def sections(t: dict, rs, figs: FigureSet, questions=None) -> list[Section]:
             improvement_headlines(t)))
     if "seigneur_squares" in t:
         sq = t["seigneur_squares"]
+        marks = track_squares(rs)
         out.append(Section(
             "squares", "The Seigneur's final square", "Where the Seigneur stands on the rent track when "
-            "the game ends (SG-5.6).", figs.add("seigneur_squares", F.final_squares(sq)),
-            [("Final square", square_rows(sq))], square_sentences(sq)))
+            "the game ends (SG-5.6).", figs.add("seigneur_squares", F.final_squares(sq, marks)),
+            [("Final square", square_rows(sq))], square_sentences(sq, marks)))
     return out
 
 
@@ -258,14 +259,22 @@ def square_rows(sq: pl.DataFrame) -> pl.DataFrame:
                          "Share of games": [f"{pct(s)}%" for s in sq["share"]]})
 
 
-def square_sentences(sq: pl.DataFrame) -> list[str]:
-    """Where the Seigneur usually ends, and the share of games it ends on its goal square or beyond
-    the midpoint, from the ``seigneur_squares`` table."""
+def square_sentences(sq: pl.DataFrame, marks: dict[str, int] | None = None) -> list[str]:
+    """Where the Seigneur usually ends, and (``marks``: the track's midpoint and goal, SG-1) the share
+    of games he ends at or beyond the midpoint and on his goal square, from the ``seigneur_squares``
+    table."""
     if sq.height == 0 or int(sq["games"].sum()) == 0:
         return []
     top = sq.sort(["games", "square"], descending=[True, False]).row(0, named=True)
     n = int(sq["games"].sum())
     mean = float((sq["square"] * sq["games"]).sum()) / n
-    return [f"The Seigneur most often ends on square {top['square']} ({pct(top['share'])}% of games); "
-            f"on average on square {num(mean, 1)} (squares {int(sq['square'].min())} to "
-            f"{int(sq['square'].max())} seen)."]
+    out = (f"The Seigneur most often ends on square {top['square']} ({pct(top['share'])}% of games); "
+           f"on average on square {num(mean, 1)} (squares {int(sq['square'].min())} to "
+           f"{int(sq['square'].max())} seen)")
+    if marks:
+        past = int(sq.filter(pl.col("square") >= marks["midpoint"])["games"].sum())
+        goal = int(sq.filter(pl.col("square") >= marks["goal"])["games"].sum())
+        out += (f". He ends at or past the midpoint (square {marks['midpoint']}, the land improvements) "
+                f"in {pct(past / n)}% of games and on his goal square ({marks['goal']}) in "
+                f"{pct(goal / n)}%")
+    return [out + "."]
