@@ -108,6 +108,21 @@ def _tile_counts(tiles: pl.DataFrame, name: str) -> pl.DataFrame:
     return tiles.filter((pl.col("tile_name") == name) & (pl.col("players") >= max(30, 0.001 * total)))
 
 
+def _tile_panel(ax, name: str, curves, fair: float) -> None:
+    """One tile type's panel: each of ``curves`` ((tiles table, colour, band alpha, legend label or
+    None)) drawn as its win share by number of tiles held (:func:`_tile_counts`) over its 95% band,
+    the fair share dashed, the axes named in the game's words."""
+    for tiles, color, alpha, label in curves:
+        d = _tile_counts(tiles, name)
+        x = d["tiles"].to_numpy()
+        ax.fill_between(x, d["ci_low"].to_numpy(), d["ci_high"].to_numpy(), color=color, alpha=alpha)
+        ax.plot(x, d["win_share"].to_numpy(), marker="o", color=color, label=label)
+    ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1, label="Fair share" if curves[0][3] else None)
+    ax.set_title(name)
+    ax.set_xlabel(f"{name} tiles at the end")
+    percent_axis(ax)
+
+
 @styled
 def tile_comparison(base_t: dict, var_t: dict, names: list[str], base_label: str,
                     var_label: str) -> Figure | None:
@@ -123,16 +138,8 @@ def tile_comparison(base_t: dict, var_t: dict, names: list[str], base_label: str
     axes = np.atleast_1d(subplots(fig, rows, cols, sharey=True)).ravel()
     fair = base_t["tiles"]["fair_share"][0]
     for ax, name in zip(axes, names):
-        for tiles, color, label in ((base_t["tiles"], BASE, f"Before: {base_label}"),
-                                    (var_t["tiles"], VARIANT, f"After: {var_label}")):
-            d = _tile_counts(tiles, name)
-            x = d["tiles"].to_numpy()
-            ax.fill_between(x, d["ci_low"].to_numpy(), d["ci_high"].to_numpy(), color=color, alpha=0.25)
-            ax.plot(x, d["win_share"].to_numpy(), marker="o", color=color, label=label)
-        ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1, label="Fair share")
-        ax.set_title(name)
-        ax.set_xlabel(f"{name} tiles at the end")
-        percent_axis(ax)
+        _tile_panel(ax, name, ((base_t["tiles"], BASE, 0.25, f"Before: {base_label}"),
+                               (var_t["tiles"], VARIANT, 0.25, f"After: {var_label}")), fair)
     for ax in axes[len(names):]:
         ax.set_visible(False)
     for ax in axes[::cols]:
@@ -153,18 +160,9 @@ def tile_impact(t: dict) -> Figure | None:
     rows = math.ceil(len(names) / cols)
     fig = new_figure(10, 2.9 * rows + 0.8)
     axes = np.atleast_1d(subplots(fig, rows, cols, sharey=True)).ravel()
-    total = tiles.group_by("tile_name").agg(pl.col("players").sum())
-    total = dict(zip(total["tile_name"], total["players"]))
     fair = tiles["fair_share"][0]
-    for i, (ax, name) in enumerate(zip(axes, names)):
-        d = tiles.filter((pl.col("tile_name") == name) & (pl.col("players") >= max(30, 0.001 * total[name])))
-        x = d["tiles"].to_numpy()
-        ax.fill_between(x, d["ci_low"].to_numpy(), d["ci_high"].to_numpy(), color=BASE, alpha=0.3)
-        ax.plot(x, d["win_share"].to_numpy(), marker="o", color=BASE)
-        ax.axhline(fair, color=FAIR, linestyle="--", linewidth=1)
-        ax.set_title(name)
-        ax.set_xlabel(f"{name} tiles at the end")
-        percent_axis(ax)
+    for ax, name in zip(axes, names):
+        _tile_panel(ax, name, ((tiles, BASE, 0.3, None),), fair)
     for ax in axes[len(names):]:
         ax.set_visible(False)
     for ax in axes[::cols]:

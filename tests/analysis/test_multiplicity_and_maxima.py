@@ -210,18 +210,7 @@ def test_simultaneous_intervals_agree_with_the_bonferroni_bound_and_scipy():
     assert c < sps.norm.ppf(1 - 0.025 / k)      # sharper than Bonferroni
 
 
-def multipletests(*args, **kwargs):
-    """statsmodels' ``multipletests``, the independent reference for Holm's step-down, without the
-    ``gc.collect()`` it runs after every Holm adjustment: a full collection of the test process
-    (~0.2 s of CPU a call in a worker holding Numba, polars and matplotlib; tests/reports/conftest.py
-    does the same); nothing of its result depends on it."""
-    import gc
-
-    from statsmodels.stats.multitest import multipletests as reference
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(gc, "collect", lambda generation=2: 0)
-        return reference(*args, **kwargs)
+from holm_reference import multipletests  # noqa: E402  (statsmodels' Holm, without its gc.collect)
 
 
 def test_holm_agrees_with_statsmodels():

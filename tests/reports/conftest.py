@@ -24,17 +24,7 @@ def undrawn():
 
 @pytest.fixture
 def multipletests():
-    """statsmodels' ``multipletests``, the tests' independent reference for Holm's step-down,
-    without the ``gc.collect()`` it runs after every Holm adjustment: a full collection of the test
-    process (0.3-0.6 s of CPU in a process holding many reports' objects, against milliseconds in
-    a small one); nothing of its result depends on it."""
-    import gc
-
-    from statsmodels.stats.multitest import multipletests as reference
-
-    def call(*args, **kwargs):
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(gc, "collect", lambda generation=2: 0)
-            return reference(*args, **kwargs)
+    """statsmodels' ``multipletests`` without its ``gc.collect()`` (tests/holm_reference.py)."""
+    from holm_reference import multipletests as call
 
     return call

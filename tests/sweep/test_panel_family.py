@@ -26,19 +26,7 @@ SE = 0.01
 GAMES = 1875             # the binomial se of a share of 1/P over these games: sqrt(0.25 · 0.75 / 1875) = 1 pp
 
 
-def multipletests(*args, **kwargs):
-    """statsmodels' ``multipletests`` (the independent reference), without the ``gc.collect()`` it
-    runs after every Holm adjustment: a full collection of the test process (0.3-0.6 s of CPU in a
-    worker holding many reports' objects; as the ``multipletests`` fixture of
-    tests/reports/conftest.py). Nothing of its result depends on it."""
-    import gc
-
-    import pytest
-    from statsmodels.stats.multitest import multipletests as reference
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(gc, "collect", lambda generation=2: 0)
-        return reference(*args, **kwargs)
+from holm_reference import multipletests  # noqa: E402  (statsmodels' Holm, without its gc.collect)
 
 
 def _cells() -> pl.DataFrame:
