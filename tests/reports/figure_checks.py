@@ -31,6 +31,24 @@ def sections_showing_nothing(secs) -> list[str]:
             and not s.figures and not s.sentences]
 
 
+def seigneurial_sections_missing(secs, figs) -> list[str]:
+    """What the Seigneurial sections issue #9 named lack: the final-square section's figure and
+    sentence, the game flow's sentences (it has no figure), the land improvements' figure titled
+    for the improvements (not "before and after", which a before/after page reads as the runs)."""
+    by_id = {s.id: s for s in secs}
+    missing = []
+    if by_id["squares"].figures != ["seigneur_squares"]:
+        missing.append(f"squares figures: {by_id['squares'].figures}")
+    if not by_id["squares"].sentences[0].startswith("The Seigneur most often ends on square"):
+        missing.append(f"squares sentence: {by_id['squares'].sentences[0]}")
+    if not by_id["flow"].sentences:
+        missing.append("Seigneurial game flow has no figure, so it must say something")
+    titles = [ax.get_title() for ax in figs["improvements"].axes]
+    if any("before and after" in x.lower() for x in titles):
+        missing.append(f"improvements titles: {titles}")
+    return missing
+
+
 @contextlib.contextmanager
 def sections_kept(into: dict):
     """Within it, ``build_report`` keeps the sections and figures it built in ``into``
