@@ -824,14 +824,21 @@ def _moved_words(c, rows: pl.DataFrame, question: str, noun: str, family: str, f
         reach = tested.with_columns(pl.max_horizontal(pl.col("size_low").abs(), pl.col("size_high").abs())
                                     .alias("_r")).sort("_r", descending=True).row(0, named=True)
         if reach["_r"] < c.smallest:
+            answer = "No"
             room = (f"every interval lies within ±{rounded_pp(c.smallest)}, the smallest difference "
                     f"that matters: these games leave no room for a change that matters in any cell")
         else:
+            # answered by size (review V #1: "No" opened a sentence whose intervals reached three
+            # times the 1 pp that matters), and in how many cells (it read "in every cell" and named one)
+            answer = "Cannot tell"
+            open_cells = tested.filter(pl.max_horizontal(pl.col("size_low").abs(), pl.col("size_high").abs())
+                                       >= c.smallest)["cell"].n_unique()
+            where = "in every cell" if open_cells == n else f"in {open_cells} of the {n} cells"
             end = reach["size_high"] if abs(reach["size_high"]) >= abs(reach["size_low"]) else reach["size_low"]
             room = (f"these games cannot rule out a change of {rounded_pp(c.smallest)}, the smallest "
-                    f"difference that matters, in every cell: {_interval_of(reach['item'])} in "
-                    f"{reach['cell']} reaches {pp(end)}; more games per cell would tell")
-        return [f"{question} No: no {noun} moved beyond noise in any of the {n} cells {family_no}. "
+                    f"difference that matters, {where} (the furthest: {_interval_of(reach['item'])} in "
+                    f"{reach['cell']} reaches {pp(end)}); more games per cell would tell")
+        return [f"{question} {answer}: no {noun} moved beyond noise in any of the {n} cells {family_no}. "
                 f"The largest change is {r['item']} in {_change(r, c.smallest)}; {room}."] + aside
     out = []
     order = (clear.group_by("item").agg(pl.len().alias("k"), pl.col("diff").abs().max().alias("a"))

@@ -1229,9 +1229,13 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
                 f"{_read_on(moved, family)}): " + "; ".join(parts) + tail + unmoved + ".")
     r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
     why = holm_note(r, tested_count(cmp))
-    return (f"Did the {what} win rates move? No: no {what}'s win share changed beyond noise. The largest "
+    room = _room_for_a_change(rows, what)
+    # answered by size (review V #1: "No" opened a sentence whose intervals reached three times the
+    # 1 pp that matters): "No" only where every interval rules out a change that matters
+    answer = "Cannot tell" if room.startswith(" These games cannot rule out") else "No"
+    return (f"Did the {what} win rates move? {answer}: no {what}'s win share changed beyond noise. The largest "
             f"change is {_seat_change(r, common_digits(list(rows.iter_rows(named=True))))}"
-            + (f": {why}" if why else ", within noise") + unmoved + "." + _room_for_a_change(rows, what))
+            + (f": {why}" if why else ", within noise") + unmoved + "." + room)
 
 
 SPLIT_METRIC = "seat_share_of_role_wins"     # analysis.panel_compare.SPLIT_METRIC (no import here)

@@ -104,7 +104,9 @@ def test_two_panels_of_one_rule_set_on_other_deals_move_no_seat(panels, tmp_path
         assert _run(["report", str(panels / "base"), str(other), "--out", str(tmp_path / "r")]) == 0
     out = capsys.readouterr().out
     assert "played different deals (seed 3 before, 4 after): each cell is compared unpaired" in out
-    assert "No: no seat's win share moved beyond noise in any of the 3 cells" in out, out
+    # 600 games a cell cannot rule out a change of 1 pp: "cannot tell", not "no" (review V #1)
+    assert "Cannot tell: no seat's win share moved beyond noise in any of the 3 cells" in out, out
+    assert "cannot rule out a change of 1 pp, the smallest difference that matters, in every cell" in out
 
 
 def test_a_panel_against_itself_is_refused_in_one_line(panels, tmp_path, capsys):

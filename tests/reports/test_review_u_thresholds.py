@@ -225,3 +225,19 @@ def test_no_slope_moved_no_tile_figure(palais_tables):
     same = cmp.with_columns(pl.lit(False).alias("significant"), pl.lit(stats.NOT_SHOWN).alias("verdict"))
     figs = FigureSet()
     assert comparison_figures("comparison", tb, tb, "base", "base", figs, same) == [] and not figs
+
+
+def test_no_seat_moved_answers_cannot_tell_when_an_interval_reaches_the_smallest_difference():
+    """Review V #1: "Did the seat win rates move? No" opened a sentence whose intervals reached three
+    times the 1 pp that matters. "No" only where every interval lies within it."""
+    from reports.text import seat_question
+
+    def seats(half):
+        return _seats([0.25, 0.25, 0.25, 0.25], [0.2503, 0.2498, 0.2500, 0.2499]).with_columns(
+            (pl.col("diff") - half).alias("diff_low"), (pl.col("diff") + half).alias("diff_high"))
+
+    wide, narrow = seat_question(seats(0.03)), seat_question(seats(0.004))
+    assert wide.startswith("Did the seat win rates move? Cannot tell: no seat's win share changed beyond noise")
+    assert "cannot rule out a change of 1 pp" in wide
+    assert narrow.startswith("Did the seat win rates move? No: no seat's win share changed beyond noise")
+    assert "leave no room for a change that matters" in narrow
