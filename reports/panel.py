@@ -882,14 +882,27 @@ def comparison_table(c) -> pl.DataFrame:
 
     from reports.text import verdict_digits
 
+    from reports.text import metric_digits, metric_value, shown_change
+
     r = c.rows
     shown = [shown_range(x) for x in r.iter_rows(named=True)]
     digits = [verdict_digits(lo, hi, c.smallest) for lo, hi in shown]
+    # each row's before, after and change at the decimals where the printed after − before is the
+    # change printed (review V #5: "29.6% | 29.0% | −0.7 pp"), as the pair page prints them
+    as_metric = [{"metric": "seat_win_share", "kind": "proportion", "base": x["before"], "variant": x["after"],
+                  "diff": x["diff"]} if None not in (x["before"], x["after"], x["diff"]) else None
+                 for x in r.iter_rows(named=True)]
+    agree = [metric_digits(m) if m is not None else 1 for m in as_metric]
+
+    def share(x, d):                      # 0.015%, not 0.0% (review N #8), at the row's decimals
+        return "" if x is None else _share(x) if d <= 1 else metric_value(x, "seat_win_share", "proportion", d)
+
     return pl.DataFrame({
         "Cell": r["cell"], ("Side or seat" if split_mask(r).any() else c.what.capitalize()): r["item"],
-        "Before": [_share(x) if x is not None else "" for x in r["before"]],   # 0.015%, not 0.0% (review N #8)
-        "After": [_share(x) if x is not None else "" for x in r["after"]],
-        "Change": [pp(x, d) if x is not None else "" for x, d in zip(r["diff"], digits)],
+        "Before": [share(x, d) for x, d in zip(r["before"], agree)],
+        "After": [share(x, d) for x, d in zip(r["after"], agree)],
+        "Change": ["" if x is None else pp(x, d) if m is None else pp(shown_change(m, max(a, d)), max(a, d))
+                   for x, d, a, m in zip(r["diff"], digits, agree, as_metric)],
         f"Interval over the family of {c.family}": [
             pp_ci(lo, hi, d) if v is not None else "" for (lo, hi), d, v in
             zip(shown, digits, r["verdict"])],

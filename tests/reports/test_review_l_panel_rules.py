@@ -179,3 +179,22 @@ def test_each_panel_alone_and_one_line_ups_before_after_still_report(panels, tmp
                      "--out", str(tmp_path / "ba")]) == 0
     page = (tmp_path / "ba" / "report.html").read_text()
     assert "setup.start_coins" in page            # the before/after's rules diff
+
+
+def test_each_rows_printed_change_is_its_printed_after_minus_before(panels):
+    """Review V #5: the panel before/after's table printed "29.6% | 29.0% | −0.7 pp" (and three more
+    rows like it): a change the printed before and after do not give. Each row now takes the
+    decimals at which they agree, as the pair page does."""
+    from analysis.panel_compare import panel_comparison
+    from reports.panel import comparison_table
+
+    t = comparison_table(panel_comparison(panels / "base", panels / "rich1"))
+    num = lambda x: float(x.replace("−", "-").replace("%", "").replace(" pp", ""))  # noqa: E731
+    checked = 0
+    for r in t.iter_rows(named=True):
+        if not r["Change"] or not r["Before"]:
+            continue
+        decimals = len(r["Change"].split(" ")[0].split(".")[-1])
+        assert round(num(r["After"]) - num(r["Before"]), decimals) == pytest.approx(num(r["Change"])), r
+        checked += 1
+    assert checked == t.height == 12
