@@ -313,11 +313,24 @@ def fairest_sentence(name: str, ref: tuple[str, str], curves: pl.DataFrame, agai
                 f"{_balance_text(at_ref['estimate'], at_ref['low'], at_ref['high'])}; every other "
                 f"value is {worse} by its estimate, clearly at {clear} of {n}: {_value_list(bal)}")
     fairer = sum(r["high"] < 0 for r in bal)
+    tail = (f"against {value}, the seat balance is clearly smaller at {fairer} of {len(bal)} values: "
+            f"{_value_list(bal)}")
+    best_vs_ref = next((r for r in bal if str(r["to"]) == str(best["value"])), None)
+    if best_vs_ref is not None and not best_vs_ref["high"] < 0:
+        # the smallest estimate is not clearly smaller than the reference's: no value is named
+        # fairest on a point estimate (review V #2: "the fairest value tried is 5" rested on a
+        # −0.1 pp (−4.2 to +4.1) difference)
+        lead = (f"No value of {name} tried{where} is shown fairer than {value} ({why}) by its seat balance"
+                if fairer == 0 else
+                f"The value of {name} tried{where} with the smallest seat balance is not shown fairer "
+                f"than {value} ({why})")
+        return (f"{lead}: {_balance_text(at_ref['estimate'], at_ref['low'], at_ref['high'])} at {value}, "
+                f"the smallest estimate {_balance_text(best['estimate'], best['low'], best['high'])} "
+                f"at {best['value']}; {tail}")
     return (f"The fairest value of {name} tried{where} is {best['value']}, its seat balance "
             f"{_balance_text(best['estimate'], best['low'], best['high'])}, against "
             f"{_balance_text(at_ref['estimate'], at_ref['low'], at_ref['high'])} at {value} ({why}); "
-            f"against {value}, the seat balance is clearly smaller at {fairer} of {len(bal)} values: "
-            f"{_value_list(bal)}")
+            f"{tail}")
 
 
 def role_values_sentence(name: str, ref: tuple[str, str], against: list[dict]) -> str | None:

@@ -162,3 +162,31 @@ def test_every_trial_prints_a_share_as_the_as_good_table_does():
             want = f"{100 * v:.1f}"                       # one decimal, trailing zero kept
             assert every.filter(pl.col("Trial") == t)[col][0] == want, (t, col, every)
             assert good.filter(pl.col("Trial") == t)[col][0] == want, (t, col, good)
+
+
+def _balance_rows(deltas):
+    """The base value 3 and two others: the seat balance's curve and each value against 3."""
+    est = {"3": 0.043, "4": 0.043 + deltas[0], "5": 0.043 + deltas[1][0]}
+    curves = pl.DataFrame([{"parameter": "p", "metric": "balance", "value": v, "estimate": e,
+                            "low": e - 0.016, "high": e + 0.016, "order": k}
+                           for k, (v, e) in enumerate(est.items())])
+    against = [{"metric": "balance", "to": "4", "to_x": 4.0, "delta": deltas[0], "low": deltas[0] - 0.04,
+                "high": deltas[0] + 0.04, "verdict": "within noise", "smallest": 0.01, "share": True, "unit": "pp"},
+               {"metric": "balance", "to": "5", "to_x": 5.0, "delta": deltas[1][0], "low": deltas[1][1],
+                "high": deltas[1][2], "verdict": deltas[1][3], "smallest": 0.01, "share": True, "unit": "pp"}]
+    return curves, against
+
+
+def test_no_value_is_named_fairest_on_a_point_estimate():
+    """Review V #2: "The fairest value of income.palais.base tried is 5 …; 5 by −0.1 pp (−4.2 to
+    +4.1), within noise": a value named fairest on a difference within noise of the base value's."""
+    from reports.sweep import fairest_sentence
+
+    curves, against = _balance_rows((0.004, (-0.001, -0.042, 0.041, "within noise")))
+    said = fairest_sentence("p", ("3", "the base rules' value"), curves, against)
+    assert said.startswith("No value of p tried is shown fairer than 3 (the base rules' value) by its seat "
+                           "balance: 4.3 pp from fair"), said
+    assert "fairest" not in said and "the smallest estimate 4.2 pp from fair (2.6 to 5.8) at 5" in said
+    curves, against = _balance_rows((0.004, (-0.02, -0.03, -0.01, "clear and large enough to matter")))
+    clear = fairest_sentence("p", ("3", "the base rules' value"), curves, against)
+    assert clear.startswith("The fairest value of p tried is 5, its seat balance 2.3 pp from fair"), clear
