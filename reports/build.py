@@ -132,7 +132,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         say(f"Analysing {g.label}" + (f" ({i + 1} of {len(groups)} configurations)" if len(groups) > 1 else ""))
         tables.append(analyse(g))
     base = tables[0]
-    labels = _unique_labels([g.label for g in groups])
+    labels = _unique_labels([g.label for g in groups], [list(g.paths) for g in groups])
     for g, lab in zip(groups, labels):
         g.label = lab
     if side_by_side:
@@ -294,7 +294,19 @@ def _steps(progress: Callable[..., None] | None) -> Callable[..., None]:
         return lambda text, _done=None, _total=None: progress(text)
 
 
-def _unique_labels(labels: list[str]) -> list[str]:
+def _unique_labels(labels: list[str], paths: list | None = None) -> list[str]:
+    """The configurations' labels, told apart: runs of the same folder name (two panels' cell-0)
+    by their parent folder too ("P0/cell-0", "P1/cell-0"; review V #9: "cell-0 #2 vs cell-0" hid
+    which was the variant), else by their order ("run #2")."""
+    labels = list(labels)
+    if paths is not None:
+        for lab in set(labels):
+            same = [i for i, x in enumerate(labels) if x == lab]
+            if len(same) > 1 and all(len(paths[i]) == 1 for i in same):
+                longer = [f"{Path(paths[i][0]).parent.name}/{Path(paths[i][0]).name}" for i in same]
+                if len(set(longer)) == len(same):
+                    for i, x in zip(same, longer):
+                        labels[i] = x
     seen: dict[str, int] = {}
     out = []
     for lab in labels:
