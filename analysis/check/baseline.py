@@ -159,8 +159,8 @@ def games_comment(plan, games: int) -> str:
         return f"{head}: the games of a fixed-size test with these error rates"
     names = metric_names(plan.limited)
     limit = (f"this baseline's own error ({games:,} games) keeps {'them' if plan.basis_limited else names} "
-             "from the fixed-size test's power at twice the tolerance (a baseline of at least "
-             f"{plan.baseline_games:,} games would not)")
+             "from the fixed-size test's power at twice the tolerance (a baseline of "
+             f"{plan.baseline_games:,} games or more would lift that limit)")
     if plan.basis_limited:
         other = (f"; the other metrics need {plan.fixed_games:,} games for a fixed-size test with "
                  "these error rates" if plan.fixed_games else "")

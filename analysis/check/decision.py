@@ -305,14 +305,18 @@ def plan_games(baseline: Sequence[Measurement], tolerances: Sequence[float], alp
             continue
         n_pass = games_for_information(pass_information(tol, beta, m), sd, base_se)
         if not math.isfinite(n_pass):
-            # a baseline whose error is at most half the room 1/I_pass leaves the other half to the run
+            # a baseline whose error is at most half the room 1/I_pass leaves the other half to the
+            # run; above the room itself an unchanged configuration can pass at all (review V #10:
+            # "at least 21,815 games" read as the minimum, and a 20,000-game baseline was accepted)
             hint = int(math.ceil(2 * b.n * b.se ** 2 * pass_information(tol, beta, m)))
+            least = int(math.floor(b.n * b.se ** 2 * pass_information(tol, beta, m))) + 1
             unit = diff_unit_of(b.metric, game)
             raise BaselineTooSmall(
                 f"{b.label}: the baseline's own standard error ({b.se:.3g} {unit}, "
                 f"{b.n:,} games) is too large for a tolerance of ±{tol:g} {unit}: even an unchanged "
-                f"configuration could not pass; record a baseline of at least {hint:,} games or "
-                "raise the tolerance", metric=b.metric, label=b.label, se=b.se, n=b.n,
+                f"configuration could not pass; record a baseline of about {hint:,} games (it needs "
+                f"more than {least - 1:,} to be accepted at all; {hint:,} leave the check's own games "
+                "half the room) or raise the tolerance", metric=b.metric, label=b.label, se=b.se, n=b.n,
                 tolerance=tol, games_hint=hint)
         limited.append(b.label)
         # the baseline games whose error is half the room 1/I_fix: then the fixed-size power is

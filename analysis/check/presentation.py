@@ -208,7 +208,7 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
     remedy = more
     if limited_by is not None:
         remedy += (f", though this baseline's own error limits what more games can tell (a baseline "
-                   f"of at least {limited_by:,} games would not)")
+                   f"of {limited_by:,} games or more would lift that limit)")
     why = (f" (the decision reads a stricter bound than this metric's own unadjusted 95% "
            f"interval: the error held at alpha {alpha if alpha is not None else 0.05:g} over all "
            f"{n_metrics} metrics and every look)" if n_metrics else "")

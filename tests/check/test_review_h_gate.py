@@ -184,9 +184,9 @@ def _result(rows, *, limited=(), looks=True, paired=False) -> CheckResult:
 def test_an_undecided_metric_limited_by_the_baseline_names_a_larger_baseline():
     res = _result([("seat_win_share", "Seat 1", 0.14, 0.9, "undecided")], limited=["Seat 1 win share"])
     text = text_report(res)
-    assert "a baseline of at least 81,000 games would not" in text, text
+    assert "a baseline of 81,000 games or more would lift that limit" in text, text
     plain = text_report(_result([("seat_win_share", "Seat 1", 0.14, 0.9, "undecided")]))
-    assert "a larger --games may." in plain and "baseline of at least" not in plain, plain
+    assert "a larger --games may." in plain and "would lift that limit" not in plain, plain
     # a RUN (one look, no batches) has no --games to raise
     run = text_report(_result([("seat_win_share", "Seat 1", 0.14, 0.9, "undecided")], looks=False))
     assert "a larger run may." in run and "--games" not in run.split("  ? ")[1], run
@@ -283,3 +283,30 @@ def test_a_played_win_share_has_the_wilson_interval():
     sd = float(np.std(values[:, 1], ddof=1))
     assert score.ci_high - score.value == pytest.approx(z * sd / math.sqrt(n), rel=1e-6)
     assert share.se == pytest.approx(float(np.std(values[:, 0], ddof=1)) / math.sqrt(n), rel=1e-9)
+
+
+def test_a_too_small_baseline_is_told_the_games_it_needs_to_be_accepted_at_all():
+    """Review V #10: "record a baseline of at least 21,815 games" read as the minimum, and a
+    20,000-game baseline of the same configuration was accepted: 21,815 is the size that leaves
+    the check's own games half the room. The line now gives both, and the smaller is the real
+    threshold: a baseline of that many games (the same per-game spread) is accepted, one fewer is not."""
+    import math
+    import re
+
+    from analysis.check.decision import BaselineTooSmall, plan_games
+
+    def baseline(n):                 # a win share's se at n games, the same per-game spread (sd 43.3 pp)
+        return [Measurement("seat_win_share", "0", "Seat 1 win share", 25.0, 24.0, 26.0,
+                            43.3 / math.sqrt(n), n)]
+
+    with pytest.raises(BaselineTooSmall) as e:
+        plan_games(baseline(5000), [1.0], game="middle-ages")
+    said = str(e.value)
+    got = re.search(r"record a baseline of about ([\d,]+) games \(it needs more than ([\d,]+) to be "
+                    r"accepted at all; ([\d,]+) leave", said)
+    assert got, said
+    hint, least = int(got.group(1).replace(",", "")), int(got.group(2).replace(",", "")) + 1
+    assert hint == int(got.group(3).replace(",", "")) and least < hint
+    plan_games(baseline(least), [1.0], game="middle-ages")            # accepted
+    with pytest.raises(BaselineTooSmall):
+        plan_games(baseline(least - 1), [1.0], game="middle-ages")
