@@ -84,6 +84,9 @@ TERMS: dict[str, str] = {
              "runs' games spread alike.",
     "Wald": "A Wald test: a difference, or several at once, set against its standard error (their "
             "covariance, for several) and read on the normal (chi-square) distribution.",
+    "event swing": "How unevenly a game's event cards treat its players: the largest minus the "
+                   "smallest of the players' total event-card gains in that game (in coins), averaged "
+                   "over the games.",
     "mean rank": "A seat's (or role's) average finishing place, 1 for first. Tied players share the better "
                  "place (two tied for first both get 1, the next player 3), so with ties the seats' "
                  "mean ranks average a little under the middle place (2.5 at 4 players).",
@@ -126,6 +129,7 @@ _PATTERNS: dict[str, str] = {
     "AdvantageP1": r"\bAdvantageP1\b",
     "z": r"(?<![\w-])z(?= = |\b$)|\|z\|",
     "Bonferroni": r"\bBonferroni\b",
+    "event swing": r"\bevent swing\b",
     "Newcombe": r"\bNewcombe\b",
     "Welch": r"\bWelch(?:'s)?\b",
     "Wald": r"\bWald\b",

@@ -53,7 +53,7 @@ from reports.glossary import INTERVALS_NOTE
 from reports.html import _CSS, _html_table
 from reports.pdf import write_pdf
 from reports.rules_diff import value_text
-from reports.sections import FigureSet, Section
+from reports.sections import FigureSet, Section, glossary_section
 from reports.text import (amount, change_unit, common_digits, metric_value, pct, rounded as rounded_value,
                           shown_change, signed, verdict_digits, verdict_words)
 from simcore import games as registry
@@ -599,10 +599,20 @@ def _page(title: str, meta: pl.DataFrame, secs: list[Section], png: dict[str, by
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
             f"<h1>{html.escape(title)}</h1><p class='note'>Generated "
             f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. {html.escape(INTERVALS_NOTE)}</p>"
-            + "".join(f"<p style='font-size:1.15em'><b>{html.escape(x)}</b></p>" for x in lead)
+            + "".join(f"<p style='font-size:1.15em'>{_lead_html(x)}</p>" for x in lead)
             + "".join(f"<p class='note'>{html.escape(n)}</p>" for n in notes)
             + f"<table class='meta'><tbody>{rows}</tbody></table>"
             + "\n".join(_section_html(s, png, captions) for s in secs) + "</body></html>")
+
+
+def _lead_html(text: str) -> str:
+    """A lead sentence with its answer in bold, the rest in the page's weight (review V #11: whole
+    paragraphs in bold, nothing stood out): the question and its answer up to the first ": "; a
+    sentence without one (within its first 160 characters) stays bold whole."""
+    cut = text.find(": ")
+    if not 0 < cut <= 160:
+        return f"<b>{html.escape(text)}</b>"
+    return f"<b>{html.escape(text[:cut + 1])}</b>{html.escape(text[cut + 1:])}"
 
 
 def _meta(rows: list[tuple[str, str]]) -> pl.DataFrame:
@@ -616,6 +626,10 @@ def _publish(out: Path, force: bool, title: str, meta: pl.DataFrame, secs: list[
     """Write the page (the ``lead`` sentences first, in bold: what the reader came for), its
     figures, with ``pdf`` report.pdf, and ``files`` (name → text, e.g. a CSV of the page's table),
     atomically."""
+    # the glossary's terms the page uses, last, as every report page has them (review V #7: the
+    # panel, sweep and tune pages said Holm, Bonferroni, Wilson … without a word of explanation)
+    terms = glossary_section(list(secs) + [Section("lead", "", " ".join((*lead, *notes)))], figs)
+    secs = list(secs) + ([terms] if terms.tables and terms.tables[0][1].height else [])
     drawn = draw_all(figs, svg=svg)              # on two cores when it may (reports.figures.draw)
     png = {name: formats["png"] for name, formats in drawn.items()}
     with atomic_dir(out, force) as tmp:
