@@ -328,7 +328,7 @@ def status_line(res: CheckResult, lead: bool = True) -> str:
                           f"{_fmt_tol(r.tolerance)} accepted" for r in res.failed[:3])
         more = f"; and {len(res.failed) - 3} more" if len(res.failed) > 3 else ""
         return (f"{head('FAIL')}{len(res.failed)} of {n} metrics moved beyond their tolerance ({at}): "
-                f"{moved}{more}{_shares_not_failed(res)}")
+                f"{moved}{more}{_scores_together(res, game)}{_shares_not_failed(res)}")
     if res.verdict == "undecided":
         return (f"{head('UNDECIDED')}{len(res.undecided)} of {n} metrics not decided {at}; none is shown beyond "
                 f"its tolerance (exit code 3)")
@@ -361,6 +361,24 @@ def status_line(res: CheckResult, lead: bool = True) -> str:
 #: The win-share kinds a FAIL line sums up when none of them failed, and their names there.
 SHARE_KINDS = {"seat_win_share": "seat win shares", "strategy_win_share": "strategy win shares",
                "role_win_share": "role win shares"}
+
+
+def _scores_together(res: CheckResult, game: str | None) -> str:
+    """A FAIL on a seat's mean score where every seat's mean score moved the same way (review V #8:
+    more Palais income raised every seat's coins, and the line read as one seat's regression):
+    " (every seat's mean score rose, +2.87 to +5.14 coins: the scores moved together, as a change
+    of what the game pays does; the win shares say whether the seats' balance moved)"; "" else."""
+    scores = [r for r in res.results if r.metric == "seat_mean_score" and r.diff == r.diff]
+    if not any(r.verdict == "fail" for r in scores) or len(scores) < 2:
+        return ""
+    if not (all(r.diff > 0 for r in scores) or all(r.diff < 0 for r in scores)):
+        return ""
+    lo, hi = sorted((min(r.diff for r in scores), max(r.diff for r in scores)), key=abs)
+    way = "rose" if scores[0].diff > 0 else "fell"
+    unit = diff_unit_of("seat_mean_score", game)
+    return (f" (every seat's mean score {way}, {_signed(lo)} to {_signed(hi)} {unit}: the scores moved "
+            "together, as a change of what the game pays does; the win shares say whether the seats' "
+            "balance moved)")
 
 
 def _shares_not_failed(res: CheckResult) -> str:

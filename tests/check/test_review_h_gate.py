@@ -310,3 +310,19 @@ def test_a_too_small_baseline_is_told_the_games_it_needs_to_be_accepted_at_all()
     plan_games(baseline(least), [1.0], game="middle-ages")            # accepted
     with pytest.raises(BaselineTooSmall):
         plan_games(baseline(least - 1), [1.0], game="middle-ages")
+
+
+def test_a_fail_on_scores_that_all_moved_one_way_says_so():
+    """Review V #8: more Palais income raised every seat's mean score (+2.87 to +5.14 coins) and the
+    FAIL line named Seat 3's alone, as if one seat had regressed."""
+    from analysis.check.presentation import status_line
+
+    shares = [("seat_win_share", f"Seat {s}", 0.2, 0.9, "undecided") for s in (1, 2, 3, 4)]
+    up = [("seat_mean_score", f"Seat {s}", d, 0.5, v) for s, d, v in
+          ((1, 2.87, "undecided"), (2, 3.85, "undecided"), (3, 5.14, "fail"), (4, 3.38, "undecided"))]
+    line = status_line(_result(shares + up))
+    assert line.startswith("FAIL: 1 of 8 metrics moved beyond their tolerance"), line
+    assert "(every seat's mean score rose, +2.87 to +5.14 coins: the scores moved together" in line, line
+    mixed = [("seat_mean_score", f"Seat {s}", d, 0.5, v) for s, d, v in
+             ((1, -2.87, "undecided"), (2, 3.85, "undecided"), (3, 5.14, "fail"), (4, 3.38, "undecided"))]
+    assert "moved together" not in status_line(_result(shares + mixed))
