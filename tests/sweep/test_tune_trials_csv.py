@@ -84,3 +84,28 @@ def test_the_tune_page_reads_a_log_with_dropped_trials(plan, tmp_path):
     assert fig is not None
     drawn = [c for ax in fig.axes for c in ax.collections]
     assert sum(len(c.get_offsets()) for c in drawn) == 1        # only the trial played to the end
+
+
+def test_the_trial_table_shows_each_objectives_interval(plan, tmp_path):
+    """Review V #3: the page's trials showed only each objective's point estimate (2.67 against
+    2.77), not its 95% interval (1.93-3.42 against 1.94-3.61), so a "best" picked among candidates
+    these games cannot tell apart read as settled."""
+    import json
+
+    import polars as pl
+
+    from analysis.tune.advice import objective_text
+    from analysis.tune.search import _load_optuna, write_trials
+    from reports.sweep import _trial_table
+
+    optuna = _load_optuna()
+    write_trials(_study(optuna, plan), plan, tmp_path)
+    trials = pl.read_csv(tmp_path / "trials.csv", infer_schema_length=None)
+    table = _trial_table(trials, json.loads(json.dumps(plan.to_json())), "middle-ages")
+    shown = table["Objective's 95% interval"].to_list()
+    for r, text in zip(trials.iter_rows(named=True), shown):
+        if r["low"] is None:
+            assert text == "", (r, text)           # a dropped or cut trial: no interval of its own
+        else:
+            assert text == f"{objective_text(r['low'])} to {objective_text(r['high'])}", (r, text)
+    assert any(shown)
