@@ -827,10 +827,17 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                             f"compared with ('from': {why}), every metric, game by game. "
                             + value_family_words(s.value_effects),
                             tables=[(VALUES_TABLE, effects_table(pl.DataFrame(vs)))]))
-        secs.append(Section("pairs", PAIRS_TABLE,
-                            "Every two values of those parameters (from → to), every metric, with "
-                            "the same family's intervals: where a response turns.",
-                            tables=[(PAIRS_TABLE, effects_table(s.value_effects))]))
+        # the pairs the table above does not hold (review V #6: it repeated the base value's rows
+        # word for word)
+        refs = {name: str(ref) for name, (ref, _) in s.references.items()}
+        others = s.value_effects.filter(~pl.struct("parameter", "from", "to").map_elements(
+            lambda r: refs.get(r["parameter"]) in (str(r["from"]), str(r["to"])), return_dtype=pl.Boolean))
+        if others.height:
+            secs.append(Section("pairs", PAIRS_TABLE,
+                                "Every two values of those parameters (from → to) but the base value's "
+                                "(in the table above), every metric, with the same family's intervals: "
+                                "where a response turns.",
+                                tables=[(PAIRS_TABLE, effects_table(others))]))
     if n_slice:
         secs.append(Section("slices", SLICES_TABLE,
                             "In a grid, each parameter's same comparisons at every other combination "

@@ -132,8 +132,8 @@ def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = 16) -> Figure |
         ax.set_yticks(y, labels, fontsize=9)
         ax.axvline(0, color="#444", lw=1)
         ax.set_xlabel("change (percentage points)" if shares else f"change ({u})")
-    fig.suptitle("What each setting moves most\n(first → last value, or each word of a list against the first; "
-                 "paired games, 95% intervals)",
+    fig.suptitle("What each setting moves most\n(first → last value, or each word of a list against the first;\n"
+                 "paired games, simultaneous 95% intervals: the page's sentences' family)",
                  fontsize=12)
     return fig
 

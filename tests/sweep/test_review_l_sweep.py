@@ -109,6 +109,15 @@ def test_the_page_shows_the_value_sentences_first_and_their_tables(swept, tmp_pa
     assert first.startswith("The fairest value of")
     assert f"<h2>{VALUES_TABLE}</h2>" in page and f"<h2>{PAIRS_TABLE}</h2>" in page
     assert "<h2>Every effect</h2>" in page             # the first → last table is kept
+    # review V #6: the pairs' table leaves out the base value's pairs, which the table above holds
+    pairs = page.split("<section id='pairs'>", 1)[1].split("</section>", 1)[0]
+    head = re.findall(r"<th[^>]*>(.*?)</th>", pairs)
+    rows = [re.findall(r"<td[^>]*>(.*?)</td>", r) for r in re.findall(r"<tr>(.*?)</tr>", pairs)][1:]
+    at = head.index("from"), head.index("to")
+    ends = {(r[at[0]], r[at[1]]) for r in rows if r}
+    base = str(VALUES[0])
+    assert ends and not any(base in e for e in ends), ends
+    assert len(ends) == len(VALUES) * (len(VALUES) - 1) // 2 - (len(VALUES) - 1), ends
 
 
 def _agreement_rows():
