@@ -19,6 +19,7 @@ verdicts' names), :mod:`reports.text`,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -1014,7 +1015,12 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
         if variants is not None and i < len(variants):
             line = replay_line(variants[i], vt)
             if line:
-                cmp_secs[-1].sentences.append(line.replace("To see why", f"To see why in {vlabel}"))
+                # what "why" is about (review U #15: "To see why in B, look at a game seat 1 (the
+                # weakest) lost" read as why the change happened)
+                said = re.sub(r"^To see why, look at a game seat (\d+) \(the weakest\) lost",
+                              lambda m: f"To see why seat {m.group(1)} is the weakest in {vlabel}, look at a "
+                                        "game it lost", line)
+                cmp_secs[-1].sentences.append(said if said != line else line.replace("To see why", f"To see why in {vlabel}"))
         cmp_secs.append(Section(
             f"{name}_how", f"How this is measured: {vlabel} vs {rs.label}",
             comparison_intro(cmp, about, roles="roles" in t, game=rs.game), intro_in_pdf=True))

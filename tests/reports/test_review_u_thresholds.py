@@ -241,3 +241,24 @@ def test_no_seat_moved_answers_cannot_tell_when_an_interval_reaches_the_smallest
     assert "cannot rule out a change of 1 pp" in wide
     assert narrow.startswith("Did the seat win rates move? No: no seat's win share changed beyond noise")
     assert "leave no room for a change that matters" in narrow
+
+
+def test_the_before_afters_replay_line_says_what_why_is_about(palais_tables, tmp_path):
+    """Review U #15: "To see why in B, look at a game seat 1 (the weakest) lost" read as why the
+    change happened; it is why B's weakest seat is weakest."""
+    import html
+    import re
+
+    from undrawn_figures import figures_undrawn
+
+    from reports.build import build_report
+
+    _, _, tv, b, v = palais_tables
+    weakest = tv["seats"].sort("win_share").row(0, named=True)
+    with figures_undrawn():
+        page = build_report([b, v], tmp_path / "r").read_text(encoding="utf-8")
+    text = html.unescape(re.sub(r"<[^>]+>", "", page))
+    seat = int(weakest["seat"]) + 1
+    assert (f"To see why seat {seat} is the weakest in palais, look at a game it lost with its highest "
+            f"score") in text
+    assert "To see why in palais" not in text
