@@ -1608,10 +1608,33 @@ def as_good_section(tune: dict, result: dict, trials: pl.DataFrame, game: str) -
         return []
     best_obj = float(good["objective"].cast(pl.Float64)[0])
     if not best_obj <= 1.0:
+        # which trials these games cannot tell apart from the best (review V #3: "best settings"
+        # stood on 2.67 against 2.77, their intervals overlapping, and this section listed none)
+        tied = as_good_as_best(trials, best, (result.get("as_good") or {}).get("trials"), meeting_target=False)
+        tied = tied.filter(pl.col("trial") != best)
+        names = [v["name"] for v in tune["varies"]]
+
+        def settings(r) -> str:
+            start = is_start_rules(tune, {"values": {n: r[n] for n in names}})
+            return ", ".join(f"{n} = {r[n]}" for n in names) + (" (the start rules)" if start else "")
+
+        listed = "; ".join(
+            f"trial {int(r['trial'])}, {settings(r)}: {objective_text(float(r['objective']))} "
+            f"({objective_text(float(r['low']))} to {objective_text(float(r['high']))})"
+            for r in tied.head(5).iter_rows(named=True))
+        more = f"; and {tied.height - 5} more" if tied.height > 5 else ""
+        whose = "each one's" if tied.height != 1 else "its"
+        besides = (f" {tied.height} other trial{'s are' if tied.height != 1 else ' is'} not shown worse than "
+                   f"it (the 95% interval of {whose} difference from the "
+                   f"best's objective reaches 0): {listed}{more}; these games cannot tell the best from "
+                   f"{'them' if tied.height != 1 else 'it'}." if tied.height else
+                   " Every other full-budget trial is shown worse than it.")
+        best_row = trials.filter(pl.col("trial") == best).row(0, named=True)
         return [Section("as-good", "Settings as good as the best", sentences=[
             f"No trial's own estimate meets the target on the search's games: the best, trial {best}, "
-            f"has objective {objective_text(best_obj)} (above 1, the tolerance), so no setting is shown to work "
-            "as well; the verdict's confirmation tells."])]
+            f"has objective {objective_text(best_obj)} ({objective_text(float(best_row['low']))} to "
+            f"{objective_text(float(best_row['high']))}; above 1, the tolerance), so no setting is shown "
+            f"to meet it; the verdict's confirmation tells.{besides}"])]
     names = [v["name"] for v in tune["varies"]]
     base = start_settings(tune)
     named = {}

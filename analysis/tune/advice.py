@@ -429,7 +429,8 @@ def _finite(x) -> float | None:
     return x if np.isfinite(x) else None
 
 
-def as_good_as_best(trials: pl.DataFrame, best: int, paired: dict | None = None) -> pl.DataFrame:
+def as_good_as_best(trials: pl.DataFrame, best: int, paired: dict | None = None,
+                    meeting_target: bool = True) -> pl.DataFrame:
     """The full-budget trials (complete, the most games) that may work as well as the best (revF
     #3): the trial's *own* objective estimate meets the target (≤ 1: every metric within the
     tolerance), and its difference from the best's objective is not shown positive — its 95%
@@ -441,7 +442,9 @@ def as_good_as_best(trials: pl.DataFrame, best: int, paired: dict | None = None)
     from the two trials' own 95% intervals (low − best's high to high − best's low: at least 90%
     by Bonferroni, wider than paired), and the ``paired`` column says so. The best first (always,
     with difference 0), then by objective; columns ``difference``, ``diff_low``, ``diff_high``,
-    ``paired`` added."""
+    ``paired`` added. ``meeting_target=False``: the trials not shown worse than the best whatever
+    their own estimate (when none meets the target, what these games cannot tell apart from the
+    best: review V #3)."""
     cols = {"difference": pl.Float64, "diff_low": pl.Float64, "diff_high": pl.Float64, "paired": pl.Boolean}
     if trials.height == 0 or "high" not in trials.columns:
         return trials.head(0).with_columns(*(pl.lit(None, t).alias(c) for c, t in cols.items()))
@@ -462,7 +465,7 @@ def as_good_as_best(trials: pl.DataFrame, best: int, paired: dict | None = None)
             obj, lo, hi = float(r["objective"]), float(r["low"]), float(r["high"])
         except (TypeError, ValueError):
             continue
-        if not obj <= 1.0:            # its own estimate misses the target
+        if meeting_target and not obj <= 1.0:            # its own estimate misses the target
             continue
         p = paired.get(t)
         if p is not None:

@@ -109,3 +109,33 @@ def test_the_trial_table_shows_each_objectives_interval(plan, tmp_path):
         else:
             assert text == f"{objective_text(r['low'])} to {objective_text(r['high'])}", (r, text)
     assert any(shown)
+
+
+def test_when_no_trial_meets_the_target_the_ones_not_shown_worse_than_the_best_are_listed():
+    """Review V #3: with no trial meeting the target, "Settings as good as the best" said only that
+    none was shown to meet it, and the page called trial 1 "best settings" where trial 3's interval
+    overlapped its own; the trials these games cannot tell from the best are now listed, the start
+    rules marked."""
+    from pathlib import Path
+
+    import polars as pl
+
+    from reports.sweep import as_good_section
+
+    root = Path(__file__).resolve().parents[2]
+    tune = {"varies": [{"name": "income.palais.base", "kind": "int", "lo": 2, "hi": 6}], "settings": [],
+            "rules_text": (root / "configs" / "middle_ages" / "rules.toml").read_text(encoding="utf-8"),
+            "targets": ["seat-balance:1.5"], "players": 4}
+    trials = pl.DataFrame({"trial": [0, 1, 3, 4, 5], "state": ["complete"] * 5, "games": [8000] * 5,
+                           "income.palais.base": [5, 6, 2, 3, 4],
+                           "objective": [3.0, 2.675, 2.775, 3.18, 4.6], "low": [2.26, 1.93, 1.94, 2.45, 4.3],
+                           "high": [3.74, 3.42, 3.61, 3.92, 4.9]})
+    (sec,) = as_good_section(tune, {"best_trial": 1}, trials, "middle-ages")
+    said = sec.sentences[0]
+    assert said.startswith("No trial's own estimate meets the target on the search's games: the best, trial 1, "
+                           "has objective 2.67 (1.93 to 3.42; above 1, the tolerance)"), said
+    # unpaired: each trial's low − the best's high reaches 0 for trials 3, 0 and 4, not for trial 5
+    assert "3 other trials are not shown worse than it" in said, said
+    assert ("trial 3, income.palais.base = 2: 2.77 (1.94 to 3.61); trial 0, income.palais.base = 5: 3.00 "
+            "(2.26 to 3.74); trial 4, income.palais.base = 3 (the start rules): 3.18 (2.45 to 3.92)") in said, said
+    assert "trial 5" not in said
