@@ -203,11 +203,15 @@ def _guild_rows(t: dict, smallest: float = SMALLEST_SHARE) -> pl.DataFrame:
         f"All {family} types at once (pp, the verdict's range)": [
             _guild_range(r["diff"], lo, hi, v, smallest) if r["card"] in ranked else ""
             for r, v, lo, hi in zip(rows, verdicts, low, high)],
-        "p (Holm-adjusted)": ["" if p is None else pvalue(p) for p in g["p_adjusted"]],
+        # a type too rare to rank has no test's p beside "too few players" (review U #15: "p <
+        # 0.001" stood there), and its verdict is short (the rule is in the table's caption: the
+        # long cell made its row 200 px tall at 1280 px, tests/reports/test_browser_layout.py)
+        "p (Holm-adjusted)": ["" if p is None or r["card"] not in ranked else pvalue(p)
+                              for p, r in zip(g["p_adjusted"], rows)],
         f"Verdict (Holm over the {family} types; {100 * smallest:g} pp matters)": [
             _guild_verdict(v, lo, hi, smallest) if r["card"] in ranked else
             f"too few players ({'none' if r['founded_share'] == 0 else small_share(r['founded_share']) + '%'} "
-            f"found one; {RANK_RULE})"
+            f"found one)"
             for r, v, lo, hi in zip(rows, verdicts, low, high)],
         "Powers used per player": [none if x is None else num(x) for x in g["mean_powers"]]})
 
@@ -250,7 +254,8 @@ def _guild_section(t: dict, figs: FigureSet, smallest: float = SMALLEST_SHARE) -
         "each other rather than with the fair share alone; to test a type, remove a copy in a rules "
         "file and compare the two runs.",
         figs.add("guild_types", F.guild_types(t), " ".join(guild_headlines(t))),
-        [("Guild types", _guild_rows(t, smallest))], guild_headlines(t))
+        [(f"Guild types (too few players to rank: a type founded by {RANK_RULE})", _guild_rows(t, smallest))],
+        guild_headlines(t))
 
 
 def comparison_figures(name: str, base_t: dict, var_t: dict, base_label: str, var_label: str,

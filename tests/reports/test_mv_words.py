@@ -114,7 +114,8 @@ def test_guild_table_marks_a_rare_type_too_few_players_and_a_powerless_one():
     rows = M._guild_rows({"guild_types": _guild_types()})
     bouffon = rows.filter(pl.col("Card type") == "Bouffon").row(0, named=True)
     verdict = "Verdict (Holm over the 3 types; 1 pp matters)"       # review R: was "Significant"
-    assert bouffon[verdict].startswith("too few players (0.03% found one")
+    assert bouffon[verdict] == "too few players (0.03% found one)"
+    assert bouffon["p (Holm-adjusted)"] == ""          # no test's p beside it (review U #15)
     assert bouffon["Powers used per player"] == "none (no power)"
     assert rows.filter(pl.col("Card type") == "Prêtre")[verdict][0] == "clear and large enough to matter"
 
