@@ -82,8 +82,8 @@ def deal_interval(shares, level: float = stats.LEVEL) -> tuple[float, float, flo
     if deals < 2:
         return mean, float("nan"), float("nan"), float("nan")
     sd = float(per_deal.std(ddof=1))
-    lo, hi = stats.t_interval(mean, sd, deals, level)
-    return mean, sd / float(np.sqrt(deals)), float(np.clip(lo, 0.0, 1.0)), float(np.clip(hi, 0.0, 1.0))
+    lo, hi = stats.share_mean_interval(mean, sd, deals, level)   # (clipped; Wilson where every deal is alike)
+    return mean, sd / float(np.sqrt(deals)), float(lo), float(hi)
 
 
 ALPHA = 0.05                # the family-wise error of the calls against the fair share

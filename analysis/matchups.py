@@ -182,7 +182,7 @@ def accumulator_from_stats(rs: RunSet) -> MatchupAccumulator:
 def _interval(total, mom: stats.Moments, n, paired: bool):
     if paired:
         mean, sd = mom.mean_sd()
-        lo, hi = stats.t_interval(mean, sd, n)
+        lo, hi = stats.share_mean_interval(mean, sd, n)       # (a deal's mean share: in [0, 1])
         return mean, lo, hi
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(n > 0, total / np.where(n > 0, n, 1), np.nan)
