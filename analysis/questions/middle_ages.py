@@ -197,10 +197,24 @@ def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: boo
         "rules_sha256": meta.get("rules_sha256"),
         "intervals": "simultaneous 95% over every card and seat (max-|t|, paired per-game "
                      "differences); one family for win shares, one for scores",
-        "deals": f"the run's first {games:,} deals (game indices 0 to {games - 1:,}, seed {seed})",
+        "deals": _deals_words(meta, games, seed),
         "smallest_share_difference": smallest_difference(GAME, "share", smallest),
         "smallest_difference": {k: smallest_difference(GAME, k, smallest) for k in ("share", "score")},
         "wall_time_s": round(time.perf_counter() - t0, 2)}, force)
+
+
+def _deals_words(meta: dict, games: int, seed: int) -> str:
+    """Which games the ablation played, in words (review W #2, #3: "the run's first 8,000 deals" of
+    a 4,000-game run, and of a rotated run whose seats the ablation does not rotate): the run's
+    own deals only when they are, else the same seed's game indices with what differs."""
+    where = f"game indices 0 to {games - 1:,}, seed {seed}"
+    if meta.get("rotate_seats"):
+        return (f"{games:,} games of the run's seed ({where}) with its bots at fixed seats: the run "
+                "rotated its seats, these games do not, so they are not the run's games")
+    run_games = int(meta.get("games") or 0)
+    if run_games and games > run_games:
+        return (f"the run's {run_games:,} deals and {games - run_games:,} more of its seed ({where})")
+    return f"the run's first {games:,} deals ({where})"
 
 
 questions_command = ablation_for_run     # what `balance questions RUN` plays for this game

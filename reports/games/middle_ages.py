@@ -117,6 +117,15 @@ def worded(ab: pl.DataFrame, overrides: dict | None) -> tuple[pl.DataFrame, floa
     return events.ablation_words(events.ablation_when_drawn(ab, share, score)), share, score
 
 
+def _ablation_deals(q, games) -> str:
+    """Which games the ablation played, as its questions directory says them (``deals``:
+    :func:`analysis.questions.middle_ages._deals_words`: the run's own deals, or the same seed's
+    games at fixed seats for a rotated run), else the run's first ``games`` deals (a directory
+    written before it)."""
+    said = q.meta.get("deals")
+    return str(said) if said else f"the run's first {int(games or 0):,} deals"
+
+
 def _ablation_section(q, rs: RunSet | None = None) -> Section | None:
     ab = q.tables.get("event_ablation")
     if ab is None or ab.height == 0:
@@ -142,7 +151,7 @@ def _ablation_section(q, rs: RunSet | None = None) -> Section | None:
                     "look ahead at the deck), so that figure also holds those changes. " if changed else ""))
     return Section(
         "event_ablation", "Event cards: total effect on who wins (ablation)",
-        f"Each card's causal effect: the run's first {games:,} deals played again (same seed, rules and "
+        f"Each card's causal effect: {_ablation_deals(q, games)} played again (same seed, rules and "
         "bots; one deck per card) with that card made neutral — still drawn at the same moment, so every "
         "other card and tile is the same, but doing nothing. The difference (with the card − neutral) of "
         "each seat's win share and final score (coins) is the card's total effect, including what it "
