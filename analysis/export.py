@@ -273,6 +273,21 @@ def _missing_as_null(df: pl.DataFrame) -> pl.DataFrame:
     return df.with_columns([pl.col(c).fill_nan(None) for c in floats]) if floats else df
 
 
+def csv_ready(df: pl.DataFrame) -> pl.DataFrame:
+    """A table as the toolkit's CSV files write it (review W #7: a questions directory's
+    card_types.csv held "NaN", a ladder's CSV "inf", best_of_three.csv float32 noise such as
+    0.6848248839378357): NaN and ±inf empty (null), a float32 column at the 7 significant digits
+    it holds."""
+    exprs = []
+    for c, t in df.schema.items():
+        if t in (pl.Float32, pl.Float64):
+            col = pl.col(c).cast(pl.Float64)
+            if t == pl.Float32:
+                col = col.round_sig_figs(7)
+            exprs.append(pl.when(col.is_finite()).then(col).otherwise(None).alias(c))
+    return df.with_columns(exprs) if exprs else df
+
+
 def table_csv(df: pl.DataFrame) -> str:
     """An analysis table as CSV text with :func:`export`'s conventions: verdicts in the report's
     words, missing values empty, p-values as :func:`p_value_text` writes them, no scientific

@@ -108,7 +108,8 @@ def fair_calls(cells: list[Cell], players: int, alpha: float = ALPHA,
         if deals < 2 or not np.isfinite(c.std_error):
             out.append(None)
             continue
-        lo, hi = stats.t_interval(c.win_share, c.std_error * np.sqrt(deals), deals, 1.0 - alpha / k)
+        # (as the cell's own interval: clipped to [0, 1], Wilson over the deals where every deal is alike)
+        lo, hi = stats.share_mean_interval(c.win_share, c.std_error * np.sqrt(deals), deals, 1.0 - alpha / k)
         out.append("above" if lo > c.fair else "below" if hi < c.fair else None)
     return out
 
