@@ -145,10 +145,11 @@ def _write(out, force, tables, rules_name="", sets=()) -> None:
         pl.lit(str(rules_name)).alias("rules"),
         pl.lit("; ".join(s.text for s in sets)).alias("settings"))
     with atomic_output(out, force, replaces=table_file(Path(out).suffix.lower().lstrip("."))) as tmp:
-        if Path(out).suffix.lower() == ".csv":
-            from analysis.export import csv_ready
+        from analysis.export import csv_ready
 
-            csv_ready(table).write_csv(tmp)          # (an unbounded margin or a NaN: an empty cell)
+        table = csv_ready(table)        # (an unbounded margin or a NaN: missing, in both formats)
+        if Path(out).suffix.lower() == ".csv":
+            table.write_csv(tmp)
         else:
             table.write_parquet(tmp, metadata=PARQUET_SIGN)
     typer.echo(f"ladder: {out}")
