@@ -557,6 +557,12 @@ def foreign_entries(directory: str | Path, marker: dict) -> list[str]:
         return []
 
 
+def _a_kind(kind: str) -> str:
+    """A directory kind with its article: "a run", "a questions directory" (review W #11: "holds a
+    run, not a questions")."""
+    return f"a {kind} directory" if kind == "questions" else f"a {kind}"
+
+
 def ownership_problem(directory: str | Path, kind: str) -> str | None:
     """Why ``--force`` may not replace the existing non-empty ``directory`` by a ``kind``, or None."""
     marker = read_marker(directory)
@@ -564,8 +570,8 @@ def ownership_problem(directory: str | Path, kind: str) -> str | None:
         return (f"not a directory this toolkit wrote (no ownership marker {MARKER}); --force will "
                 "not delete it, choose another directory")
     if marker["kind"] != kind:
-        return (f"holds a {marker['kind']}, not a {kind}; --force replaces only a {kind}, choose "
-                "another directory")
+        have, want = _a_kind(marker["kind"]), _a_kind(kind)
+        return (f"holds {have}, not {want}; --force replaces only {want}, choose another directory")
     foreign = foreign_entries(directory, marker)
     if foreign:
         names = ", ".join(show(f, 40) for f in foreign[:3]) + (f" and {len(foreign) - 3} more"

@@ -415,10 +415,12 @@ def find_game(run: str | Path, query: str, strategies: str | None = None,
                                            spec, strategies, progress, notice)
     what = {"seat": f"seat {value}", "role": f"the {value}",
             "strategy": f"a seat played by {value}", None: "a game"}[who]
-    word = {"max": "the highest", "min": "the lowest", "median": "a median"}[how]
     verb = {"wins": " wins", "loses": " loses", None: ""}[outcome]
     shown = int(target) if float(target).is_integer() else round(float(target), 3)
-    return game, f"game {game}: {what}{verb} with {word} {column} ({shown}; {n} candidate rows)"
+    # (review W #11: "a game with a median turns")
+    which = (f"with the highest {column}" if how == "max" else f"with the lowest {column}" if how == "min"
+             else f"with {column} at the median")
+    return game, f"game {game}: {what}{verb} {which} ({shown}; {n} candidate rows)"
 
 
 def _check_role(spec, value: str, P: int, meta: dict) -> None:

@@ -70,11 +70,13 @@ def test_force_never_replaces_a_folder_of_the_users_own_files(tmp_path, files):
 
 
 @pytest.mark.parametrize("have,want", [("run", "sweep"), ("sweep", "tune"), ("tune", "sweep"),
-                                       ("report", "run"), ("run", "report"), ("questions", "run")])
+                                       ("report", "run"), ("run", "report"), ("questions", "run"),
+                                       ("run", "questions")])
 def test_force_replaces_only_a_directory_of_the_same_kind(tmp_path, have, want):
     _publish(tmp_path / "d", have, {"a.txt": "ours"})
     before = _files(tmp_path / "d")
-    with pytest.raises(UsageError, match=f"holds a {have}, not a {want}"):
+    said = {"questions": "a questions directory"}          # (review W #11: "not a questions")
+    with pytest.raises(UsageError, match=f"holds {said.get(have, 'a ' + have)}, not {said.get(want, 'a ' + want)}"):
         atomic.check_output_dir(tmp_path / "d", True, kind=want)
     assert _files(tmp_path / "d") == before
 
