@@ -87,8 +87,9 @@ def check_strategies(meta: dict, strategies: str) -> None:
     played again: a name the game does not know is the game's own refusal ("--strategies: unknown
     strategy 'nobot' …", not "the bots of this run"), and bots other than the run's are refused
     (they replayed the whole game, then said only that the replay differs). A seat whose recorded
-    bot came from a strategy file takes any bot given for it: run.json names only the file's path,
-    and --strategies is there to name that file where the path is not found."""
+    bot came from a strategy file takes any bot given for it: a run of an earlier version recorded
+    only the file's path, and --strategies is there to name that file where the path is not found
+    (a run now records the file's text, run.json ``strategy_files``, which a replay plays)."""
     from simcore import games as registry
     from simcore.errors import UsageError
 

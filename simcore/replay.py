@@ -37,7 +37,8 @@ kernel time of the run).
 
 May import numpy, pyarrow, polars, the standard library and :mod:`simcore` (the runner, to play a
 row-less run's games again; the game's modules and its strategy loader through the registry's
-module names, as :mod:`simcore.runner` does). What a reader needs without playing (which games can
+module names, as :mod:`simcore.runner` does; :mod:`strategies.common`, whose recorded strategy
+files a replay reads instead of the disk). What a reader needs without playing (which games can
 be replayed) is in :mod:`simcore.replayable`, which imports no runner.
 """
 
@@ -54,6 +55,7 @@ from simcore import games as registry
 from simcore.errors import UsageError
 from simcore.reference_strategies import ReplayStrategy
 from simcore.replayable import can_replay, run_hook  # noqa: F401  (their home before)
+from strategies.common import using_recorded_files
 
 FIND_GRAMMAR = "[seat=N | role=NAME | strategy=NAME] [wins | loses] (max | min | median) COLUMN"
 
@@ -211,7 +213,8 @@ def prepare_run(meta: dict, strategies: str | None = None):
     text = meta.get("rules_text")
     rules = parse_toml(text, name=str(meta.get("rules_name") or "run.json rules_text")) if text else None
     try:
-        prep = runner.prepare(meta["game"], rules=rules, **options)
+        with using_recorded_files(meta.get("strategy_files")):
+            prep = runner.prepare(meta["game"], rules=rules, **options)
     except UsageError as e:
         raise UsageError(f"the run cannot be played again here ({e}); give --strategies with the "
                          f"run's bots if they came from a strategy file") from None
@@ -304,7 +307,8 @@ def replay(run: str | Path, game: int, strategies: str | None = None) -> Replay:
     loader = registry.import_hook(spec.strategies)
     names = strategies or ",".join(meta.get("strategies") or [spec.default_strategy])
     try:
-        _, rows = loader.resolve(names, P)
+        with using_recorded_files(meta.get("strategy_files")):
+            _, rows = loader.resolve(names, P)
     except UsageError as e:
         raise UsageError(f"the bots of this run ({names}) cannot be rebuilt here: {e}; give "
                          f"--strategies with the same bots") from None

@@ -93,6 +93,7 @@ def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = N
     own = {o.name for o in spec.options}
     given = {k: v for k, v in options.items() if v is not None}
     kwargs: dict[str, Any] = {k: v for k, v in given.items() if k in own}
+    strategy_files: dict = {}
     if "players" in spec.takes:
         players = int(given.get("players", spec.default_players))
         spec.check_players(players)
@@ -101,9 +102,12 @@ def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = N
             if k in spec.takes and k in given:
                 kwargs[k] = given[k]
         if spec.strategies is not None:
+            from strategies.common import recording_files
+
             loader = registry.import_hook(spec.strategies)
             names = given.get("strategies") or spec.default_strategy
-            kwargs["bots"] = loader.resolve(names, players)
+            with recording_files() as strategy_files:
+                kwargs["bots"] = loader.resolve(names, players)
     if rules_arrays is not None:
         kwargs["rules"] = rules_arrays
     if settings:
@@ -115,6 +119,8 @@ def prepare(game: str, *, rules: str | Path | None = None, rules_arrays: Any = N
         prep = build(game, kwargs, rules)
     if settings:
         prep.meta["settings"] = [getattr(x, "text", str(x)) for x in settings]
+    if strategy_files:      # the bots' files as read: a replay plays these (strategies.common)
+        prep.meta["strategy_files"] = dict(sorted(strategy_files.items()))
     sent = None           # the shipped rules: the worker's own (its sha256 must match)
     if rules is not None and rules_arrays is None:
         from simcore.config import TomlSource, parse_toml

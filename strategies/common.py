@@ -3,18 +3,25 @@
 ``file.toml:name``), and spreading a ``--strategies`` value over the seats as kernel rows. Each game
 supplies its own parser of one strategy table (its kinds, features, types and extra settings).
 
+A run records the text of every strategy file its bots were read from (:func:`recording_files`:
+the game's presets and any ``file.toml`` a seat names), and a replay reads those texts instead of
+the files (:func:`using_recorded_files`), so an edit of a file after the run, or a replay on
+another machine, plays the run's own bots.
+
 May import the standard library, numpy and :mod:`simcore`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import difflib
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Callable, Iterator, Mapping, TypeVar
 
 import numpy as np
 
-from simcore.config import Table, read_toml
+from simcore.config import Table, parse_toml, read_toml
 from simcore.errors import ConfigError, UsageError
 
 S = TypeVar("S")
@@ -59,6 +66,65 @@ def check_search_settings(t: Table, kind: str, search_kind: str, keys) -> None:
                              f'this one is kind = "{kind}"')
 
 
+_RECORDING: contextvars.ContextVar[dict | None] = contextvars.ContextVar("strategy_files_read",
+                                                                       default=None)
+_RECORDED: contextvars.ContextVar[Mapping | None] = contextvars.ContextVar("strategy_files_given",
+                                                                          default=None)
+_ROOT = Path(__file__).resolve().parents[1]
+
+
+def file_key(path: str | Path) -> str:
+    """How run.json names a strategy file: a file of this project (a game's presets,
+    ``configs/<game>/strategies.toml``) by its path in the project, so that it is found again in
+    another checkout; any other file as the seat named it."""
+    p = Path(path)
+    if p.is_absolute():
+        try:
+            return p.resolve().relative_to(_ROOT).as_posix()
+        except ValueError:
+            pass
+    return str(path)
+
+
+@contextlib.contextmanager
+def recording_files() -> Iterator[dict[str, dict]]:
+    """Within the block, every strategy file read is kept: ``{file_key: {"sha256", "text"}}`` in
+    the dict yielded (what run.json's ``strategy_files`` holds)."""
+    files: dict[str, dict] = {}
+    token = _RECORDING.set(files)
+    try:
+        yield files
+    finally:
+        _RECORDING.reset(token)
+
+
+@contextlib.contextmanager
+def using_recorded_files(files: Mapping | None) -> Iterator[None]:
+    """Within the block, a strategy file that ``files`` (run.json's ``strategy_files``) holds is
+    read from there, not from the disk: a replay plays the bots the run played even after the file
+    was edited, moved, or on another machine. A malformed entry is left out (the file is read)."""
+    given = {str(k): v["text"] for k, v in (files or {}).items()
+             if isinstance(v, Mapping) and isinstance(v.get("text"), str)}
+    token = _RECORDED.set(given or None)
+    try:
+        yield
+    finally:
+        _RECORDED.reset(token)
+
+
+def _read_strategies(path: str | Path):
+    key = file_key(path)
+    given = _RECORDED.get()
+    if given is not None and key in given:
+        src = parse_toml(given[key], name=f"{path} (as recorded in run.json)")
+    else:
+        src = read_toml(path, what="strategies")
+    files = _RECORDING.get()
+    if files is not None:
+        files[key] = {"sha256": src.sha256, "text": src.text}
+    return src
+
+
 def load_strategy_file(path: str | Path, parse: Callable[[Table, str], S],
                        parse_search: Callable[[Table, str, dict], S] | None = None,
                        known: Callable[[], dict] = dict) -> dict[str, S]:
@@ -66,7 +132,7 @@ def load_strategy_file(path: str | Path, parse: Callable[[Table, str], S],
     ``parse_search``, tables of ``kind = "search"`` are parsed after the others, by
     ``parse_search(table, name, bots)`` where ``bots`` are ``known()`` and this file's other bots
     (:mod:`strategies.search`)."""
-    src = read_toml(path, what="strategies")
+    src = _read_strategies(path)
     top = Table(src.data, src.name)
     tables = {name: top.table(name) for name in list(src.data)}
     out = {}

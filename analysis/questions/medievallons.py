@@ -30,7 +30,8 @@ another run refuses them.
 May import numpy, polars, the standard library, :mod:`analysis.questions`, :mod:`analysis.stats`,
 :mod:`analysis.load` (smallest differences), :mod:`simcore.runner`,
 :mod:`simcore.rundir`, :mod:`simcore.errors`, the Médiévallons rules module (never its kernel) and,
-lazily, :mod:`strategies.medievallons` (to look a bot up).
+lazily, :mod:`strategies.medievallons` (to look a bot up); :mod:`strategies.common` (the run's
+recorded strategy files).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from analysis.questions import run_meta, write_dir
 from simcore import runner
 from simcore.errors import UsageError
 from simcore.games.medievallons import rules as R
+from strategies.common import using_recorded_files
 
 GAME = "medievallons"
 QUESTIONS_GAMES = 10_000          # per question and per rules variant: ~15 s for a 4-player run
@@ -373,10 +375,15 @@ def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bo
     ``smallest`` (``--smallest-difference``, by kind) words the card ablation's changes by size
     (:func:`card_ablation_verdicts`) and is recorded in run.json ``smallest_difference``.
     """
-    say = progress or (lambda _msg: None)
     games = check_games(games)
-    run = Path(run)
-    meta = run_meta(run)
+    meta = run_meta(Path(run))
+    with using_recorded_files(meta.get("strategy_files")):     # the run's bots, as it read them
+        return _questions_for_run(Path(run), meta, games, out, force, threads, progress, smallest)
+
+
+def _questions_for_run(run: Path, meta: dict, games: int, out, force: bool, threads, progress,
+                       smallest) -> Path:
+    say = progress or (lambda _msg: None)
     if meta.get("game") != GAME:
         raise UsageError(f"{run}: a {meta.get('game')} run; these questions are for {GAME} runs")
     P = int(meta.get("players") or 0)

@@ -34,8 +34,8 @@ atomically (:func:`analysis.questions.write_dir`).
 
 May import numpy, polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.load`,
 :mod:`analysis.questions`, :mod:`analysis.events` (the table's per-drawn columns and order),
-:mod:`simcore.runner`, :mod:`simcore.rundir`, :mod:`simcore.errors` and the Middle-Ages rules
-module (never its kernel).
+:mod:`simcore.runner`, :mod:`simcore.rundir`, :mod:`simcore.errors`, the Middle-Ages rules
+module (never its kernel) and :mod:`strategies.common` (the run's recorded strategy files).
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ from analysis.questions import run_meta, write_dir
 from simcore import runner
 from simcore.errors import UsageError
 from simcore.games.middle_ages import rules as R
+from strategies.common import using_recorded_files
 
 GAME = "middle-ages"
 ABLATION_GAMES = 20_000
@@ -184,13 +185,14 @@ def ablation_for_run(run: str | Path, games: int, out: str | Path, *, force: boo
     P = int(meta.get("players") or 4)
     names = [s for s in meta.get("strategies") or [] if isinstance(s, str)] or None
     seed = int(meta.get("seed") or 0)
-    try:      # the bots are resolved here, before the long work, so a bad name is one line
-        runner.prepare(GAME, players=P, strategies=names, rules_arrays=rules, quiet=True)
-    except UsageError as exc:
-        raise UsageError(f"{run}: the run's bots cannot be rebuilt here ({exc})") from None
-    t0 = time.perf_counter()
-    table = event_ablation(games, players=P, strategies=names, seed=seed, rules=rules,
-                           threads=threads, progress=progress, smallest=smallest)
+    with using_recorded_files(meta.get("strategy_files")):     # the run's bots, as it read them
+        try:      # the bots are resolved here, before the long work, so a bad name is one line
+            runner.prepare(GAME, players=P, strategies=names, rules_arrays=rules, quiet=True)
+        except UsageError as exc:
+            raise UsageError(f"{run}: the run's bots cannot be rebuilt here ({exc})") from None
+        t0 = time.perf_counter()
+        table = event_ablation(games, players=P, strategies=names, seed=seed, rules=rules,
+                               threads=threads, progress=progress, smallest=smallest)
     return write_dir(out, {"event_ablation": table}, {
         "game": GAME, "command": "questions", "for_run": str(run), "games": games,
         "players": P, "strategies": names, "seed": seed, "rules_name": rules_name,
