@@ -1,7 +1,8 @@
 """``balance golden``: print, check or regenerate the golden playthrough of every registered game.
 
 Each game with a golden playthrough names its module in its spec (``golden``); that module renders
-the fixed game's turn-by-turn log and knows its committed file under ``tests/golden/``. ``--check``
+the fixed game's turn-by-turn log and knows its committed file under ``tests/golden/``. Without an
+option it lists the games and their files; ``--game`` alone prints that game's log. ``--check``
 exits 1 and prints the diff of every game whose file differs; ``--write`` regenerates them
 (atomically). ``make golden`` runs ``balance golden --write``.
 
@@ -18,7 +19,8 @@ import typer
 
 def register(app: typer.Typer) -> None:
     app.command("golden", help="Check (--check) or regenerate (--write) the golden playthroughs "
-                               "under tests/golden/ (every game, or --game).")(golden)
+                               "under tests/golden/ (every game, or --game); --game alone prints "
+                               "that game's playthrough, no option lists them.")(golden)
 
 
 def golden(
@@ -35,6 +37,15 @@ def golden(
     with_golden = [s for s in specs if s.golden]
     if not with_golden:
         raise UsageError(f"--game {game}: this game has no golden playthrough")
+    if not (write or check or game):       # review W #9: every game's log at once was 2,906 lines
+        for spec in with_golden:
+            path = registry.import_hook(spec.golden).GOLDEN_PATH
+            lines = len(path.read_text(encoding="utf-8").splitlines()) if path.is_file() else 0
+            print(f"{spec.name}: {_shown(path)} ({lines:,} lines); balance golden --game "
+                  f"{spec.name} prints it")
+        print("balance golden --check compares every game's playthrough with its file; --write "
+              "regenerates them")
+        return
     changed = 0
     for spec in with_golden:
         mod = registry.import_hook(spec.golden)
@@ -51,3 +62,13 @@ def golden(
             mod.main([])
     if changed:
         raise typer.Exit(1)
+
+
+def _shown(path) -> str:
+    """``path`` from the working folder when it lies under it (``tests/golden/…``), else whole."""
+    from pathlib import Path
+
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)

@@ -284,7 +284,10 @@ def print_summary(console, result) -> None:
         t = Table(title=title if head == "seat" else "per strategy (all seats)", title_justify="left")
         if head == "seat":
             t.add_column("seat", justify="right")
-        t.add_column("role" if prep.seat_labels and head == "seat" else "strategy")
+        roles = bool(prep.seat_labels) and head == "seat"
+        t.add_column("role" if roles else "strategy")
+        if roles:          # each seat's bot beside its role (review W #6: mixed bots were not shown)
+            t.add_column("strategy")
         columns = ["win share", "95% interval (Wilson)" if deals is None else
                    "95% interval (over deals)"]
         if fair is not None:
@@ -300,9 +303,10 @@ def print_summary(console, result) -> None:
                 lo, hi = deals["seat"][i]
             else:
                 lo, hi = deals["strategy"].get(label, (float("nan"), float("nan")))
-            if head == "seat" and prep.seat_labels:
-                label = prep.seat_labels[i]
-            cells = [label, f"{two(100 * w)}%", f"{two(100 * lo)}–{two(100 * hi)}%"]
+            cells = [label]
+            if roles:
+                cells = [prep.seat_labels[i], label]
+            cells += [f"{two(100 * w)}%", f"{two(100 * lo)}–{two(100 * hi)}%"]
             if fair is not None:
                 # the printed share minus the printed fair share (30.11% beside +5.10 pp read as a
                 # slip), never "-0.00" (a loss)

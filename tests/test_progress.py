@@ -226,3 +226,28 @@ def test_balance_log_every_off_stops_the_lines_and_a_word_is_said(monkeypatch, c
     assert "BALANCE_LOG_EVERY='soon': not a number of seconds" in capsys.readouterr().err
     monkeypatch.setenv("BALANCE_LOG_EVERY", "0")
     assert P.log_every() == 0.0
+
+
+def test_a_game_of_roles_shows_each_seats_bot_beside_its_role(tmp_path):
+    """Review W #6: Seigneurial's closing table showed each seat's role only (Seigneur,
+    Censitaire × 3), so with mixed bots nothing said which Censitaire played which bot. Each seat's
+    row now names its role and its bot, and its win share is the seat's (read here from the
+    rows)."""
+    import polars as pl
+
+    from cli.progress import print_summary
+    from simcore.numbers import rounded
+
+    bots = ["even-lord", "fair-share", "standard", "dutiful"]
+    res = runner.simulate("seigneurial", games=400, seed=4, out=tmp_path / "r", raw=True, result=True,
+                          quiet=True, strategies=",".join(bots))
+    out = io.StringIO()
+    print_summary(Console(file=out, width=200), res)
+    rows = [ln.lower() for ln in out.getvalue().splitlines()
+            if "censitaire" in ln.lower() or "seigneur" in ln.lower()]
+    p = pl.read_parquet(tmp_path / "r" / "players.parquet")
+    for seat, bot in enumerate(bots):
+        share = p.filter(pl.col("seat") == seat)["win_share"].mean()
+        line = next(ln for ln in rows if ln.split()[1] == str(seat + 1) or ln.split()[0] == str(seat + 1))
+        assert bot in line and f"{rounded(100 * share, 2):.2f}%" in line, (seat, line)
+        assert ("seigneur" if seat == 0 else "censitaire") in line, line

@@ -129,6 +129,23 @@ def test_golden_playthrough_is_current(spec):
     assert _run(["golden", "--check", "--game", spec.name]) == 0
 
 
+def test_golden_without_an_option_lists_the_games_and_their_files(capsys, monkeypatch):
+    """Review W #9: ``balance golden`` without an option printed every game's log at once (2,906
+    lines, no header between games). It lists each game with a playthrough, its committed file and
+    that file's length, and says how to print, check or regenerate them."""
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    assert _run(["golden"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    with_golden = [s for s in SPECS if s.golden]
+    assert len(lines) == len(with_golden) + 1, lines
+    for spec, line in zip(with_golden, lines):
+        path = registry.import_hook(spec.golden).GOLDEN_PATH
+        n = len(path.read_text(encoding="utf-8").splitlines())
+        assert line == (f"{spec.name}: tests/golden/{path.name} ({n:,} lines); balance golden "
+                        f"--game {spec.name} prints it"), line
+    assert "--check" in lines[-1] and "--write" in lines[-1]
+
+
 def _options_not_taken(spec) -> list[list[str]]:
     out = [[flag, "3"] if name == "players" else [flag, "random"] if name == "strategies"
            else [flag, "kernel"] if name == "engine" else [flag]
