@@ -249,7 +249,7 @@ def _print_ladder(console, L, spec, cells: dict, names, n, players, seed, calls:
               caption_justify="left")
     t.add_column("bot \\ opponents")
     for b in names:
-        t.add_column(b, justify="right")
+        t.add_column(b, justify="right", overflow="fold")      # an interval is never cut ("93.…")
     mark = {"above": " ▲", "below": " ▼", None: "  "}
     for a in names:
         row = []
@@ -259,7 +259,9 @@ def _print_ladder(console, L, spec, cells: dict, names, n, players, seed, calls:
                        f"{100 * c.win_share:.1f}% ({100 * c.ci_low:.1f}–{100 * c.ci_high:.1f})"
                        + mark[calls[(a, b)]])
         t.add_row(a, *row)
-    console.print(t)
+    from cli.progress import print_table
+
+    print_table(console, t)
     return L.ladder_table(played, game=spec.name, players=players, seed=seed,
                           calls=[calls[(c.bot, c.opponent)] for c in played], family=family)
 
@@ -299,7 +301,7 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None,
                   caption=f"95% {how}, each matchup's own, unadjusted over the {len(found)} matchups.")
         t.add_column(f"{role} bot \\ opponents")
         for b in cols:
-            t.add_column(b, justify="right")
+            t.add_column(b, justify="right", overflow="fold")      # an interval is never cut ("93.…")
         for a in rows:
             row = []
             for b in cols:
@@ -312,7 +314,9 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None,
                     text += f" [{100 * c.fair:.1f}%]"
                 row.append(text)
             t.add_row(a, *row)
-        console.print(t)
+        from cli.progress import print_table
+
+        print_table(console, t)
     import polars as pl
 
     return pl.concat([L.ladder_table(cells[r], game=spec.name, players=players, seed=seed)

@@ -23,6 +23,24 @@ import os
 import time
 
 
+def print_table(console, table) -> None:
+    """``table`` printed whole: off a terminal (a pipe, a file) at its natural width, not cut to
+    the 80 columns rich assumes there (review W #8: a ladder's "(79.4–93.…" intervals); on a
+    terminal at the terminal's width, as rich does."""
+    if console.is_terminal:
+        console.print(table)
+        return
+    from rich.measure import Measurement
+
+    need = Measurement.get(console, console.options.update_width(10_000), table).maximum
+    kept = console.width
+    console.width = max(kept, need)          # print's own width= is capped at the console's
+    try:
+        console.print(table)
+    finally:
+        console.width = kept
+
+
 def counted(n: int, noun: str) -> str:
     """``1 game``, ``2,000 games``: a count and its noun, singular for one (review P #9: "1 games",
     "1 variants")."""

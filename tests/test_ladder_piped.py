@@ -1,0 +1,26 @@
+"""Review W #8: ``balance ladder`` piped into a file or another program cut its cells at the 80
+columns rich assumes off a terminal ("86.5% (79.4–93.…"), so the printed matrix lost the
+intervals' upper ends. Off a terminal a table is now printed at its natural width
+(``cli.progress.print_table``), and a cell that must still wrap on a narrow terminal folds rather
+than ending in "…". Each printed cell is checked against the matrix the ladder writes."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from in_process import balance
+
+
+def test_a_piped_ladder_prints_every_interval_whole(tmp_path):
+    out = tmp_path / "ladder.csv"
+    done = balance("ladder", "--bots", "random,greedy,balanced,farmer,pious", "--games", "120",
+                   "--out", out)
+    text = done.stdout
+    assert "…" not in text, text
+    rows = {ln.split("│")[1].strip(): ln for ln in text.splitlines() if ln.count("│") > 2}
+    m = pl.read_csv(out)
+    assert m.height == 20
+    for r in m.iter_rows(named=True):
+        cell = (f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–"
+                f"{100 * r['ci_high']:.1f})")
+        assert cell in rows[r["bot"]], (cell, rows[r["bot"]])
