@@ -386,14 +386,20 @@ def to_stdout(out: str | Path) -> bool:
 
 
 def format_from(out: str | Path, fmt: str | None) -> str:
-    """``fmt`` if given, else from the suffix of ``out`` (.csv / .parquet / .pq), else csv."""
+    """``fmt`` if given, else from the suffix of ``out`` (.csv / .parquet / .pq), else csv. A format
+    the file's name contradicts (``--format parquet --out seats.csv``: Parquet bytes in a file every
+    program then opens as CSV; review W #11) is a one-line :class:`UsageError`."""
+    suffix = Path(out).suffix.lower()
+    named = "parquet" if suffix in (".parquet", ".pq") else "csv" if suffix == ".csv" else None
     if fmt is not None:
         fmt = fmt.lower()
         if fmt not in FORMATS:
             raise UsageError(f"--format {fmt}: must be csv or parquet")
+        if named is not None and named != fmt:
+            raise UsageError(f"--format {fmt} --out {out}: the file's name says {named}; name it "
+                             f"{Path(out).with_suffix('.' + fmt).name} or leave out --format")
         return fmt
-    suffix = Path(out).suffix.lower()
-    return "parquet" if suffix in (".parquet", ".pq") else "csv"
+    return named or "csv"
 
 
 def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, *,

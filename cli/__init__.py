@@ -70,6 +70,15 @@ def _plain_help_types() -> None:
 
         display_type_rich._balance_plain = True
         kind.display_type_rich = display_type_rich
+    # typer 0.29 writes a required argument as {run} on the usage line (review W #11): RUN, as
+    # click and every other command-line tool write it, [RUN] when optional, RUNS... repeated
+    if hasattr(TyperArgument, "_usage_display_name"):
+        def usage_name(self) -> str:
+            name = str(self.display_name_raw).upper()
+            name = name if self.required else f"[{name}]"
+            return name + ("..." if self.nargs != 1 else "")
+
+        TyperArgument._usage_display_name = usage_name
 
 
 def _fold_help_words() -> None:

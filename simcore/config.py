@@ -71,6 +71,19 @@ def wrong_kind(src: TomlSource, what: str) -> ConfigError | None:
     if what == "rules" and is_baseline(src.data):
         return ConfigError(src.name, "", "is a baseline file (balance baseline writes it), not a "
                                          "rules file: give it to balance check --baseline")
+    if what == "strategies":          # review W #11: a rules file read as bots said "events: must be a table"
+        if is_baseline(src.data):
+            return ConfigError(src.name, "", "is a baseline file (balance baseline writes it), not a "
+                                             "strategies file: give it to balance check --baseline")
+        found = rules_game(src.data)
+        if found is not None:
+            game, sections = found
+            shown = ", ".join(sections[:3]) + (", …" if len(sections) > 3 else "")
+            return ConfigError(src.name, "", f"is a rules file of {game} (sections {shown}), not a "
+                                             "strategies file: give rules to --rules; --strategies "
+                                             "takes bot names or a strategies file (the format of "
+                                             "configs/<game>/strategies.toml)")
+        return None
     if what == "baseline" and not is_baseline(src.data):
         found = rules_game(src.data)
         if found is not None:

@@ -122,3 +122,21 @@ def test_help_at_80_columns_breaks_no_word_of_an_options_help(pages_at_80):
                 if word not in tokens:
                     broken.append((name, param.name, word))
     assert broken == [], broken[:10]
+
+
+def test_usage_lines_name_arguments_in_capitals(pages_at_80):
+    """Review W #11: typer 0.29 wrote a required argument as ``{run}`` on the usage line
+    (``Usage: balance export [OPTIONS] {run}``). Every argument reads as its name in capitals:
+    ``RUN``, ``[RUN]`` when optional, ``RUNS...`` when repeated."""
+    command = typer.main.get_command(cli._register_all())
+    checked = 0
+    for name, page in pages_at_80.items():
+        usage = next(ln for ln in page.splitlines() if "Usage:" in ln)
+        assert "{" not in usage and "}" not in usage, usage
+        sub = command.commands.get(name)
+        for param in getattr(sub, "params", []):
+            if param.param_type_name == "argument":
+                shown = param.name.upper()
+                assert shown in usage, (usage, shown)
+                checked += 1
+    assert checked >= 5

@@ -188,6 +188,9 @@ def test_raw_exports_stream_in_batches_instead_of_loading_the_file(mixed_run, tm
 @pytest.mark.parametrize("args, message", [
     (["--what", "nonsense"], "--what nonsense: must be one of players, games, seats"),
     (["--what", "seats", "--format", "xlsx"], "--format xlsx: must be csv or parquet"),
+    # review W #11: Parquet bytes were written into a file named .csv
+    (["--what", "seats", "--format", "parquet"], "the file's name says csv; name it x.parquet or "
+                                                 "leave out --format"),
 ])
 def test_bad_options_are_one_line_errors(mixed_run, tmp_path, capsys, args, message):
     assert _run(["export", str(mixed_run), "--out", str(tmp_path / "x.csv"), *args]) == 2

@@ -407,3 +407,22 @@ def test_no_budget_at_all_asks_for_one(tmp_path, no_playing, capsys, monkeypatch
     assert code == 2, err
     assert one_error_line(err) == "error: --budgets '': give at least one budget, e.g. 0,4,16,64"
     assert os.listdir(tmp_path) == []
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("game", ["middle-ages", "seigneurial"])
+def test_a_rules_file_given_as_strategies_is_named_as_one(game, tmp_path, capsys, monkeypatch):
+    """Review W #11: ``--strategies configs/middle_ages/rules.toml`` said "events: must be a table"
+    (the rules read as bots). The one line names the file as a rules file of its game and says
+    where rules and bots go; nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    rules = ROOT / "configs" / game.replace("-", "_") / "rules.toml"
+    code, err = cli_in_process(["simulate", "--game", game, "--games", "10", "--strategies",
+                                str(rules), "--out", "r"], capsys)
+    assert code == 2, err
+    line = one_error_line(err)
+    assert line.startswith(f"error: {rules}: is a rules file of {game} (sections "), line
+    assert "not a strategies file: give rules to --rules" in line, line
+    assert os.listdir(tmp_path) == []
