@@ -787,12 +787,13 @@ def json_key(obj) -> str:
 
 
 def config_key(meta: dict) -> tuple:
-    """What makes two runs the same configuration: game, players, rules, strategies and the game's
-    matchup (Fief: attacker, defender, terrain, …; :func:`simcore.rundir.matchup_key`)."""
-    from simcore.rundir import matchup_key
+    """What makes two runs the same configuration: game, players, rules, strategies (names and the
+    files they were read from, :func:`simcore.rundir.bots_key`) and the game's matchup (Fief:
+    attacker, defender, terrain, …; :func:`simcore.rundir.matchup_key`)."""
+    from simcore.rundir import bots_key, matchup_key
 
     return (meta.get("game"), meta.get("players"), meta.get("rules_sha256"),
-            tuple(meta.get("strategies") or ()), matchup_key(meta))
+            tuple(meta.get("strategies") or ()), bots_key(meta), matchup_key(meta))
 
 
 def group_runs(paths: Iterable[str | Path], source: str = "auto") -> list[RunSet]:

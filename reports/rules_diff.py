@@ -44,20 +44,46 @@ def diff_sentences(changes: list[SettingChange] | None, before_label: str, after
         return [f"The rules of {before_label} or {after_label} are not recorded in run.json, so the "
                 f"settings that differ cannot be listed."]
     fought = matchup_changes(before_meta, after_meta)
+    edited = bot_file_changes(before_meta, after_meta)
+    bots = (f" and bots of the same names read from files edited between the runs ({edited})"
+            if edited else "")
     if not changes:
         same = ("" if before_meta.get("rules_sha256") != after_meta.get("rules_sha256")
                 else " (same rules file hash)")
         if fought:
-            return [f"{after_label} plays the same rule settings as {before_label}{same} but another "
-                    f"matchup: {fought}."]
+            return [f"{after_label} plays the same rule settings as {before_label}{same}{bots} but "
+                    f"another matchup: {fought}."]
+        if edited:
+            return [f"{after_label} plays the same rule settings as {before_label}{same}{bots}: the "
+                    f"differences come from those bots (and the seed or the number of games, where "
+                    f"they differ)."]
         return [f"{after_label} plays the same rule settings as {before_label}{same}: any difference "
                 f"comes from the bots, the seed or the number of games."]
     n = len(changes)
     listed = "; ".join(c.text for c in changes[:SHOWN])
     more = f"; and {n - SHOWN} more in the table" if n > SHOWN else ""
     also = f"; it also plays another matchup: {fought}" if fought else ""
+    also += (f"; its bots of the same names were read from files edited between the runs ({edited})"
+             if edited else "")
     return [f"{after_label} changes {n} rule setting{'s' if n != 1 else ''} of {before_label}: "
             f"{listed}{more} (rules: {origin(after_meta)}){also}."]
+
+
+def bot_file_changes(before_meta: dict, after_meta: dict) -> str:
+    """The strategy files both runs read their bots from (run.json ``strategy_files``) whose
+    contents differ, for seats that name the same bots in both: "bots.toml", or "the game's preset
+    bots (configs/middle_ages/strategies.toml)"; "" when none differ, the line-ups differ (then
+    the bots' names say it) or a run recorded no files (earlier versions)."""
+    a, b = before_meta.get("strategy_files"), after_meta.get("strategy_files")
+    if (not isinstance(a, dict) or not isinstance(b, dict)
+            or list(before_meta.get("strategies") or []) != list(after_meta.get("strategies") or [])):
+        return ""
+    names = []
+    for key in a:
+        if key in b and isinstance(a[key], dict) and isinstance(b[key], dict) \
+                and a[key].get("sha256") != b[key].get("sha256"):
+            names.append(f"the game's preset bots ({key})" if key.startswith("configs/") else key)
+    return ", ".join(names)
 
 
 def matchup_changes(before_meta: dict, after_meta: dict) -> str:

@@ -30,8 +30,8 @@ from analysis.load import RunSet
 from analysis.rules_diff import goal_changes
 from reports import glossary
 from reports.figures import common as F
-from reports.rules_diff import (diff_sentences, diff_table, matchup_changes, origin, pairing_sentence,
-                               rules_diff)
+from reports.rules_diff import (bot_file_changes, diff_sentences, diff_table, matchup_changes, origin,
+                               pairing_sentence, rules_diff)
 from reports.games import hook_for, spec_for
 from reports.text import (bends, sentence_texts, sides_named,
     amount,
@@ -793,9 +793,10 @@ def what_changed(rs: RunSet, variant: RunSet | None, vlabel: str, about=None) ->
                      "stream" + ("; the dice fall differently once the matchups differ" if fought else "")
                      + "), so the metrics with one value per game are compared paired, game by game.")
         else:
-            deals = (f"Both sides played the same {pairing.games:,} deals (seed {seeds}, the same game "
-                     f"numbers and bots: common random numbers, game N of each starts from the same random "
-                     f"stream"
+            bots = ("the same game numbers and bot names, the bots edited" if bot_file_changes(
+                rs.metas[0], variant.metas[0]) else "the same game numbers and bots")
+            deals = (f"Both sides played the same {pairing.games:,} deals (seed {seeds}, {bots}: "
+                     f"common random numbers, game N of each starts from the same random stream"
                      + ("; where the new rules change what is dealt or drawn, the cards differ from there on"
                         if changes else "")
                      + "), so the metrics with one value per game are compared paired, deal by deal.")

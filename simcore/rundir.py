@@ -462,12 +462,26 @@ def verify_integrity(run: str | Path, meta: dict[str, Any]) -> None:
 
 
 def run_identity(meta: dict[str, Any]) -> tuple:
-    """What makes two runs play the same games: game, players, rules, strategies, seed, seat
-    rotation and matchup (a game's random stream is keyed on the seed and its index, so runs that agree on
-    these play the very same game at every index both cover)."""
+    """What makes two runs play the same games: game, players, rules, strategies (their names and
+    the files they were read from: :func:`bots_key`), seed, seat rotation and matchup (a game's
+    random stream is keyed on the seed and its index, so runs that agree on these play the very
+    same game at every index both cover)."""
     return (meta.get("game"), meta.get("players"), meta.get("rules_sha256"),
-            tuple(meta.get("strategies") or ()), meta.get("seed"), meta.get("rotate_seats"),
-            matchup_key(meta))
+            tuple(meta.get("strategies") or ()), bots_key(meta), meta.get("seed"),
+            meta.get("rotate_seats"), matchup_key(meta))
+
+
+def bots_key(meta: dict[str, Any]) -> tuple:
+    """The strategy files a run's bots were read from, as (file, sha256) pairs (run.json
+    ``strategy_files``; ``()`` for a run that recorded none, as earlier versions did). Two runs
+    whose seats name the same bots (``bots.toml:mine``, ``balanced``) read from files of other
+    contents played other bots: an edit of the file between them is a change to compare, not
+    games to pool (nor the same games given twice)."""
+    files = meta.get("strategy_files")
+    if not isinstance(files, dict):
+        return ()
+    return tuple(sorted((str(k), str(v.get("sha256")) if isinstance(v, dict) else "")
+                        for k, v in files.items()))
 
 
 def matchup_key(meta: dict[str, Any]) -> str:
