@@ -365,6 +365,17 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
             d = common_digits(list(rows.iter_rows(named=True)))
             sentence += (f" {what} win rates did not move beyond noise (largest change: "
                         f"{metric_label(r).replace(' win share', '')} {pp(shown_change(r, d), d)}).")
+    # the split of a role's wins among its seats (review Y #1: the caption said "No share moved by
+    # enough to matter" under a page whose answer was that Seat 4's share of the Censitaires' wins
+    # moved by enough to matter)
+    split = cmp.filter((pl.col("metric") == "seat_share_of_role_wins") & pl.col("significant")) \
+        if roles.height else cmp.clear()
+    if split.height:
+        d = common_digits(list(cmp.filter(pl.col("metric") == "seat_share_of_role_wins").iter_rows(named=True)))
+        sentence += (" The split of a role's wins among its seats moved: " + ", ".join(
+            f"{metric_label(r)} {pp(shown_change(r, d), d)}"
+            + (f" ({verdict_words(r['verdict'], True)})" if r.get("verdict") else "")
+            for r in split.iter_rows(named=True)) + ".")
     shown = pl.col("verdict").is_in([stats.LARGE, stats.MAY_MATTER]) if "verdict" in cmp.columns \
         else pl.col("significant")
     # the other shares: every share but the ones the first sentence gave (in a game of roles the
@@ -384,7 +395,8 @@ def _comparison_caption(cmp: pl.DataFrame, unit: str) -> str:
     elif "verdict" in cmp.columns:
         # "other" only beside a change that did matter (review L #6: "Seigneur side +0.7 pp. No
         # other share moved by enough to matter" beside the page's "clear but small")
-        large = rows.height > 0 and bool((rows.filter(pl.col("significant"))["verdict"] == stats.LARGE).any())
+        large = ((rows.height > 0 and bool((rows.filter(pl.col("significant"))["verdict"] == stats.LARGE).any()))
+                 or (split.height > 0 and bool((split["verdict"] == stats.LARGE).any())))
         sentence += " No other share moved by enough to matter." if large else \
             " No share moved by enough to matter."
     else:

@@ -536,11 +536,33 @@ def role_seat_gap_words(part: pl.DataFrame, seats: pl.DataFrame) -> str:
         return may
     if abs(top["diff"]) < step:
         note = _small_note(part)
-        return (f"the seats' shares of the {label}s' wins differ from an equal {equal}% by at most "
-                f"{gap_pp(top['diff'], step)} ({top['seat_label']}), under the {small} that matters{note}")
+        head = (f"the seats' shares of the {label}s' wins differ from an equal {equal}% by at most "
+                f"{gap_pp(top['diff'], step)} ({top['seat_label']})")
+        reach = _role_share_reach(part)
+        if reach is None or abs(reach[1]) < step:
+            return f"{head}, under the {small} that matters{note}"
+        # review Y #3: "under the 1 pp that matters" beside Seat 2's 32.5% (31.9–33.2) of the
+        # Censitaires' wins, an interval reaching 1.4 pp below the equal 33.3%
+        return (f"{head}{note}, but these games cannot rule out a gap of the {small} that matters "
+                f"({reach[0]}'s 95% interval reaches {signed(100 * reach[1], 2)} pp)")
     return (f"no seat's gap from an equal {equal}% of the {label}s' wins is both clear and at least the "
             f"{small} that matters; the largest, {top['seat_label']}'s {pp(top['diff'])}, is "
             f"{verdict_words(top['verdict'])} ({holm})")
+
+
+def _role_share_reach(part: pl.DataFrame) -> tuple[str, float] | None:
+    """(seat label, end) of the printed interval of a seat's share of its role's wins
+    (``share_low``/``share_high``) farthest from the equal share; None without them."""
+    if not all(c in part.columns for c in ("share_low", "share_high", "equal_share")):
+        return None
+    eq = part["equal_share"].to_numpy().astype(float)
+    low = part["share_low"].cast(pl.Float64).fill_null(np.nan).to_numpy() - eq
+    high = part["share_high"].cast(pl.Float64).fill_null(np.nan).to_numpy() - eq
+    ends = np.where(np.abs(low) > np.abs(high), low, high)
+    if not np.isfinite(ends).any():
+        return None
+    k = int(np.nanargmax(np.abs(ends)))
+    return str(part["seat_label"][k]), float(ends[k])
 
 
 def role_headlines(t: dict, games: str | None = None) -> list[str]:

@@ -204,3 +204,49 @@ def test_a_run_page_says_which_line_up_its_findings_hold_for(before_after, tmp_p
                            out=tmp_path / "f", quiet=True)
     frs = open_runs([fief])
     assert not any("line-up" in x for x in headlines(analyse(frs), frs))     # no bots to line up
+
+
+def test_the_caption_names_a_seat_split_that_moved(before_after):
+    """Review Y #1: under a page whose answer was "Seat 4's share of the Censitaires' wins
+    35.2% → 33.8%, clear and large enough to matter", the caption said "No share moved by enough
+    to matter" (the split's rows were set aside as the roles' change). A split that moved is named
+    with its size, and then nothing says no share moved by enough to matter."""
+    _, _, cmp, _ = before_after
+    # the split's rows as the report's compare_runs(split=…) adds them: Seat 4 moved by enough to
+    # matter, Seat 2 within noise (planted on the role row's columns: the words are checked)
+    role = cmp.filter(pl.col("metric") == "role_win_share").row(0, named=True)
+    rows = [{**role, "metric": "seat_share_of_role_wins", "key": key,
+             "label": f"{key}'s share of the Censitaires' wins", "base": b, "variant": v,
+             "diff": v - b, "significant": moved, "verdict": stats.LARGE if moved else None}
+            for key, b, v, moved in (("Seat 4", 0.352, 0.338, True), ("Seat 2", 0.330, 0.3325, False))]
+    planted = pl.concat([cmp, pl.DataFrame(rows, schema=cmp.schema)], how="vertical")
+    shown = planted.filter(~((pl.col("kind") == "proportion") & ~pl.col("metric").is_in(
+        ["role_win_share", "seat_share_of_role_wins"]) & pl.col("verdict").is_in([stats.LARGE, stats.MAY_MATTER])))
+    caption = _comparison_caption(_role_row_as(shown, stats.SMALL), "% of own goal")
+    assert "The split of a role's wins among its seats moved: " in caption, caption
+    assert "(clear and large enough to matter)" in caption, caption
+    assert "No share moved by enough to matter" not in caption, caption
+    assert caption.endswith("No other share moved by enough to matter."), caption
+
+
+def test_a_seat_split_under_the_threshold_whose_interval_reaches_it_is_not_called_under_it():
+    """Review Y #3: "differ from an equal 33.3% by at most 0.8 pp (Seat 2), under the 1 pp that
+    matters" beside Seat 2's 32.5% (31.9–33.2): the interval reaches 1.44 pp below. The words
+    now say these games cannot rule out the 1 pp; with intervals inside it, "under" stands."""
+    from reports.text import role_seat_gap_words
+
+    def part(low2: float, high4: float = 0.3441) -> pl.DataFrame:
+        return pl.DataFrame({
+            "role": ["censitaire"] * 3, "role_label": ["Censitaire"] * 3,
+            "seat": [1, 2, 3], "seat_label": ["Seat 2", "Seat 3", "Seat 4"],
+            "share_of_role": [0.3254, 0.3368, 0.3378], "share_low": [low2, 0.3302, 0.3312],
+            "share_high": [0.3318, 0.3420, high4], "equal_share": [1 / 3] * 3,
+            "diff": [0.3254 - 1 / 3, 0.3368 - 1 / 3, 0.3378 - 1 / 3],
+            "seat_p_value": [0.06, 0.3, 0.2], "significant": [False] * 3,
+            "verdict": ["within noise"] * 3, "smallest": [0.01] * 3, "p_value": [0.061] * 3})
+
+    wide = role_seat_gap_words(part(0.31897), part(0.31897))
+    assert "cannot rule out a gap of the 1 pp that matters (Seat 2's 95% interval reaches −1.44 pp)" in wide, wide
+    assert "under the 1 pp" not in wide, wide
+    narrow = role_seat_gap_words(part(0.3240, 0.3420), part(0.3240, 0.3420))
+    assert "under the 1 pp that matters" in narrow and "cannot rule out" not in narrow, narrow
