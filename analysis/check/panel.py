@@ -195,6 +195,20 @@ class PanelCheck:
                 f"in the panel at most {self.alpha:g} ({self.alpha_cell:.4g} per cell)")
         return head
 
+    def left_out(self) -> list[str]:
+        """What the cells left out of their check, one line each with the cells it holds for
+        ("note (every cell): mean scores not checked (4 metrics): the goal changed …"; review X #1:
+        a goal change drops the mean scores from every cell, which only --summary or one cell's own
+        check said, while the verdict line counted the metrics left)."""
+        out = []
+        for n in dict.fromkeys(n for r in self.results for n in getattr(r, "notes", []) or []):
+            if "not checked" not in n:
+                continue
+            cells = sum(n in (getattr(r, "notes", []) or []) for r in self.results)
+            where = "every cell" if cells == len(self.results) else f"{cells} of {len(self.results)} cells"
+            out.append(f"note ({where}): {n}")
+        return out
+
 
 def read_panel_baseline(path: str | Path) -> tuple[Panel, list]:
     """The panel a baseline directory recorded and its baselines, one per cell (one line, exit 2,
@@ -313,14 +327,15 @@ def panel_lines(pc: PanelCheck, quiet: bool = False) -> list[str]:
     """The output of ``balance check --baseline DIR``: the panel's verdict line, then one line per
     cell (:func:`analysis.check.presentation.panel_report`), each led by the cell's label and its
     baseline file ("4p 4×balanced (cell-0.toml): FAIL: …"), a FAIL saying how many metrics were
-    left undecided when the cell's check stopped. ``quiet``: the verdict line only."""
+    left undecided when the cell's check stopped; under the verdict, what the cells left out of their
+    check (:meth:`PanelCheck.left_out`). ``quiet``: the verdict line only."""
     from analysis.check.presentation import panel_report
 
     lines = panel_report(pc, quiet=quiet)
     if quiet:
         return lines
     files = pc.files or [""] * len(pc.labels)
-    out = [lines[0]]
+    out = [lines[0]] + pc.left_out()
     for line, label, name, res in zip(lines[1:], pc.labels, files, pc.results):
         rest = line[len(label) + 2:] if line.startswith(label + ": ") else line
         named = f"{label} ({name})" if name else label

@@ -83,3 +83,27 @@ def test_a_check_of_a_goal_change_does_not_test_the_scores(runs):
     other = play_check(baseline, games=2000, settings=OTHER)
     assert "seat_mean_score" in {r.metric for r in other.results}
     assert not any(n.startswith("mean scores not checked") for n in other.notes)
+
+
+def test_a_panel_check_says_under_its_verdict_which_metrics_its_cells_left_out(runs):
+    """Review X #1: a panel check of a goal change printed "PASS … ruled out for all 4" on each
+    cell's line and never said that the 4 mean scores of every cell were not checked (only
+    --summary or one cell's own check did). The note is printed under the panel's verdict, with
+    the cells it holds for; a change that leaves every metric checked prints no such note."""
+    from analysis.check.baseline import load_baseline, make_baseline
+    from analysis.check.panel import PanelCheck, panel_lines
+    from analysis.check.play import play_check
+
+    baseline = load_baseline(make_baseline(runs["big"], runs["root"] / "panel-base.toml"))
+    moved = play_check(baseline, games=2000, settings=GOAL)
+    other = play_check(baseline, games=2000, settings=OTHER)
+    note = next(n for n in moved.notes if n.startswith("mean scores not checked"))
+    pc = PanelCheck(labels=["cell A", "cell B"], results=[moved, moved], alpha=0.05, alpha_cell=0.025)
+    lines = panel_lines(pc)
+    assert lines[0].startswith("panel check: ") and lines[1] == f"note (every cell): {note}", lines[:2]
+    assert len(lines) == 4 and lines[2].startswith("cell A: ") and lines[3].startswith("cell B: ")
+    mixed = panel_lines(PanelCheck(labels=["cell A", "cell B"], results=[moved, other], alpha=0.05,
+                                   alpha_cell=0.025))
+    assert mixed[1] == f"note (1 of 2 cells): {note}" and len(mixed) == 4, mixed
+    assert len(panel_lines(PanelCheck(labels=["B"], results=[other], alpha=0.05, alpha_cell=0.05))) == 2
+    assert panel_lines(pc, quiet=True) == [lines[0]]
