@@ -1627,7 +1627,10 @@ def as_good_section(tune: dict, result: dict, trials: pl.DataFrame, game: str) -
         besides = (f" {tied.height} other trial{'s are' if tied.height != 1 else ' is'} not shown worse than "
                    f"it (the 95% interval of {whose} difference from the "
                    f"best's objective reaches 0): {listed}{more}; these games cannot tell the best from "
-                   f"{'them' if tied.height != 1 else 'it'}." if tied.height else
+                   f"{'them' if tied.height != 1 else 'it'}, and {'none of them meets' if tied.height != 1 else 'it does not meet'} "
+                   f"the target either: settings that may do as well as the best, not fixes."
+                   # (review X #2: read as settings to adopt beside a trial table marking them not met)
+                   if tied.height else
                    " Every other full-budget trial is shown worse than it.")
         best_row = trials.filter(pl.col("trial") == best).row(0, named=True)
         return [Section("as-good", "Settings as good as the best", sentences=[

@@ -139,3 +139,6 @@ def test_when_no_trial_meets_the_target_the_ones_not_shown_worse_than_the_best_a
     assert ("trial 3, income.palais.base = 2: 2.77 (1.94 to 3.61); trial 0, income.palais.base = 5: 3.00 "
             "(2.26 to 3.74); trial 4, income.palais.base = 3 (the start rules): 3.18 (2.45 to 3.92)") in said, said
     assert "trial 5" not in said
+    # review X #2: listed beside a trial table marking them not met, they read as fixes to adopt
+    assert said.endswith("these games cannot tell the best from them, and none of them meets the target "
+                         "either: settings that may do as well as the best, not fixes."), said
