@@ -264,6 +264,17 @@ def _deal_intervals(result) -> dict | None:
     return out
 
 
+def _role_displays(game) -> dict[str, str]:
+    """{role name: the name reports print} of ``game``'s roles ({} for a game without)."""
+    from simcore import games as registry
+
+    try:
+        spec = registry.get(str(game))
+    except Exception:           # (a run of a game this install does not list: names as recorded)
+        return {}
+    return {r.name: r.display or r.name for r in spec.roles}
+
+
 def print_summary(console, result) -> None:
     """The closing table of a run (:class:`simcore.runner.RunResult`): win share per seat (and per
     strategy when several play seats alike) with its 95% Wilson interval (a rotated-seat run's read
@@ -290,6 +301,7 @@ def print_summary(console, result) -> None:
              f" — {meta['games_per_s']:,.0f} games/s")
     seat_labels = (["(rotating)"] * P if prep.games_per_deal > 1 else list(prep.strategy_names))
     deals = _deal_intervals(result)
+    shown_roles = _role_displays(meta.get("game"))
     groups = [("seat", seat_labels)]
     if len(stats.strategies) > 1 and not prep.seat_labels:
         groups.append(("strategy", stats.strategies))
@@ -322,8 +334,8 @@ def print_summary(console, result) -> None:
             else:
                 lo, hi = deals["strategy"].get(label, (float("nan"), float("nan")))
             cells = [label]
-            if roles:
-                cells = [prep.seat_labels[i], label]
+            if roles:       # the role as the reports print it ("Seigneur", not "seigneur": review Y #12)
+                cells = [shown_roles.get(prep.seat_labels[i], prep.seat_labels[i]), label]
             cells += [f"{two(100 * w)}%", f"{two(100 * lo)}–{two(100 * hi)}%"]
             if fair is not None:
                 # the printed share minus the printed fair share (30.11% beside +5.10 pp read as a
@@ -333,6 +345,16 @@ def print_summary(console, result) -> None:
             cells.append(two(float(r['mean_score'][i])))
             t.add_row(*([str(i + 1)] if head == "seat" else []), *cells)
         console.print(t)
+        if (head == "seat" and prep.seat_labels and len(set(prep.seat_labels)) > 1
+                and len(set(prep.seat_labels)) < len(prep.seat_labels)):     # (a role of several seats)
+            # each side's share of the games (review Y #12: the Censitaires' 99.6% was nowhere)
+            sides = {}
+            for i, role in enumerate(prep.seat_labels):
+                sides.setdefault(role, []).append(float(r["win_share"][i]))
+            words = [f"the {shown_roles.get(k, k)} {two(100 * sum(v))}%" if len(v) == 1 else
+                     f"the {len(v)} {shown_roles.get(k, k)}s together {two(100 * sum(v))}%"
+                     for k, v in sides.items()]
+            console.print("sides: " + ", ".join(words) + " of the games", soft_wrap=True)
         if shared and head == "seat":        # under the table, not a caption (wrapped to its width)
             console.print(f"win share: a win shared by k players counts 1/k ({shared:,} of "
                           f"{counted(meta['games'], 'game')} had a shared win)", soft_wrap=True)

@@ -413,6 +413,16 @@ class GameSpec:
     def roles_alike(self) -> bool:
         return len(self.roles) <= 1
 
+    def role_named(self, text: str) -> str | None:
+        """The role ``text`` names, as its name or as a report prints it, in any case ("Seigneur",
+        "seigneur", "SEIGNEUR": ``balance games`` and the reports print it capitalised, review X
+        #4); None when it names none."""
+        want = str(text).strip().casefold()
+        for r in self.roles:
+            if want in (r.name.casefold(), (r.display or r.name).casefold()):
+                return r.name
+        return None
+
     def seat_roles(self, n_players: int) -> tuple[str, ...]:
         """The role of every seat at this player count: each role's ``min_count`` seats in the
         order the roles are declared, the remaining seats to the last role (all ``player`` when

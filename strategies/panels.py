@@ -280,9 +280,12 @@ def _seat_names(game: str, lineup, players: int, where: str) -> tuple[str, ...]:
             raise UsageError(f"{where}: every seat of {spec.title} plays the same role; give one bot "
                              "per seat or one for every seat")
         names = [r.name for r in spec.roles]
+        named = {}
         for role in lineup:
-            if role not in names:
+            if spec.role_named(role) is None:
                 raise UsageError(f"{where}: unknown role {role!r} (roles of {spec.title}: {', '.join(names)})")
+            named[spec.role_named(role)] = lineup[role]
+        lineup = named
         missing = [r for r in names if r not in lineup]
         if missing:
             raise UsageError(f"{where}: no bot for the {missing[0]} role (give one per role: "

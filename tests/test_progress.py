@@ -251,3 +251,9 @@ def test_a_game_of_roles_shows_each_seats_bot_beside_its_role(tmp_path):
         line = next(ln for ln in rows if ln.split()[1] == str(seat + 1) or ln.split()[0] == str(seat + 1))
         assert bot in line and f"{rounded(100 * share, 2):.2f}%" in line, (seat, line)
         assert ("seigneur" if seat == 0 else "censitaire") in line, line
+    # the roles as the reports print them, and each side's share of the games (review Y #12)
+    text = out.getvalue()
+    assert "│ Seigneur " in text and "│ Censitaire " in text, text
+    lord = p.filter(pl.col("seat") == 0)["win_share"].mean()
+    assert (f"sides: the Seigneur {rounded(100 * lord, 2):.2f}%, the 3 Censitaires together "
+            f"{rounded(100 * (1 - lord), 2):.2f}% of the games") in text, text

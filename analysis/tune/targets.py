@@ -103,8 +103,10 @@ def parse_target(text: str, game: str, option: str = "--target") -> Target:
         names = [r.name for r in spec.roles]
         if spec.roles_alike:
             raise UsageError(f"{what}: every seat of {spec.title} plays the same role (use seat-balance)")
-        if parts[0] not in names:
+        role = spec.role_named(parts[0])
+        if role is None:
             raise UsageError(f"{what}: unknown role {parts[0]!r} (known: {', '.join(names)})")
+        parts[0] = role
         aim = _share(parts[1], what)
         tol = _pp(parts[2], what) if len(parts) == 3 else DEFAULT_TOL / 100
         return Target(s, "role", tol, role=parts[0], aim=aim)
