@@ -113,10 +113,13 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
         if not has_roles(rs):
             raise UsageError(lacking(run, rs, "roles"))
         by_seat = role_seat_table(rs)
+        # seat_label ("Seat 1", as the report and the seats table name it) beside the 0-based seat
+        # (review Y #8: the report's Seat 2 is this table's seat 1)
         sides = role_table(rs).select("role", "role_label", pl.lit(None, pl.Int8).alias("seat"),
+                                      pl.lit(None, pl.String).alias("seat_label"),
                                       pl.lit("side").alias("level"), "games", "wins", "win_share",
                                       "ci_low", "ci_high")
-        seats = by_seat.select("role", "role_label", "seat", pl.lit("seat").alias("level"),
+        seats = by_seat.select("role", "role_label", "seat", "seat_label", pl.lit("seat").alias("level"),
                                "games", "wins", "win_share", "ci_low", "ci_high")
         # a seat not tested (its role's only seat: the Seigneur) has no verdict and no call, as
         # on the report's page (an empty cell), not "within noise" (report_verdicts)

@@ -38,6 +38,9 @@ def test_export_roles_has_each_side_then_each_seat(baseline, tmp_path):
     assert sides["wins"].sum() == pytest.approx(20_000)       # one winning side per game
     seats = t.filter(level="seat")
     assert seats["seat"].to_list() == [0, 1, 2, 3]
+    # named as the report names them (review Y #8: the report's Seat 2 is seat 1 here)
+    assert seats["seat_label"].to_list() == ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
+    assert sides["seat_label"].is_null().all()
     players = pl.read_parquet(run / "players.parquet")
     for r in seats.iter_rows(named=True):
         assert r["wins"] == pytest.approx(players.filter(seat=r["seat"])["win_share"].sum(), rel=1e-6)
