@@ -1240,15 +1240,21 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
         tail = (f"; the other {rest} {what}{'s' if rest > 1 else ''} stayed within noise" if rest else "")
         opener = moved_opener(moved["verdict"].to_list() if "verdict" in moved.columns else [],
                               moved["smallest"][0] if "smallest" in moved.columns else None)
+        # every change clear but small: a side or seat winning less than the smallest difference
+        # itself may have doubled its chances (review Y #7: "Seigneur side 0.4% → 0.8% … clear but
+        # small" with no word that its share doubled nor how to size smaller changes)
+        low = (_below_smallest(rows, float(moved["smallest"][0]), what)
+               if opener.startswith("Not by enough") and "smallest" in moved.columns
+               and moved["smallest"][0] is not None else "")
         if what == "role" and rows.height == 1:
             # two sides: the comparison keeps one, the other's share is its mirror (they sum to 100%)
             return (f"Did the role win rates move? {opener}: both sides' shares moved beyond noise (clear "
                     "after Holm's correction over the tested metrics; "
                     f"{_read_on(moved, family)}; the other side's share is this "
-                    "one's mirror, the two sum to 100%): " + "; ".join(parts) + ".")
+                    "one's mirror, the two sum to 100%): " + "; ".join(parts) + "." + low)
         return (f"Did the {what} win rates move? {opener}: {moved.height} of {rows.height + same.height} {what}s "
                 f"moved beyond noise (clear after Holm's correction over the tested metrics; "
-                f"{_read_on(moved, family)}): " + "; ".join(parts) + tail + unmoved + ".")
+                f"{_read_on(moved, family)}): " + "; ".join(parts) + tail + unmoved + "." + low)
     r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
     why = holm_note(r, tested_count(cmp))
     room = _room_for_a_change(rows, what)
@@ -1468,6 +1474,9 @@ def _below_smallest(rows: pl.DataFrame, small: float, what: str) -> str:
     name = metric_label(r).replace(" win share", "")
     name = name if name.startswith("Seat") else f"The {name}"
     before, after = (metric_value(r[k], r["metric"], r["kind"], d) for k in ("base", "variant"))
+    b, v = float(r["base"]), float(r["variant"])
+    if b > 0 and v > 0 and max(v / b, b / v) >= 1.25:       # the relative change, where it is large
+        after += f" ({v / b:.2g} times as often)" if v > b else f" ({b / v:.2g} times less often)"
     return (f" {name} wins {before} → {after} of games: the {100 * small:g} pp that matters is more "
             f"than its whole share, so a change that multiplies its chances may not count; to size "
             f"smaller changes, give `--smallest-difference win_share={100 * small / 10:g}pp`.")

@@ -250,3 +250,18 @@ def test_a_seat_split_under_the_threshold_whose_interval_reaches_it_is_not_calle
     assert "under the 1 pp" not in wide, wide
     narrow = role_seat_gap_words(part(0.3240, 0.3420), part(0.3240, 0.3420))
     assert "under the 1 pp that matters" in narrow and "cannot rule out" not in narrow, narrow
+
+
+def test_a_small_clear_change_of_a_side_under_the_threshold_says_how_many_times(before_after):
+    """Review Y #7: "Seigneur side 0.4% → 0.8% (+0.4 pp), clear but small" and nothing else: the
+    side's share doubled, and the 1 pp that matters is more than its whole share. The answer now
+    says how many times as often it wins and how to size smaller changes."""
+    _, _, cmp, _ = before_after
+    q = seat_question(_role_row_as(cmp, stats.SMALL))
+    r = cmp.filter(pl.col("metric") == "role_win_share").row(0, named=True)
+    assert min(r["base"], r["variant"]) < 0.01 and r["variant"] / r["base"] >= 1.25, r
+    assert q.startswith("Did the role win rates move? Not by enough to matter"), q
+    assert f"({r['variant'] / r['base']:.2g} times as often) of games: the 1 pp that matters is more than its whole share" in q, q
+    assert q.endswith("give `--smallest-difference win_share=0.1pp`."), q
+    # a change that matters says nothing of the kind
+    assert "times as often" not in seat_question(_role_row_as(cmp, stats.LARGE))
