@@ -194,7 +194,10 @@ def skill(
         several = None if spec.roles_alike else K.several_seats_role(roles)
         has_gap = several is not None and "role_gap" in ct.columns
         who = "" if several is None else _role_plural(spec, several[0])
-        t.add_column("one searching seat: win share by seat (mean" + ("" if spec.roles_alike else " by role")
+        each = ct.filter(ct["part"] == "one")["games"]
+        over = (f" over its own {int(each.max()):,} games" if each.len() and each.min() == each.max()
+                else "")      # (review X #6: a quarter of the budget's games, said nowhere)
+        t.add_column(f"one searching seat: win share by seat{over} (mean" + ("" if spec.roles_alike else " by role")
                      + ")", justify="right", overflow="fold")
         for s in range(c.players):
             t.add_column(f"all searching: seat {s + 1}" + ("" if spec.roles_alike else
@@ -707,8 +710,11 @@ def _long_table(title: str, ct, bs, roles, spec, several, who: str, has_gap: boo
     from reports.skill import gap_level_words
 
     gap_name = "largest gap, pp" if spec.roles_alike or has_gap else None
-    caption = ("one searching: the searching seat's win share there, the other seats their own "
-               "bots; all searching: every seat searching, with its 95% interval"
+    each = ct.filter(ct["part"] == "one")["games"]
+    games = f" over its own {int(each.max()):,} games" if each.len() and each.min() == each.max() else ""
+    caption = (f"one searching: the searching seat's win share there{games} (the seats search in turn), "
+               "the other seats their own bots; all searching: every seat searching; each with its "
+               "95% interval"
                + (f"; largest gap: between two seats' win shares, with its interval "
                   f"({gap_level_words(ct)[1]})" if spec.roles_alike else
                   f"; largest gap: between two {who}, with its 95% interval" if has_gap else ""))
@@ -722,7 +728,9 @@ def _long_table(title: str, ct, bs, roles, spec, several, who: str, has_gap: boo
     for b in bs:
         one = ct.filter((ct["budget"] == b) & (ct["part"] == "one")).sort("seat")
         allp = ct.filter((ct["budget"] == b) & (ct["part"] == "all")).sort("seat")
-        share = dict(zip(one["seat"].to_list(), one["win_share"].to_list()))
+        # with its interval (review X #6: "70.0%" from 10 games read as a 40-game result)
+        share = {int(r["seat"]): f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
+                 for r in one.iter_rows(named=True)}
         for i, r in enumerate(allp.iter_rows(named=True)):
             s = int(r["seat"])
             seat = f"{s + 1}" + ("" if spec.roles_alike else f" {roles[s].capitalize()}")
@@ -730,7 +738,7 @@ def _long_table(title: str, ct, bs, roles, spec, several, who: str, has_gap: boo
             if i == 0 and gap_name:
                 gap = (_gap_cell(r) if spec.roles_alike else _role_gap_cell(r)).replace("\n", " ")
             t.add_row(str(b) if i == 0 else "", seat,
-                      f"{100 * share[s]:.1f}%" if s in share else "",
+                      share.get(s, ""),
                       f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})",
                       *([gap] if gap_name else []), end_section=i == allp.height - 1)
     return t

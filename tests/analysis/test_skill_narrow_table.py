@@ -41,6 +41,13 @@ def test_at_80_columns_every_share_and_interval_is_whole_on_its_line(skill_dir, 
         whole = f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
         assert whole in text, (whole, text)
     assert "all searching: seat 1" not in text
+    # review X #6: the one-searching shares come from a share of the games: each with its own
+    # interval, and the caption says over how many games
+    one = pl.read_csv(skill_dir / "skill.csv").filter(pl.col("part") == "one")
+    for r in one.iter_rows(named=True):
+        whole = f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
+        assert whole in text, (whole, text)
+    assert f"over its own {int(one['games'].max()):,} games" in " ".join(text.split()), text
 
 
 def test_a_wide_terminal_keeps_the_table_of_a_row_per_budget(skill_dir, monkeypatch, capsys):
