@@ -702,10 +702,18 @@ def role_strategy_headlines(strategies: pl.DataFrame) -> list[str]:
         part = tested.filter(pl.col("role") == role).sort("win_share", descending=True)
         r = part.row(0, named=True)
         label = r["role_label"]
+        # the role's other bots whose interval reaches the best's (review Y #4: "standard wins
+        # most" beside fair-share at 37.5% (36.8–38.2), a bot playing the Censitaire alike)
+        near = [o for o in part.iter_rows(named=True)
+                if o["strategy"] != r["strategy"] and o["ci_high"] >= r["ci_low"]]
+        tied = ("; " + ", ".join(f"{o['strategy']} {_p(o, 'win_share')}" for o in near)
+                + f": {'their' if len(near) > 1 else 'its'} interval{'s' if len(near) > 1 else ''} "
+                f"overlap{'' if len(near) > 1 else 's'} {r['strategy']}'s, so these games do not show "
+                f"{r['strategy']} ahead of {'them' if len(near) > 1 else 'it'}") if near else ""
         out.append(f"Among the {part.height} {label} bots, {r['strategy']} wins most: {_p(r, 'win_share')} "
                    f"of games against {pct(r['fair_share'])}% for the {label}s' average seat, "
                    f"{pp(r['diff'])}, {verdict_words(r['verdict'])} (Holm over the {n} bots that share "
-                   f"a role; each bot keeps its seats, so its share includes its seat's).")
+                   f"a role; each bot keeps its seats, so its share includes its seat's){tied}.")
     return out
 
 

@@ -1,0 +1,33 @@
+"""Review Y #4: "Among the 3 Censitaire bots, standard wins most: 37.9% (37.2–38.6) … clear and
+large enough to matter" beside fair-share at 37.5% (36.8–38.2), a bot that plays the Censitaire
+exactly as standard does: the headline read as one policy beating the other. A bot of the role
+whose interval reaches the best's is named after it, with what that means."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from reports.text import role_strategy_headlines
+
+
+def _table(fair_share_high: float) -> pl.DataFrame:
+    return pl.DataFrame({
+        "role": ["censitaire"] * 3, "role_label": ["Censitaire"] * 3,
+        "strategy": ["standard", "fair-share", "dutiful"],
+        "win_share": [0.379, 0.375, 0.243], "ci_low": [0.372, 0.368, 0.237],
+        "ci_high": [0.386, fair_share_high, 0.249], "fair_share": [0.332] * 3,
+        "diff": [0.047, 0.043, -0.089], "p_value": [1e-9, 1e-9, 1e-12],
+        "verdict": ["clear and large enough to matter"] * 3})
+
+
+def test_a_bot_whose_interval_reaches_the_best_is_named():
+    [line] = role_strategy_headlines(_table(0.382))
+    assert line.startswith("Among the 3 Censitaire bots, standard wins most: 37.9% (37.2–38.6)"), line
+    assert line.endswith("; fair-share 37.5% (36.8–38.2): its interval overlaps standard's, so these "
+                         "games do not show standard ahead of it."), line
+    assert "dutiful" not in line
+
+
+def test_a_best_clear_of_the_others_is_said_alone():
+    [line] = role_strategy_headlines(_table(0.371))
+    assert "overlap" not in line and line.endswith("includes its seat's)."), line
