@@ -643,9 +643,15 @@ def side_by_side_roles(configs: list[tuple[str, dict]]) -> Figure | None:
                yerr=error_bars([100 * q["ci_low"] for q in rows], 100 * p, [100 * q["ci_high"] for q in rows]),
                capsize=3, ecolor="black",
                label=f"{label}: {int(r['players'][0])} players, {int(r['games'][0]):,} games")
+        # each share written above its bar (review Y #9: the Seigneur's 0.4% and 0.0% were no bar
+        # at all on the 0–100% axis), two decimals under 10%
+        for xi, q in zip(x, rows):
+            v = 100 * q["win_share"]
+            ax.text(xi, 100 * q["ci_high"] + 1.0, f"{v:.2f}%" if v < 10 else f"{v:.1f}%",
+                    ha="center", va="bottom", fontsize=8)
     ax.set_xticks(np.arange(len(names)), shown)
-    ax.set_ylabel("Share of games the side wins (%)")
-    ax.set_ylim(0, 105)
+    ax.set_ylabel("Side's win share (%)")      # (one unit on the axis: the checklist read "games" as one)
+    ax.set_ylim(0, 110)
     ax.legend(fontsize=9, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=min(k, 2), frameon=False)
     ax.set_title("Role advantage by player count (95% intervals)", pad=12 + 16 * math.ceil(k / 2))
     return fig

@@ -149,3 +149,22 @@ def test_the_per_seat_figure_of_a_side_is_said_to_be_its_average(tmp_path):
     assert m, line
     assert [float(x) for x in m.groups()] == pytest.approx(
         [round(100 * wins / games / 3, 1), round(100 * low / 3, 1), round(100 * high / 3, 1)])
+
+
+def test_the_side_by_side_role_figure_writes_every_sides_share(tmp_path):
+    """Review Y #9: on the side-by-side figure's 0–100% axis the Seigneur's 4.6%, 0.4% and 0.0%
+    were no visible bar. Each side's share is written above its bar (two decimals under 10%), the
+    numbers of the role tables, and the figure passes the checklist."""
+    from reports.figures.checklist import problems
+    from reports.figures.common import side_by_side_roles
+
+    four = open_runs([_role_run(tmp_path / "p4", games=2000, players=4, seigneur=0.004)])
+    three = open_runs([_role_run(tmp_path / "p3", games=2000, players=3, seigneur=0.046, seed=6)])
+    configs = [("four", analyse(four)), ("three", analyse(three))]
+    fig = side_by_side_roles(configs)
+    written = {t.get_text() for t in fig.axes[0].texts}
+    for _, t in configs:
+        for r in t["roles"].iter_rows(named=True):
+            v = 100 * r["win_share"]
+            assert (f"{v:.2f}%" if v < 10 else f"{v:.1f}%") in written, (r, written)
+    assert problems(fig) == [], problems(fig)
