@@ -1309,6 +1309,23 @@ def split_question(cmp: pl.DataFrame) -> str:
         return ""
     role = re.sub(r"^Seat \d+'s share of the (.*) wins$", r"\1", str(rows["label"][0]))
     ask = f"Did the split of the {role} wins among their seats move?"
+    return _split_answer(cmp, rows, role, ask) + _split_after(rows, role)
+
+
+def _split_after(rows: pl.DataFrame, role: str) -> str:
+    """Where the split ends after the change: each seat's share of the role's wins in the variant
+    with its 95% interval, against the equal share (review Y #2: the before/after said the seats
+    moved, never where they ended up, which is the designer's question: are they fair now?)."""
+    if not all(c in rows.columns for c in ("variant", "variant_low", "variant_high")):
+        return ""
+    seat = lambda r: int(re.sub(r"\D", "", str(r["key"])) or 0)     # noqa: E731
+    name = lambda r: re.sub(r"'s share of .*$", "", str(r["label"]))      # noqa: E731 ("Seat 2")
+    listed = ", ".join(f"{name(r)} {pct_ci(r['variant'], r['variant_low'], r['variant_high'])}"
+                       for r in sorted(rows.iter_rows(named=True), key=seat))
+    return f" After the change the seats take {listed} of the {role} wins, against an equal {pct(1 / rows.height)}% each."
+
+
+def _split_answer(cmp: pl.DataFrame, rows: pl.DataFrame, role: str, ask: str) -> str:
     family = tested_count(cmp)
     moved = rows.filter(pl.col("significant")).with_columns(pl.col("diff").abs().alias("_a")).sort(
         "_a", descending=True)

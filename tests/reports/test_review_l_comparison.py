@@ -265,3 +265,21 @@ def test_a_small_clear_change_of_a_side_under_the_threshold_says_how_many_times(
     assert q.endswith("give `--smallest-difference win_share=0.1pp`."), q
     # a change that matters says nothing of the kind
     assert "times as often" not in seat_question(_role_row_as(cmp, stats.LARGE))
+
+
+def test_the_split_answer_says_where_the_seats_end_up(before_after):
+    """Review Y #2: the before/after said the Censitaire seats' split moved, never where it ended,
+    the designer's question (are they fair now?). The answer ends with each seat's share of its
+    role's wins after the change, with its 95% interval, against the equal share."""
+    from reports.text import split_question
+
+    _, _, cmp, _ = before_after
+    role = cmp.filter(pl.col("metric") == "role_win_share").row(0, named=True)
+    after = {"Seat 4": (0.338, 0.331, 0.344), "Seat 2": (0.325, 0.319, 0.332), "Seat 3": (0.337, 0.330, 0.343)}
+    rows = [{**role, "metric": "seat_share_of_role_wins", "key": f"censitaire {k.lower()}",
+             "label": f"{k}'s share of the Censitaires' wins", "base": 0.333, "variant": v, "variant_low": lo,
+             "variant_high": hi, "diff": v - 0.333, "significant": False, "verdict": None}
+            for k, (v, lo, hi) in after.items()]
+    q = split_question(pl.concat([cmp, pl.DataFrame(rows, schema=cmp.schema)], how="vertical"))
+    assert q.endswith("After the change the seats take Seat 2 32.5% (31.9–33.2), Seat 3 33.7% (33.0–34.3), "
+                      "Seat 4 33.8% (33.1–34.4) of the Censitaires' wins, against an equal 33.3% each."), q
