@@ -275,6 +275,17 @@ def _role_displays(game) -> dict[str, str]:
     return {r.name: r.display or r.name for r in spec.roles}
 
 
+def _shared_win_words(game) -> str:
+    """How the game's spec words a shared win (``extra["shared_win"]``: Fief's both armies wiped
+    out), or ''."""
+    from simcore import games as registry
+
+    try:
+        return str(registry.get(str(game)).extra.get("shared_win") or "")
+    except Exception:
+        return ""
+
+
 def print_summary(console, result) -> None:
     """The closing table of a run (:class:`simcore.runner.RunResult`): win share per seat (and per
     strategy when several play seats alike) with its 95% Wilson interval (a rotated-seat run's read
@@ -356,8 +367,13 @@ def print_summary(console, result) -> None:
                      for k, v in sides.items()]
             console.print("sides: " + ", ".join(words) + " of the games", soft_wrap=True)
         if shared and head == "seat":        # under the table, not a caption (wrapped to its width)
-            console.print(f"win share: a win shared by k players counts 1/k ({shared:,} of "
-                          f"{counted(meta['games'], 'game')} had a shared win)", soft_wrap=True)
+            how = _shared_win_words(meta.get("game"))
+            if how:
+                console.print(f"win share: {how} ({shared:,} of {counted(meta['games'], 'game')})",
+                              soft_wrap=True)
+            else:
+                console.print(f"win share: a win shared by k players counts 1/k ({shared:,} of "
+                              f"{counted(meta['games'], 'game')} had a shared win)", soft_wrap=True)
         if deals is not None and head == "seat":
             console.print(f"intervals over the {counted(meta['games'] // prep.games_per_deal, 'deal')}"
                           f" (each played in {prep.games_per_deal} seat rotations: its games are not "

@@ -124,7 +124,9 @@ def test_the_closing_table_says_win_share_and_how_a_shared_win_counts(tmp_path):
     shared = int((top["win_share"] < 1.0).sum())
     assert shared > 0                                  # both wiped out happens at these odds
     assert "win share" in text and "win rate" not in text
-    assert f"a win shared by k players counts 1/k ({shared:,} of 4,000 games had a shared win)" in text
+    # in the game's own words (review X #7: "a win shared by k players" for both armies wiped out)
+    assert (f"win share: a combat where both sides are wiped out counts half a win to each ({shared:,} of "
+            "4,000 games)") in text, text
     share = p.filter(pl.col("seat") == 0)["win_share"].mean()
     assert f"{100 * share:.2f}%" in text
 

@@ -134,5 +134,8 @@ SPEC = GameSpec(
     ),
     check_metrics=("seat_win_share", "seat_mean_score"),
     commands=COMMANDS,
-    extra={"winner_names": dict(enumerate(WINNER_NAMES))},
+    # how a shared win comes about, for the words beside a win share (review X #7: "a win shared
+    # by k players" read oddly for both armies wiped out, FF-3)
+    extra={"winner_names": dict(enumerate(WINNER_NAMES)),
+           "shared_win": "a combat where both sides are wiped out counts half a win to each"},
 )
