@@ -114,7 +114,10 @@ def meta_table(groups: list[RunSet]) -> pl.DataFrame:
                              "Strategies by seat": [], "Rules": [], "Rules SHA-256": [], "Version": []}
     for i, g in enumerate(groups):
         m = g.metas[0]
-        rows["Run"].append(f"{g.label} ({'baseline' if i == 0 else 'variant'})")
+        # runs of other player counts are shown side by side, not compared (review Y #14: "def5
+        # (variant)" on a page that says they are not a before/after)
+        compared = len({x.n_players for x in groups}) == 1
+        rows["Run"].append(f"{g.label} ({'baseline' if i == 0 else 'variant'})" if compared else g.label)
         if pooled:
             rows[POOLED].append(str(len(g.paths)))
         rows["Games"].append(f"{g.n_games:,}")

@@ -67,6 +67,12 @@ def test_role_report_has_a_role_section_and_no_fair_share(tmp_path):
     assert (tmp_path / "rep" / "figures" / "role_advantage.png").stat().st_size > 1000
 
 
+def plan_side_by_side(paths):
+    from reports.build import plan_groups
+
+    return plan_groups(paths, side_by_side=True)
+
+
 def test_player_counts_side_by_side_read_by_role(tmp_path):
     """Seigneur against Censitaires at 3 and 4 players: the side-by-side section gives each side's
     win share per player count, with the numbers of the role tables. (Drawn: the only report here
@@ -93,6 +99,11 @@ def test_player_counts_side_by_side_read_by_role(tmp_path):
     section = html.split("<section id='side_by_side'>")[1].split("</section>")[0]
     # (read as text: the glossary's tooltip on "pp" speaks of a fair 25%, in an attribute)
     assert "Roles by configuration" in section and "fair" not in re.sub(r"<[^>]+>", " ", section)
+    # runs shown side by side are not called baseline and variant (review Y #14)
+    from reports.html import meta_table
+
+    runs = meta_table(plan_side_by_side([tmp_path / "p4", tmp_path / "p3"]))["Run"].to_list()
+    assert runs == ["p4", "p3"], runs
 
 
 def test_a_role_seats_sentence_is_worded_by_size_not_by_the_chi_square(tmp_path):
