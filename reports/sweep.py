@@ -1412,14 +1412,27 @@ def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: s
         ms = [{"metric": "seat_win_share", "kind": "proportion", "base": r["start"],
                "variant": r["tuned"], "diff": r["change"]} for r in start["seats"]]
         d = common_digits(ms)
+        # each seat with its role in a game of roles (review Y #13: "seat 1 0.57% → 32.18%" without
+        # a word that seat 1 is the Seigneur, the one seat the target was about)
+        from reports.games import spec_for
+
+        spec = spec_for(str(tune.get("game")))
+        players = len(start["seats"])
+        role_of = ({i + 1: next((x.display for x in spec.roles if x.name == n), n)
+                    for i, n in enumerate(spec.seat_roles(players))}
+                   if spec is not None and not spec.roles_alike else {})
+
+        def seat_words(k) -> str:
+            return f"seat {k}" + (f" ({role_of[int(k)]})" if int(k) in role_of else "")
+
         for r, m in zip(start["seats"], ms):
             before, after = (metric_value(r[k], "seat_win_share", "proportion", d) for k in ("start", "tuned"))
             change = _minus(f"{100 * shown_change(m, d):+.{d}f} pp ({100 * r['low']:+.{d}f} to "
                             f"{100 * r['high']:+.{d}f})")
-            rows.append({"Seat": r["seat"], "Start rules": before,
+            rows.append({"Seat": seat_words(r["seat"])[5:] if role_of else r["seat"], "Start rules": before,
                          "Tuned rules": after, "Change (95%, simultaneous)": change,
                          "Words": verdict_words(r["verdict"])})
-            lines.append(f"seat {r['seat']} {before} → {after}, {change}: {verdict_words(r['verdict'])}")
+            lines.append(f"{seat_words(r['seat'])} {before} → {after}, {change}: {verdict_words(r['verdict'])}")
         out.append(Section(
             "seats", "How each seat responds",
             f"Every seat's win share under {start.get('rules', 'the start rules')} and under the tuned "

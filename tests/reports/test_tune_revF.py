@@ -170,3 +170,21 @@ def test_the_skill_commands_cost_is_in_minutes_scaled_and_marked_rough():
     short = follow_up_cost(2000, game="middle-ages", players=[2], cores=2)
     assert "about 1 minute per command, 2 minutes for both" in short, short
     assert "rough" in said and "reference" in said
+
+
+def test_a_game_of_roles_names_each_seats_role_in_its_response():
+    """Review Y #13: a Seigneurial tune's page listed "seat 1 0.57% → 32.18%" without a word that
+    seat 1 is the Seigneur, the one seat its target was about. Each seat is named with its role
+    there and in the table; a game of alike seats keeps "seat 1"."""
+    from reports.sweep import seat_sections
+
+    result = {**RESULT, "start": START}
+    roles = seat_sections({**TUNE, "game": "seigneurial"}, result, TRIALS, "seigneurial")
+    said = next(s for s in roles if s.title == "How each seat responds")
+    text = " ".join(said.sentences)
+    assert "seat 1 (Seigneur) 20.1" in text and "seat 2 (Censitaire) 25.0" in text, text
+    table = said.tables[0][1]
+    assert table["Seat"].to_list() == ["1 (Seigneur)", "2 (Censitaire)", "3 (Censitaire)", "4 (Censitaire)"]
+    alike = seat_sections(TUNE, result, TRIALS, TUNE.get("game", "middle-ages"))
+    plain = " ".join(next(s for s in alike if s.title == "How each seat responds").sentences)
+    assert "seat 1 20.1" in plain and "(" not in plain.split(":")[1].split("→")[0], plain
