@@ -260,6 +260,10 @@ def matchups(t: dict) -> Figure | None:
         return None
     m = t["matchups"]
     names = t["strategies"]["strategy"].to_list() if "strategies" in t else sorted(set(m["strategy"]))
+    # only the bots that met (review Y #10: a whole empty row and column for the Seigneur's bot,
+    # whom no Censitaire bot is matched with)
+    met = set(m["strategy"].to_list()) | set(m["opponent"].to_list())
+    names = [n for n in names if n in met]
     k = len(names)
     grid = np.full((k, k), np.nan)
     lo = np.full((k, k), np.nan)

@@ -31,3 +31,18 @@ def test_a_bot_whose_interval_reaches_the_best_is_named():
 def test_a_best_clear_of_the_others_is_said_alone():
     [line] = role_strategy_headlines(_table(0.371))
     assert "overlap" not in line and line.endswith("includes its seat's)."), line
+
+
+def test_the_matchups_figure_shows_only_bots_that_met():
+    """Review Y #10: in a Seigneurial run of even-lord and three Censitaire bots, the matchups
+    figure gave even-lord a whole empty row and column (no Censitaire bot is matched with the
+    Seigneur's). The figure's axes hold the bots of the matchups table only."""
+    from reports.figures.common import matchups
+
+    m = pl.DataFrame({"strategy": ["fair-share", "dutiful"], "opponent": ["dutiful", "fair-share"],
+                      "ahead_share": [0.646, 0.354], "ci_low": [0.639, 0.348], "ci_high": [0.652, 0.361],
+                      "confounded": [True, True], "paired": [False, False]})
+    t = {"matchups": m, "strategies": pl.DataFrame({"strategy": ["even-lord", "fair-share", "dutiful"]})}
+    ax = matchups(t).axes[0]
+    assert [x.get_text() for x in ax.get_xticklabels()] == ["fair-share", "dutiful"]
+    assert [y.get_text() for y in ax.get_yticklabels()] == ["fair-share", "dutiful"]
