@@ -232,6 +232,6 @@ def register(app: typer.Typer) -> None:
                                skill=skill, svg=svg, answers=answers)
         for line in answers:        # a before/after's answer, not only its page (review L #4)
             typer.echo(line)
-        if answers:
+        if answers and (path.parent / "comparison.csv").is_file():
             typer.echo(f"every compared metric: {path.parent / 'comparison.csv'}")
         typer.echo(f"report: {path}")

@@ -175,6 +175,13 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                 first = [x.split(" Listed below by kind")[0].removeprefix(f"{lab} against {labels[0]}: ")
                          for x in first]
                 answers += [f"{lab} against {labels[0]}:"] + [f"  {x}" for x in first]
+    if answers is not None and len(groups) == 1:
+        # a single run's first findings in the terminal too (review Y #12: it printed the page's
+        # path only), as the page leads: the seats' (roles') answer first
+        from reports.text import headlines
+
+        lead = [str(h) for h in headlines(base, base_rs)][:3]
+        answers += [f"{labels[0]}:"] + [f"  {x}" for x in lead]
     say("Drawing the figures")
     secs, figs = build_sections(base, base_rs, cmps, played, side,
                                 variants=None if side_by_side else groups[1:], comparisons=comparisons)

@@ -46,3 +46,25 @@ def test_the_matchups_figure_shows_only_bots_that_met():
     ax = matchups(t).axes[0]
     assert [x.get_text() for x in ax.get_xticklabels()] == ["fair-share", "dutiful"]
     assert [y.get_text() for y in ax.get_yticklabels()] == ["fair-share", "dutiful"]
+
+
+def test_a_single_runs_report_prints_its_first_findings(tmp_path):
+    """Review Y #12: `balance report RUN` printed the page's path only, where a before/after prints
+    its answer. A single run prints the page's first findings (its name, then the lead sentences,
+    the same words as the page's headline), then the path."""
+    import html as H
+    import re
+
+    from in_process import balance
+    from undrawn_figures import figures_undrawn
+
+    balance("simulate", "--game", "seigneurial", "--games", "2000", "-q", "--out", tmp_path / "run")
+    with figures_undrawn():
+        done = balance("report", tmp_path / "run", "--out", tmp_path / "rep")
+    lines = done.stdout.splitlines()
+    assert lines[0] == "run:" and lines[-1].startswith("report: "), lines
+    said = [x.strip() for x in lines[1:-1]]
+    assert 1 <= len(said) <= 3 and any(x.startswith("The Seigneur wins ") for x in said), said
+    page = " ".join(H.unescape(re.sub(r"<[^>]+>", "", (tmp_path / "rep" / "report.html").read_text())).split())
+    for x in said:
+        assert x in page, x
