@@ -402,17 +402,13 @@ def seat_gap_words(seats: pl.DataFrame) -> str:
     if may:
         return may
     if abs(top["diff"]) < step:
-        note = _small_note(seats)
         head = (f"the seats' win shares differ from the fair {fair}% by at most {gap_pp(top['diff'], step)} "
                 f"({top['seat_label']})")
-        reach = _farthest_reach(seats)
-        if reach is None or abs(reach[1]) < step:
-            return f"{head}, under the {small} that matters{note}"
         # the estimates are under it, the intervals are not: "under 1 pp" would read the estimate
         # alone (review K #10: Seat 2 at 24.6%, its interval reaching 1.0 pp below the fair 25%)
-        return (f"{head}{note}, but these games cannot rule out a gap of the {small} that matters: "
-                f"{reach[0]}'s interval, held for all {seats.height} seats at once, reaches "
-                f"{signed(100 * reach[1], 2)} pp")
+        return _under_or_not(head, _small_note(seats), _farthest_reach(seats), step, small,
+                             lambda who, end: f": {who}'s interval, held for all {seats.height} seats "
+                                              f"at once, reaches {end} pp")
     return (f"no seat's gap from the fair {fair}% is both clear and at least the {small} that matters: the "
             f"largest, {top['seat_label']}'s {pp(top['diff'])}, is {verdict_words(top['verdict'])} "
             f"(Holm over the {seats.height} seats)")
@@ -535,19 +531,26 @@ def role_seat_gap_words(part: pl.DataFrame, seats: pl.DataFrame) -> str:
     if may:
         return may
     if abs(top["diff"]) < step:
-        note = _small_note(part)
         head = (f"the seats' shares of the {label}s' wins differ from an equal {equal}% by at most "
                 f"{gap_pp(top['diff'], step)} ({top['seat_label']})")
-        reach = _role_share_reach(part)
-        if reach is None or abs(reach[1]) < step:
-            return f"{head}, under the {small} that matters{note}"
         # review Y #3: "under the 1 pp that matters" beside Seat 2's 32.5% (31.9–33.2) of the
         # Censitaires' wins, an interval reaching 1.4 pp below the equal 33.3%
-        return (f"{head}{note}, but these games cannot rule out a gap of the {small} that matters "
-                f"({reach[0]}'s 95% interval reaches {signed(100 * reach[1], 2)} pp)")
+        return _under_or_not(head, _small_note(part), _role_share_reach(part), step, small,
+                             lambda who, end: f" ({who}'s 95% interval reaches {end} pp)")
     return (f"no seat's gap from an equal {equal}% of the {label}s' wins is both clear and at least the "
             f"{small} that matters; the largest, {top['seat_label']}'s {pp(top['diff'])}, is "
             f"{verdict_words(top['verdict'])} ({holm})")
+
+
+def _under_or_not(head: str, note: str, reach: tuple[str, float] | None, step: float, small: str,
+                  reached) -> str:
+    """``head`` ("… by at most 0.8 pp (Seat 2)") said to be under the ``small`` difference that
+    matters only when no interval end (``reach``: the seat and its end farthest out) reaches it;
+    else that these games cannot rule it out, ``reached(seat, end)`` saying whose interval."""
+    if reach is None or abs(reach[1]) < step:
+        return f"{head}, under the {small} that matters{note}"
+    return (f"{head}{note}, but these games cannot rule out a gap of the {small} that matters"
+            + reached(reach[0], signed(100 * reach[1], 2)))
 
 
 def _role_share_reach(part: pl.DataFrame) -> tuple[str, float] | None:

@@ -64,34 +64,25 @@ def read_toml(path: "str | Path | TomlSource", *, what: str = "config") -> TomlS
 
 
 def wrong_kind(src: TomlSource, what: str) -> ConfigError | None:
-    """The one line for a file of the other kind than ``what`` ("rules" or "baseline"): a baseline
-    file given as rules (:func:`is_baseline`) or a game's rules given as a baseline
-    (:func:`rules_game`), saying which it is and which is expected (review P #8: "format: missing",
-    "setup: missing table"); None when the file is not recognisably the other kind."""
-    if what == "rules" and is_baseline(src.data):
+    """The one line for a file of the other kind than ``what`` ("rules", "baseline" or
+    "strategies"): a baseline file given as rules or strategies (:func:`is_baseline`) or a game's
+    rules given as a baseline or strategies (:func:`rules_game`), saying which it is and which is
+    expected (review P #8: "format: missing", "setup: missing table"; review W #11: a rules file
+    read as bots said "events: must be a table"); None when the file is not recognisably the
+    other kind."""
+    where = {"baseline": "balance baseline RUN --out FILE writes a baseline",
+             "strategies": "--strategies takes bot names or a strategies file (the format of "
+                           "configs/<game>/strategies.toml)"}
+    if what in ("rules", "strategies") and is_baseline(src.data):
         return ConfigError(src.name, "", "is a baseline file (balance baseline writes it), not a "
-                                         "rules file: give it to balance check --baseline")
-    if what == "strategies":          # review W #11: a rules file read as bots said "events: must be a table"
-        if is_baseline(src.data):
-            return ConfigError(src.name, "", "is a baseline file (balance baseline writes it), not a "
-                                             "strategies file: give it to balance check --baseline")
+                                         f"{what} file: give it to balance check --baseline")
+    if what in where and not is_baseline(src.data):
         found = rules_game(src.data)
         if found is not None:
             game, sections = found
             shown = ", ".join(sections[:3]) + (", …" if len(sections) > 3 else "")
             return ConfigError(src.name, "", f"is a rules file of {game} (sections {shown}), not a "
-                                             "strategies file: give rules to --rules; --strategies "
-                                             "takes bot names or a strategies file (the format of "
-                                             "configs/<game>/strategies.toml)")
-        return None
-    if what == "baseline" and not is_baseline(src.data):
-        found = rules_game(src.data)
-        if found is not None:
-            game, sections = found
-            shown = ", ".join(sections[:3]) + (", …" if len(sections) > 3 else "")
-            return ConfigError(src.name, "", f"is a rules file of {game} (sections {shown}), not a "
-                                             "baseline file: give rules to --rules; balance baseline "
-                                             "RUN --out FILE writes a baseline")
+                                             f"{what} file: give rules to --rules; {where[what]}")
     return None
 
 
