@@ -82,6 +82,19 @@ def test_config_mistakes_name_file_key_and_problem(pairs, key, problem):
     assert "\n" not in msg
 
 
+def test_the_track_is_checked_at_the_player_counts_the_rules_allow():
+    """Review Y #13: a start square of 4 was refused because the 3-player midpoint is 4, though
+    the rules (a tune's, played at 4 players only) allowed only 4 players. The track is checked at
+    every count players.allowed lists, and the refusal names them."""
+    only4 = variant(("allowed = [3, 4, 5]", "allowed = [4]"), ("start_square = 0", "start_square = 4"))
+    r = R.loads(only4, name="my.toml")
+    assert r.param(R.P_START_SQUARE) == 4 and r.allowed_players == (4,)
+    with pytest.raises(ConfigError) as exc:
+        R.loads(variant(("start_square = 0", "start_square = 4")), name="my.toml")
+    assert str(exc.value) == ("my.toml: track.start_square: 4 must be below the midpoint (4 at 3 players, "
+                              "a count players.allowed lists: 3, 4, 5)"), str(exc.value)
+
+
 def test_a_bad_rules_file_stops_the_cli_before_playing(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text(variant(("bonus = 1", "bonus = 9")), encoding="utf-8")

@@ -249,11 +249,14 @@ def from_source(src: TomlSource) -> RulesArrays:
     rent_after = _per_count(tr, "rent_after", {3: 5, 4: 7, 5: 9}, 0, MAX_RENT)
     start_square = tr.get("start_square", int, 0, lo=0, hi=MAX_GOAL)
     for i, n in enumerate(range(MIN_PLAYERS, MAX_PLAYERS + 1)):
+        if n not in allowed:        # (review Y #13: a 4-player tune refused for the 3-player midpoint)
+            continue
         if midpoint[i] >= goal[i]:
             raise tr.error(f"midpoint.{n}", f"{midpoint[i]} must be below the goal square {goal[i]}")
         if start_square >= midpoint[i]:
             raise tr.error("start_square", f"{start_square} must be below the midpoint "
-                                           f"({midpoint[i]} at {n} players)")
+                                           f"({midpoint[i]} at {n} players, a count players.allowed "
+                                           f"lists: {', '.join(map(str, sorted(allowed)))})")
     tr.done()
 
     im = top.table("improvements", {})
