@@ -39,11 +39,17 @@ class Cell:
     ci_low: float
     ci_high: float
     fair: float
+    # a shared role's cell (:func:`role_ladder`): the standard error of the bot's share minus the
+    # column bot's own (``fair``), paired by deal over the role's seats; nan elsewhere
+    diff_std_error: float = float("nan")
+    deals: int = 0
 
     @property
     def margin_in_se(self) -> float:
-        """How many standard errors the bot's share lies above the fair share."""
-        return (self.win_share - self.fair) / self.std_error if self.std_error > 0 else float("inf")
+        """How many standard errors the bot's share lies above the fair share (a shared role's
+        cell: of the paired difference from the column bot's own share, as its call reads it)."""
+        se = self.diff_std_error if np.isfinite(self.diff_std_error) else self.std_error
+        return (self.win_share - self.fair) / se if se > 0 else float("inf")
 
 
 def duel(bot: str, opponent: str, games: int, *, players: int = 4, seed: int = 0,
@@ -111,6 +117,24 @@ def fair_calls(cells: list[Cell], players: int, alpha: float = ALPHA,
         # (as the cell's own interval: clipped to [0, 1], Wilson over the deals where every deal is alike)
         lo, hi = stats.share_mean_interval(c.win_share, c.std_error * np.sqrt(deals), deals, 1.0 - alpha / k)
         out.append("above" if lo > c.fair else "below" if hi < c.fair else None)
+    return out
+
+
+def paired_fair_calls(cells: list[Cell], alpha: float = ALPHA) -> list[str | None]:
+    """Per cell of a shared role's ladder (:func:`role_ladder`), "above" or "below" when the
+    Student t interval of the bot's share minus the column bot's own on the same deals (the
+    per-deal differences over the role's seats; ``diff_std_error``), at level 1 − alpha/k
+    (Bonferroni over the k cells), lies wholly above or below 0, else None: wrong, together, with
+    probability at most ``alpha``. A cell whose deals all differ alike (no spread) gets no call."""
+    k = max(len(cells), 1)
+    out = []
+    for c in cells:
+        if c.deals < 2 or not np.isfinite(c.diff_std_error) or not c.diff_std_error > 0:
+            out.append(None)
+            continue
+        half = stats.t_quantile(c.deals - 1, 1.0 - alpha / k) * c.diff_std_error
+        diff = c.win_share - c.fair
+        out.append("above" if diff - half > 0 else "below" if diff + half < 0 else None)
     return out
 
 
@@ -191,7 +215,11 @@ def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, gam
                 mine.append(w[:, k])
             m = np.stack(mine, axis=1)            # deals x seats of A, paired by deal
             mean, se, lo, hi = deal_interval(m)
-            out[shared].append(Cell(a, b, m.size, mean, se, lo, hi, fair))
+            # A at each seat against B at that seat on the same deal (review Y #11: the table gave
+            # the reference in brackets, never whether a bot is clearly above or below it)
+            d = m.mean(axis=1) - base[:m.shape[0], 1:].mean(axis=1)
+            dse = float(d.std(ddof=1) / np.sqrt(d.size)) if d.size > 1 else float("nan")
+            out[shared].append(Cell(a, b, m.size, mean, se, lo, hi, fair, dse, int(d.size)))
     return out
 
 

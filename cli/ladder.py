@@ -288,6 +288,9 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None,
                 f"({played[shared]:,} games per matchup, the row bot at every {shown[shared]} seat in "
                 f"turn{_rounded(played[shared], n, players - 1)})",
     }
+    # the shared role's cells called against the column bot's own share, paired by deal (review Y
+    # #11: the bracket was given, never whether a bot is clearly above or below it)
+    called = dict(zip(((c.bot, c.opponent) for c in cells[shared]), L.paired_fair_calls(cells[shared])))
     for role in (lead, shared):
         found = {(c.bot, c.opponent): c for c in cells[role]}
         if not found:
@@ -297,8 +300,13 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None,
         cols = [b for b in names if any(c.opponent == b for c in cells[role])]
         how = ("Wilson intervals over the matchup's games" if role == lead else
                f"Student t intervals over the deals (the row bot at each {shown[shared]} seat on the same deals)")
+        marks = ("" if role == lead else
+                 f" ▲ / ▼: the row bot wins clearly more / less than the column bot itself does at those "
+                 f"seats (the bracket), paired by deal, with the {len(found)} matchups adjusted together "
+                 f"(Bonferroni: t intervals of the difference at 1 − 0.05/{len(found)}); these calls are "
+                 "wrong, together, with probability at most 5%.")
         t = Table(title=titles[role], title_justify="left", caption_justify="left",
-                  caption=f"95% {how}, each matchup's own, unadjusted over the {len(found)} matchups.")
+                  caption=f"95% {how}, each matchup's own, unadjusted over the {len(found)} matchups.{marks}")
         t.add_column(f"{role} bot \\ opponents")
         for b in cols:
             t.add_column(b, justify="right", overflow="fold")      # an interval is never cut ("93.…")
@@ -311,7 +319,7 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None,
                     continue
                 text = f"{100 * c.win_share:.1f}% ({100 * c.ci_low:.1f}–{100 * c.ci_high:.1f})"
                 if role == shared:
-                    text += f" [{100 * c.fair:.1f}%]"
+                    text += f" [{100 * c.fair:.1f}%]" + {"above": " ▲", "below": " ▼"}.get(called.get((a, b)), "")
                 row.append(text)
             t.add_row(a, *row)
         from cli.progress import print_table
@@ -319,8 +327,11 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None,
         print_table(console, t)
     import polars as pl
 
-    return pl.concat([L.ladder_table(cells[r], game=spec.name, players=players, seed=seed)
-                      .with_columns(pl.lit(r).alias("role")) for r in (lead, shared)])
+    return pl.concat([
+        L.ladder_table(cells[lead], game=spec.name, players=players, seed=seed).with_columns(pl.lit(lead).alias("role")),
+        L.ladder_table(cells[shared], game=spec.name, players=players, seed=seed,
+                       calls=[called.get((c.bot, c.opponent)) for c in cells[shared]],
+                       family=len(cells[shared])).with_columns(pl.lit(shared).alias("role"))])
 
 
 def _rounded(games: int, asked: int, seats: int) -> str:

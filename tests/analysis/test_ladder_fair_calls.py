@@ -108,3 +108,51 @@ def test_the_written_table_carries_the_printed_calls():
         cell = f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
         mark = {"above": " ▲", "below": " ▼", "": ""}[r["call"]]
         assert cell + mark in out and (mark or cell + " ▲" not in out and cell + " ▼" not in out), (cell, r["call"])
+
+
+def test_a_shared_roles_calls_are_paired_t_tests_against_the_column_bots_own_share():
+    """Review Y #11: the Seigneurial ladder's Censitaire table printed each cell with the column
+    bot's own share in brackets and never called a cell above or below it. The calls are paired
+    by deal (the row bot's share at the role's seats minus the column bot's on the same deals),
+    Bonferroni over the role's cells: checked against scipy's one-sample t test of the per-deal
+    differences at alpha/k."""
+    from scipy.stats import ttest_1samp
+
+    rng = np.random.default_rng(3)
+    k, deals = 6, 150
+    cells, diffs = [], []
+    for j, shift in enumerate([0.0, 0.0, 0.0, 0.0, 0.06, -0.1]):
+        base = 0.2 + rng.random(deals) * 0.6            # the column bot's share, deal by deal
+        mine = np.clip(base + shift + rng.normal(0, 0.15, deals), 0, 1)
+        d = mine - base
+        cells.append(L.Cell(f"a{j}", f"b{j}", deals * 3, float(mine.mean()), float("nan"), 0.0, 1.0,
+                            float(base.mean()), float(d.std(ddof=1) / np.sqrt(deals)), deals))
+        diffs.append(d)
+    calls = L.paired_fair_calls(cells)
+    for d, call in zip(diffs, calls):
+        res = ttest_1samp(d, 0.0)
+        want = (("above" if d.mean() > 0 else "below") if res.pvalue < 0.05 / k else None)
+        assert call == want, (res.pvalue, call)
+    assert calls[-2:] == ["above", "below"] and calls[:4] == [None] * 4
+    # no spread (every deal alike) or one deal: no call
+    flat = L.Cell("a", "b", 6, 0.4, float("nan"), 0.0, 1.0, 0.3, 0.0, 2)
+    assert L.paired_fair_calls([flat]) == [None]
+
+
+def test_the_seigneurial_ladder_calls_its_censitaire_cells(tmp_path):
+    """The command's Censitaire table marks the called cells, and its CSV holds the same calls with
+    the family they are adjusted over; the Seigneur's table (no reference) none."""
+    import polars as pl
+
+    from in_process import balance
+
+    out = tmp_path / "l.csv"
+    done = balance("ladder", "--game", "seigneurial", "--bots", "even-lord,fair-share,dutiful",
+                   "--games", "600", "--out", out)
+    t = pl.read_csv(out)
+    cens = t.filter(pl.col("role") == "censitaire")
+    assert cens.height == 2 and (cens["calls_adjusted_over"] == 2).all()
+    assert set(cens["call"].fill_null("").to_list()) <= {"above", "below", ""}
+    assert "dutiful" in cens.filter(pl.col("call") == "below")["bot"].to_list()      # far below fair-share
+    assert t.filter(pl.col("role") == "seigneur")["call"].is_null().all()
+    assert "▼" in done.stdout and "paired by deal" in " ".join(done.stdout.split())
