@@ -156,3 +156,22 @@ def test_the_seigneurial_ladder_calls_its_censitaire_cells(tmp_path):
     assert "dutiful" in cens.filter(pl.col("call") == "below")["bot"].to_list()      # far below fair-share
     assert t.filter(pl.col("role") == "seigneur")["call"].is_null().all()
     assert "▼" in done.stdout and "paired by deal" in " ".join(done.stdout.split())
+
+
+def test_paired_calls_on_cells_at_their_reference_flag_any_at_most_about_5_percent():
+    """Family-wise error by simulation: 6 cells whose row bot plays exactly as the column bot
+    (their per-deal shares drawn alike around a deal effect), 600 ladders of 200 deals: some call
+    in at most ~5% of them (bound 0.08: 5% is 30 of 600, its binomial 99.9% upper end ~47)."""
+    rng = np.random.default_rng(11)
+    flagged = 0
+    for _ in range(600):
+        cells = []
+        for j in range(6):
+            deal = rng.random((200, 1)) * 0.6 + 0.1              # the deal's share for any bot
+            base = (rng.random((200, 3)) < deal).mean(axis=1)     # the column bot at 3 seats
+            mine = (rng.random((200, 3)) < deal).mean(axis=1)     # the row bot, alike
+            d = mine - base
+            cells.append(L.Cell("a", "b", 600, float(mine.mean()), float("nan"), 0.0, 1.0,
+                                float(base.mean()), float(d.std(ddof=1) / np.sqrt(200)), 200))
+        flagged += any(c is not None for c in L.paired_fair_calls(cells))
+    assert flagged / 600 <= 0.08, flagged
