@@ -142,8 +142,9 @@ def _seat_style(s: int) -> dict:
 
 
 def _seat_label(s: int, roles: tuple[str, ...]) -> str:
-    """A figure's legend entry for seat index ``s``: "seat 2", or with roles "seat 1 (Seigneur)"."""
-    return f"seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s].capitalize()})")
+    """A figure's legend entry for seat index ``s``: "Seat 2", or with roles "Seat 1 (Seigneur)",
+    as every other figure names a seat (review Y #10: "seat 1 (Seigneur)" here only)."""
+    return f"Seat {s + 1}" + ("" if len(set(roles)) <= 1 else f" ({roles[s].capitalize()})")
 
 
 def rules_label(q: dict) -> str:

@@ -133,6 +133,9 @@ def test_the_budget_figures_points_sit_on_their_budgets_ticks(tmp_path):
     # seats told apart by marker, as they may meet on a tick
     markers = {line.get_marker() for line in fig.axes[0].get_lines()} - {"None", "_", "|"}   # not the caps
     assert len(markers) == 4
+    # seats named as every other figure names them (review Y #10: "seat 1" here only)
+    labels = {x for ax in fig.axes for x in ax.get_legend_handles_labels()[1]}
+    assert {"Seat 1", "Seat 2", "Seat 3", "Seat 4"} <= labels and not any(x.startswith("seat ") for x in labels), labels
     cmp = pl.DataFrame({"cell": ["c"] * 8, "players": [4] * 8, "budget": [0] * 4 + [4] * 4,
                         "seat": list(range(4)) * 2, "change": [0.01, -0.02, 0.03, 0.0] * 2,
                         "change_low": [-0.02] * 8, "change_high": [0.05] * 8})

@@ -107,7 +107,7 @@ def test_the_budget_figure_sets_the_seats_side_by_side_at_each_budget(tmp_path):
             assert xs == sorted(xs) and len(set(xs)) == 4, xs          # side by side, seat 1 leftmost
             assert all(np.argmin(np.abs(ticks - x)) == k for x in xs)   # read as this budget's
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    assert [x for x in labels if x.startswith("seat")] == [f"seat {s}" for s in range(1, 5)]
+    assert [x for x in labels if x.startswith("Seat")] == [f"Seat {s}" for s in range(1, 5)]
 
 
 def test_the_tables_and_the_caption_say_what_budget_0_is(tmp_path):
