@@ -88,17 +88,26 @@ def improvements(t: dict, certain_before: bool = False) -> Figure | None:
     ax2.errorbar(x[sampled], s[sampled], yerr=error_bars(d["seigneur_ci_low"].to_numpy()[sampled], s[sampled],
                                                          d["seigneur_ci_high"].to_numpy()[sampled]),
                  fmt="none", capsize=5, ecolor="black")
+    # from 0 to a little above the larger interval, as the before/after's side panels (review Y #9:
+    # his 0.8% was a pixel high on a 0–100% axis)
+    highs = np.concatenate([d["seigneur_ci_high"].cast(float).to_numpy()[sampled], s[ok]])
+    top = min(1.0, max(float(np.nanmax(highs)) * 1.3 if highs.size else 1.0, 0.01))
     for xi, v, rule in zip(x[ok], s[ok], ruled[ok]):
         if rule:
             ax2.annotate("0% (certain by\nthe rules: no interval)", (xi, v), xytext=(0, 8),
                          textcoords="offset points", ha="center", va="bottom", fontsize=9)
-        else:
-            bar_label(ax2, xi, v)
+        elif v > 0.85 * top:
+            bar_label(ax2, xi, v, top=top)
+        else:       # above its interval, not through the error bar
+            hi = d["seigneur_ci_high"].cast(float).to_numpy()[int(xi)]
+            ax2.annotate(f"{100 * v:.1f}%", (xi, hi if np.isfinite(hi) else v), xytext=(0, 5),
+                         textcoords="offset points", ha="center")
     ax2.set_xticks(x, labels)
-    ax2.set_ylim(0, 1.0)
+    ax2.set_ylim(0, top)
     percent_axis(ax2)
     ax2.set_ylabel("Seigneur's win share")
-    ax2.set_title("Seigneur's win share, by whether the game\nreached the improvements (95% intervals)")
+    ax2.set_title("Seigneur's win share, by whether the game\nreached the improvements (95% intervals)"
+                  + ("" if top >= 1.0 else "\n(axis zoomed to its range)"))
     return fig
 
 

@@ -226,3 +226,20 @@ def test_the_seigneurs_zero_before_the_improvements_is_drawn_without_an_interval
     fig = FS.improvements({"improvements": d})          # not said certain: both measured
     assert len([1 for c in fig.axes[1].collections if isinstance(c, LineCollection)
                 for _ in c.get_segments()]) == 2
+
+
+def test_the_seigneurs_small_share_is_drawn_on_an_axis_zoomed_to_it():
+    """Review Y #9: the Seigneur's 0.8% in games that reached the improvements was a pixel high on
+    a 0–100% axis. His panel runs from 0 to a little above his larger interval end, says it is
+    zoomed, writes his share, and passes the figure checklist."""
+    from reports.figures.checklist import problems
+
+    d = pl.DataFrame({"period": ["before", "after"], "label": ["Ended before", "Reached them"],
+                      "games": [13883, 6117], "share": [0.694, 0.306], "ci_low": [0.688, 0.300],
+                      "ci_high": [0.700, 0.312], "seigneur_wins": [0.0, 49.0], "seigneur_share": [0.0, 0.008],
+                      "seigneur_ci_low": [0.0, 0.006], "seigneur_ci_high": [0.0003, 0.0106]})
+    fig = FS.improvements({"improvements": d}, certain_before=True)
+    ax2 = fig.axes[1]
+    assert ax2.get_ylim()[1] == pytest.approx(0.0106 * 1.3) and "zoomed" in ax2.get_title()
+    assert "0.8%" in [t.get_text() for t in ax2.texts]
+    assert problems(fig) == [], problems(fig)
