@@ -164,10 +164,14 @@ def strategy_rows(t: dict) -> pl.DataFrame:
     paired = bool(s["paired"].any())
     if "role" in s.columns:         # a game with roles: each bot against its role's average seat
         tested = int(s["p_value"].is_not_nan().sum())
+        shares = pct_column(s, "win_share", "ci_low", "ci_high")
+        # the average seat at the decimals of the share beside it (review Y #10: "0.34% (0.27–0.43)"
+        # beside "0.3%")
+        places = [len(c.split("%")[0].split(".")[1]) if "." in c.split("%")[0] else 1 for c in shares]
         return pl.DataFrame({
             "Strategy": s["strategy"], "Role": s["role_label"], "Player-games": s["units"],
-            "Win share (95% interval, unadjusted)": pct_column(s, "win_share", "ci_low", "ci_high"),
-            "Its role's average seat": [f"{pct(x)}%" for x in s["fair_share"]],
+            "Win share (95% interval, unadjusted)": shares,
+            "Its role's average seat": [f"{pct(x, k)}%" for x, k in zip(s["fair_share"], places)],
             "Difference (pp)": [pp(d) if p == p else "" for d, p in zip(s["diff"], s["p_value"])],
             f"Verdict (Holm over the {tested} bots that share a role; {smallest_pp(s)} matters)": [
                 verdict_words(v) if p == p else "not tested (its role's only bot)"

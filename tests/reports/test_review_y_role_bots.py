@@ -68,3 +68,19 @@ def test_a_single_runs_report_prints_its_first_findings(tmp_path):
     page = " ".join(H.unescape(re.sub(r"<[^>]+>", "", (tmp_path / "rep" / "report.html").read_text())).split())
     for x in said:
         assert x in page, x
+
+
+def test_the_role_strategies_table_prints_the_average_seat_at_the_shares_decimals():
+    """Review Y #10: "0.34% (0.27–0.43)" beside "0.3%" in one row of the strategies table: the
+    role's average seat is printed at the decimals of the share beside it."""
+    from reports.sections import strategy_rows
+
+    s = pl.DataFrame({"strategy": ["even-lord", "fair-share"], "role": ["seigneur", "censitaire"],
+                      "role_label": ["Seigneur", "Censitaire"], "units": [20000, 20000],
+                      "win_share": [0.0034, 0.375], "ci_low": [0.0027, 0.368], "ci_high": [0.0043, 0.382],
+                      "fair_share": [0.0034, 0.3322], "diff": [0.0, 0.0428], "p_value": [float("nan"), 1e-9],
+                      "verdict": [None, "clear and large enough to matter"], "smallest": [0.01, 0.01],
+                      "paired": [False, False]})
+    rows = strategy_rows({"strategies": s})
+    assert rows["Win share (95% interval, unadjusted)"].to_list() == ["0.34% (0.27–0.43)", "37.5% (36.8–38.2)"]
+    assert rows["Its role's average seat"].to_list() == ["0.34%", "33.2%"]
