@@ -640,7 +640,11 @@ def matchups_intro(t: dict) -> str:
     return ("How often the row strategy finishes ahead of the column strategy when they meet (ties "
             "count ½), with 95% intervals (each pair's own, unadjusted); paired by deal when the run "
             "rotates seats. Verdicts are Holm-adjusted: over the strategies (against "
-            + ("their role's average seat; a bot of another role plays for another goal, so bots "
+            # (review Y #5: one bot and seat read −8.9 pp against 33.2% here and −9.0 pp against
+            # an equal 33.3% of its role's wins with the seats: two questions, said apart)
+            + ("their role's average seat, the share of all games an average seat of the role wins; "
+               "so a bot's difference here is not its seat's gap from an equal share of its role's "
+               "wins, which the seats give; a bot of another role plays for another goal, so bots "
                "of two roles are not matched" if "role" in t.get("strategies", {}) else "the fair share")
             + ") and, separately, over the unordered pairs (against 50%). A clear gap is sized on its "
             "interval held to its whole family at once (wider than the one shown): \"clear and large "

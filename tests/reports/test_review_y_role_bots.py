@@ -84,3 +84,16 @@ def test_the_role_strategies_table_prints_the_average_seat_at_the_shares_decimal
     rows = strategy_rows({"strategies": s})
     assert rows["Win share (95% interval, unadjusted)"].to_list() == ["0.34% (0.27–0.43)", "37.5% (36.8–38.2)"]
     assert rows["Its role's average seat"].to_list() == ["0.34%", "33.2%"]
+
+
+def test_the_strategies_introduction_says_its_reference_is_not_the_seats_equal_share():
+    """Review Y #5: one Censitaire seat and its bot read −9.0 pp against an equal 33.3% of the
+    Censitaires' wins (the seats) and −8.9 pp against 33.2% (the strategies table, its role's
+    average seat): the introduction of a game of roles says what its reference is and that it is
+    not the seats' equal share of the role's wins."""
+    from reports.sections import matchups_intro
+
+    text = matchups_intro({"strategies": pl.DataFrame({"role": ["censitaire"], "smallest": [0.01]})})
+    assert ("their role's average seat, the share of all games an average seat of the role wins; so a "
+            "bot's difference here is not its seat's gap from an equal share of its role's wins") in text, text
+    assert "role's average seat" not in matchups_intro({"strategies": pl.DataFrame({"smallest": [0.01]})})
