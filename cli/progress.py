@@ -264,26 +264,15 @@ def _deal_intervals(result) -> dict | None:
     return out
 
 
-def _role_displays(game) -> dict[str, str]:
-    """{role name: the name reports print} of ``game``'s roles ({} for a game without)."""
+def _spec_of(game):
+    """The registered spec of run.json's ``game``, or None (a game this install does not list:
+    names as recorded, the generic words)."""
     from simcore import games as registry
 
     try:
-        spec = registry.get(str(game))
-    except Exception:           # (a run of a game this install does not list: names as recorded)
-        return {}
-    return {r.name: r.display or r.name for r in spec.roles}
-
-
-def _shared_win_words(game) -> str:
-    """How the game's spec words a shared win (``extra["shared_win"]``: Fief's both armies wiped
-    out), or ''."""
-    from simcore import games as registry
-
-    try:
-        return str(registry.get(str(game)).extra.get("shared_win") or "")
+        return registry.get(str(game))
     except Exception:
-        return ""
+        return None
 
 
 def print_summary(console, result) -> None:
@@ -312,7 +301,8 @@ def print_summary(console, result) -> None:
              f" — {meta['games_per_s']:,.0f} games/s")
     seat_labels = (["(rotating)"] * P if prep.games_per_deal > 1 else list(prep.strategy_names))
     deals = _deal_intervals(result)
-    shown_roles = _role_displays(meta.get("game"))
+    spec = _spec_of(meta.get("game"))
+    shown = spec.role_display if spec is not None else (lambda name: name)
     groups = [("seat", seat_labels)]
     if len(stats.strategies) > 1 and not prep.seat_labels:
         groups.append(("strategy", stats.strategies))
@@ -346,7 +336,7 @@ def print_summary(console, result) -> None:
                 lo, hi = deals["strategy"].get(label, (float("nan"), float("nan")))
             cells = [label]
             if roles:       # the role as the reports print it ("Seigneur", not "seigneur": review Y #12)
-                cells = [shown_roles.get(prep.seat_labels[i], prep.seat_labels[i]), label]
+                cells = [shown(prep.seat_labels[i]), label]
             cells += [f"{two(100 * w)}%", f"{two(100 * lo)}–{two(100 * hi)}%"]
             if fair is not None:
                 # the printed share minus the printed fair share (30.11% beside +5.10 pp read as a
@@ -362,12 +352,13 @@ def print_summary(console, result) -> None:
             sides = {}
             for i, role in enumerate(prep.seat_labels):
                 sides.setdefault(role, []).append(float(r["win_share"][i]))
-            words = [f"the {shown_roles.get(k, k)} {two(100 * sum(v))}%" if len(v) == 1 else
-                     f"the {len(v)} {shown_roles.get(k, k)}s together {two(100 * sum(v))}%"
+            words = [f"the {shown(k)} {two(100 * sum(v))}%" if len(v) == 1 else
+                     f"the {len(v)} {shown(k)}s together {two(100 * sum(v))}%"
                      for k, v in sides.items()]
             console.print("sides: " + ", ".join(words) + " of the games", soft_wrap=True)
         if shared and head == "seat":        # under the table, not a caption (wrapped to its width)
-            how = _shared_win_words(meta.get("game"))
+            # in the game's words where its spec has them (extra["shared_win"]: Fief's wipe-out)
+            how = str(spec.extra.get("shared_win") or "") if spec is not None else ""
             if how:
                 console.print(f"win share: {how} ({shared:,} of {counted(meta['games'], 'game')})",
                               soft_wrap=True)

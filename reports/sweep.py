@@ -930,7 +930,7 @@ def _metric_name(col: str, game: str) -> str:
     spec = registry.specs().get(game)
     if col.startswith("role_win_share_"):
         r = col.removeprefix("role_win_share_")
-        disp = next((x.display for x in spec.roles if x.name == r), r) if spec else r
+        disp = spec.role_display(r) if spec else r
         return f"{disp} side win share (%)"
     if col.startswith("seat_win_share_"):
         return f"seat {col.removeprefix('seat_win_share_')} win share (%)"
@@ -1418,8 +1418,7 @@ def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: s
 
         spec = spec_for(str(tune.get("game")))
         players = len(start["seats"])
-        role_of = ({i + 1: next((x.display for x in spec.roles if x.name == n), n)
-                    for i, n in enumerate(spec.seat_roles(players))}
+        role_of = ({i + 1: spec.role_display(n) for i, n in enumerate(spec.seat_roles(players))}
                    if spec is not None and not spec.roles_alike else {})
 
         def seat_words(k) -> str:

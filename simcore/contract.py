@@ -423,6 +423,11 @@ class GameSpec:
                 return r.name
         return None
 
+    def role_display(self, name: str) -> str:
+        """How the reports print role ``name`` ("Seigneur"); ``name`` itself for a role the spec
+        does not declare."""
+        return next((r.display or r.name for r in self.roles if r.name == name), name)
+
     def seat_roles(self, n_players: int) -> tuple[str, ...]:
         """The role of every seat at this player count: each role's ``min_count`` seats in the
         order the roles are declared, the remaining seats to the last role (all ``player`` when
