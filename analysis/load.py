@@ -158,6 +158,15 @@ def seat_label(seat: int) -> str:
     return f"Seat {int(seat) + 1}"
 
 
+def with_seat_label(table: pl.DataFrame) -> pl.DataFrame:
+    """``table`` with ``seat_label`` (:func:`seat_label`: "Seat 1") right after its 0-based
+    ``seat`` column, for the tables a user filters to match a page."""
+    label = (pl.lit("Seat ") + (pl.col("seat") + 1).cast(pl.Utf8)).alias("seat_label")
+    cols = [c for c in table.columns if c != "seat_label"]
+    at = cols.index("seat") + 1
+    return table.with_columns(label).select(cols[:at] + ["seat_label"] + cols[at:])
+
+
 def collect(lf: pl.LazyFrame) -> pl.DataFrame:
     """Collect with the streaming engine (bounded memory on large scans)."""
     return lf.collect(engine="streaming")

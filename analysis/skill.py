@@ -43,7 +43,8 @@ part is played again, a one-seat part keeps its shares and gets its seats' inter
 runner).
 
 May import numpy, polars, pyarrow, :mod:`simcore`, :mod:`strategies` and :mod:`analysis.seats`,
-:mod:`analysis.stats`, :mod:`analysis.skill_words` in this package.
+:mod:`analysis.stats`, :mod:`analysis.skill_words` and :mod:`analysis.load`'s seat labels in this
+package.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ import polars as pl
 
 from simcore import runner
 from simcore.atomic import PUBLISHED
+from analysis.load import with_seat_label
 from analysis.seats import balance_interval, ludii_credit
 from analysis.stats import wilson, z_quantile
 from analysis.skill_words import (  # noqa: F401  (re-exported)
@@ -252,8 +254,10 @@ def with_interval_levels(table: pl.DataFrame) -> pl.DataFrame:
     a role gap at 95%). ``adjusted_level`` (:data:`LEVEL_COLUMN`) stays on the rows whose
     ``win_share_balance_low_adjusted`` is filled and is emptied on the others;
     ``role_gap_level`` (:data:`ROLE_GAP_LEVEL`) is added, filled where ``role_gap_low`` is. The
-    parts in ``cells/`` keep the level they were played at (a resume compares it)."""
+    parts in ``cells/`` keep the level they were played at (a resume compares it). ``seat_label``
+    ("Seat 1") follows ``seat`` (0-based), as in the seats export, to match the pages."""
     adjusted = pl.col("win_share_balance_low_adjusted").is_not_null()
+    table = with_seat_label(table)
     return table.with_columns(
         pl.when(adjusted).then(pl.col(LEVEL_COLUMN)).otherwise(None).cast(pl.Float64).alias(LEVEL_COLUMN),
         pl.when(pl.col("role_gap_low").is_not_null()).then(pl.lit(ROLE_GAP_LEVEL))

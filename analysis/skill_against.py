@@ -22,7 +22,7 @@ largest: still clear on the same side ("holds"), reversed, or not shown there (t
 tell; how large it can still be in its direction). Reads tables only, plays nothing, so reports
 may use it.
 
-May import numpy, polars and :mod:`analysis.stats`.
+May import numpy, polars, :mod:`analysis.stats` and :mod:`analysis.load`'s seat labels.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
+from analysis.load import with_seat_label
 from analysis.stats import (
     LARGE, MAY_MATTER, NOT_SHOWN, SMALL, newcombe, practical, score_interval,
 )
@@ -113,8 +114,9 @@ def verdict_text(v) -> str:
 
 def written(cmp: pl.DataFrame) -> pl.DataFrame:
     """:func:`against`'s table as ``against.csv``/``.parquet`` hold it: its verdicts in the page's
-    words (:func:`verdict_text`)."""
-    return cmp.with_columns(pl.col("verdict").map_elements(verdict_text, return_dtype=pl.Utf8))
+    words (:func:`verdict_text`), and ``seat_label`` ("Seat 1") after the 0-based ``seat``."""
+    return with_seat_label(cmp.with_columns(pl.col("verdict").map_elements(verdict_text,
+                                                                           return_dtype=pl.Utf8)))
 
 
 def change_text(r: dict, digits: int = 1) -> str:

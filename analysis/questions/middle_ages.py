@@ -49,7 +49,7 @@ import numpy as np
 import polars as pl
 
 from analysis import events, stats
-from analysis.load import smallest_difference
+from analysis.load import seat_label, smallest_difference
 from analysis.questions import run_meta, write_dir
 from simcore import runner
 from simcore.errors import UsageError
@@ -96,8 +96,8 @@ def event_ablation(games: int, *, players: int = 4, strategies=None, seed: int =
     """The total effect of every event card on every seat's win share and score (module docstring).
 
     Cards in reading order (:func:`in_reading_order`: clear effects first, by size; ties by event
-    id), each card's seats in seat order. Columns: event, name, seat (0-based), fires (share of the
-    replayed games that draw the card), unchanged_when_not_drawn (every game without the card came
+    id), each card's seats in seat order. Columns: event, name, seat (0-based), seat_label ("Seat
+    1"), fires (share of the replayed games that draw the card), unchanged_when_not_drawn (every game without the card came
     out the same in both decks), win_share_effect, win_share_effect_low, win_share_effect_high,
     score_effect, score_effect_low, score_effect_high (means over *all* the games, the ones without
     the card counting 0; simultaneous 95 % intervals, one family for win shares and one for
@@ -137,7 +137,8 @@ def event_ablation(games: int, *, players: int = 4, strategies=None, seed: int =
         swing = float(np.abs(mw[sl]).max())
         for s in range(P):
             j = k * P + s
-            rows.append({"event": eid, "name": rules.event_names[k], "seat": s, "fires": fires[k],
+            rows.append({"event": eid, "name": rules.event_names[k], "seat": s,
+                         "seat_label": seat_label(s), "fires": fires[k],
                          "unchanged_when_not_drawn": unchanged[k],
                          "win_share_effect": mw[j], "win_share_effect_low": lw[j],
                          "win_share_effect_high": hw[j], "score_effect": ms[j],

@@ -220,6 +220,9 @@ def test_against_writes_the_comparison_of_the_two_directories(shipped, fixed):
         assert r["after_win_share"] == pytest.approx(mine.filter(key)["win_share"][0])
         assert r["before_win_share"] == pytest.approx(theirs.filter(key)["win_share"][0])
     assert cmp.height == 8
+    # seats count from 0 in the files, from 1 on the pages: the label beside it is the page's
+    assert cmp.columns.index("seat_label") == cmp.columns.index("seat") + 1
+    assert cmp["seat_label"].to_list() == [f"Seat {s + 1}" for s in cmp["seat"]]
     seat3 = cmp.filter(pl.col("seat") == 2)
     assert (seat3["change"] > 0).all()          # 40 coins ahead: seat 3 wins more at both budgets
     q = json.loads((out / "skill.json").read_text())

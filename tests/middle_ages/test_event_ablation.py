@@ -61,6 +61,7 @@ def test_balance_questions_writes_the_event_ablation_with_tile_cards_non_zero(tm
     for c in ("event", "name", "seat", "win_share_effect", "score_effect", "win_share_effect_low",
               "win_share_effect_high", "score_effect_low", "score_effect_high"):
         assert c in d.columns
+    assert d["seat_label"].to_list() == [f"Seat {s + 1}" for s in d["seat"]]     # as the page says
     for name in ("Invasion barbare", "Peste noire", "Tremblement de terre"):
         rows = d.filter(pl.col("name") == name)
         assert (rows["score_effect"] != 0).all(), name

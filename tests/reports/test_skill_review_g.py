@@ -190,6 +190,9 @@ def test_the_skill_csv_says_the_level_of_each_interval_it_holds(seigneurial):
     gap = t["role_gap_low"].is_not_null()
     assert gap.sum() > 0 and t.filter(~gap)["role_gap_level"].null_count() == t.filter(~gap).height
     levels = set(t.filter(gap)["role_gap_level"].to_list())
+    # the seat as the page names it beside the file's 0-based seat
+    assert t.columns.index("seat_label") == t.columns.index("seat") + 1
+    assert t["seat_label"].to_list() == [f"Seat {s + 1}" for s in t["seat"]]
     page = _text((seigneurial / "report.html").read_text(encoding="utf-8"))
     named = set(re.findall(r"its (\d+(?:\.\d+)?)% interval \(over the Censitaires' pairs\)", page))
     assert named and {float(x) / 100 for x in named} == levels, (named, levels)
