@@ -158,6 +158,20 @@ def seat_label(seat: int) -> str:
     return f"Seat {int(seat) + 1}"
 
 
+#: The column types a questions directory records for its CSVs (run.json ``columns``), by name.
+COLUMN_TYPES = {"float": pl.Float64, "int": pl.Int64, "bool": pl.Boolean, "text": pl.String}
+
+
+def column_type(dtype) -> str:
+    """The name :data:`COLUMN_TYPES` gives a polars column type (floats of any width are
+    "float", integers "int")."""
+    if dtype.is_float():
+        return "float"
+    if dtype.is_integer():
+        return "int"
+    return "bool" if dtype == pl.Boolean else "text"
+
+
 def with_seat_label(table: pl.DataFrame) -> pl.DataFrame:
     """``table`` with ``seat_label`` (:func:`seat_label`: "Seat 1") right after its 0-based
     ``seat`` column, for the tables a user filters to match a page."""

@@ -21,7 +21,6 @@ May import typer and, lazily inside the command, :mod:`simcore` (registry, rundi
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
@@ -49,7 +48,6 @@ def register(app: typer.Typer) -> None:
         """Balance questions played for RUN: Middle-Ages' event-card ablation (each card's total
         effect on every seat's win share and score, by the same deals with the card made
         neutral), Médiévallons' first player, card ablation and best of 3."""
-        import polars as pl
 
         from analysis.load import parse_smallest_difference
         from analysis.questions import run_meta
@@ -85,14 +83,14 @@ def register(app: typer.Typer) -> None:
         from reports.games import hook_for
         from reports.questions import read_questions
 
+        written = read_questions(path)      # (missing floats as NaN, whatever the CSV holds)
         summary = getattr(hook_for(meta.get("game")), "printed_summary", None)
         if summary is not None:         # in the report's words (Médiévallons)
-            _print_summary(summary(read_questions(path)))
+            _print_summary(summary(written))
         else:
-            _print_tables(path, hook)
-        table = path / "event_ablation.csv"
-        if table.is_file():
-            _print_event_cards(pl.read_csv(table), json.loads((path / "run.json").read_text("utf-8")))
+            _print_tables(written.tables, hook)
+        if "event_ablation" in written.tables:
+            _print_event_cards(written.tables["event_ablation"], written.meta)
         typer.echo(f"tables written to {path}")
 
 
@@ -154,7 +152,7 @@ def _print_summary(parts, width: int | None = None) -> None:
         console.print()
 
 
-def _print_tables(path: Path, hook) -> None:
+def _print_tables(tables: dict, hook) -> None:
     """The tables the game's questions module asks to print (``PRINTED``: file stem → columns)."""
     printed = getattr(hook, "PRINTED", None)
     if not printed:
@@ -166,10 +164,9 @@ def _print_tables(path: Path, hook) -> None:
     titles = getattr(hook, "TITLES", {})
     console = Console()
     for stem, cols in printed.items():
-        f = path / f"{stem}.csv"
-        if not f.is_file() or not cols:
+        df = tables.get(stem)
+        if df is None or not cols:
             continue
-        df = pl.read_csv(f)
         cols = [c for c in cols if c in df.columns]
         t = Table(title=f"{stem}: {titles.get(stem, '')} ({stem}.csv)", title_justify="left")
         for c in cols:

@@ -228,8 +228,9 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         for rel, content in files.items():
             path = tmp / rel
             path.parent.mkdir(parents=True, exist_ok=True)
-            if isinstance(content, pl.DataFrame):
-                content.write_csv(path)
+            if isinstance(content, pl.DataFrame):      # (NaN and ±inf as empty cells, as exported)
+                from analysis.export import csv_ready
+                csv_ready(content).write_csv(path)
             else:
                 path.write_text(content, encoding="utf-8")
         say("Writing the report", done, total)

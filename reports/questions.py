@@ -20,7 +20,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.load import RunSet
+from analysis.load import COLUMN_TYPES, RunSet
 from simcore.errors import UsageError
 
 RUN_JSON = "run.json"
@@ -59,14 +59,27 @@ def read_questions(path: str | Path, option: str = "--questions") -> Questions:
     if not isinstance(meta, dict):
         raise UsageError(f"{option} {meta_path}: not a run.json object")
     tables = {}
+    recorded = meta.get("columns") if isinstance(meta.get("columns"), dict) else {}
     for name in meta.get("files") or []:
         if not str(name).endswith(".csv"):
             continue
         try:
-            tables[str(name)[:-4]] = pl.read_csv(p / name)
+            tables[str(name)[:-4]] = read_table(p / name, recorded.get(str(name)[:-4]))
         except (OSError, pl.exceptions.PolarsError) as exc:
             raise UsageError(f"{option} {p}: cannot read {name} ({str(exc).splitlines()[0]})") from None
     return Questions(p, meta, tables)
+
+
+def read_table(path: Path, columns: dict | None) -> pl.DataFrame:
+    """One questions CSV as the code that wrote it held it: each column of the type run.json
+    ``columns`` records (:data:`analysis.load.COLUMN_TYPES`), and a missing float (an empty cell,
+    the exports' convention, or "NaN" in a directory written before it) as NaN, the value the
+    tables' readers test for. A directory without ``columns`` is read with the types inferred."""
+    known = {c: COLUMN_TYPES[t] for c, t in (columns or {}).items()
+             if isinstance(t, str) and t in COLUMN_TYPES}
+    df = pl.read_csv(path, schema_overrides=known or None, infer_schema_length=None)
+    floats = [c for c, t in df.schema.items() if t.is_float()]
+    return df.with_columns(pl.col(c).fill_null(float("nan")) for c in floats) if floats else df
 
 
 def _short(sha) -> str:

@@ -11,7 +11,7 @@ questions directory, one CSV per table plus run.json, published atomically throu
 
 May import numpy, polars, the standard library, :mod:`simcore.runner`, :mod:`simcore.rundir`,
 :mod:`simcore.errors`, the game folders' rules and specs (:mod:`simcore.games`) and
-:mod:`strategies`; never :mod:`reports`, :mod:`cli`, matplotlib, rich or typer.
+:mod:`strategies` and :mod:`analysis.export`'s CSV conventions; never :mod:`reports`, :mod:`cli`, matplotlib, rich or typer.
 """
 
 from __future__ import annotations
@@ -44,10 +44,19 @@ def write_dir(target: str | Path, tables: dict[str, pl.DataFrame], meta: dict[st
     """Publish ``tables`` as ``<stem>.csv`` and ``meta`` (+ ``files``) as run.json in ``target``.
 
     Atomic (a temporary directory renamed into place); a non-empty ``target`` is refused unless
-    ``force``. Returns the directory."""
+    ``force``. The CSVs follow the exports' conventions (:func:`analysis.export.csv_ready`: a NaN
+    or an infinity is an empty cell, which a spreadsheet reads as missing and not as the text
+    "NaN"); run.json ``columns`` records each table's column types, so that a reader
+    (:func:`reports.questions.read_questions`) gets a float column back even when every cell of it
+    is empty. Returns the directory."""
+    from analysis.export import csv_ready
+    from analysis.load import column_type
+
     with RunWriter(target, force, players_schema=None, games_schema=None, kind="questions") as w:
-        files = []
+        files, columns = [], {}
         for stem, df in tables.items():
-            df.write_csv(w.tmp / f"{stem}.csv")
+            csv_ready(df).write_csv(w.tmp / f"{stem}.csv")
             files.append(f"{stem}.csv")
-        return w.finish({**meta, "files": files})
+            columns[stem] = {c: column_type(t) for c, t in df.schema.items()}
+        return w.finish({**meta, "files": files, "columns": columns})
+
