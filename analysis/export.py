@@ -32,7 +32,7 @@ from pathlib import Path
 
 import polars as pl
 
-from simcore.atomic import PARQUET_SIGN, atomic_output, check_output_file, table_file  # noqa: F401
+from simcore.atomic import PARQUET_SIGN, CsvTable, FileKind, atomic_output, check_output_file, table_file  # noqa: F401
 from simcore.atomic import write_text_atomic  # noqa: F401
 from simcore.errors import UsageError
 from analysis.load import check_run
@@ -432,7 +432,7 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
         if stdout:
             stream_raw(src, _stdout_bytes(), fmt, bom=bom)
             return Path(STDOUT)
-        with atomic_output(out, force, replaces=table_file(fmt)) as tmp:
+        with atomic_output(out, force, replaces=_replaces(fmt, what, _raw_columns(src))) as tmp:
             stream_raw(src, tmp, fmt, bom=bom)
         return Path(out)
     df = report_verdicts(analysis_table(run, what))
@@ -440,7 +440,7 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
         p_values_as_text(_missing_as_null(df)).write_csv(_stdout_bytes(), include_bom=bom,
                                                          float_scientific=False)
         return Path(STDOUT)
-    with atomic_output(out, force, replaces=table_file(fmt)) as tmp:
+    with atomic_output(out, force, replaces=_replaces(fmt, what, df.columns)) as tmp:
         df = _missing_as_null(df)
         if fmt == "csv":
             df = p_values_as_text(df)
@@ -448,6 +448,22 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
         else:
             df.write_parquet(tmp, compression="zstd", metadata=PARQUET_SIGN)
     return Path(out)
+
+
+def _replaces(fmt: str, what: str, columns) -> FileKind:
+    """What ``--force`` may replace: a Parquet table of this toolkit, or a CSV of this very table
+    (its columns: a user's own CSV of other columns is never replaced, review W #5)."""
+    return table_file(fmt) if fmt != "csv" else CsvTable(columns, f"the {what} export")
+
+
+def _raw_columns(src: Path) -> list[str]:
+    """The columns of a raw table (players.parquet, games.parquet), read from its schema."""
+    import pyarrow.parquet as pq
+
+    try:
+        return list(pq.read_schema(src).names)
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"{src}: cannot read ({str(exc).splitlines()[0]})") from None
 
 
 def _stdout_bytes():

@@ -243,7 +243,18 @@ def ladder_table(cells: list[Cell], *, game: str, players: int, seed: int,
         "margin_in_se": [c.margin_in_se for c in cells],
         "call": [None] * len(cells) if calls is None else [c or "" for c in calls],
         "calls_adjusted_over": [None if calls is None else family or len(cells)] * len(cells)},
-        schema={"game": pl.String, "players": pl.Int64, "seed": pl.Int64, "bot": pl.String,
-                "opponent": pl.String, "games": pl.Int64, "win_share": pl.Float64, "std_error": pl.Float64,
-                "ci_low": pl.Float64, "ci_high": pl.Float64, "fair_share": pl.Float64,
-                "margin_in_se": pl.Float64, "call": pl.String, "calls_adjusted_over": pl.Int64})
+        schema=TABLE_SCHEMA)
+
+
+#: The columns of :func:`ladder_table`, in order (``balance ladder --out`` adds ``role`` in a game
+#: of roles, then ``rules`` and ``settings``: :func:`written_columns`).
+TABLE_SCHEMA = {"game": pl.String, "players": pl.Int64, "seed": pl.Int64, "bot": pl.String,
+                "opponent": pl.String, "games": pl.Int64, "win_share": pl.Float64,
+                "std_error": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
+                "fair_share": pl.Float64, "margin_in_se": pl.Float64, "call": pl.String,
+                "calls_adjusted_over": pl.Int64}
+
+
+def written_columns(with_roles: bool) -> list[str]:
+    """The columns of the table ``balance ladder --out`` writes."""
+    return list(TABLE_SCHEMA) + (["role"] if with_roles else []) + ["rules", "settings"]

@@ -37,7 +37,7 @@ def register(app: typer.Typer) -> None:
                                 help="File to write; - writes the CSV to standard output.",
                                 show_default=False,
                                 metavar="<path>"),
-        force: bool = typer.Option(False, "--force", help="Replace an existing --out table of this toolkit, of the format written (never a file of another kind)."),
+        force: bool = typer.Option(False, "--force", help="Replace an existing --out holding an earlier copy of this table (a CSV of the same columns, or a Parquet table of this toolkit); never a file of another kind."),
         bom: bool = typer.Option(False, "--bom",
                                  help="CSV: start with a UTF-8 byte-order mark (Excel on Windows)."),
     ) -> None:

@@ -78,11 +78,11 @@ def ladder(
     n = parse_games(games)
     check_seed(seed)
     if out is not None:        # where the matrix goes, before any game is prepared
-        from simcore.atomic import check_output_file, table_file
+        from simcore.atomic import check_output_file
 
         if Path(out).suffix.lower() not in LADDER_FORMATS:
             raise UsageError(f"--out {out}: write the matrix as .csv or .parquet")
-        check_output_file(out, force, replaces=table_file(Path(out).suffix.lower().lstrip(".")))
+        check_output_file(out, force, replaces=_replaces(out, L.written_columns(not spec.roles_alike)))
     set_threads(threads)
     counts = parse_players(players or "4")
     by_count: dict[int, list[str]] = {}
@@ -132,6 +132,15 @@ def ladder(
     _write(out, force, tables, rules_name, sets)
 
 
+def _replaces(out, columns):
+    """What ``--force`` may replace at ``out``: a ladder's CSV with these very ``columns`` (never a
+    user's own CSV, review W #5), or a Parquet table of this toolkit."""
+    from simcore.atomic import CsvTable, table_file
+
+    fmt = Path(out).suffix.lower().lstrip(".")
+    return CsvTable(columns, "a ladder") if fmt == "csv" else table_file(fmt)
+
+
 def _write(out, force, tables, rules_name="", sets=()) -> None:
     """The matrix as one table, with the rules it was played under (``rules``: the rules file,
     the game's shipped one when none was given; ``settings``: the ``--set`` texts, "; "-separated)."""
@@ -139,12 +148,12 @@ def _write(out, force, tables, rules_name="", sets=()) -> None:
         return
     import polars as pl
 
-    from simcore.atomic import PARQUET_SIGN, atomic_output, table_file
+    from simcore.atomic import PARQUET_SIGN, atomic_output
 
     table = pl.concat(tables).with_columns(
         pl.lit(str(rules_name)).alias("rules"),
         pl.lit("; ".join(s.text for s in sets)).alias("settings"))
-    with atomic_output(out, force, replaces=table_file(Path(out).suffix.lower().lstrip("."))) as tmp:
+    with atomic_output(out, force, replaces=_replaces(out, table.columns)) as tmp:
         from analysis.export import csv_ready
 
         table = csv_ready(table)        # (an unbounded margin or a NaN: missing, in both formats)

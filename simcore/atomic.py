@@ -23,7 +23,8 @@ Nothing already on disk is lost:
   file is replaced only with ``force``, or when it holds the writer's own sign (``own_sign``: the
   JUnit report that every CI run rewrites); and ``force`` replaces only a file of the kind the
   command writes (``replaces``, :class:`FileKind`: a baseline over a baseline, a CSV table over a
-  CSV table, never over a rules file or a user's notes).
+  CSV of the very same columns, :class:`CsvTable`; never over a rules file, a user's notes or
+  a user's own CSV table).
 * **Claimed.** The same check takes a lock beside the target (``.<name>.lock``, a
   :class:`filelock.FileLock`, an exclusive ``flock`` taken without waiting): of two commands
   writing the same output at once, the second stops at once with one line. The record of the
@@ -394,7 +395,8 @@ def _is_csv(path: Path) -> bool:
     two or more names, each a lower-case identifier (``seat,win_share,ci_low``: the toolkit's
     columns), and whose next lines have as many fields. A user's notes, a script, YAML, JSON or
     a table of spreadsheet names ("Name, Age") are not (review Q #2: any first line with a comma
-    passed). A user's own table with snake_case names and the same shape cannot be told apart."""
+    passed). A user's own table with snake_case names and the same shape cannot be told apart by
+    this test alone: :class:`CsvTable` also asks for the columns of the table written."""
     import csv
     import io
 
@@ -409,6 +411,44 @@ def _is_csv(path: Path) -> bool:
     if not rows or len(rows[0]) < 2 or not all(_COLUMN.match(c) for c in rows[0]):
         return False
     return all(len(r) == len(rows[0]) for r in rows[1:] if r)
+
+
+def _csv_header(path: Path) -> list[str] | None:
+    """The column names of the CSV table at ``path`` (a byte-order mark dropped), or None."""
+    import csv
+    import io
+
+    text = _text_head(path)
+    if not text or not text.strip():
+        return None
+    first = next(csv.reader(io.StringIO(text.lstrip("\ufeff").splitlines()[0])), None)
+    return list(first) if first else None
+
+
+class CsvTable(FileKind):
+    """A CSV table with exactly ``columns``, in order: what ``--force`` may replace when a command
+    writes that table (review W #5: any CSV of lower-case names passed, so ``--force`` replaced a
+    user's own ``game,seat,notes`` table). An earlier export of the same table, or an empty file,
+    is replaced; a CSV with other columns (the user's, or another table's) is refused, named with
+    its first columns."""
+
+    def __init__(self, columns: Iterable[str], what: str = "this table"):
+        self.columns = list(columns)
+        super().__init__(f"a CSV of {what}", self._same)
+
+    def _same(self, path: Path) -> bool:
+        return _is_csv(path) and (not _head(path) or _csv_header(path) == self.columns)
+
+    def problem(self, path: Path) -> str | None:
+        if self._same(path):
+            return None
+        header = _csv_header(path) if _is_csv(path) else None
+        return f"holds a CSV table with other columns ({_listed(header)})" if header else f"is {what_file(path)}"
+
+
+def _listed(columns: list[str], shown: int = 4) -> str:
+    """The first ``shown`` of ``columns``, comma-separated, "…" after them when there are more."""
+    return ", ".join(columns[:shown]) + (", …" if len(columns) > shown else "")
 
 
 #: The key-value metadata every Parquet table this toolkit writes carries (export, ladder), so that

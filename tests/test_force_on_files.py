@@ -68,6 +68,31 @@ def test_ladder_force_refuses_a_parquet_name_holding_text(tmp_path, capsys):
     _refused(capsys, code, out, b"not a table\n", "is a text file, not a Parquet table of this toolkit")
 
 
+@pytest.mark.parametrize("game, bots", [("middle-ages", "random,greedy"), ("seigneurial", None)])
+def test_ladder_force_replaces_its_own_csv_and_refuses_a_users(tmp_path, capsys, monkeypatch, game, bots):
+    """Review W #5: a user's own CSV of lower-case names passed for a ladder's, and --force replaced
+    it. Now only a CSV with the ladder's very columns is replaced (a game of roles adds ``role``),
+    and a user's is refused before any game is played."""
+    from cli import ladder as cli_ladder
+
+    out = tmp_path / "matrix.csv"
+    mine = b"bot,opponent,notes\ngreedy,random,my own table\n"
+    out.write_bytes(mine)
+    args = ["ladder", "--game", game, "--games", "8", "--players", "3", "--out", str(out)]
+    args += ["--bots", bots] if bots else []
+    played = []
+    real = cli_ladder._write
+    monkeypatch.setattr(cli_ladder, "_write", lambda *a, **k: (played.append(1), real(*a, **k)))
+    _refused(capsys, _run(args + ["--force"]), out, mine,
+             "holds a CSV table with other columns (bot, opponent, notes)")
+    assert not played
+    out.unlink()
+    assert _run(args) == 0 and played
+    first = out.read_bytes()
+    assert _run(args + ["--force"]) == 0, capsys.readouterr().err      # the ladder's own: replaced
+    assert out.read_bytes().splitlines()[0] == first.splitlines()[0]
+
+
 @pytest.mark.parametrize("name, content", [
     ("notes.txt", "Playtest notes, session 3\nSeat 1 felt weak\n"),
     ("script.py", "import os, sys\nprint(sys.argv)\n"),

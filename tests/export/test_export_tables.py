@@ -111,9 +111,16 @@ def test_existing_file_is_refused_without_force(mixed_run, tmp_path, capsys):
     assert export(mixed_run, "seats", out, "--force") == 2
     assert "is a text file, not a CSV table (--force replaces only a CSV table" in capsys.readouterr().err
     assert out.read_text(encoding="utf-8") == "precious"
+    # nor a CSV table of other columns: a user's own (review W #5), or another export's
     out.write_text("seat,win_share\n1,0.25\n", encoding="utf-8")
+    assert export(mixed_run, "seats", out, "--force") == 2
+    assert ("holds a CSV table with other columns (seat, win_share), not a CSV of the seats export"
+            in capsys.readouterr().err)
+    assert out.read_text(encoding="utf-8") == "seat,win_share\n1,0.25\n"
+    # an earlier export of the same table is replaced
+    out.write_text(",".join(SEATS) + "\n", encoding="utf-8")
     assert export(mixed_run, "seats", out, "--force") == 0
-    assert pl.read_csv(out).columns == SEATS
+    assert pl.read_csv(out).columns == SEATS and pl.read_csv(out).height > 0
 
 
 @pytest.mark.parametrize("name, content, kind", [
@@ -154,11 +161,12 @@ def test_interrupted_export_leaves_no_file_and_keeps_the_old_one(mixed_run, tmp_
     with pytest.raises(OSError):
         export_mod.export(mixed_run, "players", out)
     assert not out.exists()
-    out.write_text("old,table\n", encoding="utf-8")
+    old = ",".join(pl.read_parquet_schema(mixed_run / "players.parquet")) + "\n"   # an earlier export
+    out.write_text(old, encoding="utf-8")
     calls.clear()
     with pytest.raises(OSError):
         export_mod.export(mixed_run, "players", out, force=True)
-    assert out.read_text(encoding="utf-8") == "old,table\n"
+    assert out.read_text(encoding="utf-8") == old
     assert sorted(p.name for p in tmp_path.iterdir()) == ["players.csv"]
 
 
