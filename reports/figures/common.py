@@ -323,11 +323,18 @@ def _shown_scores(d: pl.DataFrame, tail: float = TAIL) -> tuple[int, int]:
             int(score[len(score) - 1 - np.argmax(above[::-1] >= tail)]))
 
 
+#: Each group's step line its own dash pattern as well as its colour: two seats playing the same
+#: bot have the same distribution, and a solid line drawn over another hid it (review Y #10); a
+#: dashed line over a solid one shows both colours where they coincide.
+STEP_STYLES = ("-", (0, (5, 2)), (0, (1.5, 1.5)), (0, (6, 2, 1.5, 2)))
+
+
 def _step_hist(ax, d: pl.DataFrame, groups: list[str], unit: str = "coins",
                tail: float = TAIL, names: dict | None = None) -> tuple[int, str]:
     """Step lines of the share of players per score bin, each bin centred on the whole scores it
     holds (a score s is drawn over [s − ½, s + ½), so a tick stands under its own score), bins of
-    equal width (~60 over the scores shown). The axis is cut to where the players are
+    equal width (~60 over the scores shown), each group in its colour and dash pattern
+    (:data:`STEP_STYLES`). The axis is cut to where the players are
     (:func:`_shown_scores`) and ends on a bin's edge; returns the bins' width and the note that
     says what the cut leaves out ("Not shown, of 80,000 players: 6 above 13 (up to 14) guild
     cards", empty when nothing is left out), worded by the same last whole score the axis shows,
@@ -339,7 +346,8 @@ def _step_hist(ax, d: pl.DataFrame, groups: list[str], unit: str = "coins",
     for i, g in enumerate(groups):
         s = d.filter(pl.col("group") == g)
         share, _ = np.histogram(s["score"].to_numpy(), bins=edges, weights=s["share"].to_numpy())
-        ax.stairs(share, edges, color=OKABE_ITO[i % 8], label=(names or {}).get(g, g), linewidth=1.8)
+        ax.stairs(share, edges, color=OKABE_ITO[i % 8], label=(names or {}).get(g, g), linewidth=1.8,
+                  linestyle=STEP_STYLES[i % len(STEP_STYLES)])
     ax.set_xlim(edges[0], edges[-1])
     first, last = int(round(edges[0] + 0.5)), int(round(edges[-1] - 0.5))   # whole scores shown
     score, n = _score_counts(d)

@@ -45,3 +45,17 @@ def test_the_score_figure_names_each_seats_role(tables):
     fig = F.scores(t, unit="% of own goal")
     labels = [x.get_text() for x in fig.axes[0].get_legend().get_texts()]
     assert labels == ["Seat 1 (Seigneur)", "Seat 2 (Censitaire)", "Seat 3 (Censitaire)", "Seat 4 (Censitaire)"]
+
+
+def test_seats_with_the_same_scores_stay_visible_on_top_of_each_other(tables):
+    """Review Y #10: the three Censitaires play the same bot, so their step lines coincide, and a
+    solid line drawn over another hid it. Each seat's line now has its own dash pattern beside its
+    colour: where two coincide, both colours show."""
+    from matplotlib.patches import StepPatch
+
+    _, t = tables
+    fig = F.scores(t, unit="% of own goal")
+    steps = [a for a in fig.axes[0].patches if isinstance(a, StepPatch)]
+    assert len(steps) == 4
+    styles = [(a.get_edgecolor(), str(a.get_linestyle())) for a in steps]
+    assert len({ls for _, ls in styles}) == 4, styles       # not only the colours differ
