@@ -114,7 +114,12 @@ def role_labels(spec) -> dict[str, str]:
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}"
+    """A share in percent at one decimal, or at the two or three a band's edge needs to be itself
+    (a 0.06 pp tolerance about 99.6% is 99.54% to 99.66%, not "99.5% to 99.7%"); a share with no
+    end at three decimals (a third) at one."""
+    v = 100 * x
+    d = next((d for d in (1, 2, 3) if abs(round(v, d) - v) < 1e-9), 1)
+    return f"{v:.{d}f}"
 
 
 def interval_text(r: dict, sep: str = ", ") -> str:
@@ -127,13 +132,15 @@ def interval_text(r: dict, sep: str = ", ") -> str:
 
 
 def _band_words(t: Target, players: int, role_label: str) -> str:
+    """The band a target asks for, its ends within 0-100% (a share cannot lie past them: 99.5% ±
+    1 pp is "from 98.5% to 100.0%")."""
     if t.kind == "seat-balance":
         fair = 1.0 / players
-        return (f"every seat's win share from {_pct(fair - t.tol)}% to {_pct(fair + t.tol)}% "
-                f"(the fair {_pct(fair)}% ± {100 * t.tol:g} pp)")
-    return (f"the {role_label}' win share from {_pct(t.aim - t.tol)}% to {_pct(t.aim + t.tol)}%"
-            if role_label.endswith("s") else
-            f"the {role_label}'s win share from {_pct(t.aim - t.tol)}% to {_pct(t.aim + t.tol)}%")
+        return (f"every seat's win share from {_pct(max(0.0, fair - t.tol))}% to "
+                f"{_pct(min(1.0, fair + t.tol))}% (the fair {_pct(fair)}% ± {100 * t.tol:g} pp)")
+    lo, hi = _pct(max(0.0, t.aim - t.tol)), _pct(min(1.0, t.aim + t.tol))
+    return (f"the {role_label}' win share from {lo}% to {hi}%" if role_label.endswith("s") else
+            f"the {role_label}'s win share from {lo}% to {hi}%")
 
 
 def sentences(judged: pl.DataFrame, targets: tuple[Target, ...], role_labels: dict[str, str] | None = None
@@ -155,16 +162,10 @@ def sentences(judged: pl.DataFrame, targets: tuple[Target, ...], role_labels: di
                     continue
                 bits = []
                 for b in sorted(set(rows["budget"].to_list())):
-                    r = rows.filter(pl.col("budget") == b)
                     # the share that decides: furthest outside its band (or nearest its edge)
-                    dist = np.maximum(r["band_low"].to_numpy() - r["win_share"].to_numpy(),
-                                      r["win_share"].to_numpy() - r["band_high"].to_numpy())
-                    q = r.row(int(np.argmax(dist)), named=True)
+                    q = _deciding(rows.filter(pl.col("budget") == b))
                     who = f"{q['measure']} " if t.kind == "seat-balance" else ""
-                    edge = ""
-                    if q["budget_outcome"] == "unclear":   # the tolerance's edge its interval straddles
-                        e = q["band_low"] if q["low"] < q["band_low"] < q["high"] else q["band_high"]
-                        edge = f", across the {_pct(e)}% edge"
+                    edge = _edge_words(q) if q["budget_outcome"] == UNCLEAR else ""
                     bits.append(f"{q['budget_outcome']} at budget {b} ({who}{interval_text(q)}{edge})")
                 players = int(rows["players"][0])
                 label = role_labels.get(t.role, t.role.capitalize())
@@ -181,4 +182,84 @@ def sentences(judged: pl.DataFrame, targets: tuple[Target, ...], role_labels: di
     return out
 
 
-__all__ = ["judge", "sentences", "role_labels", "share_status", "interval_text", "JUDGED_KINDS", "COLUMNS"]
+def run_rows(label: str, seats: pl.DataFrame, roles: tuple[str, ...]) -> pl.DataFrame:
+    """A run's seats (the analysis ``seats`` table: seat, games, win_share) as the ``all`` part of
+    a skill table at budget 0, the rows :func:`judge` reads: a report judges its runs' own bots
+    against a designer's target (``balance report --target``)."""
+    P = seats.height
+    return pl.DataFrame({
+        "cell": [label] * P, "players": [P] * P, "budget": [0] * P, "part": ["all"] * P,
+        "seat": seats["seat"].cast(pl.Int64).to_list(),
+        "role": [roles[int(s)] for s in seats["seat"].to_list()],
+        "games": seats["games"].cast(pl.Int64).to_list(),
+        "win_share": seats["win_share"].cast(pl.Float64).to_list()})
+
+
+def _deciding(rows: pl.DataFrame) -> dict:
+    """The judged share that decides a target's outcome: the one furthest outside its band (or,
+    all inside, the one nearest an edge)."""
+    dist = np.maximum(rows["band_low"].to_numpy() - rows["win_share"].to_numpy(),
+                      rows["win_share"].to_numpy() - rows["band_high"].to_numpy())
+    return rows.row(int(np.argmax(dist)), named=True)
+
+
+def _edge_words(q: dict) -> str:
+    """Which edge of the band an unclear share's interval straddles (", across the 99.54% edge"),
+    or that it is wider than the whole band; nothing for an interval inside or outside it."""
+    low_in = q["low"] < q["band_low"] < q["high"]
+    high_in = q["low"] < q["band_high"] < q["high"]
+    if low_in and high_in:
+        return ", wider than the band"
+    if low_in or high_in:
+        return f", across the {_pct(q['band_low'] if low_in else q['band_high'])}% edge"
+    return ""
+
+
+def _decided_words(q: dict, t: Target, where: str = "") -> str:
+    """"missed (Seat 3 29.7%, 28.0–31.5, above the band)": the outcome with the share that decides
+    it, and which way it lies off the band when it is outside or across an edge."""
+    who = f"{q['measure'].capitalize()} " if t.kind == "seat-balance" else ""
+    side = ""
+    if q["share_status"] == OUTSIDE:
+        side = ", below the band" if q["high"] < q["band_low"] else ", above the band"
+    elif q["budget_outcome"] == UNCLEAR:
+        side = _edge_words(q)
+    return f"{_OUTCOME_WORDS[q['budget_outcome']]}{where} ({who}{interval_text(q)}{side})"
+
+
+#: A target's outcome as a report's sentence writes it (the tune's words).
+_OUTCOME_WORDS = {"met": "met", "missed": "missed", "unclear": "unclear"}
+
+
+def run_sentences(judged: pl.DataFrame, targets: tuple[Target, ...],
+                  role_labels: dict[str, str] | None = None) -> list[str]:
+    """A report's reading of ``--target`` on its runs (``judged``: :func:`judge` of
+    :func:`run_rows`, one cell per configuration): "Design target role=seigneur:25%:5 (the
+    Seigneur's win share from 20.0% to 30.0%): missed (0.4%, 0.3–0.6, below the band)." With
+    several configurations, each is named: "… missed in base (…); met in fix (…)". Then the
+    level of the intervals, Bonferroni over every share judged on the page."""
+    role_labels = role_labels or {}
+    out = []
+    if not judged.height:
+        return out
+    cells = list(dict.fromkeys(judged["cell"].to_list()))
+    for t in targets:
+        rows = judged.filter(pl.col("target") == t.text)
+        if not rows.height:
+            continue
+        bits = []
+        for c in cells:
+            q = _deciding(rows.filter(pl.col("cell") == c))
+            bits.append(_decided_words(q, t, f" in {c}" if len(cells) > 1 else ""))
+        label = role_labels.get(t.role, t.role.capitalize())
+        out.append(f"Design target {t.text} ({_band_words(t, int(rows['players'][0]), label)}): "
+                   + "; ".join(bits) + ".")
+    level = float(judged["level"][0])
+    out.append(f"(Each interval at {100 * level:.4g}%: Bonferroni over the "
+               f"{judged.height} shares judged, all of them together at 95%. Met: every interval "
+               "inside the target's band; missed: one wholly outside it; unclear: neither, more games "
+               "would tell.)")
+    return out
+
+
+__all__ = ["judge", "sentences", "run_rows", "run_sentences", "role_labels", "share_status", "interval_text", "JUDGED_KINDS", "COLUMNS"]

@@ -80,10 +80,12 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
                 progress: Callable[..., None] | None = None, side_by_side: bool = False,
                 cells: bool = False, smallest: dict | None = None,
                 play_questions: bool = False, skill: Path | None = None, svg: bool = False,
-                answers: list[str] | None = None) -> Path:
+                answers: list[str] | None = None, target: list[str] | tuple = ()) -> Path:
     """Play the baseline's questions if its game has them (unless ``questions`` is given or
     ``questions_games`` is 0), then build the report; returns the path of report.html. ``skill``:
-    a ``balance skill`` directory whose section the report gets. ``svg``: the figures as SVG too."""
+    a ``balance skill`` directory whose section the report gets. ``svg``: the figures as SVG too.
+    ``target``: the ``--target`` texts, judged on the runs' win shares (seat-balance, role), parsed
+    before any work."""
     from analysis.load import check_run
     from reports.build import build_report, plan_groups
     from simcore.atomic import hidden_name
@@ -109,6 +111,10 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
                               or any((runs[0] / f"{k}.json").is_file() for k in ("sweep", "tune"))):
         raise UsageError(f"--skill {skill}: only a run's report takes a skill section (not a panel, "
                          "sweep or tune page)")
+    if target and (cells or (runs[0] / "panel_sweep.json").is_file() or is_panel_dir(runs[0])
+                   or any((runs[0] / f"{k}.json").is_file() for k in ("sweep", "tune"))):
+        raise UsageError(f"--target {target[0]}: judged on a run's report (a tune's page judges its "
+                         "own targets; a panel or sweep page takes none)")
     if cells or (runs[0] / "panel_sweep.json").is_file() or is_panel_dir(runs[0]):
         from reports.panel import build_panel_report, build_panel_sweep_report
 
@@ -151,6 +157,12 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
                              f"to add it to a run's report: balance report RUN --out DIR --skill {r}")
         check_run(r)                                   # a bad run fails before anything is played
     plan_groups(runs, pool, side_by_side)              # so do runs that cannot be compared
+    targets = ()
+    if target:                                         # and a target the game cannot measure
+        from cli.skill import check_targets
+        from simcore.rundir import read_meta
+
+        targets = check_targets(str(read_meta(runs[0]).get("game")), target, "balance report")
     target = check_output_dir(out, force, inputs=[*runs, *([questions] if questions else [])],
                               kind="report")
     n = int(QUESTIONS_GAMES) if questions_games is None else questions_games
@@ -158,13 +170,14 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
     if play is None:
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=questions,
                             progress=progress, side_by_side=side_by_side, smallest=smallest,
-                            skill=skill, svg=svg, answers=answers)
+                            skill=skill, svg=svg, answers=answers, targets=targets)
     tmp = hidden_name(target, "scratch", "questions")
     try:
         played = play(runs[0], n, tmp, progress=progress, smallest=smallest or None)
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=played,
                             progress=progress, side_by_side=side_by_side, smallest=smallest,
-                            questions_played=True, skill=skill, svg=svg, answers=answers)
+                            questions_played=True, skill=skill, svg=svg, answers=answers,
+                            targets=targets)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -216,6 +229,12 @@ def register(app: typer.Typer) -> None:
             None, "--skill", show_default=False,
             help="A balance skill directory of the same game: add its section (does the seat or "
                  "role advantage persist, grow or vanish as play gets stronger)."),
+        target: Optional[List[str]] = typer.Option(
+            None, "--target", show_default=False,
+            help="A design target judged on each run's win shares: met, missed or unclear (the page "
+                 "leads with it; targets.csv): seat-balance[:TOL] (every seat within the fair share "
+                 "± TOL pp) or role=NAME:SHARE[:TOL] (e.g. role=Seigneur:25%:5), as balance tune "
+                 "takes them; repeatable."),
     ) -> None:
         """Write report.html (self-contained), figures/*.png, and optionally report.pdf and figures/*.svg."""
         from analysis.load import parse_smallest_difference
@@ -229,7 +248,7 @@ def register(app: typer.Typer) -> None:
             path = make_report(runs, out, force=force, pdf=pdf, pool=pool, questions=questions,
                                questions_games=n_questions, progress=steps, side_by_side=side_by_side,
                                cells=cells, smallest=small, play_questions=play_questions,
-                               skill=skill, svg=svg, answers=answers)
+                               skill=skill, svg=svg, answers=answers, target=target or ())
         for line in answers:        # a before/after's answer, not only its page (review L #4)
             typer.echo(line)
         if answers and (path.parent / "comparison.csv").is_file():

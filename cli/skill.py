@@ -460,10 +460,10 @@ def _what_is_there(out: Path) -> str:
     return f"files of something else ({', '.join(names)}{', …' if len(names) == 3 else ''})"
 
 
-def check_targets(game: str, texts) -> tuple:
+def check_targets(game: str, texts, command: str = "balance skill") -> tuple:
     """The ``--target`` options parsed as ``balance tune`` parses them (one line, exit code 2, for
     a malformed one), before ``--out`` is touched; a target a table of win shares cannot measure
-    (a game's length, a strategy's share) is refused too."""
+    (a game's length, a strategy's share) is refused too, naming ``command``."""
     if not texts:
         return ()
     from analysis.skill_target import JUDGED_KINDS
@@ -473,7 +473,7 @@ def check_targets(game: str, texts) -> tuple:
     targets = parse_targets(texts, game)
     for t in targets:
         if t.kind not in JUDGED_KINDS:
-            raise UsageError(f"--target {t.text}: balance skill measures win shares only; give "
+            raise UsageError(f"--target {t.text}: {command} judges win shares only; give "
                              "seat-balance[:TOL] or role=NAME:SHARE[:TOL]")
     return targets
 

@@ -16,7 +16,8 @@ different player counts unless they are asked for side by side (``side_by_side=T
 before/after between a 4-player and a 3-player run would compare different fair shares.
 
 May import polars, the standard library, :mod:`analysis`, :mod:`simcore.atomic`,
-:mod:`simcore.errors` and the other :mod:`reports` modules (none of which imports this one).
+:mod:`simcore.errors`, the game registry (:mod:`simcore.games`) and the other :mod:`reports`
+modules (none of which imports this one).
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                  progress: Callable[..., None] | None = None, side_by_side: bool = False,
                  smallest: dict | None = None, questions_played: bool = False,
                  skill: str | Path | None = None, svg: bool = False,
-                 answers: list[str] | None = None) -> Path:
+                 answers: list[str] | None = None, targets: tuple = ()) -> Path:
     """Analyse ``runs`` and write the report into ``out``; returns the path of report.html.
 
     Runs of one configuration are pooled (``pool=False`` keeps every directory separate); the first
@@ -93,7 +94,10 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     questions directory was played for this report by the command (a page says so), not read.
     ``skill`` is a ``balance skill`` directory of the same game: the report gets its section
     (:func:`reports.skill.skill_section`). ``svg``: write every figure as SVG too (the page and
-    the PDF use the PNGs; drawing the SVGs costs about as much again as the PNGs).
+    the PDF use the PNGs; drawing the SVGs costs about as much again as the PNGs). ``targets``
+    (``--target``, :mod:`analysis.tune.targets`: seat-balance and role targets) are judged on every
+    configuration's win shares (:func:`design_targets`): the page leads with the verdicts, the
+    terminal prints them (``answers``) and ``targets.csv`` keeps the judged shares.
     A before/after also writes ``comparison.csv`` (every compared metric of every variant, as the
     page's table: :func:`comparison_csv`), in a game whose seats are alike ``balance.csv`` (the
     largest gap of a seat from the fair share before and after, per variant:
@@ -182,6 +186,9 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
 
         lead = [str(h) for h in headlines(base, base_rs)][:3]
         answers += [f"{labels[0]}:"] + [f"  {x}" for x in lead]
+    judged, target_words = design_targets(groups, tables, targets)
+    if answers is not None and target_words:
+        answers += ["design targets:"] + [f"  {x}" for x in target_words]
     say("Drawing the figures")
     secs, figs = build_sections(base, base_rs, cmps, played, side,
                                 variants=None if side_by_side else groups[1:], comparisons=comparisons)
@@ -194,7 +201,14 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         if (line := skill_headline(skill, smallest, base_rs.n_players)) and secs:
             # after what changed and the seats' answer, before the longer lists
             secs[0].sentences.insert(min(2, len(secs[0].sentences)), line)
+    if target_words and secs:         # after what changed and the seats' answer, as it leads
+        secs[0].sentences[min(2, len(secs[0].sentences)):min(2, len(secs[0].sentences))] = target_words
     files: dict = hook.question_files(played, base_rs) if played is not None else {}
+    if judged is not None:
+        from analysis.export import csv_ready
+        # (one row per run and share judged: a report's runs have no search budget)
+        files["targets.csv"] = csv_ready(judged.drop("budget").rename({"cell": "run",
+                                                                       "budget_outcome": "outcome"}))
     if cmps:
         files["comparison.csv"] = comparison_csv(labels[0], cmps)
         balance = [c.balance.drop("cell").select(pl.lit(labels[0]).alias("before_run"),
@@ -258,6 +272,23 @@ COMPARISON_COLUMNS = ("before", "after", "metric", "key", "label", "kind", "base
                       "base_high", "variant", "variant_low", "variant_high", "diff", "diff_low",
                       "diff_high", "p_value", "p_adjusted", "significant", "smallest", "size_low",
                       "size_high", "verdict", "paired", "same_games", "change_at_most")
+
+
+def design_targets(groups: list, tables: list, targets: tuple) -> tuple[pl.DataFrame | None, list[str]]:
+    """A designer's ``--target``s judged on each configuration's seat win shares, the runs' own
+    bots (:func:`analysis.skill_target.judge`: Wilson intervals, Bonferroni over every share judged
+    on the page; met, missed or unclear as a tune reads them): the judged table and its sentences
+    (review Y #6: a game of roles got no verdict on which side is favoured, because which split
+    is "even" is the designer's call; now the designer says it)."""
+    if not targets:
+        return None, []
+    from analysis.skill_target import judge, role_labels, run_rows, run_sentences
+    from simcore import games as registry
+
+    spec = registry.get(groups[0].game)
+    rows = [run_rows(g.label, t["seats"], spec.seat_roles(g.n_players)) for g, t in zip(groups, tables)]
+    judged = judge(pl.concat(rows), targets)
+    return judged, run_sentences(judged, targets, role_labels(spec))
 
 
 def comparison_csv(base_label: str, cmps: list) -> str:

@@ -926,7 +926,10 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
                "shares its role with another (Wald tests from the seats' joint win-share "
                "covariance), the chi-square tests over the roles." if split else
                ". Every role has one seat here, so there is no split of a role's wins among its "
-               "seats to test."),
+               "seats to test.")
+            + " Which split between the sides is right is the designer's call: give it as "
+              "balance report RUN --target role=NAME:SHARE:TOL (e.g. role=" + t["roles"]["role_label"][0]
+            + ":25%:5) and the headline findings say whether these games meet it.",
             figs.add("role_advantage", F.role_advantage(t), " ".join(role_lines[:2])),
             [("Roles", role_rows(t))] + ([("Seats within each role", role_seat_rows(t))]
                                          if split else []),
