@@ -100,7 +100,7 @@ def fair_calls(cells: list[Cell], players: int, alpha: float = ALPHA,
     """Per cell of a ladder of a game whose seats are alike (:func:`duel`: ``games`` = deals ×
     ``players`` rotations), "above" or "below" when the cell's Student t interval over its deals at
     level 1 − alpha/k (Bonferroni over the ladder's k cells) lies wholly above or below its fair
-    share, else None: the calls are wrong, together, with probability at most ``alpha`` (as far as
+    share, else None: the chance that any of the calls is wrong is at most ``alpha`` (as far as
     the t intervals cover: see :func:`deal_interval` near 0 % or 100 %). The cells' own intervals
     (``ci_low``/``ci_high``) stay unadjusted. ``family``: k when these cells are part of a larger
     family (a ladder at several player counts, called once per count over all its matchups); at
@@ -124,8 +124,8 @@ def paired_fair_calls(cells: list[Cell], alpha: float = ALPHA) -> list[str | Non
     """Per cell of a shared role's ladder (:func:`role_ladder`), "above" or "below" when the
     Student t interval of the bot's share minus the column bot's own on the same deals (the
     per-deal differences over the role's seats; ``diff_std_error``), at level 1 − alpha/k
-    (Bonferroni over the k cells), lies wholly above or below 0, else None: wrong, together, with
-    probability at most ``alpha``. A cell whose deals all differ alike (no spread) gets no call."""
+    (Bonferroni over the k cells), lies wholly above or below 0, else None: the chance that any
+    call is wrong is at most ``alpha``. A cell whose deals all differ alike (no spread) gets no call."""
     k = max(len(cells), 1)
     out = []
     for c in cells:

@@ -14,7 +14,7 @@ cell (m = the sum of the cells' player counts seat × cell comparisons with 1/P)
 simultaneous intervals, each the seat's Wilson interval at level 1 − 0.05/m. The seat is picked from the data among the P seats, so the family holds
 every seat, not only the one reported: all m intervals hold together with probability at least
 95% (as far as the Wilson intervals cover), and then every call the finding makes — above, below, "in every cell" —
-is right, whichever seat the data pick. So the finding's calls are wrong, together, with probability at most 5%. (The page used to
+is right, whichever seat the data pick. So the chance that any of the finding's calls is wrong is at most 5%. (The page used to
 say "wrong with probability at most 2.5%": that is one one-sided intersection-union test, true only
 for a seat and a side named before the data; for the seat and side picked from the data among P
 seats, unadjusted, the union bound is P × 5%.) "In every cell" is said only when every
@@ -438,7 +438,7 @@ def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
     spread = _spread(s)
     family = (f" ({'clear' if hits else 'calls'}: {100 * (1 - ALPHA):g}% intervals simultaneous over the "
               f"panel's {m} seat × cell comparisons with 1/P, every seat of every cell, Bonferroni; the "
-              f"calls are wrong, together, with probability at most {100 * ALPHA:g}%)")
+              f"chance that any of the calls is wrong is at most {100 * ALPHA:g}%)")
     have = s.height
     if not hits:
         # the finding's seat is clearly on its side in no cell: the finding was put as a question

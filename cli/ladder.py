@@ -242,19 +242,18 @@ def _print_ladder(console, L, spec, cells: dict, names, n, players, seed, calls:
     fair = f"{100 / players:.3g}%"
     if family == k:
         adjusted = f"the {k} matchups adjusted together"
-        wrong = "these calls are wrong, together,"
+        wrong = "the chance that any of these calls is wrong is"
     else:
         adjusted = (f"all {family} matchups of the ladder ({_counts_text(counts)}) adjusted "
                     "together")
-        wrong = "this table's calls and the other player counts' are wrong, together,"
+        wrong = "the chance that any call of this table or of the other player counts is wrong is"
     t = Table(title=f"{players} players: win share of the row bot against {players - 1} copies of the column bot "
                     f"(fair {fair}, {games:,} games per matchup{rounded}, seats rotated)",
               title_justify="left",
               caption=(f"95% intervals: Student t over the {deals:,} deals of a matchup (each deal played in all "
                        f"{players} rotations of the seats), each matchup's own, unadjusted over the {k} "
                        f"matchups. ▲ / ▼: clearly above / below the fair {fair} with {adjusted} "
-                       f"(Bonferroni: t intervals at 1 − 0.05/{family}); {wrong} with "
-                       "probability at most 5%."),
+                       f"(Bonferroni: t intervals at 1 − 0.05/{family}); {wrong} at most 5%."),
               caption_justify="left")
     t.add_column("bot \\ opponents")
     for b in names:
@@ -312,8 +311,8 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None,
         marks = ("" if role == lead else
                  f" ▲ / ▼: the row bot wins clearly more / less than the column bot itself does at those "
                  f"seats (the bracket), paired by deal, with the {len(found)} matchups adjusted together "
-                 f"(Bonferroni: t intervals of the difference at 1 − 0.05/{len(found)}); these calls are "
-                 "wrong, together, with probability at most 5%.")
+                 f"(Bonferroni: t intervals of the difference at 1 − 0.05/{len(found)}); the chance "
+                 "that any of these calls is wrong is at most 5%.")
         t = Table(title=titles[role], title_justify="left", caption_justify="left",
                   caption=f"95% {how}, each matchup's own, unadjusted over the {len(found)} matchups.{marks}")
         t.add_column(f"{role} bot \\ opponents")

@@ -24,3 +24,8 @@ def test_a_piped_ladder_prints_every_interval_whole(tmp_path):
         cell = (f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–"
                 f"{100 * r['ci_high']:.1f})")
         assert cell in rows[r["bot"]], (cell, rows[r["bot"]])
+    # the family-wise error in words that say it (review Z #3: "these calls are wrong, together,
+    # with probability at most 5%" read as all of them wrong at once)
+    flat = " ".join(text.split())
+    assert "the chance that any of these calls is wrong is at most 5%" in flat, flat[-600:]
+    assert "wrong, together" not in flat
