@@ -184,7 +184,9 @@ def from_source(src: TomlSource) -> RulesArrays:
             dealt = hands[0] if len(set(hands[:n])) == 1 else "/".join(map(str, hands[:n]))
             raise ConfigError(src.name, "deck.copies",
                               f"{n_cards} cards cannot deal {dealt} to {n} players and turn "
-                              f"one face up (MV-2 needs {need})")
+                              f"one face up (MV-2 needs {need}), and players.allowed lists {n} "
+                              f"(the rules must hold at every count they allow: add copies, or "
+                              f"leave {n} out of players.allowed)")
     params = np.zeros(N_PARAMS, np.int64)
     params[P_HAND_SIZE:P_HAND_SIZE + MAX_PLAYERS] = hands
     params[P_MIN_GUILD] = min_guild
