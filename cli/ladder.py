@@ -247,7 +247,8 @@ def _print_ladder(console, L, spec, cells: dict, names, n, players, seed, calls:
         adjusted = (f"all {family} matchups of the ladder ({_counts_text(counts)}) adjusted "
                     "together")
         wrong = "the chance that any call of this table or of the other player counts is wrong is"
-    t = Table(title=f"{players} players: win share of the row bot against {players - 1} copies of the column bot "
+    copies = "1 copy" if players == 2 else f"{players - 1} copies"
+    t = Table(title=f"{players} players: win share of the row bot against {copies} of the column bot "
                     f"(fair {fair}, {games:,} games per matchup{rounded}, seats rotated)",
               title_justify="left",
               caption=(f"95% intervals: Student t over the {deals:,} deals of a matchup (each deal played in all "

@@ -122,10 +122,15 @@ def guild_headlines(t: dict) -> list[str]:
     tested = "p_value" if "p_value" in t["guild_types"].columns else "p_adjusted"
     family = int(t["guild_types"][tested].is_not_null().sum())      # the types Holm adjusts over
     for r, what in zip(best_and_worst(g, "founders_win_share", "card"), ("most often", "least often")):
+        # the worst type's founders may still win more than the other players (review Z #6: "win
+        # least often … 3.4 pp more" read as a contradiction): "yet" says it is not one
+        d = r.get("diff")
+        contrary = d is not None and d == d and (d < 0 if what == "most often" else d > 0)
+        than = f" than the other players ({pct(r['others_win_share'])}%)"
         out.append(f"Players who found {with_article(r['card_name'])} guild win {what} of the ranked "
                    f"types: {row_pct_ci(r, 'founders_win_share', 'founders_ci_low', 'founders_ci_high')}"
-                   f" against {pct(r['others_win_share'])}% for the other players, "
-                   f"{_gap_words(r, family)} (a fair share is {pct(r['fair_share'])}%; "
+                   f", {'yet ' if contrary else ''}{_gap_words(r, family, than)}"
+                   f" (a fair share is {pct(r['fair_share'])}%; "
                    f"{pct(r['founded_share'])}% of players found one; an association under bot play).")
     if left.height:
         out.append(f"Left out of this ranking, too few players to rank ({RANK_RULE}): "
@@ -133,14 +138,16 @@ def guild_headlines(t: dict) -> list[str]:
     return out
 
 
-def _gap_words(r: dict, types: int) -> str:
+def _gap_words(r: dict, types: int, than: str = "") -> str:
     """The founders − others gap of a headline's type worded by its size (the table's ``verdict``),
     never by the ranking alone: "0.4 pp fewer, within noise after Holm's correction over the 13
-    types", or "14.5 pp more: clear and large enough to matter"."""
+    types", or "14.5 pp more: clear and large enough to matter"; ``than`` follows the size (" than
+    the other players (49.1%)")."""
     d, v = r.get("diff"), r.get("verdict")
     if d is None or d != d:
         return "a gap the games cannot measure"
-    size = f"{abs(100 * d):.1f} pp {'more' if d > 0 else 'fewer'}" if round(100 * d, 1) else "no gap at 0.1 pp"
+    size = (f"{abs(100 * d):.1f} pp {'more' if d > 0 else 'fewer'}{than}" if round(100 * d, 1)
+            else "no gap at 0.1 pp" + than.replace(" than", " from", 1))
     if v is None and r.get("significant"):          # (a table without its verdict column)
         return f"{size}: clear after Holm's correction over the {types} types"
     if v is None or v == stats.NOT_SHOWN:
@@ -287,7 +294,8 @@ def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str,
             out = (f"With {var_label}, the founded share moves clearly for {clear.height} of "
                    f"{founded.height} card types: " + "; ".join(
                        f"{change(r)}, {verdict_words(r['verdict'])}" for r in clear.head(3).iter_rows(named=True))
-                   + ("; …" if clear.height > 3 else "") + ".")
+                   + (f"; and {clear.height - 3} more (all in the figure)" if clear.height > 3 else "")
+                   + ".")
         else:
             top = founded.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True)
             out = (f"With {var_label}, no card type's founded share moved beyond noise (largest "
