@@ -556,14 +556,21 @@ def balance_sentence(balance: pl.DataFrame, smallest: float, most: int = 5) -> s
         parts.append(f"shrinks in {said(shrinks, True)}")
     if grows.height:
         parts.append(f"grows in {said(grows, True)}")
+    why = ""
+    if untold.height:          # the untold cell whose gap moved most, in the seats' words
+        from reports.text import untold_gap_words
+
+        r = untold.with_columns(pl.col("change").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
+        why = untold_gap_words(r, _gap_digits(r, smallest),       # (a lone cell was just named)
+                               "" if untold.height == 1 else f"in {r['cell']}, for one, ")
     if not parts:
         cells = "the one cell" if balance.height == 1 else f"any of the {balance.height} cells"
-        return (f"{ask} These games cannot tell in {cells}. {subject}, before → after: " + "; ".join(
+        return (f"{ask} These games cannot tell in {cells}{why}. {subject}, before → after: " + "; ".join(
             f"{r['cell']} {_gap(r['before'], _gap_digits(r, smallest))} → {_gap(r['after'], _gap_digits(r, smallest))} "
             f"pp (change {_gap_change(r, smallest)})"
             for r in balance.iter_rows(named=True)) + f" ({_balance_how(balance)}).")
     told = "; it ".join(parts)
-    rest = f"; these games cannot tell in {said(untold, False)}" if untold.height else ""
+    rest = f"; these games cannot tell in {said(untold, False)}{why}" if untold.height else ""
     return f"{ask} {subject} {told}{rest} ({_balance_how(balance)})."
 
 

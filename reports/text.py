@@ -1364,6 +1364,20 @@ def gap_digits(r: dict, smallest: float | None = None, most: int = 3) -> int:
     return d
 
 
+def untold_gap_words(r: dict, d: int, where: str = "") -> str:
+    """Why a largest gap's change cannot be told when the seats' own changes may be clear (review Z
+    #1: "Seat 1 −7.2 pp, clear and large enough to matter" beside "toward or away: these games
+    cannot tell" read as a contradiction): the ranges of the gap before (its low end) and after
+    (its high end) overlap, and a seat that moved clearly may have crossed the fair share. ''
+    when they do not overlap."""
+    lo, hi = r.get("before_low"), r.get("after_high")
+    if lo is None or hi is None or not hi > lo:
+        return ""
+    return (f"; {where}the games put the largest gap at {pct(lo, d)} pp or more before and at up "
+            f"to {pct(hi, d)} pp after, so it may be no smaller, even where a seat moved clearly (it "
+            "may have crossed the fair share); more games would tell")
+
+
 def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> str:
     """Whether a two-run before/after moves the seats toward or away from a fair share (review O
     #3: the page gave each seat's direction only, and its two Balance indices, untested, moved
@@ -1392,7 +1406,8 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
            f"{pp(r['change'], d)} ({pp_ci(r['change_low'], r['change_high'], d)}), "
            f"{verdict_words(r['verdict'])}")
     if r["verdict"] == stats.NOT_SHOWN:
-        words = f"These games cannot tell: {gap.format(verb='goes from', to='to')}"
+        words = (f"These games cannot tell: {gap.format(verb='goes from', to='to')}"
+                 + untold_gap_words(r, d))
     elif r["change"] < 0:
         words = "Toward: " + gap.format(verb="shrinks from", to="to")
     else:

@@ -250,7 +250,13 @@ def test_the_lead_says_per_cell_whether_the_seats_move_toward_or_away_from_fair(
     assert text.startswith("Toward or away from a fair seat share (1/P = 25%)? The largest gap of a seat's "
                            "win share from 1/P shrinks in 4p 4×balanced (4.8 → 2.5 pp; change −2.3 pp ("), text
     assert "grows in 4p 4×eventwise (2.2 → 4.6 pp; change +2.4 pp (" in text, text
-    assert "these games cannot tell in 4p 4×greedy (before → after: the runs' values;" in text, text
+    # and why, on the untold cell's own ranges (review Z #1: beside clear seat moves it read as a
+    # contradiction)
+    gl, gh = gap_range(REVIEW_BA["4p 4×greedy"][0])[0], gap_range(REVIEW_BA["4p 4×greedy"][1])[1]
+    assert (f"these games cannot tell in 4p 4×greedy; the games put the largest gap at "
+            f"{100 * gl:.1f} pp or more before and at up to {100 * gh:.1f} pp after, so it may be no "
+            "smaller, even where a seat moved clearly (it may have crossed the fair share); more games "
+            "would tell (before → after: the runs' values;") in text, text
     table = balance_table(bal, c.smallest)
     # signed from the seat's side (review R #9): Seat 1 won 20.2%, below 25%; Seat 4 27.5%, above
     assert table["Largest gap before"][0].startswith("Seat 1 −4.8 pp (size ")
