@@ -781,6 +781,25 @@ def question_context(q, rs: RunSet) -> str:
     return f"The balance questions {how}, with {played_rules(q, rs)} and {_bots(q.meta)}"
 
 
+def _reach_words(rows: pl.DataFrame, played: list[int], smallest: float) -> str:
+    """", but these games cannot rule out an advantage of up to +3.7 pp at 3 players …": within
+    noise is not "no advantage" when the interval the verdict was read on (Bonferroni over the
+    player counts, :func:`analysis.stats.holm_size_interval`) reaches the smallest difference that
+    matters (review Z #2: "within noise" stood beside 34.9% (32.9–37.0) at 3 players). '' when
+    every played count's interval lies within it."""
+    low, high = stats.holm_size_interval(rows["advantage"].to_numpy(), rows["z"].to_numpy())
+    far = [(max(abs(low[i]), abs(high[i])), i) for i in played
+           if np.isfinite(low[i]) and np.isfinite(high[i])]
+    if not far or max(far)[0] < smallest:
+        return ""
+    _, i = max(far)
+    end = high[i] if abs(high[i]) >= abs(low[i]) else low[i]
+    what = "an advantage" if end > 0 else "a disadvantage"
+    return (f", but these games cannot rule out {what} of up to {pp(end)} at {int(rows['players'][i])} "
+            f"players (its interval over the player counts, {pp_ci(low[i], high[i])}), against the "
+            f"{100 * smallest:g} pp that matters; more --questions-games would tell")
+
+
 def question_lead(q, rs: RunSet, fp: pl.DataFrame | None, ct: pl.DataFrame | None,
                   smallest: float = SMALLEST_SHARE, turns: float | None = None) -> tuple[str, list[str]]:
     """The played questions' answer for the page's headline findings (:data:`QUESTION_HEADLINES`)
@@ -817,7 +836,8 @@ def question_lead(q, rs: RunSet, fp: pl.DataFrame | None, ct: pl.DataFrame | Non
             text += f" The rulebook names {BOOK_PLAYERS}-player play only (MV-1)."
     else:
         text += (f" At each, Seat 1's advantage is within noise (Holm over the {rows.height} player counts; "
-                 f"{100 * smallest:g} pp matters; each count in the section “{TITLE}”).")
+                 f"{100 * smallest:g} pp matters; each count in the section “{TITLE}”)"
+                 + _reach_words(rows, played, smallest) + ".")
     d = _ablation_rows(ct) if ct is not None else None
     if d is not None and d.height and (_ablation_verdicts(d, smallest) == stats.LARGE).any():
         largest = ablation_sentences(ct, smallest, turns)[1]      # in reading order: a large one
