@@ -39,7 +39,7 @@ from reports.text import (bends, sentence_texts, sides_named,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
     no_game_differs, no_game_differs_in,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
-    pvalue, role_headlines, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
+    player_turns, pvalue, role_headlines, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
     tested_count, turns, verdict_with_range, verdict_words,
 )
 
@@ -956,13 +956,15 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
     if "length" in t:
         secs.append(Section(
             "length", "Game length and end reasons",
-            "Turns per game (mean with a t interval over games, quantiles), stacked by how the game ended, "
+            ("Player turns per game (each turn is one player's: a round of P players is P turns; "
+             if player_turns(rs) else "Turns per game (")
+            + "mean with a t interval over games, quantiles), stacked by how the game ended, "
             "and the share of games ending each way with 95% Wilson intervals"
             + (" (names from run.json end_reason_names)." if "end_reasons" in t else "."),
-            figs.add("game_length", F.game_length(t), " ".join(length_headlines(t))),
-            [("Game length (turns)", length_rows(t))]
+            figs.add("game_length", F.game_length(t), " ".join(length_headlines(t, rs))),
+            [("Game length (player turns)" if player_turns(rs) else "Game length (turns)", length_rows(t))]
             + ([("End reasons", end_rows(t))] if "end_reasons" in t else []),
-            length_headlines(t)))
+            length_headlines(t, rs)))
     if hook is not None and hasattr(hook, "sections"):
         after = getattr(hook, "SECTIONS_AFTER", None)
         at = next((i + 1 for i, s in enumerate(secs) if s.id == after), len(secs))

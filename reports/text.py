@@ -659,7 +659,7 @@ def outcome_headlines(t: dict, rs: RunSet | None = None, sides: bool = False) ->
     out.append(f"The winner finishes {amount(num(r['estimate']), score_unit(rs))} ({num_ci(r['ci_low'], r['ci_high'])}) "
                f"ahead of the runner-up on average{rough}.")
     out += flow_headlines(t, rs, by_rank=False)     # (the flow section adds the by-rank sentence)
-    out += length_headlines(t)
+    out += length_headlines(t, rs)
     hook = hook_for(rs.game) if rs is not None else None
     if hook is not None and hasattr(hook, "headlines"):
         out += hook.headlines(t, rs)
@@ -792,13 +792,26 @@ def flow_headlines(t: dict, rs: RunSet | None = None, by_rank: bool = True) -> l
     return out
 
 
-def length_headlines(t: dict) -> list[str]:
-    """Mean game length and quantiles; the most common end reason (tables ``length``, ``end_reasons``)."""
+def player_turns(rs: RunSet | None) -> bool:
+    """Whether a turn of ``rs``'s game is one player's (the spec's ``extra["player_turns"]``:
+    Médiévallons, MV-3), so that a game's length is said in player turns and the rounds they make
+    (review Z #7: "A game lasts 54.7 turns" at 4 players never said it was ~13.7 rounds)."""
+    spec = spec_for(rs.game) if rs is not None else None
+    return bool(spec is not None and spec.extra.get("player_turns"))
+
+
+def length_headlines(t: dict, rs: RunSet | None = None) -> list[str]:
+    """Mean game length and quantiles; the most common end reason (tables ``length``, ``end_reasons``).
+    In a game whose turns are each one player's (:func:`player_turns`), the length is said in
+    player turns, with the rounds of the run's player count they make."""
     out = []
     if "length" in t:
         r = t["length"].row(0, named=True)
-        out.append(f"A game lasts {num(r['mean_turns'], 1)} turns on average "
-                   f"({num_ci(r['ci_low'], r['ci_high'], 1)}); half of the games end within "
+        each = player_turns(rs)
+        rounds = (f", about {num(r['mean_turns'] / rs.n_players, 1)} rounds of {rs.n_players} players"
+                  if each and rs.n_players else "")
+        out.append(f"A game lasts {num(r['mean_turns'], 1)} {'player turns' if each else 'turns'} "
+                   f"on average ({num_ci(r['ci_low'], r['ci_high'], 1)}{rounds}); half of the games end within "
                    f"{turns(r['median'])} turns, 90% last {turns(r['p05'])} to {turns(r['p95'])} turns "
                    f"(longest {turns(r['max'])}).")
     if "end_reasons" in t and t["end_reasons"]["games"].sum() > 0:

@@ -64,5 +64,6 @@ SPEC = GameSpec(
     analysis_hooks="analysis.questions.medievallons",
     report_hooks="reports.games.medievallons",
     type_names=dict(zip(CARD_TYPES, CARD_NAMES)),
-    extra={"card_names": dict(zip(CARD_TYPES, CARD_NAMES))},
+    # a turn is one player's (MV-3): the reports say "player turns" and the rounds they make
+    extra={"card_names": dict(zip(CARD_TYPES, CARD_NAMES)), "player_turns": True},
 )
