@@ -109,6 +109,14 @@ def advantage(table: pl.DataFrame, roles_alike: bool) -> pl.DataFrame:
 
 
 GAP = "largest gap between two seats' win shares"
+#: What that gap is at 2 players, where a report's seats are read from the fair share (review Z #4:
+#: "12.9 pp" here beside "+7.5 pp from fair" on the run's page read as two findings)
+TWO_SEATS = "at 2 players, twice each seat's gap from the fair 50%"
+
+
+def _two_seats(r: dict) -> str:
+    """:data:`TWO_SEATS` for a row of 2 players, else ''."""
+    return TWO_SEATS if int(r.get("players") or 0) == 2 else ""
 
 
 def _advantage(table: pl.DataFrame, roles_alike: bool, roles_level: float) -> pl.DataFrame:
@@ -419,7 +427,8 @@ def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> str:
     level = min(first["level"], last["level"])
     k = round(0.05 / (2 * (1 - level))) if level < 1 else 1
     family = "two budgets compared" if k <= 1 else f"two budgets of each of {k} cells compared"
-    return (f"the {GAP} ({_level(level)}% intervals, {family}) is "
+    two = f"; {_two_seats(first)}" if _two_seats(first) else ""
+    return (f"the {GAP} ({_level(level)}% intervals, {family}{two}) is "
             f"{_gap_words(first, smallest)}, and {_gap_words(last, smallest, first)}. "
             + _change_words(first, last, smallest, "The gap", "grows", "shrinks"))
 
@@ -466,5 +475,6 @@ def gap_headline(first: dict, last: dict, smallest: float = SMALLEST_SHARE, note
     else:
         bots += f" {unclear(first)}: the largest gap was {span['first']}"
     level = min(first["level"], last["level"])
+    notes = [x for x in (_two_seats(last), note) if x]
     return (f"{said}; {bots} ({_level(level)}% intervals of that largest gap, simultaneous over "
-            "every pair of seats" + (f"; {note}" if note else "") + ")")
+            "every pair of seats" + "".join(f"; {x}" for x in notes) + ")")

@@ -291,7 +291,7 @@ def _ordered(rows: list[dict]) -> list[dict]:
 
 def fairest_sentence(name: str, ref: tuple[str, str], curves: pl.DataFrame, against: list[dict]
                      ) -> str | None:
-    """The value of ``name`` with the smallest seat balance, and every other value against the
+    """The value of ``name`` with the smallest seat imbalance, and every other value against the
     reference (the base rules' value when tried: :func:`analysis.sweep.metrics.reference`), each
     change worded by its size on the value-by-value family's interval; None when the game has no
     seat balance (seats not alike)."""
@@ -309,25 +309,25 @@ def fairest_sentence(name: str, ref: tuple[str, str], curves: pl.DataFrame, agai
         n = len(bal)
         clear = sum(r["low"] > 0 for r in bal)
         worse = "less fair" if all(r["delta"] > 0 for r in bal) else "as fair or less fair"
-        return (f"The fairest value of {name} tried{where} is {value} ({why}), its seat balance "
+        return (f"The fairest value of {name} tried{where} is {value} ({why}), its seat imbalance "
                 f"{_balance_text(at_ref['estimate'], at_ref['low'], at_ref['high'])}; every other "
                 f"value is {worse} by its estimate, clearly at {clear} of {n}: {_value_list(bal)}")
     fairer = sum(r["high"] < 0 for r in bal)
-    tail = (f"against {value}, the seat balance is clearly smaller at {fairer} of {len(bal)} values: "
+    tail = (f"against {value}, the seat imbalance is clearly smaller at {fairer} of {len(bal)} values: "
             f"{_value_list(bal)}")
     best_vs_ref = next((r for r in bal if str(r["to"]) == str(best["value"])), None)
     if best_vs_ref is not None and not best_vs_ref["high"] < 0:
         # the smallest estimate is not clearly smaller than the reference's: no value is named
         # fairest on a point estimate (review V #2: "the fairest value tried is 5" rested on a
         # −0.1 pp (−4.2 to +4.1) difference)
-        lead = (f"No value of {name} tried{where} is shown fairer than {value} ({why}) by its seat balance"
+        lead = (f"No value of {name} tried{where} is shown fairer than {value} ({why}) by its seat imbalance"
                 if fairer == 0 else
-                f"The value of {name} tried{where} with the smallest seat balance is not shown fairer "
+                f"The value of {name} tried{where} with the smallest seat imbalance is not shown fairer "
                 f"than {value} ({why})")
         return (f"{lead}: {_balance_text(at_ref['estimate'], at_ref['low'], at_ref['high'])} at {value}, "
                 f"the smallest estimate {_balance_text(best['estimate'], best['low'], best['high'])} "
                 f"at {best['value']}; {tail}")
-    return (f"The fairest value of {name} tried{where} is {best['value']}, its seat balance "
+    return (f"The fairest value of {name} tried{where} is {best['value']}, its seat imbalance "
             f"{_balance_text(best['estimate'], best['low'], best['high'])}, against "
             f"{_balance_text(at_ref['estimate'], at_ref['low'], at_ref['high'])} at {value} ({why}); "
             f"{tail}")
@@ -852,7 +852,7 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                         "Intervals: win shares, Wilson score intervals (inside 0 to 100%, never of "
                         "zero width); every other metric, normal intervals of its mean over games; "
                         "differences are means of "
-                        "per-game differences (common random numbers); the seat balance's interval is the "
+                        "per-game differences (common random numbers); the seat imbalance's interval is the "
                         "Balance interval's construction: simultaneous intervals on the seat shares, then "
                         "the interval of the largest distance from the fair share. See docs/sweep.md.",
                         tables=[("Every variant and metric", table)]))

@@ -397,8 +397,8 @@ def seat_balance_met(v: VariantData, tolerance: float) -> bool:
     return True
 
 
-BALANCE = MetricInfo("balance", "the seat balance (largest distance of a seat from the fair share)",
-                     "pp", True)
+BALANCE = MetricInfo("balance", "the seat imbalance (largest distance of a seat from the fair share; "
+                                "lower is fairer)", "pp", True)
 
 
 def metric_table(v: VariantData) -> list[dict]:

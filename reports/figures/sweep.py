@@ -40,7 +40,7 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str) -> Fi
             panels.append((prefix, ms, title))
     # the game length in the game's own unit (turns, rounds: the curve rows carry it)
     length_unit = next(iter(d.filter(pl.col("metric") == "game_length")["unit"].to_list()), "turns")
-    for m, title in (("balance", "seat balance (pp from the fair share)"),
+    for m, title in (("balance", "seat imbalance (pp from the fair share; lower is fairer)"),
                      ("winner_margin", f"winner's margin ({unit})"),
                      ("game_length", f"game length ({length_unit})"), ("event_swing", f"event swing ({unit})")):
         if m in d["metric"].to_list():

@@ -99,7 +99,8 @@ def test_the_trend_sentence_words_each_gap_and_the_change_by_size(last, smallest
     # led by the part it reads: every seat searching (the page also has one searching seat)
     assert text.startswith("In 2p balanced, with every seat searching at the budget (at budget 0 every "
                            "seat plays its own bot), the largest gap between two seats' win shares (97.5% "
-                           f"intervals, two budgets compared) is {want0}, and {want64}. "), text
+                           f"intervals, two budgets compared; at 2 players, twice each seat's gap from the "
+                           f"fair 50%) is {want0}, and {want64}. "), text
     d, lo, hi = g64[0] - g0[0], g64[1] - g0[2], g64[2] - g0[1]      # the change, between far ends
     between = "from budget 0 to budget 64"
     want = {
@@ -383,7 +384,8 @@ def test_a_panels_gap_intervals_are_adjusted_over_its_cells(tmp_path, monkeypatc
         assert (r["win_share_balance_low_adjusted"], r["win_share_balance_high_adjusted"]) == \
             pytest.approx(_two_seat_balance(w[:, 0].sum(), 200, level), abs=1e-12)
     text = verdict(advantage(t, True))
-    assert text.count("(98.75% intervals, two budgets of each of 2 cells compared)") == 2, text
+    assert text.count("(98.75% intervals, two budgets of each of 2 cells compared; at 2 players, twice "
+                      "each seat's gap from the fair 50%)") == 2, text
     # read back on a second call at the same level: nothing is played again
     monkeypatch.setattr(K, "_shares", lambda *a: (_ for _ in ()).throw(AssertionError("replayed")))
     assert K.balance_by_budget("middle-ages", None, [0, 4], 200, tmp_path, panel=panel, seed=1).equals(t)

@@ -194,8 +194,8 @@ def test_no_value_is_named_fairest_on_a_point_estimate():
     curves, against = _balance_rows((0.004, (-0.001, -0.042, 0.041, "within noise")))
     said = fairest_sentence("p", ("3", "the base rules' value"), curves, against)
     assert said.startswith("No value of p tried is shown fairer than 3 (the base rules' value) by its seat "
-                           "balance: 4.3 pp from fair"), said
+                           "imbalance: 4.3 pp from fair"), said
     assert "fairest" not in said and "the smallest estimate 4.2 pp from fair (2.6 to 5.8) at 5" in said
     curves, against = _balance_rows((0.004, (-0.02, -0.03, -0.01, "clear and large enough to matter")))
     clear = fairest_sentence("p", ("3", "the base rules' value"), curves, against)
-    assert clear.startswith("The fairest value of p tried is 5, its seat balance 2.3 pp from fair"), clear
+    assert clear.startswith("The fairest value of p tried is 5, its seat imbalance 2.3 pp from fair"), clear

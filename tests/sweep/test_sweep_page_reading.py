@@ -71,7 +71,7 @@ def test_every_panel_names_its_own_unit_and_the_fair_line_follows_the_player_cou
         for x, y in zip(xs, ys):
             if x in want:
                 assert y == pytest.approx(want[int(x)]), (x, y)
-    balance = next(ax for t, ax in axes.items() if t.startswith("seat balance"))
+    balance = next(ax for t, ax in axes.items() if t.startswith("seat imbalance"))
     assert "win share" not in balance.get_ylabel() and "pp" in balance.get_ylabel()
     length = next(ax for t, ax in axes.items() if t.startswith("game length"))
     assert "rounds" in length.get_title() and "rounds" in length.get_ylabel()
