@@ -136,7 +136,7 @@ def tune(
                       allow_oversubscribe=allow_oversubscribe) as executor, bar:
         result = run_tune(plan, out, storage=storage, force=force, threads=threads,
                           progress=None if quiet else progress, executor=executor)
-    typer.echo(result["sentence"])
+    typer.echo(result["sentence"] + _tied(out, result))
     typer.echo(f"{rules_line(result, out)}; {report_hint(out)}")
     for line in follow_up_lines(result, game, out, vary, target, players=players,
                                 strategies=strategies, panel=panel, lineup=lineup, rules=rules,
@@ -344,3 +344,20 @@ def _skill_args(game: str, out: Path, vary, players, strategies, panel, lineup) 
     if players and not any(str(v).split("=", 1)[0].strip() == "players" for v in vary):
         args.append(f"--players {q(str(players))}")
     return args
+
+
+def _tied(out: Path, result: dict) -> str:
+    """The trials the search's games cannot tell from the best, as the page's verdict names them
+    (:func:`analysis.tune.advice.tied_with_best`); '' when none is, or the files are not there."""
+    import json
+
+    import polars as pl
+
+    from analysis.tune.advice import tied_with_best
+
+    try:
+        tune = json.loads((Path(out) / "tune.json").read_text(encoding="utf-8"))
+        trials = pl.read_csv(Path(out) / "trials.csv", infer_schema_length=None)
+    except (OSError, ValueError, pl.exceptions.PolarsError):
+        return ""
+    return tied_with_best(tune, result, trials)

@@ -45,7 +45,7 @@ from analysis.sweep.metrics import anchors, condition_text, sensitivity
 from analysis.sweep.store import read_json
 from analysis.tune.advice import (WORDS as OUTCOME_WORDS, as_good_as_best, confirmed_outcome, is_start_rules,
                                   objective_text, same_value, search_path, seat_of, start_settings,
-                                  start_value, trial_outcome)
+                                  start_value, tied_with_best, trial_outcome)
 from analysis.tune.targets import edge_digits
 from reports.figures import sweep as FS
 from reports.figures.draw import draw_all
@@ -1249,7 +1249,7 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
             if "No candidate was shown to meet" in said:
                 said = said[:said.index("No candidate was shown to meet")].rstrip()
             said += " " + path
-        verdict.append(said)
+        verdict.append(said + tied_with_best(tune, result, trials))
         verdict += adopt_advice(tune, result)
     rows = [("game", _title(game)), ("ranges", "; ".join(v["text"] for v in tune["varies"])),
             ("targets", "; ".join(t["text"] for t in tune["targets"])),

@@ -482,6 +482,37 @@ def as_good_as_best(trials: pl.DataFrame, best: int, paired: dict | None = None,
                            ).sort(["_o", "_v"]).drop("_o", "_v")
 
 
+def tied_with_best(tune: dict, result: dict, trials: pl.DataFrame, most: int = 3) -> str:
+    """" Trial 2 (setup.hand_size[1] = 7) cannot be told from trial 3 on the search's games …":
+    the verdict names the trials the search's games cannot tell from the best (their difference's
+    interval reaches 0), whether or not they meet the target, so that a designer does not take the
+    best's settings for the only ones (review Z #8: trial 3 at 1.01 (0.52–1.50) was the fix
+    everywhere, trial 2 at 1.03 (0.54–1.52), with another setting changed, only in a section
+    below). '' when every other full-budget trial is shown worse."""
+    if trials.height == 0 or result.get("best_trial") is None:
+        return ""
+    best = int(result["best_trial"])
+    tied = as_good_as_best(trials, best, (result.get("as_good") or {}).get("trials"),
+                           meeting_target=False).filter(pl.col("trial") != best)
+    if tied.height == 0:
+        return ""
+    names = [v["name"] for v in tune["varies"]]
+    base = start_settings(tune)
+
+    def changed(r) -> str:          # the settings the trial moves from the start rules
+        moved = [f"{n} = {r[n]}" for n in names if not same_value(start_value(base, n), r[n])]
+        return ", ".join(moved) if moved else "the start rules"
+
+    listed = "; ".join(f"trial {int(r['trial'])} ({changed(r)}: objective "
+                       f"{objective_text(float(r['objective']))})" for r in tied.head(most).iter_rows(named=True))
+    more = f"; and {tied.height - most} more" if tied.height > most else ""
+    one = tied.height == 1
+    return (f" The search's games cannot tell trial {best} from {listed}{more} (the interval of "
+            f"{'its' if one else 'each one’s'} difference from the best's objective reaches 0): "
+            f"{'it' if one else 'each'} may do as well (the page lists {'it' if one else 'them'} under "
+            "'Settings as good as the best').")
+
+
 __all__ = ["SEAT_LISTS", "adopt_advice", "objective_text", "as_good_as_best", "cell_response", "confirmed_outcome", "how_far", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
            "seat_response_from_moments", "trial_outcome", "start_settings", "start_value", "same_value",
-           "is_start_rules"]
+           "is_start_rules", "tied_with_best"]
