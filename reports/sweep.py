@@ -375,6 +375,31 @@ def _ends_clause(t: dict, what: str) -> str:
             f"{big['from']} to {big['to']}")
 
 
+def turning_points(s) -> tuple[dict, str]:
+    """Where a headline metric's response turns (:func:`analysis.sweep.metrics.turns` on the
+    sweep's value-by-value family), for the tornado chart, whose first → last bars hide a turn
+    (review Z #5: 6 → 9 "+9.8 pp" of seat imbalance hid that 7 is fair): (parameter, metric) →
+    the value it turns at, and the captions' words for them ('' when none turns)."""
+    from analysis.sweep.metrics import turns
+
+    ve = getattr(s, "value_effects", None)
+    if ve is None or ve.height == 0:
+        return {}, ""
+    found = {}
+    for name in dict.fromkeys(ve["parameter"].to_list()):
+        sub = ve.filter(pl.col("parameter") == name)
+        if not sub["numeric"].all():
+            continue
+        for t in turns(ve, name, s.effects):
+            found[(name, t["metric"])] = (t["first"]["to"], t["label"])
+    if not found:
+        return {}, ""
+    said = "; ".join(f"{lab.split(' (')[0]} with {p}, at {at}" for (p, _), (at, lab) in found.items())
+    return ({k: at for k, (at, _) in found.items()},
+            f" A bar is the first → last change only: where a response turns ({said}), the bar "
+            "hides it, and the bar's label says so; the sentences of 'What moves what' give each step.")
+
+
 def turn_sentence(name: str, t: dict) -> str:
     """A metric whose response to ``name`` turns (:func:`analysis.sweep.metrics.turns`): both steps
     with their intervals, and the first-vs-last effect (the page's, :func:`_ends_clause`): it
@@ -793,11 +818,12 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
             if len(sw["varies"]) > 1 else ""
         held = f", each with the other parameters held at {held}" if held else ""
         repeats = " A metric that repeats another (the same number, or its mirror) is left out."
-        names = figs.add("tornado_shares", FS.tornado(s.effects, True, s.score_unit),
+        turning, turned = turning_points(s)
+        names = figs.add("tornado_shares", FS.tornado(s.effects, True, s.score_unit, turning=turning),
                          f"Win shares: the paired change from each setting's first to last value, in "
-                         f"pp{held}.{repeats}")
-        names += figs.add("tornado_other", FS.tornado(s.effects, False, s.score_unit),
-                          f"Every other headline metric, one panel per unit{held}.")
+                         f"pp{held}.{repeats}{turned}")
+        names += figs.add("tornado_other", FS.tornado(s.effects, False, s.score_unit, turning=turning),
+                          f"Every other headline metric, one panel per unit{held}.{turned}")
         secs.append(Section("tornado", "Which parameters move which metric most", figures=names))
     fair = None
     if spec is not None and spec.roles_alike and s.variants.height:

@@ -95,14 +95,18 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str) -> Fi
 
 
 @styled
-def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = 16) -> Figure | None:
+def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = 16,
+            turning: dict | None = None) -> Figure | None:
     """Which parameter moves which metric most: the paired effect of moving each parameter from its
     first to its last value, largest first. ``shares=True``: the win shares, in percentage points;
     otherwise every other metric, one panel per unit (the score unit, turns, …): one unit per axis.
     At most ``top`` bars a panel, and a panel that leaves some out says so ("the 16 largest of 24").
     A metric that is the same number as another, or its mirror (column ``same_as``: a one-seat
     role's share is its seat's; with two roles one side's is one minus the other's), is not drawn:
-    its bar would repeat the other's, as the sentences name it once."""
+    its bar would repeat the other's, as the sentences name it once. ``turning``: (parameter,
+    metric) → the value where the metric's response turns (:func:`analysis.sweep.metrics.turns`),
+    said on the bar's label, since a first → last bar hides a turn (review Z #5). A label keeps
+    the metric's name, not its parenthesis (the sentences define it)."""
     d = e.filter(pl.col("share") == shares)
     if "same_as" in d.columns:
         d = d.filter(pl.col("same_as").is_null())
@@ -127,8 +131,10 @@ def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = 16) -> Figure |
         colours = [OKABE_ITO[0] if x >= 0 else OKABE_ITO[5] for x in delta]
         ax.barh(y, delta, color=colours, alpha=0.8)
         ax.errorbar(delta, y, xerr=[delta - lo, hi - delta], fmt="none", ecolor="#222", capsize=3)
-        labels = [f"{p} {a}→{b}: {lab}" for p, a, b, lab in
-                  zip(g["parameter"], g["from"], g["to"], g["label"])]
+        turns_at = [(turning or {}).get((p, m)) for p, m in
+                    zip(g["parameter"], g["metric"] if "metric" in g.columns else [None] * g.height)]
+        labels = [f"{p} {a}→{b}: {lab.split(' (')[0]}" + (f" (turns at {t}: see text)" if t is not None else "")
+                  for p, a, b, lab, t in zip(g["parameter"], g["from"], g["to"], g["label"], turns_at)]
         ax.set_yticks(y, labels, fontsize=9)
         ax.axvline(0, color="#444", lw=1)
         ax.set_xlabel("change (percentage points)" if shares else f"change ({u})")

@@ -164,3 +164,21 @@ def test_interval_ends_print_on_their_verdicts_side():
     # within noise: an end printed as 0 is on its side; two decimals as before
     assert [cell_text(x) for x in t.filter(pl.col("metric") == "seat 2's win share").row(0)[6:8]] \
         == ["0", "0.81"], t
+
+
+def test_the_tornado_says_where_a_response_its_bar_hides_turns(swept):
+    """Review Z #5: a first → last bar hid a V-shaped response (6 → 9 "+9.8 pp" of seat imbalance
+    where 7 was fair). Seat 1 here falls 25 → 15 % from 0 to 1 and rises again to 21 %: its bar's
+    label and the caption say it turns at 1; seat 4, which levels off, is not said to turn."""
+    from reports.figures.sweep import tornado
+    from reports.sweep import turning_points
+
+    s = swept[0]
+    turning, said = turning_points(s)
+    assert turning.get((NAME, "seat_win_share_1")) == "1", turning
+    assert (NAME, "seat_win_share_4") not in turning
+    assert f"seat 1's win share with {NAME}, at 1" in said and "the bar hides it" in said, said
+    fig = tornado(s.effects, True, "coins", turning=turning)
+    labels = [t.get_text() for ax in fig.axes for t in ax.get_yticklabels()]
+    assert any(lab.startswith(f"{NAME} 0→4: seat 1's win share (turns at 1: see text)") for lab in labels), labels
+    assert not any("seat 4" in lab and "turns" in lab for lab in labels), labels
