@@ -1806,14 +1806,31 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
         note = (f"; {'the last ' + str(bent) + ' are' if bent < len(rows) else 'all are'} slopes of curves "
                 f"that bend: straight-line summaries that say little about the curves" if bent else "")
         out.append(Grouped(f"{name} ({len(rows)} change{'s' if len(rows) > 1 else ''}{note}):",
-                           [may_matter_sentence(r, unit, n, line_digits(r, d)) if r.get("verdict") == stats.MAY_MATTER
-                            # each line with its verdict (review U #8: the clear and large enough
-                            # ones carried none, beside the long verdicts of the ones that may matter)
-                            else (change_sentence(r, unit, line_digits(r, d))[:-1]
-                                  + f"{'; ' if bends(r) else ': '}{verdict_words(r['verdict'])}.")
-                            if r.get("verdict") == stats.LARGE
-                            else change_sentence(r, unit, line_digits(r, d)) for r in rows]))
+                           [(may_matter_sentence(r, unit, n, line_digits(r, d)) if r.get("verdict") == stats.MAY_MATTER
+                             # each line with its verdict (review U #8: the clear and large enough
+                             # ones carried none, beside the long verdicts of the ones that may matter)
+                             else (change_sentence(r, unit, line_digits(r, d))[:-1]
+                                   + f"{'; ' if bends(r) else ': '}{verdict_words(r['verdict'])}.")
+                             if r.get("verdict") == stats.LARGE
+                             else change_sentence(r, unit, line_digits(r, d))) + composition_note(r, cmp)
+                            for r in rows]))
     return out
+
+
+def composition_note(r: dict, cmp: pl.DataFrame) -> str:
+    """After a founders' win share that moved (Médiévallons, MV-4), when the share of players who
+    found that guild moved clearly too: the founders are then other players, so the change need not
+    be the guild's own doing (review Z #6: "Noble: founders' win share −1.28 pp, clear, may matter"
+    beside "Noble: players founding +1.15 pp", with more and weaker founders behind it). ''
+    otherwise."""
+    if r.get("metric") != "guild_founders_win_share" or "verdict" not in cmp.columns:
+        return ""
+    f = cmp.filter((pl.col("metric") == "guild_founded_share") & (pl.col("key") == r.get("key")))
+    if f.height == 0 or f["verdict"][0] in (None, stats.NOT_SHOWN):
+        return ""
+    return (f" Who founds it changed too (players founding it: {pp(float(f['diff'][0]))}, "
+            f"{verdict_words(f['verdict'][0])}): some of its founders are other players now, so the "
+            "change need not be the guild's own doing.")
 
 
 def line_digits(r: dict, digits: int) -> int:

@@ -1,0 +1,31 @@
+"""Review Z #6: a Médiévallons before/after listed "Noble: founders' win share −1.28 pp, clear, may
+matter" beside "Noble: players founding +1.15 pp": more players found it, so its founders are
+partly other players, and the change need not be the guild's. The founders' line now says so when
+the founded share moved clearly too, and only then."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from analysis import stats
+from reports.text import composition_note
+
+
+def _cmp(founded_verdict):
+    return pl.DataFrame({"metric": ["guild_founders_win_share", "guild_founded_share"],
+                         "key": ["noble", "noble"], "diff": [-0.0128, 0.0115],
+                         "verdict": [stats.MAY_MATTER, founded_verdict]})
+
+
+def test_a_founders_share_says_who_founds_changed_when_the_founded_share_moved_clearly():
+    cmp = _cmp(stats.LARGE)
+    row = cmp.row(0, named=True)
+    note = composition_note(row, cmp)
+    assert note.startswith(" Who founds it changed too (players founding it: +1.1 pp, clear and large "
+                           "enough to matter)"), note
+    assert composition_note(cmp.row(1, named=True), cmp) == ""      # (the founded share's own line)
+
+
+def test_nothing_is_added_when_the_founded_share_is_within_noise():
+    cmp = _cmp(stats.NOT_SHOWN)
+    assert composition_note(cmp.row(0, named=True), cmp) == ""
