@@ -152,7 +152,15 @@ def played_first_player(fp: pl.DataFrame) -> Figure | None:
         ax.hlines(1 / P, k * step - 0.45, k * step + 0.45, color=FAIR, linestyle="--", linewidth=1.3)
         ax.annotate(f"{100 * p[0]:.1f}%", (x[0], p[0] + _Z95 * se[0]), xytext=(0, 4),
                     textcoords="offset points", ha="center", fontsize=9)
-    ax.set_xticks(np.arange(len(counts)) * step, [f"{P} players" for P in counts])
+    # each count's games under it: a run's own count (``from_run``) has many more than the played
+    # ones, so its intervals are narrower (review Z #10: 100,000 beside 2,000 games, unmarked)
+    def games_of(P: int) -> str:
+        d = fp.filter(pl.col("players") == P)
+        n = int(d["games"].max()) if "games" in d.columns else 0
+        own = "from_run" in d.columns and bool(d["from_run"].any())
+        return f"\n{n:,} games" + (" (the run)" if own else "") if n else ""
+
+    ax.set_xticks(np.arange(len(counts)) * step, [f"{P} players{games_of(P)}" for P in counts])
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 

@@ -29,3 +29,18 @@ def test_a_founders_share_says_who_founds_changed_when_the_founded_share_moved_c
 def test_nothing_is_added_when_the_founded_share_is_within_noise():
     cmp = _cmp(stats.NOT_SHOWN)
     assert composition_note(cmp.row(0, named=True), cmp) == ""
+
+
+def test_the_first_player_figure_says_how_many_games_each_count_played():
+    """Review Z #10: the run's own 2-player bars (100,000 games) stood beside 2,000-game bars with
+    nothing saying which is which; each count's games are now under its label."""
+    from reports.figures.medievallons import played_first_player
+
+    rows = []
+    for P, n, own in ((2, 100_000, True), (3, 2_000, False)):
+        for s in range(P):
+            rows.append({"players": P, "seat": s, "win_share": 1 / P, "std_error": 0.01, "games": n,
+                         "from_run": own})
+    fig = played_first_player(pl.DataFrame(rows))
+    ticks = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert ticks == ["2 players\n100,000 games (the run)", "3 players\n2,000 games"], ticks
