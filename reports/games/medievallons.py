@@ -261,7 +261,9 @@ def _guild_section(t: dict, figs: FigureSet, smallest: float = SMALLEST_SHARE) -
         "each other rather than with the fair share alone; to test a type, remove a copy in a rules "
         "file and compare the two runs.",
         figs.add("guild_types", F.guild_types(t), " ".join(guild_headlines(t))),
-        [(f"Guild types (too few players to rank: a type founded by {RANK_RULE})", _guild_rows(t, smallest))],
+        # (review Z #10: "Guild types (too few players to rank: …)" read as the whole table's title)
+        [(f"Guild types (a type founded by {RANK_RULE} is marked too few players to rank)",
+          _guild_rows(t, smallest))],
         guild_headlines(t))
 
 
