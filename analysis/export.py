@@ -38,7 +38,7 @@ from simcore.errors import UsageError
 from analysis.load import check_run
 from simcore.rundir import GAMES, PLAYERS
 
-WHAT = ("players", "games", "seats", "roles", "events", "tiles", "length", "matchups", "summary")
+WHAT = ("players", "games", "seats", "roles", "events", "tiles", "guilds", "length", "matchups", "summary")
 FORMATS = ("csv", "parquet")
 RAW = {"players": PLAYERS, "games": GAMES}
 BATCH_ROWS = 1 << 18          # rows per batch of a raw export
@@ -78,6 +78,12 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
         if not has_tiles(rs):
             raise UsageError(lacking(run, rs, "tiles"))
         return tile_impact(rs)
+    if what == "guilds":
+        from analysis.guilds import guild_table, has_guilds
+
+        if not has_guilds(rs):
+            raise UsageError(lacking(run, rs, "guilds"))
+        return guild_table(rs)
     if what == "length":
         from analysis.length import has_length, length_summary
 
@@ -156,6 +162,8 @@ def _games_with(what: str) -> list[str]:
             return any(c.unit == "turns" for c in spec.columns_with_role("length", "games"))
         if what == "roles":
             return bool(spec.columns_with_role("seat_role")) and len(spec.roles) > 1
+        if what == "guilds":
+            return bool(spec.columns_with_role("founded_by_type"))
         return False
 
     return [spec.title for spec in registry.specs().values() if has(spec)]
@@ -197,13 +205,15 @@ def _without_fair_share(table, rs):
 def available(run: str | Path, rs) -> list[str]:
     """The ``--what`` tables this run has, in :data:`WHAT`'s order."""
     from analysis.events import has_events
+    from analysis.guilds import has_guilds
     from analysis.length import has_length
     from analysis.matchups import has_matchups
     from analysis.roles import bots_share_a_role, has_roles
     from analysis.tiles import has_tiles
 
     has = {"players": (Path(run) / PLAYERS).is_file(), "games": True, "seats": True,
-           "roles": has_roles, "events": has_events, "tiles": has_tiles, "length": has_length,
+           "roles": has_roles, "events": has_events, "tiles": has_tiles, "guilds": has_guilds,
+           "length": has_length,
            "matchups": lambda r: has_matchups(r) and (not has_roles(r) or bots_share_a_role(r)),
            "summary": True}
     return [w for w in WHAT if (has[w](rs) if callable(has[w]) else has[w])]
@@ -217,6 +227,7 @@ def tables_sentence(run: str | Path, rs) -> str:
 _LACKS = {
     "events": ("event cards", "{game} has no event cards", "{games} {has} them"),
     "tiles": ("drafted tiles", "{game} has no drafted tiles", "{games} {has} them"),
+    "guilds": ("guilds", "{game} has no guilds", "{games} {has} them"),
     "length": ("game length in turns", "{game} records no game length in turns",
                "{games} {does}"),
     "roles": ("roles", "in {game} the seats play no roles", "in {games}: one Seigneur against "

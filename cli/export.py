@@ -20,7 +20,7 @@ import typer
 
 _WHAT_HELP = ("players (one row per player per game), games (one row per game), seats (win share and "
               "score per seat), roles (role advantage, games with roles), events (event-card impact), "
-              "tiles (win share by tiles held), length (game length), matchups (strategy pairs), summary (every scalar metric with its interval)")
+              "tiles (win share by tiles held), guilds (founders' win share by guild type), length (game length), matchups (strategy pairs), summary (every scalar metric with its interval)")
 
 
 def register(app: typer.Typer) -> None:

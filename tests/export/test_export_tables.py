@@ -227,3 +227,29 @@ def test_an_out_ending_in_a_slash_names_a_directory_and_is_refused(mixed_run, tm
         err = capsys.readouterr().err
         assert err.startswith("error: ") and err.count("\n") == 1 and "names a directory" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_medievallons_run_exports_its_guild_table_checked_against_its_rows(mixed_run, tmp_path, capsys):
+    """Review Z #10: the report's main Médiévallons table had no --what. Each type's founders and
+    their win share against the other players', recomputed from players.parquet; a game without
+    guilds is one line naming the games that have them."""
+    run = tmp_path / "mv"
+    assert _run(["simulate", "--game", "medievallons", "-n", "400", "--seed", "3", "--out", str(run),
+                 "--quiet"]) == 0
+    out = tmp_path / "guilds.csv"
+    assert export(run, "guilds", out) == 0
+    g = pl.read_csv(out)
+    p = pl.read_parquet(run / "players.parquet")
+    founded = [c for c in p.columns if c.startswith("founded_")]
+    assert g.height == len(founded)
+    for r in g.iter_rows(named=True):
+        f = p["founded_" + r["card"]].to_numpy() > 0
+        w = p["win_share"].cast(pl.Float64).to_numpy()
+        assert r["players"] == len(f) and r["founders"] == int(f.sum()), r["card"]
+        if f.any():
+            assert r["founders_win_share"] == pytest.approx(w[f].mean(), abs=1e-6)
+            assert r["others_win_share"] == pytest.approx(w[~f].mean(), abs=1e-6)
+    capsys.readouterr()
+    assert export(mixed_run, "guilds", tmp_path / "x.csv") == 2       # Middle-Ages has no guilds
+    err = capsys.readouterr().err.strip()
+    assert "no guilds to export" in err and "only Médiévallons has them" in err and "\n" not in err
