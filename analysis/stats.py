@@ -798,10 +798,12 @@ def holm_size_interval(estimate, z, alpha: float = 0.05) -> tuple[np.ndarray, np
 def practical_order(verdicts, estimate, smallest=1.0) -> np.ndarray:
     """Indices putting differences in reading order (:data:`VERDICT_ORDER`): large enough to
     matter first, then may matter, then clear but small, then not shown; within each, by size
-    |estimate| / smallest (largest first) — never by p."""
+    |estimate| / smallest (largest first) — never by p; sizes equal to 9 decimals keep their
+    given order (a 2-player game's two seats are +7.5 and −7.5 pp apart from fair up to rounding:
+    Seat 1 first, not whichever the last bit favoured, review Z #10)."""
     rank = np.array([VERDICT_ORDER.index(str(v)) for v in np.atleast_1d(verdicts)])
     size = np.abs(np.atleast_1d(np.asarray(estimate, dtype=float))) / np.asarray(smallest, dtype=float)
-    return np.lexsort((-np.nan_to_num(size, nan=-1.0), rank))
+    return np.lexsort((-np.round(np.nan_to_num(size, nan=-1.0), 9), rank))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -320,9 +320,10 @@ def gap_pp(d: float, smallest: float) -> str:
 
 
 def _largest_first(seats: pl.DataFrame, verdict: str) -> pl.DataFrame:
-    """The rows of ``seats`` with ``verdict``, largest gap (``diff``) first."""
+    """The rows of ``seats`` with ``verdict``, largest gap (``diff``) first; gaps equal to 9
+    decimals in seat order (a 2-player game's ±7.5 pp: Seat 1 first)."""
     return seats.filter(pl.col("verdict") == verdict).with_columns(
-        pl.col("diff").abs().alias("_a")).sort("_a", descending=True)
+        pl.col("diff").abs().round(9).alias("_a")).sort("_a", descending=True, maintain_order=True)
 
 
 def _seats_named(rows: pl.DataFrame) -> tuple[str, str]:

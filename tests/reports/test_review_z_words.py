@@ -44,3 +44,15 @@ def test_the_first_player_figure_says_how_many_games_each_count_played():
     fig = played_first_player(pl.DataFrame(rows))
     ticks = [t.get_text() for t in fig.axes[0].get_xticklabels()]
     assert ticks == ["2 players\n100,000 games (the run)", "3 players\n2,000 games"], ticks
+
+
+def test_two_seats_equally_far_from_fair_are_read_in_seat_order():
+    """Review Z #10: a 2-player run printed Seat 2 (−7.5 pp) before Seat 1 (+7.5 pp): their sizes
+    differ in the last bits only. Sizes equal to 9 decimals keep the seats' order."""
+    from reports.text import _largest_first
+
+    diff = [0.075 - 1e-15, -0.075]
+    assert list(stats.practical_order([stats.LARGE] * 2, diff, 0.01)) == [0, 1]
+    assert list(stats.practical_order([stats.LARGE] * 2, [0.07, -0.075], 0.01)) == [1, 0]   # a real gap
+    seats = pl.DataFrame({"seat_label": ["Seat 1", "Seat 2"], "diff": diff, "verdict": [stats.LARGE] * 2})
+    assert _largest_first(seats, stats.LARGE)["seat_label"].to_list() == ["Seat 1", "Seat 2"]
