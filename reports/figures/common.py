@@ -390,13 +390,18 @@ def scores(t: dict, unit: str = "coins") -> Figure:
 
 def seat_role_names(t: dict) -> dict[str, str]:
     """{"Seat 1": "Seat 1 (Seigneur)", …} for a game whose seats play roles (the ``role_seats``
-    table), {} otherwise: a score figure's legend names each seat's role, since the roles' scores
-    measure different things (review R #12: "Seat 1 … Seat 4" beside a Seigneur's squares and the
+    table; "Seat 3 (Censitaire, fair-share)" when the seats hold different bots), {} otherwise: a
+    score figure's legend names each seat's role, since the roles' scores measure different things (review R #12: "Seat 1 … Seat 4" beside a Seigneur's squares and the
     Censitaires' resources)."""
     rs = t.get("role_seats")
     if rs is None or "seat_label" not in rs.columns:
         return {}
-    return {r["seat_label"]: f"{r['seat_label']} ({r['role_label']})" for r in rs.iter_rows(named=True)}
+    # seats holding different bots name their bot too, as the role figure does (review Y #10: the
+    # legend said "(Censitaire)" where the role figure said "Seat 3 (fair-share)")
+    bots = seat_bots(t)
+    return {r["seat_label"]: f"{r['seat_label']} ({r['role_label']}"
+                             + (f", {bots[int(r['seat'])]})" if bots else ")")
+            for r in rs.iter_rows(named=True)}
 
 
 @styled

@@ -59,3 +59,14 @@ def test_seats_with_the_same_scores_stay_visible_on_top_of_each_other(tables):
     assert len(steps) == 4
     styles = [(a.get_edgecolor(), str(a.get_linestyle())) for a in steps]
     assert len({ls for _, ls in styles}) == 4, styles       # not only the colours differ
+
+
+def test_seats_with_different_bots_name_their_bot_beside_their_role(tmp_path):
+    """Review Y #10: with one Censitaire on fair-share the score legend said "(Censitaire)" where the
+    role figure said "Seat 3 (fair-share)"; now the legend names both."""
+    run = runner.simulate("seigneurial", players=4, games=600, seed=2, out=tmp_path / "m", quiet=True,
+                          strategies="even-lord,standard,fair-share,standard")
+    fig = F.scores(analyse(open_runs([run])), unit="% of own goal")
+    labels = [x.get_text() for x in fig.axes[0].get_legend().get_texts()]
+    assert labels == ["Seat 1 (Seigneur, even-lord)", "Seat 2 (Censitaire, standard)",
+                      "Seat 3 (Censitaire, fair-share)", "Seat 4 (Censitaire, standard)"], labels
