@@ -247,11 +247,27 @@ def print_report(console, res) -> None:
         print_wrapped(console, below)
 
 
+def _same_file(a, b) -> bool:
+    """Whether two paths name one file (through links, or a file not written yet)."""
+    import os
+
+    try:
+        if os.path.exists(a) and os.path.exists(b):
+            return os.path.samefile(a, b)
+    except OSError:
+        pass
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
 def _check_report_files(junit, summary, force: bool, read: list) -> None:
     """Where ``--junit`` and ``--summary`` write, checked before the check plays (for one baseline
     file or a panel: ``read`` are the inputs they must not overwrite)."""
     from simcore.atomic import check_output_file
 
+    if junit is not None and summary is not None and _same_file(junit, summary):
+        # (review AB #1: the Markdown summary appended to the JUnit XML, which no longer parsed)
+        raise UsageError(f"--summary {summary}: the same file as --junit {junit}; give each its own "
+                         "file (the JUnit report is XML, the summary Markdown)")
     if junit is not None:
         from analysis.check.presentation import JUNIT_FILE, JUNIT_SIGN
 

@@ -1176,13 +1176,19 @@ def write_text_atomic(out: str | Path, text: str, force: bool = False, option: s
 
 
 def append_text(out: str | Path, text: str, option: str) -> Path:
-    """Append UTF-8 text to ``out`` (created if missing), as ``$GITHUB_STEP_SUMMARY`` expects; only
+    """Append UTF-8 text to ``out`` (created if missing), as ``$GITHUB_STEP_SUMMARY`` expects, on a
+    line of its own (a newline first when the file's last line is not ended); only
     to a Markdown or text file (review Q #1: a rules TOML or a Parquet file given as --summary was
     appended to and no longer read)."""
     out = check_output_file(out, False, option, append=True, replaces=MARKDOWN_FILE)
     try:
-        with open(out, "a", encoding="utf-8") as fh:
-            fh.write(text)
+        with open(out, "a+b") as fh:    # (review AB #8: a heading ran on after a last line unended)
+            size = fh.seek(0, os.SEEK_END)
+            unended = False
+            if size:
+                fh.seek(size - 1)
+                unended = fh.read(1) != b"\n"
+            fh.write((("\n" if unended else "") + text).encode("utf-8"))   # (append: at the end)
         PUBLISHED.append(out)
         release_claim(out, True)
     except OSError as exc:

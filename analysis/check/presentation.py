@@ -651,16 +651,17 @@ def write_reports(res: CheckResult, junit: str | Path | None = None,
     if junit is not None:
         write_text_atomic(junit, junit_xml(res), force=force, option="--junit", own_sign=JUNIT_SIGN,
                           replaces=JUNIT_FILE)
-    if summary is not None:
+    if summary is not None:         # (the one appending writer: a Markdown file, on a line of its own)
+        from simcore.atomic import append_text
+
         p = Path(summary)
         if p.is_dir():
             raise UsageError(f"--summary {p}: is a directory (give a file name)")
         try:
             p.parent.mkdir(parents=True, exist_ok=True)
-            with p.open("a", encoding="utf-8") as fh:
-                fh.write(markdown_summary(res))
         except OSError as exc:
             raise UsageError(f"--summary {p}: cannot write ({exc.strerror})") from None
+        append_text(p, markdown_summary(res), "--summary")
 
 
 

@@ -282,6 +282,23 @@ def test_summary_file_is_appended_and_junit_replaced(tmp_path):
     write_reports(res, junit, summary)
     assert summary.read_text(encoding="utf-8").startswith("earlier step\n## ✅ balance check: PASS")
     ET.parse(junit)
+    # a last line left unended gets its newline first (review AB #8: the heading ran on after it)
+    summary.write_text("previous step output without newline", encoding="utf-8")
+    write_reports(res, None, summary)
+    assert summary.read_text(encoding="utf-8").startswith("previous step output without newline\n## ✅")
+
+
+def test_junit_and_summary_in_one_file_are_refused_before_the_check(tmp_path, capsys):
+    """Review AB #1: --junit and --summary naming one file wrote the Markdown after the XML, which
+    no longer parsed, and the check exited 0."""
+    from cli import _run
+
+    same = tmp_path / "same.out"
+    code = _run(["check", "--baseline", str(tmp_path / "missing.toml"), "--junit", str(same),
+                 "--summary", str(same)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "the same file as --junit" in err and "\n" not in err, err
+    assert not same.exists()
 
 
 def test_a_junit_path_holding_a_file_check_did_not_write_needs_force(tmp_path):
@@ -412,6 +429,11 @@ def test_the_ci_workflow_example_caches_numba_and_runs_the_check():
     assert steps[save]["if"].startswith("always()")
     assert steps[save]["with"]["path"] == steps[restore]["with"]["path"]
     assert steps[save]["with"]["key"] == "${{ steps.%s.outputs.cache-primary-key }}" % steps[restore]["id"]
+    # the artifact keeps the whole --save-run directory (review AB #4: run.json and games.parquet
+    # alone read back as a damaged run)
+    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-artifact"))
+    saved = next(s for s in steps if "--save-run" in s.get("run", ""))["run"].split("--save-run")[1].split()[0]
+    assert f"{saved}/" in upload["with"]["path"].split() and upload["with"].get("include-hidden-files") is True
 
 
 def test_the_verdict_line_says_what_was_ruled_out_and_what_decided():
