@@ -180,6 +180,13 @@ def explain(r: MetricResult, paired: bool = False, stopped: bool = False, game: 
     tol = _fmt_tol(r.tolerance)
     big = _fmt_tol(DETECT * r.tolerance)
     if r.verdict == "fail":
+        # the change's own 95% interval beside it, as a pass or an undecided metric has (review AB
+        # #6: the one a reader cares most about had none); paired, the head holds it already
+        if not paired:
+            lo, hi = diff_interval(r, paired)
+            head = (f"{what} ({_ends(r.low, r.high, unit)}) vs {_fmt(r.base, unit)} in the baseline: "
+                    f"{_signed(r.diff)} {dunit} (95% interval of the change {_signed(lo)} to "
+                    f"{_signed(hi)} {dunit}){size_words(r, smallest, game, interval_said=True, alone=open_)}")
         return f"{head}, beyond the {tol} accepted (shown after {_games(r.decided_games)})."
     if r.verdict == "pass" and beyond_tolerance(r):
         # review P #1: "+4.50 coins ±3.5 pass" with no word on why a change beyond the tolerance
@@ -367,11 +374,18 @@ def _scores_together(res: CheckResult, game: str | None) -> str:
     """A FAIL on a seat's mean score where every seat's mean score moved the same way (review V #8:
     more Palais income raised every seat's coins, and the line read as one seat's regression):
     " (every seat's mean score rose, +2.87 to +5.14 coins: the scores moved together, as a change
-    of what the game pays does; the win shares say whether the seats' balance moved)"; "" else."""
+    of what the game pays does; the win shares say whether the seats' balance moved)", unless a
+    seat's win share moved beyond its tolerance by its estimate; "" else."""
     scores = [r for r in res.results if r.metric == "seat_mean_score" and r.diff == r.diff]
     if not any(r.verdict == "fail" for r in scores) or len(scores) < 2:
         return ""
     if not (all(r.diff > 0 for r in scores) or all(r.diff < 0 for r in scores)):
+        return ""
+    # not when a seat's win share moved beyond its tolerance by its estimate (review AB #2: −0.57 to
+    # −7.84 coins, seat 1 gaining +4.7 pp of win share, undecided when the check stopped, was said
+    # to be "a change of what the game pays")
+    shares = [r for r in res.results if r.metric == "seat_win_share" and r.diff == r.diff]
+    if any(abs(r.diff) > r.tolerance for r in shares):
         return ""
     lo, hi = sorted((min(r.diff for r in scores), max(r.diff for r in scores)), key=abs)
     way = "rose" if scores[0].diff > 0 else "fell"

@@ -216,12 +216,16 @@ def test_exit_codes_pass_fail_and_undecided():
 def test_a_failing_metric_is_explained_in_plain_words():
     res = result([(31.2, 0.4), (25.0, 0.1), (25.0, 0.1), (25.0, 0.1)])
     text = explain(res.failed[0])
-    assert text == ("Seat 1 wins 31.2% (30.4–32.0) vs 25.0% in the baseline: +6.20 pp, beyond the ±1.0 "
-                    "accepted (shown after 10,000 games).")
+    # the change's 95% interval beside it (review AB #6), Newcombe's square-and-add from the run's
+    # interval (31.2 ± 1.96 × 0.4) and the baseline's (25.0 ± 1.96 × 0.1), computed here
+    half = math.hypot(1.959964 * 0.4, 1.959964 * 0.1)
+    ends = f"+{6.2 - half:.2f} to +{6.2 + half:.2f} pp"
+    assert text == (f"Seat 1 wins 31.2% (30.4–32.0) vs 25.0% in the baseline: +6.20 pp (95% interval of "
+                    f"the change {ends}), beyond the ±1.0 accepted (shown after 10,000 games).")
     report = text_report(res)
     assert "FAIL: 1 of 4 metrics moved beyond their tolerance (after 10,000 of at most 50,000 games)" in report
     # the report words the change by the smallest difference that matters (1 pp by default)
-    assert text.replace("+6.20 pp,", "+6.20 pp; at least the 1 pp that matters,") in report
+    assert text.replace(f"{ends}),", f"{ends}); at least the 1 pp that matters,") in report
     assert "with the old rules on the same deals" in explain(res.failed[0], paired=True)
 
 

@@ -326,3 +326,7 @@ def test_a_fail_on_scores_that_all_moved_one_way_says_so():
     mixed = [("seat_mean_score", f"Seat {s}", d, 0.5, v) for s, d, v in
              ((1, -2.87, "undecided"), (2, 3.85, "undecided"), (3, 5.14, "fail"), (4, 3.38, "undecided"))]
     assert "moved together" not in status_line(_result(shares + mixed))
+    # nor when a seat's win share moved beyond its tolerance (review AB #2: −0.57 to −7.84 coins
+    # while seat 1's win share gained ~5 pp, undecided when the check stopped)
+    moved = [("seat_win_share", "Seat 1", 4.7, 0.9, "undecided")] + shares[1:]
+    assert "moved together" not in status_line(_result(moved + up))
