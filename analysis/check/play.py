@@ -34,6 +34,27 @@ from analysis.check.measure import PairedMeasure, UnitMeasure, unit_values
 from simcore.errors import UsageError
 
 
+def refuse_measured_run(save_run: str | Path, baseline) -> None:
+    """``--save-run DIR`` naming the run the baseline was measured from (its run.json with the
+    baseline's game, seed and number of games) is refused in one line, with ``--force`` too
+    (review AB #5: ``--save-run runs/base --force`` replaced the 100,000-game run the baseline's
+    header says to rebuild it from with the check's 9,000 games)."""
+    from simcore.rundir import read_meta
+
+    d = Path(save_run)
+    if not (d / "run.json").is_file():
+        return
+    try:
+        meta = read_meta(d)
+    except (UsageError, OSError, ValueError):
+        return
+    if (meta.get("game") == baseline.game and meta.get("seed") == baseline.seed
+            and meta.get("games") == baseline.games):
+        raise UsageError(f"--save-run {save_run}: holds the run this baseline was measured from "
+                         f"(seed {baseline.seed}, {baseline.games:,} games); the check will not "
+                         "replace it, even with --force: give another directory")
+
+
 def _rules_path(baseline: Baseline, rules: str | Path | None, option: str) -> Path | None:
     path = Path(rules) if rules is not None else baseline.rules_path()
     if path is not None and not path.is_file():
@@ -148,6 +169,7 @@ def play_check(baseline: Baseline, *, games: int | None = None, rules: str | Pat
     new_rules = _rules_path(baseline, rules, "--rules")
     old_rules = _rules_path(baseline, against_rules, "--against-rules") if paired else None
     if save_run is not None:
+        refuse_measured_run(save_run, baseline)
         rundir.check_output_dir(save_run, force, "--save-run",
                                 inputs=[p for p in (baseline.path, rules, against_rules) if p is not None])
     seed = check_play_seed(baseline, seed, paired)
