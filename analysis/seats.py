@@ -73,7 +73,9 @@ def checkpoint_kind(rs: RunSet) -> str:
 def seat_table(rs: RunSet) -> pl.DataFrame:
     """Win share per seat with a Wilson interval, against the fair share 1/n.
 
-    Columns: seat (0-based), seat_label, games, wins (Σ win_share), win_share, ci_low, ci_high,
+    Columns: seat (0-based), seat_label, games, effective_games (the games the Wilson interval
+    counts: all of them, or a rotated-seat run's games over the design effect), wins (Σ
+    win_share), win_share, ci_low, ci_high,
     fair_share, diff, diff_low, diff_high (the per-seat interval, unadjusted), win_share_sd (per
     game: shared wins make it smaller than √(p(1 − p))), p_value (Wald test of the fair share with
     that sd), p_adjusted (Holm over the seats), significant (p_adjusted < 0.05: a fair game flags
@@ -191,6 +193,7 @@ def _seat_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
         sd = np.where(ok, xsd * np.sqrt(g), sd)
     _, wsd = stats.moments(n, mean=p, m2=agg["_w2"].to_numpy())
     low, high = stats.wilson(wins, n)
+    n_eff = n
     if "_deal_sq" in agg.columns:
         # a rotated-seat run: its deals are the independent units; the Wilson interval on the
         # effective number of games (n over the design effect, Kish) and the tests on the deals' sd
@@ -205,6 +208,9 @@ def _seat_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
         "seat": agg["seat"].cast(pl.Int8),
         "seat_label": [seat_label(s) for s in agg["seat"]],
         "games": agg["games"].cast(pl.Int64),
+        # the games the Wilson interval counts: all of them, or in a rotated-seat run the games
+        # over the design effect (Kish), for anything that builds intervals of its own from them
+        "effective_games": np.asarray(n_eff, dtype=float),
         "wins": wins, "win_share": p, "ci_low": low, "ci_high": high,
         "fair_share": np.full(len(p), fair), "diff": p - fair,
         "diff_low": low - fair, "diff_high": high - fair,

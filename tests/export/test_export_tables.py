@@ -15,7 +15,7 @@ PLAYERS = (["game", "seat", "strategy", "score", "win_share", "rank"] + [f"tiles
            + [f"coins_before_event_{k}" for k in range(1, 5)]
            + [f"coins_turn_{t}" for t in range(1, 17)])
 GAMES = ["game", "n_players", "event_1", "event_2", "event_3", "event_4", "reshuffles"]
-SEATS = ["seat", "seat_label", "games", "wins", "win_share", "ci_low", "ci_high", "fair_share", "diff",
+SEATS = ["seat", "seat_label", "games", "effective_games", "wins", "win_share", "ci_low", "ci_high", "fair_share", "diff",
          "diff_low", "diff_high", "win_share_sd", "p_value", "p_adjusted", "significant", "verdict",
          "smallest", "mean_score", "score_sd", "score_ci_low",
          "score_ci_high", "mean_rank"]
