@@ -178,7 +178,9 @@ def power_caveat(baselines: Sequence[tuple[str, "Baseline"]]) -> str:
     by_metrics: dict[str, list[str]] = {}        # the metrics limited → the files they are in
     need = 0
     for name, b in baselines:
-        plan = plan_games(b.metrics, b.tolerances(), b.alpha, b.beta, game=b.game)
+        # a panel's cells are checked at alpha / cells (review AB #3: planned at alpha, the advice
+        # said 81,000 games where the panel check itself then asked for 94,000)
+        plan = plan_games(b.metrics, b.tolerances(), b.alpha / len(baselines), b.beta, game=b.game)
         if plan.limited:
             by_metrics.setdefault(metric_names(plan.limited), []).append(name)
             need = max(need, plan.baseline_games or 0)
@@ -256,17 +258,20 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
                     source: str = "", tolerance: dict[str, float] | None = None,
                     alpha: float = DEFAULT_ALPHA, check_games: int | None = None,
                     seed_offset: int = DEFAULT_SEED_OFFSET, beta: float = DEFAULT_BETA,
-                    batch: int | None = None, smallest: dict | None = None) -> str:
+                    batch: int | None = None, smallest: dict | None = None,
+                    plan_alpha: float | None = None) -> str:
     """The text of a baseline file for a run (``meta`` = its run.json, ``metrics`` from :func:`measure`).
 
-    Every key is explained by a comment in the file itself.
+    Every key is explained by a comment in the file itself. ``plan_alpha``: the alpha a check of
+    this file will run at, when not ``alpha`` (a panel's cell: ``alpha / cells``, the family split
+    over them), for the most games a check plays.
     """
     tol = default_tolerances(meta.get("game"), smallest)
     tol.update(tolerance or {})
     rules = rules_entry(meta, out)
     games = int(meta.get("games") or 0)
     tols = [m.tolerance if m.tolerance is not None else tol[m.metric] for m in metrics]
-    plan = plan_games(metrics, tols, alpha, beta, game=meta.get("game"))
+    plan = plan_games(metrics, tols, alpha if plan_alpha is None else plan_alpha, beta, game=meta.get("game"))
     check_games = int(check_games or plan.max_games)
     out_name = Path(out).as_posix()
     src = source or "runs/baseline"
@@ -458,7 +463,8 @@ def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
                   tolerance: dict[str, float] | None = None, alpha: float = DEFAULT_ALPHA,
                   check_games: int | None = None, seed_offset: int = DEFAULT_SEED_OFFSET,
                   beta: float = DEFAULT_BETA, batch: int | None = None,
-                  smallest: dict | None = None, published_as: tuple | None = None) -> Path:
+                  smallest: dict | None = None, published_as: tuple | None = None,
+                  plan_alpha: float | None = None) -> Path:
     """Measure run directory ``run`` and write the baseline file ``out`` (atomic; no overwrite
     without ``force``). ``smallest``: the smallest differences that matter, by kind
     (:func:`analysis.load.parse_smallest_difference`), recorded in ``[smallest_difference]``
@@ -478,7 +484,7 @@ def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
     shown_out, shown_run = published_as or (out, run)
     text = render_baseline(meta, metrics, shown_out, source=Path(shown_run).as_posix(), tolerance=tolerance,
                            alpha=alpha, check_games=check_games, seed_offset=seed_offset, beta=beta,
-                           batch=batch, smallest=smallest)
+                           batch=batch, smallest=smallest, plan_alpha=plan_alpha)
     return write_text_atomic(out, text, force, replaces=BASELINE_FILE)
 
 

@@ -125,10 +125,12 @@ def record_panel_baseline(panel: Panel, out: str | Path, *, games: int, seed: in
             run = runner.run(prep, games=games, seed=seed, out=work / "runs" / f"cell-{k}", force=True,
                              threads=threads, quiet=True, executor=executor)
             try:
-                make_baseline(run, work / name, force=True, tolerance=tolerance,
-                              alpha=DEFAULT_ALPHA if alpha is None else alpha,
+                family = DEFAULT_ALPHA if alpha is None else alpha
+                make_baseline(run, work / name, force=True, tolerance=tolerance, alpha=family,
                               beta=DEFAULT_BETA if beta is None else beta, check_games=check_games,
-                              published_as=(out / name, out / "runs" / f"cell-{k}"))
+                              published_as=(out / name, out / "runs" / f"cell-{k}"),
+                              # its most games planned at the alpha the panel check gives a cell
+                              plan_alpha=family / len(panel.cells))
             except BaselineTooSmall as exc:
                 raise _too_small(exc, games, f"{where} {c.label}", out, panel.game) from None
             files.append(name)

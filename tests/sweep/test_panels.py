@@ -319,3 +319,23 @@ def test_ladder_ranks_the_bots_of_a_panels_lineups_at_each_of_its_player_counts(
     assert code == 2 and "line-ups hold one bot (greedy)" in capsys.readouterr().err
     code = _run(["ladder", "--game", "middle-ages", "--lineup", "greedy,random", "--bots", "random,greedy"])
     assert code == 2 and "not both" in capsys.readouterr().err
+
+
+def test_a_panel_baselines_cells_plan_their_most_games_at_the_alpha_the_panel_check_gives_them(tmp_path):
+    """Review AB #3: each cell file recorded alpha 0.05 and planned its most games (and the advice
+    "record a baseline of at least N games") for it, while the panel check runs each cell at
+    0.05 / cells: the cells ended undecided more often than planned. Each cell's most games is now
+    plan_games' at alpha / cells; the file still records the family's alpha."""
+    from analysis.check.baseline import load_baseline
+    from analysis.check.decision import plan_games
+    from analysis.check.panel import record_panel_baseline
+
+    panel = panels.from_options("middle-ages", players="2", lineups=["random", "greedy", "balanced"])
+    tol = {"seat_win_share": 5.0, "strategy_win_share": 5.0, "seat_mean_score": 20.0}
+    out = record_panel_baseline(panel, tmp_path / "base", games=4000, seed=1, tolerance=tol)
+    named = [(f"cell-{k}.toml", load_baseline(out / f"cell-{k}.toml")) for k in range(3)]
+    for _, b in named:
+        assert b.alpha == pytest.approx(0.05)
+        split = plan_games(b.metrics, b.tolerances(), 0.05 / 3, b.beta, game=b.game).max_games
+        alone = plan_games(b.metrics, b.tolerances(), 0.05, b.beta, game=b.game).max_games
+        assert b.max_games() == split and split > alone
