@@ -247,6 +247,15 @@ def print_report(console, res) -> None:
         print_wrapped(console, below)
 
 
+def _is_file(path) -> bool:
+    """An existing regular file (a name the system refuses, too long or such, is none: the output
+    check names what is wrong with it)."""
+    try:
+        return Path(path).is_file()
+    except OSError:
+        return False
+
+
 def _same_file(a, b) -> bool:
     """Whether two paths name one file (through links, or a file not written yet)."""
     import os
@@ -271,6 +280,14 @@ def _check_report_files(junit, summary, force: bool, read: list) -> None:
     if junit is not None:
         from analysis.check.presentation import JUNIT_FILE, JUNIT_SIGN
 
+        if (not force and _is_file(junit) and not any(_same_file(junit, r) for r in read if r is not None)
+                and JUNIT_FILE.problem(Path(junit)) is not None):
+            # say at once that --force will not help (review AB #9: "file exists (use --force …)",
+            # then with --force a second refusal)
+            from simcore.atomic import what_file
+
+            raise UsageError(f"--junit {junit}: {what_file(Path(junit))} that balance check did not "
+                             "write; it is never replaced, even with --force: give another name")
         check_output_file(junit, force, "--junit", inputs=read, own_sign=JUNIT_SIGN,
                           replaces=JUNIT_FILE)
     if summary is not None:

@@ -351,10 +351,14 @@ def what_file(path: Path) -> str:
         return "binary data"
     if text.startswith(BASELINE_SIGN):
         return "a baseline of balance check"
-    if text.lstrip().startswith("<?xml"):
+    head = text.lstrip()
+    if head.startswith("<?xml"):
         return "an XML file"
-    if text.lstrip()[:1] == "<":
-        return "HTML"
+    if head[:1] == "<":
+        # a JUnit report (or any namespaced XML) without its declaration is XML, not HTML (review
+        # AB #9); other markup is HTML (a step summary may begin with <details>)
+        xml = re.match(r"<\s*(testsuites|testsuite)\b", head) or re.match(r"<[^>]*\bxmlns\b", head)
+        return "an XML file" if xml else "HTML"
     try:
         whole = Path(path).read_text(encoding="utf-8-sig") if path.stat().st_size < 1 << 20 else ""
     except (OSError, UnicodeDecodeError):

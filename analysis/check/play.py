@@ -42,7 +42,10 @@ def refuse_measured_run(save_run: str | Path, baseline) -> None:
     from simcore.rundir import read_meta
 
     d = Path(save_run)
-    if not (d / "run.json").is_file():
+    try:
+        if not (d / "run.json").is_file():
+            return
+    except OSError:             # (a name the system refuses: the output check names it)
         return
     try:
         meta = read_meta(d)

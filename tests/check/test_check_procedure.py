@@ -458,3 +458,17 @@ def test_the_verdict_line_says_what_was_ruled_out_and_what_decided():
     bad = result([(25.0, 0.1), (31.2, 0.4)])
     assert bad.verdict == "fail"
     assert status_line(bad).endswith("): Seat 2 win share +6.20 pp against ±1.0 accepted")
+
+
+def test_a_junit_file_of_another_tool_is_refused_once_and_named_as_xml(tmp_path, capsys):
+    """Review AB #9: a user's JUnit XML (no declaration) at --junit was refused with "file exists
+    (use --force to replace it)", then, with --force, refused again as "HTML". Now the first refusal
+    says --force will not help, and calls the file XML."""
+    from cli import _run
+
+    mine = tmp_path / "pytest.xml"
+    mine.write_text('<testsuites><testsuite name="unit"/></testsuites>\n', encoding="utf-8")
+    code = _run(["check", "--baseline", str(tmp_path / "missing.toml"), "--junit", str(mine)])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err, err
+    assert "an XML file that balance check did not write; it is never replaced, even with --force" in err
