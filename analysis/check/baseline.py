@@ -478,6 +478,14 @@ def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
 
     check_settings(alpha, seed_offset, tolerance or {}, beta)
     meta = check_run(run)
+    if meta.get("matchup"):
+        # (review AA #2: the file replayed no matchup, its command took --players, which a combat
+        # does not, and a check of a city run against a castle baseline read as a regression)
+        m = meta["matchup"]
+        raise UsageError(f"{run}: a {meta.get('game')} run of one matchup ({m.get('attacker')} against "
+                         f"{m.get('defender')} points, {m.get('terrain')}): balance check does not "
+                         "replay a matchup, so it keeps no baseline of it; compare two runs of the same "
+                         "matchup with balance report BASE VARIANT (paired when they share the seed)")
     check_seed(meta.get("seed", 0) + seed_offset, "--seed-offset")   # the seed a check will play
     check_output_file(out, force, inputs=[run], replaces=BASELINE_FILE)
     meta, metrics = measure_run(run)

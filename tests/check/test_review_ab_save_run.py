@@ -27,3 +27,16 @@ def test_the_baselines_own_run_is_never_replaced_by_a_saved_check(tmp_path, caps
                  "--games", "2000", "-q"])
     assert code in (0, 1, 3), capsys.readouterr().err
     assert json.loads((other / "run.json").read_text())["seed"] != 9
+
+
+def test_a_fief_combat_run_gets_no_baseline_it_could_not_replay(tmp_path, capsys):
+    """Review AA #2: a baseline of a Fief combat recorded no matchup: its reproduce command took
+    --players (a combat takes none) and failed, a check replaying it failed the same way, and a
+    city run checked against a castle baseline read as a regression. balance baseline now refuses
+    such a run in one line, naming the matchup and what to use instead."""
+    run = runner.simulate("fief-combat", games=2000, seed=3, out=tmp_path / "siege", quiet=True,
+                          attacker=10, defender=6, terrain="castle")
+    code = _run(["baseline", str(run), "--out", str(tmp_path / "b.toml")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "\n" not in err and not (tmp_path / "b.toml").exists(), err
+    assert "one matchup (10 against 6 points, castle)" in err and "balance report BASE VARIANT" in err
