@@ -39,7 +39,7 @@ from reports.text import (bends, sentence_texts, sides_named,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
     no_game_differs, no_game_differs_in,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
-    player_turns, pvalue, role_headlines, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
+    player_turns, pvalue, role_headlines, shared_win_words, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
     tested_count, turns, verdict_with_range, verdict_words,
 )
 
@@ -912,7 +912,7 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
                     if side else "Headline findings",
                     sentences=lines)]
     if "roles" in t:
-        role_lines = role_headlines(t, getattr(hook_for(rs.game), "GAMES_NOUN", None))
+        role_lines = role_headlines(t, getattr(hook_for(rs.game), "GAMES_NOUN", None), shared_win_words(rs))
         split = bool((t["roles"]["seats"] > 1).any())     # some role has several seats to compare
         secs.append(Section(
             "roles", "Role advantage",

@@ -216,10 +216,17 @@ def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
         # (Fief's attacker and defender, one seat each: how often each side wins, but no fair
         # share, seat balance, shared win or strongest strategy to speak of; the game's lead gives
         # the outcomes, a mutual wipe-out among them)
-        return lead + (role_headlines(t, getattr(hook, "GAMES_NOUN", None)) if "roles" in t else []) \
-            + outcome_headlines(t, rs, sides=True)
+        return lead + (role_headlines(t, getattr(hook, "GAMES_NOUN", None), shared_win_words(rs))
+                       if "roles" in t else []) + outcome_headlines(t, rs, sides=True)
     out: list[str] = role_headlines(t) if "roles" in t else seat_headlines(t)
     return lead + lineup_note(t, rs) + out + outcome_headlines(t, rs) + scope_line(rs)
+
+
+def shared_win_words(rs: RunSet | None) -> str:
+    """How a shared win comes about in ``rs``'s game (its spec's ``extra["shared_win"]``: Fief's "a
+    combat where both sides are wiped out counts half a win to each"), '' for other games."""
+    spec = spec_for(rs.game) if rs is not None else None
+    return str(spec.extra.get("shared_win") or "") if spec is not None else ""
 
 
 def scope_line(rs: RunSet | None) -> list[str]:
@@ -569,17 +576,22 @@ def _role_share_reach(part: pl.DataFrame) -> tuple[str, float] | None:
     return str(part["seat_label"][k]), float(ends[k])
 
 
-def role_headlines(t: dict, games: str | None = None) -> list[str]:
+def role_headlines(t: dict, games: str | None = None, shared: str = "") -> list[str]:
     """How often each role's side wins (table ``roles``) and, for a role of several seats, whether
     one of its seats wins more than its fellows (table ``role_seats``): for asymmetric games, where
     a fair share per seat does not exist. ``games``: what the game's games are called (its report
-    hook's ``GAMES_NOUN``: Fief's "combats"), else "N-player games"."""
+    hook's ``GAMES_NOUN``: Fief's "combats"), else "N-player games". ``shared``: how a shared win
+    comes about, in the game's words (its spec's ``extra["shared_win"]``: Fief's mutual wipe-out);
+    then a one-seat role's share is said to be a win share, not how often it wins (review AA #1:
+    "The Defender wins 11.3% of combats" where it holds 8.3% and shares 6.1% half and half)."""
     out: list[str] = []
     roles = t["roles"]
     n = int(roles["players"][0])
     played = games or f"{n}-player games"
     for r in roles.iter_rows(named=True):
-        if r["seats"] == 1:
+        if r["seats"] == 1 and shared:
+            sentence = f"The {r['role_label']}'s win share is {_p(r, 'win_share')} of {played} ({shared})"
+        elif r["seats"] == 1:
             sentence = f"The {r['role_label']} wins {_p(r, 'win_share')} of {played}"
         else:
             sentence = f"The {r['seats']} {r['role_label']}s together win {_p(r, 'win_share')} of {played}"
