@@ -88,7 +88,7 @@ def agreement_words(agreement: dict) -> str:
     if agreement["disagree"]:
         return (head + " < 0.05: Monte Carlo and the exact odds disagree (a correct kernel gives "
                 "this at most 1 time in 20)")
-    return head + " ≥ 0.05: they agree (within what chance alone gives)"
+    return head + " ≥ 0.05: no disagreement detected (these games show none; not a proof that they agree)"
 
 
 def revolt_cells(row: dict) -> list[str]:
@@ -225,7 +225,7 @@ def calamity_agreement_words(agreement: dict) -> str:
     if agreement["disagree"]:
         return (head + " < 0.05: Monte Carlo and the exact tables disagree (a correct kernel "
                 "gives this at most 1 time in 20)")
-    return head + " ≥ 0.05: they agree (within what chance alone gives)"
+    return head + " ≥ 0.05: no disagreement detected (these games show none; not a proof that they agree)"
 
 
 #: What the generic sentences call a combat run's games and how a replay shows one (a combat has
