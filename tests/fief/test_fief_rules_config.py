@@ -52,8 +52,8 @@ def test_unclamped_table_must_cover_every_reachable_sum():
 @pytest.mark.parametrize("key,value,message", [
     ("dice_thresholds", "[2, 7]", "must start at 1"),
     ("dice_thresholds", '"three"', "must be a list"),
-    ("open", "[0, 1, 1, 2, 2, 3, 2, 4]", "must not decrease"),
-    ("city", "[0, 0, 0, 0, 0, 0, 1, 1]", "single die must be able to inflict a loss"),
+    ("open", "[0, 1, 1, 2, 2, 3, 2, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9]", "must not decrease"),
+    ("city", "[0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]", "single die must be able to inflict a loss"),
     ("lords_removed", '"random"', "must be one of last, first"),
     ("grant_probability", "1.5", "must be <= 1.0"),
     ("requires_lords", "1", "must be true or false"),
@@ -92,3 +92,10 @@ def test_bad_mercy_policy_is_a_usage_error(text):
     """FF-3: an unreadable policy is one clear line."""
     with pytest.raises(UsageError, match="mercy policy"):
         R.parse_mercy(text)
+
+
+def test_a_clamped_table_still_needs_a_column_for_every_sum_of_the_dice():
+    """FF-2 [assumption] clamps only sums above the table (Jeanne d'Arc's bonus, FF-4): a row of 6
+    columns read sums 7-18 from its sixth, silently (review AA #7); it is now one line."""
+    with pytest.raises(ConfigError, match=r"results.city: has 6 columns; needs 18 \(one per sum of 3 dice"):
+        variant(city="[0, 0, 0, 1, 1, 1]")

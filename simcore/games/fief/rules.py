@@ -147,10 +147,15 @@ def from_source(src: TomlSource) -> FiefRules:
         row = res.get(name, list)
         if not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 999 for x in row):
             raise res.error(name, "must be a list of integers from 0 to 999")
-        need = DIE_SIDES if clamp else max_sum
+        # FF-2: a column for every sum the dice can make; only sums above them (Jeanne d'Arc's
+        # bonus, FF-4) may read the last column (review AA #7: a row of 6 columns read sums 7-18
+        # from the sixth, silently)
+        need = DIE_SIDES * max_dice if clamp else max_sum
         if len(row) < need:
             raise res.error(name, f"has {len(row)} columns; needs {need}"
-                            + ("" if clamp else " (every reachable dice sum, clamp_above_table = false)"))
+                            + (f" (one per sum of {max_dice} dice; only a sum above them, Jeanne "
+                               "d'Arc's, reads the last column)" if clamp else
+                               " (every reachable dice sum, clamp_above_table = false)"))
         if any(b < a for a, b in zip(row, row[1:])):
             raise res.error(name, "must not decrease as the dice sum grows")
         if row[DIE_SIDES - 1] < 1:
