@@ -39,7 +39,7 @@ from reports.text import (bends, sentence_texts, sides_named,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
     no_game_differs, no_game_differs_in,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
-    player_turns, pvalue, role_headlines, shared_win_words, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
+    one_seat_sides, player_turns, pvalue, role_headlines, shared_win_words, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
     tested_count, turns, verdict_with_range, verdict_words,
 )
 
@@ -206,12 +206,18 @@ def matchup_rows(t: dict) -> pl.DataFrame:
             pct_column(m, "win_share", "win_ci_low", "win_ci_high")})
 
 
-def outcome_rows(t: dict, unit: str = "points") -> pl.DataFrame:
+def outcome_rows(t: dict, unit: str = "points", shared: str = "") -> pl.DataFrame:
+    """The outcome metrics' table; ``shared``: how a shared win comes about in a game of two
+    one-seat sides (Fief's mutual wipe-out), whose margin is the winning side's over the losing
+    one (review AA #4: "Winner's lead over the runner-up" beside two armies)."""
     o = t["outcomes"]
     labels, values = [], []
     for r in o.iter_rows(named=True):
         if r["metric"] == "score_spread":
-            labels.append(f"Winner's lead over the runner-up ({unit})")
+            labels.append(f"Winning side's lead over the losing side ({unit})" if shared else
+                          f"Winner's lead over the runner-up ({unit})")
+        elif r["metric"] == "shared_wins" and shared:
+            labels.append(f"{r['label']} ({shared})")
         else:
             labels.append(r["label"])
         if r["kind"] == "proportion":
@@ -977,7 +983,10 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
                 secs[0].sentences.insert(0, s.sentences[0])
     secs.append(Section("scores", "Score distributions", f"Final {unit} per seat and per strategy.",
                         figs.add("scores", F.scores(t, unit=unit), _score_caption(t, unit))))
-    flow_lines = [x for x in outcome_headlines(t, rs) if "shared win" in x or "ahead of the runner-up" in x]
+    sides = one_seat_sides(t, rs)       # (two armies: the winning side's margin, no "runner-up")
+    flow_lines = [x for x in outcome_headlines(t, rs, sides=sides)
+                  if ("shared win" in x and not sides) or "ahead of the runner-up" in x
+                  or "ahead of the losing side" in x]
     flow_lines += flow_headlines(t, rs)
     flow_figs = figs.add("game_flow", F.game_flow(t), " ".join(flow_lines))
     if flow_by_turn(t):
@@ -989,9 +998,10 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
                       "checkpoints, how often the leader at each checkpoint wins, shared wins and the "
                       "winner's margin.")
     else:
-        flow_intro = "Shared wins and the winner's margin."
+        flow_intro = ("The winning side's margin over the losing side." if sides else
+                      "Shared wins and the winner's margin.")
     secs.append(Section("flow", "Game flow", flow_intro, flow_figs,
-                        [("Outcome metrics", outcome_rows(t, unit))],
+                        [("Outcome metrics", outcome_rows(t, unit, shared_win_words(rs) if sides else ""))],
                         [] if flow_figs else flow_lines))
     if side and all("roles" in t_ for _, _, t_ in side):
         lines_side = side_by_side_role_sentences(side)

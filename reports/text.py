@@ -669,8 +669,11 @@ def outcome_headlines(t: dict, rs: RunSet | None = None, sides: bool = False) ->
              # a score the roles earn toward goals of different sizes: the lead subtracts unlike things
              # (Seigneurial; Fief's points are what each side has left, not progress toward a goal)
              " (scores are progress toward each player's own goal, and the goals differ: a rough figure)")
-    out.append(f"The winner finishes {amount(num(r['estimate']), score_unit(rs))} ({num_ci(r['ci_low'], r['ci_high'])}) "
-               f"ahead of the runner-up on average{rough}.")
+    # two sides of one seat each (a Fief combat): the winning side against the losing one, not a
+    # "runner-up" (review AA #4)
+    winner, second = ("The winning side", "the losing side") if sides else ("The winner", "the runner-up")
+    out.append(f"{winner} finishes {amount(num(r['estimate']), score_unit(rs))} ({num_ci(r['ci_low'], r['ci_high'])}) "
+               f"ahead of {second} on average{rough}.")
     out += flow_headlines(t, rs, by_rank=False)     # (the flow section adds the by-rank sentence)
     out += length_headlines(t, rs)
     hook = hook_for(rs.game) if rs is not None else None

@@ -168,5 +168,6 @@ def test_a_combats_winner_margin_is_not_called_progress_toward_a_goal(siege):
     """The winner's margin of a combat is in points each side has left; the note that scores are
     "progress toward each player's own goal" is Seigneurial's (its score unit), not Fief's."""
     rs = open_runs([siege])
-    line = next(x for x in headlines(analyse(rs), rs) if x.startswith("The winner finishes"))
-    assert "points" in line and "own goal" not in line, line
+    # the winning side against the losing one, no "runner-up" between two armies (review AA #4)
+    line = next(x for x in headlines(analyse(rs), rs) if x.startswith("The winning side finishes"))
+    assert "points" in line and "own goal" not in line and "ahead of the losing side" in line, line
