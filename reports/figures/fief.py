@@ -98,7 +98,9 @@ def heatmap_title(sub: pl.DataFrame, terrain: str, method: str, width_chars: int
     each side, d'Arc, mercy, method), wrapped to ``width_chars`` characters a line."""
     darc = sub["darc"][0]
     mercy = sub["mercy"][0]
-    parts = [f"defender in {terrain}",
+    # the terrain as the break-even table names it ("in open ground", review AA)
+    where = {"open": "open ground", "castle": "a castle", "city": "a city"}.get(terrain, terrain)
+    parts = [f"defender in {where}",
              f"Lords: attacker {_lords(sub, 'attacker')}, defender {_lords(sub, 'defender')}"]
     if darc != "none":
         parts.append(f"d'Arc with the {darc}")

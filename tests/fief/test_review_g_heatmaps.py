@@ -59,7 +59,7 @@ def test_the_heat_map_passes_the_figure_checklist(rules, mercy_city, case):
 
 def test_the_title_names_each_sides_lords_and_every_condition(rules, mercy_city):
     title = " ".join(mercy_city._suptitle.get_text().split())
-    assert title.startswith("P(attacker wins), defender in city (exact)"), title
+    assert title.startswith("P(attacker wins), defender in a city (exact)"), title
     assert "Lords: attacker 1, defender 1" in title and "mercy defender:2" in title, title
     fig = _figure(rules, range(1, 9), range(1, 3), "castle", darc="defender", lords_attacker=3,
                   lords_defender=2)

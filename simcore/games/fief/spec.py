@@ -21,8 +21,9 @@ WINNER_WORDS = {"attacker": "Attacker takes the fief", "defender": "Defender hol
 def _exact_or_mc(what: str, games: str) -> tuple[GameOption, ...]:
     """The three options every table command shares: exact computation, a Monte Carlo check of
     ``games`` ``what`` per cell, or both, and the Monte Carlo seed."""
-    return (GameOption("method", "--method", "exact (dynamic programming), mc (Monte Carlo "
-                       "check) or both.", "exact", str),
+    # (fief-odds computes by dynamic programming, fief-calamity in closed form: review AA)
+    return (GameOption("method", "--method", "exact (computed outright, no sampling), mc (Monte "
+                       "Carlo check) or both.", "exact", str),
             GameOption("games", "--games", f"Monte Carlo {what} per cell (mc, both).", games, str),
             GameOption("seed", "--seed", "Monte Carlo seed.", 0, int))
 
