@@ -226,7 +226,13 @@ def role_advantage(t: dict) -> Figure:
         bar_label(ax, xi, pi, top=min(1.0, max(p.max() * 1.25, 0.1)))
     ax.set_xticks(x, [lab if k == 1 else f"{lab}s ({k})" for lab, k in
                       zip(roles["role_label"].to_list(), roles["seats"].to_list())])
-    ax.set_ylabel("Share of games won by the role")
+    # where games end in shared wins (Fief's mutual wipe-outs), a side's bar is its win share, not
+    # how often it wins (review AA #1: the defender's 11.3% bar where it holds 8.3%)
+    o = t.get("outcomes")
+    shared = o is not None and bool(o.filter((pl.col("metric") == "shared_wins")
+                                              & (pl.col("estimate") > 0)).height)
+    ax.set_ylabel("Win share of the role\n(a shared win counts 1/k to each)" if shared
+                  else "Share of games won by the role")
     ax.set_ylim(0, min(1.0, max(p.max() * 1.25, 0.1)))
     percent_axis(ax)
     ax.set_title(f"Who wins, by role ({int(roles['players'][0])} players,\n95% intervals, unadjusted)")

@@ -171,3 +171,12 @@ def test_a_combats_winner_margin_is_not_called_progress_toward_a_goal(siege):
     # the winning side against the losing one, no "runner-up" between two armies (review AA #4)
     line = next(x for x in headlines(analyse(rs), rs) if x.startswith("The winning side finishes"))
     assert "points" in line and "own goal" not in line and "ahead of the losing side" in line, line
+
+
+def test_the_role_figure_of_a_combat_says_its_bars_are_win_shares(siege):
+    """Review AA #1: the role chart's axis read "Share of games won by the role" beside a defender
+    bar of 11.3% where it holds 8.3% (a mutual wipe-out counts half to each side)."""
+    from reports.figures import common as F
+
+    fig = F.role_advantage(analyse(open_runs([siege])))
+    assert fig.axes[0].get_ylabel().startswith("Win share of the role"), fig.axes[0].get_ylabel()
