@@ -45,7 +45,7 @@ from analysis.sweep.metrics import anchors, condition_text, sensitivity
 from analysis.sweep.store import read_json
 from analysis.tune.advice import (WORDS as OUTCOME_WORDS, as_good_as_best, confirmed_outcome, is_start_rules,
                                   objective_text, same_value, search_path, seat_of, start_settings,
-                                  start_value, tied_with_best, trial_outcome)
+                                  start_value, tied_trials, tied_with_best, trial_outcome)
 from analysis.tune.targets import edge_digits
 from reports.figures import sweep as FS
 from reports.figures.draw import draw_all
@@ -1648,8 +1648,7 @@ def as_good_section(tune: dict, result: dict, trials: pl.DataFrame, game: str) -
     if not best_obj <= 1.0:
         # which trials these games cannot tell apart from the best (review V #3: "best settings"
         # stood on 2.67 against 2.77, their intervals overlapping, and this section listed none)
-        tied = as_good_as_best(trials, best, (result.get("as_good") or {}).get("trials"), meeting_target=False)
-        tied = tied.filter(pl.col("trial") != best)
+        tied = tied_trials(trials, result)
         names = [v["name"] for v in tune["varies"]]
 
         def settings(r) -> str:

@@ -482,6 +482,14 @@ def as_good_as_best(trials: pl.DataFrame, best: int, paired: dict | None = None,
                            ).sort(["_o", "_v"]).drop("_o", "_v")
 
 
+def tied_trials(trials: pl.DataFrame, result: dict) -> pl.DataFrame:
+    """The full-budget trials, other than the best, that the search's games cannot tell from it,
+    whatever their own estimate (:func:`as_good_as_best` with ``meeting_target=False``)."""
+    best = int(result["best_trial"])
+    return as_good_as_best(trials, best, (result.get("as_good") or {}).get("trials"),
+                           meeting_target=False).filter(pl.col("trial") != best)
+
+
 def tied_with_best(tune: dict, result: dict, trials: pl.DataFrame, most: int = 3) -> str:
     """" Trial 2 (setup.hand_size[1] = 7) cannot be told from trial 3 on the search's games …":
     the verdict names the trials the search's games cannot tell from the best (their difference's
@@ -492,8 +500,7 @@ def tied_with_best(tune: dict, result: dict, trials: pl.DataFrame, most: int = 3
     if trials.height == 0 or result.get("best_trial") is None:
         return ""
     best = int(result["best_trial"])
-    tied = as_good_as_best(trials, best, (result.get("as_good") or {}).get("trials"),
-                           meeting_target=False).filter(pl.col("trial") != best)
+    tied = tied_trials(trials, result)
     if tied.height == 0:
         return ""
     names = [v["name"] for v in tune["varies"]]
@@ -515,4 +522,4 @@ def tied_with_best(tune: dict, result: dict, trials: pl.DataFrame, most: int = 3
 
 __all__ = ["SEAT_LISTS", "adopt_advice", "objective_text", "as_good_as_best", "cell_response", "confirmed_outcome", "how_far", "base_value", "panel_outcome", "search_path", "seat_of", "seat_response",
            "seat_response_from_moments", "trial_outcome", "start_settings", "start_value", "same_value",
-           "is_start_rules", "tied_with_best"]
+           "is_start_rules", "tied_trials", "tied_with_best"]
