@@ -38,6 +38,11 @@ def test_worked_example_replays_in_the_reference_round_by_round(rules):
                           "defender 2 pts rolls 6=6 -> attacker loses 3")
     assert (res.attacker.soldiers, len(res.attacker.lords)) == (1, 2)
     assert res.defender.points == 0
+    # the log counts pawns as a reader does: "1 Lord", "1 soldier", "0 Lords", never "1 Lords"
+    assert res.log[0] == ("start: attacker 10 pts (8 soldiers, 2 Lords, open) "
+                          "vs defender 6 pts (5 soldiers, 1 Lord, castle)")
+    assert res.log[-1] == ("end: attacker; attacker 1 soldier + 2 Lords, "
+                           "defender 0 soldiers + 0 Lords")
 
 
 def test_worked_example_with_mercy_granted_after_round_two(rules):
@@ -50,6 +55,8 @@ def test_worked_example_with_mercy_granted_after_round_two(rules):
     res = ref.combat(rules, 10, 6, "castle", lords_attacker=2, lords_defender=1, mercy=(-1, 2),
                      forced=EXAMPLE_DICE)
     assert res.by_mercy and res.winner == "attacker" and res.defender.captured == ["Lord 1"]
+    assert res.log[-1] == ("defender asks for mercy and it is granted: 1 Lord captured, "
+                           "1 soldier removed; attacker wins")
 
 
 def test_both_sides_wiped_in_the_same_round(rules):

@@ -79,7 +79,7 @@ class Army:
 
     def describe(self) -> str:
         lords = ", ".join(self.lords) if self.lords else "no Lord"
-        return f"{self.points} pts ({self.soldiers} soldier{'s' if self.soldiers != 1 else ''}; {lords})"
+        return f"{self.points} pts ({_many(self.soldiers, 'soldier')}; {lords})"
 
 
 @dataclass
@@ -113,8 +113,9 @@ def combat(rules: FiefRules, attacker: int, defender: int, terrain: str = "castl
     dice = Dice(seed, index, forced)
     att = make_army(attacker, lords_attacker, "open", darc == "attacker", darc_first)
     dfn = make_army(defender, lords_defender, terrain, darc == "defender", darc_first)
-    log = [f"start: attacker {att.points} pts ({att.soldiers} soldiers, {len(att.lords)} Lords, open) "
-           f"vs defender {dfn.points} pts ({dfn.soldiers} soldiers, {len(dfn.lords)} Lords, {terrain})"]
+    log = [f"start: attacker {att.points} pts ({_many(att.soldiers, 'soldier')}, "
+           f"{_many(len(att.lords), 'Lord')}, open) vs defender {dfn.points} pts "
+           f"({_many(dfn.soldiers, 'soldier')}, {_many(len(dfn.lords), 'Lord')}, {terrain})"]
     k = {"attacker": mercy[0], "defender": mercy[1]}
     sides = {"attacker": att, "defender": dfn}
     rounds = 0
@@ -132,8 +133,9 @@ def combat(rules: FiefRules, attacker: int, defender: int, terrain: str = "castl
                 if asks(side) and dice.granted(int(p[P_GRANT_THRESHOLD])):
                     army = sides[side]
                     other = "defender" if side == "attacker" else "attacker"
-                    log.append(f"{side} asks for mercy and it is granted: {len(army.lords)} Lord(s) "
-                               f"captured, {army.soldiers} soldier(s) removed; {other} wins")
+                    log.append(f"{side} asks for mercy and it is granted: "
+                               f"{_many(len(army.lords), 'Lord')} captured, "
+                               f"{_many(army.soldiers, 'soldier')} removed; {other} wins")
                     army.captured, army.lords, army.soldiers = army.lords, [], 0
                     return CombatResult(other, True, rounds, att, dfn, log)
         rolls = {}
@@ -165,16 +167,22 @@ def combat(rules: FiefRules, attacker: int, defender: int, terrain: str = "castl
         winner = "defender"
     else:
         winner = "both wiped"
-    log.append(f"end: {winner}; attacker {att.soldiers} soldiers + {len(att.lords)} Lords, "
-               f"defender {dfn.soldiers} soldiers + {len(dfn.lords)} Lords")
+    log.append(f"end: {winner}; attacker {_many(att.soldiers, 'soldier')} + "
+               f"{_many(len(att.lords), 'Lord')}, defender {_many(dfn.soldiers, 'soldier')} + "
+               f"{_many(len(dfn.lords), 'Lord')}")
     return CombatResult(winner, False, rounds, att, dfn, log)
+
+
+def _many(n: int, pawn: str) -> str:
+    """'1 Lord', '0 Lords', '3 soldiers': a count of pawns as the log reads it."""
+    return f"{n} {pawn}{'' if n == 1 else 's'}"
 
 
 def _pawns(fell: list[str]) -> str:
     if not fell:
         return "nothing"
     soldiers = fell.count("soldier")
-    parts = [f"{soldiers} soldier{'s' if soldiers != 1 else ''}"] if soldiers else []
+    parts = [_many(soldiers, "soldier")] if soldiers else []
     return ", ".join(parts + [x for x in fell if x != "soldier"])
 
 
