@@ -70,6 +70,20 @@ def test_fief_calamity_writes_plague_and_revolt_tables(tmp_path, capsys):
     five = summary.filter((pl.col("soldiers") == 5) & (pl.col("lords") == 2)).row(0, named=True)
     assert (five["soldiers_removed"], five["soldiers_left"]) == (2, 3)
     assert five["p_no_lord_survives"] == pytest.approx(0.25)
+    assert five["p_all_lords_survive"] == pytest.approx(0.25)
+
+
+def test_fief_calamity_village_without_lords_has_no_survival_odds(tmp_path):
+    """FF-5 with 0 Lords: 'no Lord survives' and 'every Lord survives' are both vacuous, so the
+    summary leaves them empty rather than printing 1 and 1 side by side; 1 Lord reads 1/2, 1/2."""
+    out = tmp_path / "cal0"
+    assert _run(["fief-calamity", "--lords", "0-1", "--soldiers", "4", "--out", str(out), "-q"]) == 0
+    summary = pl.read_csv(out / "plague_summary.csv")
+    none = summary.filter(pl.col("lords") == 0).row(0, named=True)
+    assert none["p_no_lord_survives"] is None and none["p_all_lords_survive"] is None
+    assert none["expected_lords_left"] == 0 and none["soldiers_left"] == 2
+    one = summary.filter(pl.col("lords") == 1).row(0, named=True)
+    assert (one["p_no_lord_survives"], one["p_all_lords_survive"]) == pytest.approx((0.5, 0.5))
     dist = pl.read_parquet(out / "plague.parquet")
     totals = dist.group_by(["soldiers", "lords"]).agg(pl.col("probability").sum())
     assert all(abs(x - 1) < 1e-12 for x in totals["probability"])

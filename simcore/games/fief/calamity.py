@@ -98,7 +98,10 @@ def plague_mc(rules: FiefRules, soldiers, lords, games: int, seed: int) -> pl.Da
 
 def plague_summary(dist: pl.DataFrame) -> pl.DataFrame:
     """Per (method, soldiers, lords): soldiers removed and left, expected Lords and points left,
-    P(no Lord survives), P(every Lord survives)."""
+    P(no Lord survives), P(every Lord survives). A village without Lords has neither probability
+    (null, an empty cell in the CSV): 'no Lord survives' and 'every Lord survives' would both be
+    true of it, vacuously, and read as 1 and 1 beside each other."""
+    no_lords = pl.col("lords") == 0
     return (dist.group_by(["method", "soldiers", "lords"], maintain_order=True).agg(
         pl.col("soldiers_left").first(),
         (pl.col("soldiers") - pl.col("soldiers_left")).first().alias("soldiers_removed"),
@@ -108,7 +111,8 @@ def plague_summary(dist: pl.DataFrame) -> pl.DataFrame:
         pl.col("probability").filter(pl.col("lords_left") == pl.col("lords")).sum()
         .alias("p_all_lords_survive"),
         pl.col("games").first(),
-    ))
+    ).with_columns(pl.when(no_lords).then(None).otherwise(pl.col(c)).alias(c)
+                   for c in ("p_no_lord_survives", "p_all_lords_survive")))
 
 
 def revolt_table(rules: FiefRules, max_ecus: int, method: str = "exact", games: int = 0,
