@@ -164,7 +164,12 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
     # every option the variants are played with, before anything is created (review G #3)
     check_play_options(played_in, out, chunk_size)
     console = Console(stderr=True, quiet=quiet)
-    resuming = prepare_out(plan.to_json(), out, force, kind=kind)   # a bad --out fails before the compile
+    from cli.guards import strategy_files
+    from simcore.atomic import input_paths
+
+    # a bad --out fails before the compile; so does one that is, holds or lies in what it reads
+    resuming = prepare_out(plan.to_json(), out, force, kind=kind,
+                           inputs=input_paths(rules, panel, strategy_files(strategies)))
     together = [where for p, where in played_in if not p.player_rows]
     restart: list = []
     if together:

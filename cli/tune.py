@@ -112,7 +112,12 @@ def tune(
     from analysis.sweep.play import prepare_out
 
     console = Console(stderr=True, quiet=quiet)
-    prepare_out(plan.to_json(), out, force, kind="tune")   # a bad --out fails before any game
+    from cli.guards import strategy_files
+    from simcore.atomic import input_paths
+
+    # a bad --out fails before any game; so does one that is, holds or lies in what the tune reads
+    prepare_out(plan.to_json(), out, force, kind="tune",
+                inputs=input_paths(rules, panel, strategy_files(strategies)))
     bar = Progress(TextColumn("[bold]{task.fields[phase]}"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("{task.description}"), console=console, transient=True)
     tasks: dict[str, int] = {}

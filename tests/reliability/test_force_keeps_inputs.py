@@ -1,0 +1,37 @@
+"""``--force`` never replaces what the command itself reads: a tune run again with ``--rules`` set
+to its own ``best_rules.toml`` and ``--out`` its own directory replaced that file (the first
+tune's answer) by the new one, exit 0, and the same command then failed on "different rules
+text". The sweep and tune commands now pass their rules, panel and strategy files to the output
+check, as simulate does."""
+
+from __future__ import annotations
+
+import hashlib
+
+from in_process import balance
+
+from cli.guards import strategy_files
+
+TUNE = ["tune", "--players", 2, "--strategies", "random", "--target", "seat-balance:5",
+        "--trials", 2, "--min-games", 200, "--max-games", 400, "--confirm-games", 300, "-q"]
+
+
+def test_a_tune_forced_onto_its_own_directory_keeps_the_rules_it_reads(tmp_path):
+    out = tmp_path / "tune"
+    balance(*TUNE, "--vary", "setup.start_coins[0]=0..4", "--out", out)
+    best = out / "best_rules.toml"
+    before = hashlib.md5(best.read_bytes()).hexdigest()
+    done = balance(*TUNE, "--vary", "setup.extra_coin_tokens=2..10", "--rules", best, "--out", out,
+                   "--force", check=False)
+    lines = [ln for ln in done.stderr.splitlines() if ln.strip()]
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    # (long paths are shortened in the message, hence the pieces)
+    assert lines[0].startswith(f"error: --out {out}: contains ") and lines[0].endswith(
+        "best_rules.toml, which this command reads (write somewhere else)"), lines[0]
+    assert hashlib.md5(best.read_bytes()).hexdigest() == before
+
+
+def test_strategy_files_are_the_file_parts_of_the_list():
+    assert strategy_files("balanced,bots.toml:mine,random") == ["bots.toml"]
+    assert strategy_files("dir/a b.toml:x,c.toml:y") == ["dir/a b.toml", "c.toml"]
+    assert strategy_files(None) == [] and strategy_files("balanced") == []
