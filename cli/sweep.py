@@ -101,6 +101,10 @@ def sweep(
     check_options(workers, scheduler, allow_oversubscribe)
     the_panel, players = options_panel(game, panel=panel, players=players, lineups=lineup,
                                        strategies=strategies)
+    from cli.guards import strategy_files
+    from simcore.atomic import input_paths
+
+    reads = input_paths(rules, panel, strategy_files(strategies))   # --out may not be or hold them
     if the_panel is not None:
         from analysis.sweep.panel import plan_panel_sweep, panel_effects
 
@@ -111,7 +115,8 @@ def sweep(
         with executor_for(workers, scheduler, threads=threads, quiet=quiet,
                           allow_oversubscribe=allow_oversubscribe) as executor:
             path = play_with_progress(pplan, out, force=force, threads=threads,
-                                      chunk_size=chunk_size, quiet=quiet, executor=executor)
+                                      chunk_size=chunk_size, quiet=quiet, executor=executor,
+                                      inputs=reads)
         effects = panel_effects(path)
         from analysis.sweep.panel_effects import headline_sentences
 
@@ -127,7 +132,7 @@ def sweep(
     with executor_for(workers, scheduler, threads=threads, quiet=quiet,
                       allow_oversubscribe=allow_oversubscribe) as executor:
         path = play_with_progress(plan, out, force=force, threads=threads, chunk_size=chunk_size,
-                                  quiet=quiet, executor=executor)
+                                  quiet=quiet, executor=executor, inputs=reads)
     typer.echo(f"sweep: {path} ({counted(len(plan.variants), 'variant')} x {counted(n, 'game')}); "
                f"{report_hint(path)}")
 
@@ -144,8 +149,9 @@ def _played_so_far(where) -> int:
 
 
 def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, quiet: bool,
-                       executor=None) -> Path:
-    """Run the sweep with one progress bar over every variant's games (on stderr)."""
+                       executor=None, inputs=()) -> Path:
+    """Run the sweep with one progress bar over every variant's games (on stderr). ``inputs``:
+    the files the sweep reads (rules, panel, strategy files), which ``out`` may not be or hold."""
     from rich.console import Console
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                TimeRemainingColumn)
@@ -164,12 +170,8 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
     # every option the variants are played with, before anything is created (review G #3)
     check_play_options(played_in, out, chunk_size)
     console = Console(stderr=True, quiet=quiet)
-    from cli.guards import strategy_files
-    from simcore.atomic import input_paths
-
     # a bad --out fails before the compile; so does one that is, holds or lies in what it reads
-    resuming = prepare_out(plan.to_json(), out, force, kind=kind,
-                           inputs=input_paths(rules, panel, strategy_files(strategies)))
+    resuming = prepare_out(plan.to_json(), out, force, kind=kind, inputs=inputs)
     together = [where for p, where in played_in if not p.player_rows]
     restart: list = []
     if together:

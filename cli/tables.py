@@ -89,7 +89,7 @@ def adopt_shared_kind(out: Path, cmd) -> None:
     except (OSError, ValueError, AttributeError):
         wrote = None
     if wrote == cmd.name:
-        write_marker(out, cmd.name, marker["entries"], marker.get("id"))
+        write_marker(out, cmd.name, marker["entries"], marker.get("id"), tree=marker.get("tree"))
         return
     whose = f"{wrote} tables" if isinstance(wrote, str) and wrote else \
         f"{cmd.kind} whose run.json does not say which command wrote them"

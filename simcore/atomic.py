@@ -18,7 +18,8 @@ Nothing already on disk is lost:
   :data:`MARKER` (``.balance-output.json``: the toolkit's name, the kind of output — run, report,
   sweep, tune, questions … —, a format, a random id and the entries it wrote). ``force`` replaces
   an existing directory only if its marker has the same kind and it holds nothing the marker does
-  not list, and removes only the listed entries (:func:`ownership_problem`,
+  not list (inside its listed folders too: the marker's ``tree``, recorded once the directory is
+  complete), and removes only the listed entries (:func:`ownership_problem`,
   :func:`publish_dir`). A file named ``run.json`` or ``report.html`` proves nothing. An existing
   file is replaced only with ``force``, or when it holds the writer's own sign (``own_sign``: the
   JUnit report that every CI run rewrites); and ``force`` replaces only a file of the kind the
@@ -570,13 +571,40 @@ def read_marker(directory: str | Path) -> dict | None:
     return data
 
 
+#: Most paths a marker's ``tree`` records (about 50 bytes each, under :func:`read_marker`'s 1 MB);
+#: a directory holding more is checked as a marker without a tree is.
+TREE_MAX = 10_000
+
+
+def directory_tree(directory: str | Path, entries: Iterable[str]) -> list[str] | None:
+    """Every file and folder inside the listed ``entries`` of ``directory`` that are folders, as
+    paths relative to ``directory`` ("figures/seats.png"), or None past :data:`TREE_MAX`.
+    Symbolic links are recorded, never followed."""
+    d = Path(directory)
+    tree: list[str] = []
+    for entry in sorted(set(entries)):
+        top = d / entry
+        if entry == MARKER or "/" in entry or top.is_symlink() or not top.is_dir():
+            continue
+        for root, dirs, files in os.walk(top):
+            rel = Path(root).relative_to(d).as_posix()
+            tree += [f"{rel}/{name}" for name in (*dirs, *files)]
+            if len(tree) > TREE_MAX:
+                return None
+    return sorted(tree)
+
+
 def write_marker(directory: str | Path, kind: str, entries: Iterable[str],
-                 marker_id: str | None = None) -> dict:
-    """Write ``directory``'s marker (replacing it atomically) and return it."""
+                 marker_id: str | None = None, tree: list[str] | None = None) -> dict:
+    """Write ``directory``'s marker (replacing it atomically) and return it. ``tree``: every path
+    inside the listed folders (:func:`directory_tree`), recorded when the directory is complete,
+    so that ``--force`` finds a user's file put inside one of them (``figures/NOTES.txt``)."""
     d = Path(directory)
     marker = {"toolkit": _TOOLKIT, "kind": kind, "format": MARKER_FORMAT,
               "id": marker_id or new_id(),
               "entries": sorted({e for e in entries if e != MARKER and "/" not in e})}
+    if tree is not None:
+        marker["tree"] = sorted(set(tree))
     tmp = d / f"{MARKER}.tmp-{new_id()}"
     tmp.write_text(json.dumps(marker, indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, d / MARKER)
@@ -585,20 +613,72 @@ def write_marker(directory: str | Path, kind: str, entries: Iterable[str],
 
 def mark_dir(directory: str | Path, kind: str, entries: Iterable[str]) -> dict:
     """Add ``entries`` to the marker of a directory written in place (a sweep, a tune); a directory
-    without a marker gets a new one of ``kind``."""
+    without a marker gets a new one of ``kind``. The marker then has no ``tree`` (the folders are
+    still being written) until :func:`seal_dir`."""
     old = read_marker(directory)
     if old is not None and old["kind"] == kind:
         return write_marker(directory, kind, [*old["entries"], *entries], old.get("id"))
     return write_marker(directory, kind, entries)
 
 
+def seal_dir(directory: str | Path) -> dict | None:
+    """Record in the marker of a directory written in place, once complete, every path inside its
+    listed folders (:func:`directory_tree`), as :func:`publish_dir` does for the others."""
+    old = read_marker(directory)
+    if old is None:
+        return None
+    present = [e for e in old["entries"] if os.path.lexists(Path(directory) / e)]
+    return write_marker(directory, old["kind"], old["entries"], old.get("id"),
+                        tree=directory_tree(directory, present))
+
+
+def _tree_of(marker: dict) -> set[str] | None:
+    tree = marker.get("tree")
+    if isinstance(tree, list) and all(isinstance(t, str) for t in tree):
+        return set(tree)
+    return None
+
+
+def _inner_foreign(directory: Path, entry: str, tree: set[str] | None) -> list[str]:
+    """What the listed folder ``entry`` holds that this toolkit did not write there: with a
+    recorded tree, any path not in it (a folder not in it is named once, not its contents);
+    without one (a directory written before trees were recorded, or in place and interrupted),
+    the foreign entries of each folder inside it that carries a marker of its own (a sweep's
+    variant, a panel's cell: a run)."""
+    top = directory / entry
+    if top.is_symlink() or not top.is_dir():
+        return []
+    found: list[str] = []
+    for root, dirs, files in os.walk(top):
+        rel = Path(root).relative_to(directory).as_posix()
+        if tree is not None:
+            for name in files:
+                if f"{rel}/{name}" not in tree:
+                    found.append(f"{rel}/{name}")
+            unknown = [n for n in dirs if f"{rel}/{n}" not in tree]
+            found += [f"{rel}/{n}" for n in unknown]
+            dirs[:] = [n for n in dirs if n not in unknown]
+            continue
+        inner = read_marker(root)
+        if inner is not None:
+            found += [f"{rel}/{e}" for e in foreign_entries(root, inner)]
+            dirs[:] = []                       # its own folders: checked by its own marker above
+    return found
+
+
 def foreign_entries(directory: str | Path, marker: dict) -> list[str]:
-    """Entries of ``directory`` its marker does not list (the user's own files)."""
+    """Entries of ``directory`` its marker does not list (the user's own files), and, inside its
+    listed folders, what this toolkit did not write there (:func:`_inner_foreign`), as relative
+    paths ("figures/NOTES.txt")."""
     listed = set(marker["entries"]) | {MARKER}
+    d = Path(directory)
+    tree = _tree_of(marker)
     try:
-        return sorted(e.name for e in os.scandir(directory) if e.name not in listed)
+        top = sorted(e.name for e in os.scandir(d) if e.name not in listed)
     except OSError:
         return []
+    inner = [p for e in sorted(marker["entries"]) for p in _inner_foreign(d, e, tree)]
+    return top + inner
 
 
 def _a_kind(kind: str) -> str:
@@ -637,10 +717,29 @@ def _remove_owned(directory: Path) -> list[str]:
             except OSError:
                 return sorted(os.listdir(directory))
         return left
+    tree = _tree_of(marker)
     for entry in marker["entries"]:
         p = directory / entry
-        if os.path.lexists(p):
+        if not os.path.lexists(p):
+            continue
+        if tree is None or p.is_symlink() or not p.is_dir():
             _remove(p)
+            continue
+        # only what the tree records: a file put inside meanwhile keeps its folder (and the old
+        # directory, reported by the caller)
+        for rel in sorted((t for t in tree if t.startswith(f"{entry}/")), key=len, reverse=True):
+            q = directory / rel
+            if q.is_symlink() or q.is_file():
+                q.unlink(missing_ok=True)
+            elif q.is_dir():
+                try:
+                    q.rmdir()
+                except OSError:
+                    pass
+        try:
+            p.rmdir()
+        except OSError:
+            pass
     for p in directory.glob(f"{MARKER}*"):
         _remove(p)
     try:
@@ -1223,8 +1322,10 @@ def publish_dir(tmp: Path, target: Path, kind: str | None = None) -> Path:
     claim = _CLAIMS.get(absolute)
     kind = kind or (claim.kind if claim is not None else None) or "output"
     old_marker = read_marker(tmp)
-    write_marker(tmp, kind, os.listdir(tmp),
-                 old_marker.get("id") if old_marker and old_marker["kind"] == kind else None)
+    entries = os.listdir(tmp)
+    write_marker(tmp, kind, entries,
+                 old_marker.get("id") if old_marker and old_marker["kind"] == kind else None,
+                 tree=directory_tree(tmp, entries))
     if _empty_dir(target):
         # An existing empty directory (`mkdir out && simulate -o out`) holds nothing to keep: the
         # complete directory takes its place in one rename (rename(2) replaces an empty

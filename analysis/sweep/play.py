@@ -39,7 +39,7 @@ import simcore
 from simcore import games as registry
 from simcore import runner
 from simcore.atomic import (check_output_dir, claim_output, mark_dir, ownership_problem, publish_dir,
-                            read_marker, recover_leftovers, release_claim, temporary_dir,
+                            read_marker, recover_leftovers, release_claim, seal_dir, temporary_dir,
                             write_text_atomic)
 from simcore.config import parse_settings
 from simcore.errors import ConfigError, UsageError
@@ -251,6 +251,7 @@ def finish_out(work: Path, out: Path) -> Path:
     if Path(work) != Path(out):
         publish_dir(work, out)
     else:
+        seal_dir(out)            # the paths inside its folders, for a later --force to check
         release_claim(out, True)
     return Path(out)
 

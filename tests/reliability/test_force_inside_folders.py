@@ -1,0 +1,96 @@
+"""``--force`` looked only at the top of a directory: a listed folder (a report's ``figures``, a
+sweep's ``variants``, a panel's ``cell-N``) was removed whole with the user's files put inside it
+(``figures/NOTES.txt`` gone, exit 0). A published or completed directory's marker now records
+every path inside its listed folders (its ``tree``); anything else there is the user's, named in
+the refusal, and a replacement removes only what the tree lists. A marker without a tree (written
+before, or a directory still being written in place) is checked through the markers of the
+folders inside it (a sweep's variants and a panel's cells are runs)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from simcore import atomic
+from simcore.errors import UsageError
+
+from in_process import balance
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    yield
+    atomic.release_claims()
+
+
+def _publish(target, kind, files, force=False):
+    out = atomic.check_output_dir(target, force, kind=kind)
+    tmp = atomic.temporary_dir(out)
+    for name, text in files.items():
+        (tmp / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp / name).write_text(text, encoding="utf-8")
+    return atomic.publish_dir(tmp, out)
+
+
+def test_a_users_file_inside_a_listed_folder_stops_force(tmp_path):
+    _publish(tmp_path / "rep", "report", {"report.html": "<html>", "figures/seats.png": "png"})
+    marker = atomic.read_marker(tmp_path / "rep")
+    assert marker["tree"] == ["figures/seats.png"]
+    (tmp_path / "rep" / "figures" / "NOTES.txt").write_text("mine")
+    with pytest.raises(UsageError, match="figures/NOTES.txt, which this toolkit did not write"):
+        atomic.check_output_dir(tmp_path / "rep", True, kind="report")
+    (tmp_path / "rep" / "figures" / "drafts").mkdir()        # a folder of the user's, named once
+    (tmp_path / "rep" / "figures" / "drafts" / "a.png").write_text("a")
+    assert atomic.foreign_entries(tmp_path / "rep", marker) == ["figures/NOTES.txt",
+                                                                "figures/drafts"]
+    assert (tmp_path / "rep" / "figures" / "NOTES.txt").read_text() == "mine"
+
+
+def test_a_replacement_removes_only_what_the_tree_lists(tmp_path, capsys):
+    _publish(tmp_path / "rep", "report", {"report.html": "old", "figures/seats.png": "old png"})
+    out = atomic.check_output_dir(tmp_path / "rep", True, kind="report")
+    tmp = atomic.temporary_dir(out)
+    (tmp / "report.html").write_text("new")
+    (tmp_path / "rep" / "figures" / "NOTES.txt").write_text("mine")   # put there after the check
+    atomic.publish_dir(tmp, out)
+    assert (tmp_path / "rep" / "report.html").read_text() == "new"
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith(".rep.old-")]
+    assert len(kept) == 1 and (kept[0] / "figures" / "NOTES.txt").read_text() == "mine"
+    assert not (kept[0] / "figures" / "seats.png").exists()
+    assert "figures" in capsys.readouterr().err
+
+
+def test_without_a_tree_the_folders_own_markers_are_read(tmp_path):
+    """A sweep written before trees (or interrupted in place): its variants are runs with markers."""
+    sweep = tmp_path / "sw"
+    (sweep / "variants").mkdir(parents=True)
+    _publish(sweep / "variants" / "v000", "run", {"run.json": "{}"})
+    (sweep / "sweep.json").write_text("{}")
+    atomic.write_marker(sweep, "sweep", ["sweep.json", "variants"])
+    assert atomic.foreign_entries(sweep, atomic.read_marker(sweep)) == []
+    (sweep / "variants" / "v000" / "NOTES.txt").write_text("mine")
+    with pytest.raises(UsageError, match="variants/v000/NOTES.txt, which this toolkit did not"):
+        atomic.check_output_dir(sweep, True, kind="sweep")
+
+
+def test_a_tree_too_large_is_not_recorded(tmp_path, monkeypatch):
+    monkeypatch.setattr(atomic, "TREE_MAX", 2)
+    _publish(tmp_path / "rep", "report", {"report.html": "x", "figures/a.png": "a",
+                                          "figures/b.png": "b", "figures/c.png": "c"})
+    assert "tree" not in atomic.read_marker(tmp_path / "rep")
+
+
+def test_sweep_force_keeps_a_users_file_in_a_variant(tmp_path):
+    sweep = ["sweep", "--games", 100, "--players", 4, "--out", tmp_path / "sw", "-q"]
+    balance(*sweep, "--vary", "setup.extra_coin_tokens=[2,3]")
+    marker = json.loads((tmp_path / "sw" / atomic.MARKER).read_text())
+    assert "variants/v000/run.json" in marker["tree"]          # sealed once complete
+    (tmp_path / "sw" / "variants" / "v000" / "NOTES.txt").write_text("mine")
+    done = balance(*sweep, "--vary", "setup.extra_coin_tokens=[4,5]", "--force", check=False)
+    assert done.returncode == 2 and "variants/v000/NOTES.txt" in done.stderr, done.stderr
+    assert (tmp_path / "sw" / "variants" / "v000" / "NOTES.txt").read_text() == "mine"
+    (tmp_path / "sw" / "variants" / "v000" / "NOTES.txt").unlink()
+    balance(*sweep, "--vary", "setup.extra_coin_tokens=[4,5]", "--force")
+    assert sorted(p.name for p in (tmp_path / "sw" / "variants").iterdir()) == ["v000", "v001"]
