@@ -138,7 +138,7 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
 
         if len(runs) > 1:
             raise UsageError(f"{runs[0]} is a {kind} directory: report it on its own")
-        check_output_dir(out, force, kind="report")
+        check_output_dir(out, force, inputs=runs, kind="report")   # not inside what it reads
         if progress:
             progress(f"Reading the {kind}")
         if kind == "tune":
@@ -163,8 +163,8 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
         from simcore.rundir import read_meta
 
         targets = check_targets(str(read_meta(runs[0]).get("game")), target, "balance report")
-    target = check_output_dir(out, force, inputs=[*runs, *([questions] if questions else [])],
-                              kind="report")
+    target = check_output_dir(out, force, inputs=[*runs, *([questions] if questions else []),
+                                                  *([skill] if skill else [])], kind="report")
     n = int(QUESTIONS_GAMES) if questions_games is None else questions_games
     play = questions_player(runs[0], play_questions) if questions is None and n > 0 else None
     if play is None:

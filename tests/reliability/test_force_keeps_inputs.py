@@ -35,3 +35,15 @@ def test_strategy_files_are_the_file_parts_of_the_list():
     assert strategy_files("balanced,bots.toml:mine,random") == ["bots.toml"]
     assert strategy_files("dir/a b.toml:x,c.toml:y") == ["dir/a b.toml", "c.toml"]
     assert strategy_files(None) == [] and strategy_files("balanced") == []
+
+
+def test_a_sweeps_page_is_not_written_inside_the_sweep(tmp_path):
+    """balance report SWEEP --out SWEEP/rep wrote its page inside the directory it read (a run's
+    report was refused so, a sweep's and a tune's page were not)."""
+    sweep = tmp_path / "sw"
+    balance("sweep", "--games", 100, "--players", 4, "--vary", "setup.extra_coin_tokens=[2,3]",
+            "--out", sweep, "-q")
+    done = balance("report", sweep, "--out", sweep / "rep", check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().endswith("which this command reads (write somewhere else)"), done.stderr
+    assert not (sweep / "rep").exists()
