@@ -289,6 +289,19 @@ def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = 
                 entries = [e.name for e in os.scandir(absolute)]
             except OSError as exc:
                 raise UsageError(f"{option} {show(text)}: cannot read it ({exc.strerror})") from None
+            if entries and force:
+                # a command writing it (or inside it: a panel's cell) is named as such, and what
+                # killed commands left inside it is cleaned up, before its entries are judged: their
+                # locks, records and temporary folders are this toolkit's, not the user's
+                held = _held_by_another(absolute) or next(
+                    (h for h in map(lambda n: _held_by_another(absolute / n), _lock_targets(absolute))
+                     if h), None)
+                if held is not None:
+                    raise UsageError(f"{option} {show(text)}: another command is writing it right "
+                                     f"now ({held} is held); wait for it or choose another {option}")
+                if _lock_targets(absolute):
+                    recover_leftovers(absolute)
+                    entries = [e.name for e in os.scandir(absolute)]
             if entries:
                 problem = ownership_problem(absolute, what)
                 if not force:
@@ -903,6 +916,25 @@ def _try_lock(target: Path, create: bool = True) -> _Lock | None:
     except Timeout:
         return None
     return _Lock(lock, path, record_path_for(target), legacy)
+
+
+def _held_by_another(target: Path) -> str | None:
+    """The name of ``target``'s lock file when another live command holds it, else None (no lock
+    file, a user's file of that name, or this process's own claim)."""
+    if Path(os.path.abspath(target)) in _CLAIMS:
+        return None
+    path = lock_path_for(target)
+    raw = _peek(path) if os.path.isfile(path) else None
+    if raw is None or (raw.strip() and _parse_record(raw) is None):
+        return None
+    try:
+        lock = _try_lock(target, create=False)
+    except OSError:
+        return None
+    if lock is None:
+        return path.name
+    lock.close(unlink=False)
+    return None
 
 
 def record_entry(target: str | Path, name: str, role: str) -> None:

@@ -94,3 +94,38 @@ def test_sweep_force_keeps_a_users_file_in_a_variant(tmp_path):
     (tmp_path / "sw" / "variants" / "v000" / "NOTES.txt").unlink()
     balance(*sweep, "--vary", "setup.extra_coin_tokens=[4,5]", "--force")
     assert sorted(p.name for p in (tmp_path / "sw" / "variants").iterdir()) == ["v000", "v001"]
+
+
+def _panel(tmp_path):
+    _publish(tmp_path / "pa" / "cell-0", "run", {"run.json": "{}"})
+    (tmp_path / "pa" / "panel.json").write_text("{}")
+    atomic.write_marker(tmp_path / "pa", "panel", ["panel.json", "cell-0", "cell-1"])
+    return tmp_path / "pa"
+
+
+def test_force_while_a_command_writes_inside_names_the_command_not_its_files(tmp_path):
+    """simulate --panel … --force while the same panel was being played said its .cell-1.lock,
+    .cell-1.claim and temporary folder were 'not written by this toolkit … move them'."""
+    import subprocess
+    import sys
+
+    from reliability_helpers import ROOT
+
+    pa = _panel(tmp_path)
+    code = ("import sys, time; sys.path.insert(0, sys.argv[1]); from simcore import atomic; "
+            "atomic.claim_output(sys.argv[2]); atomic.temporary_dir(__import__('pathlib').Path("
+            "sys.argv[2])); print('held', flush=True); time.sleep(30)")
+    holder = subprocess.Popen([sys.executable, "-c", code, str(ROOT), str(pa / "cell-1")],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(UsageError, match=r"another command is writing it right now "
+                                             r"\(\.cell-1\.lock is held\)"):
+            atomic.check_output_dir(pa, True, kind="panel")
+    finally:
+        holder.kill()
+        holder.wait()
+    # killed: what it left inside is cleaned up by the next --force, which then goes ahead
+    assert any(p.name.startswith(".cell-1.tmp-") for p in pa.iterdir())
+    atomic.check_output_dir(pa, True, kind="panel")
+    assert sorted(p.name for p in pa.iterdir()) == [atomic.MARKER, "cell-0", "panel.json"]
