@@ -5,6 +5,10 @@
   directory is refused: a run holds only what ``simulate`` wrote there, and every reader checks
   that (``simcore.rundir.verify_integrity``), so a table, run or report written inside it would
   make the run unreadable ("damaged ... rerun the simulation").
+* An output inside any other directory the toolkit wrote (a sweep, a tune, a panel, a report, a
+  skill: its ownership marker) is refused too: ``simulate --out SWEEP/variants/v000 --force``
+  replaced a sweep's variant with an unrelated run, and a report written inside another report's
+  folder was removed by that report's next ``--force``.
 * A comma list with an empty item (``--budgets 4,,16``, ``--bots random,,greedy``,
   ``--players 3,``, ``--levels 0.5,,0.9``) is refused instead of being read without the item, and
   so is an item given twice (``--budgets 0,4,4``: silently read as 0,4): a repeat means nothing
@@ -46,15 +50,44 @@ def run_holding(path: str | Path) -> Path | None:
     return None
 
 
+#: simcore.atomic.MARKER, the ownership marker of every directory the toolkit writes (read here
+#: with the standard library: this module is imported by every command's start).
+MARKER = ".balance-output.json"
+
+
+def marked_holding(path: str | Path) -> tuple[Path, str] | None:
+    """The nearest directory above ``path`` carrying this toolkit's ownership marker (a sweep, a
+    tune, a panel, a report, a skill …) and its kind, or None."""
+    import json
+
+    try:
+        real = Path(os.path.realpath(os.path.abspath(os.fspath(path))))
+    except (OSError, ValueError):
+        return None
+    for parent in real.parents:
+        try:
+            marker = parent / MARKER
+            if not marker.is_file() or marker.stat().st_size > 1_000_000:
+                continue
+            data = json.loads(marker.read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            continue
+        if isinstance(data, dict) and data.get("toolkit") == "balance-toolkit" \
+                and isinstance(data.get("kind"), str):
+            return parent, data["kind"]
+    return None
+
+
 def _shown(path: Path) -> str:
     rel = os.path.relpath(path)
     return path.as_posix() if rel.startswith("..") else rel
 
 
 def _inputs(params: dict) -> set[str]:
-    """The real paths of the run directories the command reads (RUN, RUNS)."""
+    """The real paths of the directories the command reads (RUN, RUNS, --against, --skill,
+    --questions)."""
     out = set()
-    for name in ("run", "runs"):
+    for name in ("run", "runs", "against", "skill", "questions"):
         value = params.get(name)
         for item in (value if isinstance(value, (list, tuple)) else [value]):
             if item is not None and str(item).strip() and "\x00" not in str(item):
@@ -73,6 +106,16 @@ def check_output_outside_runs(path, option: str, inputs: set[str] = frozenset())
         raise UsageError(f"{option} {path}: is inside the run directory {_shown(run)}, which holds "
                          "only what simulate wrote (anything added makes it unreadable as a run); "
                          "write somewhere else")
+    held = marked_holding(path)
+    if held is not None and str(held[0]) in inputs:
+        raise UsageError(f"{option} {path}: is inside {_shown(held[0])}, which this command reads "
+                         "(write somewhere else)")
+    if held is not None:           # a sweep's variant replaced by an unrelated run, a report's folder
+        where, kind = held
+        what = "questions directory" if kind == "questions" else kind.replace("_", " ")
+        raise UsageError(f"{option} {path}: is inside {_shown(where)}, a {what} this toolkit wrote, "
+                         f"which only the command that wrote it adds to or replaces; write somewhere "
+                         "else")
 
 
 def strategy_files(strategies: str | None) -> list[str]:

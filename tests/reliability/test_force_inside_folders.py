@@ -129,3 +129,31 @@ def test_force_while_a_command_writes_inside_names_the_command_not_its_files(tmp
     assert any(p.name.startswith(".cell-1.tmp-") for p in pa.iterdir())
     atomic.check_output_dir(pa, True, kind="panel")
     assert sorted(p.name for p in pa.iterdir()) == [atomic.MARKER, "cell-0", "panel.json"]
+
+
+def test_an_output_inside_another_toolkit_directory_is_refused(tmp_path):
+    """simulate --out SWEEP/variants/v000 --force replaced a sweep's played variant by an unrelated
+    run (the sweep's page then failed on it); a report written into another report's figures/
+    was lost with it. The guard refuses both before any game, in one line."""
+    sweep = tmp_path / "sw"
+    (sweep / "variants").mkdir(parents=True)
+    _publish(sweep / "variants" / "v000", "run", {"run.json": "{}"})
+    atomic.write_marker(sweep, "sweep", ["variants"])
+    before = (sweep / "variants" / "v000" / "run.json").read_bytes()
+    done = balance("simulate", "--games", 100, "--out", sweep / "variants" / "v000", "--force",
+                   check=False)
+    lines = [ln for ln in done.stderr.splitlines() if ln.strip()]
+    assert done.returncode == 2 and len(lines) == 1, done.stderr
+    assert "a sweep this toolkit wrote" in lines[0] and "write somewhere else" in lines[0]
+    assert (sweep / "variants" / "v000" / "run.json").read_bytes() == before
+    _publish(tmp_path / "rep", "report", {"report.html": "x", "figures/a.png": "a"})
+    done = balance("simulate", "--games", 100, "--out", tmp_path / "rep" / "figures" / "mine",
+                   check=False)
+    assert done.returncode == 2 and "a report this toolkit wrote" in done.stderr, done.stderr
+    assert not (tmp_path / "rep" / "figures" / "mine").exists()
+
+
+def test_the_guard_reads_the_markers_name_the_output_check_writes():
+    from cli import guards
+
+    assert guards.MARKER == atomic.MARKER

@@ -1,5 +1,6 @@
 """A panel's cells are the cells panel.json lists (review G): a run played into a cell by hand
-(``simulate --out PANEL/cell-1 --force`` with another line-up) or a cell copied from another panel
+(``simulate --out PANEL/cell-1 --force`` with another line-up, now refused at once; or moved
+there by hand) or a cell copied from another panel
 was reported, and resumed, as that cell ("a panel of 3 cells … 2p 2×random" under panel
 ``default``). The report and the resume now refuse it in one line naming the cell and what
 differs; an intact panel still reports and resumes."""
@@ -32,8 +33,14 @@ def test_an_intact_panel_is_reported_and_resumed(panel, tmp_path):
 def test_a_cell_played_over_by_hand_is_refused_by_report_and_resume(panel, tmp_path):
     d = tmp_path / "pan"
     shutil.copytree(panel, d)
-    balance("simulate", "--games", 60, "--players", 2, "--strategies", "random", "--out", d / "cell-1",
-            "--force", "-q")
+    # simulate --out PANEL/cell-1 --force is now refused before any game (an output inside a
+    # directory the toolkit wrote: tests/reliability/test_force_inside_folders.py); a run put in a
+    # cell's place by hand is still caught by the report and the resume
+    hand = ("simulate", "--games", 60, "--players", 2, "--strategies", "random", "--force", "-q")
+    assert balance(*hand, "--out", d / "cell-1", check=False).returncode == 2
+    balance(*hand, "--out", tmp_path / "other")
+    shutil.rmtree(d / "cell-1")
+    shutil.move(tmp_path / "other", d / "cell-1")
     for args in (("report", d, "--out", tmp_path / "rep"), (*ARGS, "--out", d)):
         done = balance(*args, check=False)
         lines = [ln for ln in done.stderr.splitlines() if ln.strip()]
