@@ -33,7 +33,7 @@ from reports.figures import common as F
 from reports.rules_diff import (bot_file_changes, diff_sentences, diff_table, matchup_changes, origin,
                                pairing_sentence, rules_diff)
 from reports.games import hook_for, spec_for
-from reports.text import (bends, sentence_texts, sides_named,
+from reports.text import (bends, panel_games, sentence_texts, sides_named,
     amount,
     change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
@@ -623,7 +623,8 @@ def holds_for(rs: RunSet, variant: RunSet | None) -> str:
     where = ups[0] if ups[0] == ups[1] else f"{ups[0]} before, {ups[1]} after"
     return (f"This answer holds for the line-up these runs played, {where}; for other line-ups and "
             f"player counts, play a panel under each rule set (simulate --game {rs.game} --panel "
-            f"default --out BASE, the same with the change --out VARIANT) and give both panels to "
+            f"default {panel_games(rs)}--out BASE, the same with the change --out VARIANT) and give "
+            f"both panels to "
             f"balance report BASE VARIANT: it says in which line-ups the change moved the win rates.")
 
 

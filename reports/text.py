@@ -229,6 +229,23 @@ def shared_win_words(rs: RunSet | None) -> str:
     return str(spec.extra.get("shared_win") or "") if spec is not None else ""
 
 
+#: The games per cell a page's suggested panel command plays: the run's own count, within these
+#: bounds (without --games a panel plays simulate's default, 1e6 games in every cell: an hour
+#: for a slow game's panel of 36 cells).
+PANEL_GAMES_SUGGESTED = (10_000, 100_000)
+
+
+def panel_games(rs: RunSet | None) -> str:
+    """``"--games N "`` for a suggested panel command: as many games per cell as ``rs``'s first
+    run played, within :data:`PANEL_GAMES_SUGGESTED`."""
+    low, high = PANEL_GAMES_SUGGESTED
+    try:
+        games = int((rs.metas[0] if rs is not None and rs.metas else {}).get("games") or high)
+    except (TypeError, ValueError):
+        games = high
+    return f"--games {min(max(games, low), high)} "
+
+
 def scope_line(rs: RunSet | None) -> list[str]:
     """Which line-up and player count a run's findings hold for, and how to ask them of others (the
     game's panel): [] for a game without bots to line up (a Fief combat), a run that does not
@@ -243,7 +260,8 @@ def scope_line(rs: RunSet | None) -> list[str]:
         return []
     where = lineup_label(rs.n_players, list(next(iter(ups))))
     return [f"These findings hold for the line-up this run played, {where}; for other line-ups and "
-            f"player counts, simulate --game {rs.game} --panel default --out DIR plays the game's "
+            f"player counts, simulate --game {rs.game} --panel default {panel_games(rs)}--out DIR "
+            f"plays the game's "
             f"panel, and balance report DIR says in which of them the "
             f"{'seat' if spec.roles_alike else 'side'} finding holds."]
 
