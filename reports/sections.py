@@ -1077,6 +1077,12 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
                 s.intro += (" Seats rotate within deals in this run: the seats' win shares, mean scores and the "
                             "chi-square read the deals; Balance (on places) and AdvantageP1 count each deal "
                             "as one game, which covers at least what it claims but may be wider than needed.")
+    if cmps:
+        # the baseline's own sections follow the before/after: each heading says whose numbers it
+        # shows (a designer jumping to "Game length and end reasons" from the contents read the old
+        # rules' 0.0% turn limit while the variant's games mostly hit it)
+        for s in secs[1:]:
+            s.title = f"Baseline ({rs.label}): {s.title}"
     secs = cmp_secs + secs
     for s in secs:                       # a figure without its own caption states its section's finding
         for n in s.figures:

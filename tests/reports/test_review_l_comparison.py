@@ -289,3 +289,18 @@ def test_the_split_answer_says_where_the_seats_end_up(before_after):
     q = split_question(pl.concat([cmp, pl.DataFrame(rows, schema=cmp.schema)], how="vertical"))
     assert q.endswith("After the change the seats take Seat 2 32.5% (31.9–33.2), Seat 3 33.7% (33.0–34.3), "
                       "Seat 4 33.8% (33.1–34.4) of the Censitaires' wins, against an equal 33.3% each."), q
+
+
+def test_the_baselines_own_sections_say_they_are_the_baselines(command):
+    """After a before/after the page goes on with the baseline's own sections: each heading says
+    so (a designer who jumped to "Game length and end reasons" read the old rules' turn limit and
+    length as the change's). The before/after's own sections and the glossary do not."""
+    _, _, secs, _ = command
+    titles = [s.title for s in secs]
+    first = next(i for i, s in enumerate(secs) if s.id == "headlines")
+    assert titles[first] == "Baseline (base): headline findings", titles
+    assert all(s.id.startswith("comparison") for s in secs[:first]), titles
+    own = [s for s in secs[first + 1:] if s.id != "glossary"]
+    assert {s.id for s in own} >= {"roles", "length", "scores"}, titles
+    assert all(s.title.startswith("Baseline (base): ") for s in own), titles
+    assert "Baseline" not in secs[-1].title and secs[-1].id == "glossary", titles
