@@ -92,7 +92,10 @@ def test_the_track_is_checked_at_the_player_counts_the_rules_allow():
     with pytest.raises(ConfigError) as exc:
         R.loads(variant(("start_square = 0", "start_square = 4")), name="my.toml")
     assert str(exc.value) == ("my.toml: track.start_square: 4 must be below the midpoint (4 at 3 players, "
-                              "a count players.allowed lists: 3, 4, 5)"), str(exc.value)
+                              "a count players.allowed lists: 3, 4, 5; the rules must hold at every "
+                              "count they allow: a start square below 4, track.midpoint.3 above 4, "
+                              "or players.allowed without 3 (e.g. --set 'players.allowed=[4, 5]'))"), \
+        str(exc.value)
 
 
 def test_a_bad_rules_file_stops_the_cli_before_playing(tmp_path, capsys):

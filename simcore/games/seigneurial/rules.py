@@ -254,9 +254,16 @@ def from_source(src: TomlSource) -> RulesArrays:
         if midpoint[i] >= goal[i]:
             raise tr.error(f"midpoint.{n}", f"{midpoint[i]} must be below the goal square {goal[i]}")
         if start_square >= midpoint[i]:
+            others = [m for m in sorted(allowed) if m != n]
             raise tr.error("start_square", f"{start_square} must be below the midpoint "
                                            f"({midpoint[i]} at {n} players, a count players.allowed "
-                                           f"lists: {', '.join(map(str, sorted(allowed)))})")
+                                           f"lists: {', '.join(map(str, sorted(allowed)))}; the rules "
+                                           f"must hold at every count they allow: a start square "
+                                           f"below {midpoint[i]}, track.midpoint.{n} above "
+                                           f"{start_square}"
+                                           + (f", or players.allowed without {n} (e.g. --set "
+                                              f"'players.allowed=[{', '.join(map(str, others))}]')"
+                                              if others else "") + ")")
     tr.done()
 
     im = top.table("improvements", {})
