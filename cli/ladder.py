@@ -84,7 +84,7 @@ def ladder(
             raise UsageError(f"--out {out}: write the matrix as .csv or .parquet")
         check_output_file(out, force, replaces=_replaces(out, L.written_columns(not spec.roles_alike)))
     set_threads(threads)
-    counts = parse_players(players or "4")
+    counts = parse_players("4" if players is None else players)   # --players "" is refused
     by_count: dict[int, list[str]] = {}
     if panel is not None or lineup:
         if bots != _DEFAULT_BOTS:
