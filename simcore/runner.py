@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import os
+import pickle
 import subprocess
 import sys
 import time
@@ -972,6 +973,71 @@ def execute_together(preps: list[PreparedRun], *, games: int, seed: int, outs: l
 CHECKPOINT_STATE = "state.json"
 
 
+#: The numpy globals a checkpoint's arrays and scalars are pickled with (numpy 2 and 1.x names).
+_NUMPY_GLOBALS = frozenset({("numpy", "ndarray"), ("numpy", "dtype"),
+                            ("numpy._core.multiarray", "_reconstruct"),
+                            ("numpy.core.multiarray", "_reconstruct"),
+                            ("numpy._core.multiarray", "scalar"), ("numpy.core.multiarray", "scalar")})
+
+
+def _classes_in(obj, found: set, seen: set) -> None:
+    """Every class of the objects ``obj`` holds (dicts, lists, tuples, sets, object arrays and
+    objects' attributes, followed), as (module, qualified name)."""
+    import numpy as np
+
+    if id(obj) in seen or obj is None or isinstance(obj, (str, bytes, int, float, bool, complex)):
+        return
+    seen.add(id(obj))
+    if isinstance(obj, np.ndarray):
+        if obj.dtype == object:
+            for x in obj.ravel():
+                _classes_in(x, found, seen)
+        return
+    if isinstance(obj, np.generic):
+        return
+    kind = type(obj)
+    if kind not in (dict, list, tuple, set, frozenset):
+        found.add((kind.__module__, kind.__qualname__))
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            _classes_in(k, found, seen)
+            _classes_in(v, found, seen)
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        for x in obj:
+            _classes_in(x, found, seen)
+    else:
+        for v in getattr(obj, "__dict__", {}).values():
+            _classes_in(v, found, seen)
+        for name in getattr(kind, "__slots__", ()):
+            _classes_in(getattr(obj, name, None), found, seen)
+
+
+def _checkpoint_classes(builds, observer_state) -> frozenset:
+    """The globals a checkpoint of these builds may name: the classes their sums are made of now
+    (a fresh build holds the same kinds of objects as a saved one), and numpy's."""
+    found: set = set()
+    _classes_in([b.snapshot() for b in builds], found, set())
+    if observer_state is not None:
+        _classes_in(observer_state[0](), found, set())
+    return _NUMPY_GLOBALS | frozenset(found)
+
+
+class _CheckpointUnpickler(pickle.Unpickler):
+    """Reads a checkpoint's sums, refusing any global but the classes they are made of: a
+    checkpoint is a file in a directory a user may have been given (a sweep on a shared disk), and
+    a plain unpickle runs whatever function such a file names (review's finding: a crafted
+    ``sums-N.pkl`` ran a shell command on resume)."""
+
+    def __init__(self, f, allowed: frozenset) -> None:
+        super().__init__(f)
+        self.allowed = allowed
+
+    def find_class(self, module: str, name: str):
+        if (module, name) not in self.allowed:
+            raise pickle.UnpicklingError(f"{module}.{name}: not something a checkpoint holds")
+        return super().find_class(module, name)
+
+
 def _resume_checkpoint(checkpoint, key: dict, builds, observer_state) -> int:
     """The first game still to play: 0, or where ``checkpoint`` (of these very runs, games and
     seed) left off, with every build's sums and spooled rows and the observer's state put back.
@@ -988,7 +1054,7 @@ def _resume_checkpoint(checkpoint, key: dict, builds, observer_state) -> int:
         if state.get("key") != key:
             raise ValueError("another lockstep")
         with open(d / state["file"], "rb") as f:
-            saved = pickle.load(f)
+            saved = _CheckpointUnpickler(f, _checkpoint_classes(builds, observer_state)).load()
         for b, st in zip(builds, saved["builds"], strict=True):
             b.restore(st)
         if observer_state is not None:

@@ -449,3 +449,54 @@ def test_a_before_after_of_two_variants_is_paired_from_the_sweeps_sums(two_chain
     shutil.copytree(sums_dir / "variants" / b, other / "variants" / b)
     rs = [open_runs([sums_dir / "variants" / a]), open_runs([other / "variants" / b])]
     assert not compare_runs(rs[0], rs[1], analyse(rs[0]), analyse(rs[1])).pairing.paired
+
+
+class _Planted:
+    """A pickle that, once loaded, creates a file (a crafted checkpoint could run any command)."""
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+def test_a_checkpoint_naming_anything_but_sums_is_not_loaded(tmp_path, monkeypatch):
+    """A sweep's played_so_far/sums-N.pkl was unpickled as it was: a crafted file in a sweep
+    directory one was given ran its command on the same sweep's resume (the reliability review
+    ran a shell command so). Only the classes the sums are made of (and numpy's) are loaded; any
+    other global leaves the checkpoint unused: the sweep plays from game 0, to the same result.
+    (The command's "resuming … from game 800" is read from state.json before the sums are: it
+    still says so.)"""
+    import json
+    import pickle
+    import signal
+
+    import analysis.sweep.play as play
+    from simcore.errors import Interrupted
+
+    args = ("sweep", "--vary", "income.palais.base=2..3", "-n", "1200", "--no-raw", "--players",
+            "4", "--chunk-size", "100")
+    whole = tmp_path / "whole"
+    balance(*args, "--out", whole)
+    real = play.chunk_metrics
+    seen = []
+
+    def cut(*a, **k):
+        seen.append(1)
+        if len(seen) == 2 * 10:                          # both variants' chunk 10
+            raise Interrupted(signal.SIGINT)
+        return real(*a, **k)
+
+    out = tmp_path / "cut"
+    monkeypatch.setattr(play, "chunk_metrics", cut)
+    assert balance(*args, "--out", out, check=False).returncode != 0
+    monkeypatch.setattr(play, "chunk_metrics", real)
+    state = json.loads((out / "played_so_far" / "state.json").read_text())
+    planted = tmp_path / "planted.txt"
+    (out / "played_so_far" / state["file"]).write_bytes(
+        pickle.dumps({"builds": [_Planted(planted)], "observer": None}))
+    again = balance(*args, "--out", out)
+    assert not planted.exists(), "the checkpoint's global was called"
+    assert (out / "paired_stats.json").read_bytes() == (whole / "paired_stats.json").read_bytes()
+    assert not (out / "played_so_far").exists()
