@@ -29,7 +29,7 @@ import simcore
 from simcore import runner
 from simcore.atomic import write_text_atomic
 from simcore.errors import UsageError
-from simcore.rundir import PANEL_JSON, RUN_JSON, panel_cell_mismatch, read_meta
+from simcore.rundir import PANEL_JSON, RUN_JSON, damage, panel_cell_mismatch, read_meta
 from strategies.panels import Panel
 
 from analysis.sweep.play import begin_out, finish_out, prepare_out
@@ -127,7 +127,8 @@ def run_panel(plan: PanelRun, out: str | Path, *, force: bool = False, threads: 
     n = len(plan.panel.cells)
     for k, (c, prep, name) in enumerate(zip(plan.panel.cells, plan.preps, plan.cell_dirs), start=1):
         target = work / name
-        played = (target / RUN_JSON).is_file()
+        # a played cell damaged since (a file missing or changed) is played again, the same games
+        played = (target / RUN_JSON).is_file() and damage(target) is None
         if on_cell is not None:
             on_cell(k, n, c.label, played, name)
         if played:

@@ -419,6 +419,18 @@ def _damaged(p: Path, problem: str) -> UsageError:
                       "(damaged, or files of different runs mixed); rerun the simulation")
 
 
+def damage(run: str | Path) -> str | None:
+    """Why the played run directory ``run`` (its run.json there) cannot be kept as it is: its
+    run.json unreadable or a file differing from its integrity record (the first problem, one
+    line), or None when it is whole. A resumed sweep or panel plays such a variant or cell again
+    instead of calling it played."""
+    try:
+        verify_integrity(run, read_meta(run))
+    except UsageError as exc:
+        return str(exc)
+    return None
+
+
 def verify_integrity(run: str | Path, meta: dict[str, Any]) -> None:
     """Check the files of run directory ``run`` against run.json's integrity record (one
     :class:`UsageError` line naming the first file that differs). Generic over the files the

@@ -44,7 +44,7 @@ from simcore.atomic import (check_output_dir, claim_output, mark_dir, ownership_
 from simcore.config import parse_settings
 from simcore.errors import ConfigError, UsageError
 from simcore.options import check_chunk_size, check_seed
-from simcore.rundir import RUN_JSON
+from simcore.rundir import RUN_JSON, damage
 
 from analysis.sweep.grammar import Vary, Variant, grid, one_at_a_time, parse_varies
 from analysis.sweep.joint import JOINT_FILE, metric_scales
@@ -326,10 +326,12 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
     for v, prep in zip(plan.variants, plan.preps):
         target = plan.variant_dir(out, v)
         label = v.label(plan.varies)
-        if (target / RUN_JSON).is_file():
+        if (target / RUN_JSON).is_file() and damage(target) is None:
             done += plan.games
             say(done, total, label)
             continue
+        # not played, or played and damaged since (a file missing or changed): played again, the
+        # same games (a resume called a damaged variant played, and the report then refused it)
         before = done
         runner.run(prep, games=plan.games, seed=plan.seed, out=target, force=True, threads=threads,
                    chunk_size=chunk_size, raw=plan.player_rows, quiet=True, executor=executor,
