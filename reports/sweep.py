@@ -22,7 +22,8 @@ report.pdf, figures/*.png, with ``svg=True`` figures/*.svg too).
 
 May import polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.load` (smallest
 differences), :mod:`analysis.sweep` (metrics, store),
-:mod:`analysis.tune.targets` and :mod:`analysis.tune.advice`, :mod:`reports.figures`, :mod:`reports.html` (style),
+:mod:`analysis.tune.targets`, :mod:`analysis.tune.advice` and :mod:`analysis.tune.ends` (games at the
+turn limit), :mod:`reports.figures`, :mod:`reports.html` (style),
 :mod:`reports.text` (verdict words) and
 :mod:`simcore` (atomic, errors, registry).
 """
@@ -46,6 +47,7 @@ from analysis.sweep.store import read_json
 from analysis.tune.advice import (WORDS as OUTCOME_WORDS, as_good_as_best, confirmed_outcome, is_start_rules,
                                   objective_text, same_value, search_path, seat_of, start_settings,
                                   start_value, tied_trials, tied_with_best, trial_outcome)
+from analysis.tune.ends import TURN_LIMIT_WARN, confirmation_turn_limits, flagged, qualified_verdict
 from analysis.tune.targets import edge_digits
 from reports.figures import sweep as FS
 from reports.figures.draw import draw_all
@@ -1008,6 +1010,32 @@ def best_changes(tune: dict, result: dict) -> str:
     return "; ".join(bits) + " (base rules → tuned)"
 
 
+def fixed_words(tune: dict) -> str:
+    """The ``--set`` settings the tune was run with, as every name of its fix carries them (s37 #2,
+    :meth:`analysis.tune.search.TunePlan.fixed_words`): " (with --set censitaires.pawns=1)", ''."""
+    sets = tune.get("settings") or []
+    return f" (with --set {', '.join(sets)})" if sets else ""
+
+
+def held_words(tune: dict) -> str:
+    """", every candidate with --set censitaires.pawns=1" after a candidate's settings (s37 #2: the
+    tune's own ``--set`` is part of every candidate); '' without any."""
+    sets = tune.get("settings") or []
+    return f", every candidate with --set {', '.join(sets)}" if sets else ""
+
+
+def turn_limit_text(limits: list[dict]) -> str:
+    """The header row of the confirmation games ended at the turn limit: the share of each run
+    (each cell's over a panel), and whether it reaches the warning's threshold."""
+    def one(t: dict) -> str:
+        cell = f"{t['cell']}: " if len(limits) > 1 and t.get("cell") else ""
+        return f"{cell}{100 * t['share']:.1f}% of {t['total']:,} ({t['games']:,})"
+
+    warn = (f"; WARNING: {TURN_LIMIT_WARN:.0%} or more, the win shares describe unfinished games"
+            if flagged(limits) else f" (below the {TURN_LIMIT_WARN:.0%} that warns)")
+    return "; ".join(one(t) for t in limits) + warn
+
+
 def _confirm_run(tune_dir: Path, result: dict) -> dict:
     d = ((result or {}).get("confirm") or {}).get("dir")
     try:
@@ -1127,7 +1155,9 @@ def met_candidates(trials: pl.DataFrame, tune: dict) -> pl.DataFrame:
                         pass
                 changes.append(f"{n}: {value_text(before) if before is not None else '?'} → {after}")
                 size += _change_size(before, after)
-        rows.append({"Trial": r["trial"], "Settings changed": "; ".join(changes) or "(none: the base rules)",
+        rows.append({"Trial": r["trial"], "Settings changed": "; ".join(changes) or (
+            f"(none: the base rules with --set {', '.join(tune['settings'])})" if tune.get("settings")
+            else "(none: the base rules)"),
                      "Changes": len(changes), "Relative size": round(size, 3),
                      "Objective": float(r["objective"]) if r["objective"] not in (None, "") else None})
     return pl.DataFrame(rows).sort(["Changes", "Relative size", "Objective"])
@@ -1251,7 +1281,7 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
         if (tune_dir / "trials.csv").is_file() else pl.DataFrame()
     result = _tune_result(tune_dir)
     game = tune["game"]
-    title = f"{_title(game)}: tuning " + ", ".join(v["name"] for v in tune["varies"])
+    title = f"{_title(game)}: tuning " + ", ".join(v["name"] for v in tune["varies"]) + fixed_words(tune)
     figs = FigureSet()
     secs: list[Section] = []
     metric = target_metric(tune["targets"])
@@ -1275,15 +1305,23 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
             if "No candidate was shown to meet" in said:
                 said = said[:said.index("No candidate was shown to meet")].rstrip()
             said += " " + path
+        # many confirmation games at the turn limit: the verdict leads with the warning (s37 #1;
+        # a result written before it said none, the page reads the confirmation's end reasons)
+        limits = confirmation_turn_limits(tune_dir, result)
+        said = qualified_verdict(said, limits)
         verdict.append(said + tied_with_best(tune, result, trials))
         verdict += adopt_advice(tune, result)
     rows = [("game", _title(game)), ("ranges", "; ".join(v["text"] for v in tune["varies"])),
             ("targets", "; ".join(t["text"] for t in tune["targets"])),
             ("games per candidate", " → ".join(f"{n:,}" for n in tune["games"]["rungs"])),
-            ("racing rule", tune["racing"]), ("base rules", tune["rules_name"])]
+            ("racing rule", tune["racing"]), ("base rules", tune["rules_name"]),
+            # the --set the whole tune was run with: part of the fix (s37 #2)
+            ("also set (every candidate)", ", ".join(tune.get("settings") or []) or "nothing")]
     if result is not None:
         rows[:0] = [
-            ("best settings", best_changes(tune, result)),
+            ("best settings", best_changes(tune, result) + (
+                f"; with --set {', '.join(tune['settings'])} (held for the whole tune)"
+                if tune.get("settings") else "")),
             ("played with", played_with(tune_dir, tune, result)),
             # a missed target: the file holds the closest candidate's rules, no fix (review M #12)
             ("closest candidate's rules file (not a fix)" if confirmed_outcome(result) == "missed"
@@ -1293,6 +1331,8 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
                              f"{short_seed(tune['seed'])})"),
             ("trials", f"{result['trials']} ({result['games_played_in_search']:,} games in the search)"),
         ]
+        if limits:
+            rows.insert(4, ("confirmation games at the turn limit", turn_limit_text(limits)))
     conf = confirm_table(result, tune_dir, game) if result is not None else pl.DataFrame()
     conf_rows = conf.height > 0
     attempts = (result or {}).get("confirmations") or []
@@ -1331,7 +1371,8 @@ def build_tune_report(tune_dir: str | Path, out: str | Path, force: bool = False
             "base value), then the objective. Only the best was confirmed on fresh games: confirm "
             "another with simulate --set … before adopting it.",
             sentences=[f"{cands.height} candidate{'s' if cands.height != 1 else ''} met the targets; the "
-                       f"smallest change: {cands['Settings changed'][0]} (trial {cands['Trial'][0]})."],
+                       f"smallest change: {cands['Settings changed'][0]} (trial {cands['Trial'][0]})"
+                       f"{'' if cands['Settings changed'][0].startswith('(none') else held_words(tune)}."],
             tables=[("Candidates that met the targets", cands)]))
     elif trials.height:
         none = "No trial met every target on the full search budget."
@@ -1674,7 +1715,8 @@ def as_good_section(tune: dict, result: dict, trials: pl.DataFrame, game: str) -
             f"No trial's own estimate meets the target on the search's games: the best, trial {best}, "
             f"has objective {objective_text(best_obj)} ({objective_text(float(best_row['low']))} to "
             f"{objective_text(float(best_row['high']))}; above 1, the tolerance), so no setting is shown "
-            f"to meet it; the verdict's confirmation tells.{besides}"])]
+            f"to meet it; the verdict's confirmation tells.{besides}"
+            + (f" Every trial was played with --set {', '.join(tune['settings'])}." if tune.get("settings") else "")])]
     names = [v["name"] for v in tune["varies"]]
     base = start_settings(tune)
     named = {}
@@ -1733,7 +1775,7 @@ def as_good_section(tune: dict, result: dict, trials: pl.DataFrame, game: str) -
         f"(trial {best}, first): the interval of the difference reaches 0. {paired_words[0].upper()}"
         f"{paired_words[1:]}. Settings that may work as well; confirm one with simulate --set … "
         "before adopting it.",
-        sentences=[said],
+        sentences=[said.removesuffix(".") + held_words(tune) + "."],
         tables=[("Trials as good as the best", table)])]
 
 

@@ -506,9 +506,13 @@ def tied_with_best(tune: dict, result: dict, trials: pl.DataFrame, most: int = 3
     names = [v["name"] for v in tune["varies"]]
     base = start_settings(tune)
 
+    # the tune's own --set holds for every trial: named with each (s37 #2)
+    sets = tune.get("settings") or []
+    held = f", with --set {', '.join(sets)}" if sets else ""
+
     def changed(r) -> str:          # the settings the trial moves from the start rules
         moved = [f"{n} = {r[n]}" for n in names if not same_value(start_value(base, n), r[n])]
-        return ", ".join(moved) if moved else "the start rules"
+        return (", ".join(moved) if moved else "the start rules") + held
 
     listed = "; ".join(f"trial {int(r['trial'])} ({changed(r)}: objective "
                        f"{objective_text(float(r['objective']))})" for r in tied.head(most).iter_rows(named=True))

@@ -87,6 +87,7 @@ from analysis.sweep.metrics import from_tables, load_variant, load_variant_sums
 from analysis.sweep.play import PLAN_KEYS, base_rules, begin_out, finish_out, play_with_sums, prepare_out
 from analysis.tune.advice import (base_value, is_start_rules, panel_outcome, search_path, seat_of,
                                   seat_response, seat_response_from_moments)
+from analysis.tune.ends import flagged, qualified_verdict, turn_limit, turn_limit_warning
 from analysis.tune.cells import AGGREGATES, aggregate, best_possible, cell_rows, panel_sentence
 from analysis.tune.targets import (Target, cell_outcome, check_lineup, evaluate, parse_targets, race, race_bounds, race_cells, sentence,
                                    tightened)
@@ -384,6 +385,16 @@ class TunePlan:
 
     def label(self, values: dict) -> str:
         return ", ".join(f"{v.name}={format_value(values[v.name])}" for v in self.varies)
+
+    def fixed_words(self) -> str:
+        """The ``--set`` settings the whole tune was run with, as every name of its fix carries
+        them (s37 #2: "track.goal.4=14" alone is another game than the one tuned): " (with --set
+        censitaires.pawns=1)", '' without any."""
+        return f" (with --set {', '.join(self.settings)})" if self.settings else ""
+
+    def fix_label(self, values: dict) -> str:
+        """:meth:`seat_label` with :meth:`fixed_words`: the tuned rules in full."""
+        return self.seat_label(values) + self.fixed_words()
 
     def seat_label(self, values: dict) -> str:
         """:meth:`label` with the seat a per-seat setting gives to ("setup.start_coins[0]=5 (seat
@@ -968,13 +979,20 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
     # whom the verdict holds for: the one line-up at its player count, or the panel's cells
     where = "" if plan.multi else Cell(prep.n_players, tuple(prep.strategy_names)).label + (
         " (seats rotated)" if prep.games_per_deal > 1 else "")
-    text = panel_sentence(pj, plan.targets, fairs, plan.seat_label(values), plan.confirm_games, cseed,
+    text = panel_sentence(pj, plan.targets, fairs, plan.fix_label(values), plan.confirm_games, cseed,
                           where=where)
-    write_text_atomic(out / BEST_RULES, best_rules_header(plan, values, pj, where, text)
+    # how the confirmation games ended: many stopped at the turn limit and its win shares describe
+    # unfinished games (s37 #1); the verdict and best_rules.toml lead with the warning
+    limits = [{"cell": lab, **t} for lab, d_k in zip(labels if plan.multi else [where], cell_dirs)
+              if (t := turn_limit(d_k)) is not None]
+    text = qualified_verdict(text, limits)
+    write_text_atomic(out / BEST_RULES, best_rules_header(plan, values, pj, where, text, limits)
                       + prep.rules_text, force=True)
     cells = plan.cells if plan.multi else (None,)
     confirm = {"seed": cseed, "games": plan.confirm_games,
-               "dir": str(confirm_dir.relative_to(out))}
+               "dir": str(confirm_dir.relative_to(out)),
+               # games ended at the turn limit, per confirmation run (s37 #1)
+               "turn_limit": limits}
     if plan.multi:
         confirm.update({"objective": pj.objective, "low": pj.low, "high": pj.high, "met": pj.met,
                         "aggregate": plan.aggregate, "met_cells": pj.n_met, "n_cells": len(judged),
@@ -1298,12 +1316,21 @@ def load_confirmation(d: Path):
 BEST_RULES_HEAD = "balance tune: the best rules found"
 
 
-def best_rules_header(plan: TunePlan, values: dict, pj, where: str, verdict: str) -> str:
-    """The comment lines heading best_rules.toml: what changed, and for which player counts and
-    line-ups the confirmation met the target (and where not), so the file says whom it holds for
-    wherever it is copied."""
-    lines = [f"{BEST_RULES_HEAD} ({plan.label(values)})"]
+def best_rules_header(plan: TunePlan, values: dict, pj, where: str, verdict: str,
+                      limits: list[dict] = ()) -> str:
+    """The comment lines heading best_rules.toml: what changed (the tuned settings and the ``--set``
+    the tune was run with: s37 #2), and for which player counts and line-ups the confirmation met
+    the target (and where not), so the file says whom it holds for wherever it is copied; a
+    warning line when many confirmation games ended at the turn limit (``limits``:
+    :func:`analysis.tune.ends.turn_limit_warning`, s37 #1)."""
+    lines = [f"{BEST_RULES_HEAD} ({plan.label(values)}{plan.fixed_words()})"]
+    warning = turn_limit_warning(list(limits))
+    if warning:
+        lines.append("WARNING: " + warning.removeprefix("Warning: "))
     word = {"met": "met", "missed": "NOT met", "unclear": "unclear (more games would tell)"}
+    at_limit = {t.get("cell") for t in flagged(list(limits))}
+    if warning and not plan.multi:
+        word["met"] = "met, but on games many of which stopped at the turn limit (the warning above)"
     if plan.multi:
         said = [cell_outcome(j.parts) for j in pj.cells]
         name = plan.panel.name if plan.panel is not None else "command-line"
@@ -1311,7 +1338,8 @@ def best_rules_header(plan: TunePlan, values: dict, pj, where: str, verdict: str
         lines.append(f"confirmed on {plan.confirm_games:,} fresh games per cell of the panel {name}: "
                      f"the target ({'; '.join(t.text for t in plan.targets)}) is met in "
                      f"{pj.n_met} of {len(pj.cells)} cells")
-        lines += [f"  {lab}: {word[w]}" for lab, w in zip(pj.labels, said)]
+        lines += [f"  {lab}: {word[w]}" + (" (many games stopped at the turn limit: the warning above)"
+                                           if lab in at_limit else "") for lab, w in zip(pj.labels, said)]
         lines.append("other line-ups and player counts were not played")
     else:
         lines.append(f"confirmed on {plan.confirm_games:,} fresh games for {where} only: the target "
