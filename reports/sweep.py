@@ -64,8 +64,9 @@ from simcore.errors import UsageError
 
 
 def _minus(text: str) -> str:
-    """Signed numbers with the typographic minus every other page prints (−1.2, not -1.2)."""
-    return text.replace("-", "−")
+    """Signed numbers with the typographic minus every other page prints (−1.2, not -1.2); a number
+    that prints as zero has no sign ("at 4 by 0.0 pp", not "−0.0 pp", which reads as a loss)."""
+    return re.sub(r"[+-](0(?:\.0+)?)(?![\d.])", r"\1", text).replace("-", "−")
 
 
 def _signed1(x: float) -> str:
@@ -427,6 +428,17 @@ def level_sentence(name: str, t: dict) -> str:
             f"{_ends_clause(t, 'the ' + ('rise' if way == 'rises' else 'fall'))}")
 
 
+def value_span(sub: pl.DataFrame) -> tuple[str, str] | None:
+    """The lowest and the highest value a parameter's value-by-value pairs ``sub`` compare (by
+    ``from_x``/``to_x``, either end of any pair), as they print; None for fewer than three values,
+    where no response can turn. (The first pair's start and the last pair's end read "turn between
+    2 and 2" for values listed out of order, as a one-at-a-time sweep holding the base value first
+    lists them.)"""
+    ends = pl.concat([sub.select(x=pl.col("from_x"), v=pl.col("from").cast(pl.Utf8)),
+                      sub.select(x=pl.col("to_x"), v=pl.col("to").cast(pl.Utf8))]).unique("x").sort("x")
+    return (ends["v"][0], ends["v"][-1]) if ends.height >= 3 else None
+
+
 def value_sentences(value_effects: pl.DataFrame, references: dict, curves: pl.DataFrame,
                     per_parameter: int = 3, effects: pl.DataFrame | None = None) -> list[str]:
     """What the value-by-value comparisons of a sweep say (review L #2: first → last alone hid a
@@ -462,8 +474,9 @@ def value_sentences(value_effects: pl.DataFrame, references: dict, curves: pl.Da
             more = len(found) - per_parameter
             out.append(f"… and {more} more metric{'s' if more != 1 else ''} whose response to {name} "
                        f"turns (the table \"{PAIRS_TABLE}\")")
-        if not found:
-            lo, hi = sub.sort("from_x")["from"][0], sub.sort("to_x")["to"][-1]
+        span = value_span(sub)
+        if not found and span is not None:
+            lo, hi = span
             out.append(f"no headline metric's response to {name} is shown to turn between {lo} and "
                        f"{hi} (no two steps clearly opposite in the value-by-value family with each "
                        "interval reaching the smallest difference that matters)")

@@ -199,3 +199,22 @@ def test_no_value_is_named_fairest_on_a_point_estimate():
     curves, against = _balance_rows((0.004, (-0.02, -0.03, -0.01, "clear and large enough to matter")))
     clear = fairest_sentence("p", ("3", "the base rules' value"), curves, against)
     assert clear.startswith("The fairest value of p tried is 5, its seat imbalance 2.3 pp from fair"), clear
+
+
+def test_the_span_of_values_is_their_lowest_and_highest_whatever_their_order():
+    """Values listed out of order (3, 1, 2: the base value first) read "turn between 2 and 2"."""
+    import polars as pl
+
+    from reports.sweep import value_span
+
+    sub = pl.DataFrame({"from": ["3", "3", "1"], "to": ["1", "2", "2"],
+                        "from_x": [3.0, 3.0, 1.0], "to_x": [1.0, 2.0, 2.0]})
+    assert value_span(sub) == ("1", "3")
+    assert value_span(sub.head(1)) is None          # two values: nothing can turn
+
+
+def test_a_change_that_prints_as_zero_has_no_sign():
+    from reports.sweep import _minus
+
+    assert _minus("at 4 by -0.0 pp (-0.3 to +0.2)") == "at 4 by 0.0 pp (−0.3 to +0.2)"
+    assert _minus("+0.00 to -0.05, -0 turns, +10.0") == "0.00 to −0.05, 0 turns, +10.0"
