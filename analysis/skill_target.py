@@ -113,6 +113,49 @@ def judge(table: pl.DataFrame, targets: tuple[Target, ...]) -> pl.DataFrame:
     return pl.DataFrame(rows, schema=COLUMNS, orient="row")
 
 
+def lead_band(table: pl.DataFrame, targets: tuple[Target, ...], labels: dict[str, str] | None = None):
+    """The designer's aim the skill sentence judges the first role's win share against
+    (:class:`analysis.skill_words.Band`), from the first ``role=NAME:SHARE[:TOL]`` target that
+    measures it: one of the first role (seat 0's), when that role is one seat's in every cell (its
+    share is the seat's); else one of the other side's role in a game of two sides whose win
+    shares add up to 1 at every budget (the first role wins what that side does not: its band is
+    1 minus the target's). None without such a target (a seat-balance target, a role of several
+    seats), or in a game with seats alike: the sentence then reads the built-in range (review s37
+    seig #10: it read 25-50% beside a target of 25-35%)."""
+    from analysis.skill_words import Band
+
+    labels = labels or {}
+    allp = table.filter(pl.col("part") == "all")
+    if not allp.height or "role" not in allp.columns:
+        return None
+    groups = allp.group_by(["cell", "budget"] if "cell" in allp.columns else ["budget"])
+    firsts, sides, sums = set(), set(), []
+    for _, part in groups:
+        part = part.sort("seat")
+        roles = [str(r) for r in part["role"].to_list()]
+        if len(set(roles)) < 2:
+            return None                         # seats alike: the sentence reads the gap
+        firsts.add((roles[0], roles.count(roles[0])))
+        sides.add(tuple(sorted(set(roles))))
+        sums.append(float(part["win_share"].sum()))
+    if len(firsts) != 1:
+        return None
+    (first, count), = firsts
+    two_sides = len(sides) == 1 and len(next(iter(sides))) == 2
+    for t in targets:
+        if t.kind != "role":
+            continue
+        lo, hi = max(0.0, t.aim - t.tol), min(1.0, t.aim + t.tol)
+        if t.role == first and count == 1:
+            return Band(t.text, round(lo, 12), round(hi, 12))
+        if t.role != first and two_sides and all(abs(x - 1.0) < 1e-9 for x in sums):
+            other = labels.get(t.role, t.role.capitalize())
+            return Band(t.text, round(1.0 - hi, 12), round(1.0 - lo, 12),
+                        note=f"what the {other} do not win" if other.endswith("s")
+                        else f"what the {other} does not win")
+    return None
+
+
 def role_labels(spec) -> dict[str, str]:
     """Each role's name as the sentences write it: "Seigneur", "Censitaires" (a role of several
     seats)."""
@@ -273,4 +316,4 @@ def run_sentences(judged: pl.DataFrame, targets: tuple[Target, ...],
     return out
 
 
-__all__ = ["judge", "sentences", "run_rows", "run_sentences", "role_labels", "share_status", "interval_text", "JUDGED_KINDS", "COLUMNS"]
+__all__ = ["judge", "lead_band", "sentences", "run_rows", "run_sentences", "role_labels", "share_status", "interval_text", "JUDGED_KINDS", "COLUMNS"]

@@ -6,9 +6,14 @@ Reads a table only, plays nothing, so reports may use it.
 In a game with roles the sentence first says whether the first role's side is ahead or behind at
 each budget (:func:`role_state`, against the range a balance of the roles can sit in,
 :func:`role_balance_range`) and whether that advantage persists, then what these games can tell of
-its change. Its intervals are read at the Bonferroni level over every budget of every cell the
-sentences read (:func:`role_level`: 98.75% for 4 budgets, 99.58% for 4 budgets of 3 cells), so that
-all the claims of a table, or a panel, hold together at 95%, as the seats-alike sentence's do.
+its change; given the designer's target for that role's share (``balance skill --target
+role=NAME:SHARE[:TOL]``, a :class:`Band`), it says instead at which budgets the target is met or
+missed (:func:`_band_words`), as the page's target section does. With seats alike it says whether
+the largest gap between two seats grows, shrinks, changes by less than the difference that matters,
+or cannot be told (never "persists": the two budgets' gaps are each worded by their size). The
+roles' intervals are read at the Bonferroni level over every budget of every cell the sentences
+read (:func:`role_level`: 98.75% for 4 budgets, 99.58% for 4 budgets of 3 cells), so that all the
+claims of a table, or a panel, hold together at 95%, as the seats-alike sentence's do.
 
 May import numpy, polars and :mod:`analysis.stats`.
 """
@@ -209,7 +214,90 @@ def _budgets(bs: list[int]) -> str:
     return f"budget {n[0]}" if len(n) == 1 else "budgets " + ", ".join(n[:-1]) + f" and {n[-1]}"
 
 
-def _role_words(rows: list[dict], smallest: float) -> str:
+class Band:
+    """The designer's aim for the first role's win share (a ``--target role=NAME:SHARE[:TOL]`` of
+    ``balance skill``, read as the first role's share: :func:`analysis.skill_target.lead_band`):
+    ``text`` the target as given, ``low`` and ``high`` its band (fractions). With one, the
+    sentence judges every budget against it instead of the built-in range of
+    :func:`role_balance_range` (review s37 seig #10)."""
+
+    def __init__(self, text: str, low: float, high: float, note: str = "") -> None:
+        self.text, self.low, self.high, self.note = text, float(low), float(high), note
+
+
+def band_state(low: float, high: float, band: Band) -> str:
+    """One budget's interval against the designer's band, in :func:`role_state`'s words:
+    ``"behind"`` (wholly below it), ``"ahead"`` (wholly above it), ``"within"`` (wholly inside it:
+    the target met there) or ``"cannot tell"`` (across an edge); as the target's own reading
+    (:func:`analysis.skill_target.share_status`) reads an interval, the band not widened."""
+    if high < band.low:
+        return "behind"
+    if low > band.high:
+        return "ahead"
+    if band.low <= low and high <= band.high:
+        return "within"
+    return "cannot tell"
+
+
+def _band_words(rows: list[dict], band: Band) -> str:
+    """The first role's win share at every budget against the designer's target (``band``): where
+    each budget's interval lies, then met or missed at which budgets, and what that says as play
+    gets stronger (the fix holds; breaks under stronger play; is met only under stronger play);
+    an interval across an edge is a budget these games cannot tell."""
+    role = rows[0]["figure"].replace(" win share", "")
+    budgets = [r["budget"] for r in rows]
+    states = [band_state(r["low"], r["high"], band) for r in rows]
+    d = decimals([x for r in rows for x in (r["low"], r["high"])], (band.low, band.high))
+    lo, hi = (f"{100 * x:.{d}f}".rstrip("0").rstrip(".") for x in (band.low, band.high))
+    where = (f"Against the target {band.text} (the {role}'s win share from {lo}% to {hi}%"
+             + (f"; {band.note}" if band.note else "") + ")")
+    edge_words = {"behind": f"wholly below {lo}%", "ahead": f"wholly above {hi}%",
+                  "within": "wholly within it", "cannot tell": "across one of its edges"}
+    why = {"behind": f"the {role} wins too seldom", "ahead": f"the {role} wins too often"}
+    every = len(rows) > 1
+    if len(set(states)) == 1:
+        s = states[0]
+        at = "at every budget" if every else f"at budget {budgets[0]}"
+        if s == "within":
+            tail = (": the target is met at every budget, so it holds as play gets stronger." if every
+                    else ": the target is met.")
+        elif s in why:
+            tail = f": the target is missed {at} ({why[s]})."
+        else:
+            tail = f": these games cannot tell whether the target is met {at}."
+        return f"{where}, its interval lies {edge_words[s]} {at}{tail}"
+    groups = []
+    for s in ("behind", "ahead", "within", "cannot tell"):
+        bs = [b for b, x in zip(budgets, states) if x == s]
+        if bs:
+            groups.append(f"{edge_words[s]} at {_budgets(bs)}")
+    text = f"{where}, its interval lies " + ", ".join(groups[:-1]) + f" and {groups[-1]}"
+    met = [b for b, x in zip(budgets, states) if x == "within"]
+    missed = [b for b, x in zip(budgets, states) if x in why]
+    unclear = [b for b, x in zip(budgets, states) if x == "cannot tell"]
+    said = []
+    if met:
+        said.append(f"the target is met at {_budgets(met)}")
+    if missed:
+        ways = sorted({why[x] for x in states if x in why})
+        said.append(("the target is " if not met else "") + f"missed at {_budgets(missed)} ("
+                    + " or ".join(ways) + ")")
+    if unclear:
+        said.append(f"these games cannot tell at {_budgets(unclear)}")
+    first, last = states[0], states[-1]
+    if last in why and "within" in states[:-1]:
+        trend = (f"; so it does not hold as play gets stronger (the strongest play read, budget "
+                 f"{budgets[-1]}, misses it)")
+    elif last == "within" and first in why:
+        trend = "; so it is met only as play gets stronger"
+    elif last in why:
+        trend = f"; the strongest play read (budget {budgets[-1]}) misses it"
+    else:
+        trend = ""
+    return text + ": " + ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1] + trend + "."
+
+
+def _role_words(rows: list[dict], smallest: float, band: Band | None = None) -> str:
     """Whether the first role's side is ahead or behind at every budget (each budget's interval
     against :func:`role_balance_range` widened by ``smallest``, :func:`role_state`) and what that
     says of the advantage as play gets stronger. "Persists" is said only when every budget's
@@ -224,7 +312,14 @@ def _role_words(rows: list[dict], smallest: float) -> str:
     every claim made from them holds whenever they all do: together at 95%. "One claim on all the
     budgets' intervals together" (an intersection-union reading) kept "persists" at 95% alone,
     not the per-budget states beside it nor the claims of several cells (tests/analysis/
-    test_review_r_skill_roles.py)."""
+    test_review_r_skill_roles.py).
+
+    With the designer's target (``band``) the budgets are judged against it instead
+    (:func:`_band_words`): a game with roles has no single fair share, and the designer's aim is
+    the one that counts (review s37 seig #10: "cannot tell" against 25-50% beside "missed" against
+    the target on the same page)."""
+    if band is not None:
+        return _band_words(rows, band)
     role = rows[0]["figure"].replace(" win share", "")
     other = rows[0].get("other") or "the other seats"
     P = int(rows[0].get("players") or 2)
@@ -232,12 +327,16 @@ def _role_words(rows: list[dict], smallest: float) -> str:
     lo, hi = a - smallest, b + smallest
     states = [role_state(r["low"], r["high"], P, smallest) for r in rows]
     budgets = [r["budget"] for r in rows]
-    span = (f"{_edge(a)}%, one seat's share in {P}, to {_edge(b)}%, an even split between the sides"
+    span = (f"{_edge(a)}%, what any one of the {P} seats wins when all win alike, to {_edge(b)}%, what "
+            "each side wins when the two sides win alike"
             if a < b else f"{_edge(a)}%, an even split")
-    where = (f"Against the range a balance of the roles can sit in (from {span}; widened by the "
+    # (no target given: the built-in range, said as such, and how to give one's own aim)
+    where = (f"With no target of one's own given, against the range a balance of the roles can sit "
+             f"in (from {span}; widened by the "
              f"{100 * smallest:g} pp that matters: {_edge(lo)}% to {_edge(hi)}%)")
     if a == b:
-        where = (f"Against a balance of the roles ({span}; widened by the {100 * smallest:g} pp "
+        where = (f"With no target of one's own given, against a balance of the roles ({span}; "
+                 f"widened by the {100 * smallest:g} pp "
                  f"that matters: {_edge(lo)}% to {_edge(hi)}%)")
     edge_words = {"behind": f"wholly below {_edge(lo)}%", "ahead": f"wholly above {_edge(hi)}%",
                   "within": "wholly within it", "cannot tell": "across one of its edges"}
@@ -267,7 +366,16 @@ def _role_words(rows: list[dict], smallest: float) -> str:
         side = next((x for x in states if x in adv), None)
         what = (f"whether {adv[side]} is there at every budget, so not whether it persists as play "
                 "gets stronger" if side else "whether either side has an advantage")
-        return text + f": these games cannot tell {what}."
+        # what is clear is said first (review s37 seig #10: a Seigneur at 93% and 87% read "cannot
+        # tell" alone): the side ahead at the budgets whose intervals lie wholly outside the range
+        clear = []
+        for s in ("behind", "ahead"):
+            bs = [b for b, x in zip(budgets, states) if x == s]
+            if bs:
+                strongest = ", the strongest play read" if budgets[-1] in bs else ""
+                clear.append(f"{adv[s]} is there at {_budgets(bs)}{strongest}")
+        said = "; ".join(clear) + "; " if clear else ""
+        return text + f": {said}these games cannot tell {what}."
     if first in adv and last == "within":
         return text + f": {adv[first]} vanishes as play gets stronger."
     if first == "within" and last in adv:
@@ -294,18 +402,20 @@ def _role_family(rows: list[dict]) -> str:
     return f"{_level(level)}% intervals, Bonferroni over {over} read: together at 95%"
 
 
-def verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> str:
+def verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE, band: Band | None = None) -> str:
     """The advantage at the smallest and the largest budget and its change between them, each
     worded by its size against ``smallest`` (the smallest win-share difference that matters, a
     fraction; reports pass :func:`analysis.load.smallest_difference`): an interval that lies at or
     above it is a difference that matters, one that lies below it none that matters, and one that
     reaches both sides is one these games cannot tell. One or two sentences per cell (player count
     and line-up: whom the answer holds for), led by the cell's name and the part read
-    (:data:`EVERY_SEAT`: every seat searching)."""
+    (:data:`EVERY_SEAT`: every seat searching). ``band``: the designer's target for the first
+    role's win share (a game with roles; :class:`Band`), which the sentence then judges every
+    budget against instead of the built-in range."""
     out = []
     for c in cells(adv):
         one = adv if c == "" else adv.filter(pl.col("cell") == c)
-        text = _verdict(one, smallest)
+        text = _verdict(one, smallest, band)
         # the part it reads, said first: the every-seat part (the page also has one searching seat)
         text = f"{EVERY_SEAT}, {text}" if one.height >= 2 else text
         out.append(f"In {c}, {text[:1].lower() + text[1:]}" if c else text[:1].upper() + text[1:])
@@ -404,7 +514,7 @@ def _change_words(first: dict, last: dict, smallest: float, what: str, up: str, 
             f"({_too_few(first, last)}).")
 
 
-def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> str:
+def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE, band: Band | None = None) -> str:
     if adv.height < 2:
         return "only one budget was played, so there is no trend to read."
     first, last = adv.row(0, named=True), adv.row(adv.height - 1, named=True)
@@ -414,11 +524,12 @@ def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> str:
         role = what.replace(" win share", "'s win share")
         rows = list(adv.iter_rows(named=True))
         a, b = role_balance_range(int(first.get("players") or 2))
-        d = decimals([x for r in rows for x in (r["low"], r["high"])], (a - smallest, b + smallest))
+        edges = (a - smallest, b + smallest) if band is None else (band.low, band.high)
+        d = decimals([x for r in rows for x in (r["low"], r["high"])], edges)
         at = [f"{100 * r['value']:.{d}f}% ({100 * r['low']:.{d}f} to {100 * r['high']:.{d}f}) at "
               f"budget {r['budget']}" for r in rows]
         shares = (f"the {role} is " + ", ".join(at[:-1]) + f" and {at[-1]} ({_role_family(rows)}).")
-        return (shares + " " + _role_words(rows, smallest) + " "
+        return (shares + " " + _role_words(rows, smallest, band) + " "
                 + _change_words(first, last, smallest, f"The {role}", "rises", "falls"))
     # The seats' advantage is the largest gap between two seats, with its interval simultaneous over
     # every pair of seats at FAMILY_LEVEL (two budgets read, 95% for the pair; a panel of k cells:

@@ -7,7 +7,9 @@ a page with its figure (``report.html``, ``figures/budget.png``, :mod:`reports.s
 The output directory is resumable: ``skill.json`` records what was asked; a second call with the
 same question plays only the cells not yet in ``cells/``; a different question there is refused
 unless ``--force``, which replaces only a directory whose ownership marker says ``skill`` and that
-holds nothing balance skill did not write (:func:`claim_skill_out`). ``skill.json``'s budgets
+holds nothing balance skill did not write (:func:`claim_skill_out`); the new answer is built
+beside it and takes its place only once complete, so an interrupted ``--force`` leaves the earlier
+answer as it was (and starts again from the first part). ``skill.json``'s budgets
 are those of the table on disk (``skill.parquet``) until the new budgets are played: an interrupted resume leaves the earlier answer whole, and the
 new answer replaces it with the directory reading as unfinished (no ``skill.parquet``) in between.
 
@@ -128,14 +130,24 @@ def skill(
                    "target": [t.text for t in targets]}
     # --out checked and claimed as every command's (simcore.atomic.check_output_path: the working
     # directory, a symbolic link, a virtual file system, inside or around an input ... one line),
-    # its ownership marker proving a skill directory before --force empties it of its own files
-    claim_skill_out(out, question, force, inputs=input_paths(against, rules, panel))
+    # its ownership marker proving a skill directory before --force replaces it. --force over
+    # another question: ``out`` becomes a hidden directory beside ``final``, published whole once
+    # complete (:func:`publish_skill_out`), so an interruption leaves the earlier answer as it was
+    final = out
+    out = claim_skill_out(final, question, force, inputs=input_paths(against, rules, panel))
+    staged = out != final
     meta = out / "skill.json"
     # skill.json names the budgets of the answer on disk (skill.parquet): while the new budgets are
     # played (resumed with more of them, say), an interruption leaves the earlier complete answer
     # as it was, never the new budget list beside the old table
     answered = answered_budgets(out)
     _write_json(meta, {**question, **about_rules, "budgets": bs if answered is None else answered})
+    if not staged:
+        from simcore.atomic import PUBLISHED
+
+        # written under the final name (a new directory, or one resumed): an interruption's line
+        # says so, not "nothing was written under the final name" (review s37 rel #3)
+        PUBLISHED.append(meta)
     if answered is not None and answered != bs:
         import sys
 
@@ -152,20 +164,19 @@ def skill(
         import sys
 
         if kept:
-            print(resume_line(out, kept, total), file=sys.stderr)
+            print(resume_line(final, kept, total), file=sys.stderr)
 
     try:
         with Steps("skill", Console(stderr=True, quiet=quiet)) as steps:
             table = K.balance_by_budget(spec.name, None, bs, n, out, panel=the_panel, seed=seed,
                                         threads=threads, progress=PartClock(steps), rules=rules,
                                         settings=sets, question=question, plan=plan)
-    except Interrupted:
+    except (Interrupted, KeyboardInterrupt):
         import sys
 
         kept = len(list((out / "cells").glob("*.parquet")))
         total = len(cells) * len(bs) * 2
-        print(f"skill: {kept} of {total} parts are kept in {out / 'cells'}; the same command again "
-              "plays only the rest", file=sys.stderr)
+        print(interrupted_line(final, kept, total, staged), file=sys.stderr)
         raise
     table = table.filter(pl_in(table, bs))
     # the new answer: first the directory reads as unfinished (no skill.parquet; the page and
@@ -226,20 +237,67 @@ def skill(
             tables.print(t)
         else:       # a narrow terminal: one row per budget and seat (review K #9: 7 columns folded mid-number)
             tables.print(_long_table(t.title, ct, bs, roles, spec, several, who, has_gap))
-    sentence = K.verdict(adv)
+    from analysis.skill_target import lead_band, role_labels
+
+    # judged against the designer's --target where one measures the first role's share (review
+    # s37 seig #10), as the page's lead is
+    sentence = K.verdict(adv, band=lead_band(table, targets, role_labels(spec)))
     console.print(sentence)
     (out / "skill.txt").write_text(sentence + "\n")
     write_against(out, table, before, against, spec, {**question, **about_rules, "budgets": bs}, console,
                   tables)
     write_target(out, table, targets, spec, console)
     from reports.skill import build_skill_page
-    from simcore.atomic import release_claim
 
     build_skill_page(out)
-    release_claim(out, True)        # complete: the next command may write it
-    typer.echo(f"skill: {out}  (report.html, figures/budget.png"
-               + (", against.csv" if (out / "against.csv").exists() else "")
-               + (", target.csv" if (out / "target.csv").exists() else "") + ")")
+    written = sorted(p.name for p in out.iterdir())
+    publish_skill_out(out, final)   # complete: published (a --force replacement), the claim released
+    typer.echo(f"skill: {final}  (report.html, figures/budget.png"
+               + (", against.csv" if "against.csv" in written else "")
+               + (", target.csv" if "target.csv" in written else "") + ")")
+
+
+def interrupted_line(out: Path, kept: int, total: int, staged: bool) -> str:
+    """What an interrupted ``balance skill`` left, in one line: in place (a new directory, or one
+    resumed), how many parts are kept and that the same command plays only the rest; a ``--force``
+    replacement built beside ``out`` (:func:`claim_skill_out`), that ``out`` keeps its earlier
+    answer as it was and the new question's parts are discarded (review s37 rel #3: the earlier
+    answer was removed first, and the line said nothing was written)."""
+    if not staged:
+        return (f"skill: {kept} of {total} parts are kept in {out / 'cells'}; the same command again "
+                "plays only the rest")
+    return (f"skill: {out} keeps its earlier answer as it was (the new question's {kept} of {total} "
+            "parts played so far were built beside it and are discarded); the same command again, "
+            "with --force, plays the new question from the start")
+
+
+def publish_skill_out(work: Path, out: Path) -> None:
+    """Publish a complete skill directory: written in place (``work`` is ``out``), its claim is
+    released; built beside ``out`` (a ``--force`` replacement), it takes ``out``'s place in two
+    renames (:func:`simcore.atomic.publish_dir`), and of the earlier directory only the files
+    balance skill wrote there are removed (its marker's tree is first narrowed to them: a file of
+    one's own put into ``cells/`` or ``figures/`` meanwhile is kept, with a note)."""
+    from simcore.atomic import publish_dir, release_claim
+
+    if work == out:
+        release_claim(out, True)
+        return
+    _own_only(out)
+    publish_dir(work, out, kind=SKILL_KIND)
+
+
+def _own_only(out: Path) -> None:
+    """Record in ``out``'s marker, as its tree, only the files balance skill wrote in ``cells/`` and
+    ``figures/`` (:func:`_skill_files`), so that removing the replaced directory
+    (:func:`simcore.atomic.publish_dir`) removes those and nothing else there."""
+    from simcore.atomic import read_marker, write_marker
+
+    marker = read_marker(out)
+    if marker is None:
+        return
+    ours, _ = _skill_files(out)
+    tree = [p.relative_to(out).as_posix() for p in ours if p.parent != out]
+    write_marker(out, SKILL_KIND, marker["entries"], marker.get("id"), tree=tree)
 
 
 def resume_line(out: Path, kept: int, total: int) -> str:
@@ -335,18 +393,21 @@ _INSIDE = {"cells": r"(cell[0-9]+_)?budget[0-9]+_(one|all)\.(parquet|tmp)",
            "figures": r"(budget|against)(-[0-9]+)?\.(png|svg)(\.tmp)?"}
 
 
-def claim_skill_out(out: Path, question: dict, force: bool, inputs=()) -> None:
+def claim_skill_out(out: Path, question: dict, force: bool, inputs=()) -> Path:
     """Check and claim ``--out`` for ``question`` as every command's output is checked and claimed
-    (:func:`simcore.atomic.check_output_path`: its checks and its one line), before any game; the
-    directory then carries the ownership marker of a ``skill`` directory (:data:`SKILL_KIND`)
-    listing :data:`SKILL_NAMES`.
+    (:func:`simcore.atomic.check_output_path`: its checks and its one line), before any game, and
+    return the directory the answer is written in; it carries the ownership marker of a ``skill``
+    directory (:data:`SKILL_KIND`) listing :data:`SKILL_NAMES`.
 
-    * new or empty: made and marked (a killed call resumes there);
-    * a skill directory of this question: resumed (files added there are kept);
-    * a skill directory of another question, with ``force``: emptied of what balance skill wrote
-      there, one file at a time (the entries its marker lists, the parts in ``cells/`` and the
-      figures in ``figures/``), then written anew in place; refused in one line when it holds
-      anything else (beside its tables, or in ``cells/`` or ``figures/``), which nothing deletes;
+    * new or empty: made and marked, and written in place (a killed call resumes there);
+    * a skill directory of this question: resumed in place (files added there are kept);
+    * a skill directory of another question, with ``force``: the new answer is built in a hidden
+      directory beside it (returned), which :func:`publish_skill_out` renames to ``out`` once
+      complete, removing of the earlier directory only the files balance skill wrote there (the
+      entries its marker lists, the parts in ``cells/``, the figures in ``figures/``), as sweeps,
+      tunes and panels replace theirs: an interruption leaves the earlier answer whole (review s37
+      rel #3: it was emptied first, and lost). Refused in one line when it holds anything else
+      (beside its tables, or in ``cells/`` or ``figures/``), which nothing deletes;
     * anything else (no marker of a skill directory): refused in one line, ``force`` or not.
 
     A directory written before skill directories carried a marker is recognised by its
@@ -356,14 +417,14 @@ def claim_skill_out(out: Path, question: dict, force: bool, inputs=()) -> None:
     import os
 
     from simcore.atomic import (check_output_path, claim_output, mark_dir, ownership_problem,
-                                read_marker, show, write_marker)
+                                read_marker, show, temporary_dir, write_marker)
     from simcore.errors import UsageError
 
     if not (out.is_dir() and not out.is_symlink() and any(out.iterdir())):
         check_output_path(out, kind="dir", force=force, what=SKILL_KIND, inputs=inputs)
         out.mkdir(parents=True, exist_ok=True)
         mark_dir(out, SKILL_KIND, SKILL_NAMES)
-        return
+        return out
     # every check of the path, but whether the directory may be replaced (decided below: a resume
     # replaces nothing, and a directory written before the marker is recognised by its skill.json)
     owned = ownership_problem(out, SKILL_KIND)
@@ -384,14 +445,14 @@ def claim_skill_out(out: Path, question: dict, force: bool, inputs=()) -> None:
         write_marker(out, SKILL_KIND, [e for e in os.listdir(out) if e in SKILL_NAMES])
     if old is not None and {k: old.get(k) for k in question} == question:
         mark_dir(out, SKILL_KIND, SKILL_NAMES)
-        return
+        return out
     if not force:
         raise UsageError(f"--out {out}: holds " + ("another balance-skill question" if old is not None
                                                    else "a balance skill directory without a readable "
                                                    "skill.json")
                          + "; choose another --out or add --force (it replaces only a balance-skill "
                          "directory)")
-    ours, foreign = _skill_files(out)
+    _, foreign = _skill_files(out)
     problem = ownership_problem(out, SKILL_KIND) or (None if not foreign else (
         "holds " + ", ".join(show(f, 40) for f in foreign[:3])
         + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
@@ -399,11 +460,11 @@ def claim_skill_out(out: Path, question: dict, force: bool, inputs=()) -> None:
         "choose another directory"))
     if problem is not None:
         raise UsageError(f"--out {out}: {problem}")
-    # the earlier question's table, words, page, parts and figures go: left beside the new
-    # skill.json (an interrupted run), they would be read as the new question's answer
-    for f in ours:
-        f.unlink(missing_ok=True)
-    mark_dir(out, SKILL_KIND, SKILL_NAMES)
+    # the new question is answered beside the earlier one, which stays whole (and is read as
+    # it was) until the new answer is complete: then the new directory takes its place
+    work = temporary_dir(out)
+    mark_dir(work, SKILL_KIND, SKILL_NAMES)
+    return work
 
 
 def _skill_files(out: Path) -> tuple[list[Path], list[str]]:

@@ -768,6 +768,23 @@ def terms_html(texts) -> str:
                           "glossary"))
 
 
+def lead_band_of(table: pl.DataFrame, q: dict, spec):
+    """The band the lead sentence judges the first role's win share against: the designer's
+    ``--target`` recorded in ``skill.json`` that measures it (:func:`analysis.skill_target.
+    lead_band`), else None (the built-in range; review s37 seig #10)."""
+    texts = q.get("target") or []
+    if not texts:
+        return None
+    from analysis.skill_target import lead_band, role_labels
+    from analysis.tune.targets import parse_targets
+
+    try:
+        targets = parse_targets(texts, q["game"])
+    except Exception:            # a target this toolkit no longer reads: the built-in range
+        return None
+    return lead_band(table, targets, role_labels(spec))
+
+
 def build_skill_page(skill_dir: str | Path) -> Path:
     """Write ``report.html`` and ``figures/budget.png|svg`` (a panel's further cells:
     ``figures/budget-<k>.png|svg``) into the skill directory."""
@@ -785,7 +802,7 @@ def build_skill_page(skill_dir: str | Path) -> Path:
         fig = budget_figure(ct, spec.seat_roles(P), spec.fair_share(P))
         png = _write_figure(d, fig, "budget" if k == 0 else f"budget-{k + 1}")
         imgs.append((cell, png, gain_sentence(ct, small).strip(), budget_caption(ct)))
-    sentence = verdict(advantage(table, spec.roles_alike), small)
+    sentence = verdict(advantage(table, spec.roles_alike), small, lead_band_of(table, q, spec))
     budgets = sorted(table["budget"].unique().to_list())
     figures = "".join((f"<h2>{html.escape(cell)}</h2>" if cell else "")
                       + (f"<p>{with_titles(gain)}</p>" if gain else "")
@@ -918,7 +935,7 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
     P = _players_of(ct, q)
     from analysis.load import smallest_difference
     small = smallest_difference(q["game"], "share", smallest)
-    sentence = verdict(advantage(table, spec.roles_alike), small)
+    sentence = verdict(advantage(table, spec.roles_alike), small, lead_band_of(table, q, spec))
     budgets = sorted(table["budget"].unique().to_list())
     gain = gain_sentence(ct, small)
     # a caption of its own: the sentence is the section's first bullet, not repeated under the figure

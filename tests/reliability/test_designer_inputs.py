@@ -174,14 +174,18 @@ def skill_budget_0(tmp_path_factory) -> Path:
 def test_skill_force_interrupted_leaves_no_earlier_answer_under_the_new_question(
         skill_budget_0, tmp_path, capsys, monkeypatch):
     """skill --force on another question, interrupted: the earlier skill.parquet was left beside
-    the new skill.json, and a report --skill showed it as the new question's answer."""
+    the new skill.json, and a report --skill showed it as the new question's answer. Then the
+    earlier answer was emptied first and lost (the reliability review of session 37): now the new
+    question is built beside it and an interruption leaves the earlier answer whole, its files
+    byte for byte, under its own question, and nothing beside it."""
     from analysis import skill as K
     from reports.skill import check_skill_dir
-    from simcore.errors import UsageError
 
     monkeypatch.chdir(tmp_path)
     shutil.copytree(skill_budget_0, tmp_path / "sk")
     check_skill_dir(tmp_path / "sk")
+    before = {p.relative_to(tmp_path / "sk"): p.read_bytes()
+              for p in sorted((tmp_path / "sk").rglob("*")) if p.is_file()}
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -190,10 +194,13 @@ def test_skill_force_interrupted_leaves_no_earlier_answer_under_the_new_question
     code, err = cli_in_process(["skill", "--budgets", "0", "--games", "12", "--out", "sk", "--force"],
                                capsys)
     assert code == 130, err
-    assert '"games": 12' in (tmp_path / "sk" / "skill.json").read_text()
-    with pytest.raises(UsageError, match="unfinished"):
-        check_skill_dir(tmp_path / "sk")
-    assert not (tmp_path / "sk" / "report.html").exists()
+    assert '"games": 12' not in (tmp_path / "sk" / "skill.json").read_text()
+    after = {p.relative_to(tmp_path / "sk"): p.read_bytes()
+             for p in sorted((tmp_path / "sk").rglob("*")) if p.is_file()}
+    assert after == before
+    check_skill_dir(tmp_path / "sk")                 # the earlier answer, whole and readable
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sk"], list(tmp_path.iterdir())
+    assert "keeps its earlier answer as it was" in err, err
 
 
 @pytest.mark.parametrize("args", [["simulate", "--games", "50", "-q"],
