@@ -208,6 +208,18 @@ def _edge(x: float) -> str:
     return f"{100 * x:.1f}".removesuffix(".0")
 
 
+def _lies_by_budget(where: str, budgets: list[int], states: list[str], edge_words: dict) -> str:
+    """"<where>, its interval lies <words> at budgets …, <words> at … and <words> at …": the
+    budgets grouped by where the interval lies against the band (behind, ahead, within, cannot
+    tell), for budgets in more than one state."""
+    groups = []
+    for s in ("behind", "ahead", "within", "cannot tell"):
+        bs = [b for b, x in zip(budgets, states) if x == s]
+        if bs:
+            groups.append(f"{edge_words[s]} at {_budgets(bs)}")
+    return f"{where}, its interval lies " + ", ".join(groups[:-1]) + f" and {groups[-1]}"
+
+
 def _budgets(bs: list[int]) -> str:
     """"budget 4", "budgets 0 and 4", "budgets 0, 4 and 16"."""
     n = [str(b) for b in bs]
@@ -266,12 +278,7 @@ def _band_words(rows: list[dict], band: Band) -> str:
         else:
             tail = f": these games cannot tell whether the target is met {at}."
         return f"{where}, its interval lies {edge_words[s]} {at}{tail}"
-    groups = []
-    for s in ("behind", "ahead", "within", "cannot tell"):
-        bs = [b for b, x in zip(budgets, states) if x == s]
-        if bs:
-            groups.append(f"{edge_words[s]} at {_budgets(bs)}")
-    text = f"{where}, its interval lies " + ", ".join(groups[:-1]) + f" and {groups[-1]}"
+    text = _lies_by_budget(where, budgets, states, edge_words)
     met = [b for b, x in zip(budgets, states) if x == "within"]
     missed = [b for b, x in zip(budgets, states) if x in why]
     unclear = [b for b, x in zip(budgets, states) if x == "cannot tell"]
@@ -355,12 +362,7 @@ def _role_words(rows: list[dict], smallest: float, band: Band | None = None) -> 
                     f"as the {100 * smallest:g} pp that matters outside that range.")
         return (f"{where}, its interval reaches across one of its edges {at}: these games cannot "
                 "tell whether either side has an advantage.")
-    groups = []
-    for s in ("behind", "ahead", "within", "cannot tell"):
-        bs = [b for b, x in zip(budgets, states) if x == s]
-        if bs:
-            groups.append(f"{edge_words[s]} at {_budgets(bs)}")
-    text = f"{where}, its interval lies " + ", ".join(groups[:-1]) + f" and {groups[-1]}"
+    text = _lies_by_budget(where, budgets, states, edge_words)
     first, last = states[0], states[-1]
     if "cannot tell" in states:
         side = next((x for x in states if x in adv), None)

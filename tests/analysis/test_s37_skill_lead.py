@@ -15,27 +15,15 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
-from statsmodels.stats.proportion import proportion_confint
 
 from analysis import skill as K
 from analysis.skill_target import judge, lead_band, role_labels
 from analysis.skill_words import advantage, verdict
 from analysis.tune.targets import parse_targets
 from simcore import games as registry
+from test_skill_review_k1 import _table        # a skill table of given Seigneur wins per budget
 
 SEIG = registry.get("seigneurial")
-
-
-def _table(seigneur_wins: dict[int, int], games: int, players: int = 4) -> pl.DataFrame:
-    rows = []
-    for b, wins in seigneur_wins.items():
-        shares = [wins / games] + [(games - wins) / games / (players - 1)] * (players - 1)
-        for s, x in enumerate(shares):
-            lo, hi = proportion_confint(round(x * games), games, 0.05, method="wilson")
-            rows.append(("4p 4×standard", players, b, "all", s, "seigneur" if s == 0 else "censitaire",
-                         "standard", games, x, lo, hi, *(None,) * len(K.BALANCE_COLUMNS), None,
-                         0.0, 0.0, 0.1))
-    return pl.DataFrame(rows, schema=K.SCHEMA, orient="row")
 
 
 # the review's case: the tuned "fix" at 26%, then 93% and 87% under search (100 games a budget)

@@ -339,39 +339,45 @@ def test_the_sums_of_another_sweep_are_named_not_a_good_variant(played, tmp_path
         run_sweep(_plan("middle-ages", False, **kw), mine)
 
 
-def test_a_sweep_without_rows_stopped_mid_way_goes_on_from_what_it_kept(tmp_path, monkeypatch):
-    """Review I #2: Ctrl-C on a sweep without rows lost every game played (its variants kept
-    their games only once all were played) while the line said "resume". The games played are
-    now kept every 8 chunks (played_so_far/): stopped after 19 of 24 chunks, the same command
-    goes on from game 1,600 and writes exactly the directories and sums of a sweep never
-    stopped; the interruption line and the rerun say so."""
+def _stopped_at_chunk(chunk: int, args, out, monkeypatch):
+    """``balance sweep *args --out out`` of two variants played together, stopped as a Ctrl-C
+    stops it (the handler's Interrupted) at both variants' ``chunk``; the sweep then plays on."""
     import signal
 
     import analysis.sweep.play as play
     from simcore.errors import Interrupted
-
-    args = ("sweep", "--vary", "income.palais.base=2..3", "-n", "2400", "--no-raw", "--players",
-            "4", "--chunk-size", "100")
-    whole = tmp_path / "whole"
-    balance(*args, "--out", whole)
 
     real = play.chunk_metrics
     seen = []
 
     def cut(*a, **k):
         seen.append(1)
-        if len(seen) == 2 * 19:                          # both variants' chunk 19
-            raise Interrupted(signal.SIGINT)             # what the Ctrl-C handler raises
+        if len(seen) == 2 * chunk:
+            raise Interrupted(signal.SIGINT)
         return real(*a, **k)
 
+    with monkeypatch.context() as m:
+        m.setattr(play, "chunk_metrics", cut)
+        return balance(*args, "--out", out, check=False)
+
+
+def test_a_sweep_without_rows_stopped_mid_way_goes_on_from_what_it_kept(tmp_path, monkeypatch):
+    """Review I #2: Ctrl-C on a sweep without rows lost every game played (its variants kept
+    their games only once all were played) while the line said "resume". The games played are
+    now kept every 8 chunks (played_so_far/): stopped after 19 of 24 chunks, the same command
+    goes on from game 1,600 and writes exactly the directories and sums of a sweep never
+    stopped; the interruption line and the rerun say so."""
+    args = ("sweep", "--vary", "income.palais.base=2..3", "-n", "2400", "--no-raw", "--players",
+            "4", "--chunk-size", "100")
+    whole = tmp_path / "whole"
+    balance(*args, "--out", whole)
+
     out = tmp_path / "cut"
-    monkeypatch.setattr(play, "chunk_metrics", cut)
-    first = balance(*args, "--out", out, check=False)
+    first = _stopped_at_chunk(19, args, out, monkeypatch)
     assert first.returncode != 0
     assert "resume" in first.stderr and "goes on from there" in first.stderr, first.stderr
     assert (out / "played_so_far" / "state.json").is_file()
     assert not list((out / "variants").glob("*/run.json"))
-    monkeypatch.setattr(play, "chunk_metrics", real)
     again = balance(*args, "--out", out)
     assert "go on together from game 1,600 of 2,400" in again.stderr, again.stderr
     assert not (out / "played_so_far").exists()
@@ -470,28 +476,13 @@ def test_a_checkpoint_naming_anything_but_sums_is_not_loaded(tmp_path, monkeypat
     still says so.)"""
     import json
     import pickle
-    import signal
-
-    import analysis.sweep.play as play
-    from simcore.errors import Interrupted
 
     args = ("sweep", "--vary", "income.palais.base=2..3", "-n", "1200", "--no-raw", "--players",
             "4", "--chunk-size", "100")
     whole = tmp_path / "whole"
     balance(*args, "--out", whole)
-    real = play.chunk_metrics
-    seen = []
-
-    def cut(*a, **k):
-        seen.append(1)
-        if len(seen) == 2 * 10:                          # both variants' chunk 10
-            raise Interrupted(signal.SIGINT)
-        return real(*a, **k)
-
     out = tmp_path / "cut"
-    monkeypatch.setattr(play, "chunk_metrics", cut)
-    assert balance(*args, "--out", out, check=False).returncode != 0
-    monkeypatch.setattr(play, "chunk_metrics", real)
+    assert _stopped_at_chunk(10, args, out, monkeypatch).returncode != 0
     state = json.loads((out / "played_so_far" / "state.json").read_text())
     planted = tmp_path / "planted.txt"
     (out / "played_so_far" / state["file"]).write_bytes(
