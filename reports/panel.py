@@ -126,7 +126,7 @@ def role_share_figure(cells: pl.DataFrame, labels: list[str]):
                                       gridspec_kw={"width_ratios": [2, 3]})
     colors = OKABE_ITO           # the run page's palette
 
-    def draw(ax, rows, key, name, first=0):
+    def draw(ax, rows, key, name, first=0, title=""):
         kinds = list(dict.fromkeys(rows[key].to_list()))
         for r in rows.iter_rows(named=True):
             i = kinds.index(r[key])
@@ -136,28 +136,30 @@ def role_share_figure(cells: pl.DataFrame, labels: list[str]):
                         fmt="o", ms=3, color=colors[(first + i) % len(colors)], label=name(r))
         handles, names = ax.get_legend_handles_labels()
         seen = dict(zip(names, handles))
-        # under the axes, never over a point or an interval
-        ax.legend(seen.values(), seen.keys(), fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18),
-                  ncol=min(len(seen), 4), borderaxespad=0.0, frameon=False)
+        # above the axes, under its title, never over a point or an interval; a fixed few points
+        # from the axes whatever the number of cells (s37 #11: under the axes, at a fraction of
+        # their height, it sat far below a tall plot after a large blank gap, in a tiny font)
+        ax.legend(seen.values(), seen.keys(), fontsize=8, loc="lower center", bbox_to_anchor=(0.5, 1.0),
+                  ncol=min(len(seen), 3), borderaxespad=0.3, frameon=False, title=title,
+                  title_fontsize=9)
 
-    draw(left, sides, "metric", lambda r: r["what"].removesuffix(" win share").removeprefix("the ") + " side")
+    draw(left, sides, "metric", lambda r: r["what"].removesuffix(" win share").removeprefix("the ") + " side",
+         title="Who wins, by side")
     left.set_xlim(-2, 102)
     left.set_xlabel("share of games the side wins (%)")
-    left.set_title("Who wins, by side", fontsize=9)
     if seats.height:
         # colours after the sides' (seat 2 is not the Seigneur's blue)
         draw(right, seats, "seat", lambda r: f"Seat {r['seat']} ({r['role_label']})",
-             first=sides["metric"].n_unique())
+             first=sides["metric"].n_unique(), title="Seats within a role")
         for r in seats.unique(["cell", "role"], keep="first").iter_rows(named=True):
             right.plot([100 * r["fair"]] * 2, [r["cell"] - 0.45, r["cell"] + 0.45], ls="--", color="grey",
                        lw=0.8)
         right.set_xlim(0, min(100.0, 100 * float(seats["high"].max()) * 1.15 + 2))
         right.set_xlabel("seat's share of its role's wins (%); dashed: an equal split")
-        right.set_title("Seats within a role", fontsize=9)
     else:
         right.set_axis_off()
     left.set_yticks(range(n), labels)
-    left.invert_yaxis()
+    left.set_ylim(n - 0.5, -0.5)          # top to bottom, no blank band above the first cell
     fig.tight_layout()
     return fig
 
@@ -268,7 +270,8 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
                   ("rules", "; ".join(_rules_of(runs))), ("runs", "; ".join(runs))])
     lead = t.lead or [t.finding]
     if t.roles:
-        lead = _lead_with_the_finding(lead, t.cells)
+        # the sides first, then each role's split in one headline, the cells summarised (s37 #4)
+        lead = role_lead(t.cells, len(t.labels), t.smallest) or _lead_with_the_finding(lead, t.cells)
     return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=lead, svg=svg)
 
 
@@ -437,7 +440,7 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
     bl, vl = Path(base).name, Path(variant).name
     changes = rules_diff(b_meta, v_meta)
     changed = diff_sentences(changes, bl, vl, b_meta, v_meta)
-    lead = (["What changed: " + changed[0] + " " + pairing_words(c)] + comparison_findings(c)
+    lead = (["What changed: " + changed[0] + " " + pairing_words(c)] + level_words(c) + comparison_findings(c)
             + ([balance_sentence(balance, c.smallest)] if balance.height else []))
     if c.left_out:
         lead.append(f"Left out, in one panel only: {'; '.join(c.left_out)}.")
@@ -445,7 +448,13 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
     unit = "side" if c.what == "side" else "seat"
     whose = split_roles(c)
     split = "".join(f", and each seat's share of {w}" for w in whose)
-    secs = [Section("changes", f"Every cell and {unit}" + (", and the split within a role" if whose else ""),
+    levels = level_table(c)
+    secs = [*([Section("levels", LEVEL_TABLE,
+                       f"One row a cell: each {unit}'s win share before → after (the runs' values), and its "
+                       f"change with its interval over the family of {c.family} and its verdict, as in the "
+                       "table of every cell below.", tables=[(LEVEL_TABLE, levels)])]
+              if levels.height > NAMED_CELLS + 1 else []),
+            Section("changes", f"Every cell and {unit}" + (", and the split within a role" if whose else ""),
                     f"Each {unit}'s win share{split + ',' if whose else ''} before and after, cell by cell, as a before/after of "
                     f"the cell's two runs computes it (paired game by game when both played the same "
                     f"deals). " + (SPLIT_HOW + " " if whose else "") +
@@ -483,7 +492,7 @@ def _fair_of(balance: pl.DataFrame) -> str:
     fairs = set(balance["fair"].drop_nulls().to_list())
     seat = balance["what"][0] == "seat"
     if len(fairs) != 1:
-        return "1/P, the cell's own" if seat else "1/k, the cell's own"
+        return "1/P, the cell's own" if seat else "1/k a seat, k the cell's own number of them"
     f = f"{100 * fairs.pop():.3g}%"
     return f"1/P = {f}" if seat else f
 
@@ -496,7 +505,9 @@ def _subject(balance: pl.DataFrame) -> tuple[str, str]:
     if what == "seat":
         return (f"Toward or away from a fair seat share ({_fair_of(balance)})?",
                 "The largest gap of a seat's win share from 1/P")
-    return (f"Toward or away from an equal split of the {what}s' wins ({_fair_of(balance)} a seat)?",
+    fair = _fair_of(balance)
+    fair = fair if fair.startswith("1/k") else f"{fair} a seat"
+    return (f"Toward or away from an equal split of the {what}s' wins ({fair})?",
             f"The largest gap of a {what} seat's share of the {what}s' wins from an equal split")
 
 
@@ -540,11 +551,18 @@ def balance_sentence(balance: pl.DataFrame, smallest: float, most: int = 5) -> s
 
     ask, subject = _subject(balance)
 
+    every = balance["cell"].to_list()
+
     def said(rows: pl.DataFrame, numbers: bool) -> str:
         parts = [f"{r['cell']} ({_gap(r['before'], _gap_digits(r, smallest))} → "
                  f"{_gap(r['after'], _gap_digits(r, smallest))} pp; change "
-                 f"{_gap_change(r, smallest)}, {verdict_words(r['verdict'])})" if numbers and k < most
-                 else r["cell"] for k, r in enumerate(rows.iter_rows(named=True))]
+                 f"{_gap_change(r, smallest)}, {verdict_words(r['verdict'])})"
+                 for k, r in enumerate(rows.iter_rows(named=True)) if numbers and k < most]
+        rest = rows["cell"].to_list()[len(parts):]
+        if len(rest) > NAMED_CELLS + 1:      # many cells: counted and summarised (s37 #3: 32 names)
+            parts.append(f"{len(rest)} {'more ' if parts else ''}cells ({cells_summary(rest, every)})")
+        else:
+            parts += rest
         return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
     clear = pl.col("verdict") != stats.NOT_SHOWN
@@ -563,6 +581,14 @@ def balance_sentence(balance: pl.DataFrame, smallest: float, most: int = 5) -> s
         r = untold.with_columns(pl.col("change").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
         why = untold_gap_words(r, _gap_digits(r, smallest),       # (a lone cell was just named)
                                "" if untold.height == 1 else f"in {r['cell']}, for one, ")
+    if not parts and balance.height > NAMED_CELLS + 1:      # many cells: the range, not every one (s37 #3)
+        d = max(_gap_digits(r, smallest) for r in balance.iter_rows(named=True))
+        def span(col: str) -> str:
+            a, b = _gap(balance[col].min(), d), _gap(balance[col].max(), d)
+            return a if a == b else f"{a} to {b}"
+        return (f"{ask} These games cannot tell in any of the {balance.height} cells{why}. {subject}: "
+                f"{span('before')} pp before, {span('after')} pp after, over the cells; each cell's, with its "
+                f"change, in the table below ({_balance_how(balance)}).")
     if not parts:
         cells = "the one cell" if balance.height == 1 else f"any of the {balance.height} cells"
         return (f"{ask} These games cannot tell in {cells}{why}. {subject}, before → after: " + "; ".join(
@@ -727,7 +753,23 @@ def same_games_words(r: dict) -> str:
     return f"no game of the {n:,} differs, so its change is at most {bound_pp(bound)} pp either way, 95% bound"
 
 
-def _untested_words(rows: pl.DataFrame) -> list[str]:
+def _grouped(rows: pl.DataFrame, words, sep: str, every) -> str:
+    """``Seigneur side in 4p a (0.0% before and after)`` per row, or, for more than
+    :data:`NAMED_CELLS` + 1 rows of one item saying the same words, one phrase for them: ``Seigneur
+    side in 5 cells (…) (0.0% before and after)`` (s37 #3)."""
+    groups: dict = {}
+    for r in rows.iter_rows(named=True):
+        groups.setdefault((r["item"], words(r)), []).append(r["cell"])
+    out = []
+    for (item, said), at in groups.items():
+        if len(at) <= NAMED_CELLS + 1:
+            out += [f"{item} in {x} ({said})" for x in at]
+        else:
+            out.append(f"{item} {_where(at, every)}, each {said}")
+    return sep.join(out)
+
+
+def _untested_words(rows: pl.DataFrame, every=None) -> list[str]:
     """The lead's sentences on the rows outside the family: a side the same in every game of both
     runs (a Seigneur who won none), and, paired game by game, a side with the same result in every
     game under both rules (the Seigneur won the very same games: review N #8), with what the games
@@ -740,16 +782,16 @@ def _untested_words(rows: pl.DataFrame) -> list[str]:
     constant = untested.filter(pl.col("note").is_null() | (pl.col("note") != SAME_GAMES))
     same = untested.filter(pl.col("note") == SAME_GAMES)
     out = []
+    every = rows["cell"].unique(maintain_order=True).to_list() if every is None else every
     if one_run.height:
         out.append("Not tested: " + "; ".join(f"{r['item']} in {r['cell']} ({r['note']})"
                                               for r in one_run.iter_rows(named=True)) + ".")
     if constant.height:
-        said = ", ".join(f"{r['item']} in {r['cell']} ({100 * r['before']:.1f}% before and after)"
-                         for r in constant.iter_rows(named=True))
+        said = _grouped(constant, lambda r: f"{100 * r['before']:.1f}% before and after", ", ", every)
         out.append(f"Not tested, the same in every game of both runs: {said}.")
     if same.height:
-        said = "; ".join(f"{r['item']} in {r['cell']} ({_share(r['before'])} before and after: "
-                         f"{same_games_words(r)})" for r in same.iter_rows(named=True))
+        said = _grouped(same, lambda r: f"{_share(r['before'])} before and after: {same_games_words(r)}", "; ",
+                        every)
         out.append(f"Not tested, the same result in every game under both rules (paired game by game): "
                    f"{said}.")
     return out
@@ -822,7 +864,7 @@ def _moved_words(c, rows: pl.DataFrame, question: str, noun: str, family: str, f
 
     n = len(c.cells)
     clear = rows.filter(pl.col("verdict").is_not_null() & (pl.col("verdict") != stats.NOT_SHOWN))
-    aside = _untested_words(rows)
+    aside = _untested_words(rows, list(c.cells))
     tested = rows.filter(pl.col("verdict").is_not_null())
     if tested.height == 0:
         return [f"{question} No {noun} could be tested in any of the {n} cells."] + aside
@@ -859,8 +901,11 @@ def _moved_words(c, rows: pl.DataFrame, question: str, noun: str, family: str, f
             way = f"up in {up.height} and down in {down.height}: not one way"
         else:
             way = ("up" if up.height else "down") + (" in every one" if k == n else " in each" if k > 1 else "")
-        where = "; ".join(f"{_change(r, c.smallest)}, {verdict_words(r['verdict'])}"
-                          for r in mine.iter_rows(named=True))
+        if k <= NAMED_CELLS + 1:
+            where = "; ".join(f"{_change(r, c.smallest)}, {verdict_words(r['verdict'])}"
+                              for r in mine.iter_rows(named=True))
+        else:       # many cells: the range, the counts by size, the extremes named (s37 #3)
+            where = _moved_summary(mine, c.smallest)
         n_item = tested.filter(pl.col("item") == item).height
         rest = f"; within noise in the other {n_item - k}" if k < n_item else ""
         cells = f"{k} of {n_item} cells" + ("" if n_item == n else f" where it was tested")
@@ -869,10 +914,34 @@ def _moved_words(c, rows: pl.DataFrame, question: str, noun: str, family: str, f
     from reports.text import moved_opener
 
     # opened by the size of what moved (review R #4), as the two-run page's first answer
-    head = f"{question} {moved_opener(clear['verdict'].to_list(), c.smallest)} {family}: "
+    # the answer first, then what it was read on (s37 #3: the family's words stood before the
+    # first ": ", so the page's bold ran over five lines)
+    head = f"{question} {moved_opener(clear['verdict'].to_list(), c.smallest)}: "
     tail = ([f"{', '.join(still[:-1]) + ' and ' + still[-1] if len(still) > 1 else still[0]} moved "
              f"in no cell."] if still else [])
-    return [head + out[0]] + out[1:] + tail + aside
+    return [head + out[0].removesuffix(".") + f" {family}."] + out[1:] + tail + aside
+
+
+def _moved_summary(mine: pl.DataFrame, smallest: float) -> str:
+    """The clear changes of one seat or side in many cells, said briefly (s37 #3: 28 cells listed
+    one by one in bold): per direction, how many cells of each size and the smallest and largest
+    change with its interval over the family (:func:`_change`); every cell is in the table."""
+    from analysis.stats import VERDICT_ORDER
+
+    parts = []
+    one_way = not ((mine["diff"] > 0).any() and (mine["diff"] < 0).any())
+    for name, part in (("up", mine.filter(pl.col("diff") > 0)), ("down", mine.filter(pl.col("diff") < 0))):
+        if not part.height:
+            continue
+        part = part.with_columns(pl.col("diff").abs().alias("_a")).sort("_a")
+        sizes = part.group_by("verdict").len()
+        counts = sorted(sizes.iter_rows(), key=lambda x: VERDICT_ORDER.index(x[0]) if x[0] in VERDICT_ORDER else 9)
+        said = "; ".join(f"{m} {verdict_words(v)}" for v, m in counts)
+        lo, hi = part.row(0, named=True), part.row(-1, named=True)
+        span = (f"smallest {_change(lo, smallest)}, largest {_change(hi, smallest)}" if part.height > 1
+                else _change(hi, smallest))
+        parts.append(f"{name + ': ' if one_way is False else ''}{span}; {said}")
+    return "; ".join(parts) + "; every cell in the tables below"
 
 
 #: how a seat's share of its role's wins is compared (the comparison's section)
@@ -923,7 +992,87 @@ def comparison_table(c) -> pl.DataFrame:
 def change_figure(c):
     """Each seat's (side's, and in a game with roles each seat's share of its role's wins) change
     after − before in pp, per cell, with its interval over the family; dashed lines at ± the
-    smallest difference that matters."""
+    smallest difference that matters. Up to 8 cells (one colour each, :data:`OKABE_ITO`): grouped
+    bars; more: :func:`change_dots`, one row per cell (s37 #3: 36 bars a group, colours repeating
+    every 8, a legend cut off after 25 cells)."""
+    if len(c.cells) > len(OKABE_ITO):
+        return change_dots(c)
+    return _change_bars(c)
+
+
+def _facet_title(item: str) -> str:
+    import textwrap
+
+    return textwrap.fill(item, 34)
+
+
+def change_dots(c):
+    """The change figure of a panel of many cells: one small panel per seat or side (and per seat's
+    share of a role's wins), each a row per cell, labelled, its change after − before in pp as a
+    dot with its interval over the family (black: clear after Holm; grey: within noise; no dot: not
+    tested), 0 and ± the smallest difference that matters marked, a thin line between player
+    counts. No colour stands for a cell, so none repeats, and no legend lists the cells."""
+    import math
+
+    from matplotlib.lines import Line2D
+
+    from reports.figures.common import new_figure
+
+    rows = c.rows
+    items = sorted(rows["item"].unique(maintain_order=True).to_list(), key=lambda s: (len(s), s))
+    cells = list(c.cells)
+    k = len(cells)
+    ncols = min(len(items), 3)
+    nrows = math.ceil(len(items) / ncols)
+    label_width = max(len(x) for x in cells) * 0.075
+    fig = new_figure(label_width + 3.1 * ncols, nrows * (0.22 * k + 1.0) + 0.9)
+    axes = fig.subplots(nrows, ncols, sharey=True, squeeze=False)
+    breaks = [i for i in range(1, k) if _label_parts(cells[i])[0] != _label_parts(cells[i - 1])[0]]
+    for n_ax, ax in enumerate(axes.flat):
+        if n_ax >= len(items):
+            ax.set_axis_off()
+            continue
+        item = items[n_ax]
+        sub = rows.filter((pl.col("item") == item) & pl.col("diff").is_not_null())
+        for r in sub.iter_rows(named=True):
+            y = cells.index(r["cell"])
+            low, high = shown_range(r)
+            clear = r["verdict"] is not None and r["verdict"] != _not_shown()
+            d = 100 * r["diff"]
+            ax.errorbar(d, y, xerr=[[max(d - 100 * low, 0.0)], [max(100 * high - d, 0.0)]], fmt="o", ms=4,
+                        color="black" if clear else "#999999", ecolor="black" if clear else "#999999",
+                        elinewidth=1.2, capsize=2)
+        ax.axvline(0, color="black", linewidth=0.8)
+        for sign in (-1, 1):
+            ax.axvline(sign * 100 * c.smallest, color="#777777", linestyle="--", linewidth=0.8)
+        for b in breaks:
+            ax.axhline(b - 0.5, color="#cccccc", linewidth=0.8)
+        ax.set_title(_facet_title(item), fontsize=9)
+        ax.set_xlabel("change, after − before (pp)", fontsize=8)
+        ax.tick_params(axis="x", labelsize=8)
+        ax.grid(axis="x", color="#eeeeee", linewidth=0.6)
+        ax.set_axisbelow(True)
+    first = axes[0][0]
+    first.set_yticks(range(k), cells, fontsize=8)
+    first.set_ylim(k - 0.5, -0.5)
+    for ax in axes[:, 0]:
+        ax.tick_params(axis="y", labelsize=8)
+    handles = [Line2D([], [], marker="o", color="black", label="clear (Holm over the family)"),
+               Line2D([], [], marker="o", color="#999999", label="within noise"),
+               Line2D([], [], color="#777777", linestyle="--",
+                      label=f"± {rounded_pp(c.smallest)}, the smallest difference that matters")]
+    fig.legend(handles=handles, loc="outside upper center", ncol=3, fontsize=8, frameon=False)
+    return fig
+
+
+def _not_shown() -> str:
+    from analysis import stats
+
+    return stats.NOT_SHOWN
+
+
+def _change_bars(c):
+    """:func:`change_figure` of a few cells: grouped bars, one colour per cell."""
     import numpy as np
 
     from reports.figures.common import new_figure, subplots
@@ -973,3 +1122,342 @@ def change_figure(c):
     # outside the figure would be drawn)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     return fig
+
+
+# ---------------------------------------------------------------------------------------------
+# Session s37 (Seigneurial designer, findings 3, 4, 11): summarised leads for a game with roles.
+
+#: the fewest wins of a role in a cell for the page to name that cell's split of them as the
+#: "largest gap" (s37 #4: "seat 3 takes 100.0% (2.5–100.0) of the Censitaires' wins" in a cell where
+#: the Censitaires won 2 games of 2,000)
+MIN_ROLE_WINS = 100
+
+#: how many cells a sentence names before "and N more"
+NAMED_CELLS = 3
+
+
+def _label_parts(label: str) -> tuple[int | None, list[str]]:
+    """(players, the line-up's strategies) of a cell label such as ``3p even-lord + 2×fair-share``
+    (:func:`analysis.panel.lineup_label`): ``(3, ["even-lord", "fair-share"])``; (None, []) for
+    another label."""
+    import re
+
+    m = re.match(r"^(\d+)p (.+)$", label)
+    if not m:
+        return None, []
+    parts = [re.sub(r"^\d+×", "", x.strip()) for x in m.group(2).split(" + ")]
+    return int(m.group(1)), list(dict.fromkeys(parts))
+
+
+def cells_summary(named, every, most: int = NAMED_CELLS) -> str:
+    """The cells ``named`` (labels) out of the panel's ``every``, said briefly: whole groups first
+    (``all 12 5p cells``, ``all 12 harsh-lord cells``: every cell of that player count, or with
+    that strategy, is among them), then up to ``most`` more by name and ``and N more``. One cell:
+    its name. The groups may overlap; every cell said is among ``named`` and every one of
+    ``named`` is said or counted (s37 #4: 19 cell names, twice, took 9 lines of screen)."""
+    named = list(dict.fromkeys(named))
+    every = list(dict.fromkeys(every))
+    if len(named) <= most + 1:
+        return _and(named)
+    chosen = set(named)
+    groups: dict[str, list[str]] = {}
+    for lab in every:
+        p, parts = _label_parts(lab)
+        if p is not None:
+            groups.setdefault(f"{p}p", []).append(lab)
+        for s in parts:
+            groups.setdefault(s, []).append(lab)
+    left = [x for x in named]
+    said = []
+    while True:
+        best = None
+        for key, members in groups.items():
+            if len(members) < 2 or len(members) == len(every) or not set(members) <= chosen:
+                continue
+            new = sum(x in left for x in members)
+            if new >= 2 and (best is None or new > best[0]):
+                best = (new, key, members)
+        if best is None:
+            break
+        new, key, members = best
+        # a group that overlaps one already said counts only its other cells, so the counts add up
+        said.append(f"all {len(members)} {key} cells" if new == len(members) else f"the {new} other {key} cells")
+        left = [x for x in left if x not in members]
+        groups.pop(key)
+    if len(left) <= most + 1:
+        said += left
+    else:
+        said += left[:most] + [f"{len(left) - most} more"]
+    return _and(said)
+
+
+def _and(xs: list[str]) -> str:
+    return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1] if xs else ""
+
+
+def _where(named, every) -> str:
+    """``in 4p a`` (one cell) or ``in 19 cells (all 12 5p cells, …)``."""
+    named = list(dict.fromkeys(named))
+    if len(named) == 1:
+        return f"in {named[0]}"
+    if len(named) == len(every):
+        return f"in all {len(named)} cells"
+    return f"in {len(named)} cells ({cells_summary(named, every)})"
+
+
+def _cell_pct(r: dict) -> str:
+    from analysis.panel import _pct_ci
+
+    return _pct_ci(r["estimate"], r["low"], r["high"])
+
+
+def _side_rows(cells: pl.DataFrame) -> tuple[pl.DataFrame, list[str], list[str]]:
+    """The side rows (``role_win_share_<role>``), the side metrics with a role of one seat first
+    (the Seigneur: what a designer of a game with roles asks about first), and every cell label."""
+    sides = cells.filter(pl.col("metric").str.starts_with("role_win_share_"))
+    many = set()
+    if "role" in cells.columns:
+        many = set(cells.filter(pl.col("metric").str.starts_with("role_seat_share_"))["role"].drop_nulls()
+                   .to_list())
+    metrics = list(dict.fromkeys(sides["metric"].to_list()))
+    metrics.sort(key=lambda m: m.removeprefix("role_win_share_") in many)     # stable: lone roles first
+    every = list(dict.fromkeys(cells.sort("cell")["label"].to_list()))
+    return sides, metrics, every
+
+
+def side_finding(cells: pl.DataFrame, n: int) -> list[str]:
+    """The panel page's finding in a game with roles (s37 #4: the page's one bold finding was the
+    seat order among the Censitaires, while a designer asks how the Seigneur fares against them):
+    the lone role's side's win share over the cells, lowest and highest (each cell's own 95% Wilson
+    interval), per player count, and how many cells fall below 25%, from 25% to 50% and above 50%
+    (point estimates); then each other side's range in one sentence. The cells are summarised
+    (:func:`cells_summary`); the table has each."""
+    sides, metrics, every = _side_rows(cells)
+    if not metrics:
+        return []
+    out = []
+    for k, metric in enumerate(metrics):
+        r = sides.filter(pl.col("metric") == metric).sort("estimate")
+        who = r["what"][0].removesuffix(" win share")
+        lo, hi = r.row(0, named=True), r.row(-1, named=True)
+        low_at = r.filter(pl.col("estimate") == lo["estimate"]).sort("cell")["label"].to_list()
+        high_at = r.filter(pl.col("estimate") == hi["estimate"]).sort("cell")["label"].to_list()
+        if r.height == 1 or lo["estimate"] == hi["estimate"]:
+            span = f"{who} win share is {_cell_pct(lo)}" + (f" in every one of the {r.height} cells"
+                                                             if r.height > 1 else "")
+        else:
+            span = (f"{who} win share runs from {_cell_pct(lo)} {_where(low_at, every)} to "
+                    f"{_cell_pct(hi)} {_where(high_at, every)}")
+        if k:
+            out.append(f"The other side: {span}.")
+            continue
+        per = []
+        players = sorted(set(r["players"].to_list()))
+        if len(players) > 1:
+            for p in players:
+                mine = r.filter(pl.col("players") == p)
+                a, b = mine["estimate"].min(), mine["estimate"].max()
+                said = (f"{100 * a:.1f}% in every one" if f"{100 * a:.1f}" == f"{100 * b:.1f}"
+                        else f"{100 * a:.1f}% to {100 * b:.1f}%")
+                per.append(f"{p}p {said} ({mine.height} cell{'s' if mine.height != 1 else ''})")
+        est = r["estimate"]
+        bands = [(int((est < 0.25).sum()), "below 25%"), (int(((est >= 0.25) & (est <= 0.5)).sum()), "25% to 50%"),
+                 (int((est > 0.5).sum()), "above 50%")]
+        said = [(c, w) for c, w in bands if c]
+        band = (f"{said[0][1]} in all {r.height} cells" if len(said) == 1 else
+                ", ".join(f"{w} in {c} cell{'s' if c != 1 else ''}" for c, w in said))
+        out.append(f"The finding, by side: {span} (the share of games the side wins, over the {n} "
+                   f"cell{'s' if n != 1 else ''}; each cell's own 95% Wilson interval; a game with roles has "
+                   "no fair share per side to test it against)."
+                   + (f" By player count: {'; '.join(per)}." if per else "")
+                   + (f" Point estimates: {band}." if r.height > 1 else ""))
+    return out
+
+
+def role_wins(cells: pl.DataFrame) -> dict:
+    """(cell, role) → the games the role's side won in the cell (its win share × the cell's games,
+    a shared win counted as the side's share of it), from the side rows."""
+    sides = cells.filter(pl.col("metric").str.starts_with("role_win_share_"))
+    return {(r["cell"], r["metric"].removeprefix("role_win_share_")): r["estimate"] * r["games"]
+            for r in sides.iter_rows(named=True)}
+
+
+def split_finding(cells: pl.DataFrame, n: int, smallest: float) -> list[str]:
+    """Per role of several seats, one headline on its seats' shares of its wins (s37 #4: "The
+    finding: the Censitaires' seats do not win equally often", then "The finding does not hold in
+    every cell" read as a contradiction): "Censitaire seats split the Censitaires' wins unequally in
+    7 of the 36 cells: …", the calls and sizes of :func:`analysis.panel.role_seat_calls` as they
+    are (Holm over every seat of every cell, sizes on Bonferroni intervals over the same family),
+    the cells summarised. The largest gap is named only from a cell where the role won at least
+    :data:`MIN_ROLE_WINS` games (a clear gap first): a split of 2 wins cannot be read."""
+    from analysis.panel import ALPHA
+    from analysis.stats import LARGE, MAY_MATTER, SMALL, VERDICT_ORDER
+
+    if "role" not in cells.columns:
+        return []
+    seats = cells.filter(pl.col("metric").str.starts_with("role_seat_share_"))
+    _, _, every = _side_rows(cells)
+    wins = role_wins(cells)
+    m = seats.height
+    that = f"{100 * smallest:g} pp"
+    out = []
+    for role in dict.fromkeys(seats["role"].to_list()):
+        part = seats.filter(pl.col("role") == role).sort(["cell", "seat"])
+        label = part["role_label"][0]
+        cells_of = list(dict.fromkeys(part["label"].to_list()))
+        have = len(cells_of)
+        per_cell = {}
+        for lab in cells_of:
+            hit = part.filter((pl.col("label") == lab) & pl.col("clear").fill_null(False))["verdict"].to_list()
+            per_cell[lab] = min(hit, key=VERDICT_ORDER.index) if hit else None
+        hits = [c for c, v in per_cell.items() if v is not None]
+        within = "cells" if have == n else f"cells with {label} seats to compare"
+        sizes = []
+        for verdict, words in ((LARGE, f"by at least {that} of the {label}s' wins (clear and large enough to matter)"),
+                               (MAY_MATTER, f"perhaps by {that} or more (clear, may matter: these games cannot tell)"),
+                               (SMALL, f"by less than {that} (clear but small)")):
+            at = [c for c in hits if per_cell[c] == verdict]
+            if at and len(at) == len(hits):          # one size for every clear cell
+                sizes.append(f"in that cell ({at[0]}), {words}" if len(at) == 1 else f"{words} in all {len(at)} of them")
+            elif at:
+                sizes.append(f"{words} in {len(at)} ({cells_summary(at, every)})")
+        if hits:
+            head = (f"{label} seats split the {label}s' wins unequally in "
+                    + (f"all {have} {within}" if len(hits) == have else f"{len(hits)} of the {have} {within}")
+                    + f": some seat's share of the {label}s' wins is clearly off an equal split, "
+                    + "; ".join(sizes))
+            if len(hits) < have:
+                rest = [c for c in cells_of if c not in hits]
+                head += (f"; in the other {len(rest)} ({cells_summary(rest, every)}) no seat is clearly off it"
+                         if len(rest) > 1 else f"; in the other, {rest[0]}, no seat is clearly off it")
+        else:
+            head = (f"{label} seats split the {label}s' wins unequally in none of the {have} {within}: no "
+                    f"seat's share of the {label}s' wins is clearly off an equal split")
+        # the largest gap, only where the role won enough games to read a split of them
+        readable = part.filter(pl.Series([wins.get((c, role), 0.0) >= MIN_ROLE_WINS for c in part["cell"]]))
+        few = [c for c in cells_of if c not in set(readable["label"].to_list())]
+        pool = readable.filter(pl.col("clear").fill_null(False))
+        pool = pool if pool.height else readable
+        if pool.height:
+            top = pool.with_columns((pl.col("estimate") - pl.col("fair")).abs().alias("_gap")).sort(
+                ["_gap", "cell"], descending=[True, False]).row(0, named=True)
+            cell = part.filter(pl.col("cell") == top["cell"]).sort("estimate")
+            lo, hi = cell.row(0, named=True), cell.row(-1, named=True)
+            gap = (f"the largest {'clear ' if top['clear'] else ''}gap is in {top['label']} "
+                   f"({wins[(top['cell'], role)]:,.0f} {label} wins): seat {hi['seat']} takes {_cell_pct(hi)} "
+                   f"of the {label}s' wins and seat {lo['seat']} {_cell_pct(lo)}, against an equal "
+                   f"{100 * top['fair']:.1f}% each (unadjusted 95% Wilson intervals), and win "
+                   f"{_pct(hi['win_share'], hi['win_low'], hi['win_high'])} and "
+                   f"{_pct(lo['win_share'], lo['win_low'], lo['win_high'])} of all games")
+            if not top["clear"]:
+                gap += "; that gap is not clear after the adjustment"
+        else:
+            gap = (f"no cell has {MIN_ROLE_WINS} {label} wins or more, too few to name a largest gap "
+                   f"in how they split")
+        if few and pool.height:
+            gap += (f"; not ranked, with fewer than {MIN_ROLE_WINS} {label} wins each (too few to read a "
+                    f"split): {cells_summary(few, every)}")
+        no_seats = ("" if have == n else f"; {n - have} of the {n} cells {'has' if n - have == 1 else 'have'} "
+                    f"no {label} seats to compare (fewer than two {label}s, or no {label} win)")
+        family = (f" (clear: Holm over the panel's {m} seat × cell comparisons of a seat's share of "
+                  f"its role's wins with an equal split, every seat of a role of several seats in "
+                  f"every cell, Wald tests from the cell's seat covariance; the chance that any of "
+                  f"these calls is wrong is at most {100 * ALPHA:g}%; sizes read on Bonferroni intervals over "
+                  f"the same {m})")
+        out.append(f"{head}. {gap[:1].upper() + gap[1:]}{no_seats}{family}.")
+    return out
+
+
+def _pct(p, low, high) -> str:
+    from analysis.panel import _pct_ci
+
+    return _pct_ci(p, low, high)
+
+
+def role_lead(cells: pl.DataFrame, n: int, smallest: float) -> list[str]:
+    """The lead of the panel page of a game with roles: the sides first (:func:`side_finding`),
+    then each role's split of its wins among its seats (:func:`split_finding`)."""
+    return side_finding(cells, n) + split_finding(cells, n, smallest)
+
+
+def _lone_items(c) -> list[str]:
+    """The side rows of a before/after of a game with roles, the side of a role of one seat first
+    (the Seigneur's: the side a designer reads first); a seat game's seats."""
+    items = c.rows.filter(~split_mask(c.rows))["item"].unique(maintain_order=True).to_list()
+    whose = split_roles(c)
+
+    def many(item: str) -> bool:
+        name = item.removesuffix(" side")
+        return f"the {name}' wins" in whose or f"the {name}'s wins" in whose
+    return sorted(items, key=many)
+
+
+def _span(values) -> str:
+    a, b = min(values), max(values)
+    return f"{_share(a)}" if _share(a) == _share(b) else f"{_share(a)} to {_share(b)}"
+
+
+def level_words(c) -> list[str]:
+    """The levels a before/after over a panel leads to, not only its changes (s37 #3: "in which
+    cells is the Seigneur now in 25–35%?" had no answer on the page): for the side of a role of one
+    seat (each side when none is), its win share over the cells before → after, per player count,
+    and how many cells are below 25%, from 25% to 50%, above 50% after (the runs' values; the table
+    per cell has each with its change)."""
+    if c.what != "side":
+        return []
+    items = _lone_items(c)
+    rows = c.rows.filter(~split_mask(c.rows) & pl.col("before").is_not_null() & pl.col("after").is_not_null())
+    out = []
+    for item in items[:1]:
+        mine = rows.filter(pl.col("item") == item)
+        if not mine.height:
+            continue
+        players = [_label_parts(x)[0] for x in mine["cell"]]
+        mine = mine.with_columns(pl.Series("_p", players, dtype=pl.Int64))
+        per = []
+        if len(set(players)) > 1 and None not in players:
+            for p in sorted(set(players)):
+                part = mine.filter(pl.col("_p") == p)
+                per.append(f"{p}p {_span(part['before'].to_list())} → {_span(part['after'].to_list())}")
+        after = mine["after"]
+        bands = [(int((after < 0.25).sum()), "below 25%"), (int(((after >= 0.25) & (after <= 0.5)).sum()), "25% to 50%"),
+                 (int((after > 0.5).sum()), "above 50%")]
+        said = [(k, w) for k, w in bands if k]
+        band = (f"{said[0][1]} in all {mine.height} cells" if len(said) == 1 else
+                ", ".join(f"{w} in {k} cell{'s' if k != 1 else ''}" for k, w in said))
+        out.append(f"Levels, before → after: the {item}'s win share {_span(mine['before'].to_list())} → "
+                   f"{_span(after.to_list())} over the {mine.height} cells (the runs' values)"
+                   + (f"; by player count: {'; '.join(per)}" if per else "")
+                   + f". After the change: {band}; every cell's before, after and change in the table "
+                   f"'{LEVEL_TABLE}'.")
+    return out
+
+
+#: the heading of the before/after's table per cell (one row a cell)
+LEVEL_TABLE = "Per cell, before → after"
+
+
+def level_table(c) -> pl.DataFrame:
+    """One row per cell (s37 #3: the table of every cell, side and seat's share ran to 180 rows):
+    for each side (seat, in a game without roles), its win share before → after, and its change
+    with its interval over the family and the verdict, as the full table prints them
+    (:func:`comparison_table`)."""
+    full = comparison_table(c)
+    keep = ~split_mask(c.rows)
+    full = full.filter(keep)
+    what = full.columns[1]
+    interval = next(x for x in full.columns if x.startswith("Interval over the family"))
+    out: dict = {}
+    for r in full.iter_rows(named=True):
+        row = out.setdefault(r["Cell"], {"Cell": r["Cell"]})
+        item = r[what]
+        row[f"{item}: before → after"] = (f"{r['Before']} → {r['After']}" if r["Before"] and r["After"]
+                                          else r["Before"] or r["After"])
+        row[f"{item}: change (interval), verdict"] = (
+            f"{r['Change']} ({r[interval]}), {r['Verdict']}" if r[interval] else
+            f"{r['Change']}, {r['Verdict']}" if r["Change"] else r["Verdict"])
+    items = _lone_items(c)
+    cols = ["Cell"] + [f"{i}: {k}" for i in items for k in ("before → after", "change (interval), verdict")]
+    order = [x for x in c.cells if x in out] + [x for x in out if x not in c.cells]
+    return pl.DataFrame([{k: out[x].get(k, "") for k in cols} for x in order],
+                        schema={k: pl.String for k in cols})

@@ -139,8 +139,10 @@ def test_the_split_rows_are_the_runs_own_shares_tested_paired_in_the_family_of_t
     # opened by the size of what moved (review R #4): here a seat's share moved by enough to matter
     moved = split.filter(pl.col("verdict").is_not_null() & (pl.col("verdict") != "not shown"))["verdict"].to_list()
     assert "clear and large enough to matter" in moved
+    # (s37 #3: the answer first, then the family it was read on)
     assert ("Did the split of the Censitaires' wins among their seats move, line-up by line-up? Yes, by enough to "
-            f"matter (the same family of {c.family}:") in lead, lead
+            "matter: ") in lead, lead
+    assert f"(the same family of {c.family}: clear after Holm's correction over it" in lead, lead
     assert f"Seat 4's share of the Censitaires' wins moved in 1 of 1 cells where it was tested, down " \
            f"({cells[0]} {100 * seat4:.1f} pp (".replace("-", "−") in lead.replace("-", "−"), lead
     assert f"over the {c.family} comparisons of every cell and side, and of each seat's share of the " \
