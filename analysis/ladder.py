@@ -3,8 +3,8 @@
 A cell (A, B) is ``players``-player games of one A against ``players - 1`` copies of B, every deal
 played once per rotation of the seats (so A sits in every seat equally often and seat effects cancel,
 as in duplicate formats and fishtest's paired games). The figure is A's mean win share, with its
-95% interval paired by deal (:func:`deal_interval`: a Student t interval over the deals' means, the
-deal being the independent unit; a Wilson interval over all games treated the rotations of one deal
+95% interval paired by deal (:func:`deal_interval`: the deals' means' standard error, the deal
+being the independent unit, read as Wilson's interval at the effective number of games; a Wilson interval over all games treated the rotations of one deal
 as independent games); the fair share is 1 / players. Each cell's interval is its own (unadjusted):
 ``margin_in_se`` ranks cells, it is not a test of the ladder's family of cells; :func:`fair_calls`
 is (above or below the fair share, Bonferroni over the cells). Games are played by the in-memory runner
@@ -75,12 +75,16 @@ def duel(bot: str, opponent: str, games: int, *, players: int = 4, seed: int = 0
 def deal_interval(shares, level: float = stats.LEVEL) -> tuple[float, float, float, float]:
     """(mean, std_error, ci_low, ci_high) of a bot's win share from ``shares`` (deals × the games
     of each deal: its rotations, or its seats of a role): paired by deal, the mean over a deal's
-    games is one independent observation, so the error and the Student t interval are over the
-    deals' means (clipped to [0, 1]; nan below two deals). The games of one deal share its cards,
-    so they are not independent: a Wilson interval over every game covered a true share of 0.35 in
-    71 % of runs when half of a deal's outcome is the deal (tests/analysis/test_interval_coverage.py).
-    Near 0 or 1 with skewed deals the t interval falls short of its claim: ~92 % at a true share
-    of 0.05 over 100 deals (same tests); read a cell near 0 % or 100 % as approximate."""
+    games is one independent observation, so the error is over the deals' means and the interval
+    is Wilson's at the effective number of games m(1 − m)/se² with the Student t(D − 1) critical
+    value (:func:`analysis.stats.share_mean_wilson`; nan below two deals): away from 0 and 1 the
+    Student t interval over the deals' means to within a fraction of its width, and near them
+    skewed away from the end, as the share's sampling distribution is. The games of one deal share
+    its cards, so they are not independent: a Wilson interval over every game covered a true share
+    of 0.35 in 71 % of runs when half of a deal's outcome is the deal
+    (tests/analysis/test_interval_coverage.py). The t interval itself (symmetric, clipped to
+    [0, 1]) fell short near 0 or 1 with skewed deals: 88.7 % at a true share of 0.9 % over 100
+    deals (statistics audit s37 #3; tests/stats/test_s37_ladder_edges.py)."""
     shares = np.asarray(shares, dtype=float)
     per_deal = shares.mean(axis=1)
     deals = per_deal.size
@@ -88,7 +92,7 @@ def deal_interval(shares, level: float = stats.LEVEL) -> tuple[float, float, flo
     if deals < 2:
         return mean, float("nan"), float("nan"), float("nan")
     sd = float(per_deal.std(ddof=1))
-    lo, hi = stats.share_mean_interval(mean, sd, deals, level)   # (clipped; Wilson where every deal is alike)
+    lo, hi = stats.share_mean_wilson(mean, sd, deals, level)   # (Wilson over the deals where every deal is alike)
     return mean, sd / float(np.sqrt(deals)), float(lo), float(hi)
 
 
@@ -99,7 +103,8 @@ def fair_calls(cells: list[Cell], players: int, alpha: float = ALPHA,
                family: int | None = None) -> list[str | None]:
     """Per cell of a ladder of a game whose seats are alike (:func:`duel`: ``games`` = deals ×
     ``players`` rotations), "above" or "below" when the cell's Student t interval over its deals at
-    level 1 − alpha/k (Bonferroni over the ladder's k cells) lies wholly above or below its fair
+    level 1 − alpha/k (Bonferroni over the ladder's k cells; Wilson's at the deals' effective
+    games with that t critical value, as :func:`deal_interval`) lies wholly above or below its fair
     share, else None: the chance that any of the calls is wrong is at most ``alpha`` (as far as
     the t intervals cover: see :func:`deal_interval` near 0 % or 100 %). The cells' own intervals
     (``ci_low``/``ci_high``) stay unadjusted. ``family``: k when these cells are part of a larger
@@ -114,8 +119,9 @@ def fair_calls(cells: list[Cell], players: int, alpha: float = ALPHA,
         if deals < 2 or not np.isfinite(c.std_error):
             out.append(None)
             continue
-        # (as the cell's own interval: clipped to [0, 1], Wilson over the deals where every deal is alike)
-        lo, hi = stats.share_mean_interval(c.win_share, c.std_error * np.sqrt(deals), deals, 1.0 - alpha / k)
+        # (as the cell's own interval: Wilson at the deals' effective games, Wilson over the deals
+        # where every deal is alike)
+        lo, hi = stats.share_mean_wilson(c.win_share, c.std_error * np.sqrt(deals), deals, 1.0 - alpha / k)
         out.append("above" if lo > c.fair else "below" if hi < c.fair else None)
     return out
 

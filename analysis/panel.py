@@ -29,13 +29,15 @@ A game with roles (Seigneurial's one Seigneur against 2-4 Censitaires) has no fa
 there the finding (:func:`role_finding`) is, as on a run's page (:mod:`analysis.roles`), each
 side's win share over the cells, and, for a role of several seats, whether its seats take equal
 shares of its wins: each seat's share of its role's wins against the equal split 1/k, clear when
-Holm over every such seat of every cell rejects (Wald tests from the cell's seat covariance,
-:func:`analysis.roles.role_seat_flags`), worded by size on Bonferroni intervals over the same
+Holm over every such seat of every cell rejects (exact binomial tests of the seat's wins among its
+role's, :func:`_exact_role_p`, where the games are independent and every win is one seat's; else
+Wald tests from the cell's seat covariance, :func:`analysis.roles.role_seat_flags`), worded by size on Bonferroni intervals over the same
 family (:func:`role_seat_calls`). The table adds those shares (Wilson over the role's wins).
 
 May import numpy, polars, the standard library, :mod:`simcore`, :mod:`analysis.load` (smallest
 differences, opening a cell), :mod:`analysis.stats` (critical values, intervals, the wording by
-size), :mod:`analysis.roles` (a cell's seats within a role) and :mod:`analysis.sweep.metrics`.
+size), :mod:`analysis.roles` (a cell's seats within a role), :mod:`analysis.seats` (a rotated-seat
+cell's seats over its deals) and :mod:`analysis.sweep.metrics`.
 """
 
 from __future__ import annotations
@@ -160,9 +162,15 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
             where = f"{r.parent.name}/{r.name}" if r.name.startswith("cell-") else r.name
             label = f"{label} ({where})"
         labels.append(label)
-        # (a share's interval is Wilson's over the cell's games already: cell_summary)
+        # (a share's interval is Wilson's over the cell's games already: cell_summary; a
+        # rotated-seat cell's seats are read over its deals: _rotated_seats)
+        deals = _rotated_seats(r, meta)
         for key, (info, m, lo, hi) in v.estimates.items():
+            n_eff = float(v.n_games)
+            if deals is not None and key in deals:
+                n_eff, lo, hi = deals[key]
             rows.append({"cell": k, "label": label, "players": v.n_players, "games": v.n_games,
+                         "effective_games": n_eff,
                          "run": str(r), "metric": key, "what": info.label,
                          "share": info.share, "estimate": m, "low": lo, "high": hi,
                          # a seat's fair share 1/P only where the seats are alike (a game
@@ -181,6 +189,33 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
                 largest_gaps(cells, share)]
         calls, title = cell_calls(cells, share)
     return PanelTable(game, cells, labels, " ".join(lead), share, roles, lead, calls, title)
+
+
+def _rotated_seats(run: Path, meta: dict) -> dict | None:
+    """A rotated-seat cell (``--rotate-seats``: ``balance tune --panel … --rotate-seats``'s cells, or
+    rotated runs given to ``--cells``) read over its deals, its independent units: per seat metric
+    (``seat_win_share_<s>``), (effective games, low, high) from the seat table
+    (:func:`analysis.seats.seat_table`: the games over the design effect, Kish, and the Wilson
+    interval on them). A panel's line-ups of one bot replay the same game in every rotation, so a
+    cell of n games holds only n/P independent outcomes, and an interval over its games was half
+    as wide as the deals give (statistics audit s37 #1). None for a cell whose games are its
+    independent units. Refused in one line when the run has no per-deal sums to read (statistics
+    written before them)."""
+    if not meta.get("rotate_seats"):
+        return None
+    from analysis.seats import seat_table
+
+    rs = open_runs([run])
+    if rs.games_per_unit <= 1:
+        return None
+    if rs.from_stats and "deal_win_sq" not in rs.stats.fixed:
+        raise UsageError(f"{run}: a rotated-seat run whose statistics have no per-deal sums: its "
+                         "games are not independent and a panel cannot read it over its deals; "
+                         "play the cell again (or read it alone: balance report RUN)")
+    t = seat_table(rs)
+    return {f"seat_win_share_{int(s) + 1}": (float(e), float(lo), float(hi))
+            for s, e, lo, hi in zip(t["seat"].to_list(), t["effective_games"].to_list(),
+                                    t["ci_low"].to_list(), t["ci_high"].to_list())}
 
 
 def _role_seat_rows(run: Path, cell: int, label: str, players: int, games: int) -> list[dict]:
@@ -209,7 +244,8 @@ def _role_seat_rows_of(run: Path, cell: int, label: str, players: int, games: in
     """A cell's seats of the roles of several seats, each seat's share of its role's wins
     (:func:`analysis.roles.role_seat_table`: Wilson over the role's wins, this seat's alone) against
     the equal split 1/k, with the Wald test's p-value of "wins as often as its role's average seat"
-    (unadjusted: :func:`role_seat_calls` adjusts over the panel) and the standard error of its share
+    (the exact binomial test where the games are independent and the role's wins whole,
+    :func:`_exact_role_p`; unadjusted: :func:`role_seat_calls` adjusts over the panel) and the standard error of its share
     of the role's wins minus 1/k (delta method; :func:`analysis.roles.role_share_size_intervals`
     at one comparison, whose half-width over z is that se)."""
     from analysis.roles import _seat_mean_cov, has_roles, role_seat_table, role_share_size_intervals
@@ -218,7 +254,7 @@ def _role_seat_rows_of(run: Path, cell: int, label: str, players: int, games: in
     if not has_roles(rs):
         return []
     t = role_seat_table(rs).sort("seat")
-    p = t["seat_p_value"].to_numpy().astype(float)
+    p = _exact_role_p(t, rs.games_per_unit)
     # a seat of a role of several seats, the role with some win (no win: no share of it to compare)
     tested = np.isfinite(p) & np.isfinite(t["share_of_role"].to_numpy().astype(float))
     mean, cov = _seat_mean_cov(rs)
@@ -243,19 +279,48 @@ def _role_seat_rows_of(run: Path, cell: int, label: str, players: int, games: in
     return out
 
 
+def _exact_role_p(t: pl.DataFrame, games_per_unit: int) -> np.ndarray:
+    """Per seat of :func:`analysis.roles.role_seat_table` (``t``, sorted by seat), the p-value of
+    "wins as often as its role's average seat" the panel's Holm reads. Where the games are
+    independent and every win of the role is one seat's (whole wins), a seat's wins among the
+    role's N wins are Binomial(N, 1/k) when its k seats win equally often: the exact binomial test
+    (:func:`analysis.stats.binomial_test`). The Wald test (the table's ``seat_p_value``) is
+    anti-conservative at a few dozen wins of the role (statistics audit s37 #2: 7.6–7.9% panels
+    with a false "clear" call at ~40 wins a cell for a claimed 5%). Elsewhere (shared wins, or a
+    rotated-seat run, whose games are not independent) the Wald test from the seat covariance."""
+    p = t["seat_p_value"].to_numpy().astype(float).copy()
+    if games_per_unit > 1:
+        return p
+    wins = t["wins"].to_numpy().astype(float)
+    roles = t["role"].to_list()
+    for role in dict.fromkeys(roles):
+        idx = np.array([i for i, r in enumerate(roles) if r == role])
+        w = wins[idx]
+        if idx.size < 2 or not np.all(np.abs(w - np.round(w)) < 1e-9) or w.sum() < 1:
+            continue
+        exact = stats.binomial_test(np.round(w), float(np.round(w.sum())), 1.0 / idx.size)
+        p[idx] = np.where(np.isfinite(p[idx]), exact, p[idx])
+    return p
+
+
 ALPHA = 0.05                 # the family-wise error of the finding's calls, over every seat × cell
 
 
 def adjusted_seat_intervals(cells: pl.DataFrame, alpha: float = ALPHA) -> tuple[pl.DataFrame, int, float]:
     """The seat rows of ``cells`` with ``adj_low``/``adj_high``: Bonferroni simultaneous intervals
     over the family of every seat of every cell (m rows), each the Wilson interval
-    (:func:`analysis.stats.wilson`) of the seat's wins over the cell's games at level 1 − alpha/m,
+    (:func:`analysis.stats.wilson`) of the seat's wins over the cell's games at level 1 − alpha/m
+    (a rotated-seat cell's: over its ``effective_games``, the games over the design effect of its
+    deals, :func:`_rotated_seats`),
     so that an end never leaves [0, 1] and a seat with no win (or every win) still has an interval
     of some width. Returns (rows, m, z), z the two-sided normal critical value at that level."""
     seats = cells.filter(pl.col("metric").str.starts_with("seat_win_share_"))
     m = seats.height
     level = 1.0 - alpha / max(m, 1)
-    n = seats["games"].to_numpy().astype(float)
+    # a rotated-seat cell's games over the design effect (Kish, :func:`_rotated_seats`): its deals
+    # are its independent units, not its games (statistics audit s37 #1)
+    col = "effective_games" if "effective_games" in seats.columns else "games"
+    n = seats[col].fill_null(seats["games"].cast(pl.Float64)).to_numpy().astype(float)
     low, high = wilson(seats["estimate"].to_numpy().astype(float) * n, n, level)
     return (seats.with_columns(pl.Series("adj_low", low), pl.Series("adj_high", high)), m, z_quantile(level))
 
@@ -376,7 +441,9 @@ def role_finding(cells: pl.DataFrame, n: int, smallest: float = 0.01) -> list[st
             gap += "; that gap is not clear after the adjustment"
         family = (f" (clear: Holm over the panel's {m} seat × cell comparisons of a seat's share of "
                   f"its role's wins with an equal split, every seat of a role of several seats in "
-                  f"every cell, Wald tests from the cell's seat covariance; the chance that any of "
+                  f"every cell, exact binomial tests of a seat's wins among its role's (Wald tests "
+                  f"from the cell's seat covariance where wins are shared or seats rotate); the "
+                  f"chance that any of "
                   f"these calls is wrong is at most {100 * ALPHA:g}%; sizes read on Bonferroni "
                   f"intervals over the same {m})")
         within = f"cells with {label} seats to compare" if have < n else "cells"

@@ -427,6 +427,15 @@ def panel_comparison(base: str | Path, variant: str | Path, smallest: dict | Non
             rows = pl.concat([rows.with_columns(pl.lit(None, pl.Float64).alias("change_at_most"))
                               .select(list(SPLIT_SCHEMA) + ["_order"]),
                               split.with_columns(pl.lit(1).alias("_order"))], how="vertical_relaxed")
+        # a rotated-seat cell's seats count its deals (the seat table's effective games, Kish), as
+        # the panel page's (statistics audit s37 #1): :func:`seat_balance` reads them
+        effective = []
+        for t_run in (tb, tv):
+            st = t_run.get("seats")
+            eff = (dict(zip(st["seat_label"].to_list(), st["effective_games"].to_list()))
+                   if st is not None and "effective_games" in st.columns else {})
+            effective.append(pl.Series([eff.get(k) for k in rows["key"].to_list()], dtype=pl.Float64))
+        rows = rows.with_columns(effective[0].alias("_eff_before"), effective[1].alias("_eff_after"))
         parts.append(rows.select(
             pl.lit(k).alias("cell_index"), pl.lit(lab).alias("cell"),
             pl.lit(int(read_meta(b).get("players") or 0)).alias("players"), "metric",
@@ -437,6 +446,8 @@ def panel_comparison(base: str | Path, variant: str | Path, smallest: dict | Non
             .alias("change_at_most"),
             pl.lit(int(read_meta(b).get("games") or 0)).alias("games_before"),
             pl.lit(int(read_meta(v).get("games") or 0)).alias("games_after"),
+            pl.col("_eff_before").alias("effective_games_before"),
+            pl.col("_eff_after").alias("effective_games_after"),
             pl.lit(read_meta(b).get("seed")).cast(pl.Int64).alias("seed_before"),
             pl.lit(read_meta(v).get("seed")).cast(pl.Int64).alias("seed_after"),
             pl.lit(comparison.pairing.why or "", pl.String).alias("unpaired_why")))
@@ -566,15 +577,19 @@ def seat_balance(c: PanelComparison, alpha: float = ALPHA) -> pl.DataFrame:
 
 def _seat_gaps(c: PanelComparison) -> pl.DataFrame:
     """Every seat's win share in every cell, before and after (the comparison's own numbers), with
-    the cell's games and its fair share 1/P: the rows :func:`seat_balance` reads."""
+    the cell's games (a rotated-seat cell's effective games, the games over the design effect of
+    its deals, where the comparison has them) and its fair share 1/P: the rows
+    :func:`seat_balance` reads."""
     out = []
     for r in c.rows.iter_rows(named=True):
         seat = int(str(r["key"]).rsplit(" ", 1)[-1])
         for run, share, games in (("before", r["before"], r["games_before"]), ("after", r["after"], r["games_after"])):
+            # a rotated-seat cell: its games over the design effect of its deals (Kish)
+            eff = r.get(f"effective_games_{run}")
             out.append({"cell": r["cell"], "run": run, "seat": seat, "what": "seat", "fair": 1.0 / r["players"],
-                        "estimate": float(share), "games": int(games), "se": None})
+                        "estimate": float(share), "games": float(games if eff is None else eff), "se": None})
     return pl.DataFrame(out, schema={"cell": pl.String, "run": pl.String, "seat": pl.Int64, "what": pl.String,
-                                     "fair": pl.Float64, "estimate": pl.Float64, "games": pl.Int64,
+                                     "fair": pl.Float64, "estimate": pl.Float64, "games": pl.Float64,
                                      "se": pl.Float64})
 
 

@@ -837,3 +837,58 @@ def race_step(diff, rung: int, rungs: int, alpha: float = 0.05) -> str:
     if m + half < 0:
         return "promote"
     return "continue"
+
+
+def binomial_test(successes, n, p: float) -> np.ndarray:
+    """Exact two-sided p-value of ``successes`` in ``n`` independent trials of chance ``p`` (whole
+    numbers; vectorised over successes and n): the sum of the probabilities of every count no more
+    likely than the one seen (R's ``binom.test``, with its relative tolerance 1 + 1e-7 for ties).
+    ``nan`` where n is 0 or a count is not a whole number in [0, n]. The Wald test's normal
+    approximation is anti-conservative at a few dozen trials (statistics audit s37 #2: 7.6–7.9%
+    false calls at ~40 wins of a role for a claimed 5%); this one never is."""
+    x = np.atleast_1d(np.asarray(successes, dtype=float))
+    N = np.broadcast_to(np.asarray(n, dtype=float), x.shape)
+    out = np.full(x.shape, np.nan)
+    for i, (xi, ni) in enumerate(zip(x.ravel(), N.ravel())):
+        if not (np.isfinite(xi) and np.isfinite(ni)) or ni < 1 or xi < 0 or xi > ni \
+                or xi != round(xi) or ni != round(ni) or not 0.0 < p < 1.0:
+            continue
+        k = np.arange(int(ni) + 1, dtype=float)
+        # log C(n, k) by cumulative sums of log((n − j + 1) / j), then the binomial log pmf
+        steps = np.log((ni - k[1:] + 1.0) / k[1:])
+        log_c = np.concatenate(([0.0], np.cumsum(steps)))
+        log_pmf = log_c + k * math.log(p) + (ni - k) * math.log1p(-p)
+        seen = log_pmf[int(xi)]
+        pmf = np.exp(log_pmf - seen)            # relative to the count seen: no underflow there
+        total = float(pmf[pmf <= 1.0 + 1e-7].sum()) * math.exp(seen)
+        out.flat[i] = min(1.0, total)
+    return out.reshape(np.shape(np.asarray(successes))) if np.ndim(successes) else out
+
+
+def share_mean_wilson(mean, sd, n, level: float = LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """The interval of the mean of ``n`` independent units that are each a share in [0, 1] (a deal's
+    mean win share over its rotations), Wilson's at the effective number of games n_eff =
+    m(1 − m)/se², se = ``sd``/√n (the games whose binomial variance equals the units'), with the
+    Student t(n − 1) critical value. Away from 0 and 1 it is the t interval of
+    :func:`share_mean_interval` to within a fraction of its width (the centre moves towards ½ by
+    ~z²/(2·n_eff)); near 0 or 1 it is skewed away from the end, as the share's sampling
+    distribution is, where the t interval (symmetric, clipped) covered 88.7% at a true share of
+    0.9% over 100 deals (statistics audit s37 #3). Where every unit is alike (``sd`` 0: every deal
+    won, or none, or alike), n_eff is the units' count, as :func:`share_mean_interval` reads it.
+    ``nan`` below two units."""
+    mean, sd, n = np.broadcast_arrays(np.asarray(mean, dtype=float), np.asarray(sd, dtype=float),
+                                      np.asarray(n, dtype=float))
+    low, high = np.full(mean.shape, np.nan), np.full(mean.shape, np.nan)
+    for i, (m, s, k) in enumerate(zip(mean.ravel(), sd.ravel(), n.ravel())):
+        if not (k > 1 and np.isfinite(m) and np.isfinite(s)):
+            continue
+        m = min(max(float(m), 0.0), 1.0)
+        var, se2 = m * (1.0 - m), float(s) * float(s) / float(k)
+        if s > 0 and var > 0:
+            # the normal level whose critical value is t(n − 1)'s at ``level``
+            n_eff, z_level = var / se2, 1.0 - 2.0 * normal_sf(t_quantile(float(k - 1), level))
+        else:                       # every unit alike: Wilson over the units, as share_mean_interval
+            n_eff, z_level = float(k), level
+        lo, hi = wilson(m * n_eff, n_eff, z_level)
+        low.flat[i], high.flat[i] = float(lo), float(hi)
+    return low, high

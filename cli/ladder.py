@@ -251,10 +251,11 @@ def _print_ladder(console, L, spec, cells: dict, names, n, players, seed, calls:
     t = Table(title=f"{players} players: win share of the row bot against {copies} of the column bot "
                     f"(fair {fair}, {games:,} games per matchup{rounded}, seats rotated)",
               title_justify="left",
-              caption=(f"95% intervals: Student t over the {deals:,} deals of a matchup (each deal played in all "
-                       f"{players} rotations of the seats), each matchup's own, unadjusted over the {k} "
+              caption=(f"95% intervals over the {deals:,} deals of a matchup (each deal played in all "
+                       f"{players} rotations of the seats: Wilson's at the deals' effective number of "
+                       f"games, Student t critical value), each matchup's own, unadjusted over the {k} "
                        f"matchups. ▲ / ▼: clearly above / below the fair {fair} with {adjusted} "
-                       f"(Bonferroni: t intervals at 1 − 0.05/{family}); {wrong} at most 5%."),
+                       f"(Bonferroni: intervals at 1 − 0.05/{family}); {wrong} at most 5%."),
               caption_justify="left")
     t.add_column("bot \\ opponents")
     for b in names:

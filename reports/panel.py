@@ -1361,7 +1361,8 @@ def split_finding(cells: pl.DataFrame, n: int, smallest: float) -> list[str]:
                     f"no {label} seats to compare (fewer than two {label}s, or no {label} win)")
         family = (f" (clear: Holm over the panel's {m} seat × cell comparisons of a seat's share of "
                   f"its role's wins with an equal split, every seat of a role of several seats in "
-                  f"every cell, Wald tests from the cell's seat covariance; the chance that any of "
+                  f"every cell, exact binomial tests of a seat's wins among its role's (Wald tests from "
+                  f"the cell's seat covariance where wins are shared or seats rotate); the chance that any of "
                   f"these calls is wrong is at most {100 * ALPHA:g}%; sizes read on Bonferroni intervals over "
                   f"the same {m})")
         out.append(f"{head}. {gap[:1].upper() + gap[1:]}{no_seats}{family}.")

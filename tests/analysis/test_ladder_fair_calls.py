@@ -69,8 +69,9 @@ def test_the_terminal_table_says_what_its_interval_is():
     console = Console(record=True, width=200)
     _ladder(console, fake, SimpleNamespace(name="middle-ages"), ["strong", "weak"], 400, 4, 0,
             "middle-ages", None, ())
-    out = console.export_text()
-    assert "95% intervals: Student t over the 100 deals of a matchup" in out, out
+    out = " ".join(console.export_text().split())        # the caption wraps at the table's width
+    assert "95% intervals over the 100 deals of a matchup" in out, out
+    assert "Wilson's at the deals' effective number of games" in out, out
     assert "unadjusted over the 2 matchups" in out and "Bonferroni" in out and "fair 25%" in out
     assert "▲" in out and "▼" in out
 
