@@ -131,7 +131,7 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
             if len(runs) > 1:
                 raise UsageError(f"{runs[0]} is a panel sweep directory: report it on its own")
             return build_panel_sweep_report(runs[0], out, force, smallest=smallest, pdf=pdf, svg=svg)
-        return build_panel_report(runs, out, force, smallest=smallest, pdf=pdf, svg=svg)
+        return build_panel_report(runs, out, force, smallest=smallest, pdf=pdf, svg=svg, answers=answers)
     kind = next((k for k in ("sweep", "tune") if (runs[0] / f"{k}.json").is_file()), None)
     if kind is not None:                      # a sweep's sensitivity page, a tune's search page
         from reports.sweep import build_sweep_report, build_tune_report

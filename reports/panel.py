@@ -241,10 +241,12 @@ def _lead_with_the_finding(lead: list[str], cells: pl.DataFrame) -> list[str]:
 
 
 def build_panel_report(paths, out: str | Path, force: bool = False, smallest: dict | None = None,
-                       pdf: bool = False, svg: bool = False) -> Path:
+                       pdf: bool = False, svg: bool = False, answers: list[str] | None = None) -> Path:
     """The page of the runs of a panel; returns the path of report.html. ``smallest``: the smallest
     differences that matter, by kind (``--smallest-difference``), over the game's: the finding
-    says in how many cells the seat's distance from 1/P is large enough to matter."""
+    says in how many cells the seat's distance from 1/P is large enough to matter. ``answers``,
+    when given, gets the page's lead (the command line prints it, as a run's report prints its
+    answer: the panel's printed only its path)."""
     t = panel_table(paths, smallest)
     title = f"{_title(t.game)}: a panel of {len(t.labels)} cells"
     figs = FigureSet()
@@ -272,6 +274,8 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
     if t.roles:
         # the sides first, then each role's split in one headline, the cells summarised (s37 #4)
         lead = role_lead(t.cells, len(t.labels), t.smallest) or _lead_with_the_finding(lead, t.cells)
+    if answers is not None:
+        answers += [f"{title}:"] + [f"  {x}" for x in lead]
     return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=lead, svg=svg)
 
 

@@ -305,3 +305,21 @@ def test_the_balance_sentence_summarises_many_untold_cells_and_its_question_read
     assert "These games cannot tell in any of the 36 cells" in text, text
     assert "5.0 pp before, 5.0 to 8.5 pp after, over the cells" in text, text
     assert sum(lab in text for lab in labels) <= 6, [lab for lab in labels if lab in text]
+
+
+def test_the_panel_command_prints_the_pages_lead(tmp_path, undrawn):
+    """balance report PANEL printed only the page's path (a run's report prints its answer): the
+    command now prints the page's lead, the side finding first."""
+    from in_process import balance
+    from tests.reports.test_panel_roles import _cell
+
+    d = tmp_path / "panel"
+    _cell(d / "cell-1", (1, 1, 1), seigneur_wins=600, lineup=("greedy-lord", "dutiful"))
+    _cell(d / "cell-2", (1, 1, 1), seigneur_wins=20, seed=4)
+    done = balance("report", d, "--out", tmp_path / "page")
+    lines = done.stdout.splitlines()
+    lead = _lead(tmp_path / "page" / "report.html")
+    assert lines[0].endswith("a panel of 2 cells:"), lines
+    assert [x.strip() for x in lines[1:1 + len(lead)]] == lead, (lines, lead)
+    assert lines[1].strip().startswith("The finding, by side: the Seigneur's win share"), lines
+    assert lines[-1] == f"report: {tmp_path / 'page' / 'report.html'}", lines
