@@ -111,8 +111,8 @@ def turn_limit_warning(limits: list[dict], threshold: float = TURN_LIMIT_WARN) -
                  f"end of the game's own): {cells}")
     return (f"Warning: {where}. The verdict's win shares count those unfinished games (scored by "
             "the rules' fall-back for a stopped game), so they do not describe finished games: "
-            "treat this fix as unproven until its games end by the rules (check the game length "
-            "before adopting it).")
+            "treat the verdict, met or not, as unproven until these rules' games end by the rules "
+            "(check the game length before adopting them).")
 
 
 #: what a met verdict says instead of a plain "Target met" when :func:`turn_limit_warning` warns

@@ -128,3 +128,14 @@ def test_a_panel_tune_warns_in_the_cells_whose_games_stopped_at_the_turn_limit(t
     per_cell = [line for line in rules[:8] if line.startswith(("#   3p", "#   4p"))]
     assert len(per_cell) == 2 and all(
         line.endswith("(many games stopped at the turn limit: the warning above)") for line in per_cell), rules[:8]
+
+
+def test_the_warning_reads_true_whether_the_target_was_met_or_not():
+    """The warning said "treat this fix as unproven" above a verdict of "No fix to adopt: the
+    target was not met": it now speaks of the verdict, met or not."""
+    from analysis.tune.ends import turn_limit_warning
+
+    said = turn_limit_warning([{"games": 283, "total": 400, "share": 283 / 400,
+                                "label": "Turn limit reached", "mean_turns": 5.8, "cell": ""}])
+    assert said.startswith("Warning: 70.8% of the 400 confirmation games (283) ended at the turn limit")
+    assert "this fix" not in said and "treat the verdict, met or not, as unproven" in said, said
