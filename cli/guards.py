@@ -118,13 +118,6 @@ def check_output_outside_runs(path, option: str, inputs: set[str] = frozenset())
                          "else")
 
 
-def strategy_files(strategies: str | None) -> list[str]:
-    """The strategy files a ``--strategies`` list names (``FILE:NAME`` items; a bare bot name
-    names none), as paths for the output check's inputs: an output may not be or hold them."""
-    items = (strategies or "").split(",")
-    return [item.rsplit(":", 1)[0] for item in items if ":" in item]
-
-
 def check_comma_list(text, option: str) -> None:
     if not isinstance(text, str) or "," not in text:
         return

@@ -12,7 +12,7 @@ variant is validated before the first game (one line, exit 2), then played with 
 One progress bar covers the whole sweep; the same command on the same directory resumes an
 interrupted sweep. ``balance report DIR`` then writes the sensitivity page.
 
-May import typer, rich, the standard library, :mod:`simcore`, :mod:`strategies.panels` and,
+May import typer, rich, the standard library, :mod:`simcore`, :mod:`strategies.panels` and :mod:`strategies.common` (a --strategies list's files) and,
 inside the command, :mod:`analysis.sweep`.
 """
 
@@ -101,7 +101,7 @@ def sweep(
     check_options(workers, scheduler, allow_oversubscribe)
     the_panel, players = options_panel(game, panel=panel, players=players, lineups=lineup,
                                        strategies=strategies)
-    from cli.guards import strategy_files
+    from strategies.common import strategy_files
     from simcore.atomic import input_paths
 
     reads = input_paths(rules, panel, strategy_files(strategies))   # --out may not be or hold them

@@ -12,7 +12,7 @@ is met; ``balance report DIR`` writes the page of the search.
 on every cell of a panel (:mod:`strategies.panels`): the objective is the worst cell
 (``--aggregate mean``: the weighted mean), and the verdict says in how many cells the target is met.
 
-May import typer, rich, the standard library, :mod:`simcore`, :mod:`strategies.panels` and,
+May import typer, rich, the standard library, :mod:`simcore`, :mod:`strategies.panels` and :mod:`strategies.common` (a --strategies list's files) and,
 inside the command, :mod:`analysis.tune`.
 """
 
@@ -112,7 +112,7 @@ def tune(
     from analysis.sweep.play import prepare_out
 
     console = Console(stderr=True, quiet=quiet)
-    from cli.guards import strategy_files
+    from strategies.common import strategy_files
     from simcore.atomic import input_paths
 
     # a bad --out fails before any game; so does one that is, holds or lies in what the tune reads

@@ -151,6 +151,23 @@ def load_strategy_file(path: str | Path, parse: Callable[[Table, str], S],
     return out
 
 
+def spec_file(spec: str) -> tuple[str, str]:
+    """(path, name) of a strategy spec as :func:`lookup_strategy` reads it: ``file.toml:name`` →
+    (``file.toml``, ``name``); ``file.toml`` or a preset name → (the spec, '')."""
+    spec = spec.strip()
+    if spec.count(":") == 1 and not Path(spec).exists():
+        path, _, name = spec.partition(":")
+        return path, name
+    return spec, ""
+
+
+def strategy_files(strategies: str | None) -> list[str]:
+    """What a ``--strategies`` list (comma-separated specs) may name as files, by
+    :func:`spec_file`: the output check's inputs (an output may not be or hold them; names that
+    are no file are dropped there)."""
+    return [spec_file(item)[0] for item in (strategies or "").split(",") if item.strip()]
+
+
 def lookup_strategy(spec: str, presets: dict[str, S],
                     load_file: Callable[[str], dict[str, S]], option: str = "--strategies") -> S:
     """A preset name, ``file.toml`` (one strategy) or ``file.toml:name``; errors name ``option``,
@@ -158,8 +175,7 @@ def lookup_strategy(spec: str, presets: dict[str, S],
     spec = spec.strip()
     if spec in presets:
         return presets[spec]
-    path, _, name = (spec.partition(":") if spec.count(":") == 1 and not Path(spec).exists()
-                     else (spec, "", ""))
+    path, name = spec_file(spec)
     if path.endswith(".toml") or Path(path).is_file():
         found = load_file(path)
         if name:

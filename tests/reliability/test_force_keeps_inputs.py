@@ -10,7 +10,7 @@ import hashlib
 
 from in_process import balance
 
-from cli.guards import strategy_files
+from strategies.common import strategy_files
 
 TUNE = ["tune", "--players", 2, "--strategies", "random", "--target", "seat-balance:5",
         "--trials", 2, "--min-games", 200, "--max-games", 400, "--confirm-games", 300, "-q"]
@@ -32,9 +32,11 @@ def test_a_tune_forced_onto_its_own_directory_keeps_the_rules_it_reads(tmp_path)
 
 
 def test_strategy_files_are_the_file_parts_of_the_list():
-    assert strategy_files("balanced,bots.toml:mine,random") == ["bots.toml"]
-    assert strategy_files("dir/a b.toml:x,c.toml:y") == ["dir/a b.toml", "c.toml"]
-    assert strategy_files(None) == [] and strategy_files("balanced") == []
+    """Read as lookup_strategy reads a spec: FILE:NAME, or a bare FILE (one strategy in it);
+    names that are no file are dropped by the output check (input_paths)."""
+    assert strategy_files("balanced,bots.toml:mine,random") == ["balanced", "bots.toml", "random"]
+    assert strategy_files("dir/a b.toml:x,c.toml:y,one.toml") == ["dir/a b.toml", "c.toml", "one.toml"]
+    assert strategy_files(None) == [] and strategy_files("balanced") == ["balanced"]
 
 
 def test_a_sweeps_page_is_not_written_inside_the_sweep(tmp_path):
