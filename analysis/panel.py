@@ -26,13 +26,21 @@ on its adjusted interval; :func:`cell_calls` gives the finding's call per cell f
 cell × metric table keeps each cell's own 95% interval (not adjusted).
 
 A game with roles (Seigneurial's one Seigneur against 2-4 Censitaires) has no fair share per seat:
-there the finding (:func:`role_finding`) is, as on a run's page (:mod:`analysis.roles`), each
-side's win share over the cells, and, for a role of several seats, whether its seats take equal
-shares of its wins: each seat's share of its role's wins against the equal split 1/k, clear when
-Holm over every such seat of every cell rejects (exact binomial tests of the seat's wins among its
-role's, :func:`_exact_role_p`, where the games are independent and every win is one seat's; else
-Wald tests from the cell's seat covariance, :func:`analysis.roles.role_seat_flags`), worded by size on Bonferroni intervals over the same
-family (:func:`role_seat_calls`). The table adds those shares (Wilson over the role's wins).
+there the lead (:func:`role_finding`) is, as on a run's page (:mod:`analysis.roles`), first each
+side's win share over the cells (:func:`side_finding`: the lone role's side first, the Seigneur's,
+per player count and by band), then, for each role of several seats, one headline on whether its
+seats take equal shares of its wins (:func:`split_finding`): each seat's share of its role's wins
+against the equal split 1/k, clear when Holm over every such seat of every cell rejects (exact
+binomial tests of the seat's wins among its role's, :func:`_exact_role_p`, where the games are
+independent and every win is one seat's; else Wald tests from the cell's seat covariance,
+:func:`analysis.roles.role_seat_flags`), worded by size on Bonferroni intervals over the same
+family (:func:`role_seat_calls`), the largest gap named only from a cell where the role won at
+least :data:`MIN_ROLE_WINS` games. Its cells are summarised by player count and strategy
+(:func:`cells_summary`, which the before/after page's lead uses too). The table adds those shares
+(Wilson over the role's wins).
+
+The lead (:attr:`PanelTable.lead`, in a game with roles or without) is the page's lead as it is
+printed: :mod:`reports.panel` renders these sentences and computes none of them.
 
 May import numpy, polars, the standard library, :mod:`simcore`, :mod:`analysis.load` (smallest
 differences, opening a cell), :mod:`analysis.stats` (critical values, intervals, the wording by
@@ -43,6 +51,7 @@ cell's seats over its deals) and :mod:`analysis.sweep.metrics`.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -133,7 +142,7 @@ class PanelTable:
     finding: str                 # the lead sentences, joined
     smallest: float = 0.01       # the smallest win-share difference that matters (the finding's)
     roles: bool = False          # a game with roles: the finding is about sides and seats within a role
-    lead: list[str] | None = None   # the finding's sentences, one paragraph each
+    lead: list[str] | None = None   # the page's lead, as printed: one paragraph each
     calls: dict | None = None    # per cell: the finding's call on its seat there (seat games), or None
     calls_title: str = ""        # the heading of that column
 
@@ -365,108 +374,271 @@ def _pct_ci(p: float, low: float, high: float) -> str:
     return f"{100 * p:.{digits}f}% ({100 * low:.{digits}f}–{100 * high:.{digits}f})"
 
 
-def _named(rows: pl.DataFrame, value: float) -> str:
-    """The cells (labels) whose estimate is exactly ``value``: every one of them, never one picked
-    out of equal ones: ``"in 4p a"``, ``"in 2 cells (4p a, 4p b)"``."""
-    names = rows.filter(pl.col("estimate") == value)["label"].to_list()
-    return f"in {names[0]}" if len(names) == 1 else f"in {len(names)} cells ({', '.join(names)})"
-
-
 def _cells_named(labels: list[str], most: int = 5) -> str:
     """``" (4p a, 4p b)"``: the cells behind a count, named when there are at most ``most``."""
     return f" ({', '.join(labels)})" if 0 < len(labels) <= most else ""
 
 
-def role_finding(cells: pl.DataFrame, n: int, smallest: float = 0.01) -> list[str]:
-    """The finding of a panel of a game with roles (no fair share per seat), one
-    sentence per paragraph: how often each role's side wins over the cells (its lowest and highest
-    cell, each with the cell's own 95% Wilson interval: a description, with no share to test it
-    against), then, for each role of several seats, in how many cells its seats do not win equally
-    often (:func:`role_seat_calls`: some seat's share of the role's wins clearly off 1/k, Holm over
-    every such seat of every cell), those cells split by size (the cell's largest, in reading
-    order), and the cell with the largest gap, its seats that take the most and the least of the
-    role's wins (unadjusted Wilson intervals, as the run page gives them)."""
-    out = []
+# ---------------------------------------------------------------------------------------------
+# The lead of a panel of a game with roles (session s37, Seigneurial designer, findings 3, 4, 11):
+# the sides first, then each role's split of its wins, the cells summarised. The page renders it
+# as it is (reports.panel); the cell summaries below also serve the page's before/after lead.
+
+#: the fewest wins of a role in a cell for the page to name that cell's split of them as the
+#: "largest gap" (s37 #4: "seat 3 takes 100.0% (2.5–100.0) of the Censitaires' wins" in a cell where
+#: the Censitaires won 2 games of 2,000)
+MIN_ROLE_WINS = 100
+
+#: how many cells a sentence names before "and N more"
+NAMED_CELLS = 3
+
+
+def _label_parts(label: str) -> tuple[int | None, list[str]]:
+    """(players, the line-up's strategies) of a cell label such as ``3p even-lord + 2×fair-share``
+    (:func:`lineup_label`): ``(3, ["even-lord", "fair-share"])``; (None, []) for another label."""
+    m = re.match(r"^(\d+)p (.+)$", label)
+    if not m:
+        return None, []
+    parts = [re.sub(r"^\d+×", "", x.strip()) for x in m.group(2).split(" + ")]
+    return int(m.group(1)), list(dict.fromkeys(parts))
+
+
+def cells_summary(named, every, most: int = NAMED_CELLS) -> str:
+    """The cells ``named`` (labels) out of the panel's ``every``, said briefly: whole groups first
+    (``all 12 5p cells``, ``all 12 harsh-lord cells``: every cell of that player count, or with
+    that strategy, is among them), then up to ``most`` more by name and ``and N more``. One cell:
+    its name. The groups may overlap; every cell said is among ``named`` and every one of
+    ``named`` is said or counted (s37 #4: 19 cell names, twice, took 9 lines of screen)."""
+    named = list(dict.fromkeys(named))
+    every = list(dict.fromkeys(every))
+    if len(named) <= most + 1:
+        return _and(named)
+    chosen = set(named)
+    groups: dict[str, list[str]] = {}
+    for lab in every:
+        p, parts = _label_parts(lab)
+        if p is not None:
+            groups.setdefault(f"{p}p", []).append(lab)
+        for s in parts:
+            groups.setdefault(s, []).append(lab)
+    left = [x for x in named]
+    said = []
+    while True:
+        best = None
+        for key, members in groups.items():
+            if len(members) < 2 or len(members) == len(every) or not set(members) <= chosen:
+                continue
+            new = sum(x in left for x in members)
+            if new >= 2 and (best is None or new > best[0]):
+                best = (new, key, members)
+        if best is None:
+            break
+        new, key, members = best
+        # a group that overlaps one already said counts only its other cells, so the counts add up
+        said.append(f"all {len(members)} {key} cells" if new == len(members) else f"the {new} other {key} cells")
+        left = [x for x in left if x not in members]
+        groups.pop(key)
+    if len(left) <= most + 1:
+        said += left
+    else:
+        said += left[:most] + [f"{len(left) - most} more"]
+    return _and(said)
+
+
+def _and(xs: list[str]) -> str:
+    return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1] if xs else ""
+
+
+def _where(named, every) -> str:
+    """``in 4p a`` (one cell) or ``in 19 cells (all 12 5p cells, …)``."""
+    named = list(dict.fromkeys(named))
+    if len(named) == 1:
+        return f"in {named[0]}"
+    if len(named) == len(every):
+        return f"in all {len(named)} cells"
+    return f"in {len(named)} cells ({cells_summary(named, every)})"
+
+
+def _cell_pct(r: dict) -> str:
+    """A row's estimate with its interval, as :func:`_pct_ci` prints it."""
+    return _pct_ci(r["estimate"], r["low"], r["high"])
+
+
+def _side_rows(cells: pl.DataFrame) -> tuple[pl.DataFrame, list[str], list[str]]:
+    """The side rows (``role_win_share_<role>``), the side metrics with a role of one seat first
+    (the Seigneur: what a designer of a game with roles asks about first), and every cell label."""
     sides = cells.filter(pl.col("metric").str.starts_with("role_win_share_"))
-    parts = []
-    for metric in dict.fromkeys(sides["metric"].to_list()):
+    many = set()
+    if "role" in cells.columns:
+        many = set(cells.filter(pl.col("metric").str.starts_with("role_seat_share_"))["role"].drop_nulls()
+                   .to_list())
+    metrics = list(dict.fromkeys(sides["metric"].to_list()))
+    metrics.sort(key=lambda m: m.removeprefix("role_win_share_") in many)     # stable: lone roles first
+    every = list(dict.fromkeys(cells.sort("cell")["label"].to_list()))
+    return sides, metrics, every
+
+
+def side_finding(cells: pl.DataFrame, n: int) -> list[str]:
+    """The first sentences of :func:`role_finding`, the finding by side (s37 #4: the page's one bold
+    finding was the seat order among the Censitaires, while a designer asks how the Seigneur fares
+    against them): the lone role's side's win share over the cells, lowest and highest (each cell's
+    own 95% Wilson interval), per player count, and how many cells fall below 25%, from 25% to 50%
+    and above 50% (point estimates, :func:`share_bands`); then each other side's range in one
+    sentence. The cells are summarised (:func:`cells_summary`); the page's table has each."""
+    sides, metrics, every = _side_rows(cells)
+    if not metrics:
+        return []
+    out = []
+    for k, metric in enumerate(metrics):
         r = sides.filter(pl.col("metric") == metric).sort("estimate")
         who = r["what"][0].removesuffix(" win share")
         lo, hi = r.row(0, named=True), r.row(-1, named=True)
+        low_at = r.filter(pl.col("estimate") == lo["estimate"]).sort("cell")["label"].to_list()
+        high_at = r.filter(pl.col("estimate") == hi["estimate"]).sort("cell")["label"].to_list()
         if r.height == 1 or lo["estimate"] == hi["estimate"]:
-            parts.append(f"{who} win share is {_pct_ci(lo['estimate'], lo['low'], lo['high'])}"
-                         + (" in every cell" if r.height > 1 else ""))
+            span = f"{who} win share is {_cell_pct(lo)}" + (f" in every one of the {r.height} cells"
+                                                             if r.height > 1 else "")
         else:
-            parts.append(f"{who} win share runs from {_pct_ci(lo['estimate'], lo['low'], lo['high'])} "
-                         f"{_named(r, lo['estimate'])} to {_pct_ci(hi['estimate'], hi['low'], hi['high'])} "
-                         f"{_named(r, hi['estimate'])}")
-    if parts:
-        out.append(f"Who wins, by side: {parts[0]}" + "".join(f"; {x}" for x in parts[1:])
-                   + f" (the share of games each side wins over the {n} cell{'s' if n != 1 else ''}, each cell's own 95% Wilson "
-                   "interval; a game with roles has no fair share per seat or per side to test it against).")
+            span = (f"{who} win share runs from {_cell_pct(lo)} {_where(low_at, every)} to "
+                    f"{_cell_pct(hi)} {_where(high_at, every)}")
+        if k:
+            out.append(f"The other side: {span}.")
+            continue
+        per = []
+        players = sorted(set(r["players"].to_list()))
+        if len(players) > 1:
+            for p in players:
+                mine = r.filter(pl.col("players") == p)
+                a, b = mine["estimate"].min(), mine["estimate"].max()
+                said = (f"{100 * a:.1f}% in every one" if f"{100 * a:.1f}" == f"{100 * b:.1f}"
+                        else f"{100 * a:.1f}% to {100 * b:.1f}%")
+                per.append(f"{p}p {said} ({mine.height} cell{'s' if mine.height != 1 else ''})")
+        band = share_bands(r["estimate"])
+        out.append(f"The finding, by side: {span} (the share of games the side wins, over the {n} "
+                   f"cell{'s' if n != 1 else ''}; each cell's own 95% Wilson interval; a game with roles has "
+                   "no fair share per side to test it against)."
+                   + (f" By player count: {'; '.join(per)}." if per else "")
+                   + (f" Point estimates: {band}." if r.height > 1 else ""))
+    return out
+
+
+def share_bands(shares: pl.Series) -> str:
+    """How many of the cells' win shares (``shares``, one a cell) fall below 25%, from 25% to 50%
+    and above 50%, the counts of 0 left out: ``"below 25% in 2 cells, 25% to 50% in 1 cell"``,
+    ``"below 25% in all 36 cells"`` (:func:`side_finding`; the before/after page's levels)."""
+    bands = [(int((shares < 0.25).sum()), "below 25%"),
+             (int(((shares >= 0.25) & (shares <= 0.5)).sum()), "25% to 50%"),
+             (int((shares > 0.5).sum()), "above 50%")]
+    said = [(k, w) for k, w in bands if k]
+    return (f"{said[0][1]} in all {len(shares)} cells" if len(said) == 1 else
+            ", ".join(f"{w} in {k} cell{'s' if k != 1 else ''}" for k, w in said))
+
+
+def role_wins(cells: pl.DataFrame) -> dict:
+    """(cell, role) → the games the role's side won in the cell (its win share × the cell's games,
+    a shared win counted as the side's share of it), from the side rows."""
+    sides = cells.filter(pl.col("metric").str.starts_with("role_win_share_"))
+    return {(r["cell"], r["metric"].removeprefix("role_win_share_")): r["estimate"] * r["games"]
+            for r in sides.iter_rows(named=True)}
+
+
+def split_finding(cells: pl.DataFrame, n: int, smallest: float) -> list[str]:
+    """The last sentences of :func:`role_finding`: per role of several seats, one headline on its
+    seats' shares of its wins (s37 #4: "The finding: the Censitaires' seats do not win equally
+    often", then "The finding does not hold in every cell" read as a contradiction): "Censitaire
+    seats split the Censitaires' wins unequally in 7 of the 36 cells: …", the calls and sizes of
+    :func:`role_seat_calls` as they are (Holm over every seat of every cell, sizes on Bonferroni intervals over the same family),
+    the cells summarised. The largest gap is named only from a cell where the role won at least
+    :data:`MIN_ROLE_WINS` games (a clear gap first): a split of 2 wins cannot be read."""
+    if "role" not in cells.columns:
+        return []
     seats = cells.filter(pl.col("metric").str.starts_with("role_seat_share_"))
+    _, _, every = _side_rows(cells)
+    wins = role_wins(cells)
     m = seats.height
     that = f"{100 * smallest:g} pp"
+    out = []
     for role in dict.fromkeys(seats["role"].to_list()):
-        part = seats.filter(pl.col("role") == role)
+        part = seats.filter(pl.col("role") == role).sort(["cell", "seat"])
         label = part["role_label"][0]
-        have = part["cell"].n_unique()
+        cells_of = list(dict.fromkeys(part["label"].to_list()))
+        have = len(cells_of)
         per_cell = {}
-        for c in dict.fromkeys(part["cell"].to_list()):
-            rows = part.filter(pl.col("cell") == c)
-            hit = rows.filter(pl.col("clear"))["verdict"].to_list()
-            per_cell[rows["label"][0]] = min(hit, key=VERDICT_ORDER.index) if hit else None
-        hits = sum(v is not None for v in per_cell.values())
-        unclear = [c for c, v in per_cell.items() if v is None]
-
-        def named(verdict):
-            return [c for c, v in per_cell.items() if v == verdict]
-
-        size = _by_size([(f"by at least {that} of the {label}s' wins (clear and large enough to "
-                                 "matter)", named(LARGE)),
-                                (f"perhaps by {that} or more (clear, may matter: these games cannot tell)",
-                                 named(MAY_MATTER)),
-                                (f"by less than {that} (clear but small)", named(SMALL))], hits)
-        top = part.with_columns((pl.col("estimate") - pl.col("fair")).abs().alias("_gap")).sort(
-            "_gap", descending=True).row(0, named=True)
-        cell = part.filter(pl.col("cell") == top["cell"]).sort("estimate")
-        lo, hi = cell.row(0, named=True), cell.row(-1, named=True)
-        gap = (f"the largest gap is in {top['label']}: seat {hi['seat']} takes "
-               f"{_pct_ci(hi['estimate'], hi['low'], hi['high'])} of the {label}s' wins and seat "
-               f"{lo['seat']} {_pct_ci(lo['estimate'], lo['low'], lo['high'])}, against an equal "
-               f"{100 * top['fair']:.1f}% each (unadjusted 95% Wilson intervals), and win "
-               f"{_pct_ci(hi['win_share'], hi['win_low'], hi['win_high'])} and "
-               f"{_pct_ci(lo['win_share'], lo['win_low'], lo['win_high'])} of all games")
-        if not top["clear"]:
-            gap += "; that gap is not clear after the adjustment"
+        for lab in cells_of:
+            hit = part.filter((pl.col("label") == lab) & pl.col("clear").fill_null(False))["verdict"].to_list()
+            per_cell[lab] = min(hit, key=VERDICT_ORDER.index) if hit else None
+        hits = [c for c, v in per_cell.items() if v is not None]
+        within = "cells" if have == n else f"cells with {label} seats to compare"
+        sizes = []
+        for verdict, words in ((LARGE, f"by at least {that} of the {label}s' wins (clear and large enough to matter)"),
+                               (MAY_MATTER, f"perhaps by {that} or more (clear, may matter: these games cannot tell)"),
+                               (SMALL, f"by less than {that} (clear but small)")):
+            at = [c for c in hits if per_cell[c] == verdict]
+            if at and len(at) == len(hits):          # one size for every clear cell
+                sizes.append(f"in that cell ({at[0]}), {words}" if len(at) == 1 else f"{words} in all {len(at)} of them")
+            elif at:
+                sizes.append(f"{words} in {len(at)} ({cells_summary(at, every)})")
+        if hits:
+            head = (f"{label} seats split the {label}s' wins unequally in "
+                    + (f"all {have} {within}" if len(hits) == have else f"{len(hits)} of the {have} {within}")
+                    + f": some seat's share of the {label}s' wins is clearly off an equal split, "
+                    + "; ".join(sizes))
+            if len(hits) < have:
+                rest = [c for c in cells_of if c not in hits]
+                head += (f"; in the other {len(rest)} ({cells_summary(rest, every)}) no seat is clearly off it"
+                         if len(rest) > 1 else f"; in the other, {rest[0]}, no seat is clearly off it")
+        else:
+            head = (f"{label} seats split the {label}s' wins unequally in none of the {have} {within}: no "
+                    f"seat's share of the {label}s' wins is clearly off an equal split")
+        # the largest gap, only where the role won enough games to read a split of them
+        readable = part.filter(pl.Series([wins.get((c, role), 0.0) >= MIN_ROLE_WINS for c in part["cell"]]))
+        few = [c for c in cells_of if c not in set(readable["label"].to_list())]
+        pool = readable.filter(pl.col("clear").fill_null(False))
+        pool = pool if pool.height else readable
+        if pool.height:
+            top = pool.with_columns((pl.col("estimate") - pl.col("fair")).abs().alias("_gap")).sort(
+                ["_gap", "cell"], descending=[True, False]).row(0, named=True)
+            cell = part.filter(pl.col("cell") == top["cell"]).sort("estimate")
+            lo, hi = cell.row(0, named=True), cell.row(-1, named=True)
+            gap = (f"the largest {'clear ' if top['clear'] else ''}gap is in {top['label']} "
+                   f"({wins[(top['cell'], role)]:,.0f} {label} wins): seat {hi['seat']} takes {_cell_pct(hi)} "
+                   f"of the {label}s' wins and seat {lo['seat']} {_cell_pct(lo)}, against an equal "
+                   f"{100 * top['fair']:.1f}% each (unadjusted 95% Wilson intervals), and win "
+                   f"{_pct_ci(hi['win_share'], hi['win_low'], hi['win_high'])} and "
+                   f"{_pct_ci(lo['win_share'], lo['win_low'], lo['win_high'])} of all games")
+            if not top["clear"]:
+                gap += "; that gap is not clear after the adjustment"
+        else:
+            gap = (f"no cell has {MIN_ROLE_WINS} {label} wins or more, too few to name a largest gap "
+                   f"in how they split")
+        if few and pool.height:
+            gap += (f"; not ranked, with fewer than {MIN_ROLE_WINS} {label} wins each (too few to read a "
+                    f"split): {cells_summary(few, every)}")
+        no_seats = ("" if have == n else f"; {n - have} of the {n} cells {'has' if n - have == 1 else 'have'} "
+                    f"no {label} seats to compare (fewer than two {label}s, or no {label} win)")
         family = (f" (clear: Holm over the panel's {m} seat × cell comparisons of a seat's share of "
                   f"its role's wins with an equal split, every seat of a role of several seats in "
-                  f"every cell, exact binomial tests of a seat's wins among its role's (Wald tests "
-                  f"from the cell's seat covariance where wins are shared or seats rotate); the "
-                  f"chance that any of "
-                  f"these calls is wrong is at most {100 * ALPHA:g}%; sizes read on Bonferroni "
-                  f"intervals over the same {m})")
-        within = f"cells with {label} seats to compare" if have < n else "cells"
-        if hits == have:
-            head = (f"The finding holds in every {'cell' if have == n else f'cell with {label} seats to compare'}: "
-                    f"the {label}s' seats do not win equally often in "
-                    + (f"{_all(have)} {within}" if have > 1 else "the panel's one cell" if n == 1
-                       else f"the one cell with {label} seats to compare"))
-        elif hits:
-            head = (f"The finding does not hold in every cell: the {label}s' seats do not win equally "
-                    f"often in {hits} of the {have} {within} (some seat's share of the {label}s' wins "
-                    f"clearly off an equal split)")
-        else:
-            head = ((f"None of the {have} {within} shows" if have > 1 else "The panel's one cell does not show"
-                     if n == 1 else f"The one cell with {label} seats to compare does not show")
-                    + f" the {label}s' seats winning unequally often (no seat's share of the {label}s' "
-                    "wins clearly off an equal split)")
-        rest = ("" if have == n else f"; {n - have} of the {n} cells {'has' if n - have == 1 else 'have'} no {label} seats to compare "
-                f"(fewer than two {label}s, or no {label} win)")
-        other = (f"; in the other {'cell' if have - hits == 1 else f'{have - hits}'}"
-                 f"{_cells_named(unclear)} no seat is clearly off it" if 0 < hits < have else "")
-        out.append(f"{head}{size}{other}; {gap}{rest}{family}.")
+                  f"every cell, exact binomial tests of a seat's wins among its role's (Wald tests from "
+                  f"the cell's seat covariance where wins are shared or seats rotate); the chance that any of "
+                  f"these calls is wrong is at most {100 * ALPHA:g}%; sizes read on Bonferroni intervals over "
+                  f"the same {m})")
+        out.append(f"{head}. {gap[:1].upper() + gap[1:]}{no_seats}{family}.")
     return out
+
+
+def role_finding(cells: pl.DataFrame, n: int, smallest: float = 0.01) -> list[str]:
+    """The lead of a panel of a game with roles (no fair share per seat), one paragraph each, as
+    the panel page prints it (:attr:`PanelTable.lead`): first the sides (:func:`side_finding`: the
+    lone role's side's win share over the ``n`` cells, lowest and highest with each cell's own 95%
+    Wilson interval, per player count and by band; then the other side's range), then, for each
+    role of several seats, one headline on how its seats split its wins (:func:`split_finding`: in
+    how many cells some seat's share of the role's wins is clearly off an equal split, Holm over
+    every such seat of every cell (:func:`role_seat_calls`), those cells by size, and the largest
+    gap, named only from a cell where the role won at least :data:`MIN_ROLE_WINS` games). The
+    cells are summarised (:func:`cells_summary`); ``smallest`` is the smallest difference that
+    matters, in a share of the role's wins. ``cells``: the panel's rows with the calls of
+    :func:`role_seat_calls`."""
+    return side_finding(cells, n) + split_finding(cells, n, smallest)
 
 
 def finding(cells: pl.DataFrame, spec, n: int, smallest: float = 0.01) -> str:
@@ -778,4 +950,5 @@ def _by_size(counts: list[tuple[str, object]], hits: int) -> str:
 
 __all__ = ["PanelTable", "panel_table", "cell_runs", "is_panel_dir", "adjusted_seat_intervals", "finding",
            "finding_statement", "largest_gaps", "seat_calls", "cell_calls", "picked_seat",
-           "role_seat_calls", "role_finding"]
+           "role_seat_calls", "role_finding", "side_finding", "split_finding", "cells_summary",
+           "share_bands", "MIN_ROLE_WINS", "NAMED_CELLS"]

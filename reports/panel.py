@@ -1,15 +1,17 @@
 """The page of a panel: the runs of its cells side by side, and of a sweep over a panel.
 
 :func:`build_panel_report` reads the runs of a panel (:func:`analysis.panel.panel_table`: a tune's
-``confirmations/trial-N/`` or any run directories of one game) and writes one page: first what
-the finding is (which seat, and why that one), whether it holds in every cell, and a sentence per
-cell on its largest gaps from 1/P, then the cell × metric table (every seat's and role's win share
-with its 95% Wilson interval, and the finding's call in each cell) and a figure of every seat's win share per cell
-with its interval beside the fair share 1/P. In a game with roles (no fair share per seat) the
-finding is each side's win share over the cells and, for a role of several seats, whether its
-seats take equal shares of its wins (:func:`analysis.panel.role_finding`); the table adds each
-such seat's share of its role's wins, and the figure draws the sides and those shares against an
-equal split, no 1/P line. :func:`build_panel_sweep_report` reads a panel sweep
+``confirmations/trial-N/`` or any run directories of one game) and writes one page. Its lead is
+the analysis layer's (:attr:`analysis.panel.PanelTable.lead`), rendered as it is: this module
+words none of it. It says first what the finding is (which seat, and why that one), whether it
+holds in every cell, and a sentence per cell on its largest gaps from 1/P; in a game with roles
+(no fair share per seat), each side's win share over the cells, then, for a role of several
+seats, whether its seats take equal shares of its wins (:func:`analysis.panel.role_finding`).
+Then the cell × metric table (every seat's and role's win share with its 95% Wilson interval, and
+the finding's call in each cell) and a figure of every seat's win share per cell with its
+interval beside the fair share 1/P; in a game with roles the table adds each seat's share of its
+role's wins, and the figure draws the sides and those shares against an equal split, no 1/P
+line. :func:`build_panel_sweep_report` reads a panel sweep
 (:mod:`analysis.sweep.panel`): per parameter, whether it moves every cell the same way and by how
 much, the per-cell effects in a figure and a table. :func:`build_panel_comparison_report` reads
 two panels, before and after a rule change (:mod:`analysis.panel_compare`): which seats moved in
@@ -17,7 +19,8 @@ which cells (in a game with roles, which sides, and whose share of a role's wins
 panel page's finding is about), and whether the change moves the seats toward or away from fair.
 All only read files.
 
-May import polars, matplotlib, the standard library, :mod:`analysis.panel`,
+May import polars, matplotlib, the standard library, :mod:`analysis.panel` (the panel's table
+and lead; the cell summaries and share bands the before/after's lead words its cells with),
 :mod:`analysis.sweep.panel_effects` (reading), :mod:`analysis.panel_compare` (the before/after
 over a panel), :mod:`analysis.stats` (reading order),
 :mod:`reports.sweep` (page helpers), :mod:`reports.text` (verdict words), :mod:`reports.sections`,
@@ -30,7 +33,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analysis.panel import panel_table
+from analysis.panel import NAMED_CELLS, _label_parts, _where, cells_summary, panel_table, share_bands
 from reports.figures.common import OKABE_ITO
 from reports.sections import FigureSet, Section
 from reports.sweep import _meta, _publish, _title, rounded
@@ -165,8 +168,8 @@ def role_share_figure(cells: pl.DataFrame, labels: list[str]):
 
 
 def roles_intro(smallest: float) -> str:
-    """The introduction of the panel page of a game with roles (:func:`analysis.panel.role_finding`),
-    the verdicts in reading order (:data:`analysis.stats.VERDICT_ORDER`)."""
+    """The introduction of the panel page of a game with roles (its lead:
+    :func:`analysis.panel.role_finding`), the verdicts in reading order (:data:`analysis.stats.VERDICT_ORDER`)."""
     return ("Each cell is one player count and one line-up, played on its own games. A game with "
             "roles has no fair share per seat: the page gives each side's share of the games won "
             "and, for a role of several seats, each seat's share of its role's wins against an "
@@ -203,43 +206,6 @@ def cells_intro(smallest: float) -> str:
             "whether it is that far), and 'clear but small' needs the whole interval closer.")
 
 
-def role_finding_statements(cells: pl.DataFrame) -> list[str]:
-    """What the finding of a panel of a game with roles is, one sentence per role of several seats,
-    said before whether it holds (:func:`analysis.panel.role_finding` says where it does): "The
-    finding: the Censitaires' seats do not win equally often (…)", with the equal split the page
-    judges each seat's share of its role's wins against, per player count of the panel. Where no
-    seat of the role is clearly off that split in any cell, the finding holds nowhere, so it is
-    asked, not stated: "The question: do the Censitaires' seats win equally often …?" (review N
-    #4)."""
-    seats = cells.filter(pl.col("metric").str.starts_with("role_seat_share_"))
-    out = []
-    for role in dict.fromkeys(seats["role"].to_list()):
-        part = seats.filter(pl.col("role") == role)
-        label = part["role_label"][0]
-        split = part.select("players", "fair").unique().sort("players", descending=True)
-        at = ", ".join(f"{100 * f:.3g}% at {p} players" for p, f in split.iter_rows())
-        if "clear" in part.columns and not part["clear"].fill_null(False).any():
-            # clear in no cell: a question, which the next sentence answers (review N #4)
-            out.append(f"The question: do the {label}s' seats win equally often, each taking an equal "
-                       f"split of the {label}s' wins ({at}), or does some {label} seat take clearly "
-                       "more or less?")
-            continue
-        out.append(f"The finding: the {label}s' seats do not win equally often, some {label} seat "
-                   f"taking clearly more or less of the {label}s' wins than an equal split among "
-                   f"them ({at}).")
-    return out
-
-
-def _lead_with_the_finding(lead: list[str], cells: pl.DataFrame) -> list[str]:
-    """The panel page's lead of a game with roles: the finding named (:func:`role_finding_statements`)
-    just before the sentence that says where it holds (its first after "Who wins, by side")."""
-    said = role_finding_statements(cells)
-    if not said:
-        return lead
-    at = next((i for i, x in enumerate(lead) if not x.startswith("Who wins")), len(lead))
-    return lead[:at] + said + lead[at:]
-
-
 def build_panel_report(paths, out: str | Path, force: bool = False, smallest: dict | None = None,
                        pdf: bool = False, svg: bool = False, answers: list[str] | None = None) -> Path:
     """The page of the runs of a panel; returns the path of report.html. ``smallest``: the smallest
@@ -270,10 +236,7 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
     runs = sorted(set(t.cells["run"].to_list()))
     meta = _meta([("game", _title(t.game)), ("cells", str(len(t.labels))),
                   ("rules", "; ".join(_rules_of(runs))), ("runs", "; ".join(runs))])
-    lead = t.lead or [t.finding]
-    if t.roles:
-        # the sides first, then each role's split in one headline, the cells summarised (s37 #4)
-        lead = role_lead(t.cells, len(t.labels), t.smallest) or _lead_with_the_finding(lead, t.cells)
+    lead = t.lead or [t.finding]          # the analysis layer's lead, as it is (analysis.panel)
     if answers is not None:
         answers += [f"{title}:"] + [f"  {x}" for x in lead]
     return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=lead, svg=svg)
@@ -1128,263 +1091,6 @@ def _change_bars(c):
     return fig
 
 
-# ---------------------------------------------------------------------------------------------
-# Session s37 (Seigneurial designer, findings 3, 4, 11): summarised leads for a game with roles.
-
-#: the fewest wins of a role in a cell for the page to name that cell's split of them as the
-#: "largest gap" (s37 #4: "seat 3 takes 100.0% (2.5–100.0) of the Censitaires' wins" in a cell where
-#: the Censitaires won 2 games of 2,000)
-MIN_ROLE_WINS = 100
-
-#: how many cells a sentence names before "and N more"
-NAMED_CELLS = 3
-
-
-def _label_parts(label: str) -> tuple[int | None, list[str]]:
-    """(players, the line-up's strategies) of a cell label such as ``3p even-lord + 2×fair-share``
-    (:func:`analysis.panel.lineup_label`): ``(3, ["even-lord", "fair-share"])``; (None, []) for
-    another label."""
-    import re
-
-    m = re.match(r"^(\d+)p (.+)$", label)
-    if not m:
-        return None, []
-    parts = [re.sub(r"^\d+×", "", x.strip()) for x in m.group(2).split(" + ")]
-    return int(m.group(1)), list(dict.fromkeys(parts))
-
-
-def cells_summary(named, every, most: int = NAMED_CELLS) -> str:
-    """The cells ``named`` (labels) out of the panel's ``every``, said briefly: whole groups first
-    (``all 12 5p cells``, ``all 12 harsh-lord cells``: every cell of that player count, or with
-    that strategy, is among them), then up to ``most`` more by name and ``and N more``. One cell:
-    its name. The groups may overlap; every cell said is among ``named`` and every one of
-    ``named`` is said or counted (s37 #4: 19 cell names, twice, took 9 lines of screen)."""
-    named = list(dict.fromkeys(named))
-    every = list(dict.fromkeys(every))
-    if len(named) <= most + 1:
-        return _and(named)
-    chosen = set(named)
-    groups: dict[str, list[str]] = {}
-    for lab in every:
-        p, parts = _label_parts(lab)
-        if p is not None:
-            groups.setdefault(f"{p}p", []).append(lab)
-        for s in parts:
-            groups.setdefault(s, []).append(lab)
-    left = [x for x in named]
-    said = []
-    while True:
-        best = None
-        for key, members in groups.items():
-            if len(members) < 2 or len(members) == len(every) or not set(members) <= chosen:
-                continue
-            new = sum(x in left for x in members)
-            if new >= 2 and (best is None or new > best[0]):
-                best = (new, key, members)
-        if best is None:
-            break
-        new, key, members = best
-        # a group that overlaps one already said counts only its other cells, so the counts add up
-        said.append(f"all {len(members)} {key} cells" if new == len(members) else f"the {new} other {key} cells")
-        left = [x for x in left if x not in members]
-        groups.pop(key)
-    if len(left) <= most + 1:
-        said += left
-    else:
-        said += left[:most] + [f"{len(left) - most} more"]
-    return _and(said)
-
-
-def _and(xs: list[str]) -> str:
-    return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1] if xs else ""
-
-
-def _where(named, every) -> str:
-    """``in 4p a`` (one cell) or ``in 19 cells (all 12 5p cells, …)``."""
-    named = list(dict.fromkeys(named))
-    if len(named) == 1:
-        return f"in {named[0]}"
-    if len(named) == len(every):
-        return f"in all {len(named)} cells"
-    return f"in {len(named)} cells ({cells_summary(named, every)})"
-
-
-def _cell_pct(r: dict) -> str:
-    from analysis.panel import _pct_ci
-
-    return _pct_ci(r["estimate"], r["low"], r["high"])
-
-
-def _side_rows(cells: pl.DataFrame) -> tuple[pl.DataFrame, list[str], list[str]]:
-    """The side rows (``role_win_share_<role>``), the side metrics with a role of one seat first
-    (the Seigneur: what a designer of a game with roles asks about first), and every cell label."""
-    sides = cells.filter(pl.col("metric").str.starts_with("role_win_share_"))
-    many = set()
-    if "role" in cells.columns:
-        many = set(cells.filter(pl.col("metric").str.starts_with("role_seat_share_"))["role"].drop_nulls()
-                   .to_list())
-    metrics = list(dict.fromkeys(sides["metric"].to_list()))
-    metrics.sort(key=lambda m: m.removeprefix("role_win_share_") in many)     # stable: lone roles first
-    every = list(dict.fromkeys(cells.sort("cell")["label"].to_list()))
-    return sides, metrics, every
-
-
-def side_finding(cells: pl.DataFrame, n: int) -> list[str]:
-    """The panel page's finding in a game with roles (s37 #4: the page's one bold finding was the
-    seat order among the Censitaires, while a designer asks how the Seigneur fares against them):
-    the lone role's side's win share over the cells, lowest and highest (each cell's own 95% Wilson
-    interval), per player count, and how many cells fall below 25%, from 25% to 50% and above 50%
-    (point estimates); then each other side's range in one sentence. The cells are summarised
-    (:func:`cells_summary`); the table has each."""
-    sides, metrics, every = _side_rows(cells)
-    if not metrics:
-        return []
-    out = []
-    for k, metric in enumerate(metrics):
-        r = sides.filter(pl.col("metric") == metric).sort("estimate")
-        who = r["what"][0].removesuffix(" win share")
-        lo, hi = r.row(0, named=True), r.row(-1, named=True)
-        low_at = r.filter(pl.col("estimate") == lo["estimate"]).sort("cell")["label"].to_list()
-        high_at = r.filter(pl.col("estimate") == hi["estimate"]).sort("cell")["label"].to_list()
-        if r.height == 1 or lo["estimate"] == hi["estimate"]:
-            span = f"{who} win share is {_cell_pct(lo)}" + (f" in every one of the {r.height} cells"
-                                                             if r.height > 1 else "")
-        else:
-            span = (f"{who} win share runs from {_cell_pct(lo)} {_where(low_at, every)} to "
-                    f"{_cell_pct(hi)} {_where(high_at, every)}")
-        if k:
-            out.append(f"The other side: {span}.")
-            continue
-        per = []
-        players = sorted(set(r["players"].to_list()))
-        if len(players) > 1:
-            for p in players:
-                mine = r.filter(pl.col("players") == p)
-                a, b = mine["estimate"].min(), mine["estimate"].max()
-                said = (f"{100 * a:.1f}% in every one" if f"{100 * a:.1f}" == f"{100 * b:.1f}"
-                        else f"{100 * a:.1f}% to {100 * b:.1f}%")
-                per.append(f"{p}p {said} ({mine.height} cell{'s' if mine.height != 1 else ''})")
-        est = r["estimate"]
-        bands = [(int((est < 0.25).sum()), "below 25%"), (int(((est >= 0.25) & (est <= 0.5)).sum()), "25% to 50%"),
-                 (int((est > 0.5).sum()), "above 50%")]
-        said = [(c, w) for c, w in bands if c]
-        band = (f"{said[0][1]} in all {r.height} cells" if len(said) == 1 else
-                ", ".join(f"{w} in {c} cell{'s' if c != 1 else ''}" for c, w in said))
-        out.append(f"The finding, by side: {span} (the share of games the side wins, over the {n} "
-                   f"cell{'s' if n != 1 else ''}; each cell's own 95% Wilson interval; a game with roles has "
-                   "no fair share per side to test it against)."
-                   + (f" By player count: {'; '.join(per)}." if per else "")
-                   + (f" Point estimates: {band}." if r.height > 1 else ""))
-    return out
-
-
-def role_wins(cells: pl.DataFrame) -> dict:
-    """(cell, role) → the games the role's side won in the cell (its win share × the cell's games,
-    a shared win counted as the side's share of it), from the side rows."""
-    sides = cells.filter(pl.col("metric").str.starts_with("role_win_share_"))
-    return {(r["cell"], r["metric"].removeprefix("role_win_share_")): r["estimate"] * r["games"]
-            for r in sides.iter_rows(named=True)}
-
-
-def split_finding(cells: pl.DataFrame, n: int, smallest: float) -> list[str]:
-    """Per role of several seats, one headline on its seats' shares of its wins (s37 #4: "The
-    finding: the Censitaires' seats do not win equally often", then "The finding does not hold in
-    every cell" read as a contradiction): "Censitaire seats split the Censitaires' wins unequally in
-    7 of the 36 cells: …", the calls and sizes of :func:`analysis.panel.role_seat_calls` as they
-    are (Holm over every seat of every cell, sizes on Bonferroni intervals over the same family),
-    the cells summarised. The largest gap is named only from a cell where the role won at least
-    :data:`MIN_ROLE_WINS` games (a clear gap first): a split of 2 wins cannot be read."""
-    from analysis.panel import ALPHA
-    from analysis.stats import LARGE, MAY_MATTER, SMALL, VERDICT_ORDER
-
-    if "role" not in cells.columns:
-        return []
-    seats = cells.filter(pl.col("metric").str.starts_with("role_seat_share_"))
-    _, _, every = _side_rows(cells)
-    wins = role_wins(cells)
-    m = seats.height
-    that = f"{100 * smallest:g} pp"
-    out = []
-    for role in dict.fromkeys(seats["role"].to_list()):
-        part = seats.filter(pl.col("role") == role).sort(["cell", "seat"])
-        label = part["role_label"][0]
-        cells_of = list(dict.fromkeys(part["label"].to_list()))
-        have = len(cells_of)
-        per_cell = {}
-        for lab in cells_of:
-            hit = part.filter((pl.col("label") == lab) & pl.col("clear").fill_null(False))["verdict"].to_list()
-            per_cell[lab] = min(hit, key=VERDICT_ORDER.index) if hit else None
-        hits = [c for c, v in per_cell.items() if v is not None]
-        within = "cells" if have == n else f"cells with {label} seats to compare"
-        sizes = []
-        for verdict, words in ((LARGE, f"by at least {that} of the {label}s' wins (clear and large enough to matter)"),
-                               (MAY_MATTER, f"perhaps by {that} or more (clear, may matter: these games cannot tell)"),
-                               (SMALL, f"by less than {that} (clear but small)")):
-            at = [c for c in hits if per_cell[c] == verdict]
-            if at and len(at) == len(hits):          # one size for every clear cell
-                sizes.append(f"in that cell ({at[0]}), {words}" if len(at) == 1 else f"{words} in all {len(at)} of them")
-            elif at:
-                sizes.append(f"{words} in {len(at)} ({cells_summary(at, every)})")
-        if hits:
-            head = (f"{label} seats split the {label}s' wins unequally in "
-                    + (f"all {have} {within}" if len(hits) == have else f"{len(hits)} of the {have} {within}")
-                    + f": some seat's share of the {label}s' wins is clearly off an equal split, "
-                    + "; ".join(sizes))
-            if len(hits) < have:
-                rest = [c for c in cells_of if c not in hits]
-                head += (f"; in the other {len(rest)} ({cells_summary(rest, every)}) no seat is clearly off it"
-                         if len(rest) > 1 else f"; in the other, {rest[0]}, no seat is clearly off it")
-        else:
-            head = (f"{label} seats split the {label}s' wins unequally in none of the {have} {within}: no "
-                    f"seat's share of the {label}s' wins is clearly off an equal split")
-        # the largest gap, only where the role won enough games to read a split of them
-        readable = part.filter(pl.Series([wins.get((c, role), 0.0) >= MIN_ROLE_WINS for c in part["cell"]]))
-        few = [c for c in cells_of if c not in set(readable["label"].to_list())]
-        pool = readable.filter(pl.col("clear").fill_null(False))
-        pool = pool if pool.height else readable
-        if pool.height:
-            top = pool.with_columns((pl.col("estimate") - pl.col("fair")).abs().alias("_gap")).sort(
-                ["_gap", "cell"], descending=[True, False]).row(0, named=True)
-            cell = part.filter(pl.col("cell") == top["cell"]).sort("estimate")
-            lo, hi = cell.row(0, named=True), cell.row(-1, named=True)
-            gap = (f"the largest {'clear ' if top['clear'] else ''}gap is in {top['label']} "
-                   f"({wins[(top['cell'], role)]:,.0f} {label} wins): seat {hi['seat']} takes {_cell_pct(hi)} "
-                   f"of the {label}s' wins and seat {lo['seat']} {_cell_pct(lo)}, against an equal "
-                   f"{100 * top['fair']:.1f}% each (unadjusted 95% Wilson intervals), and win "
-                   f"{_pct(hi['win_share'], hi['win_low'], hi['win_high'])} and "
-                   f"{_pct(lo['win_share'], lo['win_low'], lo['win_high'])} of all games")
-            if not top["clear"]:
-                gap += "; that gap is not clear after the adjustment"
-        else:
-            gap = (f"no cell has {MIN_ROLE_WINS} {label} wins or more, too few to name a largest gap "
-                   f"in how they split")
-        if few and pool.height:
-            gap += (f"; not ranked, with fewer than {MIN_ROLE_WINS} {label} wins each (too few to read a "
-                    f"split): {cells_summary(few, every)}")
-        no_seats = ("" if have == n else f"; {n - have} of the {n} cells {'has' if n - have == 1 else 'have'} "
-                    f"no {label} seats to compare (fewer than two {label}s, or no {label} win)")
-        family = (f" (clear: Holm over the panel's {m} seat × cell comparisons of a seat's share of "
-                  f"its role's wins with an equal split, every seat of a role of several seats in "
-                  f"every cell, exact binomial tests of a seat's wins among its role's (Wald tests from "
-                  f"the cell's seat covariance where wins are shared or seats rotate); the chance that any of "
-                  f"these calls is wrong is at most {100 * ALPHA:g}%; sizes read on Bonferroni intervals over "
-                  f"the same {m})")
-        out.append(f"{head}. {gap[:1].upper() + gap[1:]}{no_seats}{family}.")
-    return out
-
-
-def _pct(p, low, high) -> str:
-    from analysis.panel import _pct_ci
-
-    return _pct_ci(p, low, high)
-
-
-def role_lead(cells: pl.DataFrame, n: int, smallest: float) -> list[str]:
-    """The lead of the panel page of a game with roles: the sides first (:func:`side_finding`),
-    then each role's split of its wins among its seats (:func:`split_finding`)."""
-    return side_finding(cells, n) + split_finding(cells, n, smallest)
-
-
 def _lone_items(c) -> list[str]:
     """The side rows of a before/after of a game with roles, the side of a role of one seat first
     (the Seigneur's: the side a designer reads first); a seat game's seats."""
@@ -1425,11 +1131,7 @@ def level_words(c) -> list[str]:
                 part = mine.filter(pl.col("_p") == p)
                 per.append(f"{p}p {_span(part['before'].to_list())} → {_span(part['after'].to_list())}")
         after = mine["after"]
-        bands = [(int((after < 0.25).sum()), "below 25%"), (int(((after >= 0.25) & (after <= 0.5)).sum()), "25% to 50%"),
-                 (int((after > 0.5).sum()), "above 50%")]
-        said = [(k, w) for k, w in bands if k]
-        band = (f"{said[0][1]} in all {mine.height} cells" if len(said) == 1 else
-                ", ".join(f"{w} in {k} cell{'s' if k != 1 else ''}" for k, w in said))
+        band = share_bands(after)
         out.append(f"Levels, before → after: the {item}'s win share {_span(mine['before'].to_list())} → "
                    f"{_span(after.to_list())} over the {mine.height} cells (the runs' values)"
                    + (f"; by player count: {'; '.join(per)}" if per else "")

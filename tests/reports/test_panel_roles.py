@@ -55,28 +55,38 @@ def test_the_finding_of_a_game_with_roles_is_by_side_and_within_a_role_never_aga
     d, greedy, even = cells
     t = panel.panel_table([d])
     text = t.finding
-    assert t.roles and len(t.lead) == 2, t.lead
+    # the sides (the Seigneur's, then the other), then the Censitaires' split: the page's lead
+    assert t.roles and len(t.lead) == 3, t.lead
     assert "1/P" not in text and "fair seat share" not in text, text
     assert t.cells.filter(pl.col("metric").str.starts_with("seat_win_share_"))["fair"].is_null().all()
     # each side's win share over the cells, the cells named
-    assert t.lead[0].startswith("Who wins, by side: the Seigneur's win share runs from 0.0% (0.0–0.2) "
+    assert t.lead[0].startswith("The finding, by side: the Seigneur's win share runs from 0.0% (0.0–0.2) "
                                 "in 4p greedy-lord + 3×dutiful to 0.1% (0.0–0.4) in 4p even-lord + "
                                 "3×fair-share"), t.lead[0]
+    assert t.lead[1].startswith("The other side: the Censitaires' win share runs from "), t.lead[1]
     # the real finding: within the Censitaires, in the greedy cell, with the run page's numbers
     seats = role_seat_table(open_runs([greedy])).filter(pl.col("role") == "censitaire").sort("share_of_role")
     lo, hi = seats.row(0, named=True), seats.row(-1, named=True)
-    within = t.lead[1]
-    assert within.startswith("The finding does not hold in every cell: the Censitaires' seats do not win "
-                             "equally often in 1 of the 2 cells"), within
+    within = t.lead[2]
+    assert within.startswith("Censitaire seats split the Censitaires' wins unequally in 1 of the 2 cells"), within
     assert "in that cell (4p greedy-lord + 3×dutiful), by at least 1 pp of the Censitaires' wins (clear and " \
            "large enough to matter)" in within, within
-    assert "in the other cell (4p even-lord + 3×fair-share) no seat is clearly off it" in within, within
-    gap = (f"the largest gap is in 4p greedy-lord + 3×dutiful: seat 4 takes {100 * hi['share_of_role']:.1f}% "
-           f"({100 * hi['share_low']:.1f}–{100 * hi['share_high']:.1f}) of the Censitaires' wins and seat 2 "
-           f"{100 * lo['share_of_role']:.1f}% ({100 * lo['share_low']:.1f}–{100 * lo['share_high']:.1f}), "
-           "against an equal 33.3% each")
+    assert "in the other, 4p even-lord + 3×fair-share, no seat is clearly off it" in within, within
+    gap = (f"The largest clear gap is in 4p greedy-lord + 3×dutiful (2,000 Censitaire wins): seat 4 takes "
+           f"{100 * hi['share_of_role']:.1f}% ({100 * hi['share_low']:.1f}–{100 * hi['share_high']:.1f}) of the "
+           f"Censitaires' wins and seat 2 {100 * lo['share_of_role']:.1f}% ({100 * lo['share_low']:.1f}–"
+           f"{100 * lo['share_high']:.1f}), against an equal 33.3% each")
     assert gap in within, within
     assert "Holm over the panel's 6 seat × cell comparisons" in within, within
+
+
+def test_the_page_prints_the_analysis_lead_as_it_is(cells, tmp_path):
+    """The lead of a panel of a game with roles is worded once, in the analysis layer
+    (analysis.panel.role_finding); the page and the command line print it as it is."""
+    d, _, _ = cells
+    printed: list[str] = []
+    build_panel_report([d], tmp_path / "rep", answers=printed)
+    assert printed[1:] == [f"  {x}" for x in panel.panel_table([d]).lead], printed
 
 
 def test_the_seats_within_a_role_are_adjusted_over_every_cell_by_holm(cells, multipletests):

@@ -36,7 +36,7 @@ def _lead(page_path) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 
 def test_cells_summary_names_whole_groups_and_counts_the_rest():
-    from reports.panel import cells_summary
+    from analysis.panel import cells_summary
 
     every = _labels()
     fives = [x for x in every if x.startswith("5p")]
@@ -89,7 +89,8 @@ def test_the_split_is_one_headline_and_no_gap_is_named_from_a_cell_with_few_role
     """s37 #4: "The finding: the Censitaires' seats do not win equally often", then "The finding
     does not hold in every cell" read as a contradiction; and on a panel where the Censitaires won
     0.1% of games the largest gap came from that cell ("seat 3 takes 100.0% (2.5–100.0)")."""
-    from reports.panel import MIN_ROLE_WINS, build_panel_report
+    from analysis.panel import MIN_ROLE_WINS
+    from reports.panel import build_panel_report
     from tests.reports.test_panel_roles import GAMES, _cell
 
     d = tmp_path / "panel"
