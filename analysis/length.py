@@ -8,8 +8,10 @@ share of games ending each way with Wilson intervals and the mean length of thos
 codes are named by run.json's ``end_reason_names`` (``{"0": "third_guild", …}``) and shown in the
 words of the spec's labels; unnamed codes show as "End reason *k*". Games are independent, so every interval is over games. All are polars lazy
 queries over games.parquet; a game without a length in turns (Middle-Ages, Fief combat) has none of these tables.
+:func:`turn_limit` reads from an analysed run's tables how many of its games ended at the turn
+limit (:mod:`simcore.turn_limit`: the warning its answers lead with).
 
-May import polars, numpy, :mod:`analysis.load` and :mod:`analysis.stats`.
+May import polars, numpy, :mod:`analysis.load`, :mod:`analysis.stats` and :mod:`simcore.turn_limit`.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import polars as pl
 
 from analysis import stats
 from analysis.load import RunSet, code_names, collect, int_moments
+from simcore.turn_limit import TURN_LIMIT_REASONS, TurnLimit, from_counts
 
 QUANTILES = (("p05", 0.05), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p95", 0.95))
 MAX_BINS = 40
@@ -265,3 +268,42 @@ def end_reason_table(rs: RunSet) -> pl.DataFrame:
                "games": pl.Int64, "total": pl.Int64, "share": pl.Float64, "ci_low": pl.Float64,
                "ci_high": pl.Float64, "mean_turns": pl.Float64, "turns_ci_low": pl.Float64,
                "turns_ci_high": pl.Float64})
+
+
+def turn_limit(t: dict) -> TurnLimit | None:
+    """The games of an analysed run (:func:`analysis.analyse`'s tables) that ended at the turn
+    limit (:class:`simcore.turn_limit.TurnLimit`, from its ``end_reasons`` table, the mean length
+    from ``length``), None when its game has no turn-limit end reason."""
+    ends = t.get("end_reasons") if isinstance(t, dict) else None
+    if ends is None or ends.height == 0:
+        return None
+    counts = dict(zip(ends["end_reason_name"].to_list(), (int(x) for x in ends["games"].to_list())))
+    label = next((lab for name, lab in zip(ends["end_reason_name"], ends["label"])
+                  if name in TURN_LIMIT_REASONS), "Turn limit reached")
+    summary = t.get("length")
+    mean = None
+    if summary is not None and summary.height and "mean_turns" in summary.columns:
+        m = summary["mean_turns"][0]
+        mean = float(m) if m is not None and np.isfinite(m) else None
+    return from_counts(counts, label, mean)
+
+
+def run_turn_limit(run_dir) -> TurnLimit | None:
+    """:func:`turn_limit` of one run directory (its statistics or rows: the end-reason table and
+    the mean length), None when it cannot be read or its game has no turn-limit end reason (a
+    sweep's variant, a panel's cell, a tune's confirmation run)."""
+    from pathlib import Path
+
+    from analysis.load import open_runs
+    from simcore.errors import UsageError
+
+    try:
+        rs = open_runs([Path(run_dir)])
+        if not has_end_reasons(rs):
+            return None
+        t = {"end_reasons": end_reason_table(rs)}
+        if has_length(rs):
+            t["length"] = length_summary(rs)
+    except (UsageError, OSError, ValueError, KeyError, pl.exceptions.PolarsError):
+        return None
+    return turn_limit(t)

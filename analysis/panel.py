@@ -197,7 +197,22 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
         lead = [finding_statement(cells, spec), finding(cells, spec, len(runs), share),
                 largest_gaps(cells, share)]
         calls, title = cell_calls(cells, share)
+    # cells whose games mostly stopped at the turn limit: their shares describe unfinished games,
+    # and the lead says so first (simcore.turn_limit)
+    if (warned := turn_limit_of_cells(runs, labels)):
+        lead = [warned] + lead
     return PanelTable(game, cells, labels, " ".join(lead), share, roles, lead, calls, title)
+
+
+def turn_limit_of_cells(runs, labels) -> str:
+    """The warning a panel's lead starts with when 5% or more of some cell's games ended at the
+    turn limit (:func:`simcore.turn_limit.warning_over`, each cell read by
+    :func:`analysis.length.run_turn_limit`), else ''."""
+    from analysis.length import run_turn_limit
+    from simcore.turn_limit import warning_over
+
+    return warning_over([(label, run_turn_limit(r)) for r, label in zip(runs, labels)], "cells",
+                        about="Their win shares")
 
 
 def _rotated_seats(run: Path, meta: dict) -> dict | None:
@@ -952,3 +967,64 @@ __all__ = ["PanelTable", "panel_table", "cell_runs", "is_panel_dir", "adjusted_s
            "finding_statement", "largest_gaps", "seat_calls", "cell_calls", "picked_seat",
            "role_seat_calls", "role_finding", "side_finding", "split_finding", "cells_summary",
            "share_bands", "MIN_ROLE_WINS", "NAMED_CELLS"]
+
+
+# ---------------------------------------------------------------------------------------------
+# A designer's --target judged in every cell of a panel
+
+def judge_cells(runs, labels, targets) -> pl.DataFrame:
+    """A designer's ``--target``s (seat balance, a role's share) judged on every cell's seat win
+    shares (:func:`analysis.skill_target.judge` over the cells' :func:`analysis.skill_target.run_rows`:
+    each cell's own bots, Wilson intervals at the cell's effective games, Bonferroni over every
+    share judged on the page); one row per cell, target and share read."""
+    from analysis.seats import seat_table
+    from analysis.skill_target import judge, run_rows
+
+    rows = []
+    for r, label in zip(runs, labels):
+        rs = open_runs([r])
+        spec = registry.get(rs.game)
+        rows.append(run_rows(label, seat_table(rs), spec.seat_roles(rs.n_players)))
+    return judge(pl.concat(rows), tuple(targets))
+
+
+def target_finding(judged: pl.DataFrame, targets, role_labels: dict[str, str] | None = None) -> list[str]:
+    """What the panel says of each ``--target`` (``judged``: :func:`judge_cells`): in how many
+    cells it is met, missed or unclear, the cells named (:func:`cells_summary`; with its share and
+    interval when at most :data:`NAMED_CELLS` cells share an outcome), then the intervals' level.
+    "Design target role=seigneur:25%:5 (the Seigneur's win share from 20.0% to 30.0%): missed in 3
+    of the 4 cells (…); met in 1 (4p harsh-lord + 3×fair-share: 24.1%, 21.0–27.4)."."""
+    from analysis.skill_target import _band_words, _decided_words, _deciding, run_sentences
+
+    role_labels = role_labels or {}
+    if not judged.height:
+        return []
+    every = list(dict.fromkeys(judged["cell"].to_list()))
+    out = []
+    for t in targets:
+        rows = judged.filter(pl.col("target") == t.text)
+        if not rows.height:
+            continue
+        decided = {c: _deciding(part) for c in every if (part := rows.filter(pl.col("cell") == c)).height}
+        n = len(decided)
+        players = sorted(set(rows["players"].to_list()))
+        label = role_labels.get(t.role, (t.role or "").capitalize())
+        band = (_band_words(t, int(players[0]), label) if len(players) == 1 or t.kind != "seat-balance"
+                else f"every seat's win share within {100 * t.tol:g} pp of its fair share")
+        parts = []
+        for outcome in ("met", "missed", "unclear"):
+            names = [c for c, q in decided.items() if q["budget_outcome"] == outcome]
+            if not names:
+                continue
+            head = ((f"{outcome} in both cells" if n == 2 else f"{outcome} in all {n} cells")
+                    if len(names) == n and n > 1 else outcome if n == 1
+                    else f"{outcome} in {len(names)} of the {n} cells" if not parts
+                    else f"{outcome} in {len(names)}")
+            if len(names) <= NAMED_CELLS:     # each with the share that decides it
+                said = "; ".join((f"{c}: " if n > 1 else "") + _decided_words(decided[c], t).split(" (", 1)[1][:-1]
+                                 for c in names)
+            else:                             # every cell: no list; else the cells, summarised
+                said = "" if len(names) == n else cells_summary(names, every)
+            parts.append(f"{head} ({said})" if said else head)
+        out.append(f"Design target {t.text} ({band}): " + "; ".join(parts) + ".")
+    return out + run_sentences(judged, tuple(targets), role_labels)[-1:]

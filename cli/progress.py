@@ -356,6 +356,16 @@ def print_summary(console, result) -> None:
                      f"the {len(v)} {shown(k)}s together {two(100 * sum(v))}%"
                      for k, v in sides.items()]
             console.print("sides: " + ", ".join(words) + " of the games", soft_wrap=True)
+        if head == "seat":
+            # many games stopped at the turn limit: the shares above describe unfinished games, and
+            # the closing table says so first (a Seigneurial variant's 57% of truncated games read
+            # as "the Seigneur wins 28.95%"; simcore.turn_limit)
+            from simcore.turn_limit import from_stats, warning
+
+            said = warning(from_stats(stats, meta.get("end_reason_names")),
+                           about="The win shares above")
+            if said:
+                console.print(said, style="bold", soft_wrap=True)
         if shared and head == "seat":        # under the table, not a caption (wrapped to its width)
             # in the game's words where its spec has them (extra["shared_win"]: Fief's wipe-out)
             how = str(spec.extra.get("shared_win") or "") if spec is not None else ""

@@ -111,10 +111,12 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
                               or any((runs[0] / f"{k}.json").is_file() for k in ("sweep", "tune"))):
         raise UsageError(f"--skill {skill}: only a run's report takes a skill section (not a panel, "
                          "sweep or tune page)")
-    if target and (cells or (runs[0] / "panel_sweep.json").is_file() or is_panel_dir(runs[0])
-                   or any((runs[0] / f"{k}.json").is_file() for k in ("sweep", "tune"))):
-        raise UsageError(f"--target {target[0]}: judged on a run's report (a tune's page judges its "
-                         "own targets; a panel or sweep page takes none)")
+    one_panel = (cells or is_panel_dir(runs[0])) and not (runs[0] / "panel_sweep.json").is_file() and \
+        not (len(runs) == 2 and not cells and all(is_panel_dir(r) for r in runs))
+    if target and not one_panel and ((runs[0] / "panel_sweep.json").is_file() or is_panel_dir(runs[0])
+                                     or any((runs[0] / f"{k}.json").is_file() for k in ("sweep", "tune"))):
+        raise UsageError(f"--target {target[0]}: judged on a run's or a panel's report (a tune's page "
+                         "judges its own targets; a sweep's page or a before/after of two panels takes none)")
     if cells or (runs[0] / "panel_sweep.json").is_file() or is_panel_dir(runs[0]):
         from reports.panel import build_panel_report, build_panel_sweep_report
 
@@ -131,7 +133,16 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
             if len(runs) > 1:
                 raise UsageError(f"{runs[0]} is a panel sweep directory: report it on its own")
             return build_panel_sweep_report(runs[0], out, force, smallest=smallest, pdf=pdf, svg=svg)
-        return build_panel_report(runs, out, force, smallest=smallest, pdf=pdf, svg=svg, answers=answers)
+        targets = ()
+        if target:                    # judged in every cell; a target the game cannot measure fails first
+            from cli.skill import check_targets
+            from simcore.rundir import read_meta
+
+            first = runs[0] if cells else next((p for p in sorted(runs[0].iterdir()) if (p / "run.json").is_file()),
+                                                runs[0])
+            targets = check_targets(str(read_meta(first).get("game")), target, "balance report")
+        return build_panel_report(runs, out, force, smallest=smallest, pdf=pdf, svg=svg, answers=answers,
+                                  targets=targets)
     kind = next((k for k in ("sweep", "tune") if (runs[0] / f"{k}.json").is_file()), None)
     if kind is not None:                      # a sweep's sensitivity page, a tune's search page
         from reports.sweep import build_sweep_report, build_tune_report
@@ -143,7 +154,7 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
             progress(f"Reading the {kind}")
         if kind == "tune":
             return build_tune_report(runs[0], out, force, pdf=pdf, smallest=smallest, svg=svg)
-        return build_sweep_report(runs[0], out, force, pdf=pdf, smallest=smallest, svg=svg)
+        return build_sweep_report(runs[0], out, force, pdf=pdf, smallest=smallest, svg=svg, answers=answers)
     if questions is not None:
         from simcore.atomic import read_marker
 
@@ -231,7 +242,7 @@ def register(app: typer.Typer) -> None:
                  "role advantage persist, grow or vanish as play gets stronger)."),
         target: Optional[List[str]] = typer.Option(
             None, "--target", show_default=False,
-            help="A design target judged on each run's win shares: met, missed or unclear (the page "
+            help="A design target judged on each run's (each panel cell's) win shares: met, missed or unclear (the page "
                  "leads with it; targets.csv): seat-balance[:TOL] (every seat within the fair share "
                  "± TOL pp) or role=NAME:SHARE[:TOL] (e.g. role=Seigneur:25%:5), as balance tune "
                  "takes them; repeatable."),

@@ -153,7 +153,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         cmps = [(labels[i], comparisons[i - 1].table, tables[i]) for i in range(1, len(groups))]
         side = None
         if answers is not None:
-            from reports.text import comparison_headlines, score_unit
+            from reports.text import comparison_headlines, comparison_turn_limit_lines, score_unit
 
             from reports.sections import holds_for
 
@@ -178,13 +178,17 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                 # (the page's pointer to its lists stays on the page)
                 first = [x.split(" Listed below by kind")[0].removeprefix(f"{lab} against {labels[0]}: ")
                          for x in first]
+                # many games of either side stopped at the turn limit: said first (simcore.turn_limit)
+                first = comparison_turn_limit_lines(base, tables[i + 1], labels[0], lab) + first
                 answers += [f"{lab} against {labels[0]}:"] + [f"  {x}" for x in first]
     if answers is not None and len(groups) == 1:
         # a single run's first findings in the terminal too (review Y #12: it printed the page's
         # path only), as the page leads: the seats' (roles') answer first
         from reports.text import headlines
 
-        lead = [str(h) for h in headlines(base, base_rs)][:3]
+        lead = [str(h) for h in headlines(base, base_rs)]
+        # three findings, after the turn-limit warning when the page leads with one
+        lead = lead[:3 + (len(lead) > 0 and lead[0].startswith("Warning: "))]
         answers += [f"{labels[0]}:"] + [f"  {x}" for x in lead]
     judged, target_words = design_targets(groups, tables, targets)
     if answers is not None and target_words:
@@ -200,9 +204,11 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         # gets a line in the leading section
         if (line := skill_headline(skill, smallest, base_rs.n_players)) and secs:
             # after what changed and the seats' answer, before the longer lists
-            secs[0].sentences.insert(min(2, len(secs[0].sentences)), line)
+            at = _after_warning(secs[0].sentences, 2)
+            secs[0].sentences.insert(at, line)
     if target_words and secs:         # after what changed and the seats' answer, as it leads
-        secs[0].sentences[min(2, len(secs[0].sentences)):min(2, len(secs[0].sentences))] = target_words
+        at = _after_warning(secs[0].sentences, 2)
+        secs[0].sentences[at:at] = target_words
     files: dict = hook.question_files(played, base_rs) if played is not None else {}
     if judged is not None:
         from analysis.export import csv_ready
@@ -274,6 +280,13 @@ COMPARISON_COLUMNS = ("before", "after", "metric", "key", "label", "kind", "base
                       "size_high", "verdict", "paired", "same_games", "change_at_most")
 
 
+def _after_warning(sentences: list, k: int) -> int:
+    """Where the ``k``-th sentence of a page's lead is, not counting a turn-limit warning that leads
+    it (:func:`reports.text.turn_limit_lines`): lines placed "after the seats' answer" stay after it."""
+    skip = 1 if sentences and str(sentences[0]).startswith("Warning: ") else 0
+    return min(k + skip, len(sentences))
+
+
 def design_targets(groups: list, tables: list, targets: tuple) -> tuple[pl.DataFrame | None, list[str]]:
     """A designer's ``--target``s judged on each configuration's seat win shares, the runs' own
     bots (:func:`analysis.skill_target.judge`: Wilson intervals, Bonferroni over every share judged
@@ -288,7 +301,19 @@ def design_targets(groups: list, tables: list, targets: tuple) -> tuple[pl.DataF
     spec = registry.get(groups[0].game)
     rows = [run_rows(g.label, t["seats"], spec.seat_roles(g.n_players)) for g, t in zip(groups, tables)]
     judged = judge(pl.concat(rows), targets)
-    return judged, run_sentences(judged, targets, role_labels(spec))
+    words = run_sentences(judged, targets, role_labels(spec))
+    # judged on games many of which stopped at the turn limit: a target "met" there is met on
+    # unfinished games, said before the verdicts (simcore.turn_limit)
+    from analysis.length import turn_limit
+
+    limits = [(g.label, lim) for g, t in zip(groups, tables) if (lim := turn_limit(t)) and lim.flagged]
+    if limits and words:
+        where = "; ".join(f"in {lab}: {100 * lim.share:.1f}%, {lim.games:,} of {lim.total:,} games"
+                          for lab, lim in limits)
+        words.insert(0, f"Warning: the targets below are judged on games many of which stopped at the turn "
+                        f"limit ({where}): a target met there is met on unfinished games, not shown for "
+                        "games that end by the rules.")
+    return judged, words
 
 
 def comparison_csv(base_label: str, cmps: list) -> str:

@@ -207,12 +207,15 @@ def cells_intro(smallest: float) -> str:
 
 
 def build_panel_report(paths, out: str | Path, force: bool = False, smallest: dict | None = None,
-                       pdf: bool = False, svg: bool = False, answers: list[str] | None = None) -> Path:
+                       pdf: bool = False, svg: bool = False, answers: list[str] | None = None,
+                       targets: tuple = ()) -> Path:
     """The page of the runs of a panel; returns the path of report.html. ``smallest``: the smallest
     differences that matter, by kind (``--smallest-difference``), over the game's: the finding
     says in how many cells the seat's distance from 1/P is large enough to matter. ``answers``,
     when given, gets the page's lead (the command line prints it, as a run's report prints its
-    answer: the panel's printed only its path)."""
+    answer: the panel's printed only its path). ``targets``: a designer's ``--target``s (parsed),
+    judged in every cell (:func:`analysis.panel.judge_cells`): the lead says where each is met,
+    after the sides (or the seats), and targets.csv has every cell's reading."""
     t = panel_table(paths, smallest)
     title = f"{_title(t.game)}: a panel of {len(t.labels)} cells"
     figs = FigureSet()
@@ -237,9 +240,26 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
     meta = _meta([("game", _title(t.game)), ("cells", str(len(t.labels))),
                   ("rules", "; ".join(_rules_of(runs))), ("runs", "; ".join(runs))])
     lead = t.lead or [t.finding]          # the analysis layer's lead, as it is (analysis.panel)
+    files = {}
+    if targets:
+        # the designer's targets, cell by cell, after the sides' (the seats') answer
+        from analysis.export import csv_ready
+        from analysis.panel import judge_cells, target_finding
+        from analysis.skill_target import role_labels
+
+        order = t.cells.select("cell", "run").unique().sort("cell")["run"].to_list()
+        judged = judge_cells(order, t.labels, targets)
+        from simcore import games as registry
+
+        words = target_finding(judged, targets, role_labels(registry.get(t.game)))
+        skip = ("Warning: ", "The finding, by side", "The other side")
+        at = next((i for i, x in enumerate(lead) if not x.startswith(skip)), len(lead)) if t.roles else \
+            min(len(lead), 1 + bool(lead and lead[0].startswith("Warning: ")))
+        lead = lead[:at] + words + lead[at:]
+        files["targets.csv"] = csv_ready(judged.drop("budget").rename({"budget_outcome": "outcome"})).write_csv()
     if answers is not None:
         answers += [f"{title}:"] + [f"  {x}" for x in lead]
-    return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=lead, svg=svg)
+    return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=lead, svg=svg, files=files)
 
 
 def _role_tables(table: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:

@@ -35,7 +35,7 @@ from reports.rules_diff import (bot_file_changes, diff_sentences, diff_table, ma
 from reports.games import hook_for, spec_for
 from reports.text import (bends, panel_games, sentence_texts, sides_named,
     amount,
-    change_sentence, comparison_headlines, flow_by_turn, flow_headlines, headlines, holm_note,
+    change_sentence, comparison_headlines, comparison_turn_limit_lines, flow_by_turn, flow_headlines, headlines, holm_note,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
     no_game_differs, no_game_differs_in,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
@@ -1044,8 +1044,10 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             [(f"All {cmp.height} compared metrics (clear and large, may matter, clear but small, then "
               f"within noise; clear ones by size, within noise by |z|)",
               comparison_rows(cmp, unit))],
-            what_changed(rs, variants[i] if variants is not None and i < len(variants) else None, vlabel,
-                         about)
+            # many games of either side stopped at the turn limit: said first (simcore.turn_limit)
+            comparison_turn_limit_lines(t, vt, rs.label, vlabel)
+            + what_changed(rs, variants[i] if variants is not None and i < len(variants) else None, vlabel,
+                           about)
             + _with_holds_for(comparison_headlines(cmp, rs.label, vlabel, unit, game=rs.game),
                               holds_for(rs, variants[i] if variants is not None and i < len(variants) else None),
                               seat_balance_sentence(getattr(about, "balance", None), cmp))))

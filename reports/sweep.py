@@ -750,9 +750,12 @@ def strategies_text(sw: dict, spec) -> str:
 
 
 def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = False,
-                       pdf: bool = False, smallest: dict | None = None, svg: bool = False) -> Path:
+                       pdf: bool = False, smallest: dict | None = None, svg: bool = False,
+                       answers: list[str] | None = None) -> Path:
     """The sensitivity page of a sweep directory; returns the path of report.html. ``smallest``:
-    the smallest differences that matter, by kind, over the sweep's own and the game's."""
+    the smallest differences that matter, by kind, over the sweep's own and the game's.
+    ``answers``, when given, gets the page's lead (the command line prints it): the turn-limit
+    warning when some variant's games stopped there."""
     s = sensitivity(sweep_dir, smallest or None)
     sw = s.sweep
     spec = registry.specs().get(sw["game"])
@@ -897,7 +900,24 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                         "Balance interval's construction: simultaneous intervals on the seat shares, then "
                         "the interval of the largest distance from the fair share. See docs/sweep.md.",
                         tables=[("Every variant and metric", table)]))
-    return _publish(Path(out), force, title, meta, secs, figs, pdf, notes, svg=svg)
+    # variants whose games mostly stopped at the turn limit: their shares and every change to or
+    # from them describe unfinished games; the page says so first (simcore.turn_limit)
+    lead = [w] if (w := variant_turn_limit_warning(Path(sweep_dir), sw, s.missing)) else []
+    if answers is not None and lead:
+        answers += [f"{title}:"] + [f"  {x}" for x in lead]
+    return _publish(Path(out), force, title, meta, secs, figs, pdf, notes, lead=lead, svg=svg)
+
+
+def variant_turn_limit_warning(sweep_dir: Path, sw: dict, missing=()) -> str:
+    """The warning a sweep page leads with when 5% or more of some played variant's games ended
+    at the turn limit (:func:`simcore.turn_limit.warning_over`, each variant read by
+    :func:`analysis.length.run_turn_limit`), else ''."""
+    from analysis.length import run_turn_limit
+    from simcore.turn_limit import warning_over
+
+    return warning_over([(str(v.get("label") or v.get("id")), run_turn_limit(sweep_dir / "variants" / str(v.get("id"))))
+                         for v in sw.get("variants") or []
+                         if v.get("id") not in missing and v.get("label") not in missing], "variants")
 
 
 _OUTCOME_WORDS = {"met": "yes", "missed": "no", "unclear": "unclear"}

@@ -9,13 +9,14 @@ guild cards …). :func:`headlines` builds the plain findings from the metric ta
 report hook (:mod:`reports.games`) for its own sentences; "significant" is said together with what
 it means there. :func:`comparison_headlines` words a before/after comparison: first the designer's
 question (did the seat, or role, win rates move: yes or no, by how much), then every metric that
-moved, each in its own unit (:func:`metric_unit`).
+moved, each in its own unit (:func:`metric_unit`). Both lead with :func:`turn_limit_lines` when
+many games stopped at the turn limit (:mod:`simcore.turn_limit`).
 
 May import polars, the standard library, :mod:`analysis.load` (types), :mod:`analysis.stats` and
 :mod:`analysis.seats` (the verdicts and the intervals their sizes are read on) and
 :mod:`reports.games` (the registry lookup of a game's spec and hook), and
 :mod:`simcore.numbers` (how a number is rounded where it is written, the same rule as the command
-line's).
+line's), :mod:`analysis.length` and :mod:`simcore.turn_limit` (games stopped at the turn limit).
 """
 
 from __future__ import annotations
@@ -212,6 +213,9 @@ def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
     ``roles``) is read by role: how often each side wins, and the seats within a role."""
     hook = hook_for(rs.game) if rs is not None else None
     lead = hook.lead_headlines(t, rs) if hook is not None and hasattr(hook, "lead_headlines") else []
+    # many games stopped at the turn limit: every finding below is read on unfinished games, and
+    # the page says so first (simcore.turn_limit)
+    lead = turn_limit_lines(t) + lead
     if one_seat_sides(t, rs):
         # (Fief's attacker and defender, one seat each: how often each side wins, but no fair
         # share, seat balance, shared win or strongest strategy to speak of; the game's lead gives
@@ -220,6 +224,35 @@ def headlines(t: dict, rs: RunSet | None = None) -> list[str]:
                        if "roles" in t else []) + outcome_headlines(t, rs, sides=True)
     out: list[str] = role_headlines(t) if "roles" in t else seat_headlines(t)
     return lead + lineup_note(t, rs) + out + outcome_headlines(t, rs) + scope_line(rs)
+
+
+def turn_limit_lines(t: dict, whose: str = "the games", about: str = "The findings below") -> list[str]:
+    """The warning a page (or its lead in the terminal) gives first when at least
+    :data:`simcore.turn_limit.TURN_LIMIT_WARN` of an analysed run's games ended at the turn limit
+    (:func:`analysis.length.turn_limit`), as one sentence in a list; else []."""
+    from analysis.length import turn_limit
+    from simcore.turn_limit import warning
+
+    said = warning(turn_limit(t), whose, about)
+    return [said] if said else []
+
+
+def comparison_turn_limit_lines(base: dict, variant: dict, base_label: str, var_label: str) -> list[str]:
+    """The warnings a before/after leads with when at least
+    :data:`simcore.turn_limit.TURN_LIMIT_WARN` of either side's games ended at the turn limit
+    (each side's :func:`turn_limit_lines`, naming whose games; the other side's share beside it
+    when only one warns); else []."""
+    from analysis.length import turn_limit
+    from simcore.turn_limit import warning
+
+    limits = [(lab, turn_limit(t)) for lab, t in ((var_label, variant), (base_label, base))]
+    out = [w for lab, lim in limits if (w := warning(lim, f"{lab}'s games", "The changes below"))]
+    if len(out) == 1:
+        lab, other = next((lab, lim) for lab, lim in limits if not (lim and lim.flagged))
+        if other is not None:
+            out[0] += (f" (In {lab}, {100 * other.share:.1f}% of the games ended at the turn limit: "
+                       f"{other.games:,} of {other.total:,}.)")
+    return out
 
 
 def shared_win_words(rs: RunSet | None) -> str:

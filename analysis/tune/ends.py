@@ -4,63 +4,34 @@ A game stopped by the rules' safety bound (``end.max_turns``; the end reason nam
 shown as "Turn limit reached") has no winner by the rules of the book: the game scores it by a
 fall-back (in Seigneurial, a win shared by the Censitaires). A fix that meets its target on such
 games meets it on unfinished games, so the verdict, the page and best_rules.toml warn when the
-share is large (:data:`TURN_LIMIT_WARN`).
+share is large (:data:`TURN_LIMIT_WARN`, :mod:`simcore.turn_limit`'s).
 
 * :func:`turn_limit` — one confirmation run's games at the turn limit (games, total, share, the
   mean length of all its games), from its statistics or rows (:mod:`analysis.length`).
 * :func:`confirmation_turn_limits` — the same for every cell of a tune's confirmation.
 * :func:`turn_limit_warning` — the warning sentence, or '' below the threshold.
 
-May import polars, :mod:`analysis.load`, :mod:`analysis.length` and :mod:`simcore.errors`.
+May import :mod:`analysis.length` and :mod:`simcore.turn_limit` (the threshold, :data:`TURN_LIMIT_WARN`, and the end reason names).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import polars as pl
+from simcore.turn_limit import TURN_LIMIT_REASONS, TURN_LIMIT_WARN
 
-from simcore.errors import UsageError
-
-#: The share of confirmation games ended at the turn limit from which a tune's verdict warns. A
-#: game stopped at the bound is scored by a fall-back, not won by the rules, so each such game can
-#: move a side's or a seat's win share; at 5% of the games they alone can move a share by up to
-#: 5 pp, as much as a role target's usual tolerance (``role=NAME:SHARE:5``) and more than the
-#: default seat-balance tolerance (1.5 pp). Below it the win shares still describe finished games
-#: in the main; at or above it the verdict may be an artefact of the bound.
-TURN_LIMIT_WARN = 0.05
-
-#: The end reason names that mean "stopped at the turn limit" (every game's spec names it so).
-TURN_LIMIT_REASONS = ("truncated",)
+# The threshold and the end reason names are the toolkit's one definition (:mod:`simcore.turn_limit`:
+# a run's page, simulate's closing table and a before/after warn from the same share).
 
 
 def turn_limit(run_dir: str | Path) -> dict | None:
     """The games of one run that ended at the turn limit: ``{"games", "total", "share", "label",
     "mean_turns"}`` (``mean_turns`` of all its games, None without a length in turns); None when the
-    run cannot be read or its game has no turn-limit end reason."""
-    from analysis import length
-    from analysis.load import open_runs
+    run cannot be read or its game has no turn-limit end reason (:func:`analysis.length.run_turn_limit`)."""
+    from analysis.length import run_turn_limit
 
-    try:
-        rs = open_runs([Path(run_dir)])
-        if not length.has_end_reasons(rs):
-            return None
-        ends = length.end_reason_table(rs)
-    except (UsageError, OSError, ValueError, KeyError, pl.exceptions.PolarsError):
-        return None
-    rows = ends.filter(pl.col("end_reason_name").is_in(list(TURN_LIMIT_REASONS)))
-    total = int(ends["games"].sum())
-    if rows.height == 0 or total <= 0:
-        return None
-    games = int(rows["games"].sum())
-    mean = None
-    if length.has_length(rs):
-        try:
-            mean = float(length.length_summary(rs)["mean_turns"][0])
-        except (KeyError, IndexError, TypeError, ValueError, pl.exceptions.PolarsError):
-            mean = None
-    return {"games": games, "total": total, "share": games / total,
-            "label": str(rows["label"][0]), "mean_turns": mean}
+    t = run_turn_limit(run_dir)
+    return t.as_dict() if t is not None else None
 
 
 def confirmation_turn_limits(tune_dir: str | Path, result: dict) -> list[dict]:

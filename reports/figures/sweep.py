@@ -14,7 +14,7 @@ import polars as pl
 from matplotlib.figure import Figure
 
 from reports.figures.checklist import integer_axis, zoomed_axis
-from reports.figures.common import FAIR, OKABE_ITO, new_figure, styled
+from reports.figures.common import FAIR, OKABE_ITO, error_bars, new_figure, styled
 
 
 def _scale(share: bool) -> float:
@@ -60,7 +60,7 @@ def curves(c: pl.DataFrame, parameter: str, fair: float | None, unit: str) -> Fi
             x = np.array([xs[v] for v in r["value"].to_list()], float)
             est, lo, hi = (r[c].to_numpy() * sc for c in ("estimate", "low", "high"))
             top = max(top, float(np.nanmax(hi)))
-            ax.errorbar(x, est, yerr=[est - lo, hi - est], marker="o", ms=4, capsize=3,
+            ax.errorbar(x, est, yerr=error_bars(lo, est, hi), marker="o", ms=4, capsize=3,
                         color=OKABE_ITO[k % len(OKABE_ITO)],
                         label=str(r["label"][0]).removesuffix(" win share").removesuffix("'s").removesuffix("'"))
         if kind == "seat" and fair is not None:
@@ -130,7 +130,7 @@ def tornado(e: pl.DataFrame, shares: bool, unit: str, top: int = 16,
         delta, lo, hi = (g[c].to_numpy() * sc for c in ("delta", "low", "high"))
         colours = [OKABE_ITO[0] if x >= 0 else OKABE_ITO[5] for x in delta]
         ax.barh(y, delta, color=colours, alpha=0.8)
-        ax.errorbar(delta, y, xerr=[delta - lo, hi - delta], fmt="none", ecolor="#222", capsize=3)
+        ax.errorbar(delta, y, xerr=error_bars(lo, delta, hi), fmt="none", ecolor="#222", capsize=3)
         turns_at = [(turning or {}).get((p, m)) for p, m in
                     zip(g["parameter"], g["metric"] if "metric" in g.columns else [None] * g.height)]
         labels = [f"{p} {a}→{b}: {lab.split(' (')[0]}" + (f" (turns at {t}: see text)" if t is not None else "")
@@ -203,7 +203,7 @@ def effects(eff: pl.DataFrame, label: str) -> Figure | None:
     y = np.arange(d.height)
     e, lo, hi = (d[c].to_numpy() for c in ("effect", "low", "high"))
     ax.barh(y, e, color=[OKABE_ITO[0] if x >= 0 else OKABE_ITO[5] for x in e], alpha=0.8)
-    ax.errorbar(e, y, xerr=[e - lo, hi - e], fmt="none", ecolor="#222", capsize=3)
+    ax.errorbar(e, y, xerr=error_bars(lo, e, hi), fmt="none", ecolor="#222", capsize=3)
     ax.set_yticks(y, [f"{p} {a}→{b}" for p, a, b in zip(d["parameter"], d["from"], d["to"])])
     ax.axvline(0, color="#444", lw=1)
     ax.set_xlabel(f"change of the {label.rsplit(' (', 1)[0]} ({d['unit'][0]})")

@@ -1,0 +1,159 @@
+"""Games stopped at the turn limit: how many, and the warning every answer built on them leads with.
+
+A game stopped by the rules' safety bound (``end.max_turns``; the end reason every game's spec names
+``truncated``, shown as "Turn limit reached") has no winner by the rules of the book: the game
+scores it by a fall-back (in Seigneurial, a Seigneur loss and a win shared by the Censitaires; in
+Médiévallons, as on an empty draw pile). A win share, a before/after or a tuned fix read on many
+such games describes unfinished games, so from :data:`TURN_LIMIT_WARN` of a run's games every
+answer warns first: ``simulate``'s closing table (:mod:`cli.progress`), a run's page and the lines
+``balance report`` prints (:mod:`reports.text`), a before/after's lead, the design targets' verdicts
+and a tune's verdict (:mod:`analysis.tune.ends`).
+
+* :func:`from_counts` — the share from the games per end reason (a run's statistics or its
+  end-reason table), as a :class:`TurnLimit`;
+* :func:`from_stats` — the same from a run's mergeable statistics (no polars: ``simulate``'s
+  closing table reads it at the end of every run);
+* :func:`warning` — the sentence, or '' below the threshold; :func:`warning_over` the same over
+  several runs (a sweep's variants, a panel's cells).
+
+Here, below the runner and the analysis, so that ``simulate``'s closing table says it without
+importing the analysis package. May import the standard library and numpy only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: The share of a run's games ended at the turn limit from which an answer warns. A game stopped at
+#: the bound is scored by a fall-back, not won by the rules, so each such game can move a side's or
+#: a seat's win share; at 5% of the games they alone can move a share by up to 5 pp, as much as a
+#: role target's usual tolerance (``role=NAME:SHARE:5``) and more than the default seat-balance
+#: tolerance (1.5 pp). Below it the win shares still describe finished games in the main; at or
+#: above it they may be an artefact of the bound.
+TURN_LIMIT_WARN = 0.05
+
+#: The end reason names that mean "stopped at the turn limit" (every game's spec names it so).
+TURN_LIMIT_REASONS = ("truncated",)
+
+#: The rules' setting of the bound (Médiévallons' and Seigneurial's ``[end] max_turns``).
+TURN_LIMIT_SETTING = "end.max_turns"
+
+
+@dataclass(frozen=True)
+class TurnLimit:
+    """A run's games ended at the turn limit: ``games`` of ``total`` (``share``), the end reason's
+    ``label`` as the reports show it, and the mean length in turns of all the run's games (None
+    without a length in turns)."""
+
+    games: int
+    total: int
+    label: str = "Turn limit reached"
+    mean_turns: float | None = None
+
+    @property
+    def share(self) -> float:
+        return self.games / self.total if self.total else 0.0
+
+    @property
+    def flagged(self) -> bool:
+        return self.total > 0 and self.share >= TURN_LIMIT_WARN
+
+    def as_dict(self) -> dict:
+        return {"games": self.games, "total": self.total, "share": self.share, "label": self.label,
+                "mean_turns": self.mean_turns}
+
+
+def from_counts(games_by_reason: dict[str, int], label: str = "Turn limit reached",
+                mean_turns: float | None = None) -> TurnLimit | None:
+    """The :class:`TurnLimit` of a run from its games per end reason name; None when its game has
+    no turn-limit end reason (a Middle-Ages game always ends by its rules, a Fief combat by its
+    last round) or it played no game."""
+    if not any(r in games_by_reason for r in TURN_LIMIT_REASONS):
+        return None
+    total = int(sum(games_by_reason.values()))
+    if total <= 0:
+        return None
+    stopped = int(sum(games_by_reason.get(r, 0) for r in TURN_LIMIT_REASONS))
+    return TurnLimit(stopped, total, label, mean_turns)
+
+
+def _names(names) -> dict[int, str]:
+    """run.json's ``end_reason_names`` (a dict with string keys, or a list) as ``{code: name}``."""
+    if isinstance(names, list):
+        return dict(enumerate(map(str, names)))
+    out = {}
+    for k, v in (names or {}).items() if isinstance(names, dict) else ():
+        try:
+            out[int(k)] = str(v)
+        except (TypeError, ValueError):
+            continue
+    return out
+
+
+def from_stats(stats, end_reason_names) -> TurnLimit | None:
+    """The :class:`TurnLimit` of a run from its statistics (:class:`simcore.accumulate.RunStats`:
+    the games per end reason and length, ``valued["length"]``) and run.json's
+    ``end_reason_names``; None where they say nothing of a turn limit."""
+    names = _names(end_reason_names)
+    h = getattr(stats, "valued", {}).get("length")
+    if h is None or not names or not any(n in TURN_LIMIT_REASONS for n in names.values()):
+        return None
+    a = np.asarray(h.a)
+    if a.ndim != 2 or a.size == 0:
+        return None
+    by_reason = a.sum(axis=1)
+    counts = {names.get(i, f"end_reason_{i}"): int(by_reason[i]) for i in range(len(by_reason))}
+    for n in names.values():
+        counts.setdefault(n, 0)
+    total = int(by_reason.sum())
+    mean = float((a.sum(axis=0) * h.values).sum() / total) if total else None
+    return from_counts(counts, mean_turns=mean)
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def warning(t: TurnLimit | None, whose: str = "the games", about: str = "The win shares") -> str:
+    """The warning an answer read on ``t``'s games leads with, or '' below :data:`TURN_LIMIT_WARN`:
+    "Warning: 57.3% of the games (1,145 of 2,000) ended at the turn limit ('Turn limit reached',
+    the rules' safety bound end.max_turns, not an end of the game's own; the games lasted 142.1
+    turns on average). The win shares count those unfinished games …". ``whose`` names the games
+    ("the games", "B's games"), ``about`` what is read on them."""
+    if t is None or not t.flagged:
+        return ""
+    mean = f"; the games lasted {t.mean_turns:.1f} turns on average" if t.mean_turns else ""
+    return (f"Warning: {_pct(t.share)} of {whose} ({t.games:,} of {t.total:,}) ended at the turn limit "
+            f"('{t.label}', the rules' safety bound {TURN_LIMIT_SETTING}, not an end of the game's "
+            f"own{mean}). {about} count those unfinished games, scored by the rules' fall-back for a "
+            "stopped game, so they do not describe finished games: before acting on them, make "
+            f"the games end by the rules (or raise {TURN_LIMIT_SETTING} if the games were close "
+            "to ending).")
+
+
+def warning_over(named: list[tuple[str, TurnLimit | None]], kind: str = "variants",
+                 about: str = "Their win shares, and every change to or from them,") -> str:
+    """The warning of a page over several runs (a sweep's variants, a panel's cells), or '' when
+    none reaches :data:`TURN_LIMIT_WARN`: "Warning: in 2 of the 3 variants, 5% or more of the games
+    ended at the turn limit (…): end.max_turns=8: 96.5% of 600; … Their win shares … count those
+    unfinished games …". ``named``: (the run's label, its :class:`TurnLimit` or None)."""
+    known = [(lab, t) for lab, t in named if t is not None]
+    bad = [(lab, t) for lab, t in known if t.flagged]
+    if not bad:
+        return ""
+    one = kind.removesuffix("s")
+    which = (f"the {one}" if len(known) == 1 else f"every {one} ({len(bad)})" if len(bad) == len(known)
+             else f"{len(bad)} of the {len(known)} {kind}")
+    shown = bad if len(bad) <= 8 else bad[:8]
+    listed = "; ".join(f"{lab}: {_pct(t.share)} of {t.total:,}" for lab, t in shown)
+    more = f"; and {len(bad) - len(shown)} more" if len(bad) > len(shown) else ""
+    return (f"Warning: in {which}, {TURN_LIMIT_WARN:.0%} or more of the games ended at the turn limit "
+            f"(the rules' safety bound {TURN_LIMIT_SETTING}, not an end of the game's own): "
+            f"{listed}{more}. {about} count those unfinished games, scored by the rules' fall-back "
+            "for a stopped game, so they do not describe finished games.")
+
+
+__all__ = ["TURN_LIMIT_WARN", "TURN_LIMIT_REASONS", "TURN_LIMIT_SETTING", "TurnLimit", "from_counts",
+           "from_stats", "warning", "warning_over"]
