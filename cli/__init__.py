@@ -636,6 +636,12 @@ def _plain_value(kind, value, desc, param, ctx):
     if kind == "list[str]" and isinstance(value, (list, tuple)) \
             and all(isinstance(v, str) for v in value):
         return True, list(value)
+    if kind in (Path, "list[Path]") and (value == "" or (isinstance(value, (list, tuple))
+                                                        and "" in value)):
+        # Typer reads an empty path as Path(""), which is "." (the working directory): `--out ''`
+        # (a script's variable left unset) was refused as the working directory, `--rules ''`
+        # read as a directory
+        raise UsageError(_empty_path_line(param))
     if kind is Path and isinstance(value, str) and value:
         from typer._param_types import coerce_cli_path
 
@@ -653,6 +659,21 @@ def _plain_value(kind, value, desc, param, ctx):
         return True, [coerce_cli_path(Path(v), info, path_type=Path, param=param, ctx=ctx)
                       for v in value]
     return False, None
+
+
+def _empty_path_line(param) -> str:
+    """The one line refusing an empty value of a path option or argument: an output's
+    (:data:`cli.guards.OUTPUTS`; every one that is read as a path is a directory) in the words
+    of the output check (:func:`simcore.atomic.empty_path_line`), any other's naming it."""
+    from cli.guards import OUTPUTS
+
+    longs = [o for o in getattr(param, "opts", ()) if o.startswith("--")]
+    name = max(longs, key=len) if longs else str(getattr(param, "name", None) or "path").upper()
+    if param.name in OUTPUTS:
+        from simcore.atomic import empty_path_line
+
+        return empty_path_line(name, "dir")
+    return f"{name} is empty: give a path"
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -80,6 +80,10 @@ def ladder(
     if out is not None:        # where the matrix goes, before any game is prepared
         from simcore.atomic import check_output_file
 
+        if not out:
+            from simcore.atomic import empty_path_line
+
+            raise UsageError(empty_path_line("--out", "file"))
         if Path(out).suffix.lower() not in LADDER_FORMATS:
             raise UsageError(f"--out {out}: write the matrix as .csv or .parquet")
         check_output_file(out, force, replaces=_replaces(out, L.written_columns(not spec.roles_alike)))

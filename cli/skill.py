@@ -280,10 +280,29 @@ def publish_skill_out(work: Path, out: Path) -> None:
     from simcore.atomic import publish_dir, release_claim
 
     if work == out:
+        _published_only(out)
         release_claim(out, True)
         return
     _own_only(out)
     publish_dir(work, out, kind=SKILL_KIND)
+
+
+def _published_only(out: Path) -> None:
+    """Narrow the marker of a skill directory written in place, now complete, to the entries it
+    holds: the temporary names of :data:`SKILL_NAMES` (``skill.json.tmp`` …, each renamed to its
+    published name) and the files this answer did not write (``against.*`` without ``--against``)
+    are listed only while it is written, for what a kill would leave there. A temporary file still
+    there (a kill of an earlier call, under a name this one did not write again) stays listed: it
+    is this toolkit's, and ``--force`` replaces the directory with it."""
+    import os
+
+    from simcore.atomic import read_marker, write_marker
+
+    marker = read_marker(out)
+    if marker is None or marker["kind"] != SKILL_KIND:
+        return
+    held = [e for e in marker["entries"] if os.path.lexists(out / e)]
+    write_marker(out, SKILL_KIND, held, marker.get("id"))
 
 
 def _own_only(out: Path) -> None:
@@ -379,9 +398,10 @@ class PartClock:
 #: The ownership kind of a balance skill directory (:data:`simcore.atomic.MARKER`).
 SKILL_KIND = "skill"
 _TABLE_STEMS = ("skill", "against", "target")
-#: Every entry balance skill writes at the top of its directory (the marker lists them all: --force
-#: replaces a directory holding only these, and removes only these), with the names they are
-#: written under before their rename (left by a kill).
+#: Every entry balance skill writes at the top of its directory (the marker lists them all while
+#: an answer is written, and once it is published those the directory holds, :func:`_published_only`:
+#: --force replaces a directory holding only these, and removes only these), with the names they
+#: are written under before their rename (left by a kill).
 SKILL_NAMES = (("skill.json", "skill.txt", "against.txt", "target.txt", "report.html", "figures",
                 "cells", "search_bots.toml")
                + tuple(f"{s}.{x}" for s in _TABLE_STEMS for x in ("csv", "parquet"))

@@ -137,15 +137,14 @@ def sweep(
                f"{report_hint(path)}")
 
 
-def _played_so_far(where) -> int:
-    """The games a sweep without rows kept before it was stopped (0 when none)."""
-    import json
-
-    try:
-        state = json.loads((Path(where) / PLAYED_SO_FAR / "state.json").read_text(encoding="utf-8"))
-        return int(state["games_done"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return 0
+def resumed_line(where, start: int, games: int, problem: str | None) -> str:
+    """What a resumed sweep without rows says once ``where``'s ``played_so_far/`` has been read:
+    the game its variants go on from, or that what was kept there could not be used (a checkpoint
+    of another sweep, a damaged or crafted one) and they play from game 0."""
+    if problem is None:
+        return f"resuming {where}: the variants go on together from game {start:,} of {games:,}"
+    return (f"resuming {where}: the games kept in {Path(where) / PLAYED_SO_FAR} could not be used "
+            f"({problem}); the variants play from game 0 of {games:,}")
 
 
 def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, quiet: bool,
@@ -181,9 +180,14 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
         cli.INTERRUPT_NOTE[:] = [RESTART_NOTE]
         restart = [w for w in together if not (Path(w) / JOINT_FILE).is_file()
                    and (Path(w) / VARIANTS).is_dir()]
-        if resuming and restart:
-            console.print(f"resuming {out}: the variants go on together from game "
-                          f"{_played_so_far(restart[0]):,} of {plan.games:,}")
+
+    def on_resume(where, start: int, problem: str | None) -> None:
+        # said once the games kept there have been read, not from state.json before: a checkpoint
+        # found unusable then (a crafted sums-N.pkl) was announced as resumed from game 800
+        if resuming and Path(where) in {Path(w) for w in restart}:
+            console.print(resumed_line(where, start, plan.games, problem), soft_wrap=True,
+                          markup=False, highlight=False)      # one line, a path as it is
+
     if resuming:
         kept = [v.id for p, where in played_in for v in p.variants
                 if (p.variant_dir(where, v) / "run.json").is_file()]
@@ -195,7 +199,7 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
         plan.preps[0].warmup()
     if quiet:
         return run_sweep(plan, out, force=force, threads=threads, chunk_size=chunk_size,
-                         executor=executor)
+                         executor=executor, on_resume=on_resume)
     bar = Progress(TextColumn("[bold]sweep"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
                    TimeRemainingColumn(), TextColumn("{task.description}"), console=console,
                    transient=True)
@@ -210,4 +214,4 @@ def play_with_progress(plan, out: Path, *, force: bool, threads, chunk_size, qui
     with bar:
         task = bar.add_task("", total=total)
         return run_sweep(plan, out, force=force, threads=threads, chunk_size=chunk_size,
-                         progress=progress, executor=executor)
+                         progress=progress, executor=executor, on_resume=on_resume)

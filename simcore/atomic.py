@@ -194,6 +194,14 @@ def input_paths(*items) -> list[Path]:
     return out
 
 
+def empty_path_line(option: str, kind: str) -> str:
+    """The one line refusing an empty output name (``--out ''``: a script's variable left unset),
+    for an output of ``kind`` (``"file"`` or ``"dir"``): said by :func:`check_output_path`, and by
+    the command line for an option it reads as a path, which an empty name would reach only as
+    ``.`` (the working directory)."""
+    return f"{option} is empty: give a {'directory' if kind == 'dir' else 'file'} name"
+
+
 def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = "--out",
                       inputs: Iterable[str | Path] = (), append: bool = False,
                       claim: bool = True, what: str = "run", own_sign: str | None = None,
@@ -215,8 +223,11 @@ def check_output_path(out: str | Path, *, kind: str, force: bool, option: str = 
     if kind not in ("file", "dir"):
         raise ValueError(f"kind must be 'file' or 'dir', not {kind!r}")
     text = os.fspath(out) if isinstance(out, (str, Path)) else str(out)
+    if not text:
+        raise UsageError(empty_path_line(option, kind))
     if not text.strip():
-        raise UsageError(f"{option}: empty path")
+        noun = "directory" if kind == "dir" else "file"
+        raise UsageError(f"{option} {text!r}: only spaces (give a {noun} name)")
     if "\x00" in text:
         raise UsageError(f"{option} {show(text)}: a path cannot contain a NUL character")
     given = Path(text)

@@ -885,7 +885,8 @@ def execute_together(preps: list[PreparedRun], *, games: int, seed: int, outs: l
                      progress=None, show_compile=None,
                      player_columns: tuple[str, ...] | None = None, observe=None,
                      before_publish=None, checkpoint: Path | None = None,
-                     checkpoint_every: int = 8, observer_state=None) -> list[RunResult]:
+                     checkpoint_every: int = 8, observer_state=None,
+                     on_resume=None) -> list[RunResult]:
     """Play the same ``games`` games (the same seed and game indices) of several prepared runs
     chunk by chunk in lockstep, each into its own run directory ``outs[k]``, identical to the one
     :func:`execute` writes for it alone (only run.json's timings differ). After each chunk,
@@ -904,7 +905,11 @@ def execute_together(preps: list[PreparedRun], *, games: int, seed: int, outs: l
     it back), so that the same call after a kill or Ctrl-C goes on from the last checkpoint
     instead of game 0: the same directories and sums, since every chunk's sums are exact and
     added in game order. A checkpoint of other runs, games or seed is not used. Removed once
-    every run is published."""
+    every run is published. ``on_resume(start, problem)`` is called once the checkpoint has been
+    read, before the first game: ``start`` the first game played (where the checkpoint left off,
+    or 0 when it kept nothing), ``problem`` None, or a few words saying why a checkpoint there
+    could not be used (``start`` is then 0): what a caller says about resuming is said once it is
+    known to be true."""
     if len(preps) != len(outs) or not preps:
         raise ValueError("one output directory per prepared run, and at least one run")
     for prep in preps:
@@ -939,7 +944,9 @@ def execute_together(preps: list[PreparedRun], *, games: int, seed: int, outs: l
                "unit": unit, "raw": raw,
                "runs": [[p.game, p.n_players, list(p.strategy_names), p.rules_sha256]
                         for p in preps]}
-        start = _resume_checkpoint(checkpoint, key, builds, observer_state)
+        start, problem = _resume_checkpoint(checkpoint, key, builds, observer_state)
+        if checkpoint is not None and on_resume is not None:
+            on_resume(start, problem)
         t0 = time.perf_counter()
         spans = chunk_spans(games - start, size, first=start, unit=unit)
         step = len(spans) if checkpoint is None else max(1, checkpoint_every)
@@ -1038,33 +1045,43 @@ class _CheckpointUnpickler(pickle.Unpickler):
         return super().find_class(module, name)
 
 
-def _resume_checkpoint(checkpoint, key: dict, builds, observer_state) -> int:
-    """The first game still to play: 0, or where ``checkpoint`` (of these very runs, games and
-    seed) left off, with every build's sums and spooled rows and the observer's state put back.
-    A checkpoint of anything else is removed."""
+def _resume_checkpoint(checkpoint, key: dict, builds, observer_state) -> tuple[int, str | None]:
+    """The first game still to play and, when a checkpoint there could not be used, why:
+    (0, None) without one, (where ``checkpoint`` — of these very runs, games and seed — left off,
+    None) with every build's sums and spooled rows and the observer's state put back, or (0, a few
+    words) for a checkpoint of anything else (another sweep's, a damaged or crafted one), which is
+    removed."""
     if checkpoint is None:
-        return 0
+        return 0, None
     import json
     import pickle
     import shutil
 
     d = Path(checkpoint)
+    problem = None
     try:
+        if not (d / CHECKPOINT_STATE).exists():
+            raise FileNotFoundError(d / CHECKPOINT_STATE)      # nothing kept: no problem to name
+        problem = "unreadable"
         state = json.loads((d / CHECKPOINT_STATE).read_text(encoding="utf-8"))
         if state.get("key") != key:
-            raise ValueError("another lockstep")
+            problem = "kept for other games, rules or seed, or by another version"
+            raise ValueError(problem)
         with open(d / state["file"], "rb") as f:
             saved = _CheckpointUnpickler(f, _checkpoint_classes(builds, observer_state)).load()
         for b, st in zip(builds, saved["builds"], strict=True):
             b.restore(st)
         if observer_state is not None:
             observer_state[1](saved["observer"])
-        return int(state["games_done"])
-    except (OSError, ValueError, KeyError, TypeError, EOFError, pickle.UnpicklingError):
-        for b in builds:                     # nothing restored: start from game 0, afresh
-            b.restore(None)
-        shutil.rmtree(d, ignore_errors=True)
-        return 0
+        return int(state["games_done"]), None
+    except pickle.UnpicklingError as exc:
+        problem = str(exc) or "unreadable"
+    except (OSError, ValueError, KeyError, TypeError, EOFError, AttributeError):
+        pass
+    for b in builds:                         # nothing restored: start from game 0, afresh
+        b.restore(None)
+    shutil.rmtree(d, ignore_errors=True)
+    return 0, problem
 
 
 def _save_checkpoint(checkpoint, key: dict, builds, observer_state, games_done: int) -> None:

@@ -1,6 +1,7 @@
 """``--vary`` and the variants of a sweep: what changes, over which values.
 
-``--vary PATH=2..5`` (whole numbers 2 to 5), ``PATH=0..1:0.25`` (a step), ``PATH=0.5..1.5`` (a
+``--vary PATH=2..5`` (whole numbers 2 to 5; in a sweep ``0..1e3`` too: ends that are whole numbers,
+however written, without a step), ``PATH=0..1:0.25`` (a step), ``PATH=0.5..1.5`` (a
 continuous range: ``balance tune`` only), ``PATH=[a, b, c]`` (listed values, each read as ``--set``
 reads one, :func:`simcore.config.parse_value`, a bare word a string: ``combat.lords_removed=[last,
 first]``, ``setup.start_coins=[[2,1,0,0],[0,0,0,0]]``, ``income.palais.counts=[[palais], [palais,
@@ -77,18 +78,27 @@ def parse_vary(text: str, option: str = "--vary", *, need_values: bool = True) -
     if m:
         lo_s, hi_s, step_s = m.group("lo"), m.group("hi"), m.group("step")
         whole = all(re.fullmatch(r"[+-]?\d+", s) for s in (lo_s, hi_s, step_s or "1"))
-        lo, hi = (int(lo_s), int(hi_s)) if whole else (float(lo_s), float(hi_s))
-        step = (int(step_s) if whole else float(step_s)) if step_s else None
+        if not whole and need_values and step_s is None and _whole_numbers(lo_s, hi_s):
+            # a sweep plays a range's values: ends that are whole numbers written otherwise (1e3,
+            # 5.0) make the range of whole numbers 2..5 makes, counted as one (0..1e300 asked for
+            # a step, as if its values could be played)
+            lo, hi, step, whole = int(float(lo_s)), int(float(hi_s)), None, True
+        else:
+            try:
+                lo, hi = (int(lo_s), int(hi_s)) if whole else (float(lo_s), float(hi_s))
+                step = (int(step_s) if whole else float(step_s)) if step_s else None
+            except ValueError:              # past Python's 4,300 digits of a whole number
+                raise UsageError(f"{what}: a number of more digits than any setting takes") from None
         if hi < lo:
             raise UsageError(f"{what}: the range runs from {lo_s} up to {hi_s}; put the smaller first")
-        if not all(map(math.isfinite, (lo, hi, step or 1))):
+        if not all(math.isfinite(x) for x in (lo, hi, step or 1) if isinstance(x, float)):
             raise UsageError(f"{what}: the range's numbers must be finite")
         if step is not None and not step > 0:
             raise UsageError(f"{what}: the step must be more than 0")
         count = (hi - lo) // (step or 1) + 1 if whole else ((hi - lo) / step + 1 if step else 1)
         most = MAX_VARIANTS if need_values else MAX_TUNE_VALUES
         if count > most:                    # counted before any value is made
-            shown = f"{count:,.0f}" if count < 1e9 else f"{count:.3g}"
+            shown = f"{count:,.0f}" if count < 1e9 else _many(count)
             raise UsageError(f"{what}: {shown} values is more than {most:,} (a larger "
                              "step, or a narrower range)")
         if whole:
@@ -124,6 +134,23 @@ def parse_vary(text: str, option: str = "--vary", *, need_values: bool = True) -
             raise UsageError(f"{what}: the player count takes whole numbers (players=2..5)")
     return Vary(text=text.strip(), path=path, kind=kind, values=values,
                 lo=lo if m else None, hi=hi if m else None, step=step if m else None)
+
+
+def _many(count) -> str:
+    """A count of a billion or more as "1e+300", even past the largest float (a whole-number range
+    of 400 digits)."""
+    if isinstance(count, float) or count < 1e300:
+        return f"{count:.3g}"
+    exponent = math.floor(math.log10(count))
+    if count < 10 ** exponent:              # the logarithm rounded up (10**400 - 1)
+        exponent -= 1
+    return f"{count // 10 ** (exponent - 2) / 100:.3g}e+{exponent}"
+
+
+def _whole_numbers(*texts: str) -> bool:
+    """Every one of ``texts`` is a finite whole number, however written (``1e3``, ``5.0``)."""
+    values = [float(t) for t in texts]
+    return all(math.isfinite(x) and x == math.floor(x) for x in values)
 
 
 def parse_varies(texts, option: str = "--vary", *, need_values: bool = True) -> tuple[Vary, ...]:

@@ -99,8 +99,10 @@ def plan_panel_sweep(game: str, *, panel: Panel, varies: list[str], games: int, 
 def run_panel_sweep(plan: PanelSweepPlan, out: str | Path, *, force: bool = False,
                     threads: int | None = None, chunk_size: int | None = None,
                     progress: Callable[[int, int, str], None] | None = None,
-                    executor=None) -> Path:
-    """Play every cell's sweep not yet in ``out``; returns ``out`` (resumable like a sweep)."""
+                    executor=None, on_resume=None) -> Path:
+    """Play every cell's sweep not yet in ``out``; returns ``out`` (resumable like a sweep).
+    ``on_resume(cell_dir, start, problem)``: as :func:`~analysis.sweep.play.run_sweep` calls it,
+    for each cell."""
     final = Path(out)
     keep_recorded_rows(plan, final, "panel_sweep")
     meta = plan.to_json()
@@ -118,7 +120,7 @@ def run_panel_sweep(plan: PanelSweepPlan, out: str | Path, *, force: bool = Fals
     say = progress or (lambda *_: None)
     for k, (c, p) in enumerate(zip(plan.panel.cells, plan.plans)):
         run_sweep(p, plan.cell_dir(out, k), threads=threads, chunk_size=chunk_size,
-                  executor=executor,
+                  executor=executor, on_resume=on_resume,
                   progress=lambda d, t, lab, b=k * per_cell, cl=c.label: say(b + d, total, f"{cl}: {lab}"))
     return finish_out(out, final)
 

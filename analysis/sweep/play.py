@@ -292,12 +292,16 @@ def check_play_options(plans: list[tuple[SweepPlan, Path]], out: str | Path,
 
 def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads: int | None = None,
               chunk_size: int | None = None,
-              progress: Callable[[int, int, str], None] | None = None, executor=None) -> Path:
+              progress: Callable[[int, int, str], None] | None = None, executor=None,
+              on_resume: Callable[[Path, int, str | None], None] | None = None) -> Path:
     """Play every variant of ``plan`` not yet in ``out``; returns ``out``.
 
     ``progress(games_done, games_total, variant_label)`` is called as games complete (the command
     line draws one bar over the whole sweep). ``executor``: where the games are played (default
-    here; a :class:`simcore.cluster.Cluster` plays them on Dask, the same run directories)."""
+    here; a :class:`simcore.cluster.Cluster` plays them on Dask, the same run directories).
+    ``on_resume(out, start, problem)``: a sweep without rows, once what ``played_so_far/`` kept
+    has been read (:func:`simcore.runner.execute_together`'s ``on_resume``: the first game its
+    variants play, and why a checkpoint there could not be used, or None)."""
     final = Path(out)
     keep_recorded_rows(plan, final)
     meta = plan.to_json()
@@ -318,7 +322,9 @@ def run_sweep(plan: SweepPlan, out: str | Path, *, force: bool = False, threads:
         check_joint(plan, out / JOINT_FILE)         # before a variant is played against it
     if not plan.player_rows and not (out / JOINT_FILE).is_file():
         play_together(plan, out, threads=threads, chunk_size=chunk_size, executor=executor,
-                      progress=lambda d, t: say(d, total, "every variant, together"))
+                      progress=lambda d, t: say(d, total, "every variant, together"),
+                      on_resume=None if on_resume is None
+                      else (lambda start, problem: on_resume(out, start, problem)))
         return finish_out(out, final)
     # Rows kept: one variant after another, each resumable. Without rows, once paired_stats.json
     # is written only a publication cut short is left: the variants missing are played alone
@@ -350,29 +356,33 @@ TOGETHER_CHUNK = 1 << 15
 
 
 def play_together(plan: SweepPlan, out: Path, *, threads: int | None = None,
-                  chunk_size: int | None = None, executor=None, progress=None) -> None:
+                  chunk_size: int | None = None, executor=None, progress=None,
+                  on_resume=None) -> None:
     """Play every variant of ``plan`` together, chunk by chunk (:func:`simcore.runner.execute_together`),
     into ``out/variants/<id>/`` without player rows, and write ``out/paired_stats.json``
     (:class:`analysis.sweep.joint.JointSums`: the exact sums and cross-products of every variant's
-    per-game metrics, and of the pairs the sweep compares) before any variant is published."""
+    per-game metrics, and of the pairs the sweep compares) before any variant is published.
+    ``on_resume(start, problem)``: as :func:`simcore.runner.execute_together` calls it."""
     play_with_sums(plan.game, plan.preps, [v.id for v in plan.variants],
                    [plan.variant_dir(out, v) for v in plan.variants], out / JOINT_FILE,
                    games=plan.games, seed=plan.seed, pairs=compared_pairs(plan.to_json()),
                    threads=threads, chunk_size=chunk_size, executor=executor, progress=progress,
-                   checkpoint=out / PLAYED_SO_FAR)
+                   checkpoint=out / PLAYED_SO_FAR, on_resume=on_resume)
 
 
 def play_with_sums(game: str, preps: list, names: list[str], outs: list[Path], sums_path: Path, *,
                    games: int, seed: int, pairs: list[tuple[str, str]] = (),
                    threads: int | None = None, chunk_size: int | None = None, executor=None,
-                   progress=None, raw: bool = False, checkpoint: Path | None = None):
+                   progress=None, raw: bool = False, checkpoint: Path | None = None,
+                   on_resume=None):
     """Play ``preps`` together on the same games into the run directories ``outs`` (players.parquet
     only with ``raw``), and write ``sums_path`` (:class:`analysis.sweep.joint.JointSums` of the
     runs, named ``names``, with the cross-products of ``pairs``) before any run is published: a
     sweep without rows, a tune's confirmation without rows and its start rules. Returns the
     :class:`~analysis.sweep.joint.JointSums`. ``checkpoint``: where the games played so far are
     kept as they are played (:func:`simcore.runner.execute_together`), so that the same call
-    after an interruption goes on from there."""
+    after an interruption goes on from there; ``on_resume(start, problem)`` is told once what it
+    kept has been read (:func:`simcore.runner.execute_together`)."""
     from analysis.sweep.joint import JointSums
 
     joint = JointSums(list(names), list(pairs),
@@ -395,7 +405,8 @@ def play_with_sums(game: str, preps: list, names: list[str], outs: list[Path], s
                             executor=executor, progress=progress,
                             player_columns=needed + gains, observe=observe,
                             before_publish=lambda: joint.write(sums_path), checkpoint=checkpoint,
-                            observer_state=(joint.to_dict, lambda d: joint.load_dict(d)))
+                            observer_state=(joint.to_dict, lambda d: joint.load_dict(d)),
+                            on_resume=on_resume)
     return joint
 
 

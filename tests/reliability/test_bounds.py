@@ -76,6 +76,54 @@ def test_a_sweep_range_is_counted_before_its_values_are_made(text, words):
     assert time.perf_counter() - t0 < 5
 
 
+@pytest.mark.parametrize("game, vary, line", [
+    ("middle-ages", "income.palais.base=0..1e300",
+     "--vary income.palais.base=0..1e300: 1e+300 values is more than 2,000 (a larger step, or a "
+     "narrower range)"),
+    ("seigneurial", "track.goal.4=8..1e12",
+     "--vary track.goal.4=8..1e12: 1e+12 values is more than 2,000 (a larger step, or a narrower "
+     "range)"),
+    ("middle-ages", "income.palais.base=0..1" + "0" * 400,
+     "--vary income.palais.base=0..1" + "0" * 400 + ": 1e+400 values is more than 2,000 (a larger "
+     "step, or a narrower range)"),
+], ids=["1e300", "seigneurial-1e12", "400-digits"])
+def test_a_sweep_over_whole_numbers_written_as_powers_of_ten_is_counted(game, vary, line, capsys,
+                                                                       no_playing):
+    """`balance sweep --vary income.palais.base=0..1e300` (a whole-number setting) asked for a
+    step, as if a step could make its values playable; a range's ends that are whole numbers,
+    however written, are the range of whole numbers `0..1000` is: counted and refused in one line
+    (a 400-digit end crashed on the count: too large for a float)."""
+    code, err = cli_in_process(["sweep", "--game", game, "--vary", vary, "--games", "100",
+                                "--out", "sw"], capsys)
+    assert code == 2
+    assert one_error_line(err) == f"error: {line}"
+    assert not os.path.exists("sw")
+
+
+def test_whole_number_ends_make_the_values_a_sweep_plays():
+    from analysis.sweep.grammar import parse_vary
+
+    v = parse_vary("x=1e1..1.2e1")
+    assert v.kind == "int" and v.values == (10, 11, 12) and all(type(x) is int for x in v.values)
+    assert parse_vary("x=2.0..4.0").values == (2, 3, 4)
+    with pytest.raises(UsageError, match="give a step"):      # not whole: a step is needed
+        parse_vary("x=0..2.5")
+    # a tune searches such a range as before (a continuous range), and a step keeps its values
+    assert parse_vary("x=0..1e3", need_values=False).kind == "float"
+    assert parse_vary("x=0..1.5:0.5").values == (0.0, 0.5, 1.0, 1.5)
+
+
+def test_whole_number_ends_past_the_setting_are_refused_as_its_values_are(capsys):
+    """`0..1e3` is 0 to 1,000: the first value the setting does not take is named."""
+    code, err = cli_in_process(["sweep", "--vary", "income.palais.base=0..1e3", "--games", "100",
+                                "--out", "sw"], capsys)
+    assert code == 2
+    assert one_error_line(err) == ("error: --vary income.palais.base=0..1e3: variant "
+                                   "income.palais.base=101: income.palais.base: must be <= 100 "
+                                   "(allowed: 0 to 100), got 101")
+    assert not os.path.exists("sw")
+
+
 def test_a_tune_range_is_bounded_too_and_a_fine_one_still_works():
     from analysis.sweep.grammar import parse_vary
 

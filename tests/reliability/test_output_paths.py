@@ -46,6 +46,9 @@ def _bad_paths(tmp: Path, kind: str, source: str) -> list[tuple[str, str]]:
             os.symlink(b, tmp / a)
     cwd_words = "names a directory" if kind == "file" else "working directory"
     cases = [
+        # an empty name (a script's variable left unset) is named as such, not read as "." (the
+        # working directory: "--out .: is the working directory")
+        ("", "is empty: give a " + ("file" if kind == "file" else "directory") + " name"),
         (".", cwd_words),
         ("..", "names a directory" if kind == "file" else "ancestor of the working directory"),
         (LONG, "name too long"),
@@ -185,6 +188,27 @@ def test_simulate_out_dot_force_in_a_real_process_plays_nothing(tmp_path):
     assert r.returncode == 2
     assert one_error_line(r.stderr) == "error: --out .: is the working directory (give a new directory name)"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["simulate", "--games", "1e11", "--out", ""], "error: --out is empty: give a directory name"),
+    (["report", "run", "--out", ""], "error: --out is empty: give a directory name"),
+    (["export", "run", "--what", "seats", "--out", ""], "error: --out is empty: give a file name"),
+    (["ladder", "--bots", "balanced,random", "--games", "40", "--out", ""],
+     "error: --out is empty: give a file name"),
+    (["simulate", "--games", "1e11", "--rules", "", "--out", "new"], "error: --rules is empty: give a path"),
+    (["report", "", "--out", "new"], "error: RUNS is empty: give a path"),
+], ids=["simulate-out", "report-out", "export-out", "ladder-out", "rules", "report-runs"])
+def test_an_empty_path_is_named_as_empty_in_a_real_process(argv, line, tiny_run, tmp_path):
+    """`--out ''` was read as the working directory ("--out .: is the working directory") and
+    `--rules ''` or an empty RUN as a directory: an empty path is said to be empty, exit 2."""
+    assert tiny_run == tmp_path / "run"
+    (tmp_path / "notes.txt").write_text("mine")
+    before = _snapshot(tmp_path)
+    r = balance(*argv, cwd=tmp_path, timeout=60)
+    assert r.returncode == 2, r.stderr
+    assert one_error_line(r.stderr) == line
+    assert _snapshot(tmp_path) == before
 
 
 def test_check_junit_under_proc_in_a_real_process_plays_nothing(tiny_run, tmp_path):

@@ -72,6 +72,36 @@ def test_the_directory_carries_a_skill_marker(sk):
     assert {"cells", "figures", "skill.json", "skill.csv"} <= set(marker["entries"])
 
 
+def test_the_marker_lists_the_names_published_only(sk, tmp_path):
+    """The marker of a skill directory written in place listed every name balance skill may write
+    there, its temporary names too (skill.json.tmp, report.html.tmp, search_bots.tmp …) and files it
+    never wrote (against.csv): once the answer is complete it lists what the directory holds. A
+    resume narrows it again; --force still replaces the directory, and a file of one's own there
+    (a ``.tmp`` too) still stops it."""
+    def listed(d: Path) -> list:
+        return json.loads((d / MARKER).read_text())["entries"]
+
+    def held(d: Path) -> list:
+        return sorted(set(os.listdir(d)) - {MARKER})
+
+    assert listed(sk) == held(sk), listed(sk)
+    assert not [e for e in listed(sk) if e.endswith(".tmp")]
+    balance(*SKILL, "--budgets", "0", "--out", "sk")           # resumed: every part kept
+    assert listed(sk) == held(sk), listed(sk)
+    for mine in ("my_notes.txt", "skill.csv.tmp"):
+        (sk / mine).write_text("mine")
+        before = _tree(tmp_path)
+        line = one_line(balance(*SKILL, "--budgets", "0", "--games", "30", "--out", "sk", "--force",
+                                check=False))
+        assert line.startswith(f"error: --out sk: holds {mine}, which this toolkit did not write"), line
+        assert _tree(tmp_path) == before
+        (sk / mine).unlink()
+    balance(*SKILL, "--budgets", "0", "--games", "30", "--out", "sk", "--force")
+    assert json.loads((sk / "skill.json").read_text())["games"] == 30
+    assert listed(sk) == held(sk), listed(sk)
+    assert sorted(os.listdir(tmp_path)) == ["sk"]
+
+
 @pytest.mark.parametrize("where", ["cells/my_notes.txt", "figures/sketch.png", "my_notes.txt"])
 def test_force_never_deletes_a_file_of_ones_own(sk, tmp_path, where):
     (sk / where).write_text("important")
@@ -94,7 +124,7 @@ def test_force_never_deletes_a_file_of_ones_own(sk, tmp_path, where):
 
 @pytest.mark.parametrize("out, words", [
     (".", "error: --out .: is the working directory (give a new directory name)"),
-    ("", "error: --out .: is the working directory (give a new directory name)"),
+    ("", "error: --out is empty: give a directory name"),
     ("linkout", "error: --out linkout: is a symbolic link (to elsewhere); give the real path"),
     ("/proc/skx", "error: --out /proc/skx: is under /proc, a virtual file system (write to a real "
                   "directory)"),

@@ -471,9 +471,8 @@ def test_a_checkpoint_naming_anything_but_sums_is_not_loaded(tmp_path, monkeypat
     """A sweep's played_so_far/sums-N.pkl was unpickled as it was: a crafted file in a sweep
     directory one was given ran its command on the same sweep's resume (the reliability review
     ran a shell command so). Only the classes the sums are made of (and numpy's) are loaded; any
-    other global leaves the checkpoint unused: the sweep plays from game 0, to the same result.
-    (The command's "resuming … from game 800" is read from state.json before the sums are: it
-    still says so.)"""
+    other global leaves the checkpoint unused: the sweep plays from game 0, to the same result
+    (and says so: test_a_resume_is_announced_only_once_the_checkpoint_is_read)."""
     import json
     import pickle
 
@@ -491,3 +490,43 @@ def test_a_checkpoint_naming_anything_but_sums_is_not_loaded(tmp_path, monkeypat
     assert not planted.exists(), "the checkpoint's global was called"
     assert (out / "paired_stats.json").read_bytes() == (whole / "paired_stats.json").read_bytes()
     assert not (out / "played_so_far").exists()
+
+
+def test_a_resume_is_announced_only_once_the_checkpoint_is_read(tmp_path, monkeypatch):
+    """"resuming … from game 800" was read from played_so_far/state.json before the sums were:
+    a crafted sums-N.pkl (refused by the checkpoint's unpickler) or one kept for another sweep was
+    announced as resumed from game 800, then played from game 0. The line is printed once the sums
+    have been read: the game the variants go on from, or that what was kept could not be used and
+    they play from game 0."""
+    import json
+    import pickle
+
+    args = ("sweep", "--vary", "income.palais.base=2..3", "-n", "1200", "--no-raw", "--players",
+            "4", "--chunk-size", "100")
+    cut = tmp_path / "cut"
+    assert _stopped_at_chunk(10, args, cut, monkeypatch).returncode != 0
+    crafted, other = tmp_path / "crafted", tmp_path / "other"
+    shutil.copytree(cut, crafted)
+    shutil.copytree(cut, other)
+    state = json.loads((cut / "played_so_far" / "state.json").read_text())
+    assert state["games_done"] == 800
+    (crafted / "played_so_far" / state["file"]).write_bytes(
+        pickle.dumps({"builds": [_Planted(tmp_path / "planted.txt")], "observer": None}))
+    (other / "played_so_far" / "state.json").write_text(
+        json.dumps({**state, "key": {**state["key"], "seed": 99}}))
+
+    def said(out) -> str:
+        return " ".join(balance(*args, "--out", out).stderr.split())
+
+    line = said(crafted)
+    assert "from game 800" not in line, line
+    assert (f"resuming {crafted}: the games kept in {crafted / 'played_so_far'} could not be used "
+            "(io.open: not something a checkpoint holds); the variants play from game 0 of 1,200") \
+        in line, line
+    line = said(other)
+    assert "from game 800" not in line, line
+    assert ("could not be used (kept for other games, rules or seed, or by another version); the "
+            "variants play from game 0 of 1,200") in line, line
+    assert f"resuming {cut}: the variants go on together from game 800 of 1,200" in said(cut)
+    for d in (crafted, other):
+        assert (d / "paired_stats.json").read_bytes() == (cut / "paired_stats.json").read_bytes()
