@@ -21,6 +21,13 @@ are formed by BLAS in float64 on integer values below 2^53, which is exact, then
 A metric missing from some game (a strategy that held no seat in it) is counted in ``missing`` and
 not offered (:meth:`JointSums.usable`).
 
+A variant played with rotated seats (``--rotate-seats``: a deal of g games, one per rotation) has
+deals as its independent units, so the sums also keep the products of its per-unit sums (``deal``:
+g per variant; ``by_unit[(a, b, u)]``: a variant's own over its deals, and for every compared pair
+each block over units of u = lcm(g_a, g_b) games, whole deals of both), from which
+:meth:`JointSums.deal_moments` gives the covariance over the units exactly, as :func:`analysis.sweep.metrics.by_deal` reads it from rows. Chunks are whole units of
+every variant (the lockstep's chunks are multiples of the lcm of the deal sizes).
+
 The file, ``paired_stats.json`` in the sweep directory, is written before any variant directory of
 the lockstep is published (:func:`simcore.runner.execute_together`'s ``before_publish``).
 
@@ -31,6 +38,7 @@ metrics of a chunk are made by :func:`analysis.sweep.play.chunk_metrics`.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import numpy as np
@@ -63,7 +71,7 @@ class JointSums:
     metric of a × metric of b)."""
 
     def __init__(self, variants: list[str], pairs: list[tuple[str, str]],
-                 meta: dict | None = None) -> None:
+                 meta: dict | None = None, deal: dict[str, int] | None = None) -> None:
         self.meta = dict(meta or {})          # seed, rules_sha256 per run: what was played
         self.variants = list(variants)
         self.pairs = [tuple(p) for p in pairs]
@@ -74,6 +82,9 @@ class JointSums:
         self.own: dict[str, np.ndarray] = {}
         self.missing: dict[str, np.ndarray] = {}
         self.cross: dict[tuple[str, str], np.ndarray] = {}
+        # rotated-seat variants: the games of a deal (absent: 1), the products of per-deal sums
+        self.deal: dict[str, int] = {v: int(g) for v, g in (deal or {}).items() if int(g) > 1}
+        self.by_unit: dict[tuple[str, str, int], np.ndarray] = {}
 
     # --- accumulating ---------------------------------------------------------------------
     def add_chunk(self, per_variant: dict[str, tuple[list[str], list[int], np.ndarray]]) -> None:
@@ -109,6 +120,16 @@ class JointSums:
             self.own[vid] += _products(r, r)
         for a, b in self.pairs:
             self.cross[(a, b)] = self.cross.get((a, b), 0) + _products(ints[a], ints[b])
+        if self.deal:
+            blocks = {(v, v, g) for v in ints if (g := self.deal.get(v, 1)) > 1}
+            for a, b in self.pairs:
+                if (u := math.lcm(self.deal.get(a, 1), self.deal.get(b, 1))) > 1:
+                    blocks |= {(a, a, u), (a, b, u), (b, b, u)}
+            unit_sums: dict[tuple[str, int], np.ndarray] = {}
+            for a, b, u in sorted(blocks):
+                da = unit_sums.setdefault((a, u), _unit_sums(ints[a], u))
+                db = unit_sums.setdefault((b, u), _unit_sums(ints[b], u))
+                self.by_unit[(a, b, u)] = self.by_unit.get((a, b, u), 0) + _products(da, db)
         self.n += int(games or 0)
 
     # --- reading ----------------------------------------------------------------------------
@@ -175,6 +196,51 @@ class JointSums:
                     cov[p, q] = num / (n * (n - 1)) / (scale[p] * scale[q])
         return n, mean, cov
 
+    def unit_of(self, columns: list[tuple[str, str]]) -> int:
+        """The games of one independent unit of ``columns``' variants: 1, or the lcm of their deal
+        sizes (rotated seats)."""
+        return math.lcm(*(self.deal.get(v, 1) for v, _ in columns)) if columns else 1
+
+    def deal_moments(self, columns: list[tuple[str, str]]) -> tuple[int, np.ndarray, np.ndarray]:
+        """(independent units, mean, sample covariance across units of the per-unit means) of
+        ``columns``: :meth:`moments` where the variants' games are independent; over units of
+        :meth:`unit_of` games where they rotate seats (per-deal sums, exact in integers: the
+        covariance of the overall mean is this covariance / units, as
+        :func:`analysis.sweep.metrics.by_deal` then :func:`analysis.stats.mean_cov` give it from
+        rows). Sums written before deals were kept read as games alone (KeyError: the caller bounds
+        the design effect instead)."""
+        u = self.unit_of(columns)
+        if u == 1:
+            return self.moments(columns)
+        idx = [(v, self.keys[v].index(k)) for v, k in columns]
+        n = self.n // u
+        sums = [int(self.sums[v][i]) for v, i in idx]
+        scale = [self.scales[v][i] for v, i in idx]
+        d = len(idx)
+        mean = np.array([s / self.n / c for s, c in zip(sums, scale)]) if self.n else np.full(d, np.nan)
+        cov = np.full((d, d), np.nan)
+        if n >= 2:
+            blocks: dict[tuple[str, str], list[list[int]]] = {}
+            for p, (va, i) in enumerate(idx):
+                for q, (vb, j) in enumerate(idx):
+                    if q < p:
+                        cov[p, q] = cov[q, p]
+                        continue
+                    blk = blocks.get((va, vb))
+                    if blk is None:
+                        blk = blocks[(va, vb)] = self._deal_block(va, vb, u)
+                    num = n * int(blk[i][j]) - sums[p] * sums[q]
+                    cov[p, q] = num / (n * (n - 1)) / (scale[p] * scale[q]) / (u * u)
+        return n, mean, cov
+
+    def _deal_block(self, a: str, b: str, u: int) -> list[list[int]]:
+        """The products of per-unit sums of ``a``'s and ``b``'s metrics over units of ``u`` games."""
+        if (a, b, u) in self.by_unit:
+            return np.asarray(self.by_unit[(a, b, u)]).tolist()
+        if (b, a, u) in self.by_unit:
+            return np.asarray(self.by_unit[(b, a, u)]).T.tolist()
+        raise KeyError(f"no per-deal sums of {a} and {b} over {u} games")
+
     def sums_of(self, columns: list[tuple[str, str]]) -> tuple[list[int], list[int]]:
         """(Σx, scale) of ``columns`` in their integer units."""
         idx = [(v, self.keys[v].index(k)) for v, k in columns]
@@ -197,7 +263,10 @@ class JointSums:
                                 "sums": self.sums[v].tolist(), "products": self.own[v].tolist(),
                                 "missing": self.missing[v].tolist()} for v in self.keys},
                 "cross": [{"a": a, "b": b, "products": np.asarray(m).tolist()}
-                          for (a, b), m in self.cross.items()]}
+                          for (a, b), m in self.cross.items()],
+                **({"deal": self.deal,
+                    "by_unit": [{"a": a, "b": b, "unit": u, "products": np.asarray(m).tolist()}
+                                for (a, b, u), m in self.by_unit.items()]} if self.deal else {})}
 
     def load_dict(self, d: dict) -> None:
         """Become the sums of :meth:`to_dict`'s ``d`` (a checkpoint put back)."""
@@ -207,7 +276,7 @@ class JointSums:
     def from_dict(cls, d: dict) -> "JointSums":
         if d.get("format") != FORMAT:
             raise ValueError(f"paired statistics of format {d.get('format')!r}, not {FORMAT}")
-        j = cls(d["variants"], [tuple(p) for p in d["pairs"]], d.get("meta"))
+        j = cls(d["variants"], [tuple(p) for p in d["pairs"]], d.get("meta"), d.get("deal"))
         j.n = int(d["games"])
         for v, m in d["metrics"].items():
             j.keys[v], j.scales[v] = list(m["keys"]), [int(x) for x in m["scales"]]
@@ -216,6 +285,9 @@ class JointSums:
             j.missing[v] = np.asarray(m["missing"], np.int64)
         for c in d["cross"]:
             j.cross[(c["a"], c["b"])] = np.asarray(c["products"], np.int64).reshape(
+                len(j.keys[c["a"]]), -1)
+        for c in d.get("by_unit") or []:
+            j.by_unit[(c["a"], c["b"], int(c["unit"]))] = np.asarray(c["products"], np.int64).reshape(
                 len(j.keys[c["a"]]), -1)
         return j
 
@@ -228,6 +300,13 @@ class JointSums:
     @classmethod
     def read(cls, path: str | Path) -> "JointSums":
         return cls.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def _unit_sums(r: np.ndarray, u: int) -> np.ndarray:
+    """Per-game integer values (rows game-major) summed over consecutive units of ``u`` games."""
+    if r.shape[0] % u:
+        raise ValueError(f"a chunk of {r.shape[0]} games is not whole units of {u} games (rotated seats)")
+    return r.reshape(r.shape[0] // u, u, r.shape[1]).sum(axis=1)
 
 
 def _products(x: np.ndarray, y: np.ndarray) -> np.ndarray:

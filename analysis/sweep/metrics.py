@@ -31,6 +31,12 @@ hides it (review L #2); a clear but small step back is said to level off (:func:
 the first-vs-last effect quoted beside either is the page's own (``Sensitivity.effects``, review M
 #2).
 
+A variant played with rotated seats (``--rotate-seats``) has deals, not games, as its independent
+units (:func:`deal_size`): every interval and effect of it reads the per-deal means of its rows
+(:func:`by_deal`: exact), or its sweep's per-deal sums (:func:`joint_mean_cov`: the same numbers;
+sums written without them: the games' covariance times the deal size, a bound on the design
+effect that covers at least what it claims).
+
 A run outside a sweep (a panel's cell, :mod:`analysis.panel`) needs only its statistics:
 :func:`cell_summary` gives every seat's and role's win share (Wilson's interval) and the game length
 (the interval of :func:`mean_ci`), from stats.json (:func:`summary_from_stats`: exact integer sums
@@ -44,6 +50,9 @@ May import numpy, polars, pyarrow, the standard library, :mod:`simcore` (registr
 """
 
 from __future__ import annotations
+
+import math
+import warnings
 
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -90,6 +99,9 @@ class VariantData:
     # (:class:`analysis.sweep.joint.JointSums`) under its id; ``samples`` is then empty
     joint: "object | None" = None
     vid: str | None = None
+    # the games of one independent unit: a rotated-seat variant's deal (its players), else 1
+    # (:func:`deal_size`); every interval of the variant reads its deals (:func:`by_deal`)
+    games_per_deal: int = 1
 
     @property
     def n_games(self) -> int:
@@ -104,6 +116,31 @@ class VariantData:
         """(games, Σx, Σx², scale) of a metric of a variant without rows, x in units of 1/scale."""
         (t,), ((q,),), (c,) = self.joint.integer_sums([(self.vid, key)])
         return self.joint.n, t, q, c
+
+
+def deal_size(meta: dict) -> int:
+    """The games one independent unit of a run holds: its players when it was played with rotated
+    seats (``--rotate-seats``: each deal played once per rotation, its games consecutive and
+    sharing the deal's cards and dice), else 1."""
+    return int(meta.get("players") or 1) if meta.get("rotate_seats") else 1
+
+
+def by_deal(x: np.ndarray, g: int) -> np.ndarray:
+    """Per-game values (rows game-major, a deal's ``g`` games consecutive) as one mean per deal,
+    the independent units whose spread every interval reads: the mean is the games' mean, and the
+    covariance of the mean across deals is exact whatever the games of a deal share (within a
+    deal the seat shares of a rotated run correlate negatively, design effect ~0.6-1; a strategy's
+    share positively, ~2: read game by game its interval was ~√2 too narrow). Unchanged where
+    ``g`` is 1 or the games are not whole deals."""
+    x = np.asarray(x, dtype=float)
+    if g <= 1 or x.shape[0] % g or x.shape[0] == 0:
+        return x
+    y = x.reshape(x.shape[0] // g, g, *x.shape[1:])
+    if not np.isnan(y).any():
+        return y.mean(axis=1)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)      # a deal where a strategy never sat
+        return np.nanmean(y, axis=1)
 
 
 def _role_names(spec, role: str, table: str = "players") -> list[str]:
@@ -172,7 +209,8 @@ def load_variant_sums(path: str | Path, joint, vid: str, sums_path: str | Path |
         raise UsageError(f"{where}: not made from {path} (its sums of {vid} have {why}); {fix}")
     info = {k: metric_info(game, P, k) for k in joint.keys[vid]}
     fair = 1.0 / P if spec is None or spec.roles_alike else None
-    return VariantData(path, meta, P, {}, info, np.zeros((0, P)), fair, joint=joint, vid=vid)
+    return VariantData(path, meta, P, {}, info, np.zeros((0, P)), fair, joint=joint, vid=vid,
+                       games_per_deal=deal_size(meta))
 
 
 def load_variant(path: str | Path) -> VariantData:
@@ -241,10 +279,13 @@ def from_tables(game: str, n_players: int, players, games=None, *, path: Path | 
                 add(f"strategy_win_share_{k}", f"{k}'s win share (per seat it holds)", "pp", True,
                     share)
     return VariantData(path or Path("."), meta or {"game": game, "players": P}, P, samples, info,
-                       win, fair)
+                       win, fair, games_per_deal=deal_size(meta or {}))
 
 
-def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
+def mean_ci(x: np.ndarray, g: int = 1) -> tuple[float, float, float]:
+    """The mean of ``x`` with its normal 95% interval, over its deals when ``g`` > 1
+    (:func:`by_deal`)."""
+    x = by_deal(x, g)
     x = x[~np.isnan(x)]
     n = x.size
     if n == 0:
@@ -254,11 +295,21 @@ def mean_ci(x: np.ndarray) -> tuple[float, float, float]:
     return m, m - half, m + half
 
 
-def share_ci(x: np.ndarray) -> tuple[float, float, float]:
+def share_ci(x: np.ndarray, g: int = 1) -> tuple[float, float, float]:
     """A win share's mean over games with Wilson's score interval (:func:`analysis.stats.wilson`:
     the shares of a game's winners are the successes, fractional for a shared win), as the run page
     and ``balance export`` give it: inside [0, 1], and never of zero width (0 wins in 20,000 games:
-    0.000% to 0.019%, where a normal interval claims 0 to 0)."""
+    0.000% to 0.019%, where a normal interval claims 0 to 0). With ``g`` > 1 (a rotated-seat
+    run) over its deals: Wilson's at the deals' effective number of games
+    (:func:`analysis.stats.share_mean_wilson`), as a rotated run's page reads its seats."""
+    if g > 1:
+        d = by_deal(x, g)
+        d = d[~np.isnan(d)]
+        if d.size < 2:
+            return (float(d.mean()) if d.size else float("nan"), float("nan"), float("nan"))
+        m = float(d.mean())
+        lo, hi = stats.share_mean_wilson(m, float(d.std(ddof=1)), d.size)
+        return m, float(lo), float(hi)
     x = x[~np.isnan(x)]
     return share_ci_sums(x.size, float(x.sum()))
 
@@ -366,21 +417,59 @@ def balance(v: VariantData) -> tuple[float, float, float] | None:
 
 def _seat_moments(v: VariantData) -> tuple[np.ndarray, np.ndarray]:
     """The seat shares' mean and the covariance of that mean (:func:`analysis.stats.mean_cov`),
-    from the rows or, without them, from the sweep's exact sums."""
+    from the rows (over the deals of a rotated-seat variant, :func:`by_deal`) or, without them,
+    from the sweep's exact sums (a rotated variant's covariance times its deal size: the design
+    effect's bound, as :func:`share_ci_sums`)."""
     if v.joint is None:
-        return stats.mean_cov(v.seat_wins)
-    n, mean, cov = v.joint.moments([(v.vid, f"seat_win_share_{s + 1}") for s in range(v.n_players)])
-    return mean, cov / n
+        return stats.mean_cov(by_deal(v.seat_wins, v.games_per_deal))
+    return joint_mean_cov(v.joint, [(v.vid, f"seat_win_share_{s + 1}") for s in range(v.n_players)])
+
+
+def joint_mean_cov(joint, columns: list[tuple[str, str]]) -> tuple[np.ndarray, np.ndarray]:
+    """(mean, covariance of the mean) of ``columns`` from a sweep's exact sums: over the games, or
+    over the deals of rotated-seat variants (:meth:`analysis.sweep.joint.JointSums.deal_moments`,
+    exact: what :func:`by_deal` gives from rows); sums written without per-deal products: the
+    games' covariance times the unit's games (the design effect's bound: a sum over a deal's g
+    games has at most g times the variance of g independent games, Cauchy-Schwarz), which covers
+    at least what it claims."""
+    u = joint.unit_of(columns)
+    if u > 1:
+        try:
+            n, mean, cov = joint.deal_moments(columns)
+            return mean, cov / n
+        except KeyError:
+            pass
+    n, mean, cov = joint.moments(columns)
+    return mean, cov / n * u
 
 
 def _estimate(v: VariantData, key: str) -> tuple[float, float, float]:
     """A metric's mean with its 95% interval: Wilson's for a share (:func:`share_ci`), else the
     normal one (:func:`mean_ci`); from the rows or from the exact sums (the same numbers)."""
+    g = v.games_per_deal
     if v.joint is None:
         x = v.samples[key]
-        return share_ci(x) if v.info[key].share else mean_ci(x)
+        return share_ci(x, g) if v.info[key].share else mean_ci(x, g)
+    if g > 1:
+        return _joint_estimate(v, key)
     n, t, q, c = v.sums(key)
     return share_ci_sums(n, t / c) if v.info[key].share else mean_ci_sums(n, t, q, c)
+
+
+def _joint_estimate(v: VariantData, key: str) -> tuple[float, float, float]:
+    """:func:`_estimate` of a rotated-seat variant from the sweep's sums, over its deals
+    (:func:`joint_mean_cov`), as :func:`share_ci` and :func:`mean_ci` read its rows."""
+    mean, cov = joint_mean_cov(v.joint, [(v.vid, key)])
+    m, var = float(mean[0]), max(float(cov[0, 0]), 0.0)
+    try:
+        units = v.joint.deal_moments([(v.vid, key)])[0]
+    except KeyError:
+        units = v.joint.n // v.games_per_deal
+    if v.info[key].share:
+        lo, hi = stats.share_mean_wilson(m, np.sqrt(var * units), units)
+        return m, float(lo), float(hi)
+    half = Z * np.sqrt(var) if units > 1 else float("nan")
+    return m, m - half, m + half
 
 
 def seat_balance_met(v: VariantData, tolerance: float) -> bool:
@@ -389,7 +478,11 @@ def seat_balance_met(v: VariantData, tolerance: float) -> bool:
         return False
     for s in range(v.n_players):
         if v.joint is None:
-            _, lo, hi = mean_ci(v.seat_wins[:, s])
+            _, lo, hi = mean_ci(v.seat_wins[:, s], v.games_per_deal)
+        elif v.games_per_deal > 1:
+            mean, cov = joint_mean_cov(v.joint, [(v.vid, f"seat_win_share_{s + 1}")])
+            half = Z * np.sqrt(max(float(cov[0, 0]), 0.0))
+            lo, hi = float(mean[0]) - half, float(mean[0]) + half
         else:
             _, lo, hi = mean_ci_sums(*v.sums(f"seat_win_share_{s + 1}"))
         if lo < v.fair - tolerance or hi > v.fair + tolerance:
@@ -498,12 +591,13 @@ def _effect_moments(a: VariantData, b: VariantData, keys: list[str], fair_a: dic
     """Mean and covariance of the mean of the per-game vector [each metric's change (b − a, a
     share's from its fair share), then a's and b's seat shares when ``with_balance``]: from the
     rows, or without them as the linear map of the pair's exact sums
-    (:meth:`analysis.sweep.joint.JointSums.moments`): mean A·μ + shift, covariance A·C·Aᵀ / n."""
+    (:meth:`analysis.sweep.joint.JointSums.moments`): mean A·μ + shift, covariance A·C·Aᵀ / n (over
+    the deals of rotated-seat variants: :func:`joint_mean_cov`, as :func:`by_deal` from rows)."""
     if a.joint is None or b.joint is None:
         cols = [(b.samples[k] - fair_b.get(k, 0.0)) - (a.samples[k] - fair_a.get(k, 0.0))
                 for k in keys]
         X = np.column_stack(cols + ([a.seat_wins, b.seat_wins] if with_balance else []))
-        return stats.mean_cov(X)
+        return stats.mean_cov(by_deal(X, _pair_deal(a, b)))
     if not a.joint.has_pair(a.vid, b.vid):
         raise UsageError(f"variants {a.vid} and {b.vid}: the sweep's paired statistics do not pair "
                          "them (not a comparison of this sweep)")
@@ -512,7 +606,8 @@ def _effect_moments(a: VariantData, b: VariantData, keys: list[str], fair_a: dic
     seat_rows: list[tuple[str, str]] = []
     if with_balance:               # each variant's own seats (a player count may differ)
         seat_rows = [(v.vid, f"seat_win_share_{s + 1}") for v in (a, b) for s in range(v.n_players)]
-    n, mu, C = a.joint.moments(columns + seat_rows)
+    n = a.joint.n
+    mu, C_mean = joint_mean_cov(a.joint, columns + seat_rows)   # (over deals where seats rotate)
     A = np.zeros((K + len(seat_rows), len(columns) + len(seat_rows)))
     shift = np.zeros(A.shape[0])
     for j, k in enumerate(keys):
@@ -531,7 +626,14 @@ def _effect_moments(a: VariantData, b: VariantData, keys: list[str], fair_a: dic
         # a fair share is (seats of the role) / P: exact as a fraction of small denominator
         fa, fb = (Fraction(f.get(k, 0.0)).limit_denominator(1000) for f in (fair_a, fair_b))
         mean[j] = float(Fraction(tb * ca - ta * cb, n * ca * cb) - fb + fa)
-    return mean, A @ C @ A.T / n
+    return mean, A @ C_mean @ A.T
+
+
+def _pair_deal(a: VariantData, b: VariantData) -> int:
+    """The games of one independent unit of two variants compared game by game (they played the
+    same deals): lcm of their deal sizes, whole deals of both (a sweep over the player count with
+    rotated seats: 12 games for 3 and 4 players), as the sweep's sums keep them."""
+    return math.lcm(a.games_per_deal, b.games_per_deal)
 
 
 def _metric_rank(key: str) -> int:
@@ -602,7 +704,7 @@ def paired_effect(a: VariantData, b: VariantData, key: str) -> tuple[float, floa
         return None
     shift = fair_shares(b).get(key, 0.0) - fair_shares(a).get(key, 0.0)   # 0 at one player count
     if a.joint is None or b.joint is None:
-        return mean_ci(b.samples[key] - a.samples[key] - shift)
+        return mean_ci(b.samples[key] - a.samples[key] - shift, _pair_deal(a, b))
     mean, cov = _effect_moments(a, b, [key], fair_shares(a), fair_shares(b), False)
     m, half = float(mean[0]), Z * float(np.sqrt(max(cov[0, 0], 0.0)))
     return m, m - half, m + half

@@ -386,7 +386,8 @@ def play_with_sums(game: str, preps: list, names: list[str], outs: list[Path], s
     from analysis.sweep.joint import JointSums
 
     joint = JointSums(list(names), list(pairs),
-                      meta={"seed": seed, "rules_sha256": {n: p.rules_sha256 for n, p in zip(names, preps)}})
+                      meta={"seed": seed, "rules_sha256": {n: p.rules_sha256 for n, p in zip(names, preps)}},
+                      deal={n: p.games_per_deal for n, p in zip(names, preps)})
     held: dict[int, dict[str, tuple]] = {}        # first game of a chunk → its runs' metrics so far
     needed = ("seat", "strategy", "win_share", "score")
 

@@ -16,7 +16,9 @@ every mean involved, from their joint covariance across games, mapped through ea
 distance, then max and sum; a target is *met* when the simultaneous intervals of its means lie
 inside its tolerance (:func:`evaluate`). :func:`race` is the racing decision of a candidate
 against the incumbent on the same games, its error spent across the rungs; :func:`race_cells`
-the same over a panel, paired per cell (worst cell or weighted mean). Every malformed
+the same over a panel, paired per cell (worst cell or weighted mean). A rotated-seat run
+(``--rotate-seats``) is read over its deals, its independent units
+(:func:`analysis.sweep.metrics.by_deal`). Every malformed
 target, or one the game cannot measure, is a one-line :class:`~simcore.errors.UsageError`.
 
 May import numpy, the standard library, :mod:`simcore` (registry, errors), :mod:`analysis.stats`
@@ -25,6 +27,7 @@ and :mod:`analysis.sweep.metrics`.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -34,7 +37,7 @@ from simcore import games as registry
 from simcore.errors import UsageError
 
 from analysis import stats
-from analysis.sweep.metrics import VariantData
+from analysis.sweep.metrics import VariantData, by_deal, joint_mean_cov
 
 DEFAULT_TOL = 1.5          # percentage points
 _NUM = r"[+-]?(?:\d+\.?\d*|\.\d+)"
@@ -248,11 +251,14 @@ def _matrix(v: VariantData, targets: tuple[Target, ...], games: int | None = Non
 
 def _moments(v: VariantData, cols: list[str], X) -> tuple[int, np.ndarray, np.ndarray]:
     """(games, mean, covariance of the mean) of the columns: from the rows ``X``, or from the
-    exact sums of a run played without them (a confirmation above the row limit)."""
+    exact sums of a run played without them (a confirmation above the row limit). A rotated-seat
+    run is read over its deals (:func:`analysis.sweep.metrics.by_deal` from the rows,
+    :func:`analysis.sweep.metrics.joint_mean_cov` from the sums)."""
+    g = v.games_per_deal
     if X is None:
-        n, mean, cov = v.joint.moments([(v.vid, k) for k in cols])
-        return n, mean, cov / n
-    mean, cov = stats.mean_cov(X)
+        mean, cov = joint_mean_cov(v.joint, [(v.vid, k) for k in cols])
+        return v.joint.n, mean, cov
+    mean, cov = stats.mean_cov(by_deal(X, g))
     return X.shape[0], mean, cov
 
 
@@ -373,7 +379,8 @@ def race_bounds(candidate: VariantData, incumbent: VariantData, targets: tuple[T
     _, spans, Xc = _matrix(candidate, targets)
     _, _, Xi = _matrix(incumbent, targets, n)
     k = Xc.shape[1]
-    mean, cov = stats.mean_cov(np.concatenate([Xi, Xc - Xi, Xc], axis=1))
+    g = math.lcm(candidate.games_per_deal, incumbent.games_per_deal)      # (rotated: over the deals)
+    mean, cov = stats.mean_cov(by_deal(np.concatenate([Xi, Xc - Xi, Xc], axis=1), g))
     if n < 2:
         cov = np.zeros((3 * k,) * 2)
     low, high, _ = stats.simultaneous(mean, cov, level)
@@ -408,7 +415,8 @@ def race_interval_unpaired(candidate: VariantData, incumbent: VariantData,
     _, spans, Xc = _matrix(candidate, targets)
     _, _, Xi = _matrix(incumbent, targets, n)
     k = Xc.shape[1]
-    mean, cov = stats.mean_cov(np.concatenate([Xc, Xi], axis=1))
+    g = math.lcm(candidate.games_per_deal, incumbent.games_per_deal)
+    mean, cov = stats.mean_cov(by_deal(np.concatenate([Xc, Xi], axis=1), g))
     low, high, _ = stats.simultaneous(mean, cov, level)
     out = []
     for off in (0, k):
