@@ -235,9 +235,10 @@ def load_variant(path: str | Path) -> VariantData:
 
 
 def from_tables(game: str, n_players: int, players, games=None, *, path: Path | None = None,
-                meta: dict | None = None) -> VariantData:
+                meta: dict | None = None, games_per_deal: int | None = None) -> VariantData:
     """Per-game samples from a players table (and a games table): a run directory's or the
-    in-memory tables of :func:`simcore.runner.collect`."""
+    in-memory tables of :func:`simcore.runner.collect` (whose prepared run gives
+    ``games_per_deal``; a run directory's meta says it: :func:`deal_size`)."""
     P = n_players
     spec = registry.specs().get(game)
     unit = score_unit(game)
@@ -279,7 +280,7 @@ def from_tables(game: str, n_players: int, players, games=None, *, path: Path | 
                 add(f"strategy_win_share_{k}", f"{k}'s win share (per seat it holds)", "pp", True,
                     share)
     return VariantData(path or Path("."), meta or {"game": game, "players": P}, P, samples, info,
-                       win, fair, games_per_deal=deal_size(meta or {}))
+                       win, fair, games_per_deal=games_per_deal or deal_size(meta or {}))
 
 
 def mean_ci(x: np.ndarray, g: int = 1) -> tuple[float, float, float]:

@@ -83,7 +83,7 @@ from strategies.panels import Cell, Panel, from_options
 from analysis import stats
 from analysis.sweep.grammar import PLAYERS as PLAYER_COUNT, Vary, parse_varies
 from analysis.sweep.joint import JointSums
-from analysis.sweep.metrics import from_tables, load_variant, load_variant_sums
+from analysis.sweep.metrics import by_deal, from_tables, joint_mean_cov, load_variant, load_variant_sums
 from analysis.sweep.play import PLAN_KEYS, base_rules, begin_out, finish_out, play_with_sums, prepare_out
 from analysis.tune.advice import (base_value, is_start_rules, panel_outcome, search_path, seat_of,
                                   seat_response, seat_response_from_moments)
@@ -763,7 +763,8 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
             for prep in preps:
                 played = runner.collect(prep, games=plan.max_games, seed=plan.seed, threads=threads,
                                         columns=columns, executor=executor)
-                data.append(from_tables(plan.game, prep.n_players, played.players, played.games))
+                data.append(from_tables(plan.game, prep.n_players, played.players, played.games,
+                                        games_per_deal=prep.games_per_deal))
             kept.clear()
             kept[best.number] = data[0] if not plan.multi else data
         return kept[best.number]
@@ -802,7 +803,7 @@ def run_tune(plan: TunePlan, out: str | Path, *, storage: str | None = None, for
                 games_tables[k].append(played.games)
                 played_total += n - done
                 v = from_tables(plan.game, prep.n_players, pa.concat_tables(players[k]),
-                                pa.concat_tables(games_tables[k]))
+                                pa.concat_tables(games_tables[k]), games_per_deal=prep.games_per_deal)
                 judged[k] = evaluate(v, plan.targets)
                 cell_data[k] = v
                 if n == plan.max_games:
@@ -1147,7 +1148,8 @@ def paired_with_start(plan: TunePlan, prep, base, cseed: int, confirm_dir: Path,
         T = np.stack([tuned.samples[c] for c in columns], axis=1)
         if S.shape != T.shape:
             raise ValueError(f"start {S.shape} and tuned {T.shape}: not the same games")
-        mean, cov = stats.mean_cov(T - S)
+        # (a rotated-seat tune: over the deals, analysis.sweep.metrics.by_deal)
+        mean, cov = stats.mean_cov(by_deal(T - S, tuned.games_per_deal))
         return np.nanmean(S, axis=0), np.nanmean(T, axis=0), mean, cov
     sums = sums_file(d)
     joint = JointSums.read_checked(sums) if sums.is_file() else None
@@ -1169,8 +1171,8 @@ def paired_with_start(plan: TunePlan, prep, base, cseed: int, confirm_dir: Path,
                                threads=threads, executor=executor)
         shutil.rmtree(scratch, ignore_errors=True)
     cols = [(v, c) for v in ("start", "tuned") for c in columns]
-    n, mean, cov = joint.moments(cols)
-    return mean[:k], mean[k:], mean[k:] - mean[:k], _difference_cov(cov, k) / n
+    mean, cov = joint_mean_cov(joint, cols)          # (over the deals of a rotated-seat tune)
+    return mean[:k], mean[k:], mean[k:] - mean[:k], _difference_cov(cov, k)
 
 
 def start_cells_response(plan: TunePlan, preps: list, cseed: int, cell_dirs: list[Path],
