@@ -60,8 +60,9 @@ def sweep(
                              "sweep to resume).", show_default=False),
     vary: List[str] = typer.Option(..., "--vary", help=VARY_HELP, show_default=False),
     one_at_a_time: bool = typer.Option(False, "--one-at-a-time",
-                                       help="Move one parameter at a time (the others at their "
-                                            "first value) instead of a grid."),
+                                       help="Move one parameter at a time (the others at the "
+                                            "base rules' value where listed, else their first "
+                                            "value) instead of a grid."),
     games: str = typer.Option("1e5", "--games", "-n", help="Games per variant."),
     game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="Which game (balance games lists them)."),
     players: Optional[str] = typer.Option(None, "--players", "-p", help="Players (unless varied); "

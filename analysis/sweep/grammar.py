@@ -7,8 +7,8 @@ reads one, :func:`simcore.config.parse_value`, a bare word a string: ``combat.lo
 first]``, ``setup.start_coins=[[2,1,0,0],[0,0,0,0]]``, ``income.palais.counts=[[palais], [palais,
 eglise]]``), ``setup.start_coins[0]=0..8`` (one seat of a per-seat list) and ``players=2..5`` (the
 player count, not a rules setting). Several ``--vary`` make a grid (:func:`grid`) or, with
-``--one-at-a-time``, one parameter moves while the others stay at their first value
-(:func:`one_at_a_time`). Every malformed or oversized request is a one-line
+``--one-at-a-time``, one parameter moves while the others stay at the base rules' value
+where their list has it, else at their first value (:func:`one_at_a_time`). Every malformed or oversized request is a one-line
 :class:`~simcore.errors.UsageError` before anything is played.
 
 May import the standard library and :mod:`simcore.config` / :mod:`simcore.errors`.
@@ -202,15 +202,20 @@ def grid(varies: tuple[Vary, ...], option: str = "--vary") -> list[Variant]:
             for i, combo in enumerate(itertools.product(*(v.values for v in varies)))]
 
 
-def one_at_a_time(varies: tuple[Vary, ...], option: str = "--vary") -> list[Variant]:
-    """The base variant (every parameter at its first value), then each parameter through its
-    other values with the others at their first value."""
+def one_at_a_time(varies: tuple[Vary, ...], option: str = "--vary", held: list[int] | None = None
+                  ) -> list[Variant]:
+    """The base variant (every parameter at its held value), then each parameter through its
+    other values with the others at their held value. ``held``: per parameter the index of the
+    value it is held at (the base rules' value where the list has it, :func:`held_values`); by
+    default its first value."""
     if not varies:
         raise UsageError(f"{option}: give at least one parameter to vary (e.g. --vary income.palais.base=2..5)")
-    base = tuple(v.values[0] for v in varies)
+    at = list(held) if held is not None else [0] * len(varies)
+    base = tuple(v.values[k] for v, k in zip(varies, at))
     combos = [base]
     for i, v in enumerate(varies):
-        for x in v.values[1:]:
-            combos.append(base[:i] + (x,) + base[i + 1:])
+        for k, x in enumerate(v.values):
+            if k != at[i]:
+                combos.append(base[:i] + (x,) + base[i + 1:])
     _check_size(len(combos), option)
     return [Variant(f"v{i:03d}", c) for i, c in enumerate(combos)]

@@ -247,7 +247,14 @@ def from_tables(game: str, n_players: int, players, games=None, *, path: Path | 
     length = next(iter(spec.columns_with_role("length", "games")), None) if spec else None
     t = players
     n = t.num_rows // P
-    win = np.asarray(t["win_share"], np.float64).reshape(n, P)
+    # players.parquet keeps win shares as float32 (a third within 3e-8): each is a whole number of
+    # 1/L (L = lcm(1 … P)), taken exactly before any share is formed from it. Read as stored, a
+    # side's share of a game it won shared (3 × float32 ⅓ = 1.00000003) differed from one it won
+    # alone, and an unchanged 100% read as a "clear but small" change of 0.000 pp
+    from simcore.accumulate import win_units
+
+    L = win_units(P)
+    win = np.rint(np.asarray(t["win_share"], np.float64).reshape(n, P) * L) / L
     samples: dict[str, np.ndarray] = {}
     info: dict[str, MetricInfo] = {}
 
@@ -257,7 +264,7 @@ def from_tables(game: str, n_players: int, players, games=None, *, path: Path | 
 
     for m, seats in share_metrics(spec, P):
         add(m.key, m.label, m.unit, m.share,
-            win[:, seats[0]] if len(seats) == 1 else win[:, seats].sum(axis=1))
+            win[:, seats[0]] if len(seats) == 1 else np.rint(win[:, seats].sum(axis=1) * L) / L)
     fair = 1.0 / P if spec is None or spec.roles_alike else None
     if "score" in names:
         score = np.asarray(t["score"], np.float64).reshape(n, P)
@@ -779,13 +786,15 @@ def _base_rules(rules_text: str, settings: tuple) -> dict:
 
 
 def anchors(sweep: dict) -> dict[str, tuple[object, str]]:
-    """Per parameter, the value it is held at while another moves, and why: in a grid, the base
-    rules' value when the grid holds it ("the base rules' value"), else the parameter's first value
-    ("its first value"); moving one at a time, always the first value (the only one the others
-    are played with)."""
+    """Per parameter, the value it is held at while another moves, and why: the base rules' value
+    when its values hold it ("the base rules' value"), else the parameter's first value ("its first
+    value"); a one-at-a-time sweep written before it held the others at the base value
+    (sweep.json without ``held``), always the first value (the only one the others were played
+    with)."""
     out = {}
+    by_base = sweep.get("mode") == "grid" or sweep.get("held") == "base"
     for v in sweep["varies"]:
-        base = base_value(sweep, v["name"]) if sweep.get("mode") == "grid" else None
+        base = base_value(sweep, v["name"]) if by_base else None
         hit = next((x for x in v["values"] if base is not None and json_eq(x, base)), None)
         out[v["name"]] = (hit, "the base rules' value") if hit is not None else \
             (v["values"][0], "its first value")

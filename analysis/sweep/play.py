@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import Callable
 
 import numpy as np
-import pyarrow as pa
 
 import simcore
 from simcore import games as registry
@@ -96,6 +95,9 @@ class SweepPlan:
             # a sweep without rows (above the runner's row limit, or --no-raw) plays its variants
             # together; a sweep with rows writes no key (as every sweep did before), so it resumes
             **({"player_rows": False} if not self.player_rows else {}),
+            # one at a time: the others held at the base rules' value where listed (metrics.anchors;
+            # a sweep written before held them at their first value and has no key)
+            **({"held": "base"} if self.mode == "one-at-a-time" else {}),
         }
 
 
@@ -125,8 +127,11 @@ def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
             raise UsageError(f"{option} {v.text}: {spec.name} has no player count to vary")
         if not v.is_players and any(s.path == v.path for s in base):
             raise UsageError(f"{option} {v.text}: also given with --set (give it once)")
-    variants = one_at_a_time(parsed, option) if one_at_a_time_mode else grid(parsed, option)
     src = base_rules(game, rules)
+    # moving one at a time, the others stay at the base rules' value where their list has it (the
+    # shipped game a designer compares against), else at their first value (metrics.anchors)
+    variants = (one_at_a_time(parsed, option, held_at_base(parsed, src.text, [s.text for s in base]))
+                if one_at_a_time_mode else grid(parsed, option))
     plan = SweepPlan(game=game, games=games, seed=seed, varies=parsed, variants=variants,
                      mode="one-at-a-time" if one_at_a_time_mode else "grid", players=players,
                      strategies=strategies, rules=str(rules) if rules is not None else None,
@@ -138,6 +143,20 @@ def plan_sweep(game: str, *, varies: list[str], games: int, seed: int = 0,
     for v in variants:
         plan.preps.append(prepare_variant(plan, v, src))
     return plan
+
+
+def held_at_base(varies, rules_text: str, settings: list[str]) -> list[int]:
+    """Per parameter of a one-at-a-time sweep, the index of the value the others are played with
+    while it stays put: the base rules' value (the rules text with the sweep's own --set) where its
+    list has it, else 0 (its first value)."""
+    from analysis.sweep.metrics import base_value, json_eq
+
+    sweep = {"rules_text": rules_text, "settings": list(settings)}
+    out = []
+    for v in varies:
+        base = None if v.is_players else base_value(sweep, v.name)
+        out.append(next((k for k, x in enumerate(v.values) if base is not None and json_eq(x, base)), 0))
+    return out
 
 
 def prepare_variant(plan: SweepPlan, v: Variant, src=None):
@@ -457,16 +476,7 @@ def chunk_metrics(game: str, n_players: int, players, games) -> tuple[list[str],
     float64[games, metrics])."""
     from analysis.sweep.metrics import from_tables
 
-    from simcore.accumulate import win_units
-
-    # players.parquet's win shares are float32 (a third within 3e-8): each is a whole number of
-    # 1/L, taken exactly before any share is formed from it (a strategy's share per seat, in
-    # units of 1/L², would carry that error times L²)
-    if "win_share" in players.column_names:
-        L = win_units(n_players)
-        w = np.rint(np.asarray(players["win_share"], np.float64) * L) / L
-        players = players.set_column(players.column_names.index("win_share"), "win_share",
-                                     pa.array(w, pa.float64()))
+    # (from_tables takes each float32 win share as the whole number of 1/L it is)
     v = from_tables(game, n_players, players, games)
     keys = list(v.samples)
     x = np.column_stack([v.samples[k] for k in keys]) if keys else np.zeros((v.n_games, 0))
