@@ -22,6 +22,7 @@ never :mod:`analysis.check.presentation`.
 from __future__ import annotations
 
 import json
+import re
 import math
 import os
 import time
@@ -285,7 +286,8 @@ def render_baseline(meta: dict, metrics: Sequence[Measurement], out: str | Path,
         "# (the [[metric]] blocks) with the commands below instead of editing them by hand.",
         "#",
         "# Reproduce the measured run and this file:",
-        f"#   {simulate_command(meta, rules, src)}",
+        # (the rules path as the commands beside it give --out: from where the baseline was written)
+        f"#   {simulate_command(meta, rules if rules == 'default' else (Path(out_name).parent / rules).as_posix(), src)}",
         f"#   balance baseline {src} --out {out_name} --force",
         "# Check the current rules and engine against it (exit 0 pass, 1 regression, 2 usage error,",
         "# 3 undecided at the maximum number of games):",
@@ -488,12 +490,52 @@ def make_baseline(run: str | Path, out: str | Path, *, force: bool = False,
                          "matchup with balance report BASE VARIANT (paired when they share the seed)")
     check_seed(meta.get("seed", 0) + seed_offset, "--seed-offset")   # the seed a check will play
     check_output_file(out, force, inputs=[run], replaces=BASELINE_FILE)
+    measured = measured_rules_path(out) if published_as is None and meta.get("settings") else None
+    if measured is not None:
+        check_measured_rules(measured, meta, out, force)
     meta, metrics = measure_run(run)
     shown_out, shown_run = published_as or (out, run)
+    if measured is not None:
+        # a run played with --set: its rules are no file's; they are written beside the baseline
+        # (as a panel baseline writes each cell's) and the baseline names that file, so that its
+        # commands reproduce the run and a check plays the rules measured, not the file's without
+        # the --set (which failed the very rules measured: "rules differ: setup.start_coins 5 → 0")
+        meta = {**meta, "rules_name": str(measured.resolve())}
     text = render_baseline(meta, metrics, shown_out, source=Path(shown_run).as_posix(), tolerance=tolerance,
                            alpha=alpha, check_games=check_games, seed_offset=seed_offset, beta=beta,
                            batch=batch, smallest=smallest, plan_alpha=plan_alpha)
+    if measured is not None:
+        write_text_atomic(measured, str(meta.get("rules_text") or ""), True)
     return write_text_atomic(out, text, force, replaces=BASELINE_FILE)
+
+
+def measured_rules_path(out: str | Path) -> Path:
+    """Where the rules a baseline of a run played with ``--set`` measured are written: beside it,
+    ``NAME.rules.toml`` for ``NAME.toml``."""
+    out = Path(out)
+    return out.with_name(f"{out.stem}.rules.toml")
+
+
+def check_measured_rules(path: Path, meta: dict, out: str | Path, force: bool) -> None:
+    """Refuse, in one line and before any work, to write the measured rules over a file that is not
+    these rules nor, with ``force``, the rules of the baseline ``out`` replaces (a file of the
+    designer's own is never lost)."""
+    import hashlib
+
+    if not path.exists():
+        return
+    if path.is_dir() or path.is_symlink():
+        raise UsageError(f"{path}: the rules this baseline measured (--set …) are written there, and it "
+                         "is a directory or a link: move it away or choose another --out")
+    text = path.read_bytes()
+    if text == str(meta.get("rules_text") or "").encode():
+        return                                            # these very rules: rewritten as they are
+    if force and Path(out).is_file():
+        old = re.search(r'(?m)^rules_sha256 = "([0-9a-f]+)"', Path(out).read_text(encoding="utf-8", errors="replace"))
+        if old and hashlib.sha256(text).hexdigest() == old.group(1):
+            return                                        # the replaced baseline's own measured rules
+    raise UsageError(f"{path}: the rules this baseline measured (a run played with --set) are written "
+                     "beside it under that name, and it holds other text: move it away or choose another --out")
 
 
 def check_settings(alpha: float, seed_offset: int, tolerance: dict, beta: float = DEFAULT_BETA) -> None:
