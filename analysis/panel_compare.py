@@ -489,7 +489,7 @@ BALANCE_COLUMNS = {"cell": pl.String, "what": pl.String, "fair": pl.Float64, "be
                    "before_high": pl.Float64, "after": pl.Float64, "after_seat": pl.Int64,
                    "after_signed_gap": pl.Float64, "after_low": pl.Float64, "after_high": pl.Float64,
                    "change": pl.Float64, "change_low": pl.Float64, "change_high": pl.Float64,
-                   "verdict": pl.String, "family": pl.Int64}
+                   "verdict": pl.String, "family": pl.Int64, "paired": pl.Boolean}
 
 #: two gaps from fair this close are the same gap: in a 2-player cell the seats' gaps are equal by
 #: construction (56.5% / 43.5%: 6.5 pp each), and only floating-point rounding told them apart
@@ -572,7 +572,8 @@ def seat_balance(c: PanelComparison, alpha: float = ALPHA) -> pl.DataFrame:
     verdict = np.atleast_1d(stats.practical(t["change"].to_numpy(), t["change_low"].to_numpy(),
                                             t["change_high"].to_numpy(), c.smallest - 1e-12))
     return t.with_columns(pl.Series("verdict", list(verdict), dtype=pl.String),
-                          pl.lit(n, pl.Int64).alias("family")).select(list(BALANCE_COLUMNS))
+                          pl.lit(n, pl.Int64).alias("family"),
+                          pl.lit(False).alias("paired")).select(list(BALANCE_COLUMNS))
 
 
 def _seat_gaps(c: PanelComparison) -> pl.DataFrame:
@@ -633,4 +634,55 @@ def run_pair_balance(cmp: pl.DataFrame, base: dict[str, pl.DataFrame], variant: 
                         pl.col("variant").alias("after"), pl.lit(games[0]).alias("games_before"),
                         pl.lit(games[1]).alias("games_after"), pl.lit(players).alias("players"))
     small = float(seats["smallest"][0]) if "smallest" in seats.columns else 0.01
-    return seat_balance(PanelComparison(game="", rows=rows, cells=[""], what="seat", family=0, smallest=small))
+    out = seat_balance(PanelComparison(game="", rows=rows, cells=[""], what="seat", family=0, smallest=small))
+    if out.height == 1 and _all_paired(seats):
+        out = _paired_balance(out, seats, games, players, small)
+    return out
+
+
+def _all_paired(seats: pl.DataFrame) -> bool:
+    """Every seat's change was measured game by game (the same deals on both sides: its interval
+    is the paired one), with a finite interval."""
+    if "paired" not in seats.columns or not bool(seats["paired"].fill_null(False).all()):
+        return False
+    same = (seats["same_games"].is_not_null().to_numpy() if "same_games" in seats.columns
+            else np.zeros(seats.height, bool))          # no game differs: a change of exactly 0
+    finite = np.all([np.isfinite(seats[c].cast(pl.Float64).to_numpy()) for c in ("diff", "diff_low", "diff_high")],
+                    axis=0)
+    return bool(np.all(same | finite))
+
+
+def _paired_balance(out: pl.DataFrame, seats: pl.DataFrame, games: list[int], players: int, small: float,
+                    alpha: float = ALPHA) -> pl.DataFrame:
+    """:func:`run_pair_balance`'s change of the largest gap read on the pairing (designer review:
+    read on both runs' intervals alone it was ~10 times wider than the paired seat changes beside
+    it, and said "cannot tell" even where no game differed): one family of 3P intervals held at
+    once (Bonferroni, each at 1 − alpha/3P), every seat's win share before and after (Wilson's)
+    and its paired change after − before (normal, from the comparison's own paired interval),
+    the after shares also no wider than before + change; the largest gap's change then lies in
+    :func:`analysis.stats.max_distance_change` of those (as a tune's race reads a candidate
+    against its incumbent). Where no game differs the change is 0, exactly."""
+    s = seats.sort("key")
+    P = s.height
+    n = 3 * P
+    fair = 1.0 / players
+    before, after = s["base"].to_numpy().astype(float), s["variant"].to_numpy().astype(float)
+    il, ih = stats.wilson(before * games[0], max(games[0], 1), 1.0 - alpha / n)
+    al, ah = stats.wilson(after * games[1], max(games[1], 1), 1.0 - alpha / n)
+    same = (s["same_games"].is_not_null().to_numpy() if "same_games" in s.columns
+            else np.zeros(P, bool))
+    diff = np.where(same, 0.0, s["diff"].cast(pl.Float64).to_numpy())
+    se = np.where(same, 0.0, (s["diff_high"].cast(pl.Float64).to_numpy() - s["diff_low"].cast(pl.Float64).to_numpy())
+                  / (2 * stats.z_quantile(0.95)))
+    z = stats.z_quantile(1.0 - alpha / n)
+    dl, dh = diff - z * se, diff + z * se
+    cl, ch = np.maximum(al, il + dl), np.minimum(ah, ih + dh)
+    low, high = stats.max_distance_change(il, ih, dl, dh, cl, ch, fair, fair)
+    r = out.row(0, named=True)
+    if "same_games" in s.columns and s["same_games"].is_not_null().all():
+        low = high = 0.0                   # no game differs: every seat's result is the same
+    verdict = str(np.atleast_1d(stats.practical(np.array([r["change"]]), np.array([low]), np.array([high]),
+                                                small - 1e-12))[0])
+    return out.with_columns(pl.lit(low).alias("change_low"), pl.lit(high).alias("change_high"),
+                            pl.lit(verdict).alias("verdict"), pl.lit(n, pl.Int64).alias("family"),
+                            pl.lit(True).alias("paired"))

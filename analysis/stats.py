@@ -613,6 +613,50 @@ def band_distance_range(low, high, lo, hi) -> tuple[np.ndarray, np.ndarray]:
     return smallest, largest
 
 
+def band_difference_range(i_low, i_high, d_low, d_high, lo, hi) -> tuple[np.ndarray, np.ndarray]:
+    """Smallest and largest d(i + δ) − d(i) over the box i ∈ [i_low, i_high], δ ∈ [d_low, d_high]
+    (elementwise), d the distance outside the band [lo, hi] (:func:`analysis.stats.band_distance`).
+
+    d is piecewise linear with breaks at the band's edges, so d(i + δ) − d(i) is linear on each
+    piece of the box cut by the lines i = lo, i = hi, i + δ = lo, i + δ = hi, and its extremes lie
+    at the vertices of those pieces: every vertex has i among the box's edges, the band's edges and
+    band edge − δ edge, and δ among the box's edges and band edge − i. Those points, clipped into
+    the box (a clipped point is still in the box), are all evaluated: exact, not an outer bound."""
+    il, ih = np.asarray(i_low, float), np.asarray(i_high, float)
+    dl, dh = np.asarray(d_low, float), np.asarray(d_high, float)
+    with np.errstate(invalid="ignore"):
+        i = np.stack(np.broadcast_arrays(il, ih, lo + 0 * il, hi + 0 * il, lo - dl, lo - dh,
+                                         hi - dl, hi - dh))
+        i = np.clip(i, il, ih)                                            # (8, k)
+        d = np.stack(np.broadcast_arrays(dl + 0 * i, dh + 0 * i, lo - i, hi - i))
+        d = np.clip(d, dl, dh)                                            # (4, 8, k)
+        h = band_distance(i + d, lo, hi) - band_distance(i, lo, hi)
+    h = h.reshape(-1, h.shape[-1])
+    return h.min(axis=0), h.max(axis=0)
+
+
+def max_distance_change(i_low, i_high, d_low, d_high, c_low, c_high, lo, hi) -> tuple[float, float]:
+    """The range of max_j d(c_j) − max_j d(i_j), d the distance outside the band [lo, hi]
+    (:func:`band_distance`), when every i_j lies in [i_low, i_high], every change δ_j = c_j − i_j in
+    [d_low, d_high] (paired: measured game by game) and every c_j in [c_low, c_high], all at once:
+    a race's candidate against its incumbent, a before/after's largest seat gap from 1/P.
+
+    Per column the change d(i + δ) − d(i) ranges over :func:`band_difference_range`. The maximum's
+    change is at least that of the column that may be the incumbent's farthest (one whose distance
+    may be the largest), so at least the smallest lower end over those, and at most the largest
+    upper end over the columns that may be the candidate's farthest; it is also within the two
+    maxima's own ranges' difference (one event makes every interval hold, so both bounds hold
+    together). Much narrower than that difference alone when the pairing makes the δ narrow."""
+    g_lo, g_hi = band_distance_range(i_low, i_high, lo, hi)
+    f_lo, f_hi = band_distance_range(c_low, c_high, lo, hi)
+    h_lo, h_hi = band_difference_range(i_low, i_high, d_low, d_high, lo, hi)
+    maybe_g = g_hi >= g_lo.max()        # may be the incumbent's farthest column
+    maybe_f = f_hi >= f_lo.max()        # may be the candidate's
+    low = max(float(h_lo[maybe_g].min()), float(f_lo.max() - g_hi.max()))
+    high = min(float(h_hi[maybe_f].max()), float(f_hi.max() - g_lo.max()))
+    return low, high
+
+
 def max_distance_interval(est, cov, lo, hi, scale=1.0, level: float = LEVEL
                           ) -> tuple[float, float, float]:
     """Estimate and ``level`` interval of max_j d_j(θ) / scale_j, d_j the distance of θ_j outside

@@ -1485,15 +1485,31 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
            f"(Seat {r['after_seat']}{side('after')}), a change of "
            f"{pp(r['change'], d)} ({pp_ci(r['change_low'], r['change_high'], d)}), "
            f"{verdict_words(r['verdict'])}")
-    if r["verdict"] == stats.NOT_SHOWN:
+    paired = bool(r.get("paired"))
+    same = paired and "same_games" in cmp.columns and cmp.filter(pl.col("metric") == "seat_win_share")[
+        "same_games"].is_not_null().all()
+    if same:
+        # no game differs: nothing can have moved (designer review: "cannot tell" beside "no game
+        # differs" read as a contradiction)
+        words = (f"Unchanged: no game differs between the runs, so the largest gap of a seat's win share "
+                 f"from {fair} stays {pct(r['before'], d)} pp (Seat {r['before_seat']}{side('before')})")
+    elif r["verdict"] == stats.NOT_SHOWN and paired and r["smallest"] > 0 \
+            and max(abs(r["change_low"]), abs(r["change_high"])) < r["smallest"]:
+        words = (f"Neither by a change that matters: {gap.format(verb='goes from', to='to')}; these games "
+                 f"leave no room for a change of the {100 * r['smallest']:g} pp that matters")
+    elif r["verdict"] == stats.NOT_SHOWN:
         words = (f"These games cannot tell: {gap.format(verb='goes from', to='to')}"
-                 + untold_gap_words(r, d))
+                 + ("; more games would tell" if paired else untold_gap_words(r, d)))
     elif r["change"] < 0:
         words = "Toward: " + gap.format(verb="shrinks from", to="to")
     else:
         words = "Away: " + gap.format(verb="grows from", to="to")
     n = int(r["family"])
-    how = (f" (before → after: the runs' values; the change read on the range that every seat's Wilson "
+    how = (f" (before → after: the runs' values; the change read on the pairing, game by game: every "
+           f"seat's win share before and after and its paired change, all {n} at once, Bonferroni, each "
+           f"at level 1 − 0.05/{n})" if paired and not same else
+           " (before → after: the runs' values)" if same else
+           f" (before → after: the runs' values; the change read on the range that every seat's Wilson "
            f"interval allows, all {n} of both runs at once, Bonferroni, each at level 1 − 0.05/{n}: wider "
            "than a paired test of the gap would be)")
     out = f"{ask} {words}{how}."

@@ -573,8 +573,20 @@ def parameter_effects(a: VariantData, b: VariantData, level: float = stats.LEVEL
         lb, hb = stats.band_distance_range(low[k + P:], high[k + P:], b.fair, b.fair)
         ua = stats.max_distance_interval(mean[k:k + P], cov[k:k + P, k:k + P], a.fair, a.fair)
         ub = stats.max_distance_interval(mean[k + P:], cov[k + P:, k + P:], b.fair, b.fair)
+        lo_b, hi_b = float(lb.max() - ha.max()), float(hb.max() - la.max())
+        seat_keys = [f"seat_win_share_{s + 1}" for s in range(P)]
+        if a.fair == b.fair and a.n_players == b.n_players and all(x in keys for x in seat_keys):
+            # the same seats under both: read the largest gap's change on the seats' paired changes
+            # too, in the same family (analysis.stats.max_distance_change, as a tune's race; the
+            # designer review's sweep page called the 0→6 coins' imbalance change "clear" in one
+            # sentence and a 0→1 change of the same size "within noise" in the next, both read on
+            # the two variants' own intervals alone)
+            j = [keys.index(x) for x in seat_keys]
+            il, ih, dl, dh = low[k:k + P], high[k:k + P], low[j], high[j]
+            lo_b, hi_b = stats.max_distance_change(il, ih, dl, dh, np.maximum(low[k + P:], il + dl),
+                                                   np.minimum(high[k + P:], ih + dh), a.fair, a.fair)
         rows.append({"metric": "balance", "info": BALANCE, "delta": bb - ba,
-                     "low": float(lb.max() - ha.max()), "high": float(hb.max() - la.max()),
+                     "low": lo_b, "high": hi_b,
                      "low_unadjusted": ub[1] - ua[2], "high_unadjusted": ub[2] - ua[1]})
     for j, key in enumerate(keys):
         info = a.info[key]

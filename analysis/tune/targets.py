@@ -37,6 +37,7 @@ from simcore import games as registry
 from simcore.errors import UsageError
 
 from analysis import stats
+from analysis.stats import band_difference_range  # noqa: F401  (re-exported: tests import it here)
 from analysis.sweep.metrics import VariantData, by_deal, joint_mean_cov
 
 DEFAULT_TOL = 1.5          # percentage points
@@ -311,28 +312,6 @@ def evaluate(v: VariantData, targets: tuple[Target, ...], seed: int = 777,
     return Judgement(est, low, high, all_met, n, parts)
 
 
-def band_difference_range(i_low, i_high, d_low, d_high, lo, hi) -> tuple[np.ndarray, np.ndarray]:
-    """Smallest and largest d(i + δ) − d(i) over the box i ∈ [i_low, i_high], δ ∈ [d_low, d_high]
-    (elementwise), d the distance outside the band [lo, hi] (:func:`analysis.stats.band_distance`).
-
-    d is piecewise linear with breaks at the band's edges, so d(i + δ) − d(i) is linear on each
-    piece of the box cut by the lines i = lo, i = hi, i + δ = lo, i + δ = hi, and its extremes lie
-    at the vertices of those pieces: every vertex has i among the box's edges, the band's edges and
-    band edge − δ edge, and δ among the box's edges and band edge − i. Those points, clipped into
-    the box (a clipped point is still in the box), are all evaluated: exact, not an outer bound."""
-    il, ih = np.asarray(i_low, float), np.asarray(i_high, float)
-    dl, dh = np.asarray(d_low, float), np.asarray(d_high, float)
-    with np.errstate(invalid="ignore"):
-        i = np.stack(np.broadcast_arrays(il, ih, lo + 0 * il, hi + 0 * il, lo - dl, lo - dh,
-                                         hi - dl, hi - dh))
-        i = np.clip(i, il, ih)                                            # (8, k)
-        d = np.stack(np.broadcast_arrays(dl + 0 * i, dh + 0 * i, lo - i, hi - i))
-        d = np.clip(d, dl, dh)                                            # (4, 8, k)
-        h = stats.band_distance(i + d, lo, hi) - stats.band_distance(i, lo, hi)
-    h = h.reshape(-1, h.shape[-1])
-    return h.min(axis=0), h.max(axis=0)
-
-
 @dataclass(frozen=True)
 class RaceBounds:
     """One race look on the same games, from one simultaneous family (:func:`race_bounds`): the
@@ -363,7 +342,7 @@ def race_bounds(candidate: VariantData, incumbent: VariantData, targets: tuple[T
     larger critical value and keeps the bound no looser than the unpaired one when the pairing is
     weak: per-game correlations of 0.5 between start-coin settings 8 coins apart, 0.95 between
     settings 2 coins apart, measured on 4-seat Middle-Ages). For every column the range
-    of d(x_i + δ) − d(x_i) over the box of the two intervals (:func:`band_difference_range`, d the
+    of d(x_i + δ) − d(x_i) over the box of the two intervals (:func:`analysis.stats.band_difference_range`, d the
     target's band distance / tolerance). Per target, max_j f_j − max_j g_j (f the candidate's
     distances, g the incumbent's) is at least f_j − g_j at the incumbent's farthest column j, one
     of the columns whose interval may be the largest, so at least the smallest lower end over those;
@@ -394,11 +373,7 @@ def race_bounds(candidate: VariantData, incumbent: VariantData, targets: tuple[T
         sl = slice(a, b)
         g_lo, g_hi = stats.band_distance_range(il[sl], ih[sl], blo, bhi)
         f_lo, f_hi = stats.band_distance_range(cl[sl], ch[sl], blo, bhi)
-        h_lo, h_hi = band_difference_range(il[sl], ih[sl], dl[sl], dh[sl], blo, bhi)
-        maybe_g = g_hi >= g_lo.max()        # may be the incumbent's farthest column
-        maybe_f = f_hi >= f_lo.max()        # may be the candidate's
-        d_low = max(float(h_lo[maybe_g].min()), float(f_lo.max() - g_hi.max()))
-        d_high = min(float(h_hi[maybe_f].max()), float(f_hi.max() - g_lo.max()))
+        d_low, d_high = stats.max_distance_change(il[sl], ih[sl], dl[sl], dh[sl], cl[sl], ch[sl], blo, bhi)
         fc = float(stats.band_distance(mi[sl] + md[sl], blo, bhi).max())
         fi = float(stats.band_distance(mi[sl], blo, bhi).max())
         tot += np.array([fc, f_lo.max(), f_hi.max(), fi, g_lo.max(), g_hi.max(), d_low, d_high]) / t.tol
