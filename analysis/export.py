@@ -53,7 +53,7 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
 
     ``roles`` (games with roles): one ``side`` row per role (the share of games its side wins, Wilson)
     then one ``seat`` row per seat with its share of its role's wins against the equal split, its
-    Wald test against its role's average seat (``seat_p_value``; ``seat_p_adjusted``, Holm over the
+    test against its role's average seat (exact binomial where the games are independent and no win is shared, else Wald; ``seat_p_value``; ``seat_p_adjusted``, Holm over the
     seats of roles of several seats; ``significant``; ``verdict``) and the role's chi-square p-value
     (``p_value``; ``chi2_p_adjusted``, Holm over the roles) (:mod:`analysis.roles`). A role's only
     seat (the Seigneur) is not tested: its ``significant`` and ``verdict`` are empty, as the

@@ -1,7 +1,8 @@
 """The runs of a panel read back: one row per cell (player count and line-up) with every seat's and
 role's win share and its interval (Wilson over the cell's games, :func:`analysis.stats.wilson`: a
-share of 0 or 100% wins still has an interval of some width, and no end leaves [0, 1]), and
-whether a finding holds in every cell.
+share of 0 or 100% wins still has an interval of some width, and no end leaves [0, 1]; a
+rotated-seat cell's over its deals, its seats', sides' and game length's alike,
+:func:`_rotated_seats`), and whether a finding holds in every cell.
 
 The cells are run directories (``balance tune``'s ``confirmations/trial-N/cell-K/``, or any runs of
 one game a designer names, e.g. one ``simulate`` per line-up and player count), each read from its
@@ -31,9 +32,9 @@ side's win share over the cells (:func:`side_finding`: the lone role's side firs
 per player count and by band), then, for each role of several seats, one headline on whether its
 seats take equal shares of its wins (:func:`split_finding`): each seat's share of its role's wins
 against the equal split 1/k, clear when Holm over every such seat of every cell rejects (exact
-binomial tests of the seat's wins among its role's, :func:`_exact_role_p`, where the games are
-independent and every win is one seat's; else Wald tests from the cell's seat covariance,
-:func:`analysis.roles.role_seat_flags`), worded by size on Bonferroni intervals over the same
+binomial tests of the seat's wins among its role's where the games are independent and every win
+is one seat's, else Wald tests from the cell's seat covariance: the run page's p-values,
+:func:`analysis.roles.within_role_p`), worded by size on Bonferroni intervals over the same
 family (:func:`role_seat_calls`), the largest gap named only from a cell where the role won at
 least :data:`MIN_ROLE_WINS` games. Its cells are summarised by player count and strategy
 (:func:`cells_summary`, which the before/after page's lead uses too). The table adds those shares
@@ -45,7 +46,8 @@ printed: :mod:`reports.panel` renders these sentences and computes none of them.
 May import numpy, polars, the standard library, :mod:`simcore`, :mod:`analysis.load` (smallest
 differences, opening a cell), :mod:`analysis.stats` (critical values, intervals, the wording by
 size), :mod:`analysis.roles` (a cell's seats within a role), :mod:`analysis.seats` (a rotated-seat
-cell's seats over its deals) and :mod:`analysis.sweep.metrics`.
+cell's seats and sides over its deals), :mod:`analysis.length` (its game length over its deals; the
+turn limit) and :mod:`analysis.sweep.metrics`.
 """
 
 from __future__ import annotations
@@ -172,8 +174,8 @@ def panel_table(paths, smallest: dict | None = None) -> PanelTable:
             label = f"{label} ({where})"
         labels.append(label)
         # (a share's interval is Wilson's over the cell's games already: cell_summary; a
-        # rotated-seat cell's seats are read over its deals: _rotated_seats)
-        deals = _rotated_seats(r, meta)
+        # rotated-seat cell's seats, sides and game length are read over its deals: _rotated_seats)
+        deals = _rotated_seats(r, meta, v.estimates)
         for key, (info, m, lo, hi) in v.estimates.items():
             n_eff = float(v.n_games)
             if deals is not None and key in deals:
@@ -215,19 +217,28 @@ def turn_limit_of_cells(runs, labels) -> str:
                         about="Their win shares")
 
 
-def _rotated_seats(run: Path, meta: dict) -> dict | None:
+def _rotated_seats(run: Path, meta: dict, estimates: dict | None = None) -> dict | None:
     """A rotated-seat cell (``--rotate-seats``: ``balance tune --panel … --rotate-seats``'s cells, or
-    rotated runs given to ``--cells``) read over its deals, its independent units: per seat metric
-    (``seat_win_share_<s>``), (effective games, low, high) from the seat table
+    rotated runs given to ``--cells``) read over its deals, its independent units: per metric,
+    (effective games, low, high). Each seat (``seat_win_share_<s>``) from the seat table
     (:func:`analysis.seats.seat_table`: the games over the design effect, Kish, and the Wilson
     interval on them). A panel's line-ups of one bot replay the same game in every rotation, so a
     cell of n games holds only n/P independent outcomes, and an interval over its games was half
-    as wide as the deals give (statistics audit s37 #1). None for a cell whose games are its
+    as wide as the deals give (statistics audit s37 #1). In a game with roles, each side
+    (``role_win_share_<role>``, the sum of its seats' shares) the same way, from the seats'
+    per-deal cross-products (:func:`_deal_share_interval`; statistics audit s38 #1: read over the
+    games, a side's 95% interval covered 71% of replayed cells of 100 deals). The game length
+    (``game_length``, given ``estimates``, :func:`analysis.sweep.metrics.cell_summary`'s) by
+    counting each deal as one game: no per-deal sum of lengths is kept, and a deal's g games have
+    at most g times the variance of g independent ones (:func:`analysis.length.deal_bound_interval`;
+    read over the games it covered 67% at 50 deals). None for a cell whose games are its
     independent units. Refused in one line when the run has no per-deal sums to read (statistics
     written before them)."""
     if not meta.get("rotate_seats"):
         return None
-    from analysis.seats import seat_table
+    from analysis import seats as seats_mod
+    from analysis.length import deal_bound_interval
+    from analysis.load import run_pass
 
     rs = open_runs([run])
     if rs.games_per_unit <= 1:
@@ -236,10 +247,65 @@ def _rotated_seats(run: Path, meta: dict) -> dict | None:
         raise UsageError(f"{run}: a rotated-seat run whose statistics have no per-deal sums: its "
                          "games are not independent and a panel cannot read it over its deals; "
                          "play the cell again (or read it alone: balance report RUN)")
-    t = seat_table(rs)
-    return {f"seat_win_share_{int(s) + 1}": (float(e), float(lo), float(hi))
-            for s, e, lo, hi in zip(t["seat"].to_list(), t["effective_games"].to_list(),
-                                    t["ci_low"].to_list(), t["ci_high"].to_list())}
+    t = seats_mod.seat_table(rs)
+    out = {f"seat_win_share_{int(s) + 1}": (float(e), float(lo), float(hi))
+           for s, e, lo, hi in zip(t["seat"].to_list(), t["effective_games"].to_list(),
+                                   t["ci_low"].to_list(), t["ci_high"].to_list())}
+    g = int(rs.games_per_unit)
+    spec = registry.specs().get(rs.game)
+    if spec is not None and not spec.roles_alike:
+        if rs.from_stats:
+            acc = seats_mod.seat_accumulator_from_stats(rs)
+        else:
+            acc = seats_mod.SeatAccumulator(rs.n_players)
+            run_pass(rs, [acc])
+        deals = seats_mod._deal_cross(rs)          # None: statistics without deal_win_cross
+        seat_roles = spec.seat_roles(rs.n_players)
+        for role in dict.fromkeys(seat_roles):
+            mine = [s for s, x in enumerate(seat_roles) if x == role]
+            out[f"role_win_share_{role}"] = _deal_share_interval(
+                acc.total, acc.cross, acc.games, None if deals is None else deals[1], g, mine)
+    est = (estimates or {}).get("game_length")
+    if est is not None:
+        _, m, lo, hi = est
+        n = float(rs.n_games)
+        # cell_summary's normal interval over the games is m ± Z·sd/√n: its sd read back
+        sd = (hi - m) * np.sqrt(n) / z_quantile() if n > 1 and np.isfinite(hi) else float("nan")
+        dlo, dhi = deal_bound_interval(m, sd, n, g)
+        out["game_length"] = (n / g, float(dlo), float(dhi))
+    return out
+
+
+def _deal_share_interval(total, cross, games: int, deal_cross, games_per_deal: int, seats,
+                         level: float = stats.LEVEL) -> tuple[float, float, float]:
+    """(effective games, low, high) of the share Σ_{s ∈ seats} w_s of a rotated-seat run (a side's
+    win share: its seats' shares summed per game), read over its D = games / games_per_deal deals
+    as the seat table reads a seat (:func:`analysis.seats.seat_table`): the Wilson interval at the
+    effective number of games n·v_game / (g·v_deal) (the games over the design effect, Kish), with
+    v_game the per-game variance of the share (from the per-game cross-products ``cross`` = Σ w wᵀ:
+    tie-aware) and v_deal that of its per-deal means (from ``deal_cross`` = Σ_d (Σ_deal w)(Σ_deal
+    w)ᵀ, the statistics' ``deal_win_cross``; :func:`analysis.seats.deal_share_cov`). Where that
+    cannot be estimated (no per-deal cross-products, fewer than two deals, or a share of no
+    variance: a side that won every game or none) each deal counts as one game, D: the design
+    effect is at most g (:attr:`analysis.load.RunSet.games_per_unit`), so that interval covers at
+    least what it claims."""
+    from analysis.seats import deal_share_cov
+
+    idx = list(seats)
+    G = float(games)
+    g = float(games_per_deal)
+    D = G / g
+    p = float(np.asarray(total, dtype=float)[idx].sum()) / G
+    block = np.asarray(cross, dtype=float)[np.ix_(idx, idx)].sum()
+    v_game = (block - G * p * p) / (G - 1) if G > 1 else float("nan")   # per game, sample variance
+    n_eff = D
+    if deal_cross is not None and D >= 2 and v_game > 0:
+        dcov = deal_share_cov(np.asarray(total, dtype=float), deal_cross, G, g)     # of the means
+        v_mean = float(dcov[np.ix_(idx, idx)].sum())
+        if np.isfinite(v_mean) and v_mean > 0:
+            n_eff = v_game / v_mean
+    lo, hi = stats.wilson(p * n_eff, n_eff, level)
+    return float(n_eff), float(lo), float(hi)
 
 
 def _role_seat_rows(run: Path, cell: int, label: str, players: int, games: int) -> list[dict]:
@@ -267,9 +333,10 @@ _ROLE_SEAT_ROWS: dict = {}
 def _role_seat_rows_of(run: Path, cell: int, label: str, players: int, games: int) -> list[dict]:
     """A cell's seats of the roles of several seats, each seat's share of its role's wins
     (:func:`analysis.roles.role_seat_table`: Wilson over the role's wins, this seat's alone) against
-    the equal split 1/k, with the Wald test's p-value of "wins as often as its role's average seat"
-    (the exact binomial test where the games are independent and the role's wins whole,
-    :func:`_exact_role_p`; unadjusted: :func:`role_seat_calls` adjusts over the panel) and the standard error of its share
+    the equal split 1/k, with the p-value of "wins as often as its role's average seat" (the
+    table's: the exact binomial test where the games are independent and no win of the role is
+    shared, else the Wald test, :func:`analysis.roles.within_role_p`; unadjusted:
+    :func:`role_seat_calls` adjusts over the panel) and the standard error of its share
     of the role's wins minus 1/k (delta method; :func:`analysis.roles.role_share_size_intervals`
     at one comparison, whose half-width over z is that se)."""
     from analysis.roles import _seat_mean_cov, has_roles, role_seat_table, role_share_size_intervals
@@ -278,7 +345,9 @@ def _role_seat_rows_of(run: Path, cell: int, label: str, players: int, games: in
     if not has_roles(rs):
         return []
     t = role_seat_table(rs).sort("seat")
-    p = _exact_role_p(t, rs.games_per_unit)
+    # the run page's p-values: exact binomial where the games are independent and no win of the
+    # role is shared, else Wald (analysis.roles.within_role_p, one function for both)
+    p = t["seat_p_value"].to_numpy().astype(float)
     # a seat of a role of several seats, the role with some win (no win: no share of it to compare)
     tested = np.isfinite(p) & np.isfinite(t["share_of_role"].to_numpy().astype(float))
     mean, cov = _seat_mean_cov(rs)
@@ -304,26 +373,21 @@ def _role_seat_rows_of(run: Path, cell: int, label: str, players: int, games: in
 
 
 def _exact_role_p(t: pl.DataFrame, games_per_unit: int) -> np.ndarray:
-    """Per seat of :func:`analysis.roles.role_seat_table` (``t``, sorted by seat), the p-value of
-    "wins as often as its role's average seat" the panel's Holm reads. Where the games are
-    independent and every win of the role is one seat's (whole wins), a seat's wins among the
-    role's N wins are Binomial(N, 1/k) when its k seats win equally often: the exact binomial test
-    (:func:`analysis.stats.binomial_test`). The Wald test (the table's ``seat_p_value``) is
-    anti-conservative at a few dozen wins of the role (statistics audit s37 #2: 7.6–7.9% panels
-    with a false "clear" call at ~40 wins a cell for a claimed 5%). Elsewhere (shared wins, or a
-    rotated-seat run, whose games are not independent) the Wald test from the seat covariance."""
-    p = t["seat_p_value"].to_numpy().astype(float).copy()
-    if games_per_unit > 1:
-        return p
-    wins = t["wins"].to_numpy().astype(float)
-    roles = t["role"].to_list()
-    for role in dict.fromkeys(roles):
-        idx = np.array([i for i, r in enumerate(roles) if r == role])
-        w = wins[idx]
-        if idx.size < 2 or not np.all(np.abs(w - np.round(w)) < 1e-9) or w.sum() < 1:
-            continue
-        exact = stats.binomial_test(np.round(w), float(np.round(w.sum())), 1.0 / idx.size)
-        p[idx] = np.where(np.isfinite(p[idx]), exact, p[idx])
+    """Per seat of a table of :func:`analysis.roles.role_seat_table`'s columns (``t``, sorted by
+    seat: role, wins, seat_p_value), the p-value of "wins as often as its role's average seat":
+    :func:`analysis.roles.within_role_p`, the one function the run page's table uses too. Where the
+    games are independent and every win of the role is one seat's (here: the seats' wins whole
+    numbers), a seat's wins among the role's N wins are Binomial(N, 1/k) when its k seats win
+    equally often: the exact binomial test. The Wald test is anti-conservative at a few dozen wins
+    of the role (statistics audit s37 #2: 7.6–7.9% panels with a false "clear" call at ~40 wins a
+    cell for a claimed 5%). Elsewhere (shared wins, or a rotated-seat run, whose games are not
+    independent) the Wald test from the seat covariance. :func:`_role_seat_rows_of` reads the
+    table's own ``seat_p_value``, which already is this (and knows the shared wins: statistics
+    audit s38 #2)."""
+    from analysis.roles import within_role_p
+
+    p, _ = within_role_p(t["seat_p_value"].to_numpy().astype(float), t["wins"].to_numpy().astype(float),
+                         t["role"].to_list(), games_per_unit)
     return p
 
 
@@ -994,7 +1058,7 @@ def target_finding(judged: pl.DataFrame, targets, role_labels: dict[str, str] | 
     interval when at most :data:`NAMED_CELLS` cells share an outcome), then the intervals' level.
     "Design target role=seigneur:25%:5 (the Seigneur's win share from 20.0% to 30.0%): missed in 3
     of the 4 cells (…); met in 1 (4p harsh-lord + 3×fair-share: 24.1%, 21.0–27.4)."."""
-    from analysis.skill_target import _band_words, _decided_words, _deciding, run_sentences
+    from analysis.skill_target import _band_words, _decided_words, _deciding
 
     role_labels = role_labels or {}
     if not judged.height:
@@ -1027,4 +1091,9 @@ def target_finding(judged: pl.DataFrame, targets, role_labels: dict[str, str] | 
                 said = "" if len(names) == n else cells_summary(names, every)
             parts.append(f"{head} ({said})" if said else head)
         out.append(f"Design target {t.text} ({band}): " + "; ".join(parts) + ".")
-    return out + run_sentences(judged, tuple(targets), role_labels)[-1:]
+    level = float(judged["level"][0])
+    # (the page bolds a lead sentence up to its first ": ": the question, not the whole sentence)
+    return out + [f"How the targets are read: each interval at {100 * level:.4g}%, Bonferroni over the "
+                  f"{judged.height} shares judged, all of them together at 95%; met, every interval "
+                  "inside the target's band; missed, one wholly outside it; unclear, neither (more "
+                  "games would tell)."]

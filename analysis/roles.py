@@ -10,8 +10,11 @@ shares of its players summed per game), with a Wilson interval over games, and p
 :func:`role_seat_table` answers the second: per seat, its share of its own role's wins against the
 equal split 1/k among the role's k seats, with a Wilson interval, and a chi-square test of "the
 role's seats are equal" per role. The seats of the roles of several seats are one family of
-comparisons, adjusted by Holm (:func:`role_seat_flags`, Wald tests from the seats' joint win-share
-covariance); the chi-square tests of the roles are a second family, Holm over the roles.
+comparisons, adjusted by Holm (:func:`role_seat_flags`): each seat's test is the exact binomial
+test of its wins among its role's wins against 1/k where the games are independent and every win
+of the role is one seat's (:func:`within_role_p`, the test a panel's cells use too), else the Wald
+test from the seats' joint win-share covariance (shared wins, or a rotated-seat run); the
+chi-square tests of the roles are a second family, Holm over the roles.
 
 Roles come from the players' ``role`` column (a string, or an integer code indexing the spec's
 roles in declaration order); a run without that column has one role, ``player``, and these tables
@@ -144,12 +147,53 @@ def _role_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
 ALPHA = 0.05
 
 
-def role_seat_flags(mean, cov, seat_roles, alpha: float = ALPHA):
+def within_role_p(wald_p, wins, seat_roles, games_per_unit: int = 1, whole=None
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(p_value, exact) per seat of "this seat wins as often as the average seat of its role", the
+    p-values a run's page and a panel's cells adjust (one function, so the two cannot drift).
+
+    Where the games are independent (``games_per_unit`` 1: not a rotated-seat run) and every win
+    of the role is one seat's (``whole``: per seat, True when none of its wins was shared; None:
+    when its wins add up to a whole number, all a caller holding only the sums can check), the k
+    seats of a role winning equally often make a seat's wins among the role's N wins
+    Binomial(N, 1/k), whatever the chance that the role wins a game: the exact binomial test
+    (:func:`analysis.stats.binomial_test`, two-sided, as R's ``binom.test`` and scipy's
+    ``binomtest``). The Wald test is anti-conservative at a few dozen wins of the role (statistics
+    audit s37 #2, s38 #2: a run's table flagged some Censitaire of a fair split in 9.7% of runs at
+    ~10 Censitaire wins and 6.3% at ~20, for a claimed 5%; exact, 1.8% and 2.5%). Elsewhere, and
+    for a role with no win (N = 0) or a seat not tested (a role's only seat: nan), ``wald_p`` is
+    kept. ``exact`` says which seats got the exact test."""
+    p = np.asarray(wald_p, dtype=float).copy()
+    exact = np.zeros(p.size, dtype=bool)
+    if games_per_unit > 1:
+        return p, exact
+    w = np.asarray(wins, dtype=float)
+    roles = list(seat_roles)
+    ok = (np.abs(w - np.round(w)) < 1e-9) if whole is None else np.asarray(whole, dtype=bool)
+    for role in dict.fromkeys(roles):
+        idx = np.array([i for i, r in enumerate(roles) if r == role])
+        if idx.size < 2 or not np.all(ok[idx]) or not np.all(np.abs(w[idx] - np.round(w[idx])) < 1e-9):
+            continue
+        n = float(np.round(w[idx].sum()))
+        if n < 1:
+            continue
+        live = np.isfinite(p[idx])
+        p[idx[live]] = stats.binomial_test(np.round(w[idx[live]]), n, 1.0 / idx.size)
+        exact[idx[live]] = True
+    return p, exact
+
+
+def role_seat_flags(mean, cov, seat_roles, alpha: float = ALPHA, *, wins=None, games_per_unit: int = 1,
+                    whole=None):
     """(seat_p_value, seat_p_adjusted, flag) per seat of "this seat wins as often as the average
-    seat of its role": the Wald test of the contrast d_i = w_i − mean of w_j over the role's seats,
+    seat of its role", Holm over every seat of every role of several seats (one family). A seat
+    alone in its role is not tested (nan).
+
+    Without ``wins``: the Wald test of the contrast d_i = w_i − mean of w_j over the role's seats,
     with its variance from the joint covariance ``cov`` of the seats' mean win shares (tie-aware,
-    and the contrasts of one role are correlated), Holm over every seat of every role of several
-    seats (one family). A seat alone in its role is not tested (nan)."""
+    and the contrasts of one role are correlated). With ``wins`` (each seat's Σ win share) the
+    exact binomial test replaces it where the games are independent and the role's wins whole
+    (:func:`within_role_p`, ``games_per_unit`` and ``whole`` as there): the run page's table."""
     mean = np.asarray(mean, dtype=float)
     cov = np.asarray(cov, dtype=float)
     P = mean.size
@@ -167,6 +211,8 @@ def role_seat_flags(mean, cov, seat_roles, alpha: float = ALPHA):
     dcov = C @ cov @ C.T
     _, pval = stats.wald_vs(d, dcov, 0.0)
     pval = np.where(tested, pval, np.nan)
+    if wins is not None:
+        pval, _ = within_role_p(pval, wins, roles, games_per_unit, whole)
     padj = stats.holm(pval)
     return pval, padj, np.nan_to_num(padj, nan=1.0) < alpha
 
@@ -220,9 +266,11 @@ def role_seat_table(rs: RunSet, seat_acc=None) -> pl.DataFrame:
     Columns: role, role_label, seat, seat_label, games, wins, win_share, ci_low, ci_high (Wilson over
     games), share_of_role (wins / the role's wins), share_low, share_high (Wilson over the role's
     wins; 95 %, this seat's alone: unadjusted; nan for a role's only seat, whose share is exactly 1), equal_share (1 / seats of the role), diff
-    (share_of_role − equal_share), seat_p_value (Wald test of "wins as often as its role's average
-    seat", :func:`role_seat_flags`), seat_p_adjusted (Holm over every seat of every role of several
-    seats: one family), significant (seat_p_adjusted < 0.05: in a game whose seats of a role are
+    (share_of_role − equal_share), seat_p_value (test of "wins as often as its role's average
+    seat", :func:`role_seat_flags`: the exact binomial test of the seat's wins among its role's
+    against 1/k where the games are independent and no win of the role is shared, else the Wald
+    test from the seats' joint win-share covariance), seat_p_adjusted (Holm over every seat of
+    every role of several seats: one family), significant (seat_p_adjusted < 0.05: in a game whose seats of a role are
     alike, some seat is flagged in at most 5 % of runs), verdict (the gap worded by its size against
     smallest: 1 pp of the role's wins unless the run set says otherwise; the size read on the
     Bonferroni interval over the same seats, :func:`role_share_size_intervals`), and per role: chi2, dof, p_value of "the role's seats win equally
@@ -233,19 +281,27 @@ def role_seat_table(rs: RunSet, seat_acc=None) -> pl.DataFrame:
         f, L = rs.stats.fixed, rs.stats.layout["win_units"]
         agg = pl.DataFrame({"role": rs.stats.layout["seat_roles"],
                             "seat": np.arange(rs.n_players, dtype=np.int8),
-                            "games": f["cell_n"].sum(axis=1), "wins": f["cell_win"].sum(axis=1) / L})
+                            "games": f["cell_n"].sum(axis=1), "wins": f["cell_win"].sum(axis=1) / L,
+                            "_shared": f["cell_shared"].sum(axis=1)})
     else:
         lf = rs.players(["seat", _role_column(rs), "win_share"]).with_columns(_role_expr(rs))
+        w = pl.col("win_share").cast(pl.Float64)
         agg = collect(lf.group_by("role", "seat").agg(
             pl.len().alias("games"),
-            pl.col("win_share").cast(pl.Float64).sum().alias("wins"),
+            w.sum().alias("wins"),
+            ((w > 0) & (w < 1)).sum().alias("_shared"),      # the seat's shared wins
         ))
     order = _order(rs)
     shown = role_names(rs)
     seat_roles = dict(zip(agg["seat"].to_list(), agg["role"].to_list()))
     mean, cov = _seat_mean_cov(rs, seat_acc)
     roles_of = [seat_roles[s] for s in range(rs.n_players)]
-    spval, spadj, sflag = role_seat_flags(mean, cov, roles_of)
+    by_seat = agg.sort("seat")
+    # the exact binomial test where the games are independent and no win of the role was shared,
+    # else Wald (within_role_p; a panel's cells read these p-values)
+    spval, spadj, sflag = role_seat_flags(mean, cov, roles_of, wins=by_seat["wins"].to_numpy(),
+                                          games_per_unit=rs.games_per_unit,
+                                          whole=by_seat["_shared"].to_numpy() == 0)
     size_low, size_high = role_share_size_intervals(mean, cov, roles_of, np.isfinite(spval))
     small = rs.smallest_of("share")
     u = float(rs.games_per_unit)         # a rotated run's deals weigh as one game each

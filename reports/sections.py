@@ -930,7 +930,8 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
             "95% Wilson intervals over games, each role's alone: unadjusted)"
             + ("; the right chart how a role's wins split among its seats, against an equal split "
                "(unadjusted intervals). Verdicts on seats are Holm-adjusted over every seat that "
-               "shares its role with another (Wald tests from the seats' joint win-share "
+               "shares its role with another (exact binomial tests of a seat's wins among its role's where "
+                "the games are independent and no win is shared, else Wald tests from the seats' joint win-share "
                "covariance), the chi-square tests over the roles." if split else
                ". Every role has one seat here, so there is no split of a role's wins among its "
                "seats to test.")

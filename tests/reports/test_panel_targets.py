@@ -69,14 +69,14 @@ def test_each_cell_is_judged_on_its_own_shares(panel, tmp_path):
     text = " ".join(done.stdout.split())
     for t, by in outcomes.items():
         said = text[text.index(f"Design target {t} "):]
-        said = said[:min(i for i in (said.find("Design target", 1), said.find("(Each interval")) if i > 0)]
+        said = said[:min(i for i in (said.find("Design target", 1), said.find("How the targets are read"), len(said)) if i > 0)]
         for outcome in ("met", "missed", "unclear"):
             k = sum(v == outcome for v in by.values())
             if k == len(cells):
                 assert f"{outcome} in all {len(cells)} cells" in said, said
             elif k:
                 assert f"{outcome} in {k}" in said, said
-    assert f"Bonferroni over the {m} shares judged" in text
+    assert f"How the targets are read: each interval at {100 * (1 - 0.05 / m):.4g}%, Bonferroni over the {m} shares judged" in text
     # the sides first, then the targets
     lines = [x.strip() for x in done.stdout.splitlines()]
     assert lines.index(next(x for x in lines if x.startswith("The other side"))) < \
