@@ -569,11 +569,30 @@ def seat_balance(c: PanelComparison, alpha: float = ALPHA) -> pl.DataFrame:
         (pl.col("after") - pl.col("before")).alias("change"),
         (pl.col("after_low") - pl.col("before_high")).alias("change_low"),
         (pl.col("after_high") - pl.col("before_low")).alias("change_high"))
+    paired = c.what == "seat" and c.family != 0 and _all_paired(c.rows)
+    if paired:
+        # every seat of every cell paired game by game (two panels of the same deals): each cell's
+        # change read on its seats' paired changes too, one family over every cell (3 intervals a
+        # seat: before, after and the change; paired_gap_range)
+        n = 3 * c.rows.height
+        lows, highs = [], []
+        for cell in t["cell"].to_list():
+            r = c.rows.filter(pl.col("cell") == cell)
+            gb = r["effective_games_before"] if "effective_games_before" in r.columns else r["games_before"]
+            ga = r["effective_games_after"] if "effective_games_after" in r.columns else r["games_after"]
+            same = (r["diff"].cast(pl.Float64).to_numpy() == 0) & ~np.isfinite(r["diff_low"].cast(pl.Float64).to_numpy())
+            lo, hi = paired_gap_range(r["before"], r["after"], gb.fill_null(r["games_before"]),
+                                      ga.fill_null(r["games_after"]), r["diff"], r["diff_low"], r["diff_high"],
+                                      same, 1.0 / int(r["players"][0]), n, alpha)
+            lows.append(lo)
+            highs.append(hi)
+        t = t.with_columns(pl.Series("change_low", lows, dtype=pl.Float64),
+                           pl.Series("change_high", highs, dtype=pl.Float64))
     verdict = np.atleast_1d(stats.practical(t["change"].to_numpy(), t["change_low"].to_numpy(),
                                             t["change_high"].to_numpy(), c.smallest - 1e-12))
     return t.with_columns(pl.Series("verdict", list(verdict), dtype=pl.String),
                           pl.lit(n, pl.Int64).alias("family"),
-                          pl.lit(False).alias("paired")).select(list(BALANCE_COLUMNS))
+                          pl.lit(paired).alias("paired")).select(list(BALANCE_COLUMNS))
 
 
 def _seat_gaps(c: PanelComparison) -> pl.DataFrame:
@@ -645,11 +664,37 @@ def _all_paired(seats: pl.DataFrame) -> bool:
     is the paired one), with a finite interval."""
     if "paired" not in seats.columns or not bool(seats["paired"].fill_null(False).all()):
         return False
-    same = (seats["same_games"].is_not_null().to_numpy() if "same_games" in seats.columns
-            else np.zeros(seats.height, bool))          # no game differs: a change of exactly 0
     finite = np.all([np.isfinite(seats[c].cast(pl.Float64).to_numpy()) for c in ("diff", "diff_low", "diff_high")],
                     axis=0)
+    # no game differs: a change of exactly 0 (a run pair's same_games; a panel's row without an interval)
+    same = (seats["same_games"].is_not_null().to_numpy() if "same_games" in seats.columns
+            else (seats["diff"].cast(pl.Float64).to_numpy() == 0) & ~finite)
     return bool(np.all(same | finite))
+
+
+def paired_gap_range(before, after, games_before, games_after, diff, diff_low, diff_high, same, fair: float,
+                     n: int, alpha: float = ALPHA) -> tuple[float, float]:
+    """The range of the change of one cell's largest seat gap from ``fair``, read on the pairing:
+    every seat's win share before and after (Wilson's at 1 − alpha/n, over each side's games, a
+    rotated cell's effective games) and its paired change (normal, from the comparison's own 95%
+    paired interval, at 1 − alpha/n), the after shares also within before + change, all held at
+    once with the rest of an n-interval family (Bonferroni); then
+    :func:`analysis.stats.max_distance_change`. ``same``: seats where no game differs (a change of
+    exactly 0)."""
+    b, a = (np.asarray(x, dtype=float) for x in (before, after))
+    gb, ga = (np.broadcast_to(np.asarray(x, dtype=float), b.shape) for x in (games_before, games_after))
+    il, ih = stats.wilson(b * gb, np.maximum(gb, 1.0), 1.0 - alpha / n)
+    al, ah = stats.wilson(a * ga, np.maximum(ga, 1.0), 1.0 - alpha / n)
+    same = np.asarray(same, dtype=bool)
+    d = np.where(same, 0.0, np.asarray(diff, dtype=float))
+    se = np.where(same, 0.0, (np.asarray(diff_high, dtype=float) - np.asarray(diff_low, dtype=float))
+                  / (2 * stats.z_quantile(0.95)))
+    z = stats.z_quantile(1.0 - alpha / n)
+    dl, dh = d - z * se, d + z * se
+    cl, ch = np.maximum(al, il + dl), np.minimum(ah, ih + dh)
+    if same.all():
+        return 0.0, 0.0                    # no game differs: every seat's result is the same
+    return stats.max_distance_change(il, ih, dl, dh, cl, ch, fair, fair)
 
 
 def _paired_balance(out: pl.DataFrame, seats: pl.DataFrame, games: list[int], players: int, small: float,
@@ -665,22 +710,11 @@ def _paired_balance(out: pl.DataFrame, seats: pl.DataFrame, games: list[int], pl
     s = seats.sort("key")
     P = s.height
     n = 3 * P
-    fair = 1.0 / players
-    before, after = s["base"].to_numpy().astype(float), s["variant"].to_numpy().astype(float)
-    il, ih = stats.wilson(before * games[0], max(games[0], 1), 1.0 - alpha / n)
-    al, ah = stats.wilson(after * games[1], max(games[1], 1), 1.0 - alpha / n)
     same = (s["same_games"].is_not_null().to_numpy() if "same_games" in s.columns
             else np.zeros(P, bool))
-    diff = np.where(same, 0.0, s["diff"].cast(pl.Float64).to_numpy())
-    se = np.where(same, 0.0, (s["diff_high"].cast(pl.Float64).to_numpy() - s["diff_low"].cast(pl.Float64).to_numpy())
-                  / (2 * stats.z_quantile(0.95)))
-    z = stats.z_quantile(1.0 - alpha / n)
-    dl, dh = diff - z * se, diff + z * se
-    cl, ch = np.maximum(al, il + dl), np.minimum(ah, ih + dh)
-    low, high = stats.max_distance_change(il, ih, dl, dh, cl, ch, fair, fair)
+    low, high = paired_gap_range(s["base"], s["variant"], games[0], games[1], s["diff"], s["diff_low"],
+                                 s["diff_high"], same, 1.0 / players, n, alpha)
     r = out.row(0, named=True)
-    if "same_games" in s.columns and s["same_games"].is_not_null().all():
-        low = high = 0.0                   # no game differs: every seat's result is the same
     verdict = str(np.atleast_1d(stats.practical(np.array([r["change"]]), np.array([low]), np.array([high]),
                                                 small - 1e-12))[0])
     return out.with_columns(pl.lit(low).alias("change_low"), pl.lit(high).alias("change_high"),

@@ -903,7 +903,11 @@ def binomial_test(successes, n, p: float) -> np.ndarray:
         log_c = np.concatenate(([0.0], np.cumsum(steps)))
         log_pmf = log_c + k * math.log(p) + (ni - k) * math.log1p(-p)
         seen = log_pmf[int(xi)]
-        pmf = np.exp(log_pmf - seen)            # relative to the count seen: no underflow there
+        # relative to the count seen (no underflow there); the counts far likelier than it may
+        # overflow to inf, which the sum leaves out as it should (a numpy warning reached the
+        # designer's terminal before the panel's lead: the designer review's #8)
+        with np.errstate(over="ignore"):
+            pmf = np.exp(log_pmf - seen)
         total = float(pmf[pmf <= 1.0 + 1e-7].sum()) * math.exp(seen)
         out.flat[i] = min(1.0, total)
     return out.reshape(np.shape(np.asarray(successes))) if np.ndim(successes) else out

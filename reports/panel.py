@@ -557,16 +557,25 @@ def balance_sentence(balance: pl.DataFrame, smallest: float, most: int = 5) -> s
         return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
     clear = pl.col("verdict") != stats.NOT_SHOWN
+    paired = "paired" in balance.columns and bool(balance["paired"].fill_null(False).all())
+    # read on the pairing, a change within noise may still be bounded inside the smallest
+    # difference that matters: "no change that matters", not "cannot tell"
+    steady = (pl.col("change_low").abs() < smallest) & (pl.col("change_high").abs() < smallest) & pl.lit(paired)
     shrinks = balance.filter(clear & (pl.col("change") < 0)).sort("change")
     grows = balance.filter(clear & (pl.col("change") > 0)).sort("change", descending=True)
-    untold = balance.filter(~clear)
+    level = balance.filter(~clear & steady)
+    untold = balance.filter(~clear & ~steady)
     parts = []
     if shrinks.height:
         parts.append(f"shrinks in {said(shrinks, True)}")
     if grows.height:
         parts.append(f"grows in {said(grows, True)}")
+    if level.height:
+        parts.append(f"moves by less than the {100 * smallest:g} pp that matters in {said(level, True)}")
     why = ""
-    if untold.height:          # the untold cell whose gap moved most, in the seats' words
+    if untold.height and paired:
+        why = "; more games would tell"
+    elif untold.height:        # the untold cell whose gap moved most, in the seats' words
         from reports.text import untold_gap_words
 
         r = untold.with_columns(pl.col("change").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
@@ -592,9 +601,15 @@ def balance_sentence(balance: pl.DataFrame, smallest: float, most: int = 5) -> s
 
 
 def _balance_how(balance: pl.DataFrame) -> str:
+    n = int(balance["family"][0])
+    if "paired" in balance.columns and bool(balance["paired"].fill_null(False).all()):
+        # (analysis.panel_compare.paired_gap_range: the cells' seats paired game by game)
+        return (f"before → after: the runs' values; each change read on the pairing, game by game: "
+                f"every seat's win share before and after and its paired change in every cell, all "
+                f"{n} at once, Bonferroni")
     return (f"before → after: the runs' values; each change read on the range that every seat's "
             f"interval over every seat of every cell of both panels allows, Bonferroni over "
-            f"{int(balance['family'][0])}, wider than a paired test would be")
+            f"{n}, wider than a paired test would be")
 
 
 def balance_note(balance: pl.DataFrame) -> str:
