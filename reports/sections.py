@@ -761,6 +761,10 @@ def replay_line(rs: RunSet, t: dict) -> str | None:
         article = "the" if int(r["seats"]) == 1 else "a"
         query = f"role={r['role']} loses max score"
         what = f"a game {article} {r['role_label']} lost with its highest score"
+        # what "why" is about: the side that wins least (the designer review read "To see why in
+        # sg-start3, look at a game the Seigneur lost" as a sentence missing its object)
+        side = (f"the {r['role_label']}" if int(r["seats"]) == 1 else f"the {r['role_label']}s")
+        why = f"To see why {side} {'wins' if int(r['seats']) == 1 else 'win'} least"
         hook = hook_for(rs.game)
         if hook is not None and hasattr(hook, "replay_focus"):     # the game's own telling game
             query, what = hook.replay_focus(r["role"], r["role_label"])
@@ -777,8 +781,8 @@ def replay_line(rs: RunSet, t: dict) -> str | None:
     else:
         return None
     step = getattr(hook_for(rs.game), "REPLAY_STEP", "turn by turn")     # (Fief: round by round)
-    return (f"To see why, look at {what}, {step}: balance replay {rs.paths[0]} --find '{query}' "
-            f"(any game: --game N).{_replay_cost(rs, rows)}")
+    return (f"{why if 'roles' in t else 'To see why'}, look at {what}, {step}: balance replay "
+            f"{rs.paths[0]} --find '{query}' (any game: --game N).{_replay_cost(rs, rows)}")
 
 
 def _seat_flagged(r: dict) -> bool:
@@ -1060,6 +1064,8 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
                 said = re.sub(r"^To see why, look at a game seat (\d+) \(the weakest\) lost",
                               lambda m: f"To see why seat {m.group(1)} is the weakest in {vlabel}, look at a "
                                         "game it lost", line)
+                if said == line and re.match(r"^To see why \w", line) and not line.startswith("To see why,"):
+                    said = line.replace(", look at", f" in {vlabel}, look at", 1)   # (a side: "… wins least in B")
                 cmp_secs[-1].sentences.append(said if said != line else line.replace("To see why", f"To see why in {vlabel}"))
         cmp_secs.append(Section(
             f"{name}_how", f"How this is measured: {vlabel} vs {rs.label}",

@@ -648,10 +648,14 @@ def _page(title: str, meta: pl.DataFrame, secs: list[Section], png: dict[str, by
 def _lead_html(text: str) -> str:
     """A lead sentence with its answer in bold, the rest in the page's weight (review V #11: whole
     paragraphs in bold, nothing stood out): the question and its answer up to the first ": "; a
-    sentence without one (within its first 160 characters) stays bold whole."""
+    sentence without one (within its first 160 characters) stays bold whole if it is a short
+    headline (120 characters at most), else plain."""
     cut = text.find(": ")
     if not 0 < cut <= 160:
-        return f"<b>{html.escape(text)}</b>"
+        # a short headline stays bold whole; a longer paragraph without a question and its answer
+        # (a panel before/after's "Seat 3 moved in 2 of 3 cells, …") is plain: the designer review
+        # found twelve lines of solid bold, where nothing stood out
+        return f"<b>{html.escape(text)}</b>" if len(text) <= 120 else html.escape(text)
     return f"<b>{html.escape(text[:cut + 1])}</b>{html.escape(text[cut + 1:])}"
 
 
