@@ -1089,6 +1089,13 @@ def target_finding(judged: pl.DataFrame, targets, role_labels: dict[str, str] | 
                                  for c in names)
             else:                             # every cell: no list; else the cells, summarised
                 said = "" if len(names) == n else cells_summary(names, every)
+                if outcome == "missed":
+                    # how far off: the cell nearest the band, with its share (designer review: a bare
+                    # "missed in all 4 cells" left the designer guessing by how much)
+                    near = min(names, key=lambda c: max(decided[c]["band_low"] - decided[c]["win_share"],
+                                                        decided[c]["win_share"] - decided[c]["band_high"]))
+                    said += ("; " if said else "") + f"nearest the band, {near}: " + \
+                        _decided_words(decided[near], t).split(" (", 1)[1][:-1]
             parts.append(f"{head} ({said})" if said else head)
         out.append(f"Design target {t.text} ({band}): " + "; ".join(parts) + ".")
     level = float(judged["level"][0])

@@ -87,3 +87,16 @@ def test_a_target_the_panel_cannot_judge_is_one_line(panel, tmp_path):
     done = balance("report", panel, "--out", tmp_path / "page", "--target", "seat-balance", check=False)
     assert done.returncode == 2 and "no single fair share" in done.stderr, done.stderr
     assert not (tmp_path / "page").exists()
+
+
+def test_a_target_missed_everywhere_names_the_nearest_cell(panel, tmp_path):
+    done = balance("report", panel, "--out", tmp_path / "page", "--target", "role=seigneur:10%:5")
+    text = " ".join(done.stdout.split())
+    cells = sorted(p for p in panel.iterdir() if (p / "run.json").is_file())
+    with open(tmp_path / "page" / "targets.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert {r["outcome"] for r in rows} == {"missed"}
+    dist = {r["cell"]: max(0.05 - float(r["win_share"]), float(r["win_share"]) - 0.15) for r in rows}
+    near = min(dist, key=dist.get)
+    assert len(rows) == len(cells)
+    assert f"missed in all {len(cells)} cells (nearest the band, {near}: " in text, text[:600]
