@@ -494,8 +494,11 @@ def register(app: typer.Typer) -> None:
                              "remove it and record the panel again")
         if panel is not None or lineup or players is not None:
             if not is_panel_baseline(baseline):
-                raise UsageError(f"--panel: --baseline {baseline} is not a panel baseline directory "
-                                 "(record one with balance baseline --panel NAME --out DIR)")
+                # name the option typed (the designer review: --players 3 was blamed on --panel)
+                typed = "--panel" if panel is not None else "--lineup" if lineup else "--players"
+                raise UsageError(f"{typed}: picks cells of a panel baseline, and --baseline {baseline} is "
+                                 "one run's (a check plays its own configuration; a panel baseline is "
+                                 "recorded with balance baseline --panel NAME --out DIR)")
         if is_panel_baseline(baseline):
             given = [o for o, v in (("RUN", run), ("--against-rules", against_rules),
                                     ("--save-run", save_run)) if v is not None]

@@ -58,3 +58,13 @@ def test_a_file_of_the_designers_under_that_name_is_never_lost(tmp_path):
     other = _played(tmp_path, "other", coins=7)
     balance("baseline", other, "--out", out, "--tolerance", "3", "--score-tolerance", "6", "--force")
     assert mine.read_text() == json.loads((other / "run.json").read_text())["rules_text"]
+
+
+def test_players_on_a_run_baseline_names_players(tmp_path):
+    """(Designer review #18: ``check --players 3`` on one run's baseline blamed ``--panel``.)"""
+    run = _played(tmp_path, "run")
+    out = tmp_path / "coins.toml"
+    balance("baseline", run, "--out", out, "--tolerance", "3", "--score-tolerance", "6")
+    for option, value in (("--players", "3"), ("--lineup", "balanced")):
+        done = balance("check", "--baseline", out, option, value, check=False)
+        assert done.returncode == 2 and done.stderr.strip().splitlines()[-1].startswith(f"error: {option}:"), done.stderr
