@@ -196,6 +196,14 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     say("Drawing the figures")
     secs, figs = build_sections(base, base_rs, cmps, played, side,
                                 variants=None if side_by_side else groups[1:], comparisons=comparisons)
+    # runs of one configuration are read as one run: said first, on the page and the terminal (the
+    # designer review: two seeds of the same rules, meant as a before/after with a --set
+    # forgotten, became one 40,000-game report without a word)
+    pooled = [pooled_words(g) for g in groups if len(g.paths) > 1]
+    if pooled and secs:
+        secs[0].sentences[0:0] = pooled
+    if pooled and answers is not None:
+        answers[0:0] = pooled
     if skill is not None:                 # before the glossary, the last section
         from reports.skill import skill_section
         secs.insert(len(secs) - 1, skill_section(skill, figs, base_rs.n_players, smallest))
@@ -280,10 +288,21 @@ COMPARISON_COLUMNS = ("before", "after", "metric", "key", "label", "kind", "base
                       "size_high", "verdict", "paired", "same_games", "change_at_most")
 
 
+def pooled_words(g) -> str:
+    """The sentence saying that runs were pooled: which directories, that they share the game,
+    rules, bots and players, the games read as one run, and how to compare them instead."""
+    names = [p.name for p in g.paths]
+    shown = ", ".join(names[:-1]) + " and " + names[-1] if len(names) <= 4 else \
+        f"{', '.join(names[:3])} and {len(names) - 3} more"
+    return (f"Pooled: {shown} have the same game, rules, bots and players, so they are read as one run "
+            f"of {g.n_games:,} games ({g.label}); to compare them as a before/after instead: balance "
+            f"report --no-pool {' '.join(str(p) for p in g.paths[:2])} --out DIR.")
+
+
 def _after_warning(sentences: list, k: int) -> int:
     """Where the ``k``-th sentence of a page's lead is, not counting a turn-limit warning that leads
     it (:func:`reports.text.turn_limit_lines`): lines placed "after the seats' answer" stay after it."""
-    skip = 1 if sentences and str(sentences[0]).startswith("Warning: ") else 0
+    skip = sum(1 for x in sentences[:2] if str(x).startswith(("Warning: ", "Pooled: ")))
     return min(k + skip, len(sentences))
 
 
