@@ -117,6 +117,15 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
                                      or any((runs[0] / f"{k}.json").is_file() for k in ("sweep", "tune"))):
         raise UsageError(f"--target {target[0]}: judged on a run's or a panel's report (a tune's page "
                          "judges its own targets; a sweep's page or a before/after of two panels takes none)")
+    if not cells and len(runs) > 1 and is_panel_dir(runs[0]):
+        # a panel beside a run, in this order (the other order is refused by the run check: "a panel,
+        # not a run: give a cell"): the same answer either way (the designer review found this one
+        # said "the cells were played under 2 different rule sets")
+        alone = next((r for r in runs[1:] if not is_panel_dir(r) and (r / "run.json").is_file()), None)
+        if alone is not None:
+            raise UsageError(f"{runs[0]} is a panel and {alone} one run: compare a panel with a panel "
+                             f"(balance report BASE_PANEL VARIANT_PANEL --out DIR) or a run with a run "
+                             f"(one of the panel's cells, e.g. {runs[0] / 'cell-0'}, and {alone})")
     if cells or (runs[0] / "panel_sweep.json").is_file() or is_panel_dir(runs[0]):
         from reports.panel import build_panel_report, build_panel_sweep_report
 
