@@ -327,9 +327,14 @@ def fairest_sentence(name: str, ref: tuple[str, str], curves: pl.DataFrame, agai
                 if fairer == 0 else
                 f"The value of {name} tried{where} with the smallest seat imbalance is not shown fairer "
                 f"than {value} ({why})")
+        # (the designer review read this beside "Raising … from 0 to 6 … clear, may matter" as a
+        # contradiction: two families, the value-by-value one over every pair of values at once)
+        family = (" (each interval holds over every pair of values at once, so it is wider than one "
+                  "comparison's: the first-to-last effect below is read in a family of its own and may "
+                  "be clear where these are not)" if len(bal) > 1 else "")
         return (f"{lead}: {_balance_text(at_ref['estimate'], at_ref['low'], at_ref['high'])} at {value}, "
                 f"the smallest estimate {_balance_text(best['estimate'], best['low'], best['high'])} "
-                f"at {best['value']}; {tail}")
+                f"at {best['value']}; {tail}{family}")
     return (f"The fairest value of {name} tried{where} is {best['value']}, its seat imbalance "
             f"{_balance_text(best['estimate'], best['low'], best['high'])}, against "
             f"{_balance_text(at_ref['estimate'], at_ref['low'], at_ref['high'])} at {value} ({why}); "

@@ -196,6 +196,10 @@ def test_no_value_is_named_fairest_on_a_point_estimate():
     assert said.startswith("No value of p tried is shown fairer than 3 (the base rules' value) by its seat "
                            "imbalance: 4.3 pp from fair"), said
     assert "fairest" not in said and "the smallest estimate 4.2 pp from fair (2.6 to 5.8) at 5" in said
+    # which family (the designer review read it beside a clear first-to-last effect as a contradiction)
+    assert said.endswith("(each interval holds over every pair of values at once, so it is wider than one "
+                         "comparison's: the first-to-last effect below is read in a family of its own and may "
+                         "be clear where these are not)"), said
     curves, against = _balance_rows((0.004, (-0.02, -0.03, -0.01, "clear and large enough to matter")))
     clear = fairest_sentence("p", ("3", "the base rules' value"), curves, against)
     assert clear.startswith("The fairest value of p tried is 5, its seat imbalance 2.3 pp from fair"), clear
