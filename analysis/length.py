@@ -81,7 +81,7 @@ def end_reason_names(rs: RunSet) -> dict[int, str]:
 
 def end_reason_label(name: str, rs: RunSet | None = None) -> str:
     """The words a report shows for an end reason: the spec's label words (Médiévallons'
-    ``third_guild`` → ``Third guild founded``), else the name capitalised with spaces."""
+    ``third_guild`` → ``Guild goal reached``), else the name capitalised with spaces."""
     col = reason_column(rs) if rs is not None else None
     words = col.label_words if col is not None else {}
     return words.get(name, name.replace("_", " ").capitalize())

@@ -88,7 +88,7 @@ class Column:
     a type's name). ``low`` / ``high`` are the values the game can produce, inclusive (``None``:
     no bound beyond the dtype); they must fit the dtype, and every chunk is checked against them.
     ``labels`` names integer codes (``end_reason``: ``((0, "third_guild"), …)``), each optionally
-    with the words a report shows (``(0, "third_guild", "Third guild founded")``). ``turn``: the
+    with the words a report shows (``(0, "third_guild", "Guild goal reached")``). ``turn``: the
     turn at whose end a checkpoint_by_event column is taken (event k of Middle-Ages: turn 4k).
     """
 

@@ -96,7 +96,7 @@ def test_end_reasons_equal_numpy_with_wilson_intervals_and_run_json_names(mv):
             assert r["mean_turns"] == pytest.approx(turns[reason == r["end_reason"]].mean())
         else:
             assert r["mean_turns"] is None
-    assert e.filter(pl.col("end_reason_name") == "third_guild")["label"][0] == "Third guild founded"
+    assert e.filter(pl.col("end_reason_name") == "third_guild")["label"][0] == "Guild goal reached"
     assert e["games"].sum() == len(reason)
 
 
@@ -188,7 +188,7 @@ def test_small_run_by_hand(tmp_path):
     e = t["end_reasons"]
     assert e["games"].to_list() == [3, 1, 1]
     assert e["mean_turns"].to_list() == pytest.approx([7 / 3, 3.0, 10.0])
-    assert e["label"].to_list() == ["Third guild founded", "Draw pile ran out", "Turn limit reached"]
+    assert e["label"].to_list() == ["Guild goal reached", "Draw pile ran out", "Turn limit reached"]
     d = t["length_distribution"]
     assert d["turns_from"].to_list() == [1, 2, 3, 4, 10]          # width 1: 10 bins at most
     g = {x["card"]: x for x in t["guild_types"].iter_rows(named=True)}

@@ -183,7 +183,7 @@ def test_length_headlines_equal_numpy(mv):
     names = json.loads((mv["base"] / "run.json").read_text())["end_reason_names"]
     top = int(np.bincount(reason).argmax())
     share = (reason == top).mean()
-    label = {"third_guild": "Third guild founded", "empty_pile": "Draw pile ran out"}[names[str(top)]]
+    label = {"third_guild": "Guild goal reached", "empty_pile": "Draw pile ran out"}[names[str(top)]]
     assert f"The most common end is “{label}”: {pct(share)}% (" in page
 
 
@@ -274,7 +274,7 @@ def test_ablation_comparison_of_two_runs(mv, ablation):
     out, page, _, _ = ablation
     assert "<section id='comparison'>" in page
     for label in ("Chevalier: players founding a guild", "Chevalier: founders&#x27;",
-                  "Mean game length", "Games ending: Third guild founded"):
+                  "Mean game length", "Games ending: Guild goal reached"):
         assert label.replace("&#x27;", "'") in page, label
     assert "comparison_guilds" in {p.stem for p in (out / "figures").glob("*.png")}
     base = (mv["players"]["founded_chevalier"].to_numpy() > 0).mean()

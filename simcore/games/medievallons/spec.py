@@ -14,7 +14,9 @@ from simcore.games.medievallons.rules import (
 
 FOUNDED_COLS = tuple(f"founded_{t}" for t in CARD_TYPES)
 END_REASONS = ("third_guild", "empty_pile", "truncated")   # MV-7, MV-6, the max_turns bound
-END_WORDS = {"third_guild": "Third guild founded", "empty_pile": "Draw pile ran out",
+# (the words do not say "third": the guilds that win are guilds.to_win, a setting; under to_win = 2
+# "Third guild founded" was false, the designer review found)
+END_WORDS = {"third_guild": "Guild goal reached", "empty_pile": "Draw pile ran out",
              "truncated": "Turn limit reached"}
 POWER_COLS = tuple(f"powers_{CARD_TYPES[t]}" for t in POWER_TYPES)
 
