@@ -912,7 +912,11 @@ def finding_statement(cells: pl.DataFrame, spec) -> str:
                 f"({_fair_text(s)})? Seat {seat} is the seat picked because its win share is furthest "
                 f"from 1/P on average over {over}: {_pp(mean_gap)} on average (its gap from 1/P: "
                 f"{gaps}{beside}); {why}")
-    return (f"The finding: Seat {seat}{role} wins {side} than a fair seat share ({_fair_text(s)}). "
+    k = (above if mean_gap > 0 else below).height
+    # clear on its side in some cells only: the statement says where (the designer review read
+    # "The finding: Seat 1 wins more …" as a fact, two paragraphs above "holds in 1 of 3 cells")
+    head = "The finding" if k == n else f"The finding, clear in {k} of the {n} cells"
+    return (f"{head}: Seat {seat}{role} wins {side} than a fair seat share ({_fair_text(s)}). "
             f"Seat {seat} is the seat picked because its win share is furthest from 1/P on average "
             f"over {over}: {_pp(mean_gap)} on average (its gap from 1/P: {gaps}{beside}); {why}")
 

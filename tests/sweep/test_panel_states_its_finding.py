@@ -66,7 +66,8 @@ def test_the_page_says_which_seat_the_finding_is_about_and_why_first():
 def test_when_no_cell_reverses_it_the_finding_states_a_side():
     cells = _cells({**SHARES, "4p 4×eventwise": (0.2530, 0.2490, 0.2480, 0.2500)})
     text = panel.finding_statement(cells, ALIKE)
-    assert text.startswith("The finding: Seat 1 wins less than a fair seat share (1/P = 25%). Seat 1 is the "
+    # (clear below fair in 2 of the 3 cells: the statement says where it is clear)
+    assert text.startswith("The finding, clear in 2 of the 3 cells: Seat 1 wins less than a fair seat share (1/P = 25%). Seat 1 is the "
                            "seat picked because its win share is furthest from 1/P on average over the "
                            "panel's 3 cells: −3.4 pp on average (its gap from 1/P: −5.1 pp in 4p 4×balanced, "
                            "−5.4 pp in 4p 4×greedy, +0.3 pp in 4p 4×eventwise; the next, Seat 3"), text
