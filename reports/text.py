@@ -38,8 +38,10 @@ from simcore import numbers
 
 
 def pct(p: float, digits: int = 1) -> str:
-    """A proportion as a percentage without the sign: 0.2791 → ``27.9``."""
-    return f"{100 * p:.{digits}f}"
+    """A proportion as a percentage without the sign: 0.2791 → ``27.9``; a half rounded away from
+    zero as the tables round it (:func:`simcore.numbers.rounded`: 0.28125 → 28.13 at two decimals, not
+    28.12 in a sentence beside 28.13 in its table, the designer review's #10)."""
+    return f"{numbers.rounded(100 * p, digits):.{digits}f}"
 
 
 def _rounds_onto(x: float, to: float, digits: int) -> bool:
@@ -85,7 +87,7 @@ def change_unit(unit: str) -> str:
 def num(x: float, digits: int = 2) -> str:
     """Fixed decimals, with a typographic minus: −3.80; a value that rounds to zero has no sign
     ("−0.0" read as a loss, review U #15)."""
-    text = f"{x:.{digits}f}"
+    text = f"{numbers.rounded(x, digits):.{digits}f}"      # (halves as the tables round them: pct)
     if text.startswith("-") and float(text) == 0:
         text = text[1:]
     return text.replace("-", "−")

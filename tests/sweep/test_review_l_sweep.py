@@ -153,6 +153,7 @@ def test_same_way_everywhere_is_read_over_the_cells_that_have_the_metric():
 
 def test_every_trial_prints_a_share_as_the_as_good_table_does():
     from reports.sweep import _trial_table, as_good_section
+    from simcore.numbers import rounded
 
     shares = {0: [0.2595, 0.21, 0.30, 0.2305], 1: [0.2405, 0.26, 0.25, 0.2495]}
     trials = pl.DataFrame([{"trial": t, "state": "complete", "x": t, "games": 20000,
@@ -168,7 +169,8 @@ def test_every_trial_prints_a_share_as_the_as_good_table_does():
     for t, s in shares.items():
         for i, v in enumerate(s):
             col = f"seat {i + 1} win share (%)"
-            want = f"{100 * v:.1f}"                       # one decimal, trailing zero kept
+            # one decimal, trailing zero kept, a half rounded away from zero (simcore.numbers)
+            want = f"{rounded(100 * v, 1):.1f}"
             assert every.filter(pl.col("Trial") == t)[col][0] == want, (t, col, every)
             assert good.filter(pl.col("Trial") == t)[col][0] == want, (t, col, good)
 
