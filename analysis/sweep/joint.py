@@ -177,13 +177,20 @@ class JointSums:
         cancellation whatever the games."""
         n = self.n
         idx = [(v, self.keys[v].index(k)) for v, k in columns]
+        return n, *self._mean_cov(idx, n, 1, self._block)
+
+    def _mean_cov(self, idx: list[tuple[str, int]], n: int, u: int, block) -> tuple[np.ndarray, np.ndarray]:
+        """(mean per game, sample covariance across the ``n`` units of ``u`` games of the per-unit
+        means) of the metrics ``idx`` (variant, metric index), from the sums and the products
+        ``block(a, b)`` of per-unit sums, formed in Python integers ((n·Σxy − Σx·Σy) / (n(n − 1))
+        in the metrics' units, divided by u²), so no digit is lost to cancellation."""
         sums = [int(self.sums[v][i]) for v, i in idx]
         scale = [self.scales[v][i] for v, i in idx]
-        blocks: dict[tuple[str, str], list[list[int]]] = {}
         d = len(idx)
-        mean = np.array([s / n / c for s, c in zip(sums, scale)]) if n else np.full(d, np.nan)
+        mean = np.array([s / self.n / c for s, c in zip(sums, scale)]) if self.n else np.full(d, np.nan)
         cov = np.full((d, d), np.nan)
         if n >= 2:
+            blocks: dict[tuple[str, str], list[list[int]]] = {}
             for p, (va, i) in enumerate(idx):
                 for q, (vb, j) in enumerate(idx):
                     if q < p:
@@ -191,10 +198,10 @@ class JointSums:
                         continue
                     blk = blocks.get((va, vb))
                     if blk is None:
-                        blk = blocks[(va, vb)] = self._block(va, vb)
+                        blk = blocks[(va, vb)] = block(va, vb)
                     num = n * int(blk[i][j]) - sums[p] * sums[q]
-                    cov[p, q] = num / (n * (n - 1)) / (scale[p] * scale[q])
-        return n, mean, cov
+                    cov[p, q] = num / (n * (n - 1)) / (scale[p] * scale[q]) / (u * u)
+        return mean, cov
 
     def unit_of(self, columns: list[tuple[str, str]]) -> int:
         """The games of one independent unit of ``columns``' variants: 1, or the lcm of their deal
@@ -214,24 +221,7 @@ class JointSums:
             return self.moments(columns)
         idx = [(v, self.keys[v].index(k)) for v, k in columns]
         n = self.n // u
-        sums = [int(self.sums[v][i]) for v, i in idx]
-        scale = [self.scales[v][i] for v, i in idx]
-        d = len(idx)
-        mean = np.array([s / self.n / c for s, c in zip(sums, scale)]) if self.n else np.full(d, np.nan)
-        cov = np.full((d, d), np.nan)
-        if n >= 2:
-            blocks: dict[tuple[str, str], list[list[int]]] = {}
-            for p, (va, i) in enumerate(idx):
-                for q, (vb, j) in enumerate(idx):
-                    if q < p:
-                        cov[p, q] = cov[q, p]
-                        continue
-                    blk = blocks.get((va, vb))
-                    if blk is None:
-                        blk = blocks[(va, vb)] = self._deal_block(va, vb, u)
-                    num = n * int(blk[i][j]) - sums[p] * sums[q]
-                    cov[p, q] = num / (n * (n - 1)) / (scale[p] * scale[q]) / (u * u)
-        return n, mean, cov
+        return n, *self._mean_cov(idx, n, u, lambda a, b: self._deal_block(a, b, u))
 
     def _deal_block(self, a: str, b: str, u: int) -> list[list[int]]:
         """The products of per-unit sums of ``a``'s and ``b``'s metrics over units of ``u`` games."""
