@@ -210,7 +210,10 @@ def _simulate_panel(the_panel, *, game: str, games: str, players, strategies, se
             if not (resuming and (out / name / rundir.RUN_JSON).is_file())]
     runner.check_disk_space([(p, n_games) for p in todo], out, raw)
 
+    labels: dict[str, str] = {}
+
     def say(k: int, n: int, label: str, played: bool, name: str) -> None:
+        labels[name] = label
         if not quiet:       # "cell 1 of 3 (cell-0)": its position, and its directory's name
             what = "played before: kept" if played else counted(n_games, "game")
             print(f"cell {k} of {n} ({name}): {label} ({what})", file=sys.stderr)
@@ -219,8 +222,51 @@ def _simulate_panel(the_panel, *, game: str, games: str, players, strategies, se
     # interrupted panel resumes); over another panel (--force), beside it, replacing it at the end
     run_panel(plan, out, force=force, threads=threads, chunk_size=chunk_size, inputs=inputs,
               on_cell=say)
+    if not quiet:           # each cell's answer, as a run's closing table gives it (the designer
+        for line in cell_lines(out, plan.cell_dirs, labels):   # review: a panel printed none)
+            typer.echo(line)
     typer.echo(f"panel {the_panel.name}: {out} ({counted(len(plan.preps), 'cell')} x "
                f"{counted(n_games, 'game')}); {report_hint(out)}")
+
+
+def cell_lines(out: Path, names, labels: dict | None = None) -> list[str]:
+    """One line per cell of a played panel, from its statistics: each seat's win share (a game
+    with roles: each side's), rounded as every table rounds them, and the share of its games
+    stopped at the turn limit where that warns (:mod:`simcore.turn_limit`)."""
+    import json
+
+    from simcore.accumulate import STATS_FILE, RunStats
+    from simcore.numbers import rounded
+    from simcore.turn_limit import from_stats
+
+    lines = []
+    for name in names:
+        try:
+            st = RunStats.read(out / name / STATS_FILE)
+            meta = json.loads((out / name / "run.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError, KeyError):
+            continue
+        n = max(st.games, 1)
+        share = st.fixed["cell_win"].sum(axis=1) / st.layout["win_units"] / n
+        roles = list(st.layout.get("seat_roles") or [])
+        if roles and len(set(roles)) > 1:
+            from cli.progress import _spec_of
+
+            spec = _spec_of(meta.get("game"))
+            shown = spec.role_display if spec is not None else str
+            sides: dict[str, float] = {}
+            for r, w in zip(roles, share):
+                sides[r] = sides.get(r, 0.0) + float(w)
+            said = ", ".join(f"{shown(r)}{'s' if roles.count(r) > 1 else ''} {rounded(100 * w, 1):.1f}%"
+                             for r, w in sides.items())
+        else:
+            said = "seats " + ", ".join(f"{rounded(100 * float(w), 1):.1f}%" for w in share)
+        limit = from_stats(st, meta.get("end_reason_names"))
+        stopped = (f"; {rounded(100 * limit.share, 1):.1f}% of its games stopped at the turn limit"
+                   if limit is not None and limit.flagged else "")
+        label = (labels or {}).get(name)
+        lines.append(f"  {name}{f' ({label})' if label else ''}: {said}{stopped}")
+    return lines
 
 
 def report_hint(out: Path) -> str:
