@@ -182,7 +182,13 @@ def follow_up_lines(result: dict, game: str, out: Path, vary, target, players=No
     said = confirmed_outcome(result)
     if said == "missed":
         targets = [parse_target(t, game).to_json() for t in target or ()]
-        return lines + adopt_advice(result, targets=targets)
+        import json
+
+        try:                                # the ranges searched (the closest candidate at an edge)
+            varies = json.loads((Path(out) / "tune.json").read_text(encoding="utf-8")).get("varies")
+        except (OSError, ValueError):
+            varies = None
+        return lines + adopt_advice(result, targets=targets, varies=varies)
     counts = [int(c["players"]) for c in result["confirm"].get("cells") or []] or \
         [int(result["confirm"]["players"])]
     n = follow_up_games(game, target, counts)

@@ -1485,7 +1485,7 @@ def adopt_advice(tune: dict, result: dict) -> list[str]:
     spec = registry.specs().get(tune.get("game", ""))
     bots = spec is not None and spec.strategies is not None and spec.default_strategy is not None
     # a missed target: no fix to adopt, the closest candidate and how far (review L #7)
-    return advice(result, has_search_bot=bots, targets=tune.get("targets"))
+    return advice(result, has_search_bot=bots, targets=tune.get("targets"), varies=tune.get("varies"))
 
 
 def seat_sections(tune: dict, result: dict | None, trials: pl.DataFrame, game: str) -> list[Section]:

@@ -203,8 +203,36 @@ def how_far(result: dict, targets=None) -> str:
     return f"{at}: {obj}" if at else obj
 
 
+def edge_words(result: dict, varies) -> str:
+    """Which of the closest candidate's settings sit at an end of the range searched, with a range
+    beyond it to try ("track.goal.4 = 6 is the lowest value searched: try --vary track.goal.4=3..6"),
+    or '' (the designer review: a fix that missed, at the edge of its range, got only "widen the
+    ranges"). ``varies``: tune.json's (numeric ranges: kind, lo, hi, step)."""
+    values = result.get("values") or {}
+    said = []
+    for v in varies or []:
+        name, lo, hi = v.get("name"), v.get("lo"), v.get("hi")
+        if name not in values or v.get("kind") not in ("int", "float") or lo is None or hi is None or lo == hi:
+            continue
+        x = values[name]
+        width = hi - lo
+        step = v.get("step") or (1 if v.get("kind") == "int" else width / 2)
+        beyond = max(step, width / 2)
+        if v.get("kind") == "int":
+            beyond = int(round(beyond))
+        text = (lambda a: f"{a:g}" if isinstance(a, float) else str(a))
+        if x == lo and lo != 0:           # (nothing below 0 for a count or a square)
+            below = max(lo - beyond, 0) if lo > 0 else lo - beyond
+            said.append(f"{name} = {text(x)} is the lowest value searched: try --vary "
+                        f"{name}={text(below)}..{text(lo)}")
+        elif x == hi:
+            said.append(f"{name} = {text(x)} is the highest value searched: try --vary "
+                        f"{name}={text(hi)}..{text(hi + beyond)}")
+    return "; ".join(said)
+
+
 def adopt_advice(result: dict, has_search_bot: bool = True, cost: str = "",
-                 commands_printed: bool = False, targets=None) -> list[str]:
+                 commands_printed: bool = False, targets=None, varies=None) -> list[str]:
     """What to do with the tune's answer, after its verdict, for the terminal and the page (review
     L #7): only a confirmed fix (target met) or an undecided one is worth checking as play gets
     stronger (the ``balance skill`` commands, ``cost`` their price in words); a fix that missed the
@@ -224,10 +252,15 @@ def adopt_advice(result: dict, has_search_bot: bool = True, cost: str = "",
         held = (f" (met in {n_met} of {n} cells; a fix must meet it in every cell)"
                 if len(cells) > 1 and n_met else "")
         far = how_far(result, targets)
+        edge = edge_words(result, varies)
         return [f"No fix to adopt: the target was not met{held}. The closest candidate on the "
                 f"search's games, trial {trial} ({settings}), missed it on the fresh games"
-                + (f"; {far}" if far else "") + ". Widen the --vary ranges, vary other settings or "
-                "loosen the target and tune again; there is no fix to check as play gets stronger."]
+                + (f"; {far}" if far else "") + ". "
+                + (f"It sits at the edge of the search: {edge} (a setting may not be valid there: the "
+                   "tune refuses such values in one line). Or v" if edge else "W")
+                + ("ary other settings or loosen the target and tune again" if edge else
+                   "iden the --vary ranges, vary other settings or loosen the target and tune again")
+                + "; there is no fix to check as play gets stronger."]
     if not has_search_bot:
         return []
     run = ("run the two balance skill commands below" if commands_printed else
