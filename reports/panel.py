@@ -80,14 +80,12 @@ def _cell_metric_table(cells: pl.DataFrame, calls: dict | None = None, calls_tit
 def seat_share_figure(cells: pl.DataFrame, labels: list[str]):
     """Every seat's win share per cell (points with 95% Wilson intervals), the fair share 1/P dashed
     (a game whose seats are alike: :func:`role_share_figure` draws a game with roles)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure     # (not pyplot: its figures stay open until closed)
 
     seats = cells.filter(pl.col("metric").str.starts_with("seat_win_share_"))
     n = len(labels)
-    fig, ax = plt.subplots(figsize=(8, 0.45 * n + 1.4))
+    fig = Figure(figsize=(8, 0.45 * n + 1.4))
+    ax = fig.subplots()
     P = int(seats["players"].max())
     colors = OKABE_ITO           # each seat the colour it has on a run's page (Seat 4 pink there too)
     for r in seats.iter_rows(named=True):
@@ -117,16 +115,13 @@ def role_share_figure(cells: pl.DataFrame, labels: list[str]):
     games won per cell; right, each seat of a role of several seats, its share of its role's wins
     per cell against the equal split 1/k (dashed); points with each cell's own 95% Wilson interval,
     not adjusted."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure     # (not pyplot: its figures stay open until closed)
 
     n = len(labels)
     sides = cells.filter(pl.col("metric").str.starts_with("role_win_share_"))
     seats = cells.filter(pl.col("metric").str.starts_with("role_seat_share_"))
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.5 * n + 1.8), sharey=True,
-                                      gridspec_kw={"width_ratios": [2, 3]})
+    fig = Figure(figsize=(11, 0.5 * n + 1.8))
+    left, right = fig.subplots(1, 2, sharey=True, gridspec_kw={"width_ratios": [2, 3]})
     colors = OKABE_ITO           # the run page's palette
 
     def draw(ax, rows, key, name, first=0, title=""):
@@ -383,15 +378,12 @@ def _in_units(df: pl.DataFrame, cols) -> pl.DataFrame:
 
 def effects_figure(effects: pl.DataFrame):
     """Per parameter, the effect in every cell with its interval (one panel per parameter)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure     # (not pyplot: its figures stay open until closed)
 
     params = list(dict.fromkeys(effects["parameter"].to_list()))
     cells = list(dict.fromkeys(effects["cell_label"].to_list()))
-    fig, axes = plt.subplots(1, len(params), figsize=(4 * len(params) + 2, 0.4 * len(cells) + 1.5),
-                             squeeze=False, sharey=True)
+    fig = Figure(figsize=(4 * len(params) + 2, 0.4 * len(cells) + 1.5))
+    axes = fig.subplots(1, len(params), squeeze=False, sharey=True)
     for ax, p in zip(axes[0], params):
         sub = effects.filter(pl.col("parameter") == p)
         share = bool(sub["share"][0])
