@@ -306,12 +306,15 @@ def turn_limit(t: dict) -> TurnLimit | None:
     counts = dict(zip(ends["end_reason_name"].to_list(), (int(x) for x in ends["games"].to_list())))
     label = next((lab for name, lab in zip(ends["end_reason_name"], ends["label"])
                   if name in TURN_LIMIT_REASONS), "Turn limit reached")
+    # the stopped games' mean length is the bound itself (every one of them ran to it)
+    limit = next((m for name, m in zip(ends["end_reason_name"], ends["mean_turns"])
+                  if name in TURN_LIMIT_REASONS), None) if "mean_turns" in ends.columns else None
     summary = t.get("length")
     mean = None
     if summary is not None and summary.height and "mean_turns" in summary.columns:
         m = summary["mean_turns"][0]
         mean = float(m) if m is not None and np.isfinite(m) else None
-    return from_counts(counts, label, mean)
+    return from_counts(counts, label, mean, limit)
 
 
 def run_turn_limit(run_dir) -> TurnLimit | None:

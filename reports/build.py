@@ -288,6 +288,16 @@ COMPARISON_COLUMNS = ("before", "after", "metric", "key", "label", "kind", "base
                       "size_high", "verdict", "paired", "same_games", "change_at_most")
 
 
+def target_turn_limit_words(where: str) -> str:
+    """The warning the design targets' verdicts follow when they are judged on games many of which
+    stopped at the turn limit (``where``: the runs or cells and their shares): every verdict there,
+    met or missed, describes unfinished games (a stopped Seigneurial game is a Seigneur loss: a
+    Seigneur "met" at 29% of all games won 63% of the finished ones, the review found)."""
+    return (f"Warning: the targets below are judged on games many of which stopped at the turn limit "
+            f"({where}): every verdict there, met or missed, describes unfinished games, not games "
+            "that end by the rules.")
+
+
 def pooled_words(g) -> str:
     """The sentence saying that runs were pooled: which directories, that they share the game,
     rules, bots and players, the games read as one run, and how to compare them instead."""
@@ -329,9 +339,7 @@ def design_targets(groups: list, tables: list, targets: tuple) -> tuple[pl.DataF
     if limits and words:
         where = "; ".join(f"in {lab}: {100 * lim.share:.1f}%, {lim.games:,} of {lim.total:,} games"
                           for lab, lim in limits)
-        words.insert(0, f"Warning: the targets below are judged on games many of which stopped at the turn "
-                        f"limit ({where}): a target met there is met on unfinished games, not shown for "
-                        "games that end by the rules.")
+        words.insert(0, target_turn_limit_words(where))
     return judged, words
 
 

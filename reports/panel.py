@@ -251,6 +251,17 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
         from simcore import games as registry
 
         words = target_finding(judged, targets, role_labels(registry.get(t.game)))
+        # cells whose games mostly stopped at the turn limit: their verdicts describe unfinished
+        # games (the review: "met in 1 of the 4 cells" where 54% of that cell's games stopped)
+        from analysis.length import run_turn_limit
+        from reports.build import target_turn_limit_words
+
+        stopped = [(lab, lim) for lab, run in zip(t.labels, order)
+                   if (lim := run_turn_limit(run)) is not None and lim.flagged]
+        if stopped:
+            where = "; ".join(f"in {lab}: {100 * lim.share:.1f}%, {lim.games:,} of {lim.total:,} games"
+                              for lab, lim in stopped)
+            words.insert(0, target_turn_limit_words(where))
         skip = ("Warning: ", "The finding, by side", "The other side")
         at = next((i for i, x in enumerate(lead) if not x.startswith(skip)), len(lead)) if t.roles else \
             min(len(lead), 1 + bool(lead and lead[0].startswith("Warning: ")))
@@ -427,6 +438,16 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
             + ([balance_sentence(balance, c.smallest)] if balance.height else []))
     if c.left_out:
         lead.append(f"Left out, in one panel only: {'; '.join(c.left_out)}.")
+    # cells of either panel whose games mostly stopped at the turn limit: said first (the review:
+    # a before/after of two panels never warned, while one of two runs does)
+    from analysis.length import run_turn_limit
+    from simcore.turn_limit import warning_over
+
+    stopped = [w for k, lab in ((1, vl), (0, bl))
+               if (w := warning_over([(cell, run_turn_limit(pair[k])) for cell, pair in zip(c.cells, c.runs)],
+                                     "cells", "Their win shares, and every change to or from them,",
+                                     f"in the panel {lab}, "))]
+    lead = stopped + lead
     figs = FigureSet()
     unit = "side" if c.what == "side" else "seat"
     whose = split_roles(c)

@@ -986,7 +986,10 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
         # first sentence answers it, e.g. Middle-Ages' event ablation) leads the headline findings
         for s in added:
             if s.id in getattr(hook, "QUESTION_HEADLINES", ()) and s.sentences:
-                secs[0].sentences.insert(0, s.sentences[0])
+                # (after a turn-limit warning, which stays first: the questions were played under
+                # the same limit)
+                first = 1 if secs[0].sentences and str(secs[0].sentences[0]).startswith("Warning: ") else 0
+                secs[0].sentences.insert(first, s.sentences[0])
     secs.append(Section("scores", "Score distributions", f"Final {unit} per seat and per strategy.",
                         figs.add("scores", F.scores(t, unit=unit), _score_caption(t, unit))))
     sides = one_seat_sides(t, rs)       # (two armies: the winning side's margin, no "runner-up")

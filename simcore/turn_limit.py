@@ -51,6 +51,7 @@ class TurnLimit:
     total: int
     label: str = "Turn limit reached"
     mean_turns: float | None = None
+    limit: int | None = None          # the bound the stopped games reached (their length), if known
 
     @property
     def share(self) -> float:
@@ -62,11 +63,11 @@ class TurnLimit:
 
     def as_dict(self) -> dict:
         return {"games": self.games, "total": self.total, "share": self.share, "label": self.label,
-                "mean_turns": self.mean_turns}
+                "mean_turns": self.mean_turns, "limit": self.limit}
 
 
 def from_counts(games_by_reason: dict[str, int], label: str = "Turn limit reached",
-                mean_turns: float | None = None) -> TurnLimit | None:
+                mean_turns: float | None = None, limit: float | None = None) -> TurnLimit | None:
     """The :class:`TurnLimit` of a run from its games per end reason name; None when its game has
     no turn-limit end reason (a Middle-Ages game always ends by its rules, a Fief combat by its
     last round) or it played no game."""
@@ -76,7 +77,8 @@ def from_counts(games_by_reason: dict[str, int], label: str = "Turn limit reache
     if total <= 0:
         return None
     stopped = int(sum(games_by_reason.get(r, 0) for r in TURN_LIMIT_REASONS))
-    return TurnLimit(stopped, total, label, mean_turns)
+    bound = int(round(limit)) if limit is not None and limit == limit and stopped else None
+    return TurnLimit(stopped, total, label, mean_turns, bound)
 
 
 def _names(names) -> dict[int, str]:
@@ -109,7 +111,11 @@ def from_stats(stats, end_reason_names) -> TurnLimit | None:
         counts.setdefault(n, 0)
     total = int(by_reason.sum())
     mean = float((a.sum(axis=0) * h.values).sum() / total) if total else None
-    return from_counts(counts, mean_turns=mean)
+    # the stopped games' length: the bound itself (every one of them ran to it)
+    code = next((i for i, n in names.items() if n in TURN_LIMIT_REASONS and i < a.shape[0]), None)
+    bound = (float((a[code] * h.values).sum() / a[code].sum())
+             if code is not None and a[code].sum() else None)
+    return from_counts(counts, mean_turns=mean, limit=bound)
 
 
 def _pct(x: float) -> str:
@@ -124,8 +130,9 @@ def warning(t: TurnLimit | None, whose: str = "the games", about: str = "The win
     ("the games", "B's games"), ``about`` what is read on them."""
     if t is None or not t.flagged:
         return ""
-    mean = f"; the games lasted {t.mean_turns:.1f} turns on average" if t.mean_turns else ""
-    return (f"Warning: {_pct(t.share)} of {whose} ({t.games:,} of {t.total:,}) ended at the turn limit "
+    mean = f"; all the games lasted {t.mean_turns:.1f} turns on average" if t.mean_turns else ""
+    at = f" of {t.limit} turns" if t.limit else ""
+    return (f"Warning: {_pct(t.share)} of {whose} ({t.games:,} of {t.total:,}) ended at the turn limit{at} "
             f"('{t.label}', the rules' safety bound {TURN_LIMIT_SETTING}, not an end of the game's "
             f"own{mean}). {about} count those unfinished games, scored by the rules' fall-back for a "
             "stopped game, so they do not describe finished games: before acting on them, make "
@@ -134,11 +141,12 @@ def warning(t: TurnLimit | None, whose: str = "the games", about: str = "The win
 
 
 def warning_over(named: list[tuple[str, TurnLimit | None]], kind: str = "variants",
-                 about: str = "Their win shares, and every change to or from them,") -> str:
+                 about: str = "Their win shares, and every change to or from them,", where: str = "") -> str:
     """The warning of a page over several runs (a sweep's variants, a panel's cells), or '' when
     none reaches :data:`TURN_LIMIT_WARN`: "Warning: in 2 of the 3 variants, 5% or more of the games
     ended at the turn limit (…): end.max_turns=8: 96.5% of 600; … Their win shares … count those
-    unfinished games …". ``named``: (the run's label, its :class:`TurnLimit` or None)."""
+    unfinished games …". ``named``: (the run's label, its :class:`TurnLimit` or None); ``where``:
+    whose runs, before "in …" (a panel before/after: "in the panel pawns1, ")."""
     known = [(lab, t) for lab, t in named if t is not None]
     bad = [(lab, t) for lab, t in known if t.flagged]
     if not bad:
@@ -147,9 +155,10 @@ def warning_over(named: list[tuple[str, TurnLimit | None]], kind: str = "variant
     which = (f"the {one}" if len(known) == 1 else f"every {one} ({len(bad)})" if len(bad) == len(known)
              else f"{len(bad)} of the {len(known)} {kind}")
     shown = bad if len(bad) <= 8 else bad[:8]
-    listed = "; ".join(f"{lab}: {_pct(t.share)} of {t.total:,}" for lab, t in shown)
+    listed = "; ".join(f"{lab}: {_pct(t.share)} of {t.total:,}" + (f" (at {t.limit} turns)" if t.limit else "")
+                       for lab, t in shown)
     more = f"; and {len(bad) - len(shown)} more" if len(bad) > len(shown) else ""
-    return (f"Warning: in {which}, {TURN_LIMIT_WARN:.0%} or more of the games ended at the turn limit "
+    return (f"Warning: {where}in {which}, {TURN_LIMIT_WARN:.0%} or more of the games ended at the turn limit "
             f"(the rules' safety bound {TURN_LIMIT_SETTING}, not an end of the game's own): "
             f"{listed}{more}. {about} count those unfinished games, scored by the rules' fall-back "
             "for a stopped game, so they do not describe finished games.")

@@ -134,7 +134,7 @@ def test_a_sweep_page_names_the_variants_that_stopped(tmp_path):
     text = " ".join(done.stdout.split())
     said = (f"Warning: in 1 of the 2 variants, 5% or more of the games ended at the turn limit (the "
             f"rules' safety bound end.max_turns, not an end of the game's own): end.max_turns=8: "
-            f"{100 * short[0] / short[1]:.1f}% of {short[1]:,}.")
+            f"{100 * short[0] / short[1]:.1f}% of {short[1]:,} (at 8 turns).")
     assert said in text, text
     assert "end.max_turns=200:" not in text
     html = (tmp_path / "page" / "report.html").read_text()
@@ -169,3 +169,30 @@ def test_a_panel_lead_names_the_cells_that_stopped(tmp_path):
         assert (f"{label}: {100 * k / n:.1f}% of {n:,}" in lead) is (d in flagged), (label, lead)
     done = balance("report", panel, "--out", tmp_path / "page")
     assert lead in " ".join(done.stdout.split()), done.stdout
+
+
+def test_the_bound_is_named_and_panels_compared_or_targeted_warn(tmp_path):
+    """The warning names the bound the stopped games reached; a before/after of two panels warns
+    for the panel whose cells stopped, and a panel's targets are said to be judged on them
+    (the second review: both were silent)."""
+    from cli import _run, _simulate_app
+    from in_process import balance
+
+    for name, sets in (("base", []), ("short", ["--set", "end.max_turns=9"])):
+        assert _run(["--game", "seigneurial", "--panel", "default", "--games", "800", "--seed", "3", *sets,
+                     "--out", str(tmp_path / name), "-q"], prog="simulate", target=_simulate_app()) == 0
+    done = balance("report", tmp_path / "base", tmp_path / "short", "--out", tmp_path / "cmp")
+    first = done.stdout.strip().splitlines()[0]
+    assert first.startswith("Warning: in the panel short, in "), first
+    assert "(at 9 turns)" in first and "in the panel base" not in done.stdout
+    done = balance("report", tmp_path / "short", "--out", tmp_path / "t", "--target", "role=seigneur:25%:5")
+    text = " ".join(done.stdout.split())
+    assert ("Warning: the targets below are judged on games many of which stopped at the turn limit "
+            "(in 4p ") in text and "every verdict there, met or missed, describes unfinished games" in text
+
+
+def test_a_runs_warning_names_the_bound(runs, tmp_path):
+    from in_process import balance
+
+    done = balance("report", runs["short"].path, "--out", tmp_path / "r")
+    assert "ended at the turn limit of 8 turns ('Turn limit reached'" in done.stdout, done.stdout[:400]
