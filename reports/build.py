@@ -304,7 +304,9 @@ def pooled_words(g) -> str:
     names = [p.name for p in g.paths]
     shown = ", ".join(names[:-1]) + " and " + names[-1] if len(names) <= 4 else \
         f"{', '.join(names[:3])} and {len(names) - 3} more"
-    return (f"Pooled: {shown} have the same game, rules, bots and players, so they are read as one run "
+    seeds = list(dict.fromkeys(str(m.get("seed")) for m in g.metas))
+    seeds = f" (seeds {', '.join(seeds[:-1])} and {seeds[-1]})" if len(seeds) > 1 else ""
+    return (f"Pooled: {shown}{seeds} have the same game, rules, bots and players, so they are read as one run "
             f"of {g.n_games:,} games ({g.label}); to compare them as a before/after instead: balance "
             f"report --no-pool {' '.join(str(p) for p in g.paths[:2])} --out DIR.")
 

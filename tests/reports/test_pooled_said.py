@@ -18,8 +18,8 @@ def test_pooled_runs_are_said_first(tmp_path):
     a = runner.simulate("middle-ages", games=2000, seed=2, out=tmp_path / "first", quiet=True)
     b = runner.simulate("middle-ages", games=2000, seed=3, out=tmp_path / "second", quiet=True)
     done = balance("report", a, b, "--out", tmp_path / "r")
-    said = ("Pooled: first and second have the same game, rules, bots and players, so they are read as "
-            "one run of 4,000 games")
+    said = ("Pooled: first and second (seeds 2 and 3) have the same game, rules, bots and players, so they "
+            "are read as one run of 4,000 games")
     assert done.stdout.strip().splitlines()[0].startswith(said), done.stdout[:300]
     assert "balance report --no-pool" in done.stdout
     page = (tmp_path / "r" / "report.html").read_text()
