@@ -28,6 +28,7 @@ import polars as pl
 import pytest
 
 from analysis.stats import wilson
+from rewritten_runs import republish, seigneurial_run
 
 P = 4
 
@@ -87,7 +88,6 @@ def _fake_rotated_cell(template: Path, out: Path, w: np.ndarray) -> Path:
     ((deals, g, P) wins), read as a rotated-seat run (games_per_deal g, the per-deal sums, run.json's
     rotate_seats and integrity record)."""
     from simcore.accumulate import RunStats
-    from simcore.rundir import integrity_record
 
     shutil.copytree(template, out)
     D, g, _ = w.shape
@@ -111,22 +111,13 @@ def _fake_rotated_cell(template: Path, out: Path, w: np.ndarray) -> Path:
     f["deal_win_cross"] = per_deal.T @ per_deal
     f["deal_score_sq"] = np.zeros(P, np.int64)
     new.write(out / "stats.json")
-    meta = json.loads((template / "run.json").read_text())
-    assert meta["games"] == G
-    meta["rotate_seats"] = True
-    meta.pop("integrity", None)
-    meta["integrity"] = integrity_record(out, meta)
-    (out / "run.json").write_text(json.dumps(meta))
-    return out
+    assert json.loads((template / "run.json").read_text())["games"] == G
+    return republish(template, out, rotate_seats=True)
 
 
 @pytest.fixture(scope="module")
 def seigneurial_400(tmp_path_factory) -> Path:
-    from simcore import runner
-
-    out = tmp_path_factory.mktemp("sg") / "run"
-    runner.simulate("seigneurial", players=P, games=400, seed=5, out=out, quiet=True, raw=False)
-    return out
+    return seigneurial_run(tmp_path_factory, 400, P)
 
 
 def test_a_rotated_cells_sides_are_read_over_its_deals(seigneurial_400, tmp_path):

@@ -11,7 +11,6 @@ where valid, the Wald test where wins are shared or seats rotate."""
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -21,6 +20,7 @@ import pytest
 from scipy.stats import binomtest
 
 from analysis.roles import role_seat_flags
+from rewritten_runs import republish, seigneurial_run
 
 P = 4
 ROLES = ["seigneur"] + ["censitaire"] * (P - 1)
@@ -42,7 +42,6 @@ def _fake_cell(template: Path, out: Path, w: np.ndarray) -> Path:
     """``template``'s run directory with its statistics' win sums replaced by those of the games
     ``w`` ((games, P) win shares, multiples of 1/12), its integrity record updated."""
     from simcore.accumulate import RunStats
-    from simcore.rundir import integrity_record
 
     shutil.copytree(template, out)
     st = RunStats.read(template / "stats.json")
@@ -51,20 +50,12 @@ def _fake_cell(template: Path, out: Path, w: np.ndarray) -> Path:
     _fill(st.fixed, w, L)
     st.fixed["shared_games"][0] = int(((w > 0) & (w < 1)).any(axis=1).sum())
     st.write(out / "stats.json")
-    meta = json.loads((template / "run.json").read_text())
-    meta.pop("integrity", None)
-    meta["integrity"] = integrity_record(out, meta)
-    (out / "run.json").write_text(json.dumps(meta))
-    return out
+    return republish(template, out)
 
 
 @pytest.fixture(scope="module")
 def seigneurial_200(tmp_path_factory) -> Path:
-    from simcore import runner
-
-    out = tmp_path_factory.mktemp("sg") / "run"
-    runner.simulate("seigneurial", players=P, games=200, seed=5, out=out, quiet=True, raw=False)
-    return out
+    return seigneurial_run(tmp_path_factory, 200, P)
 
 
 def _counted(counts: dict, games: int, seed: int) -> np.ndarray:
