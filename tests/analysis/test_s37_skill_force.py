@@ -22,23 +22,16 @@ import pytest
 from in_process import balance
 from undrawn_figures import skill_pages_undrawn_in_this_module  # noqa: F401  (autouse: no drawing)
 
-SKILL = ["skill", "--game", "middle-ages", "--players", "2", "-q"]
+from skill_dirs import SKILL, folder_tree, played_skill
 
 
-def _tree(folder: Path) -> dict:
-    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() and not p.is_symlink() else None)
-            for p in sorted(folder.rglob("*"))}
+_tree = folder_tree
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory) -> Path:
     """A complete skill directory (budgets 0,1; 8 games), played once; tests copy it."""
-    from undrawn_figures import skill_pages_undrawn
-
-    out = tmp_path_factory.mktemp("skill") / "sk"
-    with skill_pages_undrawn():
-        balance(*SKILL, "--budgets", "0,1", "--games", "8", "--out", out)
-    return out
+    return played_skill(tmp_path_factory, "--games", "8")
 
 
 @pytest.fixture

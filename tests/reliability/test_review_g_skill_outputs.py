@@ -23,6 +23,7 @@ import pytest
 
 from in_process import balance
 from undrawn_figures import skill_pages_undrawn_in_this_module  # noqa: F401  (autouse: no drawing)
+from skill_dirs import folder_tree, played_skill
 
 MARKER = ".balance-output.json"
 SKILL = ["skill", "--players", "2", "--games", "20", "-q"]
@@ -34,20 +35,13 @@ def one_line(done) -> str:
     return lines[0]
 
 
-def _tree(folder: Path) -> dict:
-    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() and not p.is_symlink() else None)
-            for p in sorted(folder.rglob("*"))}
+_tree = folder_tree
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory) -> Path:
     """``balance skill --players 2 --budgets 0,1 --games 20``, played once; tests copy it."""
-    from undrawn_figures import skill_pages_undrawn
-
-    out = tmp_path_factory.mktemp("skill") / "sk"
-    with skill_pages_undrawn():
-        balance(*SKILL, "--budgets", "0,1", "--out", out)
-    return out
+    return played_skill(tmp_path_factory, "--games", "20")
 
 
 @pytest.fixture
