@@ -231,7 +231,7 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
                          figures=figs.add("cells", seat_share_figure(t.cells, t.labels),
                                           "Every seat's win share per cell with its 95% Wilson interval "
                                           "(each cell on its own, not adjusted); dashed: 1/P."))
-    table = _cell_metric_table(t.cells, t.calls, t.calls_title)
+    table = _turn_limit_column(_cell_metric_table(t.cells, t.calls, t.calls_title), t)
     tables = ([("Win share per cell (each cell's own 95% interval)", table)] if not t.roles
               else _role_tables(table))
     secs = [Section("cells", "Every cell", intro, tables=tables), figure]
@@ -270,6 +270,21 @@ def build_panel_report(paths, out: str | Path, force: bool = False, smallest: di
     if answers is not None:
         answers += [f"{title}:"] + [f"  {x}" for x in lead]
     return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=lead, svg=svg, files=files)
+
+
+def _turn_limit_column(table: pl.DataFrame, t) -> pl.DataFrame:
+    """The cell table with a column of each cell's games stopped at the turn limit ("53.2% (426)"),
+    when some cell's reach the share that warns (:mod:`simcore.turn_limit`; the lead names them:
+    the second review asked the table to mark them too); else as it is."""
+    from analysis.length import run_turn_limit
+
+    runs = dict(t.cells.select("label", "run").unique().iter_rows())
+    limits = {label: run_turn_limit(run) for label, run in runs.items()}
+    if not any(lim is not None and lim.flagged for lim in limits.values()):
+        return table
+    said = [(f"{100 * lim.share:.1f}% ({lim.games:,})" if (lim := limits.get(c)) is not None else "")
+            for c in table["cell"].to_list()]
+    return table.with_columns(pl.Series("games at the turn limit", said, dtype=pl.String))
 
 
 def _role_tables(table: pl.DataFrame) -> list[tuple[str, pl.DataFrame]]:

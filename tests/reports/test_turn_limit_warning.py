@@ -169,6 +169,12 @@ def test_a_panel_lead_names_the_cells_that_stopped(tmp_path):
         assert (f"{label}: {100 * k / n:.1f}% of {n:,}" in lead) is (d in flagged), (label, lead)
     done = balance("report", panel, "--out", tmp_path / "page")
     assert lead in " ".join(done.stdout.split()), done.stdout
+    # the cell table marks them too: a column of each cell's share and count (second review)
+    html = (tmp_path / "page" / "report.html").read_text()
+    assert "games at the turn limit" in html
+    for d in flagged:
+        k, n = shares[d]
+        assert f"{100 * k / n:.1f}% ({k:,})" in html
 
 
 def test_the_bound_is_named_and_panels_compared_or_targeted_warn(tmp_path):
