@@ -2,13 +2,16 @@
 
 :func:`played_skill` plays ``balance skill --game middle-ages --players 2`` once (its pages not
 drawn), :func:`folder_tree` reads every path under a folder with its bytes, so a test can say that
-nothing was lost or changed. May import the standard library and the tests' :mod:`in_process` and
+nothing was lost or changed; the fixture :func:`sk` copies a module's ``played`` directory. May import the standard library and the tests' :mod:`in_process` and
 :mod:`undrawn_figures`.
 """
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
+
+import pytest
 
 SKILL = ["skill", "--game", "middle-ages", "--players", "2", "-q"]
 
@@ -28,3 +31,11 @@ def played_skill(tmp_path_factory, *args) -> Path:
     with skill_pages_undrawn():
         balance(*SKILL, "--budgets", "0,1", *args, "--out", out)
     return out
+
+
+@pytest.fixture
+def sk(played, tmp_path, monkeypatch) -> Path:
+    """A copy of the module's ``played`` skill directory in the test's own folder (the working
+    directory), for a test to change or replace. Imported by a test module as a fixture."""
+    monkeypatch.chdir(tmp_path)
+    return Path(shutil.copytree(played, tmp_path / "sk", symlinks=True))

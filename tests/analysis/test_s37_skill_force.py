@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 from pathlib import Path
 
@@ -22,22 +21,13 @@ import pytest
 from in_process import balance
 from undrawn_figures import skill_pages_undrawn_in_this_module  # noqa: F401  (autouse: no drawing)
 
-from skill_dirs import SKILL, folder_tree, played_skill
-
-
-_tree = folder_tree
+from skill_dirs import SKILL, folder_tree, played_skill, sk  # noqa: F401  (sk: a fixture)
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory) -> Path:
     """A complete skill directory (budgets 0,1; 8 games), played once; tests copy it."""
     return played_skill(tmp_path_factory, "--games", "8")
-
-
-@pytest.fixture
-def sk(played, tmp_path, monkeypatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    return Path(shutil.copytree(played, tmp_path / "sk", symlinks=True))
 
 
 def _interrupt_after(monkeypatch, parts: int) -> list:
@@ -60,13 +50,13 @@ def _interrupt_after(monkeypatch, parts: int) -> list:
 @pytest.mark.parametrize("parts", [0, 1], ids=["before-a-part", "after-a-part"])
 def test_an_interrupted_force_keeps_the_earlier_answer_byte_for_byte(sk, tmp_path, monkeypatch, parts):
     assert (sk / "skill.parquet").is_file() and (sk / "report.html").is_file()
-    before = _tree(tmp_path)
+    before = folder_tree(tmp_path)
     calls = _interrupt_after(monkeypatch, parts)
     done = balance(*SKILL, "--budgets", "0", "--games", "12", "--out", "sk", "--force", check=False)
     assert done.returncode == 130, done.stderr
     assert len(calls) == parts + 1            # the new question had started playing
     # the earlier answer, every byte of it (its marker too), and nothing beside it
-    assert _tree(tmp_path) == before
+    assert folder_tree(tmp_path) == before
     assert sorted(os.listdir(tmp_path)) == ["sk"]
     lines = [ln for ln in done.stderr.splitlines() if ln.strip()]
     assert lines[0] == ("skill: sk keeps its earlier answer as it was (the new question's "

@@ -23,7 +23,7 @@ import pytest
 
 from in_process import balance
 from undrawn_figures import skill_pages_undrawn_in_this_module  # noqa: F401  (autouse: no drawing)
-from skill_dirs import folder_tree, played_skill
+from skill_dirs import folder_tree, played_skill, sk  # noqa: F401  (sk: a fixture)
 
 MARKER = ".balance-output.json"
 SKILL = ["skill", "--players", "2", "--games", "20", "-q"]
@@ -35,19 +35,10 @@ def one_line(done) -> str:
     return lines[0]
 
 
-_tree = folder_tree
-
-
 @pytest.fixture(scope="module")
 def played(tmp_path_factory) -> Path:
     """``balance skill --players 2 --budgets 0,1 --games 20``, played once; tests copy it."""
     return played_skill(tmp_path_factory, "--games", "20")
-
-
-@pytest.fixture
-def sk(played, tmp_path, monkeypatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    return Path(shutil.copytree(played, tmp_path / "sk", symlinks=True))
 
 
 @pytest.fixture
@@ -84,11 +75,11 @@ def test_the_marker_lists_the_names_published_only(sk, tmp_path):
     assert listed(sk) == held(sk), listed(sk)
     for mine in ("my_notes.txt", "skill.csv.tmp"):
         (sk / mine).write_text("mine")
-        before = _tree(tmp_path)
+        before = folder_tree(tmp_path)
         line = one_line(balance(*SKILL, "--budgets", "0", "--games", "30", "--out", "sk", "--force",
                                 check=False))
         assert line.startswith(f"error: --out sk: holds {mine}, which this toolkit did not write"), line
-        assert _tree(tmp_path) == before
+        assert folder_tree(tmp_path) == before
         (sk / mine).unlink()
     balance(*SKILL, "--budgets", "0", "--games", "30", "--out", "sk", "--force")
     assert json.loads((sk / "skill.json").read_text())["games"] == 30
@@ -99,11 +90,11 @@ def test_the_marker_lists_the_names_published_only(sk, tmp_path):
 @pytest.mark.parametrize("where", ["cells/my_notes.txt", "figures/sketch.png", "my_notes.txt"])
 def test_force_never_deletes_a_file_of_ones_own(sk, tmp_path, where):
     (sk / where).write_text("important")
-    before = _tree(tmp_path)
+    before = folder_tree(tmp_path)
     line = one_line(balance(*SKILL, "--budgets", "0", "--games", "30", "--out", "sk", "--force", check=False))
     assert line == (f"error: --out sk: holds {where}, which this toolkit did not write there; --force "
                     "will not delete them: move them, or choose another directory"), line
-    assert _tree(tmp_path) == before
+    assert folder_tree(tmp_path) == before
     # the same question resumes with it there (and keeps it)
     balance(*SKILL, "--budgets", "0,1", "--out", "sk")
     assert (sk / where).read_text() == "important"
@@ -128,28 +119,28 @@ def test_an_out_the_other_commands_refuse_is_refused_in_their_words(tmp_path, mo
     monkeypatch.chdir(tmp_path)
     (tmp_path / "elsewhere").mkdir()
     (tmp_path / "linkout").symlink_to("elsewhere")
-    before = _tree(tmp_path)
+    before = folder_tree(tmp_path)
     assert one_line(balance(*SKILL, "--budgets", "0", "--out", out, check=False)) == words
-    assert _tree(tmp_path) == before
+    assert folder_tree(tmp_path) == before
 
 
 def test_out_inside_the_against_directory_is_refused(sk, tmp_path, no_games):
-    before = _tree(tmp_path)
+    before = folder_tree(tmp_path)
     line = one_line(balance(*SKILL, "--budgets", "0", "--set", "income.palais.base=4", "--against", "sk",
                             "--out", "sk/sub", check=False))
     assert line == "error: --out sk/sub: is inside sk, which this command reads (write somewhere else)"
-    assert _tree(tmp_path) == before
+    assert folder_tree(tmp_path) == before
 
 
 def test_force_does_not_replace_a_directory_of_another_kind(sk, tmp_path, no_games):
     marker = json.loads((sk / MARKER).read_text())
     (sk / MARKER).write_text(json.dumps({**marker, "kind": "sweep"}))
-    before = _tree(tmp_path)
+    before = folder_tree(tmp_path)
     line = one_line(balance(*SKILL, "--budgets", "0", "--games", "30", "--out", "sk", "--force", check=False))
     assert line == (f"error: --out sk: holds a sweep (its {MARKER} says so), not a balance skill "
                     "directory; --force replaces only a balance skill directory this toolkit wrote, "
                     "choose another --out"), line
-    assert _tree(tmp_path) == before
+    assert folder_tree(tmp_path) == before
 
 
 def test_a_skill_directory_written_before_the_marker_resumes_and_is_replaced(sk, monkeypatch):
