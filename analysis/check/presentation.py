@@ -359,10 +359,22 @@ def status_line(res: CheckResult, lead: bool = True) -> str:
                 f"a change of {_fmt_tol(top.tolerance)} {unit} to pass with at most a {res.beta:.0%} "
                 f"chance, halve the tolerance ({halve_text(res, top, short=True)})")
     # sized against the smallest difference that matters, as the FAIL sentences are (revA #16)
-    largest = (f"; the largest change: {top.label} {_signed(top.diff)} {diff_unit_of(top.metric, game)} "
-               f"against {_fmt_tol(top.tolerance)} accepted{size_words(top, _smallest(res)(top), game, paired=res.paired)}"
-               if top is not None else "")
-    return f"{ruled_out}{largest}"
+    if top is None:
+        return ruled_out
+    unit = diff_unit_of(top.metric, game)
+    size = size_words(top, _smallest(res)(top), game, paired=res.paired)
+    if size.startswith("; these games cannot tell"):
+        # a PASS rules out twice the tolerance, not the smallest difference that matters: said as
+        # what a pass leaves open, not as "PASS … cannot tell" in one breath (designer review #17)
+        lo, hi = diff_interval(top, res.paired)
+        smallest = _smallest(res)(top)
+        verb = "matters" if smallest == 1 else "matter"
+        return (f"{ruled_out}; smaller changes may pass: the largest here, {top.label} "
+                f"{_signed(top.diff)} {unit} against {_fmt_tol(top.tolerance)} accepted (change "
+                f"{_signed(lo)} to {_signed(hi)} {unit}), may or may not reach the {smallest:g} {unit} "
+                f"that {verb}")
+    return f"{ruled_out}; the largest change: {top.label} {_signed(top.diff)} {unit} against " \
+           f"{_fmt_tol(top.tolerance)} accepted{size}"
 
 
 #: The win-share kinds a FAIL line sums up when none of them failed, and their names there.
