@@ -28,7 +28,7 @@ from analysis.load import RunSet, group_runs, open_runs
 # (:func:`table_names` lists both).
 TABLES = ("seats", "seat_tests", "outcomes", "spread_counts", "lead_changes", "flow", "scores_by_seat",
           "scores_by_strategy", "events", "event_seats", "tiles", "tile_summary", "domain_pairs",
-          "strategies", "matchups", "seat_bots", "length", "length_distribution", "end_reasons", "guild_types",
+          "strategies", "matchups", "seat_bots", "length", "length_distribution", "end_reasons", "end_wins", "guild_types",
           "roles", "role_seats")
 
 
@@ -47,7 +47,8 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
     ``events``/``event_seats`` need ``gain_by_event`` with the games' ``event_by_slot``;
     ``tiles``/``tile_summary``/``domain_pairs`` need ``drafted_by_type``; ``matchups`` needs at
     least two strategies; ``length``/``length_distribution`` need the games' ``length`` in turns,
-    ``end_reasons`` also their ``end_reason``; ``guild_types`` needs ``founded_by_type``;
+    ``end_reasons`` also their ``end_reason`` (``end_wins`` where one of them is the turn limit);
+    ``guild_types`` needs ``founded_by_type``;
     ``roles``/``role_seats`` need a ``seat_role`` column with more than one role (an asymmetric
     game). The game's own tables come from its spec's analysis hook (:mod:`analysis.games`).
     """
@@ -98,6 +99,9 @@ def analyse(rs: RunSet, rows_per_chunk: int | None = None) -> dict:
         t["length_distribution"] = length.length_distribution(rs)
     if length.has_end_reasons(rs):
         t["end_reasons"] = length.end_reason_table(rs)
+        wins = length.end_wins_table(rs)
+        if wins is not None:          # a game with a turn limit: who won the stopped games
+            t["end_wins"] = wins
     if guilds.has_guilds(rs):
         t["guild_types"] = guilds.guild_table(rs)
     if roles.has_roles(rs):

@@ -11,9 +11,11 @@ games where they are independent; a rotated-seat run's count each deal as one ga
 (:func:`deal_bound_interval`). All are polars lazy
 queries over games.parquet; a game without a length in turns (Middle-Ages, Fief combat) has none of these tables.
 :func:`turn_limit` reads from an analysed run's tables how many of its games ended at the turn
-limit (:mod:`simcore.turn_limit`: the warning its answers lead with).
+limit (:mod:`simcore.turn_limit`: the warning its answers lead with), and :func:`end_wins_table`
+who won the finished games against who won the stopped ones (the warning says both).
 
-May import polars, numpy, :mod:`analysis.load`, :mod:`analysis.stats` and :mod:`simcore.turn_limit`.
+May import polars, numpy, :mod:`analysis.load`, :mod:`analysis.stats`, :mod:`simcore.turn_limit` and
+:func:`simcore.accumulate.win_units`.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ import polars as pl
 
 from analysis import stats
 from analysis.load import RunSet, code_names, collect, int_moments
-from simcore.turn_limit import TURN_LIMIT_REASONS, TurnLimit, from_counts
+from simcore.accumulate import win_units
+from simcore.turn_limit import TURN_LIMIT_REASONS, TurnLimit, from_counts, sides, split_from_stats
 
 QUANTILES = (("p05", 0.05), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p95", 0.95))
 MAX_BINS = 40
@@ -296,6 +299,65 @@ def end_reason_table(rs: RunSet) -> pl.DataFrame:
                "turns_ci_high": pl.Float64})
 
 
+def _sides(rs: RunSet) -> list[tuple[str, list[int]]]:
+    """Who a split of the wins names (:func:`simcore.turn_limit.sides`): the seats, or the sides
+    of a game with roles, in the spec's words."""
+    spec = rs.spec
+    P = rs.n_players
+    if spec is None or not spec.roles:
+        return sides(["player"] * P)
+    return sides(list(spec.seat_roles(P)), {r.name: r.display for r in spec.roles})
+
+
+def end_wins_table(rs: RunSet) -> pl.DataFrame | None:
+    """Who won the games that ended by the rules and who won those stopped at the turn limit
+    (:data:`simcore.turn_limit.TURN_LIMIT_REASONS`), one row per seat or, in a game with roles, per
+    side (``who``): finished_games, stopped_games, finished_win_share, stopped_win_share (its
+    share of those games' wins, a shared win split; null where there is no such game). From the
+    statistics (:func:`simcore.turn_limit.split_from_stats`) or the rows, the same numbers; None
+    when the game has no turn-limit end reason."""
+    names = end_reason_names(rs)
+    why = reason_column(rs)
+    if why is None or not any(n in TURN_LIMIT_REASONS for n in names.values()):
+        return None
+    who = _sides(rs)
+    stopped_codes = [c for c, n in names.items() if n in TURN_LIMIT_REASONS]
+    if rs.from_stats:
+        h = rs.stats.valued.get(f"g:{why.name}")
+        if h is None:
+            return None
+        stop = np.isin(h.values, stopped_codes)
+        n_stop, n_done = int(h.a[stop].sum()), int(h.a[~stop].sum())
+        split = split_from_stats(rs.stats, names, who)
+        done = [d for _, d, _ in split]
+        stopped = [x for _, _, x in split]
+    else:
+        win = rs.role_column("win_share") or "win_share"
+        games = rs.games(["game", why.name]).select(
+            "run", "game", pl.col(why.name).cast(pl.Int64).is_in(stopped_codes).alias("_stop"))
+        n = collect(games.group_by("_stop").agg(pl.len().alias("n")))
+        counts = dict(zip(n["_stop"].to_list(), n["n"].to_list()))
+        n_stop, n_done = int(counts.get(True, 0)), int(counts.get(False, 0))
+        L = win_units(rs.n_players)       # a win shared by k is L/k units: exact sums, as the statistics'
+        wins = collect(rs.players(["game", "seat", win]).join(games, on=["run", "game"])
+                       .group_by(["seat", "_stop"])
+                       .agg((pl.col(win).cast(pl.Float64) * L).round().cast(pl.Int64).sum().alias("w")))
+        by = {(int(a), bool(b)): w / L for a, b, w in wins.select("seat", "_stop", "w").iter_rows()}
+
+        def share(seats, stop_, n_):
+            return sum(by.get((i, stop_), 0.0) for i in seats) / n_ if n_ else float("nan")
+
+        done = [share(seats, False, n_done) for _, seats in who]
+        stopped = [share(seats, True, n_stop) for _, seats in who]
+    clean = lambda x: [float(v) if v == v else None for v in x]  # noqa: E731
+    return pl.DataFrame({"who": [w for w, _ in who], "seats": [len(x) for _, x in who],
+                         "finished_games": [n_done] * len(who), "stopped_games": [n_stop] * len(who),
+                         "finished_win_share": clean(done), "stopped_win_share": clean(stopped)},
+                        schema={"who": pl.String, "seats": pl.Int64, "finished_games": pl.Int64,
+                                "stopped_games": pl.Int64, "finished_win_share": pl.Float64,
+                                "stopped_win_share": pl.Float64})
+
+
 def turn_limit(t: dict) -> TurnLimit | None:
     """The games of an analysed run (:func:`analysis.analyse`'s tables) that ended at the turn
     limit (:class:`simcore.turn_limit.TurnLimit`, from its ``end_reasons`` table, the mean length
@@ -314,7 +376,11 @@ def turn_limit(t: dict) -> TurnLimit | None:
     if summary is not None and summary.height and "mean_turns" in summary.columns:
         m = summary["mean_turns"][0]
         mean = float(m) if m is not None and np.isfinite(m) else None
-    return from_counts(counts, label, mean, limit)
+    wins = t.get("end_wins")
+    split = (tuple((w, float("nan") if d is None else d, float("nan") if x is None else x)
+                   for w, d, x in wins.select("who", "finished_win_share", "stopped_win_share").iter_rows())
+             if wins is not None and wins.height else ())
+    return from_counts(counts, label, mean, limit, split)
 
 
 def run_turn_limit(run_dir) -> TurnLimit | None:
@@ -333,6 +399,9 @@ def run_turn_limit(run_dir) -> TurnLimit | None:
         t = {"end_reasons": end_reason_table(rs)}
         if has_length(rs):
             t["length"] = length_summary(rs)
+        wins = end_wins_table(rs)
+        if wins is not None:
+            t["end_wins"] = wins
     except (UsageError, OSError, ValueError, KeyError, pl.exceptions.PolarsError):
         return None
     return turn_limit(t)
