@@ -90,7 +90,8 @@ def seat_table(rs: RunSet) -> pl.DataFrame:
     games of a deal share its tiles and cards): win_share_sd and score_sd are then the per-game sds
     that make ``sd / √games`` the standard error of the seat's per-deal means
     (:func:`deal_clustered_sd`), so everything that reads ``sd / √games`` reads the deals; the
-    Wilson interval is on the effective number of games (Kish) and the score interval is the t
+    Wilson interval is on the effective number of games (Kish; the D deals where that cannot be
+    estimated: a seat that won every game or none) and the score interval is the t
     interval of the per-deal mean scores (D − 1 degrees of freedom, D deals). Statistics written
     before a per-deal sum existed (``deal_win_sq``, ``deal_score_sq``) are read game by game.
 
@@ -197,9 +198,14 @@ def _seat_table(rs: RunSet, agg: pl.DataFrame) -> pl.DataFrame:
     if "_deal_sq" in agg.columns:
         # a rotated-seat run: its deals are the independent units; the Wilson interval on the
         # effective number of games (n over the design effect, Kish) and the tests on the deals' sd
-        dsd = deal_clustered_sd(p, n, agg["_deal_sq"].to_numpy(), agg["_gpd"].to_numpy())
+        gpd = agg["_gpd"].to_numpy()
+        dsd = deal_clustered_sd(p, n, agg["_deal_sq"].to_numpy(), gpd)
         ok = np.isfinite(dsd) & (dsd > 0) & (wsd > 0)
-        n_eff = np.where(ok, n * (wsd / np.where(ok, dsd, 1.0)) ** 2, n)
+        # where the design effect cannot be estimated (a seat that won every game or none, or
+        # fewer than two deals) each deal counts as one game: it is at most the deal's games, so
+        # that interval covers what it claims (at n, a seat that never won had an upper end up to
+        # g times too low), as a panel's side rows read it (analysis.panel)
+        n_eff = np.where(ok, n * (wsd / np.where(ok, dsd, 1.0)) ** 2, n / gpd.astype(float))
         low, high = stats.wilson(p * n_eff, n_eff)
         wsd = np.where(ok, dsd, wsd)
     pval, padj, flag = seat_flags(p, wsd, n, fair)

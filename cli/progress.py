@@ -10,6 +10,9 @@ there a long command instead writes a plain line at most every minute (:class:`L
 steps done, time spent and left), so a CI log shows it is alive (some CI services stop a job that
 prints nothing for ten minutes) and a short one prints nothing extra.
 :func:`counted` writes a count with its noun ("1 game", "2 games") for every command's lines.
+The closing line of ``simulate`` names each of its times for what it measures (:func:`times_said`:
+the games played, the kernel's part of them, and the command's time from the process's start,
+:func:`command_seconds`).
 
 May import rich, the standard library and :mod:`simcore` (the runner's results and statistics;
 :func:`simcore.numbers.rounded`, the report's rounding, so that a number prints the same in both),
@@ -20,6 +23,7 @@ and for a rotated-seat run's closing table :mod:`analysis` (the seat and strateg
 from __future__ import annotations
 
 import os
+import sys
 import time
 
 
@@ -389,5 +393,54 @@ def print_summary(console, result) -> None:
             else:
                 t.add_row(row.label, f"{row.estimate:.3f}", f"{row.low:.3f} – {row.high:.3f}")
         console.print(t)
-    console.print(f"run directory: {result.path}  (wall {meta['wall_time_s']:.2f} s, kernel "
-                  f"{meta['kernel_time_s']:.2f} s)")
+    console.print(f"run directory: {result.path}  ({times_said(meta, command_seconds())})",
+                  soft_wrap=True)
+
+
+def times_said(meta: dict, command_s: float | None) -> str:
+    """The times of the closing line, each named for what it measures: "games played in 0.37 s,
+    of which the kernel 0.27 s; the command took 1.9 s". run.json's ``wall_time_s`` is the playing
+    loop only (chunks played and their rows written; not the start, the imports, the kernels'
+    compile or load, nor the files written at the end), which "wall" beside it was read as the
+    command's time (0.37 s said for a command of 1.9 s). The kernel's time is a part of it when
+    the chunks ran one after another here; on a cluster it is summed over the workers and may be
+    longer. ``command_s`` (:func:`command_seconds`) None: the command's time is left out."""
+    played, kernel = float(meta["wall_time_s"]), float(meta["kernel_time_s"])
+    said = f"games played in {played:.2f} s, "
+    said += (f"of which the kernel {kernel:.2f} s" if kernel <= played else
+             f"the kernel {kernel:.2f} s summed over the chunks played at once")
+    if command_s is not None and command_s >= played:
+        said += f"; the command took {command_s:.1f} s"
+    return said
+
+
+def command_seconds() -> float | None:
+    """Seconds since this process started, when it is a ``balance`` or ``simulate`` command (its
+    main script the console script's: a test or a Python caller running a command in its own
+    process has run other things before); None otherwise, or where it cannot be read.
+
+    Read from the process's start time in /proc/self/stat (clock ticks since boot, 1/100 s) against
+    the clock since boot, CLOCK_BOOTTIME (the clock that start time is kept in): it counts the
+    interpreter's start and the imports before any of this package's code runs, which a timestamp
+    taken in the entry point would miss, and costs one small file read. Not on Linux: None."""
+    main = getattr(sys.modules.get("__main__"), "main", None)
+    package = sys.modules.get("cli")
+    if main is None or main not in (getattr(package, "main", None),
+                                    getattr(package, "simulate_main", None)):
+        return None
+    return process_seconds()
+
+
+def process_seconds() -> float | None:
+    """Seconds since this process started (Linux: /proc/self/stat and CLOCK_BOOTTIME); None where
+    they cannot be read or disagree (a start in the future)."""
+    try:
+        with open("/proc/self/stat", "rb") as fh:
+            stat = fh.read()
+        # the fields after the command name (which may hold spaces and parentheses): the state is
+        # field 3, the start time field 22
+        start_ticks = int(stat[stat.rindex(b")") + 2:].split()[19])
+        elapsed = time.clock_gettime(time.CLOCK_BOOTTIME) - start_ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+    return elapsed if elapsed >= 0 else None

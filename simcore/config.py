@@ -4,7 +4,11 @@ A :class:`Table` wraps one TOML table with the file name and key path, so every 
 names file, key and problem in one line (:class:`simcore.errors.ConfigError`). Unknown keys are
 errors: a typo in a rules file must never be silently ignored (a misspelt section is named as
 unknown, not only the one it stands for as missing: :meth:`RulesFile._checked`), and a file of
-the wrong kind (a baseline given as rules, or the reverse) says so (:func:`wrong_kind`).
+the wrong kind (a baseline given as rules, or the reverse) says so (:func:`wrong_kind`). A refusal
+suggests what was meant: the close key of the same table, or, for a key given without its section
+or under the wrong one, where the file has it (``hand_size`` → ``setup.hand_size``:
+:func:`found_elsewhere`), and the close word for a setting that takes one of a fixed set of words
+(:func:`did_you_mean`).
 
 Rule settings on the command line (``--set PATH=VALUE``) are parsed here once for every game:
 :func:`parse_setting` reads ``income.palais.base=4`` or ``setup.start_coins[0]=3`` (dotted keys,
@@ -166,13 +170,78 @@ def _allowed(lo, hi) -> str:
     return f" (allowed: {lo} to {hi})" if lo is not None and hi is not None else ""
 
 
+def did_you_mean(typed: Any, known, *, cutoff: float = 0.6) -> str:
+    """``"; did you mean X?"`` for the one of ``known`` closest to ``typed`` (difflib), or "" when
+    none is close: the suggestion every refusal of a misspelt name ends with."""
+    near = difflib.get_close_matches(str(typed), [str(k) for k in known], n=1, cutoff=cutoff)
+    return f"; did you mean {near[0]}?" if near else ""
+
+
+def _nodes(tree: Any, trail: tuple = ()):
+    """Every (path, value) in the tables of ``tree``, depth first (lists are values: a key inside
+    an array of tables is not offered as a place to put a setting)."""
+    if isinstance(tree, dict):
+        for k, v in tree.items():
+            path = (*trail, str(k))
+            yield path, v
+            yield from _nodes(v, path)
+
+
+def _chain(value: Any) -> tuple:
+    """The keys of a table holding one key down to a value (``{copies = {artisan = 3}}`` →
+    ``("copies", "artisan")``); () when it holds more or fewer."""
+    out: tuple = ()
+    while isinstance(value, dict) and len(value) == 1:
+        (k, value), = value.items()
+        out = (*out, str(k))
+    return out if not isinstance(value, dict) else ()
+
+
+#: Across a whole rules file (a hundred keys), difflib's default cutoff (0.6) offers unrelated keys
+#: for a name that is simply wrong; a key typed without its section is usually spelt right.
+_ELSEWHERE_CUTOFF = 0.8
+
+
+def found_elsewhere(tree: Any, typed: tuple, value: Any = None) -> list[tuple]:
+    """The paths in ``tree`` where the key at ``typed`` (a path; not a key of its own table) is a
+    key of another table, by its name or a close misspelling of it, holding the same kind of thing
+    as ``value`` (what was typed: a table, or a value): the key a designer gave without its section
+    (``--set hand_size=5`` for ``setup.hand_size``) or under the wrong one. A table typed as one
+    chain of keys down to a value (``copies.artisan=3``) is found with that chain when the table
+    found has it (``deck.copies.artisan``). [] when the name is found nowhere."""
+    name, is_table = str(typed[-1]), isinstance(value, dict)
+    places = [(p, v) for p, v in _nodes(tree)
+              if p != tuple(map(str, typed)) and isinstance(v, dict) == is_table]
+    names = sorted({p[-1] for p, _ in places})
+    near = [name] if name in names else difflib.get_close_matches(name, names, n=1,
+                                                                   cutoff=_ELSEWHERE_CUTOFF)
+    found = []
+    for p, v in places:
+        if near and p[-1] == near[0]:
+            rest = _chain(value) if is_table else ()
+            below = _at(v, rest) if rest else None
+            found.append((*p, *rest) if below is not None and not isinstance(below, dict) else p)
+    return found
+
+
+def suggest_paths(paths: list[tuple], tail: tuple = ()) -> str:
+    """``"; did you mean a.b or c.b?"`` for the paths found (at most three shown, each followed by
+    the rest of the path as typed, ``tail``: list indices and keys); "" for none."""
+    if not paths:
+        return ""
+    shown = [path_text((*p, *tail)) for p in paths[:3]] + (["…"] if len(paths) > 3 else [])
+    return f"; did you mean {' or '.join(shown)}?"
+
+
 class Table:
     """One TOML table under validation; remembers which keys were read to reject unknown ones."""
 
-    def __init__(self, data: Any, source: str, path: str = "") -> None:
+    def __init__(self, data: Any, source: str, path: str = "", *, root: Any = None) -> None:
         if not isinstance(data, dict):
             raise ConfigError(source, path or "(top level)", "must be a table")
         self.data, self.source, self.path, self._seen = data, source, path, set()
+        # the whole file, so that a key given in the wrong table can be found in its own
+        self._root = data if root is None else root
 
     def key(self, name: str) -> str:
         return f"{self.path}.{name}" if self.path else name
@@ -203,7 +272,8 @@ class Table:
         if hi is not None and value > hi:
             raise self.error(name, f"must be <= {hi}{_allowed(lo, hi)}, got {value!r}")
         if choices is not None and value not in choices:
-            raise self.error(name, f"must be one of {', '.join(map(str, choices))}; got {value!r}")
+            raise self.error(name, f"must be one of {', '.join(map(str, choices))}; got {value!r}"
+                                   + (did_you_mean(value, choices) if isinstance(value, str) else ""))
         return value
 
     def per_seat(self, name: str, kind: type, default: Any, *, lo: float | None = None,
@@ -225,7 +295,8 @@ class Table:
                                    f"index {max_seats - 1}; a per-seat list holds 1 to {max_seats} values)")
         if not value:
             raise self.error(name, f"a per-seat list needs 1 to {max_seats} values (seat 1 first), got 0")
-        sub = Table({f"{name}[{i}]": v for i, v in enumerate(value)}, self.source, self.path)
+        sub = Table({f"{name}[{i}]": v for i, v in enumerate(value)}, self.source, self.path,
+                    root=self._root)
         values = [sub.get(f"{name}[{i}]", kind, lo=lo, hi=hi) for i in range(len(value))]
         return values + [values[-1]] * (max_seats - len(values)), len(values)
 
@@ -234,8 +305,8 @@ class Table:
         if name not in self.data:
             if default is ...:
                 raise self.error(name, "missing table")
-            return Table({}, self.source, self.key(name))
-        return Table(self.data[name], self.source, self.key(name))
+            return Table({}, self.source, self.key(name), root=self._root)
+        return Table(self.data[name], self.source, self.key(name), root=self._root)
 
     def tables(self, name: str) -> list["Table"]:
         """An array of tables (``[[name]]`` or a list of inline tables)."""
@@ -245,23 +316,36 @@ class Table:
         items = self.data[name]
         if not isinstance(items, list):
             raise self.error(name, "must be a list of tables")
-        return [Table(item, self.source, f"{self.key(name)}[{i}]") for i, item in enumerate(items)]
+        return [Table(item, self.source, f"{self.key(name)}[{i}]", root=self._root)
+                for i, item in enumerate(items)]
 
     def names(self, name: str, allowed: list[str], default: Any = ...) -> list[str]:
         """A list of names, each from ``allowed``."""
         values = self.get(name, list, default)
         for v in values:
             if v not in allowed:
-                raise self.error(name, f"unknown name {v!r} (known: {', '.join(allowed)})")
+                raise self.error(name, f"unknown name {v!r}" + did_you_mean(v, allowed)
+                                       + f" (known: {', '.join(allowed)})")
         return list(values)
 
     def done(self) -> None:
         """Reject keys that were never read (typos, settings that do not exist)."""
         unknown = [k for k in self.data if k not in self._seen]
         if unknown:
-            near = difflib.get_close_matches(str(unknown[0]), sorted(self._seen), n=1)
-            raise self.error(unknown[0], "unknown key" + (f"; did you mean {near[0]}?" if near else "")
+            typed = unknown[0]
+            hint = did_you_mean(typed, sorted(self._seen)) or self._elsewhere(typed)
+            raise self.error(typed, "unknown key" + hint
                              + (f" (known here: {', '.join(sorted(self._seen))})" if self._seen else ""))
+
+    def _elsewhere(self, typed: str) -> str:
+        """The suggestion for a key of this table that is a key of another table of the file
+        (:func:`found_elsewhere`); "" for a table whose path is not plain keys (an array's row)."""
+        if "[" in self.path:
+            return ""
+        here = tuple(self.path.split(".")) if self.path else ()
+        if _at(self._root, here) is not self.data:
+            return ""
+        return suggest_paths(found_elsewhere(self._root, (*here, str(typed)), self.data[typed]))
 
 
 
@@ -677,9 +761,9 @@ def set_in(data: dict, path: tuple, value: Any, *, seats: int | None = None,
                 return
             if step not in node and not isinstance(path[i + 1], str):
                 # a new key indexed at once could only be an empty list: it is a misspelt key
-                near = difflib.get_close_matches(step, [str(k) for k in node], n=1)
-                raise UsageError(f"{what}: {path_text([*trail, step])}: unknown key"
-                                 + (f"; did you mean {near[0]}?" if near else "")
+                hint = (did_you_mean(step, node)
+                        or _elsewhere_indexed(data, (*trail, step), path[i + 1:]))
+                raise UsageError(f"{what}: {path_text([*trail, step])}: unknown key" + hint
                                  + f" (known here: {', '.join(sorted(map(str, node))) or 'none'})")
             if step not in node:
                 node[step] = {}
@@ -700,6 +784,13 @@ def set_in(data: dict, path: tuple, value: Any, *, seats: int | None = None,
             parent, key = node, step
         trail.append(step)
         node = parent[key]
+
+
+def _elsewhere_indexed(data: dict, typed: tuple, rest: tuple) -> str:
+    """``"; did you mean setup.start_coins[0]?"`` for ``start_coins[0]`` typed without its section:
+    a value of that name elsewhere in ``data`` (a list, or one value a per-seat list replaces),
+    followed by what was typed after it; "" when there is none."""
+    return suggest_paths(found_elsewhere(data, typed, value=[]), tail=rest)
 
 
 def _kind(v: Any) -> str:
