@@ -20,10 +20,15 @@ the skill check before adopting a fix tuned on bots that do not search. Both pag
 :func:`reports.pdf.write_pdf`; they only read files and publish atomically (report.html,
 report.pdf, figures/*.png, with ``svg=True`` figures/*.svg too).
 
+The sweep page leads with which value of each parameter to pick (:func:`which_value_sentence`,
+from :func:`analysis.sweep.tables.which_value`) and writes its tables as files beside it
+(values.csv, effects.csv: :func:`sweep_files`), listed in its section "Tables as files".
+
 May import polars, the standard library, :mod:`analysis.stats`, :mod:`analysis.load` (smallest
-differences), :mod:`analysis.sweep` (metrics, store),
+differences), :mod:`analysis.sweep` (metrics, store, tables),
 :mod:`analysis.tune.targets`, :mod:`analysis.tune.advice` and :mod:`analysis.tune.ends` (games at the
-turn limit), :mod:`reports.figures`, :mod:`reports.html` (style),
+turn limit), :mod:`analysis.length` (the same), :mod:`analysis.export` (CSV conventions),
+:mod:`reports.figures`, :mod:`reports.html` (style),
 :mod:`reports.text` (verdict words) and
 :mod:`simcore` (atomic, errors, registry).
 """
@@ -339,6 +344,145 @@ def fairest_sentence(name: str, ref: tuple[str, str], curves: pl.DataFrame, agai
             f"{_balance_text(best['estimate'], best['low'], best['high'])}, against "
             f"{_balance_text(at_ref['estimate'], at_ref['low'], at_ref['high'])} at {value} ({why}); "
             f"{tail}")
+
+
+def _value_runs(picked: list[str], order: list[str]) -> str:
+    """Values as a sentence lists them, in the chain's order, a run of 3 or more neighbouring
+    values written as its ends: "1, 2 and 4–6"."""
+    pos = sorted(order.index(v) for v in picked if v in order)
+    runs, cur = [], []
+    for k in pos:
+        if cur and k == cur[-1] + 1:
+            cur.append(k)
+        else:
+            if cur:
+                runs.append(cur)
+            cur = [k]
+    if cur:
+        runs.append(cur)
+    bits = []
+    for r in runs:
+        if len(r) >= 3:
+            bits.append(f"{order[r[0]]}–{order[r[-1]]}")
+        else:
+            bits += [order[k] for k in r]
+    return bits[0] if len(bits) == 1 else ", ".join(bits[:-1]) + " and " + bits[-1]
+
+
+def _pct_text(x: float, lo: float, hi: float) -> str:
+    d = _places(100 * lo, 100 * hi, 1)
+    return f"{100 * x:.{d}f}% ({100 * lo:.{d}f} to {100 * hi:.{d}f})"
+
+
+def _distance_amount(r: dict, kind: str) -> str:
+    """A change of the distance from fair (the seat imbalance, or a role's share from its even
+    share) with its interval, as the value sentences print a change: "+3.0 pp (−0.2 to +6.2)"."""
+    return _pair_amount({**r, "share": True, "unit": "pp"})
+
+
+def which_value_sentence(w: dict) -> str:
+    """The lead's answer to "which value of this parameter to pick" (:func:`analysis.sweep.tables.which_value`):
+    the value(s) with the smallest seat imbalance (a game with roles: whose first role's win share
+    is closest to its share if every seat won equally often), with its interval; which other values
+    cannot be told apart from it and which are clearly less fair, each on the page's paired
+    interval (the value-by-value family, adjusted over its pairs of values: the intervals of the
+    tables "Each value against the base value" and "Every two values"); where the response is flat
+    by those intervals, that it no longer changes by more than the smallest difference that
+    matters; and, when the best is the last (or first) value tried with a clear step into it,
+    that a value beyond may do better."""
+    name, kind, order = w["parameter"], w["kind"], w["values"]
+    held = f" with {w['at']}" if w.get("at") else ""
+    best = w["best"]
+    p = w["points"][best[0]]
+    small = f"{100 * w['smallest']:g} pp"
+    who = " and ".join(best) + (" (the same estimate)" if len(best) > 1 else "")
+    if kind == "balance":
+        number = _balance_text(p['estimate'], p['low'], p['high'])
+        at = f"{who}, seat imbalance {number}"
+        what, worse, better = "the seat imbalance", "less fair", "be fairer"
+        lowest = "The smallest seat imbalance is at"
+        head = f"Fairest value of {name}{held}"
+    else:
+        even = f"{100 * w['even']:.3g}%"
+        role = w["label"].removesuffix(" win share").removesuffix("'s").removesuffix("'")
+        side = "below" if p["estimate"] < w["even"] else "above"
+        number = (f"{_pct_text(p['estimate'], p['low'], p['high'])}, "
+                  f"{100 * p['distance']:.1f} pp {side} {even}")
+        at = f"{who}, at {number}"
+        what, worse, better = w["label"], f"further from {even}", f"come closer to {even}"
+        lowest = f"{w['label'][0].upper()}{w['label'][1:]} is closest to {even} at"
+        head = f"Value of {name}{held} that brings {w['label']} closest to {even}"
+    further = [o for o in w["others"] if o["call"] == "further"]
+    apart = [o for o in w["others"] if o["call"] in ("apart", "closer")]
+    other_side = [o for o in w["others"] if o["call"] == "other side"]
+
+    def listed(rows: list[dict]) -> str:
+        """Each value's change with its interval, the verdict once when every row has the same."""
+        rows = sorted(rows, key=lambda o: order.index(o["value"]))
+        words = {verdict_words(o["verdict"]) for o in rows}
+        if len(rows) > 1 and len(words) == 1:
+            return ("; ".join(f"{o['value']} by {_distance_amount(o, kind)}" for o in rows)
+                    + f", each {words.pop()}")
+        return "; ".join(f"{o['value']} by {_distance_amount(o, kind)}, {verdict_words(o['verdict'])}"
+                         for o in rows)
+
+    def apart_words(rows: list[dict]) -> str:
+        """Values that cannot be told apart from the best: one that differs by the smallest
+        difference that matters or more by its estimate with its interval, the rest together."""
+        big = [o for o in rows if abs(o["delta"]) >= w["smallest"]]
+        near = [o for o in rows if abs(o["delta"]) < w["smallest"]]
+        if len(near) <= 1:
+            return listed(rows)
+        bits = [listed(big)] if big else []
+        if near:
+            top = max(o["delta"] for o in near)
+            bits.append(f"{_value_runs([o['value'] for o in near], order)} by "
+                        f"{_minus(f'{100 * top:+.1f}')} pp or less")
+        return "; ".join(bits)
+
+    m = w.get("pairs") or 0
+    adjusted = (f"adjusted over the {m} pairs of values" if w.get("family") == "value by value" else
+                f"adjusted over the page's {m} first-vs-last comparison{'s' if m != 1 else ''}")
+    if not further:
+        parts = [f"{head}: these games cannot tell. {lowest} {who}, {number}, but no other value is "
+                 f"clearly {worse}: {apart_words(apart)} (the intervals hold 0, {adjusted})"]
+    else:
+        parts = [f"{head}: {at}"]
+        if apart:
+            parts.append(f"{_value_runs([o['value'] for o in apart], order)} cannot be told apart "
+                         f"from it ({apart_words(apart)}, each interval holding 0)")
+        if not apart and not other_side:
+            said = f"every other value is clearly {worse}: {listed(further)}"
+        elif len(further) == 1:
+            o = further[0]
+            said = (f"{o['value']} is clearly {worse}, by {_distance_amount(o, kind)}, "
+                    f"{verdict_words(o['verdict'])}")
+        else:
+            said = (f"{_value_runs([o['value'] for o in further], order)} are clearly {worse}: "
+                    f"{listed(further)}")
+        parts.append(f"{said} (intervals {adjusted})")
+    if other_side:
+        parts.append(f"{_value_runs([o['value'] for o in other_side], order)} lies on the other side of "
+                     f"{even} (not compared by distance)")
+    text = "; ".join(parts) + "."
+    flat = w.get("flat")
+    if flat is not None:
+        a, b = flat
+        where = (f"across every value tried ({a} to {b})" if a == order[0] else f"from {a} to {b}")
+        text += (f" {where[0].upper()}{where[1:]} {what} no longer changes by more than the {small} "
+                 f"that matters (every two values' interval within ±{small}).")
+    edge = w.get("edge")
+    if edge is not None:
+        way = "highest" if edge["last"] else "lowest"
+        beyond = "higher" if edge["last"] else "lower"
+        text += (f" {edge['value']} is the {way} value tried and the step into it from "
+                 f"{edge['neighbour']} is clear, so a {beyond} value may {better}.")
+    if kind == "role":
+        role_key = w["metric"].removeprefix("role_win_share_")
+        text += (f" ({even} is {w['label']} if every seat won equally often, not a fair share, "
+                 f"which a game with roles does not have, nor a target; to aim at another share: "
+                 f"balance tune --target role={role_key}:SHARE.)")
+    return text
 
 
 def role_values_sentence(name: str, ref: tuple[str, str], against: list[dict]) -> str | None:
@@ -909,12 +1053,80 @@ def build_sweep_report(sweep_dir: str | Path, out: str | Path, force: bool = Fal
                         "Balance interval's construction: simultaneous intervals on the seat shares, then "
                         "the interval of the largest distance from the fair share. See docs/sweep.md.",
                         tables=[("Every variant and metric", table)]))
+    # the page's tables as files a designer can load (values.csv, effects.csv), listed on the page
+    files, listing = sweep_files(s, Path(sweep_dir))
+    if listing:
+        secs.append(Section("files", TABLES_AS_FILES,
+                            "The tables of this page, with every number at full precision, written "
+                            "beside report.html:", sentences=listing))
     # variants whose games mostly stopped at the turn limit: their shares and every change to or
     # from them describe unfinished games; the page says so first (simcore.turn_limit)
     lead = [w] if (w := variant_turn_limit_warning(Path(sweep_dir), sw, s.missing)) else []
+    # which value to pick, per parameter, from the page's own numbers and paired intervals
+    lead += which_value_sentences(s, Path(sweep_dir))
     if answers is not None and lead:
         answers += [f"{title}:"] + [f"  {x}" for x in lead]
-    return _publish(Path(out), force, title, meta, secs, figs, pdf, notes, lead=lead, svg=svg)
+    return _publish(Path(out), force, title, meta, secs, figs, pdf, notes, lead=lead, svg=svg,
+                    files=files)
+
+
+TABLES_AS_FILES = "Tables as files"
+VALUES_FILE = "values.csv"
+EFFECTS_FILE = "effects.csv"
+
+
+def which_value_sentences(s, sweep_dir: Path) -> list[str]:
+    """One lead answer per varied parameter of 2 values or more: which value to pick
+    (:func:`analysis.sweep.tables.which_value`, worded by :func:`which_value_sentence`)."""
+    from analysis.sweep.tables import which_value
+
+    out = []
+    for v in s.sweep["varies"]:
+        w = which_value(s, v["name"], sweep_dir)
+        if w is not None:
+            out.append(which_value_sentence(w))
+    return out
+
+
+def sweep_files(s, sweep_dir: Path) -> tuple[dict[str, str], list[str]]:
+    """The page's tables as CSV texts (:data:`VALUES_FILE`: every variant and metric,
+    :func:`analysis.sweep.tables.values_rows`; :data:`EFFECTS_FILE`: every comparison and metric of
+    every family, :func:`analysis.sweep.tables.effect_rows`), written with the report (atomically,
+    as ``comparison.csv`` is) with the export's conventions (:func:`analysis.export.table_csv`:
+    verdicts in the page's words, missing values empty), and the page's sentences listing them."""
+    from analysis.export import table_csv
+    from analysis.sweep.tables import effect_rows, values_rows
+
+    files, listing = {}, []
+    names = ", ".join(f"'{v['name']}'" for v in s.sweep["varies"])
+    vals = values_rows(s, sweep_dir)
+    if vals.height:
+        files[VALUES_FILE] = table_csv(vals)
+        limit = (" and, where the game can stop a game at the turn limit, each variant's share of "
+                 "games stopped there (metric 'turn_limit_share')"
+                 if (vals["metric"] == "turn_limit_share").any() else "")
+        listing.append(
+            f"{VALUES_FILE}: one row per variant and headline metric, as the table 'Every variant': "
+            f"the variant, its settings, the value of each varied parameter (column{'s' if len(s.sweep['varies']) > 1 else ''} "
+            f"{names}), the metric (key and label), its unit, estimate, 95% interval (low, high) and "
+            f"which interval it is (Wilson's for a win share, the Balance interval for the seat "
+            f"imbalance, normal for any other mean), and the games{limit}. Win shares and the seat "
+            "imbalance are fractions (0.25 = 25%; an imbalance of 0.05 = 5 pp from fair).")
+    eff = effect_rows(s)
+    if eff.height:
+        files[EFFECTS_FILE] = table_csv(eff)
+        fams = list(dict.fromkeys(eff["family"].to_list()))
+        listing.append(
+            f"{EFFECTS_FILE}: one row per comparison and metric the page makes ({len(eff):,} rows): "
+            f"the family it is adjusted in ({'; '.join(fams)}), the family's number of comparisons "
+            "and the level each comparison's intervals are read at (1 − 0.05/m, simultaneous over its "
+            "metrics), whether it is a value against the base value (the table "
+            f"'{VALUES_TABLE}', from the base value), the parameter, from, to, where the others "
+            "were held, the metric, its unit, the change (to − from, game by game), its adjusted "
+            "interval (low, high) and its own unadjusted one, the smallest difference that matters, "
+            "the verdict in the page's words and whether it repeats another metric. Shares and their "
+            "changes are fractions (0.01 = 1 pp).")
+    return files, listing
 
 
 def variant_turn_limit_warning(sweep_dir: Path, sw: dict, missing=()) -> str:

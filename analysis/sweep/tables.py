@@ -1,0 +1,337 @@
+"""The tables a sweep's page shows, as rows for files, and which value of a parameter to pick.
+
+:func:`values_rows` is one row per variant (a swept value, or a combination of values in a grid)
+and headline metric: the estimate with the page's 95% interval (a win share: Wilson's; the seat
+imbalance: the Balance interval's construction; every other metric: the normal interval of its
+mean, :func:`analysis.sweep.metrics.metric_table`), the values of every varied parameter in their
+own columns, and, in a game whose games can stop at the turn limit, each variant's share of games
+stopped there (Wilson). :func:`effect_rows` is one row per comparison and metric the page makes,
+in the page's three families (first vs last value, each value against the others, a grid's other
+slices), each row naming its family, the family's number of comparisons and the level every
+interval of it is read at (Bonferroni over those comparisons, simultaneous over a comparison's
+metrics). Shares and their changes are fractions (0.25 = 25%), as ``comparison.csv`` writes them.
+
+:func:`which_value` answers "which value of this parameter to pick" from the page's own numbers: in
+a game whose seats are alike, the value(s) with the smallest seat imbalance; in a game with roles
+(no seat imbalance, and a sweep's page takes no target), the value(s) whose first role's win share
+is closest to that role's share if every seat won equally often (its seats / P: the share the page
+measures an advantage from, :func:`analysis.sweep.metrics.fair_shares`). Whether each other value
+can be told apart from it is read on the paired intervals the page already prints (the
+value-by-value family, :attr:`analysis.sweep.metrics.Sensitivity.value_effects`; a parameter of
+two values: the first-vs-last family), never on a new unadjusted comparison; it also finds where the
+response is flat (every two values from some value on within the smallest difference that matters
+by those intervals: :func:`flat_from`).
+
+May import numpy, polars, the standard library, :mod:`simcore` (the registry, rundir),
+:mod:`analysis.stats`, :mod:`analysis.length` (the games stopped at the turn limit) and
+:mod:`analysis.sweep` (metrics).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from analysis import stats
+from analysis.sweep.metrics import against_reference
+
+#: the page's families of comparisons, as effects.csv names them
+FIRST_VS_LAST = "first vs last value"
+VALUE_BY_VALUE = "value by value"
+OTHER_SLICES = "other values of the other parameters"
+
+
+def _interval_kind(metric: str, share: bool) -> str:
+    if metric == "balance":
+        return "Balance interval (simultaneous seat shares, then the largest distance), 95%"
+    return "Wilson score, 95%" if share else "normal, 95%"
+
+
+def values_rows(s, sweep_dir: str | Path | None = None) -> pl.DataFrame:
+    """One row per variant and headline metric of sweep ``s`` (a
+    :class:`analysis.sweep.metrics.Sensitivity`), as the page's table "Every variant" holds them:
+    ``variant``, ``settings``, one column per varied parameter (its value, as the page prints it),
+    ``metric`` (key), ``label``, ``unit`` ("fraction" for a win share and the seat imbalance: 0.25
+    = 25%, 0.05 = 5 pp; else the metric's own), ``estimate``, ``low``, ``high``, ``interval``
+    (which 95% interval), ``games``; then, where ``sweep_dir`` is given and the game records why a
+    game ended with a turn limit among the reasons, a row ``turn_limit_share`` per variant (the
+    share of its games stopped there, Wilson)."""
+    sw = s.sweep
+    names = [v["name"] for v in sw["varies"]]
+    by_id = {v["id"]: v for v in sw["variants"]}
+    from analysis.sweep.metrics import _text
+
+    rows = []
+    for r in s.variants.iter_rows(named=True):
+        var = by_id[r["variant"]]
+        rows.append({"variant": r["variant"], "settings": r["label_variant"],
+                     **{n: _text(var["values"][n]) for n in names},
+                     "metric": r["metric"], "label": r["label"],
+                     "unit": "fraction" if r["share"] else r["unit"],
+                     "estimate": r["estimate"], "low": r["low"], "high": r["high"],
+                     "interval": _interval_kind(r["metric"], r["share"]), "games": sw["games"]})
+    if sweep_dir is not None:
+        for vid in dict.fromkeys(s.variants["variant"].to_list() if s.variants.height else []):
+            lim = turn_limit_of(Path(sweep_dir), vid)
+            if lim is None or not lim.total:
+                continue
+            lo, hi = stats.wilson(lim.games, lim.total)
+            var = by_id[vid]
+            rows.append({"variant": vid, "settings": var["label"],
+                         **{n: _text(var["values"][n]) for n in names},
+                         "metric": "turn_limit_share",
+                         "label": "the share of games stopped at the turn limit", "unit": "fraction",
+                         "estimate": lim.games / lim.total, "low": float(lo), "high": float(hi),
+                         "interval": "Wilson score, 95%", "games": lim.total})
+    cols = ["variant", "settings", *names, "metric", "label", "unit", "estimate", "low", "high",
+            "interval", "games"]
+    if not rows:
+        return pl.DataFrame()
+    order = {vid: k for k, vid in enumerate(by_id)}
+    return pl.DataFrame(rows).select(cols).with_columns(
+        pl.col("variant").replace_strict(order, default=len(order), return_dtype=pl.Int64).alias("_o"),
+        (pl.col("metric") == "turn_limit_share").alias("_t")).sort(
+        ["_o", "_t"], maintain_order=True).drop("_o", "_t")
+
+
+def turn_limit_of(sweep_dir: Path, vid: str):
+    """The games of variant ``vid`` stopped at the turn limit (:func:`analysis.length.run_turn_limit`),
+    None when its game has no such end."""
+    from analysis.length import run_turn_limit
+
+    return run_turn_limit(Path(sweep_dir) / "variants" / vid)
+
+
+def _family_size(d: pl.DataFrame, keys: list[str]) -> int:
+    return d.select(keys).unique().height if d.height else 0
+
+
+def effect_rows(s) -> pl.DataFrame:
+    """One row per comparison and metric of sweep ``s``'s page, every family in one table:
+    ``family`` (:data:`FIRST_VS_LAST`, :data:`VALUE_BY_VALUE`, :data:`OTHER_SLICES`),
+    ``comparisons_in_family`` (the m of its Bonferroni), ``level`` (each comparison's simultaneous
+    level over its metrics, 1 − 0.05/m), ``against_base`` (a value-by-value row comparing a value
+    with the parameter's reference value, :func:`analysis.sweep.metrics.reference`: the page's
+    table "Each value against the base value", oriented from the reference), ``parameter``,
+    ``from``, ``to``, ``others_at`` (where the other parameters were held), ``metric``, ``label``,
+    ``unit`` ("fraction" for shares), ``change`` (to − from, game by game), ``low``/``high`` (the
+    family's adjusted interval), ``low_unadjusted``/``high_unadjusted`` (the metric's own 95%),
+    ``smallest`` (the smallest difference that matters), ``verdict`` (the page's code:
+    :func:`analysis.stats.practical`), ``same_as``/``mirror`` (a metric that repeats another),
+    ``games``."""
+    parts = []
+    keys = ["parameter", "from", "to", "at"]
+    refs = {name: str(ref) for name, (ref, _) in (s.references or {}).items()}
+    for fam, d in ((FIRST_VS_LAST, s.effects), (VALUE_BY_VALUE, s.value_effects),
+                   (OTHER_SLICES, s.slice_effects)):
+        if d is None or d.height == 0:
+            continue
+        m = _family_size(d, keys)
+        rows = []
+        if fam == VALUE_BY_VALUE:
+            done = set()
+            for name, ref in refs.items():
+                for r in against_reference(d, name, ref):
+                    rows.append({**r, "against_base": True})
+                    done.add((r["parameter"], r["from"], r["to"]))
+                    done.add((r["parameter"], r["to"], r["from"]))
+            rows += [{**r, "against_base": False} for r in d.iter_rows(named=True)
+                     if (r["parameter"], r["from"], r["to"]) not in done]
+        else:
+            rows = [{**r, "against_base": False} for r in d.iter_rows(named=True)]
+        for r in rows:
+            parts.append({
+                "family": fam, "comparisons_in_family": m, "level": 1 - (1 - stats.LEVEL) / max(m, 1),
+                "against_base": r["against_base"], "parameter": r["parameter"],
+                "from": str(r["from"]), "to": str(r["to"]), "others_at": r.get("at") or "",
+                "metric": r["metric"], "label": r["label"],
+                "unit": "fraction" if r["share"] else r["unit"], "change": r["delta"],
+                "low": r["low"], "high": r["high"], "low_unadjusted": r.get("low_unadjusted"),
+                "high_unadjusted": r.get("high_unadjusted"), "smallest": r.get("smallest"),
+                "verdict": r.get("verdict"), "same_as": r.get("same_as"),
+                "mirror": bool(r.get("mirror")) if r.get("same_as") is not None else None,
+                "games": r.get("games")})
+    if not parts:
+        return pl.DataFrame()
+    return pl.DataFrame(parts, infer_schema_length=None)
+
+
+# ---------------------------------------------------------------------------------------------
+# Which value to pick
+# ---------------------------------------------------------------------------------------------
+
+def _chain_values(curves: pl.DataFrame, name: str, metric: str) -> list[dict]:
+    """Parameter ``name``'s points of ``metric`` in the order of its chain (value, estimate, low,
+    high, order)."""
+    c = curves.filter((pl.col("parameter") == name) & (pl.col("metric") == metric))
+    return list(c.sort("order").iter_rows(named=True))
+
+
+def _pair_row(s, name: str, metric: str, a: str, b: str) -> dict | None:
+    """The page's paired comparison of ``metric`` between values ``a`` and ``b`` of ``name``,
+    oriented b − a: the value-by-value family's row (3 values or more), else the first-vs-last
+    family's (a parameter of two values); None when the page makes none."""
+    for d, fam in ((s.value_effects, VALUE_BY_VALUE), (s.effects, FIRST_VS_LAST)):
+        if d is None or d.height == 0:
+            continue
+        sub = d.filter((pl.col("parameter") == name) & (pl.col("metric") == metric))
+        for r in sub.iter_rows(named=True):
+            if (str(r["from"]), str(r["to"])) == (a, b):
+                return {**r, "family": fam}
+            if (str(r["from"]), str(r["to"])) == (b, a):
+                return {**against_reference(sub.filter((pl.col("from") == r["from"]) &
+                                                       (pl.col("to") == r["to"])), name, a)[0],
+                        "family": fam}
+    return None
+
+
+def flat_from(s, name: str, metric: str, values: list[str], distance_sign: dict | None = None
+              ) -> tuple[str, str] | None:
+    """The first value from which ``metric`` of ``name`` is flat by the page's intervals: every two
+    values from it to the last (at least two values) with the whole paired interval within the
+    smallest difference that matters (|low| and |high| below it: the change is shown to be under
+    it); returned as (that value, the last value), None when no such stretch exists."""
+    for k in range(len(values) - 1):
+        tail = values[k:]
+        ok = True
+        for i, a in enumerate(tail):
+            for b in tail[i + 1:]:
+                r = _pair_row(s, name, metric, a, b)
+                if r is None or not (abs(r["low"]) < r["smallest"] and abs(r["high"]) < r["smallest"]):
+                    ok = False
+                    break
+            if not ok:
+                break
+        if ok:
+            return tail[0], tail[-1]
+    return None
+
+
+def which_value(s, name: str, sweep_dir: str | Path | None = None) -> dict | None:
+    """Which value of parameter ``name`` to pick, from sweep ``s``'s page numbers; None when the
+    page has no comparison of its values (one value) or no metric to read it on.
+
+    A game whose seats are alike: the value(s) with the smallest seat imbalance (``kind``
+    "balance"). A game with roles: the value(s) whose first role's win share is closest to its
+    share if every seat won equally often (``kind`` "role"; ``even``: that share). Returns
+    ``kind``, ``metric``, ``label``, ``parameter``, ``best`` (the values with the smallest
+    distance by its estimate, several when tied), ``points`` (value → its estimate, low, high and
+    distance), ``others``: per other value, the page's paired row best → it (``delta`` as the
+    change of the distance, the pair family's interval, ``verdict``) and ``call``: "further"
+    (clearly further from fair than the best: the interval excludes 0), "apart" (cannot be told
+    apart), "other side" (a role's share on the other side of the even share than the best's: its
+    distance is not a paired change, so it is not compared), ``flat`` (:func:`flat_from` on the
+    metric itself, or None), ``spread`` (the values from the first of the longest run whose
+    estimates lie within the smallest difference that matters of each other, to the last, when
+    not flat by the intervals), ``edge`` (the best is the first or last value tried and the last
+    step into it is clear toward it: a value beyond may do better), ``family`` and ``pairs``."""
+    curves = s.curves
+    if curves.height == 0:
+        return None
+    has_balance = curves.filter((pl.col("parameter") == name) & (pl.col("metric") == "balance")).height
+    if has_balance:
+        metric, kind, even = "balance", "balance", None
+    else:
+        roles = [m for m in dict.fromkeys(curves.filter(pl.col("parameter") == name)["metric"].to_list())
+                 if m.startswith("role_win_share_")]
+        if not roles:
+            return None
+        metric, kind = roles[0], "role"
+        even = _even_share(s, name, metric, sweep_dir)
+        if even is None:
+            return None
+    pts = _chain_values(curves, name, metric)
+    if len(pts) < 2:
+        return None
+    values = [str(p["value"]) for p in pts]
+    if kind == "balance":
+        dist = {str(p["value"]): p["estimate"] for p in pts}
+    else:
+        dist = {str(p["value"]): abs(p["estimate"] - even) for p in pts}
+    low = min(dist.values())
+    best = [v for v in values if dist[v] <= low + 1e-12]
+    ref = best[0]
+    side = {str(p["value"]): np.sign(p["estimate"] - even) for p in pts} if kind == "role" else {}
+    others, family, pairs, at = [], None, None, ""
+    for v in values:
+        if v in best:
+            continue
+        r = _pair_row(s, name, metric, ref, v)
+        if r is None:
+            continue
+        family = r["family"]
+        pairs = r.get("pairs") if family == VALUE_BY_VALUE else _family_size(s.effects, ["parameter", "from", "to"])
+        at = r.get("at") or ""
+        if kind == "role":
+            if side[v] != side[ref] and side[v] != 0 and side[ref] != 0:
+                others.append({**r, "value": v, "call": "other side"})
+                continue
+            # the same side of the even share: the distance's change is the share's, signed
+            sgn = side[ref] if side[ref] != 0 else -side[v]
+            r = {**r, "delta": sgn * r["delta"],
+                 "low": min(sgn * r["low"], sgn * r["high"]), "high": max(sgn * r["low"], sgn * r["high"])}
+        call = "further" if r["low"] > 0 else ("closer" if r["high"] < 0 else "apart")
+        others.append({**r, "value": v, "call": call})
+    if not others:
+        return None
+    smallest = others[0]["smallest"]
+    flat = flat_from(s, name, metric, values)
+    spread = None
+    if flat is None:
+        # the longest stretch reaching the last value whose estimates lie within the smallest
+        # difference of each other (what the curve shows, not yet what the intervals show)
+        for k in range(len(values) - 2):
+            est = [p["estimate"] for p in pts[k:]]
+            if max(est) - min(est) < smallest:
+                widest = max((max(abs(r["low"]), abs(r["high"]))
+                              for i, a in enumerate(values[k:]) for b in values[k + 1 + i:]
+                              if (r := _pair_row(s, name, metric, a, b)) is not None), default=None)
+                spread = {"from": values[k], "to": values[-1], "range": max(est) - min(est),
+                          "widest": widest}
+                break
+    edge = None
+    k = values.index(ref)
+    if len(best) == 1 and k in (0, len(values) - 1) and len(values) >= 2:
+        nb = values[1] if k == 0 else values[-2]
+        step = next((o for o in others if o["value"] == nb), None)
+        if step is not None and step["call"] == "further":
+            edge = {"value": ref, "neighbour": nb, "last": k == len(values) - 1}
+    label = pts[0]["label"]
+    return {"kind": kind, "metric": metric, "label": label, "parameter": name, "best": best,
+            "points": {str(p["value"]): {"estimate": p["estimate"], "low": p["low"], "high": p["high"],
+                                        "distance": dist[str(p["value"])]} for p in pts},
+            "values": values, "even": even, "others": others, "flat": flat, "spread": spread,
+            "edge": edge, "family": family, "pairs": pairs, "smallest": smallest, "at": at}
+
+
+def _even_share(s, name: str, metric: str, sweep_dir) -> float | None:
+    """A role's share if every seat won equally often (its seats / P, as
+    :func:`analysis.sweep.metrics.fair_shares` gives it) in ``name``'s variants: one number when
+    they share a player count, else None (a sweep of ``players``: the page compares advantages
+    there, not shares)."""
+    from simcore import games as registry
+    from simcore.rundir import read_meta
+
+    from analysis.sweep.metrics import share_metrics
+
+    if sweep_dir is None:
+        return None
+    spec = registry.specs().get(s.sweep.get("game"))
+    c = s.curves.filter((pl.col("parameter") == name) & (pl.col("metric") == metric))
+    shares = set()
+    for vid in dict.fromkeys(c["variant"].to_list()):
+        try:
+            P = int(read_meta(Path(sweep_dir) / "variants" / vid)["players"])
+        except Exception:                       # noqa: BLE001 - no player count read: no answer
+            return None
+        seats = next((x for m, x in share_metrics(spec, P) if m.key == metric), None)
+        if seats is None:
+            return None
+        shares.add(round(len(seats) / P, 12))
+    return shares.pop() if len(shares) == 1 else None
+
+
+__all__ = ["FIRST_VS_LAST", "VALUE_BY_VALUE", "OTHER_SLICES", "values_rows", "effect_rows",
+           "which_value", "flat_from"]
