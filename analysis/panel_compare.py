@@ -21,6 +21,13 @@ deals (:class:`PairedRoleSplit`), else from each run's own (unpaired, :func:`ana
 _role_seat_rows`). :func:`seat_balance` says per cell
 whether the change moves the seats toward or away from fair (the largest gap from a fair share,
 before and after, and the change in it read on simultaneous intervals).
+Beside the win shares, each cell's mean game length (in the game's unit: turns, or a Fief combat's
+rounds) and the share of its games ending each way are compared as the same two-run comparison
+computes them, from the runs' statistics (paired game by game where both runs played the same
+deals and kept rows; else Welch's interval for a length, Newcombe's for a share): one family of
+their own over every cell (:func:`other_changes`: Holm, and each interval rescaled to Bonferroni's
+level, :func:`family_intervals`), so that the page can say the largest other changes
+(:func:`largest_other`) without reading a row.
 The page's words are :mod:`reports.panel`'s (:func:`reports.panel.build_panel_comparison_report`).
 
 May import polars, numpy, the standard library, :mod:`analysis` and its modules, and
@@ -30,6 +37,7 @@ May import polars, numpy, the standard library, :mod:`analysis` and its modules,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +49,23 @@ from simcore.errors import UsageError
 from simcore.rundir import read_meta
 
 ALPHA = 0.05
+
+#: the metric of a row comparing a cell's mean game length, in the game's unit (``unit``: turns, or
+#: a Fief combat's rounds)
+LENGTH_METRIC = "mean_game_length"
+#: the metric of a row comparing the share of a cell's games that end one way
+END_METRIC = "end_reason_share"
+#: the two-run comparison's metrics a panel's other changes are read from, and their names here
+OTHER_METRICS = {"mean_turns": LENGTH_METRIC, "mean_length": LENGTH_METRIC, "end_reason_share": END_METRIC}
+
+OTHER_SCHEMA = {"cell": pl.String, "players": pl.Int64, "metric": pl.String, "item": pl.String,
+                "key": pl.String, "unit": pl.String, "before": pl.Float64, "after": pl.Float64,
+                "diff": pl.Float64, "diff_low": pl.Float64, "diff_high": pl.Float64, "z": pl.Float64,
+                "p_value": pl.Float64, "paired": pl.Boolean, "note": pl.String, "dof": pl.Float64,
+                "smallest": pl.Float64, "games_before": pl.Int64, "games_after": pl.Int64,
+                "seed_before": pl.Int64, "seed_after": pl.Int64, "unpaired_why": pl.String,
+                "p_adjusted": pl.Float64, "significant": pl.Boolean, "size_low": pl.Float64,
+                "size_high": pl.Float64, "verdict": pl.String}
 
 
 @dataclass
@@ -59,7 +84,11 @@ class PanelComparison:
     change_at_most (a row with the same result in every paired game: the 95% bound the games put
     on its change either way, :func:`same_games_bound`, :func:`same_share_bound`; null otherwise).
     ``family``: how many comparisons the correction runs over. ``left_out``: the cells found in one
-    panel only."""
+    panel only. ``other``: every cell's mean game length (metric :data:`LENGTH_METRIC`, ``unit``
+    its unit) and end-reason shares (:data:`END_METRIC`), the columns of :data:`OTHER_SCHEMA`
+    (as ``rows``, with ``unit``, ``dof`` of the change's t interval and ``smallest``), one family
+    of ``other_family`` (:func:`other_changes`); ``other_constant``: (cell, label, why) of such a
+    measure the same in every game of both runs (not compared)."""
 
     game: str
     rows: pl.DataFrame
@@ -69,6 +98,11 @@ class PanelComparison:
     smallest: float
     left_out: list[str] = field(default_factory=list)
     runs: list[tuple[Path, Path]] = field(default_factory=list)     # each pair's run directories
+    # the game length and end-reason shares of every cell (:func:`other_changes`), their own family
+    other: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=OTHER_SCHEMA))
+    other_family: int = 0
+    # (cell, label, why) of a length or end-reason share the same in every game of both runs
+    other_constant: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def _cell_label(run: Path) -> str:
@@ -373,6 +407,142 @@ def role_split_vectors(base_rs, variant_rs):
     return mk(vb), mk(vv), tested
 
 
+# Student t's quantile by bisection, kept by (dof, level): a paired family's cells share theirs
+_t_quantile = lru_cache(maxsize=4096)(stats.t_quantile)
+
+
+def _welch_dof(base_low: float, base_high: float, n_before: int, variant_low: float, variant_high: float,
+               n_after: int) -> float:
+    """The Welch–Satterthwaite degrees of freedom of the change of two means, each given by its own
+    Student t interval over its games (mean ± t(n − 1)·sd/√n: its variance of the mean is
+    (half-width / t(n − 1))²), as :func:`analysis.compare.compare_tables` recovers them for its
+    Welch interval; infinite when a side has no spread."""
+    v = []
+    for lo, hi, n in ((base_low, base_high, n_before), (variant_low, variant_high, n_after)):
+        if not (n > 1 and np.isfinite(lo) and np.isfinite(hi)):
+            return float("inf")
+        v.append(((hi - lo) / 2 / _t_quantile(float(n - 1))) ** 2)
+    denom = v[0] ** 2 / (n_before - 1) + v[1] ** 2 / (n_after - 1)
+    return float((v[0] + v[1]) ** 2 / denom) if denom > 0 else float("inf")
+
+
+def _other_rows(lab: str, cmp: pl.DataFrame, comparison, b_meta: dict, v_meta: dict
+                ) -> tuple[list[dict], list[tuple[str, str, str]]]:
+    """A cell's rows of its mean game length and end-reason shares, before and after, from its
+    two-run comparison (``comparison``, :func:`analysis.compare.compare_runs`: the runs' own values
+    from their statistics; the change paired game by game, its t interval over the per-game
+    differences, when both runs played the same deals and kept rows, else unpaired: Welch's
+    interval for the length, Newcombe's for a share). ``dof``: the degrees of freedom of the
+    change's t interval (n − 1 paired, Welch's unpaired; infinite for Newcombe's), which the
+    family's intervals are rescaled with (:func:`family_intervals`). A row whose per-game
+    differences are all 0 is kept untested (:data:`SAME_GAMES`). Returns the rows and (cell,
+    label, why) of a length or end-reason share the comparison left out as the same in every game
+    of both runs (a game that always lasts 16 turns; an end no game reached)."""
+    gb, gv = int(b_meta.get("games") or 0), int(v_meta.get("games") or 0)
+    moments = comparison.pairing.moments if comparison.pairing.paired else {}
+    rows = []
+    for r in cmp.filter(pl.col("metric").is_in(list(OTHER_METRICS))).iter_rows(named=True):
+        metric = OTHER_METRICS[r["metric"]]
+        unit = "turns" if r["metric"] == "mean_turns" else r["key"] if r["metric"] == "mean_length" else "share"
+        same = r.get("same_games") is not None
+        paired = bool(r["paired"])
+        if paired and (r["metric"], r["key"]) in moments:
+            dof = float(moments[(r["metric"], r["key"])][0]) - 1.0
+        elif r["kind"] == "mean":
+            dof = _welch_dof(r["base_low"], r["base_high"], gb, r["variant_low"], r["variant_high"], gv)
+        else:
+            dof = float("inf")
+        untested = same or not np.isfinite(r["p_value"] if r["p_value"] is not None else np.nan)
+        rows.append({"cell": lab, "players": int(b_meta.get("players") or 0), "metric": metric,
+                     "item": "Mean game length" if metric == LENGTH_METRIC else r["label"],
+                     "key": r["key"], "unit": unit, "before": r["base"], "after": r["variant"],
+                     "diff": r["diff"],
+                     **{k: None if untested else r[k] for k in ("diff_low", "diff_high", "z", "p_value")},
+                     "paired": paired, "note": SAME_GAMES if same else None, "dof": dof,
+                     "smallest": r["smallest"], "games_before": gb, "games_after": gv,
+                     "seed_before": b_meta.get("seed"), "seed_after": v_meta.get("seed"),
+                     "unpaired_why": comparison.pairing.why or ""})
+    ends = ("Mean game length", "Mean length", "Games ending: ")
+    constant = [(lab, label, why) for label, why in comparison.dropped
+                if label.startswith(ends) and why.startswith("the same in every game of both runs")]
+    return rows, constant
+
+
+def family_intervals(diff, low, high, dof, tested, alpha: float = ALPHA) -> tuple[np.ndarray, np.ndarray]:
+    """The intervals of a family's changes that hold all at once (Bonferroni over the m ``tested``
+    ones, each at level 1 − alpha/m), from each change's own 95% interval [``low``, ``high``]:
+    a t interval (``dof`` finite: paired, n − 1, or Welch's) is symmetric, diff ± t(dof)·se, so
+    it is rescaled exactly, diff ± t(dof, 1 − alpha/m)·se; any other (``dof`` infinite: Newcombe's
+    for a share) is widened about the change by z(1 − alpha/2m) / z(0.975), each end separately,
+    as :func:`panel_comparison` sizes the win shares. nan for a row outside the family."""
+    diff, low, high, dof = (np.asarray(x, dtype=float) for x in (diff, low, high, dof))
+    tested = np.asarray(tested, dtype=bool) & np.isfinite(low) & np.isfinite(high)
+    m = max(int(tested.sum()), 1)
+    level = 1.0 - alpha / m
+    c = stats.z_quantile(level) / stats.z_quantile()
+    slo, shi = np.full(diff.shape, np.nan), np.full(diff.shape, np.nan)
+    for i in np.flatnonzero(tested):
+        if np.isfinite(dof[i]) and dof[i] > 0:
+            ratio = _t_quantile(float(dof[i]), level) / _t_quantile(float(dof[i]))
+            half = (high[i] - low[i]) / 2 * ratio
+            slo[i], shi[i] = diff[i] - half, diff[i] + half
+        else:
+            slo[i], shi[i] = diff[i] - (diff[i] - low[i]) * c, diff[i] + (high[i] - diff[i]) * c
+    return slo, shi
+
+
+def other_changes(rows: list[dict], alpha: float = ALPHA) -> tuple[pl.DataFrame, int]:
+    """Every cell's mean game length and end-reason shares (:func:`_other_rows`) as one family, as
+    the win shares are one: Holm's step-down over their p-values says which changes are clear, each
+    sized on its interval over the family (:func:`family_intervals`) against its smallest
+    difference that matters (the game's for a length, in its unit; 1 pp for a share), in words
+    (:func:`analysis.stats.practical`), so that the page's "largest other changes" hold all at
+    once. Rows outside the family (no game differs) get no interval, p or verdict. Returns the
+    rows (:data:`OTHER_SCHEMA`; cells in the panels' order, the length first) and the family's
+    size."""
+    if not rows:
+        return pl.DataFrame(schema=OTHER_SCHEMA), 0
+    t = pl.DataFrame(rows, schema={k: v for k, v in OTHER_SCHEMA.items() if k in rows[0]})
+    p = t["p_value"].fill_null(np.nan).to_numpy()
+    tested = np.isfinite(p)
+    diff = t["diff"].to_numpy().astype(float)
+    low, high = family_intervals(diff, t["diff_low"].fill_null(np.nan).to_numpy(),
+                                 t["diff_high"].fill_null(np.nan).to_numpy(), t["dof"].to_numpy(), tested, alpha)
+    padj = stats.holm(p)
+    clear = np.nan_to_num(padj, nan=1.0) < alpha
+    verdict = np.asarray(stats.practical(diff, low, high, t["smallest"].to_numpy().astype(float), clear=clear),
+                         dtype=object)
+    verdict[~tested] = None
+    t = t.with_columns(pl.Series("p_adjusted", padj), pl.Series("significant", clear),
+                       pl.Series("size_low", low), pl.Series("size_high", high),
+                       pl.Series("verdict", list(verdict), dtype=pl.String))
+    return t.select(list(OTHER_SCHEMA)), int(tested.sum())
+
+
+def largest_other(c: PanelComparison, most: int = 3) -> pl.DataFrame:
+    """The clear changes among ``c.other`` in reading order, at most ``most`` of their kinds (the
+    game length, each end-reason share): per kind, its largest change (by size against its
+    smallest difference that matters), with ``cells`` (in how many cells it is clear) and
+    ``lowest``/``highest`` (its smallest and largest clear change, signed). Empty when none is
+    clear."""
+    o = c.other
+    if o.height == 0:
+        return o
+    clear = o.filter(pl.col("verdict").is_not_null() & (pl.col("verdict") != stats.NOT_SHOWN))
+    if clear.height == 0:
+        return clear
+    clear = clear.with_columns((pl.col("diff").abs() / pl.col("smallest")).round(9).alias("_size"))
+    rank = {v: k for k, v in enumerate(stats.VERDICT_ORDER)}
+    out = []
+    for (metric, key), part in clear.group_by(["metric", "key"], maintain_order=True):
+        top = part.sort("_size", descending=True).row(0, named=True)
+        a = part["diff"].abs()
+        out.append({**top, "cells": part.height, "lowest": float(part["diff"][int(a.arg_min())]),
+                    "highest": float(part["diff"][int(a.arg_max())]), "_rank": rank.get(top["verdict"], 9)})
+    t = pl.DataFrame(out).sort(["_rank", "_size"], descending=[False, True], maintain_order=True)
+    return t.head(most).drop("_rank", "_size")
+
+
 def panel_comparison(base: str | Path, variant: str | Path, smallest: dict | None = None,
                      progress=None) -> PanelComparison:
     """The before/after of two panels, cell by cell (module docstring). ``smallest``: the smallest
@@ -405,6 +575,8 @@ def panel_comparison(base: str | Path, variant: str | Path, smallest: dict | Non
     what = "seat" if spec is None or spec.roles_alike else "side"
     metric = "seat_win_share" if what == "seat" else "role_win_share"
     parts, small = [], None
+    other: list[dict] = []
+    constant: list[tuple[str, str, str]] = []
     for k, (lab, b, v) in enumerate(pairs):
         if progress is not None:
             progress(f"Comparing cell {k + 1} of {len(pairs)} ({lab})")
@@ -414,6 +586,9 @@ def panel_comparison(base: str | Path, variant: str | Path, smallest: dict | Non
         tb, tv = analyse(brs), analyse(vrs)
         comparison = compare_runs(brs, vrs, tb, tv, smallest=smallest)
         cmp = comparison.table
+        o_rows, o_constant = _other_rows(lab, cmp, comparison, read_meta(b), read_meta(v))
+        other += o_rows
+        constant += o_constant
         rows = _same_games_untested(cmp.filter(pl.col("metric") == metric).with_columns(
             pl.lit(None, pl.String).alias("note")))
         if rows.height and small is None and "smallest" in rows.columns:
@@ -473,8 +648,9 @@ def panel_comparison(base: str | Path, variant: str | Path, smallest: dict | Non
     t = t.with_columns(pl.Series("p_adjusted", padj), pl.Series("significant", clear),
                        pl.Series("size_low", low), pl.Series("size_high", high),
                        pl.Series("verdict", list(verdict), dtype=pl.String))
+    o, o_family = other_changes(other)
     return PanelComparison(game, t, [lab for lab, _, _ in pairs], what, m, small, alone,
-                           [(b, v) for _, b, v in pairs])
+                           [(b, v) for _, b, v in pairs], o, o_family, constant)
 
 
 def moved(c: PanelComparison) -> pl.DataFrame:

@@ -16,7 +16,10 @@ line. :func:`build_panel_sweep_report` reads a panel sweep
 much, the per-cell effects in a figure and a table. :func:`build_panel_comparison_report` reads
 two panels, before and after a rule change (:mod:`analysis.panel_compare`): which seats moved in
 which cells (in a game with roles, which sides, and whose share of a role's wins: the split the
-panel page's finding is about), and whether the change moves the seats toward or away from fair.
+panel page's finding is about), and whether the change moves the seats toward or away from fair;
+its first answer ends with the largest other changes (:func:`other_changes_sentence`: each cell's
+mean game length, in the game's unit, and the share of its games ending each way, one family of
+their own), which a section gives cell by cell (:func:`other_table`).
 All only read files.
 
 May import polars, matplotlib, the standard library, :mod:`analysis.panel` (the panel's table
@@ -491,6 +494,8 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
             *([Section("balance", _balance_heading(balance), balance_note(balance),
                        tables=[("Largest gap from fair, before and after", balance_table(balance, c.smallest))])]
               if balance.height else []),
+            *([Section("length", OTHER_HEADING, other_note(c), tables=[(OTHER_TABLE, other_table(c))])]
+              if c.other.height or c.other_constant else []),
             Section("rules", "What changed in the rules", " ".join(changed[1:]) if len(changed) > 1 else "",
                     tables=[("Settings that differ", diff_table(changes))] if changes else [])]
     meta = _meta([("game", _title(c.game)), ("cells compared", str(len(c.cells))),
@@ -500,7 +505,10 @@ def build_panel_comparison_report(base: str | Path, variant: str | Path, out: st
     title = f"{_title(c.game)}: before / after over a panel of {len(c.cells)} cells"
     from analysis.export import table_csv
 
-    csv = table_csv(c.rows)
+    # one file of every compared row: the win shares, then each cell's game length and end-reason
+    # shares (their own family: other_family)
+    both = c.rows if c.other.height == 0 else pl.concat([c.rows, c.other.drop("dof")], how="diagonal_relaxed")
+    csv = table_csv(both)
     files = {"comparison.csv": csv, **({"balance.csv": table_csv(balance)} if balance.height else {})}
     return _publish(Path(out), force, title, meta, secs, figs, pdf, lead=lead, svg=svg, files=files)
 
@@ -880,6 +888,9 @@ def comparison_findings(c) -> list[str]:
         out += _moved_words(c, mine, f"Did the split of {whose} among their seats move, line-up by line-up?",
                             f"seat's share of {whose}", f"(the same family of {c.family}: clear after Holm's "
                             "correction over it, intervals over it)", "(the same family)")
+    other = other_changes_sentence(c)
+    if other and out:       # the first answer ends with what else moved (the game length, how games end)
+        out[0] = f"{out[0]} {other}"
     return out
 
 
@@ -1235,3 +1246,260 @@ def level_table(c) -> pl.DataFrame:
     order = [x for x in c.cells if x in out] + [x for x in out if x not in c.cells]
     return pl.DataFrame([{k: out[x].get(k, "") for k in cols} for x in order],
                         schema={k: pl.String for k in cols})
+
+
+# ---------------------------------------------------------------------------------------------
+# The other changes: each cell's game length and the share of its games ending each way
+# ---------------------------------------------------------------------------------------------
+
+#: the heading of the section on the game length and the ends, and of its table
+OTHER_HEADING = "Game length and how games end, per cell"
+OTHER_TABLE = "Mean game length and share of games ending each way, per cell"
+
+
+def _other_unit(r: dict) -> str:
+    """A row's unit as the page prints a change of it: ``turns`` (the game's unit), or ``pp``."""
+    return "pp" if r["unit"] == "share" else str(r["unit"])
+
+
+def _other_digits(r: dict, lo: float, hi: float) -> int:
+    """The decimals a change and its interval print with: 1, or more while an end would print as 0
+    or as ± the smallest difference that matters without being it (:func:`reports.text.
+    verdict_digits`)."""
+    from reports.text import verdict_digits
+
+    scale = 100.0 if r["unit"] == "share" else 1.0
+    return verdict_digits(lo, hi, float(r["smallest"]), scale)
+
+
+def _other_level(x: float | None, r: dict, bare: bool = False, digits: int = 1) -> str:
+    """A before or after value: ``54.8 turns`` (``bare``: ``54.8``; at ``digits``), ``89.8%``; a
+    share at the decimals that keep it from printing as 0% or 100% when it is neither (``0.05%``,
+    ``99.95%``: :func:`_share_digits`)."""
+    from reports.text import num
+
+    if x is None:
+        return ""
+    if r["unit"] != "share":
+        return num(x, digits) + ("" if bare else f" {r['unit']}")
+    return f"{100 * x:.{_share_digits(x)}f}%"
+
+
+def _share_digits(x: float) -> int:
+    """The decimals of a share in %: 1, or 2 when it is within 0.1 pp of 0% or 100% without being
+    it (``0.05%``, ``99.95%``: not 0.1% or 100.0%)."""
+    return min(2, _decimals(100 * min(x, 1.0 - x))) if 0 < x < 1 else 1
+
+
+def _other_change(r: dict, with_interval: bool = True) -> str:
+    """A change with its interval over the family (:func:`shown_range`: a clear change's on its side
+    of 0), in its unit: ``−24.3 turns (−25.3 to −23.3 turns)``, ``+10.2 pp (+8.3 to +12.0 pp)``."""
+    from reports.text import signed
+
+    scale = 100.0 if r["unit"] == "share" else 1.0
+    u = _other_unit(r)
+    d = _change_digits(r)
+    text = f"{signed(scale * r['diff'], d)} {u}"
+    if r["verdict"] is None or r["size_low"] is None or not with_interval:
+        return text
+    lo, hi = shown_range(r)
+    return f"{text} ({signed(scale * lo, d)} to {signed(scale * hi, d)} {u})"
+
+
+def _change_digits(r: dict) -> int:
+    """The decimals a row's change prints with: its interval's over the family
+    (:func:`_other_digits`), or, untested, 2 significant digits below 0.1 (0.022 turns, not 0.0);
+    then more, up to 3, until the printed after − before is the printed change (7.33 → 6.96 turns
+    beside −0.37 turns, not 7.3 → 7.0 beside −0.4; a share's levels print at their own decimals,
+    :func:`_share_digits`, so a change under 1 pp prints at least at theirs)."""
+    scale = 100.0 if r["unit"] == "share" else 1.0
+    if r["verdict"] is None or r["size_low"] is None:
+        d = _decimals(scale * r["diff"])
+    else:
+        d = _other_digits(r, *shown_range(r))
+    if r["before"] is None or r["after"] is None:
+        return d
+    if r["unit"] == "share":      # a change under 1 pp at its levels' decimals: 0.0% → 0.05%, +0.05 pp
+        return max(d, *(_share_digits(x) for x in (r["before"], r["after"]))) if abs(r["diff"]) < 0.01 else d
+    while d < 3 and round(round(r["after"], d) - round(r["before"], d), d) != round(r["diff"], d):
+        d += 1
+    return d
+
+
+def _relative(r: dict) -> str:
+    """A length's change relative to its length before: ``44% shorter``, ``3% longer``; '' for a share
+    or a length of 0 before."""
+    if r["unit"] == "share" or not r["before"]:
+        return ""
+    k = r["diff"] / r["before"]
+    return f"{abs(100 * k):.0f}% {'longer' if k > 0 else 'shorter'}" if abs(100 * k) >= 1 else \
+        f"under 1% {'longer' if k > 0 else 'shorter'}"
+
+
+def _other_name(item: str) -> str:
+    """``the mean game length``; ``games ending: Draw pile ran out``."""
+    return "the mean game length" if item == "Mean game length" else item[:1].lower() + item[1:]
+
+
+def _other_family_words(c) -> str:
+    what = ("game length and end-reason shares" if c.other["metric"].n_unique() > 1
+            else "game length" if c.other["metric"][0] == "mean_game_length" else "end-reason shares")
+    return f"the {_comparisons(c.other_family)} of every cell's {what}"
+
+
+def _mirrored(r: dict, said: list[dict], rows: pl.DataFrame) -> bool:
+    """Whether an end-reason share's clear changes are the exact mirror of one already said (a game
+    that ends one of two ways: the games that no longer end by the draw pile are the games that
+    now reach the guild goal), so that saying both would say one change twice."""
+    from analysis.panel_compare import END_METRIC
+
+    if r["metric"] != END_METRIC:
+        return False
+    mine = rows.filter((pl.col("metric") == END_METRIC) & (pl.col("key") == r["key"])).select("cell", "diff")
+    for x in said:
+        if x["metric"] != END_METRIC:
+            continue
+        other = rows.filter((pl.col("metric") == END_METRIC) & (pl.col("key") == x["key"])).select("cell", "diff")
+        j = mine.join(other, on="cell", how="full")
+        if j.height == mine.height == other.height and \
+                ((j["diff"] + j["diff_right"]).abs() < 1e-12).fill_null(False).all():
+            return True
+    return False
+
+
+def other_changes_sentence(c) -> str:
+    """The end of the before/after's first answer: the largest clear changes that are not the seats'
+    or sides' win shares (the mean game length in its unit, the share of games ending each way;
+    :func:`analysis.panel_compare.largest_other`: at most two, an end's share that only mirrors one
+    already said left out), each with its size and interval over their own family, or that none is
+    clear (with the largest change, within noise); '' when the runs record neither a game length
+    nor how games end."""
+    from analysis import stats
+    from analysis.panel_compare import largest_other
+    from reports.text import num
+
+    o = getattr(c, "other", None)
+    if o is None or o.height == 0:
+        if getattr(c, "other_constant", None):
+            return ("Largest other changes: none; the game length and how games end are the same in "
+                    "every game of both panels' runs.")
+        return ""
+    tested = o.filter(pl.col("verdict").is_not_null())
+    family = f"(Holm's correction over {_other_family_words(c)}; intervals over that family)"
+    if tested.height == 0:
+        return ("Largest other changes: none could be tested (no game's length or end differs "
+                "between the rules).")
+    top = largest_other(c, most=o.height)
+    if top.height == 0:
+        r = tested.with_columns((pl.col("diff").abs() / pl.col("smallest")).alias("_a")).sort(
+            "_a", descending=True).row(0, named=True)
+        return (f"Largest other changes: none clear {family}; the largest, {_other_name(r['item'])} in "
+                f"{r['cell']} {_other_change(r)}, within noise.")
+    parts, said, mirrors = [], [], 0
+    for r in top.iter_rows(named=True):
+        if _mirrored(r, said, tested):
+            mirrors += 1
+            continue
+        if len(parts) == 2:
+            continue
+        said.append(r)
+        rel = _relative(r)
+        d = max(1, _change_digits(r))           # (a length's levels at its change's decimals)
+        level = f"{_other_level(r['before'], r, bare=True, digits=d)} → {_other_level(r['after'], r, digits=d)}"
+        if r["cells"] == 1:
+            parts.append(f"{_other_name(r['item'])} in {r['cell']} {level}, {_other_change(r)}"
+                         f"{' (' + rel + ')' if rel else ''}, {verdict_words(r['verdict'])}")
+            continue
+        n_item = tested.filter((pl.col("metric") == r["metric"]) & (pl.col("key") == r["key"])).height
+        mine = tested.filter((pl.col("metric") == r["metric"]) & (pl.col("key") == r["key"])
+                             & (pl.col("verdict") != stats.NOT_SHOWN))
+        ups, downs = int((mine["diff"] > 0).sum()), int((mine["diff"] < 0).sum())
+        longer, shorter = ("longer", "shorter") if r["metric"] == "mean_game_length" else ("up", "down")
+        u = _other_unit(r)
+        if ups and downs:
+            lo, hi = (_other_change({**r, "diff": x, "verdict": None}) for x in (mine["diff"].min(), mine["diff"].max()))
+            way = f"{longer} in {ups} and {shorter} in {downs} of {n_item} cells, {lo.removesuffix(' ' + u)} to {hi}"
+        else:
+            scale = 100.0 if r["unit"] == "share" else 1.0
+            d = min(2, _decimals(scale * abs(r["lowest"])))       # both ends at the smaller's decimals
+            lo, hi = (num(scale * abs(x), d) for x in (r["lowest"], r["highest"]))
+            span = f"{lo} {u}" if lo == hi else f"{lo} to {hi} {u}"
+            rels = sorted({_relative(x).split("%")[0] for x in mine.iter_rows(named=True)} - {""},
+                          key=lambda t: float(t.split()[-1]))
+            pct = (f" ({rels[0]}%)" if len(rels) == 1 else f" ({rels[0]}% to {rels[-1]}%)") if rels and rel else ""
+            way = f"{longer if ups else shorter} in {mine.height} of {n_item} cells by {span}{pct}"
+        verdicts = sorted(mine["verdict"].value_counts().iter_rows(), key=lambda x: stats.VERDICT_ORDER.index(x[0]))
+        sizes = (f"each {verdict_words(r['verdict'])}" if len(verdicts) == 1 else
+                 ", ".join(f"{k} {verdict_words(v)}" for v, k in verdicts))
+        parts.append(f"{_other_name(r['item'])}, {way}, {sizes}; the most in {r['cell']}: {level}, {_other_change(r)}")
+    more = top.height - mirrors - len(parts)
+    rest = f"; and {more} more in the table '{OTHER_TABLE}'" if more > 0 else ""
+    return "Largest other changes: " + "; ".join(parts) + rest + f" {family}."
+
+
+def other_note(c) -> str:
+    """How the game length and the end-reason shares were compared (the section's words)."""
+    o = c.other
+    out = []
+    if o.height:
+        smallest = []
+        for metric in ("mean_game_length", "end_reason_share"):
+            part = o.filter(pl.col("metric") == metric)
+            if part.height:
+                x = float(part["smallest"][0])
+                unit = str(part["unit"][0])
+                smallest.append(f"{rounded_pp(x)} for a share" if metric == "end_reason_share"
+                                else f"{x:g} {unit.removesuffix('s') if x == 1 else unit} of game length")
+        paired = bool(o["paired"].all())
+        out.append("Each cell's mean game length (in the game's unit) and share of games ending each way, "
+                   "before and after, from each run's statistics; "
+                   + ("each change paired game by game (the same deals both sides: a t interval over "
+                      "the per-game differences). " if paired else
+                      "each change paired game by game where both runs played the same deals and kept "
+                      "per-game rows (a t interval over the per-game differences), else unpaired (Welch's "
+                      "interval for the length, Newcombe's for a share: wider); the column 'Paired by deal' "
+                      "says which. ")
+                   + f"One family of {c.other_family} (every cell's length and end-reason shares, apart "
+                   "from the seats' win shares): clear after Holm's correction over it, sized on the "
+                   "Bonferroni interval over it (the interval shown), against the "
+                   + " and ".join(smallest) + " that matter.")
+    if c.other_constant:
+        groups: dict = {}
+        for cell, label, why in c.other_constant:
+            what = why.split("(", 1)[1].split(")", 1)[0] if "(" in why else why
+            groups.setdefault((label, what), []).append(cell)
+        said = "; ".join(f"{label} ({what}) {_where(cells, list(c.cells))}"
+                         for (label, what), cells in groups.items())
+        out.append(f"The same in every game of both runs, so not compared: {said}.")
+    return " ".join(out)
+
+
+def other_table(c) -> pl.DataFrame:
+    """One row per cell and measure: its value before and after, the change (and a length's
+    relative to its length before: ``44% shorter``) with its interval over the family and the
+    verdict, and whether it was paired."""
+    from analysis.panel_compare import SAME_GAMES
+
+    rows = []
+    for r in c.other.iter_rows(named=True):
+        rel = _relative(r)
+        if r["verdict"] is not None:
+            lo, hi = shown_range(r)
+            verdict = verdict_words(r["verdict"])
+        else:
+            verdict = ("not tested (the same in every game under both rules, paired game by game: no game "
+                       f"of the {int(r['games_before']):,} differs)" if r["note"] == SAME_GAMES
+                       else f"not tested ({r['note'] or 'no interval'})")
+        # a length before and after at the change's decimals, so that the printed after − before is
+        # the printed change (4.00 → 3.98 turns beside −0.02 turns, not 4.0 → 4.0)
+        d = max(1, _change_digits(r))
+        rows.append({"Cell": r["cell"], "Measure": r["item"],
+                     "Before": _other_level(r["before"], r, digits=d), "After": _other_level(r["after"], r, digits=d),
+                     "Change": _other_change(r, with_interval=False), "Relative to before": rel,
+                     f"Interval over the family of {c.other_family}":
+                         _other_change(r).split(" (", 1)[1].rstrip(")") if r["verdict"] is not None else "",
+                     "Verdict": verdict, "Paired by deal": "yes" if r["paired"] else "no"})
+    cols = ["Cell", "Measure", "Before", "After", "Change", "Relative to before",
+            f"Interval over the family of {c.other_family}",
+            "Verdict", "Paired by deal"]
+    return pl.DataFrame(rows, schema={k: pl.String for k in cols})
