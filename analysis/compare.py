@@ -9,22 +9,28 @@ vectors: the difference variant − baseline, its 95 % interval and a two-sided 
 interval and the two-proportion z test for proportions, Welch's t interval and test for means (each
 run's standard deviation recovered exactly from its Student t interval), the tie-aware Wald test
 for seat win shares (per-game variance from the seat table), a normal interval from the
-half-widths otherwise (slopes) — and a Holm-adjusted p-value over all tested metrics. Each
-difference is worded by its practical size (``verdict``: :func:`analysis.stats.practical`, read on
-the metric's interval at the Bonferroni level over the tested metrics) and the table is ordered by
-that wording and by size, never by p-value.
-``significant`` uses the adjusted p-value, so that two runs of the same configuration flag *any*
-metric in at most ~5 % of comparisons (family-wise error rate). Balance rows (kind ``index``) are
+half-widths otherwise (slopes) — and a Holm-adjusted p-value within the row's family. The tested
+metrics form two families (``family``, :func:`family_of`), each adjusted among its own members
+only: the designer's first question, who wins by seat — the seat win shares (:data:`SEATS`), or in
+a game with roles the roles' (sides') win shares, the seats' win shares left beside them and each
+seat's share of its role's wins (:data:`ROLES`) — and every other tested metric
+(:data:`OTHER`). So the seats' verdicts do not depend on how many event cards, tiles or turns the
+game has; each family keeps its own family-wise error rate (two runs of the same configuration
+flag *any* seat in at most ~5 % of comparisons, and any other metric in at most ~5 %; either of
+the two in at most ~10 %). Each difference is worded by its practical size (``verdict``:
+:func:`analysis.stats.practical`, read on the metric's interval at the Bonferroni level over its
+family) and the table is ordered by that wording and by size, never by p-value.
+``significant`` uses the adjusted p-value. Balance rows (kind ``index``) are
 shown with both runs' intervals and the difference but not tested: a maximum over seat pairs has no
 standard error to combine (their intervals come from simultaneous intervals, not from a normal law),
 and the seat win-share rows carry the test. Neither is a row compared game by game whose per-game
 differences are all 0 (:func:`compare_runs`: every game gives it the same value in both runs, a side
 that won the very same games): its paired t interval would be the point 0 to 0 with p = 1 ("0.0 to
 0.0 pp, within noise", counted in the family), which says more than the games do. It is shown with
-no interval, z, p-value or verdict, outside the family Holm and the Bonferroni sizes run over, with
-``same_games`` (how many games, none differing) and, for a share, ``change_at_most``: the games'
-95 % bound on its change, :func:`analysis.stats.same_games_bound` (a mean, a score or a length,
-gets no bound: one game that differs can move it by any amount).
+no interval, z, p-value, verdict or family, outside the families Holm and the Bonferroni sizes run
+over, with ``same_games`` (how many games, none differing) and, for a share, ``change_at_most``: the
+games' 95 % bound on its change, :func:`analysis.stats.same_games_bound` (a mean, a score or a
+length, gets no bound: one game that differs can move it by any amount).
 
 May import polars, numpy, :mod:`analysis` and its modules.
 """
@@ -163,6 +169,7 @@ COMPARE_SCHEMA = {"metric": pl.String, "key": pl.String, "label": pl.String, "ki
                   "variant": pl.Float64, "variant_low": pl.Float64, "variant_high": pl.Float64,
                   "diff": pl.Float64, "diff_low": pl.Float64, "diff_high": pl.Float64, "z": pl.Float64,
                   "p_value": pl.Float64, "p_adjusted": pl.Float64, "significant": pl.Boolean,
+                  "family": pl.String, "family_size": pl.Int64,
                   "smallest": pl.Float64, "size_low": pl.Float64, "size_high": pl.Float64,
                   "verdict": pl.String, "paired": pl.Boolean,
                   "same_games": pl.Int64, "change_at_most": pl.Float64,
@@ -184,6 +191,53 @@ COUNT_METRICS = ("count_mean", "lead_changes", "lead_changes_by_turn")
 """The compared means that are counts per game, sized against :data:`SMALLEST_COUNT` (review U #3:
 the lead changes were sized against the game's score amount, "2 lead changes" in Middle-Ages,
 two thirds of their mean)."""
+
+
+SEATS = "seats"
+"""The family of a game without roles' seat win shares (``family``): Holm's correction and the
+Bonferroni size intervals over them alone, the first question a before/after answers."""
+
+ROLES = "roles"
+"""The family of a game with roles' first questions (``family``): each role's (side's) win share,
+the seats' win shares left beside them (a one-seat role's seat is its role's copy, left out:
+:func:`_left_out`) and each seat's share of its role's wins (``seat_share_of_role_wins``,
+:func:`analysis.panel_compare.role_split_vectors`), adjusted among themselves."""
+
+OTHER = "other metrics"
+"""The family of every other tested metric (mean scores, game length, end reasons, event cards,
+tiles, strategies, guilds …), adjusted among themselves."""
+
+SPLIT_METRIC = "seat_share_of_role_wins"     # (analysis.panel_compare.SPLIT_METRIC; that module imports this one)
+
+FIRST_METRICS = {SEATS: ("seat_win_share",),
+                 ROLES: ("role_win_share", "seat_win_share", SPLIT_METRIC)}
+"""The metrics of the first family, by its name (:func:`family_of`)."""
+
+
+def family_of(metric: str, roles: bool) -> str:
+    """The family a tested metric is adjusted in: :data:`SEATS` for a seat win share (in a game
+    with roles, ``roles``: :data:`ROLES` for the roles', the seats' and the split's shares), else
+    :data:`OTHER`. Holm's correction and the Bonferroni size intervals run within a family, so
+    that the seats' verdicts do not depend on how many other metrics the game has."""
+    first = ROLES if roles else SEATS
+    return first if metric in FIRST_METRICS[first] else OTHER
+
+
+def _families(metrics: list, tested: np.ndarray, roles: bool) -> np.ndarray:
+    """Each row's family (:func:`family_of`), None for an untested row."""
+    return np.array([family_of(m, roles) if t else None for m, t in zip(metrics, tested)], dtype=object)
+
+
+def _holm_by_family(p: np.ndarray, family: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(Holm-adjusted p-values, family sizes m): Holm's step-down within each family over its
+    tested rows (finite p); nan and 0 for a row in none."""
+    adj = np.full(p.shape, np.nan)
+    size = np.zeros(p.shape, dtype=np.int64)
+    for f in {x for x in family if x is not None}:
+        idx = np.flatnonzero(family == f)
+        adj[idx] = stats.holm(p[idx])
+        size[idx] = int(np.isfinite(p[idx]).sum())
+    return adj, size
 
 
 @dataclass
@@ -222,8 +276,11 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
     every run's games independent of the other's (:func:`compare_runs` pairs them when it can).
 
     Columns: metric, key, label, kind, base, base_low, base_high, variant, variant_low,
-    variant_high, diff, diff_low, diff_high, z, p_value, p_adjusted (Holm), significant
-    (p_adjusted < alpha), smallest (the metric's smallest difference that matters,
+    variant_high, diff, diff_low, diff_high, z, p_value, p_adjusted (Holm, within the row's family),
+    significant (p_adjusted < alpha), family (:func:`family_of`: :data:`SEATS`, :data:`ROLES` or
+    :data:`OTHER`; null for an untested row), family_size (how many tested rows that family holds,
+    the m of its Holm and Bonferroni; null for an untested row), smallest (the metric's smallest
+    difference that matters,
     :func:`analysis.load.smallest_difference` for ``game``, ``smallest`` overriding by kind;
     :data:`SMALLEST_COUNT` for a mean count per game, :data:`COUNT_METRICS`), size_low, size_high (the interval the
     verdict's size is read on: :func:`_size_intervals`), verdict (:func:`analysis.stats.practical`,
@@ -235,8 +292,8 @@ def compare_tables(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFram
     otherwise), change_at_most (such a row's 95 % bound on its change, either way, when it is a
     share: :func:`analysis.stats.same_games_bound`; nan otherwise), base_fit, variant_fit,
     base_spread, variant_spread (a tile slope's curve in each run: :func:`_tile_curves`; nan for
-    other rows). The size is read on the Bonferroni interval over the tested metrics,
-    :func:`_size_intervals`: wider than the diff_low/diff_high shown, which are each metric's own
+    other rows). The size is read on the Bonferroni interval over the tested metrics of the row's
+    family, :func:`_size_intervals`: wider than the diff_low/diff_high shown, which are each metric's own
     95 % interval. Seat win shares are tested with the tie-aware per-game variance (Wald), not
     p(1 − p). Rows left out (see :func:`compare_runs`): a guild's founders' win share where fewer
     than 1 % of players found it in both runs (a share of almost nobody; in one run only, it is
@@ -259,12 +316,13 @@ def compare_runs(base_rs: RunSet, variant_rs: RunSet, base: dict[str, pl.DataFra
     paired game by game when both sides played the same deals (:func:`pairing`): then the
     :data:`PAIRED_METRICS` get the paired t interval and test of the per-game differences
     after − before (mean ± t(n−1)·sd/√n over the n deals; Holm and the Bonferroni size interval
-    as for the others). A paired metric whose per-game differences are all 0 is not tested (no
-    interval, z, p-value or verdict; ``same_games``, ``change_at_most``: the module docstring) and
-    is not counted in the family m that sizes the others' Bonferroni intervals. ``balance`` is left
-    empty here (a report fills it: :func:`analysis.panel_compare.run_pair_balance`). ``split``:
+    within the row's family as for the others). A paired metric whose per-game differences are all
+    0 is not tested (no interval, z, p-value, verdict or family; ``same_games``, ``change_at_most``:
+    the module docstring) and is not counted in the family m that sizes the others' Bonferroni
+    intervals. ``balance`` is left empty here (a report fills it: :func:`analysis.panel_compare.run_pair_balance`). ``split``:
     the split of a role's wins among its seats, (base rows, variant rows, tested changes) from
-    :func:`analysis.panel_compare.role_split_vectors`, compared in the same family."""
+    :func:`analysis.panel_compare.role_split_vectors`, compared in the roles' family
+    (:data:`ROLES`)."""
     from analysis.load import score_unit
     from analysis.rules_diff import GOAL_SCORE_METRICS, goal_changes, goal_words, rules_diff
 
@@ -349,7 +407,7 @@ def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], al
                 same_games[i] = int(n)
         if tested and (m, k) in tested:
             # a change tested by its own construction (a seat's share of its role's wins: a ratio,
-            # its delta-method error; role_split_vectors), in the same family as the rest
+            # its delta-method error; role_split_vectors), in the roles' family (family_of)
             diff[i], dlo[i], dhi[i], z[i], p[i], is_paired[i] = tested[(m, k)]
             welch_sd.pop(i, None)
     same = np.array([g is not None for g in same_games], dtype=bool)
@@ -364,9 +422,12 @@ def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], al
     dhi = np.where(untested, np.nan, dhi)
     at_most = np.array([stats.same_games_bound(g) if g is not None and kd == "proportion" else np.nan
                         for g, kd in zip(same_games, kind)], dtype=float)
-    adj = stats.holm(p)
+    # two families, each adjusted among its own (module docstring): the seats' (roles') win shares,
+    # and every other tested metric
+    family = _families(metrics, np.isfinite(p), roles="roles" in base)
+    adj, family_size = _holm_by_family(p, family)
     significant = np.nan_to_num(adj, nan=1.0) < alpha
-    slo, shi = _size_intervals(diff, dlo, dhi, p, alpha, welch_sd, (e1, n1, e2, n2), pair_t)
+    slo, shi = _size_intervals(diff, dlo, dhi, p, alpha, welch_sd, (e1, n1, e2, n2), pair_t, family_size)
     small = np.array([SMALLEST_COUNT if m in COUNT_METRICS else
                       smallest_difference(game, _smallest_kind(m, k), smallest)
                       for m, k in zip(metrics, kind)], dtype=float)
@@ -379,7 +440,11 @@ def _compare(base: dict[str, pl.DataFrame], variant: dict[str, pl.DataFrame], al
         "metric": j["metric"], "key": j["key"], "label": j["label"], "kind": j["kind"],
         "base": e1, "base_low": l1, "base_high": h1, "variant": e2, "variant_low": l2, "variant_high": h2,
         "diff": diff, "diff_low": dlo, "diff_high": dhi, "z": z, "p_value": p, "p_adjusted": adj,
-        "significant": significant, "smallest": small, "size_low": slo, "size_high": shi,
+        "significant": significant,
+        "family": pl.Series(list(family), dtype=pl.String),
+        "family_size": pl.Series([int(x) if f is not None else None for x, f in zip(family_size, family)],
+                                 dtype=pl.Int64),
+        "smallest": small, "size_low": slo, "size_high": shi,
         "verdict": verdict, "paired": is_paired,
         "same_games": pl.Series(same_games, dtype=pl.Int64), "change_at_most": at_most,
         **_tile_curves(metrics, keys, base, variant)}, schema=COMPARE_SCHEMA)
@@ -520,26 +585,30 @@ def _paired_t(n: float, mean: float, sd: float, level: float = stats.LEVEL) -> t
     return mean - q * se, mean + q * se, t, 2 * stats.t_sf(abs(t), float(n - 1))
 
 
-def _size_intervals(diff, dlo, dhi, p, alpha: float, welch_sd: dict, runs, paired: dict | None = None
-                    ) -> tuple[np.ndarray, np.ndarray]:
+def _size_intervals(diff, dlo, dhi, p, alpha: float, welch_sd: dict, runs, paired: dict | None = None,
+                    family_size=None) -> tuple[np.ndarray, np.ndarray]:
     """The intervals the verdicts' sizes are read on: each tested metric's own interval at the
-    Bonferroni level 1 − alpha/m over the m tested metrics (the family Holm's correction runs over;
-    Bonferroni is wider than any of Holm's steps, so conservative for it). Welch's interval is
+    Bonferroni level 1 − alpha/m over the m tested metrics of its family (``family_size``, row by
+    row; all tested rows when not given: the family Holm's correction runs over; Bonferroni is
+    wider than any of Holm's steps, so conservative for it). Welch's interval is
     recomputed at that level (its t quantile); every other interval (normal, the tie-aware Wald,
     Newcombe's) is widened about the difference by z(1 − alpha/(2m)) / z(0.975), each end
     separately (exact for the normal ones; for Newcombe's score interval the same widening of its
     two sides); a paired row's t interval at that level (``paired``: row → (n, mean, sd)). nan for
     an untested row."""
-    m = int(np.isfinite(p).sum())
-    c = stats.z_quantile(1.0 - alpha / max(m, 1)) / _Z
+    if family_size is None:
+        family_size = np.full(np.shape(p), int(np.isfinite(p).sum()))
+    m = np.maximum(np.asarray(family_size, dtype=float), 1.0)
+    z = {k: stats.z_quantile(1.0 - alpha / k) for k in set(m.tolist())}      # (one per family size)
+    c = np.array([z[k] for k in m.tolist()], dtype=float) / _Z
     slo = np.where(np.isfinite(p), diff - (diff - dlo) * c, np.nan)
     shi = np.where(np.isfinite(p), diff + (dhi - diff) * c, np.nan)
     e1, n1, e2, n2 = runs
     for i, (sd1, sd2) in welch_sd.items():
-        _, slo[i], shi[i], _ = stats.welch(e2[i], sd2, n2[i], e1[i], sd1, n1[i], level=1.0 - alpha / max(m, 1))
+        _, slo[i], shi[i], _ = stats.welch(e2[i], sd2, n2[i], e1[i], sd1, n1[i], level=1.0 - alpha / m[i])
     for i, (n, mean, sd) in (paired or {}).items():
         if np.isfinite(p[i]):
-            slo[i], shi[i], _, _ = _paired_t(n, mean, sd, level=1.0 - alpha / max(m, 1))
+            slo[i], shi[i], _, _ = _paired_t(n, mean, sd, level=1.0 - alpha / m[i])
     return slo, shi
 
 

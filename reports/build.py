@@ -157,7 +157,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
 
             from reports.sections import holds_for
 
-            from reports.text import seat_balance_sentence
+            from reports.text import seat_balance_sentence, with_balance
 
             for i, (lab, cmp, _) in enumerate(cmps):
                 heads = [str(h) for h in comparison_headlines(cmp, labels[0], lab, score_unit(base_rs),
@@ -172,8 +172,8 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                 holds = holds_for(base_rs, groups[i + 1])
                 # whether the seats moved toward or away from fair, with the seats' answer
                 toward = seat_balance_sentence(comparisons[i].balance, cmp)
-                if toward:
-                    first[seats_at] = f"{first[seats_at]} {toward}"
+                if toward:      # (before the answer's last sentence, the largest other changes)
+                    first[seats_at] = with_balance(first[seats_at], toward)
                 first = first[:seats_at + 1] + ([holds] if holds else []) + first[seats_at + 1:]
                 # (the page's pointer to its lists stays on the page)
                 first = [x.split(" Listed below by kind")[0].removeprefix(f"{lab} against {labels[0]}: ")
@@ -278,13 +278,16 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
 
 
 #: comparison.csv's columns, in order (docs/reports.md): which runs, the metric, both sides'
-#: estimates with their 95% intervals, the change with its 95% interval, the tests (Holm over each
-#: comparison's tested metrics), the verdict in the page's words, whether it was paired game by game
+#: estimates with their 95% intervals, the change with its 95% interval, the tests (Holm within
+#: each of a comparison's two families, ``family``: "seats" or "roles", the first question's win
+#: shares, and "other metrics"; ``family_size``, how many tested rows it holds, the m of its Holm and
+#: Bonferroni), the verdict in the page's words, whether it was paired game by game
 #: and, where no game differs between the runs (untested), how many games and the bound they put
 #: on a share's change
 COMPARISON_COLUMNS = ("before", "after", "metric", "key", "label", "kind", "base", "base_low",
                       "base_high", "variant", "variant_low", "variant_high", "diff", "diff_low",
-                      "diff_high", "p_value", "p_adjusted", "significant", "smallest", "size_low",
+                      "diff_high", "p_value", "p_adjusted", "significant", "family", "family_size",
+                      "smallest", "size_low",
                       "size_high", "verdict", "paired", "same_games", "change_at_most")
 
 

@@ -40,7 +40,7 @@ from reports.text import (bends, panel_games, sentence_texts, sides_named,
     no_game_differs, no_game_differs_in,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
     one_seat_sides, player_turns, pvalue, role_headlines, shared_win_words, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
-    tested_count, turns, verdict_with_range, verdict_words,
+    tested_count, turns, verdict_with_range, verdict_words, with_balance, families, family_noun, row_family,
 )
 
 
@@ -228,9 +228,12 @@ def outcome_rows(t: dict, unit: str = "points", shared: str = "") -> pl.DataFram
 
 
 def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
-    """Every compared metric, in its unit, moved ones first (strongest evidence first)."""
+    """Every compared metric, in its unit, moved ones first (strongest evidence first); in a table
+    with families (:func:`reports.text.families`), the family each tested row's Holm correction and
+    size interval ran over ("4 seat win shares", "35 other tested metrics"; "not tested")."""
+    grouped = bool(families(cmp))
     rows = {"Metric": [], "Unit": [], "Before": [], "After": [], "Change": [], "95% interval of the change": [],
-            "p (Holm-adjusted)": [], "Verdict": []}
+            **({FAMILY_COLUMN: []} if grouped else {}), "p (Holm-adjusted)": [], "Verdict": []}
     pairs = "paired" in cmp.columns and bool(cmp["paired"].any())
     if pairs:
         rows["Compared"] = []
@@ -257,6 +260,9 @@ def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
         rows["After"].append(metric_value(r["variant"], r["metric"], r["kind"], d))
         rows["Change"].append(change)
         rows["95% interval of the change"].append(interval)
+        if grouped:
+            own = row_family(r)
+            rows[FAMILY_COLUMN].append(family_noun(*own) if own is not None else "not tested")
         rows["p (Holm-adjusted)"].append("" if r["p_adjusted"] != r["p_adjusted"] else pvalue(r["p_adjusted"]))
         # a verdict beside the interval it was read on (review O #4): a clear change's over all the
         # tested metrics at once; "within noise" beside an own interval that excludes 0 says why
@@ -270,6 +276,10 @@ def comparison_rows(cmp: pl.DataFrame, unit: str = "points") -> pl.DataFrame:
         if pairs:
             rows["Compared"].append("paired" if r["paired"] else "unpaired")
     return pl.DataFrame(rows)
+
+
+FAMILY_COLUMN = "Family (adjusted together)"
+"""The before/after table's column naming each row's family (:func:`comparison_rows`)."""
 
 
 def _seat_caption(t: dict) -> str:
@@ -485,22 +495,33 @@ def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False, game: s
                "(Newcombe's interval for shares, Welch's for means). ")
     else:
         how = ""
+    fams = families(cmp)
     return (how + _family_sentence(cmp) + "Each change is after − before, in its unit (pp for shares), with a "
             "95% interval; it counts as moved "
-            "(significant, clear) when its Holm-adjusted p-value is below 5%: Holm's correction over all "
-            "tested metrics keeps the chance that two runs of the same rules flag anything at 5%, so a "
-            "change whose interval just excludes zero may still not count. A clear change is sized "
+            "(significant, clear) when its Holm-adjusted p-value is below 5%: "
+            + (_two_families(fams) if fams else
+               "Holm's correction over all tested metrics keeps the chance that two runs of the same rules "
+               "flag anything at 5%")
+            + ", so a change whose interval just excludes zero may still not count. A clear change is sized "
             "against the metric's smallest difference that matters (1 pp for shares, 0.01 a game for a "
             "mean count such as reshuffles or lead changes, the game's own amount for scores and lengths) on its "
             "interval widened to hold for all tested metrics "
-            "at once (Bonferroni; wider than the 95% interval shown): \"clear and large enough to "
+            + ("of its family " if fams else "")
+            + "at once (Bonferroni; wider than the 95% interval shown): \"clear and large enough to "
             "matter\" when all of that interval is at least that far from 0, \"clear, may matter\" "
             "when it reaches both sides of it (the change is real, these games cannot tell whether it "
             "matters; more games would), \"clear but small\" when all of it is closer. The table's "
-            f"Verdict gives that interval beside each clear change (\"all {tested_count(cmp)} at once\"), on the change's "
+            "Verdict gives that interval beside each clear change ("
+            + (" or ".join(f"\"all {family_noun(f, n)} at once\"" for f, n in fams if n > 1) or
+               f"\"the one {family_noun(*fams[0]).split(' ', 1)[1]}\"" if fams else
+               f"\"all {tested_count(cmp)} at once\"")
+            + "), on the change's "
             "side of 0: where Holm shows the sign but the wider interval still holds 0, it is cut at 0; "
             "a change within noise whose own 95% interval excludes 0 says so. Changes within "
             "noise are listed by the strength of their evidence (|z|), not by their size."
+            + (" The first answer ends with the largest other changes, when there are any: up to 3 of the other family that "
+               "are clear and large enough to matter, one per kind of metric, largest first by relative size "
+               "(a mean's change against its value before, a share's change in pp as it is)." if len(fams) > 1 else "")
             + (" A founders' win share of a guild founded by under 1% of players is a share of almost "
                "nobody: never counted as moved, and left out of the table when under 1% in both runs."
                if (cmp["metric"] == "guild_founders_win_share").any() else "")
@@ -509,6 +530,23 @@ def comparison_intro(cmp: pl.DataFrame, about=None, roles: bool = False, game: s
                + ("say what the games show (no game differs in them)" if no_game_differs_in(cmp, "role_win_share")
                   else "carry the test") + "." if roles else "")
             + _left_out_sentence(about))
+
+
+def _two_families(fams: list[tuple[str, int]]) -> str:
+    """How a before/after's Holm correction runs when its tested metrics form families
+    (:func:`reports.text.families`): each apart, the seats' (sides') win shares the first question
+    asks about, the other tested metrics beside them, and what that keeps for two runs of the same
+    rules."""
+    named = " and ".join(f"the {family_noun(f, n)}" for f, n in fams)
+    if len(fams) == 1:
+        return (f"Holm's correction over {named} (the table's Family column) keeps the chance that two "
+                "runs of the same rules flag any of them at 5%")
+    first = fams[0][0]
+    who = "seats'" if first == "seats" else "sides' and seats'"
+    return (f"Holm's correction runs within each family apart, {named} (the table's Family column), "
+            f"so that the {who} verdicts do not depend on how many other metrics the game has; each "
+            "family keeps the chance that two runs of the same rules flag any of its members at 5% "
+            "(one or the other: at most 10%)")
 
 
 CONSTANT_WHY = "the same in every game of both runs"
@@ -601,7 +639,7 @@ def _with_holds_for(lines: list[str], holds: str, balance: str = "") -> list[str
     """The before/after's sentences with the seat question followed, in the same item, by whether
     the seats moved toward or away from fair (``balance``: :func:`reports.text.
     seat_balance_sentence`), then the line-up it holds for."""
-    first = [f"{lines[0]} {balance}" if balance else lines[0]] if lines else []
+    first = [with_balance(lines[0], balance)] if lines else []
     return first + ([holds] if holds else []) + lines[1:]
 
 

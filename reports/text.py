@@ -8,9 +8,12 @@ guild cards …). :func:`headlines` builds the plain findings from the metric ta
 :func:`analysis.analyse` (seats, outcomes, game length, strategies, matchups) and asks the game's
 report hook (:mod:`reports.games`) for its own sentences; "significant" is said together with what
 it means there. :func:`comparison_headlines` words a before/after comparison: first the designer's
-question (did the seat, or role, win rates move: yes or no, by how much), then every metric that
-moved, each in its own unit (:func:`metric_unit`). Both lead with :func:`turn_limit_lines` when
-many games stopped at the turn limit (:mod:`simcore.turn_limit`).
+question (did the seat, or role, win rates move: yes or no, by how much; its verdicts cite their own
+Holm family, the seats' or sides' win shares, :func:`row_family`, and the answer ends with the
+largest clear changes of the other family that matter, :func:`largest_other_changes`), then every
+metric that moved, each in its own unit (:func:`metric_unit`), each verdict citing its family. Both
+lead with :func:`turn_limit_lines` when many games stopped at the turn limit
+(:mod:`simcore.turn_limit`).
 
 May import polars, the standard library, :mod:`analysis.load` (types), :mod:`analysis.stats` and
 :mod:`analysis.seats` (the verdicts and the intervals their sizes are read on) and
@@ -1141,19 +1144,22 @@ def verdict_with_range(r: dict, unit: str, family: int, digits: int | None = Non
     """A compared metric's verdict beside the interval it was read on, named (review O #4: "Seat 4
     −0.5 pp (95% interval −0.9 to −0.2 pp), clear, may matter" beside "Seat 1 +0.5 pp (+0.2 to
     +0.8 pp), clear but small": the size was read on an interval the page did not print):
-    "clear, may matter (all 64 at once: −1.08 to 0.00 pp)" for a clear change (:func:`verdict_range`:
-    its interval over all ``family`` tested metrics at once, cut at 0 where Holm shows the sign);
-    a change within noise whose own 95% interval excludes 0 says that Holm's correction is why;
-    else the verdict's words alone."""
+    "clear, may matter (all 4 seat win shares at once: −1.08 to 0.00 pp)" for a clear change
+    (:func:`verdict_range`: its interval over the tested metrics of its family at once,
+    :func:`all_at_once`, cut at 0 where Holm shows the sign; in a table without families, over all
+    ``family`` tested metrics: "all 64 at once"); a change within noise whose own 95% interval
+    excludes 0 says that Holm's correction over its family is why; else the verdict's words
+    alone."""
     words = verdict_words(r.get("verdict"), r.get("significant"))
     if r.get("significant") and r.get("verdict") != stats.NOT_SHOWN:
         d = metric_digits(r) if digits is None else digits
         rng = verdict_range(r, metric_unit(r["metric"], r["kind"], unit, r.get("key")), d)
-        return f"{words} (all {family} at once: {rng})" if rng else words
+        return f"{words} ({all_at_once(r, family)} at once: {rng})" if rng else words
     lo, hi = r.get("diff_low"), r.get("diff_high")
     if (words == verdict_words(stats.NOT_SHOWN) and lo is not None and hi is not None
             and (lo > 0 or hi < 0)):
-        return f"{words} (its 95% interval excludes 0, but not after Holm's correction over the {family})"
+        return (f"{words} (its 95% interval excludes 0, but not after Holm's correction over "
+                f"{holm_over(r, family)})")
     return words
 
 
@@ -1225,10 +1231,11 @@ def size_range(diff: float, low: float, high: float, clear: bool = True) -> tupl
 def may_matter_sentence(r: dict, unit: str, family: int, digits: int | None = None) -> str:
     """A compared metric that moved clearly and may matter (:data:`analysis.stats.MAY_MATTER`):
     its change sentence, then, in one short clause, the range its size was read on
-    (``size_low``/``size_high``: the Bonferroni interval over the ``family`` tested metrics, on the
+    (``size_low``/``size_high``: the Bonferroni interval over the tested metrics of its family,
+    :func:`all_at_once`, or over the ``family`` tested metrics of a table without families, on the
     change's side of 0, low to high like every interval of the page; one more decimal than the
-    change) and the smallest difference that matters it straddles: "…: clear, may matter (all 75
-    tested metrics at once: +0.09 to +3.46 pp, on both sides of the smallest difference that
+    change) and the smallest difference that matters it straddles: "…: clear, may matter (all 35
+    other tested metrics at once: +0.09 to +3.46 pp, on both sides of the smallest difference that
     matters, 1 pp; more games would tell)"."""
     u = metric_unit(r["metric"], r["kind"], unit, r.get("key"))
     d = metric_digits(r) if digits is None else digits
@@ -1237,20 +1244,23 @@ def may_matter_sentence(r: dict, unit: str, family: int, digits: int | None = No
     if not interval:
         return head + "these games cannot tell whether it reaches the smallest difference that matters)."
     that = f"{_scale(r) * r['smallest']:g}{(' ' + u) if u else ''}"
-    return (head + f"all {family} tested metrics at once: {interval}, on both sides of the smallest "
+    at_once = all_at_once(r, family) if row_family(r) is not None else f"all {family} tested metrics"
+    return (head + f"{at_once} at once: {interval}, on both sides of the smallest "
             f"difference that matters, {that}; more games would tell).")
 
 
 def holm_note(r: dict, family: int) -> str:
-    """Why a change whose interval excludes zero is still not significant, or ''."""
+    """Why a change whose interval excludes zero is still not significant, or '': Holm's
+    correction over the row's family ("the 4 seat win shares"; in a table without families, the
+    ``family`` compared metrics)."""
     if r["significant"] or not (r["diff_low"] > 0 or r["diff_high"] < 0):
         return ""
-    return (f"its interval excludes zero, but after Holm's correction over the {family} compared "
-            f"metrics ({pvalue(r['p_adjusted'])}) it is within what chance gives when that many "
-            f"numbers are compared")
+    return (f"its interval excludes zero, but after Holm's correction over "
+            f"{holm_over(r, family, ' compared metrics')} ({pvalue(r['p_adjusted'])}) it is within what "
+            f"chance gives when that many numbers are compared")
 
 
-_VERDICT_READ_ON = ("each size read on the change's interval over all {family} at once, Bonferroni, "
+_VERDICT_READ_ON = ("each size read on the change's interval over {family} at once, Bonferroni, "
                     "given after its verdict")
 """How a before/after's seat sentence says which interval its verdicts were read on
 (:func:`verdict_with_range`); :data:`_CUT_AT_ZERO` follows when one of them is cut at 0."""
@@ -1259,13 +1269,23 @@ _CUT_AT_ZERO = ": cut at 0 where Holm shows the sign but that wider interval sti
 
 
 def _read_on(rows: pl.DataFrame, family: int) -> str:
-    """Which interval the verdicts of ``rows`` (clear seat or role changes) were read on, and, when
+    """Which interval the verdicts of ``rows`` (clear seat or role changes) were read on (over
+    their family at once, :func:`all_at_once`; ``family`` in a table without families), and, when
     one of them holds 0 and is shown cut there (:func:`size_range`), why."""
     cut = any(np.isfinite(r["size_low"]) and np.isfinite(r["size_high"])
               and size_range(r["diff"], r["size_low"], r["size_high"]) != (r["size_low"], r["size_high"])
               for r in rows.iter_rows(named=True)
               if r.get("size_low") is not None and r.get("size_high") is not None)
-    return _VERDICT_READ_ON.format(family=family) + (_CUT_AT_ZERO if cut else "")
+    first = rows.row(0, named=True) if rows.height else {}
+    return _VERDICT_READ_ON.format(family=all_at_once(first, family)) + (_CUT_AT_ZERO if cut else "")
+
+
+def _holm_alone(rows: pl.DataFrame) -> str:
+    """What the first answers' Holm correction ran over: "the 4 seat win shares alone" (their
+    family, :func:`row_family`: the other tested metrics are a family of their own), or "the
+    tested metrics" in a table without families."""
+    own = row_family(rows.row(0, named=True)) if rows.height else None
+    return f"the {family_noun(*own)} alone" if own is not None else "the tested metrics"
 
 
 def _seat_change(r: dict, d: int | None = None) -> str:
@@ -1342,11 +1362,11 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
         if what == "role" and rows.height == 1:
             # two sides: the comparison keeps one, the other's share is its mirror (they sum to 100%)
             return (f"Did the role win rates move? {opener}: both sides' shares moved beyond noise (clear "
-                    "after Holm's correction over the tested metrics; "
+                    f"after Holm's correction over {_holm_alone(moved)}; "
                     f"{_read_on(moved, family)}; the other side's share is this "
                     "one's mirror, the two sum to 100%): " + "; ".join(parts) + "." + low)
         return (f"Did the {what} win rates move? {opener}: {moved.height} of {rows.height + same.height} {what}s "
-                f"moved beyond noise (clear after Holm's correction over the tested metrics; "
+                f"moved beyond noise (clear after Holm's correction over {_holm_alone(moved)}; "
                 f"{_read_on(moved, family)}): " + "; ".join(parts) + tail + unmoved + "." + low)
     r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
     why = holm_note(r, tested_count(cmp))
@@ -1357,6 +1377,139 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
     return (f"Did the {what} win rates move? {answer}: no {what}'s win share changed beyond noise. The largest "
             f"change is {_seat_change(r, common_digits(list(rows.iter_rows(named=True))))}"
             + (f": {why}" if why else ", within noise") + unmoved + "." + room)
+
+
+LARGEST_OTHER = "Largest other changes:"
+"""How the first answer's last sentence opens (:func:`largest_other_changes`)."""
+
+# the first words of a label that read in lower case inside a sentence ("game length", "games with
+# at least one reshuffle"); a name (Seat 4, a card, a guild) keeps its capital
+_COMMON_FIRST_WORDS = {"mean", "games", "game", "winner's", "win", "leader", "lead", "shared", "share",
+                       "biggest", "players", "reshuffles", "length"}
+
+
+def _short_label(r: dict) -> str:
+    """A compared row's name inside a sentence: "game length", "games with at least one reshuffle",
+    "Seat 4 mean final score", "Sorcière: players founding a guild"."""
+    label = metric_label(r)
+    if r["metric"] in ("mean_turns", "mean_length"):
+        label = label.removeprefix("Mean ").strip() or label
+        label = "game length" if r["metric"] == "mean_turns" else label
+    first = label.split(" ", 1)[0]
+    return label[:1].lower() + label[1:] if first.lower() in _COMMON_FIRST_WORDS else label
+
+
+def relative_change(r: dict) -> float | None:
+    """A mean's change as a fraction of its value before (diff / |before|: game length −24.0 turns
+    from 54.7 is −0.44); None for a share, a slope or an index (their change is already a part of
+    the whole, in pp), or a mean whose value before is 0 or missing."""
+    if r.get("kind") != "mean" or r.get("metric") in INDEX_METRICS:
+        return None
+    b, d = r.get("base"), r.get("diff")
+    if b is None or d is None or not (np.isfinite(b) and np.isfinite(d)) or b == 0:
+        return None
+    return float(d) / abs(float(b))
+
+
+def relative_size(r: dict) -> float:
+    """How large a change is against the whole it is part of, to rank changes of different units:
+    a mean's change against its value before (:func:`relative_change`: −24.0 turns of 54.7, 0.44);
+    a share's or a slope's change as it is, a part of all games or players (−35.9 pp, 0.359;
+    measured against its own value a rare share moving 0.1% → 0.3% would outrank every other).
+    -1 for a mean whose value before is 0 (no relative size: ranked last)."""
+    rel = relative_change(r)
+    if rel is not None:
+        return abs(rel)
+    if r.get("kind") in ("proportion", "slope"):
+        d = r.get("diff")
+        return abs(float(d)) if d is not None and np.isfinite(d) else -1.0
+    return -1.0
+
+
+def _relative_words(rel: float) -> str:
+    """A relative change in per cent, as printed beside a change: "−44%", "+4.9%"."""
+    x = 100 * rel
+    return signed(x, 0 if abs(x) >= 10 else 1) + "%"
+
+
+def largest_other_changes(cmp: pl.DataFrame, unit: str = "points", exclude=(), most: int = 3) -> str:
+    """The first answer's last sentence: the largest changes outside the seats' (roles') family
+    (``family`` "other metrics": :func:`analysis.compare.family_of`) that are clear and large enough
+    to matter, up to ``most``, biggest first by relative size (:func:`relative_size`), one row per
+    kind of metric (the seats' mean scores moving together are named once, as the seats', with the
+    largest: :func:`_scores_together`),
+    each with its change as the table prints it: "Largest other changes: game length −24.02 turns
+    (−44%); games with at least one reshuffle −35.9 pp (38.0% → 2.2%)." A mean's relative change is
+    against its value before; a share's values before and after stand beside its change in pp.
+    ``exclude``: metrics a first answer already gives (a combat's outcomes). '' when there are none,
+    or in a table without families."""
+    if "family" not in cmp.columns or "verdict" not in cmp.columns:
+        return ""
+    rows = cmp.filter((pl.col("family") == OTHER_FAMILY) & (pl.col("verdict") == stats.LARGE)
+                      & ~pl.col("metric").is_in(list(exclude)))
+    best: dict[str, dict] = {}
+    kin: dict[str, list[dict]] = {}
+    for r in rows.iter_rows(named=True):
+        if r["kind"] == "index":
+            continue
+        k = r["metric"]
+        kin.setdefault(k, []).append(r)
+        if k not in best or relative_size(r) > relative_size(best[k]):
+            best[k] = r
+    ranked = sorted(best.values(), key=lambda r: -relative_size(r))[:most]
+    if not ranked:
+        return ""
+    parts = []
+    for r in ranked:
+        u = metric_unit(r["metric"], r["kind"], unit, r.get("key"))
+        # a share at the decimals where its before, after and change printed agree; a mean, whose
+        # values are not printed here, as its change rounded to its own decimals (−0.33, not −0.3263;
+        # +5.38 for +5.3755, not the +5.37 between its values rounded apart)
+        d = metric_digits(r)
+        change, _ = metric_change(r, u, d) if r["kind"] == "proportion" else metric_change(r, u)
+        rel = relative_change(r)
+        if r["kind"] == "proportion":
+            tail = f" ({metric_value(r['base'], r['metric'], r['kind'], d)} → {metric_value(r['variant'], r['metric'], r['kind'], d)})"
+        elif rel is not None:
+            tail = f" ({_relative_words(rel)})"
+        else:
+            tail = ""
+        together = _scores_together(r, kin.get(r["metric"], []), cmp)
+        parts.append(together(change, tail) if together else f"{_short_label(r)} {change}{tail}")
+    return f"{LARGEST_OTHER} " + "; ".join(parts) + "."
+
+
+def _scores_together(top: dict, moved: list[dict], cmp: pl.DataFrame):
+    """Where several seats' mean final scores moved the same way, each clear and large enough to
+    matter, the largest alone would read as one seat's change ("Seat 4 mean final score −51%" when
+    every seat's fell by 45-51%): a function wording it for the seats together, "every seat's mean
+    final score, −45% to −51% (the most: Seat 4, −2.78 guild cards)", or None (one seat moved,
+    another metric, or the seats moved apart)."""
+    if top["metric"] != "seat_mean_score" or len(moved) < 2:
+        return None
+    signs = {np.sign(float(x["diff"])) for x in moved if x.get("diff") is not None}
+    rels = [relative_change(x) for x in moved]
+    if len(signs) != 1 or any(v is None for v in rels):
+        return None
+    n_all = cmp.filter(pl.col("metric") == "seat_mean_score").height
+    who = "every seat's" if len(moved) == n_all else f"{len(moved)} of the {n_all} seats'"
+    lo, hi = sorted(rels, key=abs)[0], sorted(rels, key=abs)[-1]
+    span = _relative_words(lo) if _relative_words(lo) == _relative_words(hi) else \
+        f"{_relative_words(lo)} to {_relative_words(hi)}"
+    seat = _short_label(top).split(" mean ", 1)[0]
+    return lambda change, tail: f"{who} mean final score, {span} (the most: {seat}, {change})"
+
+
+def with_balance(answer: str, balance: str) -> str:
+    """The seats' answer with whether the seats moved toward or away from fair (``balance``:
+    :func:`seat_balance_sentence`) in it, before its last sentence, the largest other changes
+    (:data:`LARGEST_OTHER`), so that the answer still ends with them."""
+    if not balance:
+        return answer
+    at = answer.find(f" {LARGEST_OTHER} ")
+    if at < 0:
+        return f"{answer} {balance}"
+    return f"{answer[:at]} {balance}{answer[at:]}"
 
 
 SPLIT_METRIC = "seat_share_of_role_wins"     # analysis.panel_compare.SPLIT_METRIC (no import here)
@@ -1421,7 +1574,7 @@ def _split_answer(cmp: pl.DataFrame, rows: pl.DataFrame, role: str, ask: str) ->
         rest = rows.height - moved.height
         opener = moved_opener(moved["verdict"].to_list(), moved["smallest"][0])
         return (f"{ask} {opener}: {moved.height} of {rows.height} seats' shares moved beyond noise "
-                f"(clear after Holm's correction over the tested metrics; {_read_on(moved, family)}): "
+                f"(clear after Holm's correction over {_holm_alone(moved)}; {_read_on(moved, family)}): "
                 + "; ".join(parts) + (f"; the other {rest} stayed within noise" if rest else "")
                 + ". (Each seat's win share of all games also carries its role's change: read the split here.)")
     r = rows.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True).row(0, named=True)
@@ -1660,6 +1813,68 @@ def room_for_a_swing(within: list[tuple[str, float, float]], smallest: float, wh
             f"{more}.")
 
 
+# The two families a before/after's tested metrics are adjusted in (:func:`analysis.compare.
+# family_of`, its ``family`` column): the seats' (a game of roles: the sides' and seats') win
+# shares, and the other tested metrics; their names in words, (one, many).
+FAMILY_NOUNS = {"seats": ("seat win share", "seat win shares"),
+                "roles": ("side and seat share", "side and seat shares"),
+                "other metrics": ("other tested metric", "other tested metrics")}
+FIRST_FAMILIES = ("seats", "roles")
+OTHER_FAMILY = "other metrics"
+
+
+def row_family(r: dict) -> tuple[str, int] | None:
+    """A compared row's family and its size (``family``, ``family_size``), or None: an untested
+    row, or a table without families (one family over all tested metrics)."""
+    f, n = r.get("family"), r.get("family_size")
+    if f is None or f not in FAMILY_NOUNS or n is None or n != n:
+        return None
+    return str(f), int(n)
+
+
+def family_noun(family: str, n: int) -> str:
+    """"4 seat win shares", "35 other tested metrics", "1 side and seat share"."""
+    one, many = FAMILY_NOUNS[family]
+    return f"{n} {one if n == 1 else many}"
+
+
+def all_at_once(r: dict, family: int) -> str:
+    """Which intervals a clear change's size was read on, held at once: "all 4 seat win shares"
+    (the row's family, :func:`row_family`), "the one side and seat share" (a family of one), or,
+    in a table without families, "all 64" (``family``, the tested metrics)."""
+    own = row_family(r)
+    if own is None:
+        return f"all {family}"
+    f, n = own
+    return f"the one {FAMILY_NOUNS[f][0]}" if n == 1 else f"all {family_noun(f, n)}"
+
+
+def holm_over(r: dict, family: int, what: str = "") -> str:
+    """What a row's Holm correction ran over: "the 4 seat win shares" (its family), or in a table
+    without families "the 64" + ``what`` (" compared metrics")."""
+    own = row_family(r)
+    return f"the {family_noun(*own)}" if own is not None else f"the {family}{what}"
+
+
+def families(cmp: pl.DataFrame) -> list[tuple[str, int]]:
+    """The families of a before/after's tested rows with their sizes, the first question's first:
+    [("seats", 4), ("other metrics", 35)]; [] for a table without families."""
+    if "family" not in cmp.columns or "family_size" not in cmp.columns:
+        return []
+    got = {}
+    for f, n in cmp.select("family", "family_size").drop_nulls().iter_rows():
+        if f in FAMILY_NOUNS:
+            got[f] = int(n)
+    return sorted(got.items(), key=lambda x: list(FAMILY_NOUNS).index(x[0]))
+
+
+def families_words(cmp: pl.DataFrame) -> str:
+    """"the 4 seat win shares and the 35 other tested metrics", each family as its own Holm
+    correction runs over it; '' for a table without families."""
+    fams = families(cmp)
+    return " and ".join(f"the {family_noun(f, n)}" for f, n in fams)
+
+
 def tested_count(cmp: pl.DataFrame) -> int:
     """How many compared metrics are tested, the family Holm's correction runs over: every row with
     a p-value (the Balance indices, and the rows where no game differs between the runs, are shown
@@ -1670,8 +1885,12 @@ def tested_count(cmp: pl.DataFrame) -> int:
 def family_words(cmp: pl.DataFrame) -> str:
     """``all 77`` or, when some rows are shown untested, ``the 75 tested (the table's other 2 rows,
     the Balance indices, are shown but not tested)``: the Holm family a before/after's sentences
-    name."""
+    name; in a table with families (:func:`families`), ``each family apart (the 4 seat win shares
+    and the 35 other tested metrics; …)``."""
     n = tested_count(cmp)
+    if len(families(cmp)) > 1:
+        rest = "" if n == cmp.height else f"; {_untested_words(cmp)}"
+        return f"each family apart ({families_words(cmp)}{rest})"
     if n == cmp.height:
         return f"all {n}"
     return f"the {n} tested ({_untested_words(cmp)})"
@@ -1702,9 +1921,16 @@ def _untested_words(cmp: pl.DataFrame) -> str:
 def _holm_family(cmp: pl.DataFrame) -> str:
     """``Holm over all 77`` or ``Holm over the 75; the table's other 2 rows, the Balance indices,
     are shown but not tested``: the family of a before/after's count sentence, in one clause (the
-    sentence has just said "of the 75 tested metrics")."""
+    sentence has just said "of the 75 tested metrics"). In a table with families
+    (:func:`families`): ``Holm within each family: the 4 seat win shares and the 35 other tested
+    metrics; …``; with one family tested (the seats' rows all untested), as without families."""
     n = tested_count(cmp)
-    return f"Holm over all {n}" if n == cmp.height else f"Holm over the {n}; {_untested_words(cmp)}"
+    fams = families(cmp)
+    if len(fams) > 1:
+        head = f"Holm within each family: {families_words(cmp)}"
+    else:       # (one family, or none: the tested metrics the sentence has just counted)
+        head = f"Holm over all {n}" if n == cmp.height else f"Holm over the {n}"
+    return head if n == cmp.height else f"{head}; {_untested_words(cmp)}"
 
 
 # The kinds of change a before/after lists, in the order a designer reads them: what the seats
@@ -1807,7 +2033,11 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
     lead, answered_first = (hook.comparison_lead(cmp, unit) if hook is not None
                             and hasattr(hook, "comparison_lead") else ([], ()))
     split = split_question(cmp)
-    out = [*lead, seat_question(cmp, unit), *([split] if split else [])]
+    # the first answer ends with the largest changes of the other family (what the change did
+    # besides the seats: a rule that shortens the games said before any list)
+    others = largest_other_changes(cmp, unit, exclude=answered_first)
+    seats = seat_question(cmp, unit) + (f" {others}" if others else "")
+    out = [*lead, seats, *([split] if split else [])]
     seat_metrics = ("role_win_share",) if (cmp["metric"] == "role_win_share").any() else ("seat_win_share",)
     # with the split of a role's wins answered, the seats' win shares of all games (which also
     # carry the role's change) are the table's, not listed again as changes
@@ -1872,7 +2102,8 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
     else:
         out.append(f"{var_label} against {base_label}: {sig.height} of the {n} tested metrics moved "
                    f"significantly (significant = after Holm's correction over {family_words(cmp)}, so two "
-                   f"runs of the same rules flag anything at most 5% of the time).")
+                   + ("runs of the same rules flag anything in a family at most 5% of the time)."
+                      if len(families(cmp)) > 1 else "runs of the same rules flag anything at most 5% of the time)."))
         listed = sig.filter(~pl.col("metric").is_in(first_metrics))
     if listed.height == 0:
         if n:
