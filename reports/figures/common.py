@@ -570,13 +570,17 @@ def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, va
     ax2.axvline(0, color="black", linewidth=0.8)
     labels = [lab if len(lab) < 60 else lab[:58] + "…" for lab in d["label"].to_list()]
     ax2.set_yticks(y, labels, fontsize=9)
+    # Holm runs within each family of a before/after (the seats', the other metrics': analysis.compare)
+    by_family = "family" in cmp.columns and cmp["family"].drop_nulls().n_unique() > 1
     ax2.set_xlabel("Change after − before (pp, 95% interval)\norange: moved, clear after Holm over the "
-                   "tested metrics; grey: within noise")
+                   + ("tested metrics of its family" if by_family else "tested metrics") + "; grey: within noise")
     if missed:
         n = int(cmp["p_adjusted"].fill_null(float("nan")).is_finite().sum())
+        weighed = ("once the tested metrics of their family are weighed (Holm's correction)" if by_family
+                   else f"once all {n} tested metrics are weighed (Holm's correction)")
         ax2.set_xlabel(ax2.get_xlabel() + (f"\n{missed} grey bars miss 0 on their own 95% intervals" if missed > 1
                                            else "\n1 grey bar misses 0 on its own 95% interval")
-                       + f",\nbut not once all {n} tested metrics are weighed (Holm's correction)")
+                       + f",\nbut not {weighed}")
     ax2.set_title(f"The shares that changed most: {var_label} vs {base_label}")
     if wide.height:
         names = wide["label"].to_list()

@@ -340,15 +340,20 @@ def comparison_lead(cmp, unit: str = "points") -> tuple[list[str], tuple[str, ..
             continue
         di = interval_digits(r, r["diff_low"], r["diff_high"], d)
         moved += bool(r.get("significant"))
+        # sized within its own family (the outcomes are "other metrics", not the sides' family)
+        fam = int(r["family_size"]) if r.get("family_size") else family
         parts.append(f"{what} in {before} → {after} of combats ({pp(shown_change(r, d), d)}, 95% interval "
-                     f"{pp_ci(r['diff_low'], r['diff_high'], di)}), {verdict_with_range(r, 'pp', family, d)}")
+                     f"{pp_ci(r['diff_low'], r['diff_high'], di)}), {verdict_with_range(r, 'pp', fam, d)}")
     question = "Did the combat's outcomes move? " if ends.height else "Did the mercy endings move? "
     # opened by the size of what moved (review S #2, as the seats' answer: "Yes, 4 of 4 beyond
     # noise" stood over four changes all clear but small)
     clear = rows.filter(pl.col("significant").fill_null(False))
     count = f"{moved} of {rows.height} beyond noise, " if rows.height > 1 else ""
+    sizes = [int(x) for x in rows["family_size"].to_list() if x] if "family_size" in rows.columns else []
+    over = (f"the {sizes[0]} tested metrics of their family" if sizes and len(set(sizes)) == 1
+            else "the tested metrics")
     head = (question + (f"{moved_opener(clear['verdict'].to_list(), clear['smallest'][0])} ({count}clear after "
-                        "Holm's correction over the tested metrics)" if moved
+                        f"Holm's correction over {over})" if moved
                         else "No, none beyond noise" if rows.height > 1 else "Not beyond noise")
             + ": ")
     if ends.height:

@@ -78,3 +78,26 @@ def test_a_grey_bar_whose_own_interval_misses_zero_is_explained():
         pl.col("label") != "Another that misses 0"), seats, seats, "A", "B")
     lower = [ax for ax in fig.get_axes() if ax.get_title().startswith("The shares that changed most")][0]
     assert "miss" not in lower.get_xlabel(), lower.get_xlabel()
+
+
+def test_a_grey_bar_is_explained_by_its_family_where_the_table_has_families():
+    """A before/after adjusts the seats and the other metrics apart (analysis.compare): the axis
+    must not say that "all N tested metrics" were weighed together."""
+    rows = [("A share that moved", 0.05, 0.01, True, 1e-6, "seats"),
+            ("Own interval misses 0", 0.02, 0.015, False, 0.2, "other metrics"),
+            ("Another that misses 0", -0.03, 0.02, False, 0.3, "other metrics"),
+            ("Within noise", 0.01, 0.02, False, 1.0, "seats")]
+    cmp = pl.DataFrame({
+        "label": [r[0] for r in rows], "metric": [f"m{i}" for i in range(len(rows))],
+        "kind": ["proportion"] * len(rows), "diff": [r[1] for r in rows],
+        "diff_low": [r[1] - r[2] for r in rows], "diff_high": [r[1] + r[2] for r in rows],
+        "z": [r[1] / (r[2] / 1.96) for r in rows], "significant": [r[3] for r in rows],
+        "p_adjusted": [r[4] for r in rows], "family": [r[5] for r in rows]})
+    seats = _seats([0.25, 0.25, 0.25, 0.25])
+    fig = F.comparison(cmp, seats, seats, "A", "B")
+    lower = [ax for ax in fig.get_axes() if ax.get_title().startswith("The shares that changed most")][0]
+    label = lower.get_xlabel().replace("\n", " ")
+    assert "clear after Holm over the tested metrics of its family" in label, label
+    assert "2 grey bars miss 0 on their own 95% intervals, but not once the tested metrics of their " \
+           "family are weighed" in label, label
+    assert "all 4 tested metrics" not in label
