@@ -68,6 +68,14 @@ def _where(x: dict) -> str:
     return f"{x['terrain']} {x['attacker']} v {x['defender']}"
 
 
+#: What a disagreement of Monte Carlo with the exact odds asks of the designer: a correct kernel is
+#: told "disagree" up to 1 time in 20, and the same seed replays the same games, so the same
+#: false alarm; another seed tells a chance result from a real one.
+RECHECK = (" (a correct kernel gives this up to 1 time in 20, and again at every run with the same "
+           "--seed, which replays the same games: run again with another --seed; a disagreement that "
+           "returns at other seeds is real)")
+
+
 def agreement_words(agreement: dict) -> str:
     """The MC-vs-exact line of ``balance fief-odds --method both`` (FF-7): every cell's wins
     (binomial) and rounds (their exact distribution) tested exactly under the exact odds
@@ -86,8 +94,7 @@ def agreement_words(agreement: dict) -> str:
             f"wins and rounds tested exactly under the exact odds: smallest p "
             + ", ".join(parts) + f"; Bonferroni over the {tests:,} tests: p = {_p(p)}")
     if agreement["disagree"]:
-        return (head + " < 0.05: Monte Carlo and the exact odds disagree (a correct kernel gives "
-                "this at most 1 time in 20)")
+        return (head + " < 0.05: Monte Carlo and the exact odds disagree" + RECHECK)
     return head + " ≥ 0.05: no disagreement detected (these games show none; not a proof that they agree)"
 
 
@@ -223,8 +230,7 @@ def calamity_agreement_words(agreement: dict) -> str:
         return (head + f"; soldiers left differ from the rule in {differ} cell"
                 f"{'s' if differ != 1 else ''}: Monte Carlo and the exact tables disagree")
     if agreement["disagree"]:
-        return (head + " < 0.05: Monte Carlo and the exact tables disagree (a correct kernel "
-                "gives this at most 1 time in 20)")
+        return (head + " < 0.05: Monte Carlo and the exact tables disagree" + RECHECK)
     return head + " ≥ 0.05: no disagreement detected (these games show none; not a proof that they agree)"
 
 

@@ -485,7 +485,7 @@ def ablation_sentences(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE,
     games = d["games"][0] if "games" in d.columns and d.height else None
     out[0] += room_for_a_swing(
         within, smallest, ("type left within noise", "types left within noise"),
-        "more games would tell (`--questions-games`"
+        f"more games would tell ({MORE_GAMES}"
         + (f", {int(games):,} a deck here" if games else "") + "; four times as many halve an interval)")
     order = stats.practical_order(v, d["delta_founders_win_share"].to_numpy(), smallest)
     r = d.row(int(order[0]), named=True)
@@ -763,6 +763,11 @@ def _ablation_figure_note(ct: pl.DataFrame | None) -> list[str]:
             f"does not reach 0."]
 
 
+#: How to play more of the questions' games, from either command that plays them (the same
+#: sentences are printed by ``balance questions`` and on a report's page).
+MORE_GAMES = "`balance questions --games`, or `balance report --questions-games`"
+
+
 def played_rules(q, rs: RunSet, path: str | None = None, note: str = "") -> str:
     """Which rules the questions were played with, named so that a before/after page (whose
     variant has other rules and no questions) cannot lend them to the variant: "the rules of the
@@ -799,7 +804,7 @@ def _reach_words(rows: pl.DataFrame, played: list[int], smallest: float) -> str:
     what = "an advantage" if end > 0 else "a disadvantage"
     return (f", but these games cannot rule out {what} of up to {pp(end)} at {int(rows['players'][i])} "
             f"players (its interval over the player counts, {pp_ci(low[i], high[i])}), against the "
-            f"{100 * smallest:g} pp that matters; more --questions-games would tell")
+            f"{100 * smallest:g} pp that matters; more games would tell ({MORE_GAMES})")
 
 
 def question_lead(q, rs: RunSet, fp: pl.DataFrame | None, ct: pl.DataFrame | None,

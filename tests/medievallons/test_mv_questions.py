@@ -123,6 +123,12 @@ def test_command_writes_csv_tables_and_run_json(mv_run, tmp_path, capsys):
     printed = capsys.readouterr().out            # the summary in the report's words
     assert "First player: win share per seat" in printed and "Seat 3" in printed
     assert "2 players: one round vs a best-of-3 match" in printed and "not shown" not in printed
+    # "more games would tell" names an option of the command that printed it too: `balance
+    # questions` has --games, not the report's --questions-games
+    said = " ".join(printed.split())
+    assert "more games would tell" in said
+    assert "(`--questions-games`" not in said and "more --questions-games would tell" not in said
+    assert "`balance questions --games`" in said
     assert pl.read_csv(out / "first_player.csv").height == 2 + 3 + 4 + 5
     # an existing result is never overwritten without --force
     assert run_cli("questions", str(mv_run), "--games", "60", "--out", str(out)) == 2

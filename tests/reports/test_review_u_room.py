@@ -46,7 +46,8 @@ def test_the_card_ablation_says_whether_not_clearly_leaves_room_for_a_change_tha
     assert "not clearly for the other 3" in wide[0]
     assert ("These games cannot rule out a change of 1 pp (the smallest difference that matters) for 1 of "
             "the 3 types left within noise: its 95% interval reaches it (Chevalier, −2.8 pp); more games "
-            "would tell (`--questions-games`, 10,000 a deck here") in wide[0], wide[0]
+            "would tell (`balance questions --games`, or `balance report --questions-games`, 10,000 a deck "
+            "here") in wide[0], wide[0]
     narrow = M.ablation_sentences(_ablation([-0.002, -0.001, 0.002], [0.002, 0.002, 0.002]), 0.01, 2.0)
     assert "The 95% intervals of all 3 types left within noise lie within ±1 pp" in narrow[0], narrow[0]
 

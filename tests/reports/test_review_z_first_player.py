@@ -19,8 +19,8 @@ def test_the_lead_says_how_large_an_advantage_these_games_cannot_rule_out():
     low, high = 0.016 - zc * se, 0.016 + zc * se
     assert words == (f", but these games cannot rule out an advantage of up to +{100 * high:.1f} pp at 3 "
                      f"players (its interval over the player counts, −{100 * -low:.1f} to "
-                     f"+{100 * high:.1f} pp), against the 1 pp that matters; more --questions-games "
-                     "would tell"), words
+                     f"+{100 * high:.1f} pp), against the 1 pp that matters; more games would tell "
+                     "(`balance questions --games`, or `balance report --questions-games`)"), words
 
 
 def test_a_disadvantage_is_named_as_one_and_nothing_is_said_when_every_interval_is_narrow():
