@@ -55,9 +55,58 @@ def print_odds_summary(be, path: Path, agreement, mercy: str = "never") -> None:
         for row in sub.select("defender", *cols).iter_rows():
             t.add_row(str(row[0]), *("-" if v is None else str(v) for v in row[1:]))
         console.print(t)
+    said = break_even_words(be)
+    if said:
+        console.print(said)
     if agreement:
         console.print(agreement_words(agreement))
     console.print(f"wrote {path}")
+
+
+#: The defenders a break-even ratio is read over: below 5 points a point more or less is a large
+#: share of the defence, so the ratio of the smallest defences says little of a terrain.
+RATIO_FROM = 5
+
+
+def break_even_words(be) -> str:
+    """What the break-even tables say a designer can act on (FF-7): per terrain, how many times the
+    defender's points an attacker needs to take the fief at the first level of the table (50% by
+    default), as the range of the ratio smallest attacker / defender over the defences of
+    :data:`RATIO_FROM` points or more that the grid resolves, from the exact odds where the table has
+    them: "To take the fief with P(attacker wins) ≥ 50%, an attacker needs 1.1 to 1.2 times the
+    defender's points in open ground, 1.3 to 1.6 in a castle and 1.6 to 1.9 in a city (the smallest
+    such attacker divided by the defender's points, over defences of 5 to 20 points)."
+    '' when no terrain has such a defence within the grid."""
+    import polars as pl
+
+    cols = [c for c in be.columns if c.startswith("min_attacker_p")]
+    if not cols or be.height == 0:
+        return ""
+    col = cols[0]
+    level = col.removeprefix("min_attacker_p")
+    rows = be.filter(pl.col("method") == "exact") if (be["method"] == "exact").any() else be
+    names = {"open": "in open ground", "castle": "in a castle", "city": "in a city"}
+    parts, lo_d, hi_d = [], None, None
+    for terrain in ("open", "castle", "city"):
+        sub = rows.filter((pl.col("terrain") == terrain) & (pl.col("defender") >= RATIO_FROM)
+                          & pl.col(col).is_not_null())
+        if sub.height == 0:
+            continue
+        ratio = (sub[col] / sub["defender"]).to_numpy()
+        a, b = float(ratio.min()), float(ratio.max())
+        span = f"{a:.2g}" if f"{a:.2g}" == f"{b:.2g}" else f"{a:.2g} to {b:.2g}"
+        parts.append((terrain, f"{span} {{times}} {names.get(terrain, terrain)}"))
+        d = sub["defender"]
+        lo_d = int(d.min()) if lo_d is None else min(lo_d, int(d.min()))
+        hi_d = int(d.max()) if hi_d is None else max(hi_d, int(d.max()))
+    if not parts:
+        return ""
+    words = [text.format(times="times the defender's points" if i == 0 else "")
+             .replace("  ", " ") for i, (_, text) in enumerate(parts)]
+    listed = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return (f"To take the fief with P(attacker wins) ≥ {level}%, an attacker needs {listed} (the "
+            f"smallest such attacker divided by the defender's points, over defences of {lo_d} to "
+            f"{hi_d} points).")
 
 
 def _p(p: float) -> str:
