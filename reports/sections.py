@@ -39,7 +39,7 @@ from reports.text import (bends, panel_games, sentence_texts, sides_named,
     INDEX_UNTESTED, INDEX_UNTESTED_SEATS, length_headlines, lineup_note, metric_change, metric_digits, common_digits, NO_GAME_DIFFERS, shown_change,
     no_game_differs, no_game_differs_in,
     metric_label, metric_unit, metric_value, num, num_ci, outcome_headlines, pct, pct_ci, pp,
-    one_seat_sides, player_turns, pvalue, role_headlines, shared_win_words, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
+    one_seat_sides, player_turns, pvalue, role_headlines, seat_headlines, shared_win_words, score_unit, seat_balance_sentence, seat_gap_words, shared_role_seats,
     tested_count, turns, verdict_with_range, verdict_words, with_balance, families, family_noun, row_family,
 )
 
@@ -1027,7 +1027,12 @@ def build_sections(t: dict, rs: RunSet, cmps: list[tuple[str, pl.DataFrame, dict
                 # (after a turn-limit warning, which stays first: the questions were played under
                 # the same limit)
                 first = 1 if secs[0].sentences and str(secs[0].sentences[0]).startswith("Warning: ") else 0
-                secs[0].sentences.insert(first, s.sentences[0])
+                # after the run's own seat (side) findings, which lead (the designer's first
+                # question); a null answer ("No event card clearly moves who wins") read first
+                heads = secs[0].sentences
+                seat_lines = {str(x) for x in (role_headlines(t) if "roles" in t else seat_headlines(t))}
+                after = max((i + 1 for i, x in enumerate(heads) if str(x) in seat_lines), default=first)
+                heads.insert(max(first, after), s.sentences[0])
     secs.append(Section("scores", "Score distributions", f"Final {unit} per seat and per strategy.",
                         figs.add("scores", F.scores(t, unit=unit), _score_caption(t, unit))))
     sides = one_seat_sides(t, rs)       # (two armies: the winning side's margin, no "runner-up")

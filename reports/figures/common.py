@@ -572,11 +572,11 @@ def comparison(cmp: pl.DataFrame, base_t: dict, var_t: dict, base_label: str, va
     ax2.set_yticks(y, labels, fontsize=9)
     # Holm runs within each family of a before/after (the seats', the other metrics': analysis.compare)
     by_family = "family" in cmp.columns and cmp["family"].drop_nulls().n_unique() > 1
-    ax2.set_xlabel("Change after − before (pp, 95% interval)\norange: moved, clear after Holm over the "
-                   + ("tested metrics of its family" if by_family else "tested metrics") + "; grey: within noise")
+    ax2.set_xlabel("Change after − before (pp, 95% interval)\norange: moved, clear after Holm "
+                   + ("within its family" if by_family else "over the tested metrics") + "; grey: within noise")
     if missed:
         n = int(cmp["p_adjusted"].fill_null(float("nan")).is_finite().sum())
-        weighed = ("once the tested metrics of their family are weighed (Holm's correction)" if by_family
+        weighed = ("once their family is weighed (Holm's correction)" if by_family
                    else f"once all {n} tested metrics are weighed (Holm's correction)")
         ax2.set_xlabel(ax2.get_xlabel() + (f"\n{missed} grey bars miss 0 on their own 95% intervals" if missed > 1
                                            else "\n1 grey bar misses 0 on its own 95% interval")

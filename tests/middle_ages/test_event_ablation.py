@@ -100,14 +100,23 @@ def test_the_report_plays_the_event_ablation_when_asked(tmp_path, capsys, middle
                      "--questions-games", "150"]) == 0
     page = (out / "report.html").read_text(encoding="utf-8")
     assert "Invasion barbare" in page and "event_ablation" in " ".join(p.name for p in (out / "questions").iterdir())
-    # the ablation's answer (its first sentence) also leads the headline findings
+    # the ablation's answer (its first sentence) is among the headline findings, right after the
+    # seats' findings, which lead (the designer's first question)
     import re
 
-    def first_item(section_id):
+    def items(section_id):
         body = re.search(rf"<section id='{section_id}'>(.*?)</section>", page, re.S).group(1)
-        return re.search(r"<li>(.*?)</li>", body, re.S).group(1)
+        return re.findall(r"<li>(.*?)</li>", body, re.S)
 
-    assert first_item("headlines") == first_item("event_ablation")
+    heads = items("headlines")
+    at = heads.index(items("event_ablation")[0])
+    assert at >= 1 and re.match(r"Seat \d wins", heads[0]), heads[:at + 1]
+    # right after the run's own seat findings (their number: the page's seat sentences, here from
+    # the run's tables)
+    from analysis import analyse, open_runs
+    from reports.text import seat_headlines
+
+    assert at == len(seat_headlines(analyse(open_runs([run.path] if hasattr(run, "path") else [run]))))
     kept = pl.read_csv(out / "questions" / "event_ablation.csv")
     assert {"win_share_effect_low", "score_effect_high"} <= set(kept.columns)
     assert not any(p.name.startswith(".") and "questions" in p.name for p in tmp_path.iterdir())

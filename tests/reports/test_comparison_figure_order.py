@@ -97,7 +97,6 @@ def test_a_grey_bar_is_explained_by_its_family_where_the_table_has_families():
     fig = F.comparison(cmp, seats, seats, "A", "B")
     lower = [ax for ax in fig.get_axes() if ax.get_title().startswith("The shares that changed most")][0]
     label = lower.get_xlabel().replace("\n", " ")
-    assert "clear after Holm over the tested metrics of its family" in label, label
-    assert "2 grey bars miss 0 on their own 95% intervals, but not once the tested metrics of their " \
-           "family are weighed" in label, label
+    assert "clear after Holm within its family" in label, label
+    assert "2 grey bars miss 0 on their own 95% intervals, but not once their family is weighed" in label, label
     assert "all 4 tested metrics" not in label

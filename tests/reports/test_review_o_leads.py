@@ -26,7 +26,7 @@ from analysis.compare import compare_runs
 from reports import glossary
 from reports.questions import Questions
 from reports.sections import build_sections
-from reports.text import headlines
+from reports.text import headlines, seat_headlines
 from tests.reports.test_mv_words import _first_player
 
 VERDICT_RANK = (stats.LARGE, stats.MAY_MATTER, stats.SMALL)      # the page's reading order
@@ -97,7 +97,13 @@ def test_mv_headlines_lead_with_the_played_first_player_advantage(tmp_path, mult
     rs, meta, fp, secs = _mv_page(tmp_path)
     expected = _expected_first_player(rs, fp, pl.read_parquet(rs.paths[0] / "players.parquet"), multipletests)
     assert list(expected) == [2], expected                   # the table's one clear count
-    lead = secs[0].sentences[0]
+    # the run's own seat findings lead (a designer's first question), the played answer follows
+    # them, still among the headline findings
+    own_seats = set(seat_headlines(analyse(rs)))
+    heads = secs[0].sentences
+    k = max(i for i, x in enumerate(heads) if x in own_seats) + 1
+    assert all(x in own_seats for x in heads[:k]) and k >= 1, heads[:k + 1]
+    lead = heads[k]
     assert expected[2] in lead, (expected[2], lead)
     assert "clear and large enough to matter" in expected[2]
     assert "3 players: Seat 1" not in lead
@@ -106,8 +112,8 @@ def test_mv_headlines_lead_with_the_played_first_player_advantage(tmp_path, mult
             "play only, MV-1)") in lead and lead.count("2-player play only") == 1, lead
     assert f"the rules of the baseline run {rs.label} only (rules SHA-256 {meta['rules_sha256'][:12]}" in lead
     assert "Balance" not in glossary.used_terms([lead])      # (not Ludii's index: its hover read so)
-    # the run's own seats follow: the lead is not instead of them
-    assert secs[0].sentences[1] == headlines(analyse(rs), rs)[0]
+    # the run's own seats come first: the lead is not instead of them
+    assert secs[0].sentences[0] == headlines(analyse(rs), rs)[0]
     section = next(s for s in secs if s.id == "questions")
     assert section.sentences[0] == lead
     assert sum(x.count("2 players: Seat 1") for x in section.sentences) == 1
@@ -123,7 +129,8 @@ def test_mv_before_after_says_the_questions_are_the_baselines_rules_only(tmp_pat
     baseline = next(s for s in secs if s.id == "headlines")
     assert baseline.title.startswith(f"Baseline ({rs.label})")
     section = next(s for s in secs if s.id == "questions")
-    for text in (baseline.sentences[0], section.intro):
+    played = next(x for x in baseline.sentences if "The balance questions played" in x)
+    for text in (played, section.intro):
         named = text[text.index(f"the rules of the baseline run {rs.label} only ("):]
         assert f"rules SHA-256 {meta['rules_sha256'][:12]}, as in the table of runs" in named[:200], text
         assert variant_sha[:12] not in text
@@ -181,6 +188,12 @@ def test_ma_headlines_lead_with_the_card_that_swings_a_seat_most(tmp_path):
     assert weakest["verdict"] != stats.NOT_SHOWN and weakest["diff"] < 0     # a clear weakest seat
     t["event_seats"] = es = _swings(weakest["seat"], int(seats["seat"][-1]))
     lines = headlines(t, rs)
+    # the seat findings lead (the designer's first question); the card that swings a seat most
+    # follows them, still among the headline findings
+    k = next(i for i, x in enumerate(lines) if x.startswith("The event card that goes with"))
+    from reports.text import lineup_note
+    assert lines[:k] == lineup_note(t, rs) + seat_headlines(t), lines[:k]
+    lines = lines[k:]
     top = _first_in_reading_order(es)
     assert (top["event_name"], top["verdict"]) == ("Alliance", stats.LARGE)
     assert lines[0].startswith(f"The event card that goes with the largest swing of a seat's win share, "
