@@ -36,7 +36,9 @@ strong agent's results -- so this figure does not carry that name.) Games are pl
 in-memory runner (:func:`simcore.runner.collect`). Every (cell, budget, part) is written to
 ``<out>/cells/`` as soon as it is played and read back on a second call (resumable): only missing
 ones are played, and each part read back is checked first (:func:`read_part`: one that is damaged,
-of another budget, part or cell, or of another question is played again). A part written before
+of another budget, part or cell, or of another question is played again). The budgets whose
+parts are all there (:func:`budgets_on_disk`) stay in the directory's answer when a later call of
+the same question names fewer of them. A part written before
 the pseudo-games is not mixed with today's: an every-seat
 part is played again, a one-seat part keeps its shares and gets its seats' intervals made again.
 :mod:`analysis.skill_words` reads the trend from the table (reports use it without importing the
@@ -387,6 +389,38 @@ def read_part(path: Path, label: str, players: int, budget: int, part: str, game
     if digest is not None and theirs is not None and theirs != digest:
         return None, "answers another question (another skill directory's part)"
     return df, None
+
+
+_PART_NAME = r"(?:cell([0-9]+)_)?budget([0-9]+)_(one|all)\.parquet"
+
+
+def budgets_on_disk(out: Path, panel, games: int, question: dict | None = None) -> list[int]:
+    """The budgets of which every part (both parts of every cell of ``panel``) is in
+    ``out/cells`` and answers this question (:func:`read_part`: readable, its rows of that cell,
+    budget, part, seats and ``games``, and the ``question`` it records), sorted. A call of the same
+    question with other ``--budgets`` keeps them in its answer: a budget played earlier is part of
+    the directory's answer until the directory is replaced, never dropped because a later call did
+    not name it. A budget with a part missing or not of this question is not counted (its files
+    are left as they are). Reads only; says nothing."""
+    import re
+
+    cells = out / "cells"
+    if not cells.is_dir():
+        return []
+    many = len(panel.cells) > 1
+    found: set[int] = set()
+    for f in cells.iterdir():
+        m = re.fullmatch(_PART_NAME, f.name)
+        if m is not None and (m.group(1) is not None) == many:
+            found.add(int(m.group(2)))
+    digest = question_digest(question)
+    kept = []
+    for b in sorted(found):
+        if all(read_part(_part_path(cells, k, b, part, len(panel.cells)), c.label, c.players, b, part,
+                         games, digest)[0] is not None
+               for k, c in enumerate(panel.cells) for part in ("one", "all")):
+            kept.append(b)
+    return kept
 
 
 def _gap_intervals_of_now(path: Path) -> bool:

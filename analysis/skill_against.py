@@ -22,7 +22,9 @@ largest: still clear on the same side ("holds"), reversed, or not shown there (t
 tell; how large it can still be in its direction). Reads tables only, plays nothing, so reports
 may use it.
 
-May import numpy, polars, :mod:`analysis.stats` and :mod:`analysis.load`'s seat labels.
+May import numpy, polars, :mod:`analysis.stats`, :mod:`analysis.load`'s seat labels and
+:mod:`simcore.numbers` (every percentage rounded as the tables and pages round it, halves away
+from zero: :func:`_pc`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import numpy as np
 import polars as pl
 
 from analysis.load import with_seat_label
+from simcore.numbers import rounded
 from analysis.stats import (
     LARGE, MAY_MATTER, NOT_SHOWN, SMALL, newcombe, practical, score_interval,
 )
@@ -102,8 +105,14 @@ def against(before: pl.DataFrame, after: pl.DataFrame, smallest: float,
                           pl.Series("verdict", list(verdicts), pl.Utf8)).select(list(COLUMNS))
 
 
+def _pc(x: float, digits: int = 1, sign: str = "") -> str:
+    """A fraction in percent, a half rounded away from zero (:func:`simcore.numbers.rounded`, the
+    rule of every table and page): 0.3625 → "36.3"; ``sign="+"`` writes the sign."""
+    return f"{rounded(100 * x, digits):{sign}.{digits}f}"
+
+
 def _num(x: float) -> str:
-    return f"{100 * x:.1f}".replace("-", "−")
+    return _pc(x).replace("-", "−")
 
 
 def verdict_text(v) -> str:
@@ -122,8 +131,8 @@ def written(cmp: pl.DataFrame) -> pl.DataFrame:
 def change_text(r: dict, digits: int = 1) -> str:
     """A row's change with its interval, the minus typographic: "−4.2 pp (−6.0 to −2.4)" (also the
     report's line, :func:`reports.skill.skill_headline`)."""
-    n = lambda x: f"{100 * x:.{digits}f}".replace("-", "−")  # noqa: E731
-    sign = f"{100 * r['change']:+.{digits}f}".replace("-", "−")
+    n = lambda x: _pc(x, digits).replace("-", "−")  # noqa: E731
+    sign = _pc(r["change"], digits, "+").replace("-", "−")
     return f"{sign} pp ({n(r['change_low'])} to {n(r['change_high'])})"
 
 
@@ -145,9 +154,9 @@ def _fairness(r: dict, fair: float | None) -> str:
         return ""
     b, a = r["before_win_share"] - fair, r["after_win_share"] - fair
     f = f"the fair {100 * fair:g}%"
-    shares = f": {100 * r['before_win_share']:.1f}% → {100 * r['after_win_share']:.1f}%"
+    shares = f": {_pc(r['before_win_share'])}% → {_pc(r['after_win_share'])}%"
     if a * b < 0:
-        side = lambda x: f"{100 * abs(x):.1f} pp {'above' if x > 0 else 'below'}"  # noqa: E731
+        side = lambda x: f"{_pc(abs(x))} pp {'above' if x > 0 else 'below'}"  # noqa: E731
         return f"{shares}, past {f}: from {side(b)} to {side(a)}"
     return f"{shares}, {'toward' if abs(a) < abs(b) else 'away from'} {f}"
 
@@ -160,7 +169,7 @@ def _clear_rows(rows: list[dict]) -> list[dict]:
 
 def bound_text(rows: list[dict]) -> str:
     """The largest change these rows' intervals still allow, either way: "±4.7 pp"."""
-    return f"±{100 * max(max(abs(r['change_low']), abs(r['change_high'])) for r in rows):.1f} pp"
+    return f"±{_pc(max(max(abs(r['change_low']), abs(r['change_high'])) for r in rows))} pp"
 
 
 def _budget_words(rows: list[dict], roles_alike: bool, fair: float | None = None) -> str:
@@ -198,7 +207,7 @@ def _left(first: dict, last: dict) -> str:
     interval at the largest budget: "at most 3.3 pp in the same direction" (the earlier estimate
     is not compared with it: its own interval may reach that far)."""
     most = -last["change_low"] if first["change"] < 0 else last["change_high"]
-    return f"at most {100 * max(most, 0.0):.1f} pp in the same direction"
+    return f"at most {_pc(max(most, 0.0))} pp in the same direction"
 
 
 def _at_largest(first: dict, last: list[dict], budget: int, roles_alike: bool,
@@ -271,8 +280,8 @@ def _role_words(by_budget: dict[int, list[dict]]) -> str:
     for b, rows in by_budget.items():
         r = rows[0]
         d = 2 if max(r["before_win_share"], r["after_win_share"]) < 0.05 else 1   # 0.50% → 0.75%
-        parts.append(f"budget {b}: {100 * r['before_win_share']:.{d}f}% → "
-                     f"{100 * r['after_win_share']:.{d}f}%, {change_text(r, d)}, "
+        parts.append(f"budget {b}: {_pc(r['before_win_share'], d)}% → "
+                     f"{_pc(r['after_win_share'], d)}%, {change_text(r, d)}, "
                      f"{_SIZE.get(r['verdict'], 'no clear change')}")
     role = str(by_budget[next(iter(by_budget))][0]["role"]).capitalize()
     return f"The {role}'s win share: " + "; ".join(parts) + "."

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from analysis.skill_words import decimals
+from analysis.skill_words import decimals, percent
 from analysis.stats import wilson
 from analysis.tune.targets import Target, _outside, _within, outcome
 
@@ -177,7 +177,7 @@ def interval_text(r: dict, sep: str = ", ") -> str:
     interval's low end at 26.549% beside a 26.5% edge is "29.67%, 26.55–32.99", which reads as
     outside the band, as it is."""
     d = decimals([r["low"], r["high"], r["win_share"]], [r["band_low"], r["band_high"]])
-    return (f"{100 * r['win_share']:.{d}f}%{sep}{100 * r['low']:.{d}f}–{100 * r['high']:.{d}f}")
+    return f"{percent(r['win_share'], d)}%{sep}{percent(r['low'], d)}–{percent(r['high'], d)}"
 
 
 def _band_words(t: Target, players: int, role_label: str) -> str:

@@ -15,7 +15,10 @@ roles' intervals are read at the Bonferroni level over every budget of every cel
 read (:func:`role_level`: 98.75% for 4 budgets, 99.58% for 4 budgets of 3 cells), so that all the
 claims of a table, or a panel, hold together at 95%, as the seats-alike sentence's do.
 
-May import numpy, polars and :mod:`analysis.stats`.
+Every percentage is written as the tables, pages and terminal write it, halves away from zero
+(:func:`percent`, :func:`simcore.numbers.rounded`).
+
+May import numpy, polars, :mod:`analysis.stats` and :mod:`simcore.numbers`.
 """
 
 from __future__ import annotations
@@ -24,6 +27,19 @@ import numpy as np
 import polars as pl
 
 from analysis.stats import wilson
+from simcore.numbers import rounded
+
+
+def percent(x: float, digits: int = 1) -> str:
+    """A fraction in percent at ``digits`` decimals, without the sign, a half rounded away from
+    zero as every table and page of the toolkit rounds it (:func:`simcore.numbers.rounded`, as
+    :func:`reports.text.pct`): 0.3625 → "36.3" (Python's own rounding gave "36.2")."""
+    return f"{rounded(100 * x, digits):.{digits}f}"
+
+
+def signed_percent(x: float, digits: int = 1) -> str:
+    """:func:`percent` with its sign: "+2.5", "-0.6" (the caller makes the minus typographic)."""
+    return f"{rounded(100 * x, digits):+.{digits}f}"
 
 
 # The Balance figures of a budget's ``all`` part (:func:`analysis.skill.balance_figures`), the same
@@ -198,14 +214,14 @@ def decimals(values, edges, digits: int = 1, most: int = 3) -> int:
     interval's end at 26.549% beside a 26.5% edge is "26.55", not "26.5", which reads as touching
     it (as :func:`reports.text.pct_ci` adds decimals for narrow intervals)."""
     for d in range(digits, most + 1):
-        if not any(v != e and f"{100 * v:.{d}f}" == f"{100 * e:.{d}f}" for v in values for e in edges):
+        if not any(v != e and percent(v, d) == percent(e, d) for v in values for e in edges):
             return d
     return most
 
 
 def _edge(x: float) -> str:
     """A range's edge in percent: "24", "32.3"."""
-    return f"{100 * x:.1f}".removesuffix(".0")
+    return percent(x).removesuffix(".0")
 
 
 def _lies_by_budget(where: str, budgets: list[int], states: list[str], edge_words: dict) -> str:
@@ -260,7 +276,7 @@ def _band_words(rows: list[dict], band: Band) -> str:
     budgets = [r["budget"] for r in rows]
     states = [band_state(r["low"], r["high"], band) for r in rows]
     d = decimals([x for r in rows for x in (r["low"], r["high"])], (band.low, band.high))
-    lo, hi = (f"{100 * x:.{d}f}".rstrip("0").rstrip(".") for x in (band.low, band.high))
+    lo, hi = (percent(x, d).rstrip("0").rstrip(".") for x in (band.low, band.high))
     where = (f"Against the target {band.text} (the {role}'s win share from {lo}% to {hi}%"
              + (f"; {band.note}" if band.note else "") + ")")
     edge_words = {"behind": f"wholly below {lo}%", "ahead": f"wholly above {hi}%",
@@ -443,7 +459,7 @@ def several_seats_role(roles) -> tuple[str, list[int]] | None:
 
 def _span(value: float, low: float, high: float) -> str:
     """A difference in percentage points with its interval: "12.0 pp (9.0 to 15.0)"."""
-    return f"{100 * value:.1f} pp ({100 * low:.1f} to {100 * high:.1f})"
+    return f"{percent(value)} pp ({percent(low)} to {percent(high)})"
 
 
 def size(low: float, high: float, smallest: float) -> str:
@@ -483,7 +499,7 @@ def _level(level: float) -> str:
 
 def _signed(x: float) -> str:
     """A change in pp with its sign, the minus typographic as on every page: "+8.3", "−0.6"."""
-    return f"{100 * x:+.1f}".replace("-", "−")
+    return signed_percent(x).replace("-", "−")
 
 
 def _too_few(first: dict, last: dict) -> str:
@@ -528,7 +544,7 @@ def _verdict(adv: pl.DataFrame, smallest: float = SMALLEST_SHARE, band: Band | N
         a, b = role_balance_range(int(first.get("players") or 2))
         edges = (a - smallest, b + smallest) if band is None else (band.low, band.high)
         d = decimals([x for r in rows for x in (r["low"], r["high"])], edges)
-        at = [f"{100 * r['value']:.{d}f}% ({100 * r['low']:.{d}f} to {100 * r['high']:.{d}f}) at "
+        at = [f"{percent(r['value'], d)}% ({percent(r['low'], d)} to {percent(r['high'], d)}) at "
               f"budget {r['budget']}" for r in rows]
         shares = (f"the {role} is " + ", ".join(at[:-1]) + f" and {at[-1]} ({_role_family(rows)}).")
         return (shares + " " + _role_words(rows, smallest, band) + " "

@@ -13,6 +13,18 @@ answer as it was (and starts again from the first part). ``skill.json``'s budget
 are those of the table on disk (``skill.parquet``) until the new budgets are played: an interrupted resume leaves the earlier answer whole, and the
 new answer replaces it with the directory reading as unfinished (no ``skill.parquet``) in between.
 
+The budgets are not part of the question (``skill.json``'s question, recorded in every part, holds
+game, panel, games, seed and rules; each budget's parts are files of their own), so a directory
+gathers budgets: a call answers every budget it names and every budget already answered there or
+whose parts are all in ``cells/`` (:func:`analysis.skill.budgets_on_disk`), and says so in one line
+when that is more than it named (:func:`budgets_line`). A later ``--budgets 0,4`` in a directory of
+0,4,16 keeps 16 in skill.txt, skill.csv and the page (it was dropped, though its parts were on disk
+and the line said the answer was of 0,4,16); ``--budgets 16`` alone adds 16 to what is there.
+
+Every percentage it prints is rounded as the page and the reports round them, halves away from zero
+(:func:`simcore.numbers.rounded`, through :func:`reports.text.pct` and :func:`reports.text.pct_ci`):
+a win share of 0.3625 reads 36.3% on the terminal and on the page (it read 36.2% here).
+
 Under rules of one's own (``--rules``, ``--set``: a fix), ``--against DIR`` compares every seat's
 win share with a skill directory of other rules (the shipped ones, say), budget by budget
 (:mod:`analysis.skill_against`): ``against.csv``/``.parquet``/``.txt``, a table on the terminal and
@@ -54,7 +66,8 @@ def register(app: typer.Typer) -> None:
 def skill(
     game: str = typer.Option(DEFAULT_GAME, "--game", "-g", help="Which game (one with bots)."),
     budgets: str = typer.Option("0,4,16,64", "--budgets",
-                                help="Playouts per option, comma list; 0 = the playout policy itself."),
+                                help="Playouts per option, comma list; 0 = the playout policy itself. "
+                                "An --out that answers other budgets keeps them: the answer covers both."),
     games: str = typer.Option("2000", "--games", "-n", help="Games per budget and part."),
     players: str = typer.Option("4", "--players", "-p", help="Players per game (with --panel or "
                                 "--lineup: the player counts, 3,4,5)."),
@@ -141,6 +154,10 @@ def skill(
     # played (resumed with more of them, say), an interruption leaves the earlier complete answer
     # as it was, never the new budget list beside the old table
     answered = answered_budgets(out)
+    # the budgets are not part of the question: this call's answer covers those it names and
+    # every budget already answered here or whose parts are all on disk (none is dropped)
+    asked = bs
+    bs = sorted(set(asked) | set(answered or ()) | set(K.budgets_on_disk(out, the_panel, n, question)))
     _write_json(meta, {**question, **about_rules, "budgets": bs if answered is None else answered})
     if not staged:
         from simcore.atomic import PUBLISHED
@@ -148,11 +165,11 @@ def skill(
         # written under the final name (a new directory, or one resumed): an interruption's line
         # says so, not "nothing was written under the final name" (review s37 rel #3)
         PUBLISHED.append(meta)
-    if answered is not None and answered != bs:
+    said = budgets_line(final, answered, asked, bs)
+    if said is not None:
         import sys
 
-        print(f"skill: {out} answers budgets {','.join(map(str, answered))}; playing "
-              f"{','.join(map(str, bs))} (cells already in {out / 'cells'} are read back)", file=sys.stderr)
+        print(said, file=sys.stderr)
     from cli.progress import Steps
 
     from simcore.errors import Interrupted
@@ -226,11 +243,10 @@ def skill(
         for b in bs:
             one = ct.filter((ct["budget"] == b) & (ct["part"] == "one"))
             allp = ct.filter((ct["budget"] == b) & (ct["part"] == "all")).sort("seat")
-            by_seat = ", ".join(f"{100 * w:.1f}" for w in one.sort("seat")["win_share"])
+            by_seat = ", ".join(_pct(w) for w in one.sort("seat")["win_share"])
             t.add_row(str(b), f"{by_seat}% ({_mean_by_role(one, roles, spec.roles_alike)})",
                       # the interval on a line of its own: at 80 columns a cell is never cut mid-number
-                      *[f"{100 * r['win_share']:.1f}%\n({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
-                        for r in allp.iter_rows(named=True)],
+                      *[_share_cell(r).replace(" (", "\n(", 1) for r in allp.iter_rows(named=True)],
                       *([_gap_cell(allp.row(0, named=True))] if spec.roles_alike else []),
                       *([_role_gap_cell(allp.row(0, named=True))] if has_gap else []))
         if tables.width >= WIDE_TABLE_COLUMNS:
@@ -255,6 +271,27 @@ def skill(
     typer.echo(f"skill: {final}  (report.html, figures/budget.png"
                + (", against.csv" if "against.csv" in written else "")
                + (", target.csv" if "target.csv" in written else "") + ")")
+
+
+def _budget_list(budgets) -> str:
+    return ",".join(map(str, budgets))
+
+
+def budgets_line(out: Path, answered: list[int] | None, asked: list[int], budgets: list[int]) -> str | None:
+    """The line of a call whose answer covers other budgets than it names (``asked``): those
+    ``out`` already answers (``answered``, its skill.parquet) and those whose parts are all in its
+    ``cells/`` are kept, so ``budgets``, what the answer covers, is their union with ``asked``;
+    None when it covers exactly what was asked and what was there."""
+    if budgets == asked and answered in (None, asked):
+        return None
+    there = answered if answered is not None else [b for b in budgets if b not in asked]
+    head = (f"skill: {out} answers budgets {_budget_list(answered)}" if answered is not None else
+            f"skill: {out / 'cells'} holds every part of budget{'s' if len(there) > 1 else ''} "
+            f"{_budget_list(there)}")
+    alone = (f"; for budgets {_budget_list(asked)} alone, give another --out" if len(asked) > 1 else
+             f"; for budget {asked[0]} alone, give another --out") if budgets != asked else ""
+    return (f"{head}; with --budgets {_budget_list(asked)} the answer covers budgets "
+            f"{_budget_list(budgets)} (parts already in {out / 'cells'} are read back{alone})")
 
 
 def interrupted_line(out: Path, kept: int, total: int, staged: bool) -> str:
@@ -729,8 +766,8 @@ def _against_table(cmp, other: str, spec):
                 if r is None:
                     out.append("")
                     continue
-                text = (f"{100 * r['change']:+.1f}\n({100 * r['change_low']:.1f} to "
-                        f"{100 * r['change_high']:.1f})").replace("-", "−")
+                text = (f"{_signed(r['change'])}\n({_pct(r['change_low'])} to "
+                        f"{_pct(r['change_high'])})").replace("-", "−")
                 out.append(f"[dim]{text}[/dim]" if r["verdict"] == NOT_SHOWN else f"[bold]{text}[/bold]")
             t.add_row(*([c] if len(cells) > 1 else []), str(b), *out)
     return t
@@ -810,8 +847,7 @@ def _long_table(title: str, ct, bs, roles, spec, several, who: str, has_gap: boo
         one = ct.filter((ct["budget"] == b) & (ct["part"] == "one")).sort("seat")
         allp = ct.filter((ct["budget"] == b) & (ct["part"] == "all")).sort("seat")
         # with its interval (review X #6: "70.0%" from 10 games read as a 40-game result)
-        share = {int(r["seat"]): f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})"
-                 for r in one.iter_rows(named=True)}
+        share = {int(r["seat"]): _share_cell(r) for r in one.iter_rows(named=True)}
         for i, r in enumerate(allp.iter_rows(named=True)):
             s = int(r["seat"])
             seat = f"{s + 1}" + ("" if spec.roles_alike else f" {roles[s].capitalize()}")
@@ -820,7 +856,7 @@ def _long_table(title: str, ct, bs, roles, spec, several, who: str, has_gap: boo
                 gap = (_gap_cell(r) if spec.roles_alike else _role_gap_cell(r)).replace("\n", " ")
             t.add_row(str(b) if i == 0 else "", seat,
                       share.get(s, ""),
-                      f"{100 * r['win_share']:.1f}% ({100 * r['ci_low']:.1f}–{100 * r['ci_high']:.1f})",
+                      _share_cell(r),
                       *([gap] if gap_name else []), end_section=i == allp.height - 1)
     return t
 
@@ -832,21 +868,21 @@ def _mean_by_role(one, roles, roles_alike: bool) -> str:
         return float((rows["win_share"] * rows["games"]).sum() / rows["games"].sum())
 
     if roles_alike:
-        return f"{100 * mean(one):.1f}%"
+        return f"{_pct(mean(one))}%"
     import polars as pl
 
     return "; ".join(
         f"{r.capitalize()} "
-        f"{100 * mean(one.filter(pl.col('seat').is_in([s for s, x in enumerate(roles) if x == r]))):.1f}%"
+        f"{_pct(mean(one.filter(pl.col('seat').is_in([s for s, x in enumerate(roles) if x == r]))))}%"
         for r in dict.fromkeys(roles))
 
 
 def _gap_cell(r: dict) -> str:
     """The largest gap between two seats' win shares (1 - win-share balance) and the interval the
     sentence reads (at the table's ``adjusted_level``: one number, one interval)."""
-    return (f"{100 * (1 - r['win_share_balance']):.1f}\n"
-            f"({100 * (1 - r['win_share_balance_high_adjusted']):.1f}–"
-            f"{100 * (1 - r['win_share_balance_low_adjusted']):.1f})")
+    return (f"{_pct(1 - r['win_share_balance'])}\n"
+            f"({_pct(1 - r['win_share_balance_high_adjusted'])}–"
+            f"{_pct(1 - r['win_share_balance_low_adjusted'])})")
 
 
 def _role_plural(spec, role: str) -> str:
@@ -860,7 +896,30 @@ def _role_gap_cell(r: dict) -> str:
     """The largest gap between two seats of the role of several seats and its 95% interval."""
     if r.get("role_gap") is None:
         return ""
-    return f"{100 * r['role_gap']:.1f}\n({100 * r['role_gap_low']:.1f}–{100 * r['role_gap_high']:.1f})"
+    return f"{_pct(r['role_gap'])}\n({_pct(r['role_gap_low'])}–{_pct(r['role_gap_high'])})"
+
+
+def _pct(x: float) -> str:
+    """A fraction in percent at one decimal, halves away from zero as the page rounds it
+    (:func:`reports.text.pct`, :func:`simcore.numbers.rounded`): 0.3625 → "36.3"."""
+    from reports.text import pct
+
+    return pct(x)
+
+
+def _signed(x: float) -> str:
+    """A change in pp with its sign, rounded as :func:`_pct`: "+2.5", "-0.6"."""
+    from simcore.numbers import rounded
+
+    return f"{rounded(100 * x, 1):+.1f}"
+
+
+def _share_cell(r: dict) -> str:
+    """A seat's win share with its 95% interval as the page writes it (:func:`reports.text.pct_ci`,
+    more decimals only where an end would print as the share or the other end): "36.3% (31.5–41.2)"."""
+    from reports.text import pct_ci
+
+    return pct_ci(r["win_share"], r["ci_low"], r["ci_high"])
 
 
 def pl_in(table, budgets):

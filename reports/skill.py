@@ -16,8 +16,8 @@ comparison's sentence), :mod:`analysis.skill_target` (a target's reading, the ro
 :mod:`analysis.stats` and :mod:`analysis.load` (sizes against the smallest
 difference that matters), :mod:`reports.html` (style, and the glossary's hover titles on the
 page's sentences), :mod:`reports.glossary` (the page's "How to read this page"),
-:mod:`reports.text` (number formats) and
-:mod:`simcore` (registry).
+:mod:`reports.text` (number formats: every percentage rounded as the terminal rounds it,
+halves away from zero, :func:`simcore.numbers.rounded`) and :mod:`simcore` (registry, numbers).
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ from reports.figures.common import (
 )
 from reports import glossary
 from reports.html import _CSS, _html_table, with_titles
-from reports.text import pct_ci
+from reports.text import pct, pct_ci
+from simcore.numbers import rounded
 from simcore import games as registry
 
 
@@ -194,10 +195,10 @@ def against_table(cmp: pl.DataFrame, other: str = "the other rules") -> pl.DataF
     for r in cmp.iter_rows(named=True):
         rows.append({"cell": r["cell"], "budget": r["budget"], "seat": r["seat"] + 1,
                      "role": str(r["role"]).capitalize(),
-                     f"win share, {other}": f"{100 * r['before_win_share']:.1f}%",
-                     "win share, these rules": f"{100 * r['after_win_share']:.1f}%",
-                     "change (pp)": f"{100 * r['change']:+.1f}".replace("-", "−"),
-                     "interval": f"{100 * r['change_low']:.1f} to {100 * r['change_high']:.1f}"
+                     f"win share, {other}": f"{pct(r['before_win_share'])}%",
+                     "win share, these rules": f"{pct(r['after_win_share'])}%",
+                     "change (pp)": f"{rounded(100 * r['change'], 1):+.1f}".replace("-", "−"),
+                     "interval": f"{pct(r['change_low'])} to {pct(r['change_high'])}"
                      .replace("-", "−"),
                      "verdict": verdict_text(r["verdict"]),
                      "games": f"{r['before_games']:,} / {r['after_games']:,}"})
@@ -452,10 +453,10 @@ def balance_table(table: pl.DataFrame, spec=None) -> pl.DataFrame:
         for b in sorted(t["budget"].unique().to_list()):
             r = t.filter(pl.col("budget") == b).row(0, named=True)
             rows.append({"cell": c, "budget": b,
-                         "largest gap (pp)": f"{100 * (1 - r['win_share_balance']):.1f}",
+                         "largest gap (pp)": pct(1 - r['win_share_balance']),
                          f"gap interval ({words})":
-                             f"{100 * (1 - r['win_share_balance_high_adjusted']):.1f} to "
-                             f"{100 * (1 - r['win_share_balance_low_adjusted']):.1f}",
+                             f"{pct(1 - r['win_share_balance_high_adjusted'])} to "
+                             f"{pct(1 - r['win_share_balance_low_adjusted'])}",
                          "Balance (Ludii)": f"{r['balance']:.3f}",
                          "Balance 95% interval": f"{r['balance_low']:.3f} to {r['balance_high']:.3f}"})
     out = pl.DataFrame(rows)
@@ -528,9 +529,9 @@ def role_table(table: pl.DataFrame, spec) -> pl.DataFrame:
             r = part.row(0, named=True)
             if several is not None and r.get("role_gap") is not None:
                 who = labels.get(several[0], several[0].capitalize())
-                row[f"largest gap between two {who} (pp)"] = f"{100 * r['role_gap']:.1f}"
+                row[f"largest gap between two {who} (pp)"] = pct(r['role_gap'])
                 row[f"its 95% interval (over the {who}' pairs)"] = (
-                    f"{100 * r['role_gap_low']:.1f} to {100 * r['role_gap_high']:.1f}")
+                    f"{pct(r['role_gap_low'])} to {pct(r['role_gap_high'])}")
             rows.append(row)
     out = pl.DataFrame(rows)
     return out.drop("cell") if set(out["cell"]) == {""} else out
@@ -554,7 +555,7 @@ def _gain_item(seat: int, w: float, n: int, w0: float, n0: int, diff: float, low
     from reports.text import pp, pp_ci, verdict_digits
 
     head = ((f"seat {seat + 1} " if named else "")
-            + f"{100 * w:.1f}% of {n:,} games vs the bot's {100 * w0:.1f}% of {n0:,}")
+            + f"{pct(w)}% of {n:,} games vs the bot's {pct(w0)}% of {n0:,}")
     if not np.isfinite(diff):
         return head
     text = f"{head}, {pp(diff)}"
@@ -722,7 +723,7 @@ def target_html(table: pl.DataFrame, q: dict, spec) -> str:
              "share": labels.get(r["measure"], r["measure"]),
              # the level of the sentence above, not the 95% of the tables below (rev22)
              f"win share ({level} interval)": _band_ci(r),
-             "tolerance": f"{100 * r['band_low']:.1f}–{100 * r['band_high']:.1f}%",
+             "tolerance": f"{pct(r['band_low'])}–{pct(r['band_high'])}%",
              "this share": {"inside": "inside the tolerance", "outside": "outside it",
                             "unclear": "unclear (across an edge)"}[r["share_status"]],
              "target at this budget": r["budget_outcome"]} for r in judged.iter_rows(named=True)]
