@@ -116,7 +116,7 @@ def heat_maps_undrawn():
     test_fief_tables_new.py."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr("reports.figures.fief.heatmap",
-                   lambda odds, terrain, path, levels: path.write_bytes(b"\x89PNG\r\n\x1a\n"))
+                   lambda odds, terrain, path, levels, rules=None: path.write_bytes(b"\x89PNG\r\n\x1a\n"))
         yield
 
 

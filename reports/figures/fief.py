@@ -93,9 +93,29 @@ def _lords(sub: pl.DataFrame, side: str) -> str:
     return f"{hi}" if hi == lo else f"{hi} (at most its points)"
 
 
-def heatmap_title(sub: pl.DataFrame, terrain: str, method: str, width_chars: int) -> str:
+#: The rules file every Fief table uses unless told otherwise (configs/fief/rules.toml).
+SHIPPED_RULES = ("configs", "fief", "rules.toml")
+
+
+def rules_words(name: str | None) -> str:
+    """The rules a table or figure was computed under, when they are not the shipped ones: "rules:
+    rules.toml with --set darc.bonus=4" (the file's name, and every ``--set`` as given), or "rules:
+    my_rules.toml"; '' for the shipped file unchanged (two heat maps of different rules read alike
+    once pasted into a design document)."""
+    if not name:
+        return ""
+    path, _, settings = str(name).partition(" with --set ")
+    shipped = tuple(Path(path).parts[-3:]) == SHIPPED_RULES
+    if shipped and not settings:
+        return ""
+    return f"rules: {Path(path).name}" + (f" with --set {settings}" if settings else "")
+
+
+def heatmap_title(sub: pl.DataFrame, terrain: str, method: str, width_chars: int,
+                  rules: str | None = None) -> str:
     """The heat map's title: what is shown and every condition it holds under (terrain, Lords of
-    each side, d'Arc, mercy, method), wrapped to ``width_chars`` characters a line."""
+    each side, d'Arc, mercy, method, and the rules when they are not the shipped ones:
+    :func:`rules_words`), wrapped to ``width_chars`` characters a line."""
     darc = sub["darc"][0]
     mercy = sub["mercy"][0]
     # the terrain as the break-even table names it ("in open ground", review AA)
@@ -106,6 +126,8 @@ def heatmap_title(sub: pl.DataFrame, terrain: str, method: str, width_chars: int
         parts.append(f"d'Arc with the {darc}")
     if mercy != "never":
         parts.append(f"mercy {mercy}")
+    if rules_words(rules):
+        parts.append(rules_words(rules))
     parts[0] = f"P(attacker wins), {parts[0]} ({method})"
     # whole conditions a line while they fit; one longer than a line wraps on its own
     width, lines = max(20, width_chars), []
@@ -119,13 +141,15 @@ def heatmap_title(sub: pl.DataFrame, terrain: str, method: str, width_chars: int
     return "\n".join(lines)
 
 
-def heatmap(odds: pl.DataFrame, terrain: str, path: Path, levels=(0.5, 0.75, 0.9)) -> None:
+def heatmap(odds: pl.DataFrame, terrain: str, path: Path, levels=(0.5, 0.75, 0.9),
+            rules: str | None = None) -> None:
     """PNG heat map of P(attacker wins) over (defender, attacker) for one terrain (cividis)."""
-    fig = heatmap_figure(odds, terrain, levels)
+    fig = heatmap_figure(odds, terrain, levels, rules)
     fig.savefig(path)
 
 
-def heatmap_figure(odds: pl.DataFrame, terrain: str, levels=(0.5, 0.75, 0.9)) -> Figure:
+def heatmap_figure(odds: pl.DataFrame, terrain: str, levels=(0.5, 0.75, 0.9),
+                   rules: str | None = None) -> Figure:
     """The heat map's figure (:func:`heatmap` saves it): the cells in cividis with a colour bar in
     %, the levels' borders on the cell edges (:func:`level_styles`), their legend under the axes
     (never on a cell) and a wrapped title naming the terrain, each side's Lords, d'Arc, mercy and
@@ -177,7 +201,7 @@ def heatmap_figure(odds: pl.DataFrame, terrain: str, levels=(0.5, 0.75, 0.9)) ->
         if len(values) <= 12 and all(b - a == 1 for a, b in zip(values, values[1:])):
             set_ticks(values)          # a few whole points: one tick per cell (not 0.5, 0.6, …)
     # about 5 points a character at 9 points: the title wraps to the figure's width
-    fig.suptitle(heatmap_title(sub, terrain, method, int((width * 72 - 16) / 5.2)), fontsize=9)
+    fig.suptitle(heatmap_title(sub, terrain, method, int((width * 72 - 16) / 5.2), rules), fontsize=9)
     ax.set_xlabel("defender points")
     ax.set_ylabel("attacker points")
     bar = fig.colorbar(im, ax=ax, label="P(attacker wins), %")

@@ -17,14 +17,16 @@ def odds_figures(job, tables: dict, folder: Path) -> list[str]:
     """One heat map of P(attacker wins) per terrain of the grid."""
     from reports.figures.fief import heatmap
 
+    rules = getattr(getattr(getattr(job, "rules", None), "source", None), "name", None)
     for t in job.terrains:
-        heatmap(tables["odds"], t, folder / f"heatmap_{t}.png", job.levels)
+        heatmap(tables["odds"], t, folder / f"heatmap_{t}.png", job.levels, rules)
     return [f"heatmap_{t}.png" for t in job.terrains]
 
 
 def show_odds(job, tables: dict, path: Path) -> None:
     mercy = tables["odds"]["mercy"][0] if tables["odds"].height else "never"
-    print_odds_summary(tables["break_even"], path, job.agreement(tables), mercy)
+    rules = getattr(getattr(getattr(job, "rules", None), "source", None), "name", None)
+    print_odds_summary(tables["break_even"], path, job.agreement(tables), mercy, rules)
 
 
 def show_calamity(job, tables: dict, path: Path) -> None:
@@ -32,12 +34,15 @@ def show_calamity(job, tables: dict, path: Path) -> None:
                    job.agreement(tables) if hasattr(job, "agreement") else None)
 
 
-def print_odds_summary(be, path: Path, agreement, mercy: str = "never") -> None:
+def print_odds_summary(be, path: Path, agreement, mercy: str = "never", rules: str | None = None) -> None:
     """Print the break-even table of each terrain; its title names the conditions the numbers
-    hold under (FF-4 d'Arc's side, FF-3 mercy policy) when they are not the plain combat."""
+    hold under (FF-4 d'Arc's side, FF-3 mercy policy, rules other than the shipped ones:
+    :func:`reports.figures.fief.rules_words`) when they are not the plain combat."""
     import polars as pl
     from rich.console import Console
     from rich.table import Table
+
+    from reports.figures.fief import rules_words
 
     console = Console()
     for terrain in be["terrain"].unique(maintain_order=True).to_list():
@@ -45,7 +50,8 @@ def print_odds_summary(be, path: Path, agreement, mercy: str = "never") -> None:
         where = {"open": "in open ground", "castle": "in a castle", "city": "in a city"}[terrain]
         darc = sub["darc"][0]
         given = ((f", d'Arc with the {darc}" if darc != "none" else "")
-                 + (f", mercy {mercy}" if mercy != "never" else ""))
+                 + (f", mercy {mercy}" if mercy != "never" else "")
+                 + (f", {rules_words(rules)}" if rules_words(rules) else ""))
         t = Table(title=f"Break-even: smallest attacker (points) beating a defender {where}{given} "
                         f"({sub['method'][0]}; '-' = not within the grid)")
         t.add_column("defender", justify="right")

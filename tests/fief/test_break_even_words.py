@@ -33,3 +33,23 @@ def test_the_break_even_sentence_is_the_tables_own(tmp_path, capsys):
     assert (int(m.group(2)), int(m.group(3))) == (min(lows), max(highs))
     # a city needs more than a castle, a castle more than open ground (FF-2's terrain bonuses)
     assert m.group(1).index("open ground") < m.group(1).index("castle") < m.group(1).index("city")
+
+
+def test_tables_and_heat_maps_name_rules_other_than_the_shipped_ones(tmp_path, capsys):
+    """Two heat maps of different rules read alike once pasted into a design document: a rule
+    change (--set) or another rules file is named in the heat map's title and the break-even
+    table's; the shipped rules are not."""
+    from reports.figures.fief import heatmap_title, rules_words
+
+    assert rules_words("/x/configs/fief/rules.toml") == ""
+    assert rules_words("/x/configs/fief/rules.toml with --set darc.bonus=4") == \
+        "rules: rules.toml with --set darc.bonus=4"
+    assert rules_words("/home/me/siege.toml") == "rules: siege.toml"
+    odds = pl.DataFrame({"darc": ["none"], "mercy": ["never"], "attacker_lords": [1], "defender_lords": [1]})
+    title = heatmap_title(odds, "castle", "exact", 200, "/x/configs/fief/rules.toml with --set darc.bonus=4")
+    assert title.endswith("rules: rules.toml with --set darc.bonus=4"), title
+    assert "rules:" not in heatmap_title(odds, "castle", "exact", 200, "/x/configs/fief/rules.toml")
+    assert _run(["fief-odds", "--attackers", "1-4", "--defenders", "1-3", "--terrain", "open",
+                 "--set", "combat.lords_removed=first", "--out", str(tmp_path / "o")]) == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    assert "rules: rules.toml with --set combat.lords_removed=first" in printed, printed
