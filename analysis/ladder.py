@@ -11,6 +11,11 @@ is (above or below the fair share, Bonferroni over the cells). Games are played 
 (:func:`simcore.runner.collect`), the same path as every run directory. :func:`pairs` lists the
 cells in the order :func:`ladder` plays them (so a caller can play them one by one and show
 progress); :func:`ladder_table` is the matrix as a table (``balance ladder --out`` writes it).
+A game of roles (seat 0 a role of its own, the other seats another) has :func:`role_ladder`, one
+table per role, which reports each of its :func:`role_steps` to a progress callback;
+:func:`role_sides` splits bots by the roles they play, and :func:`lead_headline` says the lead
+role's table in words (the range of its estimates, a bound over its cells read together, the
+row bot with the highest estimates).
 
 May import numpy, polars, :mod:`simcore.runner`, :mod:`simcore.stats`, :mod:`simcore.games` and
 :mod:`analysis.stats`.
@@ -18,6 +23,7 @@ May import numpy, polars, :mod:`simcore.runner`, :mod:`simcore.stats`, :mod:`sim
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -167,9 +173,27 @@ def ladder(bots: list[str], games: int, *, players: int = 4, seed: int = 0,
             for a, b in pairs(bots)]
 
 
+def role_sides(bots: list[str], *, players: int, game: str, roles_of) -> tuple[str, str, list[str], list[str]]:
+    """(the lead role, the shared role, the bots of ``bots`` that play the lead role, those that
+    play the shared role): a bot that plays both is in both lists (:func:`seat_roles`)."""
+    lead, shared = seat_roles(game, players)
+    return (lead, shared, [b for b in bots if lead in roles_of(b)],
+            [b for b in bots if shared in roles_of(b)])
+
+
+def role_steps(bots: list[str], *, players: int, game: str, roles_of,
+               lead_bot: str | None = None) -> int:
+    """How many steps :func:`role_ladder` reports to its ``progress``: one per lead-role matchup,
+    and for the shared role (two bots of it or more, and a bot for the lead seat) one per column
+    bot's own games (its bracket) and one per matchup."""
+    _, _, lords, tenants = role_sides(bots, players=players, game=game, roles_of=roles_of)
+    shared = len(tenants) * len(tenants) if len(tenants) > 1 and (lead_bot or lords) else 0
+    return len(lords) * len(tenants) + shared
+
+
 def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, game: str,
                 threads: int | None = None, roles_of=None, lead_bot: str | None = None,
-                rules=None, settings=()) -> dict[str, list[Cell]]:
+                rules=None, settings=(), progress=None) -> dict[str, list[Cell]]:
     """The ladder of a game whose seat 0 has a role of its own (the spec's first role, one seat)
     and whose other seats share a second role (``spec.seat_roles``); ``roles_of(bot)`` names the
     roles a bot plays. The result holds one list of cells per role, keyed by the spec's role
@@ -181,28 +205,44 @@ def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, gam
       bot that plays the lead role; default the first such bot in ``bots``) at seat 0; A sits at
       every seat of the role in turn on the same deals (same seed), ``games`` split over them.
       ``fair`` is a B seat's mean win share when every such seat plays B on those deals: what A
-      would get if it were as good as B.
+      would get if it were as good as B. With fewer than two bots of the shared role it has no
+      cells (and none of its games are played).
+
+    ``progress(text, done, total)``, if given, is called before each step (``done`` steps of
+    ``total`` finished, :func:`role_steps`; ``text`` says what is played, the roles in the spec's
+    words), as :class:`cli.progress.Steps` takes it.
     """
-    lead, shared = seat_roles(game, players)
-    lords = [b for b in bots if lead in roles_of(b)]
-    tenants = [b for b in bots if shared in roles_of(b)]
+    lead, shared, lords, tenants = role_sides(bots, players=players, game=game, roles_of=roles_of)
     out: dict[str, list[Cell]] = {lead: [], shared: []}
+    if lead_bot is None and lords:
+        lead_bot = lords[0]
+    total = role_steps(bots, players=players, game=game, roles_of=roles_of, lead_bot=lead_bot)
+    done = 0
+    say = get_spec(game).role_display if progress is not None else str
+    C = players - 1
+
+    def step(text: str) -> None:
+        nonlocal done
+        if progress is not None:
+            progress(text, done, total)
+        done += 1
+
     for a in lords:
         for b in tenants:
-            prep = runner.prepare(game, players=players, strategies=[a] + [b] * (players - 1),
+            step(f"{say(lead)} {a} against {C} × {b} ({games:,} games)")
+            prep = runner.prepare(game, players=players, strategies=[a] + [b] * C,
                                   rules=rules, settings=settings)
             w = runner.collect(prep, games=games, seed=seed, threads=threads,
                                columns=("game", "seat", "win_share")).win_shares(players)[:, 0]
             lo, hi = (float(v) for v in stats.wilson(float(w.sum()), len(w)))
             out[lead].append(Cell(a, b, len(w), float(w.mean()),
                                   float(w.std(ddof=1) / np.sqrt(len(w))), lo, hi, float("nan")))
-    if lead_bot is None:
-        if not lords:
-            return out
-        lead_bot = lords[0]
-    C = players - 1
+    if lead_bot is None or len(tenants) < 2:
+        return out
     per_seat = -(-games // C)
     for b in tenants:
+        step(f"{say(shared)} {b} at every {say(shared)} seat, {say(lead)} {lead_bot}: the "
+             f"bracket ({per_seat:,} games)")
         base = runner.collect(runner.prepare(game, players=players, strategies=[lead_bot] + [b] * C,
                                              rules=rules, settings=settings),
                               games=per_seat, seed=seed, threads=threads,
@@ -211,6 +251,8 @@ def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, gam
         for a in tenants:
             if a == b:
                 continue
+            step(f"{say(shared)} {a} against {C - 1} × {b}, {say(lead)} {lead_bot} "
+                 f"({per_seat * C:,} games)")
             mine = []
             for k in range(1, players):
                 lineup = [lead_bot] + [a if s == k else b for s in range(1, players)]
@@ -228,6 +270,98 @@ def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, gam
             out[shared].append(Cell(a, b, m.size, mean, se, lo, hi, fair, dse, int(d.size)))
     return out
 
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _span(lo: float, hi: float) -> str:
+    """``0.0–1.8%`` (one figure when both print the same)."""
+    return _pct(lo) if _pct(lo) == _pct(hi) else f"{100 * lo:.1f}–{_pct(hi)}"
+
+
+def _at_most(x: float) -> str:
+    """``x`` as a percentage rounded up to the tenth (a bound said "at most" is never rounded
+    below itself)."""
+    return f"{math.ceil(round(1000 * x, 6)) / 10:.1f}%"
+
+
+def lead_headline(cells: list[Cell], *, lead: str, shared: str, random_bots=(),
+                  alpha: float = ALPHA) -> str:
+    """The lead role's table (:func:`role_ladder`) in one or two sentences, in the spec's words
+    (``lead``, ``shared``: the roles as printed). The column bots that play at random
+    (``random_bots``) are set apart (any policy wins most games against them); over the other
+    columns' m cells: the range of the cells' estimates, and the largest of their upper ends
+    with the m cells read together (Wilson intervals at 1 − alpha/m, Bonferroni: every cell lies
+    under it with a chance of at least 1 − alpha); then the row bot with the highest mean
+    estimate over those columns, said to be clearly ahead of the next only when the mean of its
+    adjusted lower ends lies above the mean of every other row's adjusted upper ends (true means
+    lie between those with the same chance, whatever the cells' correlation: they share deals).
+    '' without cells."""
+    if not cells:
+        return ""
+    randoms = set(random_bots)
+    cols = list(dict.fromkeys(c.opponent for c in cells))
+    plain = [b for b in cols if b not in randoms]
+    group = [c for c in cells if c.opponent in plain] or cells
+    m = len(group)
+    lo_est = min(c.win_share for c in group)
+    hi_est = max(c.win_share for c in group)
+    level = 1.0 - alpha / m
+    ends = {}
+    for c in group:
+        lo, hi = stats.wilson(c.win_share * c.games, c.games, level)
+        ends[(c.bot, c.opponent)] = (float(lo), float(hi))
+    top = max(hi for _, hi in ends.values())
+    if plain and len(plain) < len(cols):
+        against = (f"Against the {len(plain)} {shared} bots that do not play at random" if len(plain) > 1
+                   else f"Against {shared} {plain[0]}")
+    elif plain:
+        against = (f"Against the {len(plain)} {shared} bots" if len(plain) > 1
+                   else f"Against {shared} {plain[0]}")
+    else:
+        against = f"Against {shared} bots that play at random"
+    rows = list(dict.fromkeys(c.bot for c in group))
+    who = f"the {lead} bots win" if len(rows) > 1 else f"{lead} {rows[0]} wins"
+    shares = _span(lo_est, hi_est)
+    if m > 1:
+        which = "the range of" if _pct(lo_est) != _pct(hi_est) else "each of"
+        said = (f"{against}, {who} {shares} of the games ({which} the {m} matchups' "
+                f"estimates; read together, Bonferroni over the {m}, every one is at most "
+                f"{_at_most(top)})")
+    else:
+        said = f"{against}, {who} {shares} of the games (at most {_at_most(top)})"
+    others = [c for c in cells if c.opponent not in plain] if plain else []
+    if others:
+        lo_r, hi_r = min(c.win_share for c in others), max(c.win_share for c in others)
+        said += (f"; against random ones {_pct(lo_r)}" if len(others) == 1 else
+                 f"; against random ones {_span(lo_r, hi_r)} (the range of the {len(others)} "
+                 "estimates)")
+    said += "."
+    if len(rows) < 2:
+        return said
+    mean = {r: float(np.mean([c.win_share for c in group if c.bot == r])) for r in rows}
+    low = {r: float(np.mean([ends[(c.bot, c.opponent)][0] for c in group if c.bot == r])) for r in rows}
+    high = {r: float(np.mean([ends[(c.bot, c.opponent)][1] for c in group if c.bot == r])) for r in rows}
+    order = sorted(rows, key=lambda r: -mean[r])            # (stable: ties in --bots order)
+    best, nxt = order[0], order[1]
+    if len(plain) > 1:
+        over = f"on average over those {len(plain)} bots"
+    else:
+        over = f"against {plain[0]}" if plain else "on average"
+    tied = [r for r in order if _pct(mean[r]) == _pct(mean[best])]
+    if len(tied) == len(rows):
+        return said + f" Every {lead} bot there wins {_pct(mean[best])} {over}."
+    if len(tied) > 1:
+        return (said + f" {', '.join(tied[:-1])} and {tied[-1]} share the highest estimate, "
+                f"{_pct(mean[best])} {over}, none clearly ahead of the others.")
+    if all(low[best] > high[r] for r in rows if r != best):
+        return (said + f" {best} does best: {_pct(mean[best])} {over} (next {nxt}, "
+                f"{_pct(mean[nxt])}), clearly ahead of every other {lead} bot with the {m} "
+                "matchups read together.")
+    return (said + f" The highest is {best}'s, {_pct(mean[best])} {over} (next {nxt}, "
+            f"{_pct(mean[nxt])}), but not clearly ahead: with the {m} matchups read together it "
+            "may be no better than the others.")
 
 
 def ladder_table(cells: list[Cell], *, game: str, players: int, seed: int,

@@ -13,6 +13,10 @@ above the matrix and written in the table's ``rules`` and ``settings`` columns;
 the matrix of the bots its line-ups at that count hold (every seat's bot, in the panel's order).
 The calls against the fair share (▲/▼) are adjusted over every matchup of every player count at
 once (one family), and a last line says which calls hold at every player count.
+A game whose seat 0 has a role of its own (Seigneurial) gets one table per role
+(:func:`analysis.ladder.role_ladder`), its steps shown the same way, the lead role's table followed
+by its headline in words (:func:`analysis.ladder.lead_headline`); bots of the lead role only
+(nothing to play them against) are refused in one line before any game.
 
 May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis` and :mod:`cli.progress`.
 """
@@ -123,12 +127,16 @@ def ladder(
         one = next(p for p, v in by_count.items() if len(v) < 2)
         raise UsageError(f"--panel: at {one} players its line-ups hold one bot ({by_count[one][0]}); "
                          "a ladder ranks bots against each other (give line-ups of two bots or more)")
+    if not spec.roles_alike:
+        for p in counts:      # both roles' bots, at every player count, before any game
+            _check_roles(L, S, spec, game, by_count.get(p, names), p,
+                         "--panel" if by_count else "--bots", bool(by_count) and len(counts) > 1)
     console = Console()
     if rules is not None or sets:                 # the matrix holds for these rules only: say which
         console.print(f"rules: {played_under}")
     if not spec.roles_alike:
-        tables = [_role_ladder(console, L, S, spec, by_count.get(p, names), n, p, seed, game, rules, sets)
-                  for p in counts]
+        tables = _role_ladders(console, L, S, spec, {p: by_count.get(p, names) for p in counts}, n,
+                               seed, game, rules, sets)
         _write(out, force, tables, rules_name, sets)
         return
     tables = _ladders(console, L, spec, {p: by_count.get(p, names) for p in counts}, n, seed, game,
@@ -280,17 +288,69 @@ def _print_ladder(console, L, spec, cells: dict, names, n, players, seed, calls:
                           calls=[calls[(c.bot, c.opponent)] for c in played], family=family)
 
 
-def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None, sets=()):
-    """A game whose seat 0 has a role of its own and the other seats another (Seigneurial): one
-    table per role (analysis.ladder.role_ladder), in the spec's words."""
+def _check_roles(L, S, spec, game, names, players, option, several) -> None:
+    """A ladder by role needs bots of the shared role: with only bots of the lead role (seat 0)
+    there is nothing to play them against. Refused in one line naming the bots given and the
+    presets of the missing role. (Bots of the shared role alone are played against the lead
+    seat's default bot and get their own table, as before.)"""
+    from simcore.errors import UsageError
+
+    lead, shared, lords, tenants = L.role_sides(names, players=players, game=game, roles_of=S.roles_of)
+    if tenants:
+        # (bots of the shared role alone still get their table: they play against the game's
+        # default bot in the lead seat, as every Censitaire matchup does)
+        return
+    given, missing = (lead, shared) if lords else (shared, lead)
+    say = spec.role_display
+    have = lords or tenants
+    presets = list(S.presets())
+    only = [b for b in presets if S.roles_of(b) == (missing,)]        # that role only, then both
+    offer = only + [b for b in presets if missing in S.roles_of(b) and b not in only]
+    where = f" at {players} players" if several else ""
+    raise UsageError(f"{option}: a {spec.title} ladder needs at least one {say(lead)} bot and one "
+                     f"{say(shared)} bot{where}; given only {say(given)} bots {', '.join(have)} "
+                     f"({say(missing)} bots: {', '.join(offer)})")
+
+
+def _role_ladders(console, L, S, spec, bots_by_count: dict, n, seed, game, rules, sets) -> list:
+    """The ladders by role of a game whose seat 0 has a role of its own and the other seats
+    another (Seigneurial), one per player count (``bots_by_count``), all played under one
+    progress display (:class:`cli.progress.Steps`: step k of n, the time left; plain lines off a
+    terminal) before any is printed, as the ladder of a game whose seats are alike. Returns one
+    table per count."""
+    from cli.progress import Steps
+
+    counts = list(bots_by_count)
+    lead = L.seat_roles(game, counts[0])[0]
+    lead_bot = spec.default_strategy if lead in S.roles_of(spec.default_strategy) else None
+    steps_of = {p: L.role_steps(bots_by_count[p], players=p, game=game, roles_of=S.roles_of,
+                                lead_bot=lead_bot) for p in counts}
+    total = sum(steps_of.values())
+    played = {}
+    with Steps("ladder") as steps:
+        before = 0
+        for p in counts:
+            def progress(text, done, _total, p=p, before=before):
+                steps(f"{p} players: {text}", before + done, total)
+
+            played[p] = L.role_ladder(bots_by_count[p], n, players=p, seed=seed, game=game,
+                                      roles_of=S.roles_of, lead_bot=lead_bot, rules=rules,
+                                      settings=sets, progress=progress)
+            before += steps_of[p]
+    return [_print_role_ladder(console, L, S, spec, played[p], bots_by_count[p], n, p, seed, game,
+                               lead_bot) for p in counts]
+
+
+def _print_role_ladder(console, L, S, spec, cells, names, n, players, seed, game, lead_bot):
+    """Print one player count's tables by role (analysis.ladder.role_ladder's ``cells``), in the
+    spec's words, the lead role's followed by its headline in words
+    (:func:`analysis.ladder.lead_headline`); returns its table."""
     from rich.table import Table
+
+    from cli.progress import counted, print_table
 
     lead, shared = L.seat_roles(game, players)
     shown = {r.name: r.display for r in spec.roles}
-    lead_bot = spec.default_strategy if lead in S.roles_of(spec.default_strategy) else None
-    with console.status("playing the ladder by role…"):
-        cells = L.role_ladder(names, n, players=players, seed=seed, game=game,
-                              roles_of=S.roles_of, lead_bot=lead_bot, rules=rules, settings=sets)
     # the games each matchup played: the shared role's are split over its seats, rounded up
     played = {r: max((c.games for c in cells[r]), default=n) for r in (lead, shared)}
     titles = {
@@ -320,7 +380,8 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None,
                  f"(Bonferroni: t intervals of the difference at 1 − 0.05/{len(found)}); the chance "
                  "that any of these calls is wrong is at most 5%.")
         t = Table(title=titles[role], title_justify="left", caption_justify="left",
-                  caption=f"95% {how}, each matchup's own, unadjusted over the {len(found)} matchups.{marks}")
+                  caption=f"95% {how}, each matchup's own, unadjusted over the "
+                          f"{counted(len(found), 'matchup')}.{marks}")
         t.add_column(f"{role} bot \\ opponents")
         for b in cols:
             t.add_column(b, justify="right", overflow="fold")      # an interval is never cut ("93.…")
@@ -336,9 +397,12 @@ def _role_ladder(console, L, S, spec, names, n, players, seed, game, rules=None,
                     text += f" [{100 * c.fair:.1f}%]" + {"above": " ▲", "below": " ▼"}.get(called.get((a, b)), "")
                 row.append(text)
             t.add_row(a, *row)
-        from cli.progress import print_table
-
         print_table(console, t)
+        if role == lead:        # the table's headline in words, under it
+            said = L.lead_headline(cells[lead], lead=shown[lead], shared=shown[shared],
+                                   random_bots=[b for b in names if S.lookup(b, option="--bots").kind == "random"])
+            if said:
+                console.print(said, markup=False, highlight=False)
     import polars as pl
 
     return pl.concat([
