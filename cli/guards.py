@@ -103,8 +103,8 @@ def check_output_outside_runs(path, option: str, inputs: set[str] = frozenset())
         raise UsageError(f"{option} {path}: is inside {_shown(run)}, which this command reads "
                          "(write somewhere else)")
     if run is not None:
-        # a table command's output (fief-odds, fief-calamity) carries a run.json too: named by the
-        # command its marker says wrote it, not as a run simulate wrote
+        # a game's table command's output (a combat-odds grid) carries a run.json too: named by
+        # the command its marker says wrote it, not as a run simulate wrote
         held = marked_holding(path)
         kind = held[1] if held is not None and held[0] == run else "run"
         if kind not in ("run", "sweep_variant"):
