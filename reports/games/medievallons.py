@@ -311,7 +311,7 @@ def _guild_comparison_caption(base_t: dict, var_t: dict, var_label: str,
             verdict = (f", the same in every game (no game of the {same:,} differs)" if same is not None
                        else f", {verdict_words(turns['verdict'][0])}")
         out += (f" Mean game length {num(base_t['length']['mean_turns'][0], 1)} → "
-                f"{num(var_t['length']['mean_turns'][0], 1)} turns{verdict}.")
+                f"{num(var_t['length']['mean_turns'][0], 1)} player turns{verdict}.")
     return out.strip()
 
 
@@ -542,15 +542,17 @@ def length_sentences(ct: pl.DataFrame, smallest: float | None = None) -> list[st
     r, top = d.row(first, named=True), v[first]
     lo = r["delta_mean_turns"] - _Z * r["delta_turns_std_error"]
     hi = r["delta_mean_turns"] + _Z * r["delta_turns_std_error"]
-    change = (f"{signed(r['delta_mean_turns'])} turns ({signed(lo)} to {signed(hi)}, 95%, unadjusted) "
+    # a turn is one player's (MV-3): "player turns", as the run's page says (4 make a round at 4
+    # players; "−3.7 turns" read as almost four rounds)
+    change = (f"{signed(r['delta_mean_turns'])} player turns ({signed(lo)} to {signed(hi)}, 95%, unadjusted) "
               f"when {with_article(card_name(r['card']))} is removed")
-    family = f"Holm over the {d.height} types; {small:g} turns matters"
+    family = f"Holm over the {d.height} types; {small:g} player turns matter"
     if top == stats.NOT_SHOWN:
         return [f"No removal of one card clearly changes game length ({family}): the largest change, "
                 f"{change}, is within noise."]
     n_clear = int((v != stats.NOT_SHOWN).sum())
     return [f"Game length moves most clearly when {with_article(card_name(r['card']))} is removed: "
-            f"{signed(r['delta_mean_turns'])} turns ({signed(lo)} to {signed(hi)}, 95%, unadjusted), "
+            f"{signed(r['delta_mean_turns'])} player turns ({signed(lo)} to {signed(hi)}, 95%, unadjusted), "
             f"{verdict_words(top)} ({family}); {n_clear} of {d.height} removals change it clearly."]
 
 
@@ -650,7 +652,7 @@ def _card_rows(ct: pl.DataFrame, smallest: float = SMALLEST_SHARE) -> pl.DataFra
             "Change (pp; 95% interval, each card's alone: unadjusted)": [change(r) for r in rows],
             "z": ["" if r["card"] not in keep or z is None or z != z else num(z) for r, z in zip(rows, ct["z"])],
             f"Verdict (Holm over the types; {100 * smallest:g} pp matters)": _card_verdicts(ct, smallest),
-            "Change of mean length (turns, 95%, unadjusted)": [f"{signed(d)} ± {num(_Z * se, 1)}" for d, se in
+            "Change of mean length (player turns, 95%, unadjusted)": [f"{signed(d)} ± {num(_Z * se, 1)}" for d, se in
                                               zip(ct["delta_mean_turns"], ct["delta_turns_std_error"])]})
     return pl.DataFrame(cols)
 
@@ -986,7 +988,7 @@ def printed_summary(q) -> list[tuple[str, pl.DataFrame, list[str]]]:
                     "Full\ndeck": before, "One\nfewer": after,
                     "Change, pp": f"{change.removesuffix(' pp')} ({interval.removesuffix(' pp')})",
                     "Verdict": verdicts[r["card"]],
-                    "Length,\nturns": f"{signed(r['delta_mean_turns'])} ± "
+                    "Length,\nplayer turns": f"{signed(r['delta_mean_turns'])} ± "
                                      f"{num(_Z * r['delta_turns_std_error'], 1)}"})
             out.append((f"Card ablation: founders' win share with one copy of their type removed "
                         f"({games:,} games per deck). Change with its 95% interval, this card's alone "

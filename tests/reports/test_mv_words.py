@@ -190,7 +190,7 @@ def test_guild_comparison_caption_says_no_founded_share_moved_beyond_noise():
     assert "moves most" not in text
     assert ("no card type's founded share moved beyond noise (largest change: Sorcière, 41.9% → "
             "41.8% of players (−0.1 pp), within noise)") in text
-    assert "54.7 → 54.6 turns, within noise" in text
+    assert "54.7 → 54.6 player turns, within noise" in text
     clear = cmp.with_columns(pl.Series("verdict", [stats.SMALL, NOISE, NOISE]))
     assert "moves clearly for 1 of 2 card types: Sorcière" in M._guild_comparison_caption(t, v, "mvb", clear)
     # review N: a length the same in every paired game is untested (no verdict): said so, not ", ."
@@ -200,7 +200,7 @@ def test_guild_comparison_caption_says_no_founded_share_moved_beyond_noise():
                             pl.Series("same_games", [None, None, 2000], dtype=pl.Int64))
     v_same = {**v, "length": pl.DataFrame({"mean_turns": [54.7]})}
     text = M._guild_comparison_caption(t, v_same, "mvb", same)
-    assert "54.7 → 54.7 turns, the same in every game (no game of the 2,000 differs)." in text, text
+    assert "54.7 → 54.7 player turns, the same in every game (no game of the 2,000 differs)." in text, text
 
 
 # --- 6: glossary ------------------------------------------------------------------------------------

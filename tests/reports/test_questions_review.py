@@ -164,7 +164,7 @@ def test_the_largest_change_of_game_length_is_adjusted_over_the_card_types():
     text = " ".join(M.ablation_sentences(pl.DataFrame(rows)))
     assert "Game length moves most when" not in text
     assert "No removal of one card clearly changes game length" in text
-    assert f"Holm over the {len(CARD_TYPES)} types" in text and "2 turns matters" in text
+    assert f"Holm over the {len(CARD_TYPES)} types" in text and "2 player turns matter" in text
 
 
 def test_a_smallest_difference_the_questions_do_not_use_is_refused(tmp_path, capsys):

@@ -229,6 +229,6 @@ def test_the_ablation_figure_draws_every_type_its_length_sentence_tests():
     assert sorted(rows) == sorted(F.card_name(c) for c in tested["card"])
     bars = [b for b in fig.axes[1].patches if np.isfinite(b.get_width())]
     assert len(bars) == tested.height
-    assert f"(Holm over the {tested.height} types; 2 turns matters)" in " ".join(M.length_sentences(ct, 2.0))
+    assert f"(Holm over the {tested.height} types; 2 player turns matter)" in " ".join(M.length_sentences(ct, 2.0))
     note = " ".join(M._ablation_figure_note(ct))
     assert f"and the {tested.height} for game length (Bouffon: game length only" in note

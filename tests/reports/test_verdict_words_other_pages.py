@@ -81,7 +81,7 @@ def test_the_game_length_sentence_names_the_removal_then_the_change():
              "delta_std_error": 0.01, "z": 0.0, "delta_mean_turns": -3.7 if card == "rodeur" else 0.1,
              "delta_turns_std_error": 0.5} for card in CARD_TYPES]
     line = M.length_sentences(pl.DataFrame(rows))[0]
-    assert line.startswith("Game length moves most clearly when a Rôdeur is removed: −3.7 turns (−4.7 to "
+    assert line.startswith("Game length moves most clearly when a Rôdeur is removed: −3.7 player turns (−4.7 to "
                            "−2.7, 95%, unadjusted), clear and large enough to matter (Holm over the"), line
 
 
