@@ -70,19 +70,32 @@ def _page_budgets(sk: Path) -> set[int]:
                                        (sk / "report.html").read_text())}
 
 
-def test_a_call_naming_fewer_budgets_keeps_every_budget_on_disk(sk, tmp_path):
-    balance(*SKILL, "--budgets", "0,1,2", *GAMES, "--out", "sk")          # budget 2 added
-    assert _answer(sk) == {"csv": [0, 1, 2], "parquet": [0, 1, 2], "json": [0, 1, 2]}
-    cells = folder_tree(sk / "cells")
-    done = balance(*SKILL, "--budgets", "0,1", *GAMES, "--out", "sk")
-    # the line says what the answer covers, and the files say the same
-    assert (f"skill: sk answers budgets 0,1,2; with --budgets 0,1 the answer covers budgets 0,1,2 "
-            f"(parts already in {Path('sk') / 'cells'} are read back; for budgets 0,1 alone, give "
-            "another --out)") in done.stderr.splitlines(), done.stderr
+def _answers_every_budget(sk) -> None:
+    """skill.csv, skill.parquet and skill.json answer budgets 0, 1 and 2, the budgets of the
+    parts in cells/, each with the rows of its parts."""
     assert _answer(sk) == {"csv": [0, 1, 2], "parquet": [0, 1, 2], "json": [0, 1, 2]}
     assert _answer(sk)["csv"] == _cells_budgets(sk)
     for b in (0, 1, 2):
         _same_rows(sk, b)
+
+
+def _call_covers_all(sk, budgets: str, answered: str, alone: str):
+    """A call with ``--budgets budgets`` on a directory answering ``answered``: its line says the
+    answer covers budgets 0, 1 and 2 (and that ``alone`` needs another --out), and the files do."""
+    done = balance(*SKILL, "--budgets", budgets, *GAMES, "--out", "sk")
+    assert (f"skill: sk answers {answered}; with --budgets {budgets} the answer covers budgets 0,1,2 "
+            f"(parts already in {Path('sk') / 'cells'} are read back; for {alone} alone, give "
+            "another --out)") in done.stderr.splitlines(), done.stderr
+    _answers_every_budget(sk)
+    return done
+
+
+def test_a_call_naming_fewer_budgets_keeps_every_budget_on_disk(sk, tmp_path):
+    balance(*SKILL, "--budgets", "0,1,2", *GAMES, "--out", "sk")          # budget 2 added
+    assert _answer(sk) == {"csv": [0, 1, 2], "parquet": [0, 1, 2], "json": [0, 1, 2]}
+    cells = folder_tree(sk / "cells")
+    # the line says what the answer covers, and the files say the same
+    _call_covers_all(sk, "0,1", "budgets 0,1,2", "budgets 0,1")
     # the sentence reads the largest budget on disk, and the page has its rows
     words = (sk / "skill.txt").read_text()
     assert "at budget 2" in words and "only one budget" not in words, words
@@ -92,14 +105,7 @@ def test_a_call_naming_fewer_budgets_keeps_every_budget_on_disk(sk, tmp_path):
 
 
 def test_a_budget_alone_is_added_to_the_answer(sk):
-    done = balance(*SKILL, "--budgets", "2", *GAMES, "--out", "sk")
-    assert (f"skill: sk answers budgets 0,1; with --budgets 2 the answer covers budgets 0,1,2 "
-            f"(parts already in {Path('sk') / 'cells'} are read back; for budget 2 alone, give "
-            "another --out)") in done.stderr.splitlines(), done.stderr
-    assert _answer(sk) == {"csv": [0, 1, 2], "parquet": [0, 1, 2], "json": [0, 1, 2]}
-    assert _answer(sk)["csv"] == _cells_budgets(sk)
-    for b in (0, 1, 2):
-        _same_rows(sk, b)
+    done = _call_covers_all(sk, "2", "budgets 0,1", "budget 2")
     words = (sk / "skill.txt").read_text()
     assert "only one budget" not in words and "at budget 0" in words and "at budget 2" in words, words
     assert "only one budget" not in done.stdout

@@ -28,26 +28,24 @@ from undrawn_figures import figures_undrawn
 Z = 1.959963984540054
 
 
-@pytest.fixture(scope="module")
-def ma(tmp_path_factory):
-    root = tmp_path_factory.mktemp("ma_files")
+def _swept(root, game: str, vary: str, games: int, seed: int):
+    """A sweep of ``game`` over ``vary`` and its report (figures undrawn): (sweep, report, stdout)."""
     sw, rep = root / "sw", root / "rep"
-    balance("sweep", "--game", "middle-ages", "--vary", "setup.start_coins=0..3", "--games", 3000,
-            "--seed", 11, "--out", sw, "--quiet")
+    balance("sweep", "--game", game, "--vary", vary, "--games", games, "--seed", seed, "--out", sw,
+            "--quiet")
     with figures_undrawn():
         done = balance("report", sw, "--out", rep)
     return sw, rep, done.stdout
+
+
+@pytest.fixture(scope="module")
+def ma(tmp_path_factory):
+    return _swept(tmp_path_factory.mktemp("ma_files"), "middle-ages", "setup.start_coins=0..3", 3000, 11)
 
 
 @pytest.fixture(scope="module")
 def sg(tmp_path_factory):
-    root = tmp_path_factory.mktemp("sg_files")
-    sw, rep = root / "sw", root / "rep"
-    balance("sweep", "--game", "seigneurial", "--vary", "track.start_square=0..2", "--games", 2000,
-            "--seed", 4, "--out", sw, "--quiet")
-    with figures_undrawn():
-        done = balance("report", sw, "--out", rep)
-    return sw, rep, done.stdout
+    return _swept(tmp_path_factory.mktemp("sg_files"), "seigneurial", "track.start_square=0..2", 2000, 4)
 
 
 def _csv(path: Path) -> pl.DataFrame:
