@@ -141,7 +141,17 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
                           pl.concat([seats, extra], how="horizontal")])
     if what == "summary":
         return metric_vector(analyse(rs))
-    raise UsageError(f"--what {what}: must be one of {', '.join(WHAT)}")
+    raise UsageError(unknown_what(what))
+
+
+def unknown_what(what: str) -> str:
+    """The one line for a ``--what`` that is none of :data:`WHAT`, with the closest when one is
+    close ("seat": did you mean seats?)."""
+    import difflib
+
+    near = difflib.get_close_matches(str(what), list(WHAT), n=1)
+    return (f"--what {what}: must be one of {', '.join(WHAT)}"
+            + (f"; did you mean {near[0]}?" if near else ""))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -425,7 +435,7 @@ def export(run: str | Path, what: str, out: str | Path, fmt: str | None = None, 
     computed (they are small) and written at once. Both go through :func:`atomic_output`.
     """
     if what not in WHAT:
-        raise UsageError(f"--what {what}: must be one of {', '.join(WHAT)}")
+        raise UsageError(unknown_what(what))
     stdout = to_stdout(out)
     fmt = format_from(out, fmt)
     if stdout and fmt != "csv":

@@ -417,9 +417,12 @@ def find_game(run: str | Path, query: str, strategies: str | None = None,
     else:
         target, game, n = _find_by_playing(run, meta, query, who, value, outcome, how, column, P,
                                            spec, strategies, progress, notice)
+    # with no seat named: "the winner" / "a loser" / "a player" (a designer read "a game wins with
+    # the lowest score")
+    anyone = {"wins": "the winner", "loses": "a loser", None: "a player"}[outcome]
     what = {"seat": f"seat {value}", "role": f"the {value}",
-            "strategy": f"a seat played by {value}", None: "a game"}[who]
-    verb = {"wins": " wins", "loses": " loses", None: ""}[outcome]
+            "strategy": f"a seat played by {value}", None: anyone}[who]
+    verb = {"wins": " wins", "loses": " loses", None: ""}[outcome] if who is not None else ""
     shown = int(target) if float(target).is_integer() else round(float(target), 3)
     # (review W #11: "a game with a median turns")
     which = (f"with the highest {column}" if how == "max" else f"with the lowest {column}" if how == "min"
@@ -475,7 +478,7 @@ def _find_in_rows(run: Path, query: str, who, value, outcome, how, column, P, sp
     if column not in df.columns:
         raise UsageError(f"--find: no column {column!r}; columns: " + ", ".join(df.columns))
     if who == "strategy" and df.filter(pl.col("strategy") == value).is_empty():
-        raise UsageError(f"--find strategy={value}: no seat of this run played it")
+        raise UsageError(_no_such_bot(value, df["strategy"].unique().sort().to_list()))
     df = _candidates(df, who, value, outcome, P, spec)
     if df.is_empty():
         raise UsageError(f"--find {query!r}: no game of the run matches")
@@ -491,6 +494,16 @@ def _find_in_rows(run: Path, query: str, who, value, outcome, how, column, P, sp
     return float(target), int(pick["game"]), df.height
 
 
+def _no_such_bot(value: str, played: list[str]) -> str:
+    """``--find strategy=VALUE`` naming no bot of the run: the one line, with the bots it played
+    and the closest of them."""
+    import difflib
+
+    near = difflib.get_close_matches(value, played, n=1)
+    return (f"--find strategy={value}: no seat of this run played it"
+            + (f"; did you mean {near[0]}?" if near else "") + f" (its bots: {', '.join(played)})")
+
+
 def _find_by_playing(run: Path, meta: dict, query: str, who, value, outcome, how, column, P, spec, strategies,
                      progress, notice) -> tuple[float, int, int]:
     """(value, game, candidate rows) of the query over the run's games played again (no rows
@@ -504,7 +517,7 @@ def _find_by_playing(run: Path, meta: dict, query: str, who, value, outcome, how
     if column not in pcols and column not in gcols:
         raise UsageError(f"--find: no column {column!r}; columns: " + ", ".join(pcols))
     if who == "strategy" and value not in prep.strategy_names:
-        raise UsageError(f"--find strategy={value}: no seat of this run played it")
+        raise UsageError(_no_such_bot(value, sorted(set(prep.strategy_names))))
     keep = tuple(c for c in pcols if c in ("game", "seat", "strategy", "win_share", column))
     games, seed = int(meta["games"]), int(meta["seed"])
     if notice is not None:

@@ -89,7 +89,7 @@ def test_find_picks_the_extreme_game(runs):
     assert g == losers.filter(pl.col("score") == best)["game"].min()
     assert "seat 1 loses with the highest score" in why
     _, why_median = find_game(runs["middle-ages"], "median score")
-    assert "a game with score at the median (" in why_median, why_median      # (not "a median score")
+    assert "a player with score at the median (" in why_median, why_median      # (not "a median score")
     g2, why2 = find_game(runs["seigneurial"], "role=censitaire wins min turns")
     sg = pl.read_parquet(runs["seigneurial"] / "players.parquet").join(
         pl.read_parquet(runs["seigneurial"] / "games.parquet").select("game", "turns"), on="game")

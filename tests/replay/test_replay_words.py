@@ -196,3 +196,28 @@ def test_rodeur_take_is_said_before_the_guild_breaks(mv_texts):
                 pairs += 1
             assert not any("breaks up" in x for x in lines[i + 1:i + 2])
     assert pairs, "no Rôdeur broke a guild in 12 games: pick another seed"
+
+
+def test_find_names_who_was_found_and_suggests_a_bot_the_run_played(runs):
+    """``--find 'wins min score'`` said "a game wins with the lowest score": with no seat named,
+    the player found is the winner (or a loser, or a player); ``strategy=`` with a misspelt bot
+    names the run's bots and the closest."""
+    import polars as pl
+
+    from simcore.errors import UsageError
+
+    run = runs["middle-ages"]
+    players = pl.read_parquet(run / "players.parquet")
+    winners = players.filter(pl.col("win_share") > 0)
+    game, said = find_game(run, "wins min score")
+    low = int(winners["score"].min())
+    assert said.startswith(f"game {game}: the winner with the lowest score ({low}; "), said
+    assert game == int(winners.filter(pl.col("score") == low)["game"].min())
+    _, said = find_game(run, "loses max score")
+    assert ": a loser with the highest score (" in said, said
+    _, said = find_game(run, "max score")
+    assert ": a player with the highest score (" in said, said
+    with pytest.raises(UsageError) as e:
+        find_game(run, "strategy=balancd wins max score")
+    assert str(e.value) == ("--find strategy=balancd: no seat of this run played it; did you mean "
+                            "balanced? (its bots: balanced)")
