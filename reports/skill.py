@@ -463,6 +463,31 @@ def balance_table(table: pl.DataFrame, spec=None) -> pl.DataFrame:
     return out.drop("cell") if set(out["cell"]) == {""} else out
 
 
+def balance_note(table: pl.DataFrame, spec=None) -> str:
+    """Under the Balance table, with seats alike: Ludii's Balance reads the seats' average places,
+    not their wins, so it may move another way than the largest win-share gap the page's sentence
+    reads (a designer saw it fall 0.922 → 0.858 beside a gap that shrank, without a word): its
+    first and last budget's values in the first cell, and whether their 95% intervals overlap
+    (then these games do not tell them apart). '' for a game with roles or one budget."""
+    if spec is not None and not spec.roles_alike:
+        return ""
+    cells = skill_cells(table)
+    t = table if not cells or cells[0] == "" else table.filter(pl.col("cell") == cells[0])
+    t = t.filter(pl.col("part") == "all").sort("budget")
+    if "balance" not in t.columns or t["budget"].n_unique() < 2:
+        return ""
+    first, last = t["budget"].min(), t["budget"].max()
+    a = t.filter(pl.col("budget") == first).row(0, named=True)
+    b = t.filter(pl.col("budget") == last).row(0, named=True)
+    apart = a["balance_high"] < b["balance_low"] or b["balance_high"] < a["balance_low"]
+    where = f" ({cells[0]})" if cells and cells[0] else ""
+    way = ("its 95% intervals do not overlap" if apart else
+           "its 95% intervals overlap, so these games do not tell the two apart")
+    return (f"Ludii's Balance reads the seats' average places (first to last), not their wins, so it "
+            f"need not move with the largest gap between two seats' win shares{where}: from budget "
+            f"{a['budget']} to budget {b['budget']} it goes {a['balance']:.3f} → {b['balance']:.3f}; {way}.")
+
+
 def balance_title(spec, section: bool = False, budgets=()) -> str:
     """The heading of :func:`balance_table`: the seat-balance figures with seats alike, the role
     shares in a game with roles (no seat-balance index there). ``section``: the report section's
@@ -830,7 +855,9 @@ def build_skill_page(skill_dir: str | Path) -> Path:
             + ("<h2>These rules as play gets stronger</h2>" if compared else "")
             + f"<p>{with_titles(sentence)}</p>"
             + figures + f"<h2>{html.escape(heading)}</h2>"
-            + _html_table(balances) + f"<h2>{html.escape(PERCENT_TITLE)}</h2>"
+            + _html_table(balances)
+            + (f"<p class='note'>{with_titles(bn)}</p>" if (bn := balance_note(table, spec)) else "")
+            + f"<h2>{html.escape(PERCENT_TITLE)}</h2>"
             + _html_table(shares))
     page = ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>" + body
@@ -970,4 +997,4 @@ def skill_section(skill_dir: str | Path, figs, players: int | None = None,
         [(balance_title(spec, section=True, budgets=budgets), balance_table(table, spec)),
          ("Win share by search budget (95% Wilson intervals; one seat searching: the others play "
           "their own bots; at budget 0 nobody searches)", _percent(table))] + extra_tables,
-        [sentence + gain] + extra_sentences)
+        [sentence + gain] + extra_sentences + ([bn] if (bn := balance_note(table, spec)) else []))
