@@ -108,6 +108,15 @@ TERMS: dict[str, str] = {
                            "the end of the game, or for the game's search horizon) and takes the "
                            "option whose playouts won most. Budget 0 is no search: every seat plays "
                            "its own bot.",
+    "family": "The numbers adjusted together for a comparison (Holm's correction, Bonferroni "
+              "intervals): a before/after judges the seats' (or sides') win shares as one family "
+              "and every other metric it tests as another, so a seat's verdict does not depend on "
+              "how many event cards or tiles the game has; each family keeps its own 5% chance of "
+              "a false alarm between two runs of the same rules.",
+    "winner's margin": "How far the winner finishes ahead of the runner-up, in the game's score "
+                       "unit, averaged over the games (a game whose top score is shared counts 0).",
+    "player turns": "In a game where each turn is one player's (Médiévallons, MV-3), the game's "
+                    "length counts those turns: at 4 players, 4 player turns make one round.",
 }
 
 # How a term shows up in text: a pattern per term (word boundaries; the first match is the one a
@@ -140,6 +149,9 @@ _PATTERNS: dict[str, str] = {
     "paired by deal": r"\bpaired by deal\b",
     "Wilson": r"\bWilson\b",
     "playouts per option": r"\bplayouts per option\b",
+    "family": r"\bfamil(?:y|ies)\b",
+    "winner's margin": r"(?i:\bwinner's (?:margin|lead)\b)",
+    "player turns": r"\bplayer turns?\b",
 }
 _COMPILED = {k: re.compile(v) for k, v in _PATTERNS.items()}
 
