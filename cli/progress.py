@@ -423,10 +423,11 @@ def command_seconds() -> float | None:
     the clock since boot, CLOCK_BOOTTIME (the clock that start time is kept in): it counts the
     interpreter's start and the imports before any of this package's code runs, which a timestamp
     taken in the entry point would miss, and costs one small file read. Not on Linux: None."""
-    main = getattr(sys.modules.get("__main__"), "main", None)
-    package = sys.modules.get("cli")
-    if main is None or main not in (getattr(package, "main", None),
-                                    getattr(package, "simulate_main", None)):
+    script, package = sys.modules.get("__main__"), sys.modules.get("cli")
+    ours = [f for f in (getattr(package, "main", None), getattr(package, "simulate_main", None)) if f]
+    # the console scripts import their entry point by its name: `balance` holds main, `simulate`
+    # simulate_main (make run's command)
+    if not any(getattr(script, name, None) in ours for name in ("main", "simulate_main")):
         return None
     return process_seconds()
 

@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from cli.progress import command_seconds, process_seconds, times_said
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,10 +60,12 @@ def test_a_command_run_inside_another_program_does_not_claim_its_time():
     assert command_seconds() is None
 
 
-def test_simulate_says_how_long_the_command_took(tmp_path):
+@pytest.mark.parametrize("command", [[str(BALANCE), "simulate"], [str(BALANCE.parent / "simulate")]],
+                         ids=["balance simulate", "simulate (make run's)"])
+def test_simulate_says_how_long_the_command_took(tmp_path, command):
     out = tmp_path / "run"
     t = time.perf_counter()
-    proc = subprocess.run([str(BALANCE), "simulate", "--game", "medievallons", "--games", "100",
+    proc = subprocess.run([*command, "--game", "medievallons", "--games", "100",
                            "--out", str(out)], cwd=ROOT, capture_output=True, text=True)
     outside = time.perf_counter() - t
     assert proc.returncode == 0, proc.stderr
