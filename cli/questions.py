@@ -75,6 +75,8 @@ def register(app: typer.Typer) -> None:
         check_common(seed=0, threads=threads)
         rundir.check_output_dir(out, force, kind="questions", inputs=[run])
         say = (lambda _m: None) if quiet else (lambda m: typer.echo(m, err=True))
+        if force and (replaced := replacing_words(out, run, meta)):
+            say(replaced)
         path = play(run, n, out, force=force, threads=runner.set_threads(threads), progress=say,
                     smallest=small or None)
         if quiet:
@@ -92,6 +94,30 @@ def register(app: typer.Typer) -> None:
         if "event_ablation" in written.tables:
             _print_event_cards(written.tables["event_ablation"], written.meta)
         typer.echo(f"tables written to {path}")
+
+
+def replacing_words(out: Path, run: Path, meta: dict) -> str:
+    """With ``--force`` over another run's questions (or another game's), the line naming what is
+    replaced: "replacing q: the Médiévallons questions of runs/mv (2,000 games)" (a designer's
+    Médiévallons questions were replaced by Middle-Ages ones without a word); '' when ``out`` holds
+    questions of this run and game, or none."""
+    import json
+
+    from simcore import games as registry
+
+    try:
+        old = json.loads((Path(out) / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    if not isinstance(old, dict) or old.get("command") != "questions":
+        return ""
+    if old.get("for_run") == str(run) and old.get("game") == meta.get("game"):
+        return ""
+    spec = registry.specs().get(str(old.get("game")))
+    title = spec.title if spec is not None else str(old.get("game"))
+    games = old.get("games")
+    return (f"replacing {out}: the {title} questions of {old.get('for_run')}"
+            + (f" ({int(games):,} games)" if isinstance(games, int) else ""))
 
 
 def _print_event_cards(df, meta: dict) -> None:

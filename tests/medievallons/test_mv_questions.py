@@ -156,3 +156,18 @@ def test_the_output_may_not_be_the_run(mv_run, capsys):
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
+
+
+def test_force_over_another_runs_questions_names_what_it_replaces(mv_run, tmp_path, capsys):
+    """``--force`` over the questions of another run (here of another game) replaced them without a
+    word; it now names what it replaces, before playing. Over this run's own, nothing is said."""
+    out = tmp_path / "q"
+    assert run_cli("questions", str(mv_run), "--games", "20", "--out", str(out)) == 0
+    capsys.readouterr()
+    assert run_cli("questions", str(mv_run), "--games", "20", "--out", str(out), "--force") == 0
+    assert "replacing" not in capsys.readouterr().err
+    ma = runner.simulate("middle-ages", games=20, players=4, seed=4, quiet=True, out=tmp_path / "ma")
+    assert run_cli("questions", str(ma), "--games", "20", "--out", str(out), "--force") == 0
+    err = capsys.readouterr().err
+    assert f"replacing {out}: the Médiévallons questions of {mv_run} (20 games)" in err.splitlines(), err
+    assert json.loads((out / "run.json").read_text())["game"] == "middle-ages"
