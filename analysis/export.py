@@ -147,11 +147,9 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
 def unknown_what(what: str) -> str:
     """The one line for a ``--what`` that is none of :data:`WHAT`, with the closest when one is
     close ("seat": did you mean seats?)."""
-    import difflib
+    from simcore.config import did_you_mean
 
-    near = difflib.get_close_matches(str(what), list(WHAT), n=1)
-    return (f"--what {what}: must be one of {', '.join(WHAT)}"
-            + (f"; did you mean {near[0]}?" if near else ""))
+    return f"--what {what}: must be one of {', '.join(WHAT)}{did_you_mean(what, WHAT)}"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -497,11 +497,10 @@ def _find_in_rows(run: Path, query: str, who, value, outcome, how, column, P, sp
 def _no_such_bot(value: str, played: list[str]) -> str:
     """``--find strategy=VALUE`` naming no bot of the run: the one line, with the bots it played
     and the closest of them."""
-    import difflib
+    from simcore.config import did_you_mean
 
-    near = difflib.get_close_matches(value, played, n=1)
-    return (f"--find strategy={value}: no seat of this run played it"
-            + (f"; did you mean {near[0]}?" if near else "") + f" (its bots: {', '.join(played)})")
+    return (f"--find strategy={value}: no seat of this run played it{did_you_mean(value, played)} "
+            f"(its bots: {', '.join(played)})")
 
 
 def _find_by_playing(run: Path, meta: dict, query: str, who, value, outcome, how, column, P, spec, strategies,

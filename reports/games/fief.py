@@ -13,11 +13,16 @@ from __future__ import annotations
 from pathlib import Path
 
 
+def _rules_name(job) -> str | None:
+    """The name of the rules a table job computed under ("…/rules.toml with --set …"), if known."""
+    return getattr(getattr(getattr(job, "rules", None), "source", None), "name", None)
+
+
 def odds_figures(job, tables: dict, folder: Path) -> list[str]:
     """One heat map of P(attacker wins) per terrain of the grid."""
     from reports.figures.fief import heatmap
 
-    rules = getattr(getattr(getattr(job, "rules", None), "source", None), "name", None)
+    rules = _rules_name(job)
     for t in job.terrains:
         heatmap(tables["odds"], t, folder / f"heatmap_{t}.png", job.levels, rules)
     return [f"heatmap_{t}.png" for t in job.terrains]
@@ -25,7 +30,7 @@ def odds_figures(job, tables: dict, folder: Path) -> list[str]:
 
 def show_odds(job, tables: dict, path: Path) -> None:
     mercy = tables["odds"]["mercy"][0] if tables["odds"].height else "never"
-    rules = getattr(getattr(getattr(job, "rules", None), "source", None), "name", None)
+    rules = _rules_name(job)
     print_odds_summary(tables["break_even"], path, job.agreement(tables), mercy, rules)
 
 
