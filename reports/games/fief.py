@@ -36,7 +36,8 @@ def show_odds(job, tables: dict, path: Path) -> None:
 
 def show_calamity(job, tables: dict, path: Path) -> None:
     print_calamity(job.rules, tables["plague_summary"], tables["plague"], tables["revolt"], path,
-                   job.agreement(tables) if hasattr(job, "agreement") else None)
+                   job.agreement(tables) if hasattr(job, "agreement") else None,
+                   job.notes() if hasattr(job, "notes") else None)
 
 
 def print_odds_summary(be, path: Path, agreement, mercy: str = "never", rules: str | None = None) -> None:
@@ -57,21 +58,63 @@ def print_odds_summary(be, path: Path, agreement, mercy: str = "never", rules: s
         given = ((f", d'Arc with the {darc}" if darc != "none" else "")
                  + (f", mercy {mercy}" if mercy != "never" else "")
                  + (f", {rules_words(rules)}" if rules_words(rules) else ""))
+        cols = [c for c in sub.columns if c.startswith("min_attacker_p")]
         t = Table(title=f"Break-even: smallest attacker (points) beating a defender {where}{given} "
                         f"({sub['method'][0]}; '-' = not within the grid)")
         t.add_column("defender", justify="right")
-        cols = [c for c in sub.columns if c.startswith("min_attacker_p")]
         for c in cols:
             t.add_column(f"P >= {c.removeprefix('min_attacker_p')}%", justify="right")
-        for row in sub.select("defender", *cols).iter_rows():
-            t.add_row(str(row[0]), *("-" if v is None else str(v) for v in row[1:]))
+        for row in sub.iter_rows(named=True):
+            t.add_row(str(row["defender"]), *(break_even_cell(row, c) for c in cols))
         console.print(t)
+        caption = break_even_caption(sub, cols)
+        if caption:
+            console.print(caption, markup=False)
     said = break_even_words(be)
     if said:
         console.print(said)
     if agreement:
         console.print(agreement_words(agreement))
     console.print(f"wrote {path}")
+
+
+def _mark(row: dict, col: str):
+    """A break-even cell's mark (``mark_p<level>`` beside ``min_attacker_p<level>``), if any."""
+    return row.get("mark_p" + col.removeprefix("min_attacker_p"))
+
+
+def break_even_cell(row: dict, col: str) -> str:
+    """One break-even cell as printed (FF-7): the attacker, "-" when the grid does not reach the
+    level; "≈" before it when Monte Carlo cannot tell it from another attacker of the grid,
+    "(tie)" after it when the exact odds there are the level itself."""
+    from simcore.games.fief.spec import TIE, WITHIN_NOISE
+
+    value, mark = row[col], _mark(row, col)
+    text = "-" if value is None else str(value)
+    if mark == WITHIN_NOISE:
+        return WITHIN_NOISE + text
+    if mark == TIE and value is not None:
+        return f"{text} (tie)"
+    return text
+
+
+def break_even_caption(sub, cols: list[str]) -> str:
+    """What the marks of a break-even table mean, for the marks it shows ('' without any): a
+    Monte Carlo table's "≈" (its odds carry an uncertainty), an exact table's ties."""
+    from simcore.games.fief.spec import TIE, WITHIN_NOISE
+
+    cells = [break_even_cell(row, c) for row in sub.iter_rows(named=True) for c in cols]
+    said = []
+    if any(c.startswith(WITHIN_NOISE) for c in cells):
+        unreached = (" (≈- : an attacker of the grid may reach the level)"
+                     if WITHIN_NOISE + "-" in cells else "")
+        said.append("≈ = within Monte Carlo noise: the 95% interval of P(attacker wins) at this "
+                    "attacker, or at a smaller one of the grid, holds the level, so the break-even "
+                    f"may be another attacker{unreached}.")
+    if any(c.endswith(f"({TIE})") for c in cells):
+        said.append("(tie) = the exact P(attacker wins) at this attacker is the level itself (to 12 "
+                    "decimal places): it reaches the level without passing it.")
+    return " ".join(said)
 
 
 #: The defenders a break-even ratio is read over: below 5 points a point more or less is a large
@@ -117,7 +160,29 @@ def break_even_words(be) -> str:
     listed = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
     return (f"To take the fief with P(attacker wins) ≥ {level}%, an attacker needs {listed} (the "
             f"smallest such attacker divided by the defender's points, over defences of {lo_d} to "
-            f"{hi_d} points).")
+            f"{hi_d} points{noise_words(rows, col)}).")
+
+
+def noise_words(rows, col: str) -> str:
+    """The break-even sentence's caveat (FF-7) when its ratios come from Monte Carlo: how many of
+    the break-evens behind them (defences of :data:`RATIO_FROM` points or more) are within its
+    noise (marked "≈" in the tables), so no ratio reads more precise than it is; '' for exact
+    odds or when none is."""
+    import polars as pl
+
+    from simcore.games.fief.spec import WITHIN_NOISE
+
+    mark = "mark_p" + col.removeprefix("min_attacker_p")
+    if mark not in rows.columns:
+        return ""
+    used = rows.filter((pl.col("defender") >= RATIO_FROM) & pl.col(col).is_not_null()
+                       & (pl.col("method") == "mc"))
+    noisy = used.filter(pl.col(mark) == WITHIN_NOISE).height
+    if not noisy:
+        return ""
+    verb = "is" if noisy == 1 else "are"
+    return (f"; from Monte Carlo: {noisy} of these {used.height} break-evens {verb} within its "
+            f"noise, marked ≈ in the tables, so the ratios are less precise than their digits")
 
 
 def _p(p: float) -> str:
@@ -167,7 +232,11 @@ def revolt_cells(row: dict) -> list[str]:
             interval, f"{row['p_bishop_stoned']:.4f}"]
 
 
-def print_calamity(rules, summary, dist, revolt, path: Path, agreement: dict | None = None) -> None:
+def print_calamity(rules, summary, dist, revolt, path: Path, agreement: dict | None = None,
+                   notes: dict | None = None) -> None:
+    """Print the plague tables (FF-5) and the bishop's (FF-6), each followed by its ``notes``
+    (:meth:`simcore.games.fief.calamity.CalamityRequest.notes`: no Lord surviving under the
+    rules, écus past which the bishop's odds no longer change), then the Monte Carlo check."""
     import polars as pl
 
     from simcore.games.fief.rules import (
@@ -201,6 +270,9 @@ def print_calamity(rules, summary, dist, revolt, path: Path, agreement: dict | N
             row = row if "mc" in methods else row[:-1]
             t.add_row(*(row if len(methods) > 1 else row[1:]))
     console.print(t)
+    notes = notes or {}
+    for note in notes.get("plague", []):
+        console.print(note, markup=False)
     soldiers = (summary.filter(pl.col("method") == method).group_by("soldiers", maintain_order=True)
                 .agg(pl.col("soldiers_left").first()).sort("soldiers"))
     rounding = "down" if not rules.param(P_PLAGUE_ROUND_UP) else "up"
@@ -226,6 +298,8 @@ def print_calamity(rules, summary, dist, revolt, path: Path, agreement: dict | N
     for row in revolt.iter_rows(named=True):
         rt.add_row(*revolt_cells(row))
     console.print(rt)
+    for note in notes.get("revolt", []):
+        console.print(note, markup=False)
     if agreement:
         console.print(calamity_agreement_words(agreement))
     console.print(f"wrote {path}")

@@ -5,10 +5,12 @@ Both are exact in closed form: plague removes a fixed number of soldiers (half, 
 rules say) and each Lord survives independently with probability P(die >= threshold), so the
 Lords left are binomial; the bishop succeeds when die + conviction points >= target.
 :func:`calamity_request` validates the options of ``balance fief-calamity`` (including a limit
-on the Monte Carlo work, checked before anything runs) into a
-:class:`CalamityRequest`, whose :meth:`~CalamityRequest.compute` gives the survivor distribution
-(``plague``), its summary (``plague_summary``) and the revolt odds (``revolt``), and
-:meth:`~CalamityRequest.meta` the run.json. Writing the output directory and the printed tables
+on the Monte Carlo work, checked before anything runs, and ``--games`` / ``--seed`` refused with the
+exact method) into a :class:`CalamityRequest`, whose :meth:`~CalamityRequest.compute` gives the
+survivor distribution (``plague``), its summary (``plague_summary``) and the revolt odds
+(``revolt``), :meth:`~CalamityRequest.notes` what the tables cannot show at a glance (rules under
+which no Lord survives, écus past which the bishop cannot fail: :func:`plague_notes`,
+:func:`revolt_notes`), and :meth:`~CalamityRequest.meta` the run.json. Writing the output directory and the printed tables
 live in :mod:`reports.games.fief`; the command is declared in the spec (``fief-calamity``, built
 by ``cli/tables.py``).
 
@@ -27,13 +29,13 @@ import polars as pl
 
 from simcore.errors import UsageError
 from simcore.games.fief import kernel as K
-from simcore.games.fief.odds import MC_BATCH_WORK, METHODS, parse_points
+from simcore.games.fief.odds import MC_BATCH_WORK, METHODS, monte_carlo_options, parse_points
 from simcore.games.fief.rules import (
     DIE_SIDES, P_PLAGUE_LORD_SURVIVES, P_PLAGUE_ROUND_UP, P_REVOLT_ECUS, P_REVOLT_SUCCESS,
     FiefRules, load,
 )
 from simcore.games.fief.game import wilson
-from simcore.options import as_count, check_seed
+from simcore.options import as_count
 from simcore.rng import stream_state
 
 MAX_MC_WORK = 10**10     # games x (sum over plague cells of 1 + Lords, plus the revolt rows)
@@ -115,6 +117,53 @@ def plague_summary(dist: pl.DataFrame) -> pl.DataFrame:
                    for c in ("p_no_lord_survives", "p_all_lords_survive")))
 
 
+def plague_notes(rules: FiefRules) -> list[str]:
+    """FF-5: what a plague table cannot show at a glance, in one sentence each: a survival
+    threshold no die fails (every Lord survives) or none reaches (no Lord survives). The spec's
+    rule is 4 or more; ``plague.lord_survives_at_least`` accepts 1 to 7 as variants (7: the plague
+    kills every Lord), so a setting made by mistake is said, not refused."""
+    at = rules.param(P_PLAGUE_LORD_SURVIVES)
+    setting = f"plague.lord_survives_at_least = {at}"
+    if die_at_least(at) == 0:
+        return [f"No Lord survives the plague under these rules: a Lord survives on a die of {at} "
+                f"or more ({setting}), which a six-sided die never rolls."]
+    if die_at_least(at) == 1:
+        return [f"Every Lord survives the plague under these rules: a Lord survives on a die of "
+                f"{at} or more ({setting}), which every roll reaches."]
+    return []
+
+
+def revolt_notes(rules: FiefRules, max_ecus: int) -> list[str]:
+    """FF-6: where écus spent on conviction points stop changing the bishop's odds, in the game's
+    words: from the points at which even his lowest roll (1) reaches the target he cannot fail,
+    and below the points at which even a 6 falls short he is always stoned. A sentence only when
+    the table has such equal rows (two or more at certainty, one or more at no chance)."""
+    price = rules.param(P_REVOLT_ECUS)
+    target = rules.param(P_REVOLT_SUCCESS)
+    last = max_ecus // price                       # the table's rows: 0 … last points
+    pts = lambda k: f"{k} conviction point{'s' if k != 1 else ''}"  # noqa: E731
+    notes = []
+    no_chance = target - DIE_SIDES                 # fewer points: a 6 falls short of the target
+    if no_chance > 0:
+        if no_chance > last:
+            plus = f" plus {pts(last)}" if last else ""
+            notes.append(f"Up to {max_ecus:,} écus the bishop is always stoned: even a {DIE_SIDES}"
+                         f"{plus} falls short of {target}; he needs {pts(no_chance)} "
+                         f"({no_chance * price:,} écus) to have a chance.")
+        else:
+            notes.append(f"Below {no_chance * price:,} écus ({pts(no_chance)}) the bishop is always "
+                         f"stoned: even a {DIE_SIDES} falls short of {target}.")
+    sure = max(target - 1, 0)                      # from here a roll of 1 reaches the target
+    if sure < last:
+        start = (f"From {sure * price:,} écus ({pts(sure)}) the bishop cannot fail: his lowest "
+                 f"roll, 1, plus {sure} reaches {target}" if sure > 0 else
+                 f"The bishop cannot fail even without conviction points: his lowest roll, 1, "
+                 f"reaches {target}")
+        notes.append(start + f"; spending more buys nothing (the rows up to {last * price:,} "
+                     "écus read the same).")
+    return notes
+
+
 def revolt_table(rules: FiefRules, max_ecus: int, method: str = "exact", games: int = 0,
                  seed: int = 0) -> pl.DataFrame:
     """FF-6: P(the bishop ends the revolt) against écus spent on conviction points (multiples of
@@ -170,6 +219,12 @@ class CalamityRequest:
         return {"plague": dist, "plague_summary": plague_summary(dist),
                 "revolt": revolt_table(self.rules, self.max_ecus, self.method, self.games, self.seed)}
 
+    def notes(self) -> dict[str, list[str]]:
+        """What the tables cannot show at a glance (:func:`plague_notes`, :func:`revolt_notes`),
+        by table: printed under it and kept in run.json's ``notes``."""
+        return {"plague": plague_notes(self.rules),
+                "revolt": revolt_notes(self.rules, self.max_ecus)}
+
     def agreement(self, tables: dict) -> dict | None:
         """Monte Carlo vs exact (``--method both``, :func:`calamity_agreement`), else None."""
         return calamity_agreement(tables) if self.method == "both" else None
@@ -184,6 +239,7 @@ class CalamityRequest:
             "seed": self.seed, "rules_name": str(self.rules.source.name),
             "rules_sha256": self.rules.source.sha256, "rules_text": self.rules.source.text,
             "rules_settings": self.rules.settings, "files": files, "wall_time_s": wall_time_s,
+            "notes": [n for ns in self.notes().values() for n in ns],
         }
 
 
@@ -242,8 +298,12 @@ def calamity_agreement(tables: dict) -> dict:
                     "per row; Bonferroni over the tests"}
 
 
+DEFAULT_GAMES = 100000          # Monte Carlo trials per cell when --games is not given
+
+
 def calamity_request(*, soldiers: str = "0-30", lords: str = "1-4", max_ecus: int | str = 2000,
-                     method: str = "exact", games: int | str = 100000, seed: int = 0,
+                     method: str = "exact", games: int | str | None = None,
+                     seed: int | None = None,
                      rules_path: str | Path | None = None) -> CalamityRequest:
     """Validate the options of ``balance fief-calamity`` (FF-5, FF-6); one-line UsageError."""
     s_list = parse_points(soldiers, "--soldiers", max_points=9999, min_points=0)
@@ -251,8 +311,8 @@ def calamity_request(*, soldiers: str = "0-30", lords: str = "1-4", max_ecus: in
     if method not in METHODS:
         raise UsageError(f"--method {method!r}: use {', '.join(METHODS)}")
     max_ecus = as_count(max_ecus, "--max-ecus", lo=0, hi=10**9)
-    games = as_count(games, "--games", hi=10**9)
-    seed = check_seed(seed)
+    games, seed = monte_carlo_options(method, games, seed, DEFAULT_GAMES,
+                                      "the exact plague and revolt tables")
     rules = load(rules_path)
     if max_ecus // rules.param(P_REVOLT_ECUS) > 1000:
         raise UsageError(f"--max-ecus {max_ecus}: at most 1000 conviction points")

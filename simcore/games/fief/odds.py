@@ -2,10 +2,12 @@
 
 :func:`odds_frame` computes, for each terrain, the odds of every cell exactly (``exact.py``), by
 Monte Carlo (``kernel.combat_grid``) or both; :func:`break_even` finds the smallest attacker
-reaching given probabilities; :func:`simcore.games.fief.agreement.agreement` tests Monte Carlo
+reaching given probabilities and marks the ones Monte Carlo cannot pin down (exact ones equal to
+the level: ties); :func:`simcore.games.fief.agreement.agreement` tests Monte Carlo
 against exact.
 :func:`odds_request` validates the options of ``balance fief-odds`` (one-line UsageError; a grid
-too large for its rows or work is refused by :func:`check_work` before anything runs) into an
+too large for its rows or work is refused by :func:`check_work` before anything runs, and
+``--games`` / ``--seed`` with the exact method by :func:`monte_carlo_options`) into an
 :class:`OddsRequest`, whose :meth:`~OddsRequest.compute` gives the tables and
 :meth:`~OddsRequest.meta` the run.json. Writing the output directory, the heat maps
 (:mod:`reports.figures.fief`) and the printed tables live in :mod:`reports.games.fief`; the
@@ -36,6 +38,7 @@ from simcore.games.fief.rules import (
     mercy_text, parse_mercy, terrain_index,
 )
 from simcore.games.fief.game import wilson
+from simcore.games.fief.spec import TIE, TIE_TOL, WITHIN_NOISE
 from simcore.options import as_count, check_seed
 from simcore.rng import stream_state
 
@@ -193,16 +196,48 @@ def odds_frame(rules: FiefRules, attackers, defenders, terrains, *, darc: str = 
 
 
 def break_even(odds: pl.DataFrame, levels=(0.5, 0.75, 0.9)) -> pl.DataFrame:
-    """FF-7: smallest attacker points with P(attacker wins) >= each level, per defence and terrain.
+    """FF-7: smallest attacker points with P(attacker wins) >= each level, per defence and terrain
+    (``min_attacker_p<level>``; null = not reached within the grid's attackers), and how sure
+    that attacker is (``mark_p<level>``).
 
-    Uses the exact rows when present. Null = not reached within the grid's attackers.
+    Uses the exact rows when present (marks from :mod:`simcore.games.fief.spec`). Exact odds
+    within ``TIE_TOL`` (1e-12) of the level reach it and mark the cell ``TIE`` (the odds equal the
+    level, they do not pass it). Monte Carlo odds mark the cell ``WITHIN_NOISE`` ("≈") when the
+    95 % Wilson interval of P(attacker wins) holds the level at the break-even attacker (it may be
+    below) or at a smaller attacker of the grid (it may be above): the break-even may then be
+    another attacker. A cell not reached is marked so when an attacker of the grid has the level
+    within its interval. Null mark otherwise.
     """
     methods = odds["method"].unique().to_list()
-    src = odds.filter(pl.col("method") == ("exact" if "exact" in methods else "mc"))
-    aggs = [pl.col("attacker").filter(pl.col("p_attacker_wins") >= lv).min()
-            .alias(f"min_attacker_p{level_percent(lv)}") for lv in levels]
-    return (src.group_by(["terrain", "darc", "method", "defender"], maintain_order=True).agg(aggs)
-            .sort(["terrain", "defender"], maintain_order=True))
+    method = "exact" if "exact" in methods else "mc"
+    # sorted by attacker, so a group's first reaching row is its break-even
+    src = odds.filter(pl.col("method") == method).sort("attacker", maintain_order=True)
+    p, a = pl.col("p_attacker_wins"), pl.col("attacker")
+    aggs, marks = [], []
+    for lv in levels:
+        name = level_percent(lv)
+        if method == "exact":
+            reached = p >= lv - TIE_TOL
+            aggs += [a.filter(reached).min().alias(f"min_attacker_p{name}"),
+                     ((p.filter(reached).first() - lv).abs() <= TIE_TOL).alias(f"_mark{name}")]
+            mark = pl.when(pl.col(f"_mark{name}")).then(pl.lit(TIE))
+        else:
+            reached = p >= lv
+            aggs += [a.filter(reached).min().alias(f"min_attacker_p{name}"),
+                     (pl.col("p_attacker_wins_lo").filter(reached).first() < lv)
+                     .alias(f"_lo_below{name}"),
+                     a.filter(pl.col("p_attacker_wins_hi") >= lv).min().alias(f"_may{name}")]
+            be = pl.col(f"min_attacker_p{name}")
+            may = pl.col(f"_may{name}")
+            noisy = (pl.col(f"_lo_below{name}").fill_null(False)
+                     | (may.is_not_null() & (be.is_null() | (may < be))))
+            mark = pl.when(noisy).then(pl.lit(WITHIN_NOISE))
+        marks.append(mark.otherwise(pl.lit(None, pl.String)).alias(f"mark_p{name}"))
+    out = (src.group_by(["terrain", "darc", "method", "defender"], maintain_order=True).agg(aggs)
+           .with_columns(marks).sort(["terrain", "defender"], maintain_order=True))
+    return out.select("terrain", "darc", "method", "defender",
+                      *(f"min_attacker_p{level_percent(lv)}" for lv in levels),
+                      *(f"mark_p{level_percent(lv)}" for lv in levels))
 
 
 @dataclass(frozen=True)
@@ -280,8 +315,30 @@ class OddsRequest:
         }
 
 
+def monte_carlo_options(method: str, games, seed, default_games: int,
+                        exact_words: str) -> tuple[int, int]:
+    """``--games`` and ``--seed`` of a table command (FF-7): their values checked, then refused
+    (one UsageError line) with ``--method exact``, where they would do nothing: the exact tables
+    are computed outright, and a designer who gave ``--games`` expecting Monte Carlo must not
+    read the exact tables as the ones asked for. None = not given (``default_games``, seed 0).
+    Called before the rules are read, so nothing starts before the refusal."""
+    n = default_games if games is None else as_count(games, "--games", hi=10**9)
+    s = 0 if seed is None else check_seed(seed)
+    given = [f"{flag} {value}" for flag, value in (("--games", games), ("--seed", seed))
+             if value is not None]
+    if method == "exact" and given:
+        raise UsageError(f"{', '.join(given)}: only with --method mc or both ({exact_words} are "
+                         "computed outright, without rolling any dice; --method both adds a "
+                         "Monte Carlo check)")
+    return n, s
+
+
+DEFAULT_GAMES = 20000           # Monte Carlo combats per cell when --games is not given
+
+
 def odds_request(*, attackers: str = "1-30", defenders: str = "1-20", terrain: str = "all",
-                 darc: str = "none", method: str = "exact", games: int | str = 20000, seed: int = 0,
+                 darc: str = "none", method: str = "exact", games: int | str | None = None,
+                 seed: int | None = None,
                  rules_path: str | Path | None = None, lords_attacker: int | None = None,
                  lords_defender: int | None = None, mercy: str | None = None,
                  levels: str = "0.5,0.75,0.9") -> OddsRequest:
@@ -292,8 +349,7 @@ def odds_request(*, attackers: str = "1-30", defenders: str = "1-20", terrain: s
     di = darc_index(darc)
     if method not in METHODS:
         raise UsageError(f"--method {method!r}: use {', '.join(METHODS)}")
-    games = as_count(games, "--games", hi=10**9)
-    seed = check_seed(seed)
+    games, seed = monte_carlo_options(method, games, seed, DEFAULT_GAMES, "the exact odds")
     lv = parse_levels(levels)
     rules = load(rules_path)
     check_work(rules, atts, defs, terrains, method, games)

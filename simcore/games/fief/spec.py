@@ -17,15 +17,27 @@ WINNER_NAMES = ("attacker", "defender", "both_wiped")
 WINNER_WORDS = {"attacker": "Attacker takes the fief", "defender": "Defender holds",
                 "both_wiped": "Both armies wiped out"}
 
+# FF-7 break-even marks (``odds.break_even``'s ``mark_p<level>`` columns; the printed tables and the
+# heat maps read them here, without the kernel). Exact odds within TIE_TOL of a level are the level
+# itself, a tie: the dynamic programme's rounding is about 1e-16 (a certain win computed as
+# 0.9999999999999999, a quarter as 0.24999999999999997), which read "not reached" at 1 or 0.25.
+TIE_TOL = 1e-12
+# a break-even Monte Carlo cannot tell from another attacker of the grid; exact odds at the level
+WITHIN_NOISE, TIE = "≈", "tie"
+
 
 def _exact_or_mc(what: str, games: str) -> tuple[GameOption, ...]:
     """The three options every table command shares: exact computation, a Monte Carlo check of
-    ``games`` ``what`` per cell, or both, and the Monte Carlo seed."""
+    ``games`` ``what`` per cell, or both, and the Monte Carlo seed. ``--games`` and ``--seed``
+    default to None (the job fills in ``games`` and seed 0), so the job can refuse them with the
+    exact method, where they would do nothing."""
     # (fief-odds computes by dynamic programming, fief-calamity in closed form: review AA)
     return (GameOption("method", "--method", "exact (computed outright, no sampling), mc (Monte "
                        "Carlo check) or both.", "exact", str),
-            GameOption("games", "--games", f"Monte Carlo {what} per cell (mc, both).", games, str),
-            GameOption("seed", "--seed", "Monte Carlo seed.", 0, int))
+            GameOption("games", "--games", f"Monte Carlo {what} per cell (only with --method mc "
+                       f"or both; default {games}).", None, str),
+            GameOption("seed", "--seed", "Monte Carlo seed (only with --method mc or both; "
+                       "default 0).", None, int))
 
 
 # FF-5 … FF-7: tables computed outside any run, one command each (cli/tables.py builds them).
