@@ -5,7 +5,9 @@ the run's own columns, streamed batch by batch with pyarrow (:func:`stream_raw`)
 file is never held in memory) or an analysis table (``seats`` = :func:`analysis.seats.seat_table`, ``events`` =
 :func:`analysis.events.event_impact`, ``tiles`` = :func:`analysis.tiles.tile_impact`, ``length`` =
 :func:`analysis.length.length_summary`, ``matchups`` = :func:`analysis.matchups.matchup_table`,
-``summary`` = :func:`analysis.compare.metric_vector` of :func:`analysis.analyse`). Column names are
+``summary`` = :func:`analysis.compare.metric_vector` of :func:`analysis.analyse`; in a game with roles
+the seats table adds each seat's ``role_label`` and the summary's seat labels name the role,
+:func:`seat_role_labels`, the keys unchanged). Column names are
 those documented in docs/export.md (the analysis ones in docs/analysis.md) and are stable; a
 ``verdict`` is in the report's words (:func:`report_verdicts`: "within noise", not "not shown"). CSV has a
 header row, plain numbers (no thousands separators, no scientific notation in analysis tables but
@@ -67,7 +69,7 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
 
     rs = open_runs([run])
     if what == "seats":
-        return _without_fair_share(seat_table(rs), rs)
+        return _with_seat_roles(_without_fair_share(seat_table(rs), rs), rs)
     if what == "events":
         if not has_events(rs):
             raise UsageError(lacking(run, rs, "events"))
@@ -140,8 +142,56 @@ def analysis_table(run: str | Path, what: str) -> pl.DataFrame:
         return pl.concat([pl.concat([sides, nulls], how="horizontal"),
                           pl.concat([seats, extra], how="horizontal")])
     if what == "summary":
-        return metric_vector(analyse(rs))
+        return _seat_labels_with_roles(metric_vector(analyse(rs)), rs)
     raise UsageError(unknown_what(what))
+
+
+def seat_role_labels(rs) -> dict[int, str] | None:
+    """0-based seat → the role it plays as the reports print it ("Seigneur", "Censitaire"), from
+    the game's spec (Seigneurial, SG-1: one Seigneur, at Seat 1, and Censitaires; a Fief combat's
+    attacker and defender); None in a game whose seats are alike (every seat a player) or a run
+    of a game not registered."""
+    if rs.spec is None or rs.spec.roles_alike:
+        return None
+    return {s: rs.spec.role_display(r) for s, r in enumerate(rs.spec.seat_roles(rs.n_players))}
+
+
+def _with_seat_roles(table: pl.DataFrame, rs) -> pl.DataFrame:
+    """The seats table of a game with roles with ``role_label`` (the seat's role, as the reports
+    print it) as its last column, after the columns every game's seats table has; ``seat_label``
+    itself stays "Seat 1", the name baselines and before/after comparisons key on. A game whose
+    seats are alike: the table as it is."""
+    roles = seat_role_labels(rs)
+    if roles is None:
+        return table
+    return table.with_columns(pl.Series("role_label", [roles.get(int(s)) for s in table["seat"]],
+                                        dtype=pl.String))
+
+
+#: The summary's metrics keyed by seat ("Seat 1"), whose labels say the seat's role in a game with roles
+SEAT_METRICS = ("seat_win_share", "seat_mean_score")
+
+
+def _seat_labels_with_roles(table: pl.DataFrame, rs) -> pl.DataFrame:
+    """The summary of a game with roles with each seat's role in its rows' ``label`` ("Seat 1
+    (Seigneur) win share"); ``key`` stays "Seat 1" (baselines and before/after comparisons match
+    on metric and key). A game whose seats are alike: the table as it is."""
+    roles = seat_role_labels(rs)
+    if roles is None:
+        return table
+    from analysis.load import seat_label
+
+    by_key = {seat_label(s): r for s, r in roles.items()}
+
+    def said(metric: str, key: str, label: str) -> str:
+        role = by_key.get(key) if metric in SEAT_METRICS else None
+        if role is None or not label.startswith(key):
+            return label
+        return f"{key} ({role}){label[len(key):]}"
+
+    return table.with_columns(pl.Series("label", [said(m, k, t) for m, k, t in
+                                                  table.select("metric", "key", "label").iter_rows()],
+                                        dtype=pl.String))
 
 
 def unknown_what(what: str) -> str:

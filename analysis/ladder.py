@@ -105,21 +105,17 @@ def deal_interval(shares, level: float = stats.LEVEL) -> tuple[float, float, flo
 ALPHA = 0.05                # the family-wise error of the calls against the fair share
 
 
-def fair_calls(cells: list[Cell], players: int, alpha: float = ALPHA,
-               family: int | None = None) -> list[str | None]:
+def fair_bounds(cells: list[Cell], players: int, alpha: float = ALPHA,
+                family: int | None = None) -> list[tuple[float, float] | None]:
     """Per cell of a ladder of a game whose seats are alike (:func:`duel`: ``games`` = deals ×
-    ``players`` rotations), "above" or "below" when the cell's Student t interval over its deals at
-    level 1 − alpha/k (Bonferroni over the ladder's k cells; Wilson's at the deals' effective
-    games with that t critical value, as :func:`deal_interval`) lies wholly above or below its fair
-    share, else None: the chance that any of the calls is wrong is at most ``alpha`` (as far as
-    the t intervals cover: see :func:`deal_interval` near 0 % or 100 %). The cells' own intervals
-    (``ci_low``/``ci_high``) stay unadjusted. ``family``: k when these cells are part of a larger
-    family (a ladder at several player counts, called once per count over all its matchups); at
-    least ``len(cells)``."""
+    ``players`` rotations), the interval :func:`fair_calls` reads: Wilson's at the deals' effective
+    number of games with the Student t(D − 1) critical value at level 1 − alpha/k, k the family
+    of cells adjusted together (Bonferroni; ``family``, else ``len(cells)``), as the cell's own
+    interval (:func:`deal_interval`) is at 95 %; None for a cell of fewer than two deals."""
     if family is not None and family < len(cells):
         raise ValueError(f"family {family}: fewer than the {len(cells)} cells called")
     k = max(family if family is not None else len(cells), 1)
-    out = []
+    out: list[tuple[float, float] | None] = []
     for c in cells:
         deals = c.games // players
         if deals < 2 or not np.isfinite(c.std_error):
@@ -128,7 +124,50 @@ def fair_calls(cells: list[Cell], players: int, alpha: float = ALPHA,
         # (as the cell's own interval: Wilson at the deals' effective games, Wilson over the deals
         # where every deal is alike)
         lo, hi = stats.share_mean_wilson(c.win_share, c.std_error * np.sqrt(deals), deals, 1.0 - alpha / k)
-        out.append("above" if lo > c.fair else "below" if hi < c.fair else None)
+        out.append((float(lo), float(hi)))
+    return out
+
+
+def _called(cells: list[Cell], bounds) -> list[str | None]:
+    """"above" where a cell's adjusted interval lies wholly above its fair share, "below" where
+    wholly below, else None: read from the very bounds the table writes."""
+    return [None if b is None else "above" if b[0] > c.fair else "below" if b[1] < c.fair else None
+            for c, b in zip(cells, bounds)]
+
+
+def fair_calls(cells: list[Cell], players: int, alpha: float = ALPHA,
+               family: int | None = None) -> list[str | None]:
+    """Per cell of a ladder of a game whose seats are alike (:func:`duel`: ``games`` = deals ×
+    ``players`` rotations), "above" or "below" when the cell's interval over its deals at
+    level 1 − alpha/k (Bonferroni over the ladder's k cells; Wilson's at the deals' effective
+    games with the Student t critical value: :func:`fair_bounds`) lies wholly above or below its
+    fair share, else None: the chance that any of the calls is wrong is at most ``alpha`` (as far
+    as the intervals cover: see :func:`deal_interval` near 0 % or 100 %). The cells' own intervals
+    (``ci_low``/``ci_high``) stay unadjusted. ``family``: k when these cells are part of a larger
+    family (a ladder at several player counts, called once per count over all its matchups); at
+    least ``len(cells)``."""
+    return _called(cells, fair_bounds(cells, players, alpha, family))
+
+
+def paired_fair_bounds(cells: list[Cell], alpha: float = ALPHA,
+                       family: int | None = None) -> list[tuple[float, float] | None]:
+    """Per cell of a shared role's ladder (:func:`role_ladder`), the interval
+    :func:`paired_fair_calls` reads, on the scale of the share: the bot's share ± the half-width
+    of the Student t interval of its paired difference from the column bot's own share (the
+    per-deal differences over the role's seats, ``diff_std_error``) at level 1 − alpha/k
+    (Bonferroni over the k cells: ``family``, else ``len(cells)``). It lies wholly above the fair
+    share (the column bot's own) exactly when that difference's interval lies above 0. None for a
+    cell of fewer than two deals or whose deals all differ alike (no spread)."""
+    if family is not None and family < len(cells):
+        raise ValueError(f"family {family}: fewer than the {len(cells)} cells called")
+    k = max(family if family is not None else len(cells), 1)
+    out: list[tuple[float, float] | None] = []
+    for c in cells:
+        if c.deals < 2 or not np.isfinite(c.diff_std_error) or not c.diff_std_error > 0:
+            out.append(None)
+            continue
+        half = stats.t_quantile(c.deals - 1, 1.0 - alpha / k) * c.diff_std_error
+        out.append((float(c.win_share - half), float(c.win_share + half)))
     return out
 
 
@@ -136,18 +175,10 @@ def paired_fair_calls(cells: list[Cell], alpha: float = ALPHA) -> list[str | Non
     """Per cell of a shared role's ladder (:func:`role_ladder`), "above" or "below" when the
     Student t interval of the bot's share minus the column bot's own on the same deals (the
     per-deal differences over the role's seats; ``diff_std_error``), at level 1 − alpha/k
-    (Bonferroni over the k cells), lies wholly above or below 0, else None: the chance that any
-    call is wrong is at most ``alpha``. A cell whose deals all differ alike (no spread) gets no call."""
-    k = max(len(cells), 1)
-    out = []
-    for c in cells:
-        if c.deals < 2 or not np.isfinite(c.diff_std_error) or not c.diff_std_error > 0:
-            out.append(None)
-            continue
-        half = stats.t_quantile(c.deals - 1, 1.0 - alpha / k) * c.diff_std_error
-        diff = c.win_share - c.fair
-        out.append("above" if diff - half > 0 else "below" if diff + half < 0 else None)
-    return out
+    (Bonferroni over the k cells), lies wholly above or below 0 (:func:`paired_fair_bounds`),
+    else None: the chance that any call is wrong is at most ``alpha``. A cell whose deals all
+    differ alike (no spread) gets no call."""
+    return _called(cells, paired_fair_bounds(cells, alpha))
 
 
 def pairs(bots: list[str]) -> list[tuple[str, str]]:
@@ -365,15 +396,27 @@ def lead_headline(cells: list[Cell], *, lead: str, shared: str, random_bots=(),
 
 
 def ladder_table(cells: list[Cell], *, game: str, players: int, seed: int,
-                 calls: list[str | None] | None = None, family: int | None = None) -> pl.DataFrame:
+                 calls: list[str | None] | None = None, family: int | None = None,
+                 paired: bool = False) -> pl.DataFrame:
     """One row per cell: game, players, seed, bot, opponent, games, win_share, std_error and
     ci_low, ci_high (95 %, paired by deal for rotated cells and the shared role: :func:`deal_interval`;
     Wilson over independent games for the lead role; each cell's own, unadjusted), fair_share,
-    margin_in_se, and (a game whose seats are alike, ``calls`` from :func:`fair_calls`) call
-    ("above", "below" or empty: the table's ▲ / ▼) and calls_adjusted_over (``family``, the number
-    of matchups the calls are adjusted over together: Bonferroni); without calls both are null."""
+    margin_in_se, and (``calls`` given) adjusted_low, adjusted_high (the interval the call reads,
+    at 1 − 0.05/k over the ``family`` of k matchups adjusted together, Bonferroni:
+    :func:`fair_bounds` for a game whose seats are alike, :func:`paired_fair_bounds` for a shared
+    role's cells, ``paired``), call ("above", "below" or empty: the table's ▲ / ▼, "above" exactly
+    when adjusted_low lies above fair_share, "below" when adjusted_high lies below it) and
+    calls_adjusted_over (k); without calls all four are null."""
     if calls is not None and len(calls) != len(cells):
         raise ValueError(f"{len(calls)} calls for {len(cells)} cells")
+    k = None if calls is None else family or len(cells)
+    if calls is None:
+        bounds = [None] * len(cells)
+    else:
+        bounds = (paired_fair_bounds(cells, family=k) if paired else
+                  fair_bounds(cells, players, family=k))
+        if [c or None for c in calls] != _called(cells, bounds):
+            raise ValueError("calls not read from the adjusted intervals of these cells")
     return pl.DataFrame({
         "game": [game] * len(cells), "players": [players] * len(cells), "seed": [seed] * len(cells),
         "bot": [c.bot for c in cells], "opponent": [c.opponent for c in cells],
@@ -381,8 +424,10 @@ def ladder_table(cells: list[Cell], *, game: str, players: int, seed: int,
         "std_error": [c.std_error for c in cells], "ci_low": [c.ci_low for c in cells],
         "ci_high": [c.ci_high for c in cells], "fair_share": [c.fair for c in cells],
         "margin_in_se": [c.margin_in_se for c in cells],
+        "adjusted_low": [None if b is None else b[0] for b in bounds],
+        "adjusted_high": [None if b is None else b[1] for b in bounds],
         "call": [None] * len(cells) if calls is None else [c or "" for c in calls],
-        "calls_adjusted_over": [None if calls is None else family or len(cells)] * len(cells)},
+        "calls_adjusted_over": [k] * len(cells)},
         schema=TABLE_SCHEMA)
 
 
@@ -391,10 +436,17 @@ def ladder_table(cells: list[Cell], *, game: str, players: int, seed: int,
 TABLE_SCHEMA = {"game": pl.String, "players": pl.Int64, "seed": pl.Int64, "bot": pl.String,
                 "opponent": pl.String, "games": pl.Int64, "win_share": pl.Float64,
                 "std_error": pl.Float64, "ci_low": pl.Float64, "ci_high": pl.Float64,
-                "fair_share": pl.Float64, "margin_in_se": pl.Float64, "call": pl.String,
+                "fair_share": pl.Float64, "margin_in_se": pl.Float64,
+                "adjusted_low": pl.Float64, "adjusted_high": pl.Float64, "call": pl.String,
                 "calls_adjusted_over": pl.Int64}
 
+#: The columns the table had before adjusted_low and adjusted_high (``--force`` may replace such
+#: a file: it is the same table, written earlier).
+EARLIER_COLUMNS = [c for c in TABLE_SCHEMA if c not in ("adjusted_low", "adjusted_high")]
 
-def written_columns(with_roles: bool) -> list[str]:
-    """The columns of the table ``balance ladder --out`` writes."""
-    return list(TABLE_SCHEMA) + (["role"] if with_roles else []) + ["rules", "settings"]
+
+def written_columns(with_roles: bool, earlier: bool = False) -> list[str]:
+    """The columns of the table ``balance ladder --out`` writes (``earlier``: wrote before the
+    adjusted bounds were added)."""
+    return ((EARLIER_COLUMNS if earlier else list(TABLE_SCHEMA)) + (["role"] if with_roles else [])
+            + ["rules", "settings"])

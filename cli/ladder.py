@@ -3,9 +3,10 @@
 Shows the matchups (a bot against copies of another) as they are played (step k of n with an
 estimate of the time left, :class:`cli.progress.Steps`), prints the matrix with the games each
 matchup played (``--games`` rounded up to whole rotations of the seats), and with ``--out FILE``
-writes it as a table (``.csv`` or ``.parquet``, one row per matchup:
-:func:`analysis.ladder.ladder_table`), atomically
-(:mod:`simcore.atomic`); an existing file is refused unless ``--force``, before any game is played.
+writes it as a table (``.csv`` or ``.parquet``, one row per matchup with the adjusted interval
+behind each ▲/▼: :func:`analysis.ladder.ladder_table`), atomically (:mod:`simcore.atomic`); an
+existing file is refused unless ``--force``, before any game is played (an earlier ladder's CSV,
+without the adjusted bounds, is replaced too).
 ``--rules`` and ``--set`` play the ladder under other rules (a tune's ``best_rules.toml``), printed
 above the matrix and written in the table's ``rules`` and ``settings`` columns;
 ``--players 3,4,5`` plays one matrix per player count. ``--panel NAME|FILE`` (or ``--players`` with
@@ -90,7 +91,8 @@ def ladder(
             raise UsageError(empty_path_line("--out", "file"))
         if Path(out).suffix.lower() not in LADDER_FORMATS:
             raise UsageError(f"--out {out}: write the matrix as .csv or .parquet")
-        check_output_file(out, force, replaces=_replaces(out, L.written_columns(not spec.roles_alike)))
+        check_output_file(out, force, replaces=_replaces(out, L.written_columns(not spec.roles_alike),
+                                                         L.written_columns(not spec.roles_alike, earlier=True)))
     set_threads(threads)
     counts = parse_players("4" if players is None else players)   # --players "" is refused
     by_count: dict[int, list[str]] = {}
@@ -144,13 +146,21 @@ def ladder(
     _write(out, force, tables, rules_name, sets)
 
 
-def _replaces(out, columns):
-    """What ``--force`` may replace at ``out``: a ladder's CSV with these very ``columns`` (never a
-    user's own CSV, review W #5), or a Parquet table of this toolkit."""
+def _replaces(out, columns, earlier=None):
+    """What ``--force`` may replace at ``out``: a ladder's CSV with these very ``columns`` (or the
+    ``earlier`` columns the same table had before its adjusted bounds), never a user's own CSV
+    (review W #5), or a Parquet table of this toolkit."""
     from simcore.atomic import CsvTable, table_file
 
     fmt = Path(out).suffix.lower().lstrip(".")
-    return CsvTable(columns, "a ladder") if fmt == "csv" else table_file(fmt)
+    if fmt != "csv":
+        return table_file(fmt)
+
+    class LadderCsv(CsvTable):
+        def _same(self, path) -> bool:
+            return super()._same(path) or (earlier is not None and CsvTable(earlier)._same(path))
+
+    return LadderCsv(columns, "a ladder")
 
 
 def _write(out, force, tables, rules_name="", sets=()) -> None:
@@ -165,7 +175,8 @@ def _write(out, force, tables, rules_name="", sets=()) -> None:
     table = pl.concat(tables).with_columns(
         pl.lit(str(rules_name)).alias("rules"),
         pl.lit("; ".join(s.text for s in sets)).alias("settings"))
-    with atomic_output(out, force, replaces=_replaces(out, table.columns)) as tmp:
+    earlier = [c for c in table.columns if c not in ("adjusted_low", "adjusted_high")]
+    with atomic_output(out, force, replaces=_replaces(out, table.columns, earlier)) as tmp:
         from analysis.export import csv_ready
 
         table = csv_ready(table)        # (an unbounded margin or a NaN: missing, in both formats)
@@ -409,7 +420,7 @@ def _print_role_ladder(console, L, S, spec, cells, names, n, players, seed, game
         L.ladder_table(cells[lead], game=spec.name, players=players, seed=seed).with_columns(pl.lit(lead).alias("role")),
         L.ladder_table(cells[shared], game=spec.name, players=players, seed=seed,
                        calls=[called.get((c.bot, c.opponent)) for c in cells[shared]],
-                       family=len(cells[shared])).with_columns(pl.lit(shared).alias("role"))])
+                       family=len(cells[shared]), paired=True).with_columns(pl.lit(shared).alias("role"))])
 
 
 def _rounded(games: int, asked: int, seats: int) -> str:

@@ -3,7 +3,9 @@
 A thin layer over :mod:`simcore.replay`: the game is played again from its seed by the kernel (for
 the bots' decisions) and by the game's reference engine (for the readable log), under the rules,
 bots and seat rotation the run recorded in run.json; the final figures are checked against the
-run's row in players.parquet. A Fief combat (no bots, dice only) is replayed by the reference
+run's row in players.parquet. In a game whose ending rule has tie-breaks, a line after the final
+table says which one decided the game, or that the win was shared, in the rule's words
+(:func:`simcore.replay.ending_lines`). A Fief combat (no bots, dice only) is replayed by the reference
 engine alone from run.json's matchup and rules: each round's dice, the pawns that fall and who
 holds the field, checked against players.parquet and games.parquet. ``--find`` picks the game by a small grammar ("a game where seat 1
 loses with the highest score": ``--find 'seat=1 loses max score'``). A run written without

@@ -11,6 +11,9 @@ as the kernel spends it) and writing its readable log: every decision with its o
 draw, the scores turn by turn, then the final table. The reference's final figures are then checked
 against the run's rows in ``players.parquet`` (score, win share, rank and every per-seat column both
 know), and a clear line says whether they agree.
+After the final table a line says how the game was decided (:func:`ending_lines`), where the game's
+reference engine says it (``ending_words``: which tie-break of its ending rule gave the win, or that
+the win was shared, in the rule's words).
 
 A game without bots or decisions (Fief combats: dice only) is replayed by its reference engine's
 own ``replay_run(meta, game)`` (:func:`run_hook`): the combat is rebuilt from run.json's matchup
@@ -338,6 +341,7 @@ def replay(run: str | Path, game: int, strategies: str | None = None) -> Replay:
                if isinstance(v, np.ndarray) and v.shape == (P,)}
     lines = head + [""] + [people_seats(x) for x in log]
     lines += ["", "Final table"] + [people_seats(x) for x in reference.record_table(record)]
+    lines += ending_lines(spec, reference, rules, record, P)
     diffs = _differences(figures, row, P)
     if len(player.choices) != player.pos:
         diffs.append(f"the reference took {player.pos} of the kernel's {len(player.choices)} decisions")
@@ -345,6 +349,20 @@ def replay(run: str | Path, game: int, strategies: str | None = None) -> Replay:
         diffs += _games_differences(kernel_games, _games_row(run, game))
     lines += _check_lines(figures, row, diffs, "the run's row in players.parquet", ".", played=played)
     return Replay(game, lines, figures, row, diffs, played=played)
+
+
+# ---------------------------------------------------------------------------------------------
+# How the game was decided: the ending rule, its tie-breaks, in the rule's words
+# ---------------------------------------------------------------------------------------------
+
+def ending_lines(spec, reference, rules, record, P: int) -> list[str]:
+    """The lines, after the final table, saying which rule decided the game: which tie-break of
+    the game's ending rule picked the winner, or that the win was shared, from the game's reference
+    engine (``reference.ending_words(rules, record, P)``, lines; [] for a game without it)."""
+    own = getattr(reference, "ending_words", None)
+    return ["", *own(rules, record, P)] if own is not None else []
+
+
 
 
 def _check_lines(figures: dict, row, diffs: list[str], compared: str, tail: str,

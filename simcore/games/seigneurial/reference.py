@@ -899,3 +899,75 @@ def record_table(record: GameRecord) -> list[str]:
                     else "improvements: never; ")
                  + f"decisions: {len(record.decisions)}")
     return lines
+
+
+# ---------------------------------------------------------------------------------------------
+# How the game was decided (SG-6), for ``balance replay`` (simcore.replay.ending_lines)
+# ---------------------------------------------------------------------------------------------
+
+def _seats(seats) -> str:
+    """``P2``, ``P2 and P3``, ``P2, P3 and P4`` (1-based, as the log prints seats)."""
+    names = [f"P{s + 1}" for s in seats]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _holdings(seats, total) -> str:
+    """``P2's 10`` / ``P2's 10 and P3's 12``: the resources each of ``seats`` held."""
+    said = [f"P{s + 1}'s {total[s]}" for s in seats]
+    if not said:
+        return ""
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+# SG-6 (shared/rules/seigneurial.md), in the rule's words
+_SG6_SAME_TURN = "Seigneur and Censitaire on the same turn: the Seigneur wins"
+_SG6_MOST = "Several Censitaires: the one with most resources"
+_SG6_PICK = "still tied: chosen at random (the Seigneur's pick)"
+
+
+def ending_words(rules, record, P: int) -> list[str]:
+    """SG-6 at the end of the last turn, read from the final record (what the victory check saw:
+    the game ends on that check): the Seigneur on the goal square wins, even when a Censitaire holds
+    its objective on the same turn; else a Censitaire holding its objective; several: the one with
+    most resources (card values summed), still tied: the Seigneur's pick; the 200-turn bound
+    (``truncated``) is a Seigneur loss whose win the Censitaires share. A winner the final
+    holdings do not explain is said as such, never explained by a rule that did not decide it."""
+    end = END_REASONS[int(record.end_reason)] if 0 <= int(record.end_reason) < len(END_REASONS) \
+        else str(record.end_reason)
+    T, w = int(record.turns), int(record.winner)
+    total = {s: int(np.asarray(record.resources[s]).sum()) for s in range(1, P)}
+    holders = [s for s in range(1, P)
+               if all(int(record.resources[s][t]) >= int(x)
+                      for t, x in enumerate(rules.objectives[int(record.objective[s])]))]
+    head = f"How the game was decided (SG-6), at the end of turn {T}: "
+    if end == "truncated":
+        C = P - 1
+        return [head + f"the turn limit ({int(rules.max_turns)} turns) was reached with no winner; "
+                f"the game is truncated, counted as a Seigneur loss, and the {C} Censitaires share "
+                f"the win (1/{C} each)."]
+    if end == "seigneur_goal" and w == 0:
+        goal = f"the Seigneur reached the goal square ({int(rules.goal(P))})"
+        if not holders:
+            return [head + f"{goal} and no Censitaire held its objective: the Seigneur wins."]
+        held = "held its objective" if len(holders) == 1 else "held their objectives"
+        return [head + f"{goal} and {_seats(holders)} {held}; the tie-break \"{_SG6_SAME_TURN}\" "
+                f"gave the win to the Seigneur."]
+    if end == "censitaire_objective" and w in holders:
+        if holders == [w]:
+            return [head + f"P{w + 1} alone held its objective: a Censitaire holding its objective "
+                    "wins; no tie to break."]
+        best = max(total[s] for s in holders)
+        tied = [s for s in holders if total[s] == best]
+        held = f"{_seats(holders)} held their objectives"
+        behind = _holdings([s for s in holders if s not in tied], total)      # ("" when all tied)
+        if tied == [w]:
+            return [head + f"{held}; the tie-break \"{_SG6_MOST}\" gave the win to P{w + 1}, "
+                    f"with {best} resources (against {behind})."]
+        if w in tied:
+            most = (f"each held {best} resources" if len(tied) == len(holders) else
+                    f"{_seats(tied)} held the most, {best} each (against {behind})")
+            return [head + f"{held} and {most}: \"{_SG6_MOST}; {_SG6_PICK}\": the Seigneur "
+                    f"picked P{w + 1}, who wins."]
+    who = "the Seigneur" if w == 0 else f"P{w + 1}" if w > 0 else "no single seat"
+    return [head + f"{end.replace('_', ' ')}, {who} wins; the final holdings do not show which part of "
+            "SG-6 decided it."]
