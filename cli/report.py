@@ -14,7 +14,13 @@ Médiévallons), and for any game that has them with ``--play-questions`` (its `
 what ``balance questions RUN`` plays: Middle-Ages' event-card ablation too): ``--questions-games
 N`` games per question and rules variant (default 10,000, 0 skips them) into a temporary questions
 directory beside ``--out``, which the report then reads (and keeps as ``questions/*.csv``) and which
-is removed afterwards. ``--questions DIR`` reads a directory written before by
+is removed afterwards. A before/after (not ``--side-by-side``) plays them for every further
+configuration too, with its own rules and against the baseline's, when the game's player can
+compare them (it takes ``against``), each ``--questions-games`` games per question
+and rules variant, the progress naming whose questions are played ("Balance questions of b
+(after): …"); the page then answers every question for both runs and says what changed, and keeps
+the variant's as ``questions/<variant>/*.csv``. With ``--questions DIR`` (played before, for the
+baseline) nothing is played, for either run. ``--questions DIR`` reads a directory written before by
 ``balance questions RUN --out DIR`` instead (it must match the baseline's game and rules). Progress
 shows as steps with an estimate of the time left on stderr (:class:`cli.progress.Steps`). Runs of
 different player counts are refused as a before/after unless ``--side-by-side`` asks to show them
@@ -28,6 +34,7 @@ lazily inside the command, :mod:`reports` and the game's analysis hook.
 
 from __future__ import annotations
 
+import inspect
 import re
 import shutil
 from pathlib import Path
@@ -82,7 +89,8 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
                 play_questions: bool = False, skill: Path | None = None, svg: bool = False,
                 answers: list[str] | None = None, target: list[str] | tuple = ()) -> Path:
     """Play the baseline's questions if its game has them (unless ``questions`` is given or
-    ``questions_games`` is 0), then build the report; returns the path of report.html. ``skill``:
+    ``questions_games`` is 0), in a before/after each further configuration's too when the game's
+    player compares them (``against``), then build the report; returns the path of report.html. ``skill``:
     a ``balance skill`` directory whose section the report gets. ``svg``: the figures as SVG too.
     ``target``: the ``--target`` texts, judged on the runs' win shares (seat-balance, role), parsed
     before any work."""
@@ -176,7 +184,7 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
             raise UsageError(f"{r} is a balance skill directory: its page is {r / 'report.html'}; "
                              f"to add it to a run's report: balance report RUN --out DIR --skill {r}")
         check_run(r)                                   # a bad run fails before anything is played
-    plan_groups(runs, pool, side_by_side)              # so do runs that cannot be compared
+    groups = plan_groups(runs, pool, side_by_side)     # so do runs that cannot be compared
     targets = ()
     if target:                                         # and a target the game cannot measure
         from cli.skill import check_targets
@@ -191,15 +199,43 @@ def make_report(runs: list[Path], out: Path, *, force: bool = False, pdf: bool =
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=questions,
                             progress=progress, side_by_side=side_by_side, smallest=smallest,
                             skill=skill, svg=svg, answers=answers, targets=targets)
-    tmp = hidden_name(target, "scratch", "questions")
+    # a before/after plays the further configurations' questions too, each with its own rules and
+    # against the baseline's, when the game's player can compare them (its `against`)
+    variants = groups[1:] if not side_by_side and "against" in inspect.signature(play).parameters else []
+    labels = [g.label for g in groups]
+    tmps = [hidden_name(target, "scratch", "questions")] + \
+        [hidden_name(target, "scratch", f"questions-{i + 1}") for i in range(len(variants))]
     try:
-        played = play(runs[0], n, tmp, progress=progress, smallest=smallest or None)
+        if variants and progress:
+            progress(f"Balance questions for {len(variants) + 1} runs, each with its own rules "
+                     f"({', '.join(labels[:len(variants) + 1])}): {n:,} games per question and per "
+                     f"rules variant each (--questions-games)")
+        played = play(runs[0], n, tmps[0], progress=_tagged(progress, labels[0], "before" if variants else ""),
+                      smallest=smallest or None)
+        others = [play(g.paths[0], n, tmp, progress=_tagged(progress, g.label, "after"),
+                       smallest=smallest or None, against=played)
+                  for g, tmp in zip(variants, tmps[1:])]
         return build_report(runs, target, force=force, pdf=pdf, pool=pool, questions=played,
                             progress=progress, side_by_side=side_by_side, smallest=smallest,
                             questions_played=True, skill=skill, svg=svg, answers=answers,
-                            targets=targets)
+                            targets=targets, variant_questions=others or None)
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        for tmp in tmps:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _tagged(progress: Callable[..., None] | None, label: str, side: str) -> Callable[[str], None] | None:
+    """``progress`` with each played question's step naming the run it is played for ("Balance
+    questions of b (after): first player at 2 players (10,000 games)") when a before/after plays
+    both runs' ("side" empty: the text as it is)."""
+    if progress is None or not side:
+        return progress
+
+    def say(text: str) -> None:
+        head, sep, rest = str(text).partition(": ")
+        progress(f"{head} of {label} ({side}): {rest}" if sep and head.startswith("Balance questions")
+                 else f"{label} ({side}): {text}")
+    return say
 
 
 def register(app: typer.Typer) -> None:
@@ -221,8 +257,8 @@ def register(app: typer.Typer) -> None:
         questions_games: Optional[str] = typer.Option(
             None, "--questions-games", show_default=False,
             help=f"Games per played balance question and per ablation variant (Médiévallons' "
-                 f"questions, played for every report; any game's with --play-questions; default "
-                 f"{QUESTIONS_GAMES}; 0 skips them)."),
+                 f"questions, played for every report, for both runs of a before/after; any game's "
+                 f"with --play-questions; default {QUESTIONS_GAMES}; 0 skips them)."),
         play_questions: bool = typer.Option(
             False, "--play-questions",
             help="Play the game's balance questions now, as balance questions RUN does (Middle-Ages: "

@@ -9,7 +9,9 @@ sections (:mod:`reports.sections`, with the game's report hook) and writes into 
 sections, figures, captions and tables on A4 pages), and the files the game's hook keeps (for
 Médiévallons, the played questions as ``questions/*.csv``). Played questions are read from a
 questions directory (``questions=``, :mod:`reports.questions`) that must belong to the baseline
-run; the report itself never plays a game. Output goes to a temporary directory renamed into place
+run; the report itself never plays a game. A before/after may also be given, per further
+configuration, a questions directory played with its own rules against the baseline's: the page
+then answers the questions for both and says what changed (:func:`questions_before_after`). Output goes to a temporary directory renamed into place
 when complete; a non-empty ``out`` is refused unless ``force``.
 :func:`plan_groups` refuses, in one line and before any work, runs of different games, and runs of
 different player counts unless they are asked for side by side (``side_by_side=True``): a
@@ -77,7 +79,8 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
                  progress: Callable[..., None] | None = None, side_by_side: bool = False,
                  smallest: dict | None = None, questions_played: bool = False,
                  skill: str | Path | None = None, svg: bool = False,
-                 answers: list[str] | None = None, targets: tuple = ()) -> Path:
+                 answers: list[str] | None = None, targets: tuple = (),
+                 variant_questions: list | None = None) -> Path:
     """Analyse ``runs`` and write the report into ``out``; returns the path of report.html.
 
     Runs of one configuration are pooled (``pool=False`` keeps every directory separate); the first
@@ -104,6 +107,12 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     :func:`seat_balance`) and appends to ``answers``, when given, its first
     sentences per variant (did the seat or role win rates move, toward or away from a fair seat
     share, which line-up that holds for, how many metrics moved), for the command line to print.
+    ``variant_questions``: per further configuration, a questions directory played for its first
+    run with its own rules and against the baseline's (``balance report`` plays them), or None:
+    each one checked as the baseline's is, then shown in a section of both runs' answers and what
+    changed (:func:`questions_before_after`) after that before/after, kept as
+    ``questions/<variant>/*.csv``, and its count of changed answers said in the before/after's
+    answer.
     """
     say = _steps(progress)
     target = check_output_dir(out, force, kind="report")
@@ -128,6 +137,7 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         check_matches(played, base_rs, same=getattr(hook, "QUESTIONS_MATCH", ()))
         if (check := getattr(hook, "check_questions", None)) is not None:
             check(played, base_rs)      # the game's own: played for this run (player count, run)
+    others = _variant_questions(variant_questions, groups, hook, questions_played)
     # Steps: one per configuration analysed, drawing, one per figure written, the page, the PDF;
     # counted once the figures are known (a guess of 12 figures made the count change partway,
     # "step 1 of 16" then "step 4 of 12": review Q #7), the configurations by their own count
@@ -196,6 +206,8 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     say("Drawing the figures")
     secs, figs = build_sections(base, base_rs, cmps, played, side,
                                 variants=None if side_by_side else groups[1:], comparisons=comparisons)
+    if not side_by_side:
+        questions_before_after(secs, played, others, labels, hook, answers)
     # runs of one configuration are read as one run: said first, on the page and the terminal (the
     # designer review: two seeds of the same rules, meant as a before/after with a --set
     # forgotten, became one 40,000-game report without a word)
@@ -218,6 +230,9 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         at = _after_warning(secs[0].sentences, 2)
         secs[0].sentences[at:at] = target_words
     files: dict = hook.question_files(played, base_rs) if played is not None else {}
+    for lab, vq in zip(labels[1:], others):
+        if vq is not None and not side_by_side:
+            files.update(variant_question_files(vq, groups[labels.index(lab)], lab, hook))
     if judged is not None:
         from analysis.export import csv_ready
         # (one row per run and share judged: a report's runs have no search budget)
@@ -275,6 +290,92 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
     return target / "report.html"
+
+
+def _variant_questions(paths: list | None, groups: list, hook, played_here: bool) -> list:
+    """The questions directories of the further configurations (one per configuration, None where
+    none was played), read and checked as the baseline's: each must be of its run's game, rules,
+    player count and run (:func:`reports.questions.check_matches`, the hook's ``check_questions``)."""
+    from reports.questions import read_questions
+
+    out: list = [None] * (len(groups) - 1)
+    for i, path in enumerate(list(paths or [])[:len(out)]):
+        if path is None:
+            continue
+        if hook is None or not hasattr(hook, "QUESTIONS"):
+            raise UsageError(f"{path}: {game_title(groups[0])} reports read no played questions")
+        q = read_questions(path, option="played questions")
+        q.played_here = played_here
+        check_matches(q, groups[i + 1], option="played questions", same=getattr(hook, "QUESTIONS_MATCH", ()))
+        if (check := getattr(hook, "check_questions", None)) is not None:
+            check(q, groups[i + 1], option="played questions")
+        out[i] = q
+    return out
+
+
+def questions_before_after(secs: list, played, others: list, labels: list[str], hook,
+                           answers: list[str] | None) -> None:
+    """A before/after's played questions, both runs' (``played`` the baseline's, ``others`` each
+    further configuration's, played against it): for each configuration whose questions hold what
+    changed (:func:`reports.questions.compared`), a section "Balance questions: VARIANT vs BASE"
+    placed right after its before/after section (both runs' answers, the change worded by size or
+    "cannot tell", :func:`reports.questions.before_after_sentences`), the section's first sentence
+    (how many answers moved) added to that before/after's sentences and to ``answers``; the
+    baseline's own questions section then no longer says no other run's rules were played."""
+    from reports.questions import (before_after_intro, before_after_rows, before_after_sentences,
+                                   compared)
+    from reports.sections import Section
+
+    if played is None:
+        return
+    base = labels[0]
+    n_var = len(labels) - 1
+    for i, vq in enumerate(others):
+        if vq is None or compared(vq) is None:
+            continue
+        var = labels[i + 1]
+        name = "comparison" if n_var == 1 else f"comparison_{i + 1}"
+        at = next((k for k, s in enumerate(secs) if s.id == name), None)
+        if at is None:
+            continue
+        own = int(vq.meta.get("for_run_players") or 0) or None
+        lines = before_after_sentences(played, vq, base, var, own)
+        sec = Section(f"{name}_questions", f"Balance questions: {var} vs {base}",
+                      before_after_intro(played, vq, base, var), [],
+                      [(f"Balance questions, {base} → {var}", before_after_rows(vq, base, var))],
+                      lines, intro_in_pdf=True)
+        secs.insert(at + 1, sec)
+        if lines:
+            pointer = f"{lines[0]} Each answer in the section “{sec.title}”."
+            secs[at].sentences.append(pointer)
+            if answers is not None:
+                head = f"{var} against {base}:"
+                if head in answers:
+                    k = answers.index(head) + 1
+                    while k < len(answers) and answers[k].startswith("  "):
+                        k += 1
+                    answers.insert(k, f"  {lines[0]}")
+        note = getattr(hook, "NOT_THE_VARIANT", None)
+        for s in secs:
+            if s.id == "questions" and note and note in s.intro:
+                s.intro = s.intro.replace(note, f"{var}'s own are compared with them in the section "
+                                                f"“{sec.title}”")
+
+
+def variant_question_files(q, rs, label: str, hook) -> dict:
+    """What the report directory keeps of a further configuration's questions: the hook's files
+    for them (``questions/*.csv``, settings.json) under ``questions/<label>/``, and what changed
+    from the baseline's answers, ``questions/<label>/before_after.csv``."""
+    from reports.questions import BEFORE_AFTER, compared, safe_label
+
+    if q.not_played:
+        return {}
+    folder = f"questions/{safe_label(label)}/"
+    kept = hook.question_files(q, rs) if hasattr(hook, "question_files") else {}
+    files = {folder + k.removeprefix("questions/"): v for k, v in kept.items()}
+    if (t := compared(q)) is not None:
+        files[f"{folder}{BEFORE_AFTER}.csv"] = t
+    return files
 
 
 #: comparison.csv's columns, in order (docs/reports.md): which runs, the metric, both sides'

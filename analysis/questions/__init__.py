@@ -7,7 +7,8 @@ has a module here (:mod:`analysis.questions.medievallons`) that plays every conf
 rows: only the columns its spec declares) and returns polars tables with a standard error beside
 every rate. This package holds what those modules share: the standard error of a mean, and the
 questions directory, one CSV per table plus run.json, published atomically through
-:class:`simcore.rundir.RunWriter`; ``balance report --questions DIR`` reads such a directory.
+:class:`simcore.rundir.RunWriter`; ``balance report --questions DIR`` reads such a directory, and
+:func:`read_dir` reads one back here (a before/after's questions are compared with the baseline's).
 
 May import numpy, polars, the standard library, :mod:`simcore.runner`, :mod:`simcore.rundir`,
 :mod:`simcore.errors`, the game folders' rules and specs (:mod:`simcore.games`) and
@@ -60,3 +61,27 @@ def write_dir(target: str | Path, tables: dict[str, pl.DataFrame], meta: dict[st
             columns[stem] = {c: column_type(t) for c, t in df.schema.items()}
         return w.finish({**meta, "files": files, "columns": columns})
 
+
+
+def read_dir(path: str | Path) -> tuple[dict[str, Any], dict[str, pl.DataFrame]]:
+    """(run.json, tables by file stem) of a questions directory :func:`write_dir` wrote: each CSV
+    that run.json ``files`` lists, its columns of the types run.json ``columns`` records (a float
+    column every cell of which is empty stays a float column) and an empty float cell as NaN, as
+    the code that wrote it held it."""
+    import json
+
+    from analysis.load import COLUMN_TYPES
+
+    p = Path(path)
+    meta = json.loads((p / "run.json").read_text(encoding="utf-8"))
+    recorded = meta.get("columns") if isinstance(meta.get("columns"), dict) else {}
+    tables = {}
+    for name in meta.get("files") or []:
+        if not str(name).endswith(".csv"):
+            continue
+        stem = str(name)[:-4]
+        known = {c: COLUMN_TYPES[t] for c, t in (recorded.get(stem) or {}).items() if t in COLUMN_TYPES}
+        df = pl.read_csv(p / name, schema_overrides=known or None, infer_schema_length=None)
+        floats = [c for c, t in df.schema.items() if t.is_float()]
+        tables[stem] = df.with_columns(pl.col(c).fill_null(float("nan")) for c in floats) if floats else df
+    return meta, tables

@@ -25,7 +25,10 @@ the same games). :func:`all_questions` plays every table for any settings (tests
 words the summary ``balance questions`` prints). The card table's ``verdict`` column is in the
 page's words (:func:`card_ablation_verdicts`), and run.json records the run the questions were
 played for (path, creation time, games.parquet's SHA-256, player count, games), so a report of
-another run refuses them.
+another run refuses them. A before/after plays a further run's questions ``against`` the
+baseline's directory: :func:`compare_questions` then adds ``before_after.csv``, what changed from
+one run's answers to the other's, each change worded by size, or "cannot tell" where a side has too
+few games, matches or founders.
 
 May import numpy, polars, the standard library, :mod:`analysis.questions`, :mod:`analysis.stats`,
 :mod:`analysis.load` (smallest differences), :mod:`simcore.runner`,
@@ -361,7 +364,7 @@ def _games_sha256(meta: dict) -> str | None:
 def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bool = False,
                       threads: int | None = None,
                       progress: Callable[[str], None] | None = None,
-                      smallest: dict | None = None) -> Path:
+                      smallest: dict | None = None, against: str | Path | None = None) -> Path:
     """Play the questions a report shows for the Médiévallons run ``run`` into the directory ``out``.
 
     With the run's rules (rebuilt from run.json ``rules_text``), its seed and its strategy
@@ -374,15 +377,37 @@ def questions_for_run(run: str | Path, games: int, out: str | Path, *, force: bo
     instead of guessing. ``progress`` receives a short text whenever a long step starts.
     ``smallest`` (``--smallest-difference``, by kind) words the card ablation's changes by size
     (:func:`card_ablation_verdicts`) and is recorded in run.json ``smallest_difference``.
+
+    ``against``: the questions directory of the run this one is compared with (a before/after's
+    baseline, played by this function for it): the directory then also holds ``before_after.csv``,
+    what changed from those answers to these (:func:`compare_questions`, worded by ``smallest``),
+    and run.json ``against`` (its path and run); a directory that is not one of these questions is
+    a one-line :class:`UsageError` before any game is played.
     """
     games = check_games(games)
     meta = run_meta(Path(run))
+    before = _against(against) if against is not None else None
     with using_recorded_files(meta.get("strategy_files")):     # the run's bots, as it read them
-        return _questions_for_run(Path(run), meta, games, out, force, threads, progress, smallest)
+        return _questions_for_run(Path(run), meta, games, out, force, threads, progress, smallest,
+                                  before)
+
+
+def _against(path: str | Path) -> tuple[Path, dict, dict]:
+    """(path, run.json, tables) of the questions directory a run's questions are compared with."""
+    from analysis.questions import read_dir
+
+    p = Path(path)
+    try:
+        meta, tables = read_dir(p)
+    except (OSError, ValueError, pl.exceptions.PolarsError) as exc:
+        raise UsageError(f"{p}: not a questions directory to compare with ({str(exc).splitlines()[0]})") from None
+    if meta.get("game") != GAME:
+        raise UsageError(f"{p}: questions of {meta.get('game') or 'no game'}, not of {GAME}")
+    return p, meta, tables
 
 
 def _questions_for_run(run: Path, meta: dict, games: int, out, force: bool, threads, progress,
-                       smallest) -> Path:
+                       smallest, before: tuple[Path, dict, dict] | None = None) -> Path:
     say = progress or (lambda _msg: None)
     if meta.get("game") != GAME:
         raise UsageError(f"{run}: a {meta.get('game')} run; these questions are for {GAME} runs")
@@ -433,8 +458,18 @@ def _questions_for_run(run: Path, meta: dict, games: int, out, force: bool, thre
         pairs = DEFAULT_PAIRS
         say(f"Balance questions: best of 3 at 2 players ({len(pairs)} pairings × {games:,} matches)")
         tables["best_of_three"] = best_of_three(games, seed=seed, rules=rules, pairs=pairs, plays=plays)
+    against: dict = {}
+    if before is not None:
+        path, bmeta, btables = before
+        against = {"against": {"questions": str(path), "for_run": bmeta.get("for_run"),
+                               "rules_sha256": bmeta.get("rules_sha256"), "games": bmeta.get("games"),
+                               "min_count": MIN_COUNT, "min_founded": ABLATION_MIN_FOUNDED}}
+        if bmeta.get("not_played"):
+            against["against"]["not_compared"] = f"nothing was played for {bmeta.get('for_run')}"
+        else:
+            tables["before_after"] = compare_questions(btables, tables, smallest)
     return write_dir(out, tables, {
-        **record, "players": list(counts), "card_players": P, "strategy": strategy,
+        **record, **against, "players": list(counts), "card_players": P, "strategy": strategy,
         "strategy_note": why, "pairs": [list(p) for p in pairs], "ablation": not ablation_note,
         "ablation_note": ablation_note, "seed": seed, "rules_text": text,
         "smallest_difference": {"share": _smallest_share(smallest),
@@ -449,3 +484,152 @@ def _smallest_share(smallest: dict | None) -> float:
 
 
 questions_command = questions_for_run    # what `balance questions RUN` plays for this game
+
+
+# ---------------------------------------------------------------------------------------------
+# A before/after: the same questions played for two runs, and what changed
+# ---------------------------------------------------------------------------------------------
+
+MIN_COUNT = 30        # fewer games, matches or founders on a side: the change cannot be told
+CANNOT_TELL = "cannot tell"
+#: The questions a before/after compares, in the page's order: (id, title, measure).
+COMPARED = (
+    ("first_player", "First-player advantage", "Seat 1's win share (it plays first)"),
+    ("card_types", "Card types, full deck", "founders' win share"),
+    ("card_ablation", "Card ablation", "change of the founders' win share with one copy fewer"),
+    ("best_of_three", "Best of 3 (2 players)", "the first-named bot's best-of-3 match win rate"),
+)
+COMPARISON_COLUMNS = ("question", "question_title", "item", "measure", "before", "before_se",
+                      "before_n", "after", "after_se", "after_n", "change", "std_error", "z", "low",
+                      "high", "family_size", "smallest", "verdict", "why", "before_verdict",
+                      "after_verdict")
+
+
+def _num(x) -> float:
+    return float("nan") if x is None else float(x)
+
+
+def _side_rows(question: str, tables: dict) -> dict[str, dict]:
+    """One side's answers to ``question`` by item: {item: {value, se, n, verdict}} (n: the games,
+    matches or founders the value is read on; for the card ablation the fewer of the two decks')."""
+    out: dict[str, dict] = {}
+    if question == "first_player" and "first_player" in tables:
+        for r in tables["first_player"].filter(pl.col("seat") == 0).iter_rows(named=True):
+            out[f"{int(r['players'])} players"] = dict(value=_num(r["win_share"]), se=_num(r["std_error"]),
+                                                     n=int(r["games"]), players=int(r["players"]))
+    elif question in ("card_types", "card_ablation") and "card_types" in tables:
+        ct = tables["card_types"]
+        ablation = "delta_founders_win_share" in ct.columns
+        family = set(ct.filter(pl.Series(ablation_family(ct)))["card"].to_list()) if ablation else set()
+        for r in ct.iter_rows(named=True):
+            name = R.CARD_NAMES[R.CARD_TYPES.index(r["card"])] if r["card"] in R.CARD_TYPES else str(r["card"])
+            founders = int(r.get("founders") or 0)
+            if question == "card_types":
+                out[name] = dict(value=_num(r["founders_win_share"]), se=_num(r["founders_std_error"]),
+                                 n=founders, support=_num(r["founded_share"]))
+            elif ablation and r.get("delta_founders_win_share") is not None:
+                after_n = r.get("founders_after")
+                out[name] = dict(value=_num(r["delta_founders_win_share"]), se=_num(r["delta_std_error"]),
+                                 n=min(founders, int(after_n if after_n is not None else 0)),
+                                 support=min(_num(r["founded_share"]), _num(r.get("founded_share_after"))),
+                                 tested=r["card"] in family, verdict=str(r.get("verdict") or ""))
+    elif question == "best_of_three" and "best_of_three" in tables:
+        for r in tables["best_of_three"].iter_rows(named=True):
+            out[f"{r['bot']} vs {r['opponent']}"] = dict(value=_num(r["match_win_rate"]),
+                                                          se=_num(r["match_std_error"]), n=int(r["matches"]))
+    return out
+
+
+def _se_floor(p: float, se: float, n: int) -> float:
+    """``se``, or where it is 0 (every game, match or founder of a side gave the same result: 100%
+    of the matches won) the plus-four standard error of a rate ``p`` over ``n``, √(p̃(1 − p̃)/(n + 4))
+    with p̃ = (pn + 2)/(n + 4) (Agresti and Caffo): 120 matches won of 120 do not show a rate of
+    exactly 100%."""
+    if se > 0 or n <= 0:
+        return se
+    pt = (p * n + 2) / (n + 4)
+    return math.sqrt(pt * (1 - pt) / (n + 4))
+
+
+def compare_questions(before: dict[str, pl.DataFrame], after: dict[str, pl.DataFrame],
+                      smallest: dict | None = None) -> pl.DataFrame:
+    """What changed between two runs' balance questions (the tables :func:`questions_for_run`
+    wrote for each, by file stem), one row per answer either gave (:data:`COMPARED`, in that
+    order, then each question's items in the tables' order): Seat 1's win share per player count
+    (MV-2), each card type's founders' win share with the full deck, each type's ablation effect
+    (the change of its founders' win share with one copy fewer, MV-1 deck: ``before_verdict`` and
+    ``after_verdict`` are each side's own verdict on it) and each pairing's best-of-3 match win
+    rate (MV-7); ``before_n``/``after_n`` the games, matches or founders each is read on.
+
+    ``change`` = after − before, its ``std_error`` that of two independent samples (the two sides'
+    standard errors in quadrature; both sides play the same seed, so where their games coincide in
+    part this overstates the noise: the reading is conservative), ``z`` = change / std_error; a
+    rate with a standard error of 0 on a side (every game alike) gets the plus-four one there
+    (:func:`_se_floor`, recorded in ``before_se``/``after_se``).
+    Each question is one family: ``verdict`` is clear by Holm's step-down over its rows and worded
+    by size on the Bonferroni interval over them (``low``/``high``, as
+    :func:`analysis.stats.practical_holm` reads it) against the smallest win-share difference that
+    matters (``smallest`` by kind, over 1 pp): "clear and large enough to matter", "clear, may
+    matter", "clear but small" or "within noise". An answer that cannot be compared is
+    :data:`CANNOT_TELL`, outside the family and with no change, and ``why`` says why:
+    ``not_played_before``/``not_played_after`` (that side did not play it: another player count,
+    no ablation, rules without 2 players), ``too_few`` (under :data:`MIN_COUNT` games, matches or
+    founders on a side), ``rare`` (a type founded by under :data:`ABLATION_MIN_FOUNDED` of the
+    players on a side), ``no_ablation_verdict`` (a side's ablation of that type has too few
+    players to say), ``no_value``."""
+    from analysis import stats
+    from analysis.load import smallest_difference
+
+    small = smallest_difference(GAME, "share", smallest)
+    rows: list[dict] = []
+    for qid, title, measure in COMPARED:
+        b, a = _side_rows(qid, before), _side_rows(qid, after)
+        items = list(b) + [k for k in a if k not in b]
+        start = len(rows)
+        for item in items:
+            rb, ra = b.get(item), a.get(item)
+            row = dict(question=qid, question_title=title, item=item, measure=measure,
+                       before=rb["value"] if rb else float("nan"), before_se=rb["se"] if rb else float("nan"),
+                       before_n=rb["n"] if rb else 0, after=ra["value"] if ra else float("nan"),
+                       after_se=ra["se"] if ra else float("nan"), after_n=ra["n"] if ra else 0,
+                       before_verdict=(rb or {}).get("verdict", ""), after_verdict=(ra or {}).get("verdict", ""),
+                       why="")
+            if rb is None or ra is None:
+                row["why"] = "not_played_after" if ra is None else "not_played_before"
+            elif min(rb["n"], ra["n"]) < MIN_COUNT:
+                row["why"] = "too_few"
+            elif "support" in rb and not min(rb["support"], ra["support"]) >= ABLATION_MIN_FOUNDED:
+                row["why"] = "rare"
+            elif qid == "card_ablation" and not (rb["tested"] and ra["tested"]):
+                row["why"] = "no_ablation_verdict"
+            elif not all(math.isfinite(x) for x in (rb["value"], ra["value"], rb["se"], ra["se"])):
+                row["why"] = "no_value"
+            rows.append(row)
+        fam = [r for r in rows[start:] if not r["why"]]
+        for r in fam:
+            r["change"] = r["after"] - r["before"]
+            if qid != "card_ablation":      # a rate every game of a side gave alike: no spread to read
+                r["before_se"] = _se_floor(r["before"], r["before_se"], r["before_n"])
+                r["after_se"] = _se_floor(r["after"], r["after_se"], r["after_n"])
+            r["std_error"] = math.hypot(r["before_se"], r["after_se"])
+            r["z"] = (r["change"] / r["std_error"] if r["std_error"] > 0 else
+                      (0.0 if r["change"] == 0 else math.copysign(math.inf, r["change"])))
+        if fam:
+            d = np.array([r["change"] for r in fam])
+            z = np.array([r["z"] for r in fam])
+            # (the interval the size is read on: Bonferroni over the family, as practical_holm's)
+            lo, hi = stats.bonferroni_interval(d, np.array([r["std_error"] for r in fam]), m=len(fam))
+            verdict = np.atleast_1d(stats.practical_holm(d, z, small))
+            for r, low, high, v in zip(fam, np.atleast_1d(lo), np.atleast_1d(hi), verdict):
+                r.update(low=float(low), high=float(high), family_size=len(fam),
+                         verdict=WITHIN_NOISE if str(v) == stats.NOT_SHOWN else str(v))
+        for r in rows[start:]:
+            if r["why"]:
+                r.update(change=float("nan"), std_error=float("nan"), z=float("nan"), low=float("nan"),
+                         high=float("nan"), family_size=len(fam), verdict=CANNOT_TELL)
+            r["smallest"] = small
+    schema = {c: (pl.Float64 if c in ("before", "before_se", "after", "after_se", "change", "std_error",
+                                      "z", "low", "high", "smallest")
+                  else pl.Int64 if c in ("before_n", "after_n", "family_size") else pl.String)
+              for c in COMPARISON_COLUMNS}
+    return pl.DataFrame([{c: r.get(c) for c in COMPARISON_COLUMNS} for r in rows], schema=schema)
