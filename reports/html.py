@@ -43,6 +43,95 @@ ul.grouped{list-style:circle;margin:.2em 0 .5em}ul.grouped li{margin:.15em 0}
 """
 
 
+# A sentence's method clauses (how a call was made: the correction, the family, the pairing), folded
+# to "(…)" until the reader asks for them: the first answer of a before/after ran to 200 words, most
+# of them method, and a designer read past the answer. One checkbox at the top of the page
+# (FOLD_TOGGLE, before every section: the CSS reaches what follows it) shows them all; a click on
+# any "(…)" does too (each clause is a label of that checkbox). Folded by CSS alone: the page's text
+# is unchanged (a copy, a search or a screen reader meets every word), and printing shows it whole.
+FOLD_ID = "show-methods"
+FOLD_CSS = (f"#{FOLD_ID}:not(:checked)~* .how>span{{display:none}}"
+            f"#{FOLD_ID}:not(:checked)~* .how::before{{content:attr(data-fold);color:#777;font-size:.9em}}"
+            ".how{cursor:pointer}.how>span{color:#555}label.toggle{color:#555;font-size:.9em;cursor:pointer}"
+            f"@media print{{#{FOLD_ID}~* .how>span{{display:inline}}#{FOLD_ID}~* .how::before{{content:none}}"
+            f"#{FOLD_ID},label.toggle{{display:none}}}}\n")
+FOLD_TOGGLE = (f"<input type='checkbox' id='{FOLD_ID}'><label class='toggle' for='{FOLD_ID}'> Show how each "
+               "call was made: the methods, folded as (…) in the sentences</label>")
+_CSS += FOLD_CSS
+# A clause shorter than this stays in view: "(95%, unadjusted)" says what the interval before it is,
+# in fewer characters than a fold saves
+FOLD_SHORTEST = 30
+_METHOD = re.compile(r"Holm|Bonferroni|\bat once\b|common random numbers|the pairing|unadjusted|"
+                     r"each at level|Newcombe|Welch|Wilson|as Ludii defines")
+
+
+def method_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, mark) of each method clause of ``text``, in order: a parenthetical (outermost)
+    whose first part (to its first ``;`` at its own depth) names a method (:data:`_METHOD`) whole,
+    marked "(…)"; else, from the first ``;`` of a later part that names one to the closing
+    parenthesis (kept), marked "; …" ("(+2.4 to +5.2 pp; its own interval, unadjusted; …)" keeps
+    its interval in view). A parenthesis left open folds nothing, nor does a clause shorter than
+    :data:`FOLD_SHORTEST` characters."""
+    out: list[tuple[int, int, str]] = []
+    depth, start, semis = 0, -1, []
+    for i, c in enumerate(text):
+        if c == "(":
+            if depth == 0:
+                start, semis = i, []
+            depth += 1
+        elif c == ";" and depth == 1:
+            semis.append(i)
+        elif c == ")" and depth:
+            depth -= 1
+            if depth:
+                continue
+            bounds = [start + 1, *semis, i]
+            parts = [text[a:b] for a, b in zip(bounds, bounds[1:])]
+            if i - start < FOLD_SHORTEST:
+                continue
+            if _METHOD.search(parts[0]):
+                out.append((start, i + 1, "(…)"))
+                continue
+            k = next((k for k, part in enumerate(parts) if k and _METHOD.search(part)), 0)
+            if k and i - bounds[k] >= FOLD_SHORTEST:
+                out.append((bounds[k], i, "; …"))
+    return out
+
+
+def with_folds(text: str, titles: bool = True) -> str:
+    """``text`` escaped (with :func:`with_titles`' hover titles and code marks when ``titles``), each
+    method clause
+    (:func:`method_spans`) set as a label of the page's :data:`FOLD_TOGGLE`: folded to its mark
+    until the reader shows the methods."""
+    folds = method_spans(text)
+    if not folds:
+        return with_titles(text) if titles else html.escape(text)
+    terms = glossary.spans(text) if titles else []
+    cuts = sorted({0, len(text), *(x for s, e, _ in folds for x in (s, e)),
+                   *(x for s, e, _ in terms for x in (s, e))})
+    fold_at = {s: (e, mark) for s, e, mark in folds}
+    term_at = {s: (e, t) for s, e, t in terms}
+    out, fold_end, term_end = [], -1, -1
+    for a, b in zip(cuts, cuts[1:]):
+        if a == term_end:
+            out.append("</abbr>")
+        if a == fold_end:
+            out.append("</span></label>")
+        if a in fold_at:
+            fold_end, mark = fold_at[a]
+            out.append(f"<label class='how' for='{FOLD_ID}' data-fold='{html.escape(mark, quote=True)}'><span>")
+        if a in term_at:
+            term_end, term = term_at[a]
+            out.append(f"<abbr title='{html.escape(glossary.TERMS[term], quote=True)}'>")
+        out.append(html.escape(text[a:b]))
+    end = len(text)
+    if end == term_end:
+        out.append("</abbr>")
+    if end == fold_end:
+        out.append("</span></label>")
+    return code_marks("".join(out)) if titles else "".join(out)
+
+
 def _fmt_cell(v) -> str:
     return code_marks(html.escape(cell_text(v)))
 
@@ -96,9 +185,9 @@ def _li(sentence: str) -> str:
     (:class:`reports.text.Grouped`: a before/after's kind of change) holds them in a list nested
     inside its item."""
     items = getattr(sentence, "items", ())
-    inner = ("<ul class='grouped'>" + "".join(f"<li>{with_titles(x)}</li>" for x in items) + "</ul>"
+    inner = ("<ul class='grouped'>" + "".join(f"<li>{with_folds(x)}</li>" for x in items) + "</ul>"
              if items else "")
-    head = f"<strong>{with_titles(sentence)}</strong>" if items else with_titles(sentence)
+    head = f"<strong>{with_folds(sentence)}</strong>" if items else with_folds(sentence)
     return f"<li>{head}{inner}</li>"
 
 
@@ -156,7 +245,7 @@ def page(title: str, groups: list[RunSet], secs: list[Section], png: dict[str, b
          captions: dict[str, str] | None = None) -> str:
     captions = captions or {}
     parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><meta name='viewport' content='width=device-width, initial-scale=1'><title>{html.escape(title)}</title>"
-             f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>",
+             f"<style>{_CSS}</style></head><body><h1>{html.escape(title)}</h1>{FOLD_TOGGLE}",
              f"<p class='note'>Generated {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. {html.escape(NOTES[0])}</p>",
              meta_rows(groups),
              "<nav>" + "".join(f"<a href='#{s.id}'>{html.escape(s.title)}</a>" for s in secs) + "</nav>"]

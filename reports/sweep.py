@@ -57,7 +57,7 @@ from analysis.tune.targets import edge_digits
 from reports.figures import sweep as FS
 from reports.figures.draw import draw_all
 from reports.glossary import INTERVALS_NOTE
-from reports.html import _CSS, _html_table
+from reports.html import _CSS, FOLD_TOGGLE, _html_table, with_folds
 from reports.pdf import write_pdf
 from reports.rules_diff import value_text
 from reports.sections import FigureSet, Section, glossary_section
@@ -771,7 +771,8 @@ def _section_html(s: Section, png: dict[str, bytes], captions: dict[str, str]) -
     if s.intro:
         parts.append(f"<p>{html.escape(s.intro)}</p>")
     if s.sentences:
-        parts.append("<ul class='headlines'>" + "".join(f"<li>{html.escape(x)}</li>" for x in s.sentences)
+        parts.append("<ul class='headlines'>" + "".join(f"<li>{with_folds(x, titles=False)}</li>"
+                                                        for x in s.sentences)
                      + "</ul>")
     parts += [_img(png[n], n, captions.get(n, "")) for n in s.figures if n in png]
     for caption, df in s.tables:
@@ -786,7 +787,7 @@ def _page(title: str, meta: pl.DataFrame, secs: list[Section], png: dict[str, by
     return ("<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
             f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
-            f"<h1>{html.escape(title)}</h1><p class='note'>Generated "
+            f"<h1>{html.escape(title)}</h1>{FOLD_TOGGLE}<p class='note'>Generated "
             f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC. {html.escape(INTERVALS_NOTE)}</p>"
             + "".join(f"<p style='font-size:1.15em'>{_lead_html(x)}</p>" for x in lead)
             + "".join(f"<p class='note'>{html.escape(n)}</p>" for n in notes)
@@ -804,8 +805,9 @@ def _lead_html(text: str) -> str:
         # a short headline stays bold whole; a longer paragraph without a question and its answer
         # (a panel before/after's "Seat 3 moved in 2 of 3 cells, …") is plain: the designer review
         # found twelve lines of solid bold, where nothing stood out
-        return f"<b>{html.escape(text)}</b>" if len(text) <= 120 else html.escape(text)
-    return f"<b>{html.escape(text[:cut + 1])}</b>{html.escape(text[cut + 1:])}"
+        return f"<b>{html.escape(text)}</b>" if len(text) <= 120 else with_folds(text, titles=False)
+    # (a method clause before the answer's colon is not folded: the bold part is read whole)
+    return f"<b>{html.escape(text[:cut + 1])}</b>{with_folds(text[cut + 1:], titles=False)}"
 
 
 def _meta(rows: list[tuple[str, str]]) -> pl.DataFrame:
