@@ -39,7 +39,7 @@ from reports.figures.draw import draw_all
 from reports.games import hook_for
 from reports.html import NOTES, meta_table, page
 from reports.pdf import write_pdf
-from reports.questions import check_matches, read_questions
+from reports.questions import check_matches, compared, read_questions
 from reports.sections import build_sections
 from reports.text import game_title
 from simcore.errors import UsageError
@@ -203,6 +203,11 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     judged, target_words = design_targets(groups, tables, targets)
     if answers is not None and target_words:
         answers += ["design targets:"] + [f"  {x}" for x in target_words]
+    if played is not None and not side_by_side:
+        # the baseline's questions section names the sections that compare a variant's own answers
+        # with its answers (the hook words it: Médiévallons' compared_words), else says none was
+        played.compared_in = [(labels[i + 1], before_after_title(labels[i + 1], labels[0]))
+                              for i, vq in enumerate(others) if compared(vq) is not None]
     say("Drawing the figures")
     secs, figs = build_sections(base, base_rs, cmps, played, side,
                                 variants=None if side_by_side else groups[1:], comparisons=comparisons)
@@ -320,8 +325,9 @@ def questions_before_after(secs: list, played, others: list, labels: list[str], 
     changed (:func:`reports.questions.compared`), a section "Balance questions: VARIANT vs BASE"
     placed right after its before/after section (both runs' answers, the change worded by size or
     "cannot tell", :func:`reports.questions.before_after_sentences`), the section's first sentence
-    (how many answers moved) added to that before/after's sentences and to ``answers``; the
-    baseline's own questions section then no longer says no other run's rules were played."""
+    (how many answers moved) added to that before/after's sentences and to ``answers``. (The
+    baseline's own questions section names these sections itself: :func:`build_report` tells the
+    hook through ``played.compared_in`` before the sections are built.)"""
     from reports.questions import (before_after_intro, before_after_rows, before_after_sentences,
                                    compared)
     from reports.sections import Section
@@ -340,7 +346,7 @@ def questions_before_after(secs: list, played, others: list, labels: list[str], 
             continue
         own = int(vq.meta.get("for_run_players") or 0) or None
         lines = before_after_sentences(played, vq, base, var, own)
-        sec = Section(f"{name}_questions", f"Balance questions: {var} vs {base}",
+        sec = Section(f"{name}_questions", before_after_title(var, base),
                       before_after_intro(played, vq, base, var), [],
                       [(f"Balance questions, {base} → {var}", before_after_rows(vq, base, var))],
                       lines, intro_in_pdf=True)
@@ -355,11 +361,11 @@ def questions_before_after(secs: list, played, others: list, labels: list[str], 
                     while k < len(answers) and answers[k].startswith("  "):
                         k += 1
                     answers.insert(k, f"  {lines[0]}")
-        note = getattr(hook, "NOT_THE_VARIANT", None)
-        for s in secs:
-            if s.id == "questions" and note and note in s.intro:
-                s.intro = s.intro.replace(note, f"{var}'s own are compared with them in the section "
-                                                f"“{sec.title}”")
+
+
+def before_after_title(var: str, base: str) -> str:
+    """The title of the section comparing a variant's played questions with the baseline's."""
+    return f"Balance questions: {var} vs {base}"
 
 
 def variant_question_files(q, rs, label: str, hook) -> dict:

@@ -23,7 +23,7 @@ import polars as pl
 
 from analysis.load import RunSet
 from reports import glossary
-from reports.text import cell_text
+from reports.text import cell_text, method_spans
 
 if TYPE_CHECKING:
     from reports.sections import Section
@@ -58,44 +58,6 @@ FOLD_CSS = (f"#{FOLD_ID}:not(:checked)~* .how>span{{display:none}}"
 FOLD_TOGGLE = (f"<input type='checkbox' id='{FOLD_ID}'><label class='toggle' for='{FOLD_ID}'> Show how each "
                "call was made: the methods, folded as (…) in the sentences</label>")
 _CSS += FOLD_CSS
-# A clause shorter than this stays in view: "(95%, unadjusted)" says what the interval before it is,
-# in fewer characters than a fold saves
-FOLD_SHORTEST = 30
-_METHOD = re.compile(r"Holm|Bonferroni|\bat once\b|common random numbers|the pairing|unadjusted|"
-                     r"each at level|Newcombe|Welch|Wilson|as Ludii defines")
-
-
-def method_spans(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, mark) of each method clause of ``text``, in order: a parenthetical (outermost)
-    whose first part (to its first ``;`` at its own depth) names a method (:data:`_METHOD`) whole,
-    marked "(…)"; else, from the first ``;`` of a later part that names one to the closing
-    parenthesis (kept), marked "; …" ("(+2.4 to +5.2 pp; its own interval, unadjusted; …)" keeps
-    its interval in view). A parenthesis left open folds nothing, nor does a clause shorter than
-    :data:`FOLD_SHORTEST` characters."""
-    out: list[tuple[int, int, str]] = []
-    depth, start, semis = 0, -1, []
-    for i, c in enumerate(text):
-        if c == "(":
-            if depth == 0:
-                start, semis = i, []
-            depth += 1
-        elif c == ";" and depth == 1:
-            semis.append(i)
-        elif c == ")" and depth:
-            depth -= 1
-            if depth:
-                continue
-            bounds = [start + 1, *semis, i]
-            parts = [text[a:b] for a, b in zip(bounds, bounds[1:])]
-            if i - start < FOLD_SHORTEST:
-                continue
-            if _METHOD.search(parts[0]):
-                out.append((start, i + 1, "(…)"))
-                continue
-            k = next((k for k, part in enumerate(parts) if k and _METHOD.search(part)), 0)
-            if k and i - bounds[k] >= FOLD_SHORTEST:
-                out.append((bounds[k], i, "; …"))
-    return out
 
 
 def with_folds(text: str, titles: bool = True) -> str:

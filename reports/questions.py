@@ -41,6 +41,9 @@ class Questions:
     meta: dict
     tables: dict[str, pl.DataFrame] = field(default_factory=dict)
     played_here: bool = False      # played by `balance report` for this report (else read from path)
+    # a before/after's further configurations whose own played questions are compared with these,
+    # as (label, section title): the baseline's questions section names them
+    compared_in: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def not_played(self) -> str | None:

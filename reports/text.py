@@ -150,6 +150,50 @@ def pvalue(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
+# A sentence's method clauses (how a call was made: the correction, the family, the pairing): the
+# HTML page folds them to "(…)" until the reader asks (reports.html.with_folds); the terminal and
+# the PDF print them whole.
+# A clause shorter than this stays in view: "(95%, unadjusted)" says what the interval before it is,
+# in fewer characters than a fold saves
+FOLD_SHORTEST = 30
+_METHOD = re.compile(r"Holm|Bonferroni|\bat once\b|common random numbers|the pairing|unadjusted|"
+                     r"each at level|Newcombe|Welch|Wilson|as Ludii defines")
+
+
+def method_spans(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, mark) of each method clause of ``text``, in order: a parenthetical (outermost)
+    whose first part (to its first ``;`` at its own depth) names a method (:data:`_METHOD`) whole,
+    marked "(…)"; else, from the first ``;`` of a later part that names one to the closing
+    parenthesis (kept), marked "; …" ("(+2.4 to +5.2 pp; its own interval, unadjusted; …)" keeps
+    its interval in view). A parenthesis left open folds nothing, nor does a clause shorter than
+    :data:`FOLD_SHORTEST` characters."""
+    out: list[tuple[int, int, str]] = []
+    depth, start, semis = 0, -1, []
+    for i, c in enumerate(text):
+        if c == "(":
+            if depth == 0:
+                start, semis = i, []
+            depth += 1
+        elif c == ";" and depth == 1:
+            semis.append(i)
+        elif c == ")" and depth:
+            depth -= 1
+            if depth:
+                continue
+            bounds = [start + 1, *semis, i]
+            parts = [text[a:b] for a, b in zip(bounds, bounds[1:])]
+            if i - start < FOLD_SHORTEST:
+                continue
+            if _METHOD.search(parts[0]):
+                out.append((start, i + 1, "(…)"))
+                continue
+            k = next((k for k, part in enumerate(parts) if k and _METHOD.search(part)), 0)
+            if k and i - bounds[k] >= FOLD_SHORTEST:
+                out.append((bounds[k], i, "; …"))
+    return out
+
+
+
 def without_code_marks(text: str) -> str:
     """``text`` without Markdown code marks (`balance questions` → balance questions): for the PDF,
     whose text has no code face (the HTML page sets them as code, :func:`reports.html.code_marks`)."""

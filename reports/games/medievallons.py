@@ -10,7 +10,8 @@ tables carry standard errors; the report shows rates with 95% Wilson intervals o
 matches or founders, and changes as ±1.96 SE. That section's first sentence (:func:`question_lead`)
 also leads the page's headline findings (:data:`QUESTION_HEADLINES`): the first-player advantage at
 the player counts the run did not play, and the rules the questions were played with (the baseline
-run's only, :func:`played_rules`: a before/after does not play them for its variant).
+run's only, :func:`played_rules`; a before/after plays its variant's own in a section of its own,
+which the intro names, :func:`compared_words`).
 :func:`question_files` is what the report directory keeps of them (``questions/*.csv`` and
 ``questions/settings.json``); :func:`comparison_figures` adds the guild before/after figure;
 :func:`printed_summary` is what ``balance questions`` prints (:mod:`cli.questions`), in the same
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from typing import Sequence
 
 import numpy as np
 import polars as pl
@@ -53,7 +55,6 @@ GAME = "medievallons"
 # the section whose first sentence also leads the page's headline findings (reports.sections): a
 # played question's clear answer at another player count than the run's (question_lead)
 QUESTION_HEADLINES = (SECTION_ID,)
-NOT_THE_VARIANT = "no other run's rules were played"     # (a before/after's variant has none)
 BOOK_PLAYERS = 2          # MV-1 (configs/medievallons/rules.toml): the rulebook names 2-player play only
 
 
@@ -693,9 +694,31 @@ def _bots(m: dict) -> str:
     return m.get("strategy_note") or f"{m.get('strategy')} bots at every seat"
 
 
-def _intro(q, rs: RunSet, shown: dict[str, pl.DataFrame], own: bool = False) -> str:
+def compared_words(compared: Sequence[tuple[str, str]] = ()) -> str:
+    """What the baseline's questions section says of the other runs' rules: "no other run's rules
+    were played", or, in a before/after whose variants' questions were played with their own rules
+    (``compared``: each variant's label and the title of the section comparing its answers with the
+    baseline's), "mv-b's own are compared with them in the section “Balance questions: mv-b vs
+    mv-a”" (with several: "mv-b's and mv-c's own … in the sections “…” and “…”")."""
+    if not compared:
+        return "no other run's rules were played"
+    labels = _and([f"{label}'s" for label, _ in compared])
+    titles = _and([f"“{title}”" for _, title in compared])
+    return (f"{labels} own are compared with them in the section{'s' if len(compared) > 1 else ''} "
+            f"{titles}")
+
+
+def _and(words: list[str]) -> str:
+    """"a", "a and b", "a, b and c"."""
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else words[0]
+
+
+def _intro(q, rs: RunSet, shown: dict[str, pl.DataFrame], own: bool = False,
+           compared: Sequence[tuple[str, str]] = ()) -> str:
     """The section's introduction; ``own``: the first-player rows at the run's player count are the
-    run's own (:func:`with_run_first_player`), and it says so."""
+    run's own (:func:`with_run_first_player`), and it says so; ``compared``: the variants whose own
+    questions a before/after compares with these, and the titles of those sections
+    (:func:`compared_words`)."""
     m, run = q.meta, rs.metas[0]
     games, strategy, seed = int(m.get("games") or 0), m.get("strategy"), m.get("seed")
     why = _bots(m)
@@ -723,7 +746,7 @@ def _intro(q, rs: RunSet, shown: dict[str, pl.DataFrame], own: bool = False) -> 
     csvs = ", ".join(f"questions/{k}.csv" for k in shown)
     return (
         f"{where}: {games:,} games per question and per rules variant{took}, with {why}, and "
-        f"{played_rules(q, rs, m.get('rules_name'), NOT_THE_VARIANT)} and "
+        f"{played_rules(q, rs, m.get('rules_name'), compared_words(compared))} and "
         f"{seed_text}{replay}. First-player advantage at "
         + (f"every player count the rules allow ({', '.join(map(str, counts))})" if m.get("for_run") else
            f"{', '.join(map(str, counts))} players")
@@ -772,9 +795,10 @@ MORE_GAMES = "`balance questions --games`, or `balance report --questions-games`
 
 def played_rules(q, rs: RunSet, path: str | None = None, note: str = "") -> str:
     """Which rules the questions were played with, named so that a before/after page (whose
-    variant has other rules and no questions) cannot lend them to the variant: "the rules of the
-    baseline run mv-a only (rules SHA-256 6553921400fa, as in the table of runs)", with the rules'
-    ``path`` first and a ``note`` last inside the parenthesis when given."""
+    variant has other rules) cannot lend them to the variant: "the rules of the baseline run mv-a
+    only (rules SHA-256 6553921400fa, as in the table of runs)", with the rules' ``path`` first and
+    a ``note`` last inside the parenthesis when given (the section's intro: whether and where the
+    variant's own were played, :func:`compared_words`)."""
     sha = str(q.meta.get("rules_sha256") or rs.metas[0].get("rules_sha256") or "")
     inside = "; ".join(x for x in (path, f"rules SHA-256 {sha[:12]}, as in the table of runs" if sha else "")
                        if x)
@@ -894,7 +918,11 @@ def _questions_section(q, rs: RunSet, figs: FigureSet, t: dict | None = None) ->
                           if t is not None and "guild_types" in t else ")"), _card_rows(ct, smallest)))
     if b3 is not None:
         tables.append(("2 players: one round vs best of 3", _best_of_three_rows(b3)))
-    return Section(SECTION_ID, TITLE, _intro(q, rs, shown, own), names, tables, sentences, intro_in_pdf=True)
+    # a before/after names the sections comparing its variants' own answers with these (set by
+    # reports.build.build_report on the questions it was given, before the sections are built)
+    compared = tuple(q.compared_in)
+    return Section(SECTION_ID, TITLE, _intro(q, rs, shown, own, compared), names, tables, sentences,
+                   intro_in_pdf=True)
 
 
 def _games_sha256(meta: dict) -> str | None:
