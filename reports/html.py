@@ -52,11 +52,17 @@ ul.grouped{list-style:circle;margin:.2em 0 .5em}ul.grouped li{margin:.15em 0}
 FOLD_ID = "show-methods"
 FOLD_CSS = (f"#{FOLD_ID}:not(:checked)~* .how>span{{display:none}}"
             f"#{FOLD_ID}:not(:checked)~* .how::before{{content:attr(data-fold);color:#777;font-size:.9em}}"
-            ".how{cursor:pointer}.how>span{color:#555}label.toggle{color:#555;font-size:.9em;cursor:pointer}"
+            ".how{cursor:pointer}.how>span{color:#555}"
+            # the toggle stays in view (top right): a click on a fold focuses it without a jump
+            f"#{FOLD_ID}{{position:fixed;top:.7em;right:.8em;margin:0}}"
+            "label.toggle{position:fixed;top:.4em;right:2.4em;background:#fff;border:1px solid #ccc;"
+            "border-radius:4px;padding:.2em .5em;color:#333;font-size:.85em;cursor:pointer;z-index:1}"
             f"@media print{{#{FOLD_ID}~* .how>span{{display:inline}}#{FOLD_ID}~* .how::before{{content:none}}"
             f"#{FOLD_ID},label.toggle{{display:none}}}}\n")
-FOLD_TOGGLE = (f"<input type='checkbox' id='{FOLD_ID}'><label class='toggle' for='{FOLD_ID}'> Show how each "
-               "call was made: the methods, folded as (…) in the sentences</label>")
+FOLD_TOGGLE = (f"<input type='checkbox' id='{FOLD_ID}'>"
+               f"<label class='toggle' for='{FOLD_ID}' title='Folded as … in the sentences: the "
+               "corrections for many comparisons, which intervals are adjusted, the pairing. Every "
+               "number a verdict is read on stays in view.'>Show how each verdict was reached</label>")
 _CSS += FOLD_CSS
 
 
@@ -81,7 +87,8 @@ def with_folds(text: str, titles: bool = True) -> str:
             out.append("</span></label>")
         if a in fold_at:
             fold_end, mark = fold_at[a]
-            out.append(f"<label class='how' for='{FOLD_ID}' data-fold='{html.escape(mark, quote=True)}'><span>")
+            out.append(f"<label class='how' for='{FOLD_ID}' data-fold='{html.escape(mark, quote=True)}' "
+                       "title='How this verdict was reached: click to show every one'><span>")
         if a in term_at:
             term_end, term = term_at[a]
             out.append(f"<abbr title='{html.escape(glossary.TERMS[term], quote=True)}'>")
@@ -214,7 +221,7 @@ def page(title: str, groups: list[RunSet], secs: list[Section], png: dict[str, b
     for s in secs:
         parts.append(f"<section id='{s.id}'><h2>{html.escape(s.title)}</h2>")
         if s.intro:
-            parts.append(f"<p>{with_titles(s.intro)}</p>")
+            parts.append(f"<p>{with_folds(s.intro)}</p>")
         if s.sentences:
             cls = " class='headlines'" if s.id == "headlines" else ""
             parts.append(f"<ul{cls}>" + "".join(_li(x) for x in s.sentences) + "</ul>")
@@ -223,7 +230,7 @@ def page(title: str, groups: list[RunSet], secs: list[Section], png: dict[str, b
             cap = captions.get(name, "")
             parts.append(f"<figure id='fig-{html.escape(name)}'><img alt='{html.escape(cap or name, quote=True)}' "
                          f"src='data:image/png;base64,{data}'>"
-                         + (f"<figcaption>{with_titles(cap)}</figcaption>" if cap else "") + "</figure>")
+                         + (f"<figcaption>{with_folds(cap)}</figcaption>" if cap else "") + "</figure>")
         for caption, df in s.tables:
             parts.append(f"<h3>{html.escape(caption)}</h3>{_html_table(df, 'glossary' if s.id == 'glossary' else '')}")
         parts.append("</section>")

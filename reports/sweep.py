@@ -762,14 +762,14 @@ def slice_table(effects: pl.DataFrame, slice_effects: pl.DataFrame) -> pl.DataFr
 
 def _img(png: bytes, name: str, caption: str = "") -> str:
     data = base64.b64encode(png).decode("ascii")
-    cap = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
+    cap = f"<figcaption>{with_folds(caption, titles=False)}</figcaption>" if caption else ""
     return f"<figure><img alt='{html.escape(name)}' src='data:image/png;base64,{data}'>{cap}</figure>"
 
 
 def _section_html(s: Section, png: dict[str, bytes], captions: dict[str, str]) -> str:
     parts = [f"<section id='{html.escape(s.id)}'><h2>{html.escape(s.title)}</h2>"]
     if s.intro:
-        parts.append(f"<p>{html.escape(s.intro)}</p>")
+        parts.append(f"<p>{with_folds(s.intro, titles=False)}</p>")
     if s.sentences:
         parts.append("<ul class='headlines'>" + "".join(f"<li>{with_folds(x, titles=False)}</li>"
                                                         for x in s.sentences)

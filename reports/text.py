@@ -150,23 +150,25 @@ def pvalue(p: float) -> str:
     return "p < 0.001" if p < 0.001 else f"p = {p:.3f}"
 
 
-# A sentence's method clauses (how a call was made: the correction, the family, the pairing): the
-# HTML page folds them to "(…)" until the reader asks (reports.html.with_folds); the terminal and
-# the PDF print them whole.
-# A clause shorter than this stays in view: "(95%, unadjusted)" says what the interval before it is,
-# in fewer characters than a fold saves
-FOLD_SHORTEST = 30
-_METHOD = re.compile(r"Holm|Bonferroni|\bat once\b|common random numbers|the pairing|unadjusted|"
-                     r"each at level|Newcombe|Welch|Wilson|as Ludii defines")
+# A sentence's method clauses (how a verdict was reached: the correction, the family, the pairing):
+# the HTML page folds them to "…" until the reader asks (reports.html.with_folds); the terminal and
+# the PDF print them whole. Only method: a part that carries a result (a number with its unit, an
+# interval such as the one a verdict is read on, advice such as "more games would tell") stays in
+# view, so the folded sentence keeps every number its verdict is read on.
+_METHOD = re.compile(r"Holm|Bonferroni|common random numbers|the pairing|on the pairing|"
+                     r"each at level|Newcombe|Welch|Wilson|Student t|as Ludii defines|the same game "
+                     r"numbers|exact binomial|Wald|chi-square|Chi-square")
+_RESULT = re.compile(r"\d\s*(%|pp\b|coins?\b|turns?\b|player turns\b|points?\b|games?\b)|"
+                     r"\bto [+−-]?\d|more games|cannot tell|these games|would tell|[+−]\d")
 
 
 def method_spans(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, mark) of each method clause of ``text``, in order: a parenthetical (outermost)
-    whose first part (to its first ``;`` at its own depth) names a method (:data:`_METHOD`) whole,
-    marked "(…)"; else, from the first ``;`` of a later part that names one to the closing
-    parenthesis (kept), marked "; …" ("(+2.4 to +5.2 pp; its own interval, unadjusted; …)" keeps
-    its interval in view). A parenthesis left open folds nothing, nor does a clause shorter than
-    :data:`FOLD_SHORTEST` characters."""
+    """(start, end, mark) of each method clause of ``text``, in order. A parenthetical (outermost)
+    is cut into parts at its own ``;``; a part is method when it names one (:data:`_METHOD`) and
+    carries no result (:data:`_RESULT`). Each run of method parts folds: the whole parenthetical
+    marked "(…)"; its first parts, up to and with the ``;`` after them, marked "…;" ("(…; all 4
+    seats at once: −5.85 to −4.44 pp, …)"); later parts from their ``;`` marked "; …"
+    ("(+2.4 to +5.2 pp; …)"). A parenthesis left open folds nothing."""
     out: list[tuple[int, int, str]] = []
     depth, start, semis = 0, -1, []
     for i, c in enumerate(text):
@@ -181,17 +183,24 @@ def method_spans(text: str) -> list[tuple[int, int, str]]:
             if depth:
                 continue
             bounds = [start + 1, *semis, i]
-            parts = [text[a:b] for a, b in zip(bounds, bounds[1:])]
-            if i - start < FOLD_SHORTEST:
-                continue
-            if _METHOD.search(parts[0]):
-                out.append((start, i + 1, "(…)"))
-                continue
-            k = next((k for k, part in enumerate(parts) if k and _METHOD.search(part)), 0)
-            if k and i - bounds[k] >= FOLD_SHORTEST:
-                out.append((bounds[k], i, "; …"))
+            method = [bool(_METHOD.search(text[a:b])) and not _RESULT.search(text[a:b])
+                      for a, b in zip(bounds, bounds[1:])]
+            k, n = 0, len(method)
+            while k < n:
+                if not method[k]:
+                    k += 1
+                    continue
+                m = k
+                while m + 1 < n and method[m + 1]:
+                    m += 1
+                if k == 0 and m == n - 1:
+                    out.append((start, i + 1, "(…)"))
+                elif k == 0:
+                    out.append((start + 1, bounds[m + 1] + 1, "…;"))
+                else:
+                    out.append((bounds[k], bounds[m + 1], "; …"))
+                k = m + 1
     return out
-
 
 
 def without_code_marks(text: str) -> str:
