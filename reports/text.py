@@ -1420,10 +1420,16 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
                and moved["smallest"][0] is not None else "")
         if what == "role" and rows.height == 1:
             # two sides: the comparison keeps one, the other's share is its mirror (they sum to 100%)
+            # the other side said too, in view (a designer read "both sides' shares moved" beside
+            # one side's numbers, the mirror's words folded away on the page)
+            r0 = moved.row(0, named=True)
+            mirror = " → ".join(metric_value(1.0 - float(r0[k]), r0["metric"], r0["kind"], d)
+                                for k in ("base", "variant"))
             return (f"Did the role win rates move? {opener}: both sides' shares moved beyond noise (clear "
                     f"after Holm's correction over {_holm_alone(moved)}; "
                     f"{_read_on(moved, family)}; the other side's share is this "
-                    "one's mirror, the two sum to 100%): " + "; ".join(parts) + "." + low)
+                    "one's mirror, the two sum to 100%): " + "; ".join(parts)
+                    + f", and so the other side's share {mirror}." + low)
         return (f"Did the {what} win rates move? {opener}: {moved.height} of {rows.height + same.height} {what}s "
                 f"moved beyond noise (clear after Holm's correction over {_holm_alone(moved)}; "
                 f"{_read_on(moved, family)}): " + "; ".join(parts) + tail + unmoved + "." + low)

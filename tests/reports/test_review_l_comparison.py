@@ -48,6 +48,13 @@ def test_one_side_kept_is_said_to_stand_for_both(before_after):
     q = seat_question(_role_row_as(cmp, stats.SMALL))
     assert "1 of 1 roles" not in q and "both sides' shares moved beyond noise" in q, q
     assert "the two sum to 100%" in q and "clear but small" in q, q
+    # the other side's numbers are said in view too: the two runs' own side table, not the kept row
+    _, vt, _, _ = before_after
+    other = [r for r in bt["roles"].iter_rows(named=True) if r["role"] != roles["key"][0]]
+    assert len(other) == 1, (roles["key"][0], bt["roles"])
+    after = next(r for r in vt["roles"].iter_rows(named=True) if r["role"] == other[0]["role"])
+    assert f"and so the other side's share {100 * other[0]['win_share']:.1f}% → " \
+           f"{100 * after['win_share']:.1f}%" in q, q
 
 
 @pytest.mark.parametrize("verdict, words, rest", [
