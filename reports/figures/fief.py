@@ -32,7 +32,7 @@ from matplotlib import patheffects  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.ticker import MaxNLocator, PercentFormatter  # noqa: E402
 
-from simcore.games.fief.spec import TIE_TOL  # noqa: E402
+from simcore.games.fief.spec import LEVEL_TOL  # noqa: E402
 
 
 def level_edges(grid: np.ndarray, level: float, x_edges: np.ndarray, y_edges: np.ndarray,
@@ -40,7 +40,7 @@ def level_edges(grid: np.ndarray, level: float, x_edges: np.ndarray, y_edges: np
     """The border between the cells with ``grid >= level - tol`` and the others, as unit segments
     on the cell edges (``grid[i, j]`` is the cell between ``x_edges[j]``–``x_edges[j + 1]`` and
     ``y_edges[i]``–``y_edges[i + 1]``); a missing cell (nan) borders nothing. ``tol``: exact odds
-    that close to the level are the level (a tie, as the break-even table counts it)."""
+    that close to the level are the level (marked "exactly" in the break-even table)."""
     known = ~np.isnan(grid)
     above = known & (np.nan_to_num(grid, nan=-1.0) >= level - tol)
     # between horizontal neighbours: a vertical edge; between vertical ones: a horizontal edge
@@ -157,7 +157,7 @@ def heatmap_figure(odds: pl.DataFrame, terrain: str, levels=(0.5, 0.75, 0.9),
     %, the levels' borders on the cell edges (:func:`level_styles`), their legend under the axes
     (never on a cell) and a wrapped title naming the terrain, each side's Lords, d'Arc, mercy and
     the method (:func:`heatmap_title`). Constrained layout keeps every text inside the figure.
-    Exact odds within ``TIE_TOL`` of a level reach it (a certain win computed as
+    Exact odds within ``LEVEL_TOL`` of a level reach it (a certain win computed as
     0.9999999999999999 is inside the 100 % border), as in the break-even table."""
     methods = odds["method"].unique().to_list()
     method = "exact" if "exact" in methods else "mc"
@@ -183,7 +183,7 @@ def heatmap_figure(odds: pl.DataFrame, terrain: str, levels=(0.5, 0.75, 0.9),
     y_edges = np.linspace(ext[2], ext[3], len(atts) + 1)
     handles = []
     for level, (colour, lw) in zip(levels, level_styles(len(levels))):
-        segs = level_edges(grid, level, x_edges, y_edges, TIE_TOL if method == "exact" else 0.0)
+        segs = level_edges(grid, level, x_edges, y_edges, LEVEL_TOL if method == "exact" else 0.0)
         ax.add_collection(LineCollection(merged(segs), colors=colour, linewidths=lw, linestyles="solid",
                                          capstyle="projecting"))
         # the legend's sample: the line on a grey middle of cividis (white on a white legend

@@ -31,7 +31,8 @@ def odds_figures(job, tables: dict, folder: Path) -> list[str]:
 def show_odds(job, tables: dict, path: Path) -> None:
     mercy = tables["odds"]["mercy"][0] if tables["odds"].height else "never"
     rules = _rules_name(job)
-    print_odds_summary(tables["break_even"], path, job.agreement(tables), mercy, rules)
+    hint = job.method == "mc" and job.exact_covers() if hasattr(job, "exact_covers") else False
+    print_odds_summary(tables["break_even"], path, job.agreement(tables), mercy, rules, hint)
 
 
 def show_calamity(job, tables: dict, path: Path) -> None:
@@ -40,10 +41,18 @@ def show_calamity(job, tables: dict, path: Path) -> None:
                    job.notes() if hasattr(job, "notes") else None)
 
 
-def print_odds_summary(be, path: Path, agreement, mercy: str = "never", rules: str | None = None) -> None:
+#: Under Monte Carlo tables, when the exact method computes the same grid (FF-7).
+EXACT_HINT = "Exact odds of this grid: --method exact (computed outright, no sampling, nothing marked ≈)."
+
+
+def print_odds_summary(be, path: Path, agreement, mercy: str = "never", rules: str | None = None,
+                       exact_hint: bool = False) -> None:
     """Print the break-even table of each terrain; its title names the conditions the numbers
     hold under (FF-4 d'Arc's side, FF-3 mercy policy, rules other than the shipped ones:
-    :func:`reports.figures.fief.rules_words`) when they are not the plain combat."""
+    :func:`reports.figures.fief.rules_words`) when they are not the plain combat. Under each, what
+    its marks mean (:func:`break_even_caption`; a Monte Carlo table's says how its intervals are
+    adjusted for all the break-evens printed); ``exact_hint``: under Monte Carlo tables whose grid
+    the exact method computes too, :data:`EXACT_HINT`."""
     import polars as pl
     from rich.console import Console
     from rich.table import Table
@@ -67,9 +76,11 @@ def print_odds_summary(be, path: Path, agreement, mercy: str = "never", rules: s
         for row in sub.iter_rows(named=True):
             t.add_row(str(row["defender"]), *(break_even_cell(row, c) for c in cols))
         console.print(t)
-        caption = break_even_caption(sub, cols)
+        caption = break_even_caption(sub, cols, be.height * len(cols))
         if caption:
             console.print(caption, markup=False)
+    if exact_hint and (be["method"] == "mc").all():
+        console.print(EXACT_HINT, markup=False)
     said = break_even_words(be)
     if said:
         console.print(said)
@@ -86,34 +97,56 @@ def _mark(row: dict, col: str):
 def break_even_cell(row: dict, col: str) -> str:
     """One break-even cell as printed (FF-7): the attacker, "-" when the grid does not reach the
     level; "≈" before it when Monte Carlo cannot tell it from another attacker of the grid,
-    "(tie)" after it when the exact odds there are the level itself."""
-    from simcore.games.fief.spec import TIE, WITHIN_NOISE
+    "(exactly)" after it when the exact odds there are the level itself (not "tie": a combat can
+    end with both armies wiped out, and a tie would read as that)."""
+    from simcore.games.fief.spec import AT_LEVEL, WITHIN_NOISE
 
     value, mark = row[col], _mark(row, col)
     text = "-" if value is None else str(value)
     if mark == WITHIN_NOISE:
         return WITHIN_NOISE + text
-    if mark == TIE and value is not None:
-        return f"{text} (tie)"
+    if mark == AT_LEVEL and value is not None:
+        return f"{text} ({AT_LEVEL})"
     return text
 
 
-def break_even_caption(sub, cols: list[str]) -> str:
-    """What the marks of a break-even table mean, for the marks it shows ('' without any): a
-    Monte Carlo table's "≈" (its odds carry an uncertainty), an exact table's ties."""
-    from simcore.games.fief.spec import TIE, WITHIN_NOISE
+def _confidence_words(confidence: float) -> str:
+    """A confidence as a percent, its distance from 100% to two significant digits: 1 - 0.05/27
+    → "99.81%", 1 - 0.05/180 → "99.972%", 0.99 → "99%"."""
+    import math
+
+    miss = 100 * (1 - confidence)
+    digits = max(0, 1 - math.floor(math.log10(miss))) if miss > 0 else 0
+    text = f"{100 - miss:.{digits}f}"
+    return (text.rstrip("0").rstrip(".") if "." in text else text) + "%"
+
+
+def break_even_caption(sub, cols: list[str], family: int | None = None) -> str:
+    """What the marks of a break-even table mean (FF-7): a Monte Carlo table's "≈" (its odds
+    carry an uncertainty) and, always under a Monte Carlo table, how sure its unmarked cells are:
+    the intervals are Wilson at 1 - 0.05 / k, Bonferroni over the ``family`` of k break-evens
+    the tables print (all terrains; ``sub``'s own cells when not given); an exact table's cells
+    at the level itself ("exactly"). '' for an exact table without such a cell."""
+    from simcore.games.fief.spec import AT_LEVEL, NOISE_ALPHA, WITHIN_NOISE, noise_confidence
 
     cells = [break_even_cell(row, c) for row in sub.iter_rows(named=True) for c in cols]
     said = []
-    if any(c.startswith(WITHIN_NOISE) for c in cells):
+    if sub.height and (sub["method"] == "mc").all():
+        k = family if family is not None else len(cells)
         unreached = (" (≈- : an attacker of the grid may reach the level)"
                      if WITHIN_NOISE + "-" in cells else "")
-        said.append("≈ = within Monte Carlo noise: the 95% interval of P(attacker wins) at this "
-                    "attacker, or at a smaller one of the grid, holds the level, so the break-even "
-                    f"may be another attacker{unreached}.")
-    if any(c.endswith(f"({TIE})") for c in cells):
-        said.append("(tie) = the exact P(attacker wins) at this attacker is the level itself (to 12 "
-                    "decimal places): it reaches the level without passing it.")
+        marked = (f"≈ = within Monte Carlo noise: the interval of P(attacker wins) at this "
+                  f"attacker, or at a smaller one of the grid, holds the level, so the break-even "
+                  f"may be another attacker{unreached}. " if any(c.startswith(WITHIN_NOISE)
+                                                                for c in cells)
+                  else "No break-even is within Monte Carlo noise. ")
+        said.append(marked + f"The intervals are Wilson at {_confidence_words(noise_confidence(k))} "
+                    f"(1 - {NOISE_ALPHA:g}/{k:,}: Bonferroni over the {k:,} break-evens of these "
+                    f"tables), so that an unmarked break-even other than the exact odds' one turns up "
+                    f"in at most about 1 run in {round(1 / NOISE_ALPHA)}.")
+    if any(c.endswith(f"({AT_LEVEL})") for c in cells):
+        said.append(f"{AT_LEVEL}: the exact P(attacker wins) equals the level (to 12 decimal "
+                    "places): this attacker reaches it without passing it.")
     return " ".join(said)
 
 

@@ -2,7 +2,8 @@
 designer (FF-5 … FF-7): ``--games`` / ``--seed`` with the exact method are refused in one line
 (they would do nothing); the bishop's table says from which sum more écus buy nothing (FF-6), the
 plague tables say when the rules let no Lord survive (FF-5); break-even cells Monte Carlo cannot
-pin down are marked "≈" and exact odds equal to a level are said as ties (FF-7).
+pin down are marked "≈" (intervals adjusted for all the break-evens of the tables) and exact odds
+equal to a level are marked "exactly" (FF-7).
 Expected values are worked by hand or recomputed here (scipy's Wilson intervals)."""
 
 from __future__ import annotations
@@ -85,8 +86,9 @@ def _calamity(tmp_path, *extra):
 
 def test_the_bishop_table_says_where_more_ecus_buy_nothing(tmp_path, capsys):
     """FF-6: die + conviction points >= 4. At 3 points (1,500 écus) his lowest roll, 1, makes 4:
-    the 2,000-écu row reads the same 1.0000 as the 1,500 one, and the output says why (and says
-    nothing when the table stops at 1,500)."""
+    the 2,000-écu row reads the same 1.0000 as the 1,500 one, and the output says why; when the
+    table stops at 1,500 it says that its last row is the first certain one, and nothing of more
+    écus buying nothing or of a bishop always stoned."""
     out = _calamity(tmp_path, "--max-ecus", "2000")
     said = " ".join(capsys.readouterr().out.split())
     revolt = pl.read_csv(out / "revolt.csv")
@@ -95,11 +97,14 @@ def test_the_bishop_table_says_where_more_ecus_buy_nothing(tmp_path, capsys):
             "plus 3 reaches 4; spending more buys nothing (the rows up to 2,000 écus read the same).")
     assert note in said, said
     assert note in json.loads((out / "run.json").read_text())["notes"]
-    # up to 1,500 écus every row differs (1/2, 2/3, 5/6, 1): nothing to say
+    # up to 1,500 écus every row differs (1/2, 2/3, 5/6, 1): the last is the first certain one
     out = _calamity(tmp_path, "--max-ecus", "1500", "--force")
     said = " ".join(capsys.readouterr().out.split())
-    assert "cannot fail" not in said and "always stoned" not in said
-    assert json.loads((out / "run.json").read_text())["notes"] == []
+    note = ("From 1,500 écus (3 conviction points), the table's last row, the bishop cannot fail: "
+            "his lowest roll, 1, plus 3 reaches 4.")
+    assert note in said, said
+    assert "buys nothing" not in said and "always stoned" not in said
+    assert json.loads((out / "run.json").read_text())["notes"] == [note]
 
 
 def test_a_bishop_who_can_never_succeed_is_said(tmp_path, capsys):
@@ -145,29 +150,44 @@ def _mc_rows(cells):
         schema_overrides={"attacker": pl.Int32, "defender": pl.Int32})
 
 
+def _wilson(wins: int, games: int, confidence: float):
+    ci = binomtest(wins, games).proportion_ci(confidence, method="wilson")
+    return ci.low, ci.high
+
+
 def test_break_even_marks_cells_within_monte_carlo_noise():
-    """FF-7, worked by hand at the 50% level (p, 95% interval):
-    defender 5: 6 → 0.30 (0.28-0.32), 7 → 0.60 (0.58-0.62): break-even 7, clear;
-    defender 6: 7 → 0.45 (0.43-0.51), 8 → 0.70 (0.68-0.72): 7's interval holds 50%: ≈8;
-    defender 7: 8 → 0.40 (0.38-0.42), 9 → 0.51 (0.49-0.53): 9's interval holds 50%: ≈9;
-    defender 8: 9 → 0.30 (0.28-0.32), 10 → 0.48 (0.46-0.51): not reached, may be: ≈-;
-    defender 9: 9 → 0.20 (0.18-0.22), 10 → 0.30 (0.28-0.32): not reached, clear: -."""
+    """FF-7, worked by hand at the 50% level over 10,000 combats a cell: five break-evens, so each
+    interval is Wilson at 1 - 0.05/5 = 99% (half-width about 2.576 x 0.005 = 0.0129 at p = 0.5;
+    95%: 1.960 x 0.005 = 0.0098). Defender (attacker → p):
+    5: 6 → 0.30, 7 → 0.60: break-even 7, clear;
+    6: 7 → 0.489, 8 → 0.70: 7's 99% interval (to ~0.502) holds 50% (its 95% one does not): ≈8;
+    7: 8 → 0.40, 9 → 0.511: 9's 99% interval (from ~0.498) holds 50% (its 95% one does not): ≈9;
+    8: 9 → 0.30, 10 → 0.489: not reached, may be: ≈-;
+    9: 9 → 0.20, 10 → 0.30: not reached, clear: -."""
     from reports.games.fief import break_even_caption, break_even_cell, break_even_words
     from simcore.games.fief.odds import break_even
 
-    odds = _mc_rows([(6, 5, .30, .28, .32), (7, 5, .60, .58, .62),
-                     (7, 6, .45, .43, .51), (8, 6, .70, .68, .72),
-                     (8, 7, .40, .38, .42), (9, 7, .51, .49, .53),
-                     (9, 8, .30, .28, .32), (10, 8, .48, .46, .51),
-                     (9, 9, .20, .18, .22), (10, 9, .30, .28, .32)])
+    n = 10_000
+    cells = [(6, 5, .30), (7, 5, .60), (7, 6, .489), (8, 6, .70), (8, 7, .40), (9, 7, .511),
+             (9, 8, .30), (10, 8, .489), (9, 9, .20), (10, 9, .30)]
+    # the hand-worked intervals, by scipy: 99% holds 50% where 95% does not
+    for a, d, p in cells:
+        lo95, hi95 = _wilson(round(p * n), n, 0.95)
+        lo99, hi99 = _wilson(round(p * n), n, 0.99)
+        assert (lo99 <= 0.5 <= hi99) == ((a, d) in ((7, 6), (9, 7), (10, 8))), (a, d)
+        assert not lo95 <= 0.5 <= hi95
+    odds = _mc_rows([(a, d, p, *_wilson(round(p * n), n, 0.95)) for a, d, p in cells]
+                    ).with_columns(games=pl.lit(n, pl.Int64))
     be = break_even(odds, (0.5,))
     rows = be.sort("defender").to_dicts()
     assert [r["min_attacker_p50"] for r in rows] == [7, 8, 9, None, None]
     assert [r["mark_p50"] for r in rows] == [None, "≈", "≈", "≈", None]
     assert [break_even_cell(r, "min_attacker_p50") for r in rows] == ["7", "≈8", "≈9", "≈-", "-"]
-    caption = break_even_caption(be, ["min_attacker_p50"])
+    caption = " ".join(break_even_caption(be, ["min_attacker_p50"], 5).split())
     assert caption.startswith("≈ = within Monte Carlo noise") and "≈- :" in caption
-    assert "tie" not in caption
+    assert ("The intervals are Wilson at 99% (1 - 0.05/5: Bonferroni over the 5 break-evens of "
+            "these tables)") in caption, caption
+    assert "exactly" not in caption and "tie" not in caption
     # the ratio sentence: 7/5, 8/6, 9/7 → 1.3 to 1.4; two of its three break-evens are marked
     said = break_even_words(be)
     assert "1.3 to 1.4 times the defender's points in a castle" in said
@@ -176,23 +196,26 @@ def test_break_even_marks_cells_within_monte_carlo_noise():
 
 def test_monte_carlo_marks_follow_the_wilson_intervals(tmp_path, capsys, heat_maps_undrawn):
     """FF-7 on the kernel's odds: each cell's mark recomputed from its counts with scipy's Wilson
-    interval; the printed table shows them and says what "≈" means."""
+    interval at 1 - 0.05/27 (9 defences x 3 levels: Bonferroni over the table's break-evens); the
+    printed table shows them, says what "≈" means and how sure its intervals are, and that the
+    exact odds of the grid are one option away."""
     out = tmp_path / "mc"
     assert _run(["fief-odds", "--attackers", "1-12", "--defenders", "1-9", "--terrain", "castle",
                  "--method", "mc", "--games", "2000", "--seed", "1", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     odds = pl.read_csv(out / "odds.csv")
     be = pl.read_csv(out / "break_even.csv")
+    confidence = 1 - 0.05 / 27
     n_marked = 0
     for level, name in ((0.5, "50"), (0.75, "75"), (0.9, "90")):
         for row in be.iter_rows(named=True):
             cells = odds.filter(pl.col("defender") == row["defender"]).sort("attacker")
             first, maybe = None, None
             for a, p in cells.select("attacker", "p_attacker_wins").iter_rows():
-                ci = binomtest(round(p * 2000), 2000).proportion_ci(0.95, method="wilson")
+                lo, hi = _wilson(round(p * 2000), 2000, confidence)
                 if first is None and p >= level:
-                    first, first_lo = a, ci.low
-                if maybe is None and ci.high >= level:
+                    first, first_lo = a, lo
+                if maybe is None and hi >= level:
                     maybe = a
             noisy = (first is not None and first_lo < level) or (
                 maybe is not None and (first is None or maybe < first))
@@ -202,33 +225,38 @@ def test_monte_carlo_marks_follow_the_wilson_intervals(tmp_path, capsys, heat_ma
     assert n_marked > 0                       # the test reads some marks (seed 1: several)
     said = " ".join(printed.split())
     assert "≈ = within Monte Carlo noise" in said and said.count("≈") >= n_marked
+    assert ("The intervals are Wilson at 99.81% (1 - 0.05/27: Bonferroni over the 27 "
+            "break-evens of these tables)") in said, said
+    assert "Exact odds of this grid: --method exact (computed outright, no sampling" in said
 
 
-def test_exact_ties_are_said_as_ties(tmp_path, capsys, heat_maps_undrawn):
-    """FF-7 with exact odds: no "≈" (no uncertainty); a cell at the level itself is a tie.
-    Worked by hand: d'Arc with 2 attacking points, 1 defender in a city: her die + 6 >= 7 always
-    kills the defender's point (city, sum 7 → 1), whose die kills both points on 4-6 (open, sum 4
-    → 2): P(attacker wins) = 1/2 exactly, a tie at 50%. Without d'Arc, 13 attacking points roll 3
-    dice (sum >= 3: castle loss >= 1) against 1 point in a castle, whose one die takes at most 3:
-    a certain win, computed 0.9999999999999999, which read "not within the grid" at 100%; 12
-    points roll 2 dice (sum 2 on 1/36: no loss), not certain."""
+def test_exact_odds_at_the_level_are_marked_exactly(tmp_path, capsys, heat_maps_undrawn):
+    """FF-7 with exact odds: no "≈" (no uncertainty); a cell at the level itself is marked
+    "exactly", a word no one reads as a combat's outcome ("tie" read as a drawn combat, and a Fief
+    combat can end with both armies wiped out). Worked by hand: d'Arc with 2 attacking points, 1
+    defender in a city: her die + 6 >= 7 always kills the defender's point (city, sum 7 → 1),
+    whose die kills both points on 4-6 (open, sum 4 → 2): P(attacker wins) = 1/2 exactly, at 50%.
+    Without d'Arc, 13 attacking points roll 3 dice (sum >= 3: castle loss >= 1) against 1 point
+    in a castle, whose one die takes at most 3: a certain win, computed 0.9999999999999999, which
+    read "not within the grid" at 100%; 12 points roll 2 dice (sum 2 on 1/36: no loss), not
+    certain."""
     out = tmp_path / "t"
     assert _run(["fief-odds", "--attackers", "1-14", "--defenders", "1", "--terrain", "city",
                  "--darc", "attacker", "--levels", "0.5", "--out", str(out)]) == 0
     said = " ".join(capsys.readouterr().out.split())
     be = pl.read_csv(out / "break_even.csv")
-    assert be.select("min_attacker_p50", "mark_p50").row(0) == (2, "tie")
-    assert "│ 1 │ 2 (tie) │" in said, said
-    assert "(tie) = the exact P(attacker wins) at this attacker is the level itself" in said
-    assert "≈" not in said
+    assert be.select("min_attacker_p50", "mark_p50").row(0) == (2, "exactly")
+    assert "│ 1 │ 2 (exactly) │" in said, said
+    assert ("exactly: the exact P(attacker wins) equals the level (to 12 decimal places)") in said
+    assert "≈" not in said and "tie" not in said and "Exact odds of this grid" not in said
     out = tmp_path / "c"
     assert _run(["fief-odds", "--attackers", "1-14", "--defenders", "1", "--terrain", "castle",
                  "--levels", "0.5,1", "--out", str(out)]) == 0
     said = " ".join(capsys.readouterr().out.split())
     row = pl.read_csv(out / "break_even.csv").row(0, named=True)
-    assert (row["min_attacker_p100"], row["mark_p100"]) == (13, "tie")
+    assert (row["min_attacker_p100"], row["mark_p100"]) == (13, "exactly")
     assert row["mark_p50"] is None and "≈" not in said
-    assert "13 (tie)" in said, said
+    assert "13 (exactly)" in said and "tie" not in said, said
 
 
 def test_heat_map_border_counts_an_exact_tie_as_reached():

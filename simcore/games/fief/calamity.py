@@ -9,8 +9,8 @@ on the Monte Carlo work, checked before anything runs, and ``--games`` / ``--see
 exact method) into a :class:`CalamityRequest`, whose :meth:`~CalamityRequest.compute` gives the
 survivor distribution (``plague``), its summary (``plague_summary``) and the revolt odds
 (``revolt``), :meth:`~CalamityRequest.notes` what the tables cannot show at a glance (rules under
-which no Lord survives, écus past which the bishop cannot fail: :func:`plague_notes`,
-:func:`revolt_notes`), and :meth:`~CalamityRequest.meta` the run.json. Writing the output directory and the printed tables
+which no Lord survives, from how many écus the bishop cannot fail, which rows a --max-ecus shows:
+:func:`plague_notes`, :func:`revolt_notes`), and :meth:`~CalamityRequest.meta` the run.json. Writing the output directory and the printed tables
 live in :mod:`reports.games.fief`; the command is declared in the spec (``fief-calamity``, built
 by ``cli/tables.py``).
 
@@ -134,15 +134,24 @@ def plague_notes(rules: FiefRules) -> list[str]:
 
 
 def revolt_notes(rules: FiefRules, max_ecus: int) -> list[str]:
-    """FF-6: where écus spent on conviction points stop changing the bishop's odds, in the game's
-    words: from the points at which even his lowest roll (1) reaches the target he cannot fail,
-    and below the points at which even a 6 falls short he is always stoned. A sentence only when
-    the table has such equal rows (two or more at certainty, one or more at no chance)."""
+    """FF-6: what the bishop's table cannot show at a glance, in the game's words, from the rules
+    (not from the rows printed): which rows a ``max_ecus`` that is not a multiple of the point's
+    price shows (the écus left over buy nothing); below the points at which even a 6 falls short
+    of the target, that he is always stoned; and always, from how many écus he cannot fail (his
+    lowest roll, 1, reaches the target), said beyond ``max_ecus`` when the table stops before it
+    (its last row then still fails now and then), or said as buying nothing more when the table
+    goes past it. A die of 1 plus target - 1 points always reaches the target (the rules accept
+    any target from 1 and any number of points), so there is always such a sum."""
     price = rules.param(P_REVOLT_ECUS)
     target = rules.param(P_REVOLT_SUCCESS)
     last = max_ecus // price                       # the table's rows: 0 … last points
     pts = lambda k: f"{k} conviction point{'s' if k != 1 else ''}"  # noqa: E731
     notes = []
+    if last * price != max_ecus:
+        rows = (f"0 to {last * price:,} écus (0 to {pts(last)})" if last else
+                "0 écus only (no conviction point)")
+        notes.append(f"--max-ecus {max_ecus:,} is not a multiple of the {price:,} écus a conviction "
+                     f"point costs: the rows are {rows}, what {max_ecus:,} écus buy.")
     no_chance = target - DIE_SIDES                 # fewer points: a 6 falls short of the target
     if no_chance > 0:
         if no_chance > last:
@@ -154,13 +163,26 @@ def revolt_notes(rules: FiefRules, max_ecus: int) -> list[str]:
             notes.append(f"Below {no_chance * price:,} écus ({pts(no_chance)}) the bishop is always "
                          f"stoned: even a {DIE_SIDES} falls short of {target}.")
     sure = max(target - 1, 0)                      # from here a roll of 1 reaches the target
-    if sure < last:
-        start = (f"From {sure * price:,} écus ({pts(sure)}) the bishop cannot fail: his lowest "
-                 f"roll, 1, plus {sure} reaches {target}" if sure > 0 else
-                 f"The bishop cannot fail even without conviction points: his lowest roll, 1, "
-                 f"reaches {target}")
-        notes.append(start + f"; spending more buys nothing (the rows up to {last * price:,} "
-                     "écus read the same).")
+    why = (f"his lowest roll, 1, plus {sure} reaches {target}" if sure > 0 else
+           f"his lowest roll, 1, reaches {target}")
+    if sure > last:
+        fails = min(target - 1 - last, DIE_SIDES)  # the faces that fall short at the last row
+        still = (f"; at {last * price:,} écus, the table's last row, he is still stoned on "
+                 f"{fails} roll{'s' if fails != 1 else ''} of {DIE_SIDES}"
+                 if fails < DIE_SIDES else "")
+        notes.append(f"The bishop is certain to succeed only from {sure * price:,} écus "
+                     f"({pts(sure)}: {why}), beyond --max-ecus {max_ecus:,}{still}.")
+    elif sure == 0:
+        notes.append(f"The bishop cannot fail even without conviction points: {why}"
+                     + (f"; spending more buys nothing (the rows up to {last * price:,} écus read "
+                        "the same)." if last else "."))
+    elif sure == last:
+        notes.append(f"From {sure * price:,} écus ({pts(sure)}), the table's last row, the bishop "
+                     f"cannot fail: {why}.")
+    else:
+        notes.append(f"From {sure * price:,} écus ({pts(sure)}) the bishop cannot fail: {why}; "
+                     f"spending more buys nothing (the rows up to {last * price:,} écus read the "
+                     "same).")
     return notes
 
 

@@ -2,9 +2,9 @@
 
 :func:`odds_frame` computes, for each terrain, the odds of every cell exactly (``exact.py``), by
 Monte Carlo (``kernel.combat_grid``) or both; :func:`break_even` finds the smallest attacker
-reaching given probabilities and marks the ones Monte Carlo cannot pin down (exact ones equal to
-the level: ties); :func:`simcore.games.fief.agreement.agreement` tests Monte Carlo
-against exact.
+reaching given probabilities and marks the ones Monte Carlo cannot pin down (intervals adjusted
+for all the break-evens of the tables) and the exact ones equal to the level;
+:func:`simcore.games.fief.agreement.agreement` tests Monte Carlo against exact.
 :func:`odds_request` validates the options of ``balance fief-odds`` (one-line UsageError; a grid
 too large for its rows or work is refused by :func:`check_work` before anything runs, and
 ``--games`` / ``--seed`` with the exact method by :func:`monte_carlo_options`) into an
@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from statistics import NormalDist
 
 import numpy as np
 import polars as pl
@@ -38,7 +39,7 @@ from simcore.games.fief.rules import (
     mercy_text, parse_mercy, terrain_index,
 )
 from simcore.games.fief.game import wilson
-from simcore.games.fief.spec import TIE, TIE_TOL, WITHIN_NOISE
+from simcore.games.fief.spec import AT_LEVEL, LEVEL_TOL, WITHIN_NOISE, noise_confidence
 from simcore.options import as_count, check_seed
 from simcore.rng import stream_state
 
@@ -195,38 +196,57 @@ def odds_frame(rules: FiefRules, attackers, defenders, terrains, *, darc: str = 
     return pl.concat(frames)
 
 
+def wilson_bounds(p: np.ndarray, n: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
+    """The Wilson score interval at ``confidence`` of proportions ``p`` observed over ``n`` trials
+    (arrays; :func:`simcore.stats.wilson_interval` for one)."""
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    n = np.maximum(np.asarray(n, float), 1.0)
+    den = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * np.sqrt(np.maximum(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / den
+    return np.maximum(centre - half, 0.0), np.minimum(centre + half, 1.0)
+
+
 def break_even(odds: pl.DataFrame, levels=(0.5, 0.75, 0.9)) -> pl.DataFrame:
     """FF-7: smallest attacker points with P(attacker wins) >= each level, per defence and terrain
     (``min_attacker_p<level>``; null = not reached within the grid's attackers), and how sure
     that attacker is (``mark_p<level>``).
 
     Uses the exact rows when present (marks from :mod:`simcore.games.fief.spec`). Exact odds
-    within ``TIE_TOL`` (1e-12) of the level reach it and mark the cell ``TIE`` (the odds equal the
-    level, they do not pass it). Monte Carlo odds mark the cell ``WITHIN_NOISE`` ("≈") when the
-    95 % Wilson interval of P(attacker wins) holds the level at the break-even attacker (it may be
-    below) or at a smaller attacker of the grid (it may be above): the break-even may then be
-    another attacker. A cell not reached is marked so when an attacker of the grid has the level
-    within its interval. Null mark otherwise.
+    within ``LEVEL_TOL`` (1e-12) of the level reach it and mark the cell ``AT_LEVEL``
+    ("exactly": the odds equal the level, they do not pass it). Monte Carlo odds mark the cell
+    ``WITHIN_NOISE`` ("≈") when the Wilson interval of P(attacker wins) holds the level at the
+    break-even attacker (it may be below) or at a smaller attacker of the grid (it may be above):
+    the break-even may then be another attacker. A cell not reached is marked so when an attacker
+    of the grid has the level within its interval. Null mark otherwise. The intervals are not the
+    cells' 95 % ones (``p_attacker_wins_lo/_hi``): a table holds k break-evens (terrains x
+    defences x levels, ~180 by default), and at 95 % each some of the unmarked ones were wrong
+    by chance in most runs; each is at :func:`~simcore.games.fief.spec.noise_confidence` (1 -
+    0.05 / k, Bonferroni over the k break-evens).
     """
     methods = odds["method"].unique().to_list()
     method = "exact" if "exact" in methods else "mc"
     # sorted by attacker, so a group's first reaching row is its break-even
     src = odds.filter(pl.col("method") == method).sort("attacker", maintain_order=True)
+    if method == "mc":
+        family = src.select("terrain", "darc", "defender").unique().height * len(levels)
+        lo, hi = wilson_bounds(src["p_attacker_wins"].to_numpy(), src["games"].to_numpy(),
+                               noise_confidence(family))
+        src = src.with_columns(_lo=pl.Series(lo), _hi=pl.Series(hi))
     p, a = pl.col("p_attacker_wins"), pl.col("attacker")
     aggs, marks = [], []
     for lv in levels:
         name = level_percent(lv)
         if method == "exact":
-            reached = p >= lv - TIE_TOL
+            reached = p >= lv - LEVEL_TOL
             aggs += [a.filter(reached).min().alias(f"min_attacker_p{name}"),
-                     ((p.filter(reached).first() - lv).abs() <= TIE_TOL).alias(f"_mark{name}")]
-            mark = pl.when(pl.col(f"_mark{name}")).then(pl.lit(TIE))
+                     ((p.filter(reached).first() - lv).abs() <= LEVEL_TOL).alias(f"_mark{name}")]
+            mark = pl.when(pl.col(f"_mark{name}")).then(pl.lit(AT_LEVEL))
         else:
             reached = p >= lv
             aggs += [a.filter(reached).min().alias(f"min_attacker_p{name}"),
-                     (pl.col("p_attacker_wins_lo").filter(reached).first() < lv)
-                     .alias(f"_lo_below{name}"),
-                     a.filter(pl.col("p_attacker_wins_hi") >= lv).min().alias(f"_may{name}")]
+                     (pl.col("_lo").filter(reached).first() < lv).alias(f"_lo_below{name}"),
+                     a.filter(pl.col("_hi") >= lv).min().alias(f"_may{name}")]
             be = pl.col(f"min_attacker_p{name}")
             may = pl.col(f"_may{name}")
             noisy = (pl.col(f"_lo_below{name}").fill_null(False)
@@ -268,6 +288,15 @@ class OddsRequest:
                           lords_attacker=self.lords_attacker, lords_defender=self.lords_defender,
                           mercy=self.mercy)
         return {"odds": odds, "break_even": break_even(odds, self.levels)}
+
+    def exact_covers(self) -> bool:
+        """Whether ``--method exact`` computes this grid too (its work limit, :func:`check_work`):
+        a Monte Carlo table then says that exact odds, without sampling, are a run away."""
+        try:
+            check_work(self.rules, self.attackers, self.defenders, self.terrains, "exact", 0)
+        except UsageError:
+            return False
+        return True
 
     def agreement(self, tables: dict) -> dict | None:
         """Monte Carlo vs exact agreement (``--method both``; exact tests of every cell's wins and

@@ -18,12 +18,23 @@ WINNER_WORDS = {"attacker": "Attacker takes the fief", "defender": "Defender hol
                 "both_wiped": "Both armies wiped out"}
 
 # FF-7 break-even marks (``odds.break_even``'s ``mark_p<level>`` columns; the printed tables and the
-# heat maps read them here, without the kernel). Exact odds within TIE_TOL of a level are the level
-# itself, a tie: the dynamic programme's rounding is about 1e-16 (a certain win computed as
+# heat maps read them here, without the kernel). Exact odds within LEVEL_TOL of a level are the level
+# itself: the dynamic programme's rounding is about 1e-16 (a certain win computed as
 # 0.9999999999999999, a quarter as 0.24999999999999997), which read "not reached" at 1 or 0.25.
-TIE_TOL = 1e-12
-# a break-even Monte Carlo cannot tell from another attacker of the grid; exact odds at the level
-WITHIN_NOISE, TIE = "≈", "tie"
+LEVEL_TOL = 1e-12
+# a break-even Monte Carlo cannot tell from another attacker of the grid; exact odds equal to the
+# level (a word no one reads as a combat's outcome: a combat can end with both armies wiped out)
+WITHIN_NOISE, AT_LEVEL = "≈", "exactly"
+# FF-7: the chance that Monte Carlo marks wrongly, over all the break-evens of one command's tables
+NOISE_ALPHA = 0.05
+
+
+def noise_confidence(break_evens: int) -> float:
+    """FF-7: the confidence of each Wilson interval behind a Monte Carlo "≈" mark, Bonferroni over
+    the ``break_evens`` of the tables (terrains x defences x levels): 1 - 0.05 / k, so that over
+    a whole run an unmarked break-even other than the exact odds' one is rare (at most about 1
+    run in 20; measured far less, docs/fief.md)."""
+    return 1.0 - NOISE_ALPHA / max(int(break_evens), 1)
 
 
 def _exact_or_mc(what: str, games: str) -> tuple[GameOption, ...]:
