@@ -166,8 +166,8 @@ def method_spans(text: str) -> list[tuple[int, int, str]]:
     """(start, end, mark) of each method clause of ``text``, in order. A parenthetical (outermost)
     is cut into parts at its own ``;``; a part is method when it names one (:data:`_METHOD`) and
     carries no result (:data:`_RESULT`). Each run of method parts folds: the whole parenthetical
-    marked "(…)"; its first parts, up to and with the ``;`` after them, marked "…;" ("(…; all 4
-    seats at once: −5.85 to −4.44 pp, …)"); later parts from their ``;`` marked "; …"
+    marked "(…)"; its first parts, from the parenthesis up to and with the ``;`` after them, marked
+    "(…;" ("(…; all 4 seats at once: −5.85 to −4.44 pp, …)"); later parts from their ``;`` marked "; …"
     ("(+2.4 to +5.2 pp; …)"). A parenthesis left open folds nothing."""
     out: list[tuple[int, int, str]] = []
     depth, start, semis = 0, -1, []
@@ -196,7 +196,7 @@ def method_spans(text: str) -> list[tuple[int, int, str]]:
                 if k == 0 and m == n - 1:
                     out.append((start, i + 1, "(…)"))
                 elif k == 0:
-                    out.append((start + 1, bounds[m + 1] + 1, "…;"))
+                    out.append((start, bounds[m + 1] + 1, "(…;"))
                 else:
                     out.append((bounds[k], bounds[m + 1], "; …"))
                 k = m + 1

@@ -136,7 +136,7 @@ def test_the_first_answer_keeps_its_answer_in_view_and_folds_its_methods(page):
 
 def test_no_word_is_lost_and_every_fold_names_a_method(page):
     text, p = page
-    assert p.folds and all(f.get("for") == "show-methods" and f.get("data-fold") in ("(…)", "…;", "; …")
+    assert p.folds and all(f.get("for") == "show-methods" and f.get("data-fold") in ("(…)", "(…;", "; …")
                            for f in p.folds)
     for whole, shown in p.items:
         hidden = whole
