@@ -305,8 +305,10 @@ def register(app: typer.Typer) -> None:
                                questions_games=n_questions, progress=steps, side_by_side=side_by_side,
                                cells=cells, smallest=small, play_questions=play_questions,
                                skill=skill, svg=svg, answers=answers, target=target or ())
+        from reports.text import without_code_marks
+
         for line in answers:        # a before/after's answer, not only its page (review L #4)
-            typer.echo(line)
+            typer.echo(without_code_marks(line))        # (`--smallest-difference …` printed literally)
         if answers and (path.parent / "comparison.csv").is_file():
             typer.echo(f"every compared metric: {path.parent / 'comparison.csv'}")
         typer.echo(f"report: {path}")

@@ -197,8 +197,12 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
         from reports.text import headlines
 
         lead = [str(h) for h in headlines(base, base_rs)]
-        # three findings, after the turn-limit warning when the page leads with one
-        lead = lead[:3 + (len(lead) > 0 and lead[0].startswith("Warning: "))]
+        # three findings, after the turn-limit warning when the page leads with one, and every seat
+        # line after them while they go on (4 seats printed 1, 3 and 4, not 2)
+        cut = min(3 + (len(lead) > 0 and lead[0].startswith("Warning: ")), len(lead))
+        while 0 < cut < len(lead) and lead[cut].startswith("Seat ") and lead[cut - 1].startswith("Seat "):
+            cut += 1
+        lead = lead[:cut]
         answers += [f"{labels[0]}:"] + [f"  {x}" for x in lead]
     judged, target_words = design_targets(groups, tables, targets)
     if answers is not None and target_words:
@@ -212,7 +216,8 @@ def build_report(runs: Iterable[str | Path], out: str | Path, force: bool = Fals
     secs, figs = build_sections(base, base_rs, cmps, played, side,
                                 variants=None if side_by_side else groups[1:], comparisons=comparisons)
     if not side_by_side:
-        questions_before_after(secs, played, others, labels, hook, answers)
+        questions_before_after(secs, played, others, labels, hook, answers,
+                               [c.table for c in comparisons or []])
     # runs of one configuration are read as one run: said first, on the page and the terminal (the
     # designer review: two seeds of the same rules, meant as a before/after with a --set
     # forgotten, became one 40,000-game report without a word)
@@ -319,7 +324,7 @@ def _variant_questions(paths: list | None, groups: list, hook, played_here: bool
 
 
 def questions_before_after(secs: list, played, others: list, labels: list[str], hook,
-                           answers: list[str] | None) -> None:
+                           answers: list[str] | None, cmps: list | None = None) -> None:
     """A before/after's played questions, both runs' (``played`` the baseline's, ``others`` each
     further configuration's, played against it): for each configuration whose questions hold what
     changed (:func:`reports.questions.compared`), a section "Balance questions: VARIANT vs BASE"
@@ -327,7 +332,9 @@ def questions_before_after(secs: list, played, others: list, labels: list[str], 
     "cannot tell", :func:`reports.questions.before_after_sentences`), the section's first sentence
     (how many answers moved) added to that before/after's sentences and to ``answers``. (The
     baseline's own questions section names these sections itself: :func:`build_report` tells the
-    hook through ``played.compared_in`` before the sections are built.)"""
+    hook through ``played.compared_in`` before the sections are built.) ``cmps``: each further
+    configuration's comparison table (the runs' before/after), whose founded shares word the note
+    that who founds a card type changed too, as that before/after words it."""
     from reports.questions import (before_after_intro, before_after_rows, before_after_sentences,
                                    compared)
     from reports.sections import Section
@@ -344,8 +351,8 @@ def questions_before_after(secs: list, played, others: list, labels: list[str], 
         at = next((k for k, s in enumerate(secs) if s.id == name), None)
         if at is None:
             continue
-        own = int(vq.meta.get("for_run_players") or 0) or None
-        lines = before_after_sentences(played, vq, base, var, own)
+        cmp = (cmps or [])[i] if i < len(cmps or []) else None
+        lines = before_after_sentences(played, vq, base, var, cmp)
         sec = Section(f"{name}_questions", before_after_title(var, base),
                       before_after_intro(played, vq, base, var), [],
                       [(f"Balance questions, {base} → {var}", before_after_rows(vq, base, var))],

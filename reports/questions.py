@@ -10,7 +10,9 @@ A before/after's further run gets a questions directory of its own, played with 
 against the baseline's: its ``before_after`` table (what changed from the baseline's answers to
 these, one row per answer, each change worded by size or "cannot tell") becomes the section "Balance
 questions: VARIANT vs BASE" (:func:`before_after_sentences`, :func:`before_after_rows`,
-:func:`before_after_intro`; placed by :func:`reports.build.questions_before_after`).
+:func:`before_after_intro`; placed by :func:`reports.build.questions_before_after`): one answer per
+question on the page (an answer the runs' own games give is the before/after's, pointed to), the
+before/after's note where who founds a card type changed too (:func:`reports.text.composition_note`).
 Reading only: nothing here plays a game.
 
 May import polars, the standard library, :mod:`analysis.load` (types), :mod:`analysis.stats`
@@ -161,10 +163,38 @@ def _metric(r: dict) -> dict:
 def _digits(rows: list[dict]) -> int:
     from reports.text import common_digits
 
-    return common_digits([_metric(r) for r in rows if r["verdict"] != _CANNOT], more=1)
+    return common_digits([_metric(r) for r in rows if r["verdict"] not in (_CANNOT, _OWN)], more=1)
 
 
 _CANNOT = "cannot tell"
+_OWN = "the runs' own games"      # analysis.questions.medievallons.RUNS_OWN (why "runs_own")
+
+
+def _same_edge(r: dict) -> str | None:
+    """"100%" (or "0%") where both runs gave a rate every game or match alike, the same on both
+    sides: a ceiling (or a floor), not noise, worded "no change (100% in both)"; else None."""
+    if r["question"] == "card_ablation" or r["verdict"] != "within noise":
+        return None
+    b, a = r["before"], r["after"]
+    return f"{100 * b:g}%" if b == a and b in (0.0, 1.0) else None
+
+
+def _name(r: dict) -> str:
+    """An answer named in a list: "Seat 1 at 2 players", "Étoile", "one copy fewer of Étoile",
+    "saboteur vs balanced"."""
+    if r["question"] == "first_player":
+        return f"Seat 1 at {r['item']}"
+    if r["question"] == "card_ablation":
+        return f"one copy fewer of {r['item']}"
+    return str(r["item"])
+
+
+def _names(rows: list[dict], most: int = 6) -> str:
+    """"(Étoile, Prêtre and saboteur vs balanced)": the answers of a count, at most ``most`` named."""
+    names = [_name(r) for r in rows]
+    if len(names) > most:
+        names = names[:most] + [f"{len(rows) - most} more"]
+    return "(" + (", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]) + ")"
 
 
 def _value(r: dict, side: str, digits: int) -> str:
@@ -201,7 +231,7 @@ def _change(r: dict, digits: int) -> tuple[str, str]:
     change printed (:func:`reports.text.shown_change`)."""
     from reports.text import pp, pp_ci, shown_change
 
-    if r["verdict"] == _CANNOT:
+    if r["verdict"] in (_CANNOT, _OWN):
         return "", ""
     return pp(shown_change(_metric(r), digits), digits), pp_ci(r["low"], r["high"], digits)
 
@@ -226,52 +256,120 @@ def _why(r: dict, base: str, var: str, meta: dict) -> str:
     return "no value on one side"
 
 
-def _line(r: dict, base: str, var: str, digits: int, family: int, own_count: int | None) -> str:
+def _line(r: dict, base: str, var: str, digits: int, family: int, note: str = "") -> str:
     """One answer before → after in words: its two values, the change with the interval its size is
-    read on, and the verdict."""
+    read on, and the verdict (a rate both runs gave every game or match alike, the same: "no change
+    (100% in both)"); ``note`` (who founds the type changed too) follows a card's."""
     before, after = _value(r, "before", digits), _value(r, "after", digits)
     change, interval = _change(r, digits)
     across = {"first_player": "player counts", "best_of_three": "pairings"}.get(r["question"], "types")
-    size = (f"({change}; 95% interval {interval} over the {family} {across} at once), {r['verdict']}")
+    edge = _same_edge(r)
+    size = (f"no change ({edge} in both)" if edge else
+            f"({change}; 95% interval {interval} over the {family} {across} at once), {r['verdict']}")
     if r["question"] == "first_player":
-        own = (" (the questions' own games; the seats' before/after above reads the runs' own games at this "
-               "player count)"
-               if own_count is not None and r["item"] == f"{own_count} players" else "")
-        return f"{r['item']}: Seat 1 (plays first) wins {before} → {after} {size}{own}."
+        return f"{r['item']}: Seat 1 (plays first) wins {before} → {after} {size}."
     if r["question"] == "card_types":
-        return f"{r['item']}, {before} → {after} {size}"
+        return f"{r['item']}, {before} → {after} {size}.{note}"
     if r["question"] == "card_ablation":
         def own(v):      # each run's own verdict on its ablation of the type
             return f" ({v} there)" if v else ""
         return (f"{r['item']}: one copy fewer moves its founders' win share by {before} with {base}'s rules"
                 f"{own(r.get('before_verdict'))} and {after} with {var}'s{own(r.get('after_verdict'))}: a "
-                f"difference of {change} (95% interval {interval} over the {family} types at once), {r['verdict']}")
+                f"difference of {change} (95% interval {interval} over the {family} types at once), "
+                f"{r['verdict']}.{note}")
+    if edge:
+        return f"2 players, {r['item']}: the best-of-3 match win rate, {size}."
     return f"2 players, {r['item']}: the best-of-3 match win rate goes {before} → {after} {size}."
 
 
 def _counts(rows: list[dict]) -> dict[str, int]:
     from analysis import stats
 
-    out = {v: 0 for v in (stats.LARGE, stats.MAY_MATTER, stats.SMALL, "within noise", _CANNOT)}
+    out = {v: 0 for v in (stats.LARGE, stats.MAY_MATTER, stats.SMALL, "within noise", _CANNOT, _OWN)}
     for r in rows:
         out[r["verdict"]] = out.get(r["verdict"], 0) + 1
     return out
 
 
 def _reach(rows: list[dict], smallest: float) -> list[dict]:
-    """The answers within noise whose interval reaches the smallest difference that matters."""
-    return [r for r in rows if r["verdict"] == "within noise" and r["low"] == r["low"]
+    """The answers within noise whose interval reaches the smallest difference that matters (not
+    one both runs gave alike, :func:`_same_edge`)."""
+    return [r for r in rows if r["verdict"] == "within noise" and not _same_edge(r) and r["low"] == r["low"]
             and max(abs(r["low"]), abs(r["high"])) >= smallest]
 
 
+def _founded_source(r: dict, meta: dict, cmp: pl.DataFrame | None) -> pl.DataFrame | None:
+    """Where a card type's founded share before and after is read for the note that who founds it
+    changed too (:func:`reports.text.composition_note`): the runs' before/after (``cmp``, its
+    ``guild_founded_share`` rows, the numbers the page gives there) when the runs' own games play the
+    questions' bots at the questions' player count (run.json ``against.runs_own``), else the
+    questions' own founded shares compared (the table's ``founded_*`` columns)."""
+    from analysis import stats
+
+    own = (meta.get("against") or {}).get("runs_own") or {}
+    if cmp is not None and own.get("card_types") is not None and r.get("players") == own.get("card_types"):
+        return cmp
+    v, d = r.get("founded_verdict"), r.get("founded_change")
+    if not v or d is None or d != d:
+        return None
+    return pl.DataFrame({"metric": ["guild_founded_share"], "key": [r.get("key")], "diff": [float(d)],
+                         "verdict": [stats.NOT_SHOWN if v == "within noise" else str(v)]})
+
+
+def _note(r: dict, meta: dict, cmp: pl.DataFrame | None) -> str:
+    """" Who founds it changed too (…): …" after a card type's clear change whose founded share
+    moved clearly (:func:`reports.text.composition_note`, the before/after's own note); ''."""
+    from reports.text import composition_note
+
+    if r["question"] not in ("card_types", "card_ablation") or r["verdict"] in ("within noise", _CANNOT, _OWN):
+        return ""
+    source = _founded_source(r, meta, cmp)
+    if source is None:
+        return ""
+    return composition_note({"metric": "guild_founders_win_share", "key": r.get("key")}, source)
+
+
+def _own_words(qid: str, rows: list[dict], base: str, var: str, meta: dict) -> str:
+    """The answers of a question the runs' own games give (why ``runs_own``): where the page has
+    them (the before/after above), not repeated here."""
+    runs = _runs_games(meta)
+    if qid == "first_player":
+        return " ".join(f"{r['item']} (the runs' own count): Seat 1's win share is read on the runs' own "
+                        f"games{runs}, in the before/after above (its seat win shares), and not repeated here."
+                        for r in rows)
+    if qid == "card_types":
+        at = rows[0].get("players")
+        return (f"Card types, the founders' win share with the full deck: at the runs' own "
+                f"{at} players it is read on the runs' own games{runs}, in the before/after above (each "
+                f"type's “founders' win share”, with who founds it), and not repeated here.")
+    return ""
+
+
+def _runs_games(meta: dict) -> str:
+    """" (2,000 games each)" or " (2,000 and 3,000 games)": the two runs' games, from the
+    questions' run.json (``for_run_games`` of each; the baseline's under ``against``), or ''."""
+    a = (meta.get("against") or {}).get("for_run_games")
+    b = meta.get("for_run_games")
+    if not isinstance(b, int):
+        return ""
+    if not isinstance(a, int) or a == b:
+        return f" ({b:,} games each)" if isinstance(a, int) else ""
+    return f" ({a:,} and {b:,} games)"
+
+
 def before_after_sentences(q_before: Questions, q_after: Questions, base: str, var: str,
-                           own_count: int | None = None) -> list[str]:
+                           cmp: pl.DataFrame | None = None) -> list[str]:
     """What changed in the balance questions from ``base``'s answers to ``var``'s (each played with
-    its own rules), question by question: the count of answers by verdict, then each clear change
-    (every player count and pairing; for the card types and the ablation the clear ones, then the
-    names of the others), what cannot be told and why, and where answers within noise still leave a
-    change of the smallest difference that matters open. ``own_count``: the runs' player count,
-    whose first-player answer the seats' before/after also gives (on the runs' own games)."""
+    its own rules), question by question: the count of answers by verdict, each count naming its
+    answers, then each clear change (every player count and pairing; for the card types and the
+    ablation the clear ones, then the names of the others, the counts over all the card types), what
+    cannot be told and why, and where answers within noise still leave a change of the smallest
+    difference that matters open. A rate both runs gave every game or match alike is "no change
+    (100% in both)", not noise. The answers the runs' own games give (``why`` ``runs_own``: Seat 1
+    at the runs' player count, the card types' founders' win share there) are left to the runs'
+    before/after and pointed to. A card type's clear change carries the before/after's note when who
+    founds it changed clearly too (:func:`_note`; ``cmp``, the runs' comparison table, gives the
+    founded shares the before/after gives)."""
     from analysis import stats
 
     t = compared(q_after)
@@ -279,26 +377,41 @@ def before_after_sentences(q_before: Questions, q_after: Questions, base: str, v
         return []
     rows = list(t.iter_rows(named=True))
     smallest = float(rows[0]["smallest"]) if rows and rows[0]["smallest"] == rows[0]["smallest"] else 0.01
-    n = _counts(rows)
-    tested = len(rows) - n[_CANNOT]
-    parts = [(stats.LARGE, "moved clearly and by enough to matter"),
-             (stats.MAY_MATTER, "moved clearly and perhaps by enough to matter (these games cannot tell)"),
-             (stats.SMALL, f"moved clearly but by less than {100 * smallest:g} pp"),
-             ("within noise", "within noise")]
-    said = [f"{n[k]} {words}" for k, words in parts if n[k]] or ["none"]
+    meta = q_after.meta
+    live_all = [r for r in rows if r["verdict"] not in (_CANNOT, _OWN)]
+    edges = [r for r in live_all if _same_edge(r)]
+    by = {v: [r for r in live_all if r["verdict"] == v and not _same_edge(r)]
+          for v in (stats.LARGE, stats.MAY_MATTER, stats.SMALL, "within noise")}
+    parts = [(stats.LARGE, "moved clearly and by enough to matter", True),
+             (stats.MAY_MATTER, "moved clearly and perhaps by enough to matter (these games cannot tell)", True),
+             (stats.SMALL, f"moved clearly but by less than {100 * smallest:g} pp", True),
+             ("within noise", "within noise", False)]
+    said = [f"{len(by[k])} {words}" + (f" {_names(by[k])}" if name else "") for k, words, name in parts if by[k]]
+    if edges:
+        said.append(f"{len(edges)} the same with both rules ("
+                    + "; ".join(f"{_name(r)}: {_same_edge(r)} in both" for r in edges) + ")")
+    said = said or ["none"]
+    gone = [r for r in rows if r["verdict"] == _CANNOT]
+    own = [r for r in rows if r["verdict"] == _OWN]
     lead = (f"What changed in the balance questions, {var} against {base} (each played with its own rules): of "
-            f"{tested} answers both runs could give, " + (", ".join(said[:-1]) + " and " + said[-1]
-                                                          if len(said) > 1 else said[0])
-            + " (Holm over each question's answers)"
-            + (f"; {n[_CANNOT]} cannot be told (too few games or founders, or not played for one run)."
-               if n[_CANNOT] else "."))
+            f"{len(live_all)} answers both runs could give here (Holm over each question's answers), "
+            + (", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0])
+            + (f"; {len(gone)} cannot be told {_names(gone)}" if gone else "")
+            + (f"; {len(own)} are read on the runs' own games, in the before/after above "
+               + ("(Seat 1 at " + ", ".join(r["item"] for r in own if r["question"] == "first_player")
+                  + (" and each card type's founders' win share)" if any(r["question"] == "card_types" for r in own)
+                     else ")")
+                  if any(r["question"] == "first_player" for r in own) else "(each card type's founders' win share)")
+               if own else "")
+            + ".")
     out = [lead]
     for qid in QUESTION_ORDER:
         mine = [r for r in rows if r["question"] == qid]
         if not mine:
             continue
         title = mine[0]["question_title"]
-        live = [r for r in mine if r["verdict"] != _CANNOT]
+        live = [r for r in mine if r["verdict"] not in (_CANNOT, _OWN)]
+        mine_own = [r for r in mine if r["verdict"] == _OWN]
         digits = _digits(live) if live else 1
         family = len(live)
         # (player counts and pairings in the table's order; card types by verdict, then size)
@@ -306,37 +419,50 @@ def before_after_sentences(q_before: Questions, q_after: Questions, base: str, v
             [stats.NOT_SHOWN if r["verdict"] == "within noise" else r["verdict"] for r in live],
             [r["change"] for r in live], smallest)]
         clear = [r for r in order if r["verdict"] != "within noise"]
-        quiet = [r for r in order if r["verdict"] == "within noise"]
+        quiet = [r for r in order if r["verdict"] == "within noise" and not _same_edge(r)]
+        gone = [r for r in mine if r["verdict"] == _CANNOT]
+        cannot = ("; ".join(f"{r['item']}, {_why(r, base, var, meta)}" for r in gone))
         if qid in ("first_player", "best_of_three"):
-            text = " ".join(_line(r, base, var, digits, family, own_count) for r in order)
-        else:
+            text = " ".join(_line(r, base, var, digits, family, _note(r, meta, cmp)) for r in order)
+            if gone:
+                text += f" Cannot tell: {cannot}."
+        elif live:
             what = ("Card types: the founders' win share with the full deck" if qid == "card_types" else
                     "Card ablation: the change one copy fewer makes to a type's founders' win share")
-            text = (f"{what} moved clearly for {len(clear)} of {family} types: "
-                    + "; ".join(_line(r, base, var, digits, family, own_count) for r in clear) + "."
-                    if clear else f"{what} moved clearly for none of the {family} types.")
-            if clear and quiet:
-                text += (f" Within noise: {', '.join(r['item'] for r in quiet)}.")
-        if not live:
-            text = f"{title}: no answer both runs could give."
-        gone = [r for r in mine if r["verdict"] == _CANNOT]
-        if gone:
-            text += " Cannot tell: " + "; ".join(f"{r['item']}, {_why(r, base, var, q_after.meta)}"
-                                                 for r in gone) + "."
+            # (the counts over every card type first, then each clear change in a sentence of its own)
+            counts = [f"moved clearly for {len(clear) or 'none'}"
+                      + (f" ({', '.join(r['item'] for r in clear)})" if clear else "")]
+            if quiet:
+                counts.append(f"within noise for {len(quiet)}" + (f" ({', '.join(r['item'] for r in quiet)})"
+                                                                 if clear else ""))
+            if gone:
+                counts.append(f"cannot tell for {len(gone)}: {cannot}")
+            text = (f"{what}, for the {len(mine)} card types: " + ("; ".join(counts[:-1]) + "; and " + counts[-1]
+                                                                   if len(counts) > 1 else counts[0]) + "."
+                    + "".join(" " + _line(r, base, var, digits, family, _note(r, meta, cmp)) for r in clear))
+        else:
+            text = ""
+        if mine_own:
+            text = (text + " " if text else "") + _own_words(qid, mine_own, base, var, meta)
+        if not live and not mine_own:
+            text = f"{title}: no answer both runs could give." + (f" Cannot tell: {cannot}." if gone else "")
         open_ = _reach(live, smallest)
         if open_:
             far = max(open_, key=lambda r: max(abs(r["low"]), abs(r["high"])))
             end = far["high"] if abs(far["high"]) >= abs(far["low"]) else far["low"]
             from reports.text import pp
+            which = (f"each of the {len(quiet)}" if len(open_) == len(quiet) and len(quiet) > 1 else
+                     "the one" if len(quiet) == 1 else f"{len(open_)} of the {len(quiet)}")
             text += (f" These games cannot rule out a change of {100 * smallest:g} pp (the smallest difference "
-                     f"that matters) for {len(open_)} of the {len(quiet)} answers within noise (the furthest: "
-                     f"{far['item']}, {pp(end)}); more games would tell (balance report --questions-games).")
+                     f"that matters) for {which} within noise (the furthest: {far['item']}, {pp(end)}); more "
+                     f"games would tell (balance report --questions-games).")
         out.append(text)
     return out
 
 
 def before_after_rows(q_after: Questions, base: str, var: str) -> pl.DataFrame:
-    """The table of both runs' answers and the change, one row per answer, in the table's order."""
+    """The table of both runs' answers and the change, one row per answer, in the table's order (an
+    answer the runs' own games give: where the page has it; one both runs gave alike: no change)."""
     t = compared(q_after)
     rows = list(t.iter_rows(named=True)) if t is not None else []
     digits = {qid: _digits([r for r in rows if r["question"] == qid]) for qid in QUESTION_ORDER}
@@ -345,18 +471,24 @@ def before_after_rows(q_after: Questions, base: str, var: str) -> pl.DataFrame:
     for r in rows:
         d = digits.get(r["question"], 1)
         change, interval = _change(r, d)
+        own = r["verdict"] == _OWN
+        edge = _same_edge(r)
+        verdict = (f"cannot tell: {_why(r, base, var, q_after.meta)}" if r["verdict"] == _CANNOT else
+                   "the runs' own games: in the before/after above" if own else
+                   f"no change ({edge} in both)" if edge else r["verdict"])
         cells.append({
             "Question": r["question_title"], "Answer for": r["item"], "Measure": r["measure"],
-            f"{base} (before)": _shown(r, "before", d, least), f"{var} (after)": _shown(r, "after", d, least),
+            f"{base} (before)": "" if own else _shown(r, "before", d, least),
+            f"{var} (after)": "" if own else _shown(r, "after", d, least),
             "Change": change,
             "95% interval (Bonferroni over the question's answers)": interval,
-            "Verdict (Holm over the question's answers)": (
-                f"cannot tell: {_why(r, base, var, q_after.meta)}" if r["verdict"] == _CANNOT else r["verdict"])})
+            "Verdict (Holm over the question's answers)": verdict})
     return pl.DataFrame(cells)
 
 
 def before_after_intro(q_before: Questions, q_after: Questions, base: str, var: str) -> str:
-    """How the two runs' questions were played and compared."""
+    """How the two runs' questions were played and compared, and which answers the runs' own games
+    give instead (run.json ``against.runs_own``)."""
     def sha(q):
         return str(q.meta.get("rules_sha256") or "")[:12]
 
@@ -373,15 +505,27 @@ def before_after_intro(q_before: Questions, q_after: Questions, base: str, var: 
     bots = ma.get("strategy_note") or f"{ma.get('strategy')} bots at every seat"
     seeds = (f"seed {mb.get('seed')} for both" if mb.get("seed") == ma.get("seed") else
              f"seeds {mb.get('seed')} and {ma.get('seed')}")
+    own = (ma.get("against") or {}).get("runs_own") or {}
+    shown_own = t is not None and (t["verdict"] == _OWN).any()
+    what = [w for k, w in (("first_player", "Seat 1's win share"),
+                           ("card_types", "each card type's founders' win share with the full deck")) if k in own]
+    at = sorted(set(own.values()))
+    runs = (f"At the runs' own {at[0]} players, {' and '.join(what)} are read on the runs' own games"
+            f"{_runs_games(ma)}, in the before/after above, with the same bots: the questions would replay "
+            f"only the first {int(ma.get('games') or 0):,} of those games, a second, less precise answer to the "
+            f"same question, so this section leaves them to the before/after and gives no number for them. "
+            if shown_own and what and len(at) == 1 else "")
     return (f"The balance questions were played for both runs, each with its own rules ({base}: rules SHA-256 "
             f"{sha(q_before)}; {var}: {sha(q_after)}, as in the table of runs): {games}, {bots}, {seeds}. "
+            f"{runs}"
             f"Each row is one answer: {base}'s, then {var}'s, and the change. Each question is one family: a "
             f"change is clear when Holm's correction over that question's answers says so, and its size is "
             f"read on the interval shown, which holds for all of them at once (Bonferroni), against the "
             f"{smallest or 'smallest difference'} that matters. The two runs' games are read as independent "
             f"samples; they share a seed, so where their games coincide this overstates the noise. An answer "
             f"read on fewer than {least} games, matches or founders on either side, or one not played for one "
-            f"run, is “cannot tell”, with no change given. Both runs' tables, and this one, as CSV in this "
+            f"run, is “cannot tell”, with no change given; a rate both runs gave every game or match alike is "
+            f"“no change”. Both runs' tables, and this one, as CSV in this "
             f"report's directory (questions/ and questions/{safe_label(var)}/).")
 
 

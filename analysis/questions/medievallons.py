@@ -28,7 +28,9 @@ played for (path, creation time, games.parquet's SHA-256, player count, games), 
 another run refuses them. A before/after plays a further run's questions ``against`` the
 baseline's directory: :func:`compare_questions` then adds ``before_after.csv``, what changed from
 one run's answers to the other's, each change worded by size, or "cannot tell" where a side has too
-few games, matches or founders.
+few games, matches or founders; the answers both runs' own games give (:func:`runs_own`, from
+run.json ``run_answers``: Seat 1 and the card types at the runs' player count, with the questions'
+bots) are left to the report's before/after of the runs, which reads them on all their games.
 
 May import numpy, polars, the standard library, :mod:`analysis.questions`, :mod:`analysis.stats`,
 :mod:`analysis.load` (smallest differences), :mod:`simcore.runner`,
@@ -458,23 +460,74 @@ def _questions_for_run(run: Path, meta: dict, games: int, out, force: bool, thre
         pairs = DEFAULT_PAIRS
         say(f"Balance questions: best of 3 at 2 players ({len(pairs)} pairings × {games:,} matches)")
         tables["best_of_three"] = best_of_three(games, seed=seed, rules=rules, pairs=pairs, plays=plays)
+    answers = run_answers(meta, strategy)
     against: dict = {}
     if before is not None:
         path, bmeta, btables = before
+        own = runs_own(bmeta, {"for_run_players": P, "card_players": P, "strategy": strategy,
+                               "run_answers": answers})
         against = {"against": {"questions": str(path), "for_run": bmeta.get("for_run"),
                                "rules_sha256": bmeta.get("rules_sha256"), "games": bmeta.get("games"),
-                               "min_count": MIN_COUNT, "min_founded": ABLATION_MIN_FOUNDED}}
+                               "for_run_games": bmeta.get("for_run_games"), "min_count": MIN_COUNT, "min_founded": ABLATION_MIN_FOUNDED,
+                               "runs_own": own}}
         if bmeta.get("not_played"):
             against["against"]["not_compared"] = f"nothing was played for {bmeta.get('for_run')}"
         else:
-            tables["before_after"] = compare_questions(btables, tables, smallest)
+            tables["before_after"] = compare_questions(btables, tables, smallest, own)
     return write_dir(out, tables, {
         **record, **against, "players": list(counts), "card_players": P, "strategy": strategy,
+        "run_answers": answers,
         "strategy_note": why, "pairs": [list(p) for p in pairs], "ablation": not ablation_note,
         "ablation_note": ablation_note, "seed": seed, "rules_text": text,
         "smallest_difference": {"share": _smallest_share(smallest),
                                 **({"length": smallest["length"]} if smallest and "length" in smallest else {})},
         "wall_time_s": round(time.perf_counter() - t0, 2)}, force)
+
+
+def run_answers(meta: dict, strategy: str) -> list[str]:
+    """The compared questions (:data:`COMPARED` ids) a run's own games answer at its player count,
+    as the questions played for it with ``strategy`` would (MV-2, MV-4): the card types (each
+    type's founders' win share) when every seat of the run plays ``strategy``, and the first
+    player too when its seats are not rotated (the report's seat before/after then gives Seat 1's
+    win share; ``reports.games.medievallons.run_measures_first_player`` reads the run the same
+    way). Recorded in the questions' run.json as ``run_answers``."""
+    names = [s for s in meta.get("strategies") or [] if isinstance(s, str)]
+    if not names or set(names) != {strategy}:
+        return []
+    return ["card_types"] + ([] if meta.get("rotate_seats") else ["first_player"])
+
+
+def _recorded_answers(qmeta: dict) -> list[str]:
+    """A questions directory's ``run_answers``; for one written before they were recorded, read
+    again from its run's run.json when that is still there (else none: nothing is left out)."""
+    if isinstance(qmeta.get("run_answers"), list):
+        return [str(x) for x in qmeta["run_answers"]]
+    path = qmeta.get("for_run_path") or qmeta.get("for_run")
+    try:
+        return run_answers(run_meta(Path(str(path))), str(qmeta.get("strategy"))) if path else []
+    except (OSError, ValueError, UsageError):
+        return []
+
+
+def runs_own(before: dict, after: dict) -> dict[str, int]:
+    """The questions both runs answer with their own games, each at the player count where they do
+    ({question id: player count}), from the two questions directories' run.json (``before``,
+    ``after``: ``for_run_players``, ``card_players``, ``strategy``, ``run_answers``). Both runs
+    must play that count with the same bots as the questions; the card types also at the count
+    both played them. A report's before/after of those two runs compares these answers on the runs'
+    own games, so :func:`compare_questions` leaves them to it (one answer per question on a page)."""
+    if before.get("strategy") != after.get("strategy"):
+        return {}
+    P = before.get("for_run_players")
+    if not isinstance(P, int) or P != after.get("for_run_players"):
+        return {}
+    both = set(_recorded_answers(before)) & set(_recorded_answers(after))
+    out = {}
+    if "first_player" in both:
+        out["first_player"] = P
+    if "card_types" in both and before.get("card_players", P) == P == after.get("card_players", P):
+        out["card_types"] = P
+    return out
 
 
 def _smallest_share(smallest: dict | None) -> float:
@@ -492,6 +545,8 @@ questions_command = questions_for_run    # what `balance questions RUN` plays fo
 
 MIN_COUNT = 30        # fewer games, matches or founders on a side: the change cannot be told
 CANNOT_TELL = "cannot tell"
+#: the verdict of an answer both runs' own games give (:func:`runs_own`): left to the runs' before/after
+RUNS_OWN = "the runs' own games"
 #: The questions a before/after compares, in the page's order: (id, title, measure).
 COMPARED = (
     ("first_player", "First-player advantage", "Seat 1's win share (it plays first)"),
@@ -502,7 +557,8 @@ COMPARED = (
 COMPARISON_COLUMNS = ("question", "question_title", "item", "measure", "before", "before_se",
                       "before_n", "after", "after_se", "after_n", "change", "std_error", "z", "low",
                       "high", "family_size", "smallest", "verdict", "why", "before_verdict",
-                      "after_verdict")
+                      "after_verdict", "players", "key", "founded_before", "founded_after",
+                      "founded_change", "founded_verdict")
 
 
 def _num(x) -> float:
@@ -516,7 +572,8 @@ def _side_rows(question: str, tables: dict) -> dict[str, dict]:
     if question == "first_player" and "first_player" in tables:
         for r in tables["first_player"].filter(pl.col("seat") == 0).iter_rows(named=True):
             out[f"{int(r['players'])} players"] = dict(value=_num(r["win_share"]), se=_num(r["std_error"]),
-                                                     n=int(r["games"]), players=int(r["players"]))
+                                                     n=int(r["games"]), players=int(r["players"]),
+                                                     key=str(int(r["players"])))
     elif question in ("card_types", "card_ablation") and "card_types" in tables:
         ct = tables["card_types"]
         ablation = "delta_founders_win_share" in ct.columns
@@ -524,19 +581,25 @@ def _side_rows(question: str, tables: dict) -> dict[str, dict]:
         for r in ct.iter_rows(named=True):
             name = R.CARD_NAMES[R.CARD_TYPES.index(r["card"])] if r["card"] in R.CARD_TYPES else str(r["card"])
             founders = int(r.get("founders") or 0)
+            # the player-games the founded share is read on (none in a table without them)
+            games, players = r.get("games"), r.get("players")
+            where = dict(key=str(r["card"]), players=int(players) if players is not None else None,
+                         founded=_num(r["founded_share"]),
+                         player_games=int(games) * int(players) if games is not None and players is not None else 0)
             if question == "card_types":
                 out[name] = dict(value=_num(r["founders_win_share"]), se=_num(r["founders_std_error"]),
-                                 n=founders, support=_num(r["founded_share"]))
+                                 n=founders, support=_num(r["founded_share"]), **where)
             elif ablation and r.get("delta_founders_win_share") is not None:
                 after_n = r.get("founders_after")
                 out[name] = dict(value=_num(r["delta_founders_win_share"]), se=_num(r["delta_std_error"]),
                                  n=min(founders, int(after_n if after_n is not None else 0)),
                                  support=min(_num(r["founded_share"]), _num(r.get("founded_share_after"))),
-                                 tested=r["card"] in family, verdict=str(r.get("verdict") or ""))
+                                 tested=r["card"] in family, verdict=str(r.get("verdict") or ""), **where)
     elif question == "best_of_three" and "best_of_three" in tables:
         for r in tables["best_of_three"].iter_rows(named=True):
             out[f"{r['bot']} vs {r['opponent']}"] = dict(value=_num(r["match_win_rate"]),
-                                                          se=_num(r["match_std_error"]), n=int(r["matches"]))
+                                                          se=_num(r["match_std_error"]), n=int(r["matches"]),
+                                                          players=2, key=f"{r['bot']} vs {r['opponent']}")
     return out
 
 
@@ -551,8 +614,33 @@ def _se_floor(p: float, se: float, n: int) -> float:
     return math.sqrt(pt * (1 - pt) / (n + 4))
 
 
+def _founded_changes(before: dict, after: dict, small: float) -> dict[str, dict]:
+    """Each card type's share of players founding it, before and after, from the two runs' card
+    tables (full deck, at their card player count), by the type's name: the change, and its
+    verdict as every change here is worded (two independent proportions over the player-games,
+    Holm over the types with a test, sizes on the Bonferroni interval over them; "within noise"),
+    for the note that who founds a type changed too (MV-4). Types without player-games on a side
+    have none."""
+    from analysis import stats
+
+    b, a = _side_rows("card_types", before), _side_rows("card_types", after)
+    items = [k for k in b if k in a and b[k]["player_games"] > 0 and a[k]["player_games"] > 0
+             and math.isfinite(b[k]["founded"]) and math.isfinite(a[k]["founded"])]
+    if not items:
+        return {}
+    nb = np.array([b[k]["player_games"] for k in items], float)
+    na = np.array([a[k]["player_games"] for k in items], float)
+    pb = np.array([b[k]["founded"] for k in items])
+    pa = np.array([a[k]["founded"] for k in items])
+    z = stats.two_proportions(pa * na, na, pb * nb, nb)[-1]
+    verdict = np.atleast_1d(stats.practical_holm(pa - pb, z, small))
+    return {k: dict(founded_before=float(x), founded_after=float(y), founded_change=float(y - x),
+                    founded_verdict=WITHIN_NOISE if str(v) == stats.NOT_SHOWN else str(v))
+            for k, x, y, v in zip(items, pb, pa, verdict)}
+
+
 def compare_questions(before: dict[str, pl.DataFrame], after: dict[str, pl.DataFrame],
-                      smallest: dict | None = None) -> pl.DataFrame:
+                      smallest: dict | None = None, runs_own: dict[str, int] | None = None) -> pl.DataFrame:
     """What changed between two runs' balance questions (the tables :func:`questions_for_run`
     wrote for each, by file stem), one row per answer either gave (:data:`COMPARED`, in that
     order, then each question's items in the tables' order): Seat 1's win share per player count
@@ -576,11 +664,22 @@ def compare_questions(before: dict[str, pl.DataFrame], after: dict[str, pl.DataF
     no ablation, rules without 2 players), ``too_few`` (under :data:`MIN_COUNT` games, matches or
     founders on a side), ``rare`` (a type founded by under :data:`ABLATION_MIN_FOUNDED` of the
     players on a side), ``no_ablation_verdict`` (a side's ablation of that type has too few
-    players to say), ``no_value``."""
+    players to say), ``no_value``.
+
+    ``runs_own`` (:func:`runs_own`: {question id: player count}): the answers both runs' own games
+    give, Seat 1's win share at the runs' player count and each type's founders' win share with the
+    full deck there; a report's before/after of the two runs compares them on those games (more
+    than the questions replay), so here they are :data:`RUNS_OWN` (``why`` ``runs_own``), outside
+    the family, with no change: one answer per question on the page.
+    ``players`` is the player count an answer is read at, ``key`` its card type (``etoile``),
+    player count or pairing; the card rows carry each type's share of players founding it before and
+    after, its change and verdict (``founded_*``, :func:`_founded_changes`)."""
     from analysis import stats
     from analysis.load import smallest_difference
 
     small = smallest_difference(GAME, "share", smallest)
+    own = dict(runs_own or {})
+    founded = _founded_changes(before, after, small)
     rows: list[dict] = []
     for qid, title, measure in COMPARED:
         b, a = _side_rows(qid, before), _side_rows(qid, after)
@@ -593,8 +692,11 @@ def compare_questions(before: dict[str, pl.DataFrame], after: dict[str, pl.DataF
                        before_n=rb["n"] if rb else 0, after=ra["value"] if ra else float("nan"),
                        after_se=ra["se"] if ra else float("nan"), after_n=ra["n"] if ra else 0,
                        before_verdict=(rb or {}).get("verdict", ""), after_verdict=(ra or {}).get("verdict", ""),
-                       why="")
-            if rb is None or ra is None:
+                       why="", players=(rb or ra or {}).get("players"), key=(rb or ra or {}).get("key"),
+                       **(founded.get(item, {}) if qid in ("card_types", "card_ablation") else {}))
+            if rb is not None and ra is not None and qid in own and rb.get("players") == ra.get("players") == own[qid]:
+                row["why"] = "runs_own"
+            elif rb is None or ra is None:
                 row["why"] = "not_played_after" if ra is None else "not_played_before"
             elif min(rb["n"], ra["n"]) < MIN_COUNT:
                 row["why"] = "too_few"
@@ -626,10 +728,12 @@ def compare_questions(before: dict[str, pl.DataFrame], after: dict[str, pl.DataF
         for r in rows[start:]:
             if r["why"]:
                 r.update(change=float("nan"), std_error=float("nan"), z=float("nan"), low=float("nan"),
-                         high=float("nan"), family_size=len(fam), verdict=CANNOT_TELL)
+                         high=float("nan"), family_size=len(fam),
+                         verdict=RUNS_OWN if r["why"] == "runs_own" else CANNOT_TELL)
             r["smallest"] = small
     schema = {c: (pl.Float64 if c in ("before", "before_se", "after", "after_se", "change", "std_error",
-                                      "z", "low", "high", "smallest")
-                  else pl.Int64 if c in ("before_n", "after_n", "family_size") else pl.String)
+                                      "z", "low", "high", "smallest", "founded_before", "founded_after",
+                                      "founded_change")
+                  else pl.Int64 if c in ("before_n", "after_n", "family_size", "players") else pl.String)
               for c in COMPARISON_COLUMNS}
     return pl.DataFrame([{c: r.get(c) for c in COMPARISON_COLUMNS} for r in rows], schema=schema)

@@ -89,3 +89,41 @@ def test_against_a_directory_that_is_not_questions_is_one_line(tmp_path):
         Q._against(tmp_path)
     with pytest.raises(UsageError, match="not a questions directory to compare with"):
         Q._against(tmp_path / "missing")
+
+
+def test_answers_the_runs_own_games_give_are_left_to_them():
+    """Which answers both runs give themselves (same bots at every seat as the questions, the same
+    player count; Seat 1 only with seats not rotated), and that those rows leave their question's
+    family (worked by hand: 3 players alone, +0.5 pp on √2 pp, within noise, a family of 1)."""
+    bal = {"strategies": ["balanced"] * 4}
+    assert Q.run_answers(bal, "balanced") == ["card_types", "first_player"]
+    assert Q.run_answers({**bal, "rotate_seats": True}, "balanced") == ["card_types"]
+    assert Q.run_answers({"strategies": ["balanced", "collector", "balanced", "balanced"]}, "balanced") == []
+    side = {"for_run_players": 2, "card_players": 2, "strategy": "balanced", "run_answers": ["card_types", "first_player"]}
+    assert Q.runs_own(side, side) == {"first_player": 2, "card_types": 2}
+    assert Q.runs_own(side, {**side, "run_answers": ["card_types"]}) == {"card_types": 2}
+    assert Q.runs_own(side, {**side, "for_run_players": 3}) == {}
+    assert Q.runs_own(side, {**side, "strategy": "collector"}) == {}
+    rows = {(r["question"], r["item"]): r for r in Q.compare_questions(BEFORE, AFTER, runs_own={"first_player": 2})
+            .iter_rows(named=True)}
+    two, three = rows[("first_player", "2 players")], rows[("first_player", "3 players")]
+    assert (two["verdict"], two["why"]) == ("the runs' own games", "runs_own") and math.isnan(two["change"])
+    assert three["family_size"] == 1 and three["verdict"] == "within noise"
+    assert three["high"] == pytest.approx(0.005 + 1.959964 * 0.0141421, abs=1e-5)
+
+
+def test_the_founded_share_of_each_type_is_compared_for_the_note():
+    """Each card type's share of players founding it, before and after, on games × players
+    player-games a side: Prêtre 30% → 20% over 4,000 each, se √(.3·.7 + .2·.8)/√4000 = 0.96177 pp,
+    z = −10.4, clear (Holm over 2); Bonferroni over 2, −10 ± 2.2414 · 0.96177 = −12.16 to −7.84 pp:
+    large enough to matter. Noble 30% → 30%: within noise."""
+    def cards(pretre):
+        return pl.DataFrame([dict(card=c, founded_share=f, founders_win_share=0.3, founders_std_error=0.01,
+                                  founders=1200, games=1000, players=4) for c, f in (("pretre", pretre), ("noble", 0.30))])
+    t = {r["item"]: r for r in Q.compare_questions({"card_types": cards(0.30)}, {"card_types": cards(0.20)})
+         .iter_rows(named=True)}
+    p, n = t["Prêtre"], t["Noble"]
+    assert (p["founded_before"], p["founded_after"]) == pytest.approx((0.30, 0.20))
+    assert p["founded_change"] == pytest.approx(-0.10) and p["founded_verdict"] == "clear and large enough to matter"
+    assert n["founded_change"] == pytest.approx(0.0) and n["founded_verdict"] == "within noise"
+    assert (p["key"], p["players"]) == ("pretre", 4)
