@@ -1418,6 +1418,11 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
         low = (_below_smallest(rows, float(moved["smallest"][0]), what)
                if opener.startswith("Not by enough") and "smallest" in moved.columns
                and moved["smallest"][0] is not None else "")
+        if " times " in low:
+            # a share below the smallest difference itself moved by a large factor: said in the
+            # opener, not only sentences later (a designer stopped at "Not by enough to matter"
+            # beside a Seigneur whose wins fell 3.7 times)
+            opener += ", though by a large factor for a share this small (below)"
         if what == "role" and rows.height == 1:
             # two sides: the comparison keeps one, the other's share is its mirror (they sum to 100%)
             # the other side said too, in view (a designer read "both sides' shares moved" beside

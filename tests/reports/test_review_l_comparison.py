@@ -274,6 +274,9 @@ def test_a_small_clear_change_of_a_side_under_the_threshold_says_how_many_times(
     r = cmp.filter(pl.col("metric") == "role_win_share").row(0, named=True)
     assert min(r["base"], r["variant"]) < 0.01 and r["variant"] / r["base"] >= 1.25, r
     assert q.startswith("Did the role win rates move? Not by enough to matter"), q
+    # the large factor is said in the answer's opening too, before the lists (a designer stopped at
+    # "Not by enough to matter" beside a Seigneur whose wins fell 3.7 times)
+    assert q[:q.index(": ")].endswith("though by a large factor for a share this small (below)"), q
     assert f"({r['variant'] / r['base']:.2g} times as often) of games: the 1 pp that matters is more than its whole share" in q, q
     assert q.endswith("give `--smallest-difference win_share=0.1pp`."), q
     # a change that matters says nothing of the kind
