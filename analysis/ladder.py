@@ -15,7 +15,11 @@ A game of roles (seat 0 a role of its own, the other seats another) has :func:`r
 table per role, which reports each of its :func:`role_steps` to a progress callback;
 :func:`role_sides` splits bots by the roles they play, and :func:`lead_headline` says the lead
 role's table in words (the range of its estimates, a bound over its cells read together, the
-row bot with the highest estimates).
+row bot with the highest estimates) from the intervals :func:`lead_bounds` gives (the lead rows'
+adjusted bounds in the table). A shared role's cells are called from :func:`paired_fair_bounds`:
+the paired t interval, or Newcombe's from the two shares' own intervals where the paired
+difference has no spread or a share too few wins or losses. Every adjusted bound of a share lies
+in [0, 1], and no call is read from an interval of no width.
 
 May import numpy, polars, :mod:`simcore.runner`, :mod:`simcore.stats`, :mod:`simcore.games` and
 :mod:`analysis.stats`.
@@ -49,13 +53,49 @@ class Cell:
     # column bot's own (``fair``), paired by deal over the role's seats; nan elsewhere
     diff_std_error: float = float("nan")
     deals: int = 0
+    # a shared role's cell: the standard error of the column bot's own share (``fair``) over the
+    # same deals; nan elsewhere
+    fair_std_error: float = float("nan")
 
     @property
     def margin_in_se(self) -> float:
         """How many standard errors the bot's share lies above the fair share (a shared role's
-        cell: of the paired difference from the column bot's own share, as its call reads it)."""
-        se = self.diff_std_error if np.isfinite(self.diff_std_error) else self.std_error
-        return (self.win_share - self.fair) / se if se > 0 else float("inf")
+        cell: of the paired difference from the column bot's own share, as its call reads it;
+        where that difference has no spread, every deal alike, of the two shares' own errors read
+        together, unpaired, a share without spread over the deals counting its deals as games, as
+        its interval does). Unbounded (±inf, an empty cell in the CSV) where the error is 0, nan
+        where the share equals the fair share too."""
+        if np.isfinite(self.diff_std_error):
+            se = _spread(self.diff_std_error)
+            if not se > 0 and self.deals > 0:
+                se = math.hypot(_own_se(self.win_share, self.std_error, self.deals),
+                                _own_se(self.fair, self.fair_std_error, self.deals))
+        else:
+            se = self.std_error
+        diff = self.win_share - self.fair
+        if se > 0:
+            return diff / se
+        return float("nan") if diff == 0 or not np.isfinite(diff) else math.copysign(float("inf"), diff)
+
+
+#: A standard error or deviation below this is rounding, not spread: the per-deal means of a bot
+#: that wins the same share of every deal (a third of each, say) differ by ~1e-17 (any true spread of
+#: shares of whole games is at least ~1/games).
+NO_SPREAD = 1e-12
+
+
+def _spread(sd: float) -> float:
+    """``sd``, or 0 where it is rounding only (:data:`NO_SPREAD`)."""
+    return 0.0 if np.isfinite(sd) and abs(sd) < NO_SPREAD else float(sd)
+
+
+def _own_se(share: float, se: float, deals: int) -> float:
+    """A share's standard error over ``deals`` deals; where its deals have no spread, the one its
+    interval reads (Wilson's over the deals: √(m(1 − m)/D))."""
+    se = _spread(se)
+    if not np.isfinite(se):
+        return float("nan")
+    return se if se > 0 else math.sqrt(max(share * (1.0 - share), 0.0) / deals)
 
 
 def duel(bot: str, opponent: str, games: int, *, players: int = 4, seed: int = 0,
@@ -90,16 +130,18 @@ def deal_interval(shares, level: float = stats.LEVEL) -> tuple[float, float, flo
     of 0.35 in 71 % of runs when half of a deal's outcome is the deal
     (tests/analysis/test_interval_coverage.py). The t interval itself (symmetric, clipped to
     [0, 1]) fell short near 0 or 1 with skewed deals: 88.7 % at a true share of 0.9 % over 100
-    deals (statistics audit s37 #3; tests/stats/test_s37_ladder_edges.py)."""
+    deals (statistics audit s37 #3; tests/stats/test_s37_ladder_edges.py). Deals whose means differ
+    by rounding only (below :data:`NO_SPREAD`: a third of every deal) have no spread: Wilson over
+    the deals, never an interval of no width."""
     shares = np.asarray(shares, dtype=float)
     per_deal = shares.mean(axis=1)
     deals = per_deal.size
     mean = float(shares.mean())
     if deals < 2:
         return mean, float("nan"), float("nan"), float("nan")
-    sd = float(per_deal.std(ddof=1))
-    lo, hi = stats.share_mean_wilson(mean, sd, deals, level)   # (Wilson over the deals where every deal is alike)
-    return mean, sd / float(np.sqrt(deals)), float(lo), float(hi)
+    sd = _spread(float(per_deal.std(ddof=1)))    # (every deal alike: Wilson over the deals)
+    lo, hi = _share_mean_wilson(mean, sd, deals, level)   # (Wilson over the deals where every deal is alike)
+    return mean, sd / float(np.sqrt(deals)), lo, hi
 
 
 ALPHA = 0.05                # the family-wise error of the calls against the fair share
@@ -123,15 +165,35 @@ def fair_bounds(cells: list[Cell], players: int, alpha: float = ALPHA,
             continue
         # (as the cell's own interval: Wilson at the deals' effective games, Wilson over the deals
         # where every deal is alike)
-        lo, hi = stats.share_mean_wilson(c.win_share, c.std_error * np.sqrt(deals), deals, 1.0 - alpha / k)
-        out.append((float(lo), float(hi)))
+        lo, hi = _share_mean_wilson(c.win_share, c.std_error * np.sqrt(deals), deals, 1.0 - alpha / k)
+        out.append(_share_bounds(lo, hi))
     return out
+
+
+def _share_mean_wilson(mean: float, sd: float, deals: int, level: float) -> tuple[float, float]:
+    """:func:`analysis.stats.share_mean_wilson` of one share; (0, 1) where the Student t critical
+    value at ``level`` over so few deals is beyond any normal one in floating point (2 deals at
+    1 − 0.05/12: t ≈ 153, whose normal level rounds to 1: the Wilson interval at such a critical
+    value spans [0, 1] to within rounding), instead of failing."""
+    try:
+        lo, hi = stats.share_mean_wilson(mean, sd, deals, level)
+    except ValueError:                          # (statistics.StatisticsError: a level of 1)
+        return 0.0, 1.0
+    return float(lo), float(hi)
+
+
+def _share_bounds(lo: float, hi: float) -> tuple[float, float]:
+    """An interval of a share, clipped to [0, 1] (a share lies there; a call reads the clipped
+    bounds: clipping never moves a bound across a fair share, which lies in [0, 1] too)."""
+    return min(max(lo, 0.0), 1.0), min(max(hi, 0.0), 1.0)
 
 
 def _called(cells: list[Cell], bounds) -> list[str | None]:
     """"above" where a cell's adjusted interval lies wholly above its fair share, "below" where
-    wholly below, else None: read from the very bounds the table writes."""
-    return [None if b is None else "above" if b[0] > c.fair else "below" if b[1] < c.fair else None
+    wholly below, else None: read from the very bounds the table writes. An interval of no width
+    calls nothing (it says nothing about how far the share may lie from its estimate)."""
+    return [None if b is None or not b[1] > b[0] else
+            "above" if b[0] > c.fair else "below" if b[1] < c.fair else None
             for c, b in zip(cells, bounds)]
 
 
@@ -149,25 +211,73 @@ def fair_calls(cells: list[Cell], players: int, alpha: float = ALPHA,
     return _called(cells, fair_bounds(cells, players, alpha, family))
 
 
+#: A shared role's cell is called from the paired t interval only where both shares (the row
+#: bot's, the column bot's own) hold at least this many games' worth of wins and as many of losses
+#: (share × games, and (1 − share) × games): the rule of thumb for reading a mean of shares as
+#: normal (OpenIntro's success-failure condition); below it, Newcombe's interval.
+FEW_WINS = 10
+
+
+def _few_wins(c: Cell) -> bool:
+    """Whether either share of a shared role's cell has fewer than :data:`FEW_WINS` games' worth
+    of wins or of losses over the cell's games (the row bot's seat-games; the column bot's own
+    share is over as many)."""
+    return any(min(p * c.games, (1.0 - p) * c.games) < FEW_WINS for p in (c.win_share, c.fair))
+
+
+def _newcombe_bounds(c: Cell, level: float) -> tuple[float, float] | None:
+    """Newcombe's hybrid score interval of the row bot's share minus the column bot's own, from
+    the two shares' own intervals over the deals at ``level`` (each Wilson's at its deals'
+    effective number of games, as ``ci_low``/``ci_high`` are: :func:`analysis.stats.share_mean_wilson`;
+    a share with no spread over the deals, Wilson's over the deals), on the scale of the share
+    (the column bot's own share plus the difference's bounds). Unpaired, so never narrower than
+    either share's own interval at that level: it holds the row bot's. None where a share's
+    error is unknown."""
+    D = c.deals
+    if not (np.isfinite(c.std_error) and np.isfinite(c.fair_std_error)):
+        return None
+    ends = []
+    for p, se in ((c.win_share, c.std_error), (c.fair, c.fair_std_error)):
+        ends += list(_share_mean_wilson(p, _spread(se) * np.sqrt(D), D, level))
+    if not all(np.isfinite(ends)):
+        return None
+    low, high = stats.newcombe(c.win_share, ends[0], ends[1], c.fair, ends[2], ends[3])
+    return c.fair + float(low), c.fair + float(high)
+
+
 def paired_fair_bounds(cells: list[Cell], alpha: float = ALPHA,
                        family: int | None = None) -> list[tuple[float, float] | None]:
     """Per cell of a shared role's ladder (:func:`role_ladder`), the interval
-    :func:`paired_fair_calls` reads, on the scale of the share: the bot's share ± the half-width
-    of the Student t interval of its paired difference from the column bot's own share (the
-    per-deal differences over the role's seats, ``diff_std_error``) at level 1 − alpha/k
-    (Bonferroni over the k cells: ``family``, else ``len(cells)``). It lies wholly above the fair
-    share (the column bot's own) exactly when that difference's interval lies above 0. None for a
-    cell of fewer than two deals or whose deals all differ alike (no spread)."""
+    :func:`paired_fair_calls` reads, on the scale of the share, at level 1 − alpha/k (Bonferroni
+    over the k cells: ``family``, else ``len(cells)``), clipped to [0, 1]:
+
+    * the bot's share ± the half-width of the Student t interval of its paired difference from
+      the column bot's own share (the per-deal differences over the role's seats,
+      ``diff_std_error``), where that difference has spread and both shares hold at least
+      :data:`FEW_WINS` games' worth of wins and of losses;
+    * else (every deal's difference alike, a zero-width t interval, or too few wins or losses for
+      the t interval) Newcombe's interval of the difference, from the two shares' own intervals
+      over the deals at that level (:func:`_newcombe_bounds`): never narrower than the cell's own.
+
+    It lies wholly above the fair share (the column bot's own) exactly when the difference's
+    interval lies above 0. None for a cell of fewer than two deals (or, falling back, whose
+    shares' errors are unknown)."""
     if family is not None and family < len(cells):
         raise ValueError(f"family {family}: fewer than the {len(cells)} cells called")
     k = max(family if family is not None else len(cells), 1)
+    level = 1.0 - alpha / k
     out: list[tuple[float, float] | None] = []
     for c in cells:
-        if c.deals < 2 or not np.isfinite(c.diff_std_error) or not c.diff_std_error > 0:
+        if c.deals < 2:
             out.append(None)
             continue
-        half = stats.t_quantile(c.deals - 1, 1.0 - alpha / k) * c.diff_std_error
-        out.append((float(c.win_share - half), float(c.win_share + half)))
+        dse = _spread(c.diff_std_error)
+        if np.isfinite(dse) and dse > 0 and not _few_wins(c):
+            half = stats.t_quantile(c.deals - 1, level) * dse
+            b = (float(c.win_share - half), float(c.win_share + half))
+        else:
+            b = _newcombe_bounds(c, level)
+        out.append(None if b is None else _share_bounds(*b))
     return out
 
 
@@ -176,8 +286,10 @@ def paired_fair_calls(cells: list[Cell], alpha: float = ALPHA) -> list[str | Non
     Student t interval of the bot's share minus the column bot's own on the same deals (the
     per-deal differences over the role's seats; ``diff_std_error``), at level 1 − alpha/k
     (Bonferroni over the k cells), lies wholly above or below 0 (:func:`paired_fair_bounds`),
-    else None: the chance that any call is wrong is at most ``alpha``. A cell whose deals all
-    differ alike (no spread) gets no call."""
+    else None: the chance that any call is wrong is at most ``alpha``. Where the difference has
+    no spread (every deal alike) or a share too few wins or losses, the call reads Newcombe's
+    interval of the difference from the two shares' own intervals instead (never a zero-width
+    interval)."""
     return _called(cells, paired_fair_bounds(cells, alpha))
 
 
@@ -296,9 +408,11 @@ def role_ladder(bots: list[str], games: int, *, players: int, seed: int = 0, gam
             mean, se, lo, hi = deal_interval(m)
             # A at each seat against B at that seat on the same deal (review Y #11: the table gave
             # the reference in brackets, never whether a bot is clearly above or below it)
-            d = m.mean(axis=1) - base[:m.shape[0], 1:].mean(axis=1)
-            dse = float(d.std(ddof=1) / np.sqrt(d.size)) if d.size > 1 else float("nan")
-            out[shared].append(Cell(a, b, m.size, mean, se, lo, hi, fair, dse, int(d.size)))
+            own = base[:m.shape[0], 1:].mean(axis=1)      # the column bot's own share, deal by deal
+            d = m.mean(axis=1) - own
+            dse = _spread(float(d.std(ddof=1) / np.sqrt(d.size))) if d.size > 1 else float("nan")
+            fse = _spread(float(own.std(ddof=1) / np.sqrt(own.size))) if own.size > 1 else float("nan")
+            out[shared].append(Cell(a, b, m.size, mean, se, lo, hi, fair, dse, int(d.size), fse))
     return out
 
 
@@ -334,15 +448,11 @@ def lead_headline(cells: list[Cell], *, lead: str, shared: str, random_bots=(),
     randoms = set(random_bots)
     cols = list(dict.fromkeys(c.opponent for c in cells))
     plain = [b for b in cols if b not in randoms]
-    group = [c for c in cells if c.opponent in plain] or cells
-    m = len(group)
+    bounds, m = lead_bounds(cells, random_bots, alpha)
+    group = [c for c, b in zip(cells, bounds) if b is not None]
     lo_est = min(c.win_share for c in group)
     hi_est = max(c.win_share for c in group)
-    level = 1.0 - alpha / m
-    ends = {}
-    for c in group:
-        lo, hi = stats.wilson(c.win_share * c.games, c.games, level)
-        ends[(c.bot, c.opponent)] = (float(lo), float(hi))
+    ends = {(c.bot, c.opponent): b for c, b in zip(cells, bounds) if b is not None}
     top = max(hi for _, hi in ends.values())
     if plain and len(plain) < len(cols):
         against = (f"Against the {len(plain)} {shared} bots that do not play at random" if len(plain) > 1
@@ -386,18 +496,48 @@ def lead_headline(cells: list[Cell], *, lead: str, shared: str, random_bots=(),
     if len(tied) > 1:
         return (said + f" {', '.join(tied[:-1])} and {tied[-1]} share the highest estimate, "
                 f"{_pct(mean[best])} {over}, none clearly ahead of the others.")
+    runners = [r for r in order[1:] if _pct(mean[r]) == _pct(mean[nxt])]   # tied for second
+    if len(runners) == len(rows) - 1 and len(runners) > 1:
+        behind = f"the other {len(runners)} all {_pct(mean[nxt])}"
+    elif len(runners) > 1:
+        behind = f"next {', '.join(runners[:-1])} and {runners[-1]}, {_pct(mean[nxt])} each"
+    else:
+        behind = f"next {nxt}, {_pct(mean[nxt])}"
     if all(low[best] > high[r] for r in rows if r != best):
-        return (said + f" {best} does best: {_pct(mean[best])} {over} (next {nxt}, "
-                f"{_pct(mean[nxt])}), clearly ahead of every other {lead} bot with the {m} "
-                "matchups read together.")
-    return (said + f" The highest is {best}'s, {_pct(mean[best])} {over} (next {nxt}, "
-            f"{_pct(mean[nxt])}), but not clearly ahead: with the {m} matchups read together it "
-            "may be no better than the others.")
+        return (said + f" {best} does best: {_pct(mean[best])} {over} ({behind}), clearly ahead "
+                f"of every other {lead} bot with the {m} matchups read together.")
+    return (said + f" The highest is {best}'s, {_pct(mean[best])} {over} ({behind}), but not "
+            f"clearly ahead: with the {m} matchups read together it may be no better than the "
+            "others.")
+
+
+def lead_bounds(cells: list[Cell], random_bots=(),
+                alpha: float = ALPHA) -> tuple[list[tuple[float, float] | None], int]:
+    """(per cell of the lead role's table, its adjusted interval or None; m): the Wilson interval
+    over the cell's games at level 1 − alpha/m, Bonferroni over the m cells whose column bot does
+    not play at random (``random_bots``; every cell where all do), the intervals
+    :func:`lead_headline` reads ("read together, every one is at most ..."); None for a cell
+    against a bot that plays at random (set apart: no bound read over them)."""
+    randoms = set(random_bots)
+    plain = {c.opponent for c in cells if c.opponent not in randoms}
+    inside = [(c.opponent in plain) if plain else True for c in cells]
+    m = sum(inside)
+    if not m:
+        return [None] * len(cells), 0
+    level = 1.0 - alpha / m
+    out: list[tuple[float, float] | None] = []
+    for c, use in zip(cells, inside):
+        if not use:
+            out.append(None)
+            continue
+        lo, hi = stats.wilson(c.win_share * c.games, c.games, level)
+        out.append(_share_bounds(float(lo), float(hi)))
+    return out, m
 
 
 def ladder_table(cells: list[Cell], *, game: str, players: int, seed: int,
                  calls: list[str | None] | None = None, family: int | None = None,
-                 paired: bool = False) -> pl.DataFrame:
+                 paired: bool = False, lead: bool = False, random_bots=()) -> pl.DataFrame:
     """One row per cell: game, players, seed, bot, opponent, games, win_share, std_error and
     ci_low, ci_high (95 %, paired by deal for rotated cells and the shared role: :func:`deal_interval`;
     Wilson over independent games for the lead role; each cell's own, unadjusted), fair_share,
@@ -406,11 +546,20 @@ def ladder_table(cells: list[Cell], *, game: str, players: int, seed: int,
     :func:`fair_bounds` for a game whose seats are alike, :func:`paired_fair_bounds` for a shared
     role's cells, ``paired``), call ("above", "below" or empty: the table's ▲ / ▼, "above" exactly
     when adjusted_low lies above fair_share, "below" when adjusted_high lies below it) and
-    calls_adjusted_over (k); without calls all four are null."""
+    calls_adjusted_over (k); without calls all four are null. A lead role's table (``lead``, no
+    fair share, no calls): adjusted_low and adjusted_high are the intervals its headline reads
+    (:func:`lead_bounds`: Wilson's at 1 − 0.05/m over the m cells against the column bots that
+    do not play at random, ``random_bots``), calls_adjusted_over m on those rows; call null."""
     if calls is not None and len(calls) != len(cells):
         raise ValueError(f"{len(calls)} calls for {len(cells)} cells")
+    if lead and calls is not None:
+        raise ValueError("a lead role's cells have no fair share to call against")
     k = None if calls is None else family or len(cells)
-    if calls is None:
+    over = [k] * len(cells)
+    if lead:
+        bounds, m = lead_bounds(cells, random_bots)
+        over = [None if b is None else m for b in bounds]
+    elif calls is None:
         bounds = [None] * len(cells)
     else:
         bounds = (paired_fair_bounds(cells, family=k) if paired else
@@ -427,7 +576,7 @@ def ladder_table(cells: list[Cell], *, game: str, players: int, seed: int,
         "adjusted_low": [None if b is None else b[0] for b in bounds],
         "adjusted_high": [None if b is None else b[1] for b in bounds],
         "call": [None] * len(cells) if calls is None else [c or "" for c in calls],
-        "calls_adjusted_over": [k] * len(cells)},
+        "calls_adjusted_over": over},
         schema=TABLE_SCHEMA)
 
 

@@ -14,9 +14,11 @@ above the matrix and written in the table's ``rules`` and ``settings`` columns;
 the matrix of the bots its line-ups at that count hold (every seat's bot, in the panel's order).
 The calls against the fair share (▲/▼) are adjusted over every matchup of every player count at
 once (one family), and a last line says which calls hold at every player count.
-A game whose seat 0 has a role of its own (Seigneurial) gets one table per role
+A game whose seat 0 has a role of its own gets one table per role
 (:func:`analysis.ladder.role_ladder`), its steps shown the same way, the lead role's table followed
-by its headline in words (:func:`analysis.ladder.lead_headline`); bots of the lead role only
+by its headline in words (:func:`analysis.ladder.lead_headline`; the lead rows of the table carry
+the adjusted bounds that headline reads), and a line naming bots that play a role with the same
+settings (:func:`same_play`: identical rows and columns); bots of the lead role only
 (nothing to play them against) are refused in one line before any game.
 
 May import typer, rich, :mod:`simcore`, :mod:`strategies`, :mod:`analysis` and :mod:`cli.progress`.
@@ -325,7 +327,7 @@ def _check_roles(L, S, spec, game, names, players, option, several) -> None:
 
 def _role_ladders(console, L, S, spec, bots_by_count: dict, n, seed, game, rules, sets) -> list:
     """The ladders by role of a game whose seat 0 has a role of its own and the other seats
-    another (Seigneurial), one per player count (``bots_by_count``), all played under one
+    another, one per player count (``bots_by_count``), all played under one
     progress display (:class:`cli.progress.Steps`: step k of n, the time left; plain lines off a
     terminal) before any is printed, as the ladder of a game whose seats are alike. Returns one
     table per count."""
@@ -348,8 +350,18 @@ def _role_ladders(console, L, S, spec, bots_by_count: dict, n, seed, game, rules
                                       roles_of=S.roles_of, lead_bot=lead_bot, rules=rules,
                                       settings=sets, progress=progress)
             before += steps_of[p]
-    return [_print_role_ladder(console, L, S, spec, played[p], bots_by_count[p], n, p, seed, game,
-                               lead_bot) for p in counts]
+    tables = [_print_role_ladder(console, L, S, spec, played[p], bots_by_count[p], n, p, seed, game,
+                                 lead_bot) for p in counts]
+    # once, under the last table: bots that play a role alike (the same settings)
+    shown = {r.name: r.display for r in spec.roles}
+    roles = {p: L.seat_roles(game, p) for p in counts}
+    names = list(dict.fromkeys(b for p in counts for b in bots_by_count[p]))
+    alike = same_play(S, names, {r: shown[r] for r in roles[counts[0]]},
+                      [t for p in counts for t in ((played[p][roles[p][0]], *roles[p]),
+                                                   (played[p][roles[p][1]], roles[p][1], roles[p][1]))])
+    if alike:
+        console.print(alike, markup=False, highlight=False)
+    return tables
 
 
 def _print_role_ladder(console, L, S, spec, cells, names, n, players, seed, game, lead_bot):
@@ -376,6 +388,7 @@ def _print_role_ladder(console, L, S, spec, cells, names, n, players, seed, game
     # the shared role's cells called against the column bot's own share, paired by deal (review Y
     # #11: the bracket was given, never whether a bot is clearly above or below it)
     called = dict(zip(((c.bot, c.opponent) for c in cells[shared]), L.paired_fair_calls(cells[shared])))
+    randoms = [b for b in names if S.lookup(b, option="--bots").kind == "random"]
     for role in (lead, shared):
         found = {(c.bot, c.opponent): c for c in cells[role]}
         if not found:
@@ -388,8 +401,11 @@ def _print_role_ladder(console, L, S, spec, cells, names, n, players, seed, game
         marks = ("" if role == lead else
                  f" ▲ / ▼: the row bot wins clearly more / less than the column bot itself does at those "
                  f"seats (the bracket), paired by deal, with the {len(found)} matchups adjusted together "
-                 f"(Bonferroni: t intervals of the difference at 1 − 0.05/{len(found)}); the chance "
-                 "that any of these calls is wrong is at most 5%.")
+                 f"(Bonferroni: t intervals of the difference at 1 − 0.05/{len(found)}; where the "
+                 f"difference is the same on every deal, or either bot has fewer than {L.FEW_WINS} "
+                 "games' worth of wins or of losses, Newcombe's interval from the two bots' own "
+                 "Wilson intervals at that level); the chance that any of these calls is wrong is "
+                 "at most 5%.")
         t = Table(title=titles[role], title_justify="left", caption_justify="left",
                   caption=f"95% {how}, each matchup's own, unadjusted over the "
                           f"{counted(len(found), 'matchup')}.{marks}")
@@ -411,13 +427,14 @@ def _print_role_ladder(console, L, S, spec, cells, names, n, players, seed, game
         print_table(console, t)
         if role == lead:        # the table's headline in words, under it
             said = L.lead_headline(cells[lead], lead=shown[lead], shared=shown[shared],
-                                   random_bots=[b for b in names if S.lookup(b, option="--bots").kind == "random"])
+                                   random_bots=randoms)
             if said:
                 console.print(said, markup=False, highlight=False)
     import polars as pl
 
     return pl.concat([
-        L.ladder_table(cells[lead], game=spec.name, players=players, seed=seed).with_columns(pl.lit(lead).alias("role")),
+        L.ladder_table(cells[lead], game=spec.name, players=players, seed=seed, lead=True,
+                       random_bots=randoms).with_columns(pl.lit(lead).alias("role")),
         L.ladder_table(cells[shared], game=spec.name, players=players, seed=seed,
                        calls=[called.get((c.bot, c.opponent)) for c in cells[shared]],
                        family=len(cells[shared]), paired=True).with_columns(pl.lit(shared).alias("role"))])
@@ -426,3 +443,58 @@ def _print_role_ladder(console, L, S, spec, cells, names, n, players, seed, game
 def _rounded(games: int, asked: int, seats: int) -> str:
     """How ``--games`` became the games played, when it did not divide evenly over the seats."""
     return f", --games {asked:,} rounded up to a multiple of the {seats} seats" if games != asked else ""
+
+
+def same_play(S, names, shown: dict, tables) -> str:
+    """One sentence naming the bots of ``names`` that play a role with the very same settings
+    (same kind, the same settings for that role, the same search), so that their rows or columns
+    are alike: "standard plays as even-lord as Seigneur and as fair-share as Censitaire (the same
+    settings): their rows and columns are identical." (``shown``: each role's printed name).
+    ``tables``: (cells, the rows' role, the columns' role) of each table printed; the sentence
+    says the figures are identical only where every pair of cells they name is, else that they
+    differ by chance only. '' when no two bots play a role alike."""
+    strategies = {b: S.lookup(b, option="--bots") for b in names}
+    alike = []                                   # (role, [bots that play it alike], in names order)
+    for role in shown:
+        groups: list[list[str]] = []
+        for b in names:
+            st = strategies[b]
+            if role not in S.roles_of(b):
+                continue
+            key = (st.kind, getattr(st, role, None), getattr(st, "search", None))
+            for g in groups:
+                other = strategies[g[0]]
+                if (other.kind, getattr(other, role, None), getattr(other, "search", None)) == key:
+                    g.append(b)
+                    break
+            else:
+                groups.append([b])
+        alike += [(role, g) for g in groups if len(g) > 1]
+    if not alike:
+        return ""
+    # the bot named first: the one alike in most roles (a bot of both roles), else the first named
+    by: dict[str, list[tuple[str, list[str]]]] = {}
+    for role, g in alike:
+        first = max(g, key=lambda b: (sum(b in h for _, h in alike), -names.index(b)))
+        by.setdefault(first, []).append((role, [b for b in g if b != first]))
+    said = []
+    for first, parts in by.items():
+        said.append(f"{first} plays as " + " and as ".join(
+            f"{_and(others)} as {shown[role]}" for role, others in parts))
+    same = True
+    for cells, row_role, col_role in tables:
+        share = {(c.bot, c.opponent): c.win_share for c in cells}
+        for role, g in alike:
+            for a in g[1:]:
+                for (x, y), w in share.items():
+                    twin = (g[0] if row_role == role and x == a else x,
+                            g[0] if col_role == role and y == a else y)
+                    if twin != (x, y) and twin in share and share[twin] != w:
+                        same = False
+    end = ("their rows and columns are identical" if same else
+           "their figures differ by chance only")
+    return "; ".join(said) + f" (the same settings): {end}."
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

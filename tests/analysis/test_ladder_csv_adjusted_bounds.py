@@ -6,7 +6,9 @@ here from the CSV's own figures, independently of the toolkit's statistics: Bonf
 (statsmodels) at the deals' effective number of games m(1 − m)/se² (Brown, Cai & DasGupta's exact
 Poisson end from scipy's gamma law where three effective wins or fewer, at the same tail); for a shared role's cells
 (Seigneurial Censitaire) the share ± scipy's t half-width of the paired difference, whose standard
-error is (win_share − fair_share)/margin_in_se."""
+error is (win_share − fair_share)/margin_in_se (where both shares hold 10 games' worth of wins and of
+losses; the other cells, Newcombe's interval: tests/analysis/test_ladder_bound_edges.py); for the
+Seigneur's cells, statsmodels' Wilson interval over the games at 1 − 0.05/m, m its cells."""
 
 from __future__ import annotations
 
@@ -78,15 +80,26 @@ def test_a_shared_roles_csv_carries_its_paired_adjusted_interval(ladders):
     assert k == 2 and (cens["calls_adjusted_over"] == k).all()
     for r in cens.iter_rows(named=True):
         deals = r["games"] // (r["players"] - 1)          # the row bot at every Censitaire seat
+        assert all(min(p, 1 - p) * r["games"] >= 10 for p in (r["win_share"], r["fair_share"])), r
         diff_se = (r["win_share"] - r["fair_share"]) / r["margin_in_se"]
         half = student.ppf(1 - 0.05 / k / 2, deals - 1) * diff_se
         assert r["adjusted_low"] == pytest.approx(r["win_share"] - half, rel=1e-6), r
         assert r["adjusted_high"] == pytest.approx(r["win_share"] + half, rel=1e-6), r
     _check_calls(cens.iter_rows(named=True))
     assert set(cens["call"].fill_null("")) == {"above", "below"}
-    # the Seigneur's cells have no fair share to call against: no bounds either
+    # the Seigneur's cells have no fair share to call against (no call), but carry the bounds its
+    # sentence reads: Wilson over the games, Bonferroni over its 2 cells (no random bot here)
     lead = t.filter(pl.col("role") == "seigneur")
-    assert lead.height == 2 and lead["adjusted_low"].is_null().all() and lead["adjusted_high"].is_null().all()
+    assert lead.height == 2 and lead["call"].is_null().all() and (lead["calls_adjusted_over"] == 2).all()
+    for r in lead.iter_rows(named=True):
+        x, n = r["win_share"] * r["games"], r["games"]
+        lo, hi = proportion_confint(x, n, alpha=0.05 / 2, method="wilson")
+        if 0 < x <= 3:                   # Brown, Cai & DasGupta: the exact Poisson lower end
+            lo = gamma.ppf(0.05 / 2 / 2, x) / n
+        if 0 < n - x <= 3:
+            hi = 1 - gamma.ppf(0.05 / 2 / 2, n - x) / n
+        assert r["adjusted_low"] == pytest.approx(lo, rel=1e-6, abs=1e-9), r
+        assert r["adjusted_high"] == pytest.approx(hi, rel=1e-6, abs=1e-9), r
     assert not any(math.isnan(v) for v in cens["adjusted_low"])
 
 
