@@ -937,6 +937,12 @@ def share_mean_wilson(mean, sd, n, level: float = LEVEL) -> tuple[np.ndarray, np
             n_eff, z_level = var / se2, 1.0 - 2.0 * normal_sf(t_quantile(float(k - 1), level))
         else:                       # every unit alike: Wilson over the units, as share_mean_interval
             n_eff, z_level = float(k), level
+        if z_level >= 1.0:
+            # t(n − 1)'s critical value beyond what a normal level can hold in a float (2 units:
+            # t(1) at 95% is 12.7, whose normal tail is ~1e-37): the interval is the whole range,
+            # as the t interval clipped to [0, 1] is (it raised StatisticsError)
+            low.flat[i], high.flat[i] = 0.0, 1.0
+            continue
         lo, hi = wilson(m * n_eff, n_eff, z_level)
         low.flat[i], high.flat[i] = float(lo), float(hi)
     return low, high
