@@ -171,14 +171,9 @@ def fair_bounds(cells: list[Cell], players: int, alpha: float = ALPHA,
 
 
 def _share_mean_wilson(mean: float, sd: float, deals: int, level: float) -> tuple[float, float]:
-    """:func:`analysis.stats.share_mean_wilson` of one share; (0, 1) where the Student t critical
-    value at ``level`` over so few deals is beyond any normal one in floating point (2 deals at
-    1 − 0.05/12: t ≈ 153, whose normal level rounds to 1: the Wilson interval at such a critical
-    value spans [0, 1] to within rounding), instead of failing."""
-    try:
-        lo, hi = stats.share_mean_wilson(mean, sd, deals, level)
-    except ValueError:                          # (statistics.StatisticsError: a level of 1)
-        return 0.0, 1.0
+    """:func:`analysis.stats.share_mean_wilson` of one share, as floats ((0, 1) where the Student t
+    critical value over so few deals is beyond any normal one: 2 deals)."""
+    lo, hi = stats.share_mean_wilson(mean, sd, deals, level)
     return float(lo), float(hi)
 
 

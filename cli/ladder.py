@@ -397,7 +397,8 @@ def _print_role_ladder(console, L, S, spec, cells, names, n, players, seed, game
         rows = [b for b in names if any(c.bot == b for c in cells[role])]
         cols = [b for b in names if any(c.opponent == b for c in cells[role])]
         how = ("Wilson intervals over the matchup's games" if role == lead else
-               f"Student t intervals over the deals (the row bot at each {shown[shared]} seat on the same deals)")
+               f"Wilson intervals at the deals' effective number of games, with the Student t critical "
+               f"value (the row bot at each {shown[shared]} seat on the same deals)")
         marks = ("" if role == lead else
                  f" ▲ / ▼: the row bot wins clearly more / less than the column bot itself does at those "
                  f"seats (the bracket), paired by deal, with the {len(found)} matchups adjusted together "
