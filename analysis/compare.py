@@ -492,7 +492,8 @@ def _left_out(j: pl.DataFrame, roles: bool) -> tuple[pl.DataFrame, list]:
     exactly twice at 3 players, never at 4: it cannot move). A mean count per game equal to the
     share of games with one in both runs (never more than one a game: one number twice). In a game with roles, a seat's win share or an end reason's share that equals a
     role's win share in both runs (a one-seat role's seat; an end reason that is that role's win,
-    Seigneurial's "Seigneur goal"): the same number, tested once, as the role's; of two roles
+    as Seigneurial's "Seigneur goal" was before its tie-break wins had an end reason of their own):
+    the same number, tested once, as the role's; of two roles
     whose win shares add up to 100% in both runs, the second (revB #10)."""
     drop: list[tuple[str, str, str, str]] = []
     founded = {r["key"]: max(r["estimate"], r["estimate_v"]) for r in

@@ -5,7 +5,8 @@ Censitaires, and the Censitaire seats) is a common section (:mod:`reports.sectio
 ``roles``); game length and end reasons, including the share of games stopped by the turn bound
 (``truncated``), are common too. This hook adds: :func:`headlines` — the easiest and hardest
 Objective card, with the cards that cannot be told apart from it, the share of games reaching the
-land improvements and who wins before and after them; :func:`sections` — "Objective cards" and
+land improvements and who wins before and after them, and how many of the Seigneur's wins SG-6's
+tie-break gave him (:func:`tie_break_headlines`); :func:`sections` — "Objective cards" and
 "Land improvements", from the tables of :mod:`analysis.games.seigneurial`. Every difference between
 cards is worded as an association under bot play; what the rules make certain is said as a rule.
 
@@ -162,8 +163,31 @@ def improvement_headlines(t: dict) -> list[str]:
     return out
 
 
+TIE_BREAK = "seigneur_goal_over_objective"
+SG6_SAME_TURN = "Seigneur and Censitaire on the same turn: the Seigneur wins"
+
+
+def tie_break_headlines(t: dict) -> list[str]:
+    """How many of the Seigneur's wins SG-6's tie-break gave him: the games ending
+    ``seigneur_goal_over_objective`` (on his goal square while a Censitaire held its objective)
+    among those ending on his goal square, from the ``end_reasons`` table (any run size). A run
+    written before that end reason existed named only ``seigneur_goal``: nothing is said."""
+    e = t.get("end_reasons")
+    if e is None or TIE_BREAK not in e["end_reason_name"].to_list():
+        return []
+    games = dict(zip(e["end_reason_name"].to_list(), (int(x) for x in e["games"].to_list())))
+    tie, wins = games.get(TIE_BREAK, 0), games.get(TIE_BREAK, 0) + games.get("seigneur_goal", 0)
+    total = int(e["total"][0]) if e.height else 0
+    if wins == 0 or total == 0:
+        return []
+    return [f"The Seigneur reached his goal square in {pct(wins / total)}% of games ({wins:,} of "
+            f"{total:,}); in {tie:,} of them ({pct(tie / wins)}% of his wins) a Censitaire held "
+            f"its objective on that turn too, and SG-6's tie-break (\"{SG6_SAME_TURN}\") gave him the "
+            "win."]
+
+
 def headlines(t: dict, rs) -> list[str]:
-    return objective_headlines(t, rs) + improvement_headlines(t)
+    return objective_headlines(t, rs) + improvement_headlines(t) + tie_break_headlines(t)
 
 
 def _objective_rows(t: dict, rs=None) -> pl.DataFrame:

@@ -58,7 +58,7 @@ def _first(endings, kind) -> int:
     for g, (holders, total, winner, end) in sorted(endings.items()):
         best = max((total[s] for s in holders), default=None)
         tied = [s for s in holders if total[s] == best]
-        if kind == "goal" and end == 1 and holders:
+        if kind == "goal" and end == 3 and holders:      # (code 3: the tie-break, SG-6)
             return g
         if end != 0:
             continue

@@ -109,6 +109,25 @@ def test_reference_replays_every_bot_exactly(players, bots):
         assert replay.pos == len(out["trace"][g])
 
 
+
+def test_both_engines_end_the_same_games_by_the_sg6_tie_break():
+    """SG-6: the Seigneur on the goal square while a Censitaire holds its objective ends the game
+    ``seigneur_goal_over_objective`` (code 3), without one ``seigneur_goal`` (1): kernel games of
+    each kind (standard bots, the Seigneur starting on square 3 so that he wins some), replayed
+    through the reference, give the same code and the same records."""
+    rules = R.loads(TEXT.replace("start_square = 0", "start_square = 3"))
+    _, rows = S.resolve("standard", 4)
+    out = D.run_chunk(rules, 4, 0, 400, 8, rows, debug=True, trace_decisions=True)
+    assert not out["error"].any()
+    codes = np.asarray(out["end_reason"])
+    picked = [g for c in (REF.SEIGNEUR_GOAL_OVER_OBJECTIVE, REF.SEIGNEUR_GOAL, REF.CENSITAIRE_OBJECTIVE)
+              for g in np.flatnonzero(codes == c)[:4]]
+    assert sorted(set(codes[picked].tolist())) == [0, 1, 3] and len(picked) == 12
+    for g in picked:
+        replay = REF.ReplayStrategy(out["trace"][g], consume_draw=True)
+        rec = REF.play_game(rules, 4, 8, int(g), strategies=[replay] * 4, debug=True)
+        assert_same_game(out, int(g), rec, 4, trace=False)
+
 def _figures(o, P):
     """Every recorded figure as named samples (one value per game or per player-game)."""
     figs = {}

@@ -7,7 +7,9 @@ pure-Python reference (``engine="reference"``, slow, random bots only, for small
 cross-checks), through the shared skeleton :func:`simcore.adapter.player_run`. Seat rotation is not taken: a seat's bot must fit its role (seat 0 is the Seigneur).
 
 End reasons are stored as an int8 code in ``games.parquet``; run.json's ``end_reason_names`` maps
-the codes to names: 0 censitaire_objective, 1 seigneur_goal, 2 truncated (SG-6).
+the codes to names: 0 censitaire_objective, 1 seigneur_goal, 2 truncated,
+3 seigneur_goal_over_objective (SG-6: the Seigneur on the goal square while a Censitaire holds its
+objective; he wins the tie). Codes 1 and 3 are Seigneur wins.
 
 May import numpy, pyarrow, :mod:`simcore.contract`, :mod:`simcore.adapter` and this game's modules
 (never :mod:`strategies`: the runner resolves the bots and passes their rows).
@@ -103,7 +105,9 @@ def _spec_arrays(o: dict, P: int) -> dict:
     n = len(o["turns"])
     roles = np.tile(np.r_[0, np.ones(P - 1, np.int32)].astype(np.int32), n)
     reason = o["end_reason"].astype(np.int8)
-    winner_code = np.where(reason == 1, 0, np.where(reason == 0, 1, 2)).astype(np.int32)
+    seigneur = (reason == layout.SEIGNEUR_GOAL) | (reason == layout.SEIGNEUR_GOAL_OVER_OBJECTIVE)
+    winner_code = np.where(seigneur, 0, np.where(reason == layout.CENSITAIRE_OBJECTIVE, 1, 2)
+                           ).astype(np.int32)
     o.update(
         role=pa.DictionaryArray.from_arrays(pa.array(roles), _ROLES).cast(pa.string()),
         rank=o["rank"].astype(np.int8), objective=o["objective"].astype(np.int8),

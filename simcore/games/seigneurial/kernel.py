@@ -24,8 +24,9 @@ from simcore.games.seigneurial.layout import (
     G_RES_PILE_N, G_SC_HAND, G_SC_PILE_N, G_SQUARE, G_STEP, G_STOP, G_SUB, G_TURN, G_WINNER, HS,
     KIND_SEARCH, N_STRAT_COLS, OPT_STOP, PH_CARDS, PH_END, PH_FAVOUR, PH_FORCED, PH_HARVEST,
     PH_PAY, PH_PLACE, PH_PROGRESS, PH_RENT, PH_SEIGNEUR_CARDS, PH_START, PH_WINTER, PLS,
-    RENT_CODE, R_CCC, R_NOBJ, R_OBJ, R_PARAMS, R_PAY_ORDER, R_RESC, R_SCC, SEIGNEUR_GOAL, S_KIND,
-    TRUNCATED, W_BEST, W_CC_DISC, W_CC_PILE, W_HAND, W_OPTS, W_PAY_HELD_CARDS, W_PL,
+    RENT_CODE, R_CCC, R_NOBJ, R_OBJ, R_PARAMS, R_PAY_ORDER, R_RESC, R_SCC, SEIGNEUR_GOAL,
+    SEIGNEUR_GOAL_OVER_OBJECTIVE, S_KIND, TRUNCATED, W_BEST, W_CC_DISC, W_CC_PILE, W_HAND, W_OPTS,
+    W_PAY_HELD_CARDS, W_PL,
     W_RECV_CARDS, W_RESET_END, W_RES_DISC, W_RES_PILE, W_RULES, W_SC_DISC, W_SC_PILE, X_CC,
     X_FAV_EARNED, X_FAV_HELD, X_GIVEN, X_GIVEN_NT, X_HANDN, X_IMPROVED, X_LAID, X_NT, X_OBJ,
     X_PAID, X_PLACED, X_POINTS, X_PROT, X_RES, X_SEIZED, X_SICK, X_TURNS_SICK,
@@ -825,10 +826,16 @@ def holds_objective(ws, p):
 @njit(cache=True, _nrt=False)
 def victory(st, ws, fs, P):
     """SG-6 at the end of a turn: the Seigneur on the goal square wins (even if a Censitaire holds
-    its objective); else a Censitaire holding its objective, several: the most resources, still
-    tied: the Seigneur's pick. The turn bound ends the game as truncated. 1: stopped."""
+    its objective: the tie-break "Seigneur and Censitaire on the same turn: the Seigneur wins",
+    recorded as its own end reason SEIGNEUR_GOAL_OVER_OBJECTIVE; SEIGNEUR_GOAL when none holds it);
+    else a Censitaire holding its objective, several: the most resources, still tied: the
+    Seigneur's pick. The turn bound ends the game as truncated. 1: stopped."""
     if ws[G_SQUARE] >= rp(ws, P_GOAL + P - MIN_PLAYERS):
-        ws[G_OVER] = SEIGNEUR_GOAL + 1
+        reason = SEIGNEUR_GOAL
+        for p in range(1, P):
+            if holds_objective(ws, p):
+                reason = SEIGNEUR_GOAL_OVER_OBJECTIVE
+        ws[G_OVER] = reason + 1
         ws[G_WINNER] = 0
         return 0
     best = -1

@@ -148,8 +148,11 @@ F_SCORE = F_STRAT + MAXP * N_STRAT_COLS
 FS_SIZE = F_SCORE + MAX_OPTIONS
 
 # End reasons (SG-8): games.parquet end_reason; ws[G_OVER] = reason + 1 once the game is over.
-CENSITAIRE_OBJECTIVE, SEIGNEUR_GOAL, TRUNCATED = 0, 1, 2
-END_REASONS = ("censitaire_objective", "seigneur_goal", "truncated")
+# SG-6: the Seigneur on the goal square with no Censitaire holding its objective is SEIGNEUR_GOAL;
+# with at least one holding it (the tie-break "the Seigneur wins") SEIGNEUR_GOAL_OVER_OBJECTIVE.
+# Both are Seigneur wins; codes 0-2 keep their meaning from before code 3 was added.
+CENSITAIRE_OBJECTIVE, SEIGNEUR_GOAL, TRUNCATED, SEIGNEUR_GOAL_OVER_OBJECTIVE = 0, 1, 2, 3
+END_REASONS = ("censitaire_objective", "seigneur_goal", "truncated", "seigneur_goal_over_objective")
 
 # Decision kinds (SG-7); names as in the reference engine.
 (D_WINTER, D_PLACE, D_CHURCH_KEEP, D_DISCARD_CARD, D_RENT, D_PLAY_CARD, D_RECOLTE_TYPE, D_TROC_GIVE,

@@ -56,9 +56,11 @@ from simcore.games.seigneurial.rules import (
 from simcore.reference_strategies import RandomStrategy, ReplayStrategy  # noqa: F401 (re-exported)
 from simcore.rng import PyStream
 
-# SG-8 end reasons: the int8 code of games.parquet and its name (run.json meta).
-CENSITAIRE_OBJECTIVE, SEIGNEUR_GOAL, TRUNCATED = 0, 1, 2
-END_REASONS = ("censitaire_objective", "seigneur_goal", "truncated")
+# SG-8 end reasons: the int8 code of games.parquet and its name (run.json meta). SG-6: the
+# Seigneur on the goal square is ``seigneur_goal`` when no Censitaire holds its objective and
+# ``seigneur_goal_over_objective`` when one does (the tie-break "the Seigneur wins").
+CENSITAIRE_OBJECTIVE, SEIGNEUR_GOAL, TRUNCATED, SEIGNEUR_GOAL_OVER_OBJECTIVE = 0, 1, 2, 3
+END_REASONS = ("censitaire_objective", "seigneur_goal", "truncated", "seigneur_goal_over_objective")
 SEASONS = ("Spring", "Summer", "Autumn", "Winter")
 WINTER = 3
 STOP = -1                      # the "stop" option of the card windows and of payment
@@ -717,11 +719,15 @@ def progress(state: GameState, met: bool, strategies, rng, log) -> None:
 
 
 def victory(state: GameState, strategies, rng, log) -> None:
-    """SG-6 at the end of a turn: the Seigneur on the goal square wins (even if a Censitaire holds
-    its objective); else a Censitaire holding its objective; several: most resources, still tied:
-    the Seigneur's pick. The turn bound ends the game as ``truncated``."""
+    """SG-6 at the end of a turn: the Seigneur on the goal square wins -- ``seigneur_goal`` when no
+    Censitaire holds its objective, ``seigneur_goal_over_objective`` when one does (the tie-break
+    "Seigneur and Censitaire on the same turn: the Seigneur wins"); else a Censitaire holding its
+    objective; several: most resources, still tied: the Seigneur's pick. The turn bound ends the
+    game as ``truncated``."""
     if state.square >= state.rules.goal(state.n_players):
-        state.end_reason, state.winner = SEIGNEUR_GOAL, 0
+        over = any(state.holds_objective(p) for p in state.censitaires)
+        state.end_reason = SEIGNEUR_GOAL_OVER_OBJECTIVE if over else SEIGNEUR_GOAL
+        state.winner = 0
     else:
         done = [p for p in state.censitaires if state.holds_objective(p)]
         if done:
@@ -928,7 +934,9 @@ _SG6_PICK = "still tied: chosen at random (the Seigneur's pick)"
 def ending_words(rules, record, P: int) -> list[str]:
     """SG-6 at the end of the last turn, read from the final record (what the victory check saw:
     the game ends on that check): the Seigneur on the goal square wins, even when a Censitaire holds
-    its objective on the same turn; else a Censitaire holding its objective; several: the one with
+    its objective on the same turn (``seigneur_goal_over_objective``; a run written before that end
+    reason existed calls it ``seigneur_goal`` too, read here from the holdings); else a Censitaire
+    holding its objective; several: the one with
     most resources (card values summed), still tied: the Seigneur's pick; the 200-turn bound
     (``truncated``) is a Seigneur loss whose win the Censitaires share. A winner the final
     holdings do not explain is said as such, never explained by a rule that did not decide it."""
@@ -945,7 +953,9 @@ def ending_words(rules, record, P: int) -> list[str]:
         return [head + f"the turn limit ({int(rules.max_turns)} turns) was reached with no winner; "
                 f"the game is truncated, counted as a Seigneur loss, and the {C} Censitaires share "
                 f"the win (1/{C} each)."]
-    if end == "seigneur_goal" and w == 0:
+    if end in ("seigneur_goal", "seigneur_goal_over_objective") and w == 0 \
+            and (end == "seigneur_goal" or holders):
+        # (a run written before the tie-break had its own reason called both seigneur_goal)
         goal = f"the Seigneur reached the goal square ({int(rules.goal(P))})"
         if not holders:
             return [head + f"{goal} and no Censitaire held its objective: the Seigneur wins."]

@@ -6,7 +6,11 @@ SG-8. The score is ONE quantity for every seat: **progress toward the seat's own
 objective (per type, at most what the objective asks) over the resources the objective asks. A
 winner has 100 (a Censitaire who reached its objective on the turn the Seigneur won has 100 too).
 End reasons are int8 codes named in run.json's ``end_reason_names``: 0 censitaire_objective,
-1 seigneur_goal, 2 truncated (the 200-turn bound; a Seigneur loss, the Censitaires share the win).
+1 seigneur_goal (the Seigneur on the goal square, no Censitaire holding its objective),
+2 truncated (the 200-turn bound; a Seigneur loss, the Censitaires share the win),
+3 seigneur_goal_over_objective (the Seigneur on the goal square while a Censitaire holds its
+objective: SG-6's tie-break gives him the win). Runs written before code 3 existed counted those
+games as 1; their run.json names only 0-2.
 
 May import :mod:`simcore.contract` and this game's ``rules`` constants (no kernel, no numba).
 """
@@ -14,7 +18,11 @@ May import :mod:`simcore.contract` and this game's ``rules`` constants (no kerne
 from simcore.contract import Column, GameSpec, Role, labelled
 from simcore.games.seigneurial.rules import MAX_PLAYERS, MIN_PLAYERS, RESOURCE_NAMES, RESOURCE_TYPES
 
-END_REASONS = ("censitaire_objective", "seigneur_goal", "truncated")
+END_REASONS = ("censitaire_objective", "seigneur_goal", "truncated", "seigneur_goal_over_objective")
+# the words a report shows for an end reason (the others: the name, capitalised)
+END_WORDS = {"truncated": "Turn limit reached",
+             # (short: a figure's key holds it; the End reasons table's title says the rest)
+             "seigneur_goal_over_objective": "Seigneur goal, winning a tie (SG-6)"}
 ROLES = (Role("seigneur", "Seigneur", 1, 1), Role("censitaire", "Censitaire", 2, 4))
 
 SPEC = GameSpec(
@@ -66,9 +74,13 @@ SPEC = GameSpec(
         Column("winning_seat", "int8", "seat of the winner; -1 when the Censitaires share the win "
                                        "(truncated) (SG-6)", "winning seat", low=-1,
                high=MAX_PLAYERS - 1),
-        Column("end_reason", "int8", "0 censitaire_objective, 1 seigneur_goal, 2 truncated (SG-6)",
+        Column("end_reason", "int8", "0 censitaire_objective, 1 seigneur_goal (the Seigneur on the "
+                                     "goal square, no Censitaire holding its objective), 2 truncated, "
+                                     "3 seigneur_goal_over_objective (the Seigneur on the goal "
+                                     "square while a Censitaire held its objective: he wins the "
+                                     "tie) (SG-6)",
                "end reason", role="end_reason", low=0, high=len(END_REASONS) - 1,
-               labels=labelled(END_REASONS, {"truncated": "Turn limit reached"})),
+               labels=labelled(END_REASONS, END_WORDS)),
         Column("seigneur_square", "int8", "the Seigneur's square on the rent track at the end "
                                           "(SG-5.6)", "Seigneur's square", "squares",
                low=0),
