@@ -47,8 +47,13 @@ def test_a_clear_but_small_role_change_is_not_answered_yes(payment_order):
     assert r["diff_low"] > 0 or r["diff_high"] < 0
     assert -r["smallest"] < r["size_low"] and r["size_high"] < r["smallest"], r
     first = str(comparison_headlines(cmp, "seat", "simultaneous", "% of own goal", game="seigneurial")[0])
-    assert first.startswith("Did the role win rates move? Not by enough to matter (beyond noise, but by less "
-                            "than the smallest difference that matters, 1 pp): "), first
+    opener = ("Did the role win rates move? Not by enough to matter (beyond noise, but by less than the "
+              "smallest difference that matters, 1 pp)")
+    # a share under the 1 pp itself that moved by a large factor says so in the opener too
+    factor = max(r["variant"] / r["base"], r["base"] / r["variant"])
+    below = min(r["base"], r["variant"]) < r["smallest"]
+    tail = ", though by a large factor for a share this small (below): " if below and factor >= 1.25 else ": "
+    assert first.startswith(opener + tail), first
     assert "Yes" not in first.split(":")[0]
 
 
