@@ -159,7 +159,7 @@ _METHOD = re.compile(r"Holm|Bonferroni|common random numbers|the pairing|on the 
                      r"each at level|Newcombe|Welch|Wilson|Student t|as Ludii defines|the same game "
                      r"numbers|exact binomial|Wald|chi-square|Chi-square")
 _RESULT = re.compile(r"\d\s*(%|pp\b|coins?\b|turns?\b|player turns\b|points?\b|games?\b)|"
-                     r"\bto [+−-]?\d|more games|cannot tell|these games|would tell|[+−]\d")
+                     r"\bto [+−-]?\d|more games|cannot tell|these games|would tell|[+−]\d|cut at 0")
 
 
 def method_spans(text: str) -> list[tuple[int, int, str]]:
@@ -1418,7 +1418,7 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
         low = (_below_smallest(rows, float(moved["smallest"][0]), what)
                if opener.startswith("Not by enough") and "smallest" in moved.columns
                and moved["smallest"][0] is not None else "")
-        if " times " in low:
+        if " times " in low or " never w" in low:
             # a share below the smallest difference itself moved by a large factor: said in the
             # opener, not only sentences later (a designer stopped at "Not by enough to matter"
             # beside a Seigneur whose wins fell 3.7 times)
@@ -1705,10 +1705,14 @@ def seat_balance_sentence(balance: pl.DataFrame | None, cmp: pl.DataFrame) -> st
         g = r.get(f"{key}_signed_gap")
         return "" if g is None or g != g or g == 0 else (", above fair" if g > 0 else ", below fair")
 
+    # the change's interval is over the family at once: said beside it, in view where the page folds
+    # how it is read (a designer took it for a plain 95% interval, the page's note saying "each on
+    # its own, unless marked as adjusted")
+    at_once = f"all {int(r['family'])} at once: " if r.get("family") else ""
     gap = (f"the largest gap of a seat's win share from {fair} {{verb}} {pct(r['before'], d)} pp "
            f"(Seat {r['before_seat']}{side('before')}) {{to}} {pct(r['after'], d)} pp "
            f"(Seat {r['after_seat']}{side('after')}), a change of "
-           f"{pp(r['change'], d)} ({pp_ci(r['change_low'], r['change_high'], d)}), "
+           f"{pp(r['change'], d)} ({at_once}{pp_ci(r['change_low'], r['change_high'], d)}), "
            f"{verdict_words(r['verdict'])}")
     paired = bool(r.get("paired"))
     same = paired and "same_games" in cmp.columns and cmp.filter(pl.col("metric") == "seat_win_share")[
@@ -1839,10 +1843,19 @@ def _below_smallest(rows: pl.DataFrame, small: float, what: str) -> str:
     name = name if name.startswith("Seat") else f"The {name}"
     before, after = (metric_value(r[k], r["metric"], r["kind"], d) for k in ("base", "variant"))
     b, v = float(r["base"]), float(r["variant"])
+    how = ""
     if b > 0 and v > 0 and max(v / b, b / v) >= 1.25:       # the relative change, where it is large
-        after += f" ({v / b:.2g} times as often)" if v > b else f" ({b / v:.2g} times less often)"
-    return (f" {name} wins {before} → {after} of games: the {100 * small:g} pp that matters is more "
-            f"than its whole share, so a change that multiplies its chances may not count; to size "
+        factor = max(v / b, b / v)
+        # (a factor of 10 or more as a whole number: "1e+02 times" printed for 100)
+        said = f"{factor:.0f}" if factor >= 10 else f"{factor:.2g}"
+        how = f" ({said} times as often)" if v > b else f" ({said} times less often)"
+    elif (b > 0) != (v > 0):
+        # a side that never won after the change (or before it): the largest change of all for its
+        # share, which the 1 pp that matters cannot size (a rule making the Seigneur unwinnable
+        # read "Not by enough to matter" without a word)
+        how = " (it never wins after the change)" if v == 0 else " (it never won before the change)"
+    return (f" {name} wins {before} → {after} of games{how}: the {100 * small:g} pp that matters is "
+            f"more than its whole share, so a change that multiplies its chances may not count; to size "
             f"smaller changes, give `--smallest-difference win_share={100 * small / 10:g}pp`.")
 
 

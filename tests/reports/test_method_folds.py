@@ -167,3 +167,13 @@ def test_with_folds_keeps_the_glossary_titles_inside_and_outside_a_fold():
     assert plain == SEAT_LINE
     assert out.count("<label") == out.count("</label>") == 1
     assert out.count("<abbr") == out.count("</abbr>") >= 1
+
+
+def test_why_an_interval_ends_at_zero_stays_in_view():
+    """'cut at 0 …' explains the 0.00 end of an interval printed beside 'clear': it stays."""
+    text = ("moved beyond noise (clear after Holm's correction over the 7 side and seat shares alone; each "
+            "size read on the change's interval over all 7 side and seat shares at once, Bonferroni, given "
+            "after its verdict: cut at 0 where Holm shows the sign but that wider interval still holds 0): "
+            "Seat 3 −1.0 pp (all 7 side and seat shares at once: −1.93 to 0.00 pp)")
+    shown = _folded(text)
+    assert "cut at 0 where Holm shows the sign" in shown and "clear after Holm's" not in shown, shown

@@ -277,7 +277,7 @@ def test_a_small_clear_change_of_a_side_under_the_threshold_says_how_many_times(
     # the large factor is said in the answer's opening too, before the lists (a designer stopped at
     # "Not by enough to matter" beside a Seigneur whose wins fell 3.7 times)
     assert q[:q.index(": ")].endswith("though by a large factor for a share this small (below)"), q
-    assert f"({r['variant'] / r['base']:.2g} times as often) of games: the 1 pp that matters is more than its whole share" in q, q
+    assert f"of games ({r['variant'] / r['base']:.2g} times as often): the 1 pp that matters is more than its whole share" in q, q
     assert q.endswith("give `--smallest-difference win_share=0.1pp`."), q
     # a change that matters says nothing of the kind
     assert "times as often" not in seat_question(_role_row_as(cmp, stats.LARGE))
@@ -314,3 +314,26 @@ def test_the_baselines_own_sections_say_they_are_the_baselines(command):
     assert {s.id for s in own} >= {"roles", "length", "scores"}, titles
     assert all(s.title.startswith("Baseline (base): ") for s in own), titles
     assert "Baseline" not in secs[-1].title and secs[-1].id == "glossary", titles
+
+
+def test_a_side_that_never_wins_after_the_change_says_so_in_the_opener(before_after):
+    """A rule that made the Seigneur unwinnable (82 → 0 wins) opened "Not by enough to matter" with
+    no word of it: the factor was only said for two shares above zero. The side's share set to 0
+    after the change here (the wording is what is checked)."""
+    _, _, cmp, _ = before_after
+    role = pl.col("metric") == "role_win_share"
+    zero = _role_row_as(cmp, stats.SMALL).with_columns(
+        pl.when(role).then(0.0).otherwise(pl.col("variant")).alias("variant"))
+    q = seat_question(zero)
+    assert q[:q.index(": ")].endswith("though by a large factor for a share this small (below)"), q
+    assert "of games (it never wins after the change): the 1 pp that matters" in q, q
+
+
+def test_a_factor_of_a_hundred_prints_as_a_number():
+    from reports.text import _below_smallest
+
+    rows = pl.DataFrame({"metric": ["role_win_share"], "key": ["seigneur"], "label": ["Seigneur side win share"],
+                         "kind": ["proportion"], "base": [0.0041], "variant": [0.00004], "diff": [-0.00406],
+                         "diff_low": [-0.005], "diff_high": [-0.003]})
+    said = _below_smallest(rows, 0.01, "role")
+    assert "(102 times less often)" in said and "e+" not in said, said

@@ -231,7 +231,7 @@ def test_the_before_after_says_whether_the_seats_moved_toward_or_away_from_fair(
     said = re.search(rf"Toward or away from a fair seat share \(1/P = 25\.0%\)\? (\w+)[^:]*: .*? from 25\.0% "
                      rf"\w+ (?:from )?{NUM} pp \(Seat (\d), (?:above|below) fair\) to {NUM} pp "
                      rf"\(Seat (\d), (?:above|below) fair\), a change of {NUM} pp "
-                     rf"\({NUM} to {NUM} pp\)", seats)
+                     rf"\(all \d+ at once: {NUM} to {NUM} pp\)", seats)
     assert said, seats
     word, before, seat_b, after, seat_a, change, lo, hi = said.groups()
     # each named seat's side of fair, as its share lies (review R #9)
