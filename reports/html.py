@@ -53,16 +53,22 @@ FOLD_ID = "show-methods"
 FOLD_CSS = (f"#{FOLD_ID}:not(:checked)~* .how>span{{display:none}}"
             f"#{FOLD_ID}:not(:checked)~* .how::before{{content:attr(data-fold);color:#777;font-size:.9em}}"
             ".how{cursor:pointer}.how>span{color:#555}"
-            # the toggle stays in view (top right): a click on a fold focuses it without a jump
-            f"#{FOLD_ID}{{position:fixed;top:.7em;right:.8em;margin:0}}"
-            "label.toggle{position:fixed;top:.4em;right:2.4em;background:#fff;border:1px solid #ccc;"
-            "border-radius:4px;padding:.2em .5em;color:#333;font-size:.85em;cursor:pointer;z-index:1}"
+            # the checkbox itself out of sight but fixed (a click on a fold focuses it: a fixed box
+            # is always in view, so the page does not jump); its label in a bar that sticks to the
+            # top of the window, the text scrolling under it, not behind a box over the column
+            f"#{FOLD_ID}{{position:fixed;top:0;left:0;opacity:0;pointer-events:none;margin:0}}"
+            ".methods-bar{position:sticky;top:0;z-index:1;background:#fff;text-align:right;"
+            "font-size:.85em;padding:.25em 0;border-bottom:1px solid #eee}"
+            ".methods-bar label{cursor:pointer;color:#0072B2}"
+            f"#{FOLD_ID}:checked~.methods-bar .off,#{FOLD_ID}:not(:checked)~.methods-bar .on{{display:none}}"
             f"@media print{{#{FOLD_ID}~* .how>span{{display:inline}}#{FOLD_ID}~* .how::before{{content:none}}"
-            f"#{FOLD_ID},label.toggle{{display:none}}}}\n")
+            f".methods-bar{{display:none}}}}\n")
 FOLD_TOGGLE = (f"<input type='checkbox' id='{FOLD_ID}'>"
-               f"<label class='toggle' for='{FOLD_ID}' title='Folded as … in the sentences: the "
-               "corrections for many comparisons, which intervals are adjusted, the pairing. Every "
-               "number a verdict is read on stays in view.'>Show how each verdict was reached</label>")
+               f"<div class='methods-bar'><label class='toggle' for='{FOLD_ID}' title='Folded as … in the "
+               "sentences: the corrections for many comparisons, which intervals are adjusted, the "
+               "pairing. Every number a verdict is read on stays in view.'><span class='off'>☐ Show how "
+               "each verdict was reached</span><span class='on'>☑ Hide how each verdict was reached"
+               "</span></label></div>")
 _CSS += FOLD_CSS
 
 

@@ -159,6 +159,13 @@ def test_the_checkbox_precedes_every_section_at_the_top_of_the_body(page):
     tags = [t for t, _ in p.body_children]
     at = p.body_children.index(("input", "show-methods"))
     assert "section" in tags and at < tags.index("section") and at <= 2
+    # its label in the bar right after it (a body child, so it can stick to the window's top), saying
+    # what a tick does either way
+    text, _ = page
+    bar = text[text.index("<div class='methods-bar'>"):]
+    bar = bar[:bar.index("</div>")]
+    assert p.body_children[at + 1] == ("div", None) and "for='show-methods'" in bar
+    assert "Show how each verdict was reached" in bar and "Hide how each verdict was reached" in bar
 
 
 def test_with_folds_keeps_the_glossary_titles_inside_and_outside_a_fold():
