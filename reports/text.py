@@ -2120,7 +2120,10 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
     # besides the seats: a rule that shortens the games said before any list)
     others = largest_other_changes(cmp, unit, exclude=answered_first)
     seats = seat_question(cmp, unit) + (f" {others}" if others else "")
-    out = [*lead, seats, *([split] if split else [])]
+    # the game's own word after the seats' (sides') answer and the split of a role's wins
+    # (Seigneurial: how much of the Seigneur's wins the tie-break gave him, before and after)
+    notes = hook.comparison_notes(cmp) if hook is not None and hasattr(hook, "comparison_notes") else []
+    out = [*lead, seats, *([split] if split else []), *notes]
     seat_metrics = ("role_win_share",) if (cmp["metric"] == "role_win_share").any() else ("seat_win_share",)
     # with the split of a role's wins answered, the seats' win shares of all games (which also
     # carry the role's change) are the table's, not listed again as changes

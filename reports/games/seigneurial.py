@@ -186,8 +186,37 @@ def tie_break_headlines(t: dict) -> list[str]:
             "win."]
 
 
+def lead_headlines(t: dict, rs) -> list[str]:
+    """The page's first findings after the sides': how many of the Seigneur's wins SG-6's
+    tie-break gave him (it was the 12th of 13 findings, ten after his win share)."""
+    return tie_break_headlines(t)
+
+
 def headlines(t: dict, rs) -> list[str]:
-    return objective_headlines(t, rs) + improvement_headlines(t) + tie_break_headlines(t)
+    return objective_headlines(t, rs) + improvement_headlines(t)
+
+
+def comparison_notes(cmp: pl.DataFrame) -> list[str]:
+    """A before/after's word on the tie-break, after the sides' answer: the share of the Seigneur's
+    goal-square wins that SG-6's tie-break gave him, before and after, from the two end reasons'
+    shares of games (the runs' values, untested: the end reasons are tested one by one in the
+    lists). Nothing when either run lacks the tie-break end reason (a run written before it) or
+    the Seigneur never reached his goal in one of them."""
+    rows = {r["key"]: r for r in cmp.filter(pl.col("metric") == "end_reason_share").iter_rows(named=True)}
+    tie, alone = rows.get(TIE_BREAK), rows.get("seigneur_goal")
+    if tie is None or alone is None:
+        return []
+    said = []
+    for k in ("base", "variant"):
+        t, a = tie[k], alone[k]
+        if t is None or a is None or t + a <= 0:
+            return []
+        said.append((t, a, t / (t + a)))
+    (tb, ab, fb), (tv, av, fv) = said
+    return [f"How the Seigneur's wins came (the runs' values, untested): SG-6's tie-break (\"{SG6_SAME_TURN}\") "
+            f"gave him {pct(fb)}% of his goal-square wins before and {pct(fv)}% after (of all games, "
+            f"{pct(tb, 2)}% → {pct(tv, 2)}% by the tie, {pct(ab, 2)}% → {pct(av, 2)}% with no Censitaire "
+            "holding its objective)."]
 
 
 def _objective_rows(t: dict, rs=None) -> pl.DataFrame:

@@ -165,7 +165,7 @@ def test_the_report_says_how_many_of_the_seigneurs_wins_the_tie_break_gave_him()
     """Hand-worked: 20,000 games, 21 ending seigneur_goal and 61 seigneur_goal_over_objective: he
     reached his goal in 82 games (0.41% → "0.4%"), 61 of his 82 wins (74.39% → "74.4%") by the
     tie-break. A run written before code 3 (names 0-2 only) gets no such sentence."""
-    from reports.games.seigneurial import headlines, tie_break_headlines
+    from reports.games.seigneurial import lead_headlines, tie_break_headlines
 
     names = ["censitaire_objective", "seigneur_goal", "truncated", "seigneur_goal_over_objective"]
     counts = [19_918, 21, 0, 61]
@@ -175,6 +175,6 @@ def test_the_report_says_how_many_of_the_seigneurs_wins_the_tie_break_gave_him()
     assert line.startswith("The Seigneur reached his goal square in 0.4% of games (82 of 20,000); in 61 "
                            "of them (74.4% of his wins) a Censitaire held its objective on that turn too"), line
     assert "Seigneur and Censitaire on the same turn: the Seigneur wins" in line
-    assert headlines({"end_reasons": e}, None) == [line]
+    assert lead_headlines({"end_reasons": e}, None) == [line]      # (the page's first findings)
     old = e.head(3).with_columns(pl.Series("games", [19_918, 82, 0]))
     assert tie_break_headlines({"end_reasons": old}) == []
