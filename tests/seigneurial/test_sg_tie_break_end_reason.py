@@ -92,16 +92,10 @@ def _give(s, p, t, values):
 def _reference_victory(square, holder):
     """reference.victory on a fresh 4-player state, every hand empty, P1's card "grain >= 10" and
     ``holder`` (if any) given 10 grain: (end reason, winner), or None while the game goes on."""
-    rng = PyStream(1, 0)
-    s = F.setup_game(RULES, P, rng)
-    for p in s.censitaires:
-        for t in range(3):
-            for v in range(8):
-                s.res_disc[t][v] += s.hand[p][t][v]
-                s.hand[p][t][v] = 0
-            s.res_disc[t][0] += s.laid[p][t]
-            s.laid[p][t] = 0
-    s.turns, s.square = 1, square
+    from tests.seigneurial.test_sg_reference_rules import fresh
+
+    s, rng = fresh(P, RULES, seed=1)
+    s.square = square
     if holder is not None:
         _holding(s, holder, [10, 0, 0])
         _give(s, holder, R.GRAIN, (4, 3, 3))
