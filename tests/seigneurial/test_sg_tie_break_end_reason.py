@@ -26,7 +26,7 @@ from simcore.games.seigneurial import layout as L
 from simcore.games.seigneurial import reference as F
 from simcore.games.seigneurial import rules as R
 from simcore.games.seigneurial import spec as SP
-from simcore.rng import PyStream, stream_state
+from simcore.rng import stream_state
 
 RULES = R.load()
 P = 4
