@@ -1856,7 +1856,8 @@ def _below_smallest(rows: pl.DataFrame, small: float, what: str) -> str:
         how = " (it never wins after the change)" if v == 0 else " (it never won before the change)"
     return (f" {name} wins {before} → {after} of games{how}: the {100 * small:g} pp that matters is "
             f"more than its whole share, so a change that multiplies its chances may not count; to size "
-            f"smaller changes, give `--smallest-difference win_share={100 * small / 10:g}pp`.")
+            f"smaller changes, give `--smallest-difference win_share={100 * small / 10:g}pp` (it sizes "
+            f"every share at {100 * small / 10:g} pp, the seats' too).")
 
 
 def room_for_a_swing(within: list[tuple[str, float, float]], smallest: float, what: tuple[str, str],

@@ -469,8 +469,9 @@ def card_swing_sentences(t: dict, smallest: float = 0.01) -> list[str]:
     if own.height and not (own["event"][0] == top["event"] and own["seat"][0] == top["seat"]):
         r = own.row(0, named=True)
         out.append(f"For {weakest['seat_label']}, the seat that wins least ({pct(weakest['win_share'])}% "
-                   f"against a fair {pct(weakest['fair_share'])}%), the largest of its swings "
-                   f"{_verdict_of(r)} goes with {r['event_name']}: {_swing_words(r, family_note(t, r, smallest))}.")
+                   f"against a fair {pct(weakest['fair_share'])}%), the largest of its clear swings "
+                   f"({_verdict_of(r)}) goes with {r['event_name']}: "
+                   f"{_swing_words(r, family_note(t, r, smallest))}.")
     return out
 
 

@@ -280,7 +280,10 @@ def test_a_small_clear_change_of_a_side_under_the_threshold_says_how_many_times(
     # "Not by enough to matter" beside a Seigneur whose wins fell 3.7 times)
     assert q[:q.index(": ")].endswith("though by a large factor for a share this small (below)"), q
     assert f"of games ({r['variant'] / r['base']:.2g} times as often): the 1 pp that matters is more than its whole share" in q, q
-    assert q.endswith("give `--smallest-difference win_share=0.1pp`."), q
+    # the advice says what else it sizes (following it turned a 33% seat split's "may matter" into
+    # "large enough to matter", sized against 0.1 pp)
+    assert q.endswith("give `--smallest-difference win_share=0.1pp` (it sizes every share at 0.1 pp, the "
+                      "seats' too)."), q
     # a change that matters says nothing of the kind
     assert "times as often" not in seat_question(_role_row_as(cmp, stats.LARGE))
 

@@ -26,7 +26,7 @@ from analysis.compare import compare_runs
 from reports import glossary
 from reports.questions import Questions
 from reports.sections import build_sections
-from reports.text import headlines, seat_headlines
+from reports.text import headlines, seat_headlines, verdict_words
 from tests.reports.test_mv_words import _first_player
 
 VERDICT_RANK = (stats.LARGE, stats.MAY_MATTER, stats.SMALL)      # the page's reading order
@@ -206,6 +206,9 @@ def test_ma_headlines_lead_with_the_card_that_swings_a_seat_most(tmp_path):
     assert lines[1].startswith(f"For {weakest['seat_label']}, the seat that wins least "
                                f"({100 * weakest['win_share']:.1f}% against a fair 25.0%)"), lines[1]
     assert f"goes with {own['event_name']}: {_swing_words(own)})." in lines[1]
+    # its verdict in brackets, the sentence read as one ("the largest of its swings clear, may matter
+    # goes with" did not parse)
+    assert f"the largest of its clear swings ({verdict_words(own['verdict'])}) goes with" in lines[1], lines[1]
     # the card table prints the same change
     table = M._event_seat_rows(t, 0.01)
     cell = table.filter((pl.col("Event") == top["event_name"]) & (pl.col("Seat") == top["seat_label"]))
