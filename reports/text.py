@@ -1380,9 +1380,10 @@ def moved_opener(verdicts, smallest: float | None) -> str:
     return "Yes"
 
 
-def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
+def seat_question(cmp: pl.DataFrame, unit: str = "points", game: str | None = None) -> str:
     """The designer's first question about a before/after: did the seat (or, in a game of roles,
-    the role) win rates move? Yes or no, by how much, every seat (role) that moved."""
+    the role) win rates move? Yes or no, by how much, every seat (role) that moved. ``game`` names
+    the other side of a two-side game (its spec's roles)."""
     roles = cmp.filter(pl.col("metric") == "role_win_share")
     rows = roles if roles.height else cmp.filter(pl.col("metric") == "seat_win_share")
     what = "role" if roles.height else "seat"
@@ -1430,11 +1431,14 @@ def seat_question(cmp: pl.DataFrame, unit: str = "points") -> str:
             r0 = moved.row(0, named=True)
             mirror = " → ".join(metric_value(1.0 - float(r0[k]), r0["metric"], r0["kind"], d)
                                 for k in ("base", "variant"))
+            spec = spec_for(game) if game else None
+            other = [x.display for x in getattr(spec, "roles", ()) if x.name != r0["key"]]
+            whose = f"the {other[0]} side's" if len(other) == 1 else "the other side's"
             return (f"Did the role win rates move? {opener}: both sides' shares moved beyond noise (clear "
                     f"after Holm's correction over {_holm_alone(moved)}; "
                     f"{_read_on(moved, family)}; the other side's share is this "
                     "one's mirror, the two sum to 100%): " + "; ".join(parts)
-                    + f", and so the other side's share {mirror}." + low)
+                    + f", and so {whose} share {mirror}." + low)
         return (f"Did the {what} win rates move? {opener}: {moved.height} of {rows.height + same.height} {what}s "
                 f"moved beyond noise (clear after Holm's correction over {_holm_alone(moved)}; "
                 f"{_read_on(moved, family)}): " + "; ".join(parts) + tail + unmoved + "." + low)
@@ -2120,7 +2124,7 @@ def comparison_headlines(cmp: pl.DataFrame, base_label: str, var_label: str, uni
     # the first answer ends with the largest changes of the other family (what the change did
     # besides the seats: a rule that shortens the games said before any list)
     others = largest_other_changes(cmp, unit, exclude=answered_first)
-    seats = seat_question(cmp, unit) + (f" {others}" if others else "")
+    seats = seat_question(cmp, unit, game) + (f" {others}" if others else "")
     # the game's own word after the seats' (sides') answer and the split of a role's wins
     # (Seigneurial: how much of the Seigneur's wins the tie-break gave him, before and after)
     notes = hook.comparison_notes(cmp) if hook is not None and hasattr(hook, "comparison_notes") else []

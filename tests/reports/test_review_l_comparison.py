@@ -55,6 +55,9 @@ def test_one_side_kept_is_said_to_stand_for_both(before_after):
     after = next(r for r in vt["roles"].iter_rows(named=True) if r["role"] == other[0]["role"])
     assert f"and so the other side's share {100 * other[0]['win_share']:.1f}% → " \
            f"{100 * after['win_share']:.1f}%" in q, q
+    # named in the game's words when the game is known (the page's caption says "Censitaire side")
+    named = seat_question(_role_row_as(cmp, stats.SMALL), game="seigneurial")
+    assert f"and so the Censitaire side's share {100 * other[0]['win_share']:.1f}% → " in named, named
 
 
 @pytest.mark.parametrize("verdict, words, rest", [
