@@ -73,14 +73,17 @@ _CSS += FOLD_CSS
 
 
 def with_folds(text: str, titles: bool = True) -> str:
-    """``text`` escaped (with :func:`with_titles`' hover titles and code marks when ``titles``), each
-    method clause
-    (:func:`method_spans`) set as a label of the page's :data:`FOLD_TOGGLE`: folded to its mark
-    until the reader shows the methods."""
-    folds = method_spans(text)
-    if not folds:
-        return with_titles(text) if titles else html.escape(text)
-    terms = glossary.spans(text) if titles else []
+    """``text`` escaped (with :func:`with_titles`' hover titles and code marks when ``titles``),
+    each method clause (:func:`method_spans`) set as a label of the page's :data:`FOLD_TOGGLE`:
+    folded to its mark until the reader shows the methods."""
+    out = _marked(text, glossary.spans(text) if titles else [], method_spans(text))
+    return code_marks(out) if titles else out
+
+
+def _marked(text: str, terms: list, folds: list) -> str:
+    """``text`` escaped, each glossary term span of ``terms`` (start, end, term) in its hover title
+    and each fold of ``folds`` (start, end, mark) in a label of :data:`FOLD_TOGGLE` (a term never
+    straddles a fold: the folds start and end at brackets and semicolons)."""
     cuts = sorted({0, len(text), *(x for s, e, _ in folds for x in (s, e)),
                    *(x for s, e, _ in terms for x in (s, e))})
     fold_at = {s: (e, mark) for s, e, mark in folds}
@@ -104,7 +107,7 @@ def with_folds(text: str, titles: bool = True) -> str:
         out.append("</abbr>")
     if end == fold_end:
         out.append("</span></label>")
-    return code_marks("".join(out)) if titles else "".join(out)
+    return "".join(out)
 
 
 def _fmt_cell(v) -> str:
@@ -136,14 +139,7 @@ def _html_table(df: pl.DataFrame, cls: str = "") -> str:
 
 def with_titles(text: str) -> str:
     """``text`` escaped, with the first mention of each glossary term wrapped in a hover title."""
-    out, at = [], 0
-    for start, end, term in glossary.spans(text):
-        out.append(html.escape(text[at:start]))
-        out.append(f"<abbr title='{html.escape(glossary.TERMS[term], quote=True)}'>"
-                   f"{html.escape(text[start:end])}</abbr>")
-        at = end
-    out.append(html.escape(text[at:]))
-    return code_marks("".join(out))
+    return code_marks(_marked(text, glossary.spans(text), []))
 
 
 _CODE = re.compile(r"`([^`<>]+)`")
