@@ -40,6 +40,7 @@ from analysis.load import smallest_difference
 from reports.figures import seigneurial as F
 from reports.sections import FigureSet, Section, pct_column
 from reports.text import num, pct, row_pct_ci, turns, verdict_words
+from simcore.games.seigneurial.spec import SG6_SAME_TURN
 
 SECTIONS_AFTER = "length"
 MIN_DEALT = 30      # an Objective card dealt fewer times is not ranked in a sentence
@@ -164,7 +165,6 @@ def improvement_headlines(t: dict) -> list[str]:
 
 
 TIE_BREAK = "seigneur_goal_over_objective"
-SG6_SAME_TURN = "Seigneur and Censitaire on the same turn: the Seigneur wins"
 
 
 def tie_break_headlines(t: dict) -> list[str]:

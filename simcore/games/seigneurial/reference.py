@@ -53,6 +53,7 @@ from simcore.games.seigneurial.rules import (
     PAY_ROTATING, PAY_SIMULTANEOUS, SEIGNEUR_CARD_NAMES, SQUARE_NAMES, TROC, RulesArrays, objective_card, objective_label,
     objective_number,
 )
+from simcore.games.seigneurial.spec import SG6_SAME_TURN
 from simcore.reference_strategies import RandomStrategy, ReplayStrategy  # noqa: F401 (re-exported)
 from simcore.rng import PyStream
 
@@ -925,8 +926,7 @@ def _holdings(seats, total) -> str:
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
 
 
-# SG-6 (shared/rules/seigneurial.md), in the rule's words
-_SG6_SAME_TURN = "Seigneur and Censitaire on the same turn: the Seigneur wins"
+# SG-6 (shared/rules/seigneurial.md), in the rule's words (its tie-break: spec.SG6_SAME_TURN)
 _SG6_MOST = "Several Censitaires: the one with most resources"
 _SG6_PICK = "still tied: chosen at random (the Seigneur's pick)"
 
@@ -960,7 +960,7 @@ def ending_words(rules, record, P: int) -> list[str]:
         if not holders:
             return [head + f"{goal} and no Censitaire held its objective: the Seigneur wins."]
         held = "held its objective" if len(holders) == 1 else "held their objectives"
-        return [head + f"{goal} and {_seats(holders)} {held}; the tie-break \"{_SG6_SAME_TURN}\" "
+        return [head + f"{goal} and {_seats(holders)} {held}; the tie-break \"{SG6_SAME_TURN}\" "
                 f"gave the win to the Seigneur."]
     if end == "censitaire_objective" and w in holders:
         if holders == [w]:

@@ -19,6 +19,9 @@ from simcore.contract import Column, GameSpec, Role, labelled
 from simcore.games.seigneurial.rules import MAX_PLAYERS, MIN_PLAYERS, RESOURCE_NAMES, RESOURCE_TYPES
 
 END_REASONS = ("censitaire_objective", "seigneur_goal", "truncated", "seigneur_goal_over_objective")
+# SG-6's tie-break in the rule's words (shared/rules/seigneurial.md): the replay's account of a game
+# and the reports' tie-break sentences quote it
+SG6_SAME_TURN = "Seigneur and Censitaire on the same turn: the Seigneur wins"
 # the words a report shows for an end reason (the others: the name, capitalised)
 END_WORDS = {"truncated": "Turn limit reached",
              # (short: a figure's key holds it; the End reasons table's title says the rest)
