@@ -42,6 +42,7 @@ from simcore.games.fief.game import wilson
 from simcore.games.fief.spec import AT_LEVEL, LEVEL_TOL, WITHIN_NOISE, noise_confidence
 from simcore.options import as_count, check_seed
 from simcore.rng import stream_state
+from simcore.stats import wilson_interval
 
 METHODS = ("exact", "mc", "both")
 MAX_POINTS = 999
@@ -198,13 +199,12 @@ def odds_frame(rules: FiefRules, attackers, defenders, terrains, *, darc: str = 
 
 def wilson_bounds(p: np.ndarray, n: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
     """The Wilson score interval at ``confidence`` of proportions ``p`` observed over ``n`` trials
-    (arrays; :func:`simcore.stats.wilson_interval` for one)."""
+    (arrays): :func:`simcore.stats.wilson_interval` for each (a grid has at most a few thousand
+    cells)."""
     z = NormalDist().inv_cdf(0.5 + confidence / 2)
-    n = np.maximum(np.asarray(n, float), 1.0)
-    den = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * np.sqrt(np.maximum(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / den
-    return np.maximum(centre - half, 0.0), np.minimum(centre + half, 1.0)
+    ends = np.array([wilson_interval(float(a), max(float(b), 1.0), z) for a, b in zip(p, n)],
+                    float).reshape(-1, 2)
+    return ends[:, 0], ends[:, 1]
 
 
 def break_even(odds: pl.DataFrame, levels=(0.5, 0.75, 0.9)) -> pl.DataFrame:
