@@ -5,7 +5,8 @@ Its job is to be obviously right, not fast: every rule MV-2 … MV-7 is a small 
 draws randomness and lists legal options exactly as ``docs/medievallons_engine.md`` prescribes, so
 for the same (seed, game) and the same decisions it plays the very game the Numba kernel plays; it
 replays any kernel bot with :class:`ReplayStrategy`. It may import only the standard library, numpy,
-:mod:`simcore.rng`, :mod:`simcore.reference_strategies` and :mod:`simcore.games.medievallons.rules`.
+:mod:`simcore.rng`, :mod:`simcore.reference_strategies`, :mod:`simcore.games.medievallons.rules` and
+the end reasons' words of :mod:`simcore.games.medievallons.spec` (kernel-free).
 """
 
 from __future__ import annotations
@@ -19,12 +20,21 @@ from simcore.games.medievallons.rules import (
     MENDIANT, MIN_PLAYERS, MOINE, N_TYPES, NOBLE, P_ARTISAN_TAKES_PLAYED, P_MENDIANT_DRAWS_ON_TIE,
     P_SORCIERE_FLIP_AGAIN, POWER_TYPES, PRETRE, RODEUR, SORCIERE, RulesArrays, with_article,
 )
+from simcore.games.medievallons.spec import END_WORDS
 from simcore.reference_strategies import RandomStrategy, ReplayStrategy  # noqa: F401 (re-exported)
 from simcore.rng import PyStream
 
 # MV-9 end reasons: the int8 code of games.parquet and its name (run.json meta).
 THIRD_GUILD, EMPTY_PILE, TRUNCATED = 0, 1, 2
 END_REASONS = ("third_guild", "empty_pile", "truncated")
+
+
+def end_words(code: int) -> str:
+    """An end reason in the words the reports show for it (the spec's ``END_WORDS``: "Guild goal
+    reached", "Draw pile ran out", "Turn limit reached"; else the name capitalised); the log and
+    the final table a designer reads in ``balance replay`` say these, not the run.json name."""
+    name = END_REASONS[int(code)] if 0 <= int(code) < len(END_REASONS) else f"end_reason_{int(code)}"
+    return END_WORDS.get(name, name.replace("_", " ").capitalize())
 
 # Decision kinds (MV-8), the ``kind`` argument of ``Strategy.choose`` (docs/medievallons_engine.md).
 DECISION_KINDS = ("action", "found_size", "reinforce_type", "reinforce_size", "assassin", "rodeur",
@@ -727,7 +737,7 @@ def play_game(rules: RulesArrays, n_players: int, seed: int, game: int, strategi
     state.look, state.played = [], []
     if debug:
         check_invariants(state)
-    _say(log, f"Game over after {state.turns} turns: {END_REASONS[state.end_reason]}"
+    _say(log, f"Game over after {state.turns} turns: {end_words(state.end_reason)}"
               f" (reshuffles {state.reshuffles})")
     share, rank = score_game(state, log)
     P = n_players
@@ -755,6 +765,6 @@ def record_table(record: GameRecord) -> list[str]:
     lines.append("seat powers:  " + " ".join(f"{s:>4}" for s in short))
     for s in range(record.score.shape[0]):
         lines.append(f"P{s:<11} " + " ".join(f"{int(x):4d}" for x in record.powers[s]))
-    lines.append(f"turns: {record.turns}; end: {END_REASONS[record.end_reason]}; "
+    lines.append(f"turns: {record.turns}; end: {end_words(record.end_reason)}; "
                  f"reshuffles: {record.reshuffles}; decisions: {len(record.decisions)}")
     return lines

@@ -36,7 +36,8 @@ Engine protocol (both engines)
      10. victory (SG-6) and the turn bound.
 
 It may import only the standard library, numpy, :mod:`simcore.rng`,
-:mod:`simcore.reference_strategies` and :mod:`simcore.games.seigneurial.rules`.
+:mod:`simcore.reference_strategies`, :mod:`simcore.games.seigneurial.rules` and the words of
+:mod:`simcore.games.seigneurial.spec` (SG-6's tie-break, the end reasons' words: kernel-free).
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ from simcore.games.seigneurial.rules import (
     PAY_ROTATING, PAY_SIMULTANEOUS, SEIGNEUR_CARD_NAMES, SQUARE_NAMES, TROC, RulesArrays, objective_card, objective_label,
     objective_number,
 )
-from simcore.games.seigneurial.spec import SG6_SAME_TURN
+from simcore.games.seigneurial.spec import END_WORDS, SG6_SAME_TURN
 from simcore.reference_strategies import RandomStrategy, ReplayStrategy  # noqa: F401 (re-exported)
 from simcore.rng import PyStream
 
@@ -64,6 +65,14 @@ CENSITAIRE_OBJECTIVE, SEIGNEUR_GOAL, TRUNCATED, SEIGNEUR_GOAL_OVER_OBJECTIVE = 0
 END_REASONS = ("censitaire_objective", "seigneur_goal", "truncated", "seigneur_goal_over_objective")
 SEASONS = ("Spring", "Summer", "Autumn", "Winter")
 WINTER = 3
+
+
+def end_words(code: int) -> str:
+    """An end reason in the words the reports show for it (the spec's ``END_WORDS``, else the name
+    capitalised: "Censitaire objective", "Seigneur goal, winning a tie (SG-6)"); the log and the
+    final table a designer reads in ``balance replay`` say these, not the run.json name."""
+    name = END_REASONS[int(code)] if 0 <= int(code) < len(END_REASONS) else f"end_reason_{int(code)}"
+    return END_WORDS.get(name, name.replace("_", " ").capitalize())
 STOP = -1                      # the "stop" option of the card windows and of payment
 DECISION_KINDS = ("winter", "place", "church_keep", "discard_card", "rent", "play_card",
                   "recolte_type", "troc_give", "troc_type", "pay", "seigneur_card",
@@ -739,7 +748,7 @@ def victory(state: GameState, strategies, rng, log) -> None:
         elif state.turns >= state.rules.max_turns:
             state.end_reason, state.winner = TRUNCATED, -1
     if state.end_reason is not None:
-        _say(log, f"Game over after turn {state.turns}: {END_REASONS[state.end_reason]}"
+        _say(log, f"Game over after turn {state.turns}: {end_words(state.end_reason)}"
                   + (f", P{state.winner} wins" if state.winner >= 0 else ", the Censitaires share the win"))
         raise GameOver
 
@@ -899,7 +908,7 @@ def record_table(record: GameRecord) -> list[str]:
                      f"{int(record.score[s]):5d} " + " ".join(f"{int(x):5d}" for x in record.resources[s])
                      + f" {int(record.favour[s]):6d} {int(record.turns_sick[s]):4d} "
                        f"{card_text:>9} {int(record.paid[s]):4d} {int(record.seized[s]):6d}")
-    lines.append(f"turns: {record.turns}; end: {END_REASONS[record.end_reason]}; winner: "
+    lines.append(f"turns: {record.turns}; end: {end_words(record.end_reason)}; winner: "
                  f"{'P' + str(record.winner) if record.winner >= 0 else 'the Censitaires'}; "
                  f"Seigneur's square: {record.square}; "
                  + (f"improvements at turn {record.improvement_turn}; " if record.improvement_turn >= 0
@@ -979,5 +988,5 @@ def ending_words(rules, record, P: int) -> list[str]:
             return [head + f"{held} and {most}: \"{_SG6_MOST}; {_SG6_PICK}\": the Seigneur "
                     f"picked P{w + 1}, who wins."]
     who = "the Seigneur" if w == 0 else f"P{w + 1}" if w > 0 else "no single seat"
-    return [head + f"{end.replace('_', ' ')}, {who} wins; the final holdings do not show which part of "
+    return [head + f"{end_words(record.end_reason)}, {who} wins; the final holdings do not show which part of "
             "SG-6 decided it."]
