@@ -1,5 +1,7 @@
 # Two entry points for a fresh machine: `make run` and `make test` (see README.md).
-PYTHON ?= python3
+# Python 3.11 or newer: python3.11 where the system has it, else python3 (setup checks it in one line;
+# `make run PYTHON=/path/to/python3.12` chooses another)
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || echo python3)
 VENV ?= .venv
 BIN := $(VENV)/bin
 
@@ -25,6 +27,7 @@ PROJECT_PACKAGES = cli simcore strategies analysis reports
 COMPILE_PACKAGES = import compileall, re, sysconfig; sp = sysconfig.get_paths()["purelib"]; \
   compileall.compile_dir(sp, quiet=2, workers=0, rx=re.compile(re.escape(sp) + r"/.+/tests?/"))
 $(VENV)/.installed: pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "make setup: needs Python 3.11 or newer, and $(PYTHON) is " + sys.version.split()[0] + ": give one with make run PYTHON=python3.11")'
 	$(PYTHON) -m venv $(VENV)
 	( $(BIN)/python -m pip install --quiet uv && \
 	  $(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[dev]' && \
